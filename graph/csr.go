@@ -1,0 +1,242 @@
+package graph
+
+import (
+	"fmt"
+	"sort"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/gssl/gssl/internal/parallel"
+)
+
+// CSR is an undirected weighted graph stored as a symmetric sparse matrix in
+// compressed sparse row form. The zero value is an empty graph with no nodes.
+type CSR struct {
+	n         int
+	indptr    []int     // len n+1: row i is indices[indptr[i]:indptr[i+1]]
+	indices   []int32   // column of each stored entry, ascending within a row
+	weights   []float64 // weight of each stored entry
+	degree    []float64 // row sums of W
+	selfLoops int       // number of stored diagonal entries
+}
+
+// Nodes returns the number of nodes n.
+func (g *CSR) Nodes() int { return g.n }
+
+// Dim returns the number of nodes; with MulVecTo it makes W a linop.Operator.
+func (g *CSR) Dim() int { return g.n }
+
+// IsSymmetric returns true: W is symmetric by construction.
+func (g *CSR) IsSymmetric() bool { return true }
+
+// NNZ returns the number of stored entries: twice the number of edges between
+// distinct nodes plus the number of self loops.
+func (g *CSR) NNZ() int { return len(g.indices) }
+
+// Edges returns the number of undirected edges, a self loop counting as one.
+func (g *CSR) Edges() int { return (len(g.indices)-g.selfLoops)/2 + g.selfLoops }
+
+// SelfLoops returns the number of nodes with a stored diagonal entry.
+func (g *CSR) SelfLoops() int { return g.selfLoops }
+
+// Degree returns d_i = Σ_j W_ij.
+func (g *CSR) Degree(i int) float64 { return g.degree[i] }
+
+// Degrees returns a new slice holding every node's degree.
+func (g *CSR) Degrees() []float64 { return append([]float64(nil), g.degree...) }
+
+// Row returns the neighbours of node i in ascending order and their weights.
+// The slices are views into the graph and must not be modified.
+func (g *CSR) Row(i int) (cols []int32, weights []float64) {
+	lo, hi := g.indptr[i], g.indptr[i+1]
+	return g.indices[lo:hi:hi], g.weights[lo:hi:hi]
+}
+
+// RowLen returns the number of stored entries of row i.
+func (g *CSR) RowLen(i int) int { return g.indptr[i+1] - g.indptr[i] }
+
+// Weight returns W_ij, zero when there is no edge (binary search in row i).
+func (g *CSR) Weight(i, j int) float64 {
+	cols, w := g.Row(i)
+	k := sort.Search(len(cols), func(k int) bool { return int(cols[k]) >= j })
+	if k < len(cols) && int(cols[k]) == j {
+		return w[k]
+	}
+	return 0
+}
+
+// HasEdge reports whether W_ij is stored.
+func (g *CSR) HasEdge(i, j int) bool {
+	cols, _ := g.Row(i)
+	k := sort.Search(len(cols), func(k int) bool { return int(cols[k]) >= j })
+	return k < len(cols) && int(cols[k]) == j
+}
+
+// Isolated returns the nodes of degree zero, ascending.
+func (g *CSR) Isolated() []int {
+	var out []int
+	for i, d := range g.degree {
+		if d == 0 {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// ForEachEdge calls fn once per undirected edge {u, v} with u ≤ v, in row
+// order.
+func (g *CSR) ForEachEdge(fn func(u, v int, w float64)) {
+	for u := 0; u < g.n; u++ {
+		cols, ws := g.Row(u)
+		for k, c := range cols {
+			if int(c) >= u {
+				fn(u, int(c), ws[k])
+			}
+		}
+	}
+}
+
+// Bytes returns the memory held by the graph's arrays.
+func (g *CSR) Bytes() int {
+	return 8*len(g.indptr) + 4*len(g.indices) + 8*len(g.weights) + 8*len(g.degree)
+}
+
+// Dense returns W as a dense n×n matrix: the explicit O(n²) path, for tests
+// and small graphs.
+func (g *CSR) Dense() *mat.Dense {
+	if g.n == 0 {
+		return &mat.Dense{}
+	}
+	d := mat.NewDense(g.n, g.n, nil)
+	for i := 0; i < g.n; i++ {
+		cols, ws := g.Row(i)
+		for k, c := range cols {
+			d.Set(i, int(c), ws[k])
+		}
+	}
+	return d
+}
+
+// minParallelWork is the number of stored entries below which a product runs
+// on one goroutine: scheduling costs more than it saves on smaller graphs.
+const minParallelWork = 1 << 15
+
+// MulVecTo sets dst = W·x. It panics if len(dst) or len(x) is not Nodes().
+func (g *CSR) MulVecTo(dst, x []float64) {
+	g.ScaledMulVecTo(dst, x, Scaling{})
+}
+
+// Scaling describes the diagonal factors of ScaledMulVecTo. A nil slice means
+// the identity for Left and Right and zero for Diag; non-nil slices have
+// length Nodes().
+type Scaling struct {
+	Diag  []float64 // c
+	Left  []float64 // l
+	Right []float64 // r
+}
+
+// ScaledMulVecTo sets dst = diag(s.Diag)·x + diag(s.Left)·W·diag(s.Right)·x in one
+// pass over the graph, in parallel over rows. dst and x must not overlap.
+func (g *CSR) ScaledMulVecTo(dst, x []float64, s Scaling) {
+	g.checkScaling(s)
+	if len(dst) != g.n || len(x) != g.n {
+		panic(fmt.Sprintf("graph: dimension mismatch: graph has %d nodes, dst has length %d, x has length %d", g.n, len(dst), len(x)))
+	}
+	parallel.Balanced(g.indptr, minParallelWork, func(lo, hi int) {
+		g.scaledRows(dst, x, s, lo, hi)
+	})
+}
+
+func (g *CSR) checkScaling(s Scaling) {
+	for _, v := range [][]float64{s.Diag, s.Left, s.Right} {
+		if v != nil && len(v) != g.n {
+			panic(fmt.Sprintf("graph: scaling vector has length %d, graph has %d nodes", len(v), g.n))
+		}
+	}
+}
+
+func (g *CSR) scaledRows(dst, x []float64, s Scaling, lo, hi int) {
+	indptr, indices, weights := g.indptr, g.indices, g.weights
+	r := s.Right
+	for i := lo; i < hi; i++ {
+		a, b := indptr[i], indptr[i+1]
+		cols := indices[a:b]
+		ws := weights[a:b:b]
+		var sum float64
+		if r == nil {
+			for k, c := range cols {
+				sum += ws[k] * x[c]
+			}
+		} else {
+			for k, c := range cols {
+				sum += ws[k] * r[c] * x[c]
+			}
+		}
+		if s.Left != nil {
+			sum *= s.Left[i]
+		}
+		if s.Diag != nil {
+			sum += s.Diag[i] * x[i]
+		}
+		dst[i] = sum
+	}
+}
+
+// MulBlockTo sets dst = W·x for n×c dense blocks.
+func (g *CSR) MulBlockTo(dst, x *mat.Dense) {
+	g.ScaledMulBlockTo(dst, x, Scaling{})
+}
+
+// ScaledMulBlockTo is ScaledMulVecTo applied to every column of x at once,
+// reading the graph once. dst and x are n×c and must not overlap.
+func (g *CSR) ScaledMulBlockTo(dst, x *mat.Dense, s Scaling) {
+	g.checkScaling(s)
+	xr, xc := x.Dims()
+	dr, dc := dst.Dims()
+	if xr != g.n || dr != g.n || dc != xc {
+		panic(fmt.Sprintf("graph: block dimension mismatch: graph has %d nodes, x is %d×%d, dst is %d×%d", g.n, xr, xc, dr, dc))
+	}
+	xm, dm := x.RawMatrix(), dst.RawMatrix()
+	parallel.Balanced(g.indptr, minParallelWork/2, func(lo, hi int) {
+		g.scaledBlockRows(dm.Data, dm.Stride, xm.Data, xm.Stride, xc, s, lo, hi)
+	})
+}
+
+func (g *CSR) scaledBlockRows(dst []float64, ds int, x []float64, xs int, c int, s Scaling, lo, hi int) {
+	indptr, indices, weights := g.indptr, g.indices, g.weights
+	acc := make([]float64, c)
+	for i := lo; i < hi; i++ {
+		for k := range acc {
+			acc[k] = 0
+		}
+		a, b := indptr[i], indptr[i+1]
+		cols := indices[a:b]
+		ws := weights[a:b:b]
+		for k, col := range cols {
+			w := ws[k]
+			if s.Right != nil {
+				w *= s.Right[col]
+			}
+			xrow := x[int(col)*xs : int(col)*xs+c]
+			for t, v := range xrow {
+				acc[t] += w * v
+			}
+		}
+		drow := dst[i*ds : i*ds+c]
+		l := 1.0
+		if s.Left != nil {
+			l = s.Left[i]
+		}
+		if s.Diag != nil {
+			d := s.Diag[i]
+			xi := x[i*xs : i*xs+c]
+			for t := range drow {
+				drow[t] = d*xi[t] + l*acc[t]
+			}
+		} else {
+			for t := range drow {
+				drow[t] = l * acc[t]
+			}
+		}
+	}
+}

@@ -1,0 +1,32 @@
+// Package graph holds gssl's one graph type: a sparse, weighted, undirected
+// graph in compressed sparse row (CSR) form.
+//
+// A graph on n nodes is its symmetric weight matrix W (W_ij = W_ji ≥ 0). Row i
+// lists the neighbours of node i in ascending order with their weights; an
+// undirected edge {i, j} is stored twice (in row i and in row j), a self loop
+// once. Storage is an int row pointer per node plus an int32 column index and a
+// float64 weight per stored entry: about 12 bytes per non-zero, O(n + nnz) in
+// all. The degree of node i is the row sum d_i = Σ_j W_ij (a self loop counts
+// once), as in
+//
+//	L_un = D − W,   L_sym = I − D^{-1/2} W D^{-1/2},   L_rw = I − D^{-1} W
+//
+// (von Luxburg, "A tutorial on spectral clustering", 2007, §3; the Laplacians
+// themselves live in package laplacian).
+//
+// A CSR is immutable after construction and safe for concurrent reads.
+// Constructors take an explicit policy for what real edge lists contain:
+// duplicate edges (sum, keep the maximum, or error), self loops (keep, drop or
+// error) and directed input (symmetrise by max — the "or" rule —, by sum, by
+// mean, or keep only mutual arcs — the "and" rule). Weights must be finite and
+// non-negative; explicit zero weights are stored (a zero squared distance
+// between duplicate points is still an edge).
+//
+// Products with a vector and with an n×c block are parallel over rows, with
+// chunks balanced by non-zeros. ScaledMulVecTo computes
+//
+//	dst = diag(c)·x + diag(l)·W·diag(r)·x
+//
+// in one pass, which is every Laplacian normalisation and the IMGP precision
+// factor (1+c)D − A without forming a new matrix.
+package graph

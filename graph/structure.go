@@ -1,0 +1,150 @@
+package graph
+
+import (
+	"fmt"
+	"math"
+)
+
+// Subgraph is the graph induced by a subset of a parent graph's nodes, with
+// the map between the two numberings. Node i of Graph is node Original[i] of
+// the parent.
+type Subgraph struct {
+	*CSR
+	Original []int
+	local    []int32 // parent id -> local id, -1 when absent
+}
+
+// Local returns the subgraph id of parent node p and whether p is in the
+// subgraph.
+func (s *Subgraph) Local(p int) (int, bool) {
+	if p < 0 || p >= len(s.local) || s.local[p] < 0 {
+		return -1, false
+	}
+	return int(s.local[p]), true
+}
+
+// Induced returns the subgraph induced by nodes: node i of the result is
+// nodes[i] of g, and it keeps exactly the edges of g between listed nodes.
+// Degrees are those of the subgraph. nodes must be distinct and in range.
+func (g *CSR) Induced(nodes []int) (*Subgraph, error) {
+	local := make([]int32, g.n)
+	for i := range local {
+		local[i] = -1
+	}
+	for i, p := range nodes {
+		if p < 0 || p >= g.n {
+			return nil, fmt.Errorf("graph: induced subgraph: node %d (position %d) out of range [0, %d)", p, i, g.n)
+		}
+		if local[p] >= 0 {
+			return nil, fmt.Errorf("graph: induced subgraph: node %d listed twice (positions %d and %d)", p, local[p], i)
+		}
+		local[p] = int32(i)
+	}
+	m := len(nodes)
+	indptr := make([]int, m+1)
+	for i, p := range nodes {
+		cols, _ := g.Row(p)
+		c := 0
+		for _, q := range cols {
+			if local[q] >= 0 {
+				c++
+			}
+		}
+		indptr[i+1] = indptr[i] + c
+	}
+	indices := make([]int32, indptr[m])
+	weights := make([]float64, indptr[m])
+	for i, p := range nodes {
+		cols, ws := g.Row(p)
+		out := indptr[i]
+		for k, q := range cols {
+			if l := local[q]; l >= 0 {
+				indices[out], weights[out] = l, ws[k]
+				out++
+			}
+		}
+		sortRow(indices[indptr[i]:out], weights[indptr[i]:out])
+	}
+	return &Subgraph{CSR: finish(m, indptr, indices, weights), Original: append([]int(nil), nodes...), local: local}, nil
+}
+
+// sortRow sorts a row by column (insertion sort: rows are short and, when the
+// node list is ascending, already sorted).
+func sortRow(cols []int32, ws []float64) {
+	for i := 1; i < len(cols); i++ {
+		c, w := cols[i], ws[i]
+		j := i - 1
+		for j >= 0 && cols[j] > c {
+			cols[j+1], ws[j+1] = cols[j], ws[j]
+			j--
+		}
+		cols[j+1], ws[j+1] = c, w
+	}
+}
+
+// Components labels the connected components: comp[i] is the component of
+// node i, numbered 0, 1, … in order of their smallest node. It returns the
+// labels and the number of components. An isolated node is its own component.
+func (g *CSR) Components() (comp []int, count int) {
+	comp = make([]int, g.n)
+	for i := range comp {
+		comp[i] = -1
+	}
+	stack := make([]int32, 0, 64)
+	for s := 0; s < g.n; s++ {
+		if comp[s] >= 0 {
+			continue
+		}
+		comp[s] = count
+		stack = append(stack[:0], int32(s))
+		for len(stack) > 0 {
+			u := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			cols, _ := g.Row(int(u))
+			for _, v := range cols {
+				if comp[v] < 0 {
+					comp[v] = count
+					stack = append(stack, v)
+				}
+			}
+		}
+		count++
+	}
+	return comp, count
+}
+
+// MapWeights returns a graph with the same edges and weights f(W_ij). The
+// structure is shared with g (both are immutable). f must return finite,
+// non-negative values; it sees the stored weight only, so symmetry is kept.
+func (g *CSR) MapWeights(f func(w float64) float64) (*CSR, error) {
+	ws := make([]float64, len(g.weights))
+	for p, w := range g.weights {
+		v := f(w)
+		if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+			return nil, fmt.Errorf("graph: MapWeights: weight %v mapped to %v; mapped weights must be finite and ≥ 0", w, v)
+		}
+		ws[p] = v
+	}
+	return finish(g.n, g.indptr, g.indices, ws), nil
+}
+
+// SymmetricScale returns the graph diag(s)·W·diag(s), sharing g's structure.
+// Entries of s must be finite and non-negative (the density normalisation
+// A = D̃^{-1} Ã D̃^{-1} of IMGP is SymmetricScale with s = 1/d̃).
+func (g *CSR) SymmetricScale(s []float64) (*CSR, error) {
+	if len(s) != g.n {
+		return nil, fmt.Errorf("graph: SymmetricScale: scale vector has length %d, graph has %d nodes", len(s), g.n)
+	}
+	for i, v := range s {
+		if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+			return nil, fmt.Errorf("graph: SymmetricScale: scale of node %d is %v; it must be finite and ≥ 0", i, v)
+		}
+	}
+	ws := make([]float64, len(g.weights))
+	for i := 0; i < g.n; i++ {
+		for p := g.indptr[i]; p < g.indptr[i+1]; p++ {
+			ws[p] = s[i] * g.weights[p] * s[g.indices[p]]
+		}
+	}
+	return finish(g.n, g.indptr, g.indices, ws), nil
+}
