@@ -1,0 +1,31 @@
+// Package krylov solves linear systems A x = b where A is only available as
+// a linop.Operator (a dimension and a matrix–vector product).
+//
+// Methods, with the systems they are for:
+//
+//	CG          symmetric positive definite A, optional SPD preconditioner
+//	            (Hestenes & Stiefel 1952; Saad, "Iterative Methods for Sparse
+//	            Linear Systems", 2nd ed., Alg. 6.18 and 9.1)
+//	BlockCG     the same, for an n×c right-hand side (one column per class),
+//	            c CG recursions in lockstep sharing one block product per step
+//	MINRES      symmetric, possibly indefinite A (Paige & Saunders 1975)
+//	GMRES       any non-singular A, restarted GMRES(m) with right
+//	            preconditioning and Givens rotations (Saad & Schultz 1986; Saad
+//	            Alg. 6.9 and 9.5)
+//	BiCGSTAB    any non-singular A (van der Vorst 1992; Saad Alg. 7.7)
+//	Richardson  x ← x + ω M (b − A x), the stationary iteration used by STKR's
+//	            Algorithms 1 and 2
+//
+// Every method measures convergence by the relative residual
+//
+//	‖b − A x‖₂ / ‖b‖₂ ≤ Settings.Tol
+//
+// and, when the recurrence says it has converged, recomputes the true residual
+// with one extra product and carries on if rounding has made the two differ.
+// Results report iterations, products and the final true relative residual.
+// When the iteration cap is hit the solver returns a *NotConvergedError and
+// leaves in x the iterate with the smallest residual seen; a cancelled context
+// likewise returns ctx.Err() (wrapped) with the best iterate in x.
+//
+// A Jacobi preconditioner (inverse diagonal) is built by Jacobi.
+package krylov
