@@ -178,7 +178,7 @@ func (r *RandomWalk) Transform(ctx context.Context, graphs []Graph) (*mat.Dense,
 // rwScratch holds one worker's buffers, grown as needed.
 type rwScratch struct {
 	b, x, t, y []float64
-	mask        []bool
+	mask       []bool
 }
 
 func grow(s []float64, n int) []float64 {
@@ -327,20 +327,11 @@ func (r *RandomWalk) checkPair(g, h Graph, rg, rh float64) error {
 }
 
 // adjacencyRadii returns upper bounds of the spectral radius of every
-// graph's weight matrix.
+// graph's weight matrix (non-negative: graph.CSR refuses negative weights).
 func adjacencyRadii(graphs []Graph) ([]float64, error) {
 	rho := make([]float64, len(graphs))
 	for k, g := range graphs {
-		n := g.Adj.Nodes()
-		for i := 0; i < n; i++ {
-			_, ws := g.Adj.Row(i)
-			for _, w := range ws {
-				if w < 0 {
-					return nil, fmt.Errorf("graphkernels: RandomWalk graph %d has a negative weight %v at node %d; the kernel needs non-negative weights", k, w, i)
-				}
-			}
-		}
-		_, rho[k] = perronBounds(n, g.Adj.MulVecTo, nil, math.Inf(1))
+		_, rho[k] = perronBounds(g.Adj.Nodes(), g.Adj.MulVecTo, nil, math.NaN())
 	}
 	return rho, nil
 }

@@ -107,13 +107,3 @@ func TestRandomWalkDecayTooLarge(t *testing.T) {
 	_, _, err = small.Transform(context.Background(), []Graph{{Adj: star(t, 8)}})
 	require.ErrorContains(t, err, "new graph 0 with itself")
 }
-
-func TestRandomWalkNegativeWeight(t *testing.T) {
-	// MapWeights keeps the structure and changes the weights.
-	g, err := path(t, 3).MapWeights(func(w float64) float64 { return -w })
-	if err != nil {
-		t.Skip("graph refuses negative weights at construction:", err)
-	}
-	_, err = (&RandomWalk{Lambda: 0.1}).Fit(context.Background(), []Graph{{Adj: g}})
-	require.ErrorContains(t, err, "negative weight")
-}
