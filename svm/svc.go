@@ -26,11 +26,11 @@ type SVC struct {
 
 // pairMachine is the binary machine of classes (a, b): +1 for a, −1 for b.
 type pairMachine struct {
-	a, b   int       // class indices into classes
-	sv     []int     // training indices with α > 0
-	coef   []float64 // α_i y_i of those
-	bias   float64   // b
-	iters  int
+	a, b  int       // class indices into classes
+	sv    []int     // training indices with α > 0
+	coef  []float64 // α_i y_i of those
+	bias  float64   // b
+	iters int
 }
 
 func (s *SVC) cValue() float64 {
