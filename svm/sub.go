@@ -4,8 +4,9 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// SubGram returns the Gram matrix of the items idx: K[idx, idx].
-func SubGram(k mat.Symmetric, idx []int) *mat.SymDense {
+// SubGram returns the Gram matrix of the items idx, K[idx, idx], reading
+// the upper triangle of k (a symmetric matrix, whatever its type).
+func SubGram(k mat.Matrix, idx []int) *mat.SymDense {
 	m := len(idx)
 	if m == 0 {
 		return &mat.SymDense{}
@@ -13,7 +14,7 @@ func SubGram(k mat.Symmetric, idx []int) *mat.SymDense {
 	out := mat.NewSymDense(m, nil)
 	for p, i := range idx {
 		for q := p; q < m; q++ {
-			out.SetSym(p, q, k.At(i, idx[q]))
+			out.SetSym(p, q, k.At(min(i, idx[q]), max(i, idx[q])))
 		}
 	}
 	return out

@@ -228,7 +228,7 @@ func TestCourseExampleTwoMoons(t *testing.T) {
 	} {
 		full, err := kernel.Gram(c.k, x, x)
 		require.NoError(t, err)
-		ktr := SubGram(symOf(full), tr)
+		ktr := SubGram(full, tr)
 		svc := &SVC{C: 1}
 		require.NoError(t, svc.Fit(context.Background(), ktr, pick(labels, tr)))
 		pred, err := svc.Predict(SubCross(full, te, tr))
@@ -266,7 +266,7 @@ func TestOneVsOneOnBlobs(t *testing.T) {
 	require.NoError(t, err)
 	tr, te := seq(0, 60), seq(60, 90)
 	svc := &SVC{C: 10}
-	require.NoError(t, svc.Fit(context.Background(), SubGram(symOf(full), tr), pick(labels, tr)))
+	require.NoError(t, svc.Fit(context.Background(), SubGram(full, tr), pick(labels, tr)))
 	assert.Equal(t, []int{5, 7, 9}, svc.Classes())
 	pred, err := svc.Predict(SubCross(full, te, tr))
 	require.NoError(t, err)
@@ -283,7 +283,7 @@ func TestOneVsOneOnBlobs(t *testing.T) {
 			y = append(y, map[int]float64{5: 1, 9: -1}[labels[i]])
 		}
 	}
-	d, err := SolveDual(context.Background(), SubGram(symOf(full), idx), y, 10, Settings{})
+	d, err := SolveDual(context.Background(), SubGram(full, idx), y, 10, Settings{})
 	require.NoError(t, err)
 	for r, i := range te {
 		want := d.B
@@ -412,16 +412,4 @@ func accuracy(pred, truth []int) float64 {
 		}
 	}
 	return float64(right) / float64(len(pred))
-}
-
-// symOf views a square dense matrix known to be symmetric as mat.Symmetric.
-func symOf(d *mat.Dense) *mat.SymDense {
-	n, _ := d.Dims()
-	s := mat.NewSymDense(n, nil)
-	for i := 0; i < n; i++ {
-		for j := i; j < n; j++ {
-			s.SetSym(i, j, d.At(i, j))
-		}
-	}
-	return s
 }
