@@ -65,40 +65,87 @@ func dims(vs []SparseVector) int {
 	return d
 }
 
-// gramRowWork is the number of sparse products below which a Gram matrix is
+// gramRowWork is the number of multiply-adds below which a Gram matrix is
 // filled on one goroutine.
-const gramRowWork = 1 << 14
+const gramRowWork = 1 << 16
+
+// columns is the transpose of a list of sparse rows (compressed sparse
+// columns): column f lists the rows holding coordinate f, ascending, with
+// their values; pos[i][k] is where entry k of row i sits in its column.
+type columns struct {
+	ptr  []int
+	rows []int32
+	vals []float64
+	pos  [][]int32
+}
+
+func transpose(phi []SparseVector, d int) columns {
+	c := columns{ptr: make([]int, d+1), pos: make([][]int32, len(phi))}
+	for _, v := range phi {
+		for _, f := range v.Idx {
+			c.ptr[f+1]++
+		}
+	}
+	for f := 0; f < d; f++ {
+		c.ptr[f+1] += c.ptr[f]
+	}
+	nnz := c.ptr[d]
+	c.rows = make([]int32, nnz)
+	c.vals = make([]float64, nnz)
+	next := append([]int(nil), c.ptr[:d]...)
+	for i, v := range phi {
+		c.pos[i] = make([]int32, len(v.Idx))
+		for k, f := range v.Idx {
+			p := next[f]
+			next[f]++
+			c.rows[p], c.vals[p] = int32(i), v.Val[k]
+			c.pos[i][k] = int32(p - c.ptr[f])
+		}
+	}
+	return c
+}
 
 // SparseGram returns the Gram matrix ΦΦᵀ of the rows Φ_i = phi[i], in
-// parallel over rows. Each worker scatters row i into a dense buffer of the
-// feature dimension and gathers the rows j ≤ i from it, so a product costs
-// the non-zeros of row j. It checks ctx between rows and returns its error.
+// parallel over rows, through the inverted index of the features: row i
+// adds v_i·v_j to K_ij for every feature it shares with a row j ≤ i, so the
+// work is Σ_f df_f²/2 (df_f the number of rows holding feature f) instead
+// of a product per pair. Entries are exact sums of the same products as
+// ⟨Φ_i, Φ_j⟩. It checks ctx between rows and returns its error.
 func SparseGram(ctx context.Context, phi []SparseVector, progress Progress) (*mat.SymDense, error) {
 	n := len(phi)
 	if n == 0 {
 		return &mat.SymDense{}, nil
 	}
+	cols := transpose(phi, dims(phi))
 	k := mat.NewSymDense(n, nil)
 	raw := k.RawSymmetric()
-	// Work of row i: the non-zeros of rows 0..i.
+	// Work of row i: Σ over its features of its position in the column.
 	prefix := make([]int, n+1)
-	cum := 0
-	for i, v := range phi {
-		cum += len(v.Idx)
-		prefix[i+1] = prefix[i] + cum
-	}
-	err := fillRows(ctx, n, prefix, dims(phi), progress, func(buf []float64, i int) {
-		scatter(buf, phi[i])
-		row := raw.Data[i*raw.Stride:]
-		for j := 0; j <= i; j++ {
-			row[j] = gather(buf, phi[j])
+	for i := range phi {
+		w := 1
+		for _, p := range cols.pos[i] {
+			w += int(p) + 1
 		}
-		unscatter(buf, phi[i])
+		prefix[i+1] = prefix[i] + w
+	}
+	err := fillRows(ctx, n, prefix, progress, func(i int) {
+		// Row i of the lower triangle, K[i][j] for j ≤ i, contiguous; it
+		// is mirrored into the upper triangle that SymDense reads below.
+		v := phi[i]
+		row := raw.Data[i*raw.Stride : i*raw.Stride+i+1]
+		for k, f := range v.Idx {
+			lo := cols.ptr[f]
+			hi := lo + int(cols.pos[i][k]) + 1
+			vi := v.Val[k]
+			rows, vals := cols.rows[lo:hi], cols.vals[lo:hi:hi]
+			for q, j := range rows {
+				row[j] += vi * vals[q]
+			}
+		}
 	})
 	if err != nil {
 		return nil, err
 	}
-	// Mirror the lower triangle into the upper one that SymDense reads.
 	for i := 0; i < n; i++ {
 		for j := 0; j < i; j++ {
 			raw.Data[j*raw.Stride+i] = raw.Data[i*raw.Stride+j]
@@ -108,7 +155,9 @@ func SparseGram(ctx context.Context, phi []SparseVector, progress Progress) (*ma
 }
 
 // SparseCross returns the len(a)×len(b) matrix of products a_i·b_j and the
-// squared norms a_i·a_i, in parallel over the rows of a.
+// squared norms a_i·a_i, in parallel over the rows of a, through the
+// inverted index of b. Coordinates of a that no row of b holds (labels
+// unseen at fit time) add nothing to the products.
 func SparseCross(ctx context.Context, a, b []SparseVector, progress Progress) (*mat.Dense, []float64, error) {
 	m, n := len(a), len(b)
 	self := make([]float64, m)
@@ -118,30 +167,34 @@ func SparseCross(ctx context.Context, a, b []SparseVector, progress Progress) (*
 		}
 		return &mat.Dense{}, self, nil
 	}
+	d := dims(b)
+	cols := transpose(b, d)
 	out := mat.NewDense(m, n, nil)
 	raw := out.RawMatrix()
-	bnnz := 0
-	for _, v := range b {
-		bnnz += len(v.Idx)
-	}
 	prefix := make([]int, m+1)
-	for i := range a {
-		prefix[i+1] = prefix[i] + bnnz
-	}
-	// Coordinates of a beyond the training dimension (labels unseen at
-	// fit time) cannot meet b: scatter only the shared range.
-	d := dims(b)
-	err := fillRows(ctx, m, prefix, d, progress, func(buf []float64, i int) {
-		v := a[i]
-		shared := SparseVector{Idx: v.Idx, Val: v.Val}
-		cut, _ := slices.BinarySearch(v.Idx, int32(d))
-		shared.Idx, shared.Val = v.Idx[:cut], v.Val[:cut]
-		scatter(buf, shared)
-		row := raw.Data[i*raw.Stride : i*raw.Stride+n]
-		for j := range row {
-			row[j] = gather(buf, b[j])
+	for i, v := range a {
+		w := 1
+		for _, f := range v.Idx {
+			if int(f) < d {
+				w += cols.ptr[f+1] - cols.ptr[f]
+			}
 		}
-		unscatter(buf, shared)
+		prefix[i+1] = prefix[i] + w
+	}
+	err := fillRows(ctx, m, prefix, progress, func(i int) {
+		v := a[i]
+		row := raw.Data[i*raw.Stride : i*raw.Stride+n]
+		for k, f := range v.Idx {
+			if int(f) >= d {
+				break
+			}
+			lo, hi := cols.ptr[f], cols.ptr[f+1]
+			vi := v.Val[k]
+			vals := cols.vals[lo:hi:hi]
+			for q, j := range cols.rows[lo:hi] {
+				row[j] += vi * vals[q]
+			}
+		}
 		self[i] = v.Dot(v)
 	})
 	if err != nil {
@@ -150,39 +203,16 @@ func SparseCross(ctx context.Context, a, b []SparseVector, progress Progress) (*
 	return out, self, nil
 }
 
-func scatter(buf []float64, v SparseVector) {
-	for k, c := range v.Idx {
-		buf[c] = v.Val[k]
-	}
-}
-
-func unscatter(buf []float64, v SparseVector) {
-	for _, c := range v.Idx {
-		buf[c] = 0
-	}
-}
-
-func gather(buf []float64, v SparseVector) float64 {
-	var s float64
-	val := v.Val[:len(v.Idx)]
-	for k, c := range v.Idx {
-		s += buf[c] * val[k]
-	}
-	return s
-}
-
-// fillRows runs row(buf, i) for every i in [0, n) on balanced chunks (work
-// prefix as in parallel.Balanced), each worker with its own zeroed buffer of
-// length d that row must leave zeroed. It checks ctx between rows and
-// reports progress in rows.
-func fillRows(ctx context.Context, n int, prefix []int, d int, progress Progress, row func(buf []float64, i int)) error {
+// fillRows runs row(i) for every i in [0, n) on balanced chunks (work
+// prefix as in parallel.Balanced). It checks ctx between rows and reports
+// progress in rows.
+func fillRows(ctx context.Context, n int, prefix []int, progress Progress, row func(i int)) error {
 	var (
 		mu    sync.Mutex
 		done  int
 		first error
 	)
 	parallel.Balanced(prefix, gramRowWork, func(lo, hi int) {
-		buf := make([]float64, d)
 		for i := lo; i < hi; i++ {
 			if err := ctx.Err(); err != nil {
 				mu.Lock()
@@ -192,7 +222,7 @@ func fillRows(ctx context.Context, n int, prefix []int, d int, progress Progress
 				mu.Unlock()
 				return
 			}
-			row(buf, i)
+			row(i)
 			if progress != nil {
 				mu.Lock()
 				done++

@@ -7,6 +7,8 @@ import (
 	"slices"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/gssl/gssl/internal/parallel"
 )
 
 // WeisfeilerLehman is the Weisfeiler–Lehman subtree kernel of height H
@@ -181,6 +183,20 @@ func (d *wlDictionary) labeler(grow bool) *wlLabeler {
 	return l
 }
 
+// reserve sizes the maps of the rounds still empty for n new signatures
+// each, saving the rehashing as they grow.
+func (l *wlLabeler) reserve(n int) {
+	ms := l.rounds
+	if l.grow {
+		ms = l.d.rounds
+	}
+	for r, m := range ms {
+		if len(m) == 0 {
+			ms[r] = make(map[string]int32, n)
+		}
+	}
+}
+
 func (l *wlLabeler) fresh() int32 {
 	id := l.nextFree
 	l.nextFree++
@@ -226,56 +242,86 @@ func (l *wlLabeler) signatureID(r int, key []byte) int32 {
 // wlFeatures runs h relabelling rounds over graphs and returns the count
 // vectors of rounds 0..h. Node ids are flattened over the graphs, and new
 // ids are handed out in the order graph by graph, node by node, as in the
-// Python peer (the Gram matrix does not depend on the order).
+// Python peer (the Gram matrix does not depend on the order). Each round
+// builds every node's signature in parallel, then looks them up in the
+// dictionary in node order, so ids do not depend on the schedule.
 func wlFeatures(ctx context.Context, graphs []Graph, h int, lab *wlLabeler) ([]SparseVector, error) {
 	offset := make([]int, len(graphs)+1)
 	for g, gr := range graphs {
 		offset[g+1] = offset[g] + gr.Adj.Nodes()
 	}
 	total := offset[len(graphs)]
-	// ids[g] collects the ids of every round for graph g.
-	ids := make([][]int32, len(graphs))
-	cur := make([]int32, total)
+	// labels[r*total + v] is the label of flattened node v in round r.
+	labels := make([]int32, (h+1)*total)
 	for g, gr := range graphs {
-		ids[g] = make([]int32, 0, (h+1)*gr.Adj.Nodes())
 		for v := 0; v < gr.Adj.Nodes(); v++ {
-			id := lab.initialID(gr.label(v))
-			cur[offset[g]+v] = id
-			ids[g] = append(ids[g], id)
+			labels[offset[g]+v] = lab.initialID(gr.label(v))
 		}
 	}
-	next := make([]int32, total)
-	var key []byte
-	var nb []int32
+	// Signature of node v: 4 bytes per label, its own then its neighbours'
+	// (self loops excluded), at keyOff[v]:keyOff[v+1] of keys.
+	keyOff := make([]int, total+1)
+	work := make([]int, len(graphs)+1)
+	for g, gr := range graphs {
+		for v := 0; v < gr.Adj.Nodes(); v++ {
+			cols, _ := gr.Adj.Row(v)
+			d := len(cols)
+			if gr.Adj.HasEdge(v, v) {
+				d--
+			}
+			keyOff[offset[g]+v+1] = keyOff[offset[g]+v] + 4*(1+d)
+		}
+		work[g+1] = keyOff[offset[g+1]]
+	}
+	keys := make([]byte, keyOff[total])
+	if h > 0 {
+		lab.reserve(total)
+	}
 	for r := 1; r <= h; r++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		for g, gr := range graphs {
-			base := offset[g]
-			for v := 0; v < gr.Adj.Nodes(); v++ {
-				cols, _ := gr.Adj.Row(v)
-				nb = nb[:0]
-				for _, c := range cols {
-					if int(c) != v {
-						nb = append(nb, cur[base+int(c)])
+		cur := labels[(r-1)*total : r*total]
+		parallel.Balanced(work, wlParallelBytes, func(lo, hi int) {
+			var nb []int32
+			for g := lo; g < hi; g++ {
+				gr, base := graphs[g], offset[g]
+				for v := 0; v < gr.Adj.Nodes(); v++ {
+					cols, _ := gr.Adj.Row(v)
+					nb = nb[:0]
+					for _, c := range cols {
+						if int(c) != v {
+							nb = append(nb, cur[base+int(c)])
+						}
+					}
+					slices.Sort(nb)
+					key := keys[keyOff[base+v]:keyOff[base+v]]
+					key = binary.LittleEndian.AppendUint32(key, uint32(cur[base+v]))
+					for _, x := range nb {
+						key = binary.LittleEndian.AppendUint32(key, uint32(x))
 					}
 				}
-				slices.Sort(nb)
-				key = binary.LittleEndian.AppendUint32(key[:0], uint32(cur[base+v]))
-				for _, x := range nb {
-					key = binary.LittleEndian.AppendUint32(key, uint32(x))
-				}
-				id := lab.signatureID(r, key)
-				next[base+v] = id
-				ids[g] = append(ids[g], id)
 			}
+		})
+		next := labels[r*total : (r+1)*total]
+		for v := range next {
+			next[v] = lab.signatureID(r, keys[keyOff[v]:keyOff[v+1]])
 		}
-		cur, next = next, cur
 	}
 	phi := make([]SparseVector, len(graphs))
-	for g := range graphs {
-		phi[g] = countVector(ids[g])
-	}
+	parallel.For(len(graphs), 16, func(lo, hi int) {
+		for g := lo; g < hi; g++ {
+			n := offset[g+1] - offset[g]
+			ids := make([]int32, 0, (h+1)*n)
+			for r := 0; r <= h; r++ {
+				ids = append(ids, labels[r*total+offset[g]:r*total+offset[g+1]]...)
+			}
+			phi[g] = countVector(ids)
+		}
+	})
 	return phi, nil
 }
+
+// wlParallelBytes is the signature volume below which a round is built on
+// one goroutine.
+const wlParallelBytes = 1 << 16
