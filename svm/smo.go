@@ -193,7 +193,7 @@ func smo(ctx context.Context, kd []float64, n int, y []float64, c float64, s Set
 			break
 		}
 		if iter >= maxIter {
-			d := Dual{Alpha: alpha, B: -offset(alpha, grad, y, c), Iterations: iter, Gap: gap}
+			d := Dual{Alpha: alpha, B: 0 - offset(alpha, grad, y, c), Iterations: iter, Gap: gap}
 			return d, &NotConvergedError{Iterations: iter, Gap: gap, Tol: tol, Dual: d}
 		}
 		kj := kd[j*n : (j+1)*n]
@@ -252,7 +252,8 @@ func smo(ctx context.Context, kd []float64, n int, y []float64, c float64, s Set
 			grad[t] += y[t] * (ki[t]*yi + kj[t]*yj)
 		}
 	}
-	return Dual{Alpha: alpha, B: -offset(alpha, grad, y, c), Iterations: iter, Gap: gap}, nil
+	// b = 0 − ρ rather than −ρ, so that ρ = 0 prints as 0, not −0.
+	return Dual{Alpha: alpha, B: 0 - offset(alpha, grad, y, c), Iterations: iter, Gap: gap}, nil
 }
 
 // offset returns LIBSVM's ρ: the mean of y_i∇_i over free variables, or
