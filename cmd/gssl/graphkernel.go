@@ -36,6 +36,7 @@ type graphKernelOptions struct {
 	Seed       uint64    // first seed
 	Folds      string    // file of outer fold assignments, one line per repeat
 	GramRuns   int       // timed Gram computations (after one warm-up when > 1)
+	GramOut    string    // file to write the Gram matrix to (text, one row per line)
 	JSON       bool
 }
 
@@ -78,6 +79,7 @@ with gssl's seeded generator.`,
 	f.Uint64Var(&opts.Seed, "seed", 0, "first seed (repeat r uses seed+r)")
 	f.StringVar(&opts.Folds, "folds", "", "file of outer fold assignments (one line per repeat), e.g. shared/bench/splits/MUTAG/wl_outer10fold.txt")
 	f.IntVar(&opts.GramRuns, "gram-runs", 1, "timed Gram computations; with more than 1, one untimed warm-up first and the median reported")
+	f.StringVar(&opts.GramOut, "gram-out", "", "write the Gram matrix (after normalisation, if any) to this file, one row per line")
 	return cmd
 }
 
@@ -220,6 +222,11 @@ func runGraphKernel(ctx context.Context, opts graphKernelOptions, stdout, stderr
 	}
 	res.GramSeconds = median(res.GramSecondsRuns)
 	logf(stderr, "graphkernel: Gram matrix %d×%d in %.4f s (median of %d)", len(graphs), len(graphs), res.GramSeconds, len(res.GramSecondsRuns))
+	if opts.GramOut != "" {
+		if err := writeMatrix(opts.GramOut, gram); err != nil {
+			return fmt.Errorf("graphkernel: %w", err)
+		}
+	}
 
 	if opts.Repeats == 0 {
 		res.AccuracyMean, res.AccuracyStd = nil, nil
@@ -408,6 +415,32 @@ func readFoldFile(path string, n, repeats int) ([][]int, error) {
 		return nil, fmt.Errorf("%s: %d fold assignments, fewer than --repeats %d", path, len(out), repeats)
 	}
 	return out, nil
+}
+
+// writeMatrix writes a matrix as text, one row per line, every value with
+// the digits that read back to the same float64.
+func writeMatrix(path string, m mat.Matrix) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(f)
+	r, c := m.Dims()
+	buf := make([]byte, 0, 32)
+	for i := 0; i < r; i++ {
+		for j := 0; j < c; j++ {
+			if j > 0 {
+				w.WriteByte(' ')
+			}
+			w.Write(strconv.AppendFloat(buf[:0], m.At(i, j), 'g', -1, 64))
+		}
+		w.WriteByte('\n')
+	}
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 func printGraphKernel(w io.Writer, r graphKernelResult) {

@@ -72,13 +72,26 @@ func TestGraphKernelJSONOnToyData(t *testing.T) {
 		}
 		assert.Greater(t, obj["gram_seconds"].(float64), 0.0)
 	}
+	// The Gram matrix written to a file reads back as the same numbers.
+	out := filepath.Join(t.TempDir(), "K.txt")
+	var sink bytes.Buffer
+	opts := graphKernelOptions{Data: dir, Kernel: "wl", H: 2, Grid: defaultCGrid, Classifier: "svm", CV: 2, Inner: 2, GramRuns: 1, GramOut: out, JSON: true}
+	require.NoError(t, runGraphKernel(context.Background(), opts, &sink, &sink))
+	text, err := os.ReadFile(out)
+	require.NoError(t, err)
+	lines := strings.Split(strings.TrimSpace(string(text)), "\n")
+	require.Len(t, lines, 24)
+	// Graph 0 is a 5-cycle labelled 0: WL h = 2 gives 5 nodes × 3 rounds, all
+	// the same label per round: k(G0, G0) = 3 · 5².
+	assert.Equal(t, "75", strings.Fields(lines[0])[0])
+
 	// The readable summary and kernel ridge.
-	var out bytes.Buffer
-	opts := graphKernelOptions{Data: dir, Kernel: "wl", H: 3, SelectH: true, Normalize: true, Classifier: "ridge",
+	var summary bytes.Buffer
+	opts = graphKernelOptions{Data: dir, Kernel: "wl", H: 3, SelectH: true, Normalize: true, Classifier: "ridge",
 		Grid: []float64{0.1, 1}, CV: 3, Inner: 2, Repeats: 1, GramRuns: 3}
-	require.NoError(t, runGraphKernel(context.Background(), opts, &out, &out))
-	assert.Contains(t, out.String(), "accuracy     100.00")
-	assert.Contains(t, out.String(), "heights      1..3 chosen")
+	require.NoError(t, runGraphKernel(context.Background(), opts, &summary, &summary))
+	assert.Contains(t, summary.String(), "accuracy     100.00")
+	assert.Contains(t, summary.String(), "heights      1..3 chosen")
 }
 
 func TestGraphKernelMUTAGWithSavedFolds(t *testing.T) {
