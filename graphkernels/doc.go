@@ -44,5 +44,7 @@
 // Operator gives x ↦ r(L)x (Chebyshev expansion with Bessel coefficients
 // for exp(−tL), CG for (I + tL)^{−1}, p products for the p-step walk)
 // without forming r(L); DenseNodeKernel forms r(L) from mat.EigenSym, the
-// explicit O(n³) path for small graphs.
+// explicit O(n³) path for small graphs. (The Chebyshev action is local to
+// this package: the matrix functions of package spectral did not exist when
+// it was written; NodeOperator can switch to them without an API change.)
 package graphkernels
