@@ -41,7 +41,13 @@ func (v SparseVector) Dot(w SparseVector) float64 {
 // vector of their counts. ids is sorted in place.
 func countVector(ids []int32) SparseVector {
 	slices.Sort(ids)
-	var v SparseVector
+	distinct := 0
+	for k := range ids {
+		if k == 0 || ids[k] != ids[k-1] {
+			distinct++
+		}
+	}
+	v := SparseVector{Idx: make([]int32, 0, distinct), Val: make([]float64, 0, distinct)}
 	for k := 0; k < len(ids); {
 		e := k + 1
 		for e < len(ids) && ids[e] == ids[k] {
