@@ -133,8 +133,18 @@ func smo(ctx context.Context, kd []float64, n int, y []float64, c float64, s Set
 	for i := range diag {
 		diag[i] = kd[i*n+i]
 	}
-	upper := func(t int) bool { return alpha[t] >= c }
-	lower := func(t int) bool { return alpha[t] <= 0 }
+	// I_up = {t : y_t = +1, α_t < C or y_t = −1, α_t > 0} and I_low = {t :
+	// y_t = +1, α_t > 0 or y_t = −1, α_t < C} (Fan et al. eq. 7), kept as
+	// flags and updated for the two variables that move.
+	inUp := make([]bool, n)
+	inLow := make([]bool, n)
+	setSets := func(t int) {
+		inUp[t] = (y[t] == 1 && alpha[t] < c) || (y[t] == -1 && alpha[t] > 0)
+		inLow[t] = (y[t] == 1 && alpha[t] > 0) || (y[t] == -1 && alpha[t] < c)
+	}
+	for t := range alpha {
+		setSets(t)
+	}
 	var gap float64
 	iter := 0
 	for ; ; iter++ {
@@ -145,13 +155,11 @@ func smo(ctx context.Context, kd []float64, n int, y []float64, c float64, s Set
 		}
 		// i = argmax over I_up of −y_t ∇_t.
 		gmax, i := math.Inf(-1), -1
-		for t := 0; t < n; t++ {
-			if y[t] == 1 {
-				if !upper(t) && -grad[t] >= gmax {
-					gmax, i = -grad[t], t
+		for t, up := range inUp {
+			if up {
+				if v := -y[t] * grad[t]; v >= gmax {
+					gmax, i = v, t
 				}
-			} else if !lower(t) && grad[t] >= gmax {
-				gmax, i = grad[t], t
 			}
 		}
 		// j minimises −b_it²/a_it over I_low with −y_t ∇_t < gmax; gmax2 is
@@ -162,21 +170,15 @@ func smo(ctx context.Context, kd []float64, n int, y []float64, c float64, s Set
 		if i >= 0 {
 			ki = kd[i*n : (i+1)*n]
 		}
-		for t := 0; t < n; t++ {
-			var gdiff float64
-			if y[t] == 1 {
-				if lower(t) {
-					continue
-				}
-				gmax2 = math.Max(gmax2, grad[t])
-				gdiff = gmax + grad[t]
-			} else {
-				if upper(t) {
-					continue
-				}
-				gmax2 = math.Max(gmax2, -grad[t])
-				gdiff = gmax - grad[t]
+		for t, low := range inLow {
+			if !low {
+				continue
 			}
+			v := y[t] * grad[t]
+			if v > gmax2 {
+				gmax2 = v
+			}
+			gdiff := gmax + v
 			if i < 0 || gdiff <= 0 {
 				continue
 			}
@@ -246,6 +248,8 @@ func smo(ctx context.Context, kd []float64, n int, y []float64, c float64, s Set
 				alpha[i], alpha[j] = 0, sum
 			}
 		}
+		setSets(i)
+		setSets(j)
 		di, dj := alpha[i]-oldI, alpha[j]-oldJ
 		yi, yj := y[i]*di, y[j]*dj
 		for t := 0; t < n; t++ {
