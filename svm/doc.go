@@ -21,7 +21,10 @@
 // (their WSS 2, eq. 11, with τ from WSS 3 for kernels that are not positive
 // definite), stopping when m(α) − M(α) < ε (their eq. 9; ε = 1e-3 as in
 // LIBSVM). The two variables are updated analytically and clipped to the
-// box as in LIBSVM; b is the mean of −y_i∇_i over the free variables. At
+// box as in LIBSVM; b is the mean of −y_i∇_i over the free variables.
+// Variables stuck at a bound are shrunk from the active set every 1000
+// iterations and the gradient rebuilt from ḡ_t = C Σ_{α_j = C} Q_tj before
+// the final optimality check (LIBSVM's shrinking). At
 // the solution the KKT conditions (course Proposition 4.4) hold:
 //
 //	α_i = 0 ⇒ y_i g(x_i) ≥ 1,   0 < α_i < C ⇒ y_i g(x_i) = 1,   α_i = C ⇒ y_i g(x_i) ≤ 1.

@@ -124,140 +124,297 @@ func smo(ctx context.Context, kd []float64, n int, y []float64, c float64, s Set
 	if maxIter == 0 {
 		maxIter = max(10_000_000, 100*n)
 	}
-	alpha := make([]float64, n)
-	grad := make([]float64, n) // ∇f(α) = Qα − e
-	for i := range grad {
-		grad[i] = -1
+	sv := &smoState{kd: kd, n: n, y: y, c: c,
+		alpha: make([]float64, n), grad: make([]float64, n), gbar: make([]float64, n),
+		diag: make([]float64, n), inUp: make([]bool, n), inLow: make([]bool, n)}
+	for t := 0; t < n; t++ {
+		sv.grad[t] = -1 // ∇f(0) = −e
+		sv.diag[t] = kd[t*n+t]
+		sv.setSets(t)
 	}
-	diag := make([]float64, n)
-	for i := range diag {
-		diag[i] = kd[i*n+i]
-	}
-	// I_up = {t : y_t = +1, α_t < C or y_t = −1, α_t > 0} and I_low = {t :
-	// y_t = +1, α_t > 0 or y_t = −1, α_t < C} (Fan et al. eq. 7), kept as
-	// flags and updated for the two variables that move.
-	inUp := make([]bool, n)
-	inLow := make([]bool, n)
-	setSets := func(t int) {
-		inUp[t] = (y[t] == 1 && alpha[t] < c) || (y[t] == -1 && alpha[t] > 0)
-		inLow[t] = (y[t] == 1 && alpha[t] > 0) || (y[t] == -1 && alpha[t] < c)
-	}
-	for t := range alpha {
-		setSets(t)
-	}
+	sv.activateAll()
+	unshrink := false
+	counter := min(n, shrinkEvery) + 1
 	var gap float64
 	iter := 0
-	for ; ; iter++ {
+	for {
 		if iter%1000 == 0 {
 			if err := ctx.Err(); err != nil {
-				return Dual{Alpha: alpha, Iterations: iter}, fmt.Errorf("svm: SMO stopped after %d iterations: %w", iter, err)
+				sv.reconstruct()
+				return Dual{Alpha: sv.alpha, Iterations: iter}, fmt.Errorf("svm: SMO stopped after %d iterations: %w", iter, err)
 			}
 		}
-		// i = argmax over I_up of −y_t ∇_t.
-		gmax, i := math.Inf(-1), -1
-		for t, up := range inUp {
-			if up {
-				if v := -y[t] * grad[t]; v >= gmax {
-					gmax, i = v, t
-				}
-			}
+		if counter--; counter == 0 {
+			counter = min(n, shrinkEvery)
+			unshrink = sv.shrink(tol, unshrink)
 		}
-		// j minimises −b_it²/a_it over I_low with −y_t ∇_t < gmax; gmax2 is
-		// −M(α) = max over I_low of y_t ∇_t.
-		gmax2, j := math.Inf(-1), -1
-		objMin := math.Inf(1)
-		var ki []float64
-		if i >= 0 {
-			ki = kd[i*n : (i+1)*n]
-		}
-		for t, low := range inLow {
-			if !low {
-				continue
-			}
-			v := y[t] * grad[t]
-			if v > gmax2 {
-				gmax2 = v
-			}
-			gdiff := gmax + v
-			if i < 0 || gdiff <= 0 {
-				continue
-			}
-			a := diag[i] + diag[t] - 2*ki[t]
-			if a <= 0 {
-				a = tau
-			}
-			if obj := -gdiff * gdiff / a; obj <= objMin {
-				objMin, j = obj, t
-			}
-		}
-		gap = gmax + gmax2
+		var i, j int
+		i, j, gap = sv.selectPair()
 		if gap < tol || j < 0 {
-			break
+			if len(sv.active) == n {
+				break
+			}
+			// Converged on the active set: check all the variables.
+			sv.reconstruct()
+			sv.activateAll()
+			if i, j, gap = sv.selectPair(); gap < tol || j < 0 {
+				break
+			}
+			counter = 1 // shrink again at the next iteration
 		}
 		if iter >= maxIter {
-			d := Dual{Alpha: alpha, B: 0 - offset(alpha, grad, y, c), Iterations: iter, Gap: gap}
+			sv.reconstruct()
+			d := Dual{Alpha: sv.alpha, B: 0 - offset(sv.alpha, sv.grad, y, c), Iterations: iter, Gap: gap}
 			return d, &NotConvergedError{Iterations: iter, Gap: gap, Tol: tol, Dual: d}
 		}
-		kj := kd[j*n : (j+1)*n]
-		oldI, oldJ := alpha[i], alpha[j]
-		qij := y[i] * y[j] * ki[j]
-		if y[i] != y[j] {
-			a := diag[i] + diag[j] + 2*qij
-			if a <= 0 {
-				a = tau
-			}
-			delta := (-grad[i] - grad[j]) / a
-			diff := alpha[i] - alpha[j]
-			alpha[i] += delta
-			alpha[j] += delta
-			if diff > 0 {
-				if alpha[j] < 0 {
-					alpha[j], alpha[i] = 0, diff
-				}
-			} else if alpha[i] < 0 {
-				alpha[i], alpha[j] = 0, -diff
-			}
-			if diff > 0 {
-				if alpha[i] > c {
-					alpha[i], alpha[j] = c, c-diff
-				}
-			} else if alpha[j] > c {
-				alpha[j], alpha[i] = c, c+diff
-			}
-		} else {
-			a := diag[i] + diag[j] - 2*qij
-			if a <= 0 {
-				a = tau
-			}
-			delta := (grad[i] - grad[j]) / a
-			sum := alpha[i] + alpha[j]
-			alpha[i] -= delta
-			alpha[j] += delta
-			if sum > c {
-				if alpha[i] > c {
-					alpha[i], alpha[j] = c, sum-c
-				}
-			} else if alpha[j] < 0 {
-				alpha[j], alpha[i] = 0, sum
-			}
-			if sum > c {
-				if alpha[j] > c {
-					alpha[j], alpha[i] = c, sum-c
-				}
-			} else if alpha[i] < 0 {
-				alpha[i], alpha[j] = 0, sum
-			}
-		}
-		setSets(i)
-		setSets(j)
-		di, dj := alpha[i]-oldI, alpha[j]-oldJ
-		yi, yj := y[i]*di, y[j]*dj
-		for t := 0; t < n; t++ {
-			grad[t] += y[t] * (ki[t]*yi + kj[t]*yj)
-		}
+		iter++
+		sv.update(i, j)
 	}
 	// b = 0 − ρ rather than −ρ, so that ρ = 0 prints as 0, not −0.
-	return Dual{Alpha: alpha, B: 0 - offset(alpha, grad, y, c), Iterations: iter, Gap: gap}, nil
+	return Dual{Alpha: sv.alpha, B: 0 - offset(sv.alpha, sv.grad, y, c), Iterations: iter, Gap: gap}, nil
+}
+
+// shrinkEvery is how often (in iterations) SMO removes variables stuck at
+// a bound from the active set, as in LIBSVM.
+const shrinkEvery = 1000
+
+// smoState is the working state of SMO with LIBSVM's shrinking: the
+// gradient is kept exact on the active set, and gbar_t = C Σ_{α_j = C} Q_tj
+// lets it be rebuilt for the others (Fan, Chen & Lin 2005, §4; Chang & Lin,
+// "LIBSVM", §5.1).
+type smoState struct {
+	kd    []float64
+	n     int
+	y     []float64
+	c     float64
+	alpha []float64
+	grad  []float64 // ∇f(α) = Qα − e, exact on the active set
+	gbar  []float64
+	diag  []float64
+	// I_up = {t : y_t = +1, α_t < C or y_t = −1, α_t > 0} and I_low = {t :
+	// y_t = +1, α_t > 0 or y_t = −1, α_t < C} (Fan et al. eq. 7).
+	inUp, inLow []bool
+	active      []int
+	shrunk      bool
+}
+
+func (sv *smoState) setSets(t int) {
+	y, a, c := sv.y[t], sv.alpha[t], sv.c
+	sv.inUp[t] = (y == 1 && a < c) || (y == -1 && a > 0)
+	sv.inLow[t] = (y == 1 && a > 0) || (y == -1 && a < c)
+}
+
+func (sv *smoState) activateAll() {
+	sv.active = sv.active[:0]
+	for t := 0; t < sv.n; t++ {
+		sv.active = append(sv.active, t)
+	}
+	sv.shrunk = false
+}
+
+// selectPair is WSS 2 over the active set: i maximises −y_t∇_t over I_up,
+// j minimises −b_it²/a_it over I_low with −y_t∇_t < −y_i∇_i; gap is
+// m(α) − M(α).
+func (sv *smoState) selectPair() (i, j int, gap float64) {
+	y, grad, n := sv.y, sv.grad, sv.n
+	gmax := math.Inf(-1)
+	i = -1
+	for _, t := range sv.active {
+		if sv.inUp[t] {
+			if v := -y[t] * grad[t]; v >= gmax {
+				gmax, i = v, t
+			}
+		}
+	}
+	// gmax2 is −M(α) = max over I_low of y_t ∇_t.
+	gmax2 := math.Inf(-1)
+	j = -1
+	objMin := math.Inf(1)
+	var ki []float64
+	if i >= 0 {
+		ki = sv.kd[i*n : (i+1)*n]
+	}
+	for _, t := range sv.active {
+		if !sv.inLow[t] {
+			continue
+		}
+		v := y[t] * grad[t]
+		if v > gmax2 {
+			gmax2 = v
+		}
+		gdiff := gmax + v
+		if i < 0 || gdiff <= 0 {
+			continue
+		}
+		a := sv.diag[i] + sv.diag[t] - 2*ki[t]
+		if a <= 0 {
+			a = tau
+		}
+		if obj := -gdiff * gdiff / a; obj <= objMin {
+			objMin, j = obj, t
+		}
+	}
+	return i, j, gmax + gmax2
+}
+
+// update solves the two-variable subproblem in (α_i, α_j) analytically,
+// clips it to the box as LIBSVM does, and updates the gradient on the
+// active set and gbar everywhere.
+func (sv *smoState) update(i, j int) {
+	y, alpha, grad, c, n := sv.y, sv.alpha, sv.grad, sv.c, sv.n
+	ki, kj := sv.kd[i*n:(i+1)*n], sv.kd[j*n:(j+1)*n]
+	oldI, oldJ := alpha[i], alpha[j]
+	qij := y[i] * y[j] * ki[j]
+	if y[i] != y[j] {
+		a := sv.diag[i] + sv.diag[j] + 2*qij
+		if a <= 0 {
+			a = tau
+		}
+		delta := (-grad[i] - grad[j]) / a
+		diff := alpha[i] - alpha[j]
+		alpha[i] += delta
+		alpha[j] += delta
+		if diff > 0 {
+			if alpha[j] < 0 {
+				alpha[j], alpha[i] = 0, diff
+			}
+		} else if alpha[i] < 0 {
+			alpha[i], alpha[j] = 0, -diff
+		}
+		if diff > 0 {
+			if alpha[i] > c {
+				alpha[i], alpha[j] = c, c-diff
+			}
+		} else if alpha[j] > c {
+			alpha[j], alpha[i] = c, c+diff
+		}
+	} else {
+		a := sv.diag[i] + sv.diag[j] - 2*qij
+		if a <= 0 {
+			a = tau
+		}
+		delta := (grad[i] - grad[j]) / a
+		sum := alpha[i] + alpha[j]
+		alpha[i] -= delta
+		alpha[j] += delta
+		if sum > c {
+			if alpha[i] > c {
+				alpha[i], alpha[j] = c, sum-c
+			}
+		} else if alpha[j] < 0 {
+			alpha[j], alpha[i] = 0, sum
+		}
+		if sum > c {
+			if alpha[j] > c {
+				alpha[j], alpha[i] = c, sum-c
+			}
+		} else if alpha[i] < 0 {
+			alpha[i], alpha[j] = 0, sum
+		}
+	}
+	sv.setSets(i)
+	sv.setSets(j)
+	yi, yj := y[i]*(alpha[i]-oldI), y[j]*(alpha[j]-oldJ)
+	for _, t := range sv.active {
+		grad[t] += y[t] * (ki[t]*yi + kj[t]*yj)
+	}
+	// gbar changes when a variable reaches or leaves the upper bound.
+	for _, m := range [2]struct {
+		t    int
+		old  float64
+		kcol []float64
+	}{{i, oldI, ki}, {j, oldJ, kj}} {
+		was, now := m.old >= c, alpha[m.t] >= c
+		if was == now {
+			continue
+		}
+		s := c * y[m.t]
+		if was {
+			s = -s
+		}
+		for t := 0; t < n; t++ {
+			sv.gbar[t] += s * y[t] * m.kcol[t]
+		}
+	}
+}
+
+// shrink removes from the active set the variables at a bound that the
+// optimality conditions say will stay there (LIBSVM's be_shrunk). Near the
+// end (violation ≤ 10·tol) it first restores every variable, once; it
+// returns whether that has happened.
+func (sv *smoState) shrink(tol float64, unshrink bool) bool {
+	y, grad, c := sv.y, sv.grad, sv.c
+	gmax1, gmax2 := math.Inf(-1), math.Inf(-1) // m(α) and −M(α) on the active set
+	for _, t := range sv.active {
+		if sv.inUp[t] {
+			gmax1 = math.Max(gmax1, -y[t]*grad[t])
+		}
+		if sv.inLow[t] {
+			gmax2 = math.Max(gmax2, y[t]*grad[t])
+		}
+	}
+	if !unshrink && gmax1+gmax2 <= 10*tol {
+		unshrink = true
+		sv.reconstruct()
+		sv.activateAll()
+	}
+	keep := sv.active[:0]
+	for _, t := range sv.active {
+		a := sv.alpha[t]
+		out := false
+		switch {
+		case a >= c:
+			if y[t] == 1 {
+				out = -grad[t] > gmax1
+			} else {
+				out = -grad[t] > gmax2
+			}
+		case a <= 0:
+			if y[t] == 1 {
+				out = grad[t] > gmax2
+			} else {
+				out = grad[t] > gmax1
+			}
+		}
+		if out {
+			sv.shrunk = true
+		} else {
+			keep = append(keep, t)
+		}
+	}
+	sv.active = keep
+	return unshrink
+}
+
+// reconstruct makes the gradient exact on the variables outside the active
+// set: ∇_t = gbar_t − 1 + Σ_{0 < α_j < C} α_j Q_tj (inactive variables are
+// at a bound, so every free one is active).
+func (sv *smoState) reconstruct() {
+	if !sv.shrunk {
+		return
+	}
+	n, y, c := sv.n, sv.y, sv.c
+	isActive := make([]bool, n)
+	for _, t := range sv.active {
+		isActive[t] = true
+	}
+	var free []int
+	for _, t := range sv.active {
+		if a := sv.alpha[t]; a > 0 && a < c {
+			free = append(free, t)
+		}
+	}
+	for t := 0; t < n; t++ {
+		if isActive[t] {
+			continue
+		}
+		g := sv.gbar[t] - 1
+		kt := sv.kd[t*n : (t+1)*n]
+		for _, j := range free {
+			g += sv.alpha[j] * y[t] * y[j] * kt[j]
+		}
+		sv.grad[t] = g
+	}
 }
 
 // offset returns LIBSVM's ρ: the mean of y_i∇_i over free variables, or

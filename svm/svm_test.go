@@ -454,3 +454,26 @@ func TestTwoMoonsMatchScikitLearn(t *testing.T) {
 		assert.Equal(t, c.sv, svc.SupportVectors(), "%T", c.k)
 	}
 }
+
+func TestShrinkingLargeCSolution(t *testing.T) {
+	// Overlapping moons with C = 1000 take tens of thousands of iterations,
+	// so variables are shrunk and restored many times; the final α must
+	// still satisfy the KKT conditions on every variable, and agree with a
+	// much tighter solve.
+	x, labels, err := TwoMoons(300, 0.3, 2)
+	require.NoError(t, err)
+	k := gaussianGram(t, x, 0.5)
+	y := make([]float64, len(labels))
+	for i, l := range labels {
+		y[i] = float64(1 - 2*l)
+	}
+	const c = 1000
+	d, err := SolveDual(context.Background(), k, y, c, Settings{})
+	require.NoError(t, err)
+	require.Greater(t, d.Iterations, 10*shrinkEvery, "the problem must be long enough to shrink")
+	checkKKT(t, k, y, c, d)
+	tight, err := SolveDual(context.Background(), k, y, c, Settings{Tol: 1e-6})
+	require.NoError(t, err)
+	f, ft := dualObjective(k, y, d.Alpha), dualObjective(k, y, tight.Alpha)
+	assert.InDelta(t, ft, f, 1e-3*math.Abs(ft), "objective at Tol 1e-3 vs 1e-6")
+}
