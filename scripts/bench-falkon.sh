@@ -12,7 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 REPS=${1:-3}
 OUT=${2:-bench-falkon.jsonl}
-SHARED=$(cd ../shared && pwd)
+SHARED=$(cd "${SHARED:-../shared}" && pwd)  # SHARED=/path/to/shared to override
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 # krr.py writes the centre indices under <its folder>/../splits: run a copy so
