@@ -12,7 +12,9 @@
 #   3. runs the accuracy protocol once each: wl.py with 10 seeds (h = 1..5), and
 #      gssl with wl.py's saved outer folds, its C grid and 3 inner folds, for
 #      h = 1..5 and with h chosen on the inner folds (--select-h), plus the other
-#      kernels (vh, sp; rw on MUTAG).
+#      kernels (vh, sp; rw on MUTAG);
+# then 4. times the SVM solver alone against LIBSVM (scikit-learn SVC) on one
+#      precomputed Gram matrix of 1000 two-moons points, C = 1 and 1000.
 # Every timed command runs under `flock /tmp/gssl-bench.lock` (one benchmark at a
 # time on the machine), with 2 threads on both sides. Results: OUT_DIR/*.jsonl.
 # shared/ is read-only, and wl.py writes its fold file next to its own copy,
@@ -82,6 +84,31 @@ PYEOF
   done
 done
 
+# 4. The SVM solver alone: SMO with shrinking against LIBSVM (scikit-learn's SVC)
+#    on the same precomputed Gaussian Gram matrix of 1000 two-moons points
+#    (noise 0.3, scikit-learn's draw), C = 1 and C = 1000, interleaved.
+"$PY" - "$TMP/moons.csv" <<'PYEOF'
+import sys, numpy as np
+from sklearn.datasets import make_moons
+X, y = make_moons(n_samples=1200, noise=0.3, random_state=0)
+np.savetxt(sys.argv[1], np.c_[X, y], delimiter=",", fmt="%.17g")
+PYEOF
+for r in 1 2 3; do
+  for C in 1 1000; do
+    flock "$LOCK" "$PY" - "$TMP/moons.csv" $C <<'PYEOF' >> "$OUT/svm_peer.jsonl"
+import json, sys, time, numpy as np
+from sklearn.svm import SVC
+A = np.loadtxt(sys.argv[1], delimiter=","); C = float(sys.argv[2])
+X, y = A[:1000, :2], A[:1000, 2]
+d2 = (X**2).sum(1)[:, None] + (X**2).sum(1)[None, :] - 2 * X @ X.T
+K = np.exp(-d2 / (2 * 0.5**2))
+t = time.perf_counter(); m = SVC(kernel="precomputed", C=C).fit(K, y); s = time.perf_counter() - t
+print(json.dumps({"task": "svm-fit", "peer": "sklearn-SVC", "C": C, "seconds": s, "support_vectors": int(len(m.support_)), "iterations": int(m.n_iter_[0])}))
+PYEOF
+    flock "$LOCK" "$TMP/gssl" svm --csv "$TMP/moons.csv" --train 1000 --C $C --json 2> /dev/null >> "$OUT/svm_go.jsonl"
+  done
+done
+
 # Summary: medians and ratios.
 "$PY" - "$OUT" <<'PYEOF'
 import json, os, sys, statistics as st
@@ -97,6 +124,15 @@ for ds in ("MUTAG", "ENZYMES"):
     if peer and go:
         p, g = st.median(peer), st.median(go)
         print(f"| {ds} | {p:.4f} | {g:.4f} | {g/p:.3f} |")
+print()
+print("| C | LIBSVM fit (s) | gssl fit (s) | ratio | support vectors (LIBSVM / gssl) |")
+print("|---|---|---|---|---|")
+for c in (1.0, 1000.0):
+    p = [r for r in lines("svm_peer.jsonl") if r["C"] == c]
+    g = [r for r in lines("svm_go.jsonl") if r["C"] == c]
+    if p and g:
+        ps, gs = st.median(r["seconds"] for r in p), st.median(r["fit_seconds"] for r in g)
+        print(f'| {c:g} | {ps:.4f} | {gs:.4f} | {gs/ps:.2f} | {p[0]["support_vectors"]} / {g[0]["support_vectors"]} |')
 print()
 print("| data set | kernel | h | peer accuracy | gssl accuracy |")
 print("|---|---|---|---|---|")
