@@ -240,10 +240,7 @@ func TestCourseExampleTwoMoons(t *testing.T) {
 		assert.LessOrEqual(t, acc, c.max, c.name)
 
 		// KKT of the binary dual behind it.
-		y := make([]float64, len(tr))
-		for i, l := range pick(labels, tr) {
-			y[i] = float64(1 - 2*l)
-		}
+		y := signed(pick(labels, tr))
 		d, err := SolveDual(context.Background(), ktr, y, 1, Settings{})
 		require.NoError(t, err)
 		checkKKT(t, ktr, y, 1, d)
@@ -378,10 +375,7 @@ func TestMaxIterReportsNotConverged(t *testing.T) {
 	x, labels, err := TwoMoons(100, 0.3, 1)
 	require.NoError(t, err)
 	k := gaussianGram(t, x, 0.5)
-	y := make([]float64, len(labels))
-	for i, l := range labels {
-		y[i] = float64(1 - 2*l)
-	}
+	y := signed(labels)
 	_, err = SolveDual(context.Background(), k, y, 100, Settings{MaxIter: 3})
 	var nc *NotConvergedError
 	require.ErrorAs(t, err, &nc)
@@ -463,10 +457,7 @@ func TestShrinkingLargeCSolution(t *testing.T) {
 	x, labels, err := TwoMoons(300, 0.3, 2)
 	require.NoError(t, err)
 	k := gaussianGram(t, x, 0.5)
-	y := make([]float64, len(labels))
-	for i, l := range labels {
-		y[i] = float64(1 - 2*l)
-	}
+	y := signed(labels)
 	const c = 1000
 	d, err := SolveDual(context.Background(), k, y, c, Settings{})
 	require.NoError(t, err)
@@ -476,4 +467,13 @@ func TestShrinkingLargeCSolution(t *testing.T) {
 	require.NoError(t, err)
 	f, ft := dualObjective(k, y, d.Alpha), dualObjective(k, y, tight.Alpha)
 	assert.InDelta(t, ft, f, 1e-3*math.Abs(ft), "objective at Tol 1e-3 vs 1e-6")
+}
+
+// signed maps classes 0 and 1 to the binary labels +1 and −1.
+func signed(labels []int) []float64 {
+	y := make([]float64, len(labels))
+	for i, l := range labels {
+		y[i] = float64(1 - 2*l)
+	}
+	return y
 }
