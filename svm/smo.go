@@ -91,31 +91,89 @@ func SolveDual(ctx context.Context, k mat.Symmetric, y []float64, c float64, s S
 	if pos == 0 || neg == 0 {
 		return Dual{}, fmt.Errorf("svm: the binary problem needs both classes; got %d positive and %d negative labels", pos, neg)
 	}
-	kd, err := denseGram(k)
+	src, err := newGramSource(k)
 	if err != nil {
 		return Dual{}, err
 	}
-	return smo(ctx, kd, n, y, c, s)
+	return smo(ctx, src.rows(nil), n, y, c, s)
 }
 
-// denseGram copies a symmetric matrix into a row-major array, refusing
-// non-finite entries.
-func denseGram(k mat.Symmetric) ([]float64, error) {
+// gramSource reads a symmetric matrix fast: straight from the upper
+// triangle of a *mat.SymDense, through At otherwise.
+type gramSource struct {
+	k   mat.Symmetric
+	raw []float64 // upper triangle, row-major with stride, for a SymDense
+	st  int
+}
+
+// newGramSource checks that every entry of k is finite (an error names the
+// first that is not) and prepares the reader.
+func newGramSource(k mat.Symmetric) (*gramSource, error) {
+	g := &gramSource{k: k}
+	if sd, ok := k.(*mat.SymDense); ok && sd.SymmetricDim() > 0 {
+		r := sd.RawSymmetric()
+		g.raw, g.st = r.Data, r.Stride
+	}
 	n := k.SymmetricDim()
-	kd := make([]float64, n*n)
 	for i := 0; i < n; i++ {
 		for j := i; j < n; j++ {
-			v := k.At(i, j)
-			if math.IsNaN(v) || math.IsInf(v, 0) {
+			if v := g.at(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
 				return nil, fmt.Errorf("svm: Gram matrix entry (%d, %d) = %v is not finite", i, j, v)
 			}
-			kd[i*n+j], kd[j*n+i] = v, v
 		}
 	}
-	return kd, nil
+	return g, nil
 }
 
-func smo(ctx context.Context, kd []float64, n int, y []float64, c float64, s Settings) (Dual, error) {
+func (g *gramSource) at(i, j int) float64 {
+	if g.raw == nil {
+		return g.k.At(i, j)
+	}
+	if i > j {
+		i, j = j, i
+	}
+	return g.raw[i*g.st+j]
+}
+
+// rows returns the lazily filled rows of K[idx, idx] (idx nil: all items).
+func (g *gramSource) rows(idx []int) *gramRows {
+	if idx == nil {
+		idx = make([]int, g.k.SymmetricDim())
+		for i := range idx {
+			idx[i] = i
+		}
+	}
+	m := len(idx)
+	return &gramRows{src: g, idx: idx, data: make([]float64, m*m), filled: make([]bool, m)}
+}
+
+// gramRows holds the rows of a Gram matrix that SMO has asked for, in one
+// m×m array: a row is read from the source the first time it is needed
+// (LIBSVM computes kernel columns on demand in the same way), so a solve
+// that touches few working pairs reads a fraction of the matrix.
+type gramRows struct {
+	src    *gramSource
+	idx    []int
+	data   []float64
+	filled []bool
+}
+
+func (g *gramRows) row(p int) []float64 {
+	m := len(g.idx)
+	r := g.data[p*m : (p+1)*m : (p+1)*m]
+	if !g.filled[p] {
+		ip := g.idx[p]
+		for q, iq := range g.idx {
+			r[q] = g.src.at(ip, iq)
+		}
+		g.filled[p] = true
+	}
+	return r
+}
+
+func (g *gramRows) diag(p int) float64 { return g.src.at(g.idx[p], g.idx[p]) }
+
+func smo(ctx context.Context, kd *gramRows, n int, y []float64, c float64, s Settings) (Dual, error) {
 	tol := s.Tol
 	if tol == 0 {
 		tol = DefaultTol
@@ -129,7 +187,7 @@ func smo(ctx context.Context, kd []float64, n int, y []float64, c float64, s Set
 		diag: make([]float64, n), inUp: make([]bool, n), inLow: make([]bool, n)}
 	for t := 0; t < n; t++ {
 		sv.grad[t] = -1 // ∇f(0) = −e
-		sv.diag[t] = kd[t*n+t]
+		sv.diag[t] = kd.diag(t)
 		sv.setSets(t)
 	}
 	sv.activateAll()
@@ -183,7 +241,7 @@ const shrinkEvery = 1000
 // lets it be rebuilt for the others (Fan, Chen & Lin 2005, §4; Chang & Lin,
 // "LIBSVM", §5.1).
 type smoState struct {
-	kd    []float64
+	kd    *gramRows
 	n     int
 	y     []float64
 	c     float64
@@ -216,7 +274,7 @@ func (sv *smoState) activateAll() {
 // j minimises −b_it²/a_it over I_low with −y_t∇_t < −y_i∇_i; gap is
 // m(α) − M(α).
 func (sv *smoState) selectPair() (i, j int, gap float64) {
-	y, grad, n := sv.y, sv.grad, sv.n
+	y, grad := sv.y, sv.grad
 	gmax := math.Inf(-1)
 	i = -1
 	for _, t := range sv.active {
@@ -232,7 +290,7 @@ func (sv *smoState) selectPair() (i, j int, gap float64) {
 	objMin := math.Inf(1)
 	var ki []float64
 	if i >= 0 {
-		ki = sv.kd[i*n : (i+1)*n]
+		ki = sv.kd.row(i)
 	}
 	for _, t := range sv.active {
 		if !sv.inLow[t] {
@@ -262,7 +320,7 @@ func (sv *smoState) selectPair() (i, j int, gap float64) {
 // active set and gbar everywhere.
 func (sv *smoState) update(i, j int) {
 	y, alpha, grad, c, n := sv.y, sv.alpha, sv.grad, sv.c, sv.n
-	ki, kj := sv.kd[i*n:(i+1)*n], sv.kd[j*n:(j+1)*n]
+	ki, kj := sv.kd.row(i), sv.kd.row(j)
 	oldI, oldJ := alpha[i], alpha[j]
 	qij := y[i] * y[j] * ki[j]
 	if y[i] != y[j] {
@@ -409,7 +467,7 @@ func (sv *smoState) reconstruct() {
 			continue
 		}
 		g := sv.gbar[t] - 1
-		kt := sv.kd[t*n : (t+1)*n]
+		kt := sv.kd.row(t)
 		for _, j := range free {
 			g += sv.alpha[j] * y[t] * y[j] * kt[j]
 		}

@@ -68,7 +68,7 @@ func (s *SVC) Fit(ctx context.Context, k mat.Symmetric, labels []int) error {
 	if len(classes) < 2 {
 		return fmt.Errorf("svm: SVC needs at least two classes in the training labels, got %v", classes)
 	}
-	kd, err := denseGram(k)
+	src, err := newGramSource(k)
 	if err != nil {
 		return err
 	}
@@ -82,12 +82,6 @@ func (s *SVC) Fit(ctx context.Context, k mat.Symmetric, labels []int) error {
 		for b := a + 1; b < len(classes); b++ {
 			idx := append(slices.Clone(byClass[a]), byClass[b]...)
 			m := len(idx)
-			sub := make([]float64, m*m)
-			for p, i := range idx {
-				for q, j := range idx {
-					sub[p*m+q] = kd[i*n+j]
-				}
-			}
 			y := make([]float64, m)
 			for p := range y {
 				y[p] = -1
@@ -95,7 +89,7 @@ func (s *SVC) Fit(ctx context.Context, k mat.Symmetric, labels []int) error {
 					y[p] = 1
 				}
 			}
-			d, err := smo(ctx, sub, m, y, s.cValue(), s.Settings)
+			d, err := smo(ctx, src.rows(idx), m, y, s.cValue(), s.Settings)
 			if err != nil {
 				return fmt.Errorf("svm: SVC classes %d and %d: %w", classes[a], classes[b], err)
 			}
