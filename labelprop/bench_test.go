@@ -19,20 +19,17 @@ import (
 //
 //	go test -run '^$' -bench PubMed -benchtime 20x ./labelprop
 func BenchmarkPubMed(b *testing.B) {
-	p := readPlanetoid(b, sharedData(b, "pubmed"))
-	cls := make([]int, len(p.train))
-	for k, v := range p.train {
-		cls[k] = p.labels[v]
-	}
+	ds, cls := loadPlanetoid(b, sharedData(b, "pubmed"))
+	g, sp := ds.Graph, ds.Split
 	run := func(name string, m Classifier) {
 		b.Run(name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if err := m.Fit(context.Background(), p.g, p.train, cls); err != nil {
+				if err := m.Fit(context.Background(), g, sp.Train, cls); err != nil {
 					b.Fatal(err)
 				}
 			}
-			acc, err := eval.Accuracy(m.Labels(), p.labels, p.test)
+			acc, err := eval.Accuracy(m.Labels(), ds.Labels, sp.Test)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -49,11 +46,11 @@ func BenchmarkPubMed(b *testing.B) {
 
 	// One product S·X with an n×7 block, as lp.py's "spmv" line.
 	b.Run("spmv-7cols", func(b *testing.B) {
-		s, err := laplacian.New(p.g, laplacian.NormalizedAdjacency, laplacian.Options{Isolated: laplacian.IsolatedZero})
+		s, err := laplacian.New(g, laplacian.NormalizedAdjacency, laplacian.Options{Isolated: laplacian.IsolatedZero})
 		if err != nil {
 			b.Fatal(err)
 		}
-		n := p.g.Nodes()
+		n := g.Nodes()
 		rng := rand.New(rand.NewPCG(0, 0))
 		x := mat.NewDense(n, 7, nil)
 		for i := 0; i < n; i++ {
