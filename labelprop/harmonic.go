@@ -8,6 +8,7 @@ import (
 
 	"github.com/gssl/gssl/graph"
 	"github.com/gssl/gssl/krylov"
+	"github.com/gssl/gssl/linop"
 )
 
 // Preconditioner selects the preconditioner of the harmonic function's CG
@@ -153,9 +154,11 @@ func harmonicSolve(ctx context.Context, g *graph.CSR, s *seeds, unl []int, f *ma
 	}
 	if pre == Jacobi {
 		// Every node here is connected to a labelled node, so d_u > 0.
-		if set.Preconditioner, err = krylov.Jacobi(diag); err != nil {
+		inv, err := krylov.Jacobi(diag)
+		if err != nil {
 			return Info{}, fmt.Errorf("labelprop: %w", err)
 		}
+		set.Preconditioner = blockDiagonal{inv}
 	}
 	res, err := krylov.BlockCG(ctx, op, rhs, x, set)
 	info := Info{ClassIterations: res.Iterations, Residual: res.MaxResidual(), Products: res.Products}
@@ -199,4 +202,24 @@ func (m *Harmonic) PredictNew(nodes []int, weights []float64) (Prediction, error
 		}
 	}
 	return m.predict(f), nil
+}
+
+// blockDiagonal is a diagonal operator that also scales the rows of an n×c
+// block in one pass (linop.Diagonal alone would be applied column by
+// column).
+type blockDiagonal struct{ linop.Diagonal }
+
+var _ linop.BlockOperator = blockDiagonal{}
+
+func (d blockDiagonal) MulBlockTo(dst, x *mat.Dense) {
+	n, c := x.Dims()
+	if dr, dc := dst.Dims(); n != len(d.Diagonal) || dr != n || dc != c {
+		panic(fmt.Sprintf("labelprop: block dimension mismatch: diagonal %d, x %d×%d, dst %d×%d", len(d.Diagonal), n, c, dr, dc))
+	}
+	for i, v := range d.Diagonal {
+		xr, dr := x.RawRowView(i), dst.RawRowView(i)
+		for k := range dr {
+			dr[k] = v * xr[k]
+		}
+	}
 }

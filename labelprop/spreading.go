@@ -123,6 +123,12 @@ func (m *Spreading) Fit(ctx context.Context, g *graph.CSR, nodes, classes []int)
 	if err != nil {
 		return fmt.Errorf("labelprop: %w", err)
 	}
+	// S = D^{-1/2} W D^{-1/2} as a graph sharing g's structure: one weight per
+	// stored entry, and products with it need no per-entry scaling.
+	sg, err := g.SymmetricScale(deg.InvSqrtD)
+	if err != nil {
+		return fmt.Errorf("labelprop: %w", err)
+	}
 	n, c := s.n, s.classes
 	b := mat.NewDense(n, c, nil)
 	for _, v := range s.nodes {
@@ -136,13 +142,13 @@ func (m *Spreading) Fit(ctx context.Context, g *graph.CSR, nodes, classes []int)
 	var info Info
 	switch m.Solver {
 	case CG:
-		info, err = spreadCG(ctx, g, deg.InvSqrtD, m.Alpha, b, f, krylov.Settings{Tol: tol, MaxIter: m.MaxIter, Progress: m.Progress})
+		info, err = spreadCG(ctx, sg, m.Alpha, b, f, krylov.Settings{Tol: tol, MaxIter: m.MaxIter, Progress: m.Progress})
 	case FixedPoint:
 		maxIter := m.MaxIter
 		if maxIter == 0 {
 			maxIter = defaultFixedPointIter
 		}
-		info, err = spreadFixedPoint(ctx, g, deg.InvSqrtD, m.Alpha, b, f, tol, maxIter, m.Progress)
+		info, err = spreadFixedPoint(ctx, sg, m.Alpha, b, f, tol, maxIter, m.Progress)
 	}
 	m.state.finish(g, s, s.reached(g), f, m.ClassMassNormalization, info)
 	return err
@@ -199,16 +205,18 @@ var (
 	_ linop.Symmetric     = scaledOperator{}
 )
 
-// newSpreadingOperator returns I − aS = I − a D^{-1/2} W D^{-1/2}.
-func newSpreadingOperator(g *graph.CSR, invSqrtD []float64, a float64) scaledOperator {
-	n := g.Nodes()
-	ones := make([]float64, n)
-	left := make([]float64, n)
-	for i := range ones {
-		ones[i] = 1
-		left[i] = -a * invSqrtD[i]
+// newSpreadingOperator returns I − aS for the graph s of S.
+func newSpreadingOperator(s *graph.CSR, a float64) scaledOperator {
+	return scaledOperator{g: s, s: graph.Scaling{Diag: constant(s.Nodes(), 1), Left: constant(s.Nodes(), -a)}}
+}
+
+// constant returns a slice of n copies of v.
+func constant(n int, v float64) []float64 {
+	out := make([]float64, n)
+	for i := range out {
+		out[i] = v
 	}
-	return scaledOperator{g: g, s: graph.Scaling{Diag: ones, Left: left, Right: invSqrtD}}
+	return out
 }
 
 func (o scaledOperator) Dim() int          { return o.g.Nodes() }
@@ -219,9 +227,10 @@ func (o scaledOperator) MulVecTo(dst, x []float64) {
 }
 func (o scaledOperator) MulBlockTo(dst, x *mat.Dense) { o.g.ScaledMulBlockTo(dst, x, o.s) }
 
-// spreadCG solves (I − aS) F = B by block CG, F holding the initial guess.
-func spreadCG(ctx context.Context, g *graph.CSR, invSqrtD []float64, a float64, b, f *mat.Dense, s krylov.Settings) (Info, error) {
-	res, err := krylov.BlockCG(ctx, newSpreadingOperator(g, invSqrtD, a), b, f, s)
+// spreadCG solves (I − aS) F = B by block CG, F holding the initial guess;
+// sg is the graph of S.
+func spreadCG(ctx context.Context, sg *graph.CSR, a float64, b, f *mat.Dense, s krylov.Settings) (Info, error) {
+	res, err := krylov.BlockCG(ctx, newSpreadingOperator(sg, a), b, f, s)
 	info := Info{ClassIterations: res.Iterations, Residual: res.MaxResidual(), Products: res.Products}
 	for _, it := range res.Iterations {
 		info.Iterations = max(info.Iterations, it)
@@ -246,15 +255,11 @@ func wrapSolverError(what string, info Info, tol float64, err error) error {
 const fixedPointGrain = 4096
 
 // spreadFixedPoint iterates F ← aSF + B from F = 0 until
-// max|F_new − F| ≤ tol·max|F_new|. The first iterate, B, is free; each
-// further one costs one block product.
-func spreadFixedPoint(ctx context.Context, g *graph.CSR, invSqrtD []float64, a float64, b, f *mat.Dense, tol float64, maxIter int, progress func(int, float64)) (Info, error) {
+// max|F_new − F| ≤ tol·max|F_new|; sg is the graph of S. The first iterate,
+// B, is free; each further one costs one block product.
+func spreadFixedPoint(ctx context.Context, sg *graph.CSR, a float64, b, f *mat.Dense, tol float64, maxIter int, progress func(int, float64)) (Info, error) {
 	n, c := b.Dims()
-	left := make([]float64, n)
-	for i, v := range invSqrtD {
-		left[i] = a * v
-	}
-	sc := graph.Scaling{Left: left, Right: invSqrtD}
+	sc := graph.Scaling{Left: constant(n, a)}
 	cur := mat.DenseCopyOf(b)
 	next := mat.NewDense(n, c, nil)
 	var info Info
@@ -264,7 +269,7 @@ func spreadFixedPoint(ctx context.Context, g *graph.CSR, invSqrtD []float64, a f
 	}
 	bd := b.RawMatrix().Data
 	for info.Iterations < maxIter {
-		g.ScaledMulBlockTo(next, cur, sc)
+		sg.ScaledMulBlockTo(next, cur, sc)
 		info.Products++
 		info.Iterations++
 		delta, top := addAndCompare(next.RawMatrix().Data, bd, cur.RawMatrix().Data, c)
