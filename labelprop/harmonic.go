@@ -92,7 +92,7 @@ func (m *Harmonic) Validate() error {
 // one pass per block product (O(n + nnz) memory for the subgraph).
 //
 // When CG stops early (cancelled, or the iteration cap reached) the model
-// holds the best iterate and Fit returns the error (a *NotConvergedError for
+// holds the last iterate and Fit returns the error (a *NotConvergedError for
 // the cap).
 func (m *Harmonic) Fit(ctx context.Context, g *graph.CSR, nodes, classes []int) error {
 	m.state = state{}

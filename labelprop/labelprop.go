@@ -79,7 +79,9 @@ type Info struct {
 }
 
 // NotConvergedError reports that the solver stopped at its iteration cap
-// before reaching the tolerance. The model then holds the best iterate.
+// before reaching the tolerance. The model then holds the last iterate (for
+// CG the best in the energy norm of the error; for the fixed point, a
+// contraction, the closest to the solution).
 type NotConvergedError struct {
 	Solver     string
 	Iterations int

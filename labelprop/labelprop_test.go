@@ -467,7 +467,7 @@ func TestBadInput(t *testing.T) {
 	assert.ErrorContains(t, err, "the graph has no nodes")
 }
 
-func TestNotConvergedKeepsBestIterate(t *testing.T) {
+func TestNotConvergedKeepsLastIterate(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 1))
 	p := randomProblem(rng, 3)
 	for _, m := range []Classifier{
@@ -481,7 +481,7 @@ func TestNotConvergedKeepsBestIterate(t *testing.T) {
 		assert.Contains(t, err.Error(), "did not converge")
 		assert.LessOrEqual(t, nc.Iterations, 3)
 		assert.Greater(t, nc.Residual, nc.Tol)
-		assert.Len(t, m.Labels(), p.g.Nodes(), "the best iterate is kept")
+		assert.Len(t, m.Labels(), p.g.Nodes(), "the last iterate is kept")
 	}
 }
 

@@ -105,7 +105,7 @@ func (m *Spreading) Validate() error {
 // O((n + nnz)·c) time per iteration and O(n·c) memory beyond the graph.
 //
 // When the solver stops early (cancelled, or the iteration cap reached) the
-// model holds the best iterate and Fit returns the error (a
+// model holds the last iterate and Fit returns the error (a
 // *NotConvergedError for the cap).
 func (m *Spreading) Fit(ctx context.Context, g *graph.CSR, nodes, classes []int) error {
 	m.state = state{}
