@@ -26,7 +26,8 @@ type labelpropOptions struct {
 	Method            string  // "spreading" or "harmonic"
 	Alpha             string  // a in (0, 1), or "auto" to choose it on the validation nodes
 	Split             string  // "planetoid", "random:K" or the path of a split file
-	Seeds             int     // random splits: seeds 0..Seeds−1
+	Seeds             int     // random splits: seeds Seed..Seed+Seeds−1
+	Seed              uint64  // the first seed of random splits
 	CMN               bool    // class-mass normalisation
 	Solver            string  // spreading: "cg" or "fixed-point"
 	Tol               float64 // 0 means labelprop.DefaultTol
@@ -78,7 +79,8 @@ Planetoid split.`,
 	f.StringVar(&opts.Method, "method", "spreading", "spreading or harmonic")
 	f.StringVar(&opts.Alpha, "alpha", "auto", "spreading weight a in (0, 1), or auto to choose it on the validation nodes")
 	f.StringVar(&opts.Split, "split", "planetoid", "planetoid, random:K (K training nodes per class, 500 val, 1000 test), or a split file")
-	f.IntVar(&opts.Seeds, "seeds", 1, "number of random splits (seeds 0..N-1); only with --split random:K")
+	f.IntVar(&opts.Seeds, "seeds", 1, "number of random splits (seeds S..S+N-1); only with --split random:K")
+	f.Uint64Var(&opts.Seed, "seed", 0, "first seed S of the random splits")
 	f.BoolVar(&opts.CMN, "cmn", false, "class-mass normalisation (Zhu et al. 2003 §4)")
 	f.StringVar(&opts.Solver, "solver", "cg", "spreading solver: cg or fixed-point")
 	f.Float64Var(&opts.Tol, "tol", 0, "stopping tolerance (0 means 1e-6, as lp.py)")
@@ -115,6 +117,7 @@ type labelpropResult struct {
 	Tol              float64   `json:"tol"`
 	Split            string    `json:"split"`
 	Seeds            int       `json:"seeds"`
+	FirstSeed        uint64    `json:"first_seed"`
 	Train            int       `json:"train"`
 	Val              int       `json:"val"`
 	Test             int       `json:"test"`
@@ -260,7 +263,11 @@ func runLabelprop(ctx context.Context, opts labelpropOptions, stdout, stderr io.
 	}
 
 	bar := newProgress(stderr, opts.Seeds, "labelprop")
-	runs, err := eval.RunSeeds(ctx, eval.Seeds(opts.Seeds), func(ctx context.Context, seed uint64) (labelpropRun, error) {
+	seeds := eval.Seeds(opts.Seeds)
+	for k := range seeds {
+		seeds[k] += opts.Seed
+	}
+	runs, err := eval.RunSeeds(ctx, seeds, func(ctx context.Context, seed uint64) (labelpropRun, error) {
 		sp, err := splits(seed)
 		if err != nil {
 			return labelpropRun{}, err
@@ -354,7 +361,7 @@ func summarizeLabelprop(opts labelpropOptions, ds *loaders.NodeDataset, runs []l
 	r0 := runs[0]
 	res := labelpropResult{
 		Data: displayPath(opts.Data), Dataset: ds.Name, Nodes: ds.Graph.Nodes(), Edges: ds.Graph.Edges(), Classes: ds.Classes,
-		Method: opts.Method, CMN: opts.CMN, Tol: opts.Tol, Split: opts.Split, Seeds: len(runs),
+		Method: opts.Method, CMN: opts.CMN, Tol: opts.Tol, Split: opts.Split, Seeds: len(runs), FirstSeed: opts.Seed,
 		Train: len(r0.split.Train), Val: len(r0.split.Val), Test: len(r0.split.Test),
 	}
 	if res.Tol == 0 {
@@ -424,7 +431,7 @@ func printLabelprop(w io.Writer, res labelpropResult, runs []labelpropRun, auto 
 	fmt.Fprintf(w, "%s: %d nodes, %d edges, %d classes (%s)\n", res.Dataset, res.Nodes, res.Edges, res.Classes, res.Data)
 	switch {
 	case res.Seeds > 1:
-		fmt.Fprintf(w, "split: %s, %d seeds — %d train, %d val, %d test each\n", res.Split, res.Seeds, res.Train, res.Val, res.Test)
+		fmt.Fprintf(w, "split: %s, seeds %d..%d — %d train, %d val, %d test each\n", res.Split, res.FirstSeed, res.FirstSeed+uint64(res.Seeds)-1, res.Train, res.Val, res.Test)
 	default:
 		fmt.Fprintf(w, "split: %s — %d train, %d val, %d test\n", res.Split, res.Train, res.Val, res.Test)
 	}

@@ -94,6 +94,11 @@ func TestLabelpropRandomSplitsOverSeeds(t *testing.T) {
 	again := runLabelpropJSON(t, o)
 	assert.Equal(t, acc, again["test_accuracy"])
 	assert.Equal(t, std, again["test_accuracy_std"])
+	// --seed moves the window: seeds 1..2 are the last two of 0..2.
+	o.Seed, o.Seeds = 1, 2
+	shifted := runLabelpropJSON(t, o)
+	assert.Equal(t, 1.0, shifted["first_seed"])
+	assert.Equal(t, obj["alpha_per_seed"].([]any)[1:], shifted["alpha_per_seed"])
 }
 
 func TestLabelpropPredictionsFile(t *testing.T) {
