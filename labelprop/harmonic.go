@@ -95,16 +95,9 @@ func (m *Harmonic) Validate() error {
 // holds the last iterate and Fit returns the error (a *NotConvergedError for
 // the cap).
 func (m *Harmonic) Fit(ctx context.Context, g *graph.CSR, nodes, classes []int) error {
-	m.state = state{}
-	if err := m.Validate(); err != nil {
-		return err
-	}
-	s, err := newSeeds(g, nodes, classes, m.Classes, m.IsolatedSeeds)
+	ctx, s, err := m.begin(ctx, m.Validate, g, nodes, classes, m.Classes, m.IsolatedSeeds)
 	if err != nil {
 		return err
-	}
-	if ctx == nil {
-		ctx = context.Background()
 	}
 	n, c := s.n, s.classes
 	reached := s.reached(g)
@@ -161,10 +154,7 @@ func harmonicSolve(ctx context.Context, g *graph.CSR, s *seeds, unl []int, f *ma
 		set.Preconditioner = blockDiagonal{inv}
 	}
 	res, err := krylov.BlockCG(ctx, op, rhs, x, set)
-	info := Info{ClassIterations: res.Iterations, Residual: res.MaxResidual(), Products: res.Products}
-	for _, it := range res.Iterations {
-		info.Iterations = max(info.Iterations, it)
-	}
+	info := blockInfo(res)
 	for i, v := range unl {
 		copy(f.RawRowView(v), x.RawRowView(i))
 	}
@@ -185,15 +175,11 @@ func harmonicSolve(ctx context.Context, g *graph.CSR, s *seeds, unl []int, f *ma
 // A node with no edge, or only edges to unreached nodes, gets the class
 // prior.
 func (m *Harmonic) PredictNew(nodes []int, weights []float64) (Prediction, error) {
-	w, err := m.checkNew(nodes, weights)
+	w, dx, err := m.checkNew(nodes, weights)
 	if err != nil {
 		return Prediction{}, err
 	}
 	f := make([]float64, m.seeds.classes)
-	var dx float64
-	for _, v := range w {
-		dx += v
-	}
 	if dx > 0 {
 		for k, j := range nodes {
 			for t, v := range m.scores.RawRowView(j) {

@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/graph"
+	"github.com/gssl/gssl/krylov"
 )
 
 // DefaultTol is the stopping tolerance used when Tol is 0: the relative
@@ -200,6 +201,32 @@ type state struct {
 	info   Info
 }
 
+// begin starts a fit: it clears the learned state, runs the estimator's
+// Validate and checks the labelled nodes.
+func (st *state) begin(ctx context.Context, validate func() error, g *graph.CSR, nodes, classes []int, numClasses int, policy IsolatedSeeds) (context.Context, *seeds, error) {
+	*st = state{}
+	if err := validate(); err != nil {
+		return nil, nil, err
+	}
+	s, err := newSeeds(g, nodes, classes, numClasses, policy)
+	if err != nil {
+		return nil, nil, err
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	return ctx, s, nil
+}
+
+// blockInfo reads the counters of a block CG solve.
+func blockInfo(res krylov.BlockResult) Info {
+	info := Info{ClassIterations: res.Iterations, Residual: res.MaxResidual(), Products: res.Products}
+	for _, it := range res.Iterations {
+		info.Iterations = max(info.Iterations, it)
+	}
+	return info
+}
+
 // finish derives the class-mass scales, probabilities and labels from F.
 func (st *state) finish(g *graph.CSR, s *seeds, reached []bool, f *mat.Dense, cmn bool, info Info) {
 	n, c := f.Dims()
@@ -278,29 +305,31 @@ func (st *state) predict(scores []float64) Prediction {
 	return p
 }
 
-// checkNew validates the edges of a new node and returns its weights.
-func (st *state) checkNew(nodes []int, weights []float64) ([]float64, error) {
+// checkNew validates the edges of a new node and returns its weights and
+// their sum d_x.
+func (st *state) checkNew(nodes []int, weights []float64) (w []float64, dx float64, err error) {
 	if !st.fitted {
-		return nil, ErrNotFitted
+		return nil, 0, ErrNotFitted
 	}
 	if weights != nil && len(weights) != len(nodes) {
-		return nil, fmt.Errorf("labelprop: PredictNew: %d neighbours but %d weights", len(nodes), len(weights))
+		return nil, 0, fmt.Errorf("labelprop: PredictNew: %d neighbours but %d weights", len(nodes), len(weights))
 	}
 	n := st.g.Nodes()
-	w := make([]float64, len(nodes))
+	w = make([]float64, len(nodes))
 	for k, v := range nodes {
 		if v < 0 || v >= n {
-			return nil, fmt.Errorf("labelprop: PredictNew: neighbour nodes[%d] = %d is out of range [0, %d)", k, v, n)
+			return nil, 0, fmt.Errorf("labelprop: PredictNew: neighbour nodes[%d] = %d is out of range [0, %d)", k, v, n)
 		}
 		w[k] = 1
 		if weights != nil {
 			w[k] = weights[k]
 		}
 		if math.IsNaN(w[k]) || math.IsInf(w[k], 0) || w[k] < 0 {
-			return nil, fmt.Errorf("labelprop: PredictNew: weight %v of the edge to node %d (weights[%d]) must be finite and ≥ 0", w[k], v, k)
+			return nil, 0, fmt.Errorf("labelprop: PredictNew: weight %v of the edge to node %d (weights[%d]) must be finite and ≥ 0", w[k], v, k)
 		}
+		dx += w[k]
 	}
-	return w, nil
+	return w, dx, nil
 }
 
 // Scores returns a copy of the n×c score matrix F (before class-mass

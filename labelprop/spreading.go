@@ -108,16 +108,9 @@ func (m *Spreading) Validate() error {
 // model holds the last iterate and Fit returns the error (a
 // *NotConvergedError for the cap).
 func (m *Spreading) Fit(ctx context.Context, g *graph.CSR, nodes, classes []int) error {
-	m.state = state{}
-	if err := m.Validate(); err != nil {
-		return err
-	}
-	s, err := newSeeds(g, nodes, classes, m.Classes, m.IsolatedSeeds)
+	ctx, s, err := m.begin(ctx, m.Validate, g, nodes, classes, m.Classes, m.IsolatedSeeds)
 	if err != nil {
 		return err
-	}
-	if ctx == nil {
-		ctx = context.Background()
 	}
 	deg, err := laplacian.NewDegrees(g, laplacian.Options{Isolated: laplacian.IsolatedZero})
 	if err != nil {
@@ -167,16 +160,11 @@ func (m *Spreading) Fit(ctx context.Context, g *graph.CSR, nodes, classes []int)
 // A node with no edge, or only edges to unreached or isolated nodes, gets
 // the class prior.
 func (m *Spreading) PredictNew(nodes []int, weights []float64) (Prediction, error) {
-	w, err := m.checkNew(nodes, weights)
+	w, dx, err := m.checkNew(nodes, weights)
 	if err != nil {
 		return Prediction{}, err
 	}
-	c := m.seeds.classes
-	f := make([]float64, c)
-	var dx float64
-	for _, v := range w {
-		dx += v
-	}
+	f := make([]float64, m.seeds.classes)
 	if dx > 0 {
 		for k, j := range nodes {
 			dj := m.g.Degree(j)
@@ -231,10 +219,7 @@ func (o scaledOperator) MulBlockTo(dst, x *mat.Dense) { o.g.ScaledMulBlockTo(dst
 // sg is the graph of S.
 func spreadCG(ctx context.Context, sg *graph.CSR, a float64, b, f *mat.Dense, s krylov.Settings) (Info, error) {
 	res, err := krylov.BlockCG(ctx, newSpreadingOperator(sg, a), b, f, s)
-	info := Info{ClassIterations: res.Iterations, Residual: res.MaxResidual(), Products: res.Products}
-	for _, it := range res.Iterations {
-		info.Iterations = max(info.Iterations, it)
-	}
+	info := blockInfo(res)
 	return info, wrapSolverError("label spreading (block CG)", info, s.Tol, err)
 }
 
