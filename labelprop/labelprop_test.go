@@ -525,3 +525,31 @@ func TestParseSolver(t *testing.T) {
 	_, err := ParseSolver("lu")
 	assert.ErrorContains(t, err, `unknown solver "lu": want cg or fixed-point`)
 }
+
+func TestEveryNodeLabelled(t *testing.T) {
+	// A path 0-1-2 with every node labelled: nothing to solve; the harmonic
+	// function keeps the labels, spreading still smooths them.
+	g, err := graph.FromEdges(3, []graph.Edge{{U: 0, V: 1, W: 1}, {U: 1, V: 2, W: 1}}, graph.Options{})
+	require.NoError(t, err)
+	h := Harmonic{}
+	require.NoError(t, h.Fit(context.Background(), g, []int{0, 1, 2}, []int{0, 1, 0}))
+	assert.Equal(t, []int{0, 1, 0}, h.Labels())
+	assert.Equal(t, 0, h.Info().Iterations)
+	p := problem{g: g, c: 2, nodes: []int{0, 1, 2}, classes: []int{0, 1, 0}}
+	s := Spreading{Alpha: 0.5, Tol: tightTol}
+	require.NoError(t, s.Fit(context.Background(), g, p.nodes, p.classes))
+	assert.Less(t, maxAbsDiff(s.Scores(), denseSpreading(t, p, 0.5)), denseTol)
+	assert.Equal(t, 0, s.Info().Unreached)
+}
+
+func TestHarmonicProgress(t *testing.T) {
+	rng := rand.New(rand.NewPCG(16, 1))
+	p := randomProblem(rng, 3)
+	var last int
+	m := Harmonic{Progress: func(it int, res float64) {
+		assert.Equal(t, last+1, it, "one call per iteration, in order")
+		last = it
+	}}
+	require.NoError(t, m.Fit(context.Background(), p.g, p.nodes, p.classes))
+	assert.Equal(t, m.Info().Iterations, last)
+}
