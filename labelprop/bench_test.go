@@ -22,8 +22,9 @@ import (
 // preconditioned CG (our default), and one product S·X with an n×7 block
 // (the peer's "spmv" line). Fit does a little more than the peer's timed
 // block (degrees, S, components, probabilities). Custom metrics: iterations
-// (the most any class needed) and test accuracy. scripts/bench-lp.sh runs
-// it next to lp.py:
+// (the most any class needed), test accuracy, and cpu-s/op, the process CPU
+// time (all threads) per fit, less sensitive than wall time to other load on
+// the machine. scripts/bench-lp.sh runs it next to lp.py:
 //
 //	go test -run '^$' -bench Peer -benchtime 10x ./labelprop
 func BenchmarkPeer(b *testing.B) {
@@ -37,11 +38,13 @@ func BenchmarkPeer(b *testing.B) {
 		run := func(task string, m Classifier) {
 			b.Run(name+"/"+task, func(b *testing.B) {
 				b.ReportAllocs()
+				cpu0 := cpuTime()
 				for b.Loop() {
 					if err := m.Fit(context.Background(), g, sp.Train, cls); err != nil {
 						b.Fatal(err)
 					}
 				}
+				b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
 				acc, err := eval.Accuracy(m.Labels(), ds.Labels, sp.Test)
 				if err != nil {
 					b.Fatal(err)

@@ -3,36 +3,45 @@
 # against gssl's labelprop package (go test -bench Peer), on the Planetoid
 # splits of Cora and PubMed, with the same graph, split, a and tolerance.
 #
-#   scripts/bench-lp.sh [ROUNDS]        (default 3 rounds; ~1 min per round)
+#   scripts/bench-lp.sh [ROUNDS]        (default 3 rounds; ~2 min per round on 2 idle cores)
 #
-# Each round runs lp.py on both data sets, then the Go benchmark, each under
-# flock /tmp/gssl-bench.lock (one benchmark on the machine at a time), peer and
-# Go interleaved; the summary gives medians over rounds and the ratio
-# Go seconds / peer seconds (below 1: Go faster). Both sides use 2 threads.
-# Raw output goes to out/bench-lp/.
+# Each round holds flock /tmp/gssl-bench.lock (one benchmark on the machine at
+# a time) and runs, back to back: lp.py on both data sets, scripts/lp-peer-cpu.py
+# (CPU time of lp.py's own solver calls), then the Go benchmark. Both sides use
+# 2 threads. The summary gives medians over rounds of wall seconds (lp.py's
+# "seconds" and Go's ns/op) and CPU seconds, and the ratios Go / peer (below 1:
+# Go faster). Raw output goes to out/bench-lp/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${1:-3}
 SHARED=${SHARED:-../shared}
 [ -d "$SHARED/data/pubmed" ] || SHARED=../../shared   # a worktree under wt/
-PEER="$SHARED/bench/peers/lp.py"
+SHARED=$(cd "$SHARED" && pwd)
 OUT=out/bench-lp
 mkdir -p "$OUT"
-rm -f "$OUT"/peer.jsonl "$OUT"/go.txt
+rm -f "$OUT"/peer.jsonl "$OUT"/peer-cpu.jsonl "$OUT"/go.txt "$OUT"/peer.err
 go test -c -o "$OUT/labelprop.test" ./labelprop
-for r in $(seq "$ROUNDS"); do
-  echo "round $r/$ROUNDS" >&2
+round() {
   for ds in cora pubmed; do
-    flock /tmp/gssl-bench.lock env OMP_NUM_THREADS=2 OPENBLAS_NUM_THREADS=2 \
-      /usr/bin/python3 "$PEER" "$SHARED/data/$ds" >>"$OUT/peer.jsonl" 2>>"$OUT/peer.err"
+    OMP_NUM_THREADS=2 OPENBLAS_NUM_THREADS=2 /usr/bin/python3 "$SHARED/bench/peers/lp.py" \
+      "$SHARED/data/$ds" >>"$OUT/peer.jsonl" 2>>"$OUT/peer.err"
+    OMP_NUM_THREADS=2 OPENBLAS_NUM_THREADS=2 /usr/bin/python3 scripts/lp-peer-cpu.py \
+      "$SHARED/bench/peers" "$SHARED/data/$ds" 5 >>"$OUT/peer-cpu.jsonl" 2>>"$OUT/peer.err"
   done
-  (cd labelprop && flock /tmp/gssl-bench.lock env GOMAXPROCS=2 "../$OUT/labelprop.test" \
-      -test.run '^$' -test.bench Peer -test.benchtime 10x) >>"$OUT/go.txt"
+  (cd labelprop && GOMAXPROCS=2 "../$OUT/labelprop.test" -test.run '^$' -test.bench Peer \
+      -test.benchtime 10x) >>"$OUT/go.txt"
+}
+export -f round
+export OUT SHARED
+for r in $(seq "$ROUNDS"); do
+  echo "round $r/$ROUNDS: waiting for the lock" >&2
+  flock /tmp/gssl-bench.lock bash -c 'uptime >&2; round'
 done
-/usr/bin/python3 - "$OUT/peer.jsonl" "$OUT/go.txt" <<'PY'
+/usr/bin/python3 - "$OUT" <<'PY'
 import json, re, statistics, sys
-peer, go = {}, {}
-for line in open(sys.argv[1]):
+out = sys.argv[1]
+peer, pcpu, go = {}, {}, {}
+for line in open(f"{out}/peer.jsonl"):
     r = json.loads(line)
     if r["metric"] not in ("test_accuracy", "seconds_per_spmv") or r["task"].endswith("selected"):
         continue
@@ -49,33 +58,40 @@ for line in open(sys.argv[1]):
     it = p.get("iterations")
     it = max(it) if isinstance(it, list) else it
     peer.setdefault(key, []).append((r["seconds"], r["value"], it))
-pat = re.compile(r"BenchmarkPeer/(\w+)/([\w-]+)(?:/(a=[\d.]+|[\w-]+))?-\d+\s+\d+\s+([\d.]+) ns/op(?:\s+([\d.]+) iterations\s+([\d.]+) test_accuracy)?")
-for line in open(sys.argv[2]):
+for line in open(f"{out}/peer-cpu.jsonl"):
+    r = json.loads(line)
+    pcpu.setdefault((r["dataset"], r["task"], r["alpha"]), []).append(r["cpu_s"])
+pat = re.compile(r"BenchmarkPeer/(\w+)/([\w-]+)(?:/(a=[\d.]+|[\w-]+))?-\d+\s+\d+\s+([\d.]+) ns/op(.*)")
+for line in open(f"{out}/go.txt"):
     m = pat.match(line)
     if not m:
         continue
-    ds, task, sub, ns, it, acc = m.groups()
+    ds, task, sub, ns, rest = m.groups()
+    metrics = {k: float(v) for v, k in re.findall(r"([\d.e+-]+) ([\w/-]+)", rest)}
     alpha = float(sub[2:]) if sub and sub.startswith("a=") else None
-    key = (ds, task, alpha) if alpha is not None else (ds, task, None)
-    if task == "harmonic":
-        key = (ds, "harmonic/" + sub, None)
-    go.setdefault(key, []).append((float(ns) * 1e-9, float(acc) if acc else None, float(it) if it else None))
-med = lambda xs: statistics.median(xs)
-print(f"{'data':7} {'task':24} {'a':>5} {'peer s':>9} {'go s':>9} {'go/peer':>7} {'peer it':>7} {'go it':>6} {'peer acc':>8} {'go acc':>7}")
+    key = (ds, "harmonic/" + sub, None) if task == "harmonic" else (ds, task, alpha)
+    go.setdefault(key, []).append((float(ns) * 1e-9, metrics.get("test_accuracy"), metrics.get("iterations"), metrics.get("cpu-s/op")))
+med = statistics.median
+f = lambda v, spec: format(v, spec) if v is not None else "-"
+print("wall seconds (lp.py 'seconds' / Go ns/op) and CPU seconds (all threads), medians over rounds")
+print(f"{'data':7} {'task':22} {'a':>5} {'peer s':>8} {'go s':>8} {'go/peer':>7} {'peer cpu':>8} {'go cpu':>8} {'go/peer':>7} {'peer it':>7} {'go it':>5} {'peer acc':>8} {'go acc':>6}")
 for key in sorted(go, key=lambda k: (k[0], k[1], k[2] or 0)):
     ds, task, a = key
     pk = (ds, "harmonic", None) if task.startswith("harmonic") else key
     g = go[key]
     gs, gacc, git = med([x[0] for x in g]), g[-1][1], g[-1][2]
+    gc = med([x[3] for x in g]) if g[-1][3] is not None else None
+    ps = pacc = pit = pc = None
     if pk in peer:
         p = peer[pk]
         ps, pacc, pit = med([x[0] for x in p]), p[-1][1], p[-1][2]
-        ratio = f"{gs / ps:7.2f}"
-    else:
-        ps = pacc = pit = None
-        ratio = "      -"
-    f = lambda v, spec: format(v, spec) if v is not None else "-"
-    print(f"{ds:7} {task:24} {f(a, '5g'):>5} {f(ps, '9.5f'):>9} {gs:9.5f} {ratio} {f(pit, '7.0f'):>7} {f(git, '6.0f'):>6} {f(pacc if task != 'spmv-7cols' else None, '8.3f'):>8} {f(gacc, '7.3f'):>7}")
-print(f"\n{len(next(iter(go.values())))} Go runs and {len(next(iter(peer.values())))} peer runs per line; medians. "
-      "spmv-7cols: seconds per product S·X, X n×7.")
+    if pk in pcpu:
+        pc = med(pcpu[pk])
+    r1 = f"{gs / ps:7.2f}" if ps else "      -"
+    r2 = f"{gc / pc:7.2f}" if pc and gc is not None and task != "spmv-7cols" else "      -"
+    if task == "spmv-7cols":
+        gc = pacc = None
+    print(f"{ds:7} {task:22} {f(a, '5g'):>5} {f(ps, '8.5f'):>8} {gs:8.5f} {r1} {f(pc, '8.5f'):>8} {f(gc, '8.5f'):>8} {r2} {f(pit, '7.0f'):>7} {f(git, '5.0f'):>5} {f(pacc, '8.3f'):>8} {f(gacc, '6.3f'):>6}")
+print(f"\n{len(next(iter(go.values())))} Go and {len(next(iter(peer.values())))} peer runs per line. spmv-7cols: seconds per "
+      "product S·X with X n×7 (lp.py's 'spmv' line). harmonic: lp.py runs plain CG; Go runs both.")
 PY
