@@ -8,7 +8,6 @@ import (
 
 	"github.com/gssl/gssl/graph"
 	"github.com/gssl/gssl/krylov"
-	"github.com/gssl/gssl/linop"
 )
 
 // Preconditioner selects the preconditioner of the harmonic function's CG
@@ -151,7 +150,7 @@ func harmonicSolve(ctx context.Context, g *graph.CSR, s *seeds, unl []int, f *ma
 		if err != nil {
 			return Info{}, fmt.Errorf("labelprop: %w", err)
 		}
-		set.Preconditioner = blockDiagonal{inv}
+		set.Preconditioner = inv
 	}
 	res, err := krylov.BlockCG(ctx, op, rhs, x, set)
 	info := blockInfo(res)
@@ -188,24 +187,4 @@ func (m *Harmonic) PredictNew(nodes []int, weights []float64) (Prediction, error
 		}
 	}
 	return m.predict(f), nil
-}
-
-// blockDiagonal is a diagonal operator that also scales the rows of an n×c
-// block in one pass (linop.Diagonal alone would be applied column by
-// column).
-type blockDiagonal struct{ linop.Diagonal }
-
-var _ linop.BlockOperator = blockDiagonal{}
-
-func (d blockDiagonal) MulBlockTo(dst, x *mat.Dense) {
-	n, c := x.Dims()
-	if dr, dc := dst.Dims(); n != len(d.Diagonal) || dr != n || dc != c {
-		panic(fmt.Sprintf("labelprop: block dimension mismatch: diagonal %d, x %d×%d, dst %d×%d", len(d.Diagonal), n, c, dr, dc))
-	}
-	for i, v := range d.Diagonal {
-		xr, dr := x.RawRowView(i), dst.RawRowView(i)
-		for k := range dr {
-			dr[k] = v * xr[k]
-		}
-	}
 }
