@@ -37,8 +37,8 @@ type NestedResult struct {
 // Run evaluates on items with labels (used for stratification), outer fold
 // assignment outer (fold ids 0..k−1, −1 for items left out; see
 // StratifiedFolds) and seed for the inner folds. The chosen candidate is
-// the one with the best mean inner score, the lowest index on ties (as
-// scikit-learn's GridSearchCV).
+// the one with the best mean inner score, the lowest index on ties
+// (FirstBest, as scikit-learn's GridSearchCV).
 func (cv NestedCV) Run(ctx context.Context, labels, outer []int, seed uint64) (NestedResult, error) {
 	if cv.Candidates < 1 {
 		return NestedResult{}, fmt.Errorf("eval: nested CV: Candidates=%d is invalid: it must be ≥ 1", cv.Candidates)
@@ -113,8 +113,8 @@ func (cv NestedCV) fold(ctx context.Context, labels, outer []int, f, inner int, 
 	if err != nil {
 		return 0, 0, err
 	}
-	best, bestScore := 0, 0.0
-	for c := 0; c < cv.Candidates; c++ {
+	means := make([]float64, cv.Candidates)
+	for c := range means {
 		var sum float64
 		for g := 0; g < inner; g++ {
 			itr, ite := FoldSplit(innerFold, g)
@@ -124,9 +124,11 @@ func (cv NestedCV) fold(ctx context.Context, labels, outer []int, f, inner int, 
 			}
 			sum += s
 		}
-		if mean := sum / float64(inner); c == 0 || mean > bestScore {
-			best, bestScore = c, mean
-		}
+		means[c] = sum / float64(inner)
+	}
+	best, err := FirstBest(means)
+	if err != nil {
+		return 0, 0, err
 	}
 	s, err := cv.Score(ctx, best, train, test)
 	if err != nil {
