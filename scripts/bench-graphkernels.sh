@@ -71,7 +71,7 @@ PYEOF
   # wl.py has just rewritten its 10 outer-fold lines: they must be the saved ones.
   cmp -s "$TMP/splits/$DS/wl_outer10fold.txt" "$FOLDS" || echo "warning: wl.py wrote folds that differ from $FOLDS" >&2
   for H in 1 2 3 4 5; do
-    flock "$LOCK" "$TMP/gssl" graphkernel --data "$DATA" --kernel wl --h $H --folds "$FOLDS" \
+    flock "$LOCK" "$TMP/gssl" graphkernel --data "$DATA" --kernel wl --h $H --select-h=false --folds "$FOLDS" \
       --repeats 10 --json 2> /dev/null >> "$OUT/accuracy_go.jsonl"
   done
   flock "$LOCK" "$TMP/gssl" graphkernel --data "$DATA" --kernel wl --h 5 --select-h --folds "$FOLDS" \

@@ -61,6 +61,9 @@ with gssl's seeded generator.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			opts.JSON = g.JSON
+			if opts.Kernel != "wl" && !cmd.Flags().Changed("select-h") {
+				opts.SelectH = false // the default applies to WL only
+			}
 			return runGraphKernel(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
@@ -68,7 +71,7 @@ with gssl's seeded generator.`,
 	f.StringVar(&opts.Data, "data", sharedData("MUTAG"), "TU data set folder")
 	f.StringVar(&opts.Kernel, "kernel", "wl", "graph kernel: wl, sp, rw or vh")
 	f.IntVar(&opts.H, "h", 5, "Weisfeiler–Lehman height (relabelling rounds)")
-	f.BoolVar(&opts.SelectH, "select-h", false, "choose the WL height in 1..h on the inner folds as well")
+	f.BoolVar(&opts.SelectH, "select-h", true, "choose the WL height in 1..h on the inner folds as well (--select-h=false fixes it at --h, as wl.py does)")
 	f.Float64Var(&opts.Lambda, "lambda", 0.01, "random-walk decay λ (must be below 1/ρ(A×))")
 	f.BoolVar(&opts.Normalize, "normalize", true, "cosine-normalise the Gram matrix")
 	f.StringVar(&opts.Classifier, "classifier", "svm", "kernel machine: svm (C-SVM, one-vs-one) or ridge (kernel ridge)")
