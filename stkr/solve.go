@@ -1,0 +1,442 @@
+package stkr
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/gssl/gssl/krylov"
+	"github.com/gssl/gssl/linop"
+)
+
+// polySystem is the n×n operator a ↦ (G_s[n,n] + nβI)a of Algorithm 1, with
+// G_s[n,n]a = N·(s(M)[a; 0])[train] by Horner (q products with M). It owns
+// scratch space: one per goroutine.
+type polySystem struct {
+	m        linop.Operator
+	s        Polynomial
+	train    []int
+	N        float64
+	nbeta    float64
+	x, t, mt []float64
+}
+
+func newPolySystem(m linop.Operator, s Polynomial, train []int, beta float64) *polySystem {
+	N := m.Dim()
+	return &polySystem{m: m, s: s, train: train, N: float64(N), nbeta: float64(len(train)) * beta,
+		x: make([]float64, N), t: make([]float64, N), mt: make([]float64, N)}
+}
+
+func (p *polySystem) Dim() int          { return len(p.train) }
+func (p *polySystem) IsSymmetric() bool { return true }
+
+// hornerInner sets p.t = Σ_{p≥1} π_p M^{p−1} x (q−1 products): the stored
+// vector u of the predictor when x = [α; 0].
+func (p *polySystem) hornerInner(x []float64) []float64 {
+	q := p.s.Degree()
+	c := p.s.Coeffs
+	for i, v := range x {
+		p.t[i] = c[q-1] * v
+	}
+	for k := q - 1; k >= 1; k-- {
+		p.m.MulVecTo(p.mt, p.t)
+		for i, v := range x {
+			p.t[i] = p.mt[i] + c[k-1]*v
+		}
+	}
+	return p.t
+}
+
+func (p *polySystem) scatter(a []float64) {
+	for i := range p.x {
+		p.x[i] = 0
+	}
+	for t, i := range p.train {
+		p.x[i] = a[t]
+	}
+}
+
+// MulVecTo sets dst = N·(s(M)[a;0])[train] + nβ·a.
+func (p *polySystem) MulVecTo(dst, a []float64) {
+	linop.CheckVec("stkr: polynomial system", len(p.train), dst, a)
+	p.scatter(a)
+	t := p.hornerInner(p.x)
+	p.m.MulVecTo(p.mt, t)
+	for k, i := range p.train {
+		dst[k] = p.N*p.mt[i] + p.nbeta*a[k]
+	}
+}
+
+func (j *fitJob) polynomial(ctx context.Context, s Polynomial) error {
+	solver := j.r.Solver
+	if solver == SolverAuto {
+		solver = SolverMINRES
+		if s.nonNegative() {
+			solver = SolverCG
+		}
+	}
+	j.solver = fmt.Sprintf("%s on the n×n system (%s)", solver, s)
+	if solver == SolverRichardson {
+		j.solver = fmt.Sprintf("Richardson, Algorithm 1 (%s)", s)
+	}
+	tol := j.tol(DefaultTol)
+	n := len(j.train)
+	// Algorithm 1's step: the eigenvalues of G_s[n,n] + nβI lie in
+	// [nβ + N·min s, nβ + N·max s] ⊂ [nβ − N·S, nβ + N·S], S = Σ|π_p| r^p;
+	// for s ≥ 0 the optimal step for that interval is 2/(N·S + 2nβ).
+	gamma := 2 / (float64(j.N)*s.maxAbs(j.radius) + 2*float64(n)*j.r.Beta)
+	err := j.columns(func(col int) error {
+		sys := newPolySystem(j.m, s, j.train, j.r.Beta)
+		b := mat.Col(nil, col, j.y)
+		alpha := make([]float64, n)
+		st := j.settings(col, tol)
+		var res krylov.Result
+		var err error
+		switch solver {
+		case SolverCG:
+			res, err = krylov.CG(ctx, sys, b, alpha, st)
+		case SolverMINRES:
+			res, err = krylov.MINRES(ctx, sys, b, alpha, st)
+		case SolverGMRES:
+			res, err = krylov.GMRES(ctx, sys, b, alpha, st)
+		case SolverRichardson:
+			res, err = krylov.Richardson(ctx, sys, b, alpha, gamma, st)
+		}
+		j.iters[col], j.resid[col] = res.Iterations, res.Residual
+		if !usable(err) {
+			return err
+		}
+		j.alpha.SetCol(col, alpha)
+		sys.scatter(alpha)
+		j.u.SetCol(col, sys.hornerInner(sys.x))
+		return err
+	})
+	j.done = usable(err)
+	return err
+}
+
+// lapSymmetric is the symmetric (indefinite) N×N form of the inverse
+// Laplacian system, θ ↦ (I − ηM − cE)θ with c = N/(N − ηnβ).
+type lapSymmetric struct {
+	m    linop.Operator
+	eta  float64
+	c    float64
+	isTr []bool
+	mt   []float64
+}
+
+func (l *lapSymmetric) Dim() int          { return l.m.Dim() }
+func (l *lapSymmetric) IsSymmetric() bool { return true }
+func (l *lapSymmetric) MulVecTo(dst, x []float64) {
+	linop.CheckVec("stkr: inverse Laplacian system", l.m.Dim(), dst, x)
+	l.m.MulVecTo(l.mt, x)
+	for i, v := range x {
+		d := v - l.eta*l.mt[i]
+		if l.isTr[i] {
+			d -= l.c * v
+		}
+		dst[i] = d
+	}
+}
+
+// lapAsWritten is the paper's system (their eq. 20): train rows
+// N(Mθ)_i + nβ((I − ηM)θ)_i, other rows ((I − ηM)θ)_i. Not symmetric.
+type lapAsWritten struct {
+	m     linop.Operator
+	eta   float64
+	N     float64
+	nbeta float64
+	isTr  []bool
+	mt    []float64
+}
+
+func (l *lapAsWritten) Dim() int          { return l.m.Dim() }
+func (l *lapAsWritten) IsSymmetric() bool { return false }
+func (l *lapAsWritten) MulVecTo(dst, x []float64) {
+	linop.CheckVec("stkr: inverse Laplacian system", l.m.Dim(), dst, x)
+	l.m.MulVecTo(l.mt, x)
+	for i, v := range x {
+		d := v - l.eta*l.mt[i]
+		if l.isTr[i] {
+			d = l.N*l.mt[i] + l.nbeta*d
+		}
+		dst[i] = d
+	}
+}
+
+// minScaleGap is how far N − ηnβ must stay from 0, relative to N, for the
+// symmetric form: its train rows are divided by N/η − nβ.
+const minScaleGap = 1e-8
+
+func (j *fitJob) inverseLaplacian(ctx context.Context, s InverseLaplacian) error {
+	solver := j.r.Solver
+	if solver == SolverAuto {
+		solver = SolverMINRES
+	}
+	N, n := float64(j.N), float64(len(j.train))
+	eta, beta := s.Eta, j.r.Beta
+	isTr := make([]bool, j.N)
+	for _, i := range j.train {
+		isTr[i] = true
+	}
+	tol := j.tol(DefaultLapTol)
+	var err error
+	switch solver {
+	case SolverCG:
+		return fmt.Errorf("stkr: inverse Laplacian: CG does not apply: the system is indefinite; use minres (default), gmres or richardson")
+	case SolverMINRES:
+		j.solver = "MINRES on the symmetrised N×N system"
+		gap := N - eta*n*beta
+		if math.Abs(gap) < minScaleGap*N {
+			return fmt.Errorf("stkr: inverse Laplacian: η·n·β = %g equals N = %g, so the symmetric form is undefined; change eta or beta, or use the gmres solver", eta*n*beta, N)
+		}
+		c := N / gap
+		scale := -1 / (N/eta - n*beta)
+		err = j.columns(func(col int) error {
+			sys := &lapSymmetric{m: j.m, eta: eta, c: c, isTr: isTr, mt: make([]float64, j.N)}
+			b := make([]float64, j.N)
+			for t, i := range j.train {
+				b[i] = scale * j.y.At(t, col)
+			}
+			theta := make([]float64, j.N)
+			res, err := krylov.MINRES(ctx, sys, b, theta, j.settings(col, tol))
+			j.iters[col], j.resid[col] = res.Iterations, res.Residual
+			if usable(err) {
+				j.u.SetCol(col, theta)
+			}
+			return err
+		})
+	case SolverGMRES:
+		j.solver = "GMRES on the N×N system as written (paper eq. 20)"
+		err = j.columns(func(col int) error {
+			sys := &lapAsWritten{m: j.m, eta: eta, N: N, nbeta: n * beta, isTr: isTr, mt: make([]float64, j.N)}
+			b := make([]float64, j.N)
+			for t, i := range j.train {
+				b[i] = j.y.At(t, col)
+			}
+			theta := make([]float64, j.N)
+			res, err := krylov.GMRES(ctx, sys, b, theta, j.settings(col, tol))
+			j.iters[col], j.resid[col] = res.Iterations, res.Residual
+			if usable(err) {
+				j.u.SetCol(col, theta)
+			}
+			return err
+		})
+	case SolverRichardson:
+		j.solver = "Richardson, Algorithm 2 (coupled α/θ iteration)"
+		err = j.columns(func(col int) error { return j.algorithm2(ctx, col, eta, tol) })
+	default:
+		return fmt.Errorf("stkr: inverse Laplacian: unknown solver %v", solver)
+	}
+	j.done = usable(err)
+	if j.done {
+		// α = ((I − ηM)θ)[train]
+		mt := make([]float64, j.N)
+		theta := make([]float64, j.N)
+		for col := range j.iters {
+			mat.Col(theta, col, j.u)
+			j.m.m.MulVecTo(mt, theta) // not counted: bookkeeping, not part of the solve
+			for t, i := range j.train {
+				j.alpha.Set(t, col, theta[i]-eta*mt[i])
+			}
+		}
+	}
+	return err
+}
+
+// richardsonDivergence is the growth of the residual over its initial value
+// at which Algorithm 2 is declared divergent (as krylov.Richardson does).
+const richardsonDivergence = 1e12
+
+// algorithm2 is the paper's Algorithm 2 as stkr.py reads it:
+//
+//	α ← α − γ (N (Mθ)_n + nβ α − y),   θ ← η M θ + [α; 0],
+//	γ = 1/(N/(1 − η) + nβ),
+//
+// stopped when ‖N(Mθ)_n + nβα − y‖/‖y‖ ≤ tol. One product with M per
+// iteration. It converges for large β and diverges for small β.
+func (j *fitJob) algorithm2(ctx context.Context, col int, eta, tol float64) error {
+	N, n := float64(j.N), float64(len(j.train))
+	beta := j.r.Beta
+	gamma := 1 / (N/(1-eta) + n*beta)
+	y := mat.Col(nil, col, j.y)
+	ynorm := floats.Norm(y, 2)
+	theta := make([]float64, j.N)
+	mt := make([]float64, j.N)
+	alpha := make([]float64, len(j.train))
+	r := make([]float64, len(j.train))
+	best := make([]float64, j.N)
+	bestRes := math.Inf(1)
+	first := math.NaN()
+	maxIter := j.maxIter()
+	finish := func(it int, rel float64, err error) error {
+		j.iters[col], j.resid[col] = it, rel
+		if err != nil {
+			rel = bestRes
+			j.resid[col] = rel
+			copy(theta, best)
+		}
+		j.u.SetCol(col, theta)
+		return err
+	}
+	if ynorm == 0 {
+		return finish(0, 0, nil)
+	}
+	for it := 0; ; it++ {
+		j.m.MulVecTo(mt, theta)
+		for t, i := range j.train {
+			r[t] = N*mt[i] + n*beta*alpha[t] - y[t]
+		}
+		rel := floats.Norm(r, 2) / ynorm
+		if it == 0 {
+			first = rel
+		}
+		if rel < bestRes {
+			bestRes = rel
+			copy(best, theta)
+		}
+		if rel <= tol {
+			return finish(it, rel, nil)
+		}
+		if math.IsNaN(rel) || rel > richardsonDivergence*first {
+			return finish(it, rel, &krylov.BreakdownError{Method: "Richardson (Algorithm 2)", Iterations: it,
+				Reason: fmt.Sprintf("diverged: relative residual grew from %.3g to %.3g (η=%g, β=%g); the non-symmetric system has eigenvalues with negative real part for small β — use the minres solver", first, rel, eta, beta)})
+		}
+		if it >= maxIter {
+			return finish(it, rel, &krylov.NotConvergedError{Method: "Richardson (Algorithm 2)", Iterations: it, Residual: bestRes, Tol: tol})
+		}
+		if err := ctx.Err(); err != nil {
+			return finish(it, rel, fmt.Errorf("Algorithm 2 stopped after %d iterations: %w", it, err))
+		}
+		if p := j.r.Progress; p != nil {
+			j.mu.Lock()
+			p(col, it+1, rel)
+			j.mu.Unlock()
+		}
+		for t := range alpha {
+			alpha[t] -= gamma * r[t]
+		}
+		for i, v := range mt {
+			theta[i] = eta * v
+		}
+		for t, i := range j.train {
+			theta[i] += alpha[t]
+		}
+	}
+}
+
+// minEigenvalue is the smallest eigenvalue, relative to the largest, that
+// kernel PCA divides by when extending ψ_k = k(x)ᵀu_k/(√N λ_k); below it the
+// feature would be dominated by rounding.
+const minEigenvalue = 1e-10
+
+func (j *fitJob) topD(ctx context.Context, s TopD) error {
+	N, n := j.N, len(j.train)
+	if s.D > N {
+		return fmt.Errorf("stkr: kernel PCA: d=%d is larger than the number of visible nodes N=%d", s.D, N)
+	}
+	eig := j.r.Eigen
+	if eig == nil {
+		eig = DenseEigen{}
+	}
+	j.solver = fmt.Sprintf("kernel PCA (%T) + ridge probe", eig)
+	vals, vecs, err := eig.Largest(ctx, j.m, s.D)
+	if err != nil {
+		return fmt.Errorf("stkr: kernel PCA: %w", err)
+	}
+	if len(vals) != s.D {
+		return fmt.Errorf("stkr: kernel PCA: eigensolver returned %d eigenvalues, want %d", len(vals), s.D)
+	}
+	if r, c := vecs.Dims(); r != N || c != s.D {
+		return fmt.Errorf("stkr: kernel PCA: eigensolver returned %d×%d eigenvectors, want %d×%d", r, c, N, s.D)
+	}
+	for k, l := range vals {
+		if !(l > minEigenvalue*math.Abs(vals[0])) {
+			return fmt.Errorf("stkr: kernel PCA: the %d-th largest eigenvalue of M is %.3g, not positive: d=%d exceeds the number of positive eigenvalues; choose d ≤ %d", k+1, l, s.D, k)
+		}
+	}
+	sq := math.Sqrt(float64(N))
+	psi := mat.NewDense(n, s.D, nil) // Ψ = √N U[train, :]
+	for t, i := range j.train {
+		for k := 0; k < s.D; k++ {
+			psi.Set(t, k, sq*vecs.At(i, k))
+		}
+	}
+	var gram mat.SymDense
+	gram.SymOuterK(1, psi.T())
+	for k := 0; k < s.D; k++ {
+		gram.SetSym(k, k, gram.At(k, k)+float64(n)*j.r.Beta)
+	}
+	var ch mat.Cholesky
+	if !ch.Factorize(&gram) {
+		return fmt.Errorf("stkr: kernel PCA: ridge system ΨᵀΨ + nβI is not positive definite (β=%g)", j.r.Beta)
+	}
+	var rhs, w mat.Dense
+	rhs.Mul(psi.T(), j.y)
+	if err := ch.SolveTo(&w, &rhs); err != nil {
+		return fmt.Errorf("stkr: kernel PCA: ridge solve: %w", err)
+	}
+	// u = U Λ^{-1} w / √N
+	for k := 0; k < s.D; k++ {
+		row := w.RawRowView(k)
+		for c := range row {
+			row[c] /= vals[k] * sq
+		}
+	}
+	j.u.Mul(vecs, &w)
+	j.done = true
+	return nil
+}
+
+// DenseEigen is the explicit dense eigensolver: it materialises the operator
+// (N products, O(N²) memory) and runs LAPACK's symmetric eigensolver
+// (O(N³) time). Eigenvector signs are fixed so that the entry of largest
+// magnitude is positive. For graphs of a few thousand nodes.
+type DenseEigen struct{}
+
+// Largest returns the d largest eigenpairs of a, descending.
+func (DenseEigen) Largest(ctx context.Context, a linop.Operator, d int) ([]float64, *mat.Dense, error) {
+	n := a.Dim()
+	if d < 1 || d > n {
+		return nil, nil, fmt.Errorf("dense eigensolver: d=%d out of range [1, %d]", d, n)
+	}
+	dense := linop.ToDense(a)
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	sym := mat.NewSymDense(n, nil)
+	for i := 0; i < n; i++ {
+		for k := i; k < n; k++ {
+			sym.SetSym(i, k, 0.5*(dense.At(i, k)+dense.At(k, i)))
+		}
+	}
+	var es mat.EigenSym
+	if !es.Factorize(sym, true) {
+		return nil, nil, fmt.Errorf("dense eigensolver: LAPACK did not converge")
+	}
+	all := es.Values(nil)
+	var v mat.Dense
+	es.VectorsTo(&v)
+	vals := make([]float64, d)
+	vecs := mat.NewDense(n, d, nil)
+	col := make([]float64, n)
+	for k := 0; k < d; k++ {
+		src := n - 1 - k
+		vals[k] = all[src]
+		mat.Col(col, src, &v)
+		big := 0
+		for i, x := range col {
+			if math.Abs(x) > math.Abs(col[big]) {
+				big = i
+			}
+		}
+		if col[big] < 0 {
+			floats.Scale(-1, col)
+		}
+		vecs.SetCol(k, col)
+	}
+	return vals, vecs, nil
+}
