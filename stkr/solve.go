@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"sync"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
@@ -439,4 +440,45 @@ func (DenseEigen) Largest(ctx context.Context, a linop.Operator, d int) ([]float
 		vecs.SetCol(k, col)
 	}
 	return vals, vecs, nil
+}
+
+// EigenCache remembers the eigenpairs an Eigensolver computed for a base
+// kernel, so that kernel PCA fits that differ only in β (a validation grid)
+// decompose M once. A request for fewer pairs than stored is served from
+// the stored ones. Safe for concurrent use; it holds the vectors (N×d) until
+// dropped.
+type EigenCache struct {
+	Solver Eigensolver // nil means DenseEigen
+
+	mu    sync.Mutex
+	key   linop.Operator
+	vals  []float64
+	vecs  *mat.Dense
+	Calls int // eigensolver runs so far
+}
+
+// Largest returns the d largest eigenpairs of a, from the cache when the
+// same operator was decomposed with at least d pairs.
+func (c *EigenCache) Largest(ctx context.Context, a linop.Operator, d int) ([]float64, *mat.Dense, error) {
+	key := a
+	if cnt, ok := a.(counted); ok {
+		key = cnt.m // the same kernel behind a fresh product counter
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.key == key && c.vecs != nil && len(c.vals) >= d {
+		n, _ := c.vecs.Dims()
+		return append([]float64(nil), c.vals[:d]...), mat.DenseCopyOf(c.vecs.Slice(0, n, 0, d)), nil
+	}
+	s := c.Solver
+	if s == nil {
+		s = DenseEigen{}
+	}
+	vals, vecs, err := s.Largest(ctx, a, d)
+	if err != nil {
+		return nil, nil, err
+	}
+	c.Calls++
+	c.key, c.vals, c.vecs = key, vals, vecs
+	return append([]float64(nil), vals...), mat.DenseCopyOf(vecs), nil
 }

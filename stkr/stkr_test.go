@@ -508,3 +508,28 @@ func TestRichardsonReportsFailure(t *testing.T) {
 	err = r.Fit(ctx, k, train, y)
 	require.True(t, errors.Is(err, context.Canceled), "%v", err)
 }
+
+func TestEigenCacheReusesDecomposition(t *testing.T) {
+	g, train, y := smallProblem(t)
+	k, err := NewGraphKernel(g)
+	require.NoError(t, err)
+	cache := &EigenCache{}
+	var first *mat.Dense
+	for _, beta := range []float64{0.1, 1, 10} {
+		r := &Regressor{Transform: TopD{D: 8}, Beta: beta, Eigen: cache}
+		fitOrFail(t, r, k, train, y)
+		plain := &Regressor{Transform: TopD{D: 8}, Beta: beta}
+		fitOrFail(t, plain, k, train, y)
+		assert.Less(t, relDiff(r.Predict(nil), plain.Predict(nil)), roundingTol)
+		if first == nil {
+			first = r.Predict(nil)
+		}
+	}
+	r := &Regressor{Transform: TopD{D: 4}, Beta: 1, Eigen: cache}
+	fitOrFail(t, r, k, train, y)
+	assert.Equal(t, 1, cache.Calls, "one decomposition serves every β and smaller d")
+	other, err := NewGraphKernel(randomGraph(t, 60, 50, false, 9))
+	require.NoError(t, err)
+	fitOrFail(t, r, other, train, y)
+	assert.Equal(t, 2, cache.Calls, "a different kernel is decomposed again")
+}

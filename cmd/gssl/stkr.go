@@ -155,7 +155,10 @@ func runSTKR(ctx context.Context, opts stkrOptions, stdout, stderr io.Writer) er
 		}
 		etas = []float64{math.NaN()}
 	}
+	// candidates of one seed share an eigen cache: kernel PCA decomposes the
+	// visible kernel once for the whole β grid.
 	candidates := func() []*stkr.Regressor {
+		cache := &stkr.EigenCache{}
 		var out []*stkr.Regressor
 		for _, eta := range etas {
 			for _, beta := range betas {
@@ -163,7 +166,7 @@ func runSTKR(ctx context.Context, opts stkrOptions, stdout, stderr io.Writer) er
 				if isLap {
 					t = stkr.InverseLaplacian{Eta: eta}
 				}
-				out = append(out, &stkr.Regressor{Transform: t, Beta: beta, Solver: solver, Tol: opts.Tol})
+				out = append(out, &stkr.Regressor{Transform: t, Beta: beta, Solver: solver, Tol: opts.Tol, Eigen: cache})
 			}
 		}
 		return out
