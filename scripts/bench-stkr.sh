@@ -19,6 +19,15 @@ mkdir -p "$OUT"
 go build -o "$OUT/gssl" ./cmd/gssl
 GSSL=(env GOMAXPROCS=2 "$OUT/gssl")
 
+# 0. One fit at stkr.py's selected hyperparameters on Cora's Planetoid split:
+#    stkr.py's own solver functions against the Go benchmark, interleaved,
+#    wall and CPU seconds per fit (medians).
+for rep in $(seq 1 "$REPS"); do
+  "${LOCK[@]}" "${PY[@]}" scripts/stkr-peer-timing.py "$SHARED" 10 >"$OUT/timing-peer-$rep.jsonl"
+  "${LOCK[@]}" env GOMAXPROCS=2 go test ./stkr -run '^$' -bench CoraPlanetoid -benchtime 10x -count 1 \
+    >"$OUT/timing-go-$rep.txt"
+done
+
 # 1. Side by side on stkr.py's protocol: its random20_seed<s> splits, all 1000
 #    test nodes (--p-test 0), transductive, η and β chosen on val from the same
 #    grids, MINRES at 1e-9 (SP-Lap) and CG at 1e-6 (SP-poly). Accuracies must

@@ -191,3 +191,11 @@ func (c counted) MulVecTo(dst, x []float64) {
 	c.m.MulVecTo(dst, x)
 	c.n.Add(1)
 }
+
+// MulBlockTo applies M to every column of x (one pass when M is a block
+// operator) and counts one product per column.
+func (c counted) MulBlockTo(dst, x *mat.Dense) {
+	linop.MulBlock(c.m, dst, x)
+	_, cols := x.Dims()
+	c.n.Add(int64(cols))
+}

@@ -132,7 +132,8 @@ type Regressor struct {
 	// memory: small graphs only).
 	Eigen Eigensolver
 	// Progress, when set, observes every iteration of every column's solve
-	// (calls are serialised; columns may be solved concurrently).
+	// (calls are serialised; columns may be solved concurrently). Block CG
+	// solves all columns at once and reports column −1.
 	Progress func(column, iteration int, residual float64)
 
 	kernel BaseKernel

@@ -71,6 +71,71 @@ func (p *polySystem) MulVecTo(dst, a []float64) {
 	}
 }
 
+// polyBlock is polySystem for n×c blocks, all columns sharing each pass
+// over M: block CG on it costs q block products per iteration.
+type polyBlock struct {
+	m        counted
+	s        Polynomial
+	train    []int
+	N, nbeta float64
+	x, t, mt *mat.Dense // N×c
+}
+
+func newPolyBlock(m counted, s Polynomial, train []int, beta float64, c int) *polyBlock {
+	N := m.Dim()
+	return &polyBlock{m: m, s: s, train: train, N: float64(N), nbeta: float64(len(train)) * beta,
+		x: mat.NewDense(N, c, nil), t: mat.NewDense(N, c, nil), mt: mat.NewDense(N, c, nil)}
+}
+
+func (p *polyBlock) Dim() int          { return len(p.train) }
+func (p *polyBlock) IsSymmetric() bool { return true }
+
+// MulVecTo is the single-column product (used by BlockCG's checks).
+func (p *polyBlock) MulVecTo(dst, a []float64) {
+	newPolySystem(p.m, p.s, p.train, p.nbeta/float64(len(p.train))).MulVecTo(dst, a)
+}
+
+func (p *polyBlock) scatter(a mat.Matrix) {
+	p.x.Zero()
+	for t, i := range p.train {
+		for c := range p.x.RawRowView(i) {
+			p.x.Set(i, c, a.At(t, c))
+		}
+	}
+}
+
+// hornerInner sets p.t = Σ_p π_p M^{p−1} p.x.
+func (p *polyBlock) hornerInner() *mat.Dense {
+	q := p.s.Degree()
+	co := p.s.Coeffs
+	p.t.Scale(co[q-1], p.x)
+	for k := q - 1; k >= 1; k-- {
+		p.m.MulBlockTo(p.mt, p.t)
+		if co[k-1] == 0 {
+			p.t, p.mt = p.mt, p.t
+			continue
+		}
+		tr, mr, xr := p.t.RawMatrix(), p.mt.RawMatrix(), p.x.RawMatrix()
+		for i := range tr.Data {
+			tr.Data[i] = mr.Data[i] + co[k-1]*xr.Data[i]
+		}
+	}
+	return p.t
+}
+
+// MulBlockTo sets dst = N·(s(M)[a;0])[train] + nβ·a for n×c blocks.
+func (p *polyBlock) MulBlockTo(dst, a *mat.Dense) {
+	p.scatter(a)
+	t := p.hornerInner()
+	p.m.MulBlockTo(p.mt, t)
+	for k, i := range p.train {
+		drow, arow, mrow := dst.RawRowView(k), a.RawRowView(k), p.mt.RawRowView(i)
+		for c := range drow {
+			drow[c] = p.N*mrow[c] + p.nbeta*arow[c]
+		}
+	}
+}
+
 func (j *fitJob) polynomial(ctx context.Context, s Polynomial) error {
 	solver := j.r.Solver
 	if solver == SolverAuto {
@@ -89,6 +154,26 @@ func (j *fitJob) polynomial(ctx context.Context, s Polynomial) error {
 	// [nβ + N·min s, nβ + N·max s] ⊂ [nβ − N·S, nβ + N·S], S = Σ|π_p| r^p;
 	// for s ≥ 0 the optimal step for that interval is 2/(N·S + 2nβ).
 	gamma := 2 / (float64(j.N)*s.maxAbs(j.radius) + 2*float64(n)*j.r.Beta)
+	if solver == SolverCG {
+		j.solver = fmt.Sprintf("block CG on the n×n system (%s)", s)
+		_, c := j.y.Dims()
+		sys := newPolyBlock(j.m, s, j.train, j.r.Beta, c)
+		alpha := mat.NewDense(n, c, nil)
+		res, err := krylov.BlockCG(ctx, sys, j.y, alpha, j.settings(-1, tol))
+		copy(j.iters, res.Iterations)
+		copy(j.resid, res.Residual)
+		if !usable(err) {
+			return fmt.Errorf("stkr: %s: %w", j.solver, err)
+		}
+		j.alpha.Copy(alpha)
+		sys.scatter(alpha)
+		j.u.Copy(sys.hornerInner())
+		j.done = true
+		if err != nil {
+			return fmt.Errorf("stkr: %s: %w", j.solver, err)
+		}
+		return nil
+	}
 	err := j.columns(func(col int) error {
 		sys := newPolySystem(j.m, s, j.train, j.r.Beta)
 		b := mat.Col(nil, col, j.y)
