@@ -5,8 +5,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"gonum.org/v1/gonum/mat"
 )
 
 // BenchmarkCoraPlanetoid times one fit + transductive prediction on Cora's
@@ -17,15 +15,7 @@ import (
 //	go test ./stkr -run '^$' -bench CoraPlanetoid -benchtime 20x
 func BenchmarkCoraPlanetoid(b *testing.B) {
 	ds, task := loadCora(b)
-	k, err := NewGraphKernel(task.Graph)
-	if err != nil {
-		b.Fatal(err)
-	}
-	train := ds.Split.Train
-	y := mat.NewDense(len(train), task.Classes, nil)
-	for p, i := range train {
-		y.Set(p, task.Labels[i], 1)
-	}
+	k, train, y := coraPlanetoid(b, ds, task)
 	cases := []struct {
 		name string
 		r    Regressor

@@ -22,6 +22,20 @@ func loadCora(t testing.TB) (*loaders.NodeDataset, Task) {
 	return ds, Task{Graph: ds.Graph, Labels: ds.Labels, Classes: ds.Classes}
 }
 
+// coraPlanetoid returns Cora's kernel, Planetoid train nodes and one-hot
+// targets.
+func coraPlanetoid(t testing.TB, ds *loaders.NodeDataset, task Task) (*GraphKernel, []int, *mat.Dense) {
+	t.Helper()
+	k, err := NewGraphKernel(task.Graph)
+	require.NoError(t, err)
+	train := ds.Split.Train
+	y := mat.NewDense(len(train), task.Classes, nil)
+	for p, i := range train {
+		y.Set(p, task.Labels[i], 1)
+	}
+	return k, train, y
+}
+
 // krylovAdvantage is the requirement: a Krylov solver needs at
 // most 1/5 of the products with M that Richardson needs for the same
 // tolerance.
@@ -32,13 +46,7 @@ const krylovAdvantage = 5
 // predictions (to the accuracy their tolerances allow).
 func TestKrylovNeedsFewerProducts(t *testing.T) {
 	ds, task := loadCora(t)
-	k, err := NewGraphKernel(task.Graph)
-	require.NoError(t, err)
-	train := ds.Split.Train
-	y := mat.NewDense(len(train), task.Classes, nil)
-	for p, i := range train {
-		y.Set(p, task.Labels[i], 1)
-	}
+	k, train, y := coraPlanetoid(t, ds, task)
 	ctx := context.Background()
 	cases := []struct {
 		name            string
@@ -72,15 +80,9 @@ func TestKrylovNeedsFewerProducts(t *testing.T) {
 // and the default solver must converge on the same problem.
 func TestAlgorithm2DivergesForSmallBeta(t *testing.T) {
 	ds, task := loadCora(t)
-	k, err := NewGraphKernel(task.Graph)
-	require.NoError(t, err)
-	train := ds.Split.Train
-	y := mat.NewDense(len(train), task.Classes, nil)
-	for p, i := range train {
-		y.Set(p, task.Labels[i], 1)
-	}
+	k, train, y := coraPlanetoid(t, ds, task)
 	r := &Regressor{Transform: InverseLaplacian{Eta: 0.9}, Beta: 0.01, Solver: SolverRichardson, MaxIter: 5000}
-	err = r.Fit(context.Background(), k, train, y)
+	err := r.Fit(context.Background(), k, train, y)
 	var bd *krylov.BreakdownError
 	require.ErrorAs(t, err, &bd)
 	assert.Contains(t, err.Error(), "diverged")

@@ -204,49 +204,35 @@ func (j *fitJob) polynomial(ctx context.Context, s Polynomial) error {
 	return err
 }
 
-// lapSymmetric is the symmetric (indefinite) N×N form of the inverse
-// Laplacian system, θ ↦ (I − ηM − cE)θ with c = N/(N − ηnβ).
-type lapSymmetric struct {
-	m    linop.Operator
-	eta  float64
-	c    float64
-	isTr []bool
-	mt   []float64
+// lapSystem is the N×N inverse-Laplacian system in one of two forms. Other
+// rows are ((I − ηM)θ)_i in both; train rows are
+//
+//	symmetric:   ((I − ηM)θ)_i − c θ_i,  c = N/(N − ηnβ)   (MINRES)
+//	as written:  N(Mθ)_i + nβ((I − ηM)θ)_i                (paper eq. 20; GMRES)
+//
+// It owns scratch space: one per goroutine.
+type lapSystem struct {
+	m         linop.Operator
+	eta       float64
+	symmetric bool
+	c         float64 // symmetric form
+	N, nbeta  float64 // as written
+	isTr      []bool
+	mt        []float64
 }
 
-func (l *lapSymmetric) Dim() int          { return l.m.Dim() }
-func (l *lapSymmetric) IsSymmetric() bool { return true }
-func (l *lapSymmetric) MulVecTo(dst, x []float64) {
+func (l *lapSystem) Dim() int          { return l.m.Dim() }
+func (l *lapSystem) IsSymmetric() bool { return l.symmetric }
+func (l *lapSystem) MulVecTo(dst, x []float64) {
 	linop.CheckVec("stkr: inverse Laplacian system", l.m.Dim(), dst, x)
 	l.m.MulVecTo(l.mt, x)
 	for i, v := range x {
 		d := v - l.eta*l.mt[i]
-		if l.isTr[i] {
+		switch {
+		case !l.isTr[i]:
+		case l.symmetric:
 			d -= l.c * v
-		}
-		dst[i] = d
-	}
-}
-
-// lapAsWritten is the paper's system (their eq. 20): train rows
-// N(Mθ)_i + nβ((I − ηM)θ)_i, other rows ((I − ηM)θ)_i. Not symmetric.
-type lapAsWritten struct {
-	m     linop.Operator
-	eta   float64
-	N     float64
-	nbeta float64
-	isTr  []bool
-	mt    []float64
-}
-
-func (l *lapAsWritten) Dim() int          { return l.m.Dim() }
-func (l *lapAsWritten) IsSymmetric() bool { return false }
-func (l *lapAsWritten) MulVecTo(dst, x []float64) {
-	linop.CheckVec("stkr: inverse Laplacian system", l.m.Dim(), dst, x)
-	l.m.MulVecTo(l.mt, x)
-	for i, v := range x {
-		d := v - l.eta*l.mt[i]
-		if l.isTr[i] {
+		default:
 			d = l.N*l.mt[i] + l.nbeta*d
 		}
 		dst[i] = d
@@ -273,38 +259,28 @@ func (j *fitJob) inverseLaplacian(ctx context.Context, s InverseLaplacian) error
 	switch solver {
 	case SolverCG:
 		return fmt.Errorf("stkr: inverse Laplacian: CG does not apply: the system is indefinite; use minres (default), gmres or richardson")
-	case SolverMINRES:
-		j.solver = "MINRES on the symmetrised N×N system"
-		gap := N - eta*n*beta
-		if math.Abs(gap) < minScaleGap*N {
-			return fmt.Errorf("stkr: inverse Laplacian: η·n·β = %g equals N = %g, so the symmetric form is undefined; change eta or beta, or use the gmres solver", eta*n*beta, N)
-		}
-		c := N / gap
-		scale := -1 / (N/eta - n*beta)
-		err = j.columns(func(col int) error {
-			sys := &lapSymmetric{m: j.m, eta: eta, c: c, isTr: isTr, mt: make([]float64, j.N)}
-			b := make([]float64, j.N)
-			for t, i := range j.train {
-				b[i] = scale * j.y.At(t, col)
-			}
-			theta := make([]float64, j.N)
-			res, err := krylov.MINRES(ctx, sys, b, theta, j.settings(col, tol))
-			j.iters[col], j.resid[col] = res.Iterations, res.Residual
-			if usable(err) {
-				j.u.SetCol(col, theta)
-			}
-			return err
-		})
-	case SolverGMRES:
+	case SolverMINRES, SolverGMRES:
+		sys := lapSystem{m: j.m, eta: eta, N: N, nbeta: n * beta, isTr: isTr}
+		method, rhsScale := krylov.GMRES, 1.0
 		j.solver = "GMRES on the N×N system as written (paper eq. 20)"
+		if solver == SolverMINRES {
+			j.solver = "MINRES on the symmetrised N×N system"
+			gap := N - eta*n*beta
+			if math.Abs(gap) < minScaleGap*N {
+				return fmt.Errorf("stkr: inverse Laplacian: η·n·β = %g equals N = %g, so the symmetric form is undefined; change eta or beta, or use the gmres solver", eta*n*beta, N)
+			}
+			sys.symmetric, sys.c = true, N/gap
+			method, rhsScale = krylov.MINRES, -1/(N/eta-n*beta)
+		}
 		err = j.columns(func(col int) error {
-			sys := &lapAsWritten{m: j.m, eta: eta, N: N, nbeta: n * beta, isTr: isTr, mt: make([]float64, j.N)}
+			op := sys
+			op.mt = make([]float64, j.N)
 			b := make([]float64, j.N)
 			for t, i := range j.train {
-				b[i] = j.y.At(t, col)
+				b[i] = rhsScale * j.y.At(t, col)
 			}
 			theta := make([]float64, j.N)
-			res, err := krylov.GMRES(ctx, sys, b, theta, j.settings(col, tol))
+			res, err := method(ctx, &op, b, theta, j.settings(col, tol))
 			j.iters[col], j.resid[col] = res.Iterations, res.Residual
 			if usable(err) {
 				j.u.SetCol(col, theta)
