@@ -72,6 +72,7 @@
 // subgraph induced by train ∪ other, with its own degrees); they are then
 // predicted from their edges to visible nodes,
 // k(x)_j = N·w(x, x_j)/√(d_x d_j) with d_x the weight of those edges.
-// Prepared.Select chooses hyperparameters by validation accuracy (η from
+// InductiveTestOnly, not the paper's, hides only the test nodes (val nodes
+// are unlabelled visible nodes). Prepared.Select chooses hyperparameters by validation accuracy (η from
 // EtaGrid, β from BetaGrid, the grids of stkr.py).
 package stkr

@@ -34,6 +34,11 @@ const (
 	// they are predicted afterwards as new points from their edges to the
 	// visible nodes. n = |train|, m = |other|.
 	Inductive
+	// InductiveTestOnly is a looser inductive setting (not the paper's):
+	// only the test nodes and their edges are invisible; val nodes stay in
+	// the graph as unlabelled nodes and are predicted transductively for
+	// model selection. n = |train|, m = |val| + |other|.
+	InductiveTestOnly
 )
 
 // String returns "transductive" or "inductive".
@@ -43,6 +48,8 @@ func (s Setting) String() string {
 		return "transductive"
 	case Inductive:
 		return "inductive"
+	case InductiveTestOnly:
+		return "inductive-test-only"
 	}
 	return fmt.Sprintf("Setting(%d)", int(s))
 }
@@ -54,8 +61,10 @@ func ParseSetting(s string) (Setting, error) {
 		return Transductive, nil
 	case "inductive", "i":
 		return Inductive, nil
+	case "inductive-test-only":
+		return InductiveTestOnly, nil
 	}
-	return 0, fmt.Errorf("stkr: unknown setting %q: want transductive or inductive", s)
+	return 0, fmt.Errorf("stkr: unknown setting %q: want transductive, inductive or inductive-test-only", s)
 }
 
 // Partition is the paper's four-way split of the nodes (Appendix D.1):
@@ -195,8 +204,11 @@ func Prepare(task Task, part Partition, setting Setting) (*Prepared, error) {
 			return nil, err
 		}
 		p.kernel, p.train, p.valAt, p.testAt = k, part.Train, part.Val, part.Test
-	case Inductive:
+	case Inductive, InductiveTestOnly:
 		visible := sorted(append(append([]int(nil), part.Train...), part.Other...))
+		if setting == InductiveTestOnly {
+			visible = sorted(append(visible, part.Val...))
+		}
 		sub, err := g.Induced(visible)
 		if err != nil {
 			return nil, fmt.Errorf("stkr: inductive setting: %w", err)
@@ -230,7 +242,12 @@ func Prepare(task Task, part Partition, setting Setting) (*Prepared, error) {
 			}
 			return out, nil
 		}
-		if p.valRow, err = rows(part.Val); err != nil {
+		if setting == InductiveTestOnly {
+			p.valAt = make([]int, len(part.Val))
+			for t, i := range part.Val {
+				p.valAt[t], _ = sub.Local(i)
+			}
+		} else if p.valRow, err = rows(part.Val); err != nil {
 			return nil, err
 		}
 		if p.testRow, err = rows(part.Test); err != nil {
@@ -276,29 +293,27 @@ func (p *Prepared) Evaluate(ctx context.Context, r *Regressor) (Outcome, error) 
 		out.Err = err
 	}
 	c := p.y.RawMatrix().Cols
-	var valPred, testPred []int
-	switch p.Setting {
-	case Transductive:
-		f := r.Predict(nil)
-		valPred, out.NoEvidence = p.argmax(func(t int) []float64 { return f.RawRowView(p.valAt[t]) }, len(p.val))
-		var ne int
-		testPred, ne = p.argmax(func(t int) []float64 { return f.RawRowView(p.testAt[t]) }, len(p.test))
-		out.NoEvidence += ne
-	case Inductive:
-		buf := make([]float64, c)
-		score := func(rows []KernelRow) func(int) []float64 {
-			return func(t int) []float64 {
-				if err := r.PredictRow(buf, rows[t]); err != nil {
-					panic(err) // rows were built against this kernel
-				}
-				return buf
-			}
-		}
-		valPred, out.NoEvidence = p.argmax(score(p.valRow), len(p.val))
-		var ne int
-		testPred, ne = p.argmax(score(p.testRow), len(p.test))
-		out.NoEvidence += ne
+	var f *mat.Dense
+	if p.valRow == nil || p.testRow == nil {
+		f = r.Predict(nil)
 	}
+	buf := make([]float64, c)
+	// scores gives the scores of the t-th node of a set: a row of the
+	// transductive predictions, or the prediction from its kernel row.
+	scores := func(at []int, rows []KernelRow) func(int) []float64 {
+		if rows == nil {
+			return func(t int) []float64 { return f.RawRowView(at[t]) }
+		}
+		return func(t int) []float64 {
+			if err := r.PredictRow(buf, rows[t]); err != nil {
+				panic(err) // rows were built against this kernel
+			}
+			return buf
+		}
+	}
+	valPred, ne := p.argmax(scores(p.valAt, p.valRow), len(p.val))
+	testPred, nt := p.argmax(scores(p.testAt, p.testRow), len(p.test))
+	out.NoEvidence = ne + nt
 	out.Seconds = time.Since(start).Seconds()
 	out.ValAccuracy = p.accuracy(valPred, p.val)
 	out.TestAccuracy = p.accuracy(testPred, p.test)

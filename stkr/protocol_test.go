@@ -156,3 +156,42 @@ func TestInductiveHidesValAndTest(t *testing.T) {
 	_, err = Prepare(Task{Graph: task.Graph, Labels: task.Labels[:5], Classes: 7}, part, Inductive)
 	assert.ErrorContains(t, err, "5 labels for a graph of 2708 nodes")
 }
+
+// TestInductiveTestOnlyKeepsValVisible: the looser setting hides only the
+// test nodes; val nodes are in the fitted graph and their scores are the
+// transductive predictions on it.
+func TestInductiveTestOnlyKeepsValVisible(t *testing.T) {
+	ds, task := loadCora(t)
+	part, err := NewPartition(task.Graph.Nodes(), *ds.Split, 0.01, 2)
+	require.NoError(t, err)
+	prep, err := Prepare(task, part, InductiveTestOnly)
+	require.NoError(t, err)
+	assert.Equal(t, task.Graph.Nodes()-len(part.Test), prep.Visible)
+	r := &Regressor{Transform: InverseLaplacian{Eta: 0.9}, Beta: 10}
+	out, err := prep.Evaluate(context.Background(), r)
+	require.NoError(t, err)
+	f := r.Predict(nil)
+	right := 0
+	for _, i := range part.Val {
+		local := -1
+		for l, id := range prep.valAt {
+			if part.Val[l] == i {
+				local = id
+			}
+		}
+		row := f.RawRowView(local)
+		best := 0
+		for k, v := range row {
+			if v > row[best] {
+				best = k
+			}
+		}
+		if best == task.Labels[i] {
+			right++
+		}
+	}
+	assert.InDelta(t, float64(right)/float64(len(part.Val)), out.ValAccuracy, 0.01, "val scored transductively (zero-score nodes aside)")
+	s, err := ParseSetting("inductive-test-only")
+	require.NoError(t, err)
+	assert.Equal(t, InductiveTestOnly, s)
+}

@@ -65,7 +65,7 @@ With "auto", η and β are chosen on the val set from η ∈ {0.5, 0.9, 0.99},
 	f.StringVar(&opts.Transform, "transform", "inverse-laplacian", "inverse-laplacian, poly:P (s=λ^P), krr (s=λ) or topd:D (kernel PCA)")
 	f.StringVar(&opts.Eta, "eta", "auto", "η of the inverse Laplacian, in (0, 1), or auto")
 	f.StringVar(&opts.Beta, "beta", "auto", "ridge β > 0, or auto")
-	f.StringVar(&opts.Setting, "setting", "transductive", "transductive or inductive")
+	f.StringVar(&opts.Setting, "setting", "transductive", "transductive, inductive (val and test hidden, the paper's), or inductive-test-only (only test hidden)")
 	f.Float64Var(&opts.PTest, "p-test", 0.01, "fraction of all nodes used as test set, in [0, 1); 0 keeps the split's test set")
 	f.IntVar(&opts.Seeds, "seeds", 10, "number of random splits")
 	f.IntVar(&opts.FirstSeed, "first-seed", 0, "first seed")
