@@ -13,6 +13,7 @@ import (
 
 	"github.com/gssl/gssl/graph"
 	"github.com/gssl/gssl/krylov"
+	"github.com/gssl/gssl/linop"
 )
 
 // closedFormTol is the agreement required between the iterative estimators
@@ -532,4 +533,23 @@ func TestEigenCacheReusesDecomposition(t *testing.T) {
 	require.NoError(t, err)
 	fitOrFail(t, r, other, train, y)
 	assert.Equal(t, 2, cache.Calls, "a different kernel is decomposed again")
+}
+
+// TestOperatorKernelMatchesGraphKernel: STKR on a base kernel given only as
+// a symmetric operator (here S as a dense matrix, as a KNN graph's
+// normalised adjacency would be passed) gives the graph kernel's answer.
+func TestOperatorKernelMatchesGraphKernel(t *testing.T) {
+	g, train, y := smallProblem(t)
+	k, err := NewGraphKernel(g)
+	require.NoError(t, err)
+	dense, err := linop.NewDense(denseS(g))
+	require.NoError(t, err)
+	ok := OperatorKernel{M: dense, Bound: 1}
+	for _, tr := range []Transform{Power(8), InverseLaplacian{Eta: 0.9}, TopD{D: 4}} {
+		a := &Regressor{Transform: tr, Beta: 0.1, Tol: testTol}
+		fitOrFail(t, a, k, train, y)
+		b := &Regressor{Transform: tr, Beta: 0.1, Tol: testTol}
+		fitOrFail(t, b, ok, train, y)
+		assert.Less(t, relDiff(b.Predict(nil), a.Predict(nil)), closedFormTol, "%s", tr)
+	}
 }
