@@ -154,6 +154,14 @@ func (j *fitJob) polynomial(ctx context.Context, s Polynomial) error {
 	// [nβ + N·min s, nβ + N·max s] ⊂ [nβ − N·S, nβ + N·S], S = Σ|π_p| r^p;
 	// for s ≥ 0 the optimal step for that interval is 2/(N·S + 2nβ).
 	gamma := 2 / (float64(j.N)*s.maxAbs(j.radius) + 2*float64(n)*j.r.Beta)
+	if solver == SolverRichardson {
+		err := j.algorithm1(ctx, s, gamma, tol)
+		j.done = usable(err)
+		if err != nil {
+			return fmt.Errorf("stkr: %s: %w", j.solver, err)
+		}
+		return nil
+	}
 	if solver == SolverCG {
 		j.solver = fmt.Sprintf("block CG on the n×n system (%s)", s)
 		_, c := j.y.Dims()
@@ -188,8 +196,6 @@ func (j *fitJob) polynomial(ctx context.Context, s Polynomial) error {
 			res, err = krylov.MINRES(ctx, sys, b, alpha, st)
 		case SolverGMRES:
 			res, err = krylov.GMRES(ctx, sys, b, alpha, st)
-		case SolverRichardson:
-			res, err = krylov.Richardson(ctx, sys, b, alpha, gamma, st)
 		}
 		j.iters[col], j.resid[col] = res.Iterations, res.Residual
 		if !usable(err) {
@@ -289,7 +295,9 @@ func (j *fitJob) inverseLaplacian(ctx context.Context, s InverseLaplacian) error
 		})
 	case SolverRichardson:
 		j.solver = "Richardson, Algorithm 2 (coupled α/θ iteration)"
-		err = j.columns(func(col int) error { return j.algorithm2(ctx, col, eta, tol) })
+		if err = j.algorithm2(ctx, eta, tol); err != nil {
+			err = fmt.Errorf("stkr: %s: %w", j.solver, err)
+		}
 	default:
 		return fmt.Errorf("stkr: inverse Laplacian: unknown solver %v", solver)
 	}
@@ -310,84 +318,162 @@ func (j *fitJob) inverseLaplacian(ctx context.Context, s InverseLaplacian) error
 }
 
 // richardsonDivergence is the growth of the residual over its initial value
-// at which Algorithm 2 is declared divergent (as krylov.Richardson does).
+// at which a Richardson iteration is declared divergent (as
+// krylov.Richardson does).
 const richardsonDivergence = 1e12
 
-// algorithm2 is the paper's Algorithm 2 as stkr.py reads it:
+// richardsonLoop is one of the paper's Richardson iterations, run on all
+// output columns at once so that each step costs one pass over M for every
+// class (block products, as stkr.py does). residual sets r (n×c) to the
+// residual of the current iterate; step updates the iterate from it; save
+// and restore keep the iterate with the smallest residual.
+type richardsonLoop struct {
+	method         string
+	residual, step func(r *mat.Dense)
+	save, restore  func()
+	divergenceHint string
+}
+
+// richardson runs l until every column's relative residual ‖r_c‖/‖y_c‖ is at
+// most tol (the stopping rule of stkr.py), reporting divergence (growth by
+// 1e12) as a *krylov.BreakdownError and the iteration cap as a
+// *krylov.NotConvergedError; on failure the best iterate is restored.
+func (j *fitJob) richardson(ctx context.Context, tol float64, l richardsonLoop) error {
+	n, c := j.y.Dims()
+	ynorm := make([]float64, c)
+	for col := range ynorm {
+		ynorm[col] = mat.Norm(j.y.ColView(col), 2)
+		if ynorm[col] == 0 {
+			ynorm[col] = 1 // a zero column converges at once: its residual is 0 at α = 0
+		}
+	}
+	r := mat.NewDense(n, c, nil)
+	first, best := math.NaN(), math.Inf(1)
+	var bestRel []float64
+	finish := func(it int, rel []float64, err error) error {
+		for col := range j.iters {
+			j.iters[col] = it
+		}
+		if err != nil {
+			l.restore()
+			rel = bestRel
+		}
+		copy(j.resid, rel)
+		return err
+	}
+	for it := 0; ; it++ {
+		l.residual(r)
+		rel := make([]float64, c)
+		worst := 0.0
+		for col := range rel {
+			rel[col] = mat.Norm(r.ColView(col), 2) / ynorm[col]
+			worst = math.Max(worst, rel[col])
+		}
+		if math.IsNaN(rel[0]) {
+			worst = math.NaN()
+		}
+		if it == 0 {
+			first = worst
+		}
+		if worst < best {
+			best, bestRel = worst, rel
+			l.save()
+		}
+		switch {
+		case worst <= tol:
+			return finish(it, rel, nil)
+		case math.IsNaN(worst) || worst > richardsonDivergence*first:
+			return finish(it, rel, &krylov.BreakdownError{Method: l.method, Iterations: it,
+				Reason: fmt.Sprintf("diverged: relative residual grew from %.3g to %.3g; %s", first, worst, l.divergenceHint)})
+		case it >= j.maxIter():
+			return finish(it, rel, &krylov.NotConvergedError{Method: l.method, Iterations: it, Residual: best, Tol: tol})
+		}
+		if err := ctx.Err(); err != nil {
+			return finish(it, rel, fmt.Errorf("%s stopped after %d iterations: %w", l.method, it, err))
+		}
+		if p := j.r.Progress; p != nil {
+			p(-1, it+1, worst)
+		}
+		l.step(r)
+	}
+}
+
+// algorithm1 is the paper's Algorithm 1, α ← α − γ((G_s[n,n] + nβI)α − y),
+// with q block products per iteration.
+func (j *fitJob) algorithm1(ctx context.Context, s Polynomial, gamma, tol float64) error {
+	n, c := j.y.Dims()
+	sys := newPolyBlock(j.m, s, j.train, j.r.Beta, c)
+	alpha := mat.NewDense(n, c, nil)
+	best := mat.NewDense(n, c, nil)
+	err := j.richardson(ctx, tol, richardsonLoop{
+		method: "Richardson (Algorithm 1)",
+		residual: func(r *mat.Dense) {
+			sys.MulBlockTo(r, alpha)
+			r.Sub(r, j.y)
+		},
+		step: func(r *mat.Dense) {
+			r.Scale(gamma, r)
+			alpha.Sub(alpha, r)
+		},
+		save:           func() { best.Copy(alpha) },
+		restore:        func() { alpha.Copy(best) },
+		divergenceHint: fmt.Sprintf("step γ = %.3g; the system is indefinite (s < 0 on part of the spectrum) or γ too large — use the minres solver", gamma),
+	})
+	if !usable(err) {
+		return err
+	}
+	j.alpha.Copy(alpha)
+	sys.scatter(alpha)
+	j.u.Copy(sys.hornerInner())
+	return err
+}
+
+// algorithm2 is the paper's Algorithm 2 as stkr.py reads it, on all columns
+// at once:
 //
 //	α ← α − γ (N (Mθ)_n + nβ α − y),   θ ← η M θ + [α; 0],
 //	γ = 1/(N/(1 − η) + nβ),
 //
-// stopped when ‖N(Mθ)_n + nβα − y‖/‖y‖ ≤ tol. One product with M per
+// stopped when ‖N(Mθ)_n + nβα − y‖/‖y‖ ≤ tol. One block product with M per
 // iteration. It converges for large β and diverges for small β.
-func (j *fitJob) algorithm2(ctx context.Context, col int, eta, tol float64) error {
-	N, n := float64(j.N), float64(len(j.train))
-	beta := j.r.Beta
-	gamma := 1 / (N/(1-eta) + n*beta)
-	y := mat.Col(nil, col, j.y)
-	ynorm := floats.Norm(y, 2)
-	theta := make([]float64, j.N)
-	mt := make([]float64, j.N)
-	alpha := make([]float64, len(j.train))
-	r := make([]float64, len(j.train))
-	best := make([]float64, j.N)
-	bestRes := math.Inf(1)
-	first := math.NaN()
-	maxIter := j.maxIter()
-	finish := func(it int, rel float64, err error) error {
-		j.iters[col], j.resid[col] = it, rel
-		if err != nil {
-			rel = bestRes
-			j.resid[col] = rel
-			copy(theta, best)
-		}
-		j.u.SetCol(col, theta)
-		return err
+func (j *fitJob) algorithm2(ctx context.Context, eta, tol float64) error {
+	n, c := j.y.Dims()
+	N, nbeta := float64(j.N), float64(n)*j.r.Beta
+	gamma := 1 / (N/(1-eta) + nbeta)
+	theta := mat.NewDense(j.N, c, nil)
+	mt := mat.NewDense(j.N, c, nil)
+	alpha := mat.NewDense(n, c, nil)
+	best := mat.NewDense(j.N, c, nil)
+	err := j.richardson(ctx, tol, richardsonLoop{
+		method: "Richardson (Algorithm 2)",
+		residual: func(r *mat.Dense) {
+			j.m.MulBlockTo(mt, theta)
+			for t, i := range j.train {
+				rr, mr, ar, yr := r.RawRowView(t), mt.RawRowView(i), alpha.RawRowView(t), j.y.RawRowView(t)
+				for k := range rr {
+					rr[k] = N*mr[k] + nbeta*ar[k] - yr[k]
+				}
+			}
+		},
+		step: func(r *mat.Dense) {
+			r.Scale(gamma, r)
+			alpha.Sub(alpha, r)
+			theta.Scale(eta, mt)
+			for t, i := range j.train {
+				tr, ar := theta.RawRowView(i), alpha.RawRowView(t)
+				for k := range tr {
+					tr[k] += ar[k]
+				}
+			}
+		},
+		save:           func() { best.Copy(theta) },
+		restore:        func() { theta.Copy(best) },
+		divergenceHint: fmt.Sprintf("η=%g, β=%g: the non-symmetric system has eigenvalues with negative real part for small β — use the minres solver", eta, j.r.Beta),
+	})
+	if usable(err) {
+		j.u.Copy(theta)
 	}
-	if ynorm == 0 {
-		return finish(0, 0, nil)
-	}
-	for it := 0; ; it++ {
-		j.m.MulVecTo(mt, theta)
-		for t, i := range j.train {
-			r[t] = N*mt[i] + n*beta*alpha[t] - y[t]
-		}
-		rel := floats.Norm(r, 2) / ynorm
-		if it == 0 {
-			first = rel
-		}
-		if rel < bestRes {
-			bestRes = rel
-			copy(best, theta)
-		}
-		if rel <= tol {
-			return finish(it, rel, nil)
-		}
-		if math.IsNaN(rel) || rel > richardsonDivergence*first {
-			return finish(it, rel, &krylov.BreakdownError{Method: "Richardson (Algorithm 2)", Iterations: it,
-				Reason: fmt.Sprintf("diverged: relative residual grew from %.3g to %.3g (η=%g, β=%g); the non-symmetric system has eigenvalues with negative real part for small β — use the minres solver", first, rel, eta, beta)})
-		}
-		if it >= maxIter {
-			return finish(it, rel, &krylov.NotConvergedError{Method: "Richardson (Algorithm 2)", Iterations: it, Residual: bestRes, Tol: tol})
-		}
-		if err := ctx.Err(); err != nil {
-			return finish(it, rel, fmt.Errorf("Algorithm 2 stopped after %d iterations: %w", it, err))
-		}
-		if p := j.r.Progress; p != nil {
-			j.mu.Lock()
-			p(col, it+1, rel)
-			j.mu.Unlock()
-		}
-		for t := range alpha {
-			alpha[t] -= gamma * r[t]
-		}
-		for i, v := range mt {
-			theta[i] = eta * v
-		}
-		for t, i := range j.train {
-			theta[i] += alpha[t]
-		}
-	}
+	return err
 }
 
 // minEigenvalue is the smallest eigenvalue, relative to the largest, that
