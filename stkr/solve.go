@@ -590,15 +590,16 @@ func (DenseEigen) Largest(ctx context.Context, a linop.Operator, d int) ([]float
 }
 
 // EigenCache remembers the eigenpairs an Eigensolver computed for a base
-// kernel, so that kernel PCA fits that differ only in β (a validation grid)
-// decompose M once. A request for fewer pairs than stored is served from
+// kernel, so that kernel PCA fits that differ only in β or in the labelled
+// nodes (a validation grid, several transductive splits of one graph)
+// decompose M once; graph kernels are recognised by their graph. A request for fewer pairs than stored is served from
 // the stored ones. Safe for concurrent use; it holds the vectors (N×d) until
 // dropped.
 type EigenCache struct {
 	Solver Eigensolver // nil means DenseEigen
 
 	mu    sync.Mutex
-	key   linop.Operator
+	key   any
 	vals  []float64
 	vecs  *mat.Dense
 	Calls int // eigensolver runs so far
@@ -607,9 +608,12 @@ type EigenCache struct {
 // Largest returns the d largest eigenpairs of a, from the cache when the
 // same operator was decomposed with at least d pairs.
 func (c *EigenCache) Largest(ctx context.Context, a linop.Operator, d int) ([]float64, *mat.Dense, error) {
-	key := a
+	var key any = a
 	if cnt, ok := a.(counted); ok {
 		key = cnt.m // the same kernel behind a fresh product counter
+	}
+	if gk, ok := key.(*GraphKernel); ok {
+		key = gk.Graph() // kernels built on the same graph are the same operator
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -553,3 +553,15 @@ func TestOperatorKernelMatchesGraphKernel(t *testing.T) {
 		assert.Less(t, relDiff(b.Predict(nil), a.Predict(nil)), closedFormTol, "%s", tr)
 	}
 }
+
+func TestEigenCacheRecognisesTheGraph(t *testing.T) {
+	g, train, y := smallProblem(t)
+	cache := &EigenCache{}
+	for seed := 0; seed < 2; seed++ {
+		k, err := NewGraphKernel(g) // a new kernel on the same graph
+		require.NoError(t, err)
+		r := &Regressor{Transform: TopD{D: 8}, Beta: 1, Eigen: cache}
+		fitOrFail(t, r, k, train[seed:], y.Slice(seed, len(train), 0, 3).(*mat.Dense))
+	}
+	assert.Equal(t, 1, cache.Calls)
+}

@@ -155,10 +155,11 @@ func runSTKR(ctx context.Context, opts stkrOptions, stdout, stderr io.Writer) er
 		}
 		etas = []float64{math.NaN()}
 	}
-	// candidates of one seed share an eigen cache: kernel PCA decomposes the
-	// visible kernel once for the whole β grid.
+	// all candidates share an eigen cache: kernel PCA decomposes each visible
+	// graph once (once in all for the transductive setting, once per seed for
+	// the inductive one).
+	cache := &stkr.EigenCache{}
 	candidates := func() []*stkr.Regressor {
-		cache := &stkr.EigenCache{}
 		var out []*stkr.Regressor
 		for _, eta := range etas {
 			for _, beta := range betas {
