@@ -100,3 +100,38 @@ func TestInverseLaplacianBeatsLabelPropagationOnCora(t *testing.T) {
 	t.Logf("Cora, 10 random splits: SP-Lap %.4f, LP %.4f", lapMean, lpMean)
 	require.Greater(t, lapMean, lpMean)
 }
+
+// BenchmarkLPPaperProtocol reports label spreading's test accuracy (a chosen
+// on val from labelprop.AlphaGrid) on the paper-protocol partitions that
+// `gssl stkr --p-test 0.01 --seeds 10` uses for Cora and PubMed (stkr.py's
+// splits, the same seeded test subsets): the LP(t) column of BENCHMARKS.md.
+//
+//	go test ./stkr -run '^$' -bench LPPaperProtocol -benchtime 1x
+func BenchmarkLPPaperProtocol(b *testing.B) {
+	for _, name := range []string{"cora", "pubmed"} {
+		b.Run(name, func(b *testing.B) {
+			ds, err := loaders.LoadNodeDataset(sharedPath(b, "data/"+name))
+			require.NoError(b, err)
+			for it := 0; it < b.N; it++ {
+				var accs []float64
+				for seed := 0; seed < 10; seed++ {
+					sp, err := loaders.ReadSplit(sharedPath(b, fmt.Sprintf("bench/splits/%s/random20_seed%d.txt", name, seed)), ds.Graph.Nodes())
+					require.NoError(b, err)
+					part, err := NewPartition(ds.Graph.Nodes(), *sp, 0.01, uint64(seed))
+					require.NoError(b, err)
+					bestVal, bestTest := -1.0, 0.0
+					for _, a := range labelprop.AlphaGrid() {
+						f := labelSpreading(b, ds.Graph, part.Train, ds.Labels, a)
+						if v := accuracyOn(f, ds.Labels, part.Val); v > bestVal {
+							bestVal, bestTest = v, accuracyOn(f, ds.Labels, part.Test)
+						}
+					}
+					accs = append(accs, bestTest)
+				}
+				m, sd := eval.MeanStd(accs)
+				b.ReportMetric(100*m, "test-acc-%")
+				b.ReportMetric(100*sd, "test-acc-std-%")
+			}
+		})
+	}
+}
