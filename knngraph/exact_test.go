@@ -91,3 +91,5 @@ func TestExactMNISTGroundTruth(t *testing.T) {
 		require.Equal(t, g.dist2, d2, "query %d", g.query)
 	}
 }
+
+func newRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, seed+1)) }
