@@ -25,3 +25,14 @@ func BenchmarkExactMNIST(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkExactDigits times the exact 10-NN graph of the 1797 8×8 digits.
+func BenchmarkExactDigits(b *testing.B) {
+	x := readImages(b, "digits8x8", 1797, 64)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Exact(context.Background(), x, 10, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -95,6 +95,7 @@ type knnResult struct {
 	Method        string  `json:"method"`
 	Precision     string  `json:"precision,omitempty"`
 	Seconds       float64 `json:"seconds"`
+	CPUSeconds    float64 `json:"cpu_seconds"`
 	PeakRSSMB     float64 `json:"peak_rss_mb"`
 	RSSReset      bool    `json:"rss_reset"`
 	Threads       int     `json:"threads"`
@@ -177,6 +178,7 @@ func runKNN(ctx context.Context, opts knnOptions, stdout, stderr io.Writer) erro
 	bar := newProgress(stderr, n, "knn")
 	var nb *knngraph.Neighbors
 	res.RSSReset = resetPeakRSS()
+	cpu0 := cpuSeconds()
 	start = timeNow()
 	if opts.Approx {
 		res.Method = "nn-descent"
@@ -193,6 +195,7 @@ func runKNN(ctx context.Context, opts knnOptions, stdout, stderr io.Writer) erro
 		}})
 	}
 	res.Seconds = seconds(start)
+	res.CPUSeconds = cpuSeconds() - cpu0
 	res.PeakRSSMB = peakRSSMB()
 	bar.Finish()
 	if err != nil {
@@ -234,7 +237,7 @@ func runKNN(ctx context.Context, opts knnOptions, stdout, stderr io.Writer) erro
 			fmt.Fprintf(w, " (%s)", res.Precision)
 		}
 		fmt.Fprintln(w)
-		fmt.Fprintf(w, "  search       %.3f s, peak memory %.1f MB, %d threads", res.Seconds, res.PeakRSSMB, res.Threads)
+		fmt.Fprintf(w, "  search       %.3f s (%.3f s of CPU), peak memory %.1f MB, %d threads", res.Seconds, res.CPUSeconds, res.PeakRSSMB, res.Threads)
 		if res.Iterations > 0 {
 			fmt.Fprintf(w, ", %d iterations", res.Iterations)
 		}
