@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -195,14 +196,7 @@ func (nd *descentState) fillRandom(rng *rand.Rand) {
 			if int(j) >= i {
 				j++ // skip i itself
 			}
-			dup := false
-			for _, e := range list[:c] {
-				if e == j {
-					dup = true
-					break
-				}
-			}
-			if !dup {
+			if !slices.Contains(list[:c], j) {
 				list[c] = j
 				c++
 			}
@@ -310,14 +304,7 @@ func (nd *descentState) addSample(rng *rand.Rand, i int, rev csr, lists []int32,
 		p := s + rng.IntN(len(r)-s)
 		r[s], r[p] = r[p], r[s]
 		j := r[s]
-		dup := false
-		for _, e := range list[:c] {
-			if e == j {
-				dup = true
-				break
-			}
-		}
-		if !dup {
+		if !slices.Contains(list[:c], j) {
 			list[c] = j
 			c++
 		}

@@ -23,21 +23,6 @@ func sgemm6x16Go(k int, a, b, c []float32) {
 	copy(c[:panelRows*panelCols], acc[:])
 }
 
-// sqdistGo returns Σ_t (a[t] − b[t])².
-func sqdistGo(a, b []float32) float32 {
-	b = b[:len(a)]
-	var s0, s1, s2, s3 float32
-	t := 0
-	for ; t+4 <= len(a); t += 4 {
-		d0, d1, d2, d3 := a[t]-b[t], a[t+1]-b[t+1], a[t+2]-b[t+2], a[t+3]-b[t+3]
-		s0 += d0 * d0
-		s1 += d1 * d1
-		s2 += d2 * d2
-		s3 += d3 * d3
-	}
-	for ; t < len(a); t++ {
-		d := a[t] - b[t]
-		s0 += d * d
-	}
-	return (s0 + s1) + (s2 + s3)
-}
+// sqdistGo is the portable squared distance (SquaredDistance's summation
+// order, in float32).
+func sqdistGo(a, b []float32) float32 { return squaredDistance(a, b) }

@@ -62,9 +62,11 @@ func checkPoints(what string, x *mat.Dense) (n, d int, err error) {
 // search in this package ranks by, exactly. The terms are summed in four
 // interleaved partial sums (t mod 4), combined as (s0 + s1) + (s2 + s3); for
 // integer-valued coordinates (pixels) the result is the exact integer.
-func SquaredDistance(x, y []float64) float64 {
+func SquaredDistance(x, y []float64) float64 { return squaredDistance(x, y) }
+
+func squaredDistance[T float32 | float64](x, y []T) T {
 	y = y[:len(x)]
-	var s0, s1, s2, s3 float64
+	var s0, s1, s2, s3 T
 	t := 0
 	for ; t+4 <= len(x); t += 4 {
 		d0, d1, d2, d3 := x[t]-y[t], x[t+1]-y[t+1], x[t+2]-y[t+2], x[t+3]-y[t+3]
