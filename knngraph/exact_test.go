@@ -2,6 +2,7 @@ package knngraph
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -70,25 +71,29 @@ func TestExactEqualsBruteForce(t *testing.T) {
 	}
 }
 
-// TestExactMNISTGroundTruth checks the exact graph of the first 10 000 MNIST
-// images (raw pixel values, so squared distances are integers) against the
-// 1000 sampled rows saved by shared/bench/peers/knn.py: same indices in the
-// same order (ties by smaller index) and the same integer distances.
+// TestExactMNISTGroundTruth checks exact neighbours among the first 10 000
+// and 20 000 MNIST images (raw pixel values, so squared distances are
+// integers) against the 1000 sampled rows saved by
+// shared/bench/peers/knn.py: same indices in the same order (ties by smaller
+// index) and the same integer distances.
 func TestExactMNISTGroundTruth(t *testing.T) {
-	const n, k = 10000, 10
-	x := readImages(t, "mnist", n, 784)
-	gt := readGroundTruth(t, "knn_exact_mnist_N10000_k10.txt")
-	require.Len(t, gt, 1000)
-	rows := make([]int, len(gt))
-	for i, g := range gt {
-		rows[i] = g.query
-	}
-	nb, err := ExactRows(context.Background(), x, rows, k, nil)
-	require.NoError(t, err)
-	for i, g := range gt {
-		idx, d2 := nb.Row(i)
-		require.Equal(t, g.index, idx, "query %d", g.query)
-		require.Equal(t, g.dist2, d2, "query %d", g.query)
+	const k = 10
+	x := readImages(t, "mnist", 20000, 784)
+	for _, n := range []int{10000, 20000} {
+		gt := readGroundTruth(t, fmt.Sprintf("knn_exact_mnist_N%d_k10.txt", n))
+		require.Len(t, gt, 1000)
+		rows := make([]int, len(gt))
+		for i, g := range gt {
+			rows[i] = g.query
+		}
+		sub := x.Slice(0, n, 0, 784).(*mat.Dense)
+		nb, err := ExactRows(context.Background(), sub, rows, k, nil)
+		require.NoError(t, err)
+		for i, g := range gt {
+			idx, d2 := nb.Row(i)
+			require.Equal(t, g.index, idx, "N=%d query %d", n, g.query)
+			require.Equal(t, g.dist2, d2, "N=%d query %d", n, g.query)
+		}
 	}
 }
 
