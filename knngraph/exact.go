@@ -117,20 +117,55 @@ func ExactRows(ctx context.Context, x *mat.Dense, rows []int, k int, s *Settings
 
 // Query returns the k nearest points of base for every row of queries (new
 // points; nothing is excluded, so a query equal to a base point finds it at
-// distance 0). k must be in [1, number of base points].
+// distance 0). k must be in [1, number of base points]. It builds an Index
+// of base for this one call; build one with NewIndex to answer several
+// batches of queries.
 func Query(ctx context.Context, base, queries *mat.Dense, k int, s *Settings) (*Neighbors, error) {
-	n, d, err := checkPoints("base point", base)
+	ix, err := NewIndex(base, s)
 	if err != nil {
 		return nil, err
 	}
+	return ix.Query(ctx, queries, k)
+}
+
+// Index is a set of base points prepared for exact queries: the packed
+// reduced-precision copy is built once. It keeps a reference to the base
+// matrix, which must not change while the Index is used. An Index is safe
+// for concurrent queries.
+type Index struct {
+	ix *index
+	s  Settings
+}
+
+// NewIndex prepares base for Query calls. s may be nil; its Progress, if
+// any, is called by every Query.
+func NewIndex(base *mat.Dense, s *Settings) (*Index, error) {
+	if s == nil {
+		s = &Settings{}
+	}
+	if err := s.validate(); err != nil {
+		return nil, err
+	}
+	if _, _, err := checkPoints("base point", base); err != nil {
+		return nil, err
+	}
+	return &Index{ix: newIndex(base, s.Precision), s: *s}, nil
+}
+
+// Len returns the number of base points.
+func (ix *Index) Len() int { return ix.ix.n }
+
+// Query returns the k nearest base points of every row of queries, as the
+// function Query does.
+func (ix *Index) Query(ctx context.Context, queries *mat.Dense, k int) (*Neighbors, error) {
 	_, dq, err := checkPoints("query", queries)
 	if err != nil {
 		return nil, err
 	}
-	if dq != d {
-		return nil, fmt.Errorf("knngraph: queries have %d coordinates, base points have %d", dq, d)
+	if dq != ix.ix.d {
+		return nil, fmt.Errorf("knngraph: queries have %d coordinates, base points have %d", dq, ix.ix.d)
 	}
-	if err := checkK(k, n, false); err != nil {
+	if err := checkK(k, ix.ix.n, false); err != nil {
 		return nil, err
 	}
 	raw := queries.RawMatrix()
@@ -139,7 +174,7 @@ func Query(ctx context.Context, base, queries *mat.Dense, k int, s *Settings) (*
 		row:     func(i int) []float64 { return row(raw.Data, raw.Stride, raw.Cols, i) },
 		exclude: func(int) int32 { return -1 },
 	}
-	return search(ctx, base, q, k, s)
+	return run(ctx, ix.ix, q, k, &ix.s)
 }
 
 // querySet describes the query rows of a search.
@@ -177,7 +212,11 @@ func search(ctx context.Context, x *mat.Dense, q querySet, k int, s *Settings) (
 	if err := s.validate(); err != nil {
 		return nil, err
 	}
-	ix := newIndex(x, s.Precision)
+	return run(ctx, newIndex(x, s.Precision), q, k, s)
+}
+
+// run searches the queries q against a prepared index.
+func run(ctx context.Context, ix *index, q querySet, k int, s *Settings) (*Neighbors, error) {
 	eligible := ix.n
 	if q.n > 0 && q.exclude(0) >= 0 {
 		eligible--

@@ -98,3 +98,37 @@ func TestExactMNISTGroundTruth(t *testing.T) {
 }
 
 func newRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, seed+1)) }
+
+func TestIndexQueriesEqualBruteForce(t *testing.T) {
+	rng := newRand(19)
+	base := randomPoints(rng, 400, 9, 4) // integer coordinates: many ties
+	for _, prec := range []Precision{Float32, Float64} {
+		ix, err := NewIndex(base, &Settings{Precision: prec})
+		require.NoError(t, err)
+		require.Equal(t, 400, ix.Len())
+		// Two batches at once; the second holds copies of base points, which
+		// are found at distance 0.
+		batches := []*mat.Dense{randomPoints(rng, 37, 9, 4), mat.DenseCopyOf(base.Slice(10, 20, 0, 9))}
+		results := make([]*Neighbors, len(batches))
+		errs := make([]error, len(batches))
+		done := make(chan int)
+		for b := range batches {
+			go func() { results[b], errs[b] = ix.Query(context.Background(), batches[b], 12); done <- b }()
+		}
+		<-done
+		<-done
+		for b, q := range batches {
+			require.NoError(t, errs[b])
+			nq, _ := q.Dims()
+			for i := 0; i < nq; i++ {
+				wi, wd := bruteForce(base, q.RawRowView(i), -1, 12)
+				gi, gd := results[b].Row(i)
+				require.Equal(t, wi, gi, "%v batch %d query %d", prec, b, i)
+				require.Equal(t, wd, gd)
+				if b == 1 {
+					require.Equal(t, 0.0, gd[0])
+				}
+			}
+		}
+	}
+}
