@@ -46,7 +46,7 @@ func TestKernelsAgree(t *testing.T) {
 			}
 		}
 	}
-	for _, n := range []int{16, 32, 800} {
+	for _, n := range []int{16, 32, 48, 784, 800} {
 		a := make([]float32, n)
 		b := make([]float32, n)
 		var s float64
