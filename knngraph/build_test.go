@@ -252,3 +252,27 @@ func TestApproximateDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// TestApproximateSmallAndDegenerate: with few points every list holds all
+// other points, so NN-descent is exact; identical points do not break the
+// random-projection trees.
+func TestApproximateSmallAndDegenerate(t *testing.T) {
+	ctx := context.Background()
+	for _, n := range []int{2, 3, 7, 40} {
+		x := randomPoints(newRand(uint64(n)), n, 3, 0)
+		ap, err := Approximate(ctx, x, n-1, &Descent{Seed: 5})
+		require.NoError(t, err)
+		ex, err := Exact(ctx, x, n-1, nil)
+		require.NoError(t, err)
+		require.Equal(t, ex.Index, ap.Index, "n=%d", n)
+		require.Equal(t, ex.Dist2, ap.Dist2, "n=%d", n)
+	}
+	same := mat.NewDense(200, 4, nil) // 200 copies of the origin
+	ap, err := Approximate(ctx, same, 5, &Descent{Seed: 5, LeafSize: 8})
+	require.NoError(t, err)
+	for i := 0; i < 200; i++ {
+		idx, d2 := ap.Row(i)
+		require.Equal(t, []float64{0, 0, 0, 0, 0}, d2)
+		require.NotContains(t, idx, int32(i))
+	}
+}
