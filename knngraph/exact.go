@@ -279,8 +279,9 @@ type index struct {
 	cent   []float64 // Float64: centred points, n×d
 	norm64 []float64
 
-	maxNorm float64 // largest ‖centred point‖
-	coef    float64 // |approximate − exact distance| ≤ coef·(‖q‖ + ‖y‖)²
+	scale   float64 // Float32: centred coordinates are multiplied by scale
+	maxNorm float64 // largest ‖centred (scaled) point‖
+	coef    float64 // |approximate − exact distance·scale²| ≤ coef·(‖q‖ + ‖y‖)²
 }
 
 func newIndex(x *mat.Dense, prec Precision) *index {
@@ -294,6 +295,20 @@ func newIndex(x *mat.Dense, prec Precision) *index {
 	}
 	for t := range ix.mean {
 		ix.mean[t] /= float64(n)
+	}
+	// Float32: scale the centred points into [−1, 1] so that neither
+	// overflow nor subnormal numbers can occur for the base points.
+	ix.scale = 1
+	if prec == Float32 {
+		var m float64
+		for i := 0; i < n; i++ {
+			for t, v := range ix.point(i) {
+				m = max(m, math.Abs(v-ix.mean[t]))
+			}
+		}
+		if m > 0 {
+			ix.scale = 1 / m
+		}
 	}
 	// Rounding-error bound of ‖q‖² + ‖y‖² − 2qᵀy for centred vectors in
 	// precision u, plus the float64 error of SquaredDistance itself: the
@@ -319,7 +334,7 @@ func newIndex(x *mat.Dense, prec Precision) *index {
 					i := p*panelCols + j
 					var s float64
 					for t, v := range ix.point(i) {
-						c := float32(v - ix.mean[t])
+						c := float32((v - ix.mean[t]) * ix.scale)
 						dst[t*panelCols+j] = c
 						s += float64(c) * float64(c)
 					}
@@ -417,7 +432,7 @@ func (w *worker) scan32(q querySet, qlo, rows int) {
 		dst := w.apack[p*panelRows*d : (p+1)*panelRows*d]
 		var s float64
 		for t, v := range q.row(qlo + r) {
-			c := float32(v - ix.mean[t])
+			c := float32((v - ix.mean[t]) * ix.scale)
 			dst[t*panelRows+i] = c
 			s += float64(c) * float64(c)
 		}
@@ -499,17 +514,22 @@ func (w *worker) finish(qrow []float64, r, k, m, eligible int, nb *Neighbors, ou
 		ci[c] = j
 		cd[c] = SquaredDistance(qrow, ix.point(int(j)))
 	}
-	tau := h.dist[0] // the largest approximate distance kept
 	sortPairs(cd, ci)
 	certified := true
-	if m < eligible {
+	switch {
+	case len(h.idx) < m:
+		// Some approximate distances were not finite (a query far outside
+		// the range of the base points overflowed float32).
+		certified = false
+	case m < eligible:
+		tau := h.dist[0] // the largest approximate distance kept
 		var qn float64
 		for t, v := range qrow {
-			c := v - ix.mean[t]
+			c := (v - ix.mean[t]) * ix.scale
 			qn += c * c
 		}
 		e := math.Sqrt(qn) + ix.maxNorm
-		certified = cd[k-1] < tau-ix.coef*e*e
+		certified = cd[k-1]*ix.scale*ix.scale < tau-ix.coef*e*e
 	}
 	idx, dist := nb.Row(out)
 	if certified {

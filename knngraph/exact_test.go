@@ -132,3 +132,35 @@ func TestIndexQueriesEqualBruteForce(t *testing.T) {
 		}
 	}
 }
+
+// TestExactExtremeScales: points far below float32's normal range, far
+// above its overflow, and queries far outside the base points all give the
+// brute-force answer (scaling before the float32 conversion, rescans when an
+// approximate distance is not finite).
+func TestExactExtremeScales(t *testing.T) {
+	rng := newRand(23)
+	for _, scale := range []float64{1e-42, 1e-20, 1e100} {
+		x := randomPoints(rng, 120, 5, 0)
+		x.Scale(scale, x)
+		nb, err := Exact(context.Background(), x, 4, nil)
+		require.NoError(t, err)
+		for i := 0; i < 120; i++ {
+			wi, wd := bruteForce(x, x.RawRowView(i), i, 4)
+			gi, gd := nb.Row(i)
+			require.Equal(t, wi, gi, "scale %g row %d", scale, i)
+			require.Equal(t, wd, gd)
+		}
+	}
+	base := randomPoints(rng, 90, 3, 0)
+	q := mat.NewDense(2, 3, []float64{1e35, 0, 0, -3e120, 1, 2})
+	nb, err := Query(context.Background(), base, q, 5, nil)
+	require.NoError(t, err)
+	for i := 0; i < 2; i++ {
+		wi, wd := bruteForce(base, q.RawRowView(i), -1, 5)
+		gi, gd := nb.Row(i)
+		require.Equal(t, wi, gi)
+		require.Equal(t, wd, gd)
+	}
+	_, err = Exact(context.Background(), mat.NewDense(3, 1, []float64{0, 1, 2e150}), 1, nil)
+	require.ErrorContains(t, err, "point 2, coordinate 0 is 2e+150; coordinates must be at most 1e+150")
+}

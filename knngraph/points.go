@@ -32,6 +32,10 @@ func FromRows(rows [][]float64) (*mat.Dense, error) {
 	return x, nil
 }
 
+// maxCoordinate bounds the magnitude of coordinates: squared distances of
+// up to 2³¹ such coordinates stay far below the float64 overflow at 1.8e308.
+const maxCoordinate = 1e150
+
 // checkFinite returns an error naming the first NaN or infinite coordinate.
 func checkFinite(what string, x *mat.Dense) error {
 	raw := x.RawMatrix()
@@ -40,6 +44,9 @@ func checkFinite(what string, x *mat.Dense) error {
 		for t, v := range row {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
 				return fmt.Errorf("knngraph: %s %d, coordinate %d is %v; coordinates must be finite", what, i, t, v)
+			}
+			if math.Abs(v) > maxCoordinate {
+				return fmt.Errorf("knngraph: %s %d, coordinate %d is %v; coordinates must be at most %g in magnitude so that squared distances stay finite", what, i, t, v, maxCoordinate)
 			}
 		}
 	}
