@@ -19,9 +19,13 @@
 // re-ranked by exact float64 distances (SquaredDistance). Because the dot
 // products carry a rounding error of at most γ_d(‖x‖+‖y‖)² (Higham 2002,
 // §3.1), a row is certified when its K-th exact distance lies below the
-// largest candidate distance minus that bound; otherwise it is recomputed by
-// a full float64 scan (Neighbors.Rescanned counts them). The result is
-// therefore exactly the brute-force answer, including ties.
+// largest candidate distance minus that bound; otherwise (or when an
+// approximate distance was not finite) it is recomputed by a full float64
+// scan (Neighbors.Rescanned counts them). The result is therefore exactly
+// the brute-force answer, including ties. For float32 the centred points are
+// scaled into [−1, 1] first, so tiny or huge coordinates neither underflow
+// nor overflow; coordinates above 1e150 in magnitude are rejected, since
+// their squared distances would overflow float64.
 //
 // Approximate runs NN-descent (Dong, Charikar & Li, WWW 2011): lists seeded
 // by the leaves of random-projection trees and completed at random, then
