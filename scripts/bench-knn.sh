@@ -2,7 +2,7 @@
 # Side-by-side KNN benchmark: scikit-learn brute force (shared/bench/peers/knn.py,
 # 2 jobs) against `gssl knn` exact and `gssl knn --approx` (NN-descent), k = 10, on
 # MNIST N = 10000 and 20000 and Fashion-MNIST N = 70000. Runs are interleaved
-# (peer, Go exact, Go approx) ROUNDS times, each under flock /tmp/gssl-bench.lock
+# (peer, Go exact, Go approx) ROUNDS times, each round under flock /tmp/gssl-bench.lock
 # so that at most one benchmark runs at a time; the summary gives medians and ratios.
 #
 #   scripts/bench-knn.sh [OUT_DIR]        (ROUNDS=3 and CONFIGS="mnist:10000 ..." may be set)
@@ -16,7 +16,7 @@ SHARED=${SHARED:-$(cd "$ROOT/.." && while [ ! -d shared/data ] && [ "$(pwd)" != 
 OUT=${1:-$(mktemp -d /tmp/bench-knn.XXXXXX)}
 ROUNDS=${ROUNDS:-3}
 CONFIGS=${CONFIGS:-"mnist:10000 mnist:20000 fashion_mnist:70000"}
-LOCK=/tmp/gssl-bench.lock
+LOCK=${LOCK:-/tmp/gssl-bench.lock}
 mkdir -p "$OUT/groundtruth"
 RESULTS="$OUT/results.jsonl"
 : > "$RESULTS"
@@ -24,23 +24,31 @@ RESULTS="$OUT/results.jsonl"
 go build -o "$OUT/gssl" ./cmd/gssl
 echo "results in $RESULTS" >&2
 
+# One round = the peer, then gssl exact, then gssl approx, back to back under
+# one hold of the lock (fewer waits on a busy machine, same interleaving).
+round() {
+  local ds=$1 n=$2 r=$3 dir="$SHARED/data/$1"
+  local gt="$OUT/groundtruth/knn_exact_${ds}_N${n}_k10.txt"
+  echo "== $ds N=$n round $r: scikit-learn ($(date +%T), load $(cut -d' ' -f1 /proc/loadavg))" >&2
+  OMP_NUM_THREADS=2 OPENBLAS_NUM_THREADS=2 /usr/bin/python3 \
+    "$SHARED/bench/peers/knn.py" "$dir" "$n" --k 10 --out "$OUT/groundtruth" \
+    | sed "s/^{/{\"round\": $r, /" >> "$RESULTS"
+  for mode in exact approx; do
+    echo "== $ds N=$n round $r: gssl $mode ($(date +%T), load $(cut -d' ' -f1 /proc/loadavg))" >&2
+    local flag=""
+    [ "$mode" = approx ] && flag="--approx"
+    GOMAXPROCS=2 "$OUT/gssl" knn --json --images "$dir" --n "$n" --k 10 $flag --groundtruth "$gt" \
+      | sed "s/^{/{\"round\": $r, \"peer\": \"gssl-go\", \"mode\": \"$mode\", /" >> "$RESULTS"
+  done
+}
+export -f round
+export SHARED OUT RESULTS
+
 for cfg in $CONFIGS; do
   ds=${cfg%%:*}
   n=${cfg##*:}
-  dir="$SHARED/data/$ds"
-  gt="$OUT/groundtruth/knn_exact_${ds}_N${n}_k10.txt"
   for r in $(seq "$ROUNDS"); do
-    echo "== $ds N=$n round $r: scikit-learn" >&2
-    flock "$LOCK" env OMP_NUM_THREADS=2 OPENBLAS_NUM_THREADS=2 /usr/bin/python3 \
-      "$SHARED/bench/peers/knn.py" "$dir" "$n" --k 10 --out "$OUT/groundtruth" \
-      | sed "s/^{/{\"round\": $r, /" >> "$RESULTS"
-    for mode in exact approx; do
-      echo "== $ds N=$n round $r: gssl $mode" >&2
-      flag=""
-      [ "$mode" = approx ] && flag="--approx"
-      flock "$LOCK" env GOMAXPROCS=2 "$OUT/gssl" knn --json --images "$dir" --n "$n" --k 10 $flag \
-        --groundtruth "$gt" | sed "s/^{/{\"round\": $r, \"peer\": \"gssl-go\", \"mode\": \"$mode\", /" >> "$RESULTS"
-    done
+    flock "$LOCK" bash -c "round $ds $n $r"
   done
 done
 
