@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sync/atomic"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -328,38 +329,74 @@ func (nd *descentState) join(ctx context.Context) int {
 	return nd.chunked(ctx, nd.n, nd.localJoins)
 }
 
+// Work units of the two phases of chunked: points (or leaves) per join
+// piece, and list owners per apply group. Both are claimed dynamically, so a
+// goroutine that the operating system descheduled does not hold the others
+// up at a barrier.
+const (
+	joinPiece  = 64
+	applyGroup = 512
+)
+
 // chunked runs gen on chunks of [0, items) in parallel and applies the
-// proposals after each chunk. Worker w handles a contiguous part of a chunk
-// and proposals are applied in worker order, and each list only by the
-// worker that owns it, so the result does not depend on timing or on the
-// number of goroutines. It returns the number of list entries changed.
+// proposals after each chunk. The proposals of a chunk are ordered by piece,
+// then sorted stably by owner group, and each group's lists are changed by
+// one goroutine in that order, so the result does not depend on timing or on
+// the number of goroutines. It returns the number of list entries changed.
 func (nd *descentState) chunked(ctx context.Context, items int, gen func(lo, hi int, out []proposal) []proposal) int {
 	workers := parallel.Workers()
+	groups := (nd.n + applyGroup - 1) / applyGroup
+	bufs := make([][]proposal, (joinChunk+joinPiece-1)/joinPiece)
+	bounds := make([]int, groups+1)
+	next := make([]int, groups)
+	var sorted []proposal
 	updates := 0
-	bufs := make([][]proposal, workers)
 	for lo := 0; lo < items && ctx.Err() == nil; lo += joinChunk {
 		hi := min(lo+joinChunk, items)
+		pieces := (hi - lo + joinPiece - 1) / joinPiece
+		var claim atomic.Int64
 		parallel.For(workers, 1, func(wlo, whi int) {
-			for w := wlo; w < whi; w++ {
-				a, b := lo+(hi-lo)*w/workers, lo+(hi-lo)*(w+1)/workers
-				bufs[w] = gen(a, b, bufs[w][:0])
-			}
-		})
-		counts := make([]int, workers)
-		parallel.For(workers, 1, func(wlo, whi int) {
-			for w := wlo; w < whi; w++ {
-				for _, buf := range bufs {
-					for _, p := range buf {
-						if int(p.a)%workers == w && nd.insert(p.a, p.b, p.dist) {
-							counts[w]++
-						}
-					}
+			for range whi - wlo {
+				for p := int(claim.Add(1)) - 1; p < pieces; p = int(claim.Add(1)) - 1 {
+					a := lo + p*joinPiece
+					bufs[p] = gen(a, min(a+joinPiece, hi), bufs[p][:0])
 				}
 			}
 		})
-		for _, c := range counts {
-			updates += c
+		// Stable counting sort by owner group.
+		clear(bounds)
+		for _, buf := range bufs[:pieces] {
+			for _, p := range buf {
+				bounds[int(p.a)/applyGroup+1]++
+			}
 		}
+		for g := 0; g < groups; g++ {
+			bounds[g+1] += bounds[g]
+		}
+		sorted = slices.Grow(sorted[:0], bounds[groups])[:bounds[groups]]
+		copy(next, bounds[:groups])
+		for _, buf := range bufs[:pieces] {
+			for _, p := range buf {
+				g := int(p.a) / applyGroup
+				sorted[next[g]] = p
+				next[g]++
+			}
+		}
+		var claimG, changed atomic.Int64
+		parallel.For(workers, 1, func(wlo, whi int) {
+			for range whi - wlo {
+				for g := int(claimG.Add(1)) - 1; g < groups; g = int(claimG.Add(1)) - 1 {
+					c := 0
+					for _, p := range sorted[bounds[g]:bounds[g+1]] {
+						if nd.insert(p.a, p.b, p.dist) {
+							c++
+						}
+					}
+					changed.Add(int64(c))
+				}
+			}
+		})
+		updates += int(changed.Load())
 	}
 	return updates
 }
