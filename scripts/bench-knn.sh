@@ -2,7 +2,7 @@
 # Side-by-side KNN benchmark: scikit-learn brute force (shared/bench/peers/knn.py,
 # 2 jobs) against `gssl knn` exact and `gssl knn --approx` (NN-descent), k = 10, on
 # MNIST N = 10000 and 20000 and Fashion-MNIST N = 70000. Runs are interleaved
-# (peer, Go exact, Go approx) ROUNDS times, each configuration under flock /tmp/gssl-bench.lock
+# (peer, Go exact, Go approx) ROUNDS times, all under one flock /tmp/gssl-bench.lock
 # so that at most one benchmark runs at a time; the summary gives medians and ratios.
 #
 #   scripts/bench-knn.sh [OUT_DIR]        (ROUNDS=3 and CONFIGS="mnist:10000 ..." may be set)
@@ -24,9 +24,8 @@ RESULTS="$OUT/results.jsonl"
 go build -o "$OUT/gssl" ./cmd/gssl
 echo "results in $RESULTS" >&2
 
-# One round = the peer, then gssl exact, then gssl approx, back to back; the
-# rounds of one configuration run under one hold of the lock (fewer waits on
-# a busy machine, same interleaving).
+# One round = the peer, then gssl exact, then gssl approx, back to back; all
+# rounds run under one hold of the lock (a busy machine has a long queue).
 round() {
   local ds=$1 n=$2 r=$3 dir="$SHARED/data/$1"
   local gt="$OUT/groundtruth/knn_exact_${ds}_N${n}_k10.txt"
@@ -45,11 +44,16 @@ round() {
 export -f round
 export SHARED OUT RESULTS
 
-for cfg in $CONFIGS; do
-  ds=${cfg%%:*}
-  n=${cfg##*:}
-  flock "$LOCK" bash -c "for r in \$(seq $ROUNDS); do round $ds $n \$r; done"
-done
+all_rounds() {
+  for cfg in $CONFIGS; do
+    for r in $(seq "$ROUNDS"); do
+      round "${cfg%%:*}" "${cfg##*:}" "$r"
+    done
+  done
+}
+export -f all_rounds
+export CONFIGS ROUNDS
+flock "$LOCK" bash -c all_rounds
 
 /usr/bin/python3 - "$RESULTS" <<'PY'
 import json, statistics, sys
