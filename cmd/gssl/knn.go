@@ -443,24 +443,3 @@ func resetPeakRSS() bool {
 	runtime.GC()
 	return os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) == nil
 }
-
-// peakRSSMB returns VmHWM in MiB (since the last reset), or NaN when
-// /proc is not available.
-func peakRSSMB() float64 {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return math.NaN()
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
-			f := strings.Fields(rest)
-			if len(f) > 0 {
-				kb, err := strconv.ParseFloat(f[0], 64)
-				if err == nil {
-					return kb / 1024
-				}
-			}
-		}
-	}
-	return math.NaN()
-}
