@@ -321,7 +321,7 @@ type proposal struct {
 
 // joinChunk is the number of points whose local joins run before their
 // proposals are applied; it bounds the proposal buffers.
-const joinChunk = 4096
+const joinChunk = 1024
 
 // join runs the local joins of every point and applies the proposals, in
 // chunks of points. It returns the number of list entries replaced.
