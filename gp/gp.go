@@ -265,9 +265,9 @@ func (r *Regressor) Fit(ctx context.Context, x *mat.Dense, y []float64) error {
 			maxIter = 200
 		}
 		settings := &optimize.Settings{
-			MajorIterations: maxIter,
+			MajorIterations:   maxIter,
 			GradientThreshold: 1e-5,
-			Converger:       &ctxConverger{ctx: ctx, inner: &optimize.FunctionConverge{Absolute: 1e-9, Relative: 1e-10, Iterations: 20}},
+			Converger:         &ctxConverger{ctx: ctx, inner: &optimize.FunctionConverge{Absolute: 1e-9, Relative: 1e-10, Iterations: 20}},
 		}
 		res, err := optimize.Minimize(problem, u0, settings, &optimize.LBFGS{})
 		if cerr := ctx.Err(); cerr != nil {
