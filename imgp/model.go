@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"time"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -71,6 +72,10 @@ type Regressor struct {
 	Euclidean *gp.Regressor
 	// Distance is the rule for dist(x, M) in γ(x).
 	Distance DistanceRule
+	// Approximate, if not nil, builds the KNN graph by NN-descent with these
+	// settings (knngraph.Approximate); nil means the exact search, whose
+	// O(N²d) time dominates for large N.
+	Approximate *knngraph.Descent
 	// Progress, if not nil, is called after each Adam step.
 	Progress func(iteration int, h Hyperparameters, grad [4]float64)
 
@@ -94,6 +99,15 @@ type fitted struct {
 	labelled []int
 	steps    int
 	cgIters  int
+	times    Timings
+}
+
+// Timings splits the time of Fit into its stages.
+type Timings struct {
+	Graph     time.Duration // KNN search and symmetrisation
+	Train     time.Duration // Adam on the marginal likelihood
+	Eigen     time.Duration // eigenpairs and the rank-L posterior
+	Euclidean time.Duration // the Euclidean GP fit
 }
 
 func (r *Regressor) defaults() (k, nu, l, iters int, lr float64, probes int, tol float64) {
@@ -214,7 +228,14 @@ func (r *Regressor) Fit(ctx context.Context, x *mat.Dense, labelled []int, y []f
 	if l > n {
 		return fmt.Errorf("imgp: Eigenpairs = %d is invalid for %d points: it must be at most N", l, n)
 	}
-	nb, err := knngraph.Exact(ctx, x, k, nil)
+	start := time.Now()
+	var nb *knngraph.Neighbors
+	var err error
+	if r.Approximate != nil {
+		nb, err = knngraph.Approximate(ctx, x, k, r.Approximate)
+	} else {
+		nb, err = knngraph.Exact(ctx, x, k, nil)
+	}
 	if err != nil {
 		return fmt.Errorf("imgp: KNN graph: %w", err)
 	}
@@ -223,6 +244,8 @@ func (r *Regressor) Fit(ctx context.Context, x *mat.Dense, labelled []int, y []f
 		return fmt.Errorf("imgp: KNN graph: %w", err)
 	}
 	f := &fitted{nu: nu, k: k, x: mat.DenseCopyOf(x), geo: geo, labelled: append([]int(nil), labelled...)}
+	f.times.Graph = time.Since(start)
+	start = time.Now()
 	pr := &gmrf{geo: geo, nu: nu, labelled: f.labelled, y: append([]float64(nil), y...), tol: tol}
 	h, err := r.initial(geo, pr)
 	if err != nil {
@@ -235,6 +258,7 @@ func (r *Regressor) Fit(ctx context.Context, x *mat.Dense, labelled []int, y []f
 		}
 	}
 	f.h = h
+	f.times.Train = time.Since(start)
 	if err := r.finish(ctx, f, pr, l); err != nil {
 		return err
 	}
@@ -328,6 +352,7 @@ func (r *Regressor) adam(ctx context.Context, pr *gmrf, h Hyperparameters, iters
 
 // finish computes the eigenpairs, the rank-L posterior and the Euclidean GP.
 func (r *Regressor) finish(ctx context.Context, f *fitted, pr *gmrf, l int) error {
+	start := time.Now()
 	var err error
 	if f.w, err = f.geo.Weights(f.h.Alpha); err != nil {
 		return err
@@ -390,6 +415,8 @@ func (r *Regressor) finish(ctx context.Context, f *fitted, pr *gmrf, l int) erro
 	if !f.chol.Factorize(f.sigma) {
 		return errors.New("imgp: the feature posterior covariance is not positive definite")
 	}
+	f.times.Eigen = time.Since(start)
+	start = time.Now()
 	// Euclidean GP on the labelled points.
 	eucl := gp.Regressor{}
 	if r.Euclidean != nil {
@@ -403,5 +430,6 @@ func (r *Regressor) finish(ctx context.Context, f *fitted, pr *gmrf, l int) erro
 		return fmt.Errorf("imgp: Euclidean GP: %w", err)
 	}
 	f.eucl = &eucl
+	f.times.Euclidean = time.Since(start)
 	return nil
 }

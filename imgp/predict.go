@@ -70,6 +70,14 @@ func (r *Regressor) Steps() (steps, cgIterations int) {
 	return r.fit.steps, r.fit.cgIters
 }
 
+// Timings returns how long the stages of Fit took.
+func (r *Regressor) Timings() Timings {
+	if r.fit == nil {
+		return Timings{}
+	}
+	return r.fit.times
+}
+
 // Variance returns σ² = s·C_L, the mean prior variance over the nodes of the
 // rank-L kernel (IMGP eq. 8's normalisation with the truncated sum).
 func (r *Regressor) Variance() float64 {
