@@ -279,3 +279,49 @@ func TestBadInput(t *testing.T) {
 	r = Regressor{K: 5}
 	require.ErrorContains(t, r.Fit(ctx, bad, lab, y), "point 2, coordinate 1 is NaN")
 }
+
+// A regular polygon's KNN graph is a circulant: its eigenvalues come in
+// equal pairs, which inverse iteration must still return as orthogonal
+// eigenvectors.
+func TestDenseComponentsRepeatedEigenvalues(t *testing.T) {
+	n := 64
+	x := mat.NewDense(n, 2, nil)
+	for i := 0; i < n; i++ {
+		th := 2 * math.Pi * float64(i) / float64(n)
+		x.SetRow(i, []float64{math.Cos(th), math.Sin(th)})
+	}
+	nb, err := knngraph.Exact(context.Background(), x, 4, nil)
+	require.NoError(t, err)
+	g, err := knngraph.NewGraph(nb, knngraph.Or)
+	require.NoError(t, err)
+	w, err := g.Weights(0.1)
+	require.NoError(t, err)
+	ep, err := DenseComponents{}.Smallest(context.Background(), w, 9)
+	require.NoError(t, err)
+	h := Hyperparameters{Alpha: 0.1, Kappa: 1, Amplitude: 1, Noise: 1}
+	dm := newDenseModel(g, 1, h)
+	_, lam, _ := dm.eigenKernel(1, h)
+	require.InDelta(t, ep.Values[1], ep.Values[2], 1e-10, "a circulant has double eigenvalues")
+	for l := 0; l < 9; l++ {
+		require.InDelta(t, lam[l], ep.Values[l], eigenTol)
+		f := mat.Col(nil, l, ep.Vectors)
+		for i := 0; i < n; i++ {
+			var af float64
+			for j := 0; j < n; j++ {
+				af += dm.a.At(i, j) * f[j]
+			}
+			require.InDelta(t, ep.Values[l]*f[i], f[i]-af/dm.d[i], 1e-8)
+		}
+		for m := 0; m <= l; m++ {
+			var ip float64
+			for i := 0; i < n; i++ {
+				ip += dm.d[i] * f[i] * ep.Vectors.At(i, m)
+			}
+			want := 0.0
+			if m == l {
+				want = 1
+			}
+			require.InDelta(t, want, ip, 1e-10, "D-inner product %d,%d", l, m)
+		}
+	}
+}
