@@ -72,6 +72,10 @@ type Regressor struct {
 	Euclidean *gp.Regressor
 	// Distance is the rule for dist(x, M) in γ(x).
 	Distance DistanceRule
+	// Graph, if not nil, is the KNN graph of the N input rows to use
+	// instead of searching (e.g. shared between fits on the same points);
+	// K is then its K.
+	Graph *knngraph.Graph
 	// Approximate, if not nil, builds the KNN graph by NN-descent with these
 	// settings (knngraph.Approximate); nil means the exact search, whose
 	// O(N²d) time dominates for large N.
@@ -229,19 +233,17 @@ func (r *Regressor) Fit(ctx context.Context, x *mat.Dense, labelled []int, y []f
 		return fmt.Errorf("imgp: Eigenpairs = %d is invalid for %d points: it must be at most N", l, n)
 	}
 	start := time.Now()
-	var nb *knngraph.Neighbors
-	var err error
-	if r.Approximate != nil {
-		nb, err = knngraph.Approximate(ctx, x, k, r.Approximate)
+	geo := r.Graph
+	if geo != nil {
+		if geo.Dist2.Nodes() != n {
+			return fmt.Errorf("imgp: Graph has %d nodes but there are %d input points", geo.Dist2.Nodes(), n)
+		}
+		k = geo.K
 	} else {
-		nb, err = knngraph.Exact(ctx, x, k, nil)
-	}
-	if err != nil {
-		return fmt.Errorf("imgp: KNN graph: %w", err)
-	}
-	geo, err := knngraph.NewGraph(nb, knngraph.Or)
-	if err != nil {
-		return fmt.Errorf("imgp: KNN graph: %w", err)
+		var err error
+		if geo, err = BuildGraph(ctx, x, k, r.Approximate); err != nil {
+			return err
+		}
 	}
 	f := &fitted{nu: nu, k: k, x: mat.DenseCopyOf(x), geo: geo, labelled: append([]int(nil), labelled...)}
 	f.times.Graph = time.Since(start)
@@ -264,6 +266,27 @@ func (r *Regressor) Fit(ctx context.Context, x *mat.Dense, labelled []int, y []f
 	}
 	r.fit = f
 	return nil
+}
+
+// BuildGraph returns the symmetrised (or-rule) K-nearest-neighbour graph of
+// the rows of x that Fit builds: exact search, or NN-descent with the given
+// settings when approximate is not nil.
+func BuildGraph(ctx context.Context, x *mat.Dense, k int, approximate *knngraph.Descent) (*knngraph.Graph, error) {
+	var nb *knngraph.Neighbors
+	var err error
+	if approximate != nil {
+		nb, err = knngraph.Approximate(ctx, x, k, approximate)
+	} else {
+		nb, err = knngraph.Exact(ctx, x, k, nil)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("imgp: KNN graph: %w", err)
+	}
+	geo, err := knngraph.NewGraph(nb, knngraph.Or)
+	if err != nil {
+		return nil, fmt.Errorf("imgp: KNN graph: %w", err)
+	}
+	return geo, nil
 }
 
 // initial fills the zero fields of Initial.

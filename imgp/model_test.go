@@ -95,7 +95,7 @@ func fitCircle(t *testing.T, iters int) (*Regressor, *mat.Dense, []float64) {
 
 func TestNystromReproducesNodesAndGamma(t *testing.T) {
 	r, x, _ := fitCircle(t, 5)
-	g := r.Graph()
+	g := r.FittedGraph()
 	ep := r.Spectrum()
 	w, err := g.Weights(r.Hyperparameters().Alpha)
 	require.NoError(t, err)

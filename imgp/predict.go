@@ -53,8 +53,8 @@ func (r *Regressor) EuclideanModel() *gp.Regressor {
 	return r.fit.eucl
 }
 
-// Graph returns the KNN graph built by Fit.
-func (r *Regressor) Graph() *knngraph.Graph {
+// FittedGraph returns the KNN graph Fit used.
+func (r *Regressor) FittedGraph() *knngraph.Graph {
 	if r.fit == nil {
 		return nil
 	}

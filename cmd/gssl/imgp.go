@@ -81,6 +81,7 @@ indices listed in --subset (e.g. train_subset10_seed0.txt, scikit-learn's split)
 	f.StringVar(&opts.Distance, "distance", "nearest", "dist(x, M) in the blend: nearest (node) or mean (of K neighbours)")
 	f.BoolVar(&opts.Approximate, "approximate", false, "approximate KNN graph by NN-descent (for large N)")
 	f.StringVar(&opts.Plot, "plot", "", "write a PNG of predicted against true targets with ±2σ bands")
+	cmd.AddCommand(newIMGPSweepCommand(g))
 	return cmd
 }
 
@@ -348,7 +349,7 @@ func runIMGP(ctx context.Context, opts imgpOptions, stdout, stderr io.Writer) er
 	res.Alpha, res.Kappa, res.Amplitude, res.Noise, res.Variance = h.Alpha, h.Kappa, h.Amplitude, h.Noise, r.Variance()
 	res.EuclideanAmp, res.EuclideanLength, res.EuclideanNoise, res.EuclideanLML = eh.Amplitude, eh.LengthScale, eh.Noise, e.LogMarginalLikelihood()
 	res.AdamSteps, res.CGIterations = r.Steps()
-	_, res.Components = r.Graph().Dist2.Components()
+	_, res.Components = r.FittedGraph().Dist2.Components()
 	t := r.Timings()
 	res.SecondsGraph, res.SecondsTrain, res.SecondsEigen, res.SecondsEucl = t.Graph.Seconds(), t.Train.Seconds(), t.Eigen.Seconds(), t.Euclidean.Seconds()
 	if opts.Plot != "" {

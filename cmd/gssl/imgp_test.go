@@ -121,3 +121,29 @@ func TestIMGPBadInput(t *testing.T) {
 	opts.Data, opts.Subset = dir, sub
 	require.ErrorContains(t, runIMGP(ctx, opts, &out, &errw), "line 2: index 99")
 }
+
+func TestIMGPSweepJSON(t *testing.T) {
+	opts := sweepOptions{imgpOptions: smallIMGP(), Fractions: []float64{0.1, 0.3}, Seeds: 2}
+	opts.Synthetic = 200
+	opts.Plot = filepath.Join(t.TempDir(), "sweep.png")
+	var out, errw bytes.Buffer
+	require.NoError(t, runIMGPSweep(context.Background(), opts, &out, &errw))
+	obj := decodeOne(t, out.Bytes())
+	runs := obj["runs"].([]any)
+	require.Len(t, runs, 4)
+	summary := obj["summary"].([]any)
+	require.Len(t, summary, 2)
+	first := summary[0].(map[string]any)
+	for _, k := range []string{"rmse_mean", "rmse_std", "nll_mean", "euclidean_rmse_mean", "euclidean_nll_mean", "euclidean_over_imgp_rmse"} {
+		_, ok := first[k].(float64)
+		require.True(t, ok, "summary key %s: %v", k, first[k])
+	}
+	assert.Equal(t, 20.0, runs[0].(map[string]any)["n_labelled"])
+	_, err := os.Stat(opts.Plot)
+	require.NoError(t, err)
+
+	opts.Subsets = t.TempDir()
+	require.ErrorContains(t, runIMGPSweep(context.Background(), opts, &out, &errw), "train_subset10_seed0.txt")
+	opts.Subsets, opts.Seeds = "", 0
+	require.ErrorContains(t, runIMGPSweep(context.Background(), opts, &out, &errw), "--seeds 0 is invalid")
+}
