@@ -288,4 +288,3 @@ func plotSweep(path string, r sweepResult) error {
 	}
 	return nil
 }
-
