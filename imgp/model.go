@@ -76,6 +76,13 @@ type Regressor struct {
 	// instead of searching (e.g. shared between fits on the same points);
 	// K is then its K.
 	Graph *knngraph.Graph
+	// Refine, when true, refits κ, s and σ_ε² after the eigenpairs are
+	// computed by maximising the exact marginal likelihood of the rank-L
+	// model that predictions use (O(L³) per evaluation, α kept). The GMRF
+	// likelihood of training is that of the full-rank prior; with few labels
+	// its maximiser can suit the truncated model poorly. Off by default (the
+	// paper trains the full-rank model only).
+	Refine bool
 	// Approximate, if not nil, builds the KNN graph by NN-descent with these
 	// settings (knngraph.Approximate); nil means the exact search, whose
 	// O(N²d) time dominates for large N.
@@ -101,6 +108,7 @@ type fitted struct {
 	gmrfMean []float64     // full-rank posterior mean on the nodes
 	eucl     *gp.Regressor
 	labelled []int
+	y        []float64
 	steps    int
 	cgIters  int
 	times    Timings
@@ -399,6 +407,33 @@ func (r *Regressor) finish(ctx context.Context, f *fitted, pr *gmrf, l int) erro
 	if f.gmrfMean, _, err = st.solveQ(ctx, b, pr.tol); err != nil {
 		return err
 	}
+	if r.Refine {
+		f.h = newTruncated(f.eig, f.nu, pr.labelled, pr.y).refine(ctx, f.h)
+	}
+	if err := f.posterior(pr.y); err != nil {
+		return err
+	}
+	f.times.Eigen = time.Since(start)
+	start = time.Now()
+	// Euclidean GP on the labelled points.
+	eucl := gp.Regressor{}
+	if r.Euclidean != nil {
+		eucl = *r.Euclidean
+	}
+	xl := mat.NewDense(len(pr.labelled), f.x.RawMatrix().Cols, nil)
+	for a, i := range pr.labelled {
+		xl.SetRow(a, f.x.RawRowView(i))
+	}
+	if err := eucl.Fit(ctx, xl, pr.y); err != nil {
+		return fmt.Errorf("imgp: Euclidean GP: %w", err)
+	}
+	f.eucl = &eucl
+	f.times.Euclidean = time.Since(start)
+	return nil
+}
+
+// posterior computes the rank-L posterior of the feature weights at f.h.
+func (f *fitted) posterior(y []float64) error {
 	// Rank-L kernel k = Σ_l φ_l(x)φ_l(x′), φ_l = √(sΦ(λ_l)) f_l, and the
 	// Gaussian posterior of the feature weights (the L×L Woodbury form).
 	L := len(f.eig.Values)
@@ -407,9 +442,9 @@ func (r *Regressor) finish(ctx context.Context, f *fitted, pr *gmrf, l int) erro
 	for q, lam := range f.eig.Values {
 		f.phiScale[q] = math.Sqrt(f.h.Amplitude * spectralDensity(lam, c, f.nu))
 	}
-	nl := len(pr.labelled)
+	nl := len(f.labelled)
 	phi := mat.NewDense(nl, L, nil)
-	for a, i := range pr.labelled {
+	for a, i := range f.labelled {
 		for q := 0; q < L; q++ {
 			phi.Set(a, q, f.phiScale[q]*f.eig.Vectors.At(i, q))
 		}
@@ -428,7 +463,7 @@ func (r *Regressor) finish(ctx context.Context, f *fitted, pr *gmrf, l int) erro
 		return err
 	}
 	rhs := mat.NewVecDense(L, nil)
-	rhs.MulVec(phi.T(), mat.NewVecDense(nl, pr.y))
+	rhs.MulVec(phi.T(), mat.NewVecDense(nl, y))
 	rhs.ScaleVec(1/f.h.Noise, rhs)
 	mu := mat.NewVecDense(L, nil)
 	if err := pc.SolveVecTo(mu, rhs); err != nil {
@@ -438,21 +473,24 @@ func (r *Regressor) finish(ctx context.Context, f *fitted, pr *gmrf, l int) erro
 	if !f.chol.Factorize(f.sigma) {
 		return errors.New("imgp: the feature posterior covariance is not positive definite")
 	}
-	f.times.Eigen = time.Since(start)
-	start = time.Now()
-	// Euclidean GP on the labelled points.
-	eucl := gp.Regressor{}
-	if r.Euclidean != nil {
-		eucl = *r.Euclidean
-	}
-	xl := mat.NewDense(nl, f.x.RawMatrix().Cols, nil)
-	for a, i := range pr.labelled {
-		xl.SetRow(a, f.x.RawRowView(i))
-	}
-	if err := eucl.Fit(ctx, xl, pr.y); err != nil {
-		return fmt.Errorf("imgp: Euclidean GP: %w", err)
-	}
-	f.eucl = &eucl
-	f.times.Euclidean = time.Since(start)
+	f.y = y
 	return nil
+}
+
+// Refined returns a copy of the fitted model whose κ, s and σ_ε² maximise
+// the exact marginal likelihood of the rank-L model used for prediction
+// (see Regressor.Refine), sharing the graph, eigenpairs and Euclidean GP.
+func (r *Regressor) Refined(ctx context.Context) (*Regressor, error) {
+	if r.fit == nil {
+		return nil, errNotFitted
+	}
+	out := *r
+	out.Refine = true
+	f := *r.fit
+	f.h = newTruncated(f.eig, f.nu, f.labelled, f.y).refine(ctx, f.h)
+	if err := f.posterior(f.y); err != nil {
+		return nil, err
+	}
+	out.fit = &f
+	return &out, nil
 }
