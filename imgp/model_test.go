@@ -325,3 +325,54 @@ func TestDenseComponentsRepeatedEigenvalues(t *testing.T) {
 		}
 	}
 }
+
+// truncTol: the Woodbury/determinant-lemma form against a dense n×n Cholesky
+// of the same covariance; both are exact to rounding at condition ≤ 1e6.
+const truncTol = 1e-9
+
+func TestTruncatedLikelihoodAgainstDense(t *testing.T) {
+	r, x, theta := fitCircle(t, 2)
+	_ = x
+	ep := r.Spectrum()
+	lab := r.fit.labelled
+	y := r.fit.y
+	tr := newTruncated(ep, 2, lab, y)
+	for _, h := range []Hyperparameters{{Kappa: 2, Amplitude: 0.3, Noise: 0.01}, {Kappa: 40, Amplitude: 1e-4, Noise: 1e-3}} {
+		c := 4 / (h.Kappa * h.Kappa)
+		n := len(lab)
+		cov := mat.NewSymDense(n, nil)
+		for a, i := range lab {
+			for b, j := range lab {
+				if b < a {
+					continue
+				}
+				var s float64
+				for q, lam := range ep.Values {
+					s += h.Amplitude * spectralDensity(lam, c, 2) * ep.Vectors.At(i, q) * ep.Vectors.At(j, q)
+				}
+				if a == b {
+					s += h.Noise
+				}
+				cov.SetSym(a, b, s)
+			}
+		}
+		var ch mat.Cholesky
+		require.True(t, ch.Factorize(cov))
+		alpha := mat.NewVecDense(n, nil)
+		require.NoError(t, ch.SolveVecTo(alpha, mat.NewVecDense(n, y)))
+		want := -0.5*mat.Dot(alpha, mat.NewVecDense(n, y)) - 0.5*ch.LogDet() - 0.5*float64(n)*math.Log(2*math.Pi)
+		got := tr.logLikelihood([]float64{math.Log(h.Kappa), math.Log(h.Amplitude), math.Log(h.Noise)})
+		require.InEpsilon(t, want, got, truncTol)
+	}
+	// Refinement does not lower the truncated likelihood.
+	h0 := r.Hyperparameters()
+	rr, err := r.Refined(context.Background())
+	require.NoError(t, err)
+	h1 := rr.Hyperparameters()
+	u := func(h Hyperparameters) []float64 {
+		return []float64{math.Log(h.Kappa), math.Log(h.Amplitude), math.Log(h.Noise)}
+	}
+	require.GreaterOrEqual(t, tr.logLikelihood(u(h1)), tr.logLikelihood(u(h0)))
+	require.Equal(t, h0.Alpha, h1.Alpha)
+	_ = theta
+}
