@@ -17,5 +17,12 @@
 //
 // Gram computes the dense matrix K(X, Y) in parallel over row blocks: it is
 // the explicit dense path, O(n·m) memory, for exact KRR, GPs and small
-// problems. Large problems use blocked products that never hold n×m at once.
+// problems. Large problems use Matrix, the n×M kernel matrix K(X, C) that is
+// never held whole: its products K·v, Kᵀ·u, KᵀK·v and the one-pass KᵀK
+// (with Kᵀy) evaluate it in blocks of rows on both cores, memory
+// O(nd + M·BlockRows). Matrix evaluates radial, linear and polynomial
+// kernels from inner products ⟨x, c⟩ in float64 or, with Float32, of float32
+// copies of the points (AVX2 through github.com/viterin/vek, which falls back
+// to pure Go on other CPUs); distances below 1e-8 (float32: 1e-4) of
+// ‖x‖²+‖c‖² are recomputed directly from the float64 points.
 package kernel
