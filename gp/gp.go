@@ -197,20 +197,22 @@ func checkPoints(what string, x *mat.Dense, d int) error {
 	return nil
 }
 
-// ctxConverger stops L-BFGS when the context is done and otherwise defers to
-// gonum's function-value convergence test.
-type ctxConverger struct {
-	ctx   context.Context
-	inner optimize.Converger
+// ContextConverger is a gonum optimize.Converger that stops the optimisation
+// when Context is done and otherwise defers to Inner.
+type ContextConverger struct {
+	Context context.Context
+	Inner   optimize.Converger
 }
 
-func (c *ctxConverger) Init(dim int) { c.inner.Init(dim) }
+// Init implements optimize.Converger.
+func (c *ContextConverger) Init(dim int) { c.Inner.Init(dim) }
 
-func (c *ctxConverger) Converged(loc *optimize.Location) optimize.Status {
-	if c.ctx.Err() != nil {
+// Converged implements optimize.Converger.
+func (c *ContextConverger) Converged(loc *optimize.Location) optimize.Status {
+	if c.Context.Err() != nil {
 		return optimize.MethodConverge
 	}
-	return c.inner.Converged(loc)
+	return c.Inner.Converged(loc)
 }
 
 // Fit learns the hyperparameters by maximising the log marginal likelihood
@@ -267,7 +269,7 @@ func (r *Regressor) Fit(ctx context.Context, x *mat.Dense, y []float64) error {
 		settings := &optimize.Settings{
 			MajorIterations:   maxIter,
 			GradientThreshold: 1e-5,
-			Converger:         &ctxConverger{ctx: ctx, inner: &optimize.FunctionConverge{Absolute: 1e-9, Relative: 1e-10, Iterations: 20}},
+			Converger:         &ContextConverger{Context: ctx, Inner: &optimize.FunctionConverge{Absolute: 1e-9, Relative: 1e-10, Iterations: 20}},
 		}
 		res, err := optimize.Minimize(problem, u0, settings, &optimize.LBFGS{})
 		if cerr := ctx.Err(); cerr != nil {

@@ -76,18 +76,7 @@ func TestLikelihoodAndGradientAgainstReference(t *testing.T) {
 		require.InEpsilon(t, referenceLML(cov, x, y, h), v, solveTol, cov.String())
 		const step = 1e-5
 		for p := 0; p < 3; p++ {
-			at := func(s float64) float64 {
-				hh := h
-				switch p {
-				case 0:
-					hh.Amplitude *= math.Exp(s)
-				case 1:
-					hh.LengthScale *= math.Exp(s)
-				case 2:
-					hh.Noise *= math.Exp(s)
-				}
-				return referenceLML(cov, x, y, hh)
-			}
+			at := func(s float64) float64 { return referenceLML(cov, x, y, scaled(h, p, s)) }
 			fd := (at(step) - at(-step)) / (2 * step)
 			require.InEpsilon(t, fd, g[p], gradTol, "%v parameter %d", cov, p)
 		}
@@ -104,18 +93,7 @@ func TestFitIncreasesLikelihoodAndPredicts(t *testing.T) {
 	// The optimum is stationary: central differences of the reference vanish
 	// (relative to the likelihood's curvature scale) in every direction.
 	for p := 0; p < 3; p++ {
-		at := func(s float64) float64 {
-			hh := h
-			switch p {
-			case 0:
-				hh.Amplitude *= math.Exp(s)
-			case 1:
-				hh.LengthScale *= math.Exp(s)
-			case 2:
-				hh.Noise *= math.Exp(s)
-			}
-			return referenceLML(Matern52, x, y, hh)
-		}
+		at := func(s float64) float64 { return referenceLML(Matern52, x, y, scaled(h, p, s)) }
 		require.Less(t, math.Abs(at(1e-4)-at(-1e-4))/2e-4, 1e-3, "parameter %d not stationary", p)
 	}
 	mean, variance, err := r.Predict(xt)
@@ -193,4 +171,17 @@ func TestCancelled(t *testing.T) {
 	cancel()
 	r := Regressor{}
 	require.ErrorIs(t, r.Fit(ctx, x, y), context.Canceled)
+}
+
+// scaled multiplies hyperparameter p (amplitude, length scale, noise) by e^s.
+func scaled(h Hyperparameters, p int, s float64) Hyperparameters {
+	switch p {
+	case 0:
+		h.Amplitude *= math.Exp(s)
+	case 1:
+		h.LengthScale *= math.Exp(s)
+	case 2:
+		h.Noise *= math.Exp(s)
+	}
+	return h
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gssl/gssl/graph"
 	"github.com/gssl/gssl/knngraph"
+	"github.com/gssl/gssl/linop"
 )
 
 // Precision is the sparse precision matrix of the graph Matérn prior
@@ -143,19 +144,7 @@ func (p *Precision) Diagonal() []float64 {
 }
 
 // Dense returns P as a dense matrix (N×N: for tests and small graphs only).
-func (p *Precision) Dense() *mat.Dense {
-	n := p.Dim()
-	out := mat.NewDense(n, n, nil)
-	e := make([]float64, n)
-	col := make([]float64, n)
-	for j := 0; j < n; j++ {
-		e[j] = 1
-		p.MulVecTo(col, e)
-		e[j] = 0
-		out.SetCol(j, col)
-	}
-	return out
-}
+func (p *Precision) Dense() *mat.Dense { return linop.ToDense(p) }
 
 // spectralDensity is Φ(λ) = (c + λ)^{−ν} of IMGP eq. 8.
 func spectralDensity(lambda, shift float64, nu int) float64 {

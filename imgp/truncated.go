@@ -6,6 +6,8 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/optimize"
+
+	"github.com/gssl/gssl/gp"
 )
 
 // truncated is the exact marginal likelihood of the rank-L model used for
@@ -101,26 +103,11 @@ func (t *truncated) refine(ctx context.Context, h Hyperparameters) Hyperparamete
 		},
 	}
 	settings := &optimize.Settings{MajorIterations: 500, GradientThreshold: 1e-6,
-		Converger: &ctxConverger{ctx: ctx, inner: &optimize.FunctionConverge{Absolute: 1e-10, Relative: 1e-12, Iterations: 20}}}
+		Converger: &gp.ContextConverger{Context: ctx, Inner: &optimize.FunctionConverge{Absolute: 1e-10, Relative: 1e-12, Iterations: 20}}}
 	res, err := optimize.Minimize(problem, u0, settings, &optimize.LBFGS{})
 	if res == nil || (err != nil && res.F >= start) || !(res.F < start) {
 		return h
 	}
 	u := clamp(res.X)
 	return Hyperparameters{Alpha: h.Alpha, Kappa: math.Exp(u[0]), Amplitude: math.Exp(u[1]), Noise: math.Exp(u[2])}
-}
-
-// ctxConverger stops an optimisation when the context is done.
-type ctxConverger struct {
-	ctx   context.Context
-	inner optimize.Converger
-}
-
-func (c *ctxConverger) Init(dim int) { c.inner.Init(dim) }
-
-func (c *ctxConverger) Converged(loc *optimize.Location) optimize.Status {
-	if c.ctx.Err() != nil {
-		return optimize.MethodConverge
-	}
-	return c.inner.Converged(loc)
 }

@@ -11,6 +11,7 @@ import (
 	"sort"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/eval"
@@ -68,23 +69,29 @@ indices listed in --subset (e.g. train_subset10_seed0.txt, scikit-learn's split)
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.Data, "data", "", "data folder (default ../shared/data/srmnist)")
-	f.IntVar(&opts.Synthetic, "synthetic", 0, "use the synthetic closed curve in R^10 with this many nodes")
+	addIMGPModelFlags(f, &opts)
 	f.Float64Var(&opts.Labelled, "labelled", 0.1, "fraction of training points labelled, in (0, 1]")
 	f.StringVar(&opts.Subset, "subset", "", "file of labelled training indices (overrides --labelled)")
+	f.Uint64Var(&opts.Seed, "seed", 0, "seed of the labelled subset and the probes")
+	f.BoolVar(&opts.Approximate, "approximate", false, "approximate KNN graph by NN-descent (for large N)")
+	f.BoolVar(&opts.EuclFixed, "euclidean-fixed", false, "do not fit the Euclidean GP's hyperparameters (keeps 1, 1, 1e-2; for timing the graph model)")
+	f.StringVar(&opts.Plot, "plot", "", "write a PNG of predicted against true targets with ±2σ bands")
+	cmd.AddCommand(newIMGPSweepCommand(g))
+	return cmd
+}
+
+// addIMGPModelFlags registers the data and model flags shared by imgp and
+// imgp sweep.
+func addIMGPModelFlags(f *pflag.FlagSet, opts *imgpOptions) {
+	f.StringVar(&opts.Data, "data", "", "data folder (default ../shared/data/srmnist)")
+	f.IntVar(&opts.Synthetic, "synthetic", 0, "use the synthetic closed curve in R^10 with this many nodes")
 	f.IntVar(&opts.K, "k", 50, "nearest neighbours of the graph")
 	f.IntVar(&opts.Nu, "nu", 2, "integer smoothness ν of the graph Matérn prior")
 	f.IntVar(&opts.Eigenpairs, "eigenpairs", 100, "eigenpairs L for prediction")
 	f.IntVar(&opts.Iterations, "iterations", 100, "Adam steps on the marginal likelihood")
 	f.Float64Var(&opts.LearningRate, "learning-rate", 0.05, "Adam learning rate")
 	f.IntVar(&opts.Probes, "probes", 4, "Hutchinson probe vectors per gradient")
-	f.Uint64Var(&opts.Seed, "seed", 0, "seed of the labelled subset and the probes")
 	f.StringVar(&opts.Distance, "distance", "nearest", "dist(x, M) in the blend: nearest (node) or mean (of K neighbours)")
-	f.BoolVar(&opts.Approximate, "approximate", false, "approximate KNN graph by NN-descent (for large N)")
-	f.BoolVar(&opts.EuclFixed, "euclidean-fixed", false, "do not fit the Euclidean GP's hyperparameters (keeps 1, 1, 1e-2; for timing the graph model)")
-	f.StringVar(&opts.Plot, "plot", "", "write a PNG of predicted against true targets with ±2σ bands")
-	cmd.AddCommand(newIMGPSweepCommand(g))
-	return cmd
 }
 
 // imgpResult is the JSON object of one run. RMSE and NLL are in standardised

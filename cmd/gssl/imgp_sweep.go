@@ -48,18 +48,10 @@ it they are seeded Go draws. --plot draws RMSE against the labelled fraction.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.Data, "data", "", "data folder (default ../shared/data/srmnist)")
-	f.IntVar(&opts.Synthetic, "synthetic", 0, "use the synthetic closed curve in R^10 with this many nodes")
+	addIMGPModelFlags(f, &opts.imgpOptions)
 	f.Float64SliceVar(&opts.Fractions, "fractions", []float64{0.005, 0.01, 0.02, 0.05, 0.1}, "labelled fractions")
 	f.IntVar(&opts.Seeds, "seeds", 5, "seeds 0 … seeds−1 per fraction")
 	f.StringVar(&opts.Subsets, "subsets", "", "folder of subset files train_subset<100f>_seed<s>.txt")
-	f.IntVar(&opts.K, "k", 50, "nearest neighbours of the graph")
-	f.IntVar(&opts.Nu, "nu", 2, "integer smoothness ν of the graph Matérn prior")
-	f.IntVar(&opts.Eigenpairs, "eigenpairs", 100, "eigenpairs L for prediction")
-	f.IntVar(&opts.Iterations, "iterations", 100, "Adam steps on the marginal likelihood")
-	f.Float64Var(&opts.LearningRate, "learning-rate", 0.05, "Adam learning rate")
-	f.IntVar(&opts.Probes, "probes", 4, "Hutchinson probe vectors per gradient")
-	f.StringVar(&opts.Distance, "distance", "nearest", "dist(x, M) in the blend: nearest or mean")
 	f.StringVar(&opts.Plot, "plot", "", "write a PNG of RMSE against the labelled fraction")
 	return cmd
 }
