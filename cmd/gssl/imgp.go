@@ -384,7 +384,7 @@ func runIMGP(ctx context.Context, opts imgpOptions, stdout, stderr io.Writer) er
 	t := r.Timings()
 	res.SecondsGraph, res.SecondsTrain, res.SecondsEigen, res.SecondsEucl = t.Graph.Seconds(), t.Train.Seconds(), t.Eigen.Seconds(), t.Euclidean.Seconds()
 	if opts.Plot != "" {
-		if err := plotIMGP(opts.Plot, data, p, eh.Noise, data.scale); err != nil {
+		if err := plotIMGP(opts.Plot, data, p, rp, eh.Noise, data.scale); err != nil {
 			return err
 		}
 		logf(stderr, "imgp: wrote %s", opts.Plot)

@@ -15,8 +15,9 @@ import (
 
 // plotIMGP draws predicted against true targets (in the data's original
 // units: scale × standardised) for both models, each with its ±2σ band of a
-// new observation as error bars, and the diagonal.
-func plotIMGP(path string, data *regressionData, p *imgp.Prediction, euclNoise, scale float64) error {
+// new observation as error bars, and the diagonal; refined is IMGP after the
+// rank-L refit (Regressor.Refined).
+func plotIMGP(path string, data *regressionData, p, refined *imgp.Prediction, euclNoise, scale float64) error {
 	pl := plot.New()
 	pl.Title.Text = fmt.Sprintf("IMGP vs Euclidean GP (%s)", data.name)
 	pl.X.Label.Text = "true target"
@@ -33,9 +34,8 @@ func plotIMGP(path string, data *regressionData, p *imgp.Prediction, euclNoise, 
 		}
 		return xy, errs
 	}
-	zero := make([]float64, len(p.Observation))
 	im, imErr := series(p.Mean, p.Observation, 0, 0)
-	_ = zero
+	rf, rfErr := series(refined.Mean, refined.Observation, 0, 0)
 	eu, euErr := series(p.EuclideanMean, p.EuclideanVariance, euclNoise, 0)
 	add := func(xy plotter.XYs, errs plotter.YErrors, c color.Color, shape draw.GlyphDrawer, name string) error {
 		s, err := plotter.NewScatter(xy)
@@ -62,6 +62,9 @@ func plotIMGP(path string, data *regressionData, p *imgp.Prediction, euclNoise, 
 		return err
 	}
 	if err := add(im, imErr, color.RGBA{R: 30, G: 90, B: 200, A: 255}, draw.CircleGlyph{}, "IMGP"); err != nil {
+		return err
+	}
+	if err := add(rf, rfErr, color.RGBA{R: 40, G: 160, B: 60, A: 255}, draw.TriangleGlyph{}, "IMGP, rank-L refit"); err != nil {
 		return err
 	}
 	lo, hi := scale*data.yt[order[0]], scale*data.yt[order[len(order)-1]]
