@@ -76,6 +76,11 @@ type Regressor struct {
 	// instead of searching (e.g. shared between fits on the same points);
 	// K is then its K.
 	Graph *knngraph.Graph
+	// MinNoise is the smallest σ_ε² training and Refine may reach; 0 means
+	// 1e-5, the lower bound of scikit-learn's WhiteKernel (and of package gp).
+	// With exact targets the likelihood keeps growing as σ_ε² → 0 while the
+	// predictive variances off the graph become overconfident.
+	MinNoise float64
 	// Refine, when true, refits κ, s and σ_ε² after the eigenpairs are
 	// computed by maximising the exact marginal likelihood of the rank-L
 	// model that predictions use (O(L³) per evaluation, α kept). The GMRF
@@ -148,8 +153,18 @@ func (r *Regressor) defaults() (k, nu, l, iters int, lr float64, probes int, tol
 	return
 }
 
+func (r *Regressor) minNoise() float64 {
+	if r.MinNoise == 0 {
+		return 1e-5
+	}
+	return r.MinNoise
+}
+
 // Validate reports a setting outside its valid range.
 func (r *Regressor) Validate() error {
+	if !(r.MinNoise >= 0) || math.IsInf(r.MinNoise, 0) {
+		return fmt.Errorf("imgp: MinNoise = %v is invalid: it must be finite and ≥ 0 (0 means 1e-5)", r.MinNoise)
+	}
 	switch {
 	case r.K < 0:
 		return fmt.Errorf("imgp: K = %d is invalid: it must be ≥ 1 (0 means 50)", r.K)
@@ -368,9 +383,9 @@ func (r *Regressor) adam(ctx context.Context, pr *gmrf, h Hyperparameters, iters
 			vh := m2[p] / (1 - math.Pow(b2, float64(it)))
 			u[p] -= lr * mh / (math.Sqrt(vh) + eps)
 		}
-		// Keep the noise above 1e-8 of the target scale: the likelihood
+		// Keep the noise above MinNoise: the likelihood
 		// of exact data grows without bound as σ_ε² → 0.
-		u[3] = math.Max(u[3], math.Log(1e-8))
+		u[3] = math.Max(u[3], math.Log(r.minNoise()))
 		h = Hyperparameters{Alpha: math.Exp(u[0]), Kappa: math.Exp(u[1]), Amplitude: math.Exp(u[2]), Noise: math.Exp(u[3])}
 		f.steps = it
 		f.gmrfMean = res.Mean
@@ -408,7 +423,7 @@ func (r *Regressor) finish(ctx context.Context, f *fitted, pr *gmrf, l int) erro
 		return err
 	}
 	if r.Refine {
-		f.h = newTruncated(f.eig, f.nu, pr.labelled, pr.y).refine(ctx, f.h)
+		f.h = newTruncated(f.eig, f.nu, pr.labelled, pr.y).refine(ctx, f.h, r.minNoise())
 	}
 	if err := f.posterior(pr.y); err != nil {
 		return err
@@ -487,7 +502,7 @@ func (r *Regressor) Refined(ctx context.Context) (*Regressor, error) {
 	out := *r
 	out.Refine = true
 	f := *r.fit
-	f.h = newTruncated(f.eig, f.nu, f.labelled, f.y).refine(ctx, f.h)
+	f.h = newTruncated(f.eig, f.nu, f.labelled, f.y).refine(ctx, f.h, r.minNoise())
 	if err := f.posterior(f.y); err != nil {
 		return nil, err
 	}

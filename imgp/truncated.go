@@ -75,13 +75,13 @@ func (t *truncated) logLikelihood(u []float64) float64 {
 }
 
 // refine maximises the truncated likelihood over κ, s and σ_ε² from h by
-// L-BFGS with central-difference gradients, keeping σ_ε² ≥ 1e-8 and κ in
+// L-BFGS with central-difference gradients, keeping σ_ε² ≥ minNoise and κ in
 // [1e-3, 1e6]; it returns h unchanged if no better point is found.
-func (t *truncated) refine(ctx context.Context, h Hyperparameters) Hyperparameters {
+func (t *truncated) refine(ctx context.Context, h Hyperparameters, minNoise float64) Hyperparameters {
 	clamp := func(u []float64) []float64 {
 		v := append([]float64(nil), u...)
 		v[0] = math.Min(math.Max(v[0], math.Log(1e-3)), math.Log(1e6))
-		v[2] = math.Max(v[2], math.Log(1e-8))
+		v[2] = math.Max(v[2], math.Log(minNoise))
 		return v
 	}
 	f := func(u []float64) float64 { return -t.logLikelihood(clamp(u)) }
