@@ -52,4 +52,16 @@
 // mean γm_m + (1−γ)m_e, covariance γγ′k_m + (1−γ)(1−γ′)k_e; dist(x, M) is
 // the distance to the nearest node (NearestNode) or the mean distance to the
 // K nearest (MeanNeighbour).
+//
+// Rank-L refit (not in the paper; Regressor.Refine, Regressor.Refined). The
+// likelihood trained above is that of the full-rank prior, while predictions
+// use the L smallest eigenpairs only. With few labels the two disagree about
+// κ: the full-rank maximiser gives the truncated model too short a length
+// scale. The refit maximises, at the trained α, the exact marginal
+// likelihood of the rank-L model,
+//
+//	y ~ N(0, F_n S F_nᵀ + σ_ε² I),  S = diag(s(c + λ_l)^{−ν}),
+//
+// over κ, s and σ_ε² (Woodbury and the determinant lemma: O(L³) per
+// evaluation), by L-BFGS.
 package imgp
