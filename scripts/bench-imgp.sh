@@ -52,4 +52,5 @@ for n in 2500 5000 10000 20000; do
       --approximate --iterations 20 --euclidean-fixed --json >> "$OUT/scaling.jsonl"
   done
 done
+/usr/bin/python3 scripts/imgp_tables.py "$OUT"
 echo "results in $OUT"
