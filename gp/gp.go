@@ -237,7 +237,7 @@ func (r *Regressor) Fit(ctx context.Context, x *mat.Dense, y []float64) error {
 		var failure error
 		problem := optimize.Problem{
 			Func: func(u []float64) float64 {
-				v, _, err := lik.eval(box.hyper(u), false)
+				v, _, err := lik.eval(box.hyper(u), true) // L-BFGS asks for the gradient at almost every point: compute both from one factorisation
 				evals++
 				if err != nil {
 					failure = err
