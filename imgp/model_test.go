@@ -376,3 +376,44 @@ func TestTruncatedLikelihoodAgainstDense(t *testing.T) {
 	require.Equal(t, h0.Alpha, h1.Alpha)
 	_ = theta
 }
+
+// With all N eigenpairs from DenseComponents, the eigen form of the kernel
+// is the inverse of the sparse precision (the two forms of the prior agree).
+func TestEigenFormInvertsPrecision(t *testing.T) {
+	_, g := twoCircles(t)
+	h := Hyperparameters{Alpha: 0.05, Kappa: 1.3, Amplitude: 0.7, Noise: 1}
+	w, err := g.Weights(h.Alpha)
+	require.NoError(t, err)
+	n := len(w.D)
+	ep, err := DenseComponents{}.Smallest(context.Background(), w, n)
+	require.NoError(t, err)
+	for _, nu := range []int{1, 2} {
+		p, err := NewPrecision(w, nu, h.Kappa, 1/h.Amplitude)
+		require.NoError(t, err)
+		c := 2 * float64(nu) / (h.Kappa * h.Kappa)
+		k := mat.NewDense(n, n, nil)
+		for l, lam := range ep.Values {
+			phi := h.Amplitude * spectralDensity(lam, c, nu)
+			for i := 0; i < n; i++ {
+				fi := ep.Vectors.At(i, l)
+				if fi == 0 {
+					continue
+				}
+				for j := 0; j < n; j++ {
+					k.Set(i, j, k.At(i, j)+phi*fi*ep.Vectors.At(j, l))
+				}
+			}
+		}
+		var pk mat.Dense
+		pk.Mul(p.Dense(), k)
+		for i := 0; i < n; i++ {
+			for j := 0; j < n; j++ {
+				want := 0.0
+				if i == j {
+					want = 1
+				}
+				require.InDelta(t, want, pk.At(i, j), precisionTol, "ν=%d (PK)[%d,%d]", nu, i, j)
+			}
+		}
+	}
+}

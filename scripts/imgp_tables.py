@@ -24,7 +24,7 @@ def main():
         rows = lines(p)
         sk = [r for r in rows if r.get("peer") == "sklearn-GPR-Matern52"]
         go = [r for r in rows if "euclidean_rmse" in r]
-        print("### 10 % labelled, side by side (medians of %d interleaved runs)\n" % len(go))
+        print("### 10 %% labelled, side by side (medians of %d interleaved runs)\n" % len(go))
         print("| model | RMSE | NLL | seconds (fit + predict) |")
         print("|---|---:|---:|---:|")
         if sk:
