@@ -327,22 +327,15 @@ func runIMGP(ctx context.Context, opts imgpOptions, stdout, stderr io.Writer) er
 	res := imgpResult{Data: data.name, Nodes: n, Test: len(data.yt), NLabelled: len(lab), Seed: opts.Seed,
 		K: opts.K, Nu: opts.Nu, Eigenpairs: opts.Eigenpairs, SecondsPredict: seconds(predStart), SecondsFit: fitSeconds}
 	res.Labelled = float64(len(lab)) / float64(n)
-	res.RMSE, _ = eval.RMSE(p.Mean, data.yt)
+	sc, err := scoreIMGP(ctx, r, p, data)
+	if err != nil {
+		return err
+	}
+	res.RMSE, res.NLL, res.RefinedRMSE, res.RefinedNLL = sc.RMSE, sc.NLL, sc.RefinedRMSE, sc.RefinedNLL
+	res.EuclideanRMSE, res.EuclideanNLL = sc.EuclideanRMSE, sc.EuclideanNLL
 	res.ManifoldRMSE, _ = eval.RMSE(p.ManifoldMean, data.yt)
-	nll, err := eval.GaussianNLL(p.Mean, p.Observation, data.yt)
-	res.NLL = finiteOrNil(nll, err)
-	rr, err := r.Refined(ctx)
-	if err != nil {
-		return err
-	}
-	rp, err := rr.Predict(ctx, data.xt)
-	if err != nil {
-		return err
-	}
-	res.RefinedRMSE, _ = eval.RMSE(rp.Mean, data.yt)
-	rnll, err := eval.GaussianNLL(rp.Mean, rp.Observation, data.yt)
-	res.RefinedNLL = finiteOrNil(rnll, err)
-	res.RefinedKappa, res.RefinedNoise = rr.Hyperparameters().Kappa, rr.Hyperparameters().Noise
+	rh := sc.refined.Hyperparameters()
+	res.RefinedKappa, res.RefinedNoise = rh.Kappa, rh.Noise
 	e := r.EuclideanModel()
 	eh := e.Hyperparameters()
 	epStart := timeNow()
@@ -350,13 +343,6 @@ func runIMGP(ctx context.Context, opts imgpOptions, stdout, stderr io.Writer) er
 		return err
 	}
 	res.SecondsEuclPred = seconds(epStart)
-	ev := make([]float64, len(p.EuclideanVariance))
-	for i, v := range p.EuclideanVariance {
-		ev[i] = v + eh.Noise
-	}
-	res.EuclideanRMSE, _ = eval.RMSE(p.EuclideanMean, data.yt)
-	enll, err := eval.GaussianNLL(p.EuclideanMean, ev, data.yt)
-	res.EuclideanNLL = finiteOrNil(enll, err)
 	nodeMean, _, _ := r.PredictNodes()
 	unl := make([]bool, n)
 	for i := range unl {
@@ -387,13 +373,47 @@ func runIMGP(ctx context.Context, opts imgpOptions, stdout, stderr io.Writer) er
 	t := r.Timings()
 	res.SecondsGraph, res.SecondsTrain, res.SecondsEigen, res.SecondsEucl = t.Graph.Seconds(), t.Train.Seconds(), t.Eigen.Seconds(), t.Euclidean.Seconds()
 	if opts.Plot != "" {
-		if err := plotIMGP(opts.Plot, data, p, rp, eh.Noise, data.scale); err != nil {
+		if err := plotIMGP(opts.Plot, data, p, sc.refinedPred, eh.Noise, data.scale); err != nil {
 			return err
 		}
 		logf(stderr, "imgp: wrote %s", opts.Plot)
 	}
 	res.Seconds = seconds(start)
 	return report(stdout, opts.JSON, res, func(w io.Writer) { printIMGP(w, res) })
+}
+
+// imgpScores are the test metrics of one fit: IMGP, its rank-L refit and the
+// Euclidean GP it blends in (NLL with the variance of a new observation).
+type imgpScores struct {
+	RMSE, RefinedRMSE, EuclideanRMSE float64
+	NLL, RefinedNLL, EuclideanNLL    any
+	refined                          *imgp.Regressor
+	refinedPred                      *imgp.Prediction
+}
+
+func scoreIMGP(ctx context.Context, r *imgp.Regressor, p *imgp.Prediction, data *regressionData) (imgpScores, error) {
+	var sc imgpScores
+	sc.RMSE, _ = eval.RMSE(p.Mean, data.yt)
+	nll, err := eval.GaussianNLL(p.Mean, p.Observation, data.yt)
+	sc.NLL = finiteOrNil(nll, err)
+	en := r.EuclideanModel().Hyperparameters().Noise
+	ev := make([]float64, len(p.EuclideanVariance))
+	for i, v := range p.EuclideanVariance {
+		ev[i] = v + en
+	}
+	sc.EuclideanRMSE, _ = eval.RMSE(p.EuclideanMean, data.yt)
+	enll, err := eval.GaussianNLL(p.EuclideanMean, ev, data.yt)
+	sc.EuclideanNLL = finiteOrNil(enll, err)
+	if sc.refined, err = r.Refined(ctx); err != nil {
+		return sc, err
+	}
+	if sc.refinedPred, err = sc.refined.Predict(ctx, data.xt); err != nil {
+		return sc, err
+	}
+	sc.RefinedRMSE, _ = eval.RMSE(sc.refinedPred.Mean, data.yt)
+	rnll, err := eval.GaussianNLL(sc.refinedPred.Mean, sc.refinedPred.Observation, data.yt)
+	sc.RefinedNLL = finiteOrNil(rnll, err)
+	return sc, nil
 }
 
 func finiteOrNil(v float64, err error) any {

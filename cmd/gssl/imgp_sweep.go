@@ -177,28 +177,12 @@ func runIMGPSweep(ctx context.Context, opts sweepOptions, stdout, stderr io.Writ
 				return err
 			}
 			run := sweepRun{Fraction: frac, Seed: seed, NLabelled: len(lab), Seconds: seconds(rstart)}
-			run.RMSE, _ = eval.RMSE(p.Mean, data.yt)
-			nll, err := eval.GaussianNLL(p.Mean, p.Observation, data.yt)
-			run.NLL = finiteOrNil(nll, err)
-			en := r.EuclideanModel().Hyperparameters().Noise
-			ev := make([]float64, len(p.EuclideanVariance))
-			for i, v := range p.EuclideanVariance {
-				ev[i] = v + en
-			}
-			run.EuclideanRMSE, _ = eval.RMSE(p.EuclideanMean, data.yt)
-			enll, err := eval.GaussianNLL(p.EuclideanMean, ev, data.yt)
-			run.EuclideanNLL = finiteOrNil(enll, err)
-			rr, err := r.Refined(ctx)
+			sc, err := scoreIMGP(ctx, r, p, data)
 			if err != nil {
 				return err
 			}
-			rp, err := rr.Predict(ctx, data.xt)
-			if err != nil {
-				return err
-			}
-			run.RefinedRMSE, _ = eval.RMSE(rp.Mean, data.yt)
-			rnll, err := eval.GaussianNLL(rp.Mean, rp.Observation, data.yt)
-			run.RefinedNLL = finiteOrNil(rnll, err)
+			run.RMSE, run.NLL, run.RefinedRMSE, run.RefinedNLL = sc.RMSE, sc.NLL, sc.RefinedRMSE, sc.RefinedNLL
+			run.EuclideanRMSE, run.EuclideanNLL = sc.EuclideanRMSE, sc.EuclideanNLL
 			h := r.Hyperparameters()
 			run.Alpha, run.Kappa, run.Noise = h.Alpha, h.Kappa, h.Noise
 			res.Runs = append(res.Runs, run)
