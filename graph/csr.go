@@ -1,5 +1,7 @@
 package graph
 
+//go:generate go run gen_blocks.go
+
 import (
 	"fmt"
 	"sort"
@@ -191,7 +193,9 @@ func (g *CSR) MulBlockTo(dst, x *mat.Dense) {
 }
 
 // ScaledMulBlockTo is ScaledMulVecTo applied to every column of x at once,
-// reading the graph once. dst and x are n×c and must not overlap.
+// reading the graph once. dst and x are n×c and must not overlap. Blocks of
+// up to 8 columns use generated row kernels (blocks_gen.go) that keep the
+// row's accumulators in registers.
 func (g *CSR) ScaledMulBlockTo(dst, x *mat.Dense, s Scaling) {
 	g.checkScaling(s)
 	xr, xc := x.Dims()
@@ -206,91 +210,26 @@ func (g *CSR) ScaledMulBlockTo(dst, x *mat.Dense, s Scaling) {
 }
 
 func (g *CSR) scaledBlockRows(dst []float64, ds int, x []float64, xs int, c int, s Scaling, lo, hi int) {
-	if c <= maxStackColumns {
-		g.scaledBlockRowsSmall(dst, ds, x, xs, c, s, lo, hi)
+	if c <= maxUnrolled {
+		blockKernels[c](g, dst, ds, x, xs, s, lo, hi)
 		return
 	}
 	indptr, indices, weights := g.indptr, g.indices, g.weights
 	acc := make([]float64, c)
-	for i := lo; i < hi; i++ {
-		clear(acc)
-		a, b := indptr[i], indptr[i+1]
-		cols := indices[a:b]
-		ws := weights[a:b]
-		ws = ws[:len(cols)]
-		for k, col := range cols {
-			w := ws[k]
-			if s.Right != nil {
-				w *= s.Right[col]
-			}
-			xrow := x[int(col)*xs : int(col)*xs+c]
-			for t, v := range xrow {
-				acc[t] += w * v
-			}
-		}
-		g.finishBlockRow(dst[i*ds:i*ds+c], x[i*xs:i*xs+c], acc, s, i)
-	}
-}
-
-// maxStackColumns is the widest block whose row accumulator lives in a fixed
-// array (one-hot label blocks rarely have more classes).
-const maxStackColumns = 16
-
-func (g *CSR) scaledBlockRowsSmall(dst []float64, ds int, x []float64, xs int, c int, s Scaling, lo, hi int) {
-	indptr, indices, weights := g.indptr, g.indices, g.weights
-	var buf [maxStackColumns]float64
-	acc := buf[:c]
 	a := indptr[lo]
 	for i := lo; i < hi; i++ {
 		b := indptr[i+1]
-		r := s.Right
-		switch {
-		case c == 1 && r == nil:
-			var a0 float64
-			for k := a; k < b; k++ {
-				a0 += weights[k] * x[int(indices[k])*xs]
+		clear(acc)
+		for k := a; k < b; k++ {
+			col := indices[k]
+			w := weights[k]
+			if s.Right != nil {
+				w *= s.Right[col]
 			}
-			acc[0] = a0
-		case c == 2 && r == nil:
-			var a0, a1 float64
-			for k := a; k < b; k++ {
-				w, o := weights[k], int(indices[k])*xs
-				a0 += w * x[o]
-				a1 += w * x[o+1]
-			}
-			acc[0], acc[1] = a0, a1
-		case c == 3 && r == nil:
-			var a0, a1, a2 float64
-			for k := a; k < b; k++ {
-				w, o := weights[k], int(indices[k])*xs
-				a0 += w * x[o]
-				a1 += w * x[o+1]
-				a2 += w * x[o+2]
-			}
-			acc[0], acc[1], acc[2] = a0, a1, a2
-		case c == 4 && r == nil:
-			var a0, a1, a2, a3 float64
-			for k := a; k < b; k++ {
-				w, o := weights[k], int(indices[k])*xs
-				a0 += w * x[o]
-				a1 += w * x[o+1]
-				a2 += w * x[o+2]
-				a3 += w * x[o+3]
-			}
-			acc[0], acc[1], acc[2], acc[3] = a0, a1, a2, a3
-		default:
-			clear(acc)
-			for k := a; k < b; k++ {
-				col := indices[k]
-				w := weights[k]
-				if r != nil {
-					w *= r[col]
-				}
-				xr := x[int(col)*xs : int(col)*xs+c]
-				xr = xr[:len(acc)]
-				for t, v := range xr {
-					acc[t] += w * v
-				}
+			xr := x[int(col)*xs : int(col)*xs+c]
+			xr = xr[:len(acc)]
+			for t, v := range xr {
+				acc[t] += w * v
 			}
 		}
 		a = b

@@ -190,7 +190,7 @@ func TestMulVecAndBlockAgainstDense(t *testing.T) {
 		want.MulVec(full, mat.NewVecDense(n, x))
 		assert.InDeltaSlice(t, want.RawVector().Data, got, 1e-10*float64(n))
 
-		for _, cols := range []int{1, 3, 7} {
+		for _, cols := range []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 17} {
 			xb := mat.NewDense(n, cols, nil)
 			for i := 0; i < n; i++ {
 				for j := 0; j < cols; j++ {
