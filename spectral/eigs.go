@@ -396,8 +396,8 @@ type lanczos struct {
 	res    Result
 
 	// Chebyshev filtering (when c.bounds is set).
-	cut     float64 // end of the damped interval next to the wanted eigenvalues
-	deg     int     // degree of the filter (1: B = A)
+	cut float64 // end of the damped interval next to the wanted eigenvalues
+	deg int     // degree of the filter (1: B = A)
 }
 
 func newLanczos(ctx context.Context, a linop.Operator, k int, which Which, c config) *lanczos {

@@ -15,7 +15,7 @@ import (
 // its final weights (the normalised adjacency S with s = 1, or W with s = −1
 // and d the degrees for L_un = D − W), so a product reads one weight per
 // stored entry and nothing else. Besides plain
-// products it performs a whole Chebyshev step Y' = α(A − σI)Y − Y'' in one
+// products it performs a whole Chebyshev step Y' = α(A − σI)Y − Y” in one
 // pass over the graph, which is where a filtered eigensolver spends its time.
 type sparseOperator struct {
 	m      *graph.CSR
