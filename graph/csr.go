@@ -157,16 +157,14 @@ func (g *CSR) checkScaling(s Scaling) {
 
 func (g *CSR) scaledRows(dst, x []float64, s Scaling, lo, hi int) {
 	indptr, indices, weights := g.indptr, g.indices, g.weights
-	r := s.Right
 	for i := lo; i < hi; i++ {
 		a, b := indptr[i], indptr[i+1]
 		cols := indices[a:b]
-		ws := weights[a:b:b]
+		ws := weights[a:b]
+		ws = ws[:len(cols)]
 		var sum float64
-		if r == nil {
-			for k, c := range cols {
-				sum += ws[k] * x[c]
-			}
+		if r := s.Right; r == nil {
+			sum = rowDot(cols, ws, x)
 		} else {
 			for k, c := range cols {
 				sum += ws[k] * r[c] * x[c]
@@ -180,6 +178,25 @@ func (g *CSR) scaledRows(dst, x []float64, s Scaling, lo, hi int) {
 		}
 		dst[i] = sum
 	}
+}
+
+// rowDot returns Σ_k ws[k]·x[cols[k]] with four independent partial sums, so
+// that consecutive multiply-adds do not wait on each other.
+func rowDot(cols []int32, ws []float64, x []float64) float64 {
+	var s0, s1, s2, s3 float64
+	k := 0
+	for ; k+4 <= len(cols); k += 4 {
+		c := cols[k : k+4 : k+4]
+		w := ws[k : k+4 : k+4]
+		s0 += w[0] * x[c[0]]
+		s1 += w[1] * x[c[1]]
+		s2 += w[2] * x[c[2]]
+		s3 += w[3] * x[c[3]]
+	}
+	for ; k < len(cols); k++ {
+		s0 += ws[k] * x[cols[k]]
+	}
+	return (s0 + s1) + (s2 + s3)
 }
 
 // MulBlockTo sets dst = W·x for n×c dense blocks.
@@ -203,15 +220,18 @@ func (g *CSR) ScaledMulBlockTo(dst, x *mat.Dense, s Scaling) {
 }
 
 func (g *CSR) scaledBlockRows(dst []float64, ds int, x []float64, xs int, c int, s Scaling, lo, hi int) {
+	if c <= maxStackColumns {
+		g.scaledBlockRowsSmall(dst, ds, x, xs, c, s, lo, hi)
+		return
+	}
 	indptr, indices, weights := g.indptr, g.indices, g.weights
 	acc := make([]float64, c)
 	for i := lo; i < hi; i++ {
-		for k := range acc {
-			acc[k] = 0
-		}
+		clear(acc)
 		a, b := indptr[i], indptr[i+1]
 		cols := indices[a:b]
-		ws := weights[a:b:b]
+		ws := weights[a:b]
+		ws = ws[:len(cols)]
 		for k, col := range cols {
 			w := ws[k]
 			if s.Right != nil {
@@ -222,21 +242,83 @@ func (g *CSR) scaledBlockRows(dst []float64, ds int, x []float64, xs int, c int,
 				acc[t] += w * v
 			}
 		}
-		drow := dst[i*ds : i*ds+c]
-		l := 1.0
-		if s.Left != nil {
-			l = s.Left[i]
-		}
-		if s.Diag != nil {
-			d := s.Diag[i]
-			xi := x[i*xs : i*xs+c]
-			for t := range drow {
-				drow[t] = d*xi[t] + l*acc[t]
+		g.finishBlockRow(dst[i*ds:i*ds+c], x[i*xs:i*xs+c], acc, s, i)
+	}
+}
+
+// maxStackColumns is the widest block whose row accumulator lives in a fixed
+// array (one-hot label blocks rarely have more classes).
+const maxStackColumns = 16
+
+func (g *CSR) scaledBlockRowsSmall(dst []float64, ds int, x []float64, xs int, c int, s Scaling, lo, hi int) {
+	indptr, indices, weights := g.indptr, g.indices, g.weights
+	var buf [maxStackColumns]float64
+	acc := buf[:c]
+	for i := lo; i < hi; i++ {
+		clear(acc)
+		a, b := indptr[i], indptr[i+1]
+		cols := indices[a:b]
+		ws := weights[a:b]
+		ws = ws[:len(cols)]
+		if r := s.Right; r == nil {
+			switch c {
+			case 2:
+				var a0, a1 float64
+				for k, col := range cols {
+					w, xr := ws[k], x[int(col)*xs:int(col)*xs+2:int(col)*xs+2]
+					a0 += w * xr[0]
+					a1 += w * xr[1]
+				}
+				acc[0], acc[1] = a0, a1
+			case 3:
+				var a0, a1, a2 float64
+				for k, col := range cols {
+					w, xr := ws[k], x[int(col)*xs:int(col)*xs+3:int(col)*xs+3]
+					a0 += w * xr[0]
+					a1 += w * xr[1]
+					a2 += w * xr[2]
+				}
+				acc[0], acc[1], acc[2] = a0, a1, a2
+			default:
+				for k, col := range cols {
+					w := ws[k]
+					xr := x[int(col)*xs : int(col)*xs+c]
+					xr = xr[:len(acc)]
+					for t, v := range xr {
+						acc[t] += w * v
+					}
+				}
 			}
 		} else {
-			for t := range drow {
-				drow[t] = l * acc[t]
+			for k, col := range cols {
+				w := ws[k] * r[col]
+				xr := x[int(col)*xs : int(col)*xs+c]
+				xr = xr[:len(acc)]
+				for t, v := range xr {
+					acc[t] += w * v
+				}
 			}
 		}
+		g.finishBlockRow(dst[i*ds:i*ds+c], x[i*xs:i*xs+c], acc, s, i)
+	}
+}
+
+// finishBlockRow writes dst = Diag_i·xi + Left_i·acc for one row.
+func (g *CSR) finishBlockRow(drow, xi, acc []float64, s Scaling, i int) {
+	l := 1.0
+	if s.Left != nil {
+		l = s.Left[i]
+	}
+	drow = drow[:len(acc)]
+	if s.Diag != nil {
+		d := s.Diag[i]
+		xi = xi[:len(acc)]
+		for t := range drow {
+			drow[t] = d*xi[t] + l*acc[t]
+		}
+		return
+	}
+	for t := range drow {
+		drow[t] = l * acc[t]
 	}
 }

@@ -31,7 +31,7 @@ func (r BlockResult) MaxResidual() float64 {
 // block product (one pass over a sparse A for all columns), and a column stops
 // once its relative residual ‖b_j − A x_j‖/‖b_j‖ meets the tolerance. Columns
 // with b_j = 0 get x_j = 0. On entry X is the initial guess. On failure X
-// holds, column by column, the best iterate found.
+// holds the last iterate, the best in the A-norm of the error.
 func BlockCG(ctx context.Context, a linop.Operator, b, x *mat.Dense, s Settings) (BlockResult, error) {
 	n := a.Dim()
 	br, c := b.Dims()
@@ -67,11 +67,6 @@ func BlockCG(ctx context.Context, a linop.Operator, b, x *mat.Dense, s Settings)
 	if s.Preconditioner != nil {
 		z = mat.NewDense(n, c, nil)
 	}
-	best := mat.DenseCopyOf(x)
-	bestRes := make([]float64, c)
-	for j := range bestRes {
-		bestRes[j] = math.Inf(1)
-	}
 	rz := make([]float64, c)
 	active := make([]bool, c)
 
@@ -93,10 +88,6 @@ func BlockCG(ctx context.Context, a linop.Operator, b, x *mat.Dense, s Settings)
 			}
 			rel := mat.Norm(r.ColView(j), 2) / bnorm[j]
 			res.Residual[j] = rel
-			if rel < bestRes[j] {
-				bestRes[j] = rel
-				best.ColView(j).(*mat.VecDense).CopyVec(x.ColView(j))
-			}
 			active[j] = rel > s.Tol
 			if active[j] {
 				left++
@@ -117,8 +108,6 @@ func BlockCG(ctx context.Context, a linop.Operator, b, x *mat.Dense, s Settings)
 		}
 	}
 	fail := func(cause error) (BlockResult, error) {
-		trueResidual() // records the current iterate where it is the best
-		x.Copy(best)
 		trueResidual()
 		worst, it := 0, 0
 		for j := 0; j < c; j++ {

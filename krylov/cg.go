@@ -17,6 +17,7 @@ func CG(ctx context.Context, a linop.Operator, b, x []float64, s Settings) (Resu
 	if err != nil {
 		return Result{}, err
 	}
+	sv.lastIsBest = true
 	if sv.zeroRHS() {
 		return sv.res, nil
 	}
@@ -48,7 +49,6 @@ func CG(ctx context.Context, a linop.Operator, b, x []float64, s Settings) (Resu
 		floats.AddScaled(x, alpha, p)
 		floats.AddScaled(r, -alpha, ap)
 		rel = floats.Norm(r, 2) / sv.bnorm
-		sv.remember(x, rel)
 		if err := sv.step(rel); err != nil {
 			return sv.fail(err)
 		}

@@ -24,8 +24,12 @@
 // with one extra product and carries on if rounding has made the two differ.
 // Results report iterations, products and the final true relative residual.
 // When the iteration cap is hit the solver returns a *NotConvergedError and
-// leaves in x the iterate with the smallest residual seen; a cancelled context
-// likewise returns ctx.Err() (wrapped) with the best iterate in x.
+// leaves the best iterate in x: for CG and BlockCG the last one (CG iterates
+// decrease the A-norm of the error monotonically, while their residual 2-norm
+// need not decrease), for MINRES and GMRES the last one too (their residuals
+// decrease monotonically), and for BiCGSTAB and Richardson the iterate with
+// the smallest residual seen. A cancelled context likewise returns ctx.Err()
+// (wrapped) with the best iterate in x.
 //
 // A Jacobi preconditioner (inverse diagonal) is built by Jacobi.
 package krylov

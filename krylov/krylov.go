@@ -96,10 +96,14 @@ type solve struct {
 	s      Settings
 	ctx    context.Context
 
-	res     Result
-	best    []float64
-	bestRes float64
-	tmp     []float64
+	res Result
+	// lastIsBest is set by methods whose last iterate is the best one in the
+	// norm they minimise (CG: the A-norm of the error), so that no residual-
+	// based copy is kept.
+	lastIsBest bool
+	best       []float64
+	bestRes    float64
+	tmp        []float64
 }
 
 func newSolve(ctx context.Context, method string, a linop.Operator, b, x []float64, s Settings, needSym bool) (*solve, error) {
@@ -193,7 +197,7 @@ func (sv *solve) step(rel float64) error {
 // remember stores x as the best iterate if its residual (true or from the
 // recurrence) is the smallest seen.
 func (sv *solve) remember(x []float64, rel float64) {
-	if rel < sv.bestRes {
+	if !sv.lastIsBest && rel < sv.bestRes {
 		if sv.best == nil {
 			sv.best = make([]float64, sv.n)
 		}

@@ -378,3 +378,33 @@ func TestBadArguments(t *testing.T) {
 	assert.Equal(t, []float64{0, 0, 0}, x)
 	assert.Equal(t, 0, res.Iterations)
 }
+
+// On non-convergence CG and BlockCG return their last iterate, whose A-norm
+// error is below that of the start even when its residual is not.
+func TestCGReturnsLastIterateOnFailure(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 8))
+	n := 150
+	a := randomSPD(rng, n, 1e5)
+	b := randomVec(rng, n)
+	var ch mat.Cholesky
+	require.True(t, ch.Factorize(a))
+	var exact mat.VecDense
+	require.NoError(t, ch.SolveVecTo(&exact, mat.NewVecDense(n, b)))
+	aNormErr := func(x []float64) float64 {
+		e := mat.NewVecDense(n, nil)
+		e.SubVec(mat.NewVecDense(n, x), &exact)
+		var ae mat.VecDense
+		ae.MulVec(a, e)
+		return math.Sqrt(mat.Dot(e, &ae))
+	}
+	for _, iters := range []int{1, 3, 10} {
+		x := make([]float64, n)
+		_, err := CG(nil, op(t, a), b, x, Settings{MaxIter: iters})
+		require.Error(t, err)
+		assert.Less(t, aNormErr(x), aNormErr(make([]float64, n)))
+		xb := mat.NewDense(n, 1, nil)
+		_, err = BlockCG(nil, op(t, a), mat.NewDense(n, 1, b), xb, Settings{MaxIter: iters})
+		require.Error(t, err)
+		assert.InDeltaSlice(t, x, mat.Col(nil, 0, xb), 1e-10, "BlockCG and CG differ after %d iterations", iters)
+	}
+}

@@ -32,8 +32,14 @@ func finite(v float64) any {
 	return v
 }
 
+// timeMark is a point in time that seconds measures from.
+type timeMark = time.Time
+
+// timeNow starts a measurement.
+func timeNow() timeMark { return time.Now() }
+
 // seconds returns the time since start in seconds.
-func seconds(start time.Time) float64 { return time.Since(start).Seconds() }
+func seconds(start timeMark) float64 { return time.Since(start).Seconds() }
 
 // progress reports long loops on stderr: a bar when stderr is a terminal,
 // nothing otherwise (so piped output and logs stay clean).

@@ -1,0 +1,120 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// writeImageFolder writes n 28×28 images of two classes (a bright top half
+// or a bright bottom half, plus noise) with the last nTest marked "test".
+func writeImageFolder(t *testing.T, n, nTest int) string {
+	dir := t.TempDir()
+	rng := rand.New(rand.NewPCG(5, 6))
+	var img bytes.Buffer
+	zw := gzip.NewWriter(&img)
+	var labels, origin strings.Builder
+	for i := 0; i < n; i++ {
+		c := i % 2
+		px := make([]byte, 784)
+		for p := range px {
+			v := rng.IntN(60)
+			if (p < 392) == (c == 0) {
+				v += 150
+			}
+			px[p] = byte(v)
+		}
+		_, err := zw.Write(px)
+		require.NoError(t, err)
+		fmt.Fprintln(&labels, c)
+		if i < n-nTest {
+			fmt.Fprintln(&origin, "train", i)
+		} else {
+			fmt.Fprintln(&origin, "test", i-(n-nTest))
+		}
+	}
+	require.NoError(t, zw.Close())
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "images_u8.bin.gz"), img.Bytes(), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "labels.txt"), []byte(labels.String()), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "origin.txt"), []byte(origin.String()), 0o644))
+	return dir
+}
+
+func falkonDefaults(dir string) falkonOptions {
+	return falkonOptions{Data: dir, M: 50, Kernel: "gaussian", Sigma: 15, Lambda: 1e-6, Iter: 10,
+		Centres: "uniform", Precision: "float32", Solver: "falkon", JSON: true}
+}
+
+func TestFalkonJSON(t *testing.T) {
+	dir := writeImageFolder(t, 300, 100)
+	for _, solver := range []string{"falkon", "nystrom"} {
+		for _, centres := range []string{"uniform", "leverage"} {
+			var out, errw bytes.Buffer
+			opts := falkonDefaults(dir)
+			opts.Solver, opts.Centres = solver, centres
+			require.NoError(t, runFalkon(context.Background(), opts, &out, &errw))
+			obj := decodeOne(t, out.Bytes())
+			assert.Equal(t, 200.0, obj["n_train"])
+			assert.Equal(t, 100.0, obj["n_test"])
+			assert.Equal(t, 784.0, obj["d"])
+			assert.Equal(t, 50.0, obj["m"])
+			// the classes are separable: no test error
+			assert.Equal(t, 0.0, obj["test_error"], "%s %s", solver, centres)
+			assert.GreaterOrEqual(t, obj["seconds"], 0.0)
+			if solver == "falkon" {
+				assert.Equal(t, 10.0, obj["iterations"])
+			}
+		}
+	}
+	// a centres file
+	f := filepath.Join(t.TempDir(), "centres.txt")
+	require.NoError(t, os.WriteFile(f, []byte("# indices\n0\n5\n7\n"), 0o644))
+	var out, errw bytes.Buffer
+	opts := falkonDefaults(dir)
+	opts.Centres = f
+	require.NoError(t, runFalkon(context.Background(), opts, &out, &errw))
+	assert.Equal(t, 3.0, decodeOne(t, out.Bytes())["m"])
+	// the text summary
+	out.Reset()
+	opts.JSON = false
+	require.NoError(t, runFalkon(context.Background(), opts, &out, &errw))
+	assert.Contains(t, out.String(), "test error")
+}
+
+func TestFalkonBadInput(t *testing.T) {
+	dir := writeImageFolder(t, 40, 10)
+	bad := filepath.Join(t.TempDir(), "c.txt")
+	require.NoError(t, os.WriteFile(bad, []byte("1\n99\n"), 0o644))
+	for _, c := range []struct {
+		edit func(*falkonOptions)
+		msg  string
+	}{
+		{func(o *falkonOptions) { o.Lambda = 0 }, "Lambda=0 is invalid"},
+		{func(o *falkonOptions) { o.Sigma = -1 }, "Gaussian sigma=-1 is invalid"},
+		{func(o *falkonOptions) { o.M = 31 }, "M=31 is invalid: it must be in [1, n=30]"},
+		{func(o *falkonOptions) { o.Kernel = "rbf" }, `--kernel "rbf" is invalid`},
+		{func(o *falkonOptions) { o.Precision = "half" }, `--precision "half" is invalid`},
+		{func(o *falkonOptions) { o.Solver = "sgd" }, `--solver "sgd" is invalid`},
+		{func(o *falkonOptions) { o.Iter = 0 }, "--iter 0 is invalid"},
+		{func(o *falkonOptions) { o.Centres = bad }, "fixed centre index 99 is outside [0, n=30)"},
+		{func(o *falkonOptions) { o.Data = filepath.Join(dir, "nowhere") }, "no such file"},
+	} {
+		opts := falkonDefaults(dir)
+		c.edit(&opts)
+		var out, errw bytes.Buffer
+		assert.ErrorContains(t, runFalkon(context.Background(), opts, &out, &errw), c.msg)
+	}
+	// a malformed origin.txt names its line
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "origin.txt"), []byte("train 0\nvalid 1\n"), 0o644))
+	var out, errw bytes.Buffer
+	assert.ErrorContains(t, runFalkon(context.Background(), falkonDefaults(dir), &out, &errw), "origin.txt:2")
+}

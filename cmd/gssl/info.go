@@ -1,0 +1,225 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gssl/gssl/graph"
+	"github.com/gssl/gssl/loaders"
+)
+
+type infoOptions struct {
+	Path string // a node-dataset folder, a TU folder, a Matrix Market file or an edge list
+	JSON bool
+}
+
+func init() { register(newInfoCommand) }
+
+func newInfoCommand(g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "info [PATH]",
+		Short: "Describe a graph or data set: nodes, edges, degrees, components, classes, splits",
+		Long: `info describes a data set. PATH may be a node-classification folder (edges.txt,
+labels.txt, …), a TU graph-classification folder (NAME_A.txt, …), a Matrix Market
+file (.mtx) or an edge list. Without PATH it describes the embedded copy of Cora
+(testdata/cora).`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts := infoOptions{Path: defaultCora(), JSON: g.JSON}
+			if len(args) == 1 {
+				opts.Path = args[0]
+			}
+			return runInfo(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
+	}
+}
+
+// graphInfo is the JSON object of a single graph or node data set.
+type graphInfo struct {
+	Path             string  `json:"path"`
+	Kind             string  `json:"kind"`
+	Nodes            int     `json:"nodes"`
+	Edges            int     `json:"edges"`
+	SelfLoops        int     `json:"self_loops"`
+	DegreeMin        float64 `json:"degree_min"`
+	DegreeMean       float64 `json:"degree_mean"`
+	DegreeMax        float64 `json:"degree_max"`
+	Isolated         int     `json:"isolated"`
+	Components       int     `json:"components"`
+	LargestComponent int     `json:"largest_component"`
+	Classes          int     `json:"classes"`
+	ClassSizes       []int   `json:"class_sizes,omitempty"`
+	Unlabelled       int     `json:"unlabelled"`
+	Features         int     `json:"features"`
+	FeatureNonZeros  int     `json:"feature_nonzeros"`
+	Train            int     `json:"train"`
+	Val              int     `json:"val"`
+	Test             int     `json:"test"`
+	Bytes            int     `json:"graph_bytes"`
+	Seconds          float64 `json:"seconds"`
+}
+
+// tuInfo is the JSON object of a graph-classification data set.
+type tuInfo struct {
+	Path          string  `json:"path"`
+	Kind          string  `json:"kind"`
+	Graphs        int     `json:"graphs"`
+	Nodes         int     `json:"nodes"`
+	Edges         int     `json:"edges"`
+	Components    int     `json:"components"`
+	Classes       int     `json:"classes"`
+	ClassSizes    []int   `json:"class_sizes"`
+	LabelValues   []int   `json:"label_values"`
+	MeanNodes     float64 `json:"mean_nodes"`
+	MeanEdges     float64 `json:"mean_edges"`
+	NodeLabels    int     `json:"node_label_values"`
+	AttributeDims int     `json:"attribute_dims"`
+	Seconds       float64 `json:"seconds"`
+}
+
+func runInfo(ctx context.Context, opts infoOptions, stdout, stderr io.Writer) error {
+	start := timeNow()
+	st, err := os.Stat(opts.Path)
+	if err != nil {
+		return fmt.Errorf("info: %w", err)
+	}
+	if st.IsDir() {
+		if m, _ := filepath.Glob(filepath.Join(opts.Path, "*_graph_indicator.txt")); len(m) > 0 {
+			return infoTU(opts, stdout, start)
+		}
+		ds, err := loaders.LoadNodeDataset(opts.Path)
+		if err != nil {
+			return err
+		}
+		in := describe(ds.Graph)
+		in.Path, in.Kind = opts.Path, "node-classification"
+		in.Classes = ds.Classes
+		in.ClassSizes = make([]int, ds.Classes)
+		for _, l := range ds.Labels {
+			if l >= 0 {
+				in.ClassSizes[l]++
+			} else {
+				in.Unlabelled++
+			}
+		}
+		if ds.Features != nil {
+			in.Features, in.FeatureNonZeros = ds.Features.Cols, ds.Features.NNZ()
+		}
+		if ds.Split != nil {
+			in.Train, in.Val, in.Test = len(ds.Split.Train), len(ds.Split.Val), len(ds.Split.Test)
+		}
+		in.Seconds = seconds(start)
+		return report(stdout, opts.JSON, in, func(w io.Writer) { printGraphInfo(w, in) })
+	}
+	var g *graph.CSR
+	kind := "edge-list"
+	name := strings.TrimSuffix(strings.ToLower(opts.Path), ".gz")
+	if strings.HasSuffix(name, ".mtx") {
+		kind = "matrix-market"
+		g, err = loaders.ReadMatrixMarket(opts.Path, graph.Options{})
+	} else {
+		g, err = loaders.ReadEdgeList(opts.Path, 0, loaders.NodeGraphOptions())
+	}
+	if err != nil {
+		return err
+	}
+	in := describe(g)
+	in.Path, in.Kind, in.Seconds = opts.Path, kind, seconds(start)
+	return report(stdout, opts.JSON, in, func(w io.Writer) { printGraphInfo(w, in) })
+}
+
+// describe computes the structural statistics of one graph.
+func describe(g *graph.CSR) graphInfo {
+	in := graphInfo{Nodes: g.Nodes(), Edges: g.Edges(), SelfLoops: g.SelfLoops(), Bytes: g.Bytes()}
+	if g.Nodes() > 0 {
+		in.DegreeMin = math.Inf(1)
+		var sum float64
+		for i := 0; i < g.Nodes(); i++ {
+			d := float64(g.RowLen(i))
+			in.DegreeMin = math.Min(in.DegreeMin, d)
+			in.DegreeMax = math.Max(in.DegreeMax, d)
+			sum += d
+		}
+		in.DegreeMean = sum / float64(g.Nodes())
+	}
+	in.Isolated = len(g.Isolated())
+	comp, count := g.Components()
+	in.Components = count
+	sizes := make([]int, count)
+	for _, c := range comp {
+		sizes[c]++
+		in.LargestComponent = max(in.LargestComponent, sizes[c])
+	}
+	return in
+}
+
+func printGraphInfo(w io.Writer, in graphInfo) {
+	fmt.Fprintf(w, "%s (%s)\n", in.Path, in.Kind)
+	fmt.Fprintf(w, "  nodes        %d\n", in.Nodes)
+	fmt.Fprintf(w, "  edges        %d (self loops %d)\n", in.Edges, in.SelfLoops)
+	fmt.Fprintf(w, "  degree       min %.0f, mean %.2f, max %.0f (neighbours per node)\n", in.DegreeMin, in.DegreeMean, in.DegreeMax)
+	fmt.Fprintf(w, "  isolated     %d\n", in.Isolated)
+	fmt.Fprintf(w, "  components   %d (largest %d nodes)\n", in.Components, in.LargestComponent)
+	if in.Classes > 0 {
+		fmt.Fprintf(w, "  classes      %d, sizes %v", in.Classes, in.ClassSizes)
+		if in.Unlabelled > 0 {
+			fmt.Fprintf(w, ", %d nodes without a label", in.Unlabelled)
+		}
+		fmt.Fprintln(w)
+	}
+	if in.Features > 0 {
+		fmt.Fprintf(w, "  features     %d (%d non-zeros)\n", in.Features, in.FeatureNonZeros)
+	}
+	if in.Train+in.Val+in.Test > 0 {
+		fmt.Fprintf(w, "  split        train %d, val %d, test %d\n", in.Train, in.Val, in.Test)
+	}
+	fmt.Fprintf(w, "  graph memory %.2f MB\n", float64(in.Bytes)/1e6)
+}
+
+func infoTU(opts infoOptions, stdout io.Writer, start timeMark) error {
+	ds, err := loaders.LoadTU(opts.Path)
+	if err != nil {
+		return err
+	}
+	in := tuInfo{Path: opts.Path, Kind: "graph-classification", Graphs: len(ds.Graphs), LabelValues: ds.LabelValues}
+	in.Classes = len(ds.LabelValues)
+	in.ClassSizes = make([]int, in.Classes)
+	nodeLabels := map[int]bool{}
+	for _, g := range ds.Graphs {
+		in.ClassSizes[g.Class]++
+		in.Nodes += g.Graph.Nodes()
+		in.Edges += g.Graph.Edges()
+		_, c := g.Graph.Components()
+		in.Components += c
+		for _, l := range g.NodeLabels {
+			nodeLabels[l] = true
+		}
+		if g.Attributes != nil {
+			_, in.AttributeDims = g.Attributes.Dims()
+		}
+	}
+	in.NodeLabels = len(nodeLabels)
+	if in.Graphs > 0 {
+		in.MeanNodes = float64(in.Nodes) / float64(in.Graphs)
+		in.MeanEdges = float64(in.Edges) / float64(in.Graphs)
+	}
+	in.Seconds = seconds(start)
+	return report(stdout, opts.JSON, in, func(w io.Writer) {
+		fmt.Fprintf(w, "%s (%s)\n", in.Path, in.Kind)
+		fmt.Fprintf(w, "  graphs       %d\n", in.Graphs)
+		fmt.Fprintf(w, "  classes      %d (graph labels %v), sizes %v\n", in.Classes, in.LabelValues, in.ClassSizes)
+		fmt.Fprintf(w, "  nodes        %d (mean %.2f per graph), %d node-label values\n", in.Nodes, in.MeanNodes, in.NodeLabels)
+		fmt.Fprintf(w, "  edges        %d (mean %.2f per graph)\n", in.Edges, in.MeanEdges)
+		fmt.Fprintf(w, "  components   %d in all\n", in.Components)
+		if in.AttributeDims > 0 {
+			fmt.Fprintf(w, "  attributes   %d per node\n", in.AttributeDims)
+		}
+	})
+}

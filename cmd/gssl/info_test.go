@@ -1,0 +1,90 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// decodeOne checks that out holds exactly one JSON object and decodes it.
+func decodeOne(t *testing.T, out []byte) map[string]any {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(out))
+	var obj map[string]any
+	require.NoError(t, dec.Decode(&obj), "stdout: %s", out)
+	var extra any
+	require.Error(t, dec.Decode(&extra), "more than one JSON value on stdout: %s", out)
+	return obj
+}
+
+func TestInfoJSONOnCora(t *testing.T) {
+	var out, errw bytes.Buffer
+	require.NoError(t, runInfo(context.Background(), infoOptions{Path: "../../testdata/cora", JSON: true}, &out, &errw))
+	obj := decodeOne(t, out.Bytes())
+	// Counts from testdata/cora/README.md.
+	assert.Equal(t, 2708.0, obj["nodes"])
+	assert.Equal(t, 5278.0, obj["edges"])
+	assert.Equal(t, 78.0, obj["components"])
+	assert.Equal(t, 7.0, obj["classes"])
+	assert.Equal(t, 140.0, obj["train"])
+	assert.Equal(t, 500.0, obj["val"])
+	assert.Equal(t, 1000.0, obj["test"])
+	assert.Equal(t, 0.0, obj["isolated"])
+	assert.Empty(t, errw.String())
+
+	out.Reset()
+	require.NoError(t, runInfo(context.Background(), infoOptions{Path: "../../testdata/cora"}, &out, &errw))
+	assert.Contains(t, out.String(), "nodes        2708")
+	assert.Contains(t, out.String(), "components   78")
+}
+
+func TestInfoOnEdgeListAndTU(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "g.txt")
+	require.NoError(t, os.WriteFile(p, []byte("# a path and an isolated node\n0 1\n1 2\n4 4\n"), 0o644))
+	var out bytes.Buffer
+	require.NoError(t, runInfo(context.Background(), infoOptions{Path: p, JSON: true}, &out, &out))
+	obj := decodeOne(t, out.Bytes())
+	assert.Equal(t, 5.0, obj["nodes"])
+	assert.Equal(t, 2.0, obj["edges"]) // the self loop is dropped
+	assert.Equal(t, 3.0, obj["components"])
+	assert.Equal(t, 2.0, obj["isolated"])
+
+	mutag := "../../../shared/data/MUTAG"
+	if _, err := os.Stat(mutag); err != nil {
+		t.Skip("shared data not present")
+	}
+	out.Reset()
+	require.NoError(t, runInfo(context.Background(), infoOptions{Path: mutag, JSON: true}, &out, &out))
+	obj = decodeOne(t, out.Bytes())
+	assert.Equal(t, 188.0, obj["graphs"])
+	assert.Equal(t, 2.0, obj["classes"])
+	assert.Equal(t, []any{63.0, 125.0}, obj["class_sizes"])
+}
+
+func TestInfoErrors(t *testing.T) {
+	var out bytes.Buffer
+	err := runInfo(context.Background(), infoOptions{Path: "no/such/place"}, &out, &out)
+	assert.ErrorContains(t, err, "no/such/place")
+	dir := t.TempDir()
+	p := filepath.Join(dir, "bad.txt")
+	require.NoError(t, os.WriteFile(p, []byte("0 1\n2\n"), 0o644))
+	err = runInfo(context.Background(), infoOptions{Path: p}, &out, &out)
+	assert.ErrorContains(t, err, "bad.txt:2")
+	assert.Empty(t, out.String())
+}
+
+func TestRootRegistersInfo(t *testing.T) {
+	root := newRoot()
+	var out bytes.Buffer
+	root.SetOut(&out)
+	root.SetArgs([]string{"info", "--json", "../../testdata/cora"})
+	require.NoError(t, root.Execute())
+	assert.Equal(t, 2708.0, decodeOne(t, out.Bytes())["nodes"])
+}

@@ -1,0 +1,158 @@
+package kernel
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"gonum.org/v1/gonum/mat"
+)
+
+// Tolerances of the blocked products against the dense Gram matrix times a
+// vector, relative to the largest entry of the reference:
+//   - float64: the same sums in another order (a few hundred terms) → 1e-11;
+//   - float32: inner products of float32 copies carry ~1e-7·‖x‖‖c‖ errors,
+//     which the kernel map passes on (d²/(2σ²) ≈ 5 here) → 1e-4.
+const (
+	blocked64Tol = 1e-11
+	blocked32Tol = 1e-4
+)
+
+func testKernels() map[string]Kernel {
+	return map[string]Kernel{
+		"gauss": Gaussian{Sigma: 1.3}, "laplace": Laplacian{Sigma: 0.7},
+		"m12": Matern{Nu: 0.5, Length: 2}, "m32": Matern{Nu: 1.5, Length: 2}, "m52": Matern{Nu: 2.5, Length: 2},
+		"linear": Linear{C: 0.5}, "poly": Polynomial{Degree: 3, Gamma: 0.3, Coef0: 1},
+	}
+}
+
+// pairwise is a kernel that is neither radial nor dot-based, to exercise the
+// generic Eval path.
+type pairwise struct{}
+
+func (pairwise) Eval(x, y []float64) float64 {
+	var s float64
+	for i := range x {
+		s += math.Min(math.Abs(x[i]), math.Abs(y[i]))
+	}
+	return s
+}
+func (pairwise) Validate() error { return nil }
+
+func maxAbs(a mat.Matrix) float64 {
+	r, c := a.Dims()
+	var m float64
+	for i := 0; i < r; i++ {
+		for j := 0; j < c; j++ {
+			m = math.Max(m, math.Abs(a.At(i, j)))
+		}
+	}
+	return m
+}
+
+func assertClose(t *testing.T, want, got mat.Matrix, tol float64, msg ...any) {
+	t.Helper()
+	var diff mat.Dense
+	diff.Sub(want, got)
+	scale := math.Max(1, maxAbs(want))
+	assert.LessOrEqual(t, maxAbs(&diff), tol*scale, msg...)
+}
+
+func TestMatrixProductsAgainstDenseGram(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	x := randomPoints(rng, 530, 6) // three blocks of 256, the last partial
+	c := randomPoints(rng, 37, 6)
+	// a centre equal to a point: the cancellation path
+	c.SetRow(5, x.RawRowView(100))
+	v := randomPoints(rng, 37, 3)
+	u := randomPoints(rng, 530, 3)
+	ks := testKernels()
+	ks["pairwise"] = pairwise{}
+	for name, k := range ks {
+		for _, prec := range []Precision{Float64, Float32} {
+			tol := blocked64Tol
+			if prec == Float32 {
+				tol = blocked32Tol
+			}
+			km, err := NewMatrix(k, x, c, prec, 0)
+			require.NoError(t, err)
+			// the reference: naive formulas entry by entry
+			ref := mat.NewDense(530, 37, nil)
+			for i := 0; i < 530; i++ {
+				for j := 0; j < 37; j++ {
+					ref.Set(i, j, k.Eval(x.RawRowView(i), c.RawRowView(j)))
+				}
+			}
+			rows := mat.NewDense(530, 37, nil)
+			km.RowsTo(rows, 0, 530)
+			assertClose(t, ref, rows, tol, "%s %v rows", name, prec)
+			if _, ok := k.(Radial); ok {
+				// exact zero distance gives exactly k(0) even in float32
+				assert.Equal(t, k.(Radial).FromSqDist(0), rows.At(100, 5), "%s %v self", name, prec)
+			}
+
+			var want, wantT, wantN mat.Dense
+			want.Mul(ref, v)
+			got := mat.NewDense(530, 3, nil)
+			km.MulTo(got, v)
+			assertClose(t, &want, got, tol, "%s %v MulTo", name, prec)
+
+			wantT.Mul(ref.T(), u)
+			gotT := mat.NewDense(37, 3, nil)
+			km.TMulTo(gotT, u)
+			assertClose(t, &wantT, gotT, tol, "%s %v TMulTo", name, prec)
+
+			wantN.Mul(ref.T(), &want)
+			gotN := mat.NewDense(37, 3, nil)
+			km.NormalTo(gotN, v)
+			assertClose(t, &wantN, gotN, tol, "%s %v NormalTo", name, prec)
+
+			var wantG mat.Dense
+			wantG.Mul(ref.T(), ref)
+			g, kty, err := km.Normal(context.Background(), u, nil)
+			require.NoError(t, err)
+			assertClose(t, &wantG, g, tol, "%s %v Normal KᵀK", name, prec)
+			assertClose(t, &wantT, kty, tol, "%s %v Normal Kᵀy", name, prec)
+		}
+	}
+}
+
+func TestMatrixBadInput(t *testing.T) {
+	x := mat.NewDense(3, 2, []float64{0, 1, 2, 3, 4, 5})
+	_, err := NewMatrix(Gaussian{Sigma: 0}, x, x, Float64, 0)
+	assert.ErrorContains(t, err, "Gaussian sigma=0 is invalid")
+	_, err = NewMatrix(Gaussian{Sigma: 1}, x, mat.NewDense(2, 3, nil), Float64, 0)
+	assert.ErrorContains(t, err, "X has 2 columns (dimensions) but C has 3")
+	bad := mat.NewDense(2, 2, []float64{0, 1, 2, math.Inf(1)})
+	_, err = NewMatrix(Gaussian{Sigma: 1}, bad, x, Float32, 0)
+	assert.ErrorContains(t, err, "X row 1 column 1 is +Inf")
+	_, err = NewMatrix(Gaussian{Sigma: 1}, x, x, Precision(7), 0)
+	assert.ErrorContains(t, err, "precision Precision(7) is invalid")
+	_, err = NewMatrix(Gaussian{Sigma: 1}, x, x, Float64, -1)
+	assert.ErrorContains(t, err, "blockRows=-1 is invalid")
+	km, err := NewMatrix(Gaussian{Sigma: 1}, x, x, Float64, 1)
+	require.NoError(t, err)
+	_, _, err = km.Normal(context.Background(), mat.NewDense(2, 1, nil), nil)
+	assert.ErrorContains(t, err, "y has 2 rows, K has 3")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, _, err = km.Normal(ctx, nil, nil)
+	assert.ErrorIs(t, err, context.Canceled)
+}
+
+func TestTriangleSplit(t *testing.T) {
+	for _, m := range []int{1, 2, 7, 100, 1001} {
+		for _, w := range []int{1, 2, 3, 8} {
+			b := triangleSplit(m, w)
+			require.Len(t, b, w+1)
+			assert.Equal(t, 0, b[0])
+			assert.Equal(t, m, b[w])
+			for p := 0; p < w; p++ {
+				assert.LessOrEqual(t, b[p], b[p+1])
+			}
+		}
+	}
+}

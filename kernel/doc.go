@@ -1,0 +1,28 @@
+// Package kernel holds positive-definite kernels on points of R^d and their
+// Gram matrices.
+//
+//	Gaussian     k(x,y) = exp(−‖x−y‖² / (2σ²))
+//	Laplacian    k(x,y) = exp(−‖x−y‖ / σ)
+//	Matérn ν=1/2 k(x,y) = exp(−r/ℓ)
+//	Matérn ν=3/2 k(x,y) = (1 + √3 r/ℓ) exp(−√3 r/ℓ)
+//	Matérn ν=5/2 k(x,y) = (1 + √5 r/ℓ + 5r²/(3ℓ²)) exp(−√5 r/ℓ)
+//	Linear       k(x,y) = xᵀy + c
+//	Polynomial   k(x,y) = (γ xᵀy + c)^p
+//
+// with r = ‖x − y‖ (Rasmussen & Williams, "Gaussian Processes for Machine
+// Learning", 2006, eq. 4.9, 4.14, 4.17; the kernel-methods course in
+// gssl's papers/003, ch. 2). Radial kernels are evaluated from squared
+// distances computed blockwise as ‖x‖² + ‖y‖² − 2xᵀy with a matrix product,
+// clamped at zero against rounding.
+//
+// Gram computes the dense matrix K(X, Y) in parallel over row blocks: it is
+// the explicit dense path, O(n·m) memory, for exact KRR, GPs and small
+// problems. Large problems use Matrix, the n×M kernel matrix K(X, C) that is
+// never held whole: its products K·v, Kᵀ·u, KᵀK·v and the one-pass KᵀK
+// (with Kᵀy) evaluate it in blocks of rows on both cores, memory
+// O(nd + M·BlockRows). Matrix evaluates radial, linear and polynomial
+// kernels from inner products ⟨x, c⟩ in float64 or, with Float32, of float32
+// copies of the points (AVX2 through github.com/viterin/vek, which falls back
+// to pure Go on other CPUs); distances below 1e-8 (float32: 1e-4) of
+// ‖x‖²+‖c‖² are recomputed directly from the float64 points.
+package kernel

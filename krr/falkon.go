@@ -1,0 +1,267 @@
+package krr
+
+import (
+	"context"
+	"fmt"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/gssl/gssl/kernel"
+	"github.com/gssl/gssl/linop"
+)
+
+// DefaultIterations is the number of CG iterations of Falkon when
+// Iterations is 0.
+const DefaultIterations = 20
+
+// stallTol is the relative residual below which a column of FALKON's CG is
+// considered solved when Tol is 0 (rounding prevents going further, and
+// another step could divide by a zero pᵀAp).
+const stallTol = 1e-14
+
+// Products selects how FALKON applies K_nMᵀK_nM.
+type Products int
+
+const (
+	// AutoProducts picks the cheaper of the two below: NormalMatrix when
+	// M < t·(2d + 40) (t iterations, d dimensions; 40 flops stand for the
+	// kernel function of one entry), Streamed otherwise.
+	AutoProducts Products = iota
+	// Streamed evaluates K_nM in row blocks at every CG iteration:
+	// O(nMd) time per iteration, as in FALKON's Algorithm 1.
+	Streamed
+	// NormalMatrix accumulates the M×M matrix K_nMᵀK_nM once, in one
+	// blocked pass (O(nMd + nM²) time); iterations then cost O(M²).
+	NormalMatrix
+)
+
+// String returns "auto", "streamed" or "normal-matrix".
+func (p Products) String() string {
+	switch p {
+	case AutoProducts:
+		return "auto"
+	case Streamed:
+		return "streamed"
+	case NormalMatrix:
+		return "normal-matrix"
+	}
+	return fmt.Sprintf("Products(%d)", int(p))
+}
+
+// Falkon is FALKON (see the package documentation): Nyström kernel ridge
+// regression solved by conjugate gradient with the preconditioner
+// B = T^{−1}A^{−1}. Memory O(nd + M²), K_nM never stored whole.
+type Falkon struct {
+	// Kernel is required.
+	Kernel kernel.Kernel
+	// Lambda is the ridge parameter λ > 0.
+	Lambda float64
+	// Centres chooses the M centres; the zero value draws min(n, 1000)
+	// uniformly with seed 0.
+	Centres Centres
+	// Iterations is the number t of CG iterations; 0 means
+	// DefaultIterations.
+	Iterations int
+	// Tol stops a column early once the relative residual of its
+	// preconditioned system is ≤ Tol, in [0, 1); 0 means run all
+	// Iterations (Algorithm 1). With Tol > 0, not reaching it within
+	// Iterations is an error (the fitted model is still usable).
+	Tol float64
+	// Jitter is ε in K_MM + εMI; 0 means DefaultJitter, raised tenfold (up
+	// to 1e-4) while the factorisation fails.
+	Jitter float64
+	// Precision of the kernel inner products; the zero value is Float64.
+	Precision kernel.Precision
+	// BlockRows is the number of rows of K_nM evaluated at once; 0 means
+	// kernel.DefaultBlockRows.
+	BlockRows int
+	// Products chooses how K_nMᵀK_nM is applied; the zero value picks.
+	Products Products
+	// Progress, if set, is called after every CG iteration with the
+	// iteration and the largest relative residual of the active columns.
+	Progress func(iteration int, residual float64)
+
+	fit  expansion
+	info FalkonInfo
+}
+
+// FalkonInfo describes the last fit.
+type FalkonInfo struct {
+	Centres    []int    // rows of the training X used as centres
+	Iterations int      // CG iterations run
+	Residual   float64  // largest final relative residual of the preconditioned system
+	Jitter     float64  // ε used in K_MM + εMI
+	Products   Products // how K_nMᵀK_nM was applied
+}
+
+// Validate reports a hyperparameter outside its valid range (the data
+// dependent ones, such as M ≤ n, are checked by Fit).
+func (f *Falkon) Validate() error {
+	if err := checkKernel(f.Kernel); err != nil {
+		return err
+	}
+	if err := checkLambda(f.Lambda); err != nil {
+		return err
+	}
+	if f.Centres.M < 0 {
+		return fmt.Errorf("krr: M=%d is invalid: it must be ≥ 1 (0 means min(n, %d))", f.Centres.M, DefaultM)
+	}
+	if f.Iterations < 0 {
+		return fmt.Errorf("krr: Iterations=%d is invalid: it must be ≥ 1 (0 means %d)", f.Iterations, DefaultIterations)
+	}
+	if !(f.Tol >= 0 && f.Tol < 1) {
+		return fmt.Errorf("krr: Tol=%v is invalid: it must be in [0, 1) (0 means run all iterations)", f.Tol)
+	}
+	if f.Products < AutoProducts || f.Products > NormalMatrix {
+		return fmt.Errorf("krr: Products=%v is invalid", f.Products)
+	}
+	if f.BlockRows < 0 {
+		return fmt.Errorf("krr: BlockRows=%d is invalid: it must be ≥ 0 (0 means %d)", f.BlockRows, kernel.DefaultBlockRows)
+	}
+	return nil
+}
+
+// Fit runs FALKON's Algorithm 1 on all columns of Y at once (c CG
+// recursions in lockstep sharing every pass over K_nM).
+func (f *Falkon) Fit(ctx context.Context, x, y *mat.Dense) error {
+	if err := f.Validate(); err != nil {
+		return err
+	}
+	st, err := prepare(ctx, f.Kernel, f.Lambda, f.Centres, f.Jitter, f.Precision, f.BlockRows, x, y)
+	if err != nil {
+		return err
+	}
+	iters := f.Iterations
+	if iters == 0 {
+		iters = DefaultIterations
+	}
+	m, nf := st.m, float64(st.n)
+	_, d := x.Dims()
+	prod := f.Products
+	if prod == AutoProducts {
+		prod = Streamed
+		if m < iters*(2*d+40) {
+			prod = NormalMatrix
+		}
+	}
+	// A = chol(T Tᵀ/M + λI)
+	tt := mat.NewSymDense(m, nil)
+	blas64.Syrk(blas.NoTrans, 1/float64(m), mat.DenseCopyOf(st.t).RawMatrix(), 0, tt.RawSymmetric())
+	for i := 0; i < m; i++ {
+		tt.SetSym(i, i, tt.At(i, i)+f.Lambda)
+	}
+	a, ok := cholUpper(tt)
+	if !ok {
+		return fmt.Errorf("krr: Falkon: T Tᵀ/M + λI is not numerically positive definite (λ=%v)", f.Lambda)
+	}
+	var kty *mat.Dense
+	op := &bhb{m: m, t: st.t, a: a, lambda: f.Lambda, n: nf}
+	if prod == NormalMatrix {
+		g, ky, err := st.km.Normal(ctx, y, nil)
+		if err != nil {
+			return fmt.Errorf("krr: %w", err)
+		}
+		kty = ky
+		op.normal = func(dst, v *mat.Dense) {
+			blas64.Symm(blas.Left, 1, g.RawSymmetric(), v.RawMatrix(), 0, dst.RawMatrix())
+		}
+	} else {
+		kty = mat.NewDense(m, st.c, nil)
+		st.km.TMulTo(kty, y)
+		op.normal = st.km.NormalTo
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	// r = A^{-T} T^{-T} K_nMᵀ Y / n
+	r := mat.DenseCopyOf(kty)
+	r.Scale(1/nf, r)
+	triSolve(st.t, true, r)
+	triSolve(a, true, r)
+	beta := mat.NewDense(m, st.c, nil)
+	tol := f.Tol
+	if tol == 0 {
+		tol = stallTol
+	}
+	res, err := blockCG(ctx, op, r, beta, tol, iters, f.Progress)
+	if err != nil {
+		return fmt.Errorf("krr: Falkon: %w", err)
+	}
+	// α = T^{-1} A^{-1} β
+	triSolve(a, false, beta)
+	triSolve(st.t, false, beta)
+	f.fit = expansion{k: f.Kernel, centres: st.centres, alpha: beta, prec: f.Precision, blockRows: f.BlockRows}
+	f.info = FalkonInfo{Centres: st.idx, Iterations: res.iterations, Residual: res.residual, Jitter: st.jitter, Products: prod}
+	if f.Tol > 0 && !res.converged {
+		return fmt.Errorf("krr: Falkon: tolerance %g not reached in %d iterations (relative residual %.3g)", f.Tol, iters, res.residual)
+	}
+	return nil
+}
+
+// Predict returns f(x) for each row of x.
+func (f *Falkon) Predict(x *mat.Dense) (*mat.Dense, error) { return f.fit.predict(x) }
+
+// Coefficients returns α (M×c), or nil before Fit.
+func (f *Falkon) Coefficients() *mat.Dense { return f.fit.alpha }
+
+// Info describes the last fit.
+func (f *Falkon) Info() FalkonInfo { return f.info }
+
+// bhb is FALKON's preconditioned operator
+// BHB(u) = A^{−T} [ T^{−T} (K_nMᵀ K_nM T^{−1} A^{−1} u) / n + λ A^{−1} u ].
+type bhb struct {
+	m      int
+	t, a   *mat.TriDense
+	lambda float64
+	n      float64
+	normal func(dst, v *mat.Dense) // dst = K_nMᵀ K_nM v
+}
+
+var _ linop.BlockOperator = (*bhb)(nil)
+
+func (o *bhb) Dim() int          { return o.m }
+func (o *bhb) IsSymmetric() bool { return true }
+
+func (o *bhb) MulVecTo(dst, x []float64) {
+	linop.CheckVec("krr.bhb", o.m, dst, x)
+	o.MulBlockTo(mat.NewDense(o.m, 1, dst), mat.NewDense(o.m, 1, append([]float64(nil), x...)))
+}
+
+func (o *bhb) MulBlockTo(dst, u *mat.Dense) {
+	if isZero(u) {
+		dst.Zero()
+		return
+	}
+	_, c := u.Dims()
+	v := mat.DenseCopyOf(u)
+	triSolve(o.a, false, v) // A^{-1} u
+	w := mat.DenseCopyOf(v)
+	triSolve(o.t, false, w) // T^{-1} A^{-1} u
+	z := mat.NewDense(o.m, c, nil)
+	o.normal(z, w)
+	z.Scale(1/o.n, z)
+	triSolve(o.t, true, z)
+	z.Add(z, scaled(o.lambda, v))
+	triSolve(o.a, true, z)
+	dst.Copy(z)
+}
+
+func scaled(s float64, a *mat.Dense) *mat.Dense {
+	var out mat.Dense
+	out.Scale(s, a)
+	return &out
+}
+
+func isZero(a *mat.Dense) bool {
+	raw := a.RawMatrix()
+	for i := 0; i < raw.Rows; i++ {
+		for _, v := range raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols] {
+			if v != 0 {
+				return false
+			}
+		}
+	}
+	return true
+}

@@ -1,0 +1,184 @@
+package krr
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/gssl/gssl/kernel"
+)
+
+// Regressor is the shape shared by Exact, Nystrom, Falkon and
+// RandomFeatures: fit on the rows of X (n×d) with targets Y (n×c), then
+// predict an m×c matrix for the rows of a new m×d X.
+type Regressor interface {
+	Fit(ctx context.Context, x, y *mat.Dense) error
+	Predict(x *mat.Dense) (*mat.Dense, error)
+}
+
+var (
+	_ Regressor = (*Exact)(nil)
+	_ Regressor = (*Nystrom)(nil)
+	_ Regressor = (*Falkon)(nil)
+	_ Regressor = (*RandomFeatures)(nil)
+)
+
+// ErrNotFitted is returned by Predict before a successful Fit.
+var ErrNotFitted = errors.New("krr: Predict called before a successful Fit")
+
+func newRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 0x6a09e667f3bcc909)) }
+
+func checkLambda(lambda float64) error {
+	if !(lambda > 0) || math.IsInf(lambda, 0) {
+		return fmt.Errorf("krr: Lambda=%v is invalid: it must be finite and > 0", lambda)
+	}
+	return nil
+}
+
+func checkKernel(k kernel.Kernel) error {
+	if k == nil {
+		return fmt.Errorf("krr: Kernel is nil: set a kernel such as kernel.Gaussian{Sigma: 1}")
+	}
+	return k.Validate()
+}
+
+// checkData validates the training data: X non-empty and finite, Y with
+// as many rows as X and finite.
+func checkData(x, y *mat.Dense) (n, d, c int, err error) {
+	if x == nil || x.IsEmpty() {
+		return 0, 0, 0, fmt.Errorf("krr: X is empty")
+	}
+	if y == nil || y.IsEmpty() {
+		return 0, 0, 0, fmt.Errorf("krr: Y is empty")
+	}
+	n, d = x.Dims()
+	yr, c := y.Dims()
+	if yr != n {
+		return 0, 0, 0, fmt.Errorf("krr: Y has %d rows but X has %d", yr, n)
+	}
+	if err := kernel.CheckPoints("X", x, d); err != nil {
+		return 0, 0, 0, fmt.Errorf("krr: %w", err)
+	}
+	for i := 0; i < n; i++ {
+		for j := 0; j < c; j++ {
+			if v := y.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
+				return 0, 0, 0, fmt.Errorf("krr: Y row %d column %d is %v", i, j, v)
+			}
+		}
+	}
+	return n, d, c, nil
+}
+
+// checkPredict validates the points to predict against the fitted dimension.
+func checkPredict(x *mat.Dense, d int) error {
+	if x == nil || x.IsEmpty() {
+		return fmt.Errorf("krr: X to predict is empty")
+	}
+	if err := kernel.CheckPoints("X to predict", x, d); err != nil {
+		return fmt.Errorf("krr: %w", err)
+	}
+	return nil
+}
+
+// expansion is a fitted f(x) = Σ_j α_j k(x, c_j).
+type expansion struct {
+	k         kernel.Kernel
+	centres   *mat.Dense // M×d
+	alpha     *mat.Dense // M×c
+	prec      kernel.Precision
+	blockRows int
+}
+
+func (e *expansion) predict(x *mat.Dense) (*mat.Dense, error) {
+	if e.alpha == nil {
+		return nil, ErrNotFitted
+	}
+	_, d := e.centres.Dims()
+	if err := checkPredict(x, d); err != nil {
+		return nil, err
+	}
+	km, err := kernel.NewMatrix(e.k, x, e.centres, e.prec, e.blockRows)
+	if err != nil {
+		return nil, fmt.Errorf("krr: %w", err)
+	}
+	n, _ := x.Dims()
+	_, c := e.alpha.Dims()
+	out := mat.NewDense(n, c, nil)
+	km.MulTo(out, e.alpha)
+	return out, nil
+}
+
+// rowsOf copies the rows idx of x.
+func rowsOf(x *mat.Dense, idx []int) *mat.Dense {
+	_, d := x.Dims()
+	out := mat.NewDense(len(idx), d, nil)
+	for i, r := range idx {
+		out.SetRow(i, x.RawRowView(r))
+	}
+	return out
+}
+
+// OneHot returns the n×classes matrix with a 1 in column labels[i] of row i.
+// Labels must be in [0, classes).
+func OneHot(labels []int, classes int) (*mat.Dense, error) {
+	if len(labels) == 0 {
+		return nil, fmt.Errorf("krr: OneHot: no labels")
+	}
+	if classes < 1 {
+		return nil, fmt.Errorf("krr: OneHot: classes=%d is invalid: it must be ≥ 1", classes)
+	}
+	y := mat.NewDense(len(labels), classes, nil)
+	for i, l := range labels {
+		if l < 0 || l >= classes {
+			return nil, fmt.Errorf("krr: OneHot: label %d of row %d is outside [0, %d)", l, i, classes)
+		}
+		y.Set(i, l, 1)
+	}
+	return y, nil
+}
+
+// Argmax returns, for each row of p, the column of its largest entry (the
+// first on ties): the predicted class of one-hot regression.
+func Argmax(p *mat.Dense) []int {
+	n, c := p.Dims()
+	out := make([]int, n)
+	for i := 0; i < n; i++ {
+		row := p.RawRowView(i)
+		best := 0
+		for j := 1; j < c; j++ {
+			if row[j] > row[best] {
+				best = j
+			}
+		}
+		out[i] = best
+	}
+	return out
+}
+
+// triSolve overwrites b (M×c) with op(R)^{−1} b for an upper triangular R,
+// op(R) = R or Rᵀ.
+func triSolve(r *mat.TriDense, trans bool, b *mat.Dense) {
+	t := blas.NoTrans
+	if trans {
+		t = blas.Trans
+	}
+	blas64.Trsm(blas.Left, t, 1, r.RawTriangular(), b.RawMatrix())
+}
+
+// cholUpper returns the upper Cholesky factor R (RᵀR = a) or false.
+func cholUpper(a *mat.SymDense) (*mat.TriDense, bool) {
+	var ch mat.Cholesky
+	if !ch.Factorize(a) {
+		return nil, false
+	}
+	n := a.SymmetricDim()
+	r := mat.NewTriDense(n, mat.Upper, nil)
+	ch.UTo(r)
+	return r, true
+}

@@ -1,0 +1,109 @@
+// Package loaders reads the data formats of gssl's benchmarks into graphs,
+// label vectors and matrices, and writes graphs as Matrix Market files.
+//
+// # Conventions
+//
+// Every reader detects gzip by the magic bytes 1f 8b at the start of the file,
+// not by its name, so "edges.txt" and "edges.txt.gz" are read alike. A
+// truncated or corrupt gzip stream is an error, never a silently short read,
+// and so is a file with no content at all. Errors on data are *ParseError
+// values, printed as
+//
+//	loaders: cora/edges.txt:17: want "u v" or "u v w", got "3"
+//
+// with the file as the caller named it, the 1-based line (absent when the
+// problem concerns the whole file, such as a count mismatch) and what was
+// expected. Node ids are 0-based except where a format says otherwise (TU
+// files and Matrix Market are 1-based). Weights must be finite and
+// non-negative. Lines end with "\n" or "\r\n". Readers never panic on data;
+// they panic only on programmer error (a negative node count, an index out of
+// range in an accessor).
+//
+// In files where line i describes item i (labels, graph indicators, per-line
+// value lists) a blank line is allowed only at the end of the file: one in
+// the middle would shift every later item, so it is an error. Lines whose
+// first non-space character is '#' are comments in every text format except
+// sparse features (where "#" starts the header) and Matrix Market (where
+// comments start with '%').
+//
+// # Edge lists (ReadEdgeList)
+//
+// One edge per line, "u v" or "u v w", the fields separated by white space or
+// by commas; every line has the same number of fields. Lines starting with '#'
+// or '%' and blank lines are skipped. Ids are non-negative integers; the
+// optional weight w (default 1) is a finite number ≥ 0. The node count is
+// given by the caller or is max id + 1. The caller's graph.Options say how
+// repeated edges (sum, max or error), self loops (keep, drop or error) and
+// directed input (symmetrise by max, sum, mean or mutual arcs) are treated;
+// rejected self loops and repeats are reported with their lines.
+//
+// # Node-classification folders (LoadNodeDataset)
+//
+// The format of cora, pubmed, amazon_photo and coauthor_*:
+//
+//	edges.txt            "u v" per line, 0-based, each undirected edge once
+//	labels.txt           line i = class of node i in 0..C−1, or −1 for unknown
+//	features.txt.gz      optional; "# n_nodes n_features", then line 2+i =
+//	                     node i as space-separated "col:value" pairs with
+//	                     0-based, strictly ascending columns; an empty line
+//	                     is an all-zero row (ReadFeatures)
+//	split_planetoid.txt  optional; "train i", "val i", "test i" (ReadSplit)
+//	class_names.txt      optional; "k name" lines
+//
+// The number of labels is the node count n; a features header must agree
+// with it, edges must name nodes below it, a split node must have a known
+// label. The graph follows the convention of the Python peers (PyG's
+// to_undirected and remove_self_loops): undirected 0/1 weights, repeated
+// edges merged, self loops dropped (NodeGraphOptions). Split files in the
+// same format, such as bench/splits/<ds>/random20_seed<s>.txt, are read by
+// ReadSplit; a node listed twice is an error.
+//
+// # TU Dortmund graph classification (LoadTU)
+//
+// The comma-separated files of the TUDataset collection (C. Morris et al.,
+// "TUDataset: A collection of benchmark datasets for learning with graphs",
+// ICML 2020 GRL+ workshop), for a data set named DS with n nodes, m arcs and
+// N graphs:
+//
+//	DS_A.txt                m lines "r, c": arc between 1-based nodes r and c
+//	DS_graph_indicator.txt  n lines: graph id (1..N) of node i, non-decreasing
+//	DS_graph_labels.txt     N lines: label of graph g
+//	DS_node_labels.txt      optional, n lines: label of node i (first column)
+//	DS_edge_labels.txt      optional, m lines: label of the arc on line k of A
+//	DS_node_attributes.txt  optional, n lines of comma-separated reals
+//
+// Every graph is a graph.CSR on its own nodes with weight-1 edges: an arc in
+// either direction makes an edge (graph.DirectedMax), self loops are
+// dropped, a repeated arc is an error (TUGraphOptions). Edge labels are
+// stored aligned with the graph's rows, and the two directions of an edge
+// must carry the same label. The distinct graph labels, sorted, become the
+// classes 0..C−1 (MUTAG's −1 and 1 become 0 and 1).
+//
+// # Matrix Market (ReadMatrixMarket, WriteMatrixMarket)
+//
+// The coordinate format of the NIST Matrix Market (R. F. Boisvert, R. Pozo,
+// K. Remington, "The Matrix Market Exchange Formats: Initial Design", NISTIR
+// 5935, 1996): a header "%%MatrixMarket matrix coordinate FIELD SYMMETRY",
+// '%' comment lines, a size line "rows cols entries", then one 1-based
+// "i j [value]" line per entry. FIELD is real, integer or pattern (weight
+// 1); SYMMETRY is general or symmetric (only one triangle stored). The
+// matrix must be square; it becomes the weight matrix W of a graph. A
+// symmetric file is read as undirected edges; a general one must be
+// symmetric unless graph.Options names a directed rule to symmetrise it.
+// WriteMatrixMarket writes "coordinate real symmetric" with the lower
+// triangle, so that writing and reading gives back the same graph.
+//
+// # Images (ReadImages, ReadInts, ReadFloats)
+//
+// Raw uint8 pixels without a header, image k at bytes [k·p, (k+1)·p) for p
+// pixels per image (784 for 28×28 MNIST, 64 for the 8×8 digits, whose values
+// are 0..16). Images.Dense scales them by 1/255. Their companion files —
+// labels, digits, angles — hold one number per line and are read by
+// ReadInts and ReadFloats.
+//
+// # Point clouds (ReadDense)
+//
+// One point per line, values separated by commas, tabs or spaces, '#'
+// comments, an optional header line (taken as one when none of its fields is
+// a number). Rows must all have the same length and values must be finite.
+package loaders

@@ -1,0 +1,150 @@
+package loaders
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Images is a set of equally sized 8-bit images stored back to back: image
+// k is Data[k·Pixels : (k+1)·Pixels], row-major.
+type Images struct {
+	Count  int
+	Pixels int
+	Data   []byte
+}
+
+// ReadImages reads a raw uint8 image file (gzipped or not) with pixels bytes
+// per image and no header, such as images_u8.bin.gz (784 bytes per 28×28
+// image, 64 per 8×8 digit). A size that is not a positive multiple of pixels
+// is an error. ReadImages panics if pixels ≤ 0.
+func ReadImages(path string, pixels int) (*Images, error) {
+	if pixels <= 0 {
+		panic("loaders: non-positive pixel count")
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("loaders: %w", err)
+	}
+	defer f.Close()
+	return decodeImages(f, path, pixels)
+}
+
+func decodeImages(r io.Reader, path string, pixels int) (*Images, error) {
+	br, err := decompress(r, path)
+	if err != nil {
+		return nil, err
+	}
+	data, err := io.ReadAll(br)
+	if err != nil {
+		return nil, &ParseError{Path: path, Msg: fmt.Sprintf("reading after %d bytes", len(data)), Err: err}
+	}
+	if len(data)%pixels != 0 {
+		return nil, &ParseError{Path: path, Msg: fmt.Sprintf("%d bytes is not a multiple of %d pixels per image", len(data), pixels)}
+	}
+	return &Images{Count: len(data) / pixels, Pixels: pixels, Data: data}, nil
+}
+
+// Image returns the bytes of image k, a view into Data.
+func (im *Images) Image(k int) []byte {
+	if k < 0 || k >= im.Count {
+		panic("loaders: image index out of range")
+	}
+	return im.Data[k*im.Pixels : (k+1)*im.Pixels : (k+1)*im.Pixels]
+}
+
+// PixelScale is the factor Dense applies to the bytes: 1/255 maps 0..255 to
+// [0, 1], the usual scaling of MNIST pixels.
+const PixelScale = 1.0 / 255
+
+// Dense returns the listed images, in order, as the rows of a
+// len(idx)×Pixels matrix of pixel·PixelScale; nil idx means every image. An
+// empty selection gives an empty mat.Dense. Dense panics if an index is out
+// of range.
+func (im *Images) Dense(idx []int) *mat.Dense {
+	if idx == nil {
+		return im.DenseRange(0, im.Count)
+	}
+	if len(idx) == 0 {
+		return &mat.Dense{}
+	}
+	d := mat.NewDense(len(idx), im.Pixels, nil)
+	raw := d.RawMatrix()
+	for r, k := range idx {
+		scaleRow(raw.Data[r*raw.Stride:r*raw.Stride+im.Pixels], im.Image(k))
+	}
+	return d
+}
+
+// DenseRange returns images lo..hi−1 (the first N with lo = 0, hi = N) as the
+// rows of a matrix of pixel·PixelScale. It panics unless 0 ≤ lo ≤ hi ≤ Count.
+func (im *Images) DenseRange(lo, hi int) *mat.Dense {
+	if lo < 0 || hi < lo || hi > im.Count {
+		panic("loaders: image range out of bounds")
+	}
+	if lo == hi {
+		return &mat.Dense{}
+	}
+	d := mat.NewDense(hi-lo, im.Pixels, nil)
+	scaleRow(d.RawMatrix().Data, im.Data[lo*im.Pixels:hi*im.Pixels])
+	return d
+}
+
+func scaleRow(dst []float64, src []byte) {
+	for i, b := range src {
+		dst[i] = float64(b) * PixelScale
+	}
+}
+
+// ReadInts reads one integer per line (labels.txt, train_digits.txt, index
+// lists). Lines starting with '#' are comments; blank lines may only end the
+// file.
+func ReadInts(path string) ([]int, error) {
+	return readFile(path, decodeInts)
+}
+
+func decodeInts(lr *lineReader) ([]int, error) {
+	var out []int
+	err := lr.eachLine("#", blankTrailing, func(s string) error {
+		v, err := parseInt(s, "value")
+		if err != nil {
+			return err
+		}
+		out = append(out, v)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(out) == 0 {
+		return nil, lr.fileErrorf("no values")
+	}
+	return out, nil
+}
+
+// ReadFloats reads one finite number per line (angles, regression targets),
+// with the same comment and blank-line rules as ReadInts.
+func ReadFloats(path string) ([]float64, error) {
+	return readFile(path, decodeFloats)
+}
+
+func decodeFloats(lr *lineReader) ([]float64, error) {
+	var out []float64
+	err := lr.eachLine("#", blankTrailing, func(s string) error {
+		v, err := parseFinite(s, "value")
+		if err != nil {
+			return err
+		}
+		out = append(out, v)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(out) == 0 {
+		return nil, lr.fileErrorf("no values")
+	}
+	return out, nil
+}

@@ -1,0 +1,259 @@
+package loaders
+
+import (
+	"errors"
+	"fmt"
+	"github.com/gssl/gssl/eval"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/gssl/gssl/graph"
+)
+
+// NodeDataset is a node-classification data set read from a folder by
+// LoadNodeDataset.
+type NodeDataset struct {
+	// Name is the base name of the folder ("cora").
+	Name string
+	// Graph has one node per label, 0/1 weights, no self loops (see
+	// NodeGraphOptions).
+	Graph *graph.CSR
+	// Labels[i] is the class of node i in 0..Classes−1, or −1 when unknown.
+	Labels []int
+	// Classes is the largest label + 1 (0 when no node is labelled).
+	Classes int
+	// Features is the node × feature matrix, nil without features.txt.gz.
+	Features *Sparse
+	// Split is the standard split, nil without split_planetoid.txt.
+	Split *Split
+	// ClassNames[c] names class c ("" when not listed), nil without
+	// class_names.txt.
+	ClassNames []string
+}
+
+// NodeGraphOptions are the graph options LoadNodeDataset builds Graph with:
+// every line "u v" is an undirected edge of weight 1, repeats are merged and
+// self loops dropped, as PyG's to_undirected and remove_self_loops do and as
+// the Python peers of the benchmarks load the same files.
+func NodeGraphOptions() graph.Options {
+	return graph.Options{Duplicates: graph.DuplicateMax, SelfLoops: graph.SelfLoopDrop, Symmetrize: graph.Undirected}
+}
+
+// File names of the node-classification folder format.
+const (
+	nodeEdgesFile      = "edges.txt"
+	nodeLabelsFile     = "labels.txt"
+	nodeFeaturesFile   = "features.txt.gz"
+	nodeSplitFile      = "split_planetoid.txt"
+	nodeClassNamesFile = "class_names.txt"
+)
+
+// LoadNodeDataset reads a node-classification folder: edges.txt and
+// labels.txt, and when present features.txt.gz, split_planetoid.txt and
+// class_names.txt. The node count n is the number of labels; the features
+// header, when there is one, must give the same n. Edges must name nodes in
+// [0, n), and split nodes must have a known label.
+func LoadNodeDataset(dir string) (*NodeDataset, error) {
+	name := filepath.Base(dir)
+	if abs, err := filepath.Abs(dir); err == nil {
+		name = filepath.Base(abs)
+	}
+	ds := &NodeDataset{Name: name}
+	labelsPath := filepath.Join(dir, nodeLabelsFile)
+	labels, err := readFile(labelsPath, decodeLabels)
+	if err != nil {
+		return nil, err
+	}
+	ds.Labels = labels
+	n := len(labels)
+	for _, l := range labels {
+		ds.Classes = max(ds.Classes, l+1)
+	}
+
+	featuresPath := filepath.Join(dir, nodeFeaturesFile)
+	if ok, err := exists(featuresPath); err != nil {
+		return nil, err
+	} else if ok {
+		if ds.Features, err = ReadFeatures(featuresPath); err != nil {
+			return nil, err
+		}
+		if ds.Features.Rows != n {
+			return nil, &ParseError{Path: labelsPath, Msg: fmt.Sprintf("%d labels, want %d: one per node, the node count being the %d rows of %s", n, ds.Features.Rows, ds.Features.Rows, featuresPath)}
+		}
+	}
+
+	edgesPath := filepath.Join(dir, nodeEdgesFile)
+	ds.Graph, err = readFile(edgesPath, func(lr *lineReader) (*graph.CSR, error) {
+		el, err := parseEdges(lr, 0, false)
+		if err != nil {
+			return nil, err
+		}
+		if el.maxID >= n {
+			for k, e := range el.edges {
+				if e.U >= n || e.V >= n {
+					return nil, &ParseError{Path: lr.path, Line: el.lines[k], Msg: fmt.Sprintf("node id %d out of range [0, %d): %s has %d labels, one per node", max(e.U, e.V), n, labelsPath, n)}
+				}
+			}
+		}
+		return el.build(lr.path, n, NodeGraphOptions())
+	})
+	if err != nil {
+		return nil, err
+	}
+
+	splitPath := filepath.Join(dir, nodeSplitFile)
+	if ok, err := exists(splitPath); err != nil {
+		return nil, err
+	} else if ok {
+		if ds.Split, err = ReadSplit(splitPath, n); err != nil {
+			return nil, err
+		}
+		for _, part := range [][]int{ds.Split.Train, ds.Split.Val, ds.Split.Test} {
+			for _, i := range part {
+				if labels[i] < 0 {
+					return nil, &ParseError{Path: splitPath, Msg: fmt.Sprintf("node %d is in the split but its label in %s is -1 (unknown)", i, labelsPath)}
+				}
+			}
+		}
+	}
+
+	namesPath := filepath.Join(dir, nodeClassNamesFile)
+	if ok, err := exists(namesPath); err != nil {
+		return nil, err
+	} else if ok {
+		ds.ClassNames, err = readFile(namesPath, func(lr *lineReader) ([]string, error) {
+			return decodeClassNames(lr, ds.Classes)
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return ds, nil
+}
+
+// exists reports whether path exists; errors other than absence are returned.
+func exists(path string) (bool, error) {
+	_, err := os.Stat(path)
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.Is(err, fs.ErrNotExist):
+		return false, nil
+	}
+	return false, fmt.Errorf("loaders: %w", err)
+}
+
+// decodeLabels reads one label per line: a class ≥ 0, or −1 for unknown.
+func decodeLabels(lr *lineReader) ([]int, error) {
+	var labels []int
+	err := lr.eachLine("#", blankTrailing, func(s string) error {
+		l, err := parseInt(s, "label")
+		if err != nil {
+			return err
+		}
+		if l < -1 {
+			return fmt.Errorf("label %d is invalid: want a class ≥ 0, or -1 for unknown", l)
+		}
+		labels = append(labels, l)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(labels) == 0 {
+		return nil, lr.fileErrorf("no labels")
+	}
+	return labels, nil
+}
+
+// decodeClassNames reads lines "k name" for classes k in [0, classes).
+func decodeClassNames(lr *lineReader, classes int) ([]string, error) {
+	names := make([]string, classes)
+	seen := make([]int, classes)
+	err := lr.eachLine("#", blankSkip, func(s string) error {
+		ks, name := s, ""
+		if i := strings.IndexAny(s, " \t"); i >= 0 {
+			ks, name = s[:i], strings.TrimSpace(s[i+1:])
+		}
+		if name == "" {
+			return fmt.Errorf(`want "k name", got %q`, s)
+		}
+		k, err := parseIndex(ks, "class")
+		if err != nil {
+			return err
+		}
+		if k >= classes {
+			return fmt.Errorf("class %d out of range [0, %d): the labels have %d classes", k, classes, classes)
+		}
+		if seen[k] != 0 {
+			return fmt.Errorf("class %d already named on line %d", k, seen[k])
+		}
+		seen[k] = lr.line
+		names[k] = name
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return names, nil
+}
+
+// Split is a train/validation/test partition of node (or item) ids, in file
+// order: the evaluation package's type, so splits read from files and splits
+// drawn by eval.RandomPerClass are interchangeable.
+type Split = eval.Split
+
+// ReadSplit reads a split file of lines "train i", "val i" or "test i" for
+// ids i in [0, n). An id listed twice, in the same part or in two, is an
+// error. ReadSplit panics if n < 0.
+func ReadSplit(path string, n int) (*Split, error) {
+	if n < 0 {
+		panic("loaders: negative node count")
+	}
+	return readFile(path, func(lr *lineReader) (*Split, error) { return decodeSplit(lr, n) })
+}
+
+func decodeSplit(lr *lineReader, n int) (*Split, error) {
+	sp := &Split{}
+	type listing struct {
+		line int
+		part string
+	}
+	seen := make(map[int]listing)
+	err := lr.eachLine("#", blankSkip, func(s string) error {
+		f := strings.Fields(s)
+		if len(f) != 2 {
+			return fmt.Errorf(`want "train i", "val i" or "test i", got %q`, s)
+		}
+		var dst *[]int
+		switch f[0] {
+		case "train":
+			dst = &sp.Train
+		case "val":
+			dst = &sp.Val
+		case "test":
+			dst = &sp.Test
+		default:
+			return fmt.Errorf(`want part "train", "val" or "test", got %q`, f[0])
+		}
+		i, err := parseIndex(f[1], "node")
+		if err != nil {
+			return err
+		}
+		if i >= n {
+			return fmt.Errorf("node %d out of range [0, %d)", i, n)
+		}
+		if prev, ok := seen[i]; ok {
+			return fmt.Errorf("node %d already listed on line %d (as %s)", i, prev.line, prev.part)
+		}
+		seen[i] = listing{lr.line, f[0]}
+		*dst = append(*dst, i)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return sp, nil
+}

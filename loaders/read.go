@@ -1,0 +1,273 @@
+package loaders
+
+import (
+	"bufio"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// ParseError reports input that does not follow its format. Path is the file
+// as the caller named it, Line the 1-based line of the problem (0 when it
+// concerns the whole file, such as a missing line or a count mismatch) and Msg
+// what was expected. Err holds an underlying read or decompression error, if
+// any.
+type ParseError struct {
+	Path string
+	Line int
+	Msg  string
+	Err  error
+}
+
+// Error formats the error as "loaders: path:line: message".
+func (e *ParseError) Error() string {
+	loc := e.Path
+	if e.Line > 0 {
+		loc += ":" + strconv.Itoa(e.Line)
+	}
+	msg := e.Msg
+	switch {
+	case e.Err != nil && msg == "":
+		msg = e.Err.Error()
+	case e.Err != nil:
+		msg += ": " + e.Err.Error()
+	}
+	return "loaders: " + loc + ": " + msg
+}
+
+// Unwrap returns the underlying error.
+func (e *ParseError) Unwrap() error { return e.Err }
+
+// maxLine bounds the length of one text line (a sparse feature row of a large
+// vocabulary can be long; anything beyond this is not one of our formats).
+const maxLine = 256 << 20
+
+// gzipMagic are the first two bytes of every gzip member (RFC 1952 §2.3.1).
+var gzipMagic = [2]byte{0x1f, 0x8b}
+
+// decompress returns the content of r, gunzipped when it starts with the gzip
+// magic bytes. A file with no content (after decompression) is an error.
+func decompress(r io.Reader, path string) (*bufio.Reader, error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	if magic, err := br.Peek(2); err == nil && magic[0] == gzipMagic[0] && magic[1] == gzipMagic[1] {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, &ParseError{Path: path, Msg: "reading gzip header", Err: err}
+		}
+		br = bufio.NewReaderSize(zr, 64<<10)
+	}
+	if _, err := br.Peek(1); err != nil {
+		if err == io.EOF {
+			return nil, &ParseError{Path: path, Msg: "empty file"}
+		}
+		return nil, &ParseError{Path: path, Err: err}
+	}
+	return br, nil
+}
+
+// lineReader walks the lines of a (possibly gzipped) text file, counting
+// them from 1 for error messages.
+type lineReader struct {
+	path   string
+	sc     *bufio.Scanner
+	line   int
+	text   string
+	closer io.Closer
+}
+
+// newLineReader reads lines from r; path names it in errors.
+func newLineReader(r io.Reader, path string) (*lineReader, error) {
+	br, err := decompress(r, path)
+	if err != nil {
+		return nil, err
+	}
+	sc := bufio.NewScanner(br)
+	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
+	return &lineReader{path: path, sc: sc}, nil
+}
+
+// openLines opens path for reading lines.
+func openLines(path string) (*lineReader, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("loaders: %w", err)
+	}
+	lr, err := newLineReader(f, path)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	lr.closer = f
+	return lr, nil
+}
+
+func (r *lineReader) close() {
+	if r.closer != nil {
+		r.closer.Close()
+	}
+}
+
+// next advances to the next line; it returns false at the end of the input
+// or on a read error (see err).
+func (r *lineReader) next() bool {
+	if !r.sc.Scan() {
+		return false
+	}
+	r.line++
+	r.text = r.sc.Text()
+	return true
+}
+
+// err returns the read error that stopped next, if any, as a ParseError
+// naming the line being read. A truncated gzip stream ends here.
+func (r *lineReader) err() error {
+	err := r.sc.Err()
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, bufio.ErrTooLong) {
+		return &ParseError{Path: r.path, Line: r.line + 1, Msg: fmt.Sprintf("line longer than %d bytes", maxLine)}
+	}
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		return &ParseError{Path: r.path, Line: r.line + 1, Msg: "truncated input", Err: err}
+	}
+	return &ParseError{Path: r.path, Line: r.line + 1, Err: err}
+}
+
+// errorf returns a ParseError at the current line.
+func (r *lineReader) errorf(format string, args ...any) error {
+	return &ParseError{Path: r.path, Line: r.line, Msg: fmt.Sprintf(format, args...)}
+}
+
+// fileErrorf returns a ParseError about the whole file.
+func (r *lineReader) fileErrorf(format string, args ...any) error {
+	return &ParseError{Path: r.path, Msg: fmt.Sprintf(format, args...)}
+}
+
+// readFile opens path and hands its lines to parse.
+func readFile[T any](path string, parse func(*lineReader) (T, error)) (T, error) {
+	lr, err := openLines(path)
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	defer lr.close()
+	return parse(lr)
+}
+
+// blankRule says what a blank line means in a format.
+type blankRule int
+
+const (
+	// blankSkip ignores blank lines anywhere (formats whose lines carry no
+	// position: edge lists, splits, Matrix Market, point clouds).
+	blankSkip blankRule = iota
+	// blankTrailing allows blank lines only at the end of the file: in
+	// formats where line i describes item i, a blank line in the middle
+	// would silently shift every later item.
+	blankTrailing
+)
+
+// eachLine calls fn with the trimmed text of every data line, skipping lines
+// whose first non-space character is in comments, then reports read errors.
+// An error returned by fn that is not a ParseError is placed at the line.
+func (r *lineReader) eachLine(comments string, blank blankRule, fn func(s string) error) error {
+	blankAt := 0
+	for r.next() {
+		s := strings.TrimSpace(r.text)
+		if s == "" {
+			if blank == blankTrailing && blankAt == 0 {
+				blankAt = r.line
+			}
+			continue
+		}
+		if strings.IndexByte(comments, s[0]) >= 0 {
+			continue
+		}
+		if blankAt != 0 {
+			return &ParseError{Path: r.path, Line: blankAt, Msg: "blank line before more data: line i of this file describes item i, so a blank line would shift the rest"}
+		}
+		if err := fn(s); err != nil {
+			var pe *ParseError
+			if errors.As(err, &pe) {
+				return err
+			}
+			return &ParseError{Path: r.path, Line: r.line, Msg: err.Error()}
+		}
+	}
+	return r.err()
+}
+
+// splitFields splits a data line on commas when it holds any, else on runs of
+// white space, trimming each field. Empty comma-separated fields are kept so
+// that the caller reports them.
+func splitFields(s string) []string {
+	if strings.IndexByte(s, ',') < 0 {
+		return strings.Fields(s)
+	}
+	f := strings.Split(s, ",")
+	for i := range f {
+		f[i] = strings.TrimSpace(f[i])
+	}
+	return f
+}
+
+// parseIndex parses a non-negative integer id (base 10) that fits in int32,
+// what names it ("node id", "column"). It returns a message on failure.
+func parseIndex(s, what string) (int, error) {
+	v, err := strconv.ParseInt(s, 10, 64)
+	switch {
+	case err != nil && errors.Is(err, strconv.ErrRange):
+		return 0, fmt.Errorf("%s %s is too large", what, s)
+	case err != nil:
+		return 0, fmt.Errorf("%s %q is not an integer", what, s)
+	case v < 0:
+		return 0, fmt.Errorf("%s %d is negative", what, v)
+	case v >= math.MaxInt32:
+		return 0, fmt.Errorf("%s %d is too large (at most %d)", what, v, math.MaxInt32-1)
+	}
+	return int(v), nil
+}
+
+// parseInt parses a base-10 integer value (labels, classes).
+func parseInt(s, what string) (int, error) {
+	v, err := strconv.ParseInt(s, 10, 64)
+	switch {
+	case err != nil && errors.Is(err, strconv.ErrRange):
+		return 0, fmt.Errorf("%s %s is out of range", what, s)
+	case err != nil:
+		return 0, fmt.Errorf("%s %q is not an integer", what, s)
+	case v < math.MinInt32 || v > math.MaxInt32:
+		return 0, fmt.Errorf("%s %d is out of range [%d, %d]", what, v, math.MinInt32, math.MaxInt32)
+	}
+	return int(v), nil
+}
+
+// parseFinite parses a finite float64.
+func parseFinite(s, what string) (float64, error) {
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return 0, fmt.Errorf("%s %q is not a number", what, s)
+	}
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, fmt.Errorf("%s %s is not finite", what, s)
+	}
+	return v, nil
+}
+
+// parseWeight parses an edge weight: finite and non-negative.
+func parseWeight(s string) (float64, error) {
+	w, err := parseFinite(s, "weight")
+	if err != nil {
+		return 0, err
+	}
+	if w < 0 {
+		return 0, fmt.Errorf("weight %s is negative; weights must be ≥ 0", s)
+	}
+	return w, nil
+}

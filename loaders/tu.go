@@ -1,0 +1,389 @@
+package loaders
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/gssl/gssl/graph"
+)
+
+// TUDataset is a graph-classification data set in the TU Dortmund format,
+// read by LoadTU.
+type TUDataset struct {
+	// Name is the prefix of the file names ("MUTAG").
+	Name string
+	// Graphs holds the graphs in file order (graph id g is Graphs[g−1]).
+	Graphs []TUGraph
+	// LabelValues lists the distinct graph labels in ascending order: class
+	// c stands for label LabelValues[c] (MUTAG's −1 and 1 become classes 0
+	// and 1).
+	LabelValues []int
+}
+
+// TUGraph is one graph of a TUDataset, on its own nodes 0..n−1 (node i is
+// node FirstNode+i of the whole data set, line FirstNode+i+1 of the files).
+type TUGraph struct {
+	// Graph has an edge of weight 1 wherever the adjacency file lists an arc
+	// in either direction (graph.DirectedMax); self loops are dropped.
+	Graph *graph.CSR
+	// Label is the graph's label as written in the file.
+	Label int
+	// Class is the index of Label in TUDataset.LabelValues.
+	Class int
+	// NodeLabels[i] is the label of node i (the first column of the node
+	// label file); nil when the data set has none.
+	NodeLabels []int
+	// EdgeLabels[i][k] is the label of the edge from node i to its k-th
+	// neighbour, the k-th entry of Graph.Row(i); nil when the data set has
+	// no edge labels.
+	EdgeLabels [][]int
+	// Attributes is the n×d matrix of node attributes; nil when the data
+	// set has none or the graph has no nodes.
+	Attributes *mat.Dense
+	// FirstNode is the 0-based id, in the whole data set, of node 0.
+	FirstNode int
+}
+
+// Classes returns the class (0..len(LabelValues)−1) of every graph, in order.
+func (d *TUDataset) Classes() []int {
+	c := make([]int, len(d.Graphs))
+	for g := range d.Graphs {
+		c[g] = d.Graphs[g].Class
+	}
+	return c
+}
+
+// TUGraphOptions are the options of every TUGraph.Graph: arcs symmetrised by
+// max, self loops dropped (as the Python peers do), and a repeated arc
+// rejected (LoadTU names both lines).
+func TUGraphOptions() graph.Options {
+	return graph.Options{Duplicates: graph.DuplicateError, SelfLoops: graph.SelfLoopDrop, Symmetrize: graph.DirectedMax}
+}
+
+// The files of a TU data set: DS_<suffix>.txt.
+const (
+	tuA          = "A"
+	tuIndicator  = "graph_indicator"
+	tuGraphLabel = "graph_labels"
+	tuNodeLabel  = "node_labels"
+	tuEdgeLabel  = "edge_labels"
+	tuNodeAttr   = "node_attributes"
+)
+
+// LoadTU reads a TU Dortmund graph-classification folder: DS_A.txt,
+// DS_graph_indicator.txt and DS_graph_labels.txt, and when present
+// DS_node_labels.txt, DS_edge_labels.txt and DS_node_attributes.txt, where the
+// name DS is found from the one *_graph_indicator.txt file in dir. Other TU
+// files (edge and graph attributes) are ignored. Node ids are 1-based in the
+// files and graph ids run over 1..N, N being the number of graph labels.
+// Errors name the file and line: an id out of range, a graph indicator that
+// decreases, an arc joining two graphs, a repeated arc, the two directions
+// of an edge with different labels, and files whose line counts disagree.
+func LoadTU(dir string) (*TUDataset, error) {
+	matches, err := filepath.Glob(filepath.Join(dir, "*_"+tuIndicator+".txt"))
+	if err != nil {
+		return nil, fmt.Errorf("loaders: %w", err)
+	}
+	if len(matches) != 1 {
+		return nil, fmt.Errorf("loaders: %s: want one *_%s.txt file, found %d", dir, tuIndicator, len(matches))
+	}
+	name := strings.TrimSuffix(filepath.Base(matches[0]), "_"+tuIndicator+".txt")
+	src := make(map[string]*lineReader)
+	defer func() {
+		for _, lr := range src {
+			lr.close()
+		}
+	}()
+	for _, suffix := range []string{tuA, tuIndicator, tuGraphLabel, tuNodeLabel, tuEdgeLabel, tuNodeAttr} {
+		path := filepath.Join(dir, name+"_"+suffix+".txt")
+		switch suffix {
+		case tuNodeLabel, tuEdgeLabel, tuNodeAttr:
+			if ok, err := exists(path); err != nil {
+				return nil, err
+			} else if !ok {
+				continue
+			}
+		}
+		lr, err := openLines(path)
+		if err != nil {
+			return nil, err
+		}
+		src[suffix] = lr
+	}
+	return decodeTU(name, src)
+}
+
+// decodeTU parses the files of a TU data set, keyed by suffix; the optional
+// ones may be missing.
+func decodeTU(name string, src map[string]*lineReader) (*TUDataset, error) {
+	for _, suffix := range []string{tuA, tuIndicator, tuGraphLabel} {
+		if src[suffix] == nil {
+			return nil, fmt.Errorf("loaders: %s: missing %s_%s.txt", name, name, suffix)
+		}
+	}
+	d := &TUDataset{Name: name}
+
+	// Graph labels: N lines.
+	glr := src[tuGraphLabel]
+	labels, err := decodeTUInts(glr, "graph label", 0)
+	if err != nil {
+		return nil, err
+	}
+	N := len(labels)
+	d.LabelValues = slices.Compact(slices.Sorted(slices.Values(labels)))
+	d.Graphs = make([]TUGraph, N)
+	for g, l := range labels {
+		c, _ := slices.BinarySearch(d.LabelValues, l)
+		d.Graphs[g].Label, d.Graphs[g].Class = l, c
+	}
+
+	// Graph indicator: n lines, non-decreasing graph ids in 1..N.
+	ilr := src[tuIndicator]
+	var gid []int32 // 0-based graph of each node
+	first := make([]int, N+1)
+	err = ilr.eachLine("#", blankTrailing, func(s string) error {
+		g, err := parseInt(s, "graph id")
+		if err != nil {
+			return err
+		}
+		if g < 1 || g > N {
+			return fmt.Errorf("graph id %d out of range [1, %d] (%d graph labels in %s)", g, N, N, glr.path)
+		}
+		if k := len(gid); k > 0 && int(gid[k-1]) > g-1 {
+			return fmt.Errorf("graph id %d after %d: the nodes of a graph must be contiguous and graph ids non-decreasing", g, gid[k-1]+1)
+		}
+		gid = append(gid, int32(g-1))
+		first[g]++
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	n := len(gid)
+	if n == 0 {
+		return nil, ilr.fileErrorf("no nodes")
+	}
+	for g := 0; g < N; g++ {
+		first[g+1] += first[g]
+	}
+	for g := range d.Graphs {
+		d.Graphs[g].FirstNode = first[g]
+	}
+
+	// Node labels: n lines; the first column is kept.
+	if lr := src[tuNodeLabel]; lr != nil {
+		nl, err := decodeTUInts(lr, "node label", n)
+		if err != nil {
+			return nil, err
+		}
+		if len(nl) != n {
+			return nil, lr.fileErrorf("%d lines, want %d: one per node, as in %s", len(nl), n, ilr.path)
+		}
+		for g := range d.Graphs {
+			d.Graphs[g].NodeLabels = nl[first[g]:first[g+1]:first[g+1]]
+		}
+	}
+
+	// Node attributes: n lines of d comma-separated reals.
+	if lr := src[tuNodeAttr]; lr != nil {
+		if err := decodeTUAttributes(lr, d, first, n, ilr.path); err != nil {
+			return nil, err
+		}
+	}
+
+	// Adjacency: m arcs "r, c" with 1-based node ids of the same graph.
+	alr := src[tuA]
+	type arc struct {
+		u, v  int32 // local ids
+		line  int
+		label int
+	}
+	var arcs []arc
+	var arcGraph []int32
+	err = alr.eachLine("#", blankTrailing, func(s string) error {
+		f := splitFields(s)
+		if len(f) != 2 {
+			return fmt.Errorf(`want "row, col", got %q`, s)
+		}
+		var ids [2]int
+		for k := range ids {
+			id, err := parseIndex(f[k], "node id")
+			if err != nil {
+				return err
+			}
+			if id < 1 || id > n {
+				return fmt.Errorf("node id %d out of range [1, %d] (%d lines in %s)", id, n, n, ilr.path)
+			}
+			ids[k] = id - 1
+		}
+		gu, gv := gid[ids[0]], gid[ids[1]]
+		if gu != gv {
+			return fmt.Errorf("arc (%d, %d) joins node %d of graph %d and node %d of graph %d", ids[0]+1, ids[1]+1, ids[0]+1, gu+1, ids[1]+1, gv+1)
+		}
+		lo := first[gu]
+		arcs = append(arcs, arc{u: int32(ids[0] - lo), v: int32(ids[1] - lo), line: alr.line})
+		arcGraph = append(arcGraph, gu)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+
+	// Edge labels: one per arc, in the order of the adjacency file.
+	elr := src[tuEdgeLabel]
+	if elr != nil {
+		el, err := decodeTUInts(elr, "edge label", len(arcs))
+		if err != nil {
+			return nil, err
+		}
+		if len(el) != len(arcs) {
+			return nil, elr.fileErrorf("%d lines, want %d: one per line of %s", len(el), len(arcs), alr.path)
+		}
+		for k := range arcs {
+			arcs[k].label = el[k]
+		}
+	}
+
+	// Bucket the arcs by graph, sorted by (u, v) so repeats are adjacent.
+	start := make([]int, N+1)
+	for _, g := range arcGraph {
+		start[g+1]++
+	}
+	for g := 0; g < N; g++ {
+		start[g+1] += start[g]
+	}
+	byGraph := make([]arc, len(arcs))
+	next := slices.Clone(start[:N])
+	for k, a := range arcs {
+		g := arcGraph[k]
+		byGraph[next[g]] = a
+		next[g]++
+	}
+	opt := TUGraphOptions()
+	for g := range d.Graphs {
+		ga := byGraph[start[g]:start[g+1]]
+		sort.SliceStable(ga, func(i, j int) bool {
+			return ga[i].u < ga[j].u || (ga[i].u == ga[j].u && ga[i].v < ga[j].v)
+		})
+		edges := make([]graph.Edge, len(ga))
+		for k, a := range ga {
+			if k > 0 && a.u == ga[k-1].u && a.v == ga[k-1].v && a.u != a.v {
+				lo := first[g]
+				return nil, &ParseError{Path: alr.path, Line: a.line, Msg: fmt.Sprintf("arc (%d, %d) repeats line %d", int(a.u)+lo+1, int(a.v)+lo+1, ga[k-1].line)}
+			}
+			edges[k] = graph.Edge{U: int(a.u), V: int(a.v), W: 1}
+		}
+		ng := first[g+1] - first[g]
+		cg, err := graph.FromEdges(ng, edges, opt)
+		if err != nil {
+			return nil, &ParseError{Path: alr.path, Msg: fmt.Sprintf("graph %d", g+1), Err: err}
+		}
+		d.Graphs[g].Graph = cg
+		if elr == nil {
+			continue
+		}
+		// Edge labels aligned with the rows of cg; both directions of an
+		// edge must agree.
+		offset := make([]int, ng+1)
+		for i := 0; i < ng; i++ {
+			offset[i+1] = offset[i] + cg.RowLen(i)
+		}
+		flat := make([]int, cg.NNZ())
+		setBy := make([]int, cg.NNZ()) // line that set the label, 0 if none
+		for _, a := range ga {
+			if a.u == a.v {
+				continue
+			}
+			for _, e := range [2][2]int32{{a.u, a.v}, {a.v, a.u}} {
+				cols, _ := cg.Row(int(e[0]))
+				k, _ := slices.BinarySearch(cols, e[1])
+				p := offset[e[0]] + k
+				if setBy[p] != 0 && flat[p] != a.label {
+					lo := first[g]
+					return nil, &ParseError{Path: elr.path, Line: a.line, Msg: fmt.Sprintf("edge label %d of arc (%d, %d) differs from label %d on line %d for the same edge", a.label, int(a.u)+lo+1, int(a.v)+lo+1, flat[p], setBy[p])}
+				}
+				flat[p], setBy[p] = a.label, a.line
+			}
+		}
+		rows := make([][]int, ng)
+		for i := range rows {
+			rows[i] = flat[offset[i]:offset[i+1]:offset[i+1]]
+		}
+		d.Graphs[g].EdgeLabels = rows
+	}
+	return d, nil
+}
+
+// decodeTUInts reads one integer per line; with several comma-separated
+// columns (some TU data sets have them) the first is kept. capHint sizes
+// the result.
+func decodeTUInts(lr *lineReader, what string, capHint int) ([]int, error) {
+	out := make([]int, 0, capHint)
+	err := lr.eachLine("#", blankTrailing, func(s string) error {
+		f := splitFields(s)
+		v, err := parseInt(f[0], what)
+		if err != nil {
+			return err
+		}
+		out = append(out, v)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(out) == 0 {
+		return nil, lr.fileErrorf("no values")
+	}
+	return out, nil
+}
+
+// decodeTUAttributes reads n lines of comma-separated attributes into the
+// graphs of d.
+func decodeTUAttributes(lr *lineReader, d *TUDataset, first []int, n int, indicatorPath string) error {
+	var (
+		data     []float64
+		rows     int
+		width    int
+		widthAt  int
+		errWidth = "%d attributes, want %d like line %d"
+	)
+	err := lr.eachLine("#", blankTrailing, func(s string) error {
+		f := splitFields(s)
+		if rows == 0 {
+			width, widthAt = len(f), lr.line
+			data = make([]float64, 0, n*width)
+		} else if len(f) != width {
+			return fmt.Errorf(errWidth, len(f), width, widthAt)
+		}
+		if rows == n {
+			return fmt.Errorf("more than %d lines: want one per node, as in %s", n, indicatorPath)
+		}
+		for j, x := range f {
+			v, err := parseFinite(x, "attribute")
+			if err != nil {
+				return fmt.Errorf("column %d: %v", j+1, err)
+			}
+			data = append(data, v)
+		}
+		rows++
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if rows != n {
+		return lr.fileErrorf("%d lines, want %d: one per node, as in %s", rows, n, indicatorPath)
+	}
+	for g := range d.Graphs {
+		lo, hi := first[g], first[g+1]
+		if hi > lo {
+			d.Graphs[g].Attributes = mat.NewDense(hi-lo, width, data[lo*width:hi*width:hi*width])
+		}
+	}
+	return nil
+}
