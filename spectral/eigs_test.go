@@ -295,7 +295,7 @@ func TestEigsErrors(t *testing.T) {
 
 func TestEigsNotConvergedCarriesPairs(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 3))
-	g := randomGraph(rng, 2000, 4000)
+	g := randomGraph(rng, 700, 1400)
 	op, _ := laplacian.New(g, laplacian.NormalizedAdjacency, laplacian.Options{})
 	_, err := Eigs(context.Background(), op, 30, Largest, Settings{Tol: 1e-14, MaxRestarts: 2, BlockSize: 1, BasisSize: 40})
 	var nc *NotConvergedError
