@@ -166,7 +166,11 @@ func componentEigs(ctx context.Context, g *graph.CSR, dg *laplacian.Degrees, kin
 	size := len(nodes)
 	var vals []float64
 	var vecs [][]float64
-	if size <= denseComponentMax {
+	hasZero := kind == laplacian.Unnormalized || dg.D[nodes[0]] > 0
+	if need == 1 && hasZero {
+		// Only the null vector, which is known.
+		vals, vecs = []float64{0}, [][]float64{nil}
+	} else if size <= denseComponentMax {
 		var err error
 		vals, vecs, err = denseComponent(g, dg, kind, nodes, need)
 		if err != nil {
@@ -235,7 +239,7 @@ func componentEigs(ctx context.Context, g *graph.CSR, dg *laplacian.Degrees, kin
 		}
 	}
 	// The null vector of a connected component is known exactly.
-	if kind == laplacian.Unnormalized || dg.D[nodes[0]] > 0 {
+	if hasZero {
 		null := make([]float64, size)
 		var ss float64
 		for l, i := range nodes {
