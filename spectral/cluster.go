@@ -40,10 +40,7 @@ func (c *SpectralClustering) Validate() error {
 	if c.Clusters < 1 {
 		return fmt.Errorf("spectral: SpectralClustering: Clusters = %d is invalid: it must be ≥ 1", c.Clusters)
 	}
-	if c.Isolated != laplacian.IsolatedError && c.Isolated != laplacian.IsolatedZero {
-		return fmt.Errorf("spectral: SpectralClustering: Isolated = %d is invalid: use laplacian.IsolatedError or laplacian.IsolatedZero", c.Isolated)
-	}
-	return nil
+	return checkIsolated("SpectralClustering", c.Isolated)
 }
 
 // Fit clusters the nodes of g.

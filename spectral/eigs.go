@@ -329,8 +329,14 @@ func residuals(a linop.Operator, vals []float64, vecs *mat.Dense) []float64 {
 	n, k := vecs.Dims()
 	av := mat.NewDense(n, k, nil)
 	linop.MulBlock(a, av, vecs)
+	return residualNorms(av, vecs, vals)
+}
+
+// residualNorms returns ‖av_j − vals_j·v_j‖₂ for the columns of n×k blocks.
+func residualNorms(av, v *mat.Dense, vals []float64) []float64 {
+	n, k := v.Dims()
 	out := make([]float64, k)
-	ar, vr := av.RawMatrix(), vecs.RawMatrix()
+	ar, vr := av.RawMatrix(), v.RawMatrix()
 	for i := 0; i < n; i++ {
 		arow := ar.Data[i*ar.Stride : i*ar.Stride+k]
 		vrow := vr.Data[i*vr.Stride : i*vr.Stride+k]
@@ -925,19 +931,7 @@ func (l *lanczos) rayleighRitz(cand int, theta []float64, sel []int) (vals, resi
 	rotate(l.v, l.nl, cand, zo, cand, l.nl)
 	rotate(ay, 0, cand, zo, cand, 0)
 	copyCols(y, 0, l.v, l.nl, cand)
-	resid = make([]float64, cand)
-	yr, ar := y.RawMatrix(), ay.RawMatrix()
-	for i := 0; i < n; i++ {
-		yrow := yr.Data[i*yr.Stride : i*yr.Stride+cand]
-		arow := ar.Data[i*ar.Stride : i*ar.Stride+cand]
-		for t := range arow {
-			d := arow[t] - vals[t]*yrow[t]
-			resid[t] += d * d
-		}
-	}
-	for t := range resid {
-		resid[t] = math.Sqrt(resid[t])
-	}
+	resid = residualNorms(ay, y, vals)
 	// H block: Zoᵀ diag(θ_sel) Zo, the projection of B on the rotated
 	// vectors (the thick-restart relation survives any rotation within the
 	// kept block).

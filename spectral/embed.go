@@ -38,10 +38,7 @@ func (e *LaplacianEigenmap) Validate() error {
 	if e.Dim < 0 {
 		return fmt.Errorf("spectral: LaplacianEigenmap: Dim = %d is invalid: it must be ≥ 0 (0 means 2)", e.Dim)
 	}
-	if e.Isolated != laplacian.IsolatedError && e.Isolated != laplacian.IsolatedZero {
-		return fmt.Errorf("spectral: LaplacianEigenmap: Isolated = %d is invalid: use laplacian.IsolatedError or laplacian.IsolatedZero", e.Isolated)
-	}
-	return nil
+	return checkIsolated("LaplacianEigenmap", e.Isolated)
 }
 
 // Fit computes the embedding of the nodes of g.

@@ -45,10 +45,7 @@ func (p *KernelPCA) Validate() error {
 	if p.Dim < 1 {
 		return fmt.Errorf("spectral: KernelPCA: Dim = %d is invalid: it must be ≥ 1", p.Dim)
 	}
-	if p.Isolated != laplacian.IsolatedError && p.Isolated != laplacian.IsolatedZero {
-		return fmt.Errorf("spectral: KernelPCA: Isolated = %d is invalid: use laplacian.IsolatedError or laplacian.IsolatedZero", p.Isolated)
-	}
-	return nil
+	return checkIsolated("KernelPCA", p.Isolated)
 }
 
 // Fit computes the top Dim eigenpairs of S for g. Every μ_l must be

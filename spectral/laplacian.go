@@ -140,6 +140,14 @@ func LaplacianEigs(ctx context.Context, g *graph.CSR, kind laplacian.Kind, opt l
 	return res, nil
 }
 
+// checkIsolated validates an isolated-node policy for the estimator who.
+func checkIsolated(who string, p laplacian.IsolatedPolicy) error {
+	if p != laplacian.IsolatedError && p != laplacian.IsolatedZero {
+		return fmt.Errorf("spectral: %s: Isolated = %d is invalid: use laplacian.IsolatedError or laplacian.IsolatedZero", who, p)
+	}
+	return nil
+}
+
 // toRandomWalk maps the columns u of v to f = D^{-1/2}u in place; an isolated
 // node's unit vector e_i is kept as it is.
 func toRandomWalk(dg *laplacian.Degrees, v *mat.Dense) {
