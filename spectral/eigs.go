@@ -163,10 +163,10 @@ func (c config) filtered() bool { return c.hi > c.lo && c.degree != 1 }
 const maxDynamicRange = 1e10
 
 // maxFilterDegree caps the automatic filter degree.
-var maxFilterDegree = 40
+const maxFilterDegree = 40
 
 // probeSteps caps the length of the unfiltered probe.
-var probeSteps = 160
+const probeSteps = 160
 
 // filterDegree returns the degree of the filter damping the unwanted side of
 // cut: the largest degree whose amplification of the far end of the
