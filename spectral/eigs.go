@@ -283,7 +283,7 @@ func Eigs(ctx context.Context, a linop.Operator, k int, which Which, s Settings)
 	if n <= k+c.m+c.b {
 		return denseEigs(ctx, a, k, which)
 	}
-	l := newLanczos(ctx, a, k, which, c)
+	l := newLanczos(ctx, a, k, which, c, nil)
 	return l.run()
 }
 
@@ -406,14 +406,19 @@ type lanczos struct {
 	deg int     // degree of the filter (1: B = A)
 }
 
-func newLanczos(ctx context.Context, a linop.Operator, k int, which Which, c config) *lanczos {
+// newLanczos prepares a run; v, when not nil, is the storage of the basis
+// (at least n × (k+m+b)).
+func newLanczos(ctx context.Context, a linop.Operator, k int, which Which, c config, v *mat.Dense) *lanczos {
 	n := a.Dim()
 	cols := k + c.m + c.b
 	hs := c.m + c.b
+	if v == nil {
+		v = mat.NewDense(n, cols, nil)
+	}
 	l := &lanczos{
 		ctx: ctx, a: a, n: n, k: k, which: which, c: c,
 		rng:   rand.New(rand.NewPCG(c.seed, 0x5eed1a9c20)),
-		v:     mat.NewDense(n, cols, nil),
+		v:     v,
 		w:     mat.NewDense(n, c.b, nil),
 		x:     mat.NewDense(n, c.b, nil),
 		h:     make([]float64, hs*hs),
@@ -958,8 +963,8 @@ func (l *lanczos) probe() error {
 	steps := min(max(2*cand, 40), probeSteps, l.n-1, l.c.m+l.c.b+l.k-1)
 	pc := l.c
 	pc.b, pc.m, pc.degree, pc.lo, pc.hi = 1, steps, 1, 0, 0
-	p := newLanczos(l.ctx, l.a, cand, l.which, pc)
-	p.v = l.v // share the basis storage: the probe needs steps+1 columns
+	// The probe shares the basis storage: it needs steps+1 ≤ k+m+b columns.
+	p := newLanczos(l.ctx, l.a, cand, l.which, pc, l.v)
 	p.randomize(0, 1)
 	p.w.Copy(p.v.Slice(0, l.n, 0, 1))
 	p.orthonormalize(0)
