@@ -163,3 +163,14 @@ func ExampleKMeans() {
 	// true true
 	// 0.04
 }
+
+func ExampleTraceFunc() {
+	// tr exp(−L) of the path on 3 nodes: eigenvalues 0, 1, 3.
+	g, _ := graph.FromEdges(3, []graph.Edge{{U: 0, V: 1, W: 1}, {U: 1, V: 2, W: 1}}, graph.Options{})
+	l, _ := laplacian.New(g, laplacian.Unnormalized, laplacian.Options{})
+	est, _ := spectral.TraceFunc(context.Background(), l, spectral.Exp(1), spectral.TraceSettings{Probes: 100})
+	exact := 1 + math.Exp(-1) + math.Exp(-3)
+	fmt.Printf("exact %.4f, estimate within 3 standard errors: %v\n", exact, math.Abs(est.Value-exact) < 3*est.StdErr)
+	// Output:
+	// exact 1.4177, estimate within 3 standard errors: true
+}
