@@ -34,8 +34,6 @@ func (w Which) String() string {
 	return fmt.Sprintf("Which(%d)", int(w))
 }
 
-var debugEigs = false
-
 // DefaultTol is the residual tolerance used when Settings.Tol is 0.
 const DefaultTol = 1e-10
 
@@ -810,9 +808,6 @@ func (l *lanczos) restart(j int) (int, float64, error) {
 		}
 	}
 	thr := l.c.tol * l.anorm
-	if debugEigs {
-		fmt.Printf("  vals %.5g\n  resid %.3g\n", vals[:min(8, len(vals))], resid[:min(8, len(resid))])
-	}
 	nlock := 0
 	for nlock < wanted && resid[nlock] <= thr {
 		nlock++
@@ -1035,9 +1030,6 @@ func (l *lanczos) checkBounds(lo, hi float64) error {
 func (l *lanczos) setFilter(cut float64) {
 	l.cut = cut
 	l.deg = max(1, l.c.filterDegree(l.which, cut))
-	if debugEigs {
-		fmt.Println("setFilter", cut, l.deg)
-	}
 }
 
 // separation returns the log-amplification that the filter (cut, deg)
