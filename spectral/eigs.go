@@ -40,6 +40,11 @@ const DefaultTol = 1e-10
 // DefaultMaxRestarts is the restart cap used when Settings.MaxRestarts is 0.
 const DefaultMaxRestarts = 1000
 
+// stallRestarts is the number of restarts without progress (no pair locked,
+// the largest wanted residual not halved) after which Eigs gives up with a
+// *NotConvergedError: the residuals have reached their rounding floor.
+const stallRestarts = 10
+
 // Settings control Eigs and the functions built on it. The zero value is
 // usable: every zero field means its documented default.
 type Settings struct {
@@ -128,12 +133,17 @@ type NotConvergedError struct {
 	MatVecs   int
 	Residual  float64 // largest residual estimate of the unconverged wanted pairs
 	Tol       float64
+	Stalled   bool // the residuals stopped decreasing before the restart cap
 	Converged *Result
 }
 
 func (e *NotConvergedError) Error() string {
-	return fmt.Sprintf("spectral: %d of %d eigenpairs converged after %d restarts (%d products); the largest unconverged residual is %.3g > tolerance %.3g; raise MaxRestarts or BasisSize",
-		len(e.Converged.Values), e.Wanted, e.Restarts, e.MatVecs, e.Residual, e.Tol)
+	hint := "raise MaxRestarts or BasisSize"
+	if e.Stalled {
+		hint = "the residuals stopped decreasing: Tol is below the accuracy attainable in floating point for this operator; raise Tol"
+	}
+	return fmt.Sprintf("spectral: %d of %d eigenpairs converged after %d restarts (%d products); the largest unconverged residual is %.3g > tolerance %.3g; %s",
+		len(e.Converged.Values), e.Wanted, e.Restarts, e.MatVecs, e.Residual, e.Tol, hint)
 }
 
 // ErrNotSymmetric is wrapped by errors about operators that declare
@@ -402,6 +412,9 @@ type lanczos struct {
 	// Chebyshev filtering (when c.bounds is set).
 	cut float64 // end of the damped interval next to the wanted eigenvalues
 	deg int     // degree of the filter (1: B = A)
+
+	bestRes float64 // smallest largest-residual since the last progress
+	stall   int     // restarts without progress
 }
 
 // newLanczos prepares a run; v, when not nil, is the storage of the basis
@@ -414,7 +427,7 @@ func newLanczos(ctx context.Context, a linop.Operator, k int, which Which, c con
 		v = mat.NewDense(n, cols, nil)
 	}
 	l := &lanczos{
-		ctx: ctx, a: a, n: n, k: k, which: which, c: c,
+		ctx: ctx, a: a, n: n, k: k, which: which, c: c, bestRes: math.Inf(1),
 		rng:   rand.New(rand.NewPCG(c.seed, 0x5eed1a9c20)),
 		v:     v,
 		w:     mat.NewDense(n, c.b, nil),
@@ -467,9 +480,18 @@ func (l *lanczos) run() (*Result, error) {
 			l.expand(cur)
 			cur += b
 		}
+		lockedBefore, cutBefore := l.nl, l.cut
 		next, maxRes, err := l.restart(cur)
 		if err != nil {
 			return nil, err
+		}
+		// Stagnation: no pair locked and the largest residual not halved for
+		// stallRestarts restarts (a filter change starts afresh). Residuals
+		// have a rounding floor of a few ε‖A‖; a Tol below it cannot be met.
+		if l.nl > lockedBefore || l.cut != cutBefore || maxRes < l.bestRes/2 {
+			l.bestRes, l.stall = maxRes, 0
+		} else {
+			l.stall++
 		}
 		if l.c.progress != nil {
 			l.c.progress(Status{Restarts: l.res.Restarts, MatVecs: l.res.MatVecs, Converged: l.nl, Wanted: l.k, Residual: maxRes})
@@ -478,7 +500,7 @@ func (l *lanczos) run() (*Result, error) {
 			break
 		}
 		cur = next
-		if l.res.Restarts >= l.c.maxRestarts {
+		if l.res.Restarts >= l.c.maxRestarts || l.stall >= stallRestarts {
 			return l.notConverged(maxRes)
 		}
 	}
@@ -1097,5 +1119,5 @@ func (l *lanczos) result(cnt int) *Result {
 }
 
 func (l *lanczos) notConverged(maxRes float64) (*Result, error) {
-	return nil, &NotConvergedError{Wanted: l.k, Restarts: l.res.Restarts, MatVecs: l.res.MatVecs, Residual: maxRes, Tol: l.c.tol * l.anorm, Converged: l.result(l.nl)}
+	return nil, &NotConvergedError{Wanted: l.k, Restarts: l.res.Restarts, MatVecs: l.res.MatVecs, Residual: maxRes, Tol: l.c.tol * l.anorm, Stalled: l.stall >= stallRestarts, Converged: l.result(l.nl)}
 }

@@ -339,3 +339,21 @@ func TestEigsProgress(t *testing.T) {
 	require.Equal(t, 5, last.Converged)
 	require.Equal(t, 5, last.Wanted)
 }
+
+func TestEigsStallsBelowTheRoundingFloor(t *testing.T) {
+	// A dense operator of order 400 cannot have residuals below ~ε‖A‖√n ≈
+	// 2e-15·‖A‖: asking for 1e-15 must end with a *NotConvergedError that says
+	// so, long before the restart cap, with the pairs that did converge.
+	rng := rand.New(rand.NewPCG(8, 9))
+	vals := make([]float64, 400)
+	for i := range vals {
+		vals[i] = rng.Float64()
+	}
+	op := clusteredOperator(rng, vals)
+	_, err := Eigs(context.Background(), op, 20, Largest, Settings{Tol: 1e-15})
+	var nc *NotConvergedError
+	require.ErrorAs(t, err, &nc)
+	require.True(t, nc.Stalled)
+	require.Less(t, nc.Restarts, DefaultMaxRestarts)
+	require.ErrorContains(t, err, "Tol is below the accuracy attainable")
+}
