@@ -17,12 +17,12 @@
 # Run eigs.py in full once with FULL=1 for its shift-invert/LOBPCG lines.
 #
 #   scripts/bench-eigs.sh [REPS] [OUT]       (default 3 repetitions, bench-eigs.jsonl)
-#   TOL=1e-14                                gssl's residual tolerance (default 1e-14)
+#   TOL=1e-13                                gssl's residual tolerance (default 1e-13)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REPS=${1:-3}
 OUT=${2:-bench-eigs.jsonl}
-TOL=${TOL:-1e-14}
+TOL=${TOL:-1e-13}
 # SHARED=/path/to/shared to override; default: the shared folder next to the
 # checkout (../shared), or next to its parent for a worktree (../../shared).
 if [[ -z "${SHARED:-}" ]]; then

@@ -43,7 +43,7 @@ const DefaultMaxRestarts = 1000
 // stallRestarts is the number of restarts without progress (no pair locked,
 // the largest wanted residual not halved) after which Eigs gives up with a
 // *NotConvergedError: the residuals have reached their rounding floor.
-const stallRestarts = 10
+const stallRestarts = 5
 
 // Settings control Eigs and the functions built on it. The zero value is
 // usable: every zero field means its documented default.
@@ -500,6 +500,13 @@ func (l *lanczos) run() (*Result, error) {
 			break
 		}
 		cur = next
+		if l.stall >= stallRestarts && l.deg > 1 {
+			// The filter's rounding noise limits the attainable residual:
+			// polish without it (B = A) from the current Ritz vectors.
+			l.deg, l.stall, l.bestRes = 1, 0, math.Inf(1)
+			l.restartFrom(min(l.k-l.nl+l.c.buffer, cur))
+			cur = 0
+		}
 		if l.res.Restarts >= l.c.maxRestarts || l.stall >= stallRestarts {
 			return l.notConverged(maxRes)
 		}
