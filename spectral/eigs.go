@@ -40,9 +40,11 @@ const DefaultTol = 1e-10
 // DefaultMaxRestarts is the restart cap used when Settings.MaxRestarts is 0.
 const DefaultMaxRestarts = 1000
 
-// stallRestarts is the number of restarts without progress (no pair locked,
-// the largest wanted residual not halved) after which Eigs gives up with a
-// *NotConvergedError: the residuals have reached their rounding floor.
+// stallRestarts is the number of filtered restarts without progress (no pair
+// locked, the largest wanted residual not halved) after which Eigs polishes
+// without the filter, and then (after 5× as many unfiltered restarts) gives
+// up with a *NotConvergedError: the residuals have reached their rounding
+// floor.
 const stallRestarts = 5
 
 // Settings control Eigs and the functions built on it. The zero value is
@@ -415,6 +417,7 @@ type lanczos struct {
 
 	bestRes float64 // smallest largest-residual since the last progress
 	stall   int     // restarts without progress
+	polish  bool    // the filter was dropped after a stall
 }
 
 // newLanczos prepares a run; v, when not nil, is the storage of the basis
@@ -493,6 +496,11 @@ func (l *lanczos) run() (*Result, error) {
 		} else {
 			l.stall++
 		}
+		stallLimit := stallRestarts
+		if l.deg <= 1 {
+			// Unfiltered cycles are short and may progress slowly.
+			stallLimit = 5 * stallRestarts
+		}
 		if l.c.progress != nil {
 			l.c.progress(Status{Restarts: l.res.Restarts, MatVecs: l.res.MatVecs, Converged: l.nl, Wanted: l.k, Residual: maxRes})
 		}
@@ -500,15 +508,15 @@ func (l *lanczos) run() (*Result, error) {
 			break
 		}
 		cur = next
-		if l.stall >= stallRestarts && l.deg > 1 {
+		if l.stall >= stallLimit && l.deg > 1 {
 			// The filter's rounding noise limits the attainable residual:
 			// polish without it (B = A) from the current Ritz vectors.
-			l.deg, l.stall, l.bestRes = 1, 0, math.Inf(1)
+			l.deg, l.stall, l.bestRes, l.polish = 1, 0, math.Inf(1), true
 			l.restartFrom(min(l.k-l.nl+l.c.buffer, cur))
 			cur = 0
 		}
-		if l.res.Restarts >= l.c.maxRestarts || l.stall >= stallRestarts {
-			return l.notConverged(maxRes)
+		if l.res.Restarts >= l.c.maxRestarts || l.stall >= stallLimit {
+			return l.notConverged(maxRes, l.stall >= stallLimit)
 		}
 	}
 	return l.result(l.k), nil
@@ -851,7 +859,7 @@ func (l *lanczos) restart(j int) (int, float64, error) {
 	if l.nl >= l.k {
 		return 0, maxRes, nil
 	}
-	if l.c.filtered() && cand > nlock {
+	if l.c.filtered() && !l.polish && cand > nlock {
 		// The far end of the candidates' Ritz values bounds the
 		// (nl+cand)-th eigenvalue. If the last wanted Ritz value lies inside
 		// the damped interval, by more than its residual, the cut may damp
@@ -1125,6 +1133,6 @@ func (l *lanczos) result(cnt int) *Result {
 	return res
 }
 
-func (l *lanczos) notConverged(maxRes float64) (*Result, error) {
-	return nil, &NotConvergedError{Wanted: l.k, Restarts: l.res.Restarts, MatVecs: l.res.MatVecs, Residual: maxRes, Tol: l.c.tol * l.anorm, Stalled: l.stall >= stallRestarts, Converged: l.result(l.nl)}
+func (l *lanczos) notConverged(maxRes float64, stalled bool) (*Result, error) {
+	return nil, &NotConvergedError{Wanted: l.k, Restarts: l.res.Restarts, MatVecs: l.res.MatVecs, Residual: maxRes, Tol: l.c.tol * l.anorm, Stalled: stalled, Converged: l.result(l.nl)}
 }
