@@ -1,8 +1,10 @@
 // Package eval holds what every gssl model is judged with: metrics
 // (accuracy, macro-F1, confusion matrices, the adjusted Rand index, RMSE and
 // Gaussian negative log-likelihood), seeded splits (k labelled nodes per
-// class, stratified k-fold assignments), and summaries over seeds (mean ±
-// standard deviation).
+// class, stratified k-fold assignments), hyperparameter choice on a
+// validation split (GridSearch: the first best value in grid order wins
+// ties), and repeated runs over seeds with their summaries (RunSeeds,
+// Summarize: mean ± standard deviation).
 //
 // Labels are ints 0..C−1; a negative label marks an item whose class is
 // unknown, which no metric scores (as with the −1 labels of some public node

@@ -55,154 +55,245 @@ func BlockCG(ctx context.Context, a linop.Operator, b, x *mat.Dense, s Settings)
 	if s.MaxIter == 0 {
 		s.MaxIter = 2*n + 100
 	}
-	res := BlockResult{Iterations: make([]int, c), Residual: make([]float64, c)}
-	bnorm := make([]float64, c)
-	for j := 0; j < c; j++ {
-		bnorm[j] = mat.Norm(b.ColView(j), 2)
+	bc := &blockCG{
+		a: a, b: b, x: x, n: n, c: c, s: s,
+		res:   BlockResult{Iterations: make([]int, c), Residual: make([]float64, c)},
+		bnorm: colNorms(b),
+		r:     mat.NewDense(n, c, nil),
+		p:     mat.NewDense(n, c, nil),
+		ap:    mat.NewDense(n, c, nil),
+		rz:    make([]float64, c), alpha: make([]float64, c), beta: make([]float64, c),
+		on:   make([]float64, c),
+		acc1: make([]float64, c), acc2: make([]float64, c),
 	}
-	r := mat.NewDense(n, c, nil)
-	p := mat.NewDense(n, c, nil)
-	ap := mat.NewDense(n, c, nil)
-	z := r
+	bc.z = bc.r
 	if s.Preconditioner != nil {
-		z = mat.NewDense(n, c, nil)
+		bc.z = mat.NewDense(n, c, nil)
 	}
-	rz := make([]float64, c)
-	active := make([]bool, c)
+	return bc.run(ctx)
+}
 
-	// trueResidual sets R = B − AX and the per-column residuals, and marks
-	// columns that still need work. It returns how many do.
-	trueResidual := func() int {
-		linop.MulBlock(a, r, x)
-		res.Products++
-		r.Sub(b, r)
-		left := 0
-		for j := 0; j < c; j++ {
-			if bnorm[j] == 0 {
-				for i := 0; i < n; i++ {
-					x.Set(i, j, 0)
-					r.Set(i, j, 0)
-				}
-				res.Residual[j], active[j] = 0, false
-				continue
-			}
-			rel := mat.Norm(r.ColView(j), 2) / bnorm[j]
-			res.Residual[j] = rel
-			active[j] = rel > s.Tol
-			if active[j] {
-				left++
-			}
-		}
-		return left
-	}
-	restart := func() {
-		if s.Preconditioner != nil {
-			linop.MulBlock(s.Preconditioner, z, r)
-		}
-		p.Copy(z)
-		for j := 0; j < c; j++ {
-			rz[j] = colDot(r, z, j)
-			if !active[j] {
-				zeroCol(p, j)
-			}
-		}
-	}
-	fail := func(cause error) (BlockResult, error) {
-		trueResidual()
-		worst, it := 0, 0
-		for j := 0; j < c; j++ {
-			if res.Residual[j] > res.Residual[worst] {
-				worst = j
-			}
-			it = max(it, res.Iterations[j])
-		}
-		if cause != nil {
-			return res, fmt.Errorf("krylov: BlockCG stopped after %d iterations: %w", it, cause)
-		}
-		return res, &NotConvergedError{Method: fmt.Sprintf("BlockCG (column %d)", worst), Iterations: it, Residual: res.Residual[worst], Tol: s.Tol}
-	}
+// blockCG is the state of one BlockCG solve. Vectors are the columns of
+// row-major n×c blocks; every bookkeeping pass walks the rows once and
+// updates all columns, with on[j] = 1 for columns still iterating and 0 for
+// finished ones (their search direction stays zero).
+type blockCG struct {
+	a        linop.Operator
+	b, x     *mat.Dense
+	n, c     int
+	s        Settings
+	res      BlockResult
+	bnorm    []float64
+	r, p, ap *mat.Dense
+	z        *mat.Dense // = r without a preconditioner
+	rz       []float64
+	alpha    []float64
+	beta     []float64
+	on       []float64
+	acc1     []float64
+	acc2     []float64
+}
 
-	if trueResidual() == 0 {
-		return res, nil
+func (bc *blockCG) run(ctx context.Context) (BlockResult, error) {
+	if bc.trueResidual(isZero(bc.x)) == 0 {
+		return bc.res, nil
 	}
-	restart()
-	iter := 0
-	for iter < s.MaxIter {
-		linop.MulBlock(a, ap, p)
-		res.Products++
-		iter++
+	bc.restart()
+	for iter := 1; iter <= bc.s.MaxIter; iter++ {
+		linop.MulBlock(bc.a, bc.ap, bc.p)
+		bc.res.Products++
+		// pᵀAp per column.
+		pap := bc.colDots(bc.p, bc.ap, bc.acc1)
+		for j := 0; j < bc.c; j++ {
+			bc.alpha[j] = 0
+			if bc.on[j] == 0 {
+				continue
+			}
+			if !(pap[j] > 0) {
+				return bc.fail(&BreakdownError{Method: "BlockCG", Iterations: iter, Reason: fmt.Sprintf("column %d: pᵀAp = %g ≤ 0: the operator is not positive definite", j, pap[j])})
+			}
+			bc.alpha[j] = bc.rz[j] / pap[j]
+		}
+		// x += αp, r −= αAp, and ‖r‖² per column, in one pass.
+		rr := bc.update()
 		left := 0
-		for j := 0; j < c; j++ {
-			if !active[j] {
+		worst := 0.0
+		for j := 0; j < bc.c; j++ {
+			if bc.on[j] == 0 {
 				continue
 			}
-			pap := colDot(p, ap, j)
-			if !(pap > 0) {
-				return fail(&BreakdownError{Method: "BlockCG", Iterations: iter, Reason: fmt.Sprintf("column %d: pᵀAp = %g ≤ 0: the operator is not positive definite", j, pap)})
-			}
-			alpha := rz[j] / pap
-			axpyCol(x, alpha, p, j)
-			axpyCol(r, -alpha, ap, j)
-			res.Iterations[j] = iter
-			rel := math.Sqrt(colDot(r, r, j)) / bnorm[j]
-			if rel <= s.Tol {
-				active[j] = false
-				zeroCol(p, j)
+			bc.res.Iterations[j] = iter
+			rel := math.Sqrt(rr[j]) / bc.bnorm[j]
+			if rel <= bc.s.Tol {
+				bc.on[j] = 0
 				continue
 			}
+			worst = math.Max(worst, rel)
 			left++
 		}
-		if s.Progress != nil {
-			worst := 0.0
-			for j := 0; j < c; j++ {
-				if active[j] {
-					worst = math.Max(worst, math.Sqrt(colDot(r, r, j))/bnorm[j])
-				}
-			}
-			s.Progress(iter, worst)
+		if bc.s.Progress != nil {
+			bc.s.Progress(iter, worst)
 		}
 		if err := ctx.Err(); err != nil {
-			return fail(err)
+			return bc.fail(err)
 		}
 		if left == 0 {
-			if trueResidual() == 0 {
-				return res, nil
+			if bc.trueResidual(false) == 0 {
+				return bc.res, nil
 			}
-			restart()
+			bc.restart()
 			continue
 		}
-		if s.Preconditioner != nil {
-			linop.MulBlock(s.Preconditioner, z, r)
+		var rz []float64
+		if bc.s.Preconditioner != nil {
+			linop.MulBlock(bc.s.Preconditioner, bc.z, bc.r)
+			rz = bc.colDots(bc.r, bc.z, bc.acc1)
+		} else {
+			rz = rr
 		}
-		for j := 0; j < c; j++ {
-			if !active[j] {
-				continue
-			}
-			rzNew := colDot(r, z, j)
-			beta := rzNew / rz[j]
-			rz[j] = rzNew
-			for i := 0; i < n; i++ {
-				p.Set(i, j, z.At(i, j)+beta*p.At(i, j))
+		for j := 0; j < bc.c; j++ {
+			bc.beta[j] = 0
+			if bc.on[j] != 0 {
+				bc.beta[j] = rz[j] / bc.rz[j]
+				bc.rz[j] = rz[j]
 			}
 		}
+		bc.direction()
 	}
-	return fail(nil)
+	return bc.fail(nil)
 }
 
-func colDot(a, b *mat.Dense, j int) float64 {
-	ar, br := a.RawMatrix(), b.RawMatrix()
-	var s float64
-	for i := 0; i < ar.Rows; i++ {
-		s += ar.Data[i*ar.Stride+j] * br.Data[i*br.Stride+j]
+// trueResidual sets R = B − AX (R = B when xZero), records each column's
+// relative residual, zeroes columns with b_j = 0, and marks the columns above
+// the tolerance as iterating. It returns how many are.
+func (bc *blockCG) trueResidual(xZero bool) int {
+	if xZero {
+		bc.r.Copy(bc.b)
+	} else {
+		linop.MulBlock(bc.a, bc.r, bc.x)
+		bc.res.Products++
+		bc.r.Sub(bc.b, bc.r)
 	}
-	return s
+	rr := bc.colDots(bc.r, bc.r, bc.acc2)
+	left := 0
+	for j := 0; j < bc.c; j++ {
+		bc.on[j] = 0
+		if bc.bnorm[j] == 0 {
+			zeroCol(bc.x, j)
+			zeroCol(bc.r, j)
+			bc.res.Residual[j] = 0
+			continue
+		}
+		rel := math.Sqrt(rr[j]) / bc.bnorm[j]
+		bc.res.Residual[j] = rel
+		if rel > bc.s.Tol {
+			bc.on[j] = 1
+			left++
+		}
+	}
+	return left
 }
 
-func axpyCol(y *mat.Dense, alpha float64, x *mat.Dense, j int) {
-	yr, xr := y.RawMatrix(), x.RawMatrix()
-	for i := 0; i < yr.Rows; i++ {
-		yr.Data[i*yr.Stride+j] += alpha * xr.Data[i*xr.Stride+j]
+// restart sets P = Z = M·R for the iterating columns (zero for the others).
+func (bc *blockCG) restart() {
+	if bc.s.Preconditioner != nil {
+		linop.MulBlock(bc.s.Preconditioner, bc.z, bc.r)
 	}
+	rz := bc.colDots(bc.r, bc.z, bc.acc1)
+	copy(bc.rz, rz)
+	for j := range bc.beta {
+		bc.beta[j] = 0
+	}
+	bc.p.Zero()
+	bc.direction()
+}
+
+// direction sets p_j = on_j·(z_j + β_j p_j).
+func (bc *blockCG) direction() {
+	pm, zm := bc.p.RawMatrix(), bc.z.RawMatrix()
+	c := bc.c
+	on, beta := bc.on[:c], bc.beta[:c]
+	for i := 0; i < bc.n; i++ {
+		pr := pm.Data[i*pm.Stride : i*pm.Stride+c]
+		zr := zm.Data[i*zm.Stride : i*zm.Stride+c]
+		for j := range pr {
+			pr[j] = on[j] * (zr[j] + beta[j]*pr[j])
+		}
+	}
+}
+
+// update applies x += αp, r −= α·Ap and returns ‖r_j‖² for every column.
+func (bc *blockCG) update() []float64 {
+	xm, rm, pm, am := bc.x.RawMatrix(), bc.r.RawMatrix(), bc.p.RawMatrix(), bc.ap.RawMatrix()
+	c := bc.c
+	alpha := bc.alpha[:c]
+	rr := bc.acc2[:c]
+	clear(rr)
+	for i := 0; i < bc.n; i++ {
+		xr := xm.Data[i*xm.Stride : i*xm.Stride+c]
+		rrow := rm.Data[i*rm.Stride : i*rm.Stride+c]
+		pr := pm.Data[i*pm.Stride : i*pm.Stride+c]
+		ar := am.Data[i*am.Stride : i*am.Stride+c]
+		for j := range alpha {
+			xr[j] += alpha[j] * pr[j]
+			v := rrow[j] - alpha[j]*ar[j]
+			rrow[j] = v
+			rr[j] += v * v
+		}
+	}
+	return rr
+}
+
+// colDots returns the column-wise dot products of u and v in dst.
+func (bc *blockCG) colDots(u, v *mat.Dense, dst []float64) []float64 {
+	um, vm := u.RawMatrix(), v.RawMatrix()
+	c := bc.c
+	dst = dst[:c]
+	clear(dst)
+	for i := 0; i < bc.n; i++ {
+		ur := um.Data[i*um.Stride : i*um.Stride+c]
+		vr := vm.Data[i*vm.Stride : i*vm.Stride+c]
+		for j := range dst {
+			dst[j] += ur[j] * vr[j]
+		}
+	}
+	return dst
+}
+
+func (bc *blockCG) fail(cause error) (BlockResult, error) {
+	bc.trueResidual(false)
+	worst, it := 0, 0
+	for j := 0; j < bc.c; j++ {
+		if bc.res.Residual[j] > bc.res.Residual[worst] {
+			worst = j
+		}
+		it = max(it, bc.res.Iterations[j])
+	}
+	if cause != nil {
+		return bc.res, fmt.Errorf("krylov: BlockCG stopped after %d iterations: %w", it, cause)
+	}
+	return bc.res, &NotConvergedError{Method: fmt.Sprintf("BlockCG (column %d)", worst), Iterations: it, Residual: bc.res.Residual[worst], Tol: bc.s.Tol}
+}
+
+func colNorms(b *mat.Dense) []float64 {
+	_, c := b.Dims()
+	out := make([]float64, c)
+	for j := range out {
+		out[j] = mat.Norm(b.ColView(j), 2)
+	}
+	return out
+}
+
+func isZero(x *mat.Dense) bool {
+	r, c := x.Dims()
+	for i := 0; i < r; i++ {
+		for _, v := range x.RawRowView(i)[:c] {
+			if v != 0 {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func zeroCol(a *mat.Dense, j int) {

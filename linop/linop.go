@@ -118,6 +118,23 @@ func (d Diagonal) MulVecTo(dst, x []float64) {
 	}
 }
 
+// MulBlockTo sets dst_ij = d_i·x_ij.
+func (d Diagonal) MulBlockTo(dst, x *mat.Dense) {
+	r, c := x.Dims()
+	dr, dc := dst.Dims()
+	if r != len(d) || dr != len(d) || dc != c {
+		panic(fmt.Sprintf("linop.Diagonal: block dimension mismatch: operator %d, x %d×%d, dst %d×%d", len(d), r, c, dr, dc))
+	}
+	xm, dm := x.RawMatrix(), dst.RawMatrix()
+	for i, v := range d {
+		xr := xm.Data[i*xm.Stride : i*xm.Stride+c]
+		dr := dm.Data[i*dm.Stride : i*dm.Stride+c]
+		for j, xv := range xr {
+			dr[j] = v * xv
+		}
+	}
+}
+
 // IsSymmetric returns true.
 func (d Diagonal) IsSymmetric() bool { return true }
 

@@ -298,8 +298,3 @@ func readLabels(path string, n int) ([]int, error) {
 	}
 	return labels, nil
 }
-
-// resetPeakRSS resets the process's resident-memory high-water mark
-// (Linux ≥ 4.0; elsewhere a no-op), as the Python peers do before a
-// measured block, so that peakRSSMB reports the peak of that block.
-func resetPeakRSS() { _ = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) }

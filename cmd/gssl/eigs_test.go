@@ -14,8 +14,6 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-const coraDir = "../../testdata/cora"
-
 func floatsOf(t *testing.T, v any) []float64 {
 	t.Helper()
 	arr, ok := v.([]any)

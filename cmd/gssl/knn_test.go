@@ -1,0 +1,95 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gssl/gssl/graph"
+	"github.com/gssl/gssl/loaders"
+)
+
+func TestKNNJSONOnDigits(t *testing.T) {
+	digits := sharedData("digits8x8")
+	out := filepath.Join(t.TempDir(), "g.mtx")
+	for _, approx := range []bool{false, true} {
+		var stdout, stderr bytes.Buffer
+		opts := knnOptions{Images: digits, N: 600, K: 8, Approx: approx, Precision: "float32", Rule: "or",
+			Weights: "affinity", Out: out, RecallN: 200, JSON: true}
+		require.NoError(t, runKNN(context.Background(), opts, &stdout, &stderr))
+		obj := decodeOne(t, stdout.Bytes())
+		assert.Equal(t, 600.0, obj["nodes"])
+		assert.Equal(t, 64.0, obj["dim"]) // inferred from labels.txt
+		assert.Equal(t, 200.0, obj["recall_queries"])
+		if approx {
+			assert.Equal(t, "nn-descent", obj["method"])
+			assert.GreaterOrEqual(t, obj["recall"], 0.95)
+		} else {
+			assert.Equal(t, "exact", obj["method"])
+			assert.Equal(t, 1.0, obj["recall"])
+		}
+		for _, key := range []string{"seconds", "peak_rss_mb", "edges", "alpha", "median_kth_distance"} {
+			assert.Greater(t, obj[key], 0.0, key)
+		}
+		// The written file is Ã: every node has its self loop of weight 1,
+		// and the edge count matches.
+		g, err := loaders.ReadMatrixMarket(out, graph.Options{})
+		require.NoError(t, err)
+		assert.Equal(t, 600, g.Nodes())
+		assert.Equal(t, 600, g.SelfLoops())
+		assert.Equal(t, obj["edges"], float64(g.Edges()-g.SelfLoops()))
+		for i := 0; i < 600; i++ {
+			assert.Equal(t, 1.0, g.Weight(i, i))
+		}
+	}
+}
+
+func TestKNNGroundTruthRecall(t *testing.T) {
+	// A ground-truth file in knn.py's format, written from brute force on
+	// three 1-D "images": 0, 1, 3 (squared distances 1, 4, 9).
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "img.bin"), []byte{0, 1, 3}, 0o644))
+	gt := filepath.Join(dir, "gt.txt")
+	require.NoError(t, os.WriteFile(gt, []byte("# header\n0 1 | 1\n2 1 | 4\n"), 0o644))
+	var stdout bytes.Buffer
+	opts := knnOptions{Images: filepath.Join(dir, "img.bin"), Pixels: 1, K: 1, Precision: "float64", Rule: "mutual",
+		Weights: "distance2", GroundTruth: gt, JSON: true}
+	require.NoError(t, runKNN(context.Background(), opts, &stdout, &stdout))
+	obj := decodeOne(t, stdout.Bytes())
+	assert.Equal(t, 1.0, obj["recall"])
+	assert.Equal(t, 2.0, obj["recall_queries"])
+	assert.Equal(t, 1.0, obj["edges"]) // mutual: only 0–1
+}
+
+func TestKNNErrors(t *testing.T) {
+	digits := sharedData("digits8x8")
+	base := knnOptions{Images: digits, K: 5, Precision: "float32", Rule: "or", Weights: "affinity"}
+	cases := []struct {
+		mod  func(*knnOptions)
+		want string
+	}{
+		{func(o *knnOptions) { o.Precision = "half" }, `--precision "half"`},
+		{func(o *knnOptions) { o.Rule = "and" }, `--rule "and"`},
+		{func(o *knnOptions) { o.Weights = "x" }, `--weights "x"`},
+		{func(o *knnOptions) { o.N = 5000 }, "holds only 1797 images"},
+		{func(o *knnOptions) { o.N = -1 }, "--n -1"},
+		{func(o *knnOptions) { o.N = 10; o.K = 10 }, "k must be at most n − 1 = 9"},
+		{func(o *knnOptions) { o.K = 0 }, "k = 0 is invalid"},
+		{func(o *knnOptions) { o.Images = "no/such/dir" }, "no/such/dir"},
+		{func(o *knnOptions) { o.Alpha = -1 }, "--alpha -1"},
+		{func(o *knnOptions) { o.GroundTruth = "no/such/gt.txt" }, "--groundtruth"},
+	}
+	for _, c := range cases {
+		o := base
+		c.mod(&o)
+		var stdout bytes.Buffer
+		err := runKNN(context.Background(), o, &stdout, &stdout)
+		assert.ErrorContains(t, err, c.want)
+		assert.Empty(t, stdout.String())
+	}
+}

@@ -1,0 +1,214 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// coraDir is the embedded data set, relative to this package.
+const coraDir = "../../testdata/cora"
+
+// lp.py on Cora's Planetoid split (shared/bench/peers/lp.py, lines lp-zhou
+// and lp-harmonic-cmn): validation accuracy per a of the grid, the chosen a
+// and its test accuracy, and the harmonic function with CMN.
+var (
+	coraPeerVal   = []any{0.658, 0.672, 0.692, 0.694, 0.706, 0.686}
+	coraPeerAlpha = 0.95
+	coraPeerTest  = 0.718
+	coraPeerCMN   = 0.734
+)
+
+func runLabelpropJSON(t *testing.T, opts labelpropOptions) map[string]any {
+	t.Helper()
+	opts.JSON = true
+	if opts.Data == "" {
+		opts.Data = coraDir
+	}
+	var out, errw bytes.Buffer
+	require.NoError(t, runLabelprop(context.Background(), opts, &out, &errw))
+	assert.Empty(t, errw.String(), "no progress bar or log when stderr is not a terminal")
+	return decodeOne(t, out.Bytes())
+}
+
+// defaults are the flag defaults.
+func defaults() labelpropOptions {
+	return labelpropOptions{Method: "spreading", Alpha: "auto", Split: "planetoid", Seeds: 1, Solver: "cg"}
+}
+
+func TestLabelpropJSONOnCora(t *testing.T) {
+	obj := runLabelpropJSON(t, defaults())
+	assert.Equal(t, coraPeerAlpha, obj["alpha"])
+	assert.Equal(t, coraPeerTest, obj["test_accuracy"])
+	assert.Equal(t, 0.706, obj["val_accuracy"])
+	assert.Equal(t, coraPeerVal, obj["grid_val_accuracy"])
+	for _, k := range []string{"seconds", "fit_seconds", "macro_f1", "iterations", "n_isolated", "n_unreached"} {
+		assert.Contains(t, obj, k)
+	}
+	f1 := obj["macro_f1"].(float64)
+	assert.True(t, f1 > 0 && f1 < 1)
+	assert.Equal(t, 0.0, obj["n_isolated"])
+	assert.Equal(t, 158.0, obj["n_unreached"]) // lp.py's n_unreached on Cora
+	assert.Equal(t, 41.0, obj["iterations"])   // lp.py: CG iterations [41 41 41 41 41 41 40] at a = 0.95
+	assert.NotContains(t, obj, "test_accuracy_std", "one split has no spread")
+	assert.Equal(t, 2708.0, obj["nodes"])
+	assert.Equal(t, 140.0, obj["train"])
+}
+
+func TestLabelpropHarmonicAndFixedPoint(t *testing.T) {
+	o := defaults()
+	o.Method, o.CMN = "harmonic", true
+	obj := runLabelpropJSON(t, o)
+	assert.InDelta(t, coraPeerCMN, obj["test_accuracy"], 0.003)
+	assert.Nil(t, obj["alpha"])
+	assert.Equal(t, "cg-jacobi", obj["solver"])
+
+	o = defaults()
+	o.Alpha, o.Solver = "0.95", "fixed-point"
+	obj = runLabelpropJSON(t, o)
+	assert.Equal(t, coraPeerTest, obj["test_accuracy"])
+	assert.Equal(t, 216.0, obj["iterations"]) // lp.py: 216 fixed-point sweeps at a = 0.95
+	assert.NotContains(t, obj, "alpha_grid")
+}
+
+func TestLabelpropRandomSplitsOverSeeds(t *testing.T) {
+	o := defaults()
+	o.Split, o.Seeds = "random:20", 3
+	obj := runLabelpropJSON(t, o)
+	assert.Equal(t, 3.0, obj["seeds"])
+	std, ok := obj["test_accuracy_std"].(float64)
+	require.True(t, ok, "several seeds report a standard deviation")
+	assert.Greater(t, std, 0.0)
+	assert.Len(t, obj["alpha_per_seed"], 3)
+	acc := obj["test_accuracy"].(float64)
+	assert.Greater(t, acc, 0.6)
+	// The same seeds give the same numbers.
+	again := runLabelpropJSON(t, o)
+	assert.Equal(t, acc, again["test_accuracy"])
+	assert.Equal(t, std, again["test_accuracy_std"])
+	// --seed moves the window: seeds 1..2 are the last two of 0..2.
+	o.Seed, o.Seeds = 1, 2
+	shifted := runLabelpropJSON(t, o)
+	assert.Equal(t, 1.0, shifted["first_seed"])
+	assert.Equal(t, obj["alpha_per_seed"].([]any)[1:], shifted["alpha_per_seed"])
+}
+
+func TestLabelpropPredictionsFile(t *testing.T) {
+	o := defaults()
+	o.Out = filepath.Join(t.TempDir(), "pred.csv")
+	obj := runLabelpropJSON(t, o)
+	assert.Equal(t, o.Out, obj["out"])
+	f, err := os.Open(o.Out)
+	require.NoError(t, err)
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	require.NoError(t, err)
+	require.Len(t, rows, 2709)
+	assert.Equal(t, []string{"node", "label", "predicted", "split", "p_0", "p_1", "p_2", "p_3", "p_4", "p_5", "p_6"}, rows[0])
+	right, test := 0, 0
+	for _, r := range rows[1:] {
+		var sum float64
+		for _, s := range r[4:] {
+			p, err := strconv.ParseFloat(s, 64)
+			require.NoError(t, err)
+			sum += p
+		}
+		assert.InDelta(t, 1, sum, 1e-5, "probabilities of node %s", r[0]) // 6 significant digits each
+		if r[3] == "test" {
+			test++
+			if r[1] == r[2] {
+				right++
+			}
+		}
+	}
+	assert.Equal(t, 1000, test)
+	assert.Equal(t, coraPeerTest, float64(right)/float64(test), "the file agrees with the reported accuracy")
+}
+
+func TestLabelpropTextSummary(t *testing.T) {
+	o := defaults()
+	o.Data = coraDir
+	var out, errw bytes.Buffer
+	require.NoError(t, runLabelprop(context.Background(), o, &out, &errw))
+	s := out.String()
+	assert.Contains(t, s, "test accuracy 0.7180")
+	assert.Contains(t, s, "0.95  *  0.7060   0.7180")
+	assert.Contains(t, s, "158 unlabelled nodes")
+}
+
+func TestLabelpropBadInput(t *testing.T) {
+	cases := []struct {
+		name string
+		edit func(*labelpropOptions)
+		want string
+	}{
+		{"alpha 0", func(o *labelpropOptions) { o.Alpha = "0" }, `--alpha "0" is invalid: it must be a number inside the open interval (0, 1)`},
+		{"alpha 1", func(o *labelpropOptions) { o.Alpha = "1" }, `--alpha "1" is invalid`},
+		{"alpha text", func(o *labelpropOptions) { o.Alpha = "big" }, `--alpha "big" is invalid`},
+		{"method", func(o *labelpropOptions) { o.Method = "gcn" }, `--method "gcn" is invalid: want spreading or harmonic`},
+		{"solver", func(o *labelpropOptions) { o.Solver = "lu" }, `unknown solver "lu"`},
+		{"alpha with harmonic", func(o *labelpropOptions) { o.Method, o.Alpha = "harmonic", "0.9" }, "--alpha 0.9 applies to --method spreading only"},
+		{"split", func(o *labelpropOptions) { o.Split = "random:0" }, "want random:K with K ≥ 1"},
+		{"split file", func(o *labelpropOptions) { o.Split = "no/such/split.txt" }, `--split "no/such/split.txt" is not planetoid or random:K`},
+		{"seeds with planetoid", func(o *labelpropOptions) { o.Seeds = 3 }, "--seeds 3 needs --split random:K"},
+		{"seeds 0", func(o *labelpropOptions) { o.Seeds = 0 }, "--seeds 0 is invalid"},
+		{"tol", func(o *labelpropOptions) { o.Tol = 3 }, "--tol 3 is invalid"},
+		{"data", func(o *labelpropOptions) { o.Data = "no/such/dir" }, "no/such/dir"},
+		{"too many per class", func(o *labelpropOptions) { o.Split = "random:200" }, "class 6 has 180 labelled items, fewer than perClass=200"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			o := defaults()
+			o.Data = coraDir
+			tc.edit(&o)
+			var out bytes.Buffer
+			err := runLabelprop(context.Background(), o, &out, &out)
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tc.want)
+			assert.Empty(t, out.String(), "nothing on stdout on error")
+		})
+	}
+}
+
+func TestLabelpropIsolatedTrainingNode(t *testing.T) {
+	// A tiny data set: a path 0-1-2-3 and an isolated node 4 that is in the
+	// training split.
+	dir := t.TempDir()
+	write := func(name, s string) { require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(s), 0o644)) }
+	write("edges.txt", "0 1\n1 2\n2 3\n")
+	write("labels.txt", "0\n0\n1\n1\n1\n")
+	write("split_planetoid.txt", "train 0\ntrain 4\ntrain 3\ntest 1\ntest 2\n")
+	o := defaults()
+	o.Data, o.Alpha = dir, "0.9"
+	var out bytes.Buffer
+	err := runLabelprop(context.Background(), o, &out, &out)
+	assert.ErrorContains(t, err, "training node 4 is isolated (degree 0), so its label cannot spread; pass --keep-isolated-seeds")
+	o.KeepIsolatedSeeds = true
+	obj := runLabelpropJSON(t, o)
+	assert.Equal(t, 1.0, obj["n_isolated_seeds"])
+	assert.Equal(t, 1.0, obj["test_accuracy"])
+	assert.Nil(t, obj["val_accuracy"], "no validation nodes: null, not NaN")
+
+	o.Alpha = "auto"
+	err = runLabelprop(context.Background(), o, &out, &out)
+	assert.ErrorContains(t, err, "--alpha auto needs validation nodes")
+}
+
+func TestRootRegistersLabelprop(t *testing.T) {
+	root := newRoot()
+	var out bytes.Buffer
+	root.SetOut(&out)
+	root.SetArgs([]string{"labelprop", "--json", "--data", coraDir, "--alpha", "0.95"})
+	require.NoError(t, root.Execute())
+	obj := decodeOne(t, out.Bytes())
+	assert.Equal(t, coraPeerTest, obj["test_accuracy"])
+	assert.False(t, math.IsNaN(obj["seconds"].(float64)))
+}

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestSTKRJSONOnCora(t *testing.T) {
+	for _, setting := range []string{"transductive", "inductive"} {
+		t.Run(setting, func(t *testing.T) {
+			var out, errw bytes.Buffer
+			opts := stkrOptions{Data: "../../testdata/cora", Transform: "inverse-laplacian", Eta: "0.9", Beta: "auto",
+				Setting: setting, PTest: 0.01, Seeds: 2, Solver: "auto", JSON: true}
+			require.NoError(t, runSTKR(context.Background(), opts, &out, &errw))
+			obj := decodeOne(t, out.Bytes())
+			for _, key := range []string{"test_accuracy_mean", "test_accuracy_std", "iterations", "seconds", "matvecs", "eta", "beta", "fit_seconds"} {
+				assert.Contains(t, obj, key)
+			}
+			acc := obj["test_accuracy_mean"].(float64)
+			// 27 test nodes (1 % of 2708) per seed; anything below 40 % would
+			// mean the propagation is broken (chance is 1/7).
+			assert.Greater(t, acc, 0.4)
+			assert.LessOrEqual(t, acc, 1.0)
+			assert.Equal(t, 27.0, obj["test_nodes"])
+			assert.Len(t, obj["eta"], 2)
+			assert.Len(t, obj["beta"], 2)
+			assert.Positive(t, obj["matvecs"].(float64))
+			assert.Equal(t, setting, obj["setting"])
+			if setting == "inductive" {
+				// val (500) and test (27) are hidden at fit time
+				assert.Equal(t, 2708.0-527, obj["visible_nodes"])
+			}
+		})
+	}
+}
+
+func TestSTKRBadInput(t *testing.T) {
+	base := stkrOptions{Data: "../../testdata/cora", Transform: "inverse-laplacian", Eta: "auto", Beta: "auto",
+		Setting: "transductive", PTest: 0.01, Seeds: 1, Solver: "auto"}
+	cases := []struct {
+		name string
+		edit func(o *stkrOptions)
+		want string
+	}{
+		{"eta at 1", func(o *stkrOptions) { o.Eta = "1" }, "eta=1 is invalid"},
+		{"eta word", func(o *stkrOptions) { o.Eta = "big" }, "neither a number nor auto"},
+		{"beta zero", func(o *stkrOptions) { o.Beta = "0" }, "beta=0 is invalid"},
+		{"transform", func(o *stkrOptions) { o.Transform = "heat" }, "unknown transform"},
+		{"eta with poly", func(o *stkrOptions) { o.Transform, o.Eta = "poly:8", "0.5" }, "--eta applies only"},
+		{"setting", func(o *stkrOptions) { o.Setting = "online" }, "unknown setting"},
+		{"solver", func(o *stkrOptions) { o.Solver = "lu" }, "unknown solver"},
+		{"seeds", func(o *stkrOptions) { o.Seeds = 0 }, "--seeds=0"},
+		{"p-test", func(o *stkrOptions) { o.PTest = 1 }, "--p-test=1"},
+		{"d larger than N", func(o *stkrOptions) { o.Transform, o.Beta = "topd:5000", "1" }, "d=5000 is larger than the number of visible nodes N=2708"},
+		{"missing data", func(o *stkrOptions) { o.Data = "no/such/dir" }, "no/such/dir"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			o := base
+			c.edit(&o)
+			var out, errw bytes.Buffer
+			err := runSTKR(context.Background(), o, &out, &errw)
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), c.want)
+			assert.Empty(t, out.String())
+		})
+	}
+}

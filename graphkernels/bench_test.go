@@ -1,0 +1,91 @@
+package graphkernels
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/gssl/gssl/loaders"
+)
+
+// sharedData finds shared/data/name in a parent folder (the checkout's
+// sibling in CI, ../../shared from a package directory).
+func sharedData(tb testing.TB, name string) string {
+	tb.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for {
+		p := filepath.Join(dir, "shared", "data", name)
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			tb.Fatalf("shared/data/%s not found above the package directory", name)
+		}
+		dir = parent
+	}
+}
+
+func loadTU(tb testing.TB, name string) []Graph {
+	ds, err := loaders.LoadTU(sharedData(tb, name))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	graphs := make([]Graph, len(ds.Graphs))
+	for i, g := range ds.Graphs {
+		graphs[i] = Graph{Adj: g.Graph, Labels: g.NodeLabels}
+	}
+	return graphs
+}
+
+// BenchmarkWLGram times the WL Gram matrix of height 5 from the loaded
+// graphs: relabelling, features and the dense Gram matrix, as wl.py's
+// gram_seconds.
+func BenchmarkWLGram(b *testing.B) {
+	for _, name := range []string{"MUTAG", "ENZYMES"} {
+		graphs := loadTU(b, name)
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				wl := &WeisfeilerLehman{H: 5}
+				if _, err := wl.Fit(context.Background(), graphs); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(name+"/features", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				wl := &WeisfeilerLehman{H: 5}
+				if err := wl.FitFeatures(context.Background(), graphs); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkOtherGraphKernels times the shortest-path and random-walk Gram
+// matrices on MUTAG.
+func BenchmarkOtherGraphKernels(b *testing.B) {
+	graphs := loadTU(b, "MUTAG")
+	for _, c := range []struct {
+		name string
+		k    func() Kernel
+	}{
+		{"SP", func() Kernel { return &ShortestPath{} }},
+		{"RW", func() Kernel { return &RandomWalk{Lambda: 0.01} }},
+	} {
+		b.Run("MUTAG/"+c.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := c.k().Fit(context.Background(), graphs); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

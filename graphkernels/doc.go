@@ -1,0 +1,50 @@
+// Package graphkernels compares graphs with graph kernels, and the nodes of
+// one graph with kernels on graphs (course ch. 7).
+//
+// # Graph kernels
+//
+// A Graph is a graph.CSR with a discrete label per node. Every graph kernel
+// implements Kernel: Fit on training graphs returns their Gram matrix and
+// keeps what comparing new graphs needs; Transform returns the kernel
+// between new graphs and the training graphs, plus the new graphs'
+// self-similarities; Cosine wraps any kernel to k/√(k(G,G) k(G',G')).
+// Gram matrices are filled in parallel.
+//
+// WeisfeilerLehman (Shervashidze et al., "Weisfeiler–Lehman graph kernels",
+// JMLR 12, 2011, Algorithm 2 and eq. 3) relabels every node, H times,
+//
+//	l_{r}(v) = id( l_{r−1}(v), sort{ l_{r−1}(u) : u ∈ N(v) } )
+//
+// in one dictionary shared by all graphs, and the feature vector counts the
+// labels of rounds 0..H: k(G, G') = Σ_r Σ_σ c_r(G, σ) c_r(G', σ). Features
+// are explicit sparse vectors; labels unseen at Fit get fresh ids at
+// Transform. VertexHistogram is the case H = 0.
+//
+// ShortestPath (Borgwardt & Kriegel, ICDM 2005) counts (label, label, hop
+// distance) over pairs of nodes.
+//
+// RandomWalk is the geometric random-walk kernel (Gärtner, Flach & Wrobel
+// 2003; Vishwanathan et al., "Graph kernels", JMLR 11, 2010, eq. 8):
+//
+//	k(G, G') = 1ᵀ (I − λ A×)^{−1} 1,   A× = P (A ⊗ A') P,  P = label match
+//
+// solved by conjugate gradients with (A ⊗ A') vec X = vec(A X A'ᵀ), never
+// forming the Kronecker matrix; λ must be below 1/ρ(A×).
+//
+// # Kernels on the nodes of a graph
+//
+// A NodeKernel is a spectral transform r(L) of the unnormalised or
+// symmetric Laplacian (Smola & Kondor, "Kernels and regularization on
+// graphs", COLT 2003, Table 1):
+//
+//	Diffusion             exp(−tL)        (Kondor & Lafferty 2002)
+//	RegularizedLaplacian  (I + tL)^{−1}
+//	PStepRandomWalk       (aI − L_sym)^p, a ≥ 2
+//
+// Operator gives x ↦ r(L)x (Chebyshev expansion with Bessel coefficients
+// for exp(−tL), CG for (I + tL)^{−1}, p products for the p-step walk)
+// without forming r(L); DenseNodeKernel forms r(L) from mat.EigenSym, the
+// explicit O(n³) path for small graphs. (The Chebyshev action is local to
+// this package: the matrix functions of package spectral did not exist when
+// it was written; NodeOperator can switch to them without an API change.)
+package graphkernels

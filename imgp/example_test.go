@@ -1,0 +1,42 @@
+package imgp_test
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/gssl/gssl/imgp"
+)
+
+// Regress a smooth function of the angle on a circle in R^3 from a quarter of
+// the points labelled, and predict at a new point on the circle.
+func ExampleRegressor() {
+	n := 120
+	x := mat.NewDense(n, 3, nil)
+	var labelled []int
+	var y []float64
+	for i := 0; i < n; i++ {
+		th := 2 * math.Pi * float64(i) / float64(n)
+		x.SetRow(i, []float64{math.Cos(th), math.Sin(th), 0})
+		if i%4 == 0 {
+			labelled = append(labelled, i)
+			y = append(y, math.Sin(th))
+		}
+	}
+	r := &imgp.Regressor{K: 6, Eigenpairs: 20, Iterations: 30, Seed: 1}
+	if err := r.Fit(context.Background(), x, labelled, y); err != nil {
+		fmt.Println(err)
+		return
+	}
+	th := 1.0
+	p, err := r.Predict(context.Background(), mat.NewDense(1, 3, []float64{math.Cos(th), math.Sin(th), 0}))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("sin(1) = %.2f, predicted %.2f\n", math.Sin(th), p.Mean[0])
+	// Output:
+	// sin(1) = 0.84, predicted 0.84
+}

@@ -1,0 +1,343 @@
+package imgp
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/gssl/gssl/graph"
+	"github.com/gssl/gssl/knngraph"
+	"github.com/gssl/gssl/krylov"
+	"github.com/gssl/gssl/linop"
+)
+
+// Hyperparameters of the graph Matérn model (IMGP §3.3 and §4). Amplitude is
+// s = σ²/C, the factor in front of Σ_l Φ(λ_l) f_l f_lᵀ; σ² itself is s·C
+// (see Regressor.Variance). Training in s rather than σ² leaves the maximum of
+// the likelihood unchanged: for fixed α and κ the map σ² ↦ σ²/C is a bijection.
+type Hyperparameters struct {
+	Alpha     float64 // graph bandwidth α of exp(−‖x−x′‖²/(4α²))
+	Kappa     float64 // length scale κ, c = 2ν/κ²
+	Amplitude float64 // s = σ²/C
+	Noise     float64 // σ_ε², the observation noise variance
+}
+
+func (h Hyperparameters) String() string {
+	return fmt.Sprintf("α %.4g, κ %.4g, amplitude %.4g, noise %.4g", h.Alpha, h.Kappa, h.Amplitude, h.Noise)
+}
+
+func (h Hyperparameters) validate(prefix string) error {
+	for _, p := range []struct {
+		name string
+		v    float64
+	}{{"Alpha", h.Alpha}, {"Kappa", h.Kappa}, {"Amplitude", h.Amplitude}, {"Noise", h.Noise}} {
+		if err := checkPositive(prefix+p.name, p.v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// gmrf is the semi-supervised marginal likelihood in GMRF form
+// (ALGORITHMS.md §3):
+//
+//	Q = P + E/σ_ε²,  m = Q⁻¹ỹ/σ_ε²
+//	log p(y) = −½[yᵀy/σ_ε² − (ỹ/σ_ε²)ᵀQ⁻¹(ỹ/σ_ε²) + log det Q − log det P + n log σ_ε² + n log 2π]
+//
+// and its gradient. For θ among α, κ, s (dQ = dP):
+//
+//	∂log p/∂θ = −½[mᵀ(∂P)m + tr(Q⁻¹∂P) − tr(P⁻¹∂P)]
+//	tr(P⁻¹∂P/∂α) = ν tr(M⁻¹∂M/∂α) − (ν−1) Σ_i (∂D_i/∂α)/D_i
+//	tr(P⁻¹∂P/∂c) = ν tr(M⁻¹D),   tr(P⁻¹∂P/∂log s) = −N
+//	∂log p/∂log σ_ε² = ½[‖y − m_n‖²/σ_ε² + tr((Q⁻¹)_nn)/σ_ε² − n]
+//
+// with every trace estimated as the mean of zᵀX⁻¹(∂X)z over the probes z
+// (IMGP eq. 15, Hutchinson), X⁻¹z by conjugate gradients. Probes that are the
+// N unit vectors give the exact traces.
+type gmrf struct {
+	geo      *knngraph.Graph
+	nu       int
+	labelled []int
+	y        []float64
+	tol      float64 // CG relative residual
+}
+
+// state is everything at one hyperparameter setting.
+type state struct {
+	h   Hyperparameters
+	w   *knngraph.Weights
+	p   *Precision
+	dA  *graph.CSR // ∂Ã/∂α
+	g   []float64  // (∂D̃/∂α)/D̃
+	dD  []float64  // ∂D/∂α
+	inv []float64  // 1/D̃
+	sel []float64  // E/σ_ε² as a diagonal
+}
+
+func (pr *gmrf) state(h Hyperparameters, derivatives bool) (*state, error) {
+	w, err := pr.geo.Weights(h.Alpha)
+	if err != nil {
+		return nil, err
+	}
+	n := len(w.D)
+	st := &state{h: h, w: w, p: newPrecision(w.A, w.D, pr.nu, 2*float64(pr.nu)/(h.Kappa*h.Kappa), 1/h.Amplitude)}
+	st.sel = make([]float64, n)
+	for _, i := range pr.labelled {
+		st.sel[i] = 1 / h.Noise
+	}
+	if !derivatives {
+		return st, nil
+	}
+	if st.dA, err = pr.geo.AffinityDerivative(h.Alpha); err != nil {
+		return nil, err
+	}
+	dDT := st.dA.Degrees()
+	st.g = make([]float64, n)
+	st.inv = make([]float64, n)
+	for i := range dDT {
+		st.inv[i] = 1 / w.DTilde[i]
+		st.g[i] = dDT[i] * st.inv[i]
+	}
+	st.dD = make([]float64, n)
+	ones := make([]float64, n)
+	for i := range ones {
+		ones[i] = 1
+	}
+	st.mulDA(st.dD, ones)
+	return st, nil
+}
+
+// mulDA sets dst = (∂A/∂α) x = D̃⁻¹(∂Ã)D̃⁻¹x − g∘(Ax) − A(g∘x).
+func (st *state) mulDA(dst, x []float64) {
+	n := len(x)
+	t := make([]float64, n)
+	st.dA.ScaledMulVecTo(dst, x, graph.Scaling{Left: st.inv, Right: st.inv})
+	st.w.A.MulVecTo(t, x)
+	for i := range dst {
+		dst[i] -= st.g[i] * t[i]
+	}
+	st.w.A.ScaledMulVecTo(t, x, graph.Scaling{Right: st.g})
+	for i := range dst {
+		dst[i] -= t[i]
+	}
+}
+
+// mulDM sets dst = (∂M/∂α)x = (1+c)(∂D)x − (∂A)x.
+func (st *state) mulDM(dst, x []float64) {
+	st.mulDA(dst, x)
+	c := st.p.Shift
+	for i := range dst {
+		dst[i] = (1+c)*st.dD[i]*x[i] - dst[i]
+	}
+}
+
+// mulDP0Alpha sets dst = (∂P₀/∂α)x for P₀ = D B^ν, B = D⁻¹M:
+// ∂P₀ = (∂D)B^ν + D Σ_k B^k (∂B) B^{ν−1−k},  ∂B = D⁻¹(∂M − (∂D)B).
+func (st *state) mulDP0Alpha(dst, x []float64) {
+	p := st.p
+	n := len(x)
+	nu := p.Nu
+	pow := make([][]float64, nu+1) // pow[j] = B^j x
+	pow[0] = x
+	for j := 1; j <= nu; j++ {
+		pow[j] = make([]float64, n)
+		p.mulB(pow[j], pow[j-1])
+	}
+	for i := range dst {
+		dst[i] = st.dD[i] * pow[nu][i]
+	}
+	t := make([]float64, n)
+	u := make([]float64, n)
+	for k := 0; k < nu; k++ {
+		// ∂B applied to B^{ν−1−k}x
+		v := pow[nu-1-k]
+		st.mulDM(t, v)
+		bv := pow[nu-k]
+		for i := range t {
+			t[i] = (t[i] - st.dD[i]*bv[i]) * p.invD[i]
+		}
+		for j := 0; j < k; j++ {
+			p.mulB(u, t)
+			t, u = u, t
+		}
+		for i := range dst {
+			dst[i] += p.D[i] * t[i]
+		}
+	}
+}
+
+// mulDP0Shift sets dst = (∂P₀/∂c)x = ν D B^{ν−1} x.
+func (st *state) mulDP0Shift(dst, x []float64) {
+	p := st.p
+	y := append([]float64(nil), x...)
+	t := make([]float64, len(x))
+	for k := 0; k < p.Nu-1; k++ {
+		p.mulB(t, y)
+		y, t = t, y
+	}
+	for i := range dst {
+		dst[i] = float64(p.Nu) * p.D[i] * y[i]
+	}
+}
+
+// posteriorOp is Q = P + E/σ_ε².
+type posteriorOp struct{ st *state }
+
+func (q posteriorOp) Dim() int          { return q.st.p.Dim() }
+func (q posteriorOp) IsSymmetric() bool { return true }
+func (q posteriorOp) MulVecTo(dst, x []float64) {
+	q.st.p.MulVecTo(dst, x)
+	for i, s := range q.st.sel {
+		dst[i] += s * x[i]
+	}
+}
+
+// mOp is M = (1+c)D − A.
+type mOp struct{ p *Precision }
+
+func (m mOp) Dim() int                  { return m.p.Dim() }
+func (m mOp) IsSymmetric() bool         { return true }
+func (m mOp) MulVecTo(dst, x []float64) { m.p.mulM(dst, x) }
+
+// gradient is the result of one evaluation.
+type gradient struct {
+	// d log p / d log α, log κ, log s, log σ_ε²
+	Grad [4]float64
+	// Mean is the posterior mean on every node.
+	Mean []float64
+	// Iterations is the total number of CG iterations.
+	Iterations int
+}
+
+func (st *state) solveQ(ctx context.Context, b []float64, tol float64) ([]float64, int, error) {
+	q := posteriorOp{st}
+	diag := st.p.Diagonal()
+	for i, s := range st.sel {
+		diag[i] += s
+	}
+	pre, err := krylov.Jacobi(diag)
+	if err != nil {
+		return nil, 0, err
+	}
+	x := make([]float64, len(b))
+	res, err := krylov.CG(ctx, q, b, x, krylov.Settings{Tol: tol, Preconditioner: pre, MaxIter: 20 * len(b)})
+	if err != nil {
+		return x, res.Iterations, fmt.Errorf("imgp: solving with the posterior precision: %w", err)
+	}
+	return x, res.Iterations, nil
+}
+
+func (st *state) solveM(ctx context.Context, b []float64, tol float64) ([]float64, int, error) {
+	p := st.p
+	diag := make([]float64, p.Dim())
+	for i := range diag {
+		diag[i] = (1+p.Shift)*p.D[i] - p.A.Weight(i, i)
+	}
+	pre, err := krylov.Jacobi(diag)
+	if err != nil {
+		return nil, 0, err
+	}
+	x := make([]float64, len(b))
+	res, err := krylov.CG(ctx, linop.Operator(mOp{p}), b, x, krylov.Settings{Tol: tol, Preconditioner: pre, MaxIter: 20 * len(b)})
+	if err != nil {
+		return x, res.Iterations, fmt.Errorf("imgp: solving with (1+c)D − A: %w", err)
+	}
+	return x, res.Iterations, nil
+}
+
+// evaluate computes the posterior mean and the gradient of log p(y) with the
+// given probe vectors.
+func (pr *gmrf) evaluate(ctx context.Context, h Hyperparameters, probes [][]float64) (gradient, error) {
+	st, err := pr.state(h, true)
+	if err != nil {
+		return gradient{}, err
+	}
+	n := st.p.Dim()
+	nl := float64(len(pr.labelled))
+	b := make([]float64, n)
+	for k, i := range pr.labelled {
+		b[i] = pr.y[k] / h.Noise
+	}
+	var out gradient
+	m, it, err := st.solveQ(ctx, b, pr.tol)
+	out.Iterations += it
+	if err != nil {
+		return out, err
+	}
+	out.Mean = m
+	// Quadratic terms mᵀ ∂P m.
+	tmp := make([]float64, n)
+	dc := -4 * float64(pr.nu) / (h.Kappa * h.Kappa) // dc/dlog κ = −2c
+	tau := 1 / h.Amplitude
+	st.mulDP0Alpha(tmp, m)
+	quadA := tau * h.Alpha * dot(m, tmp)
+	st.mulDP0Shift(tmp, m)
+	quadK := tau * dc * dot(m, tmp)
+	st.p.MulVecTo(tmp, m)
+	quadS := -dot(m, tmp)
+	var resid float64
+	for k, i := range pr.labelled {
+		r := pr.y[k] - m[i]
+		resid += r * r
+	}
+	// Traces.
+	var trQA, trQK, trQS, trQE, trMdM, trMD float64
+	dz := make([]float64, n)
+	for _, z := range probes {
+		wq, it, err := st.solveQ(ctx, z, pr.tol)
+		out.Iterations += it
+		if err != nil {
+			return out, err
+		}
+		wm, it, err := st.solveM(ctx, z, pr.tol)
+		out.Iterations += it
+		if err != nil {
+			return out, err
+		}
+		st.mulDP0Alpha(dz, z)
+		trQA += tau * h.Alpha * dot(wq, dz)
+		st.mulDP0Shift(dz, z)
+		trQK += tau * dc * dot(wq, dz)
+		st.p.MulVecTo(dz, z)
+		trQS -= dot(wq, dz)
+		for _, i := range pr.labelled {
+			trQE += wq[i] * z[i]
+		}
+		st.mulDM(dz, z)
+		trMdM += dot(wm, dz)
+		for i := range z {
+			trMD += wm[i] * st.p.D[i] * z[i]
+		}
+	}
+	np := float64(len(probes))
+	trQA, trQK, trQS, trQE, trMdM, trMD = trQA/np, trQK/np, trQS/np, trQE/np, trMdM/np, trMD/np
+	var dlogD float64
+	for i, v := range st.dD {
+		dlogD += v / st.p.D[i]
+	}
+	nu := float64(pr.nu)
+	trPA := h.Alpha * (nu*trMdM - (nu-1)*dlogD)
+	trPK := dc * nu * trMD
+	trPS := -float64(n)
+	out.Grad[0] = -0.5 * (quadA + trQA - trPA)
+	out.Grad[1] = -0.5 * (quadK + trQK - trPK)
+	out.Grad[2] = -0.5 * (quadS + trQS - trPS)
+	out.Grad[3] = 0.5 * (resid/h.Noise + trQE/h.Noise - nl)
+	if err := ctx.Err(); err != nil {
+		return out, err
+	}
+	for _, g := range out.Grad {
+		if math.IsNaN(g) || math.IsInf(g, 0) {
+			return out, fmt.Errorf("imgp: the likelihood gradient is %v at %v", out.Grad, h)
+		}
+	}
+	return out, nil
+}
+
+func dot(a, b []float64) float64 {
+	var s float64
+	for i, v := range a {
+		s += v * b[i]
+	}
+	return s
+}

@@ -1,0 +1,73 @@
+// Package knngraph builds K-nearest-neighbour graphs of point clouds, exactly
+// or approximately, with the weights of Implicit Manifold Gaussian Process
+// regression (IMGP: Fichera, Borovitskiy, Krause & Billard, "Implicit
+// manifold Gaussian process regression", NeurIPS 2023, eq. 7 and 9–11), and
+// answers neighbour queries for points outside the graph.
+//
+// # Search
+//
+// Exact finds the K nearest other points of every point by squared
+// Euclidean distance, ties broken by smaller index. Distances are
+// proposed in blocks with
+//
+//	‖x − y‖² = ‖x‖² + ‖y‖² − 2xᵀy
+//
+// on centred points (a float32 AVX2 register-blocked kernel by default,
+// gonum's blas64.Gemm with Settings.Precision = Float64), keeping a bounded
+// max-heap of candidates per query, in parallel over query blocks, with
+// memory O(n·d) for the packed copy and never n×n. The candidates are then
+// re-ranked by exact float64 distances (SquaredDistance). Because the dot
+// products carry a rounding error of at most γ_d(‖x‖+‖y‖)² (Higham 2002,
+// §3.1), a row is certified when its K-th exact distance lies below the
+// largest candidate distance minus that bound; otherwise (or when an
+// approximate distance was not finite) it is recomputed by a full float64
+// scan (Neighbors.Rescanned counts them). The result is therefore exactly
+// the brute-force answer, including ties. For float32 the centred points are
+// scaled into [−1, 1] first, so tiny or huge coordinates neither underflow
+// nor overflow; coordinates above 1e150 in magnitude are rejected, since
+// their squared distances would overflow float64.
+//
+// Approximate runs NN-descent (Dong, Charikar & Li, WWW 2011): lists seeded
+// by the leaves of random-projection trees and completed at random, then
+// improved by local joins of each point's new and old neighbours with
+// sampling rate ρ, until fewer than δ·N·L entries change. All randomness is
+// drawn from Descent.Seed and proposals are applied in a fixed order, so the
+// result is the same for every run and number of cores. Final lists are
+// re-ranked by exact distances.
+//
+// Query finds the K nearest graph nodes of new points.
+//
+// # Graph and weights (ALGORITHMS.md §2)
+//
+// NewGraph symmetrises the lists by the or-rule (IMGP's S_K:
+// j ∈ KNN(i) or i ∈ KNN(j)) or the and-rule (mutual neighbours) and keeps
+// squared distances as edge weights, plus a zero-distance self loop on every
+// node. For a bandwidth α,
+//
+//	Ã_ij = S_K(x_i, x_j) exp(−‖x_i − x_j‖²/(4α²)),  Ã_ii = 1,
+//	D̃ = diag(Ã1),  A = D̃^{-1} Ã D̃^{-1},  D = diag(A1),
+//
+// (Graph.Weights; IMGP eq. 7) and ∂Ã_ij/∂α = Ã_ij ‖x_i − x_j‖²/(2α³)
+// (Graph.AffinityDerivative) come from the stored distances without a new
+// search. The Gaussian exp(−d²/(2σ²)) is the same with α = σ/√2
+// (GaussianAlpha). The default bandwidth (Graph.DefaultAlpha) takes σ = the
+// median distance to the K-th neighbour.
+//
+// Out of sample (IMGP eq. 9–10), for a new x with neighbourhood N(x):
+//
+//	Ã(x, x_j) = exp(−‖x − x_j‖²/(4α²)),  D̃(x) = Σ_{j∈N(x)} Ã(x, x_j),
+//	A(x, x_j) = Ã(x, x_j)/(D̃(x) D̃_j),   D(x) = Σ_{j∈N(x)} A(x, x_j),
+//
+// which is what IMGP's Nyström extension f_l(x) = (1 − λ_l)^{-1}
+// Σ_j A(x, x_j)/D(x) f_l(x_j) (eq. 11) and inductive STKR need
+// (Weights.Extend). With N(x) = the K nearest nodes (Query) this is IMGP's
+// definition; for a graph node it reproduces the node's row of A exactly only
+// with N(x_i) = its own graph row (Graph.NodeNeighbourhood), because the row
+// also holds the self loop and the reverse neighbours.
+//
+// Bad input — k outside [1, n−1], NaN or infinite coordinates, rows of
+// different lengths (FromRows), a non-positive bandwidth — is reported as an
+// error naming the parameter or the point and coordinate. Duplicate points
+// are neighbours at distance 0, stored as explicit zero distances whose
+// weight is exp(0) = 1.
+package knngraph

@@ -1,0 +1,130 @@
+package labelprop
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/gssl/gssl/eval"
+	"github.com/gssl/gssl/graph"
+	"github.com/gssl/gssl/laplacian"
+)
+
+// BenchmarkPeer times every line of the peer script lp.py that has a
+// "seconds" — the solve and the labels from the graph in memory — on the
+// Planetoid split of Cora and PubMed, with the peer's tolerance (1e-6):
+// spreading by CG and by the fixed point for every a of the grid, the
+// harmonic function by plain CG (the peer's algorithm) and by Jacobi-
+// preconditioned CG (our default), and one product S·X with an n×7 block
+// (the peer's "spmv" line). Fit does a little more than the peer's timed
+// block (degrees, S, components, probabilities). Custom metrics: iterations
+// (the most any class needed), test accuracy, and cpu-s/op, the process CPU
+// time (all threads) per fit, less sensitive than wall time to other load on
+// the machine. scripts/bench-lp.sh runs it next to lp.py:
+//
+//	go test -run '^$' -bench Peer -benchtime 10x ./labelprop
+func BenchmarkPeer(b *testing.B) {
+	for _, name := range []string{"cora", "pubmed"} {
+		dir := filepath.Join("..", "testdata", "cora")
+		if name != "cora" {
+			dir = sharedData(b, name)
+		}
+		ds, cls := loadPlanetoid(b, dir)
+		g, sp := ds.Graph, ds.Split
+		run := func(task string, m Classifier) {
+			b.Run(name+"/"+task, func(b *testing.B) {
+				b.ReportAllocs()
+				cpu0 := cpuTime()
+				for b.Loop() {
+					if err := m.Fit(context.Background(), g, sp.Train, cls); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
+				acc, err := eval.Accuracy(m.Labels(), ds.Labels, sp.Test)
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.ReportMetric(float64(m.Info().Iterations), "iterations")
+				b.ReportMetric(acc, "test_accuracy")
+			})
+		}
+		for _, a := range AlphaGrid() {
+			run(fmt.Sprintf("spreading-cg/a=%v", a), &Spreading{Alpha: a, Classes: ds.Classes})
+			run(fmt.Sprintf("spreading-fixed-point/a=%v", a), &Spreading{Alpha: a, Classes: ds.Classes, Solver: FixedPoint})
+		}
+		run("harmonic/plain-cg", &Harmonic{Classes: ds.Classes, Preconditioner: NoPreconditioner})
+		run("harmonic/jacobi-cg", &Harmonic{Classes: ds.Classes})
+		b.Run(name+"/spmv-7cols", func(b *testing.B) { benchSpMV(b, g, 7) })
+	}
+}
+
+// benchSpMV times one product S·X with an n×c block of normal variates, S
+// as laplacian.New builds it (D^{-1/2} applied on the fly), and S
+// precomputed as a graph (what Spreading multiplies by).
+func benchSpMV(b *testing.B, g *graph.CSR, c int) {
+	s, err := laplacian.New(g, laplacian.NormalizedAdjacency, laplacian.Options{Isolated: laplacian.IsolatedZero})
+	if err != nil {
+		b.Fatal(err)
+	}
+	sg, err := g.SymmetricScale(s.Degrees().InvSqrtD)
+	if err != nil {
+		b.Fatal(err)
+	}
+	n := g.Nodes()
+	rng := rand.New(rand.NewPCG(0, 0))
+	x := mat.NewDense(n, c, nil)
+	for i := 0; i < n; i++ {
+		for j := 0; j < c; j++ {
+			x.Set(i, j, rng.NormFloat64())
+		}
+	}
+	dst := mat.NewDense(n, c, nil)
+	b.ReportAllocs()
+	for b.Loop() {
+		sg.MulBlockTo(dst, x)
+	}
+}
+
+// BenchmarkSpreadingSynthetic times spreading by both solvers on random
+// graphs of growing size (average degree 10, 5 classes, 20 labels each).
+//
+//	go test -run '^$' -bench Synthetic ./labelprop
+func BenchmarkSpreadingSynthetic(b *testing.B) {
+	for _, n := range []int{1000, 10000, 100000} {
+		rng := rand.New(rand.NewPCG(uint64(n), 3))
+		var edges []graph.Edge
+		for i := 1; i < n; i++ {
+			edges = append(edges, graph.Edge{U: i, V: rng.IntN(i), W: 1})
+		}
+		for k := 0; k < 4*n; k++ {
+			if u, v := rng.IntN(n), rng.IntN(n); u != v {
+				edges = append(edges, graph.Edge{U: u, V: v, W: 1})
+			}
+		}
+		g, err := graph.FromEdges(n, edges, graph.Options{Duplicates: graph.DuplicateMax})
+		if err != nil {
+			b.Fatal(err)
+		}
+		var nodes, classes []int
+		for k, v := range rng.Perm(n)[:100] {
+			nodes, classes = append(nodes, v), append(classes, k%5)
+		}
+		for _, solver := range []Solver{CG, FixedPoint} {
+			b.Run(fmt.Sprintf("n=%d/%v", n, solver), func(b *testing.B) {
+				m := Spreading{Alpha: 0.9, Solver: solver}
+				b.ReportAllocs()
+				for b.Loop() {
+					if err := m.Fit(context.Background(), g, nodes, classes); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(m.Info().Iterations), "iterations")
+			})
+		}
+	}
+}

@@ -1,0 +1,62 @@
+// Package labelprop classifies the nodes of a graph from a few labelled ones
+// by propagating their labels along the edges.
+//
+// Two classic methods are provided, both multi-class through a one-hot label
+// matrix Y (n×c, row i the indicator of node i's class for labelled nodes,
+// zero for the others):
+//
+// Label spreading (Spreading) — D. Zhou, O. Bousquet, T. N. Lal, J. Weston and
+// B. Schölkopf, "Learning with local and global consistency", NIPS 16, 2003,
+// §2 (the iteration of step 3 of the algorithm and its limit) and §3 (the
+// regularisation framework it minimises):
+//
+//	S = D^{-1/2} W D^{-1/2}
+//	F(t+1) = a S F(t) + (1 − a) Y,   F(0) = 0
+//	F* = lim F(t) = (1 − a)(I − aS)^{-1} Y,   0 < a < 1
+//
+// I − aS is symmetric positive definite with eigenvalues in [1 − a, 1 + a],
+// so F* is also the solution of c linear systems solved together by block
+// conjugate gradients (one pass over the graph per iteration for all
+// classes). The fixed point contracts by a per sweep and needs about
+// log(tol)/log(a) sweeps; CG needs O(√((1+a)/(1−a))) iterations, far fewer as
+// a approaches 1. Both stop by the rules of the peer script lp.py: the fixed
+// point when max|F(t+1) − F(t)| ≤ tol·max|F(t+1)|, CG when every class's
+// relative residual ‖b − Ax‖₂/‖b‖₂ ≤ tol.
+//
+// Harmonic function (Harmonic) — X. Zhu, Z. Ghahramani and J. Lafferty,
+// "Semi-supervised learning using Gaussian fields and harmonic functions",
+// ICML 2003, eq. (5), with labelled nodes l and unlabelled nodes u:
+//
+//	L = D − W,   F_l = Y_l,   L_uu F_u = W_ul Y_l
+//
+// solved by block CG on L_uu, which is applied as the subgraph induced by the
+// unlabelled nodes with the full-graph degrees on the diagonal (never copied
+// into a dense block). Class mass normalisation (their §4, eq. 9) rescales
+// column k of F by q_k / Σ_{i∈u} F_ik, q_k the frequency of class k among the
+// labelled nodes, before the argmax; it is available for both methods
+// (ClassMassNormalization).
+//
+// Isolated and unreached nodes (gssl ALGORITHMS.md §1): a node of degree zero
+// has D^{-1/2}_ii := 0, a zero row and column of S. A node whose connected
+// component holds no labelled node (an isolated node in particular) ends with
+// a zero row of F under both methods; it has no evidence, so it is given the
+// class prior q as its probabilities and argmax q as its label, and Info
+// counts such nodes (Unreached, Isolated). A labelled node of degree zero is
+// an error unless IsolatedSeeds is IsolatedSeedKeep.
+//
+// Outputs: Scores is F; Probabilities are the rows of F (after class mass
+// normalisation when on) clipped at zero and normalised to sum 1; Labels are
+// their argmax (the smallest class on ties, as numpy's argmax), for every
+// node.
+//
+// Inductive use: PredictNew predicts a node that was not in the graph when
+// the model was fitted, from its weighted edges to fitted nodes, by one
+// propagation step from the fitted F (for spreading f(x) = a Σ_j S(x,j) F_j,
+// for the harmonic function the weighted mean of its neighbours' scores; the
+// induction formula of Bengio, Delalleau and Le Roux in Chapelle, Schölkopf
+// and Zien (eds.), "Semi-Supervised Learning", MIT Press 2006, ch. 11). It is
+// an approximation: the fitted scores are not updated for the new node.
+//
+// Choosing a: AlphaGrid is the grid of the peer script; choose on validation
+// nodes with eval.GridSearch (the first best value in grid order wins ties).
+package labelprop

@@ -1,0 +1,422 @@
+package labelprop
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/gssl/gssl/graph"
+	"github.com/gssl/gssl/krylov"
+)
+
+// DefaultTol is the stopping tolerance used when Tol is 0: the relative
+// residual ‖b − Ax‖₂/‖b‖₂ of each class's CG solve, or the relative change
+// max|ΔF|/max|F| of the fixed-point iteration — the rules of the peer script
+// shared/bench/peers/lp.py.
+const DefaultTol = 1e-6
+
+// defaultFixedPointIter is the fixed-point iteration cap when MaxIter is 0
+// (the peer's cap). a = 0.99 needs about 1 000 sweeps at DefaultTol.
+const defaultFixedPointIter = 100000
+
+// AlphaGrid returns the values of a that the command line and the peer
+// script choose from on the validation nodes: 0.5, 0.7, 0.8, 0.9, 0.95, 0.99.
+func AlphaGrid() []float64 { return []float64{0.5, 0.7, 0.8, 0.9, 0.95, 0.99} }
+
+// ErrNotFitted is returned by PredictNew before a successful Fit.
+var ErrNotFitted = errors.New("labelprop: the model has not been fitted")
+
+// IsolatedSeeds says what Fit does with a labelled node of degree zero,
+// whose label cannot spread to any other node.
+type IsolatedSeeds int
+
+const (
+	// IsolatedSeedError makes Fit fail, naming the node (the zero value):
+	// such a label is usually a data error and is wasted.
+	IsolatedSeedError IsolatedSeeds = iota
+	// IsolatedSeedKeep lets the node keep its label; Info.IsolatedSeeds
+	// counts such nodes. Random splits on graphs with isolated nodes need it.
+	IsolatedSeedKeep
+)
+
+func (p IsolatedSeeds) String() string {
+	switch p {
+	case IsolatedSeedError:
+		return "error"
+	case IsolatedSeedKeep:
+		return "keep"
+	}
+	return fmt.Sprintf("IsolatedSeeds(%d)", int(p))
+}
+
+// Info describes a finished fit.
+type Info struct {
+	// Iterations is the number of fixed-point sweeps, or the most CG
+	// iterations any class needed.
+	Iterations int
+	// ClassIterations holds the CG iterations of each class (nil for the
+	// fixed-point solver).
+	ClassIterations []int
+	// Residual is the largest final relative residual ‖b − Ax‖₂/‖b‖₂ over
+	// the classes (CG), or the last relative change max|ΔF|/max|F| (fixed
+	// point).
+	Residual float64
+	// Products counts sparse products with the graph; a product with an n×c
+	// block counts once.
+	Products int
+	// Isolated counts unlabelled nodes of degree zero. They are part of
+	// Unreached.
+	Isolated int
+	// Unreached counts unlabelled nodes with no path to a labelled node
+	// (isolated nodes and components without a label). Their scores are zero
+	// and they are given the class prior.
+	Unreached int
+	// IsolatedSeeds counts labelled nodes of degree zero (kept under
+	// IsolatedSeedKeep).
+	IsolatedSeeds int
+}
+
+// NotConvergedError reports that the solver stopped at its iteration cap
+// before reaching the tolerance. The model then holds the last iterate (for
+// CG the best in the energy norm of the error; for the fixed point, a
+// contraction, the closest to the solution).
+type NotConvergedError struct {
+	Solver     string
+	Iterations int
+	Residual   float64
+	Tol        float64
+	Err        error // the solver's own error, when it has one
+}
+
+func (e *NotConvergedError) Error() string {
+	return fmt.Sprintf("labelprop: %s did not converge: relative residual %.3g > tolerance %.3g after %d iterations (raise MaxIter or Tol)", e.Solver, e.Residual, e.Tol, e.Iterations)
+}
+
+func (e *NotConvergedError) Unwrap() error { return e.Err }
+
+// Prediction is the prediction for a node that was not in the graph at fit
+// time (see PredictNew).
+type Prediction struct {
+	// Scores is one propagation step from the fitted scores, before
+	// class-mass normalisation.
+	Scores []float64
+	// Probabilities are the scores after class-mass normalisation (when the
+	// model uses it), normalised to sum to 1; the class prior when no
+	// neighbour carries label mass.
+	Probabilities []float64
+	// Label is the most probable class (the smallest on ties).
+	Label int
+	// Reached is false when the prior was used.
+	Reached bool
+}
+
+// seeds is the validated labelled set.
+type seeds struct {
+	n, classes int
+	nodes      []int
+	class      []int32 // per node: its class, or −1 when unlabelled
+	prior      []float64
+	isolated   int // labelled nodes of degree 0
+}
+
+// newSeeds checks the labelled nodes against g. numClasses 0 means 1 + the
+// largest class.
+func newSeeds(g *graph.CSR, nodes, classes []int, numClasses int, policy IsolatedSeeds) (*seeds, error) {
+	if g == nil || g.Nodes() == 0 {
+		return nil, errors.New("labelprop: the graph has no nodes")
+	}
+	n := g.Nodes()
+	if len(nodes) != len(classes) {
+		return nil, fmt.Errorf("labelprop: %d labelled nodes but %d classes; nodes[k] has class classes[k]", len(nodes), len(classes))
+	}
+	if len(nodes) == 0 {
+		return nil, errors.New("labelprop: no labelled node: label spreading needs at least one labelled node per class")
+	}
+	c := numClasses
+	if c == 0 {
+		for _, k := range classes {
+			c = max(c, k+1)
+		}
+	}
+	s := &seeds{n: n, classes: c, nodes: append([]int(nil), nodes...), class: make([]int32, n), prior: make([]float64, c)}
+	for i := range s.class {
+		s.class[i] = -1
+	}
+	where := make(map[int]int, len(nodes))
+	for k, v := range nodes {
+		if v < 0 || v >= n {
+			return nil, fmt.Errorf("labelprop: labelled node nodes[%d] = %d is out of range [0, %d)", k, v, n)
+		}
+		if classes[k] < 0 || classes[k] >= c {
+			return nil, fmt.Errorf("labelprop: node %d (classes[%d]) has class %d, outside [0, %d) (Classes = %d)", v, k, classes[k], c, c)
+		}
+		if j, dup := where[v]; dup {
+			return nil, fmt.Errorf("labelprop: node %d is labelled twice (nodes[%d] and nodes[%d])", v, j, k)
+		}
+		where[v] = k
+		if g.Degree(v) == 0 {
+			if policy != IsolatedSeedKeep {
+				return nil, fmt.Errorf("labelprop: labelled node %d (nodes[%d]) is isolated (degree 0), so its label cannot spread; remove it or set IsolatedSeeds to IsolatedSeedKeep", v, k)
+			}
+			s.isolated++
+		}
+		s.class[v] = int32(classes[k])
+		s.prior[classes[k]]++
+	}
+	for k, cnt := range s.prior {
+		if cnt == 0 {
+			return nil, fmt.Errorf("labelprop: class %d has no labelled node (Classes = %d); every class needs at least one", k, c)
+		}
+		s.prior[k] = cnt / float64(len(nodes))
+	}
+	return s, nil
+}
+
+// reached marks the nodes whose connected component holds a labelled node.
+func (s *seeds) reached(g *graph.CSR) []bool {
+	comp, count := g.Components()
+	has := make([]bool, count)
+	for _, v := range s.nodes {
+		has[comp[v]] = true
+	}
+	out := make([]bool, s.n)
+	for i, c := range comp {
+		out[i] = has[c]
+	}
+	return out
+}
+
+// state is what a fit learns; both estimators embed it.
+type state struct {
+	fitted bool
+	g      *graph.CSR
+	seeds  *seeds
+	scores *mat.Dense // F, n×c
+	scale  []float64  // class-mass normalisation factors, nil when off
+	probs  *mat.Dense
+	labels []int
+	info   Info
+}
+
+// begin starts a fit: it clears the learned state, runs the estimator's
+// Validate and checks the labelled nodes.
+func (st *state) begin(ctx context.Context, validate func() error, g *graph.CSR, nodes, classes []int, numClasses int, policy IsolatedSeeds) (context.Context, *seeds, error) {
+	*st = state{}
+	if err := validate(); err != nil {
+		return nil, nil, err
+	}
+	s, err := newSeeds(g, nodes, classes, numClasses, policy)
+	if err != nil {
+		return nil, nil, err
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	return ctx, s, nil
+}
+
+// blockInfo reads the counters of a block CG solve.
+func blockInfo(res krylov.BlockResult) Info {
+	info := Info{ClassIterations: res.Iterations, Residual: res.MaxResidual(), Products: res.Products}
+	for _, it := range res.Iterations {
+		info.Iterations = max(info.Iterations, it)
+	}
+	return info
+}
+
+// finish derives the class-mass scales, probabilities and labels from F.
+func (st *state) finish(g *graph.CSR, s *seeds, reached []bool, f *mat.Dense, cmn bool, info Info) {
+	n, c := f.Dims()
+	for i := 0; i < n; i++ {
+		if s.class[i] >= 0 {
+			continue
+		}
+		if g.Degree(i) == 0 {
+			info.Isolated++
+		}
+		if !reached[i] {
+			info.Unreached++
+		}
+	}
+	info.IsolatedSeeds = s.isolated
+	*st = state{fitted: true, g: g, seeds: s, scores: f, info: info}
+	if cmn {
+		// Zhu, Ghahramani & Lafferty (2003) §4: scale class k so that its mass
+		// over the unlabelled nodes is the labelled class frequency q_k.
+		mass := make([]float64, c)
+		for i := 0; i < n; i++ {
+			if s.class[i] < 0 {
+				for k, v := range f.RawRowView(i) {
+					mass[k] += v
+				}
+			}
+		}
+		st.scale = make([]float64, c)
+		for k := range mass {
+			st.scale[k] = s.prior[k]
+			if mass[k] > 0 {
+				st.scale[k] /= mass[k]
+			}
+		}
+	}
+	st.probs = mat.NewDense(n, c, nil)
+	st.labels = make([]int, n)
+	for i := 0; i < n; i++ {
+		p := st.probs.RawRowView(i)
+		if reached[i] {
+			st.normalise(p, f.RawRowView(i))
+		} else {
+			copy(p, s.prior)
+		}
+		st.labels[i] = argmax(p)
+	}
+}
+
+// normalise sets p to the scores scaled by the class-mass factors, clipped
+// at zero (solver rounding can leave tiny negatives) and normalised to sum
+// 1; to the prior when nothing is left. It reports whether scores were used.
+func (st *state) normalise(p, scores []float64) bool {
+	var sum float64
+	for k, v := range scores {
+		if st.scale != nil {
+			v *= st.scale[k]
+		}
+		p[k] = math.Max(v, 0)
+		sum += p[k]
+	}
+	if !(sum > 0) || math.IsInf(sum, 0) {
+		copy(p, st.seeds.prior)
+		return false
+	}
+	for k := range p {
+		p[k] /= sum
+	}
+	return true
+}
+
+// predict turns the scores of a new node into a Prediction.
+func (st *state) predict(scores []float64) Prediction {
+	p := Prediction{Scores: scores, Probabilities: make([]float64, len(scores))}
+	p.Reached = st.normalise(p.Probabilities, scores)
+	p.Label = argmax(p.Probabilities)
+	return p
+}
+
+// checkNew validates the edges of a new node and returns its weights and
+// their sum d_x.
+func (st *state) checkNew(nodes []int, weights []float64) (w []float64, dx float64, err error) {
+	if !st.fitted {
+		return nil, 0, ErrNotFitted
+	}
+	if weights != nil && len(weights) != len(nodes) {
+		return nil, 0, fmt.Errorf("labelprop: PredictNew: %d neighbours but %d weights", len(nodes), len(weights))
+	}
+	n := st.g.Nodes()
+	w = make([]float64, len(nodes))
+	for k, v := range nodes {
+		if v < 0 || v >= n {
+			return nil, 0, fmt.Errorf("labelprop: PredictNew: neighbour nodes[%d] = %d is out of range [0, %d)", k, v, n)
+		}
+		w[k] = 1
+		if weights != nil {
+			w[k] = weights[k]
+		}
+		if math.IsNaN(w[k]) || math.IsInf(w[k], 0) || w[k] < 0 {
+			return nil, 0, fmt.Errorf("labelprop: PredictNew: weight %v of the edge to node %d (weights[%d]) must be finite and ≥ 0", w[k], v, k)
+		}
+		dx += w[k]
+	}
+	return w, dx, nil
+}
+
+// Scores returns a copy of the n×c score matrix F (before class-mass
+// normalisation), or nil before Fit.
+func (st *state) Scores() *mat.Dense {
+	if st.scores == nil {
+		return nil
+	}
+	return mat.DenseCopyOf(st.scores)
+}
+
+// Probabilities returns a copy of the n×c class probabilities: the rows of F
+// after class-mass normalisation (when used), clipped at zero and normalised
+// to sum 1; the class prior (the frequencies of the labelled classes) for
+// unreached nodes. It returns nil before Fit.
+func (st *state) Probabilities() *mat.Dense {
+	if st.probs == nil {
+		return nil
+	}
+	return mat.DenseCopyOf(st.probs)
+}
+
+// Labels returns the predicted class of every node: the most probable one,
+// the smallest on ties. It returns nil before Fit.
+func (st *state) Labels() []int { return append([]int(nil), st.labels...) }
+
+// Info describes the last fit.
+func (st *state) Info() Info {
+	info := st.info
+	info.ClassIterations = append([]int(nil), info.ClassIterations...)
+	return info
+}
+
+// Prior returns the class frequencies among the labelled nodes of the last
+// fit, or nil before Fit.
+func (st *state) Prior() []float64 {
+	if st.seeds == nil {
+		return nil
+	}
+	return append([]float64(nil), st.seeds.prior...)
+}
+
+// argmax returns the index of the largest entry, the first on ties.
+func argmax(v []float64) int {
+	best := 0
+	for k, x := range v {
+		if x > v[best] {
+			best = k
+		}
+	}
+	return best
+}
+
+// Classifier is what both estimators provide: fit on a graph with labelled
+// nodes, then labels and probabilities for every node and predictions for
+// new ones.
+type Classifier interface {
+	Fit(ctx context.Context, g *graph.CSR, nodes, classes []int) error
+	Labels() []int
+	Probabilities() *mat.Dense
+	Scores() *mat.Dense
+	Info() Info
+	PredictNew(nodes []int, weights []float64) (Prediction, error)
+}
+
+var (
+	_ Classifier = (*Spreading)(nil)
+	_ Classifier = (*Harmonic)(nil)
+)
+
+// checkTol validates the shared solver settings.
+func checkSolver(tol float64, maxIter int, classes int) error {
+	if tol != 0 && !(tol > 0 && tol < 1) {
+		return fmt.Errorf("labelprop: Tol = %v is invalid: it must be inside (0, 1), or 0 for the default %v", tol, DefaultTol)
+	}
+	if maxIter < 0 {
+		return fmt.Errorf("labelprop: MaxIter = %d is invalid: it must be ≥ 0 (0 means the default)", maxIter)
+	}
+	if classes < 0 {
+		return fmt.Errorf("labelprop: Classes = %d is invalid: it must be ≥ 0 (0 means 1 + the largest labelled class)", classes)
+	}
+	return nil
+}
+
+func checkIsolatedSeeds(p IsolatedSeeds) error {
+	if p != IsolatedSeedError && p != IsolatedSeedKeep {
+		return fmt.Errorf("labelprop: IsolatedSeeds = %d is invalid: use IsolatedSeedError or IsolatedSeedKeep", int(p))
+	}
+	return nil
+}

@@ -1,0 +1,297 @@
+package labelprop
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"sync"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/gssl/gssl/graph"
+	"github.com/gssl/gssl/internal/parallel"
+	"github.com/gssl/gssl/krylov"
+	"github.com/gssl/gssl/laplacian"
+	"github.com/gssl/gssl/linop"
+)
+
+// Solver selects how label spreading solves (I − aS) F = (1 − a) Y.
+type Solver int
+
+const (
+	// CG runs block conjugate gradients on I − aS, which is symmetric
+	// positive definite for 0 < a < 1 (the zero value). Each class stops
+	// when its relative residual reaches Tol. It needs O(√(1/(1−a)))
+	// iterations.
+	CG Solver = iota
+	// FixedPoint iterates F ← aSF + (1 − a)Y from F = 0 (Zhou et al.'s
+	// algorithm) until max|ΔF| ≤ Tol·max|F|. It needs O(1/(1−a)) sweeps.
+	FixedPoint
+)
+
+func (s Solver) String() string {
+	switch s {
+	case CG:
+		return "cg"
+	case FixedPoint:
+		return "fixed-point"
+	}
+	return fmt.Sprintf("Solver(%d)", int(s))
+}
+
+// ParseSolver reads the names of String: "cg" or "fixed-point".
+func ParseSolver(s string) (Solver, error) {
+	switch s {
+	case "cg", "CG":
+		return CG, nil
+	case "fixed-point", "fixedpoint", "fp":
+		return FixedPoint, nil
+	}
+	return 0, fmt.Errorf("labelprop: unknown solver %q: want cg or fixed-point", s)
+}
+
+// Spreading is the label spreading of Zhou et al. (2003):
+//
+//	F = (1 − a)(I − aS)^{-1} Y,   S = D^{-1/2} W D^{-1/2},
+//
+// Y the one-hot labels of the labelled nodes (zero rows elsewhere). A node of
+// degree zero has a zero row and column in S. Every node, labelled or not,
+// is predicted by the largest entry of its row of F.
+type Spreading struct {
+	// Alpha is a, the weight of the neighbours against the node's own label.
+	// It must be inside (0, 1); there is no default because the best value
+	// depends on the graph (choose it on validation nodes from AlphaGrid).
+	Alpha float64
+	// Solver is CG (the zero value) or FixedPoint; both reach the same F.
+	Solver Solver
+	// Tol is the stopping tolerance; 0 means DefaultTol (1e-6).
+	Tol float64
+	// MaxIter caps the iterations; 0 means 2n + 100 for CG and 100 000 for
+	// the fixed point.
+	MaxIter int
+	// Classes is the number of classes; 0 means 1 + the largest labelled
+	// class. Every class must have a labelled node.
+	Classes int
+	// ClassMassNormalization scales each class's scores so that their mass
+	// over the unlabelled nodes is the labelled class frequency before
+	// normalising (Zhu, Ghahramani & Lafferty 2003, §4).
+	ClassMassNormalization bool
+	// IsolatedSeeds says what to do with a labelled node of degree zero; the
+	// zero value is an error.
+	IsolatedSeeds IsolatedSeeds
+	// Progress, when set, is called after every iteration with the iteration
+	// count and the current relative residual (or change).
+	Progress func(iteration int, residual float64)
+
+	state
+}
+
+// Validate checks the hyperparameters.
+func (m *Spreading) Validate() error {
+	if !(m.Alpha > 0 && m.Alpha < 1) {
+		return fmt.Errorf("labelprop: Alpha = %v is invalid: it must be inside the open interval (0, 1)", m.Alpha)
+	}
+	if m.Solver != CG && m.Solver != FixedPoint {
+		return fmt.Errorf("labelprop: Solver = %d is invalid: use CG or FixedPoint", int(m.Solver))
+	}
+	if err := checkSolver(m.Tol, m.MaxIter, m.Classes); err != nil {
+		return err
+	}
+	return checkIsolatedSeeds(m.IsolatedSeeds)
+}
+
+// Fit spreads the labels classes[k] of the nodes nodes[k] over g. It takes
+// O((n + nnz)·c) time per iteration and O(n·c) memory beyond the graph.
+//
+// When the solver stops early (cancelled, or the iteration cap reached) the
+// model holds the last iterate and Fit returns the error (a
+// *NotConvergedError for the cap).
+func (m *Spreading) Fit(ctx context.Context, g *graph.CSR, nodes, classes []int) error {
+	ctx, s, err := m.begin(ctx, m.Validate, g, nodes, classes, m.Classes, m.IsolatedSeeds)
+	if err != nil {
+		return err
+	}
+	deg, err := laplacian.NewDegrees(g, laplacian.Options{Isolated: laplacian.IsolatedZero})
+	if err != nil {
+		return fmt.Errorf("labelprop: %w", err)
+	}
+	// S = D^{-1/2} W D^{-1/2} as a graph sharing g's structure: one weight per
+	// stored entry, and products with it need no per-entry scaling.
+	sg, err := g.SymmetricScale(deg.InvSqrtD)
+	if err != nil {
+		return fmt.Errorf("labelprop: %w", err)
+	}
+	n, c := s.n, s.classes
+	b := mat.NewDense(n, c, nil)
+	for _, v := range s.nodes {
+		b.Set(v, int(s.class[v]), 1-m.Alpha)
+	}
+	f := mat.NewDense(n, c, nil)
+	tol := m.Tol
+	if tol == 0 {
+		tol = DefaultTol
+	}
+	var info Info
+	switch m.Solver {
+	case CG:
+		info, err = spreadCG(ctx, sg, m.Alpha, b, f, krylov.Settings{Tol: tol, MaxIter: m.MaxIter, Progress: m.Progress})
+	case FixedPoint:
+		maxIter := m.MaxIter
+		if maxIter == 0 {
+			maxIter = defaultFixedPointIter
+		}
+		info, err = spreadFixedPoint(ctx, sg, m.Alpha, b, f, tol, maxIter, m.Progress)
+	}
+	m.state.finish(g, s, s.reached(g), f, m.ClassMassNormalization, info)
+	return err
+}
+
+// PredictNew predicts a node that was not in the graph at fit time from its
+// edges to fitted nodes (weights nil means 1 each), by one step of the
+// spreading iteration from the fitted F:
+//
+//	f(x) = a Σ_j S(x, j) F_j,   S(x, j) = w_xj / √(d_x d_j),   d_x = Σ_j w_xj,
+//
+// with d_j the degree at fit time. This is an approximation: the new node
+// does not change the degrees or the scores of the fitted nodes, as it would
+// if the graph were refitted with it. For a node that was unlabelled at fit
+// time, its own edges reproduce its fitted scores (to the solver tolerance).
+// A node with no edge, or only edges to unreached or isolated nodes, gets
+// the class prior.
+func (m *Spreading) PredictNew(nodes []int, weights []float64) (Prediction, error) {
+	w, dx, err := m.checkNew(nodes, weights)
+	if err != nil {
+		return Prediction{}, err
+	}
+	f := make([]float64, m.seeds.classes)
+	if dx > 0 {
+		for k, j := range nodes {
+			dj := m.g.Degree(j)
+			if dj == 0 || w[k] == 0 {
+				continue
+			}
+			sxj := w[k] / math.Sqrt(dx*dj)
+			for t, v := range m.scores.RawRowView(j) {
+				f[t] += m.Alpha * sxj * v
+			}
+		}
+	}
+	return m.predict(f), nil
+}
+
+// scaledOperator is diag(c) + diag(l)·W·diag(r) on a graph, applied in one
+// pass: I − aS for spreading, D_uu − W_uu for the harmonic function. Both
+// uses are symmetric.
+type scaledOperator struct {
+	g *graph.CSR
+	s graph.Scaling
+}
+
+var (
+	_ linop.BlockOperator = scaledOperator{}
+	_ linop.Symmetric     = scaledOperator{}
+)
+
+// newSpreadingOperator returns I − aS for the graph s of S.
+func newSpreadingOperator(s *graph.CSR, a float64) scaledOperator {
+	return scaledOperator{g: s, s: graph.Scaling{Diag: constant(s.Nodes(), 1), Left: constant(s.Nodes(), -a)}}
+}
+
+// constant returns a slice of n copies of v.
+func constant(n int, v float64) []float64 {
+	out := make([]float64, n)
+	for i := range out {
+		out[i] = v
+	}
+	return out
+}
+
+func (o scaledOperator) Dim() int          { return o.g.Nodes() }
+func (o scaledOperator) IsSymmetric() bool { return true }
+func (o scaledOperator) MulVecTo(dst, x []float64) {
+	linop.CheckVec("labelprop: operator", o.Dim(), dst, x)
+	o.g.ScaledMulVecTo(dst, x, o.s)
+}
+func (o scaledOperator) MulBlockTo(dst, x *mat.Dense) { o.g.ScaledMulBlockTo(dst, x, o.s) }
+
+// spreadCG solves (I − aS) F = B by block CG, F holding the initial guess;
+// sg is the graph of S.
+func spreadCG(ctx context.Context, sg *graph.CSR, a float64, b, f *mat.Dense, s krylov.Settings) (Info, error) {
+	res, err := krylov.BlockCG(ctx, newSpreadingOperator(sg, a), b, f, s)
+	info := blockInfo(res)
+	return info, wrapSolverError("label spreading (block CG)", info, s.Tol, err)
+}
+
+// wrapSolverError turns a krylov error into a labelprop one.
+func wrapSolverError(what string, info Info, tol float64, err error) error {
+	if err == nil {
+		return nil
+	}
+	var nc *krylov.NotConvergedError
+	if errors.As(err, &nc) {
+		return &NotConvergedError{Solver: what, Iterations: info.Iterations, Residual: info.Residual, Tol: tol, Err: err}
+	}
+	return fmt.Errorf("labelprop: %s: %w", what, err)
+}
+
+// fixedPointGrain is the number of rows below which the update of F runs
+// on one goroutine.
+const fixedPointGrain = 4096
+
+// spreadFixedPoint iterates F ← aSF + B from F = 0 until
+// max|F_new − F| ≤ tol·max|F_new|; sg is the graph of S. The first iterate,
+// B, is free; each further one costs one block product.
+func spreadFixedPoint(ctx context.Context, sg *graph.CSR, a float64, b, f *mat.Dense, tol float64, maxIter int, progress func(int, float64)) (Info, error) {
+	n, c := b.Dims()
+	sc := graph.Scaling{Left: constant(n, a)}
+	cur := mat.DenseCopyOf(b)
+	next := mat.NewDense(n, c, nil)
+	var info Info
+	done := func(err error) (Info, error) {
+		f.Copy(cur)
+		return info, err
+	}
+	bd := b.RawMatrix().Data
+	for info.Iterations < maxIter {
+		sg.ScaledMulBlockTo(next, cur, sc)
+		info.Products++
+		info.Iterations++
+		delta, top := addAndCompare(next.RawMatrix().Data, bd, cur.RawMatrix().Data, c)
+		cur, next = next, cur
+		info.Residual = delta / top
+		if progress != nil {
+			progress(info.Iterations, info.Residual)
+		}
+		if delta <= tol*top {
+			return done(nil)
+		}
+		if err := ctx.Err(); err != nil {
+			return done(fmt.Errorf("labelprop: label spreading (fixed point) stopped after %d iterations: %w", info.Iterations, err))
+		}
+	}
+	return done(&NotConvergedError{Solver: "label spreading (fixed point)", Iterations: info.Iterations, Residual: info.Residual, Tol: tol})
+}
+
+// addAndCompare sets next += b and returns max|next − cur| and max|next|,
+// in parallel over rows of c entries.
+func addAndCompare(next, b, cur []float64, c int) (delta, top float64) {
+	var mu sync.Mutex
+	parallel.For(len(next)/c, fixedPointGrain, func(lo, hi int) {
+		var d, t float64
+		for p := lo * c; p < hi*c; p++ {
+			v := next[p] + b[p]
+			next[p] = v
+			if e := math.Abs(v - cur[p]); e > d {
+				d = e
+			}
+			if e := math.Abs(v); e > t {
+				t = e
+			}
+		}
+		mu.Lock()
+		delta, top = math.Max(delta, d), math.Max(top, t)
+		mu.Unlock()
+	})
+	return delta, top
+}

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# STKR benchmarks: the side-by-side comparison with the Python peer
+# (shared/bench/peers/stkr.py) on the same saved random splits, and the full
+# table (transforms × settings × data sets, 10 seeds, p_test = 0.01).
+#
+#   scripts/bench-stkr.sh [OUT_DIR] [REPS]     (defaults /tmp/stkr-bench, 3)
+#
+# Timings are taken under flock /tmp/gssl-bench.lock (one benchmark at a time
+# on the machine), peer and Go interleaved REPS times; compare medians.
+# Everything is JSON lines in OUT_DIR; summarise with scripts/stkr-table.py.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+OUT=${1:-/tmp/stkr-bench}
+REPS=${2:-3}
+SHARED=${SHARED:-$(cd .. && pwd)/shared}
+LOCK=(flock /tmp/gssl-bench.lock)
+PY=(env OMP_NUM_THREADS=2 OPENBLAS_NUM_THREADS=2 /usr/bin/python3)
+mkdir -p "$OUT"
+go build -o "$OUT/gssl" ./cmd/gssl
+GSSL=(env GOMAXPROCS=2 "$OUT/gssl")
+
+# 0. One fit at stkr.py's selected hyperparameters on Cora's Planetoid split:
+#    stkr.py's own solver functions against the Go benchmark, interleaved,
+#    wall and CPU seconds per fit (medians).
+for rep in $(seq 1 "$REPS"); do
+  "${LOCK[@]}" "${PY[@]}" scripts/stkr-peer-timing.py "$SHARED" 10 >"$OUT/timing-peer-$rep.jsonl"
+  "${LOCK[@]}" env GOMAXPROCS=2 go test ./stkr -run '^$' -bench CoraPlanetoid -benchtime 10x -count 1 \
+    >"$OUT/timing-go-$rep.txt"
+done
+
+# 1. Side by side on stkr.py's protocol: its random20_seed<s> splits, all 1000
+#    test nodes (--p-test 0), transductive, η and β chosen on val from the same
+#    grids, MINRES at 1e-9 (SP-Lap) and CG at 1e-6 (SP-poly). Accuracies must
+#    agree to 0.1 points (argmax ties aside); times are one solve at the
+#    selected setting (peer "seconds" of stkr-random-splits, Go "fit_seconds").
+for rep in $(seq 1 "$REPS"); do
+  for ds in cora pubmed; do
+    "${LOCK[@]}" "${PY[@]}" "$SHARED/bench/peers/stkr.py" "$SHARED/data/$ds" \
+      >"$OUT/peer-$ds-$rep.jsonl" 2>"$OUT/peer-$ds-$rep.log"
+    for tr in inverse-laplacian poly:8; do
+      "${LOCK[@]}" "${GSSL[@]}" stkr --json --data "$SHARED/data/$ds" --transform "$tr" \
+        --setting transductive --p-test 0 --seeds 10 \
+        >"$OUT/go-sidebyside-$ds-${tr%%:*}-$rep.json" 2>"$OUT/go-sidebyside-$ds-${tr%%:*}-$rep.log"
+    done
+  done
+done
+
+# 2. The full table of the paper's protocol (Appendix D.1): 10 seeds,
+#    p_test = 0.01, hyperparameters chosen on val. Kernel PCA uses the dense
+#    eigensolver, so it runs on Cora only.
+for ds in cora pubmed amazon_photo coauthor_cs coauthor_physics; do
+  trs="inverse-laplacian poly:8 krr"
+  [ "$ds" = cora ] && trs="$trs topd:128"
+  for tr in $trs; do
+    for setting in transductive inductive; do
+      "${LOCK[@]}" "${GSSL[@]}" stkr --json --data "$SHARED/data/$ds" --transform "$tr" \
+        --setting "$setting" --p-test 0.01 --seeds 10 \
+        >"$OUT/table-$ds-${tr%%:*}-$setting.json" 2>"$OUT/table-$ds-${tr%%:*}-$setting.log"
+    done
+  done
+done
+
+# 3. Solver comparison on Cora's Planetoid split (products with M, same tolerance).
+"${LOCK[@]}" env GOMAXPROCS=2 go test ./stkr -run 'TestKrylovNeedsFewerProducts|TestAlgorithm2' -v -count=1 \
+  >"$OUT/solvers.txt" 2>&1
+echo "results in $OUT"

@@ -1,0 +1,78 @@
+// Package stkr implements spectrally transformed kernel regression (STKR) on
+// graphs, transductive and inductive, after
+//
+//	R. Zhai, R. Pukdee, R. Jin, M.-F. Balcan, P. Ravikumar,
+//	"Spectrally Transformed Kernel Regression", ICLR 2024
+//	(shared/papers/002_…txt; its formulas are restated in ALGORITHMS.md §4).
+//
+// # Base kernel
+//
+// On a graph with weights W and degrees d (the paper's eq. 23), over the N
+// nodes visible at fit time (n labelled, m not):
+//
+//	K(x_i, x_j) = N · W_ij / √(d_i d_j),     M := G_K / N = S = D^{-1/2} W D^{-1/2}
+//
+// (GraphKernel; a node of degree 0 has a zero row). Any symmetric operator
+// can serve as M (OperatorKernel), e.g. a KNN graph's normalised adjacency.
+//
+// # Estimator (eq. 7)
+//
+// For a transform s(λ) = Σ_{p≥1} π_p λ^p the STK Gram matrix is
+// G_s = N Σ_p π_p M^p and
+//
+//	α = (G_s[n,n] + nβ I_n)^{-1} y,     f(x) = Σ_i α_i K_s(x_i, x).
+//
+// Every transform reduces f to one stored N-vector u per output,
+// f(x) = k(x)ᵀu with k(x)_j = K(x_j, x), so a new point costs O(nnz k(x)) and
+// the transductive predictions are F = N·M·U:
+//
+//	Polynomial (Algorithm 1, "STKR-Prop")   u = Σ_p π_p M^{p−1}[α; 0]
+//	    = π_1[α; 0] + v of the paper; G_s[n,n]α costs q products by Horner.
+//	InverseLaplacian s(λ) = λ/(1 − ηλ), 0 < η < 1/λ_max (Example 1):
+//	    u = θ = (I − ηM)^{-1}[α; 0], the solution of the sparse N×N system
+//	      train rows  N(Mθ)_i + nβ((I − ηM)θ)_i = y_i
+//	      other rows  ((I − ηM)θ)_i = 0                       (paper eq. 20)
+//	TopD (kernel PCA, eq. 9): top-d eigenpairs (λ_k, u_k) of M,
+//	    ψ_k(x) = k(x)ᵀu_k/(√N λ_k) (= √N u_k(i) on a visible node),
+//	    w = (ΨᵀΨ + nβ I_d)^{-1}Ψᵀy on the labelled rows, u = U Λ^{-1} w/√N.
+//
+// KRR() is s(λ) = λ, kernel ridge regression with the base kernel.
+//
+// # Solvers
+//
+// Polynomial: CG on the n×n system when s ≥ 0 term by term (λ^8: SPD),
+// otherwise MINRES (s = λ makes it indefinite on graphs with negative
+// eigenvalues); GMRES; or the paper's Richardson iteration (Algorithm 1)
+// α ← α − γ((G_s[n,n] + nβI)α − y), γ = 2/(N Σ_p|π_p| r^p + 2nβ).
+//
+// Inverse Laplacian: eq. 20 is not symmetric and has eigenvalues with
+// negative real part, so plain Richardson on it diverges. Scaling its train
+// rows by −1/(N/η − nβ) (using N·M = (N/η)(I − (I − ηM))) gives the
+// equivalent SYMMETRIC, indefinite system solved by MINRES (the default):
+//
+//	(I − ηM − cE)θ = −ỹ / (N/η − nβ),     c = N/(N − ηnβ),
+//
+// E the diagonal selector of the labelled nodes and ỹ = [y; 0]; it needs
+// ηnβ ≠ N. GMRES runs on eq. 20 as written. The paper's Algorithm 2 is
+// implemented as stkr.py reads it (α ← α − γ(N(Mθ)_n + nβα − y),
+// θ ← ηMθ + [α; 0], γ = 1/(N/(1−η) + nβ)); it converges for large β and
+// diverges for small β, which it reports as a *krylov.BreakdownError.
+// Predictions are N·(Mθ)-sized, so the default tolerance for this system is
+// 1e-9.
+//
+// Every fit reports, per output column, iterations and final relative
+// residual, and the number of products with M over all columns.
+//
+// # Protocol (Appendix D.1)
+//
+// Partition splits the nodes into train / val / test / other; p_test keeps
+// round(p_test·N) of a split's test nodes as the test set. Transductive:
+// all nodes and edges visible, n = |train|. Inductive: the val and test
+// nodes and their edges are invisible at fit time (the visible graph is the
+// subgraph induced by train ∪ other, with its own degrees); they are then
+// predicted from their edges to visible nodes,
+// k(x)_j = N·w(x, x_j)/√(d_x d_j) with d_x the weight of those edges.
+// InductiveTestOnly, not the paper's, hides only the test nodes (val nodes
+// are unlabelled visible nodes). Prepared.Select chooses hyperparameters by validation accuracy (η from
+// EtaGrid, β from BetaGrid, the grids of stkr.py).
+package stkr

@@ -1,0 +1,53 @@
+package stkr_test
+
+import (
+	"context"
+	"fmt"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/gssl/gssl/graph"
+	"github.com/gssl/gssl/stkr"
+)
+
+// A path 0–1–2–3–4–5 with node 0 labelled +1 and node 5 labelled −1: the
+// inverse-Laplacian STKR predictor changes sign in the middle. A new node
+// attached to node 1 is predicted from its edge alone; its kernel row is
+// that of node 0 (also a leaf on node 1), so it gets node 0's prediction.
+func ExampleRegressor() {
+	edges := []graph.Edge{{U: 0, V: 1, W: 1}, {U: 1, V: 2, W: 1}, {U: 2, V: 3, W: 1}, {U: 3, V: 4, W: 1}, {U: 4, V: 5, W: 1}}
+	g, err := graph.FromEdges(6, edges, graph.Options{})
+	if err != nil {
+		panic(err)
+	}
+	k, err := stkr.NewGraphKernel(g)
+	if err != nil {
+		panic(err)
+	}
+	r := &stkr.Regressor{Transform: stkr.InverseLaplacian{Eta: 0.9}, Beta: 0.1}
+	y := mat.NewDense(2, 1, []float64{1, -1})
+	if err := r.Fit(context.Background(), k, []int{0, 5}, y); err != nil {
+		panic(err)
+	}
+	f := r.Predict(nil)
+	for i := 0; i < 6; i++ {
+		fmt.Printf("node %d: %+.3f\n", i, f.At(i, 0))
+	}
+	row, err := k.Row([]int{1}, nil)
+	if err != nil {
+		panic(err)
+	}
+	out := make([]float64, 1)
+	if err := r.PredictRow(out, row); err != nil {
+		panic(err)
+	}
+	fmt.Printf("new node next to 1: %+.3f\n", out[0])
+	// Output:
+	// node 0: +0.967
+	// node 1: +1.520
+	// node 2: +0.472
+	// node 3: -0.472
+	// node 4: -1.520
+	// node 5: -0.967
+	// new node next to 1: +0.967
+}

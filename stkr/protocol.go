@@ -1,0 +1,393 @@
+package stkr
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/gssl/gssl/eval"
+	"github.com/gssl/gssl/graph"
+)
+
+// EtaGrid returns the η values searched when η is chosen on the validation
+// set (stkr.py's grid; the paper's was lost in the text extraction).
+func EtaGrid() []float64 { return []float64{0.5, 0.9, 0.99} }
+
+// BetaGrid returns the β values searched when β is chosen on the
+// validation set (stkr.py's grid).
+func BetaGrid() []float64 { return []float64{0.01, 0.1, 1, 10, 100} }
+
+// Setting is what the learner sees at fit time (the paper's Appendix D.1).
+type Setting int
+
+const (
+	// Transductive: every node and edge is visible; val and test labels are
+	// hidden. n = |train|, m = |val| + |test| + |other|.
+	Transductive Setting = iota
+	// Inductive: the test and val nodes and all their edges are invisible;
+	// they are predicted afterwards as new points from their edges to the
+	// visible nodes. n = |train|, m = |other|.
+	Inductive
+	// InductiveTestOnly is a looser inductive setting (not the paper's):
+	// only the test nodes and their edges are invisible; val nodes stay in
+	// the graph as unlabelled nodes and are predicted transductively for
+	// model selection. n = |train|, m = |val| + |other|.
+	InductiveTestOnly
+)
+
+// String returns "transductive" or "inductive".
+func (s Setting) String() string {
+	switch s {
+	case Transductive:
+		return "transductive"
+	case Inductive:
+		return "inductive"
+	case InductiveTestOnly:
+		return "inductive-test-only"
+	}
+	return fmt.Sprintf("Setting(%d)", int(s))
+}
+
+// ParseSetting reads "transductive" or "inductive".
+func ParseSetting(s string) (Setting, error) {
+	switch s {
+	case "transductive", "t":
+		return Transductive, nil
+	case "inductive", "i":
+		return Inductive, nil
+	case "inductive-test-only":
+		return InductiveTestOnly, nil
+	}
+	return 0, fmt.Errorf("stkr: unknown setting %q: want transductive, inductive or inductive-test-only", s)
+}
+
+// Partition is the paper's four-way split of the nodes (Appendix D.1):
+// train and val are labelled, test and other unlabelled; only test is
+// scored.
+type Partition struct {
+	Train, Val, Test, Other []int
+}
+
+// NewPartition turns a train/val/test split of n nodes into the four sets.
+// With pTest > 0, round(pTest·n) nodes drawn (with seed) from the split's
+// test set form the test set and its remaining nodes join "other" — the
+// paper's p_test (for Cora, CiteSeer and PubMed it takes the real test set
+// out of the default 1000-node one). pTest = 0 keeps the whole test set.
+// Every node in no set is "other".
+func NewPartition(n int, s eval.Split, pTest float64, seed uint64) (Partition, error) {
+	if !(pTest >= 0 && pTest < 1) {
+		return Partition{}, fmt.Errorf("stkr: p_test=%v is invalid: it must be in [0, 1) (0 keeps the split's test set)", pTest)
+	}
+	where := make([]int8, n)
+	for k, part := range [][]int{s.Train, s.Val, s.Test} {
+		for _, i := range part {
+			if i < 0 || i >= n {
+				return Partition{}, fmt.Errorf("stkr: split node %d out of range [0, %d)", i, n)
+			}
+			if where[i] != 0 {
+				return Partition{}, fmt.Errorf("stkr: split node %d is in two parts", i)
+			}
+			where[i] = int8(k + 1)
+		}
+	}
+	if len(s.Train) == 0 || len(s.Test) == 0 {
+		return Partition{}, fmt.Errorf("stkr: split has %d train and %d test nodes; both must be non-empty", len(s.Train), len(s.Test))
+	}
+	p := Partition{Train: sorted(s.Train), Val: sorted(s.Val), Test: sorted(s.Test)}
+	if pTest > 0 {
+		want := max(1, int(math.Round(pTest*float64(n))))
+		if want > len(s.Test) {
+			return Partition{}, fmt.Errorf("stkr: p_test=%v asks for %d test nodes but the split has only %d", pTest, want, len(s.Test))
+		}
+		rng := rand.New(rand.NewPCG(seed, 0x5354_4b52)) // "STKR"
+		perm := rng.Perm(len(p.Test))
+		keep := make([]int, want)
+		for k, q := range perm[:want] {
+			keep[k] = p.Test[q]
+		}
+		p.Test = sorted(keep)
+		where = make([]int8, n)
+		for k, part := range [][]int{p.Train, p.Val, p.Test} {
+			for _, i := range part {
+				where[i] = int8(k + 1)
+			}
+		}
+	}
+	for i, w := range where {
+		if w == 0 {
+			p.Other = append(p.Other, i)
+		}
+	}
+	return p, nil
+}
+
+func sorted(xs []int) []int {
+	out := append([]int(nil), xs...)
+	slices.Sort(out)
+	return out
+}
+
+// Task is a node-classification problem: a graph and a label per node
+// (negative = unknown, never trained on or scored).
+type Task struct {
+	Graph   *graph.CSR
+	Labels  []int
+	Classes int
+}
+
+// Prepared is a task, a partition and a setting made ready for fitting many
+// hyperparameter settings: the base kernel on the visible graph, the one-hot
+// targets, and (inductive) the kernel rows of the val and test nodes.
+type Prepared struct {
+	Setting Setting
+	// Visible is N, the number of nodes the learner sees at fit time.
+	Visible int
+	kernel  *GraphKernel
+	train   []int // kernel ids
+	y       *mat.Dense
+	labels  []int
+	val     []int // original ids
+	test    []int
+	valAt   []int // transductive: kernel ids of val / test
+	testAt  []int
+	valRow  []KernelRow // inductive
+	testRow []KernelRow
+	prior   int
+}
+
+// Prepare builds the kernel for the setting. In the inductive setting the
+// visible graph is the subgraph induced by train ∪ other (degrees computed
+// on it), and each val or test node x gets the kernel row of its edges to
+// visible nodes, k(x)_j = N·w(x,x_j)/√(d_x d_j).
+func Prepare(task Task, part Partition, setting Setting) (*Prepared, error) {
+	g := task.Graph
+	if g == nil {
+		return nil, fmt.Errorf("stkr: task has no graph")
+	}
+	n := g.Nodes()
+	if len(task.Labels) != n {
+		return nil, fmt.Errorf("stkr: %d labels for a graph of %d nodes", len(task.Labels), n)
+	}
+	if task.Classes < 1 {
+		return nil, fmt.Errorf("stkr: task has %d classes", task.Classes)
+	}
+	for _, i := range part.Train {
+		if i < 0 || i >= n {
+			return nil, fmt.Errorf("stkr: train node %d out of range [0, %d)", i, n)
+		}
+		if l := task.Labels[i]; l < 0 || l >= task.Classes {
+			return nil, fmt.Errorf("stkr: train node %d has label %d, outside [0, %d)", i, l, task.Classes)
+		}
+	}
+	p := &Prepared{Setting: setting, labels: task.Labels, val: part.Val, test: part.Test}
+	counts := make([]int, task.Classes)
+	p.y = mat.NewDense(len(part.Train), task.Classes, nil)
+	for t, i := range part.Train {
+		p.y.Set(t, task.Labels[i], 1)
+		counts[task.Labels[i]]++
+	}
+	for c, k := range counts {
+		if k > counts[p.prior] {
+			p.prior = c
+		}
+	}
+	switch setting {
+	case Transductive:
+		k, err := NewGraphKernel(g)
+		if err != nil {
+			return nil, err
+		}
+		p.kernel, p.train, p.valAt, p.testAt = k, part.Train, part.Val, part.Test
+	case Inductive, InductiveTestOnly:
+		visible := sorted(append(append([]int(nil), part.Train...), part.Other...))
+		if setting == InductiveTestOnly {
+			visible = sorted(append(visible, part.Val...))
+		}
+		sub, err := g.Induced(visible)
+		if err != nil {
+			return nil, fmt.Errorf("stkr: inductive setting: %w", err)
+		}
+		k, err := NewGraphKernel(sub.CSR)
+		if err != nil {
+			return nil, err
+		}
+		p.kernel = k
+		p.train = make([]int, len(part.Train))
+		for t, i := range part.Train {
+			p.train[t], _ = sub.Local(i)
+		}
+		rows := func(nodes []int) ([]KernelRow, error) {
+			out := make([]KernelRow, len(nodes))
+			for t, x := range nodes {
+				cols, ws := g.Row(x)
+				var nb []int
+				var wt []float64
+				for q, j := range cols {
+					if l, ok := sub.Local(int(j)); ok {
+						nb = append(nb, l)
+						wt = append(wt, ws[q])
+					}
+				}
+				r, err := k.Row(nb, wt)
+				if err != nil {
+					return nil, fmt.Errorf("stkr: node %d: %w", x, err)
+				}
+				out[t] = r
+			}
+			return out, nil
+		}
+		if setting == InductiveTestOnly {
+			p.valAt = make([]int, len(part.Val))
+			for t, i := range part.Val {
+				p.valAt[t], _ = sub.Local(i)
+			}
+		} else if p.valRow, err = rows(part.Val); err != nil {
+			return nil, err
+		}
+		if p.testRow, err = rows(part.Test); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, fmt.Errorf("stkr: unknown setting %d", int(setting))
+	}
+	p.Visible = p.kernel.Dim()
+	return p, nil
+}
+
+// Kernel returns the base kernel on the visible graph.
+func (p *Prepared) Kernel() *GraphKernel { return p.kernel }
+
+// Outcome is one fit at one hyperparameter setting.
+type Outcome struct {
+	ValAccuracy  float64
+	TestAccuracy float64
+	Stats        Stats
+	// Seconds is the time of the fit and of predicting the val and test
+	// nodes (data already in memory, kernel built).
+	Seconds float64
+	// NoEvidence counts val and test nodes with all-zero scores (no path to
+	// a labelled node, or no edge to a visible node); they get the most
+	// frequent training class.
+	NoEvidence int
+	// Err is the solver's failure (no convergence, divergence), if any; the
+	// accuracies are then those of the best iterate.
+	Err error
+}
+
+// Evaluate fits r and scores the val and test nodes. Errors in the input
+// are returned; a solver failure is recorded in Outcome.Err.
+func (p *Prepared) Evaluate(ctx context.Context, r *Regressor) (Outcome, error) {
+	start := time.Now()
+	err := r.Fit(ctx, p.kernel, p.train, p.y)
+	out := Outcome{Stats: r.Stats()}
+	if err != nil {
+		if r.u == nil || ctx.Err() != nil {
+			return out, err
+		}
+		out.Err = err
+	}
+	c := p.y.RawMatrix().Cols
+	var f *mat.Dense
+	if p.valRow == nil || p.testRow == nil {
+		f = r.Predict(nil)
+	}
+	buf := make([]float64, c)
+	// scores gives the scores of the t-th node of a set: a row of the
+	// transductive predictions, or the prediction from its kernel row.
+	scores := func(at []int, rows []KernelRow) func(int) []float64 {
+		if rows == nil {
+			return func(t int) []float64 { return f.RawRowView(at[t]) }
+		}
+		return func(t int) []float64 {
+			if err := r.PredictRow(buf, rows[t]); err != nil {
+				panic(err) // rows were built against this kernel
+			}
+			return buf
+		}
+	}
+	valPred, ne := p.argmax(scores(p.valAt, p.valRow), len(p.val))
+	testPred, nt := p.argmax(scores(p.testAt, p.testRow), len(p.test))
+	out.NoEvidence = ne + nt
+	out.Seconds = time.Since(start).Seconds()
+	out.ValAccuracy = p.accuracy(valPred, p.val)
+	out.TestAccuracy = p.accuracy(testPred, p.test)
+	return out, nil
+}
+
+// argmax predicts the class of each of count nodes from its scores (first
+// maximum on ties); a node whose scores are all zero gets the prior class.
+func (p *Prepared) argmax(scores func(t int) []float64, count int) ([]int, int) {
+	pred := make([]int, count)
+	none := 0
+	for t := range pred {
+		s := scores(t)
+		best, zero := 0, true
+		for k, v := range s {
+			if v != 0 {
+				zero = false
+			}
+			if v > s[best] {
+				best = k
+			}
+		}
+		if zero {
+			best = p.prior
+			none++
+		}
+		pred[t] = best
+	}
+	return pred, none
+}
+
+// accuracy scores predictions of nodes (original ids), skipping unknown
+// labels; NaN when nothing is scored.
+func (p *Prepared) accuracy(pred, nodes []int) float64 {
+	right, total := 0, 0
+	for t, i := range nodes {
+		if p.labels[i] < 0 {
+			continue
+		}
+		total++
+		if pred[t] == p.labels[i] {
+			right++
+		}
+	}
+	if total == 0 {
+		return math.NaN()
+	}
+	return float64(right) / float64(total)
+}
+
+// Select evaluates every candidate and returns the index of the one with
+// the best validation accuracy (the first in grid order on ties), skipping
+// candidates whose solver failed, and all the outcomes. It fails when every
+// candidate failed or on an input error.
+func (p *Prepared) Select(ctx context.Context, candidates []*Regressor) (int, []Outcome, error) {
+	outs := make([]Outcome, len(candidates))
+	best := -1
+	var failures []error
+	for i, r := range candidates {
+		o, err := p.Evaluate(ctx, r)
+		if err != nil {
+			return -1, outs, err
+		}
+		outs[i] = o
+		if o.Err != nil {
+			failures = append(failures, fmt.Errorf("candidate %d (%s, β=%g): %w", i, r.Transform, r.Beta, o.Err))
+			continue
+		}
+		if best < 0 || o.ValAccuracy > outs[best].ValAccuracy {
+			best = i
+		}
+	}
+	if best < 0 {
+		return -1, outs, fmt.Errorf("stkr: every candidate failed: %w", errors.Join(failures...))
+	}
+	return best, outs, nil
+}

@@ -1,0 +1,197 @@
+package stkr
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/gssl/gssl/eval"
+	"github.com/gssl/gssl/krylov"
+	"github.com/gssl/gssl/loaders"
+)
+
+const coraDir = "../testdata/cora"
+
+func loadCora(t testing.TB) (*loaders.NodeDataset, Task) {
+	t.Helper()
+	ds, err := loaders.LoadNodeDataset(coraDir)
+	require.NoError(t, err)
+	return ds, Task{Graph: ds.Graph, Labels: ds.Labels, Classes: ds.Classes}
+}
+
+// coraPlanetoid returns Cora's kernel, Planetoid train nodes and one-hot
+// targets.
+func coraPlanetoid(t testing.TB, ds *loaders.NodeDataset, task Task) (*GraphKernel, []int, *mat.Dense) {
+	t.Helper()
+	k, err := NewGraphKernel(task.Graph)
+	require.NoError(t, err)
+	train := ds.Split.Train
+	y := mat.NewDense(len(train), task.Classes, nil)
+	for p, i := range train {
+		y.Set(p, task.Labels[i], 1)
+	}
+	return k, train, y
+}
+
+// krylovAdvantage is the requirement: a Krylov solver needs at
+// most 1/5 of the products with M that Richardson needs for the same
+// tolerance.
+const krylovAdvantage = 5
+
+// TestKrylovNeedsFewerProducts compares products with M on Cora's Planetoid
+// split at the same tolerance, and checks that both reach the same
+// predictions (to the accuracy their tolerances allow).
+func TestKrylovNeedsFewerProducts(t *testing.T) {
+	ds, task := loadCora(t)
+	k, train, y := coraPlanetoid(t, ds, task)
+	ctx := context.Background()
+	cases := []struct {
+		name            string
+		tr              Transform
+		beta            float64
+		krylov, richard Solver
+		agreement       float64 // relative difference of the predictions allowed
+	}{
+		// Algorithm 1 vs CG at 1e-6: both errors are ~κ·1e-6 relative.
+		{"poly8", Power(8), 1, SolverCG, SolverRichardson, 1e-4},
+		// Algorithm 2 vs MINRES at 1e-9, β large enough for Algorithm 2.
+		{"inverse-laplacian", InverseLaplacian{Eta: 0.9}, 10, SolverMINRES, SolverRichardson, 1e-4},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			kr := &Regressor{Transform: c.tr, Beta: c.beta, Solver: c.krylov}
+			require.NoError(t, kr.Fit(ctx, k, train, y))
+			ri := &Regressor{Transform: c.tr, Beta: c.beta, Solver: c.richard}
+			require.NoError(t, ri.Fit(ctx, k, train, y))
+			ks, rs := kr.Stats(), ri.Stats()
+			t.Logf("%s: %s %d products (%d iterations), %s %d products (%d iterations)", c.name,
+				ks.Solver, ks.MatVecs, ks.TotalIterations(), rs.Solver, rs.MatVecs, rs.TotalIterations())
+			assert.LessOrEqual(t, krylovAdvantage*ks.MatVecs, rs.MatVecs)
+			assert.Less(t, relDiff(ri.Predict(nil), kr.Predict(nil)), c.agreement)
+		})
+	}
+}
+
+// TestAlgorithm2DivergesForSmallBeta: on Cora with η = 0.9, β = 0.01 the
+// paper's Algorithm 2 diverges (as stkr.py found); the error must say so,
+// and the default solver must converge on the same problem.
+func TestAlgorithm2DivergesForSmallBeta(t *testing.T) {
+	ds, task := loadCora(t)
+	k, train, y := coraPlanetoid(t, ds, task)
+	r := &Regressor{Transform: InverseLaplacian{Eta: 0.9}, Beta: 0.01, Solver: SolverRichardson, MaxIter: 5000}
+	err := r.Fit(context.Background(), k, train, y)
+	var bd *krylov.BreakdownError
+	require.ErrorAs(t, err, &bd)
+	assert.Contains(t, err.Error(), "diverged")
+
+	r = &Regressor{Transform: InverseLaplacian{Eta: 0.9}, Beta: 0.01}
+	require.NoError(t, r.Fit(context.Background(), k, train, y))
+	for _, res := range r.Stats().Residual {
+		assert.LessOrEqual(t, res, DefaultLapTol)
+	}
+}
+
+func TestPartition(t *testing.T) {
+	split := eval.Split{Train: []int{5, 1}, Val: []int{2, 3}, Test: []int{10, 11, 12, 13, 14, 15, 16, 17, 18, 19}}
+	p, err := NewPartition(40, split, 0.1, 7)
+	require.NoError(t, err)
+	assert.Equal(t, []int{1, 5}, p.Train)
+	assert.Len(t, p.Test, 4) // round(0.1·40)
+	seen := map[int]int{}
+	for _, part := range [][]int{p.Train, p.Val, p.Test, p.Other} {
+		for _, i := range part {
+			seen[i]++
+		}
+	}
+	assert.Len(t, seen, 40)
+	for i, c := range seen {
+		assert.Equal(t, 1, c, "node %d", i)
+	}
+	for _, i := range p.Test {
+		assert.Contains(t, split.Test, i)
+	}
+	again, err := NewPartition(40, split, 0.1, 7)
+	require.NoError(t, err)
+	assert.Equal(t, p, again, "same seed, same partition")
+	all, err := NewPartition(40, split, 0, 7)
+	require.NoError(t, err)
+	assert.Equal(t, split.Test, all.Test)
+	assert.Len(t, all.Other, 40-14)
+
+	_, err = NewPartition(40, split, 0.5, 7)
+	assert.ErrorContains(t, err, "asks for 20 test nodes but the split has only 10")
+	_, err = NewPartition(40, split, 1.5, 7)
+	assert.ErrorContains(t, err, "p_test=1.5 is invalid")
+	_, err = NewPartition(40, eval.Split{Train: []int{1}, Test: []int{1}}, 0, 7)
+	assert.ErrorContains(t, err, "node 1 is in two parts")
+	_, err = NewPartition(40, eval.Split{Train: []int{1}, Test: []int{40}}, 0, 7)
+	assert.ErrorContains(t, err, "split node 40 out of range [0, 40)")
+}
+
+// TestInductiveHidesValAndTest: in the inductive setting the fit sees
+// train ∪ other only, and a hidden node's prediction equals the model's
+// prediction from its edges to visible nodes computed by hand.
+func TestInductiveHidesValAndTest(t *testing.T) {
+	ds, task := loadCora(t)
+	part, err := NewPartition(task.Graph.Nodes(), *ds.Split, 0.01, 1)
+	require.NoError(t, err)
+	prep, err := Prepare(task, part, Inductive)
+	require.NoError(t, err)
+	assert.Equal(t, len(part.Train)+len(part.Other), prep.Visible)
+	tr, err := Prepare(task, part, Transductive)
+	require.NoError(t, err)
+	assert.Equal(t, task.Graph.Nodes(), tr.Visible)
+
+	r := &Regressor{Transform: InverseLaplacian{Eta: 0.9}, Beta: 10}
+	out, err := prep.Evaluate(context.Background(), r)
+	require.NoError(t, err)
+	require.NoError(t, out.Err)
+	// 27 test nodes: accuracy is a multiple of 1/27.
+	assert.InDelta(t, 0, out.TestAccuracy*27-float64(int(out.TestAccuracy*27+0.5)), 1e-9)
+	assert.Greater(t, out.ValAccuracy, 0.4, "propagation works on hidden val nodes")
+
+	_, err = Prepare(Task{Graph: task.Graph, Labels: task.Labels[:5], Classes: 7}, part, Inductive)
+	assert.ErrorContains(t, err, "5 labels for a graph of 2708 nodes")
+}
+
+// TestInductiveTestOnlyKeepsValVisible: the looser setting hides only the
+// test nodes; val nodes are in the fitted graph and their scores are the
+// transductive predictions on it.
+func TestInductiveTestOnlyKeepsValVisible(t *testing.T) {
+	ds, task := loadCora(t)
+	part, err := NewPartition(task.Graph.Nodes(), *ds.Split, 0.01, 2)
+	require.NoError(t, err)
+	prep, err := Prepare(task, part, InductiveTestOnly)
+	require.NoError(t, err)
+	assert.Equal(t, task.Graph.Nodes()-len(part.Test), prep.Visible)
+	r := &Regressor{Transform: InverseLaplacian{Eta: 0.9}, Beta: 10}
+	out, err := prep.Evaluate(context.Background(), r)
+	require.NoError(t, err)
+	f := r.Predict(nil)
+	right := 0
+	for _, i := range part.Val {
+		local := -1
+		for l, id := range prep.valAt {
+			if part.Val[l] == i {
+				local = id
+			}
+		}
+		row := f.RawRowView(local)
+		best := 0
+		for k, v := range row {
+			if v > row[best] {
+				best = k
+			}
+		}
+		if best == task.Labels[i] {
+			right++
+		}
+	}
+	assert.InDelta(t, float64(right)/float64(len(part.Val)), out.ValAccuracy, 0.01, "val scored transductively (zero-score nodes aside)")
+	s, err := ParseSetting("inductive-test-only")
+	require.NoError(t, err)
+	assert.Equal(t, InductiveTestOnly, s)
+}

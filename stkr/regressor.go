@@ -1,0 +1,405 @@
+package stkr
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"sync"
+	"sync/atomic"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/gssl/gssl/internal/parallel"
+	"github.com/gssl/gssl/krylov"
+	"github.com/gssl/gssl/linop"
+)
+
+// Default tolerances (relative residual of the system solved).
+const (
+	// DefaultTol is used for polynomial transforms: the n×n system's
+	// solution α is what predictions are linear in, with no amplification.
+	DefaultTol = 1e-6
+	// DefaultLapTol is used for the inverse Laplacian: predictions are
+	// N·(Mθ), so the error of θ is multiplied by N (1e-6 gave errors of 7e-4
+	// in the predictions on Cora in stkr.py).
+	DefaultLapTol = 1e-9
+	// DefaultMaxIter caps the iterations of one column's solve when
+	// Regressor.MaxIter is 0. Richardson needs thousands (Algorithm 2 with
+	// β = 10–100 takes 4k–6k on Cora); Krylov methods far fewer.
+	DefaultMaxIter = 20000
+	// DefaultRestart is GMRES's Krylov dimension when Regressor.Restart is 0
+	// (the peer script's GMRES(100)).
+	DefaultRestart = 100
+)
+
+// Solver chooses how the STKR linear system is solved.
+type Solver int
+
+const (
+	// SolverAuto uses MINRES for the inverse Laplacian (symmetric,
+	// indefinite form), CG for a polynomial that is non-negative term by
+	// term (only even powers with π_p ≥ 0, e.g. λ^8: the system is SPD) and
+	// MINRES for other polynomials (e.g. KRR, s = λ, whose Gram matrix can be
+	// indefinite on a graph).
+	SolverAuto Solver = iota
+	// SolverCG is conjugate gradients on the SPD n×n system of a
+	// polynomial transform.
+	SolverCG
+	// SolverMINRES is MINRES on the symmetric system (n×n for a polynomial,
+	// the symmetrised N×N system for the inverse Laplacian).
+	SolverMINRES
+	// SolverGMRES is restarted GMRES: on the n×n system for a polynomial, on
+	// the non-symmetric N×N system as the paper writes it (their eq. 20) for
+	// the inverse Laplacian.
+	SolverGMRES
+	// SolverRichardson is the paper's own iteration: Algorithm 1 for a
+	// polynomial (step γ = 2/(N·max|s| + 2nβ)), Algorithm 2 for the inverse
+	// Laplacian as stkr.py reads it. Algorithm 2 diverges for small β; the
+	// error says so.
+	SolverRichardson
+)
+
+var solverNames = []string{"auto", "cg", "minres", "gmres", "richardson"}
+
+// String returns the solver's CLI name.
+func (s Solver) String() string {
+	if s < 0 || int(s) >= len(solverNames) {
+		return fmt.Sprintf("Solver(%d)", int(s))
+	}
+	return solverNames[s]
+}
+
+// ParseSolver reads a solver name: auto, cg, minres, gmres or richardson.
+func ParseSolver(s string) (Solver, error) {
+	for i, n := range solverNames {
+		if s == n {
+			return Solver(i), nil
+		}
+	}
+	return 0, fmt.Errorf("stkr: unknown solver %q: want one of auto, cg, minres, gmres, richardson", s)
+}
+
+// Eigensolver finds the d algebraically largest eigenpairs of a symmetric
+// operator: values in descending order and orthonormal eigenvectors as the
+// columns of an n×d matrix. Kernel PCA (TopD) uses it.
+type Eigensolver interface {
+	Largest(ctx context.Context, a linop.Operator, d int) (values []float64, vectors *mat.Dense, err error)
+}
+
+// Stats describes a fit: the solver used, iterations and final relative
+// residual of each output column, and the products with M over all columns
+// (the cost unit of every solver here: one application of the base kernel).
+type Stats struct {
+	Solver     string
+	Iterations []int
+	Residual   []float64
+	MatVecs    int
+}
+
+// TotalIterations sums the iterations over the columns.
+func (s Stats) TotalIterations() int {
+	t := 0
+	for _, it := range s.Iterations {
+		t += it
+	}
+	return t
+}
+
+// Regressor is the STKR estimator (the paper's eq. 7)
+//
+//	α = (G_s[n,n] + nβ I)^{-1} y,   f(x) = Σ_i α_i K_s(x_i, x),
+//
+// fitted on a base kernel over the N visible nodes, n of them labelled.
+// Every transform reduces f to a stored N-vector u per output column,
+// f(x) = k(x)ᵀu, so predicting a new point costs O(nnz(k(x))) and the
+// transductive predictions are F = N·M·U.
+type Regressor struct {
+	// Transform is the spectral transformation s; it must be set.
+	Transform Transform
+	// Beta is the ridge parameter β of eq. 7; it must be finite and > 0.
+	Beta float64
+	// Solver chooses the linear solver; the zero value is SolverAuto.
+	Solver Solver
+	// Tol is the relative residual target; 0 means DefaultTol for a
+	// polynomial and DefaultLapTol for the inverse Laplacian.
+	Tol float64
+	// MaxIter caps the iterations per column; 0 means DefaultMaxIter.
+	MaxIter int
+	// Restart is GMRES's Krylov dimension; 0 means DefaultRestart.
+	Restart int
+	// Eigen computes kernel PCA's eigenvectors; nil means DenseEigen (O(N²)
+	// memory: small graphs only).
+	Eigen Eigensolver
+	// Progress, when set, observes every iteration of every column's solve
+	// (calls are serialised; columns may be solved concurrently). Block CG
+	// solves all columns at once and reports column −1.
+	Progress func(column, iteration int, residual float64)
+
+	kernel BaseKernel
+	u      *mat.Dense // N×c stored vectors
+	alpha  *mat.Dense // n×c dual coefficients (nil for kernel PCA)
+	stats  Stats
+}
+
+// Validate checks the hyperparameters that do not depend on the data.
+func (r *Regressor) Validate() error {
+	if r.Transform == nil {
+		return fmt.Errorf("stkr: Transform is nil: choose Polynomial, InverseLaplacian or TopD")
+	}
+	if !(r.Beta > 0) || math.IsInf(r.Beta, 0) {
+		return fmt.Errorf("stkr: beta=%v is invalid: it must be finite and > 0", r.Beta)
+	}
+	if r.Solver < SolverAuto || r.Solver > SolverRichardson {
+		return fmt.Errorf("stkr: unknown solver %d", int(r.Solver))
+	}
+	if r.Tol != 0 && !(r.Tol > 0 && r.Tol < 1) {
+		return fmt.Errorf("stkr: tol=%v is invalid: it must be in (0, 1) (0 means the default)", r.Tol)
+	}
+	if r.MaxIter < 0 {
+		return fmt.Errorf("stkr: max_iter=%d is invalid: it must be ≥ 0 (0 means %d)", r.MaxIter, DefaultMaxIter)
+	}
+	if r.Restart < 0 {
+		return fmt.Errorf("stkr: restart=%d is invalid: it must be ≥ 0 (0 means %d)", r.Restart, DefaultRestart)
+	}
+	return nil
+}
+
+// Fit learns from the labelled visible nodes train (ids in [0, N), distinct)
+// with targets y (one row per train node, one column per output, e.g.
+// one-hot classes). On a solver failure (no convergence, divergence,
+// cancellation) the model keeps the best iterate found and the error is
+// returned, wrapping the krylov error.
+func (r *Regressor) Fit(ctx context.Context, k BaseKernel, train []int, y *mat.Dense) error {
+	r.u, r.alpha, r.kernel, r.stats = nil, nil, nil, Stats{}
+	if err := r.Validate(); err != nil {
+		return err
+	}
+	if err := checkKernel(k); err != nil {
+		return err
+	}
+	if err := r.Transform.Validate(k.Radius()); err != nil {
+		return err
+	}
+	if err := checkTrain(k.Dim(), train, y); err != nil {
+		return err
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	var count atomic.Int64
+	job := &fitJob{r: r, m: counted{m: k, n: &count}, N: k.Dim(), radius: k.Radius(), train: train, y: y}
+	_, c := y.Dims()
+	job.u = mat.NewDense(k.Dim(), c, nil)
+	job.alpha = mat.NewDense(len(train), c, nil)
+	job.iters = make([]int, c)
+	job.resid = make([]float64, c)
+	var err error
+	switch t := r.Transform.(type) {
+	case Polynomial:
+		err = job.polynomial(ctx, t)
+	case InverseLaplacian:
+		err = job.inverseLaplacian(ctx, t)
+	case TopD:
+		err = job.topD(ctx, t)
+	default:
+		err = fmt.Errorf("stkr: unsupported transform type %T", r.Transform)
+	}
+	r.stats = Stats{Solver: job.solver, Iterations: job.iters, Residual: job.resid, MatVecs: int(count.Load())}
+	if job.done {
+		r.u, r.kernel = job.u, k
+		r.alpha = nil
+		if _, ok := r.Transform.(TopD); !ok {
+			r.alpha = job.alpha
+		}
+	}
+	return err
+}
+
+// Stats returns the statistics of the last Fit.
+func (r *Regressor) Stats() Stats {
+	s := r.stats
+	s.Iterations = append([]int(nil), s.Iterations...)
+	s.Residual = append([]float64(nil), s.Residual...)
+	return s
+}
+
+// Vectors returns a copy of the stored N×c matrix U with f(x) = k(x)ᵀU: for
+// a polynomial u = Σ_p π_p M^{p−1}[α; 0] (π_1[α;0] plus Algorithm 1's v),
+// for the inverse Laplacian u = θ, for kernel PCA u = U_d Λ_d^{-1} w/√N.
+func (r *Regressor) Vectors() *mat.Dense {
+	r.mustBeFitted()
+	return mat.DenseCopyOf(r.u)
+}
+
+// Alpha returns a copy of the n×c dual coefficients α of eq. 7 (for the
+// inverse Laplacian α = ((I − ηM)θ)[train]), or nil for kernel PCA, whose
+// predictor is a linear probe on features rather than a kernel expansion.
+func (r *Regressor) Alpha() *mat.Dense {
+	r.mustBeFitted()
+	if r.alpha == nil {
+		return nil
+	}
+	return mat.DenseCopyOf(r.alpha)
+}
+
+func (r *Regressor) mustBeFitted() {
+	if r.u == nil {
+		panic("stkr: Regressor used before a successful Fit")
+	}
+}
+
+// Predict sets dst (N×c) to the predictions on the visible nodes,
+// F = N·M·U (the transductive predictions; for the polynomial transform
+// the same as G_s[:, train]·α). dst nil means allocate.
+func (r *Regressor) Predict(dst *mat.Dense) *mat.Dense {
+	r.mustBeFitted()
+	n, c := r.u.Dims()
+	if dst == nil {
+		dst = mat.NewDense(n, c, nil)
+	}
+	linop.MulBlock(r.kernel, dst, r.u)
+	dst.Scale(float64(n), dst)
+	return dst
+}
+
+// PredictRow sets dst (length c) to f(x) = k(x)ᵀU for a point with kernel
+// row k(x) against the visible nodes: O(len(row.Index)·c).
+func (r *Regressor) PredictRow(dst []float64, row KernelRow) error {
+	r.mustBeFitted()
+	n, c := r.u.Dims()
+	if len(dst) != c {
+		return fmt.Errorf("stkr: predict: dst has length %d, the model has %d outputs", len(dst), c)
+	}
+	if len(row.Index) != len(row.Value) {
+		return fmt.Errorf("stkr: predict: kernel row has %d indices but %d values", len(row.Index), len(row.Value))
+	}
+	for j := range dst {
+		dst[j] = 0
+	}
+	for t, i := range row.Index {
+		if i < 0 || i >= n {
+			return fmt.Errorf("stkr: predict: kernel row index %d (position %d) is not a visible node in [0, %d)", i, t, n)
+		}
+		v := row.Value[t]
+		for j, w := range r.u.RawRowView(i) {
+			dst[j] += v * w
+		}
+	}
+	return nil
+}
+
+func checkTrain(n int, train []int, y *mat.Dense) error {
+	if len(train) == 0 {
+		return fmt.Errorf("stkr: no labelled (train) nodes")
+	}
+	if y == nil {
+		return fmt.Errorf("stkr: targets y are nil")
+	}
+	rows, c := y.Dims()
+	if rows != len(train) {
+		return fmt.Errorf("stkr: y has %d rows but there are %d train nodes: one row per train node", rows, len(train))
+	}
+	if c < 1 {
+		return fmt.Errorf("stkr: y has no columns")
+	}
+	seen := make(map[int]int, len(train))
+	for t, i := range train {
+		if i < 0 || i >= n {
+			return fmt.Errorf("stkr: train node %d (position %d) is out of range [0, %d)", i, t, n)
+		}
+		if p, ok := seen[i]; ok {
+			return fmt.Errorf("stkr: train node %d is listed twice (positions %d and %d)", i, p, t)
+		}
+		seen[i] = t
+		for j, v := range y.RawRowView(t) {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("stkr: y[%d][%d] = %v (train node %d) is not finite", t, j, v, i)
+			}
+		}
+	}
+	return nil
+}
+
+// fitJob carries one Fit's state.
+type fitJob struct {
+	r      *Regressor
+	m      counted
+	N      int
+	radius float64
+	train  []int
+	alpha  *mat.Dense
+	y      *mat.Dense
+	u      *mat.Dense
+	iters  []int
+	resid  []float64
+	solver string
+	done   bool // u holds a usable (possibly not converged) solution
+	mu     sync.Mutex
+}
+
+func (j *fitJob) tol(def float64) float64 {
+	if j.r.Tol > 0 {
+		return j.r.Tol
+	}
+	return def
+}
+
+func (j *fitJob) maxIter() int {
+	if j.r.MaxIter > 0 {
+		return j.r.MaxIter
+	}
+	return DefaultMaxIter
+}
+
+func (j *fitJob) settings(col int, tol float64) krylov.Settings {
+	s := krylov.Settings{Tol: tol, MaxIter: j.maxIter(), Restart: j.r.Restart}
+	if s.Restart == 0 {
+		s.Restart = DefaultRestart
+	}
+	if p := j.r.Progress; p != nil {
+		s.Progress = func(it int, res float64) {
+			j.mu.Lock()
+			defer j.mu.Unlock()
+			p(col, it, res)
+		}
+	}
+	return s
+}
+
+// columns runs solve for every output column, concurrently on up to
+// GOMAXPROCS goroutines, and returns the first error by column order.
+func (j *fitJob) columns(solve func(col int) error) error {
+	_, c := j.y.Dims()
+	errs := make([]error, c)
+	next := atomic.Int64{}
+	workers := min(parallel.Workers(), c)
+	var wg sync.WaitGroup
+	wg.Add(workers)
+	for w := 0; w < workers; w++ {
+		go func() {
+			defer wg.Done()
+			for {
+				col := int(next.Add(1)) - 1
+				if col >= c {
+					return
+				}
+				errs[col] = solve(col)
+			}
+		}()
+	}
+	wg.Wait()
+	for col, err := range errs {
+		if err != nil {
+			return fmt.Errorf("stkr: %s, output column %d: %w", j.solver, col, err)
+		}
+	}
+	return nil
+}
+
+// usable reports whether a solver error still leaves a best iterate in x.
+func usable(err error) bool {
+	var nc *krylov.NotConvergedError
+	var bd *krylov.BreakdownError
+	return err == nil || errors.As(err, &nc) || errors.As(err, &bd) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
+}

@@ -1,0 +1,635 @@
+package stkr
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sync"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/gssl/gssl/krylov"
+	"github.com/gssl/gssl/linop"
+)
+
+// polySystem is the n×n operator a ↦ (G_s[n,n] + nβI)a of Algorithm 1, with
+// G_s[n,n]a = N·(s(M)[a; 0])[train] by Horner (q products with M). It owns
+// scratch space: one per goroutine.
+type polySystem struct {
+	m        linop.Operator
+	s        Polynomial
+	train    []int
+	N        float64
+	nbeta    float64
+	x, t, mt []float64
+}
+
+func newPolySystem(m linop.Operator, s Polynomial, train []int, beta float64) *polySystem {
+	N := m.Dim()
+	return &polySystem{m: m, s: s, train: train, N: float64(N), nbeta: float64(len(train)) * beta,
+		x: make([]float64, N), t: make([]float64, N), mt: make([]float64, N)}
+}
+
+func (p *polySystem) Dim() int          { return len(p.train) }
+func (p *polySystem) IsSymmetric() bool { return true }
+
+// hornerInner sets p.t = Σ_{p≥1} π_p M^{p−1} x (q−1 products): the stored
+// vector u of the predictor when x = [α; 0].
+func (p *polySystem) hornerInner(x []float64) []float64 {
+	q := p.s.Degree()
+	c := p.s.Coeffs
+	for i, v := range x {
+		p.t[i] = c[q-1] * v
+	}
+	for k := q - 1; k >= 1; k-- {
+		p.m.MulVecTo(p.mt, p.t)
+		for i, v := range x {
+			p.t[i] = p.mt[i] + c[k-1]*v
+		}
+	}
+	return p.t
+}
+
+func (p *polySystem) scatter(a []float64) {
+	for i := range p.x {
+		p.x[i] = 0
+	}
+	for t, i := range p.train {
+		p.x[i] = a[t]
+	}
+}
+
+// MulVecTo sets dst = N·(s(M)[a;0])[train] + nβ·a.
+func (p *polySystem) MulVecTo(dst, a []float64) {
+	linop.CheckVec("stkr: polynomial system", len(p.train), dst, a)
+	p.scatter(a)
+	t := p.hornerInner(p.x)
+	p.m.MulVecTo(p.mt, t)
+	for k, i := range p.train {
+		dst[k] = p.N*p.mt[i] + p.nbeta*a[k]
+	}
+}
+
+// polyBlock is polySystem for n×c blocks, all columns sharing each pass
+// over M: block CG on it costs q block products per iteration.
+type polyBlock struct {
+	m        counted
+	s        Polynomial
+	train    []int
+	N, nbeta float64
+	x, t, mt *mat.Dense // N×c
+}
+
+func newPolyBlock(m counted, s Polynomial, train []int, beta float64, c int) *polyBlock {
+	N := m.Dim()
+	return &polyBlock{m: m, s: s, train: train, N: float64(N), nbeta: float64(len(train)) * beta,
+		x: mat.NewDense(N, c, nil), t: mat.NewDense(N, c, nil), mt: mat.NewDense(N, c, nil)}
+}
+
+func (p *polyBlock) Dim() int          { return len(p.train) }
+func (p *polyBlock) IsSymmetric() bool { return true }
+
+// MulVecTo is the single-column product (used by BlockCG's checks).
+func (p *polyBlock) MulVecTo(dst, a []float64) {
+	newPolySystem(p.m, p.s, p.train, p.nbeta/float64(len(p.train))).MulVecTo(dst, a)
+}
+
+func (p *polyBlock) scatter(a mat.Matrix) {
+	p.x.Zero()
+	for t, i := range p.train {
+		for c := range p.x.RawRowView(i) {
+			p.x.Set(i, c, a.At(t, c))
+		}
+	}
+}
+
+// hornerInner sets p.t = Σ_p π_p M^{p−1} p.x.
+func (p *polyBlock) hornerInner() *mat.Dense {
+	q := p.s.Degree()
+	co := p.s.Coeffs
+	p.t.Scale(co[q-1], p.x)
+	for k := q - 1; k >= 1; k-- {
+		p.m.MulBlockTo(p.mt, p.t)
+		if co[k-1] == 0 {
+			p.t, p.mt = p.mt, p.t
+			continue
+		}
+		tr, mr, xr := p.t.RawMatrix(), p.mt.RawMatrix(), p.x.RawMatrix()
+		for i := range tr.Data {
+			tr.Data[i] = mr.Data[i] + co[k-1]*xr.Data[i]
+		}
+	}
+	return p.t
+}
+
+// MulBlockTo sets dst = N·(s(M)[a;0])[train] + nβ·a for n×c blocks.
+func (p *polyBlock) MulBlockTo(dst, a *mat.Dense) {
+	p.scatter(a)
+	t := p.hornerInner()
+	p.m.MulBlockTo(p.mt, t)
+	for k, i := range p.train {
+		drow, arow, mrow := dst.RawRowView(k), a.RawRowView(k), p.mt.RawRowView(i)
+		for c := range drow {
+			drow[c] = p.N*mrow[c] + p.nbeta*arow[c]
+		}
+	}
+}
+
+func (j *fitJob) polynomial(ctx context.Context, s Polynomial) error {
+	solver := j.r.Solver
+	if solver == SolverAuto {
+		solver = SolverMINRES
+		if s.nonNegative() {
+			solver = SolverCG
+		}
+	}
+	j.solver = fmt.Sprintf("%s on the n×n system (%s)", solver, s)
+	if solver == SolverRichardson {
+		j.solver = fmt.Sprintf("Richardson, Algorithm 1 (%s)", s)
+	}
+	tol := j.tol(DefaultTol)
+	n := len(j.train)
+	// Algorithm 1's step: the eigenvalues of G_s[n,n] + nβI lie in
+	// [nβ + N·min s, nβ + N·max s] ⊂ [nβ − N·S, nβ + N·S], S = Σ|π_p| r^p;
+	// for s ≥ 0 the optimal step for that interval is 2/(N·S + 2nβ).
+	gamma := 2 / (float64(j.N)*s.maxAbs(j.radius) + 2*float64(n)*j.r.Beta)
+	if solver == SolverRichardson {
+		err := j.algorithm1(ctx, s, gamma, tol)
+		j.done = usable(err)
+		if err != nil {
+			return fmt.Errorf("stkr: %s: %w", j.solver, err)
+		}
+		return nil
+	}
+	if solver == SolverCG {
+		j.solver = fmt.Sprintf("block CG on the n×n system (%s)", s)
+		_, c := j.y.Dims()
+		sys := newPolyBlock(j.m, s, j.train, j.r.Beta, c)
+		alpha := mat.NewDense(n, c, nil)
+		res, err := krylov.BlockCG(ctx, sys, j.y, alpha, j.settings(-1, tol))
+		copy(j.iters, res.Iterations)
+		copy(j.resid, res.Residual)
+		if !usable(err) {
+			return fmt.Errorf("stkr: %s: %w", j.solver, err)
+		}
+		j.alpha.Copy(alpha)
+		sys.scatter(alpha)
+		j.u.Copy(sys.hornerInner())
+		j.done = true
+		if err != nil {
+			return fmt.Errorf("stkr: %s: %w", j.solver, err)
+		}
+		return nil
+	}
+	err := j.columns(func(col int) error {
+		sys := newPolySystem(j.m, s, j.train, j.r.Beta)
+		b := mat.Col(nil, col, j.y)
+		alpha := make([]float64, n)
+		st := j.settings(col, tol)
+		var res krylov.Result
+		var err error
+		switch solver {
+		case SolverCG:
+			res, err = krylov.CG(ctx, sys, b, alpha, st)
+		case SolverMINRES:
+			res, err = krylov.MINRES(ctx, sys, b, alpha, st)
+		case SolverGMRES:
+			res, err = krylov.GMRES(ctx, sys, b, alpha, st)
+		}
+		j.iters[col], j.resid[col] = res.Iterations, res.Residual
+		if !usable(err) {
+			return err
+		}
+		j.alpha.SetCol(col, alpha)
+		sys.scatter(alpha)
+		j.u.SetCol(col, sys.hornerInner(sys.x))
+		return err
+	})
+	j.done = usable(err)
+	return err
+}
+
+// lapSystem is the N×N inverse-Laplacian system in one of two forms. Other
+// rows are ((I − ηM)θ)_i in both; train rows are
+//
+//	symmetric:   ((I − ηM)θ)_i − c θ_i,  c = N/(N − ηnβ)   (MINRES)
+//	as written:  N(Mθ)_i + nβ((I − ηM)θ)_i                (paper eq. 20; GMRES)
+//
+// It owns scratch space: one per goroutine.
+type lapSystem struct {
+	m         linop.Operator
+	eta       float64
+	symmetric bool
+	c         float64 // symmetric form
+	N, nbeta  float64 // as written
+	isTr      []bool
+	mt        []float64
+}
+
+func (l *lapSystem) Dim() int          { return l.m.Dim() }
+func (l *lapSystem) IsSymmetric() bool { return l.symmetric }
+func (l *lapSystem) MulVecTo(dst, x []float64) {
+	linop.CheckVec("stkr: inverse Laplacian system", l.m.Dim(), dst, x)
+	l.m.MulVecTo(l.mt, x)
+	for i, v := range x {
+		d := v - l.eta*l.mt[i]
+		switch {
+		case !l.isTr[i]:
+		case l.symmetric:
+			d -= l.c * v
+		default:
+			d = l.N*l.mt[i] + l.nbeta*d
+		}
+		dst[i] = d
+	}
+}
+
+// minScaleGap is how far N − ηnβ must stay from 0, relative to N, for the
+// symmetric form: its train rows are divided by N/η − nβ.
+const minScaleGap = 1e-8
+
+func (j *fitJob) inverseLaplacian(ctx context.Context, s InverseLaplacian) error {
+	solver := j.r.Solver
+	if solver == SolverAuto {
+		solver = SolverMINRES
+	}
+	N, n := float64(j.N), float64(len(j.train))
+	eta, beta := s.Eta, j.r.Beta
+	isTr := make([]bool, j.N)
+	for _, i := range j.train {
+		isTr[i] = true
+	}
+	tol := j.tol(DefaultLapTol)
+	var err error
+	switch solver {
+	case SolverCG:
+		return fmt.Errorf("stkr: inverse Laplacian: CG does not apply: the system is indefinite; use minres (default), gmres or richardson")
+	case SolverMINRES, SolverGMRES:
+		sys := lapSystem{m: j.m, eta: eta, N: N, nbeta: n * beta, isTr: isTr}
+		method, rhsScale := krylov.GMRES, 1.0
+		j.solver = "GMRES on the N×N system as written (paper eq. 20)"
+		if solver == SolverMINRES {
+			j.solver = "MINRES on the symmetrised N×N system"
+			gap := N - eta*n*beta
+			if math.Abs(gap) < minScaleGap*N {
+				return fmt.Errorf("stkr: inverse Laplacian: η·n·β = %g equals N = %g, so the symmetric form is undefined; change eta or beta, or use the gmres solver", eta*n*beta, N)
+			}
+			sys.symmetric, sys.c = true, N/gap
+			method, rhsScale = krylov.MINRES, -1/(N/eta-n*beta)
+		}
+		err = j.columns(func(col int) error {
+			op := sys
+			op.mt = make([]float64, j.N)
+			b := make([]float64, j.N)
+			for t, i := range j.train {
+				b[i] = rhsScale * j.y.At(t, col)
+			}
+			theta := make([]float64, j.N)
+			res, err := method(ctx, &op, b, theta, j.settings(col, tol))
+			j.iters[col], j.resid[col] = res.Iterations, res.Residual
+			if usable(err) {
+				j.u.SetCol(col, theta)
+			}
+			return err
+		})
+	case SolverRichardson:
+		j.solver = "Richardson, Algorithm 2 (coupled α/θ iteration)"
+		if err = j.algorithm2(ctx, eta, tol); err != nil {
+			err = fmt.Errorf("stkr: %s: %w", j.solver, err)
+		}
+	default:
+		return fmt.Errorf("stkr: inverse Laplacian: unknown solver %v", solver)
+	}
+	j.done = usable(err)
+	if j.done {
+		// α = ((I − ηM)θ)[train]
+		mt := make([]float64, j.N)
+		theta := make([]float64, j.N)
+		for col := range j.iters {
+			mat.Col(theta, col, j.u)
+			j.m.m.MulVecTo(mt, theta) // not counted: bookkeeping, not part of the solve
+			for t, i := range j.train {
+				j.alpha.Set(t, col, theta[i]-eta*mt[i])
+			}
+		}
+	}
+	return err
+}
+
+// richardsonDivergence is the growth of the residual over its initial value
+// at which a Richardson iteration is declared divergent (as
+// krylov.Richardson does).
+const richardsonDivergence = 1e12
+
+// richardsonLoop is one of the paper's Richardson iterations, run on all
+// output columns at once so that each step costs one pass over M for every
+// class (block products, as stkr.py does). residual sets r (n×c) to the
+// residual of the current iterate; step updates the iterate from it; save
+// and restore keep the iterate with the smallest residual.
+type richardsonLoop struct {
+	method         string
+	residual, step func(r *mat.Dense)
+	save, restore  func()
+	divergenceHint string
+}
+
+// richardson runs l until every column's relative residual ‖r_c‖/‖y_c‖ is at
+// most tol (the stopping rule of stkr.py), reporting divergence (growth by
+// 1e12) as a *krylov.BreakdownError and the iteration cap as a
+// *krylov.NotConvergedError; on failure the best iterate is restored.
+func (j *fitJob) richardson(ctx context.Context, tol float64, l richardsonLoop) error {
+	n, c := j.y.Dims()
+	ynorm := make([]float64, c)
+	for col := range ynorm {
+		ynorm[col] = mat.Norm(j.y.ColView(col), 2)
+		if ynorm[col] == 0 {
+			ynorm[col] = 1 // a zero column converges at once: its residual is 0 at α = 0
+		}
+	}
+	r := mat.NewDense(n, c, nil)
+	first, best := math.NaN(), math.Inf(1)
+	var bestRel []float64
+	finish := func(it int, rel []float64, err error) error {
+		for col := range j.iters {
+			j.iters[col] = it
+		}
+		if err != nil {
+			l.restore()
+			rel = bestRel
+		}
+		copy(j.resid, rel)
+		return err
+	}
+	for it := 0; ; it++ {
+		l.residual(r)
+		rel := make([]float64, c)
+		worst := 0.0
+		for col := range rel {
+			rel[col] = mat.Norm(r.ColView(col), 2) / ynorm[col]
+			worst = math.Max(worst, rel[col])
+		}
+		if math.IsNaN(rel[0]) {
+			worst = math.NaN()
+		}
+		if it == 0 {
+			first = worst
+		}
+		if worst < best {
+			best, bestRel = worst, rel
+			l.save()
+		}
+		switch {
+		case worst <= tol:
+			return finish(it, rel, nil)
+		case math.IsNaN(worst) || worst > richardsonDivergence*first:
+			return finish(it, rel, &krylov.BreakdownError{Method: l.method, Iterations: it,
+				Reason: fmt.Sprintf("diverged: relative residual grew from %.3g to %.3g; %s", first, worst, l.divergenceHint)})
+		case it >= j.maxIter():
+			return finish(it, rel, &krylov.NotConvergedError{Method: l.method, Iterations: it, Residual: best, Tol: tol})
+		}
+		if err := ctx.Err(); err != nil {
+			return finish(it, rel, fmt.Errorf("%s stopped after %d iterations: %w", l.method, it, err))
+		}
+		if p := j.r.Progress; p != nil {
+			p(-1, it+1, worst)
+		}
+		l.step(r)
+	}
+}
+
+// algorithm1 is the paper's Algorithm 1, α ← α − γ((G_s[n,n] + nβI)α − y),
+// with q block products per iteration.
+func (j *fitJob) algorithm1(ctx context.Context, s Polynomial, gamma, tol float64) error {
+	n, c := j.y.Dims()
+	sys := newPolyBlock(j.m, s, j.train, j.r.Beta, c)
+	alpha := mat.NewDense(n, c, nil)
+	best := mat.NewDense(n, c, nil)
+	err := j.richardson(ctx, tol, richardsonLoop{
+		method: "Richardson (Algorithm 1)",
+		residual: func(r *mat.Dense) {
+			sys.MulBlockTo(r, alpha)
+			r.Sub(r, j.y)
+		},
+		step: func(r *mat.Dense) {
+			r.Scale(gamma, r)
+			alpha.Sub(alpha, r)
+		},
+		save:           func() { best.Copy(alpha) },
+		restore:        func() { alpha.Copy(best) },
+		divergenceHint: fmt.Sprintf("step γ = %.3g; the system is indefinite (s < 0 on part of the spectrum) or γ too large — use the minres solver", gamma),
+	})
+	if !usable(err) {
+		return err
+	}
+	j.alpha.Copy(alpha)
+	sys.scatter(alpha)
+	j.u.Copy(sys.hornerInner())
+	return err
+}
+
+// algorithm2 is the paper's Algorithm 2 as stkr.py reads it, on all columns
+// at once:
+//
+//	α ← α − γ (N (Mθ)_n + nβ α − y),   θ ← η M θ + [α; 0],
+//	γ = 1/(N/(1 − η) + nβ),
+//
+// stopped when ‖N(Mθ)_n + nβα − y‖/‖y‖ ≤ tol. One block product with M per
+// iteration. It converges for large β and diverges for small β.
+func (j *fitJob) algorithm2(ctx context.Context, eta, tol float64) error {
+	n, c := j.y.Dims()
+	N, nbeta := float64(j.N), float64(n)*j.r.Beta
+	gamma := 1 / (N/(1-eta) + nbeta)
+	theta := mat.NewDense(j.N, c, nil)
+	mt := mat.NewDense(j.N, c, nil)
+	alpha := mat.NewDense(n, c, nil)
+	best := mat.NewDense(j.N, c, nil)
+	err := j.richardson(ctx, tol, richardsonLoop{
+		method: "Richardson (Algorithm 2)",
+		residual: func(r *mat.Dense) {
+			j.m.MulBlockTo(mt, theta)
+			for t, i := range j.train {
+				rr, mr, ar, yr := r.RawRowView(t), mt.RawRowView(i), alpha.RawRowView(t), j.y.RawRowView(t)
+				for k := range rr {
+					rr[k] = N*mr[k] + nbeta*ar[k] - yr[k]
+				}
+			}
+		},
+		step: func(r *mat.Dense) {
+			r.Scale(gamma, r)
+			alpha.Sub(alpha, r)
+			theta.Scale(eta, mt)
+			for t, i := range j.train {
+				tr, ar := theta.RawRowView(i), alpha.RawRowView(t)
+				for k := range tr {
+					tr[k] += ar[k]
+				}
+			}
+		},
+		save:           func() { best.Copy(theta) },
+		restore:        func() { theta.Copy(best) },
+		divergenceHint: fmt.Sprintf("η=%g, β=%g: the non-symmetric system has eigenvalues with negative real part for small β — use the minres solver", eta, j.r.Beta),
+	})
+	if usable(err) {
+		j.u.Copy(theta)
+	}
+	return err
+}
+
+// minEigenvalue is the smallest eigenvalue, relative to the largest, that
+// kernel PCA divides by when extending ψ_k = k(x)ᵀu_k/(√N λ_k); below it the
+// feature would be dominated by rounding.
+const minEigenvalue = 1e-10
+
+func (j *fitJob) topD(ctx context.Context, s TopD) error {
+	N, n := j.N, len(j.train)
+	if s.D > N {
+		return fmt.Errorf("stkr: kernel PCA: d=%d is larger than the number of visible nodes N=%d", s.D, N)
+	}
+	eig := j.r.Eigen
+	if eig == nil {
+		eig = DenseEigen{}
+	}
+	j.solver = fmt.Sprintf("kernel PCA (%T) + ridge probe", eig)
+	vals, vecs, err := eig.Largest(ctx, j.m, s.D)
+	if err != nil {
+		return fmt.Errorf("stkr: kernel PCA: %w", err)
+	}
+	if len(vals) != s.D {
+		return fmt.Errorf("stkr: kernel PCA: eigensolver returned %d eigenvalues, want %d", len(vals), s.D)
+	}
+	if r, c := vecs.Dims(); r != N || c != s.D {
+		return fmt.Errorf("stkr: kernel PCA: eigensolver returned %d×%d eigenvectors, want %d×%d", r, c, N, s.D)
+	}
+	for k, l := range vals {
+		if !(l > minEigenvalue*math.Abs(vals[0])) {
+			return fmt.Errorf("stkr: kernel PCA: the %d-th largest eigenvalue of M is %.3g, not positive: d=%d exceeds the number of positive eigenvalues; choose d ≤ %d", k+1, l, s.D, k)
+		}
+	}
+	sq := math.Sqrt(float64(N))
+	psi := mat.NewDense(n, s.D, nil) // Ψ = √N U[train, :]
+	for t, i := range j.train {
+		for k := 0; k < s.D; k++ {
+			psi.Set(t, k, sq*vecs.At(i, k))
+		}
+	}
+	var gram mat.SymDense
+	gram.SymOuterK(1, psi.T())
+	for k := 0; k < s.D; k++ {
+		gram.SetSym(k, k, gram.At(k, k)+float64(n)*j.r.Beta)
+	}
+	var ch mat.Cholesky
+	if !ch.Factorize(&gram) {
+		return fmt.Errorf("stkr: kernel PCA: ridge system ΨᵀΨ + nβI is not positive definite (β=%g)", j.r.Beta)
+	}
+	var rhs, w mat.Dense
+	rhs.Mul(psi.T(), j.y)
+	if err := ch.SolveTo(&w, &rhs); err != nil {
+		return fmt.Errorf("stkr: kernel PCA: ridge solve: %w", err)
+	}
+	// u = U Λ^{-1} w / √N
+	for k := 0; k < s.D; k++ {
+		row := w.RawRowView(k)
+		for c := range row {
+			row[c] /= vals[k] * sq
+		}
+	}
+	j.u.Mul(vecs, &w)
+	j.done = true
+	return nil
+}
+
+// DenseEigen is the explicit dense eigensolver: it materialises the operator
+// (N products, O(N²) memory) and runs LAPACK's symmetric eigensolver
+// (O(N³) time). Eigenvector signs are fixed so that the entry of largest
+// magnitude is positive. For graphs of a few thousand nodes.
+type DenseEigen struct{}
+
+// Largest returns the d largest eigenpairs of a, descending.
+func (DenseEigen) Largest(ctx context.Context, a linop.Operator, d int) ([]float64, *mat.Dense, error) {
+	n := a.Dim()
+	if d < 1 || d > n {
+		return nil, nil, fmt.Errorf("dense eigensolver: d=%d out of range [1, %d]", d, n)
+	}
+	dense := linop.ToDense(a)
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	sym := mat.NewSymDense(n, nil)
+	for i := 0; i < n; i++ {
+		for k := i; k < n; k++ {
+			sym.SetSym(i, k, 0.5*(dense.At(i, k)+dense.At(k, i)))
+		}
+	}
+	var es mat.EigenSym
+	if !es.Factorize(sym, true) {
+		return nil, nil, fmt.Errorf("dense eigensolver: LAPACK did not converge")
+	}
+	all := es.Values(nil)
+	var v mat.Dense
+	es.VectorsTo(&v)
+	vals := make([]float64, d)
+	vecs := mat.NewDense(n, d, nil)
+	col := make([]float64, n)
+	for k := 0; k < d; k++ {
+		src := n - 1 - k
+		vals[k] = all[src]
+		mat.Col(col, src, &v)
+		big := 0
+		for i, x := range col {
+			if math.Abs(x) > math.Abs(col[big]) {
+				big = i
+			}
+		}
+		if col[big] < 0 {
+			floats.Scale(-1, col)
+		}
+		vecs.SetCol(k, col)
+	}
+	return vals, vecs, nil
+}
+
+// EigenCache remembers the eigenpairs an Eigensolver computed for a base
+// kernel, so that kernel PCA fits that differ only in β or in the labelled
+// nodes (a validation grid, several transductive splits of one graph)
+// decompose M once; graph kernels are recognised by their graph. A request for fewer pairs than stored is served from
+// the stored ones. Safe for concurrent use; it holds the vectors (N×d) until
+// dropped.
+type EigenCache struct {
+	Solver Eigensolver // nil means DenseEigen
+
+	mu    sync.Mutex
+	key   any
+	vals  []float64
+	vecs  *mat.Dense
+	Calls int // eigensolver runs so far
+}
+
+// Largest returns the d largest eigenpairs of a, from the cache when the
+// same operator was decomposed with at least d pairs.
+func (c *EigenCache) Largest(ctx context.Context, a linop.Operator, d int) ([]float64, *mat.Dense, error) {
+	var key any = a
+	if cnt, ok := a.(counted); ok {
+		key = cnt.m // the same kernel behind a fresh product counter
+	}
+	if gk, ok := key.(*GraphKernel); ok {
+		key = gk.Graph() // kernels built on the same graph are the same operator
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.key == key && c.vecs != nil && len(c.vals) >= d {
+		n, _ := c.vecs.Dims()
+		return append([]float64(nil), c.vals[:d]...), mat.DenseCopyOf(c.vecs.Slice(0, n, 0, d)), nil
+	}
+	s := c.Solver
+	if s == nil {
+		s = DenseEigen{}
+	}
+	vals, vecs, err := s.Largest(ctx, a, d)
+	if err != nil {
+		return nil, nil, err
+	}
+	c.Calls++
+	c.key, c.vals, c.vecs = key, vals, vecs
+	return append([]float64(nil), vals...), mat.DenseCopyOf(vecs), nil
+}

@@ -1,0 +1,187 @@
+package svm
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// SVC is a C-support vector classifier on a precomputed kernel. With more
+// than two classes it trains one binary machine per pair of classes
+// (one-vs-one, as LIBSVM and scikit-learn's SVC) and predicts by majority
+// vote, ties going to the smaller class.
+type SVC struct {
+	// C is the box constraint, C > 0; 0 means 1.
+	C float64
+	// Settings control each binary SMO solve.
+	Settings Settings
+
+	classes []int
+	pairs   []pairMachine
+	nTrain  int
+}
+
+// pairMachine is the binary machine of classes (a, b): +1 for a, −1 for b.
+type pairMachine struct {
+	a, b  int       // class indices into classes
+	sv    []int     // training indices with α > 0
+	coef  []float64 // α_i y_i of those
+	bias  float64   // b
+	iters int
+}
+
+func (s *SVC) cValue() float64 {
+	if s.C == 0 {
+		return 1
+	}
+	return s.C
+}
+
+// Validate checks the hyperparameters.
+func (s *SVC) Validate() error {
+	if c := s.C; c < 0 || math.IsNaN(c) || math.IsInf(c, 0) {
+		return fmt.Errorf("svm: SVC C=%v is invalid: it must be finite and > 0 (0 means 1)", c)
+	}
+	return s.Settings.validate()
+}
+
+// Fit trains on the n×n Gram matrix k of the training items and their
+// classes (any non-negative ints; at least two distinct). Each pair's SMO
+// solve works on the sub-Gram matrix of its two classes.
+func (s *SVC) Fit(ctx context.Context, k mat.Symmetric, labels []int) error {
+	if err := s.Validate(); err != nil {
+		return err
+	}
+	n := k.SymmetricDim()
+	if len(labels) != n {
+		return fmt.Errorf("svm: SVC: the Gram matrix is %d×%d but there are %d labels", n, n, len(labels))
+	}
+	for i, l := range labels {
+		if l < 0 {
+			return fmt.Errorf("svm: SVC: label %d of item %d is negative; every training item needs a class", l, i)
+		}
+	}
+	classes := slices.Compact(slices.Sorted(slices.Values(labels)))
+	if len(classes) < 2 {
+		return fmt.Errorf("svm: SVC needs at least two classes in the training labels, got %v", classes)
+	}
+	src, err := newGramSource(k)
+	if err != nil {
+		return err
+	}
+	byClass := make([][]int, len(classes))
+	for i, l := range labels {
+		c, _ := slices.BinarySearch(classes, l)
+		byClass[c] = append(byClass[c], i)
+	}
+	var pairs []pairMachine
+	for a := 0; a < len(classes); a++ {
+		for b := a + 1; b < len(classes); b++ {
+			idx := append(slices.Clone(byClass[a]), byClass[b]...)
+			m := len(idx)
+			y := make([]float64, m)
+			for p := range y {
+				y[p] = -1
+				if p < len(byClass[a]) {
+					y[p] = 1
+				}
+			}
+			d, err := smo(ctx, src.rows(idx), m, y, s.cValue(), s.Settings)
+			if err != nil {
+				return fmt.Errorf("svm: SVC classes %d and %d: %w", classes[a], classes[b], err)
+			}
+			pm := pairMachine{a: a, b: b, bias: d.B, iters: d.Iterations}
+			for p, al := range d.Alpha {
+				if al > 0 {
+					pm.sv = append(pm.sv, idx[p])
+					pm.coef = append(pm.coef, al*y[p])
+				}
+			}
+			pairs = append(pairs, pm)
+		}
+	}
+	s.classes, s.pairs, s.nTrain = classes, pairs, n
+	return nil
+}
+
+// Classes returns the classes seen at Fit, ascending.
+func (s *SVC) Classes() []int { return s.classes }
+
+// SupportVectors returns the number of distinct training items that are a
+// support vector of some binary machine.
+func (s *SVC) SupportVectors() int {
+	seen := map[int]bool{}
+	for _, p := range s.pairs {
+		for _, i := range p.sv {
+			seen[i] = true
+		}
+	}
+	return len(seen)
+}
+
+// Iterations returns the SMO iterations summed over the binary machines.
+func (s *SVC) Iterations() int {
+	t := 0
+	for _, p := range s.pairs {
+		t += p.iters
+	}
+	return t
+}
+
+// Decision returns, for each row of cross (m × n_train: k(x, x_j) for the
+// training items), the decision value of every binary machine, in the
+// order (0,1), (0,2), …, (1,2), …; positive means the first class.
+func (s *SVC) Decision(cross mat.Matrix) (*mat.Dense, error) {
+	if s.pairs == nil {
+		return nil, fmt.Errorf("svm: SVC: Decision before Fit")
+	}
+	m, n := cross.Dims()
+	if n != s.nTrain {
+		return nil, fmt.Errorf("svm: SVC: the kernel matrix has %d columns but the machine was trained on %d items", n, s.nTrain)
+	}
+	out := mat.NewDense(m, len(s.pairs), nil)
+	for r := 0; r < m; r++ {
+		for p, pm := range s.pairs {
+			v := pm.bias
+			for q, i := range pm.sv {
+				v += pm.coef[q] * cross.At(r, i)
+			}
+			out.Set(r, p, v)
+		}
+	}
+	return out, nil
+}
+
+// Predict returns the predicted class of each row of cross.
+func (s *SVC) Predict(cross mat.Matrix) ([]int, error) {
+	dec, err := s.Decision(cross)
+	if err != nil {
+		return nil, err
+	}
+	m, _ := dec.Dims()
+	pred := make([]int, m)
+	votes := make([]int, len(s.classes))
+	for r := 0; r < m; r++ {
+		for c := range votes {
+			votes[c] = 0
+		}
+		for p, pm := range s.pairs {
+			if dec.At(r, p) > 0 {
+				votes[pm.a]++
+			} else {
+				votes[pm.b]++
+			}
+		}
+		best := 0
+		for c, v := range votes {
+			if v > votes[best] {
+				best = c
+			}
+		}
+		pred[r] = s.classes[best]
+	}
+	return pred, nil
+}
