@@ -1,0 +1,114 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func floatsOf(t *testing.T, v any) []float64 {
+	t.Helper()
+	arr, ok := v.([]any)
+	require.True(t, ok, "not an array: %v", v)
+	out := make([]float64, len(arr))
+	for i, x := range arr {
+		out[i] = x.(float64)
+	}
+	return out
+}
+
+func TestEigsJSONOnCora(t *testing.T) {
+	var out, errw bytes.Buffer
+	opts := eigsOptions{Data: coraDir, K: 80, Laplacian: "sym", Isolated: "error", JSON: true}
+	require.NoError(t, runEigs(context.Background(), opts, &out, &errw))
+	obj := decodeOne(t, out.Bytes())
+	vals := floatsOf(t, obj["eigenvalues"])
+	require.Len(t, vals, 80)
+	assert.True(t, sort.Float64sAreSorted(vals))
+	// Cora has 78 connected components (testdata/cora/README.md, gssl info):
+	// eigenvalue 0 of L_sym exactly 78 times, then positive ones.
+	assert.Equal(t, 78.0, obj["components"])
+	assert.Equal(t, 78.0, obj["zero_eigenvalues"])
+	assert.Greater(t, vals[78], 1e-4)
+	assert.LessOrEqual(t, obj["max_residual"].(float64), 1e-10)
+	assert.Less(t, obj["orthogonality"].(float64), 1e-10)
+	for _, key := range []string{"seconds", "load_seconds", "matvecs", "restarts", "peak_rss_mb"} {
+		assert.Contains(t, obj, key)
+	}
+	assert.Contains(t, errw.String(), "78 components")
+
+	out.Reset()
+	opts.JSON, opts.K = false, 3
+	require.NoError(t, runEigs(context.Background(), opts, &out, &errw))
+	assert.Contains(t, out.String(), "3 smallest eigenvalues of L_sym (3 zero)")
+}
+
+// writeCycle writes the edge list of the cycle C_n.
+func writeCycle(t *testing.T, n int) string {
+	p := filepath.Join(t.TempDir(), "cycle.txt")
+	var b bytes.Buffer
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "%d %d\n", i, (i+1)%n)
+	}
+	require.NoError(t, os.WriteFile(p, b.Bytes(), 0o644))
+	return p
+}
+
+func TestEigsCycleClosedForm(t *testing.T) {
+	// C_n: L_un 2 − 2cos(2πj/n), L_sym = L_rw = 1 − cos(2πj/n).
+	const n, k = 300, 7
+	p := writeCycle(t, n)
+	want := map[string][]float64{}
+	for _, lap := range []string{"un", "sym", "rw"} {
+		var w []float64
+		for j := 0; j < n; j++ {
+			v := 1 - math.Cos(2*math.Pi*float64(j)/n)
+			if lap == "un" {
+				v *= 2
+			}
+			w = append(w, v)
+		}
+		sort.Float64s(w)
+		want[lap] = w[:k]
+	}
+	for lap, w := range want {
+		var out, errw bytes.Buffer
+		require.NoError(t, runEigs(context.Background(), eigsOptions{Data: p, K: k, Laplacian: lap, Isolated: "error", JSON: true}, &out, &errw))
+		obj := decodeOne(t, out.Bytes())
+		assert.InDeltaSlice(t, w, floatsOf(t, obj["eigenvalues"]), 1e-9, lap)
+		assert.Less(t, obj["orthogonality"].(float64), 1e-10, lap)
+	}
+}
+
+func TestEigsErrors(t *testing.T) {
+	ctx := context.Background()
+	var out bytes.Buffer
+	err := runEigs(ctx, eigsOptions{Data: coraDir, K: 5, Laplacian: "lap", Isolated: "error"}, &out, &out)
+	assert.ErrorContains(t, err, `--laplacian "lap" is invalid`)
+	err = runEigs(ctx, eigsOptions{Data: coraDir, K: 5, Laplacian: "sym", Isolated: "maybe"}, &out, &out)
+	assert.ErrorContains(t, err, `--isolated "maybe" is invalid`)
+	err = runEigs(ctx, eigsOptions{Data: coraDir, K: 3000, Laplacian: "sym", Isolated: "error"}, &out, &out)
+	assert.ErrorContains(t, err, "k = 3000 is invalid: it must lie in [1, 2708]")
+	// An isolated node: an error naming it, or eigenvalue 1 with --isolated zero.
+	p := filepath.Join(t.TempDir(), "iso.txt")
+	require.NoError(t, os.WriteFile(p, []byte("0 1\n1 2\n4 4\n"), 0o644))
+	err = runEigs(ctx, eigsOptions{Data: p, K: 2, Laplacian: "sym", Isolated: "error"}, &out, &out)
+	assert.ErrorContains(t, err, "node 3 has degree 0")
+	out.Reset()
+	var errw bytes.Buffer
+	require.NoError(t, runEigs(ctx, eigsOptions{Data: p, K: 5, Laplacian: "sym", Isolated: "zero", JSON: true}, &out, &errw))
+	obj := decodeOne(t, out.Bytes())
+	// Path 0-1-2 (0, 1, 2) and two isolated nodes (1, 1).
+	assert.InDeltaSlice(t, []float64{0, 1, 1, 1, 2}, floatsOf(t, obj["eigenvalues"]), 1e-12)
+	assert.Equal(t, 2.0, obj["isolated"])
+	err = runEigs(ctx, eigsOptions{Data: "/nonexistent", K: 2, Laplacian: "sym", Isolated: "error"}, &out, &out)
+	assert.Error(t, err)
+}

@@ -1,0 +1,101 @@
+package spectral
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/gssl/gssl/graph"
+	"github.com/gssl/gssl/laplacian"
+)
+
+// SpectralClustering partitions the nodes of a graph into Clusters groups by
+// the algorithm of Ng, Jordan & Weiss (NIPS 2001): the k eigenvectors of
+// S = D^{-1/2} W D^{-1/2} for its largest eigenvalues (the smallest of L_sym)
+// form U (n×k); each row of U is scaled to unit length; k-means with
+// k-means++ seeds and several restarts clusters the rows.
+type SpectralClustering struct {
+	// Clusters is the number of clusters k; it must lie in [1, n].
+	Clusters int
+	// Isolated says what to do with nodes of degree zero (the zero value
+	// reports them as an error; laplacian.IsolatedZero gives them a zero
+	// row of S — they end up in whichever cluster is nearest the origin).
+	Isolated laplacian.IsolatedPolicy
+	// Eigen controls the eigensolver (zero means defaults).
+	Eigen Settings
+	// KMeans controls the k-means step (zero means defaults).
+	KMeans KMeansSettings
+
+	labels    []int
+	values    []float64
+	embedding *mat.Dense
+	inertia   float64
+}
+
+// Validate checks the hyperparameters that do not depend on the graph.
+func (c *SpectralClustering) Validate() error {
+	if c.Clusters < 1 {
+		return fmt.Errorf("spectral: SpectralClustering: Clusters = %d is invalid: it must be ≥ 1", c.Clusters)
+	}
+	return checkIsolated("SpectralClustering", c.Isolated)
+}
+
+// Fit clusters the nodes of g.
+func (c *SpectralClustering) Fit(ctx context.Context, g *graph.CSR) error {
+	if err := c.Validate(); err != nil {
+		return err
+	}
+	if g == nil {
+		return errors.New("spectral: SpectralClustering: graph is nil")
+	}
+	if c.Clusters > g.Nodes() {
+		return fmt.Errorf("spectral: SpectralClustering: Clusters = %d is invalid: the graph has %d nodes", c.Clusters, g.Nodes())
+	}
+	r, err := LaplacianEigs(ctx, g, laplacian.Symmetric, laplacian.Options{Isolated: c.Isolated}, c.Clusters, c.Eigen)
+	if err != nil {
+		return fmt.Errorf("spectral: SpectralClustering: %w", err)
+	}
+	u := mat.DenseCopyOf(r.Vectors)
+	normalizeRows(u)
+	km, err := KMeans(ctx, u, c.Clusters, c.KMeans)
+	if err != nil {
+		return fmt.Errorf("spectral: SpectralClustering: %w", err)
+	}
+	c.labels, c.values, c.embedding, c.inertia = km.Labels, r.Values, u, km.Inertia
+	return nil
+}
+
+// Labels returns the cluster of every node (nil before Fit).
+func (c *SpectralClustering) Labels() []int { return c.labels }
+
+// Eigenvalues returns the k smallest eigenvalues of L_sym used (ascending).
+func (c *SpectralClustering) Eigenvalues() []float64 { return c.values }
+
+// Embedding returns the row-normalised eigenvector matrix that k-means
+// clustered (n×k).
+func (c *SpectralClustering) Embedding() *mat.Dense { return c.embedding }
+
+// Inertia returns the k-means objective of the chosen clustering.
+func (c *SpectralClustering) Inertia() float64 { return c.inertia }
+
+// normalizeRows scales every non-zero row of u to unit 2-norm.
+func normalizeRows(u *mat.Dense) {
+	raw := u.RawMatrix()
+	for i := 0; i < raw.Rows; i++ {
+		row := raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols]
+		var ss float64
+		for _, v := range row {
+			ss += v * v
+		}
+		if ss == 0 {
+			continue
+		}
+		s := 1 / math.Sqrt(ss)
+		for j := range row {
+			row[j] *= s
+		}
+	}
+}

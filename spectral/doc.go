@@ -1,0 +1,95 @@
+// Package spectral computes eigenpairs of large sparse symmetric operators
+// and the spectral methods built on them: Laplacian eigenmaps, spectral
+// clustering, kernel PCA with a Nyström extension, matrix functions f(A)v,
+// and stochastic trace and log-determinant estimates.
+//
+// # Eigenpairs
+//
+// Eigs computes the k largest or smallest eigenpairs of a linop.Operator by
+// block Lanczos with thick restarts (Wu & Simon, SIAM J. Matrix Anal. Appl.
+// 22, 2000; Saad, "Numerical Methods for Large Eigenvalue Problems", 2nd ed.,
+// 2011, ch. 6–7). The basis V is kept orthonormal to rounding by block
+// classical Gram–Schmidt run twice (BCGS2), and the projection H = VᵀBV is
+// formed explicitly from the Gram–Schmidt coefficients, so a restart keeps
+// any rotation of the wanted Ritz vectors followed by the next block:
+//
+//	B V_j = V_j H_j + Q_{j+1} R_{j+1} E_jᵀ,   H_j = Y Θ Yᵀ,   keep V_j Y[:, wanted]
+//
+// Converged pairs (‖Av − λv‖ ≤ Tol·‖A‖) are locked: later blocks are
+// orthogonalised against them and they leave the projected problem. A random
+// start block of BlockSize vectors finds eigenvalues of multiplicity up to
+// BlockSize; larger multiplicities appear only through rounding, which a
+// single Krylov space cannot be relied on for.
+//
+// When an interval [Lo, Hi] containing the spectrum is known (Settings.Bounds),
+// Lanczos runs on B = p(A), a Chebyshev polynomial of degree d that maps the
+// unwanted part [Lo, c] of the spectrum to [−1, 1] and grows like
+// cosh(d·acosh x) beyond it (Zhou & Saad, SIAM J. Matrix Anal. Appl. 29,
+// 2007; Fang & Saad, SIAM J. Sci. Comput. 34, 2012):
+//
+//	Y₁ = (A − γI)X/e,   Y_{i+1} = 2(A − γI)Y_i/e − Y_{i−1},   γ = (c + Lo)/2,  e = (c − Lo)/2
+//
+// (mirrored for the smallest end). Products with a sparse matrix are cheap
+// next to re-orthogonalising a basis of hundreds of vectors, and the filter
+// turns a clustered end of the spectrum into a well separated one, so far
+// fewer basis vectors are needed. The cut c comes from a short single-vector
+// Lanczos probe: the (k+buffer)-th Ritz value bounds the (k+buffer)-th
+// eigenvalue (Cauchy interlacing), and the probe's Gauss quadrature (Ritz
+// values weighted by the squared first components of their eigenvectors, a
+// stochastic estimate of the spectral density) places it closer. At
+// restarts the Ritz pairs of A are recomputed on the wanted vectors with
+// explicit residuals; the cut moves (and the recursion restarts from random
+// combinations of the current Ritz vectors) when a wanted Ritz value turns
+// out to be damped or when a much better cut is known. The degree is capped
+// so that the filter's dynamic range stays below 1e10.
+//
+// # Laplacians
+//
+// LaplacianEigs returns the k smallest eigenpairs of L_un, L_sym or L_rw
+// (gssl ALGORITHMS.md §1):
+//
+//	L_un = D − W,   L_sym = I − S,   S = D^{-1/2} W D^{-1/2},   L_rw = I − D^{-1} W
+//
+// without inverting anything: the smallest of L_sym are the largest of S,
+// whose spectrum lies in [−1, 1] (the bound used by the filter), and
+// f = D^{-1/2}u maps L_sym vectors to D-orthonormal L_rw vectors. A graph
+// with c components has eigenvalue 0 with multiplicity c (78 on Cora, 390 on
+// CiteSeer), which single-vector Lanczos (scipy's eigsh) silently misses;
+// LaplacianEigs therefore solves each connected component on its own (small
+// ones densely), sets each component's eigenvalue 0 with its exact
+// eigenvector, and merges the spectra. A component needs at most
+// min(size, k − c₀ + 1) pairs, c₀ being the number of components with
+// eigenvalue 0.
+//
+// # Spectral methods
+//
+// LaplacianEigenmap embeds nodes by the smallest non-trivial eigenvectors of
+// L_rw (Belkin & Niyogi, Neural Computation 15, 2003). SpectralClustering is
+// the algorithm of Ng, Jordan & Weiss (NIPS 2001): the top-k eigenvectors of
+// S, rows scaled to unit length, then KMeans with k-means++ seeds (Arthur &
+// Vassilvitskii, SODA 2007) and several restarts. KernelPCA takes the top-d
+// eigenvectors of S, the Gram matrix of the graph kernel
+// K(x_i, x_j) = N·W_ij/√(d_i d_j) over N (STKR, Zhai et al., ICLR 2024,
+// eq. 23), and extends them to a new node x with edge weights w_j by the
+// Nyström formula (Williams & Seeger, NIPS 2001; Bengio et al., NIPS 2003)
+//
+//	u_l(x) = (1/μ_l) Σ_j w_j / √(d_x d_j) · u_l(j),   d_x = Σ_j w_j,
+//
+// which reproduces u_l(i) on a graph node given its own row of W.
+//
+// # Matrix functions and traces
+//
+// MatFunc computes f(A)b ≈ ‖b‖ Q_j f(T_j) e₁ from j Lanczos steps (Saad, SIAM
+// J. Numer. Anal. 29, 1992; Higham, "Functions of Matrices", 2008, §13.2) for
+// f = exp(−t·) (diffusion kernel), (1 + t·)^{-1} (regularised Laplacian),
+// powers and log, stopping when successive approximations agree to Tol.
+// Hutchinson estimates tr(A) = E[zᵀAz] with Rademacher probes (Hutchinson,
+// 1990). TraceFunc and LogDet estimate tr f(A) and log det A by stochastic
+// Lanczos quadrature (Ubaru, Chen & Saad, SIAM J. Matrix Anal. Appl. 38,
+// 2017): zᵀf(A)z ≈ n Σ_k τ_k² f(θ_k) over the Ritz values θ_k of s Lanczos
+// steps from z/‖z‖ and the first components τ_k of their eigenvectors.
+//
+// Every random choice comes from Settings.Seed (rand.NewPCG); reductions
+// over rows use fixed chunks, so results do not depend on the number of
+// cores. Long calls take a context and an optional progress callback.
+package spectral

@@ -1,0 +1,314 @@
+package spectral
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/gssl/gssl/graph"
+	"github.com/gssl/gssl/laplacian"
+)
+
+// denseComponentMax is the size up to which a connected component's
+// eigenproblem is solved densely (O(size²) memory, O(size³) time): below it a
+// dense solve is cheaper than starting a Krylov basis.
+const denseComponentMax = 160
+
+// LaplacianEigs returns the k smallest eigenpairs of the Laplacian of g of
+// the given kind (laplacian.Unnormalized, Symmetric or RandomWalk), without
+// inverting anything.
+//
+// The graph is split into its connected components, and each component is
+// solved on its own: a graph with c components has eigenvalue 0 (c times for
+// L_un, and for L_sym and L_rw once per component that is not an isolated
+// node), which a single Krylov space cannot resolve. The eigenvalue 0 of a
+// component is set exactly, with its known eigenvector (1_C/√|C| for L_un,
+// D^{1/2}1_C normalised for L_sym, its D^{-1/2} image for L_rw). Components of
+// up to 160 nodes are solved densely; larger ones by Eigs: for L_sym and L_rw
+// as the largest eigenvalues μ of S = D^{-1/2} W D^{-1/2} (λ = 1 − μ; the same
+// Krylov space as the smallest of L_sym), for L_un as its smallest. A
+// component of size s contributes at most min(s, k − c₀ + 1) pairs, c₀ being
+// the number of components with eigenvalue 0, which is always enough.
+//
+// For L_sym and L_un the vectors are orthonormal. For L_rw = I − D^{-1}W they
+// are f = D^{-1/2}u for the L_sym vectors u, so they are D-orthonormal
+// (fᵀDf = 1) and Residuals are D-norm residuals ‖L_rw f − λf‖_D, which equal
+// the L_sym residuals ‖L_sym u − λu‖₂. An isolated node (degree 0, allowed by
+// opt.Isolated = laplacian.IsolatedZero) is its own component with eigenvalue
+// 1 of L_sym and L_rw (and 0 of L_un) and eigenvector e_i; for L_rw that
+// vector has D-norm 0 and is returned with unit 2-norm.
+//
+// s.Tol applies to each component's solve; Restarts and MatVecs add up over
+// components.
+func LaplacianEigs(ctx context.Context, g *graph.CSR, kind laplacian.Kind, opt laplacian.Options, k int, s Settings) (*Result, error) {
+	if g == nil {
+		return nil, errors.New("spectral: LaplacianEigs: graph is nil")
+	}
+	n := g.Nodes()
+	if n == 0 {
+		return nil, errors.New("spectral: LaplacianEigs: graph has no nodes")
+	}
+	if k < 1 || k > n {
+		return nil, fmt.Errorf("spectral: LaplacianEigs: k = %d is invalid: it must lie in [1, %d] (the number of nodes)", k, n)
+	}
+	if kind != laplacian.Unnormalized && kind != laplacian.Symmetric && kind != laplacian.RandomWalk {
+		return nil, fmt.Errorf("spectral: LaplacianEigs: kind %v is invalid: use Unnormalized, Symmetric or RandomWalk (the eigenvalues of S are 1 − those of Symmetric)", kind)
+	}
+	if _, err := s.resolve(n, k); err != nil {
+		return nil, err
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	degOpt := opt
+	if kind == laplacian.Unnormalized {
+		degOpt.Isolated = laplacian.IsolatedZero
+	}
+	dg, err := laplacian.NewDegrees(g, degOpt)
+	if err != nil {
+		return nil, fmt.Errorf("spectral: LaplacianEigs: %w", err)
+	}
+	comp, count := g.Components()
+	members := make([][]int, count)
+	for i, c := range comp {
+		members[c] = append(members[c], i)
+	}
+	hasZero := func(nodes []int) bool {
+		return kind == laplacian.Unnormalized || dg.D[nodes[0]] > 0
+	}
+	c0 := 0
+	for _, nodes := range members {
+		if hasZero(nodes) {
+			c0++
+		}
+	}
+	type pair struct {
+		value float64
+		comp  int
+		vec   []float64 // on the component's nodes, unit 2-norm (an L_sym / L_un vector)
+	}
+	var pairs []pair
+	total := &Result{}
+	for ci, nodes := range members {
+		z := hasZero(nodes)
+		need := k - c0
+		if z {
+			need++
+		}
+		need = max(1, min(need, len(nodes)))
+		vals, vecs, err := componentEigs(ctx, g, dg, kind, opt, nodes, need, s, total)
+		if err != nil {
+			return nil, err
+		}
+		for t := range vals {
+			pairs = append(pairs, pair{value: vals[t], comp: ci, vec: vecs[t]})
+		}
+	}
+	sort.SliceStable(pairs, func(a, b int) bool {
+		if pairs[a].value != pairs[b].value {
+			return pairs[a].value < pairs[b].value
+		}
+		return pairs[a].comp < pairs[b].comp
+	})
+	pairs = pairs[:k]
+	res := &Result{Values: make([]float64, k), Vectors: mat.NewDense(n, k, nil), Restarts: total.Restarts, MatVecs: total.MatVecs}
+	for t, p := range pairs {
+		res.Values[t] = p.value
+		for l, i := range members[p.comp] {
+			res.Vectors.Set(i, t, p.vec[l])
+		}
+	}
+	// True residuals on the whole graph, in the symmetric form.
+	solveKind := kind
+	if kind == laplacian.RandomWalk {
+		solveKind = laplacian.Symmetric
+	}
+	full, err := laplacian.New(g, solveKind, degOpt)
+	if err != nil {
+		return nil, fmt.Errorf("spectral: LaplacianEigs: %w", err)
+	}
+	res.Residuals = residuals(full, res.Values, res.Vectors)
+	res.MatVecs += k
+	if kind == laplacian.RandomWalk {
+		toRandomWalk(dg, res.Vectors)
+	}
+	fixSigns(res.Vectors)
+	return res, nil
+}
+
+// checkIsolated validates an isolated-node policy for the estimator who.
+func checkIsolated(who string, p laplacian.IsolatedPolicy) error {
+	if p != laplacian.IsolatedError && p != laplacian.IsolatedZero {
+		return fmt.Errorf("spectral: %s: Isolated = %d is invalid: use laplacian.IsolatedError or laplacian.IsolatedZero", who, p)
+	}
+	return nil
+}
+
+// toRandomWalk maps the columns u of v to f = D^{-1/2}u in place; an isolated
+// node's unit vector e_i is kept as it is.
+func toRandomWalk(dg *laplacian.Degrees, v *mat.Dense) {
+	raw := v.RawMatrix()
+	iso := make(map[int]bool, len(dg.Isolated))
+	for _, i := range dg.Isolated {
+		iso[i] = true
+	}
+	for i := 0; i < raw.Rows; i++ {
+		if iso[i] {
+			continue
+		}
+		row := raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols]
+		for t := range row {
+			row[t] *= dg.InvSqrtD[i]
+		}
+	}
+}
+
+// componentEigs returns the need smallest eigenpairs of the Laplacian (L_sym
+// for RandomWalk) restricted to one connected component, as values and
+// vectors on the component's nodes. Counters are added to total.
+func componentEigs(ctx context.Context, g *graph.CSR, dg *laplacian.Degrees, kind laplacian.Kind, opt laplacian.Options, nodes []int, need int, s Settings, total *Result) ([]float64, [][]float64, error) {
+	size := len(nodes)
+	var vals []float64
+	var vecs [][]float64
+	hasZero := kind == laplacian.Unnormalized || dg.D[nodes[0]] > 0
+	if need == 1 && hasZero {
+		// Only the null vector, which is known.
+		vals, vecs = []float64{0}, [][]float64{nil}
+	} else if size <= denseComponentMax {
+		var err error
+		vals, vecs, err = denseComponent(g, dg, kind, nodes, need)
+		if err != nil {
+			return nil, nil, err
+		}
+	} else {
+		sub := g
+		if size < g.Nodes() {
+			sg, err := g.Induced(nodes)
+			if err != nil {
+				return nil, nil, fmt.Errorf("spectral: LaplacianEigs: %w", err)
+			}
+			sub = sg.CSR
+		}
+		opKind, which := laplacian.NormalizedAdjacency, Largest
+		if kind == laplacian.Unnormalized {
+			opKind, which = laplacian.Unnormalized, Smallest
+		}
+		sdg, err := laplacian.NewDegrees(sub, laplacian.Options{Isolated: laplacian.IsolatedZero})
+		if err != nil {
+			return nil, nil, fmt.Errorf("spectral: LaplacianEigs: %w", err)
+		}
+		op, err := newSparseOperator(sub, opKind, sdg)
+		if err != nil {
+			return nil, nil, fmt.Errorf("spectral: LaplacianEigs: %w", err)
+		}
+		cs := s
+		// Spectrum bounds for the Chebyshev filter: S has its spectrum in
+		// [−1, 1], L_un in [0, 2·max degree] (Gershgorin).
+		cs.Bounds = Interval{Lo: -1, Hi: 1}
+		if kind == laplacian.Unnormalized {
+			var dmax float64
+			for _, i := range nodes {
+				dmax = math.Max(dmax, dg.D[i])
+			}
+			cs.Bounds = Interval{Lo: 0, Hi: 2 * dmax}
+		}
+		if s.Progress != nil {
+			done := total.MatVecs
+			cs.Progress = func(st Status) { st.MatVecs += done; s.Progress(st) }
+		}
+		r, err := Eigs(ctx, op, need, which, cs)
+		if r != nil {
+			total.Restarts += r.Restarts
+			total.MatVecs += r.MatVecs
+		}
+		if err != nil {
+			var nc *NotConvergedError
+			if errors.As(err, &nc) {
+				return nil, nil, fmt.Errorf("spectral: LaplacianEigs: component of %d nodes (node %d): %w", size, nodes[0], err)
+			}
+			return nil, nil, err
+		}
+		vals = make([]float64, need)
+		vecs = make([][]float64, need)
+		for t := 0; t < need; t++ {
+			// Largest of S ascending means smallest of L_sym descending.
+			src := t
+			if which == Largest {
+				src = need - 1 - t
+				vals[t] = 1 - r.Values[src]
+			} else {
+				vals[t] = r.Values[src]
+			}
+			vecs[t] = mat.Col(nil, src, r.Vectors)
+		}
+	}
+	// The null vector of a connected component is known exactly.
+	if hasZero {
+		null := make([]float64, size)
+		var ss float64
+		for l, i := range nodes {
+			x := 1.0
+			if kind != laplacian.Unnormalized {
+				x = dg.SqrtD[i]
+			}
+			null[l] = x
+			ss += x * x
+		}
+		for l := range null {
+			null[l] /= math.Sqrt(ss)
+		}
+		vals[0], vecs[0] = 0, null
+	}
+	return vals, vecs, nil
+}
+
+// denseComponent solves a small component densely: the matrix of L_un or
+// L_sym on its nodes, smallest need pairs.
+func denseComponent(g *graph.CSR, dg *laplacian.Degrees, kind laplacian.Kind, nodes []int, need int) ([]float64, [][]float64, error) {
+	size := len(nodes)
+	local := make(map[int32]int, size)
+	for l, i := range nodes {
+		local[int32(i)] = l
+	}
+	m := mat.NewSymDense(size, nil)
+	for l, i := range nodes {
+		cols, ws := g.Row(i)
+		for q, c := range cols {
+			lc := local[c]
+			if lc < l {
+				continue
+			}
+			var x float64
+			if kind == laplacian.Unnormalized {
+				x = -ws[q]
+			} else {
+				x = -dg.InvSqrtD[i] * ws[q] * dg.InvSqrtD[c]
+			}
+			m.SetSym(l, lc, m.At(l, lc)+x)
+		}
+		d := 1.0
+		if kind == laplacian.Unnormalized {
+			d = dg.D[i]
+		} else if dg.D[i] == 0 {
+			d = 1 // isolated node under IsolatedZero: a unit row of L_sym
+		}
+		m.SetSym(l, l, m.At(l, l)+d)
+	}
+	var es mat.EigenSym
+	if !es.Factorize(m, true) {
+		return nil, nil, fmt.Errorf("spectral: LaplacianEigs: dense eigensolver failed on the component of node %d", nodes[0])
+	}
+	all := es.Values(nil)
+	var v mat.Dense
+	es.VectorsTo(&v)
+	vals := append([]float64(nil), all[:need]...)
+	vecs := make([][]float64, need)
+	for t := range vecs {
+		vecs[t] = mat.Col(nil, t, &v)
+	}
+	return vals, vecs, nil
+}
