@@ -7,6 +7,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/gssl/gssl/internal/parallel"
 	"github.com/gssl/gssl/linop"
 )
 
@@ -92,6 +93,7 @@ type blockCG struct {
 	on       []float64
 	acc1     []float64
 	acc2     []float64
+	part     []float64 // per-chunk partial sums of the row passes
 }
 
 func (bc *blockCG) run(ctx context.Context) (BlockResult, error) {
@@ -208,18 +210,25 @@ func (bc *blockCG) restart() {
 	bc.direction()
 }
 
+// rowChunk is the number of rows per task of the bookkeeping passes. It is
+// fixed, not derived from the core count, so that column sums reduced chunk by
+// chunk are the same on every machine.
+const rowChunk = 2048
+
 // direction sets p_j = on_j·(z_j + β_j p_j).
 func (bc *blockCG) direction() {
 	pm, zm := bc.p.RawMatrix(), bc.z.RawMatrix()
 	c := bc.c
 	on, beta := bc.on[:c], bc.beta[:c]
-	for i := 0; i < bc.n; i++ {
-		pr := pm.Data[i*pm.Stride : i*pm.Stride+c]
-		zr := zm.Data[i*zm.Stride : i*zm.Stride+c]
-		for j := range pr {
-			pr[j] = on[j] * (zr[j] + beta[j]*pr[j])
+	parallel.Chunks(bc.n, rowChunk, func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			pr := pm.Data[i*pm.Stride : i*pm.Stride+c]
+			zr := zm.Data[i*zm.Stride : i*zm.Stride+c]
+			for j := range pr {
+				pr[j] = on[j] * (zr[j] + beta[j]*pr[j])
+			}
 		}
-	}
+	})
 }
 
 // update applies x += αp, r −= α·Ap and returns ‖r_j‖² for every column.
@@ -227,34 +236,62 @@ func (bc *blockCG) update() []float64 {
 	xm, rm, pm, am := bc.x.RawMatrix(), bc.r.RawMatrix(), bc.p.RawMatrix(), bc.ap.RawMatrix()
 	c := bc.c
 	alpha := bc.alpha[:c]
-	rr := bc.acc2[:c]
-	clear(rr)
-	for i := 0; i < bc.n; i++ {
-		xr := xm.Data[i*xm.Stride : i*xm.Stride+c]
-		rrow := rm.Data[i*rm.Stride : i*rm.Stride+c]
-		pr := pm.Data[i*pm.Stride : i*pm.Stride+c]
-		ar := am.Data[i*am.Stride : i*am.Stride+c]
-		for j := range alpha {
-			xr[j] += alpha[j] * pr[j]
-			v := rrow[j] - alpha[j]*ar[j]
-			rrow[j] = v
-			rr[j] += v * v
+	part := bc.partials()
+	parallel.Chunks(bc.n, rowChunk, func(k, lo, hi int) {
+		rr := part[k*c : (k+1)*c]
+		for i := lo; i < hi; i++ {
+			xr := xm.Data[i*xm.Stride : i*xm.Stride+c]
+			rrow := rm.Data[i*rm.Stride : i*rm.Stride+c]
+			pr := pm.Data[i*pm.Stride : i*pm.Stride+c]
+			ar := am.Data[i*am.Stride : i*am.Stride+c]
+			for j := range alpha {
+				xr[j] += alpha[j] * pr[j]
+				v := rrow[j] - alpha[j]*ar[j]
+				rrow[j] = v
+				rr[j] += v * v
+			}
 		}
-	}
-	return rr
+	})
+	return bc.reduce(part, bc.acc2)
 }
 
 // colDots returns the column-wise dot products of u and v in dst.
 func (bc *blockCG) colDots(u, v *mat.Dense, dst []float64) []float64 {
 	um, vm := u.RawMatrix(), v.RawMatrix()
 	c := bc.c
+	part := bc.partials()
+	parallel.Chunks(bc.n, rowChunk, func(k, lo, hi int) {
+		acc := part[k*c : (k+1)*c]
+		for i := lo; i < hi; i++ {
+			ur := um.Data[i*um.Stride : i*um.Stride+c]
+			vr := vm.Data[i*vm.Stride : i*vm.Stride+c]
+			for j := range acc {
+				acc[j] += ur[j] * vr[j]
+			}
+		}
+	})
+	return bc.reduce(part, dst)
+}
+
+// partials returns zeroed storage for one c-vector of partial sums per chunk.
+func (bc *blockCG) partials() []float64 {
+	m := parallel.NumChunks(bc.n, rowChunk) * bc.c
+	if cap(bc.part) < m {
+		bc.part = make([]float64, m)
+	}
+	bc.part = bc.part[:m]
+	clear(bc.part)
+	return bc.part
+}
+
+// reduce sums the per-chunk partials in chunk order into dst.
+func (bc *blockCG) reduce(part, dst []float64) []float64 {
+	c := bc.c
 	dst = dst[:c]
 	clear(dst)
-	for i := 0; i < bc.n; i++ {
-		ur := um.Data[i*um.Stride : i*um.Stride+c]
-		vr := vm.Data[i*vm.Stride : i*vm.Stride+c]
+	for k := 0; k < len(part); k += c {
 		for j := range dst {
-			dst[j] += ur[j] * vr[j]
+			dst[j] += part[k+j]
 		}
 	}
 	return dst

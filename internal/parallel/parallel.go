@@ -9,6 +9,7 @@ package parallel
 import (
 	"runtime"
 	"sync"
+	"sync/atomic"
 )
 
 // Workers returns the number of goroutines For uses: GOMAXPROCS.
@@ -100,4 +101,56 @@ func Balanced(prefix []int, minWork int, body func(lo, hi int)) {
 		body(bounds[0], bounds[1])
 	}
 	wg.Wait()
+}
+
+// Chunks cuts [0, n) into fixed chunks of size indices (the last may be
+// shorter) and calls body(k, lo, hi) for chunk k on up to Workers()
+// goroutines. The chunks do not depend on the number of workers, so a
+// reduction that stores one partial result per chunk and combines them in
+// chunk order gives the same floating-point result on every machine.
+// NumChunks(n, size) tells how many chunks there are.
+func Chunks(n, size int, body func(k, lo, hi int)) {
+	size = max(size, 1)
+	m := NumChunks(n, size)
+	if m == 0 {
+		return
+	}
+	w := min(Workers(), m)
+	if w == 1 {
+		for k := 0; k < m; k++ {
+			body(k, k*size, min((k+1)*size, n))
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	work := func() {
+		for {
+			k := int(next.Add(1) - 1)
+			if k >= m {
+				return
+			}
+			body(k, k*size, min((k+1)*size, n))
+		}
+	}
+	wg.Add(w - 1)
+	for i := 1; i < w; i++ {
+		go func() {
+			defer wg.Done()
+			work()
+		}()
+	}
+	work()
+	wg.Wait()
+}
+
+// NumChunks returns the number of chunks Chunks makes of [0, n).
+func NumChunks(n, size int) int {
+	if n <= 0 {
+		return 0
+	}
+	if size < 1 {
+		size = 1
+	}
+	return (n + size - 1) / size
 }

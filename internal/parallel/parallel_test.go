@@ -47,3 +47,27 @@ func TestBalancedCoversEachIndexOnce(t *testing.T) {
 		}
 	}
 }
+
+func TestChunksCoverEachIndexOnceInFixedChunks(t *testing.T) {
+	for _, n := range []int{0, 1, 7, 1000, 4097} {
+		for _, size := range []int{0, 1, 64, 4096} {
+			hits := make([]int32, n)
+			seen := make([]int32, NumChunks(n, size))
+			Chunks(n, size, func(k, lo, hi int) {
+				s := max(size, 1)
+				assert.Equal(t, k*s, lo)
+				assert.Equal(t, min((k+1)*s, n), hi)
+				atomic.AddInt32(&seen[k], 1)
+				for i := lo; i < hi; i++ {
+					atomic.AddInt32(&hits[i], 1)
+				}
+			})
+			for i, h := range hits {
+				assert.Equal(t, int32(1), h, "n=%d size=%d index %d", n, size, i)
+			}
+			for k, h := range seen {
+				assert.Equal(t, int32(1), h, "chunk %d", k)
+			}
+		}
+	}
+}
