@@ -1,12 +1,12 @@
 #include "textflag.h"
 
-// func sgemm6x16AVX2(k int, a, b, c *float32)
+// func kernelAVX2(k int, a, b, c *float32)
 //
 // c[i*16+j] = Σ_t a[t*6+i]·b[t*16+j] for i < 6, j < 16: a 6×16 tile of dot
 // products from a packed 6-row panel a and a packed 16-column panel b. The
 // 12 accumulators live in Y0–Y11; Y12–Y13 hold a row of b, Y14–Y15 the
 // broadcast entries of a.
-TEXT ·sgemm6x16AVX2(SB), NOSPLIT, $0-32
+TEXT ·kernelAVX2(SB), NOSPLIT, $0-32
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DI
@@ -112,11 +112,11 @@ done:
 	VZEROUPPER
 	RET
 
-// func sqdist16AVX2(a, b *float32, n int) float32
+// func sqDist16AVX2(a, b *float32, n int) float32
 //
 // Σ_t (a[t] − b[t])² for n a multiple of 16: 32 lanes per iteration in four
 // 8-lane accumulators (independent FMA chains), then a 16-lane tail.
-TEXT ·sqdist16AVX2(SB), NOSPLIT, $0-28
+TEXT ·sqDist16AVX2(SB), NOSPLIT, $0-28
 	MOVQ   a+0(FP), SI
 	MOVQ   b+8(FP), DI
 	MOVQ   n+16(FP), CX
