@@ -11,8 +11,8 @@ import (
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/gssl/gssl/internal/gemm"
 	"github.com/gssl/gssl/internal/parallel"
-	"github.com/gssl/gssl/internal/sgemm"
 )
 
 var inf = math.Inf(1)
@@ -24,7 +24,7 @@ type Precision int
 
 const (
 	// Float32 (the zero value) computes dot products in float32 with the
-	// project's AVX2 GEMM micro-kernel (internal/sgemm, Go assembly; a
+	// project's AVX2 GEMM micro-kernel (internal/gemm, Go assembly; a
 	// portable Go kernel on machines without AVX2/FMA) on a packed float32
 	// copy of the points.
 	Float32 Precision = iota
@@ -189,7 +189,7 @@ type querySet struct {
 // queryBlock is the number of queries a worker handles at once: 8 panels of
 // 6 rows, about 150 kB of float32 at d = 784, which stays in L2 cache while
 // the base points stream past.
-const queryBlock = 8 * sgemm.MR
+const queryBlock = 8 * gemm.MR
 
 // queryBlock64 and baseBlock64 are the block sizes of a gonum Gemm call
 // (Float64): gonum's Dgemm is efficient only on larger matrices.
@@ -276,9 +276,9 @@ type index struct {
 	mean   []float64
 	prec   Precision
 
-	packed *sgemm.Panels // Float32: centred, scaled points in panels of sgemm.NR
-	norm32 []float32     // squared norms of the packed points
-	cent   []float64     // Float64: centred points, n×d
+	packed *gemm.Panels[float32] // Float32: centred, scaled points in panels of gemm.NR32
+	norm32 []float32             // squared norms of the packed points
+	cent   []float64             // Float64: centred points, n×d
 	norm64 []float64
 
 	scale   float64 // Float32: centred coordinates are multiplied by scale
@@ -326,11 +326,11 @@ func newIndex(x *mat.Dense, prec Precision) *index {
 	norms := make([]float64, n)
 	switch prec {
 	case Float32:
-		ix.packed = sgemm.NewPanels(n, d, sgemm.NR, nil)
+		ix.packed = gemm.NewPanels[float32](n, d, gemm.NR32, nil)
 		panels := ix.packed.Count()
-		ix.norm32 = make([]float32, panels*sgemm.NR)
+		ix.norm32 = make([]float32, panels*gemm.NR32)
 		parallel.For(panels, 64, func(lo, hi int) {
-			for i := lo * sgemm.NR; i < min(hi*sgemm.NR, n); i++ {
+			for i := lo * gemm.NR32; i < min(hi*gemm.NR32, n); i++ {
 				s := ix.packed.SetRow(i, ix.point(i), ix.mean, ix.scale)
 				ix.norm32[i] = float32(s)
 				norms[i] = math.Sqrt(s)
@@ -367,7 +367,7 @@ type worker struct {
 	heaps []maxHeap
 	qnorm []float64 // ‖centred query‖² per block row
 	excl  []int32
-	apack *sgemm.Panels // Float32: packed query panels
+	apack *gemm.Panels[float32] // Float32: packed query panels
 	tile  []float32
 	qcent []float64 // Float64: centred queries, queryBlock64×d
 	prod  []float64 // Float64: queryBlock64×baseBlock64 dot products
@@ -383,8 +383,8 @@ func (ix *index) newWorker(m int) *worker {
 		w.heaps[i] = newMaxHeap(m)
 	}
 	if ix.prec == Float32 {
-		w.apack = sgemm.NewPanels(queryBlock, ix.d, sgemm.MR, nil)
-		w.tile = make([]float32, sgemm.MR*sgemm.NR)
+		w.apack = gemm.NewPanels[float32](queryBlock, ix.d, gemm.MR, nil)
+		w.tile = make([]float32, gemm.MR*gemm.NR32)
 	} else {
 		w.qcent = make([]float64, qb*ix.d)
 		w.prod = make([]float64, qb*baseBlock64)
@@ -424,7 +424,7 @@ func (w *worker) scan32(q querySet, qlo, rows int) {
 		s := w.apack.SetRow(r, q.row(qlo+r), ix.mean, ix.scale)
 		w.qnorm[r] = float64(float32(s))
 	}
-	const mr, nr = sgemm.MR, sgemm.NR
+	const mr, nr = gemm.MR, gemm.NR32
 	apanels := (rows + mr - 1) / mr
 	bpanels := ix.packed.Count()
 	for p := 0; p < bpanels; p++ {
@@ -433,7 +433,7 @@ func (w *worker) scan32(q querySet, qlo, rows int) {
 		ncol := min(nr, ix.n-base)
 		bnorm := ix.norm32[base : base+nr]
 		for a := 0; a < apanels; a++ {
-			sgemm.Kernel(d, w.apack.Panel(a), bp, w.tile)
+			gemm.Kernel32(d, w.apack.Panel(a), bp, w.tile)
 			for i := 0; i < min(mr, rows-a*mr); i++ {
 				r := a*mr + i
 				h := &w.heaps[r]
