@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/kernel"
@@ -147,8 +145,7 @@ func (f *Falkon) Fit(ctx context.Context, x, y *mat.Dense) error {
 		}
 	}
 	// A = chol(T Tᵀ/M + λI)
-	tt := mat.NewSymDense(m, nil)
-	blas64.Syrk(blas.NoTrans, 1/float64(m), mat.DenseCopyOf(st.t).RawMatrix(), 0, tt.RawSymmetric())
+	tt := gramRows(st.t, 1/float64(m))
 	for i := 0; i < m; i++ {
 		tt.SetSym(i, i, tt.At(i, i)+f.Lambda)
 	}
@@ -164,9 +161,7 @@ func (f *Falkon) Fit(ctx context.Context, x, y *mat.Dense) error {
 			return fmt.Errorf("krr: %w", err)
 		}
 		kty = ky
-		op.normal = func(dst, v *mat.Dense) {
-			blas64.Symm(blas.Left, 1, g.RawSymmetric(), v.RawMatrix(), 0, dst.RawMatrix())
-		}
+		op.normal = func(dst, v *mat.Dense) { symMulTo(dst, g, v) }
 	} else {
 		kty = mat.NewDense(m, st.c, nil)
 		st.km.TMulTo(kty, y)

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"math"
 
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/kernel"
@@ -175,10 +173,11 @@ func (s *Nystrom) Fit(ctx context.Context, x, y *mat.Dense) error {
 	}
 	m, nf := st.m, float64(st.n)
 	// S = T^{-T} G T^{-1} / n + λI
-	sd := mat.DenseCopyOf(g)
-	triSolve(st.t, true, sd) // T^{-T} G
-	// (T^{-T} G) T^{-1}: solve X T = B from the right
-	blas64.Trsm(blas.Right, blas.NoTrans, 1, st.t.RawTriangular(), sd.RawMatrix())
+	w := mat.DenseCopyOf(g)
+	triSolve(st.t, true, w) // W = T^{-T} G
+	// W T^{-1} = (T^{-T} Wᵀ)ᵀ; only its symmetric part is used below
+	sd := mat.DenseCopyOf(w.T())
+	triSolve(st.t, true, sd)
 	sym := mat.NewSymDense(m, nil)
 	for i := 0; i < m; i++ {
 		for j := i; j < m; j++ {

@@ -42,7 +42,7 @@ func BenchmarkParallelMulTTo(b *testing.B) {
 		c := make([]float64, n*n)
 		b.ReportAllocs()
 		for b.Loop() {
-			ParallelAddUpperTo(c, n, a, p)
+			ParallelAddUpperTo(c, n, 1, a, p)
 		}
 		b.ReportMetric(float64(b.N)*float64(n*(n+1)*m)/b.Elapsed().Seconds()/1e9, "Gflop/s")
 	})

@@ -104,22 +104,22 @@ const groupA = 8
 // precision T accumulated in order of t.
 func MulTTo[T Float](c []float64, ldc int, a, b *Panels[T]) {
 	check(c, ldc, a, b)
-	mulT(c, ldc, a, b, 0, a.Count(), false)
+	mulT(c, ldc, a, b, 0, a.Count(), 1, false)
 }
 
 // ParallelMulTTo is MulTTo with the panels of A shared among
 // parallel.Workers() goroutines.
 func ParallelMulTTo[T Float](c []float64, ldc int, a, b *Panels[T]) {
 	check(c, ldc, a, b)
-	parallel.For(a.Count(), groupA, func(lo, hi int) { mulT(c, ldc, a, b, lo, hi, false) })
+	parallel.For(a.Count(), groupA, func(lo, hi int) { mulT(c, ldc, a, b, lo, hi, 1, false) })
 }
 
-// ParallelAddUpperTo adds the entries j ≥ i of A·Bᵀ to C (row-major, row
-// stride ldc), leaving the entries below the diagonal untouched, with the
-// rows shared among parallel.Workers() goroutines in parts of equal work.
-// With B packing the same matrix as A it accumulates the upper triangle of
-// a Gram matrix SᵀS over blocks S.
-func ParallelAddUpperTo[T Float](c []float64, ldc int, a, b *Panels[T]) {
+// ParallelAddUpperTo adds alpha times the entries j ≥ i of A·Bᵀ to C
+// (row-major, row stride ldc), leaving the entries below the diagonal
+// untouched, with the rows shared among parallel.Workers() goroutines in
+// parts of equal work. With B packing the same matrix as A it accumulates
+// the upper triangle of a Gram matrix SᵀS over blocks S.
+func ParallelAddUpperTo[T Float](c []float64, ldc int, alpha float64, a, b *Panels[T]) {
 	check(c, ldc, a, b)
 	// work of A panel p: the columns j ≥ its first row
 	np := a.Count()
@@ -127,7 +127,7 @@ func ParallelAddUpperTo[T Float](c []float64, ldc int, a, b *Panels[T]) {
 	for p := 0; p < np; p++ {
 		prefix[p+1] = prefix[p] + max(b.Rows-p*MR, 1)
 	}
-	parallel.Balanced(prefix, groupA*MR*NR[T](), func(lo, hi int) { mulT(c, ldc, a, b, lo, hi, true) })
+	parallel.Balanced(prefix, groupA*MR*NR[T](), func(lo, hi int) { mulT(c, ldc, a, b, lo, hi, alpha, true) })
 }
 
 func check[T Float](c []float64, ldc int, a, b *Panels[T]) {
@@ -150,8 +150,8 @@ func kernelFor[T Float]() func(k int, a, b, c []T) {
 }
 
 // mulT computes the rows of C held by A panels [p0, p1): it sets them to
-// A·Bᵀ, or with upper adds the entries j ≥ i.
-func mulT[T Float](c []float64, ldc int, a, b *Panels[T], p0, p1 int, upper bool) {
+// A·Bᵀ, or with upper adds alpha times the entries j ≥ i.
+func mulT[T Float](c []float64, ldc int, a, b *Panels[T], p0, p1 int, alpha float64, upper bool) {
 	var tile [MR * NR32]T
 	kern := kernelFor[T]()
 	nr := b.W
@@ -182,7 +182,7 @@ func mulT[T Float](c []float64, ldc int, a, b *Panels[T], p0, p1 int, upper bool
 						continue
 					}
 					for j := max(0, row0+i-col0); j < ncol; j++ {
-						dst[j] += float64(src[j])
+						dst[j] += alpha * float64(src[j])
 					}
 				}
 			}
