@@ -92,6 +92,9 @@ type falkonResult struct {
 	Precision      string  `json:"precision"`
 	Products       string  `json:"products,omitempty"`
 	Residual       any     `json:"residual,omitempty"`
+	Jitter         float64 `json:"jitter"`
+	JitterRaises   int     `json:"jitter_raises"`
+	DroppedCentres int     `json:"dropped_centres"`
 	TestError      float64 `json:"test_error"`
 	TrainError     float64 `json:"train_error"`
 	Seconds        float64 `json:"seconds"`
@@ -304,8 +307,16 @@ func runFalkon(ctx context.Context, opts falkonOptions, stdout, stderr io.Writer
 		res.Iterations = info.Iterations
 		res.Products = info.Products.String()
 		res.Residual = finite(info.Residual)
+		res.Jitter, res.JitterRaises, res.DroppedCentres = info.Jitter, info.JitterRaises, len(info.DroppedCentres)
 	} else if s, ok := model.(*krr.Nystrom); ok {
 		res.M = len(s.CentreIndices())
+		res.Jitter, res.JitterRaises, res.DroppedCentres = s.JitterUsed(), s.JitterRaises(), len(s.DroppedCentres())
+	}
+	if res.DroppedCentres > 0 {
+		logf(stderr, "falkon: %d centres repeat an image already chosen and were left out: M=%d", res.DroppedCentres, res.M)
+	}
+	if res.JitterRaises > 0 {
+		logf(stderr, "falkon: K_MM is numerically singular for λ=%g: jitter ε raised %d times to %g", opts.Lambda, res.JitterRaises, res.Jitter)
 	}
 	res.PeakRSSMB = peakRSSMB()
 	return report(stdout, opts.JSON, res, func(w io.Writer) {
