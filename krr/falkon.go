@@ -219,11 +219,11 @@ func (f *Falkon) Fit(ctx context.Context, x, y *mat.Dense) error {
 // numerically indefinite (A does not factor, or CG met pᵀAp ≤ 0).
 func (f *Falkon) solve(ctx context.Context, st *setup, kty *mat.Dense, normal func(dst, v *mat.Dense), tol float64, iters int) (alpha *mat.Dense, res krylov.BlockResult, err error, failed string) {
 	m, nf := st.m, float64(st.n)
-	tt := gramRows(st.t, 1/float64(m))
+	tt := gramRows(st.t, 1/float64(m)).RawSymmetric()
 	for i := 0; i < m; i++ {
-		tt.SetSym(i, i, tt.At(i, i)+f.Lambda)
+		tt.Data[i*tt.Stride+i] += f.Lambda
 	}
-	a, ok := cholUpper(tt)
+	a, ok := cholInPlace(tt.Data, m)
 	if !ok {
 		return nil, res, nil, fmt.Sprintf("T Tᵀ/M + λI (λ=%v) is not numerically positive definite", f.Lambda)
 	}

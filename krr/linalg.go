@@ -219,6 +219,16 @@ func cholUpper(a *mat.SymDense) (*mat.TriDense, bool) {
 	for i := 0; i < m; i++ {
 		copy(d[i*m+i:(i+1)*m], ar.Data[i*ar.Stride+i:i*ar.Stride+m])
 	}
+	return cholInPlace(d, m)
+}
+
+// cholInPlace is cholUpper on the m×m row-major matrix d (its upper
+// triangle), overwritten by R; the entries below the diagonal are zeroed.
+// d is R's storage: no copy of the M×M matrix is made.
+func cholInPlace(d []float64, m int) (*mat.TriDense, bool) {
+	for i := 1; i < m; i++ {
+		clear(d[i*m : i*m+i])
+	}
 	var pa, pb *gemm.Panels[float64]
 	for k0 := 0; k0 < m; k0 += cholBlock {
 		k1 := min(k0+cholBlock, m)

@@ -54,14 +54,14 @@ func (c Centres) resolve(n int) (int, Sampler, error) {
 }
 
 // setup is the common part of a Nyström fit: centres, the blocked kernel
-// matrix K_nM, K_MM and T = chol(K_MM + εMI).
+// matrices K_nM and K_MM, and T = chol(K_MM + εMI).
 type setup struct {
 	n, c, m int
 	idx     []int // rows of X used as centres
 	dropped []int // rows of X chosen as centres but equal to an earlier centre
 	centres *mat.Dense
 	km      *kernel.Matrix
-	kmm     *mat.SymDense
+	kmm     *kernel.Matrix // K(C, C) in float64
 	t       *mat.TriDense
 	lambda  float64
 	jitter  float64
@@ -100,19 +100,11 @@ func prepare(ctx context.Context, k kernel.Kernel, lambda float64, cs Centres, j
 	if err != nil {
 		return nil, fmt.Errorf("krr: %w", err)
 	}
-	kmmM, err := kernel.NewMatrix(k, centres, centres, kernel.Float64, 0)
+	kmm, err := kernel.NewMatrix(k, centres, centres, kernel.Float64, 0)
 	if err != nil {
 		return nil, fmt.Errorf("krr: %w", err)
 	}
-	kmm := mat.NewDense(m, m, nil)
-	kmmM.RowsTo(kmm, 0, m)
-	sym := mat.NewSymDense(m, nil)
-	for i := 0; i < m; i++ {
-		for j := i; j < m; j++ {
-			sym.SetSym(i, j, (kmm.At(i, j)+kmm.At(j, i))/2)
-		}
-	}
-	st := &setup{n: n, c: c, m: m, idx: idx, dropped: dropped, centres: centres, km: km, kmm: sym, lambda: lambda, jitter: jitter}
+	st := &setup{n: n, c: c, m: m, idx: idx, dropped: dropped, centres: centres, km: km, kmm: kmm, lambda: lambda, jitter: jitter}
 	if err := st.factor(); err != nil {
 		return nil, err
 	}
@@ -120,17 +112,19 @@ func prepare(ctx context.Context, k kernel.Kernel, lambda float64, cs Centres, j
 }
 
 // factor sets T = chol(K_MM + εMI), raising ε tenfold (up to maxJitter)
-// while the factorisation fails.
+// while the factorisation fails. K_MM is evaluated into T's storage (its
+// entries (i, j) and (j, i) are the same float64 operations, so it is
+// exactly symmetric), so that one M×M matrix is held.
 func (st *setup) factor() error {
 	m := st.m
 	for {
-		a := mat.NewSymDense(m, nil)
-		a.CopySym(st.kmm)
+		d := make([]float64, m*m)
+		st.kmm.RowsTo(mat.NewDense(m, m, d), 0, m)
 		for i := 0; i < m; i++ {
-			a.SetSym(i, i, a.At(i, i)+st.jitter*float64(m))
+			d[i*m+i] += st.jitter * float64(m)
 		}
 		var ok bool
-		if st.t, ok = cholUpper(a); ok {
+		if st.t, ok = cholInPlace(d, m); ok {
 			return nil
 		}
 		if err := st.raise("K_MM + εMI is not numerically positive definite"); err != nil {
@@ -277,14 +271,14 @@ func (s *Nystrom) solve(st *setup, g *mat.SymDense, kty *mat.Dense) (*mat.Dense,
 	// W T^{-1} = (T^{-T} Wᵀ)ᵀ; only its symmetric part is used below
 	sd := mat.DenseCopyOf(w.T())
 	triSolve(st.t, true, sd)
-	sym := mat.NewSymDense(m, nil)
+	raw := sd.RawMatrix()
 	for i := 0; i < m; i++ {
 		for j := i; j < m; j++ {
-			sym.SetSym(i, j, (sd.At(i, j)+sd.At(j, i))/(2*nf))
+			raw.Data[i*raw.Stride+j] = (raw.Data[i*raw.Stride+j] + raw.Data[j*raw.Stride+i]) / (2 * nf)
 		}
-		sym.SetSym(i, i, sym.At(i, i)+s.Lambda)
+		raw.Data[i*raw.Stride+i] += s.Lambda
 	}
-	r, ok := cholUpper(sym)
+	r, ok := cholInPlace(raw.Data, m)
 	if !ok {
 		return nil, false
 	}
