@@ -4,13 +4,11 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"sync"
 
-	"github.com/viterin/vek"
-	"github.com/viterin/vek/vek32"
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/gssl/gssl/internal/gemm"
 	"github.com/gssl/gssl/internal/parallel"
 )
 
@@ -23,10 +21,13 @@ const (
 	// Float64 computes inner products in float64: the entries agree with
 	// the naive formulas to about 1e-12. The zero value.
 	Float64 Precision = iota
-	// Float32 computes inner products of float32 copies of the points
-	// (AVX2 when the CPU has it), about twice as fast as Float64; entries
-	// carry relative errors of order 1e-6·(‖x‖²+‖c‖²)/(2σ²) for the
-	// Gaussian kernel. It keeps a float32 copy of the points (n·d·4 bytes).
+	// Float32 computes inner products of float32 copies of the points by
+	// the project's float32 GEMM (an AVX2 micro-kernel when the CPU has
+	// it), several times faster than Float64. For radial kernels the points
+	// are centred on the mean of C first; the entries then carry relative
+	// errors of order 1e-7·√d·(‖x−μ‖²+‖c−μ‖²)/(2σ²) for the Gaussian kernel.
+	// It keeps a packed float32 copy of C (M·d·4 bytes) and packs the rows
+	// of X block by block.
 	Float32
 )
 
@@ -52,8 +53,11 @@ const DefaultBlockRows = 256
 // Matrix is the n×M kernel matrix K_ij = k(x_i, c_j) between the rows of X
 // (n×d) and of C (M×d), never stored whole: its products evaluate it in
 // blocks of rows, in parallel over the available cores, so that memory
-// stays O(nd + M·BlockRows·workers). Build it with NewMatrix; it is safe for
-// concurrent use.
+// stays O(nd + M·BlockRows·workers). Radial, linear and polynomial kernels
+// are evaluated from inner products computed by the project's GEMM
+// kernels (internal/gemm); the products with K go through the same
+// kernels in float64. Build it with NewMatrix; it is safe for concurrent
+// use.
 type Matrix struct {
 	k         Kernel
 	rad       Radial
@@ -62,9 +66,24 @@ type Matrix struct {
 	prec      Precision
 	blockRows int
 
-	xn, cn   []float64 // squared row norms
-	x32, c32 []float32 // float32 copies (Float32 only)
 	dotBased bool      // radial, linear or polynomial: evaluated from ⟨x, c⟩
+	shift    []float64 // μ, the mean of C, for radial kernels; nil otherwise
+	cn       []float64 // ‖c_j − μ‖² of the packed values
+	c32      *gemm.Panels[float32]
+	c64      *gemm.Panels[float64]
+	spaces   sync.Pool // *workspace
+}
+
+// workspace is one goroutine's scratch space: the packed rows of X, a block
+// of K and the packed operands of the block products. It is reused across
+// calls through Matrix.spaces.
+type workspace struct {
+	a32    *gemm.Panels[float32]
+	a64    *gemm.Panels[float64]
+	xn     []float64
+	kb     []float64
+	kt, ut *gemm.Panels[float64] // Kbᵀ (rows of width MR) and a right operand
+	prod   []float64
 }
 
 // NewMatrix validates k and the points (same dimension, d ≥ 1, no NaN or
@@ -106,28 +125,47 @@ func NewMatrix(k Kernel, x, c *mat.Dense, p Precision, blockRows int) (*Matrix, 
 	_, lin := k.(Linear)
 	_, poly := k.(Polynomial)
 	km.dotBased = km.rad != nil || lin || poly
-	if km.dotBased {
-		km.xn = rowSqNorms(x)
-		km.cn = rowSqNorms(c)
-		if p == Float32 {
-			km.x32 = toFloat32(x)
-			km.c32 = toFloat32(c)
-		}
+	if !km.dotBased {
+		return km, nil
+	}
+	if km.rad != nil {
+		// Distances do not change under a shift, and centring shrinks the
+		// norms that the rounding errors of ⟨x, c⟩ are relative to.
+		km.shift = colMeans(c)
+	}
+	km.cn = make([]float64, m)
+	if p == Float32 {
+		km.c32 = gemm.NewPanels[float32](m, d, gemm.NR32, nil)
+		packRows(km.c32, c, km.shift, km.cn)
+	} else {
+		km.c64 = gemm.NewPanels[float64](m, d, gemm.NR64, nil)
+		packRows(km.c64, c, km.shift, km.cn)
 	}
 	return km, nil
 }
 
-func toFloat32(a *mat.Dense) []float32 {
+// packRows stores the rows of a (minus shift) in p and their squared norms
+// in norms, in parallel.
+func packRows[T gemm.Float](p *gemm.Panels[T], a *mat.Dense, shift, norms []float64) {
+	parallel.For(p.Rows, 64, func(lo, hi int) {
+		for j := lo; j < hi; j++ {
+			norms[j] = p.SetRow(j, a.RawRowView(j), shift, 1)
+		}
+	})
+}
+
+func colMeans(a *mat.Dense) []float64 {
 	r, c := a.Dims()
-	out := make([]float32, r*c)
+	mu := make([]float64, c)
 	for i := 0; i < r; i++ {
-		row := a.RawRowView(i)
-		o := out[i*c : (i+1)*c]
-		for j, v := range row {
-			o[j] = float32(v)
+		for t, v := range a.RawRowView(i) {
+			mu[t] += v
 		}
 	}
-	return out
+	for t := range mu {
+		mu[t] /= float64(r)
+	}
+	return mu
 }
 
 // Dims returns n and M.
@@ -142,6 +180,13 @@ func (km *Matrix) Precision() Precision { return km.prec }
 // BlockRows returns the number of rows evaluated at once.
 func (km *Matrix) BlockRows() int { return km.blockRows }
 
+func (km *Matrix) space() *workspace {
+	if ws, ok := km.spaces.Get().(*workspace); ok {
+		return ws
+	}
+	return &workspace{}
+}
+
 // RowsTo fills dst ((r1−r0)×M) with rows r0..r1−1 of K, on the calling
 // goroutine. It panics if the range or dst's shape is wrong.
 func (km *Matrix) RowsTo(dst *mat.Dense, r0, r1 int) {
@@ -151,32 +196,66 @@ func (km *Matrix) RowsTo(dst *mat.Dense, r0, r1 int) {
 	if r, c := dst.Dims(); r != r1-r0 || c != km.m {
 		panic(fmt.Sprintf("kernel: dst is %d×%d, want %d×%d", r, c, r1-r0, km.m))
 	}
-	raw := dst.RawMatrix()
-	for i := r0; i < r1; i++ {
-		km.row(raw.Data[(i-r0)*raw.Stride:(i-r0)*raw.Stride+km.m], i)
+	if r0 == r1 {
+		return
 	}
+	raw := dst.RawMatrix()
+	ws := km.space()
+	km.rowsTo(ws, raw.Data, raw.Stride, r0, r1)
+	km.spaces.Put(ws)
 }
 
-// row fills out (length M) with row i of K.
-func (km *Matrix) row(out []float64, i int) {
-	xi := km.x.RawRowView(i)
+// rowsTo fills rows r0..r1−1 of K into out (row stride ld).
+func (km *Matrix) rowsTo(ws *workspace, out []float64, ld, r0, r1 int) {
+	rows := r1 - r0
 	if !km.dotBased {
-		for j := range out {
-			out[j] = km.k.Eval(xi, km.c.RawRowView(j))
+		for i := r0; i < r1; i++ {
+			xi := km.x.RawRowView(i)
+			row := out[(i-r0)*ld : (i-r0)*ld+km.m]
+			for j := range row {
+				row[j] = km.k.Eval(xi, km.c.RawRowView(j))
+			}
 		}
 		return
 	}
-	d := km.d
+	ws.xn = resize(ws.xn, rows)
+	cancel := cancellation
 	if km.prec == Float32 {
-		xi32 := km.x32[i*d : (i+1)*d]
-		for j := range out {
-			out[j] = float64(vek32.Dot(xi32, km.c32[j*d:(j+1)*d]))
+		cancel = cancellation32
+		ws.a32 = gemm.NewPanels(rows, km.d, gemm.MR, dataOf(ws.a32))
+		for r := range rows {
+			ws.xn[r] = ws.a32.SetRow(r, km.x.RawRowView(r0+r), km.shift, 1)
 		}
+		gemm.MulTTo(out, ld, ws.a32, km.c32)
 	} else {
-		for j := range out {
-			out[j] = vek.Dot(xi, km.c.RawRowView(j))
+		ws.a64 = gemm.NewPanels(rows, km.d, gemm.MR, dataOf(ws.a64))
+		for r := range rows {
+			ws.xn[r] = ws.a64.SetRow(r, km.x.RawRowView(r0+r), km.shift, 1)
 		}
+		gemm.MulTTo(out, ld, ws.a64, km.c64)
 	}
+	for r := range rows {
+		km.finish(out[r*ld:r*ld+km.m], r0+r, ws.xn[r], cancel)
+	}
+}
+
+func dataOf[T gemm.Float](p *gemm.Panels[T]) []T {
+	if p == nil {
+		return nil
+	}
+	return p.Data
+}
+
+func resize(s []float64, n int) []float64 {
+	if cap(s) < n {
+		return make([]float64, n)
+	}
+	return s[:n]
+}
+
+// finish maps the inner products ⟨x_i − μ, c_j − μ⟩ in out to kernel
+// values; xn is ‖x_i − μ‖².
+func (km *Matrix) finish(out []float64, i int, xn, cancel float64) {
 	switch k := km.k.(type) {
 	case Linear:
 		for j, v := range out {
@@ -189,11 +268,7 @@ func (km *Matrix) row(out []float64, i int) {
 		}
 		return
 	}
-	cancel := cancellation
-	if km.prec == Float32 {
-		cancel = cancellation32
-	}
-	xn := km.xn[i]
+	xi := km.x.RawRowView(i)
 	for j, v := range out {
 		s := xn + km.cn[j]
 		d2 := s - 2*v
@@ -202,6 +277,15 @@ func (km *Matrix) row(out []float64, i int) {
 			// to cancellation; take the difference directly.
 			d2 = sqDist(xi, km.c.RawRowView(j))
 		}
+		out[j] = d2
+	}
+	if g, ok := km.k.(Gaussian); ok {
+		for j, d2 := range out { // a static call for the common case
+			out[j] = g.FromSqDist(d2)
+		}
+		return
+	}
+	for j, d2 := range out {
 		out[j] = km.rad.FromSqDist(d2)
 	}
 }
@@ -210,28 +294,68 @@ func (km *Matrix) row(out []float64, i int) {
 func (km *Matrix) blocks() int { return (km.n + km.blockRows - 1) / km.blockRows }
 
 // eachBlock evaluates the row blocks of K in parallel: each worker owns a
-// contiguous run of blocks and one block buffer, and calls fn(worker-local
-// state index, r0, r1, kb) with kb = K[r0:r1, :]. fn runs concurrently for
+// contiguous run of blocks and a workspace, and calls fn(w, ws, r0, r1, kb)
+// with kb = K[r0:r1, :] (row-major, M columns). fn runs concurrently for
 // different workers; w identifies the worker (0 ≤ w < workers).
-func (km *Matrix) eachBlock(workers int, fn func(w, r0, r1 int, kb *mat.Dense)) {
+func (km *Matrix) eachBlock(workers int, fn func(w int, ws *workspace, r0, r1 int, kb []float64)) {
 	nb := km.blocks()
-	if workers > nb {
-		workers = nb
-	}
+	workers = min(workers, nb)
 	parallel.For(workers, 1, func(lo, hi int) {
 		for w := lo; w < hi; w++ {
-			buf := make([]float64, km.blockRows*km.m)
+			ws := km.space()
+			ws.kb = resize(ws.kb, km.blockRows*km.m)
 			for b := w * nb / workers; b < (w+1)*nb/workers; b++ {
 				r0, r1 := b*km.blockRows, min((b+1)*km.blockRows, km.n)
-				kb := mat.NewDense(r1-r0, km.m, buf[:(r1-r0)*km.m])
-				km.RowsTo(kb, r0, r1)
-				fn(w, r0, r1, kb)
+				kb := ws.kb[:(r1-r0)*km.m]
+				km.rowsTo(ws, kb, km.m, r0, r1)
+				fn(w, ws, r0, r1, kb)
 			}
+			km.spaces.Put(ws)
 		}
 	})
 }
 
 func (km *Matrix) workers() int { return min(parallel.Workers(), km.blocks()) }
+
+// columns packs the columns of the r×c row-major matrix a (stride ld) as
+// the rows of a right operand (width NR64), reusing p's storage.
+func columns(p *gemm.Panels[float64], a []float64, ld, r, c int) *gemm.Panels[float64] {
+	p = gemm.NewPanels(c, r, gemm.NR64, dataOf(p))
+	p.SetColumns(a, ld)
+	return p
+}
+
+// mulBlock sets t (rows×c) = Kb·V for the block kb (rows×M) and V packed by
+// columns (vp).
+func (km *Matrix) mulBlock(ws *workspace, t []float64, c int, kb []float64, rows int, vp *gemm.Panels[float64]) {
+	ws.a64 = gemm.NewPanels(rows, km.m, gemm.MR, dataOf(ws.a64))
+	for r := range rows {
+		ws.a64.SetRow(r, kb[r*km.m:(r+1)*km.m], nil, 1)
+	}
+	gemm.MulTTo(t, c, ws.a64, vp)
+}
+
+// tMulAddBlock adds Kbᵀ·U (M×c) to dst for the block kb (rows×M) and
+// u (rows×c, stride ldu).
+func (km *Matrix) tMulAddBlock(ws *workspace, dst *mat.Dense, kb []float64, rows int, u []float64, ldu, c int) {
+	ws.kt = gemm.NewPanels(km.m, rows, gemm.MR, dataOf(ws.kt))
+	ws.kt.SetColumns(kb, km.m)
+	km.addProduct(ws, dst, ws.kt, u, ldu, rows, c)
+}
+
+// addProduct adds A·U to dst (M×c) for A (M rows, depth rows) packed in kt.
+func (km *Matrix) addProduct(ws *workspace, dst *mat.Dense, kt *gemm.Panels[float64], u []float64, ldu, rows, c int) {
+	ws.ut = columns(ws.ut, u, ldu, rows, c)
+	ws.prod = resize(ws.prod, km.m*c)
+	gemm.MulTTo(ws.prod, c, kt, ws.ut)
+	raw := dst.RawMatrix()
+	for j := 0; j < km.m; j++ {
+		d := raw.Data[j*raw.Stride : j*raw.Stride+c]
+		for q, v := range ws.prod[j*c : (j+1)*c] {
+			d[q] += v
+		}
+	}
+}
 
 // MulTo sets dst (n×c) = K·v for v of size M×c.
 func (km *Matrix) MulTo(dst, v *mat.Dense) {
@@ -240,9 +364,11 @@ func (km *Matrix) MulTo(dst, v *mat.Dense) {
 	if vr != km.m || dr != km.n || dc != vc {
 		panic(fmt.Sprintf("kernel: MulTo: K is %d×%d, v %d×%d, dst %d×%d", km.n, km.m, vr, vc, dr, dc))
 	}
-	km.eachBlock(km.workers(), func(_, r0, r1 int, kb *mat.Dense) {
-		db := dst.Slice(r0, r1, 0, dc).(*mat.Dense)
-		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, kb.RawMatrix(), v.RawMatrix(), 0, db.RawMatrix())
+	vraw := v.RawMatrix()
+	vp := columns(nil, vraw.Data, vraw.Stride, km.m, vc)
+	draw := dst.RawMatrix()
+	km.eachBlock(km.workers(), func(_ int, ws *workspace, r0, r1 int, kb []float64) {
+		km.mulBlock(ws, draw.Data[r0*draw.Stride:], draw.Stride, kb, r1-r0, vp)
 	})
 }
 
@@ -258,10 +384,14 @@ func (km *Matrix) TMulTo(dst, u *mat.Dense) {
 	for i := range part {
 		part[i] = mat.NewDense(km.m, uc, nil)
 	}
-	km.eachBlock(w, func(w, r0, r1 int, kb *mat.Dense) {
-		ub := u.Slice(r0, r1, 0, uc).(*mat.Dense)
-		blas64.Gemm(blas.Trans, blas.NoTrans, 1, kb.RawMatrix(), ub.RawMatrix(), 1, part[w].RawMatrix())
+	uraw := u.RawMatrix()
+	km.eachBlock(w, func(w int, ws *workspace, r0, r1 int, kb []float64) {
+		km.tMulAddBlock(ws, part[w], kb, r1-r0, uraw.Data[r0*uraw.Stride:], uraw.Stride, uc)
 	})
+	sumInto(dst, part)
+}
+
+func sumInto(dst *mat.Dense, part []*mat.Dense) {
 	dst.Copy(part[0])
 	for _, p := range part[1:] {
 		dst.Add(dst, p)
@@ -279,20 +409,20 @@ func (km *Matrix) NormalTo(dst, v *mat.Dense) {
 	}
 	w := km.workers()
 	part := make([]*mat.Dense, w)
-	tmp := make([]*mat.Dense, w)
+	tmp := make([][]float64, w)
 	for i := range part {
 		part[i] = mat.NewDense(km.m, vc, nil)
-		tmp[i] = mat.NewDense(km.blockRows, vc, nil)
+		tmp[i] = make([]float64, km.blockRows*vc)
 	}
-	km.eachBlock(w, func(w, r0, r1 int, kb *mat.Dense) {
-		t := tmp[w].Slice(0, r1-r0, 0, vc).(*mat.Dense)
-		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, kb.RawMatrix(), v.RawMatrix(), 0, t.RawMatrix())
-		blas64.Gemm(blas.Trans, blas.NoTrans, 1, kb.RawMatrix(), t.RawMatrix(), 1, part[w].RawMatrix())
+	vraw := v.RawMatrix()
+	vp := columns(nil, vraw.Data, vraw.Stride, km.m, vc)
+	km.eachBlock(w, func(w int, ws *workspace, r0, r1 int, kb []float64) {
+		rows := r1 - r0
+		t := tmp[w][:rows*vc]
+		km.mulBlock(ws, t, vc, kb, rows, vp)
+		km.tMulAddBlock(ws, part[w], kb, rows, t, vc, vc)
 	})
-	dst.Copy(part[0])
-	for _, p := range part[1:] {
-		dst.Add(dst, p)
-	}
+	sumInto(dst, part)
 }
 
 // Normal computes, in one pass over the rows of K, the M×M matrix KᵀK and,
@@ -316,48 +446,39 @@ func (km *Matrix) Normal(ctx context.Context, y *mat.Dense, progress func(done, 
 		kty = mat.NewDense(m, c, nil)
 	}
 	// Blocks are processed one after another; inside a block the rows of K
-	// are evaluated in parallel, then the columns of KbT (rows of Kbᵀ) are
-	// dotted in parallel, split so that each worker gets the same share of
-	// the triangle.
+	// are evaluated in parallel, then Kbᵀ is packed once and the upper
+	// triangle of KbᵀKb added to g in parallel, in parts of equal work.
 	br := km.blockRows
-	kb := mat.NewDense(br, m, nil)
-	kbt := make([]float64, m*br)
-	w := parallel.Workers()
-	bounds := triangleSplit(m, w)
+	kb := make([]float64, br*m)
+	ws := km.space()
+	defer km.spaces.Put(ws)
+	var kr *gemm.Panels[float64] // Kbᵀ as a right operand
 	for r0 := 0; r0 < km.n; r0 += br {
 		if err := ctx.Err(); err != nil {
 			return nil, nil, fmt.Errorf("kernel: Normal stopped at row %d of %d: %w", r0, km.n, err)
 		}
 		r1 := min(r0+br, km.n)
 		rows := r1 - r0
-		blk := kb.Slice(0, rows, 0, m).(*mat.Dense)
-		parallel.For(rows, 8, func(lo, hi int) {
-			km.RowsTo(blk.Slice(lo, hi, 0, m).(*mat.Dense), r0+lo, r0+hi)
+		parallel.For(rows, 2*gemm.MR, func(lo, hi int) {
+			sub := km.space()
+			km.rowsTo(sub, kb[lo*m:], m, r0+lo, r0+hi)
+			km.spaces.Put(sub)
 		})
-		// transpose into kbt (m×rows, contiguous rows)
-		parallel.For(m, 64, func(lo, hi int) {
-			raw := blk.RawMatrix()
-			for j := lo; j < hi; j++ {
-				col := kbt[j*rows : (j+1)*rows]
-				for i := 0; i < rows; i++ {
-					col[i] = raw.Data[i*raw.Stride+j]
+		ws.kt = gemm.NewPanels(m, rows, gemm.MR, dataOf(ws.kt))
+		kr = gemm.NewPanels(m, rows, gemm.NR64, dataOf(kr))
+		parallel.For(2, 1, func(lo, hi int) {
+			for q := lo; q < hi; q++ {
+				if q == 0 {
+					ws.kt.SetColumns(kb, m)
+				} else {
+					kr.SetColumns(kb, m)
 				}
 			}
 		})
-		parallel.For(len(bounds)-1, 1, func(lo, hi int) {
-			for p := lo; p < hi; p++ {
-				for j := bounds[p]; j < bounds[p+1]; j++ {
-					cj := kbt[j*rows : (j+1)*rows]
-					gr := g[j*m : (j+1)*m]
-					for k := j; k < m; k++ {
-						gr[k] += vek.Dot(cj, kbt[k*rows:(k+1)*rows])
-					}
-				}
-			}
-		})
+		gemm.ParallelAddUpperTo(g, m, 1, ws.kt, kr)
 		if y != nil {
-			yb := y.Slice(r0, r1, 0, c).(*mat.Dense)
-			blas64.Gemm(blas.Trans, blas.NoTrans, 1, blk.RawMatrix(), yb.RawMatrix(), 1, kty.RawMatrix())
+			yraw := y.RawMatrix()
+			km.addProduct(ws, kty, ws.kt, yraw.Data[r0*yraw.Stride:], yraw.Stride, rows, c)
 		}
 		if progress != nil {
 			progress(r1, km.n)
@@ -369,23 +490,4 @@ func (km *Matrix) Normal(ctx context.Context, y *mat.Dense, progress func(done, 
 		}
 	}
 	return mat.NewSymDense(m, g), kty, nil
-}
-
-// triangleSplit returns w+1 row bounds of an m×m upper triangle so that
-// each range of rows holds about the same number of entries.
-func triangleSplit(m, w int) []int {
-	if w < 1 {
-		w = 1
-	}
-	// Row j holds m−j entries; rows [0, r) hold m·r − r(r−1)/2.
-	total := float64(m) * float64(m+1) / 2
-	b := []int{0}
-	for p := 1; p < w; p++ {
-		target := total * float64(p) / float64(w)
-		// solve m r − r²/2 ≈ target for r
-		r := int(float64(m) + 0.5 - math.Sqrt(math.Max(0, (float64(m)+0.5)*(float64(m)+0.5)-2*target)))
-		r = max(b[len(b)-1], min(r, m))
-		b = append(b, r)
-	}
-	return append(b, m)
 }

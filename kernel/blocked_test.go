@@ -142,17 +142,3 @@ func TestMatrixBadInput(t *testing.T) {
 	_, _, err = km.Normal(ctx, nil, nil)
 	assert.ErrorIs(t, err, context.Canceled)
 }
-
-func TestTriangleSplit(t *testing.T) {
-	for _, m := range []int{1, 2, 7, 100, 1001} {
-		for _, w := range []int{1, 2, 3, 8} {
-			b := triangleSplit(m, w)
-			require.Len(t, b, w+1)
-			assert.Equal(t, 0, b[0])
-			assert.Equal(t, m, b[w])
-			for p := 0; p < w; p++ {
-				assert.LessOrEqual(t, b[p], b[p+1])
-			}
-		}
-	}
-}

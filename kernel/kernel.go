@@ -60,7 +60,7 @@ func positive(name string, v float64) error {
 func (k Gaussian) Validate() error { return positive("Gaussian sigma", k.Sigma) }
 
 // FromSqDist returns exp(−d²/(2σ²)).
-func (k Gaussian) FromSqDist(d2 float64) float64 { return math.Exp(-d2 / (2 * k.Sigma * k.Sigma)) }
+func (k Gaussian) FromSqDist(d2 float64) float64 { return exp(-d2 / (2 * k.Sigma * k.Sigma)) }
 
 // Eval returns k(x, y).
 func (k Gaussian) Eval(x, y []float64) float64 { return k.FromSqDist(sqDist(x, y)) }
@@ -69,7 +69,7 @@ func (k Gaussian) Eval(x, y []float64) float64 { return k.FromSqDist(sqDist(x, y
 func (k Laplacian) Validate() error { return positive("Laplacian sigma", k.Sigma) }
 
 // FromSqDist returns exp(−d/σ).
-func (k Laplacian) FromSqDist(d2 float64) float64 { return math.Exp(-math.Sqrt(d2) / k.Sigma) }
+func (k Laplacian) FromSqDist(d2 float64) float64 { return exp(-math.Sqrt(d2) / k.Sigma) }
 
 // Eval returns k(x, y).
 func (k Laplacian) Eval(x, y []float64) float64 { return k.FromSqDist(sqDist(x, y)) }
@@ -87,13 +87,13 @@ func (k Matern) FromSqDist(d2 float64) float64 {
 	r := math.Sqrt(d2) / k.Length
 	switch k.Nu {
 	case 0.5:
-		return math.Exp(-r)
+		return exp(-r)
 	case 1.5:
 		s := math.Sqrt(3) * r
-		return (1 + s) * math.Exp(-s)
+		return (1 + s) * exp(-s)
 	default:
 		s := math.Sqrt(5) * r
-		return (1 + s + s*s/3) * math.Exp(-s)
+		return (1 + s + s*s/3) * exp(-s)
 	}
 }
 
@@ -153,6 +153,16 @@ func CheckPoints(what string, x mat.Matrix, d int) error {
 	r, c := x.Dims()
 	if d >= 0 && c != d {
 		return fmt.Errorf("kernel: %s has %d columns, want %d", what, c, d)
+	}
+	if d, ok := x.(*mat.Dense); ok {
+		for i := 0; i < r; i++ {
+			for j, v := range d.RawRowView(i) {
+				if v-v != 0 { // NaN or ±Inf
+					return fmt.Errorf("kernel: %s row %d column %d is %v", what, i, j, v)
+				}
+			}
+		}
+		return nil
 	}
 	for i := 0; i < r; i++ {
 		for j := 0; j < c; j++ {

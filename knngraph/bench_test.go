@@ -55,16 +55,3 @@ func BenchmarkApproximateMNIST(b *testing.B) {
 		})
 	}
 }
-
-// BenchmarkKernel measures the float32 dot-product kernel alone on a 6×16
-// tile at d = 784 (operands in cache), in Gflop/s.
-func BenchmarkKernel(b *testing.B) {
-	const k = 784
-	a := make([]float32, panelRows*k)
-	p := make([]float32, panelCols*k)
-	c := make([]float32, panelRows*panelCols)
-	for b.Loop() {
-		sgemm6x16(k, a, p, c)
-	}
-	b.ReportMetric(float64(b.N)*2*panelRows*panelCols*k/b.Elapsed().Seconds()/1e9, "Gflop/s")
-}

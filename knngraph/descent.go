@@ -10,6 +10,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/gssl/gssl/internal/gemm"
 	"github.com/gssl/gssl/internal/parallel"
 )
 
@@ -209,7 +210,7 @@ func (nd *descentState) fillRandom(rng *rand.Rand) {
 				continue
 			}
 			for p := i*L + int(start[i]); p < (i+1)*L; p++ {
-				nd.dist[p] = sqdist16(nd.point(int32(i)), nd.point(nd.idx[p]))
+				nd.dist[p] = gemm.SqDist16(nd.point(int32(i)), nd.point(nd.idx[p]))
 				nd.isNew[p] = true
 			}
 			var w float32
@@ -411,11 +412,11 @@ func (nd *descentState) localJoins(lo, hi int, out []proposal) []proposal {
 		for x, a := range newC {
 			pa := nd.point(a)
 			for _, b := range newC[x+1:] {
-				out = nd.propose(out, a, b, sqdist16(pa, nd.point(b)))
+				out = nd.propose(out, a, b, gemm.SqDist16(pa, nd.point(b)))
 			}
 			for _, b := range oldC {
 				if a != b {
-					out = nd.propose(out, a, b, sqdist16(pa, nd.point(b)))
+					out = nd.propose(out, a, b, gemm.SqDist16(pa, nd.point(b)))
 				}
 			}
 		}
@@ -538,7 +539,7 @@ func (nd *descentState) initTrees(ctx context.Context, seed uint64, trees, leafS
 				pa := nd.point(a)
 				for _, b := range pts[x+1:] {
 					out = append(out, proposal{a, b, 0}, proposal{b, a, 0})
-					d := sqdist16(pa, nd.point(b))
+					d := gemm.SqDist16(pa, nd.point(b))
 					out[len(out)-2].dist, out[len(out)-1].dist = d, d
 				}
 			}

@@ -12,8 +12,9 @@
 //
 //	‖x − y‖² = ‖x‖² + ‖y‖² − 2xᵀy
 //
-// on centred points (a float32 AVX2 register-blocked kernel by default,
-// gonum's blas64.Gemm with Settings.Precision = Float64), keeping a bounded
+// on centred points (float32 tiles of the project's AVX2 register-blocked
+// GEMM kernel, internal/gemm, by default; gonum's blas64.Gemm with
+// Settings.Precision = Float64), keeping a bounded
 // max-heap of candidates per query, in parallel over query blocks, with
 // memory O(n·d) for the packed copy and never n×n. The candidates are then
 // re-ranked by exact float64 distances (SquaredDistance). Because the dot

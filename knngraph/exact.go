@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/gssl/gssl/internal/gemm"
 	"github.com/gssl/gssl/internal/parallel"
 )
 
@@ -22,9 +23,10 @@ var inf = math.Inf(1)
 type Precision int
 
 const (
-	// Float32 (the zero value) computes dot products in float32 with an AVX2
-	// kernel written in Go assembly (a portable Go kernel on machines without
-	// AVX2/FMA) on a packed float32 copy of the points.
+	// Float32 (the zero value) computes dot products in float32 with the
+	// project's AVX2 GEMM micro-kernel (internal/gemm, Go assembly; a
+	// portable Go kernel on machines without AVX2/FMA) on a packed float32
+	// copy of the points.
 	Float32 Precision = iota
 	// Float64 computes them with gonum's BLAS (blas64.Gemm) on a centred
 	// float64 copy of the points: twice the memory, and about ten times
@@ -187,7 +189,7 @@ type querySet struct {
 // queryBlock is the number of queries a worker handles at once: 8 panels of
 // 6 rows, about 150 kB of float32 at d = 784, which stays in L2 cache while
 // the base points stream past.
-const queryBlock = 8 * panelRows
+const queryBlock = 8 * gemm.MR
 
 // queryBlock64 and baseBlock64 are the block sizes of a gonum Gemm call
 // (Float64): gonum's Dgemm is efficient only on larger matrices.
@@ -274,9 +276,9 @@ type index struct {
 	mean   []float64
 	prec   Precision
 
-	packed []float32 // Float32: panels of 16 points, entry (t, j) at t*16+j
-	norm32 []float32 // squared norms of the packed points
-	cent   []float64 // Float64: centred points, n×d
+	packed *gemm.Panels[float32] // Float32: centred, scaled points in panels of gemm.NR32
+	norm32 []float32             // squared norms of the packed points
+	cent   []float64             // Float64: centred points, n×d
 	norm64 []float64
 
 	scale   float64 // Float32: centred coordinates are multiplied by scale
@@ -324,23 +326,14 @@ func newIndex(x *mat.Dense, prec Precision) *index {
 	norms := make([]float64, n)
 	switch prec {
 	case Float32:
-		panels := (n + panelCols - 1) / panelCols
-		ix.packed = make([]float32, panels*panelCols*d)
-		ix.norm32 = make([]float32, panels*panelCols)
+		ix.packed = gemm.NewPanels[float32](n, d, gemm.NR32, nil)
+		panels := ix.packed.Count()
+		ix.norm32 = make([]float32, panels*gemm.NR32)
 		parallel.For(panels, 64, func(lo, hi int) {
-			for p := lo; p < hi; p++ {
-				dst := ix.packed[p*panelCols*d : (p+1)*panelCols*d]
-				for j := 0; j < panelCols && p*panelCols+j < n; j++ {
-					i := p*panelCols + j
-					var s float64
-					for t, v := range ix.point(i) {
-						c := float32((v - ix.mean[t]) * ix.scale)
-						dst[t*panelCols+j] = c
-						s += float64(c) * float64(c)
-					}
-					ix.norm32[i] = float32(s)
-					norms[i] = math.Sqrt(s)
-				}
+			for i := lo * gemm.NR32; i < min(hi*gemm.NR32, n); i++ {
+				s := ix.packed.SetRow(i, ix.point(i), ix.mean, ix.scale)
+				ix.norm32[i] = float32(s)
+				norms[i] = math.Sqrt(s)
 			}
 		})
 	case Float64:
@@ -374,7 +367,7 @@ type worker struct {
 	heaps []maxHeap
 	qnorm []float64 // ‖centred query‖² per block row
 	excl  []int32
-	apack []float32 // Float32: packed query panels
+	apack *gemm.Panels[float32] // Float32: packed query panels
 	tile  []float32
 	qcent []float64 // Float64: centred queries, queryBlock64×d
 	prod  []float64 // Float64: queryBlock64×baseBlock64 dot products
@@ -390,8 +383,8 @@ func (ix *index) newWorker(m int) *worker {
 		w.heaps[i] = newMaxHeap(m)
 	}
 	if ix.prec == Float32 {
-		w.apack = make([]float32, queryBlock*ix.d)
-		w.tile = make([]float32, panelRows*panelCols)
+		w.apack = gemm.NewPanels[float32](queryBlock, ix.d, gemm.MR, nil)
+		w.tile = make([]float32, gemm.MR*gemm.NR32)
 	} else {
 		w.qcent = make([]float64, qb*ix.d)
 		w.prod = make([]float64, qb*baseBlock64)
@@ -426,34 +419,28 @@ func (w *worker) block(q querySet, qlo, qhi, k, m, eligible int, nb *Neighbors) 
 func (w *worker) scan32(q querySet, qlo, rows int) {
 	ix := w.ix
 	d := ix.d
-	clear(w.apack)
+	clear(w.apack.Data)
 	for r := 0; r < rows; r++ {
-		p, i := r/panelRows, r%panelRows
-		dst := w.apack[p*panelRows*d : (p+1)*panelRows*d]
-		var s float64
-		for t, v := range q.row(qlo + r) {
-			c := float32((v - ix.mean[t]) * ix.scale)
-			dst[t*panelRows+i] = c
-			s += float64(c) * float64(c)
-		}
+		s := w.apack.SetRow(r, q.row(qlo+r), ix.mean, ix.scale)
 		w.qnorm[r] = float64(float32(s))
 	}
-	apanels := (rows + panelRows - 1) / panelRows
-	bpanels := len(ix.norm32) / panelCols
+	const mr, nr = gemm.MR, gemm.NR32
+	apanels := (rows + mr - 1) / mr
+	bpanels := ix.packed.Count()
 	for p := 0; p < bpanels; p++ {
-		bp := ix.packed[p*panelCols*d : (p+1)*panelCols*d]
-		base := p * panelCols
-		ncol := min(panelCols, ix.n-base)
-		bnorm := ix.norm32[base : base+panelCols]
+		bp := ix.packed.Panel(p)
+		base := p * nr
+		ncol := min(nr, ix.n-base)
+		bnorm := ix.norm32[base : base+nr]
 		for a := 0; a < apanels; a++ {
-			sgemm6x16(d, w.apack[a*panelRows*d:(a+1)*panelRows*d], bp, w.tile)
-			for i := 0; i < min(panelRows, rows-a*panelRows); i++ {
-				r := a*panelRows + i
+			gemm.Kernel32(d, w.apack.Panel(a), bp, w.tile)
+			for i := 0; i < min(mr, rows-a*mr); i++ {
+				r := a*mr + i
 				h := &w.heaps[r]
 				thr := h.threshold()
 				nq := float32(w.qnorm[r])
 				ex := w.excl[r]
-				tr := w.tile[i*panelCols : (i+1)*panelCols]
+				tr := w.tile[i*nr : (i+1)*nr]
 				for j := 0; j < ncol; j++ {
 					dd := float64(nq + bnorm[j] - 2*tr[j])
 					if dd < thr && int32(base+j) != ex {

@@ -27,6 +27,22 @@
 // O(nMd) per iteration) or through the M×M matrix K_nMᵀK_nM accumulated in
 // one blocked pass (time O(nMd + nM²) once, then O(M²) per iteration); both
 // keep memory O(nd + M²). Products selects; the default picks the cheaper.
+// CG is krylov.BlockCG run for exactly t iterations (its
+// NotConvergedError is the expected outcome of a fixed-iteration run).
+// The dense M×M steps (the Cholesky factors, T Tᵀ, the triangular solves,
+// K_nMᵀK_nM and its products) are blocked algorithms on the project's
+// GEMM kernels (internal/gemm).
+//
+// # Rank-deficient K_MM
+//
+// Centres that repeat a point of X are dropped (they add nothing to the
+// span of the k(·, c_j) and make K_MM singular) and reported. A K_MM that
+// is numerically singular for the given λ (centres close for the kernel
+// width) shows up as a failure of a Cholesky factorisation or as CG
+// meeting pᵀAp ≤ 0: the fit then switches from the normal matrix to the
+// streamed products (AutoProducts only: forming K_nMᵀK_nM squares the
+// conditioning) or raises the jitter ε tenfold and starts again, up to
+// ε = 1e-4, and reports the ε it used.
 //
 // Nystrom solves the same preconditioned system directly: with
 // S = T^{−T} K_nMᵀK_nM T^{−1}/n + λI (well conditioned, κ ≤ 1 + ‖K‖/(nλ)),

@@ -55,14 +55,14 @@ func (e *Exact) Fit(ctx context.Context, x, y *mat.Dense) error {
 		}
 		sym.SetSym(i, i, sym.At(i, i)+float64(n)*e.Lambda)
 	}
-	var ch mat.Cholesky
-	if !ch.Factorize(sym) {
+	r, ok := cholUpper(sym)
+	if !ok {
 		return fmt.Errorf("krr: Exact: K + nλI is not numerically positive definite (λ=%v); increase Lambda", e.Lambda)
 	}
-	alpha := mat.NewDense(n, y.RawMatrix().Cols, nil)
-	if err := ch.SolveTo(alpha, y); err != nil {
-		return fmt.Errorf("krr: Exact: %w", err)
-	}
+	// α = R^{-1} R^{-T} Y
+	alpha := mat.DenseCopyOf(y)
+	triSolve(r, true, alpha)
+	triSolve(r, false, alpha)
 	e.fit = expansion{k: e.Kernel, centres: mat.DenseCopyOf(x), alpha: alpha, prec: e.Precision}
 	return nil
 }

@@ -2,13 +2,14 @@ package krr
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"slices"
 
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/kernel"
+	"github.com/gssl/gssl/krylov"
 	"github.com/gssl/gssl/linop"
 )
 
@@ -21,13 +22,20 @@ const DefaultIterations = 20
 // another step could divide by a zero pᵀAp).
 const stallTol = 1e-14
 
+// entryCost is the cost of the kernel function of one entry of K_nM (an
+// exp and its surroundings), in multiply-adds of the GEMM kernel.
+const entryCost = 100
+
 // Products selects how FALKON applies K_nMᵀK_nM.
 type Products int
 
 const (
-	// AutoProducts picks the cheaper of the two below: NormalMatrix when
-	// M < t·(2d + 40) (t iterations, d dimensions; 40 flops stand for the
-	// kernel function of one entry), Streamed otherwise.
+	// AutoProducts picks the cheaper of the two below by a cost model in
+	// multiply-adds of the GEMM kernel: Streamed costs about
+	// t·nM·(e + d + 4c) (t iterations, d dimensions, c columns of Y, e =
+	// 100 for the kernel function of one entry, measured: an exp costs as
+	// much as about 100 multiply-adds), NormalMatrix about nM·(e + d) +
+	// nM²/2, so NormalMatrix is chosen when M < 2t·(e + d + 4c).
 	AutoProducts Products = iota
 	// Streamed evaluates K_nM in row blocks at every CG iteration:
 	// O(nMd) time per iteration, as in FALKON's Algorithm 1.
@@ -69,8 +77,13 @@ type Falkon struct {
 	// Iterations (Algorithm 1). With Tol > 0, not reaching it within
 	// Iterations is an error (the fitted model is still usable).
 	Tol float64
-	// Jitter is ε in K_MM + εMI; 0 means DefaultJitter, raised tenfold (up
-	// to 1e-4) while the factorisation fails.
+	// Jitter is ε in K_MM + εMI; 0 means DefaultJitter. It is raised
+	// tenfold (up to 1e-4) while K_MM + εMI does not factor or the
+	// preconditioned system proves numerically indefinite (a nearly
+	// singular K_MM for this λ); FalkonInfo reports the ε used. With
+	// AutoProducts an indefinite system first makes FALKON switch from the
+	// normal matrix to the streamed products, whose rounding errors are
+	// those of K_nM instead of K_nMᵀK_nM.
 	Jitter float64
 	// Precision of the kernel inner products; the zero value is Float64.
 	Precision kernel.Precision
@@ -89,11 +102,13 @@ type Falkon struct {
 
 // FalkonInfo describes the last fit.
 type FalkonInfo struct {
-	Centres    []int    // rows of the training X used as centres
-	Iterations int      // CG iterations run
-	Residual   float64  // largest final relative residual of the preconditioned system
-	Jitter     float64  // ε used in K_MM + εMI
-	Products   Products // how K_nMᵀK_nM was applied
+	Centres        []int    // rows of the training X used as centres
+	DroppedCentres []int    // rows chosen as centres but equal to an earlier centre, left out
+	Iterations     int      // CG iterations run (of the last attempt)
+	Residual       float64  // largest final true relative residual of the preconditioned system
+	Jitter         float64  // ε used in K_MM + εMI
+	JitterRaises   int      // tenfold increases of ε after a numerical failure
+	Products       Products // how K_nMᵀK_nM was applied
 }
 
 // Validate reports a hyperparameter outside its valid range (the data
@@ -137,67 +152,100 @@ func (f *Falkon) Fit(ctx context.Context, x, y *mat.Dense) error {
 	if iters == 0 {
 		iters = DefaultIterations
 	}
-	m, nf := st.m, float64(st.n)
+	m := st.m
 	_, d := x.Dims()
 	prod := f.Products
 	if prod == AutoProducts {
 		prod = Streamed
-		if m < iters*(2*d+40) {
+		if m < 2*iters*(entryCost+d+4*st.c) {
 			prod = NormalMatrix
 		}
 	}
-	// A = chol(T Tᵀ/M + λI)
-	tt := mat.NewSymDense(m, nil)
-	blas64.Syrk(blas.NoTrans, 1/float64(m), mat.DenseCopyOf(st.t).RawMatrix(), 0, tt.RawSymmetric())
-	for i := 0; i < m; i++ {
-		tt.SetSym(i, i, tt.At(i, i)+f.Lambda)
-	}
-	a, ok := cholUpper(tt)
-	if !ok {
-		return fmt.Errorf("krr: Falkon: T Tᵀ/M + λI is not numerically positive definite (λ=%v)", f.Lambda)
-	}
 	var kty *mat.Dense
-	op := &bhb{m: m, t: st.t, a: a, lambda: f.Lambda, n: nf}
+	var normal func(dst, v *mat.Dense)
 	if prod == NormalMatrix {
 		g, ky, err := st.km.Normal(ctx, y, nil)
 		if err != nil {
 			return fmt.Errorf("krr: %w", err)
 		}
 		kty = ky
-		op.normal = func(dst, v *mat.Dense) {
-			blas64.Symm(blas.Left, 1, g.RawSymmetric(), v.RawMatrix(), 0, dst.RawMatrix())
-		}
+		normal = func(dst, v *mat.Dense) { symMulTo(dst, g, v) }
 	} else {
 		kty = mat.NewDense(m, st.c, nil)
 		st.km.TMulTo(kty, y)
-		op.normal = st.km.NormalTo
+		normal = st.km.NormalTo
 	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	tol := f.Tol
+	if tol == 0 {
+		tol = stallTol
+	}
+	for {
+		alpha, res, err, failed := f.solve(ctx, st, kty, normal, tol, iters)
+		if failed != "" {
+			if f.Products == AutoProducts && prod == NormalMatrix {
+				// Forming K_nMᵀK_nM squares the conditioning: its rounding
+				// errors, amplified by T^{-1}, can make the system
+				// indefinite when K_MM is nearly singular. The streamed
+				// products keep them at the level of K_nM's.
+				prod, normal = Streamed, st.km.NormalTo
+				continue
+			}
+			// K_MM is numerically rank deficient for this λ: more jitter
+			if err := st.refactor("Falkon: " + failed); err != nil {
+				return err
+			}
+			continue
+		}
+		var notConverged *krylov.NotConvergedError
+		if err != nil && !errors.As(err, &notConverged) {
+			return fmt.Errorf("krr: Falkon: %w", err)
+		}
+		f.fit = expansion{k: f.Kernel, centres: st.centres, alpha: alpha, prec: f.Precision, blockRows: f.BlockRows}
+		f.info = FalkonInfo{Centres: st.idx, DroppedCentres: st.dropped, Iterations: slices.Max(res.Iterations),
+			Residual: res.MaxResidual(), Jitter: st.jitter, JitterRaises: st.raised, Products: prod}
+		if f.Tol > 0 && err != nil {
+			return fmt.Errorf("krr: Falkon: tolerance %g not reached in %d iterations (relative residual %.3g): %w", f.Tol, iters, res.MaxResidual(), err)
+		}
+		return nil
+	}
+}
+
+// solve runs Algorithm 1 with the current T: A = chol(T Tᵀ/M + λI), t CG
+// iterations on BHB from r = A^{−T}T^{−T}K_nMᵀY/n, and α = T^{−1}A^{−1}β. It
+// returns a description in failed when the preconditioned system proved
+// numerically indefinite (A does not factor, or CG met pᵀAp ≤ 0).
+func (f *Falkon) solve(ctx context.Context, st *setup, kty *mat.Dense, normal func(dst, v *mat.Dense), tol float64, iters int) (alpha *mat.Dense, res krylov.BlockResult, err error, failed string) {
+	m, nf := st.m, float64(st.n)
+	tt := gramRows(st.t, 1/float64(m)).RawSymmetric()
+	for i := 0; i < m; i++ {
+		tt.Data[i*tt.Stride+i] += f.Lambda
+	}
+	a, ok := cholInPlace(tt.Data, m)
+	if !ok {
+		return nil, res, nil, fmt.Sprintf("T Tᵀ/M + λI (λ=%v) is not numerically positive definite", f.Lambda)
+	}
+	op := &bhb{m: m, t: st.t, a: a, lambda: f.Lambda, n: nf, normal: normal}
 	// r = A^{-T} T^{-T} K_nMᵀ Y / n
 	r := mat.DenseCopyOf(kty)
 	r.Scale(1/nf, r)
 	triSolve(st.t, true, r)
 	triSolve(a, true, r)
 	beta := mat.NewDense(m, st.c, nil)
-	tol := f.Tol
-	if tol == 0 {
-		tol = stallTol
-	}
-	res, err := blockCG(ctx, op, r, beta, tol, iters, f.Progress)
-	if err != nil {
-		return fmt.Errorf("krr: Falkon: %w", err)
+	// Algorithm 1 runs exactly t iterations: with MaxIter = t, not reaching
+	// the tolerance is the expected outcome, and BlockCG then leaves its
+	// last iterate (the best in the A-norm of the error) in beta.
+	res, err = krylov.BlockCG(ctx, op, r, beta, krylov.Settings{Tol: tol, MaxIter: iters, Progress: f.Progress})
+	var breakdown *krylov.BreakdownError
+	if errors.As(err, &breakdown) {
+		return nil, res, err, "the preconditioned system is not numerically positive definite (" + breakdown.Reason + ")"
 	}
 	// α = T^{-1} A^{-1} β
 	triSolve(a, false, beta)
 	triSolve(st.t, false, beta)
-	f.fit = expansion{k: f.Kernel, centres: st.centres, alpha: beta, prec: f.Precision, blockRows: f.BlockRows}
-	f.info = FalkonInfo{Centres: st.idx, Iterations: res.iterations, Residual: res.residual, Jitter: st.jitter, Products: prod}
-	if f.Tol > 0 && !res.converged {
-		return fmt.Errorf("krr: Falkon: tolerance %g not reached in %d iterations (relative residual %.3g)", f.Tol, iters, res.residual)
-	}
-	return nil
+	return beta, res, err, ""
 }
 
 // Predict returns f(x) for each row of x.

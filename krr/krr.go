@@ -7,8 +7,6 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/kernel"
@@ -159,26 +157,4 @@ func Argmax(p *mat.Dense) []int {
 		out[i] = best
 	}
 	return out
-}
-
-// triSolve overwrites b (M×c) with op(R)^{−1} b for an upper triangular R,
-// op(R) = R or Rᵀ.
-func triSolve(r *mat.TriDense, trans bool, b *mat.Dense) {
-	t := blas.NoTrans
-	if trans {
-		t = blas.Trans
-	}
-	blas64.Trsm(blas.Left, t, 1, r.RawTriangular(), b.RawMatrix())
-}
-
-// cholUpper returns the upper Cholesky factor R (RᵀR = a) or false.
-func cholUpper(a *mat.SymDense) (*mat.TriDense, bool) {
-	var ch mat.Cholesky
-	if !ch.Factorize(a) {
-		return nil, false
-	}
-	n := a.SymmetricDim()
-	r := mat.NewTriDense(n, mat.Upper, nil)
-	ch.UTo(r)
-	return r, true
 }

@@ -4,6 +4,9 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"os"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -11,6 +14,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/kernel"
+	"github.com/gssl/gssl/loaders"
 )
 
 // Tolerances.
@@ -24,6 +28,11 @@ const (
 	// falkonTol: FALKON stopped at relative residual 1e-12 on a system of
 	// condition number ≲ 1e4 against the direct Nyström solution.
 	falkonTol = 1e-7
+	// residualFloor: the true relative residual ‖r − BHB·β‖/‖r‖ that CG
+	// reaches on FALKON's preconditioned system before rounding stops it:
+	// the products with T^{-1} (K_MM + εM I with ε = 1e-12, condition up
+	// to 1e9) lose about 7 digits, so the floor is near 1e-10.
+	residualFloor = 1e-9
 )
 
 var ctx = context.Background()
@@ -103,7 +112,7 @@ func TestFalkonWithAllCentresEqualsExact(t *testing.T) {
 		require.NoError(t, err)
 		assert.LessOrEqual(t, maxAbsDiff(want, got), exactTol*math.Max(1, maxAbs(want)), "%v", prod)
 		assert.Equal(t, prod, f.Info().Products)
-		assert.Less(t, f.Info().Residual, 1e-10, "%v", prod)
+		assert.Less(t, f.Info().Residual, residualFloor, "%v", prod)
 	}
 }
 
@@ -273,25 +282,121 @@ func mse(p *mat.Dense, f []float64) float64 {
 	return s / float64(len(f))
 }
 
-// TestCourseChapter9 reruns the course's "how many features are enough?"
-// experiment with our own random draws. The course (and krr.py course,
-// which reproduces its stream) reports test MSE 0.0237 exact, 0.0253
-// Nyström m = 800, 0.0363 random features D = 800. Those numbers come from
-// one lucky draw: the same numpy code with default_rng(1), (2), (3) gives
-// exact-KRR test MSE 0.040, 0.037, 0.050. So the check is the band
-// [0.015, 0.06] for exact KRR and the course's relations: Nyström m = 800
-// within 10 % of exact, random features D = 800 worse than Nyström but
-// within a factor 2, FALKON (30 iterations) equal to Nyström.
+// readCourse reads the course's chapter 9 draw saved by
+// scripts/course-draws.py (numpy default_rng(0), the stream of the course
+// and of krr.py course): training and test points, noisy targets, the
+// Nyström landmarks and random-feature map of the m = D = 800 runs, and
+// numpy's test MSEs.
+func readCourse(t *testing.T) (x, y, xt *mat.Dense, landmarks []int, fm *FourierMap, want map[string]float64) {
+	t.Helper()
+	dense := func(name string) *mat.Dense {
+		m, err := loaders.ReadDense("testdata/course/" + name)
+		require.NoError(t, err)
+		return m
+	}
+	x, y, xt = dense("x.csv.gz"), dense("y.csv.gz"), dense("xt.csv.gz")
+	b := dense("rff_b.csv.gz")
+	fm = &FourierMap{W: dense("rff_w.csv.gz"), B: mat.Col(nil, 0, b)}
+	landmarks, err := loaders.ReadInts("testdata/course/landmarks.txt")
+	require.NoError(t, err)
+	raw, err := os.ReadFile("testdata/course/expected.txt")
+	require.NoError(t, err)
+	want = map[string]float64{}
+	for _, line := range strings.Split(string(raw), "\n") {
+		f := strings.Fields(line)
+		if len(f) == 2 && !strings.HasPrefix(f[0], "#") {
+			v, err := strconv.ParseFloat(f[1], 64)
+			require.NoError(t, err)
+			want[f[0]] = v
+		}
+	}
+	return x, y, xt, landmarks, fm, want
+}
+
+// courseTarget is f*(x) = sin x0 + cos(x1 x2) + 0.5 x3.
+func courseTarget(xt *mat.Dense) []float64 {
+	n, _ := xt.Dims()
+	f := make([]float64, n)
+	for i := range f {
+		r := xt.RawRowView(i)
+		f[i] = math.Sin(r[0]) + math.Cos(r[1]*r[2]) + 0.5*r[3]
+	}
+	return f
+}
+
+// Tolerances of TestCourseChapter9 against numpy on the same draw,
+// relative to the test MSE:
+//   - exact KRR: both sides solve K + nλI (condition ≤ 1 + n/(nλ) ≈ 1e4)
+//     by a factorisation, so α agrees to ~1e-12 and the MSE far better
+//     than 1e-9;
+//   - Nyström and random features: numpy's solves of (K_nMᵀK_nM + nλK_MM
+//   - 1e-8 I) and (ZᵀZ + nλI) in their original form, ours through
+//     T^{-T}(…)T^{-1} or a Cholesky factor; the Nyström system has
+//     condition ~1e12 (measured agreement 4e-8), so 1e-6 is left.
+const (
+	courseExactTol   = 1e-9
+	courseNystromTol = 1e-6
+	courseRFFTol     = 1e-9
+)
+
+// TestCourseChapter9 is the kernel-methods course's "how many features are
+// enough?" experiment (papers/003, ch. 9: n = 3000, d = 5, X ~ N(0, I),
+// f*(x) = sin x0 + cos(x1 x2) + 0.5 x3, y = f* + 0.2·N(0, 1), Gaussian
+// σ = 1.5, λ = 1e-4, test MSE against the noiseless f* on 1000 test
+// points). On the course's own draw (numpy's, read from testdata) exact
+// KRR, Nyström m = 800 and random features D = 800 reproduce the course's
+// 0.024, 0.025 and 0.036 — numpy's exact values — and FALKON with 30
+// iterations on the same landmarks matches Nyström.
 func TestCourseChapter9(t *testing.T) {
-	x, y, _ := courseProblem(0, 3000, 0.2)
-	xt, _, ft := courseProblem(1, 1000, 0)
+	x, y, xt, landmarks, fm, want := readCourse(t)
+	n, _ := x.Dims()
 	sigma, lambda := 1.5, 1e-4
 	k := kernel.Gaussian{Sigma: sigma}
+	// numpy regularises K_MM by 1e-8·I/(nλ): the same ε in K_MM + εM I
+	jitter := 1e-8 / (float64(n) * lambda * float64(len(landmarks)))
+	centres := Centres{Sampler: Fixed(landmarks)}
 	models := map[string]Regressor{
-		"exact":   &Exact{Kernel: k, Lambda: lambda},
-		"nystrom": &Nystrom{Kernel: k, Lambda: lambda, Centres: Centres{M: 800}},
-		"falkon":  &Falkon{Kernel: k, Lambda: lambda, Centres: Centres{M: 800}, Iterations: 30},
-		"rff":     &RandomFeatures{Sigma: sigma, D: 800, Lambda: lambda},
+		"exact":      &Exact{Kernel: k, Lambda: lambda},
+		"nystrom800": &Nystrom{Kernel: k, Lambda: lambda, Centres: centres, Jitter: jitter},
+		"falkon":     &Falkon{Kernel: k, Lambda: lambda, Centres: centres, Jitter: jitter, Iterations: 30},
+		"rff800":     &RandomFeatures{Lambda: lambda, FixedMap: fm},
+	}
+	ft := courseTarget(xt)
+	got := map[string]float64{}
+	for name, m := range models {
+		require.NoError(t, m.Fit(ctx, x, y), name)
+		p, err := m.Predict(xt)
+		require.NoError(t, err, name)
+		got[name] = mse(p, ft)
+	}
+	t.Logf("test MSE: %v (numpy: %v)", got, want)
+	assert.InEpsilon(t, want["exact"], got["exact"], courseExactTol)
+	assert.InEpsilon(t, want["nystrom800"], got["nystrom800"], courseNystromTol)
+	assert.InEpsilon(t, want["rff800"], got["rff800"], courseRFFTol)
+	assert.Equal(t, jitter, models["nystrom800"].(*Nystrom).JitterUsed(), "jitter raised")
+	// the course's rounded figures
+	assert.InDelta(t, 0.024, got["exact"], 0.0005)
+	assert.InDelta(t, 0.025, got["nystrom800"], 0.0005)
+	assert.InDelta(t, 0.036, got["rff800"], 0.0005)
+	// FALKON after 30 iterations is Nyström's solution to 4 digits
+	assert.InEpsilon(t, got["nystrom800"], got["falkon"], 1e-4)
+}
+
+// TestCourseChapter9OwnDraws reruns the experiment on draws of our own:
+// the test MSE of one draw varies a lot (numpy's default_rng(0…7) give
+// exact-KRR MSE 0.024, 0.040, 0.037, 0.050, 0.042, 0.036, 0.043, 0.023,
+// driven by a few test points in the tails of N(0, I)), so the check is a
+// band around that spread and the course's relations: Nyström m = 800
+// within 10 % of exact, random features D = 800 worse than Nyström but
+// within a factor 2.
+func TestCourseChapter9OwnDraws(t *testing.T) {
+	x, y, _ := courseProblem(0, 3000, 0.2)
+	xt, _, ft := courseProblem(1, 1000, 0)
+	k := kernel.Gaussian{Sigma: 1.5}
+	models := map[string]Regressor{
+		"exact":   &Exact{Kernel: k, Lambda: 1e-4},
+		"nystrom": &Nystrom{Kernel: k, Lambda: 1e-4, Centres: Centres{M: 800}},
+		"rff":     &RandomFeatures{Sigma: 1.5, D: 800, Lambda: 1e-4},
 	}
 	got := map[string]float64{}
 	for name, m := range models {
@@ -303,7 +408,6 @@ func TestCourseChapter9(t *testing.T) {
 	t.Logf("test MSE: %v", got)
 	assert.True(t, got["exact"] > 0.015 && got["exact"] < 0.06, "exact %v", got["exact"])
 	assert.InEpsilon(t, got["exact"], got["nystrom"], 0.1)
-	assert.InEpsilon(t, got["nystrom"], got["falkon"], 1e-3)
 	assert.Less(t, got["nystrom"], got["rff"])
 	assert.Less(t, got["rff"], 2*got["nystrom"])
 }
@@ -370,4 +474,108 @@ func TestOneHotArgmax(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []float64{0, 0, 1, 1, 0, 0, 0, 1, 0}, y.RawMatrix().Data)
 	assert.Equal(t, []int{2, 0, 1}, Argmax(y))
+}
+
+// duplicated returns the n points of problem(seed) twice (rows i and n+i
+// equal), with their targets.
+func duplicated(seed uint64, n, d int) (*mat.Dense, *mat.Dense) {
+	x0, y0 := problem(seed, n, d)
+	x := mat.NewDense(2*n, d, nil)
+	_, c := y0.Dims()
+	y := mat.NewDense(2*n, c, nil)
+	for i := 0; i < 2*n; i++ {
+		x.SetRow(i, x0.RawRowView(i%n))
+		y.SetRow(i, y0.RawRowView(i%n))
+	}
+	return x, y
+}
+
+// TestDuplicateCentresAreDropped: centres that repeat a point make K_MM
+// singular and add nothing to the span of the k(·, c_j); they are left out
+// and reported, and the fit is the one on the distinct centres, which with
+// every distinct training point as a centre is exact KRR.
+func TestDuplicateCentresAreDropped(t *testing.T) {
+	x, y := duplicated(33, 80, 3)
+	xt, _ := problem(34, 40, 3)
+	k := kernel.Gaussian{Sigma: 1}
+	lambda := 1e-4
+	all := make([]int, 160)
+	for i := range all {
+		all[i] = i
+	}
+	distinct := all[:80]
+	e := &Exact{Kernel: k, Lambda: lambda}
+	require.NoError(t, e.Fit(ctx, x, y))
+	want, err := e.Predict(xt)
+	require.NoError(t, err)
+	for _, prod := range []Products{Streamed, NormalMatrix} {
+		f := &Falkon{Kernel: k, Lambda: lambda, Centres: Centres{Sampler: Fixed(all)}, Iterations: 200, Products: prod}
+		require.NoError(t, f.Fit(ctx, x, y))
+		info := f.Info()
+		assert.Equal(t, distinct, info.Centres)
+		assert.Equal(t, all[80:], info.DroppedCentres)
+		assert.Zero(t, info.JitterRaises)
+		got, err := f.Predict(xt)
+		require.NoError(t, err)
+		// the same fit as with the distinct centres given directly
+		g := &Falkon{Kernel: k, Lambda: lambda, Centres: Centres{Sampler: Fixed(distinct)}, Iterations: 200, Products: prod}
+		require.NoError(t, g.Fit(ctx, x, y))
+		assert.Equal(t, g.Coefficients(), f.Coefficients(), "%v", prod)
+		assert.Empty(t, g.Info().DroppedCentres)
+		// and exact KRR (the εM jitter changes the system by 1e-10)
+		assert.LessOrEqual(t, maxAbsDiff(want, got), exactTol*math.Max(1, maxAbs(want)), "%v", prod)
+	}
+	s := &Nystrom{Kernel: k, Lambda: lambda, Centres: Centres{M: 160}}
+	require.NoError(t, s.Fit(ctx, x, y))
+	assert.Equal(t, distinct, s.CentreIndices())
+	assert.Equal(t, all[80:], s.DroppedCentres())
+	got, err := s.Predict(xt)
+	require.NoError(t, err)
+	assert.LessOrEqual(t, maxAbsDiff(want, got), exactTol*math.Max(1, maxAbs(want)))
+}
+
+// TestJitterIsRaisedOnBreakdown: with 120 centres in [−2, 2]³ for a kernel
+// of width 20 (K_MM is numerically of low rank) and λ = 1e-8, K_MM + εMI
+// factors at the default ε = 1e-12, but with K_nMᵀK_nM formed the
+// preconditioned system is numerically indefinite: its rounding errors
+// (relative 1e-16 to ‖G‖) reach 1e-16/ε ≫ λ once T^{-1} is applied. CG
+// meets pᵀAp < 0, the direct solve a negative pivot. Asked for the normal
+// matrix, the fits raise ε tenfold until the system is definite, report
+// it, and equal a fit started at the raised ε; with AutoProducts FALKON
+// falls back to the streamed products instead, which keep the default ε.
+func TestJitterIsRaisedOnBreakdown(t *testing.T) {
+	x, y := duplicated(31, 60, 3)
+	for i := 60; i < 120; i++ {
+		x.Set(i, 0, x.At(i, 0)+0.37)
+	}
+	k := kernel.Gaussian{Sigma: 20}
+	f := &Falkon{Kernel: k, Lambda: 1e-8, Centres: Centres{M: 120}, Iterations: 20, Products: NormalMatrix}
+	require.NoError(t, f.Fit(ctx, x, y))
+	info := f.Info()
+	require.Positive(t, info.JitterRaises)
+	assert.InEpsilon(t, DefaultJitter*math.Pow(10, float64(info.JitterRaises)), info.Jitter, 1e-12)
+	assert.Equal(t, NormalMatrix, info.Products)
+	g := &Falkon{Kernel: k, Lambda: 1e-8, Centres: Centres{M: 120}, Iterations: 20, Products: NormalMatrix, Jitter: info.Jitter}
+	require.NoError(t, g.Fit(ctx, x, y))
+	assert.Zero(t, g.Info().JitterRaises)
+	assert.Equal(t, g.Coefficients(), f.Coefficients())
+
+	auto := &Falkon{Kernel: k, Lambda: 1e-8, Centres: Centres{M: 120}, Iterations: 20}
+	require.NoError(t, auto.Fit(ctx, x, y))
+	assert.Equal(t, Streamed, auto.Info().Products)
+	assert.Zero(t, auto.Info().JitterRaises)
+	streamed := &Falkon{Kernel: k, Lambda: 1e-8, Centres: Centres{M: 120}, Iterations: 20, Products: Streamed}
+	require.NoError(t, streamed.Fit(ctx, x, y))
+	assert.Equal(t, streamed.Coefficients(), auto.Coefficients())
+	// the streamed products reach a far smaller residual at the default ε
+	assert.Less(t, auto.Info().Residual, info.Residual/100)
+
+	s := &Nystrom{Kernel: k, Lambda: 1e-8, Centres: Centres{M: 120}}
+	require.NoError(t, s.Fit(ctx, x, y))
+	assert.Positive(t, s.JitterRaises())
+	assert.InEpsilon(t, DefaultJitter*math.Pow(10, float64(s.JitterRaises())), s.JitterUsed(), 1e-12)
+
+	// beyond the largest jitter: an error naming the cause and the remedy
+	h := &Falkon{Kernel: kernel.Gaussian{Sigma: 2000}, Lambda: 1e-16, Centres: Centres{M: 120}, Iterations: 20, Products: NormalMatrix, Jitter: 1e-6}
+	assert.ErrorContains(t, h.Fit(ctx, x, y), "even with jitter ε=0.0001 in K_MM + εMI: the kernel matrix of the 120 centres is numerically singular for λ=1e-16")
 }

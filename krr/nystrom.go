@@ -2,11 +2,12 @@ package krr
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
+	"hash/fnv"
 	"math"
+	"slices"
 
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/kernel"
@@ -18,7 +19,7 @@ const DefaultM = 1000
 // DefaultJitter is ε in T = chol(K_MM + εM I) when Jitter is 0.
 const DefaultJitter = 1e-12
 
-// maxJitter caps the tenfold increases of ε when K_MM + εMI does not factor.
+// maxJitter caps the tenfold increases of ε.
 const maxJitter = 1e-4
 
 // Centres holds what Nystrom and Falkon share: the centres and how to
@@ -53,14 +54,18 @@ func (c Centres) resolve(n int) (int, Sampler, error) {
 }
 
 // setup is the common part of a Nyström fit: centres, the blocked kernel
-// matrix K_nM and T = chol(K_MM + εMI).
+// matrices K_nM and K_MM, and T = chol(K_MM + εMI).
 type setup struct {
 	n, c, m int
-	idx     []int
+	idx     []int // rows of X used as centres
+	dropped []int // rows of X chosen as centres but equal to an earlier centre
 	centres *mat.Dense
 	km      *kernel.Matrix
+	kmm     *kernel.Matrix // K(C, C) in float64
 	t       *mat.TriDense
+	lambda  float64
 	jitter  float64
+	raised  int // tenfold increases of the jitter
 }
 
 func prepare(ctx context.Context, k kernel.Kernel, lambda float64, cs Centres, jitter float64, prec kernel.Precision, blockRows int, x, y *mat.Dense) (*setup, error) {
@@ -88,36 +93,103 @@ func prepare(ctx context.Context, k kernel.Kernel, lambda float64, cs Centres, j
 	if err != nil {
 		return nil, err
 	}
+	idx, dropped := distinctRows(x, idx)
+	m = len(idx)
 	centres := rowsOf(x, idx)
 	km, err := kernel.NewMatrix(k, x, centres, prec, blockRows)
 	if err != nil {
 		return nil, fmt.Errorf("krr: %w", err)
 	}
-	kmmM, err := kernel.NewMatrix(k, centres, centres, kernel.Float64, 0)
+	kmm, err := kernel.NewMatrix(k, centres, centres, kernel.Float64, 0)
 	if err != nil {
 		return nil, fmt.Errorf("krr: %w", err)
 	}
-	kmm := mat.NewDense(m, m, nil)
-	kmmM.RowsTo(kmm, 0, m)
-	var t *mat.TriDense
+	st := &setup{n: n, c: c, m: m, idx: idx, dropped: dropped, centres: centres, km: km, kmm: kmm, lambda: lambda, jitter: jitter}
+	if err := st.factor(); err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+// factor sets T = chol(K_MM + εMI), raising ε tenfold (up to maxJitter)
+// while the factorisation fails. K_MM is evaluated into T's storage (its
+// entries (i, j) and (j, i) are the same float64 operations, so it is
+// exactly symmetric), so that one M×M matrix is held.
+func (st *setup) factor() error {
+	m := st.m
 	for {
-		sym := mat.NewSymDense(m, nil)
+		d := make([]float64, m*m)
+		st.kmm.RowsTo(mat.NewDense(m, m, d), 0, m)
 		for i := 0; i < m; i++ {
-			for j := i; j < m; j++ {
-				sym.SetSym(i, j, (kmm.At(i, j)+kmm.At(j, i))/2)
-			}
-			sym.SetSym(i, i, sym.At(i, i)+jitter*float64(m))
+			d[i*m+i] += st.jitter * float64(m)
 		}
 		var ok bool
-		if t, ok = cholUpper(sym); ok {
-			break
+		if st.t, ok = cholInPlace(d, m); ok {
+			return nil
 		}
-		if jitter*10 > maxJitter {
-			return nil, fmt.Errorf("krr: K_MM + εMI is not numerically positive definite even with ε=%g: the kernel matrix of the centres is singular (duplicate points?)", jitter)
+		if err := st.raise("K_MM + εMI is not numerically positive definite"); err != nil {
+			return err
 		}
-		jitter *= 10
 	}
-	return &setup{n: n, c: c, m: m, idx: idx, centres: centres, km: km, t: t, jitter: jitter}, nil
+}
+
+// raise multiplies ε by ten after a numerical failure (described by why),
+// or returns an error once ε would exceed maxJitter.
+func (st *setup) raise(why string) error {
+	next := st.jitter * 10
+	if p := math.Pow10(int(math.Round(math.Log10(next)))); math.Abs(p-next) <= 1e-12*next {
+		next = p // keep powers of ten exact
+	}
+	if next > maxJitter*(1+1e-12) {
+		return fmt.Errorf("krr: %s even with jitter ε=%g in K_MM + εMI: the kernel matrix of the %d centres is numerically singular for λ=%g (centres too close for the kernel width?); increase Lambda or use fewer centres", why, st.jitter, st.m, st.lambda)
+	}
+	st.jitter = next
+	st.raised++
+	return nil
+}
+
+// refactor raises ε after a failure of the preconditioned system (why) and
+// recomputes T.
+func (st *setup) refactor(why string) error {
+	if err := st.raise(why); err != nil {
+		return err
+	}
+	return st.factor()
+}
+
+// distinctRows returns the indices of idx whose rows of x differ from the
+// rows of all earlier indices, and the others: a duplicate centre adds
+// nothing to the span of the k(·, c_j) and makes K_MM singular.
+func distinctRows(x *mat.Dense, idx []int) (kept, dropped []int) {
+	seen := make(map[uint64][]int, len(idx))
+	kept = make([]int, 0, len(idx))
+	for _, i := range idx {
+		row := x.RawRowView(i)
+		h := fnv.New64a()
+		var b [8]byte
+		for _, v := range row {
+			if v == 0 {
+				v = 0 // −0 and +0 are the same point
+			}
+			binary.LittleEndian.PutUint64(b[:], math.Float64bits(v))
+			h.Write(b[:])
+		}
+		key := h.Sum64()
+		dup := false
+		for _, j := range seen[key] {
+			if slices.Equal(row, x.RawRowView(j)) {
+				dup = true
+				break
+			}
+		}
+		if dup {
+			dropped = append(dropped, i)
+			continue
+		}
+		seen[key] = append(seen[key], i)
+		kept = append(kept, i)
+	}
+	return kept, dropped
 }
 
 // Nystrom is Nyström kernel ridge regression solved directly, through the
@@ -132,7 +204,8 @@ type Nystrom struct {
 	// uniformly with seed 0.
 	Centres Centres
 	// Jitter is ε in K_MM + εMI; 0 means DefaultJitter, raised tenfold (up
-	// to 1e-4) while the factorisation fails.
+	// to 1e-4) while K_MM + εMI or the preconditioned system does not
+	// factor (JitterUsed and JitterRaises report it).
 	Jitter float64
 	// Precision of the kernel inner products; the zero value is Float64.
 	Precision kernel.Precision
@@ -140,9 +213,11 @@ type Nystrom struct {
 	// kernel.DefaultBlockRows.
 	BlockRows int
 
-	fit    expansion
-	idx    []int
-	jitter float64
+	fit     expansion
+	idx     []int
+	dropped []int
+	jitter  float64
+	raised  int
 }
 
 // Validate reports a hyperparameter outside its valid range (the data
@@ -173,34 +248,47 @@ func (s *Nystrom) Fit(ctx context.Context, x, y *mat.Dense) error {
 	if err != nil {
 		return fmt.Errorf("krr: %w", err)
 	}
+	for {
+		alpha, ok := s.solve(st, g, kty)
+		if ok {
+			s.fit = expansion{k: s.Kernel, centres: st.centres, alpha: alpha, prec: s.Precision, blockRows: s.BlockRows}
+			s.idx, s.dropped, s.jitter, s.raised = st.idx, st.dropped, st.jitter, st.raised
+			return nil
+		}
+		if err := st.refactor(fmt.Sprintf("Nystrom: the preconditioned system T^{-T}K_nMᵀK_nM T^{-1}/n + λI (λ=%v) is not numerically positive definite", s.Lambda)); err != nil {
+			return err
+		}
+	}
+}
+
+// solve computes α = T^{-1} S^{-1} T^{-T} K_nMᵀY/n, or false when S is not
+// numerically positive definite.
+func (s *Nystrom) solve(st *setup, g *mat.SymDense, kty *mat.Dense) (*mat.Dense, bool) {
 	m, nf := st.m, float64(st.n)
 	// S = T^{-T} G T^{-1} / n + λI
-	sd := mat.DenseCopyOf(g)
-	triSolve(st.t, true, sd) // T^{-T} G
-	// (T^{-T} G) T^{-1}: solve X T = B from the right
-	blas64.Trsm(blas.Right, blas.NoTrans, 1, st.t.RawTriangular(), sd.RawMatrix())
-	sym := mat.NewSymDense(m, nil)
+	w := mat.DenseCopyOf(g)
+	triSolve(st.t, true, w) // W = T^{-T} G
+	// W T^{-1} = (T^{-T} Wᵀ)ᵀ; only its symmetric part is used below
+	sd := mat.DenseCopyOf(w.T())
+	triSolve(st.t, true, sd)
+	raw := sd.RawMatrix()
 	for i := 0; i < m; i++ {
 		for j := i; j < m; j++ {
-			sym.SetSym(i, j, (sd.At(i, j)+sd.At(j, i))/(2*nf))
+			raw.Data[i*raw.Stride+j] = (raw.Data[i*raw.Stride+j] + raw.Data[j*raw.Stride+i]) / (2 * nf)
 		}
-		sym.SetSym(i, i, sym.At(i, i)+s.Lambda)
+		raw.Data[i*raw.Stride+i] += s.Lambda
 	}
-	var ch mat.Cholesky
-	if !ch.Factorize(sym) {
-		return fmt.Errorf("krr: Nystrom: the preconditioned system is not numerically positive definite (λ=%v too small?)", s.Lambda)
+	r, ok := cholInPlace(raw.Data, m)
+	if !ok {
+		return nil, false
 	}
-	rhs := mat.DenseCopyOf(kty)
-	rhs.Scale(1/nf, rhs)
-	triSolve(st.t, true, rhs)
-	alpha := mat.NewDense(m, st.c, nil)
-	if err := ch.SolveTo(alpha, rhs); err != nil {
-		return fmt.Errorf("krr: Nystrom: %w", err)
-	}
+	alpha := mat.DenseCopyOf(kty)
+	alpha.Scale(1/nf, alpha)
+	triSolve(st.t, true, alpha)
+	triSolve(r, true, alpha) // S^{-1} = R^{-1}R^{-T}
+	triSolve(r, false, alpha)
 	triSolve(st.t, false, alpha)
-	s.fit = expansion{k: s.Kernel, centres: st.centres, alpha: alpha, prec: s.Precision, blockRows: s.BlockRows}
-	s.idx, s.jitter = st.idx, st.jitter
-	return nil
+	return alpha, true
 }
 
 // Predict returns f(x) for each row of x.
@@ -214,3 +302,12 @@ func (s *Nystrom) Coefficients() *mat.Dense { return s.fit.alpha }
 
 // JitterUsed returns the ε of the last fit.
 func (s *Nystrom) JitterUsed() float64 { return s.jitter }
+
+// JitterRaises returns how many times the last fit multiplied ε by ten
+// because K_MM + εMI or the preconditioned system was numerically singular.
+func (s *Nystrom) JitterRaises() int { return s.raised }
+
+// DroppedCentres returns the rows of X that the sampler chose as centres
+// but that equal an earlier centre (they were left out: a duplicate adds
+// nothing to the model and makes K_MM singular).
+func (s *Nystrom) DroppedCentres() []int { return s.dropped }

@@ -46,6 +46,26 @@ func NewFourierMap(sigma float64, d, features int, seed uint64) (*FourierMap, er
 	return &FourierMap{W: w, B: b}, nil
 }
 
+// check reports a map that cannot take points of dimension d.
+func (f *FourierMap) check(d int) error {
+	if f.W == nil || len(f.B) == 0 {
+		return fmt.Errorf("krr: FixedMap has no features")
+	}
+	wr, wc := f.W.Dims()
+	if wr != d || wc != len(f.B) {
+		return fmt.Errorf("krr: FixedMap W is %d×%d and b has %d entries, want %d×%d for points of dimension %d", wr, wc, len(f.B), d, len(f.B), d)
+	}
+	for i, v := range f.B {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("krr: FixedMap b[%d] is %v", i, v)
+		}
+	}
+	if err := kernel.CheckPoints("FixedMap W", f.W, -1); err != nil {
+		return fmt.Errorf("krr: %w", err)
+	}
+	return nil
+}
+
 // Features returns D.
 func (f *FourierMap) Features() int { return len(f.B) }
 
@@ -71,7 +91,7 @@ func (f *FourierMap) MapTo(dst, x *mat.Dense) {
 // Gaussian kernel exp(−‖x−y‖²/(2σ²)): w = (ZᵀZ + nλI)^{−1}ZᵀY. Z is built
 // in row blocks (memory O(nd + D²), time O(nDd + nD² + D³)).
 type RandomFeatures struct {
-	// Sigma is the Gaussian kernel's σ > 0.
+	// Sigma is the Gaussian kernel's σ > 0 (not used with FixedMap).
 	Sigma float64
 	// D is the number of features; 0 means 1000.
 	D int
@@ -79,6 +99,10 @@ type RandomFeatures struct {
 	Lambda float64
 	// Seed seeds W and b.
 	Seed uint64
+	// FixedMap, if not nil, is the feature map to use instead of drawing
+	// one (for instance W and b drawn by another tool); its W must have d
+	// rows, and D is then its number of features.
+	FixedMap *FourierMap
 
 	fm *FourierMap
 	w  *mat.Dense
@@ -90,8 +114,10 @@ const rffBlock = 512
 
 // Validate reports a hyperparameter outside its valid range.
 func (r *RandomFeatures) Validate() error {
-	if err := (kernel.Gaussian{Sigma: r.Sigma}).Validate(); err != nil {
-		return fmt.Errorf("krr: %w", err)
+	if r.FixedMap == nil {
+		if err := (kernel.Gaussian{Sigma: r.Sigma}).Validate(); err != nil {
+			return fmt.Errorf("krr: %w", err)
+		}
 	}
 	if r.D < 0 {
 		return fmt.Errorf("krr: D=%d random features is invalid: it must be ≥ 1 (0 means 1000)", r.D)
@@ -108,14 +134,21 @@ func (r *RandomFeatures) Fit(ctx context.Context, x, y *mat.Dense) error {
 	if err != nil {
 		return err
 	}
-	D := r.D
-	if D == 0 {
-		D = 1000
+	fm := r.FixedMap
+	if fm != nil {
+		if err := fm.check(d); err != nil {
+			return err
+		}
+	} else {
+		D := r.D
+		if D == 0 {
+			D = 1000
+		}
+		if fm, err = NewFourierMap(r.Sigma, d, D, r.Seed); err != nil {
+			return err
+		}
 	}
-	fm, err := NewFourierMap(r.Sigma, d, D, r.Seed)
-	if err != nil {
-		return err
-	}
+	D := fm.Features()
 	ztz := mat.NewSymDense(D, nil)
 	zty := mat.NewDense(D, c, nil)
 	z := mat.NewDense(min(rffBlock, n), D, nil)

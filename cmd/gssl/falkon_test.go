@@ -17,12 +17,17 @@ import (
 
 // writeImageFolder writes n 28×28 images of two classes (a bright top half
 // or a bright bottom half, plus noise) with the last nTest marked "test".
-func writeImageFolder(t *testing.T, n, nTest int) string {
+func writeImageFolder(t *testing.T, n, nTest int) string { return writeImages(t, n, nTest, 0) }
+
+// writeImages is writeImageFolder where image i ≥ period repeats image
+// i − period (period 0: no repeats).
+func writeImages(t *testing.T, n, nTest, period int) string {
 	dir := t.TempDir()
 	rng := rand.New(rand.NewPCG(5, 6))
 	var img bytes.Buffer
 	zw := gzip.NewWriter(&img)
 	var labels, origin strings.Builder
+	var all [][]byte
 	for i := 0; i < n; i++ {
 		c := i % 2
 		px := make([]byte, 784)
@@ -33,6 +38,10 @@ func writeImageFolder(t *testing.T, n, nTest int) string {
 			}
 			px[p] = byte(v)
 		}
+		if period > 0 && i >= period {
+			px, c = all[i-period], (i-period)%2
+		}
+		all = append(all, px)
 		_, err := zw.Write(px)
 		require.NoError(t, err)
 		fmt.Fprintln(&labels, c)
@@ -70,6 +79,9 @@ func TestFalkonJSON(t *testing.T) {
 			// the classes are separable: no test error
 			assert.Equal(t, 0.0, obj["test_error"], "%s %s", solver, centres)
 			assert.GreaterOrEqual(t, obj["seconds"], 0.0)
+			assert.Equal(t, 1e-12, obj["jitter"])
+			assert.Equal(t, 0.0, obj["jitter_raises"])
+			assert.Equal(t, 0.0, obj["dropped_centres"])
 			if solver == "falkon" {
 				assert.Equal(t, 10.0, obj["iterations"])
 			}
@@ -88,6 +100,22 @@ func TestFalkonJSON(t *testing.T) {
 	opts.JSON = false
 	require.NoError(t, runFalkon(context.Background(), opts, &out, &errw))
 	assert.Contains(t, out.String(), "test error")
+}
+
+// Repeated training images chosen as centres are left out and counted.
+func TestFalkonDuplicateCentres(t *testing.T) {
+	dir := writeImages(t, 140, 40, 50) // train images 50..99 repeat 0..49
+	for _, solver := range []string{"falkon", "nystrom"} {
+		var out, errw bytes.Buffer
+		opts := falkonDefaults(dir)
+		opts.Solver, opts.M = solver, 100
+		require.NoError(t, runFalkon(context.Background(), opts, &out, &errw))
+		obj := decodeOne(t, out.Bytes())
+		assert.Equal(t, 50.0, obj["dropped_centres"], solver)
+		assert.Equal(t, 50.0, obj["m"], solver)
+		assert.Equal(t, 0.0, obj["test_error"], solver)
+		assert.Contains(t, errw.String(), "50 centres repeat an image", solver)
+	}
 }
 
 func TestFalkonBadInput(t *testing.T) {

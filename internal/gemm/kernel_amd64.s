@@ -1,12 +1,12 @@
 #include "textflag.h"
 
-// func sgemm6x16AVX2(k int, a, b, c *float32)
+// func kernel32AVX2(k int, a, b, c *float32)
 //
 // c[i*16+j] = Σ_t a[t*6+i]·b[t*16+j] for i < 6, j < 16: a 6×16 tile of dot
 // products from a packed 6-row panel a and a packed 16-column panel b. The
 // 12 accumulators live in Y0–Y11; Y12–Y13 hold a row of b, Y14–Y15 the
 // broadcast entries of a.
-TEXT ·sgemm6x16AVX2(SB), NOSPLIT, $0-32
+TEXT ·kernel32AVX2(SB), NOSPLIT, $0-32
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DI
@@ -112,11 +112,123 @@ done:
 	VZEROUPPER
 	RET
 
-// func sqdist16AVX2(a, b *float32, n int) float32
+// func kernel64AVX2(k int, a, b, c *float64)
+//
+// c[i*8+j] = Σ_t a[t*6+i]·b[t*8+j] for i < 6, j < 8: the float64 twin of
+// kernel32AVX2, a 6×8 tile of dot products from a packed 6-row panel a and
+// a packed 8-column panel b, in Y0–Y11 (row i in Y(2i), Y(2i+1)).
+TEXT ·kernel64AVX2(SB), NOSPLIT, $0-32
+	MOVQ k+0(FP), CX
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DI
+	MOVQ c+24(FP), DX
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VXORPD Y8, Y8, Y8
+	VXORPD Y9, Y9, Y9
+	VXORPD Y10, Y10, Y10
+	VXORPD Y11, Y11, Y11
+
+dloop2:
+	CMPQ CX, $2
+	JL   dktail
+	VMOVUPD      (DI), Y12
+	VMOVUPD      32(DI), Y13
+	VBROADCASTSD (SI), Y14
+	VBROADCASTSD 8(SI), Y15
+	VFMADD231PD  Y12, Y14, Y0
+	VFMADD231PD  Y13, Y14, Y1
+	VFMADD231PD  Y12, Y15, Y2
+	VFMADD231PD  Y13, Y15, Y3
+	VBROADCASTSD 16(SI), Y14
+	VBROADCASTSD 24(SI), Y15
+	VFMADD231PD  Y12, Y14, Y4
+	VFMADD231PD  Y13, Y14, Y5
+	VFMADD231PD  Y12, Y15, Y6
+	VFMADD231PD  Y13, Y15, Y7
+	VBROADCASTSD 32(SI), Y14
+	VBROADCASTSD 40(SI), Y15
+	VFMADD231PD  Y12, Y14, Y8
+	VFMADD231PD  Y13, Y14, Y9
+	VFMADD231PD  Y12, Y15, Y10
+	VFMADD231PD  Y13, Y15, Y11
+	VMOVUPD      64(DI), Y12
+	VMOVUPD      96(DI), Y13
+	VBROADCASTSD 48(SI), Y14
+	VBROADCASTSD 56(SI), Y15
+	VFMADD231PD  Y12, Y14, Y0
+	VFMADD231PD  Y13, Y14, Y1
+	VFMADD231PD  Y12, Y15, Y2
+	VFMADD231PD  Y13, Y15, Y3
+	VBROADCASTSD 64(SI), Y14
+	VBROADCASTSD 72(SI), Y15
+	VFMADD231PD  Y12, Y14, Y4
+	VFMADD231PD  Y13, Y14, Y5
+	VFMADD231PD  Y12, Y15, Y6
+	VFMADD231PD  Y13, Y15, Y7
+	VBROADCASTSD 80(SI), Y14
+	VBROADCASTSD 88(SI), Y15
+	VFMADD231PD  Y12, Y14, Y8
+	VFMADD231PD  Y13, Y14, Y9
+	VFMADD231PD  Y12, Y15, Y10
+	VFMADD231PD  Y13, Y15, Y11
+	ADDQ         $96, SI
+	ADDQ         $128, DI
+	SUBQ         $2, CX
+	JMP          dloop2
+
+dktail:
+	TESTQ CX, CX
+	JE    dkdone
+	VMOVUPD      (DI), Y12
+	VMOVUPD      32(DI), Y13
+	VBROADCASTSD (SI), Y14
+	VBROADCASTSD 8(SI), Y15
+	VFMADD231PD  Y12, Y14, Y0
+	VFMADD231PD  Y13, Y14, Y1
+	VFMADD231PD  Y12, Y15, Y2
+	VFMADD231PD  Y13, Y15, Y3
+	VBROADCASTSD 16(SI), Y14
+	VBROADCASTSD 24(SI), Y15
+	VFMADD231PD  Y12, Y14, Y4
+	VFMADD231PD  Y13, Y14, Y5
+	VFMADD231PD  Y12, Y15, Y6
+	VFMADD231PD  Y13, Y15, Y7
+	VBROADCASTSD 32(SI), Y14
+	VBROADCASTSD 40(SI), Y15
+	VFMADD231PD  Y12, Y14, Y8
+	VFMADD231PD  Y13, Y14, Y9
+	VFMADD231PD  Y12, Y15, Y10
+	VFMADD231PD  Y13, Y15, Y11
+
+dkdone:
+	VMOVUPD Y0, (DX)
+	VMOVUPD Y1, 32(DX)
+	VMOVUPD Y2, 64(DX)
+	VMOVUPD Y3, 96(DX)
+	VMOVUPD Y4, 128(DX)
+	VMOVUPD Y5, 160(DX)
+	VMOVUPD Y6, 192(DX)
+	VMOVUPD Y7, 224(DX)
+	VMOVUPD Y8, 256(DX)
+	VMOVUPD Y9, 288(DX)
+	VMOVUPD Y10, 320(DX)
+	VMOVUPD Y11, 352(DX)
+	VZEROUPPER
+	RET
+
+
+// func sqDist16AVX2(a, b *float32, n int) float32
 //
 // Σ_t (a[t] − b[t])² for n a multiple of 16: 32 lanes per iteration in four
 // 8-lane accumulators (independent FMA chains), then a 16-lane tail.
-TEXT ·sqdist16AVX2(SB), NOSPLIT, $0-28
+TEXT ·sqDist16AVX2(SB), NOSPLIT, $0-28
 	MOVQ   a+0(FP), SI
 	MOVQ   b+8(FP), DI
 	MOVQ   n+16(FP), CX

@@ -1,0 +1,28 @@
+// Package gemm multiplies dense matrices, C = A·Bᵀ, in float32 or
+// float64, for the dot products behind squared distances, kernel matrices
+// and Gram matrices:
+//
+//	‖x − y‖² = ‖x‖² + ‖y‖² − 2xᵀy,    (SᵀS)_jk = Σ_i S_ij S_ik.
+//
+// The operands are packed into panels (Panels: MR = 6 rows of A, or NR32 =
+// 16 / NR64 = 8 rows of B, stored column by column) and every tile of the
+// product is computed by one call of a register-blocked micro-kernel
+// (Kernel32, Kernel64), the scheme of Goto & van de Geijn, "Anatomy of
+// high-performance matrix multiplication", ACM TOMS 34(3), 2008, with the
+// full depth K in one call. On amd64 CPUs with AVX2 and FMA the kernels are
+// Go assembly holding the 6×16 (float32) or 6×8 (float64) tile in twelve
+// 256-bit registers; elsewhere portable Go kernels run (HasAVX2 reports
+// which). Each entry is a dot product accumulated in order of t, so its
+// rounding error is at most γ_K·Σ_t|a_t b_t| with γ_K = K·u/(1 − K·u)
+// (Higham, "Accuracy and Stability of Numerical Algorithms", 2nd ed.,
+// §3.1): callers that need exact answers (knngraph's certified search)
+// rely on that bound.
+//
+// MulTTo and ParallelMulTTo drive a kernel over whole matrices (groups of
+// eight A panels against every B panel, so that the A group stays in L2
+// cache); ParallelAddUpperTo accumulates the upper triangle of a symmetric
+// product over blocks. Callers that consume tiles as they come (a
+// k-nearest-neighbour heap) call the kernels on panel pairs themselves.
+// SqDist16 is the float32 squared distance of zero-padded vectors, with
+// the same AVX2 or portable choice.
+package gemm

@@ -1,0 +1,209 @@
+package gemm
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// unit returns the unit roundoff of T.
+func unit[T Float]() float64 {
+	if NR[T]() == NR32 {
+		return 0x1p-24
+	}
+	return 0x1p-53
+}
+
+// gamma is Higham's γ_{k+2} = (k+2)·u/(1 − (k+2)·u): the bound on the error
+// of a length-k dot product, relative to Σ|a_t b_t|, summed in any order
+// (fused or not), plus the rounding of both inputs to T (Higham, Accuracy
+// and Stability of Numerical Algorithms, 2nd ed., §3.1).
+func gamma[T Float](k int) float64 {
+	u := unit[T]()
+	return float64(k+2) * u / (1 - float64(k+2)*u)
+}
+
+func TestKernelsAgainstFloat64Sums(t *testing.T) {
+	testKernel(t, Kernel32, Kernel32Go)
+	testKernel(t, Kernel64, Kernel64Go)
+}
+
+func testKernel[T Float](t *testing.T, kern, portable func(int, []T, []T, []T)) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	nr := NR[T]()
+	for _, k := range []int{0, 1, 2, 3, 17, 100, 784} {
+		a := make([]T, MR*k)
+		b := make([]T, nr*k)
+		for i := range a {
+			a[i] = T(rng.NormFloat64())
+		}
+		for i := range b {
+			b[i] = T(rng.NormFloat64())
+		}
+		for name, f := range map[string]func(int, []T, []T, []T){"kernel": kern, "portable": portable} {
+			got := make([]T, MR*nr)
+			for i := range got {
+				got[i] = 99 // must be overwritten
+			}
+			f(k, a, b, got)
+			for i := 0; i < MR; i++ {
+				for j := 0; j < nr; j++ {
+					// the sum in extended precision: float64 products of the
+					// inputs (exact for float32), accumulated with
+					// compensation
+					var s, comp, abs float64
+					for q := 0; q < k; q++ {
+						p := float64(a[q*MR+i]) * float64(b[q*nr+j])
+						y := p - comp
+						tt := s + y
+						comp = (tt - s) - y
+						s = tt
+						abs += math.Abs(p)
+					}
+					if d := math.Abs(float64(got[i*nr+j]) - s); d > gamma[T](k)*abs {
+						t.Fatalf("%T %s k=%d tile (%d,%d): %v, reference %v, error %g > bound %g",
+							got[0], name, k, i, j, got[i*nr+j], s, d, gamma[T](k)*abs)
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestSqDist16(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, n := range []int{16, 32, 48, 784, 800} {
+		a := make([]float32, n)
+		b := make([]float32, n)
+		var s float64
+		for i := range a {
+			a[i], b[i] = float32(rng.NormFloat64()), float32(rng.NormFloat64())
+			d := float64(a[i]) - float64(b[i])
+			s += d * d
+		}
+		// each term: one rounding of the difference (squared: 2u) and of
+		// the square, then the sum
+		bound := gamma[float32](n+2) * s
+		for _, got := range []float32{SqDist16(a, b), SqDistGo(a, b)} {
+			require.LessOrEqual(t, math.Abs(float64(got)-s), bound, "n=%d", n)
+		}
+	}
+	assert.Panics(t, func() { SqDist16(make([]float32, 15), make([]float32, 15)) })
+}
+
+func TestProductsAgainstFloat64(t *testing.T) {
+	testProducts[float32](t)
+	testProducts[float64](t)
+}
+
+func testProducts[T Float](t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	nr := NR[T]()
+	// sizes leaving partial panels on both sides, more than one group of A
+	// panels, and empty depth
+	for _, sz := range []struct{ m, n, k int }{{1, 1, 1}, {7, 17, 5}, {53, 35, 784}, {100, 16, 33}, {6, 100, 0}, {61, 61, 9}} {
+		name := fmt.Sprintf("%T %v", T(0), sz)
+		a := make([][]float64, sz.m)
+		b := make([][]float64, sz.n)
+		shift := make([]float64, sz.k)
+		for t := range shift {
+			shift[t] = rng.Float64()
+		}
+		scale := 0.75
+		pa := NewPanels[T](sz.m, sz.k, MR, nil)
+		pb := NewPanels(sz.n, sz.k, nr, make([]T, 3)) // too small: reallocated
+		for i := range a {
+			a[i] = randRow(rng, sz.k)
+			pa.SetRow(i, a[i], shift, scale)
+		}
+		for j := range b {
+			b[j] = randRow(rng, sz.k)
+			norm := pb.SetRow(j, b[j], nil, 1)
+			var want float64
+			for _, v := range b[j] {
+				want += float64(T(v)) * float64(T(v))
+			}
+			require.InDelta(t, want, norm, 1e-12*math.Max(1, want), name)
+		}
+		ldc := sz.n + 3
+		c := make([]float64, sz.m*ldc)
+		MulTTo(c, ldc, pa, pb)
+		cp := make([]float64, sz.m*ldc)
+		ParallelMulTTo(cp, ldc, pa, pb)
+		assert.Equal(t, c, cp, "%s: parallel and serial products differ", name)
+		// the upper triangle added to a constant
+		up := make([]float64, sz.m*ldc)
+		for i := range up {
+			up[i] = 1
+		}
+		ParallelAddUpperTo(up, ldc, -0.5, pa, pb)
+		for i := range a {
+			for j := range b {
+				var s, abs float64
+				for t := 0; t < sz.k; t++ {
+					p := (a[i][t] - shift[t]) * scale * b[j][t]
+					s += p
+					abs += math.Abs(p)
+				}
+				require.LessOrEqual(t, math.Abs(c[i*ldc+j]-s), gamma[T](sz.k)*abs, "%s entry (%d,%d)", name, i, j)
+				if j >= i {
+					require.Equal(t, 1-0.5*c[i*ldc+j], up[i*ldc+j], "%s upper (%d,%d)", name, i, j)
+				} else {
+					require.Equal(t, 1.0, up[i*ldc+j], "%s below the diagonal (%d,%d)", name, i, j)
+				}
+			}
+			for j := sz.n; j < ldc; j++ {
+				require.Zero(t, c[i*ldc+j], "%s: beyond the columns of C", name)
+				require.Equal(t, 1.0, up[i*ldc+j], "%s: beyond the columns of C", name)
+			}
+		}
+	}
+}
+
+func TestSetColumnsIsTheTranspose(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	const rows, k, ld = 23, 11, 25
+	src := make([]float64, k*ld)
+	for i := range src {
+		src[i] = rng.NormFloat64()
+	}
+	for _, w := range []int{MR, NR64} {
+		got := NewPanels[float64](rows, k, w, nil)
+		got.SetColumns(src, ld)
+		want := NewPanels[float64](rows, k, w, nil)
+		col := make([]float64, k)
+		for i := 0; i < rows; i++ {
+			for t := 0; t < k; t++ {
+				col[t] = src[t*ld+i]
+			}
+			want.SetRow(i, col, nil, 1)
+		}
+		assert.Equal(t, want.Data, got.Data, "width %d", w)
+	}
+}
+
+func TestPanelsMisuse(t *testing.T) {
+	assert.Panics(t, func() { NewPanels[float32](3, 2, 5, nil) })
+	assert.Panics(t, func() { NewPanels[float64](3, 2, NR32, nil) })
+	p := NewPanels[float32](3, 2, MR, nil)
+	assert.Panics(t, func() { p.SetRow(3, []float64{1, 2}, nil, 1) })
+	assert.Panics(t, func() { p.SetRow(0, []float64{1}, nil, 1) })
+	assert.Panics(t, func() { p.SetColumns(make([]float64, 3), 3) })
+	b := NewPanels[float32](3, 3, NR32, nil)
+	assert.Panics(t, func() { MulTTo(make([]float64, 9), 3, p, b) }) // K differs
+	b = NewPanels[float32](3, 2, NR32, nil)
+	assert.Panics(t, func() { MulTTo(make([]float64, 8), 3, p, b) }) // C too short
+	assert.Panics(t, func() { MulTTo(make([]float64, 9), 3, b, p) }) // widths swapped
+}
+
+func randRow(rng *rand.Rand, k int) []float64 {
+	r := make([]float64, k)
+	for t := range r {
+		r[t] = rng.NormFloat64()
+	}
+	return r
+}

@@ -1,0 +1,23 @@
+//go:build !amd64
+
+package gemm
+
+// HasAVX2 is false off amd64: the portable Go kernels run.
+const HasAVX2 = false
+
+// Kernel32 sets the MR×NR32 tile c[i*NR32+j] = Σ_{t<k} a[t*MR+i]·b[t*NR32+j]
+// from one packed panel of each operand (Panels.Panel).
+func Kernel32(k int, a, b, c []float32) { Kernel32Go(k, a, b, c) }
+
+// Kernel64 sets the MR×NR64 tile c[i*NR64+j] = Σ_{t<k} a[t*MR+i]·b[t*NR64+j]
+// from one packed panel of each operand.
+func Kernel64(k int, a, b, c []float64) { Kernel64Go(k, a, b, c) }
+
+// SqDist16 returns Σ_t (a_t − b_t)² in float32 for vectors whose length is
+// a multiple of 16 (zero-padded points); it panics otherwise.
+func SqDist16(a, b []float32) float32 {
+	if len(a)%16 != 0 {
+		panic("gemm: SqDist16: length is not a multiple of 16")
+	}
+	return SqDistGo(a, b)
+}

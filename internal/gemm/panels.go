@@ -1,0 +1,191 @@
+package gemm
+
+import (
+	"fmt"
+
+	"github.com/gssl/gssl/internal/parallel"
+)
+
+// Panels is a matrix of Rows rows and K columns packed for the
+// micro-kernels: the rows are grouped in panels of W consecutive rows
+// (W = MR for the left operand A, NR[T]() for the right operand B), and
+// each panel is stored column by column, so that entry (i, t) is at
+//
+//	Data[(i/W)·W·K + t·W + i%W].
+//
+// Rows past Rows in the last panel are zero. Build one with NewPanels.
+type Panels[T Float] struct {
+	Rows, K, W int
+	Data       []T
+}
+
+// NewPanels returns zeroed panels for a rows×k matrix in groups of w rows
+// (MR, or NR[T]() for a right operand), reusing buf's storage when it is
+// large enough.
+func NewPanels[T Float](rows, k, w int, buf []T) *Panels[T] {
+	if w != MR && w != NR[T]() {
+		panic(fmt.Sprintf("gemm: panel width %d: want %d or %d", w, MR, NR[T]()))
+	}
+	if rows < 0 || k < 0 {
+		panic(fmt.Sprintf("gemm: %d×%d panels", rows, k))
+	}
+	size := (rows + w - 1) / w * w * k
+	if cap(buf) >= size {
+		buf = buf[:size]
+		clear(buf)
+	} else {
+		buf = make([]T, size)
+	}
+	return &Panels[T]{Rows: rows, K: k, W: w, Data: buf}
+}
+
+// Count returns the number of panels, ⌈Rows/W⌉.
+func (p *Panels[T]) Count() int { return (p.Rows + p.W - 1) / p.W }
+
+// Panel returns the storage of panel q (W·K values), as the kernels take it.
+func (p *Panels[T]) Panel(q int) []T { return p.Data[q*p.W*p.K : (q+1)*p.W*p.K] }
+
+// SetRow stores row i: (row_t − shift_t)·scale rounded to T, for t < K
+// (shift nil means no shift). It returns the squared norm of the stored
+// values, summed in float64.
+func (p *Panels[T]) SetRow(i int, row, shift []float64, scale float64) float64 {
+	if i < 0 || i >= p.Rows || len(row) < p.K || (shift != nil && len(shift) < p.K) {
+		panic(fmt.Sprintf("gemm: SetRow(%d) of %d×%d panels with a row of length %d", i, p.Rows, p.K, len(row)))
+	}
+	if p.K == 0 {
+		return 0
+	}
+	w := p.W
+	dst := p.Data[(i/w)*w*p.K+i%w:]
+	var s float64
+	if shift == nil {
+		for t, v := range row[:p.K] {
+			c := T(v * scale)
+			dst[t*w] = c
+			s += float64(c) * float64(c)
+		}
+		return s
+	}
+	for t, v := range row[:p.K] {
+		c := T((v - shift[t]) * scale)
+		dst[t*w] = c
+		s += float64(c) * float64(c)
+	}
+	return s
+}
+
+// SetColumns stores the transpose of the K×Rows row-major matrix src (row
+// stride ld): row i of the panels is column i of src. It is how the
+// product SᵀS of a block S is packed.
+func (p *Panels[T]) SetColumns(src []float64, ld int) {
+	if p.K > 0 && (ld < p.Rows || len(src) < (p.K-1)*ld+p.Rows) {
+		panic(fmt.Sprintf("gemm: SetColumns of %d×%d panels from %d values with stride %d", p.Rows, p.K, len(src), ld))
+	}
+	w := p.W
+	for t := 0; t < p.K; t++ {
+		row := src[t*ld : t*ld+p.Rows]
+		for q := 0; q*w < p.Rows; q++ {
+			dst := p.Data[q*w*p.K+t*w : q*w*p.K+t*w+w]
+			for i, v := range row[q*w : min((q+1)*w, p.Rows)] {
+				dst[i] = T(v)
+			}
+		}
+	}
+}
+
+// groupA is the number of A panels multiplied against one B panel before
+// moving to the next: 8·MR float32 rows at K = 784 are 150 kB, which stay
+// in a core's L2 cache while the panels of B stream past.
+const groupA = 8
+
+// MulTTo sets the Rows(A)×Rows(B) matrix C = A·Bᵀ, row-major with row
+// stride ldc, in float64, on the calling goroutine. A must have panel width
+// MR and B width NR[T](), with the same K. Each entry is a dot product in
+// precision T accumulated in order of t.
+func MulTTo[T Float](c []float64, ldc int, a, b *Panels[T]) {
+	check(c, ldc, a, b)
+	mulT(c, ldc, a, b, 0, a.Count(), 1, false)
+}
+
+// ParallelMulTTo is MulTTo with the panels of A shared among
+// parallel.Workers() goroutines.
+func ParallelMulTTo[T Float](c []float64, ldc int, a, b *Panels[T]) {
+	check(c, ldc, a, b)
+	parallel.For(a.Count(), groupA, func(lo, hi int) { mulT(c, ldc, a, b, lo, hi, 1, false) })
+}
+
+// ParallelAddUpperTo adds alpha times the entries j ≥ i of A·Bᵀ to C
+// (row-major, row stride ldc), leaving the entries below the diagonal
+// untouched, with the rows shared among parallel.Workers() goroutines in
+// parts of equal work. With B packing the same matrix as A it accumulates
+// the upper triangle of a Gram matrix SᵀS over blocks S.
+func ParallelAddUpperTo[T Float](c []float64, ldc int, alpha float64, a, b *Panels[T]) {
+	check(c, ldc, a, b)
+	// work of A panel p: the columns j ≥ its first row
+	np := a.Count()
+	prefix := make([]int, np+1)
+	for p := 0; p < np; p++ {
+		prefix[p+1] = prefix[p] + max(b.Rows-p*MR, 1)
+	}
+	parallel.Balanced(prefix, groupA*MR*NR[T](), func(lo, hi int) { mulT(c, ldc, a, b, lo, hi, alpha, true) })
+}
+
+func check[T Float](c []float64, ldc int, a, b *Panels[T]) {
+	if a.W != MR || b.W != NR[T]() || a.K != b.K {
+		panic(fmt.Sprintf("gemm: A is %d×%d in panels of %d, B is %d×%d in panels of %d: want widths %d and %d and the same K",
+			a.Rows, a.K, a.W, b.Rows, b.K, b.W, MR, NR[T]()))
+	}
+	if a.Rows > 0 && b.Rows > 0 && (ldc < b.Rows || len(c) < (a.Rows-1)*ldc+b.Rows) {
+		panic(fmt.Sprintf("gemm: C has %d values with stride %d, want %d×%d", len(c), ldc, a.Rows, b.Rows))
+	}
+}
+
+// kernelFor returns the micro-kernel of precision T.
+func kernelFor[T Float]() func(k int, a, b, c []T) {
+	var z T
+	if _, ok := any(z).(float32); ok {
+		return any(Kernel32).(func(int, []T, []T, []T))
+	}
+	return any(Kernel64).(func(int, []T, []T, []T))
+}
+
+// mulT computes the rows of C held by A panels [p0, p1): it sets them to
+// A·Bᵀ, or with upper adds alpha times the entries j ≥ i.
+func mulT[T Float](c []float64, ldc int, a, b *Panels[T], p0, p1 int, alpha float64, upper bool) {
+	var tile [MR * NR32]T
+	kern := kernelFor[T]()
+	nr := b.W
+	k := a.K
+	for g0 := p0; g0 < p1; g0 += groupA {
+		g1 := min(g0+groupA, p1)
+		q0 := 0
+		if upper {
+			q0 = g0 * MR / nr // the first B panel reaching the diagonal
+		}
+		for q := q0; q < b.Count(); q++ {
+			bp := b.Panel(q)
+			col0 := q * nr
+			ncol := min(nr, b.Rows-col0)
+			for pa := g0; pa < g1; pa++ {
+				row0 := pa * MR
+				if upper && col0+ncol <= row0 {
+					continue // the tile lies below the diagonal
+				}
+				kern(k, a.Panel(pa), bp, tile[:])
+				for i := 0; i < min(MR, a.Rows-row0); i++ {
+					dst := c[(row0+i)*ldc+col0 : (row0+i)*ldc+col0+ncol]
+					src := tile[i*nr : i*nr+ncol]
+					if !upper {
+						for j, v := range src {
+							dst[j] = float64(v)
+						}
+						continue
+					}
+					for j := max(0, row0+i-col0); j < ncol; j++ {
+						dst[j] += alpha * float64(src[j])
+					}
+				}
+			}
+		}
+	}
+}
