@@ -128,8 +128,9 @@ type Regressor struct {
 	MaxIter int
 	// Restart is GMRES's Krylov dimension; 0 means DefaultRestart.
 	Restart int
-	// Eigen computes kernel PCA's eigenvectors; nil means DenseEigen (O(N²)
-	// memory: small graphs only).
+	// Eigen computes kernel PCA's eigenvectors; nil means LanczosEigen{}
+	// (spectral's Lanczos, O(N·d) memory). DenseEigen is the explicit dense
+	// reference (O(N²) memory, small graphs only).
 	Eigen Eigensolver
 	// Progress, when set, observes every iteration of every column's solve
 	// (calls are serialised; columns may be solved concurrently). Block CG

@@ -4,9 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"sync"
 
-	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/krylov"
@@ -488,7 +486,7 @@ func (j *fitJob) topD(ctx context.Context, s TopD) error {
 	}
 	eig := j.r.Eigen
 	if eig == nil {
-		eig = DenseEigen{}
+		eig = LanczosEigen{}
 	}
 	j.solver = fmt.Sprintf("kernel PCA (%T) + ridge probe", eig)
 	vals, vecs, err := eig.Largest(ctx, j.m, s.D)
@@ -539,97 +537,3 @@ func (j *fitJob) topD(ctx context.Context, s TopD) error {
 	return nil
 }
 
-// DenseEigen is the explicit dense eigensolver: it materialises the operator
-// (N products, O(N²) memory) and runs LAPACK's symmetric eigensolver
-// (O(N³) time). Eigenvector signs are fixed so that the entry of largest
-// magnitude is positive. For graphs of a few thousand nodes.
-type DenseEigen struct{}
-
-// Largest returns the d largest eigenpairs of a, descending.
-func (DenseEigen) Largest(ctx context.Context, a linop.Operator, d int) ([]float64, *mat.Dense, error) {
-	n := a.Dim()
-	if d < 1 || d > n {
-		return nil, nil, fmt.Errorf("dense eigensolver: d=%d out of range [1, %d]", d, n)
-	}
-	dense := linop.ToDense(a)
-	if err := ctx.Err(); err != nil {
-		return nil, nil, err
-	}
-	sym := mat.NewSymDense(n, nil)
-	for i := 0; i < n; i++ {
-		for k := i; k < n; k++ {
-			sym.SetSym(i, k, 0.5*(dense.At(i, k)+dense.At(k, i)))
-		}
-	}
-	var es mat.EigenSym
-	if !es.Factorize(sym, true) {
-		return nil, nil, fmt.Errorf("dense eigensolver: LAPACK did not converge")
-	}
-	all := es.Values(nil)
-	var v mat.Dense
-	es.VectorsTo(&v)
-	vals := make([]float64, d)
-	vecs := mat.NewDense(n, d, nil)
-	col := make([]float64, n)
-	for k := 0; k < d; k++ {
-		src := n - 1 - k
-		vals[k] = all[src]
-		mat.Col(col, src, &v)
-		big := 0
-		for i, x := range col {
-			if math.Abs(x) > math.Abs(col[big]) {
-				big = i
-			}
-		}
-		if col[big] < 0 {
-			floats.Scale(-1, col)
-		}
-		vecs.SetCol(k, col)
-	}
-	return vals, vecs, nil
-}
-
-// EigenCache remembers the eigenpairs an Eigensolver computed for a base
-// kernel, so that kernel PCA fits that differ only in β or in the labelled
-// nodes (a validation grid, several transductive splits of one graph)
-// decompose M once; graph kernels are recognised by their graph. A request for fewer pairs than stored is served from
-// the stored ones. Safe for concurrent use; it holds the vectors (N×d) until
-// dropped.
-type EigenCache struct {
-	Solver Eigensolver // nil means DenseEigen
-
-	mu    sync.Mutex
-	key   any
-	vals  []float64
-	vecs  *mat.Dense
-	Calls int // eigensolver runs so far
-}
-
-// Largest returns the d largest eigenpairs of a, from the cache when the
-// same operator was decomposed with at least d pairs.
-func (c *EigenCache) Largest(ctx context.Context, a linop.Operator, d int) ([]float64, *mat.Dense, error) {
-	var key any = a
-	if cnt, ok := a.(counted); ok {
-		key = cnt.m // the same kernel behind a fresh product counter
-	}
-	if gk, ok := key.(*GraphKernel); ok {
-		key = gk.Graph() // kernels built on the same graph are the same operator
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.key == key && c.vecs != nil && len(c.vals) >= d {
-		n, _ := c.vecs.Dims()
-		return append([]float64(nil), c.vals[:d]...), mat.DenseCopyOf(c.vecs.Slice(0, n, 0, d)), nil
-	}
-	s := c.Solver
-	if s == nil {
-		s = DenseEigen{}
-	}
-	vals, vecs, err := s.Largest(ctx, a, d)
-	if err != nil {
-		return nil, nil, err
-	}
-	c.Calls++
-	c.key, c.vals, c.vecs = key, vals, vecs
-	return append([]float64(nil), vals...), mat.DenseCopyOf(vecs), nil
-}
