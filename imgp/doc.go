@@ -37,8 +37,9 @@
 // Regressor.Variance reports σ² of the truncated kernel afterwards.
 //
 // Prediction (eq. 11–12). After training, the L smallest eigenpairs of Δ_rw
-// (an Eigensolver; DenseComponents is the explicit dense path, per connected
-// component) give the rank-L kernel Σ_l φ_l(x)φ_l(x′), φ_l = √(s(c+λ_l)^{−ν})
+// (an Eigensolver: Lanczos by default, sparse block Lanczos from package
+// spectral per connected component; DenseComponents is the explicit dense
+// reference) give the rank-L kernel Σ_l φ_l(x)φ_l(x′), φ_l = √(s(c+λ_l)^{−ν})
 // f_l, whose posterior given the labelled nodes is an L×L Gaussian over the
 // feature weights. Off the graph the eigenvectors are extended by Nyström,
 //

@@ -64,7 +64,8 @@ type Regressor struct {
 	// Tol is the relative residual of the conjugate-gradient solves; 0 means
 	// 1e-6.
 	Tol float64
-	// Eigensolver for the prediction eigenpairs; nil means DenseComponents{}.
+	// Eigensolver for the prediction eigenpairs; nil means Lanczos{} (sparse,
+	// O(N·L) memory). DenseComponents{} is the explicit dense reference.
 	Eigensolver Eigensolver
 	// Euclidean is the Euclidean GP blended in away from the graph (and the
 	// baseline); nil means gp.Regressor{} (Matérn 5/2, fitted by marginal
@@ -405,7 +406,7 @@ func (r *Regressor) finish(ctx context.Context, f *fitted, pr *gmrf, l int) erro
 	}
 	solver := r.Eigensolver
 	if solver == nil {
-		solver = DenseComponents{}
+		solver = Lanczos{}
 	}
 	if f.eig, err = solver.Smallest(ctx, f.w, l); err != nil {
 		return err

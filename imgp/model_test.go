@@ -2,6 +2,7 @@ package imgp
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -37,42 +38,46 @@ func twoCircles(t testing.TB) (*mat.Dense, *knngraph.Graph) {
 	return x, g
 }
 
-func TestDenseComponentsAgainstWholeGraph(t *testing.T) {
+func TestEigensolversAgainstWholeGraph(t *testing.T) {
 	_, g := twoCircles(t)
 	_, count := g.Dist2.Components()
 	require.Equal(t, 2, count)
 	w, err := g.Weights(0.05)
 	require.NoError(t, err)
 	const L = 12
-	ep, err := DenseComponents{}.Smallest(context.Background(), w, L)
-	require.NoError(t, err)
 	h := Hyperparameters{Alpha: 0.05, Kappa: 1, Amplitude: 1, Noise: 1}
 	dm := newDenseModel(g, 1, h)
 	_, lam, _ := dm.eigenKernel(1, h)
 	n := len(w.D)
-	require.InDelta(t, 0, ep.Values[0], eigenTol)
-	require.InDelta(t, 0, ep.Values[1], eigenTol, "two components: eigenvalue 0 twice")
-	for l := 0; l < L; l++ {
-		require.InDelta(t, lam[l], ep.Values[l], eigenTol, "λ_%d", l)
-		// Δ_rw f = λ f and fᵀDf = 1, checked with the dense matrices.
-		f := mat.Col(nil, l, ep.Vectors)
-		var norm float64
-		for i := 0; i < n; i++ {
-			var af float64
-			for j := 0; j < n; j++ {
-				af += dm.a.At(i, j) * f[j]
+	for _, solver := range []Eigensolver{DenseComponents{}, Lanczos{}} {
+		t.Run(fmt.Sprintf("%T", solver), func(t *testing.T) {
+			ep, err := solver.Smallest(context.Background(), w, L)
+			require.NoError(t, err)
+			require.InDelta(t, 0, ep.Values[0], eigenTol)
+			require.InDelta(t, 0, ep.Values[1], eigenTol, "two components: eigenvalue 0 twice")
+			for l := 0; l < L; l++ {
+				require.InDelta(t, lam[l], ep.Values[l], eigenTol, "λ_%d", l)
+				// Δ_rw f = λ f and fᵀDf = 1, checked with the dense matrices.
+				f := mat.Col(nil, l, ep.Vectors)
+				var norm float64
+				for i := 0; i < n; i++ {
+					var af float64
+					for j := 0; j < n; j++ {
+						af += dm.a.At(i, j) * f[j]
+					}
+					require.InDelta(t, ep.Values[l]*f[i], f[i]-af/dm.d[i], 1e-8, "residual λ_%d node %d", l, i)
+					norm += dm.d[i] * f[i] * f[i]
+				}
+				require.InDelta(t, 1, norm, 1e-10)
+				for m := 0; m < l; m++ {
+					var ip float64
+					for i := 0; i < n; i++ {
+						ip += dm.d[i] * f[i] * ep.Vectors.At(i, m)
+					}
+					require.InDelta(t, 0, ip, 1e-10, "D-orthogonality %d,%d", l, m)
+				}
 			}
-			require.InDelta(t, ep.Values[l]*f[i], f[i]-af/dm.d[i], 1e-8, "residual λ_%d node %d", l, i)
-			norm += dm.d[i] * f[i] * f[i]
-		}
-		require.InDelta(t, 1, norm, 1e-10)
-		for m := 0; m < l; m++ {
-			var ip float64
-			for i := 0; i < n; i++ {
-				ip += dm.d[i] * f[i] * ep.Vectors.At(i, m)
-			}
-			require.InDelta(t, 0, ip, 1e-10, "D-orthogonality %d,%d", l, m)
-		}
+		})
 	}
 	_, err = DenseComponents{MaxComponent: 50}.Smallest(context.Background(), w, L)
 	require.ErrorContains(t, err, "component 0 has 90 nodes")
