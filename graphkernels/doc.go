@@ -44,7 +44,9 @@
 // Operator gives x ↦ r(L)x (Chebyshev expansion with Bessel coefficients
 // for exp(−tL), CG for (I + tL)^{−1}, p products for the p-step walk)
 // without forming r(L); DenseNodeKernel forms r(L) from mat.EigenSym, the
-// explicit O(n³) path for small graphs. (The Chebyshev action is local to
-// this package: the matrix functions of package spectral did not exist when
-// it was written; NodeOperator can switch to them without an API change.)
+// explicit O(n³) path for small graphs. For exp(−tL) the Chebyshev series
+// on the Gershgorin interval is used rather than spectral.MatFunc's Lanczos
+// method: its truncation error is known before the first product, it keeps
+// three vectors instead of a Krylov basis and needs no re-orthogonalisation;
+// the two agree to 1e-9 (TestDiffusionAgreesWithSpectralMatFunc).
 package graphkernels

@@ -14,6 +14,7 @@ import (
 	"github.com/gssl/gssl/graph"
 	"github.com/gssl/gssl/laplacian"
 	"github.com/gssl/gssl/linop"
+	"github.com/gssl/gssl/spectral"
 )
 
 // sbm draws a stochastic block model with the given block sizes and
@@ -242,4 +243,37 @@ func TestNodeKernelBadInput(t *testing.T) {
 	op, err := Diffusion{T: 1}.Operator(lun)
 	require.NoError(t, err)
 	require.ErrorContains(t, op.Apply(context.Background(), make([]float64, 4), make([]float64, 5)), "dst has length 4")
+}
+
+// TestDiffusionAgreesWithSpectralMatFunc: the diffusion kernel's Chebyshev
+// expansion (a-priori truncation, three vectors of memory) and package
+// spectral's Lanczos matrix function (a posteriori, a full Krylov basis) are
+// two independent ways to compute exp(−tL)x; on a graph of 400 nodes, too
+// large for the dense check to be cheap, they must agree.
+func TestDiffusionAgreesWithSpectralMatFunc(t *testing.T) {
+	rng := rand.New(rand.NewPCG(41, 42))
+	g, _ := sbm(t, rng, []int{150, 150, 100}, 0.05, 0.005)
+	x := make([]float64, g.Nodes())
+	for i := range x {
+		x[i] = rng.NormFloat64()
+	}
+	for _, kind := range []laplacian.Kind{laplacian.Unnormalized, laplacian.Symmetric} {
+		l, err := laplacian.New(g, kind, laplacian.Options{Isolated: laplacian.IsolatedZero})
+		require.NoError(t, err)
+		for _, tt := range []float64{0.1, 2, 10} {
+			op, err := Diffusion{T: tt}.Operator(l)
+			require.NoError(t, err)
+			got := make([]float64, len(x))
+			require.NoError(t, op.Apply(context.Background(), got, x))
+			want := make([]float64, len(x))
+			_, err = spectral.MatFunc(context.Background(), l, spectral.Exp(tt), want, x, spectral.FuncSettings{Tol: 1e-14})
+			require.NoError(t, err)
+			var diff, norm float64
+			for i := range x {
+				diff = math.Max(diff, math.Abs(got[i]-want[i]))
+				norm = math.Max(norm, math.Abs(want[i]))
+			}
+			assert.Less(t, diff, nodeTol*math.Max(norm, 1), "%v Laplacian, t=%g: max |Chebyshev − Lanczos| = %g", kind, tt, diff)
+		}
+	}
 }
