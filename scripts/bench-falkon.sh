@@ -6,8 +6,8 @@
 # every line of both sides is appended as JSON to $OUT.
 #
 #   scripts/bench-falkon.sh [REPS] [OUT]        (default 3 repetitions, bench-falkon.jsonl)
-#   FASHION=1 scripts/bench-falkon.sh           also Fashion-MNIST (60k/10k) at M=1000 and 5000
-#   FASHION_M10K=1 …                            also Fashion-MNIST at M=10000 (long: tens of minutes)
+#   FASHION=1 scripts/bench-falkon.sh           also Fashion-MNIST (60k/10k) at M=1000 and 5000, both sides
+#   FASHION=1 FASHION_M10K=1 …                  also Fashion-MNIST at M=10000 (long: many minutes)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REPS=${1:-3}
@@ -36,12 +36,10 @@ for rep in $(seq "$REPS"); do
 done
 
 if [[ "${FASHION:-0}" == 1 ]]; then
-  echo "fashion_mnist M=1000" >&2
-  $LOCK $PY "$WORK/peers/krr.py" mnist "$SHARED/data/fashion_mnist" --M 1000 >> "$OUT"
-  go_run fashion_mnist 1000 "$WORK/splits/fashion_mnist/nystrom_centres_M1000_seed0.txt" float32
-  for M in 5000 ${FASHION_M10K:+10000}; do
+  for M in 1000 5000 ${FASHION_M10K:+10000}; do
     echo "fashion_mnist M=$M" >&2
-    go_run fashion_mnist "$M" uniform float32
+    $LOCK $PY "$WORK/peers/krr.py" mnist "$SHARED/data/fashion_mnist" --M "$M" >> "$OUT"
+    go_run fashion_mnist "$M" "$WORK/splits/fashion_mnist/nystrom_centres_M${M}_seed0.txt" float32
   done
 fi
 echo "results in $OUT" >&2
