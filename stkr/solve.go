@@ -536,4 +536,3 @@ func (j *fitJob) topD(ctx context.Context, s TopD) error {
 	j.done = true
 	return nil
 }
-
