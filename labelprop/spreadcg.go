@@ -48,7 +48,7 @@ type spreadingCG struct {
 	s    krylov.Settings
 	res  krylov.BlockResult
 
-	t, u []float64    // p̃ = t∘p, p = u∘p̃
+	t, u []float64     // p̃ = t∘p, p = u∘p̃
 	op   graph.Scaling // Diag u, Left −a·d^{-1/2}: (I − aS)p = op applied to p̃
 
 	b, x, r, p, q *mat.Dense // p holds p̃; q = (I − aS)p
