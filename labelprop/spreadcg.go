@@ -143,6 +143,7 @@ func (cg *spreadingCG) product(dst []float64) []float64 {
 		for i := lo; i < hi; i++ {
 			pr := pm.Data[i*pm.Stride : i*pm.Stride+c]
 			qr := qm.Data[i*qm.Stride : i*qm.Stride+c]
+			pr, qr = pr[:len(acc)], qr[:len(acc)] // bounds checks out of the loop
 			ui := u[i]
 			for j := range acc {
 				acc[j] += ui * pr[j] * qr[j]
@@ -156,9 +157,11 @@ func (cg *spreadingCG) residualStep(dst []float64) []float64 {
 	rm, qm := cg.r.RawMatrix(), cg.q.RawMatrix()
 	c, alpha := cg.c, cg.alpha
 	return cg.passes(dst, func(_, lo, hi int, acc []float64) {
+		alpha := alpha[:len(acc)]
 		for i := lo; i < hi; i++ {
 			rr := rm.Data[i*rm.Stride : i*rm.Stride+c]
 			qr := qm.Data[i*qm.Stride : i*qm.Stride+c]
+			rr, qr = rr[:len(acc)], qr[:len(acc)]
 			for j := range acc {
 				v := rr[j] - alpha[j]*qr[j]
 				rr[j] = v
@@ -173,11 +176,15 @@ func (cg *spreadingCG) step() {
 	xm, rm, pm := cg.x.RawMatrix(), cg.r.RawMatrix(), cg.p.RawMatrix()
 	c, alpha, beta, on, t, u := cg.c, cg.alpha, cg.beta, cg.on, cg.t, cg.u
 	cg.passes(nil, func(_, lo, hi int, _ []float64) {
+		alpha, beta, on := alpha[:c], beta[:c], on[:c]
+		t, u := t[lo:hi], u[lo:hi]
 		for i := lo; i < hi; i++ {
 			xr := xm.Data[i*xm.Stride : i*xm.Stride+c]
 			rr := rm.Data[i*rm.Stride : i*rm.Stride+c]
 			pr := pm.Data[i*pm.Stride : i*pm.Stride+c]
-			ti, ui := t[i], u[i]
+			rr, pr = rr[:len(xr)], pr[:len(xr)]
+			alpha, beta, on := alpha[:len(xr)], beta[:len(xr)], on[:len(xr)]
+			ti, ui := t[i-lo], u[i-lo]
 			for j := range xr {
 				pj := pr[j]
 				xr[j] += alpha[j] * (ui * pj)
