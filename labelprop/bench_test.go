@@ -170,3 +170,37 @@ func BenchmarkSpreadingSynthetic(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSpreadingCGThreshold times one fused CG solve (a = 0.9, 3
+// classes) on random 0/1 graphs of growing size, on one goroutine and on
+// all of them, to place spreadParallelWork (the work below which the passes
+// run serially). The work of each size, nnz + 3n, is in its name.
+//
+//	go test -run '^$' -bench CGThreshold ./labelprop
+func BenchmarkSpreadingCGThreshold(b *testing.B) {
+	for _, n := range []int{1000, 2500, 5000, 10000, 20000} {
+		rng := rand.New(rand.NewPCG(uint64(n), 8))
+		g, nodes, classes := unweightedProblem(rng, n, 3)
+		y := oneHot(n, 3, 0.9, nodes, classes)
+		f := mat.NewDense(n, 3, nil)
+		for _, serial := range []bool{true, false} {
+			mode := "parallel"
+			if serial {
+				mode = "serial"
+			}
+			b.Run(fmt.Sprintf("n=%d/work=%d/%s", n, g.NNZ()+3*n, mode), func(b *testing.B) {
+				for b.Loop() {
+					f.Zero()
+					cg, err := newSpreadingCG(g, 0.9, y, f, krylov.Settings{})
+					if err != nil {
+						b.Fatal(err)
+					}
+					cg.serial = serial
+					if _, err := cg.run(context.Background()); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
