@@ -56,7 +56,7 @@ type spreadingCG struct {
 	bnorm, rz, alpha, beta, on []float64
 
 	part   []float64 // per-chunk partial column sums, one padded row per chunk
-	stride int       // entries per chunk in part (3c rounded up to a cache line)
+	stride int       // entries per chunk in part (c rounded up to a cache line)
 	serial bool
 }
 
@@ -86,7 +86,7 @@ func newSpreadingCG(g *graph.CSR, a float64, b, x *mat.Dense, s krylov.Settings)
 		r: mat.NewDense(n, c, nil), p: mat.NewDense(n, c, nil), q: mat.NewDense(n, c, nil),
 		bnorm: make([]float64, c), rz: make([]float64, c), alpha: make([]float64, c),
 		beta: make([]float64, c), on: make([]float64, c),
-		stride: (3*c + 7) / 8 * 8,
+		stride: (c + 7) / 8 * 8,
 		serial: parallel.Workers() == 1 || g.NNZ()+n*c < spreadParallelWork,
 	}
 	left := make([]float64, n)
@@ -110,7 +110,7 @@ func newSpreadingCG(g *graph.CSR, a float64, b, x *mat.Dense, s krylov.Settings)
 // produces any).
 func (cg *spreadingCG) passes(dst []float64, body func(k, lo, hi int, acc []float64)) []float64 {
 	run := func(k, lo, hi int) {
-		acc := cg.part[k*cg.stride : k*cg.stride+len(dst)]
+		acc := cg.part[k*cg.stride : k*cg.stride+cg.c]
 		clear(acc)
 		body(k, lo, hi, acc)
 	}
@@ -133,62 +133,62 @@ func (cg *spreadingCG) passes(dst []float64, body func(k, lo, hi int, acc []floa
 	return dst
 }
 
-// product sets q = (I − aS)p from the scaled p̃ and, when dst is not nil,
-// returns in it the column sums pᵀq, rᵀq and qᵀq (3c entries), computed on
-// the rows just written while they are in cache.
+// product sets q = (I − aS)p from the scaled p̃ and returns pᵀq per column in
+// dst.
 func (cg *spreadingCG) product(dst []float64) []float64 {
-	pm, qm, rm := cg.p.RawMatrix(), cg.q.RawMatrix(), cg.r.RawMatrix()
+	pm, qm := cg.p.RawMatrix(), cg.q.RawMatrix()
 	c, u := cg.c, cg.u
 	return cg.passes(dst, func(_, lo, hi int, acc []float64) {
 		cg.g.ScaledMulBlockRowsTo(cg.q, cg.p, cg.op, lo, hi)
-		if len(acc) == 0 {
-			return
-		}
-		pq, rq, qq := acc[:c], acc[c:2*c], acc[2*c:3*c]
 		for i := lo; i < hi; i++ {
 			pr := pm.Data[i*pm.Stride : i*pm.Stride+c]
 			qr := qm.Data[i*qm.Stride : i*qm.Stride+c]
-			rr := rm.Data[i*rm.Stride : i*rm.Stride+c]
-			pr, qr, rr = pr[:len(pq)], qr[:len(pq)], rr[:len(pq)] // bounds checks out of the loop
-			rq, qq := rq[:len(pq)], qq[:len(pq)]
+			pr, qr = pr[:len(acc)], qr[:len(acc)] // bounds checks out of the loop
 			ui := u[i]
-			for j := range pq {
-				qj := qr[j]
-				pq[j] += ui * pr[j] * qj
-				rq[j] += rr[j] * qj
-				qq[j] += qj * qj
+			for j := range acc {
+				acc[j] += ui * pr[j] * qr[j]
 			}
 		}
 	})
 }
 
-// step applies, row by row, r ← r − α∘q, x ← x + α∘p and p ← on∘(r + β∘p)
-// (on the scaled p̃), and returns the new ‖r_j‖² in dst.
-func (cg *spreadingCG) step(dst []float64) []float64 {
-	xm, rm, pm, qm := cg.x.RawMatrix(), cg.r.RawMatrix(), cg.p.RawMatrix(), cg.q.RawMatrix()
-	c, alpha, beta, on, t, u := cg.c, cg.alpha, cg.beta, cg.on, cg.t, cg.u
+// residualStep applies r ← r − α∘q and returns ‖r_j‖² in dst.
+func (cg *spreadingCG) residualStep(dst []float64) []float64 {
+	rm, qm := cg.r.RawMatrix(), cg.q.RawMatrix()
+	c, alpha := cg.c, cg.alpha
 	return cg.passes(dst, func(_, lo, hi int, acc []float64) {
+		alpha := alpha[:len(acc)]
+		for i := lo; i < hi; i++ {
+			rr := rm.Data[i*rm.Stride : i*rm.Stride+c]
+			qr := qm.Data[i*qm.Stride : i*qm.Stride+c]
+			rr, qr = rr[:len(acc)], qr[:len(acc)]
+			for j := range acc {
+				v := rr[j] - alpha[j]*qr[j]
+				rr[j] = v
+				acc[j] += v * v
+			}
+		}
+	})
+}
+
+// step applies x ← x + α∘p and then p ← on∘(r + β∘p), on the scaled p̃.
+func (cg *spreadingCG) step() {
+	xm, rm, pm := cg.x.RawMatrix(), cg.r.RawMatrix(), cg.p.RawMatrix()
+	c, alpha, beta, on, t, u := cg.c, cg.alpha, cg.beta, cg.on, cg.t, cg.u
+	cg.passes(nil, func(_, lo, hi int, _ []float64) {
 		alpha, beta, on := alpha[:c], beta[:c], on[:c]
 		t, u := t[lo:hi], u[lo:hi]
 		for i := lo; i < hi; i++ {
 			xr := xm.Data[i*xm.Stride : i*xm.Stride+c]
 			rr := rm.Data[i*rm.Stride : i*rm.Stride+c]
 			pr := pm.Data[i*pm.Stride : i*pm.Stride+c]
-			qr := qm.Data[i*qm.Stride : i*qm.Stride+c]
-			rr, pr, qr = rr[:len(xr)], pr[:len(xr)], qr[:len(xr)]
+			rr, pr = rr[:len(xr)], pr[:len(xr)]
 			alpha, beta, on := alpha[:len(xr)], beta[:len(xr)], on[:len(xr)]
 			ti, ui := t[i-lo], u[i-lo]
 			for j := range xr {
 				pj := pr[j]
-				v := rr[j] - alpha[j]*qr[j]
-				rr[j] = v
 				xr[j] += alpha[j] * (ui * pj)
-				pr[j] = on[j] * (ti*v + beta[j]*pj)
-			}
-			if len(acc) == len(xr) {
-				for j, v := range rr {
-					acc[j] += v * v
-				}
+				pr[j] = on[j] * (ti*rr[j] + beta[j]*pj)
 			}
 		}
 	})
@@ -197,47 +197,45 @@ func (cg *spreadingCG) step(dst []float64) []float64 {
 // run solves; on failure x holds the last iterate.
 func (cg *spreadingCG) run(ctx context.Context) (krylov.BlockResult, error) {
 	rr := make([]float64, cg.c)
-	dots := make([]float64, 3*cg.c)
+	pap := make([]float64, cg.c)
 	if cg.trueResidual(isZeroBlock(cg.x), rr) == 0 {
 		return cg.res, nil
 	}
 	cg.restart(rr)
 	for iter := 1; iter <= cg.s.MaxIter; iter++ {
-		cg.product(dots)
+		cg.product(pap)
 		cg.res.Products++
-		pap, rq, qq := dots[:cg.c], dots[cg.c:2*cg.c], dots[2*cg.c:]
 		for j := 0; j < cg.c; j++ {
-			cg.alpha[j], cg.beta[j] = 0, 0
+			cg.alpha[j] = 0
 			if cg.on[j] == 0 {
 				continue
 			}
 			if !(pap[j] > 0) {
 				return cg.fail(&krylov.BreakdownError{Method: "spreading CG", Iterations: iter, Reason: fmt.Sprintf("column %d: pᵀAp = %g ≤ 0: I − aS is not positive definite", j, pap[j])}, rr)
 			}
-			a := cg.rz[j] / pap[j]
-			cg.alpha[j] = a
-			// β = ‖r − αq‖²/‖r‖², expanded so that the new directions can
-			// be formed in the same pass as the new residual. Its value
-			// only steers the next direction; the stopping test below
-			// uses ‖r‖² summed from the new residual itself.
-			cg.beta[j] = math.Max(cg.rz[j]-2*a*rq[j]+a*a*qq[j], 0) / cg.rz[j]
+			cg.alpha[j] = cg.rz[j] / pap[j]
 		}
-		cg.step(rr)
+		cg.residualStep(rr)
 		left, worst := 0, 0.0
 		for j := 0; j < cg.c; j++ {
+			cg.beta[j] = 0
 			if cg.on[j] == 0 {
 				continue
 			}
 			cg.res.Iterations[j] = iter
 			rel := math.Sqrt(rr[j]) / cg.bnorm[j]
 			if rel <= cg.s.Tol {
-				cg.on[j] = 0 // its direction is dropped by the next step
+				cg.on[j] = 0
 				continue
 			}
 			worst = math.Max(worst, rel)
 			left++
+			cg.beta[j] = rr[j] / cg.rz[j]
 			cg.rz[j] = rr[j]
 		}
+		// x += αp for every column that moved (finished ones included),
+		// then the next directions (zero for finished columns).
+		cg.step()
 		if cg.s.Progress != nil {
 			cg.s.Progress(iter, worst)
 		}
@@ -306,10 +304,10 @@ func (cg *spreadingCG) trueResidual(xZero bool, rr []float64) int {
 // rz = ‖r‖² from rr.
 func (cg *spreadingCG) restart(rr []float64) {
 	copy(cg.rz, rr)
-	clear(cg.alpha) // step must move neither x nor r
+	clear(cg.alpha) // step must not move x
 	clear(cg.beta)
 	cg.p.Zero()
-	cg.step(nil)
+	cg.step()
 }
 
 func (cg *spreadingCG) fail(cause error, rr []float64) (krylov.BlockResult, error) {
