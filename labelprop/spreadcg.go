@@ -68,6 +68,9 @@ func newSpreadingCG(g *graph.CSR, a float64, b, x *mat.Dense, s krylov.Settings)
 	if xr, xc := x.Dims(); br != n || xr != n || xc != c {
 		return nil, fmt.Errorf("labelprop: spreading CG: graph has %d nodes, B is %d×%d, X is %d×%d", n, br, c, xr, xc)
 	}
+	if x.RawMatrix().Stride != c {
+		return nil, fmt.Errorf("labelprop: spreading CG: X has stride %d, want contiguous rows (stride %d)", x.RawMatrix().Stride, c)
+	}
 	deg, err := laplacian.NewDegrees(g, laplacian.Options{Isolated: laplacian.IsolatedZero})
 	if err != nil {
 		return nil, fmt.Errorf("labelprop: %w", err)
@@ -136,17 +139,25 @@ func (cg *spreadingCG) passes(dst []float64, body func(k, lo, hi int, acc []floa
 // product sets q = (I − aS)p from the scaled p̃ and returns pᵀq per column in
 // dst.
 func (cg *spreadingCG) product(dst []float64) []float64 {
-	pm, qm := cg.p.RawMatrix(), cg.q.RawMatrix()
 	c, u := cg.c, cg.u
+	pd, qd := cg.p.RawMatrix().Data, cg.q.RawMatrix().Data
 	return cg.passes(dst, func(_, lo, hi int, acc []float64) {
 		cg.g.ScaledMulBlockRowsTo(cg.q, cg.p, cg.op, lo, hi)
-		for i := lo; i < hi; i++ {
-			pr := pm.Data[i*pm.Stride : i*pm.Stride+c]
-			qr := qm.Data[i*qm.Stride : i*qm.Stride+c]
-			pr, qr = pr[:len(acc)], qr[:len(acc)] // bounds checks out of the loop
-			ui := u[i]
-			for j := range acc {
-				acc[j] += ui * pr[j] * qr[j]
+		if len(acc) == 0 {
+			return
+		}
+		// Flat loops over the rows' c·(hi−lo) entries, j cycling over the
+		// columns: per-row slicing cost more than the arithmetic.
+		p, q := pd[lo*c:hi*c], qd[lo*c:hi*c]
+		q = q[:len(p)]
+		i, j, ui := lo, 0, u[lo]
+		for k, pk := range p {
+			acc[j] += ui * pk * q[k]
+			if j++; j == c {
+				j, i = 0, i+1
+				if i < hi {
+					ui = u[i]
+				}
 			}
 		}
 	})
@@ -154,18 +165,19 @@ func (cg *spreadingCG) product(dst []float64) []float64 {
 
 // residualStep applies r ← r − α∘q and returns ‖r_j‖² in dst.
 func (cg *spreadingCG) residualStep(dst []float64) []float64 {
-	rm, qm := cg.r.RawMatrix(), cg.q.RawMatrix()
 	c, alpha := cg.c, cg.alpha
+	rd, qd := cg.r.RawMatrix().Data, cg.q.RawMatrix().Data
 	return cg.passes(dst, func(_, lo, hi int, acc []float64) {
 		alpha := alpha[:len(acc)]
-		for i := lo; i < hi; i++ {
-			rr := rm.Data[i*rm.Stride : i*rm.Stride+c]
-			qr := qm.Data[i*qm.Stride : i*qm.Stride+c]
-			rr, qr = rr[:len(acc)], qr[:len(acc)]
-			for j := range acc {
-				v := rr[j] - alpha[j]*qr[j]
-				rr[j] = v
-				acc[j] += v * v
+		r, q := rd[lo*c:hi*c], qd[lo*c:hi*c]
+		q = q[:len(r)]
+		j := 0
+		for k, rk := range r {
+			v := rk - alpha[j]*q[k]
+			r[k] = v
+			acc[j] += v * v
+			if j++; j == c {
+				j = 0
 			}
 		}
 	})
@@ -173,22 +185,22 @@ func (cg *spreadingCG) residualStep(dst []float64) []float64 {
 
 // step applies x ← x + α∘p and then p ← on∘(r + β∘p), on the scaled p̃.
 func (cg *spreadingCG) step() {
-	xm, rm, pm := cg.x.RawMatrix(), cg.r.RawMatrix(), cg.p.RawMatrix()
 	c, alpha, beta, on, t, u := cg.c, cg.alpha, cg.beta, cg.on, cg.t, cg.u
+	xd, rd, pd := cg.x.RawMatrix().Data, cg.r.RawMatrix().Data, cg.p.RawMatrix().Data
 	cg.passes(nil, func(_, lo, hi int, _ []float64) {
 		alpha, beta, on := alpha[:c], beta[:c], on[:c]
-		t, u := t[lo:hi], u[lo:hi]
-		for i := lo; i < hi; i++ {
-			xr := xm.Data[i*xm.Stride : i*xm.Stride+c]
-			rr := rm.Data[i*rm.Stride : i*rm.Stride+c]
-			pr := pm.Data[i*pm.Stride : i*pm.Stride+c]
-			rr, pr = rr[:len(xr)], pr[:len(xr)]
-			alpha, beta, on := alpha[:len(xr)], beta[:len(xr)], on[:len(xr)]
-			ti, ui := t[i-lo], u[i-lo]
-			for j := range xr {
-				pj := pr[j]
-				xr[j] += alpha[j] * (ui * pj)
-				pr[j] = on[j] * (ti*rr[j] + beta[j]*pj)
+		x, r, p := xd[lo*c:hi*c], rd[lo*c:hi*c], pd[lo*c:hi*c]
+		r, p = r[:len(x)], p[:len(x)]
+		i, j, ti, ui := lo, 0, t[lo], u[lo]
+		for k := range x {
+			pk := p[k]
+			x[k] += alpha[j] * (ui * pk)
+			p[k] = on[j] * (ti*r[k] + beta[j]*pk)
+			if j++; j == c {
+				j, i = 0, i+1
+				if i < hi {
+					ti, ui = t[i], u[i]
+				}
 			}
 		}
 	})
