@@ -20,9 +20,11 @@ const spreadRowChunk = 2048
 
 // spreadParallelWork is the work, in stored entries of the graph plus
 // entries of an n×c block, below which the fused CG passes run on the
-// calling goroutine: on two cores, starting and joining a helper for each of
-// the three passes of an iteration cost more than the helper saved below
-// about this size (see BENCHMARKS.md, labelprop).
+// calling goroutine (Cora, about 29 500, runs serially; PubMed, about
+// 148 000, in parallel). It is not a measured crossover: on the loaded
+// development machine serial and parallel passes were within noise of each
+// other from 13 000 to 260 000 (BenchmarkSpreadingCGThreshold and
+// BENCHMARKS.md, labelprop); it is to be placed on a quiet machine.
 const spreadParallelWork = 1 << 16
 
 // spreadingCG is block conjugate gradients on (I − aS) F = B,
@@ -40,8 +42,9 @@ const spreadParallelWork = 1 << 16
 //   - Three row passes per iteration, each reading the rows once: the
 //     product fused with pᵀAp on the rows just computed; r ← r − αAp with
 //     ‖r‖²; and x ← x + αp fused with p ← r + βp.
-//   - No allocation per iteration, and the passes run on one goroutine when
-//     the problem is too small for a second one to pay.
+//   - No vector is allocated per iteration (only the small closures of the
+//     passes), and the passes run on one goroutine when the problem is too
+//     small for a second one to pay.
 type spreadingCG struct {
 	g    *graph.CSR
 	n, c int
