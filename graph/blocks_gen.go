@@ -19,12 +19,18 @@ var blockKernels = [maxUnrolled + 1]func(g *CSR, dst []float64, ds int, x []floa
 
 func blockRows1(g *CSR, dst []float64, ds int, x []float64, xs int, s Scaling, lo, hi int) {
 	indptr, indices, weights := g.indptr, g.indices, g.weights
-	right, left, diag := s.Right, s.Left, s.Diag
+	right, left, diag, unit := s.Right, s.Left, s.Diag, g.unitWeights
 	a := indptr[lo]
 	for i := lo; i < hi; i++ {
 		b := indptr[i+1]
 		var a0 float64
-		if right == nil {
+		if right == nil && unit {
+			for k := a; k < b; k++ {
+				o := int(indices[k]) * xs
+				xr := x[o : o+1 : o+1]
+				a0 += xr[0]
+			}
+		} else if right == nil {
 			for k := a; k < b; k++ {
 				w, o := weights[k], int(indices[k])*xs
 				xr := x[o : o+1 : o+1]
@@ -56,12 +62,19 @@ func blockRows1(g *CSR, dst []float64, ds int, x []float64, xs int, s Scaling, l
 
 func blockRows2(g *CSR, dst []float64, ds int, x []float64, xs int, s Scaling, lo, hi int) {
 	indptr, indices, weights := g.indptr, g.indices, g.weights
-	right, left, diag := s.Right, s.Left, s.Diag
+	right, left, diag, unit := s.Right, s.Left, s.Diag, g.unitWeights
 	a := indptr[lo]
 	for i := lo; i < hi; i++ {
 		b := indptr[i+1]
 		var a0, a1 float64
-		if right == nil {
+		if right == nil && unit {
+			for k := a; k < b; k++ {
+				o := int(indices[k]) * xs
+				xr := x[o : o+2 : o+2]
+				a0 += xr[0]
+				a1 += xr[1]
+			}
+		} else if right == nil {
 			for k := a; k < b; k++ {
 				w, o := weights[k], int(indices[k])*xs
 				xr := x[o : o+2 : o+2]
@@ -97,12 +110,20 @@ func blockRows2(g *CSR, dst []float64, ds int, x []float64, xs int, s Scaling, l
 
 func blockRows3(g *CSR, dst []float64, ds int, x []float64, xs int, s Scaling, lo, hi int) {
 	indptr, indices, weights := g.indptr, g.indices, g.weights
-	right, left, diag := s.Right, s.Left, s.Diag
+	right, left, diag, unit := s.Right, s.Left, s.Diag, g.unitWeights
 	a := indptr[lo]
 	for i := lo; i < hi; i++ {
 		b := indptr[i+1]
 		var a0, a1, a2 float64
-		if right == nil {
+		if right == nil && unit {
+			for k := a; k < b; k++ {
+				o := int(indices[k]) * xs
+				xr := x[o : o+3 : o+3]
+				a0 += xr[0]
+				a1 += xr[1]
+				a2 += xr[2]
+			}
+		} else if right == nil {
 			for k := a; k < b; k++ {
 				w, o := weights[k], int(indices[k])*xs
 				xr := x[o : o+3 : o+3]
@@ -142,12 +163,21 @@ func blockRows3(g *CSR, dst []float64, ds int, x []float64, xs int, s Scaling, l
 
 func blockRows4(g *CSR, dst []float64, ds int, x []float64, xs int, s Scaling, lo, hi int) {
 	indptr, indices, weights := g.indptr, g.indices, g.weights
-	right, left, diag := s.Right, s.Left, s.Diag
+	right, left, diag, unit := s.Right, s.Left, s.Diag, g.unitWeights
 	a := indptr[lo]
 	for i := lo; i < hi; i++ {
 		b := indptr[i+1]
 		var a0, a1, a2, a3 float64
-		if right == nil {
+		if right == nil && unit {
+			for k := a; k < b; k++ {
+				o := int(indices[k]) * xs
+				xr := x[o : o+4 : o+4]
+				a0 += xr[0]
+				a1 += xr[1]
+				a2 += xr[2]
+				a3 += xr[3]
+			}
+		} else if right == nil {
 			for k := a; k < b; k++ {
 				w, o := weights[k], int(indices[k])*xs
 				xr := x[o : o+4 : o+4]
@@ -191,12 +221,22 @@ func blockRows4(g *CSR, dst []float64, ds int, x []float64, xs int, s Scaling, l
 
 func blockRows5(g *CSR, dst []float64, ds int, x []float64, xs int, s Scaling, lo, hi int) {
 	indptr, indices, weights := g.indptr, g.indices, g.weights
-	right, left, diag := s.Right, s.Left, s.Diag
+	right, left, diag, unit := s.Right, s.Left, s.Diag, g.unitWeights
 	a := indptr[lo]
 	for i := lo; i < hi; i++ {
 		b := indptr[i+1]
 		var a0, a1, a2, a3, a4 float64
-		if right == nil {
+		if right == nil && unit {
+			for k := a; k < b; k++ {
+				o := int(indices[k]) * xs
+				xr := x[o : o+5 : o+5]
+				a0 += xr[0]
+				a1 += xr[1]
+				a2 += xr[2]
+				a3 += xr[3]
+				a4 += xr[4]
+			}
+		} else if right == nil {
 			for k := a; k < b; k++ {
 				w, o := weights[k], int(indices[k])*xs
 				xr := x[o : o+5 : o+5]
@@ -244,12 +284,23 @@ func blockRows5(g *CSR, dst []float64, ds int, x []float64, xs int, s Scaling, l
 
 func blockRows6(g *CSR, dst []float64, ds int, x []float64, xs int, s Scaling, lo, hi int) {
 	indptr, indices, weights := g.indptr, g.indices, g.weights
-	right, left, diag := s.Right, s.Left, s.Diag
+	right, left, diag, unit := s.Right, s.Left, s.Diag, g.unitWeights
 	a := indptr[lo]
 	for i := lo; i < hi; i++ {
 		b := indptr[i+1]
 		var a0, a1, a2, a3, a4, a5 float64
-		if right == nil {
+		if right == nil && unit {
+			for k := a; k < b; k++ {
+				o := int(indices[k]) * xs
+				xr := x[o : o+6 : o+6]
+				a0 += xr[0]
+				a1 += xr[1]
+				a2 += xr[2]
+				a3 += xr[3]
+				a4 += xr[4]
+				a5 += xr[5]
+			}
+		} else if right == nil {
 			for k := a; k < b; k++ {
 				w, o := weights[k], int(indices[k])*xs
 				xr := x[o : o+6 : o+6]
@@ -301,12 +352,24 @@ func blockRows6(g *CSR, dst []float64, ds int, x []float64, xs int, s Scaling, l
 
 func blockRows7(g *CSR, dst []float64, ds int, x []float64, xs int, s Scaling, lo, hi int) {
 	indptr, indices, weights := g.indptr, g.indices, g.weights
-	right, left, diag := s.Right, s.Left, s.Diag
+	right, left, diag, unit := s.Right, s.Left, s.Diag, g.unitWeights
 	a := indptr[lo]
 	for i := lo; i < hi; i++ {
 		b := indptr[i+1]
 		var a0, a1, a2, a3, a4, a5, a6 float64
-		if right == nil {
+		if right == nil && unit {
+			for k := a; k < b; k++ {
+				o := int(indices[k]) * xs
+				xr := x[o : o+7 : o+7]
+				a0 += xr[0]
+				a1 += xr[1]
+				a2 += xr[2]
+				a3 += xr[3]
+				a4 += xr[4]
+				a5 += xr[5]
+				a6 += xr[6]
+			}
+		} else if right == nil {
 			for k := a; k < b; k++ {
 				w, o := weights[k], int(indices[k])*xs
 				xr := x[o : o+7 : o+7]
@@ -362,12 +425,25 @@ func blockRows7(g *CSR, dst []float64, ds int, x []float64, xs int, s Scaling, l
 
 func blockRows8(g *CSR, dst []float64, ds int, x []float64, xs int, s Scaling, lo, hi int) {
 	indptr, indices, weights := g.indptr, g.indices, g.weights
-	right, left, diag := s.Right, s.Left, s.Diag
+	right, left, diag, unit := s.Right, s.Left, s.Diag, g.unitWeights
 	a := indptr[lo]
 	for i := lo; i < hi; i++ {
 		b := indptr[i+1]
 		var a0, a1, a2, a3, a4, a5, a6, a7 float64
-		if right == nil {
+		if right == nil && unit {
+			for k := a; k < b; k++ {
+				o := int(indices[k]) * xs
+				xr := x[o : o+8 : o+8]
+				a0 += xr[0]
+				a1 += xr[1]
+				a2 += xr[2]
+				a3 += xr[3]
+				a4 += xr[4]
+				a5 += xr[5]
+				a6 += xr[6]
+				a7 += xr[7]
+			}
+		} else if right == nil {
 			for k := a; k < b; k++ {
 				w, o := weights[k], int(indices[k])*xs
 				xr := x[o : o+8 : o+8]

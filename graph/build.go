@@ -293,7 +293,13 @@ func assemble(n int, rows, cols []int32, vals []float64, dup DuplicatePolicy) (*
 
 // finish computes degrees and the self-loop count of assembled arrays.
 func finish(n int, indptr []int, indices []int32, weights []float64) *CSR {
-	g := &CSR{n: n, indptr: indptr, indices: indices, weights: weights, degree: make([]float64, n)}
+	g := &CSR{n: n, indptr: indptr, indices: indices, weights: weights, degree: make([]float64, n), unitWeights: true}
+	for _, w := range weights {
+		if w != 1 {
+			g.unitWeights = false
+			break
+		}
+	}
 	for i := 0; i < n; i++ {
 		var d float64
 		for p := indptr[i]; p < indptr[i+1]; p++ {

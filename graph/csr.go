@@ -20,6 +20,10 @@ type CSR struct {
 	weights   []float64 // weight of each stored entry
 	degree    []float64 // row sums of W
 	selfLoops int       // number of stored diagonal entries
+	// unitWeights is true when every stored weight is exactly 1 (set by
+	// finish): products then read the pattern only, skipping 8 of the 12
+	// bytes per stored entry.
+	unitWeights bool
 }
 
 // Nodes returns the number of nodes n.
@@ -40,6 +44,10 @@ func (g *CSR) Edges() int { return (len(g.indices)-g.selfLoops)/2 + g.selfLoops 
 
 // SelfLoops returns the number of nodes with a stored diagonal entry.
 func (g *CSR) SelfLoops() int { return g.selfLoops }
+
+// UnitWeights reports whether every stored weight is exactly 1 (an
+// unweighted graph). Products with such a graph read only its pattern.
+func (g *CSR) UnitWeights() bool { return g.unitWeights }
 
 // Degree returns d_i = Σ_j W_ij.
 func (g *CSR) Degree(i int) float64 { return g.degree[i] }
@@ -166,7 +174,11 @@ func (g *CSR) scaledRows(dst, x []float64, s Scaling, lo, hi int) {
 	for i := lo; i < hi; i++ {
 		b := indptr[i+1]
 		var sum float64
-		if r := s.Right; r == nil {
+		if r := s.Right; r == nil && g.unitWeights {
+			for k := a; k < b; k++ {
+				sum += x[indices[k]]
+			}
+		} else if r == nil {
 			for k := a; k < b; k++ {
 				sum += weights[k] * x[indices[k]]
 			}
@@ -209,6 +221,25 @@ func (g *CSR) ScaledMulBlockTo(dst, x *mat.Dense, s Scaling) {
 	})
 }
 
+// ScaledMulBlockRowsTo computes rows [lo, hi) of ScaledMulBlockTo on the
+// calling goroutine and leaves the other rows of dst untouched. It lets a
+// solver run its own row-parallel passes and fuse work on the rows just
+// computed (while they are in cache) with the product. dst and x must not
+// overlap.
+func (g *CSR) ScaledMulBlockRowsTo(dst, x *mat.Dense, s Scaling, lo, hi int) {
+	g.checkScaling(s)
+	xr, xc := x.Dims()
+	dr, dc := dst.Dims()
+	if xr != g.n || dr != g.n || dc != xc {
+		panic(fmt.Sprintf("graph: block dimension mismatch: graph has %d nodes, x is %d×%d, dst is %d×%d", g.n, xr, xc, dr, dc))
+	}
+	if lo < 0 || hi > g.n || lo > hi {
+		panic(fmt.Sprintf("graph: row range [%d, %d) is not inside [0, %d)", lo, hi, g.n))
+	}
+	xm, dm := x.RawMatrix(), dst.RawMatrix()
+	g.scaledBlockRows(dm.Data, dm.Stride, xm.Data, xm.Stride, xc, s, lo, hi)
+}
+
 func (g *CSR) scaledBlockRows(dst []float64, ds int, x []float64, xs int, c int, s Scaling, lo, hi int) {
 	if c <= maxUnrolled {
 		blockKernels[c](g, dst, ds, x, xs, s, lo, hi)
@@ -222,7 +253,10 @@ func (g *CSR) scaledBlockRows(dst []float64, ds int, x []float64, xs int, c int,
 		clear(acc)
 		for k := a; k < b; k++ {
 			col := indices[k]
-			w := weights[k]
+			w := 1.0
+			if !g.unitWeights {
+				w = weights[k]
+			}
 			if s.Right != nil {
 				w *= s.Right[col]
 			}

@@ -356,3 +356,95 @@ func TestConcurrentReads(t *testing.T) {
 		assert.InDelta(t, g.Degree(i), v, 1e-9)
 	}
 }
+
+// TestUnitWeightProductsAgainstDense checks the pattern-only product path
+// (every weight 1) and ScaledMulBlockRowsTo against dense gonum products.
+func TestUnitWeightProductsAgainstDense(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, n := range []int{1, 9, 150, 3000} {
+		edges := randomEdges(rng, n, 5*n)
+		for k := range edges {
+			edges[k].W = 1
+		}
+		g, err := FromEdges(n, edges, Options{Duplicates: DuplicateMax})
+		require.NoError(t, err)
+		require.True(t, g.UnitWeights(), "n=%d: 0/1 graph not recognised", n)
+		scaled, err := g.MapWeights(func(w float64) float64 { return 2 * w })
+		require.NoError(t, err)
+		if g.NNZ() > 0 {
+			assert.False(t, scaled.UnitWeights(), "weights 2 taken for unit weights")
+		}
+		w := g.Dense()
+		for i := 0; i < n; i++ { // the reference must not rely on the flag
+			cols, _ := g.Row(i)
+			for _, c := range cols {
+				require.Equal(t, 1.0, w.At(i, int(c)))
+			}
+		}
+		x := make([]float64, n)
+		l, r, c := make([]float64, n), make([]float64, n), make([]float64, n)
+		for i := range x {
+			x[i], l[i], r[i], c[i] = rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()
+		}
+		full := func(s Scaling) *mat.Dense {
+			m := mat.NewDense(n, n, nil)
+			m.Apply(func(i, j int, v float64) float64 {
+				if s.Left != nil {
+					v *= s.Left[i]
+				}
+				if s.Right != nil {
+					v *= s.Right[j]
+				}
+				if i == j && s.Diag != nil {
+					v += s.Diag[i]
+				}
+				return v
+			}, w)
+			return m
+		}
+		for _, s := range []Scaling{{}, {Diag: c, Left: l}, {Diag: c, Left: l, Right: r}} {
+			a := full(s)
+			got := make([]float64, n)
+			g.ScaledMulVecTo(got, x, s)
+			var want mat.VecDense
+			want.MulVec(a, mat.NewVecDense(n, x))
+			assert.InDeltaSlice(t, want.RawVector().Data, got, 1e-10*float64(n))
+			for _, cols := range []int{1, 3, 8, 9} {
+				xb := mat.NewDense(n, cols, nil)
+				for i := 0; i < n; i++ {
+					for j := 0; j < cols; j++ {
+						xb.Set(i, j, rng.NormFloat64())
+					}
+				}
+				var wantB mat.Dense
+				wantB.Mul(a, xb)
+				gotB := mat.NewDense(n, cols, nil)
+				g.ScaledMulBlockTo(gotB, xb, s)
+				assert.True(t, mat.EqualApprox(gotB, &wantB, 1e-10*float64(n)), "n=%d cols=%d", n, cols)
+				// Rows [lo, hi) only; the others keep their sentinel.
+				lo, hi := n/3, n-n/4
+				part := mat.NewDense(n, cols, nil)
+				for i := 0; i < n; i++ {
+					for j := 0; j < cols; j++ {
+						part.Set(i, j, math.NaN())
+					}
+				}
+				g.ScaledMulBlockRowsTo(part, xb, s, lo, hi)
+				for i := 0; i < n; i++ {
+					for j := 0; j < cols; j++ {
+						if i >= lo && i < hi {
+							assert.InDelta(t, wantB.At(i, j), part.At(i, j), 1e-10*float64(n))
+						} else {
+							assert.True(t, math.IsNaN(part.At(i, j)), "row %d outside [%d, %d) written", i, lo, hi)
+						}
+					}
+				}
+			}
+		}
+	}
+	g, err := FromEdges(3, []Edge{{0, 1, 1}}, Options{})
+	require.NoError(t, err)
+	assert.PanicsWithValue(t, "graph: row range [2, 4) is not inside [0, 3)", func() {
+		g.ScaledMulBlockRowsTo(mat.NewDense(3, 2, nil), mat.NewDense(3, 2, nil), Scaling{}, 2, 4)
+	})
+}

@@ -40,10 +40,15 @@ func main() {
 		}
 		fmt.Fprintf(&b, "func blockRows%d(g *CSR, dst []float64, ds int, x []float64, xs int, s Scaling, lo, hi int) {\n", c)
 		b.WriteString("\tindptr, indices, weights := g.indptr, g.indices, g.weights\n")
-		b.WriteString("\tright, left, diag := s.Right, s.Left, s.Diag\n")
+		b.WriteString("\tright, left, diag, unit := s.Right, s.Left, s.Diag, g.unitWeights\n")
 		b.WriteString("\ta := indptr[lo]\n\tfor i := lo; i < hi; i++ {\n\t\tb := indptr[i+1]\n")
 		fmt.Fprintf(&b, "\t\tvar %s float64\n", strings.Join(acc, ", "))
-		b.WriteString("\t\tif right == nil {\n\t\t\tfor k := a; k < b; k++ {\n")
+		b.WriteString("\t\tif right == nil && unit {\n\t\t\tfor k := a; k < b; k++ {\n")
+		fmt.Fprintf(&b, "\t\t\t\to := int(indices[k]) * xs\n\t\t\t\txr := x[o : o+%d : o+%d]\n", c, c)
+		for t := 0; t < c; t++ {
+			fmt.Fprintf(&b, "\t\t\t\ta%d += xr[%d]\n", t, t)
+		}
+		b.WriteString("\t\t\t}\n\t\t} else if right == nil {\n\t\t\tfor k := a; k < b; k++ {\n")
 		fmt.Fprintf(&b, "\t\t\t\tw, o := weights[k], int(indices[k])*xs\n\t\t\t\txr := x[o : o+%d : o+%d]\n", c, c)
 		b.WriteString(accum("w"))
 		b.WriteString("\t\t\t}\n\t\t} else {\n\t\t\tfor k := a; k < b; k++ {\n")

@@ -21,7 +21,11 @@
 // log(tol)/log(a) sweeps; CG needs O(√((1+a)/(1−a))) iterations, far fewer as
 // a approaches 1. Both stop by the rules of the peer script lp.py: the fixed
 // point when max|F(t+1) − F(t)| ≤ tol·max|F(t+1)|, CG when every class's
-// relative residual ‖b − Ax‖₂/‖b‖₂ ≤ tol.
+// relative residual ‖b − Ax‖₂/‖b‖₂ ≤ tol. The CG never forms S: with the
+// search directions stored as p̃ = D^{-1/2}p, (I − aS)p = D^{1/2}p̃ −
+// aD^{-1/2}(W p̃) is a product with W itself (only its pattern is read when
+// every weight is 1), and the CG bookkeeping is fused into the row passes
+// (spreadcg.go); it takes the same iterations as krylov.BlockCG on I − aS.
 //
 // Harmonic function (Harmonic) — X. Zhu, Z. Ghahramani and J. Lafferty,
 // "Semi-supervised learning using Gaussian fields and harmonic functions",

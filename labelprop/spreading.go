@@ -112,16 +112,6 @@ func (m *Spreading) Fit(ctx context.Context, g *graph.CSR, nodes, classes []int)
 	if err != nil {
 		return err
 	}
-	deg, err := laplacian.NewDegrees(g, laplacian.Options{Isolated: laplacian.IsolatedZero})
-	if err != nil {
-		return fmt.Errorf("labelprop: %w", err)
-	}
-	// S = D^{-1/2} W D^{-1/2} as a graph sharing g's structure: one weight per
-	// stored entry, and products with it need no per-entry scaling.
-	sg, err := g.SymmetricScale(deg.InvSqrtD)
-	if err != nil {
-		return fmt.Errorf("labelprop: %w", err)
-	}
 	n, c := s.n, s.classes
 	b := mat.NewDense(n, c, nil)
 	for _, v := range s.nodes {
@@ -135,8 +125,12 @@ func (m *Spreading) Fit(ctx context.Context, g *graph.CSR, nodes, classes []int)
 	var info Info
 	switch m.Solver {
 	case CG:
-		info, err = spreadCG(ctx, sg, m.Alpha, b, f, krylov.Settings{Tol: tol, MaxIter: m.MaxIter, Progress: m.Progress})
+		info, err = spreadCG(ctx, g, m.Alpha, b, f, krylov.Settings{Tol: tol, MaxIter: m.MaxIter, Progress: m.Progress})
 	case FixedPoint:
+		var sg *graph.CSR
+		if sg, err = normalizedAdjacency(g); err != nil {
+			return err
+		}
 		maxIter := m.MaxIter
 		if maxIter == 0 {
 			maxIter = defaultFixedPointIter
@@ -215,10 +209,29 @@ func (o scaledOperator) MulVecTo(dst, x []float64) {
 }
 func (o scaledOperator) MulBlockTo(dst, x *mat.Dense) { o.g.ScaledMulBlockTo(dst, x, o.s) }
 
-// spreadCG solves (I − aS) F = B by block CG, F holding the initial guess;
-// sg is the graph of S.
-func spreadCG(ctx context.Context, sg *graph.CSR, a float64, b, f *mat.Dense, s krylov.Settings) (Info, error) {
-	res, err := krylov.BlockCG(ctx, newSpreadingOperator(sg, a), b, f, s)
+// normalizedAdjacency returns S = D^{-1/2} W D^{-1/2} as a graph sharing
+// g's structure: one weight per stored entry, and products with it need no
+// per-entry scaling. An isolated node has a zero row and column.
+func normalizedAdjacency(g *graph.CSR) (*graph.CSR, error) {
+	deg, err := laplacian.NewDegrees(g, laplacian.Options{Isolated: laplacian.IsolatedZero})
+	if err != nil {
+		return nil, fmt.Errorf("labelprop: %w", err)
+	}
+	sg, err := g.SymmetricScale(deg.InvSqrtD)
+	if err != nil {
+		return nil, fmt.Errorf("labelprop: %w", err)
+	}
+	return sg, nil
+}
+
+// spreadCG solves (I − aS) F = B by the fused block CG of spreadingCG, F
+// holding the initial guess; g is the graph of W.
+func spreadCG(ctx context.Context, g *graph.CSR, a float64, b, f *mat.Dense, s krylov.Settings) (Info, error) {
+	cg, err := newSpreadingCG(g, a, b, f, s)
+	if err != nil {
+		return Info{}, err
+	}
+	res, err := cg.run(ctx)
 	info := blockInfo(res)
 	return info, wrapSolverError("label spreading (block CG)", info, s.Tol, err)
 }

@@ -1,0 +1,130 @@
+package labelprop
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/gssl/gssl/graph"
+	"github.com/gssl/gssl/krylov"
+)
+
+// blockCGAgreeTol bounds |F_fused − F_BlockCG| at the default tolerance
+// 1e-6: both run the same CG recurrences and differ only by rounding (S
+// applied as D^{-1/2}·W·D^{-1/2}p̃ instead of a precomputed S, sums in
+// another order), which perturbs iterates by a few ulps per step, far below
+// the 1e-6 the iterations stop at.
+const blockCGAgreeTol = 1e-10
+
+// unweightedProblem is a random 0/1 graph on n nodes (a random tree plus
+// about 4n random edges, no self loops, two isolated nodes) with c classes
+// and 5 labelled nodes per class, large enough for the parallel passes.
+func unweightedProblem(rng *rand.Rand, n, c int) (*graph.CSR, []int, []int) {
+	var edges []graph.Edge
+	for i := 1; i < n-2; i++ {
+		edges = append(edges, graph.Edge{U: i, V: rng.IntN(i), W: 1})
+	}
+	for k := 0; k < 4*n; k++ {
+		if u, v := rng.IntN(n-2), rng.IntN(n-2); u != v {
+			edges = append(edges, graph.Edge{U: u, V: v, W: 1})
+		}
+	}
+	g, err := graph.FromEdges(n, edges, graph.Options{Duplicates: graph.DuplicateMax})
+	if err != nil {
+		panic(err)
+	}
+	var nodes, classes []int
+	for k, v := range rng.Perm(n - 2)[:5*c] {
+		nodes, classes = append(nodes, v), append(classes, k%c)
+	}
+	return g, nodes, classes
+}
+
+// blockCGReference solves (I − aS)F = B by krylov.BlockCG on S built as a
+// graph, the generic path the fused solver replaces.
+func blockCGReference(t *testing.T, g *graph.CSR, a float64, b *mat.Dense, tol float64) (*mat.Dense, krylov.BlockResult) {
+	sg, err := normalizedAdjacency(g)
+	require.NoError(t, err)
+	n, c := b.Dims()
+	f := mat.NewDense(n, c, nil)
+	res, err := krylov.BlockCG(context.Background(), newSpreadingOperator(sg, a), b, f, krylov.Settings{Tol: tol})
+	require.NoError(t, err)
+	return f, res
+}
+
+func oneHot(n, c int, a float64, nodes, classes []int) *mat.Dense {
+	b := mat.NewDense(n, c, nil)
+	for k, v := range nodes {
+		b.Set(v, classes[k], 1-a)
+	}
+	return b
+}
+
+// TestSpreadingCGMatchesBlockCG checks the fused solver against
+// krylov.BlockCG: the same iteration count for every class, the same F to
+// rounding, and bitwise the same answer on one goroutine and on several.
+func TestSpreadingCGMatchesBlockCG(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 2))
+	type instance struct {
+		name           string
+		g              *graph.CSR
+		nodes, classes []int
+		c              int
+	}
+	var cases []instance
+	for trial := 0; trial < 3; trial++ {
+		p := randomProblem(rng, 2+trial)
+		cases = append(cases, instance{"weighted", p.g, p.nodes, p.classes, p.c})
+	}
+	g, nodes, classes := unweightedProblem(rng, 9000, 3)
+	require.True(t, g.UnitWeights())
+	require.Greater(t, g.NNZ()+3*g.Nodes(), spreadParallelWork, "the large case must exercise the parallel passes")
+	cases = append(cases, instance{"unweighted", g, nodes, classes, 3})
+	for _, in := range cases {
+		n := in.g.Nodes()
+		for _, a := range []float64{0.5, 0.9, 0.99} {
+			b := oneHot(n, in.c, a, in.nodes, in.classes)
+			want, wres := blockCGReference(t, in.g, a, b, DefaultTol)
+			var first *mat.Dense
+			for _, serial := range []bool{true, false} {
+				f := mat.NewDense(n, in.c, nil)
+				cg, err := newSpreadingCG(in.g, a, b, f, krylov.Settings{Tol: DefaultTol})
+				require.NoError(t, err)
+				cg.serial = serial
+				res, err := cg.run(context.Background())
+				require.NoError(t, err)
+				assert.Equal(t, wres.Iterations, res.Iterations, "%s n=%d a=%v serial=%v", in.name, n, a, serial)
+				assert.Equal(t, wres.Products, res.Products)
+				for j, r := range res.Residual {
+					assert.LessOrEqual(t, r, DefaultTol, "column %d", j)
+				}
+				assert.Less(t, maxAbsDiff(f, want), blockCGAgreeTol, "%s n=%d a=%v serial=%v", in.name, n, a, serial)
+				if first == nil {
+					first = f
+				} else {
+					assert.True(t, mat.Equal(first, f), "%s: serial and parallel passes differ", in.name)
+				}
+			}
+		}
+	}
+}
+
+// TestUnweightedSpreadingMatchesDenseLU checks Fit on a 0/1 graph (the
+// pattern-only product path) against a dense LU solve.
+func TestUnweightedSpreadingMatchesDenseLU(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 4))
+	g, nodes, classes := unweightedProblem(rng, 300, 4)
+	require.True(t, g.UnitWeights())
+	p := problem{g: g, nodes: nodes, classes: classes, c: 4}
+	for _, a := range []float64{0.5, 0.99} {
+		want := denseSpreading(t, p, a)
+		m := Spreading{Alpha: a, Tol: tightTol}
+		require.NoError(t, m.Fit(context.Background(), g, nodes, classes))
+		assert.Less(t, maxAbsDiff(m.Scores(), want), denseTol, "a=%v", a)
+		assert.Equal(t, 2, m.Info().Isolated)
+	}
+}
