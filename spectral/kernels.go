@@ -27,6 +27,12 @@ const reduceRows = 256
 // kernels.
 const rowGrain = 256
 
+// thinBlock is the widest block W for which gramT runs gonum's axpy per
+// row instead of packing for the micro-kernels (subMul: half as wide, with
+// dot products): for such thin blocks the products are limited by reading V
+// and packing costs more than the kernels save (BenchmarkDenseKernels).
+const thinBlock = 4
+
 const (
 	mr = gemm.MR   // rows of a micro-kernel tile
 	nr = gemm.NR64 // columns of a micro-kernel tile
@@ -91,6 +97,25 @@ func gramT(c []float64, v *mat.Dense, c0, p int, w *mat.Dense) {
 	}
 	chunks := parallel.NumChunks(n, reduceRows)
 	part := make([]float64, chunks*b*p)
+	if b <= thinBlock {
+		parallel.For(chunks, 1, func(lo, hi int) {
+			for ch := lo; ch < hi; ch++ {
+				cc := part[ch*b*p : (ch+1)*b*p]
+				for i := ch * reduceRows; i < min(n, (ch+1)*reduceRows); i++ {
+					vrow := vr.Data[i*vr.Stride+c0 : i*vr.Stride+c0+p]
+					for t, x := range wr.Data[i*wr.Stride : i*wr.Stride+b] {
+						if x != 0 {
+							floats.AddScaled(cc[t*p:(t+1)*p], x, vrow)
+						}
+					}
+				}
+			}
+		})
+		for ch := 0; ch < chunks; ch++ {
+			floats.Add(c[:b*p], part[ch*b*p:(ch+1)*b*p])
+		}
+		return
+	}
 	ap, bp := (b+mr-1)/mr, (p+nr-1)/nr
 	parallel.For(chunks, 1, func(lo, hi int) {
 		apan := make([]float64, ap*mr*reduceRows)
@@ -151,6 +176,19 @@ func subMul(w *mat.Dense, v *mat.Dense, c0, p int, c []float64) {
 	wr := w.RawMatrix()
 	b := wr.Cols
 	if p == 0 || wr.Rows == 0 || b == 0 {
+		return
+	}
+	if b <= thinBlock/2 {
+		parallel.For(wr.Rows, rowGrain, func(lo, hi int) {
+			vr := v.RawMatrix()
+			for i := lo; i < hi; i++ {
+				vrow := vr.Data[i*vr.Stride+c0 : i*vr.Stride+c0+p]
+				wrow := wr.Data[i*wr.Stride : i*wr.Stride+b]
+				for t := range wrow {
+					wrow[t] -= floats.Dot(vrow, c[t*p:(t+1)*p])
+				}
+			}
+		})
 		return
 	}
 	// B = cᵀ (p × b): panel q holds, for each l, c[(q·nr+j)·p + l].
