@@ -74,8 +74,11 @@ type Settings struct {
 	// package documentation): fewer basis vectors and re-orthogonalisations
 	// for more operator products. A Ritz value outside Bounds is an error.
 	Bounds Interval
-	// FilterDegree is the degree of the Chebyshev filter when Bounds is set:
-	// 0 means automatic, 1 turns filtering off.
+	// FilterDegree is the degree of the Chebyshev filter when Bounds is set
+	// (more exactly its cap: the degree falls when the dynamic range would
+	// exceed 1e10): 0 means automatic (at most 40; LaplacianEigs caps it by
+	// the graph's density, see the package documentation), 1 turns
+	// filtering off.
 	FilterDegree int
 	// MaxRestarts caps the thick restarts; 0 means DefaultMaxRestarts.
 	MaxRestarts int
