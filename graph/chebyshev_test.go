@@ -49,5 +49,7 @@ func TestChebyshevStepAgainstDense(t *testing.T) {
 	g, err := FromEdges(3, []Edge{{0, 1, 1}}, Options{})
 	require.NoError(t, err)
 	assert.PanicsWithValue(t, "graph: block dimension mismatch: graph has 3 nodes, x is 3×2, prev is 3×1",
-		func() { g.ChebyshevStepTo(mat.NewDense(3, 2, nil), mat.NewDense(3, 2, nil), mat.NewDense(3, 1, nil), Scaling{}, 1) })
+		func() {
+			g.ChebyshevStepTo(mat.NewDense(3, 2, nil), mat.NewDense(3, 2, nil), mat.NewDense(3, 1, nil), Scaling{}, 1)
+		})
 }
