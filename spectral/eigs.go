@@ -47,6 +47,12 @@ const DefaultMaxRestarts = 1000
 // floor.
 const stallRestarts = 5
 
+// stallFloor is the residual, relative to ‖A‖, above which an unfiltered
+// run never counts as stalled: rounding limits residuals to a few ε‖A‖, far
+// below it, so a run above it is merely slow (a clustered spectrum with a
+// small basis) and goes on until MaxRestarts.
+const stallFloor = 1e-8
+
 // Settings control Eigs and the functions built on it. The zero value is
 // usable: every zero field means its documented default.
 type Settings struct {
@@ -494,7 +500,10 @@ func (l *lanczos) run() (*Result, error) {
 		// Stagnation: no pair locked and the largest residual not halved for
 		// stallRestarts restarts (a filter change starts afresh). Residuals
 		// have a rounding floor of a few ε‖A‖; a Tol below it cannot be met.
-		if l.nl > lockedBefore || l.cut != cutBefore || maxRes < l.bestRes/2 {
+		// Unfiltered cycles converge slowly on clustered spectra but are
+		// not near their rounding floor until the residuals are small.
+		slow := l.deg <= 1 && maxRes > stallFloor*l.anorm
+		if l.nl > lockedBefore || l.cut != cutBefore || maxRes < l.bestRes/2 || slow {
 			l.bestRes, l.stall = maxRes, 0
 		} else {
 			l.stall++
