@@ -27,11 +27,14 @@ const reduceRows = 256
 // kernels.
 const rowGrain = 256
 
-// thinBlock is the widest block W for which gramT runs gonum's axpy per
-// row instead of packing for the micro-kernels (subMul: half as wide, with
-// dot products): for such thin blocks the products are limited by reading V
-// and packing costs more than the kernels save (BenchmarkDenseKernels).
+// thinBlock is the widest block W for which gramT and subMul run gonum's
+// axpy and dot per row instead of packing for the micro-kernels: for such
+// thin blocks the products are limited by reading V, and packing costs more
+// than the kernels save (BenchmarkDenseKernels, BENCHMARKS.md).
 const thinBlock = 4
+
+// thinReduceRows is the number of rows per partial sum of the thin gramT.
+const thinReduceRows = 512
 
 const (
 	mr = gemm.MR   // rows of a micro-kernel tile
@@ -95,13 +98,13 @@ func gramT(c []float64, v *mat.Dense, c0, p int, w *mat.Dense) {
 	if p == 0 || n == 0 || b == 0 {
 		return
 	}
-	chunks := parallel.NumChunks(n, reduceRows)
-	part := make([]float64, chunks*b*p)
 	if b <= thinBlock {
+		chunks := parallel.NumChunks(n, thinReduceRows)
+		part := make([]float64, chunks*b*p)
 		parallel.For(chunks, 1, func(lo, hi int) {
 			for ch := lo; ch < hi; ch++ {
 				cc := part[ch*b*p : (ch+1)*b*p]
-				for i := ch * reduceRows; i < min(n, (ch+1)*reduceRows); i++ {
+				for i := ch * thinReduceRows; i < min(n, (ch+1)*thinReduceRows); i++ {
 					vrow := vr.Data[i*vr.Stride+c0 : i*vr.Stride+c0+p]
 					for t, x := range wr.Data[i*wr.Stride : i*wr.Stride+b] {
 						if x != 0 {
@@ -116,6 +119,8 @@ func gramT(c []float64, v *mat.Dense, c0, p int, w *mat.Dense) {
 		}
 		return
 	}
+	chunks := parallel.NumChunks(n, reduceRows)
+	part := make([]float64, chunks*b*p)
 	ap, bp := (b+mr-1)/mr, (p+nr-1)/nr
 	parallel.For(chunks, 1, func(lo, hi int) {
 		apan := make([]float64, ap*mr*reduceRows)
@@ -178,7 +183,7 @@ func subMul(w *mat.Dense, v *mat.Dense, c0, p int, c []float64) {
 	if p == 0 || wr.Rows == 0 || b == 0 {
 		return
 	}
-	if b <= thinBlock/2 {
+	if b <= thinBlock {
 		parallel.For(wr.Rows, rowGrain, func(lo, hi int) {
 			vr := v.RawMatrix()
 			for i := lo; i < hi; i++ {
