@@ -43,6 +43,18 @@ func (g *CSR) ChebyshevStepTo(dst, x, prev *mat.Dense, s Scaling, alpha float64)
 		for r0 := lo; r0 < hi; r0 += stepRows {
 			r1 := min(hi, r0+stepRows)
 			g.scaledBlockRows(dm.Data, dm.Stride, xm.Data, xm.Stride, xc, s, r0, r1)
+			if xc == 4 && pm != nil {
+				// the eigensolver's block width, without bounds checks
+				for i := r0; i < r1; i++ {
+					d := dm.Data[i*dm.Stride : i*dm.Stride+4 : i*dm.Stride+4]
+					p := pm[i*ps : i*ps+4 : i*ps+4]
+					d[0] = alpha*d[0] - p[0]
+					d[1] = alpha*d[1] - p[1]
+					d[2] = alpha*d[2] - p[2]
+					d[3] = alpha*d[3] - p[3]
+				}
+				continue
+			}
 			for i := r0; i < r1; i++ {
 				drow := dm.Data[i*dm.Stride : i*dm.Stride+xc]
 				if pm == nil {

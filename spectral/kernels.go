@@ -230,6 +230,24 @@ func rotate(v *mat.Dense, src, j int, s []float64, q, dst int) {
 		}
 		return
 	}
+	if q <= thinBlock {
+		// Few output columns (random combinations of a restart): packing
+		// the rows would cost more than the products.
+		parallel.For(raw.Rows, rowGrain, func(lo, hi int) {
+			tmp := make([]float64, q)
+			for i := lo; i < hi; i++ {
+				row := raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols]
+				clear(tmp)
+				for l, x := range row[src : src+j] {
+					if x != 0 {
+						floats.AddScaled(tmp, x, s[l*q:(l+1)*q])
+					}
+				}
+				copy(row[dst:dst+q], tmp)
+			}
+		})
+		return
+	}
 	bpan := make([]float64, (q+nr-1)/nr*nr*j)
 	packRunsTo(bpan, s, q, 0, j, 0, q, nr)
 	mulRows(v, src, j, bpan, q, func(i0, rows, p int, tile []float64) {
