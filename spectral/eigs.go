@@ -47,6 +47,12 @@ const DefaultMaxRestarts = 1000
 // floor.
 const stallRestarts = 5
 
+// stallFloor is the residual, relative to ‖A‖, above which an unfiltered
+// run never counts as stalled: rounding limits residuals to a few ε‖A‖, far
+// below it, so a run above it is merely slow (a clustered spectrum with a
+// small basis) and goes on until MaxRestarts.
+const stallFloor = 1e-8
+
 // Settings control Eigs and the functions built on it. The zero value is
 // usable: every zero field means its documented default.
 type Settings struct {
@@ -74,8 +80,11 @@ type Settings struct {
 	// package documentation): fewer basis vectors and re-orthogonalisations
 	// for more operator products. A Ritz value outside Bounds is an error.
 	Bounds Interval
-	// FilterDegree is the degree of the Chebyshev filter when Bounds is set:
-	// 0 means automatic, 1 turns filtering off.
+	// FilterDegree is the degree of the Chebyshev filter when Bounds is set
+	// (more exactly its cap: the degree falls when the dynamic range would
+	// exceed 1e10): 0 means automatic (at most 40; LaplacianEigs caps it by
+	// the graph's density, see the package documentation), 1 turns
+	// filtering off.
 	FilterDegree int
 	// MaxRestarts caps the thick restarts; 0 means DefaultMaxRestarts.
 	MaxRestarts int
@@ -491,7 +500,10 @@ func (l *lanczos) run() (*Result, error) {
 		// Stagnation: no pair locked and the largest residual not halved for
 		// stallRestarts restarts (a filter change starts afresh). Residuals
 		// have a rounding floor of a few ε‖A‖; a Tol below it cannot be met.
-		if l.nl > lockedBefore || l.cut != cutBefore || maxRes < l.bestRes/2 {
+		// Unfiltered cycles converge slowly on clustered spectra but are
+		// not near their rounding floor until the residuals are small.
+		slow := l.deg <= 1 && maxRes > stallFloor*l.anorm
+		if l.nl > lockedBefore || l.cut != cutBefore || maxRes < l.bestRes/2 || slow {
 			l.bestRes, l.stall = maxRes, 0
 		} else {
 			l.stall++

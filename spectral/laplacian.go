@@ -206,6 +206,9 @@ func componentEigs(ctx context.Context, g *graph.CSR, dg *laplacian.Degrees, kin
 			return nil, nil, fmt.Errorf("spectral: LaplacianEigs: %w", err)
 		}
 		cs := s
+		if cs.FilterDegree == 0 {
+			cs.FilterDegree = graphFilterDegree(sub.NNZ(), size)
+		}
 		// Spectrum bounds for the Chebyshev filter: S has its spectrum in
 		// [−1, 1], L_un in [0, 2·max degree] (Gershgorin).
 		cs.Bounds = Interval{Lo: -1, Hi: 1}
@@ -311,4 +314,23 @@ func denseComponent(g *graph.CSR, dg *laplacian.Degrees, kind laplacian.Kind, no
 		vecs[t] = mat.Col(nil, t, &v)
 	}
 	return vals, vecs, nil
+}
+
+// filterWork is the constant of the cost model behind graphFilterDegree: a
+// filtered block product costs about deg·(nnz/n + 1) row operations per
+// basis vector, while the orthogonalisation it saves does not depend on the
+// density of the graph, so the degree at which a higher degree stops paying
+// for itself falls as 1/(nnz/n + 1). The constant was fitted on PubMed
+// (nnz/n = 4.5: degree 36) and the MNIST KNN graph (nnz/n = 14.8: degree
+// 12) in the side-by-side benchmark (BENCHMARKS.md, spectral).
+const filterWork = 200
+
+// minGraphFilterDegree is the smallest degree graphFilterDegree returns.
+const minGraphFilterDegree = 8
+
+// graphFilterDegree returns the cap on the automatic Chebyshev filter degree
+// for a graph component with nnz stored entries on n nodes.
+func graphFilterDegree(nnz, n int) int {
+	d := int(filterWork / (float64(nnz)/float64(n) + 1))
+	return max(minGraphFilterDegree, min(d, maxFilterDegree))
 }

@@ -25,6 +25,7 @@ type eigsOptions struct {
 	Tol       float64 // residual tolerance (0: spectral.DefaultTol)
 	Block     int     // block size (0: default)
 	Basis     int     // active basis size (0: default)
+	Filter    int     // Chebyshev filter degree (0: automatic, 1: none)
 	Seed      uint64
 	Isolated  string // error or zero
 	JSON      bool
@@ -62,6 +63,7 @@ unless --isolated zero (D^{-1/2} := 0: eigenvalue 1 of L_sym and L_rw).`,
 	f.Float64Var(&opts.Tol, "tol", 0, "residual tolerance per pair, relative to ‖L‖ (0: 1e-10)")
 	f.IntVar(&opts.Block, "block", 0, "Lanczos block size (0: min(k, 4))")
 	f.IntVar(&opts.Basis, "basis", 0, "active basis size (0: max(2k, k+4·block, 24))")
+	f.IntVar(&opts.Filter, "filter-degree", 0, "Chebyshev filter degree (0: automatic, 1: no filter)")
 	f.Uint64Var(&opts.Seed, "seed", 0, "seed of the random start block")
 	f.StringVar(&opts.Isolated, "isolated", "error", "nodes of degree 0: error, or zero (D^-1/2 := 0)")
 	return cmd
@@ -111,7 +113,7 @@ func runEigs(ctx context.Context, opts eigsOptions, stdout, stderr io.Writer) er
 	}
 	logf(stderr, "eigs: %s: %d nodes, %d edges, %d components; %d smallest eigenpairs of L_%s", opts.Data, res.Nodes, res.Edges, res.Components, opts.K, opts.Laplacian)
 	bar := newProgress(stderr, opts.K, "eigenpairs")
-	settings := spectral.Settings{Tol: opts.Tol, BlockSize: opts.Block, BasisSize: opts.Basis, Seed: opts.Seed,
+	settings := spectral.Settings{Tol: opts.Tol, BlockSize: opts.Block, BasisSize: opts.Basis, FilterDegree: opts.Filter, Seed: opts.Seed,
 		Progress: func(s spectral.Status) { bar.Describe(fmt.Sprintf("restart %d, %d products", s.Restarts, s.MatVecs)) }}
 	resetPeakRSS()
 	start := timeNow()

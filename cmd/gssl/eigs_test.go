@@ -80,11 +80,15 @@ func TestEigsCycleClosedForm(t *testing.T) {
 		want[lap] = w[:k]
 	}
 	for lap, w := range want {
-		var out, errw bytes.Buffer
-		require.NoError(t, runEigs(context.Background(), eigsOptions{Data: p, K: k, Laplacian: lap, Isolated: "error", JSON: true}, &out, &errw))
-		obj := decodeOne(t, out.Bytes())
-		assert.InDeltaSlice(t, w, floatsOf(t, obj["eigenvalues"]), 1e-9, lap)
-		assert.Less(t, obj["orthogonality"].(float64), 1e-10, lap)
+		// automatic filter degree, no filter, a fixed degree (n = 300 is
+		// above the dense-component size, so Lanczos runs)
+		for _, filter := range []int{0, 1, 6} {
+			var out, errw bytes.Buffer
+			require.NoError(t, runEigs(context.Background(), eigsOptions{Data: p, K: k, Laplacian: lap, Filter: filter, Isolated: "error", JSON: true}, &out, &errw))
+			obj := decodeOne(t, out.Bytes())
+			assert.InDeltaSlice(t, w, floatsOf(t, obj["eigenvalues"]), 1e-9, "%s filter %d", lap, filter)
+			assert.Less(t, obj["orthogonality"].(float64), 1e-10, "%s filter %d", lap, filter)
+		}
 	}
 }
 
@@ -97,6 +101,8 @@ func TestEigsErrors(t *testing.T) {
 	assert.ErrorContains(t, err, `--isolated "maybe" is invalid`)
 	err = runEigs(ctx, eigsOptions{Data: coraDir, K: 3000, Laplacian: "sym", Isolated: "error"}, &out, &out)
 	assert.ErrorContains(t, err, "k = 3000 is invalid: it must lie in [1, 2708]")
+	err = runEigs(ctx, eigsOptions{Data: coraDir, K: 5, Laplacian: "sym", Filter: -1, Isolated: "error"}, &out, &out)
+	assert.ErrorContains(t, err, "FilterDegree = -1 is invalid: it must be ≥ 0")
 	// An isolated node: an error naming it, or eigenvalue 1 with --isolated zero.
 	p := filepath.Join(t.TempDir(), "iso.txt")
 	require.NoError(t, os.WriteFile(p, []byte("0 1\n1 2\n4 4\n"), 0o644))
