@@ -66,9 +66,9 @@ type Harmonic struct {
 	// IsolatedSeeds says what to do with a labelled node of degree zero; the
 	// zero value is an error.
 	IsolatedSeeds IsolatedSeeds
-	// Ordering is the numbering of the unlabelled nodes in the solve; the
-	// zero value, AutoOrdering, renumbers by reverse Cuthill–McKee when the
-	// solve runs in parallel. Results are always in the caller's numbering.
+	// Ordering is the numbering of the unlabelled nodes in the solve:
+	// NaturalOrdering (the zero value) or ReverseCuthillMcKee, renumbered
+	// inside Fit. Results are always in the caller's numbering.
 	Ordering Ordering
 	// Progress, when set, is called after every CG iteration with the
 	// iteration count and the largest relative residual of the classes
@@ -113,7 +113,7 @@ func (m *Harmonic) Fit(ctx context.Context, g *graph.CSR, nodes, classes []int) 
 	for i := range order {
 		order[i] = i
 	}
-	if m.Ordering.reorders(g, c) {
+	if m.Ordering == ReverseCuthillMcKee {
 		order = graph.ReverseCuthillMcKee(g)
 	}
 	var unl []int

@@ -6,7 +6,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/graph"
-	"github.com/gssl/gssl/internal/parallel"
 )
 
 // Ordering selects the node numbering a solver works in. Whatever the
@@ -16,24 +15,22 @@ import (
 type Ordering int
 
 const (
-	// AutoOrdering (the zero value) renumbers by ReverseCuthillMcKee when
-	// the solve runs on more than one core (n·c + nnz ≥ 65 536 and
-	// GOMAXPROCS > 1), and keeps the caller's numbering otherwise.
-	AutoOrdering Ordering = iota
-	// NaturalOrdering solves in the caller's numbering.
-	NaturalOrdering
+	// NaturalOrdering solves in the caller's numbering (the zero value).
+	// It is the default because renumbering did not pay inside Fit where
+	// it was measured: on PubMed the renumbered CG solve was 10–15 % faster
+	// (a = 0.9: 30 against 35 ms), less than the 6–7 ms the renumbering
+	// itself costs per Fit (BENCHMARKS.md, labelprop).
+	NaturalOrdering Ordering = iota
 	// ReverseCuthillMcKee renumbers the nodes by graph.ReverseCuthillMcKee
 	// before solving: neighbours get nearby numbers, so the products gather
 	// from memory that each core has recently touched. It costs one
-	// breadth-first ordering and one copy of the graph per Fit (O(n + nnz)
-	// time and memory).
+	// ordering and one copy of the graph per Fit (O(n + nnz) time and
+	// memory; 6–7 ms on PubMed, 88 648 stored entries).
 	ReverseCuthillMcKee
 )
 
 func (o Ordering) String() string {
 	switch o {
-	case AutoOrdering:
-		return "auto"
 	case NaturalOrdering:
 		return "natural"
 	case ReverseCuthillMcKee:
@@ -42,35 +39,22 @@ func (o Ordering) String() string {
 	return fmt.Sprintf("Ordering(%d)", int(o))
 }
 
-// ParseOrdering reads the names of String: "auto", "natural" or "rcm".
+// ParseOrdering reads the names of String: "natural" or "rcm".
 func ParseOrdering(s string) (Ordering, error) {
 	switch s {
-	case "auto", "":
-		return AutoOrdering, nil
-	case "natural", "none":
+	case "natural", "none", "":
 		return NaturalOrdering, nil
 	case "rcm":
 		return ReverseCuthillMcKee, nil
 	}
-	return 0, fmt.Errorf("labelprop: unknown ordering %q: want auto, natural or rcm", s)
+	return 0, fmt.Errorf("labelprop: unknown ordering %q: want natural or rcm", s)
 }
 
 func checkOrdering(o Ordering) error {
-	if o < AutoOrdering || o > ReverseCuthillMcKee {
-		return fmt.Errorf("labelprop: Ordering = %d is invalid: use AutoOrdering, NaturalOrdering or ReverseCuthillMcKee", int(o))
+	if o != NaturalOrdering && o != ReverseCuthillMcKee {
+		return fmt.Errorf("labelprop: Ordering = %d is invalid: use NaturalOrdering or ReverseCuthillMcKee", int(o))
 	}
 	return nil
-}
-
-// reorders reports whether o renumbers a solve with c classes on g.
-func (o Ordering) reorders(g *graph.CSR, c int) bool {
-	switch o {
-	case ReverseCuthillMcKee:
-		return true
-	case AutoOrdering:
-		return parallel.Workers() > 1 && g.NNZ()+g.Nodes()*c >= spreadParallelWork
-	}
-	return false
 }
 
 // renumbering is a graph in a solver's numbering: node i of pg is node

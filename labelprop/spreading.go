@@ -80,9 +80,9 @@ type Spreading struct {
 	// IsolatedSeeds says what to do with a labelled node of degree zero; the
 	// zero value is an error.
 	IsolatedSeeds IsolatedSeeds
-	// Ordering is the node numbering the solver works in; the zero value,
-	// AutoOrdering, renumbers by reverse Cuthill–McKee when the solve runs
-	// in parallel. Results are always in the caller's numbering.
+	// Ordering is the node numbering the solver works in: NaturalOrdering
+	// (the zero value) or ReverseCuthillMcKee, renumbered inside Fit.
+	// Results are always in the caller's numbering.
 	Ordering Ordering
 	// Progress, when set, is called after every iteration with the iteration
 	// count and the current relative residual (or change).
@@ -129,7 +129,7 @@ func (m *Spreading) Fit(ctx context.Context, g *graph.CSR, nodes, classes []int)
 	// renumbering they are copies in its numbering, mapped back below.
 	sg, sf := g, f
 	var rn *renumbering
-	if m.Ordering.reorders(g, c) {
+	if m.Ordering == ReverseCuthillMcKee {
 		if rn, err = renumber(g); err != nil {
 			return err
 		}
