@@ -29,4 +29,15 @@
 //
 // in one pass, which is every Laplacian normalisation and the IMGP precision
 // factor (1+c)D − A without forming a new matrix.
+//
+// Orderings. ReverseCuthillMcKee numbers the nodes so that neighbours get
+// nearby numbers (E. Cuthill and J. McKee, "Reducing the bandwidth of sparse
+// symmetric matrices", ACM national conference 1969; the reversal and the
+// pseudo-peripheral starting node of A. George and J. W. H. Liu, "Computer
+// Solution of Large Sparse Positive Definite Systems", Prentice-Hall 1981,
+// §4.3 and §4.3.3), and Permute renames the nodes of a graph in O(n + nnz):
+//
+//	W' = P·W·Pᵀ,   P_{i, perm[i]} = 1,   W'_ij = W_{perm[i], perm[j]}
+//
+// Bandwidth, max |i − j| over the stored entries, measures the result.
 package graph

@@ -2,6 +2,7 @@ package graph_test
 
 import (
 	"fmt"
+	"log"
 
 	"github.com/gssl/gssl/graph"
 )
@@ -41,4 +42,22 @@ func ExampleCSR_Induced() {
 	// nodes 3 edges 1 original ids [4 1 2]
 	// node 2 is local node 2
 	// components 2
+}
+
+func ExampleReverseCuthillMcKee() {
+	// A path 0 – 3 – 1 – 4 – 2 numbered out of order.
+	g, err := graph.FromEdges(5, []graph.Edge{{U: 0, V: 3, W: 1}, {U: 3, V: 1, W: 1}, {U: 1, V: 4, W: 1}, {U: 4, V: 2, W: 1}}, graph.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	perm := graph.ReverseCuthillMcKee(g)
+	h, err := g.Permute(perm)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("order:", perm)
+	fmt.Println("bandwidth before:", g.Bandwidth(), "after:", h.Bandwidth())
+	// Output:
+	// order: [2 4 1 3 0]
+	// bandwidth before: 3 after: 1
 }

@@ -23,7 +23,12 @@ import (
 // preconditioned CG (our default), and one product S·X with an n×7 block
 // (the peer's "spmv" line). Fit does a little more than the peer's timed
 // block (validation, components, probabilities); spreading-cg-solve times
-// the peer's block exactly (see benchSolve). Custom metrics: iterations
+// the peer's block exactly (see benchSolve), in the data set's numbering,
+// renumbered inside the timer (-rcm) and renumbered before it (-rcmpre).
+// spreading-cg and harmonic/jacobi-cg are Fits in the data set's
+// numbering (the default), the -rcm lines the same Fits with Ordering
+// ReverseCuthillMcKee (renumbering inside Fit); rcm-renumber times the
+// renumbering alone (ordering and permuted graph). Custom metrics: iterations
 // (the most any class needed), test accuracy, and cpu-s/op, the process CPU
 // time (all threads) per fit, less sensitive than wall time to other load on
 // the machine. scripts/bench-lp.sh runs it next to lp.py:
@@ -57,16 +62,44 @@ func BenchmarkPeer(b *testing.B) {
 		}
 		for _, a := range AlphaGrid() {
 			run(fmt.Sprintf("spreading-cg/a=%v", a), &Spreading{Alpha: a, Classes: ds.Classes})
-			b.Run(fmt.Sprintf("%s/spreading-cg-solve/a=%v", name, a), func(b *testing.B) {
-				benchSolve(b, g, a, sp.Train, cls, ds.Classes, ds.Labels, sp.Test)
-			})
+			run(fmt.Sprintf("spreading-cg-rcm/a=%v", a), &Spreading{Alpha: a, Classes: ds.Classes, Ordering: ReverseCuthillMcKee})
+			for _, mode := range []solveOrdering{solveNatural, solveRenumberInside, solveRenumberedBefore} {
+				b.Run(fmt.Sprintf("%s/spreading-cg-solve%s/a=%v", name, mode, a), func(b *testing.B) {
+					benchSolve(b, g, a, sp.Train, cls, ds.Classes, ds.Labels, sp.Test, mode)
+				})
+			}
 			run(fmt.Sprintf("spreading-fixed-point/a=%v", a), &Spreading{Alpha: a, Classes: ds.Classes, Solver: FixedPoint})
 		}
 		run("harmonic/plain-cg", &Harmonic{Classes: ds.Classes, Preconditioner: NoPreconditioner})
 		run("harmonic/jacobi-cg", &Harmonic{Classes: ds.Classes})
+		run("harmonic/jacobi-cg-rcm", &Harmonic{Classes: ds.Classes, Ordering: ReverseCuthillMcKee})
 		b.Run(name+"/spmv-7cols", func(b *testing.B) { benchSpMV(b, g, 7) })
+		b.Run(name+"/rcm-renumber", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := renumber(g); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
+
+// solveOrdering says where benchSolve renumbers the graph.
+type solveOrdering string
+
+const (
+	// solveNatural solves in the data set's numbering.
+	solveNatural solveOrdering = ""
+	// solveRenumberInside renumbers by reverse Cuthill–McKee inside the
+	// timer (ordering, permuted graph, permuted Y, labels mapped back): the
+	// cost a Fit with Ordering ReverseCuthillMcKee pays.
+	solveRenumberInside solveOrdering = "-rcm"
+	// solveRenumberedBefore renumbers the graph and Y before the timer, as
+	// lp.py builds S and Y before its own; the labels are mapped back
+	// inside it.
+	solveRenumberedBefore solveOrdering = "-rcmpre"
+)
 
 // benchSolve times exactly what lp.py's "seconds" covers for spreading by
 // CG: from the graph and the one-hot Y in memory (lp.py precomputes S and Y
@@ -74,26 +107,49 @@ func BenchmarkPeer(b *testing.B) {
 // to the argmax label of every node. It leaves out what Fit does beyond
 // that and lp.py does not: validating the labelled nodes, finding connected
 // components (to give unreached nodes the prior), probabilities and
-// class-mass normalisation.
-func benchSolve(b *testing.B, g *graph.CSR, a float64, train, cls []int, classes int, truth, test []int) {
+// class-mass normalisation. mode says whether and where the nodes are
+// renumbered (see solveOrdering); the labels are always those of the data
+// set's numbering.
+func benchSolve(b *testing.B, g *graph.CSR, a float64, train, cls []int, classes int, truth, test []int, mode solveOrdering) {
 	n := g.Nodes()
 	y := oneHot(n, classes, a, train, cls)
 	f := mat.NewDense(n, classes, nil)
 	labels := make([]int, n)
 	var res krylov.BlockResult
+	sg, sy, perm := g, y, []int(nil)
+	if mode == solveRenumberedBefore {
+		rn, err := renumber(g)
+		if err != nil {
+			b.Fatal(err)
+		}
+		sg, sy, perm = rn.pg, rn.toSolver(y), rn.perm
+	}
 	b.ReportAllocs()
 	cpu0 := cpuTime()
 	for b.Loop() {
+		if mode == solveRenumberInside {
+			rn, err := renumber(g)
+			if err != nil {
+				b.Fatal(err)
+			}
+			sg, sy, perm = rn.pg, rn.toSolver(y), rn.perm
+		}
 		f.Zero()
-		cg, err := newSpreadingCG(g, a, y, f, krylov.Settings{Tol: DefaultTol})
+		cg, err := newSpreadingCG(sg, a, sy, f, krylov.Settings{Tol: DefaultTol})
 		if err != nil {
 			b.Fatal(err)
 		}
 		if res, err = cg.run(context.Background()); err != nil {
 			b.Fatal(err)
 		}
-		for i := range labels {
-			labels[i] = argmax(f.RawRowView(i))
+		if perm == nil {
+			for i := range labels {
+				labels[i] = argmax(f.RawRowView(i))
+			}
+		} else {
+			for i, p := range perm {
+				labels[p] = argmax(f.RawRowView(i))
+			}
 		}
 	}
 	b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu-s/op")

@@ -61,6 +61,14 @@
 // and Zien (eds.), "Semi-Supervised Learning", MIT Press 2006, ch. 11). It is
 // an approximation: the fitted scores are not updated for the new node.
 //
+// Node ordering: with Ordering ReverseCuthillMcKee, Fit renumbers the nodes
+// by graph.ReverseCuthillMcKee (neighbours close together, for cache
+// locality in the products), solves in that numbering and maps the scores
+// back: F = Pᵀ F', F' the solution for P·W·Pᵀ and P·Y. The iterates are the
+// same in exact arithmetic. The default, NaturalOrdering, solves in the
+// caller's numbering (renumbering cost more than it saved on PubMed; see
+// BENCHMARKS.md).
+//
 // Choosing a: AlphaGrid is the grid of the peer script; choose on validation
 // nodes with eval.GridSearch (the first best value in grid order wins ties).
 package labelprop

@@ -66,6 +66,10 @@ type Harmonic struct {
 	// IsolatedSeeds says what to do with a labelled node of degree zero; the
 	// zero value is an error.
 	IsolatedSeeds IsolatedSeeds
+	// Ordering is the numbering of the unlabelled nodes in the solve:
+	// NaturalOrdering (the zero value) or ReverseCuthillMcKee, renumbered
+	// inside Fit. Results are always in the caller's numbering.
+	Ordering Ordering
 	// Progress, when set, is called after every CG iteration with the
 	// iteration count and the largest relative residual of the classes
 	// still running.
@@ -81,6 +85,9 @@ func (m *Harmonic) Validate() error {
 	}
 	if m.Preconditioner != Jacobi && m.Preconditioner != NoPreconditioner {
 		return fmt.Errorf("labelprop: Preconditioner = %d is invalid: use Jacobi or NoPreconditioner", int(m.Preconditioner))
+	}
+	if err := checkOrdering(m.Ordering); err != nil {
+		return err
 	}
 	return checkIsolatedSeeds(m.IsolatedSeeds)
 }
@@ -100,8 +107,17 @@ func (m *Harmonic) Fit(ctx context.Context, g *graph.CSR, nodes, classes []int) 
 	}
 	n, c := s.n, s.classes
 	reached := s.reached(g)
+	// The unlabelled nodes in the order of the solve: L_uu is built as
+	// the subgraph they induce, numbered in this order.
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	if m.Ordering == ReverseCuthillMcKee {
+		order = graph.ReverseCuthillMcKee(g)
+	}
 	var unl []int
-	for i := 0; i < n; i++ {
+	for _, i := range order {
 		if s.class[i] < 0 && reached[i] {
 			unl = append(unl, i)
 		}

@@ -80,6 +80,10 @@ type Spreading struct {
 	// IsolatedSeeds says what to do with a labelled node of degree zero; the
 	// zero value is an error.
 	IsolatedSeeds IsolatedSeeds
+	// Ordering is the node numbering the solver works in: NaturalOrdering
+	// (the zero value) or ReverseCuthillMcKee, renumbered inside Fit.
+	// Results are always in the caller's numbering.
+	Ordering Ordering
 	// Progress, when set, is called after every iteration with the iteration
 	// count and the current relative residual (or change).
 	Progress func(iteration int, residual float64)
@@ -96,6 +100,9 @@ func (m *Spreading) Validate() error {
 		return fmt.Errorf("labelprop: Solver = %d is invalid: use CG or FixedPoint", int(m.Solver))
 	}
 	if err := checkSolver(m.Tol, m.MaxIter, m.Classes); err != nil {
+		return err
+	}
+	if err := checkOrdering(m.Ordering); err != nil {
 		return err
 	}
 	return checkIsolatedSeeds(m.IsolatedSeeds)
@@ -118,6 +125,16 @@ func (m *Spreading) Fit(ctx context.Context, g *graph.CSR, nodes, classes []int)
 		b.Set(v, int(s.class[v]), 1-m.Alpha)
 	}
 	f := mat.NewDense(n, c, nil)
+	// The solve runs on sg (the graph the solver sees), b and sf; with a
+	// renumbering they are copies in its numbering, mapped back below.
+	sg, sf := g, f
+	var rn *renumbering
+	if m.Ordering == ReverseCuthillMcKee {
+		if rn, err = renumber(g); err != nil {
+			return err
+		}
+		sg, b, sf = rn.pg, rn.toSolver(b), mat.NewDense(n, c, nil)
+	}
 	tol := m.Tol
 	if tol == 0 {
 		tol = DefaultTol
@@ -125,17 +142,20 @@ func (m *Spreading) Fit(ctx context.Context, g *graph.CSR, nodes, classes []int)
 	var info Info
 	switch m.Solver {
 	case CG:
-		info, err = spreadCG(ctx, g, m.Alpha, b, f, krylov.Settings{Tol: tol, MaxIter: m.MaxIter, Progress: m.Progress})
+		info, err = spreadCG(ctx, sg, m.Alpha, b, sf, krylov.Settings{Tol: tol, MaxIter: m.MaxIter, Progress: m.Progress})
 	case FixedPoint:
-		var sg *graph.CSR
-		if sg, err = normalizedAdjacency(g); err != nil {
+		var s *graph.CSR
+		if s, err = normalizedAdjacency(sg); err != nil {
 			return err
 		}
 		maxIter := m.MaxIter
 		if maxIter == 0 {
 			maxIter = defaultFixedPointIter
 		}
-		info, err = spreadFixedPoint(ctx, sg, m.Alpha, b, f, tol, maxIter, m.Progress)
+		info, err = spreadFixedPoint(ctx, s, m.Alpha, b, sf, tol, maxIter, m.Progress)
+	}
+	if rn != nil {
+		rn.toCaller(f, sf)
 	}
 	m.state.finish(g, s, s.reached(g), f, m.ClassMassNormalization, info)
 	return err

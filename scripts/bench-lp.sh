@@ -78,8 +78,9 @@ print(f"{'data':7} {'task':22} {'a':>5} {'peer s':>8} {'go s':>8} {'go/peer':>7}
 for key in sorted(go, key=lambda k: (k[0], k[1], k[2] or 0)):
     ds, task, a = key
     # spreading-cg-solve times lp.py's block exactly (solve + argmax from the
-    # graph in memory); spreading-cg is a whole Fit. Both face lp.py's scipy-cg.
-    pk = (ds, "harmonic", None) if task.startswith("harmonic") else (ds, task.removesuffix("-solve"), a)
+    # graph in memory); spreading-cg is a whole Fit. All face lp.py's scipy-cg:
+    # the -rcm lines renumber the nodes inside the timer, -rcmpre before it.
+    pk = (ds, "harmonic", None) if task.startswith("harmonic") else (ds, re.sub(r"(-solve)?(-rcm|-rcmpre)?$", "", task), a)
     g = go[key]
     gs, gacc, git = med([x[0] for x in g]), g[-1][1], g[-1][2]
     gc = med([x[3] for x in g]) if g[-1][3] is not None else None
@@ -97,5 +98,7 @@ for key in sorted(go, key=lambda k: (k[0], k[1], k[2] or 0)):
 print(f"\n{len(next(iter(go.values())))} Go and {len(next(iter(peer.values())))} peer runs per line. spmv-7cols: seconds per "
       "product S·X with X n×7 (lp.py's 'spmv' line). harmonic: lp.py runs plain CG; Go runs both.\n"
       "spreading-cg: one whole Fit (validation, solve, components, probabilities); spreading-cg-solve: "
-      "lp.py's timed block only (solve + argmax).")
+      "lp.py's timed block only (solve + argmax).\n"
+      "-rcm: nodes renumbered by reverse Cuthill-McKee inside the timer (Ordering: ReverseCuthillMcKee); "
+      "-rcmpre: renumbered before the timer, as lp.py builds S before its own; rcm-renumber: the renumbering alone.")
 PY
