@@ -102,6 +102,17 @@ func TestIMGPJSONOnImageFolder(t *testing.T) {
 	out.Reset()
 	require.NoError(t, runIMGP(context.Background(), opts, &out, &errw))
 	assert.Equal(t, 4.0, decodeOne(t, out.Bytes())["n_labelled"])
+
+	// 96 labels > 64: the determinant term by stochastic Lanczos quadrature.
+	opts.Subset = ""
+	opts.Labelled = 0.8
+	out.Reset()
+	require.NoError(t, runIMGP(context.Background(), opts, &out, &errw))
+	obj = decodeOne(t, out.Bytes())
+	assert.Equal(t, false, obj["log_marginal_likelihood_exact"])
+	assert.Greater(t, obj["log_marginal_likelihood_stderr"], 0.0)
+	_, ok := obj["log_marginal_likelihood"].(float64)
+	assert.True(t, ok)
 }
 
 func TestIMGPBadInput(t *testing.T) {
