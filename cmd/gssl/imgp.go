@@ -39,6 +39,7 @@ type imgpOptions struct {
 	EuclFixed    bool   // keep the Euclidean GP's initial hyperparameters (timing runs)
 	LikProbes    int    // SLQ probes of the log marginal likelihood; < 0 skips it
 	LikSteps     int    // Lanczos steps per probe
+	LikExact     int    // at most this many labels: the exact determinant lemma
 	Plot         string
 	JSON         bool
 }
@@ -81,6 +82,7 @@ indices listed in --subset (e.g. train_subset10_seed0.txt, scikit-learn's split)
 	f.StringVar(&opts.Plot, "plot", "", "write a PNG of predicted against true targets with ±2σ bands")
 	f.IntVar(&opts.LikProbes, "likelihood-probes", 30, "SLQ probes of the reported log marginal likelihood (used above 64 labels; -1 skips it)")
 	f.IntVar(&opts.LikSteps, "likelihood-steps", 50, "Lanczos steps per SLQ probe of the log marginal likelihood")
+	f.IntVar(&opts.LikExact, "likelihood-exact-labels", 64, "compute the likelihood exactly (determinant lemma, n·ν CG solves) up to this many labels; -1: always SLQ")
 	cmd.AddCommand(newIMGPSweepCommand(g))
 	return cmd
 }
@@ -383,7 +385,7 @@ func runIMGP(ctx context.Context, opts imgpOptions, stdout, stderr io.Writer) er
 	if opts.LikProbes >= 0 {
 		likStart := timeNow()
 		var lprog *progress
-		ll, err := r.LogMarginalLikelihood(ctx, imgp.LikelihoodSettings{TraceSettings: spectral.TraceSettings{
+		ll, err := r.LogMarginalLikelihood(ctx, imgp.LikelihoodSettings{ExactLabels: opts.LikExact, TraceSettings: spectral.TraceSettings{
 			Probes: opts.LikProbes, Steps: opts.LikSteps, Seed: opts.Seed,
 			Progress: func(_, total int) {
 				if lprog == nil {
