@@ -90,7 +90,9 @@ const likelihoodTol = 1e-10
 //     (from log det M = Σ log D_i + log det((1+c)I − D^{−1/2}AD^{−1/2}),
 //     whose spectrum lies in [c, 2 + c]). Each probe z gives
 //     zᵀlog(Q̂)z − ν zᵀlog((1+c)I − D^{−1/2}AD^{−1/2})z: sharing the probe
-//     between the two logarithms cancels most of their variance. Cost per
+//     between the two logarithms cancels part of their variance, and the L
+//     prediction eigenpairs of the fit deflate the second: Σ_l log(c + λ_l)
+//     exactly, the quadrature on the probe projected off their span. Cost per
 //     probe: Steps products with Q̂ (ν sparse products each) and with the
 //     normalised operator (one), plus O(N·Steps²) re-orthogonalisation —
 //     linear in N.
@@ -109,7 +111,7 @@ func (r *Regressor) LogMarginalLikelihood(ctx context.Context, s LikelihoodSetti
 	f := r.fit
 	_, _, _, _, _, _, tol := r.defaults()
 	pr := &gmrf{geo: f.geo, nu: f.nu, labelled: f.labelled, y: f.y, tol: tol}
-	return pr.logLikelihood(ctx, f.h, s, rademacherProbe(s.Seed))
+	return pr.logLikelihood(ctx, f.h, s, rademacherProbe(s.Seed), f.eig)
 }
 
 // rademacherProbe fills z with ±1 entries from the stream rand.NewPCG(seed, i).
@@ -126,8 +128,10 @@ func rademacherProbe(seed uint64) func(i int, z []float64) {
 	}
 }
 
-// logLikelihood evaluates log p(y) at h; probe fills the quadrature probes.
-func (pr *gmrf) logLikelihood(ctx context.Context, h Hyperparameters, s LikelihoodSettings, probe func(i int, z []float64)) (LogLikelihood, error) {
+// logLikelihood evaluates log p(y) at h; probe fills the quadrature probes;
+// defl, if not nil, holds exact eigenpairs of Δ_rw at h.Alpha that deflate
+// the quadrature of log det((1+c)I − D^{−1/2}AD^{−1/2}).
+func (pr *gmrf) logLikelihood(ctx context.Context, h Hyperparameters, s LikelihoodSettings, probe func(i int, z []float64), defl *Eigenpairs) (LogLikelihood, error) {
 	if err := h.validate(""); err != nil {
 		return LogLikelihood{}, err
 	}
@@ -158,7 +162,7 @@ func (pr *gmrf) logLikelihood(ctx context.Context, h Hyperparameters, s Likeliho
 		out.LogDetRatio, err = st.exactLogDetRatio(ctx, pr.labelled, h, tol, s.Progress)
 		out.Exact = true
 	} else {
-		out.LogDetRatio, se, err = st.slqLogDetRatio(ctx, h, s, probe)
+		out.LogDetRatio, se, err = st.slqLogDetRatio(ctx, s, probe, defl)
 		out.Probes = s.Probes
 	}
 	if err != nil {
@@ -275,7 +279,16 @@ func (o normalisedM) IsSymmetric() bool         { return true }
 func (o normalisedM) MulVecTo(dst, x []float64) { o.a.ScaledMulVecTo(dst, x, o.scl) }
 
 // slqLogDetRatio estimates log det Q − log det P and its standard error.
-func (st *state) slqLogDetRatio(ctx context.Context, h Hyperparameters, s LikelihoodSettings, probe func(i int, z []float64)) (float64, float64, error) {
+//
+// With eigenpairs (λ_l, f_l) of Δ_rw, u_l = D^{1/2}f_l are orthonormal
+// eigenvectors of (1+c)I − D^{−1/2}AD^{−1/2} with eigenvalues c + λ_l, so
+//
+//	tr log((1+c)I − D^{−1/2}AD^{−1/2}) = Σ_l log(c + λ_l) + E[z_⊥ᵀ log(·) z_⊥],  z_⊥ = (I − UUᵀ)z:
+//
+// the smallest eigenvalues, whose log carries most of the probe variance
+// (their eigenvectors are smooth and dense), are summed exactly and the
+// quadrature sees only the rest of the spectrum.
+func (st *state) slqLogDetRatio(ctx context.Context, s LikelihoodSettings, probe func(i int, z []float64), defl *Eigenpairs) (float64, float64, error) {
 	p := st.p
 	big := p.Dim()
 	q := p.Diagonal()
@@ -289,6 +302,20 @@ func (st *state) slqLogDetRatio(ctx context.Context, h Hyperparameters, s Likeli
 		offset += math.Log(v) - math.Log(p.D[i])
 	}
 	offset -= float64(big) * math.Log(p.Scale) // −N log s = N log Scale
+	var u *mat.Dense
+	if defl != nil && len(defl.Values) > 0 {
+		if r, _ := defl.Vectors.Dims(); r != big {
+			return 0, 0, fmt.Errorf("deflation eigenvectors have %d rows for %d nodes", r, big)
+		}
+		u = mat.DenseCopyOf(defl.Vectors)
+		for i := 0; i < big; i++ {
+			row := u.RawRowView(i)
+			floats.Scale(math.Sqrt(p.D[i]), row)
+		}
+		for _, lam := range defl.Values {
+			offset -= float64(p.Nu) * math.Log(p.Shift+lam)
+		}
+	}
 	qhat := scaledOp{x: posteriorOp{st}, l: l}
 	nm := newNormalisedM(p)
 	vals := make([]float64, s.Probes)
@@ -297,6 +324,13 @@ func (st *state) slqLogDetRatio(ctx context.Context, h Hyperparameters, s Likeli
 	done := 0
 	parallel.For(s.Probes, 1, func(lo, hi int) {
 		z := make([]float64, big)
+		zp := z
+		var coef *mat.VecDense
+		if u != nil {
+			zp = make([]float64, big)
+			_, nl := u.Dims()
+			coef = mat.NewVecDense(nl, nil)
+		}
 		for i := lo; i < hi; i++ {
 			if errs[i] = ctx.Err(); errs[i] != nil {
 				continue
@@ -307,7 +341,14 @@ func (st *state) slqLogDetRatio(ctx context.Context, h Hyperparameters, s Likeli
 				errs[i] = fmt.Errorf("log det Q: %w", err)
 				continue
 			}
-			vm, err := spectral.QuadraticForm(nm, spectral.Log(), z, s.Steps)
+			if u != nil {
+				// z_⊥ = z − U(Uᵀz)
+				coef.MulVec(u.T(), mat.NewVecDense(big, z))
+				zv := mat.NewVecDense(big, zp)
+				zv.MulVec(u, coef)
+				floats.SubTo(zp, z, zp)
+			}
+			vm, err := spectral.QuadraticForm(nm, spectral.Log(), zp, s.Steps)
 			if err != nil {
 				errs[i] = fmt.Errorf("log det M: %w", err)
 				continue

@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/gp"
 	"github.com/gssl/gssl/spectral"
@@ -35,7 +36,7 @@ func likelihoodProblem(t *testing.T, nu int) (*gmrf, Hyperparameters, int) {
 		y = append(y, math.Sin(theta[i])+0.3*math.Cos(2*theta[i]))
 	}
 	pr := &gmrf{geo: g, nu: nu, labelled: labelled, y: y, tol: 1e-6}
-	return pr, Hyperparameters{Alpha: 0.07, Kappa: 1.5, Amplitude: 0.02, Noise: 0.05}, n
+	return pr, Hyperparameters{Alpha: 0.07, Kappa: 8, Amplitude: 0.02, Noise: 1e-3}, n
 }
 
 func unitProbes(n int) func(i int, z []float64) {
@@ -51,7 +52,7 @@ func TestLogLikelihoodAgainstDense(t *testing.T) {
 		pr, h, n := likelihoodProblem(t, nu)
 		want := newDenseModel(pr.geo, nu, h).logLikelihood(pr.labelled, pr.y, h.Noise)
 
-		exact, err := pr.logLikelihood(ctx, h, LikelihoodSettings{ExactLabels: len(pr.labelled)}, nil)
+		exact, err := pr.logLikelihood(ctx, h, LikelihoodSettings{ExactLabels: len(pr.labelled)}, nil, nil)
 		require.NoError(t, err)
 		require.True(t, exact.Exact)
 		assert.Zero(t, exact.StdErr)
@@ -59,7 +60,7 @@ func TestLogLikelihoodAgainstDense(t *testing.T) {
 
 		// Quadrature with the N unit vectors as probes: the exact traces.
 		s := LikelihoodSettings{ExactLabels: -1, TraceSettings: spectral.TraceSettings{Probes: n, Steps: n}}
-		unit, err := pr.logLikelihood(ctx, h, s, unitProbes(n))
+		unit, err := pr.logLikelihood(ctx, h, s, unitProbes(n), nil)
 		require.NoError(t, err)
 		require.False(t, unit.Exact)
 		assert.InEpsilon(t, want, unit.Value, slqExactTol, "ν=%d unit probes", nu)
@@ -79,19 +80,34 @@ func TestLogLikelihoodSLQConverges(t *testing.T) {
 	// such an interval errs by far less than 1e-6 per probe (Ubaru, Chen &
 	// Saad 2017, Theorem 4.1).
 	const quadBias = 1e-6
-	at := func(probes int) LogLikelihood {
+	at := func(probes int, defl *Eigenpairs) LogLikelihood {
 		s := LikelihoodSettings{ExactLabels: -1, TraceSettings: spectral.TraceSettings{Probes: probes, Steps: 50, Seed: 11}}
-		ll, err := pr.logLikelihood(ctx, h, s, rademacherProbe(11))
+		ll, err := pr.logLikelihood(ctx, h, s, rademacherProbe(11), defl)
 		require.NoError(t, err)
 		require.Equal(t, probes, ll.Probes)
 		return ll
 	}
-	few, many := at(4), at(400)
+	few, many := at(4, nil), at(400, nil)
 	t.Logf("exact %.6f; 4 probes %.6f ± %.4f; 400 probes %.6f ± %.4f", want, few.Value, few.StdErr, many.Value, many.StdErr)
 	// 4σ: a seeded check that fails with probability 6e-5 for a fresh seed.
 	assert.LessOrEqual(t, math.Abs(many.Value-want), 4*many.StdErr+quadBias)
 	assert.Less(t, math.Abs(many.Value-want), math.Abs(few.Value-want))
 	assert.Less(t, many.StdErr, few.StdErr/5) // ≈ √100 = 10 × smaller
+
+	// Deflation by the 20 smallest eigenpairs of Δ_rw (from an independent
+	// dense eigendecomposition): still unbiased, with a smaller error.
+	_, lam, f := newDenseModel(pr.geo, 2, h).eigenKernel(2, h)
+	const L = 20
+	defl := &Eigenpairs{Values: lam[:L], Vectors: mat.DenseCopyOf(f.Slice(0, len(lam), 0, L))}
+	deflated := at(400, defl)
+	t.Logf("deflated: 400 probes %.6f ± %.4f", deflated.Value, deflated.StdErr)
+	assert.LessOrEqual(t, math.Abs(deflated.Value-want), 4*deflated.StdErr+quadBias)
+	assert.Less(t, deflated.StdErr, many.StdErr/1.5)
+	n := len(lam)
+	s := LikelihoodSettings{ExactLabels: -1, TraceSettings: spectral.TraceSettings{Probes: n, Steps: n}}
+	unit, err := pr.logLikelihood(ctx, h, s, unitProbes(n), defl)
+	require.NoError(t, err)
+	assert.InEpsilon(t, want, unit.Value, slqExactTol, "deflated, unit probes")
 }
 
 func TestLogMarginalLikelihoodOfFittedRegressor(t *testing.T) {
