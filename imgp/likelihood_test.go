@@ -9,7 +9,6 @@ import (
 	"github.com/stretchr/testify/require"
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/gssl/gssl/gp"
 	"github.com/gssl/gssl/spectral"
 )
 
@@ -112,22 +111,20 @@ func TestLogLikelihoodSLQConverges(t *testing.T) {
 
 func TestLogMarginalLikelihoodOfFittedRegressor(t *testing.T) {
 	ctx := context.Background()
-	x, theta, _ := noisyCircle(t, 5, 150, 4, 6)
+	_, err := (&Regressor{}).LogMarginalLikelihood(ctx, LikelihoodSettings{})
+	require.ErrorIs(t, err, errNotFitted)
+	r, _, theta := fitCircle(t, 3)
 	var lab []int
 	var y []float64
-	for i := 0; i < 150; i += 5 {
+	for i := 0; i < len(theta); i += 4 { // fitCircle's labels
 		lab = append(lab, i)
 		y = append(y, math.Cos(theta[i]))
 	}
-	r := &Regressor{K: 6, Eigenpairs: 10, Iterations: 3, Seed: 1, Euclidean: &gp.Regressor{Covariance: gp.SquaredExponential}}
-	_, err := r.LogMarginalLikelihood(ctx, LikelihoodSettings{})
-	require.ErrorIs(t, err, errNotFitted)
-	require.NoError(t, r.Fit(ctx, x, lab, y))
 	h := r.Hyperparameters()
 	want := newDenseModel(r.FittedGraph(), 2, h).logLikelihood(lab, y, h.Noise)
 	got, err := r.LogMarginalLikelihood(ctx, LikelihoodSettings{})
 	require.NoError(t, err)
-	require.True(t, got.Exact) // 30 labels ≤ 64
+	require.True(t, got.Exact) // 50 labels ≤ 64
 	assert.InEpsilon(t, want, got.Value, exactLikTol)
 
 	calls := 0
