@@ -33,19 +33,11 @@ type LikelihoodSettings struct {
 }
 
 func (s LikelihoodSettings) resolve(n int) (LikelihoodSettings, error) {
-	if s.Probes < 0 {
-		return s, fmt.Errorf("imgp: likelihood Probes = %d is invalid: it must be ≥ 0 (0 means 30)", s.Probes)
+	ts, err := s.TraceSettings.Resolved(n)
+	if err != nil {
+		return s, fmt.Errorf("imgp: likelihood settings: %w", err)
 	}
-	if s.Steps < 0 {
-		return s, fmt.Errorf("imgp: likelihood Steps = %d is invalid: it must be ≥ 0 (0 means min(N, 50))", s.Steps)
-	}
-	if s.Probes == 0 {
-		s.Probes = 30
-	}
-	if s.Steps == 0 {
-		s.Steps = 50
-	}
-	s.Steps = min(s.Steps, n)
+	s.TraceSettings = ts
 	if s.ExactLabels == 0 {
 		s.ExactLabels = 64
 	}

@@ -37,6 +37,11 @@ type Estimate struct {
 	Probes int
 }
 
+// Resolved returns the settings with the documented defaults filled in for
+// an operator of dimension n (Steps capped at n), or an error naming the
+// invalid field.
+func (s TraceSettings) Resolved(n int) (TraceSettings, error) { return s.resolve(n) }
+
 func (s TraceSettings) resolve(n int) (TraceSettings, error) {
 	if s.Probes < 0 {
 		return s, fmt.Errorf("spectral: Probes = %d is invalid: it must be ≥ 0 (0 means 30)", s.Probes)
