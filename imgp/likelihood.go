@@ -27,8 +27,11 @@ type LikelihoodSettings struct {
 	// ExactLabels: when the number n of labelled nodes is at most
 	// ExactLabels, log det Q − log det P is computed exactly by the
 	// determinant lemma (n·ν CG solves with M and an n×n Cholesky factor);
-	// above it, by stochastic Lanczos quadrature. 0 means 64; a negative
-	// value means always the quadrature.
+	// above it, by stochastic Lanczos quadrature. 0 means 128; a negative
+	// value means always the quadrature. (On srmnist, 10 010 nodes, the
+	// exact route costs 0.05–0.1 s per label, the default quadrature 2–4 s
+	// with a standard error of 5–8 nats: up to ~128 labels the exact value
+	// costs a few per cent of a fit; see BENCHMARKS.md.)
 	ExactLabels int
 }
 
@@ -39,7 +42,7 @@ func (s LikelihoodSettings) resolve(n int) (LikelihoodSettings, error) {
 	}
 	s.TraceSettings = ts
 	if s.ExactLabels == 0 {
-		s.ExactLabels = 64
+		s.ExactLabels = 128
 	}
 	return s, nil
 }

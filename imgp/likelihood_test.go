@@ -124,7 +124,7 @@ func TestLogMarginalLikelihoodOfFittedRegressor(t *testing.T) {
 	want := newDenseModel(r.FittedGraph(), 2, h).logLikelihood(lab, y, h.Noise)
 	got, err := r.LogMarginalLikelihood(ctx, LikelihoodSettings{})
 	require.NoError(t, err)
-	require.True(t, got.Exact) // 50 labels ≤ 64
+	require.True(t, got.Exact) // 50 labels ≤ 128
 	assert.InEpsilon(t, want, got.Value, exactLikTol)
 
 	calls := 0

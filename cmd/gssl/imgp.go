@@ -80,9 +80,9 @@ indices listed in --subset (e.g. train_subset10_seed0.txt, scikit-learn's split)
 	f.BoolVar(&opts.Approximate, "approximate", false, "approximate KNN graph by NN-descent (for large N)")
 	f.BoolVar(&opts.EuclFixed, "euclidean-fixed", false, "do not fit the Euclidean GP's hyperparameters (keeps 1, 1, 1e-2; for timing the graph model)")
 	f.StringVar(&opts.Plot, "plot", "", "write a PNG of predicted against true targets with ±2σ bands")
-	f.IntVar(&opts.LikProbes, "likelihood-probes", 30, "SLQ probes of the reported log marginal likelihood (used above 64 labels; -1 skips it)")
+	f.IntVar(&opts.LikProbes, "likelihood-probes", 30, "SLQ probes of the reported log marginal likelihood (used above --likelihood-exact-labels labels; -1 skips it)")
 	f.IntVar(&opts.LikSteps, "likelihood-steps", 50, "Lanczos steps per SLQ probe of the log marginal likelihood")
-	f.IntVar(&opts.LikExact, "likelihood-exact-labels", 64, "compute the likelihood exactly (determinant lemma, n·ν CG solves) up to this many labels; -1: always SLQ")
+	f.IntVar(&opts.LikExact, "likelihood-exact-labels", 128, "compute the likelihood exactly (determinant lemma, n·ν CG solves) up to this many labels; -1: always SLQ")
 	cmd.AddCommand(newIMGPSweepCommand(g))
 	return cmd
 }
