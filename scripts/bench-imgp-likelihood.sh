@@ -28,9 +28,9 @@ run() { # label, subset, flags...
 for pct in 10 1; do
   S=train_subset${pct}_seed0.txt
   run "${pct}% exact" "$S" --likelihood-exact-labels 100000
-  run "${pct}% SLQ 30x50" "$S"
-  run "${pct}% SLQ 30x100" "$S" --likelihood-steps 100
-  run "${pct}% SLQ 300x50" "$S" --likelihood-probes 300
+  run "${pct}% SLQ 30x50" "$S" --likelihood-exact-labels -1
+  run "${pct}% SLQ 30x100" "$S" --likelihood-exact-labels -1 --likelihood-steps 100
+  run "${pct}% SLQ 300x50" "$S" --likelihood-exact-labels -1 --likelihood-probes 300
 done
 /usr/bin/python3 - "$OUT/runs.jsonl" <<'PY'
 import json, sys
