@@ -36,6 +36,15 @@
 // = σ²/C instead of σ² gives the same maximiser (C depends only on α, κ);
 // Regressor.Variance reports σ² of the truncated kernel afterwards.
 //
+// Likelihood value (Regressor.LogMarginalLikelihood; not needed by
+// training). The determinant term is log det Q − log det P =
+// log det(I_n + (P⁻¹)_nn/σ_ε²) (matrix determinant lemma), exact by n·ν CG
+// solves with M for few labels; otherwise stochastic Lanczos quadrature
+// (Ubaru, Chen & Saad 2017) of log det Q = Σ log q_i + log det Q̂ (Q̂ the
+// Jacobi-scaled Q) minus log det P = −N log s + Σ log D_i +
+// ν log det((1+c)I − D^{−1/2}AD^{−1/2}), whose spectrum lies in [c, 2 + c],
+// the two quadratures sharing each probe.
+//
 // Prediction (eq. 11–12). After training, the L smallest eigenpairs of Δ_rw
 // (an Eigensolver: Lanczos by default, sparse block Lanczos from package
 // spectral per connected component; DenseComponents is the explicit dense

@@ -13,18 +13,7 @@ import (
 // Regress a smooth function of the angle on a circle in R^3 from a quarter of
 // the points labelled, and predict at a new point on the circle.
 func ExampleRegressor() {
-	n := 120
-	x := mat.NewDense(n, 3, nil)
-	var labelled []int
-	var y []float64
-	for i := 0; i < n; i++ {
-		th := 2 * math.Pi * float64(i) / float64(n)
-		x.SetRow(i, []float64{math.Cos(th), math.Sin(th), 0})
-		if i%4 == 0 {
-			labelled = append(labelled, i)
-			y = append(y, math.Sin(th))
-		}
-	}
+	x, labelled, y := circle(120)
 	r := &imgp.Regressor{K: 6, Eigenpairs: 20, Iterations: 30, Seed: 1}
 	if err := r.Fit(context.Background(), x, labelled, y); err != nil {
 		fmt.Println(err)
@@ -39,4 +28,45 @@ func ExampleRegressor() {
 	fmt.Printf("sin(1) = %.2f, predicted %.2f\n", math.Sin(th), p.Mean[0])
 	// Output:
 	// sin(1) = 0.84, predicted 0.84
+}
+
+// The marginal likelihood of the labelled targets at the fitted
+// hyperparameters: exact (determinant lemma) for these 30 labels, and by
+// stochastic Lanczos quadrature with a standard error when forced.
+func ExampleRegressor_LogMarginalLikelihood() {
+	x, labelled, y := circle(120)
+	ctx := context.Background()
+	r := &imgp.Regressor{K: 6, Eigenpairs: 20, Iterations: 30, Seed: 1}
+	if err := r.Fit(ctx, x, labelled, y); err != nil {
+		fmt.Println(err)
+		return
+	}
+	exact, err := r.LogMarginalLikelihood(ctx, imgp.LikelihoodSettings{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	slq, err := r.LogMarginalLikelihood(ctx, imgp.LikelihoodSettings{ExactLabels: -1})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("exact %v; SLQ within 4 standard errors: %v\n", exact.Exact, math.Abs(slq.Value-exact.Value) <= 4*slq.StdErr)
+	// Output:
+	// exact true; SLQ within 4 standard errors: true
+}
+
+// circle returns n points on the unit circle in R^3 with every fourth one
+// labelled by sin of its angle.
+func circle(n int) (x *mat.Dense, labelled []int, y []float64) {
+	x = mat.NewDense(n, 3, nil)
+	for i := 0; i < n; i++ {
+		th := 2 * math.Pi * float64(i) / float64(n)
+		x.SetRow(i, []float64{math.Cos(th), math.Sin(th), 0})
+		if i%4 == 0 {
+			labelled = append(labelled, i)
+			y = append(y, math.Sin(th))
+		}
+	}
+	return x, labelled, y
 }

@@ -37,6 +37,11 @@ type Estimate struct {
 	Probes int
 }
 
+// Resolved returns the settings with the documented defaults filled in for
+// an operator of dimension n (Steps capped at n), or an error naming the
+// invalid field.
+func (s TraceSettings) Resolved(n int) (TraceSettings, error) { return s.resolve(n) }
+
 func (s TraceSettings) resolve(n int) (TraceSettings, error) {
 	if s.Probes < 0 {
 		return s, fmt.Errorf("spectral: Probes = %d is invalid: it must be ≥ 0 (0 means 30)", s.Probes)
@@ -180,28 +185,7 @@ func TraceFunc(ctx context.Context, a linop.Operator, f Function, s TraceSetting
 		ctx = context.Background()
 	}
 	vals, err := probes(ctx, s, n, func(z []float64) (float64, error) {
-		kb := newKrylovBasis(a, s.Steps)
-		kb.start(z)
-		for {
-			invariant, full := kb.step()
-			if invariant || full {
-				break
-			}
-		}
-		theta, y, err := kb.tridiagEig()
-		if err != nil {
-			return 0, err
-		}
-		var sum float64
-		for k, t := range theta {
-			v := f.F(t)
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return 0, fmt.Errorf("%s is %v at the Ritz value %v of the operator: %w", f.Name, v, t, ErrFunctionDomain)
-			}
-			tau := y[k] // first row of the eigenvector matrix
-			sum += tau * tau * v
-		}
-		return float64(n) * sum, nil
+		return quadraticForm(a, f, z, s.Steps)
 	})
 	if err != nil {
 		return Estimate{}, fmt.Errorf("spectral: TraceFunc: %w", err)
@@ -219,4 +203,69 @@ func LogDet(ctx context.Context, a linop.Operator, s TraceSettings) (Estimate, e
 		return e, fmt.Errorf("spectral: LogDet (is the operator positive definite?): %w", err)
 	}
 	return e, nil
+}
+
+// QuadraticForm estimates zᵀf(A)z for a symmetric operator A and any
+// non-zero vector z by Lanczos (Gauss) quadrature: s steps from v = z/‖z‖
+// give T = Y Θ Yᵀ and
+//
+//	zᵀ f(A) z ≈ ‖z‖² Σ_k τ_k² f(θ_k),   τ_k = Y_{1k}
+//
+// (Golub & Meurant, "Matrices, Moments and Quadrature", 1994), exact for a
+// polynomial f of degree < 2s and when the Krylov space becomes invariant.
+// It is one probe of TraceFunc, for callers that choose their own probes
+// (unit vectors, the same probe for several operators). Steps ≤ 0 means
+// min(n, 50). Cost: s products with A and O(n·s²) re-orthogonalisation.
+func QuadraticForm(a linop.Operator, f Function, z []float64, steps int) (float64, error) {
+	if a == nil {
+		return 0, errors.New("spectral: QuadraticForm: operator is nil")
+	}
+	if f.F == nil {
+		return 0, errors.New("spectral: QuadraticForm: function is nil")
+	}
+	if !linop.IsSymmetric(a) {
+		return 0, fmt.Errorf("spectral: QuadraticForm needs a symmetric operator: %w", ErrNotSymmetric)
+	}
+	if len(z) != a.Dim() {
+		return 0, fmt.Errorf("spectral: QuadraticForm: vector length %d ≠ operator dimension %d", len(z), a.Dim())
+	}
+	if steps <= 0 {
+		steps = 50
+	}
+	steps = min(steps, a.Dim())
+	v, err := quadraticForm(a, f, z, steps)
+	if err != nil {
+		return 0, fmt.Errorf("spectral: QuadraticForm: %w", err)
+	}
+	return v, nil
+}
+
+// quadraticForm is zᵀf(A)z by steps Lanczos steps from z (zero for z = 0).
+func quadraticForm(a linop.Operator, f Function, z []float64, steps int) (float64, error) {
+	nz2 := floats.Dot(z, z)
+	if nz2 == 0 {
+		return 0, nil
+	}
+	kb := newKrylovBasis(a, steps)
+	kb.start(z)
+	for {
+		invariant, full := kb.step()
+		if invariant || full {
+			break
+		}
+	}
+	theta, y, err := kb.tridiagEig()
+	if err != nil {
+		return 0, err
+	}
+	var sum float64
+	for k, t := range theta {
+		v := f.F(t)
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return 0, fmt.Errorf("%s is %v at the Ritz value %v of the operator: %w", f.Name, v, t, ErrFunctionDomain)
+		}
+		tau := y[k] // first row of the eigenvector matrix
+		sum += tau * tau * v
+	}
+	return nz2 * sum, nil
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/gssl/gssl/imgp"
 	"github.com/gssl/gssl/knngraph"
 	"github.com/gssl/gssl/loaders"
+	"github.com/gssl/gssl/spectral"
 )
 
 type imgpOptions struct {
@@ -36,6 +37,9 @@ type imgpOptions struct {
 	Distance     string // nearest or mean
 	Approximate  bool   // NN-descent KNN graph
 	EuclFixed    bool   // keep the Euclidean GP's initial hyperparameters (timing runs)
+	LikProbes    int    // SLQ probes of the log marginal likelihood; < 0 skips it
+	LikSteps     int    // Lanczos steps per probe
+	LikExact     int    // at most this many labels: the exact determinant lemma
 	Plot         string
 	JSON         bool
 }
@@ -76,6 +80,9 @@ indices listed in --subset (e.g. train_subset10_seed0.txt, scikit-learn's split)
 	f.BoolVar(&opts.Approximate, "approximate", false, "approximate KNN graph by NN-descent (for large N)")
 	f.BoolVar(&opts.EuclFixed, "euclidean-fixed", false, "do not fit the Euclidean GP's hyperparameters (keeps 1, 1, 1e-2; for timing the graph model)")
 	f.StringVar(&opts.Plot, "plot", "", "write a PNG of predicted against true targets with ±2σ bands")
+	f.IntVar(&opts.LikProbes, "likelihood-probes", 30, "SLQ probes of the reported log marginal likelihood (used above --likelihood-exact-labels labels; -1 skips it)")
+	f.IntVar(&opts.LikSteps, "likelihood-steps", 50, "Lanczos steps per SLQ probe of the log marginal likelihood")
+	f.IntVar(&opts.LikExact, "likelihood-exact-labels", 128, "compute the likelihood exactly (determinant lemma, n·ν CG solves) up to this many labels; -1: always SLQ")
 	cmd.AddCommand(newIMGPSweepCommand(g))
 	return cmd
 }
@@ -128,6 +135,13 @@ type imgpResult struct {
 	EuclideanLength float64 `json:"euclidean_length_scale"`
 	EuclideanNoise  float64 `json:"euclidean_noise"`
 	EuclideanLML    float64 `json:"euclidean_log_marginal_likelihood"`
+	// LML is the GMRF log marginal likelihood at the fitted hyperparameters
+	// (imgp.Regressor.LogMarginalLikelihood), LMLStdErr its standard error
+	// over the SLQ probes (0 when exact); null when skipped.
+	LML             any     `json:"log_marginal_likelihood"`
+	LMLStdErr       any     `json:"log_marginal_likelihood_stderr"`
+	LMLExact        bool    `json:"log_marginal_likelihood_exact"`
+	SecondsLML      float64 `json:"seconds_likelihood"`
 	AdamSteps       int     `json:"adam_steps"`
 	CGIterations    int     `json:"cg_iterations"`
 	Components      int     `json:"components"`
@@ -368,6 +382,26 @@ func runIMGP(ctx context.Context, opts imgpOptions, stdout, stderr io.Writer) er
 	h := r.Hyperparameters()
 	res.Alpha, res.Kappa, res.Amplitude, res.Noise, res.Variance = h.Alpha, h.Kappa, h.Amplitude, h.Noise, r.Variance()
 	res.EuclideanAmp, res.EuclideanLength, res.EuclideanNoise, res.EuclideanLML = eh.Amplitude, eh.LengthScale, eh.Noise, e.LogMarginalLikelihood()
+	if opts.LikProbes >= 0 {
+		likStart := timeNow()
+		var lprog *progress
+		ll, err := r.LogMarginalLikelihood(ctx, imgp.LikelihoodSettings{ExactLabels: opts.LikExact, TraceSettings: spectral.TraceSettings{
+			Probes: opts.LikProbes, Steps: opts.LikSteps, Seed: opts.Seed,
+			Progress: func(_, total int) {
+				if lprog == nil {
+					lprog = newProgress(stderr, total, "imgp: likelihood")
+				}
+				lprog.Add(1)
+			}}})
+		if lprog != nil {
+			lprog.Finish()
+		}
+		if err != nil {
+			return err
+		}
+		res.LML, res.LMLStdErr, res.LMLExact = finite(ll.Value), finite(ll.StdErr), ll.Exact
+		res.SecondsLML = seconds(likStart)
+	}
 	res.AdamSteps, res.CGIterations = r.Steps()
 	_, res.Components = r.FittedGraph().Dist2.Components()
 	t := r.Timings()
@@ -432,9 +466,23 @@ func printIMGP(w io.Writer, r imgpResult) {
 	fmt.Fprintf(w, "  %-14s %10.4f %10s\n", "Euclidean GP", r.EuclideanRMSE, fmtAny(r.EuclideanNLL))
 	fmt.Fprintf(w, "  unlabelled-node RMSE %.4f (rank-L), %.4f (full-rank GMRF mean); mean γ %.3f on the test points\n", r.NodeRMSE, r.NodeRMSEFull, r.GammaMean)
 	fmt.Fprintf(w, "  fitted α %.4g, κ %.4g, σ² %.4g, σ_ε² %.4g (%d Adam steps, %d CG iterations)\n", r.Alpha, r.Kappa, r.Variance, r.Noise, r.AdamSteps, r.CGIterations)
+	if v, ok := r.LML.(float64); ok {
+		how := "exact determinant lemma"
+		if !r.LMLExact {
+			how = fmt.Sprintf("± %.3g, stochastic Lanczos quadrature", fmtStdErr(r.LMLStdErr))
+		}
+		fmt.Fprintf(w, "  log marginal likelihood at the fitted hyperparameters %.4f (%s; %.2fs)\n", v, how, r.SecondsLML)
+	}
 	fmt.Fprintf(w, "  Euclidean GP: amplitude %.4g, length scale %.4g, noise %.4g\n", r.EuclideanAmp, r.EuclideanLength, r.EuclideanNoise)
 	fmt.Fprintf(w, "  time: graph %.2fs, training %.2fs, eigenpairs %.2fs, Euclidean GP %.2fs, prediction %.2fs; total %.2fs\n",
 		r.SecondsGraph, r.SecondsTrain, r.SecondsEigen, r.SecondsEucl, r.SecondsPredict, r.Seconds)
+}
+
+func fmtStdErr(v any) float64 {
+	if f, ok := v.(float64); ok {
+		return f
+	}
+	return math.NaN()
 }
 
 func fmtAny(v any) string {

@@ -26,7 +26,8 @@ func TestIMGPJSONOnSyntheticCurve(t *testing.T) {
 	var out, errw bytes.Buffer
 	require.NoError(t, runIMGP(context.Background(), opts, &out, &errw))
 	obj := decodeOne(t, out.Bytes())
-	for _, k := range []string{"rmse", "nll", "euclidean_rmse", "euclidean_nll", "seconds", "alpha", "kappa", "noise"} {
+	for _, k := range []string{"rmse", "nll", "euclidean_rmse", "euclidean_nll", "seconds", "alpha", "kappa", "noise",
+		"log_marginal_likelihood", "log_marginal_likelihood_stderr", "seconds_likelihood"} {
 		v, ok := obj[k].(float64)
 		require.True(t, ok, "key %s missing or not a number: %v", k, obj[k])
 		require.False(t, math.IsNaN(v))
@@ -35,6 +36,8 @@ func TestIMGPJSONOnSyntheticCurve(t *testing.T) {
 	assert.Equal(t, 60.0, obj["n_labelled"])
 	assert.InDelta(t, 0.2, obj["labelled"], 1e-12)
 	assert.Less(t, obj["rmse"], 0.5, "IMGP on the curve should beat predicting 0 (RMSE ≈ 0.71)")
+	assert.Equal(t, true, obj["log_marginal_likelihood_exact"], "60 labels: the determinant lemma")
+	assert.Equal(t, 0.0, obj["log_marginal_likelihood_stderr"])
 	st, err := os.Stat(opts.Plot)
 	require.NoError(t, err)
 	assert.Greater(t, st.Size(), int64(1000))
@@ -44,6 +47,14 @@ func TestIMGPJSONOnSyntheticCurve(t *testing.T) {
 	out.Reset()
 	require.NoError(t, runIMGP(context.Background(), opts, &out, &errw))
 	assert.Contains(t, out.String(), "Euclidean GP")
+	assert.Contains(t, out.String(), "log marginal likelihood")
+
+	opts.JSON = true
+	opts.LikProbes = -1
+	out.Reset()
+	require.NoError(t, runIMGP(context.Background(), opts, &out, &errw))
+	obj = decodeOne(t, out.Bytes())
+	assert.Nil(t, obj["log_marginal_likelihood"], "--likelihood-probes -1 skips it")
 }
 
 // writeAngles writes an srmnist-style folder of n training and m test
@@ -91,6 +102,18 @@ func TestIMGPJSONOnImageFolder(t *testing.T) {
 	out.Reset()
 	require.NoError(t, runIMGP(context.Background(), opts, &out, &errw))
 	assert.Equal(t, 4.0, decodeOne(t, out.Bytes())["n_labelled"])
+
+	// 96 labels > 50: the determinant term by stochastic Lanczos quadrature.
+	opts.Subset = ""
+	opts.Labelled = 0.8
+	opts.LikExact = 50
+	out.Reset()
+	require.NoError(t, runIMGP(context.Background(), opts, &out, &errw))
+	obj = decodeOne(t, out.Bytes())
+	assert.Equal(t, false, obj["log_marginal_likelihood_exact"])
+	assert.Greater(t, obj["log_marginal_likelihood_stderr"], 0.0)
+	_, ok := obj["log_marginal_likelihood"].(float64)
+	assert.True(t, ok)
 }
 
 func TestIMGPBadInput(t *testing.T) {
