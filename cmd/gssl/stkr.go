@@ -34,7 +34,7 @@ type stkrOptions struct {
 	// count N ≥ 0: stop the solver after N iterations (0 = to the
 	// tolerance, the default).
 	Iterations string
-	JSON      bool
+	JSON       bool
 }
 
 func init() { register(newSTKRCommand) }
