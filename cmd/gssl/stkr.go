@@ -64,7 +64,8 @@ with the auto solver that is N steps of the paper's Algorithm 1 (polynomial)
 or Algorithm 2 (inverse Laplacian) from zero; with an explicit Krylov solver,
 at most N Krylov iterations. 0 (the default) solves to the tolerance.
 --iterations auto chooses N on val from {0, 1, 2, 4, …, 256} jointly with η
-and β (0 first, so it wins ties).`,
+and β (0 first, so it wins ties); a list such as 0,256,1024 is searched
+the same way, ties going to the first.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.JSON = g.JSON
@@ -83,7 +84,7 @@ and β (0 first, so it wins ties).`,
 	f.IntVar(&opts.FirstSeed, "first-seed", 0, "first seed")
 	f.StringVar(&opts.Solver, "solver", "auto", "auto (minres / cg), cg, minres, gmres or richardson")
 	f.Float64Var(&opts.Tol, "tol", 0, "relative residual tolerance; 0 means 1e-6 (polynomial) or 1e-9 (inverse Laplacian)")
-	f.StringVar(&opts.Iterations, "iterations", "0", "stop the solver after N iterations (early stopping; 0 = solve to the tolerance), or auto to choose N on val from 0, 1, 2, 4, …, 256")
+	f.StringVar(&opts.Iterations, "iterations", "0", "stop the solver after N iterations (early stopping; 0 = solve to the tolerance), auto to choose N on val from 0, 1, 2, 4, …, 256, or a comma-separated grid to choose from on val")
 	return cmd
 }
 
@@ -277,8 +278,8 @@ func runSTKR(ctx context.Context, opts stkrOptions, stdout, stderr io.Writer) er
 	return report(stdout, opts.JSON, res, func(w io.Writer) { printSTKR(w, res) })
 }
 
-// iterationGrid reads --iterations: "auto" (stkr.IterationsGrid) or one
-// count N ≥ 0.
+// iterationGrid reads --iterations: "auto" (stkr.IterationsGrid), one
+// count N ≥ 0, or a comma-separated grid of counts to choose from on val.
 func iterationGrid(v string) ([]int, error) {
 	if v == "auto" {
 		return stkr.IterationsGrid(), nil
@@ -286,11 +287,15 @@ func iterationGrid(v string) ([]int, error) {
 	if v == "" {
 		return []int{0}, nil
 	}
-	n, err := strconv.Atoi(v)
-	if err != nil || n < 0 {
-		return nil, fmt.Errorf("stkr: --iterations=%q is invalid: want auto or an integer ≥ 0 (0 = solve to the tolerance)", v)
+	var out []int
+	for _, f := range strings.Split(v, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 0 {
+			return nil, fmt.Errorf("stkr: --iterations=%q is invalid: want auto, an integer ≥ 0 (0 = solve to the tolerance) or a comma-separated list of them", v)
+		}
+		out = append(out, n)
 	}
-	return []int{n}, nil
+	return out, nil
 }
 
 // stkrSplit returns seed s's train/val/test split: the saved file

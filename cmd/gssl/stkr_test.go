@@ -87,6 +87,7 @@ func TestSTKRBadInput(t *testing.T) {
 		{"missing data", func(o *stkrOptions) { o.Data = "no/such/dir" }, "no/such/dir"},
 		{"iterations word", func(o *stkrOptions) { o.Iterations = "many" }, `--iterations="many" is invalid`},
 		{"iterations negative", func(o *stkrOptions) { o.Iterations = "-2" }, `--iterations="-2" is invalid`},
+		{"iterations list", func(o *stkrOptions) { o.Iterations = "0,8,x" }, `--iterations="0,8,x" is invalid`},
 		{"iterations with topd", func(o *stkrOptions) { o.Transform, o.Beta, o.Iterations = "topd:8", "1", "8" }, "iterations=8 does not apply to kernel PCA"},
 		{"iterations auto with topd", func(o *stkrOptions) { o.Transform, o.Beta, o.Iterations = "topd:8", "1", "auto" }, "--iterations auto does not apply"},
 	}
