@@ -137,7 +137,10 @@ type Regressor struct {
 	// tolerance test and no error for not converging; with SolverCG,
 	// SolverMINRES or SolverGMRES, stop the Krylov method after at most k
 	// iterations (earlier if Tol is reached) and keep its last iterate.
-	// Kernel PCA has no iterations: k > 0 is an error for TopD.
+	// Kernel PCA has no iterations: k > 0 is an error for TopD. For the
+	// inverse Laplacian stopped early, θ is not (I − ηM)^{-1}[α; 0] for any
+	// α, so Alpha (((I − ηM)θ)[train]) no longer represents the predictor
+	// exactly; Predict, PredictRow and Vectors (θ) do.
 	Iterations int
 	// Eigen computes kernel PCA's eigenvectors; nil means LanczosEigen{}
 	// (spectral's Lanczos, O(N·d) memory). DenseEigen is the explicit dense
