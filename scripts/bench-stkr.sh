@@ -60,6 +60,31 @@ for ds in cora pubmed amazon_photo coauthor_cs coauthor_physics; do
   done
 done
 
+# 2b. Early stopping (the paper's tuned "number of iterations"): SP-Lap on
+#     Cora with the number of Algorithm 2 steps (Richardson) or MINRES
+#     iterations chosen on val with η and β, at p_test = 0.01 and on all 1000
+#     test nodes; LP with its number of steps chosen on val. Accuracies only
+#     (no timing), so no interleaving is needed.
+for pt in 0.01 0; do
+  for it in 0 auto 0,1,2,4,8,16,32,64,128,256,512,1024,2048,4096,8192; do
+    "${LOCK[@]}" "${GSSL[@]}" stkr --json --data "$SHARED/data/cora" --transform inverse-laplacian \
+      --p-test "$pt" --seeds 10 --iterations "$it" \
+      >"$OUT/early-cora-lap-richardson-$pt-${it%%,*}$([ "${it#*,}" != "$it" ] && echo long).json" 2>/dev/null
+  done
+  "${LOCK[@]}" "${GSSL[@]}" stkr --json --data "$SHARED/data/cora" --transform inverse-laplacian \
+    --p-test "$pt" --seeds 10 --solver minres --iterations auto >"$OUT/early-cora-lap-minres-$pt.json" 2>/dev/null
+  for it in 0 auto; do
+    "${LOCK[@]}" "${GSSL[@]}" stkr --json --data "$SHARED/data/cora" --transform poly:8 \
+      --p-test "$pt" --seeds 10 --iterations "$it" >"$OUT/early-cora-poly-$pt-$it.json" 2>/dev/null
+  done
+done
+for t in 1 4 16 64 256 1024 4096; do
+  "${LOCK[@]}" "${GSSL[@]}" stkr --json --data "$SHARED/data/cora" --transform inverse-laplacian \
+    --p-test 0 --seeds 10 --iterations "$t" >"$OUT/early-cora-lap-curve-$t.json" 2>/dev/null
+done
+"${LOCK[@]}" env GOMAXPROCS=2 go test ./stkr -run '^$' -bench LPStepsPaperProtocol -benchtime 1x -v -count=1 \
+  >"$OUT/early-cora-lp-steps.txt" 2>&1
+
 # 3. Solver comparison on Cora's Planetoid split (products with M, same tolerance).
 "${LOCK[@]}" env GOMAXPROCS=2 go test ./stkr -run 'TestKrylovNeedsFewerProducts|TestAlgorithm2' -v -count=1 \
   >"$OUT/solvers.txt" 2>&1

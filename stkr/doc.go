@@ -60,6 +60,14 @@
 // Predictions are N·(Mθ)-sized, so the default tolerance for this system is
 // 1e-9.
 //
+// Early stopping: the paper's Appendix D lists the number of iterations of
+// its algorithms among the hyperparameters chosen on val. Regressor.Iterations
+// = k stops the fit after k steps of Algorithm 1 / 2 from zero (or k Krylov
+// iterations with an explicit Krylov solver); IterationsGrid is the grid
+// searched by `gssl stkr --iterations auto`. On Cora it moves SP-Lap by a
+// fraction of a point (BENCHMARKS.md), so 0, solve to the tolerance, stays
+// the default.
+//
 // Every fit reports, per output column, iterations and final relative
 // residual, and the number of products with M over all columns.
 //

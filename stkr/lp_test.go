@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"gonum.org/v1/gonum/mat"
 
@@ -130,6 +131,129 @@ func BenchmarkLPPaperProtocol(b *testing.B) {
 				m, sd := eval.MeanStd(accs)
 				b.ReportMetric(100*m, "test-acc-%")
 				b.ReportMetric(100*sd, "test-acc-std-%")
+			}
+		})
+	}
+}
+
+// labelSpreadingSteps runs Zhou et al.'s iteration F ← aSF + (1−a)Y from
+// F = Y for a fixed number of steps (the paper's LP with its "number of
+// iterations" hyperparameter), with S the graph kernel's normalised
+// adjacency: one block product per step.
+func labelSpreadingSteps(t testing.TB, k *GraphKernel, train, labels []int, classes int, a float64, steps int) *mat.Dense {
+	t.Helper()
+	N := k.Dim()
+	y := mat.NewDense(N, classes, nil)
+	for _, i := range train {
+		y.Set(i, labels[i], 1)
+	}
+	f := mat.DenseCopyOf(y)
+	sf := mat.NewDense(N, classes, nil)
+	for s := 0; s < steps; s++ {
+		k.MulBlockTo(sf, f)
+		f.Scale(a, sf)
+		f.Add(f, mat.NewDense(N, classes, scaled(1-a, y.RawMatrix().Data)))
+	}
+	return f
+}
+
+func scaled(c float64, x []float64) []float64 {
+	out := make([]float64, len(x))
+	for i, v := range x {
+		out[i] = c * v
+	}
+	return out
+}
+
+// lpStepsGrid is the number of LP steps searched on val; 0 means solved to
+// convergence (labelprop.Spreading, block CG at 1e-6) and comes first, so
+// it wins ties.
+var lpStepsGrid = []int{0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024}
+
+// lpStepsSelected returns LP's test accuracy at the (a, steps) of
+// labelprop.AlphaGrid × lpStepsGrid with the best val accuracy (the first
+// on ties), and the chosen steps.
+func lpStepsSelected(t testing.TB, g *graph.CSR, k *GraphKernel, labels []int, classes int, train, val, test []int) (float64, int) {
+	bestVal, bestTest, bestSteps := -1.0, 0.0, 0
+	for _, a := range labelprop.AlphaGrid() {
+		for _, steps := range lpStepsGrid {
+			var f *mat.Dense
+			if steps == 0 {
+				f = labelSpreading(t, g, train, labels, a)
+			} else {
+				f = labelSpreadingSteps(t, k, train, labels, classes, a, steps)
+			}
+			if v := accuracyOn(f, labels, val); v > bestVal {
+				bestVal, bestTest, bestSteps = v, accuracyOn(f, labels, test), steps
+			}
+		}
+	}
+	return bestTest, bestSteps
+}
+
+// TestLabelSpreadingStepsConverge: the fixed-step iteration used for LP(t)
+// approaches the solved label spreading (labelprop.Spreading) as the steps
+// grow: the error after t steps is a^t times the initial one.
+func TestLabelSpreadingStepsConverge(t *testing.T) {
+	g, _, _ := smallProblem(t)
+	k, err := NewGraphKernel(g)
+	require.NoError(t, err)
+	train := []int{0, 3, 7, 12, 18, 22}
+	labels := make([]int, g.Nodes())
+	for i := range labels {
+		labels[i] = i % 3
+	}
+	const a = 0.5
+	ref := labelSpreading(t, g, train, labels, a)
+	// 60 steps: a^60 ≈ 1e-18, far below labelprop's 1e-6 tolerance, which
+	// is then what separates the two.
+	const lpStepsTol = 1e-5
+	got := labelSpreadingSteps(t, k, train, labels, 3, a, 60)
+	// labelprop.Spreading may scale its scores; compare after normalising
+	// both by their largest entry.
+	assert.Less(t, relDiff(scaledBy(got, 1/mat.Max(got)), scaledBy(ref, 1/mat.Max(ref))), lpStepsTol)
+	few := labelSpreadingSteps(t, k, train, labels, 3, a, 2)
+	assert.Greater(t, relDiff(scaledBy(few, 1/mat.Max(few)), scaledBy(ref, 1/mat.Max(ref))), lpStepsTol)
+}
+
+func scaledBy(m *mat.Dense, c float64) *mat.Dense {
+	var out mat.Dense
+	out.Scale(c, m)
+	return &out
+}
+
+// BenchmarkLPStepsPaperProtocol reports LP with the number of steps chosen
+// on val (with a) next to LP solved to convergence, on Cora's saved splits
+// with the paper's p_test = 0.01 and with all 1000 test nodes:
+//
+//	go test ./stkr -run '^$' -bench LPStepsPaperProtocol -benchtime 1x -v
+func BenchmarkLPStepsPaperProtocol(b *testing.B) {
+	ds, err := loaders.LoadNodeDataset(sharedPath(b, "data/cora"))
+	require.NoError(b, err)
+	k, err := NewGraphKernel(ds.Graph)
+	require.NoError(b, err)
+	for _, pTest := range []float64{0.01, 0} {
+		b.Run(fmt.Sprintf("p_test=%g", pTest), func(b *testing.B) {
+			for it := 0; it < b.N; it++ {
+				var conv, early []float64
+				var chosen []int
+				for seed := 0; seed < 10; seed++ {
+					sp, err := loaders.ReadSplit(sharedPath(b, fmt.Sprintf("bench/splits/cora/random20_seed%d.txt", seed)), ds.Graph.Nodes())
+					require.NoError(b, err)
+					part, err := NewPartition(ds.Graph.Nodes(), *sp, pTest, uint64(seed))
+					require.NoError(b, err)
+					conv = append(conv, lpSelected(b, ds.Graph, ds.Labels, part.Train, part.Val, part.Test))
+					acc, steps := lpStepsSelected(b, ds.Graph, k, ds.Labels, ds.Classes, part.Train, part.Val, part.Test)
+					early = append(early, acc)
+					chosen = append(chosen, steps)
+				}
+				m, sd := eval.MeanStd(conv)
+				me, sde := eval.MeanStd(early)
+				b.ReportMetric(100*m, "lp-acc-%")
+				b.ReportMetric(100*sd, "lp-std-%")
+				b.ReportMetric(100*me, "lp-steps-acc-%")
+				b.ReportMetric(100*sde, "lp-steps-std-%")
+				b.Logf("p_test=%g: LP %.2f ± %.2f, LP(steps on val) %.2f ± %.2f, chosen steps %v", pTest, 100*m, 100*sd, 100*me, 100*sde, chosen)
 			}
 		})
 	}

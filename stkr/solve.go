@@ -141,6 +141,9 @@ func (j *fitJob) polynomial(ctx context.Context, s Polynomial) error {
 		if s.nonNegative() {
 			solver = SolverCG
 		}
+		if j.r.Iterations > 0 {
+			solver = SolverRichardson // early stopping: the paper's Algorithm 1
+		}
 	}
 	j.solver = fmt.Sprintf("%s on the n×n system (%s)", solver, s)
 	if solver == SolverRichardson {
@@ -166,6 +169,7 @@ func (j *fitJob) polynomial(ctx context.Context, s Polynomial) error {
 		sys := newPolyBlock(j.m, s, j.train, j.r.Beta, c)
 		alpha := mat.NewDense(n, c, nil)
 		res, err := krylov.BlockCG(ctx, sys, j.y, alpha, j.settings(-1, tol))
+		err = j.early(err)
 		copy(j.iters, res.Iterations)
 		copy(j.resid, res.Residual)
 		if !usable(err) {
@@ -195,6 +199,7 @@ func (j *fitJob) polynomial(ctx context.Context, s Polynomial) error {
 		case SolverGMRES:
 			res, err = krylov.GMRES(ctx, sys, b, alpha, st)
 		}
+		err = j.early(err)
 		j.iters[col], j.resid[col] = res.Iterations, res.Residual
 		if !usable(err) {
 			return err
@@ -251,6 +256,9 @@ func (j *fitJob) inverseLaplacian(ctx context.Context, s InverseLaplacian) error
 	solver := j.r.Solver
 	if solver == SolverAuto {
 		solver = SolverMINRES
+		if j.r.Iterations > 0 {
+			solver = SolverRichardson // early stopping: the paper's Algorithm 2
+		}
 	}
 	N, n := float64(j.N), float64(len(j.train))
 	eta, beta := s.Eta, j.r.Beta
@@ -285,6 +293,7 @@ func (j *fitJob) inverseLaplacian(ctx context.Context, s InverseLaplacian) error
 			}
 			theta := make([]float64, j.N)
 			res, err := method(ctx, &op, b, theta, j.settings(col, tol))
+			err = j.early(err)
 			j.iters[col], j.resid[col] = res.Iterations, res.Residual
 			if usable(err) {
 				j.u.SetCol(col, theta)
@@ -335,7 +344,9 @@ type richardsonLoop struct {
 // richardson runs l until every column's relative residual ‖r_c‖/‖y_c‖ is at
 // most tol (the stopping rule of stkr.py), reporting divergence (growth by
 // 1e12) as a *krylov.BreakdownError and the iteration cap as a
-// *krylov.NotConvergedError; on failure the best iterate is restored.
+// *krylov.NotConvergedError; on failure the best iterate is restored. With
+// Regressor.Iterations = k > 0 it runs exactly k steps, ignoring tol, and
+// keeps the k-th iterate (early stopping); divergence is still an error.
 func (j *fitJob) richardson(ctx context.Context, tol float64, l richardsonLoop) error {
 	n, c := j.y.Dims()
 	ynorm := make([]float64, c)
@@ -377,12 +388,15 @@ func (j *fitJob) richardson(ctx context.Context, tol float64, l richardsonLoop) 
 			best, bestRel = worst, rel
 			l.save()
 		}
+		fixed := j.r.Iterations
 		switch {
-		case worst <= tol:
-			return finish(it, rel, nil)
 		case math.IsNaN(worst) || worst > richardsonDivergence*first:
 			return finish(it, rel, &krylov.BreakdownError{Method: l.method, Iterations: it,
 				Reason: fmt.Sprintf("diverged: relative residual grew from %.3g to %.3g; %s", first, worst, l.divergenceHint)})
+		case fixed > 0 && it == fixed:
+			return finish(it, rel, nil)
+		case fixed == 0 && worst <= tol:
+			return finish(it, rel, nil)
 		case it >= j.maxIter():
 			return finish(it, rel, &krylov.NotConvergedError{Method: l.method, Iterations: it, Residual: best, Tol: tol})
 		}

@@ -30,7 +30,11 @@ type stkrOptions struct {
 	FirstSeed int
 	Solver    string  // auto, cg, minres, gmres, richardson
 	Tol       float64 // 0 means the estimator's default
-	JSON      bool
+	// Iterations is "auto" (chosen on val from stkr.IterationsGrid) or a
+	// count N ≥ 0: stop the solver after N iterations (0 = to the
+	// tolerance, the default).
+	Iterations string
+	JSON       bool
 }
 
 func init() { register(newSTKRCommand) }
@@ -52,7 +56,16 @@ exist, otherwise from seeded random splits with 20 per class for train and for v
 "other"); 0 keeps them all. In the inductive setting val and test nodes and their
 edges are invisible at fit time and are predicted from their edges afterwards.
 With "auto", η and β are chosen on the val set from η ∈ {0.5, 0.9, 0.99},
-β ∈ {0.01, 0.1, 1, 10, 100}.`,
+β ∈ {0.01, 0.1, 1, 10, 100}.
+
+--iterations N stops the solver after N iterations, as a regulariser (the
+paper tunes the number of iterations of its Richardson algorithms on val):
+with the auto solver that is N steps of the paper's Algorithm 1 (polynomial)
+or Algorithm 2 (inverse Laplacian) from zero; with an explicit Krylov solver,
+at most N Krylov iterations. 0 (the default) solves to the tolerance.
+--iterations auto chooses N on val from {0, 1, 2, 4, …, 256} jointly with η
+and β (0 first, so it wins ties); a list such as 0,256,1024 is searched
+the same way, ties going to the first.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.JSON = g.JSON
@@ -71,6 +84,7 @@ With "auto", η and β are chosen on the val set from η ∈ {0.5, 0.9, 0.99},
 	f.IntVar(&opts.FirstSeed, "first-seed", 0, "first seed")
 	f.StringVar(&opts.Solver, "solver", "auto", "auto (minres / cg), cg, minres, gmres or richardson")
 	f.Float64Var(&opts.Tol, "tol", 0, "relative residual tolerance; 0 means 1e-6 (polynomial) or 1e-9 (inverse Laplacian)")
+	f.StringVar(&opts.Iterations, "iterations", "0", "stop the solver after N iterations (early stopping; 0 = solve to the tolerance), auto to choose N on val from 0, 1, 2, 4, …, 256, or a comma-separated grid to choose from on val")
 	return cmd
 }
 
@@ -93,6 +107,7 @@ type stkrResult struct {
 	TestAccuracies   []float64 `json:"test_accuracies"`
 	Eta              []float64 `json:"eta"`
 	Beta             []float64 `json:"beta"`
+	ChosenIterations []int     `json:"chosen_iterations"` // per seed; 0 = solved to the tolerance
 	Iterations       float64   `json:"iterations"`
 	MatVecs          float64   `json:"matvecs"`
 	FitSeconds       float64   `json:"fit_seconds"`
@@ -148,6 +163,13 @@ func runSTKR(ctx context.Context, opts stkrOptions, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
+	counts, err := iterationGrid(opts.Iterations)
+	if err != nil {
+		return err
+	}
+	if _, ok := proto.(stkr.TopD); ok && opts.Iterations == "auto" {
+		return fmt.Errorf("stkr: --iterations auto does not apply to --transform %s (kernel PCA has no iterative solve)", opts.Transform)
+	}
 	_, isLap := proto.(stkr.InverseLaplacian)
 	if !isLap {
 		if opts.Eta != "auto" && opts.Eta != "" {
@@ -163,11 +185,13 @@ func runSTKR(ctx context.Context, opts stkrOptions, stdout, stderr io.Writer) er
 		var out []*stkr.Regressor
 		for _, eta := range etas {
 			for _, beta := range betas {
-				t := proto
-				if isLap {
-					t = stkr.InverseLaplacian{Eta: eta}
+				for _, it := range counts {
+					t := proto
+					if isLap {
+						t = stkr.InverseLaplacian{Eta: eta}
+					}
+					out = append(out, &stkr.Regressor{Transform: t, Beta: beta, Solver: solver, Tol: opts.Tol, Iterations: it, Eigen: cache})
 				}
-				out = append(out, &stkr.Regressor{Transform: t, Beta: beta, Solver: solver, Tol: opts.Tol, Eigen: cache})
 			}
 		}
 		return out
@@ -221,7 +245,7 @@ func runSTKR(ctx context.Context, opts stkrOptions, stdout, stderr io.Writer) er
 		for i, o := range outs {
 			if o.Err != nil {
 				res.FailedCandidates++
-				logf(stderr, "stkr: seed %d: %s β=%g: %v", s, cands[i].Transform, cands[i].Beta, o.Err)
+				logf(stderr, "stkr: seed %d: %s β=%g iterations=%d: %v", s, cands[i].Transform, cands[i].Beta, cands[i].Iterations, o.Err)
 			}
 		}
 		if err != nil {
@@ -234,6 +258,7 @@ func runSTKR(ctx context.Context, opts stkrOptions, stdout, stderr io.Writer) er
 			res.Eta = append(res.Eta, lap.Eta)
 		}
 		res.Beta = append(res.Beta, cands[best].Beta)
+		res.ChosenIterations = append(res.ChosenIterations, cands[best].Iterations)
 		res.Seeds = append(res.Seeds, s)
 		iters += float64(o.Stats.TotalIterations())
 		mvs += float64(o.Stats.MatVecs)
@@ -242,7 +267,7 @@ func runSTKR(ctx context.Context, opts stkrOptions, stdout, stderr io.Writer) er
 		res.Candidates += len(cands)
 		res.VisibleNodes, res.TestNodes = prep.Visible, len(part.Test)
 		res.SolverDetail = o.Stats.Solver
-		logf(stderr, "stkr: seed %d: test %.4f val %.4f (%s β=%g, %d iterations, %d products, %.3fs)", s, o.TestAccuracy, o.ValAccuracy, cands[best].Transform, cands[best].Beta, o.Stats.TotalIterations(), o.Stats.MatVecs, o.Seconds)
+		logf(stderr, "stkr: seed %d: test %.4f val %.4f (%s β=%g, stop after %d, %d iterations, %d products, %.3fs)", s, o.TestAccuracy, o.ValAccuracy, cands[best].Transform, cands[best].Beta, cands[best].Iterations, o.Stats.TotalIterations(), o.Stats.MatVecs, o.Seconds)
 	}
 	k := float64(len(tests))
 	res.TestAccuracies = tests
@@ -251,6 +276,26 @@ func runSTKR(ctx context.Context, opts stkrOptions, stdout, stderr io.Writer) er
 	res.Iterations, res.MatVecs, res.FitSeconds = iters/k, mvs/k, secs/k
 	res.Seconds = seconds(start)
 	return report(stdout, opts.JSON, res, func(w io.Writer) { printSTKR(w, res) })
+}
+
+// iterationGrid reads --iterations: "auto" (stkr.IterationsGrid), one
+// count N ≥ 0, or a comma-separated grid of counts to choose from on val.
+func iterationGrid(v string) ([]int, error) {
+	if v == "auto" {
+		return stkr.IterationsGrid(), nil
+	}
+	if v == "" {
+		return []int{0}, nil
+	}
+	var out []int
+	for _, f := range strings.Split(v, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 0 {
+			return nil, fmt.Errorf("stkr: --iterations=%q is invalid: want auto, an integer ≥ 0 (0 = solve to the tolerance) or a comma-separated list of them", v)
+		}
+		out = append(out, n)
+	}
+	return out, nil
 }
 
 // stkrSplit returns seed s's train/val/test split: the saved file
@@ -288,6 +333,7 @@ func printSTKR(w io.Writer, r stkrResult) {
 		fmt.Fprintf(w, "  chosen η       %v\n", r.Eta)
 	}
 	fmt.Fprintf(w, "  chosen β       %v\n", r.Beta)
+	fmt.Fprintf(w, "  stopped after  %v iterations (0 = solved to the tolerance)\n", r.ChosenIterations)
 	fmt.Fprintf(w, "  solver         %s: %.0f iterations, %.0f products with M per fit (mean)\n", r.SolverDetail, r.Iterations, r.MatVecs)
 	fmt.Fprintf(w, "  time           %.3f s per fit (mean at the chosen setting), %.2f s in all\n", r.FitSeconds, r.Seconds)
 	if r.FailedCandidates > 0 {

@@ -38,6 +38,34 @@ func TestSTKRJSONOnCora(t *testing.T) {
 	}
 }
 
+// TestSTKRIterations: --iterations N stops every fit after N Richardson
+// steps (N per class column: 7·N solver iterations on Cora), and
+// --iterations auto reports the count chosen on val from the grid.
+func TestSTKRIterations(t *testing.T) {
+	base := stkrOptions{Data: "../../testdata/cora", Transform: "inverse-laplacian", Eta: "0.9", Beta: "10",
+		Setting: "transductive", PTest: 0.01, Seeds: 1, Solver: "auto", JSON: true}
+	t.Run("fixed", func(t *testing.T) {
+		o := base
+		o.Iterations = "4"
+		var out, errw bytes.Buffer
+		require.NoError(t, runSTKR(context.Background(), o, &out, &errw))
+		obj := decodeOne(t, out.Bytes())
+		assert.Equal(t, []any{4.0}, obj["chosen_iterations"])
+		assert.Equal(t, 7*4.0, obj["iterations"])
+	})
+	t.Run("auto", func(t *testing.T) {
+		o := base
+		o.Iterations = "auto"
+		var out, errw bytes.Buffer
+		require.NoError(t, runSTKR(context.Background(), o, &out, &errw))
+		obj := decodeOne(t, out.Bytes())
+		chosen := obj["chosen_iterations"].([]any)
+		require.Len(t, chosen, 1)
+		assert.Contains(t, []float64{0, 1, 2, 4, 8, 16, 32, 64, 128, 256}, chosen[0])
+		assert.Equal(t, 10.0, obj["candidates"])
+	})
+}
+
 func TestSTKRBadInput(t *testing.T) {
 	base := stkrOptions{Data: "../../testdata/cora", Transform: "inverse-laplacian", Eta: "auto", Beta: "auto",
 		Setting: "transductive", PTest: 0.01, Seeds: 1, Solver: "auto"}
@@ -57,6 +85,11 @@ func TestSTKRBadInput(t *testing.T) {
 		{"p-test", func(o *stkrOptions) { o.PTest = 1 }, "--p-test=1"},
 		{"d larger than N", func(o *stkrOptions) { o.Transform, o.Beta = "topd:5000", "1" }, "d=5000 is larger than the number of visible nodes N=2708"},
 		{"missing data", func(o *stkrOptions) { o.Data = "no/such/dir" }, "no/such/dir"},
+		{"iterations word", func(o *stkrOptions) { o.Iterations = "many" }, `--iterations="many" is invalid`},
+		{"iterations negative", func(o *stkrOptions) { o.Iterations = "-2" }, `--iterations="-2" is invalid`},
+		{"iterations list", func(o *stkrOptions) { o.Iterations = "0,8,x" }, `--iterations="0,8,x" is invalid`},
+		{"iterations with topd", func(o *stkrOptions) { o.Transform, o.Beta, o.Iterations = "topd:8", "1", "8" }, "iterations=8 does not apply to kernel PCA"},
+		{"iterations auto with topd", func(o *stkrOptions) { o.Transform, o.Beta, o.Iterations = "topd:8", "1", "auto" }, "--iterations auto does not apply"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
