@@ -448,3 +448,58 @@ func TestUnitWeightProductsAgainstDense(t *testing.T) {
 		g.ScaledMulBlockRowsTo(mat.NewDense(3, 2, nil), mat.NewDense(3, 2, nil), Scaling{}, 2, 4)
 	})
 }
+
+// TestLargestComponent: the kept nodes are exactly those of the biggest
+// union-find class (the one with the smallest node on ties), and every edge
+// between them survives with its weight.
+func TestLargestComponent(t *testing.T) {
+	rng := rand.New(rand.NewPCG(17, 18))
+	for trial := 0; trial < 20; trial++ {
+		n := 1 + rng.IntN(60)
+		edges := randomEdges(rng, n, rng.IntN(n))
+		g, err := FromEdges(n, edges, Options{Duplicates: DuplicateMax})
+		require.NoError(t, err)
+		parent := make([]int, n)
+		for i := range parent {
+			parent[i] = i
+		}
+		var find func(int) int
+		find = func(i int) int {
+			if parent[i] != i {
+				parent[i] = find(parent[i])
+			}
+			return parent[i]
+		}
+		for _, e := range edges {
+			parent[find(e.U)] = find(e.V)
+		}
+		size := map[int]int{}
+		first := map[int]int{}
+		for i := n - 1; i >= 0; i-- {
+			size[find(i)]++
+			first[find(i)] = i
+		}
+		best := -1
+		for r, s := range size {
+			if best < 0 || s > size[best] || (s == size[best] && first[r] < first[best]) {
+				best = r
+			}
+		}
+		var want []int
+		for i := 0; i < n; i++ {
+			if find(i) == best {
+				want = append(want, i)
+			}
+		}
+		sub, err := g.LargestComponent()
+		require.NoError(t, err)
+		require.Equal(t, want, sub.Original)
+		_, count := sub.Components()
+		assert.Equal(t, 1, count)
+		for a, p := range sub.Original {
+			for b, q := range sub.Original {
+				assert.Equal(t, g.Weight(p, q), sub.Weight(a, b))
+			}
+		}
+	}
+}

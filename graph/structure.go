@@ -148,3 +148,28 @@ func (g *CSR) SymmetricScale(s []float64) (*CSR, error) {
 	}
 	return finish(g.n, g.indptr, g.indices, ws), nil
 }
+
+// LargestComponent returns the subgraph induced by the largest connected
+// component of g (the one with the smallest component id on ties, i.e. the
+// one containing the smallest node), with the map back to g's ids. A
+// connected graph gives all of g.
+func (g *CSR) LargestComponent() (*Subgraph, error) {
+	comp, count := g.Components()
+	sizes := make([]int, count)
+	for _, c := range comp {
+		sizes[c]++
+	}
+	big := 0
+	for c, s := range sizes {
+		if s > sizes[big] {
+			big = c
+		}
+	}
+	nodes := make([]int, 0, sizes[big])
+	for i, c := range comp {
+		if c == big {
+			nodes = append(nodes, i)
+		}
+	}
+	return g.Induced(nodes)
+}

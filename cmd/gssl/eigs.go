@@ -231,39 +231,19 @@ func loadGraphData(path, labelsPath string) (*graphData, error) {
 // largestComponent restricts d to its largest connected component (the
 // first on ties); it returns the number of nodes kept.
 func (d *graphData) largestComponent() (int, error) {
-	comp, count := d.graph.Components()
-	if count <= 1 {
-		return d.graph.Nodes(), nil
-	}
-	sizes := make([]int, count)
-	for _, c := range comp {
-		sizes[c]++
-	}
-	big := 0
-	for c, s := range sizes {
-		if s > sizes[big] {
-			big = c
-		}
-	}
-	var nodes []int
-	for i, c := range comp {
-		if c == big {
-			nodes = append(nodes, i)
-		}
-	}
-	sub, err := d.graph.Induced(nodes)
+	sub, err := d.graph.LargestComponent()
 	if err != nil {
 		return 0, err
 	}
 	d.graph = sub.CSR
 	if d.labels != nil {
-		l := make([]int, len(nodes))
-		for t, i := range nodes {
+		l := make([]int, len(sub.Original))
+		for t, i := range sub.Original {
 			l[t] = d.labels[i]
 		}
 		d.labels = l
 	}
-	return len(nodes), nil
+	return len(sub.Original), nil
 }
 
 // readLabels reads one integer label per line (≥ 0, or −1 for unknown),

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gssl/gssl/eval"
+	"github.com/gssl/gssl/graph"
 	"github.com/gssl/gssl/loaders"
 	"github.com/gssl/gssl/stkr"
 )
@@ -34,7 +35,10 @@ type stkrOptions struct {
 	// count N ≥ 0: stop the solver after N iterations (0 = to the
 	// tolerance, the default).
 	Iterations string
-	JSON       bool
+	// LCC restricts the graph to its largest connected component: splits are
+	// mapped to its ids and nodes outside it are dropped from them.
+	LCC  bool
+	JSON bool
 }
 
 func init() { register(newSTKRCommand) }
@@ -84,6 +88,7 @@ the same way, ties going to the first.`,
 	f.IntVar(&opts.FirstSeed, "first-seed", 0, "first seed")
 	f.StringVar(&opts.Solver, "solver", "auto", "auto (minres / cg), cg, minres, gmres or richardson")
 	f.Float64Var(&opts.Tol, "tol", 0, "relative residual tolerance; 0 means 1e-6 (polynomial) or 1e-9 (inverse Laplacian)")
+	f.BoolVar(&opts.LCC, "lcc", false, "work on the largest connected component (split nodes outside it are dropped; p_test is a fraction of its nodes)")
 	f.StringVar(&opts.Iterations, "iterations", "0", "stop the solver after N iterations (early stopping; 0 = solve to the tolerance), auto to choose N on val from 0, 1, 2, 4, …, 256, or a comma-separated grid to choose from on val")
 	return cmd
 }
@@ -99,6 +104,8 @@ type stkrResult struct {
 	Seeds            []int     `json:"seeds"`
 	SplitSource      string    `json:"split_source"`
 	Nodes            int       `json:"nodes"`
+	LCC              bool      `json:"lcc"`
+	DroppedSplit     int       `json:"dropped_split_nodes"` // split nodes outside the largest component, summed over seeds
 	VisibleNodes     int       `json:"visible_nodes"`
 	TestNodes        int       `json:"test_nodes"`
 	TestAccuracyMean float64   `json:"test_accuracy_mean"`
@@ -210,13 +217,25 @@ func runSTKR(ctx context.Context, opts stkrOptions, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
+	var lcc *graph.Subgraph
+	loaded := ds.Graph.Nodes()
+	if opts.LCC {
+		if lcc, err = ds.Graph.LargestComponent(); err != nil {
+			return err
+		}
+		labels := make([]int, len(lcc.Original))
+		for t, i := range lcc.Original {
+			labels[t] = ds.Labels[i]
+		}
+		ds = &loaders.NodeDataset{Name: ds.Name, Graph: lcc.CSR, Labels: labels, Classes: ds.Classes}
+	}
 	n := ds.Graph.Nodes()
 	splitDir := opts.Splits
 	if splitDir == "" {
 		splitDir = findUp(filepath.Join("..", "shared", "bench", "splits", ds.Name))
 	}
 	task := stkr.Task{Graph: ds.Graph, Labels: ds.Labels, Classes: ds.Classes}
-	res := stkrResult{Dataset: ds.Name, Transform: opts.Transform, Setting: setting.String(), Solver: solver.String(), PTest: opts.PTest, Nodes: n}
+	res := stkrResult{Dataset: ds.Name, Transform: opts.Transform, Setting: setting.String(), Solver: solver.String(), PTest: opts.PTest, Nodes: n, LCC: opts.LCC}
 	if !isLap {
 		res.Eta = nil
 	}
@@ -226,10 +245,11 @@ func runSTKR(ctx context.Context, opts stkrOptions, stdout, stderr io.Writer) er
 	var tests, vals []float64
 	var iters, mvs, secs float64
 	for s := opts.FirstSeed; s < opts.FirstSeed+opts.Seeds; s++ {
-		split, source, err := stkrSplit(ds, splitDir, s, opts.PTest)
+		split, source, dropped, err := stkrSplit(ds, lcc, loaded, splitDir, s, opts.PTest)
 		if err != nil {
 			return err
 		}
+		res.DroppedSplit += dropped
 		res.SplitSource = source
 		part, err := stkr.NewPartition(n, split, opts.PTest, uint64(s))
 		if err != nil {
@@ -302,17 +322,38 @@ func iterationGrid(v string) ([]int, error) {
 // random20_seed<s>.txt when splitDir has it, otherwise a seeded random split
 // with 20 per class for train and for val and round(pTest·n) test nodes
 // (1000 when pTest is 0), as the paper does for datasets without a
-// default split.
-func stkrSplit(ds *loaders.NodeDataset, splitDir string, s int, pTest float64) (eval.Split, string, error) {
+// default split. When ds is the largest component lcc of the loaded graph
+// (loaded nodes), a saved split (in the loaded graph's ids) is mapped to lcc's ids and the
+// number of its nodes outside lcc is returned.
+func stkrSplit(ds *loaders.NodeDataset, lcc *graph.Subgraph, loaded int, splitDir string, s int, pTest float64) (eval.Split, string, int, error) {
 	path := filepath.Join(splitDir, fmt.Sprintf("random20_seed%d.txt", s))
 	if _, err := os.Stat(path); err == nil {
-		sp, err := loaders.ReadSplit(path, ds.Graph.Nodes())
-		if err != nil {
-			return eval.Split{}, "", err
+		if lcc == nil {
+			sp, err := loaders.ReadSplit(path, ds.Graph.Nodes())
+			if err != nil {
+				return eval.Split{}, "", 0, err
+			}
+			return *sp, splitDir, 0, nil
 		}
-		return *sp, splitDir, nil
+		sp, err := loaders.ReadSplit(path, loaded)
+		if err != nil {
+			return eval.Split{}, "", 0, err
+		}
+		dropped := 0
+		local := func(nodes []int) []int {
+			var out []int
+			for _, p := range nodes {
+				if i, ok := lcc.Local(p); ok {
+					out = append(out, i)
+				} else {
+					dropped++
+				}
+			}
+			return out
+		}
+		return eval.Split{Train: local(sp.Train), Val: local(sp.Val), Test: local(sp.Test)}, splitDir + " (mapped to the largest component)", dropped, nil
 	} else if !errors.Is(err, os.ErrNotExist) {
-		return eval.Split{}, "", err
+		return eval.Split{}, "", 0, err
 	}
 	test := 1000
 	if pTest > 0 {
@@ -320,9 +361,9 @@ func stkrSplit(ds *loaders.NodeDataset, splitDir string, s int, pTest float64) (
 	}
 	sp, err := eval.RandomPerClass(ds.Labels, 20, 20*ds.Classes, test, uint64(s))
 	if err != nil {
-		return eval.Split{}, "", fmt.Errorf("stkr: %s: %w", ds.Name, err)
+		return eval.Split{}, "", 0, fmt.Errorf("stkr: %s: %w", ds.Name, err)
 	}
-	return sp, "eval.RandomPerClass(20 per class, val 20·classes)", nil
+	return sp, "eval.RandomPerClass(20 per class, val 20·classes)", 0, nil
 }
 
 func printSTKR(w io.Writer, r stkrResult) {
