@@ -206,6 +206,12 @@ func componentEigs(ctx context.Context, g *graph.CSR, dg *laplacian.Degrees, kin
 			return nil, nil, fmt.Errorf("spectral: LaplacianEigs: %w", err)
 		}
 		cs := s
+		if cs.Method == Auto {
+			cs.Method = Block
+			if size >= SingleVectorMinNodes {
+				cs.Method = SingleVector
+			}
+		}
 		if cs.FilterDegree == 0 {
 			cs.FilterDegree = graphFilterDegree(sub.NNZ(), size)
 		}
@@ -315,6 +321,15 @@ func denseComponent(g *graph.CSR, dg *laplacian.Degrees, kind laplacian.Kind, no
 	}
 	return vals, vecs, nil
 }
+
+// SingleVectorMinNodes is the component size from which LaplacianEigs with
+// Method Auto uses the single-vector method instead of filtered block
+// Lanczos: on PubMed and the MNIST KNN graph (BENCHMARKS.md, spectral) it
+// needs ARPACK's product counts and is the faster method, while small
+// components are cheap either way and keep the block method, which finds
+// repeated eigenvalues from its start block (symmetric graphs: cycles,
+// grids).
+const SingleVectorMinNodes = 5000
 
 // filterWork is the constant of the cost model behind graphFilterDegree: a
 // filtered block product costs about deg·(nnz/n + 1) row operations per
