@@ -256,9 +256,6 @@ func (t *trlan) run() (*Result, error) {
 				worst = math.Max(worst, r)
 			}
 		}
-		if t.c.progress != nil {
-			t.c.progress(Status{Restarts: t.res.Restarts, MatVecs: t.res.MatVecs, Converged: nconv, Wanted: k, Residual: worst})
-		}
 		if nconv == k || t.res.Restarts >= t.c.maxRestarts {
 			sel := append([]int(nil), order[:k]...)
 			if nconv < k {
@@ -290,6 +287,9 @@ func (t *trlan) run() (*Result, error) {
 		}
 		j0 = keep
 		t.res.Restarts++
+		if t.c.progress != nil {
+			t.c.progress(Status{Restarts: t.res.Restarts, MatVecs: t.res.MatVecs, Converged: nconv, Wanted: k, Residual: worst})
+		}
 	}
 }
 
