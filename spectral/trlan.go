@@ -7,7 +7,6 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
@@ -34,7 +33,14 @@ import (
 // that the chunk of the basis it touches stays in the L2 cache between the
 // update w − V·h and the second projection Vᵀw of CGS2 (512 rows × 200
 // columns × 8 bytes = 800 KiB).
-const trlanChunk = 512
+var trlanChunk = 0
+
+func (t *trlan) chunk() int {
+	if trlanChunk > 0 {
+		return trlanChunk
+	}
+	return max((t.n+1)/2, 1)
+}
 
 // breakdownTol is the norm, relative to ‖A‖, below which a new Lanczos
 // vector is taken as zero (the Krylov space is invariant) and replaced by a
@@ -79,8 +85,7 @@ func newTrlan(ctx context.Context, a linop.Operator, k int, which Which, c confi
 		v:    make([]float64, (m+1)*n),
 		tmp:  make([]float64, m*n),
 		h:    make([]float64, m*m),
-		coef: make([]float64, m+1),
-		part: make([]float64, parallel.NumChunks(n, trlanChunk)*(m+1)),
+		coef: make([]float64, m+2),
 	}
 }
 
@@ -94,37 +99,64 @@ func (t *trlan) basisRows(p, lo, hi int) blas64.General {
 }
 
 // cgs2 orthogonalises w against the first p basis vectors by classical
-// Gram–Schmidt with one re-orthogonalisation and returns the coefficients
-// Vᵀw (the sum of both sweeps) in t.coef[:p]. The update of the first sweep
-// and the projection of the second run in one pass over each row chunk.
+// Gram–Schmidt with a re-orthogonalisation when the DGKS criterion asks for
+// it (as ARPACK's dsaitr: when the first sweep removed more than
+// 1 − dgks² of ‖w‖², cancellation may have left components along V), and
+// returns the coefficients Vᵀw (the sum of both sweeps) in t.coef[:p]. The
+// update of the first sweep and the projection of the second run in one
+// pass over each row chunk.
 func (t *trlan) cgs2(w []float64, p int) []float64 {
-	nc := parallel.NumChunks(t.n, trlanChunk)
-	part := t.part[:nc*p]
-	// Sweep 1: c = Vᵀw.
-	parallel.Chunks(t.n, trlanChunk, func(k, lo, hi int) {
-		blas64.Gemv(blas.NoTrans, 1, t.basisRows(p, lo, hi), blas64.Vector{N: hi - lo, Inc: 1, Data: w[lo:hi]}, 0, blas64.Vector{N: p, Inc: 1, Data: part[k*p : (k+1)*p]})
+	size := t.chunk()
+	nc := parallel.NumChunks(t.n, size)
+	if len(t.part) < nc*(p+1) {
+		t.part = make([]float64, nc*(t.m+2))
+	}
+	q := p + 1 // coefficients and ‖w‖² per chunk
+	part := t.part[:nc*q]
+	// Sweep 1: c = Vᵀw and ‖w‖².
+	parallel.Chunks(t.n, size, func(k, lo, hi int) {
+		projectRows(part[k*q:k*q+p], t.v[lo:], t.n, w[lo:hi])
+		var ss float64
+		for _, x := range w[lo:hi] {
+			ss += x * x
+		}
+		part[k*q+p] = ss
 	})
-	c := t.coef[:p]
-	sumParts(c, part, nc, p)
+	c := t.coef[:p+1]
+	sumParts(c, part, nc, q)
+	ww := c[p]
+	c = c[:p]
+	var cc float64
+	for _, x := range c {
+		cc += x * x
+	}
 	c1 := make([]float64, p)
 	copy(c1, c)
+	if ww-cc > dgks*dgks*ww {
+		parallel.Chunks(t.n, size, func(k, lo, hi int) {
+			subtractRows(w[lo:hi], t.v[lo:], t.n, c1)
+		})
+		return c
+	}
 	// w ← w − V·c, then c₂ = Vᵀw on the same chunk.
-	parallel.Chunks(t.n, trlanChunk, func(k, lo, hi int) {
-		vr := t.basisRows(p, lo, hi)
-		wv := blas64.Vector{N: hi - lo, Inc: 1, Data: w[lo:hi]}
-		blas64.Gemv(blas.Trans, -1, vr, blas64.Vector{N: p, Inc: 1, Data: c1}, 1, wv)
-		blas64.Gemv(blas.NoTrans, 1, vr, wv, 0, blas64.Vector{N: p, Inc: 1, Data: part[k*p : (k+1)*p]})
+	parallel.Chunks(t.n, size, func(k, lo, hi int) {
+		subtractRows(w[lo:hi], t.v[lo:], t.n, c1)
+		projectRows(part[k*p:(k+1)*p], t.v[lo:], t.n, w[lo:hi])
 	})
 	c2 := make([]float64, p)
 	sumParts(c2, part, nc, p)
-	parallel.Chunks(t.n, trlanChunk, func(k, lo, hi int) {
-		blas64.Gemv(blas.Trans, -1, t.basisRows(p, lo, hi), blas64.Vector{N: p, Inc: 1, Data: c2}, 1, blas64.Vector{N: hi - lo, Inc: 1, Data: w[lo:hi]})
+	parallel.Chunks(t.n, size, func(k, lo, hi int) {
+		subtractRows(w[lo:hi], t.v[lo:], t.n, c2)
 	})
 	for i := range c {
 		c[i] = c1[i] + c2[i]
 	}
 	return c
 }
+
+// dgks is the DGKS constant of the re-orthogonalisation test, 1/√2 as in
+// ARPACK (Daniel, Gragg, Kaufman & Stewart 1976).
+var dgks = 0.717
 
 // sumParts sets dst to the sum of the nc per-chunk partial vectors in part,
 // in chunk order.
