@@ -35,6 +35,18 @@ import (
 // columns × 8 bytes = 800 KiB).
 var trlanChunk = 0
 
+var fuseBytes = 0
+
+// fuseChunk is the row chunk of the fused update and projection of CGS2:
+// fuseBytes of the basis (p columns), at least 256 rows, a multiple of 8.
+func (t *trlan) fuseChunk(p int) int {
+	if fuseBytes == 0 {
+		return t.chunk()
+	}
+	r := fuseBytes / (8 * p)
+	return max(256, r&^7)
+}
+
 func (t *trlan) chunk() int {
 	if trlanChunk > 0 {
 		return trlanChunk
@@ -138,13 +150,20 @@ func (t *trlan) cgs2(w []float64, p int) []float64 {
 		})
 		return c
 	}
-	// w ← w − V·c, then c₂ = Vᵀw on the same chunk.
-	parallel.Chunks(t.n, size, func(k, lo, hi int) {
+	// w ← w − V·c, then c₂ = Vᵀw on the same chunk, small enough that
+	// the chunk of V is still in the L2 cache for the projection.
+	fs := t.fuseChunk(p)
+	fnc := parallel.NumChunks(t.n, fs)
+	if len(t.part) < fnc*p {
+		t.part = make([]float64, fnc*(t.m+2))
+	}
+	fpart := t.part[:fnc*p]
+	parallel.Chunks(t.n, fs, func(k, lo, hi int) {
 		subtractRows(w[lo:hi], t.v[lo:], t.n, c1)
-		projectRows(part[k*p:(k+1)*p], t.v[lo:], t.n, w[lo:hi])
+		projectRows(fpart[k*p:(k+1)*p], t.v[lo:], t.n, w[lo:hi])
 	})
 	c2 := make([]float64, p)
-	sumParts(c2, part, nc, p)
+	sumParts(c2, fpart, fnc, p)
 	parallel.Chunks(t.n, size, func(k, lo, hi int) {
 		subtractRows(w[lo:hi], t.v[lo:], t.n, c2)
 	})
