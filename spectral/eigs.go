@@ -94,8 +94,8 @@ type Settings struct {
 	// Progress, when set, is called after every restart.
 	Progress func(Status)
 	// Method chooses the Lanczos variant; 0 (Auto) means block Lanczos for
-	// Eigs, and for LaplacianEigs the single-vector method on components of
-	// at least SingleVectorMinNodes nodes (see Method).
+	// Eigs, and for LaplacianEigs the single-vector method on large
+	// components (see Auto).
 	Method Method
 }
 
@@ -103,9 +103,10 @@ type Settings struct {
 type Method int
 
 const (
-	// Auto lets the caller choose: Eigs uses Block, LaplacianEigs uses
-	// SingleVector on large components (SingleVectorMinNodes) and Block
-	// elsewhere.
+	// Auto lets the caller choose: Eigs uses Block; LaplacianEigs uses
+	// SingleVector on components of at least SingleVectorMinNodes nodes
+	// unless the component is sparse (nnz/n < 8) and more than 64 pairs
+	// are wanted, and Block elsewhere.
 	Auto Method = iota
 	// Block is thick-restart block Lanczos with locking and, when Bounds
 	// are set, Chebyshev filtering (BlockSize, FilterDegree apply).

@@ -207,10 +207,7 @@ func componentEigs(ctx context.Context, g *graph.CSR, dg *laplacian.Degrees, kin
 		}
 		cs := s
 		if cs.Method == Auto {
-			cs.Method = Block
-			if size >= SingleVectorMinNodes {
-				cs.Method = SingleVector
-			}
+			cs.Method = autoMethod(size, sub.NNZ(), need)
 		}
 		if cs.FilterDegree == 0 {
 			cs.FilterDegree = graphFilterDegree(sub.NNZ(), size)
@@ -323,13 +320,34 @@ func denseComponent(g *graph.CSR, dg *laplacian.Degrees, kind laplacian.Kind, no
 }
 
 // SingleVectorMinNodes is the component size from which LaplacianEigs with
-// Method Auto uses the single-vector method instead of filtered block
-// Lanczos: on PubMed and the MNIST KNN graph (BENCHMARKS.md, spectral) it
-// needs ARPACK's product counts and is the faster method, while small
-// components are cheap either way and keep the block method, which finds
-// repeated eigenvalues from its start block (symmetric graphs: cycles,
-// grids).
+// Method Auto may use the single-vector method instead of filtered block
+// Lanczos (see autoMethod). Small components are cheap either way and keep
+// the block method, which finds repeated eigenvalues from its start block
+// (symmetric graphs: cycles, grids).
 const SingleVectorMinNodes = 5000
+
+// Constants of autoMethod, fitted on the side-by-side benchmark
+// (BENCHMARKS.md, spectral; PubMed nnz/n = 4.5, MNIST KNN nnz/n = 14.8):
+// the Chebyshev filter of the block method pays for itself when products
+// are cheap (a sparse graph) and many pairs are wanted (the
+// re-orthogonalisation of the single-vector method grows as k² per
+// product count).
+const (
+	blockMaxDensity = 8  // nnz/n below which the block method may win
+	blockMinPairs   = 64 // and only for more pairs than this
+)
+
+// autoMethod is the Lanczos variant LaplacianEigs uses with Method Auto for
+// a component of n nodes and nnz stored entries, need pairs.
+func autoMethod(n, nnz, need int) Method {
+	if n < SingleVectorMinNodes {
+		return Block
+	}
+	if float64(nnz) < blockMaxDensity*float64(n) && need > blockMinPairs {
+		return Block
+	}
+	return SingleVector
+}
 
 // filterWork is the constant of the cost model behind graphFilterDegree: a
 // filtered block product costs about deg·(nnz/n + 1) row operations per
