@@ -29,30 +29,12 @@ import (
 // after a restart the arrowhead of the kept Ritz vectors appears in it by
 // itself.
 
-// trlanChunk is the number of rows of one Gram–Schmidt chunk: small enough
-// that the chunk of the basis it touches stays in the L2 cache between the
-// update w − V·h and the second projection Vᵀw of CGS2 (512 rows × 200
-// columns × 8 bytes = 800 KiB).
-var trlanChunk = 0
-
-var fuseBytes = 0
-
-// fuseChunk is the row chunk of the fused update and projection of CGS2:
-// fuseBytes of the basis (p columns), at least 256 rows, a multiple of 8.
-func (t *trlan) fuseChunk(p int) int {
-	if fuseBytes == 0 {
-		return t.chunk()
-	}
-	r := fuseBytes / (8 * p)
-	return max(256, r&^7)
-}
-
-func (t *trlan) chunk() int {
-	if trlanChunk > 0 {
-		return trlanChunk
-	}
-	return max((t.n+1)/2, 1)
-}
+// chunk is the row chunk of the Gram–Schmidt passes: half the rows, one
+// chunk per core on the 2-core machines gssl is measured on. The chunks
+// depend on n only, so the reductions do not depend on the number of cores.
+// (Chunks small enough to keep the rows of V in L2 between the update and
+// the projection of the second sweep measured no faster: BENCHMARKS.md.)
+func (t *trlan) chunk() int { return max((t.n+1)/2, 1) }
 
 // breakdownTol is the norm, relative to ‖A‖, below which a new Lanczos
 // vector is taken as zero (the Krylov space is invariant) and replaced by a
@@ -116,7 +98,7 @@ func (t *trlan) basisRows(p, lo, hi int) blas64.General {
 // 1 − dgks² of ‖w‖², cancellation may have left components along V), and
 // returns the coefficients Vᵀw (the sum of both sweeps) in t.coef[:p]. The
 // update of the first sweep and the projection of the second run in one
-// pass over each row chunk.
+// parallel loop over the row chunks.
 func (t *trlan) cgs2(w []float64, p int) []float64 {
 	size := t.chunk()
 	nc := parallel.NumChunks(t.n, size)
@@ -150,20 +132,13 @@ func (t *trlan) cgs2(w []float64, p int) []float64 {
 		})
 		return c
 	}
-	// w ← w − V·c, then c₂ = Vᵀw on the same chunk, small enough that
-	// the chunk of V is still in the L2 cache for the projection.
-	fs := t.fuseChunk(p)
-	fnc := parallel.NumChunks(t.n, fs)
-	if len(t.part) < fnc*p {
-		t.part = make([]float64, fnc*(t.m+2))
-	}
-	fpart := t.part[:fnc*p]
-	parallel.Chunks(t.n, fs, func(k, lo, hi int) {
+	// w ← w − V·c, then c₂ = Vᵀw on the same chunk.
+	parallel.Chunks(t.n, size, func(k, lo, hi int) {
 		subtractRows(w[lo:hi], t.v[lo:], t.n, c1)
-		projectRows(fpart[k*p:(k+1)*p], t.v[lo:], t.n, w[lo:hi])
+		projectRows(part[k*p:(k+1)*p], t.v[lo:], t.n, w[lo:hi])
 	})
 	c2 := make([]float64, p)
-	sumParts(c2, fpart, fnc, p)
+	sumParts(c2, part, nc, p)
 	parallel.Chunks(t.n, size, func(k, lo, hi int) {
 		subtractRows(w[lo:hi], t.v[lo:], t.n, c2)
 	})
@@ -175,7 +150,7 @@ func (t *trlan) cgs2(w []float64, p int) []float64 {
 
 // dgks is the DGKS constant of the re-orthogonalisation test, 1/√2 as in
 // ARPACK (Daniel, Gragg, Kaufman & Stewart 1976).
-var dgks = 0.717
+const dgks = 0.717
 
 // sumParts sets dst to the sum of the nc per-chunk partial vectors in part,
 // in chunk order.
@@ -189,7 +164,7 @@ func sumParts(dst, part []float64, nc, p int) {
 	}
 }
 
-// norm2 returns the Euclidean norm of x (summed over fixed chunks in order).
+// norm2 returns the Euclidean norm of x (a sequential sum).
 func (t *trlan) norm2(x []float64) float64 {
 	var s float64
 	for _, v := range x {
