@@ -14,35 +14,6 @@ import (
 	"github.com/gssl/gssl/laplacian"
 )
 
-func TestSingleVectorAgainstDense(t *testing.T) {
-	rng := rand.New(rand.NewPCG(7, 8))
-	for _, n := range []int{300, 500} {
-		g := randomGraph(rng, n, 3*n)
-		for _, kind := range []laplacian.Kind{laplacian.Unnormalized, laplacian.NormalizedAdjacency} {
-			op, err := laplacian.New(g, kind, laplacian.Options{})
-			require.NoError(t, err)
-			ref := denseSpectrum(t, op)
-			anorm := math.Max(math.Abs(ref[0]), math.Abs(ref[n-1]))
-			for _, which := range []Which{Largest, Smallest} {
-				for _, k := range []int{1, 6, 25} {
-					var seen int
-					r, err := Eigs(context.Background(), op, k, which, Settings{Tol: solveTol, Method: SingleVector, Seed: 5, Progress: func(Status) { seen++ }})
-					require.NoError(t, err, "n=%d %v %v k=%d", n, kind, which, k)
-					want := ref[:k]
-					if which == Largest {
-						want = ref[n-k:]
-					}
-					require.InDeltaSlice(t, want, r.Values, valueTol, "n=%d %v %v k=%d", n, kind, which, k)
-					checkResiduals(t, op, r, solveTol*anorm*1.01)
-					checkOrthonormal(t, r.Vectors, nil, orthoTol)
-					checkSigns(t, r.Vectors)
-					require.Equal(t, r.Restarts, seen)
-				}
-			}
-		}
-	}
-}
-
 // TestLaplacianEigsAutoAgreesWithBlock runs the automatic choice on a
 // component above SingleVectorMinNodes (a random connected graph, simple
 // spectrum; the single-vector path) against the block method, which the
