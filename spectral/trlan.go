@@ -2,7 +2,6 @@ package spectral
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -239,19 +238,10 @@ func (t *trlan) run() (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		sym := mat.NewSymDense(m, nil)
-		for i := 0; i < m; i++ {
-			for j := i; j < m; j++ {
-				sym.SetSym(i, j, t.h[i*m+j])
-			}
+		theta, y, err := eigSym(t.h, m, m)
+		if err != nil {
+			return nil, err
 		}
-		var es mat.EigenSym
-		if !es.Factorize(sym, true) {
-			return nil, errors.New("spectral: the dense eigensolver failed on the projected matrix")
-		}
-		theta := es.Values(nil)
-		var y mat.Dense
-		es.VectorsTo(&y)
 		for _, th := range theta {
 			t.anorm = math.Max(t.anorm, math.Abs(th))
 		}
@@ -293,7 +283,7 @@ func (t *trlan) run() (*Result, error) {
 					}
 				}
 			}
-			res := t.result(theta, &y, sel)
+			res := t.result(theta, y, sel)
 			if nconv < k {
 				return nil, &NotConvergedError{Wanted: k, Restarts: t.res.Restarts, MatVecs: t.res.MatVecs, Residual: worst, Tol: tol, Converged: res}
 			}
@@ -305,7 +295,7 @@ func (t *trlan) run() (*Result, error) {
 		keep := min(k+min(nconv, (m-k)/2), m-1)
 		keep = max(keep, min(k+1, m-1))
 		sel := order[:keep]
-		t.rotate(&y, sel)
+		t.rotate(y, sel)
 		copy(t.col(keep), t.col(m))
 		clear(t.h)
 		for q, i := range sel {
