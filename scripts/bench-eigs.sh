@@ -18,11 +18,13 @@
 #
 #   scripts/bench-eigs.sh [REPS] [OUT]       (default 3 repetitions, bench-eigs.jsonl)
 #   TOL=1e-13                                gssl's residual tolerance (default 1e-13)
+#   METHOD=auto                              gssl eigs --method: auto, block or single
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REPS=${1:-3}
 OUT=${2:-bench-eigs.jsonl}
 TOL=${TOL:-1e-13}
+METHOD=${METHOD:-auto}
 # SHARED=/path/to/shared to override; default: the shared folder next to the
 # checkout (../shared), or next to its parent for a worktree (../../shared).
 if [[ -z "${SHARED:-}" ]]; then
@@ -38,7 +40,7 @@ LOCK="flock /tmp/gssl-bench.lock"
 
 cat > "$WORK/driver.py" <<'PY'
 import json, os, subprocess, sys, time
-peers, data_dir, reps, tol, gssl, work = sys.argv[1:7]
+peers, data_dir, reps, tol, gssl, work, method = sys.argv[1:8]
 sys.path.insert(0, peers)
 import numpy as np
 import scipy.io
@@ -77,19 +79,19 @@ for rep in range(int(reps)):
         emit("eigs", ds, "scipy-eigsh-S-LA", dict(base, K=K, tol=0), "seconds", m.seconds,
              m.seconds, m.peak_rss_mb, max_residual=res, orthogonality=orth,
              lambda_max=float(lam[-1]), n_zero_found=int(np.sum(np.abs(lam) < 1e-8)), rep=rep)
-        out = subprocess.run([gssl, "eigs", "--json", "--data", gdata, "--k", str(K), "--tol", tol],
+        out = subprocess.run([gssl, "eigs", "--json", "--data", gdata, "--k", str(K), "--tol", tol, "--method", method],
                              check=True, capture_output=True, text=True).stdout
         g = json.loads(out)
         emit("eigs", ds, "gssl-go", dict(base, K=K, tol=float(tol)), "seconds", g["seconds"],
              g["seconds"], g["peak_rss_mb"], max_residual=g["max_residual"],
              orthogonality=g["orthogonality"], lambda_max=g["eigenvalues"][-1],
-             n_zero_found=g["zero_eigenvalues"], matvecs=g["matvecs"], restarts=g["restarts"], rep=rep,
+             n_zero_found=g["zero_eigenvalues"], matvecs=g["matvecs"], restarts=g["restarts"], rep=rep, method=method,
              max_abs_lambda_diff_vs_scipy=float(np.max(np.abs(np.array(g["eigenvalues"]) - lam))))
 PY
 
 for ds in pubmed mnist; do
   echo "== $ds" >&2
-  $LOCK /usr/bin/python3 "$WORK/driver.py" "$SHARED/bench/peers" "$SHARED/data/$ds" "$REPS" "$TOL" "$WORK/gssl" "$WORK" >> "$OUT"
+  $LOCK /usr/bin/python3 "$WORK/driver.py" "$SHARED/bench/peers" "$SHARED/data/$ds" "$REPS" "$TOL" "$WORK/gssl" "$WORK" "$METHOD" >> "$OUT"
 done
 if [[ "${FULL:-0}" == 1 ]]; then
   $LOCK /usr/bin/python3 "$SHARED/bench/peers/eigs.py" "$SHARED/data/pubmed" 10 50 100 >> "$OUT"

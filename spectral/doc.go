@@ -49,6 +49,28 @@
 // The dense steps (block Gram–Schmidt, Rayleigh–Ritz rotations) run on the
 // AVX2/FMA micro-kernels of internal/gemm where packing pays for itself.
 //
+// Settings.Method SingleVector is ARPACK's method in thick-restart form
+// (Wu & Simon 2000, §2–3; equivalent to Sorensen's implicit restart with
+// exact shifts, Lehoucq & Sorensen, SIAM J. Matrix Anal. Appl. 17, 1996):
+// one Krylov vector per step on A itself (no filter), a basis of
+// m = max(2k+1, k+20) vectors stored column-major (each vector contiguous),
+// every new vector orthogonalised against the whole basis by classical
+// Gram–Schmidt with the DGKS re-orthogonalisation test of ARPACK's dsaitr
+// (a second sweep when ‖w − VVᵀw‖ < 0.717‖w‖), H = VᵀAV formed from the
+// coefficients, and at each restart the k + min(nconv, (m − k)/2) Ritz
+// vectors nearest the wanted end kept, followed by the residual vector:
+//
+//	A V_m = V_m H_m + β_m v_{m+1} e_mᵀ,   keep V_m Y[:, kept],   H ← diag(θ_kept) + arrow,
+//
+// the arrow being the next Gram–Schmidt column. A Ritz pair converges when
+// β_m |e_mᵀ y| ≤ Tol·‖A‖. It needs no spectrum bounds and, on graphs of
+// average degree above a few, fewer operator products and less work than
+// the filtered block method; like ARPACK it sees one copy of a repeated
+// eigenvalue per Krylov space (more only through rounding or after an
+// invariant subspace, when it continues from a fresh random direction), so
+// LaplacianEigs uses it (Method Auto) only on components of at least
+// SingleVectorMinNodes nodes.
+//
 // # Laplacians
 //
 // LaplacianEigs returns the k smallest eigenpairs of L_un, L_sym or L_rw

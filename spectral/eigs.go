@@ -93,6 +93,45 @@ type Settings struct {
 	Seed uint64
 	// Progress, when set, is called after every restart.
 	Progress func(Status)
+	// Method chooses the Lanczos variant; 0 (Auto) means block Lanczos for
+	// Eigs, and for LaplacianEigs the single-vector method on large
+	// components (see Auto).
+	Method Method
+}
+
+// Method selects the Lanczos variant of Eigs.
+type Method int
+
+const (
+	// Auto lets the caller choose: Eigs uses Block; LaplacianEigs uses
+	// SingleVector on components of at least SingleVectorMinNodes nodes
+	// unless the component is sparse (nnz/n < 8) and more than 64 pairs
+	// are wanted, and Block elsewhere.
+	Auto Method = iota
+	// Block is thick-restart block Lanczos with locking and, when Bounds
+	// are set, Chebyshev filtering (BlockSize, FilterDegree apply).
+	Block
+	// SingleVector is ARPACK-like single-vector thick-restart Lanczos
+	// (Wu & Simon 2000) on A itself, with a column-major basis and full
+	// CGS2 re-orthogonalisation. BasisSize is the basis size m (0 means
+	// max(2k+1, k+20)); BlockSize and FilterDegree are ignored. Like ARPACK
+	// it finds one copy of a repeated eigenvalue from the start vector;
+	// further copies appear only through rounding, so it is meant for
+	// operators whose wanted eigenvalues are simple (the normalised
+	// adjacency of a connected graph without symmetries).
+	SingleVector
+)
+
+func (m Method) String() string {
+	switch m {
+	case Auto:
+		return "auto"
+	case Block:
+		return "block"
+	case SingleVector:
+		return "single-vector"
+	}
+	return fmt.Sprintf("Method(%d)", int(m))
 }
 
 // Interval is a closed interval [Lo, Hi] of the real line.
@@ -253,6 +292,9 @@ func (s Settings) resolve(n, k int) (config, error) {
 		c.lo, c.hi = bnd.Lo, bnd.Hi
 	}
 	c.buffer = max(c.b, k/4)
+	if s.Method < Auto || s.Method > SingleVector {
+		return c, fmt.Errorf("spectral: Method = %v is invalid: use Auto, Block or SingleVector", s.Method)
+	}
 	return c, nil
 }
 
@@ -298,6 +340,12 @@ func Eigs(ctx context.Context, a linop.Operator, k int, which Which, s Settings)
 	}
 	if ctx == nil {
 		ctx = context.Background()
+	}
+	if s.Method == SingleVector {
+		if n <= singleVectorBasis(n, k, s.BasisSize)+1 {
+			return denseEigs(ctx, a, k, which)
+		}
+		return newTrlan(ctx, a, k, which, c, s.BasisSize).run()
 	}
 	if n <= k+c.m+c.b {
 		return denseEigs(ctx, a, k, which)

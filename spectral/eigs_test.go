@@ -127,18 +127,22 @@ func TestEigsRandomGraphsAgainstDense(t *testing.T) {
 			ref := denseSpectrum(t, op)
 			anorm := math.Max(math.Abs(ref[0]), math.Abs(ref[n-1]))
 			for _, which := range []Which{Largest, Smallest} {
-				for _, bs := range []int{1, 3} {
+				// block sizes 1 and 3, and the single-vector method
+				for _, set := range []Settings{{BlockSize: 1}, {BlockSize: 3}, {Method: SingleVector}} {
 					for _, k := range []int{1, 7, 20} {
-						r, err := Eigs(context.Background(), op, k, which, Settings{Tol: solveTol, BlockSize: bs, Seed: 9})
-						require.NoError(t, err, "n=%d %v %v b=%d k=%d", n, kind, which, bs, k)
+						var seen int
+						set.Tol, set.Seed, set.Progress = solveTol, 9, func(Status) { seen++ }
+						r, err := Eigs(context.Background(), op, k, which, set)
+						require.NoError(t, err, "n=%d %v %v b=%d %v k=%d", n, kind, which, set.BlockSize, set.Method, k)
 						want := ref[:k]
 						if which == Largest {
 							want = ref[n-k:]
 						}
-						require.InDeltaSlice(t, want, r.Values, valueTol, "n=%d %v %v b=%d k=%d", n, kind, which, bs, k)
+						require.InDeltaSlice(t, want, r.Values, valueTol, "n=%d %v %v b=%d %v k=%d", n, kind, which, set.BlockSize, set.Method, k)
 						checkResiduals(t, op, r, solveTol*anorm*1.01)
 						checkOrthonormal(t, r.Vectors, nil, orthoTol)
 						checkSigns(t, r.Vectors)
+						require.Equal(t, r.Restarts, seen)
 					}
 				}
 			}

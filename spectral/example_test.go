@@ -174,3 +174,34 @@ func ExampleTraceFunc() {
 	// Output:
 	// exact 1.4177, estimate within 3 standard errors: true
 }
+
+func ExampleMethod() {
+	// The path graph on 300 nodes: L_un has the simple eigenvalues
+	// 2 − 2cos(πj/300). Single-vector thick-restart Lanczos (ARPACK's
+	// method) finds the three smallest.
+	n := 300
+	var e []graph.Edge
+	for i := 1; i < n; i++ {
+		e = append(e, graph.Edge{U: i - 1, V: i, W: 1})
+	}
+	g, err := graph.FromEdges(n, e, graph.Options{})
+	if err != nil {
+		panic(err)
+	}
+	op, err := laplacian.New(g, laplacian.Unnormalized, laplacian.Options{})
+	if err != nil {
+		panic(err)
+	}
+	r, err := spectral.Eigs(context.Background(), op, 3, spectral.Smallest, spectral.Settings{Method: spectral.SingleVector, Tol: 1e-12})
+	if err != nil {
+		panic(err)
+	}
+	for j, v := range r.Values {
+		exact := 2 - 2*math.Cos(math.Pi*float64(j)/float64(n))
+		fmt.Printf("λ%d = %.8f (exact %.8f)\n", j, v, exact)
+	}
+	// Output:
+	// λ0 = 0.00000000 (exact 0.00000000)
+	// λ1 = 0.00010966 (exact 0.00010966)
+	// λ2 = 0.00043863 (exact 0.00043863)
+}

@@ -206,6 +206,9 @@ func componentEigs(ctx context.Context, g *graph.CSR, dg *laplacian.Degrees, kin
 			return nil, nil, fmt.Errorf("spectral: LaplacianEigs: %w", err)
 		}
 		cs := s
+		if cs.Method == Auto {
+			cs.Method = autoMethod(size, sub.NNZ(), need)
+		}
 		if cs.FilterDegree == 0 {
 			cs.FilterDegree = graphFilterDegree(sub.NNZ(), size)
 		}
@@ -314,6 +317,36 @@ func denseComponent(g *graph.CSR, dg *laplacian.Degrees, kind laplacian.Kind, no
 		vecs[t] = mat.Col(nil, t, &v)
 	}
 	return vals, vecs, nil
+}
+
+// SingleVectorMinNodes is the component size from which LaplacianEigs with
+// Method Auto may use the single-vector method instead of filtered block
+// Lanczos (see autoMethod). Small components are cheap either way and keep
+// the block method, which finds repeated eigenvalues from its start block
+// (symmetric graphs: cycles, grids).
+const SingleVectorMinNodes = 5000
+
+// Constants of autoMethod, fitted on the side-by-side benchmark
+// (BENCHMARKS.md, spectral; PubMed nnz/n = 4.5, MNIST KNN nnz/n = 14.8):
+// the Chebyshev filter of the block method pays for itself when products
+// are cheap (a sparse graph) and many pairs are wanted (the
+// re-orthogonalisation of the single-vector method grows as k² per
+// product count).
+const (
+	blockMaxDensity = 8  // nnz/n below which the block method may win
+	blockMinPairs   = 64 // and only for more pairs than this
+)
+
+// autoMethod is the Lanczos variant LaplacianEigs uses with Method Auto for
+// a component of n nodes and nnz stored entries, need pairs.
+func autoMethod(n, nnz, need int) Method {
+	if n < SingleVectorMinNodes {
+		return Block
+	}
+	if float64(nnz) < blockMaxDensity*float64(n) && need > blockMinPairs {
+		return Block
+	}
+	return SingleVector
 }
 
 // filterWork is the constant of the cost model behind graphFilterDegree: a

@@ -26,6 +26,7 @@ type eigsOptions struct {
 	Block     int     // block size (0: default)
 	Basis     int     // active basis size (0: default)
 	Filter    int     // Chebyshev filter degree (0: automatic, 1: none)
+	Method    string  // auto, block or single
 	Seed      uint64
 	Isolated  string // error or zero
 	JSON      bool
@@ -64,6 +65,7 @@ unless --isolated zero (D^{-1/2} := 0: eigenvalue 1 of L_sym and L_rw).`,
 	f.IntVar(&opts.Block, "block", 0, "Lanczos block size (0: min(k, 4))")
 	f.IntVar(&opts.Basis, "basis", 0, "active basis size (0: max(2k, k+4·block, 24))")
 	f.IntVar(&opts.Filter, "filter-degree", 0, "Chebyshev filter degree (0: automatic, 1: no filter)")
+	f.StringVar(&opts.Method, "method", "auto", "Lanczos variant: auto (single-vector on components of ≥ 5000 nodes unless nnz/n < 8 and k > 64), block, or single")
 	f.Uint64Var(&opts.Seed, "seed", 0, "seed of the random start block")
 	f.StringVar(&opts.Isolated, "isolated", "error", "nodes of degree 0: error, or zero (D^-1/2 := 0)")
 	return cmd
@@ -100,6 +102,10 @@ func runEigs(ctx context.Context, opts eigsOptions, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
+	method, err := eigsMethod(opts.Method)
+	if err != nil {
+		return err
+	}
 	loadStart := timeNow()
 	data, err := loadGraphData(opts.Data, "")
 	if err != nil {
@@ -113,7 +119,7 @@ func runEigs(ctx context.Context, opts eigsOptions, stdout, stderr io.Writer) er
 	}
 	logf(stderr, "eigs: %s: %d nodes, %d edges, %d components; %d smallest eigenpairs of L_%s", opts.Data, res.Nodes, res.Edges, res.Components, opts.K, opts.Laplacian)
 	bar := newProgress(stderr, opts.K, "eigenpairs")
-	settings := spectral.Settings{Tol: opts.Tol, BlockSize: opts.Block, BasisSize: opts.Basis, FilterDegree: opts.Filter, Seed: opts.Seed,
+	settings := spectral.Settings{Tol: opts.Tol, BlockSize: opts.Block, BasisSize: opts.Basis, FilterDegree: opts.Filter, Seed: opts.Seed, Method: method,
 		Progress: func(s spectral.Status) { bar.Describe(fmt.Sprintf("restart %d, %d products", s.Restarts, s.MatVecs)) }}
 	resetPeakRSS()
 	start := timeNow()
@@ -279,4 +285,17 @@ func readLabels(path string, n int) ([]int, error) {
 		return nil, fmt.Errorf("%s: %d labels for a graph of %d nodes", path, len(labels), n)
 	}
 	return labels, nil
+}
+
+// eigsMethod parses --method.
+func eigsMethod(s string) (spectral.Method, error) {
+	switch s {
+	case "", "auto":
+		return spectral.Auto, nil
+	case "block":
+		return spectral.Block, nil
+	case "single":
+		return spectral.SingleVector, nil
+	}
+	return 0, fmt.Errorf("eigs: --method %q is invalid: use auto, block or single", s)
 }

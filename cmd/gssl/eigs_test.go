@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"sort"
@@ -117,4 +118,37 @@ func TestEigsErrors(t *testing.T) {
 	assert.Equal(t, 2.0, obj["isolated"])
 	err = runEigs(ctx, eigsOptions{Data: "/nonexistent", K: 2, Laplacian: "sym", Isolated: "error"}, &out, &out)
 	assert.Error(t, err)
+}
+
+func TestEigsMethodSingleAgainstBlock(t *testing.T) {
+	// A connected random graph (a path plus random chords: simple spectrum)
+	// above the dense-component size: --method single and --method block
+	// must give the same eigenvalues with small residuals.
+	rng := rand.New(rand.NewPCG(4, 2))
+	const n = 700
+	var b bytes.Buffer
+	for i := 1; i < n; i++ {
+		fmt.Fprintf(&b, "%d %d\n", i-1, i)
+	}
+	for e := 0; e < 2*n; e++ {
+		u, v := rng.IntN(n), rng.IntN(n)
+		if u != v {
+			fmt.Fprintf(&b, "%d %d\n", u, v)
+		}
+	}
+	p := filepath.Join(t.TempDir(), "random.txt")
+	require.NoError(t, os.WriteFile(p, b.Bytes(), 0o644))
+	vals := map[string][]float64{}
+	for _, method := range []string{"single", "block"} {
+		var out, errw bytes.Buffer
+		require.NoError(t, runEigs(context.Background(), eigsOptions{Data: p, K: 12, Laplacian: "sym", Method: method, Tol: 1e-12, Isolated: "error", JSON: true}, &out, &errw))
+		obj := decodeOne(t, out.Bytes())
+		vals[method] = floatsOf(t, obj["eigenvalues"])
+		assert.LessOrEqual(t, obj["max_residual"].(float64), 1e-11, method)
+		assert.Less(t, obj["orthogonality"].(float64), 1e-10, method)
+	}
+	assert.InDeltaSlice(t, vals["block"], vals["single"], 1e-10)
+	var out bytes.Buffer
+	err := runEigs(context.Background(), eigsOptions{Data: p, K: 3, Laplacian: "sym", Method: "arnoldi", Isolated: "error"}, &out, &out)
+	assert.ErrorContains(t, err, `--method "arnoldi" is invalid`)
 }

@@ -1,0 +1,7 @@
+//go:build !amd64
+
+package gemm
+
+func dot4AVX2(n int, v0, v1, v2, v3, w, acc *float64) { panic("gemm: no AVX2") }
+
+func subMul4AVX2(n int, v0, v1, v2, v3, w *float64, c *[4]float64) { panic("gemm: no AVX2") }

@@ -1,0 +1,63 @@
+package gemm
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// thinTol bounds the difference between the kernels and naive float64 loops
+// relative to Σ|v·w|: a different summation order (lanes, fused
+// multiply-adds) changes the result by a few ulps per term.
+const thinTol = 1e-14
+
+func TestDot4AndSubMul4AgainstNaiveLoops(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, n := range []int{0, 1, 7, 8, 9, 63, 64, 1000, 1003} {
+		var v [4][]float64
+		for i := range v {
+			v[i] = make([]float64, n+5) // longer than w: only len(w) counts
+			for r := range v[i] {
+				v[i][r] = rng.NormFloat64()
+			}
+		}
+		w := make([]float64, n)
+		for r := range w {
+			w[r] = rng.NormFloat64()
+		}
+		got := Dot4(v[0], v[1], v[2], v[3], w)
+		for i := range v {
+			var want, scale float64
+			for r := range w {
+				want += v[i][r] * w[r]
+				scale += math.Abs(v[i][r] * w[r])
+			}
+			if math.Abs(got[i]-want) > thinTol*(scale+1) {
+				t.Fatalf("n=%d Dot4[%d] = %v, naive %v (AVX2 %v)", n, i, got[i], want, HasAVX2)
+			}
+		}
+		c := [4]float64{rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()}
+		x := append([]float64(nil), w...)
+		SubMul4(x, v[0], v[1], v[2], v[3], c)
+		for r := range w {
+			want := w[r]
+			var scale float64
+			for i := range v {
+				want -= c[i] * v[i][r]
+				scale += math.Abs(c[i] * v[i][r])
+			}
+			if math.Abs(x[r]-want) > thinTol*(scale+math.Abs(w[r])+1) {
+				t.Fatalf("n=%d SubMul4 entry %d = %v, naive %v (AVX2 %v)", n, r, x[r], want, HasAVX2)
+			}
+		}
+	}
+}
+
+func TestThinKernelsPanicOnShortColumns(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Fatal("Dot4 with a column shorter than w did not panic")
+		}
+	}()
+	Dot4(make([]float64, 3), make([]float64, 8), make([]float64, 8), make([]float64, 8), make([]float64, 8))
+}

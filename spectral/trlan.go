@@ -1,0 +1,404 @@
+package spectral
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/gssl/gssl/internal/gemm"
+	"github.com/gssl/gssl/internal/parallel"
+	"github.com/gssl/gssl/linop"
+)
+
+// This file holds the single-vector thick-restart Lanczos method (Wu & Simon
+// 2000, the restart ARPACK's implicit restart with exact shifts is
+// equivalent to), the Method SingleVector path of Eigs.
+//
+// The basis is stored column-major: basis vector i is the contiguous run
+// V[i·n : (i+1)·n], as ARPACK stores it, so classical Gram–Schmidt streams
+// whole columns. Each new vector is orthogonalised against the whole basis
+// by classical Gram–Schmidt with one re-orthogonalisation (CGS2), computed
+// over fixed row chunks (parallel, reductions summed in chunk order, so the
+// result does not depend on the number of cores). The projected matrix
+// H = Vᵀ A V is formed explicitly from the Gram–Schmidt coefficients, so
+// after a restart the arrowhead of the kept Ritz vectors appears in it by
+// itself.
+
+// chunk is the row chunk of the Gram–Schmidt passes: half the rows, one
+// chunk per core on the 2-core machines gssl is measured on. The chunks
+// depend on n only, so the reductions do not depend on the number of cores.
+// (Chunks small enough to keep the rows of V in L2 between the update and
+// the projection of the second sweep measured no faster: BENCHMARKS.md.)
+func (t *trlan) chunk() int { return max((t.n+1)/2, 1) }
+
+// breakdownTol is the norm, relative to ‖A‖, below which a new Lanczos
+// vector is taken as zero (the Krylov space is invariant) and replaced by a
+// random direction orthogonal to the basis.
+const breakdownTol = 1e-12
+
+// singleVectorBasis returns the default basis size of the single-vector
+// method, ARPACK's customary ncv = max(2k+1, k+20), at most n.
+func singleVectorBasis(n, k, basis int) int {
+	m := basis
+	if m == 0 {
+		m = max(2*k+1, k+20)
+	}
+	return min(max(m, k+2), n)
+}
+
+// trlan is the state of one single-vector thick-restart Lanczos run.
+type trlan struct {
+	ctx   context.Context
+	a     linop.Operator
+	n, k  int
+	m     int // basis size
+	which Which
+	c     config
+	rng   *rand.Rand
+
+	v     []float64 // (m+1) column-major basis vectors
+	tmp   []float64 // rotation output, m columns
+	h     []float64 // m×m projected matrix (upper triangle), row-major
+	coef  []float64 // Gram–Schmidt coefficients of one vector
+	part  []float64 // per-chunk partial coefficients
+	anorm float64
+	res   Result
+}
+
+func newTrlan(ctx context.Context, a linop.Operator, k int, which Which, c config, basis int) *trlan {
+	n := a.Dim()
+	m := singleVectorBasis(n, k, basis)
+	return &trlan{
+		ctx: ctx, a: a, n: n, k: k, m: m, which: which, c: c,
+		rng:  rand.New(rand.NewPCG(c.seed, 0x5eed1a9c21)),
+		v:    make([]float64, (m+1)*n),
+		tmp:  make([]float64, m*n),
+		h:    make([]float64, m*m),
+		coef: make([]float64, m+2),
+	}
+}
+
+// col returns basis vector i.
+func (t *trlan) col(i int) []float64 { return t.v[i*t.n : (i+1)*t.n] }
+
+// basisRows returns the first p basis vectors as the rows of a p×n matrix
+// restricted to the rows [lo, hi) of V.
+func (t *trlan) basisRows(p, lo, hi int) blas64.General {
+	return blas64.General{Rows: p, Cols: hi - lo, Stride: t.n, Data: t.v[lo : (p-1)*t.n+hi]}
+}
+
+// cgs2 orthogonalises w against the first p basis vectors by classical
+// Gram–Schmidt with a re-orthogonalisation when the DGKS criterion asks for
+// it (as ARPACK's dsaitr: when the first sweep removed more than
+// 1 − dgks² of ‖w‖², cancellation may have left components along V), and
+// returns the coefficients Vᵀw (the sum of both sweeps) in t.coef[:p]. The
+// update of the first sweep and the projection of the second run in one
+// parallel loop over the row chunks.
+func (t *trlan) cgs2(w []float64, p int) []float64 {
+	size := t.chunk()
+	nc := parallel.NumChunks(t.n, size)
+	if len(t.part) < nc*(p+1) {
+		t.part = make([]float64, nc*(t.m+2))
+	}
+	q := p + 1 // coefficients and ‖w‖² per chunk
+	part := t.part[:nc*q]
+	// Sweep 1: c = Vᵀw and ‖w‖².
+	parallel.Chunks(t.n, size, func(k, lo, hi int) {
+		projectRows(part[k*q:k*q+p], t.v[lo:], t.n, w[lo:hi])
+		var ss float64
+		for _, x := range w[lo:hi] {
+			ss += x * x
+		}
+		part[k*q+p] = ss
+	})
+	c := t.coef[:p+1]
+	sumParts(c, part, nc, q)
+	ww := c[p]
+	c = c[:p]
+	var cc float64
+	for _, x := range c {
+		cc += x * x
+	}
+	c1 := make([]float64, p)
+	copy(c1, c)
+	if ww-cc > dgks*dgks*ww {
+		parallel.Chunks(t.n, size, func(k, lo, hi int) {
+			subtractRows(w[lo:hi], t.v[lo:], t.n, c1)
+		})
+		return c
+	}
+	// w ← w − V·c, then c₂ = Vᵀw on the same chunk.
+	parallel.Chunks(t.n, size, func(k, lo, hi int) {
+		subtractRows(w[lo:hi], t.v[lo:], t.n, c1)
+		projectRows(part[k*p:(k+1)*p], t.v[lo:], t.n, w[lo:hi])
+	})
+	c2 := make([]float64, p)
+	sumParts(c2, part, nc, p)
+	parallel.Chunks(t.n, size, func(k, lo, hi int) {
+		subtractRows(w[lo:hi], t.v[lo:], t.n, c2)
+	})
+	for i := range c {
+		c[i] = c1[i] + c2[i]
+	}
+	return c
+}
+
+// dgks is the DGKS constant of the re-orthogonalisation test, 1/√2 as in
+// ARPACK (Daniel, Gragg, Kaufman & Stewart 1976).
+const dgks = 0.717
+
+// sumParts sets dst to the sum of the nc per-chunk partial vectors in part,
+// in chunk order.
+func sumParts(dst, part []float64, nc, p int) {
+	copy(dst, part[:p])
+	for k := 1; k < nc; k++ {
+		row := part[k*p : (k+1)*p]
+		for i := range dst {
+			dst[i] += row[i]
+		}
+	}
+}
+
+// norm2 returns the Euclidean norm of x (a sequential sum).
+func (t *trlan) norm2(x []float64) float64 {
+	var s float64
+	for _, v := range x {
+		s += v * v
+	}
+	return math.Sqrt(s)
+}
+
+// randomUnit fills basis vector j with a random unit vector orthogonal to
+// the first j basis vectors.
+func (t *trlan) randomUnit(j int) {
+	w := t.col(j)
+	for attempt := 0; ; attempt++ {
+		for i := range w {
+			w[i] = t.rng.NormFloat64()
+		}
+		if j > 0 {
+			t.cgs2(w, j)
+		}
+		nrm := t.norm2(w)
+		if nrm > 1e-8*math.Sqrt(float64(t.n)) || attempt > 5 {
+			for i := range w {
+				w[i] /= nrm
+			}
+			return
+		}
+	}
+}
+
+// extend runs Lanczos steps for columns j0, …, m−1 of H, leaving the next
+// basis vector in column m, and returns its coupling β_m.
+func (t *trlan) extend(j0 int) (float64, error) {
+	var beta float64
+	for j := j0; j < t.m; j++ {
+		if err := t.ctx.Err(); err != nil {
+			return 0, fmt.Errorf("spectral: %w", err)
+		}
+		w := t.col(j + 1)
+		t.a.MulVecTo(w, t.col(j))
+		t.res.MatVecs++
+		c := t.cgs2(w, j+1)
+		for i := 0; i <= j; i++ {
+			t.h[i*t.m+j] = c[i]
+		}
+		t.anorm = math.Max(t.anorm, math.Abs(c[j]))
+		beta = t.norm2(w)
+		if beta <= breakdownTol*math.Max(t.anorm, 1e-300) {
+			// Invariant subspace: continue from a fresh direction, with a
+			// zero coupling.
+			beta = 0
+			t.randomUnit(j + 1)
+			continue
+		}
+		for i := range w {
+			w[i] /= beta
+		}
+	}
+	return beta, nil
+}
+
+// run iterates until the k wanted Ritz pairs converge or the restart cap is
+// reached.
+func (t *trlan) run() (*Result, error) {
+	k, m := t.k, t.m
+	t.randomUnit(0)
+	if t.c.filtered() {
+		t.anorm = math.Max(math.Abs(t.c.lo), math.Abs(t.c.hi))
+	}
+	j0 := 0
+	for {
+		beta, err := t.extend(j0)
+		if err != nil {
+			return nil, err
+		}
+		theta, y, err := eigSym(t.h, m, m)
+		if err != nil {
+			return nil, err
+		}
+		for _, th := range theta {
+			t.anorm = math.Max(t.anorm, math.Abs(th))
+		}
+		if t.c.hi > t.c.lo {
+			for _, th := range theta {
+				if th < t.c.lo-1e-8*t.anorm || th > t.c.hi+1e-8*t.anorm {
+					return nil, fmt.Errorf("spectral: Ritz value %v lies outside Bounds [%v, %v]: the bounds are wrong for this operator", th, t.c.lo, t.c.hi)
+				}
+			}
+		}
+		// Ritz pairs ordered from the wanted end.
+		order := make([]int, m)
+		for i := range order {
+			if t.which == Largest {
+				order[i] = m - 1 - i
+			} else {
+				order[i] = i
+			}
+		}
+		tol := t.c.tol * t.anorm
+		nconv := 0
+		var worst float64
+		for _, i := range order[:k] {
+			r := math.Abs(beta * y.At(m-1, i))
+			if r <= tol {
+				nconv++
+			} else {
+				worst = math.Max(worst, r)
+			}
+		}
+		if nconv == k || t.res.Restarts >= t.c.maxRestarts {
+			sel := append([]int(nil), order[:k]...)
+			if nconv < k {
+				// Only the converged ones, from the wanted end.
+				sel = sel[:0]
+				for _, i := range order[:k] {
+					if math.Abs(beta*y.At(m-1, i)) <= tol {
+						sel = append(sel, i)
+					}
+				}
+			}
+			res := t.result(theta, y, sel)
+			if nconv < k {
+				return nil, &NotConvergedError{Wanted: k, Restarts: t.res.Restarts, MatVecs: t.res.MatVecs, Residual: worst, Tol: tol, Converged: res}
+			}
+			return res, nil
+		}
+		// Thick restart: keep the wanted Ritz vectors and some more
+		// (ARPACK's nev + min(nconv, (ncv − nev)/2)), then the residual
+		// vector.
+		keep := min(k+min(nconv, (m-k)/2), m-1)
+		keep = max(keep, min(k+1, m-1))
+		sel := order[:keep]
+		t.rotate(y, sel)
+		copy(t.col(keep), t.col(m))
+		clear(t.h)
+		for q, i := range sel {
+			t.h[q*m+q] = theta[i]
+		}
+		j0 = keep
+		t.res.Restarts++
+		if t.c.progress != nil {
+			t.c.progress(Status{Restarts: t.res.Restarts, MatVecs: t.res.MatVecs, Converged: nconv, Wanted: k, Residual: worst})
+		}
+	}
+}
+
+// rotate replaces the first len(sel) basis vectors by the Ritz vectors
+// V[:, :m]·Y[:, sel].
+func (t *trlan) rotate(y *mat.Dense, sel []int) {
+	p := len(sel)
+	ys := make([]float64, t.m*p)
+	for r := 0; r < t.m; r++ {
+		for q, i := range sel {
+			ys[r*p+q] = y.At(r, i)
+		}
+	}
+	rotateColMajor(t.tmp, t.v, t.n, t.m, ys, p)
+	copy(t.v[:p*t.n], t.tmp[:p*t.n])
+}
+
+// rotGroup is the number of micro-kernel row panels (of mr rows) packed
+// together by rotateColMajor: 8·6 rows × 200 basis vectors are 77 kB.
+const rotGroup = 8
+
+// rotateColMajor sets the column-major n×p matrix dst = V·S, where V is the
+// column-major n×m matrix v (column i at v[i·n:]) and S is m×p row-major,
+// on the AVX2/FMA micro-kernels of internal/gemm, parallel over row groups.
+// Each entry is a dot product accumulated in order over the m columns.
+func rotateColMajor(dst, v []float64, n, m int, s []float64, p int) {
+	bp := (p + nr - 1) / nr
+	bpan := make([]float64, bp*nr*m)
+	packRunsTo(bpan, s, p, 0, m, 0, p, nr)
+	rows := rotGroup * mr
+	groups := (n + rows - 1) / rows
+	parallel.For(groups, 1, func(lo, hi int) {
+		apan := make([]float64, rotGroup*mr*m)
+		var tile [mr * nr]float64
+		for g := lo; g < hi; g++ {
+			r0 := g * rows
+			nrow := min(rows, n-r0)
+			np := (nrow + mr - 1) / mr
+			// Pack: panel a holds rows r0+a·mr…, entry (i, t) at t·mr+i.
+			if nrow < rows {
+				clear(apan)
+			}
+			for c := 0; c < m; c++ {
+				src := v[c*n+r0 : c*n+r0+nrow]
+				for i, x := range src {
+					a, r := i/mr, i%mr
+					apan[a*mr*m+c*mr+r] = x
+				}
+			}
+			for q := 0; q < bp; q++ {
+				width := min(nr, p-q*nr)
+				bq := bpan[q*nr*m : (q+1)*nr*m]
+				for a := 0; a < np; a++ {
+					gemm.Kernel64(m, apan[a*mr*m:(a+1)*mr*m], bq, tile[:])
+					i0 := r0 + a*mr
+					valid := min(mr, n-i0)
+					for j := 0; j < width; j++ {
+						out := dst[(q*nr+j)*n+i0 : (q*nr+j)*n+i0+valid]
+						for i := range out {
+							out[i] = tile[i*nr+j]
+						}
+					}
+				}
+			}
+		}
+	})
+}
+
+// result forms the Ritz pairs sel (ascending by value) with true residuals.
+func (t *trlan) result(theta []float64, y *mat.Dense, sel []int) *Result {
+	// Ascending by value.
+	idx := append([]int(nil), sel...)
+	for a := 1; a < len(idx); a++ {
+		for b := a; b > 0 && theta[idx[b]] < theta[idx[b-1]]; b-- {
+			idx[b], idx[b-1] = idx[b-1], idx[b]
+		}
+	}
+	res := &Result{Values: make([]float64, len(idx)), Restarts: t.res.Restarts, MatVecs: t.res.MatVecs}
+	if len(idx) == 0 {
+		res.Vectors = &mat.Dense{}
+		return res
+	}
+	t.rotate(y, idx)
+	res.Vectors = mat.NewDense(t.n, len(idx), nil)
+	raw := res.Vectors.RawMatrix()
+	for q, i := range idx {
+		res.Values[q] = theta[i]
+		c := t.col(q)
+		for r, x := range c {
+			raw.Data[r*raw.Stride+q] = x
+		}
+	}
+	finish(t.a, res)
+	res.MatVecs += len(idx)
+	return res
+}
