@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gssl/gssl/loaders"
 )
 
 func TestSTKRJSONOnCora(t *testing.T) {
@@ -102,4 +104,42 @@ func TestSTKRBadInput(t *testing.T) {
 			assert.Empty(t, out.String())
 		})
 	}
+}
+
+// TestSTKRLargestComponent: --lcc works on Cora's largest component (2485
+// nodes, as gssl info and Cora's README report), maps the saved split to it
+// and counts the split nodes it drops (each one outside the component).
+func TestSTKRLargestComponent(t *testing.T) {
+	opts := stkrOptions{Data: "../../testdata/cora", Transform: "inverse-laplacian", Eta: "0.9", Beta: "10",
+		Setting: "transductive", PTest: 0.01, Seeds: 1, Solver: "auto", LCC: true, JSON: true}
+	var out, errw bytes.Buffer
+	require.NoError(t, runSTKR(context.Background(), opts, &out, &errw))
+	obj := decodeOne(t, out.Bytes())
+	assert.Equal(t, true, obj["lcc"])
+	assert.Equal(t, 2485.0, obj["nodes"])
+	assert.Equal(t, 25.0, obj["test_nodes"]) // round(0.01 · 2485)
+	acc := obj["test_accuracy_mean"].(float64)
+	assert.Greater(t, acc, 0.4)
+
+	// The dropped count, independently: split nodes whose component is not
+	// the one of 2485 nodes.
+	ds, err := loaders.LoadNodeDataset("../../testdata/cora")
+	require.NoError(t, err)
+	comp, count := ds.Graph.Components()
+	size := make([]int, count)
+	for _, c := range comp {
+		size[c]++
+	}
+	sp, err := loaders.ReadSplit(findUp("../shared/bench/splits/cora/random20_seed0.txt"), ds.Graph.Nodes())
+	require.NoError(t, err)
+	outside := 0
+	for _, part := range [][]int{sp.Train, sp.Val, sp.Test} {
+		for _, i := range part {
+			if size[comp[i]] != 2485 {
+				outside++
+			}
+		}
+	}
+	assert.Positive(t, outside)
+	assert.Equal(t, float64(outside), obj["dropped_split_nodes"])
 }
