@@ -258,20 +258,7 @@ func TestComponentsAgainstUnionFind(t *testing.T) {
 		edges := randomEdges(rng, n, rng.IntN(n))
 		g, err := FromEdges(n, edges, Options{Duplicates: DuplicateMax})
 		require.NoError(t, err)
-		parent := make([]int, n)
-		for i := range parent {
-			parent[i] = i
-		}
-		var find func(int) int
-		find = func(i int) int {
-			if parent[i] != i {
-				parent[i] = find(parent[i])
-			}
-			return parent[i]
-		}
-		for _, e := range edges {
-			parent[find(e.U)] = find(e.V)
-		}
+		find := unionFind(n, edges)
 		comp, count := g.Components()
 		roots := map[int]bool{}
 		for i := 0; i < n; i++ {
@@ -459,20 +446,7 @@ func TestLargestComponent(t *testing.T) {
 		edges := randomEdges(rng, n, rng.IntN(n))
 		g, err := FromEdges(n, edges, Options{Duplicates: DuplicateMax})
 		require.NoError(t, err)
-		parent := make([]int, n)
-		for i := range parent {
-			parent[i] = i
-		}
-		var find func(int) int
-		find = func(i int) int {
-			if parent[i] != i {
-				parent[i] = find(parent[i])
-			}
-			return parent[i]
-		}
-		for _, e := range edges {
-			parent[find(e.U)] = find(e.V)
-		}
+		find := unionFind(n, edges)
 		size := map[int]int{}
 		first := map[int]int{}
 		for i := n - 1; i >= 0; i-- {
@@ -502,4 +476,24 @@ func TestLargestComponent(t *testing.T) {
 			}
 		}
 	}
+}
+
+// unionFind joins the end points of every edge and returns the find function
+// of the result: an independent reference for connected components.
+func unionFind(n int, edges []Edge) func(int) int {
+	parent := make([]int, n)
+	for i := range parent {
+		parent[i] = i
+	}
+	var find func(int) int
+	find = func(i int) int {
+		if parent[i] != i {
+			parent[i] = find(parent[i])
+		}
+		return parent[i]
+	}
+	for _, e := range edges {
+		parent[find(e.U)] = find(e.V)
+	}
+	return find
 }
