@@ -101,17 +101,11 @@ func NewPartition(n int, s eval.Split, pTest float64, seed uint64) (Partition, e
 	}
 	p := Partition{Train: sorted(s.Train), Val: sorted(s.Val), Test: sorted(s.Test)}
 	if pTest > 0 {
-		want := max(1, int(math.Round(pTest*float64(n))))
+		want := testSize(n, pTest)
 		if want > len(s.Test) {
 			return Partition{}, fmt.Errorf("stkr: p_test=%v asks for %d test nodes but the split has only %d", pTest, want, len(s.Test))
 		}
-		rng := rand.New(rand.NewPCG(seed, 0x5354_4b52)) // "STKR"
-		perm := rng.Perm(len(p.Test))
-		keep := make([]int, want)
-		for k, q := range perm[:want] {
-			keep[k] = p.Test[q]
-		}
-		p.Test = sorted(keep)
+		p.Test = sorted(drawOrder(p.Test, seed)[:want])
 		where = make([]int8, n)
 		for k, part := range [][]int{p.Train, p.Val, p.Test} {
 			for _, i := range part {
@@ -125,6 +119,54 @@ func NewPartition(n int, s eval.Split, pTest float64, seed uint64) (Partition, e
 		}
 	}
 	return p, nil
+}
+
+// testSize is the paper's number of test nodes, round(pTest·n), at least 1.
+func testSize(n int, pTest float64) int { return max(1, int(math.Round(pTest*float64(n)))) }
+
+// drawOrder returns the (sorted) test nodes in the random order, fixed by
+// seed, in which NewPartition draws its p_test subset.
+func drawOrder(test []int, seed uint64) []int {
+	rng := rand.New(rand.NewPCG(seed, 0x5354_4b52)) // "STKR"
+	perm := rng.Perm(len(test))
+	out := make([]int, len(test))
+	for k, q := range perm {
+		out[k] = test[q]
+	}
+	return out
+}
+
+// TestChunks scores every test node of a split at the paper's hidden
+// fraction p_test: it cuts the split's test nodes, in the order in which
+// NewPartition draws them with seed, into consecutive chunks of
+// round(pTest·n) nodes (the last one may be smaller) and returns one
+// partition per chunk, whose test set is the chunk and whose "other" set
+// holds every other unassigned node, the other test nodes included. The
+// first chunk's partition is NewPartition(n, s, pTest, seed). Fitting once
+// per chunk in the inductive setting hides only round(pTest·n) test nodes at
+// a time, yet every test node of the split is scored: a low-noise estimate
+// of the protocol's test accuracy. pTest must be in (0, 1).
+func TestChunks(n int, s eval.Split, pTest float64, seed uint64) ([]Partition, error) {
+	if !(pTest > 0 && pTest < 1) {
+		return nil, fmt.Errorf("stkr: test chunks: p_test=%v is invalid: it must be in (0, 1)", pTest)
+	}
+	all, err := NewPartition(n, s, 0, seed)
+	if err != nil {
+		return nil, err
+	}
+	size := testSize(n, pTest)
+	if size > len(all.Test) {
+		return nil, fmt.Errorf("stkr: p_test=%v asks for %d test nodes but the split has only %d", pTest, size, len(all.Test))
+	}
+	order := drawOrder(all.Test, seed)
+	var out []Partition
+	for lo := 0; lo < len(order); lo += size {
+		hi := min(lo+size, len(order))
+		other := append(append([]int(nil), all.Other...), order[:lo]...)
+		other = append(other, order[hi:]...)
+		out = append(out, Partition{Train: all.Train, Val: all.Val, Test: sorted(order[lo:hi]), Other: sorted(other)})
+	}
+	return out, nil
 }
 
 func sorted(xs []int) []int {
@@ -275,6 +317,9 @@ type Outcome struct {
 	// a labelled node, or no edge to a visible node); they get the most
 	// frequent training class.
 	NoEvidence int
+	// TestCorrect and TestScored count the correctly predicted and the
+	// scored (labelled) test nodes: TestAccuracy = TestCorrect/TestScored.
+	TestCorrect, TestScored int
 	// Err is the solver's failure (no convergence, divergence), if any; the
 	// accuracies are then those of the best iterate.
 	Err error
@@ -315,8 +360,8 @@ func (p *Prepared) Evaluate(ctx context.Context, r *Regressor) (Outcome, error) 
 	testPred, nt := p.argmax(scores(p.testAt, p.testRow), len(p.test))
 	out.NoEvidence = ne + nt
 	out.Seconds = time.Since(start).Seconds()
-	out.ValAccuracy = p.accuracy(valPred, p.val)
-	out.TestAccuracy = p.accuracy(testPred, p.test)
+	out.ValAccuracy, _, _ = p.accuracy(valPred, p.val)
+	out.TestAccuracy, out.TestCorrect, out.TestScored = p.accuracy(testPred, p.test)
 	return out, nil
 }
 
@@ -346,8 +391,9 @@ func (p *Prepared) argmax(scores func(t int) []float64, count int) ([]int, int) 
 }
 
 // accuracy scores predictions of nodes (original ids), skipping unknown
-// labels; NaN when nothing is scored.
-func (p *Prepared) accuracy(pred, nodes []int) float64 {
+// labels; NaN when nothing is scored. It also returns the numbers of right
+// and of scored predictions.
+func (p *Prepared) accuracy(pred, nodes []int) (float64, int, int) {
 	right, total := 0, 0
 	for t, i := range nodes {
 		if p.labels[i] < 0 {
@@ -359,9 +405,9 @@ func (p *Prepared) accuracy(pred, nodes []int) float64 {
 		}
 	}
 	if total == 0 {
-		return math.NaN()
+		return math.NaN(), 0, 0
 	}
-	return float64(right) / float64(total)
+	return float64(right) / float64(total), right, total
 }
 
 // Select evaluates every candidate and returns the index of the one with

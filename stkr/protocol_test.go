@@ -2,6 +2,7 @@ package stkr
 
 import (
 	"context"
+	"math"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -194,4 +195,209 @@ func TestInductiveTestOnlyKeepsValVisible(t *testing.T) {
 	s, err := ParseSetting("inductive-test-only")
 	require.NoError(t, err)
 	assert.Equal(t, InductiveTestOnly, s)
+}
+
+// TestTestChunks: the chunks partition the split's test nodes, each chunk's
+// partition covers every node once, the first chunk is NewPartition's test
+// set, and bad p_test values are refused.
+func TestTestChunks(t *testing.T) {
+	split := eval.Split{Train: []int{5, 1}, Val: []int{2, 3}, Test: []int{10, 11, 12, 13, 14, 15, 16, 17, 18, 19}}
+	parts, err := TestChunks(40, split, 0.1, 7)
+	require.NoError(t, err)
+	require.Len(t, parts, 3) // 10 test nodes in chunks of round(0.1·40) = 4: 4, 4, 2
+	first, err := NewPartition(40, split, 0.1, 7)
+	require.NoError(t, err)
+	assert.Equal(t, first, parts[0])
+	scored := map[int]int{}
+	for k, p := range parts {
+		assert.Len(t, p.Test, []int{4, 4, 2}[k])
+		seen := map[int]int{}
+		for _, set := range [][]int{p.Train, p.Val, p.Test, p.Other} {
+			for _, i := range set {
+				seen[i]++
+			}
+		}
+		assert.Len(t, seen, 40, "chunk %d covers every node", k)
+		for i, c := range seen {
+			assert.Equal(t, 1, c, "chunk %d node %d", k, i)
+		}
+		for _, i := range p.Test {
+			scored[i]++
+		}
+	}
+	assert.Len(t, scored, len(split.Test))
+	for _, i := range split.Test {
+		assert.Equal(t, 1, scored[i], "test node %d is in exactly one chunk", i)
+	}
+	_, err = TestChunks(40, split, 0, 7)
+	assert.ErrorContains(t, err, "p_test=0 is invalid: it must be in (0, 1)")
+	_, err = TestChunks(40, split, 0.5, 7)
+	assert.ErrorContains(t, err, "asks for 20 test nodes but the split has only 10")
+}
+
+// TestTestChunksTransductiveEqualsWholeTestSet: in the transductive setting
+// test and other nodes are both visible and unlabelled, so the chunks' fits
+// are the same fit and their test counts add up to the accuracy on the whole
+// test set (p_test 0).
+func TestTestChunksTransductiveEqualsWholeTestSet(t *testing.T) {
+	ds, task := loadCora(t)
+	n := task.Graph.Nodes()
+	whole, err := NewPartition(n, *ds.Split, 0, 3)
+	require.NoError(t, err)
+	prep, err := Prepare(task, whole, Transductive)
+	require.NoError(t, err)
+	want, err := prep.Evaluate(context.Background(), &Regressor{Transform: Polynomial{Coeffs: []float64{0, 0, 0, 1}}, Beta: 1})
+	require.NoError(t, err)
+	parts, err := TestChunks(n, *ds.Split, 0.05, 3) // chunks of 135 of the 1000 test nodes
+	require.NoError(t, err)
+	require.Len(t, parts, 8)
+	right, scored := 0, 0
+	for _, p := range parts {
+		prep, err := Prepare(task, p, Transductive)
+		require.NoError(t, err)
+		o, err := prep.Evaluate(context.Background(), &Regressor{Transform: Polynomial{Coeffs: []float64{0, 0, 0, 1}}, Beta: 1})
+		require.NoError(t, err)
+		right += o.TestCorrect
+		scored += o.TestScored
+	}
+	assert.Equal(t, want.TestScored, scored)
+	assert.Equal(t, want.TestCorrect, right)
+	assert.Equal(t, 1000, scored)
+}
+
+// TestInductiveSettingsMatchDense checks the whole inductive pipeline
+// (visible subgraph, its degrees, the hidden nodes' kernel rows, the fit,
+// the prediction f(x) = Σ_i α_i K_s(x_i, x)) against an independent dense
+// computation from the raw weight matrix: S on the visible nodes with
+// degrees summed over visible nodes only (the paper's eq. 23 in the
+// inductive setting), α from the dense eq. 7, and for a hidden node x
+// K_s(x, x_i) = Σ_p π_p k(x)ᵀ S^{p−1} e_i (the Monte-Carlo kernel of §3),
+// i.e. k(x)ᵀ(I − ηS)^{-1}e_i for the inverse Laplacian.
+func TestInductiveSettingsMatchDense(t *testing.T) {
+	const n = 36
+	g := randomGraph(t, n, 40, false, 11)
+	labels := make([]int, n)
+	for i := range labels {
+		labels[i] = (i * 7) % 3
+	}
+	task := Task{Graph: g, Labels: labels, Classes: 3}
+	split := eval.Split{Train: []int{0, 4, 9, 13, 20, 27}, Val: []int{2, 7, 15, 22, 30}, Test: []int{1, 5, 11, 17, 24, 33, 35}}
+	part, err := NewPartition(n, split, 0, 1)
+	require.NoError(t, err)
+	eta, beta := 0.9, 0.1
+	transforms := []struct {
+		tr Spectral
+		// h returns Σ_p π_p S^{p−1} (so that K_s(x, x_i) = k(x)ᵀ h e_i).
+		h func(s *mat.SymDense) *mat.Dense
+	}{
+		{InverseLaplacian{Eta: eta}, func(s *mat.SymDense) *mat.Dense {
+			N := s.SymmetricDim()
+			a := mat.NewDense(N, N, nil)
+			a.Scale(-eta, s)
+			for i := 0; i < N; i++ {
+				a.Set(i, i, 1+a.At(i, i))
+			}
+			var inv mat.Dense
+			require.NoError(t, inv.Inverse(a))
+			return &inv
+		}},
+		{Polynomial{Coeffs: []float64{0.5, 0, 1}}, func(s *mat.SymDense) *mat.Dense {
+			N := s.SymmetricDim()
+			h := mat.NewDense(N, N, nil)
+			h.Mul(s, s) // π_3 S²
+			for i := 0; i < N; i++ {
+				h.Set(i, i, h.At(i, i)+0.5) // π_1 I
+			}
+			return h
+		}},
+	}
+	for _, setting := range []Setting{Inductive, InductiveTestOnly} {
+		for _, c := range transforms {
+			t.Run(setting.String()+"/"+c.tr.String(), func(t *testing.T) {
+				// Dense reference on the visible nodes (original ids).
+				visible := append(append([]int(nil), part.Train...), part.Other...)
+				if setting == InductiveTestOnly {
+					visible = append(visible, part.Val...)
+				}
+				visible = sorted(visible)
+				N := len(visible)
+				pos := map[int]int{}
+				for l, i := range visible {
+					pos[i] = l
+				}
+				deg := make([]float64, N)
+				for a, i := range visible {
+					for _, j := range visible {
+						deg[a] += g.Weight(i, j)
+					}
+				}
+				s := mat.NewSymDense(N, nil)
+				for a, i := range visible {
+					for b, j := range visible {
+						if w := g.Weight(i, j); w != 0 && b >= a {
+							s.SetSym(a, b, w/math.Sqrt(deg[a]*deg[b]))
+						}
+					}
+				}
+				train := make([]int, len(part.Train))
+				y := mat.NewDense(len(part.Train), 3, nil)
+				for p, i := range part.Train {
+					train[p] = pos[i]
+					y.Set(p, labels[i], 1)
+				}
+				alpha, fVis := denseSTKR(t, denseGs(t, s, c.tr.Eval), train, y, beta)
+				h := c.h(s)
+				score := func(x int) []float64 { // f(x) for a hidden node x
+					var dx float64
+					for _, j := range visible {
+						dx += g.Weight(x, j)
+					}
+					kx := mat.NewDense(1, N, nil)
+					for b, j := range visible {
+						if w := g.Weight(x, j); w != 0 && deg[b] > 0 {
+							kx.Set(0, b, float64(N)*w/math.Sqrt(dx*deg[b]))
+						}
+					}
+					var kh mat.Dense
+					kh.Mul(kx, h)
+					out := make([]float64, 3)
+					for p, i := range train {
+						for c := range out {
+							out[c] += alpha.At(p, c) * kh.At(0, i)
+						}
+					}
+					return out
+				}
+
+				prep, err := Prepare(task, part, setting)
+				require.NoError(t, err)
+				assert.Equal(t, N, prep.Visible)
+				r := &Regressor{Transform: c.tr, Beta: beta, Tol: testTol, MaxIter: 100000}
+				_, err = prep.Evaluate(context.Background(), r)
+				require.NoError(t, err)
+				got := make([]float64, 3)
+				for q, x := range part.Test {
+					require.NoError(t, r.PredictRow(got, prep.testRow[q]))
+					want := score(x)
+					for c := range got {
+						assert.InDelta(t, want[c], got[c], closedFormTol*math.Max(1, math.Abs(want[c])), "test node %d class %d", x, c)
+					}
+				}
+				f := r.Predict(nil)
+				for q, x := range part.Val {
+					var want []float64
+					if setting == Inductive {
+						require.NoError(t, r.PredictRow(got, prep.valRow[q]))
+						want = score(x)
+					} else {
+						copy(got, f.RawRowView(prep.valAt[q]))
+						want = fVis.RawRowView(pos[x])
+					}
+					for c := range got {
+						assert.InDelta(t, want[c], got[c], closedFormTol*math.Max(1, math.Abs(want[c])), "val node %d class %d", x, c)
+					}
+				}
+			})
+		}
+	}
 }

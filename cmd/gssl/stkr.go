@@ -37,8 +37,16 @@ type stkrOptions struct {
 	Iterations string
 	// LCC restricts the graph to its largest connected component: splits are
 	// mapped to its ids and nodes outside it are dropped from them.
-	LCC  bool
-	JSON bool
+	LCC bool
+	// TestChunks (needs PTest > 0) scores every test node of the split at
+	// the hidden fraction p_test: one fit, with its own choice on val, per
+	// chunk of round(p_test·N) test nodes (stkr.TestChunks).
+	TestChunks bool
+	// Refit (inductive setting only) chooses the hyperparameters with val
+	// hidden, as the paper does, then refits them with the val nodes
+	// visible (unlabelled) before predicting the test nodes.
+	Refit bool
+	JSON  bool
 }
 
 func init() { register(newSTKRCommand) }
@@ -89,6 +97,8 @@ the same way, ties going to the first.`,
 	f.StringVar(&opts.Solver, "solver", "auto", "auto (minres / cg), cg, minres, gmres or richardson")
 	f.Float64Var(&opts.Tol, "tol", 0, "relative residual tolerance; 0 means 1e-6 (polynomial) or 1e-9 (inverse Laplacian)")
 	f.BoolVar(&opts.LCC, "lcc", false, "work on the largest connected component (split nodes outside it are dropped; p_test is a fraction of its nodes)")
+	f.BoolVar(&opts.TestChunks, "test-chunks", false, "score every test node of the split at the hidden fraction p_test: one fit per chunk of round(p_test·N) test nodes (needs --p-test > 0)")
+	f.BoolVar(&opts.Refit, "refit", false, "inductive only: choose η and β with val hidden, then refit with val visible (unlabelled) before predicting test")
 	f.StringVar(&opts.Iterations, "iterations", "0", "stop the solver after N iterations (early stopping; 0 = solve to the tolerance), auto to choose N on val from 0, 1, 2, 4, …, 256, or a comma-separated grid to choose from on val")
 	return cmd
 }
@@ -107,14 +117,17 @@ type stkrResult struct {
 	LCC              bool      `json:"lcc"`
 	DroppedSplit     int       `json:"dropped_split_nodes"` // split nodes outside the largest component, summed over seeds
 	VisibleNodes     int       `json:"visible_nodes"`
-	TestNodes        int       `json:"test_nodes"`
+	TestNodes        int       `json:"test_nodes"` // per seed (summed over chunks with --test-chunks)
+	TestChunks       bool      `json:"test_chunks"`
+	Refit            bool      `json:"refit"`
+	Fits             int       `json:"fits"` // hyperparameter selections: seeds × chunks
 	TestAccuracyMean float64   `json:"test_accuracy_mean"`
 	TestAccuracyStd  float64   `json:"test_accuracy_std"`
 	ValAccuracyMean  float64   `json:"val_accuracy_mean"`
 	TestAccuracies   []float64 `json:"test_accuracies"`
-	Eta              []float64 `json:"eta"`
-	Beta             []float64 `json:"beta"`
-	ChosenIterations []int     `json:"chosen_iterations"` // per seed; 0 = solved to the tolerance
+	Eta              []float64 `json:"eta"`               // per fit (per seed, or per seed and chunk)
+	Beta             []float64 `json:"beta"`              // per fit
+	ChosenIterations []int     `json:"chosen_iterations"` // per fit; 0 = solved to the tolerance
 	Iterations       float64   `json:"iterations"`
 	MatVecs          float64   `json:"matvecs"`
 	FitSeconds       float64   `json:"fit_seconds"`
@@ -153,6 +166,12 @@ func runSTKR(ctx context.Context, opts stkrOptions, stdout, stderr io.Writer) er
 	setting, err := stkr.ParseSetting(opts.Setting)
 	if err != nil {
 		return err
+	}
+	if opts.TestChunks && opts.PTest == 0 {
+		return fmt.Errorf("stkr: --test-chunks needs --p-test > 0 (the chunk size is round(p_test·N)); --p-test 0 already scores every test node")
+	}
+	if opts.Refit && setting != stkr.Inductive {
+		return fmt.Errorf("stkr: --refit applies only to --setting inductive, not %s", setting)
 	}
 	solver, err := stkr.ParseSolver(opts.Solver)
 	if err != nil {
@@ -235,7 +254,7 @@ func runSTKR(ctx context.Context, opts stkrOptions, stdout, stderr io.Writer) er
 		splitDir = findUp(filepath.Join("..", "shared", "bench", "splits", ds.Name))
 	}
 	task := stkr.Task{Graph: ds.Graph, Labels: ds.Labels, Classes: ds.Classes}
-	res := stkrResult{Dataset: ds.Name, Transform: opts.Transform, Setting: setting.String(), Solver: solver.String(), PTest: opts.PTest, Nodes: n, LCC: opts.LCC}
+	res := stkrResult{Dataset: ds.Name, Transform: opts.Transform, Setting: setting.String(), Solver: solver.String(), PTest: opts.PTest, Nodes: n, LCC: opts.LCC, TestChunks: opts.TestChunks, Refit: opts.Refit}
 	if !isLap {
 		res.Eta = nil
 	}
@@ -251,51 +270,102 @@ func runSTKR(ctx context.Context, opts stkrOptions, stdout, stderr io.Writer) er
 		}
 		res.DroppedSplit += dropped
 		res.SplitSource = source
-		part, err := stkr.NewPartition(n, split, opts.PTest, uint64(s))
-		if err != nil {
-			return err
-		}
-		prep, err := stkr.Prepare(task, part, setting)
-		if err != nil {
-			return err
-		}
-		cands := candidates()
-		best, outs, err := prep.Select(ctx, cands)
-		bar.Add(len(cands))
-		for i, o := range outs {
-			if o.Err != nil {
-				res.FailedCandidates++
-				logf(stderr, "stkr: seed %d: %s β=%g iterations=%d: %v", s, cands[i].Transform, cands[i].Beta, cands[i].Iterations, o.Err)
+		parts := []stkr.Partition{}
+		if opts.TestChunks {
+			if parts, err = stkr.TestChunks(n, split, opts.PTest, uint64(s)); err != nil {
+				return err
 			}
+		} else {
+			part, err := stkr.NewPartition(n, split, opts.PTest, uint64(s))
+			if err != nil {
+				return err
+			}
+			parts = append(parts, part)
 		}
-		if err != nil {
-			return fmt.Errorf("stkr: seed %d: %w", s, err)
+		right, scored := 0, 0
+		var seedVal float64
+		for _, part := range parts {
+			o, best, err := stkrFit(ctx, task, part, setting, opts.Refit, candidates, bar, stderr, s, &res)
+			if err != nil {
+				return err
+			}
+			right += o.TestCorrect
+			scored += o.TestScored
+			seedVal += o.ValAccuracy
+			if lap, ok := best.Transform.(stkr.InverseLaplacian); ok {
+				res.Eta = append(res.Eta, lap.Eta)
+			}
+			res.Beta = append(res.Beta, best.Beta)
+			res.ChosenIterations = append(res.ChosenIterations, best.Iterations)
+			iters += float64(o.Stats.TotalIterations())
+			mvs += float64(o.Stats.MatVecs)
+			secs += o.Seconds
+			res.Fits++
+			res.NoEvidence += o.NoEvidence
+			res.SolverDetail = o.Stats.Solver
+			logf(stderr, "stkr: seed %d: test %.4f (%d nodes) val %.4f (%s β=%g, stop after %d, %d iterations, %d products, %.3fs)", s, o.TestAccuracy, o.TestScored, o.ValAccuracy, best.Transform, best.Beta, best.Iterations, o.Stats.TotalIterations(), o.Stats.MatVecs, o.Seconds)
 		}
-		o := outs[best]
-		tests = append(tests, o.TestAccuracy)
-		vals = append(vals, o.ValAccuracy)
-		if lap, ok := cands[best].Transform.(stkr.InverseLaplacian); ok {
-			res.Eta = append(res.Eta, lap.Eta)
+		if scored == 0 {
+			return fmt.Errorf("stkr: seed %d: no labelled test node to score", s)
 		}
-		res.Beta = append(res.Beta, cands[best].Beta)
-		res.ChosenIterations = append(res.ChosenIterations, cands[best].Iterations)
+		tests = append(tests, float64(right)/float64(scored))
+		vals = append(vals, seedVal/float64(len(parts)))
 		res.Seeds = append(res.Seeds, s)
-		iters += float64(o.Stats.TotalIterations())
-		mvs += float64(o.Stats.MatVecs)
-		secs += o.Seconds
-		res.NoEvidence += o.NoEvidence
-		res.Candidates += len(cands)
-		res.VisibleNodes, res.TestNodes = prep.Visible, len(part.Test)
-		res.SolverDetail = o.Stats.Solver
-		logf(stderr, "stkr: seed %d: test %.4f val %.4f (%s β=%g, stop after %d, %d iterations, %d products, %.3fs)", s, o.TestAccuracy, o.ValAccuracy, cands[best].Transform, cands[best].Beta, cands[best].Iterations, o.Stats.TotalIterations(), o.Stats.MatVecs, o.Seconds)
+		res.TestNodes = scored
 	}
-	k := float64(len(tests))
 	res.TestAccuracies = tests
 	res.TestAccuracyMean, res.TestAccuracyStd = eval.MeanStd(tests)
 	res.ValAccuracyMean, _ = eval.MeanStd(vals)
-	res.Iterations, res.MatVecs, res.FitSeconds = iters/k, mvs/k, secs/k
+	fits := float64(res.Fits)
+	res.Iterations, res.MatVecs, res.FitSeconds = iters/fits, mvs/fits, secs/fits
 	res.Seconds = seconds(start)
 	return report(stdout, opts.JSON, res, func(w io.Writer) { printSTKR(w, res) })
+}
+
+// stkrFit chooses the best of the candidates on val for one partition and
+// returns its outcome (with refit, that of the chosen hyperparameters refitted
+// with val visible) and the chosen regressor. Failed candidates are counted
+// in res and logged.
+func stkrFit(ctx context.Context, task stkr.Task, part stkr.Partition, setting stkr.Setting, refit bool,
+	candidates func() []*stkr.Regressor, bar *progress, stderr io.Writer, seed int, res *stkrResult) (stkr.Outcome, *stkr.Regressor, error) {
+	prep, err := stkr.Prepare(task, part, setting)
+	if err != nil {
+		return stkr.Outcome{}, nil, err
+	}
+	cands := candidates()
+	best, outs, err := prep.Select(ctx, cands)
+	bar.Add(len(cands))
+	res.Candidates += len(cands)
+	for i, o := range outs {
+		if o.Err != nil {
+			res.FailedCandidates++
+			logf(stderr, "stkr: seed %d: %s β=%g iterations=%d: %v", seed, cands[i].Transform, cands[i].Beta, cands[i].Iterations, o.Err)
+		}
+	}
+	if err != nil {
+		return stkr.Outcome{}, nil, fmt.Errorf("stkr: seed %d: %w", seed, err)
+	}
+	o := outs[best]
+	res.VisibleNodes = prep.Visible
+	if !refit {
+		return o, cands[best], nil
+	}
+	// Refit: same hyperparameters, val visible (unlabelled), test hidden.
+	full, err := stkr.Prepare(task, part, stkr.InductiveTestOnly)
+	if err != nil {
+		return stkr.Outcome{}, nil, err
+	}
+	again := candidates()[best]
+	ro, err := full.Evaluate(ctx, again)
+	if err != nil {
+		return stkr.Outcome{}, nil, fmt.Errorf("stkr: seed %d: refit: %w", seed, err)
+	}
+	if ro.Err != nil {
+		return stkr.Outcome{}, nil, fmt.Errorf("stkr: seed %d: refit of %s β=%g: %w", seed, again.Transform, again.Beta, ro.Err)
+	}
+	ro.ValAccuracy = o.ValAccuracy // the selection's (val hidden), not the refit's (val visible)
+	res.VisibleNodes = full.Visible
+	return ro, again, nil
 }
 
 // iterationGrid reads --iterations: "auto" (stkr.IterationsGrid), one

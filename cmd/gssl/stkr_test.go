@@ -91,6 +91,8 @@ func TestSTKRBadInput(t *testing.T) {
 		{"iterations negative", func(o *stkrOptions) { o.Iterations = "-2" }, `--iterations="-2" is invalid`},
 		{"iterations list", func(o *stkrOptions) { o.Iterations = "0,8,x" }, `--iterations="0,8,x" is invalid`},
 		{"iterations with topd", func(o *stkrOptions) { o.Transform, o.Beta, o.Iterations = "topd:8", "1", "8" }, "iterations=8 does not apply to kernel PCA"},
+		{"test chunks without p-test", func(o *stkrOptions) { o.TestChunks, o.PTest = true, 0 }, "--test-chunks needs --p-test > 0"},
+		{"refit transductive", func(o *stkrOptions) { o.Refit = true }, "--refit applies only to --setting inductive, not transductive"},
 		{"iterations auto with topd", func(o *stkrOptions) { o.Transform, o.Beta, o.Iterations = "topd:8", "1", "auto" }, "--iterations auto does not apply"},
 	}
 	for _, c := range cases {
@@ -142,4 +144,38 @@ func TestSTKRLargestComponent(t *testing.T) {
 	}
 	assert.Positive(t, outside)
 	assert.Equal(t, float64(outside), obj["dropped_split_nodes"])
+}
+
+// TestSTKRTestChunks: with --test-chunks every test node of the split is
+// scored, one fit per chunk; in the transductive setting the chunks' fits
+// are all the same fit, so the accuracy equals --p-test 0's. With --refit
+// (inductive) the final fits see the val nodes: N − chunk nodes visible.
+func TestSTKRTestChunks(t *testing.T) {
+	base := stkrOptions{Data: "../../testdata/cora", Transform: "poly:4", Eta: "auto", Beta: "1",
+		Setting: "transductive", PTest: 0.2, Seeds: 1, Solver: "auto", JSON: true}
+	run := func(o stkrOptions) map[string]any {
+		var out, errw bytes.Buffer
+		require.NoError(t, runSTKR(context.Background(), o, &out, &errw))
+		return decodeOne(t, out.Bytes())
+	}
+	chunked := base
+	chunked.TestChunks = true
+	got := run(chunked)
+	whole := base
+	whole.PTest = 0
+	want := run(whole)
+	assert.Equal(t, true, got["test_chunks"])
+	assert.Equal(t, 1000.0, got["test_nodes"])
+	assert.Equal(t, 2.0, got["fits"]) // chunks of round(0.2·2708) = 542: 542 + 458
+	assert.Len(t, got["beta"], 2)
+	assert.Equal(t, want["test_accuracy_mean"], got["test_accuracy_mean"])
+
+	refit := chunked
+	refit.Setting, refit.Refit, refit.PTest = "inductive", true, 0.1 // chunks of 271: 3 × 271 + 187
+	obj := run(refit)
+	assert.Equal(t, true, obj["refit"])
+	assert.Equal(t, 4.0, obj["fits"])
+	assert.Equal(t, 1000.0, obj["test_nodes"])
+	assert.Equal(t, 2708.0-187, obj["visible_nodes"], "the last chunk's refit hides only its 187 test nodes")
+	assert.Greater(t, obj["test_accuracy_mean"].(float64), 0.4)
 }
