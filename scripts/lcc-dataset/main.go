@@ -11,7 +11,8 @@
 // for each seed s with a saved split, splits/random20_seed<s>.txt (the saved
 // split remapped) and splits/random20_seed<s>_ptest<p>.txt (the same with
 // the test set cut to the p_test draw of stkr.NewPartition, the nodes
-// `gssl stkr --lcc --p-test p` scores). Features are not written (neither
+// `gssl stkr --lcc --p-test p` scores) and splits/random20_seed<s>_chunks<p>.txt
+// (lines "k node": the test chunks of stkr.TestChunks, `--test-chunks`). Features are not written (neither
 // stkr.py nor label propagation uses them).
 package main
 
@@ -110,6 +111,19 @@ func run(data, splits, out string, pTest float64, seeds int) error {
 		}
 		cut := eval.Split{Train: local.Train, Val: local.Val, Test: part.Test}
 		if err := writeSplit(filepath.Join(out, "splits", fmt.Sprintf("random20_seed%d_ptest%s.txt", s, tag)), cut); err != nil {
+			return err
+		}
+		chunks, err := stkr.TestChunks(g.Nodes(), local, pTest, uint64(s))
+		if err != nil {
+			return err
+		}
+		if err := write(filepath.Join(out, "splits", fmt.Sprintf("random20_seed%d_chunks%s.txt", s, tag)), func(w *bufio.Writer) {
+			for k, c := range chunks {
+				for _, i := range c.Test {
+					fmt.Fprintf(w, "%d %d\n", k, i)
+				}
+			}
+		}); err != nil {
 			return err
 		}
 	}
