@@ -129,5 +129,11 @@ for s in $(seq 0 9); do
   done
 done
 SHARED="$SHARED" "${NICE[@]}" "${PY[@]}" scripts/stkr-lcc-peer.py "$LCC" "$SHARED/data/cora" 10 0.01 >"$OUT/peer-lcc.jsonl"
+# An independent scipy implementation of inductive SP-Lap on the same chunks
+# (stkr.py has no inductive setting); must agree with the chunks-inverse-laplacian-*.json runs.
+for setting in transductive inductive inductive-test-only refit; do
+  "${NICE[@]}" "${PY[@]}" scripts/stkr-lcc-inductive-peer.py "$LCC" "$setting" 10 0.01 \
+    >"$OUT/peer-inductive-$setting.json" 2>/dev/null
+done
 
 echo "results in $OUT"

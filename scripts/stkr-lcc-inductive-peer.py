@@ -3,7 +3,8 @@
     SHARED=../shared /usr/bin/python3 scripts/stkr-lcc-inductive-peer.py LCC_DIR SETTING [SEEDS] [P_TEST]
 
 SETTING: inductive (the paper's: val and the test chunk hidden), inductive-test-only (only the
-test chunk hidden) or refit (choose with val hidden, refit with val visible). LCC_DIR comes from
+test chunk hidden), refit (choose with val hidden, refit with val visible) or transductive
+(nothing hidden; the chunks then share one fit). LCC_DIR comes from
 `go run ./scripts/lcc-dataset` (splits/random20_seed<s>.txt and the test chunks
 splits/random20_seed<s>_chunks<P>.txt of `gssl stkr --test-chunks`). stkr.py has no inductive
 setting; this follows the paper's Appendix D.1 and shared/ALGORITHMS.md §4 directly, sharing no
@@ -16,7 +17,9 @@ get the most frequent training class (first on ties), as in Go. η ∈ {0.5, 0.9
 β ∈ {0.01, …, 100} chosen on val, first best in that order.
 
 Prints one JSON object: per-seed test accuracies over all chunks (every test node scored), their
-mean and population std, and the chosen (η, β) per fit.
+mean and population std, the chosen (η, β) per fit, and the accuracy by group of test nodes
+("val_neighbour": with at least one edge to a val node; "no_val_neighbour"; "isolated_when_val_hidden":
+every neighbour in val or in its own chunk, so the paper's inductive setting leaves it no edge).
 """
 import json
 import os
@@ -111,6 +114,7 @@ def main(lcc_dir, setting, seeds=10, p_test="0.01"):
     W, labels = load(lcc_dir)
     C = int(labels.max()) + 1
     accs, chosen, vals = [], [], []
+    groups = {g: [0, 0] for g in ("val_neighbour", "no_val_neighbour", "isolated_when_val_hidden")}
     for s in range(seeds):
         split = read_split(os.path.join(lcc_dir, "splits", f"random20_seed{s}.txt"))
         ch = np.loadtxt(os.path.join(lcc_dir, "splits", f"random20_seed{s}_chunks{p_test}.txt"), dtype=np.int64)
@@ -120,13 +124,28 @@ def main(lcc_dir, setting, seeds=10, p_test="0.01"):
             test = ch[ch[:, 0] == k, 1]
             val_hidden = setting in ("inductive", "refit")
             hidden = np.concatenate([test, val]) if val_hidden else test
+            if setting == "transductive":
+                hidden = np.array([], dtype=np.int64)
             (va, eta, beta, th), vis, prior, Y = fit_select(W, labels, train, val, hidden, C, val_hidden)
             if setting == "refit":
                 keep = np.ones(W.shape[0], dtype=bool)
                 keep[test] = False
                 vis = Visible(W, np.flatnonzero(keep))
                 th = vis.theta(vis.pos[train], Y, eta, beta)
-            pred = predict(vis.rows(test) @ th, prior)
+            if setting == "transductive":
+                pred = predict(vis.N * (vis.S @ th)[vis.pos[test]], prior)
+            else:
+                pred = predict(vis.rows(test) @ th, prior)
+            has_val = np.asarray(W[test][:, val].sum(axis=1)).ravel() > 0
+            others = np.ones(W.shape[0], dtype=bool)
+            others[val] = False
+            others[test] = False
+            isolated = np.asarray(W[test][:, np.flatnonzero(others)].sum(axis=1)).ravel() == 0
+            ok = pred == labels[test]
+            for g, mask in (("val_neighbour", has_val), ("no_val_neighbour", ~has_val),
+                            ("isolated_when_val_hidden", isolated)):
+                groups[g][0] += int(np.sum(ok[mask]))
+                groups[g][1] += int(np.sum(mask))
             right += int(np.sum(pred == labels[test]))
             total += len(test)
             chosen.append([eta, beta])
@@ -137,7 +156,9 @@ def main(lcc_dir, setting, seeds=10, p_test="0.01"):
     print(json.dumps({"task": "stkr-lcc-inductive-peer", "setting": setting, "p_test": float(p_test),
                       "test_accuracies": accs, "test_accuracy_mean": float(a.mean()),
                       "test_accuracy_std": float(a.std()), "val_accuracy_mean": float(np.mean(vals)),
-                      "chosen": chosen}))
+                      "chosen": chosen,
+                      "groups": {g: {"right": r, "nodes": t, "accuracy": r / t if t else None}
+                                 for g, (r, t) in groups.items()}}))
 
 
 if __name__ == "__main__":
