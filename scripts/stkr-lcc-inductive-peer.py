@@ -126,7 +126,8 @@ def main(lcc_dir, setting, seeds=10, p_test="0.01"):
             hidden = np.concatenate([test, val]) if val_hidden else test
             if setting == "transductive":
                 hidden = np.array([], dtype=np.int64)
-            (va, eta, beta, th), vis, prior, Y = fit_select(W, labels, train, val, hidden, C, val_hidden)
+            if setting != "transductive" or k == 0:  # transductive: one fit serves every chunk
+                (va, eta, beta, th), vis, prior, Y = fit_select(W, labels, train, val, hidden, C, val_hidden)
             if setting == "refit":
                 keep = np.ones(W.shape[0], dtype=bool)
                 keep[test] = False

@@ -82,8 +82,11 @@ if all(lp_all) and "LP" in peer:
 print()
 print("Low noise (every test node of the split scored), paired against transductive on the same seeds:")
 print()
-print("| method | setting | hidden at fit time | test % | val % | minus transductive (mean ± std over seeds, s.e.) | no-evidence val+test | fits |")
-print("|---|---|---|---|---|---|---|---|")
+print("| method | setting | hidden at fit time | test % | val % | minus transductive (mean ± std over seeds, s.e.) "
+      "| independent scipy (SP-Lap) | no-evidence val+test | fits |")
+print("|---|---|---|---|---|---|---|---|---|")
+peer_files = {"transductive": "transductive", "i, val visible": "inductive-test-only",
+              "i, refit with val": "refit", "i (paper)": "inductive"}
 for tr, label in (("inverse-laplacian", "SP-Lap"), ("poly", "SP-poly (λ^8)")):
     base = load(f"lcc-{tr}-transductive-p0.json")
     if base is None:
@@ -97,8 +100,25 @@ for tr, label in (("inverse-laplacian", "SP-Lap"), ("poly", "SP-poly (λ^8)")):
     for name, hidden, r in rows:
         if r is None:
             continue
+        pcell = "–"
+        pr = load(f"peer-inductive-{peer_files[name]}.json") if tr == "inverse-laplacian" and name in peer_files else None
+        if pr:
+            same = sum(abs(a - b) < 1e-12 for a, b in zip(pr["test_accuracies"], r["test_accuracies"]))
+            pcell = f"{pct(pr['test_accuracies'])} ({same}/10 seeds equal)"
         d = [a - b for a, b in zip(r["test_accuracies"], base["test_accuracies"])]
         m, s = ms(d)
         dcell = "" if r is base else f"{100 * m:+.2f} ± {100 * s:.2f} (s.e. {100 * s / math.sqrt(len(d) - 1):.2f})"
         print(f"| {label} | {name} | {hidden} | {pct(r['test_accuracies'])} | {100 * r['val_accuracy_mean']:.2f} | {dcell} "
-              f"| {r['no_evidence']} | {r.get('fits', len(r['test_accuracies']))} |")
+              f"| {pcell} | {r['no_evidence']} | {r.get('fits', len(r['test_accuracies']))} |")
+
+print()
+print("SP-Lap accuracy by group of test nodes (independent scipy implementation, all chunks, 10 seeds pooled):")
+print()
+groups = ("val_neighbour", "no_val_neighbour", "isolated_when_val_hidden")
+print("| setting | " + " | ".join(groups) + " |")
+print("|---|" + "---|" * len(groups))
+for name, f in peer_files.items():
+    pr = load(f"peer-inductive-{f}.json")
+    if pr:
+        print(f"| {name} | " + " | ".join(
+            f"{100 * pr['groups'][g]['accuracy']:.2f} ({pr['groups'][g]['nodes']} nodes)" for g in groups) + " |")
