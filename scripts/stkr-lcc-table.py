@@ -64,6 +64,19 @@ if all(lp_cut) and "LP" in peer:
           f"{ms([r['fit_seconds'] for r in lp_cut])[0]:.3f} | {peer['LP']['seconds_mean']:.3f} | |")
 
 print()
+for tr, pm in (("inverse-laplacian", "SP-Lap"), ("poly", "SP-poly")):
+    g = load(f"lcc-{tr}-transductive-p0.01.json")
+    if g and pm in peer:
+        p = peer[pm]
+        acc = sum(abs(a - b) < 1e-12 for a, b in zip(g["test_accuracies"], p["test_ptest"]))
+        hp = sum(b == c["beta"] and (e is None or e == c.get("eta"))
+                 for b, e, c in zip(g["beta"], g.get("eta") or [None] * 10, p["chosen"]))
+        print(f"{pm}(t): {acc}/10 splits with equal test accuracy, {hp}/10 with the same η and β chosen.  ")
+if all(lp_cut) and "LP" in peer:
+    acc = sum(abs(a["test_accuracy"] - b) < 1e-12 for a, b in zip(lp_cut, peer["LP"]["test_ptest"]))
+    hp = sum(a["alpha"] == c["alpha"] for a, c in zip(lp_cut, peer["LP"]["chosen"]))
+    print(f"LP(t): {acc}/10 splits with equal test accuracy, {hp}/10 with the same a chosen.")
+print()
 print("All the split's test nodes (transductive), both sides:")
 print()
 print("| method | gssl `--lcc --p-test 0` | gssl on the written folder | stkr.py / LP on the written folder | splits where gssl ≠ peer |")
