@@ -57,7 +57,10 @@ type spreadingChebyshev struct {
 	res krylov.BlockResult
 	x   *mat.Dense // the caller's initial guess, and the answer
 
-	t, u, left []float64 // z = t∘x, x = u∘z; left_i = a·d_i^{-1/2} (0 isolated)
+	// z = t∘x and x = u∘z: t_i = d_i^{-1/2}, u_i = d_i^{1/2} (both 1 for an
+	// isolated node, whose row of W is empty, so that a·t_i·(W z)_i is its
+	// zero row of aS whatever t_i).
+	t, u     []float64
 	cur, prv   []float64 // z_k and z_{k−1} (then z_{k+1}), n×c row-major
 
 	// The nonzero rows of B in increasing order, their c values each, and
@@ -96,7 +99,6 @@ func newSpreadingChebyshev(g *graph.CSR, a float64, b, x *mat.Dense, s krylov.Se
 		res:   krylov.BlockResult{Iterations: make([]int, c), Residual: make([]float64, c)},
 		t:     deg.InvSqrtD,
 		u:     deg.SqrtD,
-		left:  make([]float64, n),
 		cur:   make([]float64, n*c),
 		prv:   make([]float64, n*c),
 		bnorm: make([]float64, c),
@@ -104,9 +106,8 @@ func newSpreadingChebyshev(g *graph.CSR, a float64, b, x *mat.Dense, s krylov.Se
 		// one pass reads the graph and two blocks
 		rowPasses: newRowPasses(n, c, g.NNZ()+n*c),
 	}
-	for i := range ch.left {
-		ch.left[i] = a * ch.t[i]
-		if ch.u[i] == 0 { // isolated: a zero row of S, z_i = x_i
+	for i := range ch.t {
+		if ch.u[i] == 0 { // isolated: z_i = x_i
 			ch.t[i], ch.u[i] = 1, 1
 		}
 	}
@@ -161,7 +162,7 @@ func (ch *spreadingChebyshev) pass(omega, gamma float64, gather bool) {
 		return
 	}
 	ch.passes(ch.rr, func(k, lo, hi int, acc []float64) {
-		g, cur, prv, t, u, left := ch.g, ch.cur, ch.prv, ch.t, ch.u, ch.left
+		g, cur, prv, t, u, a := ch.g, ch.cur, ch.prv, ch.t, ch.u, ch.a
 		unit := g.UnitWeights()
 		sum := make([]float64, c)
 		bk := ch.bChunk[k]
@@ -188,7 +189,8 @@ func (ch *spreadingChebyshev) pass(omega, gamma float64, gather bool) {
 				bk++
 			}
 			zi, pi := cur[i*c:i*c+c], prv[i*c:i*c+c]
-			ui, li, ti := u[i], left[i], t[i]
+			ui, ti := u[i], t[i]
+			li := a * ti
 			for j := range zi {
 				r := li*sum[j] - ui*zi[j]
 				if bi != nil {
@@ -204,7 +206,7 @@ func (ch *spreadingChebyshev) pass(omega, gamma float64, gather bool) {
 // rows3 is the body of pass for three columns (PubMed), with the row's
 // sums in registers.
 func (ch *spreadingChebyshev) rows3(omega, gamma float64, gather bool, k, lo, hi int, acc []float64) {
-	g, cur, prv, t, u, left := ch.g, ch.cur, ch.prv, ch.t, ch.u, ch.left
+	g, cur, prv, t, u, a := ch.g, ch.cur, ch.prv, ch.t, ch.u, ch.a
 	unit := g.UnitWeights()
 	bk := ch.bChunk[k]
 	var q0, q1, q2 float64
@@ -233,7 +235,8 @@ func (ch *spreadingChebyshev) rows3(omega, gamma float64, gather bool, k, lo, hi
 		}
 		o := i * 3
 		zi, pi := cur[o:o+3:o+3], prv[o:o+3:o+3]
-		ui, li := u[i], left[i]
+		ui, ti := u[i], t[i]
+		li := a * ti
 		r0 := li*s0 - ui*zi[0]
 		r1 := li*s1 - ui*zi[1]
 		r2 := li*s2 - ui*zi[2]
@@ -247,7 +250,7 @@ func (ch *spreadingChebyshev) rows3(omega, gamma float64, gather bool, k, lo, hi
 		q0 += r0 * r0
 		q1 += r1 * r1
 		q2 += r2 * r2
-		gt := gamma * t[i]
+		gt := gamma * ti
 		pi[0] = zi[0] + omega*(zi[0]-pi[0]) + gt*r0
 		pi[1] = zi[1] + omega*(zi[1]-pi[1]) + gt*r1
 		pi[2] = zi[2] + omega*(zi[2]-pi[2]) + gt*r2
