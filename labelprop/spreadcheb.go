@@ -61,7 +61,7 @@ type spreadingChebyshev struct {
 	// isolated node, whose row of W is empty, so that a·t_i·(W z)_i is its
 	// zero row of aS whatever t_i).
 	t, u     []float64
-	cur, prv   []float64 // z_k and z_{k−1} (then z_{k+1}), n×c row-major
+	cur, prv []float64 // z_k and z_{k−1} (then z_{k+1}), n×c row-major
 
 	// The nonzero rows of B in increasing order, their c values each, and
 	// for every row chunk the index in bRows of its first nonzero row.
