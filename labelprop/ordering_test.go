@@ -92,7 +92,7 @@ func TestReorderedSpreadingMatchesDenseLU(t *testing.T) {
 	p := randomProblem(rng, 3)
 	for _, a := range []float64{0.5, 0.99} {
 		want := denseSpreading(t, p, a)
-		for _, solver := range []Solver{CG, FixedPoint} {
+		for _, solver := range []Solver{CG, FixedPoint, Chebyshev} {
 			m := Spreading{Alpha: a, Solver: solver, Tol: tightTol, Ordering: ReverseCuthillMcKee}
 			require.NoError(t, m.Fit(context.Background(), p.g, p.nodes, p.classes))
 			assert.LessOrEqual(t, maxAbsDiff(want, m.Scores()), denseTol, "a=%v %v", a, solver)

@@ -63,6 +63,12 @@ type spreadingChebyshev struct {
 	t, u     []float64
 	cur, prv []float64 // z_k and z_{k−1} (then z_{k+1}), n×c row-major
 
+	// For widths other than 3: cur and prv as matrices, the scaling that
+	// makes ScaledMulBlockRowsTo give r − b, and its output.
+	curM, prvM *mat.Dense
+	op         graph.Scaling
+	q          *mat.Dense
+
 	// The nonzero rows of B in increasing order, their c values each, and
 	// for every row chunk the index in bRows of its first nonzero row.
 	bRows  []int
@@ -131,6 +137,15 @@ func newSpreadingChebyshev(g *graph.CSR, a float64, b, x *mat.Dense, s krylov.Se
 	for j := range ch.bnorm {
 		ch.bnorm[j] = math.Sqrt(ch.bnorm[j])
 	}
+	if c != 3 {
+		ch.curM, ch.prvM = mat.NewDense(n, c, ch.cur), mat.NewDense(n, c, ch.prv)
+		ch.q = mat.NewDense(n, c, nil)
+		diag, left := make([]float64, n), make([]float64, n)
+		for i := range diag {
+			diag[i], left[i] = -ch.u[i], a*ch.t[i]
+		}
+		ch.op = graph.Scaling{Diag: diag, Left: left}
+	}
 	for i := 0; i < n; i++ {
 		for j, v := range x.RawRowView(i)[:c] {
 			if ch.bnorm[j] == 0 { // the solution of a zero column is zero
@@ -161,43 +176,47 @@ func (ch *spreadingChebyshev) pass(omega, gamma float64, gather bool) {
 		})
 		return
 	}
+	// Other widths: the product rows of the chunk by graph's unrolled
+	// kernels into q (q = −u∘z + a·t∘(W z) = r − b), then a flat loop over
+	// the chunk's entries while they are in cache.
 	ch.passes(ch.rr, func(k, lo, hi int, acc []float64) {
-		g, cur, prv, t, u, a := ch.g, ch.cur, ch.prv, ch.t, ch.u, ch.a
-		unit := g.UnitWeights()
-		sum := make([]float64, c)
+		if gather {
+			ch.g.ScaledMulBlockRowsTo(ch.q, ch.curM, ch.op, lo, hi)
+		}
+		cur, prv, q := ch.cur[lo*c:hi*c], ch.prv[lo*c:hi*c], ch.q.RawMatrix().Data[lo*c:hi*c]
+		prv, q = prv[:len(cur)], q[:len(cur)]
+		t, u := ch.t, ch.u
 		bk := ch.bChunk[k]
-		for i := lo; i < hi; i++ {
-			clear(sum)
+		nextB := hi
+		if bk < len(ch.bRows) {
+			nextB = ch.bRows[bk]
+		}
+		i, j := lo, 0
+		ti := t[lo]
+		for e, z := range cur {
+			var r float64
 			if gather {
-				cols, w := g.Row(i)
-				for e, col := range cols {
-					zr := cur[int(col)*c : int(col)*c+c]
-					if unit {
-						for j, v := range zr {
-							sum[j] += v
-						}
-					} else {
-						for j, v := range zr {
-							sum[j] += w[e] * v
-						}
+				r = q[e]
+			} else {
+				r = -u[i] * z
+			}
+			if i == nextB {
+				r += ch.bVals[bk*c+j]
+			}
+			acc[j] += r * r
+			prv[e] = z + omega*(z-prv[e]) + gamma*(ti*r)
+			if j++; j == c {
+				j, i = 0, i+1
+				if i < hi {
+					ti = t[i]
+				}
+				if i > nextB {
+					bk++
+					nextB = hi
+					if bk < len(ch.bRows) {
+						nextB = ch.bRows[bk]
 					}
 				}
-			}
-			var bi []float64
-			if bk < len(ch.bRows) && ch.bRows[bk] == i {
-				bi = ch.bVals[bk*c : bk*c+c]
-				bk++
-			}
-			zi, pi := cur[i*c:i*c+c], prv[i*c:i*c+c]
-			ui, ti := u[i], t[i]
-			li := a * ti
-			for j := range zi {
-				r := li*sum[j] - ui*zi[j]
-				if bi != nil {
-					r += bi[j]
-				}
-				acc[j] += r * r
-				pi[j] = zi[j] + omega*(zi[j]-pi[j]) + gamma*(ti*r)
 			}
 		}
 	})
@@ -315,6 +334,7 @@ func (ch *spreadingChebyshev) run(ctx context.Context) (krylov.BlockResult, erro
 		}
 		// prv holds z_{k+1}; the next pass reads it as z_k.
 		ch.cur, ch.prv = ch.prv, ch.cur
+		ch.curM, ch.prvM = ch.prvM, ch.curM
 		ch.res.Products++
 		next := 1 / (2*sigma - rho)
 		omega, gamma = next*rho, 2*next/ch.a

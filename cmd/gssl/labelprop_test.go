@@ -77,6 +77,18 @@ func TestLabelpropHarmonicAndFixedPoint(t *testing.T) {
 	assert.Equal(t, coraPeerTest, obj["test_accuracy"])
 	assert.Equal(t, 216.0, obj["iterations"]) // lp.py: 216 fixed-point sweeps at a = 0.95
 	assert.NotContains(t, obj, "alpha_grid")
+
+	// The Chebyshev solver: lp.py's accuracies for every a (it stops by the
+	// same residual rule as its CG), within the Chebyshev bound
+	// ⌈acosh(1e6)/acosh(1/0.95)⌉ = 45 iterations at the chosen a = 0.95.
+	o = defaults()
+	o.Solver = "chebyshev"
+	obj = runLabelpropJSON(t, o)
+	assert.Equal(t, "chebyshev", obj["solver"])
+	assert.Equal(t, coraPeerAlpha, obj["alpha"])
+	assert.Equal(t, coraPeerTest, obj["test_accuracy"])
+	assert.Equal(t, coraPeerVal, obj["grid_val_accuracy"])
+	assert.LessOrEqual(t, obj["iterations"], 45.0)
 }
 
 func TestLabelpropRandomSplitsOverSeeds(t *testing.T) {
