@@ -64,8 +64,8 @@ func BenchmarkPeer(b *testing.B) {
 			})
 		}
 		for _, a := range AlphaGrid() {
-			run(fmt.Sprintf("spreading-cg/a=%v", a), &Spreading{Alpha: a, Classes: ds.Classes})
-			run(fmt.Sprintf("spreading-cg-rcm/a=%v", a), &Spreading{Alpha: a, Classes: ds.Classes, Ordering: ReverseCuthillMcKee})
+			run(fmt.Sprintf("spreading-cg/a=%v", a), &Spreading{Alpha: a, Classes: ds.Classes, Solver: CG})
+			run(fmt.Sprintf("spreading-cg-rcm/a=%v", a), &Spreading{Alpha: a, Classes: ds.Classes, Solver: CG, Ordering: ReverseCuthillMcKee})
 			for _, mode := range []solveOrdering{solveNatural, solveRenumberInside, solveRenumberedBefore} {
 				b.Run(fmt.Sprintf("%s/spreading-cg-solve%s/a=%v", name, mode, a), func(b *testing.B) {
 					benchSolve(b, g, a, sp.Train, cls, ds.Classes, ds.Labels, sp.Test, mode, CG)

@@ -63,7 +63,7 @@ type spreadingChebyshev struct {
 	t, u     []float64
 	cur, prv []float64 // z_k and z_{k−1} (then z_{k+1}), n×c row-major
 
-	// For widths other than 3: cur and prv as matrices, the scaling that
+	// For widths other than 3 and 7: cur and prv as matrices, the scaling that
 	// makes ScaledMulBlockRowsTo give r − b, and its output.
 	curM, prvM *mat.Dense
 	op         graph.Scaling
@@ -137,7 +137,7 @@ func newSpreadingChebyshev(g *graph.CSR, a float64, b, x *mat.Dense, s krylov.Se
 	for j := range ch.bnorm {
 		ch.bnorm[j] = math.Sqrt(ch.bnorm[j])
 	}
-	if c != 3 {
+	if c != 3 && c != 7 {
 		ch.curM, ch.prvM = mat.NewDense(n, c, ch.cur), mat.NewDense(n, c, ch.prv)
 		ch.q = mat.NewDense(n, c, nil)
 		diag, left := make([]float64, n), make([]float64, n)
@@ -173,6 +173,12 @@ func (ch *spreadingChebyshev) pass(omega, gamma float64, gather bool) {
 	if c == 3 {
 		ch.passes(ch.rr, func(k, lo, hi int, acc []float64) {
 			ch.rows3(omega, gamma, gather, k, lo, hi, acc)
+		})
+		return
+	}
+	if c == 7 {
+		ch.passes(ch.rr, func(k, lo, hi int, acc []float64) {
+			ch.rows7(omega, gamma, gather, k, lo, hi, acc)
 		})
 		return
 	}
@@ -275,6 +281,84 @@ func (ch *spreadingChebyshev) rows3(omega, gamma float64, gather bool, k, lo, hi
 		pi[2] = zi[2] + omega*(zi[2]-pi[2]) + gt*r2
 	}
 	acc[0], acc[1], acc[2] = q0, q1, q2
+}
+
+// rows7 is rows3 for 7 columns (Cora).
+func (ch *spreadingChebyshev) rows7(omega, gamma float64, gather bool, k, lo, hi int, acc []float64) {
+	g, cur, prv, t, u, a := ch.g, ch.cur, ch.prv, ch.t, ch.u, ch.a
+	unit := g.UnitWeights()
+	bk := ch.bChunk[k]
+	var q0, q1, q2, q3, q4, q5, q6 float64
+	for i := lo; i < hi; i++ {
+		var s0, s1, s2, s3, s4, s5, s6 float64
+		if gather {
+			cols, w := g.Row(i)
+			if unit {
+				for _, col := range cols {
+					o := int(col) * 7
+					zr := cur[o : o+7 : o+7]
+					s0 += zr[0]
+					s1 += zr[1]
+					s2 += zr[2]
+					s3 += zr[3]
+					s4 += zr[4]
+					s5 += zr[5]
+					s6 += zr[6]
+				}
+			} else {
+				w = w[:len(cols)]
+				for e, col := range cols {
+					o := int(col) * 7
+					zr := cur[o : o+7 : o+7]
+					s0 += w[e] * zr[0]
+					s1 += w[e] * zr[1]
+					s2 += w[e] * zr[2]
+					s3 += w[e] * zr[3]
+					s4 += w[e] * zr[4]
+					s5 += w[e] * zr[5]
+					s6 += w[e] * zr[6]
+				}
+			}
+		}
+		o := i * 7
+		zi, pi := cur[o:o+7:o+7], prv[o:o+7:o+7]
+		ui, ti := u[i], t[i]
+		li := a * ti
+		r0 := li*s0 - ui*zi[0]
+		r1 := li*s1 - ui*zi[1]
+		r2 := li*s2 - ui*zi[2]
+		r3 := li*s3 - ui*zi[3]
+		r4 := li*s4 - ui*zi[4]
+		r5 := li*s5 - ui*zi[5]
+		r6 := li*s6 - ui*zi[6]
+		if bk < len(ch.bRows) && ch.bRows[bk] == i {
+			bi := ch.bVals[bk*7 : bk*7+7 : bk*7+7]
+			r0 += bi[0]
+			r1 += bi[1]
+			r2 += bi[2]
+			r3 += bi[3]
+			r4 += bi[4]
+			r5 += bi[5]
+			r6 += bi[6]
+			bk++
+		}
+		q0 += r0 * r0
+		q1 += r1 * r1
+		q2 += r2 * r2
+		q3 += r3 * r3
+		q4 += r4 * r4
+		q5 += r5 * r5
+		q6 += r6 * r6
+		gt := gamma * ti
+		pi[0] = zi[0] + omega*(zi[0]-pi[0]) + gt*r0
+		pi[1] = zi[1] + omega*(zi[1]-pi[1]) + gt*r1
+		pi[2] = zi[2] + omega*(zi[2]-pi[2]) + gt*r2
+		pi[3] = zi[3] + omega*(zi[3]-pi[3]) + gt*r3
+		pi[4] = zi[4] + omega*(zi[4]-pi[4]) + gt*r4
+		pi[5] = zi[5] + omega*(zi[5]-pi[5]) + gt*r5
+		pi[6] = zi[6] + omega*(zi[6]-pi[6]) + gt*r6
+	}
+	acc[0], acc[1], acc[2], acc[3], acc[4], acc[5], acc[6] = q0, q1, q2, q3, q4, q5, q6
 }
 
 // run iterates until every column's relative residual is at most Tol, the

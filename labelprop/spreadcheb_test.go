@@ -63,6 +63,7 @@ func TestSpreadingChebyshevMatchesDenseLU(t *testing.T) {
 	for trial := 0; trial < 3; trial++ {
 		probs = append(probs, randomProblem(rng, 2+trial))
 	}
+	probs = append(probs, randomProblem(rng, 7))        // the unrolled rows for 7 classes
 	g, nodes, classes := unweightedProblem(rng, 300, 3) // c = 3: the unrolled rows
 	probs = append(probs, problem{g: g, nodes: nodes, classes: classes, c: 3})
 	for k, p := range probs {
@@ -103,7 +104,7 @@ func TestSpreadingChebyshevIterations(t *testing.T) {
 	}
 	var cases []instance
 	for trial := 0; trial < 2; trial++ {
-		p := randomProblem(rng, 2+2*trial) // c = 2 and 4: the generic rows
+		p := randomProblem(rng, 2+2*trial) // c = 2 and 4: graph's kernels and the flat loop
 		cases = append(cases, instance{"weighted", p.g, p.nodes, p.classes, p.c})
 	}
 	g, nodes, classes := unweightedProblem(rng, 9000, 3)
@@ -111,6 +112,10 @@ func TestSpreadingChebyshevIterations(t *testing.T) {
 	cases = append(cases, instance{"unweighted", g, nodes, classes, 3})
 	g5, nodes5, classes5 := unweightedProblem(rng, 9000, 5)
 	cases = append(cases, instance{"unweighted c=5", g5, nodes5, classes5, 5})
+	p7 := randomProblem(rng, 7) // the unrolled rows for 7 classes, weighted
+	cases = append(cases, instance{"weighted c=7", p7.g, p7.nodes, p7.classes, 7})
+	g7, nodes7, classes7 := unweightedProblem(rng, 9000, 7)
+	cases = append(cases, instance{"unweighted c=7", g7, nodes7, classes7, 7})
 	for _, in := range cases {
 		n := in.g.Nodes()
 		for _, a := range []float64{0.5, 0.9, 0.99} {
