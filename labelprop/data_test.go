@@ -82,7 +82,7 @@ func checkPlanetoid(t *testing.T, name, dir string) {
 	}
 	var tests []float64
 	best, vals, err := eval.GridSearch(ctx, AlphaGrid(), func(ctx context.Context, a float64) (float64, error) {
-		m := Spreading{Alpha: a, Classes: ds.Classes}
+		m := Spreading{Alpha: a, Classes: ds.Classes, Solver: CG}
 		if err := m.Fit(ctx, ds.Graph, sp.Train, cls); err != nil {
 			return 0, err
 		}

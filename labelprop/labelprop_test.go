@@ -302,7 +302,7 @@ func TestFixedPointAndCGAgree(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 1))
 	p := randomProblem(rng, 3)
 	for _, a := range AlphaGrid() {
-		cg := Spreading{Alpha: a, Tol: 1e-10}
+		cg := Spreading{Alpha: a, Tol: 1e-10, Solver: CG}
 		fp := Spreading{Alpha: a, Tol: 1e-10, Solver: FixedPoint}
 		ch := Spreading{Alpha: a, Tol: 1e-10, Solver: Chebyshev}
 		require.NoError(t, cg.Fit(context.Background(), p.g, p.nodes, p.classes))
@@ -477,7 +477,7 @@ func TestNotConvergedKeepsLastIterate(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 1))
 	p := randomProblem(rng, 3)
 	for _, m := range []Classifier{
-		&Spreading{Alpha: 0.99, MaxIter: 3},
+		&Spreading{Alpha: 0.99, MaxIter: 3, Solver: CG},
 		&Spreading{Alpha: 0.99, MaxIter: 3, Solver: FixedPoint},
 		&Spreading{Alpha: 0.99, MaxIter: 3, Solver: Chebyshev},
 		&Harmonic{MaxIter: 2},
@@ -496,7 +496,7 @@ func TestContextCancelled(t *testing.T) {
 	rng := rand.New(rand.NewPCG(14, 1))
 	p := randomProblem(rng, 3)
 	for _, m := range []Classifier{
-		&Spreading{Alpha: 0.99},
+		&Spreading{Alpha: 0.99, Solver: CG},
 		&Spreading{Alpha: 0.99, Solver: FixedPoint},
 		&Spreading{Alpha: 0.99, Solver: Chebyshev},
 		&Harmonic{},
@@ -531,7 +531,7 @@ func TestParseSolver(t *testing.T) {
 		assert.Equal(t, s, got)
 	}
 	_, err := ParseSolver("lu")
-	assert.ErrorContains(t, err, `unknown solver "lu": want cg, fixed-point or chebyshev`)
+	assert.ErrorContains(t, err, `unknown solver "lu": want chebyshev, cg or fixed-point`)
 }
 
 func TestEveryNodeLabelled(t *testing.T) {

@@ -106,9 +106,11 @@ func TestReorderedSpreadingMatchesDenseLU(t *testing.T) {
 func TestPubMedOrderingKeepsIterations(t *testing.T) {
 	ds, cls := loadPlanetoid(t, sharedData(t, "pubmed"))
 	for _, a := range AlphaGrid() {
-		fitBoth(t, fmt.Sprintf("PubMed spreading CG a=%v", a), ds.Graph, ds.Split.Train, cls, func(o Ordering) Classifier {
-			return &Spreading{Alpha: a, Classes: ds.Classes, Ordering: o}
-		})
+		for _, solver := range []Solver{CG, Chebyshev} {
+			fitBoth(t, fmt.Sprintf("PubMed spreading %v a=%v", solver, a), ds.Graph, ds.Split.Train, cls, func(o Ordering) Classifier {
+				return &Spreading{Alpha: a, Classes: ds.Classes, Ordering: o, Solver: solver}
+			})
+		}
 	}
 	fitBoth(t, "PubMed harmonic", ds.Graph, ds.Split.Train, cls, func(o Ordering) Classifier {
 		return &Harmonic{Classes: ds.Classes, Ordering: o}
