@@ -42,8 +42,9 @@
 // the graph and two n×c blocks (spreadcheb.go); it stops by CG's rule
 // (every class's true relative residual ≤ tol) and returns that iterate
 // for every class. It takes up to 46 % more iterations than CG (PubMed,
-// a = 0.99) but each costs about half as much; it was 0.45–0.9× the CG's
-// time on PubMed and Cora (BENCHMARKS.md, labelprop).
+// a = 0.99) but each costs about half as much; it took 0.4–0.9× the CG's
+// solve time on PubMed and Cora (BENCHMARKS.md, labelprop). Block CG
+// (Solver CG) takes exactly the peer's iteration counts.
 //
 // Harmonic function (Harmonic) — X. Zhu, Z. Ghahramani and J. Lafferty,
 // "Semi-supervised learning using Gaussian fields and harmonic functions",
