@@ -28,7 +28,10 @@ import (
 // spreading-cg and harmonic/jacobi-cg are Fits in the data set's
 // numbering (the default), the -rcm lines the same Fits with Ordering
 // ReverseCuthillMcKee (renumbering inside Fit); rcm-renumber times the
-// renumbering alone (ordering and permuted graph). Custom metrics: iterations
+// renumbering alone (ordering and permuted graph). spreading-cheb and
+// spreading-cheb-solve are the Fit and lp.py's block with the Chebyshev
+// solver, spreading-cheb-solve-serial the latter with its passes on one
+// goroutine. Custom metrics: iterations
 // (the most any class needed), test accuracy, and cpu-s/op, the process CPU
 // time (all threads) per fit, less sensitive than wall time to other load on
 // the machine. scripts/bench-lp.sh runs it next to lp.py:
@@ -61,11 +64,23 @@ func BenchmarkPeer(b *testing.B) {
 			})
 		}
 		for _, a := range AlphaGrid() {
-			run(fmt.Sprintf("spreading-cg/a=%v", a), &Spreading{Alpha: a, Classes: ds.Classes})
-			run(fmt.Sprintf("spreading-cg-rcm/a=%v", a), &Spreading{Alpha: a, Classes: ds.Classes, Ordering: ReverseCuthillMcKee})
+			run(fmt.Sprintf("spreading-cg/a=%v", a), &Spreading{Alpha: a, Classes: ds.Classes, Solver: CG})
+			run(fmt.Sprintf("spreading-cg-rcm/a=%v", a), &Spreading{Alpha: a, Classes: ds.Classes, Solver: CG, Ordering: ReverseCuthillMcKee})
 			for _, mode := range []solveOrdering{solveNatural, solveRenumberInside, solveRenumberedBefore} {
 				b.Run(fmt.Sprintf("%s/spreading-cg-solve%s/a=%v", name, mode, a), func(b *testing.B) {
-					benchSolve(b, g, a, sp.Train, cls, ds.Classes, ds.Labels, sp.Test, mode)
+					benchSolve(b, g, a, sp.Train, cls, ds.Classes, ds.Labels, sp.Test, mode, CG)
+				})
+			}
+			run(fmt.Sprintf("spreading-cheb/a=%v", a), &Spreading{Alpha: a, Classes: ds.Classes, Solver: Chebyshev})
+			for _, serial := range []bool{false, true} {
+				task := "spreading-cheb-solve"
+				if serial {
+					task += "-serial"
+				}
+				b.Run(fmt.Sprintf("%s/%s/a=%v", name, task, a), func(b *testing.B) {
+					defer func(old int) { forceSerial = old }(forceSerial)
+					forceSerial = btoi(serial)
+					benchSolve(b, g, a, sp.Train, cls, ds.Classes, ds.Labels, sp.Test, solveNatural, Chebyshev)
 				})
 			}
 			run(fmt.Sprintf("spreading-fixed-point/a=%v", a), &Spreading{Alpha: a, Classes: ds.Classes, Solver: FixedPoint})
@@ -84,6 +99,10 @@ func BenchmarkPeer(b *testing.B) {
 		})
 	}
 }
+
+// forceSerial, when 1, makes benchSolve's Chebyshev passes run on one
+// goroutine whatever the problem size (the -serial lines).
+var forceSerial int
 
 // solveOrdering says where benchSolve renumbers the graph.
 type solveOrdering string
@@ -110,7 +129,7 @@ const (
 // class-mass normalisation. mode says whether and where the nodes are
 // renumbered (see solveOrdering); the labels are always those of the data
 // set's numbering.
-func benchSolve(b *testing.B, g *graph.CSR, a float64, train, cls []int, classes int, truth, test []int, mode solveOrdering) {
+func benchSolve(b *testing.B, g *graph.CSR, a float64, train, cls []int, classes int, truth, test []int, mode solveOrdering, solver Solver) {
 	n := g.Nodes()
 	y := oneHot(n, classes, a, train, cls)
 	f := mat.NewDense(n, classes, nil)
@@ -135,11 +154,23 @@ func benchSolve(b *testing.B, g *graph.CSR, a float64, train, cls []int, classes
 			sg, sy, perm = rn.pg, rn.toSolver(y), rn.perm
 		}
 		f.Zero()
-		cg, err := newSpreadingCG(sg, a, sy, f, krylov.Settings{Tol: DefaultTol})
-		if err != nil {
-			b.Fatal(err)
+		var err error
+		switch solver {
+		case CG:
+			var cg *spreadingCG
+			if cg, err = newSpreadingCG(sg, a, sy, f, krylov.Settings{Tol: DefaultTol}); err == nil {
+				res, err = cg.run(context.Background())
+			}
+		case Chebyshev:
+			var ch *spreadingChebyshev
+			if ch, err = newSpreadingChebyshev(sg, a, sy, f, krylov.Settings{Tol: DefaultTol}); err == nil {
+				ch.serial = ch.serial || forceSerial == 1
+				res, err = ch.run(context.Background())
+			}
+		default:
+			b.Fatalf("benchSolve: no solve-only path for %v", solver)
 		}
-		if res, err = cg.run(context.Background()); err != nil {
+		if err != nil {
 			b.Fatal(err)
 		}
 		if perm == nil {

@@ -67,8 +67,8 @@ var peer = map[string]peerRun{
 }
 
 // checkPlanetoid fits spreading for every a of the grid by CG, chooses a on
-// the validation nodes and checks every accuracy against the peer's; then
-// the fixed point at the chosen a and the harmonic function with and
+// the validation nodes and checks every accuracy against the peer's, and
+// the same for the Chebyshev solver; then the fixed point at the chosen a and the harmonic function with and
 // without class-mass normalisation.
 func checkPlanetoid(t *testing.T, name, dir string) {
 	ds, cls := loadPlanetoid(t, dir)
@@ -82,7 +82,7 @@ func checkPlanetoid(t *testing.T, name, dir string) {
 	}
 	var tests []float64
 	best, vals, err := eval.GridSearch(ctx, AlphaGrid(), func(ctx context.Context, a float64) (float64, error) {
-		m := Spreading{Alpha: a, Classes: ds.Classes}
+		m := Spreading{Alpha: a, Classes: ds.Classes, Solver: CG}
 		if err := m.Fit(ctx, ds.Graph, sp.Train, cls); err != nil {
 			return 0, err
 		}
@@ -97,6 +97,17 @@ func checkPlanetoid(t *testing.T, name, dir string) {
 	require.NoError(t, err)
 	assert.Equal(t, wantBest, best, "%s: the same a is chosen", name)
 	assert.GreaterOrEqual(t, tests[best], 0.70, "%s: issue 5 target", name)
+
+	// The Chebyshev semi-iteration, for every a of the grid: the same
+	// accuracies as lp.py's CG (it stops by the same residual rule).
+	for k, a := range AlphaGrid() {
+		ch := Spreading{Alpha: a, Solver: Chebyshev, Classes: ds.Classes}
+		require.NoError(t, ch.Fit(ctx, ds.Graph, sp.Train, cls))
+		assert.InDelta(t, want.val[k], acc(&ch, sp.Val), peerAccuracyTol, "%s: Chebyshev val accuracy at a=%v", name, a)
+		assert.InDelta(t, want.test[k], acc(&ch, sp.Test), peerAccuracyTol, "%s: Chebyshev test accuracy at a=%v", name, a)
+		assert.LessOrEqual(t, ch.Info().Iterations, chebyshevBound(a, DefaultTol), "%s: Chebyshev iterations at a=%v", name, a)
+		t.Logf("%s a=%v: Chebyshev %d iterations (bound %d)", name, a, ch.Info().Iterations, chebyshevBound(a, DefaultTol))
+	}
 
 	a := AlphaGrid()[best]
 	fp := Spreading{Alpha: a, Solver: FixedPoint, Classes: ds.Classes}

@@ -237,7 +237,7 @@ func TestSpreadingMatchesDenseLU(t *testing.T) {
 		p := randomProblem(rng, 2+trial)
 		for _, a := range []float64{0.5, 0.9, 0.99} {
 			want := denseSpreading(t, p, a)
-			for _, solver := range []Solver{CG, FixedPoint} {
+			for _, solver := range []Solver{CG, FixedPoint, Chebyshev} {
 				for _, cmn := range []bool{false, true} {
 					m := Spreading{Alpha: a, Solver: solver, Tol: tightTol, ClassMassNormalization: cmn}
 					require.NoError(t, m.Fit(context.Background(), p.g, p.nodes, p.classes))
@@ -302,12 +302,16 @@ func TestFixedPointAndCGAgree(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 1))
 	p := randomProblem(rng, 3)
 	for _, a := range AlphaGrid() {
-		cg := Spreading{Alpha: a, Tol: 1e-10}
+		cg := Spreading{Alpha: a, Tol: 1e-10, Solver: CG}
 		fp := Spreading{Alpha: a, Tol: 1e-10, Solver: FixedPoint}
+		ch := Spreading{Alpha: a, Tol: 1e-10, Solver: Chebyshev}
 		require.NoError(t, cg.Fit(context.Background(), p.g, p.nodes, p.classes))
 		require.NoError(t, fp.Fit(context.Background(), p.g, p.nodes, p.classes))
+		require.NoError(t, ch.Fit(context.Background(), p.g, p.nodes, p.classes))
 		assert.Less(t, maxAbsDiff(cg.Scores(), fp.Scores()), agreeTol, "a=%v", a)
 		assert.Equal(t, cg.Labels(), fp.Labels())
+		assert.Less(t, maxAbsDiff(ch.Scores(), cg.Scores()), agreeTol, "a=%v", a)
+		assert.Equal(t, cg.Labels(), ch.Labels())
 	}
 }
 
@@ -331,12 +335,14 @@ func TestDefaultToleranceBounds(t *testing.T) {
 			assert.LessOrEqual(t, mat.Norm(d.ColView(k), 2), bound, "a=%v class %d", a, k)
 		}
 
-		cg := Spreading{Alpha: a}
-		require.NoError(t, cg.Fit(context.Background(), p.g, p.nodes, p.classes))
-		d.Sub(cg.Scores(), want)
-		for k := 0; k < p.c; k++ {
-			bnorm := (1 - a) * math.Sqrt(p.prior()[k]*float64(len(p.nodes)))
-			assert.LessOrEqual(t, mat.Norm(d.ColView(k), 2), DefaultTol*bnorm/(1-a), "a=%v class %d", a, k)
+		for _, solver := range []Solver{CG, Chebyshev} { // the same residual rule
+			cg := Spreading{Alpha: a, Solver: solver}
+			require.NoError(t, cg.Fit(context.Background(), p.g, p.nodes, p.classes))
+			d.Sub(cg.Scores(), want)
+			for k := 0; k < p.c; k++ {
+				bnorm := (1 - a) * math.Sqrt(p.prior()[k]*float64(len(p.nodes)))
+				assert.LessOrEqual(t, mat.Norm(d.ColView(k), 2), DefaultTol*bnorm/(1-a), "a=%v class %d %v", a, k, solver)
+			}
 		}
 	}
 }
@@ -471,8 +477,9 @@ func TestNotConvergedKeepsLastIterate(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 1))
 	p := randomProblem(rng, 3)
 	for _, m := range []Classifier{
-		&Spreading{Alpha: 0.99, MaxIter: 3},
+		&Spreading{Alpha: 0.99, MaxIter: 3, Solver: CG},
 		&Spreading{Alpha: 0.99, MaxIter: 3, Solver: FixedPoint},
+		&Spreading{Alpha: 0.99, MaxIter: 3, Solver: Chebyshev},
 		&Harmonic{MaxIter: 2},
 	} {
 		err := m.Fit(context.Background(), p.g, p.nodes, p.classes)
@@ -489,8 +496,9 @@ func TestContextCancelled(t *testing.T) {
 	rng := rand.New(rand.NewPCG(14, 1))
 	p := randomProblem(rng, 3)
 	for _, m := range []Classifier{
-		&Spreading{Alpha: 0.99},
+		&Spreading{Alpha: 0.99, Solver: CG},
 		&Spreading{Alpha: 0.99, Solver: FixedPoint},
+		&Spreading{Alpha: 0.99, Solver: Chebyshev},
 		&Harmonic{},
 	} {
 		ctx, cancel := context.WithCancel(context.Background())
@@ -503,7 +511,7 @@ func TestContextCancelled(t *testing.T) {
 func TestProgressIsCalledEveryIteration(t *testing.T) {
 	rng := rand.New(rand.NewPCG(15, 1))
 	p := randomProblem(rng, 3)
-	for _, solver := range []Solver{CG, FixedPoint} {
+	for _, solver := range []Solver{CG, FixedPoint, Chebyshev} {
 		var calls, last int
 		m := Spreading{Alpha: 0.9, Solver: solver, Progress: func(it int, res float64) {
 			calls++
@@ -517,13 +525,13 @@ func TestProgressIsCalledEveryIteration(t *testing.T) {
 }
 
 func TestParseSolver(t *testing.T) {
-	for _, s := range []Solver{CG, FixedPoint} {
+	for _, s := range []Solver{CG, FixedPoint, Chebyshev} {
 		got, err := ParseSolver(s.String())
 		require.NoError(t, err)
 		assert.Equal(t, s, got)
 	}
 	_, err := ParseSolver("lu")
-	assert.ErrorContains(t, err, `unknown solver "lu": want cg or fixed-point`)
+	assert.ErrorContains(t, err, `unknown solver "lu": want chebyshev, cg or fixed-point`)
 }
 
 func TestEveryNodeLabelled(t *testing.T) {

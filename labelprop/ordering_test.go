@@ -92,7 +92,7 @@ func TestReorderedSpreadingMatchesDenseLU(t *testing.T) {
 	p := randomProblem(rng, 3)
 	for _, a := range []float64{0.5, 0.99} {
 		want := denseSpreading(t, p, a)
-		for _, solver := range []Solver{CG, FixedPoint} {
+		for _, solver := range []Solver{CG, FixedPoint, Chebyshev} {
 			m := Spreading{Alpha: a, Solver: solver, Tol: tightTol, Ordering: ReverseCuthillMcKee}
 			require.NoError(t, m.Fit(context.Background(), p.g, p.nodes, p.classes))
 			assert.LessOrEqual(t, maxAbsDiff(want, m.Scores()), denseTol, "a=%v %v", a, solver)
@@ -106,9 +106,11 @@ func TestReorderedSpreadingMatchesDenseLU(t *testing.T) {
 func TestPubMedOrderingKeepsIterations(t *testing.T) {
 	ds, cls := loadPlanetoid(t, sharedData(t, "pubmed"))
 	for _, a := range AlphaGrid() {
-		fitBoth(t, fmt.Sprintf("PubMed spreading CG a=%v", a), ds.Graph, ds.Split.Train, cls, func(o Ordering) Classifier {
-			return &Spreading{Alpha: a, Classes: ds.Classes, Ordering: o}
-		})
+		for _, solver := range []Solver{CG, Chebyshev} {
+			fitBoth(t, fmt.Sprintf("PubMed spreading %v a=%v", solver, a), ds.Graph, ds.Split.Train, cls, func(o Ordering) Classifier {
+				return &Spreading{Alpha: a, Classes: ds.Classes, Ordering: o, Solver: solver}
+			})
+		}
 	}
 	fitBoth(t, "PubMed harmonic", ds.Graph, ds.Split.Train, cls, func(o Ordering) Classifier {
 		return &Harmonic{Classes: ds.Classes, Ordering: o}

@@ -46,10 +46,9 @@ const spreadParallelWork = 1 << 16
 //     passes), and the passes run on one goroutine when the problem is too
 //     small for a second one to pay.
 type spreadingCG struct {
-	g    *graph.CSR
-	n, c int
-	s    krylov.Settings
-	res  krylov.BlockResult
+	g   *graph.CSR
+	s   krylov.Settings
+	res krylov.BlockResult
 
 	t, u []float64     // p̃ = t∘p, p = u∘p̃
 	op   graph.Scaling // Diag u, Left −a·d^{-1/2}: (I − aS)p = op applied to p̃
@@ -58,9 +57,27 @@ type spreadingCG struct {
 
 	bnorm, rz, alpha, beta, on []float64
 
+	rowPasses
+}
+
+// rowPasses runs the fused row passes of the spreading solvers over fixed
+// chunks of spreadRowChunk rows, with per-chunk partial column sums reduced
+// in chunk order (the same sums for any number of goroutines).
+type rowPasses struct {
+	n, c   int
 	part   []float64 // per-chunk partial column sums, one padded row per chunk
 	stride int       // entries per chunk in part (c rounded up to a cache line)
 	serial bool
+}
+
+// newRowPasses prepares passes over n rows with c column sums; they run on
+// the calling goroutine when work (stored entries plus block entries) is
+// below spreadParallelWork or only one worker is available.
+func newRowPasses(n, c, work int) rowPasses {
+	stride := (c + 7) / 8 * 8
+	return rowPasses{n: n, c: c, stride: stride,
+		part:   make([]float64, parallel.NumChunks(n, spreadRowChunk)*stride),
+		serial: parallel.Workers() == 1 || work < spreadParallelWork}
 }
 
 // newSpreadingCG prepares a solve of (I − aS) X = B for the graph g of W,
@@ -85,15 +102,14 @@ func newSpreadingCG(g *graph.CSR, a float64, b, x *mat.Dense, s krylov.Settings)
 		s.MaxIter = 2*n + 100
 	}
 	cg := &spreadingCG{
-		g: g, n: n, c: c, s: s,
+		g: g, s: s,
 		res: krylov.BlockResult{Iterations: make([]int, c), Residual: make([]float64, c)},
 		t:   deg.InvSqrtD, u: deg.SqrtD,
 		b: b, x: x,
 		r: mat.NewDense(n, c, nil), p: mat.NewDense(n, c, nil), q: mat.NewDense(n, c, nil),
 		bnorm: make([]float64, c), rz: make([]float64, c), alpha: make([]float64, c),
 		beta: make([]float64, c), on: make([]float64, c),
-		stride: (c + 7) / 8 * 8,
-		serial: parallel.Workers() == 1 || g.NNZ()+n*c < spreadParallelWork,
+		rowPasses: newRowPasses(n, c, g.NNZ()+n*c),
 	}
 	left := make([]float64, n)
 	for i := range left {
@@ -103,7 +119,6 @@ func newSpreadingCG(g *graph.CSR, a float64, b, x *mat.Dense, s krylov.Settings)
 		}
 	}
 	cg.op = graph.Scaling{Diag: cg.u, Left: left}
-	cg.part = make([]float64, parallel.NumChunks(n, spreadRowChunk)*cg.stride)
 	for j := 0; j < c; j++ {
 		cg.bnorm[j] = mat.Norm(b.ColView(j), 2)
 	}
@@ -114,26 +129,26 @@ func newSpreadingCG(g *graph.CSR, a float64, b, x *mat.Dense, s krylov.Settings)
 // problem is small, and returns the column sums of the partials body left
 // in its chunk's row of part, reduced in chunk order (into dst, when body
 // produces any).
-func (cg *spreadingCG) passes(dst []float64, body func(k, lo, hi int, acc []float64)) []float64 {
+func (rp *rowPasses) passes(dst []float64, body func(k, lo, hi int, acc []float64)) []float64 {
 	run := func(k, lo, hi int) {
-		acc := cg.part[k*cg.stride : k*cg.stride+cg.c]
+		acc := rp.part[k*rp.stride : k*rp.stride+rp.c]
 		clear(acc)
 		body(k, lo, hi, acc)
 	}
-	if cg.serial {
-		for k := 0; k*spreadRowChunk < cg.n; k++ {
-			run(k, k*spreadRowChunk, min((k+1)*spreadRowChunk, cg.n))
+	if rp.serial {
+		for k := 0; k*spreadRowChunk < rp.n; k++ {
+			run(k, k*spreadRowChunk, min((k+1)*spreadRowChunk, rp.n))
 		}
 	} else {
-		parallel.Chunks(cg.n, spreadRowChunk, run)
+		parallel.Chunks(rp.n, spreadRowChunk, run)
 	}
 	if dst == nil {
 		return nil
 	}
 	clear(dst)
-	for k := 0; k < len(cg.part); k += cg.stride {
+	for k := 0; k < len(rp.part); k += rp.stride {
 		for j := range dst {
-			dst[j] += cg.part[k+j]
+			dst[j] += rp.part[k+j]
 		}
 	}
 	return dst

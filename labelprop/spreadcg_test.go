@@ -122,7 +122,7 @@ func TestUnweightedSpreadingMatchesDenseLU(t *testing.T) {
 	p := problem{g: g, nodes: nodes, classes: classes, c: 4}
 	for _, a := range []float64{0.5, 0.99} {
 		want := denseSpreading(t, p, a)
-		m := Spreading{Alpha: a, Tol: tightTol}
+		m := Spreading{Alpha: a, Tol: tightTol, Solver: CG}
 		require.NoError(t, m.Fit(context.Background(), g, nodes, classes))
 		assert.Less(t, maxAbsDiff(m.Scores(), want), denseTol, "a=%v", a)
 		assert.Equal(t, 2, m.Info().Isolated)

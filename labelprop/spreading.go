@@ -20,11 +20,20 @@ import (
 type Solver int
 
 const (
+	// Chebyshev runs the Chebyshev semi-iteration on I − aS (the zero
+	// value), whose eigenvalues lie in [1 − a, 1 + a] for every graph, so
+	// no eigenvalue estimate is needed. Each class's residual falls at
+	// least by 1/T_k(1/a) after k iterations (O(√(1/(1−a))), like CG; in
+	// practice 0–46 % more iterations than CG); it stops when every class's
+	// relative residual reaches Tol. An iteration has no inner product and
+	// is one pass over the graph and two n×c blocks, about half a CG
+	// iteration's cost.
+	Chebyshev Solver = iota
 	// CG runs block conjugate gradients on I − aS, which is symmetric
-	// positive definite for 0 < a < 1 (the zero value). Each class stops
-	// when its relative residual reaches Tol. It needs O(√(1/(1−a)))
-	// iterations.
-	CG Solver = iota
+	// positive definite for 0 < a < 1. Each class stops when its relative
+	// residual reaches Tol. It needs O(√(1/(1−a))) iterations, and takes
+	// exactly the iterations of the peer script's scipy CG.
+	CG
 	// FixedPoint iterates F ← aSF + (1 − a)Y from F = 0 (Zhou et al.'s
 	// algorithm) until max|ΔF| ≤ Tol·max|F|. It needs O(1/(1−a)) sweeps.
 	FixedPoint
@@ -36,19 +45,23 @@ func (s Solver) String() string {
 		return "cg"
 	case FixedPoint:
 		return "fixed-point"
+	case Chebyshev:
+		return "chebyshev"
 	}
 	return fmt.Sprintf("Solver(%d)", int(s))
 }
 
-// ParseSolver reads the names of String: "cg" or "fixed-point".
+// ParseSolver reads the names of String: "chebyshev", "cg" or "fixed-point".
 func ParseSolver(s string) (Solver, error) {
 	switch s {
 	case "cg", "CG":
 		return CG, nil
 	case "fixed-point", "fixedpoint", "fp":
 		return FixedPoint, nil
+	case "chebyshev", "cheb":
+		return Chebyshev, nil
 	}
-	return 0, fmt.Errorf("labelprop: unknown solver %q: want cg or fixed-point", s)
+	return 0, fmt.Errorf("labelprop: unknown solver %q: want chebyshev, cg or fixed-point", s)
 }
 
 // Spreading is the label spreading of Zhou et al. (2003):
@@ -63,12 +76,14 @@ type Spreading struct {
 	// It must be inside (0, 1); there is no default because the best value
 	// depends on the graph (choose it on validation nodes from AlphaGrid).
 	Alpha float64
-	// Solver is CG (the zero value) or FixedPoint; both reach the same F.
+	// Solver is Chebyshev (the zero value), CG or FixedPoint; all reach the
+	// same F.
 	Solver Solver
 	// Tol is the stopping tolerance; 0 means DefaultTol (1e-6).
 	Tol float64
-	// MaxIter caps the iterations; 0 means 2n + 100 for CG and 100 000 for
-	// the fixed point.
+	// MaxIter caps the iterations; 0 means 2n + 100 for CG, 100 000 for
+	// the fixed point and, for Chebyshev, 100 more than twice the
+	// iterations its bound allows (2·⌈acosh(1/Tol)/acosh(1/a)⌉ + 100).
 	MaxIter int
 	// Classes is the number of classes; 0 means 1 + the largest labelled
 	// class. Every class must have a labelled node.
@@ -96,8 +111,8 @@ func (m *Spreading) Validate() error {
 	if !(m.Alpha > 0 && m.Alpha < 1) {
 		return fmt.Errorf("labelprop: Alpha = %v is invalid: it must be inside the open interval (0, 1)", m.Alpha)
 	}
-	if m.Solver != CG && m.Solver != FixedPoint {
-		return fmt.Errorf("labelprop: Solver = %d is invalid: use CG or FixedPoint", int(m.Solver))
+	if m.Solver != Chebyshev && m.Solver != CG && m.Solver != FixedPoint {
+		return fmt.Errorf("labelprop: Solver = %d is invalid: use Chebyshev, CG or FixedPoint", int(m.Solver))
 	}
 	if err := checkSolver(m.Tol, m.MaxIter, m.Classes); err != nil {
 		return err
@@ -143,6 +158,8 @@ func (m *Spreading) Fit(ctx context.Context, g *graph.CSR, nodes, classes []int)
 	switch m.Solver {
 	case CG:
 		info, err = spreadCG(ctx, sg, m.Alpha, b, sf, krylov.Settings{Tol: tol, MaxIter: m.MaxIter, Progress: m.Progress})
+	case Chebyshev:
+		info, err = spreadChebyshev(ctx, sg, m.Alpha, b, sf, krylov.Settings{Tol: tol, MaxIter: m.MaxIter, Progress: m.Progress})
 	case FixedPoint:
 		var s *graph.CSR
 		if s, err = normalizedAdjacency(sg); err != nil {

@@ -80,7 +80,9 @@ for key in sorted(go, key=lambda k: (k[0], k[1], k[2] or 0)):
     # spreading-cg-solve times lp.py's block exactly (solve + argmax from the
     # graph in memory); spreading-cg is a whole Fit. All face lp.py's scipy-cg:
     # the -rcm lines renumber the nodes inside the timer, -rcmpre before it.
-    pk = (ds, "harmonic", None) if task.startswith("harmonic") else (ds, re.sub(r"(-solve)?(-rcm|-rcmpre)?$", "", task), a)
+    # The Chebyshev lines (spreading-cheb...) face lp.py's scipy-cg too: the
+    # same system and residual rule; -serial runs its passes on one goroutine.
+    pk = (ds, "harmonic", None) if task.startswith("harmonic") else (ds, re.sub(r"(-solve)?(-serial)?(-rcm|-rcmpre)?$", "", task).replace("spreading-cheb", "spreading-cg"), a)
     g = go[key]
     gs, gacc, git = med([x[0] for x in g]), g[-1][1], g[-1][2]
     gc = med([x[3] for x in g]) if g[-1][3] is not None else None
@@ -100,5 +102,6 @@ print(f"\n{len(next(iter(go.values())))} Go and {len(next(iter(peer.values())))}
       "spreading-cg: one whole Fit (validation, solve, components, probabilities); spreading-cg-solve: "
       "lp.py's timed block only (solve + argmax).\n"
       "-rcm: nodes renumbered by reverse Cuthill-McKee inside the timer (Ordering: ReverseCuthillMcKee); "
-      "-rcmpre: renumbered before the timer, as lp.py builds S before its own; rcm-renumber: the renumbering alone.")
+      "-rcmpre: renumbered before the timer, as lp.py builds S before its own; rcm-renumber: the renumbering alone.\n"
+      "spreading-cheb: the Chebyshev semi-iteration (Fit, -solve: lp.py's block, -solve-serial: on one goroutine), against lp.py's scipy-cg.")
 PY

@@ -29,7 +29,7 @@ type labelpropOptions struct {
 	Seeds             int     // random splits: seeds Seed..Seed+Seeds−1
 	Seed              uint64  // the first seed of random splits
 	CMN               bool    // class-mass normalisation
-	Solver            string  // spreading: "cg" or "fixed-point"
+	Solver            string  // spreading: "chebyshev" (default), "cg" or "fixed-point"
 	Tol               float64 // 0 means labelprop.DefaultTol
 	KeepIsolatedSeeds bool    // let isolated training nodes keep their label
 	Out               string  // predictions CSV, "" for none
@@ -53,7 +53,8 @@ func newLabelpropCommand(g *globals) *cobra.Command {
 		Long: `labelprop classifies the nodes of a citation-style graph from a few labelled ones.
 
 Methods: label spreading (Zhou et al. 2003), F = (1−a)(I − aS)^{-1} Y with
-S = D^{-1/2} W D^{-1/2}, solved by block CG or the fixed-point iteration; and the
+S = D^{-1/2} W D^{-1/2}, solved by the Chebyshev semi-iteration (default), block CG
+or the fixed-point iteration; and the
 harmonic function (Zhu, Ghahramani & Lafferty 2003), L_uu F_u = W_ul Y_l, by
 Jacobi-preconditioned block CG. With --alpha auto, a is chosen from
 0.5, 0.7, 0.8, 0.9, 0.95, 0.99 by accuracy on the validation nodes (the first
@@ -82,7 +83,7 @@ Planetoid split.`,
 	f.IntVar(&opts.Seeds, "seeds", 1, "number of random splits (seeds S..S+N-1); only with --split random:K")
 	f.Uint64Var(&opts.Seed, "seed", 0, "first seed S of the random splits")
 	f.BoolVar(&opts.CMN, "cmn", false, "class-mass normalisation (Zhu et al. 2003 §4)")
-	f.StringVar(&opts.Solver, "solver", "cg", "spreading solver: cg or fixed-point")
+	f.StringVar(&opts.Solver, "solver", "chebyshev", "spreading solver: chebyshev, cg or fixed-point")
 	f.Float64Var(&opts.Tol, "tol", 0, "stopping tolerance (0 means 1e-6, as lp.py)")
 	f.BoolVar(&opts.KeepIsolatedSeeds, "keep-isolated-seeds", false, "let training nodes of degree 0 keep their label instead of failing")
 	f.StringVar(&opts.Out, "out", "", "write node,label,predicted,split,p_0..p_C-1 to this CSV (the first seed's run)")
@@ -212,7 +213,8 @@ func runLabelprop(ctx context.Context, opts labelpropOptions, stdout, stderr io.
 		if opts.Alpha != "auto" && opts.Alpha != "" {
 			return fmt.Errorf("labelprop: --alpha %s applies to --method spreading only; the harmonic function has no a", opts.Alpha)
 		}
-		if opts.Solver != "cg" && opts.Solver != "" {
+		// The flag's default and "cg" (what the harmonic function runs) pass.
+		if opts.Solver != "chebyshev" && opts.Solver != "cg" && opts.Solver != "" {
 			return fmt.Errorf("labelprop: --solver %s applies to --method spreading only; the harmonic function is solved by CG", opts.Solver)
 		}
 	default:

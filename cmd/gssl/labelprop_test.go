@@ -41,7 +41,7 @@ func runLabelpropJSON(t *testing.T, opts labelpropOptions) map[string]any {
 
 // defaults are the flag defaults.
 func defaults() labelpropOptions {
-	return labelpropOptions{Method: "spreading", Alpha: "auto", Split: "planetoid", Seeds: 1, Solver: "cg"}
+	return labelpropOptions{Method: "spreading", Alpha: "auto", Split: "planetoid", Seeds: 1, Solver: "chebyshev"}
 }
 
 func TestLabelpropJSONOnCora(t *testing.T) {
@@ -57,7 +57,9 @@ func TestLabelpropJSONOnCora(t *testing.T) {
 	assert.True(t, f1 > 0 && f1 < 1)
 	assert.Equal(t, 0.0, obj["n_isolated"])
 	assert.Equal(t, 158.0, obj["n_unreached"]) // lp.py's n_unreached on Cora
-	assert.Equal(t, 41.0, obj["iterations"])   // lp.py: CG iterations [41 41 41 41 41 41 40] at a = 0.95
+	// Chebyshev (the default): within ⌈acosh(1e6)/acosh(1/0.95)⌉ = 45.
+	assert.LessOrEqual(t, obj["iterations"], 45.0)
+	assert.Equal(t, "chebyshev", obj["solver"])
 	assert.NotContains(t, obj, "test_accuracy_std", "one split has no spread")
 	assert.Equal(t, 2708.0, obj["nodes"])
 	assert.Equal(t, 140.0, obj["train"])
@@ -77,6 +79,16 @@ func TestLabelpropHarmonicAndFixedPoint(t *testing.T) {
 	assert.Equal(t, coraPeerTest, obj["test_accuracy"])
 	assert.Equal(t, 216.0, obj["iterations"]) // lp.py: 216 fixed-point sweeps at a = 0.95
 	assert.NotContains(t, obj, "alpha_grid")
+
+	// Block CG: lp.py's accuracies and its iteration count for every a.
+	o = defaults()
+	o.Solver = "cg"
+	obj = runLabelpropJSON(t, o)
+	assert.Equal(t, "cg", obj["solver"])
+	assert.Equal(t, coraPeerAlpha, obj["alpha"])
+	assert.Equal(t, coraPeerTest, obj["test_accuracy"])
+	assert.Equal(t, coraPeerVal, obj["grid_val_accuracy"])
+	assert.Equal(t, 41.0, obj["iterations"]) // lp.py: CG iterations [41 41 41 41 41 41 40] at a = 0.95
 }
 
 func TestLabelpropRandomSplitsOverSeeds(t *testing.T) {
