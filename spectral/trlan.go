@@ -479,14 +479,17 @@ func (t *trlan) rotate(y *mat.Dense, sel []int) {
 	copy(t.v[:p*t.n], t.tmp[:p*t.n])
 }
 
-// rotGroup is the number of micro-kernel row panels (of mr rows) packed
-// together by rotateColMajor: 8·6 rows × 200 basis vectors are 77 kB.
+// rotGroup is the number of micro-kernel row panels (of mr rows) rotated
+// together by rotateColMajor: 8·6 rows × 200 basis vectors are 77 kB, read
+// from L2 by every column panel of S after the first.
 const rotGroup = 8
 
 // rotateColMajor sets the column-major n×p matrix dst = V·S, where V is the
 // column-major n×m matrix v (column i at v[i·n:]) and S is m×p row-major,
-// on the AVX2/FMA micro-kernels of internal/gemm, parallel over row groups.
-// Each entry is a dot product accumulated in order over the m columns.
+// on the AVX2/FMA micro-kernel of internal/gemm reading V's 6-row panels in
+// place (six contiguous entries per column), parallel over row groups; only
+// a last partial panel is packed. Each entry is a dot product accumulated
+// in order over the m columns.
 func rotateColMajor(dst, v []float64, n, m int, s []float64, p int) {
 	bp := (p + nr - 1) / nr
 	bpan := make([]float64, bp*nr*m)
@@ -494,30 +497,29 @@ func rotateColMajor(dst, v []float64, n, m int, s []float64, p int) {
 	rows := rotGroup * mr
 	groups := (n + rows - 1) / rows
 	parallel.For(groups, 1, func(lo, hi int) {
-		apan := make([]float64, rotGroup*mr*m)
+		var apan []float64 // the packed partial panel, if any
 		var tile [mr * nr]float64
 		for g := lo; g < hi; g++ {
 			r0 := g * rows
 			nrow := min(rows, n-r0)
 			np := (nrow + mr - 1) / mr
-			// Pack: panel a holds rows r0+a·mr…, entry (i, t) at t·mr+i.
-			if nrow < rows {
-				clear(apan)
-			}
-			for c := 0; c < m; c++ {
-				src := v[c*n+r0 : c*n+r0+nrow]
-				for i, x := range src {
-					a, r := i/mr, i%mr
-					apan[a*mr*m+c*mr+r] = x
-				}
-			}
 			for q := 0; q < bp; q++ {
 				width := min(nr, p-q*nr)
 				bq := bpan[q*nr*m : (q+1)*nr*m]
 				for a := 0; a < np; a++ {
-					gemm.Kernel64(m, apan[a*mr*m:(a+1)*mr*m], bq, tile[:])
 					i0 := r0 + a*mr
 					valid := min(mr, n-i0)
+					if valid == mr {
+						gemm.Kernel64Strided(m, v[i0:], n, bq, tile[:])
+					} else {
+						if apan == nil {
+							apan = make([]float64, mr*m)
+							for c := 0; c < m; c++ {
+								copy(apan[c*mr:c*mr+valid], v[c*n+i0:c*n+n])
+							}
+						}
+						gemm.Kernel64(m, apan, bq, tile[:])
+					}
 					for j := 0; j < width; j++ {
 						out := dst[(q*nr+j)*n+i0 : (q*nr+j)*n+i0+valid]
 						for i := range out {

@@ -122,3 +122,42 @@ func TestDot4x2AndSubMul4x2AgainstNaiveLoops(t *testing.T) {
 		}
 	}
 }
+
+func TestKernel64StridedAgainstNaiveLoops(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, k := range []int{0, 1, 2, 7, 101} {
+		for _, lda := range []int{MR, 13, 1000} {
+			a := make([]float64, max(k*lda, MR)+3)
+			for i := range a {
+				a[i] = rng.NormFloat64()
+			}
+			b := make([]float64, max(k, 1)*NR64)
+			for i := range b {
+				b[i] = rng.NormFloat64()
+			}
+			c := make([]float64, MR*NR64)
+			for i := range c {
+				c[i] = math.NaN() // must be overwritten
+			}
+			Kernel64Strided(k, a, lda, b, c)
+			for i := 0; i < MR; i++ {
+				for j := 0; j < NR64; j++ {
+					var want, scale float64
+					for p := 0; p < k; p++ {
+						want += a[p*lda+i] * b[p*NR64+j]
+						scale += math.Abs(a[p*lda+i] * b[p*NR64+j])
+					}
+					if math.Abs(c[i*NR64+j]-want) > thinTol*(scale+1) {
+						t.Fatalf("k=%d lda=%d c[%d][%d] = %v, naive %v (AVX2 %v)", k, lda, i, j, c[i*NR64+j], want, HasAVX2)
+					}
+				}
+			}
+		}
+	}
+	defer func() {
+		if recover() == nil {
+			t.Fatal("Kernel64Strided with lda < MR did not panic")
+		}
+	}()
+	Kernel64Strided(1, make([]float64, 8), MR-1, make([]float64, NR64), make([]float64, MR*NR64))
+}
