@@ -67,4 +67,3 @@ func SqDist16(a, b []float32) float32 {
 
 //go:noescape
 func kernel64StridedAVX2(k int, a *float64, lda int, b, c *float64)
-
