@@ -503,12 +503,12 @@ func rotateColMajor(dst, v []float64, n, m int, s []float64, p int) {
 			r0 := g * rows
 			nrow := min(rows, n-r0)
 			np := (nrow + mr - 1) / mr
-			for q := 0; q < bp; q++ {
-				width := min(nr, p-q*nr)
-				bq := bpan[q*nr*m : (q+1)*nr*m]
-				for a := 0; a < np; a++ {
-					i0 := r0 + a*mr
-					valid := min(mr, n-i0)
+			for a := 0; a < np; a++ {
+				i0 := r0 + a*mr
+				valid := min(mr, n-i0)
+				for q := 0; q < bp; q++ {
+					width := min(nr, p-q*nr)
+					bq := bpan[q*nr*m : (q+1)*nr*m]
 					if valid == mr {
 						gemm.Kernel64Strided(m, v[i0:], n, bq, tile[:])
 					} else {
