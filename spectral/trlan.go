@@ -276,7 +276,14 @@ func (t *trlan) extend(j0 int) (float64, error) {
 				aa += a[i] * a[i]
 				ab += a[i] * b[i]
 			}
+			// ũ_j was kept only if its norm after one sweep exceeded
+			// breakdownTol·‖A‖, so what is left of it along V_j is at
+			// most ~ε/breakdownTol ≈ 2e-4 of it and s ≈ 1; anything else
+			// means the basis has lost orthogonality.
 			s := math.Sqrt(uu - aa)
+			if !(s > 0.5) {
+				return 0, fmt.Errorf("spectral: single-vector Lanczos lost orthogonality at step %d (‖V_jᵀv_j‖² = %.3g of ‖v_j‖² = %.3g)", j, aa, uu)
+			}
 			sj = s
 			gamma := (uw - ab) / s
 			// Column j−1 gets the second sweep of its residual.
