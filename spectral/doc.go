@@ -55,9 +55,12 @@
 // one Krylov vector per step on A itself (no filter), a basis of
 // m = max(2k+1, k+20) vectors stored column-major (each vector contiguous),
 // every new vector orthogonalised against the whole basis by classical
-// Gram–Schmidt with the DGKS re-orthogonalisation test of ARPACK's dsaitr
-// (a second sweep when ‖w − VVᵀw‖ < 0.717‖w‖), H = VᵀAV formed from the
-// coefficients, and at each restart the k + min(nconv, (m − k)/2) Ritz
+// Gram–Schmidt run twice, the second sweep delayed into the next step
+// (DCGS2, Hernández, Román & Tomás, Parallel Comput. 33, 2007: step j
+// projects the once-orthogonalised v_j and w = A·v_j on V_j in one pass,
+// updates both in a second, and corrects column j of H by −H·a/s for the
+// re-orthogonalisation a = V_jᵀv_j it applied after the product), H = VᵀAV
+// formed from the coefficients, and at each restart the k + min(nconv, (m − k)/2) Ritz
 // vectors nearest the wanted end kept, followed by the residual vector:
 //
 //	A V_m = V_m H_m + β_m v_{m+1} e_mᵀ,   keep V_m Y[:, kept],   H ← diag(θ_kept) + arrow,

@@ -21,8 +21,9 @@ import (
 // The basis is stored column-major: basis vector i is the contiguous run
 // V[i·n : (i+1)·n], as ARPACK stores it, so classical Gram–Schmidt streams
 // whole columns. Each new vector is orthogonalised against the whole basis
-// by classical Gram–Schmidt with one re-orthogonalisation (CGS2), computed
-// over fixed row chunks (parallel, reductions summed in chunk order, so the
+// by classical Gram–Schmidt with one re-orthogonalisation (CGS2), the second
+// sweep delayed into the next step so that V is read twice per step (see
+// extend), computed over fixed row chunks (parallel, reductions summed in chunk order, so the
 // result does not depend on the number of cores). The projected matrix
 // H = Vᵀ A V is formed explicitly from the Gram–Schmidt coefficients, so
 // after a restart the arrowhead of the kept Ritz vectors appears in it by
@@ -195,33 +196,187 @@ func (t *trlan) randomUnit(j int) {
 
 // extend runs Lanczos steps for columns j0, …, m−1 of H, leaving the next
 // basis vector in column m, and returns its coupling β_m.
+//
+// Each new vector gets two sweeps of classical Gram–Schmidt (CGS2), the
+// second one delayed into the next step (DCGS2: Hernández, Román & Tomás
+// 2007; Świrydowicz et al. 2021): step j multiplies the once-orthogonalised
+// ũ_j by A and projects ũ_j and w = A·ũ_j on V_j in one pass over V_j
+// (a = V_jᵀũ_j, b = V_jᵀw), then updates both in one more pass:
+// v_j = (ũ_j − V_j·a)/s and w ← w − V_j·b − γ·v_j. V is read twice per
+// step instead of four times. Since ũ_j = s·v_j + V_j·a,
+//
+//	A·v_j = (w − A·V_j·a)/s,   A·V_j·a = V_{j+1}·H_{[:j+1, :j]}·a,
+//
+// so column j of H is ([b; γ] − H_{[:j+1, :j]}·a)/s (with γ = v_jᵀw =
+// (ũ_jᵀw − aᵀb)/s), and column j−1, whose residual ũ_j has only now been
+// re-orthogonalised, gains (β'_{j−1}/s_{j−1})·a, where β'_{j−1} is the norm
+// ũ_j was normalised by. The last vector is re-orthogonalised on its own.
 func (t *trlan) extend(j0 int) (float64, error) {
-	var beta float64
-	for j := j0; j < t.m; j++ {
+	n, m := t.n, t.m
+	size := t.chunk()
+	nc := parallel.NumChunks(n, size)
+	q := 2*m + 3 // per chunk: a, b, ũᵀũ, ũᵀw, wᵀw
+	if len(t.part) < nc*q {
+		t.part = make([]float64, nc*q)
+	}
+	if len(t.coef) < q {
+		t.coef = make([]float64, q)
+	}
+	hm := make([]float64, m) // H_{[:j+1, :j]}·a
+	pending := false         // column j awaits its second sweep
+	var scale, sPrev float64 // β'_{j−1} and s_{j−1} of a pending column j
+	for j := j0; j < m; j++ {
 		if err := t.ctx.Err(); err != nil {
 			return 0, fmt.Errorf("spectral: %w", err)
 		}
-		w := t.col(j + 1)
-		t.a.MulVecTo(w, t.col(j))
+		u, w := t.col(j), t.col(j+1)
+		t.a.MulVecTo(w, u)
 		t.res.MatVecs++
-		c := t.cgs2(w, j+1)
-		for i := 0; i <= j; i++ {
-			t.h[i*t.m+j] = c[i]
+		h := func(i int) *float64 { return &t.h[i*m+j] }
+		var ww float64
+		sj := 1.0 // the norm v_j = (ũ_j − V_j·a)/s_j was divided by
+		if !pending {
+			// v_j is final: one sweep against V_{j+1}, the second one
+			// comes with the next step.
+			p := j + 1
+			part := t.part[:nc*p]
+			parallel.Chunks(n, size, func(k, lo, hi int) {
+				projectRows(part[k*p:(k+1)*p], t.v[lo:], n, w[lo:hi])
+			})
+			b := t.coef[:p]
+			sumParts(b, part, nc, p)
+			for i, x := range b {
+				*h(i) = x
+			}
+			parallel.Chunks(n, size, func(k, lo, hi int) {
+				subtractRows(w[lo:hi], t.v[lo:], n, b)
+				t.part[k] = sumSquares(w[lo:hi])
+			})
+			ww = sumFirst(t.part, nc)
+		} else {
+			p := j
+			r := 2*p + 3
+			part := t.part[:nc*r]
+			parallel.Chunks(n, size, func(k, lo, hi int) {
+				c := part[k*r : (k+1)*r]
+				projectRows2(c[:p], c[p:2*p], t.v[lo:], n, u[lo:hi], w[lo:hi])
+				var uu, uw float64
+				for i, x := range u[lo:hi] {
+					uu += x * x
+					uw += x * w[lo+i]
+				}
+				c[2*p], c[2*p+1] = uu, uw
+			})
+			c := t.coef[:r]
+			sumParts(c, part, nc, r)
+			a, b := c[:p], c[p:2*p]
+			uu, uw := c[2*p], c[2*p+1]
+			var aa, ab float64
+			for i := range a {
+				aa += a[i] * a[i]
+				ab += a[i] * b[i]
+			}
+			// ũ_j was kept only if its norm after one sweep exceeded
+			// breakdownTol·‖A‖, so what is left of it along V_j is at
+			// most ~ε/breakdownTol ≈ 2e-4 of it and s ≈ 1; anything else
+			// means the basis has lost orthogonality.
+			s := math.Sqrt(uu - aa)
+			if !(s > 0.5) {
+				return 0, fmt.Errorf("spectral: single-vector Lanczos lost orthogonality at step %d (‖V_jᵀv_j‖² = %.3g of ‖v_j‖² = %.3g)", j, aa, uu)
+			}
+			sj = s
+			gamma := (uw - ab) / s
+			// Column j−1 gets the second sweep of its residual.
+			f := scale / sPrev
+			for i := 0; i < j; i++ {
+				t.h[i*m+j-1] += f * a[i]
+			}
+			betaPrev := scale * s / sPrev
+			// hm = H_{[:j+1, :j]}·a from the upper triangle of the
+			// symmetric H; row j holds only the coupling β_{j−1} (the
+			// entries H[j][i], i < j−1, vanish for j > j0).
+			for l := 0; l < j; l++ {
+				var x float64
+				for i := 0; i < j; i++ {
+					x += t.h[min(l, i)*m+max(l, i)] * a[i]
+				}
+				hm[l] = x
+			}
+			for l := 0; l < j; l++ {
+				*h(l) = (b[l] - hm[l]) / s
+			}
+			*h(j) = (gamma - betaPrev*a[j-1]) / s
+			parallel.Chunks(n, size, func(k, lo, hi int) {
+				uc, wc := u[lo:hi], w[lo:hi]
+				subtractRows2(uc, wc, t.v[lo:], n, a, b)
+				var ss float64
+				for i := range uc {
+					uc[i] /= s
+					wc[i] -= gamma * uc[i]
+					ss += wc[i] * wc[i]
+				}
+				t.part[k] = ss
+			})
+			ww = sumFirst(t.part, nc)
 		}
-		t.anorm = math.Max(t.anorm, math.Abs(c[j]))
-		beta = t.norm2(w)
+		t.anorm = math.Max(t.anorm, math.Abs(*h(j)))
+		beta := math.Sqrt(ww)
 		if beta <= breakdownTol*math.Max(t.anorm, 1e-300) {
-			// Invariant subspace: continue from a fresh direction, with a
-			// zero coupling.
-			beta = 0
+			// Invariant subspace: continue from a fresh direction
+			// (orthogonal to V_{j+1} to working precision), with a zero
+			// coupling.
 			t.randomUnit(j + 1)
+			pending = false
 			continue
 		}
 		for i := range w {
 			w[i] /= beta
 		}
+		pending, scale, sPrev = true, beta, sj
 	}
-	return beta, nil
+	if !pending {
+		return 0, nil
+	}
+	// The second sweep of the last vector, on its own.
+	u := t.col(m)
+	p := m
+	part := t.part[:nc*p]
+	parallel.Chunks(n, size, func(k, lo, hi int) {
+		projectRows(part[k*p:(k+1)*p], t.v[lo:], n, u[lo:hi])
+	})
+	a := t.coef[:p]
+	sumParts(a, part, nc, p)
+	parallel.Chunks(n, size, func(k, lo, hi int) {
+		subtractRows(u[lo:hi], t.v[lo:], n, a)
+		t.part[k] = sumSquares(u[lo:hi])
+	})
+	s := math.Sqrt(sumFirst(t.part, nc))
+	for i := range u {
+		u[i] /= s
+	}
+	f := scale / sPrev
+	for i := 0; i < m; i++ {
+		t.h[i*m+m-1] += f * a[i]
+	}
+	return scale * s / sPrev, nil
+}
+
+// sumSquares returns Σ x².
+func sumSquares(x []float64) float64 {
+	var s float64
+	for _, v := range x {
+		s += v * v
+	}
+	return s
+}
+
+// sumFirst returns the sum of part[:nc] in order.
+func sumFirst(part []float64, nc int) float64 {
+	var s float64
+	for _, x := range part[:nc] {
+		s += x
+	}
+	return s
 }
 
 // run iterates until the k wanted Ritz pairs converge or the restart cap is
@@ -294,19 +449,27 @@ func (t *trlan) run() (*Result, error) {
 		// vector.
 		keep := min(k+min(nconv, (m-k)/2), m-1)
 		keep = max(keep, min(k+1, m-1))
-		sel := order[:keep]
-		t.rotate(y, sel)
-		copy(t.col(keep), t.col(m))
-		clear(t.h)
-		for q, i := range sel {
-			t.h[q*m+q] = theta[i]
-		}
-		j0 = keep
+		j0 = t.restart(theta, y, order[:keep])
 		t.res.Restarts++
 		if t.c.progress != nil {
 			t.c.progress(Status{Restarts: t.res.Restarts, MatVecs: t.res.MatVecs, Converged: nconv, Wanted: k, Residual: worst})
 		}
 	}
+}
+
+// restart replaces the basis by the Ritz vectors sel followed by the
+// residual vector v_m, and H by their arrowhead's diagonal (the couplings to
+// the residual vector appear in column len(sel) when the next step computes
+// it), and returns len(sel), the column Lanczos continues from.
+func (t *trlan) restart(theta []float64, y *mat.Dense, sel []int) int {
+	keep := len(sel)
+	t.rotate(y, sel)
+	copy(t.col(keep), t.col(t.m))
+	clear(t.h)
+	for q, i := range sel {
+		t.h[q*t.m+q] = theta[i]
+	}
+	return keep
 }
 
 // rotate replaces the first len(sel) basis vectors by the Ritz vectors
@@ -323,14 +486,17 @@ func (t *trlan) rotate(y *mat.Dense, sel []int) {
 	copy(t.v[:p*t.n], t.tmp[:p*t.n])
 }
 
-// rotGroup is the number of micro-kernel row panels (of mr rows) packed
-// together by rotateColMajor: 8·6 rows × 200 basis vectors are 77 kB.
+// rotGroup is the number of micro-kernel row panels (of mr rows) rotated
+// together by rotateColMajor: 8·6 rows × 200 basis vectors are 77 kB, read
+// from L2 by every column panel of S after the first.
 const rotGroup = 8
 
 // rotateColMajor sets the column-major n×p matrix dst = V·S, where V is the
 // column-major n×m matrix v (column i at v[i·n:]) and S is m×p row-major,
-// on the AVX2/FMA micro-kernels of internal/gemm, parallel over row groups.
-// Each entry is a dot product accumulated in order over the m columns.
+// on the AVX2/FMA micro-kernel of internal/gemm reading V's 6-row panels in
+// place (six contiguous entries per column), parallel over row groups; only
+// a last partial panel is packed. Each entry is a dot product accumulated
+// in order over the m columns.
 func rotateColMajor(dst, v []float64, n, m int, s []float64, p int) {
 	bp := (p + nr - 1) / nr
 	bpan := make([]float64, bp*nr*m)
@@ -338,30 +504,29 @@ func rotateColMajor(dst, v []float64, n, m int, s []float64, p int) {
 	rows := rotGroup * mr
 	groups := (n + rows - 1) / rows
 	parallel.For(groups, 1, func(lo, hi int) {
-		apan := make([]float64, rotGroup*mr*m)
+		var apan []float64 // the packed partial panel, if any
 		var tile [mr * nr]float64
 		for g := lo; g < hi; g++ {
 			r0 := g * rows
 			nrow := min(rows, n-r0)
 			np := (nrow + mr - 1) / mr
-			// Pack: panel a holds rows r0+a·mr…, entry (i, t) at t·mr+i.
-			if nrow < rows {
-				clear(apan)
-			}
-			for c := 0; c < m; c++ {
-				src := v[c*n+r0 : c*n+r0+nrow]
-				for i, x := range src {
-					a, r := i/mr, i%mr
-					apan[a*mr*m+c*mr+r] = x
-				}
-			}
-			for q := 0; q < bp; q++ {
-				width := min(nr, p-q*nr)
-				bq := bpan[q*nr*m : (q+1)*nr*m]
-				for a := 0; a < np; a++ {
-					gemm.Kernel64(m, apan[a*mr*m:(a+1)*mr*m], bq, tile[:])
-					i0 := r0 + a*mr
-					valid := min(mr, n-i0)
+			for a := 0; a < np; a++ {
+				i0 := r0 + a*mr
+				valid := min(mr, n-i0)
+				for q := 0; q < bp; q++ {
+					width := min(nr, p-q*nr)
+					bq := bpan[q*nr*m : (q+1)*nr*m]
+					if valid == mr {
+						gemm.Kernel64Strided(m, v[i0:], n, bq, tile[:])
+					} else {
+						if apan == nil {
+							apan = make([]float64, mr*m)
+							for c := 0; c < m; c++ {
+								copy(apan[c*mr:c*mr+valid], v[c*n+i0:c*n+n])
+							}
+						}
+						gemm.Kernel64(m, apan, bq, tile[:])
+					}
 					for j := 0; j < width; j++ {
 						out := dst[(q*nr+j)*n+i0 : (q*nr+j)*n+i0+valid]
 						for i := range out {

@@ -12,6 +12,7 @@ import (
 	"github.com/gssl/gssl/graph"
 	"github.com/gssl/gssl/internal/gemm"
 	"github.com/gssl/gssl/laplacian"
+	"github.com/gssl/gssl/linop"
 )
 
 // TestLaplacianEigsAutoAgreesWithBlock runs the automatic choice on a
@@ -128,4 +129,180 @@ func TestAutoMethod(t *testing.T) {
 	require.Equal(t, SingleVector, autoMethod(19717, 88648, 50))
 	require.Equal(t, Block, autoMethod(19717, 88648, 100))
 	require.Equal(t, SingleVector, autoMethod(20000, 295048, 100))
+}
+
+// gridGraph returns the r×c grid graph with unit weights: the Laplacians of
+// a square grid have many double eigenvalues (λ_i + λ_j = λ_j + λ_i).
+func gridGraph(r, c int) *graph.CSR {
+	var e []graph.Edge
+	for i := 0; i < r; i++ {
+		for j := 0; j < c; j++ {
+			if i+1 < r {
+				e = append(e, graph.Edge{U: i*c + j, V: (i+1)*c + j, W: 1})
+			}
+			if j+1 < c {
+				e = append(e, graph.Edge{U: i*c + j, V: i*c + j + 1, W: 1})
+			}
+		}
+	}
+	g, err := graph.FromEdges(r*c, e, graph.Options{})
+	if err != nil {
+		panic(err)
+	}
+	return g
+}
+
+// cliquesGraph returns disjoint unit-weight cliques of the given sizes.
+func cliquesGraph(sizes ...int) *graph.CSR {
+	var e []graph.Edge
+	off := 0
+	for _, c := range sizes {
+		for i := 0; i < c; i++ {
+			for j := i + 1; j < c; j++ {
+				e = append(e, graph.Edge{U: off + i, V: off + j, W: 1})
+			}
+		}
+		off += c
+	}
+	g, err := graph.FromEdges(off, e, graph.Options{})
+	if err != nil {
+		panic(err)
+	}
+	return g
+}
+
+// weaklyJoined returns g plus an edge of weight w between node 0 and nodes
+// 17 and 29 (different cliques of cliquesGraph(10, 12, 15)).
+func weaklyJoined(g *graph.CSR, w float64) *graph.CSR {
+	var e []graph.Edge
+	for u := 0; u < g.Nodes(); u++ {
+		cols, vals := g.Row(u)
+		for i, v := range cols {
+			if int32(u) < v {
+				e = append(e, graph.Edge{U: u, V: int(v), W: vals[i]})
+			}
+		}
+	}
+	e = append(e, graph.Edge{U: 0, V: 17, W: w}, graph.Edge{U: 0, V: 29, W: w}, graph.Edge{U: 11, V: 30, W: w})
+	h, err := graph.FromEdges(g.Nodes(), e, graph.Options{})
+	if err != nil {
+		panic(err)
+	}
+	return h
+}
+
+// TestSingleVectorDelayedReorthogonalisation checks the one-pass (delayed)
+// CGS2 of trlan.extend directly, independently of convergence: after a
+// Lanczos cycle from a random vector and after a thick restart, the m+1
+// basis vectors must be orthonormal, H (stored as its upper triangle) must
+// equal the dense V_mᵀ·A·V_m, and the Lanczos relation
+// A·V_m = V_m·H + β·v_m·e_mᵀ must hold — the coefficients of every column are
+// assembled from the small matrices of the next step, so a wrong correction
+// shows here even when the Ritz values happen to converge. (Of the three
+// corrections only H·a is visible at this tolerance: the other two are
+// β'·a ≈ ε·‖A·v‖ by construction — a is large only where β' is small.)
+func TestSingleVectorDelayedReorthogonalisation(t *testing.T) {
+	// basisOrthoTol bounds |VᵀV − I| entries: two classical Gram–Schmidt
+	// sweeps leave O(ε·√n) per entry (ε = 2.2e-16, n ≤ 600).
+	const basisOrthoTol = 1e-13
+	// relationTol bounds the entries of H − VᵀAV and the columns of the
+	// Lanczos relation's residual, relative to ‖A‖ ≤ 1 (S has spectrum in
+	// [−1, 1]): a few rounding errors of n-term sums.
+	const relationTol = 1e-12
+	rng := rand.New(rand.NewPCG(21, 22))
+	cases := []struct {
+		name string
+		g    *graph.CSR
+		k, m int
+	}{
+		{"random", randomGraph(rng, 600, 900), 10, 40},
+		// Double eigenvalues of S.
+		{"grid", gridGraph(20, 20), 12, 60},
+		// The Krylov space of one vector is invariant after 4 steps:
+		// the breakdown path runs several times per cycle.
+		{"cliques", cliquesGraph(10, 12, 15), 4, 20},
+		// Nearly invariant: the cliques joined by edges of weight 1e-7,
+		// so some steps cancel ~7 digits of A·v_j and the second sweep
+		// (the delayed correction) is large, ~1e-9.
+		{"weak cliques", weaklyJoined(cliquesGraph(10, 12, 15), 1e-7), 4, 20},
+	}
+	for _, tc := range cases {
+		op, err := laplacian.New(tc.g, laplacian.NormalizedAdjacency, laplacian.Options{})
+		require.NoError(t, err)
+		n := op.Dim()
+		a := linop.ToDense(op)
+		c, err := Settings{Tol: solveTol}.resolve(n, tc.k)
+		require.NoError(t, err)
+		tr := newTrlan(context.Background(), op, tc.k, Largest, c, tc.m)
+		m := tr.m
+		tr.randomUnit(0)
+		j0 := 0
+		for cycle := 0; cycle < 5; cycle++ {
+			beta, err := tr.extend(j0)
+			require.NoError(t, err)
+			v := mat.NewDense(m+1, n, tr.v[:(m+1)*n]) // rows: basis vectors
+			var g mat.Dense
+			g.Mul(v, v.T())
+			for i := 0; i <= m; i++ {
+				for j := 0; j <= m; j++ {
+					want := 0.0
+					if i == j {
+						want = 1
+					}
+					require.InDelta(t, want, g.At(i, j), basisOrthoTol, "%s cycle %d: (VᵀV)[%d][%d]", tc.name, cycle, i, j)
+				}
+			}
+			vm := v.Slice(0, m, 0, n)
+			var av, vav mat.Dense
+			av.Mul(a, vm.T()) // n×m: A·V_m
+			vav.Mul(vm, &av)  // m×m: V_mᵀ·A·V_m
+			hs := mat.NewDense(m, m, nil)
+			for i := 0; i < m; i++ {
+				for j := i; j < m; j++ {
+					require.InDelta(t, vav.At(i, j), tr.h[i*m+j], relationTol, "%s cycle %d: H[%d][%d]", tc.name, cycle, i, j)
+					hs.Set(i, j, tr.h[i*m+j])
+					hs.Set(j, i, tr.h[i*m+j])
+				}
+			}
+			var rel mat.Dense
+			rel.Mul(vm.T(), hs)
+			rel.Sub(&av, &rel)
+			for r := 0; r < n; r++ {
+				rel.Set(r, m-1, rel.At(r, m-1)-beta*v.At(m, r))
+			}
+			for j := 0; j < m; j++ {
+				require.Less(t, mat.Norm(rel.ColView(j), 2), relationTol, "%s cycle %d: Lanczos relation, column %d", tc.name, cycle, j)
+			}
+			// Thick restart as run does it: keep the k+2 largest Ritz
+			// vectors.
+			theta, y, err := eigSym(tr.h, m, m)
+			require.NoError(t, err)
+			sel := make([]int, tc.k+2)
+			for i := range sel {
+				sel[i] = m - 1 - i
+			}
+			j0 = tr.restart(theta, y, sel)
+		}
+	}
+}
+
+// TestSingleVectorRepeatedEigenvaluesAgainstDense runs the single-vector
+// method on a 20×20 grid, whose S has double eigenvalues, against
+// mat.EigenSym: the second copies appear through rounding, and the run must
+// find every copy among the wanted pairs, with orthonormal vectors.
+func TestSingleVectorRepeatedEigenvaluesAgainstDense(t *testing.T) {
+	op, err := laplacian.New(gridGraph(20, 20), laplacian.NormalizedAdjacency, laplacian.Options{})
+	require.NoError(t, err)
+	ref := denseSpectrum(t, op)
+	for _, which := range []Which{Largest, Smallest} {
+		r, err := Eigs(context.Background(), op, 12, which, Settings{Tol: solveTol, Method: SingleVector, Seed: 5})
+		require.NoError(t, err)
+		want := ref[len(ref)-12:]
+		if which == Smallest {
+			want = ref[:12]
+		}
+		require.InDeltaSlice(t, want, r.Values, valueTol, "which=%v", which)
+		checkResiduals(t, op, r, solveTol*1.01)
+		checkOrthonormal(t, r.Vectors, nil, orthoTol)
+	}
 }

@@ -64,3 +64,6 @@ func SqDist16(a, b []float32) float32 {
 	}
 	return SqDistGo(a, b)
 }
+
+//go:noescape
+func kernel64StridedAVX2(k int, a *float64, lda int, b, c *float64)

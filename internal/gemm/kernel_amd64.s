@@ -278,3 +278,72 @@ dsum:
 	VZEROUPPER
 	MOVSS        X0, ret+24(FP)
 	RET
+
+// func kernel64StridedAVX2(k int, a *float64, lda int, b, c *float64)
+//
+// c[i*8+j] = Σ_t a[t*lda+i]·b[t*8+j] for i < 6, j < 8: kernel64AVX2 with
+// the 6-row panel read in place from a column-major matrix (six contiguous
+// entries per depth step, lda entries apart) instead of a packed copy.
+TEXT ·kernel64StridedAVX2(SB), NOSPLIT, $0-40
+	MOVQ   k+0(FP), CX
+	MOVQ   a+8(FP), SI
+	MOVQ   lda+16(FP), R8
+	SHLQ   $3, R8
+	MOVQ   b+24(FP), DI
+	MOVQ   c+32(FP), DX
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VXORPD Y8, Y8, Y8
+	VXORPD Y9, Y9, Y9
+	VXORPD Y10, Y10, Y10
+	VXORPD Y11, Y11, Y11
+
+sloop:
+	TESTQ        CX, CX
+	JE           sdone
+	VMOVUPD      (DI), Y12
+	VMOVUPD      32(DI), Y13
+	VBROADCASTSD (SI), Y14
+	VBROADCASTSD 8(SI), Y15
+	VFMADD231PD  Y12, Y14, Y0
+	VFMADD231PD  Y13, Y14, Y1
+	VFMADD231PD  Y12, Y15, Y2
+	VFMADD231PD  Y13, Y15, Y3
+	VBROADCASTSD 16(SI), Y14
+	VBROADCASTSD 24(SI), Y15
+	VFMADD231PD  Y12, Y14, Y4
+	VFMADD231PD  Y13, Y14, Y5
+	VFMADD231PD  Y12, Y15, Y6
+	VFMADD231PD  Y13, Y15, Y7
+	VBROADCASTSD 32(SI), Y14
+	VBROADCASTSD 40(SI), Y15
+	VFMADD231PD  Y12, Y14, Y8
+	VFMADD231PD  Y13, Y14, Y9
+	VFMADD231PD  Y12, Y15, Y10
+	VFMADD231PD  Y13, Y15, Y11
+	ADDQ         R8, SI
+	ADDQ         $64, DI
+	DECQ         CX
+	JMP          sloop
+
+sdone:
+	VMOVUPD Y0, (DX)
+	VMOVUPD Y1, 32(DX)
+	VMOVUPD Y2, 64(DX)
+	VMOVUPD Y3, 96(DX)
+	VMOVUPD Y4, 128(DX)
+	VMOVUPD Y5, 160(DX)
+	VMOVUPD Y6, 192(DX)
+	VMOVUPD Y7, 224(DX)
+	VMOVUPD Y8, 256(DX)
+	VMOVUPD Y9, 288(DX)
+	VMOVUPD Y10, 320(DX)
+	VMOVUPD Y11, 352(DX)
+	VZEROUPPER
+	RET

@@ -21,3 +21,5 @@ func SqDist16(a, b []float32) float32 {
 	}
 	return SqDistGo(a, b)
 }
+
+func kernel64StridedAVX2(k int, a *float64, lda int, b, c *float64) { panic("gemm: no AVX2") }
