@@ -5,6 +5,7 @@ package graph
 import (
 	"fmt"
 	"sort"
+	"sync/atomic"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -24,6 +25,9 @@ type CSR struct {
 	// finish): products then read the pattern only, skipping 8 of the 12
 	// bytes per stored entry.
 	unitWeights bool
+	// sell is the SELL-C-σ copy the vector products use, built on first
+	// use (sell.go).
+	sell atomic.Pointer[sliced]
 }
 
 // Nodes returns the number of nodes n.
