@@ -195,4 +195,3 @@ func (s *sliced) weight(q int) float64 {
 	}
 	return s.weights[q]
 }
-

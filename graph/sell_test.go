@@ -199,6 +199,9 @@ func TestSlicedBitwiseAgainstCSRAndDense(t *testing.T) {
 				}
 				got := make([]float64, n)
 				g.ScaledMulVecTo(got, x, s)
+				if usesSliced := g.sell.Load() != nil; usesSliced != (hasSellAVX2 && g.NNZ() >= minSlicedWork) {
+					t.Fatalf("n %d nnz %d: ScaledMulVecTo used the sliced copy: %v", n, g.NNZ(), usesSliced)
+				}
 				for i := range got {
 					if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
 						t.Fatalf("n %d unit %v scaling %d: ScaledMulVecTo row %d: got %v, CSR kernel %v", n, unit, si, i, got[i], want[i])
