@@ -106,15 +106,20 @@ const sellBatch = 64
 // the rows held by chunks [lo, hi), with the same operations in the same order
 // as CSR.scaledRows.
 func (s *sliced) mulVec(dst, x []float64, sc Scaling, lo, hi int) {
-	s.mulVecWith(s.chunkSums, dst, x, sc, lo, hi)
+	s.mulVecKernel(false, dst, x, sc, lo, hi)
 }
 
-// mulVecWith is mulVec with the given row-sum kernel.
-func (s *sliced) mulVecWith(kernel func(sums, x, right []float64, lo, hi int), dst, x []float64, sc Scaling, lo, hi int) {
+// mulVecKernel is mulVec, with the portable row-sum kernel when portable is
+// true (for tests and benchmarks).
+func (s *sliced) mulVecKernel(portable bool, dst, x []float64, sc Scaling, lo, hi int) {
 	var buf [sellBatch * sellC]float64
 	for k := lo; k < hi; k += sellBatch {
 		e := min(k+sellBatch, hi)
-		kernel(buf[:], x, sc.Right, k, e)
+		if portable {
+			s.chunkSumsGo(buf[:], x, sc.Right, k, e)
+		} else {
+			s.chunkSums(buf[:], x, sc.Right, k, e)
+		}
 		rows := s.rows[k*sellC : e*sellC]
 		for t, row := range rows {
 			if row < 0 {

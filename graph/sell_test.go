@@ -75,7 +75,7 @@ func BenchmarkSliced(b *testing.B) {
 		})
 		b.Run("sell-go/"+sc.name, func(b *testing.B) {
 			for b.Loop() {
-				sl.mulVecWith(sl.chunkSumsGo, y, x, sc.s, 0, sl.chunks())
+				sl.mulVecKernel(true, y, x, sc.s, 0, sl.chunks())
 			}
 		})
 		b.Run("sell/"+sc.name, func(b *testing.B) {
@@ -181,18 +181,15 @@ func TestSlicedBitwiseAgainstCSRAndDense(t *testing.T) {
 				ref := denseScaled(dense, x, s)
 				for _, sigma := range []int{sellC, 8, sellSigma, n + sellC} {
 					sl := newSliced(g, sigma)
-					kernels := map[string]func(sums, x, right []float64, lo, hi int){
-						"go": sl.chunkSumsGo, "dispatch": sl.chunkSums,
-					}
-					for name, kernel := range kernels {
+					for _, portable := range []bool{true, false} {
 						got := make([]float64, n)
 						for i := range got {
 							got[i] = math.NaN() // every row must be written
 						}
-						sl.mulVecWith(kernel, got, x, s, 0, sl.chunks())
+						sl.mulVecKernel(portable, got, x, s, 0, sl.chunks())
 						for i := range got {
 							if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
-								t.Fatalf("n %d unit %v scaling %d σ %d kernel %s: row %d: got %v, CSR kernel %v", n, unit, si, sigma, name, i, got[i], want[i])
+								t.Fatalf("n %d unit %v scaling %d σ %d portable %v: row %d: got %v, CSR kernel %v", n, unit, si, sigma, portable, i, got[i], want[i])
 							}
 						}
 					}
