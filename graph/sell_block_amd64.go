@@ -1,0 +1,76 @@
+package graph
+
+import "unsafe"
+
+//go:generate go run gen_sell.go
+
+//go:noescape
+func sellBlock1AVX2(sums, x *float64, xbytes int, right, weights *float64, wstep int, indices, lens *int32, off *int, chunks int, masks *[8]int64)
+
+//go:noescape
+func sellBlock2AVX2(sums, x *float64, xbytes int, right, weights *float64, wstep int, indices, lens *int32, off *int, chunks int, masks *[8]int64)
+
+//go:noescape
+func sellBlockRight1AVX2(sums, x *float64, xbytes int, right, weights *float64, wstep int, indices, lens *int32, off *int, chunks int, masks *[8]int64)
+
+//go:noescape
+func sellBlockRight2AVX2(sums, x *float64, xbytes int, right, weights *float64, wstep int, indices, lens *int32, off *int, chunks int, masks *[8]int64)
+
+// sellBlockBatch is the number of chunks whose block row sums are computed
+// before they are scaled and written: 16 chunks · 4 rows · 8 columns of
+// float64 stay in L1.
+const sellBlockBatch = 16
+
+// sellOnes are the weights of a unit-weight graph in the block kernels.
+var sellOnes = [sellC]float64{1, 1, 1, 1}
+
+// mulBlock computes the rows held by chunks [lo, hi) of ScaledMulBlockTo for
+// a block of c ≤ 8 columns (row strides xs and ds), with the operations of
+// the generated CSR block kernels, in the same order. It needs AVX2.
+func (s *sliced) mulBlock(dst []float64, ds int, x []float64, xs, c int, sc Scaling, lo, hi int) {
+	var masks [8]int64
+	for t := range c {
+		masks[t] = -1
+	}
+	kernel := sellBlock1AVX2
+	switch {
+	case sc.Right == nil && c > 4:
+		kernel = sellBlock2AVX2
+	case sc.Right != nil && c <= 4:
+		kernel = sellBlockRight1AVX2
+	case sc.Right != nil:
+		kernel = sellBlockRight2AVX2
+	}
+	weights, wstep := &sellOnes[0], 0
+	if s.weights != nil {
+		weights, wstep = unsafe.SliceData(s.weights), 8
+	}
+	var sums [sellBlockBatch * sellC * 8]float64
+	for k := lo; k < hi; k += sellBlockBatch {
+		e := min(k+sellBlockBatch, hi)
+		kernel(&sums[0], unsafe.SliceData(x), 8*xs, unsafe.SliceData(sc.Right), weights, wstep,
+			unsafe.SliceData(s.indices), &s.lens[k*sellC], &s.off[k], e-k, &masks)
+		for t, i := range s.rows[k*sellC : e*sellC] {
+			if i < 0 {
+				continue
+			}
+			acc := sums[8*t : 8*t+c]
+			l := 1.0
+			if sc.Left != nil {
+				l = sc.Left[i]
+			}
+			d := dst[int(i)*ds : int(i)*ds+c]
+			if sc.Diag != nil {
+				di := sc.Diag[i]
+				xi := x[int(i)*xs : int(i)*xs+c]
+				for u := range d {
+					d[u] = di*xi[u] + l*acc[u]
+				}
+			} else {
+				for u := range d {
+					d[u] = l * acc[u]
+				}
+			}
+		}
+	}
+}
