@@ -117,7 +117,7 @@ func kernel(b *bytes.Buffer, right bool, halves int) {
 	p("JNZ %s_lockstep", name)
 	label("tails")
 	p("MOVQ R13, R10")
-	p("MOVQ R14, X13")
+	p("VMOVQ R14, X13")
 	// slot r < 3 continues from entry m·4 + r up to its own length; R13 and
 	// R14 point at the lockstep's end (entry m·4), saved in R10 and X13.
 	for r := 0; r < 3; r++ {
@@ -126,7 +126,7 @@ func kernel(b *bytes.Buffer, right bool, halves int) {
 		p("SUBQ AX, R9")
 		p("JZ %s_tail%d_done", name, r)
 		p("LEAQ %d(R10), R13", 4*r)
-		p("MOVQ X13, R14")
+		p("VMOVQ X13, R14")
 		if r > 0 {
 			p("MOVQ wstep+40(FP), AX")
 			p("LEAQ (R14)(AX*%d), R14", r)

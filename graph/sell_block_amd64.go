@@ -50,25 +50,49 @@ func (s *sliced) mulBlock(dst []float64, ds int, x []float64, xs, c int, sc Scal
 		e := min(k+sellBlockBatch, hi)
 		kernel(&sums[0], unsafe.SliceData(x), 8*xs, unsafe.SliceData(sc.Right), weights, wstep,
 			unsafe.SliceData(s.indices), &s.lens[k*sellC], &s.off[k], e-k, &masks)
-		for t, i := range s.rows[k*sellC : e*sellC] {
-			if i < 0 {
-				continue
-			}
-			acc := sums[8*t : 8*t+c]
-			l := 1.0
-			if sc.Left != nil {
-				l = sc.Left[i]
-			}
-			d := dst[int(i)*ds : int(i)*ds+c]
-			if sc.Diag != nil {
-				di := sc.Diag[i]
-				xi := x[int(i)*xs : int(i)*xs+c]
+		s.finishBlock(dst, ds, x, xs, c, sc, sums[:], s.rows[k*sellC:e*sellC])
+	}
+}
+
+// finishBlock writes dst_i = Diag_i·x_i + Left_i·sums_t for the row i held
+// by each slot t of rows (skipping empty slots), as the CSR kernels do.
+func (s *sliced) finishBlock(dst []float64, ds int, x []float64, xs, c int, sc Scaling, sums []float64, rows []int32) {
+	switch {
+	case sc.Left == nil && sc.Diag == nil:
+		for t, i := range rows {
+			if i >= 0 {
+				o := int(i) * ds
+				acc := sums[8*t : 8*t+8]
+				d := dst[o : o+c]
 				for u := range d {
-					d[u] = di*xi[u] + l*acc[u]
+					d[u] = acc[u&7]
 				}
-			} else {
+			}
+		}
+	case sc.Diag == nil:
+		for t, i := range rows {
+			if i >= 0 {
+				o, l := int(i)*ds, sc.Left[i]
+				acc := sums[8*t : 8*t+8]
+				d := dst[o : o+c]
 				for u := range d {
-					d[u] = l * acc[u]
+					d[u] = l * acc[u&7]
+				}
+			}
+		}
+	default:
+		for t, i := range rows {
+			if i >= 0 {
+				l := 1.0
+				if sc.Left != nil {
+					l = sc.Left[i]
+				}
+				o, di := int(i)*ds, sc.Diag[i]
+				acc := sums[8*t : 8*t+8]
+				xi := x[int(i)*xs : int(i)*xs+c]
+				d := dst[o : o+len(xi)]
+				for u := range d {
+					d[u] = di*xi[u] + l*acc[u&7]
 				}
 			}
 		}

@@ -85,13 +85,13 @@ sellBlock1AVX2_lockstep:
 	JNZ sellBlock1AVX2_lockstep
 sellBlock1AVX2_tails:
 	MOVQ R13, R10
-	MOVQ R14, X13
+	VMOVQ R14, X13
 	MOVLQSX 0(R12), R9
 	MOVLQSX 12(R12), AX
 	SUBQ AX, R9
 	JZ sellBlock1AVX2_tail0_done
 	LEAQ 0(R10), R13
-	MOVQ X13, R14
+	VMOVQ X13, R14
 sellBlock1AVX2_tail0:
 	MOVLQSX 0(R13), AX
 	VBROADCASTSD 0(R14), Y10
@@ -110,7 +110,7 @@ sellBlock1AVX2_tail0_done:
 	SUBQ AX, R9
 	JZ sellBlock1AVX2_tail1_done
 	LEAQ 4(R10), R13
-	MOVQ X13, R14
+	VMOVQ X13, R14
 	MOVQ wstep+40(FP), AX
 	LEAQ (R14)(AX*1), R14
 sellBlock1AVX2_tail1:
@@ -131,7 +131,7 @@ sellBlock1AVX2_tail1_done:
 	SUBQ AX, R9
 	JZ sellBlock1AVX2_tail2_done
 	LEAQ 8(R10), R13
-	MOVQ X13, R14
+	VMOVQ X13, R14
 	MOVQ wstep+40(FP), AX
 	LEAQ (R14)(AX*2), R14
 sellBlock1AVX2_tail2:
@@ -236,13 +236,13 @@ sellBlock2AVX2_lockstep:
 	JNZ sellBlock2AVX2_lockstep
 sellBlock2AVX2_tails:
 	MOVQ R13, R10
-	MOVQ R14, X13
+	VMOVQ R14, X13
 	MOVLQSX 0(R12), R9
 	MOVLQSX 12(R12), AX
 	SUBQ AX, R9
 	JZ sellBlock2AVX2_tail0_done
 	LEAQ 0(R10), R13
-	MOVQ X13, R14
+	VMOVQ X13, R14
 sellBlock2AVX2_tail0:
 	MOVLQSX 0(R13), AX
 	VBROADCASTSD 0(R14), Y10
@@ -264,7 +264,7 @@ sellBlock2AVX2_tail0_done:
 	SUBQ AX, R9
 	JZ sellBlock2AVX2_tail1_done
 	LEAQ 4(R10), R13
-	MOVQ X13, R14
+	VMOVQ X13, R14
 	MOVQ wstep+40(FP), AX
 	LEAQ (R14)(AX*1), R14
 sellBlock2AVX2_tail1:
@@ -288,7 +288,7 @@ sellBlock2AVX2_tail1_done:
 	SUBQ AX, R9
 	JZ sellBlock2AVX2_tail2_done
 	LEAQ 8(R10), R13
-	MOVQ X13, R14
+	VMOVQ X13, R14
 	MOVQ wstep+40(FP), AX
 	LEAQ (R14)(AX*2), R14
 sellBlock2AVX2_tail2:
@@ -392,13 +392,13 @@ sellBlockRight1AVX2_lockstep:
 	JNZ sellBlockRight1AVX2_lockstep
 sellBlockRight1AVX2_tails:
 	MOVQ R13, R10
-	MOVQ R14, X13
+	VMOVQ R14, X13
 	MOVLQSX 0(R12), R9
 	MOVLQSX 12(R12), AX
 	SUBQ AX, R9
 	JZ sellBlockRight1AVX2_tail0_done
 	LEAQ 0(R10), R13
-	MOVQ X13, R14
+	VMOVQ X13, R14
 sellBlockRight1AVX2_tail0:
 	MOVLQSX 0(R13), AX
 	VMOVSD 0(R14), X10
@@ -419,7 +419,7 @@ sellBlockRight1AVX2_tail0_done:
 	SUBQ AX, R9
 	JZ sellBlockRight1AVX2_tail1_done
 	LEAQ 4(R10), R13
-	MOVQ X13, R14
+	VMOVQ X13, R14
 	MOVQ wstep+40(FP), AX
 	LEAQ (R14)(AX*1), R14
 sellBlockRight1AVX2_tail1:
@@ -442,7 +442,7 @@ sellBlockRight1AVX2_tail1_done:
 	SUBQ AX, R9
 	JZ sellBlockRight1AVX2_tail2_done
 	LEAQ 8(R10), R13
-	MOVQ X13, R14
+	VMOVQ X13, R14
 	MOVQ wstep+40(FP), AX
 	LEAQ (R14)(AX*2), R14
 sellBlockRight1AVX2_tail2:
@@ -557,13 +557,13 @@ sellBlockRight2AVX2_lockstep:
 	JNZ sellBlockRight2AVX2_lockstep
 sellBlockRight2AVX2_tails:
 	MOVQ R13, R10
-	MOVQ R14, X13
+	VMOVQ R14, X13
 	MOVLQSX 0(R12), R9
 	MOVLQSX 12(R12), AX
 	SUBQ AX, R9
 	JZ sellBlockRight2AVX2_tail0_done
 	LEAQ 0(R10), R13
-	MOVQ X13, R14
+	VMOVQ X13, R14
 sellBlockRight2AVX2_tail0:
 	MOVLQSX 0(R13), AX
 	VMOVSD 0(R14), X10
@@ -587,7 +587,7 @@ sellBlockRight2AVX2_tail0_done:
 	SUBQ AX, R9
 	JZ sellBlockRight2AVX2_tail1_done
 	LEAQ 4(R10), R13
-	MOVQ X13, R14
+	VMOVQ X13, R14
 	MOVQ wstep+40(FP), AX
 	LEAQ (R14)(AX*1), R14
 sellBlockRight2AVX2_tail1:
@@ -613,7 +613,7 @@ sellBlockRight2AVX2_tail1_done:
 	SUBQ AX, R9
 	JZ sellBlockRight2AVX2_tail2_done
 	LEAQ 8(R10), R13
-	MOVQ X13, R14
+	VMOVQ X13, R14
 	MOVQ wstep+40(FP), AX
 	LEAQ (R14)(AX*2), R14
 sellBlockRight2AVX2_tail2:

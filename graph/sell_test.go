@@ -39,8 +39,9 @@ func readPubMed(tb testing.TB) *CSR {
 	return g
 }
 
-// BenchmarkSliced times the CSR row kernel against the SELL-C-σ kernels on
-// PubMed, one goroutine, for W·x, W·diag(r)·x and a weighted copy of the graph.
+// BenchmarkSliced times the CSR row kernels against the SELL-C-σ kernels on
+// PubMed, one goroutine, for W·x and diag(r)·W·diag(r)·x, with 1, 3 and 7
+// columns. SELL_SIGMA=σ rebuilds the copy with another sorting window.
 //
 //	go test ./graph -run '^$' -bench Sliced -benchtime 2000x
 func BenchmarkSliced(b *testing.B) {
@@ -83,6 +84,25 @@ func BenchmarkSliced(b *testing.B) {
 				sl.mulVec(y, x, sc.s, 0, sl.chunks())
 			}
 		})
+		if !hasSellAVX2 {
+			continue
+		}
+		for _, c := range []int{3, 7} {
+			xb, yb := make([]float64, n*c), make([]float64, n*c)
+			for i := range xb {
+				xb[i] = rng.Float64()
+			}
+			b.Run(fmt.Sprintf("csr-block/c=%d/%s", c, sc.name), func(b *testing.B) {
+				for b.Loop() {
+					g.scaledBlockRows(yb, c, xb, c, c, sc.s, 0, n)
+				}
+			})
+			b.Run(fmt.Sprintf("sell-block/c=%d/%s", c, sc.name), func(b *testing.B) {
+				for b.Loop() {
+					sl.mulBlock(yb, c, xb, c, c, sc.s, 0, sl.chunks())
+				}
+			})
+		}
 	}
 }
 
