@@ -120,19 +120,36 @@ func (s *sliced) mulVecKernel(portable bool, dst, x []float64, sc Scaling, lo, h
 		} else {
 			s.chunkSums(buf[:], x, sc.Right, k, e)
 		}
-		rows := s.rows[k*sellC : e*sellC]
-		for t, row := range rows {
-			if row < 0 {
-				continue
+		finishVec(dst, x, sc, buf[:], s.rows[k*sellC:e*sellC])
+	}
+}
+
+// finishVec writes dst_i = Diag_i·x_i + Left_i·sums_t for the row i held by
+// each slot t of rows (skipping empty slots), as CSR.scaledRows does.
+func finishVec(dst, x []float64, sc Scaling, sums []float64, rows []int32) {
+	sums = sums[:len(rows)]
+	switch {
+	case sc.Left == nil && sc.Diag == nil:
+		for t, i := range rows {
+			if i >= 0 {
+				dst[i] = sums[t]
 			}
-			sum := buf[t]
-			if sc.Left != nil {
-				sum *= sc.Left[row]
+		}
+	case sc.Diag == nil:
+		for t, i := range rows {
+			if i >= 0 {
+				dst[i] = sums[t] * sc.Left[i]
 			}
-			if sc.Diag != nil {
-				sum += sc.Diag[row] * x[row]
+		}
+	default:
+		for t, i := range rows {
+			if i >= 0 {
+				sum := sums[t]
+				if sc.Left != nil {
+					sum *= sc.Left[i]
+				}
+				dst[i] = sum + sc.Diag[i]*x[i]
 			}
-			dst[row] = sum
 		}
 	}
 }
