@@ -32,15 +32,6 @@ func (s *sliced) mulBlock(dst []float64, ds int, x []float64, xs, c int, sc Scal
 	for t := range c {
 		masks[t] = -1
 	}
-	kernel := sellBlock1AVX2
-	switch {
-	case sc.Right == nil && c > 4:
-		kernel = sellBlock2AVX2
-	case sc.Right != nil && c <= 4:
-		kernel = sellBlockRight1AVX2
-	case sc.Right != nil:
-		kernel = sellBlockRight2AVX2
-	}
 	weights, wstep := &sellOnes[0], 0
 	if s.weights != nil {
 		weights, wstep = unsafe.SliceData(s.weights), 8
@@ -48,8 +39,18 @@ func (s *sliced) mulBlock(dst []float64, ds int, x []float64, xs, c int, sc Scal
 	var sums [sellBlockBatch * sellC * 8]float64
 	for k := lo; k < hi; k += sellBlockBatch {
 		e := min(k+sellBlockBatch, hi)
-		kernel(&sums[0], unsafe.SliceData(x), 8*xs, unsafe.SliceData(sc.Right), weights, wstep,
-			unsafe.SliceData(s.indices), &s.lens[k*sellC], &s.off[k], e-k, &masks)
+		// Direct calls (not through a func value) keep sums on the stack.
+		xp, rp, ip, lp, op := unsafe.SliceData(x), unsafe.SliceData(sc.Right), unsafe.SliceData(s.indices), &s.lens[k*sellC], &s.off[k]
+		switch {
+		case sc.Right == nil && c <= 4:
+			sellBlock1AVX2(&sums[0], xp, 8*xs, rp, weights, wstep, ip, lp, op, e-k, &masks)
+		case sc.Right == nil:
+			sellBlock2AVX2(&sums[0], xp, 8*xs, rp, weights, wstep, ip, lp, op, e-k, &masks)
+		case c <= 4:
+			sellBlockRight1AVX2(&sums[0], xp, 8*xs, rp, weights, wstep, ip, lp, op, e-k, &masks)
+		default:
+			sellBlockRight2AVX2(&sums[0], xp, 8*xs, rp, weights, wstep, ip, lp, op, e-k, &masks)
+		}
 		s.finishBlock(dst, ds, x, xs, c, sc, sums[:], s.rows[k*sellC:e*sellC])
 	}
 }
