@@ -106,12 +106,20 @@ func BenchmarkSliced(b *testing.B) {
 	}
 }
 
-// sellTestGraph draws a graph on n nodes for the SELL-C-σ tests: rows of
+// sellTestGraph draws a graph on n nodes for the SELL-C-σ tests (for n = 1,
+// a single self loop): rows of
 // very different lengths, a third of the nodes isolated (empty rows), one
 // node joined to about 3/4 of the others (a very long row), self loops, and
 // unit or random weights.
 func sellTestGraph(t *testing.T, rng *rand.Rand, n int, unit bool) *CSR {
 	t.Helper()
+	if n == 1 {
+		w := 2.0
+		if unit {
+			w = 1
+		}
+		return mustGraph(t, 1, []Edge{{U: 0, V: 0, W: w}})
+	}
 	var edges []Edge
 	weight := func() float64 {
 		if unit {
@@ -184,12 +192,7 @@ func TestSlicedBitwiseAgainstCSRAndDense(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 11))
 	for _, n := range []int{1, 2, 5, 8, 61, 300, 1001} {
 		for _, unit := range []bool{true, false} {
-			var g *CSR
-			if n == 1 {
-				g = mustGraph(t, 1, []Edge{{U: 0, V: 0, W: 2}}, unit)
-			} else {
-				g = sellTestGraph(t, rng, n, unit)
-			}
+			g := sellTestGraph(t, rng, n, unit)
 			dense := g.Dense()
 			x := make([]float64, n)
 			for i := range x {
@@ -232,13 +235,8 @@ func TestSlicedBitwiseAgainstCSRAndDense(t *testing.T) {
 	}
 }
 
-func mustGraph(t *testing.T, n int, edges []Edge, unit bool) *CSR {
+func mustGraph(t *testing.T, n int, edges []Edge) *CSR {
 	t.Helper()
-	if unit {
-		for k := range edges {
-			edges[k].W = 1
-		}
-	}
 	g, err := FromEdges(n, edges, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -280,12 +278,7 @@ func TestSlicedBlockBitwiseAgainstCSRAndDense(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 17))
 	for _, n := range []int{1, 7, 300, 1001} {
 		for _, unit := range []bool{true, false} {
-			var g *CSR
-			if n == 1 {
-				g = mustGraph(t, 1, []Edge{{U: 0, V: 0, W: 2}}, unit)
-			} else {
-				g = sellTestGraph(t, rng, n, unit)
-			}
+			g := sellTestGraph(t, rng, n, unit)
 			dense := g.Dense()
 			for c := 1; c <= maxUnrolled; c++ {
 				for _, stride := range []int{c, c + 3} {
