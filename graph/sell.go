@@ -19,7 +19,7 @@ const sellSigma = 1024
 // sliced is a SELL-C-σ copy of a CSR graph (M. Kreutzer, G. Hager, G. Wellein,
 // H. Fehske and A. R. Bishop, "A unified sparse matrix data format for
 // efficient general sparse matrix-vector multiplication on modern processors
-// with wide SIMD units", SIAM J. Sci. Comput. 36(5), 2014, §2). Rows are
+// with wide SIMD units", SIAM J. Sci. Comput. 36(5), C401–C423, 2014). Rows are
 // sorted by decreasing length within windows of sellSigma rows and packed in
 // chunks of sellC rows stored column by column: entry j of the chunk's slot r
 // is at off[k] + j·C + r, each chunk padded to its longest row. Padding
