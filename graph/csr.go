@@ -135,6 +135,13 @@ func (g *CSR) Dense() *mat.Dense {
 // on one goroutine: scheduling costs more than it saves on smaller graphs.
 const minParallelWork = 1 << 15
 
+// minSlicedParallelWork is the number of stored entries per goroutine below
+// which a SELL vector product runs on one goroutine (graphs under 2^18
+// entries): at about 1 ns per entry the work is then shorter than waking a
+// second thread costs. On PubMed (88 648 entries) two goroutines took
+// 190–200 µs against 120–160 µs for one (BENCHMARKS.md, foundation).
+const minSlicedParallelWork = 1 << 17
+
 // minSlicedWork is the number of stored entries from which vector products
 // use the SELL-C-σ copy: below it building the copy costs more than it saves.
 const minSlicedWork = 1 << 10
@@ -169,7 +176,7 @@ func (g *CSR) ScaledMulVecTo(dst, x []float64, s Scaling) {
 	}
 	if hasSellAVX2 && len(g.indices) >= minSlicedWork {
 		sl := g.sliced()
-		parallel.Balanced(sl.off, minParallelWork, func(lo, hi int) {
+		parallel.Balanced(sl.off, minSlicedParallelWork, func(lo, hi int) {
 			sl.mulVec(dst, x, s, lo, hi)
 		})
 		return
