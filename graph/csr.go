@@ -176,6 +176,20 @@ func (g *CSR) ScaledMulVecTo(dst, x []float64, s Scaling) {
 	}
 	if hasSellAVX2 && len(g.indices) >= minSlicedWork {
 		sl := g.sliced()
+		if s.Right != nil && g.unitWeights {
+			// One gather of r∘x instead of two (r and x) per entry.
+			rx := sl.scratch(g.n)
+			defer sl.release(rx)
+			parallel.For(g.n, minSlicedParallelWork, func(lo, hi int) {
+				for i := lo; i < hi; i++ {
+					rx[i] = s.Right[i] * x[i]
+				}
+			})
+			parallel.Balanced(sl.off, minSlicedParallelWork, func(lo, hi int) {
+				sl.mulVecRX(dst, x, rx, s, lo, hi)
+			})
+			return
+		}
 		parallel.Balanced(sl.off, minSlicedParallelWork, func(lo, hi int) {
 			sl.mulVec(dst, x, s, lo, hi)
 		})

@@ -2,6 +2,7 @@ package graph
 
 import (
 	"slices"
+	"sync"
 )
 
 // sellC is the chunk height C of the sliced copy: C rows advance in lockstep,
@@ -32,7 +33,19 @@ type sliced struct {
 	lens    []int32   // len chunks·C: row length of each slot, decreasing within a chunk
 	indices []int32   // len off[chunks]: column of each entry, chunk-column-major
 	weights []float64 // like indices; nil for a graph with unit weights
+	rx      sync.Pool // *[]float64 of length n: r∘x for scaled products of unit-weight graphs
 }
+
+// scratch returns a vector of length n from the pool.
+func (s *sliced) scratch(n int) []float64 {
+	if v, ok := s.rx.Get().(*[]float64); ok && len(*v) == n {
+		return *v
+	}
+	return make([]float64, n)
+}
+
+// release returns a vector from scratch to the pool.
+func (s *sliced) release(v []float64) { s.rx.Put(&v) }
 
 // chunks returns the number of chunks.
 func (s *sliced) chunks() int { return len(s.off) - 1 }
@@ -107,19 +120,30 @@ const sellBatch = 64
 // the rows held by chunks [lo, hi), with the same operations in the same order
 // as CSR.scaledRows.
 func (s *sliced) mulVec(dst, x []float64, sc Scaling, lo, hi int) {
-	s.mulVecKernel(false, dst, x, sc, lo, hi)
+	s.mulVecKernel(false, dst, x, nil, sc, lo, hi)
 }
 
-// mulVecKernel is mulVec, with the portable row-sum kernel when portable is
-// true (for tests and benchmarks).
-func (s *sliced) mulVecKernel(portable bool, dst, x []float64, sc Scaling, lo, hi int) {
+// mulVecRX is mulVec for a graph with unit weights, given rx = r∘x
+// (rx_j = Right_j·x_j): the terms (1·r_j)·x_j of CSR.scaledRows are exactly
+// rx_j, so the kernel gathers rx once instead of r and x.
+func (s *sliced) mulVecRX(dst, x, rx []float64, sc Scaling, lo, hi int) {
+	s.mulVecKernel(false, dst, x, rx, sc, lo, hi)
+}
+
+// mulVecKernel is mulVec (or mulVecRX when rx is not nil), with the portable
+// row-sum kernel when portable is true (for tests and benchmarks).
+func (s *sliced) mulVecKernel(portable bool, dst, x, rx []float64, sc Scaling, lo, hi int) {
 	var buf [sellBatch * sellC]float64
+	src, right := x, sc.Right
+	if rx != nil {
+		src, right = rx, nil
+	}
 	for k := lo; k < hi; k += sellBatch {
 		e := min(k+sellBatch, hi)
 		if portable {
-			s.chunkSumsGo(buf[:], x, sc.Right, k, e)
+			s.chunkSumsGo(buf[:], src, right, k, e)
 		} else {
-			s.chunkSums(buf[:], x, sc.Right, k, e)
+			s.chunkSums(buf[:], src, right, k, e)
 		}
 		finishVec(dst, x, sc, buf[:], s.rows[k*sellC:e*sellC])
 	}

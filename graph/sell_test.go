@@ -76,12 +76,17 @@ func BenchmarkSliced(b *testing.B) {
 		})
 		b.Run("sell-go/"+sc.name, func(b *testing.B) {
 			for b.Loop() {
-				sl.mulVecKernel(true, y, x, sc.s, 0, sl.chunks())
+				sl.mulVecKernel(true, y, x, nil, sc.s, 0, sl.chunks())
 			}
 		})
 		b.Run("sell/"+sc.name, func(b *testing.B) {
 			for b.Loop() {
 				sl.mulVec(y, x, sc.s, 0, sl.chunks())
+			}
+		})
+		b.Run("ScaledMulVecTo/"+sc.name, func(b *testing.B) {
+			for b.Loop() {
+				g.ScaledMulVecTo(y, x, sc.s)
 			}
 		})
 		if !hasSellAVX2 {
@@ -209,7 +214,7 @@ func TestSlicedBitwiseAgainstCSRAndDense(t *testing.T) {
 						for i := range got {
 							got[i] = math.NaN() // every row must be written
 						}
-						sl.mulVecKernel(portable, got, x, s, 0, sl.chunks())
+						sl.mulVecKernel(portable, got, x, nil, s, 0, sl.chunks())
 						for i := range got {
 							if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
 								t.Fatalf("n %d unit %v scaling %d σ %d portable %v: row %d: got %v, CSR kernel %v", n, unit, si, sigma, portable, i, got[i], want[i])
