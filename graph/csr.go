@@ -110,7 +110,9 @@ func (g *CSR) ForEachEdge(fn func(u, v int, w float64)) {
 	}
 }
 
-// Bytes returns the memory held by the graph's arrays.
+// Bytes returns the memory held by the graph's arrays (not counting the
+// SELL-C-σ copy that vector and block products build on AVX2 CPUs; see
+// ScaledMulVecTo).
 func (g *CSR) Bytes() int {
 	return 8*len(g.indptr) + 4*len(g.indices) + 8*len(g.weights) + 8*len(g.degree)
 }
