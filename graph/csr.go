@@ -215,7 +215,10 @@ func (g *CSR) scaledRows(dst, x []float64, s Scaling, lo, hi int) {
 	a := indptr[lo]
 	// Plain indexed loops: on graphs with a handful of neighbours per row they
 	// measured faster than sub-sliced or unrolled ones (rows are too short for
-	// unrolling to pay for its set-up).
+	// unrolling to pay for its set-up). The float64 conversions round every
+	// product, so that no build (GOAMD64=v3) fuses it into the add: the
+	// products are the same on every amd64 level and bitwise those of the
+	// SELL kernels (sell.go).
 	for i := lo; i < hi; i++ {
 		b := indptr[i+1]
 		var sum float64
@@ -225,20 +228,20 @@ func (g *CSR) scaledRows(dst, x []float64, s Scaling, lo, hi int) {
 			}
 		} else if r == nil {
 			for k := a; k < b; k++ {
-				sum += weights[k] * x[indices[k]]
+				sum += float64(weights[k] * x[indices[k]])
 			}
 		} else {
 			for k := a; k < b; k++ {
 				c := indices[k]
-				sum += weights[k] * r[c] * x[c]
+				sum += float64(weights[k] * r[c] * x[c])
 			}
 		}
 		a = b
 		if s.Left != nil {
-			sum *= s.Left[i]
+			sum = float64(sum * s.Left[i])
 		}
 		if s.Diag != nil {
-			sum += s.Diag[i] * x[i]
+			sum += float64(s.Diag[i] * x[i])
 		}
 		dst[i] = sum
 	}
@@ -317,7 +320,7 @@ func (g *CSR) scaledBlockRows(dst []float64, ds int, x []float64, xs int, c int,
 			xr := x[int(col)*xs : int(col)*xs+c]
 			xr = xr[:len(acc)]
 			for t, v := range xr {
-				acc[t] += w * v
+				acc[t] += float64(w * v)
 			}
 		}
 		a = b
@@ -336,7 +339,7 @@ func (g *CSR) finishBlockRow(drow, xi, acc []float64, s Scaling, i int) {
 		d := s.Diag[i]
 		xi = xi[:len(acc)]
 		for t := range drow {
-			drow[t] = d*xi[t] + l*acc[t]
+			drow[t] = float64(d*xi[t]) + float64(l*acc[t])
 		}
 		return
 	}

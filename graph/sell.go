@@ -163,7 +163,7 @@ func finishVec(dst, x []float64, sc Scaling, sums []float64, rows []int32) {
 	case sc.Diag == nil:
 		for t, i := range rows {
 			if i >= 0 {
-				dst[i] = sums[t] * sc.Left[i]
+				dst[i] = float64(sums[t] * sc.Left[i])
 			}
 		}
 	default:
@@ -171,9 +171,9 @@ func finishVec(dst, x []float64, sc Scaling, sums []float64, rows []int32) {
 			if i >= 0 {
 				sum := sums[t]
 				if sc.Left != nil {
-					sum *= sc.Left[i]
+					sum = float64(sum * sc.Left[i])
 				}
-				dst[i] = sum + sc.Diag[i]*x[i]
+				dst[i] = sum + float64(sc.Diag[i]*x[i])
 			}
 		}
 	}
@@ -183,7 +183,8 @@ func finishVec(dst, x []float64, sc Scaling, sums []float64, rows []int32) {
 // Σ_j W_ij·r_j·x_j (r_j = 1 when right is nil) of slot r of chunk k, for the
 // chunks [lo, hi), adding each row's terms in its CSR order into one
 // accumulator. It is the portable kernel; the AVX2 one agrees with it bit for
-// bit.
+// bit. Products are rounded (float64 conversions) before they are added, as
+// in the CSR kernels and the assembly, so that no build fuses them.
 func (s *sliced) chunkSumsGo(sums []float64, x, right []float64, lo, hi int) {
 	off, lens, indices, weights := s.off, s.lens, s.indices, s.weights
 	for k := lo; k < hi; k++ {
@@ -204,18 +205,18 @@ func (s *sliced) chunkSumsGo(sums []float64, x, right []float64, lo, hi int) {
 		case right == nil:
 			ws := weights[p : p+len(idx)]
 			for q := 0; q+3 < len(idx); q += sellC {
-				a0 += ws[q] * x[idx[q]]
-				a1 += ws[q+1] * x[idx[q+1]]
-				a2 += ws[q+2] * x[idx[q+2]]
-				a3 += ws[q+3] * x[idx[q+3]]
+				a0 += float64(ws[q] * x[idx[q]])
+				a1 += float64(ws[q+1] * x[idx[q+1]])
+				a2 += float64(ws[q+2] * x[idx[q+2]])
+				a3 += float64(ws[q+3] * x[idx[q+3]])
 			}
 		default:
 			for q := 0; q+3 < len(idx); q += sellC {
 				c0, c1, c2, c3 := idx[q], idx[q+1], idx[q+2], idx[q+3]
-				a0 += s.weight(p+q) * right[c0] * x[c0]
-				a1 += s.weight(p+q+1) * right[c1] * x[c1]
-				a2 += s.weight(p+q+2) * right[c2] * x[c2]
-				a3 += s.weight(p+q+3) * right[c3] * x[c3]
+				a0 += float64(s.weight(p+q) * right[c0] * x[c0])
+				a1 += float64(s.weight(p+q+1) * right[c1] * x[c1])
+				a2 += float64(s.weight(p+q+2) * right[c2] * x[c2])
+				a3 += float64(s.weight(p+q+3) * right[c3] * x[c3])
 			}
 		}
 		a := [sellC]float64{a0, a1, a2, a3}
@@ -225,9 +226,9 @@ func (s *sliced) chunkSumsGo(sums []float64, x, right []float64, lo, hi int) {
 				q := p + j*sellC + r
 				c := indices[q]
 				if right == nil {
-					a[r] += s.weight(q) * x[c]
+					a[r] += float64(s.weight(q) * x[c])
 				} else {
-					a[r] += s.weight(q) * right[c] * x[c]
+					a[r] += float64(s.weight(q) * right[c] * x[c])
 				}
 			}
 		}

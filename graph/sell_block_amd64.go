@@ -93,7 +93,7 @@ func (s *sliced) finishBlock(dst []float64, ds int, x []float64, xs, c int, sc S
 				xi := x[int(i)*xs : int(i)*xs+c]
 				d := dst[o : o+len(xi)]
 				for u := range d {
-					d[u] = di*xi[u] + l*acc[u&7]
+					d[u] = float64(di*xi[u]) + float64(l*acc[u&7])
 				}
 			}
 		}
