@@ -34,14 +34,14 @@ func blockRows1(g *CSR, dst []float64, ds int, x []float64, xs int, s Scaling, l
 			for k := a; k < b; k++ {
 				w, o := weights[k], int(indices[k])*xs
 				xr := x[o : o+1 : o+1]
-				a0 += w * xr[0]
+				a0 += float64(w * xr[0])
 			}
 		} else {
 			for k := a; k < b; k++ {
 				col := indices[k]
 				w, o := weights[k]*right[col], int(col)*xs
 				xr := x[o : o+1 : o+1]
-				a0 += w * xr[0]
+				a0 += float64(w * xr[0])
 			}
 		}
 		a = b
@@ -53,7 +53,7 @@ func blockRows1(g *CSR, dst []float64, ds int, x []float64, xs int, s Scaling, l
 		if diag != nil {
 			di := diag[i]
 			xi := x[i*xs : i*xs+1 : i*xs+1]
-			d[0] = di*xi[0] + l*a0
+			d[0] = float64(di*xi[0]) + float64(l*a0)
 		} else {
 			d[0] = l * a0
 		}
@@ -78,16 +78,16 @@ func blockRows2(g *CSR, dst []float64, ds int, x []float64, xs int, s Scaling, l
 			for k := a; k < b; k++ {
 				w, o := weights[k], int(indices[k])*xs
 				xr := x[o : o+2 : o+2]
-				a0 += w * xr[0]
-				a1 += w * xr[1]
+				a0 += float64(w * xr[0])
+				a1 += float64(w * xr[1])
 			}
 		} else {
 			for k := a; k < b; k++ {
 				col := indices[k]
 				w, o := weights[k]*right[col], int(col)*xs
 				xr := x[o : o+2 : o+2]
-				a0 += w * xr[0]
-				a1 += w * xr[1]
+				a0 += float64(w * xr[0])
+				a1 += float64(w * xr[1])
 			}
 		}
 		a = b
@@ -99,8 +99,8 @@ func blockRows2(g *CSR, dst []float64, ds int, x []float64, xs int, s Scaling, l
 		if diag != nil {
 			di := diag[i]
 			xi := x[i*xs : i*xs+2 : i*xs+2]
-			d[0] = di*xi[0] + l*a0
-			d[1] = di*xi[1] + l*a1
+			d[0] = float64(di*xi[0]) + float64(l*a0)
+			d[1] = float64(di*xi[1]) + float64(l*a1)
 		} else {
 			d[0] = l * a0
 			d[1] = l * a1
@@ -127,18 +127,18 @@ func blockRows3(g *CSR, dst []float64, ds int, x []float64, xs int, s Scaling, l
 			for k := a; k < b; k++ {
 				w, o := weights[k], int(indices[k])*xs
 				xr := x[o : o+3 : o+3]
-				a0 += w * xr[0]
-				a1 += w * xr[1]
-				a2 += w * xr[2]
+				a0 += float64(w * xr[0])
+				a1 += float64(w * xr[1])
+				a2 += float64(w * xr[2])
 			}
 		} else {
 			for k := a; k < b; k++ {
 				col := indices[k]
 				w, o := weights[k]*right[col], int(col)*xs
 				xr := x[o : o+3 : o+3]
-				a0 += w * xr[0]
-				a1 += w * xr[1]
-				a2 += w * xr[2]
+				a0 += float64(w * xr[0])
+				a1 += float64(w * xr[1])
+				a2 += float64(w * xr[2])
 			}
 		}
 		a = b
@@ -150,9 +150,9 @@ func blockRows3(g *CSR, dst []float64, ds int, x []float64, xs int, s Scaling, l
 		if diag != nil {
 			di := diag[i]
 			xi := x[i*xs : i*xs+3 : i*xs+3]
-			d[0] = di*xi[0] + l*a0
-			d[1] = di*xi[1] + l*a1
-			d[2] = di*xi[2] + l*a2
+			d[0] = float64(di*xi[0]) + float64(l*a0)
+			d[1] = float64(di*xi[1]) + float64(l*a1)
+			d[2] = float64(di*xi[2]) + float64(l*a2)
 		} else {
 			d[0] = l * a0
 			d[1] = l * a1
@@ -181,20 +181,20 @@ func blockRows4(g *CSR, dst []float64, ds int, x []float64, xs int, s Scaling, l
 			for k := a; k < b; k++ {
 				w, o := weights[k], int(indices[k])*xs
 				xr := x[o : o+4 : o+4]
-				a0 += w * xr[0]
-				a1 += w * xr[1]
-				a2 += w * xr[2]
-				a3 += w * xr[3]
+				a0 += float64(w * xr[0])
+				a1 += float64(w * xr[1])
+				a2 += float64(w * xr[2])
+				a3 += float64(w * xr[3])
 			}
 		} else {
 			for k := a; k < b; k++ {
 				col := indices[k]
 				w, o := weights[k]*right[col], int(col)*xs
 				xr := x[o : o+4 : o+4]
-				a0 += w * xr[0]
-				a1 += w * xr[1]
-				a2 += w * xr[2]
-				a3 += w * xr[3]
+				a0 += float64(w * xr[0])
+				a1 += float64(w * xr[1])
+				a2 += float64(w * xr[2])
+				a3 += float64(w * xr[3])
 			}
 		}
 		a = b
@@ -206,10 +206,10 @@ func blockRows4(g *CSR, dst []float64, ds int, x []float64, xs int, s Scaling, l
 		if diag != nil {
 			di := diag[i]
 			xi := x[i*xs : i*xs+4 : i*xs+4]
-			d[0] = di*xi[0] + l*a0
-			d[1] = di*xi[1] + l*a1
-			d[2] = di*xi[2] + l*a2
-			d[3] = di*xi[3] + l*a3
+			d[0] = float64(di*xi[0]) + float64(l*a0)
+			d[1] = float64(di*xi[1]) + float64(l*a1)
+			d[2] = float64(di*xi[2]) + float64(l*a2)
+			d[3] = float64(di*xi[3]) + float64(l*a3)
 		} else {
 			d[0] = l * a0
 			d[1] = l * a1
@@ -240,22 +240,22 @@ func blockRows5(g *CSR, dst []float64, ds int, x []float64, xs int, s Scaling, l
 			for k := a; k < b; k++ {
 				w, o := weights[k], int(indices[k])*xs
 				xr := x[o : o+5 : o+5]
-				a0 += w * xr[0]
-				a1 += w * xr[1]
-				a2 += w * xr[2]
-				a3 += w * xr[3]
-				a4 += w * xr[4]
+				a0 += float64(w * xr[0])
+				a1 += float64(w * xr[1])
+				a2 += float64(w * xr[2])
+				a3 += float64(w * xr[3])
+				a4 += float64(w * xr[4])
 			}
 		} else {
 			for k := a; k < b; k++ {
 				col := indices[k]
 				w, o := weights[k]*right[col], int(col)*xs
 				xr := x[o : o+5 : o+5]
-				a0 += w * xr[0]
-				a1 += w * xr[1]
-				a2 += w * xr[2]
-				a3 += w * xr[3]
-				a4 += w * xr[4]
+				a0 += float64(w * xr[0])
+				a1 += float64(w * xr[1])
+				a2 += float64(w * xr[2])
+				a3 += float64(w * xr[3])
+				a4 += float64(w * xr[4])
 			}
 		}
 		a = b
@@ -267,11 +267,11 @@ func blockRows5(g *CSR, dst []float64, ds int, x []float64, xs int, s Scaling, l
 		if diag != nil {
 			di := diag[i]
 			xi := x[i*xs : i*xs+5 : i*xs+5]
-			d[0] = di*xi[0] + l*a0
-			d[1] = di*xi[1] + l*a1
-			d[2] = di*xi[2] + l*a2
-			d[3] = di*xi[3] + l*a3
-			d[4] = di*xi[4] + l*a4
+			d[0] = float64(di*xi[0]) + float64(l*a0)
+			d[1] = float64(di*xi[1]) + float64(l*a1)
+			d[2] = float64(di*xi[2]) + float64(l*a2)
+			d[3] = float64(di*xi[3]) + float64(l*a3)
+			d[4] = float64(di*xi[4]) + float64(l*a4)
 		} else {
 			d[0] = l * a0
 			d[1] = l * a1
@@ -304,24 +304,24 @@ func blockRows6(g *CSR, dst []float64, ds int, x []float64, xs int, s Scaling, l
 			for k := a; k < b; k++ {
 				w, o := weights[k], int(indices[k])*xs
 				xr := x[o : o+6 : o+6]
-				a0 += w * xr[0]
-				a1 += w * xr[1]
-				a2 += w * xr[2]
-				a3 += w * xr[3]
-				a4 += w * xr[4]
-				a5 += w * xr[5]
+				a0 += float64(w * xr[0])
+				a1 += float64(w * xr[1])
+				a2 += float64(w * xr[2])
+				a3 += float64(w * xr[3])
+				a4 += float64(w * xr[4])
+				a5 += float64(w * xr[5])
 			}
 		} else {
 			for k := a; k < b; k++ {
 				col := indices[k]
 				w, o := weights[k]*right[col], int(col)*xs
 				xr := x[o : o+6 : o+6]
-				a0 += w * xr[0]
-				a1 += w * xr[1]
-				a2 += w * xr[2]
-				a3 += w * xr[3]
-				a4 += w * xr[4]
-				a5 += w * xr[5]
+				a0 += float64(w * xr[0])
+				a1 += float64(w * xr[1])
+				a2 += float64(w * xr[2])
+				a3 += float64(w * xr[3])
+				a4 += float64(w * xr[4])
+				a5 += float64(w * xr[5])
 			}
 		}
 		a = b
@@ -333,12 +333,12 @@ func blockRows6(g *CSR, dst []float64, ds int, x []float64, xs int, s Scaling, l
 		if diag != nil {
 			di := diag[i]
 			xi := x[i*xs : i*xs+6 : i*xs+6]
-			d[0] = di*xi[0] + l*a0
-			d[1] = di*xi[1] + l*a1
-			d[2] = di*xi[2] + l*a2
-			d[3] = di*xi[3] + l*a3
-			d[4] = di*xi[4] + l*a4
-			d[5] = di*xi[5] + l*a5
+			d[0] = float64(di*xi[0]) + float64(l*a0)
+			d[1] = float64(di*xi[1]) + float64(l*a1)
+			d[2] = float64(di*xi[2]) + float64(l*a2)
+			d[3] = float64(di*xi[3]) + float64(l*a3)
+			d[4] = float64(di*xi[4]) + float64(l*a4)
+			d[5] = float64(di*xi[5]) + float64(l*a5)
 		} else {
 			d[0] = l * a0
 			d[1] = l * a1
@@ -373,26 +373,26 @@ func blockRows7(g *CSR, dst []float64, ds int, x []float64, xs int, s Scaling, l
 			for k := a; k < b; k++ {
 				w, o := weights[k], int(indices[k])*xs
 				xr := x[o : o+7 : o+7]
-				a0 += w * xr[0]
-				a1 += w * xr[1]
-				a2 += w * xr[2]
-				a3 += w * xr[3]
-				a4 += w * xr[4]
-				a5 += w * xr[5]
-				a6 += w * xr[6]
+				a0 += float64(w * xr[0])
+				a1 += float64(w * xr[1])
+				a2 += float64(w * xr[2])
+				a3 += float64(w * xr[3])
+				a4 += float64(w * xr[4])
+				a5 += float64(w * xr[5])
+				a6 += float64(w * xr[6])
 			}
 		} else {
 			for k := a; k < b; k++ {
 				col := indices[k]
 				w, o := weights[k]*right[col], int(col)*xs
 				xr := x[o : o+7 : o+7]
-				a0 += w * xr[0]
-				a1 += w * xr[1]
-				a2 += w * xr[2]
-				a3 += w * xr[3]
-				a4 += w * xr[4]
-				a5 += w * xr[5]
-				a6 += w * xr[6]
+				a0 += float64(w * xr[0])
+				a1 += float64(w * xr[1])
+				a2 += float64(w * xr[2])
+				a3 += float64(w * xr[3])
+				a4 += float64(w * xr[4])
+				a5 += float64(w * xr[5])
+				a6 += float64(w * xr[6])
 			}
 		}
 		a = b
@@ -404,13 +404,13 @@ func blockRows7(g *CSR, dst []float64, ds int, x []float64, xs int, s Scaling, l
 		if diag != nil {
 			di := diag[i]
 			xi := x[i*xs : i*xs+7 : i*xs+7]
-			d[0] = di*xi[0] + l*a0
-			d[1] = di*xi[1] + l*a1
-			d[2] = di*xi[2] + l*a2
-			d[3] = di*xi[3] + l*a3
-			d[4] = di*xi[4] + l*a4
-			d[5] = di*xi[5] + l*a5
-			d[6] = di*xi[6] + l*a6
+			d[0] = float64(di*xi[0]) + float64(l*a0)
+			d[1] = float64(di*xi[1]) + float64(l*a1)
+			d[2] = float64(di*xi[2]) + float64(l*a2)
+			d[3] = float64(di*xi[3]) + float64(l*a3)
+			d[4] = float64(di*xi[4]) + float64(l*a4)
+			d[5] = float64(di*xi[5]) + float64(l*a5)
+			d[6] = float64(di*xi[6]) + float64(l*a6)
 		} else {
 			d[0] = l * a0
 			d[1] = l * a1
@@ -447,28 +447,28 @@ func blockRows8(g *CSR, dst []float64, ds int, x []float64, xs int, s Scaling, l
 			for k := a; k < b; k++ {
 				w, o := weights[k], int(indices[k])*xs
 				xr := x[o : o+8 : o+8]
-				a0 += w * xr[0]
-				a1 += w * xr[1]
-				a2 += w * xr[2]
-				a3 += w * xr[3]
-				a4 += w * xr[4]
-				a5 += w * xr[5]
-				a6 += w * xr[6]
-				a7 += w * xr[7]
+				a0 += float64(w * xr[0])
+				a1 += float64(w * xr[1])
+				a2 += float64(w * xr[2])
+				a3 += float64(w * xr[3])
+				a4 += float64(w * xr[4])
+				a5 += float64(w * xr[5])
+				a6 += float64(w * xr[6])
+				a7 += float64(w * xr[7])
 			}
 		} else {
 			for k := a; k < b; k++ {
 				col := indices[k]
 				w, o := weights[k]*right[col], int(col)*xs
 				xr := x[o : o+8 : o+8]
-				a0 += w * xr[0]
-				a1 += w * xr[1]
-				a2 += w * xr[2]
-				a3 += w * xr[3]
-				a4 += w * xr[4]
-				a5 += w * xr[5]
-				a6 += w * xr[6]
-				a7 += w * xr[7]
+				a0 += float64(w * xr[0])
+				a1 += float64(w * xr[1])
+				a2 += float64(w * xr[2])
+				a3 += float64(w * xr[3])
+				a4 += float64(w * xr[4])
+				a5 += float64(w * xr[5])
+				a6 += float64(w * xr[6])
+				a7 += float64(w * xr[7])
 			}
 		}
 		a = b
@@ -480,14 +480,14 @@ func blockRows8(g *CSR, dst []float64, ds int, x []float64, xs int, s Scaling, l
 		if diag != nil {
 			di := diag[i]
 			xi := x[i*xs : i*xs+8 : i*xs+8]
-			d[0] = di*xi[0] + l*a0
-			d[1] = di*xi[1] + l*a1
-			d[2] = di*xi[2] + l*a2
-			d[3] = di*xi[3] + l*a3
-			d[4] = di*xi[4] + l*a4
-			d[5] = di*xi[5] + l*a5
-			d[6] = di*xi[6] + l*a6
-			d[7] = di*xi[7] + l*a7
+			d[0] = float64(di*xi[0]) + float64(l*a0)
+			d[1] = float64(di*xi[1]) + float64(l*a1)
+			d[2] = float64(di*xi[2]) + float64(l*a2)
+			d[3] = float64(di*xi[3]) + float64(l*a3)
+			d[4] = float64(di*xi[4]) + float64(l*a4)
+			d[5] = float64(di*xi[5]) + float64(l*a5)
+			d[6] = float64(di*xi[6]) + float64(l*a6)
+			d[7] = float64(di*xi[7]) + float64(l*a7)
 		} else {
 			d[0] = l * a0
 			d[1] = l * a1

@@ -5,6 +5,7 @@ package graph
 import (
 	"fmt"
 	"sort"
+	"sync/atomic"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -24,6 +25,9 @@ type CSR struct {
 	// finish): products then read the pattern only, skipping 8 of the 12
 	// bytes per stored entry.
 	unitWeights bool
+	// sell is the SELL-C-σ copy the vector products use, built on first
+	// use (sell.go).
+	sell atomic.Pointer[sliced]
 }
 
 // Nodes returns the number of nodes n.
@@ -106,7 +110,9 @@ func (g *CSR) ForEachEdge(fn func(u, v int, w float64)) {
 	}
 }
 
-// Bytes returns the memory held by the graph's arrays.
+// Bytes returns the memory held by the graph's arrays (not counting the
+// SELL-C-σ copy that vector and block products build on AVX2 CPUs; see
+// ScaledMulVecTo).
 func (g *CSR) Bytes() int {
 	return 8*len(g.indptr) + 4*len(g.indices) + 8*len(g.weights) + 8*len(g.degree)
 }
@@ -131,6 +137,17 @@ func (g *CSR) Dense() *mat.Dense {
 // on one goroutine: scheduling costs more than it saves on smaller graphs.
 const minParallelWork = 1 << 15
 
+// minSlicedParallelWork is the number of stored entries per goroutine below
+// which a SELL vector product runs on one goroutine (graphs under 2^18
+// entries): at about 1 ns per entry the work is then shorter than waking a
+// second thread costs. On PubMed (88 648 entries) two goroutines took
+// 190–200 µs against 120–160 µs for one (BENCHMARKS.md, foundation).
+const minSlicedParallelWork = 1 << 17
+
+// minSlicedWork is the number of stored entries from which vector products
+// use the SELL-C-σ copy: below it building the copy costs more than it saves.
+const minSlicedWork = 1 << 10
+
 // MulVecTo sets dst = W·x. It panics if len(dst) or len(x) is not Nodes().
 func (g *CSR) MulVecTo(dst, x []float64) {
 	g.ScaledMulVecTo(dst, x, Scaling{})
@@ -147,10 +164,38 @@ type Scaling struct {
 
 // ScaledMulVecTo sets dst = diag(s.Diag)·x + diag(s.Left)·W·diag(s.Right)·x in one
 // pass over the graph, in parallel over rows. dst and x must not overlap.
+//
+// On CPUs with AVX2, graphs of at least minSlicedWork stored entries are
+// multiplied from a SELL-4-σ copy (sell.go), built on the first vector
+// product and kept: it holds 4 more bytes per stored entry (12 for a
+// weighted graph), plus padding (3 % on PubMed) and 8 bytes per node. Each
+// row is still summed in column order into one accumulator, so the result is
+// bitwise the CSR kernel's.
 func (g *CSR) ScaledMulVecTo(dst, x []float64, s Scaling) {
 	g.checkScaling(s)
 	if len(dst) != g.n || len(x) != g.n {
 		panic(fmt.Sprintf("graph: dimension mismatch: graph has %d nodes, dst has length %d, x has length %d", g.n, len(dst), len(x)))
+	}
+	if hasSellAVX2 && len(g.indices) >= minSlicedWork {
+		sl := g.sliced()
+		if s.Right != nil && g.unitWeights {
+			// One gather of r∘x instead of two (r and x) per entry.
+			rx := sl.scratch(g.n)
+			defer sl.release(rx)
+			parallel.For(g.n, minSlicedParallelWork, func(lo, hi int) {
+				for i := lo; i < hi; i++ {
+					rx[i] = s.Right[i] * x[i]
+				}
+			})
+			parallel.Balanced(sl.off, minSlicedParallelWork, func(lo, hi int) {
+				sl.mulVecRX(dst, x, rx, s, lo, hi)
+			})
+			return
+		}
+		parallel.Balanced(sl.off, minSlicedParallelWork, func(lo, hi int) {
+			sl.mulVec(dst, x, s, lo, hi)
+		})
+		return
 	}
 	parallel.Balanced(g.indptr, minParallelWork, func(lo, hi int) {
 		g.scaledRows(dst, x, s, lo, hi)
@@ -170,7 +215,10 @@ func (g *CSR) scaledRows(dst, x []float64, s Scaling, lo, hi int) {
 	a := indptr[lo]
 	// Plain indexed loops: on graphs with a handful of neighbours per row they
 	// measured faster than sub-sliced or unrolled ones (rows are too short for
-	// unrolling to pay for its set-up).
+	// unrolling to pay for its set-up). The float64 conversions round every
+	// product, so that no build (GOAMD64=v3) fuses it into the add: the
+	// products are the same on every amd64 level and bitwise those of the
+	// SELL kernels (sell.go).
 	for i := lo; i < hi; i++ {
 		b := indptr[i+1]
 		var sum float64
@@ -180,20 +228,20 @@ func (g *CSR) scaledRows(dst, x []float64, s Scaling, lo, hi int) {
 			}
 		} else if r == nil {
 			for k := a; k < b; k++ {
-				sum += weights[k] * x[indices[k]]
+				sum += float64(weights[k] * x[indices[k]])
 			}
 		} else {
 			for k := a; k < b; k++ {
 				c := indices[k]
-				sum += weights[k] * r[c] * x[c]
+				sum += float64(weights[k] * r[c] * x[c])
 			}
 		}
 		a = b
 		if s.Left != nil {
-			sum *= s.Left[i]
+			sum = float64(sum * s.Left[i])
 		}
 		if s.Diag != nil {
-			sum += s.Diag[i] * x[i]
+			sum += float64(s.Diag[i] * x[i])
 		}
 		dst[i] = sum
 	}
@@ -207,7 +255,9 @@ func (g *CSR) MulBlockTo(dst, x *mat.Dense) {
 // ScaledMulBlockTo is ScaledMulVecTo applied to every column of x at once,
 // reading the graph once. dst and x are n×c and must not overlap. Blocks of
 // up to 8 columns use generated row kernels (blocks_gen.go) that keep the
-// row's accumulators in registers.
+// row's accumulators in registers; on CPUs with AVX2 they run four rows at
+// a time from the SELL-4-σ copy of ScaledMulVecTo (sell_block_amd64.go,
+// bitwise the same results).
 func (g *CSR) ScaledMulBlockTo(dst, x *mat.Dense, s Scaling) {
 	g.checkScaling(s)
 	xr, xc := x.Dims()
@@ -216,6 +266,13 @@ func (g *CSR) ScaledMulBlockTo(dst, x *mat.Dense, s Scaling) {
 		panic(fmt.Sprintf("graph: block dimension mismatch: graph has %d nodes, x is %d×%d, dst is %d×%d", g.n, xr, xc, dr, dc))
 	}
 	xm, dm := x.RawMatrix(), dst.RawMatrix()
+	if hasSellAVX2 && xc <= maxUnrolled && len(g.indices) >= minSlicedWork {
+		sl := g.sliced()
+		parallel.Balanced(sl.off, minParallelWork/2, func(lo, hi int) {
+			sl.mulBlock(dm.Data, dm.Stride, xm.Data, xm.Stride, xc, s, lo, hi)
+		})
+		return
+	}
 	parallel.Balanced(g.indptr, minParallelWork/2, func(lo, hi int) {
 		g.scaledBlockRows(dm.Data, dm.Stride, xm.Data, xm.Stride, xc, s, lo, hi)
 	})
@@ -263,7 +320,7 @@ func (g *CSR) scaledBlockRows(dst []float64, ds int, x []float64, xs int, c int,
 			xr := x[int(col)*xs : int(col)*xs+c]
 			xr = xr[:len(acc)]
 			for t, v := range xr {
-				acc[t] += w * v
+				acc[t] += float64(w * v)
 			}
 		}
 		a = b
@@ -282,7 +339,7 @@ func (g *CSR) finishBlockRow(drow, xi, acc []float64, s Scaling, i int) {
 		d := s.Diag[i]
 		xi = xi[:len(acc)]
 		for t := range drow {
-			drow[t] = d*xi[t] + l*acc[t]
+			drow[t] = float64(d*xi[t]) + float64(l*acc[t])
 		}
 		return
 	}

@@ -1,7 +1,9 @@
 //go:build ignore
 
 // gen_blocks writes blocks_gen.go: block-product row kernels specialised for
-// 1 to maxUnrolled columns, whose accumulators live in registers.
+// 1 to maxUnrolled columns, whose accumulators live in registers. Products
+// are rounded by float64 conversions so that no build fuses them with the
+// adds (the SELL kernels must agree bit for bit).
 //
 //	go generate ./graph
 package main
@@ -34,7 +36,7 @@ func main() {
 		accum := func(w string) string {
 			var s strings.Builder
 			for t := 0; t < c; t++ {
-				fmt.Fprintf(&s, "\t\t\t\ta%d += %s * xr[%d]\n", t, w, t)
+				fmt.Fprintf(&s, "\t\t\t\ta%d += float64(%s * xr[%d])\n", t, w, t)
 			}
 			return s.String()
 		}
@@ -60,7 +62,7 @@ func main() {
 		b.WriteString("\t\tif diag != nil {\n\t\t\tdi := diag[i]\n")
 		fmt.Fprintf(&b, "\t\t\txi := x[i*xs : i*xs+%d : i*xs+%d]\n", c, c)
 		for t := 0; t < c; t++ {
-			fmt.Fprintf(&b, "\t\t\td[%d] = di*xi[%d] + l*a%d\n", t, t, t)
+			fmt.Fprintf(&b, "\t\t\td[%d] = float64(di*xi[%d]) + float64(l*a%d)\n", t, t, t)
 		}
 		b.WriteString("\t\t} else {\n")
 		for t := 0; t < c; t++ {

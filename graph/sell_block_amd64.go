@@ -1,0 +1,101 @@
+package graph
+
+import "unsafe"
+
+//go:generate go run gen_sell.go
+
+//go:noescape
+func sellBlock1AVX2(sums, x *float64, xbytes int, right, weights *float64, wstep int, indices, lens *int32, off *int, chunks int, masks *[8]int64)
+
+//go:noescape
+func sellBlock2AVX2(sums, x *float64, xbytes int, right, weights *float64, wstep int, indices, lens *int32, off *int, chunks int, masks *[8]int64)
+
+//go:noescape
+func sellBlockRight1AVX2(sums, x *float64, xbytes int, right, weights *float64, wstep int, indices, lens *int32, off *int, chunks int, masks *[8]int64)
+
+//go:noescape
+func sellBlockRight2AVX2(sums, x *float64, xbytes int, right, weights *float64, wstep int, indices, lens *int32, off *int, chunks int, masks *[8]int64)
+
+// sellBlockBatch is the number of chunks whose block row sums are computed
+// before they are scaled and written: 16 chunks · 4 rows · 8 columns of
+// float64 stay in L1.
+const sellBlockBatch = 16
+
+// sellOnes are the weights of a unit-weight graph in the block kernels.
+var sellOnes = [sellC]float64{1, 1, 1, 1}
+
+// mulBlock computes the rows held by chunks [lo, hi) of ScaledMulBlockTo for
+// a block of c ≤ 8 columns (row strides xs and ds), with the operations of
+// the generated CSR block kernels, in the same order. It needs AVX2.
+func (s *sliced) mulBlock(dst []float64, ds int, x []float64, xs, c int, sc Scaling, lo, hi int) {
+	var masks [8]int64
+	for t := range c {
+		masks[t] = -1
+	}
+	weights, wstep := &sellOnes[0], 0
+	if s.weights != nil {
+		weights, wstep = unsafe.SliceData(s.weights), 8
+	}
+	var sums [sellBlockBatch * sellC * 8]float64
+	for k := lo; k < hi; k += sellBlockBatch {
+		e := min(k+sellBlockBatch, hi)
+		// Direct calls (not through a func value) keep sums on the stack.
+		xp, rp, ip, lp, op := unsafe.SliceData(x), unsafe.SliceData(sc.Right), unsafe.SliceData(s.indices), &s.lens[k*sellC], &s.off[k]
+		switch {
+		case sc.Right == nil && c <= 4:
+			sellBlock1AVX2(&sums[0], xp, 8*xs, rp, weights, wstep, ip, lp, op, e-k, &masks)
+		case sc.Right == nil:
+			sellBlock2AVX2(&sums[0], xp, 8*xs, rp, weights, wstep, ip, lp, op, e-k, &masks)
+		case c <= 4:
+			sellBlockRight1AVX2(&sums[0], xp, 8*xs, rp, weights, wstep, ip, lp, op, e-k, &masks)
+		default:
+			sellBlockRight2AVX2(&sums[0], xp, 8*xs, rp, weights, wstep, ip, lp, op, e-k, &masks)
+		}
+		s.finishBlock(dst, ds, x, xs, c, sc, sums[:], s.rows[k*sellC:e*sellC])
+	}
+}
+
+// finishBlock writes dst_i = Diag_i·x_i + Left_i·sums_t for the row i held
+// by each slot t of rows (skipping empty slots), as the CSR kernels do.
+func (s *sliced) finishBlock(dst []float64, ds int, x []float64, xs, c int, sc Scaling, sums []float64, rows []int32) {
+	switch {
+	case sc.Left == nil && sc.Diag == nil:
+		for t, i := range rows {
+			if i >= 0 {
+				o := int(i) * ds
+				acc := sums[8*t : 8*t+8]
+				d := dst[o : o+c]
+				for u := range d {
+					d[u] = acc[u&7]
+				}
+			}
+		}
+	case sc.Diag == nil:
+		for t, i := range rows {
+			if i >= 0 {
+				o, l := int(i)*ds, sc.Left[i]
+				acc := sums[8*t : 8*t+8]
+				d := dst[o : o+c]
+				for u := range d {
+					d[u] = l * acc[u&7]
+				}
+			}
+		}
+	default:
+		for t, i := range rows {
+			if i >= 0 {
+				l := 1.0
+				if sc.Left != nil {
+					l = sc.Left[i]
+				}
+				o, di := int(i)*ds, sc.Diag[i]
+				acc := sums[8*t : 8*t+8]
+				xi := x[int(i)*xs : int(i)*xs+c]
+				d := dst[o : o+len(xi)]
+				for u := range d {
+					d[u] = float64(di*xi[u]) + float64(l*acc[u&7])
+				}
+			}
+		}
+	}
+}
