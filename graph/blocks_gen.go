@@ -5,8 +5,8 @@ package graph
 // maxUnrolled is the widest block with a specialised row kernel.
 const maxUnrolled = 8
 
-// blockKernels[c] computes rows [lo, hi) of a scaled product with a c-column block.
-var blockKernels = [maxUnrolled + 1]func(g *CSR, dst []float64, ds int, x []float64, xs int, s Scaling, lo, hi int){
+// blockKernels[c] computes rows [lo, hi) of a scaled product with a c-column block, row i into row i−first of dst.
+var blockKernels = [maxUnrolled + 1]func(g *CSR, dst []float64, ds, first int, x []float64, xs int, s Scaling, lo, hi int){
 	1: blockRows1,
 	2: blockRows2,
 	3: blockRows3,
@@ -17,7 +17,7 @@ var blockKernels = [maxUnrolled + 1]func(g *CSR, dst []float64, ds int, x []floa
 	8: blockRows8,
 }
 
-func blockRows1(g *CSR, dst []float64, ds int, x []float64, xs int, s Scaling, lo, hi int) {
+func blockRows1(g *CSR, dst []float64, ds, first int, x []float64, xs int, s Scaling, lo, hi int) {
 	indptr, indices, weights := g.indptr, g.indices, g.weights
 	right, left, diag, unit := s.Right, s.Left, s.Diag, g.unitWeights
 	a := indptr[lo]
@@ -49,7 +49,7 @@ func blockRows1(g *CSR, dst []float64, ds int, x []float64, xs int, s Scaling, l
 		if left != nil {
 			l = left[i]
 		}
-		d := dst[i*ds : i*ds+1 : i*ds+1]
+		d := dst[(i-first)*ds : (i-first)*ds+1 : (i-first)*ds+1]
 		if diag != nil {
 			di := diag[i]
 			xi := x[i*xs : i*xs+1 : i*xs+1]
@@ -60,7 +60,7 @@ func blockRows1(g *CSR, dst []float64, ds int, x []float64, xs int, s Scaling, l
 	}
 }
 
-func blockRows2(g *CSR, dst []float64, ds int, x []float64, xs int, s Scaling, lo, hi int) {
+func blockRows2(g *CSR, dst []float64, ds, first int, x []float64, xs int, s Scaling, lo, hi int) {
 	indptr, indices, weights := g.indptr, g.indices, g.weights
 	right, left, diag, unit := s.Right, s.Left, s.Diag, g.unitWeights
 	a := indptr[lo]
@@ -95,7 +95,7 @@ func blockRows2(g *CSR, dst []float64, ds int, x []float64, xs int, s Scaling, l
 		if left != nil {
 			l = left[i]
 		}
-		d := dst[i*ds : i*ds+2 : i*ds+2]
+		d := dst[(i-first)*ds : (i-first)*ds+2 : (i-first)*ds+2]
 		if diag != nil {
 			di := diag[i]
 			xi := x[i*xs : i*xs+2 : i*xs+2]
@@ -108,7 +108,7 @@ func blockRows2(g *CSR, dst []float64, ds int, x []float64, xs int, s Scaling, l
 	}
 }
 
-func blockRows3(g *CSR, dst []float64, ds int, x []float64, xs int, s Scaling, lo, hi int) {
+func blockRows3(g *CSR, dst []float64, ds, first int, x []float64, xs int, s Scaling, lo, hi int) {
 	indptr, indices, weights := g.indptr, g.indices, g.weights
 	right, left, diag, unit := s.Right, s.Left, s.Diag, g.unitWeights
 	a := indptr[lo]
@@ -146,7 +146,7 @@ func blockRows3(g *CSR, dst []float64, ds int, x []float64, xs int, s Scaling, l
 		if left != nil {
 			l = left[i]
 		}
-		d := dst[i*ds : i*ds+3 : i*ds+3]
+		d := dst[(i-first)*ds : (i-first)*ds+3 : (i-first)*ds+3]
 		if diag != nil {
 			di := diag[i]
 			xi := x[i*xs : i*xs+3 : i*xs+3]
@@ -161,7 +161,7 @@ func blockRows3(g *CSR, dst []float64, ds int, x []float64, xs int, s Scaling, l
 	}
 }
 
-func blockRows4(g *CSR, dst []float64, ds int, x []float64, xs int, s Scaling, lo, hi int) {
+func blockRows4(g *CSR, dst []float64, ds, first int, x []float64, xs int, s Scaling, lo, hi int) {
 	indptr, indices, weights := g.indptr, g.indices, g.weights
 	right, left, diag, unit := s.Right, s.Left, s.Diag, g.unitWeights
 	a := indptr[lo]
@@ -202,7 +202,7 @@ func blockRows4(g *CSR, dst []float64, ds int, x []float64, xs int, s Scaling, l
 		if left != nil {
 			l = left[i]
 		}
-		d := dst[i*ds : i*ds+4 : i*ds+4]
+		d := dst[(i-first)*ds : (i-first)*ds+4 : (i-first)*ds+4]
 		if diag != nil {
 			di := diag[i]
 			xi := x[i*xs : i*xs+4 : i*xs+4]
@@ -219,7 +219,7 @@ func blockRows4(g *CSR, dst []float64, ds int, x []float64, xs int, s Scaling, l
 	}
 }
 
-func blockRows5(g *CSR, dst []float64, ds int, x []float64, xs int, s Scaling, lo, hi int) {
+func blockRows5(g *CSR, dst []float64, ds, first int, x []float64, xs int, s Scaling, lo, hi int) {
 	indptr, indices, weights := g.indptr, g.indices, g.weights
 	right, left, diag, unit := s.Right, s.Left, s.Diag, g.unitWeights
 	a := indptr[lo]
@@ -263,7 +263,7 @@ func blockRows5(g *CSR, dst []float64, ds int, x []float64, xs int, s Scaling, l
 		if left != nil {
 			l = left[i]
 		}
-		d := dst[i*ds : i*ds+5 : i*ds+5]
+		d := dst[(i-first)*ds : (i-first)*ds+5 : (i-first)*ds+5]
 		if diag != nil {
 			di := diag[i]
 			xi := x[i*xs : i*xs+5 : i*xs+5]
@@ -282,7 +282,7 @@ func blockRows5(g *CSR, dst []float64, ds int, x []float64, xs int, s Scaling, l
 	}
 }
 
-func blockRows6(g *CSR, dst []float64, ds int, x []float64, xs int, s Scaling, lo, hi int) {
+func blockRows6(g *CSR, dst []float64, ds, first int, x []float64, xs int, s Scaling, lo, hi int) {
 	indptr, indices, weights := g.indptr, g.indices, g.weights
 	right, left, diag, unit := s.Right, s.Left, s.Diag, g.unitWeights
 	a := indptr[lo]
@@ -329,7 +329,7 @@ func blockRows6(g *CSR, dst []float64, ds int, x []float64, xs int, s Scaling, l
 		if left != nil {
 			l = left[i]
 		}
-		d := dst[i*ds : i*ds+6 : i*ds+6]
+		d := dst[(i-first)*ds : (i-first)*ds+6 : (i-first)*ds+6]
 		if diag != nil {
 			di := diag[i]
 			xi := x[i*xs : i*xs+6 : i*xs+6]
@@ -350,7 +350,7 @@ func blockRows6(g *CSR, dst []float64, ds int, x []float64, xs int, s Scaling, l
 	}
 }
 
-func blockRows7(g *CSR, dst []float64, ds int, x []float64, xs int, s Scaling, lo, hi int) {
+func blockRows7(g *CSR, dst []float64, ds, first int, x []float64, xs int, s Scaling, lo, hi int) {
 	indptr, indices, weights := g.indptr, g.indices, g.weights
 	right, left, diag, unit := s.Right, s.Left, s.Diag, g.unitWeights
 	a := indptr[lo]
@@ -400,7 +400,7 @@ func blockRows7(g *CSR, dst []float64, ds int, x []float64, xs int, s Scaling, l
 		if left != nil {
 			l = left[i]
 		}
-		d := dst[i*ds : i*ds+7 : i*ds+7]
+		d := dst[(i-first)*ds : (i-first)*ds+7 : (i-first)*ds+7]
 		if diag != nil {
 			di := diag[i]
 			xi := x[i*xs : i*xs+7 : i*xs+7]
@@ -423,7 +423,7 @@ func blockRows7(g *CSR, dst []float64, ds int, x []float64, xs int, s Scaling, l
 	}
 }
 
-func blockRows8(g *CSR, dst []float64, ds int, x []float64, xs int, s Scaling, lo, hi int) {
+func blockRows8(g *CSR, dst []float64, ds, first int, x []float64, xs int, s Scaling, lo, hi int) {
 	indptr, indices, weights := g.indptr, g.indices, g.weights
 	right, left, diag, unit := s.Right, s.Left, s.Diag, g.unitWeights
 	a := indptr[lo]
@@ -476,7 +476,7 @@ func blockRows8(g *CSR, dst []float64, ds int, x []float64, xs int, s Scaling, l
 		if left != nil {
 			l = left[i]
 		}
-		d := dst[i*ds : i*ds+8 : i*ds+8]
+		d := dst[(i-first)*ds : (i-first)*ds+8 : (i-first)*ds+8]
 		if diag != nil {
 			di := diag[i]
 			xi := x[i*xs : i*xs+8 : i*xs+8]

@@ -42,7 +42,10 @@
 // graph, 12 for a weighted one, plus padding and 8 bytes per node). Each row
 // is still summed in its column order into one accumulator with separate
 // multiplies and adds, so the results are bitwise those of the CSR kernels
-// (ScaledMulBlockRowsTo, which works on row ranges, always uses those).
+// Row-range products (ScaledMulBlockRowsTo, ScaledMulBlockRowsInto) use the
+// copy for ranges aligned to its windows (RowWindow = σ rows, see
+// SlicedRows), since rows are reordered only within a window; other ranges
+// use the CSR kernels, with the same results.
 //
 // Orderings. ReverseCuthillMcKee numbers the nodes so that neighbours get
 // nearby numbers (E. Cuthill and J. McKee, "Reducing the bandwidth of sparse

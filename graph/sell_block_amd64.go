@@ -28,6 +28,11 @@ var sellOnes = [sellC]float64{1, 1, 1, 1}
 // a block of c ≤ 8 columns (row strides xs and ds), with the operations of
 // the generated CSR block kernels, in the same order. It needs AVX2.
 func (s *sliced) mulBlock(dst []float64, ds int, x []float64, xs, c int, sc Scaling, lo, hi int) {
+	s.mulBlockAt(dst, ds, 0, x, xs, c, sc, lo, hi)
+}
+
+// mulBlockAt is mulBlock writing row i into row i−first of dst.
+func (s *sliced) mulBlockAt(dst []float64, ds, first int, x []float64, xs, c int, sc Scaling, lo, hi int) {
 	var masks [8]int64
 	for t := range c {
 		masks[t] = -1
@@ -51,18 +56,18 @@ func (s *sliced) mulBlock(dst []float64, ds int, x []float64, xs, c int, sc Scal
 		default:
 			sellBlockRight2AVX2(&sums[0], xp, 8*xs, rp, weights, wstep, ip, lp, op, e-k, &masks)
 		}
-		s.finishBlock(dst, ds, x, xs, c, sc, sums[:], s.rows[k*sellC:e*sellC])
+		s.finishBlock(dst, ds, first, x, xs, c, sc, sums[:], s.rows[k*sellC:e*sellC])
 	}
 }
 
-// finishBlock writes dst_i = Diag_i·x_i + Left_i·sums_t for the row i held
-// by each slot t of rows (skipping empty slots), as the CSR kernels do.
-func (s *sliced) finishBlock(dst []float64, ds int, x []float64, xs, c int, sc Scaling, sums []float64, rows []int32) {
+// finishBlock writes dst_{i−first} = Diag_i·x_i + Left_i·sums_t for the row i
+// held by each slot t of rows (skipping empty slots), as the CSR kernels do.
+func (s *sliced) finishBlock(dst []float64, ds, first int, x []float64, xs, c int, sc Scaling, sums []float64, rows []int32) {
 	switch {
 	case sc.Left == nil && sc.Diag == nil:
 		for t, i := range rows {
 			if i >= 0 {
-				o := int(i) * ds
+				o := (int(i) - first) * ds
 				acc := sums[8*t : 8*t+8]
 				d := dst[o : o+c]
 				for u := range d {
@@ -73,7 +78,7 @@ func (s *sliced) finishBlock(dst []float64, ds int, x []float64, xs, c int, sc S
 	case sc.Diag == nil:
 		for t, i := range rows {
 			if i >= 0 {
-				o, l := int(i)*ds, sc.Left[i]
+				o, l := (int(i)-first)*ds, sc.Left[i]
 				acc := sums[8*t : 8*t+8]
 				d := dst[o : o+c]
 				for u := range d {
@@ -88,7 +93,7 @@ func (s *sliced) finishBlock(dst []float64, ds int, x []float64, xs, c int, sc S
 				if sc.Left != nil {
 					l = sc.Left[i]
 				}
-				o, di := int(i)*ds, sc.Diag[i]
+				o, di := (int(i)-first)*ds, sc.Diag[i]
 				acc := sums[8*t : 8*t+8]
 				xi := x[int(i)*xs : int(i)*xs+c]
 				d := dst[o : o+len(xi)]

@@ -10,6 +10,11 @@ func (s *sliced) chunkSums(sums []float64, x, right []float64, lo, hi int) {
 // hasSellAVX2 is false: without the assembly kernel the CSR kernel is used.
 const hasSellAVX2 = false
 
+// mulBlockAt is never called without the assembly kernels (hasSellAVX2 is false).
+func (s *sliced) mulBlockAt(dst []float64, ds, first int, x []float64, xs, c int, sc Scaling, lo, hi int) {
+	panic("graph: SELL block product without AVX2")
+}
+
 // mulBlock is never called without the assembly kernels (hasSellAVX2 is false).
 func (s *sliced) mulBlock(dst []float64, ds int, x []float64, xs, c int, sc Scaling, lo, hi int) {
 	panic("graph: SELL block product without AVX2")
