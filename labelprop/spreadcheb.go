@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -63,11 +64,21 @@ type spreadingChebyshev struct {
 	t, u     []float64
 	cur, prv []float64 // z_k and z_{k−1} (then z_{k+1}), n×c row-major
 
-	// For widths other than 3 and 7: cur and prv as matrices, the scaling that
-	// makes ScaledMulBlockRowsTo give r − b, and its output.
+	// cur and prv as matrices (the products read curM). For widths other
+	// than 3 and 7: the scaling that makes ScaledMulBlockRowsTo give r − b,
+	// and its output.
 	curM, prvM *mat.Dense
 	op         graph.Scaling
 	q          *mat.Dense
+
+	// csrOnly makes chunk gather from the CSR arrays even where the SELL
+	// kernels serve the rows (tests compare the two paths).
+	csrOnly bool
+
+	// For 3 and 7 columns on CPUs where graph.CSR.SlicedRows holds: the
+	// rows of W z_k of one window of graph.RowWindow rows (24 KB for three
+	// classes, in L1), computed by the SELL-4-σ kernels, one per goroutine.
+	windows sync.Pool // *[]float64 of length RowWindow·c
 
 	// The nonzero rows of B in increasing order, their c values each, and
 	// for every row chunk the index in bRows of its first nonzero row.
@@ -137,8 +148,8 @@ func newSpreadingChebyshev(g *graph.CSR, a float64, b, x *mat.Dense, s krylov.Se
 	for j := range ch.bnorm {
 		ch.bnorm[j] = math.Sqrt(ch.bnorm[j])
 	}
+	ch.curM, ch.prvM = mat.NewDense(n, c, ch.cur), mat.NewDense(n, c, ch.prv)
 	if c != 3 && c != 7 {
-		ch.curM, ch.prvM = mat.NewDense(n, c, ch.cur), mat.NewDense(n, c, ch.prv)
 		ch.q = mat.NewDense(n, c, nil)
 		diag, left := make([]float64, n), make([]float64, n)
 		for i := range diag {
@@ -172,13 +183,17 @@ func (ch *spreadingChebyshev) pass(omega, gamma float64, gather bool) {
 	c := ch.c
 	if c == 3 {
 		ch.passes(ch.rr, func(k, lo, hi int, acc []float64) {
-			ch.rows3(omega, gamma, gather, k, lo, hi, acc)
+			ch.chunk(gather, k, lo, hi, func(sums []float64, lo, hi, bk int) int {
+				return ch.rows3(omega, gamma, gather, sums, lo, hi, bk, acc)
+			})
 		})
 		return
 	}
 	if c == 7 {
 		ch.passes(ch.rr, func(k, lo, hi int, acc []float64) {
-			ch.rows7(omega, gamma, gather, k, lo, hi, acc)
+			ch.chunk(gather, k, lo, hi, func(sums []float64, lo, hi, bk int) int {
+				return ch.rows7(omega, gamma, gather, sums, lo, hi, bk, acc)
+			})
 		})
 		return
 	}
@@ -228,16 +243,51 @@ func (ch *spreadingChebyshev) pass(omega, gamma float64, gather bool) {
 	})
 }
 
-// rows3 is the body of pass for three columns (PubMed), with the row's
-// sums in registers.
-func (ch *spreadingChebyshev) rows3(omega, gamma float64, gather bool, k, lo, hi int, acc []float64) {
+// chunk runs rows over the rows [lo, hi) of chunk k. When the graph's
+// SELL-4-σ kernels serve these rows (graph.CSR.SlicedRows), it goes window
+// by window of graph.RowWindow rows: the window's rows of W z_k into a
+// scratch block that stays in L1, then rows on that window with the sums
+// from the scratch (sums row i − lo for row i). Otherwise rows runs once
+// over the chunk with sums nil and gathers each row of W z_k itself from the
+// CSR arrays. Either way the row sums are the same bit for bit (graph's
+// kernels add each row's terms in column order into one accumulator, as the
+// row loops do), and rows continues the chunk's ‖r‖² sums in row order, so
+// the answer does not depend on the path. rows returns the index in bRows
+// of the first nonzero row of B at or after hi.
+func (ch *spreadingChebyshev) chunk(gather bool, k, lo, hi int, rows func(sums []float64, lo, hi, bk int) int) {
+	bk := ch.bChunk[k]
+	if !gather || ch.csrOnly || !ch.g.SlicedRows(lo, hi, ch.c) {
+		rows(nil, lo, hi, bk)
+		return
+	}
+	c := ch.c
+	buf, ok := ch.windows.Get().(*[]float64)
+	if !ok {
+		b := make([]float64, graph.RowWindow*c)
+		buf = &b
+	}
+	for w := lo; w < hi; w += graph.RowWindow {
+		e := min(w+graph.RowWindow, hi)
+		sums := (*buf)[:(e-w)*c]
+		ch.g.ScaledMulBlockRowsInto(mat.NewDense(e-w, c, sums), ch.curM, graph.Scaling{}, w, e)
+		bk = rows(sums, w, e, bk)
+	}
+	ch.windows.Put(buf)
+}
+
+// rows3 is the body of pass for three columns (PubMed) on rows [lo, hi),
+// with the row's sums in registers; see chunk for sums and bk. It adds to
+// the ‖r‖² sums in acc.
+func (ch *spreadingChebyshev) rows3(omega, gamma float64, gather bool, sums []float64, lo, hi, bk int, acc []float64) int {
 	g, cur, prv, t, u, a := ch.g, ch.cur, ch.prv, ch.t, ch.u, ch.a
 	unit := g.UnitWeights()
-	bk := ch.bChunk[k]
-	var q0, q1, q2 float64
+	q0, q1, q2 := acc[0], acc[1], acc[2]
 	for i := lo; i < hi; i++ {
 		var s0, s1, s2 float64
-		if gather {
+		if sums != nil {
+			sr := sums[(i-lo)*3 : (i-lo)*3+3 : (i-lo)*3+3]
+			s0, s1, s2 = sr[0], sr[1], sr[2]
+		} else if gather {
 			cols, w := g.Row(i)
 			if unit {
 				for _, col := range cols {
@@ -248,13 +298,15 @@ func (ch *spreadingChebyshev) rows3(omega, gamma float64, gather bool, k, lo, hi
 					s2 += zr[2]
 				}
 			} else {
+				// float64 conversions: rounded products, as in graph's
+				// kernels, so that no build (GOAMD64=v3) fuses them.
 				w = w[:len(cols)]
 				for e, col := range cols {
 					o := int(col) * 3
 					zr := cur[o : o+3 : o+3]
-					s0 += w[e] * zr[0]
-					s1 += w[e] * zr[1]
-					s2 += w[e] * zr[2]
+					s0 += float64(w[e] * zr[0])
+					s1 += float64(w[e] * zr[1])
+					s2 += float64(w[e] * zr[2])
 				}
 			}
 		}
@@ -281,17 +333,20 @@ func (ch *spreadingChebyshev) rows3(omega, gamma float64, gather bool, k, lo, hi
 		pi[2] = zi[2] + omega*(zi[2]-pi[2]) + gt*r2
 	}
 	acc[0], acc[1], acc[2] = q0, q1, q2
+	return bk
 }
 
 // rows7 is rows3 for 7 columns (Cora).
-func (ch *spreadingChebyshev) rows7(omega, gamma float64, gather bool, k, lo, hi int, acc []float64) {
+func (ch *spreadingChebyshev) rows7(omega, gamma float64, gather bool, sums []float64, lo, hi, bk int, acc []float64) int {
 	g, cur, prv, t, u, a := ch.g, ch.cur, ch.prv, ch.t, ch.u, ch.a
 	unit := g.UnitWeights()
-	bk := ch.bChunk[k]
-	var q0, q1, q2, q3, q4, q5, q6 float64
+	q0, q1, q2, q3, q4, q5, q6 := acc[0], acc[1], acc[2], acc[3], acc[4], acc[5], acc[6]
 	for i := lo; i < hi; i++ {
 		var s0, s1, s2, s3, s4, s5, s6 float64
-		if gather {
+		if sums != nil {
+			sr := sums[(i-lo)*7 : (i-lo)*7+7 : (i-lo)*7+7]
+			s0, s1, s2, s3, s4, s5, s6 = sr[0], sr[1], sr[2], sr[3], sr[4], sr[5], sr[6]
+		} else if gather {
 			cols, w := g.Row(i)
 			if unit {
 				for _, col := range cols {
@@ -310,13 +365,13 @@ func (ch *spreadingChebyshev) rows7(omega, gamma float64, gather bool, k, lo, hi
 				for e, col := range cols {
 					o := int(col) * 7
 					zr := cur[o : o+7 : o+7]
-					s0 += w[e] * zr[0]
-					s1 += w[e] * zr[1]
-					s2 += w[e] * zr[2]
-					s3 += w[e] * zr[3]
-					s4 += w[e] * zr[4]
-					s5 += w[e] * zr[5]
-					s6 += w[e] * zr[6]
+					s0 += float64(w[e] * zr[0])
+					s1 += float64(w[e] * zr[1])
+					s2 += float64(w[e] * zr[2])
+					s3 += float64(w[e] * zr[3])
+					s4 += float64(w[e] * zr[4])
+					s5 += float64(w[e] * zr[5])
+					s6 += float64(w[e] * zr[6])
 				}
 			}
 		}
@@ -359,6 +414,7 @@ func (ch *spreadingChebyshev) rows7(omega, gamma float64, gather bool, k, lo, hi
 		pi[6] = zi[6] + omega*(zi[6]-pi[6]) + gt*r6
 	}
 	acc[0], acc[1], acc[2], acc[3], acc[4], acc[5], acc[6] = q0, q1, q2, q3, q4, q5, q6
+	return bk
 }
 
 // run iterates until every column's relative residual is at most Tol, the
