@@ -63,6 +63,10 @@ func (s *sliced) mulBlockAt(dst []float64, ds, first int, x []float64, xs, c int
 // finishBlock writes dst_{i−first} = Diag_i·x_i + Left_i·sums_t for the row i
 // held by each slot t of rows (skipping empty slots), as the CSR kernels do.
 func (s *sliced) finishBlock(dst []float64, ds, first int, x []float64, xs, c int, sc Scaling, sums []float64, rows []int32) {
+	if c == 3 {
+		finishBlock3(dst, ds, first, x, xs, sc, sums, rows)
+		return
+	}
 	switch {
 	case sc.Left == nil && sc.Diag == nil:
 		for t, i := range rows {
@@ -101,6 +105,36 @@ func (s *sliced) finishBlock(dst []float64, ds, first int, x []float64, xs, c in
 					d[u] = float64(di*xi[u]) + float64(l*acc[u&7])
 				}
 			}
+		}
+	}
+}
+
+// finishBlock3 is finishBlock for three columns (PubMed's classes), unrolled:
+// the general loop's per-row overhead cost as much as the kernel there.
+func finishBlock3(dst []float64, ds, first int, x []float64, xs int, sc Scaling, sums []float64, rows []int32) {
+	for t, i := range rows {
+		if i < 0 {
+			continue
+		}
+		o := (int(i) - first) * ds
+		acc := (*[8]float64)(sums[8*t : 8*t+8])
+		d := (*[3]float64)(dst[o : o+3])
+		switch {
+		case sc.Left == nil && sc.Diag == nil:
+			d[0], d[1], d[2] = acc[0], acc[1], acc[2]
+		case sc.Diag == nil:
+			l := sc.Left[i]
+			d[0], d[1], d[2] = l*acc[0], l*acc[1], l*acc[2]
+		default:
+			l := 1.0
+			if sc.Left != nil {
+				l = sc.Left[i]
+			}
+			di := sc.Diag[i]
+			xi := (*[3]float64)(x[int(i)*xs : int(i)*xs+3])
+			d[0] = float64(di*xi[0]) + float64(l*acc[0])
+			d[1] = float64(di*xi[1]) + float64(l*acc[1])
+			d[2] = float64(di*xi[2]) + float64(l*acc[2])
 		}
 	}
 }
