@@ -33,30 +33,53 @@ func (s *sliced) mulBlock(dst []float64, ds int, x []float64, xs, c int, sc Scal
 
 // mulBlockAt is mulBlock writing row i into row i−first of dst.
 func (s *sliced) mulBlockAt(dst []float64, ds, first int, x []float64, xs, c int, sc Scaling, lo, hi int) {
+	masks := blockMasks(c)
+	var sums [sellBlockBatch * sellC * 8]float64
+	for k := lo; k < hi; k += sellBlockBatch {
+		e := min(k+sellBlockBatch, hi)
+		s.blockSums(&sums, x, xs, c, sc.Right, &masks, k, e)
+		s.finishBlock(dst, ds, first, x, xs, c, sc, sums[:], s.rows[k*sellC:e*sellC])
+	}
+}
+
+// blockMasks returns the column masks of a c-column block for the kernels.
+func blockMasks(c int) [8]int64 {
 	var masks [8]int64
 	for t := range c {
 		masks[t] = -1
 	}
+	return masks
+}
+
+// blockSums sets sums[8t + j] to the row sums Σ_k W_ik·r_k·x_kj (r_k = 1
+// when right is nil) of the rows held by the slots t of chunks [k, e),
+// e − k ≤ sellBlockBatch.
+func (s *sliced) blockSums(sums *[sellBlockBatch * sellC * 8]float64, x []float64, xs, c int, right []float64, masks *[8]int64, k, e int) {
 	weights, wstep := &sellOnes[0], 0
 	if s.weights != nil {
 		weights, wstep = unsafe.SliceData(s.weights), 8
 	}
-	var sums [sellBlockBatch * sellC * 8]float64
+	// Direct calls (not through a func value) keep sums on the caller's stack.
+	xp, rp, ip, lp, op := unsafe.SliceData(x), unsafe.SliceData(right), unsafe.SliceData(s.indices), &s.lens[k*sellC], &s.off[k]
+	switch {
+	case right == nil && c <= 4:
+		sellBlock1AVX2(&sums[0], xp, 8*xs, rp, weights, wstep, ip, lp, op, e-k, masks)
+	case right == nil:
+		sellBlock2AVX2(&sums[0], xp, 8*xs, rp, weights, wstep, ip, lp, op, e-k, masks)
+	case c <= 4:
+		sellBlockRight1AVX2(&sums[0], xp, 8*xs, rp, weights, wstep, ip, lp, op, e-k, masks)
+	default:
+		sellBlockRight2AVX2(&sums[0], xp, 8*xs, rp, weights, wstep, ip, lp, op, e-k, masks)
+	}
+}
+
+// mulBlockFunc is CSR.MulBlockRowsFunc from the copy, for chunks [lo, hi).
+func (s *sliced) mulBlockFunc(x []float64, xs, c int, lo, hi int, sums *[sellBlockBatch * sellC * 8]float64, fn func(rows []int32, sums []float64)) {
+	masks := blockMasks(c)
 	for k := lo; k < hi; k += sellBlockBatch {
 		e := min(k+sellBlockBatch, hi)
-		// Direct calls (not through a func value) keep sums on the stack.
-		xp, rp, ip, lp, op := unsafe.SliceData(x), unsafe.SliceData(sc.Right), unsafe.SliceData(s.indices), &s.lens[k*sellC], &s.off[k]
-		switch {
-		case sc.Right == nil && c <= 4:
-			sellBlock1AVX2(&sums[0], xp, 8*xs, rp, weights, wstep, ip, lp, op, e-k, &masks)
-		case sc.Right == nil:
-			sellBlock2AVX2(&sums[0], xp, 8*xs, rp, weights, wstep, ip, lp, op, e-k, &masks)
-		case c <= 4:
-			sellBlockRight1AVX2(&sums[0], xp, 8*xs, rp, weights, wstep, ip, lp, op, e-k, &masks)
-		default:
-			sellBlockRight2AVX2(&sums[0], xp, 8*xs, rp, weights, wstep, ip, lp, op, e-k, &masks)
-		}
-		s.finishBlock(dst, ds, first, x, xs, c, sc, sums[:], s.rows[k*sellC:e*sellC])
+		s.blockSums(sums, x, xs, c, nil, &masks, k, e)
+		fn(s.rows[k*sellC:e*sellC:e*sellC], sums[:8*sellC*(e-k)])
 	}
 }
 

@@ -19,3 +19,8 @@ func (s *sliced) mulBlockAt(dst []float64, ds, first int, x []float64, xs, c int
 func (s *sliced) mulBlock(dst []float64, ds int, x []float64, xs, c int, sc Scaling, lo, hi int) {
 	panic("graph: SELL block product without AVX2")
 }
+
+// mulBlockFunc is never called without the assembly kernels (hasSellAVX2 is false).
+func (s *sliced) mulBlockFunc(x []float64, xs, c int, lo, hi int, sums *[sellBlockBatch * sellC * 8]float64, fn func(rows []int32, sums []float64)) {
+	panic("graph: SELL block product without AVX2")
+}

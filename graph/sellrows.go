@@ -1,6 +1,11 @@
 package graph
 
-import "gonum.org/v1/gonum/mat"
+import (
+	"fmt"
+	"sync"
+
+	"gonum.org/v1/gonum/mat"
+)
 
 // RowWindow is the row alignment of the SELL-4-σ copy's sorting windows
 // (σ): the copy reorders rows only within windows [kσ, (k+1)σ), so a row range
@@ -34,4 +39,53 @@ func (g *CSR) ScaledMulBlockRowsInto(dst, x *mat.Dense, s Scaling, lo, hi int) {
 	g.checkRows(dst, x, s, lo, hi, hi-lo)
 	xm, dm := x.RawMatrix(), dst.RawMatrix()
 	g.blockRowsAt(dm.Data, dm.Stride, lo, xm.Data, xm.Stride, xm.Cols, s, lo, hi)
+}
+
+// RowBatch is the largest number of slots MulBlockRowsFunc passes at once.
+const RowBatch = sellBlockBatch * sellC
+
+// rowBatches pools the sums and row numbers of MulBlockRowsFunc.
+var rowBatches = sync.Pool{New: func() any { return new(rowBatch) }}
+
+type rowBatch struct {
+	sums [RowBatch * 8]float64
+	rows [RowBatch]int32
+}
+
+// MulBlockRowsFunc computes rows [lo, hi) of W·X for an n×c block X,
+// 1 ≤ c ≤ 8, in batches of at most RowBatch slots, and calls fn(rows, sums)
+// for each batch on the calling goroutine: slot t holds graph row rows[t]
+// (a negative number marks an unused slot, to skip), and
+// sums[8t + j] = (W·X)_{rows[t], j} for j < c. A solver can do its own work
+// on each row while its sums are in L1, without writing the product out.
+//
+// When SlicedRows(lo, hi, c) holds the batches come from the SELL-4-σ copy,
+// each window's rows in the copy's order (sorted by decreasing length);
+// otherwise from the CSR kernels, consecutive rows in increasing order.
+// Every row sum is bitwise that of ScaledMulBlockTo with Scaling{} either
+// way. fn must not keep rows or sums. MulBlockRowsFunc panics if X has more
+// than 8 columns or the range is not inside the graph.
+func (g *CSR) MulBlockRowsFunc(x *mat.Dense, lo, hi int, fn func(rows []int32, sums []float64)) {
+	xr, c := x.Dims()
+	if xr != g.n || c < 1 || c > maxUnrolled {
+		panic(fmt.Sprintf("graph: MulBlockRowsFunc: x is %d×%d, want %d rows and 1 to %d columns", xr, c, g.n, maxUnrolled))
+	}
+	if lo < 0 || hi > g.n || lo > hi {
+		panic(fmt.Sprintf("graph: row range [%d, %d) is not inside [0, %d)", lo, hi, g.n))
+	}
+	xm := x.RawMatrix()
+	b := rowBatches.Get().(*rowBatch)
+	defer rowBatches.Put(b)
+	if g.SlicedRows(lo, hi, c) {
+		g.sliced().mulBlockFunc(xm.Data, xm.Stride, c, lo/sellC, (hi+sellC-1)/sellC, &b.sums, fn)
+		return
+	}
+	for r := lo; r < hi; r += RowBatch {
+		e := min(r+RowBatch, hi)
+		blockKernels[c](g, b.sums[:], 8, r, xm.Data, xm.Stride, Scaling{}, r, e)
+		for t := range e - r {
+			b.rows[t] = int32(r + t)
+		}
+		fn(b.rows[:e-r:e-r], b.sums[:8*(e-r)])
+	}
 }

@@ -67,6 +67,9 @@ func TestBlockRowsSlicedBitwise(t *testing.T) {
 							}
 						}
 						g.ScaledMulBlockRowsInto(into, x, s, lo, hi)
+						if si == 0 && c <= 8 { // Scaling{}: MulBlockRowsFunc too
+							checkRowsFunc(t, g, x, want, lo, hi)
+						}
 						for i := 0; i < n; i++ {
 							for j := 0; j < c; j++ {
 								got := to.At(i, j)
@@ -93,6 +96,42 @@ func TestBlockRowsSlicedBitwise(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// checkRowsFunc checks that MulBlockRowsFunc visits every row of [lo, hi)
+// once (in increasing order when the CSR kernels serve the range) with the
+// bits of want, the unscaled product.
+func checkRowsFunc(t *testing.T, g *CSR, x, want *mat.Dense, lo, hi int) {
+	t.Helper()
+	_, c := x.Dims()
+	seen := make(map[int]bool)
+	prev := lo - 1
+	g.MulBlockRowsFunc(x, lo, hi, func(rows []int32, sums []float64) {
+		if len(rows) > RowBatch || len(sums) < 8*len(rows) {
+			t.Fatalf("[%d, %d): batch of %d rows, %d sums", lo, hi, len(rows), len(sums))
+		}
+		for k, r := range rows {
+			if r < 0 {
+				continue
+			}
+			i := int(r)
+			if i < lo || i >= hi || seen[i] {
+				t.Fatalf("[%d, %d): row %d outside the range or visited twice", lo, hi, i)
+			}
+			if !g.SlicedRows(lo, hi, c) && i != prev+1 {
+				t.Fatalf("[%d, %d) from the CSR kernels: row %d after %d", lo, hi, i, prev)
+			}
+			seen[i], prev = true, i
+			for j := 0; j < c; j++ {
+				if math.Float64bits(sums[8*k+j]) != math.Float64bits(want.At(i, j)) {
+					t.Fatalf("[%d, %d) sliced %v: MulBlockRowsFunc (%d, %d) = %v, CSR kernel %v", lo, hi, g.SlicedRows(lo, hi, c), i, j, sums[8*k+j], want.At(i, j))
+				}
+			}
+		}
+	})
+	if len(seen) != hi-lo {
+		t.Fatalf("[%d, %d): %d rows visited", lo, hi, len(seen))
 	}
 }
 
@@ -138,12 +177,15 @@ func TestBlockRowsIntoConcurrent(t *testing.T) {
 	}
 }
 
-// TestBlockRowsIntoBadShape checks the panic messages of bad arguments.
+// TestBlockRowsIntoBadShape checks that bad arguments panic.
 func TestBlockRowsIntoBadShape(t *testing.T) {
 	g := mustGraph(t, 3, []Edge{{U: 0, V: 1, W: 1}})
 	for name, f := range map[string]func(){
-		"dst rows":  func() { g.ScaledMulBlockRowsInto(mat.NewDense(3, 2, nil), mat.NewDense(3, 2, nil), Scaling{}, 1, 3) },
-		"row range": func() { g.ScaledMulBlockRowsInto(mat.NewDense(2, 2, nil), mat.NewDense(3, 2, nil), Scaling{}, 2, 4) },
+		"dst rows":        func() { g.ScaledMulBlockRowsInto(mat.NewDense(3, 2, nil), mat.NewDense(3, 2, nil), Scaling{}, 1, 3) },
+		"row range":       func() { g.ScaledMulBlockRowsInto(mat.NewDense(2, 2, nil), mat.NewDense(3, 2, nil), Scaling{}, 2, 4) },
+		"func, 9 columns": func() { g.MulBlockRowsFunc(mat.NewDense(3, 9, nil), 0, 3, func([]int32, []float64) {}) },
+		"func, x rows":    func() { g.MulBlockRowsFunc(mat.NewDense(2, 2, nil), 0, 2, func([]int32, []float64) {}) },
+		"func, range":     func() { g.MulBlockRowsFunc(mat.NewDense(3, 2, nil), 2, 4, func([]int32, []float64) {}) },
 	} {
 		func() {
 			defer func() {
