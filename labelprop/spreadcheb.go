@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sync"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -71,14 +70,13 @@ type spreadingChebyshev struct {
 	op         graph.Scaling
 	q          *mat.Dense
 
-	// csrOnly makes chunk gather from the CSR arrays even where the SELL
-	// kernels serve the rows (tests compare the two paths).
-	csrOnly bool
-
-	// For 3 and 7 columns on CPUs where graph.CSR.SlicedRows holds: the
-	// rows of W z_k of one window of graph.RowWindow rows (24 KB for three
-	// classes, in L1), computed by the SELL-4-σ kernels, one per goroutine.
-	windows sync.Pool // *[]float64 of length RowWindow·c
+	// For 3 and 7 columns: ids[i] = i (the rows of the first pass from
+	// x_0 = 0, which needs no product), zeros its row sums, and bPos[i] the
+	// index in bRows of row i, −1 for a zero row of B (the rows come in the
+	// SELL copy's order, not increasing).
+	ids   []int32
+	zeros []float64
+	bPos  []int32
 
 	// The nonzero rows of B in increasing order, their c values each, and
 	// for every row chunk the index in bRows of its first nonzero row.
@@ -149,7 +147,16 @@ func newSpreadingChebyshev(g *graph.CSR, a float64, b, x *mat.Dense, s krylov.Se
 		ch.bnorm[j] = math.Sqrt(ch.bnorm[j])
 	}
 	ch.curM, ch.prvM = mat.NewDense(n, c, ch.cur), mat.NewDense(n, c, ch.prv)
-	if c != 3 && c != 7 {
+	if c == 3 || c == 7 {
+		ch.ids, ch.bPos = make([]int32, n), make([]int32, n)
+		for i := range ch.ids {
+			ch.ids[i], ch.bPos[i] = int32(i), -1
+		}
+		for p, i := range ch.bRows {
+			ch.bPos[i] = int32(p)
+		}
+		ch.zeros = make([]float64, 8*graph.RowBatch)
+	} else {
 		ch.q = mat.NewDense(n, c, nil)
 		diag, left := make([]float64, n), make([]float64, n)
 		for i := range diag {
@@ -182,17 +189,17 @@ func btoi(b bool) int {
 func (ch *spreadingChebyshev) pass(omega, gamma float64, gather bool) {
 	c := ch.c
 	if c == 3 {
-		ch.passes(ch.rr, func(k, lo, hi int, acc []float64) {
-			ch.chunk(gather, k, lo, hi, func(sums []float64, lo, hi, bk int) int {
-				return ch.rows3(omega, gamma, gather, sums, lo, hi, bk, acc)
+		ch.passes(ch.rr, func(_, lo, hi int, acc []float64) {
+			ch.chunk(gather, lo, hi, func(rows []int32, sums []float64) {
+				ch.rows3(omega, gamma, rows, sums, acc)
 			})
 		})
 		return
 	}
 	if c == 7 {
-		ch.passes(ch.rr, func(k, lo, hi int, acc []float64) {
-			ch.chunk(gather, k, lo, hi, func(sums []float64, lo, hi, bk int) int {
-				return ch.rows7(omega, gamma, gather, sums, lo, hi, bk, acc)
+		ch.passes(ch.rr, func(_, lo, hi int, acc []float64) {
+			ch.chunk(gather, lo, hi, func(rows []int32, sums []float64) {
+				ch.rows7(omega, gamma, rows, sums, acc)
 			})
 		})
 		return
@@ -243,86 +250,51 @@ func (ch *spreadingChebyshev) pass(omega, gamma float64, gather bool) {
 	})
 }
 
-// chunk runs rows over the rows [lo, hi) of chunk k. When the graph's
-// SELL-4-σ kernels serve these rows (graph.CSR.SlicedRows), it goes window
-// by window of graph.RowWindow rows: the window's rows of W z_k into a
-// scratch block that stays in L1, then rows on that window with the sums
-// from the scratch (sums row i − lo for row i). Otherwise rows runs once
-// over the chunk with sums nil and gathers each row of W z_k itself from the
-// CSR arrays. Either way the row sums are the same bit for bit (graph's
-// kernels add each row's terms in column order into one accumulator, as the
-// row loops do), and rows continues the chunk's ‖r‖² sums in row order, so
-// the answer does not depend on the path. rows returns the index in bRows
-// of the first nonzero row of B at or after hi.
-func (ch *spreadingChebyshev) chunk(gather bool, k, lo, hi int, rows func(sums []float64, lo, hi, bk int) int) {
-	bk := ch.bChunk[k]
-	if !gather || ch.csrOnly || !ch.g.SlicedRows(lo, hi, ch.c) {
-		rows(nil, lo, hi, bk)
+// chunk runs rows over the rows [lo, hi) of a chunk, batch by batch, with
+// each row's sums (W z_k)_i: from graph.CSR.MulBlockRowsFunc (the SELL-4-σ
+// kernels where the CPU has them; the rows of each window of
+// graph.RowWindow come in the copy's order), or zero when gather is false
+// (z_k = 0). The sums are in L1 when rows uses them, and are bitwise those
+// of a row loop over the CSR arrays (graph adds each row's terms in column
+// order into one accumulator), so z_{k+1} does not depend on the path; the
+// ‖r‖² sums of the chunk are added in the batches' row order, fixed for a
+// given graph and CPU and the same for any number of goroutines.
+func (ch *spreadingChebyshev) chunk(gather bool, lo, hi int, rows func(rows []int32, sums []float64)) {
+	if gather {
+		ch.g.MulBlockRowsFunc(ch.curM, lo, hi, rows)
 		return
 	}
-	c := ch.c
-	buf, ok := ch.windows.Get().(*[]float64)
-	if !ok {
-		b := make([]float64, graph.RowWindow*c)
-		buf = &b
+	for r := lo; r < hi; r += graph.RowBatch {
+		e := min(r+graph.RowBatch, hi)
+		rows(ch.ids[r:e:e], ch.zeros)
 	}
-	for w := lo; w < hi; w += graph.RowWindow {
-		e := min(w+graph.RowWindow, hi)
-		sums := (*buf)[:(e-w)*c]
-		ch.g.ScaledMulBlockRowsInto(mat.NewDense(e-w, c, sums), ch.curM, graph.Scaling{}, w, e)
-		bk = rows(sums, w, e, bk)
-	}
-	ch.windows.Put(buf)
 }
 
-// rows3 is the body of pass for three columns (PubMed) on rows [lo, hi),
-// with the row's sums in registers; see chunk for sums and bk. It adds to
-// the ‖r‖² sums in acc.
-func (ch *spreadingChebyshev) rows3(omega, gamma float64, gather bool, sums []float64, lo, hi, bk int, acc []float64) int {
-	g, cur, prv, t, u, a := ch.g, ch.cur, ch.prv, ch.t, ch.u, ch.a
-	unit := g.UnitWeights()
+// rows3 is the body of pass for three columns (PubMed): for each row i of
+// rows (skipping negative slots) with its sums s = (W z_k)_i in
+// sums[8t:8t+3], the residual row r_i = b_i − u_i z_i + a t_i s, its squares
+// added to acc, and z_{k+1,i} written over prv.
+func (ch *spreadingChebyshev) rows3(omega, gamma float64, rows []int32, sums []float64, acc []float64) {
+	cur, prv, t, u, a, bPos, bVals := ch.cur, ch.prv, ch.t, ch.u, ch.a, ch.bPos, ch.bVals
 	q0, q1, q2 := acc[0], acc[1], acc[2]
-	for i := lo; i < hi; i++ {
-		var s0, s1, s2 float64
-		if sums != nil {
-			sr := sums[(i-lo)*3 : (i-lo)*3+3 : (i-lo)*3+3]
-			s0, s1, s2 = sr[0], sr[1], sr[2]
-		} else if gather {
-			cols, w := g.Row(i)
-			if unit {
-				for _, col := range cols {
-					o := int(col) * 3
-					zr := cur[o : o+3 : o+3]
-					s0 += zr[0]
-					s1 += zr[1]
-					s2 += zr[2]
-				}
-			} else {
-				// float64 conversions: rounded products, as in graph's
-				// kernels, so that no build (GOAMD64=v3) fuses them.
-				w = w[:len(cols)]
-				for e, col := range cols {
-					o := int(col) * 3
-					zr := cur[o : o+3 : o+3]
-					s0 += float64(w[e] * zr[0])
-					s1 += float64(w[e] * zr[1])
-					s2 += float64(w[e] * zr[2])
-				}
-			}
+	for k, r := range rows {
+		if r < 0 {
+			continue
 		}
+		i := int(r)
+		s := sums[8*k : 8*k+3 : 8*k+3]
 		o := i * 3
 		zi, pi := cur[o:o+3:o+3], prv[o:o+3:o+3]
 		ui, ti := u[i], t[i]
 		li := a * ti
-		r0 := li*s0 - ui*zi[0]
-		r1 := li*s1 - ui*zi[1]
-		r2 := li*s2 - ui*zi[2]
-		if bk < len(ch.bRows) && ch.bRows[bk] == i {
-			bi := ch.bVals[bk*3 : bk*3+3 : bk*3+3]
+		r0 := li*s[0] - ui*zi[0]
+		r1 := li*s[1] - ui*zi[1]
+		r2 := li*s[2] - ui*zi[2]
+		if p := int(bPos[i]); p >= 0 {
+			bi := bVals[p*3 : p*3+3 : p*3+3]
 			r0 += bi[0]
 			r1 += bi[1]
 			r2 += bi[2]
-			bk++
 		}
 		q0 += r0 * r0
 		q1 += r1 * r1
@@ -333,61 +305,31 @@ func (ch *spreadingChebyshev) rows3(omega, gamma float64, gather bool, sums []fl
 		pi[2] = zi[2] + omega*(zi[2]-pi[2]) + gt*r2
 	}
 	acc[0], acc[1], acc[2] = q0, q1, q2
-	return bk
 }
 
 // rows7 is rows3 for 7 columns (Cora).
-func (ch *spreadingChebyshev) rows7(omega, gamma float64, gather bool, sums []float64, lo, hi, bk int, acc []float64) int {
-	g, cur, prv, t, u, a := ch.g, ch.cur, ch.prv, ch.t, ch.u, ch.a
-	unit := g.UnitWeights()
+func (ch *spreadingChebyshev) rows7(omega, gamma float64, rows []int32, sums []float64, acc []float64) {
+	cur, prv, t, u, a, bPos, bVals := ch.cur, ch.prv, ch.t, ch.u, ch.a, ch.bPos, ch.bVals
 	q0, q1, q2, q3, q4, q5, q6 := acc[0], acc[1], acc[2], acc[3], acc[4], acc[5], acc[6]
-	for i := lo; i < hi; i++ {
-		var s0, s1, s2, s3, s4, s5, s6 float64
-		if sums != nil {
-			sr := sums[(i-lo)*7 : (i-lo)*7+7 : (i-lo)*7+7]
-			s0, s1, s2, s3, s4, s5, s6 = sr[0], sr[1], sr[2], sr[3], sr[4], sr[5], sr[6]
-		} else if gather {
-			cols, w := g.Row(i)
-			if unit {
-				for _, col := range cols {
-					o := int(col) * 7
-					zr := cur[o : o+7 : o+7]
-					s0 += zr[0]
-					s1 += zr[1]
-					s2 += zr[2]
-					s3 += zr[3]
-					s4 += zr[4]
-					s5 += zr[5]
-					s6 += zr[6]
-				}
-			} else {
-				w = w[:len(cols)]
-				for e, col := range cols {
-					o := int(col) * 7
-					zr := cur[o : o+7 : o+7]
-					s0 += float64(w[e] * zr[0])
-					s1 += float64(w[e] * zr[1])
-					s2 += float64(w[e] * zr[2])
-					s3 += float64(w[e] * zr[3])
-					s4 += float64(w[e] * zr[4])
-					s5 += float64(w[e] * zr[5])
-					s6 += float64(w[e] * zr[6])
-				}
-			}
+	for k, r := range rows {
+		if r < 0 {
+			continue
 		}
+		i := int(r)
+		s := sums[8*k : 8*k+7 : 8*k+7]
 		o := i * 7
 		zi, pi := cur[o:o+7:o+7], prv[o:o+7:o+7]
 		ui, ti := u[i], t[i]
 		li := a * ti
-		r0 := li*s0 - ui*zi[0]
-		r1 := li*s1 - ui*zi[1]
-		r2 := li*s2 - ui*zi[2]
-		r3 := li*s3 - ui*zi[3]
-		r4 := li*s4 - ui*zi[4]
-		r5 := li*s5 - ui*zi[5]
-		r6 := li*s6 - ui*zi[6]
-		if bk < len(ch.bRows) && ch.bRows[bk] == i {
-			bi := ch.bVals[bk*7 : bk*7+7 : bk*7+7]
+		r0 := li*s[0] - ui*zi[0]
+		r1 := li*s[1] - ui*zi[1]
+		r2 := li*s[2] - ui*zi[2]
+		r3 := li*s[3] - ui*zi[3]
+		r4 := li*s[4] - ui*zi[4]
+		r5 := li*s[5] - ui*zi[5]
+		r6 := li*s[6] - ui*zi[6]
+		if p := int(bPos[i]); p >= 0 {
+			bi := bVals[p*7 : p*7+7 : p*7+7]
 			r0 += bi[0]
 			r1 += bi[1]
 			r2 += bi[2]
@@ -395,7 +337,6 @@ func (ch *spreadingChebyshev) rows7(omega, gamma float64, gather bool, sums []fl
 			r4 += bi[4]
 			r5 += bi[5]
 			r6 += bi[6]
-			bk++
 		}
 		q0 += r0 * r0
 		q1 += r1 * r1
@@ -414,7 +355,6 @@ func (ch *spreadingChebyshev) rows7(omega, gamma float64, gather bool, sums []fl
 		pi[6] = zi[6] + omega*(zi[6]-pi[6]) + gt*r6
 	}
 	acc[0], acc[1], acc[2], acc[3], acc[4], acc[5], acc[6] = q0, q1, q2, q3, q4, q5, q6
-	return bk
 }
 
 // run iterates until every column's relative residual is at most Tol, the
