@@ -16,11 +16,6 @@ func sellBlockRight1AVX2(sums, x *float64, xbytes int, right, weights *float64, 
 //go:noescape
 func sellBlockRight2AVX2(sums, x *float64, xbytes int, right, weights *float64, wstep int, indices, lens *int32, off *int, chunks int, masks *[8]int64)
 
-// sellBlockBatch is the number of chunks whose block row sums are computed
-// before they are scaled and written: 16 chunks · 4 rows · 8 columns of
-// float64 stay in L1.
-const sellBlockBatch = 16
-
 // sellOnes are the weights of a unit-weight graph in the block kernels.
 var sellOnes = [sellC]float64{1, 1, 1, 1}
 
