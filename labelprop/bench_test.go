@@ -291,3 +291,37 @@ func BenchmarkSpreadingCGThreshold(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSpreadingChebyshevThreshold times one Chebyshev solve (a = 0.9,
+// 3 classes) on random 0/1 graphs of growing size, on one goroutine and on
+// all of them, to place chebyshevParallelWork. The work of each size,
+// nnz + 3n, is in its name.
+//
+//	go test -run '^$' -bench ChebyshevThreshold ./labelprop
+func BenchmarkSpreadingChebyshevThreshold(b *testing.B) {
+	for _, n := range []int{20000, 50000, 100000, 200000, 400000} {
+		rng := rand.New(rand.NewPCG(uint64(n), 8))
+		g, nodes, classes := unweightedProblem(rng, n, 3)
+		y := oneHot(n, 3, 0.9, nodes, classes)
+		f := mat.NewDense(n, 3, nil)
+		for _, serial := range []bool{true, false} {
+			mode := "parallel"
+			if serial {
+				mode = "serial"
+			}
+			b.Run(fmt.Sprintf("n=%d/work=%d/%s", n, g.NNZ()+3*n, mode), func(b *testing.B) {
+				for b.Loop() {
+					f.Zero()
+					ch, err := newSpreadingChebyshev(g, 0.9, y, f, krylov.Settings{})
+					if err != nil {
+						b.Fatal(err)
+					}
+					ch.serial = serial
+					if _, err := ch.run(context.Background()); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}

@@ -72,12 +72,12 @@ type rowPasses struct {
 
 // newRowPasses prepares passes over n rows with c column sums; they run on
 // the calling goroutine when work (stored entries plus block entries) is
-// below spreadParallelWork or only one worker is available.
-func newRowPasses(n, c, work int) rowPasses {
+// below threshold or only one worker is available.
+func newRowPasses(n, c, work, threshold int) rowPasses {
 	stride := (c + 7) / 8 * 8
 	return rowPasses{n: n, c: c, stride: stride,
 		part:   make([]float64, parallel.NumChunks(n, spreadRowChunk)*stride),
-		serial: parallel.Workers() == 1 || work < spreadParallelWork}
+		serial: parallel.Workers() == 1 || work < threshold}
 }
 
 // newSpreadingCG prepares a solve of (I − aS) X = B for the graph g of W,
@@ -109,7 +109,7 @@ func newSpreadingCG(g *graph.CSR, a float64, b, x *mat.Dense, s krylov.Settings)
 		r: mat.NewDense(n, c, nil), p: mat.NewDense(n, c, nil), q: mat.NewDense(n, c, nil),
 		bnorm: make([]float64, c), rz: make([]float64, c), alpha: make([]float64, c),
 		beta: make([]float64, c), on: make([]float64, c),
-		rowPasses: newRowPasses(n, c, g.NNZ()+n*c),
+		rowPasses: newRowPasses(n, c, g.NNZ()+n*c, spreadParallelWork),
 	}
 	left := make([]float64, n)
 	for i := range left {
