@@ -2,15 +2,12 @@
 //
 // It holds the one scheduling policy gssl uses for data-parallel work: a range
 // [0, n) is cut into contiguous chunks of at least a minimum grain, and the
-// chunks run on up to GOMAXPROCS goroutines. Small ranges run inline, so
-// callers need not special-case tiny inputs.
+// chunks run on the caller and a team of standing workers, up to GOMAXPROCS
+// goroutines in all (pool.go). Small ranges run inline, so callers need not
+// special-case tiny inputs.
 package parallel
 
-import (
-	"runtime"
-	"sync"
-	"sync/atomic"
-)
+import "runtime"
 
 // Workers returns the number of goroutines For uses: GOMAXPROCS.
 func Workers() int { return runtime.GOMAXPROCS(0) }
@@ -35,17 +32,7 @@ func For(n, grain int, body func(lo, hi int)) {
 	if chunks > w {
 		chunks = w
 	}
-	var wg sync.WaitGroup
-	wg.Add(chunks - 1)
-	for c := 1; c < chunks; c++ {
-		lo, hi := c*n/chunks, (c+1)*n/chunks
-		go func() {
-			defer wg.Done()
-			body(lo, hi)
-		}()
-	}
-	body(0, n/chunks)
-	wg.Wait()
+	runChunks(chunks, func(c int) { body(c*n/chunks, (c+1)*n/chunks) })
 }
 
 // Balanced is For with chunk boundaries chosen so that each chunk holds about
@@ -85,22 +72,11 @@ func Balanced(prefix []int, minWork int, body func(lo, hi int)) {
 		}
 		bounds[c] = lo
 	}
-	var wg sync.WaitGroup
-	for c := 1; c < chunks; c++ {
-		lo, hi := bounds[c], bounds[c+1]
-		if lo >= hi {
-			continue
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+	runChunks(chunks, func(c int) {
+		if lo, hi := bounds[c], bounds[c+1]; lo < hi {
 			body(lo, hi)
-		}()
-	}
-	if bounds[0] < bounds[1] {
-		body(bounds[0], bounds[1])
-	}
-	wg.Wait()
+		}
+	})
 }
 
 // Chunks cuts [0, n) into fixed chunks of size indices (the last may be
@@ -122,26 +98,7 @@ func Chunks(n, size int, body func(k, lo, hi int)) {
 		}
 		return
 	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	work := func() {
-		for {
-			k := int(next.Add(1) - 1)
-			if k >= m {
-				return
-			}
-			body(k, k*size, min((k+1)*size, n))
-		}
-	}
-	wg.Add(w - 1)
-	for i := 1; i < w; i++ {
-		go func() {
-			defer wg.Done()
-			work()
-		}()
-	}
-	work()
-	wg.Wait()
+	runChunks(m, func(k int) { body(k, k*size, min((k+1)*size, n)) })
 }
 
 // NumChunks returns the number of chunks Chunks makes of [0, n).

@@ -71,3 +71,47 @@ func TestChunksCoverEachIndexOnceInFixedChunks(t *testing.T) {
 		}
 	}
 }
+
+// TestConcurrentAndNestedCalls runs regions from several goroutines at once
+// and from inside chunks, so that some take the standing team and the others
+// the fallback of fresh goroutines; every index must still run exactly once.
+func TestConcurrentAndNestedCalls(t *testing.T) {
+	const callers, n, inner = 4, 64, 300
+	hits := make([]int32, callers*n*inner)
+	done := make(chan struct{})
+	for c := 0; c < callers; c++ {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			For(n, 1, func(lo, hi int) {
+				for i := lo; i < hi; i++ {
+					base := (c*n + i) * inner
+					Chunks(inner, 7, func(_, a, b int) {
+						for j := a; j < b; j++ {
+							atomic.AddInt32(&hits[base+j], 1)
+						}
+					})
+				}
+			})
+		}()
+	}
+	for c := 0; c < callers; c++ {
+		<-done
+	}
+	for i, h := range hits {
+		if h != 1 {
+			t.Fatalf("index %d ran %d times", i, h)
+		}
+	}
+}
+
+// TestRegionsBackToBack runs many short regions in a row, the pattern of an
+// iterative solver, where the team's workers are polling when each starts.
+func TestRegionsBackToBack(t *testing.T) {
+	sums := make([]int64, 3)
+	for r := 0; r < 2000; r++ {
+		Chunks(3000, 1000, func(k, lo, hi int) {
+			sums[k] += int64(hi - lo)
+		})
+	}
+	assert.Equal(t, []int64{2000000, 2000000, 2000000}, sums)
+}
