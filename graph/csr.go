@@ -138,11 +138,12 @@ func (g *CSR) Dense() *mat.Dense {
 const minParallelWork = 1 << 15
 
 // minSlicedParallelWork is the number of stored entries per goroutine below
-// which a SELL vector product runs on one goroutine (graphs under 2^18
-// entries): at about 1 ns per entry the work is then shorter than waking a
-// second thread costs. On PubMed (88 648 entries) two goroutines took
-// 190–200 µs against 120–160 µs for one (BENCHMARKS.md, foundation).
-const minSlicedParallelWork = 1 << 17
+// which a SELL vector product runs on one goroutine (graphs under 2^15
+// entries). With goroutines started per call, two goroutines were slower than
+// one on PubMed (190–200 against 120–160 µs: the second started late); with
+// internal/parallel's standing workers, on a quiet machine, two took 67–99 µs
+// against 89–118 µs for one (BENCHMARKS.md, foundation).
+const minSlicedParallelWork = 1 << 14
 
 // minSlicedWork is the number of stored entries from which vector products
 // use the SELL-C-σ copy: below it building the copy costs more than it saves.
