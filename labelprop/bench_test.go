@@ -294,7 +294,7 @@ func BenchmarkSpreadingCGThreshold(b *testing.B) {
 
 // BenchmarkSpreadingChebyshevThreshold times one Chebyshev solve (a = 0.9,
 // 3 classes) on random 0/1 graphs of growing size, on one goroutine and on
-// all of them, to place chebyshevParallelWork. The work of each size,
+// all of them, to place spreadParallelWork for the Chebyshev passes. The work of each size,
 // nnz + 3n, is in its name.
 //
 //	go test -run '^$' -bench ChebyshevThreshold ./labelprop

@@ -19,12 +19,14 @@ import (
 const spreadRowChunk = 2048
 
 // spreadParallelWork is the work, in stored entries of the graph plus
-// entries of an n×c block, below which the fused CG passes run on the
-// calling goroutine (Cora, about 29 500, runs serially; PubMed, about
-// 148 000, in parallel). It is not a measured crossover: on the loaded
-// development machine serial and parallel passes were within noise of each
-// other from 13 000 to 260 000 (BenchmarkSpreadingCGThreshold and
-// BENCHMARKS.md, labelprop); it is to be placed on a quiet machine.
+// entries of an n×c block, below which the fused CG and Chebyshev passes run
+// on the calling goroutine (Cora, about 29 500, runs serially; PubMed, about
+// 148 000, in parallel). With internal/parallel's standing workers, on a
+// quiet machine, PubMed's Chebyshev solve at a = 0.9 took 9.5–11.5 ms on two
+// goroutines against 12.6–17.0 ms on one (scripts/bench-lp-ab.sh, three runs
+// of 8 rounds), and random 0/1 graphs of 260 000 to 2.6 million gained from
+// the second core (BenchmarkSpreadingChebyshevThreshold); before the workers
+// were standing, one goroutine was as fast or faster.
 const spreadParallelWork = 1 << 16
 
 // spreadingCG is block conjugate gradients on (I − aS) F = B,
@@ -72,12 +74,12 @@ type rowPasses struct {
 
 // newRowPasses prepares passes over n rows with c column sums; they run on
 // the calling goroutine when work (stored entries plus block entries) is
-// below threshold or only one worker is available.
-func newRowPasses(n, c, work, threshold int) rowPasses {
+// below spreadParallelWork or only one worker is available.
+func newRowPasses(n, c, work int) rowPasses {
 	stride := (c + 7) / 8 * 8
 	return rowPasses{n: n, c: c, stride: stride,
 		part:   make([]float64, parallel.NumChunks(n, spreadRowChunk)*stride),
-		serial: parallel.Workers() == 1 || work < threshold}
+		serial: parallel.Workers() == 1 || work < spreadParallelWork}
 }
 
 // newSpreadingCG prepares a solve of (I − aS) X = B for the graph g of W,
@@ -109,7 +111,7 @@ func newSpreadingCG(g *graph.CSR, a float64, b, x *mat.Dense, s krylov.Settings)
 		r: mat.NewDense(n, c, nil), p: mat.NewDense(n, c, nil), q: mat.NewDense(n, c, nil),
 		bnorm: make([]float64, c), rz: make([]float64, c), alpha: make([]float64, c),
 		beta: make([]float64, c), on: make([]float64, c),
-		rowPasses: newRowPasses(n, c, g.NNZ()+n*c, spreadParallelWork),
+		rowPasses: newRowPasses(n, c, g.NNZ()+n*c),
 	}
 	left := make([]float64, n)
 	for i := range left {

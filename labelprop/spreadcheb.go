@@ -13,16 +13,6 @@ import (
 	"github.com/gssl/gssl/laplacian"
 )
 
-// chebyshevParallelWork is the work, in stored entries plus block entries
-// (nnz + n·c), from which the Chebyshev pass runs on every core. The pass
-// streams so little besides the gather that a second goroutine pays only on
-// larger graphs than for CG: on a quiet machine PubMed (148 000) took
-// 17.2 ms serially against 20.1 ms on two goroutines (scripts/bench-lp-ab.sh,
-// 8 rounds), while random 0/1 graphs with 10 entries per row took 22 against
-// 19 ms at 260 000 and 145 against 78 ms at 1.3 million
-// (BenchmarkSpreadingChebyshevThreshold). The crossover lies between the two.
-const chebyshevParallelWork = 200_000
-
 // spreadingChebyshev is the Chebyshev semi-iteration (Saad, "Iterative
 // Methods for Sparse Linear Systems", 2nd ed., Alg. 12.1) on
 // (I − aS) X = B, S = D^{-1/2} W D^{-1/2}. The eigenvalues of S lie in
@@ -129,7 +119,7 @@ func newSpreadingChebyshev(g *graph.CSR, a float64, b, x *mat.Dense, s krylov.Se
 		bnorm: make([]float64, c),
 		rr:    make([]float64, c),
 		// one pass reads the graph and two blocks
-		rowPasses: newRowPasses(n, c, g.NNZ()+n*c, chebyshevParallelWork),
+		rowPasses: newRowPasses(n, c, g.NNZ()+n*c),
 	}
 	for i := range ch.t {
 		if ch.u[i] == 0 { // isolated: z_i = x_i
