@@ -81,6 +81,10 @@
 // predicted from their edges to visible nodes,
 // k(x)_j = N·w(x, x_j)/√(d_x d_j) with d_x the weight of those edges.
 // InductiveTestOnly, not the paper's, hides only the test nodes (val nodes
-// are unlabelled visible nodes). Prepared.Select chooses hyperparameters by validation accuracy (η from
-// EtaGrid, β from BetaGrid, the grids of stkr.py).
+// are unlabelled visible nodes). Prepared.Select chooses hyperparameters by
+// validation accuracy (η from EtaGrid, β from BetaGrid, the grids of
+// stkr.py). TestChunks cuts a split's test nodes into chunks of
+// round(p_test·N), one partition per chunk, so that every test node is
+// scored while only p_test of the graph is hidden at a time: the low-noise
+// estimate of the protocol's test accuracy (BENCHMARKS.md, stkr).
 package stkr

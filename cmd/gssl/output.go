@@ -70,6 +70,13 @@ func (p *progress) Add(n int) {
 	}
 }
 
+// SetTotal changes the number of steps the bar counts to.
+func (p *progress) SetTotal(n int) {
+	if p.bar != nil {
+		p.bar.ChangeMax(n)
+	}
+}
+
 // Describe changes the bar's label.
 func (p *progress) Describe(s string) {
 	if p.bar != nil {

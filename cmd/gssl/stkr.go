@@ -275,6 +275,9 @@ func runSTKR(ctx context.Context, opts stkrOptions, stdout, stderr io.Writer) er
 			if parts, err = stkr.TestChunks(n, split, opts.PTest, uint64(s)); err != nil {
 				return err
 			}
+			if s == opts.FirstSeed { // one fit per chunk: about this many per seed
+				bar.SetTotal(opts.Seeds * len(parts) * len(candidates()))
+			}
 		} else {
 			part, err := stkr.NewPartition(n, split, opts.PTest, uint64(s))
 			if err != nil {
