@@ -1,7 +1,6 @@
 package graph
 
 import (
-	"slices"
 	"sync"
 )
 
@@ -64,14 +63,7 @@ func newSliced(g *CSR, sigma int) *sliced {
 		rows: make([]int32, chunks*sellC),
 		lens: make([]int32, chunks*sellC),
 	}
-	order := make([]int32, n)
-	for i := range order {
-		order[i] = int32(i)
-	}
-	for lo := 0; lo < n; lo += sigma {
-		w := order[lo:min(lo+sigma, n)]
-		slices.SortStableFunc(w, func(a, b int32) int { return g.RowLen(int(b)) - g.RowLen(int(a)) })
-	}
+	order := sortWindowsByLength(g, sigma)
 	for slot := range s.rows {
 		s.rows[slot] = -1
 		if slot < n {
@@ -100,6 +92,36 @@ func newSliced(g *CSR, sigma int) *sliced {
 		}
 	}
 	return s
+}
+
+// sortWindowsByLength returns the rows of g, window of sigma rows by
+// window, ordered by decreasing length and, among rows of equal length, by
+// increasing index: a stable counting sort on the length per window,
+// O(sigma + the window's longest row) each, O(n + nnz) in all.
+func sortWindowsByLength(g *CSR, sigma int) []int32 {
+	n := g.n
+	order := make([]int32, n)
+	var start []int
+	for lo := 0; lo < n; lo += sigma {
+		hi := min(lo+sigma, n)
+		longest := 0
+		for i := lo; i < hi; i++ {
+			longest = max(longest, g.RowLen(i))
+		}
+		start = append(start[:0], make([]int, longest+2)...)
+		for i := lo; i < hi; i++ {
+			start[longest-g.RowLen(i)+1]++ // key 0 is the longest row
+		}
+		for k := 1; k < len(start); k++ {
+			start[k] += start[k-1]
+		}
+		for i := lo; i < hi; i++ {
+			key := longest - g.RowLen(i)
+			order[lo+start[key]] = int32(i)
+			start[key]++
+		}
+	}
+	return order
 }
 
 // sliced returns g's SELL-C-σ copy, building it on first use. Concurrent

@@ -1,14 +1,16 @@
 package graph
 
 import (
-	"math"
-
 	"bufio"
 	"fmt"
-	"gonum.org/v1/gonum/mat"
+	"math"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"testing"
+
+	"github.com/stretchr/testify/require"
+	"gonum.org/v1/gonum/mat"
 )
 
 // readPubMed builds PubMed's graph from its edge list without the loaders
@@ -330,5 +332,33 @@ func TestSlicedBlockBitwiseAgainstCSRAndDense(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestSortWindowsByLengthIsStableSort checks the counting sort of the SELL
+// build against a stable comparison sort of each window.
+func TestSortWindowsByLengthIsStableSort(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 9))
+	for trial := 0; trial < 20; trial++ {
+		n := 1 + rng.IntN(3000)
+		var edges []Edge
+		for k := rng.IntN(6 * n); k > 0; k-- {
+			u := rng.IntN(n)
+			if rng.IntN(20) == 0 {
+				u = 0 // a hub
+			}
+			edges = append(edges, Edge{U: u, V: rng.IntN(n), W: 1})
+		}
+		g, err := FromEdges(n, edges, Options{Duplicates: DuplicateSum})
+		require.NoError(t, err)
+		sigma := []int{1, 4, 64, 1024}[rng.IntN(4)]
+		want := make([]int32, n)
+		for i := range want {
+			want[i] = int32(i)
+		}
+		for lo := 0; lo < n; lo += sigma {
+			slices.SortStableFunc(want[lo:min(lo+sigma, n)], func(a, b int32) int { return g.RowLen(int(b)) - g.RowLen(int(a)) })
+		}
+		require.Equal(t, want, sortWindowsByLength(g, sigma), "trial %d, n=%d, σ=%d", trial, n, sigma)
 	}
 }

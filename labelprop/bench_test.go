@@ -213,7 +213,7 @@ func benchSpMV(b *testing.B, g *graph.CSR, c int) {
 		}
 	}
 	dst := mat.NewDense(n, c, nil)
-	// One product before the timer builds the graph's SELL copy (2.5–3.5 ms
+	// One product before the timer builds the graph's SELL copy (about 1 ms
 	// on PubMed, once per graph), as lp.py builds S before its timer: the
 	// line times the product itself.
 	sg.MulBlockTo(dst, x)
