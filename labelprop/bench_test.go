@@ -262,48 +262,41 @@ func BenchmarkSpreadingSynthetic(b *testing.B) {
 	}
 }
 
-// BenchmarkSpreadingCGThreshold times one fused CG solve (a = 0.9, 3
-// classes) on random 0/1 graphs of growing size, on one goroutine and on
-// all of them, to place spreadParallelWork (the work below which the passes
-// run serially). The work of each size, nnz + 3n, is in its name.
+// BenchmarkSpreadingCGThreshold and BenchmarkSpreadingChebyshevThreshold
+// time one solve (a = 0.9, 3 classes) on random 0/1 graphs of growing size,
+// on one goroutine and on all of them, to place spreadParallelWork (the work
+// below which the passes run serially). The work of each size, nnz + 3n, is
+// in its name.
 //
-//	go test -run '^$' -bench CGThreshold ./labelprop
+//	go test -run '^$' -bench 'CGThreshold|ChebyshevThreshold' ./labelprop
 func BenchmarkSpreadingCGThreshold(b *testing.B) {
-	for _, n := range []int{1000, 2500, 5000, 10000, 20000} {
-		rng := rand.New(rand.NewPCG(uint64(n), 8))
-		g, nodes, classes := unweightedProblem(rng, n, 3)
-		y := oneHot(n, 3, 0.9, nodes, classes)
-		f := mat.NewDense(n, 3, nil)
-		for _, serial := range []bool{true, false} {
-			mode := "parallel"
-			if serial {
-				mode = "serial"
-			}
-			b.Run(fmt.Sprintf("n=%d/work=%d/%s", n, g.NNZ()+3*n, mode), func(b *testing.B) {
-				for b.Loop() {
-					f.Zero()
-					cg, err := newSpreadingCG(g, 0.9, y, f, krylov.Settings{})
-					if err != nil {
-						b.Fatal(err)
-					}
-					cg.serial = serial
-					if _, err := cg.run(context.Background()); err != nil {
-						b.Fatal(err)
-					}
-				}
-			})
+	benchThreshold(b, []int{1000, 2500, 5000, 10000, 20000}, func(g *graph.CSR, y, f *mat.Dense, serial bool) error {
+		cg, err := newSpreadingCG(g, 0.9, y, f, krylov.Settings{})
+		if err != nil {
+			return err
 		}
-	}
+		cg.serial = serial
+		_, err = cg.run(context.Background())
+		return err
+	})
 }
 
-// BenchmarkSpreadingChebyshevThreshold times one Chebyshev solve (a = 0.9,
-// 3 classes) on random 0/1 graphs of growing size, on one goroutine and on
-// all of them, to place spreadParallelWork for the Chebyshev passes. The work of each size,
-// nnz + 3n, is in its name.
-//
-//	go test -run '^$' -bench ChebyshevThreshold ./labelprop
 func BenchmarkSpreadingChebyshevThreshold(b *testing.B) {
-	for _, n := range []int{20000, 50000, 100000, 200000, 400000} {
+	benchThreshold(b, []int{20000, 50000, 100000, 200000, 400000}, func(g *graph.CSR, y, f *mat.Dense, serial bool) error {
+		ch, err := newSpreadingChebyshev(g, 0.9, y, f, krylov.Settings{})
+		if err != nil {
+			return err
+		}
+		ch.serial = serial
+		_, err = ch.run(context.Background())
+		return err
+	})
+}
+
+// benchThreshold runs solve serially and in parallel on unweightedProblem
+// graphs of the given sizes.
+func benchThreshold(b *testing.B, sizes []int, solve func(g *graph.CSR, y, f *mat.Dense, serial bool) error) {
+	for _, n := range sizes {
 		rng := rand.New(rand.NewPCG(uint64(n), 8))
 		g, nodes, classes := unweightedProblem(rng, n, 3)
 		y := oneHot(n, 3, 0.9, nodes, classes)
@@ -316,12 +309,7 @@ func BenchmarkSpreadingChebyshevThreshold(b *testing.B) {
 			b.Run(fmt.Sprintf("n=%d/work=%d/%s", n, g.NNZ()+3*n, mode), func(b *testing.B) {
 				for b.Loop() {
 					f.Zero()
-					ch, err := newSpreadingChebyshev(g, 0.9, y, f, krylov.Settings{})
-					if err != nil {
-						b.Fatal(err)
-					}
-					ch.serial = serial
-					if _, err := ch.run(context.Background()); err != nil {
+					if err := solve(g, y, f, serial); err != nil {
 						b.Fatal(err)
 					}
 				}
