@@ -27,10 +27,12 @@ import (
 // spinFor is how long an idle worker keeps polling before it parks.
 const spinFor = 200 * time.Microsecond
 
-// region is one parallel call: m chunks, run(k) runs chunk k.
+// region is one parallel call: m chunks, run(k) runs chunk k; seq numbers
+// the team's regions.
 type region struct {
 	run  func(k int)
 	m    int64
+	seq  uint64
 	next atomic.Int64 // next chunk to claim
 	done atomic.Int64 // chunks finished
 }
@@ -51,19 +53,22 @@ type team struct {
 	start  sync.Once
 	busy   atomic.Bool
 	cur    atomic.Pointer[region]
+	seq    uint64 // regions published so far; written only while busy
 	parked atomic.Int32
 	wake   chan struct{}
 }
 
 var workers team
 
-// worker polls for regions; it parks after spinFor without one.
+// worker polls for regions; it parks after spinFor without one. It keeps
+// the number of the last region it saw, not the region, so that a finished
+// region's closure (and the data it holds) can be collected.
 func (t *team) worker() {
-	var seen *region
+	var seen uint64
 	idle := time.Now()
 	for spins := 0; ; spins++ {
-		if r := t.cur.Load(); r != nil && r != seen {
-			seen = r
+		if r := t.cur.Load(); r != nil && r.seq != seen {
+			seen = r.seq
 			r.work()
 			idle, spins = time.Now(), 0
 			continue
@@ -78,7 +83,7 @@ func (t *team) worker() {
 			continue
 		}
 		t.parked.Add(1)
-		if r := t.cur.Load(); r == nil || r == seen {
+		if r := t.cur.Load(); r == nil || r.seq == seen {
 			<-t.wake
 		}
 		t.parked.Add(-1)
@@ -102,7 +107,15 @@ func runChunks(m int, run func(k int)) {
 			go t.worker()
 		}
 	})
-	r := &region{run: run, m: int64(m)}
+	t.seq++
+	r := &region{run: run, m: int64(m), seq: t.seq}
+	defer func() {
+		// Also when a chunk panics on the caller: no chunk starts after
+		// this call has returned or panicked, and the team is free again.
+		r.next.Store(r.m)
+		t.cur.CompareAndSwap(r, nil) // let the closure's data be collected
+		t.busy.Store(false)
+	}()
 	t.cur.Store(r)
 	for p := t.parked.Load(); p > 0; p-- {
 		select {
@@ -112,8 +125,6 @@ func runChunks(m int, run func(k int)) {
 	}
 	r.work()
 	r.wait()
-	t.cur.CompareAndSwap(r, nil) // let the closure's data be collected
-	t.busy.Store(false)
 }
 
 // spawnChunks is runChunks on w−1 new goroutines and the caller. It waits
