@@ -52,7 +52,7 @@ for ds in cora pubmed amazon_photo coauthor_cs coauthor_physics; do
   trs="inverse-laplacian poly:8 krr"
   [ "$ds" = cora ] && trs="$trs topd:128"
   for tr in $trs; do
-    for setting in transductive inductive; do
+    for setting in transductive inductive inductive-strict; do
       "${LOCK[@]}" "${GSSL[@]}" stkr --json --data "$SHARED/data/$ds" --transform "$tr" \
         --setting "$setting" --p-test 0.01 --seeds 10 \
         >"$OUT/table-$ds-${tr%%:*}-$setting.json" 2>"$OUT/table-$ds-${tr%%:*}-$setting.log"
@@ -93,7 +93,7 @@ done
 #    setting at p_test 0.01; SP-Lap at p_test 0 (all the split's test nodes
 #    scored, all hidden at once in the inductive settings); SP-Lap and
 #    SP-poly with --test-chunks (every test node scored, 25 hidden at a time:
-#    the paper's hidden fraction) and the inductive --refit variant. Then the
+#    the paper's hidden fraction) in every inductive setting. Then the
 #    peer on the same partitions: scripts/lcc-dataset writes the component
 #    with the remapped splits and p_test draws, scripts/stkr-lcc-peer.py runs
 #    stkr.py's own selection and solvers on them, gssl labelprop gives LP(t)
@@ -103,21 +103,18 @@ NICE=(nice -n 19)
 LCC="$OUT/cora_lcc"
 go run ./scripts/lcc-dataset -data "$SHARED/data/cora" -splits "$SHARED/bench/splits/cora" -out "$LCC"
 for tr in inverse-laplacian poly:8 topd:128 krr; do
-  for setting in transductive inductive inductive-test-only; do
+  for setting in transductive inductive inductive-strict inductive-test-only; do
     "${NICE[@]}" "${GSSL[@]}" stkr --json --data "$SHARED/data/cora" --lcc --transform "$tr" --setting "$setting" \
       --p-test 0.01 --seeds 10 >"$OUT/lcc-${tr%%:*}-$setting-p0.01.json" 2>/dev/null
   done
 done
-"${NICE[@]}" "${GSSL[@]}" stkr --json --data "$SHARED/data/cora" --lcc --setting inductive --refit \
-  --p-test 0.01 --seeds 10 >"$OUT/lcc-inverse-laplacian-refit-p0.01.json" 2>/dev/null
 for tr in inverse-laplacian poly:8; do
-  for setting in transductive inductive inductive-test-only; do
+  for setting in transductive inductive inductive-strict inductive-test-only; do
     "${NICE[@]}" "${GSSL[@]}" stkr --json --data "$SHARED/data/cora" --lcc --transform "$tr" --setting "$setting" \
       --p-test 0 --seeds 10 >"$OUT/lcc-${tr%%:*}-$setting-p0.json" 2>/dev/null
   done
-  for setting in inductive inductive-test-only refit; do
-    extra=(--setting "$setting"); [ "$setting" = refit ] && extra=(--setting inductive --refit)
-    "${NICE[@]}" "${GSSL[@]}" stkr --json --data "$SHARED/data/cora" --lcc --transform "$tr" "${extra[@]}" \
+  for setting in inductive inductive-strict inductive-test-only; do
+    "${NICE[@]}" "${GSSL[@]}" stkr --json --data "$SHARED/data/cora" --lcc --transform "$tr" --setting "$setting" \
       --p-test 0.01 --test-chunks --seeds 10 >"$OUT/chunks-${tr%%:*}-$setting.json" 2>/dev/null
   done
   "${NICE[@]}" "${GSSL[@]}" stkr --json --data "$LCC" --splits "$LCC/splits" --transform "$tr" --p-test 0 --seeds 10 \
@@ -131,7 +128,7 @@ done
 SHARED="$SHARED" "${NICE[@]}" "${PY[@]}" scripts/stkr-lcc-peer.py "$LCC" "$SHARED/data/cora" 10 0.01 >"$OUT/peer-lcc.jsonl"
 # An independent scipy implementation of inductive SP-Lap on the same chunks
 # (stkr.py has no inductive setting); must agree with the chunks-inverse-laplacian-*.json runs.
-for setting in transductive inductive inductive-test-only refit; do
+for setting in transductive inductive inductive-strict inductive-test-only; do
   "${NICE[@]}" "${PY[@]}" scripts/stkr-lcc-inductive-peer.py "$LCC" "$setting" 10 0.01 \
     >"$OUT/peer-inductive-$setting.json" 2>/dev/null
 done

@@ -2,8 +2,9 @@
 
     SHARED=../shared /usr/bin/python3 scripts/stkr-lcc-inductive-peer.py LCC_DIR SETTING [SEEDS] [P_TEST]
 
-SETTING: inductive (the paper's: val and the test chunk hidden), inductive-test-only (only the
-test chunk hidden), refit (choose with val hidden, refit with val visible) or transductive
+SETTING: inductive (choose η, β with val and the test chunk hidden, as the paper does, then refit
+with val visible: gssl's default), inductive-strict (the paper read literally: val and the test
+chunk hidden at every fit), inductive-test-only (only the test chunk hidden) or transductive
 (nothing hidden; the chunks then share one fit). LCC_DIR comes from
 `go run ./scripts/lcc-dataset` (splits/random20_seed<s>.txt and the test chunks
 splits/random20_seed<s>_chunks<P>.txt of `gssl stkr --test-chunks`). stkr.py has no inductive
@@ -122,13 +123,13 @@ def main(lcc_dir, setting, seeds=10, p_test="0.01"):
         right = total = 0
         for k in np.unique(ch[:, 0]):
             test = ch[ch[:, 0] == k, 1]
-            val_hidden = setting in ("inductive", "refit")
+            val_hidden = setting in ("inductive", "inductive-strict")
             hidden = np.concatenate([test, val]) if val_hidden else test
             if setting == "transductive":
                 hidden = np.array([], dtype=np.int64)
             if setting != "transductive" or k == 0:  # transductive: one fit serves every chunk
                 (va, eta, beta, th), vis, prior, Y = fit_select(W, labels, train, val, hidden, C, val_hidden)
-            if setting == "refit":
+            if setting == "inductive":
                 keep = np.ones(W.shape[0], dtype=bool)
                 keep[test] = False
                 vis = Visible(W, np.flatnonzero(keep))

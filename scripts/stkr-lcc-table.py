@@ -41,12 +41,12 @@ for line in open(os.path.join(OUT, "peer-lcc.jsonl")):
 
 names = {"inverse-laplacian": ("SP-Lap", "SP-Lap"), "poly": ("SP-poly (λ^8)", "SP-poly"),
          "topd": ("SP-topd (d = 128)", None), "krr": ("KRR (s = λ)", None)}
-short = {"transductive": "t", "inductive": "i", "inductive-test-only": "i, val visible"}
+short = {"transductive": "t", "inductive": "i", "inductive-strict": "i (strict)", "inductive-test-only": "i, val visible"}
 print("| method | setting | gssl test % (25 nodes) | stkr.py test % (same 25 nodes) | gssl val % | chosen η | chosen β "
       "| no-evidence val+test | gssl s/fit | stkr.py s/fit | gssl run s |")
 print("|---|---|---|---|---|---|---|---|---|---|---|")
 for tr, (label, pm) in names.items():
-    for setting in ("transductive", "inductive", "inductive-test-only"):
+    for setting in ("transductive", "inductive", "inductive-strict", "inductive-test-only"):
         r = load(f"lcc-{tr}-{setting}-p0.01.json")
         if r is None:
             continue
@@ -99,17 +99,18 @@ print("| method | setting | hidden at fit time | test % | val % | minus transduc
       "| independent scipy (SP-Lap) | no-evidence val+test | fits |")
 print("|---|---|---|---|---|---|---|---|---|")
 peer_files = {"transductive": "transductive", "i, val visible": "inductive-test-only",
-              "i, refit with val": "refit", "i (paper)": "inductive"}
+              "i (refit with val)": "inductive", "i (strict)": "inductive-strict"}
 for tr, label in (("inverse-laplacian", "SP-Lap"), ("poly", "SP-poly (λ^8)")):
     base = load(f"lcc-{tr}-transductive-p0.json")
     if base is None:
         continue
     rows = [("transductive", "nothing (val labels)", base),
             ("i, val visible", "25 test at a time", load(f"chunks-{tr}-inductive-test-only.json")),
-            ("i, refit with val", "val + 25 test to choose; 25 test to predict", load(f"chunks-{tr}-refit.json")),
-            ("i (paper)", "val + 25 test at a time", load(f"chunks-{tr}-inductive.json")),
+            ("i (refit with val)", "val + 25 test to choose; 25 test to predict", load(f"chunks-{tr}-inductive.json")),
+            ("i (strict)", "val + 25 test at a time", load(f"chunks-{tr}-inductive-strict.json")),
             ("i, val visible, p_test 0", "all test (~915)", load(f"lcc-{tr}-inductive-test-only-p0.json")),
-            ("i (paper), p_test 0", "val + all test (~1375)", load(f"lcc-{tr}-inductive-p0.json"))]
+            ("i (refit with val), p_test 0", "val + all test to choose; all test to predict", load(f"lcc-{tr}-inductive-p0.json")),
+            ("i (strict), p_test 0", "val + all test (~1375)", load(f"lcc-{tr}-inductive-strict-p0.json"))]
     for name, hidden, r in rows:
         if r is None:
             continue

@@ -197,6 +197,74 @@ func TestInductiveTestOnlyKeepsValVisible(t *testing.T) {
 	assert.Equal(t, InductiveTestOnly, s)
 }
 
+// TestChooseInductiveRefits: in the Inductive setting Choose picks the
+// candidate with the best val accuracy on the view with val and test hidden
+// (the same choice as InductiveStrict, first on ties), then predicts test
+// from a refit with val visible, which is exactly InductiveTestOnly's fit
+// of the chosen candidate (checked against dense algebra in
+// TestInductiveSettingsMatchDense); InductiveStrict predicts test from the
+// selection fit itself.
+func TestChooseInductiveRefits(t *testing.T) {
+	ds, task := loadCora(t)
+	n := task.Graph.Nodes()
+	part, err := NewPartition(n, *ds.Split, 0.01, 3)
+	require.NoError(t, err)
+	ctx := context.Background()
+	cands := func() []*Regressor {
+		var out []*Regressor
+		for _, beta := range []float64{0.01, 1, 100} {
+			out = append(out, &Regressor{Transform: Polynomial{Coeffs: []float64{0, 1}}, Beta: beta})
+		}
+		return out
+	}
+
+	view, err := Prepare(task, part, InductiveStrict)
+	require.NoError(t, err)
+	var vals []float64
+	want := 0
+	for i, r := range cands() {
+		o, err := view.Evaluate(ctx, r)
+		require.NoError(t, err)
+		require.NoError(t, o.Err)
+		vals = append(vals, o.ValAccuracy)
+		if o.ValAccuracy > vals[want] {
+			want = i
+		}
+	}
+	testOnly, err := Prepare(task, part, InductiveTestOnly)
+	require.NoError(t, err)
+	refit, err := testOnly.Evaluate(ctx, cands()[want])
+	require.NoError(t, err)
+
+	c, err := Choose(ctx, task, part, Inductive, cands())
+	require.NoError(t, err)
+	assert.Equal(t, want, c.Best)
+	assert.True(t, c.Refitted)
+	assert.Equal(t, n-len(part.Test), c.Visible)
+	for i, o := range c.Candidates {
+		assert.Equal(t, vals[i], o.ValAccuracy, "candidate %d scored with val hidden", i)
+	}
+	assert.Equal(t, vals[want], c.Final.ValAccuracy, "the val accuracy reported is the selection's")
+	assert.Equal(t, refit.TestAccuracy, c.Final.TestAccuracy)
+	assert.Equal(t, refit.TestCorrect, c.Final.TestCorrect)
+	assert.Equal(t, len(part.Test), c.Final.TestScored)
+
+	strict, err := Choose(ctx, task, part, InductiveStrict, cands())
+	require.NoError(t, err)
+	assert.Equal(t, want, strict.Best)
+	assert.False(t, strict.Refitted)
+	assert.Equal(t, n-len(part.Test)-len(part.Val), strict.Visible)
+	assert.Equal(t, strict.Candidates[want], strict.Final)
+
+	for _, s := range []Setting{Transductive, Inductive, InductiveStrict, InductiveTestOnly} {
+		got, err := ParseSetting(s.String())
+		require.NoError(t, err)
+		assert.Equal(t, s, got)
+	}
+	_, err = ParseSetting("online")
+	assert.ErrorContains(t, err, `unknown setting "online": want transductive, inductive, inductive-strict, inductive-test-only`)
+}
+
 // TestTestChunks: the chunks partition the split's test nodes, each chunk's
 // partition covers every node once, the first chunk is NewPartition's test
 // set, and bad p_test values are refused.
@@ -311,7 +379,7 @@ func TestInductiveSettingsMatchDense(t *testing.T) {
 			return h
 		}},
 	}
-	for _, setting := range []Setting{Inductive, InductiveTestOnly} {
+	for _, setting := range []Setting{InductiveStrict, InductiveTestOnly} {
 		for _, c := range transforms {
 			t.Run(setting.String()+"/"+c.tr.String(), func(t *testing.T) {
 				// Dense reference on the visible nodes (original ids).
@@ -386,7 +454,7 @@ func TestInductiveSettingsMatchDense(t *testing.T) {
 				f := r.Predict(nil)
 				for q, x := range part.Val {
 					var want []float64
-					if setting == Inductive {
+					if setting == InductiveStrict {
 						require.NoError(t, r.PredictRow(got, prep.valRow[q]))
 						want = score(x)
 					} else {

@@ -12,7 +12,7 @@ import (
 )
 
 func TestSTKRJSONOnCora(t *testing.T) {
-	for _, setting := range []string{"transductive", "inductive"} {
+	for _, setting := range []string{"transductive", "inductive", "inductive-strict"} {
 		t.Run(setting, func(t *testing.T) {
 			var out, errw bytes.Buffer
 			opts := stkrOptions{Data: "../../testdata/cora", Transform: "inverse-laplacian", Eta: "0.9", Beta: "auto",
@@ -32,8 +32,12 @@ func TestSTKRJSONOnCora(t *testing.T) {
 			assert.Len(t, obj["beta"], 2)
 			assert.Positive(t, obj["matvecs"].(float64))
 			assert.Equal(t, setting, obj["setting"])
-			if setting == "inductive" {
-				// val (500) and test (27) are hidden at fit time
+			switch setting {
+			case "inductive":
+				// test (27) hidden at the refit that predicts it
+				assert.Equal(t, 2708.0-27, obj["visible_nodes"])
+			case "inductive-strict":
+				// val (500) and test (27) hidden at every fit
 				assert.Equal(t, 2708.0-527, obj["visible_nodes"])
 			}
 		})
@@ -92,7 +96,6 @@ func TestSTKRBadInput(t *testing.T) {
 		{"iterations list", func(o *stkrOptions) { o.Iterations = "0,8,x" }, `--iterations="0,8,x" is invalid`},
 		{"iterations with topd", func(o *stkrOptions) { o.Transform, o.Beta, o.Iterations = "topd:8", "1", "8" }, "iterations=8 does not apply to kernel PCA"},
 		{"test chunks without p-test", func(o *stkrOptions) { o.TestChunks, o.PTest = true, 0 }, "--test-chunks needs --p-test > 0"},
-		{"refit transductive", func(o *stkrOptions) { o.Refit = true }, "--refit applies only to --setting inductive, not transductive"},
 		{"iterations auto with topd", func(o *stkrOptions) { o.Transform, o.Beta, o.Iterations = "topd:8", "1", "auto" }, "--iterations auto does not apply"},
 	}
 	for _, c := range cases {
@@ -148,8 +151,9 @@ func TestSTKRLargestComponent(t *testing.T) {
 
 // TestSTKRTestChunks: with --test-chunks every test node of the split is
 // scored, one fit per chunk; in the transductive setting the chunks' fits
-// are all the same fit, so the accuracy equals --p-test 0's. With --refit
-// (inductive) the final fits see the val nodes: N − chunk nodes visible.
+// are all the same fit, so the accuracy equals --p-test 0's. In the
+// inductive setting the final fits (refits) see the val nodes: N − chunk
+// nodes visible; in inductive-strict they do not.
 func TestSTKRTestChunks(t *testing.T) {
 	base := stkrOptions{Data: "../../testdata/cora", Transform: "poly:4", Eta: "auto", Beta: "1",
 		Setting: "transductive", PTest: 0.2, Seeds: 1, Solver: "auto", JSON: true}
@@ -171,11 +175,20 @@ func TestSTKRTestChunks(t *testing.T) {
 	assert.Equal(t, want["test_accuracy_mean"], got["test_accuracy_mean"])
 
 	refit := chunked
-	refit.Setting, refit.Refit, refit.PTest = "inductive", true, 0.1 // chunks of 271: 3 × 271 + 187
+	refit.Setting, refit.PTest = "inductive", 0.1 // chunks of 271: 3 × 271 + 187
 	obj := run(refit)
 	assert.Equal(t, true, obj["refit"])
 	assert.Equal(t, 4.0, obj["fits"])
 	assert.Equal(t, 1000.0, obj["test_nodes"])
 	assert.Equal(t, 2708.0-187, obj["visible_nodes"], "the last chunk's refit hides only its 187 test nodes")
 	assert.Greater(t, obj["test_accuracy_mean"].(float64), 0.4)
+
+	strict := refit
+	strict.Setting = "inductive-strict"
+	sobj := run(strict)
+	assert.Equal(t, false, sobj["refit"])
+	assert.Equal(t, "inductive-strict", sobj["setting"])
+	assert.Equal(t, 2708.0-187-500, sobj["visible_nodes"], "the strict setting hides the 500 val nodes as well")
+	assert.Equal(t, obj["beta"], sobj["beta"], "both choose on the same val-hidden view")
+	assert.NotEqual(t, obj["test_accuracy_mean"], sobj["test_accuracy_mean"])
 }
