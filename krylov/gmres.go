@@ -6,13 +6,19 @@ import (
 
 	"gonum.org/v1/gonum/floats"
 
+	"github.com/gssl/gssl/internal/gemm"
 	"github.com/gssl/gssl/linop"
 )
 
 // GMRES solves A x = b for any non-singular A by restarted GMRES(m) with
-// right preconditioning (A M u = b, x = M u), modified Gram–Schmidt with one
-// re-orthogonalisation pass, and Givens rotations. Settings.Restart is m.
-// x is the initial guess on entry.
+// right preconditioning (A M u = b, x = M u) and Givens rotations.
+// Settings.Restart is m. x is the initial guess on entry.
+//
+// Each new Arnoldi vector is orthogonalised by classical Gram–Schmidt,
+// four basis vectors at a time (one read of the vector per four), and a
+// second pass is made only when the first removed more than 1 − 1/√2 of its
+// norm (the Daniel–Gragg–Kaufman–Stewart criterion: "twice is enough"), as
+// in ARPACK; the basis is then orthogonal to working precision.
 func GMRES(ctx context.Context, a linop.Operator, b, x []float64, s Settings) (Result, error) {
 	sv, err := newSolve(ctx, "GMRES", a, b, x, s, false)
 	if err != nil {
@@ -40,6 +46,7 @@ func GMRES(ctx context.Context, a linop.Operator, b, x []float64, s Settings) (R
 	cs := make([]float64, m)
 	sn := make([]float64, m)
 	g := make([]float64, m+1)
+	coef := make([]float64, m+1)
 	yv := make([]float64, m)
 	z := make([]float64, n)
 	wv := make([]float64, n)
@@ -66,18 +73,19 @@ func GMRES(ctx context.Context, a linop.Operator, b, x []float64, s Settings) (R
 		for j < m && sv.res.Iterations < sv.max {
 			sv.precond(z, v[j])
 			sv.mul(wv, z)
-			for pass := 0; pass < 2; pass++ {
-				for i := 0; i <= j; i++ {
-					c := floats.Dot(wv, v[i])
-					if pass == 0 {
-						h[i][j] = c
-					} else {
-						h[i][j] += c
-					}
-					floats.AddScaled(wv, -c, v[i])
-				}
+			before := floats.Norm(wv, 2)
+			gramSchmidt(wv, v[:j+1], coef)
+			for i := 0; i <= j; i++ {
+				h[i][j] = coef[i]
 			}
 			hn := floats.Norm(wv, 2)
+			if hn < dgks*before {
+				gramSchmidt(wv, v[:j+1], coef)
+				for i := 0; i <= j; i++ {
+					h[i][j] += coef[i]
+				}
+				hn = floats.Norm(wv, 2)
+			}
 			for i := 0; i < j; i++ {
 				t := cs[i]*h[i][j] + sn[i]*h[i+1][j]
 				h[i+1][j] = -sn[i]*h[i][j] + cs[i]*h[i+1][j]
@@ -106,6 +114,33 @@ func GMRES(ctx context.Context, a linop.Operator, b, x []float64, s Settings) (R
 			}
 		}
 		sv.update(x, v, h, g, yv, z, wv, j)
+	}
+}
+
+// dgks is the Daniel–Gragg–Kaufman–Stewart threshold 1/√2: a Gram–Schmidt
+// pass that leaves less than this fraction of a vector's norm is repeated.
+const dgks = 0.7071067811865476
+
+// gramSchmidt removes from w its components along the orthonormal vectors
+// v by one classical Gram–Schmidt pass, c_i = v_iᵀw for all i, then
+// w −= Σ c_i v_i, and stores the c_i in c. Four vectors at a time: w is read
+// once per four basis vectors in each half.
+func gramSchmidt(w []float64, v [][]float64, c []float64) {
+	k := len(v)
+	i := 0
+	for ; i+4 <= k; i += 4 {
+		d := gemm.Dot4(v[i], v[i+1], v[i+2], v[i+3], w)
+		copy(c[i:i+4], d[:])
+	}
+	for ; i < k; i++ {
+		c[i] = floats.Dot(v[i], w)
+	}
+	i = 0
+	for ; i+4 <= k; i += 4 {
+		gemm.SubMul4(w, v[i], v[i+1], v[i+2], v[i+3], [4]float64{c[i], c[i+1], c[i+2], c[i+3]})
+	}
+	for ; i < k; i++ {
+		floats.AddScaled(w, -c[i], v[i])
 	}
 }
 
