@@ -49,6 +49,7 @@ func init() { register(newSTKRCommand) }
 
 func newSTKRCommand(g *globals) *cobra.Command {
 	opts := stkrOptions{}
+	refit := true
 	cmd := &cobra.Command{
 		Use:   "stkr",
 		Short: "Spectrally transformed kernel regression on a node-classification graph (STKR paper protocol)",
@@ -84,6 +85,12 @@ the same way, ties going to the first.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.JSON = g.JSON
+			if cmd.Flags().Changed("refit") {
+				if !refit {
+					return fmt.Errorf("stkr: --refit=false is gone: use --setting inductive-strict for val hidden at the fit that predicts test")
+				}
+				logf(cmd.ErrOrStderr(), "stkr: --refit is deprecated: --setting inductive now refits with val visible before predicting test (--setting inductive-strict keeps val hidden)")
+			}
 			return runSTKR(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
@@ -101,6 +108,9 @@ the same way, ties going to the first.`,
 	f.Float64Var(&opts.Tol, "tol", 0, "relative residual tolerance; 0 means 1e-6 (polynomial) or 1e-9 (inverse Laplacian)")
 	f.BoolVar(&opts.LCC, "lcc", false, "work on the largest connected component (split nodes outside it are dropped; p_test is a fraction of its nodes)")
 	f.BoolVar(&opts.TestChunks, "test-chunks", false, "score every test node of the split at the hidden fraction p_test: one fit per chunk of round(p_test·N) test nodes (needs --p-test > 0)")
+	// --refit was the opt-in for what --setting inductive now does.
+	f.BoolVar(&refit, "refit", true, "")
+	_ = f.MarkHidden("refit")
 	f.StringVar(&opts.Iterations, "iterations", "0", "stop the solver after N iterations (early stopping; 0 = solve to the tolerance), auto to choose N on val from 0, 1, 2, 4, …, 256, or a comma-separated grid to choose from on val")
 	return cmd
 }

@@ -192,3 +192,25 @@ func TestSTKRTestChunks(t *testing.T) {
 	assert.Equal(t, obj["beta"], sobj["beta"], "both choose on the same val-hidden view")
 	assert.NotEqual(t, obj["test_accuracy_mean"], sobj["test_accuracy_mean"])
 }
+
+// TestSTKRDeprecatedRefit: --refit (what --setting inductive now does) is
+// still accepted with a deprecation notice on stderr, and --refit=false
+// points to inductive-strict instead of being ignored.
+func TestSTKRDeprecatedRefit(t *testing.T) {
+	run := func(args ...string) (string, string, error) {
+		root := newRoot()
+		var out, errw bytes.Buffer
+		root.SetOut(&out)
+		root.SetErr(&errw)
+		root.SetArgs(append([]string{"stkr", "--json", "--data", "../../testdata/cora", "--transform", "poly:2",
+			"--beta", "1", "--setting", "inductive", "--seeds", "1"}, args...))
+		err := root.Execute()
+		return out.String(), errw.String(), err
+	}
+	out, errw, err := run("--refit")
+	require.NoError(t, err)
+	assert.Contains(t, errw, "--refit is deprecated")
+	assert.Equal(t, true, decodeOne(t, []byte(out))["refit"])
+	_, _, err = run("--refit=false")
+	assert.ErrorContains(t, err, "use --setting inductive-strict")
+}
