@@ -127,6 +127,24 @@ func (g *Graph) Affinity(alpha float64) (*graph.CSR, error) {
 	return g.Dist2.MapWeights(func(d2 float64) float64 { return math.Exp(-d2 * c) })
 }
 
+// Adjacency returns the unweighted graph: W_ij = 1 on every edge and no self
+// loops, the 0/1 adjacency on which graph methods written for citation
+// graphs (label propagation, STKR's base kernel) run unchanged.
+func (g *Graph) Adjacency() (*graph.CSR, error) {
+	n := g.Dist2.Nodes()
+	edges := make([]graph.Edge, 0, g.Dist2.Edges())
+	g.Dist2.ForEachEdge(func(u, v int, _ float64) {
+		if u != v {
+			edges = append(edges, graph.Edge{U: u, V: v, W: 1})
+		}
+	})
+	a, err := graph.FromEdges(n, edges, graph.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("knngraph: Adjacency: %w", err)
+	}
+	return a, nil
+}
+
 // AffinityDerivative returns ∂Ã/∂α, entrywise Ã_ij·‖x_i − x_j‖²/(2α³) (zero
 // on the diagonal), for gradients of IMGP's marginal likelihood.
 func (g *Graph) AffinityDerivative(alpha float64) (*graph.CSR, error) {

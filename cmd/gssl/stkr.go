@@ -20,7 +20,11 @@ import (
 )
 
 type stkrOptions struct {
-	Data      string  // node-classification folder
+	Data string // node-classification folder
+	// Images, when set, replaces Data by the unweighted K-nearest-neighbour
+	// graph of the first N images of an image set (imageGraphDataset).
+	Images    string
+	N, K      int
 	Splits    string  // folder of random20_seed<s>.txt files; "" = ../shared/bench/splits/<dataset> if present
 	Transform string  // inverse-laplacian, poly:P, krr, topd:D
 	Eta       string  // a number or "auto"
@@ -85,6 +89,9 @@ the same way, ties going to the first.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.JSON = g.JSON
+			if opts.Images != "" && cmd.Flags().Changed("data") {
+				return fmt.Errorf("stkr: --data and --images exclude each other: a graph folder, or an image set to build a KNN graph from")
+			}
 			if cmd.Flags().Changed("refit") {
 				if !refit {
 					return fmt.Errorf("stkr: --refit=false is gone: use --setting inductive-strict for val hidden at the fit that predicts test")
@@ -96,6 +103,9 @@ the same way, ties going to the first.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.Data, "data", defaultCora(), "node-classification data folder")
+	f.StringVar(&opts.Images, "images", "", "image set (images_u8.bin.gz + labels.txt, e.g. ../shared/data/digits8x8): run on the unweighted K-nearest-neighbour graph of its images instead of --data")
+	f.IntVar(&opts.N, "n", 0, "with --images: use the first N images (0: all)")
+	f.IntVar(&opts.K, "k", 10, "with --images: neighbours per image (or-rule, exact search on the pixels)")
 	f.StringVar(&opts.Splits, "splits", "", "folder with random20_seed<s>.txt split files (default ../shared/bench/splits/<dataset> when present)")
 	f.StringVar(&opts.Transform, "transform", "inverse-laplacian", "inverse-laplacian, poly:P (s=λ^P), krr (s=λ) or topd:D (kernel PCA)")
 	f.StringVar(&opts.Eta, "eta", "auto", "η of the inverse Laplacian, in (0, 1), or auto")
@@ -241,8 +251,12 @@ func runSTKR(ctx context.Context, opts stkrOptions, stdout, stderr io.Writer) er
 		}
 	}
 
-	ds, err := loaders.LoadNodeDataset(opts.Data)
-	if err != nil {
+	var ds *loaders.NodeDataset
+	if opts.Images != "" {
+		if ds, err = imageGraphDataset(ctx, opts.Images, opts.N, opts.K, stderr); err != nil {
+			return fmt.Errorf("stkr: %w", err)
+		}
+	} else if ds, err = loaders.LoadNodeDataset(opts.Data); err != nil {
 		return err
 	}
 	var lcc *graph.Subgraph

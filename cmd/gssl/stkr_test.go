@@ -214,3 +214,49 @@ func TestSTKRDeprecatedRefit(t *testing.T) {
 	_, _, err = run("--refit=false")
 	assert.ErrorContains(t, err, "use --setting inductive-strict")
 }
+
+// TestSTKROnImages: --images runs STKR on the unweighted KNN graph of the
+// first N images (labels from labels.txt, seeded 20-per-class splits), in
+// both settings; bad --n / --k and --data with --images are refused.
+func TestSTKROnImages(t *testing.T) {
+	digits := sharedData("digits8x8")
+	base := stkrOptions{Images: digits, N: 600, K: 8, Transform: "poly:2", Eta: "auto", Beta: "1",
+		Setting: "transductive", PTest: 0.05, Seeds: 2, Solver: "auto", Iterations: "0", JSON: true}
+	for _, setting := range []string{"transductive", "inductive"} {
+		o := base
+		o.Setting = setting
+		var out, errw bytes.Buffer
+		require.NoError(t, runSTKR(context.Background(), o, &out, &errw))
+		obj := decodeOne(t, out.Bytes())
+		assert.Equal(t, "digits8x8-knn8", obj["dataset"])
+		assert.Equal(t, 600.0, obj["nodes"])
+		assert.Equal(t, 30.0, obj["test_nodes"]) // 5 % of 600
+		assert.Contains(t, obj["split_source"], "RandomPerClass")
+		// 20 labelled digits per class on a KNN graph of pixels: chance is 10 %.
+		assert.Greater(t, obj["test_accuracy_mean"].(float64), 0.8, setting)
+	}
+	for _, c := range []struct {
+		name string
+		mod  func(*stkrOptions)
+		want string
+	}{
+		{"k = n", func(o *stkrOptions) { o.K = 600 }, "--k 600 is invalid: it must be in [1, 600)"},
+		{"k zero", func(o *stkrOptions) { o.K = 0 }, "--k 0 is invalid"},
+		{"n too large", func(o *stkrOptions) { o.N = 5000 }, "--n 5000 is invalid: "},
+		{"no such folder", func(o *stkrOptions) { o.Images = "no/such/images" }, "no/such/images"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			o := base
+			c.mod(&o)
+			var out, errw bytes.Buffer
+			err := runSTKR(context.Background(), o, &out, &errw)
+			assert.ErrorContains(t, err, c.want)
+			assert.Empty(t, out.String())
+		})
+	}
+	root := newRoot()
+	root.SetOut(&bytes.Buffer{})
+	root.SetErr(&bytes.Buffer{})
+	root.SetArgs([]string{"stkr", "--data", "../../testdata/cora", "--images", digits})
+	assert.ErrorContains(t, root.Execute(), "--data and --images exclude each other")
+}

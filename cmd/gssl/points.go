@@ -1,0 +1,81 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"path/filepath"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/gssl/gssl/knngraph"
+	"github.com/gssl/gssl/loaders"
+)
+
+// imageGraphDataset turns an image set (a folder with images_u8.bin.gz and
+// labels.txt, e.g. ../shared/data/digits8x8) into a node-classification
+// data set: the unweighted K-nearest-neighbour graph of its first n images
+// (0: all), or-rule, exact Euclidean search on the pixels, with their
+// labels. Named "<folder>-knn<K>".
+func imageGraphDataset(ctx context.Context, dir string, n, k int, stderr io.Writer) (*loaders.NodeDataset, error) {
+	if n < 0 {
+		return nil, fmt.Errorf("--n %d is invalid: it must be ≥ 0 (0: every image)", n)
+	}
+	file, pixels, err := imageFile(dir, 0)
+	if err != nil {
+		return nil, err
+	}
+	labels, err := loaders.ReadInts(filepath.Join(filepath.Dir(file), "labels.txt"))
+	if err != nil {
+		return nil, err
+	}
+	im, err := loaders.ReadImages(file, pixels)
+	if err != nil {
+		return nil, err
+	}
+	if len(labels) != im.Count {
+		return nil, fmt.Errorf("%s: %d labels for %d images", filepath.Join(filepath.Dir(file), "labels.txt"), len(labels), im.Count)
+	}
+	if n == 0 {
+		n = im.Count
+	}
+	if n > im.Count {
+		return nil, fmt.Errorf("--n %d is invalid: %s holds only %d images", n, file, im.Count)
+	}
+	if k < 1 || k >= n {
+		return nil, fmt.Errorf("--k %d is invalid: it must be in [1, %d) for %d images", k, n, n)
+	}
+	classes := 0
+	for i, l := range labels[:n] {
+		if l < 0 {
+			return nil, fmt.Errorf("%s: image %d has label %d; labels must be ≥ 0", filepath.Join(filepath.Dir(file), "labels.txt"), i, l)
+		}
+		classes = max(classes, l+1)
+	}
+	// Raw byte values: squared distances are exact integers.
+	x := mat.NewDense(n, pixels, nil)
+	raw := x.RawMatrix().Data
+	for i, b := range im.Data[:n*pixels] {
+		raw[i] = float64(b)
+	}
+	bar := newProgress(stderr, n, "knn")
+	last := 0
+	nb, err := knngraph.Exact(ctx, x, k, &knngraph.Settings{Progress: func(done, total int) {
+		bar.Add(done - last)
+		last = done
+	}})
+	bar.Finish()
+	if err != nil {
+		return nil, err
+	}
+	g, err := knngraph.NewGraph(nb, knngraph.Or)
+	if err != nil {
+		return nil, err
+	}
+	a, err := g.Adjacency()
+	if err != nil {
+		return nil, err
+	}
+	return &loaders.NodeDataset{Name: fmt.Sprintf("%s-knn%d", datasetName(dir), k), Graph: a,
+		Labels: append([]int(nil), labels[:n]...), Classes: classes}, nil
+}
