@@ -46,16 +46,28 @@ for rep in $(seq 1 "$REPS"); do
 done
 
 # 2. The full table of the paper's protocol (Appendix D.1): 10 seeds,
-#    p_test = 0.01, hyperparameters chosen on val. Kernel PCA uses the dense
-#    eigensolver, so it runs on Cora only.
+#    p_test = 0.01, hyperparameters chosen on val, every transform in every
+#    setting (kernel PCA by Lanczos). LP(t) on the same partitions:
+#    go test ./stkr -run '^$' -bench LPPaperProtocol -benchtime 1x -v
 for ds in cora pubmed amazon_photo coauthor_cs coauthor_physics; do
-  trs="inverse-laplacian poly:8 krr"
-  [ "$ds" = cora ] && trs="$trs topd:128"
+  trs="inverse-laplacian poly:8 krr topd:128"
   for tr in $trs; do
     for setting in transductive inductive inductive-strict; do
       "${LOCK[@]}" "${GSSL[@]}" stkr --json --data "$SHARED/data/$ds" --transform "$tr" \
         --setting "$setting" --p-test 0.01 --seeds 10 \
         >"$OUT/table-$ds-${tr%%:*}-$setting.json" 2>"$OUT/table-$ds-${tr%%:*}-$setting.log"
+    done
+  done
+done
+
+# 2a. The same protocol on point clouds: the unweighted 10-NN graph of the
+#     8×8 digits (1797) and of the first 10 000 MNIST digits (--images).
+for spec in digits8x8:0 mnist:10000; do
+  for tr in inverse-laplacian poly:8 krr topd:128; do
+    for setting in transductive inductive inductive-strict; do
+      "${LOCK[@]}" "${GSSL[@]}" stkr --json --images "$SHARED/data/${spec%%:*}" --n "${spec##*:}" --k 10 \
+        --transform "$tr" --setting "$setting" --p-test 0.01 --seeds 10 \
+        >"$OUT/images-${spec%%:*}-${tr%%:*}-$setting.json" 2>"$OUT/images-${spec%%:*}-${tr%%:*}-$setting.log"
     done
   done
 done

@@ -2,7 +2,7 @@
 
   python3 scripts/stkr-table.py OUT_DIR
 
-Prints the paper-protocol table (table-*.json: mean ± std of test accuracy in
+Prints the paper-protocol table (table-*.json and images-*.json: mean ± std of test accuracy in
 %, fit seconds, chosen hyperparameters) and the side-by-side rows
 (go-sidebyside-*.json against peer-*.jsonl "stkr-random-splits" lines).
 """
@@ -27,15 +27,32 @@ def mode(xs):
     return ", ".join(f"{v:g}×{c}" for v, c in Counter(xs).most_common())
 
 
-print("| data set | transform | setting | test acc. % (mean ± std) | val % | chosen η | chosen β | products/fit | s/fit | run s |")
-print("|---|---|---|---|---|---|---|---|---|---|")
-for path in sorted(glob.glob(os.path.join(out, "table-*.json")) + glob.glob(os.path.join(out, "table", "*.json"))):
+names = {"inverse-laplacian": "SP-Lap", "poly": "SP-poly (λ^8)", "topd": "SP-topd (d = 128)", "krr": "KRR (s = λ)"}
+settings = {"transductive": "t", "inductive": "i", "inductive-strict": "i-strict", "inductive-test-only": "i, val visible"}
+rows = {}
+for path in glob.glob(os.path.join(out, "table-*.json")) + glob.glob(os.path.join(out, "images-*.json")) + glob.glob(os.path.join(out, "table", "*.json")):
     d = load(path)
-    if not d:
-        continue
-    print(f"| {d['dataset']} | {d['transform']} | {d['setting']} | {100*d['test_accuracy_mean']:.2f} ± {100*d['test_accuracy_std']:.2f} "
-          f"| {100*d['val_accuracy_mean']:.2f} | {mode(d.get('eta') or [])} | {mode(d['beta'])} | {d['matvecs']:.0f} "
-          f"| {d['fit_seconds']:.3f} | {d['seconds']:.0f} |")
+    if d:
+        rows[(d["dataset"], d["transform"].split(":")[0], d["setting"])] = d
+order = ["cora", "pubmed", "amazon_photo", "coauthor_cs", "coauthor_physics"]
+datasets = sorted({k[0] for k in rows}, key=lambda x: (order.index(x) if x in order else len(order), x))
+print("| data set (N, test nodes) | method | setting | test acc. % (mean ± std) | val % | i − t | chosen η | chosen β "
+      "| products/fit | s/fit | run s |")
+print("|---|---|---|---|---|---|---|---|---|---|---|")
+for ds in datasets:
+    first = True
+    for tr in names:
+        base = rows.get((ds, tr, "transductive"))
+        for st in settings:
+            d = rows.get((ds, tr, st))
+            if d is None:
+                continue
+            label = f"{ds} ({d['nodes']}, {d['test_nodes']})" if first else ""
+            first = False
+            diff = f"{100 * (d['test_accuracy_mean'] - base['test_accuracy_mean']):+.2f}" if base and d is not base else ""
+            print(f"| {label} | {names[tr]} | {settings[st]} | {100*d['test_accuracy_mean']:.2f} ± {100*d['test_accuracy_std']:.2f} "
+                  f"| {100*d['val_accuracy_mean']:.2f} | {diff} | {mode(d.get('eta') or [])} | {mode(d['beta'])} | {d['matvecs']:.0f} "
+                  f"| {d['fit_seconds']:.3f} | {d['seconds']:.0f} |")
 
 print()
 print("| data set | method | gssl acc. % | stkr.py acc. % | gssl s/fit | stkr.py s/fit |")
