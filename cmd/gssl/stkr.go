@@ -442,6 +442,9 @@ func printSTKR(w io.Writer, r stkrResult) {
 	fmt.Fprintf(w, "STKR %s on %s, %s setting (%d nodes, %d visible at fit time)\n", r.Transform, r.Dataset, r.Setting, r.Nodes, r.VisibleNodes)
 	fmt.Fprintf(w, "  test accuracy  %.2f ± %.2f %% over %d seeds (%d test nodes each, p_test %g)\n", 100*r.TestAccuracyMean, 100*r.TestAccuracyStd, len(r.Seeds), r.TestNodes, r.PTest)
 	fmt.Fprintf(w, "  val accuracy   %.2f %%\n", 100*r.ValAccuracyMean)
+	if r.Refit {
+		fmt.Fprintf(w, "  protocol       hyperparameters chosen with val and test hidden, then refitted with val visible (unlabelled)\n")
+	}
 	if len(r.Eta) > 0 {
 		fmt.Fprintf(w, "  chosen η       %v\n", r.Eta)
 	}
