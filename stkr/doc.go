@@ -53,7 +53,8 @@
 //	(I − ηM − cE)θ = −ỹ / (N/η − nβ),     c = N/(N − ηnβ),
 //
 // E the diagonal selector of the labelled nodes and ỹ = [y; 0]; it needs
-// ηnβ ≠ N. GMRES runs on eq. 20 as written. The paper's Algorithm 2 is
+// ηnβ ≠ N (where ηnβ = N the auto solver uses GMRES). GMRES runs on eq. 20
+// as written. The paper's Algorithm 2 is
 // implemented as stkr.py reads it (α ← α − γ(N(Mθ)_n + nβα − y),
 // θ ← ηMθ + [α; 0], γ = 1/(N/(1−η) + nβ)); it converges for large β and
 // diverges for small β, which it reports as a *krylov.BreakdownError.

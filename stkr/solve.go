@@ -253,15 +253,19 @@ func (l *lapSystem) MulVecTo(dst, x []float64) {
 const minScaleGap = 1e-8
 
 func (j *fitJob) inverseLaplacian(ctx context.Context, s InverseLaplacian) error {
-	solver := j.r.Solver
-	if solver == SolverAuto {
-		solver = SolverMINRES
-		if j.r.Iterations > 0 {
-			solver = SolverRichardson // early stopping: the paper's Algorithm 2
-		}
-	}
 	N, n := float64(j.N), float64(len(j.train))
 	eta, beta := s.Eta, j.r.Beta
+	solver := j.r.Solver
+	if solver == SolverAuto {
+		switch {
+		case j.r.Iterations > 0:
+			solver = SolverRichardson // early stopping: the paper's Algorithm 2
+		case math.Abs(N-eta*n*beta) < minScaleGap*N:
+			solver = SolverGMRES // the symmetric form divides by N/η − nβ = 0
+		default:
+			solver = SolverMINRES
+		}
+	}
 	isTr := make([]bool, j.N)
 	for _, i := range j.train {
 		isTr[i] = true

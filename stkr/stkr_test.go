@@ -199,6 +199,8 @@ func TestInverseLaplacianMatchesClosedForm(t *testing.T) {
 		{0.5, 1, []Solver{SolverMINRES, SolverGMRES}},
 		{0.99, 10, []Solver{SolverMINRES, SolverGMRES, SolverRichardson}},
 		{0.5, 100, []Solver{SolverMINRES, SolverRichardson}},
+		// η·n·β = N: the symmetric form is undefined, auto falls back to GMRES.
+		{0.5, float64(2*N) / float64(len(train)), []Solver{SolverAuto, SolverGMRES}},
 	}
 	for _, c := range cases {
 		tr := InverseLaplacian{Eta: c.eta}
@@ -221,6 +223,11 @@ func TestInverseLaplacianMatchesClosedForm(t *testing.T) {
 			t.Run(tr.String()+"/"+solver.String(), func(t *testing.T) {
 				r := &Regressor{Transform: tr, Beta: c.beta, Solver: solver, Tol: testTol, MaxIter: 500000}
 				fitOrFail(t, r, k, train, y)
+				if c.eta*float64(len(train))*c.beta == float64(N) {
+					assert.Contains(t, r.Stats().Solver, "GMRES")
+					explicit := &Regressor{Transform: tr, Beta: c.beta, Solver: SolverMINRES}
+					assert.ErrorContains(t, explicit.Fit(context.Background(), k, train, y), "the symmetric form is undefined")
+				}
 				assert.Less(t, relDiff(r.Alpha(), alphaRef), closedFormTol, "α")
 				assert.Less(t, relDiff(r.Vectors(), &thetaRef), closedFormTol, "θ")
 				assert.Less(t, relDiff(r.Predict(nil), fRef), closedFormTol, "predictions")
