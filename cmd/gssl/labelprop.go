@@ -23,6 +23,8 @@ import (
 // labelpropOptions are the settings of one labelprop run.
 type labelpropOptions struct {
 	Data              string  // node-classification folder
+	Images            string  // image set: run on the KNN graph of its first N images instead of Data
+	N, K              int     // with Images: images used (0: all) and neighbours per image
 	Method            string  // "spreading" or "harmonic"
 	Alpha             string  // a in (0, 1), or "auto" to choose it on the validation nodes
 	Split             string  // "planetoid", "random:K" or the path of a split file
@@ -69,7 +71,10 @@ Planetoid split.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			opts.JSON = g.JSON
-			if opts.Data == "" {
+			if opts.Images != "" && opts.Data != "" {
+				return fmt.Errorf("labelprop: --data and --images exclude each other: a graph folder, or an image set to build a KNN graph from")
+			}
+			if opts.Data == "" && opts.Images == "" {
 				opts.Data = defaultCora()
 			}
 			return runLabelprop(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
@@ -77,6 +82,9 @@ Planetoid split.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.Data, "data", "", "node-classification folder (edges.txt, labels.txt, split_planetoid.txt); default testdata/cora")
+	f.StringVar(&opts.Images, "images", "", "image set (images_u8.bin.gz + labels.txt, e.g. ../shared/data/digits8x8): classify the nodes of the unweighted K-nearest-neighbour graph of its images (use --split random:K)")
+	f.IntVar(&opts.N, "n", 0, "with --images: use the first N images (0: all)")
+	f.IntVar(&opts.K, "k", 10, "with --images: neighbours per image (or-rule, exact search on the pixels)")
 	f.StringVar(&opts.Method, "method", "spreading", "spreading or harmonic")
 	f.StringVar(&opts.Alpha, "alpha", "auto", "spreading weight a in (0, 1), or auto to choose it on the validation nodes")
 	f.StringVar(&opts.Split, "split", "planetoid", "planetoid, random:K (K training nodes per class, 500 val, 1000 test), or a split file")
@@ -224,8 +232,13 @@ func runLabelprop(ctx context.Context, opts labelpropOptions, stdout, stderr io.
 		return fmt.Errorf("labelprop: --tol %v is invalid: it must be inside (0, 1), or 0 for the default", opts.Tol)
 	}
 
-	ds, err := loaders.LoadNodeDataset(opts.Data)
-	if err != nil {
+	var ds *loaders.NodeDataset
+	if opts.Images != "" {
+		if ds, err = imageGraphDataset(ctx, opts.Images, opts.N, opts.K, stderr); err != nil {
+			return fmt.Errorf("labelprop: %w", err)
+		}
+		opts.Data = ds.Name
+	} else if ds, err = loaders.LoadNodeDataset(opts.Data); err != nil {
 		return err
 	}
 	loadSeconds := seconds(start)

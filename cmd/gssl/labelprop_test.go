@@ -224,3 +224,25 @@ func TestRootRegistersLabelprop(t *testing.T) {
 	assert.Equal(t, coraPeerTest, obj["test_accuracy"])
 	assert.False(t, math.IsNaN(obj["seconds"].(float64)))
 }
+
+// TestLabelpropOnImages: --images classifies the nodes of the unweighted
+// KNN graph of an image set (as gssl stkr --images does); --data and
+// --images together are refused.
+func TestLabelpropOnImages(t *testing.T) {
+	digits := sharedData("digits8x8")
+	var out, errw bytes.Buffer
+	opts := labelpropOptions{Images: digits, N: 1700, K: 8, Method: "spreading", Alpha: "auto", Split: "random:10",
+		Seeds: 2, Solver: "chebyshev", JSON: true}
+	require.NoError(t, runLabelprop(context.Background(), opts, &out, &errw))
+	obj := decodeOne(t, out.Bytes())
+	assert.Equal(t, "digits8x8-knn8", obj["dataset"])
+	assert.Equal(t, 1700.0, obj["nodes"])
+	// 10 labelled digits per class on a KNN graph of pixels: chance is 10 %.
+	assert.Greater(t, obj["test_accuracy"].(float64), 0.85)
+
+	root := newRoot()
+	root.SetOut(&bytes.Buffer{})
+	root.SetErr(&bytes.Buffer{})
+	root.SetArgs([]string{"labelprop", "--data", coraDir, "--images", digits})
+	assert.ErrorContains(t, root.Execute(), "--data and --images exclude each other")
+}
