@@ -39,35 +39,60 @@ func (g *CSR) ChebyshevStepTo(dst, x, prev *mat.Dense, s Scaling, alpha float64)
 		pm, ps = raw.Data, raw.Stride
 	}
 	xm, dm := x.RawMatrix(), dst.RawMatrix()
+	// finish scales the rows [r0, r1) of the product just computed (still in
+	// cache) and subtracts prev.
+	finish := func(r0, r1 int) {
+		if xc == 4 && pm != nil {
+			// the eigensolver's block width, without bounds checks
+			for i := r0; i < r1; i++ {
+				d := dm.Data[i*dm.Stride : i*dm.Stride+4 : i*dm.Stride+4]
+				p := pm[i*ps : i*ps+4 : i*ps+4]
+				d[0] = alpha*d[0] - p[0]
+				d[1] = alpha*d[1] - p[1]
+				d[2] = alpha*d[2] - p[2]
+				d[3] = alpha*d[3] - p[3]
+			}
+			return
+		}
+		for i := r0; i < r1; i++ {
+			drow := dm.Data[i*dm.Stride : i*dm.Stride+xc]
+			if pm == nil {
+				for t := range drow {
+					drow[t] *= alpha
+				}
+				continue
+			}
+			prow := pm[i*ps : i*ps+xc]
+			for t := range drow {
+				drow[t] = alpha*drow[t] - prow[t]
+			}
+		}
+	}
+	if g.SlicedRows(0, g.n, xc) {
+		// From the SELL-4-σ copy, one sorting window (σ rows, 256 chunks) at
+		// a time: a window's chunks write exactly its rows, in an order of
+		// their own, so the window is finished after its product.
+		sl := g.sliced()
+		const perWindow = sellSigma / sellC
+		chunks := sl.chunks()
+		windows := (chunks + perWindow - 1) / perWindow
+		work := make([]int, windows+1)
+		for w := range work {
+			work[w] = sl.off[min(w*perWindow, chunks)]
+		}
+		parallel.Balanced(work, minParallelWork/2, func(lo, hi int) {
+			for w := lo; w < hi; w++ {
+				sl.mulBlock(dm.Data, dm.Stride, xm.Data, xm.Stride, xc, s, w*perWindow, min((w+1)*perWindow, chunks))
+				finish(w*sellSigma, min((w+1)*sellSigma, g.n))
+			}
+		})
+		return
+	}
 	parallel.Balanced(g.indptr, minParallelWork/2, func(lo, hi int) {
 		for r0 := lo; r0 < hi; r0 += stepRows {
 			r1 := min(hi, r0+stepRows)
 			g.scaledBlockRows(dm.Data, dm.Stride, xm.Data, xm.Stride, xc, s, r0, r1)
-			if xc == 4 && pm != nil {
-				// the eigensolver's block width, without bounds checks
-				for i := r0; i < r1; i++ {
-					d := dm.Data[i*dm.Stride : i*dm.Stride+4 : i*dm.Stride+4]
-					p := pm[i*ps : i*ps+4 : i*ps+4]
-					d[0] = alpha*d[0] - p[0]
-					d[1] = alpha*d[1] - p[1]
-					d[2] = alpha*d[2] - p[2]
-					d[3] = alpha*d[3] - p[3]
-				}
-				continue
-			}
-			for i := r0; i < r1; i++ {
-				drow := dm.Data[i*dm.Stride : i*dm.Stride+xc]
-				if pm == nil {
-					for t := range drow {
-						drow[t] *= alpha
-					}
-					continue
-				}
-				prow := pm[i*ps : i*ps+xc]
-				for t := range drow {
-					drow[t] = alpha*drow[t] - prow[t]
-				}
-			}
+			finish(r0, r1)
 		}
 	})
 }
