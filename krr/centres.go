@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/gssl/gssl/internal/dense"
 	"github.com/gssl/gssl/internal/parallel"
 	"github.com/gssl/gssl/kernel"
 )
@@ -136,17 +137,17 @@ func LeverageScores(ctx context.Context, k kernel.Kernel, x *mat.Dense, pilot []
 	if err != nil {
 		return nil, fmt.Errorf("krr: %w", err)
 	}
-	dense := mat.NewDense(p, p, nil)
-	kjj.RowsTo(dense, 0, p)
+	kd := mat.NewDense(p, p, nil)
+	kjj.RowsTo(kd, 0, p)
 	nl := float64(n) * lambda
 	sym := mat.NewSymDense(p, nil)
 	for i := 0; i < p; i++ {
 		for j := i; j < p; j++ {
-			sym.SetSym(i, j, (dense.At(i, j)+dense.At(j, i))/2)
+			sym.SetSym(i, j, (kd.At(i, j)+kd.At(j, i))/2)
 		}
 		sym.SetSym(i, i, sym.At(i, i)+nl)
 	}
-	u, ok := cholUpper(sym)
+	u, ok := dense.Cholesky(sym)
 	if !ok {
 		return nil, fmt.Errorf("krr: leverage scores: K_JJ + nλI is not numerically positive definite (nλ=%v)", nl)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/gssl/gssl/internal/dense"
 	"github.com/gssl/gssl/kernel"
 )
 
@@ -55,14 +56,14 @@ func (e *Exact) Fit(ctx context.Context, x, y *mat.Dense) error {
 		}
 		sym.SetSym(i, i, sym.At(i, i)+float64(n)*e.Lambda)
 	}
-	r, ok := cholUpper(sym)
+	r, ok := dense.Cholesky(sym)
 	if !ok {
 		return fmt.Errorf("krr: Exact: K + nλI is not numerically positive definite (λ=%v); increase Lambda", e.Lambda)
 	}
 	// α = R^{-1} R^{-T} Y
 	alpha := mat.DenseCopyOf(y)
-	triSolve(r, true, alpha)
-	triSolve(r, false, alpha)
+	dense.TriSolve(r, true, alpha)
+	dense.TriSolve(r, false, alpha)
 	e.fit = expansion{k: e.Kernel, centres: mat.DenseCopyOf(x), alpha: alpha, prec: e.Precision}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/gssl/gssl/internal/dense"
 	"github.com/gssl/gssl/kernel"
 	"github.com/gssl/gssl/krylov"
 	"github.com/gssl/gssl/linop"
@@ -169,7 +170,7 @@ func (f *Falkon) Fit(ctx context.Context, x, y *mat.Dense) error {
 			return fmt.Errorf("krr: %w", err)
 		}
 		kty = ky
-		normal = func(dst, v *mat.Dense) { symMulTo(dst, g, v) }
+		normal = func(dst, v *mat.Dense) { dense.SymMulTo(dst, g, v) }
 	} else {
 		kty = mat.NewDense(m, st.c, nil)
 		st.km.TMulTo(kty, y)
@@ -219,11 +220,11 @@ func (f *Falkon) Fit(ctx context.Context, x, y *mat.Dense) error {
 // numerically indefinite (A does not factor, or CG met pᵀAp ≤ 0).
 func (f *Falkon) solve(ctx context.Context, st *setup, kty *mat.Dense, normal func(dst, v *mat.Dense), tol float64, iters int) (alpha *mat.Dense, res krylov.BlockResult, err error, failed string) {
 	m, nf := st.m, float64(st.n)
-	tt := gramRows(st.t, 1/float64(m)).RawSymmetric()
+	tt := dense.Gram(st.t, 1/float64(m)).RawSymmetric()
 	for i := 0; i < m; i++ {
 		tt.Data[i*tt.Stride+i] += f.Lambda
 	}
-	a, ok := cholInPlace(tt.Data, m)
+	a, ok := dense.CholeskyInPlace(tt.Data, m)
 	if !ok {
 		return nil, res, nil, fmt.Sprintf("T Tᵀ/M + λI (λ=%v) is not numerically positive definite", f.Lambda)
 	}
@@ -231,8 +232,8 @@ func (f *Falkon) solve(ctx context.Context, st *setup, kty *mat.Dense, normal fu
 	// r = A^{-T} T^{-T} K_nMᵀ Y / n
 	r := mat.DenseCopyOf(kty)
 	r.Scale(1/nf, r)
-	triSolve(st.t, true, r)
-	triSolve(a, true, r)
+	dense.TriSolve(st.t, true, r)
+	dense.TriSolve(a, true, r)
 	beta := mat.NewDense(m, st.c, nil)
 	// Algorithm 1 runs exactly t iterations: with MaxIter = t, not reaching
 	// the tolerance is the expected outcome, and BlockCG then leaves its
@@ -243,8 +244,8 @@ func (f *Falkon) solve(ctx context.Context, st *setup, kty *mat.Dense, normal fu
 		return nil, res, err, "the preconditioned system is not numerically positive definite (" + breakdown.Reason + ")"
 	}
 	// α = T^{-1} A^{-1} β
-	triSolve(a, false, beta)
-	triSolve(st.t, false, beta)
+	dense.TriSolve(a, false, beta)
+	dense.TriSolve(st.t, false, beta)
 	return beta, res, err, ""
 }
 
@@ -284,15 +285,15 @@ func (o *bhb) MulBlockTo(dst, u *mat.Dense) {
 	}
 	_, c := u.Dims()
 	v := mat.DenseCopyOf(u)
-	triSolve(o.a, false, v) // A^{-1} u
+	dense.TriSolve(o.a, false, v) // A^{-1} u
 	w := mat.DenseCopyOf(v)
-	triSolve(o.t, false, w) // T^{-1} A^{-1} u
+	dense.TriSolve(o.t, false, w) // T^{-1} A^{-1} u
 	z := mat.NewDense(o.m, c, nil)
 	o.normal(z, w)
 	z.Scale(1/o.n, z)
-	triSolve(o.t, true, z)
+	dense.TriSolve(o.t, true, z)
 	z.Add(z, scaled(o.lambda, v))
-	triSolve(o.a, true, z)
+	dense.TriSolve(o.a, true, z)
 	dst.Copy(z)
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/gssl/gssl/internal/dense"
 	"github.com/gssl/gssl/kernel"
 )
 
@@ -124,7 +125,7 @@ func (st *setup) factor() error {
 			d[i*m+i] += st.jitter * float64(m)
 		}
 		var ok bool
-		if st.t, ok = cholInPlace(d, m); ok {
+		if st.t, ok = dense.CholeskyInPlace(d, m); ok {
 			return nil
 		}
 		if err := st.raise("K_MM + εMI is not numerically positive definite"); err != nil {
@@ -267,10 +268,10 @@ func (s *Nystrom) solve(st *setup, g *mat.SymDense, kty *mat.Dense) (*mat.Dense,
 	m, nf := st.m, float64(st.n)
 	// S = T^{-T} G T^{-1} / n + λI
 	w := mat.DenseCopyOf(g)
-	triSolve(st.t, true, w) // W = T^{-T} G
+	dense.TriSolve(st.t, true, w) // W = T^{-T} G
 	// W T^{-1} = (T^{-T} Wᵀ)ᵀ; only its symmetric part is used below
 	sd := mat.DenseCopyOf(w.T())
-	triSolve(st.t, true, sd)
+	dense.TriSolve(st.t, true, sd)
 	raw := sd.RawMatrix()
 	for i := 0; i < m; i++ {
 		for j := i; j < m; j++ {
@@ -278,16 +279,16 @@ func (s *Nystrom) solve(st *setup, g *mat.SymDense, kty *mat.Dense) (*mat.Dense,
 		}
 		raw.Data[i*raw.Stride+i] += s.Lambda
 	}
-	r, ok := cholInPlace(raw.Data, m)
+	r, ok := dense.CholeskyInPlace(raw.Data, m)
 	if !ok {
 		return nil, false
 	}
 	alpha := mat.DenseCopyOf(kty)
 	alpha.Scale(1/nf, alpha)
-	triSolve(st.t, true, alpha)
-	triSolve(r, true, alpha) // S^{-1} = R^{-1}R^{-T}
-	triSolve(r, false, alpha)
-	triSolve(st.t, false, alpha)
+	dense.TriSolve(st.t, true, alpha)
+	dense.TriSolve(r, true, alpha) // S^{-1} = R^{-1}R^{-T}
+	dense.TriSolve(r, false, alpha)
+	dense.TriSolve(st.t, false, alpha)
 	return alpha, true
 }
 

@@ -1,4 +1,4 @@
-package krr
+package dense
 
 import (
 	"fmt"
@@ -11,11 +11,6 @@ import (
 	"github.com/gssl/gssl/internal/parallel"
 )
 
-// Dense linear algebra on the M×M factors, built on the project's GEMM
-// kernels (internal/gemm) instead of gonum's pure-Go BLAS, which runs at
-// about 1 Gflop/s on FALKON's triangular solves with c ≈ 10 right-hand
-// sides.
-
 // triBlock is the order of the diagonal blocks of the blocked triangular
 // solves: the off-diagonal work goes through GEMM, the diagonal blocks by
 // substitution.
@@ -25,20 +20,20 @@ const triBlock = 64
 // are cut into slabs solved in parallel.
 const triSlab = 256
 
-// triSolve overwrites b (M×c) with op(R)^{−1} b for an upper triangular,
+// TriSolve overwrites b (M×c) with op(R)^{−1} b for an upper triangular,
 // non-unit R, op(R) = R or Rᵀ (when trans). It is a blocked substitution
 // (left-looking: each block of rows is updated by one GEMM with the rows
 // already solved, then solved by substitution with its diagonal block), as
 // backward stable as the plain one (Higham, Accuracy and Stability of
 // Numerical Algorithms, 2nd ed., §8.1 and §13.1).
-func triSolve(r *mat.TriDense, trans bool, b *mat.Dense) {
+func TriSolve(r *mat.TriDense, trans bool, b *mat.Dense) {
 	rr := r.RawTriangular()
 	m, c := b.Dims()
 	if rr.N != m {
-		panic(fmt.Sprintf("krr: triSolve: R is %d×%d, b has %d rows", rr.N, rr.N, m))
+		panic(fmt.Sprintf("dense: TriSolve: R is %d×%d, b has %d rows", rr.N, rr.N, m))
 	}
 	if rr.Uplo != blas.Upper || rr.Diag != blas.NonUnit {
-		panic("krr: triSolve: R must be upper triangular with a stored diagonal")
+		panic("dense: TriSolve: R must be upper triangular with a stored diagonal")
 	}
 	if m == 0 || c == 0 {
 		return
@@ -165,13 +160,13 @@ func dataOf(p *gemm.Panels[float64]) []float64 {
 	return p.Data
 }
 
-// gramSlab is the depth of the slabs in which gramRows packs its operand.
+// gramSlab is the depth of the slabs in which Gram packs its operand.
 const gramSlab = 256
 
-// gramRows returns the symmetric matrix s·R Rᵀ for an upper triangular R
+// Gram returns the symmetric matrix s·R Rᵀ for an upper triangular R
 // (only its upper triangle is read), accumulated by GEMM over slabs of
 // columns on all cores.
-func gramRows(r *mat.TriDense, s float64) *mat.SymDense {
+func Gram(r *mat.TriDense, s float64) *mat.SymDense {
 	rr := r.RawTriangular()
 	m := rr.N
 	g := make([]float64, m*m)
@@ -201,10 +196,10 @@ func gramRows(r *mat.TriDense, s float64) *mat.SymDense {
 	return mat.NewSymDense(m, g)
 }
 
-// cholBlock is the order of the diagonal blocks of cholUpper.
+// cholBlock is the order of the diagonal blocks of Cholesky.
 const cholBlock = 128
 
-// cholUpper returns the upper Cholesky factor R of a (RᵀR = a), or false
+// Cholesky returns the upper Cholesky factor R of a (RᵀR = a), or false
 // when a is not numerically positive definite (a pivot ≤ 0 or NaN). It is
 // the blocked right-looking algorithm (Golub & Van Loan, Matrix
 // Computations, 4th ed., §4.2.9): each block row is factored by the plain
@@ -212,20 +207,20 @@ const cholBlock = 128
 // row, and a rank-128 update of the trailing matrix by GEMM on all cores.
 // Only the upper triangle of a is read; the storage below R's diagonal
 // holds zeros.
-func cholUpper(a *mat.SymDense) (*mat.TriDense, bool) {
+func Cholesky(a *mat.SymDense) (*mat.TriDense, bool) {
 	m := a.SymmetricDim()
 	ar := a.RawSymmetric()
 	d := make([]float64, m*m)
 	for i := 0; i < m; i++ {
 		copy(d[i*m+i:(i+1)*m], ar.Data[i*ar.Stride+i:i*ar.Stride+m])
 	}
-	return cholInPlace(d, m)
+	return CholeskyInPlace(d, m)
 }
 
-// cholInPlace is cholUpper on the m×m row-major matrix d (its upper
+// CholeskyInPlace is Cholesky on the m×m row-major matrix d (its upper
 // triangle), overwritten by R; the entries below the diagonal are zeroed.
 // d is R's storage: no copy of the M×M matrix is made.
-func cholInPlace(d []float64, m int) (*mat.TriDense, bool) {
+func CholeskyInPlace(d []float64, m int) (*mat.TriDense, bool) {
 	for i := 1; i < m; i++ {
 		clear(d[i*m : i*m+i])
 	}
@@ -282,13 +277,13 @@ func cholInPlace(d []float64, m int) (*mat.TriDense, bool) {
 	return mat.NewTriDense(m, mat.Upper, d), true
 }
 
-// symRows is the number of rows of G packed at once by symMulTo.
+// symRows is the number of rows of G packed at once by SymMulTo.
 const symRows = 8 * gemm.MR
 
-// symMulTo sets dst (M×c) = G·v for a symmetric G (its upper triangle),
+// SymMulTo sets dst (M×c) = G·v for a symmetric G (its upper triangle),
 // by GEMM on all cores; the rows of G are packed 48 at a time, so that no
 // copy of G is made.
-func symMulTo(dst *mat.Dense, g *mat.SymDense, v *mat.Dense) {
+func SymMulTo(dst *mat.Dense, g *mat.SymDense, v *mat.Dense) {
 	gr := g.RawSymmetric()
 	m := gr.N
 	_, c := v.Dims()

@@ -1,4 +1,4 @@
-package krr
+package dense
 
 import (
 	"fmt"
@@ -49,7 +49,7 @@ func TestTriSolveAgainstGonum(t *testing.T) {
 				op = blas.Trans
 			}
 			blas64.Trsm(blas.Left, op, 1, r.RawTriangular(), want.RawMatrix())
-			triSolve(r, trans, b)
+			TriSolve(r, trans, b)
 			var d mat.Dense
 			d.Sub(want, b)
 			require.LessOrEqual(t, mat.Norm(&d, math.Inf(1)), linalgTol*math.Max(1, mat.Norm(want, math.Inf(1))), "%v trans=%v", sz, trans)
@@ -70,7 +70,7 @@ func TestGramRowsAgainstGonum(t *testing.T) {
 		var want mat.Dense
 		want.Mul(mat.DenseCopyOf(r), mat.DenseCopyOf(r.T()))
 		want.Scale(0.25, &want)
-		got := gramRows(r, 0.25)
+		got := Gram(r, 0.25)
 		var d mat.Dense
 		d.Sub(&want, got)
 		require.LessOrEqual(t, mat.Norm(&d, math.Inf(1)), linalgTol*mat.Norm(&want, math.Inf(1)), "m=%d", m)
@@ -96,7 +96,7 @@ func TestCholUpperAgainstGonum(t *testing.T) {
 		require.True(t, ch.Factorize(a))
 		var want mat.TriDense
 		ch.UTo(&want)
-		got, ok := cholUpper(a)
+		got, ok := Cholesky(a)
 		require.True(t, ok, "m=%d", m)
 		var d mat.Dense
 		d.Sub(&want, got)
@@ -108,7 +108,7 @@ func TestCholUpperAgainstGonum(t *testing.T) {
 				require.Zero(t, raw.Data[i*raw.Stride+j])
 			}
 		}
-		// G·v through symMulTo
+		// G·v through SymMulTo
 		v := mat.NewDense(m, 3, nil)
 		for i := 0; i < m; i++ {
 			for j := 0; j < 3; j++ {
@@ -118,7 +118,7 @@ func TestCholUpperAgainstGonum(t *testing.T) {
 		var wantGv mat.Dense
 		wantGv.Mul(a, v)
 		gv := mat.NewDense(m, 3, nil)
-		symMulTo(gv, a, v)
+		SymMulTo(gv, a, v)
 		d.Reset()
 		d.Sub(&wantGv, gv)
 		require.LessOrEqual(t, mat.Norm(&d, math.Inf(1)), linalgTol*mat.Norm(&wantGv, math.Inf(1)), "G·v m=%d", m)
@@ -129,10 +129,10 @@ func TestCholUpperAgainstGonum(t *testing.T) {
 		a.SetSym(i, i, 1)
 	}
 	a.SetSym(150, 150, -1)
-	_, ok := cholUpper(a)
+	_, ok := Cholesky(a)
 	require.False(t, ok)
 	a.SetSym(150, 150, math.NaN())
-	_, ok = cholUpper(a)
+	_, ok = Cholesky(a)
 	require.False(t, ok)
 }
 
@@ -157,7 +157,7 @@ func BenchmarkTriSolve(b *testing.B) {
 		b.Run(fmt.Sprintf("blocked/trans=%v", trans), func(b *testing.B) {
 			for b.Loop() {
 				x.Copy(rhs)
-				triSolve(r, trans, x)
+				TriSolve(r, trans, x)
 			}
 		})
 		b.Run(fmt.Sprintf("gonum/trans=%v", trans), func(b *testing.B) {
