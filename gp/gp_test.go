@@ -66,19 +66,28 @@ func referenceLML(cov Covariance, x *mat.Dense, y []float64, h Hyperparameters) 
 	return -0.5*mat.Dot(a, mat.NewVecDense(n, y)) - 0.5*logDet - 0.5*float64(n)*math.Log(2*math.Pi)
 }
 
+// TestLikelihoodAndGradientAgainstReference: value against a dense LU
+// evaluation, gradient against central differences of it; n = 300 runs the
+// blocked factorisation, solves and inverse (blocks of 64, 128 and 256).
 func TestLikelihoodAndGradientAgainstReference(t *testing.T) {
-	x, y := sample(1, 30, 3)
+	for _, n := range []int{30, 300} {
+		testLikelihoodAgainstReference(t, n)
+	}
+}
+
+func testLikelihoodAgainstReference(t *testing.T, n int) {
+	x, y := sample(1, n, 3)
 	for _, cov := range []Covariance{Matern52, SquaredExponential} {
 		h := Hyperparameters{Amplitude: 1.3, LengthScale: 0.7, Noise: 0.05}
 		lik := &likelihood{cov: cov, d2: sqDistances(x, x), y: y, jitter: 1e-10}
 		v, g, err := lik.eval(h, true)
 		require.NoError(t, err)
-		require.InEpsilon(t, referenceLML(cov, x, y, h), v, solveTol, cov.String())
+		require.InEpsilon(t, referenceLML(cov, x, y, h), v, solveTol, "%v n=%d", cov, n)
 		const step = 1e-5
 		for p := 0; p < 3; p++ {
 			at := func(s float64) float64 { return referenceLML(cov, x, y, scaled(h, p, s)) }
 			fd := (at(step) - at(-step)) / (2 * step)
-			require.InEpsilon(t, fd, g[p], gradTol, "%v parameter %d", cov, p)
+			require.InEpsilon(t, fd, g[p], gradTol, "%v n=%d parameter %d", cov, n, p)
 		}
 	}
 }
@@ -184,4 +193,27 @@ func scaled(h Hyperparameters, p int, s float64) Hyperparameters {
 		h.Noise *= math.Exp(s)
 	}
 	return h
+}
+
+// TestUpperInverseAgainstGonum: the slab-wise inverse of a triangle equals
+// gonum's, across slab boundaries.
+func TestUpperInverseAgainstGonum(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, n := range []int{1, 7, upperSlab, upperSlab + 1, 3*upperSlab + 5} {
+		r := mat.NewTriDense(n, mat.Upper, nil)
+		for i := 0; i < n; i++ {
+			r.SetTri(i, i, 1+rng.Float64())
+			for j := i + 1; j < n; j++ {
+				r.SetTri(i, j, rng.NormFloat64()/math.Sqrt(float64(n)))
+			}
+		}
+		var want mat.TriDense
+		require.NoError(t, want.InverseTri(r))
+		got := upperInverse(r)
+		for i := 0; i < n; i++ {
+			for j := i; j < n; j++ {
+				require.InDelta(t, want.At(i, j), got.At(i, j), 1e-12, "n=%d (%d, %d)", n, i, j)
+			}
+		}
+	}
 }
