@@ -1,10 +1,15 @@
 package gp
 
 import (
+	"context"
 	"math/rand/v2"
+	"path/filepath"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/gssl/gssl/eval"
+	"github.com/gssl/gssl/loaders"
 )
 
 // BenchmarkLikelihood times one evaluation of the log marginal likelihood
@@ -29,4 +34,38 @@ func BenchmarkLikelihood(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkFitSRMNIST fits the Euclidean GP of gssl imgp on the 1001
+// labelled rotated digits of srmnist's 10 % subset (784 pixels, angles
+// standardised), as scripts/imgp_sklearn_gp.py fits scikit-learn's.
+func BenchmarkFitSRMNIST(b *testing.B) {
+	dir := filepath.Join("..", "..", "shared", "data", "srmnist")
+	tr, err := loaders.ReadImages(filepath.Join(dir, "train_images_u8.bin.gz"), 784)
+	if err != nil {
+		b.Fatal(err)
+	}
+	angles, err := loaders.ReadFloats(filepath.Join(dir, "train_angles.txt"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	idx, err := loaders.ReadInts(filepath.Join(dir, "train_subset10_seed0.txt"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	mu, sd := eval.MeanStd(angles)
+	x := tr.Dense(idx)
+	y := make([]float64, len(idx))
+	for k, i := range idx {
+		y[k] = (angles[i] - mu) / sd
+	}
+	var r Regressor
+	for b.Loop() {
+		r = Regressor{}
+		if err := r.Fit(context.Background(), x, y); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(r.Evaluations()), "evaluations/op")
+	b.ReportMetric(r.LogMarginalLikelihood(), "lml")
 }

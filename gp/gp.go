@@ -269,7 +269,7 @@ func (r *Regressor) Fit(ctx context.Context, x *mat.Dense, y []float64) error {
 		settings := &optimize.Settings{
 			MajorIterations:   maxIter,
 			GradientThreshold: 1e-5,
-			Converger:         &ContextConverger{Context: ctx, Inner: &optimize.FunctionConverge{Absolute: 1e-9, Relative: 1e-10, Iterations: 20}},
+			Converger:         &ContextConverger{Context: ctx, Inner: &optimize.FunctionConverge{Absolute: 1e-9, Relative: 1e-10, Iterations: 5}},
 		}
 		res, err := optimize.Minimize(problem, u0, settings, &optimize.LBFGS{})
 		if cerr := ctx.Err(); cerr != nil {
