@@ -459,8 +459,9 @@ func (p *Prepared) Select(ctx context.Context, candidates []*Regressor) (int, []
 
 // Choice is the outcome of the protocol on one partition.
 type Choice struct {
-	// Best is the index of the chosen candidate; after Choose it holds the
-	// fit that predicted test.
+	// Best is the index of the chosen candidate; after Choose,
+	// candidates[Best] holds the fit that predicted test (the refit in the
+	// Inductive setting), ready for Predict and PredictRow.
 	Best int
 	// Candidates are the selection fits, one per candidate.
 	Candidates []Outcome
