@@ -217,3 +217,34 @@ func TestUpperInverseAgainstGonum(t *testing.T) {
 		}
 	}
 }
+
+// TestSqDistancesAgainstDirectSums: the GEMM form ‖x‖² + ‖y‖² − 2xᵀy equals
+// the direct sums, also for points far from the origin and close to each
+// other, where the GEMM form cancels: a pair is recomputed when its result
+// is below 1e-8 of ‖x‖² + ‖y‖², so the relative error stays within a few
+// ε/1e-8 ≈ 1e-7.
+func TestSqDistancesAgainstDirectSums(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for _, offset := range []float64{0, 1e4} {
+		x, y := mat.NewDense(37, 13, nil), mat.NewDense(29, 13, nil)
+		for _, m := range []*mat.Dense{x, y} {
+			r, c := m.Dims()
+			for i := 0; i < r; i++ {
+				for j := 0; j < c; j++ {
+					m.Set(i, j, offset+rng.NormFloat64())
+				}
+			}
+		}
+		got := sqDistances(x, y)
+		for i := 0; i < 37; i++ {
+			for j := 0; j < 29; j++ {
+				var want float64
+				for t := 0; t < 13; t++ {
+					e := x.At(i, t) - y.At(j, t)
+					want += e * e
+				}
+				require.InEpsilon(t, want, got.At(i, j), 1e-7, "offset %g pair (%d, %d)", offset, i, j)
+			}
+		}
+	}
+}

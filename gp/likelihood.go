@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/internal/dense"
+	"github.com/gssl/gssl/internal/gemm"
 	"github.com/gssl/gssl/internal/parallel"
 )
 
@@ -19,7 +20,16 @@ func sqDistances(x, y *mat.Dense) *mat.Dense {
 	n, d := x.Dims()
 	m, _ := y.Dims()
 	out := mat.NewDense(n, m, nil)
-	out.Mul(x, y.T())
+	// xᵀy by the project's GEMM kernels (internal/gemm), all cores
+	a := gemm.NewPanels[float64](n, d, gemm.MR, nil)
+	for i := 0; i < n; i++ {
+		a.SetRow(i, x.RawRowView(i), nil, 1)
+	}
+	b := gemm.NewPanels[float64](m, d, gemm.NR64, nil)
+	for j := 0; j < m; j++ {
+		b.SetRow(j, y.RawRowView(j), nil, 1)
+	}
+	gemm.ParallelMulTTo(out.RawMatrix().Data, m, a, b)
 	nx, ny := rowSqNorms(x), rowSqNorms(y)
 	parallel.For(n, max(1, 4096/max(m, 1)), func(lo, hi int) {
 		for i := lo; i < hi; i++ {
