@@ -6,8 +6,11 @@ import (
 	"fmt"
 	"math"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/optimize"
+
+	"github.com/gssl/gssl/internal/dense"
 )
 
 // Covariance selects the stationary covariance function.
@@ -73,7 +76,7 @@ type Regressor struct {
 type posterior struct {
 	hyper  Hyperparameters
 	x      *mat.Dense
-	chol   mat.Cholesky
+	r      *mat.TriDense // upper Cholesky factor of the training covariance, RᵀR = K
 	alpha  []float64
 	lml    float64
 	evals  int
@@ -337,12 +340,8 @@ func (r *Regressor) Predict(x *mat.Dense) (mean, variance []float64, err error) 
 	ks := p.cross(r.Covariance, x) // n×m
 	mean = make([]float64, m)
 	mat.NewVecDense(m, mean).MulVec(ks.T(), mat.NewVecDense(len(p.alpha), p.alpha))
-	var l mat.TriDense
-	p.chol.LTo(&l)
-	var v mat.Dense
-	if err := v.Solve(&l, ks); err != nil {
-		return nil, nil, fmt.Errorf("gp: Predict: %w", err)
-	}
+	v := ks // R⁻ᵀk(X, x), in place
+	dense.TriSolve(p.r, true, v)
 	variance = make([]float64, m)
 	n, _ := v.Dims()
 	for j := 0; j < m; j++ {
@@ -372,12 +371,8 @@ func (r *Regressor) PosteriorCovariance(x *mat.Dense) (*mat.SymDense, error) {
 	}
 	m, _ := x.Dims()
 	ks := p.cross(r.Covariance, x)
-	var l mat.TriDense
-	p.chol.LTo(&l)
-	var v mat.Dense
-	if err := v.Solve(&l, ks); err != nil {
-		return nil, fmt.Errorf("gp: PosteriorCovariance: %w", err)
-	}
+	v := ks // R⁻ᵀk(X, x), in place
+	dense.TriSolve(p.r, true, v)
 	prior := sqDistances(x, x)
 	out := mat.NewSymDense(m, nil)
 	var vtv mat.SymDense
@@ -408,14 +403,16 @@ func factor(cov Covariance, x, d2 *mat.Dense, y []float64, h Hyperparameters, ji
 	n := len(y)
 	k := covariance(cov, d2, h, jitter)
 	p := &posterior{hyper: h, x: mat.DenseCopyOf(x), jitter: jitter}
-	if ok := p.chol.Factorize(k); !ok {
+	r, ok := dense.Cholesky(k)
+	if !ok {
 		return nil, fmt.Errorf("gp: the training covariance is not positive definite at %v (add noise or jitter)", h)
 	}
-	a := mat.NewVecDense(n, nil)
-	if err := p.chol.SolveVecTo(a, mat.NewVecDense(n, append([]float64(nil), y...))); err != nil {
-		return nil, fmt.Errorf("gp: %w", err)
-	}
-	p.alpha = a.RawVector().Data
-	p.lml = -0.5*mat.Dot(a, mat.NewVecDense(n, y)) - 0.5*p.chol.LogDet() - 0.5*float64(n)*math.Log(2*math.Pi)
+	p.r = r
+	alpha := append([]float64(nil), y...)
+	av := mat.NewDense(n, 1, alpha) // α = R⁻¹R⁻ᵀy, in place
+	dense.TriSolve(r, true, av)
+	dense.TriSolve(r, false, av)
+	p.alpha = alpha
+	p.lml = -0.5*floats.Dot(alpha, y) - 0.5*logDetFromFactor(r) - 0.5*float64(n)*math.Log(2*math.Pi)
 	return p, nil
 }

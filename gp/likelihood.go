@@ -73,6 +73,16 @@ func unitCov(cov Covariance, d2, length float64) float64 {
 	return (1 + u + u*u/3) * math.Exp(-u)
 }
 
+// logDetFromFactor returns log det K = 2 Σ log R_ii for K = RᵀR.
+func logDetFromFactor(r *mat.TriDense) float64 {
+	rr := r.RawTriangular()
+	s := 0.0
+	for i := 0; i < rr.N; i++ {
+		s += math.Log(rr.Data[i*rr.Stride+i])
+	}
+	return 2 * s
+}
+
 // logLengthSlope is (∂k/∂ log ℓ)/k at squared distance d2: for Matérn 5/2
 // with u = √(5d²)/ℓ, k = (1 + u + u²/3)e^{−u} and ∂k/∂ log ℓ = u²(1 + u)e^{−u}/3,
 // whose ratio needs no exponential; for the squared exponential, d²/ℓ².
@@ -166,13 +176,8 @@ func (l *likelihood) eval(h Hyperparameters, wantGrad bool) (float64, []float64,
 	av := mat.NewDense(n, 1, am.Data) // α = R^{-1} R^{-T} y, in place
 	dense.TriSolve(r, true, av)
 	dense.TriSolve(r, false, av)
-	rr := r.RawTriangular()
-	logDet := 0.0
-	for i := 0; i < n; i++ {
-		logDet += 2 * math.Log(rr.Data[i*rr.Stride+i])
-	}
 	yv := mat.NewVecDense(n, l.y)
-	val := -0.5*mat.Dot(a, yv) - 0.5*logDet - 0.5*float64(n)*math.Log(2*math.Pi)
+	val := -0.5*mat.Dot(a, yv) - 0.5*logDetFromFactor(r) - 0.5*float64(n)*math.Log(2*math.Pi)
 	grad := make([]float64, 3)
 	if wantGrad {
 		inv := dense.Gram(upperInverse(r), 1) // K⁻¹ = R⁻¹R⁻ᵀ
