@@ -2,7 +2,11 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
+	"io"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -259,4 +263,31 @@ func TestSTKROnImages(t *testing.T) {
 	root.SetErr(&bytes.Buffer{})
 	root.SetArgs([]string{"stkr", "--data", "../../testdata/cora", "--images", digits})
 	assert.ErrorContains(t, root.Execute(), "--data and --images exclude each other")
+}
+
+// TestImageGraphDatasetBadInput: an image set whose labels.txt does not
+// match its images, or holds a negative label, is refused with the file
+// named.
+func TestImageGraphDatasetBadInput(t *testing.T) {
+	write := func(labels string) string {
+		dir := t.TempDir()
+		var buf bytes.Buffer
+		zw := gzip.NewWriter(&buf)
+		_, err := zw.Write(make([]byte, 10*4)) // 10 images of 4 pixels
+		require.NoError(t, err)
+		require.NoError(t, zw.Close())
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "images_u8.bin.gz"), buf.Bytes(), 0o644))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "labels.txt"), []byte(labels), 0o644))
+		return dir
+	}
+	ok := "0\n1\n0\n1\n0\n1\n0\n1\n0\n1\n"
+	_, err := imageGraphDataset(context.Background(), write(ok+"1\n"), 0, 3, io.Discard)
+	assert.ErrorContains(t, err, "labels.txt")
+	neg := "0\n1\n0\n1\n-2\n1\n0\n1\n0\n1\n"
+	_, err = imageGraphDataset(context.Background(), write(neg), 0, 3, io.Discard)
+	assert.ErrorContains(t, err, "image 4 has label -2")
+	ds, err := imageGraphDataset(context.Background(), write(ok), 0, 3, io.Discard)
+	require.NoError(t, err)
+	assert.Equal(t, 10, ds.Graph.Nodes())
+	assert.Equal(t, 2, ds.Classes)
 }
