@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/gssl/gssl/graph"
 	"github.com/gssl/gssl/knngraph"
 	"github.com/gssl/gssl/krylov"
@@ -192,12 +194,26 @@ func (q posteriorOp) MulVecTo(dst, x []float64) {
 	}
 }
 
+// MulBlockTo sets dst = (P + S)X, one pass over the graph per factor.
+func (q posteriorOp) MulBlockTo(dst, x *mat.Dense) {
+	q.st.p.MulBlockTo(dst, x)
+	for i, s := range q.st.sel {
+		drow, xrow := dst.RawRowView(i), x.RawRowView(i)
+		for j := range drow {
+			drow[j] += s * xrow[j]
+		}
+	}
+}
+
 // mOp is M = (1+c)D − A.
 type mOp struct{ p *Precision }
 
 func (m mOp) Dim() int                  { return m.p.Dim() }
 func (m mOp) IsSymmetric() bool         { return true }
 func (m mOp) MulVecTo(dst, x []float64) { m.p.mulM(dst, x) }
+func (m mOp) MulBlockTo(dst, x *mat.Dense) {
+	m.p.A.ScaledMulBlockTo(dst, x, m.p.mScl)
+}
 
 // gradient is the result of one evaluation.
 type gradient struct {
@@ -211,11 +227,7 @@ type gradient struct {
 
 func (st *state) solveQ(ctx context.Context, b []float64, tol float64) ([]float64, int, error) {
 	q := posteriorOp{st}
-	diag := st.p.Diagonal()
-	for i, s := range st.sel {
-		diag[i] += s
-	}
-	pre, err := krylov.Jacobi(diag)
+	pre, err := krylov.Jacobi(st.qDiagonal())
 	if err != nil {
 		return nil, 0, err
 	}
@@ -229,11 +241,7 @@ func (st *state) solveQ(ctx context.Context, b []float64, tol float64) ([]float6
 
 func (st *state) solveM(ctx context.Context, b []float64, tol float64) ([]float64, int, error) {
 	p := st.p
-	diag := make([]float64, p.Dim())
-	for i := range diag {
-		diag[i] = (1+p.Shift)*p.D[i] - p.A.Weight(i, i)
-	}
-	pre, err := krylov.Jacobi(diag)
+	pre, err := krylov.Jacobi(st.mDiagonal())
 	if err != nil {
 		return nil, 0, err
 	}
@@ -243,6 +251,56 @@ func (st *state) solveM(ctx context.Context, b []float64, tol float64) ([]float6
 		return x, res.Iterations, fmt.Errorf("imgp: solving with (1+c)D − A: %w", err)
 	}
 	return x, res.Iterations, nil
+}
+
+// solveBlock solves A X = B for the right-hand sides cols (one column
+// each) by block CG with the Jacobi preconditioner diag: the columns run in
+// lockstep, one pass over the graph per product for all of them (each
+// column's recursion is the one CG would run alone). It returns the
+// solutions and the iterations summed over the columns.
+func solveBlock(ctx context.Context, a linop.Operator, diag []float64, cols [][]float64, tol float64, what string) ([][]float64, int, error) {
+	pre, err := krylov.Jacobi(diag)
+	if err != nil {
+		return nil, 0, err
+	}
+	n, c := len(diag), len(cols)
+	b := mat.NewDense(n, c, nil)
+	for j, col := range cols {
+		b.SetCol(j, col)
+	}
+	x := mat.NewDense(n, c, nil)
+	res, err := krylov.BlockCG(ctx, a, b, x, krylov.Settings{Tol: tol, Preconditioner: pre, MaxIter: 20 * n})
+	iters := 0
+	for _, it := range res.Iterations {
+		iters += it
+	}
+	out := make([][]float64, c)
+	for j := range out {
+		out[j] = mat.Col(nil, j, x)
+	}
+	if err != nil {
+		return out, iters, fmt.Errorf("imgp: solving with %s: %w", what, err)
+	}
+	return out, iters, nil
+}
+
+// qDiagonal is the diagonal of the posterior precision P + S.
+func (st *state) qDiagonal() []float64 {
+	diag := st.p.Diagonal()
+	for i, s := range st.sel {
+		diag[i] += s
+	}
+	return diag
+}
+
+// mDiagonal is the diagonal of M = (1+c)D − A.
+func (st *state) mDiagonal() []float64 {
+	p := st.p
+	diag := make([]float64, p.Dim())
+	for i := range diag {
+		diag[i] = (1+p.Shift)*p.D[i] - p.A.Weight(i, i)
+	}
+	return diag
 }
 
 // evaluate computes the posterior mean and the gradient of log p(y) with the
@@ -259,11 +317,19 @@ func (pr *gmrf) evaluate(ctx context.Context, h Hyperparameters, probes [][]floa
 		b[i] = pr.y[k] / h.Noise
 	}
 	var out gradient
-	m, it, err := st.solveQ(ctx, b, pr.tol)
+	// The mean and the probes' Q solves as one block, the probes' M solves
+	// as another.
+	wqs, it, err := solveBlock(ctx, posteriorOp{st}, st.qDiagonal(), append([][]float64{b}, probes...), pr.tol, "the posterior precision")
 	out.Iterations += it
 	if err != nil {
 		return out, err
 	}
+	wms, it, err := solveBlock(ctx, mOp{st.p}, st.mDiagonal(), probes, pr.tol, "(1+c)D − A")
+	out.Iterations += it
+	if err != nil {
+		return out, err
+	}
+	m := wqs[0]
 	out.Mean = m
 	// Quadratic terms mᵀ ∂P m.
 	tmp := make([]float64, n)
@@ -283,17 +349,8 @@ func (pr *gmrf) evaluate(ctx context.Context, h Hyperparameters, probes [][]floa
 	// Traces.
 	var trQA, trQK, trQS, trQE, trMdM, trMD float64
 	dz := make([]float64, n)
-	for _, z := range probes {
-		wq, it, err := st.solveQ(ctx, z, pr.tol)
-		out.Iterations += it
-		if err != nil {
-			return out, err
-		}
-		wm, it, err := st.solveM(ctx, z, pr.tol)
-		out.Iterations += it
-		if err != nil {
-			return out, err
-		}
+	for k, z := range probes {
+		wq, wm := wqs[k+1], wms[k]
 		st.mulDP0Alpha(dz, z)
 		trQA += tau * h.Alpha * dot(wq, dz)
 		st.mulDP0Shift(dz, z)

@@ -422,3 +422,44 @@ func TestEigenFormInvertsPrecision(t *testing.T) {
 		}
 	}
 }
+
+// TestBlockProductsMatchVectorProducts: the block products used by the
+// training's block CG give, column by column, exactly the vector products
+// (P for ν = 1, 2, 3; P + S; M), so block CG runs each column's own CG.
+func TestBlockProductsMatchVectorProducts(t *testing.T) {
+	_, g := twoCircles(t)
+	w, err := g.Weights(0.05)
+	require.NoError(t, err)
+	n := len(w.D)
+	rng := rand.New(rand.NewPCG(3, 4))
+	x := mat.NewDense(n, 5, nil)
+	for i := 0; i < n; i++ {
+		for j := 0; j < 5; j++ {
+			x.Set(i, j, rng.NormFloat64())
+		}
+	}
+	sel := make([]float64, n)
+	for i := 0; i < n; i += 7 {
+		sel[i] = 3.5
+	}
+	for _, nu := range []int{1, 2, 3} {
+		p, err := NewPrecision(w, nu, 1.3, 0.8)
+		require.NoError(t, err)
+		st := &state{p: p, sel: sel}
+		for name, op := range map[string]interface {
+			MulVecTo(dst, x []float64)
+			MulBlockTo(dst, x *mat.Dense)
+		}{"P": p, "P + S": posteriorOp{st}, "M": mOp{p}} {
+			got := mat.NewDense(n, 5, nil)
+			op.MulBlockTo(got, x)
+			col, want := make([]float64, n), make([]float64, n)
+			for j := 0; j < 5; j++ {
+				mat.Col(col, j, x)
+				op.MulVecTo(want, col)
+				for i := 0; i < n; i++ {
+					require.Equal(t, want[i], got.At(i, j), "ν=%d %s: entry (%d, %d)", nu, name, i, j)
+				}
+			}
+		}
+	}
+}
