@@ -238,19 +238,7 @@ func (bc *blockCG) update() []float64 {
 	alpha := bc.alpha[:c]
 	part := bc.partials()
 	parallel.Chunks(bc.n, rowChunk, func(k, lo, hi int) {
-		rr := part[k*c : (k+1)*c]
-		for i := lo; i < hi; i++ {
-			xr := xm.Data[i*xm.Stride : i*xm.Stride+c]
-			rrow := rm.Data[i*rm.Stride : i*rm.Stride+c]
-			pr := pm.Data[i*pm.Stride : i*pm.Stride+c]
-			ar := am.Data[i*am.Stride : i*am.Stride+c]
-			for j := range alpha {
-				xr[j] += alpha[j] * pr[j]
-				v := rrow[j] - alpha[j]*ar[j]
-				rrow[j] = v
-				rr[j] += v * v
-			}
-		}
+		updateRows(part[k*c:(k+1)*c], alpha, xm.Data, xm.Stride, rm.Data, rm.Stride, pm.Data, pm.Stride, am.Data, am.Stride, lo, hi)
 	})
 	return bc.reduce(part, bc.acc2)
 }
@@ -261,14 +249,7 @@ func (bc *blockCG) colDots(u, v *mat.Dense, dst []float64) []float64 {
 	c := bc.c
 	part := bc.partials()
 	parallel.Chunks(bc.n, rowChunk, func(k, lo, hi int) {
-		acc := part[k*c : (k+1)*c]
-		for i := lo; i < hi; i++ {
-			ur := um.Data[i*um.Stride : i*um.Stride+c]
-			vr := vm.Data[i*vm.Stride : i*vm.Stride+c]
-			for j := range acc {
-				acc[j] += ur[j] * vr[j]
-			}
-		}
+		addColDots(part[k*c:(k+1)*c], um.Data, um.Stride, vm.Data, vm.Stride, lo, hi)
 	})
 	return bc.reduce(part, dst)
 }
