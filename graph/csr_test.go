@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -307,6 +308,30 @@ func TestMapWeightsAndSymmetricScale(t *testing.T) {
 	assert.Equal(t, 4.0, s.Weight(2, 2))
 	_, err = g.SymmetricScale([]float64{1, math.NaN(), 2})
 	assert.ErrorContains(t, err, "scale of node 1")
+
+	// A graph of several mapping chunks: every weight mapped (the chunks
+	// run concurrently), and the first invalid weight is the one reported.
+	rng := rand.New(rand.NewPCG(41, 42))
+	big, err := FromEdges(5000, randomEdges(rng, 5000, 40000), Options{Duplicates: DuplicateSum})
+	require.NoError(t, err)
+	require.Greater(t, big.NNZ(), 3*mapChunk)
+	sq, err := big.MapWeights(func(w float64) float64 { return math.Exp(-w) })
+	require.NoError(t, err)
+	for i := 0; i < big.Nodes(); i++ {
+		cols, ws := big.Row(i)
+		_, got := sq.Row(i)
+		for k := range cols {
+			require.Equal(t, math.Exp(-ws[k]), got[k], "node %d entry %d", i, k)
+		}
+	}
+	last := big.weights[len(big.weights)-1]
+	_, err = big.MapWeights(func(w float64) float64 {
+		if w == last {
+			return math.NaN()
+		}
+		return w
+	})
+	assert.ErrorContains(t, err, fmt.Sprintf("weight %v mapped to NaN", last))
 }
 
 func TestForEachEdge(t *testing.T) {

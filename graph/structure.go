@@ -3,6 +3,8 @@ package graph
 import (
 	"fmt"
 	"math"
+
+	"github.com/gssl/gssl/internal/parallel"
 )
 
 // Subgraph is the graph induced by a subset of a parent graph's nodes, with
@@ -116,17 +118,35 @@ func (g *CSR) Components() (comp []int, count int) {
 // MapWeights returns a graph with the same edges and weights f(W_ij). The
 // structure is shared with g (both are immutable). f must return finite,
 // non-negative values; it sees the stored weight only, so symmetry is kept.
+// f is called concurrently from several goroutines on large graphs, so it
+// must be safe for concurrent use (a pure function of w is).
 func (g *CSR) MapWeights(f func(w float64) float64) (*CSR, error) {
 	ws := make([]float64, len(g.weights))
-	for p, w := range g.weights {
-		v := f(w)
-		if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
-			return nil, fmt.Errorf("graph: MapWeights: weight %v mapped to %v; mapped weights must be finite and ≥ 0", w, v)
+	// the first entry of each chunk whose mapped weight is invalid, or −1
+	chunks := parallel.NumChunks(len(ws), mapChunk)
+	bad := make([]int, chunks)
+	parallel.Chunks(len(ws), mapChunk, func(k, lo, hi int) {
+		bad[k] = -1
+		for p := lo; p < hi; p++ {
+			v := f(g.weights[p])
+			if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+				bad[k] = p
+				return
+			}
+			ws[p] = v
 		}
-		ws[p] = v
+	})
+	for _, p := range bad {
+		if p >= 0 {
+			w := g.weights[p]
+			return nil, fmt.Errorf("graph: MapWeights: weight %v mapped to %v; mapped weights must be finite and ≥ 0", w, f(w))
+		}
 	}
 	return finish(g.n, g.indptr, g.indices, ws), nil
 }
+
+// mapChunk is the number of weights MapWeights maps per task.
+const mapChunk = 1 << 14
 
 // SymmetricScale returns the graph diag(s)·W·diag(s), sharing g's structure.
 // Entries of s must be finite and non-negative (the density normalisation
