@@ -78,6 +78,11 @@ paper's Appendix D.1 read literally: val stays hidden in the fit that predicts
 test, which costs ~8 points on Cora, where val is 18 % of the graph);
 inductive-test-only (only test hidden, η and β chosen with val visible).
 
+--images DIR runs on a point cloud instead of a graph folder: the unweighted
+K-nearest-neighbour graph (--k, or-rule, exact search on the pixels) of the
+first --n images of an image set (images_u8.bin.gz + labels.txt), with seeded
+splits of 20 labelled and 20 val images per class.
+
 --iterations N stops the solver after N iterations, as a regulariser (the
 paper tunes the number of iterations of its Richardson algorithms on val):
 with the auto solver that is N steps of the paper's Algorithm 1 (polynomial)
