@@ -63,11 +63,14 @@ Jacobi-preconditioned block CG. With --alpha auto, a is chosen from
 best on ties). Nodes with no path to a labelled node get the class prior.
 
 Without --data it classifies the embedded copy of Cora (testdata/cora) on the
-Planetoid split.`,
+Planetoid split. --images DIR classifies the images of an image set instead, as
+the nodes of the unweighted K-nearest-neighbour graph of its first --n images
+(--k, or-rule, exact search on the pixels); use --split random:K.`,
 		Example: `  gssl labelprop
   gssl labelprop --data ../shared/data/pubmed --method harmonic --cmn
   gssl labelprop --split random:20 --seeds 10 --json
-  gssl labelprop --alpha 0.9 --solver fixed-point --out predictions.csv`,
+  gssl labelprop --alpha 0.9 --solver fixed-point --out predictions.csv
+  gssl labelprop --images ../shared/data/digits8x8 --split random:20 --seeds 3`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			opts.JSON = g.JSON
