@@ -2,8 +2,10 @@ package parallel
 
 import (
 	"math/rand/v2"
+	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 )
@@ -114,4 +116,22 @@ func TestRegionsBackToBack(t *testing.T) {
 		})
 	}
 	assert.Equal(t, []int64{2000000, 2000000, 2000000}, sums)
+}
+
+// TestSpinFromEnv: GSSL_SPIN takes a duration ≥ 0; anything else is
+// reported and the default kept.
+func TestSpinFromEnv(t *testing.T) {
+	var warn strings.Builder
+	for v, want := range map[string]time.Duration{"": defaultSpin, "0": 0, "50us": 50 * time.Microsecond, "1ms": time.Millisecond} {
+		warn.Reset()
+		if got := spinFromEnv(v, &warn); got != want || warn.Len() != 0 {
+			t.Errorf("GSSL_SPIN=%q: got %v (warning %q), want %v and no warning", v, got, warn.String(), want)
+		}
+	}
+	for _, v := range []string{"fast", "-1ms", "200"} {
+		warn.Reset()
+		if got := spinFromEnv(v, &warn); got != defaultSpin || !strings.Contains(warn.String(), "GSSL_SPIN") {
+			t.Errorf("GSSL_SPIN=%q: got %v (warning %q), want the default and a warning", v, got, warn.String())
+		}
+	}
 }

@@ -1,6 +1,9 @@
 package parallel
 
 import (
+	"fmt"
+	"io"
+	"os"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -24,8 +27,28 @@ import (
 // (from another goroutine, or from inside a chunk) starts goroutines of its
 // own as before.
 
-// spinFor is how long an idle worker keeps polling before it parks.
-const spinFor = 200 * time.Microsecond
+// defaultSpin is how long an idle worker keeps polling before it parks.
+const defaultSpin = 200 * time.Microsecond
+
+// spinFor is defaultSpin, or the duration in the environment variable
+// GSSL_SPIN ("0" parks at once: no CPU is spent waiting, at the price of the
+// late wake-ups described above; "1ms" waits longer). A program embedding
+// gssl next to other busy work may want 0.
+var spinFor = spinFromEnv(os.Getenv("GSSL_SPIN"), os.Stderr)
+
+// spinFromEnv reads GSSL_SPIN; a value that is not a duration ≥ 0 is
+// reported on warn and replaced by defaultSpin.
+func spinFromEnv(v string, warn io.Writer) time.Duration {
+	if v == "" {
+		return defaultSpin
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d < 0 {
+		fmt.Fprintf(warn, "gssl: GSSL_SPIN=%q is not a duration ≥ 0 (such as 0, 50us or 1ms); using %v\n", v, defaultSpin)
+		return defaultSpin
+	}
+	return d
+}
 
 // region is one parallel call: m chunks, run(k) runs chunk k; seq numbers
 // the team's regions.
