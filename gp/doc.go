@@ -9,7 +9,7 @@
 //
 //	SquaredExponential  k(r) = a·exp(−r²/(2ℓ²))
 //	Matern52            k(r) = a·(1 + u + u²/3)·exp(−u),  u = √5·r/ℓ
-//	K = k(X, X) + (v + jitter)·I = LLᵀ,   α = K⁻¹y
+//	K = k(X, X) + (v + jitter)·I = LLᵀ (L = Rᵀ),   α = K⁻¹y
 //	log p(y) = −½ yᵀα − Σ log L_ii − (n/2) log 2π
 //	∂ log p/∂θ = ½ tr((ααᵀ − K⁻¹) ∂K/∂θ)
 //	mean(x*) = k(x*, X) α,   var(x*) = a − ‖L⁻¹k(X, x*)‖²   (latent; add v for y*)
@@ -19,7 +19,12 @@
 // same box scikit-learn's GaussianProcessRegressor uses by default
 // (1e-5 … 1e5 for ConstantKernel, Matern length scale and WhiteKernel).
 //
+// The optimiser stops when the log likelihood has not improved (by 1e-10
+// relative) for 5 iterations.
+//
 // This is the explicit dense path: memory O(n² + n·d), time O(n³) per
-// likelihood evaluation for n training points (n ≈ 1000 takes about a second
-// per evaluation on two cores).
+// likelihood evaluation for n training points, on the project's GEMM
+// kernels (internal/dense: blocked Cholesky K = RᵀR, triangular solves, K⁻¹
+// = R⁻¹R⁻ᵀ with R⁻¹ in n³/6 multiply-adds): n = 1001 takes 70–90 ms per
+// evaluation and gradient on two cores (BenchmarkLikelihood).
 package gp
