@@ -32,7 +32,10 @@
 // Hutchinson estimate of eq. 15), X⁻¹z by Jacobi-preconditioned CG. ∂A/∂α
 // follows from ∂Ã_ij/∂α = Ã_ij‖x_i−x_j‖²/(2α³) through A = D̃⁻¹ÃD̃⁻¹. Adam
 // runs on the log hyperparameters with fresh seeded probes at every step;
-// every step costs O(ν·nnz(A)) per CG iteration, linear in N. Training in s
+// every step costs O(ν·nnz(A)) per CG iteration, linear in N. The mean and
+// the probes' Q solves run as one block CG, the probes' M solves as another
+// (Precision is a linop.BlockOperator: one graph pass per product for all
+// columns, each column's CG recursion unchanged). Training in s
 // = σ²/C instead of σ² gives the same maximiser (C depends only on α, κ);
 // Regressor.Variance reports σ² of the truncated kernel afterwards.
 //
