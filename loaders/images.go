@@ -92,6 +92,24 @@ func (im *Images) DenseRange(lo, hi int) *mat.Dense {
 	return d
 }
 
+// BytesRange is DenseRange without the scaling: the pixel bytes 0..255 as
+// float64, so that squared distances between images are exact integers
+// (the exact KNN search runs on them). It panics unless 0 ≤ lo ≤ hi ≤ Count.
+func (im *Images) BytesRange(lo, hi int) *mat.Dense {
+	if lo < 0 || hi < lo || hi > im.Count {
+		panic("loaders: image range out of bounds")
+	}
+	if lo == hi {
+		return &mat.Dense{}
+	}
+	d := mat.NewDense(hi-lo, im.Pixels, nil)
+	raw := d.RawMatrix().Data
+	for i, b := range im.Data[lo*im.Pixels : hi*im.Pixels] {
+		raw[i] = float64(b)
+	}
+	return d
+}
+
 func scaleRow(dst []float64, src []byte) {
 	for i, b := range src {
 		dst[i] = float64(b) * PixelScale

@@ -43,6 +43,15 @@ func TestReadImages(t *testing.T) {
 		assert.Equal(t, x.RawRowView(1), head.RawRowView(1))
 		assert.True(t, im.DenseRange(1, 1).IsEmpty())
 		assert.True(t, im.Dense([]int{}).IsEmpty())
+		// the bytes themselves: 255 times the scaled pixels
+		raw := im.BytesRange(1, 3)
+		for r := 0; r < 2; r++ {
+			for c, b := range im.Image(r + 1) {
+				assert.Equal(t, float64(b), raw.At(r, c))
+			}
+		}
+		assert.True(t, im.BytesRange(2, 2).IsEmpty())
+		assert.Panics(t, func() { im.BytesRange(0, im.Count+1) })
 	}
 }
 

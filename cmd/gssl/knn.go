@@ -166,11 +166,7 @@ func runKNN(ctx context.Context, opts knnOptions, stdout, stderr io.Writer) erro
 	}
 	// Raw byte values: squared distances are exact integers; they are
 	// rescaled to pixels/255 units after the search.
-	x := mat.NewDense(n, pixels, nil)
-	raw := x.RawMatrix().Data
-	for i, b := range im.Data[:n*pixels] {
-		raw[i] = float64(b)
-	}
+	x := im.BytesRange(0, n)
 	im = nil
 	res := knnResult{Images: opts.Images, Dataset: datasetName(opts.Images), Nodes: n, Dim: pixels, K: opts.K,
 		Rule: opts.Rule, Threads: runtime.GOMAXPROCS(0), LoadSeconds: seconds(start)}

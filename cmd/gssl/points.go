@@ -6,8 +6,6 @@ import (
 	"io"
 	"path/filepath"
 
-	"gonum.org/v1/gonum/mat"
-
 	"github.com/gssl/gssl/knngraph"
 	"github.com/gssl/gssl/loaders"
 )
@@ -53,11 +51,7 @@ func imageGraphDataset(ctx context.Context, dir string, n, k int, stderr io.Writ
 		classes = max(classes, l+1)
 	}
 	// Raw byte values: squared distances are exact integers.
-	x := mat.NewDense(n, pixels, nil)
-	raw := x.RawMatrix().Data
-	for i, b := range im.Data[:n*pixels] {
-		raw[i] = float64(b)
-	}
+	x := im.BytesRange(0, n)
 	bar := newProgress(stderr, n, "knn")
 	last := 0
 	nb, err := knngraph.Exact(ctx, x, k, &knngraph.Settings{Progress: func(done, total int) {
