@@ -1,0 +1,121 @@
+package nodeids
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+)
+
+// Builder numbers ids as they are met. While every id is a canonical
+// integer it keeps them as integers; the first other id turns every id into
+// text. Finish fixes the final numbering (ascending for integers, first
+// appearance for text) and returns how provisional indices map to final
+// ones. The zero value is ready to use. A Builder is not safe for concurrent
+// use; parallel readers use one per chunk and Merge them in chunk order.
+type Builder struct {
+	ints   map[int64]int32  // integer phase: id → provisional index
+	order  []int64          // integer phase: provisional index → id
+	text   map[string]int32 // text phase
+	names  []string         // text phase: provisional index → id
+	isText bool
+}
+
+// Len returns the number of distinct ids added so far.
+func (b *Builder) Len() int {
+	if b.isText {
+		return len(b.names)
+	}
+	return len(b.order)
+}
+
+// Add returns the provisional index of id, adding it when it is new. It
+// returns an error when id is empty or the map would exceed MaxNodes.
+func (b *Builder) Add(id string) (int32, error) {
+	if !b.isText {
+		if v, ok := parseCanonical(id); ok {
+			return b.AddInt(v)
+		}
+		if id == "" {
+			return 0, fmt.Errorf("empty node id")
+		}
+		b.toText()
+	}
+	if id == "" {
+		return 0, fmt.Errorf("empty node id")
+	}
+	if i, ok := b.text[id]; ok {
+		return i, nil
+	}
+	if len(b.names) >= MaxNodes {
+		return 0, fmt.Errorf("more than %d distinct node ids", MaxNodes)
+	}
+	i := int32(len(b.names))
+	b.text[id] = i
+	b.names = append(b.names, id)
+	return i, nil
+}
+
+// AddInt is Add for the canonical integer id v ≥ 0.
+func (b *Builder) AddInt(v int64) (int32, error) {
+	if v < 0 {
+		return 0, fmt.Errorf("node id %d is negative", v)
+	}
+	if b.isText {
+		return b.Add(strconv.FormatInt(v, 10))
+	}
+	if b.ints == nil {
+		b.ints = make(map[int64]int32)
+	}
+	if i, ok := b.ints[v]; ok {
+		return i, nil
+	}
+	if len(b.order) >= MaxNodes {
+		return 0, fmt.Errorf("more than %d distinct node ids", MaxNodes)
+	}
+	i := int32(len(b.order))
+	b.ints[v] = i
+	b.order = append(b.order, v)
+	return i, nil
+}
+
+// toText switches to text ids, keeping provisional indices.
+func (b *Builder) toText() {
+	b.isText = true
+	b.text = make(map[string]int32, len(b.order))
+	b.names = make([]string, len(b.order))
+	for i, v := range b.order {
+		s := strconv.FormatInt(v, 10)
+		b.text[s] = int32(i)
+		b.names[i] = s
+	}
+	b.ints, b.order = nil, nil
+}
+
+// Finish returns the map and perm, the final index of each provisional index
+// (nil when they are equal). The Builder must not be used afterwards.
+func (b *Builder) Finish() (m *Map, perm []int32) {
+	if b.isText {
+		return &Map{n: len(b.names), names: b.names, index: b.text}, nil
+	}
+	n := len(b.order)
+	sorted := slices.Clone(b.order)
+	slices.Sort(sorted)
+	inOrder := true
+	for i, v := range b.order {
+		if sorted[i] != v {
+			inOrder = false
+			break
+		}
+	}
+	if !inOrder {
+		perm = make([]int32, n)
+		for i, v := range b.order {
+			j, _ := slices.BinarySearch(sorted, v)
+			perm[i] = int32(j)
+		}
+	}
+	if n == 0 || sorted[n-1] == int64(n-1) {
+		return Identity(n), perm
+	}
+	return &Map{n: n, ints: sorted}, perm
+}

@@ -1,0 +1,101 @@
+package nodeids
+
+import (
+	"strconv"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func build(t *testing.T, ids ...string) (*Map, []int32, []int32) {
+	t.Helper()
+	var b Builder
+	prov := make([]int32, len(ids))
+	for k, id := range ids {
+		i, err := b.Add(id)
+		require.NoError(t, err)
+		prov[k] = i
+	}
+	m, perm := b.Finish()
+	return m, prov, perm
+}
+
+// final returns the node of the k-th added id.
+func final(prov, perm []int32, k int) int {
+	if perm == nil {
+		return int(prov[k])
+	}
+	return int(perm[prov[k]])
+}
+
+func TestBuilderIntegersAscending(t *testing.T) {
+	ids := []string{"5", "3", "5", "10", "3"}
+	m, prov, perm := build(t, ids...)
+	require.Equal(t, 3, m.Len())
+	require.False(t, m.IsIdentity())
+	require.Equal(t, []string{"3", "5", "10"}, m.Strings())
+	for k, id := range ids {
+		require.Equal(t, id, m.ID(final(prov, perm, k)))
+		i, ok := m.Lookup(id)
+		require.True(t, ok)
+		require.Equal(t, final(prov, perm, k), i)
+	}
+	_, ok := m.Lookup("4")
+	require.False(t, ok)
+	_, ok = m.Lookup("05")
+	require.False(t, ok, "05 is not the id 5")
+}
+
+func TestBuilderIdentity(t *testing.T) {
+	m, _, perm := build(t, "2", "0", "1", "2")
+	require.True(t, m.IsIdentity())
+	require.Equal(t, []int32{2, 0, 1}, perm)
+	require.Equal(t, "1", m.ID(1))
+}
+
+func TestBuilderTextFirstAppearance(t *testing.T) {
+	ids := []string{"7", "user_b", "user_a", "007", "7"}
+	m, prov, perm := build(t, ids...)
+	require.Nil(t, perm)
+	require.True(t, m.IsText())
+	require.Equal(t, []string{"7", "user_b", "user_a", "007"}, m.Strings())
+	for k, id := range ids {
+		require.Equal(t, id, m.ID(final(prov, perm, k)))
+	}
+	i, ok := m.LookupInt(7)
+	require.True(t, ok)
+	require.Equal(t, 0, i)
+}
+
+func TestBuilderRejectsEmpty(t *testing.T) {
+	var b Builder
+	_, err := b.Add("")
+	require.Error(t, err)
+}
+
+func TestSubsetKeepsIDs(t *testing.T) {
+	m, err := FromInts([]int64{2, 4, 8, 16})
+	require.NoError(t, err)
+	s := m.Subset([]int{3, 1})
+	require.Equal(t, []string{"16", "4"}, s.Strings())
+	i, ok := s.Lookup("4")
+	require.True(t, ok)
+	require.Equal(t, 1, i)
+	id := Identity(5).Subset([]int{1, 2})
+	require.Equal(t, []string{"1", "2"}, id.Strings())
+	for i := 0; i < 2; i++ {
+		j, ok := id.Lookup(strconv.Itoa(i + 1))
+		require.True(t, ok)
+		require.Equal(t, i, j)
+	}
+}
+
+func TestFromValidates(t *testing.T) {
+	_, err := FromInts([]int64{1, 1})
+	require.Error(t, err)
+	_, err = FromStrings([]string{"a", "a"})
+	require.Error(t, err)
+	m, err := FromInts([]int64{0, 1, 2})
+	require.NoError(t, err)
+	require.True(t, m.IsIdentity())
+}
