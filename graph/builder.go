@@ -148,6 +148,37 @@ func (b *Builder) CountChunk(src, dst []int32) error {
 	return nil
 }
 
+// CountRow adds k entries to row i, for callers that counted the rows
+// themselves (in another numbering of the nodes, say): CountChunk of an edge
+// (u, v) is CountRow(u, 1) and, when u ≠ v, CountRow(v, 1); a self loop the
+// policy drops counts nothing. It is safe for concurrent use. It panics if i
+// is out of range, k < 0, or a fill has started.
+func (b *Builder) CountRow(i int32, k int) {
+	if i < 0 || int(i) >= b.n || k < 0 {
+		panic(fmt.Sprintf("graph: Builder.CountRow(%d, %d) outside [0, %d)", i, k, b.n))
+	}
+	if b.state.Load() != counting {
+		panic("graph: Builder.CountRow after FillChunk or Build")
+	}
+	addInt(&b.indptr[i+1], k)
+}
+
+// DuplicateEdgeError is the error of Build for a repeated entry under
+// DuplicateError: the smallest (row, column) of W, for directed input of
+// the arcs A, that the input gives more than once.
+type DuplicateEdgeError struct {
+	U, V     int
+	Directed bool
+}
+
+func (e *DuplicateEdgeError) Error() string {
+	msg := fmt.Sprintf("graph: duplicate edge (%d, %d) (duplicate policy: error; choose sum or max to merge)", e.U, e.V)
+	if e.Directed {
+		msg += " (arcs of directed input)"
+	}
+	return msg
+}
+
 // storesWeights reports whether the entries need a weight each.
 func (b *Builder) storesWeights() bool {
 	return b.weighted || b.opt.Duplicates == DuplicateSum ||
@@ -244,7 +275,7 @@ const mergeWork = 1 << 14
 
 // Build sorts and merges the rows and returns the graph. It fails when the
 // fill did not match the count, on a repeated entry under DuplicateError
-// (naming the smallest such (row, column) of the input), and for the
+// (a *DuplicateEdgeError), and for the
 // reasons of CountChunk and FillChunk.
 func (b *Builder) Build() (*CSR, error) {
 	b.fill.Do(b.startFill)
@@ -278,11 +309,7 @@ func (b *Builder) Build() (*CSR, error) {
 		}
 	})
 	if dupRow >= 0 {
-		err := fmt.Errorf("graph: duplicate edge (%d, %d) (duplicate policy: error; choose sum or max to merge)", dupRow, dupCol)
-		if b.directed {
-			err = fmt.Errorf("%w (arcs of directed input)", err)
-		}
-		return nil, err
+		return nil, &DuplicateEdgeError{U: dupRow, V: int(dupCol), Directed: b.directed}
 	}
 	// Close the gaps the merges left, rows moving only towards the start.
 	out := 0
