@@ -90,8 +90,8 @@ type fastReader struct {
 	bufs  sync.Pool
 
 	// The id table: pages of counts for ids below direct, a map above.
-	direct int64
-	pages  []atomic.Pointer[idPage]
+	direct    int64
+	pages     []atomic.Pointer[idPage]
 	big       map[int64]int32 // final index of each id ≥ direct, after pass 1
 	bigCounts map[int64]int32 // entries of each id ≥ direct, until countRows
 
@@ -132,7 +132,7 @@ type blockStats struct {
 type fastLine struct {
 	skip   bool // blank or comment
 	u, v   int64
-	width  int // 2, or 3 with a weight field
+	width  int  // 2, or 3 with a weight field
 	kind   byte // ',' for commas, '\t' for tabs, ' ' for spaces
 	fields [3][]byte
 }
@@ -759,4 +759,3 @@ func (r *fastReader) duplicateError(ids *nodeids.Map, dup *graph.DuplicateEdgeEr
 	}
 	return &ParseError{Path: r.path, Err: dup}
 }
-
