@@ -373,3 +373,35 @@ func FuzzIntEdgesParallel(f *testing.F) {
 		sameAsSerial(t, data, fuzzOptions(policy))
 	})
 }
+
+// TestReadIntEdgesParallelMemory reads a million-edge 0/1 file and checks
+// what the read allocated in all: the graph (with its Builder's slack and
+// fill cursors), the id table and the read buffers, and no per-edge
+// structure beyond them.
+func TestReadIntEdgesParallelMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a million-edge file; skipped with -short")
+	}
+	rng := rand.New(rand.NewPCG(2, 2))
+	const n, m = 200_000, 1_000_000
+	var b bytes.Buffer
+	for k := 0; k < m; k++ {
+		fmt.Fprintf(&b, "%d %d\n", rng.IntN(n), rng.IntN(n))
+	}
+	path := tempFile(t, "big.txt", b.String())
+	size := b.Len()
+	b = bytes.Buffer{}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	g, ids, err := ReadIntEdgesParallel(path, graph.Options{Duplicates: graph.DuplicateMax})
+	runtime.ReadMemStats(&after)
+	require.NoError(t, err)
+	require.True(t, ids.IsIdentity() || ids.Len() < n)
+	allocated := after.TotalAlloc - before.TotalAlloc
+	// Each of up to two passes may read the file into fresh buffers.
+	budget := 1.5*float64(g.Bytes()) + 2*float64(size) + float64(n)*5
+	t.Logf("file %d bytes, graph %d bytes, read allocated %d (budget %.0f)", size, g.Bytes(), allocated, budget)
+	assert.LessOrEqual(t, float64(allocated), budget)
+	assert.True(t, g.UnitWeights())
+}
