@@ -349,3 +349,23 @@ func TestBuilderMemory(t *testing.T) {
 	assert.LessOrEqual(t, float64(allocated), 1.5*float64(g.Bytes()))
 	assert.Nil(t, g.weights)
 }
+
+// TestSlicedBytes: the SELL copy is reported once built, 4 bytes per entry
+// plus padding and per-slot data for a 0/1 graph.
+func TestSlicedBytes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(12, 1))
+	g, err := FromEdges(3000, drawEdges(rng, 3000, 20000, 0), Options{Duplicates: DuplicateMax})
+	require.NoError(t, err)
+	assert.Zero(t, g.SlicedBytes())
+	y := make([]float64, g.Nodes())
+	g.MulVecTo(y, make([]float64, g.Nodes()))
+	if !hasSellAVX2 {
+		assert.Zero(t, g.SlicedBytes())
+		return
+	}
+	sl := g.sell.Load()
+	require.NotNil(t, sl)
+	assert.Nil(t, sl.weights)
+	assert.Equal(t, 4*len(sl.indices)+8*len(sl.off)+8*len(sl.rows), g.SlicedBytes())
+	assert.GreaterOrEqual(t, len(sl.indices), g.NNZ())
+}

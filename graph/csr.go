@@ -130,7 +130,8 @@ func (g *CSR) ForEachEdge(fn func(u, v int, w float64)) {
 // pointer and per degree, 4 per stored entry and 8 more per entry for a
 // weighted graph (a graph with unit weights stores no weights, only a slice
 // of ones as long as its longest row). It does not count the SELL-C-σ copy
-// that vector and block products build on AVX2 CPUs (see ScaledMulVecTo).
+// that vector and block products build on AVX2 CPUs (see ScaledMulVecTo and
+// SlicedBytes).
 func (g *CSR) Bytes() int {
 	return 8*cap(g.indptr) + 4*cap(g.indices) + 8*cap(g.weights) + 8*cap(g.degree) + 8*cap(g.ones)
 }
