@@ -69,6 +69,7 @@ var serialCorpus = []string{
 	// weights, long lines, ids with gaps.
 	"source,target,weight\n0,1,0.5\n1,2,2\n2,0,1\n",
 	"src dst\n0 1\n1 2\n",
+	"# c\nsrc dst w\n0 1\n",
 	"\xef\xbb\xbf0 1\r\n1 2\r\n",
 	"0,1,\n",
 	"0 1 0.1\n1 0 0.2\n0 1 0.3\n1 2 0.7\n0 1 0.4\n2 2 3\n2 2 1\n",
@@ -94,14 +95,15 @@ var serialCorpus = []string{
 // reader took the file.
 func sameAsSerial(t *testing.T, data []byte, opt graph.Options) bool {
 	t.Helper()
-	path, spath := writePair(t, data)
-	return sameFiles(t, path, spath, opt)
+	path, spath, header := writePair(t, data)
+	return sameFiles(t, path, spath, header, opt)
 }
 
 // writePair writes data for the parallel reader and, for the serial one,
 // without a byte-order mark and with a header line turned into a comment
-// (the serial reader knows neither), keeping the line numbers.
-func writePair(t *testing.T, data []byte) (path, spath string) {
+// (the serial reader knows neither), keeping the line numbers; header is
+// the header's line, 0 without one.
+func writePair(t *testing.T, data []byte) (path, spath string, header int) {
 	dir := t.TempDir()
 	path = filepath.Join(dir, "fuzz.txt")
 	require.NoError(t, os.WriteFile(path, data, 0o644))
@@ -114,15 +116,16 @@ func writePair(t *testing.T, data []byte) (path, spath string) {
 		}
 		if l.split(sdata[first:first+end]) && !l.skip && !l.ids() && l.isHeader() {
 			sdata = append(append(append([]byte(nil), sdata[:first]...), '#'), sdata[first+1:]...)
+			header = 1 + bytes.Count(sdata[:first], []byte("\n"))
 		}
 	}
 	spath = filepath.Join(dir, "serial.txt")
 	require.NoError(t, os.WriteFile(spath, sdata, 0o644))
-	return path, spath
+	return path, spath, header
 }
 
 // sameFiles is sameAsSerial on the files of writePair.
-func sameFiles(t *testing.T, path, spath string, opt graph.Options) bool {
+func sameFiles(t *testing.T, path, spath string, header int, opt graph.Options) bool {
 	t.Helper()
 	fg, ids, ferr := ReadIntEdgesParallel(path, opt)
 	if errors.Is(ferr, ErrNotFast) {
@@ -134,6 +137,9 @@ func sameFiles(t *testing.T, path, spath string, opt graph.Options) bool {
 		var pe *ParseError
 		require.True(t, errors.As(ferr, &pe), "not a *ParseError: %v", ferr)
 		require.Equal(t, path, pe.Path)
+		if header > 0 && strings.Contains(pe.Msg, fmt.Sprintf("fields like line %d,", header)) {
+			return true // a row disagrees with the header, which the serial reader does not see
+		}
 		require.Error(t, serr, "the parallel reader failed (%v) where the serial one did not", ferr)
 		var spe *ParseError
 		require.True(t, errors.As(serr, &spe))
@@ -210,7 +216,7 @@ func TestReadIntEdgesParallelMatchesSerial(t *testing.T) {
 	taken, runs := 0, 0
 	opts := allGraphOptions()
 	for i, data := range serialCorpus {
-		path, spath := writePair(t, []byte(data))
+		path, spath, header := writePair(t, []byte(data))
 		for b, block := range []int{fastBlock, 1, 3, 7, 64} {
 			withBlock(t, block)
 			for k, opt := range opts {
@@ -220,7 +226,7 @@ func TestReadIntEdgesParallelMatchesSerial(t *testing.T) {
 					continue
 				}
 				runs++
-				if sameFiles(t, path, spath, opt) {
+				if sameFiles(t, path, spath, header, opt) {
 					taken++
 				}
 			}
