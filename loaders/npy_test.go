@@ -10,7 +10,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -218,15 +217,6 @@ func TestReadNPYHugeShape(t *testing.T) {
 		})
 		assert.Less(t, alloc, uint64(1<<20), "shape %s", shape)
 	}
-}
-
-// allocated returns the bytes fn allocates.
-func allocated(fn func()) uint64 {
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	fn()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
 }
 
 func TestReadNPZ(t *testing.T) {

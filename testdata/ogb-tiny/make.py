@@ -49,7 +49,9 @@ def dataset(name, n, arcs, feat, labels, splits):
         if u != v:
             und.add((min(u, v), max(u, v)))
     lab = [(-1 if np.isnan(x) else int(x)) for x in np.asarray(labels, dtype=float).ravel()]
-    return {"n": n, "edges": sorted(map(list, und)), "features": np.asarray(feat).ravel().tolist(),
+    # The features as the text reads back in float64.
+    text = pd.read_csv(os.path.join(raw, "node-feat.csv.gz"), header=None, dtype=np.float64).values
+    return {"n": n, "edges": sorted(map(list, und)), "features": text.ravel().tolist(),
             "dims": list(np.asarray(feat).shape), "labels": lab,
             "splits": {s: {p: list(map(int, i)) for p, i in parts.items()} for s, parts in splits.items()}}
 
