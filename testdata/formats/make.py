@@ -6,7 +6,7 @@ Run from this folder with Debian's python3 (numpy, scipy, scikit-learn):
     cd testdata/formats && /usr/bin/python3 make.py
 
 Every file is written by the library that owns the format (numpy.save,
-numpy.savez, scipy.sparse.save_npz, sklearn's dump_svmlight_file); the IDX
+numpy.savez, scipy.sparse.save_npz, scipy.io.mmwrite, sklearn's dump_svmlight_file); the IDX
 files follow the MNIST page's layout byte by byte. expected.json holds the
 values the Go tests compare against. The output is deterministic (fixed
 seeds, gzip without time stamps).
@@ -17,6 +17,7 @@ import json
 import struct
 
 import numpy as np
+import scipy.io
 import scipy.sparse as sp
 from sklearn.datasets import dump_svmlight_file
 
@@ -90,6 +91,8 @@ sp.save_npz("graph_directed_csr.npz", sp.csr_matrix(arcs))
 expected["graph_directed"] = {"n": 5, "dense": arcs.ravel().tolist(),
                               "max": np.maximum(arcs, arcs.T).ravel().tolist(),
                               "sum": (arcs + arcs.T).ravel().tolist()}
+# The same arcs as a general (non-symmetric) Matrix Market file.
+scipy.io.mmwrite("graph_directed.mtx", sp.coo_matrix(arcs))
 sp.save_npz("graph_rect_csr.npz", sp.csr_matrix(np.ones((2, 3))))
 
 # svmlight / libsvm files written by scikit-learn.
