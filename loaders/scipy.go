@@ -24,6 +24,8 @@ import (
 	"math"
 	"sort"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/gssl/gssl/graph"
 )
 
@@ -354,4 +356,31 @@ func (s *scipyCOO) graph(path string, opt graph.Options) (*graph.CSR, error) {
 		}
 	}
 	return g, nil
+}
+
+// ReadNPZFeatures reads a feature matrix from a .npz file: a SciPy sparse
+// matrix (an archive with format, shape and data arrays, as save_npz writes
+// it) as a *Sparse, or else the archive's only array as a dense matrix
+// (numpy.savez of one array). Exactly one of the results is non-nil
+// without an error.
+func ReadNPZFeatures(path string) (*Sparse, *mat.Dense, error) {
+	z, err := openNPZ(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer z.close()
+	if z.has("format") && z.has("shape") && z.has("data") {
+		s, err := decodeScipy(z)
+		if err != nil {
+			return nil, nil, err
+		}
+		sp, err := s.sparse(path)
+		return sp, nil, err
+	}
+	a, err := z.array("")
+	if err != nil {
+		return nil, nil, err
+	}
+	d, err := a.matrix(path, z.member(z.names()[0]).Name)
+	return nil, d, err
 }

@@ -71,6 +71,17 @@ func TestReadScipySparse(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []float64{0, 3, 0, 1, 0, 2}, s.Dense(nil).RawMatrix().Data)
 
+	sp, d, err := ReadNPZFeatures(formatsFile("features_coo.npz"))
+	require.NoError(t, err)
+	assert.Nil(t, d)
+	assert.Equal(t, expectedMatrix(t, "features").Dense, sp.Dense(nil).RawMatrix().Data)
+	sp, d, err = ReadNPZFeatures(formatsFile("single.npz"))
+	require.NoError(t, err)
+	assert.Nil(t, sp)
+	assert.Equal(t, expectedNPY(t, "f64_2d.npy").floats(), d.RawMatrix().Data)
+	_, _, err = ReadNPZFeatures(formatsFile("arrays.npz"))
+	requireParseError(t, err, 0, "2 arrays (x, y): name the one to read")
+
 	_, err = ReadScipySparse(formatsFile("features_bsr.npz"))
 	requireParseError(t, err, 0, `sparse format "bsr" is not supported: want csr, csc or coo`)
 	_, err = ReadScipySparse(formatsFile("arrays.npz"))
