@@ -111,6 +111,13 @@ func npyError(path, entry, format string, args ...any) *ParseError {
 	return &ParseError{Path: path, Msg: msg}
 }
 
+// npyWrap is npyError with an underlying error.
+func npyWrap(path, entry string, err error, format string, args ...any) *ParseError {
+	pe := npyError(path, entry, format, args...)
+	pe.Err = err
+	return pe
+}
+
 // decodeNPY reads one .npy stream of exactly size bytes from r.
 func decodeNPY(r io.Reader, size int64, path, entry string) (arr *npyArray, err error) {
 	fail := func(format string, args ...any) (*npyArray, error) {
@@ -121,7 +128,7 @@ func decodeNPY(r io.Reader, size int64, path, entry string) (arr *npyArray, err 
 		return fail("%d bytes: a .npy file starts with a header of at least 10 bytes", size)
 	}
 	if _, err := io.ReadFull(r, pre[:8]); err != nil {
-		return nil, &ParseError{Path: path, Msg: npyError("", entry, "reading the header").Msg, Err: err}
+		return nil, npyWrap(path, entry, err, "reading the header")
 	}
 	if !bytes.Equal(pre[:6], npyMagic) {
 		return fail(`want the NumPy magic "\x93NUMPY" at byte 0, got %q`, pre[:6])
@@ -131,7 +138,7 @@ func decodeNPY(r io.Reader, size int64, path, entry string) (arr *npyArray, err 
 	switch major {
 	case 1:
 		if _, err := io.ReadFull(r, pre[8:10]); err != nil {
-			return nil, &ParseError{Path: path, Msg: npyError("", entry, "reading the header").Msg, Err: err}
+			return nil, npyWrap(path, entry, err, "reading the header")
 		}
 		hlen, plen = int64(binary.LittleEndian.Uint16(pre[8:10])), 10
 	case 2:
@@ -139,7 +146,7 @@ func decodeNPY(r io.Reader, size int64, path, entry string) (arr *npyArray, err 
 			return fail("%d bytes: a version 2 .npy file starts with 12 bytes", size)
 		}
 		if _, err := io.ReadFull(r, pre[8:12]); err != nil {
-			return nil, &ParseError{Path: path, Msg: npyError("", entry, "reading the header").Msg, Err: err}
+			return nil, npyWrap(path, entry, err, "reading the header")
 		}
 		hlen, plen = int64(binary.LittleEndian.Uint32(pre[8:12])), 12
 	default:
@@ -153,7 +160,7 @@ func decodeNPY(r io.Reader, size int64, path, entry string) (arr *npyArray, err 
 	}
 	raw := make([]byte, hlen)
 	if _, err := io.ReadFull(r, raw); err != nil {
-		return nil, &ParseError{Path: path, Msg: npyError("", entry, "reading the header").Msg, Err: err}
+		return nil, npyWrap(path, entry, err, "reading the header")
 	}
 	h, msg := parseNPYHeader(raw)
 	if msg != "" {
@@ -186,7 +193,7 @@ func decodeNPY(r io.Reader, size int64, path, entry string) (arr *npyArray, err 
 		}
 	}()
 	if err := readElements(rr, h, arr); err != nil {
-		return nil, &ParseError{Path: path, Msg: npyError("", entry, "reading %d elements of %s", h.elems, h.descr).Msg, Err: err}
+		return nil, npyWrap(path, entry, err, "reading %d elements of %s", h.elems, h.descr)
 	}
 	if h.fortran && len(h.shape) > 1 {
 		if arr.floats != nil {
@@ -863,14 +870,14 @@ func (z *npzFile) array(name string) (*npyArray, error) {
 	}
 	rc, err := f.Open()
 	if err != nil {
-		return nil, &ParseError{Path: z.path, Msg: npyError("", entry, "opening").Msg, Err: err}
+		return nil, npyWrap(z.path, entry, err, "opening")
 	}
 	defer rc.Close()
 	// Inflate first, so that memory follows the bytes the member really
 	// holds, not the sizes it declares; zip checks the length and CRC.
 	data, err := io.ReadAll(io.LimitReader(rc, int64(declared)+1))
 	if err != nil {
-		return nil, &ParseError{Path: z.path, Msg: npyError("", entry, "inflating after %d bytes", len(data)).Msg, Err: err}
+		return nil, npyWrap(z.path, entry, err, "inflating after %d bytes", len(data))
 	}
 	if uint64(len(data)) != declared {
 		return nil, npyError(z.path, entry, "inflates to %d bytes, but declares %d", len(data), declared)
