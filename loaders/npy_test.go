@@ -334,3 +334,23 @@ func patchZipSizes(t testing.TB, z []byte, size uint32) []byte {
 	require.Positive(t, n)
 	return z
 }
+
+// TestReadNPZCorrupt: a member whose bytes were damaged fails the zip
+// checksum or inflation with a ParseError naming the member.
+func TestReadNPZCorrupt(t *testing.T) {
+	x := npyBytes("{'descr': '<f8', 'fortran_order': False, 'shape': (4, 2), }", make([]byte, 64))
+	for _, deflate := range []bool{false, true} {
+		z := zipOf(t, map[string][]byte{"x.npy": x}, deflate)
+		// The member's data starts after the 30-byte local header and its
+		// 5-byte name: damage a byte of the array (stored) or of the
+		// deflate stream.
+		at := 30 + 5 + 100
+		if deflate {
+			at = 30 + 5 + 3
+		}
+		z[at] ^= 0xff
+		path := writeFile(t, t.TempDir(), "bad.npz", z)
+		_, err := ReadNPZ(path, "x")
+		requireParseError(t, err, 0, `member "x.npy"`)
+	}
+}
