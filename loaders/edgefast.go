@@ -21,8 +21,8 @@ import (
 // ErrNotFast is returned by ReadIntEdgesParallel for a file outside the
 // subset it reads (gzip, ids that are not canonical integers, more or fewer
 // than two ids and a weight per line, a NetworkX dictionary, mixed
-// separators, no data lines …): the caller then reads the file with the
-// general reader, which accepts it or reports what is wrong.
+// separators or field counts, no data lines …): the caller then reads the
+// file with the general reader, which accepts it or reports what is wrong.
 var ErrNotFast = errors.New("loaders: not a plain integer edge list")
 
 // fastBlock is the size of the blocks ReadIntEdgesParallel reads and parses
@@ -59,13 +59,13 @@ const fastBatch = 4096
 // 1024 ids allocated where ids occur, and a hash map entry per larger id,
 // so a large id in a small file costs one map entry.
 //
-// Errors name the file and line: weights that are not finite and ≥ 0, a
-// line whose field count differs from the first line's, self loops and
-// repeated edges that opt rejects. For anything else outside the subset
-// above (gzip, text or non-canonical ids such as "007" or "-1", NetworkX
-// dictionaries, lines of one or four fields, separators that change from
-// line to line, a file with no data line) it returns ErrNotFast, so that
-// the general reader can decide.
+// Errors name the file and line: weights that are not finite and ≥ 0, and
+// the self loops and repeated edges that opt rejects. For anything else
+// outside the subset above (gzip, text or non-canonical ids such as "007" or
+// "-1", NetworkX dictionaries, lines of one or four fields, rows of two and
+// of three fields in one file, separators that change from line to line, a
+// file with no data line) it returns ErrNotFast, so that the general reader
+// can decide.
 func ReadIntEdgesParallel(path string, opt graph.Options) (*graph.CSR, *nodeids.Map, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -464,7 +464,10 @@ func (r *fastReader) countBlock(k int) error {
 			return false
 		}
 		if l.width != st.width {
-			return fail(num, fmt.Sprintf("want %d fields like line %d, got %d", st.width, st.first, l.width))
+			// The general reader mixes "u v" and "u v w" rows as
+			// networkx writes them; the serial one rejects them.
+			st.notFast = true
+			return false
 		}
 		w, err := l.weight()
 		if err != nil {
@@ -498,7 +501,7 @@ func (r *fastReader) countBlock(k int) error {
 // returns their map.
 func (r *fastReader) summarise() (*nodeids.Map, error) {
 	line := 1 // the file's line number of the current block's first line
-	firstLine, firstBlock := 0, -1
+	firstBlock := -1
 	loopLine, loopNode := 0, int64(0)
 	var kind byte
 	r.unit = true
@@ -510,13 +513,13 @@ func (r *fastReader) summarise() (*nodeids.Map, error) {
 		}
 		if st.first != 0 {
 			if firstBlock < 0 {
-				firstBlock, firstLine, kind, r.width = k, line+st.first-1, st.kind, st.width
+				firstBlock, kind, r.width = k, st.kind, st.width
 			} else if st.header != nil {
 				return nil, ErrNotFast // a line of names after the data began: text ids
 			} else if st.kind != kind {
 				return nil, ErrNotFast
-			} else if st.width != r.width && (st.errLine == 0 || st.errLine > st.first) {
-				return nil, &ParseError{Path: r.path, Line: line + st.first - 1, Msg: fmt.Sprintf("want %d fields like line %d, got %d", r.width, firstLine, st.width)}
+			} else if st.width != r.width {
+				return nil, ErrNotFast // rows of two and three fields: see countBlock
 			}
 		}
 		if st.errLine != 0 {

@@ -95,15 +95,14 @@ var serialCorpus = []string{
 // reader took the file.
 func sameAsSerial(t *testing.T, data []byte, opt graph.Options) bool {
 	t.Helper()
-	path, spath, header := writePair(t, data)
-	return sameFiles(t, path, spath, header, opt)
+	path, spath := writePair(t, data)
+	return sameFiles(t, path, spath, opt)
 }
 
 // writePair writes data for the parallel reader and, for the serial one,
 // without a byte-order mark and with a header line turned into a comment
-// (the serial reader knows neither), keeping the line numbers; header is
-// the header's line, 0 without one.
-func writePair(t *testing.T, data []byte) (path, spath string, header int) {
+// (the serial reader knows neither), keeping the line numbers.
+func writePair(t *testing.T, data []byte) (path, spath string) {
 	dir := t.TempDir()
 	path = filepath.Join(dir, "fuzz.txt")
 	require.NoError(t, os.WriteFile(path, data, 0o644))
@@ -116,16 +115,15 @@ func writePair(t *testing.T, data []byte) (path, spath string, header int) {
 		}
 		if l.split(sdata[first:first+end]) && !l.skip && !l.ids() && l.isHeader() {
 			sdata = append(append(append([]byte(nil), sdata[:first]...), '#'), sdata[first+1:]...)
-			header = 1 + bytes.Count(sdata[:first], []byte("\n"))
 		}
 	}
 	spath = filepath.Join(dir, "serial.txt")
 	require.NoError(t, os.WriteFile(spath, sdata, 0o644))
-	return path, spath, header
+	return path, spath
 }
 
 // sameFiles is sameAsSerial on the files of writePair.
-func sameFiles(t *testing.T, path, spath string, header int, opt graph.Options) bool {
+func sameFiles(t *testing.T, path, spath string, opt graph.Options) bool {
 	t.Helper()
 	fg, ids, ferr := ReadIntEdgesParallel(path, opt)
 	if errors.Is(ferr, ErrNotFast) {
@@ -137,9 +135,6 @@ func sameFiles(t *testing.T, path, spath string, header int, opt graph.Options) 
 		var pe *ParseError
 		require.True(t, errors.As(ferr, &pe), "not a *ParseError: %v", ferr)
 		require.Equal(t, path, pe.Path)
-		if header > 0 && strings.Contains(pe.Msg, fmt.Sprintf("fields like line %d,", header)) {
-			return true // a row disagrees with the header, which the serial reader does not see
-		}
 		require.Error(t, serr, "the parallel reader failed (%v) where the serial one did not", ferr)
 		var spe *ParseError
 		require.True(t, errors.As(serr, &spe))
@@ -216,7 +211,7 @@ func TestReadIntEdgesParallelMatchesSerial(t *testing.T) {
 	taken, runs := 0, 0
 	opts := allGraphOptions()
 	for i, data := range serialCorpus {
-		path, spath, header := writePair(t, []byte(data))
+		path, spath := writePair(t, []byte(data))
 		for b, block := range []int{fastBlock, 1, 3, 7, 64} {
 			withBlock(t, block)
 			for k, opt := range opts {
@@ -226,7 +221,7 @@ func TestReadIntEdgesParallelMatchesSerial(t *testing.T) {
 					continue
 				}
 				runs++
-				if sameFiles(t, path, spath, header, opt) {
+				if sameFiles(t, path, spath, opt) {
 					taken++
 				}
 			}
@@ -238,7 +233,7 @@ func TestReadIntEdgesParallelMatchesSerial(t *testing.T) {
 
 // TestReadIntEdgesParallelDeclines: what the general reader must decide.
 func TestReadIntEdgesParallelDeclines(t *testing.T) {
-	for _, data := range []string{"", "# only comments\n", "a b\n", "007 1\n", "-1 2\n", "0 1 {'weight': 2}\n", "0 1\n1\t2\n", "0 1\n1 2 3 4\n", "0 1\nsource target\n", "\x1f\x8b\x08\x00"} {
+	for _, data := range []string{"", "# only comments\n", "a b\n", "007 1\n", "-1 2\n", "0 1 {'weight': 2}\n", "0 1\n1\t2\n", "0 1\n1 2 3 4\n", "0 1\nsource target\n", "0 1\n1 2 0.5\n", "0 1 0.5\n1 2\n", "source,target\n0,1\n1,2,3\n", "\x1f\x8b\x08\x00"} {
 		_, _, err := ReadIntEdgesParallel(tempFile(t, "e.txt", data), graph.Options{})
 		assert.ErrorIs(t, err, ErrNotFast, "%q", data)
 	}
@@ -354,11 +349,9 @@ func TestReadIntEdgesParallelErrors(t *testing.T) {
 		want    string
 	}{
 		{"0 1 1\n1 2 1\n# c\n\n2 3 -1\n", graph.Options{}, 5, "weight -1 is negative"},
-		{"0 1\n1 2\n2 3\n3 4 5\n", graph.Options{}, 4, "want 2 fields like line 1, got 3"},
 		{"0 1\n1 2\n2 3\n4 4\n", graph.Options{SelfLoops: graph.SelfLoopError}, 4, "self loop on node 4"},
 		{"0 1\n1 2\n2 3\n3 4\n2 1\n", graph.Options{}, 5, "edge (2, 1) repeats line 2"},
 		{"0 1\n1 2\n2 3\n3 4\n1 2\n", graph.Options{Symmetrize: graph.DirectedMax}, 5, "edge (1, 2) repeats line 2"},
-		{"source,target\n0,1\n1,2,3\n", graph.Options{}, 3, "want 2 fields like line 1, got 3"},
 	} {
 		path := tempFile(t, "dir/edges.txt", tc.content)
 		_, _, err := ReadIntEdgesParallel(path, tc.opt)
