@@ -65,6 +65,6 @@
 // (math/rand/v2) keyed by the seed and the chunk's index, computed in
 // parallel and delivered in order: the output depends on the seed only, not
 // on the number of cores. Memory is O(n) (classes, θ and the sampling
-// tables: about 40 bytes per node), never O(m): edges are streamed to a
+// tables: about 30 bytes per node), never O(m): edges are streamed to a
 // callback or a file in chunks.
 package generate

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -431,8 +432,18 @@ func TestFilesReadBack(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, plain, unz)
 
+	// The CSV tables read back with the user-file loader.
+	lcsv := filepath.Join(dir, "labels.csv")
+	require.NoError(t, WriteLabels(lcsv, g.Labels(), LabelsCSV))
+	user, err := loaders.LoadNodes(loaders.NodeFiles{Edges: csv, Labels: lcsv, Graph: loaders.NodeGraphOptions(), Nodes: 600})
+	require.NoError(t, err)
+	requireSameGraph(t, 600, user.Graph, want)
+	for i, l := range g.Labels() {
+		require.Equal(t, strconv.Itoa(l), user.ClassNames[user.Labels[i]], "node %d", i)
+	}
+
 	// Labels as CSV.
-	lp := filepath.Join(dir, "labels.csv")
+	lp := filepath.Join(dir, "labels3.csv")
 	require.NoError(t, WriteLabels(lp, []int{2, 0, 1}, LabelsCSV))
 	b, err = os.ReadFile(lp)
 	require.NoError(t, err)
