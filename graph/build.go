@@ -250,14 +250,13 @@ func checkOptions(opt Options) error {
 // finishRows is the number of rows per task of finish.
 const finishRows = 1 << 13
 
-// finish makes a CSR of assembled arrays: it computes the degrees, the
-// self-loop count and the longest row, and drops weights that are all 1
-// (weights nil means unit weights).
+// finish makes a CSR of assembled arrays: it computes the degrees and the
+// self-loop count, and drops weights that are all 1 (weights nil means unit
+// weights).
 func finish(n int, indptr []int, indices []int32, weights []float64) *CSR {
 	g := &CSR{n: n, indptr: indptr, indices: indices, weights: weights, degree: make([]float64, n)}
 	chunks := parallel.NumChunks(n, finishRows)
 	loops := make([]int, chunks)
-	longest := make([]int, chunks)
 	unit := make([]bool, chunks)
 	parallel.Chunks(n, finishRows, func(k, lo, hi int) {
 		u := true
@@ -272,7 +271,6 @@ func finish(n int, indptr []int, indices []int32, weights []float64) *CSR {
 		unit[k] = u
 		for i := lo; i < hi; i++ {
 			a, b := indptr[i], indptr[i+1]
-			longest[k] = max(longest[k], b-a)
 			var d float64
 			if weights == nil {
 				d = float64(b - a) // the exact sum of b − a ones
@@ -290,25 +288,10 @@ func finish(n int, indptr []int, indices []int32, weights []float64) *CSR {
 		}
 	})
 	g.unitWeights = true
-	m := 0
 	for k := range loops {
 		g.selfLoops += loops[k]
 		g.unitWeights = g.unitWeights && unit[k]
-		m = max(m, longest[k])
 	}
-	if g.unitWeights {
-		g.weights = nil
-		g.ones = onesOf(m)
-	}
+	g.dropUnitWeights()
 	return g
-}
-
-// onesOf returns a read-only slice of m ones: the weights Row returns for a
-// graph with unit weights.
-func onesOf(m int) []float64 {
-	ones := make([]float64, m)
-	for i := range ones {
-		ones[i] = 1
-	}
-	return ones
 }

@@ -25,9 +25,6 @@ type CSR struct {
 	// finish): the graph then stores no weights (weights is nil), and
 	// products read the pattern only.
 	unitWeights bool
-	// ones holds as many ones as the longest row: the weights Row returns
-	// for a graph with unit weights.
-	ones []float64
 	// sell is the SELL-C-σ copy the vector products use, built on first
 	// use (sell.go).
 	sell atomic.Pointer[sliced]
@@ -64,14 +61,51 @@ func (g *CSR) Degrees() []float64 { return append([]float64(nil), g.degree...) }
 
 // Row returns the neighbours of node i in ascending order and their weights.
 // The slices are views into the graph and must not be modified; for a graph
-// with unit weights the weights are a view of one slice of ones shared by
-// all rows.
+// with unit weights the weights are a view of one read-only slice of ones
+// that all graphs share.
 func (g *CSR) Row(i int) (cols []int32, weights []float64) {
 	lo, hi := g.indptr[i], g.indptr[i+1]
 	if g.weights == nil {
-		return g.indices[lo:hi:hi], g.ones[: hi-lo : hi-lo]
+		return g.indices[lo:hi:hi], ones(hi - lo)
 	}
 	return g.indices[lo:hi:hi], g.weights[lo:hi:hi]
+}
+
+// sharedOnes is the slice of ones behind the rows of graphs with unit
+// weights; it is replaced by a longer one when a longer row asks for it and
+// is never written after it is published.
+var sharedOnes atomic.Pointer[[]float64]
+
+// ones returns a read-only slice of m ones.
+func ones(m int) []float64 {
+	if p := sharedOnes.Load(); p != nil && len(*p) >= m {
+		return (*p)[:m:m]
+	}
+	for {
+		p := sharedOnes.Load()
+		size := m
+		if p != nil {
+			size = max(m, 2*len(*p))
+		}
+		v := make([]float64, size)
+		for k := range v {
+			v[k] = 1
+		}
+		if sharedOnes.CompareAndSwap(p, &v) {
+			return v[:m:m]
+		}
+		if p := sharedOnes.Load(); len(*p) >= m {
+			return (*p)[:m:m]
+		}
+	}
+}
+
+// dropUnitWeights forgets the weights of a graph whose weights are all 1:
+// such a graph stores none (see Row).
+func (g *CSR) dropUnitWeights() {
+	if g.unitWeights {
+		g.weights = nil
+	}
 }
 
 // weight returns the weight of stored entry p.
@@ -128,12 +162,12 @@ func (g *CSR) ForEachEdge(fn func(u, v int, w float64)) {
 
 // Bytes returns the memory held by the graph's arrays: 8 bytes per row
 // pointer and per degree, 4 per stored entry and 8 more per entry for a
-// weighted graph (a graph with unit weights stores no weights, only a slice
-// of ones as long as its longest row). It does not count the SELL-C-σ copy
+// weighted graph (a graph with unit weights stores no weights; its rows share
+// one slice of ones with every other graph's). It does not count the SELL-C-σ copy
 // that vector and block products build on AVX2 CPUs (see ScaledMulVecTo and
 // SlicedBytes).
 func (g *CSR) Bytes() int {
-	return 8*cap(g.indptr) + 4*cap(g.indices) + 8*cap(g.weights) + 8*cap(g.degree) + 8*cap(g.ones)
+	return 8*cap(g.indptr) + 4*cap(g.indices) + 8*cap(g.weights) + 8*cap(g.degree)
 }
 
 // Dense returns W as a dense n×n matrix: the explicit O(n²) path, for tests

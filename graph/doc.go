@@ -8,7 +8,7 @@
 // int32 column index and a float64 weight per stored entry: about 12 bytes per
 // non-zero, O(n + nnz) in all. A graph whose weights are all 1 (UnitWeights)
 // stores no weights, 4 bytes per non-zero, and Row hands out views of one
-// slice of ones as long as its longest row. The degree of node i is the row sum d_i = Σ_j W_ij (a self loop counts
+// read-only slice of ones that all graphs share. The degree of node i is the row sum d_i = Σ_j W_ij (a self loop counts
 // once), as in
 //
 //	L_un = D − W,   L_sym = I − D^{-1/2} W D^{-1/2},   L_rw = I − D^{-1} W

@@ -218,7 +218,7 @@ func (g *CSR) Permute(perm []int) (*CSR, error) {
 		}
 	}
 	out := &CSR{n: n, indptr: indptr, indices: indices, weights: weights, degree: make([]float64, n),
-		selfLoops: g.selfLoops, unitWeights: g.unitWeights, ones: g.ones}
+		selfLoops: g.selfLoops, unitWeights: g.unitWeights}
 	for i, p := range perm {
 		out.degree[i] = g.degree[p]
 	}
