@@ -11,6 +11,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gssl/gssl/internal/sharedtest"
 )
 
 // writeTU writes a small TU data set: graphs of class 0 are cycles with
@@ -95,8 +97,8 @@ func TestGraphKernelJSONOnToyData(t *testing.T) {
 }
 
 func TestGraphKernelMUTAGWithSavedFolds(t *testing.T) {
-	data := sharedData("MUTAG")
-	folds := findUp(filepath.Join("..", "shared", "bench", "splits", "MUTAG", "wl_outer10fold.txt"))
+	data := sharedtest.Data(t, "MUTAG")
+	folds := sharedtest.Path(t, "bench/splits/MUTAG/wl_outer10fold.txt")
 	var out, errw bytes.Buffer
 	opts := graphKernelOptions{Data: data, Kernel: "wl", H: 3, Normalize: true, Classifier: "svm",
 		Grid: defaultCGrid, CV: 10, Inner: 3, Repeats: 1, Folds: folds, GramRuns: 1, JSON: true}

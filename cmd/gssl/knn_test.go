@@ -11,11 +11,12 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gssl/gssl/graph"
+	"github.com/gssl/gssl/internal/sharedtest"
 	"github.com/gssl/gssl/loaders"
 )
 
 func TestKNNJSONOnDigits(t *testing.T) {
-	digits := sharedData("digits8x8")
+	digits := sharedtest.Data(t, "digits8x8")
 	out := filepath.Join(t.TempDir(), "g.mtx")
 	for _, approx := range []bool{false, true} {
 		var stdout, stderr bytes.Buffer
@@ -67,7 +68,7 @@ func TestKNNGroundTruthRecall(t *testing.T) {
 }
 
 func TestKNNErrors(t *testing.T) {
-	digits := sharedData("digits8x8")
+	digits := sharedtest.Data(t, "digits8x8")
 	base := knnOptions{Images: digits, K: 5, Precision: "float32", Rule: "or", Weights: "affinity"}
 	cases := []struct {
 		mod  func(*knnOptions)
