@@ -273,10 +273,15 @@ func standardise(v []float64, mean, scale float64) []float64 {
 // target for the user's points, else --subset or a seeded --labelled
 // fraction.
 func chooseLabelled(opts imgpOptions, data *regressionData) ([]int, error) {
+	return chooseLabelledPoints("imgp", opts.Subset, opts.Labelled, opts.Seed, data)
+}
+
+// chooseLabelledPoints is chooseLabelled for any command.
+func chooseLabelledPoints(cmd, subset string, labelled float64, seed uint64, data *regressionData) ([]int, error) {
 	n, _ := data.x.Dims()
 	if data.user {
-		if opts.Subset != "" {
-			return nil, fmt.Errorf("imgp: --subset applies to --images and --synthetic; with --targets the labelled points are those with a target")
+		if subset != "" {
+			return nil, fmt.Errorf("%s: --subset applies to --images and --synthetic; with --targets the labelled points are those with a target", cmd)
 		}
 		var lab []int
 		for i, v := range data.y {
@@ -286,24 +291,24 @@ func chooseLabelled(opts imgpOptions, data *regressionData) ([]int, error) {
 		}
 		return lab, nil
 	}
-	if opts.Subset != "" {
-		idx, err := loaders.ReadInts(opts.Subset)
+	if subset != "" {
+		idx, err := loaders.ReadInts(subset)
 		if err != nil {
 			return nil, err
 		}
 		for p, i := range idx {
 			if i < 0 || i >= n {
-				return nil, fmt.Errorf("imgp: %s line %d: index %d is not a training point in [0, %d)", opts.Subset, p+1, i, n)
+				return nil, fmt.Errorf("%s: %s line %d: index %d is not a training point in [0, %d)", cmd, subset, p+1, i, n)
 			}
 		}
 		return idx, nil
 	}
-	if !(opts.Labelled > 0 && opts.Labelled <= 1) {
-		return nil, fmt.Errorf("imgp: --labelled %v is invalid: it must be a fraction in (0, 1]", opts.Labelled)
+	if !(labelled > 0 && labelled <= 1) {
+		return nil, fmt.Errorf("%s: --labelled %v is invalid: it must be a fraction in (0, 1]", cmd, labelled)
 	}
-	lab, err := imgp.RandomLabelled(n, opts.Labelled, opts.Seed)
+	lab, err := imgp.RandomLabelled(n, labelled, seed)
 	if err != nil {
-		return nil, fmt.Errorf("imgp: --labelled: %w", err)
+		return nil, fmt.Errorf("%s: --labelled: %w", cmd, err)
 	}
 	return lab, nil
 }

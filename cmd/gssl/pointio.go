@@ -406,3 +406,16 @@ func checkMemory(need, limit int64, what, alternative string) error {
 	}
 	return fmt.Errorf("%s needs %s, %w --max-memory %s; %s (or raise --max-memory)", what, formatBytes(need), errTooMuchMemory, formatBytes(limit), alternative)
 }
+
+// subRows copies the rows idx of x.
+func subRows(x *mat.Dense, idx []int) *mat.Dense {
+	_, d := x.Dims()
+	out := mat.NewDense(max(len(idx), 1), d, nil)
+	if len(idx) == 0 {
+		return out.Slice(0, 0, 0, d).(*mat.Dense)
+	}
+	for p, i := range idx {
+		copy(out.RawRowView(p), x.RawRowView(i))
+	}
+	return out
+}

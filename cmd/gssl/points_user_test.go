@@ -181,3 +181,46 @@ func TestDeprecatedAliases(t *testing.T) {
 	obj := decodeOne(t, out.Bytes())
 	assert.Equal(t, 8.0, obj["k"])
 }
+
+// TestGPOnUserPoints: gssl gp on the user's files predicts the blank rows
+// and the test points as the library does, and scores the test points.
+func TestGPOnUserPoints(t *testing.T) {
+	dir, x, y, xt, yt, known := userCurve(t, 120)
+	opts := gpOptions{Points: pointInput{Features: filepath.Join(dir, "train_x.csv"), Targets: filepath.Join(dir, "train_y.csv"),
+		TestFeatures: filepath.Join(dir, "test_x.csv"), TestTargets: filepath.Join(dir, "test_y.csv"), IDs: "1"},
+		Covariance: "matern52", MaxIter: 200, Out: filepath.Join(dir, "gp.csv"), JSON: true}
+	var out, errw bytes.Buffer
+	require.NoError(t, runGP(context.Background(), opts, &out, &errw))
+	obj := decodeOne(t, out.Bytes())
+	assert.Equal(t, 30.0, obj["n_labelled"])
+	assert.Equal(t, 90.0+30, obj["n_predicted"])
+	rows := readCSVRows(t, opts.Out)
+	require.Len(t, rows, 120)
+	assert.Equal(t, "p1", rows[0]["id"])
+	assert.Equal(t, "q29", rows[119]["id"])
+
+	ky := make([]float64, len(known))
+	for p, i := range known {
+		ky[p] = y[i]
+	}
+	mu, sd := meanStd(ky)
+	for p := range ky {
+		ky[p] = (ky[p] - mu) / sd
+	}
+	m := &gp.Regressor{}
+	require.NoError(t, m.Fit(context.Background(), subRows(x, known), ky))
+	mean, _, err := m.Predict(xt)
+	require.NoError(t, err)
+	var se float64
+	for i := range mean {
+		got := parseNum(t, rows[90+i]["prediction"])
+		assert.InDelta(t, mu+sd*mean[i], got, 1e-6)
+		se += (got - yt[i]) * (got - yt[i])
+	}
+	assert.InDelta(t, math.Sqrt(se/float64(len(mean))), obj["rmse"], 1e-9)
+
+	// No data: an error naming the flags; too little memory: refused.
+	require.ErrorContains(t, runGP(context.Background(), gpOptions{Covariance: "matern52", MaxIter: 10}, &out, &errw), "--features FILE --targets FILE")
+	opts.MaxMemory = "1KB"
+	require.ErrorContains(t, runGP(context.Background(), opts, &out, &errw), "--max-memory 1024B")
+}
