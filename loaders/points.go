@@ -159,8 +159,9 @@ var valueHeaderNames = []string{"label", "labels", "class", "classes", "target",
 // ReadValueColumn reads one value per line (class names, integer classes or
 // regression targets; an empty field, "nan", "NA" or "?" is a missing value)
 // with the conventions of ReadPointTable. With idColumn (a header name or a
-// 1-based position) each line holds an id and the value; without, the value
-// alone. The first line is a header when it holds idColumn by name, or when
+// 1-based position) each line holds an id and the value, unless the first
+// line has a single field (the ids are then in the feature file only);
+// without, the value alone. The first line is a header when it holds idColumn by name, or when
 // its value is one of label, class, target, y, value, category (any case),
 // or when it is not a number and the next line's value is.
 func ReadValueColumn(path, idColumn string) (*ValueColumn, error) {
@@ -206,6 +207,10 @@ func decodeValueColumn(lr *lineReader, idColumn string) (*ValueColumn, error) {
 	}
 	err := lr.eachLine("#", blankTrailing, func(s string) error {
 		f := splitFields(s)
+		if row == 0 && want == 2 && len(f) == 1 {
+			// The id column is in the feature file only: values alone.
+			want, idAt, named = 1, -1, false
+		}
 		if len(f) == 1 && want == 1 {
 			f = []string{strings.TrimSpace(s)} // a class name may hold spaces
 		}
