@@ -14,7 +14,7 @@ import (
 // digits8x8:
 //
 //	images_u8.bin.gz  raw uint8 images back to back, no header (ReadImages)
-//	labels.txt        line i = the class of image i (ReadInts)
+//	labels.txt        line i = the class of image i (ReadInts), as written
 //	origin.txt        optional; line i = "train j" or "test j": the part of
 //	                  the original data set image i comes from
 type ImageSet struct {
@@ -54,7 +54,7 @@ func ReadImageSet(path string, pixels int) (*ImageSet, error) {
 	if pixels > 0 {
 		set.Images, err = ReadImages(file, pixels)
 	} else if set.Labels != nil {
-		set.Images, err = readImagesCount(file, len(set.Labels))
+		set.Images, err = readImagesCount(file, len(set.Labels), labelsPath)
 	} else {
 		set.Images, err = ReadImages(file, 784)
 	}
@@ -63,11 +63,6 @@ func ReadImageSet(path string, pixels int) (*ImageSet, error) {
 	}
 	if set.Labels != nil && len(set.Labels) != set.Images.Count {
 		return nil, fmt.Errorf("loaders: %s: %d labels for the %d images of %d pixels in %s", labelsPath, len(set.Labels), set.Images.Count, set.Images.Pixels, file)
-	}
-	for i, l := range set.Labels {
-		if l < 0 {
-			return nil, &ParseError{Path: labelsPath, Line: i + 1, Msg: fmt.Sprintf("label %d is negative; image labels must be ≥ 0", l)}
-		}
 	}
 	originPath := filepath.Join(dir, "origin.txt")
 	if _, err := os.Stat(originPath); err == nil {
@@ -80,7 +75,7 @@ func ReadImageSet(path string, pixels int) (*ImageSet, error) {
 
 // readImagesCount reads count images of equal size from path: the pixels
 // per image are the decoded size divided by count.
-func readImagesCount(path string, count int) (*Images, error) {
+func readImagesCount(path string, count int, countFrom string) (*Images, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("loaders: %w", err)
@@ -95,7 +90,7 @@ func readImagesCount(path string, count int) (*Images, error) {
 		return nil, &ParseError{Path: path, Msg: fmt.Sprintf("reading after %d bytes", len(data)), Err: err}
 	}
 	if len(data) < count || len(data)%count != 0 {
-		return nil, &ParseError{Path: path, Msg: fmt.Sprintf("%d bytes do not make %d equally sized images (one per label); give the pixels per image", len(data), count)}
+		return nil, &ParseError{Path: path, Msg: fmt.Sprintf("%d bytes do not make %d equally sized images (one per line of %s); give the pixels per image", len(data), count, countFrom)}
 	}
 	return &Images{Count: count, Pixels: len(data) / count, Data: data}, nil
 }
@@ -159,7 +154,7 @@ func ReadImageRegression(dir string) (*ImageRegression, error) {
 	if r.YTest, err = ReadFloats(filepath.Join(dir, "test_angles.txt")); err != nil {
 		return nil, err
 	}
-	tr, err := readImagesCount(r.Train, len(r.Y))
+	tr, err := readImagesCount(r.Train, len(r.Y), filepath.Join(dir, "train_angles.txt"))
 	if err != nil {
 		return nil, err
 	}

@@ -211,7 +211,7 @@ func decodeValueColumn(lr *lineReader, idColumn string) (*ValueColumn, error) {
 			// The id column is in the feature file only: values alone.
 			want, idAt, named = 1, -1, false
 		}
-		if len(f) == 1 && want == 1 {
+		if want == 1 && !strings.ContainsAny(s, ",\t") {
 			f = []string{strings.TrimSpace(s)} // a class name may hold spaces
 		}
 		if len(f) != want {
