@@ -164,3 +164,17 @@ func TestReadImageRegression(t *testing.T) {
 	_, err = ReadImageRegression(dir)
 	require.ErrorContains(t, err, "holds 2 images of 4 pixels but test_angles.txt 1 targets")
 }
+
+func TestReadFolds(t *testing.T) {
+	p := tempFile(t, "f.txt", "# seed 0, seed 1\n0 1 0 1\n1,0,1,0\n0 0 1 1\n")
+	f, err := ReadFolds(p, 4, 2)
+	require.NoError(t, err)
+	assert.Equal(t, [][]int{{0, 1, 0, 1}, {1, 0, 1, 0}}, f)
+	// A fold id of 10⁹ is refused, not allocated for.
+	_, err = ReadFolds(tempFile(t, "f.txt", "0 1 1000000000 1\n"), 4, 1)
+	requireParseError(t, err, 1, `fold id "1000000000" of item 2 is invalid: it must be an integer in [0, 4)`)
+	_, err = ReadFolds(tempFile(t, "f.txt", "0 1 0\n"), 4, 1)
+	requireParseError(t, err, 1, "3 fold ids, want 4")
+	_, err = ReadFolds(p, 4, 5)
+	requireParseError(t, err, 0, "3 fold assignments, fewer than the 5 needed")
+}
