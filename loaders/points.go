@@ -269,11 +269,6 @@ func decodeValueColumn(lr *lineReader, idColumn string) (*ValueColumn, error) {
 	return c, nil
 }
 
-func isNumber(s string) bool {
-	_, err := strconv.ParseFloat(s, 64)
-	return err == nil || errors.Is(err, strconv.ErrRange)
-}
-
 // missingAsEmpty maps the spellings of a missing value to "".
 func missingAsEmpty(s string) string {
 	switch strings.ToLower(s) {

@@ -34,8 +34,8 @@ type pointInput struct {
 // addFlags registers the flags; what is "targets" (regression) or "labels"
 // (classification).
 func (in *pointInput) addFlags(f *pflag.FlagSet, what string) {
-	f.StringVar(&in.Features, "features", "", "points, one per row: CSV/TSV/whitespace with an optional header (NumPy .npy once loaders reads it)")
-	f.StringVar(&in.Targets, what, "", "one "+strings.TrimSuffix(what, "s")+" per row of --features (a column, optionally with a header, or id and value with --ids); a blank value marks a point to predict")
+	f.StringVar(&in.Features, "features", "", "points, one per row: CSV/TSV/whitespace with an optional header, or NumPy .npy/.npz")
+	f.StringVar(&in.Targets, what, "", "one "+strings.TrimSuffix(what, "s")+" per row of --features (a column, optionally with a header, or id and value with --ids; or a 1-D .npy); a blank value marks a point to predict")
 	f.StringVar(&in.TestFeatures, "test-features", "", "further points to predict, same columns as --features")
 	f.StringVar(&in.TestTargets, "test-"+what, "", "the true "+what+" of --test-features, to score the predictions")
 	f.StringVar(&in.IDs, "ids", "", "column of the feature files (and of the "+what+" files) holding each point's id, by header name or 1-based position; default: the row number")
@@ -57,10 +57,29 @@ type pointData struct {
 	TestIDs  []string   // ids of XTest's rows
 }
 
-// readFeatures reads a feature file by its content and extension.
+// readFeatures reads a feature file: NumPy .npy (a 2-D or higher array) or
+// .npz (numpy.savez of one array), else a text table (loaders.ReadPointTable).
 func readFeatures(flag, path, ids string) (*loaders.PointTable, error) {
-	if strings.EqualFold(filepath.Ext(path), ".npy") || strings.EqualFold(filepath.Ext(path), ".npz") {
-		return nil, fmt.Errorf("--%s %s: NumPy files are not read yet by this build (loaders.ReadNPY); save the array as CSV (numpy.savetxt(path, x, delimiter=\",\"))", flag, path)
+	ext := strings.ToLower(filepath.Ext(path))
+	if ext == ".npy" || ext == ".npz" {
+		if ids != "" {
+			return nil, fmt.Errorf("--%s %s: a NumPy array has no id column; drop --ids (rows are numbered from 0)", flag, path)
+		}
+		var x *mat.Dense
+		var err error
+		if ext == ".npy" {
+			x, err = loaders.ReadNPY(path)
+		} else {
+			var sp *loaders.Sparse
+			sp, x, err = loaders.ReadNPZFeatures(path)
+			if err == nil && sp != nil {
+				return nil, fmt.Errorf("--%s %s: a SciPy sparse matrix; the point commands need dense features (scipy: numpy.save(path, m.toarray()))", flag, path)
+			}
+		}
+		if err != nil {
+			return nil, fmt.Errorf("--%s: %w", flag, err)
+		}
+		return &loaders.PointTable{X: x}, nil
 	}
 	t, err := loaders.ReadPointTable(path, ids)
 	if err != nil {
@@ -71,11 +90,35 @@ func readFeatures(flag, path, ids string) (*loaders.PointTable, error) {
 
 // readValues reads a target or label file and matches it to the points'
 // rows: one value per row, in the same order (and with the same ids, when
-// both files have an id column).
+// both files have an id column). A .npy file holds the values as a 1-D
+// array (NaN, or −1 for labels, marks a point to predict).
 func readValues(flag, path, ids string, rows int, rowIDs []string) ([]string, error) {
-	c, err := loaders.ReadValueColumn(path, ids)
-	if err != nil {
-		return nil, fmt.Errorf("--%s: %w", flag, err)
+	var c *loaders.ValueColumn
+	if strings.EqualFold(filepath.Ext(path), ".npy") {
+		var vals []string
+		if strings.Contains(flag, "label") {
+			ls, err := loaders.ReadNPYLabels(path)
+			if err != nil {
+				return nil, fmt.Errorf("--%s: %w", flag, err)
+			}
+			for _, l := range ls {
+				vals = append(vals, map[bool]string{true: "", false: strconv.Itoa(l)}[l == -1])
+			}
+		} else {
+			vs, err := loaders.ReadNPYVector(path)
+			if err != nil {
+				return nil, fmt.Errorf("--%s: %w", flag, err)
+			}
+			for _, v := range vs {
+				vals = append(vals, map[bool]string{true: "", false: strconv.FormatFloat(v, 'g', -1, 64)}[math.IsNaN(v)])
+			}
+		}
+		c = &loaders.ValueColumn{Values: vals}
+	} else {
+		var err error
+		if c, err = loaders.ReadValueColumn(path, ids); err != nil {
+			return nil, fmt.Errorf("--%s: %w", flag, err)
+		}
 	}
 	if len(c.Values) != rows {
 		return nil, fmt.Errorf("--%s %s: %d values for %d points; give one per point, in the same order", flag, path, len(c.Values), rows)

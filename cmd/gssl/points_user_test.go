@@ -224,3 +224,40 @@ func TestGPOnUserPoints(t *testing.T) {
 	opts.MaxMemory = "1KB"
 	require.ErrorContains(t, runGP(context.Background(), opts, &out, &errw), "--max-memory 1024B")
 }
+
+// TestPointsFromNumPy: features and targets saved by NumPy (testdata/points,
+// make.py) give the same predictions as the same arrays saved as text by
+// numpy.savetxt; labels.npy (−1 = to predict) drives svm.
+func TestPointsFromNumPy(t *testing.T) {
+	td := filepath.Join("..", "..", "testdata", "points")
+	run := func(features, targets string) []map[string]string {
+		out := filepath.Join(t.TempDir(), "p.csv")
+		opts := gpOptions{Points: pointInput{Features: filepath.Join(td, features), Targets: filepath.Join(td, targets)},
+			Covariance: "matern52", MaxIter: 100, Out: out, JSON: true}
+		var stdout, errw bytes.Buffer
+		require.NoError(t, runGP(context.Background(), opts, &stdout, &errw))
+		assert.Equal(t, 45.0, decodeOne(t, stdout.Bytes())["n_labelled"])
+		return readCSVRows(t, out)
+	}
+	npy, txt := run("features.npy", "targets.npy"), run("features.csv", "targets.csv")
+	require.Len(t, npy, 15)
+	require.Len(t, txt, 15)
+	for i := range npy {
+		assert.Equal(t, txt[i]["id"], npy[i]["id"])
+		assert.InDelta(t, parseNum(t, txt[i]["prediction"]), parseNum(t, npy[i]["prediction"]), 1e-9)
+	}
+	f32 := run("features_f32.npy", "targets.npy")
+	assert.InDelta(t, parseNum(t, npy[0]["prediction"]), parseNum(t, f32[0]["prediction"]), 1e-3)
+
+	var stdout, errw bytes.Buffer
+	opts := svmOptions{Points: pointInput{Features: filepath.Join(td, "features.npy"), Targets: filepath.Join(td, "labels.npy")},
+		Kernel: "gaussian", Sigma: 0.5, C: 10, JSON: true}
+	require.NoError(t, runSVM(context.Background(), opts, &stdout, &errw))
+	obj := decodeOne(t, stdout.Bytes())
+	assert.Equal(t, 45.0, obj["train"])
+	assert.Equal(t, 15.0, obj["test"])
+	assert.Equal(t, 1.0, obj["train_accuracy"])
+
+	opts.Points.IDs = "id"
+	require.ErrorContains(t, runSVM(context.Background(), opts, &stdout, &errw), "a NumPy array has no id column")
+}
