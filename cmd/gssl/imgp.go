@@ -132,6 +132,7 @@ type imgpResult struct {
 	Eigenpairs      int     `json:"eigenpairs"`
 	RMSE            any     `json:"rmse"`
 	NLL             any     `json:"nll"`
+	MetricsReason   string  `json:"rmse_reason,omitempty"`
 	ManifoldRMSE    any     `json:"manifold_rmse"`
 	RefinedRMSE     any     `json:"refined_rmse"`
 	RefinedNLL      any     `json:"refined_nll"`
@@ -145,12 +146,12 @@ type imgpResult struct {
 	Alpha           float64 `json:"alpha"`
 	Kappa           float64 `json:"kappa"`
 	Amplitude       float64 `json:"amplitude"`
-	Variance        float64 `json:"variance"`
+	Variance        any     `json:"variance"`
 	Noise           float64 `json:"noise"`
 	EuclideanAmp    float64 `json:"euclidean_amplitude"`
 	EuclideanLength float64 `json:"euclidean_length_scale"`
 	EuclideanNoise  float64 `json:"euclidean_noise"`
-	EuclideanLML    float64 `json:"euclidean_log_marginal_likelihood"`
+	EuclideanLML    any     `json:"euclidean_log_marginal_likelihood"`
 	// LML is the GMRF log marginal likelihood at the fitted hyperparameters
 	// (imgp.Regressor.LogMarginalLikelihood), LMLStdErr its standard error
 	// over the SLQ probes (0 when exact); null when skipped.
@@ -408,7 +409,9 @@ func runIMGP(ctx context.Context, opts imgpOptions, stdout, stderr io.Writer) er
 	res.Labelled = float64(len(lab)) / float64(n)
 	var p *imgp.Prediction
 	var sc *imgp.Scores
-	if data.xt != nil {
+	if data.xt == nil {
+		res.MetricsReason = "no points off the graph (--test-features)"
+	} else {
 		predStart := timeNow()
 		if p, err = r.Predict(ctx, data.xt); err != nil {
 			return err
@@ -424,6 +427,9 @@ func runIMGP(ctx context.Context, opts imgpOptions, stdout, stderr io.Writer) er
 			res.ManifoldRMSE = finite(mr)
 			rh := sc.Refined.Hyperparameters()
 			res.RefinedKappa, res.RefinedNoise = rh.Kappa, rh.Noise
+		}
+		if data.yt == nil {
+			res.MetricsReason = "no true targets for the points off the graph (--test-targets)"
 		}
 		for _, g := range p.Gamma {
 			res.GammaMean += g / float64(len(p.Gamma))
@@ -494,8 +500,8 @@ func imgpDiagnostics(ctx context.Context, opts imgpOptions, r *imgp.Regressor, d
 		}
 	}
 	h := r.Hyperparameters()
-	res.Alpha, res.Kappa, res.Amplitude, res.Noise, res.Variance = h.Alpha, h.Kappa, h.Amplitude, h.Noise, r.Variance()
-	res.EuclideanAmp, res.EuclideanLength, res.EuclideanNoise, res.EuclideanLML = eh.Amplitude, eh.LengthScale, eh.Noise, e.LogMarginalLikelihood()
+	res.Alpha, res.Kappa, res.Amplitude, res.Noise, res.Variance = h.Alpha, h.Kappa, h.Amplitude, h.Noise, finite(r.Variance())
+	res.EuclideanAmp, res.EuclideanLength, res.EuclideanNoise, res.EuclideanLML = eh.Amplitude, eh.LengthScale, eh.Noise, finite(e.LogMarginalLikelihood())
 	if opts.LikProbes >= 0 {
 		likStart := timeNow()
 		var lprog *progress
@@ -574,7 +580,7 @@ func printIMGP(w io.Writer, r imgpResult) {
 	fmt.Fprintf(w, "  %-14s %10s %10s   (κ, s, σ_ε² refitted on the rank-L model: κ %.4g, σ_ε² %.4g)\n", "IMGP refined", fmtAny(r.RefinedRMSE), fmtAny(r.RefinedNLL), r.RefinedKappa, r.RefinedNoise)
 	fmt.Fprintf(w, "  %-14s %10s %10s\n", "Euclidean GP", fmtAny(r.EuclideanRMSE), fmtAny(r.EuclideanNLL))
 	fmt.Fprintf(w, "  unlabelled-node RMSE %s (rank-L), %s (full-rank GMRF mean); mean γ %.3f on the test points\n", fmtAny(r.NodeRMSE), fmtAny(r.NodeRMSEFull), r.GammaMean)
-	fmt.Fprintf(w, "  fitted α %.4g, κ %.4g, σ² %.4g, σ_ε² %.4g (%d Adam steps, %d CG iterations)\n", r.Alpha, r.Kappa, r.Variance, r.Noise, r.AdamSteps, r.CGIterations)
+	fmt.Fprintf(w, "  fitted α %.4g, κ %.4g, σ² %s, σ_ε² %.4g (%d Adam steps, %d CG iterations)\n", r.Alpha, r.Kappa, fmtAny(r.Variance), r.Noise, r.AdamSteps, r.CGIterations)
 	if v, ok := r.LML.(float64); ok {
 		how := "exact determinant lemma"
 		if !r.LMLExact {
