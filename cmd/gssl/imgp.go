@@ -360,7 +360,7 @@ func checkGPMemory(cmd, maxMemory string, n int) error {
 		return fmt.Errorf("%s: %w", cmd, err)
 	}
 	need := 3 * 8 * int64(n) * int64(n)
-	if err := checkMemory(need, limit, fmt.Sprintf("the exact GP on %d labelled points (3 dense %d×%d matrices)", n, n, n), "label fewer points, or use gssl falkon (Nyström, memory n·M)"); err != nil {
+	if err := checkMemory(need, limit, fmt.Sprintf("the exact GP's 3 dense %d×%d matrices (one row per labelled point)", n, n), "label fewer points, or use gssl falkon (Nyström, memory n·M)"); err != nil {
 		return fmt.Errorf("%s: %w", cmd, err)
 	}
 	return nil

@@ -396,9 +396,14 @@ func physicalMemory() int64 {
 	return 0
 }
 
-// defaultMaxMemory is the --max-memory default: half of physical memory.
+// defaultMaxMemory is the --max-memory default: half of physical memory,
+// or of the address-space limit (ulimit -v) when that is smaller.
 func defaultMaxMemory() string {
-	if m := physicalMemory(); m > 0 {
+	m := physicalMemory()
+	if as := addressSpaceLimit(); as > 0 && (m == 0 || as < m) {
+		m = as
+	}
+	if m > 0 {
 		return formatBytes(int64(defaultMemoryFraction * float64(m)))
 	}
 	return formatBytes(fallbackMemory)
@@ -447,7 +452,7 @@ func checkMemory(need, limit int64, what, alternative string) error {
 	if need <= limit {
 		return nil
 	}
-	return fmt.Errorf("%s needs %s, %w --max-memory %s; %s (or raise --max-memory)", what, formatBytes(need), errTooMuchMemory, formatBytes(limit), alternative)
+	return fmt.Errorf("%s take %s, %w --max-memory %s; %s (or raise --max-memory)", what, formatBytes(need), errTooMuchMemory, formatBytes(limit), alternative)
 }
 
 // subRows copies the rows idx of x.
