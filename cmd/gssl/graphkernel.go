@@ -224,9 +224,54 @@ func runGraphKernel(ctx context.Context, opts graphKernelOptions, stdout, stderr
 	labels := ds.Classes()
 	logf(stderr, "graphkernel: %s, %d graphs, %d nodes, %d classes; kernel %s", ds.Name, res.Graphs, res.Nodes, res.Classes, opts.Kernel)
 
-	// The Gram matrix of the kernel as configured (height H for WL), timed
-	// from the loaded graphs.
+	var folds [][]int
+	if opts.Folds != "" && opts.Repeats > 0 {
+		if folds, err = loaders.ReadFolds(opts.Folds, len(graphs), opts.Repeats); err != nil {
+			return fmt.Errorf("graphkernel: --fold-file: %w", err)
+		}
+	}
+	gram, err := timedGram(ctx, opts, graphs, &res, stderr)
+	if err != nil {
+		return err
+	}
+	if opts.Repeats == 0 {
+		res.AccuracyMean, res.AccuracyStd = nil, nil
+		return report(stdout, opts.JSON, res, func(w io.Writer) { printGraphKernel(w, res) })
+	}
+	grams, heights, err := candidateGrams(ctx, opts, graphs, gram)
+	if err != nil {
+		return err
+	}
+	ev := graphkernels.Evaluation{Grams: grams, Grid: opts.Grid, OuterFolds: opts.CV, InnerFolds: opts.Inner,
+		Seeds: opts.Repeats, Seed: opts.Seed, Folds: folds}
+	if opts.Classifier == "ridge" {
+		ev.Machine = graphkernels.Ridge
+	}
+	t0 := time.Now()
+	bar := newProgress(stderr, opts.Repeats, "nested CV")
+	ev.Progress = func(int, int) { bar.Add(1) }
+	er, err := ev.Run(ctx, labels)
+	bar.Finish()
+	if err != nil {
+		return fmt.Errorf("graphkernel: %w", err)
+	}
+	res.CVSeconds = seconds(t0)
+	summariseChoices(opts, er, heights, &res)
+	if opts.Out != "" {
+		if err := writeGraphRows(opts.Out, ds, labels, er); err != nil {
+			return err
+		}
+		res.Out = opts.Out
+	}
+	return report(stdout, opts.JSON, res, func(w io.Writer) { printGraphKernel(w, res) })
+}
+
+// timedGram computes the Gram matrix of the kernel as configured (height H
+// for WL) --gram-runs times from the loaded graphs (after one warm-up when
+// more than once), reports the median time and writes --gram-out.
+func timedGram(ctx context.Context, opts graphKernelOptions, graphs []graphkernels.Graph, res *graphKernelResult, stderr io.Writer) (*mat.SymDense, error) {
 	var gram *mat.SymDense
+	var err error
 	runs := opts.GramRuns
 	if runs > 1 {
 		runs++ // the first is a warm-up
@@ -239,7 +284,7 @@ func runGraphKernel(ctx context.Context, opts graphKernelOptions, stdout, stderr
 		secs := seconds(t0)
 		bar.Finish()
 		if err != nil {
-			return fmt.Errorf("graphkernel: %w", err)
+			return nil, fmt.Errorf("graphkernel: %w", err)
 		}
 		if r > 0 || runs == 1 {
 			res.GramSecondsRuns = append(res.GramSecondsRuns, secs)
@@ -252,52 +297,36 @@ func runGraphKernel(ctx context.Context, opts graphKernelOptions, stdout, stderr
 	logf(stderr, "graphkernel: Gram matrix %d×%d in %.4f s (median of %d)", len(graphs), len(graphs), res.GramSeconds, len(res.GramSecondsRuns))
 	if opts.GramOut != "" {
 		if err := writeMatrix(opts.GramOut, gram); err != nil {
-			return fmt.Errorf("graphkernel: %w", err)
+			return nil, fmt.Errorf("graphkernel: %w", err)
 		}
 	}
+	return gram, nil
+}
 
-	if opts.Repeats == 0 {
-		res.AccuracyMean, res.AccuracyStd = nil, nil
-		return report(stdout, opts.JSON, res, func(w io.Writer) { printGraphKernel(w, res) })
+// candidateGrams returns the candidate kernels: the one Gram matrix, or
+// one per WL height 1..H with --select-h.
+func candidateGrams(ctx context.Context, opts graphKernelOptions, graphs []graphkernels.Graph, gram *mat.SymDense) ([]*mat.SymDense, []int, error) {
+	if !opts.SelectH {
+		return []*mat.SymDense{gram}, []int{opts.H}, nil
 	}
-
-	// Candidate kernels: one Gram matrix, or one per WL height.
-	grams := []*mat.SymDense{gram}
-	heights := []int{opts.H}
-	if opts.SelectH {
-		grams, heights = nil, nil
-		for h := 1; h <= opts.H; h++ {
-			if h == opts.H {
-				grams = append(grams, gram)
-			} else {
-				kh, err := opts.newGraphKernel(h, nil).Fit(ctx, graphs)
-				if err != nil {
-					return fmt.Errorf("graphkernel: %w", err)
-				}
-				grams = append(grams, kh)
+	var grams []*mat.SymDense
+	var heights []int
+	for h := 1; h <= opts.H; h++ {
+		kh := gram
+		if h != opts.H {
+			var err error
+			if kh, err = opts.newGraphKernel(h, nil).Fit(ctx, graphs); err != nil {
+				return nil, nil, fmt.Errorf("graphkernel: %w", err)
 			}
-			heights = append(heights, h)
 		}
+		grams, heights = append(grams, kh), append(heights, h)
 	}
-	ev := graphkernels.Evaluation{Grams: grams, Grid: opts.Grid, OuterFolds: opts.CV, InnerFolds: opts.Inner,
-		Seeds: opts.Repeats, Seed: opts.Seed}
-	if opts.Classifier == "ridge" {
-		ev.Machine = graphkernels.Ridge
-	}
-	if opts.Folds != "" {
-		if ev.Folds, err = loaders.ReadFolds(opts.Folds, len(graphs), opts.Repeats); err != nil {
-			return fmt.Errorf("graphkernel: --fold-file: %w", err)
-		}
-	}
-	t0 := time.Now()
-	bar := newProgress(stderr, opts.Repeats, "nested CV")
-	ev.Progress = func(int, int) { bar.Add(1) }
-	er, err := ev.Run(ctx, labels)
-	bar.Finish()
-	if err != nil {
-		return fmt.Errorf("graphkernel: %w", err)
-	}
-	res.CVSeconds = seconds(t0)
+	return grams, heights, nil
+}
+
+// summariseChoices fills the accuracies and how often each grid value and
+// height was chosen.
+func summariseChoices(opts graphKernelOptions, er *graphkernels.EvaluationResult, heights []int, res *graphKernelResult) {
 	res.OuterFolds = er.Folds
 	nGrid := len(opts.Grid)
 	res.GridChosen = make([]int, nGrid)
@@ -317,13 +346,6 @@ func runGraphKernel(ctx context.Context, opts graphKernelOptions, stdout, stderr
 			res.HChosen[h-1] = c
 		}
 	}
-	if opts.Out != "" {
-		if err := writeGraphRows(opts.Out, ds, labels, er); err != nil {
-			return err
-		}
-		res.Out = opts.Out
-	}
-	return report(stdout, opts.JSON, res, func(w io.Writer) { printGraphKernel(w, res) })
 }
 
 // writeGraphRows writes --out: one row per graph with its class, outer fold

@@ -179,31 +179,9 @@ func runKNN(ctx context.Context, opts knnOptions, stdout, stderr io.Writer) erro
 	res := knnResult{Images: opts.Images, Dataset: datasetName(opts.Images), Nodes: n, Dim: pixels, K: opts.K,
 		Rule: opts.Rule, Threads: runtime.GOMAXPROCS(0), LoadSeconds: seconds(start)}
 
-	bar := newProgress(stderr, n, "knn")
-	var nb *knngraph.Neighbors
-	res.RSSReset = resetPeakRSS()
-	cpu0 := cpuSeconds()
-	start = timeNow()
-	if opts.Approx {
-		res.Method = "nn-descent"
-		nb, err = knngraph.Approximate(ctx, x, opts.K, &knngraph.Descent{Seed: opts.Seed, Progress: func(it, updates int) {
-			res.Iterations = it
-			logf(stderr, "knn: NN-descent iteration %d: %d updates", it, updates)
-		}})
-	} else {
-		res.Method, res.Precision = "exact", prec.String()
-		last := 0
-		nb, err = knngraph.Exact(ctx, x, opts.K, &knngraph.Settings{Precision: prec, Progress: func(done, total int) {
-			bar.Add(done - last)
-			last = done
-		}})
-	}
-	res.Seconds = seconds(start)
-	res.CPUSeconds = cpuSeconds() - cpu0
-	res.PeakRSSMB = peakRSSMB()
-	bar.Finish()
+	nb, err := knnSearch(ctx, opts, x, prec, &res, stderr)
 	if err != nil {
-		return fmt.Errorf("knn: %w", err)
+		return err
 	}
 	res.Rescanned = nb.Rescanned
 
@@ -235,26 +213,64 @@ func runKNN(ctx context.Context, opts knnOptions, stdout, stderr io.Writer) erro
 		}
 		res.Out, res.Weights = opts.Out, opts.Weights
 	}
-	return report(stdout, opts.JSON, res, func(w io.Writer) {
-		fmt.Fprintf(w, "%s: %d images of %d pixels, k = %d, %s", res.Dataset, n, pixels, opts.K, res.Method)
-		if res.Precision != "" {
-			fmt.Fprintf(w, " (%s)", res.Precision)
-		}
-		fmt.Fprintln(w)
-		fmt.Fprintf(w, "  search       %.3f s (%.3f s of CPU), peak memory %.1f MB, %d threads", res.Seconds, res.CPUSeconds, res.PeakRSSMB, res.Threads)
-		if res.Iterations > 0 {
-			fmt.Fprintf(w, ", %d iterations", res.Iterations)
-		}
-		fmt.Fprintln(w)
-		if r, ok := res.Recall.(float64); ok {
-			fmt.Fprintf(w, "  recall@%d    %.4f on %d points (%s)\n", opts.K, r, res.RecallQueries, res.RecallSource)
-		}
-		fmt.Fprintf(w, "  graph        %d edges (%s rule) plus %d self loops, built in %.3f s\n", res.Edges, opts.Rule, n, res.GraphSeconds)
-		fmt.Fprintf(w, "  bandwidth    median K-th distance %.4f, α = %.4f\n", res.MedianKth, res.Alpha)
-		if res.Out != "" {
-			fmt.Fprintf(w, "  written      %s (%s)\n", res.Out, res.Weights)
-		}
-	})
+	return report(stdout, opts.JSON, res, func(w io.Writer) { printKNN(w, res, opts) })
+}
+
+// printKNN prints the readable summary of gssl knn.
+func printKNN(w io.Writer, res knnResult, opts knnOptions) {
+	n, pixels := res.Nodes, res.Dim
+	fmt.Fprintf(w, "%s: %d images of %d pixels, k = %d, %s", res.Dataset, n, pixels, opts.K, res.Method)
+	if res.Precision != "" {
+		fmt.Fprintf(w, " (%s)", res.Precision)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "  search       %.3f s (%.3f s of CPU), peak memory %.1f MB, %d threads", res.Seconds, res.CPUSeconds, res.PeakRSSMB, res.Threads)
+	if res.Iterations > 0 {
+		fmt.Fprintf(w, ", %d iterations", res.Iterations)
+	}
+	fmt.Fprintln(w)
+	if r, ok := res.Recall.(float64); ok {
+		fmt.Fprintf(w, "  recall@%d    %.4f on %d points (%s)\n", opts.K, r, res.RecallQueries, res.RecallSource)
+	}
+	fmt.Fprintf(w, "  graph        %d edges (%s rule) plus %d self loops, built in %.3f s\n", res.Edges, opts.Rule, n, res.GraphSeconds)
+	fmt.Fprintf(w, "  bandwidth    median K-th distance %.4f, α = %.4f\n", res.MedianKth, res.Alpha)
+	if res.Out != "" {
+		fmt.Fprintf(w, "  written      %s (%s)\n", res.Out, res.Weights)
+	}
+}
+
+// knnSearch runs the exact or NN-descent search, timed with its CPU time
+// and peak memory.
+func knnSearch(ctx context.Context, opts knnOptions, x *mat.Dense, prec knngraph.Precision, res *knnResult, stderr io.Writer) (*knngraph.Neighbors, error) {
+	n, _ := x.Dims()
+	var err error
+	bar := newProgress(stderr, n, "knn")
+	var nb *knngraph.Neighbors
+	res.RSSReset = resetPeakRSS()
+	cpu0 := cpuSeconds()
+	start := timeNow()
+	if opts.Approx {
+		res.Method = "nn-descent"
+		nb, err = knngraph.Approximate(ctx, x, opts.K, &knngraph.Descent{Seed: opts.Seed, Progress: func(it, updates int) {
+			res.Iterations = it
+			logf(stderr, "knn: NN-descent iteration %d: %d updates", it, updates)
+		}})
+	} else {
+		res.Method, res.Precision = "exact", prec.String()
+		last := 0
+		nb, err = knngraph.Exact(ctx, x, opts.K, &knngraph.Settings{Precision: prec, Progress: func(done, total int) {
+			bar.Add(done - last)
+			last = done
+		}})
+	}
+	res.Seconds = seconds(start)
+	res.CPUSeconds = cpuSeconds() - cpu0
+	res.PeakRSSMB = peakRSSMB()
+	bar.Finish()
+	if err != nil {
+		return nil, fmt.Errorf("knn: %w", err)
+	}
+	return nb, nil
 }
 
 // imageFile resolves --images to the images file and the bytes per image
