@@ -166,20 +166,9 @@ func loadSVMData(opts svmOptions) (*svmData, error) {
 }
 
 func runSVM(ctx context.Context, opts svmOptions, stdout, stderr io.Writer) error {
-	var k kernel.Kernel
-	switch opts.Kernel {
-	case "gaussian":
-		k = kernel.Gaussian{Sigma: opts.Sigma}
-	case "linear":
-		k = kernel.Linear{}
-	default:
-		return fmt.Errorf("svm: --kernel %q is invalid: want gaussian or linear", opts.Kernel)
-	}
-	if err := k.Validate(); err != nil {
-		return fmt.Errorf("svm: %w", err)
-	}
-	if !(opts.C > 0) || math.IsInf(opts.C, 0) {
-		return fmt.Errorf("svm: --c %v is invalid: it must be finite and > 0", opts.C)
+	k, err := svmKernel(opts)
+	if err != nil {
+		return err
 	}
 	limit, err := parseBytes("max-memory", opts.MaxMemory)
 	if err != nil {
@@ -252,17 +241,39 @@ func runSVM(ctx context.Context, opts svmOptions, stdout, stderr io.Writer) erro
 		res.Out = opts.Out
 	}
 	logf(stderr, "svm: %s, %d training points, %d support vectors, %d SMO iterations, %.3f s", res.Data, n, res.SupportVectors, res.Iterations, res.FitSeconds)
-	return report(stdout, opts.JSON, res, func(w io.Writer) {
-		fmt.Fprintf(w, "%s: %d points in R^%d, %d classes; train %d, test %d\n", res.Data, n+m, d, res.Classes, n, m)
-		fmt.Fprintf(w, "  kernel          %s", res.Kernel)
-		if res.Kernel == "gaussian" {
-			fmt.Fprintf(w, " (σ = %g)", res.Sigma)
-		}
-		fmt.Fprintf(w, ", C = %g\n", res.C)
-		fmt.Fprintf(w, "  test accuracy   %s\n", fmtPercent(res.Accuracy))
-		fmt.Fprintf(w, "  train accuracy  %s\n", fmtPercent(res.TrainAccuracy))
-		fmt.Fprintf(w, "  support vectors %d (%d SMO iterations, %.3f s)\n", res.SupportVectors, res.Iterations, res.FitSeconds)
-	})
+	return report(stdout, opts.JSON, res, func(w io.Writer) { printSVM(w, res) })
+}
+
+// svmKernel checks the kernel and C flags.
+func svmKernel(opts svmOptions) (kernel.Kernel, error) {
+	var k kernel.Kernel
+	switch opts.Kernel {
+	case "gaussian":
+		k = kernel.Gaussian{Sigma: opts.Sigma}
+	case "linear":
+		k = kernel.Linear{}
+	default:
+		return nil, fmt.Errorf("svm: --kernel %q is invalid: want gaussian or linear", opts.Kernel)
+	}
+	if err := k.Validate(); err != nil {
+		return nil, fmt.Errorf("svm: %w", err)
+	}
+	if !(opts.C > 0) || math.IsInf(opts.C, 0) {
+		return nil, fmt.Errorf("svm: --c %v is invalid: it must be finite and > 0", opts.C)
+	}
+	return k, nil
+}
+
+func printSVM(w io.Writer, res svmResult) {
+	fmt.Fprintf(w, "%s: %d points in R^%d, %d classes; train %d, test %d\n", res.Data, res.Points, res.Dims, res.Classes, res.Train, res.Test)
+	fmt.Fprintf(w, "  kernel          %s", res.Kernel)
+	if res.Kernel == "gaussian" {
+		fmt.Fprintf(w, " (σ = %g)", res.Sigma)
+	}
+	fmt.Fprintf(w, ", C = %g\n", res.C)
+	fmt.Fprintf(w, "  test accuracy   %s\n", fmtPercent(res.Accuracy))
+	fmt.Fprintf(w, "  train accuracy  %s\n", fmtPercent(res.TrainAccuracy))
+	fmt.Fprintf(w, "  support vectors %d (%d SMO iterations, %.3f s)\n", res.SupportVectors, res.Iterations, res.FitSeconds)
 }
 
 // checkSVMMemory refuses the dense kernel matrices of n training and m
