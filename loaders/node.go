@@ -3,12 +3,13 @@ package loaders
 import (
 	"errors"
 	"fmt"
-	"github.com/gssl/gssl/eval"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
+	"github.com/gssl/gssl/eval"
 	"github.com/gssl/gssl/graph"
 )
 
@@ -22,8 +23,17 @@ type NodeDataset struct {
 	Graph *graph.CSR
 	// Labels[i] is the class of node i in 0..Classes−1, or −1 when unknown.
 	Labels []int
-	// Classes is the largest label + 1 (0 when no node is labelled).
+	// Classes is the number of distinct labels ≥ 0 in labels.txt (0 when no
+	// node is labelled).
 	Classes int
+	// ClassValues[c] is the label written in labels.txt for class c,
+	// ascending: the distinct labels are numbered 0..Classes−1 in order, so
+	// that a label such as 2147483647 costs one class, not 2³¹. For the
+	// benchmark folders, whose labels are 0..C−1, ClassValues[c] = c.
+	ClassValues []int
+	// SelfLoopsDropped is the number of lines of edges.txt that were self
+	// loops, which NodeGraphOptions drops.
+	SelfLoopsDropped int
 	// Features is the node × feature matrix, nil without features.txt.gz.
 	Features *Sparse
 	// Split is the standard split, nil without split_planetoid.txt.
@@ -66,11 +76,9 @@ func LoadNodeDataset(dir string) (*NodeDataset, error) {
 	if err != nil {
 		return nil, err
 	}
-	ds.Labels = labels
 	n := len(labels)
-	for _, l := range labels {
-		ds.Classes = max(ds.Classes, l+1)
-	}
+	ds.Labels, ds.ClassValues = numberClasses(labels)
+	ds.Classes = len(ds.ClassValues)
 
 	featuresPath := filepath.Join(dir, nodeFeaturesFile)
 	if ok, err := exists(featuresPath); err != nil {
@@ -86,9 +94,14 @@ func LoadNodeDataset(dir string) (*NodeDataset, error) {
 
 	edgesPath := filepath.Join(dir, nodeEdgesFile)
 	ds.Graph, err = readFile(edgesPath, func(lr *lineReader) (*graph.CSR, error) {
-		el, err := parseEdges(lr, 0, false)
+		el, err := parseEdges(lr, 0, false, nil)
 		if err != nil {
 			return nil, err
+		}
+		for _, e := range el.edges {
+			if e.U == e.V {
+				ds.SelfLoopsDropped++
+			}
 		}
 		if el.maxID >= n {
 			for k, e := range el.edges {
@@ -124,7 +137,7 @@ func LoadNodeDataset(dir string) (*NodeDataset, error) {
 		return nil, err
 	} else if ok {
 		ds.ClassNames, err = readFile(namesPath, func(lr *lineReader) ([]string, error) {
-			return decodeClassNames(lr, ds.Classes)
+			return decodeClassNames(lr, ds.ClassValues)
 		})
 		if err != nil {
 			return nil, err
@@ -168,8 +181,31 @@ func decodeLabels(lr *lineReader) ([]int, error) {
 	return labels, nil
 }
 
-// decodeClassNames reads lines "k name" for classes k in [0, classes).
-func decodeClassNames(lr *lineReader, classes int) ([]string, error) {
+// numberClasses maps the labels ≥ 0 to classes 0..C−1 in ascending order of
+// value (−1 stays −1) and returns the classes and the value of each class.
+// It allocates O(len(labels)) whatever the values.
+func numberClasses(labels []int) (classes, values []int) {
+	for _, l := range labels {
+		if l >= 0 {
+			values = append(values, l)
+		}
+	}
+	slices.Sort(values)
+	values = slices.Clip(slices.Compact(values))
+	classes = make([]int, len(labels))
+	for i, l := range labels {
+		classes[i] = -1
+		if l >= 0 {
+			classes[i], _ = slices.BinarySearch(values, l)
+		}
+	}
+	return classes, values
+}
+
+// decodeClassNames reads lines "k name" for the label values k of values
+// (ascending); names[c] names the class of values[c].
+func decodeClassNames(lr *lineReader, values []int) ([]string, error) {
+	classes := len(values)
 	names := make([]string, classes)
 	seen := make([]int, classes)
 	err := lr.eachLine("#", blankSkip, func(s string) error {
@@ -180,15 +216,16 @@ func decodeClassNames(lr *lineReader, classes int) ([]string, error) {
 		if name == "" {
 			return fmt.Errorf(`want "k name", got %q`, s)
 		}
-		k, err := parseIndex(ks, "class")
+		v, err := parseInt(ks, "class")
 		if err != nil {
 			return err
 		}
-		if k >= classes {
-			return fmt.Errorf("class %d out of range [0, %d): the labels have %d classes", k, classes, classes)
+		k, ok := slices.BinarySearch(values, v)
+		if !ok {
+			return fmt.Errorf("class %d is not a label of any node (the labels have %d classes)", v, classes)
 		}
 		if seen[k] != 0 {
-			return fmt.Errorf("class %d already named on line %d", k, seen[k])
+			return fmt.Errorf("class %d already named on line %d", v, seen[k])
 		}
 		seen[k] = lr.line
 		names[k] = name

@@ -257,7 +257,37 @@ func parseFinite(s, what string) (float64, error) {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return 0, fmt.Errorf("%s %s is not finite", what, s)
 	}
+	if v == 0 && nonzeroMantissa(s) {
+		// 1e-400 parses as 0 without an error: a value the file says is
+		// non-zero would silently become 0 (an edge weight would vanish
+		// from the degrees).
+		return 0, fmt.Errorf("%s %s is not representable as a float64: it underflows to 0 (the smallest positive value is %g); write 0 for a zero", what, s, math.SmallestNonzeroFloat64)
+	}
 	return v, nil
+}
+
+// nonzeroMantissa reports whether the number s (already accepted by
+// strconv.ParseFloat) has a non-zero digit before its exponent.
+func nonzeroMantissa(s string) bool {
+	s = strings.TrimLeft(s, "+-")
+	hex := len(s) > 1 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')
+	if hex {
+		s = s[2:]
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= '1' && c <= '9':
+			return true
+		case hex && (c == 'p' || c == 'P'):
+			return false
+		case hex && ((c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')):
+			return true
+		case !hex && (c == 'e' || c == 'E'):
+			return false
+		}
+	}
+	return false
 }
 
 // parseWeight parses an edge weight: finite and non-negative.

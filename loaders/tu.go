@@ -356,7 +356,9 @@ func decodeTUAttributes(lr *lineReader, d *TUDataset, first []int, n int, indica
 		f := splitFields(s)
 		if rows == 0 {
 			width, widthAt = len(f), lr.line
-			data = make([]float64, 0, n*width)
+			// One line's worth: the rows are counted as they come, so a
+			// wide first line in a short file allocates only what it holds.
+			data = make([]float64, 0, width)
 		} else if len(f) != width {
 			return fmt.Errorf(errWidth, len(f), width, widthAt)
 		}
