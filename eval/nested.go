@@ -61,10 +61,26 @@ func (cv NestedCV) Run(ctx context.Context, labels, outer []int, seed uint64) (N
 		if f < -1 {
 			return NestedResult{}, fmt.Errorf("eval: nested CV: fold id %d of item %d is invalid: it must be ≥ −1", f, i)
 		}
+		// A fold id is not a count: fold f needs f + 1 non-empty folds,
+		// hence as many items, checked before anything is sized by it.
+		if f >= len(outer) {
+			return NestedResult{}, fmt.Errorf("eval: nested CV: fold id %d of item %d is invalid: the folds must be numbered 0..k−1 with k ≤ %d (the number of items)", f, i, len(outer))
+		}
 		k = max(k, f+1)
 	}
 	if k < 2 {
 		return NestedResult{}, fmt.Errorf("eval: nested CV: the outer assignment has %d folds; it needs at least 2", k)
+	}
+	size := make([]int, k)
+	for _, f := range outer {
+		if f >= 0 {
+			size[f]++
+		}
+	}
+	for f, c := range size {
+		if c == 0 {
+			return NestedResult{}, fmt.Errorf("eval: nested CV: fold %d has no item: the folds must be numbered 0..%d without gaps", f, k-1)
+		}
 	}
 	res := NestedResult{Scores: make([]float64, k), Chosen: make([]int, k)}
 	errs := make([]error, k)
