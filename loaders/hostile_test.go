@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -202,4 +203,38 @@ func TestImagesMultiMemberGzip(t *testing.T) {
 	im, err := ReadImages(path, 64)
 	require.NoError(t, err)
 	assert.Equal(t, 5, im.Count)
+}
+
+// failingReader returns its data, then err instead of io.EOF: a gzip
+// stream cut short.
+type failingReader struct {
+	data []byte
+	err  error
+}
+
+func (r *failingReader) Read(p []byte) (int, error) {
+	if len(r.data) == 0 {
+		return 0, r.err
+	}
+	n := copy(p, r.data)
+	r.data = r.data[n:]
+	return n, nil
+}
+
+func TestTruncatedInputNamed(t *testing.T) {
+	// The stream breaks inside a line: the partial line "2 " must not be
+	// reported as malformed, the truncation must.
+	lr, err := newLineReader(&failingReader{[]byte("0 1\n2 "), io.ErrUnexpectedEOF}, "e.txt.gz")
+	require.NoError(t, err)
+	_, err = decodeEdgeList(lr, 0, true, graph.Options{})
+	requireParseError(t, err, 2, "truncated input")
+	lr, err = newLineReader(&failingReader{[]byte("# 2 3\n0:1 1"), io.ErrUnexpectedEOF}, "f.txt.gz")
+	require.NoError(t, err)
+	_, err = decodeFeatures(lr)
+	requireParseError(t, err, 2, "truncated input")
+	// A real gzip file cut inside its trailer.
+	z := gzipped(t, []byte("0 1\n1 2\n"))
+	_, err = ReadEdgeList(writeFile(t, t.TempDir(), "e.txt.gz", z[:len(z)-3]), 0, graph.Options{})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "truncated")
 }
