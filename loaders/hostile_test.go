@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -21,28 +20,8 @@ import (
 // justifies, and files that used to panic or give a silently wrong graph.
 // Each allocation test states its bound as allocBound(input size).
 
-// allocPerByte and allocSlack make the allocation bound of the hostile
-// tests and the fuzz targets: a parser may allocate a constant times its
-// input (a 4-byte edge line "0 1\n" becomes about 300 bytes of edge list,
-// COO triplets, their mirror and the CSR arrays) plus the fixed buffers of
-// the line reader and gzip (about 200 KB).
-const (
-	allocPerByte = 128
-	allocSlack   = 1 << 20
-)
-
-// allocBound is the most a parser may allocate for size bytes of input.
-func allocBound(size int) uint64 { return uint64(allocPerByte*size + allocSlack) }
-
-// allocated returns the bytes allocated while f runs (all goroutines; the
-// tests using it do not run in parallel).
-func allocated(f func()) uint64 {
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	f()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
-}
+// The allocation bound is allocBound (fuzz_table_test.go): a constant
+// times the input plus the fixed buffers of the line reader and gzip.
 
 // requireBounded runs f and checks its allocation against size bytes of
 // input.

@@ -9,8 +9,11 @@ import (
 	"slices"
 	"strings"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/gssl/gssl/eval"
 	"github.com/gssl/gssl/graph"
+	"github.com/gssl/gssl/nodeids"
 )
 
 // NodeDataset is a node-classification data set read from a folder by
@@ -21,25 +24,39 @@ type NodeDataset struct {
 	// Graph has one node per label, 0/1 weights, no self loops (see
 	// NodeGraphOptions).
 	Graph *graph.CSR
+	// IDs are the user's ids of the nodes (the identity for folders, whose
+	// files number the nodes 0..n−1).
+	IDs *nodeids.Map
 	// Labels[i] is the class of node i in 0..Classes−1, or −1 when unknown.
+	// Nil when no labels were given.
 	Labels []int
-	// Classes is the number of distinct labels ≥ 0 in labels.txt (0 when no
-	// node is labelled).
+	// Classes is the number of distinct labels ≥ 0 (0 when no node is
+	// labelled): for folders the distinct values of labels.txt (see
+	// ClassValues), for a user's labels table the distinct labels (named by
+	// ClassNames).
 	Classes int
-	// ClassValues[c] is the label written in labels.txt for class c,
-	// ascending: the distinct labels are numbered 0..Classes−1 in order, so
-	// that a label such as 2147483647 costs one class, not 2³¹. For the
-	// benchmark folders, whose labels are 0..C−1, ClassValues[c] = c.
+	// ClassValues[c] is the integer label written in a folder's labels.txt
+	// for class c, ascending: the distinct labels are numbered
+	// 0..Classes−1 in order, so that a label such as 2147483647 costs one
+	// class, not 2³¹. For the benchmark folders, whose labels are 0..C−1,
+	// ClassValues[c] = c. Nil for a user's labels table (see ClassNames).
 	ClassValues []int
-	// SelfLoopsDropped is the number of lines of edges.txt that were self
-	// loops, which NodeGraphOptions drops.
+	// SelfLoopsDropped is the number of lines of the edge file that were
+	// self loops, which NodeGraphOptions drops.
 	SelfLoopsDropped int
-	// Features is the node × feature matrix, nil without features.txt.gz.
+	// Features is the sparse node × feature matrix, nil without one.
 	Features *Sparse
+	// DenseFeatures is a dense node × feature matrix (a CSV or NumPy feature
+	// file), nil without one. At most one of Features and DenseFeatures is
+	// set.
+	DenseFeatures *mat.Dense
+	// Targets[i] is the regression target of node i, NaN when unknown; nil
+	// without targets.
+	Targets []float64
 	// Split is the standard split, nil without split_planetoid.txt.
 	Split *Split
-	// ClassNames[c] names class c ("" when not listed), nil without
-	// class_names.txt.
+	// ClassNames[c] names class c ("" when not listed): the label as written
+	// in a user's labels table, or class_names.txt in a folder (nil without).
 	ClassNames []string
 }
 
@@ -77,6 +94,7 @@ func LoadNodeDataset(dir string) (*NodeDataset, error) {
 		return nil, err
 	}
 	n := len(labels)
+	ds.IDs = nodeids.Identity(n)
 	ds.Labels, ds.ClassValues = numberClasses(labels)
 	ds.Classes = len(ds.ClassValues)
 

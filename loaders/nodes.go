@@ -1,0 +1,590 @@
+package loaders
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/gssl/gssl/graph"
+	"github.com/gssl/gssl/nodeids"
+)
+
+// NodeFiles names the files of a node-level data set; LoadNodes reads them.
+// Either Dir or Edges is given.
+type NodeFiles struct {
+	// Dir is a folder in one of the layouts LoadNodeDataset reads.
+	Dir string
+	// Edges is a graph: an edge table (ReadEdgeTable), a Matrix Market file
+	// (recognised by its %%MatrixMarket header) or a SciPy save_npz
+	// adjacency matrix (a zip archive), whose nodes are 0..n−1.
+	Edges string
+	// Labels is a table of "id,label" rows: class names as written, an
+	// empty, missing, -1 or NaN label meaning unlabelled; or one label per
+	// line, or a NumPy .npy vector, for the nodes 0, 1, ….
+	Labels string
+	// Features is a feature matrix whose rows are the nodes 0, 1, …: NumPy
+	// .npy, a .npz archive (a SciPy sparse matrix or one array), svmlight
+	// (by the extension .svm, .svmlight or .libsvm), our sparse text format
+	// ("# n_rows n_cols" header); or a CSV/TSV table of numbers, whose rows
+	// are the nodes named in its first column when the header names it id
+	// (node, name, …) and the nodes 0, 1, … otherwise.
+	Features string
+	// FeatureIDs, when set, lists the node of each feature row, one id per
+	// line (for a matrix without ids, such as a NumPy array saved next to
+	// the list of its nodes).
+	FeatureIDs string
+	// Targets is a table of "id,value" rows of regression targets (empty or
+	// NaN: unknown), or one value per line, or a NumPy .npy vector, for the
+	// nodes 0, 1, ….
+	Targets string
+	// Table says how the text tables are read (header, delimiter).
+	Table TableOptions
+	// Source, Target and Weight name the edge table's columns (see
+	// EdgeTableOptions).
+	Source, Target, Weight string
+	// Graph says how edges become the graph. The zero value reads each line
+	// as an undirected edge and rejects repeats; UserGraphOptions (what the
+	// command line uses) merges repeats and reverse duplicates by max.
+	Graph graph.Options
+	// OGBSplit names the split of an OGB folder (split/<name>); "" takes
+	// its only split.
+	OGBSplit string
+	// Nodes > 0 fixes the nodes to the integer ids 0..Nodes−1: any other id
+	// is an error, and nodes listed in no file are isolated nodes.
+	Nodes int
+}
+
+// UserGraphOptions are the graph options for a user's edge table: each line
+// is an undirected edge, a pair given twice (in either direction) is merged
+// keeping the larger weight, and self loops are kept as given.
+func UserGraphOptions() graph.Options {
+	return graph.Options{Duplicates: graph.DuplicateMax, SelfLoops: graph.SelfLoopKeep, Symmetrize: graph.Undirected}
+}
+
+// LoadNodes reads a node-level data set from a folder (Dir) or from the
+// user's own files (Edges with optional Labels, Features and Targets). The
+// nodes are the ids present in any of the files (or 0..Nodes−1), numbered as
+// package nodeids says; ds.IDs maps them back. Ids that name no node of a
+// Matrix Market graph, labels or targets listed twice for a node, and
+// feature rows of unknown nodes are errors naming the file and line.
+func LoadNodes(f NodeFiles) (*NodeDataset, error) {
+	switch {
+	case f.Dir != "" && f.Edges != "":
+		return nil, fmt.Errorf("loaders: a folder (%s) and an edge file (%s) exclude each other", f.Dir, f.Edges)
+	case f.Dir != "":
+		if f.Labels != "" || f.Features != "" || f.Targets != "" {
+			return nil, fmt.Errorf("loaders: the folder %s holds its own labels and features; name files only without a folder", f.Dir)
+		}
+		if IsOGBFolder(f.Dir) {
+			return LoadOGB(f.Dir, f.OGBSplit)
+		}
+		if f.OGBSplit != "" {
+			return nil, fmt.Errorf("loaders: an OGB split name (%s) was given, but %s is not an OGB node-property folder (no raw/%s)", f.OGBSplit, f.Dir, ogbNumNodes)
+		}
+		return LoadNodeDataset(f.Dir)
+	case f.Edges == "":
+		return nil, fmt.Errorf("loaders: no graph: give a folder or an edge file")
+	}
+	if f.Nodes < 0 || f.Nodes > nodeids.MaxNodes {
+		return nil, fmt.Errorf("loaders: node count %d out of range [1, %d]", f.Nodes, nodeids.MaxNodes)
+	}
+	ld := &nodeLoad{files: f}
+	return ld.load()
+}
+
+// nodeLoad holds the state of one LoadNodes call.
+type nodeLoad struct {
+	files  NodeFiles
+	b      nodeids.Builder
+	fixed  int // > 0: ids must be 0..fixed−1
+	fixedG *graph.CSR
+}
+
+// add checks that the builder did not grow past a fixed node set.
+func (ld *nodeLoad) checkFixed(path string, line int32, id string) error {
+	if ld.fixed > 0 && ld.b.Len() > ld.fixed {
+		what := fmt.Sprintf("--nodes %d", ld.fixed)
+		if ld.fixedG != nil {
+			what = "the graph's " + fmt.Sprint(ld.fixed) + " nodes"
+		}
+		return &ParseError{Path: path, Line: int(line), Msg: fmt.Sprintf("node id %q is not one of %s (ids 0..%d)", id, what, ld.fixed-1)}
+	}
+	return nil
+}
+
+func (ld *nodeLoad) load() (*NodeDataset, error) {
+	f := ld.files
+	name := strings.TrimSuffix(filepath.Base(f.Edges), filepath.Ext(f.Edges))
+	name = strings.TrimSuffix(name, filepath.Ext(name))
+	ds := &NodeDataset{Name: name}
+
+	var et *EdgeTable
+	isMM, err := hasPrefix(f.Edges, "%%MatrixMarket")
+	if err != nil {
+		return nil, err
+	}
+	isZip, err := hasPrefix(f.Edges, string(zipMagic))
+	if err != nil {
+		return nil, err
+	}
+	if isMM || isZip {
+		var g *graph.CSR
+		if isMM {
+			g, err = ReadMatrixMarket(f.Edges, f.Graph)
+		} else {
+			g, err = ReadScipyGraph(f.Edges, f.Graph)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if f.Nodes > 0 && f.Nodes != g.Nodes() {
+			return nil, fmt.Errorf("loaders: %s has %d nodes, but --nodes says %d", f.Edges, g.Nodes(), f.Nodes)
+		}
+		ld.fixed, ld.fixedG = g.Nodes(), g
+	} else if f.Nodes > 0 {
+		ld.fixed = f.Nodes
+	}
+	for i := 0; i < ld.fixed; i++ {
+		if _, err := ld.b.AddInt(int64(i)); err != nil {
+			return nil, err
+		}
+	}
+	if !isMM && !isZip {
+		et, err = ReadEdgeTable(f.Edges, EdgeTableOptions{Table: f.Table, Source: f.Source, Target: f.Target, Weight: f.Weight}, &ld.b)
+		if err != nil {
+			return nil, err
+		}
+		if ld.fixed > 0 && ld.b.Len() > ld.fixed {
+			for k := range et.Src {
+				if int(et.Src[k]) >= ld.fixed || int(et.Dst[k]) >= ld.fixed {
+					return nil, &ParseError{Path: f.Edges, Line: int(et.Lines[k]), Msg: fmt.Sprintf("node id out of range [0, %d) set by --nodes", ld.fixed)}
+				}
+			}
+		}
+	}
+
+	var labels, targets *nodeValues
+	if f.Labels != "" {
+		if labels, err = ld.readValues(f.Labels, []string{"label", "labels", "class", "y", "category", "target"}, true); err != nil {
+			return nil, err
+		}
+		if err := ld.checkValues(f.Labels, labels); err != nil {
+			return nil, err
+		}
+	}
+	if f.Targets != "" {
+		if targets, err = ld.readValues(f.Targets, []string{"target", "value", "y", "label"}, false); err != nil {
+			return nil, err
+		}
+		if err := ld.checkValues(f.Targets, targets); err != nil {
+			return nil, err
+		}
+	}
+	var feat *featureRows
+	if f.Features != "" {
+		if feat, err = ld.readFeatures(f.Features); err != nil {
+			return nil, err
+		}
+	}
+
+	ids, perm := ld.b.Finish()
+	ds.IDs = ids
+	n := ids.Len()
+	at := func(prov int32) int {
+		if perm == nil {
+			return int(prov)
+		}
+		return int(perm[prov])
+	}
+	if ld.fixedG != nil {
+		ds.Graph = ld.fixedG
+	} else {
+		et.Remap(perm)
+		if ds.Graph, err = et.build(f.Edges, n, f.Graph); err != nil {
+			return nil, err
+		}
+	}
+	if labels != nil {
+		cls, names := classesOf(labels.Values)
+		ds.Labels = make([]int, n)
+		for i := range ds.Labels {
+			ds.Labels[i] = -1
+		}
+		for k, v := range labels.Nodes {
+			ds.Labels[at(v)] = cls[k]
+		}
+		ds.Classes, ds.ClassNames = len(names), names
+	}
+	if targets != nil {
+		ds.Targets = make([]float64, n)
+		for i := range ds.Targets {
+			ds.Targets[i] = math.NaN()
+		}
+		for k, v := range targets.Nodes {
+			y, err := parseTarget(targets.Values[k])
+			if err != nil {
+				return nil, &ParseError{Path: f.Targets, Line: int(targets.Lines[k]), Msg: err.Error()}
+			}
+			ds.Targets[at(v)] = y
+		}
+	}
+	if feat != nil {
+		if err := feat.place(ds, n, at); err != nil {
+			return nil, err
+		}
+	}
+	return ds, nil
+}
+
+// readValues reads a labels (classes) or targets file: a NumPy vector for
+// the nodes 0, 1, …, or a table.
+func (ld *nodeLoad) readValues(path string, names []string, classes bool) (*nodeValues, error) {
+	isNPY, err := hasPrefix(path, string(npyMagic))
+	if err != nil || !isNPY {
+		if err != nil {
+			return nil, err
+		}
+		return readNodeValues(path, ld.files.Table, &ld.b, names)
+	}
+	var vals []string
+	if classes {
+		ls, err := ReadNPYLabels(path)
+		if err != nil {
+			return nil, err
+		}
+		vals = make([]string, len(ls))
+		for i, l := range ls {
+			vals[i] = strconv.Itoa(l)
+		}
+	} else {
+		ys, err := ReadNPYVector(path)
+		if err != nil {
+			return nil, err
+		}
+		vals = make([]string, len(ys))
+		for i, y := range ys {
+			vals[i] = strconv.FormatFloat(y, 'g', -1, 64)
+		}
+	}
+	if ld.b.IsText() {
+		return nil, fmt.Errorf("loaders: %s has no node ids (entry i is node i), but the other files name nodes by text ids; write it as an id,value table", path)
+	}
+	nv := &nodeValues{Nodes: make([]int32, len(vals)), Values: vals, Lines: make([]int32, len(vals))}
+	for i := range vals {
+		v, err := ld.b.AddInt(int64(i))
+		if err != nil {
+			return nil, err
+		}
+		nv.Nodes[i] = v
+	}
+	return nv, nil
+}
+
+// checkValues rejects ids outside a fixed node set.
+func (ld *nodeLoad) checkValues(path string, nv *nodeValues) error {
+	if ld.fixed == 0 || ld.b.Len() <= ld.fixed {
+		return nil
+	}
+	for k, v := range nv.Nodes {
+		if int(v) >= ld.fixed {
+			return ld.checkFixed(path, nv.Lines[k], fmt.Sprint("#", k))
+		}
+	}
+	return nil
+}
+
+// build turns the edge table into a graph on n nodes with opt, naming the
+// line of a rejected self loop or repeated edge.
+func (et *EdgeTable) build(path string, n int, opt graph.Options) (*graph.CSR, error) {
+	el := &edgeList{edges: make([]graph.Edge, et.Len()), lines: make([]int, et.Len()), maxID: n - 1}
+	for k := range et.Src {
+		w := 1.0
+		if et.W != nil {
+			w = et.W[k]
+		}
+		el.edges[k] = graph.Edge{U: int(et.Src[k]), V: int(et.Dst[k]), W: w}
+		el.lines[k] = int(et.Lines[k])
+	}
+	return el.build(path, n, opt)
+}
+
+// hasPrefix reports whether the (possibly gzipped) file starts with prefix.
+func hasPrefix(path, prefix string) (bool, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return false, fmt.Errorf("loaders: %w", err)
+	}
+	defer fh.Close()
+	br, err := decompress(fh, path)
+	if err != nil {
+		return false, err
+	}
+	head, _ := br.Peek(len(prefix))
+	return bytes.Equal(head, []byte(prefix)), nil
+}
+
+// featureRows are feature rows read before the node numbering is final:
+// row k belongs to the provisional node nodes[k].
+type featureRows struct {
+	path   string
+	nodes  []int32
+	sparse *Sparse
+	dense  *mat.Dense
+}
+
+// readFeatures reads a feature file whose rows are the nodes 0..R−1, or a
+// table whose first column names the node.
+func (ld *nodeLoad) readFeatures(path string) (*featureRows, error) {
+	fr := &featureRows{path: path}
+	for _, m := range [][]byte{npyMagic, zipMagic} {
+		ok, err := hasPrefix(path, string(m))
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			continue
+		}
+		if bytes.Equal(m, npyMagic) {
+			fr.dense, err = ReadNPY(path)
+		} else {
+			fr.sparse, fr.dense, err = ReadNPZFeatures(path)
+		}
+		if err != nil {
+			return nil, err
+		}
+		return fr, ld.positionalRows(fr, fr.rows())
+	}
+	switch strings.ToLower(strings.TrimSuffix(filepath.Ext(strings.TrimSuffix(path, ".gz")), ".gz")) {
+	case ".svm", ".svmlight", ".libsvm":
+		var err error
+		if fr.sparse, _, err = ReadSVMLight(path, false); err != nil {
+			return nil, err
+		}
+		return fr, ld.positionalRows(fr, fr.sparse.Rows)
+	}
+	isSparse, err := hasPrefix(path, "#")
+	if err != nil {
+		return nil, err
+	}
+	if isSparse {
+		if fr.sparse, err = ReadFeatures(path); err != nil {
+			return nil, err
+		}
+		return fr, ld.positionalRows(fr, fr.sparse.Rows)
+	}
+	ids, d, err := readFeatureTable(path, ld.files.Table)
+	if err != nil {
+		return nil, err
+	}
+	fr.dense = d
+	if ids == nil {
+		r, _ := d.Dims()
+		return fr, ld.positionalRows(fr, r)
+	}
+	fr.nodes = make([]int32, len(ids))
+	seen := make(map[int32]int, len(ids))
+	for k, id := range ids {
+		v, err := ld.b.Add(id)
+		if err != nil {
+			return nil, &ParseError{Path: path, Msg: fmt.Sprintf("row %d: %v", k+1, err)}
+		}
+		if err := ld.checkFixed(path, 0, id); err != nil {
+			return nil, err
+		}
+		if prev, dup := seen[v]; dup {
+			return nil, &ParseError{Path: path, Msg: fmt.Sprintf("node %q has two feature rows (data rows %d and %d)", id, prev+1, k+1)}
+		}
+		seen[v] = k
+		fr.nodes[k] = v
+	}
+	return fr, nil
+}
+
+// positionalRows makes rows 0..r−1 the nodes with integer ids 0..r−1, or
+// the nodes listed in FeatureIDs.
+func (ld *nodeLoad) positionalRows(fr *featureRows, r int) error {
+	if path := ld.files.FeatureIDs; path != "" {
+		ids, err := readFile(path, func(lr *lineReader) ([]string, error) {
+			var ids []string
+			err := lr.eachLine("#", blankTrailing, func(s string) error {
+				ids = append(ids, strings.TrimPrefix(s, "\ufeff"))
+				return nil
+			})
+			return ids, err
+		})
+		if err != nil {
+			return err
+		}
+		if len(ids) != r {
+			return fmt.Errorf("loaders: %s lists %d ids for the %d rows of %s", path, len(ids), r, fr.path)
+		}
+		fr.nodes = make([]int32, r)
+		seen := make(map[int32]int, r)
+		for k, id := range ids {
+			v, err := ld.b.Add(id)
+			if err != nil {
+				return &ParseError{Path: path, Line: k + 1, Msg: err.Error()}
+			}
+			if err := ld.checkFixed(path, int32(k+1), id); err != nil {
+				return err
+			}
+			if prev, dup := seen[v]; dup {
+				return &ParseError{Path: path, Line: k + 1, Msg: fmt.Sprintf("id %q already listed on line %d", id, prev)}
+			}
+			seen[v] = k + 1
+			fr.nodes[k] = v
+		}
+		return nil
+	}
+	if ld.b.IsText() {
+		return fmt.Errorf("loaders: %s has no node ids (row i is node i), but the other files name nodes by text ids; add an id column to it", fr.path)
+	}
+	fr.nodes = make([]int32, r)
+	for i := range fr.nodes {
+		v, err := ld.b.AddInt(int64(i))
+		if err != nil {
+			return err
+		}
+		fr.nodes[i] = v
+	}
+	if ld.fixed > 0 && r > ld.fixed {
+		return fmt.Errorf("loaders: %s has %d rows, more than the %d nodes", fr.path, r, ld.fixed)
+	}
+	return nil
+}
+
+// rows returns the number of rows read.
+func (fr *featureRows) rows() int {
+	if fr.sparse != nil {
+		return fr.sparse.Rows
+	}
+	r, _ := fr.dense.Dims()
+	return r
+}
+
+// place stores the rows in node order; every node needs a row.
+func (fr *featureRows) place(ds *NodeDataset, n int, at func(int32) int) error {
+	if len(fr.nodes) != n {
+		have := make([]bool, n)
+		for _, v := range fr.nodes {
+			have[at(v)] = true
+		}
+		for i, ok := range have {
+			if !ok {
+				return fmt.Errorf("loaders: %s has no row for node %q (%d rows for %d nodes)", fr.path, ds.IDs.ID(i), len(fr.nodes), n)
+			}
+		}
+	}
+	order := make([]int, n) // order[i] = the row of node i
+	identity := true
+	for k, v := range fr.nodes {
+		order[at(v)] = k
+		if at(v) != k {
+			identity = false
+		}
+	}
+	if fr.sparse != nil {
+		if identity {
+			ds.Features = fr.sparse
+			return nil
+		}
+		ds.Features = fr.sparse.permuteRows(order)
+		return nil
+	}
+	if identity {
+		ds.DenseFeatures = fr.dense
+		return nil
+	}
+	_, c := fr.dense.Dims()
+	d := mat.NewDense(n, c, nil)
+	for i, k := range order {
+		d.SetRow(i, fr.dense.RawRowView(k))
+	}
+	ds.DenseFeatures = d
+	return nil
+}
+
+// permuteRows returns the matrix whose row i is row order[i] of s.
+func (s *Sparse) permuteRows(order []int) *Sparse {
+	out := &Sparse{Rows: len(order), Cols: s.Cols, Indptr: make([]int, len(order)+1), Indices: make([]int32, 0, s.NNZ()), Values: make([]float64, 0, s.NNZ())}
+	for i, k := range order {
+		c, v := s.Row(k)
+		out.Indices = append(out.Indices, c...)
+		out.Values = append(out.Values, v...)
+		out.Indptr[i+1] = len(out.Indices)
+	}
+	return out
+}
+
+// readFeatureTable reads a CSV/TSV table of numbers. When the header's first
+// column is named like an id column, that column gives the node of each row
+// (returned as ids) and the others the features.
+func readFeatureTable(path string, opt TableOptions) (ids []string, d *mat.Dense, err error) {
+	type result struct {
+		ids []string
+		d   *mat.Dense
+	}
+	r, err := readFile(path, func(lr *lineReader) (result, error) {
+		t := newTable(lr, opt, "#")
+		var (
+			data      []float64
+			rows      int
+			width     int
+			widthLine int
+			idCol     = -1
+			ids       []string
+		)
+		for {
+			f, line, ok, err := t.row()
+			if err != nil {
+				return result{}, err
+			}
+			if !ok {
+				break
+			}
+			if width == 0 {
+				width, widthLine = len(f), line
+				if t.header != nil {
+					if len(t.header) != width {
+						return result{}, &ParseError{Path: lr.path, Line: line, Msg: fmt.Sprintf("row has %d fields but the header names %d columns", width, len(t.header))}
+					}
+					if k := t.headerIndex(idNames...); k == 0 {
+						idCol = 0
+					}
+				}
+			} else if len(f) != width {
+				return result{}, &ParseError{Path: lr.path, Line: line, Msg: fmt.Sprintf("want %d fields like line %d, got %d", width, widthLine, len(f))}
+			}
+			for j, x := range f {
+				if j == idCol {
+					ids = append(ids, x)
+					continue
+				}
+				v, err := parseFinite(x, "value")
+				if err != nil {
+					return result{}, &ParseError{Path: lr.path, Line: line, Msg: fmt.Sprintf("column %d: %v", j+1, err)}
+				}
+				data = append(data, v)
+			}
+			rows++
+		}
+		if rows == 0 {
+			return result{}, lr.fileErrorf("no data rows")
+		}
+		cols := width
+		if idCol >= 0 {
+			cols--
+		}
+		if cols == 0 {
+			return result{}, lr.fileErrorf("no feature columns")
+		}
+		return result{ids, mat.NewDense(rows, cols, data)}, nil
+	})
+	return r.ids, r.d, err
+}
