@@ -18,7 +18,11 @@ import (
 // opt.Symmetrize says. For a general file opt.Symmetrize chooses the rule:
 // the zero value, graph.Undirected, requires the matrix to be symmetric
 // already (an error names an entry without its mirror), and a directed rule
-// such as graph.DirectedMax symmetrises it.
+// such as graph.DirectedMax symmetrises it. A size line with no rows or no
+// entries is an error, and so is one that declares more rows than the
+// entries justify (more than half of them without an entry, above
+// MinJustifiedNodes); the declared entry count is checked against the
+// entries read, never allocated from.
 func ReadMatrixMarket(path string, opt graph.Options) (*graph.CSR, error) {
 	return readFile(path, func(lr *lineReader) (*graph.CSR, error) { return decodeMatrixMarket(lr, opt) })
 }
