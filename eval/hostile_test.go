@@ -46,3 +46,18 @@ func TestSplitsHugeLabel(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, want, fold)
 }
+
+func TestMetricsHugeClassCount(t *testing.T) {
+	pred, truth := []int{0, 1, 1, 0}, []int{0, 1, 0, 0}
+	var err error
+	assert.Less(t, allocatedBy(func() { _, err = MacroF1(pred, truth, nil, 1<<20) }), uint64(hostileAlloc))
+	require.ErrorContains(t, err, "classes=1048576 is invalid")
+	_, err = Confusion(pred, truth, nil, 1<<20)
+	require.ErrorContains(t, err, "classes=1048576 is invalid")
+	// The per-class counts give the confusion matrix's macro-F1:
+	// class 0: tp 2, 3 true, 2 predicted; class 1: tp 1, 1 true, 2 predicted.
+	f1, err := MacroF1(pred, truth, nil, 2)
+	require.NoError(t, err)
+	want := (2*(2.0/2)*(2.0/3)/(2.0/2+2.0/3) + 2*(1.0/2)*(1.0/1)/(1.0/2+1.0/1)) / 2
+	assert.InDelta(t, want, f1, 1e-15)
+}
