@@ -116,9 +116,24 @@ func (el *edgeList) node(i int) string {
 	return strconv.Itoa(i + el.base)
 }
 
-// distinct returns the number of distinct nodes the edges name, in
-// O(m log m) time and O(m) memory whatever the ids.
+// distinct returns the number of distinct nodes the edges name, in O(m)
+// memory whatever the ids: a bitmap over 0..max id when it is at most 16
+// bytes per edge (the usual dense ids, O(m) time), else by sorting the ids
+// (O(m log m)).
 func (el *edgeList) distinct() int {
+	if span := el.maxID + 1; span <= 128*len(el.edges) {
+		seen := make([]uint64, (span+63)/64)
+		count := 0
+		for _, e := range el.edges {
+			for _, v := range [2]int{e.U, e.V} {
+				if w, b := v/64, uint64(1)<<(v%64); seen[w]&b == 0 {
+					seen[w] |= b
+					count++
+				}
+			}
+		}
+		return count
+	}
 	ids := make([]int, 0, 2*len(el.edges))
 	for _, e := range el.edges {
 		ids = append(ids, e.U, e.V)

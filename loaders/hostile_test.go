@@ -217,3 +217,19 @@ func TestTruncatedInputNamed(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "truncated")
 }
+
+func TestDistinctBitmapAndSort(t *testing.T) {
+	// Both paths of edgeList.distinct against a map.
+	for _, edges := range [][]graph.Edge{
+		{{U: 0, V: 1}, {U: 1, V: 2}, {U: 2, V: 2}, {U: 7, V: 0}},
+		{{U: 0, V: 1 << 30}, {U: 1 << 30, V: 5}},
+	} {
+		el := &edgeList{edges: edges, maxID: -1}
+		want := map[int]bool{}
+		for _, e := range edges {
+			want[e.U], want[e.V] = true, true
+			el.maxID = max(el.maxID, e.U, e.V)
+		}
+		assert.Equal(t, len(want), el.distinct())
+	}
+}
