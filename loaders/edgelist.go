@@ -121,7 +121,11 @@ func (el *edgeList) node(i int) string {
 // bytes per edge (the usual dense ids, O(m) time), else by sorting the ids
 // (O(m log m)).
 func (el *edgeList) distinct() int {
-	if span := el.maxID + 1; span <= 128*len(el.edges) {
+	top := -1
+	for _, e := range el.edges {
+		top = max(top, e.U, e.V)
+	}
+	if span := top + 1; span <= 128*len(el.edges) {
 		seen := make([]uint64, (span+63)/64)
 		count := 0
 		for _, e := range el.edges {
