@@ -22,13 +22,13 @@ func allocatedBy(f func()) uint64 {
 // slices of the 6 items, nothing sized by a label or a fold id.
 const hostileAlloc = 1 << 20
 
-func TestNestedCVHugeFoldID(t *testing.T) {
+func TestNestedCVFoldBounds(t *testing.T) {
 	labels := []int{0, 1, 0, 1, 0, 1}
 	outer := []int{0, 1, 0, 1, 1_000_000_000, 0}
 	cv := NestedCV{Candidates: 1, Score: func(context.Context, int, []int, []int) (float64, error) { return 1, nil }}
 	var err error
 	assert.Less(t, allocatedBy(func() { _, err = cv.Run(context.Background(), labels, outer, 1) }), uint64(hostileAlloc))
-	require.ErrorContains(t, err, "fold id 1000000000 of item 4 is invalid")
+	require.ErrorContains(t, err, "fold id 1000000000 of item 4 is invalid: it must be in [−1, 6)")
 	_, err = cv.Run(context.Background(), labels, []int{0, 2, 0, 2, 2, 0}, 1)
 	require.ErrorContains(t, err, "fold 1 has no item")
 }

@@ -58,13 +58,10 @@ func (cv NestedCV) Run(ctx context.Context, labels, outer []int, seed uint64) (N
 	}
 	k := 0
 	for i, f := range outer {
-		if f < -1 {
-			return NestedResult{}, fmt.Errorf("eval: nested CV: fold id %d of item %d is invalid: it must be ≥ −1", f, i)
-		}
-		// A fold id is not a count: fold f needs f + 1 non-empty folds,
-		// hence as many items, checked before anything is sized by it.
-		if f >= len(outer) {
-			return NestedResult{}, fmt.Errorf("eval: nested CV: fold id %d of item %d is invalid: the folds must be numbered 0..k−1 with k ≤ %d (the number of items)", f, i, len(outer))
+		if f < -1 || f >= len(labels) {
+			// More folds than items cannot all be non-empty: refuse rather
+			// than allocate for a fold id from a file.
+			return NestedResult{}, fmt.Errorf("eval: nested CV: fold id %d of item %d is invalid: it must be in [−1, %d)", f, i, len(labels))
 		}
 		k = max(k, f+1)
 	}
