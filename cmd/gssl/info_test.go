@@ -25,7 +25,7 @@ func decodeOne(t *testing.T, out []byte) map[string]any {
 
 func TestInfoJSONOnCora(t *testing.T) {
 	var out, errw bytes.Buffer
-	require.NoError(t, runInfo(context.Background(), infoOptions{Path: "../../testdata/cora", JSON: true}, &out, &errw))
+	require.NoError(t, runInfo(context.Background(), infoOptions{In: pathInput("../../testdata/cora"), JSON: true}, &out, &errw))
 	obj := decodeOne(t, out.Bytes())
 	// Counts from testdata/cora/README.md.
 	assert.Equal(t, 2708.0, obj["nodes"])
@@ -39,7 +39,7 @@ func TestInfoJSONOnCora(t *testing.T) {
 	assert.Empty(t, errw.String())
 
 	out.Reset()
-	require.NoError(t, runInfo(context.Background(), infoOptions{Path: "../../testdata/cora"}, &out, &errw))
+	require.NoError(t, runInfo(context.Background(), infoOptions{In: pathInput("../../testdata/cora")}, &out, &errw))
 	assert.Contains(t, out.String(), "nodes        2708")
 	assert.Contains(t, out.String(), "components   78")
 }
@@ -49,7 +49,7 @@ func TestInfoOnEdgeListAndTU(t *testing.T) {
 	p := filepath.Join(dir, "g.txt")
 	require.NoError(t, os.WriteFile(p, []byte("# a path and an isolated node\n0 1\n1 2\n4 4\n"), 0o644))
 	var out bytes.Buffer
-	require.NoError(t, runInfo(context.Background(), infoOptions{Path: p, JSON: true}, &out, &out))
+	require.NoError(t, runInfo(context.Background(), infoOptions{In: pathInput(p), JSON: true}, &out, &out))
 	obj := decodeOne(t, out.Bytes())
 	assert.Equal(t, 5.0, obj["nodes"])
 	assert.Equal(t, 2.0, obj["edges"]) // the self loop is dropped
@@ -61,7 +61,7 @@ func TestInfoOnEdgeListAndTU(t *testing.T) {
 		t.Skip("shared data not present")
 	}
 	out.Reset()
-	require.NoError(t, runInfo(context.Background(), infoOptions{Path: mutag, JSON: true}, &out, &out))
+	require.NoError(t, runInfo(context.Background(), infoOptions{In: pathInput(mutag), JSON: true}, &out, &out))
 	obj = decodeOne(t, out.Bytes())
 	assert.Equal(t, 188.0, obj["graphs"])
 	assert.Equal(t, 2.0, obj["classes"])
@@ -70,12 +70,12 @@ func TestInfoOnEdgeListAndTU(t *testing.T) {
 
 func TestInfoErrors(t *testing.T) {
 	var out bytes.Buffer
-	err := runInfo(context.Background(), infoOptions{Path: "no/such/place"}, &out, &out)
+	err := runInfo(context.Background(), infoOptions{In: pathInput("no/such/place")}, &out, &out)
 	assert.ErrorContains(t, err, "no/such/place")
 	dir := t.TempDir()
 	p := filepath.Join(dir, "bad.txt")
 	require.NoError(t, os.WriteFile(p, []byte("0 1\n2\n"), 0o644))
-	err = runInfo(context.Background(), infoOptions{Path: p}, &out, &out)
+	err = runInfo(context.Background(), infoOptions{In: pathInput(p)}, &out, &out)
 	assert.ErrorContains(t, err, "bad.txt:2")
 	assert.Empty(t, out.String())
 }
