@@ -1,0 +1,70 @@
+package labelprop
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gssl/gssl/datasets"
+	"github.com/gssl/gssl/eval"
+)
+
+// ChooseAlpha against the loop it stands for: for every a and every fold,
+// fit on the other folds and count the right held-out predictions.
+func TestChooseAlphaMatchesManualCV(t *testing.T) {
+	ds, err := datasets.Cora()
+	require.NoError(t, err)
+	nodes := ds.Split.Train // 20 labelled nodes per class
+	classes := make([]int, len(nodes))
+	labels := make([]int, ds.Graph.Nodes())
+	for i := range labels {
+		labels[i] = -1
+	}
+	for k, v := range nodes {
+		classes[k] = ds.Labels[v]
+		labels[v] = ds.Labels[v]
+	}
+	grid := []float64{0.5, 0.9, 0.99}
+	got, err := ChooseAlpha(context.Background(), ds.Graph, nodes, classes, &Spreading{}, grid, 4, 3)
+	require.NoError(t, err)
+	assert.Equal(t, 4, got.Folds)
+
+	folds, err := eval.NewFolds(labels, 4, 3)
+	require.NoError(t, err)
+	var want []float64
+	for _, a := range grid {
+		right, total := 0, 0
+		for f := 0; f < 4; f++ {
+			train, test := folds.Split(f)
+			tc := make([]int, len(train))
+			for k, v := range train {
+				tc[k] = labels[v]
+			}
+			m := &Spreading{Alpha: a, Classes: 7}
+			require.NoError(t, m.Fit(context.Background(), ds.Graph, train, tc))
+			for _, v := range test {
+				total++
+				if m.Labels()[v] == labels[v] {
+					right++
+				}
+			}
+		}
+		assert.Equal(t, 140, total, "every labelled node is held out once")
+		want = append(want, float64(right)/float64(total))
+	}
+	assert.Equal(t, want, got.Accuracy)
+	best, _ := eval.FirstBest(want)
+	assert.Equal(t, grid[best], got.Alpha)
+	assert.Greater(t, want[best], 0.5, "far above chance (1/7)")
+}
+
+func TestChooseAlphaErrors(t *testing.T) {
+	ds, err := datasets.Cora()
+	require.NoError(t, err)
+	_, err = ChooseAlpha(context.Background(), ds.Graph, []int{0, 1}, []int{0}, &Spreading{}, nil, 0, 0)
+	assert.ErrorContains(t, err, "2 labelled nodes but 1 classes")
+	_, err = ChooseAlpha(context.Background(), ds.Graph, []int{0, 1}, []int{0, 1}, &Spreading{}, nil, 0, 0)
+	assert.ErrorContains(t, err, "a class with at least 2 labelled items")
+}
