@@ -1,5 +1,46 @@
-// Package loaders reads the data formats of gssl's benchmarks into graphs,
-// label vectors and matrices, and writes graphs as Matrix Market files.
+// Package loaders reads the user's files and the data formats of gssl's
+// benchmarks into graphs, label vectors and matrices, and writes graphs as
+// Matrix Market files.
+//
+// # The user's own files (LoadNodes)
+//
+// LoadNodes reads a node-level data set from the files a user has: an edge
+// table, and optionally a labels table, a feature matrix and a targets
+// table (NodeFiles). The tables are delimited text as pandas, networkx,
+// spreadsheets and databases write them:
+//
+//   - the delimiter is detected from the first data line (a tab, else a
+//     comma, else a semicolon, else a bar, else runs of white space), or set;
+//   - a header line is recognised by its column names (source, target,
+//     src, dst, from, to, u, v, weight, id, node, label, class, …, and the
+//     empty name of pandas' index column), or by text fields above numbers,
+//     or forced on or off (HeaderMode);
+//   - ids are text as written ("user_0", "17"): the nodes are the ids
+//     present in any of the files, numbered as package nodeids says
+//     (integer ids ascending, so ids 0..n−1 keep their numbers; other ids in
+//     order of first appearance), and NodeDataset.IDs maps them back, so
+//     that every output can use the user's ids;
+//   - an edge's weight is the column named weight (or by name or position
+//     in EdgeTableOptions), else a third column, else the 'weight' of a
+//     networkx attribute dictionary ("0 1 {'weight': 0.5}", write_edgelist);
+//   - '#' and '%' start comment lines, a UTF-8 byte-order mark and CRLF
+//     line ends are accepted, double quotes protect delimiters in a field,
+//     and gzip is read transparently;
+//   - labels are "id,label" rows whose labels are class names as written
+//     (the classes are the distinct labels, in ascending numeric order when
+//     all are integers, else in text order, named by ClassNames); an empty
+//     or missing label, -1, NaN, NA or None mean unlabelled, and pandas'
+//     "3.0" for an integer column with gaps is the class "3". A table of a
+//     single column gives line i to the node with id i (blank lines in the
+//     middle are then errors);
+//   - features are our sparse text format or a table of numbers whose rows
+//     are the nodes 0, 1, … or, with an id column first, the named nodes;
+//     every node needs a row.
+//
+// An id listed twice in a labels or targets table, a row whose field count
+// differs from the first row's, an empty id, and a file with no data are
+// errors naming the file and line. Nothing is allocated from a number in
+// the input: node counts are the ids present, classes the labels present.
 //
 // # Conventions
 //

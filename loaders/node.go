@@ -9,7 +9,10 @@ import (
 	"path/filepath"
 	"strings"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/gssl/gssl/graph"
+	"github.com/gssl/gssl/nodeids"
 )
 
 // NodeDataset is a node-classification data set read from a folder by
@@ -20,16 +23,28 @@ type NodeDataset struct {
 	// Graph has one node per label, 0/1 weights, no self loops (see
 	// NodeGraphOptions).
 	Graph *graph.CSR
+	// IDs are the user's ids of the nodes (the identity for folders, whose
+	// files number the nodes 0..n−1).
+	IDs *nodeids.Map
 	// Labels[i] is the class of node i in 0..Classes−1, or −1 when unknown.
+	// Nil when no labels were given.
 	Labels []int
-	// Classes is the largest label + 1 (0 when no node is labelled).
+	// Classes is the number of classes: for folders the largest label + 1,
+	// for a user's labels table the distinct labels (named by ClassNames).
 	Classes int
-	// Features is the node × feature matrix, nil without features.txt.gz.
+	// Features is the sparse node × feature matrix, nil without one.
 	Features *Sparse
+	// DenseFeatures is a dense node × feature matrix (a CSV or NumPy feature
+	// file), nil without one. At most one of Features and DenseFeatures is
+	// set.
+	DenseFeatures *mat.Dense
+	// Targets[i] is the regression target of node i, NaN when unknown; nil
+	// without targets.
+	Targets []float64
 	// Split is the standard split, nil without split_planetoid.txt.
 	Split *Split
-	// ClassNames[c] names class c ("" when not listed), nil without
-	// class_names.txt.
+	// ClassNames[c] names class c ("" when not listed): the label as written
+	// in a user's labels table, or class_names.txt in a folder (nil without).
 	ClassNames []string
 }
 
@@ -68,6 +83,7 @@ func LoadNodeDataset(dir string) (*NodeDataset, error) {
 	}
 	ds.Labels = labels
 	n := len(labels)
+	ds.IDs = nodeids.Identity(n)
 	for _, l := range labels {
 		ds.Classes = max(ds.Classes, l+1)
 	}

@@ -28,6 +28,9 @@ func (b *Builder) Len() int {
 	return len(b.order)
 }
 
+// IsText reports whether some id added so far is not a canonical integer.
+func (b *Builder) IsText() bool { return b.isText }
+
 // Add returns the provisional index of id, adding it when it is new. It
 // returns an error when id is empty or the map would exceed MaxNodes.
 func (b *Builder) Add(id string) (int32, error) {

@@ -1,0 +1,242 @@
+package loaders
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gssl/gssl/nodeids"
+)
+
+// EdgeTableOptions say how an edge table is read by ReadEdgeTable.
+type EdgeTableOptions struct {
+	Table TableOptions
+	// Source and Target name the id columns by header name or 1-based
+	// position; "" means a column named like source/target (src/dst, from/to,
+	// u/v, …) when there is a header, else the first and second columns
+	// (after pandas' unnamed index column, if the header has one).
+	Source, Target string
+	// Weight names the weight column; "" means a column named weight (w,
+	// weights, value) when there is a header, else the third column when the
+	// rows have three fields, or the 'weight' of a networkx attribute
+	// dictionary ("0 1 {'weight': 0.5}"). "none" ignores any weight: every
+	// edge weighs 1.
+	Weight string
+}
+
+// EdgeTable is an edge list read by ReadEdgeTable: edge k joins the nodes
+// Src[k] and Dst[k] (indices given by the nodeids.Builder) with weight W[k]
+// (W is nil when every weight is 1), read from line Lines[k].
+type EdgeTable struct {
+	Src, Dst []int32
+	W        []float64
+	Lines    []int32
+	// Header is the header line's fields, nil when the file has none.
+	Header []string
+	// Delimiter is the field separator found (' ' for white space).
+	Delimiter byte
+}
+
+// Len returns the number of edges.
+func (e *EdgeTable) Len() int { return len(e.Src) }
+
+// Remap replaces provisional node indices by their final ones (perm from
+// nodeids.Builder.Finish; nil leaves them as they are).
+func (e *EdgeTable) Remap(perm []int32) {
+	if perm == nil {
+		return
+	}
+	for k := range e.Src {
+		e.Src[k], e.Dst[k] = perm[e.Src[k]], perm[e.Dst[k]]
+	}
+}
+
+// ReadEdgeTable reads an edge table: one edge per line, two id columns and an
+// optional weight, fields separated by tabs, commas, semicolons, bars or
+// white space (detected from the first data line), a header line recognised
+// by its column names (or forced by opt.Table.Header), '#' and '%' comment
+// lines, a UTF-8 byte-order mark, CRLF line ends and gzip. Ids are text as
+// written and are numbered by b (see package nodeids). Malformed lines,
+// weights that are not finite and non-negative, and rows whose field count
+// differs from the first row's are errors naming the file and line.
+func ReadEdgeTable(path string, opt EdgeTableOptions, b *nodeids.Builder) (*EdgeTable, error) {
+	return readFile(path, func(lr *lineReader) (*EdgeTable, error) {
+		return decodeEdgeTable(lr, opt, b)
+	})
+}
+
+// Names of the columns an edge table's header may give its ids and weight.
+var (
+	sourceNames = []string{"source", "src", "from", "u", "i", "row", "head", "node1", "node_1", "source_id", "src_id", "from_id"}
+	targetNames = []string{"target", "dst", "to", "v", "j", "col", "column", "tail", "node2", "node_2", "target_id", "dst_id", "to_id"}
+	weightNames = []string{"weight", "weights", "w", "value", "values"}
+)
+
+func decodeEdgeTable(lr *lineReader, opt EdgeTableOptions, b *nodeids.Builder) (*EdgeTable, error) {
+	t := newTable(lr, opt.Table, "#%")
+	et := &EdgeTable{}
+	var (
+		src, dst, wcol = -1, -1, -1
+		dict           bool // weights from a networkx dictionary column
+		width          int
+		widthLine      int
+		weighted       bool
+	)
+	noWeight := strings.EqualFold(opt.Weight, "none")
+	for {
+		f, line, ok, err := t.row()
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			break
+		}
+		if width == 0 {
+			et.Header, et.Delimiter = t.header, t.delim
+			width, widthLine = len(f), line
+			if t.header != nil && len(t.header) != width {
+				return nil, &ParseError{Path: lr.path, Line: line, Msg: fmt.Sprintf("row has %d fields but the header names %d columns (%q)", width, len(t.header), strings.Join(t.header, string(t.delim)))}
+			}
+			if src, dst, wcol, dict, err = edgeColumns(t, opt, f, noWeight); err != nil {
+				return nil, err
+			}
+			for _, c := range []int{src, dst, wcol} {
+				if c >= width {
+					return nil, &ParseError{Path: lr.path, Line: line, Msg: fmt.Sprintf("column %d is named but the rows have %d fields", c+1, width)}
+				}
+			}
+			weighted = wcol >= 0
+			if weighted {
+				et.W = []float64{}
+			}
+		} else if len(f) != width {
+			return nil, &ParseError{Path: lr.path, Line: line, Msg: fmt.Sprintf("want %d fields like line %d, got %d", width, widthLine, len(f))}
+		}
+		var ids [2]int32
+		for k, c := range [2]int{src, dst} {
+			if f[c] == "" {
+				return nil, &ParseError{Path: lr.path, Line: line, Msg: fmt.Sprintf("empty node id in column %d", c+1)}
+			}
+			i, err := b.Add(f[c])
+			if err != nil {
+				return nil, &ParseError{Path: lr.path, Line: line, Msg: err.Error()}
+			}
+			ids[k] = i
+		}
+		et.Src = append(et.Src, ids[0])
+		et.Dst = append(et.Dst, ids[1])
+		et.Lines = append(et.Lines, int32(min(line, 1<<31-1)))
+		if weighted {
+			w := 1.0
+			if dict {
+				w, err = dictWeight(f[wcol])
+			} else {
+				w, err = parseWeight(f[wcol])
+			}
+			if err != nil {
+				return nil, &ParseError{Path: lr.path, Line: line, Msg: err.Error()}
+			}
+			et.W = append(et.W, w)
+		}
+	}
+	if len(et.Src) == 0 {
+		return nil, lr.fileErrorf("no edges: the file has no data lines")
+	}
+	if et.W != nil {
+		unit := true
+		for _, w := range et.W {
+			if w != 1 {
+				unit = false
+				break
+			}
+		}
+		if unit {
+			et.W = nil
+		}
+	}
+	return et, nil
+}
+
+// edgeColumns resolves the source, target and weight columns from the
+// options, the header and the first row f.
+func edgeColumns(t *table, opt EdgeTableOptions, f []string, noWeight bool) (src, dst, w int, dict bool, err error) {
+	first := 0 // the first data column: 1 after pandas' unnamed index column
+	if len(t.header) > 0 && (t.header[0] == "" || strings.EqualFold(t.header[0], "unnamed: 0")) {
+		first = 1
+	}
+	if src, err = t.column(opt.Source, "source"); err != nil {
+		return
+	}
+	if dst, err = t.column(opt.Target, "target"); err != nil {
+		return
+	}
+	if src < 0 {
+		if src = t.headerIndex(sourceNames...); src < 0 {
+			src = first
+		}
+	}
+	if dst < 0 {
+		if dst = t.headerIndex(targetNames...); dst < 0 {
+			dst = first + 1
+			if dst == src {
+				dst = src + 1
+			}
+		}
+	}
+	if src == dst {
+		err = t.lr.fileErrorf("source and target are the same column %d", src+1)
+		return
+	}
+	w = -1
+	if !noWeight {
+		if w, err = t.column(opt.Weight, "weight"); err != nil {
+			return
+		}
+	}
+	if w < 0 && !noWeight && opt.Weight == "" {
+		switch {
+		case t.header != nil:
+			w = t.headerIndex(weightNames...)
+		default:
+			used := 0
+			for k := range f {
+				if k != src && k != dst {
+					used++
+					w = k
+				}
+			}
+			if used > 1 {
+				err = t.lr.fileErrorf(`want "u v" or "u v w" per line, got %d fields in %q: name the columns with a header line, or give the weight column`, len(f), strings.Join(f, string(t.delim)))
+				return
+			}
+		}
+	}
+	if w >= 0 && w < len(f) && strings.HasPrefix(f[w], "{") {
+		dict = true
+	}
+	return
+}
+
+// dictWeight reads the 'weight' entry of a networkx attribute dictionary
+// such as {} or {'weight': 0.5, 'color': 'red'}; without one the weight is 1.
+func dictWeight(s string) (float64, error) {
+	if !strings.HasPrefix(s, "{") || !strings.HasSuffix(s, "}") {
+		return 0, fmt.Errorf("attribute dictionary %q is not closed by }", s)
+	}
+	body := s[1 : len(s)-1]
+	for _, key := range []string{"'weight'", `"weight"`} {
+		i := strings.Index(body, key)
+		if i < 0 {
+			continue
+		}
+		rest := strings.TrimSpace(body[i+len(key):])
+		if !strings.HasPrefix(rest, ":") {
+			return 0, fmt.Errorf("attribute dictionary %q: want 'weight': value", s)
+		}
+		rest = strings.TrimSpace(rest[1:])
+		if k := strings.IndexAny(rest, ",}"); k >= 0 {
+			rest = rest[:k]
+		}
+		return parseWeight(strings.TrimSpace(rest))
+	}
+	return 1, nil
+}
