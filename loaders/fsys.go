@@ -7,6 +7,7 @@ import (
 	"path"
 
 	"github.com/gssl/gssl/graph"
+	"github.com/gssl/gssl/nodeids"
 )
 
 // readFS opens name in fsys and hands its lines to parse, as readFile does
@@ -53,6 +54,7 @@ func LoadNodeDatasetFS(fsys fs.FS, dir string) (*NodeDataset, error) {
 	}
 	ds.Labels = labels
 	n := len(labels)
+	ds.IDs = nodeids.Identity(n)
 	for _, l := range labels {
 		ds.Classes = max(ds.Classes, l+1)
 	}

@@ -106,12 +106,13 @@ func TestEigsErrors(t *testing.T) {
 	assert.ErrorContains(t, err, "--filter-degree -1 is invalid: it must be ≥ 0")
 	// An isolated node: an error naming it, or eigenvalue 1 with --isolated zero.
 	p := filepath.Join(t.TempDir(), "iso.txt")
-	require.NoError(t, os.WriteFile(p, []byte("0 1\n1 2\n4 4\n"), 0o644))
-	err = runEigs(ctx, eigsOptions{In: nodeInput{Data: p}, K: 2, Laplacian: "sym", Isolated: "error"}, &out, &out)
-	assert.ErrorContains(t, err, "node 3 has degree 0")
+	require.NoError(t, os.WriteFile(p, []byte("0 1\n1 2\n"), 0o644))
+	err = runEigs(ctx, eigsOptions{In: nodeInput{Edges: p, Nodes: 5}, K: 2, Laplacian: "sym", Isolated: "error"}, &out, &out)
+	assert.ErrorContains(t, err, "node 3 has degree 0 (and 1 more), so D^-1/2 is undefined: pass --isolated zero")
+	assert.NotContains(t, err.Error(), "IsolatedZero", "the message names the flag, not the library option")
 	out.Reset()
 	var errw bytes.Buffer
-	require.NoError(t, runEigs(ctx, eigsOptions{In: nodeInput{Data: p}, K: 5, Laplacian: "sym", Isolated: "zero", JSON: true}, &out, &errw))
+	require.NoError(t, runEigs(ctx, eigsOptions{In: nodeInput{Edges: p, Nodes: 5}, K: 5, Laplacian: "sym", Isolated: "zero", JSON: true}, &out, &errw))
 	obj := decodeOne(t, out.Bytes())
 	// Path 0-1-2 (0, 1, 2) and two isolated nodes (1, 1).
 	assert.InDeltaSlice(t, []float64{0, 1, 1, 1, 2}, floatsOf(t, obj["eigenvalues"]), 1e-12)

@@ -133,7 +133,7 @@ func runEmbed(ctx context.Context, opts embedOptions, stdout, stderr io.Writer) 
 	}
 	if opts.Out != "" {
 		label := column{name: "label", value: func(node, _ int) any {
-			if l := all.Labels[node]; l >= 0 {
+			if l := labelOf(all, node); l >= 0 {
 				return className(all, l)
 			}
 			return nil

@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gssl/gssl/internal/sharedtest"
 )
 
 // decodeOne checks that out holds exactly one JSON object and decodes it.
@@ -51,15 +53,25 @@ func TestInfoOnEdgeListAndTU(t *testing.T) {
 	var out bytes.Buffer
 	require.NoError(t, runInfo(context.Background(), infoOptions{In: pathInput(p), JSON: true}, &out, &out))
 	obj := decodeOne(t, out.Bytes())
-	assert.Equal(t, 5.0, obj["nodes"])
-	assert.Equal(t, 2.0, obj["edges"]) // the self loop is dropped
-	assert.Equal(t, 3.0, obj["components"])
+	// The nodes are the ids present (3 is absent); the self loop is kept and
+	// reported, and gives node 4 a degree.
+	assert.Equal(t, 4.0, obj["nodes"])
+	assert.Equal(t, 3.0, obj["edges"])
+	assert.Equal(t, 1.0, obj["self_loops"])
+	assert.Equal(t, 2.0, obj["components"])
+	assert.Equal(t, 0.0, obj["isolated"])
+	assert.Equal(t, "edge-table", obj["kind"])
+	// --nodes 6 fixes the nodes to 0..5: 3 and 5 are isolated.
+	out.Reset()
+	in := pathInput(p)
+	in.Nodes = 6
+	require.NoError(t, runInfo(context.Background(), infoOptions{In: in, JSON: true}, &out, &out))
+	obj = decodeOne(t, out.Bytes())
+	assert.Equal(t, 6.0, obj["nodes"])
 	assert.Equal(t, 2.0, obj["isolated"])
+	assert.Equal(t, 4.0, obj["components"])
 
-	mutag := "../../../shared/data/MUTAG"
-	if _, err := os.Stat(mutag); err != nil {
-		t.Skip("shared data not present")
-	}
+	mutag := sharedtest.Data(t, "MUTAG")
 	out.Reset()
 	require.NoError(t, runInfo(context.Background(), infoOptions{In: pathInput(mutag), JSON: true}, &out, &out))
 	obj = decodeOne(t, out.Bytes())

@@ -109,7 +109,31 @@ func (in *nodeInput) load(ctx context.Context, stderr io.Writer) (*loaders.NodeD
 }
 
 // nodeID is the user's id of node i.
-func nodeID(ds *loaders.NodeDataset, i int) string { return strconv.Itoa(i) }
+func nodeID(ds *loaders.NodeDataset, i int) string {
+	if ds.IDs != nil {
+		return ds.IDs.ID(i)
+	}
+	return strconv.Itoa(i)
+}
+
+// needLabels refuses a data set without any labelled node, for the
+// classifiers.
+func needLabels(ds *loaders.NodeDataset) error {
+	for _, l := range ds.Labels {
+		if l >= 0 {
+			return nil
+		}
+	}
+	return errors.New("no node is labelled: give --labels FILE (id,label rows; an empty label means unlabelled)")
+}
+
+// labelOf is node i's class, −1 when unlabelled or without labels.
+func labelOf(ds *loaders.NodeDataset, i int) int {
+	if ds.Labels == nil {
+		return -1
+	}
+	return ds.Labels[i]
+}
 
 // className is the user's name of class c: as written in the labels file,
 // or its number.
@@ -149,9 +173,15 @@ func flagError(err error) error {
 // its graph): the subgraph, its nodes' labels and the class names; the
 // user's ids follow the nodes.
 func restrictDataset(ds *loaders.NodeDataset, sub *graph.Subgraph) *loaders.NodeDataset {
-	labels := make([]int, len(sub.Original))
-	for t, i := range sub.Original {
-		labels[t] = ds.Labels[i]
+	out := &loaders.NodeDataset{Name: ds.Name, Graph: sub.CSR, Classes: ds.Classes, ClassNames: ds.ClassNames}
+	if ds.Labels != nil {
+		out.Labels = make([]int, len(sub.Original))
+		for t, i := range sub.Original {
+			out.Labels[t] = ds.Labels[i]
+		}
 	}
-	return &loaders.NodeDataset{Name: ds.Name, Graph: sub.CSR, Labels: labels, Classes: ds.Classes, ClassNames: ds.ClassNames}
+	if ds.IDs != nil {
+		out.IDs = ds.IDs.Subset(sub.Original)
+	}
+	return out
 }

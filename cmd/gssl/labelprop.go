@@ -113,6 +113,9 @@ func runLabelprop(ctx context.Context, opts labelpropOptions, stdout, stderr io.
 	} else {
 		ds, err = opts.In.load(ctx, stderr)
 	}
+	if err == nil {
+		err = needLabels(ds)
+	}
 	if err != nil {
 		return fmt.Errorf("labelprop: %w", err)
 	}

@@ -142,6 +142,9 @@ func stkrData(ctx context.Context, opts stkrOptions, stderr io.Writer) (*stkrInp
 	} else {
 		ds, err = opts.In.load(ctx, stderr)
 	}
+	if err == nil {
+		err = needLabels(ds)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("stkr: %w", err)
 	}
