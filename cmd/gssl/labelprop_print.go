@@ -35,9 +35,9 @@ type labelpropResult struct {
 	Alpha            any       `json:"alpha"`
 	AlphaPerSeed     []float64 `json:"alpha_per_seed,omitempty"`
 	AlphaGrid        []float64 `json:"alpha_grid,omitempty"`
-	GridValAccuracy  []float64 `json:"grid_val_accuracy,omitempty"`
-	GridTestAccuracy []float64 `json:"grid_test_accuracy,omitempty"`
-	GridCVAccuracy   []float64 `json:"grid_cv_accuracy,omitempty"`
+	GridValAccuracy  []any     `json:"grid_val_accuracy,omitempty"`
+	GridTestAccuracy []any     `json:"grid_test_accuracy,omitempty"`
+	GridCVAccuracy   []any     `json:"grid_cv_accuracy,omitempty"`
 	CVAccuracy       any       `json:"cv_accuracy,omitempty"`
 	ValAccuracy      any       `json:"val_accuracy"`
 	ValReason        string    `json:"val_accuracy_reason,omitempty"`
@@ -112,7 +112,7 @@ func summarizeLabelprop(opts labelpropOptions, spec splitSpec, ds *loaders.NodeD
 		res.ValReason = "no validation split: every labelled node is trained on"
 		res.TestReason = "no test split: every labelled node is trained on; the unlabelled nodes are predicted"
 		if cv != nil {
-			res.Folds, res.GridCVAccuracy = cv.Folds, cv.Accuracy
+			res.Folds, res.GridCVAccuracy = cv.Folds, finites(cv.Accuracy)
 			for k, a := range cv.Grid {
 				if a == cv.Alpha {
 					res.CVAccuracy = cv.Accuracy[k]
@@ -141,7 +141,7 @@ func summarizeLabelprop(opts labelpropOptions, spec splitSpec, ds *loaders.NodeD
 	} else {
 		res.ClassIterations = r0.info.ClassIterations
 		if opts.Method == "spreading" && lp.auto && r0.withSplit {
-			res.GridValAccuracy, res.GridTestAccuracy = r0.gridVal, r0.gridTest
+			res.GridValAccuracy, res.GridTestAccuracy = finites(r0.gridVal), finites(r0.gridTest)
 		}
 	}
 	if res.NUnreached > 0 {
@@ -197,7 +197,7 @@ func printLabelprop(w io.Writer, res labelpropResult, runs []labelpropRun) {
 			if a == res.Alpha {
 				mark = "*"
 			}
-			fmt.Fprintf(w, "  %-5g %s  %s\n", a, mark, pct(res.GridCVAccuracy[k]))
+			fmt.Fprintf(w, "  %-5g %s  %s\n", a, mark, num(res.GridCVAccuracy[k]))
 		}
 		fmt.Fprintf(w, "  * chosen by %d-fold cross-validation over the labelled nodes (the first best on ties)\n", res.Folds)
 	}

@@ -189,7 +189,7 @@ type stkrResult struct {
 	TestReason       string    `json:"test_accuracy_reason,omitempty"`
 	ValAccuracyMean  any       `json:"val_accuracy_mean"`
 	ValReason        string    `json:"val_accuracy_reason,omitempty"`
-	TestAccuracies   []float64 `json:"test_accuracies"`
+	TestAccuracies   []any     `json:"test_accuracies"`
 	Eta              []float64 `json:"eta"`               // per fit (per seed, or per seed and chunk)
 	Beta             []float64 `json:"beta"`              // per fit
 	ChosenIterations []int     `json:"chosen_iterations"` // per fit; 0 = solved to the tolerance
@@ -366,7 +366,7 @@ func stkrBenchmark(ctx context.Context, opts stkrOptions, s *stkrSetup, in *stkr
 		res.Seeds = append(res.Seeds, seed)
 		res.TestNodes = scored
 	}
-	res.TestAccuracies = tests
+	res.TestAccuracies = finites(tests)
 	tm, ts := eval.MeanStd(tests)
 	vm, _ := eval.MeanStd(vals)
 	res.TestAccuracyMean, res.TestAccuracyStd, res.ValAccuracyMean = finite(tm), finite(ts), finite(vm)

@@ -1,0 +1,144 @@
+package main
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestVersion(t *testing.T) {
+	out, _, err := runRoot(t, "version", "--json")
+	require.NoError(t, err)
+	obj := decodeOne(t, []byte(out))
+	assert.Equal(t, "github.com/gssl/gssl", obj["module"])
+	assert.NotEmpty(t, obj["version"])
+	assert.NotEmpty(t, obj["go"])
+	text, _, err := runRoot(t, "--version")
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(text, "gssl "), text)
+}
+
+// gssl --json with no command prints nothing on stdout and is a usage
+// error (exit status 2), not help text posing as JSON.
+func TestJSONAloneIsAUsageError(t *testing.T) {
+	out, _, err := runRoot(t, "--json")
+	require.Error(t, err)
+	assert.True(t, errors.As(err, new(usageError)))
+	assert.Empty(t, out)
+	_, _, err = runRoot(t, "labelprop", "--bogus")
+	assert.True(t, errors.As(err, new(usageError)), "an unknown flag is a usage error")
+	out, _, err = runRoot(t)
+	require.NoError(t, err)
+	assert.Contains(t, out, "Usage:", "gssl alone prints help")
+}
+
+// Old flag names still work, with a notice on stderr (never on stdout).
+func TestDeprecatedAliases(t *testing.T) {
+	out, errw, err := runRoot(t, "eigs", "--k", "3", "--json", "--lcc=false")
+	if err != nil { // --lcc is not an eigs flag
+		out, errw, err = runRoot(t, "eigs", "--k", "3", "--json")
+	}
+	require.NoError(t, err)
+	assert.Contains(t, errw, "--k is deprecated: use --eigenpairs")
+	assert.Equal(t, 3.0, decodeOne(t, []byte(out))["eigenpairs"])
+	out, errw, err = runRoot(t, "cluster", "--k", "2", "--restarts", "1", "--json")
+	require.NoError(t, err)
+	assert.Contains(t, errw, "--k is deprecated: use --clusters")
+	assert.Equal(t, 2.0, decodeOne(t, []byte(out))["clusters"])
+}
+
+// --plot with an unknown format is refused before anything is computed and
+// leaves no file; --out writes the user's ids for every node, also with
+// --lcc (the nodes outside the component get empty coordinates).
+func TestEmbedPlotAndOut(t *testing.T) {
+	dir := t.TempDir()
+	bogus := filepath.Join(dir, "x.bogus")
+	_, _, err := runRoot(t, "embed", "--plot", bogus)
+	assert.ErrorContains(t, err, "--plot "+bogus+": unknown image format")
+	_, statErr := os.Stat(bogus)
+	assert.True(t, os.IsNotExist(statErr), "no file left behind")
+
+	p := writePlanted(t, 2, 30)
+	edges := filepath.Join(dir, "e.tsv")
+	b, err := os.ReadFile(filepath.Join(p, "edges.txt"))
+	require.NoError(t, err)
+	var tsv strings.Builder
+	tsv.WriteString("from\tto\n")
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		f := strings.Fields(line)
+		tsv.WriteString("n" + f[0] + "\tn" + f[1] + "\n")
+	}
+	tsv.WriteString("lone1\tlone2\n") // a second component
+	require.NoError(t, os.WriteFile(edges, []byte(tsv.String()), 0o644))
+	out := filepath.Join(dir, "x.csv")
+	_, _, err = runRoot(t, "embed", "--edges", edges, "--lcc", "--out", out)
+	require.NoError(t, err)
+	rows := readCSV(t, out)
+	require.Len(t, rows, 1+62)
+	assert.Equal(t, []string{"id", "label", "x1", "x2"}, rows[0])
+	empty := 0
+	for _, r := range rows[1:] {
+		assert.True(t, strings.HasPrefix(r[0], "n") || strings.HasPrefix(r[0], "lone"), r[0])
+		if r[2] == "" {
+			empty++
+			assert.True(t, strings.HasPrefix(r[0], "lone"))
+		}
+	}
+	assert.Equal(t, 2, empty)
+
+	cl := filepath.Join(dir, "c.jsonl")
+	_, _, err = runRoot(t, "cluster", "--edges", edges, "--lcc", "--clusters", "2", "--out", cl)
+	require.NoError(t, err)
+	b, err = os.ReadFile(cl)
+	require.NoError(t, err)
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	require.Len(t, lines, 62)
+	assert.Contains(t, string(b), `{"id":"lone1","cluster":null}`)
+	assert.Contains(t, string(b), `{"id":"n0","cluster":`)
+
+	ev := filepath.Join(dir, "v.csv")
+	_, _, err = runRoot(t, "eigs", "--edges", edges, "--eigenpairs", "3", "--out", ev)
+	require.NoError(t, err)
+	rows = readCSV(t, ev)
+	require.Len(t, rows, 63)
+	assert.Equal(t, []string{"id", "v1", "v2", "v3"}, rows[0])
+}
+
+// Splits: random:K sizes scale with the graph; a split without test nodes
+// reports null with a reason (never NaN); a split listing an unlabelled node
+// is refused.
+func TestLabelpropSplitEdgeCases(t *testing.T) {
+	p := writePlanted(t, 4, 50) // 200 nodes
+	out, _, err := runRoot(t, "labelprop", "--data", p, "--split", "random:5", "--json")
+	require.NoError(t, err)
+	obj := decodeOne(t, []byte(out))
+	assert.Equal(t, 20.0, obj["train"])
+	assert.Equal(t, 60.0, obj["val"]) // ⌊180/3⌋
+	assert.Equal(t, 90.0, obj["test"])
+
+	split := filepath.Join(t.TempDir(), "split.txt")
+	require.NoError(t, os.WriteFile(split, []byte("train 0\ntrain 60\ntrain 110\ntrain 160\nval 1\nval 61\n"), 0o644))
+	out, _, err = runRoot(t, "labelprop", "--data", p, "--split", split, "--json")
+	require.NoError(t, err)
+	obj = decodeOne(t, []byte(out))
+	assert.Nil(t, obj["test_accuracy"])
+	assert.Nil(t, obj["macro_f1"])
+	assert.Equal(t, "the split has no test node", obj["test_accuracy_reason"])
+	assert.NotNil(t, obj["val_accuracy"])
+
+	labels := filepath.Join(p, "labels.txt")
+	b, err := os.ReadFile(labels)
+	require.NoError(t, err)
+	b = []byte("-1" + string(b[1:]))
+	require.NoError(t, os.WriteFile(labels, b, 0o644))
+	_, _, err = runRoot(t, "labelprop", "--data", p, "--split", split)
+	assert.ErrorContains(t, err, "train node 0 has no label (−1)")
+
+	_, _, err = runRoot(t, "stkr", "--data", p, "--splits", filepath.Join(p, "missing"))
+	assert.ErrorContains(t, err, "is not a folder of split files")
+}
