@@ -68,3 +68,23 @@ func TestChooseAlphaErrors(t *testing.T) {
 	_, err = ChooseAlpha(context.Background(), ds.Graph, []int{0, 1}, []int{0, 1}, &Spreading{}, nil, 0, 0)
 	assert.ErrorContains(t, err, "a class with at least 2 labelled items")
 }
+
+// ChooseOnSplit on Cora's Planetoid split gives lp.py's choice and figures
+// (shared/bench/peers/lp.py, line lp-zhou: a = 0.95, val 0.706, test 0.718).
+func TestChooseOnSplitCora(t *testing.T) {
+	ds, err := datasets.Cora()
+	require.NoError(t, err)
+	c, err := ChooseOnSplit(context.Background(), ds.Graph, ds.Labels, ds.Classes, *ds.Split, AlphaGrid(), func(a float64) Classifier {
+		return &Spreading{Alpha: a, Classes: ds.Classes}
+	})
+	require.NoError(t, err)
+	assert.Equal(t, 0.95, AlphaGrid()[c.Best])
+	assert.Equal(t, []float64{0.658, 0.672, 0.692, 0.694, 0.706, 0.686}, c.GridVal)
+	assert.Equal(t, 0.718, c.Test)
+	assert.Equal(t, 0.706, c.Val)
+
+	noVal := *ds.Split
+	noVal.Val = nil
+	_, err = ChooseOnSplit(context.Background(), ds.Graph, ds.Labels, ds.Classes, noVal, AlphaGrid(), func(a float64) Classifier { return &Spreading{Alpha: a} })
+	assert.ErrorContains(t, err, "needs validation nodes")
+}

@@ -129,3 +129,26 @@ func TestNormalize(t *testing.T) {
 	assert.Equal(t, []int{1, 1, 0}, pred)
 	assert.Equal(t, 1, none)
 }
+
+// ChooseSplit: one partition, or one per chunk whose test nodes together
+// are the split's; the counts add up over the chunks.
+func TestChooseSplit(t *testing.T) {
+	ds, err := datasets.Cora()
+	require.NoError(t, err)
+	task := Task{Graph: ds.Graph, Labels: ds.Labels, Classes: ds.Classes}
+	cands := func() []*Regressor { return []*Regressor{{Transform: Power(2), Beta: 1}} }
+	fits := 0
+	one, err := ChooseSplit(context.Background(), task, *ds.Split, Transductive, 0.01, false, 3, cands, func(n int) { fits += n })
+	require.NoError(t, err)
+	assert.Len(t, one.Partitions, 1)
+	assert.Equal(t, 27, one.TestScored) // round(0.01·2708)
+	assert.Equal(t, 1, fits)
+	all, err := ChooseSplit(context.Background(), task, *ds.Split, Transductive, 0.3, true, 3, cands, nil)
+	require.NoError(t, err)
+	assert.Len(t, all.Partitions, 2) // chunks of 812: 812 + 188
+	assert.Equal(t, 1000, all.TestScored)
+	whole, err := ChooseSplit(context.Background(), task, *ds.Split, Transductive, 0, false, 3, cands, nil)
+	require.NoError(t, err)
+	assert.Equal(t, whole.TestCorrect, all.TestCorrect, "transductive: every chunk's fit is the same fit")
+	assert.Greater(t, whole.TestAccuracy(), 0.4, "chance is 1/7")
+}

@@ -95,7 +95,8 @@
 // split's test nodes into chunks of round(p_test·N), one partition per
 // chunk, so that every test node is scored while only p_test of the graph
 // is hidden at a time: the low-noise estimate of the protocol's test
-// accuracy (BENCHMARKS.md, stkr).
+// accuracy (BENCHMARKS.md, stkr). ChooseSplit runs all of it on one split
+// (one partition, or one per chunk) and sums the test counts.
 //
 // # Without a split
 //

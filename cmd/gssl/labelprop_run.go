@@ -218,50 +218,14 @@ func labelpropOnSplit(ctx context.Context, ds *loaders.NodeDataset, sp eval.Spli
 	if err := checkSeeds(ds, sp.Train, opts.KeepIsolatedSeeds); err != nil {
 		return labelpropRun{}, err
 	}
-	classes := make([]int, len(sp.Train))
-	for k, v := range sp.Train {
-		classes[k] = ds.Labels[v]
-	}
-	run := labelpropRun{split: sp, withSplit: true}
-	var models []labelprop.Classifier
-	accuracy := func(m labelprop.Classifier, idx []int) float64 {
-		if len(idx) == 0 {
-			return math.NaN()
-		}
-		a, err := eval.Accuracy(m.Labels(), ds.Labels, idx)
-		if err != nil {
-			return math.NaN()
-		}
-		return a
-	}
-	best, vals, err := eval.GridSearch(ctx, lp.grid, func(ctx context.Context, a float64) (float64, error) {
-		m := lp.model(opts, ds.Classes, a)
-		t0 := timeNow()
-		if err := m.Fit(ctx, ds.Graph, sp.Train, classes); err != nil {
-			return 0, err
-		}
-		run.gridSecs = append(run.gridSecs, seconds(t0))
-		models = append(models, m)
-		run.gridTest = append(run.gridTest, accuracy(m, sp.Test))
-		run.gridIter = append(run.gridIter, m.Info().Iterations)
-		v := accuracy(m, sp.Val)
-		if math.IsNaN(v) { // no validation nodes (a single a): nothing to choose
-			return 0, nil
-		}
-		return v, nil
+	c, err := labelprop.ChooseOnSplit(ctx, ds.Graph, ds.Labels, ds.Classes, sp, lp.grid, func(a float64) labelprop.Classifier {
+		return lp.model(opts, ds.Classes, a)
 	})
 	if err != nil {
 		return labelpropRun{}, fmt.Errorf("labelprop: %w", err)
 	}
-	run.gridVal = vals
-	m := models[best]
-	run.alpha, run.model, run.info, run.fitSeconds = lp.grid[best], m, m.Info(), run.gridSecs[best]
-	run.val, run.test = accuracy(m, sp.Val), accuracy(m, sp.Test)
-	run.macroF1 = math.NaN()
-	if len(sp.Test) > 0 {
-		if f1, err := eval.MacroF1(m.Labels(), ds.Labels, sp.Test, ds.Classes); err == nil {
-			run.macroF1 = f1
-		}
-	}
+	run := labelpropRun{split: sp, withSplit: true, alpha: lp.grid[c.Best], model: c.Model, info: c.Model.Info(),
+		gridVal: c.GridVal, gridTest: c.GridTest, gridIter: c.GridIterations, gridSecs: c.GridSeconds,
+		val: c.Val, test: c.Test, macroF1: c.MacroF1, fitSeconds: c.GridSeconds[c.Best]}
 	return run, nil
 }

@@ -313,42 +313,29 @@ func stkrBenchmark(ctx context.Context, opts stkrOptions, s *stkrSetup, in *stkr
 		}
 		res.DroppedSplit += dropped
 		res.SplitSource = source
-		var parts []stkr.Partition
-		if opts.TestChunks {
-			if parts, err = stkr.TestChunks(n, split, opts.PTest, uint64(seed)); err != nil {
-				return res, err
-			}
-			if seed == opts.Seed { // one fit per chunk: about this many per seed
+		if opts.TestChunks && seed == opts.Seed { // one fit per chunk: about this many per seed
+			if parts, err := stkr.TestChunks(n, split, opts.PTest, uint64(seed)); err == nil {
 				bar.SetTotal(opts.Seeds * len(parts) * ncand)
 			}
-		} else {
-			part, err := stkr.NewPartition(n, split, opts.PTest, uint64(seed))
-			if err != nil {
-				return res, err
-			}
-			parts = append(parts, part)
 		}
-		right, scored := 0, 0
-		var seedVal float64
-		for _, part := range parts {
-			cands := s.candidates(opts)
-			c, err := stkr.Choose(ctx, task, part, s.setting, cands)
-			bar.Add(len(cands))
-			res.Candidates += len(cands)
+		run, err := stkr.ChooseSplit(ctx, task, split, s.setting, opts.PTest, opts.TestChunks, uint64(seed),
+			func() []*stkr.Regressor { return s.candidates(opts) }, bar.Add)
+		names := s.candidates(opts)
+		for _, c := range run.Choices {
+			res.Candidates += len(c.Candidates)
 			for i, o := range c.Candidates {
 				if o.Err != nil {
 					res.FailedCandidates++
-					logf(stderr, "stkr: seed %d: %s β=%g max-iter=%d: %v", seed, cands[i].Transform, cands[i].Beta, cands[i].Iterations, o.Err)
+					logf(stderr, "stkr: seed %d: %s β=%g max-iter=%d: %v", seed, names[i].Transform, names[i].Beta, names[i].Iterations, o.Err)
 				}
 			}
-			if err != nil {
-				return res, fmt.Errorf("stkr: seed %d: %w", seed, err)
-			}
-			o, best := c.Final, cands[c.Best]
+		}
+		if err != nil {
+			return res, fmt.Errorf("stkr: seed %d: %w", seed, err)
+		}
+		for k, c := range run.Choices {
+			o, best := c.Final, run.Chosen[k]
 			res.VisibleNodes = c.Visible
-			right += o.TestCorrect
-			scored += o.TestScored
-			seedVal += o.ValAccuracy
 			res.chosen(best)
 			iters += float64(o.Stats.TotalIterations())
 			mvs += float64(o.Stats.MatVecs)
@@ -358,11 +345,12 @@ func stkrBenchmark(ctx context.Context, opts stkrOptions, s *stkrSetup, in *stkr
 			res.SolverDetail = o.Stats.Solver
 			logf(stderr, "stkr: seed %d: test %.4f (%d nodes) val %.4f (%s β=%g, stop after %d, %d iterations, %d products, %.3fs)", seed, o.TestAccuracy, o.TestScored, o.ValAccuracy, best.Transform, best.Beta, best.Iterations, o.Stats.TotalIterations(), o.Stats.MatVecs, o.Seconds)
 		}
+		right, scored, seedVal := run.TestCorrect, run.TestScored, run.ValAccuracy
 		if scored == 0 {
 			return res, fmt.Errorf("stkr: seed %d: no labelled test node to score", seed)
 		}
 		tests = append(tests, float64(right)/float64(scored))
-		vals = append(vals, seedVal/float64(len(parts)))
+		vals = append(vals, seedVal)
 		res.Seeds = append(res.Seeds, seed)
 		res.TestNodes = scored
 	}
