@@ -108,9 +108,12 @@ func logf(stderr io.Writer, format string, args ...any) {
 	fmt.Fprintf(stderr, format+"\n", args...)
 }
 
-// findUp looks for rel in the current directory and its parents, so that
-// defaults like testdata/cora work from anywhere inside the checkout. It
+// findUp looks for rel in the current directory and its parents. It
 // returns rel unchanged when nothing is found, so the error names it.
+//
+// Deprecated: no default may point outside the binary (the node-level
+// commands default to the embedded Cora); a command whose only data is a
+// benchmark folder must require its flag instead.
 func findUp(rel string) string {
 	dir, err := os.Getwd()
 	if err != nil {
@@ -129,9 +132,8 @@ func findUp(rel string) string {
 	}
 }
 
-// defaultCora is the embedded default data set: the copy of Cora in testdata.
-func defaultCora() string { return findUp(filepath.Join("testdata", "cora")) }
-
 // sharedData returns the path of a data set in the shared data folder that
 // sits next to the checkout (../shared/data/NAME).
+//
+// Deprecated: see findUp; tests use internal/sharedtest.
 func sharedData(name string) string { return findUp(filepath.Join("..", "shared", "data", name)) }
