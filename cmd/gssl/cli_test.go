@@ -142,3 +142,25 @@ func TestLabelpropSplitEdgeCases(t *testing.T) {
 	_, _, err = runRoot(t, "stkr", "--data", p, "--splits", filepath.Join(p, "missing"))
 	assert.ErrorContains(t, err, "is not a folder of split files")
 }
+
+// A directed input names the flag that reads it, not a library option.
+func TestDirectedInputMessages(t *testing.T) {
+	dir := t.TempDir()
+	mtx := filepath.Join(dir, "d.mtx")
+	require.NoError(t, os.WriteFile(mtx, []byte("%%MatrixMarket matrix coordinate real general\n3 3 2\n1 2 1\n2 3 1\n"), 0o644))
+	_, _, err := runRoot(t, "info", "--edges", mtx)
+	assert.ErrorContains(t, err, "pass --directed max, sum, mean or mutual")
+	assert.NotContains(t, err.Error(), "graph.Options")
+	out, _, err := runRoot(t, "info", "--edges", mtx, "--directed", "max", "--json")
+	require.NoError(t, err)
+	assert.Equal(t, 2.0, decodeOne(t, []byte(out))["edges"])
+	e := filepath.Join(dir, "e.csv")
+	require.NoError(t, os.WriteFile(e, []byte("a,b\nb,a\n"), 0o644))
+	_, _, err = runRoot(t, "info", "--edges", e, "--directed", "error")
+	assert.ErrorContains(t, err, "--directed error refuses an edge given twice")
+	out, _, err = runRoot(t, "info", "--edges", e, "--json")
+	require.NoError(t, err)
+	assert.Equal(t, 1.0, decodeOne(t, []byte(out))["edges"], "undirected: merged")
+	_, _, err = runRoot(t, "info", "--edges", e, "--directed", "both")
+	assert.ErrorContains(t, err, `--directed "both" is invalid`)
+}

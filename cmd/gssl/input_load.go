@@ -56,12 +56,18 @@ func graphOptions(directed string) (graph.Options, error) {
 // that name the flags.
 func loadError(err error) error {
 	var pe *loaders.ParseError
-	if errors.As(err, &pe) && strings.Contains(pe.Msg, "graph.Options") {
-		msg := pe.Msg
-		if i := strings.Index(msg, "; set a directed Symmetrize rule"); i >= 0 {
-			msg = msg[:i] + "; pass --directed max, sum, mean or mutual to symmetrise it"
-		}
-		return &loaders.ParseError{Path: pe.Path, Line: pe.Line, Msg: msg, Err: pe.Err}
+	if !errors.As(err, &pe) {
+		return err
 	}
-	return err
+	msg := pe.Msg
+	if i := strings.Index(msg, "; set a directed Symmetrize rule"); i >= 0 {
+		msg = msg[:i] + "; pass --directed max, sum, mean or mutual to symmetrise it"
+	}
+	if i := strings.Index(msg, " (duplicate policy: error"); i >= 0 {
+		msg = msg[:i] + ": --directed error refuses an edge given twice; --directed undirected merges it (by max), sum adds"
+	}
+	if msg == pe.Msg {
+		return err
+	}
+	return &loaders.ParseError{Path: pe.Path, Line: pe.Line, Msg: msg, Err: pe.Err}
 }
