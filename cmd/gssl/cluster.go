@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gssl/gssl/eval"
+	"github.com/gssl/gssl/laplacian"
 	"github.com/gssl/gssl/spectral"
 )
 
@@ -84,20 +85,8 @@ type clusterResult struct {
 }
 
 func runCluster(ctx context.Context, opts clusterOptions, stdout, stderr io.Writer) error {
-	if opts.Clusters < 0 {
-		return fmt.Errorf("cluster: --clusters %d is invalid: it must be ≥ 1 (0: the number of classes)", opts.Clusters)
-	}
-	if opts.Restarts < 1 {
-		return fmt.Errorf("cluster: --restarts %d is invalid: it must be ≥ 1", opts.Restarts)
-	}
-	if opts.Tol != 0 && !(opts.Tol > 0 && opts.Tol < 1) {
-		return fmt.Errorf("cluster: --tol %v is invalid: it must be in (0, 1), or 0 for the default", opts.Tol)
-	}
-	iso, err := isolatedPolicy(opts.Isolated)
+	iso, err := opts.check()
 	if err != nil {
-		return fmt.Errorf("cluster: %w", err)
-	}
-	if err := checkOutPath("out", opts.Out); err != nil {
 		return fmt.Errorf("cluster: %w", err)
 	}
 	loadStart := timeNow()
@@ -155,4 +144,21 @@ func runCluster(ctx context.Context, opts clusterOptions, stdout, stderr io.Writ
 		res.Out = opts.Out
 	}
 	return report(stdout, opts.JSON, res, func(w io.Writer) { printCluster(w, res) })
+}
+
+// check validates the flags that need no data.
+func (opts clusterOptions) check() (laplacian.IsolatedPolicy, error) {
+	if opts.Clusters < 0 {
+		return 0, fmt.Errorf("--clusters %d is invalid: it must be ≥ 1 (0: the number of classes)", opts.Clusters)
+	}
+	if opts.Restarts < 1 {
+		return 0, fmt.Errorf("--restarts %d is invalid: it must be ≥ 1", opts.Restarts)
+	}
+	if err := checkTol(opts.Tol); err != nil {
+		return 0, err
+	}
+	if err := checkOutPath("out", opts.Out); err != nil {
+		return 0, err
+	}
+	return isolatedPolicy(opts.Isolated)
 }

@@ -91,21 +91,7 @@ type eigsResult struct {
 }
 
 func runEigs(ctx context.Context, opts eigsOptions, stdout, stderr io.Writer) error {
-	if opts.K < 1 {
-		return fmt.Errorf("eigs: --eigenpairs %d is invalid: it must be ≥ 1", opts.K)
-	}
-	for _, v := range []struct {
-		name string
-		v    int
-	}{{"block", opts.Block}, {"basis", opts.Basis}, {"filter-degree", opts.Filter}} {
-		if v.v < 0 {
-			return fmt.Errorf("eigs: --%s %d is invalid: it must be ≥ 0 (0: automatic)", v.name, v.v)
-		}
-	}
-	if opts.Tol != 0 && !(opts.Tol > 0 && opts.Tol < 1) {
-		return fmt.Errorf("eigs: --tol %v is invalid: it must be in (0, 1), or 0 for the default", opts.Tol)
-	}
-	if err := checkOutPath("out", opts.Out); err != nil {
+	if err := opts.check(); err != nil {
 		return fmt.Errorf("eigs: %w", err)
 	}
 	kind, err := eigsKind(opts.Laplacian)
@@ -167,6 +153,25 @@ func runEigs(ctx context.Context, opts eigsOptions, stdout, stderr io.Writer) er
 		fmt.Fprintf(w, "max residual %.3g (tolerance %.3g), orthogonality %.3g\n", res.MaxResidual, res.Tol, res.Orthogonality)
 		fmt.Fprintf(w, "%.3f s (%d restarts, %d products), load %.3f s\n", res.Seconds, res.Restarts, res.MatVecs, res.LoadSeconds)
 	})
+}
+
+// check validates the numeric flags and the output file.
+func (opts eigsOptions) check() error {
+	if opts.K < 1 {
+		return fmt.Errorf("--eigenpairs %d is invalid: it must be ≥ 1", opts.K)
+	}
+	for _, v := range []struct {
+		name string
+		v    int
+	}{{"block", opts.Block}, {"basis", opts.Basis}, {"filter-degree", opts.Filter}} {
+		if v.v < 0 {
+			return fmt.Errorf("--%s %d is invalid: it must be ≥ 0 (0: automatic)", v.name, v.v)
+		}
+	}
+	if err := checkTol(opts.Tol); err != nil {
+		return err
+	}
+	return checkOutPath("out", opts.Out)
 }
 
 // orthogonality returns max |VᵀMV − I| (M = D for rw, I otherwise).

@@ -15,6 +15,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/gssl/gssl/laplacian"
 	"github.com/gssl/gssl/loaders"
 	"github.com/gssl/gssl/spectral"
 )
@@ -84,23 +85,8 @@ type embedResult struct {
 }
 
 func runEmbed(ctx context.Context, opts embedOptions, stdout, stderr io.Writer) error {
-	if opts.Dim < 1 {
-		return fmt.Errorf("embed: --dim %d is invalid: it must be ≥ 1", opts.Dim)
-	}
-	if opts.Tol != 0 && !(opts.Tol > 0 && opts.Tol < 1) {
-		return fmt.Errorf("embed: --tol %v is invalid: it must be in (0, 1), or 0 for the default", opts.Tol)
-	}
-	iso, err := isolatedPolicy(opts.Isolated)
+	iso, err := opts.check()
 	if err != nil {
-		return fmt.Errorf("embed: %w", err)
-	}
-	// A bad --plot or --out name is refused before anything is computed.
-	if opts.Plot != "" {
-		if _, err := plotFormat(opts.Plot); err != nil {
-			return fmt.Errorf("embed: %w", err)
-		}
-	}
-	if err := checkOutPath("out", opts.Out); err != nil {
 		return fmt.Errorf("embed: %w", err)
 	}
 	loadStart := timeNow()
@@ -156,6 +142,26 @@ func runEmbed(ctx context.Context, opts embedOptions, stdout, stderr io.Writer) 
 		}
 		fmt.Fprintf(w, "%.3f s (load %.3f s)\n", res.Seconds, res.LoadSeconds)
 	})
+}
+
+// check validates the flags that need no data; a bad --plot or --out name
+// is refused before anything is computed.
+func (opts embedOptions) check() (laplacian.IsolatedPolicy, error) {
+	if opts.Dim < 1 {
+		return 0, fmt.Errorf("--dim %d is invalid: it must be ≥ 1", opts.Dim)
+	}
+	if err := checkTol(opts.Tol); err != nil {
+		return 0, err
+	}
+	if opts.Plot != "" {
+		if _, err := plotFormat(opts.Plot); err != nil {
+			return 0, err
+		}
+	}
+	if err := checkOutPath("out", opts.Out); err != nil {
+		return 0, err
+	}
+	return isolatedPolicy(opts.Isolated)
 }
 
 // plotEmbedding draws the first two coordinates (or the first against the

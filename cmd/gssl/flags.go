@@ -126,3 +126,11 @@ func checkCount(name string, v, lo int, auto string) error {
 	}
 	return fmt.Errorf("--%s %d is invalid: it must be ≥ %d", name, v, lo)
 }
+
+// checkTol refuses a tolerance outside (0, 1); 0 means the default.
+func checkTol(tol float64) error {
+	if tol != 0 && !(tol > 0 && tol < 1) {
+		return fmt.Errorf("--tol %v is invalid: it must be in (0, 1), or 0 for the default", tol)
+	}
+	return nil
+}

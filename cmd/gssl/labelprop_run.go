@@ -189,6 +189,10 @@ func labelpropSplits(ctx context.Context, ds *loaders.NodeDataset, spec splitSpe
 // (−1) in any part is an error, since it can be neither trained on nor
 // scored.
 func readSplitFile(path string, ds *loaders.NodeDataset) (*eval.Split, error) {
+	if ds.IDs != nil && !ds.IDs.IsIdentity() {
+		// A split file names nodes 0..n−1, which are not the user's ids.
+		return nil, fmt.Errorf("%s: a split file names the nodes 0..n-1, and this data set has its own ids; use --split none or random:K", path)
+	}
 	sp, err := loaders.ReadSplit(path, len(ds.Labels))
 	if err != nil {
 		return nil, err
