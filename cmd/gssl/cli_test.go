@@ -164,3 +164,30 @@ func TestDirectedInputMessages(t *testing.T) {
 	_, _, err = runRoot(t, "info", "--edges", e, "--directed", "both")
 	assert.ErrorContains(t, err, `--directed "both" is invalid`)
 }
+
+// info on a user's tables: text ids, class names, dense features and
+// targets are reported.
+func TestInfoOnUserTables(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, s string) string {
+		p := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(p, []byte(s), 0o644))
+		return p
+	}
+	e := write("e.csv", "source,target,weight\nu1,u2,0.5\nu2,u3,2\nu4,u5,1\n")
+	l := write("l.csv", "id,label\nu1,cat\nu2,\nu3,dog\nu5,cat\n")
+	f := write("f.csv", "id,a,b\nu1,1,0\nu2,0,1\nu3,1,1\nu4,0,0\nu5,2,2\n")
+	y := write("y.csv", "id,value\nu1,0.5\nu4,1.5\n")
+	out, _, err := runRoot(t, "info", "--edges", e, "--labels", l, "--features", f, "--targets", y, "--json")
+	require.NoError(t, err)
+	obj := decodeOne(t, []byte(out))
+	assert.Equal(t, 5.0, obj["nodes"])
+	assert.Equal(t, 2.0, obj["components"])
+	assert.Equal(t, 2.0, obj["classes"])
+	assert.ElementsMatch(t, []any{"cat", "dog"}, obj["class_names"])
+	assert.Equal(t, 2.0, obj["unlabelled"])
+	assert.Equal(t, 2.0, obj["features"])
+	assert.Equal(t, true, obj["dense_features"])
+	assert.Equal(t, 2.0, obj["targets"])
+	assert.Equal(t, "text", obj["ids"])
+}

@@ -70,7 +70,10 @@ type graphInfo struct {
 	ClassNames       []string `json:"class_names,omitempty"`
 	Unlabelled       int      `json:"unlabelled"`
 	Features         int      `json:"features"`
-	FeatureNonZeros  int      `json:"feature_nonzeros"`
+	FeatureNonZeros  int      `json:"feature_nonzeros"` // -1 for dense features
+	DenseFeatures    bool     `json:"dense_features,omitempty"`
+	Targets          int      `json:"targets,omitempty"` // nodes with a known regression target
+	IDs              string   `json:"ids"`               // "index" (0..n-1), "integer" or "text"
 	Train            int      `json:"train"`
 	Val              int      `json:"val"`
 	Test             int      `json:"test"`
@@ -108,7 +111,7 @@ func runInfo(ctx context.Context, opts infoOptions, stdout, stderr io.Writer) er
 		return fmt.Errorf("info: %w", err)
 	}
 	in := describe(ds.Graph)
-	in.Path, in.Kind = opts.In.source(), "node-classification"
+	in.Path, in.Kind, in.IDs = opts.In.source(), "node-classification", "index"
 	if opts.In.Data == "" && !opts.In.embedded() {
 		in.Kind = "edge-table"
 		if strings.HasSuffix(strings.TrimSuffix(strings.ToLower(opts.In.Edges), ".gz"), ".mtx") {
@@ -129,6 +132,22 @@ func runInfo(ctx context.Context, opts infoOptions, stdout, stderr io.Writer) er
 	}
 	if ds.Features != nil {
 		in.Features, in.FeatureNonZeros = ds.Features.Cols, ds.Features.NNZ()
+	}
+	if ds.DenseFeatures != nil {
+		_, in.Features = ds.DenseFeatures.Dims()
+		in.FeatureNonZeros = -1
+		in.DenseFeatures = true
+	}
+	for _, v := range ds.Targets {
+		if !math.IsNaN(v) {
+			in.Targets++
+		}
+	}
+	if ds.IDs != nil && !ds.IDs.IsIdentity() {
+		in.IDs = "integer"
+		if ds.IDs.IsText() {
+			in.IDs = "text"
+		}
 	}
 	if ds.Split != nil {
 		in.Train, in.Val, in.Test = len(ds.Split.Train), len(ds.Split.Val), len(ds.Split.Test)
@@ -176,8 +195,15 @@ func printGraphInfo(w io.Writer, in graphInfo) {
 		}
 		fmt.Fprintln(w)
 	}
-	if in.Features > 0 {
+	fmt.Fprintf(w, "  ids          %s\n", in.IDs)
+	switch {
+	case in.DenseFeatures:
+		fmt.Fprintf(w, "  features     %d (dense)\n", in.Features)
+	case in.Features > 0:
 		fmt.Fprintf(w, "  features     %d (%d non-zeros)\n", in.Features, in.FeatureNonZeros)
+	}
+	if in.Targets > 0 {
+		fmt.Fprintf(w, "  targets      %d nodes\n", in.Targets)
 	}
 	if in.Train+in.Val+in.Test > 0 {
 		fmt.Fprintf(w, "  split        train %d, val %d, test %d\n", in.Train, in.Val, in.Test)
