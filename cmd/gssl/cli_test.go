@@ -191,3 +191,17 @@ func TestInfoOnUserTables(t *testing.T) {
 	assert.Equal(t, 2.0, obj["targets"])
 	assert.Equal(t, "text", obj["ids"])
 }
+
+// An OGB node-property folder is read with --data, with its own split.
+func TestOGBFolder(t *testing.T) {
+	out, _, err := runRoot(t, "labelprop", "--data", "../../testdata/ogb-tiny/tiny", "--alpha", "0.9", "--json")
+	require.NoError(t, err)
+	obj := decodeOne(t, []byte(out))
+	assert.Equal(t, 40.0, obj["nodes"])
+	assert.Equal(t, "auto: the data set's split", obj["split"])
+	assert.Equal(t, 20.0, obj["train"])
+	assert.Equal(t, 10.0, obj["test"])
+	out, _, err = runRoot(t, "stkr", "--data", "../../testdata/ogb-tiny/tiny", "--split", "none", "--eta", "0.9", "--json")
+	require.NoError(t, err)
+	assert.Equal(t, "all-labelled", decodeOne(t, []byte(out))["protocol"])
+}

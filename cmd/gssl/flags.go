@@ -77,6 +77,18 @@ func parseSplitSpec(s string, hasSplit bool) (splitSpec, error) {
 	return splitSpec{kind: "file", path: s}, nil
 }
 
+// splitName is how outputs name the split: the flag as given, with what
+// auto resolved to.
+func splitName(flag string, spec splitSpec) string {
+	if flag != "auto" && flag != "" {
+		return flag
+	}
+	if spec.kind == "none" {
+		return "auto: none"
+	}
+	return "auto: the data set's split"
+}
+
 // checkSplitFlag validates --split before anything is loaded.
 func checkSplitFlag(s string) error {
 	sp, err := parseSplitSpec(s, false)

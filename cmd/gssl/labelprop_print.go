@@ -70,9 +70,7 @@ func summarizeLabelprop(opts labelpropOptions, spec splitSpec, ds *loaders.NodeD
 	if opts.Images != "" {
 		res.Data = opts.Images
 	}
-	if spec.kind == "random" || spec.kind == "file" {
-		res.Split = opts.Split
-	}
+	res.Split = splitName(opts.Split, spec)
 	for c := 0; c < ds.Classes; c++ {
 		res.ClassNames = append(res.ClassNames, className(ds, c))
 	}

@@ -391,7 +391,7 @@ func stkrSplit(in *stkrInput, spec splitSpec, opts stkrOptions, s int) (eval.Spl
 		if in.full().Split == nil {
 			return eval.Split{}, "", 0, fmt.Errorf("stkr: %s has no split_planetoid.txt; use --split none, random:K, a split file or --splits", opts.In.source())
 		}
-		sp, source = in.full().Split, "planetoid"
+		sp, source = in.full().Split, "the data set's split"
 	case "random":
 		val := opts.Val
 		if val < 0 {
