@@ -131,6 +131,15 @@ func TestLabelpropSplitEdgeCases(t *testing.T) {
 	assert.Equal(t, "the split has no test node", obj["test_accuracy_reason"])
 	assert.NotNil(t, obj["val_accuracy"])
 
+	noVal := filepath.Join(t.TempDir(), "noval.txt")
+	require.NoError(t, os.WriteFile(noVal, []byte("train 0\ntrain 60\ntrain 110\ntrain 160\ntest 1\ntest 61\ntest 111\n"), 0o644))
+	out, _, err = runRoot(t, "stkr", "--data", p, "--split", noVal, "--p-test", "0", "--eta", "0.9", "--json")
+	require.NoError(t, err)
+	obj = decodeOne(t, []byte(out))
+	assert.Nil(t, obj["val_accuracy_mean"], "no validation nodes: null, not NaN")
+	assert.Equal(t, "the split has no labelled validation node", obj["val_accuracy_reason"])
+	assert.Equal(t, 3.0, obj["test_nodes"])
+
 	labels := filepath.Join(p, "labels.txt")
 	b, err := os.ReadFile(labels)
 	require.NoError(t, err)
