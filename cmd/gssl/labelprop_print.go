@@ -142,6 +142,9 @@ func summarizeLabelprop(opts labelpropOptions, spec splitSpec, ds *loaders.NodeD
 			res.GridValAccuracy, res.GridTestAccuracy = finites(r0.gridVal), finites(r0.gridTest)
 		}
 	}
+	if opts.In.Features != "" {
+		res.Notes = append(res.Notes, "the features are read but not used: label propagation uses only the graph")
+	}
 	if res.NUnreached > 0 {
 		res.Notes = append(res.Notes, fmt.Sprintf("%d nodes (%d of them isolated) have no path to a labelled training node; they get the class prior", res.NUnreached, res.NIsolated))
 	}

@@ -219,6 +219,9 @@ func newSTKRResult(opts stkrOptions, s *stkrSetup, in *stkrInput) stkrResult {
 			res.Labelled++
 		}
 	}
+	if opts.In.Features != "" {
+		res.Notes = append(res.Notes, "the features are read but not used: STKR's base kernel is the graph's")
+	}
 	return res
 }
 
