@@ -20,14 +20,6 @@ func loadNodes(_ context.Context, in *nodeInput) (*loaders.NodeDataset, error) {
 	if err != nil {
 		return nil, err
 	}
-	if in.Data != "" && loaders.IsOGBFolder(in.Data) {
-		// OGB's node-property layout, with its only split (if any).
-		ds, err := loaders.LoadOGB(in.Data, "")
-		if err != nil {
-			return nil, loadError(err)
-		}
-		return ds, nil
-	}
 	ds, err := loaders.LoadNodes(loaders.NodeFiles{Dir: in.Data, Edges: in.Edges, Labels: in.Labels, Features: in.Features, Targets: in.Targets,
 		Table: loaders.TableOptions{Header: header}, Weight: in.Weight, Graph: opt, Nodes: in.Nodes})
 	if err != nil {
