@@ -84,7 +84,7 @@ unweighted K-nearest-neighbour graph of its first --n images (--neighbors).`,
 	alias(f, "k", "neighbors")
 	f.StringVar(&opts.Method, "method", "spreading", "spreading or harmonic")
 	f.StringVar(&opts.Alpha, "alpha", "auto", "spreading weight a in (0, 1), or auto (chosen on the validation nodes, or by cross-validation without a split)")
-	f.StringVar(&opts.Split, "split", "auto", "auto (the data set's split if it has one, else none), none (fit on every labelled node, predict the others), planetoid, random:K, or a split file")
+	f.StringVar(&opts.Split, "split", "auto", "auto (the data set's split if it has one, else none), none (fit on every labelled node, predict the others), planetoid (the data set's own: split_planetoid.txt, or an OGB folder's), random:K, or a split file (lines \"train|val|test i\", nodes 0..n-1)")
 	f.IntVar(&opts.Val, "val", -1, "with --split random:K: validation nodes (-1: min(500, a third of the labelled nodes left))")
 	f.IntVar(&opts.Test, "test", -1, "with --split random:K: test nodes (-1: min(1000, half of the labelled nodes left))")
 	f.IntVar(&opts.Folds, "folds", eval.DefaultFolds, "cross-validation folds for --alpha auto without a split (fewer when a class has fewer labels)")

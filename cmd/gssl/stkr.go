@@ -104,7 +104,7 @@ image set.`,
 	f.IntVar(&opts.N, "n", 0, "with --images: use the first N images (0: all)")
 	f.IntVar(&opts.Neighbors, "neighbors", 10, "with --images: neighbours per image (or-rule, exact search on the pixels)")
 	alias(f, "k", "neighbors")
-	f.StringVar(&opts.Split, "split", "auto", "auto (the data set's split if it has one, else none), none (fit on every labelled node, predict the others), planetoid, random:K, or a split file")
+	f.StringVar(&opts.Split, "split", "auto", "auto (the data set's split if it has one, else none), none (fit on every labelled node, predict the others), planetoid (the data set's own: split_planetoid.txt, or an OGB folder's), random:K, or a split file (lines \"train|val|test i\", nodes 0..n-1)")
 	f.StringVar(&opts.Splits, "splits", "", "folder of per-seed split files random20_seed<s>.txt (e.g. ../shared/bench/splits/cora)")
 	f.IntVar(&opts.Val, "val", -1, "with --split random:K: validation nodes (-1: K per class)")
 	f.IntVar(&opts.Test, "test", -1, "with --split random:K: test nodes (-1: round(p_test·N), or min(1000, half the rest) with --p-test 0)")
