@@ -3,6 +3,7 @@ package eval
 import (
 	"context"
 	"fmt"
+	"slices"
 )
 
 // DefaultFolds is the number of cross-validation folds when none is asked
@@ -25,11 +26,31 @@ type Folds struct {
 	always []int // items of single-label classes, trained on in every fold
 }
 
+// CV says how to cross-validate: Folds folds (0 means DefaultFolds) drawn
+// with Seed. Order, when set, lists the items in the order in which they are
+// dealt into folds (NewFolds), each labelled item once; sorting them by the user's ids makes the folds,
+// and so every choice made on them, independent of how a reader numbered
+// the items. nil means index order.
+type CV struct {
+	Folds int
+	Seed  uint64
+	Order []int
+}
+
+// NewFolds returns the folds of cv over labels (see NewFolds).
+func (cv CV) NewFolds(labels []int) (*Folds, error) {
+	return newFolds(labels, cv.Folds, cv.Seed, cv.Order)
+}
+
 // NewFolds assigns the labelled items of labels (negative = unknown) to
 // min(k, smallest class of ≥ 2 items) stratified folds, seeded (see
 // StratifiedFolds). k 0 means DefaultFolds. It fails when k is 1 or negative,
 // or when no class has two labelled items (nothing can be held out).
 func NewFolds(labels []int, k int, seed uint64) (*Folds, error) {
+	return newFolds(labels, k, seed, nil)
+}
+
+func newFolds(labels []int, k int, seed uint64, order []int) (*Folds, error) {
 	if k == 0 {
 		k = DefaultFolds
 	}
@@ -52,20 +73,57 @@ func NewFolds(labels []int, k int, seed uint64) (*Folds, error) {
 		return nil, fmt.Errorf("eval: cross-validation needs a class with at least 2 labelled items; every class has at most 1")
 	}
 	k = min(k, smallest)
-	masked := make([]int, len(labels))
 	f := &Folds{K: k}
-	for i, l := range labels {
-		masked[i] = l
-		if l >= 0 && counts[l] < 2 {
-			masked[i] = -1
-			f.always = append(f.always, i)
+	if order == nil {
+		order = make([]int, len(labels))
+		for i := range order {
+			order[i] = i
 		}
 	}
-	fold, err := StratifiedFolds(masked, k, seed)
-	if err != nil {
-		return nil, err
+	// Class by class, in the given order, items are shuffled and dealt
+	// round-robin, as StratifiedFolds does; single-label classes are kept
+	// out of the folds.
+	byClass := make([][]int, len(counts))
+	for _, i := range order {
+		if i < 0 || i >= len(labels) {
+			return nil, fmt.Errorf("eval: folds: order names item %d, outside [0, %d)", i, len(labels))
+		}
+		if l := labels[i]; l >= 0 {
+			if counts[l] < 2 {
+				f.always = append(f.always, i)
+			} else {
+				byClass[l] = append(byClass[l], i)
+			}
+		}
 	}
-	f.fold = fold
+	slices.Sort(f.always)
+	f.fold = make([]int, len(labels))
+	for i := range f.fold {
+		f.fold[i] = -1
+	}
+	rng := newRand(seed)
+	next := 0
+	for _, items := range byClass {
+		rng.Shuffle(len(items), func(i, j int) { items[i], items[j] = items[j], items[i] })
+		for _, it := range items {
+			if f.fold[it] != -1 {
+				return nil, fmt.Errorf("eval: folds: order lists item %d twice", it)
+			}
+			f.fold[it] = next
+			next = (next + 1) % k
+		}
+	}
+	listed := len(f.always)
+	for _, items := range byClass {
+		listed += len(items)
+	}
+	labelled := 0
+	for _, c := range counts {
+		labelled += c
+	}
+	if listed != labelled {
+		return nil, fmt.Errorf("eval: folds: order lists %d labelled items, want each of the %d once", listed, labelled)
+	}
 	return f, nil
 }
 

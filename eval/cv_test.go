@@ -3,6 +3,7 @@ package eval
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -65,4 +66,39 @@ func TestCrossValidate(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 1, best, "the first of equal scores")
 	assert.Equal(t, []float64{2.0 / 8, 6.0 / 8, 6.0 / 8, 4.0 / 8}, acc)
+}
+
+// With Order the folds are a function of the items' order, not of their
+// numbering: renumbering the items and dealing them in the same order (by
+// their ids, say) gives every item the same fold.
+func TestFoldsOrderInvariance(t *testing.T) {
+	labels := []int{0, 1, 0, 1, 2, 2, 0, 1, 2, 0, -1, 1}
+	ids := []string{"k", "b", "x", "a", "q", "m", "c", "z", "d", "e", "f", "g"}
+	byID := func(ids []string) []int {
+		order := make([]int, len(ids))
+		for i := range order {
+			order[i] = i
+		}
+		slices.SortFunc(order, func(a, b int) int { return strings.Compare(ids[a], ids[b]) })
+		return order
+	}
+	f, err := CV{Folds: 3, Seed: 9, Order: byID(ids)}.NewFolds(labels)
+	require.NoError(t, err)
+	perm := []int{5, 3, 11, 0, 1, 10, 2, 4, 9, 8, 7, 6} // item i becomes perm[i]
+	labels2, ids2 := make([]int, len(labels)), make([]string, len(ids))
+	for i, p := range perm {
+		labels2[p], ids2[p] = labels[i], ids[i]
+	}
+	g, err := CV{Folds: 3, Seed: 9, Order: byID(ids2)}.NewFolds(labels2)
+	require.NoError(t, err)
+	for i, p := range perm {
+		assert.Equal(t, f.fold[i], g.fold[p], "item %s", ids[i])
+	}
+	plain, err := NewFolds(labels, 3, 9)
+	require.NoError(t, err)
+	std, err := StratifiedFolds(labels, 3, 9)
+	require.NoError(t, err)
+	assert.Equal(t, std, plain.fold, "index order: StratifiedFolds's assignment")
+	_, err = CV{Folds: 3, Order: []int{0, 0, 1}}.NewFolds(labels)
+	assert.ErrorContains(t, err, "twice")
 }

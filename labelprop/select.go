@@ -25,15 +25,16 @@ type AlphaChoice struct {
 
 // ChooseAlpha chooses the spreading weight a without a validation split: by
 // seeded stratified k-fold cross-validation over the labelled nodes
-// (eval.NewFolds, eval.CrossValidate). For each a of grid (nil means
+// (cv.NewFolds, eval.CrossValidate). For each a of grid (nil means
 // AlphaGrid) and each fold, a copy of base's settings with that a is fitted
 // on the other folds' nodes and scored by accuracy on the held-out ones.
-// folds 0 means eval.DefaultFolds. base's Alpha is ignored; its Classes,
-// when 0, is set from classes so that every fold predicts the same classes.
+// cv.Folds 0 means eval.DefaultFolds; cv.Order nil deals the nodes into
+// folds in the order of nodes. base's Alpha is ignored; its Classes, when
+// 0, is set from classes so that every fold predicts the same classes.
 //
 // It costs len(grid)·folds fits. The caller then fits on every labelled
 // node with the chosen a.
-func ChooseAlpha(ctx context.Context, g *graph.CSR, nodes, classes []int, base *Spreading, grid []float64, folds int, seed uint64) (AlphaChoice, error) {
+func ChooseAlpha(ctx context.Context, g *graph.CSR, nodes, classes []int, base *Spreading, grid []float64, cv eval.CV) (AlphaChoice, error) {
 	if g == nil {
 		return AlphaChoice{}, fmt.Errorf("labelprop: ChooseAlpha: no graph")
 	}
@@ -61,7 +62,10 @@ func ChooseAlpha(ctx context.Context, g *graph.CSR, nodes, classes []int, base *
 			numClasses = max(numClasses, classes[k]+1)
 		}
 	}
-	f, err := eval.NewFolds(labels, folds, seed)
+	if cv.Order == nil {
+		cv.Order = nodes
+	}
+	f, err := cv.NewFolds(labels)
 	if err != nil {
 		return AlphaChoice{}, fmt.Errorf("labelprop: choosing a: %w", err)
 	}

@@ -27,7 +27,7 @@ func TestChooseAlphaMatchesManualCV(t *testing.T) {
 		labels[v] = ds.Labels[v]
 	}
 	grid := []float64{0.5, 0.9, 0.99}
-	got, err := ChooseAlpha(context.Background(), ds.Graph, nodes, classes, &Spreading{}, grid, 4, 3)
+	got, err := ChooseAlpha(context.Background(), ds.Graph, nodes, classes, &Spreading{}, grid, eval.CV{Folds: 4, Seed: 3})
 	require.NoError(t, err)
 	assert.Equal(t, 4, got.Folds)
 
@@ -63,9 +63,9 @@ func TestChooseAlphaMatchesManualCV(t *testing.T) {
 func TestChooseAlphaErrors(t *testing.T) {
 	ds, err := datasets.Cora()
 	require.NoError(t, err)
-	_, err = ChooseAlpha(context.Background(), ds.Graph, []int{0, 1}, []int{0}, &Spreading{}, nil, 0, 0)
+	_, err = ChooseAlpha(context.Background(), ds.Graph, []int{0, 1}, []int{0}, &Spreading{}, nil, eval.CV{})
 	assert.ErrorContains(t, err, "2 labelled nodes but 1 classes")
-	_, err = ChooseAlpha(context.Background(), ds.Graph, []int{0, 1}, []int{0, 1}, &Spreading{}, nil, 0, 0)
+	_, err = ChooseAlpha(context.Background(), ds.Graph, []int{0, 1}, []int{0, 1}, &Spreading{}, nil, eval.CV{})
 	assert.ErrorContains(t, err, "a class with at least 2 labelled items")
 }
 

@@ -44,18 +44,19 @@ type CVChoice struct {
 // labelled nodes of task (transductive: each fold's held-out nodes are
 // visible and unlabelled), the one with the best pooled accuracy is chosen
 // (the first on ties; candidates whose solver fails on a fold are skipped),
-// and it is refitted on every labelled node to predict every node. folds 0
-// means eval.DefaultFolds; fewer are used when a class has fewer labelled
-// nodes (eval.NewFolds). Any number of labels per class works: a class with
+// and it is refitted on every labelled node to predict every node.
+// cv.Folds 0 means eval.DefaultFolds; fewer are used when a class has fewer
+// labelled nodes (eval.NewFolds); cv.Order, when set, is the order in which
+// the labelled nodes are dealt into folds. Any number of labels per class works: a class with
 // a single labelled node is trained on in every fold and never held out.
-func ChooseCV(ctx context.Context, task Task, folds int, seed uint64, candidates []*Regressor) (CVChoice, error) {
+func ChooseCV(ctx context.Context, task Task, cv eval.CV, candidates []*Regressor) (CVChoice, error) {
 	if len(candidates) == 0 {
 		return CVChoice{}, errors.New("stkr: ChooseCV: no candidate")
 	}
 	if task.Graph == nil || len(task.Labels) != task.Graph.Nodes() {
 		return CVChoice{}, errors.New("stkr: ChooseCV: the task needs a graph and one label per node")
 	}
-	f, err := eval.NewFolds(task.Labels, folds, seed)
+	f, err := cv.NewFolds(task.Labels)
 	if err != nil {
 		return CVChoice{}, fmt.Errorf("stkr: choosing hyperparameters: %w", err)
 	}

@@ -38,7 +38,7 @@ func TestChooseCVMatchesManualLoop(t *testing.T) {
 			{Transform: Power(2), Beta: 1},
 		}
 	}
-	got, err := ChooseCV(context.Background(), task, 3, 5, cands())
+	got, err := ChooseCV(context.Background(), task, eval.CV{Folds: 3, Seed: 5}, cands())
 	require.NoError(t, err)
 	assert.Equal(t, 3, got.Folds)
 
@@ -116,7 +116,7 @@ func TestChooseCVFewLabels(t *testing.T) {
 			task.Labels[i] = -1
 		}
 	}
-	got, err := ChooseCV(context.Background(), task, 0, 1, []*Regressor{{Transform: InverseLaplacian{Eta: 0.9}, Beta: 1}})
+	got, err := ChooseCV(context.Background(), task, eval.CV{Seed: 1}, []*Regressor{{Transform: InverseLaplacian{Eta: 0.9}, Beta: 1}})
 	require.NoError(t, err)
 	assert.Equal(t, 3, got.Folds, "the smallest class with two labels has three")
 	assert.False(t, math.IsNaN(got.Accuracy[0]))

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -125,6 +127,26 @@ func needLabels(ds *loaders.NodeDataset) error {
 		}
 	}
 	return errors.New("no node is labelled: give --labels FILE (id,label rows; an empty label means unlabelled)")
+}
+
+// idOrder returns nodes sorted by the user's ids (as text), the order in
+// which cross-validation deals them into folds: the folds then depend on
+// the ids, not on the order in which the files listed them.
+func idOrder(ds *loaders.NodeDataset, nodes []int) []int {
+	out := slices.Clone(nodes)
+	slices.SortStableFunc(out, func(a, b int) int { return strings.Compare(nodeID(ds, a), nodeID(ds, b)) })
+	return out
+}
+
+// labelledNodes returns the labelled nodes of ds, ascending.
+func labelledNodes(ds *loaders.NodeDataset) []int {
+	var out []int
+	for i, l := range ds.Labels {
+		if l >= 0 {
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 // labelOf is node i's class, −1 when unlabelled or without labels.

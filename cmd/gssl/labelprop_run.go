@@ -134,7 +134,8 @@ func labelpropAllLabelled(ctx context.Context, ds *loaders.NodeDataset, lp label
 	var choice *labelprop.AlphaChoice
 	if lp.auto && len(lp.grid) > 1 {
 		base := lp.model(opts, ds.Classes, lp.grid[0]).(*labelprop.Spreading)
-		c, err := labelprop.ChooseAlpha(ctx, ds.Graph, nodes, classes, base, lp.grid, opts.Folds, opts.Seed)
+		cv := eval.CV{Folds: opts.Folds, Seed: opts.Seed, Order: idOrder(ds, nodes)}
+		c, err := labelprop.ChooseAlpha(ctx, ds.Graph, nodes, classes, base, lp.grid, cv)
 		if err != nil {
 			return labelpropRun{}, nil, fmt.Errorf("%w (or give --alpha)", err)
 		}

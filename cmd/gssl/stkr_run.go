@@ -252,7 +252,8 @@ func stkrAllLabelled(ctx context.Context, opts stkrOptions, s *stkrSetup, in *st
 	cands := s.candidates(opts)
 	logf(stderr, "stkr: %s (%d nodes, %d edges, %d classes, %d labelled), %s, %d candidates by cross-validation", ds.Name, res.Nodes, ds.Graph.Edges(), ds.Classes, res.Labelled, opts.Transform, len(cands))
 	task := stkr.Task{Graph: ds.Graph, Labels: ds.Labels, Classes: ds.Classes}
-	c, err := stkr.ChooseCV(ctx, task, opts.Folds, uint64(opts.Seed), cands)
+	cv := eval.CV{Folds: opts.Folds, Seed: uint64(opts.Seed), Order: idOrder(ds, labelledNodes(ds))}
+	c, err := stkr.ChooseCV(ctx, task, cv, cands)
 	res.Candidates = len(cands)
 	for i, e := range c.Failed {
 		if e != nil {
