@@ -2,9 +2,14 @@ package eval
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 )
+
+// ErrTooFewLabels is returned (wrapped) by NewFolds when no class has two
+// labelled items, so that nothing can be held out.
+var ErrTooFewLabels = errors.New("eval: cross-validation needs a class with at least 2 labelled items")
 
 // DefaultFolds is the number of cross-validation folds when none is asked
 // for (scikit-learn's default of cross_val_score and GridSearchCV).
@@ -70,7 +75,7 @@ func newFolds(labels []int, k int, seed uint64, order []int) (*Folds, error) {
 		}
 	}
 	if smallest == 0 {
-		return nil, fmt.Errorf("eval: cross-validation needs a class with at least 2 labelled items; every class has at most 1")
+		return nil, fmt.Errorf("%w; every class has at most 1", ErrTooFewLabels)
 	}
 	k = min(k, smallest)
 	f := &Folds{K: k}

@@ -57,6 +57,10 @@ func ChooseCV(ctx context.Context, task Task, cv eval.CV, candidates []*Regresso
 		return CVChoice{}, errors.New("stkr: ChooseCV: the task needs a graph and one label per node")
 	}
 	f, err := cv.NewFolds(task.Labels)
+	if errors.Is(err, eval.ErrTooFewLabels) && len(candidates) == 1 {
+		c := CVChoice{Best: 0, Accuracy: []float64{math.NaN()}, Failed: make([]error, 1)}
+		return c, c.finalFit(ctx, task, candidates[0])
+	}
 	if err != nil {
 		return CVChoice{}, fmt.Errorf("stkr: choosing hyperparameters: %w", err)
 	}
@@ -102,6 +106,11 @@ func ChooseCV(ctx context.Context, task Task, cv eval.CV, candidates []*Regresso
 	if c.Best < 0 {
 		return c, fmt.Errorf("stkr: every candidate failed: %w", errors.Join(failures...))
 	}
+	return c, c.finalFit(ctx, task, candidates[c.Best])
+}
+
+// finalFit fits r on every labelled node of task and predicts every node.
+func (c *CVChoice) finalFit(ctx context.Context, task Task, r *Regressor) error {
 	var labelled []int
 	for i, l := range task.Labels {
 		if l >= 0 {
@@ -110,16 +119,15 @@ func ChooseCV(ctx context.Context, task Task, cv eval.CV, candidates []*Regresso
 	}
 	prep, err := Prepare(task, Partition{Train: labelled}, Transductive)
 	if err != nil {
-		return c, err
+		return err
 	}
-	r := candidates[c.Best]
 	if err := r.Fit(ctx, prep.kernel, prep.train, prep.y); err != nil {
-		return c, fmt.Errorf("stkr: final fit of %s β=%g on every labelled node: %w", r.Transform, r.Beta, err)
+		return fmt.Errorf("stkr: final fit of %s β=%g on every labelled node: %w", r.Transform, r.Beta, err)
 	}
 	c.Stats = r.Stats()
 	c.Scores = r.Predict(nil)
 	c.Probabilities, c.Labels, c.NoEvidence = Normalize(c.Scores, task.Labels)
-	return c, nil
+	return nil
 }
 
 // Normalize turns STKR's scores (one row per node, one column per class,

@@ -152,3 +152,26 @@ func TestChooseSplit(t *testing.T) {
 	assert.Equal(t, whole.TestCorrect, all.TestCorrect, "transductive: every chunk's fit is the same fit")
 	assert.Greater(t, whole.TestAccuracy(), 0.4, "chance is 1/7")
 }
+
+// With no class of two labels a single candidate is fitted without
+// cross-validation; several are an error wrapping eval.ErrTooFewLabels.
+func TestChooseCVNoFolds(t *testing.T) {
+	task := coraTrainTask(t)
+	seen := map[int]bool{}
+	for i, l := range task.Labels {
+		if l >= 0 && seen[l] {
+			task.Labels[i] = -1
+		}
+		if l >= 0 {
+			seen[l] = true
+		}
+	}
+	one := []*Regressor{{Transform: InverseLaplacian{Eta: 0.9}, Beta: 1}}
+	c, err := ChooseCV(context.Background(), task, eval.CV{}, one)
+	require.NoError(t, err)
+	assert.Equal(t, 0, c.Folds)
+	assert.True(t, math.IsNaN(c.Accuracy[0]))
+	assert.Len(t, c.Labels, task.Graph.Nodes())
+	_, err = ChooseCV(context.Background(), task, eval.CV{}, append(one, &Regressor{Transform: InverseLaplacian{Eta: 0.5}, Beta: 1}))
+	assert.ErrorIs(t, err, eval.ErrTooFewLabels)
+}

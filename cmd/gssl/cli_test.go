@@ -214,3 +214,25 @@ func TestOGBFolder(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "all-labelled", decodeOne(t, []byte(out))["protocol"])
 }
+
+// One label per class: nothing can be cross-validated, and both classifiers
+// still predict every other node, saying which hyperparameters they took.
+func TestOneLabelPerClass(t *testing.T) {
+	dir := t.TempDir()
+	e := filepath.Join(dir, "e.csv")
+	l := filepath.Join(dir, "l.csv")
+	require.NoError(t, os.WriteFile(e, []byte("source,target\na,b\nb,c\nc,d\nd,a\ne,f\nf,g\ng,e\nd,e\n"), 0o644))
+	require.NoError(t, os.WriteFile(l, []byte("id,label\na,red\ne,blue\n"), 0o644))
+	out, _, err := runRoot(t, "labelprop", "--edges", e, "--labels", l, "--json")
+	require.NoError(t, err)
+	obj := decodeOne(t, []byte(out))
+	assert.Equal(t, 0.9, obj["alpha"])
+	assert.Equal(t, 5.0, obj["predicted"])
+	assert.Contains(t, obj["notes"].([]any)[0], "cannot be chosen by cross-validation")
+	out, _, err = runRoot(t, "stkr", "--edges", e, "--labels", l, "--json", "--out", filepath.Join(dir, "s.csv"))
+	require.NoError(t, err)
+	obj = decodeOne(t, []byte(out))
+	assert.Equal(t, []any{0.9}, obj["eta"])
+	assert.Equal(t, []any{1.0}, obj["beta"])
+	assert.Len(t, readCSV(t, filepath.Join(dir, "s.csv")), 6)
+}

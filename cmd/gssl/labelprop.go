@@ -123,19 +123,23 @@ func runLabelprop(ctx context.Context, opts labelpropOptions, stdout, stderr io.
 	spec, _ := parseSplitSpec(opts.Split, ds.Split != nil)
 	var runs []labelpropRun
 	var cv *labelprop.AlphaChoice
+	var cvNote string
 	if spec.kind == "none" {
 		if opts.Seeds > 1 {
 			return fmt.Errorf("labelprop: --seeds %d needs --split random:K; without a split every labelled node is trained on", opts.Seeds)
 		}
-		run, choice, err := labelpropAllLabelled(ctx, ds, lp, opts)
+		run, choice, note, err := labelpropAllLabelled(ctx, ds, lp, opts)
 		if err != nil {
 			return err
 		}
-		runs, cv = []labelpropRun{run}, choice
+		runs, cv, cvNote = []labelpropRun{run}, choice, note
 	} else if runs, err = labelpropSplits(ctx, ds, spec, lp, opts, stderr); err != nil {
 		return err
 	}
 	res := summarizeLabelprop(opts, spec, ds, runs, lp, cv)
+	if cvNote != "" {
+		res.Notes = append(res.Notes, cvNote)
+	}
 	res.LoadSeconds = loadSeconds
 	if opts.Out != "" {
 		if err := writePredictions(opts.Out, ds, runs[0]); err != nil {

@@ -116,7 +116,11 @@ func summarizeLabelprop(opts labelpropOptions, spec splitSpec, ds *loaders.NodeD
 					res.CVAccuracy = cv.Accuracy[k]
 				}
 			}
-			res.Notes = append(res.Notes, fmt.Sprintf("alpha chosen by %d-fold cross-validation over the %d labelled nodes (seed %d)", cv.Folds, res.Labelled, opts.Seed))
+			what := "alpha chosen"
+			if len(cv.Grid) == 1 {
+				what = "accuracy estimated"
+			}
+			res.Notes = append(res.Notes, fmt.Sprintf("%s by %d-fold cross-validation over the %d labelled nodes (seed %d)", what, cv.Folds, res.Labelled, opts.Seed))
 		}
 		if res.Predicted == 0 {
 			res.Notes = append(res.Notes, "every node is labelled, so there is nothing to predict; --split planetoid, random:K or a split file scores a benchmark split")
@@ -190,7 +194,7 @@ func printLabelprop(w io.Writer, res labelpropResult, runs []labelpropRun) {
 	} else {
 		fmt.Fprintf(w, "method: harmonic function (Zhu, Ghahramani & Lafferty 2003), Jacobi-preconditioned CG, tol %g%s\n", res.Tol, cmn)
 	}
-	if res.GridCVAccuracy != nil {
+	if res.GridCVAccuracy != nil && len(res.AlphaGrid) == len(res.GridCVAccuracy) {
 		fmt.Fprintln(w)
 		fmt.Fprintf(w, "  alpha    cv acc\n")
 		for k, a := range res.AlphaGrid {
@@ -222,6 +226,9 @@ func printLabelprop(w io.Writer, res labelpropResult, runs []labelpropRun) {
 	}
 	switch {
 	case res.Protocol == "all-labelled":
+		if res.CVAccuracy != nil {
+			fmt.Fprintf(w, "cross-validation accuracy %s (%d folds over the labelled nodes)\n", num(res.CVAccuracy), res.Folds)
+		}
 		fmt.Fprintf(w, "%s%d iterations, fit %.3f s, total %.2f s\n", alpha, res.Iterations, res.FitSeconds, res.Seconds)
 	case res.Seeds > 1:
 		fmt.Fprintf(w, "test accuracy %s ± %s   macro-F1 %s ± %s   val accuracy %s  (mean ± std over %d seeds)\n",

@@ -254,6 +254,13 @@ func stkrAllLabelled(ctx context.Context, opts stkrOptions, s *stkrSetup, in *st
 	task := stkr.Task{Graph: ds.Graph, Labels: ds.Labels, Classes: ds.Classes}
 	cv := eval.CV{Folds: opts.Folds, Seed: uint64(opts.Seed), Order: idOrder(ds, labelledNodes(ds))}
 	c, err := stkr.ChooseCV(ctx, task, cv, cands)
+	if errors.Is(err, eval.ErrTooFewLabels) && len(cands) > 1 {
+		// Nothing can be held out: the middle of the grid (η 0.9, β 1 for
+		// the default grids).
+		cands = cands[len(cands)/2 : len(cands)/2+1]
+		res.Notes = append(res.Notes, fmt.Sprintf("no class has two labels, so nothing can be cross-validated: the middle of the grid, %s β=%g (--eta and --ridge set them)", cands[0].Transform, cands[0].Beta))
+		c, err = stkr.ChooseCV(ctx, task, cv, cands)
+	}
 	res.Candidates = len(cands)
 	for i, e := range c.Failed {
 		if e != nil {
@@ -272,7 +279,9 @@ func stkrAllLabelled(ctx context.Context, opts stkrOptions, s *stkrSetup, in *st
 	res.Predicted = res.Nodes - res.Labelled
 	res.TestReason = "no test split: every labelled node is trained on; the unlabelled nodes are predicted"
 	res.ValReason = "no validation split: hyperparameters are chosen by cross-validation"
-	res.Notes = append(res.Notes, fmt.Sprintf("hyperparameters chosen by %d-fold cross-validation over the %d labelled nodes (seed %d)", c.Folds, res.Labelled, opts.Seed))
+	if c.Folds > 0 {
+		res.Notes = append(res.Notes, fmt.Sprintf("hyperparameters chosen by %d-fold cross-validation over the %d labelled nodes (seed %d)", c.Folds, res.Labelled, opts.Seed))
+	}
 	if res.Predicted == 0 {
 		res.Notes = append(res.Notes, "every node is labelled, so there is nothing to predict; --split or --splits scores a benchmark split")
 	}
