@@ -17,6 +17,7 @@ import (
 
 type infoOptions struct {
 	In   nodeInput // the data set (nothing: the embedded Cora); a TU folder as --data
+	Path string    // the PATH argument: a folder (as --data) or a file (as --edges)
 	JSON bool
 }
 
@@ -36,14 +37,7 @@ describes the Cora embedded in gssl.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.JSON = g.JSON
 			if len(args) == 1 {
-				if opts.In.Data != "" || opts.In.Edges != "" {
-					return fmt.Errorf("info: PATH %s and --data/--edges exclude each other", args[0])
-				}
-				if st, err := os.Stat(args[0]); err == nil && st.IsDir() {
-					opts.In.Data = args[0]
-				} else {
-					opts.In.Edges = args[0]
-				}
+				opts.Path = args[0]
 			}
 			return runInfo(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
@@ -101,6 +95,16 @@ type tuInfo struct {
 
 func runInfo(ctx context.Context, opts infoOptions, stdout, stderr io.Writer) error {
 	start := timeNow()
+	if opts.Path != "" {
+		if opts.In.Data != "" || opts.In.Edges != "" {
+			return fmt.Errorf("info: PATH %s and --data/--edges exclude each other", opts.Path)
+		}
+		if st, err := os.Stat(opts.Path); err == nil && st.IsDir() {
+			opts.In.Data = opts.Path
+		} else {
+			opts.In.Edges = opts.Path
+		}
+	}
 	if opts.In.Data != "" {
 		if m, _ := filepath.Glob(filepath.Join(opts.In.Data, "*_graph_indicator.txt")); len(m) > 0 {
 			return infoTU(opts.In.Data, opts.JSON, stdout, start)

@@ -14,39 +14,21 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/gssl/gssl/internal/atomicfile"
 	"github.com/gssl/gssl/loaders"
 )
 
-// writeAtomic writes a file through write, into a temporary file in the
-// same folder renamed over path at the end, so that an interrupted or failed
-// run leaves either the old file or the complete new one, never half of one.
-func writeAtomic(path string, write func(w io.Writer) error) (err error) {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(tmp)
+// writeAtomic writes a file through write (buffered), atomically
+// (internal/atomicfile): an interrupted or failed run leaves either the old
+// file or the complete new one, never half of one.
+func writeAtomic(path string, write func(w io.Writer) error) error {
+	return atomicfile.Write(path, func(w io.Writer) error {
+		bw := bufio.NewWriterSize(w, 1<<16)
+		if err := write(bw); err != nil {
+			return err
 		}
-	}()
-	bw := bufio.NewWriterSize(f, 1<<16)
-	if err = write(bw); err != nil {
-		return err
-	}
-	if err = bw.Flush(); err != nil {
-		return err
-	}
-	if err = f.Chmod(0o644); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+		return bw.Flush()
+	})
 }
 
 // isJSONLines reports whether an --out file is JSON Lines (by its name)
