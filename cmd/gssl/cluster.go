@@ -94,6 +94,7 @@ func runCluster(ctx context.Context, opts clusterOptions, stdout, stderr io.Writ
 	if err != nil {
 		return fmt.Errorf("cluster: %w", err)
 	}
+	defer all.Close()
 	res := clusterResult{Data: opts.In.source(), Nodes: all.Graph.Nodes(), Clusters: opts.Clusters, Classes: all.Classes, LoadSeconds: seconds(loadStart)}
 	ds, orig, err := componentView(all, opts.LCC)
 	if err != nil {

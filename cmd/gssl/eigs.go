@@ -111,6 +111,7 @@ func runEigs(ctx context.Context, opts eigsOptions, stdout, stderr io.Writer) er
 	if err != nil {
 		return fmt.Errorf("eigs: %w", err)
 	}
+	defer ds.Close()
 	g := ds.Graph
 	res := eigsResult{Data: opts.In.source(), Nodes: g.Nodes(), Edges: g.Edges(), Isolated: len(g.Isolated()), Laplacian: opts.Laplacian, K: opts.K, Tol: opts.Tol, LoadSeconds: seconds(loadStart)}
 	_, res.Components = g.Components()

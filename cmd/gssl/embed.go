@@ -94,6 +94,7 @@ func runEmbed(ctx context.Context, opts embedOptions, stdout, stderr io.Writer) 
 	if err != nil {
 		return fmt.Errorf("embed: %w", err)
 	}
+	defer all.Close()
 	ds, orig, err := componentView(all, opts.LCC)
 	if err != nil {
 		return fmt.Errorf("embed: %w", err)

@@ -114,6 +114,7 @@ func runInfo(ctx context.Context, opts infoOptions, stdout, stderr io.Writer) er
 	if err != nil {
 		return fmt.Errorf("info: %w", err)
 	}
+	defer ds.Close()
 	in := describe(ds.Graph)
 	in.Path, in.Kind, in.IDs = opts.In.source(), "node-classification", "index"
 	if opts.In.Data == "" && !opts.In.embedded() {

@@ -119,6 +119,7 @@ func runLabelprop(ctx context.Context, opts labelpropOptions, stdout, stderr io.
 	if err != nil {
 		return fmt.Errorf("labelprop: %w", err)
 	}
+	defer ds.Close()
 	loadSeconds := seconds(start)
 	spec, _ := parseSplitSpec(opts.Split, ds.Split != nil)
 	var runs []labelpropRun

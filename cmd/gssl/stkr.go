@@ -144,6 +144,7 @@ func runSTKR(ctx context.Context, opts stkrOptions, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
+	defer ds.loaded.Close()
 	spec, _ := parseSplitSpec(opts.Split, ds.ds.Split != nil)
 	if opts.Splits != "" {
 		spec = splitSpec{kind: "splits", path: opts.Splits}
