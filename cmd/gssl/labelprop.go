@@ -61,7 +61,8 @@ min(500, a third) and min(1000, half) of it).
 --out FILE writes one row per predicted node: the user's id, the predicted class
 and p_<class> for every class (CSV, or JSON Lines for .jsonl/.ndjson).
 --images DIR classifies the images of an image set instead, as the nodes of the
-unweighted K-nearest-neighbour graph of its first --n images (--neighbors).`,
+unweighted K-nearest-neighbour graph of its first --n images (--neighbors); every
+image is labelled, so give a split: --split random:K.`,
 		Example: `  gssl labelprop
   gssl labelprop --edges edges.csv --labels labels.csv --out predictions.csv
   gssl labelprop --data ../shared/data/pubmed --method harmonic --cmn

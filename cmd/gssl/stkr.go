@@ -82,7 +82,7 @@ visible); inductive-strict (val hidden at the final fit too); inductive-test-onl
 default, solves to the tolerance); auto chooses N from {0, 1, 2, 4, …, 256}, a
 list such as 0,256,1024 is searched the same way. --images DIR runs on the
 unweighted K-nearest-neighbour graph (--neighbors) of the first --n images of an
-image set.`,
+image set (every image is labelled: give --split random:K).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.JSON = g.JSON
