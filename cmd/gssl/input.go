@@ -42,7 +42,7 @@ func (in *nodeInput) addFlags(f *pflag.FlagSet) {
 	f.StringVar(&in.Features, "features", "", "node features (.npy, .npz, svmlight, CSV or our sparse text)")
 	f.StringVar(&in.Targets, "targets", "", `"id,value" table of regression targets`)
 	f.StringVar(&in.Header, "header", "auto", "tables start with a header line: auto (recognised by column names), yes or no")
-	f.StringVar(&in.Weight, "weight", "", "edge weight column, by name or 1-based position (default: a third numeric column, or one named weight)")
+	f.StringVar(&in.Weight, "weight", "", "edge weight column, by name or 1-based position (default: a column named weight, or a third numeric column; none: every weight 1)")
 	f.StringVar(&in.Directed, "directed", "undirected", "how edges become an undirected graph: undirected (one line per edge; an edge given twice is merged by max), max, sum, mean or mutual (lines are arcs: W = max(A, Aᵀ), A + Aᵀ, (A + Aᵀ)/2, or arcs both ways), or error (an edge given twice, or a Matrix Market matrix that is not symmetric, is an error)")
 	f.IntVar(&in.Nodes, "nodes", 0, "the ids are the integers 0..N-1 (nodes without edges included); 0: the ids present")
 }
