@@ -236,3 +236,16 @@ func TestOneLabelPerClass(t *testing.T) {
 	assert.Equal(t, []any{1.0}, obj["beta"])
 	assert.Len(t, readCSV(t, filepath.Join(dir, "s.csv")), 6)
 }
+
+// Sizes beyond the graph are refused naming the flag and its range.
+func TestSizesBeyondTheGraph(t *testing.T) {
+	p := writePlanted(t, 2, 10)
+	_, _, err := runRoot(t, "embed", "--data", p, "--dim", "20")
+	assert.ErrorContains(t, err, "--dim 20 is invalid: it must be in [1, 20)")
+	_, _, err = runRoot(t, "cluster", "--data", p, "--clusters", "21")
+	assert.ErrorContains(t, err, "--clusters 21 is invalid: it must be in [1, 20]")
+	_, _, err = runRoot(t, "eigs", "--data", p, "--eigenpairs", "21")
+	assert.ErrorContains(t, err, "--eigenpairs 21 is invalid: it must be in [1, 20]")
+	_, _, err = runRoot(t, "eigs", "--data", p, "--eigenpairs", "-1")
+	assert.ErrorContains(t, err, "--eigenpairs -1 is invalid: it must be ≥ 1")
+}

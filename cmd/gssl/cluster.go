@@ -108,6 +108,9 @@ func runCluster(ctx context.Context, opts clusterOptions, stdout, stderr io.Writ
 		}
 		res.Clusters = res.Classes
 	}
+	if res.Clusters > res.Used {
+		return fmt.Errorf("cluster: --clusters %d is invalid: it must be in [1, %d] (the number of nodes)", res.Clusters, res.Used)
+	}
 	if !opts.LCC && res.Components > 1 {
 		res.Notes = append(res.Notes, fmt.Sprintf("the graph has %d connected components, and the first eigenvectors only mark them; --lcc clusters the largest", res.Components))
 	}

@@ -113,6 +113,9 @@ func runEigs(ctx context.Context, opts eigsOptions, stdout, stderr io.Writer) er
 	}
 	defer ds.Close()
 	g := ds.Graph
+	if opts.K > g.Nodes() {
+		return fmt.Errorf("eigs: --eigenpairs %d is invalid: it must be in [1, %d] (the number of nodes)", opts.K, g.Nodes())
+	}
 	res := eigsResult{Data: opts.In.source(), Nodes: g.Nodes(), Edges: g.Edges(), Isolated: len(g.Isolated()), Laplacian: opts.Laplacian, K: opts.K, Tol: opts.Tol, LoadSeconds: seconds(loadStart)}
 	_, res.Components = g.Components()
 	if res.Tol == 0 {

@@ -101,7 +101,7 @@ func TestEigsErrors(t *testing.T) {
 	err = runEigs(ctx, eigsOptions{In: nodeInput{Data: coraDir}, K: 5, Laplacian: "sym", Isolated: "maybe"}, &out, &out)
 	assert.ErrorContains(t, err, `--isolated "maybe" is invalid`)
 	err = runEigs(ctx, eigsOptions{In: nodeInput{Data: coraDir}, K: 3000, Laplacian: "sym", Isolated: "error"}, &out, &out)
-	assert.ErrorContains(t, err, "k = 3000 is invalid: it must lie in [1, 2708]")
+	assert.ErrorContains(t, err, "--eigenpairs 3000 is invalid: it must be in [1, 2708] (the number of nodes)")
 	err = runEigs(ctx, eigsOptions{In: nodeInput{Data: coraDir}, K: 5, Laplacian: "sym", Filter: -1, Isolated: "error"}, &out, &out)
 	assert.ErrorContains(t, err, "--filter-degree -1 is invalid: it must be ≥ 0")
 	// An isolated node: an error naming it, or eigenvalue 1 with --isolated zero.

@@ -102,6 +102,9 @@ func runEmbed(ctx context.Context, opts embedOptions, stdout, stderr io.Writer) 
 	res := embedResult{Data: opts.In.source(), Nodes: all.Graph.Nodes(), Dim: opts.Dim, Plot: opts.Plot, Out: opts.Out, Classes: all.Classes, LoadSeconds: seconds(loadStart)}
 	_, res.Components = all.Graph.Components()
 	res.LCC, res.Used = opts.LCC, ds.Graph.Nodes()
+	if opts.Dim >= res.Used {
+		return fmt.Errorf("embed: --dim %d is invalid: it must be in [1, %d) for %d nodes (the trivial eigenvector is dropped)", opts.Dim, res.Used, res.Used)
+	}
 	if !opts.LCC && res.Components > 1 {
 		res.Notes = append(res.Notes, fmt.Sprintf("the graph has %d connected components, and the first coordinates only mark them; --lcc embeds the largest", res.Components))
 	}
