@@ -38,7 +38,7 @@ func TestJSONAloneIsAUsageError(t *testing.T) {
 }
 
 // Old flag names still work, with a notice on stderr (never on stdout).
-func TestDeprecatedAliases(t *testing.T) {
+func TestNodeCommandDeprecatedAliases(t *testing.T) {
 	out, errw, err := runRoot(t, "eigs", "--k", "3", "--json", "--lcc=false")
 	if err != nil { // --lcc is not an eigs flag
 		out, errw, err = runRoot(t, "eigs", "--k", "3", "--json")
