@@ -6,7 +6,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -107,33 +106,3 @@ func (p *progress) Finish() {
 func logf(stderr io.Writer, format string, args ...any) {
 	fmt.Fprintf(stderr, format+"\n", args...)
 }
-
-// findUp looks for rel in the current directory and its parents. It
-// returns rel unchanged when nothing is found, so the error names it.
-//
-// Deprecated: no default may point outside the binary (the node-level
-// commands default to the embedded Cora); a command whose only data is a
-// benchmark folder must require its flag instead.
-func findUp(rel string) string {
-	dir, err := os.Getwd()
-	if err != nil {
-		return rel
-	}
-	for {
-		p := filepath.Join(dir, rel)
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return rel
-		}
-		dir = parent
-	}
-}
-
-// sharedData returns the path of a data set in the shared data folder that
-// sits next to the checkout (../shared/data/NAME).
-//
-// Deprecated: see findUp; tests use internal/sharedtest.
-func sharedData(name string) string { return findUp(filepath.Join("..", "shared", "data", name)) }
