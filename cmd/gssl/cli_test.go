@@ -44,11 +44,11 @@ func TestNodeCommandDeprecatedAliases(t *testing.T) {
 		out, errw, err = runRoot(t, "eigs", "--k", "3", "--json")
 	}
 	require.NoError(t, err)
-	assert.Contains(t, errw, "--k is deprecated: use --eigenpairs")
+	assert.Contains(t, errw, "--k is deprecated; use --eigenpairs")
 	assert.Equal(t, 3.0, decodeOne(t, []byte(out))["eigenpairs"])
 	out, errw, err = runRoot(t, "cluster", "--k", "2", "--restarts", "1", "--json")
 	require.NoError(t, err)
-	assert.Contains(t, errw, "--k is deprecated: use --clusters")
+	assert.Contains(t, errw, "--k is deprecated; use --clusters")
 	assert.Equal(t, 2.0, decodeOne(t, []byte(out))["clusters"])
 }
 

@@ -53,7 +53,7 @@ get no cluster). --out FILE writes one row per node: its id and its cluster.`,
 	f := cmd.Flags()
 	opts.In.addFlags(f)
 	f.IntVar(&opts.Clusters, "clusters", 0, "number of clusters (0: the number of classes)")
-	alias(f, "k", "clusters")
+	renamedFlag(cmd, "k", "clusters")
 	f.IntVar(&opts.Restarts, "restarts", 10, "k-means++ restarts")
 	f.Float64Var(&opts.Tol, "tol", 0, "eigenpair residual tolerance in (0, 1) (0: 1e-10)")
 	f.Uint64Var(&opts.Seed, "seed", 0, "seed of the eigensolver and of k-means")

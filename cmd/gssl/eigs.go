@@ -54,7 +54,7 @@ unless --isolated zero (D^{-1/2} := 0: eigenvalue 1 of L_sym and L_rw).`,
 	f := cmd.Flags()
 	opts.In.addFlags(f)
 	f.IntVar(&opts.K, "eigenpairs", 10, "number of eigenpairs K ≥ 1")
-	alias(f, "k", "eigenpairs")
+	renamedFlag(cmd, "k", "eigenpairs")
 	f.StringVar(&opts.Laplacian, "laplacian", "sym", "sym (I − D^-1/2 W D^-1/2), rw (I − D^-1 W) or un (D − W)")
 	f.Float64Var(&opts.Tol, "tol", 0, "residual tolerance per pair, relative to ‖L‖ (0: 1e-10)")
 	f.IntVar(&opts.Block, "block", 0, "Lanczos block size (0: min(k, 4))")

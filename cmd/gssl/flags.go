@@ -2,50 +2,11 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 
-	"github.com/spf13/pflag"
-
 	"github.com/gssl/gssl/eval"
 )
-
-// alias registers old as a hidden, deprecated name of the flag new (bound
-// to the same variable, so either sets it); using it prints a notice on
-// stderr. Old names of docs/cli.md's renames stay usable this way.
-func alias(f *pflag.FlagSet, old, new string) {
-	fl := f.Lookup(new)
-	if fl == nil {
-		panic("gssl: alias of unknown flag --" + new)
-	}
-	f.AddFlag(&pflag.Flag{Name: old, Usage: fl.Usage, Value: fl.Value, DefValue: fl.DefValue, NoOptDefVal: fl.NoOptDefVal,
-		Hidden: true, Annotations: map[string][]string{deprecatedFlag: {new}}})
-}
-
-// deprecatedFlag annotates an alias with the name of the flag it stands for.
-const deprecatedFlag = "gssl-deprecated-alias"
-
-// warnDeprecated prints one notice on stderr for every deprecated alias
-// used on the command line (pflag's own notice goes to the command's
-// output, which may be stdout).
-func warnDeprecated(f *pflag.FlagSet, stderr io.Writer) {
-	f.Visit(func(fl *pflag.Flag) {
-		if to, ok := fl.Annotations[deprecatedFlag]; ok {
-			fmt.Fprintf(stderr, "gssl: --%s is deprecated: use --%s\n", fl.Name, to[0])
-		}
-	})
-}
-
-// changed reports whether any of the named flags was set on the command line.
-func changed(f *pflag.FlagSet, names ...string) bool {
-	for _, n := range names {
-		if f.Changed(n) {
-			return true
-		}
-	}
-	return false
-}
 
 // splitSpec is a parsed --split.
 type splitSpec struct {

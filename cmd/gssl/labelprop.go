@@ -82,7 +82,7 @@ image is labelled, so give a split: --split random:K.`,
 	f.StringVar(&opts.Images, "images", "", "image set (images_u8.bin.gz + labels.txt): classify the nodes of the unweighted K-nearest-neighbour graph of its images")
 	f.IntVar(&opts.N, "n", 0, "with --images: use the first N images (0: all)")
 	f.IntVar(&opts.Neighbors, "neighbors", 10, "with --images: neighbours per image (or-rule, exact search on the pixels)")
-	alias(f, "k", "neighbors")
+	renamedFlag(cmd, "k", "neighbors")
 	f.StringVar(&opts.Method, "method", "spreading", "spreading or harmonic")
 	f.StringVar(&opts.Alpha, "alpha", "auto", "spreading weight a in (0, 1), or auto (chosen on the validation nodes, or by cross-validation without a split)")
 	f.StringVar(&opts.Split, "split", "auto", "auto (the data set's split if it has one, else none), none (fit on every labelled node, predict the others), planetoid (the data set's own: split_planetoid.txt, or an OGB folder's), random:K, or a split file (lines \"train|val|test i\", nodes 0..n-1)")

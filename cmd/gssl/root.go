@@ -85,7 +85,6 @@ gssl. docs/cli.md lists the flags shared by all commands.`,
 	root.PersistentFlags().DurationVar(&g.Spin, "spin", parallel.DefaultSpin,
 		"how long idle worker goroutines poll for work before they park (0: at once, for machines shared with other work); default from GSSL_SPIN")
 	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
-		warnDeprecated(cmd.Flags(), cmd.ErrOrStderr())
 		f := cmd.Flag("spin")
 		return configureParallel(g.Spin, f != nil && f.Changed, os.Getenv("GSSL_SPIN"))
 	}
