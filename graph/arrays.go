@@ -41,9 +41,9 @@ const minCheckWork = 1 << 16
 // non-negative; W is symmetric (see below); and given Degrees equal the row
 // sums, summed in column order, bitwise. The CSR keeps the slices (no copy):
 // they must stay unmodified for as long as the graph is used. nil Weights
-// allocate a slice of ones (8 bytes per stored entry) for the check, which
-// the graph drops (a graph whose weights are all 1 stores none), and nil
-// Degrees a slice of row sums (8 bytes per node).
+// mean every weight is 1 (the graph then stores none, as it drops weights
+// that are all 1), and nil Degrees allocate a slice of row sums (8 bytes per
+// node).
 //
 // Symmetry is checked without random access: the sum over the entries above
 // the diagonal of h(i, j, W_ij) must equal the sum over the entries below it
@@ -59,12 +59,6 @@ func FromCSRArrays(n int, a CSRArrays) (*CSR, error) {
 		return nil, err
 	}
 	unit := a.Weights == nil
-	if unit {
-		a.Weights = make([]float64, len(a.Indices))
-		for k := range a.Weights {
-			a.Weights[k] = 1
-		}
-	}
 	given := a.Degrees != nil
 	if !given {
 		a.Degrees = make([]float64, n)
@@ -92,7 +86,10 @@ func FromCSRArrays(n int, a CSRArrays) (*CSR, error) {
 			var d float64
 			prev := int32(-1)
 			for p := a.Indptr[i]; p < a.Indptr[i+1]; p++ {
-				c, w := a.Indices[p], a.Weights[p]
+				c, w := a.Indices[p], 1.0
+				if !unit {
+					w = a.Weights[p]
+				}
 				if c <= prev || int(c) >= n {
 					if c < 0 || int(c) >= n {
 						recordErr(i, fmt.Errorf("graph: row %d, entry %d: column %d out of range [0, %d)", i, p, c, n))

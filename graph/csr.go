@@ -192,10 +192,8 @@ const minParallelWork = 1 << 15
 
 // minSlicedParallelWork is the number of stored entries per goroutine below
 // which a SELL vector product runs on one goroutine (graphs under 2^15
-// entries). With goroutines started per call, two goroutines were slower than
-// one on PubMed (190–200 against 120–160 µs: the second started late); with
-// internal/parallel's standing workers, on a quiet machine, two took 67–99 µs
-// against 89–118 µs for one (BENCHMARKS.md, foundation).
+// entries): from there two of internal/parallel's standing workers beat one
+// on PubMed (BenchmarkSliced; BENCHMARKS.md, Sparse products).
 const minSlicedParallelWork = 1 << 14
 
 // minSlicedWork is the number of stored entries from which vector products

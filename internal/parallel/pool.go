@@ -7,12 +7,10 @@ import (
 )
 
 // A team of standing worker goroutines runs the chunks of For, Balanced and
-// Chunks next to the caller. Starting a goroutine per call, as the first
-// version of this package did, left the second core idle on the development
-// machine (a 2-vCPU virtual machine): a goroutine handed to an idle core
-// started 1–2 ms later, so every parallel region shorter than that ran on the
-// caller alone and then waited for the late helper — the products and solver
-// passes of gssl are 10 µs–1 ms each. The team's workers keep polling for
+// Chunks next to the caller. A goroutine started per call reaches an idle
+// core of a small virtual machine late — later than the products and solver
+// passes of gssl take — so the region runs on the caller alone and then
+// waits for the late helper (BENCHMARKS.md, Sparse products). The team's workers keep polling for
 // new work for Config.Spin after their last chunk, so the back-to-back
 // regions of an iterative solver find them running; after that they park and
 // cost nothing, and a worker parked for Config.Exit exits (the next region
