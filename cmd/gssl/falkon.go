@@ -346,7 +346,7 @@ func runFalkon(ctx context.Context, opts falkonOptions, stdout, stderr io.Writer
 	if err != nil {
 		return err
 	}
-	if err := checkOutFile("out", opts.Out); err != nil {
+	if err := checkOutPath("out", opts.Out); err != nil {
 		return err
 	}
 	start := time.Now()
@@ -570,7 +570,7 @@ func writeFalkonRows(path string, data *falkonData, p *mat.Dense) error {
 	if data.classNames != nil {
 		pred = krr.Argmax(p)
 	}
-	return writeResults(path, resultColumns{Names: names, Rows: len(data.ids), Row: func(r int, rec []any) {
+	return writeTable(path, names, len(data.ids), func(r int, rec []any) {
 		rec[0], rec[1] = data.ids[r], data.sets[r]
 		if data.classNames == nil {
 			rec[2] = p.At(r, 0)
@@ -587,7 +587,7 @@ func writeFalkonRows(path string, data *falkonData, p *mat.Dense) error {
 		default:
 			rec[len(rec)-1] = nil
 		}
-	}})
+	})
 }
 
 func errorRate(pred, truth []int) float64 {

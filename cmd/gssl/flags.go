@@ -107,3 +107,16 @@ func checkTol(tol float64) error {
 	}
 	return nil
 }
+
+// maxSeeds bounds --seeds: every seed is a whole run (a split, a fit, a
+// score), and a count from a typo such as 10⁹ would run for days and hold a
+// result per seed. The benchmarks use 10 to 100.
+const maxSeeds = 10000
+
+// checkSeedCount refuses a --seeds count outside [lo, maxSeeds].
+func checkSeedCount(n, lo int) error {
+	if n < lo || n > maxSeeds {
+		return fmt.Errorf("--seeds %d is invalid: it must be in [%d, %d] (each seed is a whole run)", n, lo, maxSeeds)
+	}
+	return nil
+}

@@ -93,7 +93,7 @@ type gpResult struct {
 
 func runGP(ctx context.Context, opts gpOptions, stdout, stderr io.Writer) error {
 	start := timeNow()
-	if err := checkOutFile("out", opts.Out); err != nil {
+	if err := checkOutPath("out", opts.Out); err != nil {
 		return fmt.Errorf("gp: %w", err)
 	}
 	m := &gp.Regressor{Fixed: opts.Fixed, MaxIterations: opts.MaxIter}
@@ -223,10 +223,8 @@ func (p *gpPrediction) scores(data *regressionData, noise float64) (rmse, nll an
 func (p *gpPrediction) write(path string, data *regressionData, noise float64) error {
 	n, _ := data.x.Dims()
 	s2 := data.scale * data.scale
-	return writeResults(path, resultColumns{
-		Names: []string{"id", "set", "prediction", "variance", "observation_variance", "target"},
-		Rows:  len(p.rows),
-		Row: func(k int, rec []any) {
+	return writeTable(path, []string{"id", "set", "prediction", "variance", "observation_variance", "target"}, len(p.rows),
+		func(k int, rec []any) {
 			r := p.rows[k]
 			if r < n {
 				rec[0], rec[1], rec[5] = data.ids[r], "features", nil
@@ -237,6 +235,5 @@ func (p *gpPrediction) write(path string, data *regressionData, noise float64) e
 				}
 			}
 			rec[2], rec[3], rec[4] = data.mean+data.scale*p.mean[k], s2*p.latent[k], s2*(p.latent[k]+noise)
-		},
-	})
+		})
 }

@@ -163,8 +163,8 @@ func (o graphKernelOptions) validate() error {
 	if o.Inner < 2 {
 		return fmt.Errorf("graphkernel: --inner-folds %d is invalid: it must be ≥ 2", o.Inner)
 	}
-	if o.Repeats < 0 {
-		return fmt.Errorf("graphkernel: --seeds %d is invalid: it must be ≥ 0", o.Repeats)
+	if err := checkSeedCount(o.Repeats, 0); err != nil {
+		return fmt.Errorf("graphkernel: %w", err)
 	}
 	if o.GramRuns < 1 {
 		return fmt.Errorf("graphkernel: --gram-runs %d is invalid: it must be ≥ 1", o.GramRuns)
@@ -196,7 +196,7 @@ func runGraphKernel(ctx context.Context, opts graphKernelOptions, stdout, stderr
 		return err
 	}
 	for _, o := range []struct{ flag, path string }{{"out", opts.Out}, {"gram-out", opts.GramOut}} {
-		if err := checkOutFile(o.flag, o.path); err != nil {
+		if err := checkOutPath(o.flag, o.path); err != nil {
 			return fmt.Errorf("graphkernel: %w", err)
 		}
 	}
@@ -357,9 +357,9 @@ func writeGraphRows(path string, ds *loaders.TUDataset, labels []int, er *graphk
 		}
 		return strconv.Itoa(ds.LabelValues[c])
 	}
-	return writeResults(path, resultColumns{Names: []string{"graph", "label", "fold", "prediction"}, Rows: len(labels), Row: func(i int, rec []any) {
+	return writeTable(path, []string{"graph", "label", "fold", "prediction"}, len(labels), func(i int, rec []any) {
 		rec[0], rec[1], rec[2], rec[3] = i+1, name(labels[i]), er.Fold[i], name(er.Prediction[i])
-	}})
+	})
 }
 
 // featureCount returns the dictionary size of an explicit-feature kernel.
@@ -399,7 +399,7 @@ func median(xs []float64) float64 {
 // writeMatrix writes a matrix as text, one row per line, every value with
 // the digits that read back to the same float64.
 func writeMatrix(path string, m mat.Matrix) error {
-	return atomicWrite(path, func(f io.Writer) error {
+	return writeAtomic(path, func(f io.Writer) error {
 		return writeMatrixTo(f, m)
 	})
 }

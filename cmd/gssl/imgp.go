@@ -368,10 +368,10 @@ func checkGPMemory(cmd, maxMemory string, n int) error {
 
 func runIMGP(ctx context.Context, opts imgpOptions, stdout, stderr io.Writer) error {
 	start := timeNow()
-	if err := checkPlotFile(opts.Plot); err != nil {
+	if _, err := plotFormat(opts.Plot); err != nil {
 		return fmt.Errorf("imgp: %w", err)
 	}
-	if err := checkOutFile("out", opts.Out); err != nil {
+	if err := checkOutPath("out", opts.Out); err != nil {
 		return fmt.Errorf("imgp: %w", err)
 	}
 	r, err := imgpModel("imgp", opts)
@@ -562,14 +562,11 @@ func writeRegressionRows(path string, data *regressionData, lab []int, r *imgp.R
 			rows = append(rows, row{data.testIDs[i], "test-features", un(p.Mean[i]), s2 * p.Variance[i], s2 * p.Observation[i], p.Gamma[i], t})
 		}
 	}
-	return writeResults(path, resultColumns{
-		Names: []string{"id", "set", "prediction", "variance", "observation_variance", "gamma", "target"},
-		Rows:  len(rows),
-		Row: func(k int, rec []any) {
+	return writeTable(path, []string{"id", "set", "prediction", "variance", "observation_variance", "gamma", "target"}, len(rows),
+		func(k int, rec []any) {
 			w := rows[k]
 			rec[0], rec[1], rec[2], rec[3], rec[4], rec[5], rec[6] = w.id, w.set, w.mean, w.latent, w.obs, w.gamma, w.target
-		},
-	})
+		})
 }
 
 func printIMGP(w io.Writer, r imgpResult) {

@@ -5,8 +5,6 @@ import (
 	"image/color"
 	"io"
 	"math"
-	"path/filepath"
-	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -87,14 +85,17 @@ func plotIMGP(path string, data *regressionData, p, refined *imgp.Prediction, eu
 }
 
 // savePlot writes pl to path in the format its extension names, atomically
-// (checkPlotFile has refused unknown extensions before any work).
+// (plotFormat has refused unknown extensions before any work).
 func savePlot(pl *plot.Plot, w, h vg.Length, path string) error {
-	format := strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), ".")
+	format, err := plotFormat(path)
+	if err != nil {
+		return err
+	}
 	wt, err := pl.WriterTo(w, h, format)
 	if err != nil {
 		return err
 	}
-	return atomicWrite(path, func(f io.Writer) error {
+	return writeAtomic(path, func(f io.Writer) error {
 		_, err := wt.WriteTo(f)
 		return err
 	})

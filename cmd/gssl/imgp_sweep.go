@@ -109,13 +109,13 @@ func subsetFile(dir string, frac float64, seed int) string {
 
 func runIMGPSweep(ctx context.Context, opts sweepOptions, stdout, stderr io.Writer) error {
 	start := timeNow()
-	if opts.Seeds < 1 {
-		return fmt.Errorf("imgp sweep: --seeds %d is invalid: it must be ≥ 1", opts.Seeds)
+	if err := checkSeedCount(opts.Seeds, 1); err != nil {
+		return fmt.Errorf("imgp sweep: %w", err)
 	}
 	if len(opts.Fractions) == 0 {
 		return fmt.Errorf("imgp sweep: no --fractions")
 	}
-	if err := checkPlotFile(opts.Plot); err != nil {
+	if _, err := plotFormat(opts.Plot); err != nil {
 		return fmt.Errorf("imgp sweep: %w", err)
 	}
 	model, err := imgpModel("imgp sweep", opts.imgpOptions)

@@ -25,8 +25,8 @@ func newLabelpropSetup(opts labelpropOptions) (labelpropSetup, error) {
 	if err := checkSplitFlag(opts.Split); err != nil {
 		return lp, fmt.Errorf("labelprop: %w", err)
 	}
-	if opts.Seeds < 1 {
-		return lp, fmt.Errorf("labelprop: --seeds %d is invalid: it must be ≥ 1", opts.Seeds)
+	if err := checkSeedCount(opts.Seeds, 1); err != nil {
+		return lp, fmt.Errorf("labelprop: %w", err)
 	}
 	if sp, _ := parseSplitSpec(opts.Split, false); opts.Seeds > 1 && sp.kind != "random" {
 		return lp, fmt.Errorf("labelprop: --seeds %d needs --split random:K; the other protocols are deterministic", opts.Seeds)

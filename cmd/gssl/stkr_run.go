@@ -30,8 +30,8 @@ type stkrSetup struct {
 func newSTKRSetup(opts stkrOptions) (*stkrSetup, error) {
 	s := &stkrSetup{cache: &stkr.EigenCache{}}
 	var err error
-	if opts.Seeds < 1 {
-		return nil, fmt.Errorf("stkr: --seeds=%d is invalid: it must be at least 1", opts.Seeds)
+	if err := checkSeedCount(opts.Seeds, 1); err != nil {
+		return nil, fmt.Errorf("stkr: %w", err)
 	}
 	if opts.Seed < 0 {
 		return nil, fmt.Errorf("stkr: --seed=%d is invalid: it must be ≥ 0", opts.Seed)
