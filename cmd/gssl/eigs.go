@@ -43,8 +43,9 @@ The graph comes from --data DIR or --edges FILE (an edge table or a Matrix Marke
 file); without either, the Cora embedded in gssl. --out FILE writes one row per
 node: its id and its coordinates v1..vK in the eigenvectors. Each
 connected component is solved on its own, so a graph with c components reports the
-eigenvalue 0 exactly c times (78 on Cora) when K allows. Nodes of degree 0 are an error
-unless --isolated zero (D^{-1/2} := 0: eigenvalue 1 of L_sym and L_rw).`,
+eigenvalue 0 exactly c times (78 on Cora) when K allows. A node of degree 0 is
+its own component with a zero row (eigenvalue 0, as scipy and networkx) unless
+--isolated error or --isolated zero (D^{-1/2} := 0: eigenvalue 1 of L_sym and L_rw).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			opts.JSON = g.JSON

@@ -187,7 +187,7 @@ func flagError(err error) error {
 		if len(iso.Nodes) > 1 {
 			more = fmt.Sprintf(" (and %d more)", len(iso.Nodes)-1)
 		}
-		return fmt.Errorf("node %d has degree 0%s, so D^-1/2 is undefined: pass --isolated zero, or --lcc to keep the largest connected component", iso.Nodes[0], more)
+		return fmt.Errorf("node %d has degree 0%s, so D^-1/2 is undefined: drop --isolated error (the default, component, makes it its own component with eigenvalue 0), pass --isolated zero, or --lcc to keep the largest connected component", iso.Nodes[0], more)
 	}
 	return err
 }
