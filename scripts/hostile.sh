@@ -280,6 +280,17 @@ expect_error_msg "convert: --nodes 2000000000" 'nodes 2000000000 is invalid' "$g
 expect_error_msg "generate: sbm --nodes 2000000000" 'memory limit' "$gssl" generate sbm --nodes 2000000000 --out "$tmp/gen-big"
 expect_error_msg "generate: sbm --nodes 2000000000 --format gsg" 'memory limit' "$gssl" generate sbm --nodes 2000000000 --format gsg --out "$tmp/gen-big"
 expect_error_msg "generate: rmat --scale 30" 'memory limit|scale' "$gssl" generate rmat --scale 30 --out "$tmp/gen-big"
+expect_error_msg "generate: sbm --degree 10^9" 'degree 1e\+09 is invalid' "$gssl" generate sbm --nodes 1000 --degree 1e9 --out "$tmp/gen-big"
+expect_error_msg "generate: sbm --features 10^9" 'memory limit' "$gssl" generate sbm --nodes 1000 --features 1000000000 --out "$tmp/gen-big"
+expect_error_msg "generate: rmat --edge-factor 10^9" 'edge-factor 1000000000 is invalid' "$gssl" generate rmat --scale 10 --edge-factor 1000000000 --out "$tmp/gen-big"
+if ls "$tmp"/gen-big* >/dev/null 2>&1; then report "generate: no files left by refused runs" 1 "$(ls "$tmp"/gen-big* | head -1)"; else report "generate: no files left by refused runs" 0; fi
+expect_error_msg "cluster: --restarts 10^9" 'restarts 1000000000 is invalid' "$gssl" cluster --data "$d" --clusters 2 --restarts 1000000000
+expect_error_msg "stkr: --max-iter 10^9" 'max-iter="1000000000" is invalid' "$gssl" stkr --data "$d" --max-iter 1000000000
+expect_error_msg "stkr: --splits names a missing folder" 'not a folder' "$gssl" stkr --data "$d" --splits "$tmp/no-such-splits"
+expect_error_msg "labelprop: --tol 1e-300 ends with a clear non-convergence" 'did not converge|tol' "$gssl" labelprop --data "$d" --tol 1e-300
+expect_error_msg "eigs: --tol 1e-300" 'tol|Tol' "$gssl" eigs --data "$d" --tol 1e-300 --eigenpairs 2
+expect_error_msg "eigs --isolated error names the flag, not IsolatedZero" '--isolated' "$gssl" eigs --edges "$(file iso-err.txt '0 1\n1 2\n2 0\n4 5\n5 6\n6 4\n')" --nodes 8 --isolated error --eigenpairs 2
+if grep -qE 'IsolatedZero|graph\.Options|laplacian\.' "$err"; then report "eigs: isolated-node message names no library option" 1 "names a library option"; else report "eigs: isolated-node message names no library option" 0; fi
 
 # User tables (--edges/--labels/--features).
 printf 'source,target\n0,1\n1,2\n' >"$tmp/u-edges.csv"
@@ -446,6 +457,8 @@ expect_ok "knn: doubled labels.txt without origin.txt: 20 images of 32 pixels, s
 d=$(imgdir i4)
 { head -c 384 /dev/urandom | gzip -c; head -c 256 /dev/urandom | gzip -c; } >"$d/images_u8.bin.gz"
 expect_ok "knn: multi-member gzip gives 10 images of 64 pixels" '[ "$(json_field dim)" = 64 ] && [ "$(json_field nodes)" = 10 ]' "$gssl" knn --images "$d" --neighbors 2 --json --recall-sample 0
+expect_error_msg "falkon: --max-iter 10^9" 'max-iter 1000000000 is invalid' "$gssl" falkon --images "$d" --m 4 --max-iter 1000000000
+expect_error_msg "falkon: --m 10^9" '1000000000 is invalid' "$gssl" falkon --images "$d" --m 1000000000
 expect_ok "falkon: multi-member gzip gives d = 64" '[ "$(json_field d)" = 64 ] && [ "$(json_field n_train)" = 6 ] && [ "$(json_field n_test)" = 4 ]' "$gssl" falkon --images "$d" --m 4 --json
 expect_ok "labelprop --images: multi-member gzip gives 10 nodes" '[ "$(json_field nodes)" = 10 ]' "$gssl" labelprop --images "$d" --neighbors 2 --json
 expect_error_msg "knn: --neighbors 10^9" 'neighbors 1000000000 is invalid' "$gssl" knn --images "$d" --neighbors 1000000000
@@ -465,10 +478,18 @@ expect_error "falkon: --test -5" "$gssl" falkon --images "$tmp/i7" --m 4 --test 
 # Dense paths and settings.
 
 expect_error "svm: --n 40000 (a 12.8 GB Gram matrix)" "$gssl" svm --n 40000
+# 40000 points of your own, two thirds labelled: the dense paths state
+# their memory and refuse above --max-memory, naming falkon.
+{ echo id,x; seq 1 40000 | awk '{ print "p" $1 "," $1 }'; } >"$tmp/pts.csv"
+{ echo id,y; seq 1 40000 | awk '{ print "p" $1 "," ($1 % 3 ? $1 % 2 : "") }'; } >"$tmp/pts-y.csv"
+expect_error_msg "gp: 26667 labelled points (dense GP)" 'memory limit.*falkon' "$gssl" gp --features "$tmp/pts.csv" --targets "$tmp/pts-y.csv" --ids id
+expect_error_msg "imgp: 26667 labelled points of --features (dense GP)" 'memory limit.*falkon' "$gssl" imgp --features "$tmp/pts.csv" --targets "$tmp/pts-y.csv" --ids id
+expect_error_msg "svm: 26667 labelled points of --features" 'memory limit.*falkon' "$gssl" svm --features "$tmp/pts.csv" --labels "$tmp/pts-y.csv" --ids id
 expect_error "svm: --n -5" "$gssl" svm --n -5
 expect_error "svm: --C 0" "$gssl" svm --C 0
 expect_error "imgp: --synthetic -5" "$gssl" imgp --synthetic -5
 expect_error "imgp: --iterations -1" "$gssl" imgp --synthetic 200 --neighbors 10 --eigenpairs 20 --iterations -1
+expect_error_msg "imgp: --max-iter 10^9" 'max-iter 1000000000 is invalid' "$gssl" imgp --synthetic 200 --max-iter 1000000000
 expect_error_msg "imgp: --eigenpairs 10^9" 'at most' "$gssl" imgp --synthetic 200 --neighbors 10 --eigenpairs 1000000000
 expect_error_msg "imgp: --neighbors 10^9" 'at most' "$gssl" imgp --synthetic 200 --neighbors 1000000000
 expect_error_msg "imgp: --plot with an unknown extension" 'unknown image format' "$gssl" imgp --synthetic 200 --plot "$tmp/z.bogus"

@@ -155,8 +155,8 @@ func (opts clusterOptions) check() (laplacian.IsolatedPolicy, error) {
 	if opts.Clusters < 0 {
 		return 0, fmt.Errorf("--clusters %d is invalid: it must be ≥ 1 (0: the number of classes)", opts.Clusters)
 	}
-	if opts.Restarts < 1 {
-		return 0, fmt.Errorf("--restarts %d is invalid: it must be ≥ 1", opts.Restarts)
+	if err := checkBounded("restarts", opts.Restarts, 1, maxIterations, " (k-means++ restarts)"); err != nil {
+		return 0, err
 	}
 	if err := checkTol(opts.Tol); err != nil {
 		return 0, err

@@ -443,8 +443,8 @@ func falkonModel(opts falkonOptions, stderr io.Writer) (krr.Regressor, *krr.Falk
 	if opts.Solver != "falkon" && opts.Solver != "nystrom" {
 		return nil, nil, fmt.Errorf("--solver %q is invalid: it must be falkon or nystrom", opts.Solver)
 	}
-	if opts.Iter < 1 {
-		return nil, nil, fmt.Errorf("--max-iter %d is invalid: it must be ≥ 1", opts.Iter)
+	if err := checkBounded("max-iter", opts.Iter, 1, maxIterations, " (conjugate-gradient iterations; 10 to 20 are usual)"); err != nil {
+		return nil, nil, err
 	}
 	if opts.M < 1 {
 		return nil, nil, fmt.Errorf("--m %d is invalid: it must be ≥ 1", opts.M)

@@ -57,7 +57,7 @@ func checkGenerateMemory(opts generateOptions) error {
 	if err != nil {
 		return fmt.Errorf("generate: %w", err)
 	}
-	var nodes, edges float64
+	var nodes, edges, extra float64
 	perNode := float64(sbmBytesPerNode)
 	switch opts.Model {
 	case "sbm":
@@ -66,6 +66,7 @@ func checkGenerateMemory(opts generateOptions) error {
 			nodes = max(nodes, float64(s)) // a lower bound when --sizes is given
 		}
 		edges = nodes * max(opts.Degree, 0) / 2
+		extra = float64(max(opts.Features, 0)) * 8 // the feature columns' permutation and topics
 	case "rmat":
 		if opts.Scale < 1 || opts.Scale > generate.MaxScale {
 			return nil // NewRMAT names the valid range
@@ -76,10 +77,13 @@ func checkGenerateMemory(opts generateOptions) error {
 	default:
 		return nil
 	}
-	need := nodes * perNode
+	need := nodes*perNode + extra
 	alt := "give fewer --nodes"
 	if opts.Model == "rmat" {
 		alt = "give a smaller --scale"
+	}
+	if extra > nodes*perNode {
+		alt = "give fewer --features"
 	}
 	if opts.Format == "gsg" {
 		need += edges * gsgBytesPerEdge
@@ -196,6 +200,11 @@ func runGenerate(ctx context.Context, opts generateOptions, stdout, stderr io.Wr
 		if opts.Degree == 0 {
 			return fmt.Errorf("generate: --degree 0 is invalid: it must be > 0")
 		}
+		// A mean degree of n or more asks for more edges than node pairs:
+		// an edge stream without end, not a graph.
+		if n := float64(opts.Nodes); opts.Degree >= n && n > 0 {
+			return fmt.Errorf("generate: --degree %v is invalid: it must be below --nodes %d", opts.Degree, opts.Nodes)
+		}
 		if opts.Exponent == 0 {
 			return fmt.Errorf("generate: --exponent 0 is invalid: it must be > 2, or inf")
 		}
@@ -212,8 +221,8 @@ func runGenerate(ctx context.Context, opts generateOptions, stdout, stderr io.Wr
 		if len(opts.ABCD) != 4 {
 			return fmt.Errorf("generate: --abcd takes 4 probabilities a,b,c,d, got %d", len(opts.ABCD))
 		}
-		if opts.EdgeFactor < 1 {
-			return fmt.Errorf("generate: --edge-factor %d is invalid: it must be ≥ 1", opts.EdgeFactor)
+		if opts.EdgeFactor < 1 || (opts.Scale >= 1 && opts.Scale < 31 && opts.EdgeFactor > 1<<opts.Scale) {
+			return fmt.Errorf("generate: --edge-factor %d is invalid: it must be in [1, 2^scale] (more edges per node than nodes is a stream without end, not a graph)", opts.EdgeFactor)
 		}
 		r, err := generate.NewRMAT(generate.RMAT{Scale: opts.Scale, EdgeFactor: opts.EdgeFactor,
 			A: opts.ABCD[0], B: opts.ABCD[1], C: opts.ABCD[2], D: opts.ABCD[3], NoSelfLoops: opts.NoSelfLoops, Seed: opts.Seed})

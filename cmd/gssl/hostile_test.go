@@ -39,3 +39,13 @@ func TestNodesFlagBounded(t *testing.T) {
 	_, err := os.Stat(filepath.Join(dir, "g.gsg"))
 	assert.True(t, os.IsNotExist(err), "no file left by a refused convert")
 }
+
+// TestRestartsBounded: --restarts 10⁹ allocated a result per restart and
+// died out of memory; it is refused before the graph is read.
+func TestRestartsBounded(t *testing.T) {
+	var out, errw bytes.Buffer
+	p := writeCycle(t, 50)
+	err := runCluster(context.Background(), clusterOptions{In: nodeInput{Data: p}, Clusters: 2, Restarts: 1_000_000_000, Isolated: "component"}, &out, &errw)
+	require.ErrorContains(t, err, "--restarts 1000000000 is invalid: it must be in [1, 100000]")
+	require.NoError(t, runCluster(context.Background(), clusterOptions{In: nodeInput{Data: p}, Clusters: 2, Restarts: 3, Isolated: "component"}, &out, &errw))
+}

@@ -329,8 +329,8 @@ func imgpModel(cmd string, opts imgpOptions) (*imgp.Regressor, error) {
 	switch {
 	case opts.Nu < 1:
 		return nil, fmt.Errorf("%s: --nu %d is invalid: the sparse precision needs a positive integer ν", cmd, opts.Nu)
-	case opts.MaxIter < 0:
-		return nil, fmt.Errorf("%s: --max-iter %d is invalid: it must be ≥ 0 (0 keeps the initial hyperparameters)", cmd, opts.MaxIter)
+	case opts.MaxIter < 0 || opts.MaxIter > maxIterations:
+		return nil, fmt.Errorf("%s: --max-iter %d is invalid: it must be ≥ 0 (0 keeps the initial hyperparameters) and at most %d Adam steps", cmd, opts.MaxIter, maxIterations)
 	case opts.K < 1:
 		return nil, fmt.Errorf("%s: --neighbors %d is invalid: it must be ≥ 1", cmd, opts.K)
 	case opts.Eigenpairs < 1:

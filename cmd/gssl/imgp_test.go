@@ -129,6 +129,7 @@ func TestIMGPBadInput(t *testing.T) {
 		"nu":          {func(o *imgpOptions) { o.Nu = 0 }, "--nu 0 is invalid"},
 		"K ≥ N":       {func(o *imgpOptions) { o.K = 40 }, "K = 40 is invalid for 40 points"},
 		"max-iter":    {func(o *imgpOptions) { o.MaxIter = -1 }, "--max-iter -1 is invalid: it must be ≥ 0"},
+		"max-iter 10^9": {func(o *imgpOptions) { o.MaxIter = 1_000_000_000 }, "--max-iter 1000000000 is invalid"},
 		"synthetic":   {func(o *imgpOptions) { o.Images, o.Synthetic = "", -5 }, "--synthetic -5 is invalid: it must be in [2, "},
 		"no data":     {func(o *imgpOptions) { o.Images = "" }, "no data: give --features FILE --targets FILE"},
 		"two sources": {func(o *imgpOptions) { o.Synthetic = 100 }, "give one of"},

@@ -186,8 +186,8 @@ func iterationGrid(v string) ([]int, error) {
 	var out []int
 	for _, f := range strings.Split(v, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil || n < 0 {
-			return nil, fmt.Errorf("stkr: --max-iter=%q is invalid: want auto, an integer ≥ 0 (0 = solve to the tolerance) or a comma-separated list of them", v)
+		if err != nil || n < 0 || n > maxIterations {
+			return nil, fmt.Errorf("stkr: --max-iter=%q is invalid: want auto, an integer in [0, %d] (0 = solve to the tolerance) or a comma-separated list of them", v, maxIterations)
 		}
 		out = append(out, n)
 	}

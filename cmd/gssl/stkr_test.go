@@ -103,6 +103,7 @@ func TestSTKRBadInput(t *testing.T) {
 		{"out with a split", func(o *stkrOptions) { o.Out = "p.csv" }, "--out writes the predictions of the protocol without a split"},
 		{"iterations word", func(o *stkrOptions) { o.MaxIter = "many" }, `--max-iter="many" is invalid`},
 		{"iterations negative", func(o *stkrOptions) { o.MaxIter = "-2" }, `--max-iter="-2" is invalid`},
+		{"iterations 10^9", func(o *stkrOptions) { o.MaxIter = "8,1000000000" }, `--max-iter="8,1000000000" is invalid`},
 		{"iterations list", func(o *stkrOptions) { o.MaxIter = "0,8,x" }, `--max-iter="0,8,x" is invalid`},
 		{"iterations with topd", func(o *stkrOptions) { o.Transform, o.Ridge, o.MaxIter = "topd:8", "1", "8" }, "iterations=8 does not apply to kernel PCA"},
 		{"test chunks without p-test", func(o *stkrOptions) { o.TestChunks, o.PTest = true, 0 }, "--test-chunks needs --p-test > 0"},
