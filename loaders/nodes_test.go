@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gssl/gssl/graph"
+	"github.com/gssl/gssl/graphfile"
 )
 
 // edgeSet returns the graph's edges as "idA idB w" strings in the user's
@@ -295,4 +296,21 @@ func TestLoadNodesNumPyLabelsAndScipyGraph(t *testing.T) {
 			assert.Equal(t, fmt.Sprintf("c%d", i%3), ds.ClassNames[ds.Labels[i]])
 		}
 	}
+}
+
+func TestLoadNodesGraphFileKeepsIDs(t *testing.T) {
+	dir := t.TempDir()
+	src, err := LoadNodes(NodeFiles{Edges: writeFile(t, dir, "e.csv", []byte("source,target,weight\nzed,amy,2\namy,bob,0.5\n")), Graph: UserGraphOptions()})
+	require.NoError(t, err)
+	gsg := filepath.Join(dir, "g.gsg")
+	require.NoError(t, graphfile.Write(gsg, src.Graph, src.IDs))
+	ds, err := LoadNodes(NodeFiles{Edges: gsg, Labels: writeFile(t, dir, "l.csv", []byte("id,label\nbob,x\nzed,y\n"))})
+	require.NoError(t, err)
+	defer ds.Close()
+	assert.Equal(t, src.IDs.Strings(), ds.IDs.Strings())
+	assert.Equal(t, edgeSet(t, src), edgeSet(t, ds))
+	i, _ := ds.IDs.Lookup("bob")
+	assert.Equal(t, "x", ds.ClassNames[ds.Labels[i]])
+	_, err = LoadNodes(NodeFiles{Edges: gsg, Labels: writeFile(t, dir, "l2.csv", []byte("id,label\ncarl,x\n"))})
+	require.ErrorContains(t, err, `"carl" is not one of the graph's 3 nodes`)
 }
