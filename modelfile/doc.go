@@ -72,6 +72,10 @@
 // it was fitted on). Large arrays (scores, degrees, node ids) go in
 // sections.
 //
+// Section names that start with "data." are reserved for the data set's
+// context that the saving command adds (node ids, class names; package
+// savedmodel); models never use them.
+//
 // Files are written atomically (a temporary file beside the destination,
 // flushed, then renamed over it): a reader never sees half a model.
 package modelfile

@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -23,20 +24,21 @@ func badRequest(field, format string, args ...any) *httpError {
 	return &httpError{status: http.StatusBadRequest, field: field, msg: fmt.Sprintf(format, args...)}
 }
 
-// The request as sent: pointers tell absent fields from zero ones.
+// The request as sent, decoded level by level so that an error can name
+// the item it is in; pointers tell absent fields from zero ones.
 type wireEdge struct {
 	To     *string  `json:"to"`
 	Weight *float64 `json:"weight"`
 }
 
 type wireNode struct {
-	ID    *string    `json:"id"`
-	Edges []wireEdge `json:"edges"`
+	ID    *string           `json:"id"`
+	Edges []json.RawMessage `json:"edges"`
 }
 
 type wireRequest struct {
-	Nodes  *[]wireNode  `json:"nodes"`
-	Points *[][]float64 `json:"points"`
+	Nodes  *[]json.RawMessage `json:"nodes"`
+	Points *[]json.RawMessage `json:"points"`
 }
 
 // decodeRequest reads one prediction request from r (already limited in
@@ -49,7 +51,7 @@ func decodeRequest(r io.Reader, maxBatch int) (*Request, *httpError) {
 	dec.DisallowUnknownFields()
 	var w wireRequest
 	if err := dec.Decode(&w); err != nil {
-		return nil, jsonError(err)
+		return nil, jsonError("", err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		var mb *http.MaxBytesError
@@ -74,21 +76,31 @@ func decodeRequest(r io.Reader, maxBatch int) (*Request, *httpError) {
 			return nil, &httpError{status: http.StatusRequestEntityTooLarge, field: "nodes", msg: fmt.Sprintf("%d nodes in one request, more than the server's limit of %d: split the batch", len(nodes), maxBatch)}
 		}
 		req.Nodes = make([]NewNode, len(nodes))
-		for i, n := range nodes {
+		for i, raw := range nodes {
+			at := fmt.Sprintf("nodes[%d]", i)
+			var n wireNode
+			if herr := decodeItem(at, raw, &n); herr != nil {
+				return nil, herr
+			}
 			if n.ID == nil {
-				return nil, badRequest(fmt.Sprintf("nodes[%d].id", i), "missing: every new node needs an id")
+				return nil, badRequest(at+".id", "missing: every new node needs an id")
 			}
 			out := NewNode{ID: *n.ID, Edges: make([]Edge, len(n.Edges))}
-			for k, e := range n.Edges {
+			for k, raw := range n.Edges {
+				at := fmt.Sprintf("nodes[%d].edges[%d]", i, k)
+				var e wireEdge
+				if herr := decodeItem(at, raw, &e); herr != nil {
+					return nil, herr
+				}
 				if e.To == nil {
-					return nil, badRequest(fmt.Sprintf("nodes[%d].edges[%d].to", i, k), "missing: the id of a fitted node")
+					return nil, badRequest(at+".to", "missing: the id of a fitted node")
 				}
 				wt := 1.0
 				if e.Weight != nil {
 					wt = *e.Weight
 				}
 				if !(wt >= 0) || math.IsInf(wt, 0) {
-					return nil, &httpError{status: http.StatusUnprocessableEntity, field: fmt.Sprintf("nodes[%d].edges[%d].weight", i, k), msg: fmt.Sprintf("weight %v must be finite and ≥ 0", wt)}
+					return nil, &httpError{status: http.StatusUnprocessableEntity, field: at + ".weight", msg: fmt.Sprintf("weight %v must be finite and ≥ 0", wt)}
 				}
 				out.Edges[k] = Edge{To: *e.To, Weight: wt}
 			}
@@ -103,21 +115,48 @@ func decodeRequest(r io.Reader, maxBatch int) (*Request, *httpError) {
 	if len(pts) > maxBatch {
 		return nil, &httpError{status: http.StatusRequestEntityTooLarge, field: "points", msg: fmt.Sprintf("%d points in one request, more than the server's limit of %d: split the batch", len(pts), maxBatch)}
 	}
-	for i, p := range pts {
-		if len(p) == 0 {
-			return nil, badRequest(fmt.Sprintf("points[%d]", i), "empty feature vector")
+	req.Points = make([][]float64, len(pts))
+	for i, raw := range pts {
+		at := fmt.Sprintf("points[%d]", i)
+		if herr := decodeItem(at, raw, &req.Points[i]); herr != nil {
+			return nil, herr
+		}
+		if len(req.Points[i]) == 0 {
+			return nil, badRequest(at, "empty feature vector")
 		}
 	}
-	req.Points = pts
 	return req, nil
+}
+
+// decodeItem decodes one item of a batch, strictly; errors name it.
+func decodeItem(at string, raw json.RawMessage, v any) *httpError {
+	if string(raw) == "null" {
+		return badRequest(at, "null: want a value")
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return jsonError(at, err)
+	}
+	return nil
 }
 
 func tooLarge(mb *http.MaxBytesError) *httpError {
 	return &httpError{status: http.StatusRequestEntityTooLarge, msg: fmt.Sprintf("the request body is larger than the server's limit of %d bytes: split the batch", mb.Limit)}
 }
 
-// jsonError turns a decoding error into an answer naming the field.
-func jsonError(err error) *httpError {
+// jsonError turns a decoding error into an answer naming the field; at is
+// the path of the item being decoded ("" for the request).
+func jsonError(at string, err error) *httpError {
+	join := func(field string) string {
+		switch {
+		case at == "":
+			return field
+		case field == "":
+			return at
+		}
+		return at + "." + field
+	}
 	var (
 		mb  *http.MaxBytesError
 		syn *json.SyntaxError
@@ -127,13 +166,17 @@ func jsonError(err error) *httpError {
 	case errors.As(err, &mb):
 		return tooLarge(mb)
 	case errors.As(err, &syn):
-		return badRequest("", "malformed JSON at byte %d: %s", syn.Offset, strings.TrimPrefix(syn.Error(), "json: "))
+		return badRequest(at, "malformed JSON at byte %d: %s", syn.Offset, strings.TrimPrefix(syn.Error(), "json: "))
 	case errors.As(err, &typ):
-		field := typ.Field
+		field := join(typ.Field)
 		if field == "" {
 			return badRequest("", "the request must be a JSON object, not %s", typ.Value)
 		}
-		return badRequest(field, "%s is %s, not a %s", field, typ.Value, jsonType(typ.Type.String()))
+		want := jsonType(typ.Type.String())
+		if strings.HasPrefix(typ.Value, "number ") && want == "number" {
+			return badRequest(field, "%s is out of the range of a float64", typ.Value)
+		}
+		return badRequest(field, "%s, want %s", article(typ.Value), article(want))
 	case errors.Is(err, io.EOF):
 		return badRequest("", "empty body: send a JSON object")
 	case errors.Is(err, io.ErrUnexpectedEOF):
@@ -142,9 +185,16 @@ func jsonError(err error) *httpError {
 	msg := err.Error()
 	if name, ok := strings.CutPrefix(msg, "json: unknown field "); ok {
 		name = strings.Trim(name, `"`)
-		return badRequest(name, "unknown field %q (a request has nodes[].id, nodes[].edges[].to, nodes[].edges[].weight, or points)", name)
+		return badRequest(join(name), "unknown field %q (a request has nodes[].id, nodes[].edges[].to, nodes[].edges[].weight, or points)", name)
 	}
 	return badRequest("", "malformed JSON: %s", strings.TrimPrefix(msg, "json: "))
+}
+
+func article(s string) string {
+	if s != "" && strings.ContainsRune("aeiou", rune(s[0])) {
+		return "an " + s
+	}
+	return "a " + s
 }
 
 func jsonType(goType string) string {

@@ -1,0 +1,248 @@
+package savedmodel
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/gssl/gssl/estimator"
+	"github.com/gssl/gssl/labelprop"
+	"github.com/gssl/gssl/modelfile"
+	"github.com/gssl/gssl/nodeids"
+	"github.com/gssl/gssl/serve"
+)
+
+// Context is the data set's side of a saved model.
+type Context struct {
+	// IDs are the fitted nodes' ids; nil means 0..n−1.
+	IDs *nodeids.Map `json:"-"`
+	// ClassNames[c] is class c's name as the user's labels file wrote it;
+	// nil or "" means the class number.
+	ClassNames []string `json:"class_names,omitempty"`
+	// Data names the data the model was fitted on (a hint for gssl model
+	// info; e.g. the edges file).
+	Data string `json:"data,omitempty"`
+	// GraphSHA256 is the hex SHA-256 of the graph file, when the graph came
+	// from one file (modelfile.FileSHA256).
+	GraphSHA256 string `json:"graph_sha256,omitempty"`
+}
+
+// Model is a fitted model that writes itself into a container.
+type Model interface {
+	ModelFile() (*modelfile.File, error)
+}
+
+// File returns m's container with c added.
+func File(m Model, c Context) (*modelfile.File, error) {
+	f, err := m.ModelFile()
+	if err != nil {
+		return nil, err
+	}
+	b, err := json.Marshal(c)
+	if err != nil {
+		return nil, fmt.Errorf("savedmodel: %w", err)
+	}
+	f.PutBytes("data.json", b)
+	if c.IDs != nil && !c.IDs.IsIdentity() {
+		if c.IDs.IsText() {
+			f.PutStrings("data.ids", c.IDs.Strings())
+		} else {
+			f.PutInt64s("data.int_ids", c.IDs.Ints())
+		}
+	}
+	return f, nil
+}
+
+// Save writes m with c to path, atomically.
+func Save(path string, m Model, c Context) error {
+	f, err := File(m, c)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return modelfile.WriteFile(path, f)
+}
+
+// Kinds lists the model kinds Open reads.
+func Kinds() []string { return []string{labelprop.SpreadingKind, labelprop.HarmonicKind} }
+
+// Saved is an opened model file: the model, its context and its metadata.
+// It is safe for concurrent use (it is never modified after Open).
+type Saved struct {
+	file    *modelfile.File
+	ctx     Context
+	ids     *nodeids.Map
+	classes []string // every class's display name
+	meta    serve.Metadata
+
+	lp interface {
+		PredictNodes(ctx context.Context, nodes estimator.NewNodes) ([]labelprop.Prediction, error)
+		Labels() []int
+	}
+	probs func(i int) []float64
+	n     int
+}
+
+var _ serve.Predictor = (*Saved)(nil)
+
+// Open reads the model file at path; errors name the path.
+func Open(path string) (*Saved, error) {
+	f, err := modelfile.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	s, err := Decode(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return s, nil
+}
+
+// Decode builds the model in f.
+func Decode(f *modelfile.File) (*Saved, error) {
+	s := &Saved{file: f}
+	switch f.Kind {
+	case labelprop.SpreadingKind:
+		m := &labelprop.Spreading{}
+		if err := m.ReadModelFile(f); err != nil {
+			return nil, err
+		}
+		s.lp, s.n = m, m.Nodes()
+		p := m.Probabilities()
+		s.probs, s.classes = p.RawRowView, make([]string, len(m.Prior()))
+	case labelprop.HarmonicKind:
+		m := &labelprop.Harmonic{}
+		if err := m.ReadModelFile(f); err != nil {
+			return nil, err
+		}
+		s.lp, s.n = m, m.Nodes()
+		p := m.Probabilities()
+		s.probs, s.classes = p.RawRowView, make([]string, len(m.Prior()))
+	default:
+		return nil, fmt.Errorf("savedmodel: %w: the file holds a %q model, and this gssl reads %s", modelfile.ErrKind, f.Kind, strings.Join(Kinds(), ", "))
+	}
+	if err := s.readContext(); err != nil {
+		return nil, err
+	}
+	var meta struct {
+		Hyperparameters json.RawMessage `json:"hyperparameters"`
+	}
+	// The model has decoded the metadata strictly; here only one field.
+	_ = json.Unmarshal(f.Metadata, &meta)
+	s.meta = serve.Metadata{Kind: f.Kind, Task: serve.Classification, Classes: s.classes, Nodes: s.n,
+		Hyperparameters: meta.Hyperparameters, Writer: f.Writer}
+	for i := 0; i < min(s.n, 3); i++ {
+		s.meta.ExampleIDs = append(s.meta.ExampleIDs, s.ids.ID(i))
+	}
+	return s, nil
+}
+
+func (s *Saved) readContext() error {
+	f := s.file
+	s.ids = nodeids.Identity(s.n)
+	if f.Has("data.json") {
+		b, _ := f.Bytes("data.json")
+		dec := json.NewDecoder(strings.NewReader(string(b)))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&s.ctx); err != nil {
+			return fmt.Errorf("savedmodel: section data.json: %w", err)
+		}
+	}
+	switch {
+	case f.Has("data.ids"):
+		v, err := f.Strings("data.ids")
+		if err != nil {
+			return fmt.Errorf("savedmodel: %w", err)
+		}
+		if s.ids, err = nodeids.FromStrings(v); err != nil {
+			return fmt.Errorf("savedmodel: section data.ids: %w", err)
+		}
+	case f.Has("data.int_ids"):
+		v, err := f.Int64s("data.int_ids")
+		if err != nil {
+			return fmt.Errorf("savedmodel: %w", err)
+		}
+		if s.ids, err = nodeids.FromInts(v); err != nil {
+			return fmt.Errorf("savedmodel: section data.int_ids: %w", err)
+		}
+	}
+	if s.ids.Len() != s.n {
+		return fmt.Errorf("savedmodel: the file has %d node ids for a model of %d nodes", s.ids.Len(), s.n)
+	}
+	s.ctx.IDs = s.ids
+	if len(s.ctx.ClassNames) > len(s.classes) {
+		return fmt.Errorf("savedmodel: the file has %d class names for a model of %d classes", len(s.ctx.ClassNames), len(s.classes))
+	}
+	for c := range s.classes {
+		s.classes[c] = strconv.Itoa(c)
+		if c < len(s.ctx.ClassNames) && s.ctx.ClassNames[c] != "" {
+			s.classes[c] = s.ctx.ClassNames[c]
+		}
+	}
+	return nil
+}
+
+// Metadata describes the model (serve.Predictor).
+func (s *Saved) Metadata() serve.Metadata {
+	m := s.meta
+	m.Classes = slices.Clone(m.Classes)
+	m.ExampleIDs = slices.Clone(m.ExampleIDs)
+	return m
+}
+
+// File returns the model file (not to be modified).
+func (s *Saved) File() *modelfile.File { return s.file }
+
+// Context returns the data set's side of the file.
+func (s *Saved) Context() Context { return s.ctx }
+
+// IDs returns the fitted nodes' ids.
+func (s *Saved) IDs() *nodeids.Map { return s.ids }
+
+// ClassNames returns every class's display name (its number when the file
+// has no name for it).
+func (s *Saved) ClassNames() []string { return slices.Clone(s.classes) }
+
+// PredictNodes predicts new nodes from their edges to fitted nodes named by
+// id; an unknown id is a *serve.InputError naming the edge.
+func (s *Saved) PredictNodes(ctx context.Context, nodes []serve.NewNode) ([]serve.Prediction, error) {
+	nn := estimator.NewNodes{Offsets: make([]int, 1, len(nodes)+1)}
+	for i, n := range nodes {
+		for k, e := range n.Edges {
+			j, ok := s.ids.Lookup(e.To)
+			if !ok {
+				return nil, &serve.InputError{Field: fmt.Sprintf("nodes[%d].edges[%d].to", i, k), Msg: fmt.Sprintf("unknown node id %q: the model was fitted on %d nodes (ids like %s)", e.To, s.n, strings.Join(s.meta.ExampleIDs, ", "))}
+			}
+			nn.Nodes = append(nn.Nodes, int32(j))
+			nn.Weights = append(nn.Weights, e.Weight)
+		}
+		nn.Offsets = append(nn.Offsets, len(nn.Nodes))
+	}
+	pred, err := s.lp.PredictNodes(ctx, nn)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]serve.Prediction, len(pred))
+	for i, p := range pred {
+		out[i] = serve.Prediction{ID: nodes[i].ID, Label: s.classes[p.Label], Probabilities: p.Probabilities, Prior: !p.Reached}
+	}
+	return out, nil
+}
+
+// PredictPoints refuses: the models Open reads predict nodes of a graph.
+func (s *Saved) PredictPoints(ctx context.Context, points [][]float64) ([]serve.Prediction, error) {
+	return nil, &serve.InputError{Field: "points", Msg: fmt.Sprintf("a %s model predicts new nodes from their edges to fitted nodes, not points: send \"nodes\"", s.file.Kind)}
+}
+
+// PredictFitted returns the model's prediction for every fitted node, in
+// node order, with the node's id.
+func (s *Saved) PredictFitted() []serve.Prediction {
+	labels := s.lp.Labels()
+	out := make([]serve.Prediction, s.n)
+	for i := range out {
+		out[i] = serve.Prediction{ID: s.ids.ID(i), Label: s.classes[labels[i]], Probabilities: slices.Clone(s.probs(i))}
+	}
+	return out
+}

@@ -1,0 +1,148 @@
+package savedmodel
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gssl/gssl/estimator"
+	"github.com/gssl/gssl/labelprop"
+	"github.com/gssl/gssl/loaders"
+	"github.com/gssl/gssl/modelfile"
+	"github.com/gssl/gssl/nodeids"
+	"github.com/gssl/gssl/serve"
+)
+
+// tiny loads testdata/serve (string ids, class names, four labels).
+func tiny(t testing.TB) *loaders.NodeDataset {
+	t.Helper()
+	ds, err := loaders.LoadNodes(loaders.NodeFiles{
+		Edges:  "../testdata/serve/edges.csv",
+		Labels: "../testdata/serve/labels.csv",
+		Graph:  loaders.UserGraphOptions(),
+	})
+	require.NoError(t, err)
+	return ds
+}
+
+func fitTiny(t testing.TB, ds *loaders.NodeDataset) *labelprop.Spreading {
+	t.Helper()
+	m := &labelprop.Spreading{Alpha: 0.9}
+	require.NoError(t, m.FitLabels(context.Background(), ds.Graph, ds.Labels))
+	return m
+}
+
+func TestSaveOpenPredict(t *testing.T) {
+	ds := tiny(t)
+	require.True(t, ds.IDs.IsText())
+	m := fitTiny(t, ds)
+	path := filepath.Join(t.TempDir(), "m.gssl")
+	require.NoError(t, Save(path, m, Context{IDs: ds.IDs, ClassNames: ds.ClassNames, Data: "testdata/serve/edges.csv"}))
+	s, err := Open(path)
+	require.NoError(t, err)
+
+	meta := s.Metadata()
+	assert.Equal(t, labelprop.SpreadingKind, meta.Kind)
+	assert.Equal(t, serve.Classification, meta.Task)
+	assert.Equal(t, ds.ClassNames, meta.Classes)
+	assert.Equal(t, 12, meta.Nodes)
+	assert.Equal(t, 0, meta.Features)
+	assert.JSONEq(t, `{"alpha":0.9,"solver":"chebyshev","tol":0,"max_iter":0,"classes":0,"class_mass_normalization":false,"isolated_seeds":"error","ordering":"natural"}`, string(meta.Hyperparameters))
+	assert.Equal(t, "testdata/serve/edges.csv", s.Context().Data)
+
+	// New nodes by id: the same as the library's prediction by index.
+	nodes := []serve.NewNode{
+		{ID: "x", Edges: []serve.Edge{{To: "paper_2", Weight: 1}, {To: "paper_9", Weight: 0.5}}},
+		{ID: "alone", Edges: nil},
+	}
+	got, err := s.PredictNodes(context.Background(), nodes)
+	require.NoError(t, err)
+	i2, _ := ds.IDs.Lookup("paper_2")
+	i9, _ := ds.IDs.Lookup("paper_9")
+	want, err := m.PredictNodes(context.Background(), estimator.NewNodes{Offsets: []int{0, 2, 2}, Nodes: []int32{int32(i2), int32(i9)}, Weights: []float64{1, 0.5}})
+	require.NoError(t, err)
+	require.Len(t, got, 2)
+	assert.Equal(t, "x", got[0].ID)
+	assert.Equal(t, ds.ClassNames[want[0].Label], got[0].Label)
+	assert.Equal(t, want[0].Probabilities, got[0].Probabilities)
+	assert.False(t, got[0].Prior)
+	assert.True(t, got[1].Prior)
+
+	_, err = s.PredictNodes(context.Background(), []serve.NewNode{{ID: "y", Edges: []serve.Edge{{To: "paper_1", Weight: 1}, {To: "paper_99", Weight: 1}}}})
+	var ie *serve.InputError
+	require.ErrorAs(t, err, &ie)
+	assert.Equal(t, "nodes[0].edges[1].to", ie.Field)
+	assert.Contains(t, ie.Msg, `unknown node id "paper_99"`)
+	_, err = s.PredictPoints(context.Background(), [][]float64{{1}})
+	require.ErrorAs(t, err, &ie)
+	assert.Equal(t, "points", ie.Field)
+
+	fittedPred := s.PredictFitted()
+	require.Len(t, fittedPred, 12)
+	labels := m.Labels()
+	for i, p := range fittedPred {
+		assert.Equal(t, ds.IDs.ID(i), p.ID)
+		assert.Equal(t, ds.ClassNames[labels[i]], p.Label)
+		assert.Equal(t, m.Probabilities().RawRowView(i), p.Probabilities)
+	}
+}
+
+func TestIDKinds(t *testing.T) {
+	ds := tiny(t)
+	m := fitTiny(t, ds)
+	ints := make([]int64, 12)
+	for i := range ints {
+		ints[i] = int64(100 + 3*i)
+	}
+	im, err := nodeids.FromInts(ints)
+	require.NoError(t, err)
+	for _, c := range []struct {
+		ids   *nodeids.Map
+		probe string
+	}{{nil, "11"}, {nodeids.Identity(12), "0"}, {im, "103"}} {
+		f, err := File(m, Context{IDs: c.ids})
+		require.NoError(t, err)
+		b, err := f.MarshalBinary()
+		require.NoError(t, err)
+		g, err := modelfile.Unmarshal(b)
+		require.NoError(t, err)
+		s, err := Decode(g)
+		require.NoError(t, err)
+		_, err = s.PredictNodes(context.Background(), []serve.NewNode{{ID: "n", Edges: []serve.Edge{{To: c.probe, Weight: 1}}}})
+		require.NoError(t, err, c.probe)
+		assert.Equal(t, []string{"0", "1"}, s.Metadata().Classes, "class numbers without names")
+	}
+	// Ids that disagree with the model's size.
+	f, err := File(m, Context{IDs: nodeids.Identity(12)})
+	require.NoError(t, err)
+	f.PutStrings("data.ids", []string{"a", "b"})
+	_, err = Decode(f)
+	assert.ErrorContains(t, err, "2 node ids for a model of 12 nodes")
+}
+
+func TestUnknownKind(t *testing.T) {
+	f := modelfile.New("gp.Regressor", 1)
+	_, err := Decode(f)
+	assert.True(t, errors.Is(err, modelfile.ErrKind))
+	assert.ErrorContains(t, err, `"gp.Regressor" model, and this gssl reads labelprop.Spreading, labelprop.Harmonic`)
+	_, err = Open(filepath.Join(t.TempDir(), "missing.gssl"))
+	assert.Error(t, err)
+}
+
+func TestHarmonicSaved(t *testing.T) {
+	ds := tiny(t)
+	m := &labelprop.Harmonic{ClassMassNormalization: true}
+	require.NoError(t, m.FitLabels(context.Background(), ds.Graph, ds.Labels))
+	f, err := File(m, Context{IDs: ds.IDs, ClassNames: ds.ClassNames})
+	require.NoError(t, err)
+	s, err := Decode(f)
+	require.NoError(t, err)
+	assert.Equal(t, labelprop.HarmonicKind, s.Metadata().Kind)
+	p := s.PredictFitted()
+	assert.Equal(t, "Theory", p[11].Label)
+	assert.Equal(t, "Neural_Networks", p[1].Label)
+}
