@@ -13,6 +13,7 @@ import (
 	"github.com/gssl/gssl/modelfile"
 	"github.com/gssl/gssl/nodeids"
 	"github.com/gssl/gssl/serve"
+	"github.com/gssl/gssl/stkr"
 )
 
 // Context is the data set's side of a saved model.
@@ -66,7 +67,9 @@ func Save(path string, m Model, c Context) error {
 }
 
 // Kinds lists the model kinds Open reads.
-func Kinds() []string { return []string{labelprop.SpreadingKind, labelprop.HarmonicKind} }
+func Kinds() []string {
+	return []string{labelprop.SpreadingKind, labelprop.HarmonicKind, stkr.RegressorKind}
+}
 
 // Saved is an opened model file: the model, its context and its metadata.
 // It is safe for concurrent use (it is never modified after Open).
@@ -74,15 +77,19 @@ type Saved struct {
 	file    *modelfile.File
 	ctx     Context
 	ids     *nodeids.Map
-	classes []string // every class's display name
+	classes []string // every class's display name; nil for regression
 	meta    serve.Metadata
+	b       backend
+}
 
-	lp interface {
-		PredictNodes(ctx context.Context, nodes estimator.NewNodes) ([]labelprop.Prediction, error)
-		Labels() []int
-	}
-	probs func(i int) []float64
-	n     int
+// backend is one model family behind Saved.
+type backend interface {
+	nodes() int
+	classes() int // 0 for regression
+	// predictNodes and fitted return predictions with Label holding the
+	// class number in decimal (Saved names it).
+	predictNodes(ctx context.Context, nn estimator.NewNodes) ([]serve.Prediction, error)
+	fitted() []serve.Prediction
 }
 
 var _ serve.Predictor = (*Saved)(nil)
@@ -109,17 +116,19 @@ func Decode(f *modelfile.File) (*Saved, error) {
 		if err := m.ReadModelFile(f); err != nil {
 			return nil, err
 		}
-		s.lp, s.n = m, m.Nodes()
-		p := m.Probabilities()
-		s.probs, s.classes = p.RawRowView, make([]string, len(m.Prior()))
+		s.b = lpBackend{m: m, p: m.Probabilities()}
 	case labelprop.HarmonicKind:
 		m := &labelprop.Harmonic{}
 		if err := m.ReadModelFile(f); err != nil {
 			return nil, err
 		}
-		s.lp, s.n = m, m.Nodes()
-		p := m.Probabilities()
-		s.probs, s.classes = p.RawRowView, make([]string, len(m.Prior()))
+		s.b = lpBackend{m: m, p: m.Probabilities()}
+	case stkr.RegressorKind:
+		m := &stkr.Regressor{}
+		if err := m.ReadModelFile(f); err != nil {
+			return nil, err
+		}
+		s.b = stkrBackend{m: m, f: m.Predict(nil)}
 	default:
 		return nil, fmt.Errorf("savedmodel: %w: the file holds a %q model, and this gssl reads %s", modelfile.ErrKind, f.Kind, strings.Join(Kinds(), ", "))
 	}
@@ -131,17 +140,115 @@ func Decode(f *modelfile.File) (*Saved, error) {
 	}
 	// The model has decoded the metadata strictly; here only one field.
 	_ = json.Unmarshal(f.Metadata, &meta)
-	s.meta = serve.Metadata{Kind: f.Kind, Task: serve.Classification, Classes: s.classes, Nodes: s.n,
-		Hyperparameters: meta.Hyperparameters, Writer: f.Writer}
-	for i := 0; i < min(s.n, 3); i++ {
+	hyper := meta.Hyperparameters
+	if hyper == nil {
+		hyper = f.Metadata
+	}
+	task := serve.Classification
+	if s.classes == nil {
+		task = serve.Regression
+	}
+	s.meta = serve.Metadata{Kind: f.Kind, Task: task, Classes: s.classes, Nodes: s.b.nodes(),
+		Hyperparameters: hyper, Writer: f.Writer}
+	for i := 0; i < min(s.b.nodes(), 3); i++ {
 		s.meta.ExampleIDs = append(s.meta.ExampleIDs, s.ids.ID(i))
 	}
 	return s, nil
 }
 
+// lpBackend is a label-propagation model.
+type lpBackend struct {
+	m interface {
+		PredictNodes(ctx context.Context, nodes estimator.NewNodes) ([]labelprop.Prediction, error)
+		Labels() []int
+		Nodes() int
+		Prior() []float64
+	}
+	p interface{ RawRowView(i int) []float64 }
+}
+
+func (b lpBackend) nodes() int   { return b.m.Nodes() }
+func (b lpBackend) classes() int { return len(b.m.Prior()) }
+
+func (b lpBackend) predictNodes(ctx context.Context, nn estimator.NewNodes) ([]serve.Prediction, error) {
+	pred, err := b.m.PredictNodes(ctx, nn)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]serve.Prediction, len(pred))
+	for i, p := range pred {
+		out[i] = serve.Prediction{Label: strconv.Itoa(p.Label), Probabilities: p.Probabilities, Prior: !p.Reached}
+	}
+	return out, nil
+}
+
+func (b lpBackend) fitted() []serve.Prediction {
+	labels := b.m.Labels()
+	out := make([]serve.Prediction, len(labels))
+	for i := range out {
+		out[i] = serve.Prediction{Label: strconv.Itoa(labels[i]), Probabilities: slices.Clone(b.p.RawRowView(i))}
+	}
+	return out
+}
+
+// stkrBackend is an STKR model: a classifier on one-hot targets (scores,
+// argmax, the most frequent training class without evidence) or a
+// regression.
+type stkrBackend struct {
+	m *stkr.Regressor
+	f interface{ RawRowView(i int) []float64 }
+}
+
+func (b stkrBackend) nodes() int   { return b.m.Nodes() }
+func (b stkrBackend) classes() int { return b.m.Classes() }
+
+func (b stkrBackend) one(scores []float64) serve.Prediction {
+	scores = slices.Clone(scores)
+	if b.m.Classes() == 0 {
+		if len(scores) == 1 {
+			return serve.Prediction{Mean: &scores[0]}
+		}
+		return serve.Prediction{Scores: scores}
+	}
+	best, evidence := 0, false
+	for k, v := range scores {
+		if v != 0 {
+			evidence = true
+		}
+		if v > scores[best] {
+			best = k
+		}
+	}
+	if !evidence {
+		return serve.Prediction{Label: strconv.Itoa(b.m.PriorClass()), Scores: scores, Prior: true}
+	}
+	return serve.Prediction{Label: strconv.Itoa(best), Scores: scores}
+}
+
+func (b stkrBackend) predictNodes(ctx context.Context, nn estimator.NewNodes) ([]serve.Prediction, error) {
+	f, err := b.m.PredictNodes(ctx, nn)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]serve.Prediction, nn.Len())
+	for i := range out {
+		out[i] = b.one(f.RawRowView(i))
+	}
+	return out, nil
+}
+
+func (b stkrBackend) fitted() []serve.Prediction {
+	out := make([]serve.Prediction, b.m.Nodes())
+	for i := range out {
+		out[i] = b.one(b.f.RawRowView(i))
+	}
+	return out
+}
+
 func (s *Saved) readContext() error {
 	f := s.file
-	s.ids = nodeids.Identity(s.n)
+	n := s.b.nodes()
+	s.ids = nodeids.Identity(n)
 	if f.Has("data.json") {
 		b, _ := f.Bytes("data.json")
 		dec := json.NewDecoder(strings.NewReader(string(b)))
@@ -168,12 +275,16 @@ func (s *Saved) readContext() error {
 			return fmt.Errorf("savedmodel: section data.int_ids: %w", err)
 		}
 	}
-	if s.ids.Len() != s.n {
-		return fmt.Errorf("savedmodel: the file has %d node ids for a model of %d nodes", s.ids.Len(), s.n)
+	if s.ids.Len() != n {
+		return fmt.Errorf("savedmodel: the file has %d node ids for a model of %d nodes", s.ids.Len(), n)
 	}
 	s.ctx.IDs = s.ids
-	if len(s.ctx.ClassNames) > len(s.classes) {
-		return fmt.Errorf("savedmodel: the file has %d class names for a model of %d classes", len(s.ctx.ClassNames), len(s.classes))
+	c := s.b.classes()
+	if len(s.ctx.ClassNames) > c {
+		return fmt.Errorf("savedmodel: the file has %d class names for a model of %d classes", len(s.ctx.ClassNames), c)
+	}
+	if c > 0 {
+		s.classes = make([]string, c)
 	}
 	for c := range s.classes {
 		s.classes[c] = strconv.Itoa(c)
@@ -213,22 +324,31 @@ func (s *Saved) PredictNodes(ctx context.Context, nodes []serve.NewNode) ([]serv
 		for k, e := range n.Edges {
 			j, ok := s.ids.Lookup(e.To)
 			if !ok {
-				return nil, &serve.InputError{Field: fmt.Sprintf("nodes[%d].edges[%d].to", i, k), Msg: fmt.Sprintf("unknown node id %q: the model was fitted on %d nodes (ids like %s)", e.To, s.n, strings.Join(s.meta.ExampleIDs, ", "))}
+				return nil, &serve.InputError{Field: fmt.Sprintf("nodes[%d].edges[%d].to", i, k), Msg: fmt.Sprintf("unknown node id %q: the model was fitted on %d nodes (ids like %s)", e.To, s.b.nodes(), strings.Join(s.meta.ExampleIDs, ", "))}
 			}
 			nn.Nodes = append(nn.Nodes, int32(j))
 			nn.Weights = append(nn.Weights, e.Weight)
 		}
 		nn.Offsets = append(nn.Offsets, len(nn.Nodes))
 	}
-	pred, err := s.lp.PredictNodes(ctx, nn)
+	pred, err := s.b.predictNodes(ctx, nn)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]serve.Prediction, len(pred))
-	for i, p := range pred {
-		out[i] = serve.Prediction{ID: nodes[i].ID, Label: s.classes[p.Label], Probabilities: p.Probabilities, Prior: !p.Reached}
+	for i := range pred {
+		pred[i].ID = nodes[i].ID
+		s.name(&pred[i])
 	}
-	return out, nil
+	return pred, nil
+}
+
+// name replaces a class number by the class's name.
+func (s *Saved) name(p *serve.Prediction) {
+	if p.Label == "" {
+		return
+	}
+	c, _ := strconv.Atoi(p.Label)
+	p.Label = s.classes[c]
 }
 
 // PredictPoints refuses: the models Open reads predict nodes of a graph.
@@ -239,10 +359,10 @@ func (s *Saved) PredictPoints(ctx context.Context, points [][]float64) ([]serve.
 // PredictFitted returns the model's prediction for every fitted node, in
 // node order, with the node's id.
 func (s *Saved) PredictFitted() []serve.Prediction {
-	labels := s.lp.Labels()
-	out := make([]serve.Prediction, s.n)
+	out := s.b.fitted()
 	for i := range out {
-		out[i] = serve.Prediction{ID: s.ids.ID(i), Label: s.classes[labels[i]], Probabilities: slices.Clone(s.probs(i))}
+		out[i].ID = s.ids.ID(i)
+		s.name(&out[i])
 	}
 	return out
 }

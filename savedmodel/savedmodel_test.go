@@ -3,6 +3,7 @@ package savedmodel
 import (
 	"context"
 	"errors"
+	"math"
 	"path/filepath"
 	"testing"
 
@@ -15,6 +16,7 @@ import (
 	"github.com/gssl/gssl/modelfile"
 	"github.com/gssl/gssl/nodeids"
 	"github.com/gssl/gssl/serve"
+	"github.com/gssl/gssl/stkr"
 )
 
 // tiny loads testdata/serve (string ids, class names, four labels).
@@ -145,4 +147,57 @@ func TestHarmonicSaved(t *testing.T) {
 	p := s.PredictFitted()
 	assert.Equal(t, "Theory", p[11].Label)
 	assert.Equal(t, "Neural_Networks", p[1].Label)
+}
+
+func TestSTKRSaved(t *testing.T) {
+	ds := tiny(t)
+	k, err := stkr.NewGraphKernel(ds.Graph)
+	require.NoError(t, err)
+	m := &stkr.Regressor{Transform: stkr.Power(2), Beta: 0.1}
+	require.NoError(t, m.FitLabels(context.Background(), k, ds.Labels, len(ds.ClassNames)))
+	f, err := File(m, Context{IDs: ds.IDs, ClassNames: ds.ClassNames})
+	require.NoError(t, err)
+	b, err := f.MarshalBinary()
+	require.NoError(t, err)
+	g, err := modelfile.Unmarshal(b)
+	require.NoError(t, err)
+	s, err := Decode(g)
+	require.NoError(t, err)
+	meta := s.Metadata()
+	assert.Equal(t, stkr.RegressorKind, meta.Kind)
+	assert.Equal(t, serve.Classification, meta.Task)
+	assert.Equal(t, ds.ClassNames, meta.Classes)
+	fittedPred := s.PredictFitted()
+	want := m.Predict(nil)
+	for i, p := range fittedPred {
+		assert.Equal(t, want.RawRowView(i), p.Scores)
+		assert.Nil(t, p.Probabilities)
+	}
+	got, err := s.PredictNodes(context.Background(), []serve.NewNode{{ID: "x", Edges: []serve.Edge{{To: "paper_11", Weight: 1}}}, {ID: "none"}})
+	require.NoError(t, err)
+	assert.Equal(t, "Theory", got[0].Label, "λ² reaches paper_12's label through paper_11")
+	assert.False(t, got[0].Prior)
+	assert.True(t, got[1].Prior)
+	assert.Equal(t, ds.ClassNames[m.PriorClass()], got[1].Label)
+
+	// Regression: mean per node.
+	y := make([]float64, len(ds.Labels))
+	for i, l := range ds.Labels {
+		y[i] = math.NaN()
+		if l >= 0 {
+			y[i] = float64(l)
+		}
+	}
+	r := &stkr.Regressor{Transform: stkr.Power(2), Beta: 0.1}
+	require.NoError(t, r.FitTargets(context.Background(), k, y))
+	f, err = File(r, Context{IDs: ds.IDs})
+	require.NoError(t, err)
+	s, err = Decode(f)
+	require.NoError(t, err)
+	assert.Equal(t, serve.Regression, s.Metadata().Task)
+	assert.Nil(t, s.Metadata().Classes)
+	got, err = s.PredictNodes(context.Background(), []serve.NewNode{{ID: "x", Edges: []serve.Edge{{To: "paper_12", Weight: 1}}}})
+	require.NoError(t, err)
+	require.NotNil(t, got[0].Mean)
+	assert.Empty(t, got[0].Label)
 }

@@ -71,6 +71,10 @@ type Prediction struct {
 	Label string `json:"label,omitempty"`
 	// Probabilities are in the order of Metadata.Classes (classifiers).
 	Probabilities []float64 `json:"probabilities,omitempty"`
+	// Scores are a classifier's raw scores per class when it has no
+	// probabilities (e.g. STKR's regression on one-hot targets), or a
+	// multi-output regression's outputs.
+	Scores []float64 `json:"scores,omitempty"`
 	// Mean and Variance are the predictive distribution (regression);
 	// Variance is nil for models without one.
 	Mean     *float64 `json:"mean,omitempty"`
