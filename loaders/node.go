@@ -3,15 +3,16 @@ package loaders
 import (
 	"errors"
 	"fmt"
-	"github.com/gssl/gssl/eval"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/gssl/gssl/eval"
 	"github.com/gssl/gssl/graph"
 	"github.com/gssl/gssl/nodeids"
 )
@@ -30,9 +31,20 @@ type NodeDataset struct {
 	// Labels[i] is the class of node i in 0..Classes−1, or −1 when unknown.
 	// Nil when no labels were given.
 	Labels []int
-	// Classes is the number of classes: for folders the largest label + 1,
-	// for a user's labels table the distinct labels (named by ClassNames).
+	// Classes is the number of distinct labels ≥ 0 (0 when no node is
+	// labelled): for folders the distinct values of labels.txt (see
+	// ClassValues), for a user's labels table the distinct labels (named by
+	// ClassNames).
 	Classes int
+	// ClassValues[c] is the integer label written in a folder's labels.txt
+	// for class c, ascending: the distinct labels are numbered
+	// 0..Classes−1 in order, so that a label such as 2147483647 costs one
+	// class, not 2³¹. For the benchmark folders, whose labels are 0..C−1,
+	// ClassValues[c] = c. Nil for a user's labels table (see ClassNames).
+	ClassValues []int
+	// SelfLoopsDropped is the number of lines of the edge file that were
+	// self loops, which NodeGraphOptions drops.
+	SelfLoopsDropped int
 	// Features is the sparse node × feature matrix, nil without one.
 	Features *Sparse
 	// DenseFeatures is a dense node × feature matrix (a CSV or NumPy feature
@@ -96,12 +108,10 @@ func LoadNodeDataset(dir string) (*NodeDataset, error) {
 	if err != nil {
 		return nil, err
 	}
-	ds.Labels = labels
 	n := len(labels)
 	ds.IDs = nodeids.Identity(n)
-	for _, l := range labels {
-		ds.Classes = max(ds.Classes, l+1)
-	}
+	ds.Labels, ds.ClassValues = numberClasses(labels)
+	ds.Classes = len(ds.ClassValues)
 
 	featuresPath := filepath.Join(dir, nodeFeaturesFile)
 	if ok, err := exists(featuresPath); err != nil {
@@ -117,9 +127,14 @@ func LoadNodeDataset(dir string) (*NodeDataset, error) {
 
 	edgesPath := filepath.Join(dir, nodeEdgesFile)
 	ds.Graph, err = readFile(edgesPath, func(lr *lineReader) (*graph.CSR, error) {
-		el, err := parseEdges(lr, 0, false)
+		el, err := parseEdges(lr, 0, false, nil)
 		if err != nil {
 			return nil, err
+		}
+		for _, e := range el.edges {
+			if e.U == e.V {
+				ds.SelfLoopsDropped++
+			}
 		}
 		if el.maxID >= n {
 			for k, e := range el.edges {
@@ -155,7 +170,7 @@ func LoadNodeDataset(dir string) (*NodeDataset, error) {
 		return nil, err
 	} else if ok {
 		ds.ClassNames, err = readFile(namesPath, func(lr *lineReader) ([]string, error) {
-			return decodeClassNames(lr, ds.Classes)
+			return decodeClassNames(lr, ds.ClassValues)
 		})
 		if err != nil {
 			return nil, err
@@ -199,8 +214,31 @@ func decodeLabels(lr *lineReader) ([]int, error) {
 	return labels, nil
 }
 
-// decodeClassNames reads lines "k name" for classes k in [0, classes).
-func decodeClassNames(lr *lineReader, classes int) ([]string, error) {
+// numberClasses maps the labels ≥ 0 to classes 0..C−1 in ascending order of
+// value (−1 stays −1) and returns the classes and the value of each class.
+// It allocates O(len(labels)) whatever the values.
+func numberClasses(labels []int) (classes, values []int) {
+	for _, l := range labels {
+		if l >= 0 {
+			values = append(values, l)
+		}
+	}
+	slices.Sort(values)
+	values = slices.Clip(slices.Compact(values))
+	classes = make([]int, len(labels))
+	for i, l := range labels {
+		classes[i] = -1
+		if l >= 0 {
+			classes[i], _ = slices.BinarySearch(values, l)
+		}
+	}
+	return classes, values
+}
+
+// decodeClassNames reads lines "k name" for the label values k of values
+// (ascending); names[c] names the class of values[c].
+func decodeClassNames(lr *lineReader, values []int) ([]string, error) {
+	classes := len(values)
 	names := make([]string, classes)
 	seen := make([]int, classes)
 	err := lr.eachLine("#", blankSkip, func(s string) error {
@@ -211,15 +249,16 @@ func decodeClassNames(lr *lineReader, classes int) ([]string, error) {
 		if name == "" {
 			return fmt.Errorf(`want "k name", got %q`, s)
 		}
-		k, err := parseIndex(ks, "class")
+		v, err := parseInt(ks, "class")
 		if err != nil {
 			return err
 		}
-		if k >= classes {
-			return fmt.Errorf("class %d out of range [0, %d): the labels have %d classes", k, classes, classes)
+		k, ok := slices.BinarySearch(values, v)
+		if !ok {
+			return fmt.Errorf("class %d is not a label of any node (the labels have %d classes)", v, classes)
 		}
 		if seen[k] != 0 {
-			return fmt.Errorf("class %d already named on line %d", k, seen[k])
+			return fmt.Errorf("class %d already named on line %d", v, seen[k])
 		}
 		seen[k] = lr.line
 		names[k] = name
