@@ -108,14 +108,6 @@ func (st *state) predictNodes(ctx context.Context, model string, nodes estimator
 	return out, nil
 }
 
-// Classes returns the number of classes of the last fit, 0 before Fit.
-func (st *state) Classes() int {
-	if st.seeds == nil {
-		return 0
-	}
-	return st.seeds.classes
-}
-
 // Nodes returns the number of fitted nodes, 0 before Fit.
 func (st *state) Nodes() int {
 	if st.seeds == nil {
