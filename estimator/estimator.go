@@ -7,7 +7,7 @@ import (
 
 // ErrNotFitted is the error (or the cause of the error, for errors.Is) that
 // every model's prediction returns before a successful Fit.
-var ErrNotFitted = errors.New("the model has not been fitted: call Fit (or UnmarshalBinary) first")
+var ErrNotFitted = errors.New("the model has not been fitted: call Fit first")
 
 // NotFitted returns an error naming the model and method that wraps
 // ErrNotFitted, e.g. NotFitted("labelprop.Spreading.PredictNodes").

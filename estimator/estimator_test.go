@@ -11,7 +11,7 @@ import (
 func TestNotFitted(t *testing.T) {
 	err := NotFitted("labelprop.Spreading.PredictNodes")
 	assert.True(t, errors.Is(err, ErrNotFitted))
-	assert.Equal(t, "labelprop.Spreading.PredictNodes: the model has not been fitted: call Fit (or UnmarshalBinary) first", err.Error())
+	assert.Equal(t, "labelprop.Spreading.PredictNodes: the model has not been fitted: call Fit first", err.Error())
 }
 
 func TestNotConverged(t *testing.T) {
