@@ -191,8 +191,8 @@ func (b lpBackend) fitted() []serve.Prediction {
 	return out
 }
 
-// stkrBackend is an STKR model: a classifier on one-hot targets (scores,
-// argmax, the most frequent training class without evidence) or a
+// stkrBackend is an STKR model: a classifier on one-hot targets
+// (probabilities by stkr.Normalize's rule, and the raw scores) or a
 // regression.
 type stkrBackend struct {
 	m *stkr.Regressor
@@ -210,19 +210,14 @@ func (b stkrBackend) one(scores []float64) serve.Prediction {
 		}
 		return serve.Prediction{Scores: scores}
 	}
-	best, evidence := 0, false
-	for k, v := range scores {
-		if v != 0 {
-			evidence = true
-		}
-		if v > scores[best] {
+	p, reached := b.m.ClassProbabilities(scores)
+	best := 0
+	for k, v := range p {
+		if v > p[best] {
 			best = k
 		}
 	}
-	if !evidence {
-		return serve.Prediction{Label: strconv.Itoa(b.m.PriorClass()), Scores: scores, Prior: true}
-	}
-	return serve.Prediction{Label: strconv.Itoa(best), Scores: scores}
+	return serve.Prediction{Label: strconv.Itoa(best), Probabilities: p, Scores: scores, Prior: !reached}
 }
 
 func (b stkrBackend) predictNodes(ctx context.Context, nn estimator.NewNodes) ([]serve.Prediction, error) {

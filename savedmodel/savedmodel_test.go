@@ -169,16 +169,18 @@ func TestSTKRSaved(t *testing.T) {
 	assert.Equal(t, ds.ClassNames, meta.Classes)
 	fittedPred := s.PredictFitted()
 	want := m.Predict(nil)
+	probs, labels, _ := stkr.Normalize(want, ds.Labels)
 	for i, p := range fittedPred {
 		assert.Equal(t, want.RawRowView(i), p.Scores)
-		assert.Nil(t, p.Probabilities)
+		assert.Equal(t, probs.RawRowView(i), p.Probabilities, "as gssl stkr --out")
+		assert.Equal(t, ds.ClassNames[labels[i]], p.Label)
 	}
 	got, err := s.PredictNodes(context.Background(), []serve.NewNode{{ID: "x", Edges: []serve.Edge{{To: "paper_11", Weight: 1}}}, {ID: "none"}})
 	require.NoError(t, err)
 	assert.Equal(t, "Theory", got[0].Label, "λ² reaches paper_12's label through paper_11")
 	assert.False(t, got[0].Prior)
 	assert.True(t, got[1].Prior)
-	assert.Equal(t, ds.ClassNames[m.PriorClass()], got[1].Label)
+	assert.Equal(t, m.Prior(), got[1].Probabilities)
 
 	// Regression: mean per node.
 	y := make([]float64, len(ds.Labels))

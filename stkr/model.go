@@ -20,11 +20,11 @@ const (
 )
 
 // fitTask remembers what the targets were: one-hot classes from FitLabels
-// (Classes > 0, with the most frequent training class for nodes without
-// evidence), or anything else.
+// (Classes > 0, with the class frequencies of the labelled nodes for nodes
+// without evidence, as Normalize), or anything else.
 type fitTask struct {
-	Classes    int `json:"classes"`
-	PriorClass int `json:"prior_class"`
+	Classes int       `json:"classes"`
+	Prior   []float64 `json:"prior,omitempty"`
 }
 
 // savedKernel is what a Regressor read from a file keeps instead of its
@@ -68,28 +68,80 @@ func (r *Regressor) FitLabels(ctx context.Context, k BaseKernel, labels []int, c
 	if len(train) == 0 {
 		return errors.New("stkr: no labelled node (every label is −1)")
 	}
-	// A class number is not a count: refuse one far beyond the labels
-	// before sizing the one-hot block by it.
-	if c > len(train) {
-		return fmt.Errorf("stkr: %d classes for %d labelled nodes: every class needs a labelled node (number the classes 0..C−1)", c, len(train))
+	// A class number is not a count: as Prepare, refuse more than twice as
+	// many classes as distinct labels before sizing the one-hot block.
+	seen := map[int]bool{}
+	for _, i := range train {
+		seen[labels[i]] = true
+	}
+	if c > 2*len(seen) {
+		return fmt.Errorf("stkr: %d classes but the %d labelled nodes have %d distinct labels: at most half the classes may have no labelled node (number the classes 0..C−1)", c, len(train), len(seen))
 	}
 	y := mat.NewDense(len(train), c, nil)
-	counts := make([]int, c)
 	for t, i := range train {
 		y.Set(t, labels[i], 1)
-		counts[labels[i]]++
-	}
-	prior := 0
-	for k, n := range counts {
-		if n > counts[prior] {
-			prior = k
-		}
 	}
 	err := r.Fit(ctx, k, train, y)
 	if r.u != nil {
-		r.task = fitTask{Classes: c, PriorClass: prior}
+		r.task = fitTask{Classes: c, Prior: classPrior(labels, c)}
 	}
 	return err
+}
+
+// classPrior returns the class frequencies of the labelled entries of
+// labels (uniform when there are none), computed as Normalize does.
+func classPrior(labels []int, c int) []float64 {
+	prior := make([]float64, c)
+	total := 0.0
+	for _, l := range labels {
+		if l >= 0 && l < c {
+			prior[l]++
+			total++
+		}
+	}
+	for k := range prior {
+		if total > 0 {
+			prior[k] /= total
+		} else {
+			prior[k] = 1 / float64(c)
+		}
+	}
+	return prior
+}
+
+// normalizeRow sets dst to scores clipped at zero and scaled to sum 1, or
+// to prior when no entry is positive (reported false): Normalize's rule for
+// one row.
+func normalizeRow(dst, scores, prior []float64) bool {
+	sum := 0.0
+	for k, v := range scores {
+		dst[k] = 0
+		if v > 0 {
+			dst[k] = v
+			sum += v
+		}
+	}
+	if !(sum > 0) {
+		copy(dst, prior)
+		return false
+	}
+	for k := range dst {
+		dst[k] /= sum
+	}
+	return true
+}
+
+// ClassProbabilities turns the scores of one node (a row of Predict or
+// PredictNodes) of a model fitted by FitLabels into class probabilities by
+// Normalize's rule: clipped at zero and scaled to sum 1, or the class
+// frequencies of the labelled nodes when no score is positive (reached is
+// then false). It returns nil for a model not fitted by FitLabels.
+func (r *Regressor) ClassProbabilities(scores []float64) (p []float64, reached bool) {
+	if r.task.Classes == 0 || len(scores) != r.task.Classes {
+		return nil, false
+	}
+	p = make([]float64, len(scores))
+	return p, normalizeRow(p, scores, r.task.Prior)
 }
 
 // FitTargets fits a regression: targets is one vector aligned with the
@@ -125,9 +177,10 @@ func (r *Regressor) FitTargets(ctx context.Context, k BaseKernel, targets []floa
 // otherwise.
 func (r *Regressor) Classes() int { return r.task.Classes }
 
-// PriorClass returns the most frequent training class of a model fitted by
-// FitLabels: the prediction for a node with all-zero scores.
-func (r *Regressor) PriorClass() int { return r.task.PriorClass }
+// Prior returns the class frequencies of the labelled nodes of a model
+// fitted by FitLabels (nil otherwise): the probabilities of a node without
+// evidence.
+func (r *Regressor) Prior() []float64 { return append([]float64(nil), r.task.Prior...) }
 
 // Outputs returns the number of output columns c, 0 before Fit.
 func (r *Regressor) Outputs() int {
@@ -358,8 +411,13 @@ func (r *Regressor) ReadModelFile(f *modelfile.File) error {
 	if n < 1 || c < 1 || n > math.MaxInt/c {
 		return fmt.Errorf("stkr: the model file declares %d nodes and %d outputs", n, c)
 	}
-	if meta.Task.Classes != 0 && (meta.Task.Classes != c || meta.Task.PriorClass < 0 || meta.Task.PriorClass >= c) {
-		return fmt.Errorf("stkr: the model file's task (%d classes, prior class %d) does not match its %d outputs", meta.Task.Classes, meta.Task.PriorClass, c)
+	if meta.Task.Classes != 0 && (meta.Task.Classes != c || len(meta.Task.Prior) != c) {
+		return fmt.Errorf("stkr: the model file's task (%d classes, %d prior frequencies) does not match its %d outputs", meta.Task.Classes, len(meta.Task.Prior), c)
+	}
+	for _, q := range meta.Task.Prior {
+		if !(q >= 0 && q <= 1) {
+			return fmt.Errorf("stkr: the model file's class prior %v is not a frequency", q)
+		}
 	}
 	get := func(name string, want int) ([]float64, error) {
 		v, err := f.Float64s(name)

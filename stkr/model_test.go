@@ -78,7 +78,7 @@ func TestRegressorRoundTrip(t *testing.T) {
 	} {
 		require.NoError(t, r.FitLabels(context.Background(), k, labels, 0), "%s", r.Transform)
 		assert.Equal(t, 2, r.Classes())
-		assert.Equal(t, 0, r.PriorClass())
+		assert.Equal(t, []float64{4.0 / 7, 3.0 / 7}, r.Prior())
 		b, err := r.MarshalBinary()
 		require.NoError(t, err)
 		got := &Regressor{}
@@ -97,8 +97,15 @@ func TestRegressorRoundTrip(t *testing.T) {
 		}
 		assert.Equal(t, r.Stats(), got.Stats())
 		assert.Equal(t, r.Transform, got.Transform)
-		assert.Equal(t, []any{r.Beta, r.Solver, r.Tol, r.MaxIter, r.Restart, r.Iterations, r.Classes(), r.PriorClass()},
-			[]any{got.Beta, got.Solver, got.Tol, got.MaxIter, got.Restart, got.Iterations, got.Classes(), got.PriorClass()})
+		assert.Equal(t, []any{r.Beta, r.Solver, r.Tol, r.MaxIter, r.Restart, r.Iterations, r.Classes(), r.Prior()},
+			[]any{got.Beta, got.Solver, got.Tol, got.MaxIter, got.Restart, got.Iterations, got.Classes(), got.Prior()})
+		// Class probabilities by Normalize's rule, row by row.
+		probs, labelsOut, _ := Normalize(r.Predict(nil), labels)
+		for i := 0; i < probs.RawMatrix().Rows; i++ {
+			p, _ := got.ClassProbabilities(got.Predict(nil).RawRowView(i))
+			bitsEqual(t, "ClassProbabilities", probs.RawRowView(i), p)
+			_ = labelsOut
+		}
 		b2, err := got.MarshalBinary()
 		require.NoError(t, err)
 		assert.True(t, bytes.Equal(b, b2), "a model read back encodes to the same bytes")
@@ -167,7 +174,7 @@ func TestRegressorModelErrors(t *testing.T) {
 	labels[5] = -3
 	assert.ErrorContains(t, r.FitLabels(context.Background(), k, labels, 0), "labels[5] = -3 is invalid")
 	labels[5] = 1000
-	assert.ErrorContains(t, r.FitLabels(context.Background(), k, labels, 0), "every class needs a labelled node")
+	assert.ErrorContains(t, r.FitLabels(context.Background(), k, labels, 0), "at most half the classes may have no labelled node")
 	labels[5] = -1
 	require.NoError(t, r.FitLabels(context.Background(), k, labels, 2))
 	b, err := r.MarshalBinary()
