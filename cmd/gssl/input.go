@@ -158,23 +158,24 @@ func labelOf(ds *loaders.NodeDataset, i int) int {
 }
 
 // className is the user's name of class c: as written in the labels file,
-// or its number.
+// else the label value of a folder's labels.txt, else its number.
 func className(ds *loaders.NodeDataset, c int) string {
-	if c >= 0 && c < len(ds.ClassNames) && ds.ClassNames[c] != "" {
+	switch {
+	case c >= 0 && c < len(ds.ClassNames) && ds.ClassNames[c] != "":
 		return ds.ClassNames[c]
+	case c >= 0 && c < len(ds.ClassValues):
+		return strconv.Itoa(ds.ClassValues[c])
 	}
 	return strconv.Itoa(c)
 }
 
 // isolatedPolicy parses --isolated.
 func isolatedPolicy(s string) (laplacian.IsolatedPolicy, error) {
-	switch s {
-	case "error":
-		return laplacian.IsolatedError, nil
-	case "zero":
-		return laplacian.IsolatedZero, nil
+	p, err := laplacian.ParseIsolated(s)
+	if err != nil {
+		return 0, fmt.Errorf("--isolated %q is invalid: use component (an isolated node is its own component, eigenvalue 0), error, or zero (D^-1/2 := 0)", s)
 	}
-	return 0, fmt.Errorf("--isolated %q is invalid: use error or zero", s)
+	return p, nil
 }
 
 // flagError rewrites library errors that name library options into ones
@@ -195,7 +196,7 @@ func flagError(err error) error {
 // its graph): the subgraph, its nodes' labels and the class names; the
 // user's ids follow the nodes.
 func restrictDataset(ds *loaders.NodeDataset, sub *graph.Subgraph) *loaders.NodeDataset {
-	out := &loaders.NodeDataset{Name: ds.Name, Graph: sub.CSR, Classes: ds.Classes, ClassNames: ds.ClassNames}
+	out := &loaders.NodeDataset{Name: ds.Name, Graph: sub.CSR, Classes: ds.Classes, ClassNames: ds.ClassNames, ClassValues: ds.ClassValues}
 	if ds.Labels != nil {
 		out.Labels = make([]int, len(sub.Original))
 		for t, i := range sub.Original {
