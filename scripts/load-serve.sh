@@ -6,7 +6,8 @@
 # fails on any wrong or lost answer. It stops by itself.
 #
 #   scripts/load-serve.sh            # the test model
-#   scripts/load-serve.sh m.gssl     # a saved model and GSSL_LOAD_BODY (a request)
+#   scripts/load-serve.sh m.gssl     # a saved model (--save); GSSL_LOAD_BODY sets the request
+#                                    # (default: one new node joined to the model's example ids)
 set -eu
 cd "$(dirname "$0")/.."
 export GSSL_LOAD_TEST=1

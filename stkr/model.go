@@ -479,3 +479,19 @@ func (r Regressor) MarshalJSON() ([]byte, error) {
 func (r *Regressor) UnmarshalJSON([]byte) error {
 	return fmt.Errorf("stkr: Regressor: %w", estimator.ErrJSON)
 }
+
+// Info reports the last fit under the names every gssl model uses: the
+// most iterations of any output column, the largest final residual and the
+// products with M (Stats has the per-column detail).
+func (r *Regressor) Info() estimator.Info {
+	info := estimator.Info{Products: r.stats.MatVecs}
+	for _, it := range r.stats.Iterations {
+		info.Iterations = max(info.Iterations, it)
+	}
+	for _, res := range r.stats.Residual {
+		if res > info.Residual || math.IsNaN(res) {
+			info.Residual = res
+		}
+	}
+	return info
+}

@@ -96,6 +96,11 @@ func TestRegressorRoundTrip(t *testing.T) {
 			assert.Nil(t, got.Alpha())
 		}
 		assert.Equal(t, r.Stats(), got.Stats())
+		assert.Equal(t, r.Info(), got.Info())
+		if st := r.Stats(); len(st.Iterations) > 0 {
+			assert.Equal(t, max(st.Iterations[0], st.Iterations[1]), r.Info().Iterations)
+			assert.Equal(t, st.MatVecs, r.Info().Products)
+		}
 		assert.Equal(t, r.Transform, got.Transform)
 		assert.Equal(t, []any{r.Beta, r.Solver, r.Tol, r.MaxIter, r.Restart, r.Iterations, r.Classes(), r.Prior()},
 			[]any{got.Beta, got.Solver, got.Tol, got.MaxIter, got.Restart, got.Iterations, got.Classes(), got.Prior()})
