@@ -3,12 +3,15 @@ package savedmodel
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/gssl/gssl/estimator"
+	"github.com/gssl/gssl/gp"
 	"github.com/gssl/gssl/labelprop"
 	"github.com/gssl/gssl/modelfile"
 	"github.com/gssl/gssl/nodeids"
@@ -68,7 +71,7 @@ func Save(path string, m Model, c Context) error {
 
 // Kinds lists the model kinds Open reads.
 func Kinds() []string {
-	return []string{labelprop.SpreadingKind, labelprop.HarmonicKind, stkr.RegressorKind}
+	return []string{labelprop.SpreadingKind, labelprop.HarmonicKind, stkr.RegressorKind, gp.RegressorKind}
 }
 
 // Saved is an opened model file: the model, its context and its metadata.
@@ -84,8 +87,9 @@ type Saved struct {
 
 // backend is one model family behind Saved.
 type backend interface {
-	nodes() int
-	classes() int // 0 for regression
+	nodes() int    // fitted nodes; 0 for models of points
+	features() int // a point's dimension; 0 for models of graphs
+	classes() int  // 0 for regression
 	// predictNodes and fitted return predictions with Label holding the
 	// class number in decimal (Saved names it).
 	predictNodes(ctx context.Context, nn estimator.NewNodes) ([]serve.Prediction, error)
@@ -123,6 +127,12 @@ func Decode(f *modelfile.File) (*Saved, error) {
 			return nil, err
 		}
 		s.b = lpBackend{m: m, p: m.Probabilities()}
+	case gp.RegressorKind:
+		m := &gp.Regressor{}
+		if err := m.ReadModelFile(f); err != nil {
+			return nil, err
+		}
+		s.b = gpBackend{m: m}
 	case stkr.RegressorKind:
 		m := &stkr.Regressor{}
 		if err := m.ReadModelFile(f); err != nil {
@@ -148,7 +158,7 @@ func Decode(f *modelfile.File) (*Saved, error) {
 	if s.classes == nil {
 		task = serve.Regression
 	}
-	s.meta = serve.Metadata{Kind: f.Kind, Task: task, Classes: s.classes, Nodes: s.b.nodes(),
+	s.meta = serve.Metadata{Kind: f.Kind, Task: task, Classes: s.classes, Nodes: s.b.nodes(), Features: s.b.features(),
 		Hyperparameters: hyper, Writer: f.Writer}
 	for i := 0; i < min(s.b.nodes(), 3); i++ {
 		s.meta.ExampleIDs = append(s.meta.ExampleIDs, s.ids.ID(i))
@@ -167,8 +177,9 @@ type lpBackend struct {
 	p interface{ RawRowView(i int) []float64 }
 }
 
-func (b lpBackend) nodes() int   { return b.m.Nodes() }
-func (b lpBackend) classes() int { return len(b.m.Prior()) }
+func (b lpBackend) nodes() int    { return b.m.Nodes() }
+func (b lpBackend) features() int { return 0 }
+func (b lpBackend) classes() int  { return len(b.m.Prior()) }
 
 func (b lpBackend) predictNodes(ctx context.Context, nn estimator.NewNodes) ([]serve.Prediction, error) {
 	pred, err := b.m.PredictNodes(ctx, nn)
@@ -199,8 +210,9 @@ type stkrBackend struct {
 	f interface{ RawRowView(i int) []float64 }
 }
 
-func (b stkrBackend) nodes() int   { return b.m.Nodes() }
-func (b stkrBackend) classes() int { return b.m.Classes() }
+func (b stkrBackend) nodes() int    { return b.m.Nodes() }
+func (b stkrBackend) features() int { return 0 }
+func (b stkrBackend) classes() int  { return b.m.Classes() }
 
 func (b stkrBackend) one(scores []float64) serve.Prediction {
 	scores = slices.Clone(scores)
@@ -314,6 +326,9 @@ func (s *Saved) ClassNames() []string { return slices.Clone(s.classes) }
 // PredictNodes predicts new nodes from their edges to fitted nodes named by
 // id; an unknown id is a *serve.InputError naming the edge.
 func (s *Saved) PredictNodes(ctx context.Context, nodes []serve.NewNode) ([]serve.Prediction, error) {
+	if s.b.nodes() == 0 {
+		return nil, &serve.InputError{Field: "nodes", Msg: fmt.Sprintf("a %s model predicts points from their features (%d each), not nodes: send \"points\"", s.file.Kind, s.b.features())}
+	}
 	nn := estimator.NewNodes{Offsets: make([]int, 1, len(nodes)+1)}
 	for i, n := range nodes {
 		for k, e := range n.Edges {
@@ -337,6 +352,46 @@ func (s *Saved) PredictNodes(ctx context.Context, nodes []serve.NewNode) ([]serv
 	return pred, nil
 }
 
+// gpBackend is a Gaussian-process regression of points.
+type gpBackend struct{ m *gp.Regressor }
+
+func (b gpBackend) nodes() int    { return 0 }
+func (b gpBackend) features() int { return b.m.Features() }
+func (b gpBackend) classes() int  { return 0 }
+func (b gpBackend) fitted() []serve.Prediction {
+	x := b.m.TrainingPoints()
+	n, _ := x.Dims()
+	pts := make([][]float64, n)
+	for i := range pts {
+		pts[i] = x.RawRowView(i)
+	}
+	out, err := b.predictPoints(context.Background(), pts)
+	if err != nil {
+		return nil // the training points always have the model's dimension
+	}
+	return out
+}
+func (b gpBackend) predictNodes(context.Context, estimator.NewNodes) ([]serve.Prediction, error) {
+	return nil, errors.New("unreachable: a model of points has no fitted nodes")
+}
+
+// pointModel is a backend that predicts points.
+type pointModel interface {
+	predictPoints(ctx context.Context, points [][]float64) ([]serve.Prediction, error)
+}
+
+func (b gpBackend) predictPoints(ctx context.Context, points [][]float64) ([]serve.Prediction, error) {
+	mean, variance, err := b.m.PredictPoints(ctx, points)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]serve.Prediction, len(points))
+	for i := range out {
+		out[i] = serve.Prediction{Mean: &mean[i], Variance: &variance[i]}
+	}
+	return out, nil
+}
+
 // name replaces a class number by the class's name.
 func (s *Saved) name(p *serve.Prediction) {
 	if p.Label == "" {
@@ -346,17 +401,39 @@ func (s *Saved) name(p *serve.Prediction) {
 	p.Label = s.classes[c]
 }
 
-// PredictPoints refuses: the models Open reads predict nodes of a graph.
+// PredictPoints predicts points from their features (models of points);
+// a point of the wrong dimension is a *serve.InputError naming it, and a
+// model of a graph refuses points.
 func (s *Saved) PredictPoints(ctx context.Context, points [][]float64) ([]serve.Prediction, error) {
-	return nil, &serve.InputError{Field: "points", Msg: fmt.Sprintf("a %s model predicts new nodes from their edges to fitted nodes, not points: send \"nodes\"", s.file.Kind)}
+	pm, ok := s.b.(pointModel)
+	if !ok {
+		return nil, &serve.InputError{Field: "points", Msg: fmt.Sprintf("a %s model predicts new nodes from their edges to fitted nodes, not points: send \"nodes\"", s.file.Kind)}
+	}
+	d := s.b.features()
+	for i, p := range points {
+		if len(p) != d {
+			return nil, &serve.InputError{Field: fmt.Sprintf("points[%d]", i), Msg: fmt.Sprintf("%d features, the model was fitted on points of %d", len(p), d)}
+		}
+		for k, v := range p {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, &serve.InputError{Field: fmt.Sprintf("points[%d][%d]", i, k), Msg: fmt.Sprintf("%v is not a finite number", v)}
+			}
+		}
+	}
+	return pm.predictPoints(ctx, points)
 }
 
 // PredictFitted returns the model's prediction for every fitted node, in
-// node order, with the node's id.
+// node order, with the node's id; for a model of points, for its training
+// points, numbered from 0.
 func (s *Saved) PredictFitted() []serve.Prediction {
 	out := s.b.fitted()
 	for i := range out {
-		out[i].ID = s.ids.ID(i)
+		if s.b.nodes() == 0 {
+			out[i].ID = strconv.Itoa(i)
+		} else {
+			out[i].ID = s.ids.ID(i)
+		}
 		s.name(&out[i])
 	}
 	return out

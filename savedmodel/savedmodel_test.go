@@ -2,15 +2,20 @@ package savedmodel
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"math"
+	"net/http/httptest"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/estimator"
+	"github.com/gssl/gssl/gp"
 	"github.com/gssl/gssl/labelprop"
 	"github.com/gssl/gssl/loaders"
 	"github.com/gssl/gssl/modelfile"
@@ -127,10 +132,10 @@ func TestIDKinds(t *testing.T) {
 }
 
 func TestUnknownKind(t *testing.T) {
-	f := modelfile.New("gp.Regressor", 1)
+	f := modelfile.New("svm.SVC", 1)
 	_, err := Decode(f)
 	assert.True(t, errors.Is(err, modelfile.ErrKind))
-	assert.ErrorContains(t, err, `"gp.Regressor" model, and this gssl reads labelprop.Spreading, labelprop.Harmonic`)
+	assert.ErrorContains(t, err, `"svm.SVC" model, and this gssl reads labelprop.Spreading, labelprop.Harmonic, stkr.Regressor, gp.Regressor`)
 	_, err = Open(filepath.Join(t.TempDir(), "missing.gssl"))
 	assert.Error(t, err)
 }
@@ -202,4 +207,54 @@ func TestSTKRSaved(t *testing.T) {
 	require.NoError(t, err)
 	require.NotNil(t, got[0].Mean)
 	assert.Empty(t, got[0].Label)
+}
+
+func TestGPSaved(t *testing.T) {
+	x := mat.NewDense(6, 2, []float64{0, 0, 1, 0, 0, 1, 1, 1, 2, 1, 1, 2})
+	y := []float64{0, 1, 0.5, 1.5, 2.5, math.NaN()}
+	m := &gp.Regressor{Fixed: true}
+	require.NoError(t, m.FitTargets(context.Background(), x, y))
+	f, err := File(m, Context{Data: "points.csv"})
+	require.NoError(t, err)
+	b, err := f.MarshalBinary()
+	require.NoError(t, err)
+	g, err := modelfile.Unmarshal(b)
+	require.NoError(t, err)
+	s, err := Decode(g)
+	require.NoError(t, err)
+	meta := s.Metadata()
+	assert.Equal(t, serve.Regression, meta.Task)
+	assert.Equal(t, 2, meta.Features)
+	assert.Equal(t, 0, meta.Nodes)
+	got, err := s.PredictPoints(context.Background(), [][]float64{{0.5, 0.5}, {3, 3}})
+	require.NoError(t, err)
+	mean, variance, err := m.Predict(mat.NewDense(2, 2, []float64{0.5, 0.5, 3, 3}))
+	require.NoError(t, err)
+	for i := range got {
+		assert.Equal(t, mean[i], *got[i].Mean)
+		assert.Equal(t, variance[i], *got[i].Variance)
+	}
+	var ie *serve.InputError
+	_, err = s.PredictPoints(context.Background(), [][]float64{{1, 2}, {1, 2, 3}})
+	require.ErrorAs(t, err, &ie)
+	assert.Equal(t, "points[1]", ie.Field)
+	_, err = s.PredictNodes(context.Background(), []serve.NewNode{{ID: "x"}})
+	require.ErrorAs(t, err, &ie)
+	assert.Equal(t, "nodes", ie.Field)
+	fit := s.PredictFitted()
+	require.Len(t, fit, 5, "the five points with a target")
+	assert.Equal(t, "4", fit[4].ID)
+
+	// Served: points answered with mean and variance.
+	h, err := serve.NewHandler(s, serve.Config{})
+	require.NoError(t, err)
+	r := httptest.NewRequest("POST", "/v1/predict", strings.NewReader(`{"points":[[0.5,0.5]]}`))
+	r.Header.Set("Content-Type", "application/json")
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	require.Equal(t, 200, w.Code, w.Body.String())
+	var resp serve.Response
+	require.NoError(t, json.Unmarshal(w.Body.Bytes(), &resp))
+	assert.Equal(t, mean[0], *resp.Predictions[0].Mean)
+	assert.Equal(t, variance[0], *resp.Predictions[0].Variance)
 }
