@@ -32,6 +32,12 @@ type Context struct {
 	// GraphSHA256 is the hex SHA-256 of the graph file, when the graph came
 	// from one file (modelfile.FileSHA256).
 	GraphSHA256 string `json:"graph_sha256,omitempty"`
+	// TargetMean and TargetScale undo a standardisation of regression
+	// targets: a prediction m of the model is TargetMean + TargetScale·m in
+	// the user's units, its variance TargetScale²·v. TargetScale 0 means no
+	// standardisation.
+	TargetMean  float64 `json:"target_mean,omitempty"`
+	TargetScale float64 `json:"target_scale,omitempty"`
 }
 
 // Model is a fitted model that writes itself into a container.
@@ -287,6 +293,9 @@ func (s *Saved) readContext() error {
 	}
 	s.ctx.IDs = s.ids
 	c := s.b.classes()
+	if sc := s.ctx.TargetScale; math.IsNaN(sc) || math.IsInf(sc, 0) || sc < 0 || math.IsNaN(s.ctx.TargetMean) || math.IsInf(s.ctx.TargetMean, 0) {
+		return fmt.Errorf("savedmodel: section data.json: target mean %v and scale %v must be finite (scale ≥ 0)", s.ctx.TargetMean, sc)
+	}
 	if len(s.ctx.ClassNames) > c {
 		return fmt.Errorf("savedmodel: the file has %d class names for a model of %d classes", len(s.ctx.ClassNames), c)
 	}
@@ -392,8 +401,19 @@ func (b gpBackend) predictPoints(ctx context.Context, points [][]float64) ([]ser
 	return out, nil
 }
 
-// name replaces a class number by the class's name.
+// name replaces a class number by the class's name, and puts regression
+// outputs in the user's units.
 func (s *Saved) name(p *serve.Prediction) {
+	if sc := s.ctx.TargetScale; sc != 0 {
+		if p.Mean != nil {
+			m := s.ctx.TargetMean + sc**p.Mean
+			p.Mean = &m
+		}
+		if p.Variance != nil {
+			v := sc * sc * *p.Variance
+			p.Variance = &v
+		}
+	}
 	if p.Label == "" {
 		return
 	}
@@ -420,7 +440,14 @@ func (s *Saved) PredictPoints(ctx context.Context, points [][]float64) ([]serve.
 			}
 		}
 	}
-	return pm.predictPoints(ctx, points)
+	pred, err := pm.predictPoints(ctx, points)
+	if err != nil {
+		return nil, err
+	}
+	for i := range pred {
+		s.name(&pred[i])
+	}
+	return pred, nil
 }
 
 // PredictFitted returns the model's prediction for every fitted node, in

@@ -245,6 +245,17 @@ func TestGPSaved(t *testing.T) {
 	require.Len(t, fit, 5, "the five points with a target")
 	assert.Equal(t, "4", fit[4].ID)
 
+	// A standardisation of the targets is undone.
+	f, err = File(m, Context{TargetMean: 10, TargetScale: 2})
+	require.NoError(t, err)
+	s2, err := Decode(f)
+	require.NoError(t, err)
+	scaled, err := s2.PredictPoints(context.Background(), [][]float64{{0.5, 0.5}})
+	require.NoError(t, err)
+	assert.Equal(t, 10+2*mean[0], *scaled[0].Mean)
+	assert.Equal(t, 4*variance[0], *scaled[0].Variance)
+	assert.Equal(t, 10+2**fit[0].Mean, *s2.PredictFitted()[0].Mean)
+
 	// Served: points answered with mean and variance.
 	h, err := serve.NewHandler(s, serve.Config{})
 	require.NoError(t, err)

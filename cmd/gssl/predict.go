@@ -44,7 +44,7 @@ func newPredictCommand(g *globals) *cobra.Command {
   neither          the nodes the model was fitted on
 
 --out writes one row per prediction with the fitting command's columns (id,
-predicted, p_<class>… for classifiers; id, mean[, variance] for regression): CSV,
+predicted, p_<class>… for classifiers; id, prediction[, variance] for regression): CSV,
 or JSON Lines for .jsonl/.ndjson. Without --out the rows go to stdout (with
 --json, inside the JSON object).
 
@@ -105,6 +105,9 @@ func runPredict(ctx context.Context, opts predictOptions, stdout, stderr io.Writ
 	switch {
 	case opts.Edges != "":
 		res.Input = "edges"
+		if meta.Nodes == 0 {
+			return fmt.Errorf("predict: a %s model predicts points from their features (%d each), not nodes: use --features", meta.Kind, meta.Features)
+		}
 		nodes, err := readNewNodes(opts.Edges, loaders.EdgeTableOptions{Table: loaders.TableOptions{Header: header}, Weight: opts.Weight}, s.IDs())
 		if err != nil {
 			return fmt.Errorf("predict: %w", err)
@@ -230,7 +233,7 @@ func readNewNodes(path string, opt loaders.EdgeTableOptions, known *nodeids.Map)
 // function filling one row.
 func predictionColumns(meta serve.Metadata, preds []serve.Prediction) ([]string, func(r int, rec []any)) {
 	if meta.Task == serve.Regression {
-		cols := []string{"id", "mean"}
+		cols := []string{"id", "prediction"}
 		withVar := len(preds) > 0 && preds[0].Variance != nil
 		if withVar {
 			cols = append(cols, "variance")

@@ -28,3 +28,13 @@ func saveModel(path string, m any, ds *loaders.NodeDataset, in nodeInput) error 
 	}
 	return nil
 }
+
+// savePointModel writes a fitted model of points (--save of gssl gp) with
+// the standardisation of its targets.
+func savePointModel(path string, m savedmodel.Model, data *regressionData) error {
+	c := savedmodel.Context{Data: data.name, TargetMean: data.mean, TargetScale: data.scale}
+	if err := savedmodel.Save(path, m, c); err != nil {
+		return fmt.Errorf("--save %w", err)
+	}
+	return nil
+}
