@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"math"
 	"net"
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -30,7 +32,8 @@ func saveTiny(t *testing.T, extra ...string) (model, out string) {
 	t.Helper()
 	dir := t.TempDir()
 	model, out = filepath.Join(dir, "tiny.gssl"), filepath.Join(dir, "fit.csv")
-	args := append([]string{"labelprop", "--edges", serveEdges, "--labels", serveLabels, "--alpha", "0.9", "--split", "none",
+	// docs/serve.md's command, with --out and --json.
+	args := append([]string{"labelprop", "--edges", serveEdges, "--labels", serveLabels, "--alpha", "0.9",
 		"--save", model, "--out", out, "--json"}, extra...)
 	stdout, _, err := runRoot(t, args...)
 	require.NoError(t, err)
@@ -226,4 +229,48 @@ func (s *syncWriter) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.w.Write(p)
+}
+
+// TestGPSaveThenPredict: gssl gp --save, then gssl predict --features on
+// the points gp predicted gives gp --out's predictions and variances.
+func TestGPSaveThenPredict(t *testing.T) {
+	dir := t.TempDir()
+	model, out := filepath.Join(dir, "gp.gssl"), filepath.Join(dir, "gp.csv")
+	_, _, err := runRoot(t, "gp", "--features", "../../testdata/points/features.csv", "--targets", "../../testdata/points/targets.csv",
+		"--fixed", "--save", model, "--out", out)
+	require.NoError(t, err)
+	fit := readCSV(t, out)
+	require.Equal(t, []string{"id", "set", "prediction", "variance", "observation_variance", "target"}, fit[0])
+	// The features of the predicted rows, in a file of their own.
+	feats := readCSV(t, "../../testdata/points/features.csv")
+	var rows []string
+	var ids []string
+	for _, r := range fit[1:] {
+		i, err := strconv.Atoi(r[0])
+		require.NoError(t, err)
+		rows = append(rows, strings.Join(feats[1+i], ","))
+		ids = append(ids, r[0])
+	}
+	newFeats := filepath.Join(dir, "new.csv")
+	require.NoError(t, os.WriteFile(newFeats, []byte(strings.Join(feats[0], ",")+"\n"+strings.Join(rows, "\n")+"\n"), 0o644))
+	pred := filepath.Join(dir, "pred.csv")
+	_, _, err = runRoot(t, "predict", "--model", model, "--features", newFeats, "--out", pred)
+	require.NoError(t, err)
+	got := readCSV(t, pred)
+	require.Equal(t, []string{"id", "prediction", "variance"}, got[0])
+	require.Len(t, got, len(fit))
+	for k, r := range fit[1:] {
+		for _, col := range [][2]int{{2, 1}, {3, 2}} {
+			want, err := strconv.ParseFloat(r[col[0]], 64)
+			require.NoError(t, err)
+			have, err := strconv.ParseFloat(got[1+k][col[1]], 64)
+			require.NoError(t, err)
+			assert.InDelta(t, want, have, 1e-9*math.Max(1, math.Abs(want)), "row %s column %s", ids[k], fit[0][col[0]])
+		}
+	}
+	stdout, _, err := runRoot(t, "model", "info", model, "--json")
+	require.NoError(t, err)
+	assert.Equal(t, "regression", decodeOne(t, []byte(stdout))["task"])
+	_, _, err = runRoot(t, "predict", "--model", model, "--edges", serveEdges)
+	assert.ErrorContains(t, err, "predicts points from their features")
 }
