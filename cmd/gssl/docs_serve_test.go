@@ -1,4 +1,4 @@
-package savedmodel
+package main
 
 import (
 	"bufio"
@@ -15,12 +15,14 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/gssl/gssl/savedmodel"
 	"github.com/gssl/gssl/serve"
 )
 
 // docExample is one request of docs/serve.md and the answer the page
 // promises.
 type docExample struct {
+	model                string // the fitting command (<!-- model: ARGS -->) the example is answered by
 	line                 int
 	method, path         string
 	reqHeader            http.Header
@@ -42,6 +44,8 @@ func readDocExamples(t *testing.T, path string) []docExample {
 	var (
 		blocks [][]string
 		starts []int
+		models []string
+		model  string
 		cur    []string
 		in     bool
 		line   int
@@ -51,9 +55,12 @@ func readDocExamples(t *testing.T, path string) []docExample {
 		line++
 		s := sc.Text()
 		switch {
+		case !in && strings.HasPrefix(s, "<!-- model: "):
+			model = strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(s, "<!-- model: "), "-->"))
 		case !in && strings.TrimSpace(s) == "```http":
 			in, cur = true, nil
 			starts = append(starts, line)
+			models = append(models, model)
 		case in && strings.TrimSpace(s) == "```":
 			in = false
 			blocks = append(blocks, cur)
@@ -80,7 +87,8 @@ func readDocExamples(t *testing.T, path string) []docExample {
 	}
 	var out []docExample
 	for k := 0; k < len(blocks); k += 2 {
-		ex := docExample{line: starts[k], responseLine: starts[k+1]}
+		ex := docExample{model: models[k], line: starts[k], responseLine: starts[k+1]}
+		require.NotEmpty(t, ex.model, "line %d: no <!-- model: ARGS --> before the example", starts[k])
 		first, hdr, body := split(blocks[k])
 		parts := strings.Fields(first)
 		require.Len(t, parts, 2, "line %d: want METHOD PATH, got %q", starts[k], first)
@@ -148,25 +156,35 @@ func jsonMatch(want, got any, at string) error {
 	return nil
 }
 
-// TestDocsServeExamples sends every request of docs/serve.md to a server
-// for the model the page describes (label spreading, a = 0.9, on
-// testdata/serve) and checks the page's answers.
+// TestDocsServeExamples runs docs/serve.md: each <!-- model: ARGS -->
+// comment is a gssl command (the one the page shows) run with --save, and
+// every request after it is sent to a server for that model; the answers
+// must be the page's.
 func TestDocsServeExamples(t *testing.T) {
-	ds := tiny(t)
-	path := filepath.Join(t.TempDir(), "tiny.gssl")
-	require.NoError(t, Save(path, fitTiny(t, ds), Context{IDs: ds.IDs, ClassNames: ds.ClassNames, Data: "testdata/serve/edges.csv"}))
-	s, err := Open(path)
-	require.NoError(t, err)
-	h, err := serve.NewHandler(s, serve.Config{MaxBatch: 100})
-	require.NoError(t, err)
-	doc := "../docs/serve.md"
+	doc := "docs/serve.md"
+	t.Chdir("../..") // the page's paths are relative to the repository
 	examples := readDocExamples(t, doc)
 	require.GreaterOrEqual(t, len(examples), 5, "%s has too few examples", doc)
+	handlers := map[string]http.Handler{}
+	dir := t.TempDir()
+	for _, ex := range examples {
+		if handlers[ex.model] != nil {
+			continue
+		}
+		path := filepath.Join(dir, fmt.Sprintf("m%d.gssl", len(handlers)))
+		_, _, err := runRoot(t, append(strings.Fields(ex.model), "--save", path)...)
+		require.NoError(t, err, "gssl %s", ex.model)
+		s, err := savedmodel.Open(path)
+		require.NoError(t, err)
+		h, err := serve.NewHandler(s, serve.Config{MaxBatch: 100})
+		require.NoError(t, err)
+		handlers[ex.model] = h
+	}
 	for _, ex := range examples {
 		r := httptest.NewRequest(ex.method, ex.path, strings.NewReader(ex.reqBody))
 		r.Header = ex.reqHeader
 		w := httptest.NewRecorder()
-		h.ServeHTTP(w, r)
+		handlers[ex.model].ServeHTTP(w, r)
 		got := w.Body.String()
 		where := fmt.Sprintf("%s:%d: %s %s", doc, ex.line, ex.method, ex.path)
 		if w.Code != ex.status {
