@@ -269,3 +269,42 @@ func TestGPSaved(t *testing.T) {
 	assert.Equal(t, mean[0], *resp.Predictions[0].Mean)
 	assert.Equal(t, variance[0], *resp.Predictions[0].Variance)
 }
+
+// TestConcurrentPredictions: one opened model answers many goroutines at
+// once with the answers it gives one at a time (run under -race).
+func TestConcurrentPredictions(t *testing.T) {
+	ds := tiny(t)
+	lp := fitTiny(t, ds)
+	k, err := stkr.NewGraphKernel(ds.Graph)
+	require.NoError(t, err)
+	st := &stkr.Regressor{Transform: stkr.InverseLaplacian{Eta: 0.9}, Beta: 1}
+	require.NoError(t, st.FitLabels(context.Background(), k, ds.Labels, 0))
+	nodes := []serve.NewNode{{ID: "x", Edges: []serve.Edge{{To: "paper_2", Weight: 1}, {To: "paper_9", Weight: 0.5}}}}
+	for _, m := range []Model{lp, st} {
+		f, err := File(m, Context{IDs: ds.IDs, ClassNames: ds.ClassNames})
+		require.NoError(t, err)
+		s, err := Decode(f)
+		require.NoError(t, err)
+		want, err := s.PredictNodes(context.Background(), nodes)
+		require.NoError(t, err)
+		errs := make(chan error, 8)
+		for g := 0; g < 8; g++ {
+			go func() {
+				for i := 0; i < 50; i++ {
+					got, err := s.PredictNodes(context.Background(), nodes)
+					if err == nil && !assert.ObjectsAreEqual(want, got) {
+						err = errors.New("a concurrent answer differs")
+					}
+					if err != nil {
+						errs <- err
+						return
+					}
+				}
+				errs <- nil
+			}()
+		}
+		for g := 0; g < 8; g++ {
+			require.NoError(t, <-errs)
+		}
+	}
+}
