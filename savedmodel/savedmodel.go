@@ -1,6 +1,7 @@
 package savedmodel
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,8 +11,11 @@ import (
 	"strconv"
 	"strings"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/gp"
+	"github.com/gssl/gssl/krr"
 	"github.com/gssl/gssl/labelprop"
 	"github.com/gssl/gssl/modelfile"
 	"github.com/gssl/gssl/nodeids"
@@ -77,7 +81,8 @@ func Save(path string, m Model, c Context) error {
 
 // Kinds lists the model kinds Open reads.
 func Kinds() []string {
-	return []string{labelprop.SpreadingKind, labelprop.HarmonicKind, stkr.RegressorKind, gp.RegressorKind}
+	return []string{labelprop.SpreadingKind, labelprop.HarmonicKind, stkr.RegressorKind, gp.RegressorKind,
+		krr.ExactKind, krr.NystromKind, krr.FalkonKind}
 }
 
 // Saved is an opened model file: the model, its context and its metadata.
@@ -120,7 +125,36 @@ func Open(path string) (*Saved, error) {
 // Decode builds the model in f.
 func Decode(f *modelfile.File) (*Saved, error) {
 	s := &Saved{file: f}
+	if f.Has("data.json") {
+		b, err := f.Bytes("data.json")
+		if err != nil {
+			return nil, fmt.Errorf("savedmodel: %w", err)
+		}
+		dec := json.NewDecoder(bytes.NewReader(b))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&s.ctx); err != nil {
+			return nil, fmt.Errorf("savedmodel: section data.json: %w", err)
+		}
+	}
 	switch f.Kind {
+	case krr.ExactKind:
+		m := &krr.Exact{}
+		if err := m.ReadModelFile(f); err != nil {
+			return nil, err
+		}
+		s.b = newKRRBackend(m, m.Features(), m.Outputs(), s.ctx)
+	case krr.NystromKind:
+		m := &krr.Nystrom{}
+		if err := m.ReadModelFile(f); err != nil {
+			return nil, err
+		}
+		s.b = newKRRBackend(m, m.Features(), m.Outputs(), s.ctx)
+	case krr.FalkonKind:
+		m := &krr.Falkon{}
+		if err := m.ReadModelFile(f); err != nil {
+			return nil, err
+		}
+		s.b = newKRRBackend(m, m.Features(), m.Outputs(), s.ctx)
 	case labelprop.SpreadingKind:
 		m := &labelprop.Spreading{}
 		if err := m.ReadModelFile(f); err != nil {
@@ -262,14 +296,6 @@ func (s *Saved) readContext() error {
 	f := s.file
 	n := s.b.nodes()
 	s.ids = nodeids.Identity(n)
-	if f.Has("data.json") {
-		b, _ := f.Bytes("data.json")
-		dec := json.NewDecoder(strings.NewReader(string(b)))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&s.ctx); err != nil {
-			return fmt.Errorf("savedmodel: section data.json: %w", err)
-		}
-	}
 	switch {
 	case f.Has("data.ids"):
 		v, err := f.Strings("data.ids")
@@ -382,6 +408,69 @@ func (b gpBackend) fitted() []serve.Prediction {
 }
 func (b gpBackend) predictNodes(context.Context, estimator.NewNodes) ([]serve.Prediction, error) {
 	return nil, errors.New("unreachable: a model of points has no fitted nodes")
+}
+
+// krrBackend is a kernel ridge regression of points: one output is a
+// regression, several with as many class names a classifier on one-hot
+// targets (the largest score wins), otherwise a multi-output regression.
+type krrBackend struct {
+	m interface {
+		Predict(x *mat.Dense) (*mat.Dense, error)
+	}
+	d, c     int
+	classify bool
+}
+
+func newKRRBackend(m interface {
+	Predict(x *mat.Dense) (*mat.Dense, error)
+}, d, c int, ctx Context) krrBackend {
+	return krrBackend{m: m, d: d, c: c, classify: c > 1 && len(ctx.ClassNames) == c}
+}
+
+func (b krrBackend) nodes() int    { return 0 }
+func (b krrBackend) features() int { return b.d }
+func (b krrBackend) classes() int {
+	if b.classify {
+		return b.c
+	}
+	return 0
+}
+func (b krrBackend) fitted() []serve.Prediction { return nil }
+func (b krrBackend) predictNodes(context.Context, estimator.NewNodes) ([]serve.Prediction, error) {
+	return nil, errors.New("unreachable: a model of points has no fitted nodes")
+}
+
+func (b krrBackend) predictPoints(ctx context.Context, points [][]float64) ([]serve.Prediction, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	data := make([]float64, 0, len(points)*b.d)
+	for _, p := range points {
+		data = append(data, p...)
+	}
+	f, err := b.m.Predict(mat.NewDense(len(points), b.d, data))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]serve.Prediction, len(points))
+	for i := range out {
+		row := slices.Clone(f.RawRowView(i))
+		switch {
+		case b.classify:
+			best := 0
+			for k, v := range row {
+				if v > row[best] {
+					best = k
+				}
+			}
+			out[i] = serve.Prediction{Label: strconv.Itoa(best), Scores: row}
+		case b.c == 1:
+			out[i] = serve.Prediction{Mean: &row[0]}
+		default:
+			out[i] = serve.Prediction{Scores: row}
+		}
+	}
+	return out, nil
 }
 
 // pointModel is a backend that predicts points.

@@ -16,6 +16,8 @@ import (
 
 	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/gp"
+	"github.com/gssl/gssl/kernel"
+	"github.com/gssl/gssl/krr"
 	"github.com/gssl/gssl/labelprop"
 	"github.com/gssl/gssl/loaders"
 	"github.com/gssl/gssl/modelfile"
@@ -135,7 +137,7 @@ func TestUnknownKind(t *testing.T) {
 	f := modelfile.New("svm.SVC", 1)
 	_, err := Decode(f)
 	assert.True(t, errors.Is(err, modelfile.ErrKind))
-	assert.ErrorContains(t, err, `"svm.SVC" model, and this gssl reads labelprop.Spreading, labelprop.Harmonic, stkr.Regressor, gp.Regressor`)
+	assert.ErrorContains(t, err, `"svm.SVC" model, and this gssl reads labelprop.Spreading, labelprop.Harmonic, stkr.Regressor, gp.Regressor, krr.Exact, krr.Nystrom, krr.Falkon`)
 	_, err = Open(filepath.Join(t.TempDir(), "missing.gssl"))
 	assert.Error(t, err)
 }
@@ -307,4 +309,40 @@ func TestConcurrentPredictions(t *testing.T) {
 			require.NoError(t, <-errs)
 		}
 	}
+}
+
+func TestKRRSaved(t *testing.T) {
+	x := mat.NewDense(8, 2, []float64{0, 0, 0, 1, 1, 0, 1, 1, 5, 5, 5, 6, 6, 5, 6, 6})
+	onehot := mat.NewDense(8, 2, []float64{1, 0, 1, 0, 1, 0, 1, 0, 0, 1, 0, 1, 0, 1, 0, 1})
+	m := &krr.Falkon{Kernel: kernel.Gaussian{Sigma: 1}, Lambda: 1e-3, Centres: krr.Centres{M: 6}}
+	require.NoError(t, m.Fit(context.Background(), x, onehot))
+	f, err := File(m, Context{ClassNames: []string{"low", "high"}})
+	require.NoError(t, err)
+	s, err := Decode(f)
+	require.NoError(t, err)
+	meta := s.Metadata()
+	assert.Equal(t, serve.Classification, meta.Task)
+	assert.Equal(t, 2, meta.Features)
+	q := [][]float64{{0.5, 0.5}, {5.5, 5.5}}
+	got, err := s.PredictPoints(context.Background(), q)
+	require.NoError(t, err)
+	want, err := m.Predict(mat.NewDense(2, 2, []float64{0.5, 0.5, 5.5, 5.5}))
+	require.NoError(t, err)
+	assert.Equal(t, "low", got[0].Label)
+	assert.Equal(t, "high", got[1].Label)
+	assert.Equal(t, want.RawRowView(1), got[1].Scores)
+
+	y := mat.NewDense(8, 1, []float64{0, 1, 1, 2, 10, 11, 11, 12})
+	e := &krr.Exact{Kernel: kernel.Gaussian{Sigma: 1}, Lambda: 1e-3}
+	require.NoError(t, e.Fit(context.Background(), x, y))
+	f, err = File(e, Context{})
+	require.NoError(t, err)
+	s, err = Decode(f)
+	require.NoError(t, err)
+	assert.Equal(t, serve.Regression, s.Metadata().Task)
+	got, err = s.PredictPoints(context.Background(), q)
+	require.NoError(t, err)
+	want, _ = e.Predict(mat.NewDense(2, 2, []float64{0.5, 0.5, 5.5, 5.5}))
+	assert.Equal(t, want.At(0, 0), *got[0].Mean)
+	assert.Nil(t, got[0].Variance)
 }

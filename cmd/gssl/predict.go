@@ -138,6 +138,9 @@ func runPredict(ctx context.Context, opts predictOptions, stdout, stderr io.Writ
 	default:
 		res.Input = "fitted"
 		preds = s.PredictFitted()
+		if len(preds) == 0 {
+			return fmt.Errorf("predict: a %s model keeps no fitted nodes or points to predict: give --features FILE (%d features per point)", meta.Kind, meta.Features)
+		}
 	}
 	res.Predicted = len(preds)
 	for _, p := range preds {
