@@ -252,15 +252,25 @@ func predictionColumns(meta serve.Metadata, preds []serve.Prediction) ([]string,
 			}
 		}
 	}
+	// Probabilities when the model has them (p_<class>, as labelprop and
+	// stkr --out), else its scores (score_<class>, as falkon --out).
+	prefix, scores := "p_", false
+	if len(preds) > 0 && preds[0].Probabilities == nil && preds[0].Scores != nil {
+		prefix, scores = "score_", true
+	}
 	cols := []string{"id", "predicted"}
 	for _, c := range meta.Classes {
-		cols = append(cols, "p_"+c)
+		cols = append(cols, prefix+c)
 	}
 	return cols, func(r int, rec []any) {
 		p := preds[r]
 		rec[0], rec[1] = p.ID, p.Label
-		for c, v := range p.Probabilities {
-			rec[2+c] = v
+		v := p.Probabilities
+		if scores {
+			v = p.Scores
+		}
+		for c, x := range v {
+			rec[2+c] = x
 		}
 	}
 }
