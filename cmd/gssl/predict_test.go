@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gssl/gssl/loaders"
 	"github.com/gssl/gssl/savedmodel"
 	"github.com/gssl/gssl/serve"
 )
@@ -273,4 +274,40 @@ func TestGPSaveThenPredict(t *testing.T) {
 	assert.Equal(t, "regression", decodeOne(t, []byte(stdout))["task"])
 	_, _, err = runRoot(t, "predict", "--model", model, "--edges", serveEdges)
 	assert.ErrorContains(t, err, "predicts points from their features")
+}
+
+// TestFalkonSave: falkon --save, then the saved model's scores for the test
+// images are falkon --out's.
+func TestFalkonSave(t *testing.T) {
+	dir := writeImageFolder(t, 300, 100)
+	tmp := t.TempDir()
+	opts := falkonDefaults(dir)
+	opts.Out, opts.Save, opts.Precision = filepath.Join(tmp, "f.csv"), filepath.Join(tmp, "f.gssl"), "float64"
+	var out, errw strings.Builder
+	require.NoError(t, runFalkon(context.Background(), opts, &out, &errw))
+	assert.Equal(t, opts.Save, decodeOne(t, []byte(out.String()))["saved"])
+	s, err := savedmodel.Open(opts.Save)
+	require.NoError(t, err)
+	meta := s.Metadata()
+	assert.Equal(t, serve.Classification, meta.Task)
+	set, err := loaders.ReadImageSet(dir, 0)
+	require.NoError(t, err)
+	xt := set.Images.Dense(set.Test)
+	n, _ := xt.Dims()
+	pts := make([][]float64, n)
+	for i := range pts {
+		pts[i] = xt.RawRowView(i)
+	}
+	pred, err := s.PredictPoints(context.Background(), pts)
+	require.NoError(t, err)
+	rows := readCSV(t, opts.Out)
+	require.Len(t, rows, 1+n)
+	for i, r := range rows[1:] {
+		assert.Equal(t, r[2], pred[i].Label, "row %d", i)
+		for c := range meta.Classes {
+			want, err := strconv.ParseFloat(r[3+c], 64)
+			require.NoError(t, err)
+			assert.Equal(t, want, pred[i].Scores[c], "row %d class %d", i, c)
+		}
+	}
 }
