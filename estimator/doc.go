@@ -10,7 +10,10 @@
 // other shapes may exist; this is the front door:
 //
 //	m := &labelprop.Spreading{Alpha: 0.9}
-//	err := m.Fit(ctx, g, labels)          // labels[i] ∈ {−1, 0, …, C−1}
+//	err := m.FitLabels(ctx, g, labels)    // labels[i] ∈ {−1, 0, …, C−1}
+//
+// (FitLabels in labelprop and stkr, FitTargets in stkr and gp; their Fit
+// with index lists or target matrices stays as the low-level variant).
 //
 // Hyperparameters are exported fields set before Fit and never rewritten by
 // it; the zero value of each means an exported Default… constant of its
@@ -26,8 +29,8 @@
 //
 // Prediction is in batches: PredictNodes for nodes that were not in the
 // graph at fit time, given their edges to fitted nodes (NewNodes, the CSR
-// form of those edges), and, for models of features, PredictPoints for new
-// feature vectors. Before a successful Fit (or UnmarshalBinary) every
+// form of those edges; labelprop, stkr), and, for models of features,
+// PredictPoints or Predict for new feature vectors (gp, krr). Before a successful Fit (or UnmarshalBinary) every
 // prediction returns an error for which errors.Is(err, ErrNotFitted) holds;
 // misuse an error can describe is an error, not a panic.
 //
@@ -41,7 +44,9 @@
 // A fitted model writes and reads itself: MarshalBinary and UnmarshalBinary
 // (encoding.BinaryMarshaler) use a modelfile container with the model's
 // kind and layout version, and predictions after the round trip are
-// bitwise equal to those before. Because gob uses MarshalBinary, gob
+// bitwise equal to those before (labelprop.Spreading and Harmonic,
+// stkr.Regressor, gp.Regressor, krr.Exact, Nystrom and Falkon; package
+// savedmodel opens any of them for gssl predict and gssl serve). Because gob uses MarshalBinary, gob
 // encoding works too; JSON encoding of a model fails with an error naming
 // MarshalBinary, rather than silently dropping the fitted state.
 package estimator
