@@ -18,6 +18,7 @@ import (
 	"github.com/gssl/gssl/kernel"
 	"github.com/gssl/gssl/krr"
 	"github.com/gssl/gssl/loaders"
+	"github.com/gssl/gssl/savedmodel"
 )
 
 type falkonOptions struct {
@@ -37,6 +38,7 @@ type falkonOptions struct {
 	Train       int     // use only the first Train training images (0: all)
 	Test        int     // use only the first Test test images (0: all)
 	Out         string
+	Save        string // model file (--save)
 	JSON        bool
 }
 
@@ -85,7 +87,7 @@ that block; train_error comes from a second prediction, outside it.`,
 	f.StringVar(&opts.Targets, "targets", "", "regression targets, one number per row of --features (instead of --labels)")
 	f.StringVar(&opts.TestTargets, "test-targets", "", "the true targets of --test-features, to score the predictions")
 	f.StringVar(&opts.Images, "images", "", "image folder (images_u8.bin.gz, labels.txt, origin.txt), e.g. shared/data/mnist")
-	f.IntVar(&opts.M, "m", 1000, "number of Nyström centres")
+	f.IntVar(&opts.M, "m", 0, fmt.Sprintf("number of Nyström centres (0: min(n, %d))", krr.DefaultM))
 	f.StringVar(&opts.Kernel, "kernel", "gaussian", "kernel: gaussian, laplacian, matern12, matern32, matern52")
 	f.Float64Var(&opts.Sigma, "sigma", 15, "kernel width σ (length scale ℓ for Matérn)")
 	f.Float64Var(&opts.Lambda, "ridge", 1e-8, "ridge parameter λ > 0")
@@ -97,6 +99,7 @@ that block; train_error comes from a second prediction, outside it.`,
 	f.IntVar(&opts.Train, "train", 0, "use only the first N training images (0: all; --images)")
 	f.IntVar(&opts.Test, "test", 0, "use only the first N test images (0: all; --images)")
 	f.StringVar(&opts.Out, "out", "", "write the predictions, one row per predicted point (CSV, or JSON Lines for .jsonl/.ndjson)")
+	f.StringVar(&opts.Save, "save", "", "save the fitted model for gssl predict --features and gssl serve")
 	renamedFlag(cmd, "data", "images")
 	renamedFlag(cmd, "iter", "max-iter")
 	renamedFlag(cmd, "lambda", "ridge")
@@ -131,6 +134,7 @@ type falkonResult struct {
 	TrainError     any     `json:"train_error"`
 	TrainRMSE      any     `json:"train_rmse,omitempty"`
 	Out            string  `json:"out,omitempty"`
+	Saved          string  `json:"saved,omitempty"`
 	Seconds        float64 `json:"seconds"`
 	CPUSeconds     float64 `json:"cpu_seconds"`
 	FitSeconds     float64 `json:"fit_seconds"`
@@ -349,6 +353,9 @@ func runFalkon(ctx context.Context, opts falkonOptions, stdout, stderr io.Writer
 	if err := checkOutPath("out", opts.Out); err != nil {
 		return err
 	}
+	if err := checkOutPath("save", opts.Save); err != nil {
+		return fmt.Errorf("falkon: %w", err)
+	}
 	start := time.Now()
 	data, err := loadFalkonData(opts)
 	if err != nil {
@@ -403,6 +410,16 @@ func runFalkon(ctx context.Context, opts falkonOptions, stdout, stderr io.Writer
 	} else if opts.Out != "" {
 		logf(stderr, "falkon: nothing to predict (every point has a value and there is no --test-features); %s not written", opts.Out)
 	}
+	if opts.Save != "" {
+		sm, ok := model.(savedmodel.Model)
+		if !ok {
+			return fmt.Errorf("falkon: --save: a %T cannot be saved", model)
+		}
+		if err := savedmodel.Save(opts.Save, sm, savedmodel.Context{Data: data.name, ClassNames: data.classNames}); err != nil {
+			return fmt.Errorf("falkon: --save %w", err)
+		}
+		res.Saved = opts.Save
+	}
 	res.PeakRSSMB = peakRSSMB()
 	return report(stdout, opts.JSON, res, func(w io.Writer) {
 		fmt.Fprintf(w, "%s on %s: %d train / %d predicted, d=%d, M=%d, %s σ=%g, λ=%g, %d iterations, %s\n",
@@ -446,8 +463,8 @@ func falkonModel(opts falkonOptions, stderr io.Writer) (krr.Regressor, *krr.Falk
 	if err := checkBounded("max-iter", opts.Iter, 1, maxIterations, " (conjugate-gradient iterations; 10 to 20 are usual)"); err != nil {
 		return nil, nil, err
 	}
-	if opts.M < 1 {
-		return nil, nil, fmt.Errorf("--m %d is invalid: it must be ≥ 1", opts.M)
+	if opts.M < 0 {
+		return nil, nil, fmt.Errorf("--m %d is invalid: it must be ≥ 1, or 0 for min(n, %d)", opts.M, krr.DefaultM)
 	}
 	if !(opts.Lambda > 0) || math.IsInf(opts.Lambda, 0) {
 		return nil, nil, fmt.Errorf("--ridge %v is invalid: it must be finite and > 0", opts.Lambda)
@@ -464,7 +481,7 @@ func falkonModel(opts falkonOptions, stderr io.Writer) (krr.Regressor, *krr.Falk
 			return nil, nil, fmt.Errorf("--centres: %w", err)
 		}
 		cs.Sampler = krr.Fixed(idx)
-		if len(idx) != opts.M {
+		if opts.M != 0 && len(idx) != opts.M {
 			logf(stderr, "falkon: %s holds %d centres; using M=%d", opts.Centres, len(idx), len(idx))
 			cs.M = len(idx)
 		}
