@@ -292,6 +292,28 @@ expect_error_msg "eigs: --tol 1e-300" 'tol|Tol' "$gssl" eigs --data "$d" --tol 1
 expect_error_msg "eigs --isolated error names the flag, not IsolatedZero" '--isolated' "$gssl" eigs --edges "$(file iso-err.txt '0 1\n1 2\n2 0\n4 5\n5 6\n6 4\n')" --nodes 8 --isolated error --eigenpairs 2
 if grep -qE 'IsolatedZero|graph\.Options|laplacian\.' "$err"; then report "eigs: isolated-node message names no library option" 1 "names a library option"; else report "eigs: isolated-node message names no library option" 0; fi
 
+# Saved models (--save, gssl predict, gssl model info): truncated, a byte
+# flipped, garbage; an edge to a node the model does not have.
+if "$gssl" labelprop --data "$d" --save "$tmp/m.gssl" >/dev/null 2>&1; then
+	printf 'source,target\nnew1,0\nnew1,1\n' >"$tmp/p-edges.csv"
+	expect_ok "predict: a new node joined to two fitted nodes" '[ "$(sed -n 2p "$out" | cut -d, -f1)" = new1 ]' "$gssl" predict --model "$tmp/m.gssl" --edges "$tmp/p-edges.csv"
+	printf 'source,target\nnew1,0\nnew2,2000000000\n' >"$tmp/p-edges2.csv"
+	expect_error_msg "predict: an edge to node 2000000000 the model does not have" 'not a fitted node|fitted node' "$gssl" predict --model "$tmp/m.gssl" --edges "$tmp/p-edges2.csv"
+	head -c 100 "$tmp/m.gssl" >"$tmp/m-trunc.gssl"
+	expect_error_msg "model info: truncated model file" 'truncated' "$gssl" model info "$tmp/m-trunc.gssl"
+	expect_error_msg "predict: truncated model file" 'truncated' "$gssl" predict --model "$tmp/m-trunc.gssl" --edges "$tmp/p-edges.csv"
+	for off in 8 20 200; do
+		cp "$tmp/m.gssl" "$tmp/m-flip.gssl"
+		b=$(od -An -tu1 -j "$off" -N1 "$tmp/m-flip.gssl" | tr -d ' ')
+		printf "\\$(printf %03o $((b ^ 255)))" | dd of="$tmp/m-flip.gssl" bs=1 seek="$off" conv=notrunc 2>/dev/null
+		expect_error_msg "predict: model file with byte $off flipped" 'damaged|checksum|version|truncated' "$gssl" predict --model "$tmp/m-flip.gssl" --edges "$tmp/p-edges.csv"
+	done
+	head -c 3000 /dev/urandom >"$tmp/m-garbage.gssl"
+	expect_error_msg "model info: random bytes" 'not a gssl model' "$gssl" model info "$tmp/m-garbage.gssl"
+else
+	report "labelprop --save: a model of a tiny folder" 1 "labelprop --save failed"
+fi
+
 # User tables (--edges/--labels/--features).
 printf 'source,target\n0,1\n1,2\n' >"$tmp/u-edges.csv"
 expect_ok "info: a label 2000000000 in a labels CSV is one class of two" '[ "$(json_field classes)" = 2 ] && json_has "\"2000000000\""' \
