@@ -11,6 +11,7 @@ import (
 
 	"github.com/gssl/gssl/graph"
 	"github.com/gssl/gssl/internal/sharedtest"
+	"github.com/gssl/gssl/krylov"
 )
 
 // float32ScoreTol is the agreement asked of Spreading.Float32 with the
@@ -219,4 +220,44 @@ func TestWarmStartAcrossAlpha(t *testing.T) {
 	unfitted := &Spreading{Alpha: 0.5}
 	m := Spreading{Alpha: 0.9, WarmStart: unfitted}
 	require.ErrorIs(t, m.Fit(context.Background(), ds.Graph, ds.Split.Train, cls), ErrNotFitted)
+}
+
+// TestChebyshev32InPlaceBitwise checks the float32 solver that keeps both
+// blocks in X's storage against the one with blocks of its own (X a strided
+// view), bit for bit, from a zero and a nonzero start, stopping after odd and
+// even iteration counts (z_k in either half of X's storage).
+func TestChebyshev32InPlaceBitwise(t *testing.T) {
+	ds, cls := loadPlanetoid(t, filepath.Join("..", "testdata", "cora"))
+	s, err := newSeeds(ds.Graph, ds.Split.Train, cls, ds.Classes, IsolatedSeedError)
+	require.NoError(t, err)
+	n, c := ds.Graph.Nodes(), ds.Classes
+	const a = 0.9
+	rhs := seedRHS(s, 1-a)
+	for _, warm := range []bool{false, true} {
+		for _, iters := range []int{3, 4, 0} {
+			start := func(x *mat.Dense) {
+				if warm {
+					for i := 0; i < n; i++ {
+						x.Set(i, i%c, 0.25)
+					}
+				}
+			}
+			own := mat.NewDense(n, c, nil)
+			start(own)
+			ch, err := newChebyshev32(ds.Graph, a, rhs, own, krylov.Settings{MaxIter: iters})
+			require.NoError(t, err)
+			require.True(t, ch.inX)
+			res1, err1 := ch.run(context.Background())
+			wide := mat.NewDense(n, c+3, nil)
+			view := wide.Slice(0, n, 1, c+1).(*mat.Dense)
+			start(view)
+			ch2, err := newChebyshev32(ds.Graph, a, rhs, view, krylov.Settings{MaxIter: iters})
+			require.NoError(t, err)
+			require.False(t, ch2.inX)
+			res2, err2 := ch2.run(context.Background())
+			require.Equal(t, err1 == nil, err2 == nil)
+			require.Equal(t, res1, res2)
+			require.True(t, bitwiseEqual(own, mat.DenseCopyOf(view)), "warm %v iterations %d", warm, iters)
+		}
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"sync"
+	"unsafe"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -40,6 +41,11 @@ type spreadingChebyshev32 struct {
 	bChunk   []int
 	stop     *labelWatch
 
+	// inX says that cur and prv are the two halves of x's own storage (x
+	// has contiguous rows: its 8nc bytes hold both float32 blocks), so the
+	// solve allocates no block; start says that z_0 is not zero.
+	inX, start bool
+
 	bnorm, rr []float64
 	rowPasses
 }
@@ -73,8 +79,6 @@ func newChebyshev32(g *graph.CSR, a float64, b sparseRHS, x *mat.Dense, s krylov
 		res:       krylov.BlockResult{Iterations: make([]int, c), Residual: make([]float64, c)},
 		t:         deg.InvSqrtD,
 		u:         deg.SqrtD,
-		cur:       hugepage.Float32s(n * c),
-		prv:       hugepage.Float32s(n * c),
 		bnorm:     b.norms(),
 		bChunk:    b.chunks(n),
 		rr:        make([]float64, c),
@@ -86,15 +90,38 @@ func newChebyshev32(g *graph.CSR, a float64, b sparseRHS, x *mat.Dense, s krylov
 			ch.t[i], ch.u[i] = 1, 1
 		}
 	}
-	for i := 0; i < n; i++ {
-		for j, v := range x.RawRowView(i)[:c] {
-			if ch.bnorm[j] == 0 {
-				v = 0
-			}
-			ch.cur[i*c+j] = float32(ch.t[i] * v)
+	if xm := x.RawMatrix(); xm.Stride == c {
+		// z_0 into the first half of x's storage, row by row upwards: row i
+		// of z_0 (bytes 4ci…) overwrites rows of x numbered at most i/2,
+		// already read; each row is read whole before it is written.
+		both := unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(xm.Data))), 2*n*c)
+		ch.cur, ch.prv, ch.inX = both[:n*c:n*c], both[n*c:], true
+		row := make([]float64, c)
+		for i := 0; i < n; i++ {
+			copy(row, xm.Data[i*c:i*c+c])
+			ch.setStart(i, row)
 		}
+		clear(ch.prv) // z_{−1} is multiplied by ω_0 = 0, but it must not hold NaN bits
+		return ch, nil
+	}
+	ch.cur, ch.prv = hugepage.Float32s(n*c), hugepage.Float32s(n*c)
+	for i := 0; i < n; i++ {
+		ch.setStart(i, x.RawRowView(i)[:c])
 	}
 	return ch, nil
+}
+
+// setStart writes row i of z_0 = t∘x_0 into cur from row i of x_0.
+func (ch *spreadingChebyshev32) setStart(i int, x []float64) {
+	c := ch.c
+	for j, v := range x[:c] {
+		if ch.bnorm[j] == 0 { // the solution of a zero column is zero
+			v = 0
+		}
+		z := float32(ch.t[i] * v)
+		ch.start = ch.start || z != 0
+		ch.cur[i*c+j] = z
+	}
 }
 
 // pass is spreadingChebyshev.pass: r = B − (I − aS)x_k from z_k = cur (gather
@@ -137,7 +164,7 @@ func (ch *spreadingChebyshev32) pass(omega, gamma float64, gather bool) {
 // run is spreadingChebyshev.run on the float32 iterates.
 func (ch *spreadingChebyshev32) run(ctx context.Context) (krylov.BlockResult, error) {
 	c := ch.c
-	gather := !isZeroBlock(ch.x)
+	gather := ch.start
 	if gather {
 		ch.res.Products++
 	}
@@ -202,6 +229,10 @@ func (ch *spreadingChebyshev32) run(ctx context.Context) (krylov.BlockResult, er
 // finish writes x_k = u∘z_k into x in float64.
 func (ch *spreadingChebyshev32) finish(err error) (krylov.BlockResult, error) {
 	c := ch.c
+	if ch.inX {
+		ch.finishInX()
+		return ch.res, err
+	}
 	parallel.For(ch.n, spreadRowChunk, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			row := ch.x.RawRowView(i)[:c]
@@ -212,4 +243,32 @@ func (ch *spreadingChebyshev32) finish(err error) (krylov.BlockResult, error) {
 		}
 	})
 	return ch.res, err
+}
+
+// finishInX is finish when z_k lives in a half of x's own storage. Row i of
+// x (bytes 8ci…8c(i+1)) covers rows 2i and 2i+1 of the first half and rows
+// 2i−n and 2i−n+1 of the second: with z_k in the first half the rows are
+// written downwards (a row written only covers rows of z_k above it, already
+// read), in the second half upwards; each row of z_k is read whole first.
+func (ch *spreadingChebyshev32) finishInX() {
+	n, c := ch.n, ch.c
+	data := ch.x.RawMatrix().Data
+	first := unsafe.SliceData(ch.cur) == (*float32)(unsafe.Pointer(unsafe.SliceData(data)))
+	row := make([]float64, c)
+	put := func(i int) {
+		zi := ch.cur[i*c : i*c+c]
+		for j, z := range zi {
+			row[j] = ch.u[i] * float64(z)
+		}
+		copy(data[i*c:i*c+c], row)
+	}
+	if first {
+		for i := n - 1; i >= 0; i-- {
+			put(i)
+		}
+		return
+	}
+	for i := 0; i < n; i++ {
+		put(i)
+	}
 }
