@@ -5,6 +5,7 @@ package graph
 import (
 	"fmt"
 	"sort"
+	"sync"
 	"sync/atomic"
 
 	"gonum.org/v1/gonum/mat"
@@ -28,6 +29,9 @@ type CSR struct {
 	// sell is the SELL-C-σ copy the vector products use, built on first
 	// use (sell.go).
 	sell atomic.Pointer[sliced]
+	// sellMu makes concurrent first products build one copy, not one each
+	// (a second copy of a large graph would double the peak).
+	sellMu sync.Mutex
 }
 
 // Nodes returns the number of nodes n.

@@ -53,3 +53,15 @@ func (g *CSR) useSliced() bool {
 	}
 	return g.sell.Load() != nil || g.SlicedEstimate() <= slicedLimit.Load()
 }
+
+// SlicedCost returns the bytes that the next product of g with a vector or
+// a block of at most 8 columns allocates for the SELL-4-σ copy:
+// SlicedEstimate when it would build the copy now, 0 when the copy is built,
+// would exceed SlicedLimit, or the CPU has no AVX2 kernels (or the graph is
+// too small for them). Memory formulas (labelprop's MemoryBytes) add it.
+func (g *CSR) SlicedCost() int64 {
+	if g.sell.Load() != nil || !g.useSliced() {
+		return 0
+	}
+	return g.SlicedEstimate()
+}
