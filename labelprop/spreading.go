@@ -174,7 +174,7 @@ func (m *Spreading) Fit(ctx context.Context, g *graph.CSR, nodes, classes []int)
 			b.Set(v, int(s.class[v]), 1-m.Alpha)
 		}
 	}
-	f := mat.NewDense(n, c, nil)
+	f := mat.NewDense(n, c, newBlock(n*c)) // also the solver's iterates: huge pages when large
 	if m.WarmStart != nil {
 		if err := warmStartGuess(m.WarmStart, m.Alpha, g, s, f); err != nil {
 			return err
