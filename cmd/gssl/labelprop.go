@@ -32,6 +32,7 @@ type labelpropOptions struct {
 	Float32           bool      // spreading (Chebyshev): float32 iterate blocks
 	KeepIsolatedSeeds bool      // let isolated training nodes keep their label
 	Out               string    // predictions file, "" for none
+	Save              string    // model file (--save), "" for none
 	JSON              bool
 }
 
@@ -100,6 +101,7 @@ image is labelled, so give a split: --split random:K.`,
 	f.BoolVar(&opts.Float32, "float32", false, "spreading (chebyshev): keep the two n×c iterate blocks in float32 (half the memory; same labels on Cora and PubMed)")
 	f.BoolVar(&opts.KeepIsolatedSeeds, "keep-isolated-seeds", false, "let labelled nodes of degree 0 keep their label instead of failing")
 	f.StringVar(&opts.Out, "out", "", "write one row per predicted node (id, predicted, p_<class>…): CSV, or JSON Lines for .jsonl/.ndjson (with --seeds, the first seed's)")
+	f.StringVar(&opts.Save, "save", "", "save the fitted model (the chosen a; with a split, fitted on the training nodes of the first seed) for gssl predict and gssl serve")
 	return cmd
 }
 
@@ -111,6 +113,9 @@ func runLabelprop(ctx context.Context, opts labelpropOptions, stdout, stderr io.
 	lp, err := newLabelpropSetup(opts)
 	if err != nil {
 		return err
+	}
+	if err := checkOutPath("save", opts.Save); err != nil {
+		return fmt.Errorf("labelprop: %w", err)
 	}
 	var ds *loaders.NodeDataset
 	if opts.Images != "" {
@@ -152,6 +157,12 @@ func runLabelprop(ctx context.Context, opts labelpropOptions, stdout, stderr io.
 			return fmt.Errorf("labelprop: %w", err)
 		}
 		res.Out = opts.Out
+	}
+	if opts.Save != "" {
+		if err := saveModel(opts.Save, runs[0].model, ds, opts.In); err != nil {
+			return fmt.Errorf("labelprop: %w", err)
+		}
+		res.Saved = opts.Save
 	}
 	res.Seconds = seconds(start)
 	return report(stdout, opts.JSON, res, func(w io.Writer) { printLabelprop(w, res, runs) })
