@@ -63,6 +63,10 @@
 // SlicedRows), since rows are reordered only within a window; other ranges
 // use the CSR kernels, with the same results.
 //
+// MulBlock32RowsInto multiplies by a block stored in float32 (half the
+// memory and gather traffic of a float64 block) with float64 products and
+// accumulators: bitwise the float64 product of the rounded block.
+//
 // Orderings. ReverseCuthillMcKee numbers the nodes so that neighbours get
 // nearby numbers (E. Cuthill and J. McKee, "Reducing the bandwidth of sparse
 // symmetric matrices", ACM national conference 1969; the reversal and the
