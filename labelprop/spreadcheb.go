@@ -73,10 +73,6 @@ type spreadingChebyshev struct {
 	op         graph.Scaling
 	qs         sync.Pool
 
-	// own is the block cur or prv that is x's own storage (z is kept in x
-	// itself when x has contiguous rows), nil otherwise.
-	own []float64
-
 	// stop, when not nil, is the label rule (Spreading.Stop = StopLabels).
 	stop *labelWatch
 
@@ -153,7 +149,6 @@ func newChebyshevRHS(g *graph.CSR, a float64, b sparseRHS, x *mat.Dense, s krylo
 	// of its own, prv.
 	if xm := x.RawMatrix(); xm.Stride == c {
 		ch.cur = xm.Data[:n*c]
-		ch.own = ch.cur
 	} else {
 		ch.cur = newBlock(n * c)
 	}
@@ -374,7 +369,7 @@ func (ch *spreadingChebyshev) rows7(omega, gamma float64, rows []int32, sums []f
 // iterate whose residual is known (x_k after pass k) in every case.
 func (ch *spreadingChebyshev) run(ctx context.Context) (krylov.BlockResult, error) {
 	c := ch.c
-	gather := !isZeroBlock(ch.x)
+	gather := !isZeroBlock(ch.curM) // z_0 = t∘x_0, zero columns cleared
 	if gather {
 		ch.res.Products++
 	}
