@@ -31,6 +31,7 @@ type labelpropOptions struct {
 	KeepIsolatedSeeds bool      // let isolated training nodes keep their label
 	Out               string    // predictions file, "" for none
 	JSON              bool
+	Plots             plotFlags // --plot, --report
 }
 
 func init() { register(newLabelpropCommand) }
@@ -96,6 +97,7 @@ image is labelled, so give a split: --split random:K.`,
 	f.Float64Var(&opts.Tol, "tol", 0, "stopping tolerance in (0, 1) (0 means 1e-6, as lp.py)")
 	f.BoolVar(&opts.KeepIsolatedSeeds, "keep-isolated-seeds", false, "let labelled nodes of degree 0 keep their label instead of failing")
 	f.StringVar(&opts.Out, "out", "", "write one row per predicted node (id, predicted, p_<class>…): CSV, or JSON Lines for .jsonl/.ndjson (with --seeds, the first seed's)")
+	opts.Plots.addFlags(f, "the confusion matrix and per-class accuracy on the test nodes, and the Laplacian eigenmap coloured by predicted class with the wrong nodes ringed,")
 	return cmd
 }
 
@@ -107,6 +109,9 @@ func runLabelprop(ctx context.Context, opts labelpropOptions, stdout, stderr io.
 	lp, err := newLabelpropSetup(opts)
 	if err != nil {
 		return err
+	}
+	if err := opts.Plots.check(); err != nil {
+		return fmt.Errorf("labelprop: %w", err)
 	}
 	var ds *loaders.NodeDataset
 	if opts.Images != "" {
@@ -150,6 +155,9 @@ func runLabelprop(ctx context.Context, opts labelpropOptions, stdout, stderr io.
 		res.Out = opts.Out
 	}
 	res.Seconds = seconds(start)
+	if err := opts.Plots.write(stderr, "labelprop", res, func() (picture, error) { return labelpropPicture(ctx, ds, runs, res) }); err != nil {
+		return err
+	}
 	return report(stdout, opts.JSON, res, func(w io.Writer) { printLabelprop(w, res, runs) })
 }
 

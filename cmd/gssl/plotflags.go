@@ -1,0 +1,286 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+	"gonum.org/v1/plot"
+
+	"github.com/gssl/gssl/figures"
+	"github.com/gssl/gssl/htmlreport"
+	"github.com/gssl/gssl/loaders"
+	"github.com/gssl/gssl/spectral"
+)
+
+// plotFlags are --plot FILE and --report DIR of the commands that draw
+// their result: one image of all the command's panels (package figures), and
+// a self-contained HTML page of the run (package htmlreport).
+type plotFlags struct {
+	Plot   string // image file: .png, .svg or .pdf
+	Report string // folder of index.html
+	start  time.Time
+}
+
+// addFlags registers --plot and --report; what says what the image shows.
+func (p *plotFlags) addFlags(f *pflag.FlagSet, what string) {
+	f.StringVar(&p.Plot, "plot", "", "draw "+what+" into one image (.png, .svg or .pdf)")
+	f.StringVar(&p.Report, "report", "", "write a self-contained HTML report of the run (command line, versions, seeds, timings, tables and the --plot figure) to DIR/index.html")
+}
+
+// check refuses a bad --plot or --report before any work, and starts the
+// report's clock.
+func (p *plotFlags) check() error {
+	p.start = timeNow()
+	if p.Plot != "" {
+		if _, err := figures.FormatOf(p.Plot); err != nil {
+			return fmt.Errorf("--plot %w", err)
+		}
+		if err := checkOutPath("plot", p.Plot); err != nil {
+			return err
+		}
+	}
+	if p.Report != "" {
+		if st, err := os.Stat(p.Report); err == nil && !st.IsDir() {
+			return fmt.Errorf("--report %s is a file; give a folder (index.html is written into it)", p.Report)
+		}
+		parent := filepath.Dir(filepath.Clean(p.Report))
+		if st, err := os.Stat(parent); err != nil || !st.IsDir() {
+			return fmt.Errorf("--report %s: the folder %s does not exist", p.Report, parent)
+		}
+	}
+	return nil
+}
+
+// picture is what a command draws: the panels of its figure, the tables
+// and notes its report adds to the result's fields.
+type picture struct {
+	panels  []*plot.Plot
+	cols    int // panels per row; 0: two
+	caption string
+	tables  []htmlreport.Table
+	notes   []string
+}
+
+// write draws the picture when --plot or --report asks for it: the figure
+// to --plot, and the page to --report/index.html with the figure inlined,
+// the picture's tables and every field of res (the command's JSON object).
+// Notes (what could not be drawn) go to stderr too.
+func (p plotFlags) write(stderr io.Writer, command string, res any, draw func() (picture, error)) error {
+	if p.Plot == "" && p.Report == "" {
+		return nil
+	}
+	pic, err := draw()
+	if err != nil {
+		return fmt.Errorf("%s: drawing the figure: %w", command, err)
+	}
+	for _, n := range pic.notes {
+		logf(stderr, "%s: figure: %s", command, n)
+	}
+	fig := &figures.Figure{Panels: pic.panels, Cols: pic.cols}
+	if p.Plot != "" {
+		if len(pic.panels) == 0 {
+			return fmt.Errorf("%s: --plot %s: this run has nothing to draw", command, p.Plot)
+		}
+		if err := fig.Save(p.Plot); err != nil {
+			return fmt.Errorf("%s: --plot %w", command, err)
+		}
+	}
+	if p.Report == "" {
+		return nil
+	}
+	rep := &htmlreport.Report{Title: "gssl " + command, Command: os.Args, Started: p.start, Notes: pic.notes}
+	rep.Seeds, rep.Timings = runFacts(res)
+	rep.Timings = append(rep.Timings, htmlreport.Timing{Name: "wall clock, run and figure", Seconds: seconds(p.start)})
+	if len(pic.panels) > 0 {
+		png, err := fig.Encode(figures.PNG)
+		if err != nil {
+			return fmt.Errorf("%s: --report: %w", command, err)
+		}
+		rep.Figures = append(rep.Figures, htmlreport.Figure{Caption: pic.caption, PNG: png})
+	}
+	fields, err := htmlreport.FieldsTable("result (the fields of --json)", res)
+	if err != nil {
+		return fmt.Errorf("%s: --report: %w", command, err)
+	}
+	rep.Tables = append(pic.tables, fields)
+	if err := rep.Write(p.Report); err != nil {
+		return fmt.Errorf("%s: --report %s: %w", command, p.Report, err)
+	}
+	return nil
+}
+
+// runFacts picks the seeds (fields named *seed*) and the timings (fields
+// named *seconds) out of a command's JSON object.
+func runFacts(res any) (string, []htmlreport.Timing) {
+	b, err := json.Marshal(res)
+	if err != nil {
+		return "", nil
+	}
+	var m map[string]any
+	if json.Unmarshal(b, &m) != nil {
+		return "", nil
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var seeds []string
+	var timings []htmlreport.Timing
+	for _, k := range keys {
+		switch v := m[k].(type) {
+		case float64:
+			if strings.HasSuffix(k, "seconds") {
+				timings = append(timings, htmlreport.Timing{Name: k, Seconds: v})
+			} else if strings.Contains(k, "seed") {
+				seeds = append(seeds, k+" = "+strconv.FormatFloat(v, 'f', -1, 64))
+			}
+		}
+	}
+	if len(seeds) == 0 {
+		seeds = append(seeds, "none (the run is deterministic)")
+	}
+	return strings.Join(seeds, ", "), timings
+}
+
+// maxEmbedNodes bounds the graphs whose Laplacian eigenmap a figure
+// computes: beyond it the Lanczos run would cost more than the command, and
+// a scatter of more points is a blot.
+const maxEmbedNodes = 50000
+
+// eigenmap2D returns the 2-D Laplacian eigenmap of the largest connected
+// component of ds (its coordinates and the component's nodes in ds), or a
+// note saying why there is none.
+func eigenmap2D(ctx context.Context, ds *loaders.NodeDataset, seed uint64) (x, y []float64, nodes []int, note string, err error) {
+	if n := ds.Graph.Nodes(); n > maxEmbedNodes {
+		return nil, nil, nil, fmt.Sprintf("no embedding panel: %d nodes is more than %d", n, maxEmbedNodes), nil
+	}
+	sub, err := ds.Graph.LargestComponent()
+	if err != nil {
+		return nil, nil, nil, "", err
+	}
+	if sub.CSR.Nodes() < 4 {
+		return nil, nil, nil, "no embedding panel: the largest component has fewer than 4 nodes", nil
+	}
+	e := &spectral.LaplacianEigenmap{Dim: 2, Eigen: spectral.Settings{Seed: seed}}
+	if err := e.Fit(ctx, sub.CSR); err != nil {
+		return nil, nil, nil, "", fmt.Errorf("the Laplacian eigenmap of the figure: %w", err)
+	}
+	c := e.Coordinates()
+	m := sub.CSR.Nodes()
+	x, y = make([]float64, m), make([]float64, m)
+	for i := 0; i < m; i++ {
+		x[i], y[i] = c.At(i, 0), c.At(i, 1)
+	}
+	return x, y, sub.Original, "", nil
+}
+
+// confusionPanels returns the confusion matrix and per-class accuracy
+// panels of pred against truth on the nodes idx, with their tables.
+func confusionPanels(pred, truth []int, idx []int, classes int, names []string) ([]*plot.Plot, []htmlreport.Table, error) {
+	counts := make([][]int, classes)
+	for c := range counts {
+		counts[c] = make([]int, classes)
+	}
+	correct, total := make([]int, classes), make([]int, classes)
+	for _, i := range idx {
+		t, p := truth[i], pred[i]
+		if t < 0 || t >= classes || p < 0 || p >= classes {
+			continue
+		}
+		counts[t][p]++
+		total[t]++
+		if t == p {
+			correct[t]++
+		}
+	}
+	conf, err := figures.Confusion(counts, names)
+	if err != nil {
+		return nil, nil, err
+	}
+	acc, err := figures.ClassAccuracy(correct, total, names)
+	if err != nil {
+		return nil, nil, err
+	}
+	ct := htmlreport.Table{Caption: "confusion matrix (rows: true class, columns: predicted)", Header: append([]string{"true \\ predicted"}, names...)}
+	pt := htmlreport.Table{Caption: "accuracy per class", Header: []string{"class", "nodes", "correct", "accuracy"}}
+	for c := range counts {
+		row := []string{names[c]}
+		for _, v := range counts[c] {
+			row = append(row, strconv.Itoa(v))
+		}
+		ct.Rows = append(ct.Rows, row)
+		a := "–"
+		if total[c] > 0 {
+			a = strconv.FormatFloat(float64(correct[c])/float64(total[c]), 'f', 4, 64)
+		}
+		pt.Rows = append(pt.Rows, []string{names[c], strconv.Itoa(total[c]), strconv.Itoa(correct[c]), a})
+	}
+	return []*plot.Plot{conf, acc}, []htmlreport.Table{pt, ct}, nil
+}
+
+// labelpropPicture: the confusion matrix and per-class accuracy on the
+// test nodes of the first run, and the Laplacian eigenmap coloured by
+// predicted class with the wrongly predicted test nodes ringed.
+func labelpropPicture(ctx context.Context, ds *loaders.NodeDataset, runs []labelpropRun, res labelpropResult) (picture, error) {
+	r := runs[0]
+	pred := r.model.Labels()
+	pic := picture{caption: "label propagation: " + res.Data}
+	if len(runs) > 1 {
+		pic.notes = append(pic.notes, fmt.Sprintf("the figure shows the first of %d splits (seed %d)", len(runs), res.FirstSeed))
+	}
+	wrongAt := map[int]bool{}
+	if r.withSplit && len(r.split.Test) > 0 {
+		panels, tables, err := confusionPanels(pred, ds.Labels, r.split.Test, ds.Classes, res.ClassNames)
+		if err != nil {
+			return pic, err
+		}
+		pic.panels, pic.tables = panels, tables
+		for _, i := range r.split.Test {
+			if pred[i] != ds.Labels[i] {
+				wrongAt[i] = true
+			}
+		}
+	} else {
+		pic.notes = append(pic.notes, "no confusion matrix: the run has no test nodes (give a split, e.g. --split random:20)")
+	}
+	x, y, nodes, note, err := eigenmap2D(ctx, ds, res.FirstSeed)
+	if err != nil {
+		return pic, err
+	}
+	if note != "" {
+		pic.notes = append(pic.notes, note)
+		return pic, nil
+	}
+	cls, wrong := make([]int, len(nodes)), make([]bool, len(nodes))
+	for k, i := range nodes {
+		cls[k], wrong[k] = pred[i], wrongAt[i]
+	}
+	title := fmt.Sprintf("Laplacian eigenmap (largest component, %d nodes) by predicted class", len(nodes))
+	if len(wrongAt) == 0 {
+		wrong = nil
+	}
+	emb, err := figures.Embedding(title, x, y, cls, res.ClassNames, wrong)
+	if err != nil {
+		return pic, err
+	}
+	pic.panels = append(pic.panels, emb)
+	return pic, nil
+}
+
+// keep the imports honest while the adapters grow.
+var (
+	_ = bytes.NewReader
+	_ = math.NaN
+)
