@@ -392,10 +392,6 @@ func Spectrum(title string, values []float64, tol float64) (*plot.Plot, error) {
 	return p, nil
 }
 
-// logFloor is the smallest value drawn on a log axis: exact zeros would
-// have no position.
-const logFloor = 1e-300
-
 // Residuals draws the residual of each eigenpair on a log axis.
 func Residuals(title string, residuals []float64) (*plot.Plot, error) {
 	if len(residuals) == 0 {
@@ -404,9 +400,26 @@ func Residuals(title string, residuals []float64) (*plot.Plot, error) {
 	p := plot.New()
 	p.Title.Text = title
 	p.X.Label.Text, p.Y.Label.Text = "index", "residual ‖Av − λv‖"
+	// Exact zeros have no place on a log axis: they are drawn a decade
+	// below the smallest positive residual, and the title says so.
+	floor, zeros := math.Inf(1), 0
+	for _, r := range residuals {
+		if r > 0 {
+			floor = math.Min(floor, r)
+		} else {
+			zeros++
+		}
+	}
+	if math.IsInf(floor, 1) {
+		floor = 1
+	}
+	floor /= 10
+	if zeros > 0 {
+		p.Title.Text += fmt.Sprintf("\n(%d exact zeros drawn at %.1g)", zeros, floor)
+	}
 	xy := make(plotter.XYs, len(residuals))
 	for i, r := range residuals {
-		xy[i] = plotter.XY{X: float64(i), Y: math.Max(r, logFloor)}
+		xy[i] = plotter.XY{X: float64(i), Y: math.Max(r, floor)}
 	}
 	s, err := plotter.NewScatter(xy)
 	if err != nil {
@@ -423,7 +436,21 @@ func Residuals(title string, residuals []float64) (*plot.Plot, error) {
 
 func logY(p *plot.Plot) {
 	p.Y.Scale = plot.LogScale{}
-	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	p.Y.Tick.Marker = logTicks{}
+}
+
+// logTicks are plot.LogTicks labelled in two significant digits (10^k
+// computed in floating point is not always exactly 1e-12).
+type logTicks struct{}
+
+func (logTicks) Ticks(lo, hi float64) []plot.Tick {
+	ticks := plot.LogTicks{Prec: -1}.Ticks(lo, hi)
+	for i := range ticks {
+		if ticks[i].Label != "" {
+			ticks[i].Label = strconv.FormatFloat(ticks[i].Value, 'g', 2, 64)
+		}
+	}
+	return ticks
 }
 
 // GridHeatmap draws z[row][col] over a parameter grid (rows named by
@@ -554,7 +581,7 @@ func Curves(title, xLabel, yLabel string, logX, logYAxis bool, series ...Series)
 	}
 	if logX {
 		p.X.Scale = plot.LogScale{}
-		p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+		p.X.Tick.Marker = logTicks{}
 	}
 	if logYAxis {
 		logY(p)

@@ -44,6 +44,7 @@ type stkrOptions struct {
 	TestChunks bool
 	Out        string // predictions file (without a split)
 	JSON       bool
+	Plots      plotFlags // --plot, --report
 }
 
 func init() { register(newSTKRCommand) }
@@ -125,6 +126,7 @@ image set (every image is labelled: give --split random:K).`,
 	f.StringVar(&opts.MaxIter, "max-iter", "0", "stop the solver after N iterations (0 = solve to the tolerance), auto to choose N from 0, 1, 2, 4, …, 256, or a comma-separated list to choose from")
 	renamedFlag(cmd, "iterations", "max-iter")
 	f.StringVar(&opts.Out, "out", "", "without a split: write one row per predicted node (id, predicted, p_<class>…): CSV, or JSON Lines for .jsonl/.ndjson")
+	opts.Plots.addFlags(f, "the selection accuracy over the η/β grid (the chosen cell outlined) and the chosen spectral transform r(λ)")
 	// --refit was the opt-in for what --setting inductive now does.
 	f.BoolVar(&refit, "refit", true, "")
 	_ = f.MarkHidden("refit")
@@ -139,6 +141,9 @@ func runSTKR(ctx context.Context, opts stkrOptions, stdout, stderr io.Writer) er
 	setup, err := newSTKRSetup(opts)
 	if err != nil {
 		return err
+	}
+	if err := opts.Plots.check(); err != nil {
+		return fmt.Errorf("stkr: %w", err)
 	}
 	ds, err := stkrData(ctx, opts, stderr)
 	if err != nil {
@@ -159,6 +164,9 @@ func runSTKR(ctx context.Context, opts stkrOptions, stdout, stderr io.Writer) er
 		return err
 	}
 	res.Seconds = seconds(start)
+	if err := opts.Plots.write(stderr, "stkr", res, func() (picture, error) { return stkrPicture(res, setup) }); err != nil {
+		return err
+	}
 	return report(stdout, opts.JSON, res, func(w io.Writer) { printSTKR(w, res) })
 }
 
