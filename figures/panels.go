@@ -586,7 +586,8 @@ func Curves(title, xLabel, yLabel string, logX, logYAxis bool, series ...Series)
 	if logYAxis {
 		logY(p)
 	}
-	p.Legend.Top = true
+	// Top left: the curves gssl draws rise to the right.
+	p.Legend.Top, p.Legend.Left = true, true
 	p.Add(plotter.NewGrid())
 	return p, nil
 }

@@ -19,6 +19,7 @@ import (
 
 	"github.com/gssl/gssl/figures"
 	"github.com/gssl/gssl/htmlreport"
+	"github.com/gssl/gssl/knngraph"
 	"github.com/gssl/gssl/loaders"
 	"github.com/gssl/gssl/spectral"
 	"github.com/gssl/gssl/stkr"
@@ -402,5 +403,48 @@ func stkrPicture(res stkrResult, s *stkrSetup) (picture, error) {
 	} else if f.transform != nil {
 		pic.notes = append(pic.notes, fmt.Sprintf("no r(λ) panel: %s depends on the data, not on λ alone", f.transform))
 	}
+	return pic, nil
+}
+
+// knnPicture: the distribution of the distance to the K-th neighbour, and
+// the 10 %, 50 % and 90 % quantiles of the distance against neighbour rank.
+// Recall against time would need both an exact and an approximate search;
+// the command runs one.
+func knnPicture(nb *knngraph.Neighbors, res knnResult) (picture, error) {
+	pic := picture{caption: fmt.Sprintf("K-nearest neighbours: %s, K = %d, %s", res.Images, res.K, res.Method)}
+	pic.notes = append(pic.notes, "no recall-against-time panel: a run searches with one method (--method); run both to compare them")
+	kth := make([]float64, nb.N)
+	for i := range kth {
+		_, d := nb.Row(i)
+		kth[i] = math.Sqrt(d[nb.K-1])
+	}
+	h, err := figures.Histogram(fmt.Sprintf("distance to the %d-th neighbour (median %.3g)", nb.K, res.MedianKth), "Euclidean distance (pixels/255)", kth, 40)
+	if err != nil {
+		return pic, err
+	}
+	ranks := make([]float64, nb.K)
+	q := [3][]float64{make([]float64, nb.K), make([]float64, nb.K), make([]float64, nb.K)}
+	col := make([]float64, nb.N)
+	t := htmlreport.Table{Caption: "distance by neighbour rank", Header: []string{"rank", "10 %", "median", "90 %"}}
+	for r := 0; r < nb.K; r++ {
+		ranks[r] = float64(r + 1)
+		for i := range col {
+			_, d := nb.Row(i)
+			col[i] = math.Sqrt(d[r])
+		}
+		sort.Float64s(col)
+		row := []string{strconv.Itoa(r + 1)}
+		for k, p := range []float64{0.1, 0.5, 0.9} {
+			q[k][r] = col[int(p*float64(len(col)-1))]
+			row = append(row, strconv.FormatFloat(q[k][r], 'g', 4, 64))
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	c, err := figures.Curves("distance against neighbour rank", "rank", "distance (pixels/255)", false, false,
+		figures.Series{Name: "90 %", X: ranks, Y: q[2]}, figures.Series{Name: "median", X: ranks, Y: q[1]}, figures.Series{Name: "10 %", X: ranks, Y: q[0]})
+	if err != nil {
+		return pic, err
+	}
+	pic.panels, pic.tables = []*plot.Plot{h, c}, []htmlreport.Table{t}
 	return pic, nil
 }
