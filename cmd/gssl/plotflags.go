@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/spf13/pflag"
+	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/plot"
 
 	"github.com/gssl/gssl/figures"
@@ -446,5 +447,94 @@ func knnPicture(nb *knngraph.Neighbors, res knnResult) (picture, error) {
 		return pic, err
 	}
 	pic.panels, pic.tables = []*plot.Plot{h, c}, []htmlreport.Table{t}
+	return pic, nil
+}
+
+// maxGramPanel bounds the Gram matrices drawn: a heat map of more cells
+// than a screen has pixels shows nothing more.
+const maxGramPanel = 2000
+
+// graphKernelPicture: the Gram matrix with the graphs ordered by class
+// (cosine-normalised for the picture when the kernel is not, so that large
+// graphs do not drown the rest), and with --select-h how often each WL
+// height was chosen. The command chooses the height by nested
+// cross-validation, so it has no accuracy-against-height sweep to draw.
+func graphKernelPicture(gram *mat.SymDense, labels []int, res graphKernelResult) (picture, error) {
+	pic := picture{caption: fmt.Sprintf("graph kernel %s on %s", res.Kernel, res.Dataset)}
+	n := gram.SymmetricDim()
+	if n > maxGramPanel {
+		pic.notes = append(pic.notes, fmt.Sprintf("no Gram matrix panel: %d graphs is more than %d", n, maxGramPanel))
+	} else {
+		order := make([]int, n)
+		for i := range order {
+			order[i] = i
+		}
+		sort.SliceStable(order, func(a, b int) bool { return labels[order[a]] < labels[order[b]] })
+		var bounds []int
+		for k := 1; k < n; k++ {
+			if labels[order[k]] != labels[order[k-1]] {
+				bounds = append(bounds, k)
+			}
+		}
+		m := make([]float64, n*n)
+		for a, i := range order {
+			for b, j := range order {
+				v := gram.At(i, j)
+				if !res.Normalize {
+					if d := math.Sqrt(gram.At(i, i) * gram.At(j, j)); d > 0 {
+						v /= d
+					} else {
+						v = math.NaN()
+					}
+				}
+				m[a*n+b] = v
+			}
+		}
+		title := "Gram matrix, graphs ordered by class"
+		if !res.Normalize {
+			title += " (cosine-normalised)"
+		}
+		p, err := figures.Matrix(title, n, m, bounds)
+		if err != nil {
+			return pic, err
+		}
+		p.X.Label.Text, p.Y.Label.Text = "graph (by class)", "graph (by class)"
+		pic.panels = append(pic.panels, p)
+		t := htmlreport.Table{Caption: "mean kernel value between classes (as drawn)", Header: []string{"class"}}
+		starts := append(append([]int{0}, bounds...), n)
+		for c := 0; c+1 < len(starts); c++ {
+			t.Header = append(t.Header, strconv.Itoa(labels[order[starts[c]]]))
+		}
+		for c := 0; c+1 < len(starts); c++ {
+			row := []string{strconv.Itoa(labels[order[starts[c]]])}
+			for d := 0; d+1 < len(starts); d++ {
+				s, cnt := 0.0, 0
+				for a := starts[c]; a < starts[c+1]; a++ {
+					for b := starts[d]; b < starts[d+1]; b++ {
+						if v := m[a*n+b]; !math.IsNaN(v) {
+							s, cnt = s+v, cnt+1
+						}
+					}
+				}
+				row = append(row, strconv.FormatFloat(s/float64(max(cnt, 1)), 'f', 4, 64))
+			}
+			t.Rows = append(t.Rows, row)
+		}
+		pic.tables = append(pic.tables, t)
+	}
+	if len(res.HChosen) > 0 {
+		names := make([]string, len(res.HChosen))
+		vals := make([]float64, len(res.HChosen))
+		for h, c := range res.HChosen {
+			names[h], vals[h] = fmt.Sprintf("h = %d", h+1), float64(c)
+		}
+		p, err := figures.Bars("WL height chosen by the inner cross-validation", "outer folds × repeats", names, vals, 0)
+		if err != nil {
+			return pic, err
+		}
+		pic.panels = append(pic.panels, p)
+	} else if res.Kernel == "wl" {
+		pic.notes = append(pic.notes, "no height panel: --select-h chooses the WL height by nested cross-validation and counts the choices")
+	}
 	return pic, nil
 }
