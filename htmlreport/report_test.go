@@ -3,6 +3,7 @@ package htmlreport
 import (
 	"bytes"
 	"encoding/base64"
+	stdhtml "html"
 	"image"
 	"image/color"
 	"image/png"
@@ -73,7 +74,7 @@ func TestWrite(t *testing.T) {
 	// The figure is the PNG, byte for byte.
 	m := regexp.MustCompile(`src="data:image/png;base64,([^"]+)"`).FindStringSubmatch(html)
 	require.Len(t, m, 2)
-	got, err := base64.StdEncoding.DecodeString(m[1])
+	got, err := base64.StdEncoding.DecodeString(stdhtml.UnescapeString(m[1]))
 	require.NoError(t, err)
 	require.Equal(t, pic, got)
 	// Every opened element is closed (the page is well formed enough for a

@@ -102,7 +102,7 @@ func (p plotFlags) write(stderr io.Writer, command string, res any, draw func() 
 	if p.Report == "" {
 		return nil
 	}
-	rep := &htmlreport.Report{Title: "gssl " + command, Command: os.Args, Started: p.start, Notes: pic.notes}
+	rep := &htmlreport.Report{Title: "gssl " + command, Command: commandLine(), Started: p.start, Notes: pic.notes}
 	rep.Seeds, rep.Timings = runFacts(res)
 	rep.Timings = append(rep.Timings, htmlreport.Timing{Name: "wall clock, run and figure", Seconds: seconds(p.start)})
 	if len(pic.panels) > 0 {
@@ -122,6 +122,10 @@ func (p plotFlags) write(stderr io.Writer, command string, res any, draw func() 
 	}
 	return nil
 }
+
+// commandLine is the command line a report shows (a variable so that tests
+// can give the one they run).
+var commandLine = func() []string { return os.Args }
 
 // runFacts picks the seeds (fields named *seed*) and the timings (fields
 // named *seconds) out of a command's JSON object.
@@ -537,4 +541,114 @@ func graphKernelPicture(gram *mat.SymDense, labels []int, res graphKernelResult)
 		pic.notes = append(pic.notes, "no height panel: --select-h chooses the WL height by nested cross-validation and counts the choices")
 	}
 	return pic, nil
+}
+
+// embeddingPanels draws the 2-D coordinates (x, y) of nodes (indices into
+// ds) coloured by cluster (when clusters is not nil, indexed like nodes)
+// and by class when ds has labels.
+func embeddingPanels(title string, ds *loaders.NodeDataset, x, y []float64, nodes []int, clusters []int) ([]*plot.Plot, error) {
+	var panels []*plot.Plot
+	if clusters != nil {
+		p, err := figures.Embedding(title+" by cluster", x, y, clusters, nil, nil)
+		if err != nil {
+			return nil, err
+		}
+		panels = append(panels, p)
+	}
+	if ds.Classes > 0 {
+		cls := make([]int, len(nodes))
+		names := make([]string, ds.Classes)
+		for c := range names {
+			names[c] = className(ds, c)
+		}
+		for k, i := range nodes {
+			cls[k] = -1
+			if i < len(ds.Labels) {
+				cls[k] = ds.Labels[i]
+			}
+		}
+		p, err := figures.Embedding(title+" by class", x, y, cls, names, nil)
+		if err != nil {
+			return nil, err
+		}
+		panels = append(panels, p)
+	}
+	return panels, nil
+}
+
+// clusterPicture: the Laplacian eigenmap of the clustered graph's largest
+// component coloured by cluster and, with labels, by class; the cluster
+// sizes and, with labels, the clusters against the classes.
+func clusterPicture(ctx context.Context, ds *loaders.NodeDataset, clusters []int, res clusterResult, seed uint64) (picture, error) {
+	pic := picture{caption: fmt.Sprintf("spectral clustering of %s into %d clusters", res.Data, res.Clusters)}
+	x, y, nodes, note, err := eigenmap2D(ctx, ds, seed)
+	if err != nil {
+		return pic, err
+	}
+	if note != "" {
+		pic.notes = append(pic.notes, note)
+	} else {
+		cl := make([]int, len(nodes))
+		for k, i := range nodes {
+			cl[k] = clusters[i]
+		}
+		if pic.panels, err = embeddingPanels(fmt.Sprintf("Laplacian eigenmap (largest component, %d nodes)", len(nodes)), ds, x, y, nodes, cl); err != nil {
+			return pic, err
+		}
+	}
+	if ds.Classes > 0 {
+		t := htmlreport.Table{Caption: "clusters (rows) against classes (columns), labelled nodes", Header: []string{"cluster \\ class"}}
+		for c := 0; c < ds.Classes; c++ {
+			t.Header = append(t.Header, className(ds, c))
+		}
+		counts := make([][]int, res.Clusters)
+		for k := range counts {
+			counts[k] = make([]int, ds.Classes)
+		}
+		for i, l := range ds.Labels {
+			if l >= 0 && l < ds.Classes && clusters[i] >= 0 && clusters[i] < res.Clusters {
+				counts[clusters[i]][l]++
+			}
+		}
+		for k, row := range counts {
+			r := []string{strconv.Itoa(k)}
+			for _, v := range row {
+				r = append(r, strconv.Itoa(v))
+			}
+			t.Rows = append(t.Rows, r)
+		}
+		pic.tables = append(pic.tables, t)
+	}
+	return pic, nil
+}
+
+// embedPicture: the command's own embedding (the first two coordinates, or
+// the first against the node index for --dim 1) coloured by class.
+func embedPicture(ds *loaders.NodeDataset, c *mat.Dense, title string) (picture, error) {
+	n, d := c.Dims()
+	x := mat.Col(nil, 0, c)
+	var y []float64
+	if d >= 2 {
+		y = mat.Col(nil, 1, c)
+	}
+	nodes := make([]int, n)
+	for i := range nodes {
+		nodes[i] = i
+	}
+	cls := make([]int, n)
+	for i := range cls {
+		cls[i] = -1
+		if i < len(ds.Labels) {
+			cls[i] = ds.Labels[i]
+		}
+	}
+	names := make([]string, ds.Classes)
+	for k := range names {
+		names[k] = className(ds, k)
+	}
+	p, err := figures.Embedding("Laplacian eigenmap: "+filepath.Base(title), x, y, cls, names, nil)
+	if err != nil {
+		return picture{}, err
+	}
+	return picture{panels: []*plot.Plot{p}, caption: "Laplacian eigenmap of " + title}, nil
 }
