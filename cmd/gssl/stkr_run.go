@@ -160,49 +160,51 @@ func stkrData(ctx context.Context, opts stkrOptions, stderr io.Writer) (*stkrInp
 
 // stkrResult is the JSON object of one run.
 type stkrResult struct {
-	Data             string     `json:"data"`
-	Dataset          string     `json:"dataset"`
-	Protocol         string     `json:"protocol"` // "split" or "all-labelled"
-	Transform        string     `json:"transform"`
-	Setting          string     `json:"setting"`
-	Solver           string     `json:"solver"`
-	SolverDetail     string     `json:"solver_detail"`
-	PTest            float64    `json:"p_test"`
-	Seeds            []int      `json:"seeds"`
-	SplitSource      string     `json:"split_source"`
-	Nodes            int        `json:"nodes"`
-	Classes          int        `json:"classes"`
-	ClassNames       []string   `json:"class_names"`
-	Labelled         int        `json:"labelled"`
-	LCC              bool       `json:"lcc"`
-	DroppedSplit     int        `json:"dropped_split_nodes"` // split nodes outside the largest component, summed over seeds
-	VisibleNodes     int        `json:"visible_nodes"`
-	TestNodes        int        `json:"test_nodes"` // per seed (summed over chunks with --test-chunks)
-	TestChunks       bool       `json:"test_chunks"`
-	Refit            bool       `json:"refit"` // the fit that predicted test was a refit with val visible (setting inductive)
-	Fits             int        `json:"fits"`  // hyperparameter selections: seeds × chunks
-	Folds            int        `json:"folds,omitempty"`
-	CVAccuracy       any        `json:"cv_accuracy,omitempty"`
-	Predicted        int        `json:"predicted"`
-	TestAccuracyMean any        `json:"test_accuracy_mean"`
-	TestAccuracyStd  any        `json:"test_accuracy_std"`
-	TestReason       string     `json:"test_accuracy_reason,omitempty"`
-	ValAccuracyMean  any        `json:"val_accuracy_mean"`
-	ValReason        string     `json:"val_accuracy_reason,omitempty"`
-	TestAccuracies   []any      `json:"test_accuracies"`
-	Eta              []float64  `json:"eta"`               // per fit (per seed, or per seed and chunk)
-	Beta             []float64  `json:"beta"`              // per fit
-	ChosenIterations []int      `json:"chosen_iterations"` // per fit; 0 = solved to the tolerance
-	Iterations       float64    `json:"iterations"`
-	MatVecs          float64    `json:"matvecs"`
-	FitSeconds       float64    `json:"fit_seconds"`
-	Candidates       int        `json:"candidates"`
-	FailedCandidates int        `json:"failed_candidates"`
-	NoEvidence       int        `json:"no_evidence"`
-	Out              string     `json:"out,omitempty"`
-	Notes            []string   `json:"notes,omitempty"`
-	Seconds          float64    `json:"seconds"`
-	fig              stkrFigure // the first selection's grid, for --plot and --report
+	Data             string    `json:"data"`
+	Dataset          string    `json:"dataset"`
+	Protocol         string    `json:"protocol"` // "split" or "all-labelled"
+	Transform        string    `json:"transform"`
+	Setting          string    `json:"setting"`
+	Solver           string    `json:"solver"`
+	SolverDetail     string    `json:"solver_detail"`
+	PTest            float64   `json:"p_test"`
+	Seeds            []int     `json:"seeds"`
+	SplitSource      string    `json:"split_source"`
+	Nodes            int       `json:"nodes"`
+	Classes          int       `json:"classes"`
+	ClassNames       []string  `json:"class_names"`
+	Labelled         int       `json:"labelled"`
+	LCC              bool      `json:"lcc"`
+	DroppedSplit     int       `json:"dropped_split_nodes"` // split nodes outside the largest component, summed over seeds
+	VisibleNodes     int       `json:"visible_nodes"`
+	TestNodes        int       `json:"test_nodes"` // per seed (summed over chunks with --test-chunks)
+	TestChunks       bool      `json:"test_chunks"`
+	Refit            bool      `json:"refit"` // the fit that predicted test was a refit with val visible (setting inductive)
+	Fits             int       `json:"fits"`  // hyperparameter selections: seeds × chunks
+	Folds            int       `json:"folds,omitempty"`
+	CVAccuracy       any       `json:"cv_accuracy,omitempty"`
+	Predicted        int       `json:"predicted"`
+	TestAccuracyMean any       `json:"test_accuracy_mean"`
+	TestAccuracyStd  any       `json:"test_accuracy_std"`
+	TestReason       string    `json:"test_accuracy_reason,omitempty"`
+	ValAccuracyMean  any       `json:"val_accuracy_mean"`
+	ValReason        string    `json:"val_accuracy_reason,omitempty"`
+	TestAccuracies   []any     `json:"test_accuracies"`
+	Eta              []float64 `json:"eta"`               // per fit (per seed, or per seed and chunk)
+	Beta             []float64 `json:"beta"`              // per fit
+	ChosenIterations []int     `json:"chosen_iterations"` // per fit; 0 = solved to the tolerance
+	Iterations       float64   `json:"iterations"`
+	MatVecs          float64   `json:"matvecs"`
+	FitSeconds       float64   `json:"fit_seconds"`
+	Candidates       int       `json:"candidates"`
+	FailedCandidates int       `json:"failed_candidates"`
+	NoEvidence       int       `json:"no_evidence"`
+	Out              string    `json:"out,omitempty"`
+	Saved            string    `json:"saved,omitempty"`
+	Notes            []string  `json:"notes,omitempty"`
+	Seconds          float64   `json:"seconds"`
+
+	fig stkrFigure // the first selection's grid, for --plot and --report
 }
 
 func newSTKRResult(opts stkrOptions, s *stkrSetup, in *stkrInput) stkrResult {
@@ -299,6 +301,12 @@ func stkrAllLabelled(ctx context.Context, opts stkrOptions, s *stkrSetup, in *st
 		}
 		res.Out = opts.Out
 	}
+	if opts.Save != "" {
+		if err := saveModel(opts.Save, best, ds, opts.In); err != nil {
+			return res, fmt.Errorf("stkr: %w", err)
+		}
+		res.Saved = opts.Save
+	}
 	return res, nil
 }
 
@@ -310,6 +318,9 @@ func stkrBenchmark(ctx context.Context, opts stkrOptions, s *stkrSetup, in *stkr
 	res.Protocol, res.Refit = "split", s.setting == stkr.Inductive
 	if opts.Out != "" {
 		return res, errors.New("stkr: --out writes the predictions of the protocol without a split (--split none); a benchmark split reports accuracies")
+	}
+	if opts.Save != "" {
+		return res, errors.New("stkr: --save saves the model of the protocol without a split (--split none), fitted on every labelled node; a benchmark split reports accuracies")
 	}
 	if !s.isLap {
 		res.Eta = nil
@@ -475,5 +486,8 @@ func printSTKR(w io.Writer, r stkrResult) {
 	}
 	if r.Out != "" {
 		fmt.Fprintf(w, "  predictions    %d nodes written to %s\n", r.Predicted, r.Out)
+	}
+	if r.Saved != "" {
+		fmt.Fprintf(w, "  model          saved to %s (gssl predict --model %s)\n", r.Saved, r.Saved)
 	}
 }
