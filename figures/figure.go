@@ -160,3 +160,7 @@ func (f *Figure) Save(path string) error {
 	}
 	return atomicfile.Write(path, func(w io.Writer) error { return f.WriteTo(w, format) })
 }
+
+// Plot is gonum/plot's plot, so that callers building a Figure need not
+// import gonum.org/v1/plot for the type alone.
+type Plot = plot.Plot

@@ -754,9 +754,9 @@ func PredictionBands(title, xLabel, yLabel string, bands ...Band) (*plot.Plot, e
 	return p, nil
 }
 
-// Bars draws one bar per name, horizontal, with its value written after
-// it; ref > 0 draws a dashed line at that value (for speed ratios: 1, as
-// fast as the peer).
+// Bars draws one bar per name, horizontal and top to bottom, with its value
+// written after it; ref > 0 draws a dashed line at that value (for speed
+// ratios: 1, as fast as the peer).
 func Bars(title, valueLabel string, names []string, values []float64, ref float64) (*plot.Plot, error) {
 	if len(names) != len(values) || len(names) == 0 {
 		return nil, fmt.Errorf("figures: %d bar names for %d values", len(names), len(values))
@@ -772,16 +772,13 @@ func Bars(title, valueLabel string, names []string, values []float64, ref float6
 			v = 0
 		}
 		peak = math.Max(peak, v)
-		bar, err := plotter.NewBarChart(plotter.Values{v}, vg.Points(max(6, 160/float64(n))))
+		bar, err := plotter.NewBarChart(plotter.Values{v}, vg.Points(max(4, min(14, 160/float64(n)))))
 		if err != nil {
 			return nil, err
 		}
 		bar.Horizontal = true
 		bar.XMin = float64(n - 1 - i)
 		bar.Color = blueColor
-		if ref > 0 && v < ref {
-			bar.Color = redColor
-		}
 		bar.LineStyle.Width = 0
 		p.Add(bar)
 		xys.XYs = append(xys.XYs, plotter.XY{X: v, Y: float64(n - 1 - i)})
@@ -805,6 +802,6 @@ func Bars(title, valueLabel string, names []string, values []float64, ref float6
 	}
 	p.Y.Tick.Marker = indexTicks{names: names, top: true}
 	p.Y.Min, p.Y.Max = -0.5, float64(n)-0.5
-	p.X.Min, p.X.Max = 0, peak*1.2
+	p.X.Min, p.X.Max = 0, math.Max(peak, ref)*1.2
 	return p, nil
 }

@@ -145,13 +145,22 @@ func runFacts(res any) (string, []htmlreport.Timing) {
 	sort.Strings(keys)
 	var seeds []string
 	var timings []htmlreport.Timing
+	isSeed := func(k string) bool {
+		// n_isolated_seeds is a count of training nodes, not a seed.
+		return !strings.HasPrefix(k, "n_") && (k == "seed" || k == "seeds" || strings.HasSuffix(k, "_seed") || strings.HasSuffix(k, "_seeds"))
+	}
 	for _, k := range keys {
 		switch v := m[k].(type) {
 		case float64:
 			if strings.HasSuffix(k, "seconds") {
 				timings = append(timings, htmlreport.Timing{Name: k, Seconds: v})
-			} else if strings.Contains(k, "seed") {
+			} else if isSeed(k) {
 				seeds = append(seeds, k+" = "+strconv.FormatFloat(v, 'f', -1, 64))
+			}
+		case []any:
+			if isSeed(k) && len(v) > 0 {
+				b, _ := json.Marshal(v)
+				seeds = append(seeds, k+" = "+string(b))
 			}
 		}
 	}
