@@ -221,3 +221,12 @@ func TestKNNPlot(t *testing.T) {
 	require.NoError(t, runKNN(context.Background(), opts, &sink, &sink))
 	readPNG(t, png, 2, 1)
 }
+
+func TestGPPlotAndReport(t *testing.T) {
+	dir := t.TempDir()
+	png, rep := filepath.Join(dir, "gp.png"), filepath.Join(dir, "rep")
+	_, _, err := runRoot(t, "gp", "--synthetic", "200", "--plot", png, "--report", rep)
+	require.NoError(t, err)
+	readPNG(t, png, 1, 1)
+	checkReport(t, rep, 1, 1, "<td>rmse</td>")
+}
