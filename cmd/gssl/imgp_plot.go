@@ -19,6 +19,19 @@ import (
 // new observation as error bars, and the diagonal (figures.PredictionBands);
 // refined is IMGP after the rank-L refit (Regressor.Refined).
 func plotIMGP(path string, data *regressionData, p, refined *imgp.Prediction, euclNoise, scale float64) error {
+	pl, err := imgpPanel(data, p, refined, euclNoise, scale)
+	if err != nil {
+		return err
+	}
+	fig := &figures.Figure{Panels: []*plot.Plot{pl}, PanelWidth: 7 * vg.Inch, PanelHeight: 6 * vg.Inch}
+	if err := fig.Save(path); err != nil {
+		return fmt.Errorf("imgp: writing the plot: %w", err)
+	}
+	return nil
+}
+
+// imgpPanel is plotIMGP's panel.
+func imgpPanel(data *regressionData, p, refined *imgp.Prediction, euclNoise, scale float64) (*plot.Plot, error) {
 	band := func(name string, mean, variance []float64, noise float64) figures.Band {
 		b := figures.Band{Name: name, Truth: make([]float64, len(data.yt)), Mean: make([]float64, len(data.yt)), SD: make([]float64, len(data.yt))}
 		for i := range data.yt {
@@ -31,13 +44,9 @@ func plotIMGP(path string, data *regressionData, p, refined *imgp.Prediction, eu
 		band("IMGP", p.Mean, p.Observation, 0),
 		band("IMGP, rank-L refit", refined.Mean, refined.Observation, 0))
 	if err != nil {
-		return fmt.Errorf("imgp: drawing the plot: %w", err)
+		return nil, fmt.Errorf("imgp: drawing the plot: %w", err)
 	}
-	fig := &figures.Figure{Panels: []*plot.Plot{pl}, PanelWidth: 7 * vg.Inch, PanelHeight: 6 * vg.Inch}
-	if err := fig.Save(path); err != nil {
-		return fmt.Errorf("imgp: writing the plot: %w", err)
-	}
-	return nil
+	return pl, nil
 }
 
 // savePlot writes pl to path in the format its extension names, atomically

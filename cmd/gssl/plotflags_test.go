@@ -230,3 +230,19 @@ func TestGPPlotAndReport(t *testing.T) {
 	readPNG(t, png, 1, 1)
 	checkReport(t, rep, 1, 1, "<td>rmse</td>")
 }
+
+func TestIMGPPlotAndReport(t *testing.T) {
+	opts := smallIMGP()
+	opts.Synthetic = 300
+	dir := t.TempDir()
+	opts.Plot, opts.Report = filepath.Join(dir, "imgp.png"), filepath.Join(dir, "rep")
+	var sink bytes.Buffer
+	require.NoError(t, runIMGP(context.Background(), opts, &sink, &sink))
+	// One 7 × 6 in panel at 96 dpi.
+	b, err := os.ReadFile(opts.Plot)
+	require.NoError(t, err)
+	img, _, err := image.Decode(bytes.NewReader(b))
+	require.NoError(t, err)
+	require.Equal(t, image.Rect(0, 0, 672, 576), img.Bounds())
+	checkReport(t, opts.Report, 1, 1, "<td>euclidean_rmse</td>")
+}
