@@ -11,8 +11,8 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/eval"
-	"github.com/gssl/gssl/gp"
 	"github.com/gssl/gssl/figures"
+	"github.com/gssl/gssl/gp"
 	"github.com/gssl/gssl/imgp"
 	"github.com/gssl/gssl/knngraph"
 	"github.com/gssl/gssl/loaders"
