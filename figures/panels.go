@@ -532,10 +532,12 @@ func GridHeatmap(title, colLabel, rowLabel string, colNames, rowNames []string, 
 	return p, nil
 }
 
-// Series is one named curve of a Curves panel.
+// Series is one named curve of a Curves panel; Err, when not nil, draws
+// ±Err[i] bars (on a log y axis the lower bar stops at a tenth of Y[i]).
 type Series struct {
 	Name string
 	X, Y []float64
+	Err  []float64
 }
 
 // Curves draws each series as a line with points; logX and logY put the
@@ -549,12 +551,23 @@ func Curves(title, xLabel, yLabel string, logX, logYAxis bool, series ...Series)
 		if len(s.X) != len(s.Y) {
 			return nil, fmt.Errorf("figures: series %q has %d x and %d y", s.Name, len(s.X), len(s.Y))
 		}
+		if s.Err != nil && len(s.Err) != len(s.Y) {
+			return nil, fmt.Errorf("figures: series %q has %d y and %d error bars", s.Name, len(s.Y), len(s.Err))
+		}
 		var xy plotter.XYs
+		var errs plotter.YErrors
 		for i := range s.X {
 			if math.IsNaN(s.X[i]) || math.IsNaN(s.Y[i]) || logX && s.X[i] <= 0 || logYAxis && s.Y[i] <= 0 {
 				continue
 			}
 			xy = append(xy, plotter.XY{X: s.X[i], Y: s.Y[i]})
+			if s.Err != nil {
+				lo, hi := s.Err[i], s.Err[i]
+				if logYAxis {
+					lo = math.Min(lo, 0.9*s.Y[i])
+				}
+				errs = append(errs, struct{ Low, High float64 }{lo, hi})
+			}
 		}
 		if len(xy) == 0 {
 			continue
@@ -571,6 +584,17 @@ func Curves(title, xLabel, yLabel string, logX, logYAxis bool, series ...Series)
 			pts.Radius = 0
 		}
 		p.Add(line, pts)
+		if errs != nil {
+			bars, err := plotter.NewYErrorBars(struct {
+				plotter.XYer
+				plotter.YErrorer
+			}{xy, errs})
+			if err != nil {
+				return nil, err
+			}
+			bars.Color = plotutil.Color(k)
+			p.Add(bars)
+		}
 		if s.Name != "" {
 			p.Legend.Add(s.Name, line, pts)
 		}
@@ -586,10 +610,26 @@ func Curves(title, xLabel, yLabel string, logX, logYAxis bool, series ...Series)
 	if logYAxis {
 		logY(p)
 	}
-	// Top left: the curves gssl draws rise to the right.
-	p.Legend.Top, p.Legend.Left = true, true
+	// The legend goes to the top corner the curves leave free: the left one
+	// when they rise, the right one when they fall.
+	p.Legend.Top, p.Legend.Left = true, !falling(series)
 	p.Add(plotter.NewGrid())
 	return p, nil
+}
+
+// falling says whether the curves end lower than they start, on average.
+func falling(series []Series) bool {
+	d := 0.0
+	for _, s := range series {
+		if n := len(s.Y); n > 1 && !math.IsNaN(s.Y[0]) && !math.IsNaN(s.Y[n-1]) {
+			if s.Y[n-1] < s.Y[0] {
+				d++
+			} else if s.Y[n-1] > s.Y[0] {
+				d--
+			}
+		}
+	}
+	return d > 0
 }
 
 // Histogram draws the distribution of values in bins bins (0 means

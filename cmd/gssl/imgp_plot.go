@@ -2,10 +2,7 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"math"
-	"path/filepath"
-	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
@@ -47,18 +44,4 @@ func imgpPanel(data *regressionData, p, refined *imgp.Prediction, euclNoise, sca
 		return nil, fmt.Errorf("imgp: drawing the plot: %w", err)
 	}
 	return pl, nil
-}
-
-// savePlot writes pl to path in the format its extension names, atomically
-// (checkPlotFile has refused unknown extensions before any work).
-func savePlot(pl *plot.Plot, w, h vg.Length, path string) error {
-	format := strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), ".")
-	wt, err := pl.WriterTo(w, h, format)
-	if err != nil {
-		return err
-	}
-	return atomicWrite(path, func(f io.Writer) error {
-		_, err := wt.WriteTo(f)
-		return err
-	})
 }
