@@ -36,6 +36,7 @@ type graphKernelOptions struct {
 	GramOut    string    // file to write the Gram matrix to (text, one row per line)
 	Out        string    // per-graph out-of-fold predictions
 	JSON       bool
+	Plots      plotFlags // --plot, --report
 }
 
 func init() { register(newGraphKernelCommand) }
@@ -98,6 +99,7 @@ chosen in that fold, refitted on the other folds (CSV, or JSON Lines for
 	f.IntVar(&opts.GramRuns, "gram-runs", 1, "timed Gram computations; with more than 1, one untimed warm-up first and the median reported")
 	f.StringVar(&opts.GramOut, "gram-out", "", "write the Gram matrix (after normalisation, if any) to this file, one row per line")
 	f.StringVar(&opts.Out, "out", "", "write one row per graph: class, outer fold and out-of-fold prediction (CSV, or JSON Lines for .jsonl/.ndjson)")
+	opts.Plots.addFlags(f, "the Gram matrix with the graphs ordered by class and, with --select-h, how often each WL height was chosen,")
 	renamedFlag(cmd, "lambda", "decay")
 	renamedFlag(cmd, "cv", "folds")
 	renamedFlag(cmd, "inner", "inner-folds")
@@ -200,6 +202,9 @@ func runGraphKernel(ctx context.Context, opts graphKernelOptions, stdout, stderr
 			return fmt.Errorf("graphkernel: %w", err)
 		}
 	}
+	if err := opts.Plots.check(); err != nil {
+		return fmt.Errorf("graphkernel: %w", err)
+	}
 	start := time.Now()
 	ds, err := loaders.LoadTU(opts.Data)
 	if err != nil {
@@ -234,8 +239,14 @@ func runGraphKernel(ctx context.Context, opts graphKernelOptions, stdout, stderr
 	if err != nil {
 		return err
 	}
+	drawn := func() error {
+		return opts.Plots.write(stderr, "graphkernel", res, func() (picture, error) { return graphKernelPicture(gram, labels, res) })
+	}
 	if opts.Repeats == 0 {
 		res.AccuracyMean, res.AccuracyStd = nil, nil
+		if err := drawn(); err != nil {
+			return err
+		}
 		return report(stdout, opts.JSON, res, func(w io.Writer) { printGraphKernel(w, res) })
 	}
 	grams, heights, err := candidateGrams(ctx, opts, graphs, gram)
@@ -262,6 +273,9 @@ func runGraphKernel(ctx context.Context, opts graphKernelOptions, stdout, stderr
 			return err
 		}
 		res.Out = opts.Out
+	}
+	if err := drawn(); err != nil {
+		return err
 	}
 	return report(stdout, opts.JSON, res, func(w io.Writer) { printGraphKernel(w, res) })
 }

@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/eval"
+	"github.com/gssl/gssl/figures"
 	"github.com/gssl/gssl/gp"
 	"github.com/gssl/gssl/imgp"
 	"github.com/gssl/gssl/knngraph"
@@ -38,6 +39,7 @@ type imgpOptions struct {
 	LikSteps     int    // Lanczos steps per probe
 	LikExact     int    // at most this many labels: the exact determinant lemma
 	Plot         string
+	Report       string // folder of an HTML report of the run
 	Out          string
 	MaxMemory    string
 	JSON         bool
@@ -88,6 +90,7 @@ the name ends in .jsonl or .ndjson.`,
 	f.Uint64Var(&opts.Seed, "seed", 0, "seed of the labelled subset and the probes")
 	f.BoolVar(&opts.EuclFixed, "euclidean-fixed", false, "do not fit the Euclidean GP's hyperparameters (keeps 1, 1, 1e-2; for timing the graph model)")
 	f.StringVar(&opts.Plot, "plot", "", "write a figure of predicted against true targets with ±2σ bands (.png, .svg, .pdf)")
+	f.StringVar(&opts.Report, "report", "", "write a self-contained HTML report of the run (command line, versions, seeds, timings, the result and the --plot figure) to DIR/index.html")
 	f.StringVar(&opts.Out, "out", "", "write the predictions, one row per predicted point (CSV, or JSON Lines for .jsonl/.ndjson)")
 	f.IntVar(&opts.LikProbes, "likelihood-probes", 30, "SLQ probes of the reported log marginal likelihood (used above --likelihood-exact-labels labels; -1 skips it)")
 	f.IntVar(&opts.LikSteps, "likelihood-steps", 50, "Lanczos steps per SLQ probe of the log marginal likelihood")
@@ -371,6 +374,9 @@ func runIMGP(ctx context.Context, opts imgpOptions, stdout, stderr io.Writer) er
 	if _, err := plotFormat(opts.Plot); err != nil {
 		return fmt.Errorf("imgp: %w", err)
 	}
+	if err := (&plotFlags{Report: opts.Report}).check(); err != nil {
+		return fmt.Errorf("imgp: %w", err)
+	}
 	if err := checkOutPath("out", opts.Out); err != nil {
 		return fmt.Errorf("imgp: %w", err)
 	}
@@ -453,6 +459,16 @@ func runIMGP(ctx context.Context, opts imgpOptions, stdout, stderr io.Writer) er
 		logf(stderr, "imgp: wrote %s", opts.Out)
 	}
 	res.Seconds = seconds(start)
+	rp := plotFlags{Report: opts.Report, start: start}
+	if err := rp.write(stderr, "imgp", res, func() (picture, error) {
+		if sc == nil {
+			return picture{notes: []string{"no figure: it needs the true targets of the points off the graph (--test-targets)"}}, nil
+		}
+		pl, err := imgpPanel(data, p, sc.RefinedPrediction, r.EuclideanModel().Hyperparameters().Noise, data.scale)
+		return picture{panels: []*figures.Plot{pl}, caption: "IMGP and the Euclidean GP: " + res.Data}, err
+	}); err != nil {
+		return err
+	}
 	return report(stdout, opts.JSON, res, func(w io.Writer) { printIMGP(w, res) })
 }
 

@@ -36,6 +36,7 @@ type knnOptions struct {
 	RecallN     int     // exact neighbours of this many sampled points measure the recall; 0 = none
 	GroundTruth string  // a shared/bench/groundtruth file to measure the recall against instead
 	JSON        bool
+	Plots       plotFlags // --plot, --report
 }
 
 func init() { register(newKNNCommand) }
@@ -83,6 +84,7 @@ resetting it through /proc/self/clear_refs).`,
 	f.Float64Var(&opts.Bandwidth, "bandwidth", 0, "bandwidth α of the written weights exp(−d²/(4α²)) (0: σ/√2, σ the median distance to the K-th neighbour)")
 	f.StringVar(&opts.Weights, "weights", "affinity", "written weights: affinity | normalized | distance2")
 	f.StringVar(&opts.Out, "out", "", "write the graph as a Matrix Market file")
+	opts.Plots.addFlags(f, "the distribution of the distance to the K-th neighbour and the distance quantiles against neighbour rank")
 	f.IntVar(&opts.RecallN, "recall-sample", 1000, "measure recall on this many sampled points (0: skip)")
 	f.StringVar(&opts.GroundTruth, "groundtruth", "", "measure recall against a knn.py ground-truth file instead")
 	renamedFlag(cmd, "k", "neighbors")
@@ -157,6 +159,9 @@ func runKNN(ctx context.Context, opts knnOptions, stdout, stderr io.Writer) erro
 	if err := checkOutPath("out", opts.Out); err != nil {
 		return fmt.Errorf("knn: %w", err)
 	}
+	if err := opts.Plots.check(); err != nil {
+		return fmt.Errorf("knn: %w", err)
+	}
 	start := timeNow()
 	set, err := loaders.ReadImageSet(opts.Images, opts.Pixels)
 	if err != nil {
@@ -213,6 +218,9 @@ func runKNN(ctx context.Context, opts knnOptions, stdout, stderr io.Writer) erro
 			return err
 		}
 		res.Out, res.Weights = opts.Out, opts.Weights
+	}
+	if err := opts.Plots.write(stderr, "knn", res, func() (picture, error) { return knnPicture(nb, res) }); err != nil {
+		return err
 	}
 	return report(stdout, opts.JSON, res, func(w io.Writer) { printKNN(w, res, opts) })
 }

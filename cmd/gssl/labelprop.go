@@ -34,6 +34,7 @@ type labelpropOptions struct {
 	Out               string    // predictions file, "" for none
 	Save              string    // model file (--save), "" for none
 	JSON              bool
+	Plots             plotFlags // --plot, --report
 }
 
 func init() { register(newLabelpropCommand) }
@@ -102,6 +103,7 @@ image is labelled, so give a split: --split random:K.`,
 	f.BoolVar(&opts.KeepIsolatedSeeds, "keep-isolated-seeds", false, "let labelled nodes of degree 0 keep their label instead of failing")
 	f.StringVar(&opts.Out, "out", "", "write one row per predicted node (id, predicted, p_<class>…): CSV, or JSON Lines for .jsonl/.ndjson (with --seeds, the first seed's)")
 	f.StringVar(&opts.Save, "save", "", "save the fitted model (the chosen a; with a split, fitted on the training nodes of the first seed) for gssl predict and gssl serve")
+	opts.Plots.addFlags(f, "the confusion matrix and per-class accuracy on the test nodes, and the Laplacian eigenmap coloured by predicted class with the wrong nodes ringed,")
 	return cmd
 }
 
@@ -115,6 +117,9 @@ func runLabelprop(ctx context.Context, opts labelpropOptions, stdout, stderr io.
 		return err
 	}
 	if err := checkOutPath("save", opts.Save); err != nil {
+		return fmt.Errorf("labelprop: %w", err)
+	}
+	if err := opts.Plots.check(); err != nil {
 		return fmt.Errorf("labelprop: %w", err)
 	}
 	var ds *loaders.NodeDataset
@@ -165,6 +170,9 @@ func runLabelprop(ctx context.Context, opts labelpropOptions, stdout, stderr io.
 		res.Saved = opts.Save
 	}
 	res.Seconds = seconds(start)
+	if err := opts.Plots.write(stderr, "labelprop", res, func() (picture, error) { return labelpropPicture(ctx, ds, runs, res) }); err != nil {
+		return err
+	}
 	return report(stdout, opts.JSON, res, func(w io.Writer) { printLabelprop(w, res, runs) })
 }
 
