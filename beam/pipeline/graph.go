@@ -23,7 +23,6 @@ func init() {
 	beam.RegisterFunction(edgeEnds)
 	beam.RegisterFunction(labelPos)
 	beam.RegisterFunction(labelByID)
-	beam.RegisterFunction(labelValue)
 	beam.RegisterFunction(minPos)
 	beam.RegisterFunction(isIntID)
 	beam.RegisterFunction(and)
@@ -122,12 +121,6 @@ func labelPos(l Label) (string, int64) { return l.ID, l.Pos }
 
 func labelByID(l Label) (string, Label) { return l.ID, l }
 
-func labelValue(l Label, emit func(string)) {
-	if v := canonicalLabel(l.Value); !unlabelled(v) {
-		emit(v)
-	}
-}
-
 func minPos(a, b int64) int64 { return min(a, b) }
 
 func isIntID(id string, _ int64) bool {
@@ -146,11 +139,15 @@ type classAcc struct {
 }
 
 func (classCombine) CreateAccumulator() classAcc { return classAcc{Counts: map[string]int64{}} }
-func (classCombine) AddInput(a classAcc, v string) classAcc {
+// AddInput counts a labelled row; the combine reads every row, so that an
+// all-unlabelled table still gives its (empty) ClassInfo.
+func (classCombine) AddInput(a classAcc, l Label) classAcc {
 	if a.Counts == nil {
 		a.Counts = map[string]int64{}
 	}
-	a.Counts[v]++
+	if v := canonicalLabel(l.Value); !unlabelled(v) {
+		a.Counts[v]++
+	}
 	return a
 }
 func (classCombine) MergeAccumulators(a, b classAcc) classAcc {
@@ -264,7 +261,7 @@ func BuildGraph(s beam.Scope, edges, labels beam.PCollection, keepIsolatedSeeds 
 	if hasLabels {
 		occ = append(occ, beam.ParDo(s, labelPos, labels))
 		byID = beam.ParDo(s, labelByID, labels)
-		classes = beam.Combine(s, classCombine{}, beam.ParDo(s, labelValue, labels))
+		classes = beam.Combine(s, classCombine{}, labels)
 	} else {
 		byID = beam.ParDo(s, labelByID, beam.CreateList(s, []Label{}))
 		classes = beam.Create(s, ClassInfo{})

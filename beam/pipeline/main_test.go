@@ -142,12 +142,3 @@ func compare(t *testing.T, out string, ds *loaders.NodeDataset, m labelprop.Clas
 	}
 }
 
-func TestSpreadCora(t *testing.T) {
-	edges, labels := coraInputs(t)
-	const a = 0.9
-	k := Rounds(a, 1e-3)
-	out := filepath.Join(t.TempDir(), "pred.csv")
-	require.NoError(t, runJob(t, LabelProp{Edges: edges, Labels: labels, Spreading: Spreading{Alpha: a, Rounds: k}, Out: out}))
-	ds, m := reference(t, edges, labels, a, k)
-	compare(t, out, ds, m)
-}

@@ -374,7 +374,17 @@ func decodeEdges(lr *lineReader, opt EdgeOptions, emit func(src, dst string, w f
 				}
 			}
 		} else if len(f) != width {
-			return &loaders.ParseError{Path: lr.path, Line: line, Msg: fmt.Sprintf("want %d fields like line %d, got %d", width, widthLine, len(f))}
+			// networkx's write_edgelist(data=["weight"]) writes the weight
+			// only for the edges that have one: without a header, rows of
+			// "u v" and "u v w" may mix, a missing weight being 1.
+			mixed := t.header == nil && opt.Weight == "" && !noWeight && src < 2 && dst < 2 && min(width, len(f)) == 2 && max(width, len(f)) == 3
+			if !mixed {
+				return &loaders.ParseError{Path: lr.path, Line: line, Msg: fmt.Sprintf("want %d fields like line %d, got %d", width, widthLine, len(f))}
+			}
+			if wcol < 0 {
+				wcol = 2
+				dict = strings.HasPrefix(f[2], "{")
+			}
 		}
 		for _, c := range [2]int{src, dst} {
 			if f[c] == "" {
@@ -383,9 +393,11 @@ func decodeEdges(lr *lineReader, opt EdgeOptions, emit func(src, dst string, w f
 		}
 		w := 1.0
 		if wcol >= 0 {
-			if dict {
+			switch {
+			case wcol >= len(f): // a "u v" row among "u v w" rows: weight 1
+			case dict:
 				w, err = dictWeight(f[wcol])
-			} else {
+			default:
 				w, err = parseWeight(f[wcol])
 			}
 			if err != nil {
