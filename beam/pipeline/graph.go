@@ -139,6 +139,7 @@ type classAcc struct {
 }
 
 func (classCombine) CreateAccumulator() classAcc { return classAcc{Counts: map[string]int64{}} }
+
 // AddInput counts a labelled row; the combine reads every row, so that an
 // all-unlabelled table still gives its (empty) ClassInfo.
 func (classCombine) AddInput(a classAcc, l Label) classAcc {

@@ -65,12 +65,18 @@ func writeLabels(t *testing.T, path string, labels []string, train map[int]bool)
 
 // coraInputs writes Cora's planetoid training labels next to its edges.
 func coraInputs(t *testing.T) (edges, labels string) {
+	return planetoidInputs(t, "../../testdata/cora")
+}
+
+// planetoidInputs writes an "id,label" file of a folder's planetoid
+// training labels (the other nodes unlabelled) and returns it with the
+// folder's edges.
+func planetoidInputs(t *testing.T, dir string) (edges, labels string) {
 	t.Helper()
-	dir := t.TempDir()
-	raw, err := os.ReadFile("../../testdata/cora/labels.txt")
+	raw, err := os.ReadFile(filepath.Join(dir, "labels.txt"))
 	require.NoError(t, err)
 	all := strings.Fields(string(raw))
-	split, err := os.ReadFile("../../testdata/cora/split_planetoid.txt")
+	split, err := os.ReadFile(filepath.Join(dir, "split_planetoid.txt"))
 	require.NoError(t, err)
 	train := map[int]bool{}
 	for _, line := range strings.Split(string(split), "\n") {
@@ -81,9 +87,9 @@ func coraInputs(t *testing.T) (edges, labels string) {
 			train[i] = true
 		}
 	}
-	labels = filepath.Join(dir, "labels.csv")
+	labels = filepath.Join(t.TempDir(), "labels.csv")
 	writeLabels(t, labels, all, train)
-	return "../../testdata/cora/edges.txt", labels
+	return filepath.Join(dir, "edges.txt"), labels
 }
 
 // reference runs labelprop's Chebyshev solver for exactly k iterations
@@ -141,4 +147,3 @@ func compare(t *testing.T, out string, ds *loaders.NodeDataset, m labelprop.Clas
 		}
 	}
 }
-

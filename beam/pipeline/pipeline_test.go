@@ -87,6 +87,23 @@ func TestSpreadCora(t *testing.T) {
 	}
 }
 
+// TestSpreadPubMed is TestSpreadCora's first check on PubMed (88 648
+// directed entries, 3 classes) at K for tol 1e-3 (17 rounds, about a
+// minute on Prism), or at the default tolerance's K (32) with
+// GSSL_BEAM_LONG=1.
+func TestSpreadPubMed(t *testing.T) {
+	edges, labels := planetoidInputs(t, sharedData(t, "pubmed"))
+	const a = 0.9
+	k := Rounds(a, 1e-3)
+	if os.Getenv("GSSL_BEAM_LONG") != "" {
+		k = Rounds(a, labelprop.DefaultTol)
+	}
+	out := filepath.Join(t.TempDir(), "pred.csv")
+	require.NoError(t, runJob(t, LabelProp{Edges: edges, Labels: labels, Spreading: Spreading{Alpha: a, Rounds: k}, Out: out}))
+	ds, m := reference(t, edges, labels, a, k)
+	compare(t, out, ds, m)
+}
+
 // smallInputs is a graph with text ids, weights, an edge given twice (both
 // directions, different weights: the larger is kept), a self loop, a
 // component without labels and a node only in the labels file.
