@@ -254,6 +254,6 @@ func buildPropagate(ctx context.Context, s beam.Scope, o options, tab loaders.Ta
 
 // flagError names the flags of the library's settings.
 func flagError(err error) error {
-	r := strings.NewReplacer("pipeline: Alpha", "--alpha", "pipeline: Tol", "--tol", "pipeline: Rounds", "--rounds", "pipeline: K", "--k")
+	r := strings.NewReplacer("pipeline: Alpha = ", "--alpha ", "pipeline: Tol = ", "--tol ", "pipeline: Rounds = ", "--rounds ", "pipeline: K = ", "--k ")
 	return errors.New(r.Replace(err.Error()))
 }
