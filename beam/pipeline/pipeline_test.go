@@ -104,6 +104,34 @@ func TestSpreadPubMed(t *testing.T) {
 	compare(t, out, ds, m)
 }
 
+// TestSpreadFiles is the check of TestSpreadCora on the files named by
+// GSSL_BEAM_EDGES and GSSL_BEAM_LABELS (scripts/bench-prism.sh sets them
+// for its generated graphs; GSSL_BEAM_ALPHA and GSSL_BEAM_TOL default to 0.9
+// and 1e-3). It skips when they are unset.
+func TestSpreadFiles(t *testing.T) {
+	edges, labels := os.Getenv("GSSL_BEAM_EDGES"), os.Getenv("GSSL_BEAM_LABELS")
+	if edges == "" || labels == "" {
+		t.Skip("skipping: set GSSL_BEAM_EDGES and GSSL_BEAM_LABELS to compare on other files")
+	}
+	a, tol := 0.9, 1e-3
+	if v := os.Getenv("GSSL_BEAM_ALPHA"); v != "" {
+		var err error
+		a, err = strconv.ParseFloat(v, 64)
+		require.NoError(t, err)
+	}
+	if v := os.Getenv("GSSL_BEAM_TOL"); v != "" {
+		var err error
+		tol, err = strconv.ParseFloat(v, 64)
+		require.NoError(t, err)
+	}
+	k := Rounds(a, tol)
+	out := filepath.Join(t.TempDir(), "pred.csv")
+	require.NoError(t, runJob(t, LabelProp{Edges: edges, Labels: labels, Spreading: Spreading{Alpha: a, Rounds: k}, Out: out}))
+	ds, m := reference(t, edges, labels, a, k)
+	compare(t, out, ds, m)
+	t.Logf("%s: the predictions agree with labelprop at K = %d (a = %g)", edges, k, a)
+}
+
 // smallInputs is a graph with text ids, weights, an edge given twice (both
 // directions, different weights: the larger is kept), a self loop, a
 // component without labels and a node only in the labels file.
