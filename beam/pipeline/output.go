@@ -116,6 +116,11 @@ func ShardName(dir string, k, n int) string {
 	return strings.TrimSuffix(dir, "/") + "/" + fmt.Sprintf("part-%05d-of-%05d.csv", k, n)
 }
 
+// ShardNameParquet is ShardName for Parquet shards.
+func ShardNameParquet(dir string, k, n int) string {
+	return strings.TrimSuffix(ShardName(dir, k, n), ".csv") + ".parquet"
+}
+
 func (f *writeFn) ProcessElement(ctx context.Context, shard int, _ func(*int) bool, rows func(*Row) bool, header Header, intIDs bool) error {
 	var all []Row
 	var r Row
@@ -140,8 +145,15 @@ func (f *writeFn) ProcessElement(ctx context.Context, shard int, _ func(*int) bo
 	name := f.Path
 	if f.Shards > 1 {
 		name = ShardName(f.Path, shard, f.Shards)
+		if isParquetOut(f.Path) {
+			name = ShardNameParquet(f.Path, shard, f.Shards)
+		}
 	}
-	if err := writeCSV(ctx, name, header.Cols, all); err != nil {
+	write := writeCSV
+	if isParquetOut(name) {
+		write = writeParquet
+	}
+	if err := write(ctx, name, header.Cols, all); err != nil {
 		return fmt.Errorf("--out %s: %w", name, err)
 	}
 	return nil
@@ -187,7 +199,10 @@ func writeCSV(ctx context.Context, name string, cols []string, rows []Row) error
 // singleton PCollection<Header>) to s: one CSV file at out (shards ≤ 1) or
 // shards files out/part-KKKKK-of-NNNNN.csv, each with the header, rows
 // split by a hash of the id; within each file the rows are in the core's
-// node order. One file means one worker writes every row.
+// node order. One file means one worker writes every row. When out ends in
+// .parquet the files are Parquet (.parquet shards under out): the id and
+// "predicted" columns UTF-8 strings, the others doubles, column names with
+// ',', '=' and blanks replaced by '_'.
 func WriteTable(s beam.Scope, g Graph, header, rows beam.PCollection, out string, shards int) {
 	s = s.Scope("WriteTable")
 	shards = max(shards, 1)

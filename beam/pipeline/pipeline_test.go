@@ -14,6 +14,8 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/parquetio"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
 	"github.com/stretchr/testify/require"
+	"github.com/xitongsys/parquet-go-source/local"
+	"github.com/xitongsys/parquet-go/reader"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/labelprop"
@@ -231,6 +233,32 @@ func TestParquet(t *testing.T) {
 		return out
 	}
 	require.Equal(t, key(ra), key(rb))
+
+	// The same predictions written as Parquet read back as the CSV.
+	c := filepath.Join(dir, "c.parquet")
+	require.NoError(t, runJob(t, LabelProp{Edges: pq, Labels: labels, Spreading: sp, Out: c}))
+	fr, err := local.NewLocalFileReader(c)
+	require.NoError(t, err)
+	defer fr.Close()
+	type predRow struct {
+		ID        string  `parquet:"name=id, type=BYTE_ARRAY, convertedtype=UTF8"`
+		Predicted string  `parquet:"name=predicted, type=BYTE_ARRAY, convertedtype=UTF8"`
+		Cat       float64 `parquet:"name=p_cat, type=DOUBLE"`
+		Dog       float64 `parquet:"name=p_dog, type=DOUBLE"`
+	}
+	pr, err := reader.NewParquetReader(fr, new(predRow), 1)
+	require.NoError(t, err)
+	got := make([]predRow, pr.GetNumRows())
+	require.NoError(t, pr.Read(&got))
+	pr.ReadStop()
+	require.Equal(t, []string{"id", "predicted", "p_cat", "p_dog"}, ha)
+	require.Len(t, got, len(rb))
+	for k, r := range got {
+		want := rb[k]
+		require.Equal(t, want[:2], []string{r.ID, r.Predicted})
+		require.Equal(t, want[2], strconv.FormatFloat(r.Cat, 'g', -1, 64))
+		require.Equal(t, want[3], strconv.FormatFloat(r.Dog, 'g', -1, 64))
+	}
 }
 
 // TestErrors: bad inputs fail with the error the core's readers give.
