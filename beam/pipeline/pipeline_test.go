@@ -375,3 +375,55 @@ func TestPropagate(t *testing.T) {
 }
 
 func formatG(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+func entryRows(id string, n Node, emit func(Row)) {
+	for k, j := range n.Adj {
+		emit(Row{ID: id, Pos: n.Pos, Cells: []string{j, strconv.FormatFloat(n.W[k], 'g', -1, 64), strconv.FormatFloat(n.Degree, 'g', -1, 64)}})
+	}
+}
+
+func init() { beam.RegisterFunction(entryRows) }
+
+// TestNormalize compares the entries of S and the degrees with the core's
+// graph.
+func TestNormalize(t *testing.T) {
+	edges, _ := smallInputs(t)
+	out := filepath.Join(t.TempDir(), "s.csv")
+	p, s := beam.NewPipelineWithRoot()
+	ctx := context.Background()
+	e, err := ReadEdges(ctx, s, edges, EdgeOptions{})
+	require.NoError(t, err)
+	g := Normalize(s, BuildGraph(s, e, beam.PCollection{}, false))
+	WriteTable(s, g, beam.Create(s, Header{Cols: []string{"src", "dst", "s", "degree"}}), beam.ParDo(s, entryRows, g.Nodes), out, 1)
+	_, err = prism.Execute(ctx, p)
+	require.NoError(t, err)
+
+	ds, err := loaders.LoadNodes(loaders.NodeFiles{Edges: edges, Graph: loaders.UserGraphOptions()})
+	require.NoError(t, err)
+	want := map[[2]string]float64{}
+	deg := map[string]float64{}
+	for i := 0; i < ds.Graph.Nodes(); i++ {
+		_, w := ds.Graph.Row(i)
+		for _, v := range w {
+			deg[ds.IDs.ID(i)] += v
+		}
+	}
+	for i := 0; i < ds.Graph.Nodes(); i++ {
+		cols, w := ds.Graph.Row(i)
+		for k, j := range cols {
+			a, b := ds.IDs.ID(i), ds.IDs.ID(int(j))
+			want[[2]string{a, b}] = w[k] / math.Sqrt(deg[a]*deg[b])
+		}
+	}
+	header, rows := readCSV(t, out)
+	require.Equal(t, []string{"src", "dst", "s", "degree"}, header)
+	require.Len(t, rows, len(want))
+	for _, r := range rows {
+		v, err := strconv.ParseFloat(r[2], 64)
+		require.NoError(t, err)
+		require.InDelta(t, want[[2]string{r[0], r[1]}], v, 1e-15, "S(%s, %s)", r[0], r[1])
+		d, err := strconv.ParseFloat(r[3], 64)
+		require.NoError(t, err)
+		require.Equal(t, deg[r[0]], d, "degree of %s", r[0])
+	}
+}
