@@ -58,13 +58,26 @@ func (cv NestedCV) Run(ctx context.Context, labels, outer []int, seed uint64) (N
 	}
 	k := 0
 	for i, f := range outer {
-		if f < -1 {
-			return NestedResult{}, fmt.Errorf("eval: nested CV: fold id %d of item %d is invalid: it must be ≥ −1", f, i)
+		if f < -1 || f >= len(labels) {
+			// More folds than items cannot all be non-empty: refuse rather
+			// than allocate for a fold id from a file.
+			return NestedResult{}, fmt.Errorf("eval: nested CV: fold id %d of item %d is invalid: it must be in [−1, %d)", f, i, len(labels))
 		}
 		k = max(k, f+1)
 	}
 	if k < 2 {
 		return NestedResult{}, fmt.Errorf("eval: nested CV: the outer assignment has %d folds; it needs at least 2", k)
+	}
+	size := make([]int, k)
+	for _, f := range outer {
+		if f >= 0 {
+			size[f]++
+		}
+	}
+	for f, c := range size {
+		if c == 0 {
+			return NestedResult{}, fmt.Errorf("eval: nested CV: fold %d has no item: the folds must be numbered 0..%d without gaps", f, k-1)
+		}
 	}
 	res := NestedResult{Scores: make([]float64, k), Chosen: make([]int, k)}
 	errs := make([]error, k)

@@ -2,6 +2,7 @@ package loaders
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/graph"
+	"github.com/gssl/gssl/graphfile"
 	"github.com/gssl/gssl/nodeids"
 )
 
@@ -22,7 +24,9 @@ type NodeFiles struct {
 	Dir string
 	// Edges is a graph: an edge table (ReadEdgeTable), a Matrix Market file
 	// (recognised by its %%MatrixMarket header) or a SciPy save_npz
-	// adjacency matrix (a zip archive), whose nodes are 0..n−1.
+	// adjacency matrix (a zip archive), whose nodes are 0..n−1, or a gssl
+	// graph file (.gsg, memory-mapped; its ids are the nodes; see
+	// NodeDataset.Close).
 	Edges string
 	// Labels is a table of "id,label" rows: class names as written, an
 	// empty, missing, -1 or NaN label meaning unlabelled; or one label per
@@ -102,8 +106,12 @@ func LoadNodes(f NodeFiles) (*NodeDataset, error) {
 type nodeLoad struct {
 	files  NodeFiles
 	b      nodeids.Builder
-	fixed  int // > 0: ids must be 0..fixed−1
+	fixed  int // > 0: only the first fixed provisional nodes are allowed
 	fixedG *graph.CSR
+	// fixedRange: the allowed nodes are the ids 0..fixed−1.
+	fixedRange bool
+	// noFast turns off ReadIntEdgesParallel.
+	noFast bool
 }
 
 // add checks that the builder did not grow past a fixed node set.
@@ -113,16 +121,25 @@ func (ld *nodeLoad) checkFixed(path string, line int32, id string) error {
 		if ld.fixedG != nil {
 			what = "the graph's " + fmt.Sprint(ld.fixed) + " nodes"
 		}
-		return &ParseError{Path: path, Line: int(line), Msg: fmt.Sprintf("node id %q is not one of %s (ids 0..%d)", id, what, ld.fixed-1)}
+		msg := fmt.Sprintf("node id %q is not one of %s", id, what)
+		if ld.fixedRange {
+			msg += fmt.Sprintf(" (ids 0..%d)", ld.fixed-1)
+		}
+		return &ParseError{Path: path, Line: int(line), Msg: msg}
 	}
 	return nil
 }
 
-func (ld *nodeLoad) load() (*NodeDataset, error) {
+func (ld *nodeLoad) load() (_ *NodeDataset, err error) {
 	f := ld.files
 	name := strings.TrimSuffix(filepath.Base(f.Edges), filepath.Ext(f.Edges))
 	name = strings.TrimSuffix(name, filepath.Ext(name))
 	ds := &NodeDataset{Name: name}
+	defer func() {
+		if err != nil {
+			ds.Close() // a mapped graph file
+		}
+	}()
 
 	var et *EdgeTable
 	isMM, err := hasPrefix(f.Edges, "%%MatrixMarket")
@@ -133,12 +150,20 @@ func (ld *nodeLoad) load() (*NodeDataset, error) {
 	if err != nil {
 		return nil, err
 	}
-	if isMM || isZip {
+	isGSG := graphfile.IsGraphFile(f.Edges)
+	var fileIDs *nodeids.Map
+	if isMM || isZip || isGSG {
 		var g *graph.CSR
-		if isMM {
+		switch {
+		case isMM:
 			g, err = ReadMatrixMarket(f.Edges, f.Graph)
-		} else {
+		case isZip:
 			g, err = ReadScipyGraph(f.Edges, f.Graph)
+		default:
+			var gf *graphfile.File
+			if gf, err = graphfile.Open(f.Edges); err == nil {
+				g, fileIDs, ds.closer = gf.Graph, gf.IDs, gf
+			}
 		}
 		if err != nil {
 			return nil, err
@@ -150,12 +175,38 @@ func (ld *nodeLoad) load() (*NodeDataset, error) {
 	} else if f.Nodes > 0 {
 		ld.fixed = f.Nodes
 	}
+	ld.fixedRange = fileIDs == nil || fileIDs.IsIdentity()
 	for i := 0; i < ld.fixed; i++ {
-		if _, err := ld.b.AddInt(int64(i)); err != nil {
+		var err error
+		if fileIDs != nil && fileIDs.IsText() {
+			_, err = ld.b.Add(fileIDs.ID(i))
+		} else if fileIDs != nil {
+			v, _ := fileIDs.IntID(i)
+			_, err = ld.b.AddInt(v)
+		} else {
+			_, err = ld.b.AddInt(int64(i))
+		}
+		if err != nil {
 			return nil, err
 		}
 	}
-	if !isMM && !isZip {
+	var fastG *graph.CSR // the graph read by ReadIntEdgesParallel
+	if !ld.noFast && !isMM && !isZip && !isGSG && ld.fixed == 0 && f.Source == "" && f.Target == "" && f.Weight == "" && f.Table == (TableOptions{}) {
+		g, fids, err := ReadIntEdgesParallel(f.Edges, f.Graph)
+		switch {
+		case err == nil:
+			fastG = g
+			for i := 0; i < fids.Len(); i++ {
+				v, _ := fids.IntID(i)
+				if _, err := ld.b.AddInt(v); err != nil {
+					return nil, err
+				}
+			}
+		case !errors.Is(err, ErrNotFast):
+			return nil, err
+		}
+	}
+	if !isMM && !isZip && !isGSG && fastG == nil {
 		et, err = ReadEdgeTable(f.Edges, EdgeTableOptions{Table: f.Table, Source: f.Source, Target: f.Target, Weight: f.Weight}, &ld.b)
 		if err != nil {
 			return nil, err
@@ -194,6 +245,11 @@ func (ld *nodeLoad) load() (*NodeDataset, error) {
 	}
 
 	ids, perm := ld.b.Finish()
+	if fastG != nil && ids.IsText() {
+		// Text ids in another file number every node by first appearance,
+		// which only the table reader sees.
+		return (&nodeLoad{files: f, noFast: true}).load()
+	}
 	ds.IDs = ids
 	n := ids.Len()
 	at := func(prov int32) int {
@@ -202,9 +258,20 @@ func (ld *nodeLoad) load() (*NodeDataset, error) {
 		}
 		return int(perm[prov])
 	}
-	if ld.fixedG != nil {
+	switch {
+	case ld.fixedG != nil:
 		ds.Graph = ld.fixedG
-	} else {
+	case fastG != nil:
+		// The edge list's nodes come first among the provisional ones; later
+		// files may add nodes (isolated ones), which keeps their order.
+		var place []int32
+		if perm != nil {
+			place = perm[:fastG.Nodes()]
+		}
+		if ds.Graph, err = fastG.Place(n, place); err != nil {
+			return nil, err
+		}
+	default:
 		et.Remap(perm)
 		if ds.Graph, err = et.build(f.Edges, n, f.Graph); err != nil {
 			return nil, err
@@ -293,7 +360,7 @@ func (ld *nodeLoad) checkValues(path string, nv *nodeValues) error {
 	}
 	for k, v := range nv.Nodes {
 		if int(v) >= ld.fixed {
-			return ld.checkFixed(path, nv.Lines[k], fmt.Sprint("#", k))
+			return ld.checkFixed(path, nv.Lines[k], ld.b.ID(v))
 		}
 	}
 	return nil

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gssl/gssl/graph"
+	"github.com/gssl/gssl/graphfile"
 )
 
 // edgeSet returns the graph's edges as "idA idB w" strings in the user's
@@ -294,5 +295,42 @@ func TestLoadNodesNumPyLabelsAndScipyGraph(t *testing.T) {
 		} else {
 			assert.Equal(t, fmt.Sprintf("c%d", i%3), ds.ClassNames[ds.Labels[i]])
 		}
+	}
+}
+
+func TestLoadNodesGraphFileKeepsIDs(t *testing.T) {
+	dir := t.TempDir()
+	src, err := LoadNodes(NodeFiles{Edges: writeFile(t, dir, "e.csv", []byte("source,target,weight\nzed,amy,2\namy,bob,0.5\n")), Graph: UserGraphOptions()})
+	require.NoError(t, err)
+	gsg := filepath.Join(dir, "g.gsg")
+	require.NoError(t, graphfile.Write(gsg, src.Graph, src.IDs))
+	ds, err := LoadNodes(NodeFiles{Edges: gsg, Labels: writeFile(t, dir, "l.csv", []byte("id,label\nbob,x\nzed,y\n"))})
+	require.NoError(t, err)
+	defer ds.Close()
+	assert.Equal(t, src.IDs.Strings(), ds.IDs.Strings())
+	assert.Equal(t, edgeSet(t, src), edgeSet(t, ds))
+	i, _ := ds.IDs.Lookup("bob")
+	assert.Equal(t, "x", ds.ClassNames[ds.Labels[i]])
+	_, err = LoadNodes(NodeFiles{Edges: gsg, Labels: writeFile(t, dir, "l2.csv", []byte("id,label\ncarl,x\n"))})
+	require.ErrorContains(t, err, `"carl" is not one of the graph's 3 nodes`)
+}
+
+// TestLoadNodesFastPathEqualsTable checks that an integer edge list read by
+// the parallel reader (no column options) and by the table reader (columns
+// named) give the same data set, also when a labels file adds isolated
+// nodes between and after the edge list's ids, and text ids.
+func TestLoadNodesFastPathEqualsTable(t *testing.T) {
+	dir := t.TempDir()
+	edges := writeFile(t, dir, "e.txt", []byte("10 30 0.5\n30 20 2\n50 10 1\n"))
+	for _, labels := range []string{"id,label\n40,a\n10,b\n99,a\n", "id,label\nx,a\n10,b\n"} {
+		l := writeFile(t, dir, "l.csv", []byte(labels))
+		fast, err := LoadNodes(NodeFiles{Edges: edges, Labels: l, Graph: UserGraphOptions()})
+		require.NoError(t, err)
+		slow, err := LoadNodes(NodeFiles{Edges: edges, Labels: l, Source: "1", Target: "2", Graph: UserGraphOptions()})
+		require.NoError(t, err)
+		require.Equal(t, slow.IDs.Strings(), fast.IDs.Strings())
+		require.Equal(t, slow.Graph.Dense(), fast.Graph.Dense())
+		require.Equal(t, slow.Graph.Degrees(), fast.Graph.Degrees())
+		require.Equal(t, slow.Labels, fast.Labels)
 	}
 }

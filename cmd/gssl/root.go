@@ -1,12 +1,41 @@
 package main
 
 import (
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
 	"github.com/spf13/cobra"
+
+	"github.com/gssl/gssl/internal/parallel"
 )
 
 // globals are the flags every command shares.
 type globals struct {
-	JSON bool // print one JSON object on stdout instead of a summary
+	JSON bool          // print one JSON object on stdout instead of a summary
+	Spin time.Duration // how long idle worker goroutines poll before they park
+}
+
+// configureParallel maps --spin (or, when the flag is not given, the
+// environment variable GSSL_SPIN) to parallel.Configure. A spin of 0 parks
+// idle workers at once.
+func configureParallel(spin time.Duration, given bool, env string) error {
+	if !given && env != "" {
+		d, err := time.ParseDuration(env)
+		if err != nil || d < 0 {
+			return fmt.Errorf("GSSL_SPIN=%q is invalid: it must be a duration ≥ 0 such as 0, 50us or 1ms", env)
+		}
+		spin = d
+	}
+	if spin < 0 {
+		return fmt.Errorf("--spin=%v is invalid: it must be a duration ≥ 0 such as 0, 50us or 1ms", spin)
+	}
+	c := parallel.Config{Spin: spin}
+	if spin == 0 {
+		c.Spin = -1 // park at once
+	}
+	return parallel.Configure(c)
 }
 
 // commands holds the constructors of the subcommands; each command's file
@@ -15,8 +44,15 @@ var commands []func(*globals) *cobra.Command
 
 func register(c func(*globals) *cobra.Command) { commands = append(commands, c) }
 
+// usageError is a command line gssl cannot run (no command, a bad flag);
+// main exits with status 2 for it, 1 for every other error.
+type usageError struct{ error }
+
+func (e usageError) Unwrap() error { return e.error }
+
 func newRoot() *cobra.Command {
 	g := &globals{}
+	var version bool
 	root := &cobra.Command{
 		Use:   "gssl",
 		Short: "Graph-based semi-supervised learning",
@@ -24,11 +60,36 @@ func newRoot() *cobra.Command {
 graph kernels and FALKON on sparse graphs.
 
 Every command accepts --json and then prints exactly one JSON object on stdout
-(rates as fractions in [0, 1], times in seconds). Progress goes to stderr.`,
+(rates as fractions in [0, 1], times in seconds; a number that is undefined is
+null, with a reason). Progress and errors go to stderr. Exit status: 0 on
+success, 1 when the command fails, 2 when the command line is wrong (no
+command, an unknown flag); "gssl --json" with no command prints nothing on
+stdout, the error on stderr, and exits with 2.
+
+Without input flags the node-level commands use the copy of Cora embedded in
+gssl. docs/cli.md lists the flags shared by all commands.`,
+		Args:          cobra.NoArgs,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			switch {
+			case version:
+				return printVersion(cmd.OutOrStdout(), g.JSON)
+			case g.JSON:
+				return usageError{errors.New("no command given (gssl --help lists them); --json applies to a command")}
+			}
+			return cmd.Help()
+		},
 	}
 	root.PersistentFlags().BoolVar(&g.JSON, "json", false, "print one JSON object on stdout")
+	root.PersistentFlags().DurationVar(&g.Spin, "spin", parallel.DefaultSpin,
+		"how long idle worker goroutines poll for work before they park (0: at once, for machines shared with other work); default from GSSL_SPIN")
+	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
+		f := cmd.Flag("spin")
+		return configureParallel(g.Spin, f != nil && f.Changed, os.Getenv("GSSL_SPIN"))
+	}
+	root.Flags().BoolVar(&version, "version", false, "print gssl's version and build revision (same as gssl version)")
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	for _, c := range commands {
 		root.AddCommand(c(g))
 	}
