@@ -1,7 +1,10 @@
 package pipeline
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -270,6 +273,13 @@ func TestErrors(t *testing.T) {
 		return p
 	}
 	goodEdges := write("good.csv", "a,b\nb,c\n")
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	for i := 0; i < 2000; i++ {
+		fmt.Fprintf(zw, "a%d,b%d,%d\n", i, i*7919%2000, i%5+1)
+	}
+	require.NoError(t, zw.Close())
+	truncated := write("t.csv.gz", string(gz.Bytes()[:gz.Len()/2]))
 	goodLabels := write("good_labels.csv", "id,label\na,x\nc,y\n")
 	cases := []struct {
 		name, edges, labels string
@@ -279,6 +289,8 @@ func TestErrors(t *testing.T) {
 		{"weight", write("w.csv", "a,b,1\nb,c,-2\n"), goodLabels, true, "w.csv:2: weight -2 is negative"},
 		{"fields", write("f.csv", "a,b\nb,c,d,e\n"), goodLabels, true, "f.csv:2: want 2 fields like line 1, got 4"},
 		{"mixed weight", write("m.csv", "a,b\nb,c,d\n"), goodLabels, true, `m.csv:2: weight "d" is not a number`},
+		{"truncated gzip", truncated, goodLabels, true, "t.csv.gz:"},
+		{"underflow", write("u.csv", "a,b,1e-400\n"), goodLabels, true, "u.csv:1: weight 1e-400 is not representable as a float64"},
 		{"quote", write("q.csv", "a,b\n\"b,c\n"), goodLabels, true, "unclosed quote"},
 		{"empty edges", write("e.csv", "# nothing\n"), goodLabels, true, "e.csv: no edges: the file has no data lines"},
 		{"duplicate label", goodEdges, write("dup.csv", "id,label\na,x\nc,y\na,y\n"), true, `dup.csv:4: node "a" already listed on line 2`},

@@ -27,10 +27,11 @@ const maxLine = 256 << 20
 // lineReader walks the lines of a (possibly gzipped) text stream, counting
 // them from 1 for error messages.
 type lineReader struct {
-	path string
-	sc   *bufio.Scanner
-	line int
-	text string
+	path   string
+	sc     *bufio.Scanner
+	line   int
+	text   string
+	broken bool // the current line is the partial one before a read error
 }
 
 func newLineReader(r io.Reader, path string) (*lineReader, error) {
@@ -59,23 +60,38 @@ func (r *lineReader) next() bool {
 	}
 	r.line++
 	r.text = r.sc.Text()
+	// A token delivered after a read error is the broken last line.
+	r.broken = r.sc.Err() != nil
 	return true
 }
 
 func (r *lineReader) err() error {
 	err := r.sc.Err()
-	switch {
-	case err == nil:
+	if err == nil {
 		return nil
-	case errors.Is(err, bufio.ErrTooLong):
-		return &loaders.ParseError{Path: r.path, Line: r.line + 1, Msg: fmt.Sprintf("line longer than %d bytes", maxLine)}
-	case errors.Is(err, io.ErrUnexpectedEOF):
-		return &loaders.ParseError{Path: r.path, Line: r.line + 1, Msg: "truncated input", Err: err}
 	}
-	return &loaders.ParseError{Path: r.path, Line: r.line + 1, Err: err}
+	line := r.line + 1
+	if r.broken {
+		line = r.line
+	}
+	switch {
+	case errors.Is(err, bufio.ErrTooLong):
+		return &loaders.ParseError{Path: r.path, Line: line, Msg: fmt.Sprintf("line longer than %d bytes", maxLine)}
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return &loaders.ParseError{Path: r.path, Line: line, Msg: "truncated input", Err: err}
+	case errors.Is(err, gzip.ErrHeader), errors.Is(err, gzip.ErrChecksum):
+		return &loaders.ParseError{Path: r.path, Line: line, Msg: "corrupt or truncated gzip stream", Err: err}
+	}
+	return &loaders.ParseError{Path: r.path, Line: line, Err: err}
 }
 
+// errorf returns a ParseError at the current line, or the read error when
+// the input broke off there (a truncated gzip stream hands over its partial
+// last line before it reports the truncation).
 func (r *lineReader) errorf(format string, args ...any) error {
+	if err := r.err(); err != nil {
+		return err
+	}
 	return &loaders.ParseError{Path: r.path, Line: r.line, Msg: fmt.Sprintf(format, args...)}
 }
 
@@ -502,7 +518,36 @@ func parseFinite(s, what string) (float64, error) {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return 0, fmt.Errorf("%s %s is not finite", what, s)
 	}
+	if v == 0 && nonzeroMantissa(s) {
+		// 1e-400 parses as 0 without an error: a value the file says is
+		// non-zero would silently become 0.
+		return 0, fmt.Errorf("%s %s is not representable as a float64: it underflows to 0 (the smallest positive value is %g); write 0 for a zero", what, s, math.SmallestNonzeroFloat64)
+	}
 	return v, nil
+}
+
+// nonzeroMantissa reports whether the number s (already accepted by
+// strconv.ParseFloat) has a non-zero digit before its exponent.
+func nonzeroMantissa(s string) bool {
+	s = strings.TrimLeft(s, "+-")
+	hex := len(s) > 1 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')
+	if hex {
+		s = s[2:]
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= '1' && c <= '9':
+			return true
+		case hex && (c == 'p' || c == 'P'):
+			return false
+		case hex && ((c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')):
+			return true
+		case !hex && (c == 'e' || c == 'E'):
+			return false
+		}
+	}
+	return false
 }
 
 func parseWeight(s string) (float64, error) {
