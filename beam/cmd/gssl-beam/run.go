@@ -40,6 +40,7 @@ type options struct {
 	out                     string
 	shards                  int
 	runner                  string
+	verbose                 bool
 }
 
 func (o *options) flags(cmd string) *flag.FlagSet {
@@ -53,6 +54,7 @@ func (o *options) flags(cmd string) *flag.FlagSet {
 	f.StringVar(&o.out, "out", "", "output CSV file, or folder of shards with --shards")
 	f.IntVar(&o.shards, "shards", 1, "output files: 1 writes one file (one worker writes every row); N > 1 writes N files under --out")
 	f.StringVar(&o.runner, "runner", "prism", "Beam runner: prism, flink, spark or dataflow")
+	f.BoolVar(&o.verbose, "verbose", false, "print a failed job's error whole, as the runner reports it (default: the cause only)")
 	switch cmd {
 	case "labelprop":
 		f.StringVar(&o.labels, "labels", "", `"id,label" table(s); an empty or missing label means unlabelled`)
@@ -149,9 +151,26 @@ func checkOut(out string, shards int) error {
 	return nil
 }
 
+// verbose reports whether --verbose is among the arguments (then a failed
+// job's error is printed whole, as the runner reports it).
+func verbose(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if a == "--verbose" || a == "-verbose" || a == "--verbose=true" {
+			return true
+		}
+	}
+	return false
+}
+
 // run is the command without os.Exit: args without the program name.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err := runErr(ctx, args, stdout, stderr); err != nil {
+		if !verbose(args) {
+			err = pipeline.Cause(err)
+		}
 		fmt.Fprintf(stderr, "gssl-beam: %v\n", err)
 		return 1
 	}

@@ -75,6 +75,8 @@ func TestPropagateCommand(t *testing.T) {
 func TestFlagErrors(t *testing.T) {
 	dir, edges, labels := writeFiles(t)
 	out := filepath.Join(dir, "p.csv")
+	bad := filepath.Join(dir, "bad.csv")
+	require.NoError(t, os.WriteFile(bad, []byte("u,v,w\nann,bob,1\nbob,cy,-1\n"), 0o644))
 	for _, c := range []struct {
 		args []string
 		want string
@@ -86,6 +88,7 @@ func TestFlagErrors(t *testing.T) {
 		{[]string{"labelprop", "--labels", labels, "--out", out}, "--edges is required"},
 		{[]string{"labelprop", "--edges", edges, "--labels", labels, "--out", out, "--header", "maybe"}, `header mode "maybe" is invalid`},
 		{[]string{"cluster"}, `unknown command "cluster"`},
+		{[]string{"labelprop", "--edges", bad, "--labels", labels, "--out", out, "--rounds", "2"}, "gssl-beam: loaders: " + bad + ":3: weight -1 is negative; weights must be ≥ 0\n"},
 	} {
 		var stdout, stderr bytes.Buffer
 		require.Equal(t, 1, run(context.Background(), c.args, &stdout, &stderr), c.args)
