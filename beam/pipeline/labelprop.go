@@ -5,8 +5,6 @@ import (
 	"fmt"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
-
-	"github.com/gssl/gssl/loaders"
 )
 
 // LabelProp is one label spreading job: the inputs, the settings and the
@@ -59,5 +57,3 @@ func (lp LabelProp) Build(ctx context.Context, s beam.Scope) error {
 	WritePredictions(s, g, Predict(s, g, scores), lp.Out, lp.Shards)
 	return nil
 }
-
-var _ = loaders.HeaderAuto

@@ -291,6 +291,7 @@ func TestErrors(t *testing.T) {
 		{"mixed weight", write("m.csv", "a,b\nb,c,d\n"), goodLabels, true, `m.csv:2: weight "d" is not a number`},
 		{"truncated gzip", truncated, goodLabels, true, "t.csv.gz:"},
 		{"underflow", write("u.csv", "a,b,1e-400\n"), goodLabels, true, "u.csv:1: weight 1e-400 is not representable as a float64"},
+		{"blank in positional labels", write("pe.txt", "0,1\n1,2\n"), write("pl.txt", "3\n\n4\n"), true, "pl.txt:2: blank line before more data"},
 		{"quote", write("q.csv", "a,b\n\"b,c\n"), goodLabels, true, "unclosed quote"},
 		{"empty edges", write("e.csv", "# nothing\n"), goodLabels, true, "e.csv: no edges: the file has no data lines"},
 		{"duplicate label", goodEdges, write("dup.csv", "id,label\na,x\nc,y\na,y\n"), true, `dup.csv:4: node "a" already listed on line 2`},

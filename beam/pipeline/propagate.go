@@ -7,7 +7,6 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
@@ -266,5 +265,3 @@ func WriteFeatures(s beam.Scope, g Graph, features, nodes beam.PCollection, out 
 	header := beam.ParDo(s, vecHeader, beam.GroupByKey(s, beam.ParDo(s, vecHeaderFn{}, features)))
 	WriteTable(s, g, header, beam.ParDo(s, vecRowFn{}, nodes), out, shards)
 }
-
-var _ = strings.TrimSpace

@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -339,5 +338,3 @@ func argmax(v []float64) int {
 	}
 	return best
 }
-
-var _ = cmp.Compare[int]

@@ -122,6 +122,7 @@ type table struct {
 	started  bool
 	pending  []string
 	pendLine int
+	blanks   []int // blank lines after the first data line (at most a few kept)
 }
 
 func newTable(lr *lineReader, opt loaders.TableOptions, comments string) *table {
@@ -135,7 +136,13 @@ func (t *table) nextData() (string, bool) {
 			s = strings.TrimPrefix(s, "\ufeff")
 		}
 		s = strings.TrimSpace(s)
-		if s == "" || strings.IndexByte(t.comments, s[0]) >= 0 {
+		if s == "" {
+			if t.started && len(t.blanks) < 16 {
+				t.blanks = append(t.blanks, t.lr.line)
+			}
+			continue
+		}
+		if strings.IndexByte(t.comments, s[0]) >= 0 {
 			continue
 		}
 		return s, true
@@ -573,6 +580,7 @@ func decodeLabels(lr *lineReader, opt loaders.TableOptions, emit func(id, value 
 		widthLine     int
 		positional    bool
 		rows          int
+		lastLine      int
 	)
 	for {
 		f, line, ok, err := t.row()
@@ -611,6 +619,9 @@ func decodeLabels(lr *lineReader, opt loaders.TableOptions, emit func(id, value 
 			return &loaders.ParseError{Path: lr.path, Line: line, Msg: fmt.Sprintf("want %d fields like line %d, got %d", width, widthLine, len(f))}
 		}
 		if positional {
+			if lastLine != 0 && line != lastLine+1 && t.blankBetween(lastLine, line) {
+				return &loaders.ParseError{Path: lr.path, Line: lastLine + 1, Msg: "blank line before more data: line i of this file describes node i, so a blank line would shift the rest"}
+			}
 			emit(strconv.Itoa(rows), f[0], line)
 		} else {
 			if f[idCol] == "" {
@@ -623,11 +634,23 @@ func decodeLabels(lr *lineReader, opt loaders.TableOptions, emit func(id, value 
 			emit(f[idCol], val, line)
 		}
 		rows++
+		lastLine = line
 	}
 	if rows == 0 {
 		return lr.fileErrorf("no data lines")
 	}
 	return nil
+}
+
+// blankBetween reports whether a blank line was skipped between two data
+// lines (comment lines do not count).
+func (t *table) blankBetween(a, b int) bool {
+	for _, l := range t.blanks {
+		if l > a && l < b {
+			return true
+		}
+	}
+	return false
 }
 
 // unlabelled reports whether a label value means "no label", as the core.

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"flag"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -95,5 +94,3 @@ func TestFlagErrors(t *testing.T) {
 		require.Contains(t, stderr.String(), c.want, c.args)
 	}
 }
-
-var _ = flag.CommandLine
