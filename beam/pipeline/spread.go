@@ -50,6 +50,12 @@ func (sp Spreading) Validate() error {
 	return nil
 }
 
+// DefaultAlpha is the a gssl-beam labelprop uses without --alpha: the value
+// gssl labelprop --alpha auto chooses on PubMed's Planetoid split
+// (BENCHMARKS.md, label propagation). Choosing a by validation would take
+// one pipeline per candidate; choose it on a sample with gssl instead.
+const DefaultAlpha = 0.9
+
 // MaxRounds bounds K: every round is a stage of the pipeline graph.
 const MaxRounds = 10000
 

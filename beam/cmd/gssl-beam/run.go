@@ -58,7 +58,7 @@ func (o *options) flags(cmd string) *flag.FlagSet {
 	switch cmd {
 	case "labelprop":
 		f.StringVar(&o.labels, "labels", "", `"id,label" table(s); an empty or missing label means unlabelled`)
-		f.Float64Var(&o.alpha, "alpha", 0.9, "spreading weight a in (0, 1)")
+		f.Float64Var(&o.alpha, "alpha", pipeline.DefaultAlpha, "spreading weight a in (0, 1)")
 		f.Float64Var(&o.tol, "tol", 0, "relative residual the rounds guarantee by the Chebyshev bound (0 means 1e-6)")
 		f.IntVar(&o.rounds, "rounds", 0, "iterations K (0: from --alpha and --tol)")
 		f.BoolVar(&o.keepIsolated, "keep-isolated-seeds", false, "let labelled nodes of degree 0 keep their label instead of failing")
@@ -88,7 +88,7 @@ func splitArgs(f *flag.FlagSet, args []string) (mine, beamArgs []string) {
 		}
 		dst := &beamArgs
 		fl := f.Lookup(name)
-		if fl != nil {
+		if fl != nil || name == "h" || name == "help" {
 			dst = &mine
 		} else {
 			fl = flag.CommandLine.Lookup(name)
@@ -190,6 +190,10 @@ func runErr(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	f.SetOutput(stderr)
 	mine, beamArgs := splitArgs(f, args[1:])
 	if err := f.Parse(mine); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stderr, "\n"+usage)
+			return nil
+		}
 		return err
 	}
 	if f.NArg() > 0 {

@@ -20,6 +20,13 @@ func TestSplitArgs(t *testing.T) {
 	require.Equal(t, []string{"--endpoint", "localhost:8099", "--async", "--environment_type", "DOCKER", "--labels", "{}"}, beamArgs)
 }
 
+func TestHelp(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	require.Equal(t, 0, run(context.Background(), []string{"labelprop", "-h"}, &stdout, &stderr))
+	require.Contains(t, stderr.String(), "-alpha")
+	require.Contains(t, stderr.String(), "Beam flags")
+}
+
 func writeFiles(t *testing.T) (dir, edges, labels string) {
 	dir = t.TempDir()
 	edges, labels = filepath.Join(dir, "edges.csv"), filepath.Join(dir, "labels.csv")
