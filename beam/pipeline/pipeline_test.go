@@ -199,6 +199,31 @@ func TestDeterministicShards(t *testing.T) {
 	require.Equal(t, want, got)
 }
 
+// TestGlob: the edges split over two files (the second gzipped), named by
+// a glob, give the bytes of the single file's run.
+func TestGlob(t *testing.T) {
+	edges, labels := smallInputs(t)
+	raw, err := os.ReadFile(edges)
+	require.NoError(t, err)
+	lines := strings.SplitAfter(string(raw), "\n")
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "part-1.tsv"), []byte(strings.Join(lines[:5], "")), 0o644))
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte(lines[1] + strings.Join(lines[5:], "")))
+	require.NoError(t, zw.Close())
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "part-2.tsv.gz"), gz.Bytes(), 0o644))
+	sp := Spreading{Alpha: 0.7, Rounds: 5}
+	a, b := filepath.Join(dir, "a.csv"), filepath.Join(dir, "b.csv")
+	require.NoError(t, runJob(t, LabelProp{Edges: edges, Labels: labels, Spreading: sp, Out: a}))
+	require.NoError(t, runJob(t, LabelProp{Edges: filepath.Join(dir, "part-*"), Labels: labels, Spreading: sp, Out: b}))
+	ba, err := os.ReadFile(a)
+	require.NoError(t, err)
+	bb, err := os.ReadFile(b)
+	require.NoError(t, err)
+	require.Equal(t, string(ba), string(bb))
+}
+
 // TestParquet: the same edges as Parquet give the same predictions.
 func TestParquet(t *testing.T) {
 	edges, labels := smallInputs(t)
