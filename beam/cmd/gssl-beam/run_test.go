@@ -1,0 +1,103 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestSplitArgs(t *testing.T) {
+	var o options
+	f := o.flags("labelprop")
+	mine, beamArgs := splitArgs(f, []string{"--edges", "e.csv", "--endpoint", "localhost:8099", "--async", "--alpha=0.5", "--environment_type", "DOCKER", "--", "--labels", "{}"})
+	require.Equal(t, []string{"--edges", "e.csv", "--alpha=0.5"}, mine)
+	require.Equal(t, []string{"--endpoint", "localhost:8099", "--async", "--environment_type", "DOCKER", "--labels", "{}"}, beamArgs)
+}
+
+func TestHelp(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	require.Equal(t, 0, run(context.Background(), []string{"labelprop", "-h"}, &stdout, &stderr))
+	require.Contains(t, stderr.String(), "-alpha")
+	require.Contains(t, stderr.String(), "Beam flags")
+}
+
+func writeFiles(t *testing.T) (dir, edges, labels string) {
+	dir = t.TempDir()
+	edges, labels = filepath.Join(dir, "edges.csv"), filepath.Join(dir, "labels.csv")
+	require.NoError(t, os.WriteFile(edges, []byte("source,target\nann,bob\nbob,cy\ncy,dee\ndee,ann\ncy,eve\n"), 0o644))
+	require.NoError(t, os.WriteFile(labels, []byte("id,label\nann,red\ncy,blue\n"), 0o644))
+	return dir, edges, labels
+}
+
+func TestLabelprop(t *testing.T) {
+	dir, edges, labels := writeFiles(t)
+	out := filepath.Join(dir, "pred.csv")
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"labelprop", "--edges", edges, "--labels", labels, "--alpha", "0.8", "--rounds", "4", "--out", out, "--runner", "prism"}, &stdout, &stderr)
+	require.Equal(t, 0, code, stderr.String())
+	require.Contains(t, stderr.String(), "alpha 0.8, 4 iterations (3 shuffle rounds), runner prism")
+	require.Contains(t, stdout.String(), "predictions written to "+out)
+	b, err := os.ReadFile(out)
+	require.NoError(t, err)
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	require.Equal(t, "id,predicted,p_blue,p_red", lines[0])
+	require.Len(t, lines, 4)
+	for k, id := range []string{"bob", "dee", "eve"} {
+		require.True(t, strings.HasPrefix(lines[1+k], id+","), lines[1+k])
+	}
+	require.True(t, strings.HasPrefix(lines[3], "eve,blue,"), lines[3])
+}
+
+func TestPropagateCommand(t *testing.T) {
+	dir, edges, _ := writeFiles(t)
+	feats := filepath.Join(dir, "x.csv")
+	require.NoError(t, os.WriteFile(feats, []byte("id,a\nann,1\nbob,0\ncy,0\ndee,0\neve,0\n"), 0o644))
+	out := filepath.Join(dir, "y.csv")
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"propagate", "--edges", edges, "--features", feats, "--k", "1", "--out", out}, &stdout, &stderr)
+	require.Equal(t, 0, code, stderr.String())
+	b, err := os.ReadFile(out)
+	require.NoError(t, err)
+	// S̃x for x = e_ann: ann keeps 1/3 (d̃ = 3), bob and dee get 1/3 each.
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	require.Equal(t, "id,f1", lines[0])
+	want := map[string]float64{"ann": 1.0 / 3, "bob": 1.0 / 3, "cy": 0, "dee": 1.0 / 3, "eve": 0}
+	require.Len(t, lines, 1+len(want))
+	for k, id := range []string{"ann", "bob", "cy", "dee", "eve"} {
+		f := strings.Split(lines[1+k], ",")
+		require.Equal(t, id, f[0])
+		v, err := strconv.ParseFloat(f[1], 64)
+		require.NoError(t, err)
+		require.InDelta(t, want[id], v, 1e-15, id)
+	}
+}
+
+func TestFlagErrors(t *testing.T) {
+	dir, edges, labels := writeFiles(t)
+	out := filepath.Join(dir, "p.csv")
+	bad := filepath.Join(dir, "bad.csv")
+	require.NoError(t, os.WriteFile(bad, []byte("u,v,w\nann,bob,1\nbob,cy,-1\n"), 0o644))
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"labelprop", "--edges", edges, "--labels", labels, "--out", out, "--alpha", "1.5"}, "--alpha 1.5 is invalid: it must be inside the open interval (0, 1)"},
+		{[]string{"labelprop", "--edges", edges, "--labels", labels, "--out", out, "--runner", "spork"}, `--runner "spork" is invalid`},
+		{[]string{"labelprop", "--edges", edges, "--labels", labels, "--out", filepath.Join(dir, "no", "p.csv")}, "does not exist"},
+		{[]string{"labelprop", "--edges", filepath.Join(dir, "none.csv"), "--labels", labels, "--out", out}, "no such file or directory"},
+		{[]string{"labelprop", "--labels", labels, "--out", out}, "--edges is required"},
+		{[]string{"labelprop", "--edges", edges, "--labels", labels, "--out", out, "--header", "maybe"}, `header mode "maybe" is invalid`},
+		{[]string{"cluster"}, `unknown command "cluster"`},
+		{[]string{"labelprop", "--edges", bad, "--labels", labels, "--out", out, "--rounds", "2"}, "gssl-beam: loaders: " + bad + ":3: weight -1 is negative; weights must be ≥ 0\n"},
+	} {
+		var stdout, stderr bytes.Buffer
+		require.Equal(t, 1, run(context.Background(), c.args, &stdout, &stderr), c.args)
+		require.Contains(t, stderr.String(), c.want, c.args)
+	}
+}
