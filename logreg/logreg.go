@@ -46,10 +46,10 @@ type Classifier struct {
 }
 
 type fitted struct {
-	w     *mat.Dense // d×c
-	b     []float64
-	info  Info
-	d, c  int
+	w    *mat.Dense // d×c
+	b    []float64
+	info Info
+	d, c int
 }
 
 // Info describes a fit.

@@ -16,8 +16,8 @@ type objective struct {
 	c, d   int
 	lambda float64
 
-	last  []float64
-	p     *mat.Dense // m×c probabilities at last
+	last   []float64
+	p      *mat.Dense // m×c probabilities at last
 	value0 float64
 }
 
