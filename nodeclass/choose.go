@@ -1,0 +1,221 @@
+package nodeclass
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/gssl/gssl/eval"
+	"github.com/gssl/gssl/graph"
+	"github.com/gssl/gssl/logreg"
+)
+
+// DefaultFolds is the number of cross-validation folds of Choose without
+// validation nodes.
+const DefaultFolds = 5
+
+// KGrid returns SGC's propagation steps searched by SGCGrid.
+func KGrid() []int { return []int{1, 2, 3} }
+
+// AlphaGrid returns APPNP's propagation weights searched by APPNPGrid.
+func AlphaGrid() []float64 { return []float64{0.8, 0.9, 0.95} }
+
+// CorrectAlphaGrid and SmoothAlphaGrid are the α₁ and α₂ of
+// CorrectSmoothGrid; ScaleGrid its correction scales (Autoscale first).
+func CorrectAlphaGrid() []float64 { return []float64{0.5, 0.8, 0.9, 0.99} }
+
+// SmoothAlphaGrid is the α₂ grid of CorrectSmoothGrid.
+func SmoothAlphaGrid() []float64 { return []float64{0.5, 0.8, 0.9, 0.99} }
+
+// ScaleGrid is the correction-scale grid of CorrectSmoothGrid.
+func ScaleGrid() []float64 { return []float64{Autoscale, 1, 5} }
+
+// SGCGrid returns unfitted SGC models over KGrid × L2Grid.
+func SGCGrid() []Base {
+	var out []Base
+	for _, k := range KGrid() {
+		for _, l2 := range L2Grid() {
+			out = append(out, &SGC{K: k, L2: l2})
+		}
+	}
+	return out
+}
+
+// APPNPGrid returns unfitted APPNP models over AlphaGrid × L2Grid.
+func APPNPGrid() []Base {
+	var out []Base
+	for _, a := range AlphaGrid() {
+		for _, l2 := range L2Grid() {
+			out = append(out, &APPNP{Alpha: a, L2: l2})
+		}
+	}
+	return out
+}
+
+// CorrectSmoothGrid returns Correct & Smooth models over CorrectAlphaGrid ×
+// SmoothAlphaGrid × ScaleGrid, all on one base. The base is fitted once per
+// set of training labels (the candidates share it), so a grid costs one
+// base fit and two c-column propagations per candidate.
+func CorrectSmoothGrid(base Base) []Base {
+	shared := &memo{base: base}
+	var out []Base
+	for _, a1 := range CorrectAlphaGrid() {
+		for _, a2 := range SmoothAlphaGrid() {
+			for _, s := range ScaleGrid() {
+				out = append(out, &CorrectSmooth{Base: shared, CorrectAlpha: a1, SmoothAlpha: a2, Scale: s})
+			}
+		}
+	}
+	return out
+}
+
+// memo is a Base that refits its model only when the graph, features or
+// labels differ from the last fit's.
+type memo struct {
+	base   Base
+	g      *graph.CSR
+	x      Features
+	labels []int
+	err    error
+}
+
+func (m *memo) Fit(ctx context.Context, g *graph.CSR, x Features, labels []int) error {
+	if m.labels != nil && m.g == g && m.x == x && slices.Equal(m.labels, labels) {
+		return m.err
+	}
+	m.err = m.base.Fit(ctx, g, x, labels)
+	m.g, m.x, m.labels = g, x, slices.Clone(labels)
+	return m.err
+}
+
+func (m *memo) Probabilities() (*mat.Dense, error) { return m.base.Probabilities() }
+
+func (m *memo) String() string { return fmt.Sprint(m.base) }
+
+// Selection is the outcome of Choose.
+type Selection struct {
+	// Best is the chosen candidate, fitted on the training labels.
+	Best Base
+	// Index is Best's position among the candidates.
+	Index int
+	// Scores are the validation accuracies (the mean over folds for
+	// cross-validation), one per candidate.
+	Scores []float64
+}
+
+// Choose fits every candidate and returns the one with the best accuracy
+// (the first on ties). labels holds every label the protocol may see (−1
+// unknown). With val nodes, each candidate is fitted on labels with the val
+// labels hidden and scored on val, and the chosen one stays fitted on the
+// training labels (the Planetoid protocol). Without val nodes, the labelled
+// nodes are dealt into folds stratified folds (0 means DefaultFolds; fewer
+// when the smallest class is smaller) with seed, the score is the mean
+// held-out accuracy, and the chosen one is refitted on every label.
+func Choose(ctx context.Context, cands []Base, g *graph.CSR, x Features, labels, val []int, folds int, seed uint64) (*Selection, error) {
+	if len(cands) == 0 {
+		return nil, fmt.Errorf("nodeclass: choose: no candidates")
+	}
+	if err := checkData(g, x, labels); err != nil {
+		return nil, err
+	}
+	type part struct{ train, test []int }
+	var parts []part
+	if len(val) > 0 {
+		train := slices.Clone(labels)
+		for _, i := range val {
+			if i < 0 || i >= len(labels) || labels[i] < 0 {
+				return nil, fmt.Errorf("nodeclass: choose: val node %d has no label", i)
+			}
+			train[i] = -1
+		}
+		parts = []part{{train, val}}
+	} else {
+		if folds == 0 {
+			folds = DefaultFolds
+		}
+		folds = min(folds, smallestClass(labels))
+		if folds < 2 {
+			return nil, fmt.Errorf("nodeclass: choose: cross-validation needs at least 2 labelled nodes in every class")
+		}
+		fold, err := eval.StratifiedFolds(labels, folds, seed)
+		if err != nil {
+			return nil, fmt.Errorf("nodeclass: choose: %w", err)
+		}
+		for f := 0; f < folds; f++ {
+			_, test := eval.FoldSplit(fold, f)
+			train := slices.Clone(labels)
+			for _, i := range test {
+				train[i] = -1
+			}
+			parts = append(parts, part{train, test})
+		}
+	}
+	classes := numClasses(labels)
+	scores := make([]float64, len(cands))
+	for _, p := range parts {
+		for k, c := range cands {
+			setClasses(c, classes)
+			if err := c.Fit(ctx, g, x, p.train); err != nil {
+				return nil, fmt.Errorf("nodeclass: choose: candidate %d (%v): %w", k, c, err)
+			}
+			pr, err := c.Probabilities()
+			if err != nil {
+				return nil, err
+			}
+			acc, err := eval.Accuracy(logreg.Argmax(pr), labels, p.test)
+			if err != nil {
+				return nil, err
+			}
+			scores[k] += acc / float64(len(parts))
+		}
+	}
+	best, err := eval.FirstBest(scores)
+	if err != nil {
+		return nil, err
+	}
+	final := parts[0].train
+	if len(val) == 0 {
+		final = labels
+	}
+	if err := cands[best].Fit(ctx, g, x, final); err != nil {
+		return nil, fmt.Errorf("nodeclass: choose: refitting %v: %w", cands[best], err)
+	}
+	return &Selection{Best: cands[best], Index: best, Scores: scores}, nil
+}
+
+// setClasses fixes the number of classes of a candidate so that a fold
+// without some class still predicts c columns.
+func setClasses(b Base, c int) {
+	switch m := b.(type) {
+	case *SGC:
+		m.Classes = c
+	case *APPNP:
+		m.Classes = c
+	case *Spreading:
+		m.Classes = c
+	case *STKR:
+		m.Classes = c
+	case *CorrectSmooth:
+		setClasses(m.base(), c)
+	case *memo:
+		setClasses(m.base, c)
+	}
+}
+
+func smallestClass(labels []int) int {
+	counts := make([]int, numClasses(labels))
+	for _, l := range labels {
+		if l >= 0 {
+			counts[l]++
+		}
+	}
+	s := 0
+	for _, c := range counts {
+		if c > 0 && (s == 0 || c < s) {
+			s = c
+		}
+	}
+	return s
+}
