@@ -109,7 +109,21 @@ func decodeEdgeTable(lr *lineReader, opt EdgeTableOptions, b *nodeids.Builder) (
 				et.W = []float64{}
 			}
 		} else if len(f) != width {
-			return nil, &ParseError{Path: lr.path, Line: line, Msg: fmt.Sprintf("want %d fields like line %d, got %d", width, widthLine, len(f))}
+			// networkx's write_edgelist(data=["weight"]) writes the weight
+			// only for the edges that have one: without a header, rows of
+			// "u v" and "u v w" may mix, a missing weight being 1.
+			mixed := t.header == nil && opt.Weight == "" && !noWeight && src < 2 && dst < 2 && min(width, len(f)) == 2 && max(width, len(f)) == 3
+			if !mixed {
+				return nil, &ParseError{Path: lr.path, Line: line, Msg: fmt.Sprintf("want %d fields like line %d, got %d", width, widthLine, len(f))}
+			}
+			if !weighted {
+				weighted, wcol = true, 2
+				et.W = make([]float64, len(et.Src))
+				for k := range et.W {
+					et.W[k] = 1
+				}
+				dict = strings.HasPrefix(f[2], "{")
+			}
 		}
 		var ids [2]int32
 		for k, c := range [2]int{src, dst} {
@@ -127,9 +141,11 @@ func decodeEdgeTable(lr *lineReader, opt EdgeTableOptions, b *nodeids.Builder) (
 		et.Lines = append(et.Lines, int32(min(line, 1<<31-1)))
 		if weighted {
 			w := 1.0
-			if dict {
+			switch {
+			case wcol >= len(f): // a "u v" row among "u v w" rows: weight 1
+			case dict:
 				w, err = dictWeight(f[wcol])
-			} else {
+			default:
 				w, err = parseWeight(f[wcol])
 			}
 			if err != nil {

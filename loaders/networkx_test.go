@@ -67,6 +67,7 @@ func TestNetworkxFixtures(t *testing.T) {
 	want := readExpectedNetworkx(t)
 	for file, edges := range map[string][][3]any{
 		"int_data.edgelist":       want.Int.Edges,
+		"int_weight.edgelist":     want.Int.Edges, // write_edgelist(data=["weight"]): "u v" and "u v w" rows mixed
 		"weighted.edgelist":       want.Weighted.Edges,
 		"names_data.edgelist":     want.Names.Edges,
 		"names_weighted.edgelist": want.Names.Edges,

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/gssl/gssl/eval"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -43,9 +44,23 @@ type NodeDataset struct {
 	Targets []float64
 	// Split is the standard split, nil without split_planetoid.txt.
 	Split *Split
+	// closer releases a memory-mapped graph file (Close).
+	closer io.Closer
 	// ClassNames[c] names class c ("" when not listed): the label as written
 	// in a user's labels table, or class_names.txt in a folder (nil without).
 	ClassNames []string
+}
+
+// Close releases what the data set holds outside the Go heap: the mapping
+// of a graph file (.gsg) that Graph is a view of. Graph must not be used
+// after Close. Close does nothing for data sets read into memory.
+func (ds *NodeDataset) Close() error {
+	if ds == nil || ds.closer == nil {
+		return nil
+	}
+	err := ds.closer.Close()
+	ds.closer = nil
+	return err
 }
 
 // NodeGraphOptions are the graph options LoadNodeDataset builds Graph with:

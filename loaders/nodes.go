@@ -6,11 +6,13 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/graph"
+	"github.com/gssl/gssl/graphfile"
 	"github.com/gssl/gssl/nodeids"
 )
 
@@ -19,20 +21,30 @@ import (
 type NodeFiles struct {
 	// Dir is a folder in one of the layouts LoadNodeDataset reads.
 	Dir string
-	// Edges is a graph: an edge table (ReadEdgeTable) or a Matrix Market
-	// file (recognised by its %%MatrixMarket header).
+	// Edges is a graph: an edge table (ReadEdgeTable), a Matrix Market file
+	// (recognised by its %%MatrixMarket header) or a SciPy save_npz
+	// adjacency matrix (a zip archive), whose nodes are 0..n−1, or a gssl
+	// graph file (.gsg, memory-mapped; its ids are the nodes; see
+	// NodeDataset.Close).
 	Edges string
 	// Labels is a table of "id,label" rows: class names as written, an
 	// empty, missing, -1 or NaN label meaning unlabelled; or one label per
-	// line for the nodes 0, 1, ….
+	// line, or a NumPy .npy vector, for the nodes 0, 1, ….
 	Labels string
-	// Features is a feature matrix: our sparse text format ("# n_rows
-	// n_cols" header, row i = node i) or a CSV/TSV table of numbers whose
-	// rows are the nodes 0, 1, … or, when its first header column is named
-	// id (node, name, …), the nodes named there.
+	// Features is a feature matrix whose rows are the nodes 0, 1, …: NumPy
+	// .npy, a .npz archive (a SciPy sparse matrix or one array), svmlight
+	// (by the extension .svm, .svmlight or .libsvm), our sparse text format
+	// ("# n_rows n_cols" header); or a CSV/TSV table of numbers, whose rows
+	// are the nodes named in its first column when the header names it id
+	// (node, name, …) and the nodes 0, 1, … otherwise.
 	Features string
+	// FeatureIDs, when set, lists the node of each feature row, one id per
+	// line (for a matrix without ids, such as a NumPy array saved next to
+	// the list of its nodes).
+	FeatureIDs string
 	// Targets is a table of "id,value" rows of regression targets (empty or
-	// NaN: unknown), or one value per line for the nodes 0, 1, ….
+	// NaN: unknown), or one value per line, or a NumPy .npy vector, for the
+	// nodes 0, 1, ….
 	Targets string
 	// Table says how the text tables are read (header, delimiter).
 	Table TableOptions
@@ -43,6 +55,9 @@ type NodeFiles struct {
 	// as an undirected edge and rejects repeats; UserGraphOptions (what the
 	// command line uses) merges repeats and reverse duplicates by max.
 	Graph graph.Options
+	// OGBSplit names the split of an OGB folder (split/<name>); "" takes
+	// its only split.
+	OGBSplit string
 	// Nodes > 0 fixes the nodes to the integer ids 0..Nodes−1: any other id
 	// is an error, and nodes listed in no file are isolated nodes.
 	Nodes int
@@ -69,11 +84,13 @@ func LoadNodes(f NodeFiles) (*NodeDataset, error) {
 		if f.Labels != "" || f.Features != "" || f.Targets != "" {
 			return nil, fmt.Errorf("loaders: the folder %s holds its own labels and features; name files only without a folder", f.Dir)
 		}
-		ds, err := LoadNodeDataset(f.Dir)
-		if err != nil {
-			return nil, err
+		if IsOGBFolder(f.Dir) {
+			return LoadOGB(f.Dir, f.OGBSplit)
 		}
-		return ds, nil
+		if f.OGBSplit != "" {
+			return nil, fmt.Errorf("loaders: an OGB split name (%s) was given, but %s is not an OGB node-property folder (no raw/%s)", f.OGBSplit, f.Dir, ogbNumNodes)
+		}
+		return LoadNodeDataset(f.Dir)
 	case f.Edges == "":
 		return nil, fmt.Errorf("loaders: no graph: give a folder or an edge file")
 	}
@@ -88,8 +105,10 @@ func LoadNodes(f NodeFiles) (*NodeDataset, error) {
 type nodeLoad struct {
 	files  NodeFiles
 	b      nodeids.Builder
-	fixed  int // > 0: ids must be 0..fixed−1
+	fixed  int // > 0: only the first fixed provisional nodes are allowed
 	fixedG *graph.CSR
+	// fixedRange: the allowed nodes are the ids 0..fixed−1.
+	fixedRange bool
 }
 
 // add checks that the builder did not grow past a fixed node set.
@@ -99,24 +118,50 @@ func (ld *nodeLoad) checkFixed(path string, line int32, id string) error {
 		if ld.fixedG != nil {
 			what = "the graph's " + fmt.Sprint(ld.fixed) + " nodes"
 		}
-		return &ParseError{Path: path, Line: int(line), Msg: fmt.Sprintf("node id %q is not one of %s (ids 0..%d)", id, what, ld.fixed-1)}
+		msg := fmt.Sprintf("node id %q is not one of %s", id, what)
+		if ld.fixedRange {
+			msg += fmt.Sprintf(" (ids 0..%d)", ld.fixed-1)
+		}
+		return &ParseError{Path: path, Line: int(line), Msg: msg}
 	}
 	return nil
 }
 
-func (ld *nodeLoad) load() (*NodeDataset, error) {
+func (ld *nodeLoad) load() (_ *NodeDataset, err error) {
 	f := ld.files
 	name := strings.TrimSuffix(filepath.Base(f.Edges), filepath.Ext(f.Edges))
 	name = strings.TrimSuffix(name, filepath.Ext(name))
 	ds := &NodeDataset{Name: name}
+	defer func() {
+		if err != nil {
+			ds.Close() // a mapped graph file
+		}
+	}()
 
 	var et *EdgeTable
 	isMM, err := hasPrefix(f.Edges, "%%MatrixMarket")
 	if err != nil {
 		return nil, err
 	}
-	if isMM {
-		g, err := ReadMatrixMarket(f.Edges, f.Graph)
+	isZip, err := hasPrefix(f.Edges, string(zipMagic))
+	if err != nil {
+		return nil, err
+	}
+	isGSG := graphfile.IsGraphFile(f.Edges)
+	var fileIDs *nodeids.Map
+	if isMM || isZip || isGSG {
+		var g *graph.CSR
+		switch {
+		case isMM:
+			g, err = ReadMatrixMarket(f.Edges, f.Graph)
+		case isZip:
+			g, err = ReadScipyGraph(f.Edges, f.Graph)
+		default:
+			var gf *graphfile.File
+			if gf, err = graphfile.Open(f.Edges); err == nil {
+				g, fileIDs, ds.closer = gf.Graph, gf.IDs, gf
+			}
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -127,12 +172,22 @@ func (ld *nodeLoad) load() (*NodeDataset, error) {
 	} else if f.Nodes > 0 {
 		ld.fixed = f.Nodes
 	}
+	ld.fixedRange = fileIDs == nil || fileIDs.IsIdentity()
 	for i := 0; i < ld.fixed; i++ {
-		if _, err := ld.b.AddInt(int64(i)); err != nil {
+		var err error
+		if fileIDs != nil && fileIDs.IsText() {
+			_, err = ld.b.Add(fileIDs.ID(i))
+		} else if fileIDs != nil {
+			v, _ := fileIDs.IntID(i)
+			_, err = ld.b.AddInt(v)
+		} else {
+			_, err = ld.b.AddInt(int64(i))
+		}
+		if err != nil {
 			return nil, err
 		}
 	}
-	if !isMM {
+	if !isMM && !isZip && !isGSG {
 		et, err = ReadEdgeTable(f.Edges, EdgeTableOptions{Table: f.Table, Source: f.Source, Target: f.Target, Weight: f.Weight}, &ld.b)
 		if err != nil {
 			return nil, err
@@ -148,7 +203,7 @@ func (ld *nodeLoad) load() (*NodeDataset, error) {
 
 	var labels, targets *nodeValues
 	if f.Labels != "" {
-		if labels, err = readNodeValues(f.Labels, f.Table, &ld.b, []string{"label", "labels", "class", "y", "category", "target"}); err != nil {
+		if labels, err = ld.readValues(f.Labels, []string{"label", "labels", "class", "y", "category", "target"}, true); err != nil {
 			return nil, err
 		}
 		if err := ld.checkValues(f.Labels, labels); err != nil {
@@ -156,7 +211,7 @@ func (ld *nodeLoad) load() (*NodeDataset, error) {
 		}
 	}
 	if f.Targets != "" {
-		if targets, err = readNodeValues(f.Targets, f.Table, &ld.b, []string{"target", "value", "y", "label"}); err != nil {
+		if targets, err = ld.readValues(f.Targets, []string{"target", "value", "y", "label"}, false); err != nil {
 			return nil, err
 		}
 		if err := ld.checkValues(f.Targets, targets); err != nil {
@@ -219,6 +274,50 @@ func (ld *nodeLoad) load() (*NodeDataset, error) {
 	return ds, nil
 }
 
+// readValues reads a labels (classes) or targets file: a NumPy vector for
+// the nodes 0, 1, …, or a table.
+func (ld *nodeLoad) readValues(path string, names []string, classes bool) (*nodeValues, error) {
+	isNPY, err := hasPrefix(path, string(npyMagic))
+	if err != nil || !isNPY {
+		if err != nil {
+			return nil, err
+		}
+		return readNodeValues(path, ld.files.Table, &ld.b, names)
+	}
+	var vals []string
+	if classes {
+		ls, err := ReadNPYLabels(path)
+		if err != nil {
+			return nil, err
+		}
+		vals = make([]string, len(ls))
+		for i, l := range ls {
+			vals[i] = strconv.Itoa(l)
+		}
+	} else {
+		ys, err := ReadNPYVector(path)
+		if err != nil {
+			return nil, err
+		}
+		vals = make([]string, len(ys))
+		for i, y := range ys {
+			vals[i] = strconv.FormatFloat(y, 'g', -1, 64)
+		}
+	}
+	if ld.b.IsText() {
+		return nil, fmt.Errorf("loaders: %s has no node ids (entry i is node i), but the other files name nodes by text ids; write it as an id,value table", path)
+	}
+	nv := &nodeValues{Nodes: make([]int32, len(vals)), Values: vals, Lines: make([]int32, len(vals))}
+	for i := range vals {
+		v, err := ld.b.AddInt(int64(i))
+		if err != nil {
+			return nil, err
+		}
+		nv.Nodes[i] = v
+	}
+	return nv, nil
+}
+
 // checkValues rejects ids outside a fixed node set.
 func (ld *nodeLoad) checkValues(path string, nv *nodeValues) error {
 	if ld.fixed == 0 || ld.b.Len() <= ld.fixed {
@@ -226,7 +325,7 @@ func (ld *nodeLoad) checkValues(path string, nv *nodeValues) error {
 	}
 	for k, v := range nv.Nodes {
 		if int(v) >= ld.fixed {
-			return ld.checkFixed(path, nv.Lines[k], fmt.Sprint("#", k))
+			return ld.checkFixed(path, nv.Lines[k], ld.b.ID(v))
 		}
 	}
 	return nil
@@ -274,11 +373,37 @@ type featureRows struct {
 // readFeatures reads a feature file whose rows are the nodes 0..R−1, or a
 // table whose first column names the node.
 func (ld *nodeLoad) readFeatures(path string) (*featureRows, error) {
+	fr := &featureRows{path: path}
+	for _, m := range [][]byte{npyMagic, zipMagic} {
+		ok, err := hasPrefix(path, string(m))
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			continue
+		}
+		if bytes.Equal(m, npyMagic) {
+			fr.dense, err = ReadNPY(path)
+		} else {
+			fr.sparse, fr.dense, err = ReadNPZFeatures(path)
+		}
+		if err != nil {
+			return nil, err
+		}
+		return fr, ld.positionalRows(fr, fr.rows())
+	}
+	switch strings.ToLower(strings.TrimSuffix(filepath.Ext(strings.TrimSuffix(path, ".gz")), ".gz")) {
+	case ".svm", ".svmlight", ".libsvm":
+		var err error
+		if fr.sparse, _, err = ReadSVMLight(path, false); err != nil {
+			return nil, err
+		}
+		return fr, ld.positionalRows(fr, fr.sparse.Rows)
+	}
 	isSparse, err := hasPrefix(path, "#")
 	if err != nil {
 		return nil, err
 	}
-	fr := &featureRows{path: path}
 	if isSparse {
 		if fr.sparse, err = ReadFeatures(path); err != nil {
 			return nil, err
@@ -313,8 +438,42 @@ func (ld *nodeLoad) readFeatures(path string) (*featureRows, error) {
 	return fr, nil
 }
 
-// positionalRows makes rows 0..r−1 the nodes with integer ids 0..r−1.
+// positionalRows makes rows 0..r−1 the nodes with integer ids 0..r−1, or
+// the nodes listed in FeatureIDs.
 func (ld *nodeLoad) positionalRows(fr *featureRows, r int) error {
+	if path := ld.files.FeatureIDs; path != "" {
+		ids, err := readFile(path, func(lr *lineReader) ([]string, error) {
+			var ids []string
+			err := lr.eachLine("#", blankTrailing, func(s string) error {
+				ids = append(ids, strings.TrimPrefix(s, "\ufeff"))
+				return nil
+			})
+			return ids, err
+		})
+		if err != nil {
+			return err
+		}
+		if len(ids) != r {
+			return fmt.Errorf("loaders: %s lists %d ids for the %d rows of %s", path, len(ids), r, fr.path)
+		}
+		fr.nodes = make([]int32, r)
+		seen := make(map[int32]int, r)
+		for k, id := range ids {
+			v, err := ld.b.Add(id)
+			if err != nil {
+				return &ParseError{Path: path, Line: k + 1, Msg: err.Error()}
+			}
+			if err := ld.checkFixed(path, int32(k+1), id); err != nil {
+				return err
+			}
+			if prev, dup := seen[v]; dup {
+				return &ParseError{Path: path, Line: k + 1, Msg: fmt.Sprintf("id %q already listed on line %d", id, prev)}
+			}
+			seen[v] = k + 1
+			fr.nodes[k] = v
+		}
+		return nil
+	}
 	if ld.b.IsText() {
 		return fmt.Errorf("loaders: %s has no node ids (row i is node i), but the other files name nodes by text ids; add an id column to it", fr.path)
 	}
@@ -330,6 +489,15 @@ func (ld *nodeLoad) positionalRows(fr *featureRows, r int) error {
 		return fmt.Errorf("loaders: %s has %d rows, more than the %d nodes", fr.path, r, ld.fixed)
 	}
 	return nil
+}
+
+// rows returns the number of rows read.
+func (fr *featureRows) rows() int {
+	if fr.sparse != nil {
+		return fr.sparse.Rows
+	}
+	r, _ := fr.dense.Dims()
+	return r
 }
 
 // place stores the rows in node order; every node needs a row.

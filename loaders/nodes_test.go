@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gssl/gssl/graph"
+	"github.com/gssl/gssl/graphfile"
 )
 
 // edgeSet returns the graph's edges as "idA idB w" strings in the user's
@@ -79,6 +80,7 @@ func TestEdgeTableFormats(t *testing.T) {
 		{"quoted", "source,target\n\"a,1\",b\n", map[string]float64{"a,1 b": 1}},
 		{"unknown-header-over-numbers", "user,friend\n1,2\n", map[string]float64{"1 2": 1}},
 		{"percent-comment", "% comment\n1 2\n", map[string]float64{"1 2": 1}},
+		{"weights-on-some-rows", "1 2\n2 3 0.5\n", map[string]float64{"1 2": 1, "2 3": 0.5}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ds, err := LoadNodes(NodeFiles{Edges: tempFile(t, "e.txt", tc.content), Graph: UserGraphOptions()})
@@ -102,7 +104,8 @@ func TestEdgeTableErrors(t *testing.T) {
 		line          int
 		msg           string
 	}{
-		{"ragged", "1 2\n2 3 4\n", 2, "want 2 fields like line 1"},
+		{"ragged", "1 2\n2 3 4 5\n", 2, "want 2 fields like line 1"},
+		{"ragged-with-header", "u,v\n1,2\n2,3,4\n", 3, "want 2 fields like line 2"},
 		{"bad-weight", "1 2 x\n", 1, "weight"},
 		{"negative-weight", "1 2 -1\n", 1, "negative"},
 		{"four-fields", "1 2 3 4\n", 0, "want \"u v\" or \"u v w\""},
@@ -243,4 +246,71 @@ func TestLoadNodesMatrixMarketFixesNodes(t *testing.T) {
 	_, err = LoadNodes(NodeFiles{Edges: mm, Labels: tempFile(t, "l.csv", "id,label\n0,x\n7,y\n")})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "graph's 3 nodes")
+}
+
+func TestLoadNodesNumPyFeaturesWithIDList(t *testing.T) {
+	dir := filepath.Join("..", "testdata", "networkx")
+	ds, err := LoadNodes(NodeFiles{
+		Edges:      filepath.Join(dir, "edges.csv"),
+		Features:   filepath.Join(dir, "features.npy"),
+		FeatureIDs: filepath.Join(dir, "nodes.txt"),
+		Graph:      UserGraphOptions(),
+	})
+	require.NoError(t, err)
+	ref, err := ReadNPY(filepath.Join(dir, "features.npy"))
+	require.NoError(t, err)
+	lines, err := readFile(filepath.Join(dir, "nodes.txt"), func(lr *lineReader) ([]string, error) {
+		var out []string
+		return out, lr.eachLine("#", blankSkip, func(s string) error { out = append(out, s); return nil })
+	})
+	require.NoError(t, err)
+	require.NotNil(t, ds.DenseFeatures)
+	for r, id := range lines {
+		i, ok := ds.IDs.Lookup(id)
+		require.True(t, ok, id)
+		assert.Equal(t, ref.RawRowView(r), ds.DenseFeatures.RawRowView(i), id)
+	}
+	// Without the list the rows have no ids, which text ids cannot match.
+	_, err = LoadNodes(NodeFiles{Edges: filepath.Join(dir, "edges.csv"), Features: filepath.Join(dir, "features.npy"), Graph: UserGraphOptions()})
+	require.ErrorContains(t, err, "no node ids")
+}
+
+func TestLoadNodesNumPyLabelsAndScipyGraph(t *testing.T) {
+	dir := filepath.Join("..", "testdata", "formats")
+	g, err := ReadScipyGraph(filepath.Join(dir, "graph_sym_csr.npz"), graph.Options{})
+	require.NoError(t, err)
+	n := g.Nodes()
+	var l strings.Builder
+	l.WriteString("id,label\n")
+	for i := 0; i < n; i += 2 {
+		fmt.Fprintf(&l, "%d,c%d\n", i, i%3)
+	}
+	ds, err := LoadNodes(NodeFiles{Edges: filepath.Join(dir, "graph_sym_csr.npz"), Labels: tempFile(t, "l.csv", l.String())})
+	require.NoError(t, err)
+	require.Equal(t, n, ds.Graph.Nodes())
+	assert.True(t, ds.IDs.IsIdentity())
+	for i := 0; i < n; i++ {
+		if i%2 == 1 {
+			assert.Equal(t, -1, ds.Labels[i])
+		} else {
+			assert.Equal(t, fmt.Sprintf("c%d", i%3), ds.ClassNames[ds.Labels[i]])
+		}
+	}
+}
+
+func TestLoadNodesGraphFileKeepsIDs(t *testing.T) {
+	dir := t.TempDir()
+	src, err := LoadNodes(NodeFiles{Edges: writeFile(t, dir, "e.csv", []byte("source,target,weight\nzed,amy,2\namy,bob,0.5\n")), Graph: UserGraphOptions()})
+	require.NoError(t, err)
+	gsg := filepath.Join(dir, "g.gsg")
+	require.NoError(t, graphfile.Write(gsg, src.Graph, src.IDs))
+	ds, err := LoadNodes(NodeFiles{Edges: gsg, Labels: writeFile(t, dir, "l.csv", []byte("id,label\nbob,x\nzed,y\n"))})
+	require.NoError(t, err)
+	defer ds.Close()
+	assert.Equal(t, src.IDs.Strings(), ds.IDs.Strings())
+	assert.Equal(t, edgeSet(t, src), edgeSet(t, ds))
+	i, _ := ds.IDs.Lookup("bob")
+	assert.Equal(t, "x", ds.ClassNames[ds.Labels[i]])
+	_, err = LoadNodes(NodeFiles{Edges: gsg, Labels: writeFile(t, dir, "l2.csv", []byte("id,label\ncarl,x\n"))})
+	require.ErrorContains(t, err, `"carl" is not one of the graph's 3 nodes`)
 }

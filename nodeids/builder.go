@@ -31,6 +31,14 @@ func (b *Builder) Len() int {
 // IsText reports whether some id added so far is not a canonical integer.
 func (b *Builder) IsText() bool { return b.isText }
 
+// ID returns the id of provisional index i. It panics if i is out of range.
+func (b *Builder) ID(i int32) string {
+	if b.isText {
+		return b.names[i]
+	}
+	return strconv.FormatInt(b.order[i], 10)
+}
+
 // Add returns the provisional index of id, adding it when it is new. It
 // returns an error when id is empty or the map would exceed MaxNodes.
 func (b *Builder) Add(id string) (int32, error) {

@@ -1,0 +1,233 @@
+package graph
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+	"math/rand/v2"
+	"sync"
+
+	"github.com/gssl/gssl/internal/parallel"
+)
+
+// CSRArrays are the arrays of a graph in CSR form, as a CSR holds them: row
+// i of W is Indices[Indptr[i]:Indptr[i+1]] with weights at the same
+// positions of Weights, and Degrees[i] = Σ_j W_ij. FromCSRArrays builds a
+// CSR over them without copying, which is how a graph file opens by memory
+// mapping; CSR.Arrays returns them.
+type CSRArrays struct {
+	Indptr  []int     // n+1 row offsets, Indptr[0] = 0, Indptr[n] = len(Indices)
+	Indices []int32   // column of each stored entry, strictly ascending within a row
+	Weights []float64 // weight of each stored entry; nil means every weight is 1
+	Degrees []float64 // row sums; nil means computed
+}
+
+// Arrays returns views of g's arrays. They must not be modified.
+func (g *CSR) Arrays() CSRArrays {
+	if g.n == 0 {
+		return CSRArrays{Indptr: []int{0}}
+	}
+	return CSRArrays{Indptr: g.indptr, Indices: g.indices, Weights: g.weights, Degrees: g.degree}
+}
+
+// minCheckWork is the number of stored entries per goroutine below which
+// FromCSRArrays checks rows on one goroutine.
+const minCheckWork = 1 << 16
+
+// FromCSRArrays returns the graph on n nodes whose arrays are a, after
+// checking them in O(n + nnz) time, in parallel over rows: Indptr starts at
+// 0, never decreases and ends at len(Indices); every column is in [0, n) and
+// the columns of a row are strictly ascending; every weight is finite and
+// non-negative; W is symmetric (see below); and given Degrees equal the row
+// sums, summed in column order, bitwise. The CSR keeps the slices (no copy):
+// they must stay unmodified for as long as the graph is used. nil Weights
+// allocate a slice of ones (8 bytes per stored entry) and nil Degrees a
+// slice of row sums (8 bytes per node).
+//
+// Symmetry is checked without random access: the sum over the entries above
+// the diagonal of h(i, j, W_ij) must equal the sum over the entries below it
+// of h(j, i, W_ij), for a hash h keyed at random on each call. Rows hold no
+// repeated column, so a symmetric W always passes, and a non-symmetric one
+// passes with probability about 2⁻⁶⁴ unless the input was built knowing the
+// key.
+func FromCSRArrays(n int, a CSRArrays) (*CSR, error) {
+	if err := checkArrayShapes(n, a); err != nil {
+		return nil, err
+	}
+	if err := checkIndptr(n, a.Indptr, len(a.Indices)); err != nil {
+		return nil, err
+	}
+	unit := a.Weights == nil
+	if unit {
+		a.Weights = make([]float64, len(a.Indices))
+		for k := range a.Weights {
+			a.Weights[k] = 1
+		}
+	}
+	given := a.Degrees != nil
+	if !given {
+		a.Degrees = make([]float64, n)
+	}
+	k0, k1 := rand.Uint64(), rand.Uint64()|1
+	var (
+		mu           sync.Mutex
+		firstBad     = n // lowest row with an error
+		firstErr     error
+		upper, lower uint64
+		selfLoops    int
+		allUnit      = true
+		recordErr    = func(i int, err error) {
+			mu.Lock()
+			if i < firstBad {
+				firstBad, firstErr = i, err
+			}
+			mu.Unlock()
+		}
+	)
+	parallel.Balanced(a.Indptr, minCheckWork, func(lo, hi int) {
+		var up, low uint64
+		loops, ones := 0, true
+		for i := lo; i < hi; i++ {
+			var d float64
+			prev := int32(-1)
+			for p := a.Indptr[i]; p < a.Indptr[i+1]; p++ {
+				c, w := a.Indices[p], a.Weights[p]
+				if c <= prev || int(c) >= n {
+					if c < 0 || int(c) >= n {
+						recordErr(i, fmt.Errorf("graph: row %d, entry %d: column %d out of range [0, %d)", i, p, c, n))
+					} else {
+						recordErr(i, fmt.Errorf("graph: row %d, entry %d: column %d after column %d; columns must be strictly ascending within a row", i, p, c, prev))
+					}
+					return
+				}
+				if math.IsNaN(w) || math.IsInf(w, 0) || w < 0 {
+					recordErr(i, fmt.Errorf("graph: row %d, column %d: weight %v; weights must be finite and ≥ 0", i, c, w))
+					return
+				}
+				prev = c
+				d += w
+				if w != 1 {
+					ones = false
+				}
+				switch {
+				case int(c) > i:
+					up += entryHash(k0, k1, uint32(i), uint32(c), w)
+				case int(c) < i:
+					low += entryHash(k0, k1, uint32(c), uint32(i), w)
+				default:
+					loops++
+				}
+			}
+			if given {
+				if math.Float64bits(d) != math.Float64bits(a.Degrees[i]) {
+					recordErr(i, fmt.Errorf("graph: node %d: degree %v given, row sum %v", i, a.Degrees[i], d))
+					return
+				}
+			} else {
+				a.Degrees[i] = d
+			}
+		}
+		mu.Lock()
+		upper += up
+		lower += low
+		selfLoops += loops
+		allUnit = allUnit && ones
+		mu.Unlock()
+	})
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	if upper != lower {
+		return nil, fmt.Errorf("graph: the arrays are not symmetric: some entry W_ij has no equal W_ji")
+	}
+	return &CSR{n: n, indptr: a.Indptr, indices: a.Indices, weights: a.Weights, degree: a.Degrees,
+		selfLoops: selfLoops, unitWeights: unit || allUnit}, nil
+}
+
+// FromCSRArraysTrusted is FromCSRArrays for arrays known to be valid, such
+// as those of a checksummed file that this package's arrays were written
+// to: it checks only the lengths and the two ends of Indptr, in O(1), and
+// takes the number of self loops and whether every weight is 1 from the
+// caller. Weights and Degrees must not be nil. Arrays that break the rules
+// of FromCSRArrays give wrong results and may crash the vector products,
+// which read them without bounds checks.
+func FromCSRArraysTrusted(n int, a CSRArrays, selfLoops int, unitWeights bool) (*CSR, error) {
+	if err := checkArrayShapes(n, a); err != nil {
+		return nil, err
+	}
+	if a.Weights == nil || a.Degrees == nil {
+		return nil, fmt.Errorf("graph: trusted arrays need weights and degrees")
+	}
+	if a.Indptr[0] != 0 || a.Indptr[n] != len(a.Indices) {
+		return nil, fmt.Errorf("graph: row offsets run from %d to %d, want 0 to %d", a.Indptr[0], a.Indptr[n], len(a.Indices))
+	}
+	if selfLoops < 0 || selfLoops > n || selfLoops > len(a.Indices) {
+		return nil, fmt.Errorf("graph: %d self loops out of range [0, %d]", selfLoops, min(n, len(a.Indices)))
+	}
+	return &CSR{n: n, indptr: a.Indptr, indices: a.Indices, weights: a.Weights, degree: a.Degrees,
+		selfLoops: selfLoops, unitWeights: unitWeights}, nil
+}
+
+// checkArrayShapes checks the lengths of a against n.
+func checkArrayShapes(n int, a CSRArrays) error {
+	if err := checkN(n); err != nil {
+		return err
+	}
+	switch {
+	case len(a.Indptr) != n+1:
+		return fmt.Errorf("graph: %d row offsets for %d nodes, want %d", len(a.Indptr), n, n+1)
+	case a.Weights != nil && len(a.Weights) != len(a.Indices):
+		return fmt.Errorf("graph: %d weights for %d stored entries", len(a.Weights), len(a.Indices))
+	case a.Degrees != nil && len(a.Degrees) != n:
+		return fmt.Errorf("graph: %d degrees for %d nodes", len(a.Degrees), n)
+	}
+	return nil
+}
+
+// checkIndptr checks that the row offsets start at 0, never decrease and end
+// at nnz.
+func checkIndptr(n int, indptr []int, nnz int) error {
+	if indptr[0] != 0 || indptr[n] != nnz {
+		return fmt.Errorf("graph: row offsets run from %d to %d, want 0 to %d (the number of stored entries)", indptr[0], indptr[n], nnz)
+	}
+	bad := make([]int, 0, parallel.Workers())
+	var mu sync.Mutex
+	parallel.For(n, 1<<16, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			if indptr[i+1] < indptr[i] {
+				mu.Lock()
+				bad = append(bad, i)
+				mu.Unlock()
+				return
+			}
+		}
+	})
+	if len(bad) > 0 {
+		i := bad[0]
+		for _, j := range bad {
+			i = min(i, j)
+		}
+		return fmt.Errorf("graph: row offsets decrease at row %d (%d, then %d)", i, indptr[i], indptr[i+1])
+	}
+	return nil
+}
+
+// entryHash mixes an entry (i, j, w) into 64 bits under the key (k0, k1):
+// two rounds of the SplitMix64 finaliser around the key.
+func entryHash(k0, k1 uint64, i, j uint32, w float64) uint64 {
+	x := (uint64(i)<<32 | uint64(j)) ^ k0
+	x = mix64(x)
+	x ^= math.Float64bits(w)
+	x = mix64(x * k1)
+	hi, lo := bits.Mul64(x, k1)
+	return hi ^ lo
+}
+
+func mix64(x uint64) uint64 {
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	x ^= x >> 31
+	return x
+}

@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# Label spreading at scale: gssl against the plain scipy script of the scale
+# peer (../shared/bench/peers/lp_scale.py), side by side on the same generated
+# graphs, interleaved, under the benchmark lock.
+#
+#   scripts/bench-scale.sh [ROUNDS] [SIZES]
+#
+# SIZES is a list of NAME:NODES:CLASSES:ALPHA (default: the three of issue
+# #17: 100 k nodes / 1 M edges, 1 M / 10 M and 10 M / 100 M, each with mean
+# degree 20, 70 % of edges inside a class, equal degrees). The graphs are
+# written once into $SCALE_DIR (default /tmp/gssl-scale) by `gssl generate
+# sbm --format folder`, as a .gsg file too, and reused. For each size and
+# round it runs, one after the other: gssl labelprop on the text folder,
+# gssl labelprop on the .gsg graph (open time), and lp_scale.py; peak RSS is
+# /usr/bin/time's maximum resident set. It prints a Markdown table of
+# medians and, with WRITE=1, replaces the "Scale" table in BENCHMARKS.md.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROUNDS=${1:-3}
+SIZES=${2:-"1M:100000:5:0.5 10M:1000000:5:0.5 100M:10000000:10:0.9"}
+SCALE_DIR=${SCALE_DIR:-/tmp/gssl-scale}
+PY=/usr/bin/python3
+PEER=${PEER:-../shared/bench/peers/lp_scale.py}
+LOCK=/tmp/gssl-bench.lock
+mkdir -p "$SCALE_DIR"
+BIN="$SCALE_DIR/gssl"
+go build -o "$BIN" ./cmd/gssl
+RES="$SCALE_DIR/results.jsonl"
+: > "$RES"
+
+# peak RSS (MB) of a command run under the benchmark lock, with its stdout
+# kept in $SCALE_DIR/out.json
+timed() {
+	flock "$LOCK" /usr/bin/time -f "%M" -o "$SCALE_DIR/rss.txt" "$@" > "$SCALE_DIR/out.json" 2> "$SCALE_DIR/err.txt" || {
+		cat "$SCALE_DIR/err.txt" >&2
+		return 1
+	}
+	echo $(( $(tail -1 "$SCALE_DIR/rss.txt") / 1024 ))
+}
+
+for spec in $SIZES; do
+	IFS=: read -r name nodes classes alpha <<< "$spec"
+	dir="$SCALE_DIR/sbm-$name"
+	if [ ! -f "$dir/split_planetoid.txt" ]; then
+		echo "generating $name ($nodes nodes)" >&2
+		"$BIN" generate sbm --nodes "$nodes" --classes "$classes" --degree 20 --mixing 0.3 --exponent inf \
+			--per-class 20 --val 500 --test 1000 --seed 1 --format folder --out "$dir" >&2
+	fi
+	if [ ! -f "$dir.gsg" ]; then
+		"$BIN" convert "$dir" "$dir.gsg" >&2
+	fi
+	bytes=$(stat -c %s "$dir/edges.txt")
+	for r in $(seq "$ROUNDS"); do
+		echo "$name round $r" >&2
+		rss=$(timed "$BIN" labelprop --data "$dir" --split planetoid --alpha "$alpha" --json)
+		"$PY" - "$name" "$bytes" "$rss" "$SCALE_DIR/out.json" gssl >> "$RES" <<'EOF'
+import json, sys
+name, nbytes, rss, path, who = sys.argv[1:]
+o = json.load(open(path))
+print(json.dumps({"size": name, "who": who, "bytes": int(nbytes), "rss_mb": int(rss),
+                  "load": o.get("load_seconds"), "fit": o.get("fit_seconds"), "acc": o.get("test_accuracy"),
+                  "iterations": o.get("iterations")}))
+EOF
+		rss=$(timed "$BIN" info "$dir.gsg" --json)
+		"$PY" - "$name" "$rss" "$SCALE_DIR/out.json" >> "$RES" <<'EOF'
+import json, sys
+name, rss, path = sys.argv[1:]
+o = json.load(open(path))
+print(json.dumps({"size": name, "who": "gsg-open", "rss_mb": int(rss), "load": o.get("load_seconds", o.get("seconds"))}))
+EOF
+		rss=$(timed "$PY" "$PEER" "$dir" "$alpha")
+		"$PY" - "$name" "$bytes" "$rss" "$SCALE_DIR/out.json" scipy >> "$RES" <<'EOF'
+import json, sys
+name, nbytes, rss, path, who = sys.argv[1:]
+o = json.loads(open(path).read().strip().splitlines()[-1])
+print(json.dumps({"size": name, "who": who, "bytes": int(nbytes), "rss_mb": int(rss),
+                  "load": o["load"], "fit": o["solve"], "acc": o["acc"]}))
+EOF
+	done
+done
+
+"$PY" - "$RES" "$ROUNDS" <<'EOF' > "$SCALE_DIR/table.md"
+import json, statistics, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+med = lambda xs: statistics.median(xs) if xs else float("nan")
+print("| graph | text | gssl load | scipy load | load ratio | gssl MB/s | .gsg open | gssl fit | scipy solve | fit ratio | gssl peak RSS | scipy peak RSS | RSS ratio | accuracy gssl / scipy |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+for size in dict.fromkeys(r["size"] for r in rows):
+    g = [r for r in rows if r["size"] == size and r["who"] == "gssl"]
+    s = [r for r in rows if r["size"] == size and r["who"] == "scipy"]
+    o = [r for r in rows if r["size"] == size and r["who"] == "gsg-open"]
+    gl, sl = med([r["load"] for r in g]), med([r["load"] for r in s])
+    gf, sf = med([r["fit"] for r in g]), med([r["fit"] for r in s])
+    gr, sr = med([r["rss_mb"] for r in g]), med([r["rss_mb"] for r in s])
+    mb = g[0]["bytes"] / 1e6
+    print(f"| {size} edges | {mb:.0f} MB | {gl:.2f} s | {sl:.2f} s | {gl/sl:.2f} | {mb/gl:.0f} | {med([r['load'] for r in o]):.2f} s "
+          f"| {gf:.2f} s ({g[0]['iterations']} it.) | {sf:.2f} s | {gf/sf:.2f} | {gr/1024:.2f} GB | {sr/1024:.2f} GB | {gr/sr:.2f} "
+          f"| {g[0]['acc']:.4f} / {s[0]['acc']:.4f} |")
+EOF
+cat "$SCALE_DIR/table.md"
+if [ "${WRITE:-0}" = 1 ]; then
+	"$PY" - "$SCALE_DIR/table.md" "$ROUNDS" <<'EOF'
+import re, sys
+table = open(sys.argv[1]).read()
+text = open("BENCHMARKS.md").read()
+start = text.index("## Scale")
+end = text.index("\n## ", start + 1)
+section = ("## Scale (generated graphs, 1 M – 100 M edges)\n\n"
+           f"`scripts/bench-scale.sh {sys.argv[2]}` (medians of {sys.argv[2]} interleaved rounds, each timed run under the benchmark lock). "
+           "Degree-corrected SBM with equal degrees (`gssl generate sbm --degree 20 --mixing 0.3 --exponent inf`), "
+           "label spreading on the Planetoid-style split (20 per class, 500 val, 1000 test), gssl's Chebyshev default "
+           "against `../shared/bench/peers/lp_scale.py` (np.fromstring → CSR, one scipy CG per class, tol 1e-6). "
+           "Load = text to normalised graph; `.gsg open` = `gssl info` of the binary graph file (open, checksums, "
+           "statistics); ratios are gssl / scipy.\n\n" + table)
+open("BENCHMARKS.md", "w").write(text[:start] + section + text[end:])
+EOF
+fi
