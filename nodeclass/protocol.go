@@ -1,0 +1,91 @@
+package nodeclass
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/gssl/gssl/eval"
+	"github.com/gssl/gssl/graph"
+	"github.com/gssl/gssl/logreg"
+)
+
+// PerClassSplit draws train per class training nodes and val per class
+// validation nodes of every class, and puts every other labelled node in
+// test: the split of Shchur et al. ("Pitfalls of Graph Neural Network
+// Evaluation", 2018: 20 and 30 per class) for graphs without a standard
+// split. Nodes with label −1 are never drawn. The same seed gives the same
+// split. It fails when a class has fewer than train + val labelled nodes.
+func PerClassSplit(labels []int, train, val int, seed uint64) (eval.Split, error) {
+	if train < 1 || val < 0 {
+		return eval.Split{}, fmt.Errorf("nodeclass: per-class split: train=%d must be ≥ 1 and val=%d ≥ 0", train, val)
+	}
+	rng := rand.New(rand.NewPCG(seed, 0x5c4c7a1e))
+	byClass := make([][]int, numClasses(labels))
+	for i, l := range labels {
+		if l >= 0 {
+			byClass[l] = append(byClass[l], i)
+		}
+	}
+	var s eval.Split
+	for c, items := range byClass {
+		if len(items) < train+val {
+			return eval.Split{}, fmt.Errorf("nodeclass: per-class split: class %d has %d labelled nodes, fewer than train+val = %d", c, len(items), train+val)
+		}
+		rng.Shuffle(len(items), func(i, j int) { items[i], items[j] = items[j], items[i] })
+		s.Train = append(s.Train, items[:train]...)
+		s.Val = append(s.Val, items[train:train+val]...)
+		s.Test = append(s.Test, items[train+val:]...)
+	}
+	slices.Sort(s.Train)
+	slices.Sort(s.Val)
+	slices.Sort(s.Test)
+	return s, nil
+}
+
+// Outcome is the result of Evaluate on one split.
+type Outcome struct {
+	Model         string  // the chosen candidate
+	Val           float64 // its validation accuracy (mean CV accuracy without val nodes)
+	Test          float64 // its test accuracy
+	Probabilities *mat.Dense
+}
+
+// Evaluate runs the protocol of one split: the candidates see the labels of
+// the training and validation nodes only, Choose picks one on the val nodes
+// (by Folds-fold cross-validation over the training nodes when the split
+// has none) and the chosen model, fitted on the training labels (all
+// labelled nodes without val), is scored on the test nodes. truth holds
+// every known label.
+func Evaluate(ctx context.Context, cands []Base, g *graph.CSR, x Features, truth []int, split eval.Split, folds int, seed uint64) (Outcome, error) {
+	known := make([]int, len(truth))
+	for i := range known {
+		known[i] = -1
+	}
+	for _, part := range [][]int{split.Train, split.Val} {
+		for _, i := range part {
+			if i < 0 || i >= len(truth) || truth[i] < 0 {
+				return Outcome{}, fmt.Errorf("nodeclass: split node %d has no label", i)
+			}
+			known[i] = truth[i]
+		}
+	}
+	sel, err := Choose(ctx, cands, g, x, known, split.Val, folds, seed)
+	if err != nil {
+		return Outcome{}, err
+	}
+	p, err := sel.Best.Probabilities()
+	if err != nil {
+		return Outcome{}, err
+	}
+	out := Outcome{Model: fmt.Sprint(sel.Best), Val: sel.Scores[sel.Index], Probabilities: p}
+	if len(split.Test) > 0 {
+		if out.Test, err = eval.Accuracy(logreg.Argmax(p), truth, split.Test); err != nil {
+			return Outcome{}, err
+		}
+	}
+	return out, nil
+}
