@@ -32,23 +32,27 @@ func SmoothAlphaGrid() []float64 { return []float64{0.5, 0.8, 0.9, 0.99} }
 // ScaleGrid is the correction-scale grid of CorrectSmoothGrid.
 func ScaleGrid() []float64 { return []float64{Autoscale, 1, 5} }
 
-// SGCGrid returns unfitted SGC models over KGrid × L2Grid.
+// SGCGrid returns unfitted SGC models over KGrid × L2Grid. They share the
+// propagated rows of the training nodes: a grid propagates once per K.
 func SGCGrid() []Base {
+	cache := &designCache{}
 	var out []Base
 	for _, k := range KGrid() {
 		for _, l2 := range L2Grid() {
-			out = append(out, &SGC{K: k, L2: l2})
+			out = append(out, &SGC{K: k, L2: l2, cache: cache})
 		}
 	}
 	return out
 }
 
-// APPNPGrid returns unfitted APPNP models over AlphaGrid × L2Grid.
+// APPNPGrid returns unfitted APPNP models over AlphaGrid × L2Grid, sharing
+// the propagated rows of the training nodes (one solve per a).
 func APPNPGrid() []Base {
+	cache := &designCache{}
 	var out []Base
 	for _, a := range AlphaGrid() {
 		for _, l2 := range L2Grid() {
-			out = append(out, &APPNP{Alpha: a, L2: l2})
+			out = append(out, &APPNP{Alpha: a, L2: l2, cache: cache})
 		}
 	}
 	return out

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
+	"sync"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -146,7 +148,7 @@ type linear struct {
 
 // fitLinear fits logistic regression on the rows at the labelled nodes of
 // P·X̂ (never forming P·X) and predicts every node by P(X̂W) + 1bᵀ.
-func fitLinear(ctx context.Context, g *graph.CSR, x Features, labels []int, norm Normalization, f filter, l2 float64, classes, maxIter int) (*linear, error) {
+func fitLinear(ctx context.Context, g *graph.CSR, x Features, labels []int, norm Normalization, f filter, l2 float64, classes, maxIter int, cache *designCache) (*linear, error) {
 	n := g.Nodes()
 	if err := checkData(g, x, labels); err != nil {
 		return nil, err
@@ -161,7 +163,7 @@ func fitLinear(ctx context.Context, g *graph.CSR, x Features, labels []int, norm
 			train, y = append(train, i), append(y, l)
 		}
 	}
-	z, err := f.rows(ctx, g, xn, train)
+	z, err := cache.rows(ctx, g, x, xn, norm, f, train)
 	if err != nil {
 		return nil, fmt.Errorf("nodeclass: %w", err)
 	}
@@ -276,7 +278,8 @@ type SGC struct {
 	// MaxIter caps L-BFGS; 0 means logreg.DefaultMaxIter.
 	MaxIter int
 
-	fit *linear
+	fit   *linear
+	cache *designCache // shared by the models of one grid
 }
 
 func (m *SGC) k() int {
@@ -316,7 +319,7 @@ func (m *SGC) Fit(ctx context.Context, g *graph.CSR, x Features, labels []int) e
 	if err := m.Validate(); err != nil {
 		return err
 	}
-	f, err := fitLinear(ctx, g, x, labels, m.Normalization, powerFilter{m.k()}, orDefault(m.L2, DefaultL2), m.Classes, m.MaxIter)
+	f, err := fitLinear(ctx, g, x, labels, m.Normalization, powerFilter{m.k()}, orDefault(m.L2, DefaultL2), m.Classes, m.MaxIter, m.cache)
 	if err != nil {
 		return err
 	}
@@ -371,7 +374,8 @@ type APPNP struct {
 	// Propagation settings of the PPR solves (tolerance, cap).
 	Propagation propagate.Settings
 
-	fit *linear
+	fit   *linear
+	cache *designCache // shared by the models of one grid
 }
 
 // Validate checks the hyperparameters.
@@ -389,7 +393,7 @@ func (m *APPNP) Fit(ctx context.Context, g *graph.CSR, x Features, labels []int)
 	if err := m.Validate(); err != nil {
 		return err
 	}
-	f, err := fitLinear(ctx, g, x, labels, m.Normalization, pprFilter{orDefault(m.Alpha, DefaultAlpha), m.Propagation}, orDefault(m.L2, DefaultL2), m.Classes, m.MaxIter)
+	f, err := fitLinear(ctx, g, x, labels, m.Normalization, pprFilter{orDefault(m.Alpha, DefaultAlpha), m.Propagation}, orDefault(m.L2, DefaultL2), m.Classes, m.MaxIter, m.cache)
 	if err != nil {
 		return err
 	}
@@ -413,4 +417,51 @@ func (m *APPNP) PredictGraph(ctx context.Context, g *graph.CSR, x Features) (*ma
 // String names the model and its hyperparameters.
 func (m *APPNP) String() string {
 	return fmt.Sprintf("appnp(a=%g, L2=%g)", orDefault(m.Alpha, DefaultAlpha), orDefault(m.L2, DefaultL2))
+}
+
+// designCache keeps the propagated design rows of the last fits of the
+// models of one grid, which differ only in the penalty: each (filter,
+// normalisation, training set) is propagated once per set of data.
+type designCache struct {
+	mu      sync.Mutex
+	g       *graph.CSR
+	x       Features
+	entries []designEntry
+}
+
+type designEntry struct {
+	f     filter
+	norm  Normalization
+	train []int
+	z     *mat.Dense
+}
+
+// rows returns the rows at train of the propagation f of the normalised
+// features xn (x as given, the cache key), from the cache when it holds
+// them; a nil cache always propagates.
+func (c *designCache) rows(ctx context.Context, g *graph.CSR, x, xn Features, norm Normalization, f filter, train []int) (*mat.Dense, error) {
+	if c == nil {
+		return f.rows(ctx, g, xn, train)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.g != g || c.x != x {
+		c.g, c.x, c.entries = g, x, nil
+	}
+	for _, e := range c.entries {
+		if e.f == f && e.norm == norm && slices.Equal(e.train, train) {
+			return e.z, nil
+		}
+	}
+	z, err := f.rows(ctx, g, xn, train)
+	if err != nil {
+		return nil, err
+	}
+	// The grid's filters for one training set; a new training set (the
+	// next fold) replaces them.
+	if len(c.entries) > 0 && !slices.Equal(c.entries[0].train, train) {
+		c.entries = nil
+	}
+	c.entries = append(c.entries, designEntry{f: f, norm: norm, train: slices.Clone(train), z: z})
+	return z, nil
 }

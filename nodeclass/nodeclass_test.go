@@ -3,6 +3,7 @@ package nodeclass
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -303,4 +304,39 @@ func TestErrors(t *testing.T) {
 	assert.ErrorContains(t, (&APPNP{Alpha: 1}).Fit(ctx, g, Features{Sparse: xs}, labels), "open interval")
 	assert.ErrorContains(t, (&CorrectSmooth{Scale: -1}).Fit(ctx, g, Features{Sparse: xs}, labels), "Scale")
 	assert.ErrorContains(t, (&SGC{}).Fit(ctx, g, Features{}, labels), "exactly one")
+}
+
+// TestEvaluateTwoStages checks Evaluate's protocol against the two Choose
+// calls it stands for: the base on the val nodes, then Correct & Smooth's
+// grid on that base.
+func TestEvaluateTwoStages(t *testing.T) {
+	ctx := context.Background()
+	g, xs, _, truth := planted(t, 90, 3, 12, 6)
+	x := Features{Sparse: xs}
+	split, err := PerClassSplit(truth, 5, 5, 3)
+	require.NoError(t, err)
+	require.Len(t, split.Train, 15)
+	require.Len(t, split.Val, 15)
+	require.Len(t, split.Test, 60)
+	out, err := Evaluate(ctx, Search{Candidates: SGCGrid()[:4], CorrectSmooth: true}, g, x, truth, split, 0, 0)
+	require.NoError(t, err)
+	known := make([]int, len(truth))
+	for i := range known {
+		known[i] = -1
+	}
+	for _, i := range append(append([]int(nil), split.Train...), split.Val...) {
+		known[i] = truth[i]
+	}
+	base, err := Choose(ctx, SGCGrid()[:4], g, x, known, split.Val, 0, 0)
+	require.NoError(t, err)
+	cs, err := Choose(ctx, CorrectSmoothGrid(base.Best), g, x, known, split.Val, 0, 0)
+	require.NoError(t, err)
+	assert.Equal(t, fmt.Sprint(base.Best), out.Base)
+	assert.Equal(t, fmt.Sprint(cs.Best), out.Model)
+	assert.Equal(t, cs.Scores[cs.Index], out.Val)
+	p, _ := cs.Best.Probabilities()
+	want, _ := eval.Accuracy(logreg.Argmax(p), truth, split.Test)
+	assert.Equal(t, want, out.Test)
+	_, err = PerClassSplit(truth, 20, 20, 0)
+	assert.ErrorContains(t, err, "fewer than train+val")
 }

@@ -46,21 +46,35 @@ func PerClassSplit(labels []int, train, val int, seed uint64) (eval.Split, error
 	return s, nil
 }
 
+// Search is what Evaluate chooses from: a grid of candidates, optionally
+// followed by Correct & Smooth on the chosen one (the protocol of Huang et
+// al. 2021: the base model is tuned first, then C&S's α₁, α₂ and scale on
+// that base, both on the validation nodes).
+type Search struct {
+	Candidates    []Base
+	CorrectSmooth bool
+}
+
 // Outcome is the result of Evaluate on one split.
 type Outcome struct {
-	Model         string  // the chosen candidate
-	Val           float64 // its validation accuracy (mean CV accuracy without val nodes)
-	Test          float64 // its test accuracy
-	Probabilities *mat.Dense
+	Model         string     // the chosen model
+	Val           float64    // its validation accuracy (mean CV accuracy without val nodes)
+	Test          float64    // its test accuracy
+	Probabilities *mat.Dense // its class scores on every node
+	// With Search.CorrectSmooth: the base model chosen first, and its
+	// accuracies.
+	Base              string
+	BaseVal, BaseTest float64
 }
 
 // Evaluate runs the protocol of one split: the candidates see the labels of
 // the training and validation nodes only, Choose picks one on the val nodes
-// (by Folds-fold cross-validation over the training nodes when the split
+// (by folds-fold cross-validation over the training nodes when the split
 // has none) and the chosen model, fitted on the training labels (all
-// labelled nodes without val), is scored on the test nodes. truth holds
-// every known label.
-func Evaluate(ctx context.Context, cands []Base, g *graph.CSR, x Features, truth []int, split eval.Split, folds int, seed uint64) (Outcome, error) {
+// labelled nodes without val), is scored on the test nodes; with
+// s.CorrectSmooth, Correct & Smooth's grid on the chosen model is searched
+// the same way and its choice scored. truth holds every known label.
+func Evaluate(ctx context.Context, s Search, g *graph.CSR, x Features, truth []int, split eval.Split, folds int, seed uint64) (Outcome, error) {
 	known := make([]int, len(truth))
 	for i := range known {
 		known[i] = -1
@@ -73,19 +87,36 @@ func Evaluate(ctx context.Context, cands []Base, g *graph.CSR, x Features, truth
 			known[i] = truth[i]
 		}
 	}
-	sel, err := Choose(ctx, cands, g, x, known, split.Val, folds, seed)
-	if err != nil {
-		return Outcome{}, err
-	}
-	p, err := sel.Best.Probabilities()
-	if err != nil {
-		return Outcome{}, err
-	}
-	out := Outcome{Model: fmt.Sprint(sel.Best), Val: sel.Scores[sel.Index], Probabilities: p}
-	if len(split.Test) > 0 {
-		if out.Test, err = eval.Accuracy(logreg.Argmax(p), truth, split.Test); err != nil {
-			return Outcome{}, err
+	score := func(sel *Selection) (string, float64, float64, *mat.Dense, error) {
+		p, err := sel.Best.Probabilities()
+		if err != nil {
+			return "", 0, 0, nil, err
 		}
+		test := 0.0
+		if len(split.Test) > 0 {
+			if test, err = eval.Accuracy(logreg.Argmax(p), truth, split.Test); err != nil {
+				return "", 0, 0, nil, err
+			}
+		}
+		return fmt.Sprint(sel.Best), sel.Scores[sel.Index], test, p, nil
+	}
+	sel, err := Choose(ctx, s.Candidates, g, x, known, split.Val, folds, seed)
+	if err != nil {
+		return Outcome{}, err
+	}
+	var out Outcome
+	if out.Model, out.Val, out.Test, out.Probabilities, err = score(sel); err != nil {
+		return Outcome{}, err
+	}
+	if !s.CorrectSmooth {
+		return out, nil
+	}
+	out.Base, out.BaseVal, out.BaseTest = out.Model, out.Val, out.Test
+	if sel, err = Choose(ctx, CorrectSmoothGrid(sel.Best), g, x, known, split.Val, folds, seed); err != nil {
+		return Outcome{}, err
+	}
+	if out.Model, out.Val, out.Test, out.Probabilities, err = score(sel); err != nil {
+		return Outcome{}, err
 	}
 	return out, nil
 }

@@ -43,8 +43,9 @@ func newClassifyCommand(g *globals) *cobra.Command {
 Models (package nodeclass): sgc — logistic regression on S̃^K X (Wu et al. 2019);
 appnp — logistic regression on the personalised-PageRank propagation
 (1−a)(I − aS̃)^{-1}X, APPNP with a linear base (Klicpera et al. 2019);
-correct-smooth — Correct & Smooth (Huang et al. 2021) on SGC and APPNP; auto —
-all of them. Hyperparameters (K, a, the L2 penalty, the C&S weights and scales)
+correct-smooth — Correct & Smooth (Huang et al. 2021) on the chosen SGC model;
+auto — SGC and APPNP, then Correct & Smooth on the chosen one (the base model
+and its accuracies are reported too). Hyperparameters (K, a, the L2 penalty, the C&S weights and scales)
 are chosen on the validation nodes, or by stratified k-fold cross-validation
 over the training nodes when the split has none.
 
@@ -82,8 +83,12 @@ type classifyRun struct {
 	Model string  `json:"model"`
 	Val   any     `json:"val_accuracy"`
 	Test  float64 `json:"test_accuracy"`
-	out   nodeclass.Outcome
-	split eval.Split
+	// With Correct & Smooth: the base model chosen first.
+	Base     string  `json:"base_model,omitempty"`
+	BaseVal  float64 `json:"base_val_accuracy,omitempty"`
+	BaseTest float64 `json:"base_test_accuracy,omitempty"`
+	out      nodeclass.Outcome
+	split    eval.Split
 }
 
 // classifyResult is the JSON object of the command.
@@ -102,29 +107,28 @@ type classifyResult struct {
 	ValAccuracy     any           `json:"val_accuracy"`
 	TestAccuracy    float64       `json:"test_accuracy"`
 	TestAccuracyStd float64       `json:"test_accuracy_std"`
+	BaseModel       string        `json:"base_model,omitempty"`
+	BaseTest        float64       `json:"base_test_accuracy,omitempty"`
+	BaseTestStd     float64       `json:"base_test_accuracy_std,omitempty"`
 	Runs            []classifyRun `json:"runs"`
 	LoadSeconds     float64       `json:"load_seconds"`
 	Seconds         float64       `json:"seconds"`
 	Out             string        `json:"out,omitempty"`
 }
 
-// classifyCandidates maps --model to the candidate grids of nodeclass.
-func classifyCandidates(model string) ([]nodeclass.Base, error) {
-	cs := func() []nodeclass.Base {
-		return append(nodeclass.CorrectSmoothGrid(&nodeclass.SGC{}), nodeclass.CorrectSmoothGrid(&nodeclass.APPNP{})...)
-	}
+// classifySearch maps --model to the candidate grids of nodeclass.
+func classifySearch(model string) (nodeclass.Search, error) {
 	switch model {
 	case "sgc":
-		return nodeclass.SGCGrid(), nil
+		return nodeclass.Search{Candidates: nodeclass.SGCGrid()}, nil
 	case "appnp":
-		return nodeclass.APPNPGrid(), nil
+		return nodeclass.Search{Candidates: nodeclass.APPNPGrid()}, nil
 	case "correct-smooth", "cs":
-		return cs(), nil
+		return nodeclass.Search{Candidates: nodeclass.SGCGrid(), CorrectSmooth: true}, nil
 	case "auto":
-		out := append(nodeclass.SGCGrid(), nodeclass.APPNPGrid()...)
-		return append(out, cs()...), nil
+		return nodeclass.Search{Candidates: append(nodeclass.SGCGrid(), nodeclass.APPNPGrid()...), CorrectSmooth: true}, nil
 	}
-	return nil, fmt.Errorf("classify: --model %q is invalid: want sgc, appnp, correct-smooth or auto", model)
+	return nodeclass.Search{}, fmt.Errorf("classify: --model %q is invalid: want sgc, appnp, correct-smooth or auto", model)
 }
 
 // parseClassifySplit returns the split of seed for --split.
@@ -179,7 +183,7 @@ func runClassify(ctx context.Context, opts classifyOptions, stdout, stderr io.Wr
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	cands, err := classifyCandidates(opts.Model)
+	search, err := classifySearch(opts.Model)
 	if err != nil {
 		return err
 	}
@@ -220,11 +224,15 @@ func runClassify(ctx context.Context, opts classifyOptions, stdout, stderr io.Wr
 		if err != nil {
 			return classifyRun{}, err
 		}
-		o, err := nodeclass.Evaluate(ctx, cands, ds.Graph, x, ds.Labels, sp, opts.Folds, seed)
+		o, err := nodeclass.Evaluate(ctx, search, ds.Graph, x, ds.Labels, sp, opts.Folds, seed)
 		if err != nil {
 			return classifyRun{}, fmt.Errorf("classify: %w", err)
 		}
-		return classifyRun{Seed: seed, Model: o.Model, Val: o.Val, Test: o.Test, out: o, split: sp}, nil
+		run := classifyRun{Seed: seed, Model: o.Model, Val: o.Val, Test: o.Test, out: o, split: sp}
+		if search.CorrectSmooth {
+			run.Base, run.BaseVal, run.BaseTest = o.Base, o.BaseVal, o.BaseTest
+		}
+		return run, nil
 	}, func(int) { bar.Add(1) })
 	bar.Finish()
 	if err != nil {
@@ -233,7 +241,7 @@ func runClassify(ctx context.Context, opts classifyOptions, stdout, stderr io.Wr
 	_, d := x.Dims()
 	res := classifyResult{
 		Data: opts.Data, Nodes: ds.Graph.Nodes(), Edges: ds.Graph.Edges(), Features: d, Classes: ds.Classes,
-		ModelFlag: opts.Model, Model: runs[0].Model, Split: opts.Split, Seeds: opts.Seeds, SeedsRun: len(runs), Candidates: len(cands),
+		ModelFlag: opts.Model, Model: runs[0].Model, Split: opts.Split, Seeds: opts.Seeds, SeedsRun: len(runs), Candidates: len(search.Candidates),
 		Runs: runs, LoadSeconds: loadSeconds,
 	}
 	tests, vals := make([]float64, len(runs)), make([]float64, len(runs))
@@ -241,6 +249,14 @@ func runClassify(ctx context.Context, opts classifyOptions, stdout, stderr io.Wr
 		tests[k], vals[k] = r.Test, r.out.Val
 	}
 	res.TestAccuracy, res.TestAccuracyStd = eval.MeanStd(tests)
+	if search.CorrectSmooth {
+		bt := make([]float64, len(runs))
+		for k, r := range runs {
+			bt[k] = r.BaseTest
+		}
+		res.BaseModel = runs[0].Base
+		res.BaseTest, res.BaseTestStd = eval.MeanStd(bt)
+	}
 	v, _ := eval.MeanStd(vals)
 	res.ValAccuracy = finite(v)
 	if opts.Out != "" {
@@ -255,6 +271,9 @@ func runClassify(ctx context.Context, opts classifyOptions, stdout, stderr io.Wr
 			filepath.Base(opts.Data), res.Nodes, res.Edges, res.Features, res.Classes, opts.Split, opts.Seeds, res.Candidates)
 		for _, r := range runs {
 			fmt.Fprintf(w, "  seed %d: %s  val %.4f  test %.4f\n", r.Seed, r.Model, r.out.Val, r.Test)
+			if r.Base != "" {
+				fmt.Fprintf(w, "    base %s  val %.4f  test %.4f\n", r.Base, r.BaseVal, r.BaseTest)
+			}
 		}
 		fmt.Fprintf(w, "test accuracy %.4f ± %.4f (%d seed(s)), %.2f s\n", res.TestAccuracy, res.TestAccuracyStd, len(runs), res.Seconds)
 		if res.Out != "" {
