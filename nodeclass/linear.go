@@ -28,7 +28,7 @@ const (
 	// DefaultL2 is the logistic regression penalty λ of SGC and APPNP; the
 	// value chosen most often on Cora's Planetoid validation nodes from
 	// L2Grid.
-	DefaultL2 = 1e-5
+	DefaultL2 = 1e-3
 )
 
 // ErrNotFitted is returned (wrapped) by the prediction methods of a model
@@ -36,7 +36,7 @@ const (
 var ErrNotFitted = errors.New("nodeclass: the model is not fitted")
 
 // L2Grid returns the penalties searched by the selection functions.
-func L2Grid() []float64 { return []float64{1e-6, 3e-6, 1e-5, 3e-5, 1e-4, 3e-4, 1e-3} }
+func L2Grid() []float64 { return []float64{1e-5, 3e-5, 1e-4, 3e-4, 1e-3, 3e-3, 1e-2} }
 
 // Normalization is what happens to the raw features before propagation.
 type Normalization int
@@ -141,6 +141,7 @@ func (f pprFilter) block(ctx context.Context, g *graph.CSR, b *mat.Dense) (*mat.
 // probabilities.
 type linear struct {
 	lr    logreg.Classifier
+	scale float64 // the design's scaling (designScale)
 	norm  Normalization
 	f     filter
 	probs *mat.Dense
@@ -149,7 +150,6 @@ type linear struct {
 // fitLinear fits logistic regression on the rows at the labelled nodes of
 // P·X̂ (never forming P·X) and predicts every node by P(X̂W) + 1bᵀ.
 func fitLinear(ctx context.Context, g *graph.CSR, x Features, labels []int, norm Normalization, f filter, l2 float64, classes, maxIter int, cache *designCache) (*linear, error) {
-	n := g.Nodes()
 	if err := checkData(g, x, labels); err != nil {
 		return nil, err
 	}
@@ -167,21 +167,40 @@ func fitLinear(ctx context.Context, g *graph.CSR, x Features, labels []int, norm
 	if err != nil {
 		return nil, fmt.Errorf("nodeclass: %w", err)
 	}
-	m := &linear{norm: norm, f: f}
+	m := &linear{norm: norm, f: f, scale: designScale(z)}
 	m.lr = logreg.Classifier{L2: l2, Classes: classes, MaxIter: maxIter}
 	if m.lr.Classes == 0 {
 		m.lr.Classes = numClasses(labels)
 	}
+	var zs mat.Dense
+	zs.Scale(m.scale, z)
 	var nc *logreg.NotConvergedError
-	if err := m.lr.Fit(ctx, logreg.Dense{X: z}, y); err != nil && !errors.As(err, &nc) {
+	if err := m.lr.Fit(ctx, logreg.Dense{X: &zs}, y); err != nil && !errors.As(err, &nc) {
 		return nil, fmt.Errorf("nodeclass: %w", err)
 	}
 	m.probs, err = m.predict(ctx, g, xn)
 	if err != nil {
 		return nil, err
 	}
-	_ = n
 	return m, nil
+}
+
+// designScale returns 1/√(mean_i ‖z_i‖²) over the rows of z (1 for a
+// zero design): the logistic regression is fitted on the rows scaled to a
+// mean squared norm of 1, so that the penalty λ means the same on every
+// data set whatever the size of the (normalised, propagated) features.
+func designScale(z *mat.Dense) float64 {
+	r, _ := z.Dims()
+	var ss float64
+	for i := 0; i < r; i++ {
+		for _, v := range z.RawRowView(i) {
+			ss += v * v
+		}
+	}
+	if ss == 0 {
+		return 1
+	}
+	return math.Sqrt(float64(r) / ss)
 }
 
 // predict returns softmax(P(X̂W) + 1bᵀ) on the graph g with normalised
@@ -191,6 +210,7 @@ func (m *linear) predict(ctx context.Context, g *graph.CSR, xn Features) (*mat.D
 	if err != nil {
 		return nil, err
 	}
+	w.Scale(m.scale, w)
 	z, err := m.f.block(ctx, g, xn.Mul(w))
 	if err != nil {
 		return nil, fmt.Errorf("nodeclass: %w", err)

@@ -140,9 +140,19 @@ func TestLinearModelsAgainstDense(t *testing.T) {
 			require.NoError(t, tc.model.Fit(ctx, g, x, labels), tc.name)
 			got, err := tc.model.Probabilities()
 			require.NoError(t, err)
+			// The models scale the design to a mean squared row norm of 1
+			// over the labelled rows.
+			var ss float64
+			for i, l := range labels {
+				if l >= 0 {
+					ss += mat.Dot(tc.design.RowView(i), tc.design.RowView(i))
+				}
+			}
+			var scaled mat.Dense
+			scaled.Scale(1/math.Sqrt(ss/float64(countLabelled(labels))), tc.design)
 			ref := logreg.Classifier{L2: 1e-3, GradTol: 1e-9}
-			require.NoError(t, ref.Fit(ctx, logreg.Dense{X: tc.design}, labels))
-			want, err := ref.Probabilities(logreg.Dense{X: tc.design})
+			require.NoError(t, ref.Fit(ctx, logreg.Dense{X: &scaled}, labels))
+			want, err := ref.Probabilities(logreg.Dense{X: &scaled})
 			require.NoError(t, err)
 			// both fits stop at ‖∇J‖ ≈ 1e-6..1e-9 with curvature ≥ λ = 1e-3
 			assert.True(t, mat.EqualApprox(want, got, 1e-3), tc.name)
@@ -339,4 +349,14 @@ func TestEvaluateTwoStages(t *testing.T) {
 	assert.Equal(t, want, out.Test)
 	_, err = PerClassSplit(truth, 20, 20, 0)
 	assert.ErrorContains(t, err, "fewer than train+val")
+}
+
+func countLabelled(labels []int) int {
+	k := 0
+	for _, l := range labels {
+		if l >= 0 {
+			k++
+		}
+	}
+	return k
 }
