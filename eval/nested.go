@@ -58,8 +58,10 @@ func (cv NestedCV) Run(ctx context.Context, labels, outer []int, seed uint64) (N
 	}
 	k := 0
 	for i, f := range outer {
-		if f < -1 {
-			return NestedResult{}, fmt.Errorf("eval: nested CV: fold id %d of item %d is invalid: it must be ≥ −1", f, i)
+		if f < -1 || f >= len(labels) {
+			// More folds than items cannot all be non-empty: refuse rather
+			// than allocate for a fold id from a file.
+			return NestedResult{}, fmt.Errorf("eval: nested CV: fold id %d of item %d is invalid: it must be in [−1, %d)", f, i, len(labels))
 		}
 		k = max(k, f+1)
 	}

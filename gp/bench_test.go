@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/eval"
+	"github.com/gssl/gssl/internal/sharedtest"
 	"github.com/gssl/gssl/loaders"
 )
 
@@ -40,7 +41,7 @@ func BenchmarkLikelihood(b *testing.B) {
 // labelled rotated digits of srmnist's 10 % subset (784 pixels, angles
 // standardised), as scripts/imgp_sklearn_gp.py fits scikit-learn's.
 func BenchmarkFitSRMNIST(b *testing.B) {
-	dir := filepath.Join("..", "..", "shared", "data", "srmnist")
+	dir := sharedtest.Data(b, "srmnist")
 	tr, err := loaders.ReadImages(filepath.Join(dir, "train_images_u8.bin.gz"), 784)
 	if err != nil {
 		b.Fatal(err)

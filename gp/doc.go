@@ -25,6 +25,6 @@
 // This is the explicit dense path: memory O(n² + n·d), time O(n³) per
 // likelihood evaluation for n training points, on the project's GEMM
 // kernels (internal/dense: blocked Cholesky K = RᵀR, triangular solves, K⁻¹
-// = R⁻¹R⁻ᵀ with R⁻¹ in n³/6 multiply-adds): n = 1001 takes 70–90 ms per
-// evaluation and gradient on two cores (BenchmarkLikelihood).
+// = R⁻¹R⁻ᵀ with R⁻¹ in n³/6 multiply-adds); BenchmarkLikelihood times one
+// evaluation and gradient.
 package gp

@@ -41,8 +41,9 @@ const minCheckWork = 1 << 16
 // non-negative; W is symmetric (see below); and given Degrees equal the row
 // sums, summed in column order, bitwise. The CSR keeps the slices (no copy):
 // they must stay unmodified for as long as the graph is used. nil Weights
-// allocate a slice of ones (8 bytes per stored entry) and nil Degrees a
-// slice of row sums (8 bytes per node).
+// mean every weight is 1 (the graph then stores none, as it drops weights
+// that are all 1), and nil Degrees allocate a slice of row sums (8 bytes per
+// node).
 //
 // Symmetry is checked without random access: the sum over the entries above
 // the diagonal of h(i, j, W_ij) must equal the sum over the entries below it
@@ -58,12 +59,6 @@ func FromCSRArrays(n int, a CSRArrays) (*CSR, error) {
 		return nil, err
 	}
 	unit := a.Weights == nil
-	if unit {
-		a.Weights = make([]float64, len(a.Indices))
-		for k := range a.Weights {
-			a.Weights[k] = 1
-		}
-	}
 	given := a.Degrees != nil
 	if !given {
 		a.Degrees = make([]float64, n)
@@ -91,7 +86,10 @@ func FromCSRArrays(n int, a CSRArrays) (*CSR, error) {
 			var d float64
 			prev := int32(-1)
 			for p := a.Indptr[i]; p < a.Indptr[i+1]; p++ {
-				c, w := a.Indices[p], a.Weights[p]
+				c, w := a.Indices[p], 1.0
+				if !unit {
+					w = a.Weights[p]
+				}
 				if c <= prev || int(c) >= n {
 					if c < 0 || int(c) >= n {
 						recordErr(i, fmt.Errorf("graph: row %d, entry %d: column %d out of range [0, %d)", i, p, c, n))
@@ -140,23 +138,25 @@ func FromCSRArrays(n int, a CSRArrays) (*CSR, error) {
 	if upper != lower {
 		return nil, fmt.Errorf("graph: the arrays are not symmetric: some entry W_ij has no equal W_ji")
 	}
-	return &CSR{n: n, indptr: a.Indptr, indices: a.Indices, weights: a.Weights, degree: a.Degrees,
-		selfLoops: selfLoops, unitWeights: unit || allUnit}, nil
+	g := &CSR{n: n, indptr: a.Indptr, indices: a.Indices, weights: a.Weights, degree: a.Degrees,
+		selfLoops: selfLoops, unitWeights: unit || allUnit}
+	g.dropUnitWeights()
+	return g, nil
 }
 
 // FromCSRArraysTrusted is FromCSRArrays for arrays known to be valid, such
 // as those of a checksummed file that this package's arrays were written
 // to: it checks only the lengths and the two ends of Indptr, in O(1), and
 // takes the number of self loops and whether every weight is 1 from the
-// caller. Weights and Degrees must not be nil. Arrays that break the rules
-// of FromCSRArrays give wrong results and may crash the vector products,
-// which read them without bounds checks.
+// caller. Degrees must not be nil; Weights may be nil only when unitWeights
+// is true. Arrays that break the rules of FromCSRArrays give wrong results
+// and may crash the vector products, which read them without bounds checks.
 func FromCSRArraysTrusted(n int, a CSRArrays, selfLoops int, unitWeights bool) (*CSR, error) {
 	if err := checkArrayShapes(n, a); err != nil {
 		return nil, err
 	}
-	if a.Weights == nil || a.Degrees == nil {
-		return nil, fmt.Errorf("graph: trusted arrays need weights and degrees")
+	if (a.Weights == nil && !unitWeights) || a.Degrees == nil {
+		return nil, fmt.Errorf("graph: trusted arrays need weights and degrees (weights may be nil when every weight is 1)")
 	}
 	if a.Indptr[0] != 0 || a.Indptr[n] != len(a.Indices) {
 		return nil, fmt.Errorf("graph: row offsets run from %d to %d, want 0 to %d", a.Indptr[0], a.Indptr[n], len(a.Indices))
@@ -164,8 +164,10 @@ func FromCSRArraysTrusted(n int, a CSRArrays, selfLoops int, unitWeights bool) (
 	if selfLoops < 0 || selfLoops > n || selfLoops > len(a.Indices) {
 		return nil, fmt.Errorf("graph: %d self loops out of range [0, %d]", selfLoops, min(n, len(a.Indices)))
 	}
-	return &CSR{n: n, indptr: a.Indptr, indices: a.Indices, weights: a.Weights, degree: a.Degrees,
-		selfLoops: selfLoops, unitWeights: unitWeights}, nil
+	g := &CSR{n: n, indptr: a.Indptr, indices: a.Indices, weights: a.Weights, degree: a.Degrees,
+		selfLoops: selfLoops, unitWeights: unitWeights}
+	g.dropUnitWeights()
+	return g, nil
 }
 
 // checkArrayShapes checks the lengths of a against n.

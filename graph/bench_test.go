@@ -2,31 +2,23 @@ package graph_test
 
 import (
 	"fmt"
-	"os"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/graph"
+	"github.com/gssl/gssl/internal/sharedtest"
 	"github.com/gssl/gssl/loaders"
 )
 
-// benchGraph loads PubMed from the shared data (or Cora from testdata when
-// the shared folder is absent).
+// benchGraph loads PubMed from the shared data.
 func benchGraph(b *testing.B) (string, *graph.CSR) {
 	b.Helper()
-	for _, dir := range []string{"../../shared/data/pubmed", "../testdata/cora"} {
-		if _, err := os.Stat(dir); err != nil {
-			continue
-		}
-		ds, err := loaders.LoadNodeDataset(dir)
-		if err != nil {
-			b.Fatal(err)
-		}
-		return ds.Name, ds.Graph
+	ds, err := loaders.LoadNodeDataset(sharedtest.Data(b, "pubmed"))
+	if err != nil {
+		b.Fatal(err)
 	}
-	b.Skip("no data set found")
-	return "", nil
+	return ds.Name, ds.Graph
 }
 
 // productBytes is the memory a product with c columns must touch at least:

@@ -36,6 +36,13 @@ func blockRows1(g *CSR, dst []float64, ds, first int, x []float64, xs int, s Sca
 				xr := x[o : o+1 : o+1]
 				a0 += float64(w * xr[0])
 			}
+		} else if unit {
+			for k := a; k < b; k++ {
+				col := indices[k]
+				w, o := right[col], int(col)*xs
+				xr := x[o : o+1 : o+1]
+				a0 += float64(w * xr[0])
+			}
 		} else {
 			for k := a; k < b; k++ {
 				col := indices[k]
@@ -77,6 +84,14 @@ func blockRows2(g *CSR, dst []float64, ds, first int, x []float64, xs int, s Sca
 		} else if right == nil {
 			for k := a; k < b; k++ {
 				w, o := weights[k], int(indices[k])*xs
+				xr := x[o : o+2 : o+2]
+				a0 += float64(w * xr[0])
+				a1 += float64(w * xr[1])
+			}
+		} else if unit {
+			for k := a; k < b; k++ {
+				col := indices[k]
+				w, o := right[col], int(col)*xs
 				xr := x[o : o+2 : o+2]
 				a0 += float64(w * xr[0])
 				a1 += float64(w * xr[1])
@@ -131,6 +146,15 @@ func blockRows3(g *CSR, dst []float64, ds, first int, x []float64, xs int, s Sca
 				a1 += float64(w * xr[1])
 				a2 += float64(w * xr[2])
 			}
+		} else if unit {
+			for k := a; k < b; k++ {
+				col := indices[k]
+				w, o := right[col], int(col)*xs
+				xr := x[o : o+3 : o+3]
+				a0 += float64(w * xr[0])
+				a1 += float64(w * xr[1])
+				a2 += float64(w * xr[2])
+			}
 		} else {
 			for k := a; k < b; k++ {
 				col := indices[k]
@@ -180,6 +204,16 @@ func blockRows4(g *CSR, dst []float64, ds, first int, x []float64, xs int, s Sca
 		} else if right == nil {
 			for k := a; k < b; k++ {
 				w, o := weights[k], int(indices[k])*xs
+				xr := x[o : o+4 : o+4]
+				a0 += float64(w * xr[0])
+				a1 += float64(w * xr[1])
+				a2 += float64(w * xr[2])
+				a3 += float64(w * xr[3])
+			}
+		} else if unit {
+			for k := a; k < b; k++ {
+				col := indices[k]
+				w, o := right[col], int(col)*xs
 				xr := x[o : o+4 : o+4]
 				a0 += float64(w * xr[0])
 				a1 += float64(w * xr[1])
@@ -246,6 +280,17 @@ func blockRows5(g *CSR, dst []float64, ds, first int, x []float64, xs int, s Sca
 				a3 += float64(w * xr[3])
 				a4 += float64(w * xr[4])
 			}
+		} else if unit {
+			for k := a; k < b; k++ {
+				col := indices[k]
+				w, o := right[col], int(col)*xs
+				xr := x[o : o+5 : o+5]
+				a0 += float64(w * xr[0])
+				a1 += float64(w * xr[1])
+				a2 += float64(w * xr[2])
+				a3 += float64(w * xr[3])
+				a4 += float64(w * xr[4])
+			}
 		} else {
 			for k := a; k < b; k++ {
 				col := indices[k]
@@ -303,6 +348,18 @@ func blockRows6(g *CSR, dst []float64, ds, first int, x []float64, xs int, s Sca
 		} else if right == nil {
 			for k := a; k < b; k++ {
 				w, o := weights[k], int(indices[k])*xs
+				xr := x[o : o+6 : o+6]
+				a0 += float64(w * xr[0])
+				a1 += float64(w * xr[1])
+				a2 += float64(w * xr[2])
+				a3 += float64(w * xr[3])
+				a4 += float64(w * xr[4])
+				a5 += float64(w * xr[5])
+			}
+		} else if unit {
+			for k := a; k < b; k++ {
+				col := indices[k]
+				w, o := right[col], int(col)*xs
 				xr := x[o : o+6 : o+6]
 				a0 += float64(w * xr[0])
 				a1 += float64(w * xr[1])
@@ -381,6 +438,19 @@ func blockRows7(g *CSR, dst []float64, ds, first int, x []float64, xs int, s Sca
 				a5 += float64(w * xr[5])
 				a6 += float64(w * xr[6])
 			}
+		} else if unit {
+			for k := a; k < b; k++ {
+				col := indices[k]
+				w, o := right[col], int(col)*xs
+				xr := x[o : o+7 : o+7]
+				a0 += float64(w * xr[0])
+				a1 += float64(w * xr[1])
+				a2 += float64(w * xr[2])
+				a3 += float64(w * xr[3])
+				a4 += float64(w * xr[4])
+				a5 += float64(w * xr[5])
+				a6 += float64(w * xr[6])
+			}
 		} else {
 			for k := a; k < b; k++ {
 				col := indices[k]
@@ -446,6 +516,20 @@ func blockRows8(g *CSR, dst []float64, ds, first int, x []float64, xs int, s Sca
 		} else if right == nil {
 			for k := a; k < b; k++ {
 				w, o := weights[k], int(indices[k])*xs
+				xr := x[o : o+8 : o+8]
+				a0 += float64(w * xr[0])
+				a1 += float64(w * xr[1])
+				a2 += float64(w * xr[2])
+				a3 += float64(w * xr[3])
+				a4 += float64(w * xr[4])
+				a5 += float64(w * xr[5])
+				a6 += float64(w * xr[6])
+				a7 += float64(w * xr[7])
+			}
+		} else if unit {
+			for k := a; k < b; k++ {
+				col := indices[k]
+				w, o := right[col], int(col)*xs
 				xr := x[o : o+8 : o+8]
 				a0 += float64(w * xr[0])
 				a1 += float64(w * xr[1])

@@ -3,6 +3,8 @@ package graph
 import (
 	"fmt"
 	"math"
+
+	"github.com/gssl/gssl/internal/parallel"
 )
 
 // DuplicatePolicy says what to do when the same (row, column) entry is given
@@ -104,21 +106,30 @@ type Edge struct {
 	W    float64
 }
 
-// FromEdges builds a graph on n nodes from an edge list.
+// batch is the number of edges FromEdges and FromCOO hand to a Builder at a
+// time: small enough for the int32 copies to stay in cache.
+const batch = 4096
+
+// FromEdges builds a graph on n nodes from an edge list with a Builder: the
+// memory of the result plus O(n) (see Builder for the peak).
 func FromEdges(n int, edges []Edge, opt Options) (*CSR, error) {
-	rows := make([]int32, len(edges))
-	cols := make([]int32, len(edges))
-	vals := make([]float64, len(edges))
 	if err := checkN(n); err != nil {
 		return nil, err
 	}
+	loop, weighted := -1, false
 	for k, e := range edges {
 		if err := checkEntry(n, k, e.U, e.V, e.W); err != nil {
 			return nil, err
 		}
-		rows[k], cols[k], vals[k] = int32(e.U), int32(e.V), e.W
+		if e.U == e.V && loop < 0 {
+			loop = k
+		}
+		weighted = weighted || e.W != 1
 	}
-	return build(n, rows, cols, vals, opt)
+	return fromEntries(n, len(edges), weighted, loop, opt, func(k int) (int, int, float64) {
+		e := edges[k]
+		return e.U, e.V, e.W
+	})
 }
 
 // FromCOO builds a graph on n nodes from coordinate triplets (rows[k],
@@ -131,9 +142,7 @@ func FromCOO(n int, rows, cols []int, weights []float64, opt Options) (*CSR, err
 	if err := checkN(n); err != nil {
 		return nil, err
 	}
-	r := make([]int32, len(rows))
-	c := make([]int32, len(rows))
-	v := make([]float64, len(rows))
+	loop, weighted := -1, false
 	for k := range rows {
 		w := 1.0
 		if weights != nil {
@@ -142,9 +151,59 @@ func FromCOO(n int, rows, cols []int, weights []float64, opt Options) (*CSR, err
 		if err := checkEntry(n, k, rows[k], cols[k], w); err != nil {
 			return nil, err
 		}
-		r[k], c[k], v[k] = int32(rows[k]), int32(cols[k]), w
+		if rows[k] == cols[k] && loop < 0 {
+			loop = k
+		}
+		weighted = weighted || w != 1
 	}
-	return build(n, r, c, v, opt)
+	return fromEntries(n, len(rows), weighted, loop, opt, func(k int) (int, int, float64) {
+		w := 1.0
+		if weights != nil {
+			w = weights[k]
+		}
+		return rows[k], cols[k], w
+	})
+}
+
+// fromEntries runs the two passes of a Builder over m validated entries,
+// handed over in batches; loop is the first self loop (−1 for none), for the
+// message of SelfLoopError.
+func fromEntries(n, m int, weighted bool, loop int, opt Options, entry func(k int) (u, v int, w float64)) (*CSR, error) {
+	b, err := NewBuilder(n, weighted, opt)
+	if err != nil {
+		return nil, err
+	}
+	if opt.SelfLoops == SelfLoopError && loop >= 0 {
+		u, _, _ := entry(loop)
+		return nil, fmt.Errorf("graph: edge %d is a self loop on node %d (self-loop policy: error)", loop, u)
+	}
+	src := make([]int32, min(m, batch))
+	dst := make([]int32, len(src))
+	var w []float64
+	if weighted {
+		w = make([]float64, len(src))
+	}
+	for pass := 0; pass < 2; pass++ {
+		for lo := 0; lo < m; lo += batch {
+			hi := min(lo+batch, m)
+			for k := lo; k < hi; k++ {
+				u, v, x := entry(k)
+				src[k-lo], dst[k-lo] = int32(u), int32(v)
+				if w != nil {
+					w[k-lo] = x
+				}
+			}
+			if pass == 0 {
+				err = b.CountChunk(src[:hi-lo], dst[:hi-lo])
+			} else {
+				err = b.FillChunk(src[:hi-lo], dst[:hi-lo], w[:min(len(w), hi-lo)])
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	return b.Build()
 }
 
 func checkN(n int) error {
@@ -168,231 +227,71 @@ func checkEntry(n, k, u, v int, w float64) error {
 	return nil
 }
 
-// build assembles validated entries. It owns rows, cols and vals.
-func build(n int, rows, cols []int32, vals []float64, opt Options) (*CSR, error) {
+// checkOptions rejects policies outside their enumerations.
+func checkOptions(opt Options) error {
 	switch opt.Duplicates {
 	case DuplicateError, DuplicateSum, DuplicateMax:
 	default:
-		return nil, fmt.Errorf("graph: unknown duplicate policy %d", int(opt.Duplicates))
+		return fmt.Errorf("graph: unknown duplicate policy %d", int(opt.Duplicates))
 	}
 	switch opt.SelfLoops {
 	case SelfLoopKeep, SelfLoopDrop, SelfLoopError:
 	default:
-		return nil, fmt.Errorf("graph: unknown self-loop policy %d", int(opt.SelfLoops))
+		return fmt.Errorf("graph: unknown self-loop policy %d", int(opt.SelfLoops))
 	}
-	// Self loops first: they are the same under every symmetrisation.
-	k := 0
-	for i := range rows {
-		if rows[i] == cols[i] {
-			switch opt.SelfLoops {
-			case SelfLoopError:
-				return nil, fmt.Errorf("graph: edge %d is a self loop on node %d (self-loop policy: error)", i, rows[i])
-			case SelfLoopDrop:
-				continue
-			}
-		}
-		rows[k], cols[k], vals[k] = rows[i], cols[i], vals[i]
-		k++
-	}
-	rows, cols, vals = rows[:k], cols[:k], vals[:k]
-
 	switch opt.Symmetrize {
-	case Undirected:
-		r, c, v := mirror(rows, cols, vals)
-		g, err := assemble(n, r, c, v, opt.Duplicates)
-		if err != nil {
-			return nil, err
-		}
-		return g, nil
-	case DirectedMax, DirectedSum, DirectedMean, DirectedMutual:
-		a, err := assemble(n, rows, cols, vals, opt.Duplicates)
-		if err != nil {
-			return nil, fmt.Errorf("%w (arcs of directed input)", err)
-		}
-		return symmetrize(a, opt.Symmetrize), nil
+	case Undirected, DirectedMax, DirectedSum, DirectedMean, DirectedMutual:
+	default:
+		return fmt.Errorf("graph: unknown symmetrization %d", int(opt.Symmetrize))
 	}
-	return nil, fmt.Errorf("graph: unknown symmetrization %d", int(opt.Symmetrize))
+	return nil
 }
 
-// mirror returns the entries plus their transposes (self loops once).
-func mirror(rows, cols []int32, vals []float64) ([]int32, []int32, []float64) {
-	m := 2 * len(rows)
-	r := make([]int32, 0, m)
-	c := make([]int32, 0, m)
-	v := make([]float64, 0, m)
-	for k := range rows {
-		r, c, v = append(r, rows[k]), append(c, cols[k]), append(v, vals[k])
-		if rows[k] != cols[k] {
-			r, c, v = append(r, cols[k]), append(c, rows[k]), append(v, vals[k])
-		}
-	}
-	return r, c, v
-}
+// finishRows is the number of rows per task of finish.
+const finishRows = 1 << 13
 
-// assemble sorts triplets into CSR order by two stable counting sorts
-// (column, then row) and merges repeated entries by the policy. The result
-// need not be symmetric; callers ensure it is or symmetrise it.
-func assemble(n int, rows, cols []int32, vals []float64, dup DuplicatePolicy) (*CSR, error) {
-	m := len(rows)
-	// Counting sort by column.
-	count := make([]int, n+1)
-	for _, c := range cols {
-		count[c+1]++
-	}
-	for i := 0; i < n; i++ {
-		count[i+1] += count[i]
-	}
-	r1 := make([]int32, m)
-	c1 := make([]int32, m)
-	v1 := make([]float64, m)
-	for k, c := range cols {
-		p := count[c]
-		count[c]++
-		r1[p], c1[p], v1[p] = rows[k], c, vals[k]
-	}
-	// Stable counting sort by row.
-	indptr := make([]int, n+1)
-	for _, r := range r1 {
-		indptr[r+1]++
-	}
-	for i := 0; i < n; i++ {
-		indptr[i+1] += indptr[i]
-	}
-	next := append([]int(nil), indptr[:n]...)
-	indices := make([]int32, m)
-	weights := make([]float64, m)
-	for k, r := range r1 {
-		p := next[r]
-		next[r]++
-		indices[p], weights[p] = c1[k], v1[k]
-	}
-	// Merge duplicates in place.
-	out := 0
-	for i := 0; i < n; i++ {
-		lo, hi := indptr[i], indptr[i+1]
-		indptr[i] = out
-		for p := lo; p < hi; p++ {
-			if out > indptr[i] && indices[out-1] == indices[p] {
-				switch dup {
-				case DuplicateError:
-					return nil, fmt.Errorf("graph: duplicate edge (%d, %d) (duplicate policy: error; choose sum or max to merge)", i, indices[p])
-				case DuplicateSum:
-					weights[out-1] += weights[p]
-				case DuplicateMax:
-					weights[out-1] = math.Max(weights[out-1], weights[p])
-				}
-				continue
-			}
-			indices[out], weights[out] = indices[p], weights[p]
-			out++
-		}
-	}
-	indptr[n] = out
-	return finish(n, indptr, indices[:out:out], weights[:out:out]), nil
-}
-
-// finish computes degrees and the self-loop count of assembled arrays.
+// finish makes a CSR of assembled arrays: it computes the degrees and the
+// self-loop count, and drops weights that are all 1 (weights nil means unit
+// weights).
 func finish(n int, indptr []int, indices []int32, weights []float64) *CSR {
-	g := &CSR{n: n, indptr: indptr, indices: indices, weights: weights, degree: make([]float64, n), unitWeights: true}
-	for _, w := range weights {
-		if w != 1 {
-			g.unitWeights = false
-			break
-		}
-	}
-	for i := 0; i < n; i++ {
-		var d float64
-		for p := indptr[i]; p < indptr[i+1]; p++ {
-			d += weights[p]
-			if int(indices[p]) == i {
-				g.selfLoops++
+	g := &CSR{n: n, indptr: indptr, indices: indices, weights: weights, degree: make([]float64, n)}
+	chunks := parallel.NumChunks(n, finishRows)
+	loops := make([]int, chunks)
+	unit := make([]bool, chunks)
+	parallel.Chunks(n, finishRows, func(k, lo, hi int) {
+		u := true
+		if weights != nil {
+			for _, w := range weights[indptr[lo]:indptr[hi]] {
+				if w != 1 {
+					u = false
+					break
+				}
 			}
 		}
-		g.degree[i] = d
+		unit[k] = u
+		for i := lo; i < hi; i++ {
+			a, b := indptr[i], indptr[i+1]
+			var d float64
+			if weights == nil {
+				d = float64(b - a) // the exact sum of b − a ones
+			} else {
+				for _, w := range weights[a:b] {
+					d += w
+				}
+			}
+			for _, c := range indices[a:b] {
+				if int(c) == i {
+					loops[k]++
+				}
+			}
+			g.degree[i] = d
+		}
+	})
+	g.unitWeights = true
+	for k := range loops {
+		g.selfLoops += loops[k]
+		g.unitWeights = g.unitWeights && unit[k]
 	}
+	g.dropUnitWeights()
 	return g
-}
-
-// symmetrize merges a directed CSR with its transpose.
-func symmetrize(a *CSR, how Symmetrization) *CSR {
-	t := a.transpose()
-	n := a.n
-	indptr := make([]int, n+1)
-	indices := make([]int32, 0, len(a.indices)+len(t.indices))
-	weights := make([]float64, 0, len(a.indices)+len(t.indices))
-	for i := 0; i < n; i++ {
-		ac, aw := a.Row(i)
-		tc, tw := t.Row(i)
-		p, q := 0, 0
-		for p < len(ac) || q < len(tc) {
-			var c int32
-			var w float64
-			switch {
-			case q == len(tc) || (p < len(ac) && ac[p] < tc[q]):
-				c, w = ac[p], aw[p]
-				p++
-				if int(c) != i && how == DirectedMutual {
-					continue
-				}
-				if how == DirectedMean && int(c) != i {
-					w /= 2
-				}
-			case p == len(ac) || tc[q] < ac[p]:
-				c, w = tc[q], tw[q]
-				q++
-				if how == DirectedMutual {
-					continue
-				}
-				if how == DirectedMean {
-					w /= 2
-				}
-			default: // the same column in both
-				c = ac[p]
-				if int(c) == i { // a self loop is its own transpose
-					w = aw[p]
-				} else {
-					switch how {
-					case DirectedMax:
-						w = math.Max(aw[p], tw[q])
-					case DirectedSum:
-						w = aw[p] + tw[q]
-					case DirectedMean:
-						w = (aw[p] + tw[q]) / 2
-					case DirectedMutual:
-						w = math.Min(aw[p], tw[q])
-					}
-				}
-				p++
-				q++
-			}
-			indices = append(indices, c)
-			weights = append(weights, w)
-		}
-		indptr[i+1] = len(indices)
-	}
-	return finish(n, indptr, indices, weights)
-}
-
-// transpose returns Aᵀ of a possibly non-symmetric assembled matrix.
-func (g *CSR) transpose() *CSR {
-	n := g.n
-	indptr := make([]int, n+1)
-	for _, c := range g.indices {
-		indptr[c+1]++
-	}
-	for i := 0; i < n; i++ {
-		indptr[i+1] += indptr[i]
-	}
-	next := append([]int(nil), indptr[:n]...)
-	indices := make([]int32, len(g.indices))
-	weights := make([]float64, len(g.indices))
-	for i := 0; i < n; i++ {
-		for p := g.indptr[i]; p < g.indptr[i+1]; p++ {
-			c := g.indices[p]
-			q := next[c]
-			next[c]++
-			indices[q], weights[q] = int32(i), g.weights[p]
-		}
-	}
-	return &CSR{n: n, indptr: indptr, indices: indices, weights: weights}
 }

@@ -18,12 +18,12 @@ type CSR struct {
 	n         int
 	indptr    []int     // len n+1: row i is indices[indptr[i]:indptr[i+1]]
 	indices   []int32   // column of each stored entry, ascending within a row
-	weights   []float64 // weight of each stored entry
+	weights   []float64 // weight of each stored entry; nil for unit weights
 	degree    []float64 // row sums of W
 	selfLoops int       // number of stored diagonal entries
 	// unitWeights is true when every stored weight is exactly 1 (set by
-	// finish): products then read the pattern only, skipping 8 of the 12
-	// bytes per stored entry.
+	// finish): the graph then stores no weights (weights is nil), and
+	// products read the pattern only.
 	unitWeights bool
 	// sell is the SELL-C-σ copy the vector products use, built on first
 	// use (sell.go).
@@ -60,10 +60,60 @@ func (g *CSR) Degree(i int) float64 { return g.degree[i] }
 func (g *CSR) Degrees() []float64 { return append([]float64(nil), g.degree...) }
 
 // Row returns the neighbours of node i in ascending order and their weights.
-// The slices are views into the graph and must not be modified.
+// The slices are views into the graph and must not be modified; for a graph
+// with unit weights the weights are a view of one read-only slice of ones
+// that all graphs share.
 func (g *CSR) Row(i int) (cols []int32, weights []float64) {
 	lo, hi := g.indptr[i], g.indptr[i+1]
+	if g.weights == nil {
+		return g.indices[lo:hi:hi], ones(hi - lo)
+	}
 	return g.indices[lo:hi:hi], g.weights[lo:hi:hi]
+}
+
+// sharedOnes is the slice of ones behind the rows of graphs with unit
+// weights; it is replaced by a longer one when a longer row asks for it and
+// is never written after it is published.
+var sharedOnes atomic.Pointer[[]float64]
+
+// ones returns a read-only slice of m ones.
+func ones(m int) []float64 {
+	if p := sharedOnes.Load(); p != nil && len(*p) >= m {
+		return (*p)[:m:m]
+	}
+	for {
+		p := sharedOnes.Load()
+		size := m
+		if p != nil {
+			size = max(m, 2*len(*p))
+		}
+		v := make([]float64, size)
+		for k := range v {
+			v[k] = 1
+		}
+		if sharedOnes.CompareAndSwap(p, &v) {
+			return v[:m:m]
+		}
+		if p := sharedOnes.Load(); len(*p) >= m {
+			return (*p)[:m:m]
+		}
+	}
+}
+
+// dropUnitWeights forgets the weights of a graph whose weights are all 1:
+// such a graph stores none (see Row).
+func (g *CSR) dropUnitWeights() {
+	if g.unitWeights {
+		g.weights = nil
+	}
+}
+
+// weight returns the weight of stored entry p.
+func (g *CSR) weight(p int) float64 {
+	if g.weights == nil {
+		return 1
+	}
+	return g.weights[p]
 }
 
 // RowLen returns the number of stored entries of row i.
@@ -110,11 +160,14 @@ func (g *CSR) ForEachEdge(fn func(u, v int, w float64)) {
 	}
 }
 
-// Bytes returns the memory held by the graph's arrays (not counting the
-// SELL-C-σ copy that vector and block products build on AVX2 CPUs; see
-// ScaledMulVecTo).
+// Bytes returns the memory held by the graph's arrays: 8 bytes per row
+// pointer and per degree, 4 per stored entry and 8 more per entry for a
+// weighted graph (a graph with unit weights stores no weights; its rows share
+// one slice of ones with every other graph's). It does not count the SELL-C-σ copy
+// that vector and block products build on AVX2 CPUs (see ScaledMulVecTo and
+// SlicedBytes).
 func (g *CSR) Bytes() int {
-	return 8*len(g.indptr) + 4*len(g.indices) + 8*len(g.weights) + 8*len(g.degree)
+	return 8*cap(g.indptr) + 4*cap(g.indices) + 8*cap(g.weights) + 8*cap(g.degree)
 }
 
 // Dense returns W as a dense n×n matrix: the explicit O(n²) path, for tests
@@ -139,10 +192,8 @@ const minParallelWork = 1 << 15
 
 // minSlicedParallelWork is the number of stored entries per goroutine below
 // which a SELL vector product runs on one goroutine (graphs under 2^15
-// entries). With goroutines started per call, two goroutines were slower than
-// one on PubMed (190–200 against 120–160 µs: the second started late); with
-// internal/parallel's standing workers, on a quiet machine, two took 67–99 µs
-// against 89–118 µs for one (BENCHMARKS.md, foundation).
+// entries): from there two of internal/parallel's standing workers beat one
+// on PubMed (BenchmarkSliced; BENCHMARKS.md, Sparse products).
 const minSlicedParallelWork = 1 << 14
 
 // minSlicedWork is the number of stored entries from which vector products
@@ -230,6 +281,12 @@ func (g *CSR) scaledRows(dst, x []float64, s Scaling, lo, hi int) {
 		} else if r == nil {
 			for k := a; k < b; k++ {
 				sum += float64(weights[k] * x[indices[k]])
+			}
+		} else if g.unitWeights {
+			// (1·r_c)·x_c is r_c·x_c exactly.
+			for k := a; k < b; k++ {
+				c := indices[k]
+				sum += float64(r[c] * x[c])
 			}
 		} else {
 			for k := a; k < b; k++ {

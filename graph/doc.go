@@ -4,9 +4,11 @@
 // A graph on n nodes is its symmetric weight matrix W (W_ij = W_ji ≥ 0). Row i
 // lists the neighbours of node i in ascending order with their weights; an
 // undirected edge {i, j} is stored twice (in row i and in row j), a self loop
-// once. Storage is an int row pointer per node plus an int32 column index and a
-// float64 weight per stored entry: about 12 bytes per non-zero, O(n + nnz) in
-// all. The degree of node i is the row sum d_i = Σ_j W_ij (a self loop counts
+// once. Storage is an int row pointer and a float64 degree per node plus an
+// int32 column index and a float64 weight per stored entry: about 12 bytes per
+// non-zero, O(n + nnz) in all. A graph whose weights are all 1 (UnitWeights)
+// stores no weights, 4 bytes per non-zero, and Row hands out views of one
+// read-only slice of ones that all graphs share. The degree of node i is the row sum d_i = Σ_j W_ij (a self loop counts
 // once), as in
 //
 //	L_un = D − W,   L_sym = I − D^{-1/2} W D^{-1/2},   L_rw = I − D^{-1} W
@@ -21,6 +23,13 @@
 // mean, or keep only mutual arcs — the "and" rule). Weights must be finite and
 // non-negative; explicit zero weights are stored (a zero squared distance
 // between duplicate points is still an edge).
+//
+// Construction is by counting (Builder, which FromEdges and FromCOO use): one
+// pass over the input counts the entries of every row, a second writes each
+// entry into its row, and each row is then sorted in place by column and
+// weight and merged. No triplet array or transpose is formed; the peak memory
+// is that of the input's entries plus 12 bytes per node (see Builder), and the
+// result does not depend on the order in which edges are given.
 //
 // Products with a vector and with an n×c block are parallel over rows, with
 // chunks balanced by non-zeros. ScaledMulVecTo computes

@@ -53,6 +53,10 @@ func main() {
 		b.WriteString("\t\t\t}\n\t\t} else if right == nil {\n\t\t\tfor k := a; k < b; k++ {\n")
 		fmt.Fprintf(&b, "\t\t\t\tw, o := weights[k], int(indices[k])*xs\n\t\t\t\txr := x[o : o+%d : o+%d]\n", c, c)
 		b.WriteString(accum("w"))
+		// Unit weights store no weights: 1·right[col] is right[col] exactly.
+		b.WriteString("\t\t\t}\n\t\t} else if unit {\n\t\t\tfor k := a; k < b; k++ {\n")
+		fmt.Fprintf(&b, "\t\t\t\tcol := indices[k]\n\t\t\t\tw, o := right[col], int(col)*xs\n\t\t\t\txr := x[o : o+%d : o+%d]\n", c, c)
+		b.WriteString(accum("w"))
 		b.WriteString("\t\t\t}\n\t\t} else {\n\t\t\tfor k := a; k < b; k++ {\n")
 		fmt.Fprintf(&b, "\t\t\t\tcol := indices[k]\n\t\t\t\tw, o := weights[k]*right[col], int(col)*xs\n\t\t\t\txr := x[o : o+%d : o+%d]\n", c, c)
 		b.WriteString(accum("w"))

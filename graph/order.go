@@ -188,7 +188,10 @@ func (g *CSR) Permute(perm []int) (*CSR, error) {
 	}
 	nnz := indptr[n]
 	indices := make([]int32, nnz)
-	weights := make([]float64, nnz)
+	var weights []float64 // nil for unit weights, as in g
+	if !g.unitWeights {
+		weights = make([]float64, nnz)
+	}
 	next := make([]int, n)
 	copy(next, indptr[:n])
 	// W is symmetric, so entry (i, j) of the result exists exactly when
@@ -196,9 +199,6 @@ func (g *CSR) Permute(perm []int) (*CSR, error) {
 	// ascending order and appending j to each such row i leaves every row
 	// sorted without a sort.
 	if g.unitWeights {
-		for k := range weights {
-			weights[k] = 1
-		}
 		for j, p := range perm {
 			for _, q := range g.indices[g.indptr[p]:g.indptr[p+1]] {
 				i := inv[q]

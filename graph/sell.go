@@ -124,6 +124,16 @@ func sortWindowsByLength(g *CSR, sigma int) []int32 {
 	return order
 }
 
+// SlicedBytes returns the memory held by the SELL-C-σ copy that vector and
+// block products build on CPUs with AVX2 (see ScaledMulVecTo), 0 until it is
+// built: with Bytes, every copy of the graph is accounted for.
+func (g *CSR) SlicedBytes() int {
+	if s := g.sell.Load(); s != nil {
+		return s.bytes()
+	}
+	return 0
+}
+
 // sliced returns g's SELL-C-σ copy, building it on first use. Concurrent
 // first calls may each build one; all but the first stored are dropped.
 func (g *CSR) sliced() *sliced {

@@ -3,6 +3,7 @@ package graph
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/gssl/gssl/internal/parallel"
 )
@@ -55,17 +56,27 @@ func (g *CSR) Induced(nodes []int) (*Subgraph, error) {
 		indptr[i+1] = indptr[i] + c
 	}
 	indices := make([]int32, indptr[m])
-	weights := make([]float64, indptr[m])
+	var weights []float64
+	if !g.unitWeights {
+		weights = make([]float64, indptr[m])
+	}
 	for i, p := range nodes {
 		cols, ws := g.Row(p)
 		out := indptr[i]
 		for k, q := range cols {
 			if l := local[q]; l >= 0 {
-				indices[out], weights[out] = l, ws[k]
+				indices[out] = l
+				if weights != nil {
+					weights[out] = ws[k]
+				}
 				out++
 			}
 		}
-		sortRow(indices[indptr[i]:out], weights[indptr[i]:out])
+		if weights == nil {
+			slices.Sort(indices[indptr[i]:out])
+		} else {
+			sortRow(indices[indptr[i]:out], weights[indptr[i]:out])
+		}
 	}
 	return &Subgraph{CSR: finish(m, indptr, indices, weights), Original: append([]int(nil), nodes...), local: local}, nil
 }
@@ -121,14 +132,14 @@ func (g *CSR) Components() (comp []int, count int) {
 // f is called concurrently from several goroutines on large graphs, so it
 // must be safe for concurrent use (a pure function of w is).
 func (g *CSR) MapWeights(f func(w float64) float64) (*CSR, error) {
-	ws := make([]float64, len(g.weights))
+	ws := make([]float64, len(g.indices))
 	// the first entry of each chunk whose mapped weight is invalid, or −1
 	chunks := parallel.NumChunks(len(ws), mapChunk)
 	bad := make([]int, chunks)
 	parallel.Chunks(len(ws), mapChunk, func(k, lo, hi int) {
 		bad[k] = -1
 		for p := lo; p < hi; p++ {
-			v := f(g.weights[p])
+			v := f(g.weight(p))
 			if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
 				bad[k] = p
 				return
@@ -138,7 +149,7 @@ func (g *CSR) MapWeights(f func(w float64) float64) (*CSR, error) {
 	})
 	for _, p := range bad {
 		if p >= 0 {
-			w := g.weights[p]
+			w := g.weight(p)
 			return nil, fmt.Errorf("graph: MapWeights: weight %v mapped to %v; mapped weights must be finite and ≥ 0", w, f(w))
 		}
 	}
@@ -160,10 +171,10 @@ func (g *CSR) SymmetricScale(s []float64) (*CSR, error) {
 			return nil, fmt.Errorf("graph: SymmetricScale: scale of node %d is %v; it must be finite and ≥ 0", i, v)
 		}
 	}
-	ws := make([]float64, len(g.weights))
+	ws := make([]float64, len(g.indices))
 	for i := 0; i < g.n; i++ {
 		for p := g.indptr[i]; p < g.indptr[i+1]; p++ {
-			ws[p] = s[i] * g.weights[p] * s[g.indices[p]]
+			ws[p] = s[i] * g.weight(p) * s[g.indices[p]]
 		}
 	}
 	return finish(g.n, g.indptr, g.indices, ws), nil

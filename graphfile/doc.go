@@ -65,10 +65,9 @@
 // little-endian 64-bit platforms the row offsets, columns, float64 weights
 // and degrees of the CSR are the mapped pages themselves (graph.CSR's int
 // row offsets are 64-bit there). float32 weights are converted into a new
-// float64 slice (8 bytes per stored entry). A graph without weights needs
-// the ones that graph.CSR reads as weights: on Linux they are one small
-// memory file mapped over and over into one address range, so they cost no
-// memory per stored entry; elsewhere they are allocated. Other platforms,
+// float64 slice (8 bytes per stored entry). A graph without weights stores
+// none in memory either (graph.CSR keeps no weights for a 0/1 graph). Other
+// platforms,
 // and Read, copy the file into memory. The graph of a File must not be used
 // after Close, and the file must not be truncated while it is open (the
 // mapping would fault).

@@ -352,20 +352,6 @@ func TestCRCCombine(t *testing.T) {
 	}
 }
 
-func TestMapOnes(t *testing.T) {
-	for _, count := range []int{0, 1, 511, 512, 3<<18 + 5} {
-		w, release, err := mapOnes(count)
-		require.NoError(t, err, "count %d", count)
-		require.Len(t, w, count)
-		for k, v := range w {
-			if v != 1 {
-				require.Equal(t, 1.0, v, "element %d of %d", k, count)
-			}
-		}
-		require.NoError(t, release())
-	}
-}
-
 func ExampleWrite() {
 	g, _ := graph.FromEdges(3, []graph.Edge{{U: 0, V: 1, W: 1}, {U: 1, V: 2, W: 1}}, graph.Options{})
 	dir, _ := os.MkdirTemp("", "gsg")

@@ -84,7 +84,7 @@ func OpenWith(path string, opt OpenOptions) (*File, error) {
 		return nil, fmt.Errorf("graphfile: %s: %w", path, err)
 	}
 	gf := &File{Header: *h, path: path, release: []func() error{unmap}}
-	if err := gf.decode(data, opt, true); err != nil {
+	if err := gf.decode(data, opt); err != nil {
 		_ = gf.Close()
 		return nil, fmt.Errorf("graphfile: %s: %w", path, err)
 	}
@@ -108,7 +108,7 @@ func Read(path string) (*graph.CSR, *nodeids.Map, error) {
 		return nil, nil, fmt.Errorf("graphfile: %s: %w", path, err)
 	}
 	gf := &File{Header: *h, path: path}
-	if err := gf.decode(data, OpenOptions{}, false); err != nil {
+	if err := gf.decode(data, OpenOptions{}); err != nil {
 		return nil, nil, fmt.Errorf("graphfile: %s: %w", path, err)
 	}
 	return gf.Graph, gf.IDs, nil
@@ -190,9 +190,8 @@ var inPlace = strconv.IntSize == 64 && binary.NativeEndian.Uint16([]byte{1, 0}) 
 var checksumChunk = int64(4 << 20)
 
 // decode checks data (the whole file, header already checked) and builds
-// the graph and ids. mapped says data is a mapping (the ones of an
-// unweighted graph may then be mapped too).
-func (f *File) decode(data []byte, opt OpenOptions, mapped bool) error {
+// the graph and ids.
+func (f *File) decode(data []byte, opt OpenOptions) error {
 	h := &f.Header
 	if opt.Verify == VerifyAll {
 		if err := verifyChecksums(h, data); err != nil {
@@ -216,19 +215,7 @@ func (f *File) decode(data []byte, opt OpenOptions, mapped bool) error {
 			a.Weights[k] = float64(math.Float32frombits(binary.LittleEndian.Uint32(b[4*k:])))
 		}
 	case WeightsNone:
-		if mapped {
-			w, release, err := mapOnes(nnz)
-			if err == nil {
-				a.Weights = w
-				f.release = append(f.release, release)
-			}
-		}
-		if a.Weights == nil {
-			a.Weights = make([]float64, nnz)
-			for k := range a.Weights {
-				a.Weights[k] = 1
-			}
-		}
+		// nil: a graph of unit weights stores none (Row returns shared ones).
 	}
 	var err error
 	if opt.Verify == VerifyNone {

@@ -2,36 +2,14 @@ package graphkernels
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"testing"
 
+	"github.com/gssl/gssl/internal/sharedtest"
 	"github.com/gssl/gssl/loaders"
 )
 
-// sharedData finds shared/data/name in a parent folder (the checkout's
-// sibling in CI, ../../shared from a package directory).
-func sharedData(tb testing.TB, name string) string {
-	tb.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	for {
-		p := filepath.Join(dir, "shared", "data", name)
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			tb.Fatalf("shared/data/%s not found above the package directory", name)
-		}
-		dir = parent
-	}
-}
-
 func loadTU(tb testing.TB, name string) []Graph {
-	ds, err := loaders.LoadTU(sharedData(tb, name))
+	ds, err := loaders.LoadTU(sharedtest.Data(tb, name))
 	if err != nil {
 		tb.Fatal(err)
 	}

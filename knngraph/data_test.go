@@ -8,34 +8,15 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
-)
 
-// sharedData finds ../shared/data/name above the package directory (CI has
-// the checkout next to shared/; a worktree may sit one level deeper).
-func sharedData(t testing.TB, name string) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		p := filepath.Join(dir, "shared", "data", name)
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatalf("shared/data/%s not found above the package directory", name)
-		}
-		dir = parent
-	}
-}
+	"github.com/gssl/gssl/internal/sharedtest"
+)
 
 // readImages reads the first n images of a uint8 image folder as raw pixel
 // values (0..255) in float64, so squared distances are exact integers.
 func readImages(t testing.TB, name string, n, d int) *mat.Dense {
 	t.Helper()
-	f, err := os.Open(filepath.Join(sharedData(t, name), "images_u8.bin.gz"))
+	f, err := os.Open(filepath.Join(sharedtest.Data(t, name), "images_u8.bin.gz"))
 	if err != nil {
 		t.Fatal(err)
 	}

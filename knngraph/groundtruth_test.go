@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gssl/gssl/internal/sharedtest"
 )
 
 // groundTruth is one line of a knn.py ground-truth file.
@@ -20,7 +22,7 @@ type groundTruth struct {
 // shared/bench/peers/knn.py): "query nbr_1..nbr_k | d2_1..d2_k" per line.
 func readGroundTruth(t testing.TB, name string) []groundTruth {
 	t.Helper()
-	path := filepath.Join(filepath.Dir(filepath.Dir(sharedData(t, "mnist"))), "bench", "groundtruth", name)
+	path := sharedtest.Path(t, filepath.Join("bench", "groundtruth", name))
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)

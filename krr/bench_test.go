@@ -2,32 +2,29 @@ package krr
 
 import (
 	"context"
-	"os"
+	"path/filepath"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/gssl/gssl/internal/sharedtest"
 	"github.com/gssl/gssl/kernel"
 	"github.com/gssl/gssl/loaders"
 )
-
-// mnistPath is the shared MNIST copy: images 0..9999 are the training part,
-// 10000..19999 the test part (its README).
-const mnistPath = "../../shared/data/mnist/"
 
 // readMNIST returns the training and test images (pixels/255), the one-hot
 // training targets and the test labels, or skips the benchmark when the
 // shared data are absent.
 func readMNIST(b *testing.B) (x, xt, y *mat.Dense, labels []int) {
 	b.Helper()
-	if _, err := os.Stat(mnistPath + "images_u8.bin.gz"); err != nil {
-		b.Skipf("MNIST not found: %v", err)
-	}
-	im, err := loaders.ReadImages(mnistPath+"images_u8.bin.gz", 784)
+	// The shared MNIST copy: images 0..9999 are the training part,
+	// 10000..19999 the test part (its README).
+	dir := sharedtest.Data(b, "mnist")
+	im, err := loaders.ReadImages(filepath.Join(dir, "images_u8.bin.gz"), 784)
 	if err != nil {
 		b.Fatal(err)
 	}
-	all, err := loaders.ReadInts(mnistPath + "labels.txt")
+	all, err := loaders.ReadInts(filepath.Join(dir, "labels.txt"))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -45,9 +42,9 @@ func readMNIST(b *testing.B) (x, xt, y *mat.Dense, labels []int) {
 //	go test ./krr -run '^$' -bench FalkonMNIST -benchtime 3x -cpuprofile cpu.out
 func BenchmarkFalkonMNIST(b *testing.B) {
 	x, xt, y, labels := readMNIST(b)
-	idx, err := loaders.ReadInts("../../shared/bench/splits/mnist/nystrom_centres_M1000_seed0.txt")
+	idx, err := loaders.ReadInts(sharedtest.Path(b, "bench/splits/mnist/nystrom_centres_M1000_seed0.txt"))
 	if err != nil {
-		b.Skipf("centres file: %v", err)
+		b.Fatal(err)
 	}
 	f := &Falkon{Kernel: kernel.Gaussian{Sigma: 15}, Lambda: 1e-8, Centres: Centres{Sampler: Fixed(idx)},
 		Iterations: 10, Precision: kernel.Float32}

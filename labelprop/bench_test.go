@@ -11,6 +11,7 @@ import (
 
 	"github.com/gssl/gssl/eval"
 	"github.com/gssl/gssl/graph"
+	"github.com/gssl/gssl/internal/sharedtest"
 	"github.com/gssl/gssl/krylov"
 	"github.com/gssl/gssl/laplacian"
 )
@@ -41,7 +42,7 @@ func BenchmarkPeer(b *testing.B) {
 	for _, name := range []string{"cora", "pubmed"} {
 		dir := filepath.Join("..", "testdata", "cora")
 		if name != "cora" {
-			dir = sharedData(b, name)
+			dir = sharedtest.Data(b, name)
 		}
 		ds, cls := loadPlanetoid(b, dir)
 		g, sp := ds.Graph, ds.Split

@@ -2,7 +2,6 @@ package labelprop
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -10,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gssl/gssl/eval"
+	"github.com/gssl/gssl/internal/sharedtest"
 	"github.com/gssl/gssl/loaders"
 )
 
@@ -17,20 +17,6 @@ import (
 // allows 0.3 points. On the Planetoid splits every number below agrees
 // exactly; the slack covers argmax ties that rounding may break differently.
 const peerAccuracyTol = 0.003
-
-// sharedData finds shared/data/name above the package directory:
-// ../../shared from a checkout next to shared/ (as in CI), one level more
-// from a worktree under wt/.
-func sharedData(t testing.TB, name string) string {
-	for _, up := range []string{"../..", "../../.."} {
-		p := filepath.Join(up, "shared", "data", name)
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-	}
-	t.Fatalf("shared/data/%s not found above the package directory", name)
-	return ""
-}
 
 func loadPlanetoid(t testing.TB, dir string) (*loaders.NodeDataset, []int) {
 	ds, err := loaders.LoadNodeDataset(dir)
@@ -131,7 +117,7 @@ func TestCoraPlanetoidMatchesPeer(t *testing.T) {
 }
 
 func TestPubMedPlanetoidMatchesPeer(t *testing.T) {
-	checkPlanetoid(t, "pubmed", sharedData(t, "pubmed"))
+	checkPlanetoid(t, "pubmed", sharedtest.Data(t, "pubmed"))
 }
 
 func TestCoraUnreachedNodes(t *testing.T) {

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gssl/gssl/graph"
+	"github.com/gssl/gssl/internal/sharedtest"
 )
 
 // orderingTol bounds |F_rcm − F_natural|: renumbering changes only the
@@ -104,7 +105,7 @@ func TestReorderedSpreadingMatchesDenseLU(t *testing.T) {
 }
 
 func TestPubMedOrderingKeepsIterations(t *testing.T) {
-	ds, cls := loadPlanetoid(t, sharedData(t, "pubmed"))
+	ds, cls := loadPlanetoid(t, sharedtest.Data(t, "pubmed"))
 	for _, a := range AlphaGrid() {
 		for _, solver := range []Solver{CG, Chebyshev} {
 			fitBoth(t, fmt.Sprintf("PubMed spreading %v a=%v", solver, a), ds.Graph, ds.Split.Train, cls, func(o Ordering) Classifier {

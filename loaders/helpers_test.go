@@ -53,14 +53,3 @@ func requireParseError(t testing.TB, err error, line int, want string) {
 func lines(data []byte) (*lineReader, error) {
 	return newLineReader(bytes.NewReader(data), "fuzz.txt")
 }
-
-// sharedData returns the benchmark data folder, skipping the test when it
-// does not exist (it exists on developers' machines and in CI).
-func sharedData(t testing.TB) string {
-	t.Helper()
-	dir := filepath.Join("..", "..", "shared", "data")
-	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
-		t.Skipf("%s does not exist", dir)
-	}
-	return dir
-}

@@ -2,6 +2,7 @@ package loaders
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -109,6 +110,8 @@ type nodeLoad struct {
 	fixedG *graph.CSR
 	// fixedRange: the allowed nodes are the ids 0..fixed−1.
 	fixedRange bool
+	// noFast turns off ReadIntEdgesParallel.
+	noFast bool
 }
 
 // add checks that the builder did not grow past a fixed node set.
@@ -187,7 +190,23 @@ func (ld *nodeLoad) load() (_ *NodeDataset, err error) {
 			return nil, err
 		}
 	}
-	if !isMM && !isZip && !isGSG {
+	var fastG *graph.CSR // the graph read by ReadIntEdgesParallel
+	if !ld.noFast && !isMM && !isZip && !isGSG && ld.fixed == 0 && f.Source == "" && f.Target == "" && f.Weight == "" && f.Table == (TableOptions{}) {
+		g, fids, err := ReadIntEdgesParallel(f.Edges, f.Graph)
+		switch {
+		case err == nil:
+			fastG = g
+			for i := 0; i < fids.Len(); i++ {
+				v, _ := fids.IntID(i)
+				if _, err := ld.b.AddInt(v); err != nil {
+					return nil, err
+				}
+			}
+		case !errors.Is(err, ErrNotFast):
+			return nil, err
+		}
+	}
+	if !isMM && !isZip && !isGSG && fastG == nil {
 		et, err = ReadEdgeTable(f.Edges, EdgeTableOptions{Table: f.Table, Source: f.Source, Target: f.Target, Weight: f.Weight}, &ld.b)
 		if err != nil {
 			return nil, err
@@ -226,6 +245,11 @@ func (ld *nodeLoad) load() (_ *NodeDataset, err error) {
 	}
 
 	ids, perm := ld.b.Finish()
+	if fastG != nil && ids.IsText() {
+		// Text ids in another file number every node by first appearance,
+		// which only the table reader sees.
+		return (&nodeLoad{files: f, noFast: true}).load()
+	}
 	ds.IDs = ids
 	n := ids.Len()
 	at := func(prov int32) int {
@@ -234,9 +258,20 @@ func (ld *nodeLoad) load() (_ *NodeDataset, err error) {
 		}
 		return int(perm[prov])
 	}
-	if ld.fixedG != nil {
+	switch {
+	case ld.fixedG != nil:
 		ds.Graph = ld.fixedG
-	} else {
+	case fastG != nil:
+		// The edge list's nodes come first among the provisional ones; later
+		// files may add nodes (isolated ones), which keeps their order.
+		var place []int32
+		if perm != nil {
+			place = perm[:fastG.Nodes()]
+		}
+		if ds.Graph, err = fastG.Place(n, place); err != nil {
+			return nil, err
+		}
+	default:
 		et.Remap(perm)
 		if ds.Graph, err = et.build(f.Edges, n, f.Graph); err != nil {
 			return nil, err

@@ -314,3 +314,23 @@ func TestLoadNodesGraphFileKeepsIDs(t *testing.T) {
 	_, err = LoadNodes(NodeFiles{Edges: gsg, Labels: writeFile(t, dir, "l2.csv", []byte("id,label\ncarl,x\n"))})
 	require.ErrorContains(t, err, `"carl" is not one of the graph's 3 nodes`)
 }
+
+// TestLoadNodesFastPathEqualsTable checks that an integer edge list read by
+// the parallel reader (no column options) and by the table reader (columns
+// named) give the same data set, also when a labels file adds isolated
+// nodes between and after the edge list's ids, and text ids.
+func TestLoadNodesFastPathEqualsTable(t *testing.T) {
+	dir := t.TempDir()
+	edges := writeFile(t, dir, "e.txt", []byte("10 30 0.5\n30 20 2\n50 10 1\n"))
+	for _, labels := range []string{"id,label\n40,a\n10,b\n99,a\n", "id,label\nx,a\n10,b\n"} {
+		l := writeFile(t, dir, "l.csv", []byte(labels))
+		fast, err := LoadNodes(NodeFiles{Edges: edges, Labels: l, Graph: UserGraphOptions()})
+		require.NoError(t, err)
+		slow, err := LoadNodes(NodeFiles{Edges: edges, Labels: l, Source: "1", Target: "2", Graph: UserGraphOptions()})
+		require.NoError(t, err)
+		require.Equal(t, slow.IDs.Strings(), fast.IDs.Strings())
+		require.Equal(t, slow.Graph.Dense(), fast.Graph.Dense())
+		require.Equal(t, slow.Graph.Degrees(), fast.Graph.Degrees())
+		require.Equal(t, slow.Labels, fast.Labels)
+	}
+}

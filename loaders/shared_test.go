@@ -6,6 +6,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gssl/gssl/internal/sharedtest"
 )
 
 // countValues returns how many times each value occurs.
@@ -54,7 +56,7 @@ func subset(xs, idx []int) []int {
 }
 
 func TestSharedCora(t *testing.T) {
-	ds, err := LoadNodeDataset(filepath.Join(sharedData(t), "cora"))
+	ds, err := LoadNodeDataset(sharedtest.Data(t, "cora"))
 	require.NoError(t, err)
 	checkCora(t, ds)
 }
@@ -68,8 +70,8 @@ func TestTestdataCora(t *testing.T) {
 }
 
 func TestSharedCoraRandomSplits(t *testing.T) {
-	dir := filepath.Join(sharedData(t), "..", "bench", "splits", "cora")
-	ds, err := LoadNodeDataset(filepath.Join(sharedData(t), "cora"))
+	dir := sharedtest.Path(t, "bench/splits/cora")
+	ds, err := LoadNodeDataset(sharedtest.Data(t, "cora"))
 	require.NoError(t, err)
 	for _, seed := range []string{"0", "1", "2"} {
 		sp, err := ReadSplit(filepath.Join(dir, "random20_seed"+seed+".txt"), ds.Graph.Nodes())
@@ -84,7 +86,7 @@ func TestSharedCoraRandomSplits(t *testing.T) {
 }
 
 func TestSharedPubMed(t *testing.T) {
-	ds, err := LoadNodeDataset(filepath.Join(sharedData(t), "pubmed"))
+	ds, err := LoadNodeDataset(sharedtest.Data(t, "pubmed"))
 	require.NoError(t, err)
 	assert.Equal(t, 19717, ds.Graph.Nodes())
 	assert.Equal(t, 44324, ds.Graph.Edges())
@@ -100,7 +102,7 @@ func TestSharedPubMed(t *testing.T) {
 }
 
 func TestSharedAmazonPhoto(t *testing.T) {
-	ds, err := LoadNodeDataset(filepath.Join(sharedData(t), "amazon_photo"))
+	ds, err := LoadNodeDataset(sharedtest.Data(t, "amazon_photo"))
 	require.NoError(t, err)
 	assert.Equal(t, 7650, ds.Graph.Nodes())
 	assert.Equal(t, 119081, ds.Graph.Edges())
@@ -124,7 +126,7 @@ func TestSharedCoauthor(t *testing.T) {
 		{"coauthor_physics", 34493, 247962, 5, 8415, 1137311},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ds, err := LoadNodeDataset(filepath.Join(sharedData(t), tc.name))
+			ds, err := LoadNodeDataset(sharedtest.Data(t, tc.name))
 			require.NoError(t, err)
 			assert.Equal(t, tc.nodes, ds.Graph.Nodes())
 			assert.Equal(t, tc.edges, ds.Graph.Edges())
@@ -138,7 +140,7 @@ func TestSharedCoauthor(t *testing.T) {
 }
 
 func TestSharedMUTAG(t *testing.T) {
-	ds, err := LoadTU(filepath.Join(sharedData(t), "MUTAG"))
+	ds, err := LoadTU(sharedtest.Data(t, "MUTAG"))
 	require.NoError(t, err)
 	assert.Equal(t, "MUTAG", ds.Name)
 	require.Len(t, ds.Graphs, 188)
@@ -171,7 +173,7 @@ func TestSharedMUTAG(t *testing.T) {
 }
 
 func TestSharedENZYMES(t *testing.T) {
-	ds, err := LoadTU(filepath.Join(sharedData(t), "ENZYMES"))
+	ds, err := LoadTU(sharedtest.Data(t, "ENZYMES"))
 	require.NoError(t, err)
 	assert.Equal(t, "ENZYMES", ds.Name)
 	require.Len(t, ds.Graphs, 600)
@@ -197,7 +199,7 @@ func TestSharedENZYMES(t *testing.T) {
 }
 
 func TestSharedMNIST(t *testing.T) {
-	dir := filepath.Join(sharedData(t), "mnist")
+	dir := sharedtest.Data(t, "mnist")
 	im, err := ReadImages(filepath.Join(dir, "images_u8.bin.gz"), 784)
 	require.NoError(t, err)
 	assert.Equal(t, 20000, im.Count)
@@ -222,7 +224,7 @@ func maxOf(xs []float64) float64 {
 }
 
 func TestSharedSRMNIST(t *testing.T) {
-	dir := filepath.Join(sharedData(t), "srmnist")
+	dir := sharedtest.Data(t, "srmnist")
 	for _, tc := range []struct {
 		part string
 		n    int
@@ -243,7 +245,7 @@ func TestSharedSRMNIST(t *testing.T) {
 }
 
 func TestSharedDigits8x8(t *testing.T) {
-	dir := filepath.Join(sharedData(t), "digits8x8")
+	dir := sharedtest.Data(t, "digits8x8")
 	im, err := ReadImages(filepath.Join(dir, "images_u8.bin.gz"), 64)
 	require.NoError(t, err)
 	assert.Equal(t, 1797, im.Count)
@@ -259,7 +261,7 @@ func TestSharedDigits8x8(t *testing.T) {
 
 func TestSharedNystromIndices(t *testing.T) {
 	// A per-line index file with a '#' comment header.
-	idx, err := ReadInts(filepath.Join(sharedData(t), "..", "bench", "splits", "mnist", "nystrom_centres_M1000_seed0.txt"))
+	idx, err := ReadInts(sharedtest.Path(t, "bench/splits/mnist/nystrom_centres_M1000_seed0.txt"))
 	require.NoError(t, err)
 	assert.Len(t, idx, 1000)
 }

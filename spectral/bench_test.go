@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gssl/gssl/graph"
+	"github.com/gssl/gssl/internal/sharedtest"
 	"github.com/gssl/gssl/laplacian"
 	"github.com/gssl/gssl/loaders"
 )
@@ -21,24 +22,27 @@ func BenchmarkLaplacianEigs(b *testing.B) {
 	for _, n := range []int{5000, 20000} {
 		graphs[fmt.Sprintf("random-n%d", n)] = randomGraph(rng, n, 2*n)
 	}
-	if ds, err := loaders.LoadNodeDataset("../../shared/data/pubmed"); err == nil {
-		graphs["pubmed"] = ds.Graph
-	}
 	for _, name := range []string{"random-n5000", "random-n20000", "pubmed"} {
-		g, ok := graphs[name]
-		if !ok {
-			continue
-		}
-		for _, k := range []int{10, 50} {
-			b.Run(fmt.Sprintf("%s/k=%d", name, k), func(b *testing.B) {
-				b.ReportAllocs()
-				for i := 0; i < b.N; i++ {
-					if _, err := LaplacianEigs(context.Background(), g, laplacian.Symmetric, laplacian.Options{}, k, Settings{Tol: 1e-13}); err != nil {
-						b.Fatal(err)
-					}
+		b.Run(name, func(b *testing.B) {
+			g, ok := graphs[name]
+			if !ok {
+				ds, err := loaders.LoadNodeDataset(sharedtest.Data(b, name))
+				if err != nil {
+					b.Fatal(err)
 				}
-			})
-		}
+				g = ds.Graph
+			}
+			for _, k := range []int{10, 50} {
+				b.Run(fmt.Sprintf("k=%d", k), func(b *testing.B) {
+					b.ReportAllocs()
+					for i := 0; i < b.N; i++ {
+						if _, err := LaplacianEigs(context.Background(), g, laplacian.Symmetric, laplacian.Options{}, k, Settings{Tol: 1e-13}); err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
+			}
+		})
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 
 	"github.com/gssl/gssl/eval"
 	"github.com/gssl/gssl/graph"
+	"github.com/gssl/gssl/internal/sharedtest"
 	"github.com/gssl/gssl/labelprop"
 	"github.com/gssl/gssl/loaders"
 )
@@ -47,21 +48,6 @@ func lpSelected(t testing.TB, g *graph.CSR, labels, train, val, test []int) floa
 	return bestTest
 }
 
-// sharedPath finds rel under the shared folder: ../../shared from a package
-// directory (CI's layout, and the main checkout's), or one level further up
-// (a worktree under /work/wt/NAME).
-func sharedPath(t testing.TB, rel string) string {
-	t.Helper()
-	for _, up := range []string{"../../shared", "../../../shared"} {
-		p := filepath.Join(up, rel)
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-	}
-	t.Fatalf("shared data %s not found above the package directory", rel)
-	return ""
-}
-
 func accuracyOn(f *mat.Dense, labels, nodes []int) float64 {
 	right := 0
 	for _, i := range nodes {
@@ -90,7 +76,7 @@ func TestInverseLaplacianBeatsLabelPropagationOnCora(t *testing.T) {
 	_, task := loadCora(t)
 	var lp, lap []float64
 	for seed := 0; seed < 10; seed++ {
-		sp, err := loaders.ReadSplit(sharedPath(t, fmt.Sprintf("bench/splits/cora/random20_seed%d.txt", seed)), task.Graph.Nodes())
+		sp, err := loaders.ReadSplit(sharedtest.Path(t, fmt.Sprintf("bench/splits/cora/random20_seed%d.txt", seed)), task.Graph.Nodes())
 		require.NoError(t, err)
 		lp = append(lp, lpSelected(t, task.Graph, task.Labels, sp.Train, sp.Val, sp.Test))
 
@@ -121,10 +107,10 @@ func TestInverseLaplacianBeatsLabelPropagationOnCora(t *testing.T) {
 func BenchmarkLPPaperProtocol(b *testing.B) {
 	for _, name := range []string{"cora", "pubmed", "amazon_photo", "coauthor_cs", "coauthor_physics"} {
 		b.Run(name, func(b *testing.B) {
-			ds, err := loaders.LoadNodeDataset(sharedPath(b, "data/"+name))
+			ds, err := loaders.LoadNodeDataset(sharedtest.Path(b, "data/"+name))
 			require.NoError(b, err)
 			n := ds.Graph.Nodes()
-			splits := filepath.Join(filepath.Dir(filepath.Dir(sharedPath(b, "data/"+name))), "bench", "splits", name)
+			splits := filepath.Join(sharedtest.Root(b), "bench", "splits", name)
 			for it := 0; it < b.N; it++ {
 				var accs []float64
 				for seed := 0; seed < 10; seed++ {
@@ -243,7 +229,7 @@ func scaledBy(m *mat.Dense, c float64) *mat.Dense {
 //
 //	go test ./stkr -run '^$' -bench LPStepsPaperProtocol -benchtime 1x -v
 func BenchmarkLPStepsPaperProtocol(b *testing.B) {
-	ds, err := loaders.LoadNodeDataset(sharedPath(b, "data/cora"))
+	ds, err := loaders.LoadNodeDataset(sharedtest.Path(b, "data/cora"))
 	require.NoError(b, err)
 	k, err := NewGraphKernel(ds.Graph)
 	require.NoError(b, err)
@@ -253,7 +239,7 @@ func BenchmarkLPStepsPaperProtocol(b *testing.B) {
 				var conv, early []float64
 				var chosen []int
 				for seed := 0; seed < 10; seed++ {
-					sp, err := loaders.ReadSplit(sharedPath(b, fmt.Sprintf("bench/splits/cora/random20_seed%d.txt", seed)), ds.Graph.Nodes())
+					sp, err := loaders.ReadSplit(sharedtest.Path(b, fmt.Sprintf("bench/splits/cora/random20_seed%d.txt", seed)), ds.Graph.Nodes())
 					require.NoError(b, err)
 					part, err := NewPartition(ds.Graph.Nodes(), *sp, pTest, uint64(seed))
 					require.NoError(b, err)

@@ -1,12 +1,12 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"os"
-	"path/filepath"
+
 	"strconv"
 	"strings"
 	"time"
@@ -14,25 +14,30 @@ import (
 	"github.com/spf13/cobra"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/gssl/gssl/eval"
 	"github.com/gssl/gssl/kernel"
 	"github.com/gssl/gssl/krr"
 	"github.com/gssl/gssl/loaders"
 )
 
 type falkonOptions struct {
-	Data      string  // image folder: images_u8.bin.gz, labels.txt, origin.txt
-	M         int     // Nyström centres
-	Kernel    string  // gaussian, laplacian, matern12, matern32, matern52
-	Sigma     float64 // kernel width (σ or ℓ)
-	Lambda    float64 // ridge λ
-	Iter      int     // CG iterations
-	Centres   string  // uniform, leverage or a file of indices into the train part
-	Seed      uint64  // seed of the centre choice
-	Precision string  // float64 or float32
-	Solver    string  // falkon or nystrom (direct)
-	Train     int     // use only the first Train training images (0: all)
-	Test      int     // use only the first Test test images (0: all)
-	JSON      bool
+	Images      string // image folder: images_u8.bin.gz, labels.txt, origin.txt
+	Points      pointInput
+	Targets     string // regression targets instead of --labels
+	TestTargets string
+	M           int     // Nyström centres
+	Kernel      string  // gaussian, laplacian, matern12, matern32, matern52
+	Sigma       float64 // kernel width (σ or ℓ)
+	Lambda      float64 // ridge λ
+	Iter        int     // CG iterations
+	Centres     string  // uniform, leverage or a file of indices into the train part
+	Seed        uint64  // seed of the centre choice
+	Precision   string  // float64 or float32
+	Solver      string  // falkon or nystrom (direct)
+	Train       int     // use only the first Train training images (0: all)
+	Test        int     // use only the first Test test images (0: all)
+	Out         string
+	JSON        bool
 }
 
 func init() { register(newFalkonCommand) }
@@ -41,45 +46,60 @@ func newFalkonCommand(g *globals) *cobra.Command {
 	opts := falkonOptions{}
 	cmd := &cobra.Command{
 		Use:   "falkon",
-		Short: "Kernel ridge regression at scale (FALKON) on an image data set: test error and time",
+		Short: "Kernel ridge regression at scale (FALKON) on your points or an image set: predictions, error, time",
 		Long: `falkon fits FALKON (Nyström kernel ridge regression by preconditioned conjugate
-gradient) on the training images of an image folder (pixels/255, one-hot targets)
-and reports the test classification error (argmax). The folder holds
-images_u8.bin.gz, labels.txt and origin.txt ("train j" / "test j" per image), as in
-../shared/data/mnist and ../shared/data/fashion_mnist.
+gradient) and predicts new points. Data, one of:
+
+  --features FILE --labels FILE    your points (CSV/TSV/whitespace, optional header),
+                                   one class per row (one-hot targets, argmax
+                                   prediction); rows with a blank label are predicted,
+                                   and so is every row of --test-features
+                                   (--test-labels scores them); --ids names an id column
+  --features FILE --targets FILE   the same for regression (one number per row)
+  --images DIR                     an image folder (pixels/255) with images_u8.bin.gz,
+                                   labels.txt and origin.txt ("train j" / "test j" per
+                                   image), as shared/data/mnist and fashion_mnist
 
 --centres takes uniform, leverage (approximate ridge leverage scores) or a file of
 indices into the training part (one per line, '#' comments), such as
-../shared/bench/splits/mnist/nystrom_centres_M1000_seed0.txt. Centres that repeat an
-image already chosen are left out (dropped_centres); when K_MM is numerically
+shared/bench/splits/mnist/nystrom_centres_M1000_seed0.txt. Centres that repeat a
+point already chosen are left out (dropped_centres); when K_MM is numerically
 singular for λ the jitter ε in K_MM + εMI is raised tenfold until the fit succeeds
 (jitter, jitter_raises).
 
-"seconds" is fit + prediction of the test images from the pixels in memory (as
+--out FILE writes one row per predicted point: id, prediction, the score of every
+class (score_<class>, the ridge outputs whose argmax is the prediction) or the
+regression value, and the true value when known.
+
+"seconds" is fit + prediction of the test points from the data in memory (as
 shared/bench/peers/krr.py times its methods), "cpu_seconds" the process CPU time in
 that block; train_error comes from a second prediction, outside it.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			opts.JSON = g.JSON
-			if opts.Data == "" {
-				opts.Data = sharedData("mnist")
-			}
 			return runFalkon(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.Data, "data", "", "image folder (default ../shared/data/mnist)")
+	opts.Points.addFlags(f, "labels")
+	f.StringVar(&opts.Targets, "targets", "", "regression targets, one number per row of --features (instead of --labels)")
+	f.StringVar(&opts.TestTargets, "test-targets", "", "the true targets of --test-features, to score the predictions")
+	f.StringVar(&opts.Images, "images", "", "image folder (images_u8.bin.gz, labels.txt, origin.txt), e.g. shared/data/mnist")
 	f.IntVar(&opts.M, "m", 1000, "number of Nyström centres")
 	f.StringVar(&opts.Kernel, "kernel", "gaussian", "kernel: gaussian, laplacian, matern12, matern32, matern52")
 	f.Float64Var(&opts.Sigma, "sigma", 15, "kernel width σ (length scale ℓ for Matérn)")
-	f.Float64Var(&opts.Lambda, "lambda", 1e-8, "ridge parameter λ > 0")
-	f.IntVar(&opts.Iter, "iter", 10, "conjugate-gradient iterations")
+	f.Float64Var(&opts.Lambda, "ridge", 1e-8, "ridge parameter λ > 0")
+	f.IntVar(&opts.Iter, "max-iter", 10, "conjugate-gradient iterations")
 	f.StringVar(&opts.Centres, "centres", "uniform", "uniform, leverage, or a file of centre indices into the training part")
 	f.Uint64Var(&opts.Seed, "seed", 0, "seed of the centre choice")
 	f.StringVar(&opts.Precision, "precision", "float32", "inner products of the kernel blocks: float32 or float64")
 	f.StringVar(&opts.Solver, "solver", "falkon", "falkon (preconditioned CG) or nystrom (direct solve of the same system)")
-	f.IntVar(&opts.Train, "train", 0, "use only the first N training images (0: all)")
-	f.IntVar(&opts.Test, "test", 0, "use only the first N test images (0: all)")
+	f.IntVar(&opts.Train, "train", 0, "use only the first N training images (0: all; --images)")
+	f.IntVar(&opts.Test, "test", 0, "use only the first N test images (0: all; --images)")
+	f.StringVar(&opts.Out, "out", "", "write the predictions, one row per predicted point (CSV, or JSON Lines for .jsonl/.ndjson)")
+	renamedFlag(cmd, "data", "images")
+	renamedFlag(cmd, "iter", "max-iter")
+	renamedFlag(cmd, "lambda", "ridge")
 	return cmd
 }
 
@@ -102,8 +122,15 @@ type falkonResult struct {
 	Jitter         float64 `json:"jitter"`
 	JitterRaises   int     `json:"jitter_raises"`
 	DroppedCentres int     `json:"dropped_centres"`
-	TestError      float64 `json:"test_error"`
-	TrainError     float64 `json:"train_error"`
+	Task           string  `json:"task"`
+	Classes        int     `json:"classes,omitempty"`
+	Predicted      int     `json:"n_predicted"`
+	TestError      any     `json:"test_error"`
+	TestRMSE       any     `json:"test_rmse,omitempty"`
+	TestReason     string  `json:"test_error_reason,omitempty"`
+	TrainError     any     `json:"train_error"`
+	TrainRMSE      any     `json:"train_rmse,omitempty"`
+	Out            string  `json:"out,omitempty"`
 	Seconds        float64 `json:"seconds"`
 	CPUSeconds     float64 `json:"cpu_seconds"`
 	FitSeconds     float64 `json:"fit_seconds"`
@@ -134,91 +161,275 @@ func parseKernel(name string, sigma float64) (kernel.Kernel, error) {
 	return k, nil
 }
 
-// imageSplit is an image folder split into its train and test parts.
-type imageSplit struct {
-	xTrain, xTest *mat.Dense
-	yTrain, yTest []int
+// falkonData is a fit-and-predict problem: the training rows x with their
+// classes (or regression targets) and the rows xt to predict, with their
+// true values where known.
+type falkonData struct {
+	name       string
+	x, xt      *mat.Dense
+	classNames []string  // nil for regression
+	y          []int     // training classes
+	yr         []float64 // training targets (regression)
+	truth      []int     // class of every xt row, −1 unknown
+	truthR     []float64 // target of every xt row, NaN unknown
+	ids, sets  []string  // of the xt rows
 }
 
-// readImageFolder reads images_u8.bin.gz, labels.txt and origin.txt.
-func readImageFolder(dir string, maxTrain, maxTest int) (*imageSplit, error) {
-	labels, err := loaders.ReadInts(filepath.Join(dir, "labels.txt"))
+// loadFalkonData reads --images or the user's points.
+func loadFalkonData(opts falkonOptions) (*falkonData, error) {
+	if opts.Train < 0 || opts.Test < 0 {
+		return nil, fmt.Errorf("--train %d / --test %d is invalid: each must be ≥ 0 (0: all)", opts.Train, opts.Test)
+	}
+	user := opts.Points.given() || opts.Targets != "" || opts.TestTargets != ""
+	switch {
+	case user && opts.Images != "":
+		return nil, fmt.Errorf("give either --images or --features with --labels/--targets")
+	case !user && opts.Images == "":
+		return nil, fmt.Errorf("no data: give --features FILE with --labels FILE (classes) or --targets FILE (regression), or --images DIR (an image folder with origin.txt)")
+	case opts.Images != "":
+		return falkonImages(opts)
+	}
+	if opts.Train != 0 || opts.Test != 0 {
+		return nil, fmt.Errorf("--train and --test apply to --images")
+	}
+	in := opts.Points
+	what := "labels"
+	if opts.Targets != "" || opts.TestTargets != "" {
+		if in.Targets != "" || in.TestTargets != "" {
+			return nil, fmt.Errorf("give --labels (classification) or --targets (regression), not both")
+		}
+		in.Targets, in.TestTargets, what = opts.Targets, opts.TestTargets, "targets"
+	}
+	p, err := in.load(what)
 	if err != nil {
 		return nil, err
 	}
-	if len(labels) == 0 {
-		return nil, fmt.Errorf("%s: no labels", filepath.Join(dir, "labels.txt"))
-	}
-	path := filepath.Join(dir, "images_u8.bin.gz")
-	// The pixel count must make the image count match labels.txt: try the
-	// sizes of the shared folders (28×28 and 8×8).
-	var im *loaders.Images
-	for _, px := range []int{784, 64} {
-		im, err = loaders.ReadImages(path, px)
-		if err == nil && im.Count == len(labels) {
-			break
+	d := &falkonData{name: p.Name}
+	var known, unknown []int
+	for i, v := range p.Values {
+		if v == "" {
+			unknown = append(unknown, i)
+		} else {
+			known = append(known, i)
 		}
-		im = nil
 	}
-	if im == nil {
-		return nil, fmt.Errorf("%s: not %d images of 784 or 64 pixels (labels.txt has %d lines)", path, len(labels), len(labels))
+	if len(known) == 0 {
+		return nil, fmt.Errorf("--%s %s: no point has a value", what, in.Targets)
 	}
-	var train, test []int
-	origin := filepath.Join(dir, "origin.txt")
-	f, err := os.Open(origin)
+	d.x = subRows(p.X, known)
+	xt := []*mat.Dense{subRows(p.X, unknown)}
+	for _, i := range unknown {
+		d.ids, d.sets = append(d.ids, p.IDs[i]), append(d.sets, "features")
+	}
+	m := 0
+	if p.XTest != nil {
+		xt = append(xt, p.XTest)
+		m, _ = p.XTest.Dims()
+		for i := 0; i < m; i++ {
+			d.ids, d.sets = append(d.ids, p.TestIDs[i]), append(d.sets, "test-features")
+		}
+	}
+	d.xt = stackRows(xt)
+	testVals := make([]string, len(unknown)+m)
+	if p.TestVals != nil {
+		copy(testVals[len(unknown):], p.TestVals)
+	}
+	if what == "targets" {
+		all, err := floatValues(what, in.Targets, p.Values)
+		if err != nil {
+			return nil, err
+		}
+		for _, i := range known {
+			d.yr = append(d.yr, all[i])
+		}
+		if d.truthR, err = floatValues("test-"+what, in.TestTargets, testVals); err != nil {
+			return nil, err
+		}
+		return d, nil
+	}
+	train := make([]string, len(known))
+	for p2, i := range known {
+		train[p2] = p.Values[i]
+	}
+	col := loaders.ValueColumn{Values: train}
+	d.y, d.classNames = col.Classes()
+	index := map[string]int{}
+	for c, name := range d.classNames {
+		index[name] = c
+	}
+	d.truth = make([]int, len(testVals))
+	for i, v := range testVals {
+		d.truth[i] = -1
+		if v != "" {
+			c, ok := index[canonicalClass(v)]
+			if !ok {
+				c = -2 // a class no training point has: never predicted
+			}
+			d.truth[i] = c
+		}
+	}
+	return d, nil
+}
+
+// canonicalClass spells an integer class as ValueColumn.Classes names it.
+func canonicalClass(s string) string {
+	if v, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return strconv.FormatInt(v, 10)
+	}
+	return s
+}
+
+// falkonImages reads an image folder with origin.txt.
+func falkonImages(opts falkonOptions) (*falkonData, error) {
+	set, err := loaders.ReadImageSet(opts.Images, 0)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("--images: %w", err)
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	line := 0
-	for sc.Scan() {
-		line++
-		fields := strings.Fields(sc.Text())
-		if len(fields) == 0 {
-			continue
-		}
-		switch fields[0] {
-		case "train":
-			train = append(train, line-1)
-		case "test":
-			test = append(test, line-1)
-		default:
-			return nil, fmt.Errorf("%s:%d: %q: want \"train j\" or \"test j\"", origin, line, sc.Text())
-		}
+	if set.Train == nil {
+		return nil, fmt.Errorf("--images %s: no origin.txt (\"train j\" / \"test j\" per image) to split train and test", opts.Images)
 	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", origin, err)
-	}
-	if line != len(labels) {
-		return nil, fmt.Errorf("%s has %d lines but labels.txt has %d", origin, line, len(labels))
-	}
+	train, test := set.Train, set.Test
 	if len(train) == 0 || len(test) == 0 {
-		return nil, fmt.Errorf("%s: %d train and %d test images; both parts are needed", origin, len(train), len(test))
+		return nil, fmt.Errorf("--images %s: origin.txt has %d train and %d test images; both parts are needed", opts.Images, len(train), len(test))
 	}
-	if maxTrain > 0 && maxTrain < len(train) {
-		train = train[:maxTrain]
+	if opts.Train > 0 && opts.Train < len(train) {
+		train = train[:opts.Train]
 	}
-	if maxTest > 0 && maxTest < len(test) {
-		test = test[:maxTest]
+	if opts.Test > 0 && opts.Test < len(test) {
+		test = test[:opts.Test]
 	}
-	pick := func(idx []int) []int {
-		out := make([]int, len(idx))
-		for i, k := range idx {
-			out[i] = labels[k]
+	// Classes are the distinct labels, numbered in ascending order.
+	vals := make([]string, len(set.Labels))
+	for i, l := range set.Labels {
+		vals[i] = strconv.Itoa(l)
+	}
+	col := loaders.ValueColumn{Values: vals}
+	cls, names := col.Classes()
+	d := &falkonData{name: opts.Images, x: set.Images.Dense(train), xt: set.Images.Dense(test), classNames: names}
+	for _, i := range train {
+		d.y = append(d.y, cls[i])
+	}
+	for _, i := range test {
+		d.truth = append(d.truth, cls[i])
+		d.ids, d.sets = append(d.ids, strconv.Itoa(i)), append(d.sets, "test")
+	}
+	return d, nil
+}
+
+// stackRows stacks matrices with the same columns.
+func stackRows(ms []*mat.Dense) *mat.Dense {
+	rows, d := 0, 0
+	for _, m := range ms {
+		r, c := m.Dims()
+		rows, d = rows+r, c
+	}
+	out := mat.NewDense(max(rows, 1), d, nil)
+	at := 0
+	for _, m := range ms {
+		r, _ := m.Dims()
+		for i := 0; i < r; i++ {
+			copy(out.RawRowView(at), m.RawRowView(i))
+			at++
 		}
-		return out
 	}
-	return &imageSplit{xTrain: im.Dense(train), xTest: im.Dense(test), yTrain: pick(train), yTest: pick(test)}, nil
+	if rows == 0 {
+		return nil
+	}
+	return out
 }
 
 func runFalkon(ctx context.Context, opts falkonOptions, stdout, stderr io.Writer) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	k, err := parseKernel(opts.Kernel, opts.Sigma)
+	model, fk, err := falkonModel(opts, stderr)
 	if err != nil {
 		return err
+	}
+	if err := checkOutFile("out", opts.Out); err != nil {
+		return err
+	}
+	start := time.Now()
+	data, err := loadFalkonData(opts)
+	if err != nil {
+		return err
+	}
+	loadSeconds := seconds(start)
+	n, d := data.x.Dims()
+	y, err := falkonTargets(data)
+	if err != nil {
+		return err
+	}
+	res := falkonResult{Data: data.name, Solver: opts.Solver, Train: n, Dim: d, Kernel: opts.Kernel, Sigma: opts.Sigma,
+		Lambda: opts.Lambda, Centres: opts.Centres, Precision: opts.Precision, LoadSeconds: loadSeconds, Task: "classification", Classes: len(data.classNames)}
+	if data.classNames == nil {
+		res.Task = "regression"
+	}
+	res.Test = rowsOf(data.xt)
+	res.Predicted = res.Test
+	logf(stderr, "falkon: %s: %d train, %d to predict, d=%d, loaded in %.2fs", data.name, n, res.Test, d, loadSeconds)
+	bar := newProgress(stderr, opts.Iter, "CG")
+	if fk != nil {
+		fk.Progress = func(int, float64) { bar.Add(1) }
+	}
+	t0, cpu0 := time.Now(), cpuSeconds()
+	err = model.Fit(ctx, data.x, y)
+	bar.Finish()
+	if err != nil {
+		return err
+	}
+	res.FitSeconds = seconds(t0)
+	t1 := time.Now()
+	var pTest *mat.Dense
+	if data.xt != nil {
+		if pTest, err = model.Predict(data.xt); err != nil {
+			return err
+		}
+	}
+	res.PredictSeconds = seconds(t1)
+	res.Seconds = seconds(t0)
+	res.CPUSeconds = cpuSeconds() - cpu0
+	pTrain, err := model.Predict(data.x)
+	if err != nil {
+		return err
+	}
+	falkonScores(data, pTrain, pTest, &res)
+	falkonInfo(opts, model, fk, &res, stderr)
+	if opts.Out != "" && pTest != nil {
+		if err := writeFalkonRows(opts.Out, data, pTest); err != nil {
+			return err
+		}
+		res.Out = opts.Out
+	} else if opts.Out != "" {
+		logf(stderr, "falkon: nothing to predict (every point has a value and there is no --test-features); %s not written", opts.Out)
+	}
+	res.PeakRSSMB = peakRSSMB()
+	return report(stdout, opts.JSON, res, func(w io.Writer) {
+		fmt.Fprintf(w, "%s on %s: %d train / %d predicted, d=%d, M=%d, %s σ=%g, λ=%g, %d iterations, %s\n",
+			opts.Solver, data.name, n, res.Test, d, res.M, opts.Kernel, opts.Sigma, opts.Lambda, res.Iterations, opts.Precision)
+		if res.Task == "regression" {
+			fmt.Fprintf(w, "test RMSE %s (train %s)\n", fmtAny(res.TestRMSE), fmtAny(res.TrainRMSE))
+		} else {
+			fmt.Fprintf(w, "test error %s (train %s)\n", fmtPercent(res.TestError), fmtPercent(res.TrainError))
+		}
+		fmt.Fprintf(w, "fit %.2fs + predict %.2fs = %.2fs (%.2f CPU-s; load %.2fs), peak RSS %.0f MB\n",
+			res.FitSeconds, res.PredictSeconds, res.Seconds, res.CPUSeconds, res.LoadSeconds, res.PeakRSSMB)
+	})
+}
+
+func fmtPercent(v any) string {
+	if f, ok := v.(float64); ok {
+		return fmt.Sprintf("%.2f%%", 100*f)
+	}
+	return "n/a"
+}
+
+// falkonModel checks the model flags and returns the regressor (and the
+// FALKON solver, to read its diagnostics, when that is the one).
+func falkonModel(opts falkonOptions, stderr io.Writer) (krr.Regressor, *krr.Falkon, error) {
+	k, err := parseKernel(opts.Kernel, opts.Sigma)
+	if err != nil {
+		return nil, nil, err
 	}
 	var prec kernel.Precision
 	switch opts.Precision {
@@ -227,34 +438,19 @@ func runFalkon(ctx context.Context, opts falkonOptions, stdout, stderr io.Writer
 	case "float32":
 		prec = kernel.Float32
 	default:
-		return fmt.Errorf("--precision %q is invalid: it must be float32 or float64", opts.Precision)
+		return nil, nil, fmt.Errorf("--precision %q is invalid: it must be float32 or float64", opts.Precision)
 	}
 	if opts.Solver != "falkon" && opts.Solver != "nystrom" {
-		return fmt.Errorf("--solver %q is invalid: it must be falkon or nystrom", opts.Solver)
+		return nil, nil, fmt.Errorf("--solver %q is invalid: it must be falkon or nystrom", opts.Solver)
 	}
 	if opts.Iter < 1 {
-		return fmt.Errorf("--iter %d is invalid: it must be ≥ 1", opts.Iter)
+		return nil, nil, fmt.Errorf("--max-iter %d is invalid: it must be ≥ 1", opts.Iter)
 	}
 	if opts.M < 1 {
-		return fmt.Errorf("--m %d is invalid: it must be ≥ 1", opts.M)
+		return nil, nil, fmt.Errorf("--m %d is invalid: it must be ≥ 1", opts.M)
 	}
-	start := time.Now()
-	data, err := readImageFolder(opts.Data, opts.Train, opts.Test)
-	if err != nil {
-		return err
-	}
-	loadSeconds := seconds(start)
-	n, d := data.xTrain.Dims()
-	classes := 0
-	for _, l := range append(append([]int(nil), data.yTrain...), data.yTest...) {
-		if l < 0 {
-			return fmt.Errorf("%s: label %d is negative", filepath.Join(opts.Data, "labels.txt"), l)
-		}
-		classes = max(classes, l+1)
-	}
-	y, err := krr.OneHot(data.yTrain, classes)
-	if err != nil {
-		return err
+	if !(opts.Lambda > 0) || math.IsInf(opts.Lambda, 0) {
+		return nil, nil, fmt.Errorf("--ridge %v is invalid: it must be finite and > 0", opts.Lambda)
 	}
 	cs := krr.Centres{M: opts.M, Seed: opts.Seed}
 	switch opts.Centres {
@@ -265,7 +461,7 @@ func runFalkon(ctx context.Context, opts falkonOptions, stdout, stderr io.Writer
 	default:
 		idx, err := loaders.ReadInts(opts.Centres)
 		if err != nil {
-			return fmt.Errorf("--centres: %w", err)
+			return nil, nil, fmt.Errorf("--centres: %w", err)
 		}
 		cs.Sampler = krr.Fixed(idx)
 		if len(idx) != opts.M {
@@ -273,42 +469,72 @@ func runFalkon(ctx context.Context, opts falkonOptions, stdout, stderr io.Writer
 			cs.M = len(idx)
 		}
 	}
-	res := falkonResult{Data: opts.Data, Solver: opts.Solver, Train: n, Dim: d, Kernel: opts.Kernel, Sigma: opts.Sigma,
-		Lambda: opts.Lambda, Centres: opts.Centres, Precision: opts.Precision, LoadSeconds: loadSeconds}
-	res.Test, _ = data.xTest.Dims()
-	logf(stderr, "falkon: %s: %d train, %d test images, d=%d, loaded in %.2fs", opts.Data, n, res.Test, d, loadSeconds)
-
-	var model krr.Regressor
-	var fk *krr.Falkon
-	bar := newProgress(stderr, opts.Iter, "CG")
 	if opts.Solver == "falkon" {
-		fk = &krr.Falkon{Kernel: k, Lambda: opts.Lambda, Centres: cs, Iterations: opts.Iter, Precision: prec,
-			Progress: func(int, float64) { bar.Add(1) }}
-		model = fk
-	} else {
-		model = &krr.Nystrom{Kernel: k, Lambda: opts.Lambda, Centres: cs, Precision: prec}
+		fk := &krr.Falkon{Kernel: k, Lambda: opts.Lambda, Centres: cs, Iterations: opts.Iter, Precision: prec}
+		return fk, fk, nil
 	}
-	t0, cpu0 := time.Now(), cpuSeconds()
-	err = model.Fit(ctx, data.xTrain, y)
-	bar.Finish()
-	if err != nil {
-		return err
+	return &krr.Nystrom{Kernel: k, Lambda: opts.Lambda, Centres: cs, Precision: prec}, nil, nil
+}
+
+// falkonTargets is the n × C one-hot matrix of the classes, or the n × 1
+// column of regression targets.
+func falkonTargets(data *falkonData) (*mat.Dense, error) {
+	if data.classNames == nil {
+		return mat.NewDense(len(data.yr), 1, append([]float64(nil), data.yr...)), nil
 	}
-	res.FitSeconds = seconds(t0)
-	t1 := time.Now()
-	pTest, err := model.Predict(data.xTest)
-	if err != nil {
-		return err
+	return krr.OneHot(data.y, len(data.classNames))
+}
+
+// falkonScores fills the train and test error (or RMSE): the test one over
+// the predicted rows whose true value is known, null with a reason when
+// there are none.
+func falkonScores(data *falkonData, pTrain, pTest *mat.Dense, res *falkonResult) {
+	if data.classNames == nil {
+		res.TrainRMSE = finite(rmseColumn(pTrain, data.yr))
+		var pred, truth []float64
+		for i, t := range data.truthR {
+			if !math.IsNaN(t) {
+				pred, truth = append(pred, pTest.At(i, 0)), append(truth, t)
+			}
+		}
+		if len(truth) == 0 {
+			res.TestReason = "no predicted point has a known target (--test-targets)"
+			return
+		}
+		r, _ := eval.RMSE(pred, truth)
+		res.TestRMSE = finite(r)
+		return
 	}
-	res.PredictSeconds = seconds(t1)
-	res.Seconds = seconds(t0)
-	res.CPUSeconds = cpuSeconds() - cpu0
-	res.TestError = errorRate(krr.Argmax(pTest), data.yTest)
-	pTrain, err := model.Predict(data.xTrain)
-	if err != nil {
-		return err
+	res.TrainError = finite(errorRate(krr.Argmax(pTrain), data.y))
+	if pTest == nil {
+		res.TestReason = "nothing to predict"
+		return
 	}
-	res.TrainError = errorRate(krr.Argmax(pTrain), data.yTrain)
+	pred := krr.Argmax(pTest)
+	var p, t []int
+	for i, c := range data.truth {
+		if c != -1 {
+			p, t = append(p, pred[i]), append(t, c)
+		}
+	}
+	if len(t) == 0 {
+		res.TestReason = "no predicted point has a known label (--test-labels)"
+		return
+	}
+	res.TestError = finite(errorRate(p, t))
+}
+
+func rmseColumn(p *mat.Dense, y []float64) float64 {
+	col := make([]float64, len(y))
+	for i := range col {
+		col[i] = p.At(i, 0)
+	}
+	r, _ := eval.RMSE(col, y)
+	return r
+}
+
+// falkonInfo fills the solver's diagnostics and reports centres and jitter.
+func falkonInfo(opts falkonOptions, model krr.Regressor, fk *krr.Falkon, res *falkonResult, stderr io.Writer) {
 	res.M = opts.M
 	if fk != nil {
 		info := fk.Info()
@@ -322,19 +548,46 @@ func runFalkon(ctx context.Context, opts falkonOptions, stdout, stderr io.Writer
 		res.Jitter, res.JitterRaises, res.DroppedCentres = s.JitterUsed(), s.JitterRaises(), len(s.DroppedCentres())
 	}
 	if res.DroppedCentres > 0 {
-		logf(stderr, "falkon: %d centres repeat an image already chosen and were left out: M=%d", res.DroppedCentres, res.M)
+		logf(stderr, "falkon: %d centres repeat a point already chosen and were left out: M=%d", res.DroppedCentres, res.M)
 	}
 	if res.JitterRaises > 0 {
 		logf(stderr, "falkon: K_MM is numerically singular for λ=%g: jitter ε raised %d times to %g", opts.Lambda, res.JitterRaises, res.Jitter)
 	}
-	res.PeakRSSMB = peakRSSMB()
-	return report(stdout, opts.JSON, res, func(w io.Writer) {
-		fmt.Fprintf(w, "%s on %s: %d train / %d test, d=%d, M=%d, %s σ=%g, λ=%g, %d iterations, %s\n",
-			opts.Solver, opts.Data, n, res.Test, d, res.M, opts.Kernel, opts.Sigma, opts.Lambda, res.Iterations, opts.Precision)
-		fmt.Fprintf(w, "test error %.2f%% (train %.2f%%)\n", 100*res.TestError, 100*res.TrainError)
-		fmt.Fprintf(w, "fit %.2fs + predict %.2fs = %.2fs (%.2f CPU-s; load %.2fs), peak RSS %.0f MB\n",
-			res.FitSeconds, res.PredictSeconds, res.Seconds, res.CPUSeconds, res.LoadSeconds, res.PeakRSSMB)
-	})
+}
+
+// writeFalkonRows writes --out: one row per predicted point.
+func writeFalkonRows(path string, data *falkonData, p *mat.Dense) error {
+	names := []string{"id", "set", "prediction"}
+	if data.classNames == nil {
+		names = append(names, "target")
+	} else {
+		for _, c := range data.classNames {
+			names = append(names, "score_"+c)
+		}
+		names = append(names, "label")
+	}
+	var pred []int
+	if data.classNames != nil {
+		pred = krr.Argmax(p)
+	}
+	return writeResults(path, resultColumns{Names: names, Rows: len(data.ids), Row: func(r int, rec []any) {
+		rec[0], rec[1] = data.ids[r], data.sets[r]
+		if data.classNames == nil {
+			rec[2] = p.At(r, 0)
+			rec[3] = data.truthR[r]
+			return
+		}
+		rec[2] = data.classNames[pred[r]]
+		for c := range data.classNames {
+			rec[3+c] = p.At(r, c)
+		}
+		switch t := data.truth[r]; {
+		case t >= 0:
+			rec[len(rec)-1] = data.classNames[t]
+		default:
+			rec[len(rec)-1] = nil
+		}
+	}})
 }
 
 func errorRate(pred, truth []int) float64 {

@@ -59,7 +59,7 @@ func writeImages(t *testing.T, n, nTest, period int) string {
 }
 
 func falkonDefaults(dir string) falkonOptions {
-	return falkonOptions{Data: dir, M: 50, Kernel: "gaussian", Sigma: 15, Lambda: 1e-6, Iter: 10,
+	return falkonOptions{Images: dir, M: 50, Kernel: "gaussian", Sigma: 15, Lambda: 1e-6, Iter: 10,
 		Centres: "uniform", Precision: "float32", Solver: "falkon", JSON: true}
 }
 
@@ -114,7 +114,7 @@ func TestFalkonDuplicateCentres(t *testing.T) {
 		assert.Equal(t, 50.0, obj["dropped_centres"], solver)
 		assert.Equal(t, 50.0, obj["m"], solver)
 		assert.Equal(t, 0.0, obj["test_error"], solver)
-		assert.Contains(t, errw.String(), "50 centres repeat an image", solver)
+		assert.Contains(t, errw.String(), "50 centres repeat a point", solver)
 	}
 }
 
@@ -126,15 +126,18 @@ func TestFalkonBadInput(t *testing.T) {
 		edit func(*falkonOptions)
 		msg  string
 	}{
-		{func(o *falkonOptions) { o.Lambda = 0 }, "Lambda=0 is invalid"},
+		{func(o *falkonOptions) { o.Lambda = 0 }, "--ridge 0 is invalid"},
 		{func(o *falkonOptions) { o.Sigma = -1 }, "Gaussian sigma=-1 is invalid"},
 		{func(o *falkonOptions) { o.M = 31 }, "M=31 is invalid: it must be in [1, n=30]"},
 		{func(o *falkonOptions) { o.Kernel = "rbf" }, `--kernel "rbf" is invalid`},
 		{func(o *falkonOptions) { o.Precision = "half" }, `--precision "half" is invalid`},
 		{func(o *falkonOptions) { o.Solver = "sgd" }, `--solver "sgd" is invalid`},
-		{func(o *falkonOptions) { o.Iter = 0 }, "--iter 0 is invalid"},
+		{func(o *falkonOptions) { o.Iter = 0 }, "--max-iter 0 is invalid"},
+		{func(o *falkonOptions) { o.Train = -5 }, "--train -5 / --test 0 is invalid: each must be ≥ 0"},
+		{func(o *falkonOptions) { o.Test = -1 }, "--test -1 is invalid"},
+		{func(o *falkonOptions) { o.Images = "" }, "no data: give --features FILE with --labels FILE"},
 		{func(o *falkonOptions) { o.Centres = bad }, "fixed centre index 99 is outside [0, n=30)"},
-		{func(o *falkonOptions) { o.Data = filepath.Join(dir, "nowhere") }, "no such file"},
+		{func(o *falkonOptions) { o.Images = filepath.Join(dir, "nowhere") }, "no such file"},
 	} {
 		opts := falkonDefaults(dir)
 		c.edit(&opts)
@@ -145,4 +148,80 @@ func TestFalkonBadInput(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "origin.txt"), []byte("train 0\nvalid 1\n"), 0o644))
 	var out, errw bytes.Buffer
 	assert.ErrorContains(t, runFalkon(context.Background(), falkonDefaults(dir), &out, &errw), "origin.txt:2")
+}
+
+// TestFalkonOnUserPoints: --features/--labels with string classes and an id
+// column, blank labels predicted, --test-features scored; --out has the
+// user's ids, class names and one score column per class; regression with
+// --targets.
+func TestFalkonOnUserPoints(t *testing.T) {
+	dir := t.TempDir()
+	rng := rand.New(rand.NewPCG(1, 2))
+	var feat, lab, tfeat, tlab strings.Builder
+	feat.WriteString("id,a,b\n")
+	lab.WriteString("id,label\n")
+	tfeat.WriteString("id,a,b\n")
+	tlab.WriteString("id,label\n")
+	for i := 0; i < 80; i++ {
+		c := i % 2
+		a, b := float64(3*c)+0.3*rng.NormFloat64(), 0.3*rng.NormFloat64()
+		fmt.Fprintf(&feat, "u%d,%g,%g\n", i, a, b)
+		name := []string{"cat", "dog"}[c]
+		if i%5 == 4 {
+			name = ""
+		}
+		fmt.Fprintf(&lab, "u%d,%s\n", i, name)
+	}
+	for i := 0; i < 10; i++ {
+		c := i % 2
+		fmt.Fprintf(&tfeat, "t%d,%g,%g\n", i, float64(3*c)+0.3*rng.NormFloat64(), 0.3*rng.NormFloat64())
+		fmt.Fprintf(&tlab, "t%d,%s\n", i, []string{"cat", "dog"}[c])
+	}
+	w := func(name, s string) string {
+		p := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(p, []byte(s), 0o644))
+		return p
+	}
+	opts := falkonOptions{Points: pointInput{Features: w("x.csv", feat.String()), Targets: w("y.csv", lab.String()),
+		TestFeatures: w("xt.csv", tfeat.String()), TestTargets: w("yt.csv", tlab.String()), IDs: "id"},
+		M: 20, Kernel: "gaussian", Sigma: 1, Lambda: 1e-6, Iter: 20, Centres: "uniform", Precision: "float64", Solver: "falkon",
+		Out: filepath.Join(dir, "p.csv"), JSON: true}
+	var out, errw bytes.Buffer
+	require.NoError(t, runFalkon(context.Background(), opts, &out, &errw))
+	obj := decodeOne(t, out.Bytes())
+	assert.Equal(t, 64.0, obj["n_train"])
+	assert.Equal(t, 16.0+10, obj["n_predicted"])
+	assert.Equal(t, 0.0, obj["test_error"])
+	assert.Equal(t, 2.0, obj["classes"])
+	rows := readCSVRows(t, opts.Out)
+	require.Len(t, rows, 26)
+	assert.Equal(t, "u4", rows[0]["id"])
+	assert.Equal(t, "cat", rows[0]["prediction"])
+	assert.Equal(t, "", rows[0]["label"])
+	assert.Equal(t, "t1", rows[17]["id"])
+	assert.Equal(t, "dog", rows[17]["prediction"])
+	assert.Equal(t, "dog", rows[17]["label"])
+	assert.Greater(t, parseNum(t, rows[17]["score_dog"]), parseNum(t, rows[17]["score_cat"]))
+
+	// Regression on the first coordinate's class.
+	var tg strings.Builder
+	for i := 0; i < 80; i++ {
+		if i%5 == 4 {
+			tg.WriteString("nan\n") // to predict
+			continue
+		}
+		fmt.Fprintf(&tg, "%d\n", 10*(i%2))
+	}
+	opts.Targets, opts.Points.Targets, opts.Points.TestTargets, opts.Points.IDs = w("t.csv", tg.String()), "", "", ""
+	opts.Points.TestFeatures = ""
+	opts.Points.IDs = "id" // in the features only
+	out.Reset()
+	require.NoError(t, runFalkon(context.Background(), opts, &out, &errw))
+	obj = decodeOne(t, out.Bytes())
+	assert.Equal(t, "regression", obj["task"])
+	assert.Less(t, obj["train_rmse"], 0.5)
+	rows = readCSVRows(t, opts.Out)
+	require.Len(t, rows, 16)
+	assert.Equal(t, "u4", rows[0]["id"])
+	assert.InDelta(t, 0, parseNum(t, rows[0]["prediction"]), 1)
 }

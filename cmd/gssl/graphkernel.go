@@ -5,10 +5,8 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -17,7 +15,6 @@ import (
 	"github.com/gssl/gssl/eval"
 	"github.com/gssl/gssl/graphkernels"
 	"github.com/gssl/gssl/loaders"
-	"github.com/gssl/gssl/svm"
 )
 
 // graphKernelOptions are the flags of gssl graphkernel.
@@ -37,6 +34,7 @@ type graphKernelOptions struct {
 	Folds      string    // file of outer fold assignments, one line per repeat
 	GramRuns   int       // timed Gram computations (after one warm-up when > 1)
 	GramOut    string    // file to write the Gram matrix to (text, one row per line)
+	Out        string    // per-graph out-of-fold predictions
 	JSON       bool
 }
 
@@ -47,20 +45,36 @@ var defaultCGrid = []float64{1e-3, 1e-2, 1e-1, 1, 1e1, 1e2, 1e3}
 
 func newGraphKernelCommand(g *globals) *cobra.Command {
 	opts := graphKernelOptions{}
+	var folds string
 	cmd := &cobra.Command{
 		Use:   "graphkernel",
 		Short: "Graph classification with a graph kernel and a kernel machine, by nested cross-validation",
 		Long: `graphkernel computes the Gram matrix of a TU graph-classification data set with the
 Weisfeiler–Lehman subtree (wl), shortest-path (sp), geometric random-walk (rw) or
 vertex-histogram (vh) kernel, normalises it (cosine) and estimates the accuracy of a
-C-SVM (or kernel ridge classifier) by nested stratified cross-validation: C chosen on
---inner folds of each outer training set, --cv outer folds, --repeats seeds. With
---folds FILE the outer folds are read from FILE (line s: the fold of every graph for
-seed s, as written by shared/bench/peers/wl.py); the inner folds are always drawn
-with gssl's seeded generator.`,
+C-SVM (or kernel ridge classifier) by nested stratified cross-validation
+(graphkernels.Evaluation): C chosen on --inner-folds folds of each outer training set,
+--folds outer folds, --seeds repetitions. With --fold-file FILE the outer folds are
+read from FILE (line s: the fold of every graph for seed s, as written by
+shared/bench/peers/wl.py); the inner folds are always drawn with gssl's seeded
+generator.
+
+--out FILE writes one row per graph: its number in the TU files (1-based), its class,
+its outer fold in the first seed and the class predicted for it by the candidate
+chosen in that fold, refitted on the other folds (CSV, or JSON Lines for
+.jsonl/.ndjson).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			opts.JSON = g.JSON
+			if opts.Data == "" {
+				return fmt.Errorf("graphkernel: no data: give --data DIR, a TU data set folder (NAME_A.txt, NAME_graph_indicator.txt, NAME_graph_labels.txt, …)")
+			}
+			if v, err := strconv.Atoi(folds); err == nil {
+				opts.CV = v
+			} else {
+				fmt.Fprintf(cmd.ErrOrStderr(), "gssl graphkernel: --folds FILE is deprecated; use --fold-file (--folds is now the number of outer folds)\n")
+				opts.Folds = folds
+			}
 			if opts.Kernel != "wl" && !cmd.Flags().Changed("select-h") {
 				opts.SelectH = false // the default applies to WL only
 			}
@@ -68,21 +82,26 @@ with gssl's seeded generator.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.Data, "data", sharedData("MUTAG"), "TU data set folder")
+	f.StringVar(&opts.Data, "data", "", "TU data set folder (e.g. shared/data/MUTAG)")
 	f.StringVar(&opts.Kernel, "kernel", "wl", "graph kernel: wl, sp, rw or vh")
 	f.IntVar(&opts.H, "h", 5, "Weisfeiler–Lehman height (relabelling rounds)")
 	f.BoolVar(&opts.SelectH, "select-h", true, "choose the WL height in 1..h on the inner folds as well (--select-h=false fixes it at --h, as wl.py does)")
-	f.Float64Var(&opts.Lambda, "lambda", 0.01, "random-walk decay λ (must be below 1/ρ(A×))")
+	f.Float64Var(&opts.Lambda, "decay", 0.01, "random-walk decay λ (must be below 1/ρ(A×))")
 	f.BoolVar(&opts.Normalize, "normalize", true, "cosine-normalise the Gram matrix")
 	f.StringVar(&opts.Classifier, "classifier", "svm", "kernel machine: svm (C-SVM, one-vs-one) or ridge (kernel ridge)")
 	f.Float64SliceVar(&opts.Grid, "grid", defaultCGrid, "values of C (svm) or of the ridge (ridge) to choose from")
-	f.IntVar(&opts.CV, "cv", 10, "outer folds")
-	f.IntVar(&opts.Inner, "inner", 3, "inner folds")
-	f.IntVar(&opts.Repeats, "repeats", 10, "repeats (seeds); 0 computes the Gram matrix only")
-	f.Uint64Var(&opts.Seed, "seed", 0, "first seed (repeat r uses seed+r)")
-	f.StringVar(&opts.Folds, "folds", "", "file of outer fold assignments (one line per repeat), e.g. shared/bench/splits/MUTAG/wl_outer10fold.txt")
+	f.StringVar(&folds, "folds", "10", "outer folds")
+	f.IntVar(&opts.Inner, "inner-folds", 3, "inner folds")
+	f.IntVar(&opts.Repeats, "seeds", 10, "repetitions with seeds seed..seed+N−1; 0 computes the Gram matrix only")
+	f.Uint64Var(&opts.Seed, "seed", 0, "first seed (repetition r uses seed+r)")
+	f.StringVar(&opts.Folds, "fold-file", "", "file of outer fold assignments (one line per seed), e.g. shared/bench/splits/MUTAG/wl_outer10fold.txt")
 	f.IntVar(&opts.GramRuns, "gram-runs", 1, "timed Gram computations; with more than 1, one untimed warm-up first and the median reported")
 	f.StringVar(&opts.GramOut, "gram-out", "", "write the Gram matrix (after normalisation, if any) to this file, one row per line")
+	f.StringVar(&opts.Out, "out", "", "write one row per graph: class, outer fold and out-of-fold prediction (CSV, or JSON Lines for .jsonl/.ndjson)")
+	renamedFlag(cmd, "lambda", "decay")
+	renamedFlag(cmd, "cv", "folds")
+	renamedFlag(cmd, "inner", "inner-folds")
+	renamedFlag(cmd, "repeats", "seeds")
 	return cmd
 }
 
@@ -112,6 +131,7 @@ type graphKernelResult struct {
 	AccuracyStd      any       `json:"accuracy_std"`
 	AccuracyByRepeat []float64 `json:"accuracy_by_repeat"`
 	CVSeconds        float64   `json:"cv_seconds"`
+	Out              string    `json:"out,omitempty"`
 }
 
 func (o graphKernelOptions) validate() error {
@@ -137,14 +157,14 @@ func (o graphKernelOptions) validate() error {
 			return fmt.Errorf("graphkernel: --grid value %v is invalid: every value must be finite and > 0", v)
 		}
 	}
-	if o.CV < 2 {
-		return fmt.Errorf("graphkernel: --cv %d is invalid: it must be ≥ 2", o.CV)
+	if o.Folds == "" && o.CV < 2 {
+		return fmt.Errorf("graphkernel: --folds %d is invalid: it must be ≥ 2", o.CV)
 	}
 	if o.Inner < 2 {
-		return fmt.Errorf("graphkernel: --inner %d is invalid: it must be ≥ 2", o.Inner)
+		return fmt.Errorf("graphkernel: --inner-folds %d is invalid: it must be ≥ 2", o.Inner)
 	}
 	if o.Repeats < 0 {
-		return fmt.Errorf("graphkernel: --repeats %d is invalid: it must be ≥ 0", o.Repeats)
+		return fmt.Errorf("graphkernel: --seeds %d is invalid: it must be ≥ 0", o.Repeats)
 	}
 	if o.GramRuns < 1 {
 		return fmt.Errorf("graphkernel: --gram-runs %d is invalid: it must be ≥ 1", o.GramRuns)
@@ -175,6 +195,11 @@ func runGraphKernel(ctx context.Context, opts graphKernelOptions, stdout, stderr
 	if err := opts.validate(); err != nil {
 		return err
 	}
+	for _, o := range []struct{ flag, path string }{{"out", opts.Out}, {"gram-out", opts.GramOut}} {
+		if err := checkOutFile(o.flag, o.path); err != nil {
+			return fmt.Errorf("graphkernel: %w", err)
+		}
+	}
 	start := time.Now()
 	ds, err := loaders.LoadTU(opts.Data)
 	if err != nil {
@@ -199,9 +224,54 @@ func runGraphKernel(ctx context.Context, opts graphKernelOptions, stdout, stderr
 	labels := ds.Classes()
 	logf(stderr, "graphkernel: %s, %d graphs, %d nodes, %d classes; kernel %s", ds.Name, res.Graphs, res.Nodes, res.Classes, opts.Kernel)
 
-	// The Gram matrix of the kernel as configured (height H for WL), timed
-	// from the loaded graphs.
+	var folds [][]int
+	if opts.Folds != "" && opts.Repeats > 0 {
+		if folds, err = loaders.ReadFolds(opts.Folds, len(graphs), opts.Repeats); err != nil {
+			return fmt.Errorf("graphkernel: --fold-file: %w", err)
+		}
+	}
+	gram, err := timedGram(ctx, opts, graphs, &res, stderr)
+	if err != nil {
+		return err
+	}
+	if opts.Repeats == 0 {
+		res.AccuracyMean, res.AccuracyStd = nil, nil
+		return report(stdout, opts.JSON, res, func(w io.Writer) { printGraphKernel(w, res) })
+	}
+	grams, heights, err := candidateGrams(ctx, opts, graphs, gram)
+	if err != nil {
+		return err
+	}
+	ev := graphkernels.Evaluation{Grams: grams, Grid: opts.Grid, OuterFolds: opts.CV, InnerFolds: opts.Inner,
+		Seeds: opts.Repeats, Seed: opts.Seed, Folds: folds}
+	if opts.Classifier == "ridge" {
+		ev.Machine = graphkernels.Ridge
+	}
+	t0 := time.Now()
+	bar := newProgress(stderr, opts.Repeats, "nested CV")
+	ev.Progress = func(int, int) { bar.Add(1) }
+	er, err := ev.Run(ctx, labels)
+	bar.Finish()
+	if err != nil {
+		return fmt.Errorf("graphkernel: %w", err)
+	}
+	res.CVSeconds = seconds(t0)
+	summariseChoices(opts, er, heights, &res)
+	if opts.Out != "" {
+		if err := writeGraphRows(opts.Out, ds, labels, er); err != nil {
+			return err
+		}
+		res.Out = opts.Out
+	}
+	return report(stdout, opts.JSON, res, func(w io.Writer) { printGraphKernel(w, res) })
+}
+
+// timedGram computes the Gram matrix of the kernel as configured (height H
+// for WL) --gram-runs times from the loaded graphs (after one warm-up when
+// more than once), reports the median time and writes --gram-out.
+func timedGram(ctx context.Context, opts graphKernelOptions, graphs []graphkernels.Graph, res *graphKernelResult, stderr io.Writer) (*mat.SymDense, error) {
 	var gram *mat.SymDense
+	var err error
 	runs := opts.GramRuns
 	if runs > 1 {
 		runs++ // the first is a warm-up
@@ -214,7 +284,7 @@ func runGraphKernel(ctx context.Context, opts graphKernelOptions, stdout, stderr
 		secs := seconds(t0)
 		bar.Finish()
 		if err != nil {
-			return fmt.Errorf("graphkernel: %w", err)
+			return nil, fmt.Errorf("graphkernel: %w", err)
 		}
 		if r > 0 || runs == 1 {
 			res.GramSecondsRuns = append(res.GramSecondsRuns, secs)
@@ -227,78 +297,47 @@ func runGraphKernel(ctx context.Context, opts graphKernelOptions, stdout, stderr
 	logf(stderr, "graphkernel: Gram matrix %d×%d in %.4f s (median of %d)", len(graphs), len(graphs), res.GramSeconds, len(res.GramSecondsRuns))
 	if opts.GramOut != "" {
 		if err := writeMatrix(opts.GramOut, gram); err != nil {
-			return fmt.Errorf("graphkernel: %w", err)
+			return nil, fmt.Errorf("graphkernel: %w", err)
 		}
 	}
+	return gram, nil
+}
 
-	if opts.Repeats == 0 {
-		res.AccuracyMean, res.AccuracyStd = nil, nil
-		return report(stdout, opts.JSON, res, func(w io.Writer) { printGraphKernel(w, res) })
+// candidateGrams returns the candidate kernels: the one Gram matrix, or
+// one per WL height 1..H with --select-h.
+func candidateGrams(ctx context.Context, opts graphKernelOptions, graphs []graphkernels.Graph, gram *mat.SymDense) ([]*mat.SymDense, []int, error) {
+	if !opts.SelectH {
+		return []*mat.SymDense{gram}, []int{opts.H}, nil
 	}
-
-	// Candidate kernels: one Gram matrix, or one per WL height.
-	grams := []*mat.SymDense{gram}
-	heights := []int{opts.H}
-	if opts.SelectH {
-		grams, heights = nil, nil
-		for h := 1; h <= opts.H; h++ {
-			if h == opts.H {
-				grams = append(grams, gram)
-			} else {
-				kh, err := opts.newGraphKernel(h, nil).Fit(ctx, graphs)
-				if err != nil {
-					return fmt.Errorf("graphkernel: %w", err)
-				}
-				grams = append(grams, kh)
+	var grams []*mat.SymDense
+	var heights []int
+	for h := 1; h <= opts.H; h++ {
+		kh := gram
+		if h != opts.H {
+			var err error
+			if kh, err = opts.newGraphKernel(h, nil).Fit(ctx, graphs); err != nil {
+				return nil, nil, fmt.Errorf("graphkernel: %w", err)
 			}
-			heights = append(heights, h)
 		}
+		grams, heights = append(grams, kh), append(heights, h)
 	}
-	var outer [][]int
-	if opts.Folds != "" {
-		outer, err = readFoldFile(opts.Folds, len(graphs), opts.Repeats)
-		if err != nil {
-			return fmt.Errorf("graphkernel: %w", err)
-		}
-		res.OuterFolds = 0
-		for _, f := range outer[0] {
-			res.OuterFolds = max(res.OuterFolds, f+1)
-		}
-	}
+	return grams, heights, nil
+}
+
+// summariseChoices fills the accuracies and how often each grid value and
+// height was chosen.
+func summariseChoices(opts graphKernelOptions, er *graphkernels.EvaluationResult, heights []int, res *graphKernelResult) {
+	res.OuterFolds = er.Folds
 	nGrid := len(opts.Grid)
-	cv := eval.NestedCV{
-		InnerFolds: opts.Inner,
-		Candidates: len(grams) * nGrid,
-		Score: func(ctx context.Context, c int, train, test []int) (float64, error) {
-			k := grams[c/nGrid]
-			return scoreKernelMachine(ctx, opts.Classifier, opts.Grid[c%nGrid], k, labels, train, test)
-		},
-	}
 	res.GridChosen = make([]int, nGrid)
 	hCount := map[int]int{}
-	t0 := time.Now()
-	bar := newProgress(stderr, opts.Repeats, "nested CV")
-	for r := 0; r < opts.Repeats; r++ {
-		seed := opts.Seed + uint64(r)
-		var fold []int
-		if outer != nil {
-			fold = outer[r]
-		} else if fold, err = eval.StratifiedFolds(labels, opts.CV, seed); err != nil {
-			return fmt.Errorf("graphkernel: %w", err)
-		}
-		nr, err := cv.Run(ctx, labels, fold, seed)
-		if err != nil {
-			return fmt.Errorf("graphkernel: repeat %d: %w", r, err)
-		}
-		res.AccuracyByRepeat = append(res.AccuracyByRepeat, nr.Mean)
-		for _, c := range nr.Chosen {
+	for _, chosen := range er.Chosen {
+		for _, c := range chosen {
 			res.GridChosen[c%nGrid]++
 			hCount[heights[c/nGrid]]++
 		}
-		bar.Add(1)
 	}
-	bar.Finish()
-	res.CVSeconds = seconds(t0)
+	res.AccuracyByRepeat = er.Accuracy
 	mean, std := eval.MeanStd(res.AccuracyByRepeat)
 	res.AccuracyMean, res.AccuracyStd = finite(mean), finite(std)
 	if opts.SelectH {
@@ -307,41 +346,20 @@ func runGraphKernel(ctx context.Context, opts graphKernelOptions, stdout, stderr
 			res.HChosen[h-1] = c
 		}
 	}
-	return report(stdout, opts.JSON, res, func(w io.Writer) { printGraphKernel(w, res) })
 }
 
-// scoreKernelMachine fits the classifier with parameter v on k[train,
-// train] and returns its accuracy on test.
-func scoreKernelMachine(ctx context.Context, classifier string, v float64, k *mat.SymDense, labels, train, test []int) (float64, error) {
-	ktr := svm.SubGram(k, train)
-	ytr := make([]int, len(train))
-	for p, i := range train {
-		ytr[p] = labels[i]
-	}
-	var pred []int
-	var err error
-	cross := svm.SubCross(k, test, train)
-	if classifier == "ridge" {
-		m := &svm.KernelRidge{Ridge: v}
-		if err = m.Fit(ctx, ktr, ytr); err == nil {
-			pred, err = m.Predict(cross)
+// writeGraphRows writes --out: one row per graph with its class, outer fold
+// (first seed) and out-of-fold prediction, classes as in the labels file.
+func writeGraphRows(path string, ds *loaders.TUDataset, labels []int, er *graphkernels.EvaluationResult) error {
+	name := func(c int) any {
+		if c < 0 || c >= len(ds.LabelValues) {
+			return nil
 		}
-	} else {
-		m := &svm.SVC{C: v}
-		if err = m.Fit(ctx, ktr, ytr); err == nil {
-			pred, err = m.Predict(cross)
-		}
+		return strconv.Itoa(ds.LabelValues[c])
 	}
-	if err != nil {
-		return 0, err
-	}
-	right := 0
-	for p, i := range test {
-		if pred[p] == labels[i] {
-			right++
-		}
-	}
-	return float64(right) / float64(len(test)), nil
+	return writeResults(path, resultColumns{Names: []string{"graph", "label", "fold", "prediction"}, Rows: len(labels), Row: func(i int, rec []any) {
+		rec[0], rec[1], rec[2], rec[3] = i+1, name(labels[i]), er.Fold[i], name(er.Prediction[i])
+	}})
 }
 
 // featureCount returns the dictionary size of an explicit-feature kernel.
@@ -378,55 +396,15 @@ func median(xs []float64) float64 {
 	return 0.5 * (s[n/2-1] + s[n/2])
 }
 
-// readFoldFile reads outer fold assignments: '#' lines are comments, each
-// other line holds the fold id of every one of n items, one line per
-// repeat; at least repeats lines are needed.
-func readFoldFile(path string, n, repeats int) ([][]int, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var out [][]int
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<16), 1<<26)
-	line := 0
-	for sc.Scan() && len(out) < repeats {
-		line++
-		s := strings.TrimSpace(sc.Text())
-		if s == "" || strings.HasPrefix(s, "#") {
-			continue
-		}
-		fields := strings.Fields(s)
-		if len(fields) != n {
-			return nil, fmt.Errorf("%s:%d: %d fold ids, want %d (one per graph)", path, line, len(fields), n)
-		}
-		row := make([]int, n)
-		for i, x := range fields {
-			v, err := strconv.Atoi(x)
-			if err != nil || v < 0 {
-				return nil, fmt.Errorf("%s:%d: fold id %q of graph %d is not a non-negative integer", path, line, x, i)
-			}
-			row[i] = v
-		}
-		out = append(out, row)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if len(out) < repeats {
-		return nil, fmt.Errorf("%s: %d fold assignments, fewer than --repeats %d", path, len(out), repeats)
-	}
-	return out, nil
-}
-
 // writeMatrix writes a matrix as text, one row per line, every value with
 // the digits that read back to the same float64.
 func writeMatrix(path string, m mat.Matrix) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
+	return atomicWrite(path, func(f io.Writer) error {
+		return writeMatrixTo(f, m)
+	})
+}
+
+func writeMatrixTo(f io.Writer, m mat.Matrix) error {
 	w := bufio.NewWriter(f)
 	r, c := m.Dims()
 	buf := make([]byte, 0, 32)
@@ -439,11 +417,7 @@ func writeMatrix(path string, m mat.Matrix) error {
 		}
 		w.WriteByte('\n')
 	}
-	if err := w.Flush(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return w.Flush()
 }
 
 func printGraphKernel(w io.Writer, r graphKernelResult) {

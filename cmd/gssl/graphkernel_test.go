@@ -11,6 +11,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gssl/gssl/internal/sharedtest"
 )
 
 // writeTU writes a small TU data set: graphs of class 0 are cycles with
@@ -95,8 +97,8 @@ func TestGraphKernelJSONOnToyData(t *testing.T) {
 }
 
 func TestGraphKernelMUTAGWithSavedFolds(t *testing.T) {
-	data := sharedData("MUTAG")
-	folds := findUp(filepath.Join("..", "shared", "bench", "splits", "MUTAG", "wl_outer10fold.txt"))
+	data := sharedtest.Data(t, "MUTAG")
+	folds := sharedtest.Path(t, "bench/splits/MUTAG/wl_outer10fold.txt")
 	var out, errw bytes.Buffer
 	opts := graphKernelOptions{Data: data, Kernel: "wl", H: 3, Normalize: true, Classifier: "svm",
 		Grid: defaultCGrid, CV: 10, Inner: 3, Repeats: 1, Folds: folds, GramRuns: 1, JSON: true}
@@ -125,9 +127,9 @@ func TestGraphKernelBadInput(t *testing.T) {
 		{func(o *graphKernelOptions) { o.Kernel = "sp"; o.SelectH = true }, "--select-h needs --kernel wl"},
 		{func(o *graphKernelOptions) { o.Classifier = "tree" }, `--classifier "tree" is invalid`},
 		{func(o *graphKernelOptions) { o.Grid = []float64{1, -1} }, "--grid value -1 is invalid"},
-		{func(o *graphKernelOptions) { o.CV = 1 }, "--cv 1 is invalid"},
-		{func(o *graphKernelOptions) { o.Inner = 0 }, "--inner 0 is invalid"},
-		{func(o *graphKernelOptions) { o.Repeats = -1 }, "--repeats -1 is invalid"},
+		{func(o *graphKernelOptions) { o.CV = 1 }, "--folds 1 is invalid"},
+		{func(o *graphKernelOptions) { o.Inner = 0 }, "--inner-folds 0 is invalid"},
+		{func(o *graphKernelOptions) { o.Repeats = -1 }, "--seeds -1 is invalid"},
 		{func(o *graphKernelOptions) { o.GramRuns = 0 }, "--gram-runs 0 is invalid"},
 		{func(o *graphKernelOptions) { o.Data = filepath.Join(dir, "missing") }, "missing"},
 		{func(o *graphKernelOptions) { o.Folds = bad }, "folds.txt:2: 3 fold ids, want 8"},
@@ -140,4 +142,54 @@ func TestGraphKernelBadInput(t *testing.T) {
 		require.Error(t, err, c.msg)
 		assert.Contains(t, err.Error(), c.msg)
 	}
+}
+
+// TestGraphKernelOutAndFoldFile: --out has a row per graph whose
+// out-of-fold predictions score what the nested CV reports for a fixed
+// candidate; a fold file with a fold id of 10⁹ is refused (#16); the old
+// --folds FILE and --lambda still work with a notice.
+func TestGraphKernelOutAndFoldFile(t *testing.T) {
+	dir := writeTU(t, 12)
+	out := filepath.Join(t.TempDir(), "pred.csv")
+	var stdout, errw bytes.Buffer
+	opts := graphKernelOptions{Data: dir, Kernel: "wl", H: 2, Normalize: true, Classifier: "svm", Grid: []float64{1},
+		CV: 4, Inner: 2, Repeats: 1, GramRuns: 1, Out: out, JSON: true}
+	require.NoError(t, runGraphKernel(context.Background(), opts, &stdout, &errw))
+	obj := decodeOne(t, stdout.Bytes())
+	rows := readCSVRows(t, out)
+	require.Len(t, rows, 24)
+	right := 0
+	for _, r := range rows {
+		if r["label"] == r["prediction"] {
+			right++
+		}
+	}
+	// One candidate: the out-of-fold accuracy is the mean over equal folds.
+	assert.InDelta(t, obj["accuracy_mean"], float64(right)/24, 1e-12)
+	assert.Equal(t, "1", rows[0]["graph"])
+	assert.Equal(t, "-1", rows[0]["label"], "class names as in the labels file")
+
+	folds := filepath.Join(t.TempDir(), "folds.txt")
+	ids := strings.TrimSpace(strings.Repeat("0 0 1 1 ", 6))
+	require.NoError(t, os.WriteFile(folds, []byte(strings.Replace(ids, "1", "1000000000", 1)+"\n"), 0o644))
+	opts.Folds, opts.Out = folds, ""
+	require.ErrorContains(t, runGraphKernel(context.Background(), opts, &stdout, &errw), `fold id "1000000000" of item 2 is invalid`)
+
+	require.NoError(t, os.WriteFile(folds, []byte(ids+"\n"), 0o644))
+	root := newRoot()
+	stdout.Reset()
+	errw.Reset()
+	root.SetOut(&stdout)
+	root.SetErr(&errw)
+	root.SetArgs([]string{"graphkernel", "--json", "--data", dir, "--folds", folds, "--repeats", "1", "--inner", "2", "--h", "2", "--lambda", "0.01"})
+	require.NoError(t, root.Execute())
+	assert.Contains(t, errw.String(), "--folds FILE is deprecated; use --fold-file")
+	assert.Contains(t, errw.String(), "--repeats is deprecated; use --seeds")
+	assert.Equal(t, 2.0, decodeOne(t, stdout.Bytes())["outer_folds"])
+
+	root = newRoot()
+	root.SetOut(&stdout)
+	root.SetErr(&errw)
+	root.SetArgs([]string{"graphkernel"})
+	require.ErrorContains(t, root.Execute(), "no data: give --data DIR")
 }

@@ -2,16 +2,12 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"math"
-	"math/rand/v2"
-	"path/filepath"
 	"sort"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/eval"
@@ -23,14 +19,15 @@ import (
 )
 
 type imgpOptions struct {
-	Data         string  // srmnist-style folder (train/test images and angles)
-	Synthetic    int     // > 0: the noisy closed curve in R^10 with this many nodes instead of Data
-	Labelled     float64 // fraction of the training points that are labelled
+	Images       string // srmnist-style folder (train/test images and angles)
+	Synthetic    int    // > 0: the noisy closed curve in R^10 with this many nodes
+	Points       pointInput
+	Labelled     float64 // fraction of the training points that are labelled (benchmark data)
 	Subset       string  // file of labelled indices (overrides Labelled)
 	K            int
 	Nu           int
 	Eigenpairs   int
-	Iterations   int
+	MaxIter      int // Adam steps; 0 keeps the initial hyperparameters
 	LearningRate float64
 	Probes       int
 	Seed         uint64
@@ -41,6 +38,8 @@ type imgpOptions struct {
 	LikSteps     int    // Lanczos steps per probe
 	LikExact     int    // at most this many labels: the exact determinant lemma
 	Plot         string
+	Out          string
+	MaxMemory    string
 	JSON         bool
 }
 
@@ -50,36 +49,46 @@ func newIMGPCommand(g *globals) *cobra.Command {
 	opts := imgpOptions{}
 	cmd := &cobra.Command{
 		Use:   "imgp",
-		Short: "Implicit-manifold GP regression against a Euclidean GP (rotated MNIST angles)",
+		Short: "Implicit-manifold GP regression against a Euclidean GP, on your points or a benchmark",
 		Long: `imgp fits implicit-manifold Gaussian-process regression (IMGP) and the Euclidean
 Matérn 5/2 GP it is blended with, on the same labelled points, and reports the
 test RMSE and mean Gaussian NLL of both (targets standardised).
 
-Data: a folder with train_images_u8.bin.gz, train_angles.txt, test_images_u8.bin.gz
-and test_angles.txt (default ../shared/data/srmnist: 10 digits × 1001 rotations,
-all training images are graph nodes, a fraction of them labelled, the test images
-predicted off the graph). --synthetic N uses instead a noisy closed curve in R^10
-with N nodes and a target that depends on arc length.
+Data, one of:
+  --features FILE --targets FILE   your points, one per row (CSV/TSV/whitespace,
+                                   optional header); every row is a graph node, the
+                                   rows with a target are labelled and the rows with a
+                                   blank target are predicted; --test-features adds
+                                   points predicted off the graph (--test-targets
+                                   scores them); --ids names an id column
+  --images DIR                     a folder with train_images_u8.bin.gz,
+                                   train_angles.txt, test_images_u8.bin.gz and
+                                   test_angles.txt (e.g. shared/data/srmnist): all
+                                   training images are nodes, a fraction of them
+                                   labelled (--labelled, --seed, or --subset FILE)
+  --synthetic N                    a noisy closed curve in R^10 with N nodes and a
+                                   target that depends on arc length
 
-The labelled points are a seeded random subset (--labelled, --seed), or the
-indices listed in --subset (e.g. train_subset10_seed0.txt, scikit-learn's split).`,
+--out FILE writes one row per predicted point (id, prediction, variance of f and
+of a new observation, γ, the true target when known) as CSV, or JSON Lines when
+the name ends in .jsonl or .ndjson.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			opts.JSON = g.JSON
-			if opts.Data == "" {
-				opts.Data = sharedData("srmnist")
+			if opts.Points.given() && cmd.Flags().Changed("labelled") {
+				return fmt.Errorf("imgp: --labelled applies to --images and --synthetic; with --targets the labelled points are those with a target")
 			}
 			return runIMGP(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
 	f := cmd.Flags()
-	addIMGPModelFlags(f, &opts)
-	f.Float64Var(&opts.Labelled, "labelled", 0.1, "fraction of training points labelled, in (0, 1]")
+	addIMGPModelFlags(cmd, &opts)
+	f.Float64Var(&opts.Labelled, "labelled", 0.1, "fraction of training points labelled, in (0, 1] (--images, --synthetic)")
 	f.StringVar(&opts.Subset, "subset", "", "file of labelled training indices (overrides --labelled)")
 	f.Uint64Var(&opts.Seed, "seed", 0, "seed of the labelled subset and the probes")
-	f.BoolVar(&opts.Approximate, "approximate", false, "approximate KNN graph by NN-descent (for large N)")
 	f.BoolVar(&opts.EuclFixed, "euclidean-fixed", false, "do not fit the Euclidean GP's hyperparameters (keeps 1, 1, 1e-2; for timing the graph model)")
-	f.StringVar(&opts.Plot, "plot", "", "write a PNG of predicted against true targets with ±2σ bands")
+	f.StringVar(&opts.Plot, "plot", "", "write a figure of predicted against true targets with ±2σ bands (.png, .svg, .pdf)")
+	f.StringVar(&opts.Out, "out", "", "write the predictions, one row per predicted point (CSV, or JSON Lines for .jsonl/.ndjson)")
 	f.IntVar(&opts.LikProbes, "likelihood-probes", 30, "SLQ probes of the reported log marginal likelihood (used above --likelihood-exact-labels labels; -1 skips it)")
 	f.IntVar(&opts.LikSteps, "likelihood-steps", 50, "Lanczos steps per SLQ probe of the log marginal likelihood")
 	f.IntVar(&opts.LikExact, "likelihood-exact-labels", 128, "compute the likelihood exactly (determinant lemma, n·ν CG solves) up to this many labels; -1: always SLQ")
@@ -88,17 +97,24 @@ indices listed in --subset (e.g. train_subset10_seed0.txt, scikit-learn's split)
 }
 
 // addIMGPModelFlags registers the data and model flags shared by imgp and
-// imgp sweep.
-func addIMGPModelFlags(f *pflag.FlagSet, opts *imgpOptions) {
-	f.StringVar(&opts.Data, "data", "", "data folder (default ../shared/data/srmnist)")
-	f.IntVar(&opts.Synthetic, "synthetic", 0, "use the synthetic closed curve in R^10 with this many nodes")
-	f.IntVar(&opts.K, "k", 50, "nearest neighbours of the graph")
-	f.IntVar(&opts.Nu, "nu", 2, "integer smoothness ν of the graph Matérn prior")
+// imgp sweep, with the old names as hidden aliases.
+func addIMGPModelFlags(cmd *cobra.Command, opts *imgpOptions) {
+	f := cmd.Flags()
+	f.StringVar(&opts.Images, "images", "", "srmnist-style folder of train/test images and angles")
+	f.IntVar(&opts.Synthetic, "synthetic", 0, fmt.Sprintf("use the synthetic closed curve in R^10 with this many nodes (2..%d)", imgp.MaxCurvePoints))
+	opts.Points.addFlags(f, "targets")
+	f.IntVar(&opts.K, "neighbors", 50, "nearest neighbours of the graph")
+	f.IntVar(&opts.Nu, "nu", 2, "integer smoothness ν ≥ 1 of the graph Matérn prior")
 	f.IntVar(&opts.Eigenpairs, "eigenpairs", 100, "eigenpairs L for prediction")
-	f.IntVar(&opts.Iterations, "iterations", 100, "Adam steps on the marginal likelihood")
+	f.IntVar(&opts.MaxIter, "max-iter", 100, "Adam steps on the marginal likelihood (0 keeps the initial hyperparameters)")
 	f.Float64Var(&opts.LearningRate, "learning-rate", 0.05, "Adam learning rate")
 	f.IntVar(&opts.Probes, "probes", 4, "Hutchinson probe vectors per gradient")
 	f.StringVar(&opts.Distance, "distance", "nearest", "dist(x, M) in the blend: nearest (node) or mean (of K neighbours)")
+	f.BoolVar(&opts.Approximate, "approximate", false, "approximate KNN graph by NN-descent (for large N)")
+	f.StringVar(&opts.MaxMemory, "max-memory", defaultMaxMemory(), "refuse a dense Euclidean GP (n² labelled points) above this size")
+	renamedFlag(cmd, "data", "images")
+	renamedFlag(cmd, "k", "neighbors")
+	renamedFlag(cmd, "iterations", "max-iter")
 }
 
 // imgpResult is the JSON object of one run. RMSE and NLL are in standardised
@@ -114,27 +130,28 @@ type imgpResult struct {
 	K               int     `json:"k"`
 	Nu              int     `json:"nu"`
 	Eigenpairs      int     `json:"eigenpairs"`
-	RMSE            float64 `json:"rmse"`
+	RMSE            any     `json:"rmse"`
 	NLL             any     `json:"nll"`
-	ManifoldRMSE    float64 `json:"manifold_rmse"`
-	RefinedRMSE     float64 `json:"refined_rmse"`
+	MetricsReason   string  `json:"rmse_reason,omitempty"`
+	ManifoldRMSE    any     `json:"manifold_rmse"`
+	RefinedRMSE     any     `json:"refined_rmse"`
 	RefinedNLL      any     `json:"refined_nll"`
 	RefinedKappa    float64 `json:"refined_kappa"`
 	RefinedNoise    float64 `json:"refined_noise"`
-	EuclideanRMSE   float64 `json:"euclidean_rmse"`
+	EuclideanRMSE   any     `json:"euclidean_rmse"`
 	EuclideanNLL    any     `json:"euclidean_nll"`
-	NodeRMSE        float64 `json:"node_rmse"`
-	NodeRMSEFull    float64 `json:"node_rmse_full_rank"`
+	NodeRMSE        any     `json:"node_rmse"`
+	NodeRMSEFull    any     `json:"node_rmse_full_rank"`
 	GammaMean       float64 `json:"gamma_mean"`
 	Alpha           float64 `json:"alpha"`
 	Kappa           float64 `json:"kappa"`
 	Amplitude       float64 `json:"amplitude"`
-	Variance        float64 `json:"variance"`
+	Variance        any     `json:"variance"`
 	Noise           float64 `json:"noise"`
 	EuclideanAmp    float64 `json:"euclidean_amplitude"`
 	EuclideanLength float64 `json:"euclidean_length_scale"`
 	EuclideanNoise  float64 `json:"euclidean_noise"`
-	EuclideanLML    float64 `json:"euclidean_log_marginal_likelihood"`
+	EuclideanLML    any     `json:"euclidean_log_marginal_likelihood"`
 	// LML is the GMRF log marginal likelihood at the fitted hyperparameters
 	// (imgp.Regressor.LogMarginalLikelihood), LMLStdErr its standard error
 	// over the SLQ probes (0 when exact); null when skipped.
@@ -155,147 +172,151 @@ type imgpResult struct {
 	Seconds         float64 `json:"seconds"`
 }
 
-// regressionData is a transductive regression problem with test points.
+// regressionData is a transductive regression problem: every row of x is a
+// graph node; y (standardised, NaN where unknown) has one target per row;
+// xt are the points predicted off the graph, yt their standardised targets
+// (nil when unknown).
 type regressionData struct {
 	name         string
 	x, xt        *mat.Dense
-	y, yt        []float64 // standardised targets
-	scale        float64   // standard deviation of the raw training targets
-	defaultSplit string    // file naming scikit-learn's subset, if any
+	y, yt        []float64
+	mean, scale  float64 // of the raw training targets: raw = mean + scale·standardised
+	ids, testIDs []string
+	user         bool // the user's points: the labelled rows are those with a target
+	defaultSplit string
 }
 
-func loadAngles(dir string) (*regressionData, error) {
-	tr, err := loaders.ReadImages(filepath.Join(dir, "train_images_u8.bin.gz"), 784)
-	if err != nil {
-		return nil, err
+// loadRegression reads the one data source the flags name.
+func loadRegression(cmd string, images string, synthetic int, in *pointInput, seed uint64) (*regressionData, error) {
+	sources := 0
+	for _, given := range []bool{images != "", synthetic != 0, in.given()} {
+		if given {
+			sources++
+		}
 	}
-	te, err := loaders.ReadImages(filepath.Join(dir, "test_images_u8.bin.gz"), 784)
-	if err != nil {
-		return nil, err
+	switch {
+	case sources == 0:
+		return nil, fmt.Errorf("%s: no data: give --features FILE --targets FILE (your points), --images DIR (a train/test image folder) or --synthetic N", cmd)
+	case sources > 1:
+		return nil, fmt.Errorf("%s: give one of --features/--targets, --images and --synthetic", cmd)
 	}
-	atr, err := loaders.ReadFloats(filepath.Join(dir, "train_angles.txt"))
-	if err != nil {
-		return nil, err
+	d := &regressionData{}
+	switch {
+	case synthetic != 0:
+		x, y, xt, yt, err := imgp.SyntheticCurve(synthetic, 500, seed)
+		if err != nil {
+			return nil, fmt.Errorf("%s: --synthetic %d is invalid: it must be in [2, %d]", cmd, synthetic, imgp.MaxCurvePoints)
+		}
+		d.name, d.x, d.y, d.xt, d.yt, d.mean, d.scale = fmt.Sprintf("synthetic-curve-N%d", synthetic), x, y, xt, yt, 0, 1
+	case images != "":
+		r, err := loaders.ReadImageRegression(images)
+		if err != nil {
+			return nil, fmt.Errorf("%s: --images: %w", cmd, err)
+		}
+		d.name, d.x, d.xt = images, r.X, r.XTest
+		d.mean, d.scale = eval.MeanStd(r.Y) // population std (ddof 0), as gp.py
+		if !(d.scale > 0) {
+			return nil, fmt.Errorf("%s: %s: the training targets are all equal; nothing to regress", cmd, images)
+		}
+		d.y, d.yt = standardise(r.Y, d.mean, d.scale), standardise(r.YTest, d.mean, d.scale)
+	default:
+		p, err := in.load("targets")
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", cmd, err)
+		}
+		y, err := floatValues("targets", in.Targets, p.Values)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", cmd, err)
+		}
+		var known []float64
+		for _, v := range y {
+			if !math.IsNaN(v) {
+				known = append(known, v)
+			}
+		}
+		if len(known) == 0 {
+			return nil, fmt.Errorf("%s: --targets %s: no point has a target", cmd, in.Targets)
+		}
+		d.mean, d.scale = eval.MeanStd(known)
+		if !(d.scale > 0) {
+			d.scale = 1 // constant targets: nothing to scale
+		}
+		d.name, d.x, d.xt, d.ids, d.testIDs, d.user = p.Name, p.X, p.XTest, p.IDs, p.TestIDs, true
+		d.y = standardise(y, d.mean, d.scale)
+		if p.TestVals != nil {
+			yt, err := floatValues("test-targets", in.TestTargets, p.TestVals)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", cmd, err)
+			}
+			d.yt = standardise(yt, d.mean, d.scale)
+		}
 	}
-	ate, err := loaders.ReadFloats(filepath.Join(dir, "test_angles.txt"))
-	if err != nil {
-		return nil, err
+	if d.ids == nil {
+		n, _ := d.x.Dims()
+		d.ids = rowNumbers(n)
 	}
-	if len(atr) != tr.Count || len(ate) != te.Count {
-		return nil, fmt.Errorf("imgp: %s has %d training images but %d angles, %d test images but %d angles", dir, tr.Count, len(atr), te.Count, len(ate))
-	}
-	mu, sd := eval.MeanStd(atr) // population std (ddof 0), as gp.py
-	if !(sd > 0) {
-		return nil, fmt.Errorf("imgp: %s: the training angles are all equal; nothing to regress", dir)
-	}
-	d := &regressionData{name: dir, x: tr.DenseRange(0, tr.Count), xt: te.DenseRange(0, te.Count), scale: sd}
-	d.y = make([]float64, len(atr))
-	for i, a := range atr {
-		d.y[i] = (a - mu) / sd
-	}
-	d.yt = make([]float64, len(ate))
-	for i, a := range ate {
-		d.yt[i] = (a - mu) / sd
+	if d.xt != nil && d.testIDs == nil {
+		m, _ := d.xt.Dims()
+		d.testIDs = rowNumbers(m)
 	}
 	return d, nil
 }
 
-// syntheticCurve is a flattened closed curve c(t) = (cos t, 0.15 sin t) with
-// its two halves 0.3|sin t| apart, rotated into R^10 by a seeded orthogonal
-// matrix, with N(0, 0.01²) noise in every coordinate; t is uniform (so the
-// sampling density along the curve is not). The target is sin(2π·s/ℓ), s the
-// arc length from t = 0 and ℓ the length: it takes opposite values on the two
-// close halves, so Euclidean proximity misleads and geodesic proximity does
-// not. 500 test points are fresh samples of the same curve.
-func syntheticCurve(n int, seed uint64) *regressionData {
-	const dim, flat, noise, tests = 10, 0.15, 0.01, 500
-	rng := rand.New(rand.NewPCG(seed, 0xc0ffee))
-	rot := mat.NewDense(dim, dim, nil)
-	for i := 0; i < dim; i++ {
-		for j := 0; j < dim; j++ {
-			rot.Set(i, j, rng.NormFloat64())
-		}
+func standardise(v []float64, mean, scale float64) []float64 {
+	out := make([]float64, len(v))
+	for i, x := range v {
+		out[i] = (x - mean) / scale
 	}
-	var qr mat.QR
-	qr.Factorize(rot)
-	var q mat.Dense
-	qr.QTo(&q)
-	// Arc length on a fine grid.
-	const grid = 1 << 16
-	arc := make([]float64, grid+1)
-	for k := 1; k <= grid; k++ {
-		t0, t1 := 2*math.Pi*float64(k-1)/grid, 2*math.Pi*float64(k)/grid
-		arc[k] = arc[k-1] + math.Hypot(math.Cos(t1)-math.Cos(t0), flat*(math.Sin(t1)-math.Sin(t0)))
-	}
-	length := arc[grid]
-	sample := func(m int) (*mat.Dense, []float64) {
-		x := mat.NewDense(m, dim, nil)
-		y := make([]float64, m)
-		p := make([]float64, dim)
-		for i := 0; i < m; i++ {
-			t := 2 * math.Pi * rng.Float64()
-			for j := range p {
-				p[j] = noise * rng.NormFloat64()
-			}
-			p[0] += math.Cos(t)
-			p[1] += flat * math.Sin(t)
-			row := x.RawRowView(i)
-			for a := 0; a < dim; a++ {
-				var s float64
-				for b := 0; b < dim; b++ {
-					s += q.At(a, b) * p[b]
-				}
-				row[a] = s
-			}
-			pos := t / (2 * math.Pi) * grid
-			k := min(int(pos), grid-1)
-			s := arc[k] + (pos-float64(k))*(arc[k+1]-arc[k])
-			y[i] = math.Sin(2 * math.Pi * s / length)
-		}
-		return x, y
-	}
-	d := &regressionData{name: fmt.Sprintf("synthetic-curve-N%d", n), scale: 1}
-	d.x, d.y = sample(n)
-	d.xt, d.yt = sample(tests)
-	return d
+	return out
 }
 
-// chooseLabelled returns the labelled training indices.
-func chooseLabelled(opts imgpOptions, n int) ([]int, error) {
-	if opts.Subset != "" {
-		idx, err := loaders.ReadInts(opts.Subset)
+// chooseLabelled returns the labelled training indices: the rows with a
+// target for the user's points, else --subset or a seeded --labelled
+// fraction.
+func chooseLabelled(opts imgpOptions, data *regressionData) ([]int, error) {
+	return chooseLabelledPoints("imgp", opts.Subset, opts.Labelled, opts.Seed, data)
+}
+
+// chooseLabelledPoints is chooseLabelled for any command.
+func chooseLabelledPoints(cmd, subset string, labelled float64, seed uint64, data *regressionData) ([]int, error) {
+	n, _ := data.x.Dims()
+	if data.user {
+		if subset != "" {
+			return nil, fmt.Errorf("%s: --subset applies to --images and --synthetic; with --targets the labelled points are those with a target", cmd)
+		}
+		var lab []int
+		for i, v := range data.y {
+			if !math.IsNaN(v) {
+				lab = append(lab, i)
+			}
+		}
+		return lab, nil
+	}
+	if subset != "" {
+		idx, err := loaders.ReadInts(subset)
 		if err != nil {
 			return nil, err
 		}
 		for p, i := range idx {
 			if i < 0 || i >= n {
-				return nil, fmt.Errorf("imgp: %s line %d: index %d is not a training point in [0, %d)", opts.Subset, p+1, i, n)
+				return nil, fmt.Errorf("%s: %s line %d: index %d is not a training point in [0, %d)", cmd, subset, p+1, i, n)
 			}
 		}
 		return idx, nil
 	}
-	if !(opts.Labelled > 0 && opts.Labelled <= 1) {
-		return nil, fmt.Errorf("imgp: --labelled %v is invalid: it must be a fraction in (0, 1]", opts.Labelled)
+	if !(labelled > 0 && labelled <= 1) {
+		return nil, fmt.Errorf("%s: --labelled %v is invalid: it must be a fraction in (0, 1]", cmd, labelled)
 	}
-	m := int(math.Round(opts.Labelled * float64(n)))
-	if m < 1 {
-		return nil, fmt.Errorf("imgp: --labelled %v of %d points labels no point; use at least %.3g", opts.Labelled, n, 1/float64(n))
+	lab, err := imgp.RandomLabelled(n, labelled, seed)
+	if err != nil {
+		return nil, fmt.Errorf("%s: --labelled: %w", cmd, err)
 	}
-	rng := rand.New(rand.NewPCG(opts.Seed, 0x1abe1))
-	return rng.Perm(n)[:m], nil
+	return lab, nil
 }
 
-func runIMGP(ctx context.Context, opts imgpOptions, stdout, stderr io.Writer) error {
-	start := timeNow()
-	var data *regressionData
-	var err error
-	if opts.Synthetic > 0 {
-		data = syntheticCurve(opts.Synthetic, opts.Seed)
-	} else {
-		if data, err = loadAngles(opts.Data); err != nil {
-			return err
-		}
-	}
+// imgpModel checks the model flags and returns the regressor they describe
+// (without Progress, Seed and Euclidean).
+func imgpModel(cmd string, opts imgpOptions) (*imgp.Regressor, error) {
 	var distance imgp.DistanceRule
 	switch opts.Distance {
 	case "nearest", "":
@@ -303,85 +324,184 @@ func runIMGP(ctx context.Context, opts imgpOptions, stdout, stderr io.Writer) er
 	case "mean":
 		distance = imgp.MeanNeighbour
 	default:
-		return fmt.Errorf("imgp: --distance %q is invalid: use nearest or mean", opts.Distance)
+		return nil, fmt.Errorf("%s: --distance %q is invalid: use nearest or mean", cmd, opts.Distance)
+	}
+	switch {
+	case opts.Nu < 1:
+		return nil, fmt.Errorf("%s: --nu %d is invalid: the sparse precision needs a positive integer ν", cmd, opts.Nu)
+	case opts.MaxIter < 0:
+		return nil, fmt.Errorf("%s: --max-iter %d is invalid: it must be ≥ 0 (0 keeps the initial hyperparameters)", cmd, opts.MaxIter)
+	case opts.K < 1:
+		return nil, fmt.Errorf("%s: --neighbors %d is invalid: it must be ≥ 1", cmd, opts.K)
+	case opts.Eigenpairs < 1:
+		return nil, fmt.Errorf("%s: --eigenpairs %d is invalid: it must be ≥ 1", cmd, opts.Eigenpairs)
+	case opts.Probes < 1:
+		return nil, fmt.Errorf("%s: --probes %d is invalid: it must be ≥ 1", cmd, opts.Probes)
+	case !(opts.LearningRate > 0) || math.IsInf(opts.LearningRate, 0):
+		return nil, fmt.Errorf("%s: --learning-rate %v is invalid: it must be finite and > 0", cmd, opts.LearningRate)
+	}
+	iters := opts.MaxIter
+	if iters == 0 {
+		iters = -1 // the library's "no Adam steps"
+	}
+	r := &imgp.Regressor{K: opts.K, Nu: opts.Nu, Eigenpairs: opts.Eigenpairs, Iterations: iters,
+		LearningRate: opts.LearningRate, Probes: opts.Probes, Distance: distance}
+	if opts.Approximate {
+		r.Approximate = &knngraph.Descent{Seed: opts.Seed}
+	}
+	return r, nil
+}
+
+// checkGPMemory refuses an exact GP on n points whose dense matrices (K,
+// its factor and the distances: 3·8n² bytes) pass --max-memory.
+func checkGPMemory(cmd, maxMemory string, n int) error {
+	limit, err := parseBytes("max-memory", maxMemory)
+	if err != nil {
+		return fmt.Errorf("%s: %w", cmd, err)
+	}
+	need := 3 * 8 * int64(n) * int64(n)
+	if err := checkMemory(need, limit, fmt.Sprintf("the exact GP's 3 dense %d×%d matrices (one row per labelled point)", n, n), "label fewer points, or use gssl falkon (Nyström, memory n·M)"); err != nil {
+		return fmt.Errorf("%s: %w", cmd, err)
+	}
+	return nil
+}
+
+func runIMGP(ctx context.Context, opts imgpOptions, stdout, stderr io.Writer) error {
+	start := timeNow()
+	if err := checkPlotFile(opts.Plot); err != nil {
+		return fmt.Errorf("imgp: %w", err)
+	}
+	if err := checkOutFile("out", opts.Out); err != nil {
+		return fmt.Errorf("imgp: %w", err)
+	}
+	r, err := imgpModel("imgp", opts)
+	if err != nil {
+		return err
+	}
+	data, err := loadRegression("imgp", opts.Images, opts.Synthetic, &opts.Points, opts.Seed)
+	if err != nil {
+		return err
 	}
 	n, _ := data.x.Dims()
-	lab, err := chooseLabelled(opts, n)
+	lab, err := chooseLabelled(opts, data)
 	if err != nil {
+		return err
+	}
+	if err := checkGPMemory("imgp", opts.MaxMemory, len(lab)); err != nil {
 		return err
 	}
 	y := make([]float64, len(lab))
 	for p, i := range lab {
 		y[p] = data.y[i]
 	}
-	prog := newProgress(stderr, max(opts.Iterations, 1), "imgp: Adam")
-	r := &imgp.Regressor{K: opts.K, Nu: opts.Nu, Eigenpairs: opts.Eigenpairs, Iterations: opts.Iterations,
-		LearningRate: opts.LearningRate, Probes: opts.Probes, Seed: opts.Seed, Distance: distance,
-		Euclidean: &gp.Regressor{Fixed: opts.EuclFixed},
-		Progress:  func(int, imgp.Hyperparameters, [4]float64) { prog.Add(1) }}
-	if opts.Nu == 0 {
-		return errors.New("imgp: --nu 0 is invalid: the sparse precision needs a positive integer ν")
-	}
-	if opts.Approximate {
-		r.Approximate = &knngraph.Descent{Seed: opts.Seed}
-	}
-	logf(stderr, "imgp: %d nodes, %d labelled, %d test points; fitting", n, len(lab), len(data.yt))
+	prog := newProgress(stderr, max(opts.MaxIter, 1), "imgp: Adam")
+	r.Seed, r.Euclidean = opts.Seed, &gp.Regressor{Fixed: opts.EuclFixed}
+	r.Progress = func(int, imgp.Hyperparameters, [4]float64) { prog.Add(1) }
+	logf(stderr, "imgp: %d nodes, %d labelled, %d points off the graph; fitting", n, len(lab), rowsOf(data.xt))
 	fitStart := timeNow()
-	if err := r.Fit(ctx, data.x, lab, y); err != nil {
-		prog.Finish()
-		return err
-	}
+	err = r.Fit(ctx, data.x, lab, y)
 	prog.Finish()
-	fitSeconds := seconds(fitStart)
-	predStart := timeNow()
-	p, err := r.Predict(ctx, data.xt)
 	if err != nil {
 		return err
 	}
-	res := imgpResult{Data: data.name, Nodes: n, Test: len(data.yt), NLabelled: len(lab), Seed: opts.Seed,
-		K: opts.K, Nu: opts.Nu, Eigenpairs: opts.Eigenpairs, SecondsPredict: seconds(predStart), SecondsFit: fitSeconds}
+	res := imgpResult{Data: data.name, Nodes: n, Test: rowsOf(data.xt), NLabelled: len(lab), Seed: opts.Seed,
+		K: opts.K, Nu: opts.Nu, Eigenpairs: opts.Eigenpairs, SecondsFit: seconds(fitStart)}
 	res.Labelled = float64(len(lab)) / float64(n)
-	sc, err := scoreIMGP(ctx, r, p, data)
-	if err != nil {
-		return err
-	}
-	res.RMSE, res.NLL, res.RefinedRMSE, res.RefinedNLL = sc.RMSE, sc.NLL, sc.RefinedRMSE, sc.RefinedNLL
-	res.EuclideanRMSE, res.EuclideanNLL = sc.EuclideanRMSE, sc.EuclideanNLL
-	res.ManifoldRMSE, _ = eval.RMSE(p.ManifoldMean, data.yt)
-	rh := sc.refined.Hyperparameters()
-	res.RefinedKappa, res.RefinedNoise = rh.Kappa, rh.Noise
-	e := r.EuclideanModel()
-	eh := e.Hyperparameters()
-	epStart := timeNow()
-	if _, _, err := e.Predict(data.xt); err != nil {
-		return err
-	}
-	res.SecondsEuclPred = seconds(epStart)
-	nodeMean, _, _ := r.PredictNodes()
-	unl := make([]bool, n)
-	for i := range unl {
-		unl[i] = true
-	}
-	for _, i := range lab {
-		unl[i] = false
-	}
-	full := r.NodeMean()
-	var pm, pf, tm []float64
-	for i, u := range unl {
-		if u {
-			pm, pf, tm = append(pm, nodeMean[i]), append(pf, full[i]), append(tm, data.y[i])
+	var p *imgp.Prediction
+	var sc *imgp.Scores
+	if data.xt == nil {
+		res.MetricsReason = "no points off the graph (--test-features)"
+	} else {
+		predStart := timeNow()
+		if p, err = r.Predict(ctx, data.xt); err != nil {
+			return err
+		}
+		res.SecondsPredict = seconds(predStart)
+		if data.yt != nil {
+			if sc, err = imgp.Score(ctx, r, p, data.xt, data.yt); err != nil {
+				return err
+			}
+			res.RMSE, res.NLL, res.RefinedRMSE, res.RefinedNLL = finite(sc.RMSE), finite(sc.NLL), finite(sc.RefinedRMSE), finite(sc.RefinedNLL)
+			res.EuclideanRMSE, res.EuclideanNLL = finite(sc.EuclideanRMSE), finite(sc.EuclideanNLL)
+			mr, _ := eval.RMSE(p.ManifoldMean, data.yt)
+			res.ManifoldRMSE = finite(mr)
+			rh := sc.Refined.Hyperparameters()
+			res.RefinedKappa, res.RefinedNoise = rh.Kappa, rh.Noise
+		}
+		if data.yt == nil {
+			res.MetricsReason = "no true targets for the points off the graph (--test-targets)"
+		}
+		for _, g := range p.Gamma {
+			res.GammaMean += g / float64(len(p.Gamma))
 		}
 	}
-	if len(pm) > 0 {
-		res.NodeRMSE, _ = eval.RMSE(pm, tm)
-		res.NodeRMSEFull, _ = eval.RMSE(pf, tm)
+	if err := imgpDiagnostics(ctx, opts, r, data, lab, &res, stderr); err != nil {
+		return err
 	}
-	for _, g := range p.Gamma {
-		res.GammaMean += g / float64(len(p.Gamma))
+	if opts.Plot != "" && sc != nil {
+		if err := plotIMGP(opts.Plot, data, p, sc.RefinedPrediction, r.EuclideanModel().Hyperparameters().Noise, data.scale); err != nil {
+			return err
+		}
+		logf(stderr, "imgp: wrote %s", opts.Plot)
+	} else if opts.Plot != "" {
+		logf(stderr, "imgp: no --plot: it needs the true targets of the points off the graph (--test-targets)")
+	}
+	if opts.Out != "" {
+		if err := writeRegressionRows(opts.Out, data, lab, r, p); err != nil {
+			return err
+		}
+		logf(stderr, "imgp: wrote %s", opts.Out)
+	}
+	res.Seconds = seconds(start)
+	return report(stdout, opts.JSON, res, func(w io.Writer) { printIMGP(w, res) })
+}
+
+func rowsOf(x *mat.Dense) int {
+	if x == nil {
+		return 0
+	}
+	n, _ := x.Dims()
+	return n
+}
+
+// imgpDiagnostics fills the node RMSEs, hyperparameters, the Euclidean GP's
+// numbers, the log marginal likelihood and the timings.
+func imgpDiagnostics(ctx context.Context, opts imgpOptions, r *imgp.Regressor, data *regressionData, lab []int, res *imgpResult, stderr io.Writer) error {
+	n, _ := data.x.Dims()
+	e := r.EuclideanModel()
+	eh := e.Hyperparameters()
+	if data.xt != nil {
+		epStart := timeNow()
+		if _, _, err := e.Predict(data.xt); err != nil {
+			return err
+		}
+		res.SecondsEuclPred = seconds(epStart)
+	}
+	if !data.user {
+		nodeMean, _, _ := r.PredictNodes()
+		unl := make([]bool, n)
+		for i := range unl {
+			unl[i] = true
+		}
+		for _, i := range lab {
+			unl[i] = false
+		}
+		full := r.NodeMean()
+		var pm, pf, tm []float64
+		for i, u := range unl {
+			if u {
+				pm, pf, tm = append(pm, nodeMean[i]), append(pf, full[i]), append(tm, data.y[i])
+			}
+		}
+		if len(pm) > 0 {
+			a, _ := eval.RMSE(pm, tm)
+			b, _ := eval.RMSE(pf, tm)
+			res.NodeRMSE, res.NodeRMSEFull = finite(a), finite(b)
+		}
 	}
 	h := r.Hyperparameters()
-	res.Alpha, res.Kappa, res.Amplitude, res.Noise, res.Variance = h.Alpha, h.Kappa, h.Amplitude, h.Noise, r.Variance()
-	res.EuclideanAmp, res.EuclideanLength, res.EuclideanNoise, res.EuclideanLML = eh.Amplitude, eh.LengthScale, eh.Noise, e.LogMarginalLikelihood()
+	res.Alpha, res.Kappa, res.Amplitude, res.Noise, res.Variance = h.Alpha, h.Kappa, h.Amplitude, h.Noise, finite(r.Variance())
+	res.EuclideanAmp, res.EuclideanLength, res.EuclideanNoise, res.EuclideanLML = eh.Amplitude, eh.LengthScale, eh.Noise, finite(e.LogMarginalLikelihood())
 	if opts.LikProbes >= 0 {
 		likStart := timeNow()
 		var lprog *progress
@@ -406,66 +526,61 @@ func runIMGP(ctx context.Context, opts imgpOptions, stdout, stderr io.Writer) er
 	_, res.Components = r.FittedGraph().Dist2.Components()
 	t := r.Timings()
 	res.SecondsGraph, res.SecondsTrain, res.SecondsEigen, res.SecondsEucl = t.Graph.Seconds(), t.Train.Seconds(), t.Eigen.Seconds(), t.Euclidean.Seconds()
-	if opts.Plot != "" {
-		if err := plotIMGP(opts.Plot, data, p, sc.refinedPred, eh.Noise, data.scale); err != nil {
+	return nil
+}
+
+// writeRegressionRows writes --out: the unlabelled nodes of the user's
+// points (rank-L node posterior, γ = 1) and every point off the graph, in
+// the targets' original units.
+func writeRegressionRows(path string, data *regressionData, lab []int, r *imgp.Regressor, p *imgp.Prediction) error {
+	type row struct {
+		id, set           string
+		mean, latent, obs float64
+		gamma, target     float64
+	}
+	var rows []row
+	un := func(v float64) float64 { return data.mean + data.scale*v }
+	s2 := data.scale * data.scale
+	if data.user {
+		mean, variance, err := r.PredictNodes()
+		if err != nil {
 			return err
 		}
-		logf(stderr, "imgp: wrote %s", opts.Plot)
+		noise := r.Hyperparameters().Noise
+		for i, v := range data.y {
+			if math.IsNaN(v) {
+				rows = append(rows, row{data.ids[i], "features", un(mean[i]), s2 * variance[i], s2 * (variance[i] + noise), 1, math.NaN()})
+			}
+		}
 	}
-	res.Seconds = seconds(start)
-	return report(stdout, opts.JSON, res, func(w io.Writer) { printIMGP(w, res) })
-}
-
-// imgpScores are the test metrics of one fit: IMGP, its rank-L refit and the
-// Euclidean GP it blends in (NLL with the variance of a new observation).
-type imgpScores struct {
-	RMSE, RefinedRMSE, EuclideanRMSE float64
-	NLL, RefinedNLL, EuclideanNLL    any
-	refined                          *imgp.Regressor
-	refinedPred                      *imgp.Prediction
-}
-
-func scoreIMGP(ctx context.Context, r *imgp.Regressor, p *imgp.Prediction, data *regressionData) (imgpScores, error) {
-	var sc imgpScores
-	sc.RMSE, _ = eval.RMSE(p.Mean, data.yt)
-	nll, err := eval.GaussianNLL(p.Mean, p.Observation, data.yt)
-	sc.NLL = finiteOrNil(nll, err)
-	en := r.EuclideanModel().Hyperparameters().Noise
-	ev := make([]float64, len(p.EuclideanVariance))
-	for i, v := range p.EuclideanVariance {
-		ev[i] = v + en
+	if p != nil {
+		for i := range p.Mean {
+			t := math.NaN()
+			if data.yt != nil {
+				t = un(data.yt[i])
+			}
+			rows = append(rows, row{data.testIDs[i], "test-features", un(p.Mean[i]), s2 * p.Variance[i], s2 * p.Observation[i], p.Gamma[i], t})
+		}
 	}
-	sc.EuclideanRMSE, _ = eval.RMSE(p.EuclideanMean, data.yt)
-	enll, err := eval.GaussianNLL(p.EuclideanMean, ev, data.yt)
-	sc.EuclideanNLL = finiteOrNil(enll, err)
-	if sc.refined, err = r.Refined(ctx); err != nil {
-		return sc, err
-	}
-	if sc.refinedPred, err = sc.refined.Predict(ctx, data.xt); err != nil {
-		return sc, err
-	}
-	sc.RefinedRMSE, _ = eval.RMSE(sc.refinedPred.Mean, data.yt)
-	rnll, err := eval.GaussianNLL(sc.refinedPred.Mean, sc.refinedPred.Observation, data.yt)
-	sc.RefinedNLL = finiteOrNil(rnll, err)
-	return sc, nil
-}
-
-func finiteOrNil(v float64, err error) any {
-	if err != nil {
-		return nil
-	}
-	return finite(v)
+	return writeResults(path, resultColumns{
+		Names: []string{"id", "set", "prediction", "variance", "observation_variance", "gamma", "target"},
+		Rows:  len(rows),
+		Row: func(k int, rec []any) {
+			w := rows[k]
+			rec[0], rec[1], rec[2], rec[3], rec[4], rec[5], rec[6] = w.id, w.set, w.mean, w.latent, w.obs, w.gamma, w.target
+		},
+	})
 }
 
 func printIMGP(w io.Writer, r imgpResult) {
 	fmt.Fprintf(w, "IMGP on %s: %d nodes (%d components), %d labelled (%.3g%%), %d test points\n", r.Data, r.Nodes, r.Components, r.NLabelled, 100*r.Labelled, r.Test)
 	fmt.Fprintf(w, "  K %d, ν %d, L %d, seed %d\n", r.K, r.Nu, r.Eigenpairs, r.Seed)
 	fmt.Fprintf(w, "  %-14s %10s %10s\n", "model", "RMSE", "NLL")
-	fmt.Fprintf(w, "  %-14s %10.4f %10s\n", "IMGP", r.RMSE, fmtAny(r.NLL))
-	fmt.Fprintf(w, "  %-14s %10.4f %10s   (κ, s, σ_ε² refitted on the rank-L model: κ %.4g, σ_ε² %.4g)\n", "IMGP refined", r.RefinedRMSE, fmtAny(r.RefinedNLL), r.RefinedKappa, r.RefinedNoise)
-	fmt.Fprintf(w, "  %-14s %10.4f %10s\n", "Euclidean GP", r.EuclideanRMSE, fmtAny(r.EuclideanNLL))
-	fmt.Fprintf(w, "  unlabelled-node RMSE %.4f (rank-L), %.4f (full-rank GMRF mean); mean γ %.3f on the test points\n", r.NodeRMSE, r.NodeRMSEFull, r.GammaMean)
-	fmt.Fprintf(w, "  fitted α %.4g, κ %.4g, σ² %.4g, σ_ε² %.4g (%d Adam steps, %d CG iterations)\n", r.Alpha, r.Kappa, r.Variance, r.Noise, r.AdamSteps, r.CGIterations)
+	fmt.Fprintf(w, "  %-14s %10s %10s\n", "IMGP", fmtAny(r.RMSE), fmtAny(r.NLL))
+	fmt.Fprintf(w, "  %-14s %10s %10s   (κ, s, σ_ε² refitted on the rank-L model: κ %.4g, σ_ε² %.4g)\n", "IMGP refined", fmtAny(r.RefinedRMSE), fmtAny(r.RefinedNLL), r.RefinedKappa, r.RefinedNoise)
+	fmt.Fprintf(w, "  %-14s %10s %10s\n", "Euclidean GP", fmtAny(r.EuclideanRMSE), fmtAny(r.EuclideanNLL))
+	fmt.Fprintf(w, "  unlabelled-node RMSE %s (rank-L), %s (full-rank GMRF mean); mean γ %.3f on the test points\n", fmtAny(r.NodeRMSE), fmtAny(r.NodeRMSEFull), r.GammaMean)
+	fmt.Fprintf(w, "  fitted α %.4g, κ %.4g, σ² %s, σ_ε² %.4g (%d Adam steps, %d CG iterations)\n", r.Alpha, r.Kappa, fmtAny(r.Variance), r.Noise, r.AdamSteps, r.CGIterations)
 	if v, ok := r.LML.(float64); ok {
 		how := "exact determinant lemma"
 		if !r.LMLExact {

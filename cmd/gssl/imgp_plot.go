@@ -3,7 +3,10 @@ package main
 import (
 	"fmt"
 	"image/color"
+	"io"
 	"math"
+	"path/filepath"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -77,8 +80,22 @@ func plotIMGP(path string, data *regressionData, p, refined *imgp.Prediction, eu
 	pl.Legend.Top = true
 	pl.Legend.Left = true
 	pl.Add(plotter.NewGrid())
-	if err := pl.Save(7*vg.Inch, 6*vg.Inch, path); err != nil {
+	if err := savePlot(pl, 7*vg.Inch, 6*vg.Inch, path); err != nil {
 		return fmt.Errorf("imgp: writing the plot: %w", err)
 	}
 	return nil
+}
+
+// savePlot writes pl to path in the format its extension names, atomically
+// (checkPlotFile has refused unknown extensions before any work).
+func savePlot(pl *plot.Plot, w, h vg.Length, path string) error {
+	format := strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), ".")
+	wt, err := pl.WriterTo(w, h, format)
+	if err != nil {
+		return err
+	}
+	return atomicWrite(path, func(f io.Writer) error {
+		_, err := wt.WriteTo(f)
+		return err
+	})
 }

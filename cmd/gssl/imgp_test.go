@@ -16,7 +16,7 @@ import (
 )
 
 func smallIMGP() imgpOptions {
-	return imgpOptions{Labelled: 0.2, K: 8, Nu: 2, Eigenpairs: 20, Iterations: 5, LearningRate: 0.05, Probes: 2, Seed: 1, Distance: "nearest", JSON: true}
+	return imgpOptions{Labelled: 0.2, K: 8, Nu: 2, Eigenpairs: 20, MaxIter: 5, LearningRate: 0.05, Probes: 2, Seed: 1, Distance: "nearest", JSON: true}
 }
 
 func TestIMGPJSONOnSyntheticCurve(t *testing.T) {
@@ -88,7 +88,7 @@ func writeAngles(t *testing.T, n, m int) string {
 
 func TestIMGPJSONOnImageFolder(t *testing.T) {
 	opts := smallIMGP()
-	opts.Data = writeAngles(t, 120, 20)
+	opts.Images = writeAngles(t, 120, 20)
 	var out, errw bytes.Buffer
 	require.NoError(t, runIMGP(context.Background(), opts, &out, &errw))
 	obj := decodeOne(t, out.Bytes())
@@ -128,12 +128,17 @@ func TestIMGPBadInput(t *testing.T) {
 		"fraction":    {func(o *imgpOptions) { o.Labelled = 1.5 }, "--labelled 1.5 is invalid"},
 		"nu":          {func(o *imgpOptions) { o.Nu = 0 }, "--nu 0 is invalid"},
 		"K ≥ N":       {func(o *imgpOptions) { o.K = 40 }, "K = 40 is invalid for 40 points"},
+		"max-iter":    {func(o *imgpOptions) { o.MaxIter = -1 }, "--max-iter -1 is invalid: it must be ≥ 0"},
+		"synthetic":   {func(o *imgpOptions) { o.Images, o.Synthetic = "", -5 }, "--synthetic -5 is invalid: it must be in [2, "},
+		"no data":     {func(o *imgpOptions) { o.Images = "" }, "no data: give --features FILE --targets FILE"},
+		"two sources": {func(o *imgpOptions) { o.Synthetic = 100 }, "give one of"},
+		"plot format": {func(o *imgpOptions) { o.Plot = filepath.Join(dir, "x.bogus") }, `unknown image format ".bogus"`},
 		"distance":    {func(o *imgpOptions) { o.Distance = "far" }, `--distance "far" is invalid`},
-		"missing dir": {func(o *imgpOptions) { o.Data = filepath.Join(dir, "nope") }, "nope"},
+		"missing dir": {func(o *imgpOptions) { o.Images = filepath.Join(dir, "nope") }, "nope"},
 	}
 	for name, c := range cases {
 		opts := smallIMGP()
-		opts.Data = dir
+		opts.Images = dir
 		c.edit(&opts)
 		err := runIMGP(ctx, opts, &out, &errw)
 		require.ErrorContains(t, err, c.want, name)
@@ -141,7 +146,7 @@ func TestIMGPBadInput(t *testing.T) {
 	sub := filepath.Join(t.TempDir(), "subset.txt")
 	require.NoError(t, os.WriteFile(sub, []byte("3\n99\n"), 0o644))
 	opts := smallIMGP()
-	opts.Data, opts.Subset = dir, sub
+	opts.Images, opts.Subset = dir, sub
 	require.ErrorContains(t, runIMGP(ctx, opts, &out, &errw), "line 2: index 99")
 }
 

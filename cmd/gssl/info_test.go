@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gssl/gssl/internal/sharedtest"
 )
 
 // decodeOne checks that out holds exactly one JSON object and decodes it.
@@ -56,10 +58,7 @@ func TestInfoOnEdgeListAndTU(t *testing.T) {
 	assert.Equal(t, 3.0, obj["components"])
 	assert.Equal(t, 2.0, obj["isolated"])
 
-	mutag := "../../../shared/data/MUTAG"
-	if _, err := os.Stat(mutag); err != nil {
-		t.Skip("shared data not present")
-	}
+	mutag := sharedtest.Data(t, "MUTAG")
 	out.Reset()
 	require.NoError(t, runInfo(context.Background(), infoOptions{Path: mutag, JSON: true}, &out, &out))
 	obj = decodeOne(t, out.Bytes())

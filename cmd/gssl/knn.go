@@ -43,10 +43,10 @@ func init() { register(newKNNCommand) }
 func newKNNCommand(g *globals) *cobra.Command {
 	opts := knnOptions{}
 	cmd := &cobra.Command{
-		Use:   "knn --images PATH [--n N] [--k K] [--approx] [--out graph.mtx]",
+		Use:   "knn --images PATH [--n N] [--neighbors K] [--approximate] [--out graph.mtx]",
 		Short: "K-nearest-neighbour graph of images, exact or by NN-descent, with recall and IMGP weights",
 		Long: `knn builds the K-nearest-neighbour graph of the first N images of a uint8 image
-set (e.g. ../shared/data/mnist) by exact search or, with --approx, by NN-descent,
+set (e.g. shared/data/mnist) by exact search or, with --approximate, by NN-descent,
 and measures its recall against exact neighbours of a sample of points (or of the
 queries of a knn.py ground-truth file). Distances are Euclidean on pixels/255; the
 search itself runs on the raw bytes, so squared distances are exact and ties are
@@ -65,15 +65,18 @@ resetting it through /proc/self/clear_refs).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.JSON = g.JSON
+			if opts.Images == "" {
+				return fmt.Errorf("knn: no data: give --images DIR (images_u8.bin.gz and labels.txt) or --images FILE (raw uint8 images)")
+			}
 			return runKNN(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.Images, "images", sharedData("mnist"), "image folder or raw uint8 image file")
+	f.StringVar(&opts.Images, "images", "", "image folder (images_u8.bin.gz, labels.txt) or raw uint8 image file")
 	f.IntVar(&opts.Pixels, "pixels", 0, "bytes per image (0: from labels.txt next to the images, else 784)")
 	f.IntVar(&opts.N, "n", 0, "use the first N images (0: all)")
-	f.IntVar(&opts.K, "k", 10, "neighbours per point")
-	f.BoolVar(&opts.Approx, "approx", false, "approximate search by NN-descent")
+	f.IntVar(&opts.K, "neighbors", 10, "neighbours per point")
+	f.BoolVar(&opts.Approx, "approximate", false, "approximate search by NN-descent")
 	f.StringVar(&opts.Precision, "precision", "float32", "dot products of the exact search: float32 or float64")
 	f.Uint64Var(&opts.Seed, "seed", 0, "seed of NN-descent and of the recall sample")
 	f.StringVar(&opts.Rule, "rule", "or", "symmetrisation: or | mutual")
@@ -82,6 +85,8 @@ resetting it through /proc/self/clear_refs).`,
 	f.StringVar(&opts.Out, "out", "", "write the graph as a Matrix Market file")
 	f.IntVar(&opts.RecallN, "recall-sample", 1000, "measure recall on this many sampled points (0: skip)")
 	f.StringVar(&opts.GroundTruth, "groundtruth", "", "measure recall against a knn.py ground-truth file instead")
+	renamedFlag(cmd, "k", "neighbors")
+	renamedFlag(cmd, "approx", "approximate")
 	return cmd
 }
 
@@ -148,21 +153,24 @@ func runKNN(ctx context.Context, opts knnOptions, stdout, stderr io.Writer) erro
 		return fmt.Errorf("knn: --alpha %v is invalid: it must be finite and ≥ 0 (0 means the default)", opts.Alpha)
 	}
 
+	if err := checkOutFile("out", opts.Out); err != nil {
+		return fmt.Errorf("knn: %w", err)
+	}
 	start := timeNow()
-	file, pixels, err := imageFile(opts.Images, opts.Pixels)
+	set, err := loaders.ReadImageSet(opts.Images, opts.Pixels)
 	if err != nil {
-		return err
+		return fmt.Errorf("knn: --images: %w", err)
 	}
-	im, err := loaders.ReadImages(file, pixels)
-	if err != nil {
-		return err
-	}
+	im, pixels, file := set.Images, set.Images.Pixels, set.Path
 	n := opts.N
 	if n == 0 {
 		n = im.Count
 	}
 	if n > im.Count {
 		return fmt.Errorf("knn: --n %d is invalid: %s holds only %d images", n, file, im.Count)
+	}
+	if opts.K < 1 || opts.K >= n {
+		return fmt.Errorf("knn: --neighbors %d is invalid: it must be in [1, %d) for %d images", opts.K, n, n)
 	}
 	// Raw byte values: squared distances are exact integers; they are
 	// rescaled to pixels/255 units after the search.
@@ -171,31 +179,9 @@ func runKNN(ctx context.Context, opts knnOptions, stdout, stderr io.Writer) erro
 	res := knnResult{Images: opts.Images, Dataset: datasetName(opts.Images), Nodes: n, Dim: pixels, K: opts.K,
 		Rule: opts.Rule, Threads: runtime.GOMAXPROCS(0), LoadSeconds: seconds(start)}
 
-	bar := newProgress(stderr, n, "knn")
-	var nb *knngraph.Neighbors
-	res.RSSReset = resetPeakRSS()
-	cpu0 := cpuSeconds()
-	start = timeNow()
-	if opts.Approx {
-		res.Method = "nn-descent"
-		nb, err = knngraph.Approximate(ctx, x, opts.K, &knngraph.Descent{Seed: opts.Seed, Progress: func(it, updates int) {
-			res.Iterations = it
-			logf(stderr, "knn: NN-descent iteration %d: %d updates", it, updates)
-		}})
-	} else {
-		res.Method, res.Precision = "exact", prec.String()
-		last := 0
-		nb, err = knngraph.Exact(ctx, x, opts.K, &knngraph.Settings{Precision: prec, Progress: func(done, total int) {
-			bar.Add(done - last)
-			last = done
-		}})
-	}
-	res.Seconds = seconds(start)
-	res.CPUSeconds = cpuSeconds() - cpu0
-	res.PeakRSSMB = peakRSSMB()
-	bar.Finish()
+	nb, err := knnSearch(ctx, opts, x, prec, &res, stderr)
 	if err != nil {
-		return fmt.Errorf("knn: %w", err)
+		return err
 	}
 	res.Rescanned = nb.Rescanned
 
@@ -227,82 +213,74 @@ func runKNN(ctx context.Context, opts knnOptions, stdout, stderr io.Writer) erro
 		}
 		res.Out, res.Weights = opts.Out, opts.Weights
 	}
-	return report(stdout, opts.JSON, res, func(w io.Writer) {
-		fmt.Fprintf(w, "%s: %d images of %d pixels, k = %d, %s", res.Dataset, n, pixels, opts.K, res.Method)
-		if res.Precision != "" {
-			fmt.Fprintf(w, " (%s)", res.Precision)
-		}
-		fmt.Fprintln(w)
-		fmt.Fprintf(w, "  search       %.3f s (%.3f s of CPU), peak memory %.1f MB, %d threads", res.Seconds, res.CPUSeconds, res.PeakRSSMB, res.Threads)
-		if res.Iterations > 0 {
-			fmt.Fprintf(w, ", %d iterations", res.Iterations)
-		}
-		fmt.Fprintln(w)
-		if r, ok := res.Recall.(float64); ok {
-			fmt.Fprintf(w, "  recall@%d    %.4f on %d points (%s)\n", opts.K, r, res.RecallQueries, res.RecallSource)
-		}
-		fmt.Fprintf(w, "  graph        %d edges (%s rule) plus %d self loops, built in %.3f s\n", res.Edges, opts.Rule, n, res.GraphSeconds)
-		fmt.Fprintf(w, "  bandwidth    median K-th distance %.4f, α = %.4f\n", res.MedianKth, res.Alpha)
-		if res.Out != "" {
-			fmt.Fprintf(w, "  written      %s (%s)\n", res.Out, res.Weights)
-		}
-	})
+	return report(stdout, opts.JSON, res, func(w io.Writer) { printKNN(w, res, opts) })
 }
 
-// imageFile resolves --images to a file and the bytes per image.
+// printKNN prints the readable summary of gssl knn.
+func printKNN(w io.Writer, res knnResult, opts knnOptions) {
+	n, pixels := res.Nodes, res.Dim
+	fmt.Fprintf(w, "%s: %d images of %d pixels, k = %d, %s", res.Dataset, n, pixels, opts.K, res.Method)
+	if res.Precision != "" {
+		fmt.Fprintf(w, " (%s)", res.Precision)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "  search       %.3f s (%.3f s of CPU), peak memory %.1f MB, %d threads", res.Seconds, res.CPUSeconds, res.PeakRSSMB, res.Threads)
+	if res.Iterations > 0 {
+		fmt.Fprintf(w, ", %d iterations", res.Iterations)
+	}
+	fmt.Fprintln(w)
+	if r, ok := res.Recall.(float64); ok {
+		fmt.Fprintf(w, "  recall@%d    %.4f on %d points (%s)\n", opts.K, r, res.RecallQueries, res.RecallSource)
+	}
+	fmt.Fprintf(w, "  graph        %d edges (%s rule) plus %d self loops, built in %.3f s\n", res.Edges, opts.Rule, n, res.GraphSeconds)
+	fmt.Fprintf(w, "  bandwidth    median K-th distance %.4f, α = %.4f\n", res.MedianKth, res.Alpha)
+	if res.Out != "" {
+		fmt.Fprintf(w, "  written      %s (%s)\n", res.Out, res.Weights)
+	}
+}
+
+// knnSearch runs the exact or NN-descent search, timed with its CPU time
+// and peak memory.
+func knnSearch(ctx context.Context, opts knnOptions, x *mat.Dense, prec knngraph.Precision, res *knnResult, stderr io.Writer) (*knngraph.Neighbors, error) {
+	n, _ := x.Dims()
+	var err error
+	bar := newProgress(stderr, n, "knn")
+	var nb *knngraph.Neighbors
+	res.RSSReset = resetPeakRSS()
+	cpu0 := cpuSeconds()
+	start := timeNow()
+	if opts.Approx {
+		res.Method = "nn-descent"
+		nb, err = knngraph.Approximate(ctx, x, opts.K, &knngraph.Descent{Seed: opts.Seed, Progress: func(it, updates int) {
+			res.Iterations = it
+			logf(stderr, "knn: NN-descent iteration %d: %d updates", it, updates)
+		}})
+	} else {
+		res.Method, res.Precision = "exact", prec.String()
+		last := 0
+		nb, err = knngraph.Exact(ctx, x, opts.K, &knngraph.Settings{Precision: prec, Progress: func(done, total int) {
+			bar.Add(done - last)
+			last = done
+		}})
+	}
+	res.Seconds = seconds(start)
+	res.CPUSeconds = cpuSeconds() - cpu0
+	res.PeakRSSMB = peakRSSMB()
+	bar.Finish()
+	if err != nil {
+		return nil, fmt.Errorf("knn: %w", err)
+	}
+	return nb, nil
+}
+
+// imageFile resolves --images to the images file and the bytes per image
+// (loaders.ReadImageSet: from the whole decoded size and labels.txt).
 func imageFile(path string, pixels int) (string, int, error) {
-	st, err := os.Stat(path)
+	set, err := loaders.ReadImageSet(path, pixels)
 	if err != nil {
-		return "", 0, fmt.Errorf("knn: --images: %w", err)
+		return "", 0, fmt.Errorf("--images: %w", err)
 	}
-	file, dir := path, filepath.Dir(path)
-	if st.IsDir() {
-		file, dir = filepath.Join(path, "images_u8.bin.gz"), path
-	}
-	if pixels < 0 {
-		return "", 0, fmt.Errorf("knn: --pixels %d is invalid: it must be ≥ 0", pixels)
-	}
-	if pixels > 0 {
-		return file, pixels, nil
-	}
-	labels, err := loaders.ReadInts(filepath.Join(dir, "labels.txt"))
-	if err != nil || len(labels) == 0 {
-		return file, 784, nil
-	}
-	fst, err := os.Stat(file)
-	if err != nil {
-		return "", 0, fmt.Errorf("knn: --images: %w", err)
-	}
-	if strings.HasSuffix(file, ".gz") {
-		// The uncompressed size is in the last 4 bytes of a (small) gzip file.
-		size, err := gzipSize(file)
-		if err != nil {
-			return "", 0, err
-		}
-		if size%int64(len(labels)) != 0 {
-			return "", 0, fmt.Errorf("knn: %s: %d bytes for the %d labels of labels.txt; give --pixels", file, size, len(labels))
-		}
-		return file, int(size / int64(len(labels))), nil
-	}
-	return file, int(fst.Size() / int64(len(labels))), nil
-}
-
-// gzipSize reads the ISIZE trailer of a gzip file (the uncompressed size
-// modulo 2³²).
-func gzipSize(path string) (int64, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return 0, fmt.Errorf("knn: %w", err)
-	}
-	defer f.Close()
-	var b [4]byte
-	if _, err := f.Seek(-4, io.SeekEnd); err != nil {
-		return 0, fmt.Errorf("knn: %s: %w", path, err)
-	}
-	if _, err := io.ReadFull(f, b[:]); err != nil {
-		return 0, fmt.Errorf("knn: %s: %w", path, err)
-	}
-	return int64(b[0]) | int64(b[1])<<8 | int64(b[2])<<16 | int64(b[3])<<24, nil
+	return set.Path, set.Images.Pixels, nil
 }
 
 func datasetName(path string) string {
@@ -422,15 +400,10 @@ func writeKNNGraph(path string, g *knngraph.Graph, alpha float64, weights string
 			out = w.A
 		}
 	}
-	f, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("knn: --out: %w", err)
+	if err := atomicWrite(path, func(w io.Writer) error { return loaders.WriteMatrixMarket(w, out) }); err != nil {
+		return fmt.Errorf("knn: --out %s: %w", path, err)
 	}
-	if err := loaders.WriteMatrixMarket(f, out); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return nil
 }
 
 // resetPeakRSS resets the process's resident-memory high-water mark (Linux

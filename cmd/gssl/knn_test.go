@@ -11,11 +11,12 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gssl/gssl/graph"
+	"github.com/gssl/gssl/internal/sharedtest"
 	"github.com/gssl/gssl/loaders"
 )
 
 func TestKNNJSONOnDigits(t *testing.T) {
-	digits := sharedData("digits8x8")
+	digits := sharedtest.Data(t, "digits8x8")
 	out := filepath.Join(t.TempDir(), "g.mtx")
 	for _, approx := range []bool{false, true} {
 		var stdout, stderr bytes.Buffer
@@ -67,7 +68,7 @@ func TestKNNGroundTruthRecall(t *testing.T) {
 }
 
 func TestKNNErrors(t *testing.T) {
-	digits := sharedData("digits8x8")
+	digits := sharedtest.Data(t, "digits8x8")
 	base := knnOptions{Images: digits, K: 5, Precision: "float32", Rule: "or", Weights: "affinity"}
 	cases := []struct {
 		mod  func(*knnOptions)
@@ -78,8 +79,8 @@ func TestKNNErrors(t *testing.T) {
 		{func(o *knnOptions) { o.Weights = "x" }, `--weights "x"`},
 		{func(o *knnOptions) { o.N = 5000 }, "holds only 1797 images"},
 		{func(o *knnOptions) { o.N = -1 }, "--n -1"},
-		{func(o *knnOptions) { o.N = 10; o.K = 10 }, "k must be at most n − 1 = 9"},
-		{func(o *knnOptions) { o.K = 0 }, "k = 0 is invalid"},
+		{func(o *knnOptions) { o.N = 10; o.K = 10 }, "--neighbors 10 is invalid: it must be in [1, 10)"},
+		{func(o *knnOptions) { o.K = 0 }, "--neighbors 0 is invalid"},
 		{func(o *knnOptions) { o.Images = "no/such/dir" }, "no/such/dir"},
 		{func(o *knnOptions) { o.Alpha = -1 }, "--alpha -1"},
 		{func(o *knnOptions) { o.GroundTruth = "no/such/gt.txt" }, "--groundtruth"},

@@ -12,6 +12,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gssl/gssl/internal/sharedtest"
 )
 
 // coraDir is the embedded data set, relative to this package.
@@ -229,7 +231,7 @@ func TestRootRegistersLabelprop(t *testing.T) {
 // KNN graph of an image set (as gssl stkr --images does); --data and
 // --images together are refused.
 func TestLabelpropOnImages(t *testing.T) {
-	digits := sharedData("digits8x8")
+	digits := sharedtest.Data(t, "digits8x8")
 	var out, errw bytes.Buffer
 	opts := labelpropOptions{Images: digits, N: 1700, K: 8, Method: "spreading", Alpha: "auto", Split: "random:10",
 		Seeds: 2, Solver: "chebyshev", JSON: true}

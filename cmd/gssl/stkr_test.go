@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gssl/gssl/internal/sharedtest"
 	"github.com/gssl/gssl/loaders"
 )
 
@@ -19,7 +20,7 @@ func TestSTKRJSONOnCora(t *testing.T) {
 	for _, setting := range []string{"transductive", "inductive", "inductive-strict"} {
 		t.Run(setting, func(t *testing.T) {
 			var out, errw bytes.Buffer
-			opts := stkrOptions{Data: "../../testdata/cora", Transform: "inverse-laplacian", Eta: "0.9", Beta: "auto",
+			opts := stkrOptions{Data: "../../testdata/cora", Splits: sharedtest.Path(t, "bench/splits/cora"), Transform: "inverse-laplacian", Eta: "0.9", Beta: "auto",
 				Setting: setting, PTest: 0.01, Seeds: 2, Solver: "auto", JSON: true}
 			require.NoError(t, runSTKR(context.Background(), opts, &out, &errw))
 			obj := decodeOne(t, out.Bytes())
@@ -139,7 +140,7 @@ func TestSTKRLargestComponent(t *testing.T) {
 	for _, c := range comp {
 		size[c]++
 	}
-	sp, err := loaders.ReadSplit(findUp("../shared/bench/splits/cora/random20_seed0.txt"), ds.Graph.Nodes())
+	sp, err := loaders.ReadSplit(sharedtest.Path(t, "bench/splits/cora/random20_seed0.txt"), ds.Graph.Nodes())
 	require.NoError(t, err)
 	outside := 0
 	for _, part := range [][]int{sp.Train, sp.Val, sp.Test} {
@@ -159,7 +160,7 @@ func TestSTKRLargestComponent(t *testing.T) {
 // inductive setting the final fits (refits) see the val nodes: N − chunk
 // nodes visible; in inductive-strict they do not.
 func TestSTKRTestChunks(t *testing.T) {
-	base := stkrOptions{Data: "../../testdata/cora", Transform: "poly:4", Eta: "auto", Beta: "1",
+	base := stkrOptions{Data: "../../testdata/cora", Splits: sharedtest.Path(t, "bench/splits/cora"), Transform: "poly:4", Eta: "auto", Beta: "1",
 		Setting: "transductive", PTest: 0.2, Seeds: 1, Solver: "auto", JSON: true}
 	run := func(o stkrOptions) map[string]any {
 		var out, errw bytes.Buffer
@@ -223,7 +224,7 @@ func TestSTKRDeprecatedRefit(t *testing.T) {
 // first N images (labels from labels.txt, seeded 20-per-class splits), in
 // both settings; bad --n / --k and --data with --images are refused.
 func TestSTKROnImages(t *testing.T) {
-	digits := sharedData("digits8x8")
+	digits := sharedtest.Data(t, "digits8x8")
 	base := stkrOptions{Images: digits, N: 600, K: 8, Transform: "poly:2", Eta: "auto", Beta: "1",
 		Setting: "transductive", PTest: 0.05, Seeds: 2, Solver: "auto", Iterations: "0", JSON: true}
 	for _, setting := range []string{"transductive", "inductive"} {

@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 	"time"
 
 	"github.com/spf13/cobra"
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/gssl/gssl/eval"
 	"github.com/gssl/gssl/kernel"
 	"github.com/gssl/gssl/loaders"
 	"github.com/gssl/gssl/svm"
@@ -18,16 +18,19 @@ import (
 
 // svmOptions are the flags of gssl svm.
 type svmOptions struct {
-	CSV    string  // points with the class in the last column; empty: two moons
-	N      int     // two-moons points
-	Noise  float64 // two-moons noise
-	Seed   uint64  // two-moons seed
-	Train  int     // the first Train points train, the rest test; 0 means half
-	Kernel string  // gaussian or linear
-	Sigma  float64 // Gaussian bandwidth
-	C      float64 // box constraint
-	Tol    float64 // SMO tolerance
-	JSON   bool
+	CSV       string // points with the class in the last column; empty: two moons
+	Points    pointInput
+	N         int     // two-moons points
+	Noise     float64 // two-moons noise
+	Seed      uint64  // two-moons seed
+	Train     int     // the first Train points train, the rest test; 0 means half
+	Kernel    string  // gaussian or linear
+	Sigma     float64 // Gaussian bandwidth
+	C         float64 // box constraint
+	Tol       float64 // SMO tolerance
+	Out       string
+	MaxMemory string
+	JSON      bool
 }
 
 func init() { register(newSVMCommand) }
@@ -36,12 +39,23 @@ func newSVMCommand(g *globals) *cobra.Command {
 	opts := svmOptions{}
 	cmd := &cobra.Command{
 		Use:   "svm",
-		Short: "C-SVM (SMO) on points: the course's two-moons example or a CSV file",
+		Short: "C-SVM (SMO) on points: yours, a CSV with the class last, or the course's two moons",
 		Long: `svm trains a C-support vector classifier, solved by SMO with second-order working-set
 selection, on points in R^d with a Gaussian or linear kernel, and reports its test
-accuracy. Without --csv it draws the course's two moons (scikit-learn's make_moons with
---noise, seeded by --seed) and trains on the first half. A CSV file holds one point per
-line, the class (an integer) in the last column; the first --train rows train.`,
+accuracy. Data, one of:
+
+  --features FILE --labels FILE   your points and one class per row (names or integers);
+                                  rows with a blank label are predicted, and so is every
+                                  row of --test-features (--test-labels scores them)
+  --csv FILE                      one point per line, the class (an integer) in the last
+                                  column; the first --train rows train, the rest test
+  (nothing)                       the course's two moons (scikit-learn's make_moons with
+                                  --n, --noise, --seed); the first half trains
+
+The kernel matrices are dense: 8·(2n² + m·n) bytes for n training and m predicted
+points, refused above --max-memory. --out FILE writes one row per predicted point:
+id, prediction, the decision value of every one-vs-one machine, the true class when
+known (CSV, or JSON Lines for .jsonl/.ndjson).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			opts.JSON = g.JSON
@@ -49,15 +63,19 @@ line, the class (an integer) in the last column; the first --train rows train.`,
 		},
 	}
 	f := cmd.Flags()
+	opts.Points.addFlags(f, "labels")
 	f.StringVar(&opts.CSV, "csv", "", "points file (CSV; class in the last column); empty draws two moons")
 	f.IntVar(&opts.N, "n", 600, "two-moons points")
 	f.Float64Var(&opts.Noise, "noise", 0.15, "two-moons noise (standard deviation)")
 	f.Uint64Var(&opts.Seed, "seed", 0, "two-moons seed")
-	f.IntVar(&opts.Train, "train", 0, "training points (the first ones); 0 means half")
+	f.IntVar(&opts.Train, "train", 0, "training points (the first ones; --csv and two moons); 0 means half")
 	f.StringVar(&opts.Kernel, "kernel", "gaussian", "kernel: gaussian or linear")
 	f.Float64Var(&opts.Sigma, "sigma", 0.5, "Gaussian kernel bandwidth σ")
-	f.Float64Var(&opts.C, "C", 1, "box constraint C > 0")
+	f.Float64Var(&opts.C, "c", 1, "box constraint C > 0")
 	f.Float64Var(&opts.Tol, "tol", svm.DefaultTol, "SMO stopping tolerance on the maximal KKT violation")
+	f.StringVar(&opts.Out, "out", "", "write the predictions, one row per predicted point (CSV, or JSON Lines for .jsonl/.ndjson)")
+	f.StringVar(&opts.MaxMemory, "max-memory", defaultMaxMemory(), "refuse kernel matrices larger than this")
+	renamedFlag(cmd, "C", "c")
 	return cmd
 }
 
@@ -73,13 +91,161 @@ type svmResult struct {
 	Sigma          float64 `json:"sigma,omitempty"`
 	C              float64 `json:"C"`
 	Accuracy       any     `json:"accuracy"`
+	AccuracyReason string  `json:"accuracy_reason,omitempty"`
 	TrainAccuracy  any     `json:"train_accuracy"`
 	SupportVectors int     `json:"support_vectors"`
 	Iterations     int     `json:"iterations"`
 	FitSeconds     float64 `json:"fit_seconds"`
+	Out            string  `json:"out,omitempty"`
+}
+
+// svmData is the training points and the points to predict, with their
+// classes 0..C−1 (−1 unknown) and names.
+type svmData struct {
+	name       string
+	x, xt      *mat.Dense
+	y, truth   []int
+	classNames []string
+	ids, sets  []string
+}
+
+func loadSVMData(opts svmOptions) (*svmData, error) {
+	if opts.Points.given() {
+		if opts.CSV != "" {
+			return nil, fmt.Errorf("give either --features/--labels or --csv")
+		}
+		fo := falkonOptions{Points: opts.Points}
+		fd, err := loadFalkonData(fo)
+		if err != nil {
+			return nil, err
+		}
+		if fd.xt == nil {
+			return nil, fmt.Errorf("nothing to predict: give rows with a blank label or --test-features")
+		}
+		return &svmData{name: fd.name, x: fd.x, xt: fd.xt, y: fd.y, truth: fd.truth, classNames: fd.classNames, ids: fd.ids, sets: fd.sets}, nil
+	}
+	var (
+		x      *mat.Dense
+		labels []int
+		err    error
+		name   string
+	)
+	if opts.CSV == "" {
+		x, labels, err = svm.TwoMoons(opts.N, opts.Noise, opts.Seed)
+		name = fmt.Sprintf("two-moons(n=%d, noise=%g, seed=%d)", opts.N, opts.Noise, opts.Seed)
+	} else {
+		x, labels, err = readLabelledPoints(opts.CSV)
+		name = opts.CSV
+	}
+	if err != nil {
+		return nil, err
+	}
+	n, _ := x.Dims()
+	train := opts.Train
+	if train == 0 {
+		train = n / 2
+	}
+	if train < 2 || train >= n {
+		return nil, fmt.Errorf("--train %d is invalid: it must be in [2, %d) for %d points (0 means half)", opts.Train, n, n)
+	}
+	// Classes are the distinct labels in ascending order (a label of 10⁹
+	// costs nothing).
+	vals := make([]string, n)
+	for i, l := range labels {
+		vals[i] = strconv.Itoa(l)
+	}
+	col := loaders.ValueColumn{Values: vals}
+	cls, names := col.Classes()
+	_, dim := x.Dims()
+	d := &svmData{name: name, x: mat.DenseCopyOf(x.Slice(0, train, 0, dim)), xt: mat.DenseCopyOf(x.Slice(train, n, 0, dim)),
+		y: cls[:train], truth: cls[train:], classNames: names}
+	for i := train; i < n; i++ {
+		d.ids, d.sets = append(d.ids, strconv.Itoa(i)), append(d.sets, "test")
+	}
+	return d, nil
 }
 
 func runSVM(ctx context.Context, opts svmOptions, stdout, stderr io.Writer) error {
+	k, err := svmKernel(opts)
+	if err != nil {
+		return err
+	}
+	limit, err := parseBytes("max-memory", opts.MaxMemory)
+	if err != nil {
+		return fmt.Errorf("svm: %w", err)
+	}
+	if err := checkOutFile("out", opts.Out); err != nil {
+		return fmt.Errorf("svm: %w", err)
+	}
+	if opts.CSV == "" && !opts.Points.given() {
+		// Two moons: refuse before drawing the points.
+		train := int64(opts.Train)
+		if train <= 0 {
+			train = int64(opts.N / 2)
+		}
+		if err := checkSVMMemory(train, int64(opts.N)-train, limit); err != nil {
+			return err
+		}
+	}
+	data, err := loadSVMData(opts)
+	if err != nil {
+		return fmt.Errorf("svm: %w", err)
+	}
+	n, d := data.x.Dims()
+	m := rowsOf(data.xt)
+	if err := checkSVMMemory(int64(n), int64(m), limit); err != nil {
+		return err
+	}
+	res := svmResult{Data: data.name, Kernel: opts.Kernel, C: opts.C, Points: n + m, Dims: d, Classes: len(data.classNames), Train: n, Test: m}
+	if opts.Kernel == "gaussian" {
+		res.Sigma = opts.Sigma
+	}
+	gtr, err := kernel.Gram(k, data.x, data.x)
+	if err != nil {
+		return fmt.Errorf("svm: %w", err)
+	}
+	all := make([]int, n)
+	for i := range all {
+		all[i] = i
+	}
+	ktr := svm.SubGram(gtr, all)
+	model := &svm.SVC{C: opts.C, Settings: svm.Settings{Tol: opts.Tol}}
+	start := time.Now()
+	if err := model.Fit(ctx, ktr, data.y); err != nil {
+		return fmt.Errorf("svm: %w", err)
+	}
+	res.FitSeconds = seconds(start)
+	res.SupportVectors, res.Iterations = model.SupportVectors(), model.Iterations()
+	predTrain, err := model.Predict(gtr)
+	if err != nil {
+		return fmt.Errorf("svm: %w", err)
+	}
+	res.TrainAccuracy = finite(1 - errorRate(predTrain, data.y))
+	cross, err := kernel.Gram(k, data.xt, data.x)
+	if err != nil {
+		return fmt.Errorf("svm: %w", err)
+	}
+	dec, err := model.Decision(cross)
+	if err != nil {
+		return fmt.Errorf("svm: %w", err)
+	}
+	pred, err := model.Predict(cross)
+	if err != nil {
+		return fmt.Errorf("svm: %w", err)
+	}
+	res.Accuracy, res.AccuracyReason = svmAccuracy(pred, data.truth)
+	if opts.Out != "" {
+		if err := writeSVMRows(opts.Out, data, model, pred, dec); err != nil {
+			return err
+		}
+		res.Out = opts.Out
+	}
+	logf(stderr, "svm: %s, %d training points, %d support vectors, %d SMO iterations, %.3f s", res.Data, n, res.SupportVectors, res.Iterations, res.FitSeconds)
+	return report(stdout, opts.JSON, res, func(w io.Writer) { printSVM(w, res) })
+}
+
+// svmKernel checks the kernel and C flags.
+func svmKernel(opts svmOptions) (kernel.Kernel, error) {
 	var k kernel.Kernel
 	switch opts.Kernel {
 	case "gaussian":
@@ -87,96 +253,81 @@ func runSVM(ctx context.Context, opts svmOptions, stdout, stderr io.Writer) erro
 	case "linear":
 		k = kernel.Linear{}
 	default:
-		return fmt.Errorf("svm: --kernel %q is invalid: want gaussian or linear", opts.Kernel)
+		return nil, fmt.Errorf("svm: --kernel %q is invalid: want gaussian or linear", opts.Kernel)
 	}
 	if err := k.Validate(); err != nil {
-		return fmt.Errorf("svm: %w", err)
+		return nil, fmt.Errorf("svm: %w", err)
 	}
 	if !(opts.C > 0) || math.IsInf(opts.C, 0) {
-		return fmt.Errorf("svm: --C %v is invalid: it must be finite and > 0", opts.C)
+		return nil, fmt.Errorf("svm: --c %v is invalid: it must be finite and > 0", opts.C)
 	}
-	var (
-		x      *mat.Dense
-		labels []int
-		err    error
-		res    = svmResult{Kernel: opts.Kernel, C: opts.C}
-	)
-	if opts.CSV == "" {
-		x, labels, err = svm.TwoMoons(opts.N, opts.Noise, opts.Seed)
-		res.Data = fmt.Sprintf("two-moons(n=%d, noise=%g, seed=%d)", opts.N, opts.Noise, opts.Seed)
-	} else {
-		x, labels, err = readLabelledPoints(opts.CSV)
-		res.Data = opts.CSV
+	return k, nil
+}
+
+func printSVM(w io.Writer, res svmResult) {
+	fmt.Fprintf(w, "%s: %d points in R^%d, %d classes; train %d, test %d\n", res.Data, res.Points, res.Dims, res.Classes, res.Train, res.Test)
+	fmt.Fprintf(w, "  kernel          %s", res.Kernel)
+	if res.Kernel == "gaussian" {
+		fmt.Fprintf(w, " (σ = %g)", res.Sigma)
 	}
-	if err != nil {
+	fmt.Fprintf(w, ", C = %g\n", res.C)
+	fmt.Fprintf(w, "  test accuracy   %s\n", fmtPercent(res.Accuracy))
+	fmt.Fprintf(w, "  train accuracy  %s\n", fmtPercent(res.TrainAccuracy))
+	fmt.Fprintf(w, "  support vectors %d (%d SMO iterations, %.3f s)\n", res.SupportVectors, res.Iterations, res.FitSeconds)
+}
+
+// checkSVMMemory refuses the dense kernel matrices of n training and m
+// predicted points above limit: K_train as a dense and a symmetric copy,
+// and the m × n cross matrix.
+func checkSVMMemory(n, m, limit int64) error {
+	need := 8 * (2*n*n + m*n)
+	if err := checkMemory(need, limit, fmt.Sprintf("the dense kernel matrices of %d training and %d predicted points", n, m),
+		"train on fewer points (--train), or use gssl falkon (Nyström kernel ridge regression, memory n·M)"); err != nil {
 		return fmt.Errorf("svm: %w", err)
 	}
-	n, d := x.Dims()
-	train := opts.Train
-	if train == 0 {
-		train = n / 2
-	}
-	if train < 2 || train >= n {
-		return fmt.Errorf("svm: --train %d is invalid: it must be in [2, %d) for %d points (0 means half)", opts.Train, n, n)
-	}
-	if opts.Kernel == "gaussian" {
-		res.Sigma = opts.Sigma
-	}
-	res.Points, res.Dims, res.Classes, res.Train, res.Test = n, d, eval.Classes(labels), train, n-train
-	full, err := kernel.Gram(k, x, x)
-	if err != nil {
-		return fmt.Errorf("svm: %w", err)
-	}
-	tr, te := make([]int, train), make([]int, n-train)
-	for i := range tr {
-		tr[i] = i
-	}
-	for i := range te {
-		te[i] = train + i
-	}
-	ktr := svm.SubGram(full, tr)
-	m := &svm.SVC{C: opts.C, Settings: svm.Settings{Tol: opts.Tol}}
-	start := time.Now()
-	if err := m.Fit(ctx, ktr, labels[:train]); err != nil {
-		return fmt.Errorf("svm: %w", err)
-	}
-	res.FitSeconds = seconds(start)
-	res.SupportVectors, res.Iterations = m.SupportVectors(), m.Iterations()
-	for _, part := range []struct {
-		idx []int
-		dst *any
-	}{{te, &res.Accuracy}, {tr, &res.TrainAccuracy}} {
-		pred, err := m.Predict(svm.SubCross(full, part.idx, tr))
-		if err != nil {
-			return fmt.Errorf("svm: %w", err)
+	return nil
+}
+
+// svmAccuracy is the accuracy over the predicted points with a known class
+// (a class no training point has counts as wrong).
+func svmAccuracy(pred, truth []int) (any, string) {
+	right, known := 0, 0
+	for i, t := range truth {
+		if t == -1 {
+			continue
 		}
-		all := make([]int, n)
-		for i := range all {
-			all[i] = -1
+		known++
+		if pred[i] == t {
+			right++
 		}
-		for p, i := range part.idx {
-			all[i] = pred[p]
-		}
-		acc, err := eval.Accuracy(all, labels, part.idx)
-		if err != nil {
-			return fmt.Errorf("svm: %w", err)
-		}
-		*part.dst = finite(acc)
 	}
-	logf(stderr, "svm: %s, %d training points, %d support vectors, %d SMO iterations, %.3f s", res.Data, train, res.SupportVectors, res.Iterations, res.FitSeconds)
-	return report(stdout, opts.JSON, res, func(w io.Writer) {
-		fmt.Fprintf(w, "%s: %d points in R^%d, %d classes; train %d, test %d\n", res.Data, n, d, res.Classes, train, n-train)
-		fmt.Fprintf(w, "  kernel          %s", res.Kernel)
-		if res.Kernel == "gaussian" {
-			fmt.Fprintf(w, " (σ = %g)", res.Sigma)
+	if known == 0 {
+		return nil, "no predicted point has a known class (--test-labels)"
+	}
+	return float64(right) / float64(known), ""
+}
+
+// writeSVMRows writes --out: one row per predicted point with the decision
+// value of every one-vs-one machine ("a_vs_b": positive means a).
+func writeSVMRows(path string, data *svmData, model *svm.SVC, pred []int, dec *mat.Dense) error {
+	names := []string{"id", "set", "prediction"}
+	cls := model.Classes()
+	for a := 0; a < len(cls); a++ {
+		for b := a + 1; b < len(cls); b++ {
+			names = append(names, "decision_"+data.classNames[cls[a]]+"_vs_"+data.classNames[cls[b]])
 		}
-		fmt.Fprintf(w, ", C = %g\n", res.C)
-		acc, _ := res.Accuracy.(float64)
-		trainAcc, _ := res.TrainAccuracy.(float64)
-		fmt.Fprintf(w, "  test accuracy   %.2f %%\n", 100*acc)
-		fmt.Fprintf(w, "  train accuracy  %.2f %%\n", 100*trainAcc)
-		fmt.Fprintf(w, "  support vectors %d (%d SMO iterations, %.3f s)\n", res.SupportVectors, res.Iterations, res.FitSeconds)
-	})
+	}
+	names = append(names, "label")
+	_, pairs := dec.Dims()
+	return writeResults(path, resultColumns{Names: names, Rows: len(pred), Row: func(r int, rec []any) {
+		rec[0], rec[1], rec[2] = data.ids[r], data.sets[r], data.classNames[pred[r]]
+		for p := 0; p < pairs; p++ {
+			rec[3+p] = dec.At(r, p)
+		}
+		if t := data.truth[r]; t >= 0 {
+			rec[len(rec)-1] = data.classNames[t]
+		}
+	}})
 }
 
 // readLabelledPoints reads a CSV of points whose last column is an integer

@@ -3,9 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -51,7 +54,7 @@ func TestSVMOnCSV(t *testing.T) {
 	err = runSVM(context.Background(), svmOptions{N: 50, Noise: 0.1, Kernel: "gaussian", Sigma: 0, C: 1}, &out, &out)
 	require.ErrorContains(t, err, "sigma=0 is invalid")
 	err = runSVM(context.Background(), svmOptions{N: 50, Noise: 0.1, Kernel: "linear", C: 0}, &out, &out)
-	require.ErrorContains(t, err, "--C 0 is invalid")
+	require.ErrorContains(t, err, "--c 0 is invalid")
 	err = runSVM(context.Background(), svmOptions{N: 50, Noise: 0.1, Kernel: "linear", C: 1, Train: 50}, &out, &out)
 	require.ErrorContains(t, err, "--train 50 is invalid")
 }
@@ -61,3 +64,70 @@ func formatRow(a, b float64, l int) string {
 }
 
 func fmtFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+// TestSVMMemoryLimit: a dense Gram matrix above --max-memory is refused
+// before any work, naming the limit and the alternative (#16: --n 40000
+// asked for 12.8 GB).
+func TestSVMMemoryLimit(t *testing.T) {
+	var out, errw bytes.Buffer
+	opts := svmOptions{N: 40000, Noise: 0.15, Kernel: "gaussian", Sigma: 0.5, C: 1, MaxMemory: "1GB"}
+	err := runSVM(context.Background(), opts, &out, &errw)
+	require.ErrorContains(t, err, "above the memory limit --max-memory 1.0GB")
+	require.ErrorContains(t, err, "gssl falkon")
+	opts.MaxMemory = "lots"
+	require.ErrorContains(t, runSVM(context.Background(), opts, &out, &errw), `--max-memory "lots" is invalid`)
+}
+
+// TestSVMOnUserPoints: --features/--labels with class names; --out has a
+// decision column per pair of classes and the predictions agree with the
+// library on the same kernel matrices.
+func TestSVMOnUserPoints(t *testing.T) {
+	x, labels, err := svm.TwoMoons(120, 0.1, 4)
+	require.NoError(t, err)
+	dir := t.TempDir()
+	var f, l bytes.Buffer
+	for i, c := range labels {
+		f.WriteString(fmtFloat(x.At(i, 0)) + "\t" + fmtFloat(x.At(i, 1)) + "\n")
+		if i%3 == 0 {
+			l.WriteString("\n")
+			continue
+		}
+		l.WriteString([]string{"upper", "lower"}[c] + "\n")
+	}
+	fp, lp := filepath.Join(dir, "x.tsv"), filepath.Join(dir, "y.txt")
+	require.NoError(t, os.WriteFile(fp, f.Bytes(), 0o644))
+	require.NoError(t, os.WriteFile(lp, l.Bytes(), 0o644))
+	var out, errw bytes.Buffer
+	opts := svmOptions{Points: pointInput{Features: fp, Targets: lp}, Kernel: "gaussian", Sigma: 0.5, C: 1, Out: filepath.Join(dir, "p.jsonl"), JSON: true}
+	err = runSVM(context.Background(), opts, &out, &errw)
+	require.ErrorContains(t, err, "blank line before more data", "a blank label line in the middle is refused, not skipped")
+
+	require.NoError(t, os.WriteFile(lp, bytes.ReplaceAll(l.Bytes(), []byte("\n\n"), []byte("\n?\n")), 0o644))
+	b, _ := os.ReadFile(lp)
+	if b[0] == '\n' {
+		require.NoError(t, os.WriteFile(lp, append([]byte("?"), b...), 0o644))
+	}
+	out.Reset()
+	require.NoError(t, runSVM(context.Background(), opts, &out, &errw))
+	obj := decodeOne(t, out.Bytes())
+	assert.Equal(t, 80.0, obj["train"])
+	assert.Equal(t, 40.0, obj["test"])
+	assert.Nil(t, obj["accuracy"], "no known test labels")
+	assert.NotEmpty(t, obj["accuracy_reason"])
+	rows, err := os.ReadFile(opts.Out)
+	require.NoError(t, err)
+	lines := bytes.Split(bytes.TrimSpace(rows), []byte("\n"))
+	require.Len(t, lines, 40)
+	var first map[string]any
+	require.NoError(t, json.Unmarshal(lines[0], &first))
+	assert.Equal(t, "0", first["id"])
+	var want string
+	for k, v := range first {
+		var a, b string
+		if n, _ := fmt.Sscanf(strings.ReplaceAll(strings.TrimPrefix(k, "decision_"), "_vs_", " "), "%s %s", &a, &b); n == 2 && strings.HasPrefix(k, "decision_") {
+			want = map[bool]string{true: a, false: b}[v.(float64) > 0]
+		}
+	}
+	assert.Equal(t, want, first["prediction"])
+	assert.Equal(t, []string{"upper", "lower"}[labels[0]], first["prediction"], "the moons are separable at this noise")
+}

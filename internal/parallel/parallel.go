@@ -5,12 +5,100 @@
 // chunks run on the caller and a team of standing workers, up to GOMAXPROCS
 // goroutines in all (pool.go). Small ranges run inline, so callers need not
 // special-case tiny inputs.
+//
+// The package reads no environment and writes nothing: a program sets the
+// number of workers and how long idle workers poll by calling Configure (the
+// gssl command maps its --spin flag and GSSL_SPIN to it). Idle workers poll
+// for Config.Spin, then park, and exit after Config.Exit parked; no goroutine
+// of the package outlives a quiet period. Which goroutine runs a chunk never
+// changes its bounds, so results do not depend on the number of workers
+// where callers reduce over Chunks.
 package parallel
 
-import "runtime"
+import (
+	"fmt"
+	"runtime"
+	"sync/atomic"
+	"time"
+)
 
-// Workers returns the number of goroutines For uses: GOMAXPROCS.
-func Workers() int { return runtime.GOMAXPROCS(0) }
+// DefaultSpin is how long an idle worker keeps polling for the next region
+// before it parks: long enough for the back-to-back regions of an iterative
+// solver to find the workers running (see pool.go).
+const DefaultSpin = 200 * time.Microsecond
+
+// DefaultExit is how long a parked worker waits for work before it exits.
+const DefaultExit = time.Second
+
+// Config is the package's scheduling configuration. The zero value is the
+// default.
+type Config struct {
+	// Workers is the largest number of goroutines a loop runs on, the
+	// caller included; 0 means GOMAXPROCS, read at every call.
+	Workers int
+	// Spin is how long an idle worker polls for new work before it parks;
+	// 0 means DefaultSpin and a negative value parks at once (no CPU spent
+	// waiting, at the price of late wake-ups on some machines).
+	Spin time.Duration
+	// Exit is how long a parked worker waits before it exits; 0 means
+	// DefaultExit.
+	Exit time.Duration
+}
+
+func (c *Config) spin() time.Duration {
+	switch {
+	case c.Spin == 0:
+		return DefaultSpin
+	case c.Spin < 0:
+		return 0
+	}
+	return c.Spin
+}
+
+func (c *Config) exit() time.Duration {
+	if c.Exit == 0 {
+		return DefaultExit
+	}
+	return c.Exit
+}
+
+// config is the configuration set by Configure; nil means the zero Config.
+var config atomic.Pointer[Config]
+
+var zeroConfig Config
+
+// current returns the configuration in force.
+func current() *Config {
+	if c := config.Load(); c != nil {
+		return c
+	}
+	return &zeroConfig
+}
+
+// Configure sets the configuration for the loops that start after it
+// returns. It is safe for concurrent use. Workers and Exit must be ≥ 0.
+func Configure(c Config) error {
+	if c.Workers < 0 {
+		return fmt.Errorf("parallel: Workers=%d is invalid: it must be ≥ 0 (0 means GOMAXPROCS)", c.Workers)
+	}
+	if c.Exit < 0 {
+		return fmt.Errorf("parallel: Exit=%v is invalid: it must be ≥ 0 (0 means %v)", c.Exit, DefaultExit)
+	}
+	config.Store(&c)
+	return nil
+}
+
+// Current returns the configuration set by the last Configure.
+func Current() Config { return *current() }
+
+// Workers returns the number of goroutines For uses: Config.Workers, or
+// GOMAXPROCS when that is 0.
+func Workers() int {
+	if w := current().Workers; w > 0 {
+		return w
+	}
+	return runtime.GOMAXPROCS(0)
+}
 
 // For calls body on disjoint contiguous chunks [lo, hi) covering [0, n).
 // Chunks hold at least grain indices; when n < 2*grain or only one worker is

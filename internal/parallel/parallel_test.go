@@ -2,12 +2,13 @@ package parallel
 
 import (
 	"math/rand/v2"
-	"strings"
+	"runtime"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestForCoversEachIndexOnce(t *testing.T) {
@@ -118,20 +119,52 @@ func TestRegionsBackToBack(t *testing.T) {
 	assert.Equal(t, []int64{2000000, 2000000, 2000000}, sums)
 }
 
-// TestSpinFromEnv: GSSL_SPIN takes a duration ≥ 0; anything else is
-// reported and the default kept.
-func TestSpinFromEnv(t *testing.T) {
-	var warn strings.Builder
-	for v, want := range map[string]time.Duration{"": defaultSpin, "0": 0, "50us": 50 * time.Microsecond, "1ms": time.Millisecond} {
-		warn.Reset()
-		if got := spinFromEnv(v, &warn); got != want || warn.Len() != 0 {
-			t.Errorf("GSSL_SPIN=%q: got %v (warning %q), want %v and no warning", v, got, warn.String(), want)
+// TestConfigure: invalid settings are rejected with their valid range, and
+// Workers bounds the goroutines of a loop.
+func TestConfigure(t *testing.T) {
+	defer func(c Config) { require.NoError(t, Configure(c)) }(Current())
+	assert.ErrorContains(t, Configure(Config{Workers: -1}), "Workers=-1 is invalid: it must be ≥ 0")
+	assert.ErrorContains(t, Configure(Config{Exit: -time.Second}), "Exit=-1s is invalid")
+	require.NoError(t, Configure(Config{Workers: 3, Spin: -1}))
+	assert.Equal(t, 3, Workers())
+	assert.Equal(t, time.Duration(0), current().spin())
+	assert.Equal(t, DefaultExit, current().exit())
+	var chunks atomic.Int32
+	For(3000, 1, func(lo, hi int) { chunks.Add(1) })
+	assert.Equal(t, int32(3), chunks.Load())
+	require.NoError(t, Configure(Config{}))
+	assert.Equal(t, runtime.GOMAXPROCS(0), Workers())
+	assert.Equal(t, DefaultSpin, current().spin())
+}
+
+// TestIdleWorkersExit: after a quiet period longer than Spin + Exit no
+// worker goroutine is left, and the next loop starts them again.
+func TestIdleWorkersExit(t *testing.T) {
+	defer func(c Config) { require.NoError(t, Configure(c)) }(Current())
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	require.NoError(t, Configure(Config{Spin: time.Millisecond, Exit: 200 * time.Millisecond}))
+	settle := func() int {
+		// Goroutines of earlier tests and of the runtime come and go;
+		// wait until the count stops falling.
+		n := runtime.NumGoroutine()
+		for range 100 {
+			time.Sleep(10 * time.Millisecond)
+			m := runtime.NumGoroutine()
+			if m >= n && workers.live.Load() == 0 {
+				return m
+			}
+			n = m
 		}
+		return n
 	}
-	for _, v := range []string{"fast", "-1ms", "200"} {
-		warn.Reset()
-		if got := spinFromEnv(v, &warn); got != defaultSpin || !strings.Contains(warn.String(), "GSSL_SPIN") {
-			t.Errorf("GSSL_SPIN=%q: got %v (warning %q), want the default and a warning", v, got, warn.String())
-		}
-	}
+	base := settle()
+	var sum atomic.Int64
+	Chunks(4000, 100, func(_, lo, hi int) { sum.Add(int64(hi - lo)) })
+	assert.Equal(t, int64(4000), sum.Load())
+	assert.Positive(t, workers.live.Load(), "workers running after a loop")
+	assert.LessOrEqual(t, settle(), base, "goroutines left after the quiet period")
+	assert.Equal(t, int32(0), workers.live.Load())
+	sum.Store(0)
+	Chunks(4000, 100, func(_, lo, hi int) { sum.Add(int64(hi - lo)) })
+	assert.Equal(t, int64(4000), sum.Load())
 }

@@ -1,54 +1,26 @@
 package parallel
 
 import (
-	"fmt"
-	"io"
-	"os"
 	"runtime"
-	"sync"
 	"sync/atomic"
 	"time"
 )
 
 // A team of standing worker goroutines runs the chunks of For, Balanced and
-// Chunks next to the caller. Starting a goroutine per call, as the first
-// version of this package did, left the second core idle on the development
-// machine (a 2-vCPU virtual machine): a goroutine handed to an idle core
-// started 1–2 ms later, so every parallel region shorter than that ran on the
-// caller alone and then waited for the late helper — the products and solver
-// passes of gssl are 10 µs–1 ms each. The team's workers keep polling for
-// new work for spinFor after their last chunk, so the back-to-back regions of
-// an iterative solver find them running; after that they park and cost
-// nothing. Chunks are claimed dynamically and the caller takes every chunk no
+// Chunks next to the caller. A goroutine started per call reaches an idle
+// core of a small virtual machine late — later than the products and solver
+// passes of gssl take — so the region runs on the caller alone and then
+// waits for the late helper (BENCHMARKS.md, Sparse products). The team's workers keep polling for
+// new work for Config.Spin after their last chunk, so the back-to-back
+// regions of an iterative solver find them running; after that they park and
+// cost nothing, and a worker parked for Config.Exit exits (the next region
+// starts workers again). Chunks are claimed dynamically and the caller takes every chunk no
 // worker has claimed, so a parked or descheduled worker never delays a
 // region, and which goroutine runs a chunk never changes its bounds.
 //
 // One region runs on the team at a time; a call made while the team is busy
 // (from another goroutine, or from inside a chunk) starts goroutines of its
 // own as before.
-
-// defaultSpin is how long an idle worker keeps polling before it parks.
-const defaultSpin = 200 * time.Microsecond
-
-// spinFor is defaultSpin, or the duration in the environment variable
-// GSSL_SPIN ("0" parks at once: no CPU is spent waiting, at the price of the
-// late wake-ups described above; "1ms" waits longer). A program embedding
-// gssl next to other busy work may want 0.
-var spinFor = spinFromEnv(os.Getenv("GSSL_SPIN"), os.Stderr)
-
-// spinFromEnv reads GSSL_SPIN; a value that is not a duration ≥ 0 is
-// reported on warn and replaced by defaultSpin.
-func spinFromEnv(v string, warn io.Writer) time.Duration {
-	if v == "" {
-		return defaultSpin
-	}
-	d, err := time.ParseDuration(v)
-	if err != nil || d < 0 {
-		fmt.Fprintf(warn, "gssl: GSSL_SPIN=%q is not a duration ≥ 0 (such as 0, 50us or 1ms); using %v\n", v, defaultSpin)
-		return defaultSpin
-	}
-	return d
-}
 
 // region is one parallel call: m chunks, run(k) runs chunk k; seq numbers
 // the team's regions.
@@ -73,22 +45,29 @@ func (r *region) work() {
 }
 
 type team struct {
-	start  sync.Once
 	busy   atomic.Bool
 	cur    atomic.Pointer[region]
 	seq    uint64 // regions published so far; written only while busy
+	live   atomic.Int32
 	parked atomic.Int32
 	wake   chan struct{}
 }
 
-var workers team
+// maxWake bounds the wake-up tokens outstanding: a parked worker beyond it
+// is not woken and the caller runs its chunks (regions never wait for a
+// worker).
+const maxWake = 1024
 
-// worker polls for regions; it parks after spinFor without one. It keeps
-// the number of the last region it saw, not the region, so that a finished
+var workers = team{wake: make(chan struct{}, maxWake)}
+
+// worker polls for regions; it parks after the configured spin without one
+// and exits after being parked for the configured exit time. It keeps the
+// number of the last region it saw, not the region, so that a finished
 // region's closure (and the data it holds) can be collected.
-func (t *team) worker() {
-	var seen uint64
+func (t *team) worker(seen uint64) {
+	defer t.live.Add(-1)
 	idle := time.Now()
+	var timer *time.Timer
 	for spins := 0; ; spins++ {
 		if r := t.cur.Load(); r != nil && r.seq != seen {
 			seen = r.seq
@@ -99,7 +78,8 @@ func (t *team) worker() {
 		if spins&1023 != 1023 {
 			continue
 		}
-		if time.Since(idle) < spinFor {
+		c := current()
+		if time.Since(idle) < c.spin() {
 			if spins&(1<<16-1) == 1<<16-1 {
 				runtime.Gosched() // let other goroutines have this P now and then
 			}
@@ -107,7 +87,18 @@ func (t *team) worker() {
 		}
 		t.parked.Add(1)
 		if r := t.cur.Load(); r == nil || r.seq == seen {
-			<-t.wake
+			if timer == nil {
+				timer = time.NewTimer(c.exit())
+			} else {
+				timer.Reset(c.exit())
+			}
+			select {
+			case <-t.wake:
+				timer.Stop()
+			case <-timer.C:
+				t.parked.Add(-1)
+				return
+			}
 		}
 		t.parked.Add(-1)
 		idle, spins = time.Now(), 0
@@ -123,15 +114,15 @@ func runChunks(m int, run func(k int)) {
 		return
 	}
 	t := &workers
-	t.start.Do(func() {
-		n := Workers() - 1
-		t.wake = make(chan struct{}, n)
-		for i := 0; i < n; i++ {
-			go t.worker()
-		}
-	})
 	t.seq++
 	r := &region{run: run, m: int64(m), seq: t.seq}
+	// Workers that exited are started again; a new worker has seen every
+	// region before this one.
+	for l := t.live.Load(); int(l) < Workers()-1; l = t.live.Load() {
+		if t.live.CompareAndSwap(l, l+1) {
+			go t.worker(t.seq - 1)
+		}
+	}
 	defer func() {
 		// Also when a chunk panics on the caller: no chunk starts after
 		// this call has returned or panicked, and the team is free again.

@@ -1,0 +1,6 @@
+//go:build !unix
+
+package main
+
+// addressSpaceLimit is unknown here.
+func addressSpaceLimit() int64 { return 0 }

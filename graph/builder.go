@@ -1,0 +1,519 @@
+package graph
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/gssl/gssl/internal/parallel"
+)
+
+// Builder assembles a CSR from an edge list by counting, in two passes over
+// the input and without per-edge structures of its own:
+//
+//  1. CountChunk(src, dst) for every edge: the length of every row;
+//  2. FillChunk(src, dst, w) for the same edges, in any order and any
+//     chunking: each entry is written to its place in its row;
+//  3. Build: each row is sorted in place by (column, weight), repeated
+//     entries are merged by the DuplicatePolicy, directed input is
+//     symmetrised, and the graph is returned.
+//
+// CountChunk calls may run concurrently with each other, and so may FillChunk
+// calls (rows are claimed by atomic per-row cursors); every CountChunk must
+// return before the first FillChunk starts, and every FillChunk before Build.
+// The result does not depend on the order or chunking of the fill: rows are
+// sorted by column and then weight, so repeats summed by DuplicateSum are
+// always added in increasing order of weight.
+//
+// Directed input (every Symmetrization but Undirected) stores each arc
+// (u, v) twice, as a forward entry in row u and as a tagged backward entry
+// (the column's bitwise complement) in row v; Build merges, per row i and
+// column j, the forward entries into A_ij and the backward ones into A_ji and
+// writes W_ij = f(A_ij, A_ji). No transpose is formed.
+//
+// Memory. With E stored input entries (two per edge or arc between distinct
+// nodes, one per self loop kept) and b bytes per entry, 4 for a graph built
+// without weights and 12 with them, the Builder holds
+//
+//	8(n+1) + 4n + b·E   bytes
+//
+// (row pointers, fill cursors, the entries). Build merges in place; when the
+// merged graph keeps fewer than half the entries it is copied into arrays of
+// its own size (peak 8(n+1) + 4n + 1.5·b·E), otherwise the arrays are kept.
+// The graph adds its degrees (8n) and, with unit weights, a slice of ones as
+// long as the longest row. For undirected input without repeats E is the
+// graph's NNZ, so the peak is the final graph plus 4n bytes; for directed
+// input whose arcs are all reciprocated E is twice the NNZ.
+//
+// A builder without weights (weighted false in NewBuilder) stores no weight
+// per entry when the policies cannot make a weight other than 1
+// (DuplicateError or DuplicateMax with Undirected, DirectedMax or
+// DirectedMutual); with DuplicateSum, DirectedSum or DirectedMean it stores
+// them and Build drops them again if they all end up 1.
+//
+// After a method returns an error the Builder is unusable.
+type Builder struct {
+	n        int
+	opt      Options
+	directed bool
+	weighted bool // FillChunk may be given weights
+	// indptr counts row lengths at indptr[i+1] while counting, then holds
+	// the row starts.
+	indptr []int
+	cursor []int32 // entries written to each row so far
+	cols   []int32
+	ws     []float64 // nil when every weight is 1
+	fill   sync.Once
+	state  atomic.Int32
+	err    error // of the fill set-up
+}
+
+const (
+	counting int32 = iota
+	filling
+	built
+)
+
+// NewBuilder returns a Builder of a graph on n nodes. weighted says whether
+// FillChunk will be given weights (without them every weight is 1).
+func NewBuilder(n int, weighted bool, opt Options) (*Builder, error) {
+	if err := checkN(n); err != nil {
+		return nil, err
+	}
+	if err := checkOptions(opt); err != nil {
+		return nil, err
+	}
+	return &Builder{
+		n:        n,
+		opt:      opt,
+		directed: opt.Symmetrize != Undirected,
+		weighted: weighted,
+		indptr:   make([]int, n+1),
+	}, nil
+}
+
+// addInt atomically adds d to *p and returns the new value.
+func addInt(p *int, d int) int {
+	if unsafe.Sizeof(*p) == 8 {
+		return int(atomic.AddInt64((*int64)(unsafe.Pointer(p)), int64(d)))
+	}
+	return int(atomic.AddInt32((*int32)(unsafe.Pointer(p)), int32(d)))
+}
+
+// checkArc validates one input edge against the node range and the
+// self-loop policy; it reports whether the edge is stored.
+func (b *Builder) checkArc(u, v int32) (bool, error) {
+	switch {
+	case u < 0 || int(u) >= b.n:
+		return false, fmt.Errorf("graph: edge (%d, %d): node %d out of range [0, %d)", u, v, u, b.n)
+	case v < 0 || int(v) >= b.n:
+		return false, fmt.Errorf("graph: edge (%d, %d): node %d out of range [0, %d)", u, v, v, b.n)
+	case u == v && b.opt.SelfLoops == SelfLoopError:
+		return false, fmt.Errorf("graph: self loop on node %d (self-loop policy: error)", u)
+	case u == v && b.opt.SelfLoops == SelfLoopDrop:
+		return false, nil
+	}
+	return true, nil
+}
+
+// CountChunk counts the edges (src[k], dst[k]) (arcs, for directed input).
+// It is safe for concurrent use. It panics if the slices differ in length or
+// a fill has started.
+func (b *Builder) CountChunk(src, dst []int32) error {
+	if len(src) != len(dst) {
+		panic(fmt.Sprintf("graph: Builder.CountChunk: %d sources and %d destinations", len(src), len(dst)))
+	}
+	if b.state.Load() != counting {
+		panic("graph: Builder.CountChunk after FillChunk or Build")
+	}
+	for k, u := range src {
+		v := dst[k]
+		ok, err := b.checkArc(u, v)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			continue
+		}
+		addInt(&b.indptr[u+1], 1)
+		if u != v {
+			addInt(&b.indptr[v+1], 1)
+		}
+	}
+	return nil
+}
+
+// CountRow adds k entries to row i, for callers that counted the rows
+// themselves (in another numbering of the nodes, say): CountChunk of an edge
+// (u, v) is CountRow(u, 1) and, when u ≠ v, CountRow(v, 1); a self loop the
+// policy drops counts nothing. It is safe for concurrent use. It panics if i
+// is out of range, k < 0, or a fill has started.
+func (b *Builder) CountRow(i int32, k int) {
+	if i < 0 || int(i) >= b.n || k < 0 {
+		panic(fmt.Sprintf("graph: Builder.CountRow(%d, %d) outside [0, %d)", i, k, b.n))
+	}
+	if b.state.Load() != counting {
+		panic("graph: Builder.CountRow after FillChunk or Build")
+	}
+	addInt(&b.indptr[i+1], k)
+}
+
+// DuplicateEdgeError is the error of Build for a repeated entry under
+// DuplicateError: the smallest (row, column) of W, for directed input of
+// the arcs A, that the input gives more than once.
+type DuplicateEdgeError struct {
+	U, V     int
+	Directed bool
+}
+
+func (e *DuplicateEdgeError) Error() string {
+	msg := fmt.Sprintf("graph: duplicate edge (%d, %d) (duplicate policy: error; choose sum or max to merge)", e.U, e.V)
+	if e.Directed {
+		msg += " (arcs of directed input)"
+	}
+	return msg
+}
+
+// storesWeights reports whether the entries need a weight each.
+func (b *Builder) storesWeights() bool {
+	return b.weighted || b.opt.Duplicates == DuplicateSum ||
+		b.opt.Symmetrize == DirectedSum || b.opt.Symmetrize == DirectedMean
+}
+
+// startFill turns the counts into row starts and allocates the entries.
+func (b *Builder) startFill() {
+	b.state.Store(filling)
+	p := b.indptr
+	for i := 0; i < b.n; i++ {
+		if p[i+1] > math.MaxInt32 {
+			b.err = fmt.Errorf("graph: node %d has %d entries, more than %d", i, p[i+1], math.MaxInt32)
+			return
+		}
+		p[i+1] += p[i]
+	}
+	b.cursor = make([]int32, b.n)
+	b.cols = make([]int32, p[b.n])
+	if b.storesWeights() {
+		b.ws = make([]float64, p[b.n])
+	}
+}
+
+// FillChunk stores the edges (src[k], dst[k]) with weights w[k]; w nil means
+// weight 1. It must see exactly the edges CountChunk counted, in any order.
+// It is safe for concurrent use. It panics if the slices differ in length,
+// if w is not nil for a builder made without weights, or after Build.
+func (b *Builder) FillChunk(src, dst []int32, w []float64) error {
+	if len(src) != len(dst) || (w != nil && len(w) != len(src)) {
+		panic(fmt.Sprintf("graph: Builder.FillChunk: %d sources, %d destinations and %d weights", len(src), len(dst), len(w)))
+	}
+	if w != nil && !b.weighted {
+		panic("graph: Builder.FillChunk: weights given to a builder made without weights")
+	}
+	b.fill.Do(b.startFill)
+	if b.err != nil {
+		return b.err
+	}
+	if b.state.Load() != filling {
+		panic("graph: Builder.FillChunk after Build")
+	}
+	for k, u := range src {
+		v := dst[k]
+		ok, err := b.checkArc(u, v)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			continue
+		}
+		x := 1.0
+		if w != nil {
+			x = w[k]
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				return fmt.Errorf("graph: edge (%d, %d): weight %v is not finite", u, v, x)
+			}
+			if x < 0 {
+				return fmt.Errorf("graph: edge (%d, %d): weight %v is negative; weights must be ≥ 0", u, v, x)
+			}
+		}
+		if err := b.put(u, v, x); err != nil {
+			return err
+		}
+		if u != v {
+			t := u
+			if b.directed {
+				t = ^u // a backward entry: arc (u, v) seen from row v
+			}
+			if err := b.put(v, t, x); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// put writes column c with weight x to the next free place of row i.
+func (b *Builder) put(i, c int32, x float64) error {
+	lo, hi := b.indptr[i], b.indptr[i+1]
+	p := int(atomic.AddInt32(&b.cursor[i], 1)) - 1
+	if p >= hi-lo {
+		return fmt.Errorf("graph: Builder: node %d is filled with more entries than were counted (%d)", i, hi-lo)
+	}
+	b.cols[lo+p] = c
+	if b.ws != nil {
+		b.ws[lo+p] = x
+	}
+	return nil
+}
+
+// mergeWork is the number of entries per task of Build's row merge.
+const mergeWork = 1 << 14
+
+// Build sorts and merges the rows and returns the graph. It fails when the
+// fill did not match the count, on a repeated entry under DuplicateError
+// (a *DuplicateEdgeError), and for the
+// reasons of CountChunk and FillChunk.
+func (b *Builder) Build() (*CSR, error) {
+	b.fill.Do(b.startFill)
+	if b.err != nil {
+		return nil, b.err
+	}
+	if !b.state.CompareAndSwap(filling, built) {
+		panic("graph: Builder.Build called twice")
+	}
+	n, indptr := b.n, b.indptr
+	for i := 0; i < n; i++ {
+		if want := indptr[i+1] - indptr[i]; int(b.cursor[i]) != want {
+			return nil, fmt.Errorf("graph: Builder: node %d was counted with %d entries and filled with %d", i, want, b.cursor[i])
+		}
+	}
+	// Sort and merge every row in place; its new length goes to cursor.
+	var mu sync.Mutex
+	dupRow, dupCol := -1, int32(-1)
+	parallel.Balanced(indptr, mergeWork, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			m, col, dup := b.mergeRow(i)
+			b.cursor[i] = int32(m)
+			if dup {
+				mu.Lock()
+				if dupRow < 0 || i < dupRow {
+					dupRow, dupCol = i, col
+				}
+				mu.Unlock()
+				return // rows after i in this task cannot be the first
+			}
+		}
+	})
+	if dupRow >= 0 {
+		return nil, &DuplicateEdgeError{U: dupRow, V: int(dupCol), Directed: b.directed}
+	}
+	// Close the gaps the merges left, rows moving only towards the start.
+	out := 0
+	for i := 0; i < n; i++ {
+		lo, m := indptr[i], int(b.cursor[i])
+		indptr[i] = out
+		if out != lo {
+			copy(b.cols[out:out+m], b.cols[lo:lo+m])
+			if b.ws != nil {
+				copy(b.ws[out:out+m], b.ws[lo:lo+m])
+			}
+		}
+		out += m
+	}
+	indptr[n] = out
+	cols, ws := b.cols[:out], b.ws
+	if ws != nil {
+		ws = ws[:out]
+	}
+	if out < len(b.cols)/2 {
+		cols = slices.Clone(cols)
+		if ws != nil {
+			ws = slices.Clone(ws)
+		}
+	}
+	b.cursor, b.cols, b.ws, b.indptr = nil, nil, nil, nil
+	return finish(n, indptr, cols, ws), nil
+}
+
+// mergeRow sorts row i and merges it in place. It returns the merged length
+// and, for a repeat under DuplicateError, the column repeated.
+func (b *Builder) mergeRow(i int) (m int, dupCol int32, dup bool) {
+	lo, hi := b.indptr[i], b.indptr[i+1]
+	cols := b.cols[lo:hi]
+	var ws []float64
+	if b.ws != nil {
+		ws = b.ws[lo:hi]
+	}
+	if !b.directed {
+		sortEntries(cols, ws, false)
+		return b.mergeUndirected(cols, ws)
+	}
+	sortEntries(cols, ws, true)
+	return b.mergeDirected(i, cols, ws)
+}
+
+// mergeUndirected merges repeated columns of a sorted row.
+func (b *Builder) mergeUndirected(cols []int32, ws []float64) (int, int32, bool) {
+	out := 0
+	for p, c := range cols {
+		if out > 0 && cols[out-1] == c {
+			switch b.opt.Duplicates {
+			case DuplicateError:
+				return out, c, true
+			case DuplicateSum:
+				ws[out-1] += ws[p]
+			case DuplicateMax:
+				if ws != nil {
+					ws[out-1] = math.Max(ws[out-1], ws[p])
+				}
+			}
+			continue
+		}
+		cols[out] = c
+		if ws != nil {
+			ws[out] = ws[p]
+		}
+		out++
+	}
+	return out, 0, false
+}
+
+// untag returns the column of an entry of directed input and whether it is
+// a backward entry.
+func untag(c int32) (int32, bool) {
+	if c < 0 {
+		return ^c, true
+	}
+	return c, false
+}
+
+// sortKey orders the entries of a directed row by column, forward before
+// backward.
+func sortKey(c int32) int64 {
+	if c < 0 {
+		return 2*int64(^c) + 1
+	}
+	return 2 * int64(c)
+}
+
+// mergeDirected writes W_ij = f(A_ij, A_ji) for every column j of row i,
+// sorted by (column, direction, weight), in place.
+func (b *Builder) mergeDirected(i int, cols []int32, ws []float64) (int, int32, bool) {
+	how, dupPolicy := b.opt.Symmetrize, b.opt.Duplicates
+	out := 0
+	p := 0
+	// group merges the run of entries from p with the same tagged column
+	// (one direction of one column) by the duplicate policy.
+	group := func() (w float64, repeated bool) {
+		t := cols[p]
+		w = 1
+		if ws != nil {
+			w = ws[p]
+		}
+		p++
+		for p < len(cols) && cols[p] == t {
+			repeated = true
+			if ws != nil {
+				switch dupPolicy {
+				case DuplicateSum:
+					w += ws[p]
+				case DuplicateMax:
+					w = math.Max(w, ws[p])
+				}
+			}
+			p++
+		}
+		return w, repeated
+	}
+	for p < len(cols) {
+		c, back := untag(cols[p])
+		var a, t float64
+		hasA, hasT := false, false
+		if !back {
+			var rep bool
+			a, rep = group()
+			hasA = true
+			if rep && dupPolicy == DuplicateError {
+				return out, c, true
+			}
+		}
+		if p < len(cols) && cols[p] == ^c {
+			t, _ = group() // repeats here are reported as forward ones in row c
+			hasT = true
+		}
+		var w float64
+		switch {
+		case int(c) == i: // a self loop is its own transpose
+			w = a
+		case hasA && hasT:
+			switch how {
+			case DirectedMax:
+				w = math.Max(a, t)
+			case DirectedSum:
+				w = a + t
+			case DirectedMean:
+				w = (a + t) / 2
+			case DirectedMutual:
+				w = math.Min(a, t)
+			}
+		case how == DirectedMutual:
+			continue
+		case hasA && how == DirectedMean:
+			w = a / 2
+		case hasA:
+			w = a
+		case how == DirectedMean:
+			w = t / 2
+		default:
+			w = t
+		}
+		cols[out] = c
+		if ws != nil {
+			ws[out] = w
+		}
+		out++
+	}
+	return out, 0, false
+}
+
+// sortEntries sorts a row by column (for directed rows: by column, forward
+// entries first) and then by weight.
+func sortEntries(cols []int32, ws []float64, directed bool) {
+	switch {
+	case ws == nil && !directed:
+		slices.Sort(cols)
+	case ws == nil:
+		slices.SortFunc(cols, func(a, b int32) int { return cmp.Compare(sortKey(a), sortKey(b)) })
+	default:
+		sort.Sort(rowSorter{cols, ws, directed})
+	}
+}
+
+// rowSorter sorts the entries of a row with weights.
+type rowSorter struct {
+	cols     []int32
+	ws       []float64
+	directed bool
+}
+
+func (r rowSorter) Len() int { return len(r.cols) }
+
+func (r rowSorter) Less(i, j int) bool {
+	ci, cj := int64(r.cols[i]), int64(r.cols[j])
+	if r.directed {
+		ci, cj = sortKey(r.cols[i]), sortKey(r.cols[j])
+	}
+	if ci != cj {
+		return ci < cj
+	}
+	return r.ws[i] < r.ws[j]
+}
+
+func (r rowSorter) Swap(i, j int) {
+	r.cols[i], r.cols[j] = r.cols[j], r.cols[i]
+	r.ws[i], r.ws[j] = r.ws[j], r.ws[i]
+}

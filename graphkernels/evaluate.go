@@ -1,0 +1,169 @@
+package graphkernels
+
+import (
+	"context"
+	"fmt"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/gssl/gssl/eval"
+	"github.com/gssl/gssl/svm"
+)
+
+// Machine is the kernel machine an Evaluation fits on a Gram matrix.
+type Machine int
+
+const (
+	// SVM is the C-SVM of package svm (one-vs-one, SMO); Grid holds C.
+	SVM Machine = iota
+	// Ridge is the kernel ridge classifier of package svm; Grid holds the
+	// ridge.
+	Ridge
+)
+
+// Evaluation is the graph-classification protocol of Shervashidze et al.
+// (JMLR 2011, §5) and of shared/bench/peers/wl.py: nested stratified
+// cross-validation in which, for every outer fold, the candidate (a Gram
+// matrix — one per WL height, say — and a value of Grid) with the best mean
+// accuracy on InnerFolds inner folds of the outer training graphs is
+// refitted on them and scored on the outer test fold; repeated for Seeds
+// seeds Seed, Seed+1, ….
+type Evaluation struct {
+	Grams      []*mat.SymDense // candidate Gram matrices over all graphs
+	Grid       []float64       // C (SVM) or ridge (Ridge) values, all > 0
+	Machine    Machine
+	OuterFolds int // ≥ 2; ignored with Folds
+	InnerFolds int // ≥ 2
+	Seeds      int // ≥ 1
+	Seed       uint64
+	// Folds, if not nil, holds the outer fold of every graph for each seed
+	// (Folds[s][i] in 0..k−1), as read by loaders.ReadFolds.
+	Folds [][]int
+	// Progress, if not nil, is called after every seed.
+	Progress func(done, total int)
+}
+
+// EvaluationResult is the outcome of an Evaluation. Candidate c stands for
+// Grams[c / len(Grid)] with Grid[c % len(Grid)].
+type EvaluationResult struct {
+	Accuracy []float64 // mean outer accuracy of every seed
+	Chosen   [][]int   // the candidate chosen in every outer fold of every seed
+	Folds    int       // outer folds of the first seed
+	// Fold and Prediction are, for every graph, its outer fold in the first
+	// seed and the class the candidate chosen there predicts for it when
+	// refitted on the other folds (out-of-fold predictions).
+	Fold, Prediction []int
+}
+
+// Run evaluates on graphs with classes labels (0..C−1).
+func (e Evaluation) Run(ctx context.Context, labels []int) (*EvaluationResult, error) {
+	n := len(labels)
+	switch {
+	case len(e.Grams) == 0 || len(e.Grid) == 0:
+		return nil, fmt.Errorf("graphkernels: evaluation: no candidates (%d Gram matrices, %d grid values)", len(e.Grams), len(e.Grid))
+	case e.Seeds < 1:
+		return nil, fmt.Errorf("graphkernels: evaluation: Seeds=%d is invalid: it must be ≥ 1", e.Seeds)
+	case e.InnerFolds < 2:
+		return nil, fmt.Errorf("graphkernels: evaluation: InnerFolds=%d is invalid: it must be ≥ 2", e.InnerFolds)
+	case e.Folds == nil && e.OuterFolds < 2:
+		return nil, fmt.Errorf("graphkernels: evaluation: OuterFolds=%d is invalid: it must be ≥ 2", e.OuterFolds)
+	case e.Folds != nil && len(e.Folds) < e.Seeds:
+		return nil, fmt.Errorf("graphkernels: evaluation: %d fold assignments for %d seeds", len(e.Folds), e.Seeds)
+	case e.Machine != SVM && e.Machine != Ridge:
+		return nil, fmt.Errorf("graphkernels: evaluation: Machine=%d is invalid", int(e.Machine))
+	}
+	for _, k := range e.Grams {
+		if r, _ := k.Dims(); r != n {
+			return nil, fmt.Errorf("graphkernels: evaluation: a %d×%d Gram matrix for %d graphs", r, r, n)
+		}
+	}
+	for _, v := range e.Grid {
+		if !(v > 0) || v > 1e300 {
+			return nil, fmt.Errorf("graphkernels: evaluation: grid value %v is invalid: every value must be finite and > 0", v)
+		}
+	}
+	nGrid := len(e.Grid)
+	cv := eval.NestedCV{
+		InnerFolds: e.InnerFolds,
+		Candidates: len(e.Grams) * nGrid,
+		Score: func(ctx context.Context, c int, train, test []int) (float64, error) {
+			pred, err := e.fitPredict(ctx, c, labels, train, test)
+			if err != nil {
+				return 0, err
+			}
+			right := 0
+			for p, i := range test {
+				if pred[p] == labels[i] {
+					right++
+				}
+			}
+			return float64(right) / float64(len(test)), nil
+		},
+	}
+	res := &EvaluationResult{}
+	for s := 0; s < e.Seeds; s++ {
+		seed := e.Seed + uint64(s)
+		var fold []int
+		var err error
+		if e.Folds != nil {
+			fold = e.Folds[s]
+			if len(fold) != n {
+				return nil, fmt.Errorf("graphkernels: evaluation: fold assignment %d has %d entries for %d graphs", s, len(fold), n)
+			}
+		} else if fold, err = eval.StratifiedFolds(labels, e.OuterFolds, seed); err != nil {
+			return nil, fmt.Errorf("graphkernels: evaluation: %w", err)
+		}
+		nr, err := cv.Run(ctx, labels, fold, seed)
+		if err != nil {
+			return nil, fmt.Errorf("graphkernels: evaluation: seed %d: %w", seed, err)
+		}
+		res.Accuracy = append(res.Accuracy, nr.Mean)
+		res.Chosen = append(res.Chosen, nr.Chosen)
+		if s == 0 {
+			res.Folds = len(nr.Chosen)
+			res.Fold = append([]int(nil), fold...)
+			res.Prediction = make([]int, n)
+			for i := range res.Prediction {
+				res.Prediction[i] = -1
+			}
+			for f, c := range nr.Chosen {
+				train, test := eval.FoldSplit(fold, f)
+				pred, err := e.fitPredict(ctx, c, labels, train, test)
+				if err != nil {
+					return nil, fmt.Errorf("graphkernels: evaluation: out-of-fold predictions: %w", err)
+				}
+				for p, i := range test {
+					res.Prediction[i] = pred[p]
+				}
+			}
+		}
+		if e.Progress != nil {
+			e.Progress(s+1, e.Seeds)
+		}
+	}
+	return res, nil
+}
+
+// fitPredict fits candidate c on the graphs train and predicts test.
+func (e Evaluation) fitPredict(ctx context.Context, c int, labels, train, test []int) ([]int, error) {
+	k := e.Grams[c/len(e.Grid)]
+	v := e.Grid[c%len(e.Grid)]
+	ktr := svm.SubGram(k, train)
+	ytr := make([]int, len(train))
+	for p, i := range train {
+		ytr[p] = labels[i]
+	}
+	cross := svm.SubCross(k, test, train)
+	if e.Machine == Ridge {
+		m := &svm.KernelRidge{Ridge: v}
+		if err := m.Fit(ctx, ktr, ytr); err != nil {
+			return nil, err
+		}
+		return m.Predict(cross)
+	}
+	m := &svm.SVC{C: v}
+	if err := m.Fit(ctx, ktr, ytr); err != nil {
+		return nil, err
+	}
+	return m.Predict(cross)
+}

@@ -1,0 +1,764 @@
+package loaders
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math/bits"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/gssl/gssl/graph"
+	"github.com/gssl/gssl/internal/parallel"
+	"github.com/gssl/gssl/nodeids"
+)
+
+// ErrNotFast is returned by ReadIntEdgesParallel for a file outside the
+// subset it reads (gzip, ids that are not canonical integers, more or fewer
+// than two ids and a weight per line, a NetworkX dictionary, mixed
+// separators or field counts, no data lines …): the caller then reads the
+// file with the general reader, which accepts it or reports what is wrong.
+var ErrNotFast = errors.New("loaders: not a plain integer edge list")
+
+// fastBlock is the size of the blocks ReadIntEdgesParallel reads and parses
+// on one goroutine each (split at line ends). Tests make it small so that
+// lines cross block boundaries.
+var fastBlock = 16 << 20
+
+// fastPage is the number of consecutive ids whose counts share one page of
+// the id table (ids below the direct limit, see ReadIntEdgesParallel).
+const fastPageBits = 10
+
+const fastPage = 1 << fastPageBits
+
+// fastBatch is the number of edges handed to the graph.Builder at a time.
+const fastBatch = 4096
+
+// ReadIntEdgesParallel reads an edge list of integer ids, "u v" or "u v w"
+// per line, on every core, and builds the graph with opt. It reads the same
+// files as ReadEdgeList with n = 0 — fields separated by white space or by
+// commas, '#' and '%' comment lines, blank lines, CRLF line ends — plus a
+// UTF-8 byte-order mark and a header line naming the columns
+// (source/target[/weight], as ReadEdgeTable recognises them). Nodes follow
+// package nodeids: only ids present in the file are nodes, numbered in
+// ascending order of id, and the map is the identity when the ids are
+// 0..n−1; a file whose ids are 0..n−1 gives bitwise the graph of
+// ReadEdgeList(path, 0, opt).
+//
+// The file is read twice in blocks of 16 MiB split at line ends, each
+// parsed on one goroutine by a byte parser: the first pass checks every
+// line, counts the edges and counts every id's entries; the second fills a
+// graph.Builder. No per-edge array is held: beyond the graph and its
+// Builder (see graph.Builder) memory is a read buffer per goroutine and the
+// id table, about 4 bytes per id up to 2·(file size/4) + 1024 in pages of
+// 1024 ids allocated where ids occur, and a hash map entry per larger id,
+// so a large id in a small file costs one map entry.
+//
+// Errors name the file and line: weights that are not finite and ≥ 0, and
+// the self loops and repeated edges that opt rejects. For anything else
+// outside the subset above (gzip, text or non-canonical ids such as "007" or
+// "-1", NetworkX dictionaries, lines of one or four fields, rows of two and
+// of three fields in one file, separators that change from line to line, a
+// file with no data line) it returns ErrNotFast, so that the general reader
+// can decide.
+func ReadIntEdgesParallel(path string, opt graph.Options) (*graph.CSR, *nodeids.Map, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("loaders: %w", err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, nil, fmt.Errorf("loaders: %w", err)
+	}
+	r := &fastReader{path: path, f: f, size: st.Size(), opt: opt, block: int64(fastBlock)}
+	return r.read()
+}
+
+// fastReader is one run of ReadIntEdgesParallel.
+type fastReader struct {
+	path  string
+	f     *os.File
+	size  int64
+	block int64
+	opt   graph.Options
+	bufs  sync.Pool
+
+	// The id table: pages of counts for ids below direct, a map above.
+	direct    int64
+	pages     []atomic.Pointer[idPage]
+	big       map[int64]int32 // final index of each id ≥ direct, after pass 1
+	bigCounts map[int64]int32 // entries of each id ≥ direct, until countRows
+
+	stats []blockStats
+	width int  // fields per line: 2 or 3
+	unit  bool // every weight is 1
+}
+
+// idPage holds the entry counts of fastPage consecutive ids, then their
+// final indices as base + prefix[w] + popcount of the lower bits of word w.
+type idPage struct {
+	counts [fastPage]int32
+	loops  [fastPage / 64]uint64 // ids seen only in dropped self loops
+	seen   [fastPage / 64]uint64 // ids present, set after pass 1
+	prefix [fastPage / 64]int32
+	base   int32
+}
+
+// blockStats is what pass 1 learns about one block.
+type blockStats struct {
+	newlines  int
+	edges     int
+	first     int // local line of the first data line, 0 without one
+	width     int // its field count
+	kind      byte
+	header    []string // the first data line, when it names columns
+	errLine   int      // local line of the first error, 0 without one
+	errMsg    string
+	loopLine  int // local line of the first self loop, 0 without one
+	loopNode  int64
+	notFast   bool
+	unit      bool
+	maxID     int64
+	bigCounts map[int64]int32 // ids ≥ direct: entries (present with 0)
+}
+
+// fastLine is one parsed line.
+type fastLine struct {
+	skip   bool // blank or comment
+	u, v   int64
+	width  int  // 2, or 3 with a weight field
+	kind   byte // ',' for commas, '\t' for tabs, ' ' for spaces
+	fields [3][]byte
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f' }
+
+func trimSpace(b []byte) []byte {
+	for len(b) > 0 && isSpace(b[0]) {
+		b = b[1:]
+	}
+	for len(b) > 0 && isSpace(b[len(b)-1]) {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+// canonical parses a non-negative integer in canonical decimal form (as
+// package nodeids defines integer ids).
+func canonical(b []byte) (int64, bool) {
+	if len(b) == 0 || len(b) > 18 || (b[0] == '0' && len(b) > 1) {
+		return 0, false
+	}
+	var v int64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int64(c-'0')
+	}
+	return v, true
+}
+
+// split parses the fields of a line; ok is false outside the fast subset.
+func (l *fastLine) split(line []byte) (ok bool) {
+	line = trimSpace(line)
+	l.skip = len(line) == 0 || line[0] == '#' || line[0] == '%'
+	if l.skip {
+		return true
+	}
+	l.width = 0
+	if bytes.IndexByte(line, ',') >= 0 {
+		l.kind = ','
+		for len(line) > 0 || l.width == 0 {
+			k := bytes.IndexByte(line, ',')
+			f := line
+			if k >= 0 {
+				f, line = line[:k], line[k+1:]
+			} else {
+				line = nil
+			}
+			if l.width == 3 {
+				return false
+			}
+			l.fields[l.width] = trimSpace(f)
+			l.width++
+			if k >= 0 && len(line) == 0 { // a trailing comma: an empty field
+				if l.width == 3 {
+					return false
+				}
+				l.fields[l.width] = nil
+				l.width++
+			}
+		}
+	} else {
+		l.kind = ' '
+		for len(line) > 0 {
+			k := 0
+			for k < len(line) && !isSpace(line[k]) {
+				k++
+			}
+			if l.width == 3 {
+				return false
+			}
+			l.fields[l.width] = line[:k]
+			l.width++
+			line = line[k:]
+			for len(line) > 0 && isSpace(line[0]) {
+				if line[0] == '\t' {
+					l.kind = '\t'
+				}
+				line = line[1:]
+			}
+		}
+	}
+	if l.width < 2 {
+		return false
+	}
+	for _, f := range l.fields[:l.width] {
+		for _, c := range f {
+			if c >= 0x80 || c == '{' || c == '"' || c == '\'' {
+				return false // Unicode, NetworkX dictionaries, quotes: the general reader's
+			}
+		}
+	}
+	return true
+}
+
+// ids parses the two id fields.
+func (l *fastLine) ids() bool {
+	var ok1, ok2 bool
+	l.u, ok1 = canonical(l.fields[0])
+	l.v, ok2 = canonical(l.fields[1])
+	return ok1 && ok2
+}
+
+// weight parses the weight field as parseWeight does.
+func (l *fastLine) weight() (float64, error) {
+	if l.width != 3 {
+		return 1, nil
+	}
+	f := l.fields[2]
+	if len(f) == 0 {
+		return parseWeight("")
+	}
+	// The string shares the block's bytes; the error message is copied.
+	w, err := parseWeight(unsafe.String(&f[0], len(f)))
+	if err != nil {
+		return 0, errors.New(strings.Clone(err.Error()))
+	}
+	return w, nil
+}
+
+// isHeader reports whether the fields name the columns source, target and
+// (for three fields) weight.
+func (l *fastLine) isHeader() bool {
+	in := func(f []byte, names []string) bool {
+		for _, n := range names {
+			if strings.EqualFold(string(f), n) {
+				return true
+			}
+		}
+		return false
+	}
+	return in(l.fields[0], sourceNames) && in(l.fields[1], targetNames) && (l.width == 2 || in(l.fields[2], weightNames))
+}
+
+// lineStart returns the offset of the first line that starts at or after
+// off.
+func (r *fastReader) lineStart(off int64) (int64, error) {
+	if off <= 0 {
+		return 0, nil
+	}
+	if off >= r.size {
+		return r.size, nil
+	}
+	var buf [4096]byte
+	for p := off - 1; p < r.size; p += int64(len(buf)) {
+		n, err := r.f.ReadAt(buf[:], p)
+		if k := bytes.IndexByte(buf[:n], '\n'); k >= 0 {
+			return p + int64(k) + 1, nil
+		}
+		if err != nil && err != io.EOF {
+			return 0, &ParseError{Path: r.path, Err: err}
+		}
+		if n == 0 {
+			break
+		}
+	}
+	return r.size, nil
+}
+
+// readBlock returns the lines of block k (those starting in
+// [k·block, (k+1)·block)), in a buffer from the pool.
+func (r *fastReader) readBlock(k int) (*[]byte, []byte, error) {
+	lo, err := r.lineStart(int64(k) * r.block)
+	if err != nil {
+		return nil, nil, err
+	}
+	hi, err := r.lineStart(int64(k+1) * r.block)
+	if err != nil {
+		return nil, nil, err
+	}
+	bp, _ := r.bufs.Get().(*[]byte)
+	if bp == nil {
+		bp = new([]byte)
+	}
+	if int64(cap(*bp)) < hi-lo {
+		*bp = make([]byte, hi-lo)
+	}
+	buf := (*bp)[:hi-lo]
+	if n, err := r.f.ReadAt(buf, lo); n < len(buf) {
+		r.bufs.Put(bp)
+		if err == io.EOF {
+			return nil, nil, &ParseError{Path: r.path, Msg: "the file changed while it was read"}
+		}
+		return nil, nil, &ParseError{Path: r.path, Err: err}
+	}
+	if lo == 0 && bytes.HasPrefix(buf, []byte("\xef\xbb\xbf")) {
+		buf = buf[3:]
+	}
+	return bp, buf, nil
+}
+
+// eachLine calls fn with every line of a block and its 1-based local line
+// number; fn returns false to stop.
+func eachLine(buf []byte, fn func(line []byte, num int) bool) (newlines int) {
+	for num := 1; len(buf) > 0; num++ {
+		k := bytes.IndexByte(buf, '\n')
+		line := buf
+		if k >= 0 {
+			line, buf = buf[:k], buf[k+1:]
+			newlines++
+		} else {
+			buf = nil
+		}
+		if !fn(line, num) {
+			return -1
+		}
+	}
+	return newlines
+}
+
+func (r *fastReader) read() (*graph.CSR, *nodeids.Map, error) {
+	var head [14]byte
+	n, _ := r.f.ReadAt(head[:], 0)
+	if n >= 2 && head[0] == gzipMagic[0] && head[1] == gzipMagic[1] || bytes.HasPrefix(head[:n], []byte("%%MatrixMarket")) || n == 0 {
+		return nil, nil, ErrNotFast
+	}
+	// Every data line takes at least 4 bytes ("0 1\n"), so ids below
+	// direct are at most twice the edges plus 1024.
+	r.direct = 2*((r.size+1)/4+1) + 1024
+	r.pages = make([]atomic.Pointer[idPage], (r.direct+fastPage-1)/fastPage)
+	blocks := int((r.size + r.block - 1) / r.block)
+	r.stats = make([]blockStats, blocks)
+	errs := make([]error, blocks)
+	parallel.Chunks(blocks, 1, func(k, _, _ int) { errs[k] = r.countBlock(k) })
+	if err := firstError(errs); err != nil {
+		return nil, nil, err
+	}
+	ids, err := r.summarise()
+	if err != nil {
+		return nil, nil, err
+	}
+	b, err := graph.NewBuilder(ids.Len(), r.width == 3 && !r.unit, r.opt)
+	if err != nil {
+		return nil, nil, &ParseError{Path: r.path, Err: err}
+	}
+	r.countRows(b)
+	parallel.Chunks(blocks, 1, func(k, _, _ int) { errs[k] = r.fillBlock(k, b) })
+	if err := firstError(errs); err != nil {
+		return nil, nil, err
+	}
+	g, err := b.Build()
+	if err != nil {
+		var dup *graph.DuplicateEdgeError
+		if errors.As(err, &dup) {
+			return nil, nil, r.duplicateError(ids, dup)
+		}
+		return nil, nil, &ParseError{Path: r.path, Err: err}
+	}
+	return g, ids, nil
+}
+
+// firstError returns the first non-nil error, in block order.
+func firstError(errs []error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// page returns the page of id (< direct), allocating it on first use.
+func (r *fastReader) page(id int64) *idPage {
+	slot := &r.pages[id>>fastPageBits]
+	if p := slot.Load(); p != nil {
+		return p
+	}
+	slot.CompareAndSwap(nil, new(idPage))
+	return slot.Load()
+}
+
+// count adds k entries to id (k = 0 marks a dropped self loop).
+func (r *fastReader) count(st *blockStats, id int64, k int32) {
+	if id >= r.direct {
+		if st.bigCounts == nil {
+			st.bigCounts = make(map[int64]int32)
+		}
+		st.bigCounts[id] += k
+		return
+	}
+	p := r.page(id)
+	o := id & (fastPage - 1)
+	if k == 0 {
+		atomic.OrUint64(&p.loops[o>>6], 1<<(o&63))
+		return
+	}
+	atomic.AddInt32(&p.counts[o], k)
+}
+
+// countBlock is pass 1 over block k.
+func (r *fastReader) countBlock(k int) error {
+	bp, buf, err := r.readBlock(k)
+	if err != nil {
+		return err
+	}
+	defer r.bufs.Put(bp)
+	st := &r.stats[k]
+	st.unit, st.maxID = true, -1
+	var l fastLine
+	fail := func(num int, msg string) bool {
+		st.errLine, st.errMsg = num, msg
+		return false
+	}
+	st.newlines = eachLine(buf, func(line []byte, num int) bool {
+		if !l.split(line) {
+			st.notFast = true
+			return false
+		}
+		if l.skip {
+			return true
+		}
+		first := st.first == 0
+		if first {
+			st.first, st.width, st.kind = num, l.width, l.kind
+		} else if l.kind != st.kind {
+			st.notFast = true
+			return false
+		}
+		if !l.ids() {
+			if first && l.isHeader() {
+				for _, f := range l.fields[:l.width] {
+					st.header = append(st.header, string(f))
+				}
+				return true
+			}
+			st.notFast = true
+			return false
+		}
+		if l.width != st.width {
+			// The general reader mixes "u v" and "u v w" rows as
+			// networkx writes them; the serial one rejects them.
+			st.notFast = true
+			return false
+		}
+		w, err := l.weight()
+		if err != nil {
+			return fail(num, err.Error())
+		}
+		st.unit = st.unit && w == 1
+		st.edges++
+		st.maxID = max(st.maxID, l.u, l.v)
+		if l.u == l.v {
+			switch r.opt.SelfLoops {
+			case graph.SelfLoopError:
+				if st.loopLine == 0 {
+					st.loopLine, st.loopNode = num, l.u
+				}
+				return true
+			case graph.SelfLoopDrop:
+				r.count(st, l.u, 0)
+				return true
+			}
+			r.count(st, l.u, 1)
+			return true
+		}
+		r.count(st, l.u, 1)
+		r.count(st, l.v, 1)
+		return true
+	})
+	return nil
+}
+
+// summarise checks the blocks of pass 1 in file order, numbers the ids and
+// returns their map.
+func (r *fastReader) summarise() (*nodeids.Map, error) {
+	line := 1 // the file's line number of the current block's first line
+	firstBlock := -1
+	loopLine, loopNode := 0, int64(0)
+	var kind byte
+	r.unit = true
+	edges := 0
+	for k := range r.stats {
+		st := &r.stats[k]
+		if st.notFast {
+			return nil, ErrNotFast
+		}
+		if st.first != 0 {
+			if firstBlock < 0 {
+				firstBlock, kind, r.width = k, st.kind, st.width
+			} else if st.header != nil {
+				return nil, ErrNotFast // a line of names after the data began: text ids
+			} else if st.kind != kind {
+				return nil, ErrNotFast
+			} else if st.width != r.width {
+				return nil, ErrNotFast // rows of two and three fields: see countBlock
+			}
+		}
+		if st.errLine != 0 {
+			return nil, &ParseError{Path: r.path, Line: line + st.errLine - 1, Msg: st.errMsg}
+		}
+		if st.loopLine != 0 && loopLine == 0 {
+			loopLine, loopNode = line+st.loopLine-1, st.loopNode
+		}
+		r.unit = r.unit && st.unit
+		edges += st.edges
+		line += st.newlines
+	}
+	if edges == 0 {
+		return nil, ErrNotFast // the general reader reports what the file holds
+	}
+	if loopLine != 0 {
+		return nil, &ParseError{Path: r.path, Line: loopLine, Msg: fmt.Sprintf("self loop on node %d (self-loop policy: error)", loopNode)}
+	}
+	return r.number()
+}
+
+// number gives the ids their final indices, ascending by id.
+func (r *fastReader) number() (*nodeids.Map, error) {
+	n := 0
+	var maxID int64 = -1
+	for pi := range r.pages {
+		p := r.pages[pi].Load()
+		if p == nil {
+			continue
+		}
+		p.base = int32(n)
+		for w := range p.seen {
+			var word uint64
+			for b := 0; b < 64; b++ {
+				if p.counts[w*64+b] > 0 {
+					word |= 1 << b
+				}
+			}
+			word |= p.loops[w]
+			p.seen[w] = word
+			p.prefix[w] = int32(n) - p.base
+			n += bits.OnesCount64(word)
+			if word != 0 {
+				maxID = int64(pi)*fastPage + int64(w*64+63-bits.LeadingZeros64(word))
+			}
+		}
+		if n > nodeids.MaxNodes {
+			return nil, &ParseError{Path: r.path, Msg: fmt.Sprintf("more than %d distinct node ids", nodeids.MaxNodes)}
+		}
+	}
+	var big []int64
+	merged := map[int64]int32{}
+	for k := range r.stats {
+		for id, c := range r.stats[k].bigCounts {
+			merged[id] += c
+		}
+		r.stats[k].bigCounts = nil
+	}
+	for id := range merged {
+		big = append(big, id)
+	}
+	slices.Sort(big)
+	if n+len(big) > nodeids.MaxNodes {
+		return nil, &ParseError{Path: r.path, Msg: fmt.Sprintf("more than %d distinct node ids", nodeids.MaxNodes)}
+	}
+	r.bigCounts = merged
+	r.big = make(map[int64]int32, len(big))
+	for k, id := range big {
+		r.big[id] = int32(n + k)
+	}
+	if len(big) == 0 && maxID == int64(n-1) {
+		return nodeids.Identity(n), nil
+	}
+	all := make([]int64, 0, n+len(big))
+	for pi := range r.pages {
+		p := r.pages[pi].Load()
+		if p == nil {
+			continue
+		}
+		for w, word := range p.seen {
+			for word != 0 {
+				b := bits.TrailingZeros64(word)
+				word &= word - 1
+				all = append(all, int64(pi)*fastPage+int64(w*64+b))
+			}
+		}
+	}
+	return nodeids.FromInts(append(all, big...))
+}
+
+// index returns the final index of a present id.
+func (r *fastReader) index(id int64) (int32, bool) {
+	if id >= r.direct {
+		i, ok := r.big[id]
+		return i, ok
+	}
+	p := r.pages[id>>fastPageBits].Load()
+	if p == nil {
+		return 0, false
+	}
+	o := id & (fastPage - 1)
+	w, b := o>>6, uint(o&63)
+	if p.seen[w]&(1<<b) == 0 {
+		return 0, false
+	}
+	return p.base + p.prefix[w] + int32(bits.OnesCount64(p.seen[w]&(1<<b-1))), true
+}
+
+// countRows hands the entry counts of pass 1 to the builder.
+func (r *fastReader) countRows(b *graph.Builder) {
+	for pi := range r.pages {
+		p := r.pages[pi].Load()
+		if p == nil {
+			continue
+		}
+		for o, c := range p.counts {
+			if c > 0 {
+				i, _ := r.index(int64(pi)*fastPage + int64(o))
+				b.CountRow(i, int(c))
+			}
+		}
+	}
+	for id, c := range r.bigCounts {
+		if c > 0 {
+			b.CountRow(r.big[id], int(c))
+		}
+	}
+	r.bigCounts = nil
+}
+
+// fillBlock is pass 2 over block k: the edges go to the builder in batches.
+func (r *fastReader) fillBlock(k int, b *graph.Builder) error {
+	bp, buf, err := r.readBlock(k)
+	if err != nil {
+		return err
+	}
+	defer r.bufs.Put(bp)
+	weighted := r.width == 3 && !r.unit
+	src := make([]int32, 0, fastBatch)
+	dst := make([]int32, 0, fastBatch)
+	var ws []float64
+	if weighted {
+		ws = make([]float64, 0, fastBatch)
+	}
+	var l fastLine
+	var ferr error
+	flush := func() bool {
+		if len(src) == 0 {
+			return true
+		}
+		if err := b.FillChunk(src, dst, ws); err != nil {
+			ferr = err
+			return false
+		}
+		src, dst = src[:0], dst[:0]
+		if ws != nil {
+			ws = ws[:0]
+		}
+		return true
+	}
+	changed := false
+	eachLine(buf, func(line []byte, num int) bool {
+		if !l.split(line) {
+			changed = true
+			return false
+		}
+		if l.skip {
+			return true
+		}
+		if !l.ids() {
+			if num == r.stats[k].first && r.stats[k].header != nil {
+				return true
+			}
+			changed = true
+			return false
+		}
+		u, ok1 := r.index(l.u)
+		v, ok2 := r.index(l.v)
+		w, err := l.weight()
+		if !ok1 || !ok2 || err != nil {
+			changed = true
+			return false
+		}
+		src, dst = append(src, u), append(dst, v)
+		if ws != nil {
+			ws = append(ws, w)
+		}
+		if len(src) == fastBatch {
+			return flush()
+		}
+		return true
+	})
+	if !changed && ferr == nil {
+		flush()
+	}
+	if changed {
+		return &ParseError{Path: r.path, Msg: "the file changed while it was read"}
+	}
+	if ferr != nil {
+		return &ParseError{Path: r.path, Err: ferr}
+	}
+	return nil
+}
+
+// duplicateError finds the lines of the repeated edge the builder reported,
+// with one more (serial) pass over the file.
+func (r *fastReader) duplicateError(ids *nodeids.Map, dup *graph.DuplicateEdgeError) error {
+	u, _ := ids.IntID(dup.U)
+	v, _ := ids.IntID(dup.V)
+	match := func(a, b int64) bool {
+		return (a == u && b == v) || (!dup.Directed && a == v && b == u)
+	}
+	first, line := 0, 1
+	var l fastLine
+	var found error
+	for k := range r.stats {
+		bp, buf, err := r.readBlock(k)
+		if err != nil {
+			return err
+		}
+		base := line
+		line += eachLine(buf, func(s []byte, num int) bool {
+			if !l.split(s) || l.skip || !l.ids() || !match(l.u, l.v) {
+				return true
+			}
+			if l.u == l.v && r.opt.SelfLoops == graph.SelfLoopDrop {
+				return true
+			}
+			if first == 0 {
+				first = base + num - 1
+				return true
+			}
+			found = &ParseError{Path: r.path, Line: base + num - 1, Msg: fmt.Sprintf("edge (%d, %d) repeats line %d (duplicate policy: error; choose sum or max to merge)", l.u, l.v, first)}
+			return false
+		})
+		r.bufs.Put(bp)
+		if found != nil {
+			return found
+		}
+	}
+	return &ParseError{Path: r.path, Err: dup}
+}
