@@ -14,9 +14,11 @@ import (
 
 	"github.com/gssl/gssl/eval"
 	"github.com/gssl/gssl/graph"
+	"github.com/gssl/gssl/laplacian"
 	"github.com/gssl/gssl/loaders"
 	"github.com/gssl/gssl/logreg"
 	"github.com/gssl/gssl/propagate"
+	"github.com/gssl/gssl/spectral"
 )
 
 // planted is a small graph of c communities (dense inside, sparse across)
@@ -359,4 +361,39 @@ func countLabelled(labels []int) int {
 		}
 	}
 	return k
+}
+
+func TestWithEmbedding(t *testing.T) {
+	ctx := context.Background()
+	g, xs, _, _ := planted(t, 40, 2, 6, 8)
+	for _, x := range []Features{{Sparse: xs}, {Dense: xs.Dense(nil)}} {
+		got, err := WithEmbedding(ctx, g, x, RowSum, 3, 0.5)
+		require.NoError(t, err)
+		n, d := got.Dims()
+		require.Equal(t, 40, n)
+		require.Equal(t, 9, d)
+		dense := got.Rows(allRows(40))
+		xh := rowNormalised(xs)
+		em := mat.DenseCopyOf(dense.Slice(0, 40, 6, 9))
+		assert.True(t, mat.EqualApprox(xh, dense.Slice(0, 40, 0, 6), 1e-15))
+		// the embedding block has w² times the squared norm of X̂
+		assert.InDelta(t, 0.25*math.Pow(mat.Norm(xh, 2), 2), math.Pow(mat.Norm(em, 2), 2), 1e-9)
+		// and is the eigenmap up to that one factor
+		ref := spectral.LaplacianEigenmap{Dim: 3, Isolated: laplacian.IsolatedZero}
+		require.NoError(t, ref.Fit(ctx, g))
+		c := em.At(0, 0) / ref.Coordinates().At(0, 0)
+		var scaled mat.Dense
+		scaled.Scale(c, ref.Coordinates())
+		assert.True(t, mat.EqualApprox(&scaled, em, 1e-12))
+	}
+	_, err := WithEmbedding(ctx, g, Features{Sparse: xs}, RowSum, 0, 1)
+	assert.Error(t, err)
+}
+
+func allRows(n int) []int {
+	r := make([]int, n)
+	for i := range r {
+		r[i] = i
+	}
+	return r
 }

@@ -53,6 +53,10 @@ func PerClassSplit(labels []int, train, val int, seed uint64) (eval.Split, error
 type Search struct {
 	Candidates    []Base
 	CorrectSmooth bool
+	// Embedding > 0 appends that many Laplacian-eigenmap coordinates to the
+	// features (WithEmbedding with weight 1 on the row-normalised features)
+	// and fits SGC and APPNP candidates without further normalisation.
+	Embedding int
 }
 
 // Outcome is the result of Evaluate on one split.
@@ -99,6 +103,20 @@ func Evaluate(ctx context.Context, s Search, g *graph.CSR, x Features, truth []i
 			}
 		}
 		return fmt.Sprint(sel.Best), sel.Scores[sel.Index], test, p, nil
+	}
+	if s.Embedding > 0 {
+		var err error
+		if x, err = WithEmbedding(ctx, g, x, RowSum, s.Embedding, 1); err != nil {
+			return Outcome{}, err
+		}
+		for _, c := range s.Candidates {
+			switch m := c.(type) {
+			case *SGC:
+				m.Normalization = NoNormalization
+			case *APPNP:
+				m.Normalization = NoNormalization
+			}
+		}
 	}
 	sel, err := Choose(ctx, s.Candidates, g, x, known, split.Val, folds, seed)
 	if err != nil {

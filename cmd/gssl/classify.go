@@ -27,6 +27,7 @@ type classifyOptions struct {
 	Seeds int    // seeds Seed..Seed+Seeds−1 (random splits, CV folds)
 	Seed  uint64
 	Folds int    // CV folds when the split has no val nodes
+	Embed int    // > 0: Laplacian-eigenmap coordinates appended to the features
 	Out   string // predictions CSV of the first seed's run
 	JSON  bool
 }
@@ -73,6 +74,7 @@ split --seeds only repeats the cross-validation folds.`,
 	f.IntVar(&opts.Seeds, "seeds", 1, "number of seeds S..S+N-1 (random splits; CV folds)")
 	f.Uint64Var(&opts.Seed, "seed", 0, "first seed S")
 	f.IntVar(&opts.Folds, "folds", nodeclass.DefaultFolds, "cross-validation folds when the split has no val nodes")
+	f.IntVar(&opts.Embed, "embed", 0, "append this many Laplacian-eigenmap coordinates to the features (0: none)")
 	f.StringVar(&opts.Out, "out", "", "write node,label,predicted,split to this CSV (the first seed's run)")
 	return cmd
 }
@@ -187,6 +189,10 @@ func runClassify(ctx context.Context, opts classifyOptions, stdout, stderr io.Wr
 	if err != nil {
 		return err
 	}
+	if opts.Embed < 0 {
+		return fmt.Errorf("classify: --embed %d is invalid: it must be ≥ 0 (0: no embedding)", opts.Embed)
+	}
+	search.Embedding = opts.Embed
 	splitOf, random, err := parseClassifySplit(opts.Split)
 	if err != nil {
 		return err
