@@ -179,10 +179,12 @@ func (m *Classifier) solve(ctx context.Context, x Design, y []int, c int) (*fitt
 	var basis *mat.Dense // U Λ^{-1/2} (m×r): W = Xᵀ·basis·A
 	if reduce {
 		var err error
-		z, basis, err = rowSpace(x)
+		var zd *mat.Dense
+		zd, basis, err = RowSpace(x)
 		if err != nil {
 			return nil, err
 		}
+		z = Dense{zd}
 	}
 	_, dz := z.Dims()
 	obj := newObjective(z, y, c, lambda)
@@ -250,10 +252,13 @@ func (m *Classifier) solve(ctx context.Context, x Design, y []int, c int) (*fitt
 	return f, nil
 }
 
-// rowSpace returns the design Z = UΛ^{1/2} (m×r) of the row space of X and
-// the basis UΛ^{-1/2}, from XXᵀ = UΛUᵀ with eigenvalues below
-// 1e-12·λ_max dropped.
-func rowSpace(x Design) (Design, *mat.Dense, error) {
+// RowSpace returns the design Z = UΛ^{1/2} (m×r) of the row space of X and
+// the basis B = UΛ^{-1/2} (m×r), from XXᵀ = UΛUᵀ with eigenvalues below
+// 1e-12·λ_max dropped (doc.go): a classifier fitted on Z with coefficients
+// A (r×c) is the classifier W = Xᵀ·B·A on X, at the same penalty. Fit uses
+// it when d > m; callers fitting one design at several penalties can
+// compute it once.
+func RowSpace(x Design) (z, basis *mat.Dense, err error) {
 	gram := x.Gram()
 	var es mat.EigenSym
 	if !es.Factorize(gram, true) {
@@ -273,8 +278,8 @@ func rowSpace(x Design) (Design, *mat.Dense, error) {
 	if len(keep) == 0 {
 		keep = []int{m - 1} // X = 0: any direction, a zero column of Z
 	}
-	z := mat.NewDense(m, len(keep), nil)
-	basis := mat.NewDense(m, len(keep), nil)
+	z = mat.NewDense(m, len(keep), nil)
+	basis = mat.NewDense(m, len(keep), nil)
 	for k, j := range keep {
 		s := math.Sqrt(math.Max(vals[j], 0))
 		for i := 0; i < m; i++ {
@@ -285,7 +290,7 @@ func rowSpace(x Design) (Design, *mat.Dense, error) {
 			}
 		}
 	}
-	return Dense{z}, basis, nil
+	return z, basis, nil
 }
 
 func (m *Classifier) fitted() (*fitted, error) {

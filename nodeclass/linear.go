@@ -136,19 +136,23 @@ func (f pprFilter) block(ctx context.Context, g *graph.CSR, b *mat.Dense) (*mat.
 	return p, err
 }
 
-// linear is the state of a fitted SGC or APPNP model: the logistic
-// regression on the propagated features and the transductive
+// linear is the state of a fitted SGC or APPNP model: the weights on the
+// normalised features X̂ (logits P(X̂W) + 1bᵀ) and the transductive
 // probabilities.
 type linear struct {
-	lr    logreg.Classifier
-	scale float64 // the design's scaling (designScale)
+	w     *mat.Dense // d×c
+	b     []float64
+	info  logreg.Info
 	norm  Normalization
 	f     filter
 	probs *mat.Dense
 }
 
 // fitLinear fits logistic regression on the rows at the labelled nodes of
-// P·X̂ (never forming P·X) and predicts every node by P(X̂W) + 1bᵀ.
+// P·X̂ (never forming P·X), scaled by designScale, and predicts every node
+// by P(X̂W) + 1bᵀ. With more features than labelled nodes it fits in the
+// design's row space (logreg.RowSpace), which the cache keeps for the
+// other penalties of a grid.
 func fitLinear(ctx context.Context, g *graph.CSR, x Features, labels []int, norm Normalization, f filter, l2 float64, classes, maxIter int, cache *designCache) (*linear, error) {
 	if err := checkData(g, x, labels); err != nil {
 		return nil, err
@@ -163,21 +167,36 @@ func fitLinear(ctx context.Context, g *graph.CSR, x Features, labels []int, norm
 			train, y = append(train, i), append(y, l)
 		}
 	}
-	z, err := cache.rows(ctx, g, x, xn, norm, f, train)
+	d, err := cache.design(ctx, g, x, xn, norm, f, train)
 	if err != nil {
 		return nil, fmt.Errorf("nodeclass: %w", err)
 	}
-	m := &linear{norm: norm, f: f, scale: designScale(z)}
-	m.lr = logreg.Classifier{L2: l2, Classes: classes, MaxIter: maxIter}
-	if m.lr.Classes == 0 {
-		m.lr.Classes = numClasses(labels)
+	lr := logreg.Classifier{L2: l2, Classes: classes, MaxIter: maxIter}
+	if lr.Classes == 0 {
+		lr.Classes = numClasses(labels)
 	}
-	var zs mat.Dense
-	zs.Scale(m.scale, z)
+	fitOn := d.scaled
+	if d.reduced != nil {
+		fitOn = d.reduced
+	}
 	var nc *logreg.NotConvergedError
-	if err := m.lr.Fit(ctx, logreg.Dense{X: &zs}, y); err != nil && !errors.As(err, &nc) {
+	if err := lr.Fit(ctx, logreg.Dense{X: fitOn}, y); err != nil && !errors.As(err, &nc) {
 		return nil, fmt.Errorf("nodeclass: %w", err)
 	}
+	w, b, err := lr.Coefficients()
+	if err != nil {
+		return nil, err
+	}
+	if d.reduced != nil {
+		// W' = Zsᵀ·B·A on the scaled design Zs.
+		var ba mat.Dense
+		ba.Mul(d.basis, w)
+		w = mat.NewDense(d.cols, lr.Classes, nil)
+		w.Mul(d.scaled.T(), &ba)
+	}
+	// Logits of unscaled propagated features: (s·PX̂)W' = P(X̂·sW').
+	w.Scale(d.scale, w)
+	m := &linear{w: w, b: b, info: lr.Info(), norm: norm, f: f}
 	m.probs, err = m.predict(ctx, g, xn)
 	if err != nil {
 		return nil, err
@@ -206,11 +225,7 @@ func designScale(z *mat.Dense) float64 {
 // predict returns softmax(P(X̂W) + 1bᵀ) on the graph g with normalised
 // features xn.
 func (m *linear) predict(ctx context.Context, g *graph.CSR, xn Features) (*mat.Dense, error) {
-	w, b, err := m.lr.Coefficients()
-	if err != nil {
-		return nil, err
-	}
-	w.Scale(m.scale, w)
+	w, b := m.w, m.b
 	z, err := m.f.block(ctx, g, xn.Mul(w))
 	if err != nil {
 		return nil, fmt.Errorf("nodeclass: %w", err)
@@ -231,9 +246,8 @@ func (m *linear) predictGraph(ctx context.Context, g *graph.CSR, x Features) (*m
 	if err := checkData(g, x, nil); err != nil {
 		return nil, err
 	}
-	w, _, _ := m.lr.Coefficients()
-	if _, d := x.Dims(); d != w.RawMatrix().Rows {
-		return nil, fmt.Errorf("nodeclass: features have %d columns, the model was fitted on %d", d, w.RawMatrix().Rows)
+	if _, d := x.Dims(); d != m.w.RawMatrix().Rows {
+		return nil, fmt.Errorf("nodeclass: features have %d columns, the model was fitted on %d", d, m.w.RawMatrix().Rows)
 	}
 	xn, err := normalize(x, m.norm)
 	if err != nil {
@@ -439,9 +453,32 @@ func (m *APPNP) String() string {
 	return fmt.Sprintf("appnp(a=%g, L2=%g)", orDefault(m.Alpha, DefaultAlpha), orDefault(m.L2, DefaultL2))
 }
 
-// designCache keeps the propagated design rows of the last fits of the
-// models of one grid, which differ only in the penalty: each (filter,
-// normalisation, training set) is propagated once per set of data.
+// design is the training design of a linear model: the propagated rows at
+// the training nodes scaled by scale (designScale), and, when there are
+// more columns than rows, their row space (logreg.RowSpace).
+type design struct {
+	scaled         *mat.Dense
+	scale          float64
+	cols           int
+	reduced, basis *mat.Dense
+}
+
+func newDesign(z *mat.Dense) (*design, error) {
+	r, c := z.Dims()
+	d := &design{scale: designScale(z), cols: c, scaled: mat.NewDense(r, c, nil)}
+	d.scaled.Scale(d.scale, z)
+	if c > r {
+		var err error
+		if d.reduced, d.basis, err = logreg.RowSpace(logreg.Dense{X: d.scaled}); err != nil {
+			return nil, err
+		}
+	}
+	return d, nil
+}
+
+// designCache keeps the training designs of the last fits of the models of
+// one grid, which differ only in the penalty: each (filter, normalisation,
+// training set) is propagated and decomposed once per set of data.
 type designCache struct {
 	mu      sync.Mutex
 	g       *graph.CSR
@@ -453,15 +490,19 @@ type designEntry struct {
 	f     filter
 	norm  Normalization
 	train []int
-	z     *mat.Dense
+	d     *design
 }
 
-// rows returns the rows at train of the propagation f of the normalised
-// features xn (x as given, the cache key), from the cache when it holds
-// them; a nil cache always propagates.
-func (c *designCache) rows(ctx context.Context, g *graph.CSR, x, xn Features, norm Normalization, f filter, train []int) (*mat.Dense, error) {
+// design returns the design at train of the propagation f of the
+// normalised features xn (x as given, the cache key), from the cache when
+// it holds it; a nil cache always computes it.
+func (c *designCache) design(ctx context.Context, g *graph.CSR, x, xn Features, norm Normalization, f filter, train []int) (*design, error) {
 	if c == nil {
-		return f.rows(ctx, g, xn, train)
+		z, err := f.rows(ctx, g, xn, train)
+		if err != nil {
+			return nil, err
+		}
+		return newDesign(z)
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -470,10 +511,14 @@ func (c *designCache) rows(ctx context.Context, g *graph.CSR, x, xn Features, no
 	}
 	for _, e := range c.entries {
 		if e.f == f && e.norm == norm && slices.Equal(e.train, train) {
-			return e.z, nil
+			return e.d, nil
 		}
 	}
 	z, err := f.rows(ctx, g, xn, train)
+	if err != nil {
+		return nil, err
+	}
+	d, err := newDesign(z)
 	if err != nil {
 		return nil, err
 	}
@@ -482,6 +527,6 @@ func (c *designCache) rows(ctx context.Context, g *graph.CSR, x, xn Features, no
 	if len(c.entries) > 0 && !slices.Equal(c.entries[0].train, train) {
 		c.entries = nil
 	}
-	c.entries = append(c.entries, designEntry{f: f, norm: norm, train: slices.Clone(train), z: z})
-	return z, nil
+	c.entries = append(c.entries, designEntry{f: f, norm: norm, train: slices.Clone(train), d: d})
+	return d, nil
 }
