@@ -10,6 +10,7 @@ import (
 	"github.com/gssl/gssl/eval"
 	"github.com/gssl/gssl/graph"
 	"github.com/gssl/gssl/logreg"
+	"github.com/gssl/gssl/stkr"
 )
 
 // DefaultFolds is the number of cross-validation folds of Choose without
@@ -53,6 +54,20 @@ func APPNPGrid() []Base {
 	for _, a := range AlphaGrid() {
 		for _, l2 := range L2Grid() {
 			out = append(out, &APPNP{Alpha: a, L2: l2, cache: cache})
+		}
+	}
+	return out
+}
+
+// STKRGrid returns STKR models with the inverse-Laplacian transform over
+// stkr.EtaGrid × stkr.BetaGrid, the grids of SP-Lap in the STKR paper's
+// protocol, on the graph kernel (featureWeight 0) or on the feature kernel
+// with weight featureWeight.
+func STKRGrid(featureWeight float64) []Base {
+	var out []Base
+	for _, eta := range stkr.EtaGrid() {
+		for _, beta := range stkr.BetaGrid() {
+			out = append(out, &STKR{Eta: eta, Beta: beta, FeatureWeight: featureWeight})
 		}
 	}
 	return out

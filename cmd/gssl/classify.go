@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -26,10 +27,12 @@ type classifyOptions struct {
 	Split string // planetoid, random:K, per-class:T,V or a split file
 	Seeds int    // seeds Seed..Seed+Seeds−1 (random splits, CV folds)
 	Seed  uint64
-	Folds int    // CV folds when the split has no val nodes
-	Embed int    // > 0: Laplacian-eigenmap coordinates appended to the features
-	Out   string // predictions CSV of the first seed's run
-	JSON  bool
+	Folds int // CV folds when the split has no val nodes
+	Embed int // > 0: Laplacian-eigenmap coordinates appended to the features
+	// FeatureWeight is γ of --model stkr's feature kernel (0: the graph only).
+	FeatureWeight float64
+	Out           string // predictions CSV of the first seed's run
+	JSON          bool
 }
 
 func init() { register(newClassifyCommand) }
@@ -46,7 +49,10 @@ appnp — logistic regression on the personalised-PageRank propagation
 (1−a)(I − aS̃)^{-1}X, APPNP with a linear base (Klicpera et al. 2019);
 correct-smooth — Correct & Smooth (Huang et al. 2021) on the chosen SGC model;
 auto — SGC and APPNP, then Correct & Smooth on the chosen one (the base model
-and its accuracies are reported too). Hyperparameters (K, a, the L2 penalty, the C&S weights and scales)
+and its accuracies are reported too); stkr — STKR's inverse Laplacian (SP-Lap,
+η and β from the STKR paper's grids) on the graph kernel, or with
+--feature-weight γ on the graph kernel plus γ times the cosine kernel of the
+features (stkr.FeatureKernel). Hyperparameters (K, a, the L2 penalty, the C&S weights and scales)
 are chosen on the validation nodes, or by stratified k-fold cross-validation
 over the training nodes when the split has none.
 
@@ -69,11 +75,12 @@ split --seeds only repeats the cross-validation folds.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.Data, "data", "", "node-classification folder with features (edges.txt, labels.txt, features.txt.gz or a NumPy/CSV feature file); default testdata/cora")
-	f.StringVar(&opts.Model, "model", "auto", "sgc, appnp, correct-smooth or auto")
+	f.StringVar(&opts.Model, "model", "auto", "sgc, appnp, correct-smooth, auto, or stkr (SP-Lap: STKR's inverse Laplacian, with --feature-weight on the graph and feature kernels)")
 	f.StringVar(&opts.Split, "split", "planetoid", "planetoid, random:K, per-class:T,V, or a split file")
 	f.IntVar(&opts.Seeds, "seeds", 1, "number of seeds S..S+N-1 (random splits; CV folds)")
 	f.Uint64Var(&opts.Seed, "seed", 0, "first seed S")
 	f.IntVar(&opts.Folds, "folds", nodeclass.DefaultFolds, "cross-validation folds when the split has no val nodes")
+	f.Float64Var(&opts.FeatureWeight, "feature-weight", 0, "--model stkr: weight γ of the cosine feature kernel added to the graph kernel (0: the graph only)")
 	f.IntVar(&opts.Embed, "embed", 0, "append this many Laplacian-eigenmap coordinates to the features (0: none)")
 	f.StringVar(&opts.Out, "out", "", "write node,label,predicted,split to this CSV (the first seed's run)")
 	return cmd
@@ -119,8 +126,16 @@ type classifyResult struct {
 }
 
 // classifySearch maps --model to the candidate grids of nodeclass.
-func classifySearch(model string) (nodeclass.Search, error) {
+func classifySearch(model string, featureWeight float64) (nodeclass.Search, error) {
+	if featureWeight != 0 && model != "stkr" {
+		return nodeclass.Search{}, fmt.Errorf("classify: --feature-weight applies to --model stkr only")
+	}
 	switch model {
+	case "stkr":
+		if !(featureWeight >= 0) || math.IsInf(featureWeight, 0) {
+			return nodeclass.Search{}, fmt.Errorf("classify: --feature-weight %v is invalid: it must be finite and ≥ 0", featureWeight)
+		}
+		return nodeclass.Search{Candidates: nodeclass.STKRGrid(featureWeight)}, nil
 	case "sgc":
 		return nodeclass.Search{Candidates: nodeclass.SGCGrid()}, nil
 	case "appnp":
@@ -130,7 +145,7 @@ func classifySearch(model string) (nodeclass.Search, error) {
 	case "auto":
 		return nodeclass.Search{Candidates: append(nodeclass.SGCGrid(), nodeclass.APPNPGrid()...), CorrectSmooth: true}, nil
 	}
-	return nodeclass.Search{}, fmt.Errorf("classify: --model %q is invalid: want sgc, appnp, correct-smooth or auto", model)
+	return nodeclass.Search{}, fmt.Errorf("classify: --model %q is invalid: want sgc, appnp, correct-smooth, auto or stkr", model)
 }
 
 // parseClassifySplit returns the split of seed for --split.
@@ -185,7 +200,7 @@ func runClassify(ctx context.Context, opts classifyOptions, stdout, stderr io.Wr
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	search, err := classifySearch(opts.Model)
+	search, err := classifySearch(opts.Model, opts.FeatureWeight)
 	if err != nil {
 		return err
 	}

@@ -83,6 +83,12 @@ func TestClassifyJSON(t *testing.T) {
 	require.NoError(t, runClassify(context.Background(), classifyOptions{Data: dir, Model: "correct-smooth", Split: "per-class:10,0", Seeds: 1, Folds: 3, JSON: true}, &stdout, &stderr))
 	require.NoError(t, json.Unmarshal(stdout.Bytes(), &res))
 	assert.Greater(t, res["test_accuracy"].(float64), 0.7)
+
+	// SP-Lap on the graph and feature kernels.
+	stdout.Reset()
+	require.NoError(t, runClassify(context.Background(), classifyOptions{Data: dir, Model: "stkr", FeatureWeight: 0.1, Split: "per-class:5,5", Seeds: 1, Folds: 5, JSON: true}, &stdout, &stderr))
+	require.NoError(t, json.Unmarshal(stdout.Bytes(), &res))
+	assert.Contains(t, res["model"], "γ=0.1")
 }
 
 func TestClassifyErrors(t *testing.T) {
@@ -96,6 +102,8 @@ func TestClassifyErrors(t *testing.T) {
 		{classifyOptions{Data: dir, Model: "sgc", Split: "per-class:x", Seeds: 1, Folds: 5}, "per-class:T,V"},
 		{classifyOptions{Data: dir, Model: "sgc", Split: "planetoid", Seeds: 1, Folds: 5}, "split_planetoid"},
 		{classifyOptions{Data: dir, Model: "sgc", Split: "planetoid", Seeds: 0, Folds: 5}, "--seeds"},
+		{classifyOptions{Data: dir, Model: "sgc", Split: "per-class:3,3", Seeds: 1, Folds: 5, FeatureWeight: 1}, "--model stkr only"},
+		{classifyOptions{Data: dir, Model: "stkr", Split: "per-class:3,3", Seeds: 1, Folds: 5, FeatureWeight: -1}, "--feature-weight"},
 	} {
 		err := runClassify(context.Background(), tc.opts, &stdout, &stderr)
 		require.Error(t, err)
