@@ -33,10 +33,26 @@ func Accuracy(pred, truth []int, idx []int) (float64, error) {
 	return float64(right) / float64(total), nil
 }
 
+// freeClasses is the class count a metric accepts whatever the labels.
+const freeClasses = 64
+
+// checkClasses refuses a class count the labels cannot justify: above
+// freeClasses, C ≤ len(truth), since a class without any label only costs
+// memory (a label is not a count).
+func checkClasses(who string, classes, n int) error {
+	if classes < 1 || classes > max(n, freeClasses) {
+		return fmt.Errorf("eval: %s: classes=%d is invalid: it must be in [1, %d] (the number of labels, or %d)", who, classes, max(n, freeClasses), freeClasses)
+	}
+	return nil
+}
+
 // Confusion returns the C×C confusion matrix m[true][predicted] over idx
 // (nil = all), skipping unknown labels. Predictions outside [0, C) are an
-// error.
+// error, and so is C outside [1, max(len(truth), 64)].
 func Confusion(pred, truth []int, idx []int, classes int) ([][]int, error) {
+	if err := checkClasses("confusion", classes, len(truth)); err != nil {
+		return nil, err
+	}
 	m := make([][]int, classes)
 	for i := range m {
 		m[i] = make([]int, classes)
@@ -60,20 +76,40 @@ func Confusion(pred, truth []int, idx []int, classes int) ([][]int, error) {
 // MacroF1 returns the unweighted mean over classes of the F1 score
 // 2·precision·recall/(precision+recall); a class with no true and no
 // predicted item is left out of the mean, one with no true positive scores 0.
+//
+// It counts per class (true positives, true and predicted items), O(C)
+// memory; C must lie in [1, max(len(truth), 64)].
 func MacroF1(pred, truth []int, idx []int, classes int) (float64, error) {
-	m, err := Confusion(pred, truth, idx, classes)
+	if err := checkClasses("macro-F1", classes, len(truth)); err != nil {
+		return 0, err
+	}
+	tps := make([]int, classes)
+	rows := make([]int, classes)
+	cols := make([]int, classes)
+	var bad error
+	err := each(pred, truth, idx, func(p, t int) {
+		if t >= classes || p < 0 || p >= classes {
+			if bad == nil {
+				bad = fmt.Errorf("eval: label %d or prediction %d outside [0, %d)", t, p, classes)
+			}
+			return
+		}
+		rows[t]++
+		cols[p]++
+		if p == t {
+			tps[t]++
+		}
+	})
+	if err == nil {
+		err = bad
+	}
 	if err != nil {
 		return 0, err
 	}
 	var sum float64
 	var used int
 	for c := 0; c < classes; c++ {
-		tp := m[c][c]
-		var row, col int
-		for k := 0; k < classes; k++ {
-			row += m[c][k]
-			col += m[k][c]
-		}
+		tp, row, col := tps[c], rows[c], cols[c]
 		if row == 0 && col == 0 {
 			continue
 		}

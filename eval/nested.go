@@ -68,6 +68,17 @@ func (cv NestedCV) Run(ctx context.Context, labels, outer []int, seed uint64) (N
 	if k < 2 {
 		return NestedResult{}, fmt.Errorf("eval: nested CV: the outer assignment has %d folds; it needs at least 2", k)
 	}
+	size := make([]int, k)
+	for _, f := range outer {
+		if f >= 0 {
+			size[f]++
+		}
+	}
+	for f, c := range size {
+		if c == 0 {
+			return NestedResult{}, fmt.Errorf("eval: nested CV: fold %d has no item: the folds must be numbered 0..%d without gaps", f, k-1)
+		}
+	}
 	res := NestedResult{Scores: make([]float64, k), Chosen: make([]int, k)}
 	errs := make([]error, k)
 	var mu sync.Mutex

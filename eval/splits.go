@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"cmp"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -32,6 +33,11 @@ func RandomPerClass(labels []int, perClass, val, test int, seed uint64) (Split, 
 	}
 	rng := newRand(seed)
 	c := Classes(labels)
+	if c > len(labels) {
+		// Every class 0..c−1 needs perClass ≥ 1 items: a label is not a
+		// count, and a table of c classes is not allocated from one.
+		return Split{}, fmt.Errorf("eval: random split: the largest label is %d, so %d classes for %d items: every class 0..%d needs perClass=%d items (number the classes 0..C−1)", c-1, c, len(labels), c-1, perClass)
+	}
 	byClass := make([][]int, c)
 	for i, l := range labels {
 		if l >= 0 {
@@ -84,13 +90,7 @@ func StratifiedFolds(labels []int, k int, seed uint64) ([]int, error) {
 		return nil, fmt.Errorf("eval: stratified folds: k=%d must be in [2, %d] (the number of labelled items)", k, labelled)
 	}
 	rng := newRand(seed)
-	c := Classes(labels)
-	byClass := make([][]int, c)
-	for i, l := range labels {
-		if l >= 0 {
-			byClass[l] = append(byClass[l], i)
-		}
-	}
+	byClass := groupByLabel(labels)
 	fold := make([]int, len(labels))
 	for i := range fold {
 		fold[i] = -1
@@ -119,4 +119,27 @@ func FoldSplit(fold []int, f int) (train, test []int) {
 		}
 	}
 	return train, test
+}
+
+// groupByLabel returns the items of each distinct label ≥ 0, in ascending
+// order of label, each group in item order. It takes O(n log n) time and
+// O(n) memory whatever the label values (a label is not a count).
+func groupByLabel(labels []int) [][]int {
+	var idx []int
+	for i, l := range labels {
+		if l >= 0 {
+			idx = append(idx, i)
+		}
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(labels[a], labels[b]) })
+	var groups [][]int
+	for lo := 0; lo < len(idx); {
+		hi := lo + 1
+		for hi < len(idx) && labels[idx[hi]] == labels[idx[lo]] {
+			hi++
+		}
+		groups = append(groups, idx[lo:hi:hi])
+		lo = hi
+	}
+	return groups
 }

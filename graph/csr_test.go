@@ -292,6 +292,27 @@ func TestIsolatedAndEmpty(t *testing.T) {
 	e.MulVecTo(nil, nil)
 }
 
+func TestZeroWeightEdgesDoNotConnect(t *testing.T) {
+	// Node 2's only edges have weight 0: it has degree 0, so it is isolated,
+	// and it must then be a component of its own (the Laplacian sees no
+	// edge there). Nodes 3 and 4 are joined by a zero weight only.
+	g, err := FromEdges(5, []Edge{{0, 1, 1}, {1, 2, 0}, {2, 2, 0}, {3, 4, 0}}, Options{})
+	require.NoError(t, err)
+	assert.Equal(t, 4, g.Edges(), "zero weights are stored")
+	assert.Equal(t, []int{2, 3, 4}, g.Isolated())
+	comp, count := g.Components()
+	assert.Equal(t, []int{0, 0, 1, 2, 3}, comp)
+	assert.Equal(t, 4, count)
+	for _, i := range g.Isolated() {
+		for j := range comp {
+			assert.Equal(t, i == j, comp[i] == comp[j], "isolated node %d shares a component with %d", i, j)
+		}
+	}
+	lc, err := g.LargestComponent()
+	require.NoError(t, err)
+	assert.Equal(t, []int{0, 1}, lc.Original)
+}
+
 func TestMapWeightsAndSymmetricScale(t *testing.T) {
 	g, err := FromEdges(3, []Edge{{0, 1, 2}, {1, 2, 4}, {2, 2, 1}}, Options{})
 	require.NoError(t, err)

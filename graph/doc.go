@@ -22,7 +22,11 @@
 // error) and directed input (symmetrise by max — the "or" rule —, by sum, by
 // mean, or keep only mutual arcs — the "and" rule). Weights must be finite and
 // non-negative; explicit zero weights are stored (a zero squared distance
-// between duplicate points is still an edge).
+// between duplicate points is still an edge of the pattern) but add nothing to
+// a degree and connect nothing: Isolated lists the nodes of degree 0, and
+// Components, LargestComponent and everything built on them follow the
+// positive weights only, so a node whose edges all weigh 0 is isolated and its
+// own component, as in the Laplacian.
 //
 // Construction is by counting (Builder, which FromEdges and FromCOO use): one
 // pass over the input counts the entries of every row, a second writes each

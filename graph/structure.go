@@ -97,7 +97,10 @@ func sortRow(cols []int32, ws []float64) {
 
 // Components labels the connected components: comp[i] is the component of
 // node i, numbered 0, 1, … in order of their smallest node. It returns the
-// labels and the number of components. An isolated node is its own component.
+// labels and the number of components. Components follow the edges of
+// positive weight, those the Laplacian sees: a stored weight 0 connects
+// nothing, so every node of Isolated (degree 0) is its own component, and the
+// components are exactly the blocks of L = D − W.
 func (g *CSR) Components() (comp []int, count int) {
 	comp = make([]int, g.n)
 	for i := range comp {
@@ -113,9 +116,9 @@ func (g *CSR) Components() (comp []int, count int) {
 		for len(stack) > 0 {
 			u := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
-			cols, _ := g.Row(int(u))
-			for _, v := range cols {
-				if comp[v] < 0 {
+			cols, ws := g.Row(int(u))
+			for k, v := range cols {
+				if comp[v] < 0 && ws[k] > 0 {
 					comp[v] = count
 					stack = append(stack, v)
 				}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -123,7 +124,10 @@ func rowsOf(x *mat.Dense, idx []int) *mat.Dense {
 }
 
 // OneHot returns the n×classes matrix with a 1 in column labels[i] of row i.
-// Labels must be in [0, classes).
+// Labels must be in [0, classes), and at most half of the classes may have no
+// row (classes ≤ 2·distinct labels): the n×classes block is sized by a
+// number, which the labels must justify (a label 2147483647 is not 2³¹
+// classes; number the classes 0..C−1).
 func OneHot(labels []int, classes int) (*mat.Dense, error) {
 	if len(labels) == 0 {
 		return nil, fmt.Errorf("krr: OneHot: no labels")
@@ -131,11 +135,17 @@ func OneHot(labels []int, classes int) (*mat.Dense, error) {
 	if classes < 1 {
 		return nil, fmt.Errorf("krr: OneHot: classes=%d is invalid: it must be ≥ 1", classes)
 	}
-	y := mat.NewDense(len(labels), classes, nil)
 	for i, l := range labels {
 		if l < 0 || l >= classes {
 			return nil, fmt.Errorf("krr: OneHot: label %d of row %d is outside [0, %d)", l, i, classes)
 		}
+	}
+	distinct := len(slices.Compact(slices.Sorted(slices.Values(labels))))
+	if classes > 2*distinct {
+		return nil, fmt.Errorf("krr: OneHot: classes=%d is invalid for %d distinct labels: at most half the classes may have no row (number the classes 0..C−1)", classes, distinct)
+	}
+	y := mat.NewDense(len(labels), classes, nil)
+	for i, l := range labels {
 		y.Set(i, l, 1)
 	}
 	return y, nil

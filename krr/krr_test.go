@@ -579,3 +579,14 @@ func TestJitterIsRaisedOnBreakdown(t *testing.T) {
 	h := &Falkon{Kernel: kernel.Gaussian{Sigma: 2000}, Lambda: 1e-16, Centres: Centres{M: 120}, Iterations: 20, Products: NormalMatrix, Jitter: 1e-6}
 	assert.ErrorContains(t, h.Fit(ctx, x, y), "even with jitter ε=0.0001 in K_MM + εMI: the kernel matrix of the 120 centres is numerically singular for λ=1e-16")
 }
+
+// TestOneHotHugeClassCount: a class count taken from a label such as
+// 2147483647 used to size an n × 2³¹ block.
+func TestOneHotHugeClassCount(t *testing.T) {
+	_, err := OneHot([]int{0, 1, 1_000_000}, 1_000_001)
+	require.ErrorContains(t, err, "at most half the classes may have no row")
+	y, err := OneHot([]int{0, 1}, 4) // two classes without a row: allowed
+	require.NoError(t, err)
+	r, c := y.Dims()
+	require.Equal(t, [2]int{2, 4}, [2]int{r, c})
+}

@@ -91,5 +91,8 @@
 // BENCHMARKS.md).
 //
 // Choosing a: AlphaGrid is the grid of the peer script; choose on validation
-// nodes with eval.GridSearch (the first best value in grid order wins ties).
+// nodes with eval.GridSearch (the first best value in grid order wins ties),
+// or, without a validation split, by seeded stratified k-fold
+// cross-validation over the labelled nodes with ChooseAlpha (the pooled
+// held-out accuracy; k = 5 by default, fewer when a class has fewer labels).
 package labelprop

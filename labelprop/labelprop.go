@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -17,6 +18,13 @@ import (
 // max|ΔF|/max|F| of the fixed-point iteration — the rules of the peer script
 // shared/bench/peers/lp.py.
 const DefaultTol = 1e-6
+
+// DefaultMaxIter caps the Chebyshev and CG iterations of label spreading
+// when MaxIter is 0: their own defaults (2·⌈acosh(1/Tol)/acosh(1/a)⌉ + 100
+// and 2n + 100) are lowered to it. Chebyshev's bound reaches it only for a
+// within about 4·10⁻⁶ of 1 (a = 0.9999 needs about 2 100 iterations at
+// DefaultTol); a = 0.9999999999999999 would need 10⁹.
+const DefaultMaxIter = 10000
 
 // defaultFixedPointIter is the fixed-point iteration cap when MaxIter is 0
 // (the peer's cap). a = 0.99 needs about 1 000 sweeps at DefaultTol.
@@ -140,6 +148,21 @@ func newSeeds(g *graph.CSR, nodes, classes []int, numClasses int, policy Isolate
 		for _, k := range classes {
 			c = max(c, k+1)
 		}
+	}
+	// Every class needs a labelled node, so c ≤ len(nodes): checked before
+	// the prior and the n×c blocks are allocated from a class number.
+	if c > len(nodes) {
+		// Name the first class without a node, found without a table of c.
+		seen := slices.Sorted(slices.Values(classes))
+		missing := 0
+		for _, k := range slices.Compact(seen) {
+			if k == missing {
+				missing++
+			} else if k > missing {
+				break
+			}
+		}
+		return nil, fmt.Errorf("labelprop: class %d has no labelled node (Classes = %d, %d labelled nodes); every class needs at least one: number the classes 0..C−1", missing, c, len(nodes))
 	}
 	s := &seeds{n: n, classes: c, nodes: append([]int(nil), nodes...), class: make([]int32, n), prior: make([]float64, c)}
 	for i := range s.class {

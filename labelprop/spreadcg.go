@@ -101,7 +101,7 @@ func newSpreadingCG(g *graph.CSR, a float64, b, x *mat.Dense, s krylov.Settings)
 		s.Tol = DefaultTol
 	}
 	if s.MaxIter == 0 {
-		s.MaxIter = 2*n + 100
+		s.MaxIter = min(2*n+100, DefaultMaxIter)
 	}
 	cg := &spreadingCG{
 		g: g, s: s,

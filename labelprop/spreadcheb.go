@@ -107,7 +107,7 @@ func newSpreadingChebyshev(g *graph.CSR, a float64, b, x *mat.Dense, s krylov.Se
 		s.Tol = DefaultTol
 	}
 	if s.MaxIter == 0 {
-		s.MaxIter = 2*chebyshevBound(a, s.Tol) + 100
+		s.MaxIter = min(2*chebyshevBound(a, s.Tol)+100, DefaultMaxIter)
 	}
 	ch := &spreadingChebyshev{
 		g: g, a: a, s: s, x: x,
@@ -451,7 +451,13 @@ func spreadChebyshev(ctx context.Context, g *graph.CSR, a float64, b, f *mat.Den
 // Chebyshev polynomial (T_k(x) = cosh(k·acosh x) for x ≥ 1): in exact
 // arithmetic the semi-iteration on I − aS from x_0 = 0 has
 // ‖r_k‖ ≤ ‖b‖/T_k(1/a), so it reaches a relative residual tol within that
-// many iterations (32 for a = 0.9 and tol = 1e-6, 104 for a = 0.99).
+// many iterations (32 for a = 0.9 and tol = 1e-6, 104 for a = 0.99). The
+// result saturates at DefaultMaxIter (a so close to 1 that 1/a rounds to 1
+// would divide by acosh(1) = 0).
 func chebyshevBound(a, tol float64) int {
-	return int(math.Ceil(math.Acosh(1/tol) / math.Acosh(1/a)))
+	k := math.Ceil(math.Acosh(1/tol) / math.Acosh(1/a))
+	if !(k < DefaultMaxIter) {
+		return DefaultMaxIter
+	}
+	return int(k)
 }

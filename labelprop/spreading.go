@@ -83,7 +83,9 @@ type Spreading struct {
 	Tol float64
 	// MaxIter caps the iterations; 0 means 2n + 100 for CG, 100 000 for
 	// the fixed point and, for Chebyshev, 100 more than twice the
-	// iterations its bound allows (2·⌈acosh(1/Tol)/acosh(1/a)⌉ + 100).
+	// iterations its bound allows (2·⌈acosh(1/Tol)/acosh(1/a)⌉ + 100),
+	// the CG and Chebyshev defaults capped at DefaultMaxIter. Reaching the
+	// cap is a *NotConvergedError.
 	MaxIter int
 	// Classes is the number of classes; 0 means 1 + the largest labelled
 	// class. Every class must have a labelled node.

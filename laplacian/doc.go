@@ -15,9 +15,14 @@
 // D-orthonormal eigenvectors of L_rw come from a symmetric eigensolver on L_sym
 // (Degrees.ToRandomWalk) and back (Degrees.FromRandomWalk).
 //
-// A node of degree zero makes D^{-1} undefined. By default constructors
-// return an error naming the node. IsolatedZero sets D^{-1/2}_ii := 0 (and
-// D^{-1}_ii := 0): the node's row and column of S are zero, its row of L_sym and
-// L_rw is the unit row (eigenvalue 1), and in label propagation it keeps its
-// own label and receives none — the convention of PyG and scipy users.
+// A node of degree zero makes D^{-1} undefined. By default
+// (IsolatedComponent) it is a connected component of its own, the convention
+// of F. Chung ("Spectral Graph Theory", 1997), scipy.sparse.csgraph.laplacian
+// (normed=True) and networkx: D^{-1/2}_ii := 0 and its rows of L_sym and L_rw
+// are zero, so each isolated node adds one eigenvalue 0, as every other
+// component does. IsolatedError makes constructors return an error naming the
+// node instead, and IsolatedZero keeps the unit row of I − S (eigenvalue 1,
+// PyG's get_laplacian). S has a zero row and column under every policy that
+// accepts the node, so in label propagation the node keeps its own label and
+// receives none.
 package laplacian

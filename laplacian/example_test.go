@@ -19,11 +19,16 @@ func ExampleNew() {
 	sym.MulVecTo(y, []float64{1, 1.4142135623730951, 1}) // D^{1/2}·1 spans the null space
 	fmt.Printf("L_sym D^½1 = [%.3f %.3f %.3f]\n", y[0], y[1], y[2])
 
+	// Node 2 is isolated: by default its own component, a zero row.
 	iso, _ := graph.FromEdges(3, []graph.Edge{{U: 0, V: 1, W: 1}}, graph.Options{})
-	_, err := laplacian.New(iso, laplacian.Symmetric, laplacian.Options{})
+	isoSym, _ := laplacian.New(iso, laplacian.Symmetric, laplacian.Options{})
+	isoSym.MulVecTo(y, []float64{1, 1, 5})
+	fmt.Println("L_sym x =", y)
+	_, err := laplacian.New(iso, laplacian.Symmetric, laplacian.Options{Isolated: laplacian.IsolatedError})
 	fmt.Println(err)
 	// Output:
 	// L_un x = [-1 -1 2]
 	// L_sym D^½1 = [0.000 0.000 0.000]
-	// laplacian: node 2 has degree 0, so D^{-1/2} is undefined; remove isolated nodes or use IsolatedZero
+	// L_sym x = [0 0 0]
+	// laplacian: node 2 has degree 0, so D^{-1/2} is undefined (isolated-node policy: error); remove isolated nodes or treat each as its own component (IsolatedComponent, the default)
 }

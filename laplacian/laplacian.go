@@ -58,12 +58,50 @@ func ParseKind(s string) (Kind, error) {
 type IsolatedPolicy int
 
 const (
-	// IsolatedError makes constructors fail, naming the first isolated node
-	// (the zero value).
-	IsolatedError IsolatedPolicy = iota
-	// IsolatedZero sets D^{-1/2}_ii = D^{-1}_ii = 0 for isolated nodes.
+	// IsolatedComponent (the zero value) makes a node of degree zero a
+	// connected component of its own: D^{-1/2}_ii := D^{-1}_ii := 0 and its
+	// rows of L_sym and L_rw are zero, so it adds one eigenvalue 0, as every
+	// other component does (F. Chung, "Spectral Graph Theory", 1997, §1.2;
+	// scipy.sparse.csgraph.laplacian(normed=True);
+	// networkx.normalized_laplacian_matrix). Its row and column of S are
+	// zero.
+	IsolatedComponent IsolatedPolicy = iota
+	// IsolatedError makes constructors fail, naming the first isolated
+	// node.
+	IsolatedError
+	// IsolatedZero sets D^{-1/2}_ii = D^{-1}_ii = 0 but keeps the identity
+	// of L_sym = I − S and L_rw = I − D^{-1}W: a unit row, eigenvalue 1
+	// (PyG's get_laplacian). S is the same as under IsolatedComponent.
 	IsolatedZero
 )
+
+func (p IsolatedPolicy) String() string {
+	switch p {
+	case IsolatedComponent:
+		return "component"
+	case IsolatedError:
+		return "error"
+	case IsolatedZero:
+		return "zero"
+	}
+	return fmt.Sprintf("IsolatedPolicy(%d)", int(p))
+}
+
+// ParseIsolated reads the names of String: "component", "error" or "zero".
+func ParseIsolated(s string) (IsolatedPolicy, error) {
+	switch s {
+	case "component":
+		return IsolatedComponent, nil
+	case "error":
+		return IsolatedError, nil
+	case "zero":
+		return IsolatedZero, nil
+	}
+	return 0, fmt.Errorf("laplacian: unknown isolated-node policy %q: want component, error or zero", s)
+}
+
+// Valid reports whether p is one of the policies.
+func (p IsolatedPolicy) Valid() bool { return p >= IsolatedComponent && p <= IsolatedZero }
 
 // Options configures a Laplacian.
 type Options struct {
@@ -81,15 +119,15 @@ func (e *IsolatedNodeError) Error() string {
 	if len(e.Nodes) > 1 {
 		more = fmt.Sprintf(" (and %d more)", len(e.Nodes)-1)
 	}
-	return fmt.Sprintf("laplacian: node %d has degree 0%s, so D^{-1/2} is undefined; remove isolated nodes or use IsolatedZero", e.Nodes[0], more)
+	return fmt.Sprintf("laplacian: node %d has degree 0%s, so D^{-1/2} is undefined (isolated-node policy: error); remove isolated nodes or treat each as its own component (IsolatedComponent, the default)", e.Nodes[0], more)
 }
 
 // Degrees holds D and its square-root scalings for one graph.
 type Degrees struct {
 	D        []float64 // d_i
-	InvD     []float64 // 1/d_i (0 for an isolated node under IsolatedZero)
+	InvD     []float64 // 1/d_i (0 for an isolated node)
 	SqrtD    []float64 // √d_i
-	InvSqrtD []float64 // 1/√d_i (0 for an isolated node under IsolatedZero)
+	InvSqrtD []float64 // 1/√d_i (0 for an isolated node)
 	Isolated []int     // nodes of degree 0, ascending
 }
 
@@ -111,7 +149,10 @@ func NewDegrees(g *graph.CSR, opt Options) (*Degrees, error) {
 		dg.SqrtD[i] = math.Sqrt(d)
 		dg.InvSqrtD[i] = 1 / dg.SqrtD[i]
 	}
-	if len(dg.Isolated) > 0 && opt.Isolated != IsolatedZero {
+	if !opt.Isolated.Valid() {
+		return nil, fmt.Errorf("laplacian: Isolated = %d is invalid: use IsolatedComponent, IsolatedError or IsolatedZero", int(opt.Isolated))
+	}
+	if len(dg.Isolated) > 0 && opt.Isolated == IsolatedError {
 		return nil, &IsolatedNodeError{Nodes: dg.Isolated}
 	}
 	return dg, nil
@@ -158,8 +199,10 @@ var (
 	_ linop.Symmetric     = (*Operator)(nil)
 )
 
-// New returns the operator of the given kind on g. Normalised kinds need
-// every degree positive unless opt.Isolated is IsolatedZero.
+// New returns the operator of the given kind on g. Under the default
+// IsolatedComponent an isolated node has a zero row in every kind; with
+// IsolatedError normalised kinds need every degree positive; IsolatedZero
+// gives it a unit row in L_sym and L_rw.
 func New(g *graph.CSR, kind Kind, opt Options) (*Operator, error) {
 	var dg *Degrees
 	var err error
@@ -188,13 +231,24 @@ func New(g *graph.CSR, kind Kind, opt Options) (*Operator, error) {
 		}
 		return s
 	}
+	// The identity of I − S and I − D^{-1}W, without its 1 on the rows of
+	// isolated nodes under IsolatedComponent (a zero row: eigenvalue 0).
+	identity := func() []float64 {
+		s := ones(1)
+		if opt.Isolated == IsolatedComponent {
+			for _, i := range dg.Isolated {
+				s[i] = 0
+			}
+		}
+		return s
+	}
 	switch kind {
 	case Unnormalized:
 		o.scaling = graph.Scaling{Diag: dg.D, Left: ones(-1)}
 	case Symmetric:
-		o.scaling = graph.Scaling{Diag: ones(1), Left: neg(dg.InvSqrtD), Right: dg.InvSqrtD}
+		o.scaling = graph.Scaling{Diag: identity(), Left: neg(dg.InvSqrtD), Right: dg.InvSqrtD}
 	case RandomWalk:
-		o.scaling = graph.Scaling{Diag: ones(1), Left: neg(dg.InvD)}
+		o.scaling = graph.Scaling{Diag: identity(), Left: neg(dg.InvD)}
 	case NormalizedAdjacency:
 		o.scaling = graph.Scaling{Left: dg.InvSqrtD, Right: dg.InvSqrtD}
 	default:

@@ -157,7 +157,7 @@ func TestIsolatedNode(t *testing.T) {
 	g, err := graph.FromEdges(4, []graph.Edge{{U: 0, V: 1, W: 1}, {U: 1, V: 3, W: 2}}, graph.Options{})
 	require.NoError(t, err)
 	for _, kind := range []Kind{Symmetric, RandomWalk, NormalizedAdjacency} {
-		_, err := New(g, kind, Options{})
+		_, err := New(g, kind, Options{Isolated: IsolatedError})
 		var iso *IsolatedNodeError
 		require.True(t, errors.As(err, &iso), "%v: %v", kind, err)
 		assert.Equal(t, []int{2}, iso.Nodes)
@@ -184,6 +184,76 @@ func TestIsolatedNode(t *testing.T) {
 	for _, v := range y {
 		assert.False(t, math.IsNaN(v))
 	}
+}
+
+// TestIsolatedComponentMatchesScipy compares the default policy with
+// scipy.sparse.csgraph.laplacian(A, normed=True) (networkx's
+// normalized_laplacian_matrix prints the same) for
+//
+//	A = [[0,1,0,0],[1,0,2,0],[0,2,0,0],[0,0,0,0]]
+//
+// whose node 3 is isolated: a zero row, and the eigenvalues 0, 0, 1, 2
+// (one 0 per component, node 3 being one).
+func TestIsolatedComponentMatchesScipy(t *testing.T) {
+	g, err := graph.FromEdges(4, []graph.Edge{{U: 0, V: 1, W: 1}, {U: 1, V: 2, W: 2}}, graph.Options{})
+	require.NoError(t, err)
+	// scipy's output, to the digits it prints.
+	const scipyTol = 1e-8
+	scipy := mat.NewDense(4, 4, []float64{
+		1, -0.57735027, 0, 0,
+		-0.57735027, 1, -0.81649658, 0,
+		0, -0.81649658, 1, 0,
+		0, 0, 0, 0,
+	})
+	l, err := New(g, Symmetric, Options{})
+	require.NoError(t, err)
+	assert.True(t, mat.EqualApprox(scipy, l.Dense(), scipyTol), "L_sym:\n%v", mat.Formatted(l.Dense()))
+	// The operator and its dense form agree, row 3 included.
+	y := make([]float64, 4)
+	l.MulVecTo(y, []float64{1, 2, 3, 4})
+	assert.Equal(t, 0.0, y[3])
+	var es mat.EigenSym
+	require.True(t, es.Factorize(denseSym(l.Dense()), false))
+	// Dense eigenvalues of a 4×4 matrix: rounding only.
+	const eigTol = 1e-12
+	for i, want := range []float64{0, 0, 1, 2} {
+		assert.InDelta(t, want, es.Values(nil)[i], eigTol)
+	}
+	// L_rw: a zero row too; S is unchanged by the policy.
+	rw, err := New(g, RandomWalk, Options{})
+	require.NoError(t, err)
+	for j := 0; j < 4; j++ {
+		assert.Equal(t, 0.0, rw.Dense().At(3, j))
+	}
+	s0, err := New(g, NormalizedAdjacency, Options{})
+	require.NoError(t, err)
+	sz, err := New(g, NormalizedAdjacency, Options{Isolated: IsolatedZero})
+	require.NoError(t, err)
+	assert.True(t, mat.Equal(s0.Dense(), sz.Dense()))
+	_, err = New(g, Symmetric, Options{Isolated: 9})
+	assert.ErrorContains(t, err, "Isolated = 9 is invalid")
+}
+
+// denseSym copies a symmetric dense matrix into a SymDense.
+func denseSym(a *mat.Dense) *mat.SymDense {
+	n, _ := a.Dims()
+	s := mat.NewSymDense(n, nil)
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			s.SetSym(i, j, a.At(i, j))
+		}
+	}
+	return s
+}
+
+func TestParseIsolated(t *testing.T) {
+	for _, p := range []IsolatedPolicy{IsolatedComponent, IsolatedError, IsolatedZero} {
+		got, err := ParseIsolated(p.String())
+		require.NoError(t, err)
+		assert.Equal(t, p, got)
+	}
+	_, err := ParseIsolated("drop")
+	assert.ErrorContains(t, err, `unknown isolated-node policy "drop"`)
 }
 
 func TestParseKind(t *testing.T) {

@@ -56,9 +56,20 @@
 // problem concerns the whole file, such as a count mismatch) and what was
 // expected. Node ids are 0-based except where a format says otherwise (TU
 // files and Matrix Market are 1-based). Weights must be finite and
-// non-negative. Lines end with "\n" or "\r\n". Readers never panic on data;
-// they panic only on programmer error (a negative node count, an index out of
-// range in an accessor).
+// non-negative; a non-zero number that underflows to 0 (1e-400) is an error,
+// not a silent zero. An explicit weight 0 is stored, contributes nothing to
+// the degrees, and does not connect components (see package graph). Lines
+// end with "\n" or "\r\n". Readers never panic on data; they panic only on
+// programmer error (a negative node count, an index out of range in an
+// accessor).
+//
+// Memory follows the input, not the numbers in it: nothing is allocated from
+// a count or an id until the data that follows justifies it. Declared counts
+// (a Matrix Market size line, a features header) are checked against the
+// lines that follow; a node count above MinJustifiedNodes may be at most twice
+// the number of distinct nodes the edges name; labels become classes by
+// their distinct values. Each parser allocates at most a constant times the
+// size of its (decompressed) input, which the fuzz targets check.
 //
 // In files where line i describes item i (labels, graph indicators, per-line
 // value lists) a blank line is allowed only at the end of the file: one in
@@ -73,7 +84,9 @@
 // by commas; every line has the same number of fields. Lines starting with '#'
 // or '%' and blank lines are skipped. Ids are non-negative integers; the
 // optional weight w (default 1) is a finite number ≥ 0. The node count is
-// given by the caller or is max id + 1. The caller's graph.Options say how
+// given by the caller or is max id + 1, refused when most of 0..max id never
+// appears (ReadEdgeListIDs then numbers the ids that do, and also reads text
+// ids). A file without edges is an error. The caller's graph.Options say how
 // repeated edges (sum, max or error), self loops (keep, drop or error) and
 // directed input (symmetrise by max, sum, mean or mutual arcs) are treated;
 // rejected self loops and repeats are reported with their lines.
@@ -83,19 +96,22 @@
 // The format of cora, pubmed, amazon_photo and coauthor_*:
 //
 //	edges.txt            "u v" per line, 0-based, each undirected edge once
-//	labels.txt           line i = class of node i in 0..C−1, or −1 for unknown
+//	labels.txt           line i = label of node i (an integer ≥ 0), or −1
+//	                     for unknown; the distinct labels, ascending, are the
+//	                     classes 0..C−1 (NodeDataset.ClassValues)
 //	features.txt.gz      optional; "# n_nodes n_features", then line 2+i =
 //	                     node i as space-separated "col:value" pairs with
 //	                     0-based, strictly ascending columns; an empty line
 //	                     is an all-zero row (ReadFeatures)
 //	split_planetoid.txt  optional; "train i", "val i", "test i" (ReadSplit)
-//	class_names.txt      optional; "k name" lines
+//	class_names.txt      optional; "k name" lines for labels k
 //
 // The number of labels is the node count n; a features header must agree
 // with it, edges must name nodes below it, a split node must have a known
 // label. The graph follows the convention of the Python peers (PyG's
 // to_undirected and remove_self_loops): undirected 0/1 weights, repeated
-// edges merged, self loops dropped (NodeGraphOptions). Split files in the
+// edges merged, self loops dropped and counted (NodeGraphOptions,
+// NodeDataset.SelfLoopsDropped). Split files in the
 // same format, such as bench/splits/<ds>/random20_seed<s>.txt, are read by
 // ReadSplit; a node listed twice is an error.
 //
@@ -128,7 +144,10 @@
 // '%' comment lines, a size line "rows cols entries", then one 1-based
 // "i j [value]" line per entry. FIELD is real, integer or pattern (weight
 // 1); SYMMETRY is general or symmetric (only one triangle stored). The
-// matrix must be square; it becomes the weight matrix W of a graph. A
+// matrix must be square, with at least one row and one entry; it becomes
+// the weight matrix W of a graph. The rows declared by the size line must be
+// justified by the entries (as for edge lists, at most half of them empty
+// above MinJustifiedNodes), and the entries are counted as they are read. A
 // symmetric file is read as undirected edges; a general one must be
 // symmetric unless graph.Options names a directed rule to symmetrise it.
 // WriteMatrixMarket writes "coordinate real symmetric" with the lower
@@ -138,7 +157,10 @@
 //
 // Raw uint8 pixels without a header, image k at bytes [k·p, (k+1)·p) for p
 // pixels per image (784 for 28×28 MNIST, 64 for the 8×8 digits, whose values
-// are 0..16). Images.Dense scales them by 1/255. Their companion files —
+// are 0..16), given by the caller (ReadImages) or found from a known image
+// count (ReadImagesCount), which must divide the decoded size of the whole
+// stream — never guessed from a gzip trailer. Images.Dense scales them by
+// 1/255. Their companion files —
 // labels, digits, angles — hold one number per line and are read by
 // ReadInts and ReadFloats.
 //

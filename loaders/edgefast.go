@@ -67,17 +67,35 @@ const fastBatch = 4096
 // file with no data line) it returns ErrNotFast, so that the general reader
 // can decide.
 func ReadIntEdgesParallel(path string, opt graph.Options) (*graph.CSR, *nodeids.Map, error) {
+	g, ids, _, err := readIntEdgesParallel(path, opt)
+	return g, ids, err
+}
+
+// fastFile is what readIntEdgesParallel tells of a file besides its graph.
+type fastFile struct {
+	loops int // self-loop lines
+	width int // fields per data line: 2, or 3 with weights
+}
+
+// readIntEdgesParallel is ReadIntEdgesParallel, also telling the number of
+// self-loop lines and the field count.
+func readIntEdgesParallel(path string, opt graph.Options) (*graph.CSR, *nodeids.Map, fastFile, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, nil, fmt.Errorf("loaders: %w", err)
+		return nil, nil, fastFile{}, fmt.Errorf("loaders: %w", err)
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return nil, nil, fmt.Errorf("loaders: %w", err)
+		return nil, nil, fastFile{}, fmt.Errorf("loaders: %w", err)
 	}
 	r := &fastReader{path: path, f: f, size: st.Size(), opt: opt, block: int64(fastBlock)}
-	return r.read()
+	g, ids, err := r.read()
+	ff := fastFile{width: r.width}
+	for k := range r.stats {
+		ff.loops += r.stats[k].loops
+	}
+	return g, ids, ff, err
 }
 
 // fastReader is one run of ReadIntEdgesParallel.
@@ -120,6 +138,7 @@ type blockStats struct {
 	header    []string // the first data line, when it names columns
 	errLine   int      // local line of the first error, 0 without one
 	errMsg    string
+	loops     int // self-loop lines
 	loopLine  int // local line of the first self loop, 0 without one
 	loopNode  int64
 	notFast   bool
@@ -477,6 +496,7 @@ func (r *fastReader) countBlock(k int) error {
 		st.edges++
 		st.maxID = max(st.maxID, l.u, l.v)
 		if l.u == l.v {
+			st.loops++
 			switch r.opt.SelfLoops {
 			case graph.SelfLoopError:
 				if st.loopLine == 0 {

@@ -40,11 +40,9 @@ func TestReadEdgeListGivenNodeCount(t *testing.T) {
 	assert.Equal(t, 10, g.Nodes())
 	assert.Equal(t, 0.5, g.Weight(1, 0))
 
-	// Only comments: a graph without edges.
-	g, err = ReadEdgeList(tempFile(t, "e.txt", "# nothing\n"), 3, graph.Options{})
-	require.NoError(t, err)
-	assert.Equal(t, 3, g.Nodes())
-	assert.Zero(t, g.Edges())
+	// Only comments: no graph (TestEdgeListNoEdges).
+	_, err = ReadEdgeList(tempFile(t, "e.txt", "# nothing\n"), 3, graph.Options{})
+	requireParseError(t, err, 0, "no edges")
 }
 
 // TestReadEdgeListMatchesFromEdges compares with graph.FromEdges on the same

@@ -1,6 +1,7 @@
 package loaders
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -18,11 +19,12 @@ type Images struct {
 
 // ReadImages reads a raw uint8 image file (gzipped or not) with pixels bytes
 // per image and no header, such as images_u8.bin.gz (784 bytes per 28×28
-// image, 64 per 8×8 digit). A size that is not a positive multiple of pixels
-// is an error. ReadImages panics if pixels ≤ 0.
+// image, 64 per 8×8 digit). The whole stream is decoded (every member of a
+// multi-member gzip file); a size that is not a positive multiple of pixels,
+// and pixels ≤ 0, are errors.
 func ReadImages(path string, pixels int) (*Images, error) {
 	if pixels <= 0 {
-		panic("loaders: non-positive pixel count")
+		return nil, &ParseError{Path: path, Msg: fmt.Sprintf("%d pixels per image is invalid: it must be ≥ 1", pixels)}
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -32,14 +34,51 @@ func ReadImages(path string, pixels int) (*Images, error) {
 	return decodeImages(f, path, pixels)
 }
 
-func decodeImages(r io.Reader, path string, pixels int) (*Images, error) {
+// ReadImagesCount reads a raw uint8 image file that holds count images (the
+// count of a companion labels file, say) and finds the pixels per image as
+// the decoded size divided by count, which must divide it exactly. The size
+// is that of the whole decoded stream, never a gzip trailer (ISIZE is the
+// size modulo 2³² of the last member only). count ≤ 0 is an error.
+func ReadImagesCount(path string, count int) (*Images, error) {
+	if count <= 0 {
+		return nil, &ParseError{Path: path, Msg: fmt.Sprintf("%d images is invalid: it must be ≥ 1", count)}
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("loaders: %w", err)
+	}
+	defer f.Close()
+	data, err := readImageBytes(f, path)
+	if err != nil {
+		return nil, err
+	}
+	if len(data)%count != 0 || len(data) < count {
+		return nil, &ParseError{Path: path, Msg: fmt.Sprintf("%d bytes do not make %d equally sized images: the count must divide the size", len(data), count)}
+	}
+	return &Images{Count: count, Pixels: len(data) / count, Data: data}, nil
+}
+
+// readImageBytes decodes the whole content of an image file.
+func readImageBytes(r io.Reader, path string) ([]byte, error) {
 	br, err := decompress(r, path)
 	if err != nil {
 		return nil, err
 	}
 	data, err := io.ReadAll(br)
 	if err != nil {
-		return nil, &ParseError{Path: path, Msg: fmt.Sprintf("reading after %d bytes", len(data)), Err: err}
+		msg := fmt.Sprintf("reading after %d bytes", len(data))
+		if errors.Is(err, io.ErrUnexpectedEOF) {
+			msg = fmt.Sprintf("truncated input after %d bytes", len(data))
+		}
+		return nil, &ParseError{Path: path, Msg: msg, Err: err}
+	}
+	return data, nil
+}
+
+func decodeImages(r io.Reader, path string, pixels int) (*Images, error) {
+	data, err := readImageBytes(r, path)
+	if err != nil {
+		return nil, err
 	}
 	if len(data)%pixels != 0 {
 		return nil, &ParseError{Path: path, Msg: fmt.Sprintf("%d bytes is not a multiple of %d pixels per image", len(data), pixels)}

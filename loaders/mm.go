@@ -18,10 +18,18 @@ import (
 // opt.Symmetrize says. For a general file opt.Symmetrize chooses the rule:
 // the zero value, graph.Undirected, requires the matrix to be symmetric
 // already (an error names an entry without its mirror), and a directed rule
-// such as graph.DirectedMax symmetrises it.
+// such as graph.DirectedMax symmetrises it. A size line with no rows or no
+// entries is an error, and so is one that declares more rows than the
+// entries justify (more than half of them without an entry, above
+// MinJustifiedNodes); the declared entry count is checked against the
+// entries read, never allocated from.
 func ReadMatrixMarket(path string, opt graph.Options) (*graph.CSR, error) {
 	return readFile(path, func(lr *lineReader) (*graph.CSR, error) { return decodeMatrixMarket(lr, opt) })
 }
+
+// mmPrealloc bounds the entries allocated from the size line before they are
+// read.
+const mmPrealloc = 4096
 
 // mmHeader is the first line of every Matrix Market file.
 const mmHeader = "%%MatrixMarket"
@@ -80,8 +88,17 @@ func decodeMatrixMarket(lr *lineReader, opt graph.Options) (*graph.CSR, error) {
 				return fmt.Errorf("matrix is %d×%d: a graph needs a square matrix", dims[0], dims[1])
 			}
 			n, nnz, sizeLine = dims[0], dims[2], lr.line
-			el.edges = make([]graph.Edge, 0, min(nnz, 1<<20))
-			el.lines = make([]int, 0, min(nnz, 1<<20))
+			if n == 0 {
+				return fmt.Errorf("size line %q: a graph needs at least one node", s)
+			}
+			if nnz == 0 {
+				return fmt.Errorf("size line %q: no entries, so the graph would have no edges", s)
+			}
+			// The size line is a claim: entries are counted as they come
+			// (the count is checked at the end), so a huge count in a short
+			// file allocates nothing.
+			el.edges = make([]graph.Edge, 0, min(nnz, mmPrealloc))
+			el.lines = make([]int, 0, min(nnz, mmPrealloc))
 			return nil
 		}
 		if len(el.edges) == nnz {
@@ -128,6 +145,9 @@ func decodeMatrixMarket(lr *lineReader, opt graph.Options) (*graph.CSR, error) {
 	}
 	if len(el.edges) != nnz {
 		return nil, lr.fileErrorf("%d entries, want %d as the size line (line %d) says", len(el.edges), nnz, sizeLine)
+	}
+	if present := el.distinct(); n > justifiedNodes(present) {
+		return nil, &ParseError{Path: lr.path, Line: sizeLine, Msg: fmt.Sprintf("the size line declares %d nodes but the %d entries name only %d: at most half the nodes of a graph above %d nodes may be isolated (no entry)", n, nnz, present, MinJustifiedNodes)}
 	}
 	if symmetry == "symmetric" {
 		opt.Symmetrize = graph.Undirected

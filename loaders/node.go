@@ -3,15 +3,17 @@ package loaders
 import (
 	"errors"
 	"fmt"
-	"github.com/gssl/gssl/eval"
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/gssl/gssl/eval"
 	"github.com/gssl/gssl/graph"
 	"github.com/gssl/gssl/nodeids"
 )
@@ -30,9 +32,20 @@ type NodeDataset struct {
 	// Labels[i] is the class of node i in 0..Classes−1, or −1 when unknown.
 	// Nil when no labels were given.
 	Labels []int
-	// Classes is the number of classes: for folders the largest label + 1,
-	// for a user's labels table the distinct labels (named by ClassNames).
+	// Classes is the number of distinct labels ≥ 0 (0 when no node is
+	// labelled): for folders the distinct values of labels.txt (see
+	// ClassValues), for a user's labels table the distinct labels (named by
+	// ClassNames).
 	Classes int
+	// ClassValues[c] is the integer label written in a folder's labels.txt
+	// for class c, ascending: the distinct labels are numbered
+	// 0..Classes−1 in order, so that a label such as 2147483647 costs one
+	// class, not 2³¹. For the benchmark folders, whose labels are 0..C−1,
+	// ClassValues[c] = c. Nil for a user's labels table (see ClassNames).
+	ClassValues []int
+	// SelfLoopsDropped is the number of lines of the edge file that were
+	// self loops, which NodeGraphOptions drops.
+	SelfLoopsDropped int
 	// Features is the sparse node × feature matrix, nil without one.
 	Features *Sparse
 	// DenseFeatures is a dense node × feature matrix (a CSV or NumPy feature
@@ -90,24 +103,74 @@ func LoadNodeDataset(dir string) (*NodeDataset, error) {
 	if abs, err := filepath.Abs(dir); err == nil {
 		name = filepath.Base(abs)
 	}
+	return loadNodeFolder(folderSource{fsys: os.DirFS(dir), disk: dir}, name)
+}
+
+// folderSource is a folder in our layout, on disk (disk is its path) or in an
+// fs.FS (disk is empty, and show gives the names errors use).
+type folderSource struct {
+	fsys fs.FS
+	disk string
+	show string // the folder's name in errors, for an fs.FS
+}
+
+// path returns the name of a file of the folder as errors give it.
+func (d folderSource) path(name string) string {
+	if d.disk != "" {
+		return filepath.Join(d.disk, name)
+	}
+	return path.Join(d.show, name)
+}
+
+// exists reports whether the folder holds name.
+func (d folderSource) exists(name string) (bool, error) {
+	_, err := fs.Stat(d.fsys, name)
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.Is(err, fs.ErrNotExist):
+		return false, nil
+	}
+	return false, fmt.Errorf("loaders: %w", err)
+}
+
+// readIn opens name in the folder and hands its lines to parse.
+func readIn[T any](d folderSource, name string, parse func(*lineReader) (T, error)) (T, error) {
+	var zero T
+	f, err := d.fsys.Open(name)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			pe.Path = d.path(name) // the name the caller knows
+		}
+		return zero, fmt.Errorf("loaders: %w", err)
+	}
+	defer f.Close()
+	lr, err := newLineReader(f, d.path(name))
+	if err != nil {
+		return zero, err
+	}
+	return parse(lr)
+}
+
+// loadNodeFolder reads the files of a node-classification folder.
+func loadNodeFolder(d folderSource, name string) (*NodeDataset, error) {
 	ds := &NodeDataset{Name: name}
-	labelsPath := filepath.Join(dir, nodeLabelsFile)
-	labels, err := readFile(labelsPath, decodeLabels)
+	labelsPath := d.path(nodeLabelsFile)
+	labels, err := readIn(d, nodeLabelsFile, decodeLabels)
 	if err != nil {
 		return nil, err
 	}
-	ds.Labels = labels
 	n := len(labels)
 	ds.IDs = nodeids.Identity(n)
-	for _, l := range labels {
-		ds.Classes = max(ds.Classes, l+1)
-	}
+	ds.Labels, ds.ClassValues = numberClasses(labels)
+	ds.Classes = len(ds.ClassValues)
 
-	featuresPath := filepath.Join(dir, nodeFeaturesFile)
-	if ok, err := exists(featuresPath); err != nil {
+	featuresPath := d.path(nodeFeaturesFile)
+	if ok, err := d.exists(nodeFeaturesFile); err != nil {
 		return nil, err
 	} else if ok {
-		if ds.Features, err = ReadFeatures(featuresPath); err != nil {
+		if ds.Features, err = readIn(d, nodeFeaturesFile, decodeFeatures); err != nil {
 			return nil, err
 		}
 		if ds.Features.Rows != n {
@@ -115,30 +178,15 @@ func LoadNodeDataset(dir string) (*NodeDataset, error) {
 		}
 	}
 
-	edgesPath := filepath.Join(dir, nodeEdgesFile)
-	ds.Graph, err = readFile(edgesPath, func(lr *lineReader) (*graph.CSR, error) {
-		el, err := parseEdges(lr, 0, false)
-		if err != nil {
-			return nil, err
-		}
-		if el.maxID >= n {
-			for k, e := range el.edges {
-				if e.U >= n || e.V >= n {
-					return nil, &ParseError{Path: lr.path, Line: el.lines[k], Msg: fmt.Sprintf("node id %d out of range [0, %d): %s has %d labels, one per node", max(e.U, e.V), n, labelsPath, n)}
-				}
-			}
-		}
-		return el.build(lr.path, n, NodeGraphOptions())
-	})
-	if err != nil {
+	if ds.Graph, ds.SelfLoopsDropped, err = d.readEdges(n, labelsPath); err != nil {
 		return nil, err
 	}
 
-	splitPath := filepath.Join(dir, nodeSplitFile)
-	if ok, err := exists(splitPath); err != nil {
+	splitPath := d.path(nodeSplitFile)
+	if ok, err := d.exists(nodeSplitFile); err != nil {
 		return nil, err
 	} else if ok {
-		if ds.Split, err = ReadSplit(splitPath, n); err != nil {
+		if ds.Split, err = readIn(d, nodeSplitFile, func(lr *lineReader) (*Split, error) { return decodeSplit(lr, n) }); err != nil {
 			return nil, err
 		}
 		for _, part := range [][]int{ds.Split.Train, ds.Split.Val, ds.Split.Test} {
@@ -150,18 +198,77 @@ func LoadNodeDataset(dir string) (*NodeDataset, error) {
 		}
 	}
 
-	namesPath := filepath.Join(dir, nodeClassNamesFile)
-	if ok, err := exists(namesPath); err != nil {
+	if ok, err := d.exists(nodeClassNamesFile); err != nil {
 		return nil, err
 	} else if ok {
-		ds.ClassNames, err = readFile(namesPath, func(lr *lineReader) ([]string, error) {
-			return decodeClassNames(lr, ds.Classes)
+		ds.ClassNames, err = readIn(d, nodeClassNamesFile, func(lr *lineReader) ([]string, error) {
+			return decodeClassNames(lr, ds.ClassValues)
 		})
 		if err != nil {
 			return nil, err
 		}
 	}
 	return ds, nil
+}
+
+// readEdges reads edges.txt into a graph on the n nodes of the labels, and
+// counts the self loops it drops. On disk it tries the parallel reader
+// first; the line-by-line parser reads everything else and names the line
+// of any problem.
+func (d folderSource) readEdges(n int, labelsPath string) (*graph.CSR, int, error) {
+	if d.disk != "" {
+		g, ids, ff, err := readIntEdgesParallel(d.path(nodeEdgesFile), NodeGraphOptions())
+		if err == nil && ff.width == 2 {
+			if g, ok := placeIdentity(g, ids, n); ok {
+				return g, ff.loops, nil
+			}
+		} else if err != nil && !errors.Is(err, ErrNotFast) {
+			return nil, 0, err
+		}
+	}
+	loops := 0
+	g, err := readIn(d, nodeEdgesFile, func(lr *lineReader) (*graph.CSR, error) {
+		el, err := parseEdges(lr, 0, false, nil)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range el.edges {
+			if e.U == e.V {
+				loops++
+			}
+		}
+		if el.maxID >= n {
+			for k, e := range el.edges {
+				if e.U >= n || e.V >= n {
+					return nil, &ParseError{Path: lr.path, Line: el.lines[k], Msg: fmt.Sprintf("node id %d out of range [0, %d): %s has %d labels, one per node", max(e.U, e.V), n, labelsPath, n)}
+				}
+			}
+		}
+		return el.build(lr.path, n, NodeGraphOptions())
+	})
+	return g, loops, err
+}
+
+// placeIdentity places the nodes of a graph read with integer ids on the
+// nodes 0..n−1 their ids name; ok is false when an id is n or more.
+func placeIdentity(g *graph.CSR, ids *nodeids.Map, n int) (*graph.CSR, bool) {
+	k := ids.Len()
+	if k > n {
+		return nil, false
+	}
+	var place []int32
+	if !ids.IsIdentity() {
+		place = make([]int32, k)
+		for i := range place {
+			v, _ := ids.IntID(i)
+			if v >= int64(n) {
+				return nil, false
+			}
+			place[i] = int32(v)
+		}
+	}
+	out, err := g.Place(n, place)
+	return out, err == nil
 }
 
 // exists reports whether path exists; errors other than absence are returned.
@@ -199,8 +306,31 @@ func decodeLabels(lr *lineReader) ([]int, error) {
 	return labels, nil
 }
 
-// decodeClassNames reads lines "k name" for classes k in [0, classes).
-func decodeClassNames(lr *lineReader, classes int) ([]string, error) {
+// numberClasses maps the labels ≥ 0 to classes 0..C−1 in ascending order of
+// value (−1 stays −1) and returns the classes and the value of each class.
+// It allocates O(len(labels)) whatever the values.
+func numberClasses(labels []int) (classes, values []int) {
+	for _, l := range labels {
+		if l >= 0 {
+			values = append(values, l)
+		}
+	}
+	slices.Sort(values)
+	values = slices.Clip(slices.Compact(values))
+	classes = make([]int, len(labels))
+	for i, l := range labels {
+		classes[i] = -1
+		if l >= 0 {
+			classes[i], _ = slices.BinarySearch(values, l)
+		}
+	}
+	return classes, values
+}
+
+// decodeClassNames reads lines "k name" for the label values k of values
+// (ascending); names[c] names the class of values[c].
+func decodeClassNames(lr *lineReader, values []int) ([]string, error) {
+	classes := len(values)
 	names := make([]string, classes)
 	seen := make([]int, classes)
 	err := lr.eachLine("#", blankSkip, func(s string) error {
@@ -211,15 +341,16 @@ func decodeClassNames(lr *lineReader, classes int) ([]string, error) {
 		if name == "" {
 			return fmt.Errorf(`want "k name", got %q`, s)
 		}
-		k, err := parseIndex(ks, "class")
+		v, err := parseInt(ks, "class")
 		if err != nil {
 			return err
 		}
-		if k >= classes {
-			return fmt.Errorf("class %d out of range [0, %d): the labels have %d classes", k, classes, classes)
+		k, ok := slices.BinarySearch(values, v)
+		if !ok {
+			return fmt.Errorf("class %d is not a label of any node (the labels have %d classes)", v, classes)
 		}
 		if seen[k] != 0 {
-			return fmt.Errorf("class %d already named on line %d", k, seen[k])
+			return fmt.Errorf("class %d already named on line %d", v, seen[k])
 		}
 		seen[k] = lr.line
 		names[k] = name

@@ -108,7 +108,7 @@ func TestLoadNodeDatasetBadInput(t *testing.T) {
 		{"features bad pair", map[string]string{nodeFeaturesFile: "# 4 3\n0=1\n\n\n\n"}, nodeFeaturesFile, 2, `want "col:value", got "0=1"`},
 		{"features descending", map[string]string{nodeFeaturesFile: "# 4 3\n2:1 1:1\n\n\n\n"}, nodeFeaturesFile, 2, "column 1 after column 2"},
 		{"features NaN", map[string]string{nodeFeaturesFile: "# 4 3\n\n\n1:NaN\n\n"}, nodeFeaturesFile, 4, "row 2, column 1: value NaN is not finite"},
-		{"class name out of range", map[string]string{nodeClassNamesFile: "0 a\n2 c\n"}, nodeClassNamesFile, 2, "class 2 out of range [0, 2)"},
+		{"class name out of range", map[string]string{nodeClassNamesFile: "0 a\n2 c\n"}, nodeClassNamesFile, 2, "class 2 is not a label of any node"},
 		{"class named twice", map[string]string{nodeClassNamesFile: "0 a\n0 b\n"}, nodeClassNamesFile, 2, "class 0 already named on line 1"},
 		{"class without name", map[string]string{nodeClassNamesFile: "0\n"}, nodeClassNamesFile, 1, `want "k name"`},
 	} {

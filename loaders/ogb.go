@@ -103,7 +103,7 @@ func LoadOGB(dir, splitName string) (*NodeDataset, error) {
 	edgesPath := filepath.Join(raw, ogbEdges)
 	var arcs int
 	ds.Graph, err = readFile(edgesPath, func(lr *lineReader) (*graph.CSR, error) {
-		el, err := parseEdges(lr, n, false)
+		el, err := parseEdges(lr, n, false, nil)
 		if err != nil {
 			return nil, err
 		}

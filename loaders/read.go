@@ -77,6 +77,7 @@ type lineReader struct {
 	sc     *bufio.Scanner
 	line   int
 	text   string
+	broken bool // the current line is the partial one before a read error
 	closer io.Closer
 }
 
@@ -120,6 +121,8 @@ func (r *lineReader) next() bool {
 	}
 	r.line++
 	r.text = r.sc.Text()
+	// A token delivered after a read error is the broken last line.
+	r.broken = r.sc.Err() != nil
 	return true
 }
 
@@ -130,17 +133,29 @@ func (r *lineReader) err() error {
 	if err == nil {
 		return nil
 	}
-	if errors.Is(err, bufio.ErrTooLong) {
-		return &ParseError{Path: r.path, Line: r.line + 1, Msg: fmt.Sprintf("line longer than %d bytes", maxLine)}
+	line := r.line + 1
+	if r.broken {
+		line = r.line
 	}
-	if errors.Is(err, io.ErrUnexpectedEOF) {
-		return &ParseError{Path: r.path, Line: r.line + 1, Msg: "truncated input", Err: err}
+	switch {
+	case errors.Is(err, bufio.ErrTooLong):
+		return &ParseError{Path: r.path, Line: line, Msg: fmt.Sprintf("line longer than %d bytes", maxLine)}
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return &ParseError{Path: r.path, Line: line, Msg: "truncated input", Err: err}
+	case errors.Is(err, gzip.ErrHeader), errors.Is(err, gzip.ErrChecksum):
+		return &ParseError{Path: r.path, Line: line, Msg: "corrupt or truncated gzip stream", Err: err}
 	}
-	return &ParseError{Path: r.path, Line: r.line + 1, Err: err}
+	return &ParseError{Path: r.path, Line: line, Err: err}
 }
 
-// errorf returns a ParseError at the current line.
+// errorf returns a ParseError at the current line, or the read error when
+// the input broke off there: a truncated gzip stream hands over its partial
+// last line before it reports the truncation, and that line's parse error
+// would hide the real cause.
 func (r *lineReader) errorf(format string, args ...any) error {
+	if err := r.err(); err != nil {
+		return err
+	}
 	return &ParseError{Path: r.path, Line: r.line, Msg: fmt.Sprintf(format, args...)}
 }
 
@@ -193,6 +208,9 @@ func (r *lineReader) eachLine(comments string, blank blankRule, fn func(s string
 			return &ParseError{Path: r.path, Line: blankAt, Msg: "blank line before more data: line i of this file describes item i, so a blank line would shift the rest"}
 		}
 		if err := fn(s); err != nil {
+			if rerr := r.err(); rerr != nil {
+				return rerr // see errorf
+			}
 			var pe *ParseError
 			if errors.As(err, &pe) {
 				return err
@@ -257,7 +275,37 @@ func parseFinite(s, what string) (float64, error) {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return 0, fmt.Errorf("%s %s is not finite", what, s)
 	}
+	if v == 0 && nonzeroMantissa(s) {
+		// 1e-400 parses as 0 without an error: a value the file says is
+		// non-zero would silently become 0 (an edge weight would vanish
+		// from the degrees).
+		return 0, fmt.Errorf("%s %s is not representable as a float64: it underflows to 0 (the smallest positive value is %g); write 0 for a zero", what, s, math.SmallestNonzeroFloat64)
+	}
 	return v, nil
+}
+
+// nonzeroMantissa reports whether the number s (already accepted by
+// strconv.ParseFloat) has a non-zero digit before its exponent.
+func nonzeroMantissa(s string) bool {
+	s = strings.TrimLeft(s, "+-")
+	hex := len(s) > 1 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')
+	if hex {
+		s = s[2:]
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= '1' && c <= '9':
+			return true
+		case hex && (c == 'p' || c == 'P'):
+			return false
+		case hex && ((c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')):
+			return true
+		case !hex && (c == 'e' || c == 'E'):
+			return false
+		}
+	}
+	return false
 }
 
 // parseWeight parses an edge weight: finite and non-negative.

@@ -75,6 +75,10 @@ func ReadFeatures(path string) (*Sparse, error) {
 	return readFile(path, decodeFeatures)
 }
 
+// sparsePrealloc bounds the rows allocated from the header before they are
+// read: the header's count is checked against the rows that follow.
+const sparsePrealloc = 4096
+
 func decodeFeatures(lr *lineReader) (*Sparse, error) {
 	const wantHeader = `want header "# n_nodes n_features"`
 	if !lr.next() {
@@ -95,7 +99,7 @@ func decodeFeatures(lr *lineReader) (*Sparse, error) {
 	if err != nil {
 		return nil, lr.errorf("%s: %v", wantHeader, err)
 	}
-	s := &Sparse{Rows: rows, Cols: cols, Indptr: make([]int, 1, min(rows, 1<<20)+1)}
+	s := &Sparse{Rows: rows, Cols: cols, Indptr: make([]int, 1, min(rows, sparsePrealloc)+1)}
 	for lr.next() {
 		i := len(s.Indptr) - 1
 		if i >= rows {

@@ -23,6 +23,9 @@ type TUDataset struct {
 	// c stands for label LabelValues[c] (MUTAG's −1 and 1 become classes 0
 	// and 1).
 	LabelValues []int
+	// SelfLoopsDropped is the number of lines of DS_A.txt that were self
+	// loops, which TUGraphOptions drops.
+	SelfLoopsDropped int
 }
 
 // TUGraph is one graph of a TUDataset, on its own nodes 0..n−1 (node i is
@@ -226,6 +229,9 @@ func decodeTU(name string, src map[string]*lineReader) (*TUDataset, error) {
 			return fmt.Errorf("arc (%d, %d) joins node %d of graph %d and node %d of graph %d", ids[0]+1, ids[1]+1, ids[0]+1, gu+1, ids[1]+1, gv+1)
 		}
 		lo := first[gu]
+		if ids[0] == ids[1] {
+			d.SelfLoopsDropped++
+		}
 		arcs = append(arcs, arc{u: int32(ids[0] - lo), v: int32(ids[1] - lo), line: alr.line})
 		arcGraph = append(arcGraph, gu)
 		return nil
@@ -356,7 +362,9 @@ func decodeTUAttributes(lr *lineReader, d *TUDataset, first []int, n int, indica
 		f := splitFields(s)
 		if rows == 0 {
 			width, widthAt = len(f), lr.line
-			data = make([]float64, 0, n*width)
+			// One line's worth: the rows are counted as they come, so a
+			// wide first line in a short file allocates only what it holds.
+			data = make([]float64, 0, width)
 		} else if len(f) != width {
 			return fmt.Errorf(errWidth, len(f), width, widthAt)
 		}

@@ -48,6 +48,7 @@ func TestLoadTU(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "TOY", ds.Name)
 	assert.Equal(t, []int{-1, 1}, ds.LabelValues)
+	assert.Equal(t, 1, ds.SelfLoopsDropped, "the arc 6, 6")
 	assert.Equal(t, []int{1, 0, 1}, ds.Classes())
 	require.Len(t, ds.Graphs, 3)
 

@@ -20,9 +20,10 @@ import (
 type SpectralClustering struct {
 	// Clusters is the number of clusters k; it must lie in [1, n].
 	Clusters int
-	// Isolated says what to do with nodes of degree zero (the zero value
-	// reports them as an error; laplacian.IsolatedZero gives them a zero
-	// row of S — they end up in whichever cluster is nearest the origin).
+	// Isolated says what to do with nodes of degree zero: the zero value,
+	// laplacian.IsolatedComponent, makes each its own component (eigenvalue
+	// 0 of L_sym, eigenvector e_i); laplacian.IsolatedError reports them;
+	// laplacian.IsolatedZero gives them a unit row of L_sym (eigenvalue 1).
 	Isolated laplacian.IsolatedPolicy
 	// Eigen controls the eigensolver (zero means defaults).
 	Eigen Settings

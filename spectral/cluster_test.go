@@ -204,10 +204,16 @@ func TestSpectralClusteringErrors(t *testing.T) {
 	ctx := context.Background()
 	require.ErrorContains(t, (&SpectralClustering{}).Fit(ctx, g), "Clusters = 0 is invalid")
 	require.ErrorContains(t, (&SpectralClustering{Clusters: 4}).Fit(ctx, g), "Clusters = 4 is invalid: the graph has 3 nodes")
-	require.ErrorContains(t, (&SpectralClustering{Clusters: 2}).Fit(ctx, g), "node 2 has degree 0")
+	require.ErrorContains(t, (&SpectralClustering{Clusters: 2, Isolated: laplacian.IsolatedError}).Fit(ctx, g), "node 2 has degree 0")
 	sc := &SpectralClustering{Clusters: 2, Isolated: laplacian.IsolatedZero}
 	require.NoError(t, sc.Fit(ctx, g))
 	require.Len(t, sc.Labels(), 3)
+	// By default the isolated node is a component, hence a cluster.
+	sc = &SpectralClustering{Clusters: 2}
+	require.NoError(t, sc.Fit(ctx, g))
+	require.Equal(t, []float64{0, 0}, sc.Eigenvalues())
+	require.Equal(t, sc.Labels()[0], sc.Labels()[1])
+	require.NotEqual(t, sc.Labels()[0], sc.Labels()[2])
 	require.ErrorContains(t, (&SpectralClustering{Clusters: 2, Isolated: 7}).Fit(ctx, g), "Isolated = 7 is invalid")
 }
 

@@ -23,8 +23,9 @@ import (
 type LaplacianEigenmap struct {
 	// Dim is the embedding dimension; 0 means 2.
 	Dim int
-	// Isolated says what to do with nodes of degree zero (zero value: an
-	// error naming the node).
+	// Isolated says what to do with nodes of degree zero (zero value:
+	// laplacian.IsolatedComponent, each its own component with eigenvalue
+	// 0; laplacian.IsolatedError reports them).
 	Isolated laplacian.IsolatedPolicy
 	// Eigen controls the eigensolver (zero means defaults).
 	Eigen Settings

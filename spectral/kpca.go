@@ -27,9 +27,10 @@ import (
 type KernelPCA struct {
 	// Dim is the number of components d ≥ 1.
 	Dim int
-	// Isolated says what to do with nodes of degree zero (zero value: an
-	// error naming the node). Under laplacian.IsolatedZero an isolated node
-	// has features 0 and contributes nothing to extensions.
+	// Isolated says what to do with nodes of degree zero. Under the zero
+	// value, laplacian.IsolatedComponent, and under laplacian.IsolatedZero
+	// (the same S) an isolated node has features 0 and contributes nothing
+	// to extensions; laplacian.IsolatedError reports it.
 	Isolated laplacian.IsolatedPolicy
 	// Eigen controls the eigensolver (zero means defaults).
 	Eigen Settings

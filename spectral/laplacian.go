@@ -18,6 +18,27 @@ import (
 // dense solve is cheaper than starting a Krylov basis.
 const denseComponentMax = 160
 
+// DenseEigsMaxNodes is the largest connected component LaplacianEigs solves
+// densely when many of its eigenpairs are wanted (more than a quarter of its
+// nodes, see krylovPairFraction). The dense path holds the component's
+// matrix, its eigenvectors and the solver's workspace, about
+// denseEigsBytesPerEntry·s² bytes for s nodes (100 MB at 2048 nodes), and
+// takes O(s³) time; above this size such a request is refused with an error
+// that names the largest k the Krylov path accepts.
+const DenseEigsMaxNodes = 2048
+
+// denseEigsBytesPerEntry is the memory of the dense path per entry of the
+// s×s matrix: the matrix, the eigenvector matrix and the tridiagonal
+// reduction's copy, 8 bytes each.
+const denseEigsBytesPerEntry = 24
+
+// krylovPairFraction bounds the pairs a Krylov solve is asked for: at most
+// 1/krylovPairFraction of the component's nodes. Beyond that the basis
+// (about twice the pairs) is as large as the matrix and the projected
+// eigenproblem as costly as the dense one, so the dense path is taken, or
+// refused above DenseEigsMaxNodes.
+const krylovPairFraction = 4
+
 // LaplacianEigs returns the k smallest eigenpairs of the Laplacian of g of
 // the given kind (laplacian.Unnormalized, Symmetric or RandomWalk), without
 // inverting anything.
@@ -37,10 +58,17 @@ const denseComponentMax = 160
 // For L_sym and L_un the vectors are orthonormal. For L_rw = I − D^{-1}W they
 // are f = D^{-1/2}u for the L_sym vectors u, so they are D-orthonormal
 // (fᵀDf = 1) and Residuals are D-norm residuals ‖L_rw f − λf‖_D, which equal
-// the L_sym residuals ‖L_sym u − λu‖₂. An isolated node (degree 0, allowed by
-// opt.Isolated = laplacian.IsolatedZero) is its own component with eigenvalue
-// 1 of L_sym and L_rw (and 0 of L_un) and eigenvector e_i; for L_rw that
-// vector has D-norm 0 and is returned with unit 2-norm.
+// the L_sym residuals ‖L_sym u − λu‖₂. An isolated node (degree 0) is its
+// own component with eigenvector e_i: by default (laplacian.IsolatedComponent,
+// the convention of scipy and networkx) its eigenvalue is 0 for every kind,
+// under laplacian.IsolatedZero it is 1 for L_sym and L_rw (0 for L_un), and
+// laplacian.IsolatedError refuses it. For L_rw that vector has D-norm 0 and is
+// returned with unit 2-norm.
+//
+// A component of more than 160 nodes from which more than a quarter of its
+// nodes' pairs are needed is solved densely too, up to DenseEigsMaxNodes
+// nodes (its memory is stated there); a larger one is refused with an error
+// naming the largest k the Krylov path accepts.
 //
 // s.Tol applies to each component's solve; Restarts and MatVecs add up over
 // components.
@@ -77,9 +105,7 @@ func LaplacianEigs(ctx context.Context, g *graph.CSR, kind laplacian.Kind, opt l
 	for i, c := range comp {
 		members[c] = append(members[c], i)
 	}
-	hasZero := func(nodes []int) bool {
-		return kind == laplacian.Unnormalized || dg.D[nodes[0]] > 0
-	}
+	hasZero := func(nodes []int) bool { return componentHasZero(kind, opt, dg, nodes) }
 	c0 := 0
 	for _, nodes := range members {
 		if hasZero(nodes) {
@@ -102,6 +128,10 @@ func LaplacianEigs(ctx context.Context, g *graph.CSR, kind laplacian.Kind, opt l
 		need = max(1, min(need, len(nodes)))
 		vals, vecs, err := componentEigs(ctx, g, dg, kind, opt, nodes, need, s, total)
 		if err != nil {
+			var big *tooManyPairsError
+			if errors.As(err, &big) {
+				return nil, fmt.Errorf("spectral: LaplacianEigs: k = %d asks for %d eigenpairs of the connected component of %d nodes containing node %d, more than 1/%d of it: the Krylov basis would be as large as the matrix, and the dense path (%d MB) is limited to DenseEigsMaxNodes = %d nodes; ask for k ≤ %d", k, need, len(nodes), nodes[0], krylovPairFraction, denseEigsBytesPerEntry*len(nodes)*len(nodes)>>20, DenseEigsMaxNodes, k-need+len(nodes)/krylovPairFraction)
+			}
 			return nil, err
 		}
 		for t := range vals {
@@ -140,10 +170,26 @@ func LaplacianEigs(ctx context.Context, g *graph.CSR, kind laplacian.Kind, opt l
 	return res, nil
 }
 
+// componentHasZero reports whether the Laplacian of the given kind has the
+// eigenvalue 0 on a connected component: always for L_un and for a
+// component with edges, and for an isolated node unless IsolatedZero gives
+// it a unit row.
+func componentHasZero(kind laplacian.Kind, opt laplacian.Options, dg *laplacian.Degrees, nodes []int) bool {
+	return kind == laplacian.Unnormalized || dg.D[nodes[0]] > 0 || opt.Isolated == laplacian.IsolatedComponent
+}
+
+// tooManyPairsError reports a component too large for the dense path from
+// which too many pairs are wanted for the Krylov path.
+type tooManyPairsError struct{}
+
+func (*tooManyPairsError) Error() string {
+	return "spectral: too many eigenpairs for a large component"
+}
+
 // checkIsolated validates an isolated-node policy for the estimator who.
 func checkIsolated(who string, p laplacian.IsolatedPolicy) error {
-	if p != laplacian.IsolatedError && p != laplacian.IsolatedZero {
-		return fmt.Errorf("spectral: %s: Isolated = %d is invalid: use laplacian.IsolatedError or laplacian.IsolatedZero", who, p)
+	if !p.Valid() {
+		return fmt.Errorf("spectral: %s: Isolated = %d is invalid: use laplacian.IsolatedComponent (the default), IsolatedError or IsolatedZero", who, p)
 	}
 	return nil
 }
@@ -174,13 +220,20 @@ func componentEigs(ctx context.Context, g *graph.CSR, dg *laplacian.Degrees, kin
 	size := len(nodes)
 	var vals []float64
 	var vecs [][]float64
-	hasZero := kind == laplacian.Unnormalized || dg.D[nodes[0]] > 0
+	hasZero := componentHasZero(kind, opt, dg, nodes)
+	dense := size <= denseComponentMax || need > size/krylovPairFraction
+	if dense && size > DenseEigsMaxNodes {
+		return nil, nil, &tooManyPairsError{}
+	}
 	if need == 1 && hasZero {
 		// Only the null vector, which is known.
 		vals, vecs = []float64{0}, [][]float64{nil}
-	} else if size <= denseComponentMax {
+	} else if dense {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, err
+		}
 		var err error
-		vals, vecs, err = denseComponent(g, dg, kind, nodes, need)
+		vals, vecs, err = denseComponent(g, dg, kind, opt, nodes, need)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -258,8 +311,8 @@ func componentEigs(ctx context.Context, g *graph.CSR, dg *laplacian.Degrees, kin
 		var ss float64
 		for l, i := range nodes {
 			x := 1.0
-			if kind != laplacian.Unnormalized {
-				x = dg.SqrtD[i]
+			if kind != laplacian.Unnormalized && dg.D[i] > 0 {
+				x = dg.SqrtD[i] // an isolated node's null vector is e_i
 			}
 			null[l] = x
 			ss += x * x
@@ -274,7 +327,7 @@ func componentEigs(ctx context.Context, g *graph.CSR, dg *laplacian.Degrees, kin
 
 // denseComponent solves a small component densely: the matrix of L_un or
 // L_sym on its nodes, smallest need pairs.
-func denseComponent(g *graph.CSR, dg *laplacian.Degrees, kind laplacian.Kind, nodes []int, need int) ([]float64, [][]float64, error) {
+func denseComponent(g *graph.CSR, dg *laplacian.Degrees, kind laplacian.Kind, opt laplacian.Options, nodes []int, need int) ([]float64, [][]float64, error) {
 	size := len(nodes)
 	local := make(map[int32]int, size)
 	for l, i := range nodes {
@@ -299,8 +352,8 @@ func denseComponent(g *graph.CSR, dg *laplacian.Degrees, kind laplacian.Kind, no
 		d := 1.0
 		if kind == laplacian.Unnormalized {
 			d = dg.D[i]
-		} else if dg.D[i] == 0 {
-			d = 1 // isolated node under IsolatedZero: a unit row of L_sym
+		} else if dg.D[i] == 0 && opt.Isolated == laplacian.IsolatedComponent {
+			d = 0 // an isolated node is a component: a zero row of L_sym
 		}
 		m.SetSym(l, l, m.At(l, l)+d)
 	}

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"sort"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 	"gonum.org/v1/gonum/mat"
@@ -98,10 +99,14 @@ func disconnectedGraph(rng *rand.Rand, isolated bool) *graph.CSR {
 
 func TestLaplacianEigsDisconnectedAgainstDense(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
-	for _, isolated := range []bool{false, true} {
+	for _, tc := range []struct {
+		isolated bool
+		policy   laplacian.IsolatedPolicy
+	}{{false, laplacian.IsolatedComponent}, {true, laplacian.IsolatedZero}, {true, laplacian.IsolatedComponent}} {
+		isolated := tc.isolated
 		g := disconnectedGraph(rng, isolated)
 		_, comps := g.Components()
-		opt := laplacian.Options{Isolated: laplacian.IsolatedZero}
+		opt := laplacian.Options{Isolated: tc.policy}
 		for _, kind := range []laplacian.Kind{laplacian.Unnormalized, laplacian.Symmetric, laplacian.RandomWalk} {
 			symKind := kind
 			if kind == laplacian.RandomWalk {
@@ -116,8 +121,8 @@ func TestLaplacianEigsDisconnectedAgainstDense(t *testing.T) {
 					zeros++
 				}
 			}
-			if kind == laplacian.Unnormalized || !isolated {
-				require.Equal(t, comps, zeros)
+			if kind == laplacian.Unnormalized || !isolated || tc.policy == laplacian.IsolatedComponent {
+				require.Equal(t, comps, zeros, "one eigenvalue 0 per component (%v, %v)", kind, tc.policy)
 			}
 			for _, k := range []int{5, comps, comps + 10} {
 				r, err := LaplacianEigs(context.Background(), g, kind, opt, k, Settings{Tol: solveTol})
@@ -150,8 +155,12 @@ func TestLaplacianEigsDisconnectedAgainstDense(t *testing.T) {
 				}
 				w := g.Degrees()
 				var isoCols []int
+				isoValue := 1.0
+				if tc.policy == laplacian.IsolatedComponent {
+					isoValue = 0
+				}
 				for j := 0; j < k; j++ {
-					if math.Abs(r.Values[j]-1) < 1e-12 && isolated && columnIsUnit(r.Vectors, j, g) {
+					if math.Abs(r.Values[j]-isoValue) < 1e-12 && isolated && columnIsUnit(r.Vectors, j, g) {
 						isoCols = append(isoCols, j)
 					}
 				}
@@ -218,8 +227,10 @@ func TestLaplacianEigsZeroVectorsAreComponentIndicators(t *testing.T) {
 func TestLaplacianEigsErrors(t *testing.T) {
 	g, _ := graph.FromEdges(4, []graph.Edge{{U: 0, V: 1, W: 1}, {U: 1, V: 3, W: 1}}, graph.Options{})
 	ctx := context.Background()
-	_, err := LaplacianEigs(ctx, g, laplacian.Symmetric, laplacian.Options{}, 2, Settings{})
+	_, err := LaplacianEigs(ctx, g, laplacian.Symmetric, laplacian.Options{Isolated: laplacian.IsolatedError}, 2, Settings{})
 	require.ErrorContains(t, err, "node 2 has degree 0")
+	_, err = LaplacianEigs(ctx, g, laplacian.Symmetric, laplacian.Options{Isolated: 5}, 2, Settings{})
+	require.ErrorContains(t, err, "Isolated = 5 is invalid")
 	_, err = LaplacianEigs(ctx, g, laplacian.NormalizedAdjacency, laplacian.Options{}, 2, Settings{})
 	require.ErrorContains(t, err, "kind normalized-adjacency is invalid")
 	_, err = LaplacianEigs(ctx, g, laplacian.Symmetric, laplacian.Options{}, 5, Settings{})
@@ -232,4 +243,70 @@ func TestLaplacianEigsErrors(t *testing.T) {
 	r, err := LaplacianEigs(ctx, g, laplacian.Unnormalized, laplacian.Options{}, 2, Settings{})
 	require.NoError(t, err)
 	require.Equal(t, []float64{0, 0}, r.Values)
+}
+
+// TestLaplacianEigsIsolatedDefault checks the default against a dense
+// reference built the way scipy.sparse.csgraph.laplacian(normed=True) does:
+// L_sym with zero rows for isolated nodes, whose eigenvalue is then 0.
+func TestLaplacianEigsIsolatedDefault(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	g := disconnectedGraph(rng, true)
+	n := g.Nodes()
+	iso := g.Isolated()
+	require.NotEmpty(t, iso)
+	// Reference: D^{-1/2}(D − W)D^{-1/2} with 1/√0 := 0, entry by entry.
+	ref := mat.NewSymDense(n, nil)
+	inv := make([]float64, n)
+	for i := 0; i < n; i++ {
+		if d := g.Degree(i); d > 0 {
+			inv[i] = 1 / math.Sqrt(d)
+		}
+	}
+	for i := 0; i < n; i++ {
+		ref.SetSym(i, i, g.Degree(i)*inv[i]*inv[i])
+		cols, ws := g.Row(i)
+		for k, j := range cols {
+			if int(j) > i {
+				ref.SetSym(i, int(j), -inv[i]*ws[k]*inv[j])
+			}
+		}
+	}
+	var es mat.EigenSym
+	require.True(t, es.Factorize(ref, false))
+	want := es.Values(nil)
+	_, comps := g.Components()
+	k := comps + 6
+	for _, kind := range []laplacian.Kind{laplacian.Symmetric, laplacian.RandomWalk} {
+		r, err := LaplacianEigs(context.Background(), g, kind, laplacian.Options{}, k, Settings{Tol: solveTol})
+		require.NoError(t, err, "%v", kind)
+		require.InDeltaSlice(t, want[:k], r.Values, valueTol, "%v", kind)
+		for j := 0; j < comps; j++ {
+			require.Zero(t, r.Values[j])
+		}
+		for j, v := range mat.Col(nil, 0, r.Vectors) {
+			require.False(t, math.IsNaN(v), "vector entry %d", j)
+		}
+	}
+}
+
+// TestLaplacianEigsManyPairs asks for most of the spectrum of a component
+// above the small dense size: the dense path answers, matching the dense
+// reference; above DenseEigsMaxNodes the request is refused at once.
+func TestLaplacianEigsManyPairs(t *testing.T) {
+	g := gridGraph(15, 15) // 225 nodes, one component
+	n := g.Nodes()
+	op, err := laplacian.New(g, laplacian.Symmetric, laplacian.Options{})
+	require.NoError(t, err)
+	ref := denseSpectrum(t, op)
+	k := n - 5
+	r, err := LaplacianEigs(context.Background(), g, laplacian.Symmetric, laplacian.Options{}, k, Settings{Tol: solveTol})
+	require.NoError(t, err)
+	require.InDeltaSlice(t, ref[:k], r.Values, valueTol)
+
+	big := gridGraph(50, 50) // 2500 nodes
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_, err = LaplacianEigs(ctx, big, laplacian.Symmetric, laplacian.Options{}, 1000, Settings{})
+	require.ErrorContains(t, err, "DenseEigsMaxNodes = 2048")
+	require.ErrorContains(t, err, "ask for k ≤ 625")
 }

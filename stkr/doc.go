@@ -95,5 +95,15 @@
 // split's test nodes into chunks of round(p_test·N), one partition per
 // chunk, so that every test node is scored while only p_test of the graph
 // is hidden at a time: the low-noise estimate of the protocol's test
-// accuracy (BENCHMARKS.md, stkr).
+// accuracy (BENCHMARKS.md, stkr). ChooseSplit runs all of it on one split
+// (one partition, or one per chunk) and sums the test counts.
+//
+// # Without a split
+//
+// ChooseCV is the protocol for real use: fit on every labelled node and
+// predict every other one, with the hyperparameters chosen by seeded
+// stratified k-fold cross-validation over the labelled nodes (transductive,
+// pooled held-out accuracy, the first best candidate on ties). Normalize
+// turns the scores into class probabilities (clipped at zero, rows summing
+// to 1; the labelled class frequencies where no score is positive).
 package stkr

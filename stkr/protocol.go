@@ -247,6 +247,11 @@ func Prepare(task Task, part Partition, setting Setting) (*Prepared, error) {
 			return nil, fmt.Errorf("stkr: train node %d has label %d, outside [0, %d)", i, l, task.Classes)
 		}
 	}
+	// The train × Classes targets are sized by a number: at most half the
+	// classes may lack a training node (a label is not a count).
+	if distinct := len(slices.Compact(slices.Sorted(slices.Values(trainLabels(task.Labels, part.Train))))); task.Classes > 2*distinct {
+		return nil, fmt.Errorf("stkr: task has %d classes but its %d training nodes have %d distinct labels: at most half the classes may have no training node (number the classes 0..C−1)", task.Classes, len(part.Train), distinct)
+	}
 	p := &Prepared{Setting: setting, labels: task.Labels, val: part.Val, test: part.Test}
 	counts := make([]int, task.Classes)
 	p.y = mat.NewDense(len(part.Train), task.Classes, nil)
@@ -517,4 +522,13 @@ func Choose(ctx context.Context, task Task, part Partition, setting Setting, can
 	o.ValAccuracy = outs[best].ValAccuracy
 	c.Final, c.Visible, c.Refitted = o, full.Visible, true
 	return c, nil
+}
+
+// trainLabels returns the labels of the training nodes.
+func trainLabels(labels, train []int) []int {
+	out := make([]int, len(train))
+	for k, i := range train {
+		out[k] = labels[i]
+	}
+	return out
 }

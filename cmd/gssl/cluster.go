@@ -9,18 +9,19 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gssl/gssl/eval"
+	"github.com/gssl/gssl/laplacian"
 	"github.com/gssl/gssl/spectral"
 )
 
 type clusterOptions struct {
-	Data     string // node folder, Matrix Market file or edge list
-	Labels   string // optional labels file for graphs given as files
-	K        int    // clusters (0: the number of classes)
-	Restarts int    // k-means restarts
+	In       nodeInput // the graph and optional labels (nothing: the embedded Cora)
+	Clusters int       // clusters (0: the number of classes)
+	Restarts int       // k-means restarts
 	Tol      float64
 	Seed     uint64
 	Isolated string
-	LCC      bool // restrict to the largest connected component
+	LCC      bool   // restrict to the largest connected component
+	Out      string // cluster of every node, "" for none
 	JSON     bool
 }
 
@@ -34,27 +35,31 @@ func newClusterCommand(g *globals) *cobra.Command {
 		Long: `cluster partitions the nodes of a graph into k clusters by the algorithm of Ng,
 Jordan & Weiss (2001): the k eigenvectors of D^-1/2 W D^-1/2 for its largest
 eigenvalues, rows scaled to unit length, k-means with k-means++ seeds and --restarts
-restarts. It reports the adjusted Rand index of the clusters against the class labels
-(nodes with label −1 are left out of the score). --data takes a node folder (labels
-from labels.txt), a Matrix Market file or an edge list (labels from --labels).`,
+restarts. With labels it reports the adjusted Rand index of the clusters against the
+classes (unlabelled nodes are left out of the score).
+
+The graph comes from --data DIR or --edges FILE (with --labels FILE); without
+either, the Cora embedded in gssl. On a graph with c components the first c
+eigenvectors only mark components: --lcc clusters the largest one (the other nodes
+get no cluster). --out FILE writes one row per node: its id and its cluster.`,
+		Example: `  gssl cluster --lcc
+  gssl cluster --edges edges.csv --clusters 5 --out clusters.csv`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			opts.JSON = g.JSON
-			if opts.Data == "" {
-				opts.Data = defaultCora()
-			}
 			return runCluster(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.Data, "data", "", "node folder, Matrix Market file or edge list (default testdata/cora)")
-	f.StringVar(&opts.Labels, "labels", "", "file of one label per node (−1: unknown), for graphs given as files")
-	f.IntVar(&opts.K, "k", 0, "number of clusters (0: the number of classes)")
+	opts.In.addFlags(f)
+	f.IntVar(&opts.Clusters, "clusters", 0, "number of clusters (0: the number of classes)")
+	renamedFlag(cmd, "k", "clusters")
 	f.IntVar(&opts.Restarts, "restarts", 10, "k-means++ restarts")
-	f.Float64Var(&opts.Tol, "tol", 0, "eigenpair residual tolerance (0: 1e-10)")
+	f.Float64Var(&opts.Tol, "tol", 0, "eigenpair residual tolerance in (0, 1) (0: 1e-10)")
 	f.Uint64Var(&opts.Seed, "seed", 0, "seed of the eigensolver and of k-means")
 	f.StringVar(&opts.Isolated, "isolated", "error", "nodes of degree 0: error, or zero (D^-1/2 := 0)")
-	f.BoolVar(&opts.LCC, "lcc", true, "work on the largest connected component (on a graph with c components the first c eigenvectors only mark components)")
+	f.BoolVar(&opts.LCC, "lcc", false, "work on the largest connected component (the other nodes get no cluster)")
+	f.StringVar(&opts.Out, "out", "", "write one row per node (id, cluster): CSV, or JSON Lines for .jsonl/.ndjson")
 	return cmd
 }
 
@@ -68,54 +73,54 @@ type clusterResult struct {
 	Clusters    int       `json:"clusters"`
 	Classes     int       `json:"classes"`
 	ARI         any       `json:"ari"`
+	ARIReason   string    `json:"ari_reason,omitempty"`
 	Scored      int       `json:"scored_nodes"`
 	Sizes       []int     `json:"sizes"`
 	Eigenvalues []float64 `json:"eigenvalues"`
 	Inertia     float64   `json:"inertia"`
+	Out         string    `json:"out,omitempty"`
+	Notes       []string  `json:"notes,omitempty"`
 	Seconds     float64   `json:"seconds"`
 	LoadSeconds float64   `json:"load_seconds"`
 }
 
 func runCluster(ctx context.Context, opts clusterOptions, stdout, stderr io.Writer) error {
-	if opts.K < 0 {
-		return fmt.Errorf("--k %d is invalid: it must be ≥ 1 (0: the number of classes)", opts.K)
-	}
-	if opts.Restarts < 1 {
-		return fmt.Errorf("--restarts %d is invalid: it must be ≥ 1", opts.Restarts)
-	}
-	iso, err := isolatedPolicy(opts.Isolated)
+	iso, err := opts.check()
 	if err != nil {
-		return err
+		return fmt.Errorf("cluster: %w", err)
 	}
 	loadStart := timeNow()
-	data, err := loadGraphData(opts.Data, opts.Labels)
+	all, err := opts.In.load(ctx, stderr)
 	if err != nil {
-		return err
+		return fmt.Errorf("cluster: %w", err)
 	}
-	res := clusterResult{Data: opts.Data, Nodes: data.graph.Nodes(), Clusters: opts.K, LoadSeconds: seconds(loadStart)}
-	_, res.Components = data.graph.Components()
-	res.LCC, res.Used = opts.LCC, res.Nodes
-	if opts.LCC {
-		if res.Used, err = data.largestComponent(); err != nil {
-			return err
-		}
+	defer all.Close()
+	res := clusterResult{Data: opts.In.source(), Nodes: all.Graph.Nodes(), Clusters: opts.Clusters, Classes: all.Classes, LoadSeconds: seconds(loadStart)}
+	ds, orig, err := componentView(all, opts.LCC)
+	if err != nil {
+		return fmt.Errorf("cluster: %w", err)
 	}
-	for _, l := range data.labels {
-		res.Classes = max(res.Classes, l+1)
-	}
+	_, res.Components = all.Graph.Components()
+	res.LCC, res.Used = opts.LCC, ds.Graph.Nodes()
 	if res.Clusters == 0 {
 		if res.Classes == 0 {
-			return errors.New("--k is needed: the data set has no labels to take the number of classes from")
+			return errors.New("cluster: --clusters is needed: the data set has no labels to take the number of classes from")
 		}
 		res.Clusters = res.Classes
 	}
-	logf(stderr, "cluster: %s: %d nodes, %d components, using %d nodes; %d clusters", opts.Data, res.Nodes, res.Components, res.Used, res.Clusters)
+	if res.Clusters > res.Used {
+		return fmt.Errorf("cluster: --clusters %d is invalid: it must be in [1, %d] (the number of nodes)", res.Clusters, res.Used)
+	}
+	if !opts.LCC && res.Components > 1 {
+		res.Notes = append(res.Notes, fmt.Sprintf("the graph has %d connected components, and the first eigenvectors only mark them; --lcc clusters the largest", res.Components))
+	}
+	logf(stderr, "cluster: %s: %d nodes, %d components, using %d nodes; %d clusters", res.Data, res.Nodes, res.Components, res.Used, res.Clusters)
 	start := timeNow()
 	sc := &spectral.SpectralClustering{Clusters: res.Clusters, Isolated: iso,
 		Eigen:  spectral.Settings{Tol: opts.Tol, Seed: opts.Seed},
 		KMeans: spectral.KMeansSettings{Restarts: opts.Restarts, Seed: opts.Seed}}
-	if err := sc.Fit(ctx, data.graph); err != nil {
-		return err
+	if err := sc.Fit(ctx, ds.Graph); err != nil {
+		return fmt.Errorf("cluster: %w", flagError(err))
 	}
 	res.Seconds = seconds(start)
 	res.Eigenvalues, res.Inertia = sc.Eigenvalues(), sc.Inertia()
@@ -123,27 +128,41 @@ func runCluster(ctx context.Context, opts clusterOptions, stdout, stderr io.Writ
 	for _, c := range sc.Labels() {
 		res.Sizes[c]++
 	}
-	if data.labels != nil {
-		var pred, truth []int
-		for i, l := range data.labels {
-			if l >= 0 {
-				pred = append(pred, sc.Labels()[i])
-				truth = append(truth, l)
-			}
+	var pred, truth []int
+	for i, l := range ds.Labels {
+		if l >= 0 {
+			pred, truth = append(pred, sc.Labels()[i]), append(truth, l)
 		}
-		res.Scored = len(truth)
-		ari, err := eval.AdjustedRandIndex(pred, truth)
-		if err != nil {
-			return err
-		}
+	}
+	res.Scored = len(truth)
+	if ari, err := eval.AdjustedRandIndex(pred, truth); err == nil && len(truth) > 0 {
 		res.ARI = finite(ari)
 	}
-	return report(stdout, opts.JSON, res, func(w io.Writer) {
-		fmt.Fprintf(w, "%s: %d nodes, %d components, %d classes; %d nodes used (largest component: %v)\n", res.Data, res.Nodes, res.Components, res.Classes, res.Used, res.LCC)
-		fmt.Fprintf(w, "spectral clustering into %d clusters, sizes %v\n", res.Clusters, res.Sizes)
-		if res.ARI != nil {
-			fmt.Fprintf(w, "adjusted Rand index %.4f (%d labelled nodes)\n", res.ARI, res.Scored)
+	if res.ARI == nil {
+		res.ARIReason = "no labelled node to score (give --labels), or the score is undefined"
+	}
+	if opts.Out != "" {
+		if err := writeClusters(opts.Out, all, sc.Labels(), orig); err != nil {
+			return fmt.Errorf("cluster: %w", err)
 		}
-		fmt.Fprintf(w, "%.3f s (load %.3f s)\n", res.Seconds, res.LoadSeconds)
-	})
+		res.Out = opts.Out
+	}
+	return report(stdout, opts.JSON, res, func(w io.Writer) { printCluster(w, res) })
+}
+
+// check validates the flags that need no data.
+func (opts clusterOptions) check() (laplacian.IsolatedPolicy, error) {
+	if opts.Clusters < 0 {
+		return 0, fmt.Errorf("--clusters %d is invalid: it must be ≥ 1 (0: the number of classes)", opts.Clusters)
+	}
+	if opts.Restarts < 1 {
+		return 0, fmt.Errorf("--restarts %d is invalid: it must be ≥ 1", opts.Restarts)
+	}
+	if err := checkTol(opts.Tol); err != nil {
+		return 0, err
+	}
+	if err := checkOutPath("out", opts.Out); err != nil {
+		return 0, err
+	}
+	return isolatedPolicy(opts.Isolated)
 }

@@ -40,9 +40,9 @@ func writePlanted(t *testing.T, c, s int) string {
 func TestClusterPlantedPartitionARI(t *testing.T) {
 	dir := writePlanted(t, 3, 80)
 	var out, errw bytes.Buffer
-	require.NoError(t, runCluster(context.Background(), clusterOptions{Data: dir, Restarts: 10, Isolated: "error", LCC: true, JSON: true}, &out, &errw))
+	require.NoError(t, runCluster(context.Background(), clusterOptions{In: nodeInput{Data: dir}, Restarts: 10, Isolated: "error", LCC: true, JSON: true}, &out, &errw))
 	obj := decodeOne(t, out.Bytes())
-	assert.Equal(t, 3.0, obj["clusters"]) // --k defaults to the number of classes
+	assert.Equal(t, 3.0, obj["clusters"]) // --clusters defaults to the number of classes
 	assert.Equal(t, 1.0, obj["ari"])      // the planted blocks are recovered exactly
 	assert.Equal(t, []float64{80, 80, 80}, floatsOf(t, obj["sizes"]))
 	assert.Contains(t, obj, "seconds")
@@ -50,7 +50,7 @@ func TestClusterPlantedPartitionARI(t *testing.T) {
 
 func TestClusterCora(t *testing.T) {
 	var out, errw bytes.Buffer
-	require.NoError(t, runCluster(context.Background(), clusterOptions{Data: coraDir, Restarts: 10, Isolated: "error", LCC: true, JSON: true}, &out, &errw))
+	require.NoError(t, runCluster(context.Background(), clusterOptions{In: nodeInput{Data: coraDir}, Restarts: 10, Isolated: "error", LCC: true, JSON: true}, &out, &errw))
 	obj := decodeOne(t, out.Bytes())
 	assert.Equal(t, 7.0, obj["clusters"])
 	assert.Equal(t, 2485.0, obj["scored_nodes"])
@@ -63,8 +63,8 @@ func TestClusterCora(t *testing.T) {
 	}
 	assert.Equal(t, 2485.0, sum)
 
-	assert.ErrorContains(t, runCluster(context.Background(), clusterOptions{Data: coraDir, K: -1, Restarts: 1, Isolated: "error"}, &out, &errw), "--k -1 is invalid")
-	assert.ErrorContains(t, runCluster(context.Background(), clusterOptions{Data: coraDir, Restarts: 0, Isolated: "error"}, &out, &errw), "--restarts 0 is invalid")
+	assert.ErrorContains(t, runCluster(context.Background(), clusterOptions{In: nodeInput{Data: coraDir}, Clusters: -1, Restarts: 1, Isolated: "error"}, &out, &errw), "--clusters -1 is invalid")
+	assert.ErrorContains(t, runCluster(context.Background(), clusterOptions{In: nodeInput{Data: coraDir}, Restarts: 0, Isolated: "error"}, &out, &errw), "--restarts 0 is invalid")
 	p := writeCycle(t, 50)
-	assert.ErrorContains(t, runCluster(context.Background(), clusterOptions{Data: p, Restarts: 1, Isolated: "error"}, &out, &errw), "--k is needed")
+	assert.ErrorContains(t, runCluster(context.Background(), clusterOptions{In: nodeInput{Data: p}, Restarts: 1, Isolated: "error"}, &out, &errw), "--clusters is needed")
 }

@@ -1,34 +1,30 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"strconv"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/gssl/gssl/graph"
 	"github.com/gssl/gssl/laplacian"
-	"github.com/gssl/gssl/loaders"
 	"github.com/gssl/gssl/spectral"
 )
 
 type eigsOptions struct {
-	Data      string  // node folder, Matrix Market file or edge list
-	K         int     // eigenpairs
-	Laplacian string  // sym, rw or un
-	Tol       float64 // residual tolerance (0: spectral.DefaultTol)
-	Block     int     // block size (0: default)
-	Basis     int     // active basis size (0: default)
-	Filter    int     // Chebyshev filter degree (0: automatic, 1: none)
-	Method    string  // auto, block or single
+	In        nodeInput // the graph (nothing: the embedded Cora)
+	K         int       // eigenpairs
+	Laplacian string    // sym, rw or un
+	Tol       float64   // residual tolerance (0: spectral.DefaultTol)
+	Block     int       // block size (0: default)
+	Basis     int       // active basis size (0: default)
+	Filter    int       // Chebyshev filter degree (0: automatic, 1: none)
+	Method    string    // auto, block or single
 	Seed      uint64
 	Isolated  string // error or zero
+	Out       string // eigenvectors file, "" for none
 	JSON      bool
 }
 
@@ -43,23 +39,22 @@ func newEigsCommand(g *globals) *cobra.Command {
 (rw) or unnormalised (un) Laplacian of a graph and reports the eigenvalues, the
 largest residual ‖Lv − λv‖ (the D-norm residual for rw) and the time of the solve.
 
---data takes a node-classification folder (edges.txt, labels.txt, …), a Matrix Market
-file (.mtx) or an edge list; the default is the embedded Cora (testdata/cora). Each
+The graph comes from --data DIR or --edges FILE (an edge table or a Matrix Market
+file); without either, the Cora embedded in gssl. --out FILE writes one row per
+node: its id and its coordinates v1..vK in the eigenvectors. Each
 connected component is solved on its own, so a graph with c components reports the
 eigenvalue 0 exactly c times (78 on Cora) when K allows. Nodes of degree 0 are an error
 unless --isolated zero (D^{-1/2} := 0: eigenvalue 1 of L_sym and L_rw).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			opts.JSON = g.JSON
-			if opts.Data == "" {
-				opts.Data = defaultCora()
-			}
 			return runEigs(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.Data, "data", "", "node folder, Matrix Market file or edge list (default testdata/cora)")
-	f.IntVar(&opts.K, "k", 10, "number of eigenpairs")
+	opts.In.addFlags(f)
+	f.IntVar(&opts.K, "eigenpairs", 10, "number of eigenpairs K ≥ 1")
+	renamedFlag(cmd, "k", "eigenpairs")
 	f.StringVar(&opts.Laplacian, "laplacian", "sym", "sym (I − D^-1/2 W D^-1/2), rw (I − D^-1 W) or un (D − W)")
 	f.Float64Var(&opts.Tol, "tol", 0, "residual tolerance per pair, relative to ‖L‖ (0: 1e-10)")
 	f.IntVar(&opts.Block, "block", 0, "Lanczos block size (0: min(k, 4))")
@@ -68,6 +63,7 @@ unless --isolated zero (D^{-1/2} := 0: eigenvalue 1 of L_sym and L_rw).`,
 	f.StringVar(&opts.Method, "method", "auto", "Lanczos variant: auto (single-vector on components of ≥ 5000 nodes unless nnz/n < 8 and k > 64), block, or single")
 	f.Uint64Var(&opts.Seed, "seed", 0, "seed of the random start block")
 	f.StringVar(&opts.Isolated, "isolated", "error", "nodes of degree 0: error, or zero (D^-1/2 := 0)")
+	f.StringVar(&opts.Out, "out", "", "write one row per node (id, v1..vK): CSV, or JSON Lines for .jsonl/.ndjson")
 	return cmd
 }
 
@@ -79,7 +75,7 @@ type eigsResult struct {
 	Components    int       `json:"components"`
 	Isolated      int       `json:"isolated"`
 	Laplacian     string    `json:"laplacian"`
-	K             int       `json:"k"`
+	K             int       `json:"eigenpairs"`
 	Tol           float64   `json:"tol"`
 	Eigenvalues   []float64 `json:"eigenvalues"`
 	Residuals     []float64 `json:"residuals"`
@@ -91,9 +87,13 @@ type eigsResult struct {
 	Seconds       float64   `json:"seconds"`
 	LoadSeconds   float64   `json:"load_seconds"`
 	PeakRSSMB     any       `json:"peak_rss_mb"`
+	Out           string    `json:"out,omitempty"`
 }
 
 func runEigs(ctx context.Context, opts eigsOptions, stdout, stderr io.Writer) error {
+	if err := opts.check(); err != nil {
+		return fmt.Errorf("eigs: %w", err)
+	}
 	kind, err := eigsKind(opts.Laplacian)
 	if err != nil {
 		return err
@@ -107,17 +107,21 @@ func runEigs(ctx context.Context, opts eigsOptions, stdout, stderr io.Writer) er
 		return err
 	}
 	loadStart := timeNow()
-	data, err := loadGraphData(opts.Data, "")
+	ds, err := opts.In.load(ctx, stderr)
 	if err != nil {
-		return err
+		return fmt.Errorf("eigs: %w", err)
 	}
-	g := data.graph
-	res := eigsResult{Data: opts.Data, Nodes: g.Nodes(), Edges: g.Edges(), Isolated: len(g.Isolated()), Laplacian: opts.Laplacian, K: opts.K, Tol: opts.Tol, LoadSeconds: seconds(loadStart)}
+	defer ds.Close()
+	g := ds.Graph
+	if opts.K > g.Nodes() {
+		return fmt.Errorf("eigs: --eigenpairs %d is invalid: it must be in [1, %d] (the number of nodes)", opts.K, g.Nodes())
+	}
+	res := eigsResult{Data: opts.In.source(), Nodes: g.Nodes(), Edges: g.Edges(), Isolated: len(g.Isolated()), Laplacian: opts.Laplacian, K: opts.K, Tol: opts.Tol, LoadSeconds: seconds(loadStart)}
 	_, res.Components = g.Components()
 	if res.Tol == 0 {
 		res.Tol = spectral.DefaultTol
 	}
-	logf(stderr, "eigs: %s: %d nodes, %d edges, %d components; %d smallest eigenpairs of L_%s", opts.Data, res.Nodes, res.Edges, res.Components, opts.K, opts.Laplacian)
+	logf(stderr, "eigs: %s: %d nodes, %d edges, %d components; %d smallest eigenpairs of L_%s", res.Data, res.Nodes, res.Edges, res.Components, opts.K, opts.Laplacian)
 	bar := newProgress(stderr, opts.K, "eigenpairs")
 	settings := spectral.Settings{Tol: opts.Tol, BlockSize: opts.Block, BasisSize: opts.Basis, FilterDegree: opts.Filter, Seed: opts.Seed, Method: method,
 		Progress: func(s spectral.Status) { bar.Describe(fmt.Sprintf("restart %d, %d products", s.Restarts, s.MatVecs)) }}
@@ -128,7 +132,7 @@ func runEigs(ctx context.Context, opts eigsOptions, stdout, stderr io.Writer) er
 	res.PeakRSSMB = peakRSSMB()
 	bar.Finish()
 	if err != nil {
-		return err
+		return fmt.Errorf("eigs: %w", flagError(err))
 	}
 	res.Eigenvalues, res.Residuals = r.Values, r.Residuals
 	res.MaxResidual, res.Restarts, res.MatVecs = r.MaxResidual(), r.Restarts, r.MatVecs
@@ -138,6 +142,12 @@ func runEigs(ctx context.Context, opts eigsOptions, stdout, stderr io.Writer) er
 		}
 	}
 	res.Orthogonality = orthogonality(r, kind, g)
+	if opts.Out != "" {
+		if err := writeVectors(opts.Out, ds, r.Vectors, "v", nil); err != nil {
+			return fmt.Errorf("eigs: %w", err)
+		}
+		res.Out = opts.Out
+	}
 	return report(stdout, opts.JSON, res, func(w io.Writer) {
 		fmt.Fprintf(w, "%s: %d nodes, %d edges, %d components\n", res.Data, res.Nodes, res.Edges, res.Components)
 		fmt.Fprintf(w, "%d smallest eigenvalues of L_%s (%d zero):\n", res.K, res.Laplacian, res.ZeroFound)
@@ -147,6 +157,25 @@ func runEigs(ctx context.Context, opts eigsOptions, stdout, stderr io.Writer) er
 		fmt.Fprintf(w, "max residual %.3g (tolerance %.3g), orthogonality %.3g\n", res.MaxResidual, res.Tol, res.Orthogonality)
 		fmt.Fprintf(w, "%.3f s (%d restarts, %d products), load %.3f s\n", res.Seconds, res.Restarts, res.MatVecs, res.LoadSeconds)
 	})
+}
+
+// check validates the numeric flags and the output file.
+func (opts eigsOptions) check() error {
+	if opts.K < 1 {
+		return fmt.Errorf("--eigenpairs %d is invalid: it must be ≥ 1", opts.K)
+	}
+	for _, v := range []struct {
+		name string
+		v    int
+	}{{"block", opts.Block}, {"basis", opts.Basis}, {"filter-degree", opts.Filter}} {
+		if v.v < 0 {
+			return fmt.Errorf("--%s %d is invalid: it must be ≥ 0 (0: automatic)", v.name, v.v)
+		}
+	}
+	if err := checkTol(opts.Tol); err != nil {
+		return err
+	}
+	return checkOutPath("out", opts.Out)
 }
 
 // orthogonality returns max |VᵀMV − I| (M = D for rw, I otherwise).
@@ -183,108 +212,6 @@ func eigsKind(s string) (laplacian.Kind, error) {
 		return laplacian.Unnormalized, nil
 	}
 	return 0, fmt.Errorf("--laplacian %q is invalid: use sym, rw or un", s)
-}
-
-func isolatedPolicy(s string) (laplacian.IsolatedPolicy, error) {
-	switch s {
-	case "error":
-		return laplacian.IsolatedError, nil
-	case "zero":
-		return laplacian.IsolatedZero, nil
-	}
-	return 0, fmt.Errorf("--isolated %q is invalid: use error or zero", s)
-}
-
-// graphData is a graph with optional node labels (−1: unknown).
-type graphData struct {
-	graph  *graph.CSR
-	labels []int
-}
-
-// loadGraphData reads a node-classification folder (with its labels), a
-// Matrix Market file or an edge list; labelsPath, when set, names a file of
-// one integer label per node (−1 for unknown).
-func loadGraphData(path, labelsPath string) (*graphData, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	var d graphData
-	switch {
-	case st.IsDir():
-		ds, err := loaders.LoadNodeDataset(path)
-		if err != nil {
-			return nil, err
-		}
-		d.graph, d.labels = ds.Graph, ds.Labels
-	case strings.HasSuffix(strings.TrimSuffix(strings.ToLower(path), ".gz"), ".mtx"):
-		if d.graph, err = loaders.ReadMatrixMarket(path, graph.Options{SelfLoops: graph.SelfLoopDrop}); err != nil {
-			return nil, err
-		}
-	default:
-		if d.graph, err = loaders.ReadEdgeList(path, 0, loaders.NodeGraphOptions()); err != nil {
-			return nil, err
-		}
-	}
-	if labelsPath != "" {
-		if d.labels, err = readLabels(labelsPath, d.graph.Nodes()); err != nil {
-			return nil, err
-		}
-	}
-	return &d, nil
-}
-
-// largestComponent restricts d to its largest connected component (the
-// first on ties); it returns the number of nodes kept.
-func (d *graphData) largestComponent() (int, error) {
-	sub, err := d.graph.LargestComponent()
-	if err != nil {
-		return 0, err
-	}
-	d.graph = sub.CSR
-	if d.labels != nil {
-		l := make([]int, len(sub.Original))
-		for t, i := range sub.Original {
-			l[t] = d.labels[i]
-		}
-		d.labels = l
-	}
-	return len(sub.Original), nil
-}
-
-// readLabels reads one integer label per line (≥ 0, or −1 for unknown),
-// exactly n lines; '#' starts a comment.
-func readLabels(path string, n int) ([]int, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var labels []int
-	sc := bufio.NewScanner(f)
-	line := 0
-	for sc.Scan() {
-		line++
-		s := strings.TrimSpace(sc.Text())
-		if i := strings.IndexByte(s, '#'); i >= 0 {
-			s = strings.TrimSpace(s[:i])
-		}
-		if s == "" {
-			continue
-		}
-		v, err := strconv.Atoi(s)
-		if err != nil || v < -1 {
-			return nil, fmt.Errorf("%s:%d: label %q is invalid: want an integer ≥ −1", path, line, s)
-		}
-		labels = append(labels, v)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if len(labels) != n {
-		return nil, fmt.Errorf("%s: %d labels for a graph of %d nodes", path, len(labels), n)
-	}
-	return labels, nil
 }
 
 // eigsMethod parses --method.

@@ -2,13 +2,10 @@ package main
 
 import (
 	"context"
-	"encoding/csv"
 	"fmt"
 	"image/color"
 	"io"
-	"os"
 	"path/filepath"
-	"strconv"
 
 	"github.com/spf13/cobra"
 	"gonum.org/v1/gonum/mat"
@@ -18,15 +15,16 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/gssl/gssl/laplacian"
+	"github.com/gssl/gssl/loaders"
 	"github.com/gssl/gssl/spectral"
 )
 
 type embedOptions struct {
-	Data     string // node folder, Matrix Market file or edge list
-	Labels   string // optional labels file (one per node) for graphs without labels
+	In       nodeInput // the graph and optional labels (nothing: the embedded Cora)
 	Dim      int
 	Plot     string // PNG/SVG/PDF file of the first two coordinates, coloured by class
-	Out      string // CSV file of the coordinates
+	Out      string // coordinates of every node
 	Tol      float64
 	Seed     uint64
 	Isolated string
@@ -45,28 +43,27 @@ func newEmbedCommand(g *globals) *cobra.Command {
 eigenvectors of L_rw = I − D^-1 W for the smallest eigenvalues after the trivial
 one, D-orthonormal, as coordinates in R^dim. --plot draws the first two coordinates
 (the only one for --dim 1, against the node index) coloured by class (gonum/plot;
-the format follows the extension: .png, .svg, .pdf). --out writes the coordinates as
-CSV (node, label, x1, …). --data takes a node folder (labels from labels.txt), a
-Matrix Market file or an edge list (labels from --labels).`,
+the format follows the extension: .png, .svg, .pdf). --out FILE writes one row per
+node: its id, its class (when labelled) and x1..x<dim> (CSV, or JSON Lines for
+.jsonl/.ndjson). The graph comes from --data DIR or --edges FILE (with --labels
+FILE); without either, the Cora embedded in gssl. On a graph with c components the
+first c coordinates only mark components: --lcc embeds the largest one (the other
+nodes get empty coordinates).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			opts.JSON = g.JSON
-			if opts.Data == "" {
-				opts.Data = defaultCora()
-			}
 			return runEmbed(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.Data, "data", "", "node folder, Matrix Market file or edge list (default testdata/cora)")
-	f.StringVar(&opts.Labels, "labels", "", "file of one label per node (−1: unknown), for graphs given as files")
-	f.IntVar(&opts.Dim, "dim", 2, "embedding dimension")
+	opts.In.addFlags(f)
+	f.IntVar(&opts.Dim, "dim", 2, "embedding dimension ≥ 1")
 	f.StringVar(&opts.Plot, "plot", "", "image of the first two coordinates coloured by class (.png, .svg or .pdf)")
-	f.StringVar(&opts.Out, "out", "", "CSV file of the coordinates")
+	f.StringVar(&opts.Out, "out", "", "write one row per node (id, label, x1..): CSV, or JSON Lines for .jsonl/.ndjson")
 	f.Float64Var(&opts.Tol, "tol", 0, "eigenpair residual tolerance (0: 1e-10)")
 	f.Uint64Var(&opts.Seed, "seed", 0, "seed of the eigensolver's start block")
 	f.StringVar(&opts.Isolated, "isolated", "error", "nodes of degree 0: error, or zero (D^-1/2 := 0)")
-	f.BoolVar(&opts.LCC, "lcc", true, "work on the largest connected component (on a graph with c components the first c eigenvectors only mark components)")
+	f.BoolVar(&opts.LCC, "lcc", false, "work on the largest connected component (on a graph with c components the first c eigenvectors only mark components)")
 	return cmd
 }
 
@@ -82,57 +79,65 @@ type embedResult struct {
 	Classes     int       `json:"classes"`
 	Plot        string    `json:"plot,omitempty"`
 	Out         string    `json:"out,omitempty"`
+	Notes       []string  `json:"notes,omitempty"`
 	Seconds     float64   `json:"seconds"`
 	LoadSeconds float64   `json:"load_seconds"`
 }
 
 func runEmbed(ctx context.Context, opts embedOptions, stdout, stderr io.Writer) error {
-	if opts.Dim < 1 {
-		return fmt.Errorf("--dim %d is invalid: it must be ≥ 1", opts.Dim)
-	}
-	iso, err := isolatedPolicy(opts.Isolated)
+	iso, err := opts.check()
 	if err != nil {
-		return err
+		return fmt.Errorf("embed: %w", err)
 	}
 	loadStart := timeNow()
-	data, err := loadGraphData(opts.Data, opts.Labels)
+	all, err := opts.In.load(ctx, stderr)
 	if err != nil {
-		return err
+		return fmt.Errorf("embed: %w", err)
 	}
-	res := embedResult{Data: opts.Data, Nodes: data.graph.Nodes(), Dim: opts.Dim, Plot: opts.Plot, Out: opts.Out, LoadSeconds: seconds(loadStart)}
-	_, res.Components = data.graph.Components()
-	res.LCC, res.Used = opts.LCC, res.Nodes
-	if opts.LCC {
-		if res.Used, err = data.largestComponent(); err != nil {
-			return err
-		}
+	defer all.Close()
+	ds, orig, err := componentView(all, opts.LCC)
+	if err != nil {
+		return fmt.Errorf("embed: %w", err)
 	}
-	for _, l := range data.labels {
-		res.Classes = max(res.Classes, l+1)
+	res := embedResult{Data: opts.In.source(), Nodes: all.Graph.Nodes(), Dim: opts.Dim, Plot: opts.Plot, Out: opts.Out, Classes: all.Classes, LoadSeconds: seconds(loadStart)}
+	_, res.Components = all.Graph.Components()
+	res.LCC, res.Used = opts.LCC, ds.Graph.Nodes()
+	if opts.Dim >= res.Used {
+		return fmt.Errorf("embed: --dim %d is invalid: it must be in [1, %d) for %d nodes (the trivial eigenvector is dropped)", opts.Dim, res.Used, res.Used)
 	}
-	logf(stderr, "embed: %s: %d nodes, %d components, using %d nodes; Laplacian eigenmap in %d dimensions", opts.Data, res.Nodes, res.Components, res.Used, opts.Dim)
+	if !opts.LCC && res.Components > 1 {
+		res.Notes = append(res.Notes, fmt.Sprintf("the graph has %d connected components, and the first coordinates only mark them; --lcc embeds the largest", res.Components))
+	}
+	logf(stderr, "embed: %s: %d nodes, %d components, using %d nodes; Laplacian eigenmap in %d dimensions", res.Data, res.Nodes, res.Components, res.Used, opts.Dim)
 	start := timeNow()
 	e := &spectral.LaplacianEigenmap{Dim: opts.Dim, Isolated: iso, Eigen: spectral.Settings{Tol: opts.Tol, Seed: opts.Seed}}
-	if err := e.Fit(ctx, data.graph); err != nil {
-		return err
+	if err := e.Fit(ctx, ds.Graph); err != nil {
+		return fmt.Errorf("embed: %w", flagError(err))
 	}
 	res.Seconds = seconds(start)
 	res.Eigenvalues = e.Eigenvalues()
 	if opts.Plot != "" {
-		if err := plotEmbedding(opts.Plot, opts.Data, e.Coordinates(), data.labels); err != nil {
-			return err
+		if err := plotEmbedding(opts.Plot, res.Data, e.Coordinates(), ds); err != nil {
+			return fmt.Errorf("embed: %w", err)
 		}
-		logf(stderr, "embed: wrote %s", opts.Plot)
 	}
 	if opts.Out != "" {
-		if err := writeCoordinates(opts.Out, e.Coordinates(), data.labels); err != nil {
-			return err
+		label := column{name: "label", value: func(node, _ int) any {
+			if l := labelOf(all, node); l >= 0 {
+				return className(all, l)
+			}
+			return nil
+		}}
+		if err := writeVectors(opts.Out, all, e.Coordinates(), "x", orig, label); err != nil {
+			return fmt.Errorf("embed: %w", err)
 		}
-		logf(stderr, "embed: wrote %s", opts.Out)
 	}
 	return report(stdout, opts.JSON, res, func(w io.Writer) {
 		fmt.Fprintf(w, "%s: %d nodes, %d components, %d classes; %d nodes used (largest component: %v)\n", res.Data, res.Nodes, res.Components, res.Classes, res.Used, res.LCC)
 		fmt.Fprintf(w, "Laplacian eigenmap in %d dimensions, eigenvalues of L_rw %.6g\n", res.Dim, res.Eigenvalues)
+		for _, n := range res.Notes {
+			fmt.Fprintf(w, "note: %s\n", n)
+		}
 		if res.Plot != "" {
 			fmt.Fprintf(w, "plot: %s\n", res.Plot)
 		}
@@ -143,9 +148,30 @@ func runEmbed(ctx context.Context, opts embedOptions, stdout, stderr io.Writer) 
 	})
 }
 
+// check validates the flags that need no data; a bad --plot or --out name
+// is refused before anything is computed.
+func (opts embedOptions) check() (laplacian.IsolatedPolicy, error) {
+	if opts.Dim < 1 {
+		return 0, fmt.Errorf("--dim %d is invalid: it must be ≥ 1", opts.Dim)
+	}
+	if err := checkTol(opts.Tol); err != nil {
+		return 0, err
+	}
+	if opts.Plot != "" {
+		if _, err := plotFormat(opts.Plot); err != nil {
+			return 0, err
+		}
+	}
+	if err := checkOutPath("out", opts.Out); err != nil {
+		return 0, err
+	}
+	return isolatedPolicy(opts.Isolated)
+}
+
 // plotEmbedding draws the first two coordinates (or the first against the
 // node index) with one colour per class; nodes without a label are grey.
-func plotEmbedding(path, title string, x *mat.Dense, labels []int) error {
+func plotEmbedding(path, title string, x *mat.Dense, ds *loaders.NodeDataset) error {
+	labels := ds.Labels
 	n, d := x.Dims()
 	p := plot.New()
 	p.Title.Text = "Laplacian eigenmap: " + filepath.Base(title)
@@ -157,7 +183,7 @@ func plotEmbedding(path, title string, x *mat.Dense, labels []int) error {
 	var order []int
 	for i := 0; i < n; i++ {
 		c := -1
-		if labels != nil {
+		if i < len(labels) {
 			c = labels[i]
 		}
 		pt := plotter.XY{X: float64(i), Y: x.At(i, 0)}
@@ -173,7 +199,7 @@ func plotEmbedding(path, title string, x *mat.Dense, labels []int) error {
 	for _, c := range order {
 		s, err := plotter.NewScatter(groups[c])
 		if err != nil {
-			return fmt.Errorf("embed: plot: %w", err)
+			return fmt.Errorf("--plot: %w", err)
 		}
 		s.GlyphStyle.Radius = vg.Points(1.5)
 		s.GlyphStyle.Shape = draw.CircleGlyph{}
@@ -181,16 +207,24 @@ func plotEmbedding(path, title string, x *mat.Dense, labels []int) error {
 		s.GlyphStyle.Color = color.Gray{Y: 160}
 		if c >= 0 {
 			s.GlyphStyle.Color = plotutil.Color(c)
-			name = "class " + strconv.Itoa(c)
+			name = className(ds, c)
 		}
 		p.Add(s)
-		if labels != nil {
+		if len(order) > 1 || c >= 0 {
 			p.Legend.Add(name, s)
 		}
 	}
 	p.Legend.Top = true
-	if err := p.Save(7*vg.Inch, 6*vg.Inch, path); err != nil {
-		return fmt.Errorf("embed: plot: %w", err)
+	format, err := plotFormat(path)
+	if err != nil {
+		return err
+	}
+	wt, err := p.WriterTo(7*vg.Inch, 6*vg.Inch, format)
+	if err != nil {
+		return fmt.Errorf("--plot %s: %w", path, err)
+	}
+	if err := writeAtomic(path, func(w io.Writer) error { _, err := wt.WriteTo(w); return err }); err != nil {
+		return fmt.Errorf("--plot %s: %w", path, err)
 	}
 	return nil
 }
@@ -201,36 +235,4 @@ func sortInts(a []int) {
 			a[j], a[j-1] = a[j-1], a[j]
 		}
 	}
-}
-
-// writeCoordinates writes node, label, x1, … as CSV.
-func writeCoordinates(path string, x *mat.Dense, labels []int) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	w := csv.NewWriter(f)
-	n, d := x.Dims()
-	head := []string{"node", "label"}
-	for j := 0; j < d; j++ {
-		head = append(head, "x"+strconv.Itoa(j+1))
-	}
-	_ = w.Write(head)
-	for i := 0; i < n; i++ {
-		l := -1
-		if labels != nil {
-			l = labels[i]
-		}
-		rec := []string{strconv.Itoa(i), strconv.Itoa(l)}
-		for j := 0; j < d; j++ {
-			rec = append(rec, strconv.FormatFloat(x.At(i, j), 'g', 17, 64))
-		}
-		_ = w.Write(rec)
-	}
-	w.Flush()
-	if err := w.Error(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }

@@ -17,7 +17,7 @@ func TestEmbedJSONPlotAndCSV(t *testing.T) {
 	png := filepath.Join(dir, "cora.png")
 	csvPath := filepath.Join(dir, "cora.csv")
 	var out, errw bytes.Buffer
-	opts := embedOptions{Data: coraDir, Dim: 2, Plot: png, Out: csvPath, Isolated: "error", LCC: true, JSON: true}
+	opts := embedOptions{In: nodeInput{Data: coraDir}, Dim: 2, Plot: png, Out: csvPath, Isolated: "error", LCC: true, JSON: true}
 	require.NoError(t, runEmbed(context.Background(), opts, &out, &errw))
 	obj := decodeOne(t, out.Bytes())
 	// The largest component of Cora has 2485 nodes (gssl info).
@@ -35,15 +35,15 @@ func TestEmbedJSONPlotAndCSV(t *testing.T) {
 	c, err := os.ReadFile(csvPath)
 	require.NoError(t, err)
 	lines := strings.Split(strings.TrimSpace(string(c)), "\n")
-	assert.Len(t, lines, 2486)
-	assert.Equal(t, "node,label,x1,x2", lines[0])
+	assert.Len(t, lines, 2709, "a row for every node; those outside the component have no coordinates")
+	assert.Equal(t, "id,label,x1,x2", lines[0])
 
 	// Without --lcc on a graph with 78 components the coordinates only mark
 	// components: the kept eigenvalues are 0.
 	out.Reset()
-	opts = embedOptions{Data: coraDir, Dim: 3, Isolated: "error", JSON: true}
+	opts = embedOptions{In: nodeInput{Data: coraDir}, Dim: 3, Isolated: "error", JSON: true}
 	require.NoError(t, runEmbed(context.Background(), opts, &out, &errw))
 	assert.Equal(t, []float64{0, 0, 0}, floatsOf(t, decodeOne(t, out.Bytes())["eigenvalues"]))
 
-	assert.ErrorContains(t, runEmbed(context.Background(), embedOptions{Data: coraDir, Dim: 0, Isolated: "error"}, &out, &errw), "--dim 0 is invalid")
+	assert.ErrorContains(t, runEmbed(context.Background(), embedOptions{In: nodeInput{Data: coraDir}, Dim: 0, Isolated: "error"}, &out, &errw), "--dim 0 is invalid")
 }

@@ -16,54 +16,63 @@ import (
 )
 
 type infoOptions struct {
-	Path string // a node-dataset folder, a TU folder, a Matrix Market file or an edge list
+	In   nodeInput // the data set (nothing: the embedded Cora); a TU folder as --data
+	Path string    // the PATH argument: a folder (as --data) or a file (as --edges)
 	JSON bool
 }
 
 func init() { register(newInfoCommand) }
 
 func newInfoCommand(g *globals) *cobra.Command {
-	return &cobra.Command{
+	opts := infoOptions{}
+	cmd := &cobra.Command{
 		Use:   "info [PATH]",
 		Short: "Describe a graph or data set: nodes, edges, degrees, components, classes, splits",
-		Long: `info describes a data set. PATH may be a node-classification folder (edges.txt,
-labels.txt, …), a TU graph-classification folder (NAME_A.txt, …), a Matrix Market
-file (.mtx) or an edge list. Without PATH it describes the embedded copy of Cora
-(testdata/cora).`,
+		Long: `info describes a data set: --data DIR (a node-classification folder, an OGB
+node-property folder or a TU graph-classification folder), or --edges FILE (an edge
+table or a Matrix Market file) with optional --labels, --features and --targets.
+PATH is short for --data (a folder) or --edges (a file). Without either it
+describes the Cora embedded in gssl.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts := infoOptions{Path: defaultCora(), JSON: g.JSON}
+			opts.JSON = g.JSON
 			if len(args) == 1 {
 				opts.Path = args[0]
 			}
 			return runInfo(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
+	opts.In.addFlags(cmd.Flags())
+	return cmd
 }
 
 // graphInfo is the JSON object of a single graph or node data set.
 type graphInfo struct {
-	Path             string  `json:"path"`
-	Kind             string  `json:"kind"`
-	Nodes            int     `json:"nodes"`
-	Edges            int     `json:"edges"`
-	SelfLoops        int     `json:"self_loops"`
-	DegreeMin        float64 `json:"degree_min"`
-	DegreeMean       float64 `json:"degree_mean"`
-	DegreeMax        float64 `json:"degree_max"`
-	Isolated         int     `json:"isolated"`
-	Components       int     `json:"components"`
-	LargestComponent int     `json:"largest_component"`
-	Classes          int     `json:"classes"`
-	ClassSizes       []int   `json:"class_sizes,omitempty"`
-	Unlabelled       int     `json:"unlabelled"`
-	Features         int     `json:"features"`
-	FeatureNonZeros  int     `json:"feature_nonzeros"`
-	Train            int     `json:"train"`
-	Val              int     `json:"val"`
-	Test             int     `json:"test"`
-	Bytes            int     `json:"graph_bytes"`
-	Seconds          float64 `json:"seconds"`
+	Path             string   `json:"path"`
+	Kind             string   `json:"kind"`
+	Nodes            int      `json:"nodes"`
+	Edges            int      `json:"edges"`
+	SelfLoops        int      `json:"self_loops"`
+	DegreeMin        float64  `json:"degree_min"`
+	DegreeMean       float64  `json:"degree_mean"`
+	DegreeMax        float64  `json:"degree_max"`
+	Isolated         int      `json:"isolated"`
+	Components       int      `json:"components"`
+	LargestComponent int      `json:"largest_component"`
+	Classes          int      `json:"classes"`
+	ClassSizes       []int    `json:"class_sizes,omitempty"`
+	ClassNames       []string `json:"class_names,omitempty"`
+	Unlabelled       int      `json:"unlabelled"`
+	Features         int      `json:"features"`
+	FeatureNonZeros  int      `json:"feature_nonzeros"` // -1 for dense features
+	DenseFeatures    bool     `json:"dense_features,omitempty"`
+	Targets          int      `json:"targets,omitempty"` // nodes with a known regression target
+	IDs              string   `json:"ids"`               // "index" (0..n-1), "integer" or "text"
+	Train            int      `json:"train"`
+	Val              int      `json:"val"`
+	Test             int      `json:"test"`
+	Bytes            int      `json:"graph_bytes"`
+	Seconds          float64  `json:"seconds"`
 }
 
 // tuInfo is the JSON object of a graph-classification data set.
@@ -86,52 +95,69 @@ type tuInfo struct {
 
 func runInfo(ctx context.Context, opts infoOptions, stdout, stderr io.Writer) error {
 	start := timeNow()
-	st, err := os.Stat(opts.Path)
+	if opts.Path != "" {
+		if opts.In.Data != "" || opts.In.Edges != "" {
+			return fmt.Errorf("info: PATH %s and --data/--edges exclude each other", opts.Path)
+		}
+		if st, err := os.Stat(opts.Path); err == nil && st.IsDir() {
+			opts.In.Data = opts.Path
+		} else {
+			opts.In.Edges = opts.Path
+		}
+	}
+	if opts.In.Data != "" {
+		if m, _ := filepath.Glob(filepath.Join(opts.In.Data, "*_graph_indicator.txt")); len(m) > 0 {
+			return infoTU(opts.In.Data, opts.JSON, stdout, start)
+		}
+	}
+	ds, err := opts.In.load(ctx, stderr)
 	if err != nil {
 		return fmt.Errorf("info: %w", err)
 	}
-	if st.IsDir() {
-		if m, _ := filepath.Glob(filepath.Join(opts.Path, "*_graph_indicator.txt")); len(m) > 0 {
-			return infoTU(opts, stdout, start)
+	defer ds.Close()
+	in := describe(ds.Graph)
+	in.Path, in.Kind, in.IDs = opts.In.source(), "node-classification", "index"
+	if opts.In.Data == "" && !opts.In.embedded() {
+		in.Kind = "edge-table"
+		if strings.HasSuffix(strings.TrimSuffix(strings.ToLower(opts.In.Edges), ".gz"), ".mtx") {
+			in.Kind = "matrix-market"
 		}
-		ds, err := loaders.LoadNodeDataset(opts.Path)
-		if err != nil {
-			return err
-		}
-		in := describe(ds.Graph)
-		in.Path, in.Kind = opts.Path, "node-classification"
-		in.Classes = ds.Classes
-		in.ClassSizes = make([]int, ds.Classes)
-		for _, l := range ds.Labels {
-			if l >= 0 {
-				in.ClassSizes[l]++
-			} else {
-				in.Unlabelled++
-			}
-		}
-		if ds.Features != nil {
-			in.Features, in.FeatureNonZeros = ds.Features.Cols, ds.Features.NNZ()
-		}
-		if ds.Split != nil {
-			in.Train, in.Val, in.Test = len(ds.Split.Train), len(ds.Split.Val), len(ds.Split.Test)
-		}
-		in.Seconds = seconds(start)
-		return report(stdout, opts.JSON, in, func(w io.Writer) { printGraphInfo(w, in) })
 	}
-	var g *graph.CSR
-	kind := "edge-list"
-	name := strings.TrimSuffix(strings.ToLower(opts.Path), ".gz")
-	if strings.HasSuffix(name, ".mtx") {
-		kind = "matrix-market"
-		g, err = loaders.ReadMatrixMarket(opts.Path, graph.Options{})
-	} else {
-		g, err = loaders.ReadEdgeList(opts.Path, 0, loaders.NodeGraphOptions())
+	in.Classes = ds.Classes
+	in.ClassSizes = make([]int, ds.Classes)
+	for c := 0; c < ds.Classes; c++ {
+		in.ClassNames = append(in.ClassNames, className(ds, c))
 	}
-	if err != nil {
-		return err
+	for _, l := range ds.Labels {
+		if l >= 0 {
+			in.ClassSizes[l]++
+		} else {
+			in.Unlabelled++
+		}
 	}
-	in := describe(g)
-	in.Path, in.Kind, in.Seconds = opts.Path, kind, seconds(start)
+	if ds.Features != nil {
+		in.Features, in.FeatureNonZeros = ds.Features.Cols, ds.Features.NNZ()
+	}
+	if ds.DenseFeatures != nil {
+		_, in.Features = ds.DenseFeatures.Dims()
+		in.FeatureNonZeros = -1
+		in.DenseFeatures = true
+	}
+	for _, v := range ds.Targets {
+		if !math.IsNaN(v) {
+			in.Targets++
+		}
+	}
+	if ds.IDs != nil && !ds.IDs.IsIdentity() {
+		in.IDs = "integer"
+		if ds.IDs.IsText() {
+			in.IDs = "text"
+		}
+	}
+	if ds.Split != nil {
+		in.Train, in.Val, in.Test = len(ds.Split.Train), len(ds.Split.Val), len(ds.Split.Test)
+	}
+	in.Seconds = seconds(start)
 	return report(stdout, opts.JSON, in, func(w io.Writer) { printGraphInfo(w, in) })
 }
 
@@ -168,14 +194,21 @@ func printGraphInfo(w io.Writer, in graphInfo) {
 	fmt.Fprintf(w, "  isolated     %d\n", in.Isolated)
 	fmt.Fprintf(w, "  components   %d (largest %d nodes)\n", in.Components, in.LargestComponent)
 	if in.Classes > 0 {
-		fmt.Fprintf(w, "  classes      %d, sizes %v", in.Classes, in.ClassSizes)
+		fmt.Fprintf(w, "  classes      %d %v, sizes %v", in.Classes, in.ClassNames, in.ClassSizes)
 		if in.Unlabelled > 0 {
 			fmt.Fprintf(w, ", %d nodes without a label", in.Unlabelled)
 		}
 		fmt.Fprintln(w)
 	}
-	if in.Features > 0 {
+	fmt.Fprintf(w, "  ids          %s\n", in.IDs)
+	switch {
+	case in.DenseFeatures:
+		fmt.Fprintf(w, "  features     %d (dense)\n", in.Features)
+	case in.Features > 0:
 		fmt.Fprintf(w, "  features     %d (%d non-zeros)\n", in.Features, in.FeatureNonZeros)
+	}
+	if in.Targets > 0 {
+		fmt.Fprintf(w, "  targets      %d nodes\n", in.Targets)
 	}
 	if in.Train+in.Val+in.Test > 0 {
 		fmt.Fprintf(w, "  split        train %d, val %d, test %d\n", in.Train, in.Val, in.Test)
@@ -183,12 +216,12 @@ func printGraphInfo(w io.Writer, in graphInfo) {
 	fmt.Fprintf(w, "  graph memory %.2f MB\n", float64(in.Bytes)/1e6)
 }
 
-func infoTU(opts infoOptions, stdout io.Writer, start timeMark) error {
-	ds, err := loaders.LoadTU(opts.Path)
+func infoTU(path string, asJSON bool, stdout io.Writer, start timeMark) error {
+	ds, err := loaders.LoadTU(path)
 	if err != nil {
-		return err
+		return fmt.Errorf("info: %w", err)
 	}
-	in := tuInfo{Path: opts.Path, Kind: "graph-classification", Graphs: len(ds.Graphs), LabelValues: ds.LabelValues}
+	in := tuInfo{Path: path, Kind: "graph-classification", Graphs: len(ds.Graphs), LabelValues: ds.LabelValues}
 	in.Classes = len(ds.LabelValues)
 	in.ClassSizes = make([]int, in.Classes)
 	nodeLabels := map[int]bool{}
@@ -211,7 +244,7 @@ func infoTU(opts infoOptions, stdout io.Writer, start timeMark) error {
 		in.MeanEdges = float64(in.Edges) / float64(in.Graphs)
 	}
 	in.Seconds = seconds(start)
-	return report(stdout, opts.JSON, in, func(w io.Writer) {
+	return report(stdout, asJSON, in, func(w io.Writer) {
 		fmt.Fprintf(w, "%s (%s)\n", in.Path, in.Kind)
 		fmt.Fprintf(w, "  graphs       %d\n", in.Graphs)
 		fmt.Fprintf(w, "  classes      %d (graph labels %v), sizes %v\n", in.Classes, in.LabelValues, in.ClassSizes)

@@ -27,7 +27,7 @@ func decodeOne(t *testing.T, out []byte) map[string]any {
 
 func TestInfoJSONOnCora(t *testing.T) {
 	var out, errw bytes.Buffer
-	require.NoError(t, runInfo(context.Background(), infoOptions{Path: "../../testdata/cora", JSON: true}, &out, &errw))
+	require.NoError(t, runInfo(context.Background(), infoOptions{In: pathInput("../../testdata/cora"), JSON: true}, &out, &errw))
 	obj := decodeOne(t, out.Bytes())
 	// Counts from testdata/cora/README.md.
 	assert.Equal(t, 2708.0, obj["nodes"])
@@ -41,7 +41,7 @@ func TestInfoJSONOnCora(t *testing.T) {
 	assert.Empty(t, errw.String())
 
 	out.Reset()
-	require.NoError(t, runInfo(context.Background(), infoOptions{Path: "../../testdata/cora"}, &out, &errw))
+	require.NoError(t, runInfo(context.Background(), infoOptions{In: pathInput("../../testdata/cora")}, &out, &errw))
 	assert.Contains(t, out.String(), "nodes        2708")
 	assert.Contains(t, out.String(), "components   78")
 }
@@ -51,16 +51,29 @@ func TestInfoOnEdgeListAndTU(t *testing.T) {
 	p := filepath.Join(dir, "g.txt")
 	require.NoError(t, os.WriteFile(p, []byte("# a path and an isolated node\n0 1\n1 2\n4 4\n"), 0o644))
 	var out bytes.Buffer
-	require.NoError(t, runInfo(context.Background(), infoOptions{Path: p, JSON: true}, &out, &out))
+	require.NoError(t, runInfo(context.Background(), infoOptions{In: pathInput(p), JSON: true}, &out, &out))
 	obj := decodeOne(t, out.Bytes())
-	assert.Equal(t, 5.0, obj["nodes"])
-	assert.Equal(t, 2.0, obj["edges"]) // the self loop is dropped
-	assert.Equal(t, 3.0, obj["components"])
+	// The nodes are the ids present (3 is absent); the self loop is kept and
+	// reported, and gives node 4 a degree.
+	assert.Equal(t, 4.0, obj["nodes"])
+	assert.Equal(t, 3.0, obj["edges"])
+	assert.Equal(t, 1.0, obj["self_loops"])
+	assert.Equal(t, 2.0, obj["components"])
+	assert.Equal(t, 0.0, obj["isolated"])
+	assert.Equal(t, "edge-table", obj["kind"])
+	// --nodes 6 fixes the nodes to 0..5: 3 and 5 are isolated.
+	out.Reset()
+	in := pathInput(p)
+	in.Nodes = 6
+	require.NoError(t, runInfo(context.Background(), infoOptions{In: in, JSON: true}, &out, &out))
+	obj = decodeOne(t, out.Bytes())
+	assert.Equal(t, 6.0, obj["nodes"])
 	assert.Equal(t, 2.0, obj["isolated"])
+	assert.Equal(t, 4.0, obj["components"])
 
 	mutag := sharedtest.Data(t, "MUTAG")
 	out.Reset()
-	require.NoError(t, runInfo(context.Background(), infoOptions{Path: mutag, JSON: true}, &out, &out))
+	require.NoError(t, runInfo(context.Background(), infoOptions{In: pathInput(mutag), JSON: true}, &out, &out))
 	obj = decodeOne(t, out.Bytes())
 	assert.Equal(t, 188.0, obj["graphs"])
 	assert.Equal(t, 2.0, obj["classes"])
@@ -69,12 +82,12 @@ func TestInfoOnEdgeListAndTU(t *testing.T) {
 
 func TestInfoErrors(t *testing.T) {
 	var out bytes.Buffer
-	err := runInfo(context.Background(), infoOptions{Path: "no/such/place"}, &out, &out)
+	err := runInfo(context.Background(), infoOptions{In: pathInput("no/such/place")}, &out, &out)
 	assert.ErrorContains(t, err, "no/such/place")
 	dir := t.TempDir()
 	p := filepath.Join(dir, "bad.txt")
 	require.NoError(t, os.WriteFile(p, []byte("0 1\n2\n"), 0o644))
-	err = runInfo(context.Background(), infoOptions{Path: p}, &out, &out)
+	err = runInfo(context.Background(), infoOptions{In: pathInput(p)}, &out, &out)
 	assert.ErrorContains(t, err, "bad.txt:2")
 	assert.Empty(t, out.String())
 }

@@ -32,9 +32,6 @@ var (
 func runLabelpropJSON(t *testing.T, opts labelpropOptions) map[string]any {
 	t.Helper()
 	opts.JSON = true
-	if opts.Data == "" {
-		opts.Data = coraDir
-	}
 	var out, errw bytes.Buffer
 	require.NoError(t, runLabelprop(context.Background(), opts, &out, &errw))
 	assert.Empty(t, errw.String(), "no progress bar or log when stderr is not a terminal")
@@ -43,7 +40,7 @@ func runLabelpropJSON(t *testing.T, opts labelpropOptions) map[string]any {
 
 // defaults are the flag defaults.
 func defaults() labelpropOptions {
-	return labelpropOptions{Method: "spreading", Alpha: "auto", Split: "planetoid", Seeds: 1, Solver: "chebyshev"}
+	return labelpropOptions{Method: "spreading", Alpha: "auto", Split: "auto", Val: -1, Test: -1, Folds: 5, Seeds: 1, Solver: "chebyshev"}
 }
 
 func TestLabelpropJSONOnCora(t *testing.T) {
@@ -125,8 +122,8 @@ func TestLabelpropPredictionsFile(t *testing.T) {
 	defer f.Close()
 	rows, err := csv.NewReader(f).ReadAll()
 	require.NoError(t, err)
-	require.Len(t, rows, 2709)
-	assert.Equal(t, []string{"node", "label", "predicted", "split", "p_0", "p_1", "p_2", "p_3", "p_4", "p_5", "p_6"}, rows[0])
+	require.Len(t, rows, 1+2708-140, "a row for every node not trained on")
+	assert.Equal(t, []string{"id", "predicted", "label", "split", "p_0", "p_1", "p_2", "p_3", "p_4", "p_5", "p_6"}, rows[0])
 	right, test := 0, 0
 	for _, r := range rows[1:] {
 		var sum float64
@@ -135,7 +132,8 @@ func TestLabelpropPredictionsFile(t *testing.T) {
 			require.NoError(t, err)
 			sum += p
 		}
-		assert.InDelta(t, 1, sum, 1e-5, "probabilities of node %s", r[0]) // 6 significant digits each
+		assert.InDelta(t, 1, sum, 1e-12, "probabilities of node %s", r[0])
+		assert.NotEqual(t, "train", r[3])
 		if r[3] == "test" {
 			test++
 			if r[1] == r[2] {
@@ -145,17 +143,18 @@ func TestLabelpropPredictionsFile(t *testing.T) {
 	}
 	assert.Equal(t, 1000, test)
 	assert.Equal(t, coraPeerTest, float64(right)/float64(test), "the file agrees with the reported accuracy")
+	matches, _ := filepath.Glob(filepath.Join(filepath.Dir(o.Out), ".*tmp*"))
+	assert.Empty(t, matches, "no temporary file left behind")
 }
 
 func TestLabelpropTextSummary(t *testing.T) {
 	o := defaults()
-	o.Data = coraDir
 	var out, errw bytes.Buffer
 	require.NoError(t, runLabelprop(context.Background(), o, &out, &errw))
 	s := out.String()
 	assert.Contains(t, s, "test accuracy 0.7180")
 	assert.Contains(t, s, "0.95  *  0.7060   0.7180")
-	assert.Contains(t, s, "158 unlabelled nodes")
+	assert.Contains(t, s, "158 nodes (0 of them isolated) have no path to a labelled training node")
 }
 
 func TestLabelpropBadInput(t *testing.T) {
@@ -171,17 +170,22 @@ func TestLabelpropBadInput(t *testing.T) {
 		{"solver", func(o *labelpropOptions) { o.Solver = "lu" }, `unknown solver "lu"`},
 		{"alpha with harmonic", func(o *labelpropOptions) { o.Method, o.Alpha = "harmonic", "0.9" }, "--alpha 0.9 applies to --method spreading only"},
 		{"split", func(o *labelpropOptions) { o.Split = "random:0" }, "want random:K with K ≥ 1"},
-		{"split file", func(o *labelpropOptions) { o.Split = "no/such/split.txt" }, `--split "no/such/split.txt" is not planetoid or random:K`},
-		{"seeds with planetoid", func(o *labelpropOptions) { o.Seeds = 3 }, "--seeds 3 needs --split random:K"},
+		{"split file", func(o *labelpropOptions) { o.Split = "no/such/split.txt" }, `--split "no/such/split.txt" is not auto, none, planetoid or random:K`},
+		{"seeds with planetoid", func(o *labelpropOptions) { o.Split, o.Seeds = "planetoid", 3 }, "--seeds 3 needs --split random:K"},
+		{"seeds without split", func(o *labelpropOptions) { o.Split, o.Seeds = "none", 3 }, "--seeds 3 needs --split random:K"},
+		{"val", func(o *labelpropOptions) { o.Split, o.Val = "random:20", -5 }, "--val -5 is invalid: it must be ≥ 0, or -1"},
+		{"folds", func(o *labelpropOptions) { o.Folds = 1 }, "--folds 1 is invalid: it must be ≥ 2"},
+		{"alpha near 1", func(o *labelpropOptions) { o.Alpha = "0.9999999999999999" }, "it must be at most"},
+		{"out folder", func(o *labelpropOptions) { o.Out = "no/such/dir/p.csv" }, "--out no/such/dir/p.csv: the folder no/such/dir does not exist"},
 		{"seeds 0", func(o *labelpropOptions) { o.Seeds = 0 }, "--seeds 0 is invalid"},
 		{"tol", func(o *labelpropOptions) { o.Tol = 3 }, "--tol 3 is invalid"},
-		{"data", func(o *labelpropOptions) { o.Data = "no/such/dir" }, "no/such/dir"},
+		{"data", func(o *labelpropOptions) { o.In.Data = "no/such/dir" }, "no/such/dir"},
+		{"labels without graph", func(o *labelpropOptions) { o.In.Labels = "l.csv" }, "--labels, --features and --targets need a graph"},
 		{"too many per class", func(o *labelpropOptions) { o.Split = "random:200" }, "class 6 has 180 labelled items, fewer than perClass=200"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			o := defaults()
-			o.Data = coraDir
 			tc.edit(&o)
 			var out bytes.Buffer
 			err := runLabelprop(context.Background(), o, &out, &out)
@@ -201,7 +205,7 @@ func TestLabelpropIsolatedTrainingNode(t *testing.T) {
 	write("labels.txt", "0\n0\n1\n1\n1\n")
 	write("split_planetoid.txt", "train 0\ntrain 4\ntrain 3\ntest 1\ntest 2\n")
 	o := defaults()
-	o.Data, o.Alpha = dir, "0.9"
+	o.In.Data, o.Alpha = dir, "0.9"
 	var out bytes.Buffer
 	err := runLabelprop(context.Background(), o, &out, &out)
 	assert.ErrorContains(t, err, "training node 4 is isolated (degree 0), so its label cannot spread; pass --keep-isolated-seeds")
@@ -233,8 +237,8 @@ func TestRootRegistersLabelprop(t *testing.T) {
 func TestLabelpropOnImages(t *testing.T) {
 	digits := sharedtest.Data(t, "digits8x8")
 	var out, errw bytes.Buffer
-	opts := labelpropOptions{Images: digits, N: 1700, K: 8, Method: "spreading", Alpha: "auto", Split: "random:10",
-		Seeds: 2, Solver: "chebyshev", JSON: true}
+	opts := defaults()
+	opts.Images, opts.N, opts.Neighbors, opts.Split, opts.Seeds, opts.JSON = digits, 1700, 8, "random:10", 2, true
 	require.NoError(t, runLabelprop(context.Background(), opts, &out, &errw))
 	obj := decodeOne(t, out.Bytes())
 	assert.Equal(t, "digits8x8-knn8", obj["dataset"])
@@ -246,5 +250,5 @@ func TestLabelpropOnImages(t *testing.T) {
 	root.SetOut(&bytes.Buffer{})
 	root.SetErr(&bytes.Buffer{})
 	root.SetArgs([]string{"labelprop", "--data", coraDir, "--images", digits})
-	assert.ErrorContains(t, root.Execute(), "--data and --images exclude each other")
+	assert.ErrorContains(t, root.Execute(), "--images excludes --data, --edges and --labels")
 }

@@ -6,7 +6,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -30,6 +29,18 @@ func finite(v float64) any {
 		return nil
 	}
 	return v
+}
+
+// finites maps finite on every element.
+func finites(v []float64) []any {
+	if v == nil {
+		return nil
+	}
+	out := make([]any, len(v))
+	for i, x := range v {
+		out[i] = finite(x)
+	}
+	return out
 }
 
 // timeMark is a point in time that seconds measures from.
@@ -95,31 +106,3 @@ func (p *progress) Finish() {
 func logf(stderr io.Writer, format string, args ...any) {
 	fmt.Fprintf(stderr, format+"\n", args...)
 }
-
-// findUp looks for rel in the current directory and its parents, so that
-// defaults like testdata/cora work from anywhere inside the checkout. It
-// returns rel unchanged when nothing is found, so the error names it.
-func findUp(rel string) string {
-	dir, err := os.Getwd()
-	if err != nil {
-		return rel
-	}
-	for {
-		p := filepath.Join(dir, rel)
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return rel
-		}
-		dir = parent
-	}
-}
-
-// defaultCora is the embedded default data set: the copy of Cora in testdata.
-func defaultCora() string { return findUp(filepath.Join("testdata", "cora")) }
-
-// sharedData returns the path of a data set in the shared data folder that
-// sits next to the checkout (../shared/data/NAME).
-func sharedData(name string) string { return findUp(filepath.Join("..", "shared", "data", name)) }

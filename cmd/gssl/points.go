@@ -41,7 +41,7 @@ func imageGraphDataset(ctx context.Context, dir string, n, k int, stderr io.Writ
 		return nil, fmt.Errorf("--n %d is invalid: %s holds only %d images", n, file, im.Count)
 	}
 	if k < 1 || k >= n {
-		return nil, fmt.Errorf("--k %d is invalid: it must be in [1, %d) for %d images", k, n, n)
+		return nil, fmt.Errorf("--neighbors %d is invalid: it must be in [1, %d) for %d images", k, n, n)
 	}
 	classes := 0
 	for i, l := range labels[:n] {

@@ -20,8 +20,8 @@ func TestSTKRJSONOnCora(t *testing.T) {
 	for _, setting := range []string{"transductive", "inductive", "inductive-strict"} {
 		t.Run(setting, func(t *testing.T) {
 			var out, errw bytes.Buffer
-			opts := stkrOptions{Data: "../../testdata/cora", Splits: sharedtest.Path(t, "bench/splits/cora"), Transform: "inverse-laplacian", Eta: "0.9", Beta: "auto",
-				Setting: setting, PTest: 0.01, Seeds: 2, Solver: "auto", JSON: true}
+			opts := stkrOptions{In: nodeInput{Data: "../../testdata/cora"}, Transform: "inverse-laplacian", Eta: "0.9", Ridge: "auto",
+				Setting: setting, PTest: 0.01, Seeds: 2, Solver: "auto", Folds: 5, Val: -1, Test: -1, JSON: true}
 			require.NoError(t, runSTKR(context.Background(), opts, &out, &errw))
 			obj := decodeOne(t, out.Bytes())
 			for _, key := range []string{"test_accuracy_mean", "test_accuracy_std", "iterations", "seconds", "matvecs", "eta", "beta", "fit_seconds"} {
@@ -53,11 +53,11 @@ func TestSTKRJSONOnCora(t *testing.T) {
 // steps (N per class column: 7·N solver iterations on Cora), and
 // --iterations auto reports the count chosen on val from the grid.
 func TestSTKRIterations(t *testing.T) {
-	base := stkrOptions{Data: "../../testdata/cora", Transform: "inverse-laplacian", Eta: "0.9", Beta: "10",
-		Setting: "transductive", PTest: 0.01, Seeds: 1, Solver: "auto", JSON: true}
+	base := stkrOptions{In: nodeInput{Data: "../../testdata/cora"}, Transform: "inverse-laplacian", Eta: "0.9", Ridge: "10",
+		Setting: "transductive", PTest: 0.01, Seeds: 1, Solver: "auto", Folds: 5, Val: -1, Test: -1, JSON: true}
 	t.Run("fixed", func(t *testing.T) {
 		o := base
-		o.Iterations = "4"
+		o.MaxIter = "4"
 		var out, errw bytes.Buffer
 		require.NoError(t, runSTKR(context.Background(), o, &out, &errw))
 		obj := decodeOne(t, out.Bytes())
@@ -66,7 +66,7 @@ func TestSTKRIterations(t *testing.T) {
 	})
 	t.Run("auto", func(t *testing.T) {
 		o := base
-		o.Iterations = "auto"
+		o.MaxIter = "auto"
 		var out, errw bytes.Buffer
 		require.NoError(t, runSTKR(context.Background(), o, &out, &errw))
 		obj := decodeOne(t, out.Bytes())
@@ -78,8 +78,8 @@ func TestSTKRIterations(t *testing.T) {
 }
 
 func TestSTKRBadInput(t *testing.T) {
-	base := stkrOptions{Data: "../../testdata/cora", Transform: "inverse-laplacian", Eta: "auto", Beta: "auto",
-		Setting: "transductive", PTest: 0.01, Seeds: 1, Solver: "auto"}
+	base := stkrOptions{In: nodeInput{Data: "../../testdata/cora"}, Transform: "inverse-laplacian", Eta: "auto", Ridge: "auto",
+		Setting: "transductive", PTest: 0.01, Seeds: 1, Solver: "auto", Folds: 5, Val: -1, Test: -1}
 	cases := []struct {
 		name string
 		edit func(o *stkrOptions)
@@ -87,21 +87,25 @@ func TestSTKRBadInput(t *testing.T) {
 	}{
 		{"eta at 1", func(o *stkrOptions) { o.Eta = "1" }, "eta=1 is invalid"},
 		{"eta word", func(o *stkrOptions) { o.Eta = "big" }, "neither a number nor auto"},
-		{"beta zero", func(o *stkrOptions) { o.Beta = "0" }, "beta=0 is invalid"},
+		{"beta zero", func(o *stkrOptions) { o.Ridge = "0" }, "beta=0 is invalid"},
 		{"transform", func(o *stkrOptions) { o.Transform = "heat" }, "unknown transform"},
 		{"eta with poly", func(o *stkrOptions) { o.Transform, o.Eta = "poly:8", "0.5" }, "--eta applies only"},
 		{"setting", func(o *stkrOptions) { o.Setting = "online" }, "unknown setting"},
 		{"solver", func(o *stkrOptions) { o.Solver = "lu" }, "unknown solver"},
 		{"seeds", func(o *stkrOptions) { o.Seeds = 0 }, "--seeds=0"},
 		{"p-test", func(o *stkrOptions) { o.PTest = 1 }, "--p-test=1"},
-		{"d larger than N", func(o *stkrOptions) { o.Transform, o.Beta = "topd:5000", "1" }, "d=5000 is larger than the number of visible nodes N=2708"},
-		{"missing data", func(o *stkrOptions) { o.Data = "no/such/dir" }, "no/such/dir"},
-		{"iterations word", func(o *stkrOptions) { o.Iterations = "many" }, `--iterations="many" is invalid`},
-		{"iterations negative", func(o *stkrOptions) { o.Iterations = "-2" }, `--iterations="-2" is invalid`},
-		{"iterations list", func(o *stkrOptions) { o.Iterations = "0,8,x" }, `--iterations="0,8,x" is invalid`},
-		{"iterations with topd", func(o *stkrOptions) { o.Transform, o.Beta, o.Iterations = "topd:8", "1", "8" }, "iterations=8 does not apply to kernel PCA"},
+		{"d larger than N", func(o *stkrOptions) { o.Transform, o.Ridge = "topd:5000", "1" }, "d=5000 is larger than the number of visible nodes N=2708"},
+		{"missing data", func(o *stkrOptions) { o.In.Data = "no/such/dir" }, "no/such/dir"},
+		{"missing splits", func(o *stkrOptions) { o.Splits = "no/such/splits" }, "--splits no/such/splits is not a folder"},
+		{"folds", func(o *stkrOptions) { o.Folds = 0 }, "--folds=0 is invalid"},
+		{"test size", func(o *stkrOptions) { o.Test = -3 }, "--test -3 is invalid"},
+		{"out with a split", func(o *stkrOptions) { o.Out = "p.csv" }, "--out writes the predictions of the protocol without a split"},
+		{"iterations word", func(o *stkrOptions) { o.MaxIter = "many" }, `--max-iter="many" is invalid`},
+		{"iterations negative", func(o *stkrOptions) { o.MaxIter = "-2" }, `--max-iter="-2" is invalid`},
+		{"iterations list", func(o *stkrOptions) { o.MaxIter = "0,8,x" }, `--max-iter="0,8,x" is invalid`},
+		{"iterations with topd", func(o *stkrOptions) { o.Transform, o.Ridge, o.MaxIter = "topd:8", "1", "8" }, "iterations=8 does not apply to kernel PCA"},
 		{"test chunks without p-test", func(o *stkrOptions) { o.TestChunks, o.PTest = true, 0 }, "--test-chunks needs --p-test > 0"},
-		{"iterations auto with topd", func(o *stkrOptions) { o.Transform, o.Beta, o.Iterations = "topd:8", "1", "auto" }, "--iterations auto does not apply"},
+		{"iterations auto with topd", func(o *stkrOptions) { o.Transform, o.Ridge, o.MaxIter = "topd:8", "1", "auto" }, "--max-iter auto does not apply"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -120,8 +124,8 @@ func TestSTKRBadInput(t *testing.T) {
 // nodes, as gssl info and Cora's README report), maps the saved split to it
 // and counts the split nodes it drops (each one outside the component).
 func TestSTKRLargestComponent(t *testing.T) {
-	opts := stkrOptions{Data: "../../testdata/cora", Transform: "inverse-laplacian", Eta: "0.9", Beta: "10",
-		Setting: "transductive", PTest: 0.01, Seeds: 1, Solver: "auto", LCC: true, JSON: true}
+	opts := stkrOptions{In: nodeInput{Data: "../../testdata/cora"}, Transform: "inverse-laplacian", Eta: "0.9", Ridge: "10",
+		Setting: "transductive", PTest: 0.01, Seeds: 1, Solver: "auto", LCC: true, Folds: 5, Val: -1, Test: -1, Splits: sharedtest.Path(t, "bench/splits/cora"), JSON: true}
 	var out, errw bytes.Buffer
 	require.NoError(t, runSTKR(context.Background(), opts, &out, &errw))
 	obj := decodeOne(t, out.Bytes())
@@ -140,7 +144,7 @@ func TestSTKRLargestComponent(t *testing.T) {
 	for _, c := range comp {
 		size[c]++
 	}
-	sp, err := loaders.ReadSplit(sharedtest.Path(t, "bench/splits/cora/random20_seed0.txt"), ds.Graph.Nodes())
+	sp, err := loaders.ReadSplit(filepath.Join(opts.Splits, "random20_seed0.txt"), ds.Graph.Nodes())
 	require.NoError(t, err)
 	outside := 0
 	for _, part := range [][]int{sp.Train, sp.Val, sp.Test} {
@@ -160,8 +164,8 @@ func TestSTKRLargestComponent(t *testing.T) {
 // inductive setting the final fits (refits) see the val nodes: N − chunk
 // nodes visible; in inductive-strict they do not.
 func TestSTKRTestChunks(t *testing.T) {
-	base := stkrOptions{Data: "../../testdata/cora", Splits: sharedtest.Path(t, "bench/splits/cora"), Transform: "poly:4", Eta: "auto", Beta: "1",
-		Setting: "transductive", PTest: 0.2, Seeds: 1, Solver: "auto", JSON: true}
+	base := stkrOptions{In: nodeInput{Data: "../../testdata/cora"}, Transform: "poly:4", Eta: "auto", Ridge: "1",
+		Setting: "transductive", PTest: 0.2, Seeds: 1, Solver: "auto", Folds: 5, Val: -1, Test: -1, JSON: true}
 	run := func(o stkrOptions) map[string]any {
 		var out, errw bytes.Buffer
 		require.NoError(t, runSTKR(context.Background(), o, &out, &errw))
@@ -225,8 +229,8 @@ func TestSTKRDeprecatedRefit(t *testing.T) {
 // both settings; bad --n / --k and --data with --images are refused.
 func TestSTKROnImages(t *testing.T) {
 	digits := sharedtest.Data(t, "digits8x8")
-	base := stkrOptions{Images: digits, N: 600, K: 8, Transform: "poly:2", Eta: "auto", Beta: "1",
-		Setting: "transductive", PTest: 0.05, Seeds: 2, Solver: "auto", Iterations: "0", JSON: true}
+	base := stkrOptions{Images: digits, N: 600, Neighbors: 8, Split: "random:20", Transform: "poly:2", Eta: "auto", Ridge: "1",
+		Setting: "transductive", PTest: 0.05, Seeds: 2, Solver: "auto", MaxIter: "0", Folds: 5, Val: -1, Test: -1, JSON: true}
 	for _, setting := range []string{"transductive", "inductive"} {
 		o := base
 		o.Setting = setting
@@ -236,7 +240,7 @@ func TestSTKROnImages(t *testing.T) {
 		assert.Equal(t, "digits8x8-knn8", obj["dataset"])
 		assert.Equal(t, 600.0, obj["nodes"])
 		assert.Equal(t, 30.0, obj["test_nodes"]) // 5 % of 600
-		assert.Contains(t, obj["split_source"], "RandomPerClass")
+		assert.Contains(t, obj["split_source"], "random: 20 per class, 200 val, 30 test")
 		// 20 labelled digits per class on a KNN graph of pixels: chance is 10 %.
 		assert.Greater(t, obj["test_accuracy_mean"].(float64), 0.8, setting)
 	}
@@ -245,8 +249,8 @@ func TestSTKROnImages(t *testing.T) {
 		mod  func(*stkrOptions)
 		want string
 	}{
-		{"k = n", func(o *stkrOptions) { o.K = 600 }, "--k 600 is invalid: it must be in [1, 600)"},
-		{"k zero", func(o *stkrOptions) { o.K = 0 }, "--k 0 is invalid"},
+		{"k = n", func(o *stkrOptions) { o.Neighbors = 600 }, "--neighbors 600 is invalid: it must be in [1, 600)"},
+		{"k zero", func(o *stkrOptions) { o.Neighbors = 0 }, "--neighbors 0 is invalid"},
 		{"n too large", func(o *stkrOptions) { o.N = 5000 }, "--n 5000 is invalid: "},
 		{"no such folder", func(o *stkrOptions) { o.Images = "no/such/images" }, "no/such/images"},
 	} {
@@ -263,7 +267,7 @@ func TestSTKROnImages(t *testing.T) {
 	root.SetOut(&bytes.Buffer{})
 	root.SetErr(&bytes.Buffer{})
 	root.SetArgs([]string{"stkr", "--data", "../../testdata/cora", "--images", digits})
-	assert.ErrorContains(t, root.Execute(), "--data and --images exclude each other")
+	assert.ErrorContains(t, root.Execute(), "--images excludes --data, --edges and --labels")
 }
 
 // TestImageGraphDatasetBadInput: an image set whose labels.txt does not

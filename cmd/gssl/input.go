@@ -1,0 +1,209 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/gssl/gssl/datasets"
+	"github.com/gssl/gssl/graph"
+	"github.com/gssl/gssl/laplacian"
+	"github.com/gssl/gssl/loaders"
+)
+
+// nodeInput is the input vocabulary shared by the node-level commands
+// (docs/cli.md): a data folder, or tables of edges, labels, features and
+// targets with the options of their reader. Nothing given means the Cora
+// embedded in the binary.
+type nodeInput struct {
+	Data     string // folder: ours or OGB's node-property layout
+	Edges    string // edge table or Matrix Market file
+	Labels   string // "id,label" table
+	Features string // node features
+	Targets  string // "id,value" regression targets
+	Header   string // auto, yes or no
+	Weight   string // weight column by name or 1-based position
+	Directed string // undirected, max, sum, mean, mutual or error
+	Nodes    int    // > 0: ids are 0..Nodes−1
+}
+
+// addFlags registers the input flags on f.
+func (in *nodeInput) addFlags(f *pflag.FlagSet) {
+	f.StringVar(&in.Data, "data", "", "data folder: ours (edges.txt, labels.txt, …) or OGB's node-property layout (default: the Cora embedded in gssl)")
+	f.StringVar(&in.Edges, "edges", "", "edge table (CSV/TSV/whitespace; header by column names; string or integer ids; optional weight) or Matrix Market .mtx")
+	f.StringVar(&in.Labels, "labels", "", `"id,label" table; an empty or missing label means unlabelled; class names are kept`)
+	f.StringVar(&in.Features, "features", "", "node features (.npy, .npz, svmlight, CSV or our sparse text)")
+	f.StringVar(&in.Targets, "targets", "", `"id,value" table of regression targets`)
+	f.StringVar(&in.Header, "header", "auto", "tables start with a header line: auto (recognised by column names), yes or no")
+	f.StringVar(&in.Weight, "weight", "", "edge weight column, by name or 1-based position (default: a column named weight, or a third numeric column; none: every weight 1)")
+	f.StringVar(&in.Directed, "directed", "undirected", "how edges become an undirected graph: undirected (one line per edge; an edge given twice is merged by max), max, sum, mean or mutual (lines are arcs: W = max(A, Aᵀ), A + Aᵀ, (A + Aᵀ)/2, or arcs both ways), or error (an edge given twice, or a Matrix Market matrix that is not symmetric, is an error)")
+	f.IntVar(&in.Nodes, "nodes", 0, "the ids are the integers 0..N-1 (nodes without edges included); 0: the ids present")
+}
+
+// embedded reports whether no input flag was given, so the embedded Cora is
+// used.
+func (in *nodeInput) embedded() bool {
+	return in.Data == "" && in.Edges == "" && in.Labels == "" && in.Features == "" && in.Targets == ""
+}
+
+// source names the input in outputs.
+func (in *nodeInput) source() string {
+	switch {
+	case in.embedded():
+		return "embedded:" + datasets.CoraName
+	case in.Data != "":
+		return in.Data
+	}
+	return in.Edges
+}
+
+// check validates the flags that need no file.
+func (in *nodeInput) check() error {
+	if in.Nodes < 0 {
+		return fmt.Errorf("--nodes %d is invalid: it must be ≥ 0 (0: the ids present)", in.Nodes)
+	}
+	switch in.Header {
+	case "", "auto", "yes", "no":
+	default:
+		return fmt.Errorf("--header %q is invalid: use auto, yes or no", in.Header)
+	}
+	switch in.Directed {
+	case "", "undirected", "max", "sum", "mean", "mutual", "error":
+	default:
+		return fmt.Errorf("--directed %q is invalid: use undirected, max, sum, mean, mutual or error", in.Directed)
+	}
+	if in.Data != "" && in.Edges != "" {
+		return errors.New("--data and --edges exclude each other: a data folder, or an edge table")
+	}
+	if in.Edges == "" && in.Data == "" && !in.embedded() {
+		return errors.New("--labels, --features and --targets need a graph: give --edges FILE (or --data DIR)")
+	}
+	return nil
+}
+
+// load reads the input. A file given to --data is taken as --edges, with a
+// notice on stderr.
+func (in *nodeInput) load(ctx context.Context, stderr io.Writer) (*loaders.NodeDataset, error) {
+	if err := in.check(); err != nil {
+		return nil, err
+	}
+	if in.embedded() {
+		return datasets.Cora()
+	}
+	if in.Data != "" {
+		st, err := os.Stat(in.Data)
+		if err != nil {
+			return nil, fmt.Errorf("--data: %w", err)
+		}
+		if !st.IsDir() {
+			logf(stderr, "gssl: --data %s is a file, not a folder: reading it as --edges", in.Data)
+			in.Edges, in.Data = in.Data, ""
+		}
+	}
+	return loadNodes(ctx, in)
+}
+
+// nodeID is the user's id of node i.
+func nodeID(ds *loaders.NodeDataset, i int) string {
+	if ds.IDs != nil {
+		return ds.IDs.ID(i)
+	}
+	return strconv.Itoa(i)
+}
+
+// needLabels refuses a data set without any labelled node, for the
+// classifiers.
+func needLabels(ds *loaders.NodeDataset) error {
+	for _, l := range ds.Labels {
+		if l >= 0 {
+			return nil
+		}
+	}
+	return errors.New("no node is labelled: give --labels FILE (id,label rows; an empty label means unlabelled)")
+}
+
+// idOrder returns nodes sorted by the user's ids (as text), the order in
+// which cross-validation deals them into folds: the folds then depend on
+// the ids, not on the order in which the files listed them.
+func idOrder(ds *loaders.NodeDataset, nodes []int) []int {
+	out := slices.Clone(nodes)
+	slices.SortStableFunc(out, func(a, b int) int { return strings.Compare(nodeID(ds, a), nodeID(ds, b)) })
+	return out
+}
+
+// labelledNodes returns the labelled nodes of ds, ascending.
+func labelledNodes(ds *loaders.NodeDataset) []int {
+	var out []int
+	for i, l := range ds.Labels {
+		if l >= 0 {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// labelOf is node i's class, −1 when unlabelled or without labels.
+func labelOf(ds *loaders.NodeDataset, i int) int {
+	if ds.Labels == nil {
+		return -1
+	}
+	return ds.Labels[i]
+}
+
+// className is the user's name of class c: as written in the labels file,
+// or its number.
+func className(ds *loaders.NodeDataset, c int) string {
+	if c >= 0 && c < len(ds.ClassNames) && ds.ClassNames[c] != "" {
+		return ds.ClassNames[c]
+	}
+	return strconv.Itoa(c)
+}
+
+// isolatedPolicy parses --isolated.
+func isolatedPolicy(s string) (laplacian.IsolatedPolicy, error) {
+	switch s {
+	case "error":
+		return laplacian.IsolatedError, nil
+	case "zero":
+		return laplacian.IsolatedZero, nil
+	}
+	return 0, fmt.Errorf("--isolated %q is invalid: use error or zero", s)
+}
+
+// flagError rewrites library errors that name library options into ones
+// that name the command's flags.
+func flagError(err error) error {
+	var iso *laplacian.IsolatedNodeError
+	if errors.As(err, &iso) {
+		more := ""
+		if len(iso.Nodes) > 1 {
+			more = fmt.Sprintf(" (and %d more)", len(iso.Nodes)-1)
+		}
+		return fmt.Errorf("node %d has degree 0%s, so D^-1/2 is undefined: pass --isolated zero, or --lcc to keep the largest connected component", iso.Nodes[0], more)
+	}
+	return err
+}
+
+// restrictDataset returns ds restricted to the nodes of sub (a subgraph of
+// its graph): the subgraph, its nodes' labels and the class names; the
+// user's ids follow the nodes.
+func restrictDataset(ds *loaders.NodeDataset, sub *graph.Subgraph) *loaders.NodeDataset {
+	out := &loaders.NodeDataset{Name: ds.Name, Graph: sub.CSR, Classes: ds.Classes, ClassNames: ds.ClassNames}
+	if ds.Labels != nil {
+		out.Labels = make([]int, len(sub.Original))
+		for t, i := range sub.Original {
+			out.Labels[t] = ds.Labels[i]
+		}
+	}
+	if ds.IDs != nil {
+		out.IDs = ds.IDs.Subset(sub.Original)
+	}
+	return out
+}

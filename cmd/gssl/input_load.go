@@ -1,0 +1,73 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/gssl/gssl/graph"
+	"github.com/gssl/gssl/loaders"
+)
+
+// loadNodes reads the folder or the tables named by in (loaders.LoadNodes).
+func loadNodes(_ context.Context, in *nodeInput) (*loaders.NodeDataset, error) {
+	header, err := loaders.ParseHeaderMode(in.Header)
+	if err != nil {
+		return nil, fmt.Errorf("--header: %w", err)
+	}
+	opt, err := graphOptions(in.Directed)
+	if err != nil {
+		return nil, err
+	}
+	ds, err := loaders.LoadNodes(loaders.NodeFiles{Dir: in.Data, Edges: in.Edges, Labels: in.Labels, Features: in.Features, Targets: in.Targets,
+		Table: loaders.TableOptions{Header: header}, Weight: in.Weight, Graph: opt, Nodes: in.Nodes})
+	if err != nil {
+		return nil, loadError(err)
+	}
+	return ds, nil
+}
+
+// graphOptions maps --directed to the graph options of a user's edge table:
+// undirected merges an edge given twice (either direction) by max, error
+// refuses it (and a Matrix Market matrix that is not symmetric), the others
+// read arcs and symmetrise them.
+func graphOptions(directed string) (graph.Options, error) {
+	opt := loaders.UserGraphOptions()
+	switch directed {
+	case "", "undirected":
+	case "error":
+		opt.Duplicates = graph.DuplicateError
+	case "max":
+		opt.Symmetrize = graph.DirectedMax
+	case "sum":
+		opt.Symmetrize = graph.DirectedSum
+	case "mean":
+		opt.Symmetrize = graph.DirectedMean
+	case "mutual":
+		opt.Symmetrize = graph.DirectedMutual
+	default:
+		return opt, fmt.Errorf("--directed %q is invalid: use undirected, max, sum, mean, mutual or error", directed)
+	}
+	return opt, nil
+}
+
+// loadError rewrites reader errors that name library options into ones
+// that name the flags.
+func loadError(err error) error {
+	var pe *loaders.ParseError
+	if !errors.As(err, &pe) {
+		return err
+	}
+	msg := pe.Msg
+	if i := strings.Index(msg, "; set a directed Symmetrize rule"); i >= 0 {
+		msg = msg[:i] + "; pass --directed max, sum, mean or mutual to symmetrise it"
+	}
+	if i := strings.Index(msg, " (duplicate policy: error"); i >= 0 {
+		msg = msg[:i] + ": --directed error refuses an edge given twice; --directed undirected merges it (by max), sum adds"
+	}
+	if msg == pe.Msg {
+		return err
+	}
+	return &loaders.ParseError{Path: pe.Path, Line: pe.Line, Msg: msg, Err: pe.Err}
+}

@@ -1,0 +1,312 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math"
+
+	"github.com/gssl/gssl/eval"
+	"github.com/gssl/gssl/labelprop"
+	"github.com/gssl/gssl/loaders"
+)
+
+// labelpropResult is the JSON object of the command.
+type labelpropResult struct {
+	Data             string    `json:"data"`
+	Dataset          string    `json:"dataset"`
+	Nodes            int       `json:"nodes"`
+	Edges            int       `json:"edges"`
+	Classes          int       `json:"classes"`
+	ClassNames       []string  `json:"class_names"`
+	Labelled         int       `json:"labelled"`
+	Method           string    `json:"method"`
+	Solver           string    `json:"solver"`
+	CMN              bool      `json:"cmn"`
+	Tol              float64   `json:"tol"`
+	Protocol         string    `json:"protocol"` // "split" or "all-labelled"
+	Split            string    `json:"split"`
+	Seeds            int       `json:"seeds"`
+	FirstSeed        uint64    `json:"first_seed"`
+	Folds            int       `json:"folds,omitempty"`
+	Train            int       `json:"train"`
+	Val              int       `json:"val"`
+	Test             int       `json:"test"`
+	Predicted        int       `json:"predicted"`
+	Alpha            any       `json:"alpha"`
+	AlphaPerSeed     []float64 `json:"alpha_per_seed,omitempty"`
+	AlphaGrid        []float64 `json:"alpha_grid,omitempty"`
+	GridValAccuracy  []any     `json:"grid_val_accuracy,omitempty"`
+	GridTestAccuracy []any     `json:"grid_test_accuracy,omitempty"`
+	GridCVAccuracy   []any     `json:"grid_cv_accuracy,omitempty"`
+	CVAccuracy       any       `json:"cv_accuracy,omitempty"`
+	ValAccuracy      any       `json:"val_accuracy"`
+	ValReason        string    `json:"val_accuracy_reason,omitempty"`
+	TestAccuracy     any       `json:"test_accuracy"`
+	TestReason       string    `json:"test_accuracy_reason,omitempty"`
+	TestAccuracyStd  any       `json:"test_accuracy_std,omitempty"`
+	MacroF1          any       `json:"macro_f1"`
+	MacroF1Std       any       `json:"macro_f1_std,omitempty"`
+	Iterations       int       `json:"iterations"`
+	ClassIterations  []int     `json:"class_iterations,omitempty"`
+	Residual         float64   `json:"residual"`
+	NIsolated        int       `json:"n_isolated"`
+	NUnreached       int       `json:"n_unreached"`
+	NIsolatedSeeds   int       `json:"n_isolated_seeds"`
+	FitSeconds       float64   `json:"fit_seconds"`
+	LoadSeconds      float64   `json:"load_seconds"`
+	Seconds          float64   `json:"seconds"`
+	Out              string    `json:"out,omitempty"`
+	Notes            []string  `json:"notes,omitempty"`
+}
+
+// summarizeLabelprop builds the JSON object from the runs.
+func summarizeLabelprop(opts labelpropOptions, spec splitSpec, ds *loaders.NodeDataset, runs []labelpropRun, lp labelpropSetup, cv *labelprop.AlphaChoice) labelpropResult {
+	r0 := runs[0]
+	res := labelpropResult{
+		Data: opts.In.source(), Dataset: ds.Name, Nodes: ds.Graph.Nodes(), Edges: ds.Graph.Edges(), Classes: ds.Classes,
+		Method: opts.Method, CMN: opts.CMN, Tol: opts.Tol, Split: spec.kind, Seeds: len(runs), FirstSeed: opts.Seed,
+		Train: len(r0.split.Train), Val: len(r0.split.Val), Test: len(r0.split.Test), Protocol: "split",
+	}
+	if opts.Images != "" {
+		res.Data = opts.Images
+	}
+	res.Split = splitName(opts.Split, spec)
+	for c := 0; c < ds.Classes; c++ {
+		res.ClassNames = append(res.ClassNames, className(ds, c))
+	}
+	for _, l := range ds.Labels {
+		if l >= 0 {
+			res.Labelled++
+		}
+	}
+	res.Predicted = ds.Graph.Nodes() - res.Train
+	if res.Tol == 0 {
+		res.Tol = labelprop.DefaultTol
+	}
+	res.Solver = "cg-jacobi"
+	if opts.Method == "spreading" {
+		res.Solver = lp.solver.String()
+	}
+	var vals, tests, f1s []float64
+	for _, r := range runs {
+		vals, tests, f1s = append(vals, r.val), append(tests, r.test), append(f1s, r.macroF1)
+		res.Iterations = max(res.Iterations, r.info.Iterations)
+		res.Residual = max(res.Residual, r.info.Residual)
+		res.NIsolated = max(res.NIsolated, r.info.Isolated)
+		res.NUnreached = max(res.NUnreached, r.info.Unreached)
+		res.NIsolatedSeeds = max(res.NIsolatedSeeds, r.info.IsolatedSeeds)
+		res.FitSeconds += r.fitSeconds / float64(len(runs))
+	}
+	if opts.Method == "spreading" {
+		res.Alpha = modeAlpha(runs, lp.grid)
+		if lp.auto {
+			res.AlphaGrid = lp.grid
+		}
+	}
+	v, te, f := eval.Summarize(vals), eval.Summarize(tests), eval.Summarize(f1s)
+	res.ValAccuracy, res.TestAccuracy, res.MacroF1 = finite(v.Mean), finite(te.Mean), finite(f.Mean)
+	if !r0.withSplit {
+		res.Protocol = "all-labelled"
+		res.ValReason = "no validation split: every labelled node is trained on"
+		res.TestReason = "no test split: every labelled node is trained on; the unlabelled nodes are predicted"
+		if cv != nil {
+			res.Folds, res.GridCVAccuracy = cv.Folds, finites(cv.Accuracy)
+			for k, a := range cv.Grid {
+				if a == cv.Alpha {
+					res.CVAccuracy = cv.Accuracy[k]
+				}
+			}
+			what := "alpha chosen"
+			if len(cv.Grid) == 1 {
+				what = "accuracy estimated"
+			}
+			res.Notes = append(res.Notes, fmt.Sprintf("%s by %d-fold cross-validation over the %d labelled nodes (seed %d)", what, cv.Folds, res.Labelled, opts.Seed))
+		}
+		if res.Predicted == 0 {
+			res.Notes = append(res.Notes, "every node is labelled, so there is nothing to predict; --split planetoid, random:K or a split file scores a benchmark split")
+		}
+	} else {
+		if res.Val == 0 {
+			res.ValReason = "the split has no validation node"
+		}
+		if res.Test == 0 {
+			res.TestReason = "the split has no test node"
+		}
+	}
+	if len(runs) > 1 {
+		res.TestAccuracyStd, res.MacroF1Std = finite(te.Std), finite(f.Std)
+		if opts.Method == "spreading" {
+			for _, r := range runs {
+				res.AlphaPerSeed = append(res.AlphaPerSeed, r.alpha)
+			}
+		}
+	} else {
+		res.ClassIterations = r0.info.ClassIterations
+		if opts.Method == "spreading" && lp.auto && r0.withSplit {
+			res.GridValAccuracy, res.GridTestAccuracy = finites(r0.gridVal), finites(r0.gridTest)
+		}
+	}
+	if opts.In.Features != "" {
+		res.Notes = append(res.Notes, "the features are read but not used: label propagation uses only the graph")
+	}
+	if res.NUnreached > 0 {
+		res.Notes = append(res.Notes, fmt.Sprintf("%d nodes (%d of them isolated) have no path to a labelled training node; they get the class prior", res.NUnreached, res.NIsolated))
+	}
+	return res
+}
+
+// modeAlpha is the a chosen most often over the runs (the first in grid
+// order on ties).
+func modeAlpha(runs []labelpropRun, grid []float64) float64 {
+	count := make([]int, len(grid))
+	for _, r := range runs {
+		for k, a := range grid {
+			if a == r.alpha {
+				count[k]++
+			}
+		}
+	}
+	best := 0
+	for k, c := range count {
+		if c > count[best] {
+			best = k
+		}
+	}
+	return grid[best]
+}
+
+func printLabelprop(w io.Writer, res labelpropResult, runs []labelpropRun) {
+	fmt.Fprintf(w, "%s: %d nodes, %d edges, %d classes, %d labelled (%s)\n", res.Dataset, res.Nodes, res.Edges, res.Classes, res.Labelled, res.Data)
+	switch {
+	case res.Protocol == "all-labelled":
+		fmt.Fprintf(w, "protocol: fit on the %d labelled nodes, predict the %d others\n", res.Train, res.Predicted)
+	case res.Seeds > 1:
+		fmt.Fprintf(w, "split: %s, seeds %d..%d — %d train, %d val, %d test each\n", res.Split, res.FirstSeed, res.FirstSeed+uint64(res.Seeds)-1, res.Train, res.Val, res.Test)
+	default:
+		fmt.Fprintf(w, "split: %s — %d train, %d val, %d test\n", res.Split, res.Train, res.Val, res.Test)
+	}
+	cmn := ""
+	if res.CMN {
+		cmn = ", class-mass normalisation"
+	}
+	if res.Method == "spreading" {
+		fmt.Fprintf(w, "method: label spreading (Zhou et al. 2003), %s solver, tol %g%s\n", res.Solver, res.Tol, cmn)
+	} else {
+		fmt.Fprintf(w, "method: harmonic function (Zhu, Ghahramani & Lafferty 2003), Jacobi-preconditioned CG, tol %g%s\n", res.Tol, cmn)
+	}
+	if res.GridCVAccuracy != nil && len(res.AlphaGrid) == len(res.GridCVAccuracy) {
+		fmt.Fprintln(w)
+		fmt.Fprintf(w, "  alpha    cv acc\n")
+		for k, a := range res.AlphaGrid {
+			mark := " "
+			if a == res.Alpha {
+				mark = "*"
+			}
+			fmt.Fprintf(w, "  %-5g %s  %s\n", a, mark, num(res.GridCVAccuracy[k]))
+		}
+		fmt.Fprintf(w, "  * chosen by %d-fold cross-validation over the labelled nodes (the first best on ties)\n", res.Folds)
+	}
+	if res.Seeds == 1 && res.GridValAccuracy != nil {
+		r := runs[0]
+		fmt.Fprintln(w)
+		fmt.Fprintf(w, "  alpha    val acc  test acc  iterations  seconds\n")
+		for k, a := range res.AlphaGrid {
+			mark := " "
+			if a == r.alpha {
+				mark = "*"
+			}
+			fmt.Fprintf(w, "  %-5g %s  %s   %s    %-10d  %.3f\n", a, mark, pct(r.gridVal[k]), pct(r.gridTest[k]), r.gridIter[k], r.gridSecs[k])
+		}
+		fmt.Fprintf(w, "  * chosen on the validation nodes (best accuracy, the first in grid order on ties)\n")
+	}
+	fmt.Fprintln(w)
+	alpha := ""
+	if res.Method == "spreading" {
+		alpha = fmt.Sprintf("alpha %g, ", res.Alpha)
+	}
+	switch {
+	case res.Protocol == "all-labelled":
+		if res.CVAccuracy != nil {
+			fmt.Fprintf(w, "cross-validation accuracy %s (%d folds over the labelled nodes)\n", num(res.CVAccuracy), res.Folds)
+		}
+		fmt.Fprintf(w, "%s%d iterations, fit %.3f s, total %.2f s\n", alpha, res.Iterations, res.FitSeconds, res.Seconds)
+	case res.Seeds > 1:
+		fmt.Fprintf(w, "test accuracy %s ± %s   macro-F1 %s ± %s   val accuracy %s  (mean ± std over %d seeds)\n",
+			num(res.TestAccuracy), num(res.TestAccuracyStd), num(res.MacroF1), num(res.MacroF1Std), num(res.ValAccuracy), res.Seeds)
+		if res.Method == "spreading" {
+			fmt.Fprintf(w, "alpha per seed %v; at most %d iterations; fit %.3f s per seed, total %.2f s\n", res.AlphaPerSeed, res.Iterations, res.FitSeconds, res.Seconds)
+		} else {
+			fmt.Fprintf(w, "at most %d iterations; fit %.3f s per seed, total %.2f s\n", res.Iterations, res.FitSeconds, res.Seconds)
+		}
+	default:
+		fmt.Fprintf(w, "test accuracy %s   macro-F1 %s   val accuracy %s\n", num(res.TestAccuracy), num(res.MacroF1), num(res.ValAccuracy))
+		fmt.Fprintf(w, "%s%d iterations, fit %.3f s, total %.2f s\n", alpha, res.Iterations, res.FitSeconds, res.Seconds)
+	}
+	for _, n := range res.Notes {
+		fmt.Fprintf(w, "note: %s\n", n)
+	}
+	if res.Out != "" {
+		fmt.Fprintf(w, "predictions of %d nodes written to %s\n", res.Predicted, res.Out)
+	}
+}
+
+func pct(v float64) string {
+	if math.IsNaN(v) {
+		return "   -  "
+	}
+	return fmt.Sprintf("%.4f", v)
+}
+
+func num(v any) string {
+	if f, ok := v.(float64); ok {
+		return fmt.Sprintf("%.4f", f)
+	}
+	return "-"
+}
+
+// writePredictions writes one row per node that was not trained on: the
+// user's id, the predicted class, with a split the node's true class and
+// part, and the probability of every class, p_<class name>.
+func writePredictions(path string, ds *loaders.NodeDataset, run labelpropRun) error {
+	part := make([]string, len(ds.Labels))
+	for name, idx := range map[string][]int{"train": run.split.Train, "val": run.split.Val, "test": run.split.Test} {
+		for _, i := range idx {
+			part[i] = name
+		}
+	}
+	var rows []int
+	for i := range part {
+		if part[i] != "train" {
+			rows = append(rows, i)
+		}
+	}
+	return writeClassRows(path, ds, rows, run.model.Labels(), run.model.Probabilities().RawRowView, run.withSplit, part)
+}
+
+// writeClassRows writes the rows of a classifier's --out file: id,
+// predicted, (label, split), p_<class>….
+func writeClassRows(path string, ds *loaders.NodeDataset, rows, pred []int, prob func(i int) []float64, withSplit bool, part []string) error {
+	cols := []string{"id", "predicted"}
+	if withSplit {
+		cols = append(cols, "label", "split")
+	}
+	first := len(cols)
+	for c := 0; c < ds.Classes; c++ {
+		cols = append(cols, "p_"+className(ds, c))
+	}
+	return writeTable(path, cols, len(rows), func(r int, rec []any) {
+		i := rows[r]
+		rec[0], rec[1] = nodeID(ds, i), className(ds, pred[i])
+		if withSplit {
+			if ds.Labels[i] >= 0 {
+				rec[2] = className(ds, ds.Labels[i])
+			}
+			if part[i] != "" {
+				rec[3] = part[i]
+			}
+		}
+		for c, p := range prob(i) {
+			rec[first+c] = p
+		}
+	})
+}

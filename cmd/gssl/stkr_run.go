@@ -1,0 +1,474 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/gssl/gssl/eval"
+	"github.com/gssl/gssl/graph"
+	"github.com/gssl/gssl/loaders"
+	"github.com/gssl/gssl/stkr"
+)
+
+// stkrSetup is the validated hyperparameter grid of a run.
+type stkrSetup struct {
+	setting     stkr.Setting
+	solver      stkr.Solver
+	etas, betas []float64
+	counts      []int
+	proto       stkr.Transform
+	isLap       bool
+	cache       *stkr.EigenCache
+}
+
+func newSTKRSetup(opts stkrOptions) (*stkrSetup, error) {
+	s := &stkrSetup{cache: &stkr.EigenCache{}}
+	var err error
+	if opts.Seeds < 1 {
+		return nil, fmt.Errorf("stkr: --seeds=%d is invalid: it must be at least 1", opts.Seeds)
+	}
+	if opts.Seed < 0 {
+		return nil, fmt.Errorf("stkr: --seed=%d is invalid: it must be ≥ 0", opts.Seed)
+	}
+	if opts.Folds < 2 {
+		return nil, fmt.Errorf("stkr: --folds=%d is invalid: it must be ≥ 2", opts.Folds)
+	}
+	if err := checkCount("val", opts.Val, 0, "the default size"); err != nil {
+		return nil, fmt.Errorf("stkr: %w", err)
+	}
+	if err := checkCount("test", opts.Test, 0, "the default size"); err != nil {
+		return nil, fmt.Errorf("stkr: %w", err)
+	}
+	if !(opts.PTest >= 0 && opts.PTest < 1) {
+		return nil, fmt.Errorf("stkr: --p-test=%v is invalid: it must be in [0, 1) (0 keeps the split's test set)", opts.PTest)
+	}
+	if err := checkSplitFlag(opts.Split); err != nil {
+		return nil, fmt.Errorf("stkr: %w", err)
+	}
+	if opts.Splits != "" {
+		if st, err := os.Stat(opts.Splits); err != nil || !st.IsDir() {
+			return nil, fmt.Errorf("stkr: --splits %s is not a folder of split files (random20_seed<s>.txt)", opts.Splits)
+		}
+		if opts.Split != "auto" && opts.Split != "" {
+			return nil, fmt.Errorf("stkr: --splits and --split exclude each other: a folder of per-seed split files, or one split")
+		}
+	}
+	if s.setting, err = stkr.ParseSetting(opts.Setting); err != nil {
+		return nil, fmt.Errorf("stkr: --setting: %w", err)
+	}
+	if opts.TestChunks && opts.PTest == 0 {
+		return nil, fmt.Errorf("stkr: --test-chunks needs --p-test > 0 (the chunk size is round(p_test·N)); --p-test 0 already scores every test node")
+	}
+	if s.solver, err = stkr.ParseSolver(opts.Solver); err != nil {
+		return nil, fmt.Errorf("stkr: --solver: %w", err)
+	}
+	if s.etas, err = hyperGrid("eta", opts.Eta, stkr.EtaGrid()); err != nil {
+		return nil, err
+	}
+	if s.betas, err = hyperGrid("ridge", opts.Ridge, stkr.BetaGrid()); err != nil {
+		return nil, err
+	}
+	if s.proto, err = stkr.ParseTransform(opts.Transform, 0); err != nil {
+		return nil, fmt.Errorf("stkr: --transform: %w", err)
+	}
+	if s.counts, err = iterationGrid(opts.MaxIter); err != nil {
+		return nil, err
+	}
+	if _, ok := s.proto.(stkr.TopD); ok && opts.MaxIter == "auto" {
+		return nil, fmt.Errorf("stkr: --max-iter auto does not apply to --transform %s (kernel PCA has no iterative solve)", opts.Transform)
+	}
+	_, s.isLap = s.proto.(stkr.InverseLaplacian)
+	if !s.isLap {
+		if opts.Eta != "auto" && opts.Eta != "" {
+			return nil, fmt.Errorf("stkr: --eta applies only to --transform inverse-laplacian, not %s", opts.Transform)
+		}
+		s.etas = []float64{math.NaN()}
+	}
+	if err := checkOutPath("out", opts.Out); err != nil {
+		return nil, fmt.Errorf("stkr: %w", err)
+	}
+	// Reject bad η/β before loading anything, naming the flags.
+	for _, r := range s.candidates(opts) {
+		if err := r.Validate(); err != nil {
+			return nil, fmt.Errorf("stkr: --ridge, --tol or --max-iter: %w", err)
+		}
+		if err := r.Transform.Validate(1); err != nil {
+			return nil, fmt.Errorf("stkr: --eta or --transform: %w", err)
+		}
+	}
+	return s, nil
+}
+
+// candidates returns fresh regressors for every point of the grid; all share
+// an eigen cache, so kernel PCA decomposes each visible graph once.
+func (s *stkrSetup) candidates(opts stkrOptions) []*stkr.Regressor {
+	var out []*stkr.Regressor
+	for _, eta := range s.etas {
+		for _, beta := range s.betas {
+			for _, it := range s.counts {
+				t := s.proto
+				if s.isLap {
+					t = stkr.InverseLaplacian{Eta: eta}
+				}
+				out = append(out, &stkr.Regressor{Transform: t, Beta: beta, Solver: s.solver, Tol: opts.Tol, Iterations: it, Eigen: s.cache})
+			}
+		}
+	}
+	return out
+}
+
+// stkrInput is the loaded data set, restricted to its largest component
+// with --lcc (lcc then maps local to loaded ids).
+type stkrInput struct {
+	ds     *loaders.NodeDataset // the data the models see
+	loaded *loaders.NodeDataset // as loaded (split files name its nodes)
+	lcc    *graph.Subgraph
+}
+
+// full returns the data set as loaded, before --lcc.
+func (in *stkrInput) full() *loaders.NodeDataset { return in.loaded }
+
+func stkrData(ctx context.Context, opts stkrOptions, stderr io.Writer) (*stkrInput, error) {
+	var ds *loaders.NodeDataset
+	var err error
+	if opts.Images != "" {
+		ds, err = imageGraphDataset(ctx, opts.Images, opts.N, opts.Neighbors, stderr)
+	} else {
+		ds, err = opts.In.load(ctx, stderr)
+	}
+	if err == nil {
+		err = needLabels(ds)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("stkr: %w", err)
+	}
+	in := &stkrInput{ds: ds, loaded: ds}
+	if opts.LCC {
+		if in.lcc, err = ds.Graph.LargestComponent(); err != nil {
+			return nil, err
+		}
+		in.ds = restrictDataset(ds, in.lcc)
+	}
+	return in, nil
+}
+
+// stkrResult is the JSON object of one run.
+type stkrResult struct {
+	Data             string    `json:"data"`
+	Dataset          string    `json:"dataset"`
+	Protocol         string    `json:"protocol"` // "split" or "all-labelled"
+	Transform        string    `json:"transform"`
+	Setting          string    `json:"setting"`
+	Solver           string    `json:"solver"`
+	SolverDetail     string    `json:"solver_detail"`
+	PTest            float64   `json:"p_test"`
+	Seeds            []int     `json:"seeds"`
+	SplitSource      string    `json:"split_source"`
+	Nodes            int       `json:"nodes"`
+	Classes          int       `json:"classes"`
+	ClassNames       []string  `json:"class_names"`
+	Labelled         int       `json:"labelled"`
+	LCC              bool      `json:"lcc"`
+	DroppedSplit     int       `json:"dropped_split_nodes"` // split nodes outside the largest component, summed over seeds
+	VisibleNodes     int       `json:"visible_nodes"`
+	TestNodes        int       `json:"test_nodes"` // per seed (summed over chunks with --test-chunks)
+	TestChunks       bool      `json:"test_chunks"`
+	Refit            bool      `json:"refit"` // the fit that predicted test was a refit with val visible (setting inductive)
+	Fits             int       `json:"fits"`  // hyperparameter selections: seeds × chunks
+	Folds            int       `json:"folds,omitempty"`
+	CVAccuracy       any       `json:"cv_accuracy,omitempty"`
+	Predicted        int       `json:"predicted"`
+	TestAccuracyMean any       `json:"test_accuracy_mean"`
+	TestAccuracyStd  any       `json:"test_accuracy_std"`
+	TestReason       string    `json:"test_accuracy_reason,omitempty"`
+	ValAccuracyMean  any       `json:"val_accuracy_mean"`
+	ValReason        string    `json:"val_accuracy_reason,omitempty"`
+	TestAccuracies   []any     `json:"test_accuracies"`
+	Eta              []float64 `json:"eta"`               // per fit (per seed, or per seed and chunk)
+	Beta             []float64 `json:"beta"`              // per fit
+	ChosenIterations []int     `json:"chosen_iterations"` // per fit; 0 = solved to the tolerance
+	Iterations       float64   `json:"iterations"`
+	MatVecs          float64   `json:"matvecs"`
+	FitSeconds       float64   `json:"fit_seconds"`
+	Candidates       int       `json:"candidates"`
+	FailedCandidates int       `json:"failed_candidates"`
+	NoEvidence       int       `json:"no_evidence"`
+	Out              string    `json:"out,omitempty"`
+	Notes            []string  `json:"notes,omitempty"`
+	Seconds          float64   `json:"seconds"`
+}
+
+func newSTKRResult(opts stkrOptions, s *stkrSetup, in *stkrInput) stkrResult {
+	ds := in.ds
+	res := stkrResult{Data: opts.In.source(), Dataset: ds.Name, Transform: opts.Transform, Setting: s.setting.String(), Solver: s.solver.String(),
+		PTest: opts.PTest, Nodes: ds.Graph.Nodes(), Classes: ds.Classes, LCC: opts.LCC, TestChunks: opts.TestChunks}
+	if opts.Images != "" {
+		res.Data = opts.Images
+	}
+	for c := 0; c < ds.Classes; c++ {
+		res.ClassNames = append(res.ClassNames, className(ds, c))
+	}
+	for _, l := range ds.Labels {
+		if l >= 0 {
+			res.Labelled++
+		}
+	}
+	if opts.In.Features != "" {
+		res.Notes = append(res.Notes, "the features are read but not used: STKR's base kernel is the graph's")
+	}
+	return res
+}
+
+// chosen records the hyperparameters of the chosen regressor.
+func (res *stkrResult) chosen(best *stkr.Regressor) {
+	if lap, ok := best.Transform.(stkr.InverseLaplacian); ok {
+		res.Eta = append(res.Eta, lap.Eta)
+	}
+	res.Beta = append(res.Beta, best.Beta)
+	res.ChosenIterations = append(res.ChosenIterations, best.Iterations)
+}
+
+// stkrAllLabelled is the protocol without a split (stkr.ChooseCV): fit on
+// every labelled node, predict the others.
+func stkrAllLabelled(ctx context.Context, opts stkrOptions, s *stkrSetup, in *stkrInput, stderr io.Writer) (stkrResult, error) {
+	ds := in.ds
+	res := newSTKRResult(opts, s, in)
+	res.Protocol, res.SplitSource = "all-labelled", "none: every labelled node is trained on"
+	if s.setting != stkr.Transductive {
+		return res, fmt.Errorf("stkr: --setting %s needs a split with test nodes to hide; without a split the fit is transductive", s.setting)
+	}
+	if opts.Seeds > 1 || opts.TestChunks {
+		return res, errors.New("stkr: --seeds and --test-chunks need a split (--split or --splits); without one every labelled node is trained on")
+	}
+	if res.Labelled == 0 {
+		return res, errors.New("stkr: no node is labelled: give --labels (an empty label means unlabelled)")
+	}
+	cands := s.candidates(opts)
+	logf(stderr, "stkr: %s (%d nodes, %d edges, %d classes, %d labelled), %s, %d candidates by cross-validation", ds.Name, res.Nodes, ds.Graph.Edges(), ds.Classes, res.Labelled, opts.Transform, len(cands))
+	task := stkr.Task{Graph: ds.Graph, Labels: ds.Labels, Classes: ds.Classes}
+	cv := eval.CV{Folds: opts.Folds, Seed: uint64(opts.Seed), Order: idOrder(ds, labelledNodes(ds))}
+	c, err := stkr.ChooseCV(ctx, task, cv, cands)
+	if errors.Is(err, eval.ErrTooFewLabels) && len(cands) > 1 {
+		// Nothing can be held out: the middle of the grid (η 0.9, β 1 for
+		// the default grids).
+		cands = cands[len(cands)/2 : len(cands)/2+1]
+		res.Notes = append(res.Notes, fmt.Sprintf("no class has two labels, so nothing can be cross-validated: the middle of the grid, %s β=%g (--eta and --ridge set them)", cands[0].Transform, cands[0].Beta))
+		c, err = stkr.ChooseCV(ctx, task, cv, cands)
+	}
+	res.Candidates = len(cands)
+	for i, e := range c.Failed {
+		if e != nil {
+			res.FailedCandidates++
+			logf(stderr, "stkr: %s β=%g max-iter=%d: %v", cands[i].Transform, cands[i].Beta, cands[i].Iterations, e)
+		}
+	}
+	if err != nil {
+		return res, fmt.Errorf("%w (or give --eta and --ridge)", err)
+	}
+	best := cands[c.Best]
+	res.chosen(best)
+	res.Folds, res.CVAccuracy, res.Fits, res.Seeds = c.Folds, finite(c.Accuracy[c.Best]), 1, []int{opts.Seed}
+	res.VisibleNodes, res.NoEvidence, res.SolverDetail = res.Nodes, c.NoEvidence, c.Stats.Solver
+	res.Iterations, res.MatVecs = float64(c.Stats.TotalIterations()), float64(c.Stats.MatVecs)
+	res.Predicted = res.Nodes - res.Labelled
+	res.TestReason = "no test split: every labelled node is trained on; the unlabelled nodes are predicted"
+	res.ValReason = "no validation split: hyperparameters are chosen by cross-validation"
+	if c.Folds > 0 {
+		res.Notes = append(res.Notes, fmt.Sprintf("hyperparameters chosen by %d-fold cross-validation over the %d labelled nodes (seed %d)", c.Folds, res.Labelled, opts.Seed))
+	}
+	if res.Predicted == 0 {
+		res.Notes = append(res.Notes, "every node is labelled, so there is nothing to predict; --split or --splits scores a benchmark split")
+	}
+	if opts.Out != "" {
+		var rows []int
+		for i, l := range ds.Labels {
+			if l < 0 {
+				rows = append(rows, i)
+			}
+		}
+		if err := writeClassRows(opts.Out, ds, rows, c.Labels, c.Probabilities.RawRowView, false, nil); err != nil {
+			return res, fmt.Errorf("stkr: %w", err)
+		}
+		res.Out = opts.Out
+	}
+	return res, nil
+}
+
+// stkrBenchmark is the paper's protocol over seeds on a benchmark split.
+func stkrBenchmark(ctx context.Context, opts stkrOptions, s *stkrSetup, in *stkrInput, spec splitSpec, stderr io.Writer) (stkrResult, error) {
+	ds := in.ds
+	n := ds.Graph.Nodes()
+	res := newSTKRResult(opts, s, in)
+	res.Protocol, res.Refit = "split", s.setting == stkr.Inductive
+	if opts.Out != "" {
+		return res, errors.New("stkr: --out writes the predictions of the protocol without a split (--split none); a benchmark split reports accuracies")
+	}
+	if !s.isLap {
+		res.Eta = nil
+	}
+	task := stkr.Task{Graph: ds.Graph, Labels: ds.Labels, Classes: ds.Classes}
+	ncand := len(s.candidates(opts))
+	logf(stderr, "stkr: %s (%d nodes, %d edges, %d classes), %s, %s, %d seeds", ds.Name, n, ds.Graph.Edges(), ds.Classes, opts.Transform, s.setting, opts.Seeds)
+	bar := newProgress(stderr, opts.Seeds*ncand, "stkr")
+	defer bar.Finish()
+	var tests, vals []float64
+	var iters, mvs, secs float64
+	for seed := opts.Seed; seed < opts.Seed+opts.Seeds; seed++ {
+		split, source, dropped, err := stkrSplit(in, spec, opts, seed)
+		if err != nil {
+			return res, err
+		}
+		res.DroppedSplit += dropped
+		res.SplitSource = source
+		if opts.TestChunks && seed == opts.Seed { // one fit per chunk: about this many per seed
+			if parts, err := stkr.TestChunks(n, split, opts.PTest, uint64(seed)); err == nil {
+				bar.SetTotal(opts.Seeds * len(parts) * ncand)
+			}
+		}
+		run, err := stkr.ChooseSplit(ctx, task, split, s.setting, opts.PTest, opts.TestChunks, uint64(seed),
+			func() []*stkr.Regressor { return s.candidates(opts) }, bar.Add)
+		names := s.candidates(opts)
+		for _, c := range run.Choices {
+			res.Candidates += len(c.Candidates)
+			for i, o := range c.Candidates {
+				if o.Err != nil {
+					res.FailedCandidates++
+					logf(stderr, "stkr: seed %d: %s β=%g max-iter=%d: %v", seed, names[i].Transform, names[i].Beta, names[i].Iterations, o.Err)
+				}
+			}
+		}
+		if err != nil {
+			return res, fmt.Errorf("stkr: seed %d: %w", seed, err)
+		}
+		for k, c := range run.Choices {
+			o, best := c.Final, run.Chosen[k]
+			res.VisibleNodes = c.Visible
+			res.chosen(best)
+			iters += float64(o.Stats.TotalIterations())
+			mvs += float64(o.Stats.MatVecs)
+			secs += o.Seconds
+			res.Fits++
+			res.NoEvidence += o.NoEvidence
+			res.SolverDetail = o.Stats.Solver
+			logf(stderr, "stkr: seed %d: test %.4f (%d nodes) val %.4f (%s β=%g, stop after %d, %d iterations, %d products, %.3fs)", seed, o.TestAccuracy, o.TestScored, o.ValAccuracy, best.Transform, best.Beta, best.Iterations, o.Stats.TotalIterations(), o.Stats.MatVecs, o.Seconds)
+		}
+		right, scored, seedVal := run.TestCorrect, run.TestScored, run.ValAccuracy
+		if scored == 0 {
+			return res, fmt.Errorf("stkr: seed %d: no labelled test node to score", seed)
+		}
+		tests = append(tests, float64(right)/float64(scored))
+		vals = append(vals, seedVal)
+		res.Seeds = append(res.Seeds, seed)
+		res.TestNodes = scored
+	}
+	res.TestAccuracies = finites(tests)
+	tm, ts := eval.MeanStd(tests)
+	vm, _ := eval.MeanStd(vals)
+	res.TestAccuracyMean, res.TestAccuracyStd, res.ValAccuracyMean = finite(tm), finite(ts), finite(vm)
+	if res.ValAccuracyMean == nil {
+		res.ValReason = "the split has no labelled validation node"
+	}
+	fits := float64(res.Fits)
+	res.Iterations, res.MatVecs, res.FitSeconds = iters/fits, mvs/fits, secs/fits
+	return res, nil
+}
+
+// stkrSplit returns seed s's train/val/test split (in the ids of in.ds), a
+// description of its source and the number of its nodes dropped outside
+// the largest component.
+func stkrSplit(in *stkrInput, spec splitSpec, opts stkrOptions, s int) (eval.Split, string, int, error) {
+	ds := in.ds
+	var sp *eval.Split
+	var source string
+	switch spec.kind {
+	case "splits", "file":
+		path := spec.path
+		if spec.kind == "splits" {
+			path = filepath.Join(spec.path, fmt.Sprintf("random20_seed%d.txt", s))
+			if _, err := os.Stat(path); err != nil {
+				return eval.Split{}, "", 0, fmt.Errorf("stkr: --splits %s has no split for seed %d: %w", spec.path, s, err)
+			}
+		}
+		r, err := readSplitFile(path, in.full())
+		if err != nil {
+			return eval.Split{}, "", 0, fmt.Errorf("stkr: %w", err)
+		}
+		sp, source = r, spec.path
+	case "planetoid":
+		if in.full().Split == nil {
+			return eval.Split{}, "", 0, fmt.Errorf("stkr: %s has no split_planetoid.txt; use --split none, random:K, a split file or --splits", opts.In.source())
+		}
+		sp, source = in.full().Split, "the data set's split"
+	case "random":
+		val := opts.Val
+		if val < 0 {
+			val = spec.perClass * ds.Classes
+		}
+		test := opts.Test
+		if test < 0 && opts.PTest > 0 {
+			test = max(1, int(math.Round(opts.PTest*float64(ds.Graph.Nodes()))))
+		}
+		val, test = randomSizes(ds.Labels, spec.perClass, val, test, 0)
+		r, err := eval.RandomPerClass(ds.Labels, spec.perClass, val, test, uint64(s))
+		if err != nil {
+			return eval.Split{}, "", 0, fmt.Errorf("stkr: --split %s (--val %d, --test %d): %w", opts.Split, val, test, err)
+		}
+		return r, fmt.Sprintf("random: %d per class, %d val, %d test", spec.perClass, val, test), 0, nil
+	}
+	if in.lcc == nil {
+		return *sp, source, 0, nil
+	}
+	dropped := 0
+	local := func(nodes []int) []int {
+		var out []int
+		for _, p := range nodes {
+			if i, ok := in.lcc.Local(p); ok {
+				out = append(out, i)
+			} else {
+				dropped++
+			}
+		}
+		return out
+	}
+	return eval.Split{Train: local(sp.Train), Val: local(sp.Val), Test: local(sp.Test)}, source + " (mapped to the largest component)", dropped, nil
+}
+
+func printSTKR(w io.Writer, r stkrResult) {
+	if r.Protocol == "all-labelled" {
+		fmt.Fprintf(w, "STKR %s on %s (%d nodes, %d labelled, %d classes): fit on every labelled node\n", r.Transform, r.Dataset, r.Nodes, r.Labelled, r.Classes)
+		fmt.Fprintf(w, "  cv accuracy    %s (%d folds)\n", num(r.CVAccuracy), r.Folds)
+	} else {
+		fmt.Fprintf(w, "STKR %s on %s, %s setting (%d nodes, %d visible at fit time)\n", r.Transform, r.Dataset, r.Setting, r.Nodes, r.VisibleNodes)
+		fmt.Fprintf(w, "  test accuracy  %s ± %s over %d seeds (%d test nodes each, p_test %g)\n", num(r.TestAccuracyMean), num(r.TestAccuracyStd), len(r.Seeds), r.TestNodes, r.PTest)
+		fmt.Fprintf(w, "  val accuracy   %s\n", num(r.ValAccuracyMean))
+	}
+	if r.Refit {
+		fmt.Fprintf(w, "  protocol       hyperparameters chosen with val and test hidden, then refitted with val visible (unlabelled)\n")
+	}
+	if len(r.Eta) > 0 {
+		fmt.Fprintf(w, "  chosen η       %v\n", r.Eta)
+	}
+	fmt.Fprintf(w, "  chosen β       %v\n", r.Beta)
+	fmt.Fprintf(w, "  stopped after  %v iterations (0 = solved to the tolerance)\n", r.ChosenIterations)
+	fmt.Fprintf(w, "  solver         %s: %.0f iterations, %.0f products with M per fit (mean)\n", r.SolverDetail, r.Iterations, r.MatVecs)
+	fmt.Fprintf(w, "  time           %.3f s per fit (mean at the chosen setting), %.2f s in all\n", r.FitSeconds, r.Seconds)
+	if r.FailedCandidates > 0 {
+		fmt.Fprintf(w, "  failed         %d of %d candidate fits (solver did not converge; see stderr)\n", r.FailedCandidates, r.Candidates)
+	}
+	if r.NoEvidence > 0 {
+		fmt.Fprintf(w, "  no evidence    %d predictions had no positive score and got the most frequent class\n", r.NoEvidence)
+	}
+	fmt.Fprintf(w, "  splits         %s\n", strings.TrimSpace(r.SplitSource))
+	for _, n := range r.Notes {
+		fmt.Fprintf(w, "  note           %s\n", n)
+	}
+	if r.Out != "" {
+		fmt.Fprintf(w, "  predictions    %d nodes written to %s\n", r.Predicted, r.Out)
+	}
+}
