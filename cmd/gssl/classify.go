@@ -1,16 +1,12 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -22,10 +18,12 @@ import (
 
 // classifyOptions are the settings of one classify run.
 type classifyOptions struct {
-	Data  string // node-classification folder with features
-	Model string // sgc, appnp, correct-smooth or auto
-	Split string // planetoid, random:K, per-class:T,V or a split file
-	Seeds int    // seeds Seed..Seed+Seeds−1 (random splits, CV folds)
+	In    nodeInput // --data, or --edges/--labels/--features (the embedded Cora without any)
+	Model string    // sgc, appnp, correct-smooth, auto or stkr
+	Split string    // auto, none, planetoid, random:K, per-class:T,V or a split file
+	Val   int       // random:K validation nodes; -1: the default size
+	Test  int       // random:K test nodes; -1: the default size
+	Seeds int       // seeds Seed..Seed+Seeds−1 (random splits, CV folds)
 	Seed  uint64
 	Folds int // CV folds when the split has no val nodes
 	Embed int // > 0: Laplacian-eigenmap coordinates appended to the features
@@ -52,46 +50,56 @@ auto — SGC and APPNP, then Correct & Smooth on the chosen one (the base model
 and its accuracies are reported too); stkr — STKR's inverse Laplacian (SP-Lap,
 η and β from the STKR paper's grids) on the graph kernel, or with
 --feature-weight γ on the graph kernel plus γ times the cosine kernel of the
-features (stkr.FeatureKernel). Hyperparameters (K, a, the L2 penalty, the C&S weights and scales)
-are chosen on the validation nodes, or by stratified k-fold cross-validation
-over the training nodes when the split has none.
+features (stkr.FeatureKernel). Hyperparameters (K, a, the L2 penalty, the C&S
+weights and scales; η and β) are chosen on the validation nodes, or by seeded
+stratified k-fold cross-validation over the training nodes when there are none.
 
-Splits: planetoid (the folder's split_planetoid.txt), random:K (K training
-nodes per class, 500 val, 1000 test), per-class:T,V (T training and V val nodes
-per class, the rest test: 20,30 is the split of Shchur et al. 2018), or a split
-file of "train i"/"val i"/"test i" lines. Models are deterministic: on a fixed
-split --seeds only repeats the cross-validation folds.`,
-		Example: `  gssl classify --data testdata/cora
+Input: --data DIR, or --edges/--labels/--features tables (docs/cli.md); nothing
+given means the Cora embedded in gssl. The features may be sparse (our text
+format, svmlight, SciPy .npz) or dense (NumPy .npy, CSV).
+
+Splits: auto (the data set's own split, e.g. Cora's Planetoid split, else none),
+none (train on every labelled node, choose by cross-validation, predict the
+others), planetoid, random:K (K training nodes per class, --val/--test from the
+rest), per-class:T,V (T training and V val nodes per class, the rest test: 20,30
+is the split of Shchur et al. 2018 for Amazon and Coauthor), or a split file of
+"train i"/"val i"/"test i" lines. The models are deterministic: on a fixed split
+with val nodes one run stands for every seed.
+
+--out FILE writes one row per node not trained on: the user's id, the predicted
+class, the label and split, and the score of every class (CSV, or JSON Lines).`,
+		Example: `  gssl classify
   gssl classify --data ../shared/data/coauthor_cs --split per-class:20,30 --seeds 10 --json
-  gssl classify --data testdata/cora --model sgc --out predictions.csv`,
+  gssl classify --edges edges.csv --labels labels.csv --features features.npy --out predictions.csv
+  gssl classify --model stkr --feature-weight 0.1`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			opts.JSON = g.JSON
-			if opts.Data == "" {
-				opts.Data = defaultCora()
-			}
 			return runClassify(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.Data, "data", "", "node-classification folder with features (edges.txt, labels.txt, features.txt.gz or a NumPy/CSV feature file); default testdata/cora")
+	opts.In.addFlags(f)
 	f.StringVar(&opts.Model, "model", "auto", "sgc, appnp, correct-smooth, auto, or stkr (SP-Lap: STKR's inverse Laplacian, with --feature-weight on the graph and feature kernels)")
-	f.StringVar(&opts.Split, "split", "planetoid", "planetoid, random:K, per-class:T,V, or a split file")
-	f.IntVar(&opts.Seeds, "seeds", 1, "number of seeds S..S+N-1 (random splits; CV folds)")
-	f.Uint64Var(&opts.Seed, "seed", 0, "first seed S")
+	f.StringVar(&opts.Split, "split", "auto", "auto (the data set's split if it has one, else none), none (fit on every labelled node, hyperparameters by cross-validation, predict the others), planetoid, random:K, per-class:T,V (T train and V val nodes per class, the rest test), or a split file")
+	f.IntVar(&opts.Val, "val", -1, "with --split random:K: validation nodes (-1: min(500, a third of the labelled nodes left))")
+	f.IntVar(&opts.Test, "test", -1, "with --split random:K: test nodes (-1: min(1000, half of the labelled nodes left))")
+	f.IntVar(&opts.Seeds, "seeds", 1, "number of seeds S..S+N-1 (random and per-class splits; on a fixed split the models are deterministic and run once)")
+	f.Uint64Var(&opts.Seed, "seed", 0, "first seed S: random splits and cross-validation folds")
 	f.IntVar(&opts.Folds, "folds", nodeclass.DefaultFolds, "cross-validation folds when the split has no val nodes")
 	f.Float64Var(&opts.FeatureWeight, "feature-weight", 0, "--model stkr: weight γ of the cosine feature kernel added to the graph kernel (0: the graph only)")
 	f.IntVar(&opts.Embed, "embed", 0, "append this many Laplacian-eigenmap coordinates to the features (0: none)")
-	f.StringVar(&opts.Out, "out", "", "write node,label,predicted,split to this CSV (the first seed's run)")
+	f.StringVar(&opts.Out, "out", "", "write one row per predicted node (id, predicted, label, split, p_<class>…): CSV, or JSON Lines for .jsonl/.ndjson (the first seed's run)")
 	return cmd
 }
 
 // classifyRun is the outcome of one seed.
 type classifyRun struct {
-	Seed  uint64  `json:"seed"`
-	Model string  `json:"model"`
-	Val   any     `json:"val_accuracy"`
-	Test  float64 `json:"test_accuracy"`
+	Seed  uint64 `json:"seed"`
+	Model string `json:"model"`
+	Val   any    `json:"val_accuracy"`
+	Test  any    `json:"test_accuracy"` // null without test nodes
+	test  float64
 	// With Correct & Smooth: the base model chosen first.
 	Base     string  `json:"base_model,omitempty"`
 	BaseVal  float64 `json:"base_val_accuracy,omitempty"`
@@ -114,8 +122,8 @@ type classifyResult struct {
 	SeedsRun        int           `json:"seeds_run"`
 	Candidates      int           `json:"candidates"`
 	ValAccuracy     any           `json:"val_accuracy"`
-	TestAccuracy    float64       `json:"test_accuracy"`
-	TestAccuracyStd float64       `json:"test_accuracy_std"`
+	TestAccuracy    any           `json:"test_accuracy"` // null without test nodes
+	TestAccuracyStd any           `json:"test_accuracy_std"`
 	BaseModel       string        `json:"base_model,omitempty"`
 	BaseTest        float64       `json:"base_test_accuracy,omitempty"`
 	BaseTestStd     float64       `json:"base_test_accuracy_std,omitempty"`
@@ -148,26 +156,12 @@ func classifySearch(model string, featureWeight float64) (nodeclass.Search, erro
 	return nodeclass.Search{}, fmt.Errorf("classify: --model %q is invalid: want sgc, appnp, correct-smooth, auto or stkr", model)
 }
 
-// parseClassifySplit returns the split of seed for --split.
-func parseClassifySplit(s string) (func(ds *loaders.NodeDataset, seed uint64) (eval.Split, error), bool, error) {
-	switch {
-	case s == "planetoid":
-		return func(ds *loaders.NodeDataset, _ uint64) (eval.Split, error) {
-			if ds.Split == nil {
-				return eval.Split{}, fmt.Errorf("classify: --split planetoid: %s has no split_planetoid.txt; use --split per-class:20,30, random:K or a split file", ds.Name)
-			}
-			return *ds.Split, nil
-		}, false, nil
-	case strings.HasPrefix(s, "random:"):
-		k, err := strconv.Atoi(strings.TrimPrefix(s, "random:"))
-		if err != nil || k < 1 {
-			return nil, false, fmt.Errorf("classify: --split %q: want random:K with K ≥ 1 training nodes per class", s)
-		}
-		return func(ds *loaders.NodeDataset, seed uint64) (eval.Split, error) {
-			return eval.RandomPerClass(ds.Labels, k, randomSplitVal, randomSplitTest, seed)
-		}, true, nil
-	case strings.HasPrefix(s, "per-class:"):
-		parts := strings.Split(strings.TrimPrefix(s, "per-class:"), ",")
+// classifySplits returns the split of each seed for --split (spec as
+// parsed by parseSplitSpec, or per-class:T,V), and whether it depends on the
+// seed. "none" is every labelled node as training, no val or test.
+func classifySplits(opts classifyOptions, ds *loaders.NodeDataset) (func(seed uint64) (eval.Split, error), bool, error) {
+	if rest, ok := strings.CutPrefix(opts.Split, "per-class:"); ok {
+		parts := strings.Split(rest, ",")
 		var t, v int
 		var err1, err2 error
 		if len(parts) == 2 {
@@ -175,28 +169,42 @@ func parseClassifySplit(s string) (func(ds *loaders.NodeDataset, seed uint64) (e
 			v, err2 = strconv.Atoi(parts[1])
 		}
 		if len(parts) != 2 || err1 != nil || err2 != nil || t < 1 || v < 0 {
-			return nil, false, fmt.Errorf("classify: --split %q: want per-class:T,V with T ≥ 1 training and V ≥ 0 val nodes per class", s)
+			return nil, false, fmt.Errorf("classify: --split %q: want per-class:T,V with T ≥ 1 training and V ≥ 0 val nodes per class", opts.Split)
 		}
-		return func(ds *loaders.NodeDataset, seed uint64) (eval.Split, error) {
-			return nodeclass.PerClassSplit(ds.Labels, t, v, seed)
+		return func(seed uint64) (eval.Split, error) { return nodeclass.PerClassSplit(ds.Labels, t, v, seed) }, true, nil
+	}
+	spec, err := parseSplitSpec(opts.Split, ds.Split != nil)
+	if err != nil {
+		return nil, false, fmt.Errorf("classify: %w", err)
+	}
+	switch spec.kind {
+	case "none":
+		return func(uint64) (eval.Split, error) { return eval.Split{Train: labelledNodes(ds)}, nil }, false, nil
+	case "planetoid":
+		if ds.Split == nil {
+			return nil, false, fmt.Errorf("classify: --split planetoid: %s has no split of its own; use --split none, per-class:20,30, random:K or a split file", opts.In.source())
+		}
+		sp := *ds.Split
+		return func(uint64) (eval.Split, error) { return sp, nil }, false, nil
+	case "random":
+		val, test := randomSizes(ds.Labels, spec.perClass, opts.Val, opts.Test, 500)
+		return func(seed uint64) (eval.Split, error) {
+			sp, err := eval.RandomPerClass(ds.Labels, spec.perClass, val, test, seed)
+			if err != nil {
+				return sp, fmt.Errorf("classify: --split %s (--val %d, --test %d): %w", opts.Split, val, test, err)
+			}
+			return sp, nil
 		}, true, nil
-	case s == "":
-		return nil, false, fmt.Errorf("classify: --split is empty: want planetoid, random:K, per-class:T,V or a split file")
 	}
-	if _, err := os.Stat(s); err != nil {
-		return nil, false, fmt.Errorf("classify: --split %q is not planetoid, random:K or per-class:T,V, and not a readable split file: %w", s, err)
+	sp, err := readSplitFile(spec.path, ds)
+	if err != nil {
+		return nil, false, fmt.Errorf("classify: --split: %w", err)
 	}
-	return func(ds *loaders.NodeDataset, _ uint64) (eval.Split, error) {
-		sp, err := loaders.ReadSplit(s, len(ds.Labels))
-		if err != nil {
-			return eval.Split{}, err
-		}
-		return *sp, nil
-	}, false, nil
+	return func(uint64) (eval.Split, error) { return *sp, nil }, false, nil
 }
 
 func runClassify(ctx context.Context, opts classifyOptions, stdout, stderr io.Writer) error {
-	start := time.Now()
+	start := timeNow()
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -204,34 +212,54 @@ func runClassify(ctx context.Context, opts classifyOptions, stdout, stderr io.Wr
 	if err != nil {
 		return err
 	}
-	if opts.Embed < 0 {
+	switch {
+	case opts.Embed < 0:
 		return fmt.Errorf("classify: --embed %d is invalid: it must be ≥ 0 (0: no embedding)", opts.Embed)
-	}
-	search.Embedding = opts.Embed
-	splitOf, random, err := parseClassifySplit(opts.Split)
-	if err != nil {
-		return err
-	}
-	if opts.Seeds < 1 {
+	case opts.Seeds < 1:
 		return fmt.Errorf("classify: --seeds %d is invalid: it must be ≥ 1", opts.Seeds)
-	}
-	if opts.Folds < 2 {
+	case opts.Folds < 2:
 		return fmt.Errorf("classify: --folds %d is invalid: it must be ≥ 2", opts.Folds)
 	}
-	ds, err := loaders.LoadNodeDataset(opts.Data)
-	if err != nil {
-		return err
+	search.Embedding = opts.Embed
+	if !strings.HasPrefix(opts.Split, "per-class:") {
+		if err := checkSplitFlag(opts.Split); err != nil {
+			return fmt.Errorf("classify: %w", err)
+		}
 	}
+	for _, c := range []struct {
+		name string
+		v    int
+	}{{"val", opts.Val}, {"test", opts.Test}} {
+		if err := checkCount(c.name, c.v, 0, "the default size"); err != nil {
+			return fmt.Errorf("classify: %w", err)
+		}
+	}
+	if err := checkOutPath("out", opts.Out); err != nil {
+		return fmt.Errorf("classify: %w", err)
+	}
+	ds, err := opts.In.load(ctx, stderr)
+	if err == nil {
+		err = needLabels(ds)
+	}
+	if err != nil {
+		return fmt.Errorf("classify: %w", err)
+	}
+	defer ds.Close()
 	x := nodeclass.Features{Sparse: ds.Features, Dense: ds.DenseFeatures}
 	if ds.Features == nil && ds.DenseFeatures == nil {
-		return fmt.Errorf("classify: %s has no node features (features.txt.gz or a NumPy/CSV feature file); the graph-only classifiers are gssl labelprop and gssl stkr", opts.Data)
+		return fmt.Errorf("classify: %s has no node features: give --features FILE (or a folder with features.txt.gz); the graph-only classifiers are gssl labelprop and gssl stkr", opts.In.source())
+	}
+	splitOf, random, err := classifySplits(opts, ds)
+	if err != nil {
+		return err
 	}
 	loadSeconds := seconds(start)
 	n := opts.Seeds
 	if !random {
-		// A fixed split with val nodes and deterministic models: every seed
-		// would give the same run.
-		if sp, err := splitOf(ds, opts.Seed); err == nil && len(sp.Val) > 0 {
+		// A fixed split and deterministic models: every seed would give the
+		// same run, except the cross-validation folds of a split without
+		// val nodes.
+		if sp, err := splitOf(opts.Seed); err == nil && len(sp.Val) > 0 {
 			n = 1
 		}
 	}
@@ -241,7 +269,7 @@ func runClassify(ctx context.Context, opts classifyOptions, stdout, stderr io.Wr
 	}
 	bar := newProgress(stderr, n, "classify")
 	runs, err := eval.RunSeeds(ctx, seeds, func(ctx context.Context, seed uint64) (classifyRun, error) {
-		sp, err := splitOf(ds, seed)
+		sp, err := splitOf(seed)
 		if err != nil {
 			return classifyRun{}, err
 		}
@@ -249,7 +277,10 @@ func runClassify(ctx context.Context, opts classifyOptions, stdout, stderr io.Wr
 		if err != nil {
 			return classifyRun{}, fmt.Errorf("classify: %w", err)
 		}
-		run := classifyRun{Seed: seed, Model: o.Model, Val: o.Val, Test: o.Test, out: o, split: sp}
+		run := classifyRun{Seed: seed, Model: o.Model, Val: o.Val, Test: finite(math.NaN()), test: math.NaN(), out: o, split: sp}
+		if len(sp.Test) > 0 {
+			run.Test, run.test = o.Test, o.Test
+		}
 		if search.CorrectSmooth {
 			run.Base, run.BaseVal, run.BaseTest = o.Base, o.BaseVal, o.BaseTest
 		}
@@ -261,15 +292,16 @@ func runClassify(ctx context.Context, opts classifyOptions, stdout, stderr io.Wr
 	}
 	_, d := x.Dims()
 	res := classifyResult{
-		Data: opts.Data, Nodes: ds.Graph.Nodes(), Edges: ds.Graph.Edges(), Features: d, Classes: ds.Classes,
+		Data: opts.In.source(), Nodes: ds.Graph.Nodes(), Edges: ds.Graph.Edges(), Features: d, Classes: ds.Classes,
 		ModelFlag: opts.Model, Model: runs[0].Model, Split: opts.Split, Seeds: opts.Seeds, SeedsRun: len(runs), Candidates: len(search.Candidates),
 		Runs: runs, LoadSeconds: loadSeconds,
 	}
 	tests, vals := make([]float64, len(runs)), make([]float64, len(runs))
 	for k, r := range runs {
-		tests[k], vals[k] = r.Test, r.out.Val
+		tests[k], vals[k] = r.test, r.out.Val
 	}
-	res.TestAccuracy, res.TestAccuracyStd = eval.MeanStd(tests)
+	m, sd := eval.MeanStd(tests)
+	res.TestAccuracy, res.TestAccuracyStd = finite(m), finite(sd)
 	if search.CorrectSmooth {
 		bt := make([]float64, len(runs))
 		for k, r := range runs {
@@ -282,64 +314,50 @@ func runClassify(ctx context.Context, opts classifyOptions, stdout, stderr io.Wr
 	res.ValAccuracy = finite(v)
 	if opts.Out != "" {
 		if err := writeClassifyPredictions(opts.Out, ds, runs[0]); err != nil {
-			return err
+			return fmt.Errorf("classify: %w", err)
 		}
 		res.Out = opts.Out
 	}
 	res.Seconds = seconds(start)
 	return report(stdout, opts.JSON, res, func(w io.Writer) {
 		fmt.Fprintf(w, "%s: %d nodes, %d edges, %d features, %d classes; split %s, %d seed(s), %d candidates\n",
-			filepath.Base(opts.Data), res.Nodes, res.Edges, res.Features, res.Classes, opts.Split, opts.Seeds, res.Candidates)
+			res.Data, res.Nodes, res.Edges, res.Features, res.Classes, opts.Split, len(runs), res.Candidates)
 		for _, r := range runs {
-			fmt.Fprintf(w, "  seed %d: %s  val %.4f  test %.4f\n", r.Seed, r.Model, r.out.Val, r.Test)
+			fmt.Fprintf(w, "  seed %d: %s  val %.4f  test %s\n", r.Seed, r.Model, r.out.Val, fmtAcc(r.test))
 			if r.Base != "" {
-				fmt.Fprintf(w, "    base %s  val %.4f  test %.4f\n", r.Base, r.BaseVal, r.BaseTest)
+				fmt.Fprintf(w, "    base %s  val %.4f  test %s\n", r.Base, r.BaseVal, fmtAcc(r.BaseTest))
 			}
 		}
-		fmt.Fprintf(w, "test accuracy %.4f ± %.4f (%d seed(s)), %.2f s\n", res.TestAccuracy, res.TestAccuracyStd, len(runs), res.Seconds)
+		fmt.Fprintf(w, "test accuracy %s ± %s (%d seed(s)), %.2f s\n", fmtAcc(m), fmtAcc(sd), len(runs), res.Seconds)
 		if res.Out != "" {
 			fmt.Fprintf(w, "predictions written to %s\n", res.Out)
 		}
 	})
 }
 
-// writeClassifyPredictions writes node,label,predicted,split for every node,
-// atomically (a temporary file renamed into place).
-func writeClassifyPredictions(path string, ds *loaders.NodeDataset, run classifyRun) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return fmt.Errorf("classify: --out %s: %w", path, err)
+func fmtAcc(v float64) string {
+	if math.IsNaN(v) {
+		return "– (no test nodes)"
 	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
+	return strconv.FormatFloat(v, 'f', 4, 64)
+}
+
+// writeClassifyPredictions writes one row per node not trained on: id,
+// predicted, label, split and the scores of every class (the shared
+// classifier --out format).
+func writeClassifyPredictions(path string, ds *loaders.NodeDataset, run classifyRun) error {
 	part := make([]string, len(ds.Labels))
 	for name, idx := range map[string][]int{"train": run.split.Train, "val": run.split.Val, "test": run.split.Test} {
 		for _, i := range idx {
 			part[i] = name
 		}
 	}
-	pred := logreg.Argmax(run.out.Probabilities)
-	w := bufio.NewWriter(tmp)
-	fmt.Fprintln(w, "node,label,predicted,split")
-	for i, l := range ds.Labels {
-		id := strconv.Itoa(i)
-		if ds.IDs != nil {
-			id = ds.IDs.ID(i)
+	var rows []int
+	for i := range part {
+		if part[i] != "train" {
+			rows = append(rows, i)
 		}
-		fmt.Fprintf(w, "%s,%d,%d,%s\n", id, l, pred[i], part[i])
 	}
-	if err = w.Flush(); err != nil {
-		return fmt.Errorf("classify: --out %s: %w", path, err)
-	}
-	if err = tmp.Close(); err != nil {
-		return fmt.Errorf("classify: --out %s: %w", path, err)
-	}
-	if err = os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("classify: --out %s: %w", path, err)
-	}
-	return nil
+	p := run.out.Probabilities
+	return writeClassRows(path, ds, rows, logreg.Argmax(p), p.RawRowView, true, part)
 }
