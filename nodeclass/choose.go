@@ -13,9 +13,9 @@ import (
 	"github.com/gssl/gssl/stkr"
 )
 
-// DefaultFolds is the number of cross-validation folds of Choose without
-// validation nodes.
-const DefaultFolds = 5
+// DefaultFolds is the number of cross-validation folds without validation
+// nodes (eval.DefaultFolds).
+const DefaultFolds = eval.DefaultFolds
 
 // KGrid returns SGC's propagation steps searched by SGCGrid.
 func KGrid() []int { return []int{1, 2, 3} }
@@ -129,10 +129,15 @@ type Selection struct {
 // unknown). With val nodes, each candidate is fitted on labels with the val
 // labels hidden and scored on val, and the chosen one stays fitted on the
 // training labels (the Planetoid protocol). Without val nodes, the labelled
-// nodes are dealt into folds stratified folds (0 means DefaultFolds; fewer
-// when the smallest class is smaller) with seed, the score is the mean
-// held-out accuracy, and the chosen one is refitted on every label.
-func Choose(ctx context.Context, cands []Base, g *graph.CSR, x Features, labels, val []int, folds int, seed uint64) (*Selection, error) {
+// nodes are dealt into the stratified folds of cv (eval.CV.NewFolds: 0 folds
+// means eval.DefaultFolds, fewer when a class is smaller, single-label
+// classes always trained on), the score is the pooled held-out accuracy (as
+// eval.CrossValidate's), and the chosen one is refitted on every label.
+// The loop runs fold by fold over the candidates, so that candidates sharing
+// a base model or a propagated design (the grids of this package) fit it
+// once per fold. Choose sets the candidates' Classes to the number of
+// classes of labels.
+func Choose(ctx context.Context, cands []Base, g *graph.CSR, x Features, labels, val []int, cv eval.CV) (*Selection, error) {
 	if len(cands) == 0 {
 		return nil, fmt.Errorf("nodeclass: choose: no candidates")
 	}
@@ -151,19 +156,12 @@ func Choose(ctx context.Context, cands []Base, g *graph.CSR, x Features, labels,
 		}
 		parts = []part{{train, val}}
 	} else {
-		if folds == 0 {
-			folds = DefaultFolds
-		}
-		folds = min(folds, smallestClass(labels))
-		if folds < 2 {
-			return nil, fmt.Errorf("nodeclass: choose: cross-validation needs at least 2 labelled nodes in every class")
-		}
-		fold, err := eval.StratifiedFolds(labels, folds, seed)
+		folds, err := cv.NewFolds(labels)
 		if err != nil {
 			return nil, fmt.Errorf("nodeclass: choose: %w", err)
 		}
-		for f := 0; f < folds; f++ {
-			_, test := eval.FoldSplit(fold, f)
+		for f := 0; f < folds.K; f++ {
+			_, test := folds.Split(f)
 			train := slices.Clone(labels)
 			for _, i := range test {
 				train[i] = -1
@@ -172,8 +170,10 @@ func Choose(ctx context.Context, cands []Base, g *graph.CSR, x Features, labels,
 		}
 	}
 	classes := numClasses(labels)
-	scores := make([]float64, len(cands))
+	right := make([]int, len(cands))
+	total := 0
 	for _, p := range parts {
+		total += len(p.test)
 		for k, c := range cands {
 			setClasses(c, classes)
 			if err := c.Fit(ctx, g, x, p.train); err != nil {
@@ -183,12 +183,17 @@ func Choose(ctx context.Context, cands []Base, g *graph.CSR, x Features, labels,
 			if err != nil {
 				return nil, err
 			}
-			acc, err := eval.Accuracy(logreg.Argmax(pr), labels, p.test)
-			if err != nil {
-				return nil, err
+			pred := logreg.Argmax(pr)
+			for _, i := range p.test {
+				if pred[i] == labels[i] {
+					right[k]++
+				}
 			}
-			scores[k] += acc / float64(len(parts))
 		}
+	}
+	scores := make([]float64, len(cands))
+	for k, r := range right {
+		scores[k] = float64(r) / float64(total)
 	}
 	best, err := eval.FirstBest(scores)
 	if err != nil {
@@ -221,20 +226,4 @@ func setClasses(b Base, c int) {
 	case *memo:
 		setClasses(m.base, c)
 	}
-}
-
-func smallestClass(labels []int) int {
-	counts := make([]int, numClasses(labels))
-	for _, l := range labels {
-		if l >= 0 {
-			counts[l]++
-		}
-	}
-	s := 0
-	for _, c := range counts {
-		if c > 0 && (s == 0 || c < s) {
-			s = c
-		}
-	}
-	return s
 }

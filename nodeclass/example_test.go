@@ -47,7 +47,7 @@ func ExampleEvaluate() {
 		return
 	}
 	search := nodeclass.Search{Candidates: []nodeclass.Base{&nodeclass.SGC{}, &nodeclass.APPNP{}}, CorrectSmooth: true}
-	out, err := nodeclass.Evaluate(context.Background(), search, ds.Graph, nodeclass.Features{Sparse: ds.Features}, ds.Labels, *ds.Split, 0, 0)
+	out, err := nodeclass.Evaluate(context.Background(), search, ds.Graph, nodeclass.Features{Sparse: ds.Features}, ds.Labels, *ds.Split, eval.CV{})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -268,7 +268,7 @@ func TestChoose(t *testing.T) {
 	cands := append(SGCGrid()[:3], CorrectSmoothGrid(&SGC{})[:4]...)
 	// Cross-validation over the labelled nodes: the chosen model is refitted
 	// on them all and its score is the best mean fold accuracy.
-	sel, err := Choose(ctx, cands, g, x, labels, nil, 3, 1)
+	sel, err := Choose(ctx, cands, g, x, labels, nil, eval.CV{Folds: 3, Seed: 1})
 	require.NoError(t, err)
 	require.Len(t, sel.Scores, len(cands))
 	best, _ := eval.FirstBest(sel.Scores)
@@ -285,7 +285,7 @@ func TestChoose(t *testing.T) {
 			val = append(val, i)
 		}
 	}
-	sel, err = Choose(ctx, cands[:2], g, x, labels, val, 0, 0)
+	sel, err = Choose(ctx, cands[:2], g, x, labels, val, eval.CV{})
 	require.NoError(t, err)
 	hidden := append([]int(nil), labels...)
 	for _, i := range val {
@@ -330,7 +330,7 @@ func TestEvaluateTwoStages(t *testing.T) {
 	require.Len(t, split.Train, 15)
 	require.Len(t, split.Val, 15)
 	require.Len(t, split.Test, 60)
-	out, err := Evaluate(ctx, Search{Candidates: SGCGrid()[:4], CorrectSmooth: true}, g, x, truth, split, 0, 0)
+	out, err := Evaluate(ctx, Search{Candidates: SGCGrid()[:4], CorrectSmooth: true}, g, x, truth, split, eval.CV{})
 	require.NoError(t, err)
 	known := make([]int, len(truth))
 	for i := range known {
@@ -339,9 +339,9 @@ func TestEvaluateTwoStages(t *testing.T) {
 	for _, i := range append(append([]int(nil), split.Train...), split.Val...) {
 		known[i] = truth[i]
 	}
-	base, err := Choose(ctx, SGCGrid()[:4], g, x, known, split.Val, 0, 0)
+	base, err := Choose(ctx, SGCGrid()[:4], g, x, known, split.Val, eval.CV{})
 	require.NoError(t, err)
-	cs, err := Choose(ctx, CorrectSmoothGrid(base.Best), g, x, known, split.Val, 0, 0)
+	cs, err := Choose(ctx, CorrectSmoothGrid(base.Best), g, x, known, split.Val, eval.CV{})
 	require.NoError(t, err)
 	assert.Equal(t, fmt.Sprint(base.Best), out.Base)
 	assert.Equal(t, fmt.Sprint(cs.Best), out.Model)

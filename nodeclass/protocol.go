@@ -73,12 +73,12 @@ type Outcome struct {
 
 // Evaluate runs the protocol of one split: the candidates see the labels of
 // the training and validation nodes only, Choose picks one on the val nodes
-// (by folds-fold cross-validation over the training nodes when the split
-// has none) and the chosen model, fitted on the training labels (all
+// (by cross-validation over the training nodes with cv when the split has
+// none) and the chosen model, fitted on the training labels (all
 // labelled nodes without val), is scored on the test nodes; with
 // s.CorrectSmooth, Correct & Smooth's grid on the chosen model is searched
 // the same way and its choice scored. truth holds every known label.
-func Evaluate(ctx context.Context, s Search, g *graph.CSR, x Features, truth []int, split eval.Split, folds int, seed uint64) (Outcome, error) {
+func Evaluate(ctx context.Context, s Search, g *graph.CSR, x Features, truth []int, split eval.Split, cv eval.CV) (Outcome, error) {
 	known := make([]int, len(truth))
 	for i := range known {
 		known[i] = -1
@@ -118,7 +118,7 @@ func Evaluate(ctx context.Context, s Search, g *graph.CSR, x Features, truth []i
 			}
 		}
 	}
-	sel, err := Choose(ctx, s.Candidates, g, x, known, split.Val, folds, seed)
+	sel, err := Choose(ctx, s.Candidates, g, x, known, split.Val, cv)
 	if err != nil {
 		return Outcome{}, err
 	}
@@ -130,7 +130,7 @@ func Evaluate(ctx context.Context, s Search, g *graph.CSR, x Features, truth []i
 		return out, nil
 	}
 	out.Base, out.BaseVal, out.BaseTest = out.Model, out.Val, out.Test
-	if sel, err = Choose(ctx, CorrectSmoothGrid(sel.Best), g, x, known, split.Val, folds, seed); err != nil {
+	if sel, err = Choose(ctx, CorrectSmoothGrid(sel.Best), g, x, known, split.Val, cv); err != nil {
 		return Outcome{}, err
 	}
 	if out.Model, out.Val, out.Test, out.Probabilities, err = score(sel); err != nil {

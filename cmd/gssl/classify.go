@@ -273,7 +273,7 @@ func runClassify(ctx context.Context, opts classifyOptions, stdout, stderr io.Wr
 		if err != nil {
 			return classifyRun{}, err
 		}
-		o, err := nodeclass.Evaluate(ctx, search, ds.Graph, x, ds.Labels, sp, opts.Folds, seed)
+		o, err := nodeclass.Evaluate(ctx, search, ds.Graph, x, ds.Labels, sp, eval.CV{Folds: opts.Folds, Seed: seed, Order: idOrder(ds, sp.Train)})
 		if err != nil {
 			return classifyRun{}, fmt.Errorf("classify: %w", err)
 		}
