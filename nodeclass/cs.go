@@ -163,7 +163,8 @@ type CorrectSmooth struct {
 	// Propagation settings of the four PPR solves.
 	Propagation propagate.Settings
 
-	probs *mat.Dense
+	defaultBase Base
+	probs       *mat.Dense
 }
 
 // Validate checks the hyperparameters.
@@ -179,11 +180,16 @@ func (m *CorrectSmooth) Validate() error {
 	return nil
 }
 
+// base returns Base, or the default SGC kept in an unexported field (Base
+// itself is never written).
 func (m *CorrectSmooth) base() Base {
-	if m.Base == nil {
-		m.Base = &SGC{}
+	if m.Base != nil {
+		return m.Base
 	}
-	return m.Base
+	if m.defaultBase == nil {
+		m.defaultBase = &SGC{}
+	}
+	return m.defaultBase
 }
 
 // Fit fits Base on the labelled nodes, then corrects and smooths its
@@ -238,5 +244,5 @@ func (m *CorrectSmooth) String() string {
 	if m.Scale != Autoscale {
 		scale = fmt.Sprint(m.Scale)
 	}
-	return fmt.Sprintf("correct-smooth(%v, α1=%g, α2=%g, scale=%s)", m.Base, orDefault(m.CorrectAlpha, DefaultCorrectAlpha), orDefault(m.SmoothAlpha, DefaultSmoothAlpha), scale)
+	return fmt.Sprintf("correct-smooth(%v, α1=%g, α2=%g, scale=%s)", m.base(), orDefault(m.CorrectAlpha, DefaultCorrectAlpha), orDefault(m.SmoothAlpha, DefaultSmoothAlpha), scale)
 }

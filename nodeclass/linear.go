@@ -157,7 +157,7 @@ func fitLinear(ctx context.Context, g *graph.CSR, x Features, labels []int, norm
 	if err := checkData(g, x, labels); err != nil {
 		return nil, err
 	}
-	xn, err := normalize(x, norm)
+	xn, err := cache.normalized(x, norm)
 	if err != nil {
 		return nil, err
 	}
@@ -484,6 +484,29 @@ type designCache struct {
 	g       *graph.CSR
 	x       Features
 	entries []designEntry
+	// the normalised features of the last x
+	normX    Features
+	normKind Normalization
+	normOf   Features
+}
+
+// normalized returns normalize(x, norm), kept for the next fit of the grid
+// on the same features (a nil cache always normalises).
+func (c *designCache) normalized(x Features, norm Normalization) (Features, error) {
+	if c == nil {
+		return normalize(x, norm)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.normOf == x && c.normKind == norm && (c.normX.Dense != nil || c.normX.Sparse != nil) {
+		return c.normX, nil
+	}
+	xn, err := normalize(x, norm)
+	if err != nil {
+		return Features{}, err
+	}
+	c.normX, c.normKind, c.normOf = xn, norm, x
+	return xn, nil
 }
 
 type designEntry struct {
