@@ -162,7 +162,7 @@ func FuzzLabels(f *testing.F) {
 			var lr *lineReader
 			if lr, err = lines(data); err == nil {
 				if labels, err = decodeLabels(lr); err == nil {
-					classes, values = numberClasses(labels)
+					classes, values = NumberClasses(labels)
 				}
 			}
 		}, data)

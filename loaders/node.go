@@ -163,7 +163,7 @@ func loadNodeFolder(d folderSource, name string) (*NodeDataset, error) {
 	}
 	n := len(labels)
 	ds.IDs = nodeids.Identity(n)
-	ds.Labels, ds.ClassValues = numberClasses(labels)
+	ds.Labels, ds.ClassValues = NumberClasses(labels)
 	ds.Classes = len(ds.ClassValues)
 
 	featuresPath := d.path(nodeFeaturesFile)
@@ -306,10 +306,10 @@ func decodeLabels(lr *lineReader) ([]int, error) {
 	return labels, nil
 }
 
-// numberClasses maps the labels ≥ 0 to classes 0..C−1 in ascending order of
+// NumberClasses maps the labels ≥ 0 to classes 0..C−1 in ascending order of
 // value (−1 stays −1) and returns the classes and the value of each class.
 // It allocates O(len(labels)) whatever the values.
-func numberClasses(labels []int) (classes, values []int) {
+func NumberClasses(labels []int) (classes, values []int) {
 	for _, l := range labels {
 		if l >= 0 {
 			values = append(values, l)

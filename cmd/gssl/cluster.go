@@ -57,7 +57,7 @@ get no cluster). --out FILE writes one row per node: its id and its cluster.`,
 	f.IntVar(&opts.Restarts, "restarts", 10, "k-means++ restarts")
 	f.Float64Var(&opts.Tol, "tol", 0, "eigenpair residual tolerance in (0, 1) (0: 1e-10)")
 	f.Uint64Var(&opts.Seed, "seed", 0, "seed of the eigensolver and of k-means")
-	f.StringVar(&opts.Isolated, "isolated", "error", "nodes of degree 0: error, or zero (D^-1/2 := 0)")
+	f.StringVar(&opts.Isolated, "isolated", "component", "nodes of degree 0: component (own component, zero row: eigenvalue 0, as scipy and networkx), error, or zero (D^-1/2 := 0)")
 	f.BoolVar(&opts.LCC, "lcc", false, "work on the largest connected component (the other nodes get no cluster)")
 	f.StringVar(&opts.Out, "out", "", "write one row per node (id, cluster): CSV, or JSON Lines for .jsonl/.ndjson")
 	return cmd

@@ -62,7 +62,7 @@ unless --isolated zero (D^{-1/2} := 0: eigenvalue 1 of L_sym and L_rw).`,
 	f.IntVar(&opts.Filter, "filter-degree", 0, "Chebyshev filter degree (0: automatic, 1: no filter)")
 	f.StringVar(&opts.Method, "method", "auto", "Lanczos variant: auto (single-vector on components of ≥ 5000 nodes unless nnz/n < 8 and k > 64), block, or single")
 	f.Uint64Var(&opts.Seed, "seed", 0, "seed of the random start block")
-	f.StringVar(&opts.Isolated, "isolated", "error", "nodes of degree 0: error, or zero (D^-1/2 := 0)")
+	f.StringVar(&opts.Isolated, "isolated", "component", "nodes of degree 0: component (own component, zero row: eigenvalue 0, as scipy and networkx), error, or zero (D^-1/2 := 0)")
 	f.StringVar(&opts.Out, "out", "", "write one row per node (id, v1..vK): CSV, or JSON Lines for .jsonl/.ndjson")
 	return cmd
 }

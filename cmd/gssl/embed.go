@@ -62,7 +62,7 @@ nodes get empty coordinates).`,
 	f.StringVar(&opts.Out, "out", "", "write one row per node (id, label, x1..): CSV, or JSON Lines for .jsonl/.ndjson")
 	f.Float64Var(&opts.Tol, "tol", 0, "eigenpair residual tolerance (0: 1e-10)")
 	f.Uint64Var(&opts.Seed, "seed", 0, "seed of the eigensolver's start block")
-	f.StringVar(&opts.Isolated, "isolated", "error", "nodes of degree 0: error, or zero (D^-1/2 := 0)")
+	f.StringVar(&opts.Isolated, "isolated", "component", "nodes of degree 0: component (own component, zero row: eigenvalue 0, as scipy and networkx), error, or zero (D^-1/2 := 0)")
 	f.BoolVar(&opts.LCC, "lcc", false, "work on the largest connected component (on a graph with c components the first c eigenvectors only mark components)")
 	return cmd
 }

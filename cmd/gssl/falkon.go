@@ -85,7 +85,7 @@ that block; train_error comes from a second prediction, outside it.`,
 	f.StringVar(&opts.Targets, "targets", "", "regression targets, one number per row of --features (instead of --labels)")
 	f.StringVar(&opts.TestTargets, "test-targets", "", "the true targets of --test-features, to score the predictions")
 	f.StringVar(&opts.Images, "images", "", "image folder (images_u8.bin.gz, labels.txt, origin.txt), e.g. shared/data/mnist")
-	f.IntVar(&opts.M, "m", 1000, "number of Nyström centres")
+	f.IntVar(&opts.M, "m", 0, fmt.Sprintf("number of Nyström centres (0: min(n, %d))", krr.DefaultM))
 	f.StringVar(&opts.Kernel, "kernel", "gaussian", "kernel: gaussian, laplacian, matern12, matern32, matern52")
 	f.Float64Var(&opts.Sigma, "sigma", 15, "kernel width σ (length scale ℓ for Matérn)")
 	f.Float64Var(&opts.Lambda, "ridge", 1e-8, "ridge parameter λ > 0")
@@ -446,8 +446,8 @@ func falkonModel(opts falkonOptions, stderr io.Writer) (krr.Regressor, *krr.Falk
 	if opts.Iter < 1 {
 		return nil, nil, fmt.Errorf("--max-iter %d is invalid: it must be ≥ 1", opts.Iter)
 	}
-	if opts.M < 1 {
-		return nil, nil, fmt.Errorf("--m %d is invalid: it must be ≥ 1", opts.M)
+	if opts.M < 0 {
+		return nil, nil, fmt.Errorf("--m %d is invalid: it must be ≥ 1, or 0 for min(n, %d)", opts.M, krr.DefaultM)
 	}
 	if !(opts.Lambda > 0) || math.IsInf(opts.Lambda, 0) {
 		return nil, nil, fmt.Errorf("--ridge %v is invalid: it must be finite and > 0", opts.Lambda)
@@ -464,7 +464,7 @@ func falkonModel(opts falkonOptions, stderr io.Writer) (krr.Regressor, *krr.Falk
 			return nil, nil, fmt.Errorf("--centres: %w", err)
 		}
 		cs.Sampler = krr.Fixed(idx)
-		if len(idx) != opts.M {
+		if opts.M != 0 && len(idx) != opts.M {
 			logf(stderr, "falkon: %s holds %d centres; using M=%d", opts.Centres, len(idx), len(idx))
 			cs.M = len(idx)
 		}

@@ -23,15 +23,16 @@ import (
 // targets with the options of their reader. Nothing given means the Cora
 // embedded in the binary.
 type nodeInput struct {
-	Data     string // folder: ours or OGB's node-property layout
-	Edges    string // edge table or Matrix Market file
-	Labels   string // "id,label" table
-	Features string // node features
-	Targets  string // "id,value" regression targets
-	Header   string // auto, yes or no
-	Weight   string // weight column by name or 1-based position
-	Directed string // undirected, max, sum, mean, mutual or error
-	Nodes    int    // > 0: ids are 0..Nodes−1
+	Data       string // folder: ours or OGB's node-property layout
+	Edges      string // edge table or Matrix Market file
+	Labels     string // "id,label" table
+	Features   string // node features
+	FeatureIDs string // the node of each feature row, one id per line
+	Targets    string // "id,value" regression targets
+	Header     string // auto, yes or no
+	Weight     string // weight column by name or 1-based position
+	Directed   string // undirected, max, sum, mean, mutual or error
+	Nodes      int    // > 0: ids are 0..Nodes−1
 }
 
 // addFlags registers the input flags on f.
@@ -40,6 +41,7 @@ func (in *nodeInput) addFlags(f *pflag.FlagSet) {
 	f.StringVar(&in.Edges, "edges", "", "edge table (CSV/TSV/whitespace; header by column names; string or integer ids; optional weight) or Matrix Market .mtx")
 	f.StringVar(&in.Labels, "labels", "", `"id,label" table; an empty or missing label means unlabelled; class names are kept`)
 	f.StringVar(&in.Features, "features", "", "node features (.npy, .npz, svmlight, CSV or our sparse text)")
+	f.StringVar(&in.FeatureIDs, "feature-ids", "", "the id of each row of --features, one per line (for a NumPy matrix saved next to its list of nodes)")
 	f.StringVar(&in.Targets, "targets", "", `"id,value" table of regression targets`)
 	f.StringVar(&in.Header, "header", "auto", "tables start with a header line: auto (recognised by column names), yes or no")
 	f.StringVar(&in.Weight, "weight", "", "edge weight column, by name or 1-based position (default: a column named weight, or a third numeric column; none: every weight 1)")
@@ -81,6 +83,9 @@ func (in *nodeInput) check() error {
 	}
 	if in.Data != "" && in.Edges != "" {
 		return errors.New("--data and --edges exclude each other: a data folder, or an edge table")
+	}
+	if in.FeatureIDs != "" && in.Features == "" {
+		return errors.New("--feature-ids names the rows of --features: give --features FILE too")
 	}
 	if in.Edges == "" && in.Data == "" && !in.embedded() {
 		return errors.New("--labels, --features and --targets need a graph: give --edges FILE (or --data DIR)")
@@ -158,23 +163,24 @@ func labelOf(ds *loaders.NodeDataset, i int) int {
 }
 
 // className is the user's name of class c: as written in the labels file,
-// or its number.
+// else the label value of a folder's labels.txt, else its number.
 func className(ds *loaders.NodeDataset, c int) string {
-	if c >= 0 && c < len(ds.ClassNames) && ds.ClassNames[c] != "" {
+	switch {
+	case c >= 0 && c < len(ds.ClassNames) && ds.ClassNames[c] != "":
 		return ds.ClassNames[c]
+	case c >= 0 && c < len(ds.ClassValues):
+		return strconv.Itoa(ds.ClassValues[c])
 	}
 	return strconv.Itoa(c)
 }
 
 // isolatedPolicy parses --isolated.
 func isolatedPolicy(s string) (laplacian.IsolatedPolicy, error) {
-	switch s {
-	case "error":
-		return laplacian.IsolatedError, nil
-	case "zero":
-		return laplacian.IsolatedZero, nil
+	p, err := laplacian.ParseIsolated(s)
+	if err != nil {
+		return 0, fmt.Errorf("--isolated %q is invalid: use component (an isolated node is its own component, eigenvalue 0), error, or zero (D^-1/2 := 0)", s)
 	}
-	return 0, fmt.Errorf("--isolated %q is invalid: use error or zero", s)
+	return p, nil
 }
 
 // flagError rewrites library errors that name library options into ones
@@ -195,7 +201,7 @@ func flagError(err error) error {
 // its graph): the subgraph, its nodes' labels and the class names; the
 // user's ids follow the nodes.
 func restrictDataset(ds *loaders.NodeDataset, sub *graph.Subgraph) *loaders.NodeDataset {
-	out := &loaders.NodeDataset{Name: ds.Name, Graph: sub.CSR, Classes: ds.Classes, ClassNames: ds.ClassNames}
+	out := &loaders.NodeDataset{Name: ds.Name, Graph: sub.CSR, Classes: ds.Classes, ClassNames: ds.ClassNames, ClassValues: ds.ClassValues}
 	if ds.Labels != nil {
 		out.Labels = make([]int, len(sub.Original))
 		for t, i := range sub.Original {

@@ -20,7 +20,7 @@ func loadNodes(_ context.Context, in *nodeInput) (*loaders.NodeDataset, error) {
 	if err != nil {
 		return nil, err
 	}
-	ds, err := loaders.LoadNodes(loaders.NodeFiles{Dir: in.Data, Edges: in.Edges, Labels: in.Labels, Features: in.Features, Targets: in.Targets,
+	ds, err := loaders.LoadNodes(loaders.NodeFiles{Dir: in.Data, Edges: in.Edges, Labels: in.Labels, Features: in.Features, FeatureIDs: in.FeatureIDs, Targets: in.Targets,
 		Table: loaders.TableOptions{Header: header}, Weight: in.Weight, Graph: opt, Nodes: in.Nodes})
 	if err != nil {
 		return nil, loadError(err)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gssl/gssl/knngraph"
 	"github.com/gssl/gssl/loaders"
+	"github.com/gssl/gssl/nodeids"
 )
 
 // imageGraphDataset turns an image set (a folder with images_u8.bin.gz and
@@ -43,13 +44,13 @@ func imageGraphDataset(ctx context.Context, dir string, n, k int, stderr io.Writ
 	if k < 1 || k >= n {
 		return nil, fmt.Errorf("--neighbors %d is invalid: it must be in [1, %d) for %d images", k, n, n)
 	}
-	classes := 0
 	for i, l := range labels[:n] {
 		if l < 0 {
 			return nil, fmt.Errorf("%s: image %d has label %d; labels must be ≥ 0", filepath.Join(filepath.Dir(file), "labels.txt"), i, l)
 		}
-		classes = max(classes, l+1)
 	}
+	// Classes are the distinct labels, so a label value costs no memory.
+	classes, values := loaders.NumberClasses(labels[:n])
 	// Raw byte values: squared distances are exact integers.
 	x := im.BytesRange(0, n)
 	bar := newProgress(stderr, n, "knn")
@@ -70,6 +71,6 @@ func imageGraphDataset(ctx context.Context, dir string, n, k int, stderr io.Writ
 	if err != nil {
 		return nil, err
 	}
-	return &loaders.NodeDataset{Name: fmt.Sprintf("%s-knn%d", datasetName(dir), k), Graph: a,
-		Labels: append([]int(nil), labels[:n]...), Classes: classes}, nil
+	return &loaders.NodeDataset{Name: fmt.Sprintf("%s-knn%d", datasetName(dir), k), Graph: a, IDs: nodeids.Identity(n),
+		Labels: classes, Classes: len(values), ClassValues: values}, nil
 }
