@@ -397,3 +397,40 @@ func allRows(n int) []int {
 	}
 	return r
 }
+
+// TestPredictGraphInductive fits SGC and APPNP on a subgraph and predicts
+// the nodes left out from their features and edges in the whole graph.
+func TestPredictGraphInductive(t *testing.T) {
+	ctx := context.Background()
+	g, xs, labels, truth := planted(t, 120, 3, 12, 9)
+	seen := make([]int, 0, 90)
+	for i := 0; i < 90; i++ {
+		seen = append(seen, i)
+	}
+	sub, err := g.Induced(seen)
+	require.NoError(t, err)
+	subLabels := make([]int, len(seen))
+	for k, i := range sub.Original {
+		subLabels[k] = labels[i]
+	}
+	subX := xs.Dense(sub.Original)
+	var unseen []int
+	for i := 90; i < 120; i++ {
+		unseen = append(unseen, i)
+	}
+	for _, m := range []interface {
+		Base
+		PredictGraph(context.Context, *graph.CSR, Features) (*mat.Dense, error)
+	}{&SGC{}, &APPNP{}} {
+		require.NoError(t, m.Fit(ctx, sub.CSR, Features{Dense: subX}, subLabels))
+		p, err := m.PredictGraph(ctx, g, Features{Sparse: xs})
+		require.NoError(t, err)
+		r, c := p.Dims()
+		require.Equal(t, []int{120, 3}, []int{r, c})
+		acc, err := eval.Accuracy(logreg.Argmax(p), truth, unseen)
+		require.NoError(t, err)
+		assert.Greater(t, acc, 0.8, "%v on the new nodes", m)
+		_, err = m.PredictGraph(ctx, g, Features{Dense: mat.NewDense(120, 5, nil)})
+		assert.ErrorContains(t, err, "columns")
+	}
+}
