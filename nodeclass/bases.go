@@ -73,7 +73,8 @@ func (m *Spreading) String() string {
 // inverse-Laplacian transform on one-hot labels, as a Base of Correct &
 // Smooth: on the graph kernel, or, with FeatureWeight γ > 0, on
 // stkr.FeatureKernel (the graph plus γ times the cosine kernel of the
-// features). Its scores are regression outputs, not probabilities.
+// features). Its scores are regression outputs (Scores); Probabilities
+// clips and normalises them.
 type STKR struct {
 	// Eta is the inverse Laplacian's η in (0, 1); 0 means DefaultSTKREta.
 	Eta float64
@@ -119,12 +120,23 @@ func (m *STKR) Fit(ctx context.Context, g *graph.CSR, x Features, labels []int) 
 	return nil
 }
 
-// Probabilities returns STKR's n×c scores.
-func (m *STKR) Probabilities() (*mat.Dense, error) {
+// Scores returns STKR's n×c regression outputs.
+func (m *STKR) Scores() (*mat.Dense, error) {
 	if m.scores == nil {
 		return nil, ErrNotFitted
 	}
 	return mat.DenseCopyOf(m.scores), nil
+}
+
+// Probabilities returns the rows of Scores clipped at zero and normalised
+// to sum 1 (a row without a positive entry: one at its largest entry).
+func (m *STKR) Probabilities() (*mat.Dense, error) {
+	s, err := m.Scores()
+	if err != nil {
+		return nil, err
+	}
+	toProbabilities(s)
+	return s, nil
 }
 
 // String names the model.

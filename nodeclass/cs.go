@@ -229,13 +229,54 @@ func (m *CorrectSmooth) FitScores(ctx context.Context, g *graph.CSR, z *mat.Dens
 	return nil
 }
 
-// Probabilities returns the n×c smoothed scores (rows need not sum to 1:
-// they are label-spreading scores; their largest entry is the prediction).
-func (m *CorrectSmooth) Probabilities() (*mat.Dense, error) {
+// Scores returns the n×c smoothed scores Ŷ (label-spreading scores: rows
+// need not sum to 1 and entries may be negative).
+func (m *CorrectSmooth) Scores() (*mat.Dense, error) {
 	if m.probs == nil {
 		return nil, ErrNotFitted
 	}
 	return mat.DenseCopyOf(m.probs), nil
+}
+
+// Probabilities returns the rows of Scores clipped at zero and normalised
+// to sum 1 (a row without a positive entry: one at its largest entry), so
+// that the most probable class is the largest score.
+func (m *CorrectSmooth) Probabilities() (*mat.Dense, error) {
+	s, err := m.Scores()
+	if err != nil {
+		return nil, err
+	}
+	toProbabilities(s)
+	return s, nil
+}
+
+// toProbabilities clips the rows of s at zero and normalises them to sum 1,
+// in place; a row without a positive entry becomes one-hot at its largest
+// entry (the first on ties).
+func toProbabilities(s *mat.Dense) {
+	r, _ := s.Dims()
+	for i := 0; i < r; i++ {
+		row := s.RawRowView(i)
+		best, sum := 0, 0.0
+		for j, v := range row {
+			if v > row[best] {
+				best = j
+			}
+			if v > 0 {
+				sum += v
+			}
+		}
+		for j, v := range row {
+			switch {
+			case sum == 0 && j == best:
+				row[j] = 1
+			case sum == 0 || v <= 0:
+				row[j] = 0
+			default:
+				row[j] = v / sum
+			}
+		}
+	}
 }
 
 // String names the model and its hyperparameters.

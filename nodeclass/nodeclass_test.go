@@ -249,9 +249,12 @@ func TestCorrectSmoothClosedForms(t *testing.T) {
 		require.True(t, mat.EqualApprox(wantS, gotS, tol), "smooth, scale %v", scale)
 		cs := CorrectSmooth{CorrectAlpha: a1, SmoothAlpha: a2, Scale: scale, Propagation: set}
 		require.NoError(t, cs.FitScores(ctx, g, z, labels))
+		sc, err := cs.Scores()
+		require.NoError(t, err)
+		require.True(t, mat.EqualApprox(wantS, sc, tol))
 		p, err := cs.Probabilities()
 		require.NoError(t, err)
-		require.True(t, mat.EqualApprox(wantS, p, tol))
+		assert.Equal(t, logreg.Argmax(sc), logreg.Argmax(p))
 	}
 }
 
@@ -433,4 +436,10 @@ func TestPredictGraphInductive(t *testing.T) {
 		_, err = m.PredictGraph(ctx, g, Features{Dense: mat.NewDense(120, 5, nil)})
 		assert.ErrorContains(t, err, "columns")
 	}
+}
+
+func TestToProbabilities(t *testing.T) {
+	s := mat.NewDense(3, 3, []float64{2, -1, 2, -3, -1, -2, 0.5, 0.25, 0.25})
+	toProbabilities(s)
+	assert.Equal(t, []float64{0.5, 0, 0.5, 0, 1, 0, 0.5, 0.25, 0.25}, s.RawMatrix().Data)
 }
