@@ -160,7 +160,8 @@ type CorrectSmooth struct {
 	SmoothAlpha float64
 	// Scale is the fixed scale s of the correction; 0 means Autoscale.
 	Scale float64
-	// Propagation settings of the four PPR solves.
+	// Propagation settings of the two PPR solves; a zero Tol means
+	// DefaultPropagationTol.
 	Propagation propagate.Settings
 
 	defaultBase Base
@@ -217,11 +218,11 @@ func (m *CorrectSmooth) FitScores(ctx context.Context, g *graph.CSR, z *mat.Dens
 		return err
 	}
 	s := propagate.Symmetric(g)
-	zc, err := Correct(ctx, s, z, labels, orDefault(m.CorrectAlpha, DefaultCorrectAlpha), m.Scale, m.Propagation)
+	zc, err := Correct(ctx, s, z, labels, orDefault(m.CorrectAlpha, DefaultCorrectAlpha), m.Scale, propagation(m.Propagation))
 	if err != nil {
 		return err
 	}
-	y, err := Smooth(ctx, s, zc, labels, orDefault(m.SmoothAlpha, DefaultSmoothAlpha), m.Propagation)
+	y, err := Smooth(ctx, s, zc, labels, orDefault(m.SmoothAlpha, DefaultSmoothAlpha), propagation(m.Propagation))
 	if err != nil {
 		return err
 	}
