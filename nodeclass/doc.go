@@ -37,7 +37,15 @@
 // for unlabelled nodes, exported hyperparameters whose zero values mean the
 // Default constants, Fit(ctx, …) error, ErrNotFitted, and PredictGraph for
 // new nodes (a new graph with their features and edges; SGC and APPNP).
-// Choose selects among candidates (SGCGrid, APPNPGrid, CorrectSmoothGrid)
-// on validation nodes, or by stratified k-fold cross-validation over the
-// labelled nodes when there are none.
+// Choose selects among candidates (SGCGrid, APPNPGrid, CorrectSmoothGrid,
+// STKRGrid) on validation nodes, or by stratified k-fold cross-validation
+// over the labelled nodes when there are none; Evaluate runs the protocol
+// of one split (base model first, then Correct & Smooth's grid on it, as
+// Huang et al. tune C&S), and PerClassSplit draws the split of Shchur et
+// al. (2018) for graphs without a standard one. The penalty λ of SGC and
+// APPNP is relative to the design's mean squared row norm, so one grid
+// serves data sets with very different feature scales.
+//
+// WithEmbedding appends Laplacian-eigenmap coordinates (package spectral)
+// to the features, the spectral embedding C&S gives its linear base.
 package nodeclass
