@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/optimize"
 
+	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/internal/dense"
 )
 
@@ -320,7 +321,11 @@ func (r *Regressor) Evaluations() int {
 	return r.fitted.evals
 }
 
-var errNotFitted = errors.New("gp: the regressor is not fitted; call Fit first")
+// ErrNotFitted is the cause of every prediction's error before a
+// successful Fit (errors.Is); it is estimator.ErrNotFitted.
+var ErrNotFitted = estimator.ErrNotFitted
+
+var errNotFitted = estimator.NotFitted("gp: Regressor")
 
 // Predict returns the posterior mean and the latent variance of f at the rows
 // of x (add Hyperparameters().Noise for the variance of a new observation).

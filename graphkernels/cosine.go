@@ -6,6 +6,8 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/gssl/gssl/estimator"
 )
 
 // Cosine normalises another kernel:
@@ -44,7 +46,7 @@ func (c *Cosine) Fit(ctx context.Context, graphs []Graph) (*mat.SymDense, error)
 // are 1 (0 for a graph with k(G, G) = 0).
 func (c *Cosine) Transform(ctx context.Context, graphs []Graph) (*mat.Dense, []float64, error) {
 	if c.Kernel == nil || c.diag == nil {
-		return nil, nil, fmt.Errorf("graphkernels: Cosine: Transform before Fit")
+		return nil, nil, estimator.NotFitted("graphkernels: Cosine.Transform")
 	}
 	cross, self, err := c.Kernel.Transform(ctx, graphs)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/internal/parallel"
 	"github.com/gssl/gssl/krylov"
 	"github.com/gssl/gssl/linop"
@@ -117,7 +118,7 @@ func (r *RandomWalk) Fit(ctx context.Context, graphs []Graph) (*mat.SymDense, er
 // Transform returns k(new_i, train_j) and k(new_i, new_i).
 func (r *RandomWalk) Transform(ctx context.Context, graphs []Graph) (*mat.Dense, []float64, error) {
 	if r.train == nil {
-		return nil, nil, fmt.Errorf("graphkernels: RandomWalk: Transform before Fit")
+		return nil, nil, estimator.NotFitted("graphkernels: RandomWalk.Transform")
 	}
 	if err := r.Validate(); err != nil {
 		return nil, nil, err

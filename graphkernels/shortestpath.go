@@ -6,6 +6,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/internal/parallel"
 )
 
@@ -57,7 +58,7 @@ func (s *ShortestPath) Features() []SparseVector { return s.train }
 // Transform returns k(new_i, train_j) and k(new_i, new_i).
 func (s *ShortestPath) Transform(ctx context.Context, graphs []Graph) (*mat.Dense, []float64, error) {
 	if s.dict == nil {
-		return nil, nil, fmt.Errorf("graphkernels: ShortestPath: Transform before Fit")
+		return nil, nil, estimator.NotFitted("graphkernels: ShortestPath.Transform")
 	}
 	if err := checkGraphs("new", graphs); err != nil {
 		return nil, nil, err

@@ -8,6 +8,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/internal/parallel"
 )
 
@@ -98,7 +99,7 @@ func (w *WeisfeilerLehman) Dimension() int {
 // the call.
 func (w *WeisfeilerLehman) TransformFeatures(ctx context.Context, graphs []Graph) ([]SparseVector, error) {
 	if w.dict == nil {
-		return nil, fmt.Errorf("graphkernels: WeisfeilerLehman: Transform before Fit")
+		return nil, estimator.NotFitted("graphkernels: WeisfeilerLehman.Transform")
 	}
 	if err := checkGraphs("new", graphs); err != nil {
 		return nil, err

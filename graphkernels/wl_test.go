@@ -11,6 +11,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/gssl/gssl/estimator"
 )
 
 // bruteWL relabels with explicit strings (the course's Algorithm 7.7: the
@@ -305,7 +307,8 @@ func TestBadGraphInput(t *testing.T) {
 	for _, k := range []Kernel{&WeisfeilerLehman{H: 1}, &ShortestPath{}, &RandomWalk{Lambda: 0.1}, &Cosine{Kernel: &VertexHistogram{}}} {
 		_, _, err := k.Transform(ctx, []Graph{good})
 		require.Error(t, err)
-		assert.Contains(t, err.Error(), "Transform before Fit")
+		assert.ErrorIs(t, err, estimator.ErrNotFitted)
+		assert.Contains(t, err.Error(), ".Transform: the model has not been fitted")
 	}
 	wl := &WeisfeilerLehman{H: 1}
 	_, err := wl.Fit(ctx, []Graph{good})

@@ -9,11 +9,16 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/gp"
 	"github.com/gssl/gssl/knngraph"
 )
 
-var errNotFitted = errors.New("imgp: the regressor is not fitted; call Fit first")
+// ErrNotFitted is the cause of every prediction's error before a
+// successful Fit (errors.Is); it is estimator.ErrNotFitted.
+var ErrNotFitted = estimator.ErrNotFitted
+
+var errNotFitted = estimator.NotFitted("imgp: Regressor")
 
 // Prediction is the blended predictive distribution at new points (IMGP
 // eq. 12): mean γm_m + (1−γ)m_e and latent variance γ²v_m + (1−γ)²v_e.

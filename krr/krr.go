@@ -2,7 +2,6 @@ package krr
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -10,6 +9,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/kernel"
 )
 
@@ -28,8 +28,9 @@ var (
 	_ Regressor = (*RandomFeatures)(nil)
 )
 
-// ErrNotFitted is returned by Predict before a successful Fit.
-var ErrNotFitted = errors.New("krr: Predict called before a successful Fit")
+// ErrNotFitted is the cause of Predict's error before a successful Fit
+// (errors.Is); it is estimator.ErrNotFitted.
+var ErrNotFitted = estimator.ErrNotFitted
 
 func newRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 0x6a09e667f3bcc909)) }
 

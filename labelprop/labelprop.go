@@ -9,6 +9,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/graph"
 	"github.com/gssl/gssl/krylov"
 )
@@ -34,8 +35,9 @@ const defaultFixedPointIter = 100000
 // script choose from on the validation nodes: 0.5, 0.7, 0.8, 0.9, 0.95, 0.99.
 func AlphaGrid() []float64 { return []float64{0.5, 0.7, 0.8, 0.9, 0.95, 0.99} }
 
-// ErrNotFitted is returned by PredictNew before a successful Fit.
-var ErrNotFitted = errors.New("labelprop: the model has not been fitted")
+// ErrNotFitted is the cause of the error of every prediction before a
+// successful Fit or UnmarshalBinary (errors.Is); it is estimator.ErrNotFitted.
+var ErrNotFitted = estimator.ErrNotFitted
 
 // IsolatedSeeds says what Fit does with a labelled node of degree zero,
 // whose label cannot spread to any other node.
@@ -90,20 +92,13 @@ type Info struct {
 // NotConvergedError reports that the solver stopped at its iteration cap
 // before reaching the tolerance. The model then holds the last iterate (for
 // CG the best in the energy norm of the error; for the fixed point, a
-// contraction, the closest to the solution).
-type NotConvergedError struct {
-	Solver     string
-	Iterations int
-	Residual   float64
-	Tol        float64
-	Err        error // the solver's own error, when it has one
-}
+// contraction, the closest to the solution). It is the shape every gssl
+// model shares (Model "labelprop", Method the solver).
+type NotConvergedError = estimator.NotConvergedError
 
-func (e *NotConvergedError) Error() string {
-	return fmt.Sprintf("labelprop: %s did not converge: relative residual %.3g > tolerance %.3g after %d iterations (raise MaxIter or Tol)", e.Solver, e.Residual, e.Tol, e.Iterations)
+func notConverged(method string, iterations int, residual, tol float64, err error) *NotConvergedError {
+	return &NotConvergedError{Model: "labelprop", Method: method, Iterations: iterations, Residual: residual, Tol: tol, Hint: "raise MaxIter or Tol", Err: err}
 }
-
-func (e *NotConvergedError) Unwrap() error { return e.Err }
 
 // Prediction is the prediction for a node that was not in the graph at fit
 // time (see PredictNew).
@@ -214,14 +209,17 @@ func (s *seeds) reached(g *graph.CSR) []bool {
 
 // state is what a fit learns; both estimators embed it.
 type state struct {
-	fitted bool
-	g      *graph.CSR
-	seeds  *seeds
-	scores *mat.Dense // F, n×c
-	scale  []float64  // class-mass normalisation factors, nil when off
-	probs  *mat.Dense
-	labels []int
-	info   Info
+	fitted  bool
+	g       *graph.CSR // nil for a model read by UnmarshalBinary
+	degree  []float64  // the fitted degrees when g is nil
+	reached []bool     // per node: a label reached it (else it has the prior)
+	edges   int        // the fitted graph's edges when g is nil
+	seeds   *seeds
+	scores  *mat.Dense // F, n×c
+	scale   []float64  // class-mass normalisation factors, nil when off
+	probs   *mat.Dense
+	labels  []int
+	info    Info
 }
 
 // begin starts a fit: it clears the learned state, runs the estimator's
@@ -265,7 +263,7 @@ func (st *state) finish(g *graph.CSR, s *seeds, reached []bool, f *mat.Dense, cm
 		}
 	}
 	info.IsolatedSeeds = s.isolated
-	*st = state{fitted: true, g: g, seeds: s, scores: f, info: info}
+	*st = state{fitted: true, g: g, seeds: s, scores: f, reached: reached, info: info}
 	if cmn {
 		// Zhu, Ghahramani & Lafferty (2003) §4: scale class k so that its mass
 		// over the unlabelled nodes is the labelled class frequency q_k.
@@ -332,12 +330,12 @@ func (st *state) predict(scores []float64) Prediction {
 // their sum d_x.
 func (st *state) checkNew(nodes []int, weights []float64) (w []float64, dx float64, err error) {
 	if !st.fitted {
-		return nil, 0, ErrNotFitted
+		return nil, 0, estimator.NotFitted("labelprop: PredictNew")
 	}
 	if weights != nil && len(weights) != len(nodes) {
 		return nil, 0, fmt.Errorf("labelprop: PredictNew: %d neighbours but %d weights", len(nodes), len(weights))
 	}
-	n := st.g.Nodes()
+	n := st.seeds.n
 	w = make([]float64, len(nodes))
 	for k, v := range nodes {
 		if v < 0 || v >= n {
@@ -353,6 +351,14 @@ func (st *state) checkNew(nodes []int, weights []float64) (w []float64, dx float
 		dx += w[k]
 	}
 	return w, dx, nil
+}
+
+// degreeOf returns the degree of fitted node j.
+func (st *state) degreeOf(j int) float64 {
+	if st.g != nil {
+		return st.g.Degree(j)
+	}
+	return st.degree[j]
 }
 
 // Scores returns a copy of the n×c score matrix F (before class-mass

@@ -200,7 +200,7 @@ func (m *Spreading) PredictNew(nodes []int, weights []float64) (Prediction, erro
 	f := make([]float64, m.seeds.classes)
 	if dx > 0 {
 		for k, j := range nodes {
-			dj := m.g.Degree(j)
+			dj := m.degreeOf(j)
 			if dj == 0 || w[k] == 0 {
 				continue
 			}
@@ -282,7 +282,7 @@ func wrapSolverError(what string, info Info, tol float64, err error) error {
 	}
 	var nc *krylov.NotConvergedError
 	if errors.As(err, &nc) {
-		return &NotConvergedError{Solver: what, Iterations: info.Iterations, Residual: info.Residual, Tol: tol, Err: err}
+		return notConverged(what, info.Iterations, info.Residual, tol, err)
 	}
 	return fmt.Errorf("labelprop: %s: %w", what, err)
 }
@@ -322,7 +322,7 @@ func spreadFixedPoint(ctx context.Context, sg *graph.CSR, a float64, b, f *mat.D
 			return done(fmt.Errorf("labelprop: label spreading (fixed point) stopped after %d iterations: %w", info.Iterations, err))
 		}
 	}
-	return done(&NotConvergedError{Solver: "label spreading (fixed point)", Iterations: info.Iterations, Residual: info.Residual, Tol: tol})
+	return done(notConverged("label spreading (fixed point)", info.Iterations, info.Residual, tol, nil))
 }
 
 // addAndCompare sets next += b and returns max|next − cur| and max|next|,

@@ -11,6 +11,8 @@ import (
 
 	"github.com/gssl/gssl/graph"
 	"github.com/gssl/gssl/laplacian"
+
+	"github.com/gssl/gssl/estimator"
 )
 
 // bruteForceInertia returns the smallest k-means objective over all
@@ -304,7 +306,8 @@ func TestKernelPCAErrors(t *testing.T) {
 	ctx := context.Background()
 	p := &KernelPCA{Dim: 2}
 	_, err := p.Extend([]int{0}, []float64{1})
-	require.ErrorContains(t, err, "Extend before Fit")
+	require.ErrorIs(t, err, estimator.ErrNotFitted)
+	require.ErrorContains(t, err, "KernelPCA.Extend")
 	require.NoError(t, p.Fit(ctx, g))
 	_, err = p.Extend([]int{0, 1}, []float64{1})
 	require.ErrorContains(t, err, "2 nodes but 1 weights")

@@ -8,6 +8,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/graph"
 	"github.com/gssl/gssl/laplacian"
 )
@@ -95,7 +96,7 @@ func (p *KernelPCA) Eigenvalues() []float64 { return p.values }
 // a node may appear once). Edges to isolated nodes contribute nothing.
 func (p *KernelPCA) Extend(nodes []int, weights []float64) ([]float64, error) {
 	if p.vectors == nil {
-		return nil, errors.New("spectral: KernelPCA: Extend before Fit")
+		return nil, estimator.NotFitted("spectral: KernelPCA.Extend")
 	}
 	if len(nodes) != len(weights) {
 		return nil, fmt.Errorf("spectral: KernelPCA: Extend: %d nodes but %d weights", len(nodes), len(weights))

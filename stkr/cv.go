@@ -121,7 +121,9 @@ func (c *CVChoice) finalFit(ctx context.Context, task Task, r *Regressor) error 
 	if err != nil {
 		return err
 	}
-	if err := r.Fit(ctx, prep.kernel, prep.train, prep.y); err != nil {
+	// FitLabels fits the same one-hot system as Prepare's targets and
+	// remembers the classes, so that the chosen model can be saved.
+	if err := r.FitLabels(ctx, prep.kernel, task.Labels, task.Classes); err != nil {
 		return fmt.Errorf("stkr: final fit of %s β=%g on every labelled node: %w", r.Transform, r.Beta, err)
 	}
 	c.Stats = r.Stats()
@@ -138,39 +140,13 @@ func (c *CVChoice) finalFit(ctx context.Context, task Task, r *Regressor) error 
 // the number of rows without a positive entry.
 func Normalize(scores *mat.Dense, labels []int) (*mat.Dense, []int, int) {
 	n, c := scores.Dims()
-	prior := make([]float64, c)
-	total := 0.0
-	for _, l := range labels {
-		if l >= 0 && l < c {
-			prior[l]++
-			total++
-		}
-	}
-	for k := range prior {
-		if total > 0 {
-			prior[k] /= total
-		} else {
-			prior[k] = 1 / float64(c)
-		}
-	}
+	prior := classPrior(labels, c)
 	p := mat.NewDense(n, c, nil)
 	pred := make([]int, n)
 	none := 0
 	for i := 0; i < n; i++ {
-		row, dst := scores.RawRowView(i), p.RawRowView(i)
-		sum := 0.0
-		for k, v := range row {
-			if v > 0 {
-				dst[k] = v
-				sum += v
-			}
-		}
-		if sum > 0 {
-			for k := range dst {
-				dst[k] /= sum
-			}
-		} else {
-			copy(dst, prior)
+		dst := p.RawRowView(i)
+		if !normalizeRow(dst, scores.RawRowView(i), prior) {
 			none++
 		}
 		best := 0

@@ -10,6 +10,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/internal/parallel"
 	"github.com/gssl/gssl/krylov"
 	"github.com/gssl/gssl/linop"
@@ -155,6 +156,11 @@ type Regressor struct {
 	u      *mat.Dense // N×c stored vectors
 	alpha  *mat.Dense // n×c dual coefficients (nil for kernel PCA)
 	stats  Stats
+	// task is set by FitLabels (classification) and FitTargets.
+	task fitTask
+	// A model read by UnmarshalBinary has no kernel: the transductive
+	// predictions and what new nodes' kernel rows need are stored instead.
+	saved *savedKernel
 }
 
 // Validate checks the hyperparameters that do not depend on the data.
@@ -197,7 +203,7 @@ func IterationsGrid() []int { return []int{0, 1, 2, 4, 8, 16, 32, 64, 128, 256} 
 // cancellation) the model keeps the best iterate found and the error is
 // returned, wrapping the krylov error.
 func (r *Regressor) Fit(ctx context.Context, k BaseKernel, train []int, y *mat.Dense) error {
-	r.u, r.alpha, r.kernel, r.stats = nil, nil, nil, Stats{}
+	r.u, r.alpha, r.kernel, r.stats, r.task, r.saved = nil, nil, nil, Stats{}, fitTask{}, nil
 	if err := r.Validate(); err != nil {
 		return err
 	}
@@ -284,6 +290,10 @@ func (r *Regressor) Predict(dst *mat.Dense) *mat.Dense {
 	if dst == nil {
 		dst = mat.NewDense(n, c, nil)
 	}
+	if r.saved != nil {
+		dst.Copy(r.saved.pred)
+		return dst
+	}
 	linop.MulBlock(r.kernel, dst, r.u)
 	dst.Scale(float64(n), dst)
 	return dst
@@ -292,7 +302,9 @@ func (r *Regressor) Predict(dst *mat.Dense) *mat.Dense {
 // PredictRow sets dst (length c) to f(x) = k(x)ᵀU for a point with kernel
 // row k(x) against the visible nodes: O(len(row.Index)·c).
 func (r *Regressor) PredictRow(dst []float64, row KernelRow) error {
-	r.mustBeFitted()
+	if r.u == nil {
+		return estimator.NotFitted("stkr: PredictRow")
+	}
 	n, c := r.u.Dims()
 	if len(dst) != c {
 		return fmt.Errorf("stkr: predict: dst has length %d, the model has %d outputs", len(dst), c)

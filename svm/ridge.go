@@ -7,6 +7,8 @@ import (
 	"slices"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/gssl/gssl/estimator"
 )
 
 // KernelRidge is kernel ridge classification on a precomputed kernel:
@@ -95,7 +97,7 @@ func (r *KernelRidge) Fit(ctx context.Context, k mat.Symmetric, labels []int) er
 // is row i of cross.
 func (r *KernelRidge) Scores(cross mat.Matrix) (*mat.Dense, error) {
 	if r.alpha == nil {
-		return nil, fmt.Errorf("svm: KernelRidge: Scores before Fit")
+		return nil, estimator.NotFitted("svm: KernelRidge.Scores")
 	}
 	_, n := cross.Dims()
 	if tr, _ := r.alpha.Dims(); n != tr {

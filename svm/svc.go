@@ -7,6 +7,8 @@ import (
 	"slices"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/gssl/gssl/estimator"
 )
 
 // SVC is a C-support vector classifier on a precomputed kernel. With more
@@ -136,7 +138,7 @@ func (s *SVC) Iterations() int {
 // order (0,1), (0,2), …, (1,2), …; positive means the first class.
 func (s *SVC) Decision(cross mat.Matrix) (*mat.Dense, error) {
 	if s.pairs == nil {
-		return nil, fmt.Errorf("svm: SVC: Decision before Fit")
+		return nil, estimator.NotFitted("svm: SVC.Decision")
 	}
 	m, n := cross.Dims()
 	if n != s.nTrain {

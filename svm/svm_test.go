@@ -12,6 +12,8 @@ import (
 
 	"github.com/gssl/gssl/kernel"
 	"github.com/gssl/gssl/loaders"
+
+	"github.com/gssl/gssl/estimator"
 )
 
 // kktTol: SMO stops when the maximal violation m(α) − M(α) is below Tol, so
@@ -349,7 +351,7 @@ func TestBadInput(t *testing.T) {
 	require.ErrorContains(t, svc.Fit(ctx, k, []int{3, 3}), "at least two classes")
 	require.ErrorContains(t, svc.Fit(ctx, k, []int{0, -1}), "label -1 of item 1 is negative")
 	_, err = svc.Predict(k)
-	require.ErrorContains(t, err, "before Fit")
+	require.ErrorIs(t, err, estimator.ErrNotFitted)
 	require.NoError(t, svc.Fit(ctx, k, []int{0, 1}))
 	_, err = svc.Predict(mat.NewDense(1, 3, nil))
 	require.ErrorContains(t, err, "3 columns but the machine was trained on 2 items")

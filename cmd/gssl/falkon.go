@@ -18,6 +18,7 @@ import (
 	"github.com/gssl/gssl/kernel"
 	"github.com/gssl/gssl/krr"
 	"github.com/gssl/gssl/loaders"
+	"github.com/gssl/gssl/savedmodel"
 )
 
 type falkonOptions struct {
@@ -37,6 +38,7 @@ type falkonOptions struct {
 	Train       int     // use only the first Train training images (0: all)
 	Test        int     // use only the first Test test images (0: all)
 	Out         string
+	Save        string // model file (--save)
 	JSON        bool
 }
 
@@ -97,6 +99,7 @@ that block; train_error comes from a second prediction, outside it.`,
 	f.IntVar(&opts.Train, "train", 0, "use only the first N training images (0: all; --images)")
 	f.IntVar(&opts.Test, "test", 0, "use only the first N test images (0: all; --images)")
 	f.StringVar(&opts.Out, "out", "", "write the predictions, one row per predicted point (CSV, or JSON Lines for .jsonl/.ndjson)")
+	f.StringVar(&opts.Save, "save", "", "save the fitted model for gssl predict --features and gssl serve")
 	renamedFlag(cmd, "data", "images")
 	renamedFlag(cmd, "iter", "max-iter")
 	renamedFlag(cmd, "lambda", "ridge")
@@ -131,6 +134,7 @@ type falkonResult struct {
 	TrainError     any     `json:"train_error"`
 	TrainRMSE      any     `json:"train_rmse,omitempty"`
 	Out            string  `json:"out,omitempty"`
+	Saved          string  `json:"saved,omitempty"`
 	Seconds        float64 `json:"seconds"`
 	CPUSeconds     float64 `json:"cpu_seconds"`
 	FitSeconds     float64 `json:"fit_seconds"`
@@ -349,6 +353,9 @@ func runFalkon(ctx context.Context, opts falkonOptions, stdout, stderr io.Writer
 	if err := checkOutFile("out", opts.Out); err != nil {
 		return err
 	}
+	if err := checkOutPath("save", opts.Save); err != nil {
+		return fmt.Errorf("falkon: %w", err)
+	}
 	start := time.Now()
 	data, err := loadFalkonData(opts)
 	if err != nil {
@@ -402,6 +409,16 @@ func runFalkon(ctx context.Context, opts falkonOptions, stdout, stderr io.Writer
 		res.Out = opts.Out
 	} else if opts.Out != "" {
 		logf(stderr, "falkon: nothing to predict (every point has a value and there is no --test-features); %s not written", opts.Out)
+	}
+	if opts.Save != "" {
+		sm, ok := model.(savedmodel.Model)
+		if !ok {
+			return fmt.Errorf("falkon: --save: a %T cannot be saved", model)
+		}
+		if err := savedmodel.Save(opts.Save, sm, savedmodel.Context{Data: data.name, ClassNames: data.classNames}); err != nil {
+			return fmt.Errorf("falkon: --save %w", err)
+		}
+		res.Saved = opts.Save
 	}
 	res.PeakRSSMB = peakRSSMB()
 	return report(stdout, opts.JSON, res, func(w io.Writer) {

@@ -24,6 +24,7 @@ type gpOptions struct {
 	Fixed      bool   // keep the initial hyperparameters
 	MaxIter    int    // L-BFGS iterations
 	Out        string
+	Save       string // model file (--save)
 	MaxMemory  string
 	JSON       bool
 }
@@ -66,6 +67,7 @@ Lines for .jsonl/.ndjson).`,
 	f.BoolVar(&opts.Fixed, "fixed", false, "keep the initial hyperparameters (amplitude 1, length scale 1, noise 1e-2)")
 	f.IntVar(&opts.MaxIter, "max-iter", 200, "L-BFGS iterations of the hyperparameter fit")
 	f.StringVar(&opts.Out, "out", "", "write the predictions, one row per predicted point (CSV, or JSON Lines for .jsonl/.ndjson)")
+	f.StringVar(&opts.Save, "save", "", "save the fitted model (with the targets' standardisation) for gssl predict --features and gssl serve")
 	f.StringVar(&opts.MaxMemory, "max-memory", defaultMaxMemory(), "refuse a fit whose dense matrices pass this size")
 	return cmd
 }
@@ -88,12 +90,16 @@ type gpResult struct {
 	NLL           any     `json:"nll"`
 	MetricsReason string  `json:"rmse_reason,omitempty"`
 	Out           string  `json:"out,omitempty"`
+	Saved         string  `json:"saved,omitempty"`
 	Seconds       float64 `json:"seconds"`
 }
 
 func runGP(ctx context.Context, opts gpOptions, stdout, stderr io.Writer) error {
 	start := timeNow()
 	if err := checkOutFile("out", opts.Out); err != nil {
+		return fmt.Errorf("gp: %w", err)
+	}
+	if err := checkOutPath("save", opts.Save); err != nil {
 		return fmt.Errorf("gp: %w", err)
 	}
 	m := &gp.Regressor{Fixed: opts.Fixed, MaxIterations: opts.MaxIter}
@@ -143,6 +149,12 @@ func runGP(ctx context.Context, opts gpOptions, stdout, stderr io.Writer) error 
 		}
 		res.Out = opts.Out
 	}
+	if opts.Save != "" {
+		if err := savePointModel(opts.Save, m, data); err != nil {
+			return fmt.Errorf("gp: %w", err)
+		}
+		res.Saved = opts.Save
+	}
 	res.Seconds = seconds(start)
 	return report(stdout, opts.JSON, res, func(w io.Writer) {
 		fmt.Fprintf(w, "GP (%s) on %s: %d points in R^%d, %d labelled, %d predicted\n", res.Covariance, res.Data, n, d, res.Labelled, res.Predicted)
@@ -152,6 +164,9 @@ func runGP(ctx context.Context, opts gpOptions, stdout, stderr io.Writer) error 
 		}
 		if res.Out != "" {
 			fmt.Fprintf(w, "  wrote %s\n", res.Out)
+		}
+		if res.Saved != "" {
+			fmt.Fprintf(w, "  model saved to %s (gssl predict --model %s --features FILE)\n", res.Saved, res.Saved)
 		}
 	})
 }

@@ -30,6 +30,7 @@ type labelpropOptions struct {
 	Tol               float64   // 0 means labelprop.DefaultTol
 	KeepIsolatedSeeds bool      // let isolated training nodes keep their label
 	Out               string    // predictions file, "" for none
+	Save              string    // model file (--save), "" for none
 	JSON              bool
 }
 
@@ -96,6 +97,7 @@ image is labelled, so give a split: --split random:K.`,
 	f.Float64Var(&opts.Tol, "tol", 0, "stopping tolerance in (0, 1) (0 means 1e-6, as lp.py)")
 	f.BoolVar(&opts.KeepIsolatedSeeds, "keep-isolated-seeds", false, "let labelled nodes of degree 0 keep their label instead of failing")
 	f.StringVar(&opts.Out, "out", "", "write one row per predicted node (id, predicted, p_<class>…): CSV, or JSON Lines for .jsonl/.ndjson (with --seeds, the first seed's)")
+	f.StringVar(&opts.Save, "save", "", "save the fitted model (the chosen a; with a split, fitted on the training nodes of the first seed) for gssl predict and gssl serve")
 	return cmd
 }
 
@@ -107,6 +109,9 @@ func runLabelprop(ctx context.Context, opts labelpropOptions, stdout, stderr io.
 	lp, err := newLabelpropSetup(opts)
 	if err != nil {
 		return err
+	}
+	if err := checkOutPath("save", opts.Save); err != nil {
+		return fmt.Errorf("labelprop: %w", err)
 	}
 	var ds *loaders.NodeDataset
 	if opts.Images != "" {
@@ -148,6 +153,12 @@ func runLabelprop(ctx context.Context, opts labelpropOptions, stdout, stderr io.
 			return fmt.Errorf("labelprop: %w", err)
 		}
 		res.Out = opts.Out
+	}
+	if opts.Save != "" {
+		if err := saveModel(opts.Save, runs[0].model, ds, opts.In); err != nil {
+			return fmt.Errorf("labelprop: %w", err)
+		}
+		res.Saved = opts.Save
 	}
 	res.Seconds = seconds(start)
 	return report(stdout, opts.JSON, res, func(w io.Writer) { printLabelprop(w, res, runs) })

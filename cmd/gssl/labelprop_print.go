@@ -56,6 +56,7 @@ type labelpropResult struct {
 	LoadSeconds      float64   `json:"load_seconds"`
 	Seconds          float64   `json:"seconds"`
 	Out              string    `json:"out,omitempty"`
+	Saved            string    `json:"saved,omitempty"`
 	Notes            []string  `json:"notes,omitempty"`
 }
 
@@ -247,6 +248,9 @@ func printLabelprop(w io.Writer, res labelpropResult, runs []labelpropRun) {
 	}
 	if res.Out != "" {
 		fmt.Fprintf(w, "predictions of %d nodes written to %s\n", res.Predicted, res.Out)
+	}
+	if res.Saved != "" {
+		fmt.Fprintf(w, "model saved to %s (gssl predict --model %s; gssl serve --model %s)\n", res.Saved, res.Saved, res.Saved)
 	}
 }
 

@@ -43,6 +43,7 @@ type stkrOptions struct {
 	// the hidden fraction p_test (stkr.TestChunks).
 	TestChunks bool
 	Out        string // predictions file (without a split)
+	Save       string // model file (without a split)
 	JSON       bool
 }
 
@@ -125,6 +126,7 @@ image set (every image is labelled: give --split random:K).`,
 	f.StringVar(&opts.MaxIter, "max-iter", "0", "stop the solver after N iterations (0 = solve to the tolerance), auto to choose N from 0, 1, 2, 4, …, 256, or a comma-separated list to choose from")
 	renamedFlag(cmd, "iterations", "max-iter")
 	f.StringVar(&opts.Out, "out", "", "without a split: write one row per predicted node (id, predicted, p_<class>…): CSV, or JSON Lines for .jsonl/.ndjson")
+	f.StringVar(&opts.Save, "save", "", "without a split: save the chosen model, refitted on every labelled node, for gssl predict and gssl serve")
 	// --refit was the opt-in for what --setting inductive now does.
 	f.BoolVar(&refit, "refit", true, "")
 	_ = f.MarkHidden("refit")
@@ -139,6 +141,9 @@ func runSTKR(ctx context.Context, opts stkrOptions, stdout, stderr io.Writer) er
 	setup, err := newSTKRSetup(opts)
 	if err != nil {
 		return err
+	}
+	if err := checkOutPath("save", opts.Save); err != nil {
+		return fmt.Errorf("stkr: %w", err)
 	}
 	ds, err := stkrData(ctx, opts, stderr)
 	if err != nil {

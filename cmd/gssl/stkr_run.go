@@ -200,6 +200,7 @@ type stkrResult struct {
 	FailedCandidates int       `json:"failed_candidates"`
 	NoEvidence       int       `json:"no_evidence"`
 	Out              string    `json:"out,omitempty"`
+	Saved            string    `json:"saved,omitempty"`
 	Notes            []string  `json:"notes,omitempty"`
 	Seconds          float64   `json:"seconds"`
 }
@@ -297,6 +298,12 @@ func stkrAllLabelled(ctx context.Context, opts stkrOptions, s *stkrSetup, in *st
 		}
 		res.Out = opts.Out
 	}
+	if opts.Save != "" {
+		if err := saveModel(opts.Save, best, ds, opts.In); err != nil {
+			return res, fmt.Errorf("stkr: %w", err)
+		}
+		res.Saved = opts.Save
+	}
 	return res, nil
 }
 
@@ -308,6 +315,9 @@ func stkrBenchmark(ctx context.Context, opts stkrOptions, s *stkrSetup, in *stkr
 	res.Protocol, res.Refit = "split", s.setting == stkr.Inductive
 	if opts.Out != "" {
 		return res, errors.New("stkr: --out writes the predictions of the protocol without a split (--split none); a benchmark split reports accuracies")
+	}
+	if opts.Save != "" {
+		return res, errors.New("stkr: --save saves the model of the protocol without a split (--split none), fitted on every labelled node; a benchmark split reports accuracies")
 	}
 	if !s.isLap {
 		res.Eta = nil
@@ -470,5 +480,8 @@ func printSTKR(w io.Writer, r stkrResult) {
 	}
 	if r.Out != "" {
 		fmt.Fprintf(w, "  predictions    %d nodes written to %s\n", r.Predicted, r.Out)
+	}
+	if r.Saved != "" {
+		fmt.Fprintf(w, "  model          saved to %s (gssl predict --model %s)\n", r.Saved, r.Saved)
 	}
 }

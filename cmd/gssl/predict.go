@@ -1,0 +1,310 @@
+package main
+
+import (
+	"context"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gssl/gssl/loaders"
+	"github.com/gssl/gssl/nodeids"
+	"github.com/gssl/gssl/savedmodel"
+	"github.com/gssl/gssl/serve"
+)
+
+// predictOptions are the settings of gssl predict.
+type predictOptions struct {
+	Model    string // the saved model
+	Edges    string // edges of new nodes to fitted nodes
+	Features string // feature vectors of new points
+	Header   string // auto, yes or no (tables)
+	Weight   string // weight column of --edges
+	Out      string // predictions file
+	JSON     bool
+}
+
+func init() { register(newPredictCommand) }
+
+func newPredictCommand(g *globals) *cobra.Command {
+	opts := predictOptions{}
+	cmd := &cobra.Command{
+		Use:   "predict",
+		Short: "Predict with a saved model: new nodes from their edges, new points, or the fitted nodes",
+		Long: `predict reads a model saved by --save and predicts:
+
+  --edges FILE     new nodes from their edges to fitted nodes: an edge table
+                   (as --edges of the fitting commands) whose every row joins a
+                   new node to a fitted node, by the ids of the user's files;
+                   a new node is predicted from all its rows
+  --features FILE  new points from their feature vectors (models of features)
+  neither          the nodes the model was fitted on
+
+--out writes one row per prediction with the fitting command's columns (id,
+predicted, p_<class>… for classifiers; id, prediction[, variance] for regression): CSV,
+or JSON Lines for .jsonl/.ndjson. Without --out the rows go to stdout (with
+--json, inside the JSON object).
+
+  gssl labelprop --edges edges.csv --labels labels.csv --save model.gssl
+  gssl predict --model model.gssl --edges new_edges.csv --out predictions.csv`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			opts.JSON = g.JSON
+			return runPredict(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.Model, "model", "", "the saved model (a .gssl file written by --save)")
+	f.StringVar(&opts.Edges, "edges", "", "edge table of new nodes: each row joins a new node to a fitted node (by id), optional weight")
+	f.StringVar(&opts.Features, "features", "", "feature vectors of new points (.npy, .npz or a CSV table, optionally with an id column)")
+	f.StringVar(&opts.Header, "header", "auto", "tables start with a header line: auto (recognised by column names), yes or no")
+	f.StringVar(&opts.Weight, "weight", "", "weight column of --edges, by name or 1-based position (default: a column named weight, or a third numeric column; none: every weight 1)")
+	f.StringVar(&opts.Out, "out", "", "write the predictions: CSV, or JSON Lines for .jsonl/.ndjson")
+	return cmd
+}
+
+// predictResult is gssl predict's JSON object.
+type predictResult struct {
+	Model       string             `json:"model"`
+	Kind        string             `json:"kind"`
+	Input       string             `json:"input"` // fitted, edges or features
+	Predicted   int                `json:"predicted"`
+	NoEvidence  int                `json:"no_evidence"` // predictions that are the class prior
+	Classes     []string           `json:"classes,omitempty"`
+	Out         string             `json:"out,omitempty"`
+	Predictions []serve.Prediction `json:"predictions,omitempty"`
+}
+
+func runPredict(ctx context.Context, opts predictOptions, stdout, stderr io.Writer) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if opts.Model == "" {
+		return usageError{errors.New("predict: --model FILE is required (a model saved by --save)")}
+	}
+	if opts.Edges != "" && opts.Features != "" {
+		return usageError{errors.New("predict: --edges and --features exclude each other: new nodes, or new points")}
+	}
+	if err := checkOutPath("out", opts.Out); err != nil {
+		return fmt.Errorf("predict: %w", err)
+	}
+	header, err := parseHeader(opts.Header)
+	if err != nil {
+		return fmt.Errorf("predict: %w", err)
+	}
+	s, err := savedmodel.Open(opts.Model)
+	if err != nil {
+		return fmt.Errorf("predict: --model %w", err)
+	}
+	meta := s.Metadata()
+	res := predictResult{Model: opts.Model, Kind: meta.Kind, Classes: meta.Classes}
+	var preds []serve.Prediction
+	switch {
+	case opts.Edges != "":
+		res.Input = "edges"
+		if meta.Nodes == 0 {
+			return fmt.Errorf("predict: a %s model predicts points from their features (%d each), not nodes: use --features", meta.Kind, meta.Features)
+		}
+		nodes, err := readNewNodes(opts.Edges, loaders.EdgeTableOptions{Table: loaders.TableOptions{Header: header}, Weight: opts.Weight}, s.IDs())
+		if err != nil {
+			return fmt.Errorf("predict: %w", err)
+		}
+		if preds, err = s.PredictNodes(ctx, nodes); err != nil {
+			return fmt.Errorf("predict: --edges %s: %w", opts.Edges, err)
+		}
+	case opts.Features != "":
+		res.Input = "features"
+		t, err := readFeatures("features", opts.Features, "")
+		if err != nil {
+			return fmt.Errorf("predict: %w", err)
+		}
+		r, c := t.X.Dims()
+		pts := make([][]float64, r)
+		for i := range pts {
+			pts[i] = t.X.RawRowView(i)[:c:c]
+		}
+		if preds, err = s.PredictPoints(ctx, pts); err != nil {
+			return fmt.Errorf("predict: --features %s: %w", opts.Features, err)
+		}
+		for i := range preds {
+			preds[i].ID = strconv.Itoa(i)
+			if t.IDs != nil {
+				preds[i].ID = t.IDs[i]
+			}
+		}
+	default:
+		res.Input = "fitted"
+		preds = s.PredictFitted()
+		if len(preds) == 0 {
+			return fmt.Errorf("predict: a %s model keeps no fitted nodes or points to predict: give --features FILE (%d features per point)", meta.Kind, meta.Features)
+		}
+	}
+	res.Predicted = len(preds)
+	for _, p := range preds {
+		if p.Prior {
+			res.NoEvidence++
+		}
+	}
+	if opts.Out != "" {
+		if err := writePredictionRows(opts.Out, meta, preds); err != nil {
+			return fmt.Errorf("predict: %w", err)
+		}
+		res.Out = opts.Out
+	} else if opts.JSON {
+		res.Predictions = preds
+	}
+	return report(stdout, opts.JSON, res, func(w io.Writer) {
+		if opts.Out == "" {
+			if err := writePredictionTable(w, meta, preds); err != nil {
+				logf(stderr, "predict: %v", err)
+			}
+			return
+		}
+		fmt.Fprintf(w, "predict: %d predictions of the %s model %s (%s) written to %s", res.Predicted, res.Kind, res.Model, res.Input, res.Out)
+		if res.NoEvidence > 0 {
+			fmt.Fprintf(w, "; %d had no evidence and got the class prior", res.NoEvidence)
+		}
+		fmt.Fprintln(w)
+	})
+}
+
+// parseHeader reads --header.
+func parseHeader(s string) (loaders.HeaderMode, error) {
+	switch s {
+	case "", "auto":
+		return loaders.HeaderAuto, nil
+	case "yes":
+		return loaders.HeaderYes, nil
+	case "no":
+		return loaders.HeaderNo, nil
+	}
+	return 0, fmt.Errorf("--header %q is invalid: use auto, yes or no", s)
+}
+
+// readNewNodes reads an edge table of new nodes: every row must join
+// exactly one fitted node (by its id in known) to a node that is not
+// fitted; the new nodes come in the order of their first row.
+func readNewNodes(path string, opt loaders.EdgeTableOptions, known *nodeids.Map) ([]serve.NewNode, error) {
+	b := &nodeids.Builder{}
+	et, err := loaders.ReadEdgeTable(path, opt, b)
+	if err != nil {
+		return nil, fmt.Errorf("--edges: %w", err)
+	}
+	m, perm := b.Finish()
+	id := func(v int32) string {
+		if perm != nil {
+			v = perm[v]
+		}
+		return m.ID(int(v))
+	}
+	var nodes []serve.NewNode
+	index := map[string]int{}
+	for k := range et.Src {
+		u, v := id(et.Src[k]), id(et.Dst[k])
+		_, uKnown := known.Lookup(u)
+		_, vKnown := known.Lookup(v)
+		switch {
+		case uKnown && vKnown:
+			return nil, fmt.Errorf("--edges %s, line %d: %s and %s are both fitted nodes; each row joins a new node to a fitted one", path, et.Lines[k], u, v)
+		case !uKnown && !vKnown:
+			return nil, fmt.Errorf("--edges %s, line %d: neither %s nor %s is a fitted node of the model (%d nodes); each row joins a new node to a fitted one", path, et.Lines[k], u, v, known.Len())
+		case uKnown:
+			u, v = v, u
+		}
+		w := 1.0
+		if et.W != nil {
+			w = et.W[k]
+		}
+		i, ok := index[u]
+		if !ok {
+			i = len(nodes)
+			index[u] = i
+			nodes = append(nodes, serve.NewNode{ID: u})
+		}
+		nodes[i].Edges = append(nodes[i].Edges, serve.Edge{To: v, Weight: w})
+	}
+	if len(nodes) == 0 {
+		return nil, fmt.Errorf("--edges %s has no edge", path)
+	}
+	return nodes, nil
+}
+
+// predictionColumns returns the columns of a prediction table and a
+// function filling one row.
+func predictionColumns(meta serve.Metadata, preds []serve.Prediction) ([]string, func(r int, rec []any)) {
+	if meta.Task == serve.Regression {
+		cols := []string{"id", "prediction"}
+		withVar := len(preds) > 0 && preds[0].Variance != nil
+		if withVar {
+			cols = append(cols, "variance")
+		}
+		return cols, func(r int, rec []any) {
+			p := preds[r]
+			rec[0] = p.ID
+			if p.Mean != nil {
+				rec[1] = *p.Mean
+			}
+			if withVar && p.Variance != nil {
+				rec[2] = *p.Variance
+			}
+		}
+	}
+	// Probabilities when the model has them (p_<class>, as labelprop and
+	// stkr --out), else its scores (score_<class>, as falkon --out).
+	prefix, scores := "p_", false
+	if len(preds) > 0 && preds[0].Probabilities == nil && preds[0].Scores != nil {
+		prefix, scores = "score_", true
+	}
+	cols := []string{"id", "predicted"}
+	for _, c := range meta.Classes {
+		cols = append(cols, prefix+c)
+	}
+	return cols, func(r int, rec []any) {
+		p := preds[r]
+		rec[0], rec[1] = p.ID, p.Label
+		v := p.Probabilities
+		if scores {
+			v = p.Scores
+		}
+		for c, x := range v {
+			rec[2+c] = x
+		}
+	}
+}
+
+// writePredictionRows writes --out with the fitting command's columns.
+func writePredictionRows(path string, meta serve.Metadata, preds []serve.Prediction) error {
+	cols, row := predictionColumns(meta, preds)
+	return writeTable(path, cols, len(preds), row)
+}
+
+// writePredictionTable writes the predictions as CSV to w (stdout).
+func writePredictionTable(w io.Writer, meta serve.Metadata, preds []serve.Prediction) error {
+	cols, row := predictionColumns(meta, preds)
+	return writeTableTo(w, cols, len(preds), row)
+}
+
+// writeTableTo writes a table as CSV to w, with the cells of writeTable.
+func writeTableTo(w io.Writer, cols []string, rows int, row func(r int, rec []any)) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(cols); err != nil {
+		return err
+	}
+	rec := make([]any, len(cols))
+	fields := make([]string, len(cols))
+	for r := 0; r < rows; r++ {
+		clear(rec)
+		row(r, rec)
+		for j, v := range rec {
+			fields[j] = csvField(v)
+		}
+		if err := cw.Write(fields); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}

@@ -1,0 +1,52 @@
+// Package estimator writes down the contract every gssl model follows, and
+// holds the few types the models share to follow it. A user who knows one
+// gssl model should find the same shape in every other.
+//
+// # The contract
+//
+// Labels are one vector aligned with the nodes (or points), −1 for
+// unlabelled, as scikit-learn's semi-supervised estimators take them;
+// regression targets likewise, NaN for unknown. Low-level entry points with
+// other shapes may exist; this is the front door:
+//
+//	m := &labelprop.Spreading{Alpha: 0.9}
+//	err := m.FitLabels(ctx, g, labels)    // labels[i] ∈ {−1, 0, …, C−1}
+//
+// (FitLabels in labelprop and stkr, FitTargets in stkr and gp; their Fit
+// with index lists or target matrices stays as the low-level variant).
+//
+// Hyperparameters are exported fields set before Fit and never rewritten by
+// it; the zero value of each means an exported Default… constant of its
+// package (the command line's flag defaults are those constants, never a
+// second copy of the number). Validate() error checks them; Fit calls it
+// first. Learned state is unexported.
+//
+// Fit(ctx, …) error checks ctx once per iteration. When a solver stops at
+// its iteration cap the model keeps its best iterate and Fit returns a
+// *NotConvergedError (the one shape for every model: Iterations, Residual,
+// Tol and the solver's own error), testable with errors.As; cancellation
+// returns ctx's error.
+//
+// Prediction is in batches: PredictNodes for nodes that were not in the
+// graph at fit time, given their edges to fitted nodes (NewNodes, the CSR
+// form of those edges; labelprop, stkr), and, for models of features,
+// PredictPoints or Predict for new feature vectors (gp, krr). Before a successful Fit (or UnmarshalBinary) every
+// prediction returns an error for which errors.Is(err, ErrNotFitted) holds;
+// misuse an error can describe is an error, not a panic.
+//
+// Info() describes the last fit with the same field names everywhere:
+// Iterations (the solver's iterations: sweeps, CG or Chebyshev steps, the
+// largest over classes solved together), Residual (the final relative
+// residual or change the stopping rule tested) and Products (products of
+// the graph or kernel operator with a vector or block). Model-specific
+// counters come after these.
+//
+// A fitted model writes and reads itself: MarshalBinary and UnmarshalBinary
+// (encoding.BinaryMarshaler) use a modelfile container with the model's
+// kind and layout version, and predictions after the round trip are
+// bitwise equal to those before (labelprop.Spreading and Harmonic,
+// stkr.Regressor, gp.Regressor, krr.Exact, Nystrom and Falkon; package
+// savedmodel opens any of them for gssl predict and gssl serve). Because gob uses MarshalBinary, gob
+// encoding works too; JSON encoding of a model fails with an error naming
+// MarshalBinary, rather than silently dropping the fitted state.
+package estimator

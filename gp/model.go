@@ -1,0 +1,234 @@
+package gp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/gssl/gssl/estimator"
+	"github.com/gssl/gssl/modelfile"
+)
+
+// RegressorKind is the kind of a Regressor in a modelfile container, and
+// ModelVersion the newest layout of it this package reads and writes.
+const (
+	RegressorKind = "gp.Regressor"
+	ModelVersion  = 1
+)
+
+// FitTargets fits on the rows of x whose target is known: y is one vector
+// aligned with the rows, NaN for unknown (the estimator contract's front
+// door; the rows with NaN are left out of the fit).
+func (r *Regressor) FitTargets(ctx context.Context, x *mat.Dense, y []float64) error {
+	if x == nil || x.IsEmpty() {
+		return errors.New("gp: no training points")
+	}
+	n, d := x.Dims()
+	if len(y) != n {
+		return fmt.Errorf("gp: %d points but %d targets: give one per point, NaN for unknown", n, len(y))
+	}
+	var rows []float64
+	var ty []float64
+	for i, v := range y {
+		if math.IsNaN(v) {
+			continue
+		}
+		rows = append(rows, x.RawRowView(i)...)
+		ty = append(ty, v)
+	}
+	if len(ty) == 0 {
+		return errors.New("gp: no point has a target (every target is NaN)")
+	}
+	return r.Fit(ctx, mat.NewDense(len(ty), d, rows), ty)
+}
+
+// Features returns the dimension of the training points, 0 before Fit.
+func (r *Regressor) Features() int {
+	if r.fitted == nil {
+		return 0
+	}
+	_, d := r.fitted.x.Dims()
+	return d
+}
+
+// PredictPoints is Predict for points given as rows (the batch entry point
+// the server uses); ctx is checked once.
+func (r *Regressor) PredictPoints(ctx context.Context, points [][]float64) (mean, variance []float64, err error) {
+	if r.fitted == nil {
+		return nil, nil, errNotFitted
+	}
+	if ctx != nil {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, err
+		}
+	}
+	d := r.Features()
+	data := make([]float64, 0, len(points)*d)
+	for i, p := range points {
+		if len(p) != d {
+			return nil, nil, fmt.Errorf("gp: point %d has %d coordinates, want %d", i, len(p), d)
+		}
+		data = append(data, p...)
+	}
+	if len(points) == 0 {
+		return nil, nil, errors.New("gp: PredictPoints: no points")
+	}
+	return r.Predict(mat.NewDense(len(points), d, data))
+}
+
+// Info reports the fit under the shared names: Iterations is the number of
+// likelihood evaluations of the hyperparameter search; a GP has no
+// residual or operator products.
+func (r *Regressor) Info() estimator.Info {
+	return estimator.Info{Iterations: r.Evaluations()}
+}
+
+type regressorMeta struct {
+	Covariance    string          `json:"covariance"`
+	Initial       Hyperparameters `json:"initial"`
+	Bounds        Bounds          `json:"bounds"`
+	Fixed         bool            `json:"fixed"`
+	MaxIterations int             `json:"max_iterations"`
+	Jitter        float64         `json:"jitter"`
+	Points        int             `json:"points"`
+	Features      int             `json:"features"`
+	Evaluations   int             `json:"evaluations"`
+}
+
+// ModelFile returns the fitted model as a modelfile container (kind
+// RegressorKind): the hyperparameters, the fitted ones, the training
+// points, the Cholesky factor of their covariance (n², the exact GP's own
+// cost) and α.
+func (r *Regressor) ModelFile() (*modelfile.File, error) {
+	p := r.fitted
+	if p == nil {
+		return nil, estimator.NotFitted("gp: MarshalBinary")
+	}
+	n, d := p.x.Dims()
+	f := modelfile.New(RegressorKind, ModelVersion)
+	meta := regressorMeta{Covariance: r.Covariance.String(), Initial: r.Initial, Bounds: r.Bounds, Fixed: r.Fixed,
+		MaxIterations: r.MaxIterations, Jitter: r.Jitter, Points: n, Features: d, Evaluations: p.evals}
+	if err := f.SetMetadata(meta); err != nil {
+		return nil, err
+	}
+	f.PutFloat64s("hyper", []float64{p.hyper.Amplitude, p.hyper.LengthScale, p.hyper.Noise, p.lml, p.jitter})
+	f.PutFloat64s("x", mat.DenseCopyOf(p.x).RawMatrix().Data)
+	rt := p.r.RawTriangular()
+	chol := make([]float64, 0, n*n)
+	for i := 0; i < n; i++ {
+		chol = append(chol, rt.Data[i*rt.Stride:i*rt.Stride+n]...)
+	}
+	f.PutFloat64s("cholesky", chol)
+	f.PutFloat64s("alpha", p.alpha)
+	return f, nil
+}
+
+// MarshalBinary encodes the fitted model as a modelfile container; a model
+// read back predicts bitwise the same. Progress is not stored.
+func (r *Regressor) MarshalBinary() ([]byte, error) {
+	f, err := r.ModelFile()
+	if err != nil {
+		return nil, err
+	}
+	return f.MarshalBinary()
+}
+
+// UnmarshalBinary replaces r by the model encoded in data (Progress is
+// kept); on an error r is unchanged.
+func (r *Regressor) UnmarshalBinary(data []byte) error {
+	f, err := modelfile.Unmarshal(data)
+	if err != nil {
+		return fmt.Errorf("gp: %w", err)
+	}
+	return r.ReadModelFile(f)
+}
+
+// ReadModelFile replaces r by the model in f (see UnmarshalBinary).
+func (r *Regressor) ReadModelFile(f *modelfile.File) error {
+	if err := f.Expect(RegressorKind, ModelVersion); err != nil {
+		return fmt.Errorf("gp: %w", err)
+	}
+	var meta regressorMeta
+	if err := f.DecodeMetadata(&meta); err != nil {
+		return fmt.Errorf("gp: %w", err)
+	}
+	out := Regressor{Initial: meta.Initial, Bounds: meta.Bounds, Fixed: meta.Fixed, MaxIterations: meta.MaxIterations, Jitter: meta.Jitter, Progress: r.Progress}
+	switch meta.Covariance {
+	case Matern52.String():
+		out.Covariance = Matern52
+	case SquaredExponential.String():
+		out.Covariance = SquaredExponential
+	default:
+		return fmt.Errorf("gp: the model file's covariance %q is not one this gssl knows", meta.Covariance)
+	}
+	if err := out.Validate(); err != nil {
+		return fmt.Errorf("gp: the model file's settings: %w", err)
+	}
+	n, d := meta.Points, meta.Features
+	if n < 1 || d < 1 || n > math.MaxInt/max(n, d) {
+		return fmt.Errorf("gp: the model file declares %d points of %d features", n, d)
+	}
+	get := func(name string, want int) ([]float64, error) {
+		v, err := f.Float64s(name)
+		if err != nil {
+			return nil, fmt.Errorf("gp: %w", err)
+		}
+		if len(v) != want {
+			return nil, fmt.Errorf("gp: the model file's section %q has %d values, want %d", name, len(v), want)
+		}
+		return v, nil
+	}
+	h, err := get("hyper", 5)
+	if err != nil {
+		return err
+	}
+	hyper := Hyperparameters{Amplitude: h[0], LengthScale: h[1], Noise: h[2]}
+	for _, v := range []float64{h[0], h[1], h[2], h[4]} {
+		if !(v >= 0) || math.IsInf(v, 0) {
+			return fmt.Errorf("gp: the model file's hyperparameters %v are not finite and ≥ 0", h)
+		}
+	}
+	x, err := get("x", n*d)
+	if err != nil {
+		return err
+	}
+	chol, err := get("cholesky", n*n)
+	if err != nil {
+		return err
+	}
+	alpha, err := get("alpha", n)
+	if err != nil {
+		return err
+	}
+	for i := 0; i < n; i++ {
+		if !(chol[i*n+i] > 0) {
+			return fmt.Errorf("gp: the model file's Cholesky factor has %v on its diagonal (row %d)", chol[i*n+i], i)
+		}
+	}
+	out.fitted = &posterior{hyper: hyper, x: mat.NewDense(n, d, x), r: mat.NewTriDense(n, mat.Upper, chol), alpha: alpha,
+		lml: h[3], evals: meta.Evaluations, jitter: h[4]}
+	*r = out
+	return nil
+}
+
+// MarshalJSON refuses: a fitted model is not JSON (estimator.ErrJSON).
+func (r Regressor) MarshalJSON() ([]byte, error) {
+	return nil, fmt.Errorf("gp: Regressor: %w", estimator.ErrJSON)
+}
+
+// UnmarshalJSON refuses (estimator.ErrJSON).
+func (r *Regressor) UnmarshalJSON([]byte) error {
+	return fmt.Errorf("gp: Regressor: %w", estimator.ErrJSON)
+}
+
+// TrainingPoints returns a copy of the points the model was fitted on (the
+// rows with a known target), nil before Fit.
+func (r *Regressor) TrainingPoints() *mat.Dense {
+	if r.fitted == nil {
+		return nil
+	}
+	return mat.DenseCopyOf(r.fitted.x)
+}

@@ -1,0 +1,490 @@
+package labelprop
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/gssl/gssl/estimator"
+	"github.com/gssl/gssl/graph"
+	"github.com/gssl/gssl/modelfile"
+)
+
+// The kinds of the two models in a modelfile container, and the newest
+// layout version of each that this package reads and writes.
+const (
+	SpreadingKind = "labelprop.Spreading"
+	HarmonicKind  = "labelprop.Harmonic"
+	ModelVersion  = 1
+)
+
+// FitLabels is Fit with the labels as one vector aligned with the nodes of
+// g: labels[i] is node i's class (0, 1, …) or −1 when it is unlabelled, the
+// estimator contract's front door (see package estimator).
+func (m *Spreading) FitLabels(ctx context.Context, g *graph.CSR, labels []int) error {
+	nodes, classes, err := fromLabelVector(g, labels)
+	if err != nil {
+		return err
+	}
+	return m.Fit(ctx, g, nodes, classes)
+}
+
+// FitLabels is Fit with the labels as one vector aligned with the nodes of
+// g, −1 for unlabelled (see Spreading.FitLabels).
+func (m *Harmonic) FitLabels(ctx context.Context, g *graph.CSR, labels []int) error {
+	nodes, classes, err := fromLabelVector(g, labels)
+	if err != nil {
+		return err
+	}
+	return m.Fit(ctx, g, nodes, classes)
+}
+
+func fromLabelVector(g *graph.CSR, labels []int) (nodes, classes []int, err error) {
+	if g == nil {
+		return nil, nil, errors.New("labelprop: the graph is nil")
+	}
+	if len(labels) != g.Nodes() {
+		return nil, nil, fmt.Errorf("labelprop: %d labels for a graph of %d nodes: give one per node, −1 for unlabelled", len(labels), g.Nodes())
+	}
+	for i, c := range labels {
+		switch {
+		case c >= 0:
+			nodes = append(nodes, i)
+			classes = append(classes, c)
+		case c != -1:
+			return nil, nil, fmt.Errorf("labelprop: labels[%d] = %d is invalid: a class is ≥ 0, and −1 marks an unlabelled node", i, c)
+		}
+	}
+	return nodes, classes, nil
+}
+
+// PredictNodes predicts new nodes from their edges to fitted nodes, as
+// PredictNew does for one (one step of the spreading iteration from the
+// fitted scores), in order. It checks ctx every few thousand nodes.
+func (m *Spreading) PredictNodes(ctx context.Context, nodes estimator.NewNodes) ([]Prediction, error) {
+	return m.state.predictNodes(ctx, "Spreading", nodes, m.PredictNew)
+}
+
+// PredictNodes predicts new nodes from their edges to fitted nodes, as
+// PredictNew does for one (the weighted mean of the neighbours' scores), in
+// order.
+func (m *Harmonic) PredictNodes(ctx context.Context, nodes estimator.NewNodes) ([]Prediction, error) {
+	return m.state.predictNodes(ctx, "Harmonic", nodes, m.PredictNew)
+}
+
+// predictCheckEvery is how many new nodes are predicted between checks of
+// the context.
+const predictCheckEvery = 4096
+
+func (st *state) predictNodes(ctx context.Context, model string, nodes estimator.NewNodes, one func([]int, []float64) (Prediction, error)) ([]Prediction, error) {
+	if !st.fitted {
+		return nil, estimator.NotFitted("labelprop: " + model + ".PredictNodes")
+	}
+	if err := nodes.Check(st.seeds.n); err != nil {
+		return nil, fmt.Errorf("labelprop: %s.PredictNodes: %w", model, err)
+	}
+	out := make([]Prediction, nodes.Len())
+	var idx []int
+	for i := range out {
+		if i%predictCheckEvery == 0 && ctx != nil {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		nb, w := nodes.Row(i)
+		idx = idx[:0]
+		for _, v := range nb {
+			idx = append(idx, int(v))
+		}
+		p, err := one(idx, w)
+		if err != nil {
+			return nil, fmt.Errorf("labelprop: %s.PredictNodes: new node %d: %w", model, i, err)
+		}
+		out[i] = p
+	}
+	return out, nil
+}
+
+// Nodes returns the number of fitted nodes, 0 before Fit.
+func (st *state) Nodes() int {
+	if st.seeds == nil {
+		return 0
+	}
+	return st.seeds.n
+}
+
+// spreadingParams and harmonicParams are the hyperparameters as a model
+// file stores them; enums by name.
+type spreadingParams struct {
+	Alpha                  float64 `json:"alpha"`
+	Solver                 string  `json:"solver"`
+	Tol                    float64 `json:"tol"`
+	MaxIter                int     `json:"max_iter"`
+	Classes                int     `json:"classes"`
+	ClassMassNormalization bool    `json:"class_mass_normalization"`
+	IsolatedSeeds          string  `json:"isolated_seeds"`
+	Ordering               string  `json:"ordering"`
+}
+
+type harmonicParams struct {
+	Tol                    float64 `json:"tol"`
+	MaxIter                int     `json:"max_iter"`
+	Preconditioner         string  `json:"preconditioner"`
+	Classes                int     `json:"classes"`
+	ClassMassNormalization bool    `json:"class_mass_normalization"`
+	IsolatedSeeds          string  `json:"isolated_seeds"`
+	Ordering               string  `json:"ordering"`
+}
+
+// fitMeta is the learned state's description; the arrays are sections.
+type fitMeta[P any] struct {
+	Hyperparameters P                  `json:"hyperparameters"`
+	Nodes           int                `json:"nodes"`
+	Classes         int                `json:"classes"`
+	Info            info               `json:"info"`
+	ClassMass       bool               `json:"class_mass"` // a "scale" section is present
+	Graph           modelfile.GraphRef `json:"graph"`
+}
+
+// info is Info without Residual, which may not be finite and is stored as
+// a section.
+type info struct {
+	Iterations      int   `json:"iterations"`
+	ClassIterations []int `json:"class_iterations,omitempty"`
+	Products        int   `json:"products"`
+	Isolated        int   `json:"isolated"`
+	Unreached       int   `json:"unreached"`
+	IsolatedSeeds   int   `json:"isolated_seeds"`
+}
+
+func parseEnum[T fmt.Stringer](field, s string, vals ...T) (T, error) {
+	for _, v := range vals {
+		if v.String() == s {
+			return v, nil
+		}
+	}
+	var zero T
+	return zero, fmt.Errorf("labelprop: the model file's %s %q is not one this gssl knows", field, s)
+}
+
+// ModelFile returns the fitted model as a modelfile container (kind
+// SpreadingKind), for a caller that adds its own sections (node ids, class
+// names) before writing it. The sections share memory with the model.
+func (m *Spreading) ModelFile() (*modelfile.File, error) {
+	p := spreadingParams{Alpha: m.Alpha, Solver: m.Solver.String(), Tol: m.Tol, MaxIter: m.MaxIter, Classes: m.Classes,
+		ClassMassNormalization: m.ClassMassNormalization, IsolatedSeeds: m.IsolatedSeeds.String(), Ordering: m.Ordering.String()}
+	f, meta, err := m.state.modelFile(SpreadingKind, p)
+	if err != nil {
+		return nil, err
+	}
+	deg := m.state.degree
+	if m.state.g != nil {
+		deg = m.state.g.Degrees()
+	}
+	f.PutFloat64s("degrees", deg)
+	if err := f.SetMetadata(meta); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// MarshalBinary encodes the fitted model as a modelfile container (kind
+// SpreadingKind): hyperparameters, the scores F, the degrees, the class
+// prior and scales and the labels it was fitted with; not the graph, which
+// prediction does not need. Progress is not stored.
+func (m *Spreading) MarshalBinary() ([]byte, error) {
+	f, err := m.ModelFile()
+	if err != nil {
+		return nil, err
+	}
+	return f.MarshalBinary()
+}
+
+// UnmarshalBinary replaces m by the model encoded in data (MarshalBinary).
+// Predictions of the result are bitwise those of the model that was saved.
+// Progress is kept. On an error m is unchanged.
+func (m *Spreading) UnmarshalBinary(data []byte) error {
+	f, err := modelfile.Unmarshal(data)
+	if err != nil {
+		return fmt.Errorf("labelprop: %w", err)
+	}
+	return m.ReadModelFile(f)
+}
+
+// ReadModelFile replaces m by the model in f (see UnmarshalBinary).
+func (m *Spreading) ReadModelFile(f *modelfile.File) error {
+	if err := f.Expect(SpreadingKind, ModelVersion); err != nil {
+		return fmt.Errorf("labelprop: %w", err)
+	}
+	var meta fitMeta[spreadingParams]
+	if err := f.DecodeMetadata(&meta); err != nil {
+		return fmt.Errorf("labelprop: %w", err)
+	}
+	h := meta.Hyperparameters
+	var (
+		out = Spreading{Alpha: h.Alpha, Tol: h.Tol, MaxIter: h.MaxIter, Classes: h.Classes, ClassMassNormalization: h.ClassMassNormalization, Progress: m.Progress}
+		err error
+	)
+	if out.Solver, err = parseEnum("solver", h.Solver, Chebyshev, CG, FixedPoint); err != nil {
+		return err
+	}
+	if out.IsolatedSeeds, err = parseEnum("isolated_seeds", h.IsolatedSeeds, IsolatedSeedError, IsolatedSeedKeep); err != nil {
+		return err
+	}
+	if out.Ordering, err = parseEnum("ordering", h.Ordering, NaturalOrdering, ReverseCuthillMcKee); err != nil {
+		return err
+	}
+	if err := out.Validate(); err != nil {
+		return fmt.Errorf("labelprop: the model file's hyperparameters: %w", err)
+	}
+	deg, err := f.Float64s("degrees")
+	if err != nil {
+		return fmt.Errorf("labelprop: %w", err)
+	}
+	if len(deg) != meta.Nodes {
+		return fmt.Errorf("labelprop: the model file has %d degrees for %d nodes", len(deg), meta.Nodes)
+	}
+	for i, d := range deg {
+		if !(d >= 0) || math.IsInf(d, 0) {
+			return fmt.Errorf("labelprop: the model file's degree of node %d is %v", i, d)
+		}
+	}
+	if err := out.state.readModelFile(f, meta.Nodes, meta.Classes, meta.ClassMass, meta.Info, meta.Graph); err != nil {
+		return err
+	}
+	out.state.degree = deg
+	*m = out
+	return nil
+}
+
+// ModelFile returns the fitted model as a modelfile container (kind
+// HarmonicKind); see Spreading.ModelFile.
+func (m *Harmonic) ModelFile() (*modelfile.File, error) {
+	p := harmonicParams{Tol: m.Tol, MaxIter: m.MaxIter, Preconditioner: m.Preconditioner.String(), Classes: m.Classes,
+		ClassMassNormalization: m.ClassMassNormalization, IsolatedSeeds: m.IsolatedSeeds.String(), Ordering: m.Ordering.String()}
+	f, meta, err := m.state.modelFile(HarmonicKind, p)
+	if err != nil {
+		return nil, err
+	}
+	if err := f.SetMetadata(meta); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// MarshalBinary encodes the fitted model as a modelfile container (kind
+// HarmonicKind): hyperparameters, the scores F, the class prior and scales
+// and the labels it was fitted with; not the graph.
+func (m *Harmonic) MarshalBinary() ([]byte, error) {
+	f, err := m.ModelFile()
+	if err != nil {
+		return nil, err
+	}
+	return f.MarshalBinary()
+}
+
+// UnmarshalBinary replaces m by the model encoded in data (MarshalBinary);
+// predictions are bitwise those of the saved model. On an error m is
+// unchanged.
+func (m *Harmonic) UnmarshalBinary(data []byte) error {
+	f, err := modelfile.Unmarshal(data)
+	if err != nil {
+		return fmt.Errorf("labelprop: %w", err)
+	}
+	return m.ReadModelFile(f)
+}
+
+// ReadModelFile replaces m by the model in f (see UnmarshalBinary).
+func (m *Harmonic) ReadModelFile(f *modelfile.File) error {
+	if err := f.Expect(HarmonicKind, ModelVersion); err != nil {
+		return fmt.Errorf("labelprop: %w", err)
+	}
+	var meta fitMeta[harmonicParams]
+	if err := f.DecodeMetadata(&meta); err != nil {
+		return fmt.Errorf("labelprop: %w", err)
+	}
+	h := meta.Hyperparameters
+	var (
+		out = Harmonic{Tol: h.Tol, MaxIter: h.MaxIter, Classes: h.Classes, ClassMassNormalization: h.ClassMassNormalization, Progress: m.Progress}
+		err error
+	)
+	if out.Preconditioner, err = parseEnum("preconditioner", h.Preconditioner, Jacobi, NoPreconditioner); err != nil {
+		return err
+	}
+	if out.IsolatedSeeds, err = parseEnum("isolated_seeds", h.IsolatedSeeds, IsolatedSeedError, IsolatedSeedKeep); err != nil {
+		return err
+	}
+	if out.Ordering, err = parseEnum("ordering", h.Ordering, NaturalOrdering, ReverseCuthillMcKee); err != nil {
+		return err
+	}
+	if err := out.Validate(); err != nil {
+		return fmt.Errorf("labelprop: the model file's hyperparameters: %w", err)
+	}
+	if err := out.state.readModelFile(f, meta.Nodes, meta.Classes, meta.ClassMass, meta.Info, meta.Graph); err != nil {
+		return err
+	}
+	*m = out
+	return nil
+}
+
+// modelFile puts the shared learned state into a new container and
+// returns the metadata for the caller to complete with its
+// hyperparameters.
+func (st *state) modelFile(kind string, params any) (*modelfile.File, any, error) {
+	if !st.fitted {
+		return nil, nil, estimator.NotFitted("labelprop: MarshalBinary")
+	}
+	n, c := st.scores.Dims()
+	f := modelfile.New(kind, ModelVersion)
+	scores := make([]float64, 0, n*c)
+	for i := 0; i < n; i++ {
+		scores = append(scores, st.scores.RawRowView(i)...)
+	}
+	f.PutFloat64s("scores", scores)
+	f.PutFloat64s("prior", st.seeds.prior)
+	if st.scale != nil {
+		f.PutFloat64s("scale", st.scale)
+	}
+	f.PutInt32s("labels", st.seeds.class)
+	reached := make([]byte, n)
+	for i := 0; i < n; i++ {
+		if st.reachedAt(i) {
+			reached[i] = 1
+		}
+	}
+	f.PutBytes("reached", reached)
+	f.PutFloat64s("residual", []float64{st.info.Residual})
+	in := info{Iterations: st.info.Iterations, ClassIterations: st.info.ClassIterations, Products: st.info.Products,
+		Isolated: st.info.Isolated, Unreached: st.info.Unreached, IsolatedSeeds: st.info.IsolatedSeeds}
+	edges := st.edges
+	if st.g != nil {
+		edges = st.g.Edges()
+	}
+	g := modelfile.GraphRef{Nodes: n, Edges: edges, Stored: true}
+	switch p := params.(type) {
+	case spreadingParams:
+		return f, fitMeta[spreadingParams]{Hyperparameters: p, Nodes: n, Classes: c, Info: in, ClassMass: st.scale != nil, Graph: g}, nil
+	case harmonicParams:
+		return f, fitMeta[harmonicParams]{Hyperparameters: p, Nodes: n, Classes: c, Info: in, ClassMass: st.scale != nil, Graph: g}, nil
+	}
+	panic("labelprop: unknown parameters")
+}
+
+// reachedAt reports whether fitted node i was reached by a label: its
+// probabilities are its normalised scores rather than the prior.
+func (st *state) reachedAt(i int) bool {
+	if st.reached != nil {
+		return st.reached[i]
+	}
+	return true
+}
+
+// readModelFile restores the shared learned state from f, checking every
+// array against the declared sizes.
+func (st *state) readModelFile(f *modelfile.File, n, c int, classMass bool, in info, g modelfile.GraphRef) error {
+	if n < 1 || c < 1 {
+		return fmt.Errorf("labelprop: the model file declares %d nodes and %d classes", n, c)
+	}
+	get := func(name string, want int) ([]float64, error) {
+		v, err := f.Float64s(name)
+		if err != nil {
+			return nil, fmt.Errorf("labelprop: %w", err)
+		}
+		if len(v) != want {
+			return nil, fmt.Errorf("labelprop: the model file's section %q has %d values, want %d", name, len(v), want)
+		}
+		return v, nil
+	}
+	if n > math.MaxInt/c {
+		return fmt.Errorf("labelprop: the model file declares %d × %d scores", n, c)
+	}
+	scores, err := get("scores", n*c)
+	if err != nil {
+		return err
+	}
+	prior, err := get("prior", c)
+	if err != nil {
+		return err
+	}
+	var scale []float64
+	if classMass {
+		if scale, err = get("scale", c); err != nil {
+			return err
+		}
+	}
+	res, err := get("residual", 1)
+	if err != nil {
+		return err
+	}
+	class, err := f.Int32s("labels")
+	if err != nil {
+		return fmt.Errorf("labelprop: %w", err)
+	}
+	if len(class) != n {
+		return fmt.Errorf("labelprop: the model file has %d labels for %d nodes", len(class), n)
+	}
+	reachedBytes, err := f.Bytes("reached")
+	if err != nil {
+		return fmt.Errorf("labelprop: %w", err)
+	}
+	if len(reachedBytes) != n {
+		return fmt.Errorf("labelprop: the model file has %d reached flags for %d nodes", len(reachedBytes), n)
+	}
+	s := &seeds{n: n, classes: c, class: class, prior: prior, isolated: in.IsolatedSeeds}
+	for i, k := range class {
+		if k < -1 || int(k) >= c {
+			return fmt.Errorf("labelprop: the model file's label of node %d is %d, outside −1..%d", i, k, c-1)
+		}
+		if k >= 0 {
+			s.nodes = append(s.nodes, i)
+		}
+	}
+	reached := make([]bool, n)
+	for i, b := range reachedBytes {
+		if b > 1 {
+			return fmt.Errorf("labelprop: the model file's reached flag of node %d is %d", i, b)
+		}
+		reached[i] = b == 1
+	}
+	if g.Nodes != n || g.Edges < 0 {
+		return fmt.Errorf("labelprop: the model file's graph has %d nodes and %d edges, for %d fitted nodes", g.Nodes, g.Edges, n)
+	}
+	*st = state{fitted: true, seeds: s, scores: mat.NewDense(n, c, scores), scale: scale, reached: reached, edges: g.Edges,
+		info: Info{Iterations: in.Iterations, ClassIterations: in.ClassIterations, Residual: res[0], Products: in.Products,
+			Isolated: in.Isolated, Unreached: in.Unreached, IsolatedSeeds: in.IsolatedSeeds}}
+	st.probs = mat.NewDense(n, c, nil)
+	st.labels = make([]int, n)
+	for i := 0; i < n; i++ {
+		p := st.probs.RawRowView(i)
+		if reached[i] {
+			st.normalise(p, st.scores.RawRowView(i))
+		} else {
+			copy(p, prior)
+		}
+		st.labels[i] = argmax(p)
+	}
+	return nil
+}
+
+// MarshalJSON refuses: a fitted model is not JSON (estimator.ErrJSON).
+func (m Spreading) MarshalJSON() ([]byte, error) {
+	return nil, fmt.Errorf("labelprop: Spreading: %w", estimator.ErrJSON)
+}
+
+// UnmarshalJSON refuses (estimator.ErrJSON).
+func (m *Spreading) UnmarshalJSON([]byte) error {
+	return fmt.Errorf("labelprop: Spreading: %w", estimator.ErrJSON)
+}
+
+// MarshalJSON refuses: a fitted model is not JSON (estimator.ErrJSON).
+func (m Harmonic) MarshalJSON() ([]byte, error) {
+	return nil, fmt.Errorf("labelprop: Harmonic: %w", estimator.ErrJSON)
+}
+
+// UnmarshalJSON refuses (estimator.ErrJSON).
+func (m *Harmonic) UnmarshalJSON([]byte) error {
+	return fmt.Errorf("labelprop: Harmonic: %w", estimator.ErrJSON)
+}

@@ -1,0 +1,339 @@
+package labelprop
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/gob"
+	"encoding/json"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gssl/gssl/estimator"
+	"github.com/gssl/gssl/modelfile"
+)
+
+// model is what both estimators offer for the round-trip tests.
+type model interface {
+	Classifier
+	PredictNodes(ctx context.Context, nodes estimator.NewNodes) ([]Prediction, error)
+	MarshalBinary() ([]byte, error)
+	UnmarshalBinary([]byte) error
+	Prior() []float64
+}
+
+// newNodes draws new nodes with edges to random fitted nodes: some with no
+// edge, some only to unreached nodes.
+func newNodes(rng *rand.Rand, p problem) estimator.NewNodes {
+	n := p.g.Nodes()
+	nn := estimator.NewNodes{Offsets: []int{0}}
+	for i := 0; i < 12; i++ {
+		k := rng.IntN(4)
+		for j := 0; j < k; j++ {
+			v := rng.IntN(n)
+			if i == 1 {
+				v = p.unreached[rng.IntN(len(p.unreached))]
+			}
+			nn.Nodes = append(nn.Nodes, int32(v))
+			nn.Weights = append(nn.Weights, 0.1+rng.Float64())
+		}
+		nn.Offsets = append(nn.Offsets, len(nn.Nodes))
+	}
+	return nn
+}
+
+func fitted(t *testing.T, rng *rand.Rand) (problem, []model) {
+	p := randomProblem(rng, 3)
+	ms := []model{
+		&Spreading{Alpha: 0.9, IsolatedSeeds: IsolatedSeedKeep},
+		&Spreading{Alpha: 0.8, Solver: CG, ClassMassNormalization: true, Ordering: ReverseCuthillMcKee},
+		&Spreading{Alpha: 0.7, Solver: FixedPoint, Tol: 1e-9},
+		&Harmonic{},
+		&Harmonic{ClassMassNormalization: true, Preconditioner: NoPreconditioner},
+	}
+	for _, m := range ms {
+		require.NoError(t, m.Fit(context.Background(), p.g, p.nodes, p.classes))
+	}
+	return p, ms
+}
+
+func bitsEqual(t *testing.T, what string, want, got []float64) {
+	t.Helper()
+	require.Len(t, got, len(want), what)
+	for i := range want {
+		if math.Float64bits(want[i]) != math.Float64bits(got[i]) {
+			t.Fatalf("%s[%d]: %v (%#x) after the round trip, %v (%#x) before", what, i, got[i], math.Float64bits(got[i]), want[i], math.Float64bits(want[i]))
+		}
+	}
+}
+
+func samePredictions(t *testing.T, want, got []Prediction) {
+	t.Helper()
+	require.Len(t, got, len(want))
+	for i := range want {
+		bitsEqual(t, "scores", want[i].Scores, got[i].Scores)
+		bitsEqual(t, "probabilities", want[i].Probabilities, got[i].Probabilities)
+		assert.Equal(t, want[i].Label, got[i].Label)
+		assert.Equal(t, want[i].Reached, got[i].Reached)
+	}
+}
+
+func fresh(m model) model {
+	switch m.(type) {
+	case *Spreading:
+		return &Spreading{}
+	}
+	return &Harmonic{}
+}
+
+// TestModelRoundTrip: every prediction of a model read back from its bytes
+// is bitwise that of the fitted model, and so is everything it reports.
+func TestModelRoundTrip(t *testing.T) {
+	rng := rand.New(rand.NewPCG(41, 1))
+	p, ms := fitted(t, rng)
+	nn := newNodes(rng, p)
+	for _, m := range ms {
+		b, err := m.MarshalBinary()
+		require.NoError(t, err)
+		got := fresh(m)
+		require.NoError(t, got.UnmarshalBinary(b))
+		want, err := m.PredictNodes(context.Background(), nn)
+		require.NoError(t, err)
+		pred, err := got.PredictNodes(context.Background(), nn)
+		require.NoError(t, err)
+		samePredictions(t, want, pred)
+		assert.False(t, pred[1].Reached, "edges only to unreached nodes give the prior")
+		bitsEqual(t, "fitted scores", m.Scores().RawMatrix().Data, got.Scores().RawMatrix().Data)
+		bitsEqual(t, "fitted probabilities", m.Probabilities().RawMatrix().Data, got.Probabilities().RawMatrix().Data)
+		assert.Equal(t, m.Labels(), got.Labels())
+		assert.Equal(t, m.Info(), got.Info())
+		bitsEqual(t, "prior", m.Prior(), got.Prior())
+		// The hyperparameters come back too.
+		switch w := m.(type) {
+		case *Spreading:
+			g := *got.(*Spreading)
+			assert.Equal(t, []any{w.Alpha, w.Solver, w.Tol, w.MaxIter, w.Classes, w.ClassMassNormalization, w.IsolatedSeeds, w.Ordering},
+				[]any{g.Alpha, g.Solver, g.Tol, g.MaxIter, g.Classes, g.ClassMassNormalization, g.IsolatedSeeds, g.Ordering})
+		case *Harmonic:
+			g := *got.(*Harmonic)
+			assert.Equal(t, []any{w.Tol, w.MaxIter, w.Preconditioner, w.Classes, w.ClassMassNormalization, w.IsolatedSeeds, w.Ordering},
+				[]any{g.Tol, g.MaxIter, g.Preconditioner, g.Classes, g.ClassMassNormalization, g.IsolatedSeeds, g.Ordering})
+		}
+		// Encoding what was read gives the same bytes.
+		b2, err := got.MarshalBinary()
+		require.NoError(t, err)
+		assert.Equal(t, b, b2)
+		// PredictNew on one node agrees with the batch.
+		one, err := got.PredictNew([]int{0, 1}, nil)
+		require.NoError(t, err)
+		two, err := m.PredictNew([]int{0, 1}, nil)
+		require.NoError(t, err)
+		samePredictions(t, []Prediction{two}, []Prediction{one})
+	}
+}
+
+// TestModelGobJSON: gob goes through MarshalBinary and keeps the fitted
+// state; JSON refuses loudly.
+func TestModelGobJSON(t *testing.T) {
+	rng := rand.New(rand.NewPCG(42, 1))
+	p, ms := fitted(t, rng)
+	nn := newNodes(rng, p)
+	for _, m := range ms {
+		var buf bytes.Buffer
+		require.NoError(t, gob.NewEncoder(&buf).Encode(m))
+		got := fresh(m)
+		require.NoError(t, gob.NewDecoder(&buf).Decode(got))
+		want, _ := m.PredictNodes(context.Background(), nn)
+		pred, err := got.PredictNodes(context.Background(), nn)
+		require.NoError(t, err)
+		samePredictions(t, want, pred)
+
+		_, err = json.Marshal(m)
+		assert.ErrorIs(t, err, estimator.ErrJSON)
+		assert.ErrorContains(t, err, "use MarshalBinary")
+		assert.ErrorIs(t, json.Unmarshal([]byte(`{"Alpha":0.5}`), got), estimator.ErrJSON)
+	}
+	_, err := json.Marshal(Spreading{Alpha: 0.5})
+	assert.ErrorIs(t, err, estimator.ErrJSON, "a value too")
+}
+
+func TestModelNotFitted(t *testing.T) {
+	for _, m := range []model{&Spreading{Alpha: 0.5}, &Harmonic{}} {
+		_, err := m.MarshalBinary()
+		assert.ErrorIs(t, err, ErrNotFitted)
+		_, err = m.PredictNodes(context.Background(), estimator.NewNodes{Offsets: []int{0}})
+		assert.ErrorIs(t, err, ErrNotFitted)
+		assert.ErrorIs(t, err, estimator.ErrNotFitted)
+		_, err = m.PredictNew(nil, nil)
+		assert.ErrorIs(t, err, estimator.ErrNotFitted)
+	}
+}
+
+func TestPredictNodesChecks(t *testing.T) {
+	rng := rand.New(rand.NewPCG(43, 1))
+	p, ms := fitted(t, rng)
+	n := p.g.Nodes()
+	_, err := ms[0].PredictNodes(context.Background(), estimator.NewNodes{Offsets: []int{0, 1}, Nodes: []int32{int32(n)}})
+	assert.ErrorContains(t, err, "out of range")
+	_, err = ms[0].PredictNodes(context.Background(), estimator.NewNodes{Offsets: []int{0, 1}, Nodes: []int32{0}, Weights: []float64{-1}})
+	assert.ErrorContains(t, err, "must be finite and ≥ 0")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err = ms[0].PredictNodes(ctx, newNodes(rng, p))
+	assert.ErrorIs(t, err, context.Canceled)
+}
+
+// TestModelFileDamage: a model file with any byte flipped or cut anywhere
+// is refused by UnmarshalBinary, and the model is left as it was.
+func TestModelFileDamage(t *testing.T) {
+	rng := rand.New(rand.NewPCG(44, 1))
+	_, ms := fitted(t, rng)
+	b, err := ms[0].MarshalBinary()
+	require.NoError(t, err)
+	keep := &Spreading{Alpha: 0.5}
+	for i := range b {
+		d := bytes.Clone(b)
+		d[i] ^= 0x5a
+		require.Error(t, keep.UnmarshalBinary(d), "byte %d", i)
+	}
+	for n := 0; n < len(b); n += 7 {
+		require.Error(t, keep.UnmarshalBinary(b[:n]), "cut at %d", n)
+	}
+	assert.Equal(t, 0.5, keep.Alpha)
+	assert.False(t, keep.fitted)
+	// A Spreading file is not a Harmonic one.
+	err = (&Harmonic{}).UnmarshalBinary(b)
+	assert.ErrorIs(t, err, modelfile.ErrKind)
+	assert.ErrorContains(t, err, "holds a labelprop.Spreading model, not labelprop.Harmonic")
+	// A newer layout is refused by name.
+	f, err := modelfile.Unmarshal(b)
+	require.NoError(t, err)
+	f.KindVersion = ModelVersion + 1
+	nb, err := f.MarshalBinary()
+	require.NoError(t, err)
+	assert.ErrorIs(t, keep.UnmarshalBinary(nb), modelfile.ErrVersion)
+	// Arrays of the wrong size inside a well-formed file.
+	f, _ = modelfile.Unmarshal(b)
+	g := modelfile.New(SpreadingKind, ModelVersion)
+	g.Metadata = f.Metadata
+	for _, s := range f.Sections() {
+		switch s.Type {
+		case modelfile.Float64s:
+			v, _ := f.Float64s(s.Name)
+			if s.Name == "scores" {
+				v = v[:len(v)-1]
+			}
+			g.PutFloat64s(s.Name, v)
+		case modelfile.Int32s:
+			v, _ := f.Int32s(s.Name)
+			g.PutInt32s(s.Name, v)
+		case modelfile.Bytes:
+			v, _ := f.Bytes(s.Name)
+			g.PutBytes(s.Name, v)
+		}
+	}
+	nb, err = g.MarshalBinary()
+	require.NoError(t, err)
+	assert.ErrorContains(t, keep.UnmarshalBinary(nb), `section "scores" has`)
+	_ = binary.LittleEndian
+}
+
+func TestFitLabels(t *testing.T) {
+	rng := rand.New(rand.NewPCG(45, 1))
+	p := randomProblem(rng, 3)
+	labels := make([]int, p.g.Nodes())
+	for i := range labels {
+		labels[i] = -1
+	}
+	for k, v := range p.nodes {
+		labels[v] = p.classes[k]
+	}
+	// Repeated nodes in p.nodes: keep the last, as the vector does.
+	a, b := &Spreading{Alpha: 0.9}, &Spreading{Alpha: 0.9}
+	var nodes, classes []int
+	for i, c := range labels {
+		if c >= 0 {
+			nodes, classes = append(nodes, i), append(classes, c)
+		}
+	}
+	require.NoError(t, a.Fit(context.Background(), p.g, nodes, classes))
+	require.NoError(t, b.FitLabels(context.Background(), p.g, labels))
+	assert.Equal(t, a.Scores().RawMatrix().Data, b.Scores().RawMatrix().Data)
+	assert.ErrorContains(t, b.FitLabels(context.Background(), p.g, labels[1:]), "labels for a graph of")
+	labels[0] = -2
+	assert.ErrorContains(t, (&Harmonic{}).FitLabels(context.Background(), p.g, labels), "labels[0] = -2 is invalid")
+}
+
+// TestModelNewProcess: a model saved by this process and read by another
+// predicts bitwise the same.
+func TestModelNewProcess(t *testing.T) {
+	if path := os.Getenv("GSSL_LABELPROP_MODEL"); path != "" {
+		return // the child's half runs in TestModelNewProcessChild
+	}
+	rng := rand.New(rand.NewPCG(46, 1))
+	p, ms := fitted(t, rng)
+	nn := newNodes(rng, p)
+	dir := t.TempDir()
+	for k, m := range ms {
+		path := filepath.Join(dir, "m.gssl")
+		f, err := m.(interface {
+			ModelFile() (*modelfile.File, error)
+		}).ModelFile()
+		require.NoError(t, err)
+		require.NoError(t, modelfile.WriteFile(path, f))
+		want, _ := m.PredictNodes(context.Background(), nn)
+		out := filepath.Join(dir, "pred.bin")
+		cmd := exec.Command(os.Args[0], "-test.run=^TestModelNewProcessChild$", "-test.count=1")
+		cmd.Env = append(os.Environ(), "GSSL_LABELPROP_MODEL="+path, "GSSL_LABELPROP_OUT="+out, "GSSL_LABELPROP_SEED=46")
+		b, err := cmd.CombinedOutput()
+		require.NoError(t, err, "model %d: %s", k, b)
+		raw, err := os.ReadFile(out)
+		require.NoError(t, err)
+		var got []float64
+		for i := 0; i+8 <= len(raw); i += 8 {
+			got = append(got, math.Float64frombits(binary.LittleEndian.Uint64(raw[i:])))
+		}
+		var flat []float64
+		for _, w := range want {
+			flat = append(append(flat, w.Scores...), w.Probabilities...)
+		}
+		bitsEqual(t, "predictions in the new process", flat, got)
+	}
+}
+
+func TestModelNewProcessChild(t *testing.T) {
+	path := os.Getenv("GSSL_LABELPROP_MODEL")
+	if path == "" {
+		t.Skip("run by TestModelNewProcess")
+	}
+	f, err := modelfile.ReadFile(path)
+	require.NoError(t, err)
+	var m model = &Spreading{}
+	if f.Kind == HarmonicKind {
+		m = &Harmonic{}
+	}
+	require.NoError(t, m.(interface {
+		ReadModelFile(*modelfile.File) error
+	}).ReadModelFile(f))
+	rng := rand.New(rand.NewPCG(46, 1))
+	p := randomProblem(rng, 3) // the same draws as the parent, for the new nodes
+	nn := newNodes(rng, p)
+	pred, err := m.PredictNodes(context.Background(), nn)
+	require.NoError(t, err)
+	var raw []byte
+	for _, w := range pred {
+		for _, v := range append(append([]float64(nil), w.Scores...), w.Probabilities...) {
+			raw = binary.LittleEndian.AppendUint64(raw, math.Float64bits(v))
+		}
+	}
+	require.NoError(t, os.WriteFile(os.Getenv("GSSL_LABELPROP_OUT"), raw, 0o644))
+	_ = errors.New
+}

@@ -1,0 +1,17 @@
+// Package savedmodel saves a fitted gssl model together with what a user
+// needs to query it — the ids of the fitted nodes and the class names, as
+// the user's files wrote them — and opens such a file as a serve.Predictor,
+// for gssl predict, gssl model info and gssl serve.
+//
+// The file is a modelfile container written by the model's own ModelFile
+// method, with the data set's context added in sections whose names start
+// with "data." (the models never use that prefix):
+//
+//	data.json      bytes: one JSON object (Context without the ids)
+//	data.ids       strings: the fitted nodes' text ids, or
+//	data.int_ids   int64: their integer ids (neither: the ids are 0..n−1)
+//
+// Open dispatches on the file's kind (Kinds lists those this build reads);
+// an unknown kind, a newer layout or a damaged file is an error naming it.
+// Nothing in the file is executed.
+package savedmodel

@@ -1,0 +1,556 @@
+package savedmodel
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/gssl/gssl/estimator"
+	"github.com/gssl/gssl/gp"
+	"github.com/gssl/gssl/krr"
+	"github.com/gssl/gssl/labelprop"
+	"github.com/gssl/gssl/modelfile"
+	"github.com/gssl/gssl/nodeids"
+	"github.com/gssl/gssl/serve"
+	"github.com/gssl/gssl/stkr"
+)
+
+// Context is the data set's side of a saved model.
+type Context struct {
+	// IDs are the fitted nodes' ids; nil means 0..n−1.
+	IDs *nodeids.Map `json:"-"`
+	// ClassNames[c] is class c's name as the user's labels file wrote it;
+	// nil or "" means the class number.
+	ClassNames []string `json:"class_names,omitempty"`
+	// Data names the data the model was fitted on (a hint for gssl model
+	// info; e.g. the edges file).
+	Data string `json:"data,omitempty"`
+	// GraphSHA256 is the hex SHA-256 of the graph file, when the graph came
+	// from one file (modelfile.FileSHA256).
+	GraphSHA256 string `json:"graph_sha256,omitempty"`
+	// TargetMean and TargetScale undo a standardisation of regression
+	// targets: a prediction m of the model is TargetMean + TargetScale·m in
+	// the user's units, its variance TargetScale²·v. TargetScale 0 means no
+	// standardisation.
+	TargetMean  float64 `json:"target_mean,omitempty"`
+	TargetScale float64 `json:"target_scale,omitempty"`
+}
+
+// Model is a fitted model that writes itself into a container.
+type Model interface {
+	ModelFile() (*modelfile.File, error)
+}
+
+// File returns m's container with c added.
+func File(m Model, c Context) (*modelfile.File, error) {
+	f, err := m.ModelFile()
+	if err != nil {
+		return nil, err
+	}
+	b, err := json.Marshal(c)
+	if err != nil {
+		return nil, fmt.Errorf("savedmodel: %w", err)
+	}
+	f.PutBytes("data.json", b)
+	if c.IDs != nil && !c.IDs.IsIdentity() {
+		if c.IDs.IsText() {
+			f.PutStrings("data.ids", c.IDs.Strings())
+		} else {
+			f.PutInt64s("data.int_ids", c.IDs.Ints())
+		}
+	}
+	return f, nil
+}
+
+// Save writes m with c to path, atomically.
+func Save(path string, m Model, c Context) error {
+	f, err := File(m, c)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return modelfile.WriteFile(path, f)
+}
+
+// Kinds lists the model kinds Open reads.
+func Kinds() []string {
+	return []string{labelprop.SpreadingKind, labelprop.HarmonicKind, stkr.RegressorKind, gp.RegressorKind,
+		krr.ExactKind, krr.NystromKind, krr.FalkonKind}
+}
+
+// Saved is an opened model file: the model, its context and its metadata.
+// It is safe for concurrent use (it is never modified after Open).
+type Saved struct {
+	file    *modelfile.File
+	ctx     Context
+	ids     *nodeids.Map
+	classes []string // every class's display name; nil for regression
+	meta    serve.Metadata
+	b       backend
+}
+
+// backend is one model family behind Saved.
+type backend interface {
+	nodes() int    // fitted nodes; 0 for models of points
+	features() int // a point's dimension; 0 for models of graphs
+	classes() int  // 0 for regression
+	// predictNodes and fitted return predictions with Label holding the
+	// class number in decimal (Saved names it).
+	predictNodes(ctx context.Context, nn estimator.NewNodes) ([]serve.Prediction, error)
+	fitted() []serve.Prediction
+}
+
+var _ serve.Predictor = (*Saved)(nil)
+
+// Open reads the model file at path; errors name the path.
+func Open(path string) (*Saved, error) {
+	f, err := modelfile.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	s, err := Decode(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return s, nil
+}
+
+// Decode builds the model in f.
+func Decode(f *modelfile.File) (*Saved, error) {
+	s := &Saved{file: f}
+	if f.Has("data.json") {
+		b, err := f.Bytes("data.json")
+		if err != nil {
+			return nil, fmt.Errorf("savedmodel: %w", err)
+		}
+		dec := json.NewDecoder(bytes.NewReader(b))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&s.ctx); err != nil {
+			return nil, fmt.Errorf("savedmodel: section data.json: %w", err)
+		}
+	}
+	switch f.Kind {
+	case krr.ExactKind:
+		m := &krr.Exact{}
+		if err := m.ReadModelFile(f); err != nil {
+			return nil, err
+		}
+		s.b = newKRRBackend(m, m.Features(), m.Outputs(), s.ctx)
+	case krr.NystromKind:
+		m := &krr.Nystrom{}
+		if err := m.ReadModelFile(f); err != nil {
+			return nil, err
+		}
+		s.b = newKRRBackend(m, m.Features(), m.Outputs(), s.ctx)
+	case krr.FalkonKind:
+		m := &krr.Falkon{}
+		if err := m.ReadModelFile(f); err != nil {
+			return nil, err
+		}
+		s.b = newKRRBackend(m, m.Features(), m.Outputs(), s.ctx)
+	case labelprop.SpreadingKind:
+		m := &labelprop.Spreading{}
+		if err := m.ReadModelFile(f); err != nil {
+			return nil, err
+		}
+		s.b = lpBackend{m: m, p: m.Probabilities()}
+	case labelprop.HarmonicKind:
+		m := &labelprop.Harmonic{}
+		if err := m.ReadModelFile(f); err != nil {
+			return nil, err
+		}
+		s.b = lpBackend{m: m, p: m.Probabilities()}
+	case gp.RegressorKind:
+		m := &gp.Regressor{}
+		if err := m.ReadModelFile(f); err != nil {
+			return nil, err
+		}
+		s.b = gpBackend{m: m}
+	case stkr.RegressorKind:
+		m := &stkr.Regressor{}
+		if err := m.ReadModelFile(f); err != nil {
+			return nil, err
+		}
+		s.b = stkrBackend{m: m, f: m.Predict(nil)}
+	default:
+		return nil, fmt.Errorf("savedmodel: %w: the file holds a %q model, and this gssl reads %s", modelfile.ErrKind, f.Kind, strings.Join(Kinds(), ", "))
+	}
+	if err := s.readContext(); err != nil {
+		return nil, err
+	}
+	var meta struct {
+		Hyperparameters json.RawMessage `json:"hyperparameters"`
+	}
+	// The model has decoded the metadata strictly; here only one field.
+	_ = json.Unmarshal(f.Metadata, &meta)
+	hyper := meta.Hyperparameters
+	if hyper == nil {
+		hyper = f.Metadata
+	}
+	task := serve.Classification
+	if s.classes == nil {
+		task = serve.Regression
+	}
+	s.meta = serve.Metadata{Kind: f.Kind, Task: task, Classes: s.classes, Nodes: s.b.nodes(), Features: s.b.features(),
+		Hyperparameters: hyper, Writer: f.Writer}
+	for i := 0; i < min(s.b.nodes(), 3); i++ {
+		s.meta.ExampleIDs = append(s.meta.ExampleIDs, s.ids.ID(i))
+	}
+	return s, nil
+}
+
+// lpBackend is a label-propagation model.
+type lpBackend struct {
+	m interface {
+		PredictNodes(ctx context.Context, nodes estimator.NewNodes) ([]labelprop.Prediction, error)
+		Labels() []int
+		Nodes() int
+		Prior() []float64
+	}
+	p interface{ RawRowView(i int) []float64 }
+}
+
+func (b lpBackend) nodes() int    { return b.m.Nodes() }
+func (b lpBackend) features() int { return 0 }
+func (b lpBackend) classes() int  { return len(b.m.Prior()) }
+
+func (b lpBackend) predictNodes(ctx context.Context, nn estimator.NewNodes) ([]serve.Prediction, error) {
+	pred, err := b.m.PredictNodes(ctx, nn)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]serve.Prediction, len(pred))
+	for i, p := range pred {
+		out[i] = serve.Prediction{Label: strconv.Itoa(p.Label), Probabilities: p.Probabilities, Prior: !p.Reached}
+	}
+	return out, nil
+}
+
+func (b lpBackend) fitted() []serve.Prediction {
+	labels := b.m.Labels()
+	out := make([]serve.Prediction, len(labels))
+	for i := range out {
+		out[i] = serve.Prediction{Label: strconv.Itoa(labels[i]), Probabilities: slices.Clone(b.p.RawRowView(i))}
+	}
+	return out
+}
+
+// stkrBackend is an STKR model: a classifier on one-hot targets
+// (probabilities by stkr.Normalize's rule, and the raw scores) or a
+// regression.
+type stkrBackend struct {
+	m *stkr.Regressor
+	f interface{ RawRowView(i int) []float64 }
+}
+
+func (b stkrBackend) nodes() int    { return b.m.Nodes() }
+func (b stkrBackend) features() int { return 0 }
+func (b stkrBackend) classes() int  { return b.m.Classes() }
+
+func (b stkrBackend) one(scores []float64) serve.Prediction {
+	scores = slices.Clone(scores)
+	if b.m.Classes() == 0 {
+		if len(scores) == 1 {
+			return serve.Prediction{Mean: &scores[0]}
+		}
+		return serve.Prediction{Scores: scores}
+	}
+	p, reached := b.m.ClassProbabilities(scores)
+	best := 0
+	for k, v := range p {
+		if v > p[best] {
+			best = k
+		}
+	}
+	return serve.Prediction{Label: strconv.Itoa(best), Probabilities: p, Scores: scores, Prior: !reached}
+}
+
+func (b stkrBackend) predictNodes(ctx context.Context, nn estimator.NewNodes) ([]serve.Prediction, error) {
+	f, err := b.m.PredictNodes(ctx, nn)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]serve.Prediction, nn.Len())
+	for i := range out {
+		out[i] = b.one(f.RawRowView(i))
+	}
+	return out, nil
+}
+
+func (b stkrBackend) fitted() []serve.Prediction {
+	out := make([]serve.Prediction, b.m.Nodes())
+	for i := range out {
+		out[i] = b.one(b.f.RawRowView(i))
+	}
+	return out
+}
+
+func (s *Saved) readContext() error {
+	f := s.file
+	n := s.b.nodes()
+	s.ids = nodeids.Identity(n)
+	switch {
+	case f.Has("data.ids"):
+		v, err := f.Strings("data.ids")
+		if err != nil {
+			return fmt.Errorf("savedmodel: %w", err)
+		}
+		if s.ids, err = nodeids.FromStrings(v); err != nil {
+			return fmt.Errorf("savedmodel: section data.ids: %w", err)
+		}
+	case f.Has("data.int_ids"):
+		v, err := f.Int64s("data.int_ids")
+		if err != nil {
+			return fmt.Errorf("savedmodel: %w", err)
+		}
+		if s.ids, err = nodeids.FromInts(v); err != nil {
+			return fmt.Errorf("savedmodel: section data.int_ids: %w", err)
+		}
+	}
+	if s.ids.Len() != n {
+		return fmt.Errorf("savedmodel: the file has %d node ids for a model of %d nodes", s.ids.Len(), n)
+	}
+	s.ctx.IDs = s.ids
+	c := s.b.classes()
+	if sc := s.ctx.TargetScale; math.IsNaN(sc) || math.IsInf(sc, 0) || sc < 0 || math.IsNaN(s.ctx.TargetMean) || math.IsInf(s.ctx.TargetMean, 0) {
+		return fmt.Errorf("savedmodel: section data.json: target mean %v and scale %v must be finite (scale ≥ 0)", s.ctx.TargetMean, sc)
+	}
+	if len(s.ctx.ClassNames) > c {
+		return fmt.Errorf("savedmodel: the file has %d class names for a model of %d classes", len(s.ctx.ClassNames), c)
+	}
+	if c > 0 {
+		s.classes = make([]string, c)
+	}
+	for c := range s.classes {
+		s.classes[c] = strconv.Itoa(c)
+		if c < len(s.ctx.ClassNames) && s.ctx.ClassNames[c] != "" {
+			s.classes[c] = s.ctx.ClassNames[c]
+		}
+	}
+	return nil
+}
+
+// Metadata describes the model (serve.Predictor).
+func (s *Saved) Metadata() serve.Metadata {
+	m := s.meta
+	m.Classes = slices.Clone(m.Classes)
+	m.ExampleIDs = slices.Clone(m.ExampleIDs)
+	return m
+}
+
+// File returns the model file (not to be modified).
+func (s *Saved) File() *modelfile.File { return s.file }
+
+// Context returns the data set's side of the file.
+func (s *Saved) Context() Context { return s.ctx }
+
+// IDs returns the fitted nodes' ids.
+func (s *Saved) IDs() *nodeids.Map { return s.ids }
+
+// ClassNames returns every class's display name (its number when the file
+// has no name for it).
+func (s *Saved) ClassNames() []string { return slices.Clone(s.classes) }
+
+// PredictNodes predicts new nodes from their edges to fitted nodes named by
+// id; an unknown id is a *serve.InputError naming the edge.
+func (s *Saved) PredictNodes(ctx context.Context, nodes []serve.NewNode) ([]serve.Prediction, error) {
+	if s.b.nodes() == 0 {
+		return nil, &serve.InputError{Field: "nodes", Msg: fmt.Sprintf("a %s model predicts points from their features (%d each), not nodes: send \"points\"", s.file.Kind, s.b.features())}
+	}
+	nn := estimator.NewNodes{Offsets: make([]int, 1, len(nodes)+1)}
+	for i, n := range nodes {
+		for k, e := range n.Edges {
+			j, ok := s.ids.Lookup(e.To)
+			if !ok {
+				return nil, &serve.InputError{Field: fmt.Sprintf("nodes[%d].edges[%d].to", i, k), Msg: fmt.Sprintf("unknown node id %q: the model was fitted on %d nodes (ids like %s)", e.To, s.b.nodes(), strings.Join(s.meta.ExampleIDs, ", "))}
+			}
+			nn.Nodes = append(nn.Nodes, int32(j))
+			nn.Weights = append(nn.Weights, e.Weight)
+		}
+		nn.Offsets = append(nn.Offsets, len(nn.Nodes))
+	}
+	pred, err := s.b.predictNodes(ctx, nn)
+	if err != nil {
+		return nil, err
+	}
+	for i := range pred {
+		pred[i].ID = nodes[i].ID
+		s.name(&pred[i])
+	}
+	return pred, nil
+}
+
+// gpBackend is a Gaussian-process regression of points.
+type gpBackend struct{ m *gp.Regressor }
+
+func (b gpBackend) nodes() int    { return 0 }
+func (b gpBackend) features() int { return b.m.Features() }
+func (b gpBackend) classes() int  { return 0 }
+func (b gpBackend) fitted() []serve.Prediction {
+	x := b.m.TrainingPoints()
+	n, _ := x.Dims()
+	pts := make([][]float64, n)
+	for i := range pts {
+		pts[i] = x.RawRowView(i)
+	}
+	out, err := b.predictPoints(context.Background(), pts)
+	if err != nil {
+		return nil // the training points always have the model's dimension
+	}
+	return out
+}
+func (b gpBackend) predictNodes(context.Context, estimator.NewNodes) ([]serve.Prediction, error) {
+	return nil, errors.New("unreachable: a model of points has no fitted nodes")
+}
+
+// krrBackend is a kernel ridge regression of points: one output is a
+// regression, several with as many class names a classifier on one-hot
+// targets (the largest score wins), otherwise a multi-output regression.
+type krrBackend struct {
+	m interface {
+		Predict(x *mat.Dense) (*mat.Dense, error)
+	}
+	d, c     int
+	classify bool
+}
+
+func newKRRBackend(m interface {
+	Predict(x *mat.Dense) (*mat.Dense, error)
+}, d, c int, ctx Context) krrBackend {
+	return krrBackend{m: m, d: d, c: c, classify: c > 1 && len(ctx.ClassNames) == c}
+}
+
+func (b krrBackend) nodes() int    { return 0 }
+func (b krrBackend) features() int { return b.d }
+func (b krrBackend) classes() int {
+	if b.classify {
+		return b.c
+	}
+	return 0
+}
+func (b krrBackend) fitted() []serve.Prediction { return nil }
+func (b krrBackend) predictNodes(context.Context, estimator.NewNodes) ([]serve.Prediction, error) {
+	return nil, errors.New("unreachable: a model of points has no fitted nodes")
+}
+
+func (b krrBackend) predictPoints(ctx context.Context, points [][]float64) ([]serve.Prediction, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	data := make([]float64, 0, len(points)*b.d)
+	for _, p := range points {
+		data = append(data, p...)
+	}
+	f, err := b.m.Predict(mat.NewDense(len(points), b.d, data))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]serve.Prediction, len(points))
+	for i := range out {
+		row := slices.Clone(f.RawRowView(i))
+		switch {
+		case b.classify:
+			best := 0
+			for k, v := range row {
+				if v > row[best] {
+					best = k
+				}
+			}
+			out[i] = serve.Prediction{Label: strconv.Itoa(best), Scores: row}
+		case b.c == 1:
+			out[i] = serve.Prediction{Mean: &row[0]}
+		default:
+			out[i] = serve.Prediction{Scores: row}
+		}
+	}
+	return out, nil
+}
+
+// pointModel is a backend that predicts points.
+type pointModel interface {
+	predictPoints(ctx context.Context, points [][]float64) ([]serve.Prediction, error)
+}
+
+func (b gpBackend) predictPoints(ctx context.Context, points [][]float64) ([]serve.Prediction, error) {
+	mean, variance, err := b.m.PredictPoints(ctx, points)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]serve.Prediction, len(points))
+	for i := range out {
+		out[i] = serve.Prediction{Mean: &mean[i], Variance: &variance[i]}
+	}
+	return out, nil
+}
+
+// name replaces a class number by the class's name, and puts regression
+// outputs in the user's units.
+func (s *Saved) name(p *serve.Prediction) {
+	if sc := s.ctx.TargetScale; sc != 0 {
+		if p.Mean != nil {
+			m := s.ctx.TargetMean + sc**p.Mean
+			p.Mean = &m
+		}
+		if p.Variance != nil {
+			v := sc * sc * *p.Variance
+			p.Variance = &v
+		}
+	}
+	if p.Label == "" {
+		return
+	}
+	c, _ := strconv.Atoi(p.Label)
+	p.Label = s.classes[c]
+}
+
+// PredictPoints predicts points from their features (models of points);
+// a point of the wrong dimension is a *serve.InputError naming it, and a
+// model of a graph refuses points.
+func (s *Saved) PredictPoints(ctx context.Context, points [][]float64) ([]serve.Prediction, error) {
+	pm, ok := s.b.(pointModel)
+	if !ok {
+		return nil, &serve.InputError{Field: "points", Msg: fmt.Sprintf("a %s model predicts new nodes from their edges to fitted nodes, not points: send \"nodes\"", s.file.Kind)}
+	}
+	d := s.b.features()
+	for i, p := range points {
+		if len(p) != d {
+			return nil, &serve.InputError{Field: fmt.Sprintf("points[%d]", i), Msg: fmt.Sprintf("%d features, the model was fitted on points of %d", len(p), d)}
+		}
+		for k, v := range p {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, &serve.InputError{Field: fmt.Sprintf("points[%d][%d]", i, k), Msg: fmt.Sprintf("%v is not a finite number", v)}
+			}
+		}
+	}
+	pred, err := pm.predictPoints(ctx, points)
+	if err != nil {
+		return nil, err
+	}
+	for i := range pred {
+		s.name(&pred[i])
+	}
+	return pred, nil
+}
+
+// PredictFitted returns the model's prediction for every fitted node, in
+// node order, with the node's id; for a model of points, for its training
+// points, numbered from 0.
+func (s *Saved) PredictFitted() []serve.Prediction {
+	out := s.b.fitted()
+	for i := range out {
+		if s.b.nodes() == 0 {
+			out[i].ID = strconv.Itoa(i)
+		} else {
+			out[i].ID = s.ids.ID(i)
+		}
+		s.name(&out[i])
+	}
+	return out
+}

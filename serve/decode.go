@@ -1,0 +1,212 @@
+package serve
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"strings"
+)
+
+// httpError is an answer other than 200, with the field it is about.
+type httpError struct {
+	status int
+	field  string
+	msg    string
+}
+
+func (e *httpError) Error() string { return e.msg }
+
+func badRequest(field, format string, args ...any) *httpError {
+	return &httpError{status: http.StatusBadRequest, field: field, msg: fmt.Sprintf(format, args...)}
+}
+
+// The request as sent, decoded level by level so that an error can name
+// the item it is in; pointers tell absent fields from zero ones.
+type wireEdge struct {
+	To     *string  `json:"to"`
+	Weight *float64 `json:"weight"`
+}
+
+type wireNode struct {
+	ID    *string           `json:"id"`
+	Edges []json.RawMessage `json:"edges"`
+}
+
+type wireRequest struct {
+	Nodes  *[]json.RawMessage `json:"nodes"`
+	Points *[]json.RawMessage `json:"points"`
+}
+
+// decodeRequest reads one prediction request from r (already limited in
+// size by the caller) and checks its shape: exactly one non-empty batch of
+// at most maxBatch items, every node with an id and every edge with a target
+// and a finite non-negative weight (1 when absent), every point non-empty.
+// What only the model can check (ids, dimension) is left to it.
+func decodeRequest(r io.Reader, maxBatch int) (*Request, *httpError) {
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	var w wireRequest
+	if err := dec.Decode(&w); err != nil {
+		return nil, jsonError("", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		var mb *http.MaxBytesError
+		if errors.As(err, &mb) {
+			return nil, tooLarge(mb)
+		}
+		return nil, badRequest("", "malformed JSON: the body must hold one JSON object and nothing after it")
+	}
+	switch {
+	case w.Nodes == nil && w.Points == nil:
+		return nil, badRequest("", `the request must have "nodes" (new nodes with their edges to fitted nodes) or "points" (feature vectors)`)
+	case w.Nodes != nil && w.Points != nil:
+		return nil, badRequest("points", `give "nodes" or "points", not both`)
+	}
+	req := &Request{}
+	if w.Nodes != nil {
+		nodes := *w.Nodes
+		if len(nodes) == 0 {
+			return nil, badRequest("nodes", "empty batch: give at least one node")
+		}
+		if len(nodes) > maxBatch {
+			return nil, &httpError{status: http.StatusRequestEntityTooLarge, field: "nodes", msg: fmt.Sprintf("%d nodes in one request, more than the server's limit of %d: split the batch", len(nodes), maxBatch)}
+		}
+		req.Nodes = make([]NewNode, len(nodes))
+		for i, raw := range nodes {
+			at := fmt.Sprintf("nodes[%d]", i)
+			var n wireNode
+			if herr := decodeItem(at, raw, &n); herr != nil {
+				return nil, herr
+			}
+			if n.ID == nil {
+				return nil, badRequest(at+".id", "missing: every new node needs an id")
+			}
+			out := NewNode{ID: *n.ID, Edges: make([]Edge, len(n.Edges))}
+			for k, raw := range n.Edges {
+				at := fmt.Sprintf("nodes[%d].edges[%d]", i, k)
+				var e wireEdge
+				if herr := decodeItem(at, raw, &e); herr != nil {
+					return nil, herr
+				}
+				if e.To == nil {
+					return nil, badRequest(at+".to", "missing: the id of a fitted node")
+				}
+				wt := 1.0
+				if e.Weight != nil {
+					wt = *e.Weight
+				}
+				if !(wt >= 0) || math.IsInf(wt, 0) {
+					return nil, &httpError{status: http.StatusUnprocessableEntity, field: at + ".weight", msg: fmt.Sprintf("weight %v must be finite and ≥ 0", wt)}
+				}
+				out.Edges[k] = Edge{To: *e.To, Weight: wt}
+			}
+			req.Nodes[i] = out
+		}
+		return req, nil
+	}
+	pts := *w.Points
+	if len(pts) == 0 {
+		return nil, badRequest("points", "empty batch: give at least one point")
+	}
+	if len(pts) > maxBatch {
+		return nil, &httpError{status: http.StatusRequestEntityTooLarge, field: "points", msg: fmt.Sprintf("%d points in one request, more than the server's limit of %d: split the batch", len(pts), maxBatch)}
+	}
+	req.Points = make([][]float64, len(pts))
+	for i, raw := range pts {
+		at := fmt.Sprintf("points[%d]", i)
+		if herr := decodeItem(at, raw, &req.Points[i]); herr != nil {
+			return nil, herr
+		}
+		if len(req.Points[i]) == 0 {
+			return nil, badRequest(at, "empty feature vector")
+		}
+	}
+	return req, nil
+}
+
+// decodeItem decodes one item of a batch, strictly; errors name it.
+func decodeItem(at string, raw json.RawMessage, v any) *httpError {
+	if string(raw) == "null" {
+		return badRequest(at, "null: want a value")
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return jsonError(at, err)
+	}
+	return nil
+}
+
+func tooLarge(mb *http.MaxBytesError) *httpError {
+	return &httpError{status: http.StatusRequestEntityTooLarge, msg: fmt.Sprintf("the request body is larger than the server's limit of %d bytes: split the batch", mb.Limit)}
+}
+
+// jsonError turns a decoding error into an answer naming the field; at is
+// the path of the item being decoded ("" for the request).
+func jsonError(at string, err error) *httpError {
+	join := func(field string) string {
+		switch {
+		case at == "":
+			return field
+		case field == "":
+			return at
+		}
+		return at + "." + field
+	}
+	var (
+		mb  *http.MaxBytesError
+		syn *json.SyntaxError
+		typ *json.UnmarshalTypeError
+	)
+	switch {
+	case errors.As(err, &mb):
+		return tooLarge(mb)
+	case errors.As(err, &syn):
+		return badRequest(at, "malformed JSON at byte %d: %s", syn.Offset, strings.TrimPrefix(syn.Error(), "json: "))
+	case errors.As(err, &typ):
+		field := join(typ.Field)
+		if field == "" {
+			return badRequest("", "the request must be a JSON object, not %s", typ.Value)
+		}
+		want := jsonType(typ.Type.String())
+		if strings.HasPrefix(typ.Value, "number ") && want == "number" {
+			return badRequest(field, "%s is out of the range of a float64", typ.Value)
+		}
+		return badRequest(field, "%s, want %s", article(typ.Value), article(want))
+	case errors.Is(err, io.EOF):
+		return badRequest("", "empty body: send a JSON object")
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return badRequest("", "malformed JSON: the body ends inside a value")
+	}
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "json: unknown field "); ok {
+		name = strings.Trim(name, `"`)
+		return badRequest(join(name), "unknown field %q (a request has nodes[].id, nodes[].edges[].to, nodes[].edges[].weight, or points)", name)
+	}
+	return badRequest("", "malformed JSON: %s", strings.TrimPrefix(msg, "json: "))
+}
+
+func article(s string) string {
+	if s != "" && strings.ContainsRune("aeiou", rune(s[0])) {
+		return "an " + s
+	}
+	return "a " + s
+}
+
+func jsonType(goType string) string {
+	switch {
+	case goType == "float64":
+		return "number"
+	case goType == "string" || goType == "*string":
+		return "string"
+	case goType == "*float64":
+		return "number"
+	case strings.HasPrefix(goType, "[]") || strings.HasPrefix(goType, "*[]"):
+		return "array"
+	}
+	return "object"
+}

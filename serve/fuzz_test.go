@@ -1,0 +1,68 @@
+package serve
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+// FuzzDecodeRequest: any body is a request of the promised shape or an
+// error with a 4xx status; never a panic. The whole handler runs on it too
+// (no recover: a panic fails the fuzz target).
+func FuzzDecodeRequest(f *testing.F) {
+	for _, s := range []string{
+		`{"nodes":[{"id":"x","edges":[{"to":"a1","weight":1}]}]}`,
+		`{"points":[[1,2],[3,4]]}`,
+		`{"nodes":[{"id":"x","edges":[{"to":"zz"}]}]}`,
+		`{"nodes":[],"points":[]}`,
+		`{"points":[[1e308,-0]]}`,
+		`[]`, `null`, `{"nodes":null}`, `{"nodes":[{"id":null}]}`,
+	} {
+		f.Add([]byte(s))
+	}
+	h, err := NewHandler(newFake(), Config{MaxBatch: 4, MaxBody: 1 << 12})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		req, herr := decodeRequest(bytes.NewReader(body), 4)
+		if herr != nil {
+			if herr.status < 400 || herr.status > 499 || herr.msg == "" {
+				t.Fatalf("status %d, message %q", herr.status, herr.msg)
+			}
+		} else {
+			if (req.Nodes == nil) == (req.Points == nil) {
+				t.Fatal("not exactly one of nodes and points")
+			}
+			if len(req.Nodes) > 4 || len(req.Points) > 4 || len(req.Nodes)+len(req.Points) == 0 {
+				t.Fatalf("batch of %d nodes, %d points", len(req.Nodes), len(req.Points))
+			}
+			for _, n := range req.Nodes {
+				for _, e := range n.Edges {
+					if !(e.Weight >= 0) || math.IsInf(e.Weight, 0) {
+						t.Fatalf("weight %v accepted", e.Weight)
+					}
+				}
+			}
+			for _, p := range req.Points {
+				if len(p) == 0 {
+					t.Fatal("empty point accepted")
+				}
+			}
+		}
+		r := httptest.NewRequest("POST", "/v1/predict", bytes.NewReader(body))
+		r.Header.Set("Content-Type", "application/json")
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		if w.Code != http.StatusOK && (w.Code < 400 || w.Code > 499) {
+			t.Fatalf("status %d: %s", w.Code, w.Body)
+		}
+		if !json.Valid(w.Body.Bytes()) || !strings.HasPrefix(w.Header().Get("Content-Type"), "application/json") {
+			t.Fatalf("answer is not JSON: %q", w.Body)
+		}
+	})
+}

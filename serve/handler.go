@@ -1,0 +1,312 @@
+package serve
+
+import (
+	"bytes"
+	"context"
+	"crypto/subtle"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"mime"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// Defaults of Config.
+const (
+	DefaultAddr            = "127.0.0.1:8080"
+	DefaultMaxBatch        = 1000
+	DefaultMaxBody         = 8 << 20
+	DefaultReadTimeout     = 30 * time.Second
+	DefaultWriteTimeout    = 60 * time.Second
+	DefaultIdleTimeout     = 120 * time.Second
+	DefaultShutdownTimeout = 30 * time.Second
+)
+
+// Config holds the server's settings; zero values mean the Default
+// constants.
+type Config struct {
+	// Addr is host:port to listen on (ListenAndServe); "" means
+	// DefaultAddr. A non-loopback host needs Token.
+	Addr string
+	// Token, when set, is the bearer token every request but /healthz and
+	// the page at / must carry ("Authorization: Bearer <token>").
+	Token string
+	// MaxBatch is the most nodes or points in one request.
+	MaxBatch int
+	// MaxBody is the largest request body in bytes.
+	MaxBody int64
+	// Timeouts of the http.Server.
+	ReadTimeout, WriteTimeout, IdleTimeout time.Duration
+	// ShutdownTimeout bounds how long Serve waits for requests in flight
+	// after its context ends.
+	ShutdownTimeout time.Duration
+	// Logger receives one line per request; nil means no request logs.
+	Logger *slog.Logger
+}
+
+func (c Config) withDefaults() Config {
+	if c.Addr == "" {
+		c.Addr = DefaultAddr
+	}
+	if c.MaxBatch == 0 {
+		c.MaxBatch = DefaultMaxBatch
+	}
+	if c.MaxBody == 0 {
+		c.MaxBody = DefaultMaxBody
+	}
+	if c.ReadTimeout == 0 {
+		c.ReadTimeout = DefaultReadTimeout
+	}
+	if c.WriteTimeout == 0 {
+		c.WriteTimeout = DefaultWriteTimeout
+	}
+	if c.IdleTimeout == 0 {
+		c.IdleTimeout = DefaultIdleTimeout
+	}
+	if c.ShutdownTimeout == 0 {
+		c.ShutdownTimeout = DefaultShutdownTimeout
+	}
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.DiscardHandler)
+	}
+	return c
+}
+
+func (c Config) validate() error {
+	if c.MaxBatch < 0 {
+		return fmt.Errorf("serve: MaxBatch = %d is invalid: it must be ≥ 1 (0 means %d)", c.MaxBatch, DefaultMaxBatch)
+	}
+	if c.MaxBody < 0 {
+		return fmt.Errorf("serve: MaxBody = %d is invalid: it must be ≥ 1 byte (0 means %d)", c.MaxBody, DefaultMaxBody)
+	}
+	if strings.ContainsAny(c.Token, " \t\r\n") {
+		return errors.New("serve: the token must not contain white space")
+	}
+	return nil
+}
+
+//go:embed static
+var static embed.FS
+
+// Handler answers the endpoints of the package documentation for one
+// model. It is safe for concurrent use.
+type Handler struct {
+	p       Predictor
+	meta    Metadata
+	metaRaw []byte
+	cfg     Config
+	m       *metrics
+	mux     *http.ServeMux
+}
+
+// NewHandler returns the handler for p under cfg (Addr and the timeouts are
+// the server's and are not used here).
+func NewHandler(p Predictor, cfg Config) (*Handler, error) {
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	cfg = cfg.withDefaults()
+	h := &Handler{p: p, meta: p.Metadata(), cfg: cfg, m: newMetrics(), mux: http.NewServeMux()}
+	raw, err := json.Marshal(h.meta)
+	if err != nil {
+		return nil, fmt.Errorf("serve: the model's metadata does not encode: %w", err)
+	}
+	h.metaRaw = append(raw, '\n')
+	metricsHandler := promhttp.HandlerFor(h.m.reg, promhttp.HandlerOpts{})
+	h.route("/v1/predict", "predict", http.MethodPost, true, h.predict)
+	h.route("/v1/model", "model", http.MethodGet, true, h.model)
+	h.route("/healthz", "healthz", http.MethodGet, false, func(w http.ResponseWriter, r *http.Request) *httpError {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		io.WriteString(w, "ok\n")
+		return nil
+	})
+	h.route("/metrics", "metrics", http.MethodGet, true, func(w http.ResponseWriter, r *http.Request) *httpError {
+		metricsHandler.ServeHTTP(w, r)
+		return nil
+	})
+	h.route("/{$}", "page", http.MethodGet, false, h.file("static/index.html", "text/html; charset=utf-8"))
+	h.route("/app.js", "page", http.MethodGet, false, h.file("static/app.js", "text/javascript; charset=utf-8"))
+	h.mux.HandleFunc("/", h.wrap("other", "", false, func(w http.ResponseWriter, r *http.Request) *httpError {
+		return &httpError{status: http.StatusNotFound, msg: fmt.Sprintf("no endpoint %s: use POST /v1/predict, GET /v1/model, /healthz or /metrics", r.URL.Path)}
+	}))
+	return h, nil
+}
+
+// ServeHTTP answers one request.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.mux.ServeHTTP(w, r) }
+
+func (h *Handler) route(path, name, method string, auth bool, fn func(http.ResponseWriter, *http.Request) *httpError) {
+	h.mux.HandleFunc(path, h.wrap(name, method, auth, fn))
+}
+
+// statusWriter remembers the status and size of an answer for the logs and
+// metrics.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+	bytes  int
+}
+
+func (s *statusWriter) WriteHeader(code int) {
+	if s.status == 0 {
+		s.status = code
+	}
+	s.ResponseWriter.WriteHeader(code)
+}
+
+func (s *statusWriter) Write(b []byte) (int, error) {
+	if s.status == 0 {
+		s.status = http.StatusOK
+	}
+	n, err := s.ResponseWriter.Write(b)
+	s.bytes += n
+	return n, err
+}
+
+// wrap adds what every endpoint shares: security headers, the method and
+// token checks, JSON errors, metrics and the request log.
+func (h *Handler) wrap(name, method string, auth bool, fn func(http.ResponseWriter, *http.Request) *httpError) http.HandlerFunc {
+	return func(rw http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		h.m.inflight.Inc()
+		defer h.m.inflight.Dec()
+		w := &statusWriter{ResponseWriter: rw}
+		hdr := w.Header()
+		hdr.Set("X-Content-Type-Options", "nosniff")
+		hdr.Set("Content-Security-Policy", "default-src 'self'; frame-ancestors 'none'")
+		hdr.Set("Cache-Control", "no-store")
+		var herr *httpError
+		switch {
+		case method != "" && r.Method != method && !(method == http.MethodGet && r.Method == http.MethodHead):
+			hdr.Set("Allow", method)
+			herr = &httpError{status: http.StatusMethodNotAllowed, msg: fmt.Sprintf("%s %s: use %s", r.Method, r.URL.Path, method)}
+		case auth && !h.authorized(r):
+			hdr.Set("WWW-Authenticate", `Bearer realm="gssl"`)
+			herr = &httpError{status: http.StatusUnauthorized, field: "Authorization", msg: "missing or wrong bearer token: send the header Authorization: Bearer <token>"}
+		default:
+			herr = fn(w, r)
+		}
+		if herr != nil {
+			writeJSON(w, herr.status, ErrorBody{Error: herr.msg, Field: herr.field})
+		}
+		if w.status == 0 {
+			w.status = http.StatusOK
+		}
+		d := time.Since(start)
+		h.m.observe(name, w.status, d)
+		level := slog.LevelInfo
+		if w.status >= 500 {
+			level = slog.LevelError
+		}
+		attrs := []slog.Attr{
+			slog.String("method", r.Method), slog.String("path", r.URL.Path),
+			slog.Int("status", w.status), slog.Int("bytes", w.bytes),
+			slog.Duration("duration", d), slog.String("remote", r.RemoteAddr),
+		}
+		if herr != nil {
+			attrs = append(attrs, slog.String("error", herr.msg))
+		}
+		h.cfg.Logger.LogAttrs(r.Context(), level, "request", attrs...)
+	}
+}
+
+// authorized checks the bearer token in constant time.
+func (h *Handler) authorized(r *http.Request) bool {
+	if h.cfg.Token == "" {
+		return true
+	}
+	got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	return ok && subtle.ConstantTimeCompare([]byte(got), []byte(h.cfg.Token)) == 1
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		status = http.StatusInternalServerError
+		buf.Reset()
+		fmt.Fprintf(&buf, "{\"error\":%q}\n", "the answer does not encode as JSON: "+err.Error())
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	w.Write(buf.Bytes())
+}
+
+func (h *Handler) model(w http.ResponseWriter, r *http.Request) *httpError {
+	w.Header().Set("Content-Type", "application/json")
+	w.Write(h.metaRaw)
+	return nil
+}
+
+func (h *Handler) file(name, contentType string) func(http.ResponseWriter, *http.Request) *httpError {
+	b, err := static.ReadFile(name)
+	if err != nil {
+		panic("serve: embedded " + name + " missing")
+	}
+	return func(w http.ResponseWriter, r *http.Request) *httpError {
+		w.Header().Set("Content-Type", contentType)
+		w.Write(b)
+		return nil
+	}
+}
+
+func (h *Handler) predict(w http.ResponseWriter, r *http.Request) *httpError {
+	if ct := r.Header.Get("Content-Type"); ct != "" {
+		mt, _, err := mime.ParseMediaType(ct)
+		if err != nil || mt != "application/json" {
+			return &httpError{status: http.StatusUnsupportedMediaType, field: "Content-Type", msg: fmt.Sprintf("Content-Type %q: send application/json", ct)}
+		}
+	} else {
+		return &httpError{status: http.StatusUnsupportedMediaType, field: "Content-Type", msg: "no Content-Type: send application/json"}
+	}
+	body := http.MaxBytesReader(w, r.Body, h.cfg.MaxBody)
+	req, herr := decodeRequest(body, h.cfg.MaxBatch)
+	if herr != nil {
+		return herr
+	}
+	ctx := r.Context()
+	var (
+		preds []Prediction
+		err   error
+		input string
+		n     int
+	)
+	if req.Nodes != nil {
+		input, n = "nodes", len(req.Nodes)
+		preds, err = h.p.PredictNodes(ctx, req.Nodes)
+	} else {
+		input, n = "points", len(req.Points)
+		preds, err = h.p.PredictPoints(ctx, req.Points)
+	}
+	if err != nil {
+		var ie *InputError
+		switch {
+		case errors.As(err, &ie):
+			return &httpError{status: http.StatusUnprocessableEntity, field: ie.Field, msg: ie.Msg}
+		case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
+			return &httpError{status: http.StatusServiceUnavailable, msg: "the request was cancelled"}
+		}
+		h.cfg.Logger.Error("prediction failed", slog.String("error", err.Error()))
+		return &httpError{status: http.StatusInternalServerError, msg: "the model failed to predict; the server log has the cause"}
+	}
+	if len(preds) != n {
+		h.cfg.Logger.Error("prediction count mismatch", slog.Int("want", n), slog.Int("got", len(preds)))
+		return &httpError{status: http.StatusInternalServerError, msg: "the model returned the wrong number of predictions"}
+	}
+	if req.Nodes != nil {
+		for i := range preds {
+			preds[i].ID = req.Nodes[i].ID
+		}
+	}
+	h.m.items.WithLabelValues(input).Add(float64(n))
+	writeJSON(w, http.StatusOK, Response{Kind: h.meta.Kind, Classes: h.meta.Classes, Predictions: preds})
+	return nil
+}

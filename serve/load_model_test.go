@@ -1,0 +1,35 @@
+package serve_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+
+	"github.com/gssl/gssl/savedmodel"
+	"github.com/gssl/gssl/serve"
+)
+
+// With GSSL_LOAD_MODEL set (scripts/load-serve.sh m.gssl), TestLoadTest
+// serves that saved model; its request is GSSL_LOAD_BODY, or one new node
+// joined to the model's first example ids.
+func init() {
+	path := os.Getenv("GSSL_LOAD_MODEL")
+	if path == "" {
+		return
+	}
+	s, err := savedmodel.Open(path)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "GSSL_LOAD_MODEL:", err)
+		os.Exit(2)
+	}
+	body := os.Getenv("GSSL_LOAD_BODY")
+	if body == "" {
+		var edges []serve.Edge
+		for _, id := range s.Metadata().ExampleIDs {
+			edges = append(edges, serve.Edge{To: id, Weight: 1})
+		}
+		b, _ := json.Marshal(serve.Request{Nodes: []serve.NewNode{{ID: "load", Edges: edges}}})
+		body = string(b)
+	}
+	serve.LoadPredictor, serve.LoadBody = s, body
+}

@@ -1,0 +1,117 @@
+package serve
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+)
+
+// Predictor is a fitted model as the server sees it. Its methods are called
+// from many goroutines at once and must not modify the model.
+type Predictor interface {
+	// Metadata describes the model.
+	Metadata() Metadata
+	// PredictNodes predicts nodes that were not in the graph at fit time
+	// from their edges to fitted nodes, one Prediction per node in order.
+	// Input the model refuses is reported as an *InputError naming the
+	// field (e.g. "nodes[1].edges[0].to" for an unknown id).
+	PredictNodes(ctx context.Context, nodes []NewNode) ([]Prediction, error)
+	// PredictPoints predicts points from their features; a model without
+	// features returns an *InputError for the field "points".
+	PredictPoints(ctx context.Context, points [][]float64) ([]Prediction, error)
+}
+
+// Task is what a model predicts.
+type Task string
+
+// The tasks.
+const (
+	Classification Task = "classification"
+	Regression     Task = "regression"
+)
+
+// Metadata describes a model to clients (GET /v1/model).
+type Metadata struct {
+	// Kind is the model type, e.g. "labelprop.Spreading".
+	Kind string `json:"kind"`
+	Task Task   `json:"task"`
+	// Classes are the class names, in the order of the probabilities.
+	Classes []string `json:"classes,omitempty"`
+	// Nodes is the number of fitted nodes; a new node's edges name them by
+	// id. 0 when the model does not predict new nodes.
+	Nodes int `json:"nodes"`
+	// Features is the dimension of a point; 0 when the model does not
+	// predict points.
+	Features int `json:"features"`
+	// ExampleIDs are a few fitted node ids, for the page's example request.
+	ExampleIDs []string `json:"example_ids,omitempty"`
+	// Hyperparameters are the model's settings, as the model file has them.
+	Hyperparameters json.RawMessage `json:"hyperparameters,omitempty"`
+	// Writer is the gssl build that fitted the model.
+	Writer string `json:"writer,omitempty"`
+}
+
+// NewNode is a node that was not in the graph at fit time.
+type NewNode struct {
+	ID    string `json:"id"`
+	Edges []Edge `json:"edges"`
+}
+
+// Edge is an edge from a new node to a fitted node, named by its id.
+type Edge struct {
+	To     string  `json:"to"`
+	Weight float64 `json:"weight"`
+}
+
+// Prediction is the prediction for one node or point.
+type Prediction struct {
+	// ID is the node's id (empty for points).
+	ID string `json:"id,omitempty"`
+	// Label is the most probable class's name (classifiers).
+	Label string `json:"label,omitempty"`
+	// Probabilities are in the order of Metadata.Classes (classifiers).
+	Probabilities []float64 `json:"probabilities,omitempty"`
+	// Scores are a classifier's raw scores per class when it has no
+	// probabilities (e.g. STKR's regression on one-hot targets), or a
+	// multi-output regression's outputs.
+	Scores []float64 `json:"scores,omitempty"`
+	// Mean and Variance are the predictive distribution (regression);
+	// Variance is nil for models without one.
+	Mean     *float64 `json:"mean,omitempty"`
+	Variance *float64 `json:"variance,omitempty"`
+	// Prior is true when nothing reached the item and the class prior was
+	// returned (a node whose edges all lead to unreached nodes).
+	Prior bool `json:"prior,omitempty"`
+}
+
+// InputError is input that the model refuses, naming the field.
+type InputError struct {
+	Field string // e.g. "nodes[3].edges[0].to"
+	Msg   string
+}
+
+func (e *InputError) Error() string {
+	if e.Field == "" {
+		return e.Msg
+	}
+	return fmt.Sprintf("%s: %s", e.Field, e.Msg)
+}
+
+// Request is the body of POST /v1/predict: exactly one of Nodes and Points.
+type Request struct {
+	Nodes  []NewNode   `json:"nodes,omitempty"`
+	Points [][]float64 `json:"points,omitempty"`
+}
+
+// Response is the answer to POST /v1/predict.
+type Response struct {
+	Kind        string       `json:"kind"`
+	Classes     []string     `json:"classes,omitempty"`
+	Predictions []Prediction `json:"predictions"`
+}
+
+// ErrorBody is the body of every error answer.
+type ErrorBody struct {
+	Error string `json:"error"`
+	Field string `json:"field,omitempty"`
+}

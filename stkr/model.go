@@ -1,0 +1,497 @@
+package stkr
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/gssl/gssl/estimator"
+	"github.com/gssl/gssl/modelfile"
+)
+
+// RegressorKind is the kind of a Regressor in a modelfile container, and
+// ModelVersion the newest layout of it this package reads and writes.
+const (
+	RegressorKind = "stkr.Regressor"
+	ModelVersion  = 1
+)
+
+// fitTask remembers what the targets were: one-hot classes from FitLabels
+// (Classes > 0, with the class frequencies of the labelled nodes for nodes
+// without evidence, as Normalize), or anything else.
+type fitTask struct {
+	Classes int       `json:"classes"`
+	Prior   []float64 `json:"prior,omitempty"`
+}
+
+// savedKernel is what a Regressor read from a file keeps instead of its
+// kernel: the transductive predictions, and D^{-1/2} of the graph kernel
+// for new nodes' kernel rows.
+type savedKernel struct {
+	pred     *mat.Dense
+	invSqrtD []float64
+	edges    int
+}
+
+// FitLabels fits a classifier: labels is one vector aligned with the
+// kernel's nodes, labels[i] the class of node i or −1 when it is not a
+// training node (the estimator contract's front door); the targets are the
+// one-hot classes. classes 0 means 1 + the largest label.
+func (r *Regressor) FitLabels(ctx context.Context, k BaseKernel, labels []int, classes int) error {
+	if k == nil {
+		return errors.New("stkr: the kernel is nil")
+	}
+	if len(labels) != k.Dim() {
+		return fmt.Errorf("stkr: %d labels for a kernel on %d nodes: give one per node, −1 for unlabelled", len(labels), k.Dim())
+	}
+	if classes < 0 {
+		return fmt.Errorf("stkr: classes=%d is invalid: it must be ≥ 0 (0 means 1 + the largest label)", classes)
+	}
+	var train []int
+	c := classes
+	for i, l := range labels {
+		switch {
+		case l >= 0:
+			train = append(train, i)
+			if classes == 0 {
+				c = max(c, l+1)
+			} else if l >= classes {
+				return fmt.Errorf("stkr: labels[%d] = %d is outside [0, %d)", i, l, classes)
+			}
+		case l != -1:
+			return fmt.Errorf("stkr: labels[%d] = %d is invalid: a class is ≥ 0, and −1 marks an unlabelled node", i, l)
+		}
+	}
+	if len(train) == 0 {
+		return errors.New("stkr: no labelled node (every label is −1)")
+	}
+	// A class number is not a count: as Prepare, refuse more than twice as
+	// many classes as distinct labels before sizing the one-hot block.
+	seen := map[int]bool{}
+	for _, i := range train {
+		seen[labels[i]] = true
+	}
+	if c > 2*len(seen) {
+		return fmt.Errorf("stkr: %d classes but the %d labelled nodes have %d distinct labels: at most half the classes may have no labelled node (number the classes 0..C−1)", c, len(train), len(seen))
+	}
+	y := mat.NewDense(len(train), c, nil)
+	for t, i := range train {
+		y.Set(t, labels[i], 1)
+	}
+	err := r.Fit(ctx, k, train, y)
+	if r.u != nil {
+		r.task = fitTask{Classes: c, Prior: classPrior(labels, c)}
+	}
+	return err
+}
+
+// classPrior returns the class frequencies of the labelled entries of
+// labels (uniform when there are none), computed as Normalize does.
+func classPrior(labels []int, c int) []float64 {
+	prior := make([]float64, c)
+	total := 0.0
+	for _, l := range labels {
+		if l >= 0 && l < c {
+			prior[l]++
+			total++
+		}
+	}
+	for k := range prior {
+		if total > 0 {
+			prior[k] /= total
+		} else {
+			prior[k] = 1 / float64(c)
+		}
+	}
+	return prior
+}
+
+// normalizeRow sets dst to scores clipped at zero and scaled to sum 1, or
+// to prior when no entry is positive (reported false): Normalize's rule for
+// one row.
+func normalizeRow(dst, scores, prior []float64) bool {
+	sum := 0.0
+	for k, v := range scores {
+		dst[k] = 0
+		if v > 0 {
+			dst[k] = v
+			sum += v
+		}
+	}
+	if !(sum > 0) {
+		copy(dst, prior)
+		return false
+	}
+	for k := range dst {
+		dst[k] /= sum
+	}
+	return true
+}
+
+// ClassProbabilities turns the scores of one node (a row of Predict or
+// PredictNodes) of a model fitted by FitLabels into class probabilities by
+// Normalize's rule: clipped at zero and scaled to sum 1, or the class
+// frequencies of the labelled nodes when no score is positive (reached is
+// then false). It returns nil for a model not fitted by FitLabels.
+func (r *Regressor) ClassProbabilities(scores []float64) (p []float64, reached bool) {
+	if r.task.Classes == 0 || len(scores) != r.task.Classes {
+		return nil, false
+	}
+	p = make([]float64, len(scores))
+	return p, normalizeRow(p, scores, r.task.Prior)
+}
+
+// FitTargets fits a regression: targets is one vector aligned with the
+// kernel's nodes, NaN for nodes without a target (the contract's front
+// door for regression).
+func (r *Regressor) FitTargets(ctx context.Context, k BaseKernel, targets []float64) error {
+	if k == nil {
+		return errors.New("stkr: the kernel is nil")
+	}
+	if len(targets) != k.Dim() {
+		return fmt.Errorf("stkr: %d targets for a kernel on %d nodes: give one per node, NaN for unknown", len(targets), k.Dim())
+	}
+	var (
+		train []int
+		y     []float64
+	)
+	for i, v := range targets {
+		if math.IsNaN(v) {
+			continue
+		}
+		if math.IsInf(v, 0) {
+			return fmt.Errorf("stkr: targets[%d] = %v is not finite", i, v)
+		}
+		train, y = append(train, i), append(y, v)
+	}
+	if len(train) == 0 {
+		return errors.New("stkr: no node has a target (every target is NaN)")
+	}
+	return r.Fit(ctx, k, train, mat.NewDense(len(train), 1, y))
+}
+
+// Classes returns the number of classes of a model fitted by FitLabels, 0
+// otherwise.
+func (r *Regressor) Classes() int { return r.task.Classes }
+
+// Prior returns the class frequencies of the labelled nodes of a model
+// fitted by FitLabels (nil otherwise): the probabilities of a node without
+// evidence.
+func (r *Regressor) Prior() []float64 { return append([]float64(nil), r.task.Prior...) }
+
+// Outputs returns the number of output columns c, 0 before Fit.
+func (r *Regressor) Outputs() int {
+	if r.u == nil {
+		return 0
+	}
+	_, c := r.u.Dims()
+	return c
+}
+
+// Nodes returns the number of visible nodes N, 0 before Fit.
+func (r *Regressor) Nodes() int {
+	if r.u == nil {
+		return 0
+	}
+	n, _ := r.u.Dims()
+	return n
+}
+
+// PredictNodes predicts new nodes from their edges to visible nodes: row i
+// of the result is f(x_i) = k(x_i)ᵀU with the graph kernel's row
+// k(x)_j = N·w(x, x_j)/√(d_x d_j) (GraphKernel.Row). It needs a
+// GraphKernel (or a model read from a file); a node without edges predicts
+// zero.
+func (r *Regressor) PredictNodes(ctx context.Context, nodes estimator.NewNodes) (*mat.Dense, error) {
+	if r.u == nil {
+		return nil, estimator.NotFitted("stkr: PredictNodes")
+	}
+	n, c := r.u.Dims()
+	if err := nodes.Check(n); err != nil {
+		return nil, fmt.Errorf("stkr: PredictNodes: %w", err)
+	}
+	inv, err := r.invSqrtD()
+	if err != nil {
+		return nil, err
+	}
+	if nodes.Len() == 0 {
+		return &mat.Dense{}, nil
+	}
+	out := mat.NewDense(nodes.Len(), c, nil)
+	for i := 0; i < nodes.Len(); i++ {
+		if i%4096 == 0 && ctx != nil {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		nb, w := nodes.Row(i)
+		row := kernelRow(n, inv, nb, w)
+		if err := r.PredictRow(out.RawRowView(i), row); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// kernelRow is GraphKernel.Row on checked input.
+func kernelRow(n int, inv []float64, nb []int32, weights []float64) KernelRow {
+	var dx float64
+	for t := range nb {
+		if weights == nil {
+			dx++
+		} else {
+			dx += weights[t]
+		}
+	}
+	row := KernelRow{Index: make([]int, 0, len(nb)), Value: make([]float64, 0, len(nb))}
+	if dx == 0 {
+		return row
+	}
+	scale := float64(n) / math.Sqrt(dx)
+	for t, j := range nb {
+		w := 1.0
+		if weights != nil {
+			w = weights[t]
+		}
+		if w == 0 || inv[j] == 0 {
+			continue
+		}
+		row.Index = append(row.Index, int(j))
+		row.Value = append(row.Value, scale*w*inv[j])
+	}
+	return row
+}
+
+func (r *Regressor) invSqrtD() ([]float64, error) {
+	if r.saved != nil {
+		return r.saved.invSqrtD, nil
+	}
+	gk, ok := r.kernel.(*GraphKernel)
+	if !ok {
+		return nil, fmt.Errorf("stkr: new nodes need the graph kernel of their edges; this model's kernel is a %T (compute its KernelRow and use PredictRow)", r.kernel)
+	}
+	return gk.s.Degrees().InvSqrtD, nil
+}
+
+// regressorMeta is the model's metadata in a file.
+type regressorMeta struct {
+	Transform  transformJSON      `json:"transform"`
+	Beta       float64            `json:"beta"`
+	Solver     string             `json:"solver"`
+	Tol        float64            `json:"tol"`
+	MaxIter    int                `json:"max_iter"`
+	Restart    int                `json:"restart"`
+	Iterations int                `json:"iterations"`
+	Nodes      int                `json:"nodes"`
+	Outputs    int                `json:"outputs"`
+	Train      int                `json:"train"` // rows of alpha; 0 for kernel PCA
+	Task       fitTask            `json:"task"`
+	Stats      statsJSON          `json:"stats"`
+	Graph      modelfile.GraphRef `json:"graph"`
+}
+
+type transformJSON struct {
+	Type   string    `json:"type"` // polynomial, inverse-laplacian, topd
+	Coeffs []float64 `json:"coeffs,omitempty"`
+	Eta    float64   `json:"eta,omitempty"`
+	D      int       `json:"d,omitempty"`
+}
+
+type statsJSON struct {
+	Solver     string `json:"solver"`
+	Iterations []int  `json:"iterations"`
+	MatVecs    int    `json:"matvecs"`
+}
+
+// ModelFile returns the fitted model as a modelfile container (kind
+// RegressorKind), for a caller that adds its own sections. Only models on
+// a GraphKernel (or read from a file) can be saved: an OperatorKernel's
+// rows for new points are the caller's.
+func (r *Regressor) ModelFile() (*modelfile.File, error) {
+	if r.u == nil {
+		return nil, estimator.NotFitted("stkr: MarshalBinary")
+	}
+	inv, err := r.invSqrtD()
+	if err != nil {
+		return nil, fmt.Errorf("stkr: MarshalBinary: %w", err)
+	}
+	var t transformJSON
+	switch tr := r.Transform.(type) {
+	case Polynomial:
+		t = transformJSON{Type: "polynomial", Coeffs: tr.Coeffs}
+	case InverseLaplacian:
+		t = transformJSON{Type: "inverse-laplacian", Eta: tr.Eta}
+	case TopD:
+		t = transformJSON{Type: "topd", D: tr.D}
+	default:
+		return nil, fmt.Errorf("stkr: MarshalBinary: transform %T cannot be saved", r.Transform)
+	}
+	n, c := r.u.Dims()
+	meta := regressorMeta{Transform: t, Beta: r.Beta, Solver: r.Solver.String(), Tol: r.Tol, MaxIter: r.MaxIter, Restart: r.Restart,
+		Iterations: r.Iterations, Nodes: n, Outputs: c, Task: r.task,
+		Stats: statsJSON{Solver: r.stats.Solver, Iterations: r.stats.Iterations, MatVecs: r.stats.MatVecs},
+		Graph: modelfile.GraphRef{Nodes: n, Stored: true}}
+	if gk, ok := r.kernel.(*GraphKernel); ok {
+		meta.Graph.Edges = gk.Graph().Edges()
+	} else if r.saved != nil {
+		meta.Graph.Edges = r.saved.edges
+	}
+	f := modelfile.New(RegressorKind, ModelVersion)
+	f.PutFloat64s("u", r.u.RawMatrix().Data)
+	f.PutFloat64s("predictions", r.Predict(nil).RawMatrix().Data)
+	f.PutFloat64s("inv_sqrt_degrees", inv)
+	f.PutFloat64s("residual", r.stats.Residual)
+	if r.alpha != nil {
+		meta.Train, _ = r.alpha.Dims()
+		f.PutFloat64s("alpha", r.alpha.RawMatrix().Data)
+	}
+	if err := f.SetMetadata(meta); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// MarshalBinary encodes the fitted model as a modelfile container:
+// hyperparameters, U, α, the transductive predictions and the kernel's
+// D^{-1/2}; not the graph. A model read back predicts bitwise the same
+// (Predict, PredictRow, PredictNodes). Eigen and Progress are not stored.
+func (r *Regressor) MarshalBinary() ([]byte, error) {
+	f, err := r.ModelFile()
+	if err != nil {
+		return nil, err
+	}
+	return f.MarshalBinary()
+}
+
+// UnmarshalBinary replaces r by the model encoded in data; Eigen and
+// Progress are kept. On an error r is unchanged.
+func (r *Regressor) UnmarshalBinary(data []byte) error {
+	f, err := modelfile.Unmarshal(data)
+	if err != nil {
+		return fmt.Errorf("stkr: %w", err)
+	}
+	return r.ReadModelFile(f)
+}
+
+// ReadModelFile replaces r by the model in f (see UnmarshalBinary).
+func (r *Regressor) ReadModelFile(f *modelfile.File) error {
+	if err := f.Expect(RegressorKind, ModelVersion); err != nil {
+		return fmt.Errorf("stkr: %w", err)
+	}
+	var meta regressorMeta
+	if err := f.DecodeMetadata(&meta); err != nil {
+		return fmt.Errorf("stkr: %w", err)
+	}
+	out := Regressor{Beta: meta.Beta, Tol: meta.Tol, MaxIter: meta.MaxIter, Restart: meta.Restart, Iterations: meta.Iterations,
+		Eigen: r.Eigen, Progress: r.Progress, task: meta.Task}
+	switch meta.Transform.Type {
+	case "polynomial":
+		out.Transform = Polynomial{Coeffs: meta.Transform.Coeffs}
+	case "inverse-laplacian":
+		out.Transform = InverseLaplacian{Eta: meta.Transform.Eta}
+	case "topd":
+		out.Transform = TopD{D: meta.Transform.D}
+	default:
+		return fmt.Errorf("stkr: the model file's transform %q is not one this gssl knows", meta.Transform.Type)
+	}
+	var err error
+	if out.Solver, err = ParseSolver(meta.Solver); err != nil {
+		return fmt.Errorf("stkr: the model file's solver: %w", err)
+	}
+	if err := out.Validate(); err != nil {
+		return fmt.Errorf("stkr: the model file's hyperparameters: %w", err)
+	}
+	if err := out.Transform.Validate(1); err != nil {
+		return fmt.Errorf("stkr: the model file's transform: %w", err)
+	}
+	n, c := meta.Nodes, meta.Outputs
+	if n < 1 || c < 1 || n > math.MaxInt/c {
+		return fmt.Errorf("stkr: the model file declares %d nodes and %d outputs", n, c)
+	}
+	if meta.Task.Classes != 0 && (meta.Task.Classes != c || len(meta.Task.Prior) != c) {
+		return fmt.Errorf("stkr: the model file's task (%d classes, %d prior frequencies) does not match its %d outputs", meta.Task.Classes, len(meta.Task.Prior), c)
+	}
+	for _, q := range meta.Task.Prior {
+		if !(q >= 0 && q <= 1) {
+			return fmt.Errorf("stkr: the model file's class prior %v is not a frequency", q)
+		}
+	}
+	get := func(name string, want int) ([]float64, error) {
+		v, err := f.Float64s(name)
+		if err != nil {
+			return nil, fmt.Errorf("stkr: %w", err)
+		}
+		if len(v) != want {
+			return nil, fmt.Errorf("stkr: the model file's section %q has %d values, want %d", name, len(v), want)
+		}
+		return v, nil
+	}
+	u, err := get("u", n*c)
+	if err != nil {
+		return err
+	}
+	pred, err := get("predictions", n*c)
+	if err != nil {
+		return err
+	}
+	inv, err := get("inv_sqrt_degrees", n)
+	if err != nil {
+		return err
+	}
+	for i, v := range inv {
+		if !(v >= 0) || math.IsInf(v, 0) {
+			return fmt.Errorf("stkr: the model file's D^{-1/2} of node %d is %v", i, v)
+		}
+	}
+	res, err := get("residual", len(meta.Stats.Iterations))
+	if err != nil {
+		return err
+	}
+	out.u = mat.NewDense(n, c, u)
+	if meta.Train > 0 {
+		if meta.Train > n {
+			return fmt.Errorf("stkr: the model file declares %d training nodes for %d nodes", meta.Train, n)
+		}
+		a, err := get("alpha", meta.Train*c)
+		if err != nil {
+			return err
+		}
+		out.alpha = mat.NewDense(meta.Train, c, a)
+	}
+	out.stats = Stats{Solver: meta.Stats.Solver, Iterations: meta.Stats.Iterations, Residual: res, MatVecs: meta.Stats.MatVecs}
+	if meta.Graph.Nodes != n || meta.Graph.Edges < 0 {
+		return fmt.Errorf("stkr: the model file's graph has %d nodes and %d edges, for %d fitted nodes", meta.Graph.Nodes, meta.Graph.Edges, n)
+	}
+	out.saved = &savedKernel{pred: mat.NewDense(n, c, pred), invSqrtD: inv, edges: meta.Graph.Edges}
+	*r = out
+	return nil
+}
+
+// MarshalJSON refuses: a fitted model is not JSON (estimator.ErrJSON).
+func (r Regressor) MarshalJSON() ([]byte, error) {
+	return nil, fmt.Errorf("stkr: Regressor: %w", estimator.ErrJSON)
+}
+
+// UnmarshalJSON refuses (estimator.ErrJSON).
+func (r *Regressor) UnmarshalJSON([]byte) error {
+	return fmt.Errorf("stkr: Regressor: %w", estimator.ErrJSON)
+}
+
+// Info reports the last fit under the names every gssl model uses: the
+// most iterations of any output column, the largest final residual and the
+// products with M (Stats has the per-column detail).
+func (r *Regressor) Info() estimator.Info {
+	info := estimator.Info{Products: r.stats.MatVecs}
+	for _, it := range r.stats.Iterations {
+		info.Iterations = max(info.Iterations, it)
+	}
+	for _, res := range r.stats.Residual {
+		if res > info.Residual || math.IsNaN(res) {
+			info.Residual = res
+		}
+	}
+	return info
+}
