@@ -2,12 +2,13 @@ package logreg
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/optimize"
+
+	"github.com/gssl/gssl/estimator"
 )
 
 const (
@@ -20,9 +21,9 @@ const (
 	DefaultGradTol = 1e-6
 )
 
-// ErrNotFitted is returned (wrapped) by the prediction methods of a
-// Classifier that has not been fitted.
-var ErrNotFitted = errors.New("logreg: the classifier is not fitted")
+// ErrNotFitted (estimator.ErrNotFitted) is returned, wrapped, by the
+// prediction methods of a Classifier that has not been fitted.
+var ErrNotFitted = estimator.ErrNotFitted
 
 // Classifier is L2-regularised softmax regression. Set the exported fields,
 // then call Fit; Fit never changes them.
@@ -295,7 +296,7 @@ func RowSpace(x Design) (z, basis *mat.Dense, err error) {
 
 func (m *Classifier) fitted() (*fitted, error) {
 	if m.fit == nil {
-		return nil, ErrNotFitted
+		return nil, estimator.NotFitted("logreg")
 	}
 	return m.fit, nil
 }

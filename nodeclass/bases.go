@@ -6,6 +6,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/graph"
 	"github.com/gssl/gssl/labelprop"
 	"github.com/gssl/gssl/stkr"
@@ -59,7 +60,7 @@ func (m *Spreading) Fit(ctx context.Context, g *graph.CSR, _ Features, labels []
 // Probabilities returns label spreading's class probabilities.
 func (m *Spreading) Probabilities() (*mat.Dense, error) {
 	if m.probs == nil {
-		return nil, ErrNotFitted
+		return nil, estimator.NotFitted("nodeclass")
 	}
 	return mat.DenseCopyOf(m.probs), nil
 }
@@ -123,7 +124,7 @@ func (m *STKR) Fit(ctx context.Context, g *graph.CSR, x Features, labels []int) 
 // Scores returns STKR's n×c regression outputs.
 func (m *STKR) Scores() (*mat.Dense, error) {
 	if m.scores == nil {
-		return nil, ErrNotFitted
+		return nil, estimator.NotFitted("nodeclass")
 	}
 	return mat.DenseCopyOf(m.scores), nil
 }

@@ -7,6 +7,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/graph"
 	"github.com/gssl/gssl/linop"
 	"github.com/gssl/gssl/propagate"
@@ -234,7 +235,7 @@ func (m *CorrectSmooth) FitScores(ctx context.Context, g *graph.CSR, z *mat.Dens
 // need not sum to 1 and entries may be negative).
 func (m *CorrectSmooth) Scores() (*mat.Dense, error) {
 	if m.probs == nil {
-		return nil, ErrNotFitted
+		return nil, estimator.NotFitted("nodeclass")
 	}
 	return mat.DenseCopyOf(m.probs), nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/graph"
 	"github.com/gssl/gssl/loaders"
 	"github.com/gssl/gssl/logreg"
@@ -37,9 +38,9 @@ const (
 	DefaultL2 = 1e-3
 )
 
-// ErrNotFitted is returned (wrapped) by the prediction methods of a model
-// that has not been fitted.
-var ErrNotFitted = errors.New("nodeclass: the model is not fitted")
+// ErrNotFitted (estimator.ErrNotFitted) is returned, wrapped, by the
+// prediction methods of a model that has not been fitted.
+var ErrNotFitted = estimator.ErrNotFitted
 
 // L2Grid returns the penalties searched by the selection functions.
 func L2Grid() []float64 { return []float64{1e-5, 3e-5, 1e-4, 3e-4, 1e-3, 3e-3, 1e-2} }
@@ -114,7 +115,8 @@ func normalize(x Features, n Normalization) (Features, error) {
 // features: rows gives rows of P·X, block gives P·B for class scores.
 type filter interface {
 	rows(ctx context.Context, g *graph.CSR, x Features, rows []int) (*mat.Dense, error)
-	block(ctx context.Context, g *graph.CSR, b *mat.Dense) (*mat.Dense, error)
+	// block returns P·B and the number of block products taken.
+	block(ctx context.Context, g *graph.CSR, b *mat.Dense) (*mat.Dense, int, error)
 }
 
 type powerFilter struct{ k int }
@@ -123,8 +125,9 @@ func (f powerFilter) rows(ctx context.Context, g *graph.CSR, x Features, rows []
 	return propagate.PowerRows(ctx, propagate.GCN(g), x, f.k, rows)
 }
 
-func (f powerFilter) block(ctx context.Context, g *graph.CSR, b *mat.Dense) (*mat.Dense, error) {
-	return propagate.PowerBlock(ctx, propagate.GCN(g), b, f.k)
+func (f powerFilter) block(ctx context.Context, g *graph.CSR, b *mat.Dense) (*mat.Dense, int, error) {
+	p, err := propagate.PowerBlock(ctx, propagate.GCN(g), b, f.k)
+	return p, f.k, err
 }
 
 type pprFilter struct {
@@ -137,9 +140,9 @@ func (f pprFilter) rows(ctx context.Context, g *graph.CSR, x Features, rows []in
 	return p, err
 }
 
-func (f pprFilter) block(ctx context.Context, g *graph.CSR, b *mat.Dense) (*mat.Dense, error) {
-	p, _, err := propagate.PPRBlock(ctx, propagate.GCN(g), b, f.a, f.set)
-	return p, err
+func (f pprFilter) block(ctx context.Context, g *graph.CSR, b *mat.Dense) (*mat.Dense, int, error) {
+	p, info, err := propagate.PPRBlock(ctx, propagate.GCN(g), b, f.a, f.set)
+	return p, info.Products, err
 }
 
 // linear is the state of a fitted SGC or APPNP model: the weights on the
@@ -148,7 +151,7 @@ func (f pprFilter) block(ctx context.Context, g *graph.CSR, b *mat.Dense) (*mat.
 type linear struct {
 	w     *mat.Dense // d×c
 	b     []float64
-	info  logreg.Info
+	info  estimator.Info
 	norm  Normalization
 	f     filter
 	probs *mat.Dense
@@ -202,11 +205,14 @@ func fitLinear(ctx context.Context, g *graph.CSR, x Features, labels []int, norm
 	}
 	// Logits of unscaled propagated features: (s·PX̂)W' = P(X̂·sW').
 	w.Scale(d.scale, w)
-	m := &linear{w: w, b: b, info: lr.Info(), norm: norm, f: f}
-	m.probs, err = m.predict(ctx, g, xn)
+	li := lr.Info()
+	m := &linear{w: w, b: b, norm: norm, f: f}
+	var products int
+	m.probs, products, err = m.predict(ctx, g, xn)
 	if err != nil {
 		return nil, err
 	}
+	m.info = estimator.Info{Iterations: li.Iterations, Residual: li.GradNorm, Products: products}
 	return m, nil
 }
 
@@ -230,11 +236,11 @@ func designScale(z *mat.Dense) float64 {
 
 // predict returns softmax(P(X̂W) + 1bᵀ) on the graph g with normalised
 // features xn.
-func (m *linear) predict(ctx context.Context, g *graph.CSR, xn Features) (*mat.Dense, error) {
+func (m *linear) predict(ctx context.Context, g *graph.CSR, xn Features) (*mat.Dense, int, error) {
 	w, b := m.w, m.b
-	z, err := m.f.block(ctx, g, xn.Mul(w))
+	z, products, err := m.f.block(ctx, g, xn.Mul(w))
 	if err != nil {
-		return nil, fmt.Errorf("nodeclass: %w", err)
+		return nil, products, fmt.Errorf("nodeclass: %w", err)
 	}
 	r, _ := z.Dims()
 	for i := 0; i < r; i++ {
@@ -244,7 +250,7 @@ func (m *linear) predict(ctx context.Context, g *graph.CSR, xn Features) (*mat.D
 		}
 		logreg.Softmax(row)
 	}
-	return z, nil
+	return z, products, nil
 }
 
 // predictGraph is the inductive prediction on a new graph and its features.
@@ -259,7 +265,8 @@ func (m *linear) predictGraph(ctx context.Context, g *graph.CSR, x Features) (*m
 	if err != nil {
 		return nil, err
 	}
-	return m.predict(ctx, g, xn)
+	p, _, err := m.predict(ctx, g, xn)
+	return p, err
 }
 
 func checkData(g *graph.CSR, x Features, labels []int) error {
@@ -376,9 +383,25 @@ func (m *SGC) Probabilities() (*mat.Dense, error) { return probs(m.fit) }
 // nodes and their edges appended), with the fitted weights.
 func (m *SGC) PredictGraph(ctx context.Context, g *graph.CSR, x Features) (*mat.Dense, error) {
 	if m.fit == nil {
-		return nil, ErrNotFitted
+		return nil, estimator.NotFitted("nodeclass")
 	}
 	return m.fit.predictGraph(ctx, g, x)
+}
+
+// Info describes the last fit: Iterations and Residual are those of
+// L-BFGS (its major iterations and final ‖∇J‖_∞, the quantity its stopping
+// rule tests), Products the block products of the prediction's
+// propagation. It is zero before Fit.
+func (m *SGC) Info() estimator.Info { return info(m.fit) }
+
+// Info describes the last fit, as SGC.Info.
+func (m *APPNP) Info() estimator.Info { return info(m.fit) }
+
+func info(f *linear) estimator.Info {
+	if f == nil {
+		return estimator.Info{}
+	}
+	return f.info
 }
 
 // String names the model and its hyperparameters.
@@ -388,7 +411,7 @@ func (m *SGC) String() string {
 
 func probs(f *linear) (*mat.Dense, error) {
 	if f == nil {
-		return nil, ErrNotFitted
+		return nil, estimator.NotFitted("nodeclass")
 	}
 	return mat.DenseCopyOf(f.probs), nil
 }
@@ -450,7 +473,7 @@ func (m *APPNP) Probabilities() (*mat.Dense, error) { return probs(m.fit) }
 // with features x, with the fitted weights (inductive).
 func (m *APPNP) PredictGraph(ctx context.Context, g *graph.CSR, x Features) (*mat.Dense, error) {
 	if m.fit == nil {
-		return nil, ErrNotFitted
+		return nil, estimator.NotFitted("nodeclass")
 	}
 	return m.fit.predictGraph(ctx, g, x)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/eval"
 	"github.com/gssl/gssl/graph"
 	"github.com/gssl/gssl/laplacian"
@@ -159,6 +160,12 @@ func TestLinearModelsAgainstDense(t *testing.T) {
 			// both fits stop at ‖∇J‖ ≈ 1e-6..1e-9 with curvature ≥ λ = 1e-3
 			assert.True(t, mat.EqualApprox(want, got, 1e-3), tc.name)
 			assert.Equal(t, logreg.Argmax(want), logreg.Argmax(got), tc.name)
+			if in, ok := tc.model.(interface{ Info() estimator.Info }); ok {
+				info := in.Info()
+				assert.Positive(t, info.Iterations, tc.name)
+				assert.Positive(t, info.Products, tc.name)
+				assert.Less(t, info.Residual, 1e-4, tc.name)
+			}
 			again, err := tc.model.PredictGraph(ctx, g, x)
 			require.NoError(t, err)
 			assert.True(t, mat.EqualApprox(got, again, 1e-12), "%s: PredictGraph on the fit graph", tc.name)
@@ -306,6 +313,7 @@ func TestErrors(t *testing.T) {
 	for _, m := range []Base{&SGC{}, &APPNP{}, &CorrectSmooth{}, &Spreading{}, &STKR{}} {
 		_, err := m.Probabilities()
 		assert.True(t, errors.Is(err, ErrNotFitted), "%T", m)
+		assert.True(t, errors.Is(err, estimator.ErrNotFitted), "%T", m)
 	}
 	_, err := (&SGC{}).PredictGraph(ctx, nil, Features{})
 	assert.True(t, errors.Is(err, ErrNotFitted))
