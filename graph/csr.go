@@ -5,6 +5,7 @@ package graph
 import (
 	"fmt"
 	"sort"
+	"sync"
 	"sync/atomic"
 
 	"gonum.org/v1/gonum/mat"
@@ -28,6 +29,9 @@ type CSR struct {
 	// sell is the SELL-C-σ copy the vector products use, built on first
 	// use (sell.go).
 	sell atomic.Pointer[sliced]
+	// sellMu makes concurrent first products build one copy, not one each
+	// (a second copy of a large graph would double the peak).
+	sellMu sync.Mutex
 }
 
 // Nodes returns the number of nodes n.
@@ -228,7 +232,7 @@ func (g *CSR) ScaledMulVecTo(dst, x []float64, s Scaling) {
 	if len(dst) != g.n || len(x) != g.n {
 		panic(fmt.Sprintf("graph: dimension mismatch: graph has %d nodes, dst has length %d, x has length %d", g.n, len(dst), len(x)))
 	}
-	if hasSellAVX2 && len(g.indices) >= minSlicedWork {
+	if g.useSliced() {
 		sl := g.sliced()
 		if s.Right != nil && g.unitWeights {
 			// One gather of r∘x instead of two (r and x) per entry.
@@ -324,7 +328,7 @@ func (g *CSR) ScaledMulBlockTo(dst, x *mat.Dense, s Scaling) {
 		panic(fmt.Sprintf("graph: block dimension mismatch: graph has %d nodes, x is %d×%d, dst is %d×%d", g.n, xr, xc, dr, dc))
 	}
 	xm, dm := x.RawMatrix(), dst.RawMatrix()
-	if hasSellAVX2 && xc <= maxUnrolled && len(g.indices) >= minSlicedWork {
+	if xc <= maxUnrolled && g.useSliced() {
 		sl := g.sliced()
 		parallel.Balanced(sl.off, minParallelWork/2, func(lo, hi int) {
 			sl.mulBlock(dm.Data, dm.Stride, xm.Data, xm.Stride, xc, s, lo, hi)

@@ -52,13 +52,20 @@
 // chunks of C rows stored column by column, so that four rows advance in
 // lockstep with one accumulator each and no per-row loop exit. The copy is
 // built on the first product and kept (4 bytes per stored entry for a 0/1
-// graph, 12 for a weighted one, plus padding and 8 bytes per node). Each row
+// graph, 12 for a weighted one, plus padding and 8 bytes per node), unless it
+// would exceed SetSlicedLimit (DefaultSlicedLimit, 512 MiB): larger graphs,
+// or every graph after SetSlicedLimit(0), use the CSR kernels only, so that
+// a graph's memory is Bytes plus at most the limit. Each row
 // is still summed in its column order into one accumulator with separate
 // multiplies and adds, so the results are bitwise those of the CSR kernels
 // Row-range products (ScaledMulBlockRowsTo, ScaledMulBlockRowsInto) use the
 // copy for ranges aligned to its windows (RowWindow = σ rows, see
 // SlicedRows), since rows are reordered only within a window; other ranges
 // use the CSR kernels, with the same results.
+//
+// MulBlock32RowsInto multiplies by a block stored in float32 (half the
+// memory and gather traffic of a float64 block) with float64 products and
+// accumulators: bitwise the float64 product of the rounded block.
 //
 // Orderings. ReverseCuthillMcKee numbers the nodes so that neighbours get
 // nearby numbers (E. Cuthill and J. McKee, "Reducing the bandwidth of sparse

@@ -135,13 +135,19 @@ func (g *CSR) SlicedBytes() int {
 }
 
 // sliced returns g's SELL-C-σ copy, building it on first use. Concurrent
-// first calls may each build one; all but the first stored are dropped.
+// first calls wait for one build.
 func (g *CSR) sliced() *sliced {
 	if s := g.sell.Load(); s != nil {
 		return s
 	}
-	g.sell.CompareAndSwap(nil, newSliced(g, sellSigma))
-	return g.sell.Load()
+	g.sellMu.Lock()
+	defer g.sellMu.Unlock()
+	if s := g.sell.Load(); s != nil {
+		return s
+	}
+	s := newSliced(g, sellSigma)
+	g.sell.Store(s)
+	return s
 }
 
 // sellBlockBatch is the number of chunks whose block row sums are computed

@@ -17,13 +17,13 @@ const RowWindow = sellSigma
 
 // SlicedRows reports whether a row-range product of rows [lo, hi) with a
 // c-column block runs from the SELL-4-σ copy: on CPUs with AVX2, for graphs
-// with at least 1024 stored entries, 1 ≤ c ≤ 8 and the range aligned to
-// RowWindow (lo a multiple of it, hi a multiple of it or Nodes()). Either
+// with at least 1024 stored entries whose copy is within SlicedLimit (or
+// already built), 1 ≤ c ≤ 8 and the range aligned to RowWindow (lo a multiple of it, hi a multiple of it or Nodes()). Either
 // way the results are bitwise the same; the copy's kernels are faster
 // (BenchmarkSliced; BENCHMARKS.md, Sparse products), the CSR kernels need no
 // copy.
 func (g *CSR) SlicedRows(lo, hi, c int) bool {
-	return hasSellAVX2 && c >= 1 && c <= maxUnrolled && len(g.indices) >= minSlicedWork &&
+	return c >= 1 && c <= maxUnrolled && g.useSliced() &&
 		0 <= lo && lo <= hi && hi <= g.n && lo%sellSigma == 0 && (hi%sellSigma == 0 || hi == g.n)
 }
 

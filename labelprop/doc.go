@@ -90,6 +90,33 @@
 // caller's numbering (renumbering cost more than it saved on PubMed; see
 // BENCHMARKS.md).
 //
+// Memory (docs/memory.md): a Chebyshev fit holds F, one more n×c block
+// (the iterates z_k and z_{k−1} = D^{1/2}-scaled X, the first in F's own
+// storage), the probabilities and a few vectors — 24nc + 69n bytes beyond the
+// graph (MemoryBytes); B enters by its nonzero rows only, and the product
+// rows of widths above 8 are formed per chunk of rows, not as a block. With
+// Float32 both iterate blocks are float32 and live in F's storage (16nc +
+// 53n): every product and residual is still float64 (graph.CSR.MulBlock32RowsInto),
+// only the stored iterates are rounded, which bounds the reachable relative
+// residual near 2^-24·(1+a)/(1−a), hence DefaultTol32 = 1e-5; the labels
+// are those of the float64 solve on Cora and PubMed. Blocks of 64 MiB or
+// more are allocated with a request for transparent huge pages.
+//
+// Stopping: besides the residual rule, Stop = StopLabels ends the Chebyshev
+// iteration once the largest relative residual is at most LabelTol (1e-3)
+// and no node's argmax has changed for LabelPatience (5) iterations — the
+// labels users read, at a fraction of the iterations (21 instead of 31 on
+// Cora at a = 0.9). Its risk: a node whose two best scores are closer than
+// the remaining error may still change class (one test node of 1000 on Cora
+// at a = 0.99), and the scores are only LabelTol-accurate.
+//
+// Warm starts: the Chebyshev semi-iteration and CG accept any x_0 (the
+// residual r_0 = b − A x_0 drives them), so WarmStart starts a fit from a
+// previous model's scores, each class scaled by the β_j minimising ‖r_0‖
+// (A F' is known without a product, from the equation F' solves). gssl labelprop
+// --alpha auto warm-starts each a of the increasing grid from the previous
+// one; the labels are those of cold starts up to near-ties.
+//
 // Choosing a: AlphaGrid is the grid of the peer script; choose on validation
 // nodes with eval.GridSearch (the first best value in grid order wins ties),
 // or, without a validation split, by seeded stratified k-fold

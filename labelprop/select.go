@@ -145,7 +145,11 @@ func ChooseOnSplit(ctx context.Context, g *graph.CSR, labels []int, classes int,
 		return a
 	}
 	var c SplitChoice
-	var models []Classifier
+	// Only the best model so far is kept (the first of the largest
+	// validation accuracy, eval.FirstBest's rule), so that a grid holds at
+	// most two fitted models at a time, not one per value.
+	var kept Classifier
+	keptAt, keptVal := -1, math.Inf(-1)
 	best, _, err := eval.GridSearch(ctx, grid, func(ctx context.Context, v float64) (float64, error) {
 		m := newModel(v)
 		t0 := time.Now()
@@ -153,20 +157,26 @@ func ChooseOnSplit(ctx context.Context, g *graph.CSR, labels []int, classes int,
 			return 0, err
 		}
 		c.GridSeconds = append(c.GridSeconds, time.Since(t0).Seconds())
-		models = append(models, m)
 		c.GridTest = append(c.GridTest, accuracy(m, split.Test))
 		c.GridIterations = append(c.GridIterations, m.Info().Iterations)
 		a := accuracy(m, split.Val)
 		c.GridVal = append(c.GridVal, a)
+		score := a
 		if math.IsNaN(a) { // no validation nodes (a single value): nothing to choose
-			return 0, nil
+			score = 0
 		}
-		return a, nil
+		if keptAt < 0 || score > keptVal {
+			kept, keptAt, keptVal = m, len(c.GridVal)-1, score
+		}
+		return score, nil
 	})
 	if err != nil {
 		return SplitChoice{}, err
 	}
-	c.Best, c.Model = best, models[best]
+	if best != keptAt {
+		return SplitChoice{}, fmt.Errorf("labelprop: internal error: grid search chose value %d, the kept model is %d", best, keptAt)
+	}
+	c.Best, c.Model = best, kept
 	c.Val, c.Test, c.MacroF1 = c.GridVal[best], c.GridTest[best], math.NaN()
 	if len(split.Test) > 0 {
 		if f1, err := eval.MacroF1(c.Model.Labels(), labels, split.Test, classes); err == nil {

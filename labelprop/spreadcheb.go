@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/graph"
+	"github.com/gssl/gssl/internal/parallel"
 	"github.com/gssl/gssl/krylov"
 	"github.com/gssl/gssl/laplacian"
 )
@@ -64,11 +66,15 @@ type spreadingChebyshev struct {
 	cur, prv []float64 // z_k and z_{k−1} (then z_{k+1}), n×c row-major
 
 	// cur and prv as matrices (the products read curM). For widths other
-	// than 3 and 7: the scaling that makes ScaledMulBlockRowsTo give r − b,
-	// and its output.
+	// than 3 and 7: the scaling that makes ScaledMulBlockRowsInto give r − b,
+	// and a pool of spreadRowChunk×c scratch blocks for its rows (one per
+	// running chunk, not an n×c block).
 	curM, prvM *mat.Dense
 	op         graph.Scaling
-	q          *mat.Dense
+	qs         sync.Pool
+
+	// stop, when not nil, is the label rule (Spreading.Stop = StopLabels).
+	stop *labelWatch
 
 	// For 3 and 7 columns: ids[i] = i (the rows of the first pass from
 	// x_0 = 0, which needs no product), zeros its row sums, and bPos[i] the
@@ -96,6 +102,17 @@ func newSpreadingChebyshev(g *graph.CSR, a float64, b, x *mat.Dense, s krylov.Se
 	if xr, xc := x.Dims(); br != n || xr != n || xc != c {
 		return nil, fmt.Errorf("labelprop: spreading Chebyshev: graph has %d nodes, B is %d×%d, X is %d×%d", n, br, c, xr, xc)
 	}
+	return newChebyshevRHS(g, a, denseRHS(b), x, s)
+}
+
+// newChebyshevRHS is newSpreadingChebyshev with B given by its nonzero rows
+// (no n×c block for B).
+func newChebyshevRHS(g *graph.CSR, a float64, b sparseRHS, x *mat.Dense, s krylov.Settings) (*spreadingChebyshev, error) {
+	n := g.Nodes()
+	c := b.c
+	if xr, xc := x.Dims(); xr != n || xc != c {
+		return nil, fmt.Errorf("labelprop: spreading Chebyshev: graph has %d nodes, B has %d columns, X is %d×%d", n, c, xr, xc)
+	}
 	if !(a > 0 && a < 1) {
 		return nil, fmt.Errorf("labelprop: spreading Chebyshev: a = %v is invalid: it must be inside the open interval (0, 1)", a)
 	}
@@ -114,8 +131,7 @@ func newSpreadingChebyshev(g *graph.CSR, a float64, b, x *mat.Dense, s krylov.Se
 		res:   krylov.BlockResult{Iterations: make([]int, c), Residual: make([]float64, c)},
 		t:     deg.InvSqrtD,
 		u:     deg.SqrtD,
-		cur:   make([]float64, n*c),
-		prv:   make([]float64, n*c),
+		prv:   newBlock(n * c),
 		bnorm: make([]float64, c),
 		rr:    make([]float64, c),
 		// one pass reads the graph and two blocks
@@ -126,25 +142,15 @@ func newSpreadingChebyshev(g *graph.CSR, a float64, b, x *mat.Dense, s krylov.Se
 			ch.t[i], ch.u[i] = 1, 1
 		}
 	}
-	for i := 0; i < n; i++ {
-		row := b.RawRowView(i)[:c]
-		nz := false
-		for j, v := range row {
-			if v != 0 {
-				nz = true
-				ch.bnorm[j] += v * v
-			}
-		}
-		if nz {
-			ch.bRows = append(ch.bRows, i)
-			ch.bVals = append(ch.bVals, row...)
-		}
-		if i%spreadRowChunk == 0 {
-			ch.bChunk = append(ch.bChunk, len(ch.bRows)-btoi(nz))
-		}
-	}
-	for j := range ch.bnorm {
-		ch.bnorm[j] = math.Sqrt(ch.bnorm[j])
+	ch.bRows, ch.bVals = b.rows, b.vals
+	ch.bnorm, ch.bChunk = b.norms(), b.chunks(n)
+	// z_0 = t∘x_0 is written over x itself when its rows are contiguous (the
+	// answer goes back there in finish), so the solver holds one n×c block
+	// of its own, prv.
+	if xm := x.RawMatrix(); xm.Stride == c {
+		ch.cur = xm.Data[:n*c]
+	} else {
+		ch.cur = newBlock(n * c)
 	}
 	ch.curM, ch.prvM = mat.NewDense(n, c, ch.cur), mat.NewDense(n, c, ch.prv)
 	if c == 3 || c == 7 {
@@ -157,7 +163,7 @@ func newSpreadingChebyshev(g *graph.CSR, a float64, b, x *mat.Dense, s krylov.Se
 		}
 		ch.zeros = make([]float64, 8*graph.RowBatch)
 	} else {
-		ch.q = mat.NewDense(n, c, nil)
+		ch.qs.New = func() any { return mat.NewDense(spreadRowChunk, c, nil) }
 		diag, left := make([]float64, n), make([]float64, n)
 		for i := range diag {
 			diag[i], left[i] = -ch.u[i], a*ch.t[i]
@@ -168,7 +174,6 @@ func newSpreadingChebyshev(g *graph.CSR, a float64, b, x *mat.Dense, s krylov.Se
 		for j, v := range x.RawRowView(i)[:c] {
 			if ch.bnorm[j] == 0 { // the solution of a zero column is zero
 				v = 0
-				x.Set(i, j, 0)
 			}
 			ch.cur[i*c+j] = ch.t[i] * v
 		}
@@ -208,10 +213,12 @@ func (ch *spreadingChebyshev) pass(omega, gamma float64, gather bool) {
 	// kernels into q (q = −u∘z + a·t∘(W z) = r − b), then a flat loop over
 	// the chunk's entries while they are in cache.
 	ch.passes(ch.rr, func(k, lo, hi int, acc []float64) {
+		qm := ch.qs.Get().(*mat.Dense)
+		defer ch.qs.Put(qm)
 		if gather {
-			ch.g.ScaledMulBlockRowsTo(ch.q, ch.curM, ch.op, lo, hi)
+			ch.g.ScaledMulBlockRowsInto(qm.Slice(0, hi-lo, 0, c).(*mat.Dense), ch.curM, ch.op, lo, hi)
 		}
-		cur, prv, q := ch.cur[lo*c:hi*c], ch.prv[lo*c:hi*c], ch.q.RawMatrix().Data[lo*c:hi*c]
+		cur, prv, q := ch.cur[lo*c:hi*c], ch.prv[lo*c:hi*c], qm.RawMatrix().Data[:(hi-lo)*c]
 		prv, q = prv[:len(cur)], q[:len(cur)]
 		t, u := ch.t, ch.u
 		bk := ch.bChunk[k]
@@ -362,7 +369,7 @@ func (ch *spreadingChebyshev) rows7(omega, gamma float64, rows []int32, sums []f
 // iterate whose residual is known (x_k after pass k) in every case.
 func (ch *spreadingChebyshev) run(ctx context.Context) (krylov.BlockResult, error) {
 	c := ch.c
-	gather := !isZeroBlock(ch.x)
+	gather := !isZeroBlock(ch.curM) // z_0 = t∘x_0, zero columns cleared
 	if gather {
 		ch.res.Products++
 	}
@@ -397,6 +404,11 @@ func (ch *spreadingChebyshev) run(ctx context.Context) (krylov.BlockResult, erro
 		if left == 0 {
 			return ch.finish(nil)
 		}
+		if ch.stop != nil && ch.stop.steady(slices.Max(ch.res.Residual), func(labels *[]int32) int {
+			return argmaxChanged(ch.cur, c, labels)
+		}) {
+			return ch.finish(nil)
+		}
 		if err := ctx.Err(); err != nil {
 			return ch.finish(fmt.Errorf("labelprop: spreading Chebyshev stopped after %d iterations: %w", k, err))
 		}
@@ -422,17 +434,53 @@ func (ch *spreadingChebyshev) run(ctx context.Context) (krylov.BlockResult, erro
 	}
 }
 
-// finish writes x_k = u∘z_k into x.
+// finish writes x_k = u∘z_k into x: in place when z_k is held in x's
+// storage, else from the other block (as when z_k sits in prv's storage).
 func (ch *spreadingChebyshev) finish(err error) (krylov.BlockResult, error) {
 	c := ch.c
-	for i := 0; i < ch.n; i++ {
-		row := ch.x.RawRowView(i)[:c]
-		zi := ch.cur[i*c : i*c+c]
-		for j := range row {
-			row[j] = ch.u[i] * zi[j]
+	parallel.For(ch.n, spreadRowChunk, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			row := ch.x.RawRowView(i)[:c]
+			zi := ch.cur[i*c : i*c+c]
+			for j := range row {
+				row[j] = ch.u[i] * zi[j]
+			}
 		}
-	}
+	})
 	return ch.res, err
+}
+
+// chebyshevOptions are the Spreading settings that only the Chebyshev
+// solver has.
+type chebyshevOptions struct {
+	float32 bool        // spreadingChebyshev32
+	stop    *labelWatch // StopLabels, nil for StopResidual
+}
+
+// spreadChebyshevOpts solves (I − aS) F = B, B by its nonzero rows, by
+// spreadingChebyshev or spreadingChebyshev32, F holding the initial guess.
+func spreadChebyshevOpts(ctx context.Context, g *graph.CSR, a float64, b sparseRHS, f *mat.Dense, s krylov.Settings, o chebyshevOptions) (Info, error) {
+	var res krylov.BlockResult
+	var err error
+	what := "label spreading (Chebyshev)"
+	if o.float32 {
+		what = "label spreading (Chebyshev, float32)"
+		var ch *spreadingChebyshev32
+		if ch, err = newChebyshev32(g, a, b, f, s); err != nil {
+			return Info{}, err
+		}
+		ch.stop = o.stop
+		res, err = ch.run(ctx)
+	} else {
+		var ch *spreadingChebyshev
+		if ch, err = newChebyshevRHS(g, a, b, f, s); err != nil {
+			return Info{}, err
+		}
+		ch.stop = o.stop
+		res, err = ch.run(ctx)
+	}
+	info := blockInfo(res)
+	return info, wrapSolverError(what, info, s.Tol, err)
 }
 
 // spreadChebyshev solves (I − aS) F = B by spreadingChebyshev, F holding

@@ -105,6 +105,28 @@ type Spreading struct {
 	// count and the current relative residual (or change).
 	Progress func(iteration int, residual float64)
 
+	// Float32 stores the Chebyshev solver's two n×c iterate blocks in
+	// float32 (half their memory and gather traffic; the products, residuals
+	// and the returned scores are float64). The float32 iterates cannot
+	// reach a relative residual below about 6·10^-8·(1+a)/(1−a), so Tol 0
+	// means DefaultTol32 (1e-5) with it. Only with Solver Chebyshev.
+	Float32 bool
+	// Stop is the Chebyshev solver's stopping rule: StopResidual (the zero
+	// value) or StopLabels, which also stops once the residual is at most
+	// LabelTol (0 means DefaultLabelTol, 1e-3) and the predicted labels
+	// have not changed for LabelPatience iterations (0 means
+	// DefaultLabelPatience, 5). See StopLabels for its risk.
+	Stop          StopRule
+	LabelPatience int
+	LabelTol      float64
+	// WarmStart, when set, is a model fitted on the same graph whose scores
+	// start the solve (Chebyshev and CG), each class scaled by the factor
+	// that minimises the initial residual (see warmstart.go). The answer is
+	// the same to the tolerance; the solve takes fewer iterations when the
+	// two values of Alpha are close (ChooseOnSplit's grid, in increasing
+	// order). It is read, not changed.
+	WarmStart *Spreading
+
 	state
 }
 
@@ -122,6 +144,12 @@ func (m *Spreading) Validate() error {
 	if err := checkOrdering(m.Ordering); err != nil {
 		return err
 	}
+	if err := checkStop(m.Stop, m.LabelPatience, m.LabelTol, m.Solver); err != nil {
+		return err
+	}
+	if m.Float32 && m.Solver != Chebyshev {
+		return fmt.Errorf("labelprop: Float32 needs Solver = Chebyshev (Solver is %v)", m.Solver)
+	}
 	return checkIsolatedSeeds(m.IsolatedSeeds)
 }
 
@@ -137,11 +165,21 @@ func (m *Spreading) Fit(ctx context.Context, g *graph.CSR, nodes, classes []int)
 		return err
 	}
 	n, c := s.n, s.classes
-	b := mat.NewDense(n, c, nil)
-	for _, v := range s.nodes {
-		b.Set(v, int(s.class[v]), 1-m.Alpha)
+	// B = (1 − a)Y as an n×c block (CG, fixed point, a renumbering); the
+	// Chebyshev solver in the caller's numbering reads its nonzero rows only.
+	var b *mat.Dense
+	if m.Solver != Chebyshev || m.Ordering == ReverseCuthillMcKee {
+		b = mat.NewDense(n, c, nil)
+		for _, v := range s.nodes {
+			b.Set(v, int(s.class[v]), 1-m.Alpha)
+		}
 	}
-	f := mat.NewDense(n, c, nil)
+	f := mat.NewDense(n, c, newBlock(n*c)) // also the solver's iterates: huge pages when large
+	if m.WarmStart != nil {
+		if err := warmStartGuess(m.WarmStart, m.Alpha, g, s, f); err != nil {
+			return err
+		}
+	}
 	// The solve runs on sg (the graph the solver sees), b and sf; with a
 	// renumbering they are copies in its numbering, mapped back below.
 	sg, sf := g, f
@@ -150,18 +188,27 @@ func (m *Spreading) Fit(ctx context.Context, g *graph.CSR, nodes, classes []int)
 		if rn, err = renumber(g); err != nil {
 			return err
 		}
-		sg, b, sf = rn.pg, rn.toSolver(b), mat.NewDense(n, c, nil)
+		sg, b, sf = rn.pg, rn.toSolver(b), rn.toSolver(f)
 	}
 	tol := m.Tol
 	if tol == 0 {
 		tol = DefaultTol
+		if m.Float32 {
+			tol = DefaultTol32
+		}
 	}
 	var info Info
 	switch m.Solver {
 	case CG:
 		info, err = spreadCG(ctx, sg, m.Alpha, b, sf, krylov.Settings{Tol: tol, MaxIter: m.MaxIter, Progress: m.Progress})
 	case Chebyshev:
-		info, err = spreadChebyshev(ctx, sg, m.Alpha, b, sf, krylov.Settings{Tol: tol, MaxIter: m.MaxIter, Progress: m.Progress})
+		rhs := seedRHS(s, 1-m.Alpha)
+		if b != nil {
+			rhs = denseRHS(b)
+		}
+		b = nil // the solve holds the nonzero rows only
+		info, err = spreadChebyshevOpts(ctx, sg, m.Alpha, rhs, sf, krylov.Settings{Tol: tol, MaxIter: m.MaxIter, Progress: m.Progress},
+			chebyshevOptions{float32: m.Float32, stop: newLabelWatch(m.Stop, m.LabelPatience, m.LabelTol)})
 	case FixedPoint:
 		var s *graph.CSR
 		if s, err = normalizedAdjacency(sg); err != nil {

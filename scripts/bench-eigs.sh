@@ -79,7 +79,7 @@ for rep in range(int(reps)):
         emit("eigs", ds, "scipy-eigsh-S-LA", dict(base, K=K, tol=0), "seconds", m.seconds,
              m.seconds, m.peak_rss_mb, max_residual=res, orthogonality=orth,
              lambda_max=float(lam[-1]), n_zero_found=int(np.sum(np.abs(lam) < 1e-8)), rep=rep)
-        out = subprocess.run([gssl, "eigs", "--json", "--data", gdata, "--k", str(K), "--tol", tol, "--method", method],
+        out = subprocess.run([gssl, "eigs", "--json", "--edges" if gdata.endswith(".mtx") else "--data", gdata, "--eigenpairs", str(K), "--tol", tol, "--method", method],
                              check=True, capture_output=True, text=True).stdout
         g = json.loads(out)
         emit("eigs", ds, "gssl-go", dict(base, K=K, tol=float(tol)), "seconds", g["seconds"],

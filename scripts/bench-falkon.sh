@@ -23,8 +23,8 @@ PY="env OMP_NUM_THREADS=2 OPENBLAS_NUM_THREADS=2 /usr/bin/python3"
 LOCK="flock /tmp/gssl-bench.lock"
 
 go_run() { # dataset M centres-file precision
-  $LOCK env GOMAXPROCS=2 "$WORK/gssl" falkon --json --data "$SHARED/data/$1" --m "$2" --sigma 15 \
-    --lambda 1e-8 --iter 10 --centres "$3" --precision "$4" | sed "s/^{/{\"peer\":\"gssl-go\",\"dataset\":\"$1\",/" >> "$OUT"
+  $LOCK env GOMAXPROCS=2 "$WORK/gssl" falkon --json --images "$SHARED/data/$1" --m "$2" --sigma 15 \
+    --ridge 1e-8 --max-iter 10 --centres "$3" --precision "$4" | sed "s/^{/{\"peer\":\"gssl-go\",\"dataset\":\"$1\",/" >> "$OUT"
 }
 
 for rep in $(seq "$REPS"); do

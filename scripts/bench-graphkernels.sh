@@ -42,7 +42,7 @@ for DS in MUTAG ENZYMES; do
   echo "== $DS" >&2
 
   # 1. Exact equality of the Gram matrices (h = 5).
-  "$TMP/gssl" graphkernel --data "$DATA" --kernel wl --h 5 --normalize=false --repeats 0 \
+  "$TMP/gssl" graphkernel --data "$DATA" --kernel wl --h 5 --normalize=false --seeds 0 \
     --gram-out "$TMP/K_$DS.txt" --json > /dev/null 2>&1
   "$PY" - "$TMP/peers" "$DATA" "$TMP/K_$DS.txt" "$DS" <<'PYEOF' | tee -a "$OUT/equality.jsonl"
 import json, sys
@@ -62,7 +62,7 @@ PYEOF
     flock "$LOCK" "$PY" "$TMP/peers/wl.py" "$DATA" --seeds 1 --hmax 5 2> /dev/null \
       | grep '"wl-gram"' >> "$OUT/gram_peer.jsonl"
     flock "$LOCK" "$TMP/gssl" graphkernel --data "$DATA" --kernel wl --h 5 --normalize=false \
-      --repeats 0 --gram-runs 3 --json 2> /dev/null >> "$OUT/gram_go.jsonl"
+      --seeds 0 --gram-runs 3 --json 2> /dev/null >> "$OUT/gram_go.jsonl"
   done
 
   # 3. Accuracy: the peer's full protocol, then gssl's.
@@ -71,16 +71,16 @@ PYEOF
   # wl.py has just rewritten its 10 outer-fold lines: they must be the saved ones.
   cmp -s "$TMP/splits/$DS/wl_outer10fold.txt" "$FOLDS" || echo "warning: wl.py wrote folds that differ from $FOLDS" >&2
   for H in 1 2 3 4 5; do
-    flock "$LOCK" "$TMP/gssl" graphkernel --data "$DATA" --kernel wl --h $H --select-h=false --folds "$FOLDS" \
-      --repeats 10 --json 2> /dev/null >> "$OUT/accuracy_go.jsonl"
+    flock "$LOCK" "$TMP/gssl" graphkernel --data "$DATA" --kernel wl --h $H --select-h=false --fold-file "$FOLDS" \
+      --seeds 10 --json 2> /dev/null >> "$OUT/accuracy_go.jsonl"
   done
-  flock "$LOCK" "$TMP/gssl" graphkernel --data "$DATA" --kernel wl --h 5 --select-h --folds "$FOLDS" \
-    --repeats 10 --json 2> /dev/null >> "$OUT/accuracy_go.jsonl"
+  flock "$LOCK" "$TMP/gssl" graphkernel --data "$DATA" --kernel wl --h 5 --select-h --fold-file "$FOLDS" \
+    --seeds 10 --json 2> /dev/null >> "$OUT/accuracy_go.jsonl"
   KERNELS="vh sp"
   [ "$DS" = MUTAG ] && KERNELS="vh sp rw"
   for K in $KERNELS; do
-    flock "$LOCK" "$TMP/gssl" graphkernel --data "$DATA" --kernel $K --folds "$FOLDS" \
-      --repeats 10 --json 2> /dev/null >> "$OUT/accuracy_go.jsonl"
+    flock "$LOCK" "$TMP/gssl" graphkernel --data "$DATA" --kernel $K --fold-file "$FOLDS" \
+      --seeds 10 --json 2> /dev/null >> "$OUT/accuracy_go.jsonl"
   done
 done
 
@@ -105,7 +105,7 @@ K = np.exp(-d2 / (2 * 0.5**2))
 t = time.perf_counter(); m = SVC(kernel="precomputed", C=C).fit(K, y); s = time.perf_counter() - t
 print(json.dumps({"task": "svm-fit", "peer": "sklearn-SVC", "C": C, "seconds": s, "support_vectors": int(len(m.support_)), "iterations": int(m.n_iter_[0])}))
 PYEOF
-    flock "$LOCK" "$TMP/gssl" svm --csv "$TMP/moons.csv" --train 1000 --C $C --json 2> /dev/null >> "$OUT/svm_go.jsonl"
+    flock "$LOCK" "$TMP/gssl" svm --csv "$TMP/moons.csv" --train 1000 --c $C --json 2> /dev/null >> "$OUT/svm_go.jsonl"
   done
 done
 

@@ -22,7 +22,7 @@ DATA=$SHARED/data/srmnist
 run() { # label, subset, flags...
   local label=$1 subset=$2
   shift 2
-  $LOCK $GSSL imgp --data "$DATA" --subset "$DATA/$subset" --json "$@" |
+  $LOCK $GSSL imgp --images "$DATA" --subset "$DATA/$subset" --json "$@" |
     /usr/bin/python3 -c 'import json,sys; d=json.load(sys.stdin); d["run"]=sys.argv[1]; print(json.dumps(d))' "$label" >> "$OUT/runs.jsonl"
 }
 for pct in 10 1; do

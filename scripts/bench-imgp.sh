@@ -29,16 +29,16 @@ $PY scripts/imgp_subsets.py "$OUT/subsets"
 : > "$OUT/side10.jsonl"
 for r in $(seq "$REPS"); do
   $LOCK $PY scripts/imgp_sklearn_gp.py "$DATA" "$DATA/train_subset10_seed0.txt" >> "$OUT/side10.jsonl"
-  $LOCK $GSSL imgp --data "$DATA" --subset "$DATA/train_subset10_seed0.txt" --json >> "$OUT/side10.jsonl"
+  $LOCK $GSSL imgp --images "$DATA" --subset "$DATA/train_subset10_seed0.txt" --json >> "$OUT/side10.jsonl"
 done
-$GSSL imgp --data "$DATA" --subset "$DATA/train_subset10_seed0.txt" --plot "$OUT/imgp10.png" > "$OUT/imgp10.txt"
+$GSSL imgp --images "$DATA" --subset "$DATA/train_subset10_seed0.txt" --plot "$OUT/imgp10.png" > "$OUT/imgp10.txt"
 
 # 2. Few-label sweep (quality numbers; 50 Adam steps at learning rate 0.1 per fit).
 $PY scripts/imgp_sklearn_gp.py "$DATA" $(for f in 0.5 1 2 5 10; do for s in 0 1 2 3 4; do echo "$OUT/subsets/train_subset${f}_seed$s.txt"; done; done) > "$OUT/sklearn-sweep.jsonl"
-$GSSL imgp sweep --data "$DATA" --subsets "$OUT/subsets" --iterations 50 --learning-rate 0.1 --plot "$OUT/sweep.png" --json > "$OUT/sweep.json"
+$GSSL imgp sweep --images "$DATA" --subsets "$OUT/subsets" --max-iter 50 --learning-rate 0.1 --plot "$OUT/sweep.png" --json > "$OUT/sweep.json"
 
 # 3. Synthetic curve (2000 nodes, K 10, L 50; test = 500 fresh points of the curve).
-$GSSL imgp sweep --synthetic 2000 --k 10 --eigenpairs 50 --iterations 50 --learning-rate 0.1 --plot "$OUT/curve.png" --json > "$OUT/curve.json"
+$GSSL imgp sweep --synthetic 2000 --neighbors 10 --eigenpairs 50 --max-iter 50 --learning-rate 0.1 --plot "$OUT/curve.png" --json > "$OUT/curve.json"
 
 # 4. Scaling: fit time against N (10 % labelled, NN-descent graph, 20 Adam steps, the
 #    Euclidean GP not fitted so that its O(n³) does not hide the graph model's cost), and
@@ -48,8 +48,8 @@ for n in 2500 5000 10000 20000; do
   $PY scripts/imgp_subsets.py "$OUT/rot/N$n/subsets" "$n"
   for r in $(seq "$REPS"); do
     $LOCK $PY scripts/imgp_sklearn_gp.py "$OUT/rot/N$n" "$OUT/rot/N$n/subsets/train_subset10_seed0.txt" >> "$OUT/scaling.jsonl"
-    $LOCK $GSSL imgp --data "$OUT/rot/N$n" --subset "$OUT/rot/N$n/subsets/train_subset10_seed0.txt" \
-      --approximate --iterations 20 --euclidean-fixed --json >> "$OUT/scaling.jsonl"
+    $LOCK $GSSL imgp --images "$OUT/rot/N$n" --subset "$OUT/rot/N$n/subsets/train_subset10_seed0.txt" \
+      --approximate --max-iter 20 --euclidean-fixed --json >> "$OUT/scaling.jsonl"
   done
 done
 /usr/bin/python3 scripts/imgp_tables.py "$OUT"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Side-by-side KNN benchmark: scikit-learn brute force (shared/bench/peers/knn.py,
-# 2 jobs) against `gssl knn` exact and `gssl knn --approx` (NN-descent), k = 10, on
+# 2 jobs) against `gssl knn` exact and `gssl knn --approximate` (NN-descent), k = 10, on
 # MNIST N = 10000 and 20000 and Fashion-MNIST N = 70000. Runs are interleaved
 # (peer, Go exact, Go approx) ROUNDS times, all under one flock /tmp/gssl-bench.lock
 # so that at most one benchmark runs at a time; the summary gives medians and ratios.
@@ -36,8 +36,8 @@ round() {
   for mode in exact approx; do
     echo "== $ds N=$n round $r: gssl $mode ($(date +%T), load $(cut -d' ' -f1 /proc/loadavg))" >&2
     local flag=""
-    [ "$mode" = approx ] && flag="--approx"
-    GOMAXPROCS=2 "$OUT/gssl" knn --json --images "$dir" --n "$n" --k 10 $flag --groundtruth "$gt" \
+    [ "$mode" = approx ] && flag="--approximate"
+    GOMAXPROCS=2 "$OUT/gssl" knn --json --images "$dir" --n "$n" --neighbors 10 $flag --groundtruth "$gt" \
       | sed "s/^{/{\"round\": $r, \"peer\": \"gssl-go\", \"mode\": \"$mode\", /" >> "$RESULTS"
   done
 }

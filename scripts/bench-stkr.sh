@@ -19,6 +19,19 @@ mkdir -p "$OUT"
 go build -o "$OUT/gssl" ./cmd/gssl
 GSSL=(env GOMAXPROCS=2 "$OUT/gssl")
 
+# splits DS: sets SPLIT to the table's protocol for data set DS: the saved
+# per-seed splits of shared/bench/splits/DS (stkr.py's random20_seed<s>.txt)
+# where they exist, else seeded random splits with 20 labels per class (and
+# 20 per class for val). gssl stkr finds no split files by itself: they
+# come from --splits only, and --seeds defaults to 1.
+splits() {
+  if [ -f "$SHARED/bench/splits/$1/random20_seed0.txt" ]; then
+    SPLIT=(--splits "$SHARED/bench/splits/$1")
+  else
+    SPLIT=(--split random:20)
+  fi
+}
+
 # 0. One fit at stkr.py's selected hyperparameters on Cora's Planetoid split:
 #    stkr.py's own solver functions against the Go benchmark, interleaved,
 #    wall and CPU seconds per fit (medians).
@@ -37,8 +50,9 @@ for rep in $(seq 1 "$REPS"); do
   for ds in cora pubmed; do
     "${LOCK[@]}" "${PY[@]}" "$SHARED/bench/peers/stkr.py" "$SHARED/data/$ds" \
       >"$OUT/peer-$ds-$rep.jsonl" 2>"$OUT/peer-$ds-$rep.log"
+    splits "$ds"
     for tr in inverse-laplacian poly:8; do
-      "${LOCK[@]}" "${GSSL[@]}" stkr --json --data "$SHARED/data/$ds" --transform "$tr" \
+      "${LOCK[@]}" "${GSSL[@]}" stkr --json --data "$SHARED/data/$ds" "${SPLIT[@]}" --transform "$tr" \
         --setting transductive --p-test 0 --seeds 10 \
         >"$OUT/go-sidebyside-$ds-${tr%%:*}-$rep.json" 2>"$OUT/go-sidebyside-$ds-${tr%%:*}-$rep.log"
     done
@@ -51,9 +65,10 @@ done
 #    go test ./stkr -run '^$' -bench LPPaperProtocol -benchtime 1x -v
 for ds in cora pubmed amazon_photo coauthor_cs coauthor_physics; do
   trs="inverse-laplacian poly:8 krr topd:128"
+  splits "$ds"
   for tr in $trs; do
     for setting in transductive inductive inductive-strict; do
-      "${LOCK[@]}" "${GSSL[@]}" stkr --json --data "$SHARED/data/$ds" --transform "$tr" \
+      "${LOCK[@]}" "${GSSL[@]}" stkr --json --data "$SHARED/data/$ds" "${SPLIT[@]}" --transform "$tr" \
         --setting "$setting" --p-test 0.01 --seeds 10 \
         >"$OUT/table-$ds-${tr%%:*}-$setting.json" 2>"$OUT/table-$ds-${tr%%:*}-$setting.log"
     done
@@ -65,7 +80,7 @@ done
 for spec in digits8x8:0 mnist:10000; do
   for tr in inverse-laplacian poly:8 krr topd:128; do
     for setting in transductive inductive inductive-strict; do
-      "${LOCK[@]}" "${GSSL[@]}" stkr --json --images "$SHARED/data/${spec%%:*}" --n "${spec##*:}" --k 10 \
+      "${LOCK[@]}" "${GSSL[@]}" stkr --json --images "$SHARED/data/${spec%%:*}" --n "${spec##*:}" --neighbors 10 --split random:20 \
         --transform "$tr" --setting "$setting" --p-test 0.01 --seeds 10 \
         >"$OUT/images-${spec%%:*}-${tr%%:*}-$setting.json" 2>"$OUT/images-${spec%%:*}-${tr%%:*}-$setting.log"
     done
@@ -79,20 +94,20 @@ done
 #     (no timing), so no interleaving is needed.
 for pt in 0.01 0; do
   for it in 0 auto 0,1,2,4,8,16,32,64,128,256,512,1024,2048,4096,8192; do
-    "${LOCK[@]}" "${GSSL[@]}" stkr --json --data "$SHARED/data/cora" --transform inverse-laplacian \
-      --p-test "$pt" --seeds 10 --iterations "$it" \
+    "${LOCK[@]}" "${GSSL[@]}" stkr --json --data "$SHARED/data/cora" --splits "$SHARED/bench/splits/cora" --transform inverse-laplacian \
+      --p-test "$pt" --seeds 10 --max-iter "$it" \
       >"$OUT/early-cora-lap-richardson-$pt-${it%%,*}$([ "${it#*,}" != "$it" ] && echo long).json" 2>/dev/null
   done
-  "${LOCK[@]}" "${GSSL[@]}" stkr --json --data "$SHARED/data/cora" --transform inverse-laplacian \
-    --p-test "$pt" --seeds 10 --solver minres --iterations auto >"$OUT/early-cora-lap-minres-$pt.json" 2>/dev/null
+  "${LOCK[@]}" "${GSSL[@]}" stkr --json --data "$SHARED/data/cora" --splits "$SHARED/bench/splits/cora" --transform inverse-laplacian \
+    --p-test "$pt" --seeds 10 --solver minres --max-iter auto >"$OUT/early-cora-lap-minres-$pt.json" 2>/dev/null
   for it in 0 auto; do
-    "${LOCK[@]}" "${GSSL[@]}" stkr --json --data "$SHARED/data/cora" --transform poly:8 \
-      --p-test "$pt" --seeds 10 --iterations "$it" >"$OUT/early-cora-poly-$pt-$it.json" 2>/dev/null
+    "${LOCK[@]}" "${GSSL[@]}" stkr --json --data "$SHARED/data/cora" --splits "$SHARED/bench/splits/cora" --transform poly:8 \
+      --p-test "$pt" --seeds 10 --max-iter "$it" >"$OUT/early-cora-poly-$pt-$it.json" 2>/dev/null
   done
 done
 for t in 1 4 16 64 256 1024 4096; do
-  "${LOCK[@]}" "${GSSL[@]}" stkr --json --data "$SHARED/data/cora" --transform inverse-laplacian \
-    --p-test 0 --seeds 10 --iterations "$t" >"$OUT/early-cora-lap-curve-$t.json" 2>/dev/null
+  "${LOCK[@]}" "${GSSL[@]}" stkr --json --data "$SHARED/data/cora" --splits "$SHARED/bench/splits/cora" --transform inverse-laplacian \
+    --p-test 0 --seeds 10 --max-iter "$t" >"$OUT/early-cora-lap-curve-$t.json" 2>/dev/null
 done
 "${LOCK[@]}" env GOMAXPROCS=2 go test ./stkr -run '^$' -bench LPStepsPaperProtocol -benchtime 1x -v -count=1 \
   >"$OUT/early-cora-lp-steps.txt" 2>&1
@@ -116,17 +131,17 @@ LCC="$OUT/cora_lcc"
 go run ./scripts/lcc-dataset -data "$SHARED/data/cora" -splits "$SHARED/bench/splits/cora" -out "$LCC"
 for tr in inverse-laplacian poly:8 topd:128 krr; do
   for setting in transductive inductive inductive-strict inductive-test-only; do
-    "${NICE[@]}" "${GSSL[@]}" stkr --json --data "$SHARED/data/cora" --lcc --transform "$tr" --setting "$setting" \
+    "${NICE[@]}" "${GSSL[@]}" stkr --json --data "$SHARED/data/cora" --splits "$SHARED/bench/splits/cora" --lcc --transform "$tr" --setting "$setting" \
       --p-test 0.01 --seeds 10 >"$OUT/lcc-${tr%%:*}-$setting-p0.01.json" 2>/dev/null
   done
 done
 for tr in inverse-laplacian poly:8; do
   for setting in transductive inductive inductive-strict inductive-test-only; do
-    "${NICE[@]}" "${GSSL[@]}" stkr --json --data "$SHARED/data/cora" --lcc --transform "$tr" --setting "$setting" \
+    "${NICE[@]}" "${GSSL[@]}" stkr --json --data "$SHARED/data/cora" --splits "$SHARED/bench/splits/cora" --lcc --transform "$tr" --setting "$setting" \
       --p-test 0 --seeds 10 >"$OUT/lcc-${tr%%:*}-$setting-p0.json" 2>/dev/null
   done
   for setting in inductive inductive-strict inductive-test-only; do
-    "${NICE[@]}" "${GSSL[@]}" stkr --json --data "$SHARED/data/cora" --lcc --transform "$tr" --setting "$setting" \
+    "${NICE[@]}" "${GSSL[@]}" stkr --json --data "$SHARED/data/cora" --splits "$SHARED/bench/splits/cora" --lcc --transform "$tr" --setting "$setting" \
       --p-test 0.01 --test-chunks --seeds 10 >"$OUT/chunks-${tr%%:*}-$setting.json" 2>/dev/null
   done
   "${NICE[@]}" "${GSSL[@]}" stkr --json --data "$LCC" --splits "$LCC/splits" --transform "$tr" --p-test 0 --seeds 10 \

@@ -23,6 +23,7 @@ type clusterOptions struct {
 	LCC      bool   // restrict to the largest connected component
 	Out      string // cluster of every node, "" for none
 	JSON     bool
+	Plots    plotFlags // --plot, --report
 }
 
 func init() { register(newClusterCommand) }
@@ -60,6 +61,7 @@ get no cluster). --out FILE writes one row per node: its id and its cluster.`,
 	f.StringVar(&opts.Isolated, "isolated", "component", "nodes of degree 0: component (own component, zero row: eigenvalue 0, as scipy and networkx), error, or zero (D^-1/2 := 0)")
 	f.BoolVar(&opts.LCC, "lcc", false, "work on the largest connected component (the other nodes get no cluster)")
 	f.StringVar(&opts.Out, "out", "", "write one row per node (id, cluster): CSV, or JSON Lines for .jsonl/.ndjson")
+	opts.Plots.addFlags(f, "the Laplacian eigenmap of the largest component coloured by cluster and, with labels, by class,")
 	return cmd
 }
 
@@ -87,6 +89,9 @@ type clusterResult struct {
 func runCluster(ctx context.Context, opts clusterOptions, stdout, stderr io.Writer) error {
 	iso, err := opts.check()
 	if err != nil {
+		return fmt.Errorf("cluster: %w", err)
+	}
+	if err := opts.Plots.check(); err != nil {
 		return fmt.Errorf("cluster: %w", err)
 	}
 	loadStart := timeNow()
@@ -147,6 +152,9 @@ func runCluster(ctx context.Context, opts clusterOptions, stdout, stderr io.Writ
 		}
 		res.Out = opts.Out
 	}
+	if err := opts.Plots.write(stderr, "cluster", res, func() (picture, error) { return clusterPicture(ctx, ds, sc.Labels(), res, opts.Seed) }); err != nil {
+		return err
+	}
 	return report(stdout, opts.JSON, res, func(w io.Writer) { printCluster(w, res) })
 }
 
@@ -155,8 +163,8 @@ func (opts clusterOptions) check() (laplacian.IsolatedPolicy, error) {
 	if opts.Clusters < 0 {
 		return 0, fmt.Errorf("--clusters %d is invalid: it must be ≥ 1 (0: the number of classes)", opts.Clusters)
 	}
-	if opts.Restarts < 1 {
-		return 0, fmt.Errorf("--restarts %d is invalid: it must be ≥ 1", opts.Restarts)
+	if err := checkBounded("restarts", opts.Restarts, 1, maxIterations, " (k-means++ restarts)"); err != nil {
+		return 0, err
 	}
 	if err := checkTol(opts.Tol); err != nil {
 		return 0, err

@@ -76,6 +76,9 @@ func runConvert(ctx context.Context, opts convertOptions, stdout, stderr io.Writ
 			return err
 		}
 	default:
+		if err := checkNodesFlag(opts.Nodes); err != nil {
+			return err
+		}
 		files := loaders.NodeFiles{Nodes: opts.Nodes}
 		if st.IsDir() {
 			files.Dir = opts.In

@@ -26,6 +26,7 @@ type eigsOptions struct {
 	Isolated  string // error or zero
 	Out       string // eigenvectors file, "" for none
 	JSON      bool
+	Plots     plotFlags // --plot, --report
 }
 
 func init() { register(newEigsCommand) }
@@ -43,8 +44,9 @@ The graph comes from --data DIR or --edges FILE (an edge table or a Matrix Marke
 file); without either, the Cora embedded in gssl. --out FILE writes one row per
 node: its id and its coordinates v1..vK in the eigenvectors. Each
 connected component is solved on its own, so a graph with c components reports the
-eigenvalue 0 exactly c times (78 on Cora) when K allows. Nodes of degree 0 are an error
-unless --isolated zero (D^{-1/2} := 0: eigenvalue 1 of L_sym and L_rw).`,
+eigenvalue 0 exactly c times (78 on Cora) when K allows. A node of degree 0 is
+its own component with a zero row (eigenvalue 0, as scipy and networkx) unless
+--isolated error or --isolated zero (D^{-1/2} := 0: eigenvalue 1 of L_sym and L_rw).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			opts.JSON = g.JSON
@@ -64,6 +66,7 @@ unless --isolated zero (D^{-1/2} := 0: eigenvalue 1 of L_sym and L_rw).`,
 	f.Uint64Var(&opts.Seed, "seed", 0, "seed of the random start block")
 	f.StringVar(&opts.Isolated, "isolated", "component", "nodes of degree 0: component (own component, zero row: eigenvalue 0, as scipy and networkx), error, or zero (D^-1/2 := 0)")
 	f.StringVar(&opts.Out, "out", "", "write one row per node (id, v1..vK): CSV, or JSON Lines for .jsonl/.ndjson")
+	opts.Plots.addFlags(f, "the spectrum (eigenvalue against index, multiplicities marked) and the residuals on a log axis")
 	return cmd
 }
 
@@ -92,6 +95,9 @@ type eigsResult struct {
 
 func runEigs(ctx context.Context, opts eigsOptions, stdout, stderr io.Writer) error {
 	if err := opts.check(); err != nil {
+		return fmt.Errorf("eigs: %w", err)
+	}
+	if err := opts.Plots.check(); err != nil {
 		return fmt.Errorf("eigs: %w", err)
 	}
 	kind, err := eigsKind(opts.Laplacian)
@@ -147,6 +153,9 @@ func runEigs(ctx context.Context, opts eigsOptions, stdout, stderr io.Writer) er
 			return fmt.Errorf("eigs: %w", err)
 		}
 		res.Out = opts.Out
+	}
+	if err := opts.Plots.write(stderr, "eigs", res, func() (picture, error) { return eigsPicture(res) }); err != nil {
+		return err
 	}
 	return report(stdout, opts.JSON, res, func(w io.Writer) {
 		fmt.Fprintf(w, "%s: %d nodes, %d edges, %d components\n", res.Data, res.Nodes, res.Edges, res.Components)

@@ -108,7 +108,7 @@ func TestEigsErrors(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "iso.txt")
 	require.NoError(t, os.WriteFile(p, []byte("0 1\n1 2\n"), 0o644))
 	err = runEigs(ctx, eigsOptions{In: nodeInput{Edges: p, Nodes: 5}, K: 2, Laplacian: "sym", Isolated: "error"}, &out, &out)
-	assert.ErrorContains(t, err, "node 3 has degree 0 (and 1 more), so D^-1/2 is undefined: pass --isolated zero")
+	assert.ErrorContains(t, err, "node 3 has degree 0 (and 1 more), so D^-1/2 is undefined: drop --isolated error")
 	assert.NotContains(t, err.Error(), "IsolatedZero", "the message names the flag, not the library option")
 	out.Reset()
 	var errw bytes.Buffer

@@ -3,20 +3,11 @@ package main
 import (
 	"context"
 	"fmt"
-	"image/color"
 	"io"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
-	"gonum.org/v1/gonum/mat"
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/gssl/gssl/laplacian"
-	"github.com/gssl/gssl/loaders"
 	"github.com/gssl/gssl/spectral"
 )
 
@@ -24,6 +15,7 @@ type embedOptions struct {
 	In       nodeInput // the graph and optional labels (nothing: the embedded Cora)
 	Dim      int
 	Plot     string // PNG/SVG/PDF file of the first two coordinates, coloured by class
+	Report   string // folder of an HTML report of the run
 	Out      string // coordinates of every node
 	Tol      float64
 	Seed     uint64
@@ -59,6 +51,7 @@ nodes get empty coordinates).`,
 	opts.In.addFlags(f)
 	f.IntVar(&opts.Dim, "dim", 2, "embedding dimension ≥ 1")
 	f.StringVar(&opts.Plot, "plot", "", "image of the first two coordinates coloured by class (.png, .svg or .pdf)")
+	f.StringVar(&opts.Report, "report", "", "write a self-contained HTML report of the run (command line, versions, seeds, timings, tables and the --plot figure) to DIR/index.html")
 	f.StringVar(&opts.Out, "out", "", "write one row per node (id, label, x1..): CSV, or JSON Lines for .jsonl/.ndjson")
 	f.Float64Var(&opts.Tol, "tol", 0, "eigenpair residual tolerance (0: 1e-10)")
 	f.Uint64Var(&opts.Seed, "seed", 0, "seed of the eigensolver's start block")
@@ -116,11 +109,6 @@ func runEmbed(ctx context.Context, opts embedOptions, stdout, stderr io.Writer) 
 	}
 	res.Seconds = seconds(start)
 	res.Eigenvalues = e.Eigenvalues()
-	if opts.Plot != "" {
-		if err := plotEmbedding(opts.Plot, res.Data, e.Coordinates(), ds); err != nil {
-			return fmt.Errorf("embed: %w", err)
-		}
-	}
 	if opts.Out != "" {
 		label := column{name: "label", value: func(node, _ int) any {
 			if l := labelOf(all, node); l >= 0 {
@@ -131,6 +119,10 @@ func runEmbed(ctx context.Context, opts embedOptions, stdout, stderr io.Writer) 
 		if err := writeVectors(opts.Out, all, e.Coordinates(), "x", orig, label); err != nil {
 			return fmt.Errorf("embed: %w", err)
 		}
+	}
+	plots := plotFlags{Plot: opts.Plot, Report: opts.Report, start: loadStart}
+	if err := plots.write(stderr, "embed", res, func() (picture, error) { return embedPicture(ds, e.Coordinates(), res.Data) }); err != nil {
+		return err
 	}
 	return report(stdout, opts.JSON, res, func(w io.Writer) {
 		fmt.Fprintf(w, "%s: %d nodes, %d components, %d classes; %d nodes used (largest component: %v)\n", res.Data, res.Nodes, res.Components, res.Classes, res.Used, res.LCC)
@@ -157,82 +149,11 @@ func (opts embedOptions) check() (laplacian.IsolatedPolicy, error) {
 	if err := checkTol(opts.Tol); err != nil {
 		return 0, err
 	}
-	if opts.Plot != "" {
-		if _, err := plotFormat(opts.Plot); err != nil {
-			return 0, err
-		}
+	if err := (&plotFlags{Plot: opts.Plot, Report: opts.Report}).check(); err != nil {
+		return 0, err
 	}
 	if err := checkOutPath("out", opts.Out); err != nil {
 		return 0, err
 	}
 	return isolatedPolicy(opts.Isolated)
-}
-
-// plotEmbedding draws the first two coordinates (or the first against the
-// node index) with one colour per class; nodes without a label are grey.
-func plotEmbedding(path, title string, x *mat.Dense, ds *loaders.NodeDataset) error {
-	labels := ds.Labels
-	n, d := x.Dims()
-	p := plot.New()
-	p.Title.Text = "Laplacian eigenmap: " + filepath.Base(title)
-	p.X.Label.Text, p.Y.Label.Text = "f₁", "f₂"
-	if d == 1 {
-		p.X.Label.Text, p.Y.Label.Text = "node", "f₁"
-	}
-	groups := map[int]plotter.XYs{}
-	var order []int
-	for i := 0; i < n; i++ {
-		c := -1
-		if i < len(labels) {
-			c = labels[i]
-		}
-		pt := plotter.XY{X: float64(i), Y: x.At(i, 0)}
-		if d >= 2 {
-			pt = plotter.XY{X: x.At(i, 0), Y: x.At(i, 1)}
-		}
-		if _, ok := groups[c]; !ok {
-			order = append(order, c)
-		}
-		groups[c] = append(groups[c], pt)
-	}
-	sortInts(order)
-	for _, c := range order {
-		s, err := plotter.NewScatter(groups[c])
-		if err != nil {
-			return fmt.Errorf("--plot: %w", err)
-		}
-		s.GlyphStyle.Radius = vg.Points(1.5)
-		s.GlyphStyle.Shape = draw.CircleGlyph{}
-		name := "unlabelled"
-		s.GlyphStyle.Color = color.Gray{Y: 160}
-		if c >= 0 {
-			s.GlyphStyle.Color = plotutil.Color(c)
-			name = className(ds, c)
-		}
-		p.Add(s)
-		if len(order) > 1 || c >= 0 {
-			p.Legend.Add(name, s)
-		}
-	}
-	p.Legend.Top = true
-	format, err := plotFormat(path)
-	if err != nil {
-		return err
-	}
-	wt, err := p.WriterTo(7*vg.Inch, 6*vg.Inch, format)
-	if err != nil {
-		return fmt.Errorf("--plot %s: %w", path, err)
-	}
-	if err := writeAtomic(path, func(w io.Writer) error { _, err := wt.WriteTo(w); return err }); err != nil {
-		return fmt.Errorf("--plot %s: %w", path, err)
-	}
-	return nil
-}
-
-func sortInts(a []int) {
-	for i := 1; i < len(a); i++ {
-		for j := i; j > 0 && a[j] < a[j-1]; j-- {
-			a[j], a[j-1] = a[j-1], a[j]
-		}
-	}
 }

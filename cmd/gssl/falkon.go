@@ -350,7 +350,7 @@ func runFalkon(ctx context.Context, opts falkonOptions, stdout, stderr io.Writer
 	if err != nil {
 		return err
 	}
-	if err := checkOutFile("out", opts.Out); err != nil {
+	if err := checkOutPath("out", opts.Out); err != nil {
 		return err
 	}
 	if err := checkOutPath("save", opts.Save); err != nil {
@@ -460,8 +460,8 @@ func falkonModel(opts falkonOptions, stderr io.Writer) (krr.Regressor, *krr.Falk
 	if opts.Solver != "falkon" && opts.Solver != "nystrom" {
 		return nil, nil, fmt.Errorf("--solver %q is invalid: it must be falkon or nystrom", opts.Solver)
 	}
-	if opts.Iter < 1 {
-		return nil, nil, fmt.Errorf("--max-iter %d is invalid: it must be ≥ 1", opts.Iter)
+	if err := checkBounded("max-iter", opts.Iter, 1, maxIterations, " (conjugate-gradient iterations; 10 to 20 are usual)"); err != nil {
+		return nil, nil, err
 	}
 	if opts.M < 0 {
 		return nil, nil, fmt.Errorf("--m %d is invalid: it must be ≥ 1, or 0 for min(n, %d)", opts.M, krr.DefaultM)
@@ -587,7 +587,7 @@ func writeFalkonRows(path string, data *falkonData, p *mat.Dense) error {
 	if data.classNames != nil {
 		pred = krr.Argmax(p)
 	}
-	return writeResults(path, resultColumns{Names: names, Rows: len(data.ids), Row: func(r int, rec []any) {
+	return writeTable(path, names, len(data.ids), func(r int, rec []any) {
 		rec[0], rec[1] = data.ids[r], data.sets[r]
 		if data.classNames == nil {
 			rec[2] = p.At(r, 0)
@@ -604,7 +604,7 @@ func writeFalkonRows(path string, data *falkonData, p *mat.Dense) error {
 		default:
 			rec[len(rec)-1] = nil
 		}
-	}})
+	})
 }
 
 func errorRate(pred, truth []int) float64 {

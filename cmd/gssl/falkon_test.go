@@ -133,6 +133,7 @@ func TestFalkonBadInput(t *testing.T) {
 		{func(o *falkonOptions) { o.Precision = "half" }, `--precision "half" is invalid`},
 		{func(o *falkonOptions) { o.Solver = "sgd" }, `--solver "sgd" is invalid`},
 		{func(o *falkonOptions) { o.Iter = 0 }, "--max-iter 0 is invalid"},
+		{func(o *falkonOptions) { o.Iter = 1_000_000_000 }, "--max-iter 1000000000 is invalid"},
 		{func(o *falkonOptions) { o.Train = -5 }, "--train -5 / --test 0 is invalid: each must be ≥ 0"},
 		{func(o *falkonOptions) { o.Test = -1 }, "--test -1 is invalid"},
 		{func(o *falkonOptions) { o.Images = "" }, "no data: give --features FILE with --labels FILE"},

@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -34,7 +36,66 @@ type generateOptions struct {
 	Gzip        bool   // compress the edge list
 	PerClass    int    // split: training nodes per class
 	Val, Test   int    // split: validation and test nodes (capped to what is left)
+	MaxMemory   string // refuse a graph whose per-node tables (and, for gsg, edges) pass this
 	JSON        bool
+}
+
+// Memory of gssl generate, per node and per edge: the SBM's label, degree,
+// member and alias tables and the labels written (about 64 bytes a node),
+// R-MAT's vertex permutation (4), and for --format gsg the graph built in
+// memory (edge buffer and CSR both ways: about 40 bytes an edge).
+const (
+	sbmBytesPerNode  = 64
+	rmatBytesPerNode = 4
+	gsgBytesPerEdge  = 40
+)
+
+// checkGenerateMemory refuses, before anything is allocated, a graph whose
+// tables pass --max-memory.
+func checkGenerateMemory(opts generateOptions) error {
+	limit, err := parseBytes("max-memory", opts.MaxMemory)
+	if err != nil {
+		return fmt.Errorf("generate: %w", err)
+	}
+	var nodes, edges, extra float64
+	perNode := float64(sbmBytesPerNode)
+	switch opts.Model {
+	case "sbm":
+		nodes = float64(opts.Nodes)
+		for _, s := range opts.Sizes {
+			nodes = max(nodes, float64(s)) // a lower bound when --sizes is given
+		}
+		edges = nodes * max(opts.Degree, 0) / 2
+		extra = float64(max(opts.Features, 0)) * 8 // the feature columns' permutation and topics
+	case "rmat":
+		if opts.Scale < 1 || opts.Scale > generate.MaxScale {
+			return nil // NewRMAT names the valid range
+		}
+		nodes = math.Ldexp(1, opts.Scale)
+		edges = nodes * float64(max(opts.EdgeFactor, 0))
+		perNode = rmatBytesPerNode
+	default:
+		return nil
+	}
+	need := nodes*perNode + extra
+	alt := "give fewer --nodes"
+	if opts.Model == "rmat" {
+		alt = "give a smaller --scale"
+	}
+	if extra > nodes*perNode {
+		alt = "give fewer --features"
+	}
+	if opts.Format == "gsg" {
+		need += edges * gsgBytesPerEdge
+		alt = "use --format txt or csv, which stream the edges, or " + strings.TrimPrefix(alt, "give ")
+	}
+	if need > float64(math.MaxInt64/2) {
+		need = float64(math.MaxInt64 / 2)
+	}
+	if err := checkMemory(int64(need), limit, "the generator's tables", alt); err != nil {
+		return fmt.Errorf("generate: %w", err)
+	}
+	return nil
 }
 
 func init() { register(newGenerateCommand) }
@@ -97,6 +158,7 @@ nodes per class, then --val and --test nodes, capped to the nodes left) and, wit
 	f.IntVar(&opts.PerClass, "per-class", 20, "sbm split: training nodes per class")
 	f.IntVar(&opts.Val, "val", 500, "sbm split: validation nodes")
 	f.IntVar(&opts.Test, "test", 1000, "sbm split: test nodes")
+	f.StringVar(&opts.MaxMemory, "max-memory", defaultMaxMemory(), "refuse a graph whose node tables (and, for --format gsg, edges) pass this size")
 	_ = cmd.MarkFlagRequired("out")
 	return cmd
 }
@@ -122,6 +184,9 @@ func runGenerate(ctx context.Context, opts generateOptions, stdout, stderr io.Wr
 	if opts.Out == "" {
 		return fmt.Errorf("generate: --out is required")
 	}
+	if err := checkGenerateMemory(opts); err != nil {
+		return err
+	}
 	rep := generateReport{Model: opts.Model, Seed: opts.Seed, Files: map[string]string{}}
 	var gen generate.Generator
 	var sbm *generate.SBMGraph
@@ -134,6 +199,11 @@ func runGenerate(ctx context.Context, opts generateOptions, stdout, stderr io.Wr
 		}
 		if opts.Degree == 0 {
 			return fmt.Errorf("generate: --degree 0 is invalid: it must be > 0")
+		}
+		// A mean degree of n or more asks for more edges than node pairs:
+		// an edge stream without end, not a graph.
+		if n := float64(opts.Nodes); opts.Degree >= n && n > 0 {
+			return fmt.Errorf("generate: --degree %v is invalid: it must be below --nodes %d", opts.Degree, opts.Nodes)
 		}
 		if opts.Exponent == 0 {
 			return fmt.Errorf("generate: --exponent 0 is invalid: it must be > 2, or inf")
@@ -151,8 +221,8 @@ func runGenerate(ctx context.Context, opts generateOptions, stdout, stderr io.Wr
 		if len(opts.ABCD) != 4 {
 			return fmt.Errorf("generate: --abcd takes 4 probabilities a,b,c,d, got %d", len(opts.ABCD))
 		}
-		if opts.EdgeFactor < 1 {
-			return fmt.Errorf("generate: --edge-factor %d is invalid: it must be ≥ 1", opts.EdgeFactor)
+		if opts.EdgeFactor < 1 || (opts.Scale >= 1 && opts.Scale < 31 && opts.EdgeFactor > 1<<opts.Scale) {
+			return fmt.Errorf("generate: --edge-factor %d is invalid: it must be in [1, 2^scale] (more edges per node than nodes is a stream without end, not a graph)", opts.EdgeFactor)
 		}
 		r, err := generate.NewRMAT(generate.RMAT{Scale: opts.Scale, EdgeFactor: opts.EdgeFactor,
 			A: opts.ABCD[0], B: opts.ABCD[1], C: opts.ABCD[2], D: opts.ABCD[3], NoSelfLoops: opts.NoSelfLoops, Seed: opts.Seed})

@@ -27,6 +27,7 @@ type gpOptions struct {
 	Save       string // model file (--save)
 	MaxMemory  string
 	JSON       bool
+	Plots      plotFlags // --plot, --report
 }
 
 func init() { register(newGPCommand) }
@@ -68,6 +69,7 @@ Lines for .jsonl/.ndjson).`,
 	f.IntVar(&opts.MaxIter, "max-iter", 200, "L-BFGS iterations of the hyperparameter fit")
 	f.StringVar(&opts.Out, "out", "", "write the predictions, one row per predicted point (CSV, or JSON Lines for .jsonl/.ndjson)")
 	f.StringVar(&opts.Save, "save", "", "save the fitted model (with the targets' standardisation) for gssl predict --features and gssl serve")
+	opts.Plots.addFlags(f, "the test predictions against their targets with ±2σ bands")
 	f.StringVar(&opts.MaxMemory, "max-memory", defaultMaxMemory(), "refuse a fit whose dense matrices pass this size")
 	return cmd
 }
@@ -96,10 +98,13 @@ type gpResult struct {
 
 func runGP(ctx context.Context, opts gpOptions, stdout, stderr io.Writer) error {
 	start := timeNow()
-	if err := checkOutFile("out", opts.Out); err != nil {
+	if err := checkOutPath("out", opts.Out); err != nil {
 		return fmt.Errorf("gp: %w", err)
 	}
 	if err := checkOutPath("save", opts.Save); err != nil {
+		return fmt.Errorf("gp: %w", err)
+	}
+	if err := opts.Plots.check(); err != nil {
 		return fmt.Errorf("gp: %w", err)
 	}
 	m := &gp.Regressor{Fixed: opts.Fixed, MaxIterations: opts.MaxIter}
@@ -156,6 +161,9 @@ func runGP(ctx context.Context, opts gpOptions, stdout, stderr io.Writer) error 
 		res.Saved = opts.Save
 	}
 	res.Seconds = seconds(start)
+	if err := opts.Plots.write(stderr, "gp", res, func() (picture, error) { return gpPicture(pred, data, h.Noise, res) }); err != nil {
+		return err
+	}
 	return report(stdout, opts.JSON, res, func(w io.Writer) {
 		fmt.Fprintf(w, "GP (%s) on %s: %d points in R^%d, %d labelled, %d predicted\n", res.Covariance, res.Data, n, d, res.Labelled, res.Predicted)
 		fmt.Fprintf(w, "  amplitude %.4g, length scale %.4g, noise %.4g; log marginal likelihood %s (%d evaluations)\n", h.Amplitude, h.LengthScale, h.Noise, fmtAny(res.LML), res.Evaluations)
@@ -238,10 +246,8 @@ func (p *gpPrediction) scores(data *regressionData, noise float64) (rmse, nll an
 func (p *gpPrediction) write(path string, data *regressionData, noise float64) error {
 	n, _ := data.x.Dims()
 	s2 := data.scale * data.scale
-	return writeResults(path, resultColumns{
-		Names: []string{"id", "set", "prediction", "variance", "observation_variance", "target"},
-		Rows:  len(p.rows),
-		Row: func(k int, rec []any) {
+	return writeTable(path, []string{"id", "set", "prediction", "variance", "observation_variance", "target"}, len(p.rows),
+		func(k int, rec []any) {
 			r := p.rows[k]
 			if r < n {
 				rec[0], rec[1], rec[5] = data.ids[r], "features", nil
@@ -252,6 +258,5 @@ func (p *gpPrediction) write(path string, data *regressionData, noise float64) e
 				}
 			}
 			rec[2], rec[3], rec[4] = data.mean+data.scale*p.mean[k], s2*p.latent[k], s2*(p.latent[k]+noise)
-		},
-	})
+		})
 }

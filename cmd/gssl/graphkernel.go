@@ -36,6 +36,7 @@ type graphKernelOptions struct {
 	GramOut    string    // file to write the Gram matrix to (text, one row per line)
 	Out        string    // per-graph out-of-fold predictions
 	JSON       bool
+	Plots      plotFlags // --plot, --report
 }
 
 func init() { register(newGraphKernelCommand) }
@@ -98,6 +99,7 @@ chosen in that fold, refitted on the other folds (CSV, or JSON Lines for
 	f.IntVar(&opts.GramRuns, "gram-runs", 1, "timed Gram computations; with more than 1, one untimed warm-up first and the median reported")
 	f.StringVar(&opts.GramOut, "gram-out", "", "write the Gram matrix (after normalisation, if any) to this file, one row per line")
 	f.StringVar(&opts.Out, "out", "", "write one row per graph: class, outer fold and out-of-fold prediction (CSV, or JSON Lines for .jsonl/.ndjson)")
+	opts.Plots.addFlags(f, "the Gram matrix with the graphs ordered by class and, with --select-h, how often each WL height was chosen,")
 	renamedFlag(cmd, "lambda", "decay")
 	renamedFlag(cmd, "cv", "folds")
 	renamedFlag(cmd, "inner", "inner-folds")
@@ -163,8 +165,8 @@ func (o graphKernelOptions) validate() error {
 	if o.Inner < 2 {
 		return fmt.Errorf("graphkernel: --inner-folds %d is invalid: it must be ≥ 2", o.Inner)
 	}
-	if o.Repeats < 0 {
-		return fmt.Errorf("graphkernel: --seeds %d is invalid: it must be ≥ 0", o.Repeats)
+	if err := checkSeedCount(o.Repeats, 0); err != nil {
+		return fmt.Errorf("graphkernel: %w", err)
 	}
 	if o.GramRuns < 1 {
 		return fmt.Errorf("graphkernel: --gram-runs %d is invalid: it must be ≥ 1", o.GramRuns)
@@ -196,9 +198,12 @@ func runGraphKernel(ctx context.Context, opts graphKernelOptions, stdout, stderr
 		return err
 	}
 	for _, o := range []struct{ flag, path string }{{"out", opts.Out}, {"gram-out", opts.GramOut}} {
-		if err := checkOutFile(o.flag, o.path); err != nil {
+		if err := checkOutPath(o.flag, o.path); err != nil {
 			return fmt.Errorf("graphkernel: %w", err)
 		}
+	}
+	if err := opts.Plots.check(); err != nil {
+		return fmt.Errorf("graphkernel: %w", err)
 	}
 	start := time.Now()
 	ds, err := loaders.LoadTU(opts.Data)
@@ -234,8 +239,14 @@ func runGraphKernel(ctx context.Context, opts graphKernelOptions, stdout, stderr
 	if err != nil {
 		return err
 	}
+	drawn := func() error {
+		return opts.Plots.write(stderr, "graphkernel", res, func() (picture, error) { return graphKernelPicture(gram, labels, res) })
+	}
 	if opts.Repeats == 0 {
 		res.AccuracyMean, res.AccuracyStd = nil, nil
+		if err := drawn(); err != nil {
+			return err
+		}
 		return report(stdout, opts.JSON, res, func(w io.Writer) { printGraphKernel(w, res) })
 	}
 	grams, heights, err := candidateGrams(ctx, opts, graphs, gram)
@@ -262,6 +273,9 @@ func runGraphKernel(ctx context.Context, opts graphKernelOptions, stdout, stderr
 			return err
 		}
 		res.Out = opts.Out
+	}
+	if err := drawn(); err != nil {
+		return err
 	}
 	return report(stdout, opts.JSON, res, func(w io.Writer) { printGraphKernel(w, res) })
 }
@@ -357,9 +371,9 @@ func writeGraphRows(path string, ds *loaders.TUDataset, labels []int, er *graphk
 		}
 		return strconv.Itoa(ds.LabelValues[c])
 	}
-	return writeResults(path, resultColumns{Names: []string{"graph", "label", "fold", "prediction"}, Rows: len(labels), Row: func(i int, rec []any) {
+	return writeTable(path, []string{"graph", "label", "fold", "prediction"}, len(labels), func(i int, rec []any) {
 		rec[0], rec[1], rec[2], rec[3] = i+1, name(labels[i]), er.Fold[i], name(er.Prediction[i])
-	}})
+	})
 }
 
 // featureCount returns the dictionary size of an explicit-feature kernel.
@@ -399,7 +413,7 @@ func median(xs []float64) float64 {
 // writeMatrix writes a matrix as text, one row per line, every value with
 // the digits that read back to the same float64.
 func writeMatrix(path string, m mat.Matrix) error {
-	return atomicWrite(path, func(f io.Writer) error {
+	return writeAtomic(path, func(f io.Writer) error {
 		return writeMatrixTo(f, m)
 	})
 }

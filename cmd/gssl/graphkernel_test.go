@@ -130,6 +130,7 @@ func TestGraphKernelBadInput(t *testing.T) {
 		{func(o *graphKernelOptions) { o.CV = 1 }, "--folds 1 is invalid"},
 		{func(o *graphKernelOptions) { o.Inner = 0 }, "--inner-folds 0 is invalid"},
 		{func(o *graphKernelOptions) { o.Repeats = -1 }, "--seeds -1 is invalid"},
+		{func(o *graphKernelOptions) { o.Repeats = 1_000_000_000 }, "--seeds 1000000000 is invalid"},
 		{func(o *graphKernelOptions) { o.GramRuns = 0 }, "--gram-runs 0 is invalid"},
 		{func(o *graphKernelOptions) { o.Data = filepath.Join(dir, "missing") }, "missing"},
 		{func(o *graphKernelOptions) { o.Folds = bad }, "folds.txt:2: 3 fold ids, want 8"},

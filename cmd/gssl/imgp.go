@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/eval"
+	"github.com/gssl/gssl/figures"
 	"github.com/gssl/gssl/gp"
 	"github.com/gssl/gssl/imgp"
 	"github.com/gssl/gssl/knngraph"
@@ -39,6 +40,7 @@ type imgpOptions struct {
 	LikSteps     int    // Lanczos steps per probe
 	LikExact     int    // at most this many labels: the exact determinant lemma
 	Plot         string
+	Report       string // folder of an HTML report of the run
 	Out          string
 	MaxMemory    string
 	JSON         bool
@@ -89,6 +91,7 @@ the name ends in .jsonl or .ndjson.`,
 	f.Uint64Var(&opts.Seed, "seed", 0, "seed of the labelled subset and the probes")
 	f.BoolVar(&opts.EuclFixed, "euclidean-fixed", false, "do not fit the Euclidean GP's hyperparameters (keeps 1, 1, 1e-2; for timing the graph model)")
 	f.StringVar(&opts.Plot, "plot", "", "write a figure of predicted against true targets with ±2σ bands (.png, .svg, .pdf)")
+	f.StringVar(&opts.Report, "report", "", "write a self-contained HTML report of the run (command line, versions, seeds, timings, the result and the --plot figure) to DIR/index.html")
 	f.StringVar(&opts.Out, "out", "", "write the predictions, one row per predicted point (CSV, or JSON Lines for .jsonl/.ndjson)")
 	f.IntVar(&opts.LikProbes, "likelihood-probes", 30, "SLQ probes of the reported log marginal likelihood (used above --likelihood-exact-labels labels; -1 skips it)")
 	f.IntVar(&opts.LikSteps, "likelihood-steps", 50, "Lanczos steps per SLQ probe of the log marginal likelihood")
@@ -339,8 +342,8 @@ func imgpModel(cmd string, opts imgpOptions) (*imgp.Regressor, error) {
 	switch {
 	case opts.Nu < 1:
 		return nil, fmt.Errorf("%s: --nu %d is invalid: the sparse precision needs a positive integer ν", cmd, opts.Nu)
-	case opts.MaxIter < 0:
-		return nil, fmt.Errorf("%s: --max-iter %d is invalid: it must be ≥ 0 (0 keeps the initial hyperparameters)", cmd, opts.MaxIter)
+	case opts.MaxIter < 0 || opts.MaxIter > maxIterations:
+		return nil, fmt.Errorf("%s: --max-iter %d is invalid: it must be ≥ 0 (0 keeps the initial hyperparameters) and at most %d Adam steps", cmd, opts.MaxIter, maxIterations)
 	case opts.K < 1:
 		return nil, fmt.Errorf("%s: --neighbors %d is invalid: it must be ≥ 1", cmd, opts.K)
 	case opts.Eigenpairs < 1:
@@ -378,10 +381,13 @@ func checkGPMemory(cmd, maxMemory string, n int) error {
 
 func runIMGP(ctx context.Context, opts imgpOptions, stdout, stderr io.Writer) error {
 	start := timeNow()
-	if err := checkPlotFile(opts.Plot); err != nil {
+	if _, err := plotFormat(opts.Plot); err != nil {
 		return fmt.Errorf("imgp: %w", err)
 	}
-	if err := checkOutFile("out", opts.Out); err != nil {
+	if err := (&plotFlags{Report: opts.Report}).check(); err != nil {
+		return fmt.Errorf("imgp: %w", err)
+	}
+	if err := checkOutPath("out", opts.Out); err != nil {
 		return fmt.Errorf("imgp: %w", err)
 	}
 	r, err := imgpModel("imgp", opts)
@@ -463,6 +469,16 @@ func runIMGP(ctx context.Context, opts imgpOptions, stdout, stderr io.Writer) er
 		logf(stderr, "imgp: wrote %s", opts.Out)
 	}
 	res.Seconds = seconds(start)
+	rp := plotFlags{Report: opts.Report, start: start}
+	if err := rp.write(stderr, "imgp", res, func() (picture, error) {
+		if sc == nil {
+			return picture{notes: []string{"no figure: it needs the true targets of the points off the graph (--test-targets)"}}, nil
+		}
+		pl, err := imgpPanel(data, p, sc.RefinedPrediction, r.EuclideanModel().Hyperparameters().Noise, data.scale)
+		return picture{panels: []*figures.Plot{pl}, caption: "IMGP and the Euclidean GP: " + res.Data}, err
+	}); err != nil {
+		return err
+	}
 	return report(stdout, opts.JSON, res, func(w io.Writer) { printIMGP(w, res) })
 }
 
@@ -572,14 +588,11 @@ func writeRegressionRows(path string, data *regressionData, lab []int, r *imgp.R
 			rows = append(rows, row{data.testIDs[i], "test-features", un(p.Mean[i]), s2 * p.Variance[i], s2 * p.Observation[i], p.Gamma[i], t})
 		}
 	}
-	return writeResults(path, resultColumns{
-		Names: []string{"id", "set", "prediction", "variance", "observation_variance", "gamma", "target"},
-		Rows:  len(rows),
-		Row: func(k int, rec []any) {
+	return writeTable(path, []string{"id", "set", "prediction", "variance", "observation_variance", "gamma", "target"}, len(rows),
+		func(k int, rec []any) {
 			w := rows[k]
 			rec[0], rec[1], rec[2], rec[3], rec[4], rec[5], rec[6] = w.id, w.set, w.mean, w.latent, w.obs, w.gamma, w.target
-		},
-	})
+		})
 }
 
 func printIMGP(w io.Writer, r imgpResult) {

@@ -3,18 +3,15 @@ package main
 import (
 	"context"
 	"fmt"
-	"image/color"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"strconv"
 
 	"github.com/spf13/cobra"
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
+	"github.com/gssl/gssl/figures"
 	"github.com/gssl/gssl/imgp"
 )
 
@@ -109,13 +106,13 @@ func subsetFile(dir string, frac float64, seed int) string {
 
 func runIMGPSweep(ctx context.Context, opts sweepOptions, stdout, stderr io.Writer) error {
 	start := timeNow()
-	if opts.Seeds < 1 {
-		return fmt.Errorf("imgp sweep: --seeds %d is invalid: it must be ≥ 1", opts.Seeds)
+	if err := checkSeedCount(opts.Seeds, 1); err != nil {
+		return fmt.Errorf("imgp sweep: %w", err)
 	}
 	if len(opts.Fractions) == 0 {
 		return fmt.Errorf("imgp sweep: no --fractions")
 	}
-	if err := checkPlotFile(opts.Plot); err != nil {
+	if _, err := plotFormat(opts.Plot); err != nil {
 		return fmt.Errorf("imgp sweep: %w", err)
 	}
 	model, err := imgpModel("imgp sweep", opts.imgpOptions)
@@ -206,52 +203,25 @@ func fmtPrec(v any, prec int) string {
 	return "n/a"
 }
 
+// plotSweep draws test RMSE against the labelled fraction, mean ± std over
+// seeds, for IMGP, its refit and the Euclidean GP, on log axes.
 func plotSweep(path string, r *imgp.SweepResult) error {
-	pl := plot.New()
-	pl.Title.Text = "RMSE against labelled fraction"
-	pl.X.Label.Text = "labelled fraction"
-	pl.Y.Label.Text = "test RMSE (standardised), mean ± std over seeds"
-	pl.X.Scale = plot.LogScale{}
-	pl.Y.Scale = plot.LogScale{}
-	pl.X.Tick.Marker = plot.LogTicks{}
-	pl.Y.Tick.Marker = plot.LogTicks{}
-	add := func(name string, c color.RGBA, mean, std func(s imgp.SweepSummary) float64) error {
-		xy := make(plotter.XYs, len(r.Summary))
-		errs := make(plotter.YErrors, len(r.Summary))
-		for i, s := range r.Summary {
-			xy[i].X, xy[i].Y = s.Fraction, mean(s)
-			lo := math.Min(std(s), 0.9*mean(s))
-			errs[i].Low, errs[i].High = lo, std(s)
+	series := func(name string, mean, std func(s imgp.SweepSummary) float64) figures.Series {
+		out := figures.Series{Name: name}
+		for _, s := range r.Summary {
+			out.X, out.Y, out.Err = append(out.X, s.Fraction), append(out.Y, mean(s)), append(out.Err, std(s))
 		}
-		l, pts, err := plotter.NewLinePoints(xy)
-		if err != nil {
-			return err
-		}
-		l.Color, pts.Color = c, c
-		bars, err := plotter.NewYErrorBars(struct {
-			plotter.XYer
-			plotter.YErrorer
-		}{xy, errs})
-		if err != nil {
-			return err
-		}
-		bars.Color = c
-		pl.Add(l, pts, bars)
-		pl.Legend.Add(name, l, pts)
-		return nil
+		return out
 	}
-	if err := add("IMGP", color.RGBA{R: 30, G: 90, B: 200, A: 255}, func(s imgp.SweepSummary) float64 { return s.RMSEMean }, func(s imgp.SweepSummary) float64 { return s.RMSEStd }); err != nil {
-		return err
+	pl, err := figures.Curves("RMSE against labelled fraction", "labelled fraction", "test RMSE (standardised), mean ± std over seeds", true, true,
+		series("IMGP", func(s imgp.SweepSummary) float64 { return s.RMSEMean }, func(s imgp.SweepSummary) float64 { return s.RMSEStd }),
+		series("IMGP, rank-L refit", func(s imgp.SweepSummary) float64 { return s.RefinedRMSEMean }, func(s imgp.SweepSummary) float64 { return s.RefinedRMSEStd }),
+		series("Euclidean GP (Matérn 5/2)", func(s imgp.SweepSummary) float64 { return s.EuclideanRMSEMean }, func(s imgp.SweepSummary) float64 { return s.EuclideanRMSEStd }))
+	if err != nil {
+		return fmt.Errorf("imgp sweep: drawing the plot: %w", err)
 	}
-	if err := add("IMGP, rank-L refit", color.RGBA{R: 40, G: 160, B: 60, A: 255}, func(s imgp.SweepSummary) float64 { return s.RefinedRMSEMean }, func(s imgp.SweepSummary) float64 { return s.RefinedRMSEStd }); err != nil {
-		return err
-	}
-	if err := add("Euclidean GP (Matérn 5/2)", color.RGBA{R: 200, G: 80, B: 30, A: 255}, func(s imgp.SweepSummary) float64 { return s.EuclideanRMSEMean }, func(s imgp.SweepSummary) float64 { return s.EuclideanRMSEStd }); err != nil {
-		return err
-	}
-	pl.Legend.Top = true
-	pl.Add(plotter.NewGrid())
-	if err := savePlot(pl, 6*vg.Inch, 4.5*vg.Inch, path); err != nil {
+	fig := &figures.Figure{Panels: []*figures.Plot{pl}, PanelWidth: 6 * vg.Inch, PanelHeight: 4.5 * vg.Inch}
+	if err := fig.Save(path); err != nil {
 		return fmt.Errorf("imgp sweep: writing the plot: %w", err)
 	}
 	return nil

@@ -124,17 +124,18 @@ func TestIMGPBadInput(t *testing.T) {
 		edit func(*imgpOptions)
 		want string
 	}{
-		"no labels":   {func(o *imgpOptions) { o.Labelled = 0.001 }, "labels no point"},
-		"fraction":    {func(o *imgpOptions) { o.Labelled = 1.5 }, "--labelled 1.5 is invalid"},
-		"nu":          {func(o *imgpOptions) { o.Nu = 0 }, "--nu 0 is invalid"},
-		"K ≥ N":       {func(o *imgpOptions) { o.K = 40 }, "K = 40 is invalid for 40 points"},
-		"max-iter":    {func(o *imgpOptions) { o.MaxIter = -1 }, "--max-iter -1 is invalid: it must be ≥ 0"},
-		"synthetic":   {func(o *imgpOptions) { o.Images, o.Synthetic = "", -5 }, "--synthetic -5 is invalid: it must be in [2, "},
-		"no data":     {func(o *imgpOptions) { o.Images = "" }, "no data: give --features FILE --targets FILE"},
-		"two sources": {func(o *imgpOptions) { o.Synthetic = 100 }, "give one of"},
-		"plot format": {func(o *imgpOptions) { o.Plot = filepath.Join(dir, "x.bogus") }, `unknown image format ".bogus"`},
-		"distance":    {func(o *imgpOptions) { o.Distance = "far" }, `--distance "far" is invalid`},
-		"missing dir": {func(o *imgpOptions) { o.Images = filepath.Join(dir, "nope") }, "nope"},
+		"no labels":     {func(o *imgpOptions) { o.Labelled = 0.001 }, "labels no point"},
+		"fraction":      {func(o *imgpOptions) { o.Labelled = 1.5 }, "--labelled 1.5 is invalid"},
+		"nu":            {func(o *imgpOptions) { o.Nu = 0 }, "--nu 0 is invalid"},
+		"K ≥ N":         {func(o *imgpOptions) { o.K = 40 }, "K = 40 is invalid for 40 points"},
+		"max-iter":      {func(o *imgpOptions) { o.MaxIter = -1 }, "--max-iter -1 is invalid: it must be ≥ 0"},
+		"max-iter 10^9": {func(o *imgpOptions) { o.MaxIter = 1_000_000_000 }, "--max-iter 1000000000 is invalid"},
+		"synthetic":     {func(o *imgpOptions) { o.Images, o.Synthetic = "", -5 }, "--synthetic -5 is invalid: it must be in [2, "},
+		"no data":       {func(o *imgpOptions) { o.Images = "" }, "no data: give --features FILE --targets FILE"},
+		"two sources":   {func(o *imgpOptions) { o.Synthetic = 100 }, "give one of"},
+		"plot format":   {func(o *imgpOptions) { o.Plot = filepath.Join(dir, "x.bogus") }, `unknown image format ".bogus"`},
+		"distance":      {func(o *imgpOptions) { o.Distance = "far" }, `--distance "far" is invalid`},
+		"missing dir":   {func(o *imgpOptions) { o.Images = filepath.Join(dir, "nope") }, "nope"},
 	}
 	for name, c := range cases {
 		opts := smallIMGP()

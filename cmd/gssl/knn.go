@@ -30,12 +30,13 @@ type knnOptions struct {
 	Precision   string  // exact search: float32 or float64
 	Seed        uint64  // NN-descent and the recall sample
 	Rule        string  // or | mutual
-	Alpha       float64 // bandwidth of the written weights; 0 means the default
+	Bandwidth   float64 // bandwidth α of the written weights; 0 means the default
 	Weights     string  // written weights: affinity | normalized | distance2
 	Out         string  // Matrix Market output file
 	RecallN     int     // exact neighbours of this many sampled points measure the recall; 0 = none
 	GroundTruth string  // a shared/bench/groundtruth file to measure the recall against instead
 	JSON        bool
+	Plots       plotFlags // --plot, --report
 }
 
 func init() { register(newKNNCommand) }
@@ -80,13 +81,15 @@ resetting it through /proc/self/clear_refs).`,
 	f.StringVar(&opts.Precision, "precision", "float32", "dot products of the exact search: float32 or float64")
 	f.Uint64Var(&opts.Seed, "seed", 0, "seed of NN-descent and of the recall sample")
 	f.StringVar(&opts.Rule, "rule", "or", "symmetrisation: or | mutual")
-	f.Float64Var(&opts.Alpha, "alpha", 0, "bandwidth α of the written weights (0: default)")
+	f.Float64Var(&opts.Bandwidth, "bandwidth", 0, "bandwidth α of the written weights exp(−d²/(4α²)) (0: σ/√2, σ the median distance to the K-th neighbour)")
 	f.StringVar(&opts.Weights, "weights", "affinity", "written weights: affinity | normalized | distance2")
 	f.StringVar(&opts.Out, "out", "", "write the graph as a Matrix Market file")
+	opts.Plots.addFlags(f, "the distribution of the distance to the K-th neighbour and the distance quantiles against neighbour rank")
 	f.IntVar(&opts.RecallN, "recall-sample", 1000, "measure recall on this many sampled points (0: skip)")
 	f.StringVar(&opts.GroundTruth, "groundtruth", "", "measure recall against a knn.py ground-truth file instead")
 	renamedFlag(cmd, "k", "neighbors")
 	renamedFlag(cmd, "approx", "approximate")
+	renamedFlag(cmd, "alpha", "bandwidth")
 	return cmd
 }
 
@@ -149,11 +152,14 @@ func runKNN(ctx context.Context, opts knnOptions, stdout, stderr io.Writer) erro
 	if opts.RecallN < 0 {
 		return fmt.Errorf("knn: --recall-sample %d is invalid: it must be ≥ 0", opts.RecallN)
 	}
-	if opts.Alpha < 0 || math.IsNaN(opts.Alpha) || math.IsInf(opts.Alpha, 0) {
-		return fmt.Errorf("knn: --alpha %v is invalid: it must be finite and ≥ 0 (0 means the default)", opts.Alpha)
+	if opts.Bandwidth < 0 || math.IsNaN(opts.Bandwidth) || math.IsInf(opts.Bandwidth, 0) {
+		return fmt.Errorf("knn: --bandwidth %v is invalid: it must be finite and ≥ 0 (0 means the default)", opts.Bandwidth)
 	}
 
-	if err := checkOutFile("out", opts.Out); err != nil {
+	if err := checkOutPath("out", opts.Out); err != nil {
+		return fmt.Errorf("knn: %w", err)
+	}
+	if err := opts.Plots.check(); err != nil {
 		return fmt.Errorf("knn: %w", err)
 	}
 	start := timeNow()
@@ -203,7 +209,7 @@ func runKNN(ctx context.Context, opts knnOptions, stdout, stderr io.Writer) erro
 	res.GraphSeconds = seconds(start)
 	res.Edges = g.Dist2.Edges() - g.Dist2.SelfLoops()
 	res.MedianKth = g.MedianKth()
-	res.Alpha = opts.Alpha
+	res.Alpha = opts.Bandwidth
 	if res.Alpha == 0 {
 		res.Alpha = g.DefaultAlpha()
 	}
@@ -212,6 +218,9 @@ func runKNN(ctx context.Context, opts knnOptions, stdout, stderr io.Writer) erro
 			return err
 		}
 		res.Out, res.Weights = opts.Out, opts.Weights
+	}
+	if err := opts.Plots.write(stderr, "knn", res, func() (picture, error) { return knnPicture(nb, res) }); err != nil {
+		return err
 	}
 	return report(stdout, opts.JSON, res, func(w io.Writer) { printKNN(w, res, opts) })
 }
@@ -271,16 +280,6 @@ func knnSearch(ctx context.Context, opts knnOptions, x *mat.Dense, prec knngraph
 		return nil, fmt.Errorf("knn: %w", err)
 	}
 	return nb, nil
-}
-
-// imageFile resolves --images to the images file and the bytes per image
-// (loaders.ReadImageSet: from the whole decoded size and labels.txt).
-func imageFile(path string, pixels int) (string, int, error) {
-	set, err := loaders.ReadImageSet(path, pixels)
-	if err != nil {
-		return "", 0, fmt.Errorf("--images: %w", err)
-	}
-	return set.Path, set.Images.Pixels, nil
 }
 
 func datasetName(path string) string {
@@ -400,7 +399,7 @@ func writeKNNGraph(path string, g *knngraph.Graph, alpha float64, weights string
 			out = w.A
 		}
 	}
-	if err := atomicWrite(path, func(w io.Writer) error { return loaders.WriteMatrixMarket(w, out) }); err != nil {
+	if err := writeAtomic(path, func(w io.Writer) error { return loaders.WriteMatrixMarket(w, out) }); err != nil {
 		return fmt.Errorf("knn: --out %s: %w", path, err)
 	}
 	return nil

@@ -82,7 +82,7 @@ func TestKNNErrors(t *testing.T) {
 		{func(o *knnOptions) { o.N = 10; o.K = 10 }, "--neighbors 10 is invalid: it must be in [1, 10)"},
 		{func(o *knnOptions) { o.K = 0 }, "--neighbors 0 is invalid"},
 		{func(o *knnOptions) { o.Images = "no/such/dir" }, "no/such/dir"},
-		{func(o *knnOptions) { o.Alpha = -1 }, "--alpha -1"},
+		{func(o *knnOptions) { o.Bandwidth = -1 }, "--bandwidth -1"},
 		{func(o *knnOptions) { o.GroundTruth = "no/such/gt.txt" }, "--groundtruth"},
 	}
 	for _, c := range cases {
@@ -93,4 +93,16 @@ func TestKNNErrors(t *testing.T) {
 		assert.ErrorContains(t, err, c.want)
 		assert.Empty(t, stdout.String())
 	}
+}
+
+// TestKNNBandwidthRenamed: --alpha (a bandwidth, not the α of labelprop) is
+// now --bandwidth; the old name still works, with a notice.
+func TestKNNBandwidthRenamed(t *testing.T) {
+	cmd := newKNNCommand(&globals{})
+	var errw bytes.Buffer
+	cmd.SetErr(&errw)
+	require.NoError(t, cmd.Flags().Parse([]string{"--alpha", "2.5"}))
+	assert.Equal(t, "2.5", cmd.Flags().Lookup("bandwidth").Value.String())
+	assert.Contains(t, errw.String(), "--alpha is deprecated; use --bandwidth")
+	assert.True(t, cmd.Flags().Lookup("alpha").Hidden)
 }

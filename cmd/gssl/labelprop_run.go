@@ -17,6 +17,7 @@ type labelpropSetup struct {
 	grid   []float64 // values of a to choose from ({0} for harmonic)
 	auto   bool      // --alpha auto
 	solver labelprop.Solver
+	stop   labelprop.StopRule
 }
 
 func newLabelpropSetup(opts labelpropOptions) (labelpropSetup, error) {
@@ -25,8 +26,8 @@ func newLabelpropSetup(opts labelpropOptions) (labelpropSetup, error) {
 	if err := checkSplitFlag(opts.Split); err != nil {
 		return lp, fmt.Errorf("labelprop: %w", err)
 	}
-	if opts.Seeds < 1 {
-		return lp, fmt.Errorf("labelprop: --seeds %d is invalid: it must be ≥ 1", opts.Seeds)
+	if err := checkSeedCount(opts.Seeds, 1); err != nil {
+		return lp, fmt.Errorf("labelprop: %w", err)
 	}
 	if sp, _ := parseSplitSpec(opts.Split, false); opts.Seeds > 1 && sp.kind != "random" {
 		return lp, fmt.Errorf("labelprop: --seeds %d needs --split random:K; the other protocols are deterministic", opts.Seeds)
@@ -50,9 +51,18 @@ func newLabelpropSetup(opts labelpropOptions) (labelpropSetup, error) {
 		if lp.solver, err = labelprop.ParseSolver(opts.Solver); err != nil {
 			return lp, fmt.Errorf("labelprop: --solver: %w", err)
 		}
+		if lp.stop, err = labelprop.ParseStopRule(opts.Stop); opts.Stop != "" && err != nil {
+			return lp, fmt.Errorf("labelprop: --stop: %w", err)
+		}
+		if (lp.stop == labelprop.StopLabels || opts.Float32) && lp.solver != labelprop.Chebyshev {
+			return lp, fmt.Errorf("labelprop: --stop labels and --float32 need --solver chebyshev (--solver is %s)", opts.Solver)
+		}
 	case "harmonic":
 		if opts.Alpha != "auto" && opts.Alpha != "" {
 			return lp, fmt.Errorf("labelprop: --alpha %s applies to --method spreading only; the harmonic function has no a", opts.Alpha)
+		}
+		if (opts.Stop != "" && opts.Stop != labelprop.StopResidual.String()) || opts.Float32 {
+			return lp, fmt.Errorf("labelprop: --stop %s and --float32 apply to --method spreading only", opts.Stop)
 		}
 		// The flag's default and "cg" (what the harmonic function runs) pass.
 		if opts.Solver != "chebyshev" && opts.Solver != "cg" && opts.Solver != "" {
@@ -80,7 +90,8 @@ func (lp labelpropSetup) model(opts labelpropOptions, classes int, a float64) la
 	if opts.Method == "harmonic" {
 		return &labelprop.Harmonic{Tol: opts.Tol, Classes: classes, ClassMassNormalization: opts.CMN, IsolatedSeeds: iso}
 	}
-	return &labelprop.Spreading{Alpha: a, Solver: lp.solver, Tol: opts.Tol, Classes: classes, ClassMassNormalization: opts.CMN, IsolatedSeeds: iso}
+	return &labelprop.Spreading{Alpha: a, Solver: lp.solver, Tol: opts.Tol, Classes: classes, ClassMassNormalization: opts.CMN, IsolatedSeeds: iso,
+		Stop: lp.stop, Float32: opts.Float32}
 }
 
 // fallbackAlpha is a when --alpha auto cannot cross-validate (no class has
@@ -242,8 +253,21 @@ func labelpropOnSplit(ctx context.Context, ds *loaders.NodeDataset, sp eval.Spli
 	if err := checkSeeds(ds, sp.Train, opts.KeepIsolatedSeeds); err != nil {
 		return labelpropRun{}, err
 	}
+	// The grid is in increasing order (labelprop.AlphaGrid): with the
+	// Chebyshev solver each a's solve starts from the previous a's scores
+	// (labelprop.Spreading.WarmStart), which takes fewer iterations for the
+	// same labels. Block CG starts from zero, so that its iteration counts
+	// stay those of the peer's scipy CG.
+	var prev *labelprop.Spreading
 	c, err := labelprop.ChooseOnSplit(ctx, ds.Graph, ds.Labels, ds.Classes, sp, lp.grid, func(a float64) labelprop.Classifier {
-		return lp.model(opts, ds.Classes, a)
+		m := lp.model(opts, ds.Classes, a)
+		if sm, ok := m.(*labelprop.Spreading); ok && lp.solver == labelprop.Chebyshev {
+			if prev != nil {
+				prev.WarmStart = nil // fitted: only the newest model keeps its predecessor alive
+			}
+			sm.WarmStart, prev = prev, sm
+		}
+		return m
 	})
 	if err != nil {
 		return labelpropRun{}, fmt.Errorf("labelprop: %w", err)

@@ -178,6 +178,7 @@ func TestLabelpropBadInput(t *testing.T) {
 		{"alpha near 1", func(o *labelpropOptions) { o.Alpha = "0.9999999999999999" }, "it must be at most"},
 		{"out folder", func(o *labelpropOptions) { o.Out = "no/such/dir/p.csv" }, "--out no/such/dir/p.csv: the folder no/such/dir does not exist"},
 		{"seeds 0", func(o *labelpropOptions) { o.Seeds = 0 }, "--seeds 0 is invalid"},
+		{"seeds 10^9", func(o *labelpropOptions) { o.Seeds = 1_000_000_000; o.Split = "random:1" }, "--seeds 1000000000 is invalid"},
 		{"tol", func(o *labelpropOptions) { o.Tol = 3 }, "--tol 3 is invalid"},
 		{"data", func(o *labelpropOptions) { o.In.Data = "no/such/dir" }, "no/such/dir"},
 		{"labels without graph", func(o *labelpropOptions) { o.In.Labels = "l.csv" }, "--labels, --features and --targets need a graph"},

@@ -1,12 +1,8 @@
 package main
 
 import (
-	"bufio"
-	"encoding/csv"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -201,141 +197,6 @@ func floatValues(flag, path string, vals []string) ([]float64, error) {
 		out[i] = v
 	}
 	return out, nil
-}
-
-// resultColumns is the table an --out file holds: one row per predicted
-// point, the columns in order.
-type resultColumns struct {
-	Names []string
-	Rows  int
-	// Row fills rec with row r's values: string, int, float64 (NaN and ±Inf
-	// are written as empty / null) or nil.
-	Row func(r int, rec []any)
-}
-
-// outIsJSONLines reports whether an --out name asks for JSON Lines.
-func outIsJSONLines(path string) bool {
-	ext := strings.ToLower(filepath.Ext(path))
-	return ext == ".jsonl" || ext == ".ndjson"
-}
-
-// checkOutFile refuses, before any work, an output path whose folder does
-// not exist or that is a folder.
-func checkOutFile(flag, path string) error {
-	if path == "" {
-		return nil
-	}
-	if st, err := os.Stat(filepath.Dir(path)); err != nil || !st.IsDir() {
-		return fmt.Errorf("--%s %s: the folder %s does not exist", flag, path, filepath.Dir(path))
-	}
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		return fmt.Errorf("--%s %s is a folder; give a file name", flag, path)
-	}
-	return nil
-}
-
-// checkPlotFile refuses a --plot name whose extension names no format the
-// plotter writes, before any work (so no empty file is left behind).
-func checkPlotFile(path string) error {
-	if path == "" {
-		return nil
-	}
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".png", ".svg", ".pdf", ".eps", ".jpg", ".jpeg", ".tif", ".tiff":
-		return checkOutFile("plot", path)
-	}
-	return fmt.Errorf("--plot %s: unknown image format %q; use a name ending in .png, .svg, .pdf, .eps, .jpg or .tiff", path, filepath.Ext(path))
-}
-
-// writeResults writes t to path (CSV, or JSON Lines by extension),
-// atomically.
-func writeResults(path string, t resultColumns) error {
-	err := atomicWrite(path, func(f io.Writer) error {
-		w := bufio.NewWriterSize(f, 1<<16)
-		rec := make([]any, len(t.Names))
-		if outIsJSONLines(path) {
-			keys := make([][]byte, len(t.Names))
-			for j, c := range t.Names {
-				keys[j], _ = json.Marshal(c)
-			}
-			var buf []byte
-			for r := 0; r < t.Rows; r++ {
-				clear(rec)
-				t.Row(r, rec)
-				buf = append(buf[:0], '{')
-				for j, v := range rec {
-					if j > 0 {
-						buf = append(buf, ',')
-					}
-					buf = append(buf, keys[j]...)
-					buf = append(buf, ':')
-					buf = appendJSONValue(buf, v)
-				}
-				buf = append(buf, '}', '\n')
-				if _, err := w.Write(buf); err != nil {
-					return err
-				}
-			}
-			return w.Flush()
-		}
-		cw := csv.NewWriter(w)
-		if err := cw.Write(t.Names); err != nil {
-			return err
-		}
-		fields := make([]string, len(t.Names))
-		for r := 0; r < t.Rows; r++ {
-			clear(rec)
-			t.Row(r, rec)
-			for j, v := range rec {
-				fields[j] = csvValue(v)
-			}
-			if err := cw.Write(fields); err != nil {
-				return err
-			}
-		}
-		cw.Flush()
-		if err := cw.Error(); err != nil {
-			return err
-		}
-		return w.Flush()
-	})
-	if err != nil {
-		return fmt.Errorf("--out %s: %w", path, err)
-	}
-	return nil
-}
-
-func csvValue(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return ""
-	case string:
-		return x
-	case int:
-		return strconv.Itoa(x)
-	case float64:
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return ""
-		}
-		return strconv.FormatFloat(x, 'g', -1, 64)
-	}
-	return fmt.Sprint(v)
-}
-
-func appendJSONValue(buf []byte, v any) []byte {
-	switch x := v.(type) {
-	case nil:
-		return append(buf, "null"...)
-	case int:
-		return strconv.AppendInt(buf, int64(x), 10)
-	case float64:
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return append(buf, "null"...)
-		}
-		return strconv.AppendFloat(buf, x, 'g', -1, 64)
-	}
-	b, _ := json.Marshal(v)
-	return append(buf, b...)
 }
 
 // renamedFlag registers old as a hidden alias of the flag named new (which

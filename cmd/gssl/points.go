@@ -20,20 +20,16 @@ func imageGraphDataset(ctx context.Context, dir string, n, k int, stderr io.Writ
 	if n < 0 {
 		return nil, fmt.Errorf("--n %d is invalid: it must be ≥ 0 (0: every image)", n)
 	}
-	file, pixels, err := imageFile(dir, 0)
+	// One read: the pixels per image are the whole decoded size divided by
+	// the number of labels (never a gzip trailer), checked against
+	// origin.txt when the folder has one.
+	set, err := loaders.ReadImageSet(dir, 0)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("--images: %w", err)
 	}
-	labels, err := loaders.ReadInts(filepath.Join(filepath.Dir(file), "labels.txt"))
-	if err != nil {
-		return nil, err
-	}
-	im, err := loaders.ReadImages(file, pixels)
-	if err != nil {
-		return nil, err
-	}
-	if len(labels) != im.Count {
-		return nil, fmt.Errorf("%s: %d labels for %d images", filepath.Join(filepath.Dir(file), "labels.txt"), len(labels), im.Count)
+	im, labels, file := set.Images, set.Labels, set.Path
+	if labels == nil {
+		return nil, fmt.Errorf("--images %s: no labels.txt next to the images; labelprop and stkr need a label per image", dir)
 	}
 	if n == 0 {
 		n = im.Count

@@ -270,7 +270,7 @@ func TestOutIsAtomic(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "p.csv")
 	require.NoError(t, os.WriteFile(p, []byte("old\n"), 0o644))
-	err := atomicWrite(p, func(w io.Writer) error {
+	err := writeAtomic(p, func(w io.Writer) error {
 		if _, err := w.Write([]byte("new, half")); err != nil {
 			return err
 		}
@@ -284,15 +284,15 @@ func TestOutIsAtomic(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, entries, 1, "no temporary file left")
 
-	require.NoError(t, writeResults(p, resultColumns{Names: []string{"id", "v"}, Rows: 2, Row: func(r int, rec []any) {
+	require.NoError(t, writeTable(p, []string{"id", "v"}, 2, func(r int, rec []any) {
 		rec[0], rec[1] = r, math.NaN()
-	}}))
+	}))
 	b, err = os.ReadFile(p)
 	require.NoError(t, err)
 	assert.Equal(t, "id,v\n0,\n1,\n", string(b), "NaN is an empty field")
-	require.NoError(t, writeResults(p+".jsonl", resultColumns{Names: []string{"id", "v"}, Rows: 1, Row: func(r int, rec []any) {
+	require.NoError(t, writeTable(p+".jsonl", []string{"id", "v"}, 1, func(r int, rec []any) {
 		rec[0], rec[1] = "a\"b", math.Inf(1)
-	}}))
+	}))
 	b, err = os.ReadFile(p + ".jsonl")
 	require.NoError(t, err)
 	assert.Equal(t, `{"id":"a\"b","v":null}`+"\n", string(b), "never NaN or Inf in JSON")

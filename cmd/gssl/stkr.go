@@ -45,6 +45,7 @@ type stkrOptions struct {
 	Out        string // predictions file (without a split)
 	Save       string // model file (without a split)
 	JSON       bool
+	Plots      plotFlags // --plot, --report
 }
 
 func init() { register(newSTKRCommand) }
@@ -127,6 +128,7 @@ image set (every image is labelled: give --split random:K).`,
 	renamedFlag(cmd, "iterations", "max-iter")
 	f.StringVar(&opts.Out, "out", "", "without a split: write one row per predicted node (id, predicted, p_<class>…): CSV, or JSON Lines for .jsonl/.ndjson")
 	f.StringVar(&opts.Save, "save", "", "without a split: save the chosen model, refitted on every labelled node, for gssl predict and gssl serve")
+	opts.Plots.addFlags(f, "the selection accuracy over the η/β grid (the chosen cell outlined) and the chosen spectral transform r(λ)")
 	// --refit was the opt-in for what --setting inductive now does.
 	f.BoolVar(&refit, "refit", true, "")
 	_ = f.MarkHidden("refit")
@@ -143,6 +145,9 @@ func runSTKR(ctx context.Context, opts stkrOptions, stdout, stderr io.Writer) er
 		return err
 	}
 	if err := checkOutPath("save", opts.Save); err != nil {
+		return fmt.Errorf("stkr: %w", err)
+	}
+	if err := opts.Plots.check(); err != nil {
 		return fmt.Errorf("stkr: %w", err)
 	}
 	ds, err := stkrData(ctx, opts, stderr)
@@ -164,6 +169,9 @@ func runSTKR(ctx context.Context, opts stkrOptions, stdout, stderr io.Writer) er
 		return err
 	}
 	res.Seconds = seconds(start)
+	if err := opts.Plots.write(stderr, "stkr", res, func() (picture, error) { return stkrPicture(res, setup) }); err != nil {
+		return err
+	}
 	return report(stdout, opts.JSON, res, func(w io.Writer) { printSTKR(w, res) })
 }
 
@@ -191,8 +199,8 @@ func iterationGrid(v string) ([]int, error) {
 	var out []int
 	for _, f := range strings.Split(v, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil || n < 0 {
-			return nil, fmt.Errorf("stkr: --max-iter=%q is invalid: want auto, an integer ≥ 0 (0 = solve to the tolerance) or a comma-separated list of them", v)
+		if err != nil || n < 0 || n > maxIterations {
+			return nil, fmt.Errorf("stkr: --max-iter=%q is invalid: want auto, an integer in [0, %d] (0 = solve to the tolerance) or a comma-separated list of them", v, maxIterations)
 		}
 		out = append(out, n)
 	}

@@ -30,8 +30,8 @@ type stkrSetup struct {
 func newSTKRSetup(opts stkrOptions) (*stkrSetup, error) {
 	s := &stkrSetup{cache: &stkr.EigenCache{}}
 	var err error
-	if opts.Seeds < 1 {
-		return nil, fmt.Errorf("stkr: --seeds=%d is invalid: it must be at least 1", opts.Seeds)
+	if err := checkSeedCount(opts.Seeds, 1); err != nil {
+		return nil, fmt.Errorf("stkr: %w", err)
 	}
 	if opts.Seed < 0 {
 		return nil, fmt.Errorf("stkr: --seed=%d is invalid: it must be ≥ 0", opts.Seed)
@@ -203,6 +203,8 @@ type stkrResult struct {
 	Saved            string    `json:"saved,omitempty"`
 	Notes            []string  `json:"notes,omitempty"`
 	Seconds          float64   `json:"seconds"`
+
+	fig stkrFigure // the first selection's grid, for --plot and --report
 }
 
 func newSTKRResult(opts stkrOptions, s *stkrSetup, in *stkrInput) stkrResult {
@@ -274,6 +276,7 @@ func stkrAllLabelled(ctx context.Context, opts stkrOptions, s *stkrSetup, in *st
 	}
 	best := cands[c.Best]
 	res.chosen(best)
+	res.fig = stkrFigure{accuracy: c.Accuracy, best: c.Best, transform: best.Transform, what: "cross-validation accuracy"}
 	res.Folds, res.CVAccuracy, res.Fits, res.Seeds = c.Folds, finite(c.Accuracy[c.Best]), 1, []int{opts.Seed}
 	res.VisibleNodes, res.NoEvidence, res.SolverDetail = res.Nodes, c.NoEvidence, c.Stats.Solver
 	res.Iterations, res.MatVecs = float64(c.Stats.TotalIterations()), float64(c.Stats.MatVecs)
@@ -360,6 +363,9 @@ func stkrBenchmark(ctx context.Context, opts stkrOptions, s *stkrSetup, in *stkr
 			o, best := c.Final, run.Chosen[k]
 			res.VisibleNodes = c.Visible
 			res.chosen(best)
+			if seed == opts.Seed && k == 0 {
+				res.fig = newSTKRFigure(c, best, seed)
+			}
 			iters += float64(o.Stats.TotalIterations())
 			mvs += float64(o.Stats.MatVecs)
 			secs += o.Seconds

@@ -174,7 +174,7 @@ func runSVM(ctx context.Context, opts svmOptions, stdout, stderr io.Writer) erro
 	if err != nil {
 		return fmt.Errorf("svm: %w", err)
 	}
-	if err := checkOutFile("out", opts.Out); err != nil {
+	if err := checkOutPath("out", opts.Out); err != nil {
 		return fmt.Errorf("svm: %w", err)
 	}
 	if opts.CSV == "" && !opts.Points.given() {
@@ -319,7 +319,7 @@ func writeSVMRows(path string, data *svmData, model *svm.SVC, pred []int, dec *m
 	}
 	names = append(names, "label")
 	_, pairs := dec.Dims()
-	return writeResults(path, resultColumns{Names: names, Rows: len(pred), Row: func(r int, rec []any) {
+	return writeTable(path, names, len(pred), func(r int, rec []any) {
 		rec[0], rec[1], rec[2] = data.ids[r], data.sets[r], data.classNames[pred[r]]
 		for p := 0; p < pairs; p++ {
 			rec[3+p] = dec.At(r, p)
@@ -327,7 +327,7 @@ func writeSVMRows(path string, data *svmData, model *svm.SVC, pred []int, dec *m
 		if t := data.truth[r]; t >= 0 {
 			rec[len(rec)-1] = data.classNames[t]
 		}
-	}})
+	})
 }
 
 // readLabelledPoints reads a CSV of points whose last column is an integer

@@ -145,16 +145,20 @@ func appendJSON(buf []byte, v any) []byte {
 	return append(buf, b...)
 }
 
-// plotFormat returns the image format of a --plot file from its extension,
-// or an error naming the valid ones, so that a bad name is refused before
-// anything is computed.
+// plotFormat returns the image format of a --plot file from its extension
+// (those gonum/plot writes), or an error naming the valid ones, so that a
+// bad name is refused before anything is computed and no file is left
+// behind. No --plot ("") is no format and no error.
 func plotFormat(path string) (string, error) {
+	if path == "" {
+		return "", nil
+	}
 	ext := strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), ".")
 	switch ext {
-	case "png", "svg", "pdf":
+	case "png", "svg", "pdf", "eps", "jpg", "jpeg", "tif", "tiff":
 		return ext, checkOutPath("plot", path)
 	}
-	return "", fmt.Errorf("--plot %s: unknown image format %q; use a name ending in .png, .svg or .pdf", path, filepath.Ext(path))
+	return "", fmt.Errorf("--plot %s: unknown image format %q; use a name ending in .png, .svg, .pdf, .eps, .jpg or .tiff", path, filepath.Ext(path))
 }
 
 // statFile stats a regular file.

@@ -1,0 +1,57 @@
+// Package hugepage allocates the large arrays of the solvers with a request
+// for transparent huge pages.
+//
+// A product of a graph with an n×c block gathers rows of the block at random
+// (the columns of the graph's rows); for a block much larger than the caches
+// every gather is a TLB miss with 4 KiB pages. With 2 MiB pages one TLB entry
+// covers 512 times as much, so the page walks mostly hit the cache. Linux
+// backs a range with huge pages on its first touch when transparent huge
+// pages are "always", or when they are "madvise" and the range was given
+// madvise(MADV_HUGEPAGE) (see /sys/kernel/mm/transparent_hugepage/enabled and
+// the kernel's admin-guide/mm/transhuge).
+//
+// Float64s and Float32s allocate an ordinary Go slice and, for slices of at
+// least MinBytes on Linux, advise the kernel on the 2 MiB-aligned part of it
+// before it is first written (a fresh large Go allocation is not yet touched,
+// so its pages fault in as huge pages). The advice changes speed only, never
+// values; where it is not available (other systems, or a kernel without
+// transparent huge pages) it is a no-op and the slice is the same.
+package hugepage
+
+// MinBytes is the smallest slice that is advised: smaller arrays stay in
+// the caches or use few pages, and the advice would only add a system call.
+const MinBytes = 64 << 20
+
+// Float64s returns a zeroed slice of n float64, advised for huge pages when
+// it holds at least MinBytes.
+func Float64s(n int) []float64 {
+	s := make([]float64, n)
+	if 8*n >= MinBytes {
+		advise(alignedPart(bytesOf(s)))
+	}
+	return s
+}
+
+// Float32s is Float64s for float32.
+func Float32s(n int) []float32 {
+	s := make([]float32, n)
+	if 4*n >= MinBytes {
+		advise(alignedPart(bytesOf(s)))
+	}
+	return s
+}
+
+// hugeSize is the size of a transparent huge page on x86-64 and arm64 with
+// 4 KiB base pages.
+const hugeSize = 2 << 20
+
+// alignedRange returns the largest [lo, hi) inside [start, start+size) with
+// lo and hi multiples of hugeSize, or 0, 0 when there is none.
+func alignedRange(start, size uintptr) (lo, hi uintptr) {
+	lo = (start + hugeSize - 1) &^ (hugeSize - 1)
+	hi = (start + size) &^ (hugeSize - 1)
+	if hi <= lo {
+		return 0, 0
+	}
+	return lo, hi
+}

@@ -1,0 +1,48 @@
+package hugepage
+
+import (
+	"os"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestAlignedRange(t *testing.T) {
+	for _, c := range []struct{ start, size, lo, hi uintptr }{
+		{0, 4 * hugeSize, 0, 4 * hugeSize},
+		{1, 4 * hugeSize, hugeSize, 4 * hugeSize},
+		{hugeSize - 1, 2, 0, 0},
+		{5, 100, 0, 0},
+		{3 * hugeSize, hugeSize + 7, 3 * hugeSize, 4 * hugeSize},
+	} {
+		lo, hi := alignedRange(c.start, c.size)
+		require.Equal(t, [2]uintptr{c.lo, c.hi}, [2]uintptr{lo, hi}, "start %d size %d", c.start, c.size)
+		if lo != hi {
+			require.LessOrEqual(t, c.start, lo)
+			require.LessOrEqual(t, hi, c.start+c.size)
+		}
+	}
+}
+
+// TestFloat64sZeroedAndAdvised checks that the slices are ordinary zeroed
+// slices of the right length, small ones not advised, and (on Linux) that a
+// large one is.
+func TestFloat64sZeroedAndAdvised(t *testing.T) {
+	before := advised
+	s := Float32s(1000)
+	require.Len(t, s, 1000)
+	require.Equal(t, before, advised, "a small slice was advised")
+	big := Float64s(MinBytes / 8)
+	require.Len(t, big, MinBytes/8)
+	for i := 0; i < len(big); i += 4096 {
+		require.Zero(t, big[i])
+	}
+	big[len(big)-1] = 1
+	part := alignedPart(bytesOf(big))
+	require.GreaterOrEqual(t, len(part), MinBytes-2*hugeSize)
+	if thp, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled"); runtime.GOOS == "linux" && err == nil && !strings.Contains(string(thp), "[never]") {
+		require.Equal(t, before+1, advised, "madvise(MADV_HUGEPAGE) failed with transparent huge pages %q", thp)
+	}
+}

@@ -1,0 +1,26 @@
+package hugepage
+
+import "unsafe"
+
+// bytesOf returns s's elements as bytes.
+func bytesOf[T any](s []T) []byte {
+	if len(s) == 0 {
+		return nil
+	}
+	var z T
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), uintptr(len(s))*unsafe.Sizeof(z))
+}
+
+// alignedPart returns the part of b whose start and end are multiples of
+// hugeSize in memory, nil when there is none.
+func alignedPart(b []byte) []byte {
+	if len(b) == 0 {
+		return nil
+	}
+	start := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+	lo, hi := alignedRange(start, uintptr(len(b)))
+	if lo == hi {
+		return nil
+	}
+	return b[lo-start : hi-start]
+}
