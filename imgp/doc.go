@@ -66,7 +66,8 @@
 // the distance to the nearest node (NearestNode) or the mean distance to the
 // K nearest (MeanNeighbour).
 //
-// Rank-L refit (not in the paper; Regressor.Refine, Regressor.Refined). The
+// Rank-L refit (not in the paper; the default, ProcedureRefit; ProcedurePaper
+// skips it; Regressor.Refined applies it to a fitted model). The
 // likelihood trained above is that of the full-rank prior, while predictions
 // use the L smallest eigenpairs only. With few labels the two disagree about
 // κ: the full-rank maximiser gives the truncated model too short a length

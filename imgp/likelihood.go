@@ -94,7 +94,7 @@ const likelihoodTol = 1e-10
 //
 // The exact route has no probe error but needs one solve per labelled node;
 // the quadrature costs Probes·Steps products whatever n is, and its error is
-// reported as the standard error. If Refine was set the hyperparameters are
+// reported as the standard error. Under ProcedureRefit the hyperparameters are
 // the refined ones, still evaluated under the full-rank GMRF model.
 func (r *Regressor) LogMarginalLikelihood(ctx context.Context, s LikelihoodSettings) (LogLikelihood, error) {
 	if r.fit == nil {

@@ -77,18 +77,18 @@ type Regressor struct {
 	// instead of searching (e.g. shared between fits on the same points);
 	// K is then its K.
 	Graph *knngraph.Graph
-	// MinNoise is the smallest σ_ε² training and Refine may reach; 0 means
+	// MinNoise is the smallest σ_ε² training and the refit may reach; 0 means
 	// 1e-5, the lower bound of scikit-learn's WhiteKernel (and of package gp).
 	// With exact targets the likelihood keeps growing as σ_ε² → 0 while the
 	// predictive variances off the graph become overconfident.
 	MinNoise float64
-	// Refine, when true, refits κ, s and σ_ε² after the eigenpairs are
-	// computed by maximising the exact marginal likelihood of the rank-L
-	// model that predictions use (O(L³) per evaluation, α kept). The GMRF
-	// likelihood of training is that of the full-rank prior; with few labels
-	// its maximiser can suit the truncated model poorly. Off by default (the
-	// paper trains the full-rank model only).
-	Refine bool
+	// Procedure says how the hyperparameters used for prediction are
+	// chosen. The zero value, ProcedureRefit, refits κ, s and σ_ε² after
+	// the eigenpairs are computed by maximising the exact marginal
+	// likelihood of the rank-L model that predictions use (O(L³) per
+	// evaluation, α kept); ProcedurePaper keeps the hyperparameters of the
+	// full-rank GMRF likelihood, as the paper does.
+	Procedure Procedure
 	// Approximate, if not nil, builds the KNN graph by NN-descent with these
 	// settings (knngraph.Approximate); nil means the exact search, whose
 	// O(N²d) time dominates for large N.
@@ -181,6 +181,8 @@ func (r *Regressor) Validate() error {
 		return fmt.Errorf("imgp: Tol = %v is invalid: it must be in (0, 1) (0 means 1e-6)", r.Tol)
 	case r.Distance != NearestNode && r.Distance != MeanNeighbour:
 		return fmt.Errorf("imgp: Distance = %d is invalid: use NearestNode or MeanNeighbour", int(r.Distance))
+	case r.Procedure != ProcedureRefit && r.Procedure != ProcedurePaper:
+		return fmt.Errorf("imgp: Procedure = %d is invalid: use ProcedureRefit or ProcedurePaper", int(r.Procedure))
 	}
 	for _, p := range []struct {
 		name string
@@ -423,7 +425,7 @@ func (r *Regressor) finish(ctx context.Context, f *fitted, pr *gmrf, l int) erro
 	if f.gmrfMean, _, err = st.solveQ(ctx, b, pr.tol); err != nil {
 		return err
 	}
-	if r.Refine {
+	if r.Procedure == ProcedureRefit {
 		f.h = newTruncated(f.eig, f.nu, pr.labelled, pr.y).refine(ctx, f.h, r.minNoise())
 	}
 	if err := f.posterior(pr.y); err != nil {
@@ -495,13 +497,13 @@ func (f *fitted) posterior(y []float64) error {
 
 // Refined returns a copy of the fitted model whose κ, s and σ_ε² maximise
 // the exact marginal likelihood of the rank-L model used for prediction
-// (see Regressor.Refine), sharing the graph, eigenpairs and Euclidean GP.
+// (see ProcedureRefit), sharing the graph, eigenpairs and Euclidean GP.
 func (r *Regressor) Refined(ctx context.Context) (*Regressor, error) {
 	if r.fit == nil {
 		return nil, errNotFitted
 	}
 	out := *r
-	out.Refine = true
+	out.Procedure = ProcedureRefit
 	f := *r.fit
 	f.h = newTruncated(f.eig, f.nu, f.labelled, f.y).refine(ctx, f.h, r.minNoise())
 	if err := f.posterior(f.y); err != nil {

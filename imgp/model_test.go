@@ -86,6 +86,11 @@ func TestEigensolversAgainstWholeGraph(t *testing.T) {
 // fitCircle fits a small model on a noisy circle in R^10 with the target
 // cos θ, labelled every fourth node.
 func fitCircle(t *testing.T, iters int) (*Regressor, *mat.Dense, []float64) {
+	return fitCircleWith(t, iters, ProcedureRefit)
+}
+
+// fitCircleWith is fitCircle with the given procedure.
+func fitCircleWith(t *testing.T, iters int, proc Procedure) (*Regressor, *mat.Dense, []float64) {
 	x, theta, _ := noisyCircle(t, 5, 200, 10, 8)
 	var lab []int
 	var y []float64
@@ -93,9 +98,33 @@ func fitCircle(t *testing.T, iters int) (*Regressor, *mat.Dense, []float64) {
 		lab = append(lab, i)
 		y = append(y, math.Cos(theta[i]))
 	}
-	r := &Regressor{K: 8, Eigenpairs: 30, Iterations: iters, Seed: 1, Euclidean: &gp.Regressor{Covariance: gp.SquaredExponential}}
+	r := &Regressor{K: 8, Eigenpairs: 30, Iterations: iters, Seed: 1, Euclidean: &gp.Regressor{Covariance: gp.SquaredExponential}, Procedure: proc}
 	require.NoError(t, r.Fit(context.Background(), x, lab, y))
 	return r, x, theta
+}
+
+// TestDefaultProcedureIsRefit checks that the default fit is the paper's
+// fit followed by the rank-L refit (Refined), hyperparameters and
+// predictions alike, and that the paper's procedure stays one field away.
+func TestDefaultProcedureIsRefit(t *testing.T) {
+	def, x, _ := fitCircle(t, 3)
+	paper, _, _ := fitCircleWith(t, 3, ProcedurePaper)
+	refined, err := paper.Refined(context.Background())
+	require.NoError(t, err)
+	require.Equal(t, refined.Hyperparameters(), def.Hyperparameters())
+	require.NotEqual(t, paper.Hyperparameters(), def.Hyperparameters())
+	q := mat.DenseCopyOf(x.Slice(0, 5, 0, 10))
+	pd, err := def.Predict(context.Background(), q)
+	require.NoError(t, err)
+	pr, err := refined.Predict(context.Background(), q)
+	require.NoError(t, err)
+	require.Equal(t, pr.Mean, pd.Mean)
+	require.Error(t, (&Regressor{Procedure: 7}).Validate())
+	p, err := ParseProcedure("paper")
+	require.NoError(t, err)
+	require.Equal(t, ProcedurePaper, p)
+	_, err = ParseProcedure("x")
+	require.Error(t, err)
 }
 
 func TestNystromReproducesNodesAndGamma(t *testing.T) {
@@ -336,7 +365,8 @@ func TestDenseComponentsRepeatedEigenvalues(t *testing.T) {
 const truncTol = 1e-9
 
 func TestTruncatedLikelihoodAgainstDense(t *testing.T) {
-	r, x, theta := fitCircle(t, 2)
+	// the paper's fit, so that the refit below starts from the GMRF optimum
+	r, x, theta := fitCircleWith(t, 2, ProcedurePaper)
 	_ = x
 	ep := r.Spectrum()
 	lab := r.fit.labelled

@@ -208,7 +208,8 @@ type Prepared struct {
 	// Visible is N, the number of nodes the learner sees at fit time.
 	Visible int
 	kernel  *GraphKernel
-	train   []int // kernel ids
+	base    BaseKernel // fitted instead of kernel when set (UseFeatures)
+	train   []int      // kernel ids
 	y       *mat.Dense
 	labels  []int
 	val     []int // original ids
@@ -353,7 +354,11 @@ type Outcome struct {
 // are returned; a solver failure is recorded in Outcome.Err.
 func (p *Prepared) Evaluate(ctx context.Context, r *Regressor) (Outcome, error) {
 	start := time.Now()
-	err := r.Fit(ctx, p.kernel, p.train, p.y)
+	var k BaseKernel = p.kernel
+	if p.base != nil {
+		k = p.base
+	}
+	err := r.Fit(ctx, k, p.train, p.y)
 	out := Outcome{Stats: r.Stats()}
 	if err != nil {
 		if r.u == nil || ctx.Err() != nil {

@@ -33,6 +33,7 @@ type imgpOptions struct {
 	Probes       int
 	Seed         uint64
 	Distance     string // nearest or mean
+	Procedure    string // refit or paper (imgp.ParseProcedure)
 	Approximate  bool   // NN-descent KNN graph
 	EuclFixed    bool   // keep the Euclidean GP's initial hyperparameters (timing runs)
 	LikProbes    int    // SLQ probes of the log marginal likelihood; < 0 skips it
@@ -113,6 +114,7 @@ func addIMGPModelFlags(cmd *cobra.Command, opts *imgpOptions) {
 	f.Float64Var(&opts.LearningRate, "learning-rate", 0.05, "Adam learning rate")
 	f.IntVar(&opts.Probes, "probes", 4, "Hutchinson probe vectors per gradient")
 	f.StringVar(&opts.Distance, "distance", "nearest", "dist(x, M) in the blend: nearest (node) or mean (of K neighbours)")
+	f.StringVar(&opts.Procedure, "procedure", imgp.ProcedureRefit.String(), "refit (κ, s, σ² re-maximised on the rank-L likelihood predictions use) or paper (the full-rank GMRF fit only)")
 	f.BoolVar(&opts.Approximate, "approximate", false, "approximate KNN graph by NN-descent (for large N)")
 	f.StringVar(&opts.MaxMemory, "max-memory", defaultMaxMemory(), "refuse a dense Euclidean GP (n² labelled points) above this size")
 	renamedFlag(cmd, "data", "images")
@@ -329,6 +331,14 @@ func imgpModel(cmd string, opts imgpOptions) (*imgp.Regressor, error) {
 	default:
 		return nil, fmt.Errorf("%s: --distance %q is invalid: use nearest or mean", cmd, opts.Distance)
 	}
+	procedure := imgp.ProcedureRefit
+	if opts.Procedure != "" {
+		p, err := imgp.ParseProcedure(opts.Procedure)
+		if err != nil {
+			return nil, fmt.Errorf("%s: --procedure %q is invalid: use refit or paper", cmd, opts.Procedure)
+		}
+		procedure = p
+	}
 	switch {
 	case opts.Nu < 1:
 		return nil, fmt.Errorf("%s: --nu %d is invalid: the sparse precision needs a positive integer ν", cmd, opts.Nu)
@@ -348,7 +358,7 @@ func imgpModel(cmd string, opts imgpOptions) (*imgp.Regressor, error) {
 		iters = -1 // the library's "no Adam steps"
 	}
 	r := &imgp.Regressor{K: opts.K, Nu: opts.Nu, Eigenpairs: opts.Eigenpairs, Iterations: iters,
-		LearningRate: opts.LearningRate, Probes: opts.Probes, Distance: distance}
+		LearningRate: opts.LearningRate, Probes: opts.Probes, Distance: distance, Procedure: procedure}
 	if opts.Approximate {
 		r.Approximate = &knngraph.Descent{Seed: opts.Seed}
 	}

@@ -1,0 +1,363 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gssl/gssl/eval"
+	"github.com/gssl/gssl/loaders"
+	"github.com/gssl/gssl/logreg"
+	"github.com/gssl/gssl/nodeclass"
+)
+
+// classifyOptions are the settings of one classify run.
+type classifyOptions struct {
+	In    nodeInput // --data, or --edges/--labels/--features (the embedded Cora without any)
+	Model string    // sgc, appnp, correct-smooth, auto or stkr
+	Split string    // auto, none, planetoid, random:K, per-class:T,V or a split file
+	Val   int       // random:K validation nodes; -1: the default size
+	Test  int       // random:K test nodes; -1: the default size
+	Seeds int       // seeds Seed..Seed+Seeds−1 (random splits, CV folds)
+	Seed  uint64
+	Folds int // CV folds when the split has no val nodes
+	Embed int // > 0: Laplacian-eigenmap coordinates appended to the features
+	// FeatureWeight is γ of --model stkr's feature kernel (0: the graph only).
+	FeatureWeight float64
+	Out           string // predictions CSV of the first seed's run
+	JSON          bool
+}
+
+func init() { register(newClassifyCommand) }
+
+func newClassifyCommand(g *globals) *cobra.Command {
+	opts := classifyOptions{}
+	cmd := &cobra.Command{
+		Use:   "classify",
+		Short: "Classify nodes from their features and the graph (SGC, APPNP, Correct & Smooth)",
+		Long: `classify predicts node classes from the node features and the graph together.
+
+Models (package nodeclass): sgc — logistic regression on S̃^K X (Wu et al. 2019);
+appnp — logistic regression on the personalised-PageRank propagation
+(1−a)(I − aS̃)^{-1}X, APPNP with a linear base (Klicpera et al. 2019);
+correct-smooth — Correct & Smooth (Huang et al. 2021) on the chosen SGC model;
+auto — SGC and APPNP, then Correct & Smooth on the chosen one (the base model
+and its accuracies are reported too); stkr — STKR's inverse Laplacian (SP-Lap,
+η and β from the STKR paper's grids) on the graph kernel, or with
+--feature-weight γ on the graph kernel plus γ times the cosine kernel of the
+features (stkr.FeatureKernel). Hyperparameters (K, a, the L2 penalty, the C&S
+weights and scales; η and β) are chosen on the validation nodes, or by seeded
+stratified k-fold cross-validation over the training nodes when there are none.
+
+Input: --data DIR, or --edges/--labels/--features tables (docs/cli.md); nothing
+given means the Cora embedded in gssl. The features may be sparse (our text
+format, svmlight, SciPy .npz) or dense (NumPy .npy, CSV).
+
+Splits: auto (the data set's own split, e.g. Cora's Planetoid split, else none),
+none (train on every labelled node, choose by cross-validation, predict the
+others), planetoid, random:K (K training nodes per class, --val/--test from the
+rest), per-class:T,V (T training and V val nodes per class, the rest test: 20,30
+is the split of Shchur et al. 2018 for Amazon and Coauthor), or a split file of
+"train i"/"val i"/"test i" lines. The models are deterministic: on a fixed split
+with val nodes one run stands for every seed.
+
+--out FILE writes one row per node not trained on: the user's id, the predicted
+class, the label and split, and the score of every class (CSV, or JSON Lines).`,
+		Example: `  gssl classify
+  gssl classify --data ../shared/data/coauthor_cs --split per-class:20,30 --seeds 10 --json
+  gssl classify --edges edges.csv --labels labels.csv --features features.npy --out predictions.csv
+  gssl classify --model stkr --feature-weight 0.1`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			opts.JSON = g.JSON
+			return runClassify(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
+	}
+	f := cmd.Flags()
+	opts.In.addFlags(f)
+	f.StringVar(&opts.Model, "model", "auto", "sgc, appnp, correct-smooth, auto, or stkr (SP-Lap: STKR's inverse Laplacian, with --feature-weight on the graph and feature kernels)")
+	f.StringVar(&opts.Split, "split", "auto", "auto (the data set's split if it has one, else none), none (fit on every labelled node, hyperparameters by cross-validation, predict the others), planetoid, random:K, per-class:T,V (T train and V val nodes per class, the rest test), or a split file")
+	f.IntVar(&opts.Val, "val", -1, "with --split random:K: validation nodes (-1: min(500, a third of the labelled nodes left))")
+	f.IntVar(&opts.Test, "test", -1, "with --split random:K: test nodes (-1: min(1000, half of the labelled nodes left))")
+	f.IntVar(&opts.Seeds, "seeds", 1, "number of seeds S..S+N-1 (random and per-class splits; on a fixed split the models are deterministic and run once)")
+	f.Uint64Var(&opts.Seed, "seed", 0, "first seed S: random splits and cross-validation folds")
+	f.IntVar(&opts.Folds, "folds", nodeclass.DefaultFolds, "cross-validation folds when the split has no val nodes")
+	f.Float64Var(&opts.FeatureWeight, "feature-weight", 0, "--model stkr: weight γ of the cosine feature kernel added to the graph kernel (0: the graph only)")
+	f.IntVar(&opts.Embed, "embed", 0, "append this many Laplacian-eigenmap coordinates to the features (0: none)")
+	f.StringVar(&opts.Out, "out", "", "write one row per predicted node (id, predicted, label, split, p_<class>…): CSV, or JSON Lines for .jsonl/.ndjson (the first seed's run)")
+	return cmd
+}
+
+// classifyRun is the outcome of one seed.
+type classifyRun struct {
+	Seed  uint64 `json:"seed"`
+	Model string `json:"model"`
+	Val   any    `json:"val_accuracy"`
+	Test  any    `json:"test_accuracy"` // null without test nodes
+	test  float64
+	// With Correct & Smooth: the base model chosen first.
+	Base     string  `json:"base_model,omitempty"`
+	BaseVal  float64 `json:"base_val_accuracy,omitempty"`
+	BaseTest float64 `json:"base_test_accuracy,omitempty"`
+	out      nodeclass.Outcome
+	split    eval.Split
+}
+
+// classifyResult is the JSON object of the command.
+type classifyResult struct {
+	Data            string        `json:"data"`
+	Nodes           int           `json:"nodes"`
+	Edges           int           `json:"edges"`
+	Features        int           `json:"features"`
+	Classes         int           `json:"classes"`
+	ModelFlag       string        `json:"model_flag"`
+	Model           string        `json:"model"`
+	Split           string        `json:"split"`
+	Seeds           int           `json:"seeds"`
+	SeedsRun        int           `json:"seeds_run"`
+	Candidates      int           `json:"candidates"`
+	ValAccuracy     any           `json:"val_accuracy"`
+	TestAccuracy    any           `json:"test_accuracy"` // null without test nodes
+	TestAccuracyStd any           `json:"test_accuracy_std"`
+	BaseModel       string        `json:"base_model,omitempty"`
+	BaseTest        float64       `json:"base_test_accuracy,omitempty"`
+	BaseTestStd     float64       `json:"base_test_accuracy_std,omitempty"`
+	Runs            []classifyRun `json:"runs"`
+	LoadSeconds     float64       `json:"load_seconds"`
+	Seconds         float64       `json:"seconds"`
+	Out             string        `json:"out,omitempty"`
+}
+
+// classifySearch maps --model to the candidate grids of nodeclass.
+func classifySearch(model string, featureWeight float64) (nodeclass.Search, error) {
+	if featureWeight != 0 && model != "stkr" {
+		return nodeclass.Search{}, fmt.Errorf("classify: --feature-weight applies to --model stkr only")
+	}
+	switch model {
+	case "stkr":
+		if !(featureWeight >= 0) || math.IsInf(featureWeight, 0) {
+			return nodeclass.Search{}, fmt.Errorf("classify: --feature-weight %v is invalid: it must be finite and ≥ 0", featureWeight)
+		}
+		return nodeclass.Search{Candidates: nodeclass.STKRGrid(featureWeight)}, nil
+	case "sgc":
+		return nodeclass.Search{Candidates: nodeclass.SGCGrid()}, nil
+	case "appnp":
+		return nodeclass.Search{Candidates: nodeclass.APPNPGrid()}, nil
+	case "correct-smooth", "cs":
+		return nodeclass.Search{Candidates: nodeclass.SGCGrid(), CorrectSmooth: true}, nil
+	case "auto":
+		return nodeclass.Search{Candidates: append(nodeclass.SGCGrid(), nodeclass.APPNPGrid()...), CorrectSmooth: true}, nil
+	}
+	return nodeclass.Search{}, fmt.Errorf("classify: --model %q is invalid: want sgc, appnp, correct-smooth, auto or stkr", model)
+}
+
+// classifySplits returns the split of each seed for --split (spec as
+// parsed by parseSplitSpec, or per-class:T,V), and whether it depends on the
+// seed. "none" is every labelled node as training, no val or test.
+func classifySplits(opts classifyOptions, ds *loaders.NodeDataset) (func(seed uint64) (eval.Split, error), bool, error) {
+	if rest, ok := strings.CutPrefix(opts.Split, "per-class:"); ok {
+		parts := strings.Split(rest, ",")
+		var t, v int
+		var err1, err2 error
+		if len(parts) == 2 {
+			t, err1 = strconv.Atoi(parts[0])
+			v, err2 = strconv.Atoi(parts[1])
+		}
+		if len(parts) != 2 || err1 != nil || err2 != nil || t < 1 || v < 0 {
+			return nil, false, fmt.Errorf("classify: --split %q: want per-class:T,V with T ≥ 1 training and V ≥ 0 val nodes per class", opts.Split)
+		}
+		return func(seed uint64) (eval.Split, error) { return nodeclass.PerClassSplit(ds.Labels, t, v, seed) }, true, nil
+	}
+	spec, err := parseSplitSpec(opts.Split, ds.Split != nil)
+	if err != nil {
+		return nil, false, fmt.Errorf("classify: %w", err)
+	}
+	switch spec.kind {
+	case "none":
+		return func(uint64) (eval.Split, error) { return eval.Split{Train: labelledNodes(ds)}, nil }, false, nil
+	case "planetoid":
+		if ds.Split == nil {
+			return nil, false, fmt.Errorf("classify: --split planetoid: %s has no split of its own; use --split none, per-class:20,30, random:K or a split file", opts.In.source())
+		}
+		sp := *ds.Split
+		return func(uint64) (eval.Split, error) { return sp, nil }, false, nil
+	case "random":
+		val, test := randomSizes(ds.Labels, spec.perClass, opts.Val, opts.Test, 500)
+		return func(seed uint64) (eval.Split, error) {
+			sp, err := eval.RandomPerClass(ds.Labels, spec.perClass, val, test, seed)
+			if err != nil {
+				return sp, fmt.Errorf("classify: --split %s (--val %d, --test %d): %w", opts.Split, val, test, err)
+			}
+			return sp, nil
+		}, true, nil
+	}
+	sp, err := readSplitFile(spec.path, ds)
+	if err != nil {
+		return nil, false, fmt.Errorf("classify: --split: %w", err)
+	}
+	return func(uint64) (eval.Split, error) { return *sp, nil }, false, nil
+}
+
+func runClassify(ctx context.Context, opts classifyOptions, stdout, stderr io.Writer) error {
+	start := timeNow()
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	search, err := classifySearch(opts.Model, opts.FeatureWeight)
+	if err != nil {
+		return err
+	}
+	switch {
+	case opts.Embed < 0:
+		return fmt.Errorf("classify: --embed %d is invalid: it must be ≥ 0 (0: no embedding)", opts.Embed)
+	case opts.Seeds < 1:
+		return fmt.Errorf("classify: --seeds %d is invalid: it must be ≥ 1", opts.Seeds)
+	case opts.Folds < 2:
+		return fmt.Errorf("classify: --folds %d is invalid: it must be ≥ 2", opts.Folds)
+	}
+	search.Embedding = opts.Embed
+	if !strings.HasPrefix(opts.Split, "per-class:") {
+		if err := checkSplitFlag(opts.Split); err != nil {
+			return fmt.Errorf("classify: %w", err)
+		}
+	}
+	for _, c := range []struct {
+		name string
+		v    int
+	}{{"val", opts.Val}, {"test", opts.Test}} {
+		if err := checkCount(c.name, c.v, 0, "the default size"); err != nil {
+			return fmt.Errorf("classify: %w", err)
+		}
+	}
+	if err := checkOutPath("out", opts.Out); err != nil {
+		return fmt.Errorf("classify: %w", err)
+	}
+	ds, err := opts.In.load(ctx, stderr)
+	if err == nil {
+		err = needLabels(ds)
+	}
+	if err != nil {
+		return fmt.Errorf("classify: %w", err)
+	}
+	defer ds.Close()
+	x := nodeclass.Features{Sparse: ds.Features, Dense: ds.DenseFeatures}
+	if ds.Features == nil && ds.DenseFeatures == nil {
+		return fmt.Errorf("classify: %s has no node features: give --features FILE (or a folder with features.txt.gz); the graph-only classifiers are gssl labelprop and gssl stkr", opts.In.source())
+	}
+	splitOf, random, err := classifySplits(opts, ds)
+	if err != nil {
+		return err
+	}
+	loadSeconds := seconds(start)
+	n := opts.Seeds
+	if !random {
+		// A fixed split and deterministic models: every seed would give the
+		// same run, except the cross-validation folds of a split without
+		// val nodes.
+		if sp, err := splitOf(opts.Seed); err == nil && len(sp.Val) > 0 {
+			n = 1
+		}
+	}
+	seeds := eval.Seeds(n)
+	for k := range seeds {
+		seeds[k] += opts.Seed
+	}
+	bar := newProgress(stderr, n, "classify")
+	runs, err := eval.RunSeeds(ctx, seeds, func(ctx context.Context, seed uint64) (classifyRun, error) {
+		sp, err := splitOf(seed)
+		if err != nil {
+			return classifyRun{}, err
+		}
+		o, err := nodeclass.Evaluate(ctx, search, ds.Graph, x, ds.Labels, sp, eval.CV{Folds: opts.Folds, Seed: seed, Order: idOrder(ds, sp.Train)})
+		if err != nil {
+			return classifyRun{}, fmt.Errorf("classify: %w", err)
+		}
+		run := classifyRun{Seed: seed, Model: o.Model, Val: o.Val, Test: finite(math.NaN()), test: math.NaN(), out: o, split: sp}
+		if len(sp.Test) > 0 {
+			run.Test, run.test = o.Test, o.Test
+		}
+		if search.CorrectSmooth {
+			run.Base, run.BaseVal, run.BaseTest = o.Base, o.BaseVal, o.BaseTest
+		}
+		return run, nil
+	}, func(int) { bar.Add(1) })
+	bar.Finish()
+	if err != nil {
+		return err
+	}
+	_, d := x.Dims()
+	res := classifyResult{
+		Data: opts.In.source(), Nodes: ds.Graph.Nodes(), Edges: ds.Graph.Edges(), Features: d, Classes: ds.Classes,
+		ModelFlag: opts.Model, Model: runs[0].Model, Split: opts.Split, Seeds: opts.Seeds, SeedsRun: len(runs), Candidates: len(search.Candidates),
+		Runs: runs, LoadSeconds: loadSeconds,
+	}
+	tests, vals := make([]float64, len(runs)), make([]float64, len(runs))
+	for k, r := range runs {
+		tests[k], vals[k] = r.test, r.out.Val
+	}
+	m, sd := eval.MeanStd(tests)
+	res.TestAccuracy, res.TestAccuracyStd = finite(m), finite(sd)
+	if search.CorrectSmooth {
+		bt := make([]float64, len(runs))
+		for k, r := range runs {
+			bt[k] = r.BaseTest
+		}
+		res.BaseModel = runs[0].Base
+		res.BaseTest, res.BaseTestStd = eval.MeanStd(bt)
+	}
+	v, _ := eval.MeanStd(vals)
+	res.ValAccuracy = finite(v)
+	if opts.Out != "" {
+		if err := writeClassifyPredictions(opts.Out, ds, runs[0]); err != nil {
+			return fmt.Errorf("classify: %w", err)
+		}
+		res.Out = opts.Out
+	}
+	res.Seconds = seconds(start)
+	return report(stdout, opts.JSON, res, func(w io.Writer) {
+		fmt.Fprintf(w, "%s: %d nodes, %d edges, %d features, %d classes; split %s, %d seed(s), %d candidates\n",
+			res.Data, res.Nodes, res.Edges, res.Features, res.Classes, opts.Split, len(runs), res.Candidates)
+		for _, r := range runs {
+			fmt.Fprintf(w, "  seed %d: %s  val %.4f  test %s\n", r.Seed, r.Model, r.out.Val, fmtAcc(r.test))
+			if r.Base != "" {
+				fmt.Fprintf(w, "    base %s  val %.4f  test %s\n", r.Base, r.BaseVal, fmtAcc(r.BaseTest))
+			}
+		}
+		fmt.Fprintf(w, "test accuracy %s ± %s (%d seed(s)), %.2f s\n", fmtAcc(m), fmtAcc(sd), len(runs), res.Seconds)
+		if res.Out != "" {
+			fmt.Fprintf(w, "predictions written to %s\n", res.Out)
+		}
+	})
+}
+
+func fmtAcc(v float64) string {
+	if math.IsNaN(v) {
+		return "– (no test nodes)"
+	}
+	return strconv.FormatFloat(v, 'f', 4, 64)
+}
+
+// writeClassifyPredictions writes one row per node not trained on: id,
+// predicted, label, split and the scores of every class (the shared
+// classifier --out format).
+func writeClassifyPredictions(path string, ds *loaders.NodeDataset, run classifyRun) error {
+	part := make([]string, len(ds.Labels))
+	for name, idx := range map[string][]int{"train": run.split.Train, "val": run.split.Val, "test": run.split.Test} {
+		for _, i := range idx {
+			part[i] = name
+		}
+	}
+	var rows []int
+	for i := range part {
+		if part[i] != "train" {
+			rows = append(rows, i)
+		}
+	}
+	p := run.out.Probabilities
+	return writeClassRows(path, ds, rows, logreg.Argmax(p), p.RawRowView, true, part)
+}

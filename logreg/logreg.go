@@ -1,0 +1,398 @@
+package logreg
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/optimize"
+
+	"github.com/gssl/gssl/estimator"
+)
+
+const (
+	// DefaultL2 is the penalty λ when Classifier.L2 is zero.
+	DefaultL2 = 1e-3
+	// DefaultMaxIter is the cap on L-BFGS iterations when MaxIter is zero.
+	DefaultMaxIter = 1000
+	// DefaultGradTol is the gradient threshold (infinity norm) when GradTol
+	// is zero.
+	DefaultGradTol = 1e-6
+)
+
+// ErrNotFitted (estimator.ErrNotFitted) is returned, wrapped, by the
+// prediction methods of a Classifier that has not been fitted.
+var ErrNotFitted = estimator.ErrNotFitted
+
+// Classifier is L2-regularised softmax regression. Set the exported fields,
+// then call Fit; Fit never changes them.
+type Classifier struct {
+	// L2 is the penalty λ on ‖W‖²/2; 0 means DefaultL2. It must be ≥ 0; a
+	// negative value means exactly 0 (no penalty: the minimum may not exist
+	// on separable data, and MaxIter ends the fit).
+	L2 float64
+	// Classes is the number of classes c; 0 means 1 + the largest label.
+	Classes int
+	// MaxIter caps the L-BFGS iterations; 0 means DefaultMaxIter.
+	MaxIter int
+	// GradTol stops the fit when ‖∇J‖_∞ falls below it; 0 means
+	// DefaultGradTol.
+	GradTol float64
+	// Primal, when true, always fits W directly instead of in the row space
+	// of X when d > m (the same optimum; the primal path is the reference).
+	Primal bool
+
+	fit *fitted
+}
+
+type fitted struct {
+	w    *mat.Dense // d×c
+	b    []float64
+	info Info
+	d, c int
+}
+
+// Info describes a fit.
+type Info struct {
+	Iterations int     // L-BFGS major iterations
+	Objective  float64 // J at the solution
+	GradNorm   float64 // ‖∇J‖_∞ at the solution
+	Status     string  // gonum's termination status
+}
+
+func (m *Classifier) l2() float64 {
+	switch {
+	case m.L2 == 0:
+		return DefaultL2
+	case m.L2 < 0:
+		return 0
+	}
+	return m.L2
+}
+
+// Validate checks the hyperparameters.
+func (m *Classifier) Validate() error {
+	if math.IsNaN(m.L2) || math.IsInf(m.L2, 0) {
+		return fmt.Errorf("logreg: L2=%v is invalid: it must be finite", m.L2)
+	}
+	if m.Classes < 0 || m.MaxIter < 0 || m.GradTol < 0 {
+		return fmt.Errorf("logreg: Classes=%d, MaxIter=%d and GradTol=%v must be ≥ 0", m.Classes, m.MaxIter, m.GradTol)
+	}
+	return nil
+}
+
+// Fit fits the classifier to the rows of x whose label is ≥ 0 (labels has
+// one entry per row of x; −1 marks a row to ignore). It needs at least one
+// labelled row; a class without rows gets its intercept driven down, not an
+// error. If the iteration cap is reached the fit is kept and a wrapped
+// *NotConvergedError returned.
+func (m *Classifier) Fit(ctx context.Context, x Design, labels []int) error {
+	if err := m.Validate(); err != nil {
+		return err
+	}
+	rows, d := x.Dims()
+	if len(labels) != rows {
+		return fmt.Errorf("logreg: %d labels for %d rows", len(labels), rows)
+	}
+	c := m.Classes
+	var idx []int
+	for i, l := range labels {
+		if l >= 0 {
+			idx = append(idx, i)
+			if m.Classes == 0 && l+1 > c {
+				c = l + 1
+			}
+			if m.Classes > 0 && l >= m.Classes {
+				return fmt.Errorf("logreg: label %d of row %d is outside [0, %d)", l, i, m.Classes)
+			}
+		}
+	}
+	if len(idx) == 0 {
+		return fmt.Errorf("logreg: no labelled rows")
+	}
+	if c < 2 {
+		c = 2
+	}
+	var sub Design = x
+	if len(idx) != rows {
+		sub = rowsOf(x, idx)
+	}
+	y := make([]int, len(idx))
+	for k, i := range idx {
+		y[k] = labels[i]
+	}
+	f, err := m.solve(ctx, sub, y, c)
+	if f != nil {
+		f.d, f.c = d, c
+		m.fit = f
+	}
+	return err
+}
+
+// rowsOf restricts a design to rows.
+func rowsOf(x Design, idx []int) Design {
+	switch x := x.(type) {
+	case Sparse:
+		r := make([]int, len(idx))
+		for k, i := range idx {
+			r[k] = x.row(i)
+		}
+		return Sparse{X: x.X, Rows: r}
+	case Dense:
+		_, d := x.Dims()
+		sub := mat.NewDense(len(idx), d, nil)
+		for k, i := range idx {
+			copy(sub.RawRowView(k), x.X.RawRowView(i))
+		}
+		return Dense{sub}
+	}
+	// Any other design: through a dense copy of the rows, by products with
+	// the unit columns of Xᵀ.
+	m, d := x.Dims()
+	e := mat.NewDense(m, len(idx), nil)
+	for k, i := range idx {
+		e.Set(i, k, 1)
+	}
+	t := mat.NewDense(d, len(idx), nil)
+	x.TMulTo(t, e)
+	return Dense{mat.DenseCopyOf(t.T())}
+}
+
+// NotConvergedError reports an L-BFGS run stopped before the gradient
+// threshold; the classifier holds the last iterate.
+type NotConvergedError struct {
+	Iterations int
+	GradNorm   float64
+	Status     string
+}
+
+func (e *NotConvergedError) Error() string {
+	return fmt.Sprintf("logreg: L-BFGS did not converge: ‖∇J‖_∞ = %.3g after %d iterations (%s)", e.GradNorm, e.Iterations, e.Status)
+}
+
+// solve minimises J on the labelled design (rows with classes y).
+func (m *Classifier) solve(ctx context.Context, x Design, y []int, c int) (*fitted, error) {
+	rows, d := x.Dims()
+	lambda := m.l2()
+	reduce := !m.Primal && d > rows && lambda > 0
+	var z Design = x
+	var basis *mat.Dense // U Λ^{-1/2} (m×r): W = Xᵀ·basis·A
+	if reduce {
+		var err error
+		var zd *mat.Dense
+		zd, basis, err = RowSpace(x)
+		if err != nil {
+			return nil, err
+		}
+		z = Dense{zd}
+	}
+	_, dz := z.Dims()
+	obj := newObjective(z, y, c, lambda)
+	maxIter := m.MaxIter
+	if maxIter == 0 {
+		maxIter = DefaultMaxIter
+	}
+	gtol := m.GradTol
+	if gtol == 0 {
+		gtol = DefaultGradTol
+	}
+	p := optimize.Problem{
+		Func: obj.value,
+		Grad: obj.grad,
+		Status: func() (optimize.Status, error) {
+			if err := ctx.Err(); err != nil {
+				return optimize.Failure, err
+			}
+			return optimize.NotTerminated, nil
+		},
+	}
+	x0 := make([]float64, (dz+1)*c)
+	res, err := optimize.Minimize(p, x0, &optimize.Settings{
+		GradientThreshold: gtol,
+		MajorIterations:   maxIter,
+		Converger:         optimize.NeverTerminate{},
+	}, &optimize.LBFGS{})
+	if res == nil {
+		return nil, fmt.Errorf("logreg: L-BFGS: %w", err)
+	}
+	theta := res.X
+	w := mat.NewDense(dz, c, theta[:dz*c])
+	if reduce {
+		// W = Xᵀ·(basis·A).
+		var ba mat.Dense
+		ba.Mul(basis, w)
+		wf := mat.NewDense(d, c, nil)
+		x.TMulTo(wf, &ba)
+		w = wf
+	} else {
+		w = mat.DenseCopyOf(w)
+	}
+	g := make([]float64, len(theta))
+	fval := obj.value(theta)
+	obj.grad(g, theta)
+	gn := 0.0
+	for _, v := range g {
+		gn = math.Max(gn, math.Abs(v))
+	}
+	f := &fitted{
+		w:    w,
+		b:    append([]float64(nil), theta[dz*c:]...),
+		info: Info{Iterations: res.MajorIterations, Objective: fval, GradNorm: gn, Status: res.Status.String()},
+	}
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		return f, fmt.Errorf("logreg: fit stopped after %d iterations: %w", res.MajorIterations, ctxErr)
+	}
+	if gn > gtol && res.Status != optimize.GradientThreshold {
+		// Line-search failures near the optimum leave a tiny gradient;
+		// report only a real shortfall.
+		if gn > 100*gtol || res.Status == optimize.IterationLimit {
+			return f, &NotConvergedError{Iterations: res.MajorIterations, GradNorm: gn, Status: res.Status.String()}
+		}
+	}
+	return f, nil
+}
+
+// RowSpace returns the design Z = UΛ^{1/2} (m×r) of the row space of X and
+// the basis B = UΛ^{-1/2} (m×r), from XXᵀ = UΛUᵀ with eigenvalues below
+// 1e-12·λ_max dropped (doc.go): a classifier fitted on Z with coefficients
+// A (r×c) is the classifier W = Xᵀ·B·A on X, at the same penalty. Fit uses
+// it when d > m; callers fitting one design at several penalties can
+// compute it once.
+func RowSpace(x Design) (z, basis *mat.Dense, err error) {
+	gram := x.Gram()
+	var es mat.EigenSym
+	if !es.Factorize(gram, true) {
+		return nil, nil, fmt.Errorf("logreg: eigendecomposition of the Gram matrix failed")
+	}
+	vals := es.Values(nil)
+	var u mat.Dense
+	es.VectorsTo(&u)
+	m := len(vals)
+	top := vals[m-1]
+	var keep []int
+	for j, v := range vals {
+		if v > 1e-12*top && v > 0 {
+			keep = append(keep, j)
+		}
+	}
+	if len(keep) == 0 {
+		keep = []int{m - 1} // X = 0: any direction, a zero column of Z
+	}
+	z = mat.NewDense(m, len(keep), nil)
+	basis = mat.NewDense(m, len(keep), nil)
+	for k, j := range keep {
+		s := math.Sqrt(math.Max(vals[j], 0))
+		for i := 0; i < m; i++ {
+			uij := u.At(i, j)
+			z.Set(i, k, uij*s)
+			if s > 0 {
+				basis.Set(i, k, uij/s)
+			}
+		}
+	}
+	return z, basis, nil
+}
+
+func (m *Classifier) fitted() (*fitted, error) {
+	if m.fit == nil {
+		return nil, estimator.NotFitted("logreg")
+	}
+	return m.fit, nil
+}
+
+// Info returns the fit's statistics.
+func (m *Classifier) Info() Info {
+	if m.fit == nil {
+		return Info{}
+	}
+	return m.fit.info
+}
+
+// Coefficients returns copies of W (d×c) and b (c).
+func (m *Classifier) Coefficients() (*mat.Dense, []float64, error) {
+	f, err := m.fitted()
+	if err != nil {
+		return nil, nil, err
+	}
+	return mat.DenseCopyOf(f.w), append([]float64(nil), f.b...), nil
+}
+
+// Logits returns XW + 1bᵀ for the rows of x.
+func (m *Classifier) Logits(x Design) (*mat.Dense, error) {
+	f, err := m.fitted()
+	if err != nil {
+		return nil, err
+	}
+	rows, d := x.Dims()
+	if d != f.d {
+		return nil, fmt.Errorf("logreg: design has %d columns, the classifier was fitted on %d", d, f.d)
+	}
+	z := mat.NewDense(rows, f.c, nil)
+	x.MulTo(z, f.w)
+	for i := 0; i < rows; i++ {
+		row := z.RawRowView(i)
+		for j := range row {
+			row[j] += f.b[j]
+		}
+	}
+	return z, nil
+}
+
+// Probabilities returns the softmax of the logits (rows×c).
+func (m *Classifier) Probabilities(x Design) (*mat.Dense, error) {
+	z, err := m.Logits(x)
+	if err != nil {
+		return nil, err
+	}
+	r, _ := z.Dims()
+	for i := 0; i < r; i++ {
+		Softmax(z.RawRowView(i))
+	}
+	return z, nil
+}
+
+// Predict returns the most probable class of every row.
+func (m *Classifier) Predict(x Design) ([]int, error) {
+	z, err := m.Logits(x)
+	if err != nil {
+		return nil, err
+	}
+	return Argmax(z), nil
+}
+
+// Softmax replaces the logits in row by their probabilities, stably
+// (shifted by the maximum), and returns the log of the normaliser.
+func Softmax(row []float64) float64 {
+	mx := math.Inf(-1)
+	for _, v := range row {
+		mx = math.Max(mx, v)
+	}
+	var s float64
+	for j, v := range row {
+		e := math.Exp(v - mx)
+		row[j] = e
+		s += e
+	}
+	for j := range row {
+		row[j] /= s
+	}
+	return mx + math.Log(s)
+}
+
+// Argmax returns the column of the largest entry of every row (the first
+// on ties).
+func Argmax(z mat.Matrix) []int {
+	r, c := z.Dims()
+	out := make([]int, r)
+	for i := 0; i < r; i++ {
+		best := 0
+		for j := 1; j < c; j++ {
+			if z.At(i, j) > z.At(i, best) {
+				best = j
+			}
+		}
+		out[i] = best
+	}
+	return out
+}

@@ -1,0 +1,593 @@
+package nodeclass
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"sync"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/gssl/gssl/estimator"
+	"github.com/gssl/gssl/graph"
+	"github.com/gssl/gssl/loaders"
+	"github.com/gssl/gssl/logreg"
+	"github.com/gssl/gssl/propagate"
+)
+
+// Features is a node × feature matrix, dense or sparse (one field set).
+type Features = propagate.Features
+
+const (
+	// DefaultK is SGC's number of propagation steps (Wu et al. 2019 use 2).
+	DefaultK = 2
+	// DefaultAlpha is APPNP's propagation weight a = 1 − α (Klicpera et
+	// al. 2019 use the teleport probability α = 0.1).
+	DefaultAlpha = 0.9
+	// DefaultPropagationTol is the relative residual of the models' PPR
+	// solves when their Propagation.Tol is zero: the propagated scores
+	// only need their largest entry right, and the design rows an error
+	// far below the penalty's effect (propagate.DefaultTol, 1e-6, costs
+	// half as many iterations again).
+	DefaultPropagationTol = 1e-4
+	// DefaultL2 is the logistic regression penalty λ of SGC and APPNP; the
+	// value chosen most often on Cora's Planetoid validation nodes from
+	// L2Grid.
+	DefaultL2 = 1e-3
+)
+
+// ErrNotFitted (estimator.ErrNotFitted) is returned, wrapped, by the
+// prediction methods of a model that has not been fitted.
+var ErrNotFitted = estimator.ErrNotFitted
+
+// L2Grid returns the penalties searched by the selection functions.
+func L2Grid() []float64 { return []float64{1e-5, 3e-5, 1e-4, 3e-4, 1e-3, 3e-3, 1e-2} }
+
+// Normalization is what happens to the raw features before propagation.
+type Normalization int
+
+const (
+	// RowSum divides each row by the sum of its absolute values (PyG's
+	// NormalizeFeatures, used by GCN, SGC and APPNP on the citation
+	// graphs); an all-zero row stays zero.
+	RowSum Normalization = iota
+	// NoNormalization uses the features as given.
+	NoNormalization
+)
+
+func (n Normalization) String() string {
+	switch n {
+	case RowSum:
+		return "row-sum"
+	case NoNormalization:
+		return "none"
+	}
+	return fmt.Sprintf("Normalization(%d)", int(n))
+}
+
+// normalize returns the features after n: for a sparse X a new Sparse that
+// shares X's index arrays and holds scaled values; for a dense X a scaled
+// copy. The input is never modified.
+func normalize(x Features, n Normalization) (Features, error) {
+	switch n {
+	case NoNormalization:
+		return x, nil
+	case RowSum:
+	default:
+		return Features{}, fmt.Errorf("nodeclass: Normalization = %d is invalid", int(n))
+	}
+	if s := x.Sparse; s != nil {
+		vals := make([]float64, len(s.Values))
+		for i := 0; i < s.Rows; i++ {
+			lo, hi := s.Indptr[i], s.Indptr[i+1]
+			var sum float64
+			for _, v := range s.Values[lo:hi] {
+				sum += math.Abs(v)
+			}
+			for k := lo; k < hi; k++ {
+				if sum > 0 {
+					vals[k] = s.Values[k] / sum
+				}
+			}
+		}
+		return Features{Sparse: &loaders.Sparse{Rows: s.Rows, Cols: s.Cols, Indptr: s.Indptr, Indices: s.Indices, Values: vals}}, nil
+	}
+	d := mat.DenseCopyOf(x.Dense)
+	r, _ := d.Dims()
+	for i := 0; i < r; i++ {
+		row := d.RawRowView(i)
+		var sum float64
+		for _, v := range row {
+			sum += math.Abs(v)
+		}
+		if sum > 0 {
+			for j := range row {
+				row[j] /= sum
+			}
+		}
+	}
+	return Features{Dense: d}, nil
+}
+
+// filter is the linear propagation of a model linear in the propagated
+// features: rows gives rows of P·X, block gives P·B for class scores.
+type filter interface {
+	rows(ctx context.Context, g *graph.CSR, x Features, rows []int) (*mat.Dense, error)
+	// block returns P·B and the number of block products taken.
+	block(ctx context.Context, g *graph.CSR, b *mat.Dense) (*mat.Dense, int, error)
+}
+
+type powerFilter struct{ k int }
+
+func (f powerFilter) rows(ctx context.Context, g *graph.CSR, x Features, rows []int) (*mat.Dense, error) {
+	return propagate.PowerRows(ctx, propagate.GCN(g), x, f.k, rows)
+}
+
+func (f powerFilter) block(ctx context.Context, g *graph.CSR, b *mat.Dense) (*mat.Dense, int, error) {
+	p, err := propagate.PowerBlock(ctx, propagate.GCN(g), b, f.k)
+	return p, f.k, err
+}
+
+type pprFilter struct {
+	a   float64
+	set propagate.Settings
+}
+
+func (f pprFilter) rows(ctx context.Context, g *graph.CSR, x Features, rows []int) (*mat.Dense, error) {
+	p, _, err := propagate.PPRRows(ctx, propagate.GCN(g), x, f.a, rows, f.set)
+	return p, err
+}
+
+func (f pprFilter) block(ctx context.Context, g *graph.CSR, b *mat.Dense) (*mat.Dense, int, error) {
+	p, info, err := propagate.PPRBlock(ctx, propagate.GCN(g), b, f.a, f.set)
+	return p, info.Products, err
+}
+
+// linear is the state of a fitted SGC or APPNP model: the weights on the
+// normalised features X̂ (logits P(X̂W) + 1bᵀ) and the transductive
+// probabilities.
+type linear struct {
+	w     *mat.Dense // d×c
+	b     []float64
+	info  estimator.Info
+	norm  Normalization
+	f     filter
+	probs *mat.Dense
+}
+
+// fitLinear fits logistic regression on the rows at the labelled nodes of
+// P·X̂ (never forming P·X), scaled by designScale, and predicts every node
+// by P(X̂W) + 1bᵀ. With more features than labelled nodes it fits in the
+// design's row space (logreg.RowSpace), which the cache keeps for the
+// other penalties of a grid.
+func fitLinear(ctx context.Context, g *graph.CSR, x Features, labels []int, norm Normalization, f filter, l2 float64, classes, maxIter int, cache *designCache) (*linear, error) {
+	if err := checkData(g, x, labels); err != nil {
+		return nil, err
+	}
+	xn, err := cache.normalized(x, norm)
+	if err != nil {
+		return nil, err
+	}
+	var train, y []int
+	for i, l := range labels {
+		if l >= 0 {
+			train, y = append(train, i), append(y, l)
+		}
+	}
+	d, err := cache.design(ctx, g, x, xn, norm, f, train)
+	if err != nil {
+		return nil, fmt.Errorf("nodeclass: %w", err)
+	}
+	lr := logreg.Classifier{L2: l2, Classes: classes, MaxIter: maxIter}
+	if lr.Classes == 0 {
+		lr.Classes = numClasses(labels)
+	}
+	fitOn := d.scaled
+	if d.reduced != nil {
+		fitOn = d.reduced
+	}
+	var nc *logreg.NotConvergedError
+	if err := lr.Fit(ctx, logreg.Dense{X: fitOn}, y); err != nil && !errors.As(err, &nc) {
+		return nil, fmt.Errorf("nodeclass: %w", err)
+	}
+	w, b, err := lr.Coefficients()
+	if err != nil {
+		return nil, err
+	}
+	if d.reduced != nil {
+		// W' = Zsᵀ·B·A on the scaled design Zs.
+		var ba mat.Dense
+		ba.Mul(d.basis, w)
+		w = mat.NewDense(d.cols, lr.Classes, nil)
+		w.Mul(d.scaled.T(), &ba)
+	}
+	// Logits of unscaled propagated features: (s·PX̂)W' = P(X̂·sW').
+	w.Scale(d.scale, w)
+	li := lr.Info()
+	m := &linear{w: w, b: b, norm: norm, f: f}
+	var products int
+	m.probs, products, err = m.predict(ctx, g, xn)
+	if err != nil {
+		return nil, err
+	}
+	m.info = estimator.Info{Iterations: li.Iterations, Residual: li.GradNorm, Products: products}
+	return m, nil
+}
+
+// designScale returns 1/√(mean_i ‖z_i‖²) over the rows of z (1 for a
+// zero design): the logistic regression is fitted on the rows scaled to a
+// mean squared norm of 1, so that the penalty λ means the same on every
+// data set whatever the size of the (normalised, propagated) features.
+func designScale(z *mat.Dense) float64 {
+	r, _ := z.Dims()
+	var ss float64
+	for i := 0; i < r; i++ {
+		for _, v := range z.RawRowView(i) {
+			ss += v * v
+		}
+	}
+	if ss == 0 {
+		return 1
+	}
+	return math.Sqrt(float64(r) / ss)
+}
+
+// predict returns softmax(P(X̂W) + 1bᵀ) on the graph g with normalised
+// features xn.
+func (m *linear) predict(ctx context.Context, g *graph.CSR, xn Features) (*mat.Dense, int, error) {
+	w, b := m.w, m.b
+	z, products, err := m.f.block(ctx, g, xn.Mul(w))
+	if err != nil {
+		return nil, products, fmt.Errorf("nodeclass: %w", err)
+	}
+	r, _ := z.Dims()
+	for i := 0; i < r; i++ {
+		row := z.RawRowView(i)
+		for j := range row {
+			row[j] += b[j]
+		}
+		logreg.Softmax(row)
+	}
+	return z, products, nil
+}
+
+// predictGraph is the inductive prediction on a new graph and its features.
+func (m *linear) predictGraph(ctx context.Context, g *graph.CSR, x Features) (*mat.Dense, error) {
+	if err := checkData(g, x, nil); err != nil {
+		return nil, err
+	}
+	if _, d := x.Dims(); d != m.w.RawMatrix().Rows {
+		return nil, fmt.Errorf("nodeclass: features have %d columns, the model was fitted on %d", d, m.w.RawMatrix().Rows)
+	}
+	xn, err := normalize(x, m.norm)
+	if err != nil {
+		return nil, err
+	}
+	p, _, err := m.predict(ctx, g, xn)
+	return p, err
+}
+
+func checkData(g *graph.CSR, x Features, labels []int) error {
+	if g == nil || g.Nodes() == 0 {
+		return fmt.Errorf("nodeclass: the graph has no nodes")
+	}
+	n := g.Nodes()
+	if (x.Dense == nil) == (x.Sparse == nil) {
+		return fmt.Errorf("nodeclass: features: exactly one of Dense and Sparse must be set")
+	}
+	if r, _ := x.Dims(); r != n {
+		return fmt.Errorf("nodeclass: features have %d rows, the graph has %d nodes", r, n)
+	}
+	if labels != nil {
+		if len(labels) != n {
+			return fmt.Errorf("nodeclass: %d labels for %d nodes", len(labels), n)
+		}
+		if numLabelled(labels) == 0 {
+			return fmt.Errorf("nodeclass: no labelled nodes (every label is −1)")
+		}
+	}
+	return nil
+}
+
+func numClasses(labels []int) int {
+	c := 0
+	for _, l := range labels {
+		c = max(c, l+1)
+	}
+	return c
+}
+
+func numLabelled(labels []int) int {
+	k := 0
+	for _, l := range labels {
+		if l >= 0 {
+			k++
+		}
+	}
+	return k
+}
+
+// SGC is the simplified graph convolution of Wu et al. (2019): softmax
+// regression on S̃^K X̂, X̂ the normalised features. Set the exported fields,
+// then call Fit; Fit never changes them.
+type SGC struct {
+	// K is the number of propagation steps; 0 means DefaultK.
+	K int
+	// L2 is the logistic-regression penalty λ; 0 means DefaultL2, < 0
+	// means none.
+	L2 float64
+	// Normalization of the raw features; the zero value is RowSum.
+	Normalization Normalization
+	// Classes is the number of classes; 0 means 1 + the largest label.
+	Classes int
+	// MaxIter caps L-BFGS; 0 means logreg.DefaultMaxIter.
+	MaxIter int
+
+	fit   *linear
+	cache *designCache // shared by the models of one grid
+}
+
+func (m *SGC) k() int {
+	if m.K == 0 {
+		return DefaultK
+	}
+	return m.K
+}
+
+// Validate checks the hyperparameters.
+func (m *SGC) Validate() error {
+	if m.K < 0 {
+		return fmt.Errorf("nodeclass: SGC: K=%d is invalid: it must be ≥ 0 (0 means %d)", m.K, DefaultK)
+	}
+	return validL2(m.L2)
+}
+
+func validL2(l2 float64) error {
+	if math.IsNaN(l2) || math.IsInf(l2, 0) {
+		return fmt.Errorf("nodeclass: L2=%v is invalid: it must be finite", l2)
+	}
+	return nil
+}
+
+func orDefault(v, def float64) float64 {
+	if v == 0 {
+		return def
+	}
+	return v
+}
+
+// Fit fits the model on the labelled nodes (labels[i] ≥ 0; −1 unlabelled)
+// of g with node features x. It costs K products with len(train) columns,
+// one product of those with X, the logistic regression on a train×d design
+// and, for the transductive predictions, K products with c columns.
+func (m *SGC) Fit(ctx context.Context, g *graph.CSR, x Features, labels []int) error {
+	if err := m.Validate(); err != nil {
+		return err
+	}
+	f, err := fitLinear(ctx, g, x, labels, m.Normalization, powerFilter{m.k()}, orDefault(m.L2, DefaultL2), m.Classes, m.MaxIter, m.cache)
+	if err != nil {
+		return err
+	}
+	m.fit = f
+	return nil
+}
+
+// Probabilities returns the n×c class probabilities of the nodes of the
+// fit graph.
+func (m *SGC) Probabilities() (*mat.Dense, error) { return probs(m.fit) }
+
+// PredictGraph returns the class probabilities of every node of a new graph
+// g with features x (the inductive setting: e.g. the fit graph with new
+// nodes and their edges appended), with the fitted weights.
+func (m *SGC) PredictGraph(ctx context.Context, g *graph.CSR, x Features) (*mat.Dense, error) {
+	if m.fit == nil {
+		return nil, estimator.NotFitted("nodeclass")
+	}
+	return m.fit.predictGraph(ctx, g, x)
+}
+
+// Info describes the last fit: Iterations and Residual are those of
+// L-BFGS (its major iterations and final ‖∇J‖_∞, the quantity its stopping
+// rule tests), Products the block products of the prediction's
+// propagation. It is zero before Fit.
+func (m *SGC) Info() estimator.Info { return info(m.fit) }
+
+// Info describes the last fit, as SGC.Info.
+func (m *APPNP) Info() estimator.Info { return info(m.fit) }
+
+func info(f *linear) estimator.Info {
+	if f == nil {
+		return estimator.Info{}
+	}
+	return f.info
+}
+
+// String names the model and its hyperparameters.
+func (m *SGC) String() string {
+	return fmt.Sprintf("sgc(K=%d, L2=%g)", m.k(), orDefault(m.L2, DefaultL2))
+}
+
+func probs(f *linear) (*mat.Dense, error) {
+	if f == nil {
+		return nil, estimator.NotFitted("nodeclass")
+	}
+	return mat.DenseCopyOf(f.probs), nil
+}
+
+// APPNP is the personalised-PageRank model of Klicpera et al. (2019) with a
+// linear base predictor: Z = Π(X̂W) + 1bᵀ, Π = (1−a)(I − aS̃)^{-1}. Trained
+// end to end as APPNP is, it is softmax regression on the propagated
+// features ΠX̂, since Π(X̂W) = (ΠX̂)W; Fit uses only the rows of ΠX̂ at the
+// labelled nodes.
+type APPNP struct {
+	// Alpha is the propagation weight a in (0, 1) (1 − APPNP's teleport
+	// probability); 0 means DefaultAlpha.
+	Alpha float64
+	// L2 is the logistic-regression penalty λ; 0 means DefaultL2, < 0
+	// means none.
+	L2 float64
+	// Normalization of the raw features; the zero value is RowSum.
+	Normalization Normalization
+	// Classes is the number of classes; 0 means 1 + the largest label.
+	Classes int
+	// MaxIter caps L-BFGS; 0 means logreg.DefaultMaxIter.
+	MaxIter int
+	// Propagation settings of the PPR solves (tolerance, cap); a zero Tol
+	// means DefaultPropagationTol.
+	Propagation propagate.Settings
+
+	fit   *linear
+	cache *designCache // shared by the models of one grid
+}
+
+// Validate checks the hyperparameters.
+func (m *APPNP) Validate() error {
+	if a := m.Alpha; a != 0 && !(a > 0 && a < 1) {
+		return fmt.Errorf("nodeclass: APPNP: Alpha=%v is invalid: it must be inside the open interval (0, 1) (0 means %g)", a, DefaultAlpha)
+	}
+	return validL2(m.L2)
+}
+
+// Fit fits the model on the labelled nodes (labels[i] ≥ 0; −1 unlabelled):
+// one PPR solve with len(train) columns, one product with X, the logistic
+// regression, and one PPR solve with c columns for the predictions.
+func (m *APPNP) Fit(ctx context.Context, g *graph.CSR, x Features, labels []int) error {
+	if err := m.Validate(); err != nil {
+		return err
+	}
+	f, err := fitLinear(ctx, g, x, labels, m.Normalization, pprFilter{orDefault(m.Alpha, DefaultAlpha), propagation(m.Propagation)}, orDefault(m.L2, DefaultL2), m.Classes, m.MaxIter, m.cache)
+	if err != nil {
+		return err
+	}
+	m.fit = f
+	return nil
+}
+
+// Probabilities returns the n×c class probabilities of the nodes of the
+// fit graph.
+func (m *APPNP) Probabilities() (*mat.Dense, error) { return probs(m.fit) }
+
+// PredictGraph returns the class probabilities of every node of a new graph
+// with features x, with the fitted weights (inductive).
+func (m *APPNP) PredictGraph(ctx context.Context, g *graph.CSR, x Features) (*mat.Dense, error) {
+	if m.fit == nil {
+		return nil, estimator.NotFitted("nodeclass")
+	}
+	return m.fit.predictGraph(ctx, g, x)
+}
+
+// String names the model and its hyperparameters.
+func (m *APPNP) String() string {
+	return fmt.Sprintf("appnp(a=%g, L2=%g)", orDefault(m.Alpha, DefaultAlpha), orDefault(m.L2, DefaultL2))
+}
+
+// design is the training design of a linear model: the propagated rows at
+// the training nodes scaled by scale (designScale), and, when there are
+// more columns than rows, their row space (logreg.RowSpace).
+type design struct {
+	scaled         *mat.Dense
+	scale          float64
+	cols           int
+	reduced, basis *mat.Dense
+}
+
+func newDesign(z *mat.Dense) (*design, error) {
+	r, c := z.Dims()
+	d := &design{scale: designScale(z), cols: c, scaled: mat.NewDense(r, c, nil)}
+	d.scaled.Scale(d.scale, z)
+	if c > r {
+		var err error
+		if d.reduced, d.basis, err = logreg.RowSpace(logreg.Dense{X: d.scaled}); err != nil {
+			return nil, err
+		}
+	}
+	return d, nil
+}
+
+// designCache keeps the training designs of the last fits of the models of
+// one grid, which differ only in the penalty: each (filter, normalisation,
+// training set) is propagated and decomposed once per set of data.
+type designCache struct {
+	mu      sync.Mutex
+	g       *graph.CSR
+	x       Features
+	entries []designEntry
+	// the normalised features of the last x
+	normX    Features
+	normKind Normalization
+	normOf   Features
+}
+
+// normalized returns normalize(x, norm), kept for the next fit of the grid
+// on the same features (a nil cache always normalises).
+func (c *designCache) normalized(x Features, norm Normalization) (Features, error) {
+	if c == nil {
+		return normalize(x, norm)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.normOf == x && c.normKind == norm && (c.normX.Dense != nil || c.normX.Sparse != nil) {
+		return c.normX, nil
+	}
+	xn, err := normalize(x, norm)
+	if err != nil {
+		return Features{}, err
+	}
+	c.normX, c.normKind, c.normOf = xn, norm, x
+	return xn, nil
+}
+
+type designEntry struct {
+	f     filter
+	norm  Normalization
+	train []int
+	d     *design
+}
+
+// design returns the design at train of the propagation f of the
+// normalised features xn (x as given, the cache key), from the cache when
+// it holds it; a nil cache always computes it.
+func (c *designCache) design(ctx context.Context, g *graph.CSR, x, xn Features, norm Normalization, f filter, train []int) (*design, error) {
+	if c == nil {
+		z, err := f.rows(ctx, g, xn, train)
+		if err != nil {
+			return nil, err
+		}
+		return newDesign(z)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.g != g || c.x != x {
+		c.g, c.x, c.entries = g, x, nil
+	}
+	for _, e := range c.entries {
+		if e.f == f && e.norm == norm && slices.Equal(e.train, train) {
+			return e.d, nil
+		}
+	}
+	z, err := f.rows(ctx, g, xn, train)
+	if err != nil {
+		return nil, err
+	}
+	d, err := newDesign(z)
+	if err != nil {
+		return nil, err
+	}
+	// The grid's filters for one training set; a new training set (the
+	// next fold) replaces them.
+	if len(c.entries) > 0 && !slices.Equal(c.entries[0].train, train) {
+		c.entries = nil
+	}
+	c.entries = append(c.entries, designEntry{f: f, norm: norm, train: slices.Clone(train), d: d})
+	return d, nil
+}
+
+// propagation returns set with a zero Tol replaced by DefaultPropagationTol.
+func propagation(set propagate.Settings) propagate.Settings {
+	if set.Tol == 0 {
+		set.Tol = DefaultPropagationTol
+	}
+	return set
+}

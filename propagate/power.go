@@ -1,0 +1,86 @@
+package propagate
+
+import (
+	"context"
+	"fmt"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/gssl/gssl/linop"
+)
+
+// Power returns S^K X (n×d, dense), K ≥ 1 products of a with the features.
+// For a sparse X the first product is taken from X's CSR arrays
+// (MulSparseTo); X itself is never densified. K = 0 is refused for a sparse
+// X (the result would be a dense copy of X: use Features.Rows for that
+// explicitly) and returns a copy of a dense X.
+func Power(ctx context.Context, a *Adjacency, x Features, k int) (*mat.Dense, error) {
+	n := a.Dim()
+	if err := x.check(n); err != nil {
+		return nil, err
+	}
+	if k < 0 || (k == 0 && x.Sparse != nil) {
+		return nil, fmt.Errorf("propagate: power K = %d is invalid: it must be ≥ 1 (≥ 0 for dense features)", k)
+	}
+	_, d := x.Dims()
+	cur := mat.NewDense(n, d, nil)
+	if x.Sparse != nil {
+		a.MulSparseTo(cur, x.Sparse, 1)
+		k--
+	} else {
+		cur.Copy(x.Dense)
+	}
+	return powerBlock(ctx, a, cur, k)
+}
+
+// powerBlock applies k products of op to cur, in place when k is even.
+func powerBlock(ctx context.Context, op linop.BlockOperator, cur *mat.Dense, k int) (*mat.Dense, error) {
+	if k == 0 {
+		return cur, nil
+	}
+	n, d := cur.Dims()
+	next := mat.NewDense(n, d, nil)
+	for i := 0; i < k; i++ {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("propagate: power stopped after %d products: %w", i, err)
+		}
+		op.MulBlockTo(next, cur)
+		cur, next = next, cur
+	}
+	return cur, nil
+}
+
+// PowerBlock returns op^k B for an n×c block B (op^0 B is a copy), the
+// propagation of class scores: S^K (X W) = (S^K X) W predicts SGC's
+// logits with c columns instead of d.
+func PowerBlock(ctx context.Context, op linop.BlockOperator, b *mat.Dense, k int) (*mat.Dense, error) {
+	if k < 0 {
+		return nil, fmt.Errorf("propagate: power K = %d is invalid: it must be ≥ 0", k)
+	}
+	if r, _ := b.Dims(); r != op.Dim() {
+		return nil, fmt.Errorf("propagate: block has %d rows, the operator has dimension %d", r, op.Dim())
+	}
+	return powerBlock(ctx, op, mat.DenseCopyOf(b), k)
+}
+
+// PowerRows returns the rows of S^K X at the listed nodes (len(rows)×d)
+// without forming S^K X: (S^K X)_R = (S^K E_R)ᵀ X (S is symmetric), which
+// costs K products of len(rows) columns and one product with X.
+func PowerRows(ctx context.Context, a *Adjacency, x Features, k int, rows []int) (*mat.Dense, error) {
+	n := a.Dim()
+	if err := x.check(n); err != nil {
+		return nil, err
+	}
+	if k < 0 {
+		return nil, fmt.Errorf("propagate: power K = %d is invalid: it must be ≥ 0", k)
+	}
+	e, err := unitColumns(n, rows)
+	if err != nil {
+		return nil, err
+	}
+	p, err := powerBlock(ctx, a, e, k)
+	if err != nil {
+		return nil, err
+	}
+	return x.TMul(p), nil
+}

@@ -1,0 +1,179 @@
+package propagate
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/gssl/gssl/graph"
+	"github.com/gssl/gssl/loaders"
+)
+
+// tol is the agreement expected between the operator paths and the dense
+// references: a few hundred rounding errors of O(1) entries.
+const tol = 1e-10
+
+// testGraph is a weighted random graph on n nodes with one isolated node
+// (the last), so that both conventions of Symmetric and GCN are exercised.
+func testGraph(t *testing.T, n int, seed uint64) *graph.CSR {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(seed, 1))
+	var edges []graph.Edge
+	for u := 0; u < n-1; u++ {
+		for v := u + 1; v < n-1; v++ {
+			if rng.Float64() < 0.2 {
+				edges = append(edges, graph.Edge{U: u, V: v, W: 0.5 + rng.Float64()})
+			}
+		}
+	}
+	g, err := graph.FromEdges(n, edges, graph.Options{})
+	require.NoError(t, err)
+	return g
+}
+
+// testFeatures is a sparse n×d matrix with about a third of its entries
+// set (an empty row included) and its dense copy.
+func testFeatures(n, d int, seed uint64) (*loaders.Sparse, *mat.Dense) {
+	rng := rand.New(rand.NewPCG(seed, 2))
+	s := &loaders.Sparse{Rows: n, Cols: d, Indptr: make([]int, 1, n+1)}
+	for i := 0; i < n; i++ {
+		for j := 0; j < d; j++ {
+			if i != 3 && rng.Float64() < 0.3 {
+				s.Indices = append(s.Indices, int32(j))
+				s.Values = append(s.Values, rng.NormFloat64())
+			}
+		}
+		s.Indptr = append(s.Indptr, len(s.Indices))
+	}
+	return s, s.Dense(nil)
+}
+
+// denseAdjacency is S_σ from the definition: (D + σI)^{-1/2}(W + σI)(D + σI)^{-1/2},
+// zero rows where the degree is zero.
+func denseAdjacency(g *graph.CSR, loop float64) *mat.Dense {
+	w := g.Dense()
+	n, _ := w.Dims()
+	a := mat.NewDense(n, n, nil)
+	deg := make([]float64, n)
+	for i := 0; i < n; i++ {
+		deg[i] = mat.Sum(w.RowView(i)) + loop
+	}
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			v := w.At(i, j)
+			if i == j {
+				v += loop
+			}
+			if v != 0 {
+				a.Set(i, j, v/math.Sqrt(deg[i]*deg[j]))
+			}
+		}
+	}
+	return a
+}
+
+func TestAdjacencyAgainstDense(t *testing.T) {
+	g := testGraph(t, 25, 1)
+	xs, xd := testFeatures(25, 6, 3)
+	for _, loop := range []float64{0, 1, 2.5} {
+		a := NewAdjacency(g, loop)
+		want := denseAdjacency(g, loop)
+		require.True(t, mat.EqualApprox(want, a.Dense(), tol), "loop %v: Dense", loop)
+		var ref, got mat.Dense
+		ref.Mul(want, xd)
+		got.ReuseAs(25, 6)
+		a.MulBlockTo(&got, xd)
+		require.True(t, mat.EqualApprox(&ref, &got, tol), "loop %v: MulBlockTo", loop)
+		sp := mat.NewDense(25, 6, nil)
+		a.MulSparseTo(sp, xs, 1)
+		require.True(t, mat.EqualApprox(&ref, sp, tol), "loop %v: MulSparseTo", loop)
+		v := make([]float64, 25)
+		a.MulVecTo(v, mat.Col(nil, 2, xd))
+		require.InDeltaSlice(t, mat.Col(nil, 2, &ref), v, tol)
+	}
+}
+
+func TestPowerAgainstDense(t *testing.T) {
+	ctx := context.Background()
+	g := testGraph(t, 25, 2)
+	xs, xd := testFeatures(25, 5, 4)
+	a := GCN(g)
+	s := denseAdjacency(g, 1)
+	for k := 1; k <= 3; k++ {
+		want := mat.DenseCopyOf(xd)
+		for i := 0; i < k; i++ {
+			want.Mul(s, mat.DenseCopyOf(want))
+		}
+		for name, f := range map[string]Features{"dense": {Dense: xd}, "sparse": {Sparse: xs}} {
+			got, err := Power(ctx, a, f, k)
+			require.NoError(t, err)
+			require.True(t, mat.EqualApprox(want, got, tol), "%s K=%d", name, k)
+			rows := []int{0, 7, 3, 24}
+			gr, err := PowerRows(ctx, a, f, k, rows)
+			require.NoError(t, err)
+			for r, i := range rows {
+				require.InDeltaSlice(t, want.RawRowView(i), gr.RawRowView(r), tol, "%s K=%d row %d", name, k, i)
+			}
+		}
+	}
+	_, err := Power(ctx, a, Features{Sparse: xs}, 0)
+	require.Error(t, err)
+}
+
+func TestPPRAgainstDense(t *testing.T) {
+	ctx := context.Background()
+	g := testGraph(t, 30, 3)
+	xs, xd := testFeatures(30, 4, 5)
+	for _, loop := range []float64{0, 1} {
+		s := NewAdjacency(g, loop)
+		sd := denseAdjacency(g, loop)
+		for _, a := range []float64{0.5, 0.9, 0.99} {
+			// want = (1−a)(I − aS)^{-1}X by a dense LU solve.
+			m := mat.NewDense(30, 30, nil)
+			m.Scale(-a, sd)
+			for i := 0; i < 30; i++ {
+				m.Set(i, i, m.At(i, i)+1)
+			}
+			var want mat.Dense
+			require.NoError(t, want.Solve(m, xd))
+			want.Scale(1-a, &want)
+			set := Settings{Tol: 1e-12}
+			for name, f := range map[string]Features{"dense": {Dense: xd}, "sparse": {Sparse: xs}} {
+				got, info, err := PPR(ctx, s, f, a, set)
+				require.NoError(t, err)
+				require.LessOrEqual(t, info.Residual, 1e-12)
+				// the residual bound 1e-12 and cond(I − aS) ≤ (1+a)/(1−a) = 199
+				require.True(t, mat.EqualApprox(&want, got, 1e-9), "%s loop %v a %v", name, loop, a)
+				rows := []int{29, 0, 11}
+				gr, _, err := PPRRows(ctx, s, f, a, rows, set)
+				require.NoError(t, err)
+				for r, i := range rows {
+					require.InDeltaSlice(t, want.RawRowView(i), gr.RawRowView(r), 1e-9)
+				}
+			}
+		}
+	}
+}
+
+func TestPPRErrors(t *testing.T) {
+	ctx := context.Background()
+	g := testGraph(t, 10, 4)
+	_, xd := testFeatures(10, 2, 1)
+	s := GCN(g)
+	for _, a := range []float64{0, 1, -0.1, 1.5} {
+		_, _, err := PPR(ctx, s, Features{Dense: xd}, a, Settings{})
+		require.ErrorContains(t, err, "open interval")
+	}
+	_, _, err := PPR(ctx, s, Features{Dense: xd}, 0.99, Settings{MaxIter: 2})
+	require.ErrorContains(t, err, "did not converge")
+	_, _, err = PPR(ctx, s, Features{}, 0.5, Settings{})
+	require.Error(t, err)
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	_, _, err = PPR(cctx, s, Features{Dense: xd}, 0.9, Settings{})
+	require.ErrorIs(t, err, context.Canceled)
+}
