@@ -2,12 +2,14 @@
 // panels (confusion matrix, per-class accuracy, 2-D embeddings, spectra,
 // parameter-grid heat maps, curves, histograms, Gram matrices, predictions
 // with ±2σ bands, bar charts) and a Figure that tiles several panels into one
-// image (vg/draw.Tiles) written as PNG, SVG or PDF.
+// image written as PNG, SVG or PDF.
 //
 // Every panel is a function from plain slices to a *plot.Plot, so that
 // callers own their data structures and this package depends on no model.
 // A Figure with several panels is one image: the panels are laid out in
-// rows of Figure.Cols, each PanelWidth × PanelHeight, in the order given.
+// rows of Figure.Cols (DefaultCols: up to three in one row, four as 2 × 2),
+// each PanelWidth × PanelHeight, in the order given; the panels of a short
+// last row share its width, so an image never has a blank cell.
 //
 // Colours. Classes and clusters take the colours of plotutil.Color (the
 // same colour for the same index in every panel); heat maps use a

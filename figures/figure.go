@@ -59,7 +59,9 @@ const (
 // Figure is one image of one or more panels laid out in rows.
 type Figure struct {
 	Panels []*plot.Plot
-	// Cols is the number of panels in a row; 0 means min(len(Panels), 2).
+	// Cols is the number of panels in a row; 0 means DefaultCols. A last
+	// row with fewer panels than Cols shares the full width among them, so
+	// that the image has no blank cell.
 	Cols int
 	// PanelWidth and PanelHeight are the size of one panel; 0 means
 	// DefaultPanelWidth and DefaultPanelHeight.
@@ -68,14 +70,27 @@ type Figure struct {
 	DPI int
 }
 
-// New returns a Figure of the given panels, two to a row.
+// New returns a Figure of the given panels, DefaultCols of them to a row.
 func New(panels ...*plot.Plot) *Figure { return &Figure{Panels: panels} }
+
+// DefaultCols is the number of panels in a row when Figure.Cols is 0: all
+// of them up to three, two for four (a 2 × 2 square), three beyond, so that
+// no figure of up to four panels has a row shorter than the others.
+func DefaultCols(panels int) int {
+	switch {
+	case panels <= 3:
+		return max(panels, 1)
+	case panels == 4:
+		return 2
+	}
+	return 3
+}
 
 // layout returns the columns, rows and the image size.
 func (f *Figure) layout() (cols, rows int, w, h vg.Length) {
 	cols = f.Cols
 	if cols <= 0 {
-		cols = min(len(f.Panels), 2)
+		cols = DefaultCols(len(f.Panels))
 	}
 	rows = (len(f.Panels) + cols - 1) / cols
 	pw, ph := f.PanelWidth, f.PanelHeight
@@ -125,18 +140,34 @@ func (f *Figure) WriteTo(w io.Writer, format Format) error {
 	}
 	dc := draw.New(c)
 	if len(f.Panels) > 1 {
-		tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Millimeter, PadY: vg.Millimeter}
 		// Clear the gaps between tiles, which no plot paints.
 		dc.SetColor(whiteColor)
 		dc.Fill(dc.Rectangle.Path())
 		for i, p := range f.Panels {
-			p.Draw(tiles.At(dc, i%cols, i/cols))
+			p.Draw(tile(dc, len(f.Panels), cols, rows, i))
 		}
 	} else {
 		f.Panels[0].Draw(dc)
 	}
 	_, err := c.WriteTo(w)
 	return err
+}
+
+// tilePad is the gap between two tiles.
+const tilePad = vg.Millimeter
+
+// tile returns the canvas of panel i of n laid out in rows of cols from the
+// top: the tiles of a row share its width, so the panels of a short last
+// row are wider than the others instead of leaving a blank cell.
+func tile(dc draw.Canvas, n, cols, rows, i int) draw.Canvas {
+	r, c := i/cols, i%cols
+	inRow := min(cols, n-r*cols)
+	full := dc.Rectangle
+	w := (full.Size().X - vg.Length(inRow-1)*tilePad) / vg.Length(inRow)
+	h := (full.Size().Y - vg.Length(rows-1)*tilePad) / vg.Length(rows)
+	x0 := full.Min.X + vg.Length(c)*(w+tilePad)
+	y1 := full.Max.Y - vg.Length(r)*(h+tilePad)
+	return draw.Canvas{Canvas: dc.Canvas, Rectangle: vg.Rectangle{Min: vg.Point{X: x0, Y: y1 - h}, Max: vg.Point{X: x0 + w, Y: y1}}}
 }
 
 // Encode returns the figure drawn in the given format.

@@ -10,10 +10,14 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
 )
 
 // minColours is the fewest distinct colours a drawn panel has: background,
@@ -109,30 +113,61 @@ func TestPanelsPNG(t *testing.T) {
 	}
 }
 
+// cellInk returns the non-white pixels of every cell of a cols × rows grid
+// over img.
+func cellInk(img image.Image, cols, rows int) []int {
+	b := img.Bounds()
+	cw, ch := b.Dx()/cols, b.Dy()/rows
+	var out []int
+	for r := 0; r < rows; r++ {
+		for c := 0; c < cols; c++ {
+			sub := img.(interface {
+				SubImage(image.Rectangle) image.Image
+			}).SubImage(image.Rect(c*cw, r*ch, (c+1)*cw, (r+1)*ch))
+			_, ink := colours(sub)
+			out = append(out, ink)
+		}
+	}
+	return out
+}
+
 func TestTiledFigure(t *testing.T) {
 	ps := panels(t)
-	f := &Figure{Panels: []*plot.Plot{ps["confusion"], ps["accuracy"], ps["embedding"]}, Cols: 2}
-	w, h := f.Size()
-	require.Equal(t, 2*528, w)
-	require.Equal(t, 2*432, h)
-	path := filepath.Join(t.TempDir(), "fig.png")
-	require.NoError(t, f.Save(path))
-	b, err := os.ReadFile(path)
-	require.NoError(t, err)
-	img := decodePNG(t, b)
-	require.Equal(t, image.Rect(0, 0, w, h), img.Bounds())
-	// The empty fourth tile is white, the three others are drawn on.
-	quarter := func(x0, y0 int) int {
-		sub := img.(interface {
-			SubImage(image.Rectangle) image.Image
-		}).SubImage(image.Rect(x0, y0, x0+w/2, y0+h/2))
-		_, ink := colours(sub)
-		return ink
+	three := []*plot.Plot{ps["confusion"], ps["accuracy"], ps["embedding"]}
+	for _, tc := range []struct {
+		name       string
+		cols       int
+		w, h       int
+		gridC, gri int
+	}{
+		// Three panels default to one row of three.
+		{"default", 0, 3 * 528, 432, 3, 1},
+		// Two to a row: the third panel takes the whole second row.
+		{"two columns", 2, 2 * 528, 2 * 432, 2, 2},
+	} {
+		f := &Figure{Panels: three, Cols: tc.cols}
+		w, h := f.Size()
+		require.Equal(t, tc.w, w, tc.name)
+		require.Equal(t, tc.h, h, tc.name)
+		path := filepath.Join(t.TempDir(), "fig.png")
+		require.NoError(t, f.Save(path))
+		b, err := os.ReadFile(path)
+		require.NoError(t, err)
+		img := decodePNG(t, b)
+		require.Equal(t, image.Rect(0, 0, w, h), img.Bounds(), tc.name)
+		if dir := os.Getenv("GSSL_FIGURES_DIR"); dir != "" {
+			require.NoError(t, os.WriteFile(filepath.Join(dir, "tiled-"+strconv.Itoa(tc.cols)+".png"), b, 0o644))
+		}
+		// No cell of the panel grid is blank: before the last row shared
+		// its width, the fourth cell of a 2 × 2 grid of three panels was.
+		cellW, cellH := w/tc.gridC, h/tc.gri
+		for i, ink := range cellInk(img, tc.gridC, tc.gri) {
+			require.Greater(t, ink, cellW*cellH/200, "%s: cell %d is (nearly) blank", tc.name, i)
+		}
 	}
-	require.Zero(t, quarter(w/2, h/2))
-	for _, q := range [][2]int{{0, 0}, {w / 2, 0}, {0, h / 2}} {
-		require.Greater(t, quarter(q[0], q[1]), w*h/400)
-	}
+	require.Equal(t, 2, DefaultCols(4))
+	require.Equal(t, 3, DefaultCols(5))
+	require.Equal(t, 1, DefaultCols(1))
 }
 
 func TestSVG(t *testing.T) {
@@ -191,4 +226,45 @@ func TestPanelErrors(t *testing.T) {
 	require.Error(t, err)
 	_, err = Curves("c", "x", "y", false, true, Series{X: []float64{1}, Y: []float64{0}})
 	require.Error(t, err)
+}
+
+// TestLogAxesFillThePanel: a log–log panel with a long y label keeps its
+// data area right under the title (gonum's LogScale padded it for a label
+// box placed at the log of the arithmetic midpoint, leaving a band empty),
+// and a range inside one decade still gets labelled ticks.
+func TestLogAxesFillThePanel(t *testing.T) {
+	fr := []float64{0.005, 0.01, 0.02, 0.05, 0.1}
+	y := []float64{0.6, 0.45, 0.3, 0.2, 0.15}
+	p, err := Curves("RMSE against labelled fraction", "labelled fraction", "test RMSE (standardised), mean ± std over seeds", true, true,
+		Series{Name: "a", X: fr, Y: y, Err: []float64{0.06, 0.04, 0.03, 0.02, 0.015}})
+	require.NoError(t, err)
+	c := draw.New(vgimg.New(6*vg.Inch, 4.5*vg.Inch))
+	da := p.DataCanvas(c)
+	title := p.Title.TextStyle.Rectangle(p.Title.Text).Size().Y + p.Title.Padding
+	// A glyph's radius and the error bar's cap are all the padding needed.
+	require.Less(t, float64(c.Max.Y-title-da.Max.Y), float64(8*vg.Points(1)), "empty band under the title")
+
+	var labels []string
+	for _, tk := range (log10Ticks{}).Ticks(math.Log10(0.13), math.Log10(0.99)) {
+		if tk.Label != "" {
+			labels = append(labels, tk.Label)
+			require.InDelta(t, math.Log10(mustFloat(t, tk.Label)), tk.Value, 1e-12)
+		}
+	}
+	require.Equal(t, []string{"0.2", "0.3", "0.4", "0.5", "0.6", "0.7", "0.8", "0.9"}, labels)
+	// Many decades: powers of ten only.
+	labels = labels[:0]
+	for _, tk := range (log10Ticks{}).Ticks(-12.2, -6.5) {
+		if tk.Label != "" {
+			labels = append(labels, tk.Label)
+		}
+	}
+	require.Equal(t, []string{"1e-12", "1e-11", "1e-10", "1e-09", "1e-08", "1e-07"}, labels)
+}
+
+func mustFloat(t *testing.T, s string) float64 {
+	t.Helper()
+	v, err := strconv.ParseFloat(s, 64)
+	require.NoError(t, err)
+	return v
 }

@@ -419,7 +419,7 @@ func Residuals(title string, residuals []float64) (*plot.Plot, error) {
 	}
 	xy := make(plotter.XYs, len(residuals))
 	for i, r := range residuals {
-		xy[i] = plotter.XY{X: float64(i), Y: math.Max(r, floor)}
+		xy[i] = plotter.XY{X: float64(i), Y: math.Log10(math.Max(r, floor))}
 	}
 	s, err := plotter.NewScatter(xy)
 	if err != nil {
@@ -434,20 +434,64 @@ func Residuals(title string, residuals []float64) (*plot.Plot, error) {
 	return p, nil
 }
 
-func logY(p *plot.Plot) {
-	p.Y.Scale = plot.LogScale{}
-	p.Y.Tick.Marker = logTicks{}
-}
+// Log axes. gonum/plot's LogScale reserves room for an axis label centred
+// at the normalised arithmetic midpoint of the range, which on a log scale
+// lies well above the centre where the label is drawn, so a long y label
+// pushed the data area down and left a band empty under the title; and
+// plot.LogTicks names only powers of ten, so a range inside one decade had
+// no tick label at all. A log axis here is a linear axis of log10 values
+// whose ticks name the original values (log10Ticks).
 
-// logTicks are plot.LogTicks labelled in two significant digits (10^k
-// computed in floating point is not always exactly 1e-12).
-type logTicks struct{}
+// logY puts the y axis on log10 ticks; the data must be log10 values.
+func logY(p *plot.Plot) { p.Y.Tick.Marker = log10Ticks{} }
 
-func (logTicks) Ticks(lo, hi float64) []plot.Tick {
-	ticks := plot.LogTicks{Prec: -1}.Ticks(lo, hi)
-	for i := range ticks {
-		if ticks[i].Label != "" {
-			ticks[i].Label = strconv.FormatFloat(ticks[i].Value, 'g', 2, 64)
+// log10Ticks marks, on an axis of log10 values, the numbers m·10^k: the
+// powers of ten labelled, and 2·10^k and 5·10^k too over a few decades,
+// every m inside a single decade.
+type log10Ticks struct{}
+
+func (log10Ticks) Ticks(lo, hi float64) []plot.Tick {
+	if !(hi > lo) || math.IsInf(lo, 0) || math.IsInf(hi, 0) {
+		return nil
+	}
+	span := hi - lo
+	labelled := func(m int) bool {
+		switch {
+		case span > 2.5:
+			return m == 1
+		case span > 1:
+			return m == 1 || m == 2 || m == 5
+		}
+		return true
+	}
+	var ticks []plot.Tick
+	named := 0
+	for k := int(math.Floor(lo)); k <= int(math.Ceil(hi)); k++ {
+		for m := 1; m <= 9; m++ {
+			if m > 1 && span > 6 {
+				break // minor ticks would merge into a bar
+			}
+			pos := math.Log10(float64(m)) + float64(k)
+			if pos < lo-1e-9 || pos > hi+1e-9 {
+				continue
+			}
+			t := plot.Tick{Value: pos}
+			if labelled(m) {
+				t.Label = strconv.FormatFloat(float64(m)*math.Pow10(k), 'g', 2, 64)
+				named++
+			}
+			ticks = append(ticks, t)
+		}
+	}
+	if named >= 2 {
+		return ticks
+	}
+	// A range too narrow for two of the marks above: the default ticks of
+	// the original values, placed at their logarithms.
+	ticks = ticks[:0]
+	for _, t := range (plot.DefaultTicks{}).Ticks(math.Pow(10, lo), math.Pow(10, hi)) {
+		if t.Value > 0 {
+			ticks = append(ticks, plot.Tick{Value: math.Log10(t.Value), Label: t.Label})
 		}
 	}
 	return ticks
@@ -560,11 +604,20 @@ func Curves(title, xLabel, yLabel string, logX, logYAxis bool, series ...Series)
 			if math.IsNaN(s.X[i]) || math.IsNaN(s.Y[i]) || logX && s.X[i] <= 0 || logYAxis && s.Y[i] <= 0 {
 				continue
 			}
-			xy = append(xy, plotter.XY{X: s.X[i], Y: s.Y[i]})
+			x, y := s.X[i], s.Y[i]
+			if logX {
+				x = math.Log10(x)
+			}
+			if logYAxis {
+				y = math.Log10(y)
+			}
+			xy = append(xy, plotter.XY{X: x, Y: y})
 			if s.Err != nil {
 				lo, hi := s.Err[i], s.Err[i]
 				if logYAxis {
-					lo = math.Min(lo, 0.9*s.Y[i])
+					// The bars of y ± err in log10 units.
+					lo = y - math.Log10(s.Y[i]-math.Min(lo, 0.9*s.Y[i]))
+					hi = math.Log10(s.Y[i]+hi) - y
 				}
 				errs = append(errs, struct{ Low, High float64 }{lo, hi})
 			}
@@ -604,8 +657,7 @@ func Curves(title, xLabel, yLabel string, logX, logYAxis bool, series ...Series)
 		return nil, fmt.Errorf("figures: %s: no point to draw", title)
 	}
 	if logX {
-		p.X.Scale = plot.LogScale{}
-		p.X.Tick.Marker = logTicks{}
+		p.X.Tick.Marker = log10Ticks{}
 	}
 	if logYAxis {
 		logY(p)

@@ -98,9 +98,9 @@ func TestLabelpropPlotAndReport(t *testing.T) {
 	defer func() { commandLine = saved }()
 	_, _, err := runRoot(t, args...)
 	require.NoError(t, err)
-	// Confusion matrix, per-class accuracy and the eigenmap: 2×2 tiles.
-	readPNG(t, png, 2, 2)
-	html := checkReport(t, rep, 2, 2, "<caption>accuracy per class</caption>", "<caption>confusion matrix (rows: true class, columns: predicted)</caption>",
+	// Confusion matrix, per-class accuracy and the eigenmap in one row.
+	readPNG(t, png, 3, 1)
+	html := checkReport(t, rep, 3, 1, "<caption>accuracy per class</caption>", "<caption>confusion matrix (rows: true class, columns: predicted)</caption>",
 		"<td>test_accuracy</td>", "<pre>gssl labelprop --alpha 0.9 --plot ", "first_seed = 0")
 	// The 1000 Planetoid test nodes are counted once in the confusion table.
 	cells := regexp.MustCompile(`(?s)<caption>accuracy per class</caption>.*?</table>`).FindString(html)
