@@ -56,5 +56,9 @@
 // Random Fourier features (Rahimi & Recht 2007) approximate the Gaussian
 // kernel exp(−‖x−y‖²/(2σ²)) by z(x)ᵀz(y) with W ~ N(0, σ^{−2} I), b ~ U[0, 2π).
 //
+// SweepCentres fits a Nystrom or Falkon model once per number of centres M
+// (the same sampler and seed) and predicts new points with each fit: test
+// error and time against M, the accuracy–cost trade-off of Nyström methods.
+//
 // Every random choice comes from a PCG source seeded by the estimator's Seed.
 package krr

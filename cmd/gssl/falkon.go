@@ -27,6 +27,7 @@ type falkonOptions struct {
 	Targets     string // regression targets instead of --labels
 	TestTargets string
 	M           int     // Nyström centres
+	Sweep       []int   // --m with several values: one fit per M
 	Kernel      string  // gaussian, laplacian, matern12, matern32, matern52
 	Sigma       float64 // kernel width (σ or ℓ)
 	Lambda      float64 // ridge λ
@@ -40,12 +41,14 @@ type falkonOptions struct {
 	Out         string
 	Save        string // model file (--save)
 	JSON        bool
+	Plots       plotFlags // --plot, --report (the picture needs a sweep of M)
 }
 
 func init() { register(newFalkonCommand) }
 
 func newFalkonCommand(g *globals) *cobra.Command {
 	opts := falkonOptions{}
+	var ms []int
 	cmd := &cobra.Command{
 		Use:   "falkon",
 		Short: "Kernel ridge regression at scale (FALKON) on your points or an image set: predictions, error, time",
@@ -75,10 +78,25 @@ regression value, and the true value when known.
 
 "seconds" is fit + prediction of the test points from the data in memory (as
 shared/bench/peers/krr.py times its methods), "cpu_seconds" the process CPU time in
-that block; train_error comes from a second prediction, outside it.`,
+that block; train_error comes from a second prediction, outside it.
+
+--m with several values (--m 250,500,1000) fits once per M with the same seed and
+centre sampler (uniform centres are then nested: the first M of one permutation)
+and reports "sweep", one {m, test_error or test_rmse, fit_seconds, ...} per M
+(krr.SweepCentres); --plot draws test error and fit time against M. A sweep writes
+no --out or --save and takes no file of --centres.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			opts.JSON = g.JSON
+			opts.M, opts.Sweep = 0, nil
+			switch len(ms) {
+			case 0:
+				return fmt.Errorf("falkon: --m is empty: give a number of centres, or several (--m 250,500,1000)")
+			case 1:
+				opts.M = ms[0]
+			default:
+				opts.Sweep = ms
+			}
 			return runFalkon(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
@@ -87,7 +105,7 @@ that block; train_error comes from a second prediction, outside it.`,
 	f.StringVar(&opts.Targets, "targets", "", "regression targets, one number per row of --features (instead of --labels)")
 	f.StringVar(&opts.TestTargets, "test-targets", "", "the true targets of --test-features, to score the predictions")
 	f.StringVar(&opts.Images, "images", "", "image folder (images_u8.bin.gz, labels.txt, origin.txt), e.g. shared/data/mnist")
-	f.IntVar(&opts.M, "m", 0, fmt.Sprintf("number of Nyström centres (0: min(n, %d))", krr.DefaultM))
+	f.IntSliceVar(&ms, "m", []int{0}, fmt.Sprintf("number of Nyström centres (0: min(n, %d)); several (250,500,1000) fit once per M and report the sweep", krr.DefaultM))
 	f.StringVar(&opts.Kernel, "kernel", "gaussian", "kernel: gaussian, laplacian, matern12, matern32, matern52")
 	f.Float64Var(&opts.Sigma, "sigma", 15, "kernel width σ (length scale ℓ for Matérn)")
 	f.Float64Var(&opts.Lambda, "ridge", 1e-8, "ridge parameter λ > 0")
@@ -100,6 +118,7 @@ that block; train_error comes from a second prediction, outside it.`,
 	f.IntVar(&opts.Test, "test", 0, "use only the first N test images (0: all; --images)")
 	f.StringVar(&opts.Out, "out", "", "write the predictions, one row per predicted point (CSV, or JSON Lines for .jsonl/.ndjson)")
 	f.StringVar(&opts.Save, "save", "", "save the fitted model for gssl predict --features and gssl serve")
+	opts.Plots.addFlags(f, "test error and fit time against M (a sweep: several values of --m)")
 	renamedFlag(cmd, "data", "images")
 	renamedFlag(cmd, "iter", "max-iter")
 	renamedFlag(cmd, "lambda", "ridge")
@@ -346,6 +365,15 @@ func runFalkon(ctx context.Context, opts falkonOptions, stdout, stderr io.Writer
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	if len(opts.Sweep) > 0 {
+		return runFalkonSweep(ctx, opts, stdout, stderr)
+	}
+	if opts.Plots.Plot != "" {
+		return fmt.Errorf("falkon: --plot %s draws test error and time against M: give several values to --m (e.g. --m 250,500,1000)", opts.Plots.Plot)
+	}
+	if err := opts.Plots.check(); err != nil {
+		return fmt.Errorf("falkon: %w", err)
+	}
 	model, fk, err := falkonModel(opts, stderr)
 	if err != nil {
 		return err
@@ -421,6 +449,11 @@ func runFalkon(ctx context.Context, opts falkonOptions, stdout, stderr io.Writer
 		res.Saved = opts.Save
 	}
 	res.PeakRSSMB = peakRSSMB()
+	if err := opts.Plots.write(stderr, "falkon", res, func() (picture, error) {
+		return picture{notes: []string{"no figure: one M was fitted (give several values to --m to draw error and time against M)"}}, nil
+	}); err != nil {
+		return err
+	}
 	return report(stdout, opts.JSON, res, func(w io.Writer) {
 		fmt.Fprintf(w, "%s on %s: %d train / %d predicted, d=%d, M=%d, %s σ=%g, λ=%g, %d iterations, %s\n",
 			opts.Solver, data.name, n, res.Test, d, res.M, opts.Kernel, opts.Sigma, opts.Lambda, res.Iterations, opts.Precision)
@@ -508,6 +541,17 @@ func falkonTargets(data *falkonData) (*mat.Dense, error) {
 func falkonScores(data *falkonData, pTrain, pTest *mat.Dense, res *falkonResult) {
 	if data.classNames == nil {
 		res.TrainRMSE = finite(rmseColumn(pTrain, data.yr))
+	} else {
+		res.TrainError = finite(errorRate(krr.Argmax(pTrain), data.y))
+	}
+	res.TestError, res.TestRMSE, res.TestReason = falkonTestScore(data, pTest)
+}
+
+// falkonTestScore is the error rate (classification) or the RMSE
+// (regression) of the predictions of the xt rows whose true value is known,
+// or a reason why there is none.
+func falkonTestScore(data *falkonData, pTest *mat.Dense) (testError, testRMSE any, reason string) {
+	if data.classNames == nil {
 		var pred, truth []float64
 		for i, t := range data.truthR {
 			if !math.IsNaN(t) {
@@ -515,17 +559,13 @@ func falkonScores(data *falkonData, pTrain, pTest *mat.Dense, res *falkonResult)
 			}
 		}
 		if len(truth) == 0 {
-			res.TestReason = "no predicted point has a known target (--test-targets)"
-			return
+			return nil, nil, "no predicted point has a known target (--test-targets)"
 		}
 		r, _ := eval.RMSE(pred, truth)
-		res.TestRMSE = finite(r)
-		return
+		return nil, finite(r), ""
 	}
-	res.TrainError = finite(errorRate(krr.Argmax(pTrain), data.y))
 	if pTest == nil {
-		res.TestReason = "nothing to predict"
-		return
+		return nil, nil, "nothing to predict"
 	}
 	pred := krr.Argmax(pTest)
 	var p, t []int
@@ -535,10 +575,9 @@ func falkonScores(data *falkonData, pTrain, pTest *mat.Dense, res *falkonResult)
 		}
 	}
 	if len(t) == 0 {
-		res.TestReason = "no predicted point has a known label (--test-labels)"
-		return
+		return nil, nil, "no predicted point has a known label (--test-labels)"
 	}
-	res.TestError = finite(errorRate(p, t))
+	return finite(errorRate(p, t)), nil, ""
 }
 
 func rmseColumn(p *mat.Dense, y []float64) float64 {
