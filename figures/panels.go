@@ -582,6 +582,8 @@ type Series struct {
 	Name string
 	X, Y []float64
 	Err  []float64
+	// Labels, when not nil, names each point (written next to it).
+	Labels []string
 }
 
 // Curves draws each series as a line with points; logX and logY put the
@@ -598,7 +600,11 @@ func Curves(title, xLabel, yLabel string, logX, logYAxis bool, series ...Series)
 		if s.Err != nil && len(s.Err) != len(s.Y) {
 			return nil, fmt.Errorf("figures: series %q has %d y and %d error bars", s.Name, len(s.Y), len(s.Err))
 		}
+		if s.Labels != nil && len(s.Labels) != len(s.Y) {
+			return nil, fmt.Errorf("figures: series %q has %d y and %d labels", s.Name, len(s.Y), len(s.Labels))
+		}
 		var xy plotter.XYs
+		var names []string
 		var errs plotter.YErrors
 		for i := range s.X {
 			if math.IsNaN(s.X[i]) || math.IsNaN(s.Y[i]) || logX && s.X[i] <= 0 || logYAxis && s.Y[i] <= 0 {
@@ -612,6 +618,9 @@ func Curves(title, xLabel, yLabel string, logX, logYAxis bool, series ...Series)
 				y = math.Log10(y)
 			}
 			xy = append(xy, plotter.XY{X: x, Y: y})
+			if s.Labels != nil {
+				names = append(names, s.Labels[i])
+			}
 			if s.Err != nil {
 				lo, hi := s.Err[i], s.Err[i]
 				if logYAxis {
@@ -647,6 +656,19 @@ func Curves(title, xLabel, yLabel string, logX, logYAxis bool, series ...Series)
 			}
 			bars.Color = plotutil.Color(k)
 			p.Add(bars)
+		}
+		if names != nil {
+			labels, err := plotter.NewLabels(plotter.XYLabels{XYs: xy, Labels: names})
+			if err != nil {
+				return nil, err
+			}
+			for i := range labels.TextStyle {
+				labels.TextStyle[i].Color = plotutil.Color(k)
+				labels.TextStyle[i].Font.Size = vg.Points(8)
+				labels.TextStyle[i].XAlign = draw.XLeft
+			}
+			labels.Offset = vg.Point{X: vg.Points(4), Y: vg.Points(3)}
+			p.Add(labels)
 		}
 		if s.Name != "" {
 			p.Legend.Add(s.Name, line, pts)

@@ -34,7 +34,8 @@
 // sampling rate ρ, until fewer than δ·N·L entries change. All randomness is
 // drawn from Descent.Seed and proposals are applied in a fixed order, so the
 // result is the same for every run and number of cores. Final lists are
-// re-ranked by exact distances.
+// re-ranked by exact distances. Recall measures an approximate graph against
+// the exact one (recall@K, ties at the K-th distance counted as found).
 //
 // Query finds the K nearest graph nodes of new points.
 //

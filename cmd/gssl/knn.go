@@ -35,6 +35,8 @@ type knnOptions struct {
 	Out         string  // Matrix Market output file
 	RecallN     int     // exact neighbours of this many sampled points measure the recall; 0 = none
 	GroundTruth string  // a shared/bench/groundtruth file to measure the recall against instead
+	Compare     bool    // also time exact search and NN-descent at CompareIters, recall against exact
+	CompareIter []int   // NN-descent iteration limits of --compare
 	JSON        bool
 	Plots       plotFlags // --plot, --report
 }
@@ -62,7 +64,12 @@ neighbour divided by √2.
 "seconds" times the search from the pixels in memory to the neighbour lists, as
 shared/bench/peers/knn.py times scikit-learn; "peak_rss_mb" is the process's
 peak resident memory during that block, measured the same way (VmHWM after
-resetting it through /proc/self/clear_refs).`,
+resetting it through /proc/self/clear_refs).
+
+--compare also runs the exact search (unless the run was exact: it is reused) and
+NN-descent stopped after each of --compare-iterations iterations, and reports for
+each its time and its recall against the exact graph of all N points ("compare");
+--plot then adds recall against time.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.JSON = g.JSON
@@ -84,9 +91,11 @@ resetting it through /proc/self/clear_refs).`,
 	f.Float64Var(&opts.Bandwidth, "bandwidth", 0, "bandwidth α of the written weights exp(−d²/(4α²)) (0: σ/√2, σ the median distance to the K-th neighbour)")
 	f.StringVar(&opts.Weights, "weights", "affinity", "written weights: affinity | normalized | distance2")
 	f.StringVar(&opts.Out, "out", "", "write the graph as a Matrix Market file")
-	opts.Plots.addFlags(f, "the distribution of the distance to the K-th neighbour and the distance quantiles against neighbour rank")
+	opts.Plots.addFlags(f, "the distribution of the distance to the K-th neighbour, the distance quantiles against neighbour rank and, with --compare, recall against time")
 	f.IntVar(&opts.RecallN, "recall-sample", 1000, "measure recall on this many sampled points (0: skip)")
 	f.StringVar(&opts.GroundTruth, "groundtruth", "", "measure recall against a knn.py ground-truth file instead")
+	f.BoolVar(&opts.Compare, "compare", false, "also time the exact search and NN-descent at --compare-iterations, with their recall against the exact graph")
+	f.IntSliceVar(&opts.CompareIter, "compare-iterations", []int{1, 2, 4, 8}, "NN-descent iteration limits of --compare")
 	renamedFlag(cmd, "k", "neighbors")
 	renamedFlag(cmd, "approx", "approximate")
 	renamedFlag(cmd, "alpha", "bandwidth")
@@ -120,6 +129,7 @@ type knnResult struct {
 	LoadSeconds   float64 `json:"load_seconds"`
 	Out           string  `json:"out,omitempty"`
 	Weights       string  `json:"weights,omitempty"`
+	Compare       []knnCompared `json:"compare,omitempty"`
 }
 
 func runKNN(ctx context.Context, opts knnOptions, stdout, stderr io.Writer) error {
@@ -151,6 +161,9 @@ func runKNN(ctx context.Context, opts knnOptions, stdout, stderr io.Writer) erro
 	}
 	if opts.RecallN < 0 {
 		return fmt.Errorf("knn: --recall-sample %d is invalid: it must be ≥ 0", opts.RecallN)
+	}
+	if err := checkCompare(opts); err != nil {
+		return err
 	}
 	if opts.Bandwidth < 0 || math.IsNaN(opts.Bandwidth) || math.IsInf(opts.Bandwidth, 0) {
 		return fmt.Errorf("knn: --bandwidth %v is invalid: it must be finite and ≥ 0 (0 means the default)", opts.Bandwidth)
@@ -194,6 +207,11 @@ func runKNN(ctx context.Context, opts knnOptions, stdout, stderr io.Writer) erro
 	// Recall against exact neighbours of a sample (or of the ground truth).
 	if err := knnRecall(ctx, opts, x, nb, &res, stderr); err != nil {
 		return err
+	}
+	if opts.Compare {
+		if res.Compare, err = knnCompare(ctx, opts, x, nb, res, prec, stderr); err != nil {
+			return err
+		}
 	}
 
 	// Distances in pixels/255 units, then the graph.
@@ -240,6 +258,9 @@ func printKNN(w io.Writer, res knnResult, opts knnOptions) {
 	fmt.Fprintln(w)
 	if r, ok := res.Recall.(float64); ok {
 		fmt.Fprintf(w, "  recall@%d    %.4f on %d points (%s)\n", opts.K, r, res.RecallQueries, res.RecallSource)
+	}
+	for _, c := range res.Compare {
+		fmt.Fprintf(w, "  compare      %-24s %8.3f s, recall@%d %.4f against the exact graph\n", c.label(), c.Seconds, opts.K, c.Recall)
 	}
 	fmt.Fprintf(w, "  graph        %d edges (%s rule) plus %d self loops, built in %.3f s\n", res.Edges, opts.Rule, n, res.GraphSeconds)
 	fmt.Fprintf(w, "  bandwidth    median K-th distance %.4f, α = %.4f\n", res.MedianKth, res.Alpha)

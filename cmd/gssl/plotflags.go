@@ -420,13 +420,14 @@ func stkrPicture(res stkrResult, s *stkrSetup) (picture, error) {
 	return pic, nil
 }
 
-// knnPicture: the distribution of the distance to the K-th neighbour, and
-// the 10 %, 50 % and 90 % quantiles of the distance against neighbour rank.
-// Recall against time would need both an exact and an approximate search;
-// the command runs one.
+// knnPicture: the distribution of the distance to the K-th neighbour, the
+// 10 %, 50 % and 90 % quantiles of the distance against neighbour rank and,
+// with --compare, recall against time of the exact search and NN-descent.
 func knnPicture(nb *knngraph.Neighbors, res knnResult) (picture, error) {
 	pic := picture{caption: fmt.Sprintf("K-nearest neighbours: %s, K = %d, %s", res.Images, res.K, res.Method)}
-	pic.notes = append(pic.notes, "no recall-against-time panel: a run searches with one method (--method); run both to compare them")
+	if len(res.Compare) == 0 {
+		pic.notes = append(pic.notes, "no recall-against-time panel: give --compare to time the exact search and NN-descent")
+	}
 	kth := make([]float64, nb.N)
 	for i := range kth {
 		_, d := nb.Row(i)
@@ -460,7 +461,43 @@ func knnPicture(nb *knngraph.Neighbors, res knnResult) (picture, error) {
 		return pic, err
 	}
 	pic.panels, pic.tables = []*plot.Plot{h, c}, []htmlreport.Table{t}
+	if len(res.Compare) > 0 {
+		p, ct, err := knnComparePanel(res)
+		if err != nil {
+			return pic, err
+		}
+		pic.panels, pic.tables = append(pic.panels, p), append(pic.tables, ct)
+	}
 	return pic, nil
+}
+
+// knnComparePanel draws recall against time of the --compare searches: the
+// exact search a point at recall 1, NN-descent a curve through its
+// iteration limits (each point labelled with the iterations it ran).
+func knnComparePanel(res knnResult) (*plot.Plot, htmlreport.Table, error) {
+	t := htmlreport.Table{Caption: "recall against time (--compare)", Header: []string{"search", "iterations run", "seconds", fmt.Sprintf("recall@%d", res.K)}}
+	var ex, nd figures.Series
+	ex.Name, nd.Name = "exact", "NN-descent (label: iterations)"
+	var all []float64
+	for _, c := range res.Compare {
+		ran := "–"
+		if c.Method == "exact" {
+			ex.X, ex.Y = append(ex.X, c.Seconds), append(ex.Y, c.Recall)
+		} else {
+			nd.X, nd.Y = append(nd.X, c.Seconds), append(nd.Y, c.Recall)
+			nd.Labels = append(nd.Labels, strconv.Itoa(c.Ran))
+			ran = strconv.Itoa(c.Ran)
+		}
+		all = append(all, c.Seconds)
+		t.Rows = append(t.Rows, []string{c.label(), ran, strconv.FormatFloat(c.Seconds, 'f', 3, 64), strconv.FormatFloat(c.Recall, 'f', 4, 64)})
+	}
+	p, err := figures.Curves(fmt.Sprintf("recall@%d against time (%d points)", res.K, res.Nodes), "seconds", fmt.Sprintf("recall@%d against the exact graph", res.K),
+		spansDecade(all), false, nd, ex)
+	if err != nil {
+		return nil, t, err
+	}
+	p.Legend.Top, p.Legend.Left = false, false
+	return p, t, nil
 }
 
 // maxGramPanel bounds the Gram matrices drawn: a heat map of more cells

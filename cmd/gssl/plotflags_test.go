@@ -220,6 +220,39 @@ func TestKNNPlot(t *testing.T) {
 	var sink bytes.Buffer
 	require.NoError(t, runKNN(context.Background(), opts, &sink, &sink))
 	readPNG(t, png, 2, 1)
+
+	// --compare: recall against time is the third panel, and the JSON has
+	// the exact search and one NN-descent run per iteration limit, whose
+	// recall cannot fall as the limit grows (the longer run continues the
+	// shorter one, and lists only improve).
+	for _, approx := range []bool{false, true} {
+		var out bytes.Buffer
+		dir := t.TempDir()
+		opts := knnOptions{Images: digits, N: 300, K: 5, Precision: "float32", Rule: "or", Weights: "affinity", Approx: approx, JSON: true,
+			Compare: true, CompareIter: []int{1, 2, 5}, Plots: plotFlags{Plot: filepath.Join(dir, "knn.png"), Report: filepath.Join(dir, "r")}}
+		require.NoError(t, runKNN(context.Background(), opts, &out, &sink))
+		readPNG(t, opts.Plots.Plot, 3, 1)
+		checkReport(t, opts.Plots.Report, 3, 1, "<caption>recall against time (--compare)</caption>")
+		obj := decodeOne(t, out.Bytes())
+		cmp := obj["compare"].([]any)
+		require.Len(t, cmp, 4)
+		first := cmp[0].(map[string]any)
+		assert.Equal(t, "exact", first["method"])
+		assert.Equal(t, 1.0, first["recall"])
+		prev := 0.0
+		for i, it := range []float64{1, 2, 5} {
+			c := cmp[i+1].(map[string]any)
+			assert.Equal(t, "nn-descent", c["method"])
+			assert.Equal(t, it, c["iterations"])
+			r := c["recall"].(float64)
+			assert.GreaterOrEqual(t, r, prev)
+			assert.LessOrEqual(t, r, 1.0)
+			prev = r
+		}
+		assert.Greater(t, prev, 0.9)
+	}
+	opts.Compare, opts.CompareIter = true, []int{0}
+	require.ErrorContains(t, runKNN(context.Background(), opts, &sink, &sink), "--compare-iterations value 0 is invalid")
 }
 
 func TestGPPlotAndReport(t *testing.T) {
