@@ -104,31 +104,31 @@ each its time and its recall against the exact graph of all N points ("compare")
 
 // knnResult is the JSON object of gssl knn.
 type knnResult struct {
-	Images        string  `json:"images"`
-	Dataset       string  `json:"dataset"`
-	Nodes         int     `json:"nodes"`
-	Dim           int     `json:"dim"`
-	K             int     `json:"k"`
-	Method        string  `json:"method"`
-	Precision     string  `json:"precision,omitempty"`
-	Seconds       float64 `json:"seconds"`
-	CPUSeconds    float64 `json:"cpu_seconds"`
-	PeakRSSMB     float64 `json:"peak_rss_mb"`
-	RSSReset      bool    `json:"rss_reset"`
-	Threads       int     `json:"threads"`
-	Iterations    int     `json:"iterations,omitempty"`
-	Rescanned     int     `json:"rescanned"`
-	Recall        any     `json:"recall"`
-	RecallQueries int     `json:"recall_queries"`
-	RecallSource  string  `json:"recall_source,omitempty"`
-	Rule          string  `json:"rule"`
-	Edges         int     `json:"edges"`
-	MedianKth     float64 `json:"median_kth_distance"`
-	Alpha         float64 `json:"alpha"`
-	GraphSeconds  float64 `json:"graph_seconds"`
-	LoadSeconds   float64 `json:"load_seconds"`
-	Out           string  `json:"out,omitempty"`
-	Weights       string  `json:"weights,omitempty"`
+	Images        string        `json:"images"`
+	Dataset       string        `json:"dataset"`
+	Nodes         int           `json:"nodes"`
+	Dim           int           `json:"dim"`
+	K             int           `json:"k"`
+	Method        string        `json:"method"`
+	Precision     string        `json:"precision,omitempty"`
+	Seconds       float64       `json:"seconds"`
+	CPUSeconds    float64       `json:"cpu_seconds"`
+	PeakRSSMB     float64       `json:"peak_rss_mb"`
+	RSSReset      bool          `json:"rss_reset"`
+	Threads       int           `json:"threads"`
+	Iterations    int           `json:"iterations,omitempty"`
+	Rescanned     int           `json:"rescanned"`
+	Recall        any           `json:"recall"`
+	RecallQueries int           `json:"recall_queries"`
+	RecallSource  string        `json:"recall_source,omitempty"`
+	Rule          string        `json:"rule"`
+	Edges         int           `json:"edges"`
+	MedianKth     float64       `json:"median_kth_distance"`
+	Alpha         float64       `json:"alpha"`
+	GraphSeconds  float64       `json:"graph_seconds"`
+	LoadSeconds   float64       `json:"load_seconds"`
+	Out           string        `json:"out,omitempty"`
+	Weights       string        `json:"weights,omitempty"`
 	Compare       []knnCompared `json:"compare,omitempty"`
 }
 
