@@ -23,6 +23,7 @@ type graphKernelOptions struct {
 	Kernel     string    // wl, sp, rw or vh
 	H          int       // WL height
 	SelectH    bool      // choose h in 1..H on the inner folds too
+	Heights    []int     // WL heights evaluated one by one (accuracy against height)
 	Lambda     float64   // random-walk decay
 	Normalize  bool      // cosine normalisation
 	Classifier string    // svm or ridge
@@ -60,6 +61,10 @@ read from FILE (line s: the fold of every graph for seed s, as written by
 shared/bench/peers/wl.py); the inner folds are always drawn with gssl's seeded
 generator.
 
+--heights 0,1,2,3,4,5 (WL) also runs the nested cross-validation once per height with
+that height fixed (the same folds and seeds) and reports accuracy against height
+("heights"); --plot then draws it.
+
 --out FILE writes one row per graph: its number in the TU files (1-based), its class,
 its outer fold in the first seed and the class predicted for it by the candidate
 chosen in that fold, refitted on the other folds (CSV, or JSON Lines for
@@ -86,6 +91,7 @@ chosen in that fold, refitted on the other folds (CSV, or JSON Lines for
 	f.StringVar(&opts.Data, "data", "", "TU data set folder (e.g. shared/data/MUTAG)")
 	f.StringVar(&opts.Kernel, "kernel", "wl", "graph kernel: wl, sp, rw or vh")
 	f.IntVar(&opts.H, "h", 5, "Weisfeiler–Lehman height (relabelling rounds)")
+	f.IntSliceVar(&opts.Heights, "heights", nil, "WL heights to evaluate each with the height fixed, e.g. 0,1,2,3,4,5 (accuracy against height)")
 	f.BoolVar(&opts.SelectH, "select-h", true, "choose the WL height in 1..h on the inner folds as well (--select-h=false fixes it at --h, as wl.py does)")
 	f.Float64Var(&opts.Lambda, "decay", 0.01, "random-walk decay λ (must be below 1/ρ(A×))")
 	f.BoolVar(&opts.Normalize, "normalize", true, "cosine-normalise the Gram matrix")
@@ -99,7 +105,7 @@ chosen in that fold, refitted on the other folds (CSV, or JSON Lines for
 	f.IntVar(&opts.GramRuns, "gram-runs", 1, "timed Gram computations; with more than 1, one untimed warm-up first and the median reported")
 	f.StringVar(&opts.GramOut, "gram-out", "", "write the Gram matrix (after normalisation, if any) to this file, one row per line")
 	f.StringVar(&opts.Out, "out", "", "write one row per graph: class, outer fold and out-of-fold prediction (CSV, or JSON Lines for .jsonl/.ndjson)")
-	opts.Plots.addFlags(f, "the Gram matrix with the graphs ordered by class and, with --select-h, how often each WL height was chosen,")
+	opts.Plots.addFlags(f, "the Gram matrix with the graphs ordered by class and, with --select-h, how often each WL height was chosen and, with --heights, accuracy against height,")
 	renamedFlag(cmd, "lambda", "decay")
 	renamedFlag(cmd, "cv", "folds")
 	renamedFlag(cmd, "inner", "inner-folds")
@@ -109,31 +115,32 @@ chosen in that fold, refitted on the other folds (CSV, or JSON Lines for
 
 // graphKernelResult is the JSON object of gssl graphkernel.
 type graphKernelResult struct {
-	Dataset          string    `json:"dataset"`
-	Kernel           string    `json:"kernel"`
-	H                int       `json:"h,omitempty"`
-	HChosen          []int     `json:"h_chosen,omitempty"`
-	Lambda           float64   `json:"lambda,omitempty"`
-	Normalize        bool      `json:"normalize"`
-	Classifier       string    `json:"classifier"`
-	Graphs           int       `json:"graphs"`
-	Nodes            int       `json:"nodes"`
-	Classes          int       `json:"classes"`
-	Features         int       `json:"features,omitempty"`
-	LoadSeconds      float64   `json:"load_seconds"`
-	GramSeconds      float64   `json:"gram_seconds"`
-	GramSecondsRuns  []float64 `json:"gram_seconds_runs"`
-	OuterFolds       int       `json:"outer_folds"`
-	InnerFolds       int       `json:"inner_folds"`
-	Repeats          int       `json:"repeats"`
-	FoldsFile        string    `json:"folds_file,omitempty"`
-	Grid             []float64 `json:"grid"`
-	GridChosen       []int     `json:"grid_chosen_counts,omitempty"`
-	AccuracyMean     any       `json:"accuracy_mean"`
-	AccuracyStd      any       `json:"accuracy_std"`
-	AccuracyByRepeat []float64 `json:"accuracy_by_repeat"`
-	CVSeconds        float64   `json:"cv_seconds"`
-	Out              string    `json:"out,omitempty"`
+	Dataset          string           `json:"dataset"`
+	Kernel           string           `json:"kernel"`
+	H                int              `json:"h,omitempty"`
+	HChosen          []int            `json:"h_chosen,omitempty"`
+	Lambda           float64          `json:"lambda,omitempty"`
+	Normalize        bool             `json:"normalize"`
+	Classifier       string           `json:"classifier"`
+	Graphs           int              `json:"graphs"`
+	Nodes            int              `json:"nodes"`
+	Classes          int              `json:"classes"`
+	Features         int              `json:"features,omitempty"`
+	LoadSeconds      float64          `json:"load_seconds"`
+	GramSeconds      float64          `json:"gram_seconds"`
+	GramSecondsRuns  []float64        `json:"gram_seconds_runs"`
+	OuterFolds       int              `json:"outer_folds"`
+	InnerFolds       int              `json:"inner_folds"`
+	Repeats          int              `json:"repeats"`
+	FoldsFile        string           `json:"folds_file,omitempty"`
+	Grid             []float64        `json:"grid"`
+	GridChosen       []int            `json:"grid_chosen_counts,omitempty"`
+	AccuracyMean     any              `json:"accuracy_mean"`
+	AccuracyStd      any              `json:"accuracy_std"`
+	AccuracyByRepeat []float64        `json:"accuracy_by_repeat"`
+	CVSeconds        float64          `json:"cv_seconds"`
+	Out              string           `json:"out,omitempty"`
+	Heights          []heightAccuracy `json:"heights,omitempty"`
 }
 
 func (o graphKernelOptions) validate() error {
@@ -167,6 +174,19 @@ func (o graphKernelOptions) validate() error {
 	}
 	if err := checkSeedCount(o.Repeats, 0); err != nil {
 		return fmt.Errorf("graphkernel: %w", err)
+	}
+	if len(o.Heights) > 0 {
+		if o.Kernel != "wl" {
+			return fmt.Errorf("graphkernel: --heights needs --kernel wl")
+		}
+		if o.Repeats < 1 {
+			return fmt.Errorf("graphkernel: --heights needs --seeds ≥ 1 (it runs the cross-validation)")
+		}
+		for _, h := range o.Heights {
+			if h < 0 || h > graphkernels.MaxWLHeight {
+				return fmt.Errorf("graphkernel: --heights value %d is invalid: every height must be in [0, %d]", h, graphkernels.MaxWLHeight)
+			}
+		}
 	}
 	if o.GramRuns < 1 {
 		return fmt.Errorf("graphkernel: --gram-runs %d is invalid: it must be ≥ 1", o.GramRuns)
@@ -268,6 +288,11 @@ func runGraphKernel(ctx context.Context, opts graphKernelOptions, stdout, stderr
 	}
 	res.CVSeconds = seconds(t0)
 	summariseChoices(opts, er, heights, &res)
+	if len(opts.Heights) > 0 {
+		if res.Heights, err = heightSweep(ctx, opts, ev, graphs, labels, grams, heights, stderr); err != nil {
+			return err
+		}
+	}
 	if opts.Out != "" {
 		if err := writeGraphRows(opts.Out, ds, labels, er); err != nil {
 			return err
@@ -456,5 +481,10 @@ func printGraphKernel(w io.Writer, r graphKernelResult) {
 	fmt.Fprintf(w, "  grid         %v chosen %v times\n", r.Grid, r.GridChosen)
 	if r.HChosen != nil {
 		fmt.Fprintf(w, "  heights      1..%d chosen %v times\n", len(r.HChosen), r.HChosen)
+	}
+	for _, h := range r.Heights {
+		mean, _ := h.Mean.(float64)
+		std, _ := h.Std.(float64)
+		fmt.Fprintf(w, "  h = %-2d       %.2f ± %.2f %% (height fixed)\n", h.H, 100*mean, 100*std)
 	}
 }

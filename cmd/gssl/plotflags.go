@@ -507,8 +507,7 @@ const maxGramPanel = 2000
 // graphKernelPicture: the Gram matrix with the graphs ordered by class
 // (cosine-normalised for the picture when the kernel is not, so that large
 // graphs do not drown the rest), and with --select-h how often each WL
-// height was chosen. The command chooses the height by nested
-// cross-validation, so it has no accuracy-against-height sweep to draw.
+// height was chosen, and with --heights the accuracy against height.
 func graphKernelPicture(gram *mat.SymDense, labels []int, res graphKernelResult) (picture, error) {
 	pic := picture{caption: fmt.Sprintf("graph kernel %s on %s", res.Kernel, res.Dataset)}
 	n := gram.SymmetricDim()
@@ -583,8 +582,15 @@ func graphKernelPicture(gram *mat.SymDense, labels []int, res graphKernelResult)
 			return pic, err
 		}
 		pic.panels = append(pic.panels, p)
+	}
+	if len(res.Heights) > 0 {
+		p, t, err := heightPanel(res)
+		if err != nil {
+			return pic, err
+		}
+		pic.panels, pic.tables = append(pic.panels, p), append(pic.tables, t)
 	} else if res.Kernel == "wl" {
-		pic.notes = append(pic.notes, "no height panel: --select-h chooses the WL height by nested cross-validation and counts the choices")
+		pic.notes = append(pic.notes, "no accuracy-against-height panel: give --heights (e.g. 0,1,2,3,4,5) to evaluate each height fixed")
 	}
 	return pic, nil
 }

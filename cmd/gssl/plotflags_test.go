@@ -279,3 +279,41 @@ func TestIMGPPlotAndReport(t *testing.T) {
 	require.Equal(t, image.Rect(0, 0, 672, 576), img.Bounds())
 	checkReport(t, opts.Report, 1, 1, "<td>euclidean_rmse</td>")
 }
+
+// --heights: one nested CV per fixed height, the same protocol as the run
+// (with --select-h=false and --h h the run is that evaluation, so the two
+// accuracies agree), drawn as a third panel.
+func TestGraphKernelHeights(t *testing.T) {
+	dir := t.TempDir()
+	data := writeTU(t, 12)
+	png := filepath.Join(dir, "gk.png")
+	opts := graphKernelOptions{Data: data, Kernel: "wl", H: 2, SelectH: true, Normalize: true, Classifier: "svm",
+		Grid: defaultCGrid, CV: 4, Inner: 2, Repeats: 2, GramRuns: 1, JSON: true, Heights: []int{0, 1, 2, 3},
+		Plots: plotFlags{Plot: png, Report: filepath.Join(dir, "r")}}
+	var out, sink bytes.Buffer
+	require.NoError(t, runGraphKernel(context.Background(), opts, &out, &sink))
+	readPNG(t, png, 3, 1)
+	checkReport(t, filepath.Join(dir, "r"), 3, 1, "<caption>accuracy against WL height (height fixed, nested CV)</caption>")
+	hs := decodeOne(t, out.Bytes())["heights"].([]any)
+	require.Len(t, hs, 4)
+	for i, h := range []int{0, 1, 2, 3} {
+		got := hs[i].(map[string]any)
+		require.Equal(t, float64(h), got["h"])
+		fixed := opts
+		fixed.SelectH, fixed.H, fixed.Heights, fixed.Plots = false, max(h, 1), nil, plotFlags{}
+		if h == 0 {
+			continue // --h must be ≥ 1; height 0 is checked through the sweep alone
+		}
+		out.Reset()
+		require.NoError(t, runGraphKernel(context.Background(), fixed, &out, &sink))
+		want := decodeOne(t, out.Bytes())
+		assert.Equal(t, want["accuracy_mean"], got["accuracy_mean"], "h = %d", h)
+		assert.Equal(t, want["accuracy_std"], got["accuracy_std"], "h = %d", h)
+	}
+	bad := opts
+	bad.Kernel, bad.SelectH = "sp", false
+	require.ErrorContains(t, runGraphKernel(context.Background(), bad, &out, &sink), "--heights needs --kernel wl")
+	bad = opts
+	bad.Heights = []int{-1}
+	require.ErrorContains(t, runGraphKernel(context.Background(), bad, &out, &sink), "--heights value -1 is invalid")
+}
