@@ -260,6 +260,13 @@ func TestLogAxesFillThePanel(t *testing.T) {
 		}
 	}
 	require.Equal(t, []string{"1e-12", "1e-11", "1e-10", "1e-09", "1e-08", "1e-07"}, labels)
+	labels = labels[:0]
+	for _, tk := range (log10Ticks{}).Ticks(math.Log10(50), math.Log10(1600)) {
+		if tk.Label != "" {
+			labels = append(labels, tk.Label)
+		}
+	}
+	require.Equal(t, []string{"50", "100", "200", "500", "1000"}, labels)
 }
 
 func mustFloat(t *testing.T, s string) float64 {

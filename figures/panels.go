@@ -7,6 +7,7 @@ import (
 	"math"
 	"sort"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -478,6 +479,9 @@ func (log10Ticks) Ticks(lo, hi float64) []plot.Tick {
 			t := plot.Tick{Value: pos}
 			if labelled(m) {
 				t.Label = strconv.FormatFloat(float64(m)*math.Pow10(k), 'g', 2, 64)
+				if k >= 0 && k < 6 {
+					t.Label = strconv.Itoa(m) + strings.Repeat("0", k) // 500, not 5e+02
+				}
 				named++
 			}
 			ticks = append(ticks, t)

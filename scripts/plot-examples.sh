@@ -1,7 +1,7 @@
 #!/bin/sh
 # Draws one example figure per command that has --plot into docs/figures/examples/
 # (the pictures docs/plots.md shows): the embedded Cora, and the shared data sets
-# digits8x8 and MUTAG when they are there (SHARED=/path/to/shared).
+# mnist and MUTAG when they are there (SHARED=/path/to/shared).
 #
 #   scripts/plot-examples.sh
 set -eu
@@ -17,13 +17,14 @@ go build -o "$bin" ./cmd/gssl
 "$bin" cluster --lcc --plot "$out/cluster.png" > /dev/null
 "$bin" embed --lcc --plot "$out/embed.png" > /dev/null
 "$bin" gp --synthetic 300 --plot "$out/gp.png" > /dev/null
-if [ -d "$SHARED/data/digits8x8" ]; then
-	"$bin" knn --images "$SHARED/data/digits8x8" --neighbors 10 --plot "$out/knn.png" > /dev/null
+if [ -d "$SHARED/data/mnist" ]; then
+	"$bin" knn --images "$SHARED/data/mnist" --n 5000 --neighbors 10 --compare --compare-iterations 1,2,3,4,6,8 --plot "$out/knn.png" > /dev/null
+	"$bin" falkon --images "$SHARED/data/mnist" --train 3000 --test 1000 --m 50,100,200,400,800,1600 --plot "$out/falkon.png" > /dev/null
 else
-	echo "SKIP knn: $SHARED/data/digits8x8 is absent"
+	echo "SKIP knn, falkon: $SHARED/data/mnist is absent"
 fi
 if [ -d "$SHARED/data/MUTAG" ]; then
-	"$bin" graphkernel --data "$SHARED/data/MUTAG" --select-h --seeds 1 --plot "$out/graphkernel.png" > /dev/null
+	"$bin" graphkernel --data "$SHARED/data/MUTAG" --select-h --seeds 1 --heights 0,1,2,3,4,5 --plot "$out/graphkernel.png" > /dev/null
 else
 	echo "SKIP graphkernel: $SHARED/data/MUTAG is absent"
 fi
