@@ -28,4 +28,5 @@ if [ -d "$SHARED/data/MUTAG" ]; then
 else
 	echo "SKIP graphkernel: $SHARED/data/MUTAG is absent"
 fi
+go run scripts/pngpalette.go "$out"/*.png
 ls -l "$out"

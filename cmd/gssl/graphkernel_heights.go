@@ -83,7 +83,11 @@ func heightPanel(res graphKernelResult) (*plot.Plot, htmlreport.Table, error) {
 		}
 		series = append(series, figures.Series{Name: name, X: []float64{lo, hi}, Y: []float64{run, run}})
 	}
-	p, err := figures.Curves(fmt.Sprintf("accuracy against WL height (%s, %d seeds)", res.Classifier, res.Repeats), "WL height h", "accuracy (nested CV)", false, false, series...)
+	seeds := "seeds"
+	if res.Repeats == 1 {
+		seeds = "seed"
+	}
+	p, err := figures.Curves(fmt.Sprintf("accuracy against WL height (%s, %d %s)", res.Classifier, res.Repeats, seeds), "WL height h", "accuracy (nested CV)", false, false, series...)
 	if err != nil {
 		return nil, t, err
 	}
