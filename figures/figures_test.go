@@ -15,6 +15,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
@@ -274,4 +275,16 @@ func mustFloat(t *testing.T, s string) float64 {
 	v, err := strconv.ParseFloat(s, 64)
 	require.NoError(t, err)
 	return v
+}
+
+func TestFreeCorner(t *testing.T) {
+	rising := []plotter.XYs{{{X: 0, Y: 0}, {X: 1, Y: 1}}}
+	top, left := freeCorner(rising, true)
+	require.True(t, top)
+	require.True(t, left)
+	// Flat along the top, then down at the right: only the bottom left is free.
+	cliff := []plotter.XYs{{{X: 0, Y: 1}, {X: 0.8, Y: 1}, {X: 1, Y: 0}}}
+	top, left = freeCorner(cliff, false)
+	require.False(t, top)
+	require.True(t, left)
 }

@@ -460,7 +460,7 @@ func (log10Ticks) Ticks(lo, hi float64) []plot.Tick {
 		switch {
 		case span > 2.5:
 			return m == 1
-		case span > 1:
+		case span > 0.9:
 			return m == 1 || m == 2 || m == 5
 		}
 		return true
@@ -597,6 +597,7 @@ func Curves(title, xLabel, yLabel string, logX, logYAxis bool, series ...Series)
 	p.Title.Text = title
 	p.X.Label.Text, p.Y.Label.Text = xLabel, yLabel
 	drawn := 0
+	var path []plotter.XYs // the drawn curves, to find a free corner
 	for k, s := range series {
 		if len(s.X) != len(s.Y) {
 			return nil, fmt.Errorf("figures: series %q has %d x and %d y", s.Name, len(s.X), len(s.Y))
@@ -638,6 +639,7 @@ func Curves(title, xLabel, yLabel string, logX, logYAxis bool, series ...Series)
 		if len(xy) == 0 {
 			continue
 		}
+		path = append(path, xy)
 		line, pts, err := plotter.NewLinePoints(xy)
 		if err != nil {
 			return nil, err
@@ -688,11 +690,56 @@ func Curves(title, xLabel, yLabel string, logX, logYAxis bool, series ...Series)
 	if logYAxis {
 		logY(p)
 	}
-	// The legend goes to the top corner the curves leave free: the left one
-	// when they rise, the right one when they fall.
-	p.Legend.Top, p.Legend.Left = true, !falling(series)
+	// The legend goes to the corner the curves leave most free; on a tie
+	// the top one the curves leave free by their slope: the left one when
+	// they rise, the right one when they fall.
+	p.Legend.Top, p.Legend.Left = freeCorner(path, !falling(series))
 	p.Add(plotter.NewGrid())
 	return p, nil
+}
+
+// freeCorner returns the corner of the data area (top, left) that the
+// polylines cross least: each segment is sampled at 16 points, and a
+// corner is the box of 45 % of the width and 30 % of the height a legend of
+// a few lines takes. Ties go to the top corners, preferLeft first.
+func freeCorner(lines []plotter.XYs, preferLeft bool) (top, left bool) {
+	var pts []plotter.XY
+	for _, l := range lines {
+		for i := range l {
+			pts = append(pts, l[i])
+			if i+1 < len(l) {
+				for s := 1; s < 16; s++ {
+					t := float64(s) / 16
+					pts = append(pts, plotter.XY{X: l[i].X + t*(l[i+1].X-l[i].X), Y: l[i].Y + t*(l[i+1].Y-l[i].Y)})
+				}
+			}
+		}
+	}
+	if len(pts) == 0 {
+		return true, preferLeft
+	}
+	x0, x1, y0, y1 := pts[0].X, pts[0].X, pts[0].Y, pts[0].Y
+	for _, q := range pts {
+		x0, x1, y0, y1 = math.Min(x0, q.X), math.Max(x1, q.X), math.Min(y0, q.Y), math.Max(y1, q.Y)
+	}
+	w, h := math.Max(x1-x0, 1e-300), math.Max(y1-y0, 1e-300)
+	corners := [][2]bool{{true, preferLeft}, {true, !preferLeft}, {false, preferLeft}, {false, !preferLeft}}
+	best, bestN := 0, -1
+	for c, tl := range corners {
+		n := 0
+		for _, q := range pts {
+			nx, ny := (q.X-x0)/w, (q.Y-y0)/h
+			inX := (tl[1] && nx <= 0.45) || (!tl[1] && nx >= 0.55)
+			inY := (tl[0] && ny >= 0.7) || (!tl[0] && ny <= 0.3)
+			if inX && inY {
+				n++
+			}
+		}
+		if bestN < 0 || n < bestN {
+			best, bestN = c, n
+		}
+	}
+	return corners[best][0], corners[best][1]
 }
 
 // falling says whether the curves end lower than they start, on average.
