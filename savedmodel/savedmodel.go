@@ -15,6 +15,7 @@ import (
 
 	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/gp"
+	"github.com/gssl/gssl/imgp"
 	"github.com/gssl/gssl/krr"
 	"github.com/gssl/gssl/labelprop"
 	"github.com/gssl/gssl/modelfile"
@@ -82,7 +83,7 @@ func Save(path string, m Model, c Context) error {
 // Kinds lists the model kinds Open reads.
 func Kinds() []string {
 	return []string{labelprop.SpreadingKind, labelprop.HarmonicKind, stkr.RegressorKind, gp.RegressorKind,
-		krr.ExactKind, krr.NystromKind, krr.FalkonKind}
+		krr.ExactKind, krr.NystromKind, krr.FalkonKind, imgp.RegressorKind}
 }
 
 // Saved is an opened model file: the model, its context and its metadata.
@@ -173,6 +174,12 @@ func Decode(f *modelfile.File) (*Saved, error) {
 			return nil, err
 		}
 		s.b = gpBackend{m: m}
+	case imgp.RegressorKind:
+		m := &imgp.Regressor{}
+		if err := m.ReadModelFile(f); err != nil {
+			return nil, err
+		}
+		s.b = imgpBackend{m: m}
 	case stkr.RegressorKind:
 		m := &stkr.Regressor{}
 		if err := m.ReadModelFile(f); err != nil {
@@ -553,4 +560,39 @@ func (s *Saved) PredictFitted() []serve.Prediction {
 		s.name(&out[i])
 	}
 	return out
+}
+
+// imgpBackend is an implicit-manifold GP regression of points: the fitted
+// points are its graph nodes, and new points are predicted from their
+// features (the model finds their neighbours among the fitted points).
+type imgpBackend struct{ m *imgp.Regressor }
+
+func (b imgpBackend) nodes() int    { return 0 }
+func (b imgpBackend) features() int { return b.m.Features() }
+func (b imgpBackend) classes() int  { return 0 }
+func (b imgpBackend) fitted() []serve.Prediction {
+	mean, variance, err := b.m.PredictNodes()
+	if err != nil {
+		return nil // a read model is fitted
+	}
+	out := make([]serve.Prediction, len(mean))
+	for i := range out {
+		out[i] = serve.Prediction{Mean: &mean[i], Variance: &variance[i]}
+	}
+	return out
+}
+func (b imgpBackend) predictNodes(context.Context, estimator.NewNodes) ([]serve.Prediction, error) {
+	return nil, errors.New("unreachable: a model of points has no fitted nodes")
+}
+
+func (b imgpBackend) predictPoints(ctx context.Context, points [][]float64) ([]serve.Prediction, error) {
+	mean, variance, err := b.m.PredictPoints(ctx, points)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]serve.Prediction, len(points))
+	for i := range out {
+		out[i] = serve.Prediction{Mean: &mean[i], Variance: &variance[i]}
+	}
+	return out, nil
 }
