@@ -83,7 +83,7 @@ func Save(path string, m Model, c Context) error {
 // Kinds lists the model kinds Open reads.
 func Kinds() []string {
 	return []string{labelprop.SpreadingKind, labelprop.HarmonicKind, stkr.RegressorKind, gp.RegressorKind,
-		krr.ExactKind, krr.NystromKind, krr.FalkonKind, imgp.RegressorKind}
+		krr.ExactKind, krr.NystromKind, krr.FalkonKind, krr.RandomFeaturesKind, imgp.RegressorKind}
 }
 
 // Saved is an opened model file: the model, its context and its metadata.
@@ -152,6 +152,12 @@ func Decode(f *modelfile.File) (*Saved, error) {
 		s.b = newKRRBackend(m, m.Features(), m.Outputs(), s.ctx)
 	case krr.FalkonKind:
 		m := &krr.Falkon{}
+		if err := m.ReadModelFile(f); err != nil {
+			return nil, err
+		}
+		s.b = newKRRBackend(m, m.Features(), m.Outputs(), s.ctx)
+	case krr.RandomFeaturesKind:
+		m := &krr.RandomFeatures{}
 		if err := m.ReadModelFile(f); err != nil {
 			return nil, err
 		}
