@@ -22,6 +22,7 @@ import (
 	"github.com/gssl/gssl/nodeids"
 	"github.com/gssl/gssl/serve"
 	"github.com/gssl/gssl/stkr"
+	"github.com/gssl/gssl/svm"
 )
 
 // Context is the data set's side of a saved model.
@@ -83,7 +84,7 @@ func Save(path string, m Model, c Context) error {
 // Kinds lists the model kinds Open reads.
 func Kinds() []string {
 	return []string{labelprop.SpreadingKind, labelprop.HarmonicKind, stkr.RegressorKind, gp.RegressorKind,
-		krr.ExactKind, krr.NystromKind, krr.FalkonKind, krr.RandomFeaturesKind, imgp.RegressorKind}
+		krr.ExactKind, krr.NystromKind, krr.FalkonKind, krr.RandomFeaturesKind, imgp.RegressorKind, svm.PointSVCKind}
 }
 
 // Saved is an opened model file: the model, its context and its metadata.
@@ -186,6 +187,12 @@ func Decode(f *modelfile.File) (*Saved, error) {
 			return nil, err
 		}
 		s.b = imgpBackend{m: m}
+	case svm.PointSVCKind:
+		m := &svm.PointSVC{}
+		if err := m.ReadModelFile(f); err != nil {
+			return nil, err
+		}
+		s.b = svmBackend{m: m}
 	case stkr.RegressorKind:
 		m := &stkr.Regressor{}
 		if err := m.ReadModelFile(f); err != nil {
@@ -599,6 +606,49 @@ func (b imgpBackend) predictPoints(ctx context.Context, points [][]float64) ([]s
 	out := make([]serve.Prediction, len(points))
 	for i := range out {
 		out[i] = serve.Prediction{Mean: &mean[i], Variance: &variance[i]}
+	}
+	return out, nil
+}
+
+// svmBackend is a C-SVM on points: the predicted class and, as scores, the
+// decision value of every one-vs-one machine, in the order (0,1), (0,2), …
+type svmBackend struct{ m *svm.PointSVC }
+
+func (b svmBackend) nodes() int    { return 0 }
+func (b svmBackend) features() int { return b.m.Features() }
+func (b svmBackend) classes() int {
+	c := b.m.Classes()
+	return c[len(c)-1] + 1
+}
+func (b svmBackend) fitted() []serve.Prediction { return nil }
+func (b svmBackend) predictNodes(context.Context, estimator.NewNodes) ([]serve.Prediction, error) {
+	return nil, errors.New("unreachable: a model of points has no fitted nodes")
+}
+
+func (b svmBackend) predictPoints(ctx context.Context, points [][]float64) ([]serve.Prediction, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if len(points) == 0 {
+		return nil, nil
+	}
+	d := b.m.Features()
+	data := make([]float64, 0, len(points)*d)
+	for _, p := range points {
+		data = append(data, p...)
+	}
+	x := mat.NewDense(len(points), d, data)
+	dec, err := b.m.Decision(x)
+	if err != nil {
+		return nil, err
+	}
+	pred, err := b.m.Predict(x)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]serve.Prediction, len(points))
+	for i := range out {
+		out[i] = serve.Prediction{Label: strconv.Itoa(pred[i]), Scores: slices.Clone(dec.RawRowView(i))}
 	}
 	return out, nil
 }
