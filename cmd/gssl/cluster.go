@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/eval"
 	"github.com/gssl/gssl/laplacian"
 	"github.com/gssl/gssl/spectral"
@@ -125,7 +126,12 @@ func runCluster(ctx context.Context, opts clusterOptions, stdout, stderr io.Writ
 		Eigen:  spectral.Settings{Tol: opts.Tol, Seed: opts.Seed},
 		KMeans: spectral.KMeansSettings{Restarts: opts.Restarts, Seed: opts.Seed}}
 	if err := sc.Fit(ctx, ds.Graph); err != nil {
-		return fmt.Errorf("cluster: %w", flagError(err))
+		var nc *estimator.NotConvergedError
+		if !errors.As(err, &nc) || sc.Labels() == nil {
+			return fmt.Errorf("cluster: %w", flagError(err))
+		}
+		// k-means stopped at its cap: the partition is kept and reported.
+		res.Notes = append(res.Notes, err.Error())
 	}
 	res.Seconds = seconds(start)
 	res.Eigenvalues, res.Inertia = sc.Eigenvalues(), sc.Inertia()
