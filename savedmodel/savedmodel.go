@@ -21,6 +21,7 @@ import (
 	"github.com/gssl/gssl/modelfile"
 	"github.com/gssl/gssl/nodeids"
 	"github.com/gssl/gssl/serve"
+	"github.com/gssl/gssl/spectral"
 	"github.com/gssl/gssl/stkr"
 	"github.com/gssl/gssl/svm"
 )
@@ -84,7 +85,7 @@ func Save(path string, m Model, c Context) error {
 // Kinds lists the model kinds Open reads.
 func Kinds() []string {
 	return []string{labelprop.SpreadingKind, labelprop.HarmonicKind, stkr.RegressorKind, gp.RegressorKind,
-		krr.ExactKind, krr.NystromKind, krr.FalkonKind, krr.RandomFeaturesKind, imgp.RegressorKind, svm.PointSVCKind}
+		krr.ExactKind, krr.NystromKind, krr.FalkonKind, krr.RandomFeaturesKind, imgp.RegressorKind, svm.PointSVCKind, spectral.SpectralClusteringKind}
 }
 
 // Saved is an opened model file: the model, its context and its metadata.
@@ -187,6 +188,12 @@ func Decode(f *modelfile.File) (*Saved, error) {
 			return nil, err
 		}
 		s.b = imgpBackend{m: m}
+	case spectral.SpectralClusteringKind:
+		m := &spectral.SpectralClustering{}
+		if err := m.ReadModelFile(f); err != nil {
+			return nil, err
+		}
+		s.b = clusterBackend{m: m}
 	case svm.PointSVCKind:
 		m := &svm.PointSVC{}
 		if err := m.ReadModelFile(f); err != nil {
@@ -649,6 +656,34 @@ func (b svmBackend) predictPoints(ctx context.Context, points [][]float64) ([]se
 	out := make([]serve.Prediction, len(points))
 	for i := range out {
 		out[i] = serve.Prediction{Label: strconv.Itoa(pred[i]), Scores: slices.Clone(dec.RawRowView(i))}
+	}
+	return out, nil
+}
+
+// clusterBackend is a spectral clustering: the "class" of a node is its
+// cluster (named by its number), without probabilities.
+type clusterBackend struct{ m *spectral.SpectralClustering }
+
+func (b clusterBackend) nodes() int    { return b.m.Nodes() }
+func (b clusterBackend) features() int { return 0 }
+func (b clusterBackend) classes() int  { return b.m.Clusters }
+func (b clusterBackend) fitted() []serve.Prediction {
+	labels := b.m.Labels()
+	out := make([]serve.Prediction, len(labels))
+	for i, c := range labels {
+		out[i] = serve.Prediction{Label: strconv.Itoa(c)}
+	}
+	return out
+}
+
+func (b clusterBackend) predictNodes(ctx context.Context, nn estimator.NewNodes) ([]serve.Prediction, error) {
+	labels, err := b.m.PredictNodes(ctx, nn)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]serve.Prediction, len(labels))
+	for i, c := range labels {
+		out[i] = serve.Prediction{Label: strconv.Itoa(c)}
 	}
 	return out, nil
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/gssl/gssl/nodeids"
 	"github.com/gssl/gssl/savedmodel"
 	"github.com/gssl/gssl/serve"
+	"github.com/gssl/gssl/spectral"
 	"github.com/gssl/gssl/svm"
 )
 
@@ -252,6 +253,10 @@ func predictionColumns(meta serve.Metadata, preds []serve.Prediction) ([]string,
 				rec[2] = *p.Variance
 			}
 		}
+	}
+	if meta.Kind == spectral.SpectralClusteringKind {
+		// As gssl cluster --out.
+		return []string{"id", "cluster"}, func(r int, rec []any) { rec[0], rec[1] = preds[r].ID, preds[r].Label }
 	}
 	// Probabilities when the model has them (p_<class>, as labelprop and
 	// stkr --out), else its scores (score_<class>, as falkon --out).
