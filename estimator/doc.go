@@ -52,13 +52,13 @@
 // package savedmodel opens any of them for gssl predict and gssl serve,
 // and savedmodel.Kinds lists them). Because gob uses MarshalBinary, gob
 // encoding works too; JSON encoding of a model fails with an error naming
-// MarshalBinary, rather than silently dropping the fitted state. The graph
-// kernels of package graphkernels are not saved yet: their gob and JSON
-// encodings fail (graphkernels.ErrNotSaved, ErrJSON).
+// MarshalBinary, rather than silently dropping the fitted state. The
+// graph classifier graphkernels.WLClassifier and svm.SVC save themselves
+// too (savedmodel does not serve graphs); the graph kernels on their own
+// refuse every encoding (graphkernels.ErrNotSaved, ErrJSON).
 //
 // Known exceptions to the contract: stkr.Regressor's Predict, Vectors and
 // Alpha panic before Fit (their callers outside stkr, e.g. package
-// nodeclass, use the single-value signatures); svm.SVC and KernelRidge
-// take a precomputed kernel and keep indices into it, so they are not
-// saved (svm.PointSVC is).
+// nodeclass, use the single-value signatures); svm.KernelRidge is not
+// saved.
 package estimator

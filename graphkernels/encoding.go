@@ -8,15 +8,15 @@ import (
 )
 
 // ErrNotSaved is the error of the binary (and so gob) encoding of a graph
-// kernel. A fitted kernel's state — the WL or shortest-path label
+// kernel on its own. A fitted kernel's state — the WL or shortest-path label
 // dictionary, the training graphs' feature vectors, the random walk's
 // training graphs, the cosine normalisation — is what comparing new graphs
 // needs, and the encoders would otherwise drop it silently (its fields are
-// unexported) and decode a kernel that says it was never fitted. Saving a
-// graph classifier needs a model type that owns the kernel and the machine
-// (the support graphs' features and duals) and has not been written; until
-// then every encoding fails by name.
-var ErrNotSaved = errors.New("graphkernels: a graph kernel is not saved: refit it on the training graphs (no model file format for graph kernels yet)")
+// unexported) and decode a kernel that says it was never fitted. The saved
+// form of a graph classifier is WLClassifier (the WL dictionary, the
+// training graphs' features and the SVM); the other kernels have none yet,
+// and every encoding of a kernel fails by name.
+var ErrNotSaved = errors.New("graphkernels: a graph kernel is not saved on its own: refit it, or save a WLClassifier")
 
 func notSaved(what string) error { return fmt.Errorf("%s: %w", what, ErrNotSaved) }
 

@@ -229,19 +229,7 @@ func (p *PointSVC) ModelFile() (*modelfile.File, error) {
 	}
 	f.PutFloat64s("support_points", pts)
 	f.PutInt64s("support_rows", toInt64(p.sv))
-	// Per machine: a, b, iterations, number of support vectors.
-	var head, idx []int64
-	var coef, bias []float64
-	for _, pm := range s.pairs {
-		head = append(head, int64(pm.a), int64(pm.b), int64(pm.iters), int64(len(pm.sv)))
-		idx = append(idx, toInt64(pm.sv)...)
-		coef = append(coef, pm.coef...)
-		bias = append(bias, pm.bias)
-	}
-	f.PutInt64s("machines", head)
-	f.PutInt64s("machine_sv", idx)
-	f.PutFloat64s("machine_coef", coef)
-	f.PutFloat64s("machine_bias", bias)
+	s.putMachines(f)
 	return f, nil
 }
 
@@ -290,12 +278,12 @@ func (p *PointSVC) ReadModelFile(f *modelfile.File) error {
 	if err := out.Validate(); err != nil {
 		return fmt.Errorf("svm: the model file's settings: %w", err)
 	}
-	nc, d, ns, np := len(meta.Classes), meta.Features, meta.Support, meta.Pairs
-	if nc < 2 || d < 1 || ns < 0 || np != nc*(nc-1)/2 || ns > math.MaxInt/d {
-		return fmt.Errorf("svm: the model file declares %d classes, %d machines and %d support points of %d features", nc, np, ns, d)
+	if err := checkClasses(meta.Classes); err != nil {
+		return err
 	}
-	if !slices.IsSorted(meta.Classes) || len(slices.Compact(slices.Clone(meta.Classes))) != nc || meta.Classes[0] < 0 {
-		return fmt.Errorf("svm: the model file's classes %v are not distinct, ascending and ≥ 0", meta.Classes)
+	d, ns := meta.Features, meta.Support
+	if d < 1 || ns < 0 || meta.Pairs != len(meta.Classes)*(len(meta.Classes)-1)/2 || ns > math.MaxInt/d {
+		return fmt.Errorf("svm: the model file declares %d classes, %d machines and %d support points of %d features", len(meta.Classes), meta.Pairs, ns, d)
 	}
 	pts, err := f.Float64s("support_points")
 	if err != nil {
@@ -316,54 +304,9 @@ func (p *PointSVC) ReadModelFile(f *modelfile.File) error {
 	if len(rows) != ns {
 		return fmt.Errorf("svm: the model file has %d support rows for %d support points", len(rows), ns)
 	}
-	head, err := f.Int64s("machines")
+	s, err := readMachines(f, meta.Classes, ns, out.C, out.Settings)
 	if err != nil {
-		return fmt.Errorf("svm: %w", err)
-	}
-	idx, err := f.Int64s("machine_sv")
-	if err != nil {
-		return fmt.Errorf("svm: %w", err)
-	}
-	coef, err := f.Float64s("machine_coef")
-	if err != nil {
-		return fmt.Errorf("svm: %w", err)
-	}
-	bias, err := f.Float64s("machine_bias")
-	if err != nil {
-		return fmt.Errorf("svm: %w", err)
-	}
-	if len(head) != 4*np || len(bias) != np || len(idx) != len(coef) {
-		return fmt.Errorf("svm: the model file's machines are inconsistent: %d header values, %d biases, %d indices and %d coefficients for %d machines", len(head), len(bias), len(idx), len(coef), np)
-	}
-	s := &SVC{C: out.C, Settings: out.Settings, classes: slices.Clone(meta.Classes), nTrain: ns}
-	pos, q := 0, 0
-	for a := 0; a < nc; a++ {
-		for b := a + 1; b < nc; b++ {
-			h := head[4*q : 4*q+4]
-			cnt := h[3]
-			if h[0] != int64(a) || h[1] != int64(b) || h[2] < 0 || cnt < 0 || cnt > int64(len(idx)-pos) {
-				return fmt.Errorf("svm: the model file's machine %d has header %v, want classes %d and %d and at most %d support vectors", q, h, a, b, len(idx)-pos)
-			}
-			pm := pairMachine{a: a, b: b, iters: int(h[2]), bias: bias[q], sv: make([]int, cnt), coef: coef[pos : pos+int(cnt)]}
-			for k := range pm.sv {
-				v := idx[pos+k]
-				if v < 0 || v >= int64(ns) {
-					return fmt.Errorf("svm: the model file's machine %d lists support point %d, not in [0, %d)", q, v, ns)
-				}
-				pm.sv[k] = int(v)
-			}
-			for _, v := range append([]float64{pm.bias}, pm.coef...) {
-				if math.IsNaN(v) || math.IsInf(v, 0) {
-					return fmt.Errorf("svm: the model file's machine %d has a coefficient or bias %v", q, v)
-				}
-			}
-			s.pairs = append(s.pairs, pm)
-			pos += int(cnt)
-			q++
-		}
-	}
-	if pos != len(idx) {
-		return fmt.Errorf("svm: the model file has %d support vector indices, its machines use %d", len(idx), pos)
+		return err
 	}
 	out.svm, out.d = s, d
 	out.sv = make([]int, ns)

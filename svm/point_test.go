@@ -120,3 +120,36 @@ func TestSVCKeepsLastIterate(t *testing.T) {
 	require.NoError(t, err, "a model that stopped at its cap predicts")
 	assert.Len(t, pred, 80)
 }
+
+func TestSVCModelRoundTrip(t *testing.T) {
+	x, labels := threeMoons(t, 60, 6)
+	xt, _ := threeMoons(t, 20, 7)
+	k := kernel.Gaussian{Sigma: 0.5}
+	g, err := kernel.Gram(k, x, x)
+	require.NoError(t, err)
+	s := &SVC{C: 3, Settings: Settings{Tol: 1e-4}}
+	require.NoError(t, s.Fit(context.Background(), SubGram(g, seq(0, 60)), labels))
+	b, err := s.MarshalBinary()
+	require.NoError(t, err)
+	got := &SVC{}
+	require.NoError(t, got.UnmarshalBinary(b))
+	cross, err := kernel.Gram(k, xt, x)
+	require.NoError(t, err)
+	d0, err := s.Decision(cross)
+	require.NoError(t, err)
+	d1, err := got.Decision(cross)
+	require.NoError(t, err)
+	for i, v := range d0.RawMatrix().Data {
+		require.Equal(t, math.Float64bits(v), math.Float64bits(d1.RawMatrix().Data[i]))
+	}
+	assert.Equal(t, []any{s.C, s.Settings, s.Classes(), s.Iterations(), s.Items()}, []any{got.C, got.Settings, got.Classes(), got.Iterations(), got.Items()})
+	for i := 0; i < len(b); i += 3 {
+		d := bytes.Clone(b)
+		d[i] ^= 0x01
+		require.Error(t, (&SVC{}).UnmarshalBinary(d), "byte %d", i)
+	}
+	_, err = (&SVC{}).MarshalBinary()
+	assert.ErrorIs(t, err, estimator.ErrNotFitted)
+	_, err = json.Marshal(s)
+	assert.ErrorIs(t, err, estimator.ErrJSON)
+}
