@@ -12,7 +12,7 @@
 //	m := &labelprop.Spreading{Alpha: 0.9}
 //	err := m.FitLabels(ctx, g, labels)    // labels[i] ∈ {−1, 0, …, C−1}
 //
-// (FitLabels in labelprop and stkr, FitTargets in stkr and gp; their Fit
+// (FitLabels in labelprop and stkr, FitTargets in stkr, gp and imgp; their Fit
 // with index lists or target matrices stays as the low-level variant).
 //
 // Hyperparameters are exported fields set before Fit and never rewritten by
@@ -30,7 +30,9 @@
 // Prediction is in batches: PredictNodes for nodes that were not in the
 // graph at fit time, given their edges to fitted nodes (NewNodes, the CSR
 // form of those edges; labelprop, stkr), and, for models of features,
-// PredictPoints or Predict for new feature vectors (gp, krr). Before a successful Fit (or UnmarshalBinary) every
+// PredictPoints or Predict for new feature vectors (gp, imgp, krr, svm's
+// PointSVC); spectral.SpectralClustering assigns new nodes to clusters
+// with PredictNodes. Before a successful Fit (or UnmarshalBinary) every
 // prediction returns an error for which errors.Is(err, ErrNotFitted) holds;
 // misuse an error can describe is an error, not a panic.
 //
@@ -45,8 +47,18 @@
 // (encoding.BinaryMarshaler) use a modelfile container with the model's
 // kind and layout version, and predictions after the round trip are
 // bitwise equal to those before (labelprop.Spreading and Harmonic,
-// stkr.Regressor, gp.Regressor, krr.Exact, Nystrom and Falkon; package
-// savedmodel opens any of them for gssl predict and gssl serve). Because gob uses MarshalBinary, gob
+// stkr.Regressor, gp.Regressor, imgp.Regressor, krr.Exact, Nystrom,
+// Falkon and RandomFeatures, svm.PointSVC, spectral.SpectralClustering;
+// package savedmodel opens any of them for gssl predict and gssl serve,
+// and savedmodel.Kinds lists them). Because gob uses MarshalBinary, gob
 // encoding works too; JSON encoding of a model fails with an error naming
-// MarshalBinary, rather than silently dropping the fitted state.
+// MarshalBinary, rather than silently dropping the fitted state. The
+// graph classifier graphkernels.WLClassifier and svm.SVC save themselves
+// too (savedmodel does not serve graphs); the graph kernels on their own
+// refuse every encoding (graphkernels.ErrNotSaved, ErrJSON).
+//
+// Known exceptions to the contract: stkr.Regressor's Predict, Vectors and
+// Alpha panic before Fit (their callers outside stkr, e.g. package
+// nodeclass, use the single-value signatures); svm.KernelRidge is not
+// saved.
 package estimator

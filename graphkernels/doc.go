@@ -31,6 +31,12 @@
 // solved by conjugate gradients with (A ⊗ A') vec X = vec(A X A'ᵀ), never
 // forming the Kronecker matrix; λ must be below 1/ρ(A×).
 //
+// WLClassifier is the C-SVM of package svm on the WL kernel as one model:
+// it predicts new graphs and saves itself (a modelfile container with the
+// dictionary, the training graphs' features and the machine), with bitwise
+// equal decisions after a round trip. The kernels on their own refuse every
+// encoding (ErrNotSaved, estimator.ErrJSON) rather than lose their state.
+//
 // # Kernels on the nodes of a graph
 //
 // A NodeKernel is a spectral transform r(L) of the unnormalised or

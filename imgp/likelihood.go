@@ -104,6 +104,9 @@ func (r *Regressor) LogMarginalLikelihood(ctx context.Context, s LikelihoodSetti
 		ctx = context.Background()
 	}
 	f := r.fit
+	if f.geo == nil {
+		return LogLikelihood{}, errors.New("imgp: LogMarginalLikelihood needs the KNN graph, which a model read from a file does not keep: refit to evaluate it")
+	}
 	_, _, _, _, _, _, tol := r.defaults()
 	pr := &gmrf{geo: f.geo, nu: f.nu, labelled: f.labelled, y: f.y, tol: tol}
 	return pr.logLikelihood(ctx, f.h, s, rademacherProbe(s.Seed), f.eig)

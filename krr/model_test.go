@@ -36,6 +36,8 @@ func TestModelRoundTrip(t *testing.T) {
 		{&Nystrom{Kernel: kernel.Laplacian{Sigma: 2}, Lambda: 1e-4, Centres: Centres{Sampler: Fixed{0, 5, 9, 11}}}, &Nystrom{}},
 		{&Falkon{Kernel: kernel.Gaussian{Sigma: 1}, Lambda: 1e-5, Centres: Centres{M: 25, Sampler: Leverage{Pilot: 30}}, Iterations: 15, Products: Streamed}, &Falkon{}},
 		{&Falkon{Kernel: kernel.Linear{C: 1}, Lambda: 1e-3, Centres: Centres{M: 10, Sampler: Uniform{}}, BlockRows: 7}, &Falkon{}},
+		{&RandomFeatures{Sigma: 1.2, D: 40, Lambda: 1e-4, Seed: 9}, &RandomFeatures{}},
+		{&RandomFeatures{Lambda: 1e-3, FixedMap: func() *FourierMap { m, _ := NewFourierMap(0.8, 3, 17, 2); return m }()}, &RandomFeatures{}},
 	} {
 		require.NoError(t, c.m.Fit(context.Background(), x, y), "%T", c.m)
 		b, err := c.m.MarshalBinary()
@@ -59,6 +61,11 @@ func TestModelRoundTrip(t *testing.T) {
 			assert.Equal(t, m.CentreIndices(), g.CentreIndices())
 			assert.Equal(t, m.Centres, g.Centres)
 			assert.Equal(t, m.JitterUsed(), g.JitterUsed())
+		case *RandomFeatures:
+			g := c.fresh.(*RandomFeatures)
+			assert.Equal(t, []any{m.Sigma, m.D, m.Lambda, m.Seed, m.FixedMap != nil}, []any{g.Sigma, g.D, g.Lambda, g.Seed, g.FixedMap != nil})
+			assert.Equal(t, m.Features(), g.Features())
+			assert.Equal(t, m.Outputs(), g.Outputs())
 		case *Falkon:
 			g := c.fresh.(*Falkon)
 			assert.Equal(t, m.Info(), g.Info())

@@ -15,12 +15,15 @@ import (
 
 	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/gp"
+	"github.com/gssl/gssl/imgp"
 	"github.com/gssl/gssl/krr"
 	"github.com/gssl/gssl/labelprop"
 	"github.com/gssl/gssl/modelfile"
 	"github.com/gssl/gssl/nodeids"
 	"github.com/gssl/gssl/serve"
+	"github.com/gssl/gssl/spectral"
 	"github.com/gssl/gssl/stkr"
+	"github.com/gssl/gssl/svm"
 )
 
 // Context is the data set's side of a saved model.
@@ -82,7 +85,7 @@ func Save(path string, m Model, c Context) error {
 // Kinds lists the model kinds Open reads.
 func Kinds() []string {
 	return []string{labelprop.SpreadingKind, labelprop.HarmonicKind, stkr.RegressorKind, gp.RegressorKind,
-		krr.ExactKind, krr.NystromKind, krr.FalkonKind}
+		krr.ExactKind, krr.NystromKind, krr.FalkonKind, krr.RandomFeaturesKind, imgp.RegressorKind, svm.PointSVCKind, spectral.SpectralClusteringKind}
 }
 
 // Saved is an opened model file: the model, its context and its metadata.
@@ -155,6 +158,12 @@ func Decode(f *modelfile.File) (*Saved, error) {
 			return nil, err
 		}
 		s.b = newKRRBackend(m, m.Features(), m.Outputs(), s.ctx)
+	case krr.RandomFeaturesKind:
+		m := &krr.RandomFeatures{}
+		if err := m.ReadModelFile(f); err != nil {
+			return nil, err
+		}
+		s.b = newKRRBackend(m, m.Features(), m.Outputs(), s.ctx)
 	case labelprop.SpreadingKind:
 		m := &labelprop.Spreading{}
 		if err := m.ReadModelFile(f); err != nil {
@@ -173,6 +182,24 @@ func Decode(f *modelfile.File) (*Saved, error) {
 			return nil, err
 		}
 		s.b = gpBackend{m: m}
+	case imgp.RegressorKind:
+		m := &imgp.Regressor{}
+		if err := m.ReadModelFile(f); err != nil {
+			return nil, err
+		}
+		s.b = imgpBackend{m: m}
+	case spectral.SpectralClusteringKind:
+		m := &spectral.SpectralClustering{}
+		if err := m.ReadModelFile(f); err != nil {
+			return nil, err
+		}
+		s.b = clusterBackend{m: m}
+	case svm.PointSVCKind:
+		m := &svm.PointSVC{}
+		if err := m.ReadModelFile(f); err != nil {
+			return nil, err
+		}
+		s.b = svmBackend{m: m}
 	case stkr.RegressorKind:
 		m := &stkr.Regressor{}
 		if err := m.ReadModelFile(f); err != nil {
@@ -553,4 +580,110 @@ func (s *Saved) PredictFitted() []serve.Prediction {
 		s.name(&out[i])
 	}
 	return out
+}
+
+// imgpBackend is an implicit-manifold GP regression of points: the fitted
+// points are its graph nodes, and new points are predicted from their
+// features (the model finds their neighbours among the fitted points).
+type imgpBackend struct{ m *imgp.Regressor }
+
+func (b imgpBackend) nodes() int    { return 0 }
+func (b imgpBackend) features() int { return b.m.Features() }
+func (b imgpBackend) classes() int  { return 0 }
+func (b imgpBackend) fitted() []serve.Prediction {
+	mean, variance, err := b.m.PredictNodes()
+	if err != nil {
+		return nil // a read model is fitted
+	}
+	out := make([]serve.Prediction, len(mean))
+	for i := range out {
+		out[i] = serve.Prediction{Mean: &mean[i], Variance: &variance[i]}
+	}
+	return out
+}
+func (b imgpBackend) predictNodes(context.Context, estimator.NewNodes) ([]serve.Prediction, error) {
+	return nil, errors.New("unreachable: a model of points has no fitted nodes")
+}
+
+func (b imgpBackend) predictPoints(ctx context.Context, points [][]float64) ([]serve.Prediction, error) {
+	mean, variance, err := b.m.PredictPoints(ctx, points)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]serve.Prediction, len(points))
+	for i := range out {
+		out[i] = serve.Prediction{Mean: &mean[i], Variance: &variance[i]}
+	}
+	return out, nil
+}
+
+// svmBackend is a C-SVM on points: the predicted class and, as scores, the
+// decision value of every one-vs-one machine, in the order (0,1), (0,2), …
+type svmBackend struct{ m *svm.PointSVC }
+
+func (b svmBackend) nodes() int    { return 0 }
+func (b svmBackend) features() int { return b.m.Features() }
+func (b svmBackend) classes() int {
+	c := b.m.Classes()
+	return c[len(c)-1] + 1
+}
+func (b svmBackend) fitted() []serve.Prediction { return nil }
+func (b svmBackend) predictNodes(context.Context, estimator.NewNodes) ([]serve.Prediction, error) {
+	return nil, errors.New("unreachable: a model of points has no fitted nodes")
+}
+
+func (b svmBackend) predictPoints(ctx context.Context, points [][]float64) ([]serve.Prediction, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if len(points) == 0 {
+		return nil, nil
+	}
+	d := b.m.Features()
+	data := make([]float64, 0, len(points)*d)
+	for _, p := range points {
+		data = append(data, p...)
+	}
+	x := mat.NewDense(len(points), d, data)
+	dec, err := b.m.Decision(x)
+	if err != nil {
+		return nil, err
+	}
+	pred, err := b.m.Predict(x)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]serve.Prediction, len(points))
+	for i := range out {
+		out[i] = serve.Prediction{Label: strconv.Itoa(pred[i]), Scores: slices.Clone(dec.RawRowView(i))}
+	}
+	return out, nil
+}
+
+// clusterBackend is a spectral clustering: the "class" of a node is its
+// cluster (named by its number), without probabilities.
+type clusterBackend struct{ m *spectral.SpectralClustering }
+
+func (b clusterBackend) nodes() int    { return b.m.Nodes() }
+func (b clusterBackend) features() int { return 0 }
+func (b clusterBackend) classes() int  { return b.m.Clusters }
+func (b clusterBackend) fitted() []serve.Prediction {
+	labels := b.m.Labels()
+	out := make([]serve.Prediction, len(labels))
+	for i, c := range labels {
+		out[i] = serve.Prediction{Label: strconv.Itoa(c)}
+	}
+	return out
+}
+
+func (b clusterBackend) predictNodes(ctx context.Context, nn estimator.NewNodes) ([]serve.Prediction, error) {
+	labels, err := b.m.PredictNodes(ctx, nn)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]serve.Prediction, len(labels))
+	for i, c := range labels {
+		out[i] = serve.Prediction{Label: strconv.Itoa(c)}
+	}
+	return out, nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/graph"
 	"github.com/gssl/gssl/laplacian"
 )
@@ -34,6 +35,19 @@ type SpectralClustering struct {
 	values    []float64
 	embedding *mat.Dense
 	inertia   float64
+	// What assigning a new node needs: the eigenvectors before the row
+	// normalisation, the fitted nodes' degrees and the k-means centres.
+	vectors *mat.Dense
+	degrees []float64
+	centres *mat.Dense
+	km      kmeansInfo
+}
+
+// kmeansInfo is the k-means step's report.
+type kmeansInfo struct {
+	iterations, moved int
+	converged         bool
+	matVecs, restarts int // of the eigensolver
 }
 
 // Validate checks the hyperparameters that do not depend on the graph.
@@ -44,7 +58,14 @@ func (c *SpectralClustering) Validate() error {
 	return checkIsolated("SpectralClustering", c.Isolated)
 }
 
-// Fit clusters the nodes of g.
+// Fit clusters the nodes of g. When the eigensolver stops at its restart
+// cap, Fit returns an *estimator.NotConvergedError wrapping the solver's
+// *NotConvergedError and the model stays unfitted (fewer than k
+// eigenvectors cannot be clustered into k groups). When k-means stops at
+// KMeans.MaxIter before a fixed point, the clustering is kept (it is a
+// valid partition) and Fit returns an *estimator.NotConvergedError whose
+// Residual is the fraction of nodes that changed cluster in the last
+// iteration.
 func (c *SpectralClustering) Fit(ctx context.Context, g *graph.CSR) error {
 	if err := c.Validate(); err != nil {
 		return err
@@ -57,6 +78,11 @@ func (c *SpectralClustering) Fit(ctx context.Context, g *graph.CSR) error {
 	}
 	r, err := LaplacianEigs(ctx, g, laplacian.Symmetric, laplacian.Options{Isolated: c.Isolated}, c.Clusters, c.Eigen)
 	if err != nil {
+		var nc *NotConvergedError
+		if errors.As(err, &nc) {
+			return &estimator.NotConvergedError{Model: "spectral: SpectralClustering", Method: "thick-restart Lanczos", Iterations: nc.Restarts,
+				Residual: nc.Residual, Tol: nc.Tol, Hint: "restarts; raise Eigen.MaxRestarts or Eigen.Tol", Err: err}
+		}
 		return fmt.Errorf("spectral: SpectralClustering: %w", err)
 	}
 	u := mat.DenseCopyOf(r.Vectors)
@@ -66,6 +92,14 @@ func (c *SpectralClustering) Fit(ctx context.Context, g *graph.CSR) error {
 		return fmt.Errorf("spectral: SpectralClustering: %w", err)
 	}
 	c.labels, c.values, c.embedding, c.inertia = km.Labels, r.Values, u, km.Inertia
+	c.vectors, c.degrees, c.centres = mat.DenseCopyOf(r.Vectors), g.Degrees(), km.Centers
+	c.km = kmeansInfo{iterations: km.Iterations, moved: km.Moved, converged: km.Converged, matVecs: r.MatVecs, restarts: r.Restarts}
+	if !km.Converged {
+		n := len(km.Labels)
+		return &estimator.NotConvergedError{Model: "spectral: SpectralClustering", Method: "k-means (Lloyd)", Iterations: km.Iterations,
+			Residual: float64(km.Moved) / float64(n), Tol: 0,
+			Hint: "the residual is the fraction of nodes that changed cluster in the last iteration; the clustering is kept; raise KMeans.MaxIter"}
+	}
 	return nil
 }
 

@@ -32,6 +32,7 @@ type KMeansResult struct {
 	Inertia    float64    // Σ_i ‖x_i − c_{label i}‖²
 	Iterations int        // Lloyd iterations of the winning restart
 	Converged  bool       // whether the winning restart reached a fixed point
+	Moved      int        // rows that changed cluster in its last iteration (0 when converged)
 }
 
 // KMeans clusters the rows of x (n×d) into k clusters by Lloyd's algorithm
@@ -138,7 +139,7 @@ func lloyd(ctx context.Context, x *mat.Dense, k, maxIter int, rng *rand.Rand) (*
 			return nil, err
 		}
 		changed := assign(x, centers, labels, dist)
-		res.Iterations = it + 1
+		res.Iterations, res.Moved = it+1, changed
 		if changed == 0 && it > 0 {
 			res.Converged = true
 			break

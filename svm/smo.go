@@ -6,6 +6,8 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/gssl/gssl/estimator"
 )
 
 // Settings control the SMO solver. The zero value is usable.
@@ -47,17 +49,11 @@ type Dual struct {
 	Gap        float64   // final maximal violation m(α) − M(α) ≤ Tol
 }
 
-// NotConvergedError is returned when SMO stops at MaxIter with a violation
-// above the tolerance; Dual holds the last iterate.
-type NotConvergedError struct {
-	Iterations int
-	Gap, Tol   float64
-	Dual       Dual
-}
-
-func (e *NotConvergedError) Error() string {
-	return fmt.Sprintf("svm: SMO did not converge: maximal KKT violation %.3g > tolerance %.3g after %d iterations", e.Gap, e.Tol, e.Iterations)
-}
+// NotConvergedError is returned when SMO stops at MaxIter with a maximal
+// KKT violation (Residual) above the tolerance; the Dual returned with it
+// is the last iterate. It is the contract's one shape,
+// estimator.NotConvergedError.
+type NotConvergedError = estimator.NotConvergedError
 
 // SolveDual solves the binary C-SVM dual for the Gram matrix k of the
 // training points and labels y_i ∈ {−1, +1} by sequential minimal
@@ -223,7 +219,8 @@ func smo(ctx context.Context, kd *gramRows, n int, y []float64, c float64, s Set
 		if iter >= maxIter {
 			sv.reconstruct()
 			d := Dual{Alpha: sv.alpha, B: 0 - offset(sv.alpha, sv.grad, y, c), Iterations: iter, Gap: gap}
-			return d, &NotConvergedError{Iterations: iter, Gap: gap, Tol: tol, Dual: d}
+			return d, &NotConvergedError{Model: "svm", Method: "SMO", Iterations: iter, Residual: gap, Tol: tol,
+				Hint: "the residual is the maximal KKT violation m(α) − M(α): raise Settings.MaxIter or Tol"}
 		}
 		iter++
 		sv.update(i, j)

@@ -2,6 +2,7 @@ package svm
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -52,7 +53,9 @@ func (s *SVC) Validate() error {
 
 // Fit trains on the n×n Gram matrix k of the training items and their
 // classes (any non-negative ints; at least two distinct). Each pair's SMO
-// solve works on the sub-Gram matrix of its two classes.
+// solve works on the sub-Gram matrix of its two classes. When a pair's
+// solve stops at Settings.MaxIter, Fit keeps its last iterate, trains the
+// other pairs and returns a *NotConvergedError (the model predicts).
 func (s *SVC) Fit(ctx context.Context, k mat.Symmetric, labels []int) error {
 	if err := s.Validate(); err != nil {
 		return err
@@ -80,6 +83,7 @@ func (s *SVC) Fit(ctx context.Context, k mat.Symmetric, labels []int) error {
 		byClass[c] = append(byClass[c], i)
 	}
 	var pairs []pairMachine
+	var notConverged error
 	for a := 0; a < len(classes); a++ {
 		for b := a + 1; b < len(classes); b++ {
 			idx := append(slices.Clone(byClass[a]), byClass[b]...)
@@ -92,7 +96,14 @@ func (s *SVC) Fit(ctx context.Context, k mat.Symmetric, labels []int) error {
 				}
 			}
 			d, err := smo(ctx, src.rows(idx), m, y, s.cValue(), s.Settings)
-			if err != nil {
+			var nc *NotConvergedError
+			if errors.As(err, &nc) {
+				// Keep the last iterate, as the contract says, and report
+				// the first pair that stopped at its cap.
+				if notConverged == nil {
+					notConverged = fmt.Errorf("svm: SVC classes %d and %d: %w", classes[a], classes[b], err)
+				}
+			} else if err != nil {
 				return fmt.Errorf("svm: SVC classes %d and %d: %w", classes[a], classes[b], err)
 			}
 			pm := pairMachine{a: a, b: b, bias: d.B, iters: d.Iterations}
@@ -106,7 +117,7 @@ func (s *SVC) Fit(ctx context.Context, k mat.Symmetric, labels []int) error {
 		}
 	}
 	s.classes, s.pairs, s.nTrain = classes, pairs, n
-	return nil
+	return notConverged
 }
 
 // Classes returns the classes seen at Fit, ascending.

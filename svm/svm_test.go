@@ -382,7 +382,8 @@ func TestMaxIterReportsNotConverged(t *testing.T) {
 	var nc *NotConvergedError
 	require.ErrorAs(t, err, &nc)
 	assert.Equal(t, 3, nc.Iterations)
-	assert.Greater(t, nc.Gap, DefaultTol)
+	assert.Greater(t, nc.Residual, DefaultTol)
+	assert.ErrorContains(t, err, "svm: SMO did not converge")
 }
 
 func seq(lo, hi int) []int {

@@ -8,8 +8,11 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/eval"
 	"github.com/gssl/gssl/laplacian"
+	"github.com/gssl/gssl/modelfile"
+	"github.com/gssl/gssl/savedmodel"
 	"github.com/gssl/gssl/spectral"
 )
 
@@ -22,6 +25,7 @@ type clusterOptions struct {
 	Isolated string
 	LCC      bool   // restrict to the largest connected component
 	Out      string // cluster of every node, "" for none
+	Save     string // model file (--save)
 	JSON     bool
 	Plots    plotFlags // --plot, --report
 }
@@ -61,6 +65,7 @@ get no cluster). --out FILE writes one row per node: its id and its cluster.`,
 	f.StringVar(&opts.Isolated, "isolated", "component", "nodes of degree 0: component (own component, zero row: eigenvalue 0, as scipy and networkx), error, or zero (D^-1/2 := 0)")
 	f.BoolVar(&opts.LCC, "lcc", false, "work on the largest connected component (the other nodes get no cluster)")
 	f.StringVar(&opts.Out, "out", "", "write one row per node (id, cluster): CSV, or JSON Lines for .jsonl/.ndjson")
+	f.StringVar(&opts.Save, "save", "", "save the fitted clustering for gssl predict (new nodes: --edges to clustered ids) and gssl serve")
 	opts.Plots.addFlags(f, "the Laplacian eigenmap of the largest component coloured by cluster and, with labels, by class,")
 	return cmd
 }
@@ -81,6 +86,7 @@ type clusterResult struct {
 	Eigenvalues []float64 `json:"eigenvalues"`
 	Inertia     float64   `json:"inertia"`
 	Out         string    `json:"out,omitempty"`
+	Saved       string    `json:"saved,omitempty"`
 	Notes       []string  `json:"notes,omitempty"`
 	Seconds     float64   `json:"seconds"`
 	LoadSeconds float64   `json:"load_seconds"`
@@ -125,7 +131,12 @@ func runCluster(ctx context.Context, opts clusterOptions, stdout, stderr io.Writ
 		Eigen:  spectral.Settings{Tol: opts.Tol, Seed: opts.Seed},
 		KMeans: spectral.KMeansSettings{Restarts: opts.Restarts, Seed: opts.Seed}}
 	if err := sc.Fit(ctx, ds.Graph); err != nil {
-		return fmt.Errorf("cluster: %w", flagError(err))
+		var nc *estimator.NotConvergedError
+		if !errors.As(err, &nc) || sc.Labels() == nil {
+			return fmt.Errorf("cluster: %w", flagError(err))
+		}
+		// k-means stopped at its cap: the partition is kept and reported.
+		res.Notes = append(res.Notes, err.Error())
 	}
 	res.Seconds = seconds(start)
 	res.Eigenvalues, res.Inertia = sc.Eigenvalues(), sc.Inertia()
@@ -152,6 +163,20 @@ func runCluster(ctx context.Context, opts clusterOptions, stdout, stderr io.Writ
 		}
 		res.Out = opts.Out
 	}
+	if opts.Save != "" {
+		c := savedmodel.Context{IDs: ds.IDs, Data: opts.In.source()}
+		if opts.In.Edges != "" && !opts.LCC {
+			sum, err := modelfile.FileSHA256(opts.In.Edges)
+			if err != nil {
+				return fmt.Errorf("cluster: --save %s: hashing the graph file: %w", opts.Save, err)
+			}
+			c.GraphSHA256 = sum
+		}
+		if err := savedmodel.Save(opts.Save, sc, c); err != nil {
+			return fmt.Errorf("cluster: --save %w", err)
+		}
+		res.Saved = opts.Save
+	}
 	if err := opts.Plots.write(stderr, "cluster", res, func() (picture, error) { return clusterPicture(ctx, ds, sc.Labels(), res, opts.Seed) }); err != nil {
 		return err
 	}
@@ -170,6 +195,9 @@ func (opts clusterOptions) check() (laplacian.IsolatedPolicy, error) {
 		return 0, err
 	}
 	if err := checkOutPath("out", opts.Out); err != nil {
+		return 0, err
+	}
+	if err := checkOutPath("save", opts.Save); err != nil {
 		return 0, err
 	}
 	return isolatedPolicy(opts.Isolated)

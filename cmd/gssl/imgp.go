@@ -42,6 +42,7 @@ type imgpOptions struct {
 	Plot         string
 	Report       string // folder of an HTML report of the run
 	Out          string
+	Save         string // model file (--save)
 	MaxMemory    string
 	JSON         bool
 }
@@ -93,6 +94,7 @@ the name ends in .jsonl or .ndjson.`,
 	f.StringVar(&opts.Plot, "plot", "", "write a figure of predicted against true targets with ±2σ bands (.png, .svg, .pdf)")
 	f.StringVar(&opts.Report, "report", "", "write a self-contained HTML report of the run (command line, versions, seeds, timings, the result and the --plot figure) to DIR/index.html")
 	f.StringVar(&opts.Out, "out", "", "write the predictions, one row per predicted point (CSV, or JSON Lines for .jsonl/.ndjson)")
+	f.StringVar(&opts.Save, "save", "", "save the fitted model (with the targets' standardisation) for gssl predict --features and gssl serve")
 	f.IntVar(&opts.LikProbes, "likelihood-probes", 30, "SLQ probes of the reported log marginal likelihood (used above --likelihood-exact-labels labels; -1 skips it)")
 	f.IntVar(&opts.LikSteps, "likelihood-steps", 50, "Lanczos steps per SLQ probe of the log marginal likelihood")
 	f.IntVar(&opts.LikExact, "likelihood-exact-labels", 128, "compute the likelihood exactly (determinant lemma, n·ν CG solves) up to this many labels; -1: always SLQ")
@@ -175,6 +177,7 @@ type imgpResult struct {
 	SecondsPredict  float64 `json:"seconds_predict"`
 	SecondsFit      float64 `json:"seconds_fit"`
 	Seconds         float64 `json:"seconds"`
+	Saved           string  `json:"saved,omitempty"`
 }
 
 // regressionData is a transductive regression problem: every row of x is a
@@ -390,6 +393,9 @@ func runIMGP(ctx context.Context, opts imgpOptions, stdout, stderr io.Writer) er
 	if err := checkOutPath("out", opts.Out); err != nil {
 		return fmt.Errorf("imgp: %w", err)
 	}
+	if err := checkOutPath("save", opts.Save); err != nil {
+		return fmt.Errorf("imgp: %w", err)
+	}
 	r, err := imgpModel("imgp", opts)
 	if err != nil {
 		return err
@@ -467,6 +473,12 @@ func runIMGP(ctx context.Context, opts imgpOptions, stdout, stderr io.Writer) er
 			return err
 		}
 		logf(stderr, "imgp: wrote %s", opts.Out)
+	}
+	if opts.Save != "" {
+		if err := savePointModel(opts.Save, r, data); err != nil {
+			return fmt.Errorf("imgp: %w", err)
+		}
+		res.Saved = opts.Save
 	}
 	res.Seconds = seconds(start)
 	rp := plotFlags{Report: opts.Report, start: start}
@@ -614,6 +626,9 @@ func printIMGP(w io.Writer, r imgpResult) {
 	fmt.Fprintf(w, "  Euclidean GP: amplitude %.4g, length scale %.4g, noise %.4g\n", r.EuclideanAmp, r.EuclideanLength, r.EuclideanNoise)
 	fmt.Fprintf(w, "  time: graph %.2fs, training %.2fs, eigenpairs %.2fs, Euclidean GP %.2fs, prediction %.2fs; total %.2fs\n",
 		r.SecondsGraph, r.SecondsTrain, r.SecondsEigen, r.SecondsEucl, r.SecondsPredict, r.Seconds)
+	if r.Saved != "" {
+		fmt.Fprintf(w, "  model saved to %s (gssl predict --model %s --features FILE)\n", r.Saved, r.Saved)
+	}
 }
 
 func fmtStdErr(v any) float64 {

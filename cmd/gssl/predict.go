@@ -14,6 +14,8 @@ import (
 	"github.com/gssl/gssl/nodeids"
 	"github.com/gssl/gssl/savedmodel"
 	"github.com/gssl/gssl/serve"
+	"github.com/gssl/gssl/spectral"
+	"github.com/gssl/gssl/svm"
 )
 
 // predictOptions are the settings of gssl predict.
@@ -252,6 +254,10 @@ func predictionColumns(meta serve.Metadata, preds []serve.Prediction) ([]string,
 			}
 		}
 	}
+	if meta.Kind == spectral.SpectralClusteringKind {
+		// As gssl cluster --out.
+		return []string{"id", "cluster"}, func(r int, rec []any) { rec[0], rec[1] = preds[r].ID, preds[r].Label }
+	}
 	// Probabilities when the model has them (p_<class>, as labelprop and
 	// stkr --out), else its scores (score_<class>, as falkon --out).
 	prefix, scores := "p_", false
@@ -259,8 +265,14 @@ func predictionColumns(meta serve.Metadata, preds []serve.Prediction) ([]string,
 		prefix, scores = "score_", true
 	}
 	cols := []string{"id", "predicted"}
-	for _, c := range meta.Classes {
-		cols = append(cols, prefix+c)
+	if meta.Kind == svm.PointSVCKind {
+		// One decision value per one-vs-one machine, named as svm --out
+		// names them when every class has training points.
+		cols = append(cols, svmDecisionColumns(meta.Classes, preds)...)
+	} else {
+		for _, c := range meta.Classes {
+			cols = append(cols, prefix+c)
+		}
 	}
 	return cols, func(r int, rec []any) {
 		p := preds[r]
@@ -273,6 +285,29 @@ func predictionColumns(meta serve.Metadata, preds []serve.Prediction) ([]string,
 			rec[2+c] = x
 		}
 	}
+}
+
+// svmDecisionColumns names the decision values of a C-SVM's machines
+// decision_<a>_vs_<b>, or decision_<k> when the model saw fewer classes
+// than it has names for.
+func svmDecisionColumns(classes []string, preds []serve.Prediction) []string {
+	m := 0
+	if len(preds) > 0 {
+		m = len(preds[0].Scores)
+	}
+	var cols []string
+	if c := len(classes); c*(c-1)/2 == m {
+		for a := 0; a < c; a++ {
+			for b := a + 1; b < c; b++ {
+				cols = append(cols, "decision_"+classes[a]+"_vs_"+classes[b])
+			}
+		}
+		return cols
+	}
+	for k := 0; k < m; k++ {
+		cols = append(cols, "decision_"+strconv.Itoa(k))
+	}
+	return cols
 }
 
 // writePredictionRows writes --out with the fitting command's columns.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/gssl/gssl/kernel"
 	"github.com/gssl/gssl/loaders"
+	"github.com/gssl/gssl/savedmodel"
 	"github.com/gssl/gssl/svm"
 )
 
@@ -29,6 +30,7 @@ type svmOptions struct {
 	C         float64 // box constraint
 	Tol       float64 // SMO tolerance
 	Out       string
+	Save      string // model file (--save)
 	MaxMemory string
 	JSON      bool
 }
@@ -74,6 +76,7 @@ known (CSV, or JSON Lines for .jsonl/.ndjson).`,
 	f.Float64Var(&opts.C, "c", 1, "box constraint C > 0")
 	f.Float64Var(&opts.Tol, "tol", svm.DefaultTol, "SMO stopping tolerance on the maximal KKT violation")
 	f.StringVar(&opts.Out, "out", "", "write the predictions, one row per predicted point (CSV, or JSON Lines for .jsonl/.ndjson)")
+	f.StringVar(&opts.Save, "save", "", "save the fitted model (support points, duals, biases, kernel) for gssl predict --features and gssl serve")
 	f.StringVar(&opts.MaxMemory, "max-memory", defaultMaxMemory(), "refuse kernel matrices larger than this")
 	renamedFlag(cmd, "C", "c")
 	return cmd
@@ -97,6 +100,7 @@ type svmResult struct {
 	Iterations     int     `json:"iterations"`
 	FitSeconds     float64 `json:"fit_seconds"`
 	Out            string  `json:"out,omitempty"`
+	Saved          string  `json:"saved,omitempty"`
 }
 
 // svmData is the training points and the points to predict, with their
@@ -177,6 +181,9 @@ func runSVM(ctx context.Context, opts svmOptions, stdout, stderr io.Writer) erro
 	if err := checkOutPath("out", opts.Out); err != nil {
 		return fmt.Errorf("svm: %w", err)
 	}
+	if err := checkOutPath("save", opts.Save); err != nil {
+		return fmt.Errorf("svm: %w", err)
+	}
 	if opts.CSV == "" && !opts.Points.given() {
 		// Two moons: refuse before drawing the points.
 		train := int64(opts.Train)
@@ -200,36 +207,25 @@ func runSVM(ctx context.Context, opts svmOptions, stdout, stderr io.Writer) erro
 	if opts.Kernel == "gaussian" {
 		res.Sigma = opts.Sigma
 	}
-	gtr, err := kernel.Gram(k, data.x, data.x)
-	if err != nil {
-		return fmt.Errorf("svm: %w", err)
-	}
-	all := make([]int, n)
-	for i := range all {
-		all[i] = i
-	}
-	ktr := svm.SubGram(gtr, all)
-	model := &svm.SVC{C: opts.C, Settings: svm.Settings{Tol: opts.Tol}}
+	// The point model keeps the support points, so its predictions here
+	// and those of the saved model are the same numbers.
+	model := &svm.PointSVC{Kernel: k, C: opts.C, Settings: svm.Settings{Tol: opts.Tol}}
 	start := time.Now()
-	if err := model.Fit(ctx, ktr, data.y); err != nil {
+	if err := model.Fit(ctx, data.x, data.y); err != nil {
 		return fmt.Errorf("svm: %w", err)
 	}
 	res.FitSeconds = seconds(start)
 	res.SupportVectors, res.Iterations = model.SupportVectors(), model.Iterations()
-	predTrain, err := model.Predict(gtr)
+	predTrain, err := model.Predict(data.x)
 	if err != nil {
 		return fmt.Errorf("svm: %w", err)
 	}
 	res.TrainAccuracy = finite(1 - errorRate(predTrain, data.y))
-	cross, err := kernel.Gram(k, data.xt, data.x)
+	dec, err := model.Decision(data.xt)
 	if err != nil {
 		return fmt.Errorf("svm: %w", err)
 	}
-	dec, err := model.Decision(cross)
-	if err != nil {
-		return fmt.Errorf("svm: %w", err)
-	}
-	pred, err := model.Predict(cross)
+	pred, err := model.Predict(data.xt)
 	if err != nil {
 		return fmt.Errorf("svm: %w", err)
 	}
@@ -239,6 +235,14 @@ func runSVM(ctx context.Context, opts svmOptions, stdout, stderr io.Writer) erro
 			return err
 		}
 		res.Out = opts.Out
+	}
+	if opts.Save != "" {
+		cls := model.Classes()
+		names := data.classNames[:min(len(data.classNames), cls[len(cls)-1]+1)]
+		if err := savedmodel.Save(opts.Save, model, savedmodel.Context{ClassNames: names, Data: data.name}); err != nil {
+			return fmt.Errorf("svm: --save %w", err)
+		}
+		res.Saved = opts.Save
 	}
 	logf(stderr, "svm: %s, %d training points, %d support vectors, %d SMO iterations, %.3f s", res.Data, n, res.SupportVectors, res.Iterations, res.FitSeconds)
 	return report(stdout, opts.JSON, res, func(w io.Writer) { printSVM(w, res) })
@@ -274,6 +278,9 @@ func printSVM(w io.Writer, res svmResult) {
 	fmt.Fprintf(w, "  test accuracy   %s\n", fmtPercent(res.Accuracy))
 	fmt.Fprintf(w, "  train accuracy  %s\n", fmtPercent(res.TrainAccuracy))
 	fmt.Fprintf(w, "  support vectors %d (%d SMO iterations, %.3f s)\n", res.SupportVectors, res.Iterations, res.FitSeconds)
+	if res.Saved != "" {
+		fmt.Fprintf(w, "  model saved to %s (gssl predict --model %s --features FILE)\n", res.Saved, res.Saved)
+	}
 }
 
 // checkSVMMemory refuses the dense kernel matrices of n training and m
@@ -309,7 +316,7 @@ func svmAccuracy(pred, truth []int) (any, string) {
 
 // writeSVMRows writes --out: one row per predicted point with the decision
 // value of every one-vs-one machine ("a_vs_b": positive means a).
-func writeSVMRows(path string, data *svmData, model *svm.SVC, pred []int, dec *mat.Dense) error {
+func writeSVMRows(path string, data *svmData, model *svm.PointSVC, pred []int, dec *mat.Dense) error {
 	names := []string{"id", "set", "prediction"}
 	cls := model.Classes()
 	for a := 0; a < len(cls); a++ {

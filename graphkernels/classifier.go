@@ -1,0 +1,318 @@
+package graphkernels
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/gssl/gssl/estimator"
+	"github.com/gssl/gssl/modelfile"
+	"github.com/gssl/gssl/svm"
+)
+
+// WLClassifierKind is the kind of a fitted WLClassifier in a modelfile
+// container, and ModelVersion the newest layout of it this package reads
+// and writes.
+const (
+	WLClassifierKind = "graphkernels.WLClassifier"
+	ModelVersion     = 1
+)
+
+// WLClassifier is the C-SVM of package svm on the Weisfeiler–Lehman kernel
+// of height H: Fit builds the label dictionary and the training graphs'
+// feature vectors, and the machine on their Gram matrix; Predict relabels
+// new graphs in the fitted dictionary and compares them with the training
+// graphs. Everything it needs is stored by MarshalBinary, so a saved
+// classifier predicts new graphs by itself.
+type WLClassifier struct {
+	// H is the number of relabelling rounds, in [0, MaxWLHeight].
+	H int
+	// C is the SVM's box constraint; 0 means 1.
+	C float64
+	// Settings control the SMO solves.
+	Settings svm.Settings
+
+	wl    *WeisfeilerLehman
+	svc   *svm.SVC
+	train []SparseVector // the training graphs' features
+}
+
+// Fit trains on graphs and their classes (one per graph, ≥ 0; at least two
+// distinct). When an SMO solve stops at its cap the classifier is kept and
+// Fit returns the *svm.NotConvergedError.
+func (c *WLClassifier) Fit(ctx context.Context, graphs []Graph, labels []int) error {
+	wl := &WeisfeilerLehman{H: c.H}
+	if err := wl.FitFeatures(ctx, graphs); err != nil {
+		return err
+	}
+	if len(labels) != len(graphs) {
+		return fmt.Errorf("graphkernels: WLClassifier: %d graphs but %d labels", len(graphs), len(labels))
+	}
+	k, err := SparseGram(ctx, wl.train, nil)
+	if err != nil {
+		return err
+	}
+	s := &svm.SVC{C: c.C, Settings: c.Settings}
+	fitErr := s.Fit(ctx, k, labels)
+	var nc *svm.NotConvergedError
+	if fitErr != nil && !errors.As(fitErr, &nc) {
+		return fitErr
+	}
+	c.wl, c.svc, c.train = wl, s, wl.train
+	return fitErr
+}
+
+// Decision returns the decision value of every one-vs-one machine for each
+// new graph (see svm.SVC.Decision).
+func (c *WLClassifier) Decision(ctx context.Context, graphs []Graph) ([][]float64, error) {
+	if c.svc == nil {
+		return nil, estimator.NotFitted("graphkernels: WLClassifier")
+	}
+	phi, err := c.wl.TransformFeatures(ctx, graphs)
+	if err != nil {
+		return nil, err
+	}
+	cross, _, err := SparseCross(ctx, phi, c.train, nil)
+	if err != nil {
+		return nil, err
+	}
+	d, err := c.svc.Decision(cross)
+	if err != nil {
+		return nil, err
+	}
+	out := make([][]float64, len(graphs))
+	for i := range out {
+		out[i] = slices.Clone(d.RawRowView(i))
+	}
+	return out, nil
+}
+
+// Predict returns the predicted class of each new graph.
+func (c *WLClassifier) Predict(ctx context.Context, graphs []Graph) ([]int, error) {
+	if c.svc == nil {
+		return nil, estimator.NotFitted("graphkernels: WLClassifier")
+	}
+	phi, err := c.wl.TransformFeatures(ctx, graphs)
+	if err != nil {
+		return nil, err
+	}
+	cross, _, err := SparseCross(ctx, phi, c.train, nil)
+	if err != nil {
+		return nil, err
+	}
+	return c.svc.Predict(cross)
+}
+
+type wlClassifierMeta struct {
+	H       int     `json:"h"`
+	C       float64 `json:"c"`
+	Tol     float64 `json:"tol"`
+	MaxIter int     `json:"max_iter"`
+	Size    int     `json:"dictionary_size"`
+	Graphs  int     `json:"graphs"`
+	Initial int     `json:"initial_labels"`
+	Keys    int     `json:"signatures"`
+}
+
+// ModelFile returns the fitted classifier as a modelfile container (kind
+// WLClassifierKind): the WL dictionary — the round-0 labels with their ids
+// (wl.initial_labels, wl.initial_ids) and every round's signatures
+// (wl.keys, their byte offsets wl.key_offsets, rounds wl.key_rounds and
+// ids wl.key_ids) in sorted order —, the training graphs' feature vectors
+// (wl.train_offsets, wl.train_idx, wl.train_val) and the SVM (svm, a nested
+// svm.SVC model file).
+func (c *WLClassifier) ModelFile() (*modelfile.File, error) {
+	if c.svc == nil {
+		return nil, estimator.NotFitted("graphkernels: WLClassifier.MarshalBinary")
+	}
+	d := c.wl.dict
+	f := modelfile.New(WLClassifierKind, ModelVersion)
+	labels := make([]int, 0, len(d.initial))
+	for l := range d.initial {
+		labels = append(labels, l)
+	}
+	slices.Sort(labels)
+	il := make([]int64, len(labels))
+	ii := make([]int32, len(labels))
+	for p, l := range labels {
+		il[p], ii[p] = int64(l), d.initial[l]
+	}
+	var keys []byte
+	var offs []int64
+	var rounds, ids []int32
+	offs = append(offs, 0)
+	for r, m := range d.rounds {
+		ks := make([]string, 0, len(m))
+		for k := range m {
+			ks = append(ks, k)
+		}
+		slices.Sort(ks)
+		for _, k := range ks {
+			keys = append(keys, k...)
+			offs = append(offs, int64(len(keys)))
+			rounds, ids = append(rounds, int32(r)), append(ids, m[k])
+		}
+	}
+	toff := []int64{0}
+	var tidx []int32
+	var tval []float64
+	for _, v := range c.train {
+		tidx, tval = append(tidx, v.Idx...), append(tval, v.Val...)
+		toff = append(toff, int64(len(tidx)))
+	}
+	svc, err := c.svc.MarshalBinary()
+	if err != nil {
+		return nil, err
+	}
+	if err := f.SetMetadata(wlClassifierMeta{H: c.H, C: c.C, Tol: c.Settings.Tol, MaxIter: c.Settings.MaxIter, Size: int(d.size),
+		Graphs: len(c.train), Initial: len(labels), Keys: len(ids)}); err != nil {
+		return nil, err
+	}
+	f.PutInt64s("wl.initial_labels", il)
+	f.PutInt32s("wl.initial_ids", ii)
+	f.PutBytes("wl.keys", keys)
+	f.PutInt64s("wl.key_offsets", offs)
+	f.PutInt32s("wl.key_rounds", rounds)
+	f.PutInt32s("wl.key_ids", ids)
+	f.PutInt64s("wl.train_offsets", toff)
+	f.PutInt32s("wl.train_idx", tidx)
+	f.PutFloat64s("wl.train_val", tval)
+	f.PutBytes("svm", svc)
+	return f, nil
+}
+
+// MarshalBinary encodes the fitted classifier; one read back predicts
+// bitwise the same.
+func (c *WLClassifier) MarshalBinary() ([]byte, error) {
+	f, err := c.ModelFile()
+	if err != nil {
+		return nil, err
+	}
+	return f.MarshalBinary()
+}
+
+// UnmarshalBinary replaces c by the classifier in data; on an error c is
+// unchanged.
+func (c *WLClassifier) UnmarshalBinary(data []byte) error {
+	f, err := modelfile.Unmarshal(data)
+	if err != nil {
+		return fmt.Errorf("graphkernels: %w", err)
+	}
+	return c.ReadModelFile(f)
+}
+
+// ReadModelFile replaces c by the classifier in f.
+func (c *WLClassifier) ReadModelFile(f *modelfile.File) error {
+	if err := f.Expect(WLClassifierKind, ModelVersion); err != nil {
+		return fmt.Errorf("graphkernels: %w", err)
+	}
+	var meta wlClassifierMeta
+	if err := f.DecodeMetadata(&meta); err != nil {
+		return fmt.Errorf("graphkernels: %w", err)
+	}
+	wl := &WeisfeilerLehman{H: meta.H}
+	if err := wl.Validate(); err != nil {
+		return fmt.Errorf("graphkernels: the model file's %w", err)
+	}
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("graphkernels: the model file's "+format, args...)
+	}
+	if meta.Size < 1 || meta.Size > math.MaxInt32 || meta.Graphs < 1 {
+		return bad("dictionary of %d labels for %d graphs is invalid", meta.Size, meta.Graphs)
+	}
+	size := int32(meta.Size)
+	il, err1 := f.Int64s("wl.initial_labels")
+	ii, err2 := f.Int32s("wl.initial_ids")
+	keys, err3 := f.Bytes("wl.keys")
+	offs, err4 := f.Int64s("wl.key_offsets")
+	rounds, err5 := f.Int32s("wl.key_rounds")
+	ids, err6 := f.Int32s("wl.key_ids")
+	toff, err7 := f.Int64s("wl.train_offsets")
+	tidx, err8 := f.Int32s("wl.train_idx")
+	tval, err9 := f.Float64s("wl.train_val")
+	svcBytes, err10 := f.Bytes("svm")
+	if err := errors.Join(err1, err2, err3, err4, err5, err6, err7, err8, err9, err10); err != nil {
+		return fmt.Errorf("graphkernels: %w", err)
+	}
+	if len(il) != meta.Initial || len(ii) != meta.Initial || len(ids) != meta.Keys || len(rounds) != meta.Keys || len(offs) != meta.Keys+1 {
+		return bad("dictionary arrays do not match its %d labels and %d signatures", meta.Initial, meta.Keys)
+	}
+	d := newWLDictionary(meta.H)
+	d.size = size
+	seen := make([]bool, size)
+	use := func(id int32) error {
+		if id < 0 || id >= size || seen[id] {
+			return bad("dictionary id %d is out of [0, %d) or repeated", id, size)
+		}
+		seen[id] = true
+		return nil
+	}
+	for p, l := range il {
+		if l < math.MinInt || l > math.MaxInt {
+			return bad("label %d is out of range", l)
+		}
+		if _, dup := d.initial[int(l)]; dup {
+			return bad("label %d is repeated", l)
+		}
+		if err := use(ii[p]); err != nil {
+			return err
+		}
+		d.initial[int(l)] = ii[p]
+	}
+	if offs[0] != 0 || offs[len(offs)-1] != int64(len(keys)) {
+		return bad("signature offsets do not span the %d key bytes", len(keys))
+	}
+	for p := range ids {
+		lo, hi := offs[p], offs[p+1]
+		if hi < lo || rounds[p] < 0 || int(rounds[p]) >= meta.H {
+			return bad("signature %d (bytes %d..%d, round %d) is invalid", p, lo, hi, rounds[p])
+		}
+		m := d.rounds[rounds[p]]
+		k := string(keys[lo:hi])
+		if _, dup := m[k]; dup {
+			return bad("signature %d is repeated in round %d", p, rounds[p])
+		}
+		if err := use(ids[p]); err != nil {
+			return err
+		}
+		m[k] = ids[p]
+	}
+	if len(toff) != meta.Graphs+1 || toff[0] != 0 || toff[len(toff)-1] != int64(len(tidx)) || len(tval) != len(tidx) {
+		return bad("feature arrays do not match its %d graphs", meta.Graphs)
+	}
+	train := make([]SparseVector, meta.Graphs)
+	for g := range train {
+		lo, hi := toff[g], toff[g+1]
+		if hi < lo {
+			return bad("feature offsets decrease at graph %d", g)
+		}
+		v := SparseVector{Idx: tidx[lo:hi], Val: tval[lo:hi]}
+		for k, id := range v.Idx {
+			if id < 0 || id >= size || (k > 0 && id <= v.Idx[k-1]) {
+				return bad("graph %d's feature indices are not increasing in [0, %d)", g, size)
+			}
+			if x := v.Val[k]; math.IsNaN(x) || math.IsInf(x, 0) {
+				return bad("graph %d has a feature value %v", g, x)
+			}
+		}
+		train[g] = v
+	}
+	s := &svm.SVC{}
+	if err := s.UnmarshalBinary(svcBytes); err != nil {
+		return fmt.Errorf("graphkernels: the model file's SVM: %w", err)
+	}
+	if s.Items() != meta.Graphs {
+		return bad("SVM was trained on %d items, the file has %d graphs", s.Items(), meta.Graphs)
+	}
+	wl.dict, wl.train = d, train
+	*c = WLClassifier{H: meta.H, C: meta.C, Settings: svm.Settings{Tol: meta.Tol, MaxIter: meta.MaxIter}, wl: wl, svc: s, train: train}
+	return nil
+}
+
+// MarshalJSON refuses (estimator.ErrJSON).
+func (c WLClassifier) MarshalJSON() ([]byte, error) { return nil, notJSON("WLClassifier") }
+
+// UnmarshalJSON refuses (estimator.ErrJSON).
+func (c *WLClassifier) UnmarshalJSON([]byte) error { return notJSON("WLClassifier") }

@@ -1,0 +1,341 @@
+package imgp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/gssl/gssl/estimator"
+	"github.com/gssl/gssl/gp"
+	"github.com/gssl/gssl/knngraph"
+	"github.com/gssl/gssl/modelfile"
+)
+
+// RegressorKind is the kind of a Regressor in a modelfile container, and
+// ModelVersion the newest layout of it this package reads and writes.
+const (
+	RegressorKind = "imgp.Regressor"
+	ModelVersion  = 1
+)
+
+// FitTargets fits on every row of x as a graph node, with y one target per
+// row, NaN for unknown (the estimator contract's front door; the rows with
+// a target are the labelled ones of Fit).
+func (r *Regressor) FitTargets(ctx context.Context, x *mat.Dense, y []float64) error {
+	if x == nil || x.IsEmpty() {
+		return errors.New("imgp: no input points")
+	}
+	n, _ := x.Dims()
+	if len(y) != n {
+		return fmt.Errorf("imgp: %d points but %d targets: give one per point, NaN for unknown", n, len(y))
+	}
+	var lab []int
+	var ty []float64
+	for i, v := range y {
+		if !math.IsNaN(v) {
+			lab, ty = append(lab, i), append(ty, v)
+		}
+	}
+	if len(lab) == 0 {
+		return errors.New("imgp: no point has a target (every target is NaN)")
+	}
+	return r.Fit(ctx, x, lab, ty)
+}
+
+// Features returns the dimension of the fitted points, 0 before Fit.
+func (r *Regressor) Features() int {
+	if r.fit == nil {
+		return 0
+	}
+	_, d := r.fit.x.Dims()
+	return d
+}
+
+// Nodes returns the number of graph nodes (fitted points), 0 before Fit.
+func (r *Regressor) Nodes() int {
+	if r.fit == nil {
+		return 0
+	}
+	n, _ := r.fit.x.Dims()
+	return n
+}
+
+// PredictPoints is Predict for points given as rows (the batch entry point
+// the server uses): the blended mean and latent variance of f.
+func (r *Regressor) PredictPoints(ctx context.Context, points [][]float64) (mean, variance []float64, err error) {
+	if r.fit == nil {
+		return nil, nil, errNotFitted
+	}
+	if len(points) == 0 {
+		return nil, nil, errors.New("imgp: PredictPoints: no points")
+	}
+	d := r.Features()
+	data := make([]float64, 0, len(points)*d)
+	for i, p := range points {
+		if len(p) != d {
+			return nil, nil, fmt.Errorf("imgp: point %d has %d coordinates, want %d", i, len(p), d)
+		}
+		data = append(data, p...)
+	}
+	p, err := r.Predict(ctx, mat.NewDense(len(points), d, data))
+	if err != nil {
+		return nil, nil, err
+	}
+	return p.Mean, p.Variance, nil
+}
+
+// Info reports the fit under the shared names: Iterations is the number of
+// Adam steps, Products the conjugate-gradient iterations they used (one
+// product with the precision each); IMGP has no single residual.
+func (r *Regressor) Info() estimator.Info {
+	s, cg := r.Steps()
+	return estimator.Info{Iterations: s, Products: cg}
+}
+
+type regressorMeta struct {
+	K            int             `json:"k"`
+	Nu           int             `json:"nu"`
+	Eigenpairs   int             `json:"eigenpairs"`
+	Initial      Hyperparameters `json:"initial"`
+	Iterations   int             `json:"iterations"`
+	LearningRate float64         `json:"learning_rate"`
+	Probes       int             `json:"probes"`
+	Seed         uint64          `json:"seed"`
+	Tol          float64         `json:"tol"`
+	Distance     string          `json:"distance"`
+	MinNoise     float64         `json:"min_noise"`
+	Procedure    string          `json:"procedure"`
+	// The fit.
+	Fitted       Hyperparameters `json:"fitted"`
+	FittedNu     int             `json:"fitted_nu"`
+	FittedK      int             `json:"fitted_k"`
+	Points       int             `json:"points"`
+	Features     int             `json:"features"`
+	Components   int             `json:"components"`
+	Labelled     int             `json:"labelled"`
+	Steps        int             `json:"steps"`
+	CGIterations int             `json:"cg_iterations"`
+}
+
+// ModelFile returns the fitted model as a modelfile container (kind
+// RegressorKind): the settings, the fitted hyperparameters, the points
+// (a new point's neighbours are searched among them), the degrees D̃ of
+// the graph at the fitted α (all the Nyström extension needs of the
+// graph), the L eigenpairs, the rank-L posterior of the feature weights,
+// the full-rank node mean, the labelled targets and the Euclidean GP (a
+// nested gp.Regressor container). The KNN graph itself is not stored:
+// after a round trip FittedGraph is nil and LogMarginalLikelihood, which
+// needs it, returns an error; predictions are bitwise the same.
+func (r *Regressor) ModelFile() (*modelfile.File, error) {
+	f := r.fit
+	if f == nil {
+		return nil, estimator.NotFitted("imgp: MarshalBinary")
+	}
+	n, d := f.x.Dims()
+	L := len(f.eig.Values)
+	meta := regressorMeta{K: r.K, Nu: r.Nu, Eigenpairs: r.Eigenpairs, Initial: r.Initial, Iterations: r.Iterations,
+		LearningRate: r.LearningRate, Probes: r.Probes, Seed: r.Seed, Tol: r.Tol, Distance: r.Distance.String(),
+		MinNoise: r.MinNoise, Procedure: r.Procedure.String(),
+		Fitted: f.h, FittedNu: f.nu, FittedK: f.k, Points: n, Features: d, Components: L, Labelled: len(f.labelled),
+		Steps: f.steps, CGIterations: f.cgIters}
+	eucl, err := f.eucl.MarshalBinary()
+	if err != nil {
+		return nil, fmt.Errorf("imgp: the Euclidean GP: %w", err)
+	}
+	out := modelfile.New(RegressorKind, ModelVersion)
+	if err := out.SetMetadata(meta); err != nil {
+		return nil, err
+	}
+	out.PutFloat64s("x", mat.DenseCopyOf(f.x).RawMatrix().Data)
+	out.PutFloat64s("dtilde", f.w.DTilde)
+	out.PutFloat64s("eigenvalues", f.eig.Values)
+	out.PutFloat64s("eigenvectors", mat.DenseCopyOf(f.eig.Vectors).RawMatrix().Data)
+	out.PutFloat64s("phi_scale", f.phiScale)
+	out.PutFloat64s("mu", f.mu)
+	rs := f.sigma.RawSymmetric()
+	sigma := make([]float64, 0, L*L)
+	for i := 0; i < L; i++ {
+		sigma = append(sigma, rs.Data[i*rs.Stride:i*rs.Stride+L]...)
+	}
+	out.PutFloat64s("sigma", sigma)
+	out.PutFloat64s("node_mean", f.gmrfMean)
+	lab := make([]int64, len(f.labelled))
+	for i, v := range f.labelled {
+		lab[i] = int64(v)
+	}
+	out.PutInt64s("labelled", lab)
+	out.PutFloat64s("y", f.y)
+	out.PutBytes("euclidean", eucl)
+	return out, nil
+}
+
+// MarshalBinary encodes the fitted model as a modelfile container (see
+// ModelFile); a model read back predicts bitwise the same. Progress,
+// Graph, Eigensolver, Approximate and Euclidean (the settings, not the
+// fitted GP) are not stored.
+func (r *Regressor) MarshalBinary() ([]byte, error) {
+	f, err := r.ModelFile()
+	if err != nil {
+		return nil, err
+	}
+	return f.MarshalBinary()
+}
+
+// UnmarshalBinary replaces r by the model encoded in data (Progress is
+// kept); on an error r is unchanged.
+func (r *Regressor) UnmarshalBinary(data []byte) error {
+	f, err := modelfile.Unmarshal(data)
+	if err != nil {
+		return fmt.Errorf("imgp: %w", err)
+	}
+	return r.ReadModelFile(f)
+}
+
+// ReadModelFile replaces r by the model in f (see UnmarshalBinary).
+func (r *Regressor) ReadModelFile(f *modelfile.File) error {
+	if err := f.Expect(RegressorKind, ModelVersion); err != nil {
+		return fmt.Errorf("imgp: %w", err)
+	}
+	var meta regressorMeta
+	if err := f.DecodeMetadata(&meta); err != nil {
+		return fmt.Errorf("imgp: %w", err)
+	}
+	out := Regressor{K: meta.K, Nu: meta.Nu, Eigenpairs: meta.Eigenpairs, Initial: meta.Initial, Iterations: meta.Iterations,
+		LearningRate: meta.LearningRate, Probes: meta.Probes, Seed: meta.Seed, Tol: meta.Tol, MinNoise: meta.MinNoise,
+		Progress: r.Progress}
+	switch meta.Distance {
+	case NearestNode.String():
+		out.Distance = NearestNode
+	case MeanNeighbour.String():
+		out.Distance = MeanNeighbour
+	default:
+		return fmt.Errorf("imgp: the model file's distance rule %q is not one this gssl knows", meta.Distance)
+	}
+	p, err := ParseProcedure(meta.Procedure)
+	if err != nil {
+		return fmt.Errorf("imgp: the model file's procedure: %w", err)
+	}
+	out.Procedure = p
+	if err := out.Validate(); err != nil {
+		return fmt.Errorf("imgp: the model file's settings: %w", err)
+	}
+	if err := meta.Fitted.validate("fitted "); err != nil {
+		return fmt.Errorf("imgp: the model file's fitted hyperparameters: %w", err)
+	}
+	n, d, L, nl := meta.Points, meta.Features, meta.Components, meta.Labelled
+	if n < 2 || d < 1 || L < 1 || L > n || nl < 1 || nl > n || n > math.MaxInt/max(d, L) || L > math.MaxInt/L {
+		return fmt.Errorf("imgp: the model file declares %d points of %d features, %d eigenpairs and %d labelled points", n, d, L, nl)
+	}
+	if meta.FittedK < 1 || meta.FittedK >= n {
+		return fmt.Errorf("imgp: the model file's K = %d is invalid for %d points", meta.FittedK, n)
+	}
+	if err := checkNu(meta.FittedNu); err != nil || meta.FittedNu < 1 {
+		return fmt.Errorf("imgp: the model file's ν = %d is invalid", meta.FittedNu)
+	}
+	get := func(name string, want int) ([]float64, error) {
+		v, err := f.Float64s(name)
+		if err != nil {
+			return nil, fmt.Errorf("imgp: %w", err)
+		}
+		if len(v) != want {
+			return nil, fmt.Errorf("imgp: the model file's section %q has %d values, want %d", name, len(v), want)
+		}
+		return v, nil
+	}
+	fit := &fitted{h: meta.Fitted, nu: meta.FittedNu, k: meta.FittedK, steps: meta.Steps, cgIters: meta.CGIterations}
+	x, err := get("x", n*d)
+	if err != nil {
+		return err
+	}
+	for i, v := range x {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("imgp: the model file's point %d, coordinate %d is %v", i/d, i%d, v)
+		}
+	}
+	fit.x = mat.NewDense(n, d, x)
+	dt, err := get("dtilde", n)
+	if err != nil {
+		return err
+	}
+	for i, v := range dt {
+		if !(v >= 1) || math.IsInf(v, 0) {
+			return fmt.Errorf("imgp: the model file's degree D̃ of node %d is %v; it must be finite and ≥ 1", i, v)
+		}
+	}
+	fit.w = &knngraph.Weights{Alpha: meta.Fitted.Alpha, DTilde: dt}
+	vals, err := get("eigenvalues", L)
+	if err != nil {
+		return err
+	}
+	for q, v := range vals {
+		if math.IsNaN(v) || math.IsInf(v, 0) || v == 1 {
+			return fmt.Errorf("imgp: the model file's eigenvalue %d is %v; it must be finite and ≠ 1", q, v)
+		}
+	}
+	vecs, err := get("eigenvectors", n*L)
+	if err != nil {
+		return err
+	}
+	fit.eig = &Eigenpairs{Values: vals, Vectors: mat.NewDense(n, L, vecs)}
+	if fit.phiScale, err = get("phi_scale", L); err != nil {
+		return err
+	}
+	if fit.mu, err = get("mu", L); err != nil {
+		return err
+	}
+	sigma, err := get("sigma", L*L)
+	if err != nil {
+		return err
+	}
+	fit.sigma = mat.NewSymDense(L, sigma)
+	if !fit.chol.Factorize(fit.sigma) {
+		return errors.New("imgp: the model file's posterior covariance is not positive definite")
+	}
+	if fit.gmrfMean, err = get("node_mean", n); err != nil {
+		return err
+	}
+	lab, err := f.Int64s("labelled")
+	if err != nil {
+		return fmt.Errorf("imgp: %w", err)
+	}
+	if len(lab) != nl {
+		return fmt.Errorf("imgp: the model file's section \"labelled\" has %d values, want %d", len(lab), nl)
+	}
+	fit.labelled = make([]int, nl)
+	for i, v := range lab {
+		if v < 0 || v >= int64(n) {
+			return fmt.Errorf("imgp: the model file's labelled point %d is %d, not in [0, %d)", i, v, n)
+		}
+		fit.labelled[i] = int(v)
+	}
+	if fit.y, err = get("y", nl); err != nil {
+		return err
+	}
+	eb, err := f.Bytes("euclidean")
+	if err != nil {
+		return fmt.Errorf("imgp: %w", err)
+	}
+	fit.eucl = &gp.Regressor{}
+	if err := fit.eucl.UnmarshalBinary(eb); err != nil {
+		return fmt.Errorf("imgp: the model file's Euclidean GP: %w", err)
+	}
+	if fit.eucl.Features() != d {
+		return fmt.Errorf("imgp: the model file's Euclidean GP has %d features, the points %d", fit.eucl.Features(), d)
+	}
+	out.fit = fit
+	*r = out
+	return nil
+}
+
+// MarshalJSON refuses: a fitted model is not JSON (estimator.ErrJSON).
+func (r Regressor) MarshalJSON() ([]byte, error) {
+	return nil, fmt.Errorf("imgp: Regressor: %w", estimator.ErrJSON)
+}
+
+// UnmarshalJSON refuses (estimator.ErrJSON).
+func (r *Regressor) UnmarshalJSON([]byte) error {
+	return fmt.Errorf("imgp: Regressor: %w", estimator.ErrJSON)
+}

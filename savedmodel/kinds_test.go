@@ -1,0 +1,190 @@
+package savedmodel
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/gssl/gssl/gp"
+	"github.com/gssl/gssl/imgp"
+	"github.com/gssl/gssl/kernel"
+	"github.com/gssl/gssl/krr"
+	"github.com/gssl/gssl/labelprop"
+	"github.com/gssl/gssl/modelfile"
+	"github.com/gssl/gssl/serve"
+	"github.com/gssl/gssl/spectral"
+	"github.com/gssl/gssl/stkr"
+	"github.com/gssl/gssl/svm"
+)
+
+// kindFixture is a small fitted model of one kind and its context.
+type kindFixture struct {
+	m Model
+	c Context
+}
+
+// circle is n points on a circle in R³ with a bump of height z, and a
+// target cos θ (NaN for every third point).
+func circle(n int) (*mat.Dense, []float64) {
+	x := mat.NewDense(n, 3, nil)
+	y := make([]float64, n)
+	for i := 0; i < n; i++ {
+		th := 2 * math.Pi * float64(i) / float64(n)
+		x.SetRow(i, []float64{math.Cos(th), math.Sin(th), 0.1 * math.Sin(3*th)})
+		y[i] = math.Cos(th)
+		if i%3 == 1 {
+			y[i] = math.NaN()
+		}
+	}
+	return x, y
+}
+
+// kindFixtures fits one small model of every kind Open reads.
+func kindFixtures(t *testing.T) map[string]kindFixture {
+	ctx := context.Background()
+	ds := tiny(t)
+	nodeCtx := Context{IDs: ds.IDs, ClassNames: ds.ClassNames, Data: "testdata/serve"}
+	out := map[string]kindFixture{}
+	add := func(kind string, m Model, c Context, err error) {
+		require.NoError(t, err, kind)
+		out[kind] = kindFixture{m, c}
+	}
+
+	sp := &labelprop.Spreading{Alpha: 0.9}
+	add(labelprop.SpreadingKind, sp, nodeCtx, sp.FitLabels(ctx, ds.Graph, ds.Labels))
+	hm := &labelprop.Harmonic{}
+	add(labelprop.HarmonicKind, hm, nodeCtx, hm.FitLabels(ctx, ds.Graph, ds.Labels))
+	k, err := stkr.NewGraphKernel(ds.Graph)
+	require.NoError(t, err)
+	st := &stkr.Regressor{Transform: stkr.Power(2), Beta: 0.1}
+	add(stkr.RegressorKind, st, nodeCtx, st.FitLabels(ctx, k, ds.Labels, len(ds.ClassNames)))
+	sc := &spectral.SpectralClustering{Clusters: 2, KMeans: spectral.KMeansSettings{Seed: 1}}
+	add(spectral.SpectralClusteringKind, sc, Context{IDs: ds.IDs}, sc.Fit(ctx, ds.Graph))
+
+	x, y := circle(30)
+	pointCtx := Context{Data: "circle", TargetMean: 1, TargetScale: 2}
+	g := &gp.Regressor{Fixed: true}
+	add(gp.RegressorKind, g, pointCtx, g.FitTargets(ctx, x, y))
+	im := &imgp.Regressor{K: 4, Eigenpairs: 8, Iterations: 2, Seed: 1, Euclidean: &gp.Regressor{Fixed: true}}
+	add(imgp.RegressorKind, im, pointCtx, im.FitTargets(ctx, x, y))
+
+	onehot := mat.NewDense(30, 3, nil)
+	labels := make([]int, 30)
+	for i := range labels {
+		labels[i] = i * 3 / 30
+		onehot.Set(i, labels[i], 1)
+	}
+	classCtx := Context{ClassNames: []string{"a", "b", "c"}}
+	ex := &krr.Exact{Kernel: kernel.Gaussian{Sigma: 0.8}, Lambda: 1e-3}
+	add(krr.ExactKind, ex, classCtx, ex.Fit(ctx, x, onehot))
+	ny := &krr.Nystrom{Kernel: kernel.Laplacian{Sigma: 1}, Lambda: 1e-3, Centres: krr.Centres{M: 10, Seed: 2}}
+	add(krr.NystromKind, ny, classCtx, ny.Fit(ctx, x, onehot))
+	fa := &krr.Falkon{Kernel: kernel.Gaussian{Sigma: 1}, Lambda: 1e-4, Centres: krr.Centres{M: 12, Seed: 3}}
+	add(krr.FalkonKind, fa, classCtx, fa.Fit(ctx, x, onehot))
+	ty := mat.NewDense(30, 1, nil)
+	for i := range labels {
+		ty.Set(i, 0, x.At(i, 0)+x.At(i, 2))
+	}
+	rf := &krr.RandomFeatures{Sigma: 0.7, D: 20, Lambda: 1e-3, Seed: 4}
+	add(krr.RandomFeaturesKind, rf, Context{}, rf.Fit(ctx, x, ty))
+	sv := &svm.PointSVC{Kernel: kernel.Gaussian{Sigma: 0.6}, C: 2}
+	add(svm.PointSVCKind, sv, classCtx, sv.Fit(ctx, x, labels))
+	return out
+}
+
+// kindAnswers is every prediction an opened model gives: of its fitted
+// nodes or points, of new nodes and of new points, as JSON (whose floats
+// are the shortest exact decimal form, so equal JSON is equal bits).
+func kindAnswers(t *testing.T, s *Saved) []byte {
+	t.Helper()
+	type answers struct {
+		Fitted []serve.Prediction `json:"fitted"`
+		Nodes  []serve.Prediction `json:"nodes,omitempty"`
+		Points []serve.Prediction `json:"points,omitempty"`
+	}
+	a := answers{Fitted: s.PredictFitted()}
+	var err error
+	if s.Metadata().Nodes > 0 {
+		a.Nodes, err = s.PredictNodes(context.Background(), []serve.NewNode{
+			{ID: "x", Edges: []serve.Edge{{To: "paper_2", Weight: 1}, {To: "paper_9", Weight: 0.5}}},
+			{ID: "y", Edges: []serve.Edge{{To: "paper_11", Weight: 2}}},
+		})
+		require.NoError(t, err)
+	} else {
+		a.Points, err = s.PredictPoints(context.Background(), [][]float64{{1, 0, 0}, {0.3, -0.9, 0.05}, {3, 3, 3}})
+		require.NoError(t, err)
+	}
+	b, err := json.Marshal(a)
+	require.NoError(t, err)
+	return b
+}
+
+// TestEveryKindInANewProcess: for every kind Open reads, a small fitted
+// model saved here and opened by a new process answers bitwise the same,
+// and flipping any byte of its file is an error.
+func TestEveryKindInANewProcess(t *testing.T) {
+	if os.Getenv("GSSL_SAVEDMODEL_KINDS") != "" {
+		return
+	}
+	fx := kindFixtures(t)
+	var kinds []string
+	for k := range fx {
+		kinds = append(kinds, k)
+	}
+	slices.Sort(kinds)
+	want := slices.Sorted(slices.Values(Kinds()))
+	require.Equal(t, want, kinds, "a fixture for every kind Open reads")
+	dir := t.TempDir()
+	expect := map[string][]byte{}
+	for _, kind := range kinds {
+		f, err := File(fx[kind].m, fx[kind].c)
+		require.NoError(t, err, kind)
+		b, err := f.MarshalBinary()
+		require.NoError(t, err, kind)
+		require.NoError(t, os.WriteFile(filepath.Join(dir, kind+".gssl"), b, 0o644))
+		s, err := Decode(f) // in memory, before any bytes
+		require.NoError(t, err, kind)
+		expect[kind] = kindAnswers(t, s)
+		for i := range b {
+			d := bytes.Clone(b)
+			d[i] ^= 0x80
+			g, err := modelfile.Unmarshal(d)
+			if err == nil {
+				_, err = Decode(g)
+			}
+			require.Error(t, err, "%s: byte %d of %d flipped", kind, i, len(b))
+		}
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestEveryKindInANewProcessChild$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "GSSL_SAVEDMODEL_KINDS="+dir)
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	for _, kind := range kinds {
+		got, err := os.ReadFile(filepath.Join(dir, kind+".json"))
+		require.NoError(t, err, kind)
+		assert.Equal(t, string(expect[kind]), string(got), "%s: the new process's answers", kind)
+	}
+}
+
+func TestEveryKindInANewProcessChild(t *testing.T) {
+	dir := os.Getenv("GSSL_SAVEDMODEL_KINDS")
+	if dir == "" {
+		t.Skip("run by TestEveryKindInANewProcess")
+	}
+	for _, kind := range Kinds() {
+		s, err := Open(filepath.Join(dir, kind+".gssl"))
+		require.NoError(t, err, kind)
+		require.Equal(t, kind, s.Metadata().Kind)
+		require.NoError(t, os.WriteFile(filepath.Join(dir, kind+".json"), kindAnswers(t, s), 0o644))
+	}
+}

@@ -1,0 +1,384 @@
+package svm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/gssl/gssl/estimator"
+	"github.com/gssl/gssl/kernel"
+	"github.com/gssl/gssl/modelfile"
+)
+
+// PointSVCKind is the kind of a fitted PointSVC in a modelfile container,
+// and ModelVersion the newest layout of it this package reads and writes.
+const (
+	PointSVCKind = "svm.PointSVC"
+	ModelVersion = 1
+)
+
+// PointSVC is SVC on points with a kernel on them (what gssl svm fits): Fit
+// builds the Gram matrix of the training points, and the fitted model keeps
+// only its support vectors' points, so it predicts new points by itself and
+// saves itself.
+type PointSVC struct {
+	// Kernel on the points; it must be one of kernel.Gaussian, Laplacian,
+	// Matern, Linear or Polynomial to be saved.
+	Kernel kernel.Kernel
+	// C is the box constraint, C > 0; 0 means 1.
+	C float64
+	// Settings control each binary SMO solve.
+	Settings Settings
+
+	svm *SVC       // its training items are the support points
+	x   *mat.Dense // the support points, one per row; nil when there are none
+	sv  []int      // their rows in the training points
+	d   int        // the points' dimension
+}
+
+// Validate checks the hyperparameters.
+func (p *PointSVC) Validate() error {
+	if p.Kernel == nil {
+		return errors.New("svm: PointSVC needs a Kernel")
+	}
+	if err := p.Kernel.Validate(); err != nil {
+		return fmt.Errorf("svm: PointSVC: %w", err)
+	}
+	return (&SVC{C: p.C, Settings: p.Settings}).Validate()
+}
+
+// Fit trains on the rows of x and their classes (one per row, ≥ 0; at
+// least two distinct). Like SVC.Fit it returns a *NotConvergedError, with
+// the model fitted from the last iterates, when a solve stops at its cap.
+func (p *PointSVC) Fit(ctx context.Context, x *mat.Dense, labels []int) error {
+	if err := p.Validate(); err != nil {
+		return err
+	}
+	if x == nil || x.IsEmpty() {
+		return errors.New("svm: PointSVC: no training points")
+	}
+	g, err := kernel.Gram(p.Kernel, x, x)
+	if err != nil {
+		return fmt.Errorf("svm: PointSVC: %w", err)
+	}
+	n, _ := x.Dims()
+	all := make([]int, n)
+	for i := range all {
+		all[i] = i
+	}
+	s := &SVC{C: p.C, Settings: p.Settings}
+	fitErr := s.Fit(ctx, SubGram(g, all), labels)
+	var nc *NotConvergedError
+	if fitErr != nil && !errors.As(fitErr, &nc) {
+		return fitErr
+	}
+	// Renumber the machines' support vectors into the support points.
+	seen := map[int]int{}
+	var sv []int
+	for _, pm := range s.pairs {
+		for _, i := range pm.sv {
+			if _, ok := seen[i]; !ok {
+				seen[i] = 0
+				sv = append(sv, i)
+			}
+		}
+	}
+	slices.Sort(sv)
+	for k, i := range sv {
+		seen[i] = k
+	}
+	for q := range s.pairs {
+		pm := &s.pairs[q]
+		for k, i := range pm.sv {
+			pm.sv[k] = seen[i]
+		}
+	}
+	s.nTrain = len(sv)
+	_, d := x.Dims()
+	pts := mat.NewDense(max(len(sv), 1), d, nil)
+	for k, i := range sv {
+		pts.SetRow(k, x.RawRowView(i))
+	}
+	if len(sv) == 0 {
+		pts = nil // every α is 0: the decision values are the biases
+	}
+	p.svm, p.x, p.sv, p.d = s, pts, sv, d
+	return fitErr
+}
+
+// Features returns the dimension of the points, 0 before Fit.
+func (p *PointSVC) Features() int {
+	if p.svm == nil {
+		return 0
+	}
+	return p.d
+}
+
+// Classes returns the classes seen at Fit, ascending (nil before Fit).
+func (p *PointSVC) Classes() []int {
+	if p.svm == nil {
+		return nil
+	}
+	return p.svm.Classes()
+}
+
+// SupportIndices returns the training rows that are a support vector of
+// some binary machine, ascending.
+func (p *PointSVC) SupportIndices() []int { return slices.Clone(p.sv) }
+
+// SupportVectors returns the number of support points.
+func (p *PointSVC) SupportVectors() int { return len(p.sv) }
+
+// Iterations returns the SMO iterations summed over the binary machines.
+func (p *PointSVC) Iterations() int {
+	if p.svm == nil {
+		return 0
+	}
+	return p.svm.Iterations()
+}
+
+// Info reports the fit under the shared names: Iterations are the SMO
+// iterations over every binary machine.
+func (p *PointSVC) Info() estimator.Info { return estimator.Info{Iterations: p.Iterations()} }
+
+// cross returns k(x_r, support point j).
+func (p *PointSVC) cross(x *mat.Dense) (*mat.Dense, error) {
+	if p.svm == nil {
+		return nil, estimator.NotFitted("svm: PointSVC")
+	}
+	if x == nil || x.IsEmpty() {
+		return nil, errors.New("svm: PointSVC: no points to predict")
+	}
+	if _, d := x.Dims(); d != p.d {
+		return nil, fmt.Errorf("svm: PointSVC: the points have %d coordinates, the model was fitted on %d", d, p.d)
+	}
+	m, _ := x.Dims()
+	if p.x == nil {
+		return mat.NewDense(m, 1, nil), nil // no support points: nothing is read
+	}
+	return kernel.Gram(p.Kernel, x, p.x)
+}
+
+// Decision returns the decision value of every binary machine at each row
+// of x (see SVC.Decision).
+func (p *PointSVC) Decision(x *mat.Dense) (*mat.Dense, error) {
+	k, err := p.cross(x)
+	if err != nil {
+		return nil, err
+	}
+	if p.x == nil {
+		s := *p.svm
+		s.nTrain = 1
+		return s.Decision(k)
+	}
+	return p.svm.Decision(k)
+}
+
+// Predict returns the predicted class of each row of x.
+func (p *PointSVC) Predict(x *mat.Dense) ([]int, error) {
+	k, err := p.cross(x)
+	if err != nil {
+		return nil, err
+	}
+	s := p.svm
+	if p.x == nil {
+		c := *p.svm
+		c.nTrain = 1
+		s = &c
+	}
+	return s.Predict(k)
+}
+
+type pointSVCMeta struct {
+	Kernel   kernelJSON `json:"kernel"`
+	C        float64    `json:"c"`
+	Tol      float64    `json:"tol"`
+	MaxIter  int        `json:"max_iter"`
+	Classes  []int      `json:"classes"`
+	Features int        `json:"features"`
+	Support  int        `json:"support"`
+	Pairs    int        `json:"pairs"`
+}
+
+// ModelFile returns the fitted model as a modelfile container (kind
+// PointSVCKind): the kernel and its parameters, C, the classes, the
+// support points and their training rows, and for each binary machine its
+// classes, support vectors (indices into the support points), α_i y_i,
+// bias and iterations.
+func (p *PointSVC) ModelFile() (*modelfile.File, error) {
+	if p.svm == nil {
+		return nil, estimator.NotFitted("svm: PointSVC.MarshalBinary")
+	}
+	kj, err := encodeKernel(p.Kernel)
+	if err != nil {
+		return nil, err
+	}
+	s := p.svm
+	f := modelfile.New(PointSVCKind, ModelVersion)
+	if err := f.SetMetadata(pointSVCMeta{Kernel: kj, C: p.C, Tol: p.Settings.Tol, MaxIter: p.Settings.MaxIter, Classes: s.classes,
+		Features: p.d, Support: len(p.sv), Pairs: len(s.pairs)}); err != nil {
+		return nil, err
+	}
+	var pts []float64
+	if p.x != nil {
+		pts = mat.DenseCopyOf(p.x).RawMatrix().Data
+	}
+	f.PutFloat64s("support_points", pts)
+	f.PutInt64s("support_rows", toInt64(p.sv))
+	s.putMachines(f)
+	return f, nil
+}
+
+func toInt64(v []int) []int64 {
+	out := make([]int64, len(v))
+	for i, x := range v {
+		out[i] = int64(x)
+	}
+	return out
+}
+
+// MarshalBinary encodes the fitted model; a model read back predicts
+// bitwise the same.
+func (p *PointSVC) MarshalBinary() ([]byte, error) {
+	f, err := p.ModelFile()
+	if err != nil {
+		return nil, err
+	}
+	return f.MarshalBinary()
+}
+
+// UnmarshalBinary replaces p by the model in data; on an error p is
+// unchanged.
+func (p *PointSVC) UnmarshalBinary(data []byte) error {
+	f, err := modelfile.Unmarshal(data)
+	if err != nil {
+		return fmt.Errorf("svm: %w", err)
+	}
+	return p.ReadModelFile(f)
+}
+
+// ReadModelFile replaces p by the model in f.
+func (p *PointSVC) ReadModelFile(f *modelfile.File) error {
+	if err := f.Expect(PointSVCKind, ModelVersion); err != nil {
+		return fmt.Errorf("svm: %w", err)
+	}
+	var meta pointSVCMeta
+	if err := f.DecodeMetadata(&meta); err != nil {
+		return fmt.Errorf("svm: %w", err)
+	}
+	k, err := meta.Kernel.decode()
+	if err != nil {
+		return err
+	}
+	out := PointSVC{Kernel: k, C: meta.C, Settings: Settings{Tol: meta.Tol, MaxIter: meta.MaxIter}}
+	if err := out.Validate(); err != nil {
+		return fmt.Errorf("svm: the model file's settings: %w", err)
+	}
+	if err := checkClasses(meta.Classes); err != nil {
+		return err
+	}
+	d, ns := meta.Features, meta.Support
+	if d < 1 || ns < 0 || meta.Pairs != len(meta.Classes)*(len(meta.Classes)-1)/2 || ns > math.MaxInt/d {
+		return fmt.Errorf("svm: the model file declares %d classes, %d machines and %d support points of %d features", len(meta.Classes), meta.Pairs, ns, d)
+	}
+	pts, err := f.Float64s("support_points")
+	if err != nil {
+		return fmt.Errorf("svm: %w", err)
+	}
+	if len(pts) != ns*d {
+		return fmt.Errorf("svm: the model file has %d support point values, want %d", len(pts), ns*d)
+	}
+	for i, v := range pts {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("svm: the model file's support point %d, coordinate %d is %v", i/d, i%d, v)
+		}
+	}
+	rows, err := f.Int64s("support_rows")
+	if err != nil {
+		return fmt.Errorf("svm: %w", err)
+	}
+	if len(rows) != ns {
+		return fmt.Errorf("svm: the model file has %d support rows for %d support points", len(rows), ns)
+	}
+	s, err := readMachines(f, meta.Classes, ns, out.C, out.Settings)
+	if err != nil {
+		return err
+	}
+	out.svm, out.d = s, d
+	out.sv = make([]int, ns)
+	for i, v := range rows {
+		if v < 0 || v > math.MaxInt32 {
+			return fmt.Errorf("svm: the model file's support row %d is %d", i, v)
+		}
+		out.sv[i] = int(v)
+	}
+	if ns > 0 {
+		out.x = mat.NewDense(ns, d, pts)
+	}
+	*p = out
+	return nil
+}
+
+// MarshalJSON refuses: a fitted model is not JSON (estimator.ErrJSON).
+func (p PointSVC) MarshalJSON() ([]byte, error) {
+	return nil, fmt.Errorf("svm: PointSVC: %w", estimator.ErrJSON)
+}
+
+// UnmarshalJSON refuses (estimator.ErrJSON).
+func (p *PointSVC) UnmarshalJSON([]byte) error {
+	return fmt.Errorf("svm: PointSVC: %w", estimator.ErrJSON)
+}
+
+// kernelJSON is a kernel on points by type and parameters.
+type kernelJSON struct {
+	Type   string  `json:"type"`
+	Sigma  float64 `json:"sigma,omitempty"`
+	Nu     float64 `json:"nu,omitempty"`
+	Length float64 `json:"length,omitempty"`
+	C      float64 `json:"c,omitempty"`
+	Degree int     `json:"degree,omitempty"`
+	Gamma  float64 `json:"gamma,omitempty"`
+	Coef0  float64 `json:"coef0,omitempty"`
+}
+
+func encodeKernel(k kernel.Kernel) (kernelJSON, error) {
+	switch k := k.(type) {
+	case kernel.Gaussian:
+		return kernelJSON{Type: "gaussian", Sigma: k.Sigma}, nil
+	case kernel.Laplacian:
+		return kernelJSON{Type: "laplacian", Sigma: k.Sigma}, nil
+	case kernel.Matern:
+		return kernelJSON{Type: "matern", Nu: k.Nu, Length: k.Length}, nil
+	case kernel.Linear:
+		return kernelJSON{Type: "linear", C: k.C}, nil
+	case kernel.Polynomial:
+		return kernelJSON{Type: "polynomial", Degree: k.Degree, Gamma: k.Gamma, Coef0: k.Coef0}, nil
+	}
+	return kernelJSON{}, fmt.Errorf("svm: MarshalBinary: kernel %T cannot be saved (gaussian, laplacian, matern, linear and polynomial can)", k)
+}
+
+func (j kernelJSON) decode() (kernel.Kernel, error) {
+	var k kernel.Kernel
+	switch j.Type {
+	case "gaussian":
+		k = kernel.Gaussian{Sigma: j.Sigma}
+	case "laplacian":
+		k = kernel.Laplacian{Sigma: j.Sigma}
+	case "matern":
+		k = kernel.Matern{Nu: j.Nu, Length: j.Length}
+	case "linear":
+		k = kernel.Linear{C: j.C}
+	case "polynomial":
+		k = kernel.Polynomial{Degree: j.Degree, Gamma: j.Gamma, Coef0: j.Coef0}
+	default:
+		return nil, fmt.Errorf("svm: the model file's kernel %q is not one this gssl knows", j.Type)
+	}
+	if err := k.Validate(); err != nil {
+		return nil, fmt.Errorf("svm: the model file's kernel: %w", err)
+	}
+	return k, nil
+}
