@@ -57,8 +57,7 @@
 // too (savedmodel does not serve graphs); the graph kernels on their own
 // refuse every encoding (graphkernels.ErrNotSaved, ErrJSON).
 //
-// Known exceptions to the contract: stkr.Regressor's Predict, Vectors and
-// Alpha panic before Fit (their callers outside stkr, e.g. package
-// nodeclass, use the single-value signatures); svm.KernelRidge is not
-// saved.
+// Known exceptions to the contract: svm.KernelRidge is not saved, and the
+// feature models of package nodeclass (SGC, APPNP, Correct & Smooth) do not
+// save themselves yet.
 package estimator

@@ -117,7 +117,9 @@ func (m *STKR) Fit(ctx context.Context, g *graph.CSR, x Features, labels []int) 
 	if err := r.Fit(ctx, k, nodes, y); err != nil {
 		return fmt.Errorf("nodeclass: %w", err)
 	}
-	m.scores = r.Predict(nil)
+	if m.scores, err = r.Predict(nil); err != nil {
+		return fmt.Errorf("nodeclass: %w", err)
+	}
 	return nil
 }
 

@@ -205,7 +205,11 @@ func Decode(f *modelfile.File) (*Saved, error) {
 		if err := m.ReadModelFile(f); err != nil {
 			return nil, err
 		}
-		s.b = stkrBackend{m: m, f: m.Predict(nil)}
+		pred, err := m.Predict(nil)
+		if err != nil {
+			return nil, err
+		}
+		s.b = stkrBackend{m: m, f: pred}
 	default:
 		return nil, fmt.Errorf("savedmodel: %w: the file holds a %q model, and this gssl reads %s", modelfile.ErrKind, f.Kind, strings.Join(Kinds(), ", "))
 	}

@@ -175,7 +175,8 @@ func TestSTKRSaved(t *testing.T) {
 	assert.Equal(t, serve.Classification, meta.Task)
 	assert.Equal(t, ds.ClassNames, meta.Classes)
 	fittedPred := s.PredictFitted()
-	want := m.Predict(nil)
+	want, err := m.Predict(nil)
+	require.NoError(t, err)
 	probs, labels, _ := stkr.Normalize(want, ds.Labels)
 	for i, p := range fittedPred {
 		assert.Equal(t, want.RawRowView(i), p.Scores)

@@ -36,7 +36,7 @@ func BenchmarkCoraPlanetoid(b *testing.B) {
 				if err := r.Fit(context.Background(), k, train, y); err != nil {
 					b.Fatal(err)
 				}
-				_ = r.Predict(nil)
+				_, _ = r.Predict(nil)
 				products = r.Stats().MatVecs
 			}
 			b.ReportMetric(float64(products), "products/op")

@@ -127,7 +127,9 @@ func (c *CVChoice) finalFit(ctx context.Context, task Task, r *Regressor) error 
 		return fmt.Errorf("stkr: final fit of %s β=%g on every labelled node: %w", r.Transform, r.Beta, err)
 	}
 	c.Stats = r.Stats()
-	c.Scores = r.Predict(nil)
+	if c.Scores, err = r.Predict(nil); err != nil {
+		return err
+	}
 	c.Probabilities, c.Labels, c.NoEvidence = Normalize(c.Scores, task.Labels)
 	return nil
 }

@@ -56,7 +56,7 @@ func TestChooseCVMatchesManualLoop(t *testing.T) {
 				y.Set(t, task.Labels[v], 1)
 			}
 			require.NoError(t, r.Fit(context.Background(), k, train, y))
-			pred := r.Predict(nil)
+			pred := mustPredict(t, r)
 			count := make([]int, task.Classes)
 			prior := 0
 			for _, v := range train {

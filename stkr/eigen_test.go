@@ -120,11 +120,11 @@ func TestLanczosEigenMatchesDenseEigen(t *testing.T) {
 			fitOrFail(t, lan, k, train, y)
 			den := &Regressor{Transform: TopD{D: c.d}, Beta: 0.05, Eigen: DenseEigen{}}
 			fitOrFail(t, den, k, train, y)
-			fd := den.Predict(nil)
-			assert.Less(t, relDiff(lan.Predict(nil), fd), lanczosPredTol, "transductive predictions")
-			assert.Less(t, relDiff(lan.Vectors(), den.Vectors()), lanczosPredTol, "stored vectors (inductive predictor)")
+			fd := mustPredict(t, den)
+			assert.Less(t, relDiff(mustPredict(t, lan), fd), lanczosPredTol, "transductive predictions")
+			assert.Less(t, relDiff(mustVectors(t, lan), mustVectors(t, den)), lanczosPredTol, "stored vectors (inductive predictor)")
 			assert.Positive(t, lan.Stats().MatVecs, "the eigensolver's products are counted")
-			t.Logf("max rel. diff: predictions %.2e, vectors %.2e; %d products", relDiff(lan.Predict(nil), fd), relDiff(lan.Vectors(), den.Vectors()), lan.Stats().MatVecs)
+			t.Logf("max rel. diff: predictions %.2e, vectors %.2e; %d products", relDiff(mustPredict(t, lan), fd), relDiff(mustVectors(t, lan), mustVectors(t, den)), lan.Stats().MatVecs)
 		})
 	}
 }

@@ -30,7 +30,10 @@ func ExampleRegressor() {
 	if err := r.Fit(context.Background(), k, []int{0, 5}, y); err != nil {
 		panic(err)
 	}
-	f := r.Predict(nil)
+	f, err := r.Predict(nil)
+	if err != nil {
+		panic(err)
+	}
 	for i := 0; i < 6; i++ {
 		fmt.Printf("node %d: %+.3f\n", i, f.At(i, 0))
 	}

@@ -122,7 +122,7 @@ func TestUseFeatures(t *testing.T) {
 	require.NoError(t, err)
 	ref := newR()
 	require.NoError(t, ref.Fit(ctx, k, part.Train, mat.NewDense(2, 2, []float64{1, 0, 0, 1})))
-	require.True(t, mat.EqualApprox(ref.Predict(nil), r.Predict(nil), 1e-12))
+	require.True(t, mat.EqualApprox(mustPredict(t, ref), mustPredict(t, r), 1e-12))
 	pi, err := Prepare(task, part, Inductive)
 	require.NoError(t, err)
 	require.ErrorContains(t, pi.UseFeatures(x, 1), "transductive")

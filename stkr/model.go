@@ -341,7 +341,11 @@ func (r *Regressor) ModelFile() (*modelfile.File, error) {
 	}
 	f := modelfile.New(RegressorKind, ModelVersion)
 	f.PutFloat64s("u", r.u.RawMatrix().Data)
-	f.PutFloat64s("predictions", r.Predict(nil).RawMatrix().Data)
+	pred, err := r.Predict(nil)
+	if err != nil {
+		return nil, err
+	}
+	f.PutFloat64s("predictions", pred.RawMatrix().Data)
 	f.PutFloat64s("inv_sqrt_degrees", inv)
 	f.PutFloat64s("residual", r.stats.Residual)
 	if r.alpha != nil {

@@ -83,17 +83,17 @@ func TestRegressorRoundTrip(t *testing.T) {
 		require.NoError(t, err)
 		got := &Regressor{}
 		require.NoError(t, got.UnmarshalBinary(b))
-		bitsEqual(t, "Predict", r.Predict(nil).RawMatrix().Data, got.Predict(nil).RawMatrix().Data)
+		bitsEqual(t, "Predict", mustPredict(t, r).RawMatrix().Data, mustPredict(t, got).RawMatrix().Data)
 		want, err := r.PredictNodes(context.Background(), nn)
 		require.NoError(t, err)
 		pred, err := got.PredictNodes(context.Background(), nn)
 		require.NoError(t, err)
 		bitsEqual(t, "PredictNodes", want.RawMatrix().Data, pred.RawMatrix().Data)
-		bitsEqual(t, "Vectors", r.Vectors().RawMatrix().Data, got.Vectors().RawMatrix().Data)
-		if r.Alpha() != nil {
-			bitsEqual(t, "Alpha", r.Alpha().RawMatrix().Data, got.Alpha().RawMatrix().Data)
+		bitsEqual(t, "Vectors", mustVectors(t, r).RawMatrix().Data, mustVectors(t, got).RawMatrix().Data)
+		if mustAlpha(t, r) != nil {
+			bitsEqual(t, "Alpha", mustAlpha(t, r).RawMatrix().Data, mustAlpha(t, got).RawMatrix().Data)
 		} else {
-			assert.Nil(t, got.Alpha())
+			assert.Nil(t, mustAlpha(t, got))
 		}
 		assert.Equal(t, r.Stats(), got.Stats())
 		assert.Equal(t, r.Info(), got.Info())
@@ -105,9 +105,9 @@ func TestRegressorRoundTrip(t *testing.T) {
 		assert.Equal(t, []any{r.Beta, r.Solver, r.Tol, r.MaxIter, r.Restart, r.Iterations, r.Classes(), r.Prior()},
 			[]any{got.Beta, got.Solver, got.Tol, got.MaxIter, got.Restart, got.Iterations, got.Classes(), got.Prior()})
 		// Class probabilities by Normalize's rule, row by row.
-		probs, labelsOut, _ := Normalize(r.Predict(nil), labels)
+		probs, labelsOut, _ := Normalize(mustPredict(t, r), labels)
 		for i := 0; i < probs.RawMatrix().Rows; i++ {
-			p, _ := got.ClassProbabilities(got.Predict(nil).RawRowView(i))
+			p, _ := got.ClassProbabilities(mustPredict(t, got).RawRowView(i))
 			bitsEqual(t, "ClassProbabilities", probs.RawRowView(i), p)
 			_ = labelsOut
 		}
@@ -131,7 +131,7 @@ func TestRegressorRoundTrip(t *testing.T) {
 		require.NoError(t, gob.NewEncoder(&buf).Encode(r))
 		viaGob := &Regressor{}
 		require.NoError(t, gob.NewDecoder(&buf).Decode(viaGob))
-		bitsEqual(t, "gob Predict", r.Predict(nil).RawMatrix().Data, viaGob.Predict(nil).RawMatrix().Data)
+		bitsEqual(t, "gob Predict", mustPredict(t, r).RawMatrix().Data, mustPredict(t, viaGob).RawMatrix().Data)
 		_, err = json.Marshal(r)
 		assert.ErrorIs(t, err, estimator.ErrJSON)
 	}
@@ -154,7 +154,7 @@ func TestRegressorFitTargets(t *testing.T) {
 	a, b := &Regressor{Transform: Power(2), Beta: 0.1}, &Regressor{Transform: Power(2), Beta: 0.1}
 	require.NoError(t, a.FitTargets(context.Background(), k, y))
 	require.NoError(t, b.Fit(context.Background(), k, train, mat.NewDense(len(train), 1, ty)))
-	assert.Equal(t, a.Predict(nil).RawMatrix().Data, b.Predict(nil).RawMatrix().Data)
+	assert.Equal(t, mustPredict(t, a).RawMatrix().Data, mustPredict(t, b).RawMatrix().Data)
 	assert.Equal(t, 0, a.Classes())
 	p, err := a.PredictNodes(context.Background(), nn)
 	require.NoError(t, err)

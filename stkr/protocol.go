@@ -369,7 +369,10 @@ func (p *Prepared) Evaluate(ctx context.Context, r *Regressor) (Outcome, error) 
 	c := p.y.RawMatrix().Cols
 	var f *mat.Dense
 	if p.valRow == nil || p.testRow == nil {
-		f = r.Predict(nil)
+		var err error
+		if f, err = r.Predict(nil); err != nil {
+			return Outcome{}, err
+		}
 	}
 	buf := make([]float64, c)
 	// scores gives the scores of the t-th node of a set: a row of the

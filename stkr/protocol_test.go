@@ -71,7 +71,7 @@ func TestKrylovNeedsFewerProducts(t *testing.T) {
 			t.Logf("%s: %s %d products (%d iterations), %s %d products (%d iterations)", c.name,
 				ks.Solver, ks.MatVecs, ks.TotalIterations(), rs.Solver, rs.MatVecs, rs.TotalIterations())
 			assert.LessOrEqual(t, krylovAdvantage*ks.MatVecs, rs.MatVecs)
-			assert.Less(t, relDiff(ri.Predict(nil), kr.Predict(nil)), c.agreement)
+			assert.Less(t, relDiff(mustPredict(t, ri), mustPredict(t, kr)), c.agreement)
 		})
 	}
 }
@@ -171,7 +171,7 @@ func TestInductiveTestOnlyKeepsValVisible(t *testing.T) {
 	r := &Regressor{Transform: InverseLaplacian{Eta: 0.9}, Beta: 10}
 	out, err := prep.Evaluate(context.Background(), r)
 	require.NoError(t, err)
-	f := r.Predict(nil)
+	f := mustPredict(t, r)
 	right := 0
 	for _, i := range part.Val {
 		local := -1
@@ -451,7 +451,7 @@ func TestInductiveSettingsMatchDense(t *testing.T) {
 						assert.InDelta(t, want[c], got[c], closedFormTol*math.Max(1, math.Abs(want[c])), "test node %d class %d", x, c)
 					}
 				}
-				f := r.Predict(nil)
+				f := mustPredict(t, r)
 				for q, x := range part.Val {
 					var want []float64
 					if setting == InductiveStrict {

@@ -259,44 +259,52 @@ func (r *Regressor) Stats() Stats {
 // Vectors returns a copy of the stored N×c matrix U with f(x) = k(x)ᵀU: for
 // a polynomial u = Σ_p π_p M^{p−1}[α; 0] (π_1[α;0] plus Algorithm 1's v),
 // for the inverse Laplacian u = θ, for kernel PCA u = U_d Λ_d^{-1} w/√N.
-func (r *Regressor) Vectors() *mat.Dense {
-	r.mustBeFitted()
-	return mat.DenseCopyOf(r.u)
+// It returns an error wrapping estimator.ErrNotFitted before a successful
+// Fit.
+func (r *Regressor) Vectors() (*mat.Dense, error) {
+	if r.u == nil {
+		return nil, estimator.NotFitted("stkr: Vectors")
+	}
+	return mat.DenseCopyOf(r.u), nil
 }
 
 // Alpha returns a copy of the n×c dual coefficients α of eq. 7 (for the
 // inverse Laplacian α = ((I − ηM)θ)[train]), or nil for kernel PCA, whose
 // predictor is a linear probe on features rather than a kernel expansion.
-func (r *Regressor) Alpha() *mat.Dense {
-	r.mustBeFitted()
-	if r.alpha == nil {
-		return nil
-	}
-	return mat.DenseCopyOf(r.alpha)
-}
-
-func (r *Regressor) mustBeFitted() {
+// It returns an error wrapping estimator.ErrNotFitted before a successful
+// Fit.
+func (r *Regressor) Alpha() (*mat.Dense, error) {
 	if r.u == nil {
-		panic("stkr: Regressor used before a successful Fit")
+		return nil, estimator.NotFitted("stkr: Alpha")
 	}
+	if r.alpha == nil {
+		return nil, nil
+	}
+	return mat.DenseCopyOf(r.alpha), nil
 }
 
 // Predict sets dst (N×c) to the predictions on the visible nodes,
 // F = N·M·U (the transductive predictions; for the polynomial transform
-// the same as G_s[:, train]·α). dst nil means allocate.
-func (r *Regressor) Predict(dst *mat.Dense) *mat.Dense {
-	r.mustBeFitted()
+// the same as G_s[:, train]·α). dst nil means allocate. It returns an error
+// wrapping estimator.ErrNotFitted before a successful Fit, and one naming
+// both shapes when dst is not N×c.
+func (r *Regressor) Predict(dst *mat.Dense) (*mat.Dense, error) {
+	if r.u == nil {
+		return nil, estimator.NotFitted("stkr: Predict")
+	}
 	n, c := r.u.Dims()
 	if dst == nil {
 		dst = mat.NewDense(n, c, nil)
+	} else if dr, dc := dst.Dims(); dr != n || dc != c {
+		return nil, fmt.Errorf("stkr: Predict: dst is %d×%d, want %d×%d", dr, dc, n, c)
 	}
 	if r.saved != nil {
 		dst.Copy(r.saved.pred)
-		return dst
+		return dst, nil
 	}
 	linop.MulBlock(r.kernel, dst, r.u)
 	dst.Scale(float64(n), dst)
-	return dst
+	return dst, nil
 }
 
 // PredictRow sets dst (length c) to f(x) = k(x)ᵀU for a point with kernel

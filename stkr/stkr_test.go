@@ -175,8 +175,8 @@ func TestPolynomialMatchesClosedForm(t *testing.T) {
 				}
 				fitOrFail(t, r, k, train, y)
 				alphaRef, fRef := denseSTKR(t, denseGs(t, s, tr.Eval), train, y, beta)
-				assert.Less(t, relDiff(r.Alpha(), alphaRef), closedFormTol, "α")
-				assert.Less(t, relDiff(r.Predict(nil), fRef), closedFormTol, "predictions")
+				assert.Less(t, relDiff(mustAlpha(t, r), alphaRef), closedFormTol, "α")
+				assert.Less(t, relDiff(mustPredict(t, r), fRef), closedFormTol, "predictions")
 				st := r.Stats()
 				assert.Positive(t, st.MatVecs)
 				assert.Len(t, st.Iterations, 3)
@@ -228,9 +228,9 @@ func TestInverseLaplacianMatchesClosedForm(t *testing.T) {
 					explicit := &Regressor{Transform: tr, Beta: c.beta, Solver: SolverMINRES}
 					assert.ErrorContains(t, explicit.Fit(context.Background(), k, train, y), "the symmetric form is undefined")
 				}
-				assert.Less(t, relDiff(r.Alpha(), alphaRef), closedFormTol, "α")
-				assert.Less(t, relDiff(r.Vectors(), &thetaRef), closedFormTol, "θ")
-				assert.Less(t, relDiff(r.Predict(nil), fRef), closedFormTol, "predictions")
+				assert.Less(t, relDiff(mustAlpha(t, r), alphaRef), closedFormTol, "α")
+				assert.Less(t, relDiff(mustVectors(t, r), &thetaRef), closedFormTol, "θ")
+				assert.Less(t, relDiff(mustPredict(t, r), fRef), closedFormTol, "predictions")
 			})
 		}
 	}
@@ -276,8 +276,8 @@ func TestTopDMatchesDenseKernelPCA(t *testing.T) {
 	rhs.Mul(psi.T(), y)
 	require.NoError(t, w.Solve(&a, &rhs))
 	fRef.Mul(all, &w) // invariant to the eigenvectors' signs
-	assert.Less(t, relDiff(r.Predict(nil), &fRef), closedFormTol)
-	assert.Nil(t, r.Alpha())
+	assert.Less(t, relDiff(mustPredict(t, r), &fRef), closedFormTol)
+	assert.Nil(t, mustAlpha(t, r))
 }
 
 // TestInductiveTrainNodeEqualsTransductive: a visible node's own kernel row
@@ -290,7 +290,7 @@ func TestInductiveTrainNodeEqualsTransductive(t *testing.T) {
 		t.Run(tr.String(), func(t *testing.T) {
 			r := &Regressor{Transform: tr, Beta: 0.1}
 			fitOrFail(t, r, k, train, y)
-			f := r.Predict(nil)
+			f := mustPredict(t, r)
 			got := make([]float64, 3)
 			for i := 0; i < g.Nodes(); i++ {
 				require.NoError(t, r.PredictRow(got, k.NodeRow(i)))
@@ -364,7 +364,7 @@ func TestInductiveNewNodeMatchesMonteCarloKernel(t *testing.T) {
 	check := func(t *testing.T, tr Spectral, weights func(p int) float64, q int) {
 		r := &Regressor{Transform: tr, Beta: 0.1, Tol: testTol}
 		fitOrFail(t, r, k, train, y)
-		alpha := r.Alpha()
+		alpha := mustAlpha(t, r)
 		kp := kernelPowers(q)
 		want := make([]float64, 2)
 		for c := 0; c < 2; c++ {
@@ -490,7 +490,7 @@ func TestIsolatedNodePredictsZero(t *testing.T) {
 	require.NoError(t, err)
 	r := &Regressor{Transform: InverseLaplacian{Eta: 0.9}, Beta: 1}
 	fitOrFail(t, r, k, train, y)
-	f := r.Predict(nil)
+	f := mustPredict(t, r)
 	assert.Equal(t, []float64{0, 0, 0}, f.RawRowView(59))
 	row, err := k.Row(nil, nil)
 	require.NoError(t, err)
@@ -528,9 +528,9 @@ func TestEigenCacheReusesDecomposition(t *testing.T) {
 		fitOrFail(t, r, k, train, y)
 		plain := &Regressor{Transform: TopD{D: 8}, Beta: beta}
 		fitOrFail(t, plain, k, train, y)
-		assert.Less(t, relDiff(r.Predict(nil), plain.Predict(nil)), roundingTol)
+		assert.Less(t, relDiff(mustPredict(t, r), mustPredict(t, plain)), roundingTol)
 		if first == nil {
-			first = r.Predict(nil)
+			first = mustPredict(t, r)
 		}
 	}
 	r := &Regressor{Transform: TopD{D: 4}, Beta: 1, Eigen: cache}
@@ -557,7 +557,7 @@ func TestOperatorKernelMatchesGraphKernel(t *testing.T) {
 		fitOrFail(t, a, k, train, y)
 		b := &Regressor{Transform: tr, Beta: 0.1, Tol: testTol}
 		fitOrFail(t, b, ok, train, y)
-		assert.Less(t, relDiff(b.Predict(nil), a.Predict(nil)), closedFormTol, "%s", tr)
+		assert.Less(t, relDiff(mustPredict(t, b), mustPredict(t, a)), closedFormTol, "%s", tr)
 	}
 }
 
