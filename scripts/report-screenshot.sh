@@ -1,7 +1,9 @@
 #!/bin/sh
 # Builds gssl, writes the HTML report of `gssl labelprop` on the embedded Cora
 # and, when Chromium is installed, loads the page headless with no network and
-# takes a screenshot of it (look at it: the figure and the tables must show).
+# takes a screenshot of it (look at it: the figure and the tables must show);
+# then serves a saved model of the same run on a loopback port and takes a
+# screenshot of gssl serve's page (the metadata and the prediction form).
 #
 #   scripts/report-screenshot.sh [OUT_DIR]     (default: a new temporary folder)
 #
@@ -37,3 +39,25 @@ trap 'rm -rf "$profile"' EXIT
 }
 test -s "$out/report.png"
 echo "screenshot: $out/report.png"
+
+# The page gssl serve shows at /: a saved model of the embedded Cora, served
+# on a free loopback port for the time of the screenshot.
+"$out/gssl" labelprop --save "$out/cora.gssl" > /dev/null
+port=$(/usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])' 2>/dev/null || echo 18080)
+"$out/gssl" serve --model "$out/cora.gssl" --addr "127.0.0.1:$port" 2> "$out/serve.log" &
+serve=$!
+trap 'kill $serve 2>/dev/null; rm -rf "$profile"' EXIT
+for _ in $(seq 50); do
+	if curl -fsS "http://127.0.0.1:$port/healthz" > /dev/null 2>&1; then break; fi
+	sleep 0.1
+done
+curl -fsS "http://127.0.0.1:$port/" | grep -q '<form' || { echo "FAIL: the serve page has no form" >&2; exit 1; }
+"$chromium" --headless --no-sandbox --disable-gpu --disable-background-networking \
+	--disable-component-update --disable-sync --no-first-run --user-data-dir="$profile" \
+	--screenshot="$out/serve.png" --window-size=1200,900 --virtual-time-budget=3000 \
+	"http://127.0.0.1:$port/" > "$out/chromium-serve.log" 2>&1 || {
+	cat "$out/chromium-serve.log" >&2
+	exit 1
+}
+test -s "$out/serve.png"
+echo "screenshot: $out/serve.png"

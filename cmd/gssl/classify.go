@@ -29,7 +29,8 @@ type classifyOptions struct {
 	Embed int // > 0: Laplacian-eigenmap coordinates appended to the features
 	// FeatureWeight is γ of --model stkr's feature kernel (0: the graph only).
 	FeatureWeight float64
-	Out           string // predictions CSV of the first seed's run
+	Out           string    // predictions CSV of the first seed's run
+	Plots         plotFlags // --plot, --report
 	JSON          bool
 }
 
@@ -89,6 +90,7 @@ class, the label and split, and the score of every class (CSV, or JSON Lines).`,
 	f.IntVar(&opts.Folds, "folds", nodeclass.DefaultFolds, "cross-validation folds when the split has no val nodes")
 	f.Float64Var(&opts.FeatureWeight, "feature-weight", 0, "--model stkr: weight γ of the cosine feature kernel added to the graph kernel (0: the graph only)")
 	f.IntVar(&opts.Embed, "embed", 0, "append this many Laplacian-eigenmap coordinates to the features (0: none)")
+	opts.Plots.addFlags(f, "the confusion matrix and per-class accuracy on the test nodes, and the Laplacian eigenmap coloured by predicted class with the wrong nodes ringed (the first seed's run),")
 	f.StringVar(&opts.Out, "out", "", "write one row per predicted node (id, predicted, label, split, p_<class>…): CSV, or JSON Lines for .jsonl/.ndjson (the first seed's run)")
 	return cmd
 }
@@ -234,6 +236,9 @@ func runClassify(ctx context.Context, opts classifyOptions, stdout, stderr io.Wr
 			return fmt.Errorf("classify: %w", err)
 		}
 	}
+	if err := opts.Plots.check(); err != nil {
+		return fmt.Errorf("classify: %w", err)
+	}
 	if err := checkOutPath("out", opts.Out); err != nil {
 		return fmt.Errorf("classify: %w", err)
 	}
@@ -317,6 +322,9 @@ func runClassify(ctx context.Context, opts classifyOptions, stdout, stderr io.Wr
 			return fmt.Errorf("classify: %w", err)
 		}
 		res.Out = opts.Out
+	}
+	if err := opts.Plots.write(stderr, "classify", res, func() (picture, error) { return classifyPicture(ctx, ds, runs[0], res) }); err != nil {
+		return fmt.Errorf("classify: %w", err)
 	}
 	res.Seconds = seconds(start)
 	return report(stdout, opts.JSON, res, func(w io.Writer) {

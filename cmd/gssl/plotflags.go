@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/spf13/pflag"
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/plot"
 
@@ -271,28 +272,76 @@ func labelpropPicture(ctx context.Context, ds *loaders.NodeDataset, runs []label
 	} else {
 		pic.notes = append(pic.notes, "no confusion matrix: the run has no test nodes (give a split, e.g. --split random:20)")
 	}
-	x, y, nodes, note, err := eigenmap2D(ctx, ds, res.FirstSeed)
+	emb, note, err := predictedEmbedding(ctx, ds, pred, wrongAt, res.ClassNames, res.FirstSeed)
 	if err != nil {
 		return pic, err
 	}
 	if note != "" {
 		pic.notes = append(pic.notes, note)
-		return pic, nil
+	} else {
+		pic.panels = append(pic.panels, emb)
+	}
+	return pic, nil
+}
+
+// classifyPicture: labelprop's panels for the chosen feature model of the
+// first seed's run (its argmax on every node).
+func classifyPicture(ctx context.Context, ds *loaders.NodeDataset, r classifyRun, res classifyResult) (picture, error) {
+	names := make([]string, ds.Classes)
+	for c := range names {
+		names[c] = className(ds, c)
+	}
+	n, c := r.out.Probabilities.Dims()
+	pred := make([]int, n)
+	for i := range pred {
+		pred[i] = floats.MaxIdx(r.out.Probabilities.RawRowView(i)[:c])
+	}
+	pic := picture{caption: "classify: " + res.Data + ", " + r.Model}
+	wrong := map[int]bool{}
+	if len(r.split.Test) > 0 {
+		panels, tables, err := confusionPanels(pred, ds.Labels, r.split.Test, ds.Classes, names)
+		if err != nil {
+			return pic, err
+		}
+		pic.panels, pic.tables = panels, tables
+		for _, i := range r.split.Test {
+			if pred[i] != ds.Labels[i] {
+				wrong[i] = true
+			}
+		}
+	} else {
+		pic.notes = append(pic.notes, "no confusion matrix: the run has no test nodes (give a split, e.g. --split random:20)")
+	}
+	emb, note, err := predictedEmbedding(ctx, ds, pred, wrong, names, r.Seed)
+	if err != nil {
+		return pic, err
+	}
+	if note != "" {
+		pic.notes = append(pic.notes, note)
+	} else {
+		pic.panels = append(pic.panels, emb)
+	}
+	return pic, nil
+}
+
+// predictedEmbedding is the 2-D Laplacian eigenmap of the largest component
+// coloured by the predicted class, with the wrong nodes ringed; note says why
+// there is none.
+func predictedEmbedding(ctx context.Context, ds *loaders.NodeDataset, pred []int, wrongAt map[int]bool, names []string, seed uint64) (*plot.Plot, string, error) {
+	x, y, nodes, note, err := eigenmap2D(ctx, ds, seed)
+	if err != nil || note != "" {
+		return nil, note, err
 	}
 	cls, wrong := make([]int, len(nodes)), make([]bool, len(nodes))
 	for k, i := range nodes {
 		cls[k], wrong[k] = pred[i], wrongAt[i]
 	}
-	title := fmt.Sprintf("Laplacian eigenmap (largest component, %d nodes) by predicted class", len(nodes))
 	if len(wrongAt) == 0 {
 		wrong = nil
 	}
-	emb, err := figures.Embedding(title, x, y, cls, res.ClassNames, wrong)
-	if err != nil {
-		return pic, err
-	}
-	pic.panels = append(pic.panels, emb)
-	return pic, nil
+	title := fmt.Sprintf("Laplacian eigenmap (largest component, %d nodes) by predicted class", len(nodes))
+	emb, err := figures.Embedding(title, x, y, cls, names, wrong)
+	return emb, "", err
 }
 
 // keep the imports honest while the adapters grow.

@@ -113,9 +113,26 @@ func TestLabelpropPlotAndReport(t *testing.T) {
 	assert.Equal(t, 1000, total)
 }
 
+func TestClassifyPlotAndReport(t *testing.T) {
+	dir := t.TempDir()
+	png, rep := filepath.Join(dir, "cls.png"), filepath.Join(dir, "rep")
+	_, _, err := runRoot(t, "classify", "--model", "sgc", "--plot", png, "--report", rep)
+	require.NoError(t, err)
+	readPNG(t, png, 3, 1)
+	html := checkReport(t, rep, 3, 1, "<caption>accuracy per class</caption>", "<td>test_accuracy</td>")
+	cells := regexp.MustCompile(`(?s)<caption>accuracy per class</caption>.*?</table>`).FindString(html)
+	total := 0
+	for _, m := range regexp.MustCompile(`<tr><td>[^<]*</td><td>(\d+)</td>`).FindAllStringSubmatch(cells, -1) {
+		v, err := strconv.Atoi(m[1])
+		require.NoError(t, err)
+		total += v
+	}
+	assert.Equal(t, 1000, total, "the Planetoid test nodes, each once")
+}
+
 func TestPlotFlagsRefusedBeforeWork(t *testing.T) {
 	dir := t.TempDir()
-	for _, cmd := range []string{"labelprop", "eigs", "stkr", "cluster", "embed"} {
+	for _, cmd := range []string{"labelprop", "eigs", "stkr", "cluster", "embed", "classify"} {
 		bogus := filepath.Join(dir, cmd+".jpg")
 		_, _, err := runRoot(t, cmd, "--plot", bogus)
 		require.ErrorContains(t, err, "--plot "+bogus+`: unknown image format ".jpg": the name must end in .png, .svg, .pdf`, cmd)
