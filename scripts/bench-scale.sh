@@ -103,9 +103,9 @@ if [ "${WRITE:-0}" = 1 ]; then
 import re, sys
 table = open(sys.argv[1]).read()
 text = open("BENCHMARKS.md").read()
-start = text.index("## Scale")
+start = text.index("## Loading and scale")
 end = text.index("\n## ", start + 1)
-section = ("## Scale (generated graphs, 1 M – 100 M edges)\n\n"
+section = ("## Loading and scale (generated graphs, 1 M – 100 M edges)\n\n"
            f"`scripts/bench-scale.sh {sys.argv[2]}` (medians of {sys.argv[2]} interleaved rounds, each timed run under the benchmark lock). "
            "Degree-corrected SBM with equal degrees (`gssl generate sbm --degree 20 --mixing 0.3 --exponent inf`), "
            "label spreading on the Planetoid-style split (20 per class, 500 val, 1000 test), gssl's Chebyshev default "
@@ -114,4 +114,5 @@ section = ("## Scale (generated graphs, 1 M – 100 M edges)\n\n"
            "statistics); ratios are gssl / scipy.\n\n" + table)
 open("BENCHMARKS.md", "w").write(text[:start] + section + text[end:])
 EOF
+	go run scripts/figures.go -link # the figures of BENCHMARKS.md follow its tables
 fi
