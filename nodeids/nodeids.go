@@ -194,6 +194,12 @@ func (m *Map) Subset(nodes []int) *Map {
 	return &Map{n: len(nodes), names: names, index: index}
 }
 
+// ParseCanonical reports whether s is an integer id in this package's
+// sense, one that a Map keeps as a number, and returns its value: a
+// non-negative integer in canonical decimal form (no sign, no leading zero
+// but "0" itself, at most 18 digits).
+func ParseCanonical(s string) (int64, bool) { return parseCanonical(s) }
+
 // parseCanonical parses a non-negative integer in canonical decimal form: no
 // sign, no leading zero (but "0" itself), at most 18 digits.
 func parseCanonical(s string) (int64, bool) {

@@ -11,6 +11,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
 	"github.com/gssl/gssl/loaders"
+	"github.com/gssl/gssl/nodeids"
 )
 
 func init() {
@@ -124,7 +125,7 @@ func labelByID(l Label) (string, Label) { return l.ID, l }
 func minPos(a, b int64) int64 { return min(a, b) }
 
 func isIntID(id string, _ int64) bool {
-	_, ok := canonicalInt(id)
+	_, ok := nodeids.ParseCanonical(id)
 	return ok
 }
 
@@ -146,7 +147,7 @@ func (classCombine) AddInput(a classAcc, l Label) classAcc {
 	if a.Counts == nil {
 		a.Counts = map[string]int64{}
 	}
-	if v := canonicalLabel(l.Value); !unlabelled(v) {
+	if v := loaders.CanonicalLabel(l.Value); !loaders.Unlabelled(v) {
 		a.Counts[v]++
 	}
 	return a
@@ -234,7 +235,7 @@ func (f *buildNodeFn) ProcessElement(id string, halves func(*half) bool, poss fu
 		return &loaders.ParseError{Path: rows[1].Path, Line: int(rows[1].Line), Msg: fmt.Sprintf("node %q already listed on line %d", id, rows[0].Line)}
 	}
 	if len(rows) == 1 {
-		if v := canonicalLabel(rows[0].Value); !unlabelled(v) {
+		if v := loaders.CanonicalLabel(rows[0].Value); !loaders.Unlabelled(v) {
 			n.Class = f.classes[v]
 			if n.Degree == 0 && !f.KeepIsolatedSeeds {
 				return fmt.Errorf("labelprop: training node %s is isolated (degree 0), so its label cannot spread; pass --keep-isolated-seeds to keep it", id)

@@ -13,6 +13,8 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
+
+	"github.com/gssl/gssl/nodeids"
 )
 
 func init() {
@@ -130,8 +132,8 @@ func (f *writeFn) ProcessElement(ctx context.Context, shard int, _ func(*int) bo
 	}
 	if intIDs {
 		slices.SortFunc(all, func(a, b Row) int {
-			x, _ := canonicalInt(a.ID)
-			y, _ := canonicalInt(b.ID)
+			x, _ := nodeids.ParseCanonical(a.ID)
+			y, _ := nodeids.ParseCanonical(b.ID)
 			return cmp.Compare(x, y)
 		})
 	} else {

@@ -235,7 +235,7 @@ func TestParquet(t *testing.T) {
 	for _, line := range strings.Split(string(raw), "\n")[2:] {
 		f := strings.Fields(line)
 		if len(f) == 3 {
-			w, err := parseWeight(f[2])
+			w, err := loaders.ParseWeight(f[2])
 			require.NoError(t, err)
 			rows = append(rows, ParquetEdge{Src: f[0], Dst: f[1], Weight: w})
 		}
@@ -405,7 +405,7 @@ func TestPropagate(t *testing.T) {
 	for _, rec := range rows {
 		i := at[rec[0]]
 		for c := 0; c < 2; c++ {
-			v, err := parseFinite(rec[1+c], "value")
+			v, err := loaders.ParseFinite(rec[1+c], "value")
 			require.NoError(t, err)
 			require.InDelta(t, y.At(i, c), v, 1e-12, "node %s column %d", rec[0], c)
 		}

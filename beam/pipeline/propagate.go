@@ -70,7 +70,7 @@ func decodeFeatures(lr *lineReader, opt loaders.TableOptions, emit func(id strin
 				id = v
 				continue
 			}
-			y, err := parseFinite(v, "value")
+			y, err := loaders.ParseFinite(v, "value")
 			if err != nil {
 				return &loaders.ParseError{Path: lr.path, Line: line, Msg: fmt.Sprintf("column %d: %v", j+1, err)}
 			}

@@ -1,0 +1,82 @@
+package loaders
+
+import "strings"
+
+// The functions of this file export the line-level rules of ReadEdgeTable
+// and the "id,label" reader, so that a reader which walks the lines itself
+// (such as the Beam pipeline's, one file per DoFn call) accepts and refuses
+// a file alike, with the same messages. They wrap the unexported helpers
+// the loaders use; they do not read files.
+
+// RowSplitter splits the data lines of a delimited text table into fields,
+// as ReadEdgeTable does: on the delimiter (fields trimmed, double quotes
+// removed, "" inside quotes read as "), or on runs of white space, where a
+// field starting with '{' runs to the end of the line (a networkx attribute
+// dictionary).
+type RowSplitter struct {
+	t table
+}
+
+// NewRowSplitter returns a splitter for tables read with opt. Only
+// opt.Delimiter is used; 0 detects the delimiter from the first line split.
+func NewRowSplitter(opt TableOptions) *RowSplitter {
+	return &RowSplitter{t: table{opt: opt, delim: opt.Delimiter}}
+}
+
+// SplitRow splits a trimmed data line (not blank, not a comment) into its
+// fields. The first call detects the delimiter when none was given. The
+// error, about the line's quoting, carries no path or line number.
+func (s *RowSplitter) SplitRow(line string) ([]string, error) {
+	if s.t.delim == 0 {
+		s.t.delim = detectDelimiter(line)
+	}
+	return s.t.split(line)
+}
+
+// Delimiter returns the delimiter in use, 0 before the first SplitRow when
+// it is detected.
+func (s *RowSplitter) Delimiter() byte { return s.t.delim }
+
+// IsHeader reports whether every field is a column name the table readers
+// recognise as a header (source, target, weight, id, label, …; see
+// HeaderAuto).
+func IsHeader(fields []string) bool { return looksLikeHeader(fields) }
+
+// IsHeaderAbove reports whether first is a header with names the readers do
+// not know, judged by the data line next below it: both have the same
+// number of fields, no field of first is a number, and some column that is
+// text in first is a number in next.
+func IsHeaderAbove(first, next []string) bool {
+	return len(first) == len(next) && textAboveNumbers(first, next)
+}
+
+// EdgeColumns resolves the 0-based source, target and weight columns of an
+// edge table as ReadEdgeTable does, from opt, the header (nil when the file
+// has none), the delimiter and the first data row; w is −1 when there is
+// no weight column, and dict reports that the weights are networkx
+// attribute dictionaries. Errors are ParseErrors naming path.
+func EdgeColumns(path string, header []string, delim byte, opt EdgeTableOptions, first []string) (src, dst, w int, dict bool, err error) {
+	t := &table{lr: &lineReader{path: path}, opt: opt.Table, delim: delim, header: header}
+	return edgeColumns(t, opt, first, strings.EqualFold(opt.Weight, "none"))
+}
+
+// ParseWeight parses an edge weight: finite, non-negative and not a
+// non-zero value that underflows to 0.
+func ParseWeight(s string) (float64, error) { return parseWeight(s) }
+
+// DictWeight reads the 'weight' entry of a networkx attribute dictionary
+// such as {} or {'weight': 0.5, 'color': 'red'}; without one the weight is 1.
+func DictWeight(s string) (float64, error) { return dictWeight(s) }
+
+// Unlabelled reports whether a label value means "no label": empty, -1, or
+// one of the missing-value spellings of pandas and R.
+func Unlabelled(s string) bool { return unlabelled(s) }
+
+// CanonicalLabel maps a label written as a float with an integer value (as
+// pandas writes an int column with missing values: "3.0") to the integer,
+// and returns any other label unchanged.
+func CanonicalLabel(s string) string { return canonicalLabel(s) }
+
+// ParseFinite parses a finite float64, what naming the value in errors
+// ("value", "weight", …); a non-zero value that underflows to 0 is refused.
+func ParseFinite(s, what string) (float64, error) { return parseFinite(s, what) }
