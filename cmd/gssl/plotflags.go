@@ -257,14 +257,25 @@ func labelpropPicture(ctx context.Context, ds *loaders.NodeDataset, runs []label
 	if len(runs) > 1 {
 		pic.notes = append(pic.notes, fmt.Sprintf("the figure shows the first of %d splits (seed %d)", len(runs), res.FirstSeed))
 	}
+	var test []int
+	if r.withSplit {
+		test = r.split.Test
+	}
+	return predictionPicture(ctx, pic, ds, pred, test, res.ClassNames, res.FirstSeed)
+}
+
+// predictionPicture adds to pic the panels of a node classifier's
+// predictions pred: the confusion matrix and per-class accuracy on the test
+// nodes, and the eigenmap by predicted class with the wrong test nodes ringed.
+func predictionPicture(ctx context.Context, pic picture, ds *loaders.NodeDataset, pred, test []int, names []string, seed uint64) (picture, error) {
 	wrongAt := map[int]bool{}
-	if r.withSplit && len(r.split.Test) > 0 {
-		panels, tables, err := confusionPanels(pred, ds.Labels, r.split.Test, ds.Classes, res.ClassNames)
+	if len(test) > 0 {
+		panels, tables, err := confusionPanels(pred, ds.Labels, test, ds.Classes, names)
 		if err != nil {
 			return pic, err
 		}
 		pic.panels, pic.tables = panels, tables
-		for _, i := range r.split.Test {
+		for _, i := range test {
 			if pred[i] != ds.Labels[i] {
 				wrongAt[i] = true
 			}
@@ -272,7 +283,7 @@ func labelpropPicture(ctx context.Context, ds *loaders.NodeDataset, runs []label
 	} else {
 		pic.notes = append(pic.notes, "no confusion matrix: the run has no test nodes (give a split, e.g. --split random:20)")
 	}
-	emb, note, err := predictedEmbedding(ctx, ds, pred, wrongAt, res.ClassNames, res.FirstSeed)
+	emb, note, err := predictedEmbedding(ctx, ds, pred, wrongAt, names, seed)
 	if err != nil {
 		return pic, err
 	}
@@ -297,31 +308,7 @@ func classifyPicture(ctx context.Context, ds *loaders.NodeDataset, r classifyRun
 		pred[i] = floats.MaxIdx(r.out.Probabilities.RawRowView(i)[:c])
 	}
 	pic := picture{caption: "classify: " + res.Data + ", " + r.Model}
-	wrong := map[int]bool{}
-	if len(r.split.Test) > 0 {
-		panels, tables, err := confusionPanels(pred, ds.Labels, r.split.Test, ds.Classes, names)
-		if err != nil {
-			return pic, err
-		}
-		pic.panels, pic.tables = panels, tables
-		for _, i := range r.split.Test {
-			if pred[i] != ds.Labels[i] {
-				wrong[i] = true
-			}
-		}
-	} else {
-		pic.notes = append(pic.notes, "no confusion matrix: the run has no test nodes (give a split, e.g. --split random:20)")
-	}
-	emb, note, err := predictedEmbedding(ctx, ds, pred, wrong, names, r.Seed)
-	if err != nil {
-		return pic, err
-	}
-	if note != "" {
-		pic.notes = append(pic.notes, note)
-	} else {
-		pic.panels = append(pic.panels, emb)
-	}
-	return pic, nil
+	return predictionPicture(ctx, pic, ds, pred, r.split.Test, names, r.Seed)
 }
 
 // predictedEmbedding is the 2-D Laplacian eigenmap of the largest component
