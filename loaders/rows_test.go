@@ -3,6 +3,7 @@ package loaders
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -48,4 +49,31 @@ func TestEdgeColumnsMatchesReader(t *testing.T) {
 	require.True(t, IsHeader([]string{"Source", "target", "weight"}))
 	require.True(t, IsHeaderAbove([]string{"a", "b"}, []string{"0", "1"}))
 	require.False(t, IsHeaderAbove([]string{"a", "1"}, []string{"0", "1"}))
+}
+
+// TestTableReader reads a small table through the exported reader: the
+// byte-order mark, comment and blank lines, header and line numbers.
+func TestTableReader(t *testing.T) {
+	l, err := NewLines(strings.NewReader("\ufeffsource,target\n# c\n0,1\n\n2,3\n"), "e.csv")
+	require.NoError(t, err)
+	r := NewTableReader(l, TableOptions{}, "#")
+	var rows [][]string
+	var lines []int
+	for {
+		f, line, ok, err := r.Row()
+		require.NoError(t, err)
+		if !ok {
+			break
+		}
+		rows, lines = append(rows, f), append(lines, line)
+	}
+	require.Equal(t, [][]string{{"0", "1"}, {"2", "3"}}, rows)
+	require.Equal(t, []int{3, 5}, lines)
+	require.Equal(t, []string{"source", "target"}, r.Header())
+	require.Equal(t, byte(','), r.Delimiter())
+	require.Equal(t, 1, r.HeaderIndex("dst", "target"))
+	require.True(t, r.BlankBetween(3, 5))
+
+	_, err = NewLines(strings.NewReader(""), "e.csv")
+	require.EqualError(t, err, "loaders: e.csv: empty file")
 }

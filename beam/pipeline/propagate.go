@@ -40,7 +40,7 @@ func decodeFeatures(lr *lineReader, opt loaders.TableOptions, emit func(id strin
 		rows             int
 	)
 	for {
-		f, line, ok, err := t.row()
+		f, line, ok, err := t.Row()
 		if err != nil {
 			return err
 		}
@@ -49,11 +49,11 @@ func decodeFeatures(lr *lineReader, opt loaders.TableOptions, emit func(id strin
 		}
 		if width == 0 {
 			width, widthLine = len(f), line
-			if t.header != nil {
-				if len(t.header) != width {
-					return &loaders.ParseError{Path: lr.path, Line: line, Msg: fmt.Sprintf("row has %d fields but the header names %d columns", width, len(t.header))}
+			if t.Header() != nil {
+				if len(t.Header()) != width {
+					return &loaders.ParseError{Path: lr.path, Line: line, Msg: fmt.Sprintf("row has %d fields but the header names %d columns", width, len(t.Header()))}
 				}
-				if t.headerIndex(idNames...) == 0 {
+				if t.HeaderIndex(idNames...) == 0 {
 					idCol = 0
 				}
 			}
