@@ -137,7 +137,7 @@ type classifyResult struct {
 	LoadSeconds     float64       `json:"load_seconds"`
 	Seconds         float64       `json:"seconds"`
 	Out             string        `json:"out,omitempty"`
-	Save            string        `json:"save,omitempty"`
+	Saved           string        `json:"saved,omitempty"`
 }
 
 // classifySearch maps --model to the candidate grids of nodeclass.
@@ -350,7 +350,7 @@ func runClassify(ctx context.Context, opts classifyOptions, stdout, stderr io.Wr
 		if err := saveModel(opts.Save, fileModel{saved}, ds, opts.In); err != nil {
 			return fmt.Errorf("classify: %w", err)
 		}
-		res.Save = opts.Save
+		res.Saved = opts.Save
 	}
 	if err := opts.Plots.write(stderr, "classify", res, func() (picture, error) { return classifyPicture(ctx, ds, runs[0], res) }); err != nil {
 		return fmt.Errorf("classify: %w", err)
@@ -369,8 +369,8 @@ func runClassify(ctx context.Context, opts classifyOptions, stdout, stderr io.Wr
 		if res.Out != "" {
 			fmt.Fprintf(w, "predictions written to %s\n", res.Out)
 		}
-		if res.Save != "" {
-			fmt.Fprintf(w, "model saved to %s\n", res.Save)
+		if res.Saved != "" {
+			fmt.Fprintf(w, "model saved to %s\n", res.Saved)
 		}
 	})
 }
