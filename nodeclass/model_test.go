@@ -6,6 +6,7 @@ import (
 	"encoding/gob"
 	"encoding/json"
 	"errors"
+	"reflect"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -64,6 +65,11 @@ func TestModelFileRoundTrip(t *testing.T) {
 		}
 		var buf bytes.Buffer
 		require.NoError(t, gob.NewEncoder(&buf).Encode(tc.m), name)
+		viaGob := reflect.New(reflect.TypeOf(tc.fresh).Elem()).Interface().(savedModel)
+		require.NoError(t, gob.NewDecoder(&buf).Decode(viaGob), name)
+		pg, err := viaGob.Probabilities()
+		require.NoError(t, err)
+		require.Equal(t, want.RawMatrix().Data, pg.RawMatrix().Data, name)
 		_, err = json.Marshal(tc.m)
 		assert.True(t, errors.Is(err, estimator.ErrJSON), name)
 		for i := range b {
