@@ -48,16 +48,19 @@
 // kind and layout version, and predictions after the round trip are
 // bitwise equal to those before (labelprop.Spreading and Harmonic,
 // stkr.Regressor, gp.Regressor, imgp.Regressor, krr.Exact, Nystrom,
-// Falkon and RandomFeatures, svm.PointSVC, spectral.SpectralClustering;
-// package savedmodel opens any of them for gssl predict and gssl serve,
-// and savedmodel.Kinds lists them). Because gob uses MarshalBinary, gob
+// Falkon and RandomFeatures, svm.PointSVC, spectral.SpectralClustering,
+// nodeclass.SGC, APPNP and CorrectSmooth; package savedmodel opens any of
+// them for gssl predict and gssl serve, and savedmodel.Kinds lists them). Because gob uses MarshalBinary, gob
 // encoding works too; JSON encoding of a model fails with an error naming
 // MarshalBinary, rather than silently dropping the fitted state. The
-// graph classifier graphkernels.WLClassifier and svm.SVC save themselves
-// too (savedmodel does not serve graphs); the graph kernels on their own
-// refuse every encoding (graphkernels.ErrNotSaved, ErrJSON).
+// graph classifier graphkernels.WLClassifier and the models on a
+// precomputed kernel, svm.SVC and svm.KernelRidge, save themselves too
+// (savedmodel opens neither: predicting needs graphs, or kernel rows to the
+// training items); the graph kernels on their own refuse every encoding
+// (graphkernels.ErrNotSaved, ErrJSON).
 //
-// Known exceptions to the contract: svm.KernelRidge is not saved, and the
-// feature models of package nodeclass (SGC, APPNP, Correct & Smooth) do not
-// save themselves yet.
+// Known exceptions to the contract: a saved nodeclass model (SGC, APPNP,
+// Correct & Smooth) answers for its fitted nodes only — a new node needs its
+// features and the graph around it (PredictGraph), which the file does not
+// hold — and CorrectSmooth stores its smoothed scores, not its base model.
 package estimator

@@ -65,6 +65,9 @@ type Outcome struct {
 	Val           float64    // its validation accuracy (mean CV accuracy without val nodes)
 	Test          float64    // its test accuracy
 	Probabilities *mat.Dense // its class scores on every node
+	// Best is the chosen model, fitted on the training labels (what
+	// gssl classify --save writes).
+	Best Base
 	// With Search.CorrectSmooth: the base model chosen first, and its
 	// accuracies.
 	Base              string
@@ -126,6 +129,7 @@ func Evaluate(ctx context.Context, s Search, g *graph.CSR, x Features, truth []i
 	if out.Model, out.Val, out.Test, out.Probabilities, err = score(sel); err != nil {
 		return Outcome{}, err
 	}
+	out.Best = sel.Best
 	if !s.CorrectSmooth {
 		return out, nil
 	}
@@ -136,5 +140,6 @@ func Evaluate(ctx context.Context, s Search, g *graph.CSR, x Features, truth []i
 	if out.Model, out.Val, out.Test, out.Probabilities, err = score(sel); err != nil {
 		return Outcome{}, err
 	}
+	out.Best = sel.Best
 	return out, nil
 }

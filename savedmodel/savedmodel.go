@@ -19,6 +19,7 @@ import (
 	"github.com/gssl/gssl/krr"
 	"github.com/gssl/gssl/labelprop"
 	"github.com/gssl/gssl/modelfile"
+	"github.com/gssl/gssl/nodeclass"
 	"github.com/gssl/gssl/nodeids"
 	"github.com/gssl/gssl/serve"
 	"github.com/gssl/gssl/spectral"
@@ -85,7 +86,8 @@ func Save(path string, m Model, c Context) error {
 // Kinds lists the model kinds Open reads.
 func Kinds() []string {
 	return []string{labelprop.SpreadingKind, labelprop.HarmonicKind, stkr.RegressorKind, gp.RegressorKind,
-		krr.ExactKind, krr.NystromKind, krr.FalkonKind, krr.RandomFeaturesKind, imgp.RegressorKind, svm.PointSVCKind, spectral.SpectralClusteringKind}
+		krr.ExactKind, krr.NystromKind, krr.FalkonKind, krr.RandomFeaturesKind, imgp.RegressorKind, svm.PointSVCKind, spectral.SpectralClusteringKind,
+		nodeclass.SGCKind, nodeclass.APPNPKind, nodeclass.CorrectSmoothKind}
 }
 
 // Saved is an opened model file: the model, its context and its metadata.
@@ -200,6 +202,27 @@ func Decode(f *modelfile.File) (*Saved, error) {
 			return nil, err
 		}
 		s.b = svmBackend{m: m}
+	case nodeclass.SGCKind, nodeclass.APPNPKind, nodeclass.CorrectSmoothKind:
+		var m interface {
+			ReadModelFile(f *modelfile.File) error
+			Probabilities() (*mat.Dense, error)
+		}
+		switch f.Kind {
+		case nodeclass.SGCKind:
+			m = &nodeclass.SGC{}
+		case nodeclass.APPNPKind:
+			m = &nodeclass.APPNP{}
+		default:
+			m = &nodeclass.CorrectSmooth{}
+		}
+		if err := m.ReadModelFile(f); err != nil {
+			return nil, err
+		}
+		p, err := m.Probabilities()
+		if err != nil {
+			return nil, err
+		}
+		s.b = nodeclassBackend{kind: f.Kind, p: p}
 	case stkr.RegressorKind:
 		m := &stkr.Regressor{}
 		if err := m.ReadModelFile(f); err != nil {
@@ -690,4 +713,36 @@ func (b clusterBackend) predictNodes(ctx context.Context, nn estimator.NewNodes)
 		out[i] = serve.Prediction{Label: strconv.Itoa(c)}
 	}
 	return out, nil
+}
+
+// nodeclassBackend is a feature model of package nodeclass (SGC, APPNP,
+// Correct & Smooth): it answers for its fitted nodes, from the class
+// probabilities it stores. A new node needs its features and the graph
+// around it (nodeclass's PredictGraph), which a model file does not hold.
+type nodeclassBackend struct {
+	kind string
+	p    *mat.Dense
+}
+
+func (b nodeclassBackend) nodes() int    { r, _ := b.p.Dims(); return r }
+func (b nodeclassBackend) features() int { return 0 }
+func (b nodeclassBackend) classes() int  { _, c := b.p.Dims(); return c }
+
+func (b nodeclassBackend) fitted() []serve.Prediction {
+	out := make([]serve.Prediction, b.nodes())
+	for i := range out {
+		row := slices.Clone(b.p.RawRowView(i))
+		best := 0
+		for k, v := range row {
+			if v > row[best] {
+				best = k
+			}
+		}
+		out[i] = serve.Prediction{Label: strconv.Itoa(best), Probabilities: row}
+	}
+	return out
+}
+
+func (b nodeclassBackend) predictNodes(context.Context, estimator.NewNodes) ([]serve.Prediction, error) {
+	return nil, &serve.InputError{Field: "nodes", Msg: fmt.Sprintf("a %s model predicts new nodes from their features and the graph (nodeclass PredictGraph), which the model file does not hold; it answers for its fitted nodes only", b.kind)}
 }

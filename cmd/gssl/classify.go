@@ -13,7 +13,9 @@ import (
 	"github.com/gssl/gssl/eval"
 	"github.com/gssl/gssl/loaders"
 	"github.com/gssl/gssl/logreg"
+	"github.com/gssl/gssl/modelfile"
 	"github.com/gssl/gssl/nodeclass"
+	"github.com/gssl/gssl/savedmodel"
 )
 
 // classifyOptions are the settings of one classify run.
@@ -30,6 +32,7 @@ type classifyOptions struct {
 	// FeatureWeight is γ of --model stkr's feature kernel (0: the graph only).
 	FeatureWeight float64
 	Out           string    // predictions CSV of the first seed's run
+	Save          string    // model file of the first seed's chosen model
 	Plots         plotFlags // --plot, --report
 	JSON          bool
 }
@@ -92,6 +95,7 @@ class, the label and split, and the score of every class (CSV, or JSON Lines).`,
 	f.IntVar(&opts.Embed, "embed", 0, "append this many Laplacian-eigenmap coordinates to the features (0: none)")
 	opts.Plots.addFlags(f, "the confusion matrix and per-class accuracy on the test nodes, and the Laplacian eigenmap coloured by predicted class with the wrong nodes ringed (the first seed's run),")
 	f.StringVar(&opts.Out, "out", "", "write one row per predicted node (id, predicted, label, split, p_<class>…): CSV, or JSON Lines for .jsonl/.ndjson (the first seed's run)")
+	f.StringVar(&opts.Save, "save", "", "save the first seed's chosen model (fitted on its training nodes) for gssl predict and gssl serve of the fitted nodes (not with --model stkr: use gssl stkr --save)")
 	return cmd
 }
 
@@ -133,6 +137,7 @@ type classifyResult struct {
 	LoadSeconds     float64       `json:"load_seconds"`
 	Seconds         float64       `json:"seconds"`
 	Out             string        `json:"out,omitempty"`
+	Saved           string        `json:"saved,omitempty"`
 }
 
 // classifySearch maps --model to the candidate grids of nodeclass.
@@ -242,6 +247,12 @@ func runClassify(ctx context.Context, opts classifyOptions, stdout, stderr io.Wr
 	if err := checkOutPath("out", opts.Out); err != nil {
 		return fmt.Errorf("classify: %w", err)
 	}
+	if err := checkOutPath("save", opts.Save); err != nil {
+		return fmt.Errorf("classify: %w", err)
+	}
+	if opts.Save != "" && opts.Model == "stkr" {
+		return fmt.Errorf("classify: --save works with --model sgc, appnp, correct-smooth and auto; the STKR adapter is not saved (gssl stkr --save saves STKR)")
+	}
 	ds, err := opts.In.load(ctx, stderr)
 	if err == nil {
 		err = needLabels(ds)
@@ -272,6 +283,9 @@ func runClassify(ctx context.Context, opts classifyOptions, stdout, stderr io.Wr
 	for k := range seeds {
 		seeds[k] += opts.Seed
 	}
+	// The later seeds refit the candidates, so the first seed's chosen
+	// model is kept as its container.
+	var saved *modelfile.File
 	bar := newProgress(stderr, n, "classify")
 	runs, err := eval.RunSeeds(ctx, seeds, func(ctx context.Context, seed uint64) (classifyRun, error) {
 		sp, err := splitOf(seed)
@@ -288,6 +302,15 @@ func runClassify(ctx context.Context, opts classifyOptions, stdout, stderr io.Wr
 		}
 		if search.CorrectSmooth {
 			run.Base, run.BaseVal, run.BaseTest = o.Base, o.BaseVal, o.BaseTest
+		}
+		if opts.Save != "" && saved == nil {
+			sm, ok := o.Best.(savedmodel.Model)
+			if !ok {
+				return classifyRun{}, fmt.Errorf("classify: --save %s: a %T cannot be saved", opts.Save, o.Best)
+			}
+			if saved, err = sm.ModelFile(); err != nil {
+				return classifyRun{}, fmt.Errorf("classify: --save %s: %w", opts.Save, err)
+			}
 		}
 		return run, nil
 	}, func(int) { bar.Add(1) })
@@ -323,6 +346,12 @@ func runClassify(ctx context.Context, opts classifyOptions, stdout, stderr io.Wr
 		}
 		res.Out = opts.Out
 	}
+	if opts.Save != "" {
+		if err := saveModel(opts.Save, fileModel{saved}, ds, opts.In); err != nil {
+			return fmt.Errorf("classify: %w", err)
+		}
+		res.Saved = opts.Save
+	}
 	if err := opts.Plots.write(stderr, "classify", res, func() (picture, error) { return classifyPicture(ctx, ds, runs[0], res) }); err != nil {
 		return fmt.Errorf("classify: %w", err)
 	}
@@ -339,6 +368,9 @@ func runClassify(ctx context.Context, opts classifyOptions, stdout, stderr io.Wr
 		fmt.Fprintf(w, "test accuracy %s ± %s (%d seed(s)), %.2f s\n", fmtAcc(m), fmtAcc(sd), len(runs), res.Seconds)
 		if res.Out != "" {
 			fmt.Fprintf(w, "predictions written to %s\n", res.Out)
+		}
+		if res.Saved != "" {
+			fmt.Fprintf(w, "model saved to %s\n", res.Saved)
 		}
 	})
 }
@@ -369,3 +401,8 @@ func writeClassifyPredictions(path string, ds *loaders.NodeDataset, run classify
 	p := run.out.Probabilities
 	return writeClassRows(path, ds, rows, logreg.Argmax(p), p.RawRowView, true, part)
 }
+
+// fileModel is a model already written into its container.
+type fileModel struct{ f *modelfile.File }
+
+func (m fileModel) ModelFile() (*modelfile.File, error) { return m.f, nil }
