@@ -9,49 +9,7 @@ import (
 // and the "id,label" reader, so that a reader which walks the lines itself
 // (such as the Beam pipeline's, one file per DoFn call) accepts and refuses
 // a file alike, with the same messages. They wrap the unexported helpers
-// the loaders use; they do not read files.
-
-// RowSplitter splits the data lines of a delimited text table into fields,
-// as ReadEdgeTable does: on the delimiter (fields trimmed, double quotes
-// removed, "" inside quotes read as "), or on runs of white space, where a
-// field starting with '{' runs to the end of the line (a networkx attribute
-// dictionary).
-type RowSplitter struct {
-	t table
-}
-
-// NewRowSplitter returns a splitter for tables read with opt. Only
-// opt.Delimiter is used; 0 detects the delimiter from the first line split.
-func NewRowSplitter(opt TableOptions) *RowSplitter {
-	return &RowSplitter{t: table{opt: opt, delim: opt.Delimiter}}
-}
-
-// SplitRow splits a trimmed data line (not blank, not a comment) into its
-// fields. The first call detects the delimiter when none was given. The
-// error, about the line's quoting, carries no path or line number.
-func (s *RowSplitter) SplitRow(line string) ([]string, error) {
-	if s.t.delim == 0 {
-		s.t.delim = detectDelimiter(line)
-	}
-	return s.t.split(line)
-}
-
-// Delimiter returns the delimiter in use, 0 before the first SplitRow when
-// it is detected.
-func (s *RowSplitter) Delimiter() byte { return s.t.delim }
-
-// IsHeader reports whether every field is a column name the table readers
-// recognise as a header (source, target, weight, id, label, …; see
-// HeaderAuto).
-func IsHeader(fields []string) bool { return looksLikeHeader(fields) }
-
-// IsHeaderAbove reports whether first is a header with names the readers do
-// not know, judged by the data line next below it: both have the same
-// number of fields, no field of first is a number, and some column that is
-// text in first is a number in next.
-func IsHeaderAbove(first, next []string) bool {
-	return len(first) == len(next) && textAboveNumbers(first, next)
-}
+// the loaders use; they do not open files.
 
 // EdgeColumns resolves the 0-based source, target and weight columns of an
 // edge table as ReadEdgeTable does, from opt, the header (nil when the file
