@@ -20,56 +20,6 @@ const (
 	ModelVersion = 1
 )
 
-// kernelJSON is a kernel.Kernel by type and parameters.
-type kernelJSON struct {
-	Type   string  `json:"type"`
-	Sigma  float64 `json:"sigma,omitempty"`
-	Nu     float64 `json:"nu,omitempty"`
-	Length float64 `json:"length,omitempty"`
-	C      float64 `json:"c,omitempty"`
-	Degree int     `json:"degree,omitempty"`
-	Gamma  float64 `json:"gamma,omitempty"`
-	Coef0  float64 `json:"coef0,omitempty"`
-}
-
-func encodeKernel(k kernel.Kernel) (kernelJSON, error) {
-	switch k := k.(type) {
-	case kernel.Gaussian:
-		return kernelJSON{Type: "gaussian", Sigma: k.Sigma}, nil
-	case kernel.Laplacian:
-		return kernelJSON{Type: "laplacian", Sigma: k.Sigma}, nil
-	case kernel.Matern:
-		return kernelJSON{Type: "matern", Nu: k.Nu, Length: k.Length}, nil
-	case kernel.Linear:
-		return kernelJSON{Type: "linear", C: k.C}, nil
-	case kernel.Polynomial:
-		return kernelJSON{Type: "polynomial", Degree: k.Degree, Gamma: k.Gamma, Coef0: k.Coef0}, nil
-	}
-	return kernelJSON{}, fmt.Errorf("krr: MarshalBinary: kernel %T cannot be saved (gaussian, laplacian, matern, linear and polynomial can)", k)
-}
-
-func (j kernelJSON) decode() (kernel.Kernel, error) {
-	var k kernel.Kernel
-	switch j.Type {
-	case "gaussian":
-		k = kernel.Gaussian{Sigma: j.Sigma}
-	case "laplacian":
-		k = kernel.Laplacian{Sigma: j.Sigma}
-	case "matern":
-		k = kernel.Matern{Nu: j.Nu, Length: j.Length}
-	case "linear":
-		k = kernel.Linear{C: j.C}
-	case "polynomial":
-		k = kernel.Polynomial{Degree: j.Degree, Gamma: j.Gamma, Coef0: j.Coef0}
-	default:
-		return nil, fmt.Errorf("krr: the model file's kernel %q is not one this gssl knows", j.Type)
-	}
-	if err := k.Validate(); err != nil {
-		return nil, fmt.Errorf("krr: the model file's kernel: %w", err)
-	}
-	return k, nil
-}
-
 // samplerJSON is a centre Sampler by type.
 type samplerJSON struct {
 	Type      string `json:"type"`
@@ -120,18 +70,18 @@ func (c centresJSON) decode() (Centres, error) {
 
 // expansionMeta describes the fitted expansion; its arrays are sections.
 type expansionMeta struct {
-	Kernel    kernelJSON `json:"kernel"`
-	Precision int        `json:"precision"`
-	BlockRows int        `json:"block_rows"`
-	Centres   int        `json:"centres"`
-	Features  int        `json:"features"`
-	Outputs   int        `json:"outputs"`
+	Kernel    kernel.Spec `json:"kernel"`
+	Precision int         `json:"precision"`
+	BlockRows int         `json:"block_rows"`
+	Centres   int         `json:"centres"`
+	Features  int         `json:"features"`
+	Outputs   int         `json:"outputs"`
 }
 
 func (e *expansion) put(f *modelfile.File) (expansionMeta, error) {
-	kj, err := encodeKernel(e.k)
+	kj, err := kernel.SpecOf(e.k)
 	if err != nil {
-		return expansionMeta{}, err
+		return expansionMeta{}, fmt.Errorf("krr: MarshalBinary: %w", err)
 	}
 	m, d := e.centres.Dims()
 	_, c := e.alpha.Dims()
@@ -141,9 +91,9 @@ func (e *expansion) put(f *modelfile.File) (expansionMeta, error) {
 }
 
 func readExpansion(f *modelfile.File, meta expansionMeta) (expansion, error) {
-	k, err := meta.Kernel.decode()
+	k, err := meta.Kernel.Kernel()
 	if err != nil {
-		return expansion{}, err
+		return expansion{}, fmt.Errorf("krr: the model file's kernel: %w", err)
 	}
 	m, d, c := meta.Centres, meta.Features, meta.Outputs
 	if m < 1 || d < 1 || c < 1 || m > math.MaxInt/max(d, c) {

@@ -194,14 +194,14 @@ func (p *PointSVC) Predict(x *mat.Dense) ([]int, error) {
 }
 
 type pointSVCMeta struct {
-	Kernel   kernelJSON `json:"kernel"`
-	C        float64    `json:"c"`
-	Tol      float64    `json:"tol"`
-	MaxIter  int        `json:"max_iter"`
-	Classes  []int      `json:"classes"`
-	Features int        `json:"features"`
-	Support  int        `json:"support"`
-	Pairs    int        `json:"pairs"`
+	Kernel   kernel.Spec `json:"kernel"`
+	C        float64     `json:"c"`
+	Tol      float64     `json:"tol"`
+	MaxIter  int         `json:"max_iter"`
+	Classes  []int       `json:"classes"`
+	Features int         `json:"features"`
+	Support  int         `json:"support"`
+	Pairs    int         `json:"pairs"`
 }
 
 // ModelFile returns the fitted model as a modelfile container (kind
@@ -213,9 +213,9 @@ func (p *PointSVC) ModelFile() (*modelfile.File, error) {
 	if p.svm == nil {
 		return nil, estimator.NotFitted("svm: PointSVC.MarshalBinary")
 	}
-	kj, err := encodeKernel(p.Kernel)
+	kj, err := kernel.SpecOf(p.Kernel)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("svm: MarshalBinary: %w", err)
 	}
 	s := p.svm
 	f := modelfile.New(PointSVCKind, ModelVersion)
@@ -270,9 +270,9 @@ func (p *PointSVC) ReadModelFile(f *modelfile.File) error {
 	if err := f.DecodeMetadata(&meta); err != nil {
 		return fmt.Errorf("svm: %w", err)
 	}
-	k, err := meta.Kernel.decode()
+	k, err := meta.Kernel.Kernel()
 	if err != nil {
-		return err
+		return fmt.Errorf("svm: the model file's kernel: %w", err)
 	}
 	out := PointSVC{Kernel: k, C: meta.C, Settings: Settings{Tol: meta.Tol, MaxIter: meta.MaxIter}}
 	if err := out.Validate(); err != nil {
@@ -331,54 +331,4 @@ func (p PointSVC) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON refuses (estimator.ErrJSON).
 func (p *PointSVC) UnmarshalJSON([]byte) error {
 	return fmt.Errorf("svm: PointSVC: %w", estimator.ErrJSON)
-}
-
-// kernelJSON is a kernel on points by type and parameters.
-type kernelJSON struct {
-	Type   string  `json:"type"`
-	Sigma  float64 `json:"sigma,omitempty"`
-	Nu     float64 `json:"nu,omitempty"`
-	Length float64 `json:"length,omitempty"`
-	C      float64 `json:"c,omitempty"`
-	Degree int     `json:"degree,omitempty"`
-	Gamma  float64 `json:"gamma,omitempty"`
-	Coef0  float64 `json:"coef0,omitempty"`
-}
-
-func encodeKernel(k kernel.Kernel) (kernelJSON, error) {
-	switch k := k.(type) {
-	case kernel.Gaussian:
-		return kernelJSON{Type: "gaussian", Sigma: k.Sigma}, nil
-	case kernel.Laplacian:
-		return kernelJSON{Type: "laplacian", Sigma: k.Sigma}, nil
-	case kernel.Matern:
-		return kernelJSON{Type: "matern", Nu: k.Nu, Length: k.Length}, nil
-	case kernel.Linear:
-		return kernelJSON{Type: "linear", C: k.C}, nil
-	case kernel.Polynomial:
-		return kernelJSON{Type: "polynomial", Degree: k.Degree, Gamma: k.Gamma, Coef0: k.Coef0}, nil
-	}
-	return kernelJSON{}, fmt.Errorf("svm: MarshalBinary: kernel %T cannot be saved (gaussian, laplacian, matern, linear and polynomial can)", k)
-}
-
-func (j kernelJSON) decode() (kernel.Kernel, error) {
-	var k kernel.Kernel
-	switch j.Type {
-	case "gaussian":
-		k = kernel.Gaussian{Sigma: j.Sigma}
-	case "laplacian":
-		k = kernel.Laplacian{Sigma: j.Sigma}
-	case "matern":
-		k = kernel.Matern{Nu: j.Nu, Length: j.Length}
-	case "linear":
-		k = kernel.Linear{C: j.C}
-	case "polynomial":
-		k = kernel.Polynomial{Degree: j.Degree, Gamma: j.Gamma, Coef0: j.Coef0}
-	default:
-		return nil, fmt.Errorf("svm: the model file's kernel %q is not one this gssl knows", j.Type)
-	}
-	if err := k.Validate(); err != nil {
-		return nil, fmt.Errorf("svm: the model file's kernel: %w", err)
-	}
-	return k, nil
 }
