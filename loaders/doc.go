@@ -37,6 +37,11 @@
 //     are the nodes 0, 1, … or, with an id column first, the named nodes;
 //     every node needs a row.
 //
+// The same rules are exported line by line (NewLines, NewTableReader,
+// EdgeColumns, ParseWeight, DictWeight, Unlabelled, CanonicalLabel) for
+// readers that run elsewhere, such as the Beam pipelines of the beam module,
+// so that both give the same answers and the same errors.
+//
 // An id listed twice in a labels or targets table, a row whose field count
 // differs from the first row's, an empty id, and a file with no data are
 // errors naming the file and line. Nothing is allocated from a number in
