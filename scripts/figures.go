@@ -1,6 +1,7 @@
 //go:build ignore
 
-// Command figures draws the speed-against-peers bar charts of BENCHMARKS.md:
+// Command figures draws the bar charts of BENCHMARKS.md: the speed against
+// the peers and, for tables with accuracy columns, the accuracies:
 // for every "## " section with a table that has a ratio (a column whose
 // header says "ratio", or a row whose first cell does), one SVG
 // docs/figures/<section>.svg of the ratios gssl time / peer time, one bar per
@@ -9,6 +10,11 @@
 // figure when the section has none.
 //
 //	go run scripts/figures.go [-in BENCHMARKS.md] [-out docs/figures] [-link] [-format svg|png]
+//
+// A section whose tables have columns headed accuracy (acc., test error or
+// test %) also
+// gets docs/figures/<section>-accuracy.svg: one bar per row and accuracy
+// column, in percent (fractions in [0, 1] are scaled).
 //
 // Run it after the tables change: the figures are drawn from their numbers.
 package main
@@ -40,6 +46,41 @@ type section struct {
 	title, slug string
 	line        int // of the heading, 0-based
 	bars        []bar
+	acc         []bar // accuracies in percent
+}
+
+// accuracyWord marks an accuracy column.
+var accuracyWord = regexp.MustCompile(`(?i)\baccuracy\b|\bacc\.|\btest error\b|\btest %`)
+
+// accuracies returns the accuracy bars of one table.
+func accuracies(header []string, rows [][]string) []bar {
+	var out []bar
+	for j, h := range header {
+		if j == 0 || !accuracyWord.MatchString(h) || ratioWord.MatchString(h) {
+			continue
+		}
+		for _, r := range rows {
+			if j >= len(r) || pair.MatchString(r[j]) {
+				continue
+			}
+			v, ok := firstNumber(r[j])
+			if !ok {
+				continue
+			}
+			if v <= 1 && !strings.Contains(r[j], "%") {
+				v *= 100
+			}
+			if v <= 0 || v > 100 {
+				continue
+			}
+			label := rowLabel(header, r)
+			if n := len(header); n > 2 {
+				label += " — " + decoration.Replace(h)
+			}
+			out = append(out, bar{label: label, value: v})
+		}
+	}
+	return out
 }
 
 var (
@@ -205,6 +246,7 @@ func parse(lines []string) []*section {
 			}
 		}
 		cur.bars = append(cur.bars, ratios(header, rows, speedRatios.MatchString(above))...)
+		cur.acc = append(cur.acc, accuracies(header, rows)...)
 		i = j - 1
 	}
 	return secs
@@ -234,8 +276,27 @@ func main() {
 		log.Fatal(err)
 	}
 	secs := parse(lines)
+	for _, s := range secs {
+		if len(s.acc) == 0 {
+			continue
+		}
+		path := filepath.Join(*out, s.slug+"-accuracy."+*format)
+		if err := drawBars(path, decoration.Replace(s.title)+": accuracy and error", "percent (the column named in each row)", s.acc, 0); err != nil {
+			log.Fatalf("%s: %v", s.title, err)
+		}
+		fmt.Printf("%s: %d accuracies\n", path, len(s.acc))
+	}
 	inserted := 0
 	for _, s := range secs {
+		if *link && len(s.acc) > 0 {
+			rel := filepath.ToSlash(filepath.Join(*out, s.slug+"-accuracy.svg"))
+			ref := fmt.Sprintf("![%s: accuracy and error](%s)", decoration.Replace(s.title), rel)
+			at := s.line + inserted
+			if !strings.Contains(strings.Join(lines[at:min(at+6, len(lines))], "\n"), "("+rel+")") {
+				lines = append(lines[:at+1], append([]string{"", ref}, lines[at+1:]...)...)
+				inserted += 2
+			}
+		}
 		if len(s.bars) == 0 {
 			continue
 		}
@@ -275,4 +336,22 @@ func main() {
 			log.Fatal(err)
 		}
 	}
+}
+
+// drawBars writes one bar chart of bs to path.
+func drawBars(path, title, axis string, bs []bar, ref float64) error {
+	names := make([]string, len(bs))
+	vals := make([]float64, len(bs))
+	longest := 0
+	for i, b := range bs {
+		names[i], vals[i] = b.label, b.value
+		longest = max(longest, len([]rune(b.label)))
+	}
+	p, err := figures.Bars(title, axis, names, vals, ref)
+	if err != nil {
+		return err
+	}
+	p.Y.Tick.Label.Font.Size = vg.Points(8)
+	fig := &figures.Figure{Panels: []*figures.Plot{p}, PanelWidth: vg.Length(5+0.06*float64(longest)) * vg.Inch, PanelHeight: vg.Length(1.2+0.28*float64(len(names))) * vg.Inch}
+	return fig.Save(path)
 }
