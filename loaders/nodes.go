@@ -142,15 +142,11 @@ func (ld *nodeLoad) load() (_ *NodeDataset, err error) {
 	}()
 
 	var et *EdgeTable
-	isMM, err := hasPrefix(f.Edges, "%%MatrixMarket")
+	h, err := head(f.Edges)
 	if err != nil {
 		return nil, err
 	}
-	isZip, err := hasPrefix(f.Edges, string(zipMagic))
-	if err != nil {
-		return nil, err
-	}
-	isGSG := graphfile.IsGraphFile(f.Edges)
+	isMM, isZip, isGSG := bytes.HasPrefix(h, []byte("%%MatrixMarket")), bytes.HasPrefix(h, zipMagic), graphfile.HasMagic(h)
 	var fileIDs *nodeids.Map
 	if isMM || isZip || isGSG {
 		var g *graph.CSR
@@ -312,11 +308,11 @@ func (ld *nodeLoad) load() (_ *NodeDataset, err error) {
 // readValues reads a labels (classes) or targets file: a NumPy vector for
 // the nodes 0, 1, …, or a table.
 func (ld *nodeLoad) readValues(path string, names []string, classes bool) (*nodeValues, error) {
-	isNPY, err := hasPrefix(path, string(npyMagic))
-	if err != nil || !isNPY {
-		if err != nil {
-			return nil, err
-		}
+	h, err := head(path)
+	if err != nil {
+		return nil, err
+	}
+	if !bytes.HasPrefix(h, npyMagic) {
 		return readNodeValues(path, ld.files.Table, &ld.b, names)
 	}
 	var vals []string
@@ -381,19 +377,20 @@ func (et *EdgeTable) build(path string, n int, opt graph.Options) (*graph.CSR, e
 	return el.build(path, n, opt)
 }
 
-// hasPrefix reports whether the (possibly gzipped) file starts with prefix.
-func hasPrefix(path, prefix string) (bool, error) {
+// head returns the first bytes of the (possibly gzipped) file, enough to
+// tell its format by its magic bytes.
+func head(path string) ([]byte, error) {
 	fh, err := os.Open(path)
 	if err != nil {
-		return false, fmt.Errorf("loaders: %w", err)
+		return nil, fmt.Errorf("loaders: %w", err)
 	}
 	defer fh.Close()
 	br, err := decompress(fh, path)
 	if err != nil {
-		return false, err
+		return nil, err
 	}
-	head, _ := br.Peek(len(prefix))
-	return bytes.Equal(head, []byte(prefix)), nil
+	h, _ := br.Peek(16)
+	return h, nil
 }
 
 // featureRows are feature rows read before the node numbering is final:
@@ -409,15 +406,12 @@ type featureRows struct {
 // table whose first column names the node.
 func (ld *nodeLoad) readFeatures(path string) (*featureRows, error) {
 	fr := &featureRows{path: path}
-	for _, m := range [][]byte{npyMagic, zipMagic} {
-		ok, err := hasPrefix(path, string(m))
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			continue
-		}
-		if bytes.Equal(m, npyMagic) {
+	h, err := head(path)
+	if err != nil {
+		return nil, err
+	}
+	if isNPY, isZip := bytes.HasPrefix(h, npyMagic), bytes.HasPrefix(h, zipMagic); isNPY || isZip {
+		if isNPY {
 			fr.dense, err = ReadNPY(path)
 		} else {
 			fr.sparse, fr.dense, err = ReadNPZFeatures(path)
@@ -427,19 +421,14 @@ func (ld *nodeLoad) readFeatures(path string) (*featureRows, error) {
 		}
 		return fr, ld.positionalRows(fr, fr.rows())
 	}
-	switch strings.ToLower(strings.TrimSuffix(filepath.Ext(strings.TrimSuffix(path, ".gz")), ".gz")) {
+	switch strings.ToLower(filepath.Ext(strings.TrimSuffix(path, ".gz"))) {
 	case ".svm", ".svmlight", ".libsvm":
-		var err error
 		if fr.sparse, _, err = ReadSVMLight(path, false); err != nil {
 			return nil, err
 		}
 		return fr, ld.positionalRows(fr, fr.sparse.Rows)
 	}
-	isSparse, err := hasPrefix(path, "#")
-	if err != nil {
-		return nil, err
-	}
-	if isSparse {
+	if bytes.HasPrefix(h, []byte("#")) {
 		if fr.sparse, err = ReadFeatures(path); err != nil {
 			return nil, err
 		}
