@@ -44,7 +44,7 @@ type Regressor struct {
 	// Nu is the integer smoothness ν of the graph Matérn prior; 0 means 2.
 	Nu int
 	// Eigenpairs is the number L of eigenpairs used for prediction; 0
-	// means 100.
+	// means DefaultEigenpairs, or every one of a graph with fewer nodes.
 	Eigenpairs int
 	// Initial hyperparameters; a zero field means: Alpha the graph's
 	// knngraph.DefaultAlpha, Kappa 10, Amplitude such that the prior
@@ -128,6 +128,10 @@ type Timings struct {
 	Euclidean time.Duration // the Euclidean GP fit
 }
 
+// DefaultEigenpairs is the number of eigenpairs L used for prediction when
+// Regressor.Eigenpairs is 0 (capped at the number of points).
+const DefaultEigenpairs = 100
+
 func (r *Regressor) defaults() (k, nu, l, iters int, lr float64, probes int, tol float64) {
 	k, nu, l, iters, lr, probes, tol = r.K, r.Nu, r.Eigenpairs, r.Iterations, r.LearningRate, r.Probes, r.Tol
 	if k == 0 {
@@ -137,7 +141,7 @@ func (r *Regressor) defaults() (k, nu, l, iters int, lr float64, probes int, tol
 		nu = 2
 	}
 	if l == 0 {
-		l = 100
+		l = DefaultEigenpairs
 	}
 	if iters == 0 {
 		iters = 100
@@ -172,7 +176,7 @@ func (r *Regressor) Validate() error {
 	case r.Nu < 0:
 		return checkNu(r.Nu)
 	case r.Eigenpairs < 0:
-		return fmt.Errorf("imgp: Eigenpairs = %d is invalid: it must be ≥ 1 (0 means 100)", r.Eigenpairs)
+		return fmt.Errorf("imgp: Eigenpairs = %d is invalid: it must be ≥ 1 (0 means min(N, %d))", r.Eigenpairs, DefaultEigenpairs)
 	case r.Probes < 0:
 		return fmt.Errorf("imgp: Probes = %d is invalid: it must be ≥ 1 (0 means 4)", r.Probes)
 	case !(r.LearningRate >= 0) || math.IsInf(r.LearningRate, 0):
@@ -255,6 +259,9 @@ func (r *Regressor) Fit(ctx context.Context, x *mat.Dense, labelled []int, y []f
 		return err
 	}
 	n, _ := x.Dims()
+	if r.Eigenpairs == 0 {
+		l = min(l, n)
+	}
 	if l > n {
 		return fmt.Errorf("imgp: Eigenpairs = %d is invalid for %d points: it must be at most N", l, n)
 	}

@@ -111,7 +111,7 @@ func addIMGPModelFlags(cmd *cobra.Command, opts *imgpOptions) {
 	opts.Points.addFlags(f, "targets")
 	f.IntVar(&opts.K, "neighbors", 50, "nearest neighbours of the graph")
 	f.IntVar(&opts.Nu, "nu", 2, "integer smoothness ν ≥ 1 of the graph Matérn prior")
-	f.IntVar(&opts.Eigenpairs, "eigenpairs", 100, "eigenpairs L for prediction")
+	f.IntVar(&opts.Eigenpairs, "eigenpairs", 0, fmt.Sprintf("eigenpairs L for prediction (0: min(N, %d))", imgp.DefaultEigenpairs))
 	f.IntVar(&opts.MaxIter, "max-iter", 100, "Adam steps on the marginal likelihood (0 keeps the initial hyperparameters)")
 	f.Float64Var(&opts.LearningRate, "learning-rate", 0.05, "Adam learning rate")
 	f.IntVar(&opts.Probes, "probes", 4, "Hutchinson probe vectors per gradient")
@@ -349,8 +349,8 @@ func imgpModel(cmd string, opts imgpOptions) (*imgp.Regressor, error) {
 		return nil, fmt.Errorf("%s: --max-iter %d is invalid: it must be ≥ 0 (0 keeps the initial hyperparameters) and at most %d Adam steps", cmd, opts.MaxIter, maxIterations)
 	case opts.K < 1:
 		return nil, fmt.Errorf("%s: --neighbors %d is invalid: it must be ≥ 1", cmd, opts.K)
-	case opts.Eigenpairs < 1:
-		return nil, fmt.Errorf("%s: --eigenpairs %d is invalid: it must be ≥ 1", cmd, opts.Eigenpairs)
+	case opts.Eigenpairs < 0:
+		return nil, fmt.Errorf("%s: --eigenpairs %d is invalid: it must be ≥ 1, or 0 for min(N, %d)", cmd, opts.Eigenpairs, imgp.DefaultEigenpairs)
 	case opts.Probes < 1:
 		return nil, fmt.Errorf("%s: --probes %d is invalid: it must be ≥ 1", cmd, opts.Probes)
 	case !(opts.LearningRate > 0) || math.IsInf(opts.LearningRate, 0):
@@ -428,6 +428,9 @@ func runIMGP(ctx context.Context, opts imgpOptions, stdout, stderr io.Writer) er
 	}
 	res := imgpResult{Data: data.name, Nodes: n, Test: rowsOf(data.xt), NLabelled: len(lab), Seed: opts.Seed,
 		K: opts.K, Nu: opts.Nu, Eigenpairs: opts.Eigenpairs, SecondsFit: seconds(fitStart)}
+	if res.Eigenpairs == 0 {
+		res.Eigenpairs = min(n, imgp.DefaultEigenpairs) // what Fit used
+	}
 	res.Labelled = float64(len(lab)) / float64(n)
 	var p *imgp.Prediction
 	var sc *imgp.Scores
