@@ -264,6 +264,9 @@ func componentEigs(ctx context.Context, g *graph.CSR, dg *laplacian.Degrees, kin
 		}
 		if cs.FilterDegree == 0 {
 			cs.FilterDegree = graphFilterDegree(sub.NNZ(), size)
+			if cs.Method == SingleVector {
+				cs.FilterDegree = singleFilterDegree(sub.NNZ(), size)
+			}
 		}
 		// Spectrum bounds for the Chebyshev filter: S has its spectrum in
 		// [−1, 1], L_un in [0, 2·max degree] (Gershgorin).
@@ -379,24 +382,14 @@ func denseComponent(g *graph.CSR, dg *laplacian.Degrees, kind laplacian.Kind, op
 // (symmetric graphs: cycles, grids).
 const SingleVectorMinNodes = 5000
 
-// Constants of autoMethod, fitted on the side-by-side benchmark
-// (BENCHMARKS.md, spectral; PubMed nnz/n = 4.5, MNIST KNN nnz/n = 14.8):
-// the Chebyshev filter of the block method pays for itself when products
-// are cheap (a sparse graph) and many pairs are wanted (the
-// re-orthogonalisation of the single-vector method grows as k² per
-// product count).
-const (
-	blockMaxDensity = 8  // nnz/n below which the block method may win
-	blockMinPairs   = 64 // and only for more pairs than this
-)
-
 // autoMethod is the Lanczos variant LaplacianEigs uses with Method Auto for
-// a component of n nodes and nnz stored entries, need pairs.
+// a component of n nodes and nnz stored entries, need pairs: the
+// Chebyshev-filtered single-vector method on large components, where it
+// needs several times less orthogonalisation than the block method for as
+// many products (BENCHMARKS.md, spectral), and the block method on small
+// ones.
 func autoMethod(n, nnz, need int) Method {
 	if n < SingleVectorMinNodes {
-		return Block
-	}
-	if float64(nnz) < blockMaxDensity*float64(n) && need > blockMinPairs {
 		return Block
 	}
 	return SingleVector
@@ -419,4 +412,30 @@ const minGraphFilterDegree = 8
 func graphFilterDegree(nnz, n int) int {
 	d := int(filterWork / (float64(nnz)/float64(n) + 1))
 	return max(minGraphFilterDegree, min(d, maxFilterDegree))
+}
+
+// singleFilterWork is the constant of the cost model behind
+// singleFilterDegree: a filtered single-vector step costs d·(nnz/n + 1) row
+// operations per node for its products and, for the orthogonalisation
+// against the basis it saves, a cost that does not depend on the density of
+// the graph, so the best degree falls as 1/(nnz/n + 1). Fitted on PubMed
+// (nnz/n = 4.5: degree 11) and the MNIST KNN graph (nnz/n = 14.8: degree 4)
+// for 10 to 100 pairs in the side-by-side benchmark (BENCHMARKS.md,
+// spectral).
+const singleFilterWork = 60
+
+// Bounds of singleFilterDegree: below 4 the filter saves little
+// orthogonalisation; above 12 the extra products outweigh it on the
+// benchmark graphs.
+const (
+	minSingleFilterDegree = 4
+	maxSingleFilterDegree = 12
+)
+
+// singleFilterDegree returns the Chebyshev filter degree of the
+// single-vector method for a graph component with nnz stored entries on n
+// nodes.
+func singleFilterDegree(nnz, n int) int {
+	d := int(math.Round(singleFilterWork / (float64(nnz)/float64(n) + 1)))
+	return max(minSingleFilterDegree, min(d, maxSingleFilterDegree))
 }

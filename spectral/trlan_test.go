@@ -121,13 +121,15 @@ func TestRotateColMajorAgainstNaive(t *testing.T) {
 }
 
 func TestAutoMethod(t *testing.T) {
+	require.Equal(t, 11, singleFilterDegree(88648, 19717))
+	require.Equal(t, 4, singleFilterDegree(295048, 20000))
 	// The rule of LaplacianEigs with Method Auto, on the two benchmark
 	// graphs' shapes: PubMed (19 717 nodes, nnz/n 4.5), MNIST KNN (20 000,
 	// 14.8), and a small component.
 	require.Equal(t, Block, autoMethod(SingleVectorMinNodes-1, 15*SingleVectorMinNodes, 10))
 	require.Equal(t, SingleVector, autoMethod(19717, 88648, 10))
 	require.Equal(t, SingleVector, autoMethod(19717, 88648, 50))
-	require.Equal(t, Block, autoMethod(19717, 88648, 100))
+	require.Equal(t, SingleVector, autoMethod(19717, 88648, 100))
 	require.Equal(t, SingleVector, autoMethod(20000, 295048, 100))
 }
 
