@@ -106,9 +106,8 @@ type Method int
 
 const (
 	// Auto lets the caller choose: Eigs uses Block; LaplacianEigs uses
-	// SingleVector on components of at least SingleVectorMinNodes nodes
-	// unless the component is sparse (nnz/n < 8) and more than 64 pairs
-	// are wanted, and Block elsewhere.
+	// SingleVector (Chebyshev-filtered) on components of at least
+	// SingleVectorMinNodes nodes and Block on smaller ones.
 	Auto Method = iota
 	// Block is thick-restart block Lanczos with locking and, when Bounds
 	// are set, Chebyshev filtering (BlockSize, FilterDegree apply).

@@ -265,7 +265,7 @@ func componentEigs(ctx context.Context, g *graph.CSR, dg *laplacian.Degrees, kin
 		if cs.FilterDegree == 0 {
 			cs.FilterDegree = graphFilterDegree(sub.NNZ(), size)
 			if cs.Method == SingleVector {
-				cs.FilterDegree = singleFilterDegree(sub.NNZ(), size)
+				cs.FilterDegree = singleFilterDegree(sub.NNZ(), size, singleVectorBasis(size, need, cs.BasisSize))
 			}
 		}
 		// Spectrum bounds for the Chebyshev filter: S has its spectrum in
@@ -416,26 +416,30 @@ func graphFilterDegree(nnz, n int) int {
 
 // singleFilterWork is the constant of the cost model behind
 // singleFilterDegree: a filtered single-vector step costs d·(nnz/n + 1) row
-// operations per node for its products and, for the orthogonalisation
-// against the basis it saves, a cost that does not depend on the density of
-// the graph, so the best degree falls as 1/(nnz/n + 1). Fitted on PubMed
-// (nnz/n = 4.5: degree 11) and the MNIST KNN graph (nnz/n = 14.8: degree 4)
-// for 10 to 100 pairs in the side-by-side benchmark (BENCHMARKS.md,
-// spectral).
-const singleFilterWork = 60
+// operations per node for its products, while the orthogonalisation
+// against a basis of m vectors that the filter saves costs about m per
+// node and step whatever the density, so the degree at which more stops
+// paying grows as m/(nnz/n + 1). Fitted on PubMed (nnz/n = 4.5) and the
+// MNIST KNN graph (nnz/n = 14.8) for 10, 50 and 100 pairs (m = 30, 101,
+// 201) in the side-by-side benchmark (BENCHMARKS.md, spectral): degrees 3,
+// 11, 12 on PubMed, none, 4, 8 on MNIST.
+const singleFilterWork = 0.6
 
-// Bounds of singleFilterDegree: below 4 the filter saves little
-// orthogonalisation; above 12 the extra products outweigh it on the
-// benchmark graphs.
+// Bounds of singleFilterDegree: below 3 the filter saves too little
+// orthogonalisation for its extra products (none is used); above 12 the
+// extra products outweigh it on the benchmark graphs.
 const (
-	minSingleFilterDegree = 4
+	minSingleFilterDegree = 3
 	maxSingleFilterDegree = 12
 )
 
 // singleFilterDegree returns the Chebyshev filter degree of the
-// single-vector method for a graph component with nnz stored entries on n
-// nodes.
-func singleFilterDegree(nnz, n int) int {
-	d := int(math.Round(singleFilterWork / (float64(nnz)/float64(n) + 1)))
-	return max(minSingleFilterDegree, min(d, maxSingleFilterDegree))
+// single-vector method with a basis of m vectors for a graph component with
+// nnz stored entries on n nodes; 1 means no filter.
+func singleFilterDegree(nnz, n, m int) int {
+	d := int(math.Round(singleFilterWork * float64(m) / (float64(nnz)/float64(n) + 1)))
+	if d < minSingleFilterDegree {
+		return 1
+	}
+	return min(d, maxSingleFilterDegree)
 }

@@ -121,8 +121,12 @@ func TestRotateColMajorAgainstNaive(t *testing.T) {
 }
 
 func TestAutoMethod(t *testing.T) {
-	require.Equal(t, 11, singleFilterDegree(88648, 19717))
-	require.Equal(t, 4, singleFilterDegree(295048, 20000))
+	for _, c := range []struct{ nnz, n, k, deg int }{
+		{88648, 19717, 10, 3}, {88648, 19717, 50, 11}, {88648, 19717, 100, 12},
+		{295048, 20000, 10, 1}, {295048, 20000, 50, 4}, {295048, 20000, 100, 8},
+	} {
+		require.Equal(t, c.deg, singleFilterDegree(c.nnz, c.n, singleVectorBasis(c.n, c.k, 0)), "nnz=%d n=%d k=%d", c.nnz, c.n, c.k)
+	}
 	// The rule of LaplacianEigs with Method Auto, on the two benchmark
 	// graphs' shapes: PubMed (19 717 nodes, nnz/n 4.5), MNIST KNN (20 000,
 	// 14.8), and a small component.
