@@ -21,25 +21,38 @@ const (
 	ModelVersion  = 1
 )
 
-// FitLabels is Fit with the labels as one vector aligned with the nodes of
-// g: labels[i] is node i's class (0, 1, …) or −1 when it is unlabelled, the
-// estimator contract's front door (see package estimator).
-func (m *Spreading) FitLabels(ctx context.Context, g *graph.CSR, labels []int) error {
+// Fit spreads the labels over g: labels is one vector aligned with the
+// nodes of g, labels[i] node i's class (0, 1, …) or −1 when it is
+// unlabelled (the estimator contract's front door; see package estimator).
+// It takes O((n + nnz)·c) time per iteration and O(n·c) memory beyond the
+// graph.
+//
+// When the solver stops early (cancelled, or the iteration cap reached) the
+// model holds the last iterate and Fit returns the error (a
+// *NotConvergedError for the cap).
+func (m *Spreading) Fit(ctx context.Context, g *graph.CSR, labels []int) error {
 	nodes, classes, err := fromLabelVector(g, labels)
 	if err != nil {
 		return err
 	}
-	return m.Fit(ctx, g, nodes, classes)
+	return m.FitIndexed(ctx, g, nodes, classes)
 }
 
-// FitLabels is Fit with the labels as one vector aligned with the nodes of
-// g, −1 for unlabelled (see Spreading.FitLabels).
-func (m *Harmonic) FitLabels(ctx context.Context, g *graph.CSR, labels []int) error {
+// Fit computes the harmonic function for labels, one vector aligned with
+// the nodes of g, −1 for unlabelled (see Spreading.Fit). L_uu is never
+// copied: it is applied as the subgraph induced by the unlabelled nodes,
+// with the full-graph degrees on its diagonal, in one pass per block
+// product (O(n + nnz) memory for the subgraph).
+//
+// When CG stops early (cancelled, or the iteration cap reached) the model
+// holds the last iterate and Fit returns the error (a *NotConvergedError
+// for the cap).
+func (m *Harmonic) Fit(ctx context.Context, g *graph.CSR, labels []int) error {
 	nodes, classes, err := fromLabelVector(g, labels)
 	if err != nil {
 		return err
 	}
-	return m.Fit(ctx, g, nodes, classes)
+	return m.FitIndexed(ctx, g, nodes, classes)
 }
 
 func fromLabelVector(g *graph.CSR, labels []int) (nodes, classes []int, err error) {

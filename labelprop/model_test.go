@@ -60,7 +60,7 @@ func fitted(t *testing.T, rng *rand.Rand) (problem, []model) {
 		&Harmonic{ClassMassNormalization: true, Preconditioner: NoPreconditioner},
 	}
 	for _, m := range ms {
-		require.NoError(t, m.Fit(context.Background(), p.g, p.nodes, p.classes))
+		require.NoError(t, m.FitIndexed(context.Background(), p.g, p.nodes, p.classes))
 	}
 	return p, ms
 }
@@ -246,7 +246,7 @@ func TestModelFileDamage(t *testing.T) {
 	_ = binary.LittleEndian
 }
 
-func TestFitLabels(t *testing.T) {
+func TestFitLabelVector(t *testing.T) {
 	rng := rand.New(rand.NewPCG(45, 1))
 	p := randomProblem(rng, 3)
 	labels := make([]int, p.g.Nodes())
@@ -264,12 +264,12 @@ func TestFitLabels(t *testing.T) {
 			nodes, classes = append(nodes, i), append(classes, c)
 		}
 	}
-	require.NoError(t, a.Fit(context.Background(), p.g, nodes, classes))
-	require.NoError(t, b.FitLabels(context.Background(), p.g, labels))
+	require.NoError(t, a.FitIndexed(context.Background(), p.g, nodes, classes))
+	require.NoError(t, b.Fit(context.Background(), p.g, labels))
 	assert.Equal(t, a.Scores().RawMatrix().Data, b.Scores().RawMatrix().Data)
-	assert.ErrorContains(t, b.FitLabels(context.Background(), p.g, labels[1:]), "labels for a graph of")
+	assert.ErrorContains(t, b.Fit(context.Background(), p.g, labels[1:]), "labels for a graph of")
 	labels[0] = -2
-	assert.ErrorContains(t, (&Harmonic{}).FitLabels(context.Background(), p.g, labels), "labels[0] = -2 is invalid")
+	assert.ErrorContains(t, (&Harmonic{}).Fit(context.Background(), p.g, labels), "labels[0] = -2 is invalid")
 }
 
 // TestModelNewProcess: a model saved by this process and read by another

@@ -63,13 +63,13 @@ func kindFixtures(t *testing.T) map[string]kindFixture {
 	}
 
 	sp := &labelprop.Spreading{Alpha: 0.9}
-	add(labelprop.SpreadingKind, sp, nodeCtx, sp.FitLabels(ctx, ds.Graph, ds.Labels))
+	add(labelprop.SpreadingKind, sp, nodeCtx, sp.Fit(ctx, ds.Graph, ds.Labels))
 	hm := &labelprop.Harmonic{}
-	add(labelprop.HarmonicKind, hm, nodeCtx, hm.FitLabels(ctx, ds.Graph, ds.Labels))
+	add(labelprop.HarmonicKind, hm, nodeCtx, hm.Fit(ctx, ds.Graph, ds.Labels))
 	k, err := stkr.NewGraphKernel(ds.Graph)
 	require.NoError(t, err)
-	st := &stkr.Regressor{Transform: stkr.Power(2), Beta: 0.1}
-	add(stkr.RegressorKind, st, nodeCtx, st.FitLabels(ctx, k, ds.Labels, len(ds.ClassNames)))
+	st := &stkr.Regressor{Transform: stkr.Power(2), Beta: 0.1, Classes: len(ds.ClassNames)}
+	add(stkr.RegressorKind, st, nodeCtx, st.Fit(ctx, k, ds.Labels))
 	n := ds.Graph.Nodes()
 	feat := mat.NewDense(n, 4, nil)
 	for i := 0; i < n; i++ {
@@ -90,9 +90,9 @@ func kindFixtures(t *testing.T) map[string]kindFixture {
 	x, y := circle(30)
 	pointCtx := Context{Data: "circle", TargetMean: 1, TargetScale: 2}
 	g := &gp.Regressor{Fixed: true}
-	add(gp.RegressorKind, g, pointCtx, g.FitTargets(ctx, x, y))
+	add(gp.RegressorKind, g, pointCtx, g.Fit(ctx, x, y))
 	im := &imgp.Regressor{K: 4, Eigenpairs: 8, Iterations: 2, Seed: 1, Euclidean: &gp.Regressor{Fixed: true}}
-	add(imgp.RegressorKind, im, pointCtx, im.FitTargets(ctx, x, y))
+	add(imgp.RegressorKind, im, pointCtx, im.Fit(ctx, x, y))
 
 	onehot := mat.NewDense(30, 3, nil)
 	labels := make([]int, 30)

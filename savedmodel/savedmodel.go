@@ -306,11 +306,11 @@ type stkrBackend struct {
 
 func (b stkrBackend) nodes() int    { return b.m.Nodes() }
 func (b stkrBackend) features() int { return 0 }
-func (b stkrBackend) classes() int  { return b.m.Classes() }
+func (b stkrBackend) classes() int  { return b.m.FittedClasses() }
 
 func (b stkrBackend) one(scores []float64) serve.Prediction {
 	scores = slices.Clone(scores)
-	if b.m.Classes() == 0 {
+	if b.m.FittedClasses() == 0 {
 		if len(scores) == 1 {
 			return serve.Prediction{Mean: &scores[0]}
 		}
