@@ -150,7 +150,7 @@ func TestModelInfo(t *testing.T) {
 	assert.Subset(t, names, []string{"scores", "degrees", "data.json", "data.ids"})
 	text, _, err := runRoot(t, "model", "info", model)
 	require.NoError(t, err)
-	assert.Contains(t, text, "a labelprop.Spreading model (layout 1), classification")
+	assert.Contains(t, text, "a labelprop.Spreading model (layout 2), classification")
 	assert.Contains(t, text, "classes        2: Neural_Networks, Theory")
 }
 
