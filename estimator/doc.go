@@ -6,14 +6,33 @@
 //
 // Labels are one vector aligned with the nodes (or points), −1 for
 // unlabelled, as scikit-learn's semi-supervised estimators take them;
-// regression targets likewise, NaN for unknown. Low-level entry points with
-// other shapes may exist; this is the front door:
+// regression targets likewise, NaN for unknown. Fit is the front door:
 //
 //	m := &labelprop.Spreading{Alpha: 0.9}
-//	err := m.FitLabels(ctx, g, labels)    // labels[i] ∈ {−1, 0, …, C−1}
+//	err := m.Fit(ctx, g, labels)    // labels[i] ∈ {−1, 0, …, C−1}
 //
-// (FitLabels in labelprop and stkr, FitTargets in stkr, gp and imgp; their Fit
-// with index lists or target matrices stays as the low-level variant).
+//	r := &gp.Regressor{}
+//	err = r.Fit(ctx, x, y)          // y[i] NaN: row i has no target
+//
+// Classifiers (labelprop.Spreading and Harmonic, stkr.Regressor, the
+// nodeclass models) take Fit(ctx, data, labels []int); regressors on
+// points (gp.Regressor, imgp.Regressor) take Fit(ctx, x, y []float64).
+// stkr.Regressor, which does both, is a classifier through Fit (one-hot
+// targets; the class count is its hyperparameter Classes, so a class
+// without a labelled node keeps its column) and a regression through
+// FitTargets(ctx, k, y []float64). Where the number of classes can differ
+// from 1 + the largest label, it is a hyperparameter field, Classes (0
+// meaning 1 + the largest label), never a Fit argument. The supervised models (svm, graphkernels.WLClassifier)
+// take one class per training item in the same Fit(ctx, data, labels)
+// shape and refuse −1, and krr's take a target matrix, Fit(ctx, x, Y),
+// every row known.
+//
+// Where a split's index lists are the natural input, the same fit is
+// FitIndexed: the labelled items as a list of indices with their targets
+// alongside (labelprop's FitIndexed(ctx, g, nodes, classes), imgp's
+// FitIndexed(ctx, x, labelled, y), stkr's FitIndexed(ctx, k, train, Y) for
+// any target matrix). Fit is FitIndexed on the entries that are not −1 or
+// NaN.
 //
 // Hyperparameters are exported fields set before Fit and never rewritten by
 // it; the zero value of each means an exported Default… constant of its

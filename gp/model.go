@@ -23,8 +23,8 @@ const (
 // (unless Fixed) and factorises the training covariance of the rows of x
 // whose target is known: y is one vector aligned with the rows, NaN for
 // unknown (the estimator contract's front door). The rows with NaN are left
-// out of the fit, which is the exact GP's on the others; when every target
-// is known, x is used as it is, without a copy.
+// out: the model is the exact GP of the other rows (when every target is
+// known, x is used as it is).
 func (r *Regressor) Fit(ctx context.Context, x *mat.Dense, y []float64) error {
 	if x == nil || x.IsEmpty() {
 		return errors.New("gp: no training points")
