@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -250,10 +251,30 @@ func TestWLClassifierSavedRefusals(t *testing.T) {
 	_, err = s.PredictGraphs(ctx, []serve.Graph{{Nodes: 2, Labels: []int{1}}})
 	require.ErrorAs(t, err, &ie)
 	assert.Equal(t, "graphs[0].labels", ie.Field)
-	// An unlabelled graph is a graph of label-0 nodes.
-	p, err := s.PredictGraphs(ctx, []serve.Graph{{Nodes: 3, Edges: [][2]int{{0, 1}}}})
+	// An unlabelled graph is a graph of label-0 nodes; a graph may be empty.
+	p, err := s.PredictGraphs(ctx, []serve.Graph{{Nodes: 3, Edges: [][2]int{{0, 1}}}, {Nodes: 0}})
 	require.NoError(t, err)
-	require.Len(t, p, 1)
+	require.Len(t, p, 2)
+
+	// One opened model answers many requests at once, each as alone.
+	q := wlQueries(t)
+	want, err := s.PredictGraphs(ctx, q)
+	require.NoError(t, err)
+	var wg sync.WaitGroup
+	got := make([][]serve.Prediction, 8)
+	errs := make([]error, len(got))
+	for k := range got {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got[k], errs[k] = s.PredictGraphs(ctx, q)
+		}()
+	}
+	wg.Wait()
+	for k := range got {
+		require.NoError(t, errs[k])
+		assert.Equal(t, want, got[k])
+	}
 
 	ds := tiny(t)
 	lp, err := Decode(mustFile(t, fitTiny(t, ds), Context{IDs: ds.IDs, ClassNames: ds.ClassNames}))

@@ -182,6 +182,20 @@ func TestGraphKernelSaveChoosesAndServes(t *testing.T) {
 	assert.Equal(t, "-1", first["prediction"], "a cycle, class −1, on its training graph")
 	assert.Contains(t, first, "decision_-1_vs_1")
 
+	// --json with --graphs: the predictions inside the object, numbered as
+	// the folder's graphs, with the class names and decision values.
+	stdout, stderr, err = runRoot(t, "--json", "predict", "--model", model, "--graphs", data)
+	require.NoError(t, err, stderr)
+	obj = decodeOne(t, []byte(stdout))
+	assert.Equal(t, "graphs", obj["input"])
+	assert.Equal(t, 16.0, obj["predicted"])
+	preds := obj["predictions"].([]any)
+	require.Len(t, preds, 16)
+	p0 := preds[0].(map[string]any)
+	assert.Equal(t, "1", p0["id"])
+	assert.Equal(t, "-1", p0["label"])
+	assert.Len(t, p0["scores"], 1)
+
 	// vh saves as WL of height 0.
 	vh := filepath.Join(dir, "vh.gssl")
 	_, stderr, err = runRoot(t, "--json", "graphkernel", "--data", data, "--kernel", "vh", "--grid", "1", "--seeds", "0", "--save", vh)
