@@ -86,9 +86,10 @@ func (s *Saved) graphsOnly(field string) error {
 }
 
 // PredictGraphs classifies graphs given by their node labels and edges
-// (serve.GraphPredictor): the graph's structure is its edges symmetrised,
-// repeats merged and self loops dropped (as loaders.LoadTU reads a TU
-// file). A model of nodes or points refuses graphs with a
+// (serve.GraphPredictor): the graph's structure is its edges symmetrised
+// and self loops dropped, as loaders.LoadTU reads a TU file, and a repeated
+// edge (which LoadTU refuses) counted once. A model of nodes or points
+// refuses graphs with a
 // *serve.InputError, as does a graph whose edges or labels do not fit its
 // node count.
 func (s *Saved) PredictGraphs(ctx context.Context, graphs []serve.Graph) ([]serve.Prediction, error) {
