@@ -236,6 +236,14 @@ func TestGraphKernelSaveRefusals(t *testing.T) {
 	assert.ErrorContains(t, err, "--graphs excludes --edges and --features")
 	_, _, err = runRoot(t, "predict", "--model", model, "--graphs", dir)
 	assert.ErrorContains(t, err, "predict: --graphs: loaders:")
+	unlabelled := t.TempDir()
+	for _, suffix := range []string{"A", "graph_indicator", "node_labels"} {
+		b, err := os.ReadFile(filepath.Join(data, "TOY_"+suffix+".txt"))
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(filepath.Join(unlabelled, "TOY_"+suffix+".txt"), b, 0o644))
+	}
+	_, _, err = runRoot(t, "predict", "--model", model, "--graphs", unlabelled)
+	assert.ErrorContains(t, err, "no TOY_graph_labels.txt: the TU loader needs one graph label per graph")
 
 	lp := filepath.Join(dir, "lp.gssl")
 	_, stderr, err = runRoot(t, "labelprop", "--edges", "../../testdata/serve/edges.csv", "--labels", "../../testdata/serve/labels.csv", "--save", lp)

@@ -4,7 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/gssl/gssl/graphkernels"
 	"github.com/gssl/gssl/loaders"
@@ -34,6 +38,13 @@ func checkGraphInput(meta serve.Metadata, opts predictOptions) error {
 // in the files (1-based), and truth holds each graph's label as the files
 // write it.
 func predictGraphFolder(ctx context.Context, s *savedmodel.Saved, dir string) (preds []serve.Prediction, truth []string, err error) {
+	// LoadTU needs the graph labels file; graphs to predict may have none.
+	if m, _ := filepath.Glob(filepath.Join(dir, "*_graph_indicator.txt")); len(m) == 1 {
+		labels := strings.TrimSuffix(m[0], "_graph_indicator.txt") + "_graph_labels.txt"
+		if _, err := os.Stat(labels); errors.Is(err, fs.ErrNotExist) {
+			return nil, nil, fmt.Errorf("predict: --graphs %s: no %s: the TU loader needs one graph label per graph; for graphs of unknown class write any integer on each line (it fills the label column and is not used)", dir, filepath.Base(labels))
+		}
+	}
 	ds, err := loaders.LoadTU(dir)
 	if err != nil {
 		return nil, nil, fmt.Errorf("predict: --graphs: %w", err)
