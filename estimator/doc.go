@@ -68,14 +68,15 @@
 // bitwise equal to those before (labelprop.Spreading and Harmonic,
 // stkr.Regressor, gp.Regressor, imgp.Regressor, krr.Exact, Nystrom,
 // Falkon and RandomFeatures, svm.PointSVC, spectral.SpectralClustering,
-// nodeclass.SGC, APPNP and CorrectSmooth; package savedmodel opens any of
-// them for gssl predict and gssl serve, and savedmodel.Kinds lists them). Because gob uses MarshalBinary, gob
+// nodeclass.SGC, APPNP and CorrectSmooth, and the graph classifier
+// graphkernels.WLClassifier, which predicts new graphs with PredictDecision;
+// package savedmodel opens any of them for gssl predict and gssl serve, and
+// savedmodel.Kinds lists them). Because gob uses MarshalBinary, gob
 // encoding works too; JSON encoding of a model fails with an error naming
 // MarshalBinary, rather than silently dropping the fitted state. The
-// graph classifier graphkernels.WLClassifier and the models on a
-// precomputed kernel, svm.SVC and svm.KernelRidge, save themselves too
-// (savedmodel opens neither: predicting needs graphs, or kernel rows to the
-// training items); the graph kernels on their own refuse every encoding
+// models on a precomputed kernel, svm.SVC and svm.KernelRidge, save
+// themselves too (savedmodel opens neither: predicting needs kernel rows to
+// the training items); the graph kernels on their own refuse every encoding
 // (graphkernels.ErrNotSaved, ErrJSON).
 //
 // Known exceptions to the contract: a saved nodeclass model (SGC, APPNP,

@@ -17,6 +17,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/gp"
+	"github.com/gssl/gssl/graphkernels"
 	"github.com/gssl/gssl/imgp"
 	"github.com/gssl/gssl/kernel"
 	"github.com/gssl/gssl/krr"
@@ -115,6 +116,8 @@ func kindFixtures(t *testing.T) map[string]kindFixture {
 	add(krr.RandomFeaturesKind, rf, Context{}, rf.Fit(ctx, x, ty))
 	sv := &svm.PointSVC{Kernel: kernel.Gaussian{Sigma: 0.6}, C: 2}
 	add(svm.PointSVCKind, sv, classCtx, sv.Fit(ctx, x, labels))
+	wl, wlCtx, err := wlFixture(t)
+	add(graphkernels.WLClassifierKind, wl, wlCtx, err)
 	return out
 }
 
@@ -127,10 +130,14 @@ func kindAnswers(t *testing.T, s *Saved) []byte {
 		Fitted []serve.Prediction `json:"fitted"`
 		Nodes  []serve.Prediction `json:"nodes,omitempty"`
 		Points []serve.Prediction `json:"points,omitempty"`
+		Graphs []serve.Prediction `json:"graphs,omitempty"`
 	}
 	a := answers{Fitted: s.PredictFitted()}
 	var err error
-	if s.Metadata().Nodes > 0 {
+	if s.Metadata().Input == serve.InputGraphs {
+		a.Graphs, err = s.PredictGraphs(context.Background(), wlQueries(t))
+		require.NoError(t, err)
+	} else if s.Metadata().Nodes > 0 {
 		a.Nodes, err = s.PredictNodes(context.Background(), []serve.NewNode{
 			{ID: "x", Edges: []serve.Edge{{To: "paper_2", Weight: 1}, {To: "paper_9", Weight: 0.5}}},
 			{ID: "y", Edges: []serve.Edge{{To: "paper_11", Weight: 2}}},
