@@ -32,8 +32,9 @@ type wireEdge struct {
 }
 
 type wireNode struct {
-	ID    *string           `json:"id"`
-	Edges []json.RawMessage `json:"edges"`
+	ID       *string           `json:"id"`
+	Edges    []json.RawMessage `json:"edges"`
+	Features *[]float64        `json:"features"`
 }
 
 type wireRequest struct {
@@ -44,7 +45,8 @@ type wireRequest struct {
 // decodeRequest reads one prediction request from r (already limited in
 // size by the caller) and checks its shape: exactly one non-empty batch of
 // at most maxBatch items, every node with an id and every edge with a target
-// and a finite non-negative weight (1 when absent), every point non-empty.
+// and a finite non-negative weight (1 when absent), every point and every
+// node's features (when given) non-empty.
 // What only the model can check (ids, dimension) is left to it.
 func decodeRequest(r io.Reader, maxBatch int) (*Request, *httpError) {
 	dec := json.NewDecoder(r)
@@ -86,6 +88,12 @@ func decodeRequest(r io.Reader, maxBatch int) (*Request, *httpError) {
 				return nil, badRequest(at+".id", "missing: every new node needs an id")
 			}
 			out := NewNode{ID: *n.ID, Edges: make([]Edge, len(n.Edges))}
+			if n.Features != nil {
+				if len(*n.Features) == 0 {
+					return nil, badRequest(at+".features", "empty feature vector: give the node's features, or leave the field out")
+				}
+				out.Features = *n.Features
+			}
 			for k, raw := range n.Edges {
 				at := fmt.Sprintf("nodes[%d].edges[%d]", i, k)
 				var e wireEdge
@@ -185,7 +193,7 @@ func jsonError(at string, err error) *httpError {
 	msg := err.Error()
 	if name, ok := strings.CutPrefix(msg, "json: unknown field "); ok {
 		name = strings.Trim(name, `"`)
-		return badRequest(join(name), "unknown field %q (a request has nodes[].id, nodes[].edges[].to, nodes[].edges[].weight, or points)", name)
+		return badRequest(join(name), "unknown field %q (a request has nodes[].id, nodes[].edges[].to, nodes[].edges[].weight, nodes[].features, or points)", name)
 	}
 	return badRequest("", "malformed JSON: %s", strings.TrimPrefix(msg, "json: "))
 }

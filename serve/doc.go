@@ -19,7 +19,9 @@
 //	{"nodes": [{"id": "x", "edges": [{"to": "paper_1", "weight": 1}]}]}
 //	{"points": [[0.5, 1.25], [3, 4]]}
 //
-// (an edge's weight defaults to 1) and is answered with
+// (an edge's weight defaults to 1; for a model that predicts a new node
+// from its features and edges together, Metadata.NodeFeatures > 0, each
+// node carries "features": [...] too) and is answered with
 //
 //	{"kind": "labelprop.Spreading", "classes": ["A", "B"],
 //	 "predictions": [{"id": "x", "label": "B", "probabilities": [0.2, 0.8]}]}
@@ -35,7 +37,8 @@
 // neither or both of nodes and points; 413 for a body over Config.MaxBody
 // or a batch over Config.MaxBatch; 415 for a body that is not
 // application/json; 422 for what the model refuses (an unknown node id, a
-// point of the wrong dimension, a negative weight); 401 without the bearer
+// point or a node's features of the wrong dimension or missing, a negative
+// weight); 401 without the bearer
 // token; 404 and 405 for other paths and methods; 500 for a failure of the
 // model itself (logged, not echoed).
 //
