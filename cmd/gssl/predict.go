@@ -25,10 +25,10 @@ type predictOptions struct {
 	Features string // feature vectors of new points (or new nodes, nodeclass)
 	// FeatureIDs names the rows of --features for new nodes.
 	FeatureIDs string
-	Header   string // auto, yes or no (tables)
-	Weight   string // weight column of --edges
-	Out      string // predictions file
-	JSON     bool
+	Header     string // auto, yes or no (tables)
+	Weight     string // weight column of --edges
+	Out        string // predictions file
+	JSON       bool
 }
 
 func init() { register(newPredictCommand) }
