@@ -184,7 +184,7 @@ func (m *linear) predictNodes(ctx context.Context, where string, nodes estimator
 	out := xn.Mul(m.w) // x̂_v W, then the propagated logits in place
 	prev := make([]float64, c)
 	for i := range nodes.Len() {
-		if i%predictCheckEvery == 0 {
+		if i%predictCheckEvery == 0 && ctx != nil {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
@@ -338,7 +338,7 @@ func (m *CorrectSmooth) PredictNodeScores(ctx context.Context, nodes estimator.N
 	_, c := z.Dims()
 	e := make([]float64, c)
 	for i := range nodes.Len() {
-		if i%predictCheckEvery == 0 {
+		if i%predictCheckEvery == 0 && ctx != nil {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}

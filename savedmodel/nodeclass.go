@@ -119,6 +119,10 @@ func (b nodeclassBackend) predictNodeFeatures(ctx context.Context, nn estimator.
 // may carry Features).
 func (s *Saved) predictNodes(ctx context.Context, nodes []serve.NewNode, nn estimator.NewNodes) ([]serve.Prediction, error) {
 	d := nodeFeatures(s.b)
+	if _, ok := s.b.(nodeFeatureModel); d == 0 && ok {
+		// A model of features that cannot predict new nodes says why.
+		return s.b.predictNodes(ctx, nn)
+	}
 	if d == 0 {
 		for i, n := range nodes {
 			if n.Features != nil {

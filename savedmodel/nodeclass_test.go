@@ -161,3 +161,32 @@ func TestNodeclassServe(t *testing.T) {
 		assert.Equal(t, tc.field, out["field"], tc.body)
 	}
 }
+
+// TestNodeclassWithoutBase: a Correct & Smooth on a base that does not
+// predict new nodes is saved and opened; it answers for its fitted nodes
+// and says why it cannot predict new ones, features or not.
+func TestNodeclassWithoutBase(t *testing.T) {
+	ds := tiny(t)
+	n := ds.Graph.Nodes()
+	x := mat.NewDense(n, 2, nil)
+	for i := 0; i < n; i++ {
+		x.Set(i, i%2, 1)
+	}
+	cs := &nodeclass.CorrectSmooth{Base: &nodeclass.Spreading{}}
+	require.NoError(t, cs.Fit(context.Background(), ds.Graph, nodeclass.Features{Dense: x}, ds.Labels))
+	f, err := File(cs, Context{IDs: ds.IDs, ClassNames: ds.ClassNames})
+	require.NoError(t, err)
+	s, err := Decode(f)
+	require.NoError(t, err)
+	assert.Zero(t, s.Metadata().NodeFeatures)
+	assert.Len(t, s.PredictFitted(), n)
+	for _, node := range []serve.NewNode{
+		{ID: "a", Edges: []serve.Edge{{To: "paper_2", Weight: 1}}},
+		{ID: "a", Edges: []serve.Edge{{To: "paper_2", Weight: 1}}, Features: []float64{1, 0}},
+	} {
+		_, err := s.PredictNodes(context.Background(), []serve.NewNode{node})
+		var ie *serve.InputError
+		require.ErrorAs(t, err, &ie)
+		assert.Contains(t, ie.Msg, "fitted nodes only")
+	}
+}
