@@ -48,7 +48,8 @@
 //
 // Prediction is in batches: PredictNodes for nodes that were not in the
 // graph at fit time, given their edges to fitted nodes (NewNodes, the CSR
-// form of those edges; labelprop, stkr), and, for models of features,
+// form of those edges; labelprop, stkr; nodeclass with the new nodes'
+// features as a second argument), and, for models of features,
 // PredictPoints or Predict for new feature vectors (gp, imgp, krr, svm's
 // PointSVC); spectral.SpectralClustering assigns new nodes to clusters
 // with PredictNodes. Before a successful Fit (or UnmarshalBinary) every
@@ -79,8 +80,15 @@
 // the training items); the graph kernels on their own refuse every encoding
 // (graphkernels.ErrNotSaved, ErrJSON).
 //
-// Known exceptions to the contract: a saved nodeclass model (SGC, APPNP,
-// Correct & Smooth) answers for its fitted nodes only — a new node needs its
-// features and the graph around it (PredictGraph), which the file does not
-// hold — and CorrectSmooth stores its smoothed scores, not its base model.
+// New nodes of the feature models of package nodeclass (SGC, APPNP,
+// Correct & Smooth) need their features with their edges: their
+// PredictNodes takes NewNodes and the new nodes' features, and follows the
+// frozen-known rule of nodeclass's documentation (the fitted nodes keep
+// their values); saved files keep what it needs (the fitted degrees and
+// propagated logits, Correct & Smooth's base model), and gssl predict
+// (--edges with --features) and gssl serve (nodes carrying "features")
+// answer for new nodes of a reloaded model too. The one remaining
+// exception: a Correct & Smooth fitted by FitScores, or on a Spreading or
+// STKR base, does not predict new nodes (its file has no base model) and
+// says so.
 package estimator

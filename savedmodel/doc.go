@@ -11,6 +11,12 @@
 //	data.ids       strings: the fitted nodes' text ids, or
 //	data.int_ids   int64: their integer ids (neither: the ids are 0..n−1)
 //
+// New nodes are given by their edges to fitted nodes (serve.NewNode, by the
+// user's ids); the feature models of package nodeclass take each new
+// node's features too (serve.Metadata.NodeFeatures > 0, NewNode.Features,
+// or PredictNodesWithFeatures for a dense or sparse matrix of them), and
+// the other models refuse features on a node rather than ignore them.
+//
 // Open dispatches on the file's kind (Kinds lists those this build reads);
 // an unknown kind, a newer layout or a damaged file is an error naming it.
 // Nothing in the file is executed.

@@ -138,17 +138,24 @@ func kindAnswers(t *testing.T, s *Saved) []byte {
 		a.Graphs, err = s.PredictGraphs(context.Background(), wlQueries(t))
 		require.NoError(t, err)
 	} else if s.Metadata().Nodes > 0 {
-		a.Nodes, err = s.PredictNodes(context.Background(), []serve.NewNode{
+		nodes := []serve.NewNode{
 			{ID: "x", Edges: []serve.Edge{{To: "paper_2", Weight: 1}, {To: "paper_9", Weight: 0.5}}},
 			{ID: "y", Edges: []serve.Edge{{To: "paper_11", Weight: 2}}},
-		})
+			{ID: "z"},
+		}
+		if d := s.Metadata().NodeFeatures; d > 0 {
+			// The feature models take each new node's features too.
+			for i := range nodes {
+				nodes[i].Features = make([]float64, d)
+				for k := range d {
+					nodes[i].Features[k] = float64(i+1) * (0.5 + float64(k))
+				}
+			}
+		}
+		a.Nodes, err = s.PredictNodes(context.Background(), nodes)
+		require.NoError(t, err)
 		if strings.HasPrefix(s.Metadata().Kind, "nodeclass.") {
-			// New nodes need their features; the file answers for the
-			// fitted nodes only.
-			var ie *serve.InputError
-			require.ErrorAs(t, err, &ie)
-		} else {
-			require.NoError(t, err)
+			require.Equal(t, 4, s.Metadata().NodeFeatures)
 		}
 	} else {
 		a.Points, err = s.PredictPoints(context.Background(), [][]float64{{1, 0, 0}, {0.3, -0.9, 0.05}, {3, 3, 3}})

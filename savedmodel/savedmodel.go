@@ -205,26 +205,11 @@ func Decode(f *modelfile.File) (*Saved, error) {
 		}
 		s.b = svmBackend{m: m}
 	case nodeclass.SGCKind, nodeclass.APPNPKind, nodeclass.CorrectSmoothKind:
-		var m interface {
-			ReadModelFile(f *modelfile.File) error
-			Probabilities() (*mat.Dense, error)
-		}
-		switch f.Kind {
-		case nodeclass.SGCKind:
-			m = &nodeclass.SGC{}
-		case nodeclass.APPNPKind:
-			m = &nodeclass.APPNP{}
-		default:
-			m = &nodeclass.CorrectSmooth{}
-		}
-		if err := m.ReadModelFile(f); err != nil {
-			return nil, err
-		}
-		p, err := m.Probabilities()
+		b, err := newNodeclassBackend(f)
 		if err != nil {
 			return nil, err
 		}
-		s.b = nodeclassBackend{kind: f.Kind, p: p}
+		s.b = b
 	case graphkernels.WLClassifierKind:
 		b, err := decodeWL(f)
 		if err != nil {
@@ -261,7 +246,7 @@ func Decode(f *modelfile.File) (*Saved, error) {
 		task = serve.Regression
 	}
 	s.meta = serve.Metadata{Kind: f.Kind, Task: task, Classes: s.classes, Nodes: s.b.nodes(), Features: s.b.features(),
-		Hyperparameters: hyper, Writer: f.Writer}
+		NodeFeatures: nodeFeatures(s.b), Hyperparameters: hyper, Writer: f.Writer}
 	s.graphMetadata()
 	for i := 0; i < min(s.b.nodes(), 3); i++ {
 		s.meta.ExampleIDs = append(s.meta.ExampleIDs, s.ids.ID(i))
@@ -430,19 +415,11 @@ func (s *Saved) PredictNodes(ctx context.Context, nodes []serve.NewNode) ([]serv
 	if s.b.nodes() == 0 {
 		return nil, &serve.InputError{Field: "nodes", Msg: fmt.Sprintf("a %s model predicts points from their features (%d each), not nodes: send \"points\"", s.file.Kind, s.b.features())}
 	}
-	nn := estimator.NewNodes{Offsets: make([]int, 1, len(nodes)+1)}
-	for i, n := range nodes {
-		for k, e := range n.Edges {
-			j, ok := s.ids.Lookup(e.To)
-			if !ok {
-				return nil, &serve.InputError{Field: fmt.Sprintf("nodes[%d].edges[%d].to", i, k), Msg: fmt.Sprintf("unknown node id %q: the model was fitted on %d nodes (ids like %s)", e.To, s.b.nodes(), strings.Join(s.meta.ExampleIDs, ", "))}
-			}
-			nn.Nodes = append(nn.Nodes, int32(j))
-			nn.Weights = append(nn.Weights, e.Weight)
-		}
-		nn.Offsets = append(nn.Offsets, len(nn.Nodes))
+	nn, err := s.newNodes(nodes)
+	if err != nil {
+		return nil, err
 	}
-	pred, err := s.b.predictNodes(ctx, nn)
+	pred, err := s.predictNodes(ctx, nodes, nn)
 	if err != nil {
 		return nil, err
 	}
@@ -451,6 +428,24 @@ func (s *Saved) PredictNodes(ctx context.Context, nodes []serve.NewNode) ([]serv
 		s.name(&pred[i])
 	}
 	return pred, nil
+}
+
+// newNodes maps the edges of new nodes to fitted node indices; an unknown
+// id is a *serve.InputError naming the edge.
+func (s *Saved) newNodes(nodes []serve.NewNode) (estimator.NewNodes, error) {
+	nn := estimator.NewNodes{Offsets: make([]int, 1, len(nodes)+1)}
+	for i, n := range nodes {
+		for k, e := range n.Edges {
+			j, ok := s.ids.Lookup(e.To)
+			if !ok {
+				return nn, &serve.InputError{Field: fmt.Sprintf("nodes[%d].edges[%d].to", i, k), Msg: fmt.Sprintf("unknown node id %q: the model was fitted on %d nodes (ids like %s)", e.To, s.b.nodes(), strings.Join(s.meta.ExampleIDs, ", "))}
+			}
+			nn.Nodes = append(nn.Nodes, int32(j))
+			nn.Weights = append(nn.Weights, e.Weight)
+		}
+		nn.Offsets = append(nn.Offsets, len(nn.Nodes))
+	}
+	return nn, nil
 }
 
 // gpBackend is a Gaussian-process regression of points.
@@ -734,36 +729,4 @@ func (b clusterBackend) predictNodes(ctx context.Context, nn estimator.NewNodes)
 		out[i] = serve.Prediction{Label: strconv.Itoa(c)}
 	}
 	return out, nil
-}
-
-// nodeclassBackend is a feature model of package nodeclass (SGC, APPNP,
-// Correct & Smooth): it answers for its fitted nodes, from the class
-// probabilities it stores. A new node needs its features and the graph
-// around it (nodeclass's PredictGraph), which a model file does not hold.
-type nodeclassBackend struct {
-	kind string
-	p    *mat.Dense
-}
-
-func (b nodeclassBackend) nodes() int    { r, _ := b.p.Dims(); return r }
-func (b nodeclassBackend) features() int { return 0 }
-func (b nodeclassBackend) classes() int  { _, c := b.p.Dims(); return c }
-
-func (b nodeclassBackend) fitted() []serve.Prediction {
-	out := make([]serve.Prediction, b.nodes())
-	for i := range out {
-		row := slices.Clone(b.p.RawRowView(i))
-		best := 0
-		for k, v := range row {
-			if v > row[best] {
-				best = k
-			}
-		}
-		out[i] = serve.Prediction{Label: strconv.Itoa(best), Probabilities: row}
-	}
-	return out
-}
-
-func (b nodeclassBackend) predictNodes(context.Context, estimator.NewNodes) ([]serve.Prediction, error) {
-	return nil, &serve.InputError{Field: "nodes", Msg: fmt.Sprintf("a %s model predicts new nodes from their features and the graph (nodeclass PredictGraph), which the model file does not hold; it answers for its fitted nodes only", b.kind)}
 }

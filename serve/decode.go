@@ -32,8 +32,9 @@ type wireEdge struct {
 }
 
 type wireNode struct {
-	ID    *string           `json:"id"`
-	Edges []json.RawMessage `json:"edges"`
+	ID       *string           `json:"id"`
+	Edges    []json.RawMessage `json:"edges"`
+	Features *[]float64        `json:"features"`
 }
 
 type wireGraph struct {
@@ -65,8 +66,9 @@ func tooMany(field string, n int, what string, limit int) *httpError {
 // decodeRequest reads one prediction request from r (already limited in
 // size by the caller) and checks its shape: exactly one non-empty batch of
 // at most lim.batch items, every node with an id and every edge with a
-// target and a finite non-negative weight (1 when absent), every point
-// non-empty, every graph within lim's sizes with its node indices in range.
+// target and a finite non-negative weight (1 when absent), every point and
+// every node's features (when given) non-empty, every graph within lim's
+// sizes with its node indices in range.
 // What only the model can check (ids, dimension) is left to it.
 func decodeRequest(r io.Reader, lim limits) (*Request, *httpError) {
 	maxBatch := lim.batch
@@ -114,6 +116,12 @@ func decodeRequest(r io.Reader, lim limits) (*Request, *httpError) {
 				return nil, badRequest(at+".id", "missing: every new node needs an id")
 			}
 			out := NewNode{ID: *n.ID, Edges: make([]Edge, len(n.Edges))}
+			if n.Features != nil {
+				if len(*n.Features) == 0 {
+					return nil, badRequest(at+".features", "empty feature vector: give the node's features, or leave the field out")
+				}
+				out.Features = *n.Features
+			}
 			for k, raw := range n.Edges {
 				at := fmt.Sprintf("nodes[%d].edges[%d]", i, k)
 				var e wireEdge
@@ -285,7 +293,7 @@ func jsonError(at string, err error) *httpError {
 	msg := err.Error()
 	if name, ok := strings.CutPrefix(msg, "json: unknown field "); ok {
 		name = strings.Trim(name, `"`)
-		return badRequest(join(name), "unknown field %q (a request has nodes[].id, nodes[].edges[].to, nodes[].edges[].weight; points; or graphs[].id, graphs[].labels, graphs[].nodes, graphs[].edges)", name)
+		return badRequest(join(name), "unknown field %q (a request has nodes[].id, nodes[].edges[].to, nodes[].edges[].weight, nodes[].features; points; or graphs[].id, graphs[].labels, graphs[].nodes, graphs[].edges)", name)
 	}
 	return badRequest("", "malformed JSON: %s", strings.TrimPrefix(msg, "json: "))
 }

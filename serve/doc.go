@@ -21,7 +21,9 @@
 //	{"points": [[0.5, 1.25], [3, 4]]}
 //	{"graphs": [{"id": "g", "labels": [0, 0, 1], "edges": [[0, 1], [1, 2]]}]}
 //
-// (an edge's weight defaults to 1; a graph gives its node labels, or
+// (an edge's weight defaults to 1; for a model that predicts a new node
+// from its features and edges together, Metadata.NodeFeatures > 0, each
+// node carries "features": [...] too; a graph gives its node labels, or
 // "nodes": n for n nodes of label 0, and its edges as pairs of node
 // indices; only a GraphPredictor takes graphs) and is answered with
 //
@@ -41,10 +43,11 @@
 // not a pair of integers; 413 for a body over Config.MaxBody, a batch over
 // Config.MaxBatch or a graph over Config.MaxGraphNodes or MaxGraphEdges;
 // 415 for a body that is not application/json; 422 for what the model
-// refuses (an unknown node id, a point of the wrong dimension, a negative
-// weight, a node index outside its graph, graphs sent to a model of nodes);
-// 401 without the bearer token; 404 and 405 for other paths and methods;
-// 500 for a failure of the model itself (logged, not echoed).
+// refuses (an unknown node id, a point or a node's features of the wrong
+// dimension or missing, a negative weight, a node index outside its graph,
+// graphs sent to a model of nodes); 401 without the bearer token; 404 and
+// 405 for other paths and methods; 500 for a failure of the model itself
+// (logged, not echoed).
 //
 // # Safety
 //

@@ -20,6 +20,7 @@ func FuzzDecodeRequest(f *testing.F) {
 		`{"nodes":[{"id":"x","edges":[{"to":"zz"}]}]}`,
 		`{"nodes":[],"points":[]}`,
 		`{"points":[[1e308,-0]]}`,
+		`{"nodes":[{"id":"x","edges":[],"features":[1,2]}]}`,
 		`[]`, `null`, `{"nodes":null}`, `{"nodes":[{"id":null}]}`,
 		`{"graphs":[{"id":"g","labels":[0,1,1],"edges":[[0,1],[1,2]]}]}`,
 		`{"graphs":[{"nodes":2,"edges":[[0,1],[1,1]]},{"nodes":0,"edges":[]}]}`,
@@ -63,6 +64,9 @@ func FuzzDecodeRequest(f *testing.F) {
 				}
 			}
 			for _, n := range req.Nodes {
+				if n.Features != nil && len(n.Features) == 0 {
+					t.Fatal("empty node features accepted")
+				}
 				for _, e := range n.Edges {
 					if !(e.Weight >= 0) || math.IsInf(e.Weight, 0) {
 						t.Fatalf("weight %v accepted", e.Weight)

@@ -33,7 +33,11 @@ func init() {
 		for _, id := range s.Metadata().ExampleIDs {
 			edges = append(edges, serve.Edge{To: id, Weight: 1})
 		}
-		b, _ := json.Marshal(serve.Request{Nodes: []serve.NewNode{{ID: "load", Edges: edges}}})
+		node := serve.NewNode{ID: "load", Edges: edges}
+		if d := s.Metadata().NodeFeatures; d > 0 {
+			node.Features = make([]float64, d)
+		}
+		b, _ := json.Marshal(serve.Request{Nodes: []serve.NewNode{node}})
 		body = string(b)
 	}
 	serve.LoadPredictor, serve.LoadBody = s, body

@@ -83,6 +83,11 @@ type Metadata struct {
 	Input string `json:"input,omitempty"`
 	// Graphs is the number of graphs a model of graphs was fitted on.
 	Graphs int `json:"graphs,omitempty"`
+	// NodeFeatures is the dimension of a new node's feature vector, for
+	// models that predict a new node from its features and its edges
+	// together (package nodeclass); 0 when new nodes are given by their
+	// edges alone.
+	NodeFeatures int `json:"node_features,omitempty"`
 	// ExampleIDs are a few fitted node ids, for the page's example request.
 	ExampleIDs []string `json:"example_ids,omitempty"`
 	// Hyperparameters are the model's settings, as the model file has them.
@@ -95,6 +100,9 @@ type Metadata struct {
 type NewNode struct {
 	ID    string `json:"id"`
 	Edges []Edge `json:"edges"`
+	// Features is the node's feature vector, Metadata.NodeFeatures values,
+	// for the models that need it; nil for the others.
+	Features []float64 `json:"features,omitempty"`
 }
 
 // Edge is an edge from a new node to a fitted node, named by its id.

@@ -22,12 +22,14 @@ import (
 type predictOptions struct {
 	Model    string // the saved model
 	Edges    string // edges of new nodes to fitted nodes
-	Features string // feature vectors of new points
-	Graphs   string // TU folder of graphs to classify
-	Header   string // auto, yes or no (tables)
-	Weight   string // weight column of --edges
-	Out      string // predictions file
-	JSON     bool
+	Features string // feature vectors of new points (or new nodes, nodeclass)
+	// FeatureIDs names the rows of --features for new nodes.
+	FeatureIDs string
+	Graphs     string // TU folder of graphs to classify
+	Header     string // auto, yes or no (tables)
+	Weight     string // weight column of --edges
+	Out        string // predictions file
+	JSON       bool
 }
 
 func init() { register(newPredictCommand) }
@@ -46,6 +48,10 @@ func newPredictCommand(g *globals) *cobra.Command {
   --features FILE  new points from their feature vectors (models of features)
   --graphs DIR     new graphs, a TU data set folder as gssl graphkernel reads
                    (models of graphs: gssl graphkernel --save)
+  both             new nodes of gssl classify's models (SGC, APPNP, Correct &
+                   Smooth) from their features and their edges to fitted nodes:
+                   the new nodes are the rows of --features, named by its first
+                   column (a CSV table) or by --feature-ids; --edges as above
   none of them     the nodes, points or graphs the model was fitted on
 
 --out writes one row per prediction with the fitting command's columns (id,
@@ -66,7 +72,8 @@ C-SVM's decision_<a>_vs_<b> values. Without --out the rows go to stdout (with
 	f := cmd.Flags()
 	f.StringVar(&opts.Model, "model", "", "the saved model (a .gssl file written by --save)")
 	f.StringVar(&opts.Edges, "edges", "", "edge table of new nodes: each row joins a new node to a fitted node (by id), optional weight")
-	f.StringVar(&opts.Features, "features", "", "feature vectors of new points (.npy, .npz or a CSV table, optionally with an id column)")
+	f.StringVar(&opts.Features, "features", "", "feature vectors of new points (.npy, .npz or a CSV table, optionally with an id column), or of new nodes for gssl classify's models (also svmlight or our sparse text; named by a first id column or --feature-ids)")
+	f.StringVar(&opts.FeatureIDs, "feature-ids", "", "the new node of each row of --features, one id per line (for a matrix without ids, such as a NumPy array)")
 	f.StringVar(&opts.Graphs, "graphs", "", "TU data set folder of new graphs to classify (NAME_A.txt, NAME_graph_indicator.txt, NAME_graph_labels.txt, …), for a model of graphs")
 	f.StringVar(&opts.Header, "header", "auto", "tables start with a header line: auto (recognised by column names), yes or no")
 	f.StringVar(&opts.Weight, "weight", "", "weight column of --edges, by name or 1-based position (default: a column named weight, or a third numeric column; none: every weight 1)")
@@ -78,7 +85,7 @@ C-SVM's decision_<a>_vs_<b> values. Without --out the rows go to stdout (with
 type predictResult struct {
 	Model       string             `json:"model"`
 	Kind        string             `json:"kind"`
-	Input       string             `json:"input"` // fitted, edges, features or graphs
+	Input       string             `json:"input"` // fitted, edges, features, edges+features (new nodes of a nodeclass model) or graphs
 	Predicted   int                `json:"predicted"`
 	NoEvidence  int                `json:"no_evidence"` // predictions that are the class prior
 	Classes     []string           `json:"classes,omitempty"`
@@ -92,9 +99,6 @@ func runPredict(ctx context.Context, opts predictOptions, stdout, stderr io.Writ
 	}
 	if opts.Model == "" {
 		return usageError{errors.New("predict: --model FILE is required (a model saved by --save)")}
-	}
-	if opts.Edges != "" && opts.Features != "" {
-		return usageError{errors.New("predict: --edges and --features exclude each other: new nodes, or new points")}
 	}
 	if err := checkOutPath("out", opts.Out); err != nil {
 		return fmt.Errorf("predict: %w", err)
@@ -113,11 +117,19 @@ func runPredict(ctx context.Context, opts predictOptions, stdout, stderr io.Writ
 		return err
 	}
 	var preds []serve.Prediction
+	if opts.Edges != "" && opts.Features != "" && s.NodeFeatures() == 0 {
+		return usageError{fmt.Errorf("predict: --edges and --features exclude each other for a %s model: new nodes, or new points (both together are for gssl classify's models)", meta.Kind)}
+	}
 	var truth []string // the graphs' classes in --graphs
 	switch {
 	case opts.Graphs != "":
 		res.Input = "graphs"
 		if preds, truth, err = predictGraphFolder(ctx, s, opts.Graphs); err != nil {
+			return err
+		}
+	case s.NodeFeatures() > 0 && (opts.Edges != "" || opts.Features != ""):
+		res.Input = "edges+features"
+		if preds, err = predictFeatureNodes(ctx, opts, header, s, stderr); err != nil {
 			return err
 		}
 	case opts.Edges != "":
