@@ -72,90 +72,10 @@ var (
 )
 
 func decodeEdgeTable(lr *lineReader, opt EdgeTableOptions, b *nodeids.Builder) (*EdgeTable, error) {
-	t := newTable(lr, opt.Table, "#%")
 	et := &EdgeTable{}
-	var (
-		src, dst, wcol = -1, -1, -1
-		dict           bool // weights from a networkx dictionary column
-		width          int
-		widthLine      int
-		weighted       bool
-	)
-	noWeight := strings.EqualFold(opt.Weight, "none")
-	for {
-		f, line, ok, err := t.row()
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			break
-		}
-		if width == 0 {
-			et.Header, et.Delimiter = t.header, t.delim
-			width, widthLine = len(f), line
-			if t.header != nil && len(t.header) != width {
-				return nil, &ParseError{Path: lr.path, Line: line, Msg: fmt.Sprintf("row has %d fields but the header names %d columns (%q)", width, len(t.header), strings.Join(t.header, string(t.delim)))}
-			}
-			if src, dst, wcol, dict, err = edgeColumns(t, opt, f, noWeight); err != nil {
-				return nil, err
-			}
-			for _, c := range []int{src, dst, wcol} {
-				if c >= width {
-					return nil, &ParseError{Path: lr.path, Line: line, Msg: fmt.Sprintf("column %d is named but the rows have %d fields", c+1, width)}
-				}
-			}
-			weighted = wcol >= 0
-			if weighted {
-				et.W = []float64{}
-			}
-		} else if len(f) != width {
-			// networkx's write_edgelist(data=["weight"]) writes the weight
-			// only for the edges that have one: without a header, rows of
-			// "u v" and "u v w" may mix, a missing weight being 1.
-			mixed := t.header == nil && opt.Weight == "" && !noWeight && src < 2 && dst < 2 && min(width, len(f)) == 2 && max(width, len(f)) == 3
-			if !mixed {
-				return nil, &ParseError{Path: lr.path, Line: line, Msg: fmt.Sprintf("want %d fields like line %d, got %d", width, widthLine, len(f))}
-			}
-			if !weighted {
-				weighted, wcol = true, 2
-				et.W = make([]float64, len(et.Src))
-				for k := range et.W {
-					et.W[k] = 1
-				}
-				dict = strings.HasPrefix(f[2], "{")
-			}
-		}
-		var ids [2]int32
-		for k, c := range [2]int{src, dst} {
-			if f[c] == "" {
-				return nil, &ParseError{Path: lr.path, Line: line, Msg: fmt.Sprintf("empty node id in column %d", c+1)}
-			}
-			i, err := b.Add(f[c])
-			if err != nil {
-				return nil, &ParseError{Path: lr.path, Line: line, Msg: err.Error()}
-			}
-			ids[k] = i
-		}
-		et.Src = append(et.Src, ids[0])
-		et.Dst = append(et.Dst, ids[1])
-		et.Lines = append(et.Lines, int32(min(line, 1<<31-1)))
-		if weighted {
-			w := 1.0
-			switch {
-			case wcol >= len(f): // a "u v" row among "u v w" rows: weight 1
-			case dict:
-				w, err = dictWeight(f[wcol])
-			default:
-				w, err = parseWeight(f[wcol])
-			}
-			if err != nil {
-				return nil, &ParseError{Path: lr.path, Line: line, Msg: err.Error()}
-			}
-			et.W = append(et.W, w)
-		}
-	}
-	if len(et.Src) == 0 {
-		return nil, lr.fileErrorf("no edges: the file has no data lines")
+	var err error
+	if et.Header, et.Delimiter, err = walkEdgeTable(lr, opt, &tableRows{path: lr.path, b: b, et: et}); err != nil {
+		return nil, err
 	}
 	if et.W != nil {
 		unit := true
@@ -170,6 +90,135 @@ func decodeEdgeTable(lr *lineReader, opt EdgeTableOptions, b *nodeids.Builder) (
 		}
 	}
 	return et, nil
+}
+
+// edgeRows receives the rows of an edge table from walkEdgeTable, in file
+// order: id with k = 0 and 1 for the source and target fields (non-empty),
+// then weight, 1 for a row without one; weighted turns true at the first
+// row with a weight field and stays true.
+type edgeRows interface {
+	id(k, line int, id string) error
+	weight(w float64, weighted bool) error
+}
+
+// tableRows appends the rows to an EdgeTable, numbering the ids by b.
+type tableRows struct {
+	path string
+	b    *nodeids.Builder
+	et   *EdgeTable
+	ids  [2]int32
+	line int
+}
+
+func (r *tableRows) id(k, line int, id string) error {
+	i, err := r.b.Add(id)
+	if err != nil {
+		return &ParseError{Path: r.path, Line: line, Msg: err.Error()}
+	}
+	r.ids[k], r.line = i, line
+	return nil
+}
+
+func (r *tableRows) weight(w float64, weighted bool) error {
+	et := r.et
+	if weighted && et.W == nil {
+		// The first row with a weight: the rows before it weigh 1.
+		et.W = make([]float64, len(et.Src))
+		for k := range et.W {
+			et.W[k] = 1
+		}
+	}
+	et.Src = append(et.Src, r.ids[0])
+	et.Dst = append(et.Dst, r.ids[1])
+	et.Lines = append(et.Lines, int32(min(r.line, 1<<31-1)))
+	if weighted {
+		et.W = append(et.W, w)
+	}
+	return nil
+}
+
+// walkEdgeTable reads the rows of an edge table, checks them and hands
+// their ids and weights to rows; it returns the header (nil without one) and
+// the delimiter. It is the one reader of ReadEdgeTable's rules, for
+// ReadEdgeTable and for LoadNodes' two passes over the file (see
+// tableEdges).
+func walkEdgeTable(lr *lineReader, opt EdgeTableOptions, rows edgeRows) (header []string, delim byte, err error) {
+	t := newTable(lr, opt.Table, "#%")
+	var (
+		src, dst, wcol = -1, -1, -1
+		dict           bool // weights from a networkx dictionary column
+		width          int
+		widthLine      int
+		weighted       bool
+		edges          int
+	)
+	noWeight := strings.EqualFold(opt.Weight, "none")
+	for {
+		f, line, ok, err := t.row()
+		if err != nil {
+			return nil, 0, err
+		}
+		if !ok {
+			break
+		}
+		if width == 0 {
+			header, delim = t.header, t.delim
+			width, widthLine = len(f), line
+			if t.header != nil && len(t.header) != width {
+				return nil, 0, &ParseError{Path: lr.path, Line: line, Msg: fmt.Sprintf("row has %d fields but the header names %d columns (%q)", width, len(t.header), strings.Join(t.header, string(t.delim)))}
+			}
+			if src, dst, wcol, dict, err = edgeColumns(t, opt, f, noWeight); err != nil {
+				return nil, 0, err
+			}
+			for _, c := range []int{src, dst, wcol} {
+				if c >= width {
+					return nil, 0, &ParseError{Path: lr.path, Line: line, Msg: fmt.Sprintf("column %d is named but the rows have %d fields", c+1, width)}
+				}
+			}
+			weighted = wcol >= 0
+		} else if len(f) != width {
+			// networkx's write_edgelist(data=["weight"]) writes the weight
+			// only for the edges that have one: without a header, rows of
+			// "u v" and "u v w" may mix, a missing weight being 1.
+			mixed := t.header == nil && opt.Weight == "" && !noWeight && src < 2 && dst < 2 && min(width, len(f)) == 2 && max(width, len(f)) == 3
+			if !mixed {
+				return nil, 0, &ParseError{Path: lr.path, Line: line, Msg: fmt.Sprintf("want %d fields like line %d, got %d", width, widthLine, len(f))}
+			}
+			if !weighted {
+				weighted, wcol = true, 2
+				dict = strings.HasPrefix(f[2], "{")
+			}
+		}
+		for k, c := range [2]int{src, dst} {
+			if f[c] == "" {
+				return nil, 0, &ParseError{Path: lr.path, Line: line, Msg: fmt.Sprintf("empty node id in column %d", c+1)}
+			}
+			if err := rows.id(k, line, f[c]); err != nil {
+				return nil, 0, err
+			}
+		}
+		w := 1.0
+		if weighted {
+			switch {
+			case wcol >= len(f): // a "u v" row among "u v w" rows: weight 1
+			case dict:
+				w, err = dictWeight(f[wcol])
+			default:
+				w, err = parseWeight(f[wcol])
+			}
+			if err != nil {
+				return nil, 0, &ParseError{Path: lr.path, Line: line, Msg: err.Error()}
+			}
+		}
+		if err := rows.weight(w, weighted); err != nil {
+			return nil, 0, err
+		}
+		edges++
+	}
+	if edges == 0 {
+		return nil, 0, lr.fileErrorf("no edges: the file has no data lines")
+	}
+	return header, delim, nil
 }
 
 // edgeColumns resolves the source, target and weight columns from the
