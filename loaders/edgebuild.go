@@ -59,17 +59,17 @@ type tableEdges struct {
 // line with an id beyond the fixed provisional nodes (see outLine).
 func readTableEdges(path string, opt EdgeTableOptions, loops graph.SelfLoopPolicy, b *nodeids.Builder, fixed int) (*tableEdges, error) {
 	te := &tableEdges{path: path, opt: opt, loops: loops, b: b, fixed: fixed, unit: true}
-	st, err := os.Stat(path)
-	if err != nil {
-		return nil, fmt.Errorf("loaders: %w", err)
-	}
-	if st.Mode().IsRegular() {
-		te.size, te.mod = st.Size(), st.ModTime()
-	} else {
-		te.rows = &EdgeTable{}
-	}
-	_, err = readFile(path, func(lr *lineReader) (struct{}, error) {
-		_, _, err := walkEdgeTable(lr, opt, te)
+	_, err := readFile(path, func(lr *lineReader) (struct{}, error) {
+		st, err := lr.closer.(*os.File).Stat()
+		if err != nil {
+			return struct{}{}, fmt.Errorf("loaders: %w", err)
+		}
+		if st.Mode().IsRegular() {
+			te.size, te.mod = st.Size(), st.ModTime()
+		} else {
+			te.rows = &EdgeTable{}
+		}
+		_, _, err = walkEdgeTable(lr, opt, te)
 		return struct{}{}, err
 	})
 	if err != nil {
