@@ -81,7 +81,11 @@
 // in blocks (see there); LoadNodes reads any other edge table twice as
 // well: the first pass checks the rows, numbers the ids and counts each
 // node's entries, the second, once the other files have added their nodes,
-// fills the Builder from the rows. Beyond the graph, memory is the ids' map,
+// fills the Builder from the rows. In both passes one goroutine reads and
+// splits the lines a few batches of rows ahead of the one that numbers or
+// looks up the ids and counts or fills, in file order, so that ids are
+// numbered and errors reported as by one serial reader. Beyond the graph,
+// memory is the ids' map,
 // 8 bytes per node of counts and one read buffer: on a file of 10⁶ edges
 // among 2·10⁵ text ids ("user_123 user_456") the live heap peaks at the
 // graph itself, 11.2 bytes per edge, plus the map, about 70 bytes per node,

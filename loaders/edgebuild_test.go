@@ -6,10 +6,12 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -383,4 +385,33 @@ func TestTableEdgesPipe(t *testing.T) {
 		require.NoError(t, gotErr)
 		require.Equal(t, want.Arrays(), got.Arrays())
 	}
+}
+
+// TestRowReaderStops: an error early in a long table ends the reading
+// goroutine (it does not read on to the end of the file), and so does the
+// end of the table.
+func TestRowReaderStops(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("a b\na b x\n")
+	for k := 0; k < 50*rowBatchRows; k++ {
+		fmt.Fprintf(&b, "n%d n%d\n", k, k+1)
+	}
+	path := tempFile(t, "e.txt", b.String())
+	before := runtime.NumGoroutine()
+	_, err := ReadEdgeTable(path, EdgeTableOptions{}, &nodeids.Builder{})
+	requireParseError(t, err, 2, `weight "x" is not a number`)
+	lr, err := openLines(path)
+	require.NoError(t, err)
+	tb := newTable(lr, TableOptions{}, "#%")
+	rr := readRows(tb)
+	_, _, ok, err := rr.next()
+	require.True(t, ok)
+	require.NoError(t, err)
+	rr.stop()
+	require.Less(t, lr.line, 5*rowBatchRows, "lines read ahead of the caller")
+	lr.close()
+	for deadline := time.Now().Add(5 * time.Second); runtime.NumGoroutine() > before && time.Now().Before(deadline); {
+		time.Sleep(time.Millisecond)
+	}
+	require.Equal(t, before, runtime.NumGoroutine())
 }

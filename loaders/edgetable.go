@@ -153,8 +153,10 @@ func walkEdgeTable(lr *lineReader, opt EdgeTableOptions, rows edgeRows) (header 
 		edges          int
 	)
 	noWeight := strings.EqualFold(opt.Weight, "none")
+	rr := readRows(t)
+	defer rr.stop()
 	for {
-		f, line, ok, err := t.row()
+		f, line, ok, err := rr.next()
 		if err != nil {
 			return nil, 0, err
 		}
@@ -162,6 +164,8 @@ func walkEdgeTable(lr *lineReader, opt EdgeTableOptions, rows edgeRows) (header 
 			break
 		}
 		if width == 0 {
+			// The header and the delimiter are fixed by the first row,
+			// which the reading goroutine has handed over.
 			header, delim = t.header, t.delim
 			width, widthLine = len(f), line
 			if t.header != nil && len(t.header) != width {
@@ -304,4 +308,89 @@ func dictWeight(s string) (float64, error) {
 		return parseWeight(strings.TrimSpace(rest))
 	}
 	return 1, nil
+}
+
+// rowBatch is a run of a table's rows, read ahead by rowReader; last marks
+// the end of the table (err the error that ended it, if any).
+type rowBatch struct {
+	fields [][]string
+	lines  []int
+	last   bool
+	err    error
+}
+
+// rowBatchRows is the number of rows in a rowBatch.
+const rowBatchRows = 1024
+
+// rowReader reads the rows of a table on a goroutine of its own, a few
+// batches ahead of the caller, so that reading and splitting the lines
+// overlaps with what the caller does with them (numbering the ids, counting,
+// filling a Builder): two cores at work, and the rows still arrive in file
+// order, so that ids are numbered by first appearance and errors are the
+// serial reader's. After the first row the goroutine writes nothing of the
+// table that the caller reads (its header and delimiter are fixed by then).
+type rowReader struct {
+	ch   chan rowBatch
+	done chan struct{}
+	cur  rowBatch
+	k    int
+}
+
+// readRows starts reading the rows of t; stop must be called.
+func readRows(t *table) *rowReader {
+	r := &rowReader{ch: make(chan rowBatch, 2), done: make(chan struct{})}
+	go func() {
+		defer close(r.ch)
+		for {
+			select {
+			case <-r.done:
+				return
+			default:
+			}
+			b := rowBatch{fields: make([][]string, 0, rowBatchRows), lines: make([]int, 0, rowBatchRows)}
+			for len(b.fields) < rowBatchRows {
+				f, line, ok, err := t.row()
+				if err != nil || !ok {
+					b.last, b.err = true, err
+					break
+				}
+				b.fields, b.lines = append(b.fields, f), append(b.lines, line)
+			}
+			select {
+			case r.ch <- b:
+			case <-r.done:
+				return
+			}
+			if b.last {
+				return
+			}
+		}
+	}()
+	return r
+}
+
+// next returns what table.row would.
+func (r *rowReader) next() (f []string, line int, ok bool, err error) {
+	for r.k == len(r.cur.fields) {
+		if r.cur.last {
+			return nil, 0, false, r.cur.err
+		}
+		b, open := <-r.ch
+		if !open {
+			return nil, 0, false, nil
+		}
+		r.cur, r.k = b, 0
+	}
+	f, line = r.cur.fields[r.k], r.cur.lines[r.k]
+	r.cur.fields[r.k] = nil // the caller keeps what it needs of the row
+	r.k++
+	return f, line, true, nil
+}
+
+// stop ends the reading goroutine and waits for it, so that the file can
+// be closed.
+func (r *rowReader) stop() {
+	close(r.done)
+	for range r.ch {
+	}
 }
