@@ -272,7 +272,6 @@ func (te *tableEdges) build(ids *nodeids.Map, perm []int32, n int, opt graph.Opt
 			return g, nil
 		}
 	}
-	b = nil // the tracing below reads the file again, without the Builder's arrays
 	var pe *ParseError
 	if errors.As(err, &pe) {
 		return nil, err // from reading the file

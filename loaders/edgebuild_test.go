@@ -340,6 +340,23 @@ func TestTableEdgesLoadNodesErrors(t *testing.T) {
 	}
 }
 
+// TestTableEdgesFixedNodes: with Nodes set, the first line naming another
+// node is reported (after the whole file is checked), and ids within are
+// isolated nodes when no line names them.
+func TestTableEdgesFixedNodes(t *testing.T) {
+	path := tempFile(t, "e.txt", "0 1\n1 2\n3 7\n2 9\n")
+	_, err := LoadNodes(NodeFiles{Edges: path, Nodes: 4, Graph: UserGraphOptions()})
+	requireParseError(t, err, 3, "node id out of range [0, 4) set by --nodes")
+	_, err = LoadNodes(NodeFiles{Edges: tempFile(t, "e.txt", "0 1\n1 9\n2 x y z\n"), Nodes: 4, Graph: UserGraphOptions()})
+	requireParseError(t, err, 3, "want 2 fields like line 1, got 4")
+	ds, err := LoadNodes(NodeFiles{Edges: tempFile(t, "e.txt", "2 1\n1 0\n"), Nodes: 5, Graph: UserGraphOptions()})
+	require.NoError(t, err)
+	require.True(t, ds.IDs.IsIdentity())
+	require.Equal(t, 5, ds.Graph.Nodes())
+	require.Equal(t, []int{3, 4}, ds.Graph.Isolated())
+	require.True(t, ds.Graph.HasEdge(1, 2))
+}
+
 // TestTableEdgesChangedFile: a file rewritten between the two passes is an
 // error, not a wrong graph.
 func TestTableEdgesChangedFile(t *testing.T) {
@@ -414,4 +431,28 @@ func TestRowReaderStops(t *testing.T) {
 		time.Sleep(time.Millisecond)
 	}
 	require.Equal(t, before, runtime.NumGoroutine())
+}
+
+// FuzzTableEdges compares the direct path with the old one on arbitrary
+// input and policy: the same graph bit for bit, or the same error text.
+func FuzzTableEdges(f *testing.F) {
+	for k, s := range []string{
+		"source,target\nuser_a,user_b\n", "0 1 {'weight': 0.5}\n1 0 {}\n", "\ufeff0\t1\t2\r\n", ",source,target\n0,a,b\n",
+		"a b\nb a\n", "a a\na b 2\nb a 0.5\n", "x,y,w\np,q,1\nq,p,1e-400\n", "1 2\n2 3 0.5\n3 1\n",
+	} {
+		f.Add([]byte(s), uint8(k*7))
+	}
+	f.Fuzz(func(t *testing.T, data []byte, policy uint8) {
+		path := writeFile(t, t.TempDir(), "e.txt", data)
+		want, wantIDs, _, wantErr := oldTableGraph(path, EdgeTableOptions{}, fuzzOptions(policy), nil)
+		got, gotIDs, gotErr := newTableGraph(path, EdgeTableOptions{}, fuzzOptions(policy), nil)
+		if wantErr != nil {
+			require.Error(t, gotErr)
+			require.Equal(t, wantErr.Error(), gotErr.Error())
+			return
+		}
+		require.NoError(t, gotErr)
+		require.Equal(t, wantIDs.Strings(), gotIDs.Strings())
+		require.Equal(t, want.Arrays(), got.Arrays())
+	})
 }
