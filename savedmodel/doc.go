@@ -14,4 +14,12 @@
 // Open dispatches on the file's kind (Kinds lists those this build reads);
 // an unknown kind, a newer layout or a damaged file is an error naming it.
 // Nothing in the file is executed.
+//
+// A graph classifier (graphkernels.WLClassifier) is a model of whole
+// graphs: Saved is then a serve.GraphPredictor (PredictGraphs for graphs
+// as a request gives them, PredictKernelGraphs for graphs as
+// loaders.LoadTU reads them), its metadata says Input "graphs", its
+// fitted items are its training graphs (numbered from 1, predicted from
+// the feature vectors the file keeps), and nodes and points are refused by
+// name; the models of nodes and points refuse graphs likewise.
 package savedmodel

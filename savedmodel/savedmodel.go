@@ -15,6 +15,7 @@ import (
 
 	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/gp"
+	"github.com/gssl/gssl/graphkernels"
 	"github.com/gssl/gssl/imgp"
 	"github.com/gssl/gssl/krr"
 	"github.com/gssl/gssl/labelprop"
@@ -87,7 +88,8 @@ func Save(path string, m Model, c Context) error {
 func Kinds() []string {
 	return []string{labelprop.SpreadingKind, labelprop.HarmonicKind, stkr.RegressorKind, gp.RegressorKind,
 		krr.ExactKind, krr.NystromKind, krr.FalkonKind, krr.RandomFeaturesKind, imgp.RegressorKind, svm.PointSVCKind, spectral.SpectralClusteringKind,
-		nodeclass.SGCKind, nodeclass.APPNPKind, nodeclass.CorrectSmoothKind}
+		nodeclass.SGCKind, nodeclass.APPNPKind, nodeclass.CorrectSmoothKind,
+		graphkernels.WLClassifierKind}
 }
 
 // Saved is an opened model file: the model, its context and its metadata.
@@ -223,6 +225,12 @@ func Decode(f *modelfile.File) (*Saved, error) {
 			return nil, err
 		}
 		s.b = nodeclassBackend{kind: f.Kind, p: p}
+	case graphkernels.WLClassifierKind:
+		b, err := decodeWL(f)
+		if err != nil {
+			return nil, err
+		}
+		s.b = b
 	case stkr.RegressorKind:
 		m := &stkr.Regressor{}
 		if err := m.ReadModelFile(f); err != nil {
@@ -254,6 +262,7 @@ func Decode(f *modelfile.File) (*Saved, error) {
 	}
 	s.meta = serve.Metadata{Kind: f.Kind, Task: task, Classes: s.classes, Nodes: s.b.nodes(), Features: s.b.features(),
 		Hyperparameters: hyper, Writer: f.Writer}
+	s.graphMetadata()
 	for i := 0; i < min(s.b.nodes(), 3); i++ {
 		s.meta.ExampleIDs = append(s.meta.ExampleIDs, s.ids.ID(i))
 	}
@@ -306,11 +315,11 @@ type stkrBackend struct {
 
 func (b stkrBackend) nodes() int    { return b.m.Nodes() }
 func (b stkrBackend) features() int { return 0 }
-func (b stkrBackend) classes() int  { return b.m.Classes() }
+func (b stkrBackend) classes() int  { return b.m.FittedClasses() }
 
 func (b stkrBackend) one(scores []float64) serve.Prediction {
 	scores = slices.Clone(scores)
-	if b.m.Classes() == 0 {
+	if b.m.FittedClasses() == 0 {
 		if len(scores) == 1 {
 			return serve.Prediction{Mean: &scores[0]}
 		}
@@ -415,6 +424,9 @@ func (s *Saved) ClassNames() []string { return slices.Clone(s.classes) }
 // PredictNodes predicts new nodes from their edges to fitted nodes named by
 // id; an unknown id is a *serve.InputError naming the edge.
 func (s *Saved) PredictNodes(ctx context.Context, nodes []serve.NewNode) ([]serve.Prediction, error) {
+	if _, ok := s.b.(graphModel); ok {
+		return nil, s.graphsOnly("nodes")
+	}
 	if s.b.nodes() == 0 {
 		return nil, &serve.InputError{Field: "nodes", Msg: fmt.Sprintf("a %s model predicts points from their features (%d each), not nodes: send \"points\"", s.file.Kind, s.b.features())}
 	}
@@ -569,6 +581,9 @@ func (s *Saved) name(p *serve.Prediction) {
 // model of a graph refuses points.
 func (s *Saved) PredictPoints(ctx context.Context, points [][]float64) ([]serve.Prediction, error) {
 	pm, ok := s.b.(pointModel)
+	if _, graphs := s.b.(graphModel); graphs {
+		return nil, s.graphsOnly("points")
+	}
 	if !ok {
 		return nil, &serve.InputError{Field: "points", Msg: fmt.Sprintf("a %s model predicts new nodes from their edges to fitted nodes, not points: send \"nodes\"", s.file.Kind)}
 	}
@@ -595,13 +610,19 @@ func (s *Saved) PredictPoints(ctx context.Context, points [][]float64) ([]serve.
 
 // PredictFitted returns the model's prediction for every fitted node, in
 // node order, with the node's id; for a model of points, for its training
-// points, numbered from 0.
+// points, numbered from 0; for a model of graphs, for its training graphs,
+// numbered from 1 (their numbers in the TU files, as gssl graphkernel
+// --out numbers them).
 func (s *Saved) PredictFitted() []serve.Prediction {
 	out := s.b.fitted()
+	_, graphs := s.b.(graphModel)
 	for i := range out {
-		if s.b.nodes() == 0 {
+		switch {
+		case graphs:
+			out[i].ID = strconv.Itoa(i + 1)
+		case s.b.nodes() == 0:
 			out[i].ID = strconv.Itoa(i)
-		} else {
+		default:
 			out[i].ID = s.ids.ID(i)
 		}
 		s.name(&out[i])
