@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/gssl/gssl/graph"
@@ -253,6 +254,16 @@ func (te *tableEdges) fill(ids *nodeids.Map, perm []int32, n int, opt graph.Opti
 	return b, nil
 }
 
+// userID is node i as the user's files name it, quoted as the edge-list
+// reader's errors quote it (the index itself when the map is missing or
+// does not hold it): errors speak of the user's ids.
+func userID(ids *nodeids.Map, i int) string {
+	if ids == nil || i < 0 || i >= ids.Len() {
+		return strconv.Itoa(i)
+	}
+	return strconv.Quote(ids.ID(i))
+}
+
 // fillBatch is the number of edges handed to the Builder at a time (as
 // graph.FromEdges does): small enough for the batch to stay in cache.
 const fillBatch = 4096
@@ -263,7 +274,7 @@ const fillBatch = 4096
 // comes first under DuplicateError, named by the file's lines.
 func (te *tableEdges) build(ids *nodeids.Map, perm []int32, n int, opt graph.Options) (*graph.CSR, error) {
 	if opt.SelfLoops == graph.SelfLoopError && te.loopLine > 0 {
-		return nil, &ParseError{Path: te.path, Line: te.loopLine, Msg: fmt.Sprintf("self loop on node %d (self-loop policy: error)", node(perm, te.loopNode))}
+		return nil, &ParseError{Path: te.path, Line: te.loopLine, Msg: fmt.Sprintf("self loop on node %s (self-loop policy: error)", userID(ids, int(node(perm, te.loopNode))))}
 	}
 	b, err := te.fill(ids, perm, n, opt)
 	if err == nil {
@@ -282,7 +293,7 @@ func (te *tableEdges) build(ids *nodeids.Map, perm []int32, n int, opt graph.Opt
 			return nil, ferr
 		}
 		if ok {
-			return nil, &ParseError{Path: te.path, Line: line, Msg: fmt.Sprintf("edge (%d, %d) repeats line %d (duplicate policy: error; choose sum or max to merge)", u, v, first)}
+			return nil, &ParseError{Path: te.path, Line: line, Msg: fmt.Sprintf("edge (%s, %s) repeats line %d (duplicate policy: error; choose sum or max to merge)", userID(ids, int(u)), userID(ids, int(v)), first)}
 		}
 	}
 	return nil, &ParseError{Path: te.path, Err: err}

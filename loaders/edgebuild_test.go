@@ -22,10 +22,10 @@ import (
 // oldTableBuild is how LoadNodes built an edge table's graph before
 // tableEdges, kept as the reference: the rows held in an EdgeTable (read by
 // ReadEdgeTable), copied into a []graph.Edge with their lines, and
-// graph.FromEdges, with edgeList.build naming the lines of rejected self
-// loops and repeats.
-func oldTableBuild(et *EdgeTable, path string, n int, opt graph.Options) (*graph.CSR, error) {
-	el := &edgeList{edges: make([]graph.Edge, et.Len()), lines: make([]int, et.Len()), maxID: n - 1}
+// graph.FromEdges, with edgeList.build naming the lines and the user's ids
+// of rejected self loops and repeats.
+func oldTableBuild(et *EdgeTable, ids *nodeids.Map, path string, n int, opt graph.Options) (*graph.CSR, error) {
+	el := &edgeList{edges: make([]graph.Edge, et.Len()), lines: make([]int, et.Len()), maxID: n - 1, ids: ids}
 	for k := range et.Src {
 		w := 1.0
 		if et.W != nil {
@@ -52,7 +52,7 @@ func oldTableGraph(path string, opt EdgeTableOptions, gopt graph.Options, extra 
 	}
 	ids, perm := b.Finish()
 	et.Remap(perm)
-	g, err := oldTableBuild(et, path, ids.Len(), gopt)
+	g, err := oldTableBuild(et, ids, path, ids.Len(), gopt)
 	return g, ids, et, err
 }
 
@@ -321,11 +321,11 @@ func TestTableEdgesLoadNodesErrors(t *testing.T) {
 		line    int
 		want    string
 	}{
-		{"p q\nq r\nr r\nr r\n", graph.Options{SelfLoops: graph.SelfLoopError}, 3, "self loop on node 2 (self-loop policy: error)"},
-		{"c d\na b\nc e\nb a\nd c\n", graph.Options{}, 4, "edge (3, 2) repeats line 2"},
+		{"p q\nq r\nr r\nr r\n", graph.Options{SelfLoops: graph.SelfLoopError}, 3, `self loop on node "r" (self-loop policy: error)`},
+		{"c d\na b\nc e\nb a\nd c\n", graph.Options{}, 4, `edge ("b", "a") repeats line 2`},
 		{"c d\na b\nc e\nb a\nd c\n", graph.Options{Symmetrize: graph.DirectedMax}, 0, ""},
-		{"c d\na b\nc e\nb a\nd c\nc e\n", graph.Options{Symmetrize: graph.DirectedMean}, 6, "edge (0, 4) repeats line 3"},
-		{"a a\nb c\na a\nc b\n", graph.Options{SelfLoops: graph.SelfLoopDrop}, 4, "edge (2, 1) repeats line 2"},
+		{"c d\na b\nc e\nb a\nd c\nc e\n", graph.Options{Symmetrize: graph.DirectedMean}, 6, `edge ("c", "e") repeats line 3`},
+		{"a a\nb c\na a\nc b\n", graph.Options{SelfLoops: graph.SelfLoopDrop}, 4, `edge ("c", "b") repeats line 2`},
 	} {
 		path := tempFile(t, "e.txt", tc.content)
 		_, _, _, wantErr := oldTableGraph(path, EdgeTableOptions{}, tc.opt, nil)
