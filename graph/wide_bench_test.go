@@ -70,6 +70,15 @@ func BenchmarkWideBlock(b *testing.B) {
 			}
 			report(b, len(indices))
 		})
+		b.Run("f64loop/c="+strconv.Itoa(c), func(b *testing.B) {
+			cpuStart = cpuTime()
+			for b.Loop() {
+				parallel.Balanced(indptr, 1<<16, func(lo, hi int) {
+					g.blockRowsLoop(dst, c, 0, x, c, c, Scaling{Left: left, Diag: diag}, lo, hi)
+				})
+			}
+			report(b, len(indices))
+		})
 		x32 := hugepage.Float32s(n * c)
 		for i := range x32 {
 			x32[i] = float32(x[i])
