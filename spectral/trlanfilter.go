@@ -31,11 +31,12 @@ const minFilteredTol = 1e-15
 // startFilter places the cut from the Ritz values of the first cycle,
 // which ran on A, and restarts the recursion on B from a random combination
 // of the candidate Ritz vectors. The cut is the (k+buffer)-th Ritz value
-// from the wanted end — by Cauchy interlacing no wanted eigenvalue lies
-// beyond it — moved towards the wanted end to where the Gauss quadrature of
-// the start vector (Ritz values with weights y_{0i}², an estimate of the
-// spectral density) puts twice the candidates beyond it. It reports false,
-// leaving the run unfiltered, when the degree would be 1.
+// from the wanted end — by Cauchy interlacing at least k+buffer eigenvalues
+// lie beyond it, so no wanted one is damped — moved towards the wanted end
+// to where the Gauss quadrature of the start vector (Ritz values with
+// weights y_{0i}², an estimate of the spectral density) puts twice the
+// candidates beyond it. It reports false, leaving the run unfiltered, when
+// the degree would be 1.
 func (t *trlan) startFilter(theta []float64, y *mat.Dense, order []int) bool {
 	m := t.m
 	cand := min(t.k+t.c.buffer, m-1)
