@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -14,8 +15,8 @@ import (
 
 // TestSingleVectorFilteredAgainstDense runs the Chebyshev-filtered
 // single-vector method (Bounds set) on both ends against mat.EigenSym: the
-// largest of S with the bounds [−1, 1], through the generic operator and
-// through the fused Chebyshev step of the sparse operator, and the smallest
+// largest of S with the bounds [−1, 1], through laplacian's operator and
+// the CSR operator of LaplacianEigs, and the smallest
 // of L_un with the Gershgorin bounds [0, 2·max degree].
 func TestSingleVectorFilteredAgainstDense(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 22))
@@ -24,7 +25,7 @@ func TestSingleVectorFilteredAgainstDense(t *testing.T) {
 	require.NoError(t, err)
 	s, err := laplacian.New(g, laplacian.NormalizedAdjacency, laplacian.Options{})
 	require.NoError(t, err)
-	fused, err := newSparseOperator(g, laplacian.NormalizedAdjacency, dg)
+	sparse, err := newSparseOperator(g, laplacian.NormalizedAdjacency, dg)
 	require.NoError(t, err)
 	un, err := laplacian.New(g, laplacian.Unnormalized, laplacian.Options{})
 	require.NoError(t, err)
@@ -36,7 +37,11 @@ func TestSingleVectorFilteredAgainstDense(t *testing.T) {
 	for _, k := range []int{1, 6, 25} {
 		for _, deg := range []int{2, 7} {
 			set := Settings{Tol: solveTol, Method: SingleVector, FilterDegree: deg, Bounds: Interval{Lo: -1, Hi: 1}}
-			for name, a := range map[string]linop.Operator{"generic": s, "fused": fused} {
+			for _, op := range []struct {
+				name string
+				a    linop.Operator
+			}{{"laplacian.Operator", s}, {"sparseOperator", sparse}} {
+				name, a := op.name, op.a
 				r, err := Eigs(context.Background(), a, k, Largest, set)
 				require.NoError(t, err, "%s k=%d deg=%d", name, k, deg)
 				require.InDeltaSlice(t, refS[len(refS)-k:], r.Values, valueTol, "%s k=%d deg=%d", name, k, deg)
@@ -105,4 +110,30 @@ func TestSingleVectorFilterCutAboveWanted(t *testing.T) {
 	require.InDeltaSlice(t, ref[len(ref)-k:], r.Values, valueTol)
 	checkResiduals(t, op, r, solveTol*1.01)
 	checkOrthonormal(t, r.Vectors, nil, orthoTol)
+}
+
+// TestSingleVectorFilteredDeterministic checks that the filtered
+// single-vector path of LaplacianEigs (a component above
+// SingleVectorMinNodes) gives bitwise the same pairs under GOMAXPROCS 1, 2
+// and 8.
+func TestSingleVectorFilteredDeterministic(t *testing.T) {
+	rng := rand.New(rand.NewPCG(27, 28))
+	n := SingleVectorMinNodes + 10
+	g := randomGraph(rng, n, 2*n)
+	const k = 12
+	require.Greater(t, singleFilterDegree(g.NNZ(), n, singleVectorBasis(n, k, 0)), 1, "the test must take the filtered path")
+	run := func(procs int) *Result {
+		old := runtime.GOMAXPROCS(procs)
+		defer runtime.GOMAXPROCS(old)
+		r, err := LaplacianEigs(context.Background(), g, laplacian.Symmetric, laplacian.Options{}, k, Settings{Tol: solveTol})
+		require.NoError(t, err)
+		return r
+	}
+	a := run(2)
+	for _, p := range []int{1, 8} {
+		b := run(p)
+		require.Equal(t, a.Values, b.Values, "GOMAXPROCS %d", p)
+		require.Equal(t, a.Vectors.RawMatrix().Data, b.Vectors.RawMatrix().Data, "GOMAXPROCS %d", p)
+		require.Equal(t, a.MatVecs, b.MatVecs)
+	}
 }
