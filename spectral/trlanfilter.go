@@ -178,6 +178,20 @@ func (t *trlan) checkFiltered(rb []float64) (*Result, float64, bool) {
 			vals[q] += ur[q] * aur[q]
 		}
 	}
+	// Refine each quotient by uᵀ(Au − θu): the first sum carries rounding
+	// errors of about √n·ε from its running total of size |θ|; the
+	// correction's total is of the size of the residual, so its own errors
+	// are negligible.
+	corr := make([]float64, k)
+	for r := 0; r < n; r++ {
+		ur, aur := raw.Data[r*raw.Stride:r*raw.Stride+k], ar.Data[r*ar.Stride:r*ar.Stride+k]
+		for q := range corr {
+			corr[q] += ur[q] * (aur[q] - vals[q]*ur[q])
+		}
+	}
+	for q := range vals {
+		vals[q] += corr[q]
+	}
 	resid := residualNorms(au, u, vals)
 	tolA := t.c.tol * t.anormA
 	var worst float64
