@@ -84,6 +84,18 @@ func Exact(ctx context.Context, x *mat.Dense, k int, s *Settings) (*Neighbors, e
 	if err != nil {
 		return nil, err
 	}
+	if s == nil {
+		s = &Settings{}
+	}
+	if err := s.validate(); err != nil {
+		return nil, err
+	}
+	if s.Precision == Float32 {
+		if err := checkK(k, n-1, true); err != nil {
+			return nil, err
+		}
+		return selfJoin(ctx, newIndex(x, Float32), k, s)
+	}
 	rows := make([]int, n)
 	for i := range rows {
 		rows[i] = i
@@ -238,7 +250,7 @@ func run(ctx context.Context, ix *index, q querySet, k int, s *Settings) (*Neigh
 	workers := parallel.Workers()
 	parallel.For(workers, 1, func(lo, hi int) {
 		for range hi - lo {
-			w := ix.newWorker(m)
+			w := ix.newWorker(m, k)
 			for !failed.Load() {
 				b := int(next.Add(1)) - 1
 				if b >= blocks {
@@ -280,9 +292,10 @@ type index struct {
 	cent   []float64             // Float64: centred points, n×d
 	norm64 []float64
 
-	scale   float64 // Float32: centred coordinates are multiplied by scale
-	maxNorm float64 // largest ‖centred (scaled) point‖
-	coef    float64 // |approximate − exact distance·scale²| ≤ coef·(‖q‖ + ‖y‖)²
+	scale   float64   // Float32: centred coordinates are multiplied by scale
+	norms   []float64 // ‖centred (scaled) point‖ as stored
+	maxNorm float64   // largest of norms
+	coef    float64   // |approximate − exact distance·scale²| ≤ coef·(‖q‖ + ‖y‖)²
 }
 
 func newIndex(x *mat.Dense, prec Precision) *index {
@@ -323,6 +336,7 @@ func newIndex(x *mat.Dense, prec Precision) *index {
 	ix.coef = 2*float64(d+16)*u + 4*float64(d+2)*0x1p-53
 
 	norms := make([]float64, n)
+	ix.norms = norms
 	switch prec {
 	case Float32:
 		ix.packed = gemm.NewPanels[float32](n, d, gemm.NR32, nil)
@@ -370,14 +384,13 @@ type worker struct {
 	tile  []float32
 	qcent []float64 // Float64: centred queries, queryBlock64×d
 	prod  []float64 // Float64: queryBlock64×baseBlock64 dot products
-	cd    []float64 // candidate distances
-	ci    []int32   // candidate indices
+	rs    *rerankScratch
 }
 
-func (ix *index) newWorker(m int) *worker {
+func (ix *index) newWorker(m, k int) *worker {
 	qb := blockRows(ix.prec)
 	w := &worker{ix: ix, heaps: make([]maxHeap, qb), qnorm: make([]float64, qb), excl: make([]int32, qb),
-		cd: make([]float64, m), ci: make([]int32, m)}
+		rs: newRerankScratch(m, k)}
 	for i := range w.heaps {
 		w.heaps[i] = newMaxHeap(m)
 	}
@@ -493,37 +506,12 @@ func (w *worker) scan64(q querySet, qlo, rows int) {
 // to row out of nb. When the bound cannot certify that no other point is
 // closer, the row is recomputed by a full scan; finish then returns false.
 func (w *worker) finish(qrow []float64, r, k, m, eligible int, nb *Neighbors, out int) bool {
-	ix := w.ix
 	h := &w.heaps[r]
-	cd, ci := w.cd[:len(h.idx)], w.ci[:len(h.idx)]
-	for c, j := range h.idx {
-		ci[c] = j
-		cd[c] = SquaredDistance(qrow, ix.point(int(j)))
-	}
-	sortPairs(cd, ci)
-	certified := true
-	switch {
-	case len(h.idx) < m:
-		// Some approximate distances were not finite (a query far outside
-		// the range of the base points overflowed float32).
-		certified = false
-	case m < eligible:
-		tau := h.dist[0] // the largest approximate distance kept
-		var qn float64
-		for t, v := range qrow {
-			c := (v - ix.mean[t]) * ix.scale
-			qn += c * c
-		}
-		e := math.Sqrt(qn) + ix.maxNorm
-		certified = cd[k-1]*ix.scale*ix.scale < tau-ix.coef*e*e
-	}
 	idx, dist := nb.Row(out)
-	if certified {
-		copy(idx, ci[:k])
-		copy(dist, cd[:k])
+	if w.ix.rerank(qrow, h.dist, h.idx, k, m, eligible, w.rs, idx, dist) {
 		return true
 	}
-	ix.fullScan(qrow, w.excl[r], k, idx, dist)
+	w.ix.fullScan(qrow, w.excl[r], k, idx, dist)
 	return false
 }
 
