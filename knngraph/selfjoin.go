@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/bits"
 	"sync"
 	"sync/atomic"
 
@@ -203,7 +204,9 @@ func newJoinScratch(d int) *joinScratch {
 
 // scan offers the distances of rows [rlo, rhi) (rlo a multiple of
 // queryBlock, hence of gemm.NR32) to every point j ≥ rlo: to the rows'
-// lists and, for j ≥ rhi, to the lists of j.
+// lists and, for j ≥ rhi, to the lists of j. gemm.DistMask32 marks the
+// entries of a tile below the current thresholds, so that only those are
+// looked at; thresholds only fall, so a marked entry is tested again.
 func (w *joinScratch) scan(ix *index, c *candLists, rlo, rhi int) {
 	const mr, nr = gemm.MR, gemm.NR32
 	n, d := ix.n, ix.d
@@ -214,38 +217,49 @@ func (w *joinScratch) scan(ix *index, c *candLists, rlo, rhi int) {
 	rows := rhi - rlo
 	apanels := (rows + mr - 1) / mr
 	tile := w.tile
+	ninf := float32(math.Inf(-1))
+	var an, rthr [mr]float32
+	var cthr [nr]float32
+	var mask [mr]uint16
 	for p := rlo / nr; p < ix.packed.Count(); p++ {
 		bp := ix.packed.Panel(p)
 		base := p * nr
 		ncol := min(nr, n-base)
-		bnorm := ix.norm32[base : base+ncol]
+		bnorm := ix.norm32[base : base+nr] // zero past n
 		diag := base < rhi
+		cols := uint16(1<<ncol - 1) // mask bits of the columns before n
+		for j := range cthr {
+			cthr[j] = ninf // diagonal tiles offer to rows only; no column past n
+		}
 		for a := 0; a < apanels; a++ {
 			gemm.Kernel32(d, w.apack.Panel(a), bp, tile)
 			r0 := rlo + a*mr
-			for i := 0; i < min(mr, rhi-r0); i++ {
-				r := r0 + i
-				nq := ix.norm32[r]
-				thr := c.thr[r]
-				tr := tile[i*nr : i*nr+ncol]
-				if diag {
-					for j, t := range tr {
-						dd := nq + bnorm[j] - 2*t
-						if dd <= thr && base+j != r {
-							c.offer(r, dd, int32(base+j))
-							thr = c.thr[r]
-						}
-					}
-					continue
+			ra := min(mr, rhi-r0)
+			for i := 0; i < mr; i++ {
+				an[i], rthr[i] = 0, ninf
+				if i < ra {
+					an[i], rthr[i] = ix.norm32[r0+i], c.thr[r0+i]
 				}
-				cthr := c.thr[base : base+ncol]
-				for j, t := range tr {
-					dd := nq + bnorm[j] - 2*t
-					if dd <= thr {
-						c.offer(r, dd, int32(base+j))
-						thr = c.thr[r]
+			}
+			if !diag {
+				copy(cthr[:ncol], c.thr[base:base+ncol])
+			}
+			gemm.DistMask32(tile, an[:], bnorm, rthr[:], cthr[:], &mask)
+			for i := 0; i < ra; i++ {
+				r := r0 + i
+				for mk := mask[i] & cols; mk != 0; mk &= mk - 1 {
+					j := bits.TrailingZeros16(mk)
+					dd := tile[i*nr+j]
+					if diag {
+						if dd <= c.thr[r] && base+j != r {
+							c.offer(r, dd, int32(base+j))
+						}
+						continue
 					}
-					if dd <= cthr[j] {
+					if dd <= c.thr[r] {
+						c.offer(r, dd, int32(base+j))
+					}
+					if dd <= c.thr[base+j] {
 						c.offer(base+j, dd, int32(r))
 					}
 				}
