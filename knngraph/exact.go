@@ -29,8 +29,9 @@ const (
 	// copy of the points.
 	Float32 Precision = iota
 	// Float64 computes them with gonum's BLAS (blas64.Gemm) on a centred
-	// float64 copy of the points: twice the memory, and about ten times
-	// slower than Float32 (gonum's Dgemm is pure Go; BenchmarkExactMNIST).
+	// float64 copy of the points: twice the memory, and an order of
+	// magnitude slower than Float32 (gonum's Dgemm is pure Go, and Exact
+	// does not use the symmetric self-join here; BenchmarkExactMNIST).
 	Float64
 )
 
@@ -59,7 +60,9 @@ type Settings struct {
 	Candidates int
 
 	// Progress, when not nil, is called after each block of query points with
-	// the number of points done and the total. Calls never overlap.
+	// the number of points done and the total. Calls never overlap. In
+	// Exact with Float32 the count is the share of the dot products done,
+	// in points; the last call, (total, total), comes after the re-ranking.
 	Progress func(done, total int)
 }
 
@@ -77,8 +80,11 @@ func (s *Settings) validate() error {
 // d dimensions), by squared Euclidean distance (SquaredDistance), ties
 // broken by smaller index. A duplicate of a point is a neighbour at distance
 // 0. k must be in [1, n−1]; coordinates must be finite. Memory is O(n·d) for
-// a reduced-precision copy of x plus O(n·k); time is O(n²·d), parallel over
-// GOMAXPROCS goroutines. s may be nil.
+// a reduced-precision copy of x plus O(w·n·m) for the m = Settings.Candidates
+// candidates of each point on each of the w = parallel.Workers() goroutines
+// (Float32) or O(n·k) (Float64); time is O(n²·d), half of it saved in
+// Float32 by computing each pair's dot product once. The result does not
+// depend on the number of goroutines. s may be nil.
 func Exact(ctx context.Context, x *mat.Dense, k int, s *Settings) (*Neighbors, error) {
 	n, _, err := checkPoints("point", x)
 	if err != nil {
