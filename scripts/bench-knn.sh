@@ -8,7 +8,11 @@
 # runs at a time; the summary gives medians and the ratios to scikit-learn and to FAISS
 # IndexFlatL2.
 #
-#   scripts/bench-knn.sh [OUT_DIR]        (ROUNDS=3, CONFIGS="mnist:10000 ...", ANN=0 to skip ann.py)
+#   scripts/bench-knn.sh [OUT_DIR]        (ROUNDS=3, CONFIGS="mnist:10000 ...", ANN=all|flat|0)
+#
+# ANN=all (default) runs the whole of ann.py each round; ANN=flat only its FAISS
+# IndexFlatL2 step (the same calls, timed the same way: add + search of k+1, self
+# dropped), for a shorter hold of the lock; ANN=0 neither.
 #
 # Recall of every graph is measured on the 1000 queries of the ground-truth file
 # that knn.py writes in the same round (exact integer distances, ties counted).
@@ -19,7 +23,7 @@ ROOT=$(pwd)
 SHARED=${SHARED:-$(cd "$ROOT/.." && while [ ! -d shared/data ] && [ "$(pwd)" != / ]; do cd ..; done; pwd)/shared}
 OUT=${1:-$(mktemp -d /tmp/bench-knn.XXXXXX)}
 ROUNDS=${ROUNDS:-3}
-ANN=${ANN:-1}
+ANN=${ANN:-all}
 CONFIGS=${CONFIGS:-"mnist:10000 mnist:20000 fashion_mnist:70000"}
 LOCK=${LOCK:-/tmp/gssl-bench.lock}
 mkdir -p "$OUT/groundtruth"
@@ -27,6 +31,22 @@ RESULTS="$OUT/results.jsonl"
 : > "$RESULTS"
 
 go build -o "$OUT/gssl" ./cmd/gssl
+# ANN=flat: ann.py's FAISS IndexFlatL2 step alone, with ann.py's own loading and recall
+cat > "$OUT/faiss_flat.py" <<PY
+import sys, time
+sys.path.insert(0, "$SHARED/bench/peers")
+import argparse, numpy as np, faiss
+from common import emit, load_images, dataset_name
+from ann import read_truth, recall
+ap = argparse.ArgumentParser(); ap.add_argument("img_dir"); ap.add_argument("n", type=int)
+ap.add_argument("--k", type=int, default=10); ap.add_argument("--truth", required=True)
+a = ap.parse_args()
+Xu8 = load_images(a.img_dir)[0][:a.n]; X = Xu8.astype(np.float32) / 255.0
+q, _, td2 = read_truth(a.truth); k = a.k
+faiss.omp_set_num_threads(2)
+t = time.perf_counter(); idx = faiss.IndexFlatL2(X.shape[1]); idx.add(X); _, I = idx.search(X, k + 1)
+emit("knn-graph", dataset_name(a.img_dir), "faiss-flat", {"n": a.n, "k": k}, "recall", recall(I, Xu8, q, td2, k), seconds=time.perf_counter() - t)
+PY
 echo "results in $RESULTS" >&2
 
 # One round = scikit-learn, gssl exact, gssl approx, then ann.py, back to back; all
@@ -45,10 +65,15 @@ round() {
     GOMAXPROCS=2 "$OUT/gssl" knn --json --images "$dir" --n "$n" --neighbors 10 $flag --groundtruth "$gt" \
       | sed "s/^{/{\"round\": $r, \"peer\": \"gssl-go\", \"mode\": \"$mode\", \"load\": $(cut -d' ' -f1 /proc/loadavg), /" >> "$RESULTS"
   done
-  if [ "$ANN" = 1 ]; then
-    echo "== $ds N=$n round $r: ann.py FAISS, hnswlib, pynndescent ($(date +%T), load $(cut -d' ' -f1 /proc/loadavg))" >&2
+  local ann=""
+  case "$ANN" in
+    all) ann="$SHARED/bench/peers/ann.py" ;;
+    flat) ann="$OUT/faiss_flat.py" ;;
+  esac
+  if [ -n "$ann" ]; then
+    echo "== $ds N=$n round $r: $(basename "$ann") ($(date +%T), load $(cut -d' ' -f1 /proc/loadavg))" >&2
     OMP_NUM_THREADS=2 OPENBLAS_NUM_THREADS=2 NUMBA_NUM_THREADS=2 /usr/bin/python3 \
-      "$SHARED/bench/peers/ann.py" "$dir" "$n" --k 10 --truth "$gt" \
+      "$ann" "$dir" "$n" --k 10 --truth "$gt" \
       | grep '^{' | sed "s/^{/{\"round\": $r, /" >> "$RESULTS"
   fi
 }
