@@ -113,6 +113,10 @@ type fastReader struct {
 	big       map[int64]int32 // final index of each id ≥ direct, after pass 1
 	bigCounts map[int64]int32 // entries of each id ≥ direct, until countRows
 
+	// countLocks[g] guards the counts of the pages whose number is g modulo
+	// countGroups during pass 1 (see countBatch).
+	countLocks [countGroups]sync.Mutex
+
 	stats []blockStats
 	width int  // fields per line: 2 or 3
 	unit  bool // every weight is 1
@@ -425,8 +429,9 @@ func (r *fastReader) page(id int64) *idPage {
 	return slot.Load()
 }
 
-// count adds k entries to id (k = 0 marks a dropped self loop).
-func (r *fastReader) count(st *blockStats, id int64, k int32) {
+// count adds k entries to id (k = 0 marks a dropped self loop); entries
+// of ids below direct wait in cb until flushCounts.
+func (r *fastReader) count(st *blockStats, cb *countBatch, id int64, k int32) {
 	if id >= r.direct {
 		if st.bigCounts == nil {
 			st.bigCounts = make(map[int64]int32)
@@ -434,13 +439,64 @@ func (r *fastReader) count(st *blockStats, id int64, k int32) {
 		st.bigCounts[id] += k
 		return
 	}
-	p := r.page(id)
-	o := id & (fastPage - 1)
 	if k == 0 {
+		p := r.page(id)
+		o := id & (fastPage - 1)
 		atomic.OrUint64(&p.loops[o>>6], 1<<(o&63))
 		return
 	}
-	atomic.AddInt32(&p.counts[o], k)
+	cb.ids = append(cb.ids, id)
+	if len(cb.ids) == cap(cb.ids) {
+		r.flushCounts(cb)
+	}
+}
+
+// countGroups is the number of page groups pass 1 locks separately.
+const countGroups = 256
+
+// countBatch holds ids of a block whose entries pass 1 has not yet added:
+// they are added a group of pages at a time under the group's lock, with
+// plain increments. At scale an increment is a cache miss; locked
+// (atomic) increments would wait for each miss in turn, plain ones let the
+// processor overlap them.
+type countBatch struct {
+	ids, sorted []int64
+	ends        [countGroups + 1]int32
+}
+
+func newCountBatch() *countBatch {
+	return &countBatch{ids: make([]int64, 0, fastBatch), sorted: make([]int64, fastBatch)}
+}
+
+// flushCounts adds one entry for each id of cb and empties it.
+func (r *fastReader) flushCounts(cb *countBatch) {
+	ends := &cb.ends
+	clear(ends[:])
+	for _, id := range cb.ids {
+		ends[(id>>fastPageBits)%countGroups+1]++
+	}
+	for g := 1; g <= countGroups; g++ {
+		ends[g] += ends[g-1]
+	}
+	sorted := cb.sorted[:len(cb.ids)]
+	for _, id := range cb.ids {
+		g := (id >> fastPageBits) % countGroups
+		sorted[ends[g]] = id
+		ends[g]++
+	}
+	lo := int32(0)
+	for g := range countGroups {
+		hi := ends[g]
+		if hi > lo {
+			r.countLocks[g].Lock()
+			for _, id := range sorted[lo:hi] {
+				r.page(id).counts[id&(fastPage-1)]++
+			}
+			r.countLocks[g].Unlock()
+		}
+		lo = hi
+	}
+	cb.ids = cb.ids[:0]
 }
 
 // countBlock is pass 1 over block k.
@@ -452,6 +508,8 @@ func (r *fastReader) countBlock(k int) error {
 	defer r.bufs.Put(bp)
 	st := &r.stats[k]
 	st.unit, st.maxID = true, -1
+	cb := newCountBatch()
+	defer r.flushCounts(cb)
 	var l fastLine
 	fail := func(num int, msg string) bool {
 		st.errLine, st.errMsg = num, msg
@@ -504,14 +562,14 @@ func (r *fastReader) countBlock(k int) error {
 				}
 				return true
 			case graph.SelfLoopDrop:
-				r.count(st, l.u, 0)
+				r.count(st, cb, l.u, 0)
 				return true
 			}
-			r.count(st, l.u, 1)
+			r.count(st, cb, l.u, 1)
 			return true
 		}
-		r.count(st, l.u, 1)
-		r.count(st, l.v, 1)
+		r.count(st, cb, l.u, 1)
+		r.count(st, cb, l.v, 1)
 		return true
 	})
 	return nil
