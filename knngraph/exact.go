@@ -308,8 +308,21 @@ func newIndex(x *mat.Dense, prec Precision) *index {
 	raw := x.RawMatrix()
 	n, d := raw.Rows, raw.Cols
 	ix := &index{n: n, d: d, raw: raw.Data, stride: raw.Stride, prec: prec, mean: make([]float64, d)}
-	for i := 0; i < n; i++ {
-		for t, v := range ix.point(i) {
+	// The mean by partial sums over fixed chunks of rows, added in chunk
+	// order: the same bits for every number of workers.
+	size := max(512, (n+63)/64)
+	chunks := parallel.NumChunks(n, size)
+	part := make([]float64, chunks*d)
+	parallel.Chunks(n, size, func(c, lo, hi int) {
+		sum := part[c*d : (c+1)*d]
+		for i := lo; i < hi; i++ {
+			for t, v := range ix.point(i) {
+				sum[t] += v
+			}
+		}
+	})
+	for c := 0; c < chunks; c++ {
+		for t, v := range part[c*d : (c+1)*d] {
 			ix.mean[t] += v
 		}
 	}
@@ -320,11 +333,19 @@ func newIndex(x *mat.Dense, prec Precision) *index {
 	// overflow nor subnormal numbers can occur for the base points.
 	ix.scale = 1
 	if prec == Float32 {
-		var m float64
-		for i := 0; i < n; i++ {
-			for t, v := range ix.point(i) {
-				m = max(m, math.Abs(v-ix.mean[t]))
+		top := part[:chunks] // a maximum per chunk; the order of max is immaterial
+		parallel.Chunks(n, size, func(c, lo, hi int) {
+			var m float64
+			for i := lo; i < hi; i++ {
+				for t, v := range ix.point(i) {
+					m = max(m, math.Abs(v-ix.mean[t]))
+				}
 			}
+			top[c] = m
+		})
+		var m float64
+		for _, v := range top {
+			m = max(m, v)
 		}
 		if m > 0 {
 			ix.scale = 1 / m
