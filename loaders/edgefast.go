@@ -158,6 +158,7 @@ type fastLine struct {
 	width  int  // 2, or 3 with a weight field
 	kind   byte // ',' for commas, '\t' for tabs, ' ' for spaces
 	fields [3][]byte
+	parsed bool // u and v were parsed by splitInts
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f' }
@@ -190,6 +191,10 @@ func canonical(b []byte) (int64, bool) {
 
 // split parses the fields of a line; ok is false outside the fast subset.
 func (l *fastLine) split(line []byte) (ok bool) {
+	if l.splitInts(line) {
+		return true
+	}
+	l.parsed = false
 	line = trimSpace(line)
 	l.skip = len(line) == 0 || line[0] == '#' || line[0] == '%'
 	if l.skip {
@@ -253,8 +258,58 @@ func (l *fastLine) split(line []byte) (ok bool) {
 	return true
 }
 
+// splitInts is split for the line most edge lists consist of, two
+// canonical integers and nothing else ("u v", "u\tv" or "u,v", an optional
+// '\r'), in one scan that parses the ids too; it reports false, having
+// changed nothing split relies on, for any other line.
+func (l *fastLine) splitInts(line []byte) bool {
+	n := len(line)
+	i := 0
+	var u int64
+	for i < n && line[i]-'0' <= 9 {
+		u = u*10 + int64(line[i]-'0')
+		i++
+	}
+	du := i
+	if du == 0 || du > 18 || (line[0] == '0' && du > 1) || i == n {
+		return false
+	}
+	kind := byte(' ')
+	switch line[i] {
+	case ',':
+		kind = ','
+		i++
+	case ' ', '\t':
+		for i < n && (line[i] == ' ' || line[i] == '\t') {
+			if line[i] == '\t' {
+				kind = '\t'
+			}
+			i++
+		}
+	default:
+		return false
+	}
+	j := i
+	var v int64
+	for i < n && line[i]-'0' <= 9 {
+		v = v*10 + int64(line[i]-'0')
+		i++
+	}
+	dv := i - j
+	if dv == 0 || dv > 18 || (line[j] == '0' && dv > 1) || (i < n && !(i == n-1 && line[i] == '\r')) {
+		return false
+	}
+	l.skip, l.width, l.kind, l.parsed = false, 2, kind, true
+	l.fields[0], l.fields[1] = line[:du], line[j:i]
+	l.u, l.v = u, v
+	return true
+}
+
 // ids parses the two id fields.
 func (l *fastLine) ids() bool {
+	if l.parsed {
+		return true
+	}
 	var ok1, ok2 bool
 	l.u, ok1 = canonical(l.fields[0])
 	l.v, ok2 = canonical(l.fields[1])
