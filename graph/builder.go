@@ -40,14 +40,14 @@ import (
 // nodes, one per self loop kept) and b bytes per entry, 4 for a graph built
 // without weights and 12 with them, the Builder holds
 //
-//	8(n+1) + 4n + b·E   bytes
+//	8(n+1) + 8n + b·E   bytes
 //
 // (row pointers, fill cursors, the entries). Build merges in place; when the
 // merged graph keeps fewer than half the entries it is copied into arrays of
-// its own size (peak 8(n+1) + 4n + 1.5·b·E), otherwise the arrays are kept.
+// its own size (peak 8(n+1) + 8n + 1.5·b·E), otherwise the arrays are kept.
 // The graph adds its degrees (8n) and, with unit weights, a slice of ones as
 // long as the longest row. For undirected input without repeats E is the
-// graph's NNZ, so the peak is the final graph plus 4n bytes; for directed
+// graph's NNZ, so the peak is the final graph plus 8n bytes; for directed
 // input whose arcs are all reciprocated E is twice the NNZ.
 //
 // A builder without weights (weighted false in NewBuilder) stores no weight
@@ -65,7 +65,9 @@ type Builder struct {
 	// indptr counts row lengths at indptr[i+1] while counting, then holds
 	// the row starts.
 	indptr []int
-	cursor []int32 // entries written to each row so far
+	// cursor[i] is where the fill writes row i's next entry (then, in
+	// Build, the merged row's length).
+	cursor []int
 	// FillChunk writes the rows of range p = i>>partShift holding parts[p].
 	partShift uint
 	parts     []sync.Mutex
@@ -199,7 +201,8 @@ func (b *Builder) startFill() {
 		}
 		p[i+1] += p[i]
 	}
-	b.cursor = make([]int32, b.n)
+	b.cursor = make([]int, b.n)
+	copy(b.cursor, p[:b.n])
 	for b.n>>b.partShift >= maxFillParts {
 		b.partShift++
 	}
@@ -343,20 +346,22 @@ const maxFillParts = 256
 // the lock of the entries' row range, so the cursors need no atomic
 // operations: a fill at scale is a random write per entry, and plain
 // increments let the processor overlap the cache misses of consecutive
-// entries, which locked read-modify-writes serialise.
+// entries, which locked read-modify-writes serialise. The cursor holds the
+// position itself, so an entry costs one read of the cursors and one write
+// of the entries; a row filled with more entries than were counted runs
+// into the next row's places, and Build, which finds every cursor short of
+// or past its row's end, reports it.
 func (b *Builder) put(es []fillEntry) error {
-	indptr, cursor, cols, ws := b.indptr, b.cursor, b.cols, b.ws
+	cursor, cols, ws := b.cursor, b.cols, b.ws
 	for _, e := range es {
-		i := e.row
-		lo := indptr[i]
-		p := int(cursor[i])
-		if p >= indptr[i+1]-lo {
-			return fmt.Errorf("graph: Builder: node %d is filled with more entries than were counted (%d)", i, indptr[i+1]-lo)
+		p := cursor[e.row]
+		if p >= len(cols) {
+			return fmt.Errorf("graph: Builder: node %d is filled with more entries than were counted", e.row)
 		}
-		cursor[i]++
-		cols[lo+p] = e.col
+		cursor[e.row] = p + 1
+		cols[p] = e.col
 		if ws != nil {
-			ws[lo+p] = e.w
+			ws[p] = e.w
 		}
 	}
 	return nil
@@ -379,8 +384,8 @@ func (b *Builder) Build() (*CSR, error) {
 	}
 	n, indptr := b.n, b.indptr
 	for i := 0; i < n; i++ {
-		if want := indptr[i+1] - indptr[i]; int(b.cursor[i]) != want {
-			return nil, fmt.Errorf("graph: Builder: node %d was counted with %d entries and filled with %d", i, want, b.cursor[i])
+		if b.cursor[i] != indptr[i+1] {
+			return nil, fmt.Errorf("graph: Builder: node %d was counted with %d entries and filled with %d", i, indptr[i+1]-indptr[i], b.cursor[i]-indptr[i])
 		}
 	}
 	// Sort and merge every row in place; its new length goes to cursor.
@@ -389,7 +394,7 @@ func (b *Builder) Build() (*CSR, error) {
 	parallel.Balanced(indptr, mergeWork, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			m, col, dup := b.mergeRow(i)
-			b.cursor[i] = int32(m)
+			b.cursor[i] = m
 			if dup {
 				mu.Lock()
 				if dupRow < 0 || i < dupRow {
@@ -406,7 +411,7 @@ func (b *Builder) Build() (*CSR, error) {
 	// Close the gaps the merges left, rows moving only towards the start.
 	out := 0
 	for i := 0; i < n; i++ {
-		lo, m := indptr[i], int(b.cursor[i])
+		lo, m := indptr[i], b.cursor[i]
 		indptr[i] = out
 		if out != lo {
 			copy(b.cols[out:out+m], b.cols[lo:lo+m])
