@@ -260,7 +260,7 @@ func componentEigs(ctx context.Context, g *graph.CSR, dg *laplacian.Degrees, kin
 		}
 		cs := s
 		if cs.Method == Auto {
-			cs.Method = autoMethod(size, sub.NNZ(), need)
+			cs.Method = autoMethod(size)
 		}
 		if cs.FilterDegree == 0 {
 			cs.FilterDegree = graphFilterDegree(sub.NNZ(), size)
@@ -383,12 +383,11 @@ func denseComponent(g *graph.CSR, dg *laplacian.Degrees, kind laplacian.Kind, op
 const SingleVectorMinNodes = 5000
 
 // autoMethod is the Lanczos variant LaplacianEigs uses with Method Auto for
-// a component of n nodes and nnz stored entries, need pairs: the
-// Chebyshev-filtered single-vector method on large components, where it
-// needs several times less orthogonalisation than the block method for as
-// many products (BENCHMARKS.md, spectral), and the block method on small
-// ones.
-func autoMethod(n, nnz, need int) Method {
+// a component of n nodes: the Chebyshev-filtered single-vector method on
+// large components, where it needs several times less orthogonalisation
+// than the block method for fewer products (BENCHMARKS.md, spectral), and
+// the block method on small ones.
+func autoMethod(n int) Method {
 	if n < SingleVectorMinNodes {
 		return Block
 	}
