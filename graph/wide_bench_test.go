@@ -79,6 +79,18 @@ func BenchmarkWideBlock(b *testing.B) {
 			}
 			report(b, len(indices))
 		})
+		if c <= maxSliced && hasSellAVX2 && os.Getenv("GSSL_WIDE_SELL") != "" {
+			sl := g.sliced()
+			b.Run("f64sell/c="+strconv.Itoa(c), func(b *testing.B) {
+				cpuStart = cpuTime()
+				for b.Loop() {
+					parallel.Balanced(sl.off, 1<<14, func(lo, hi int) {
+						sl.mulBlock(dst, c, x, c, c, Scaling{Left: left, Diag: diag}, lo, hi)
+					})
+				}
+				report(b, len(indices))
+			})
+		}
 		if c == 10 && os.Getenv("GSSL_WIDE_TOUCH") != "" {
 			for _, ahead := range []int{8, 16, 32} {
 				b.Run("f64touch"+strconv.Itoa(ahead)+"/c=10", func(b *testing.B) {
