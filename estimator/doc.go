@@ -6,14 +6,33 @@
 //
 // Labels are one vector aligned with the nodes (or points), −1 for
 // unlabelled, as scikit-learn's semi-supervised estimators take them;
-// regression targets likewise, NaN for unknown. Low-level entry points with
-// other shapes may exist; this is the front door:
+// regression targets likewise, NaN for unknown. Fit is the front door:
 //
 //	m := &labelprop.Spreading{Alpha: 0.9}
-//	err := m.FitLabels(ctx, g, labels)    // labels[i] ∈ {−1, 0, …, C−1}
+//	err := m.Fit(ctx, g, labels)    // labels[i] ∈ {−1, 0, …, C−1}
 //
-// (FitLabels in labelprop and stkr, FitTargets in stkr, gp and imgp; their Fit
-// with index lists or target matrices stays as the low-level variant).
+//	r := &gp.Regressor{}
+//	err = r.Fit(ctx, x, y)          // y[i] NaN: row i has no target
+//
+// Classifiers (labelprop.Spreading and Harmonic, stkr.Regressor, the
+// nodeclass models) take Fit(ctx, data, labels []int); regressors on
+// points (gp.Regressor, imgp.Regressor) take Fit(ctx, x, y []float64).
+// stkr.Regressor, which does both, is a classifier through Fit (one-hot
+// targets; the class count is its hyperparameter Classes, so a class
+// without a labelled node keeps its column) and a regression through
+// FitTargets(ctx, k, y []float64). Where the number of classes can differ
+// from 1 + the largest label, it is a hyperparameter field, Classes (0
+// meaning 1 + the largest label), never a Fit argument. The supervised models (svm, graphkernels.WLClassifier)
+// take one class per training item in the same Fit(ctx, data, labels)
+// shape and refuse −1, and krr's take a target matrix, Fit(ctx, x, Y),
+// every row known.
+//
+// Where a split's index lists are the natural input, the same fit is
+// FitIndexed: the labelled items as a list of indices with their targets
+// alongside (labelprop's FitIndexed(ctx, g, nodes, classes), imgp's
+// FitIndexed(ctx, x, labelled, y), stkr's FitIndexed(ctx, k, train, Y) for
+// any target matrix). Fit is FitIndexed on the entries that are not −1 or
+// NaN.
 //
 // Hyperparameters are exported fields set before Fit and never rewritten by
 // it; the zero value of each means an exported Default… constant of its
@@ -29,7 +48,8 @@
 //
 // Prediction is in batches: PredictNodes for nodes that were not in the
 // graph at fit time, given their edges to fitted nodes (NewNodes, the CSR
-// form of those edges; labelprop, stkr), and, for models of features,
+// form of those edges; labelprop, stkr; nodeclass with the new nodes'
+// features as a second argument), and, for models of features,
 // PredictPoints or Predict for new feature vectors (gp, imgp, krr, svm's
 // PointSVC); spectral.SpectralClustering assigns new nodes to clusters
 // with PredictNodes. Before a successful Fit (or UnmarshalBinary) every
@@ -49,18 +69,26 @@
 // bitwise equal to those before (labelprop.Spreading and Harmonic,
 // stkr.Regressor, gp.Regressor, imgp.Regressor, krr.Exact, Nystrom,
 // Falkon and RandomFeatures, svm.PointSVC, spectral.SpectralClustering,
-// nodeclass.SGC, APPNP and CorrectSmooth; package savedmodel opens any of
-// them for gssl predict and gssl serve, and savedmodel.Kinds lists them). Because gob uses MarshalBinary, gob
+// nodeclass.SGC, APPNP and CorrectSmooth, and the graph classifier
+// graphkernels.WLClassifier, which predicts new graphs with PredictDecision;
+// package savedmodel opens any of them for gssl predict and gssl serve, and
+// savedmodel.Kinds lists them). Because gob uses MarshalBinary, gob
 // encoding works too; JSON encoding of a model fails with an error naming
 // MarshalBinary, rather than silently dropping the fitted state. The
-// graph classifier graphkernels.WLClassifier and the models on a
-// precomputed kernel, svm.SVC and svm.KernelRidge, save themselves too
-// (savedmodel opens neither: predicting needs graphs, or kernel rows to the
-// training items); the graph kernels on their own refuse every encoding
+// models on a precomputed kernel, svm.SVC and svm.KernelRidge, save
+// themselves too (savedmodel opens neither: predicting needs kernel rows to
+// the training items); the graph kernels on their own refuse every encoding
 // (graphkernels.ErrNotSaved, ErrJSON).
 //
-// Known exceptions to the contract: a saved nodeclass model (SGC, APPNP,
-// Correct & Smooth) answers for its fitted nodes only — a new node needs its
-// features and the graph around it (PredictGraph), which the file does not
-// hold — and CorrectSmooth stores its smoothed scores, not its base model.
+// New nodes of the feature models of package nodeclass (SGC, APPNP,
+// Correct & Smooth) need their features with their edges: their
+// PredictNodes takes NewNodes and the new nodes' features, and follows the
+// frozen-known rule of nodeclass's documentation (the fitted nodes keep
+// their values); saved files keep what it needs (the fitted degrees and
+// propagated logits, Correct & Smooth's base model), and gssl predict
+// (--edges with --features) and gssl serve (nodes carrying "features")
+// answer for new nodes of a reloaded model too. The one remaining
+// exception: a Correct & Smooth fitted by FitScores, or on a Spreading or
+// STKR base, does not predict new nodes (its file has no base model) and
+// says so.
 package estimator

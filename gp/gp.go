@@ -219,10 +219,10 @@ func (c *ContextConverger) Converged(loc *optimize.Location) optimize.Status {
 	return c.Inner.Converged(loc)
 }
 
-// Fit learns the hyperparameters by maximising the log marginal likelihood
-// (unless Fixed) and factorises the training covariance. x is n×d, y has n
-// finite values.
-func (r *Regressor) Fit(ctx context.Context, x *mat.Dense, y []float64) error {
+// fitKnown is Fit on points whose targets are all known: it learns the
+// hyperparameters by maximising the log marginal likelihood (unless Fixed)
+// and factorises the training covariance. x is n×d, y has n finite values.
+func (r *Regressor) fitKnown(ctx context.Context, x *mat.Dense, y []float64) error {
 	if err := r.Validate(); err != nil {
 		return err
 	}

@@ -152,8 +152,9 @@ func TestBadInput(t *testing.T) {
 		want string
 	}{
 		"no points":      {Regressor{}, &mat.Dense{}, nil, "no training points"},
-		"length":         {Regressor{}, x, y[:4], "5 training points but 4 targets"},
-		"nan target":     {Regressor{}, x, []float64{0, 1, math.NaN(), 0, 0}, "target 2 is NaN"},
+		"length":         {Regressor{}, x, y[:4], "5 points but 4 targets: give one per point"},
+		"inf target":     {Regressor{}, x, []float64{0, math.NaN(), 1, math.Inf(-1), 0}, "target 3 is -Inf"},
+		"no known":       {Regressor{}, x, []float64{math.NaN(), math.NaN(), math.NaN(), math.NaN(), math.NaN()}, "every target is NaN"},
 		"negative scale": {Regressor{Initial: Hyperparameters{LengthScale: -1}}, x, y, "Initial.LengthScale = -1"},
 		"bounds":         {Regressor{Bounds: Bounds{Lower: 2, Upper: 1}}, x, y, "Lower must be below Upper"},
 		"outside bounds": {Regressor{Initial: Hyperparameters{Noise: 1e-7}}, x, y, "strictly inside Bounds"},

@@ -19,10 +19,13 @@ const (
 	ModelVersion  = 1
 )
 
-// FitTargets fits on the rows of x whose target is known: y is one vector
-// aligned with the rows, NaN for unknown (the estimator contract's front
-// door; the rows with NaN are left out of the fit).
-func (r *Regressor) FitTargets(ctx context.Context, x *mat.Dense, y []float64) error {
+// Fit learns the hyperparameters by maximising the log marginal likelihood
+// (unless Fixed) and factorises the training covariance of the rows of x
+// whose target is known: y is one vector aligned with the rows, NaN for
+// unknown (the estimator contract's front door). The rows with NaN are left
+// out: the model is the exact GP of the other rows (when every target is
+// known, x is used as it is).
+func (r *Regressor) Fit(ctx context.Context, x *mat.Dense, y []float64) error {
 	if x == nil || x.IsEmpty() {
 		return errors.New("gp: no training points")
 	}
@@ -30,8 +33,23 @@ func (r *Regressor) FitTargets(ctx context.Context, x *mat.Dense, y []float64) e
 	if len(y) != n {
 		return fmt.Errorf("gp: %d points but %d targets: give one per point, NaN for unknown", n, len(y))
 	}
-	var rows []float64
-	var ty []float64
+	known := 0
+	for i, v := range y {
+		switch {
+		case math.IsInf(v, 0):
+			return fmt.Errorf("gp: target %d is %v; targets must be finite (NaN marks an unknown one)", i, v)
+		case !math.IsNaN(v):
+			known++
+		}
+	}
+	if known == 0 {
+		return errors.New("gp: no point has a target (every target is NaN)")
+	}
+	if known == n {
+		return r.fitKnown(ctx, x, y)
+	}
+	rows := make([]float64, 0, known*d)
+	ty := make([]float64, 0, known)
 	for i, v := range y {
 		if math.IsNaN(v) {
 			continue
@@ -39,10 +57,7 @@ func (r *Regressor) FitTargets(ctx context.Context, x *mat.Dense, y []float64) e
 		rows = append(rows, x.RawRowView(i)...)
 		ty = append(ty, v)
 	}
-	if len(ty) == 0 {
-		return errors.New("gp: no point has a target (every target is NaN)")
-	}
-	return r.Fit(ctx, mat.NewDense(len(ty), d, rows), ty)
+	return r.fitKnown(ctx, mat.NewDense(known, d, rows), ty)
 }
 
 // Features returns the dimension of the training points, 0 before Fit.

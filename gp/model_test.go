@@ -99,12 +99,12 @@ func TestRegressorModelRoundTrip(t *testing.T) {
 	assert.ErrorIs(t, err, ErrNotFitted)
 }
 
-func TestFitTargets(t *testing.T) {
+func TestFitUnknownTargets(t *testing.T) {
 	x, y, q := gpProblem(2)
 	yy := append([]float64(nil), y...)
 	yy[3], yy[10] = math.NaN(), math.NaN()
 	a := &Regressor{Fixed: true}
-	require.NoError(t, a.FitTargets(context.Background(), x, yy))
+	require.NoError(t, a.Fit(context.Background(), x, yy))
 	var rows []float64
 	var ty []float64
 	for i := range y {
@@ -118,7 +118,7 @@ func TestFitTargets(t *testing.T) {
 	ma, _, _ := a.Predict(q)
 	mb, _, _ := b.Predict(q)
 	sameBits(t, "mean", ma, mb)
-	assert.ErrorContains(t, a.FitTargets(context.Background(), x, y[1:]), "give one per point")
+	assert.ErrorContains(t, a.Fit(context.Background(), x, y[1:]), "give one per point")
 	assert.Equal(t, 2, a.Features())
 	assert.Equal(t, 0, a.Info().Iterations, "fixed hyperparameters: no evaluations")
 }

@@ -328,7 +328,7 @@ func (g *CSR) ScaledMulBlockTo(dst, x *mat.Dense, s Scaling) {
 		panic(fmt.Sprintf("graph: block dimension mismatch: graph has %d nodes, x is %d×%d, dst is %d×%d", g.n, xr, xc, dr, dc))
 	}
 	xm, dm := x.RawMatrix(), dst.RawMatrix()
-	if xc <= maxUnrolled && g.useSliced() {
+	if xc <= maxSliced && g.useSliced() {
 		sl := g.sliced()
 		parallel.Balanced(sl.off, minParallelWork/2, func(lo, hi int) {
 			sl.mulBlock(dm.Data, dm.Stride, xm.Data, xm.Stride, xc, s, lo, hi)
@@ -391,6 +391,12 @@ func (g *CSR) scaledBlockRowsAt(dst []float64, ds, first int, x []float64, xs in
 		blockKernels[c](g, dst, ds, first, x, xs, s, lo, hi)
 		return
 	}
+	g.blockRowsLoop(dst, ds, first, x, xs, c, s, lo, hi)
+}
+
+// blockRowsLoop is scaledBlockRowsAt for any width, with the accumulators
+// in a slice.
+func (g *CSR) blockRowsLoop(dst []float64, ds, first int, x []float64, xs int, c int, s Scaling, lo, hi int) {
 	indptr, indices, weights := g.indptr, g.indices, g.weights
 	acc := make([]float64, c)
 	a := indptr[lo]

@@ -1,9 +1,10 @@
 //go:build ignore
 
 // gen_blocks writes blocks_gen.go: block-product row kernels specialised for
-// 1 to maxUnrolled columns, whose accumulators live in registers. Products
+// 1 to maxUnrolled columns, whose accumulators live in registers, for
+// float64 blocks (blockKernels) and float32 ones (block32Kernels). Products
 // are rounded by float64 conversions so that no build fuses them with the
-// adds (the SELL kernels must agree bit for bit).
+// adds (the SELL kernels and the float64 path must agree bit for bit).
 //
 //	go generate ./graph
 package main
@@ -16,7 +17,7 @@ import (
 	"strings"
 )
 
-const maxUnrolled = 8
+const maxUnrolled = 16
 
 func main() {
 	var b bytes.Buffer
@@ -74,6 +75,7 @@ func main() {
 		}
 		b.WriteString("\t\t}\n\t}\n}\n\n")
 	}
+	write32(&b)
 	src, err := format.Source(b.Bytes())
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -82,5 +84,43 @@ func main() {
 	if err := os.WriteFile("blocks_gen.go", src, 0o644); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
+	}
+}
+
+// write32 writes block32Kernels: rows [lo, hi) of W·X for a float32 block X
+// of c columns with row stride xs, row i into dst[(i−lo)·c:], each product
+// formed in float64 (as MulBlock32RowsInto documents).
+func write32(b *bytes.Buffer) {
+	b.WriteString("// block32Kernels[c] computes rows [lo, hi) of W·X for a c-column float32 block with row stride xs, row i into dst[(i−lo)·c:].\n")
+	b.WriteString("var block32Kernels = [maxUnrolled + 1]func(g *CSR, dst []float64, x []float32, xs, lo, hi int){\n")
+	for c := 1; c <= maxUnrolled; c++ {
+		fmt.Fprintf(b, "\t%d: block32Rows%d,\n", c, c)
+	}
+	b.WriteString("}\n\n")
+	for c := 1; c <= maxUnrolled; c++ {
+		acc := make([]string, c)
+		for t := range acc {
+			acc[t] = fmt.Sprintf("a%d", t)
+		}
+		fmt.Fprintf(b, "func block32Rows%d(g *CSR, dst []float64, x []float32, xs, lo, hi int) {\n", c)
+		b.WriteString("\tindptr, indices, weights := g.indptr, g.indices, g.weights\n")
+		b.WriteString("\ta := indptr[lo]\n\tfor i := lo; i < hi; i++ {\n\t\tb := indptr[i+1]\n")
+		fmt.Fprintf(b, "\t\tvar %s float64\n", strings.Join(acc, ", "))
+		b.WriteString("\t\tif g.unitWeights {\n\t\t\tfor _, col := range indices[a:b] {\n")
+		fmt.Fprintf(b, "\t\t\t\to := int(col) * xs\n\t\t\t\txr := x[o : o+%d : o+%d]\n", c, c)
+		for t := 0; t < c; t++ {
+			fmt.Fprintf(b, "\t\t\t\ta%d += float64(xr[%d])\n", t, t)
+		}
+		b.WriteString("\t\t\t}\n\t\t} else {\n\t\t\tws := weights[a:b]\n\t\t\tfor k, col := range indices[a:b] {\n")
+		fmt.Fprintf(b, "\t\t\t\tw, o := ws[k], int(col)*xs\n\t\t\t\txr := x[o : o+%d : o+%d]\n", c, c)
+		for t := 0; t < c; t++ {
+			fmt.Fprintf(b, "\t\t\t\ta%d += float64(w * float64(xr[%d]))\n", t, t)
+		}
+		b.WriteString("\t\t\t}\n\t\t}\n\t\ta = b\n")
+		fmt.Fprintf(b, "\t\td := dst[(i-lo)*%d : (i-lo)*%d+%d : (i-lo)*%d+%d]\n", c, c, c, c, c)
+		for t := 0; t < c; t++ {
+			fmt.Fprintf(b, "\t\td[%d] = a%d\n", t, t)
+		}
+		b.WriteString("\t}\n}\n\n")
 	}
 }

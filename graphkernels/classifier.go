@@ -7,6 +7,8 @@ import (
 	"math"
 	"slices"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/modelfile"
 	"github.com/gssl/gssl/svm"
@@ -14,10 +16,11 @@ import (
 
 // WLClassifierKind is the kind of a fitted WLClassifier in a modelfile
 // container, and ModelVersion the newest layout of it this package reads
-// and writes.
+// and writes (version 2 added Normalize; a version-1 file reads as
+// Normalize false).
 const (
 	WLClassifierKind = "graphkernels.WLClassifier"
-	ModelVersion     = 1
+	ModelVersion     = 2
 )
 
 // WLClassifier is the C-SVM of package svm on the Weisfeiler–Lehman kernel
@@ -31,12 +34,17 @@ type WLClassifier struct {
 	H int
 	// C is the SVM's box constraint; 0 means 1.
 	C float64
+	// Normalize cosine-normalises the kernel, k(G, G')/√(k(G, G)·k(G', G')),
+	// with the formulas of Cosine (NormalizeGram, NormalizeCross), so the
+	// classifier is the machine gssl graphkernel --normalize evaluates.
+	Normalize bool
 	// Settings control the SMO solves.
 	Settings svm.Settings
 
 	wl    *WeisfeilerLehman
 	svc   *svm.SVC
 	train []SparseVector // the training graphs' features
+	diag  []float64      // k(G_j, G_j) of the training graphs, with Normalize
 }
 
 // Fit trains on graphs and their classes (one per graph, ≥ 0; at least two
@@ -54,66 +62,122 @@ func (c *WLClassifier) Fit(ctx context.Context, graphs []Graph, labels []int) er
 	if err != nil {
 		return err
 	}
+	var diag []float64
+	if c.Normalize {
+		// As Cosine.Fit: the raw diagonal, then the Gram scaled in place.
+		diag = make([]float64, len(graphs))
+		for i := range diag {
+			diag[i] = k.At(i, i)
+		}
+		NormalizeGram(k)
+	}
 	s := &svm.SVC{C: c.C, Settings: c.Settings}
 	fitErr := s.Fit(ctx, k, labels)
 	var nc *svm.NotConvergedError
 	if fitErr != nil && !errors.As(fitErr, &nc) {
 		return fitErr
 	}
-	c.wl, c.svc, c.train = wl, s, wl.train
+	c.wl, c.svc, c.train, c.diag = wl, s, wl.train, diag
 	return fitErr
+}
+
+// Classes returns the classes seen at Fit, ascending (nil before Fit).
+func (c *WLClassifier) Classes() []int {
+	if c.svc == nil {
+		return nil
+	}
+	return slices.Clone(c.svc.Classes())
+}
+
+// TrainingGraphs returns the number of graphs the classifier was fitted on.
+func (c *WLClassifier) TrainingGraphs() int { return len(c.train) }
+
+// cross returns the kernel between the feature vectors phi and the
+// training graphs, normalised as at Fit.
+func (c *WLClassifier) cross(ctx context.Context, phi []SparseVector) (*mat.Dense, error) {
+	cross, self, err := SparseCross(ctx, phi, c.train, nil)
+	if err != nil {
+		return nil, err
+	}
+	if c.Normalize {
+		NormalizeCross(cross, self, c.diag)
+	}
+	return cross, nil
+}
+
+// classify returns the classes and decision values of the graphs with
+// feature vectors phi.
+func (c *WLClassifier) classify(ctx context.Context, phi []SparseVector) ([]int, [][]float64, error) {
+	if len(phi) == 0 {
+		return []int{}, [][]float64{}, nil
+	}
+	cross, err := c.cross(ctx, phi)
+	if err != nil {
+		return nil, nil, err
+	}
+	d, err := c.svc.Decision(cross)
+	if err != nil {
+		return nil, nil, err
+	}
+	pred, err := c.svc.Predict(cross)
+	if err != nil {
+		return nil, nil, err
+	}
+	out := make([][]float64, len(phi))
+	for i := range out {
+		out[i] = slices.Clone(d.RawRowView(i))
+	}
+	return pred, out, nil
+}
+
+// PredictDecision returns the predicted class of each new graph and the
+// decision values of every one-vs-one machine (see svm.SVC.Decision), from
+// one evaluation of the kernel.
+func (c *WLClassifier) PredictDecision(ctx context.Context, graphs []Graph) ([]int, [][]float64, error) {
+	if c.svc == nil {
+		return nil, nil, estimator.NotFitted("graphkernels: WLClassifier")
+	}
+	phi, err := c.wl.TransformFeatures(ctx, graphs)
+	if err != nil {
+		return nil, nil, err
+	}
+	return c.classify(ctx, phi)
+}
+
+// PredictFitted returns the class and decision values of every training
+// graph, in training order, from the stored feature vectors: what
+// PredictDecision returns for the training graphs themselves, without
+// them.
+func (c *WLClassifier) PredictFitted(ctx context.Context) ([]int, [][]float64, error) {
+	if c.svc == nil {
+		return nil, nil, estimator.NotFitted("graphkernels: WLClassifier")
+	}
+	return c.classify(ctx, c.train)
 }
 
 // Decision returns the decision value of every one-vs-one machine for each
 // new graph (see svm.SVC.Decision).
 func (c *WLClassifier) Decision(ctx context.Context, graphs []Graph) ([][]float64, error) {
-	if c.svc == nil {
-		return nil, estimator.NotFitted("graphkernels: WLClassifier")
-	}
-	phi, err := c.wl.TransformFeatures(ctx, graphs)
-	if err != nil {
-		return nil, err
-	}
-	cross, _, err := SparseCross(ctx, phi, c.train, nil)
-	if err != nil {
-		return nil, err
-	}
-	d, err := c.svc.Decision(cross)
-	if err != nil {
-		return nil, err
-	}
-	out := make([][]float64, len(graphs))
-	for i := range out {
-		out[i] = slices.Clone(d.RawRowView(i))
-	}
-	return out, nil
+	_, d, err := c.PredictDecision(ctx, graphs)
+	return d, err
 }
 
 // Predict returns the predicted class of each new graph.
 func (c *WLClassifier) Predict(ctx context.Context, graphs []Graph) ([]int, error) {
-	if c.svc == nil {
-		return nil, estimator.NotFitted("graphkernels: WLClassifier")
-	}
-	phi, err := c.wl.TransformFeatures(ctx, graphs)
-	if err != nil {
-		return nil, err
-	}
-	cross, _, err := SparseCross(ctx, phi, c.train, nil)
-	if err != nil {
-		return nil, err
-	}
-	return c.svc.Predict(cross)
+	p, _, err := c.PredictDecision(ctx, graphs)
+	return p, err
 }
 
 type wlClassifierMeta struct {
-	H       int     `json:"h"`
-	C       float64 `json:"c"`
-	Tol     float64 `json:"tol"`
-	MaxIter int     `json:"max_iter"`
-	Size    int     `json:"dictionary_size"`
-	Graphs  int     `json:"graphs"`
-	Initial int     `json:"initial_labels"`
-	Keys    int     `json:"signatures"`
+	H         int     `json:"h"`
+	C         float64 `json:"c"`
+	Normalize bool    `json:"normalize,omitempty"`
+	Tol       float64 `json:"tol"`
+	MaxIter   int     `json:"max_iter"`
+	Size      int     `json:"dictionary_size"`
+	Graphs    int     `json:"graphs"`
+	Initial   int     `json:"initial_labels"`
+	Keys      int     `json:"signatures"`
 }
 
 // ModelFile returns the fitted classifier as a modelfile container (kind
@@ -166,7 +230,7 @@ func (c *WLClassifier) ModelFile() (*modelfile.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := f.SetMetadata(wlClassifierMeta{H: c.H, C: c.C, Tol: c.Settings.Tol, MaxIter: c.Settings.MaxIter, Size: int(d.size),
+	if err := f.SetMetadata(wlClassifierMeta{H: c.H, C: c.C, Normalize: c.Normalize, Tol: c.Settings.Tol, MaxIter: c.Settings.MaxIter, Size: int(d.size),
 		Graphs: len(c.train), Initial: len(labels), Keys: len(ids)}); err != nil {
 		return nil, err
 	}
@@ -211,6 +275,9 @@ func (c *WLClassifier) ReadModelFile(f *modelfile.File) error {
 	var meta wlClassifierMeta
 	if err := f.DecodeMetadata(&meta); err != nil {
 		return fmt.Errorf("graphkernels: %w", err)
+	}
+	if meta.Normalize && f.KindVersion < 2 {
+		return fmt.Errorf("graphkernels: the model file's layout version %d has no normalisation, yet its metadata sets it", f.KindVersion)
 	}
 	wl := &WeisfeilerLehman{H: meta.H}
 	if err := wl.Validate(); err != nil {
@@ -306,8 +373,18 @@ func (c *WLClassifier) ReadModelFile(f *modelfile.File) error {
 	if s.Items() != meta.Graphs {
 		return bad("SVM was trained on %d items, the file has %d graphs", s.Items(), meta.Graphs)
 	}
+	var diag []float64
+	if meta.Normalize {
+		// The counts are integers, so their sums are exact: these are the
+		// diagonal Fit read off the Gram matrix, bit for bit.
+		diag = make([]float64, len(train))
+		for g, v := range train {
+			diag[g] = v.Dot(v)
+		}
+	}
 	wl.dict, wl.train = d, train
-	*c = WLClassifier{H: meta.H, C: meta.C, Settings: svm.Settings{Tol: meta.Tol, MaxIter: meta.MaxIter}, wl: wl, svc: s, train: train}
+	*c = WLClassifier{H: meta.H, C: meta.C, Normalize: meta.Normalize, Settings: svm.Settings{Tol: meta.Tol, MaxIter: meta.MaxIter},
+		wl: wl, svc: s, train: train, diag: diag}
 	return nil
 }
 

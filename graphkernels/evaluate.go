@@ -144,6 +144,64 @@ func (e Evaluation) Run(ctx context.Context, labels []int) (*EvaluationResult, e
 	return res, nil
 }
 
+// Select returns the candidate the protocol's inner selection chooses on
+// all the graphs — the best mean accuracy over InnerFolds stratified folds
+// of every graph, drawn with Seed, the lowest index on ties: the rule Run
+// applies to each outer fold's training graphs, applied to the whole set,
+// to configure a final model refitted on every graph (as scikit-learn's
+// GridSearchCV refit). With one candidate it returns 0 without fitting.
+func (e Evaluation) Select(ctx context.Context, labels []int) (int, error) {
+	n := len(labels)
+	switch {
+	case len(e.Grams) == 0 || len(e.Grid) == 0:
+		return 0, fmt.Errorf("graphkernels: selection: no candidates (%d Gram matrices, %d grid values)", len(e.Grams), len(e.Grid))
+	case e.InnerFolds < 2:
+		return 0, fmt.Errorf("graphkernels: selection: InnerFolds=%d is invalid: it must be ≥ 2", e.InnerFolds)
+	case e.Machine != SVM && e.Machine != Ridge:
+		return 0, fmt.Errorf("graphkernels: selection: Machine=%d is invalid", int(e.Machine))
+	}
+	for _, k := range e.Grams {
+		if r, _ := k.Dims(); r != n {
+			return 0, fmt.Errorf("graphkernels: selection: a %d×%d Gram matrix for %d graphs", r, r, n)
+		}
+	}
+	cands := len(e.Grams) * len(e.Grid)
+	if cands == 1 {
+		return 0, nil
+	}
+	fold, err := eval.StratifiedFolds(labels, e.InnerFolds, e.Seed)
+	if err != nil {
+		return 0, fmt.Errorf("graphkernels: selection: %w", err)
+	}
+	means := make([]float64, cands)
+	for c := range means {
+		var sum float64
+		for f := 0; f < e.InnerFolds; f++ {
+			if err := ctx.Err(); err != nil {
+				return 0, err
+			}
+			train, test := eval.FoldSplit(fold, f)
+			pred, err := e.fitPredict(ctx, c, labels, train, test)
+			if err != nil {
+				return 0, fmt.Errorf("graphkernels: selection: candidate %d, fold %d: %w", c, f, err)
+			}
+			right := 0
+			for p, i := range test {
+				if pred[p] == labels[i] {
+					right++
+				}
+			}
+			sum += float64(right) / float64(len(test))
+		}
+		means[c] = sum / float64(e.InnerFolds)
+	}
+	best, err := eval.FirstBest(means)
+	if err != nil {
+		return 0, fmt.Errorf("graphkernels: selection: %w", err)
+	}
+	return best, nil
+}
+
 // fitPredict fits candidate c on the graphs train and predicts test.
 func (e Evaluation) fitPredict(ctx context.Context, c int, labels, train, test []int) ([]int, error) {
 	k := e.Grams[c/len(e.Grid)]

@@ -178,7 +178,7 @@ func (s Sweep) Run(ctx context.Context, x *mat.Dense, y []float64, xt *mat.Dense
 			t0 := time.Now()
 			r := s.Model
 			r.Graph, r.Seed, r.Euclidean, r.Progress = geo, uint64(seed), &gp.Regressor{}, nil
-			if err := r.Fit(ctx, x, lab, ys); err != nil {
+			if err := r.FitIndexed(ctx, x, lab, ys); err != nil {
 				return nil, fmt.Errorf("imgp: sweep: fraction %v seed %d: %w", frac, seed, err)
 			}
 			p, err := r.Predict(ctx, xt)

@@ -79,7 +79,7 @@ func TestSweepMatchesOneFit(t *testing.T) {
 	}
 	r := tmpl
 	r.Graph, r.Seed, r.Euclidean = geo, 1, &gp.Regressor{}
-	require.NoError(t, r.Fit(context.Background(), x, lab, ys))
+	require.NoError(t, r.FitIndexed(context.Background(), x, lab, ys))
 	p, err := r.Predict(context.Background(), xt)
 	require.NoError(t, err)
 	want, err := eval.RMSE(p.Mean, yt)

@@ -13,9 +13,9 @@ import (
 // Regress a smooth function of the angle on a circle in R^3 from a quarter of
 // the points labelled, and predict at a new point on the circle.
 func ExampleRegressor() {
-	x, labelled, y := circle(120)
+	x, y := circle(120)
 	r := &imgp.Regressor{K: 6, Eigenpairs: 20, Iterations: 30, Seed: 1}
-	if err := r.Fit(context.Background(), x, labelled, y); err != nil {
+	if err := r.Fit(context.Background(), x, y); err != nil {
 		fmt.Println(err)
 		return
 	}
@@ -28,7 +28,7 @@ func ExampleRegressor() {
 	fmt.Printf("sin(1) = %.2f, predicted %.2f\n", math.Sin(th), p.Mean[0])
 	// The paper's procedure (no rank-L refit) is one field away.
 	paper := &imgp.Regressor{K: 6, Eigenpairs: 20, Iterations: 30, Seed: 1, Procedure: imgp.ProcedurePaper}
-	if err := paper.Fit(context.Background(), x, labelled, y); err != nil {
+	if err := paper.Fit(context.Background(), x, y); err != nil {
 		fmt.Println(err)
 		return
 	}
@@ -46,10 +46,10 @@ func ExampleRegressor() {
 // hyperparameters: exact (determinant lemma) for these 30 labels, and by
 // stochastic Lanczos quadrature with a standard error when forced.
 func ExampleRegressor_LogMarginalLikelihood() {
-	x, labelled, y := circle(120)
+	x, y := circle(120)
 	ctx := context.Background()
 	r := &imgp.Regressor{K: 6, Eigenpairs: 20, Iterations: 30, Seed: 1}
-	if err := r.Fit(ctx, x, labelled, y); err != nil {
+	if err := r.Fit(ctx, x, y); err != nil {
 		fmt.Println(err)
 		return
 	}
@@ -69,16 +69,17 @@ func ExampleRegressor_LogMarginalLikelihood() {
 }
 
 // circle returns n points on the unit circle in R^3 with every fourth one
-// labelled by sin of its angle.
-func circle(n int) (x *mat.Dense, labelled []int, y []float64) {
+// labelled by sin of its angle, the others NaN (unknown).
+func circle(n int) (x *mat.Dense, y []float64) {
 	x = mat.NewDense(n, 3, nil)
+	y = make([]float64, n)
 	for i := 0; i < n; i++ {
 		th := 2 * math.Pi * float64(i) / float64(n)
 		x.SetRow(i, []float64{math.Cos(th), math.Sin(th), 0})
+		y[i] = math.NaN()
 		if i%4 == 0 {
-			labelled = append(labelled, i)
-			y = append(y, math.Sin(th))
+			y[i] = math.Sin(th)
 		}
 	}
-	return x, labelled, y
+	return x, y
 }

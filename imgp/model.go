@@ -245,12 +245,11 @@ func checkData(x *mat.Dense, labelled []int, y []float64, k int) error {
 	return nil
 }
 
-// Fit builds the KNN graph of all N rows of x (labelled and unlabelled),
-// learns α, κ, s and σ_ε² by maximising the marginal likelihood of y (the
-// targets of the rows listed in labelled) with Adam and Hutchinson gradient
-// estimates, then computes L eigenpairs for prediction and fits the
-// Euclidean GP on the labelled points.
-func (r *Regressor) Fit(ctx context.Context, x *mat.Dense, labelled []int, y []float64) error {
+// FitIndexed is Fit with the points that have a target as an index list:
+// y[k] is the target of row labelled[k] of x (distinct rows; every other
+// row is unlabelled). It is the low-level entry point for callers that hold
+// a split's index lists.
+func (r *Regressor) FitIndexed(ctx context.Context, x *mat.Dense, labelled []int, y []float64) error {
 	if err := r.Validate(); err != nil {
 		return err
 	}

@@ -99,7 +99,7 @@ func fitCircleWith(t *testing.T, iters int, proc Procedure) (*Regressor, *mat.De
 		y = append(y, math.Cos(theta[i]))
 	}
 	r := &Regressor{K: 8, Eigenpairs: 30, Iterations: iters, Seed: 1, Euclidean: &gp.Regressor{Covariance: gp.SquaredExponential}, Procedure: proc}
-	require.NoError(t, r.Fit(context.Background(), x, lab, y))
+	require.NoError(t, r.FitIndexed(context.Background(), x, lab, y))
 	return r, x, theta
 }
 
@@ -293,7 +293,7 @@ func TestBadInput(t *testing.T) {
 		"initial":       {Regressor{K: 5, Initial: Hyperparameters{Kappa: -1}}, x, lab, y, "Initial.Kappa = -1"},
 	}
 	for name, c := range cases {
-		err := c.r.Fit(ctx, c.x, c.lab, c.y)
+		err := c.r.FitIndexed(ctx, c.x, c.lab, c.y)
 		require.ErrorContains(t, err, c.want, name)
 	}
 	_, err := NewPrecision(&knngraph.Weights{A: nil}, 2, 1, 1)
@@ -311,7 +311,7 @@ func TestBadInput(t *testing.T) {
 	bad := mat.DenseCopyOf(x)
 	bad.Set(2, 1, math.NaN())
 	r = Regressor{K: 5}
-	require.ErrorContains(t, r.Fit(ctx, bad, lab, y), "point 2, coordinate 1 is NaN")
+	require.ErrorContains(t, r.FitIndexed(ctx, bad, lab, y), "point 2, coordinate 1 is NaN")
 }
 
 // A regular polygon's KNN graph is a circulant: its eigenvalues come in

@@ -21,10 +21,14 @@ const (
 	ModelVersion  = 1
 )
 
-// FitTargets fits on every row of x as a graph node, with y one target per
-// row, NaN for unknown (the estimator contract's front door; the rows with
-// a target are the labelled ones of Fit).
-func (r *Regressor) FitTargets(ctx context.Context, x *mat.Dense, y []float64) error {
+// Fit builds the KNN graph of all N rows of x (with a target or not),
+// learns α, κ, s and σ_ε² by maximising the marginal likelihood of the
+// known targets with Adam and Hutchinson gradient estimates, then computes
+// L eigenpairs for prediction and fits the Euclidean GP on the points with
+// a target. y is one target per row, NaN for unknown (the estimator
+// contract's front door); FitIndexed takes the rows with a target as an
+// index list instead.
+func (r *Regressor) Fit(ctx context.Context, x *mat.Dense, y []float64) error {
 	if x == nil || x.IsEmpty() {
 		return errors.New("imgp: no input points")
 	}
@@ -42,7 +46,7 @@ func (r *Regressor) FitTargets(ctx context.Context, x *mat.Dense, y []float64) e
 	if len(lab) == 0 {
 		return errors.New("imgp: no point has a target (every target is NaN)")
 	}
-	return r.Fit(ctx, x, lab, ty)
+	return r.FitIndexed(ctx, x, lab, ty)
 }
 
 // Features returns the dimension of the fitted points, 0 before Fit.

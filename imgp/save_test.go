@@ -34,7 +34,7 @@ func saveProblem(t *testing.T) (*Regressor, *mat.Dense) {
 	}
 	r := &Regressor{K: 5, Eigenpairs: 12, Iterations: 2, Seed: 3, Distance: MeanNeighbour,
 		Euclidean: &gp.Regressor{Covariance: gp.SquaredExponential, Fixed: true}}
-	require.NoError(t, r.FitTargets(context.Background(), x, y))
+	require.NoError(t, r.Fit(context.Background(), x, y))
 	rng := rand.New(rand.NewPCG(4, 4))
 	q := mat.NewDense(8, 3, nil)
 	for i := 0; i < 8; i++ {
@@ -121,7 +121,7 @@ func TestRegressorModelRoundTrip(t *testing.T) {
 	assert.ErrorIs(t, err, ErrNotFitted)
 }
 
-func TestFitTargetsMatchesFit(t *testing.T) {
+func TestFitMatchesFitIndexed(t *testing.T) {
 	x, theta, _ := noisyCircle(t, 2, 40, 3, 4)
 	y := make([]float64, 40)
 	var lab []int
@@ -135,12 +135,12 @@ func TestFitTargetsMatchesFit(t *testing.T) {
 	}
 	opts := Regressor{K: 4, Eigenpairs: 8, Iterations: -1, Euclidean: &gp.Regressor{Fixed: true}}
 	a, b := opts, opts
-	require.NoError(t, a.FitTargets(context.Background(), x, y))
-	require.NoError(t, b.Fit(context.Background(), x, lab, ty))
+	require.NoError(t, a.Fit(context.Background(), x, y))
+	require.NoError(t, b.FitIndexed(context.Background(), x, lab, ty))
 	ma, _, _ := a.PredictNodes()
 	mb, _, _ := b.PredictNodes()
-	sameBits(t, "FitTargets vs Fit", mb, ma)
-	assert.ErrorContains(t, a.FitTargets(context.Background(), x, y[1:]), "give one per point")
+	sameBits(t, "Fit vs FitIndexed", mb, ma)
+	assert.ErrorContains(t, a.Fit(context.Background(), x, y[1:]), "give one per point")
 	assert.Equal(t, 3, a.Features())
 	assert.Equal(t, 40, a.Nodes())
 }

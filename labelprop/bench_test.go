@@ -51,7 +51,7 @@ func BenchmarkPeer(b *testing.B) {
 				b.ReportAllocs()
 				cpu0 := cpuTime()
 				for b.Loop() {
-					if err := m.Fit(context.Background(), g, sp.Train, cls); err != nil {
+					if err := m.FitIndexed(context.Background(), g, sp.Train, cls); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -253,7 +253,7 @@ func BenchmarkSpreadingSynthetic(b *testing.B) {
 				m := Spreading{Alpha: 0.9, Solver: solver}
 				b.ReportAllocs()
 				for b.Loop() {
-					if err := m.Fit(context.Background(), g, nodes, classes); err != nil {
+					if err := m.FitIndexed(context.Background(), g, nodes, classes); err != nil {
 						b.Fatal(err)
 					}
 				}

@@ -69,7 +69,7 @@ func checkPlanetoid(t *testing.T, name, dir string) {
 	var tests []float64
 	best, vals, err := eval.GridSearch(ctx, AlphaGrid(), func(ctx context.Context, a float64) (float64, error) {
 		m := Spreading{Alpha: a, Classes: ds.Classes, Solver: CG}
-		if err := m.Fit(ctx, ds.Graph, sp.Train, cls); err != nil {
+		if err := m.FitIndexed(ctx, ds.Graph, sp.Train, cls); err != nil {
 			return 0, err
 		}
 		assert.Equal(t, 0, m.Info().Isolated)
@@ -88,7 +88,7 @@ func checkPlanetoid(t *testing.T, name, dir string) {
 	// accuracies as lp.py's CG (it stops by the same residual rule).
 	for k, a := range AlphaGrid() {
 		ch := Spreading{Alpha: a, Solver: Chebyshev, Classes: ds.Classes}
-		require.NoError(t, ch.Fit(ctx, ds.Graph, sp.Train, cls))
+		require.NoError(t, ch.FitIndexed(ctx, ds.Graph, sp.Train, cls))
 		assert.InDelta(t, want.val[k], acc(&ch, sp.Val), peerAccuracyTol, "%s: Chebyshev val accuracy at a=%v", name, a)
 		assert.InDelta(t, want.test[k], acc(&ch, sp.Test), peerAccuracyTol, "%s: Chebyshev test accuracy at a=%v", name, a)
 		assert.LessOrEqual(t, ch.Info().Iterations, chebyshevBound(a, DefaultTol), "%s: Chebyshev iterations at a=%v", name, a)
@@ -97,14 +97,14 @@ func checkPlanetoid(t *testing.T, name, dir string) {
 
 	a := AlphaGrid()[best]
 	fp := Spreading{Alpha: a, Solver: FixedPoint, Classes: ds.Classes}
-	require.NoError(t, fp.Fit(ctx, ds.Graph, sp.Train, cls))
+	require.NoError(t, fp.FitIndexed(ctx, ds.Graph, sp.Train, cls))
 	assert.InDelta(t, want.test[best], acc(&fp, sp.Test), peerAccuracyTol, "%s: fixed point at a=%v", name, a)
 
 	h := Harmonic{Classes: ds.Classes}
-	require.NoError(t, h.Fit(ctx, ds.Graph, sp.Train, cls))
+	require.NoError(t, h.FitIndexed(ctx, ds.Graph, sp.Train, cls))
 	assert.InDelta(t, want.harmonic, acc(&h, sp.Test), peerAccuracyTol, "%s: harmonic", name)
 	hc := Harmonic{Classes: ds.Classes, ClassMassNormalization: true}
-	require.NoError(t, hc.Fit(ctx, ds.Graph, sp.Train, cls))
+	require.NoError(t, hc.FitIndexed(ctx, ds.Graph, sp.Train, cls))
 	cmn := acc(&hc, sp.Test)
 	assert.InDelta(t, want.harmonicC, cmn, peerAccuracyTol, "%s: harmonic + CMN", name)
 	// Issue 5: with CMN the harmonic function is near spreading's accuracy
@@ -125,7 +125,7 @@ func TestCoraUnreachedNodes(t *testing.T) {
 	// components without a training node (n_unreached).
 	ds, cls := loadPlanetoid(t, filepath.Join("..", "testdata", "cora"))
 	m := Harmonic{}
-	require.NoError(t, m.Fit(context.Background(), ds.Graph, ds.Split.Train, cls))
+	require.NoError(t, m.FitIndexed(context.Background(), ds.Graph, ds.Split.Train, cls))
 	assert.Equal(t, 158, m.Info().Unreached)
 	assert.Equal(t, 0, m.Info().Isolated)
 }

@@ -69,6 +69,10 @@
 // counts such nodes (Unreached, Isolated). A labelled node of degree zero is
 // an error unless IsolatedSeeds is IsolatedSeedKeep.
 //
+// Labels: Fit takes one label per node, −1 for unlabelled (the estimator
+// contract of package estimator); FitIndexed is the same fit from a list of
+// labelled nodes and their classes.
+//
 // Outputs: Scores is F; Probabilities are the rows of F (after class mass
 // normalisation when on) clipped at zero and normalised to sum 1; Labels are
 // their argmax (the smallest class on ties, as numpy's argmax), for every

@@ -25,9 +25,9 @@ func twoTriangles() *graph.CSR {
 func ExampleSpreading() {
 	g := twoTriangles()
 	// Node 0 is of class 0 and node 5 of class 1; every other node is
-	// unlabelled.
+	// unlabelled (−1).
 	m := labelprop.Spreading{Alpha: 0.9}
-	if err := m.Fit(context.Background(), g, []int{0, 5}, []int{0, 1}); err != nil {
+	if err := m.Fit(context.Background(), g, []int{0, -1, -1, -1, -1, 1}); err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println("labels:", m.Labels())
@@ -41,7 +41,7 @@ func ExampleSpreading() {
 func ExampleHarmonic() {
 	g := twoTriangles()
 	m := labelprop.Harmonic{}
-	if err := m.Fit(context.Background(), g, []int{0, 5}, []int{0, 1}); err != nil {
+	if err := m.Fit(context.Background(), g, []int{0, -1, -1, -1, -1, 1}); err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println("labels:", m.Labels())
@@ -57,7 +57,7 @@ func ExampleHarmonic() {
 func ExampleSpreading_PredictNew() {
 	g := twoTriangles()
 	m := labelprop.Spreading{Alpha: 0.9}
-	if err := m.Fit(context.Background(), g, []int{0, 5}, []int{0, 1}); err != nil {
+	if err := m.Fit(context.Background(), g, []int{0, -1, -1, -1, -1, 1}); err != nil {
 		log.Fatal(err)
 	}
 	p, err := m.PredictNew([]int{1, 2, 4}, []float64{1, 1, 0.5})

@@ -92,15 +92,9 @@ func (m *Harmonic) Validate() error {
 	return checkIsolatedSeeds(m.IsolatedSeeds)
 }
 
-// Fit computes the harmonic function for the labels classes[k] of the nodes
-// nodes[k] of g. L_uu is never copied: it is applied as the subgraph induced
-// by the unlabelled nodes, with the full-graph degrees on its diagonal, in
-// one pass per block product (O(n + nnz) memory for the subgraph).
-//
-// When CG stops early (cancelled, or the iteration cap reached) the model
-// holds the last iterate and Fit returns the error (a *NotConvergedError for
-// the cap).
-func (m *Harmonic) Fit(ctx context.Context, g *graph.CSR, nodes, classes []int) error {
+// FitIndexed is Fit with the labelled nodes as an index list: nodes[k] has
+// class classes[k] (see Spreading.FitIndexed).
+func (m *Harmonic) FitIndexed(ctx context.Context, g *graph.CSR, nodes, classes []int) error {
 	ctx, s, err := m.begin(ctx, m.Validate, g, nodes, classes, m.Classes, m.IsolatedSeeds)
 	if err != nil {
 		return err

@@ -20,7 +20,7 @@ func TestAlphaNearOneStops(t *testing.T) {
 	for _, solver := range []Solver{Chebyshev, CG} {
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 		m := &Spreading{Alpha: 0.9999999999999999, Solver: solver, Tol: 1e-12}
-		err := m.Fit(ctx, p.g, p.nodes, p.classes)
+		err := m.FitIndexed(ctx, p.g, p.nodes, p.classes)
 		cancel()
 		if err == nil {
 			continue // CG on a small graph may reach the tolerance
@@ -44,11 +44,11 @@ func TestHugeClassRefused(t *testing.T) {
 	classes[0] = 1_000_000
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	err := (&Spreading{Alpha: 0.9}).Fit(context.Background(), p.g, p.nodes, classes)
+	err := (&Spreading{Alpha: 0.9}).FitIndexed(context.Background(), p.g, p.nodes, classes)
 	runtime.ReadMemStats(&after)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "has no labelled node (Classes = 1000001")
 	assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(4<<20))
-	err = (&Harmonic{Classes: 1 << 30}).Fit(context.Background(), p.g, p.nodes, p.classes)
+	err = (&Harmonic{Classes: 1 << 30}).FitIndexed(context.Background(), p.g, p.nodes, p.classes)
 	assert.ErrorContains(t, err, "Classes = 1073741824")
 }

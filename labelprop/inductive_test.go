@@ -26,7 +26,7 @@ func TestPredictNewReproducesUnlabelledNodes(t *testing.T) {
 	p := randomProblem(rng, 3)
 	lab := p.labelled()
 	for _, m := range []Classifier{&Spreading{Alpha: 0.9, Tol: tightTol}, &Harmonic{Tol: tightTol, ClassMassNormalization: true}} {
-		require.NoError(t, m.Fit(context.Background(), p.g, p.nodes, p.classes))
+		require.NoError(t, m.FitIndexed(context.Background(), p.g, p.nodes, p.classes))
 		f, probs := m.Scores(), m.Probabilities()
 		checked := 0
 		for i := 0; i < p.g.Nodes(); i++ {
@@ -122,7 +122,7 @@ func TestPredictNewHeldOutNode(t *testing.T) {
 	}
 
 	sp := Spreading{Alpha: a, Tol: tightTol}
-	require.NoError(t, sp.Fit(context.Background(), q.g, q.nodes, q.classes))
+	require.NoError(t, sp.FitIndexed(context.Background(), q.g, q.nodes, q.classes))
 	got, err := sp.PredictNew(nbrs, ws)
 	require.NoError(t, err)
 	assert.InDeltaSlice(t, wantSpread, got.Scores, inductiveTol)
@@ -131,7 +131,7 @@ func TestPredictNewHeldOutNode(t *testing.T) {
 	assert.True(t, got.Reached)
 
 	hm := Harmonic{Tol: tightTol}
-	require.NoError(t, hm.Fit(context.Background(), q.g, q.nodes, q.classes))
+	require.NoError(t, hm.FitIndexed(context.Background(), q.g, q.nodes, q.classes))
 	got, err = hm.PredictNew(nbrs, ws)
 	require.NoError(t, err)
 	assert.InDeltaSlice(t, wantHarm, got.Scores, inductiveTol)
@@ -139,7 +139,7 @@ func TestPredictNewHeldOutNode(t *testing.T) {
 
 	// With class-mass normalisation the scales come from the fitted scores.
 	hc := Harmonic{Tol: tightTol, ClassMassNormalization: true}
-	require.NoError(t, hc.Fit(context.Background(), q.g, q.nodes, q.classes))
+	require.NoError(t, hc.FitIndexed(context.Background(), q.g, q.nodes, q.classes))
 	got, err = hc.PredictNew(nbrs, ws)
 	require.NoError(t, err)
 	scaled := make([]float64, p.c)
@@ -161,7 +161,7 @@ func TestPredictNewEdgeCases(t *testing.T) {
 	rng := rand.New(rand.NewPCG(23, 1))
 	p := randomProblem(rng, 3)
 	for _, m := range []Classifier{&Spreading{Alpha: 0.9}, &Harmonic{}} {
-		require.NoError(t, m.Fit(context.Background(), p.g, p.nodes, p.classes))
+		require.NoError(t, m.FitIndexed(context.Background(), p.g, p.nodes, p.classes))
 		// No edge, or edges only into a component without labels: the prior.
 		for _, nodes := range [][]int{nil, {p.unreached[0], p.isolated}} {
 			got, err := m.PredictNew(nodes, nil)

@@ -416,7 +416,8 @@ func argmax(v []float64) int {
 // nodes, then labels and probabilities for every node and predictions for
 // new ones.
 type Classifier interface {
-	Fit(ctx context.Context, g *graph.CSR, nodes, classes []int) error
+	Fit(ctx context.Context, g *graph.CSR, labels []int) error
+	FitIndexed(ctx context.Context, g *graph.CSR, nodes, classes []int) error
 	Labels() []int
 	Probabilities() *mat.Dense
 	Scores() *mat.Dense

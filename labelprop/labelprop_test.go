@@ -240,7 +240,7 @@ func TestSpreadingMatchesDenseLU(t *testing.T) {
 			for _, solver := range []Solver{CG, FixedPoint, Chebyshev} {
 				for _, cmn := range []bool{false, true} {
 					m := Spreading{Alpha: a, Solver: solver, Tol: tightTol, ClassMassNormalization: cmn}
-					require.NoError(t, m.Fit(context.Background(), p.g, p.nodes, p.classes))
+					require.NoError(t, m.FitIndexed(context.Background(), p.g, p.nodes, p.classes))
 					got := m.Scores()
 					assert.Less(t, maxAbsDiff(got, want), denseTol, "trial %d a=%v %v", trial, a, solver)
 					probs := m.Probabilities()
@@ -270,7 +270,7 @@ func TestHarmonicMatchesDenseLU(t *testing.T) {
 		}{{false, Jacobi}, {true, Jacobi}, {false, NoPreconditioner}} {
 			cmn := tc.cmn
 			m := Harmonic{Tol: tightTol, ClassMassNormalization: cmn, Preconditioner: tc.pre}
-			require.NoError(t, m.Fit(context.Background(), p.g, p.nodes, p.classes))
+			require.NoError(t, m.FitIndexed(context.Background(), p.g, p.nodes, p.classes))
 			assert.Less(t, maxAbsDiff(m.Scores(), want), denseTol, "trial %d", trial)
 			assert.Less(t, maxAbsDiff(m.Probabilities(), referenceProbabilities(p, want, cmn)), denseTol)
 			labels := m.Labels()
@@ -305,9 +305,9 @@ func TestFixedPointAndCGAgree(t *testing.T) {
 		cg := Spreading{Alpha: a, Tol: 1e-10, Solver: CG}
 		fp := Spreading{Alpha: a, Tol: 1e-10, Solver: FixedPoint}
 		ch := Spreading{Alpha: a, Tol: 1e-10, Solver: Chebyshev}
-		require.NoError(t, cg.Fit(context.Background(), p.g, p.nodes, p.classes))
-		require.NoError(t, fp.Fit(context.Background(), p.g, p.nodes, p.classes))
-		require.NoError(t, ch.Fit(context.Background(), p.g, p.nodes, p.classes))
+		require.NoError(t, cg.FitIndexed(context.Background(), p.g, p.nodes, p.classes))
+		require.NoError(t, fp.FitIndexed(context.Background(), p.g, p.nodes, p.classes))
+		require.NoError(t, ch.FitIndexed(context.Background(), p.g, p.nodes, p.classes))
 		assert.Less(t, maxAbsDiff(cg.Scores(), fp.Scores()), agreeTol, "a=%v", a)
 		assert.Equal(t, cg.Labels(), fp.Labels())
 		assert.Less(t, maxAbsDiff(ch.Scores(), cg.Scores()), agreeTol, "a=%v", a)
@@ -327,7 +327,7 @@ func TestDefaultToleranceBounds(t *testing.T) {
 	for _, a := range []float64{0.5, 0.9, 0.99} {
 		want := denseSpreading(t, p, a)
 		fp := Spreading{Alpha: a, Solver: FixedPoint}
-		require.NoError(t, fp.Fit(context.Background(), p.g, p.nodes, p.classes))
+		require.NoError(t, fp.FitIndexed(context.Background(), p.g, p.nodes, p.classes))
 		var d mat.Dense
 		d.Sub(fp.Scores(), want)
 		bound := a / (1 - a) * math.Sqrt(float64(p.g.Nodes())) * DefaultTol * mat.Max(fp.Scores())
@@ -337,7 +337,7 @@ func TestDefaultToleranceBounds(t *testing.T) {
 
 		for _, solver := range []Solver{CG, Chebyshev} { // the same residual rule
 			cg := Spreading{Alpha: a, Solver: solver}
-			require.NoError(t, cg.Fit(context.Background(), p.g, p.nodes, p.classes))
+			require.NoError(t, cg.FitIndexed(context.Background(), p.g, p.nodes, p.classes))
 			d.Sub(cg.Scores(), want)
 			for k := 0; k < p.c; k++ {
 				bnorm := (1 - a) * math.Sqrt(p.prior()[k]*float64(len(p.nodes)))
@@ -352,7 +352,7 @@ func TestUnreachedAndIsolatedNodesGetThePrior(t *testing.T) {
 	p := randomProblem(rng, 3)
 	q := p.prior()
 	for _, m := range []Classifier{&Spreading{Alpha: 0.9}, &Harmonic{}} {
-		require.NoError(t, m.Fit(context.Background(), p.g, p.nodes, p.classes))
+		require.NoError(t, m.FitIndexed(context.Background(), p.g, p.nodes, p.classes))
 		probs, f, labels := m.Probabilities(), m.Scores(), m.Labels()
 		for _, v := range p.unreached {
 			assert.Equal(t, []float64{0, 0, 0}, f.RawRowView(v), "no label reaches node %d", v)
@@ -372,12 +372,12 @@ func TestIsolatedSeed(t *testing.T) {
 	nodes := append(append([]int(nil), p.nodes...), p.isolated)
 	classes := append(append([]int(nil), p.classes...), 1)
 	for _, m := range []Classifier{&Spreading{Alpha: 0.9}, &Harmonic{}} {
-		err := m.Fit(context.Background(), p.g, nodes, classes)
+		err := m.FitIndexed(context.Background(), p.g, nodes, classes)
 		require.Error(t, err)
 		assert.Contains(t, err.Error(), fmt.Sprintf("labelled node %d (nodes[%d]) is isolated", p.isolated, len(p.nodes)))
 	}
 	for _, m := range []Classifier{&Spreading{Alpha: 0.9, IsolatedSeeds: IsolatedSeedKeep}, &Harmonic{IsolatedSeeds: IsolatedSeedKeep}} {
-		require.NoError(t, m.Fit(context.Background(), p.g, nodes, classes))
+		require.NoError(t, m.FitIndexed(context.Background(), p.g, nodes, classes))
 		assert.Equal(t, 1, m.Labels()[p.isolated], "an isolated labelled node keeps its label")
 		info := m.Info()
 		assert.Equal(t, 1, info.IsolatedSeeds)
@@ -392,7 +392,7 @@ func TestClassMassNormalization(t *testing.T) {
 	lab := p.labelled()
 	q := p.prior()
 	for _, m := range []Classifier{&Spreading{Alpha: 0.9, ClassMassNormalization: true}, &Harmonic{ClassMassNormalization: true}} {
-		require.NoError(t, m.Fit(context.Background(), p.g, p.nodes, p.classes))
+		require.NoError(t, m.FitIndexed(context.Background(), p.g, p.nodes, p.classes))
 		// After scaling, the mass of class k over the unlabelled nodes is q_k.
 		f := m.Scores()
 		n := p.g.Nodes()
@@ -458,7 +458,7 @@ func TestBadInput(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			err := tc.m.Fit(ctx, p.g, tc.nodes, tc.classes)
+			err := tc.m.FitIndexed(ctx, p.g, tc.nodes, tc.classes)
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tc.want)
 			assert.Nil(t, tc.m.Labels(), "a failed fit leaves no predictions")
@@ -467,9 +467,9 @@ func TestBadInput(t *testing.T) {
 		})
 	}
 	var empty graph.CSR
-	err := (&Harmonic{}).Fit(ctx, &empty, nil, nil)
+	err := (&Harmonic{}).FitIndexed(ctx, &empty, nil, nil)
 	assert.ErrorContains(t, err, "the graph has no nodes")
-	err = (&Spreading{Alpha: 0.5}).Fit(ctx, nil, []int{0}, []int{0})
+	err = (&Spreading{Alpha: 0.5}).FitIndexed(ctx, nil, []int{0}, []int{0})
 	assert.ErrorContains(t, err, "the graph has no nodes")
 }
 
@@ -482,7 +482,7 @@ func TestNotConvergedKeepsLastIterate(t *testing.T) {
 		&Spreading{Alpha: 0.99, MaxIter: 3, Solver: Chebyshev},
 		&Harmonic{MaxIter: 2},
 	} {
-		err := m.Fit(context.Background(), p.g, p.nodes, p.classes)
+		err := m.FitIndexed(context.Background(), p.g, p.nodes, p.classes)
 		var nc *NotConvergedError
 		require.ErrorAs(t, err, &nc)
 		assert.Contains(t, err.Error(), "did not converge")
@@ -503,7 +503,7 @@ func TestContextCancelled(t *testing.T) {
 	} {
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
-		err := m.Fit(ctx, p.g, p.nodes, p.classes)
+		err := m.FitIndexed(ctx, p.g, p.nodes, p.classes)
 		assert.True(t, errors.Is(err, context.Canceled), "%v", err)
 	}
 }
@@ -518,7 +518,7 @@ func TestProgressIsCalledEveryIteration(t *testing.T) {
 			last = it
 			assert.False(t, math.IsNaN(res))
 		}}
-		require.NoError(t, m.Fit(context.Background(), p.g, p.nodes, p.classes))
+		require.NoError(t, m.FitIndexed(context.Background(), p.g, p.nodes, p.classes))
 		assert.Equal(t, m.Info().Iterations, last, solver.String())
 		assert.Equal(t, calls, last)
 	}
@@ -540,12 +540,12 @@ func TestEveryNodeLabelled(t *testing.T) {
 	g, err := graph.FromEdges(3, []graph.Edge{{U: 0, V: 1, W: 1}, {U: 1, V: 2, W: 1}}, graph.Options{})
 	require.NoError(t, err)
 	h := Harmonic{}
-	require.NoError(t, h.Fit(context.Background(), g, []int{0, 1, 2}, []int{0, 1, 0}))
+	require.NoError(t, h.FitIndexed(context.Background(), g, []int{0, 1, 2}, []int{0, 1, 0}))
 	assert.Equal(t, []int{0, 1, 0}, h.Labels())
 	assert.Equal(t, 0, h.Info().Iterations)
 	p := problem{g: g, c: 2, nodes: []int{0, 1, 2}, classes: []int{0, 1, 0}}
 	s := Spreading{Alpha: 0.5, Tol: tightTol}
-	require.NoError(t, s.Fit(context.Background(), g, p.nodes, p.classes))
+	require.NoError(t, s.FitIndexed(context.Background(), g, p.nodes, p.classes))
 	assert.Less(t, maxAbsDiff(s.Scores(), denseSpreading(t, p, 0.5)), denseTol)
 	assert.Equal(t, 0, s.Info().Unreached)
 }
@@ -558,6 +558,6 @@ func TestHarmonicProgress(t *testing.T) {
 		assert.Equal(t, last+1, it, "one call per iteration, in order")
 		last = it
 	}}
-	require.NoError(t, m.Fit(context.Background(), p.g, p.nodes, p.classes))
+	require.NoError(t, m.FitIndexed(context.Background(), p.g, p.nodes, p.classes))
 	assert.Equal(t, m.Info().Iterations, last)
 }

@@ -79,7 +79,7 @@ func TestSpreadingMemoryBytes(t *testing.T) {
 			var before, after runtime.MemStats
 			runtime.GC()
 			runtime.ReadMemStats(&before)
-			require.NoError(t, m.Fit(context.Background(), gg, nn, cc))
+			require.NoError(t, m.FitIndexed(context.Background(), gg, nn, cc))
 			runtime.ReadMemStats(&after)
 			graph.SetSlicedLimit(old)
 			got := int64(after.TotalAlloc - before.TotalAlloc)

@@ -66,7 +66,7 @@ func requireSameLabelsButTies(t *testing.T, ctx context.Context, g *graph.CSR, t
 	f := refs[a]
 	if f == nil {
 		ref := Spreading{Alpha: a, Classes: x.Classes, Tol: 1e-11}
-		require.NoError(t, ref.Fit(ctx, g, train, cls))
+		require.NoError(t, ref.FitIndexed(ctx, g, train, cls))
 		f = ref.Scores()
 		refs[a] = f
 	}
@@ -110,16 +110,16 @@ func TestFloat32MatchesFloat64(t *testing.T) {
 			ctx := context.Background()
 			for _, a := range []float64{0.9, 0.99} {
 				m64 := Spreading{Alpha: a, Classes: ds.Classes, Tol: DefaultTol32}
-				require.NoError(t, m64.Fit(ctx, ds.Graph, ds.Split.Train, cls))
+				require.NoError(t, m64.FitIndexed(ctx, ds.Graph, ds.Split.Train, cls))
 				m32 := Spreading{Alpha: a, Classes: ds.Classes, Float32: true}
-				require.NoError(t, m32.Fit(ctx, ds.Graph, ds.Split.Train, cls))
+				require.NoError(t, m32.FitIndexed(ctx, ds.Graph, ds.Split.Train, cls))
 				require.Zero(t, labelDiff(m64.Labels(), m32.Labels()), "a = %v: labels differ", a)
 				require.LessOrEqual(t, maxRelDiff(&m32, &m64), float32ScoreTol, "a = %v", a)
 				require.InDelta(t, m64.Info().Iterations, m32.Info().Iterations, 2, "a = %v", a)
 				// And against the default float64 tolerance: the labels of
 				// the tighter solve are those of the float32 one.
 				ref := Spreading{Alpha: a, Classes: ds.Classes}
-				require.NoError(t, ref.Fit(ctx, ds.Graph, ds.Split.Train, cls))
+				require.NoError(t, ref.FitIndexed(ctx, ds.Graph, ds.Split.Train, cls))
 				require.Zero(t, labelDiff(ref.Labels(), m32.Labels()), "a = %v: labels differ from Tol 1e-6", a)
 			}
 		})
@@ -144,9 +144,9 @@ func TestStopLabels(t *testing.T) {
 			for _, f32 := range []bool{false, true} {
 				for _, a := range []float64{0.9, 0.99} {
 					res := Spreading{Alpha: a, Classes: ds.Classes, Float32: f32}
-					require.NoError(t, res.Fit(ctx, ds.Graph, ds.Split.Train, cls))
+					require.NoError(t, res.FitIndexed(ctx, ds.Graph, ds.Split.Train, cls))
 					lab := Spreading{Alpha: a, Classes: ds.Classes, Float32: f32, Stop: StopLabels}
-					require.NoError(t, lab.Fit(ctx, ds.Graph, ds.Split.Train, cls))
+					require.NoError(t, lab.FitIndexed(ctx, ds.Graph, ds.Split.Train, cls))
 					require.LessOrEqual(t, lab.Info().Iterations, res.Info().Iterations, "float32 %v a = %v", f32, a)
 					saved += res.Info().Iterations - lab.Info().Iterations
 					require.LessOrEqual(t, lab.Info().Residual, DefaultLabelTol)
@@ -171,7 +171,7 @@ func TestStopLabels(t *testing.T) {
 		{Alpha: 0.9, Stop: StopLabels, LabelTol: 1},
 		{Alpha: 0.9, Float32: true, Solver: FixedPoint},
 	} {
-		require.Error(t, m.Fit(context.Background(), ds.Graph, ds.Split.Train, cls), "%+v", m)
+		require.Error(t, m.FitIndexed(context.Background(), ds.Graph, ds.Split.Train, cls), "%+v", m)
 	}
 	for _, s := range []string{"residual", "labels"} {
 		r, err := ParseStopRule(s)
@@ -201,10 +201,10 @@ func TestWarmStartAcrossAlpha(t *testing.T) {
 				for _, a := range AlphaGrid() {
 					c := base
 					c.Alpha, c.Classes = a, ds.Classes
-					require.NoError(t, c.Fit(ctx, ds.Graph, ds.Split.Train, cls))
+					require.NoError(t, c.FitIndexed(ctx, ds.Graph, ds.Split.Train, cls))
 					w := base
 					w.Alpha, w.Classes, w.WarmStart = a, ds.Classes, prev
-					require.NoError(t, w.Fit(ctx, ds.Graph, ds.Split.Train, cls))
+					require.NoError(t, w.FitIndexed(ctx, ds.Graph, ds.Split.Train, cls))
 					requireSameLabelsButTies(t, ctx, ds.Graph, ds.Split.Train, cls, a, &c, &w, refs)
 					require.LessOrEqual(t, w.Info().Residual, DefaultTol32)
 					cold += c.Info().Iterations
@@ -219,7 +219,7 @@ func TestWarmStartAcrossAlpha(t *testing.T) {
 	ds, cls := loadPlanetoid(t, filepath.Join("..", "testdata", "cora"))
 	unfitted := &Spreading{Alpha: 0.5}
 	m := Spreading{Alpha: 0.9, WarmStart: unfitted}
-	require.ErrorIs(t, m.Fit(context.Background(), ds.Graph, ds.Split.Train, cls), ErrNotFitted)
+	require.ErrorIs(t, m.FitIndexed(context.Background(), ds.Graph, ds.Split.Train, cls), ErrNotFitted)
 }
 
 // TestChebyshev32InPlaceBitwise checks the float32 solver that keeps both

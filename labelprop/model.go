@@ -15,31 +15,50 @@ import (
 
 // The kinds of the two models in a modelfile container, and the newest
 // layout version of each that this package reads and writes.
+//
+// Spreading's layout 2 records Float32, Stop, LabelPatience and LabelTol,
+// which layout 1 did not; a layout-1 file is still read, with those four
+// at their zero values (the fitted state, and so every prediction, is the
+// same in both layouts). Harmonic's layout is 1.
 const (
-	SpreadingKind = "labelprop.Spreading"
-	HarmonicKind  = "labelprop.Harmonic"
-	ModelVersion  = 1
+	SpreadingKind    = "labelprop.Spreading"
+	HarmonicKind     = "labelprop.Harmonic"
+	SpreadingVersion = 2
+	HarmonicVersion  = 1
 )
 
-// FitLabels is Fit with the labels as one vector aligned with the nodes of
-// g: labels[i] is node i's class (0, 1, …) or −1 when it is unlabelled, the
-// estimator contract's front door (see package estimator).
-func (m *Spreading) FitLabels(ctx context.Context, g *graph.CSR, labels []int) error {
+// Fit spreads the labels over g: labels is one vector aligned with the
+// nodes of g, labels[i] node i's class (0, 1, …) or −1 when it is
+// unlabelled (the estimator contract's front door; see package estimator).
+// It takes O((n + nnz)·c) time per iteration and O(n·c) memory beyond the
+// graph.
+//
+// When the solver stops early (cancelled, or the iteration cap reached) the
+// model holds the last iterate and Fit returns the error (a
+// *NotConvergedError for the cap).
+func (m *Spreading) Fit(ctx context.Context, g *graph.CSR, labels []int) error {
 	nodes, classes, err := fromLabelVector(g, labels)
 	if err != nil {
 		return err
 	}
-	return m.Fit(ctx, g, nodes, classes)
+	return m.FitIndexed(ctx, g, nodes, classes)
 }
 
-// FitLabels is Fit with the labels as one vector aligned with the nodes of
-// g, −1 for unlabelled (see Spreading.FitLabels).
-func (m *Harmonic) FitLabels(ctx context.Context, g *graph.CSR, labels []int) error {
+// Fit computes the harmonic function for labels, one vector aligned with
+// the nodes of g, −1 for unlabelled (see Spreading.Fit). L_uu is never
+// copied: it is applied as the subgraph induced by the unlabelled nodes,
+// with the full-graph degrees on its diagonal, in one pass per block
+// product (O(n + nnz) memory for the subgraph).
+//
+// When CG stops early (cancelled, or the iteration cap reached) the model
+// holds the last iterate and Fit returns the error (a *NotConvergedError
+// for the cap).
+func (m *Harmonic) Fit(ctx context.Context, g *graph.CSR, labels []int) error {
 	nodes, classes, err := fromLabelVector(g, labels)
 	if err != nil {
 		return err
 	}
-	return m.Fit(ctx, g, nodes, classes)
+	return m.FitIndexed(ctx, g, nodes, classes)
 }
 
 func fromLabelVector(g *graph.CSR, labels []int) (nodes, classes []int, err error) {
@@ -127,6 +146,11 @@ type spreadingParams struct {
 	ClassMassNormalization bool    `json:"class_mass_normalization"`
 	IsolatedSeeds          string  `json:"isolated_seeds"`
 	Ordering               string  `json:"ordering"`
+	// Layout 2.
+	Float32       bool    `json:"float32"`
+	Stop          string  `json:"stop"`
+	LabelPatience int     `json:"label_patience"`
+	LabelTol      float64 `json:"label_tol"`
 }
 
 type harmonicParams struct {
@@ -175,8 +199,9 @@ func parseEnum[T fmt.Stringer](field, s string, vals ...T) (T, error) {
 // names) before writing it. The sections share memory with the model.
 func (m *Spreading) ModelFile() (*modelfile.File, error) {
 	p := spreadingParams{Alpha: m.Alpha, Solver: m.Solver.String(), Tol: m.Tol, MaxIter: m.MaxIter, Classes: m.Classes,
-		ClassMassNormalization: m.ClassMassNormalization, IsolatedSeeds: m.IsolatedSeeds.String(), Ordering: m.Ordering.String()}
-	f, meta, err := m.state.modelFile(SpreadingKind, p)
+		ClassMassNormalization: m.ClassMassNormalization, IsolatedSeeds: m.IsolatedSeeds.String(), Ordering: m.Ordering.String(),
+		Float32: m.Float32, Stop: m.Stop.String(), LabelPatience: m.LabelPatience, LabelTol: m.LabelTol}
+	f, meta, err := m.state.modelFile(SpreadingKind, SpreadingVersion, p)
 	if err != nil {
 		return nil, err
 	}
@@ -192,9 +217,10 @@ func (m *Spreading) ModelFile() (*modelfile.File, error) {
 }
 
 // MarshalBinary encodes the fitted model as a modelfile container (kind
-// SpreadingKind): hyperparameters, the scores F, the degrees, the class
-// prior and scales and the labels it was fitted with; not the graph, which
-// prediction does not need. Progress is not stored.
+// SpreadingKind, layout SpreadingVersion): hyperparameters, the scores F,
+// the degrees, the class prior and scales and the labels it was fitted
+// with; not the graph, which prediction does not need. Progress and
+// WarmStart (which changes the iterations, not the answer) are not stored.
 func (m *Spreading) MarshalBinary() ([]byte, error) {
 	f, err := m.ModelFile()
 	if err != nil {
@@ -205,7 +231,8 @@ func (m *Spreading) MarshalBinary() ([]byte, error) {
 
 // UnmarshalBinary replaces m by the model encoded in data (MarshalBinary).
 // Predictions of the result are bitwise those of the model that was saved.
-// Progress is kept. On an error m is unchanged.
+// Progress is kept; WarmStart is nil. A layout-1 file reads with Float32,
+// Stop, LabelPatience and LabelTol zero. On an error m is unchanged.
 func (m *Spreading) UnmarshalBinary(data []byte) error {
 	f, err := modelfile.Unmarshal(data)
 	if err != nil {
@@ -216,7 +243,7 @@ func (m *Spreading) UnmarshalBinary(data []byte) error {
 
 // ReadModelFile replaces m by the model in f (see UnmarshalBinary).
 func (m *Spreading) ReadModelFile(f *modelfile.File) error {
-	if err := f.Expect(SpreadingKind, ModelVersion); err != nil {
+	if err := f.Expect(SpreadingKind, SpreadingVersion); err != nil {
 		return fmt.Errorf("labelprop: %w", err)
 	}
 	var meta fitMeta[spreadingParams]
@@ -224,10 +251,22 @@ func (m *Spreading) ReadModelFile(f *modelfile.File) error {
 		return fmt.Errorf("labelprop: %w", err)
 	}
 	h := meta.Hyperparameters
+	if f.KindVersion < 2 {
+		// Layout 1 had no field for these: present, they are not a
+		// layout-1 writer's.
+		if h.Float32 || h.Stop != "" || h.LabelPatience != 0 || h.LabelTol != 0 {
+			return fmt.Errorf("labelprop: the model file has layout 1 but records the layout-2 hyperparameters float32, stop, label_patience or label_tol")
+		}
+		h.Stop = StopResidual.String()
+	}
 	var (
-		out = Spreading{Alpha: h.Alpha, Tol: h.Tol, MaxIter: h.MaxIter, Classes: h.Classes, ClassMassNormalization: h.ClassMassNormalization, Progress: m.Progress}
+		out = Spreading{Alpha: h.Alpha, Tol: h.Tol, MaxIter: h.MaxIter, Classes: h.Classes, ClassMassNormalization: h.ClassMassNormalization,
+			Float32: h.Float32, LabelPatience: h.LabelPatience, LabelTol: h.LabelTol, Progress: m.Progress}
 		err error
 	)
+	if out.Stop, err = parseEnum("stop", h.Stop, StopResidual, StopLabels); err != nil {
+		return err
+	}
 	if out.Solver, err = parseEnum("solver", h.Solver, Chebyshev, CG, FixedPoint); err != nil {
 		return err
 	}
@@ -265,7 +304,7 @@ func (m *Spreading) ReadModelFile(f *modelfile.File) error {
 func (m *Harmonic) ModelFile() (*modelfile.File, error) {
 	p := harmonicParams{Tol: m.Tol, MaxIter: m.MaxIter, Preconditioner: m.Preconditioner.String(), Classes: m.Classes,
 		ClassMassNormalization: m.ClassMassNormalization, IsolatedSeeds: m.IsolatedSeeds.String(), Ordering: m.Ordering.String()}
-	f, meta, err := m.state.modelFile(HarmonicKind, p)
+	f, meta, err := m.state.modelFile(HarmonicKind, HarmonicVersion, p)
 	if err != nil {
 		return nil, err
 	}
@@ -299,7 +338,7 @@ func (m *Harmonic) UnmarshalBinary(data []byte) error {
 
 // ReadModelFile replaces m by the model in f (see UnmarshalBinary).
 func (m *Harmonic) ReadModelFile(f *modelfile.File) error {
-	if err := f.Expect(HarmonicKind, ModelVersion); err != nil {
+	if err := f.Expect(HarmonicKind, HarmonicVersion); err != nil {
 		return fmt.Errorf("labelprop: %w", err)
 	}
 	var meta fitMeta[harmonicParams]
@@ -333,12 +372,12 @@ func (m *Harmonic) ReadModelFile(f *modelfile.File) error {
 // modelFile puts the shared learned state into a new container and
 // returns the metadata for the caller to complete with its
 // hyperparameters.
-func (st *state) modelFile(kind string, params any) (*modelfile.File, any, error) {
+func (st *state) modelFile(kind string, version int, params any) (*modelfile.File, any, error) {
 	if !st.fitted {
 		return nil, nil, estimator.NotFitted("labelprop: MarshalBinary")
 	}
 	n, c := st.scores.Dims()
-	f := modelfile.New(kind, ModelVersion)
+	f := modelfile.New(kind, version)
 	scores := make([]float64, 0, n*c)
 	for i := 0; i < n; i++ {
 		scores = append(scores, st.scores.RawRowView(i)...)

@@ -36,8 +36,8 @@ func fitBoth(t *testing.T, what string, g *graph.CSR, nodes, classes []int, newM
 		tol, slack = denseTol, plainCGIterationSlack
 	}
 	nat, rcm := newModel(NaturalOrdering), newModel(ReverseCuthillMcKee)
-	require.NoError(t, nat.Fit(context.Background(), g, nodes, classes), what)
-	require.NoError(t, rcm.Fit(context.Background(), g, nodes, classes), what)
+	require.NoError(t, nat.FitIndexed(context.Background(), g, nodes, classes), what)
+	require.NoError(t, rcm.FitIndexed(context.Background(), g, nodes, classes), what)
 	assert.LessOrEqual(t, maxAbsDiff(nat.Scores(), rcm.Scores()), tol, "%s: scores", what)
 	assert.LessOrEqual(t, maxAbsDiff(nat.Probabilities(), rcm.Probabilities()), tol, "%s: probabilities", what)
 	assert.Equal(t, nat.Labels(), rcm.Labels(), "%s: labels", what)
@@ -95,12 +95,12 @@ func TestReorderedSpreadingMatchesDenseLU(t *testing.T) {
 		want := denseSpreading(t, p, a)
 		for _, solver := range []Solver{CG, FixedPoint, Chebyshev} {
 			m := Spreading{Alpha: a, Solver: solver, Tol: tightTol, Ordering: ReverseCuthillMcKee}
-			require.NoError(t, m.Fit(context.Background(), p.g, p.nodes, p.classes))
+			require.NoError(t, m.FitIndexed(context.Background(), p.g, p.nodes, p.classes))
 			assert.LessOrEqual(t, maxAbsDiff(want, m.Scores()), denseTol, "a=%v %v", a, solver)
 		}
 	}
 	h := Harmonic{Tol: tightTol, Ordering: ReverseCuthillMcKee}
-	require.NoError(t, h.Fit(context.Background(), p.g, p.nodes, p.classes))
+	require.NoError(t, h.FitIndexed(context.Background(), p.g, p.nodes, p.classes))
 	assert.LessOrEqual(t, maxAbsDiff(denseHarmonic(t, p), h.Scores()), denseTol, "harmonic")
 }
 
@@ -122,7 +122,7 @@ func TestOrderingValidation(t *testing.T) {
 	rng := rand.New(rand.NewPCG(23, 5))
 	p := randomProblem(rng, 2)
 	for _, m := range []Classifier{&Spreading{Alpha: 0.5, Ordering: 2}, &Harmonic{Ordering: -1}} {
-		err := m.Fit(context.Background(), p.g, p.nodes, p.classes)
+		err := m.FitIndexed(context.Background(), p.g, p.nodes, p.classes)
 		require.Error(t, err)
 		assert.Contains(t, err.Error(), "Ordering = ")
 		assert.Contains(t, err.Error(), "is invalid")

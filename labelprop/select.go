@@ -76,7 +76,7 @@ func ChooseAlpha(ctx context.Context, g *graph.CSR, nodes, classes []int, base *
 		for k, v := range train {
 			tc[k] = labels[v]
 		}
-		if err := m.Fit(ctx, g, train, tc); err != nil {
+		if err := m.FitIndexed(ctx, g, train, tc); err != nil {
 			return 0, 0, err
 		}
 		pred := m.Labels()
@@ -153,7 +153,7 @@ func ChooseOnSplit(ctx context.Context, g *graph.CSR, labels []int, classes int,
 	best, _, err := eval.GridSearch(ctx, grid, func(ctx context.Context, v float64) (float64, error) {
 		m := newModel(v)
 		t0 := time.Now()
-		if err := m.Fit(ctx, g, split.Train, train); err != nil {
+		if err := m.FitIndexed(ctx, g, split.Train, train); err != nil {
 			return 0, err
 		}
 		c.GridSeconds = append(c.GridSeconds, time.Since(t0).Seconds())

@@ -24,7 +24,7 @@ func ExampleChooseAlpha() {
 		return
 	}
 	m := &labelprop.Spreading{Alpha: c.Alpha}
-	if err := m.Fit(context.Background(), ds.Graph, nodes, classes); err != nil {
+	if err := m.FitIndexed(context.Background(), ds.Graph, nodes, classes); err != nil {
 		fmt.Println(err)
 		return
 	}

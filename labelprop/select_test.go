@@ -43,7 +43,7 @@ func TestChooseAlphaMatchesManualCV(t *testing.T) {
 				tc[k] = labels[v]
 			}
 			m := &Spreading{Alpha: a, Classes: 7}
-			require.NoError(t, m.Fit(context.Background(), ds.Graph, train, tc))
+			require.NoError(t, m.FitIndexed(context.Background(), ds.Graph, train, tc))
 			for _, v := range test {
 				total++
 				if m.Labels()[v] == labels[v] {

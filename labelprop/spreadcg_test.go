@@ -123,7 +123,7 @@ func TestUnweightedSpreadingMatchesDenseLU(t *testing.T) {
 	for _, a := range []float64{0.5, 0.99} {
 		want := denseSpreading(t, p, a)
 		m := Spreading{Alpha: a, Tol: tightTol, Solver: CG}
-		require.NoError(t, m.Fit(context.Background(), g, nodes, classes))
+		require.NoError(t, m.FitIndexed(context.Background(), g, nodes, classes))
 		assert.Less(t, maxAbsDiff(m.Scores(), want), denseTol, "a=%v", a)
 		assert.Equal(t, 2, m.Info().Isolated)
 	}

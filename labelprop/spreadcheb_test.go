@@ -70,7 +70,7 @@ func TestSpreadingChebyshevMatchesDenseLU(t *testing.T) {
 		for _, a := range []float64{0.5, 0.9, 0.99} {
 			want := denseSpreading(t, p, a)
 			m := Spreading{Alpha: a, Solver: Chebyshev, Tol: tightTol}
-			require.NoError(t, m.Fit(context.Background(), p.g, p.nodes, p.classes))
+			require.NoError(t, m.FitIndexed(context.Background(), p.g, p.nodes, p.classes))
 			assert.Less(t, maxAbsDiff(m.Scores(), want), denseTol, "problem %d a=%v", k, a)
 		}
 	}
@@ -81,7 +81,7 @@ func TestSpreadingChebyshevMatchesDenseLU(t *testing.T) {
 	p.classes = append(append([]int(nil), p.classes...), 1)
 	want := denseSpreading(t, p, 0.9)
 	m := Spreading{Alpha: 0.9, Solver: Chebyshev, Tol: tightTol, IsolatedSeeds: IsolatedSeedKeep}
-	require.NoError(t, m.Fit(context.Background(), p.g, p.nodes, p.classes))
+	require.NoError(t, m.FitIndexed(context.Background(), p.g, p.nodes, p.classes))
 	assert.Less(t, maxAbsDiff(m.Scores(), want), denseTol)
 	assert.InDelta(t, 0.1, m.Scores().At(p.isolated, 1), denseTol)
 }
@@ -264,7 +264,7 @@ func TestSpreadingChebyshevBadInput(t *testing.T) {
 		assert.ErrorContains(t, err, "it must be inside the open interval (0, 1)", "a=%v", a)
 	}
 	m := Spreading{Alpha: 1, Solver: Chebyshev}
-	assert.ErrorContains(t, m.Fit(context.Background(), p.g, p.nodes, p.classes), "Alpha = 1 is invalid")
+	assert.ErrorContains(t, m.FitIndexed(context.Background(), p.g, p.nodes, p.classes), "Alpha = 1 is invalid")
 	// A zero right-hand side column (a class with no label, reachable only
 	// through the solver's own entry point) has the zero solution.
 	f := mat.NewDense(n, 2, nil)

@@ -153,13 +153,11 @@ func (m *Spreading) Validate() error {
 	return checkIsolatedSeeds(m.IsolatedSeeds)
 }
 
-// Fit spreads the labels classes[k] of the nodes nodes[k] over g. It takes
-// O((n + nnz)·c) time per iteration and O(n·c) memory beyond the graph.
-//
-// When the solver stops early (cancelled, or the iteration cap reached) the
-// model holds the last iterate and Fit returns the error (a
-// *NotConvergedError for the cap).
-func (m *Spreading) Fit(ctx context.Context, g *graph.CSR, nodes, classes []int) error {
+// FitIndexed is Fit with the labelled nodes as an index list: nodes[k] has
+// class classes[k] (distinct nodes; every other node is unlabelled). It is
+// the low-level entry point for callers that hold a split's node lists;
+// Fit, the front door, reads one label vector.
+func (m *Spreading) FitIndexed(ctx context.Context, g *graph.CSR, nodes, classes []int) error {
 	ctx, s, err := m.begin(ctx, m.Validate, g, nodes, classes, m.Classes, m.IsolatedSeeds)
 	if err != nil {
 		return err

@@ -72,90 +72,10 @@ var (
 )
 
 func decodeEdgeTable(lr *lineReader, opt EdgeTableOptions, b *nodeids.Builder) (*EdgeTable, error) {
-	t := newTable(lr, opt.Table, "#%")
 	et := &EdgeTable{}
-	var (
-		src, dst, wcol = -1, -1, -1
-		dict           bool // weights from a networkx dictionary column
-		width          int
-		widthLine      int
-		weighted       bool
-	)
-	noWeight := strings.EqualFold(opt.Weight, "none")
-	for {
-		f, line, ok, err := t.row()
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			break
-		}
-		if width == 0 {
-			et.Header, et.Delimiter = t.header, t.delim
-			width, widthLine = len(f), line
-			if t.header != nil && len(t.header) != width {
-				return nil, &ParseError{Path: lr.path, Line: line, Msg: fmt.Sprintf("row has %d fields but the header names %d columns (%q)", width, len(t.header), strings.Join(t.header, string(t.delim)))}
-			}
-			if src, dst, wcol, dict, err = edgeColumns(t, opt, f, noWeight); err != nil {
-				return nil, err
-			}
-			for _, c := range []int{src, dst, wcol} {
-				if c >= width {
-					return nil, &ParseError{Path: lr.path, Line: line, Msg: fmt.Sprintf("column %d is named but the rows have %d fields", c+1, width)}
-				}
-			}
-			weighted = wcol >= 0
-			if weighted {
-				et.W = []float64{}
-			}
-		} else if len(f) != width {
-			// networkx's write_edgelist(data=["weight"]) writes the weight
-			// only for the edges that have one: without a header, rows of
-			// "u v" and "u v w" may mix, a missing weight being 1.
-			mixed := t.header == nil && opt.Weight == "" && !noWeight && src < 2 && dst < 2 && min(width, len(f)) == 2 && max(width, len(f)) == 3
-			if !mixed {
-				return nil, &ParseError{Path: lr.path, Line: line, Msg: fmt.Sprintf("want %d fields like line %d, got %d", width, widthLine, len(f))}
-			}
-			if !weighted {
-				weighted, wcol = true, 2
-				et.W = make([]float64, len(et.Src))
-				for k := range et.W {
-					et.W[k] = 1
-				}
-				dict = strings.HasPrefix(f[2], "{")
-			}
-		}
-		var ids [2]int32
-		for k, c := range [2]int{src, dst} {
-			if f[c] == "" {
-				return nil, &ParseError{Path: lr.path, Line: line, Msg: fmt.Sprintf("empty node id in column %d", c+1)}
-			}
-			i, err := b.Add(f[c])
-			if err != nil {
-				return nil, &ParseError{Path: lr.path, Line: line, Msg: err.Error()}
-			}
-			ids[k] = i
-		}
-		et.Src = append(et.Src, ids[0])
-		et.Dst = append(et.Dst, ids[1])
-		et.Lines = append(et.Lines, int32(min(line, 1<<31-1)))
-		if weighted {
-			w := 1.0
-			switch {
-			case wcol >= len(f): // a "u v" row among "u v w" rows: weight 1
-			case dict:
-				w, err = dictWeight(f[wcol])
-			default:
-				w, err = parseWeight(f[wcol])
-			}
-			if err != nil {
-				return nil, &ParseError{Path: lr.path, Line: line, Msg: err.Error()}
-			}
-			et.W = append(et.W, w)
-		}
-	}
-	if len(et.Src) == 0 {
-		return nil, lr.fileErrorf("no edges: the file has no data lines")
+	var err error
+	if et.Header, et.Delimiter, err = walkEdgeTable(lr, opt, &tableRows{path: lr.path, b: b, et: et}); err != nil {
+		return nil, err
 	}
 	if et.W != nil {
 		unit := true
@@ -170,6 +90,139 @@ func decodeEdgeTable(lr *lineReader, opt EdgeTableOptions, b *nodeids.Builder) (
 		}
 	}
 	return et, nil
+}
+
+// edgeRows receives the rows of an edge table from walkEdgeTable, in file
+// order: id with k = 0 and 1 for the source and target fields (non-empty),
+// then weight, 1 for a row without one; weighted turns true at the first
+// row with a weight field and stays true.
+type edgeRows interface {
+	id(k, line int, id string) error
+	weight(w float64, weighted bool) error
+}
+
+// tableRows appends the rows to an EdgeTable, numbering the ids by b.
+type tableRows struct {
+	path string
+	b    *nodeids.Builder
+	et   *EdgeTable
+	ids  [2]int32
+	line int
+}
+
+func (r *tableRows) id(k, line int, id string) error {
+	i, err := r.b.Add(id)
+	if err != nil {
+		return &ParseError{Path: r.path, Line: line, Msg: err.Error()}
+	}
+	r.ids[k], r.line = i, line
+	return nil
+}
+
+func (r *tableRows) weight(w float64, weighted bool) error {
+	et := r.et
+	if weighted && et.W == nil {
+		// The first row with a weight: the rows before it weigh 1.
+		et.W = make([]float64, len(et.Src))
+		for k := range et.W {
+			et.W[k] = 1
+		}
+	}
+	et.Src = append(et.Src, r.ids[0])
+	et.Dst = append(et.Dst, r.ids[1])
+	et.Lines = append(et.Lines, int32(min(r.line, 1<<31-1)))
+	if weighted {
+		et.W = append(et.W, w)
+	}
+	return nil
+}
+
+// walkEdgeTable reads the rows of an edge table, checks them and hands
+// their ids and weights to rows; it returns the header (nil without one) and
+// the delimiter. It is the one reader of ReadEdgeTable's rules, for
+// ReadEdgeTable and for LoadNodes' two passes over the file (see
+// tableEdges).
+func walkEdgeTable(lr *lineReader, opt EdgeTableOptions, rows edgeRows) (header []string, delim byte, err error) {
+	t := newTable(lr, opt.Table, "#%")
+	var (
+		src, dst, wcol = -1, -1, -1
+		dict           bool // weights from a networkx dictionary column
+		width          int
+		widthLine      int
+		weighted       bool
+		edges          int
+	)
+	noWeight := strings.EqualFold(opt.Weight, "none")
+	rr := readRows(t)
+	defer rr.stop()
+	for {
+		f, line, ok, err := rr.next()
+		if err != nil {
+			return nil, 0, err
+		}
+		if !ok {
+			break
+		}
+		if width == 0 {
+			// The header and the delimiter are fixed by the first row,
+			// which the reading goroutine has handed over.
+			header, delim = t.header, t.delim
+			width, widthLine = len(f), line
+			if t.header != nil && len(t.header) != width {
+				return nil, 0, &ParseError{Path: lr.path, Line: line, Msg: fmt.Sprintf("row has %d fields but the header names %d columns (%q)", width, len(t.header), strings.Join(t.header, string(t.delim)))}
+			}
+			if src, dst, wcol, dict, err = edgeColumns(t, opt, f, noWeight); err != nil {
+				return nil, 0, err
+			}
+			for _, c := range []int{src, dst, wcol} {
+				if c >= width {
+					return nil, 0, &ParseError{Path: lr.path, Line: line, Msg: fmt.Sprintf("column %d is named but the rows have %d fields", c+1, width)}
+				}
+			}
+			weighted = wcol >= 0
+		} else if len(f) != width {
+			// networkx's write_edgelist(data=["weight"]) writes the weight
+			// only for the edges that have one: without a header, rows of
+			// "u v" and "u v w" may mix, a missing weight being 1.
+			mixed := t.header == nil && opt.Weight == "" && !noWeight && src < 2 && dst < 2 && min(width, len(f)) == 2 && max(width, len(f)) == 3
+			if !mixed {
+				return nil, 0, &ParseError{Path: lr.path, Line: line, Msg: fmt.Sprintf("want %d fields like line %d, got %d", width, widthLine, len(f))}
+			}
+			if !weighted {
+				weighted, wcol = true, 2
+				dict = strings.HasPrefix(f[2], "{")
+			}
+		}
+		for k, c := range [2]int{src, dst} {
+			if f[c] == "" {
+				return nil, 0, &ParseError{Path: lr.path, Line: line, Msg: fmt.Sprintf("empty node id in column %d", c+1)}
+			}
+			if err := rows.id(k, line, f[c]); err != nil {
+				return nil, 0, err
+			}
+		}
+		w := 1.0
+		if weighted {
+			switch {
+			case wcol >= len(f): // a "u v" row among "u v w" rows: weight 1
+			case dict:
+				w, err = dictWeight(f[wcol])
+			default:
+				w, err = parseWeight(f[wcol])
+			}
+			if err != nil {
+				return nil, 0, &ParseError{Path: lr.path, Line: line, Msg: err.Error()}
+			}
+		}
+		if err := rows.weight(w, weighted); err != nil {
+			return nil, 0, err
+		}
+		edges++
+	}
+	if edges == 0 {
+		return nil, 0, lr.fileErrorf("no edges: the file has no data lines")
+	}
+	return header, delim, nil
 }
 
 // edgeColumns resolves the source, target and weight columns from the
@@ -255,4 +308,89 @@ func dictWeight(s string) (float64, error) {
 		return parseWeight(strings.TrimSpace(rest))
 	}
 	return 1, nil
+}
+
+// rowBatch is a run of a table's rows, read ahead by rowReader; last marks
+// the end of the table (err the error that ended it, if any).
+type rowBatch struct {
+	fields [][]string
+	lines  []int
+	last   bool
+	err    error
+}
+
+// rowBatchRows is the number of rows in a rowBatch.
+const rowBatchRows = 1024
+
+// rowReader reads the rows of a table on a goroutine of its own, a few
+// batches ahead of the caller, so that reading and splitting the lines
+// overlaps with what the caller does with them (numbering the ids, counting,
+// filling a Builder): two cores at work, and the rows still arrive in file
+// order, so that ids are numbered by first appearance and errors are the
+// serial reader's. After the first row the goroutine writes nothing of the
+// table that the caller reads (its header and delimiter are fixed by then).
+type rowReader struct {
+	ch   chan rowBatch
+	done chan struct{}
+	cur  rowBatch
+	k    int
+}
+
+// readRows starts reading the rows of t; stop must be called.
+func readRows(t *table) *rowReader {
+	r := &rowReader{ch: make(chan rowBatch, 2), done: make(chan struct{})}
+	go func() {
+		defer close(r.ch)
+		for {
+			select {
+			case <-r.done:
+				return
+			default:
+			}
+			b := rowBatch{fields: make([][]string, 0, rowBatchRows), lines: make([]int, 0, rowBatchRows)}
+			for len(b.fields) < rowBatchRows {
+				f, line, ok, err := t.row()
+				if err != nil || !ok {
+					b.last, b.err = true, err
+					break
+				}
+				b.fields, b.lines = append(b.fields, f), append(b.lines, line)
+			}
+			select {
+			case r.ch <- b:
+			case <-r.done:
+				return
+			}
+			if b.last {
+				return
+			}
+		}
+	}()
+	return r
+}
+
+// next returns what table.row would.
+func (r *rowReader) next() (f []string, line int, ok bool, err error) {
+	for r.k == len(r.cur.fields) {
+		if r.cur.last {
+			return nil, 0, false, r.cur.err
+		}
+		b, open := <-r.ch
+		if !open {
+			return nil, 0, false, nil
+		}
+		r.cur, r.k = b, 0
+	}
+	f, line = r.cur.fields[r.k], r.cur.lines[r.k]
+	r.cur.fields[r.k] = nil // the caller keeps what it needs of the row
+	r.k++
+	return f, line, true, nil
+}
+
+// stop ends the reading goroutine and waits for it, so that the file can
+// be closed.
+func (r *rowReader) stop() {
+	close(r.done)
+	for range r.ch {
+	}
 }

@@ -141,7 +141,7 @@ func (ld *nodeLoad) load() (_ *NodeDataset, err error) {
 		}
 	}()
 
-	var et *EdgeTable
+	var te *tableEdges // the edge table, read once (see tableEdges)
 	h, err := head(f.Edges)
 	if err != nil {
 		return nil, err
@@ -203,16 +203,12 @@ func (ld *nodeLoad) load() (_ *NodeDataset, err error) {
 		}
 	}
 	if !isMM && !isZip && !isGSG && fastG == nil {
-		et, err = ReadEdgeTable(f.Edges, EdgeTableOptions{Table: f.Table, Source: f.Source, Target: f.Target, Weight: f.Weight}, &ld.b)
+		te, err = readTableEdges(f.Edges, EdgeTableOptions{Table: f.Table, Source: f.Source, Target: f.Target, Weight: f.Weight}, f.Graph.SelfLoops, &ld.b, ld.fixed)
 		if err != nil {
 			return nil, err
 		}
-		if ld.fixed > 0 && ld.b.Len() > ld.fixed {
-			for k := range et.Src {
-				if int(et.Src[k]) >= ld.fixed || int(et.Dst[k]) >= ld.fixed {
-					return nil, &ParseError{Path: f.Edges, Line: int(et.Lines[k]), Msg: fmt.Sprintf("node id out of range [0, %d) set by --nodes", ld.fixed)}
-				}
-			}
+		if te.outLine > 0 {
+			return nil, &ParseError{Path: f.Edges, Line: te.outLine, Msg: fmt.Sprintf("node id out of range [0, %d) set by --nodes", ld.fixed)}
 		}
 	}
 
@@ -268,8 +264,7 @@ func (ld *nodeLoad) load() (_ *NodeDataset, err error) {
 			return nil, err
 		}
 	default:
-		et.Remap(perm)
-		if ds.Graph, err = et.build(f.Edges, n, f.Graph); err != nil {
+		if ds.Graph, err = te.build(ids, perm, n, f.Graph); err != nil {
 			return nil, err
 		}
 	}
@@ -360,21 +355,6 @@ func (ld *nodeLoad) checkValues(path string, nv *nodeValues) error {
 		}
 	}
 	return nil
-}
-
-// build turns the edge table into a graph on n nodes with opt, naming the
-// line of a rejected self loop or repeated edge.
-func (et *EdgeTable) build(path string, n int, opt graph.Options) (*graph.CSR, error) {
-	el := &edgeList{edges: make([]graph.Edge, et.Len()), lines: make([]int, et.Len()), maxID: n - 1}
-	for k := range et.Src {
-		w := 1.0
-		if et.W != nil {
-			w = et.W[k]
-		}
-		el.edges[k] = graph.Edge{U: int(et.Src[k]), V: int(et.Dst[k]), W: w}
-		el.lines[k] = int(et.Lines[k])
-	}
-	return el.build(path, n, opt)
 }
 
 // head returns the first bytes of the (possibly gzipped) file, enough to

@@ -50,7 +50,7 @@ func (m *Spreading) Fit(ctx context.Context, g *graph.CSR, _ Features, labels []
 		c = numClasses(labels)
 	}
 	sp := labelprop.Spreading{Alpha: orDefault(m.Alpha, DefaultSpreadingAlpha), Classes: c, IsolatedSeeds: labelprop.IsolatedSeedKeep}
-	if err := sp.Fit(ctx, g, nodes, classes); err != nil {
+	if err := sp.FitIndexed(ctx, g, nodes, classes); err != nil {
 		return fmt.Errorf("nodeclass: %w", err)
 	}
 	m.probs = sp.Probabilities()
@@ -114,7 +114,7 @@ func (m *STKR) Fit(ctx context.Context, g *graph.CSR, x Features, labels []int) 
 		y.Set(t, l, 1)
 	}
 	r := stkr.Regressor{Transform: stkr.InverseLaplacian{Eta: orDefault(m.Eta, DefaultSTKREta)}, Beta: orDefault(m.Beta, DefaultSTKRBeta)}
-	if err := r.Fit(ctx, k, nodes, y); err != nil {
+	if err := r.FitIndexed(ctx, k, nodes, y); err != nil {
 		return fmt.Errorf("nodeclass: %w", err)
 	}
 	if m.scores, err = r.Predict(nil); err != nil {

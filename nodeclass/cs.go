@@ -55,15 +55,21 @@ var (
 // The labelled rows keep Z + correction too; Smooth replaces them by Y.
 // labels[i] ≥ 0 marks the labelled nodes.
 func Correct(ctx context.Context, s linop.BlockOperator, z *mat.Dense, labels []int, alpha, scale float64, set propagate.Settings) (*mat.Dense, error) {
+	out, _, _, err := correct(ctx, s, z, labels, alpha, scale, set)
+	return out, err
+}
+
+// correct is Correct, returning also the propagated errors Ê and the
+// autoscale σ, which the prediction of new nodes needs.
+func correct(ctx context.Context, s linop.BlockOperator, z *mat.Dense, labels []int, alpha, scale float64, set propagate.Settings) (out, eh *mat.Dense, sigma float64, err error) {
 	n, c := z.Dims()
 	if err := checkCS(s, n, labels, alpha, c); err != nil {
-		return nil, err
+		return nil, nil, 0, err
 	}
 	if scale < 0 || math.IsNaN(scale) || math.IsInf(scale, 0) {
-		return nil, fmt.Errorf("nodeclass: correct: scale=%v is invalid: it must be finite and ≥ 0 (0 = autoscale)", scale)
+		return nil, nil, 0, fmt.Errorf("nodeclass: correct: scale=%v is invalid: it must be finite and ≥ 0 (0 = autoscale)", scale)
 	}
 	e := mat.NewDense(n, c, nil)
-	var sigma float64
 	for i, l := range labels {
 		if l < 0 {
 			continue
@@ -78,11 +84,11 @@ func Correct(ctx context.Context, s linop.BlockOperator, z *mat.Dense, labels []
 		}
 	}
 	sigma /= float64(numLabelled(labels))
-	eh, _, err := propagate.PPRBlock(ctx, s, e, alpha, set)
+	eh, _, err = propagate.PPRBlock(ctx, s, e, alpha, set)
 	if err != nil {
-		return nil, fmt.Errorf("nodeclass: correct: %w", err)
+		return nil, nil, 0, fmt.Errorf("nodeclass: correct: %w", err)
 	}
-	out := mat.DenseCopyOf(z)
+	out = mat.DenseCopyOf(z)
 	for i := 0; i < n; i++ {
 		row, ei := out.RawRowView(i), eh.RawRowView(i)
 		f := scale
@@ -100,7 +106,7 @@ func Correct(ctx context.Context, s linop.BlockOperator, z *mat.Dense, labels []
 			row[j] += f * ei[j]
 		}
 	}
-	return out, nil
+	return out, eh, sigma, nil
 }
 
 // Smooth is the second step of Correct & Smooth: the corrected scores with
@@ -166,7 +172,16 @@ type CorrectSmooth struct {
 	Propagation propagate.Settings
 
 	defaultBase Base
-	probs       *mat.Dense
+	probs       *mat.Dense // the smoothed scores Ŷ
+	// What PredictNodes needs (newnodes.go): the propagated errors Ê, the
+	// autoscale σ, the fitted nodes' degrees and D^{-1/2}, and a snapshot
+	// of the fitted base (nil after FitScores or with a base that does not
+	// predict new nodes), named by baseName ("" after FitScores).
+	corr     *mat.Dense
+	sigma    float64
+	deg, t   []float64
+	fitBase  nodeBase
+	baseName string
 }
 
 // Validate checks the hyperparameters.
@@ -195,8 +210,8 @@ func (m *CorrectSmooth) base() Base {
 }
 
 // Fit fits Base on the labelled nodes, then corrects and smooths its
-// probabilities (two PPR solves with c columns). The model is
-// transductive: its predictions are those of the fit graph's nodes.
+// probabilities (two PPR solves with c columns). With an SGC or APPNP base
+// the fitted model predicts new nodes too (PredictNodes).
 func (m *CorrectSmooth) Fit(ctx context.Context, g *graph.CSR, x Features, labels []int) error {
 	if err := m.Validate(); err != nil {
 		return err
@@ -209,17 +224,22 @@ func (m *CorrectSmooth) Fit(ctx context.Context, g *graph.CSR, x Features, label
 	if err != nil {
 		return err
 	}
-	return m.FitScores(ctx, g, z, labels)
+	if err := m.FitScores(ctx, g, z, labels); err != nil {
+		return err
+	}
+	m.fitBase, m.baseName = snapshot(b), fmt.Sprint(b)
+	return nil
 }
 
 // FitScores corrects and smooths given base probabilities z (n×c) of the
-// nodes of g, without fitting Base.
+// nodes of g, without fitting Base; the model then answers for the nodes
+// of g only.
 func (m *CorrectSmooth) FitScores(ctx context.Context, g *graph.CSR, z *mat.Dense, labels []int) error {
 	if err := m.Validate(); err != nil {
 		return err
 	}
 	s := propagate.Symmetric(g)
-	zc, err := Correct(ctx, s, z, labels, orDefault(m.CorrectAlpha, DefaultCorrectAlpha), m.Scale, propagation(m.Propagation))
+	zc, eh, sigma, err := correct(ctx, s, z, labels, orDefault(m.CorrectAlpha, DefaultCorrectAlpha), m.Scale, propagation(m.Propagation))
 	if err != nil {
 		return err
 	}
@@ -227,7 +247,10 @@ func (m *CorrectSmooth) FitScores(ctx context.Context, g *graph.CSR, z *mat.Dens
 	if err != nil {
 		return err
 	}
-	m.probs = y
+	m.probs, m.corr, m.sigma = y, eh, sigma
+	m.deg = g.Degrees()
+	m.t = invSqrtDegrees(m.deg, 0)
+	m.fitBase, m.baseName = nil, ""
 	return nil
 }
 

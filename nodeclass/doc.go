@@ -35,8 +35,53 @@
 //
 // Every model follows the estimator contract: labels are one vector with −1
 // for unlabelled nodes, exported hyperparameters whose zero values mean the
-// Default constants, Fit(ctx, …) error, ErrNotFitted, and PredictGraph for
-// new nodes (a new graph with their features and edges; SGC and APPNP).
+// Default constants, Fit(ctx, …) error, ErrNotFitted, PredictNodes for new
+// nodes (their features and their edges to fitted nodes, in a batch; also
+// after MarshalBinary/UnmarshalBinary), and PredictGraph for a whole new
+// graph with its features (SGC and APPNP).
+//
+// # New nodes
+//
+// PredictNodes uses the frozen-known rule, the standard inductive use of a
+// transductive propagation (as labelprop's PredictNodes): a new node v does
+// not change the fitted nodes' values or degrees. With w_vu the weights of
+// v's edges to fitted nodes u and σ the operator's self-loop weight (1 for
+// S̃, 0 for Correct & Smooth's S),
+//
+//	d̃_v = σ + Σ_u w_vu,   S_vu = w_vu / √(d̃_v d̃_u),   S_vv = σ / d̃_v,
+//
+// d̃_u the fitted degree (plus σ); a term with d̃ = 0 is zero. SGC is linear,
+// so with H_j = S̃^j X̂W (n×c, j = 0..K−1, stored at fit time) and
+// h_0 = x̂_v W,
+//
+//	h_j = S̃_vv h_{j−1} + Σ_u S̃_vu (H_{j−1})_u,   j = 1..K,   Ŷ_v = softmax(h_K + b).
+//
+// APPNP's fixed point z = aS̃z + (1 − a)h (a = 1 − the teleport probability),
+// with the fitted Z = ΠX̂W held, gives for the new row alone
+//
+//	z_v = (a Σ_u S̃_vu Z_u + (1 − a) h_v) / (1 − a S̃_vv),   Ŷ_v = softmax(z_v + b).
+//
+// Correct & Smooth applies the same fixed-point rule to its two
+// propagations (S_vv = 0), starting from its base model's prediction Z_v
+// of the new node (the base's own PredictNodes): the new node is
+// unlabelled, so its residual is zero and
+//
+//	Ê_v = α₁ Σ_u S_vu Ê_u,   Z⁽ʳ⁾_v = Z_v + s·Ê_v   (autoscale: s = σ_E/‖Ê_v‖₁, none when Ê_v = 0),
+//	Ŷ_v = α₂ Σ_u S_vu Ŷ_u + (1 − α₂) Z⁽ʳ⁾_v,
+//
+// Ê, Ŷ and the autoscale σ_E = mean_{j∈L} ‖E_j‖₁ as fitted. A new node
+// without edges keeps its base prediction: softmax(x̂_v W + b) for SGC and
+// APPNP, (1 − α₂)Z_v — the base's class probabilities after
+// normalisation — for Correct & Smooth. Edges go to fitted nodes only
+// (estimator.NewNodes); an edge between two new nodes is not part of the
+// rule, and an index outside the fitted nodes is an error naming the new
+// node and edge (gssl predict and gssl serve name the unknown id). A node
+// given as new with the edges and features of a fitted node gets that
+// node's fitted prediction (for Correct & Smooth, of an unlabelled one).
+// Correct & Smooth keeps a snapshot of its fitted base to do this, and
+// saves it in its model file; fitted by FitScores, or on a base that does
+// not predict new nodes (Spreading, STKR), it answers for its fitted nodes
+// only.
 // Choose selects among candidates (SGCGrid, APPNPGrid, CorrectSmoothGrid,
 // STKRGrid) on validation nodes, or by stratified k-fold cross-validation
 // over the labelled nodes when there are none; Evaluate runs the protocol

@@ -155,6 +155,12 @@ type linear struct {
 	norm  Normalization
 	f     filter
 	probs *mat.Dense
+	// What PredictNodes needs of the fitted graph (newnodes.go): the
+	// fitted nodes' weighted degrees, their D̃^{-1/2} and the propagated
+	// logits before the intercepts (SGC: S̃^j X̂W for j = 0..K−1; APPNP:
+	// Π X̂W).
+	deg, t []float64
+	prop   []*mat.Dense
 }
 
 // fitLinear fits logistic regression on the rows at the labelled nodes of
@@ -207,8 +213,7 @@ func fitLinear(ctx context.Context, g *graph.CSR, x Features, labels []int, norm
 	w.Scale(d.scale, w)
 	li := lr.Info()
 	m := &linear{w: w, b: b, norm: norm, f: f}
-	var products int
-	m.probs, products, err = m.predict(ctx, g, xn)
+	products, err := m.fitPropagation(ctx, g, xn)
 	if err != nil {
 		return nil, err
 	}

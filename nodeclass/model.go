@@ -11,14 +11,28 @@ import (
 	"github.com/gssl/gssl/propagate"
 )
 
-// The kinds of the feature models in a modelfile container, and the newest
-// layout version of each that this package reads and writes.
+// The kinds of the feature models in a modelfile container, and the layout
+// version of each that this package reads and writes. Layout 2 added what
+// new-node prediction needs (the fitted degrees, the propagated logits,
+// Correct & Smooth's base model); a layout-1 file is refused with a message
+// to fit and save again.
 const (
 	SGCKind           = "nodeclass.SGC"
 	APPNPKind         = "nodeclass.APPNP"
 	CorrectSmoothKind = "nodeclass.CorrectSmooth"
-	ModelVersion      = 1
+	ModelVersion      = 2
 )
+
+// expect checks the kind and that the layout is ModelVersion.
+func expect(f *modelfile.File, kind string) error {
+	if err := f.Expect(kind, ModelVersion); err != nil {
+		return fmt.Errorf("nodeclass: %w", err)
+	}
+	if f.KindVersion < ModelVersion {
+		return fmt.Errorf("nodeclass: %w: the %s model has layout version %d, written before new-node prediction; this gssl reads layout %d: fit and save the model again", modelfile.ErrVersion, kind, f.KindVersion, ModelVersion)
+	}
+	return nil
+}
 
 // linearParams are SGC's and APPNP's hyperparameters as a model file
 // stores them (K for SGC; Alpha and the propagation settings for APPNP).
@@ -65,7 +79,10 @@ func parseNormalization(s string) (Normalization, error) {
 // modelFile stores a fitted linear model: the weights W (d×c, row-major;
 // logits P(X̂W) + 1bᵀ on the normalised features X̂) in section "weights",
 // the intercepts b in "intercepts", the fitted nodes' class probabilities
-// (n×c) in "probabilities" and the final L-BFGS gradient norm in "residual".
+// (n×c) in "probabilities", the final L-BFGS gradient norm in "residual",
+// the fitted nodes' weighted degrees (n) in "degrees" and the propagated
+// logits in "propagated" (SGC: S̃^j X̂W for j = 0..K−1, K blocks of n×c one
+// after the other; APPNP: ΠX̂W, n×c).
 func (l *linear) modelFile(kind string, p linearParams) (*modelfile.File, error) {
 	d, c := l.w.Dims()
 	n, _ := l.probs.Dims()
@@ -86,6 +103,12 @@ func (l *linear) modelFile(kind string, p linearParams) (*modelfile.File, error)
 	file.PutFloat64s("intercepts", l.b)
 	file.PutFloat64s("probabilities", mat.DenseCopyOf(l.probs).RawMatrix().Data)
 	file.PutFloat64s("residual", []float64{l.info.Residual})
+	file.PutFloat64s("degrees", l.deg)
+	prop := make([]float64, 0, len(l.prop)*n*c)
+	for _, p := range l.prop {
+		prop = append(prop, mat.DenseCopyOf(p).RawMatrix().Data...)
+	}
+	file.PutFloat64s("propagated", prop)
 	return file, nil
 }
 
@@ -112,8 +135,8 @@ func floats(f *modelfile.File, name string, want int) ([]float64, error) {
 
 // readLinear reads what modelFile wrote.
 func readLinear(f *modelfile.File, kind string) (*linear, linearParams, error) {
-	if err := f.Expect(kind, ModelVersion); err != nil {
-		return nil, linearParams{}, fmt.Errorf("nodeclass: %w", err)
+	if err := expect(f, kind); err != nil {
+		return nil, linearParams{}, err
 	}
 	var meta linearMeta
 	if err := f.DecodeMetadata(&meta); err != nil {
@@ -169,9 +192,46 @@ func readLinear(f *modelfile.File, kind string) (*linear, linearParams, error) {
 	default:
 		return nil, p, fmt.Errorf("nodeclass: the model file's propagation filter %q is not power or ppr", pr.Filter)
 	}
+	deg, err := readDegrees(f, n)
+	if err != nil {
+		return nil, p, err
+	}
+	blocks := 1
+	if pf, ok := flt.(powerFilter); ok {
+		blocks = pf.k
+	}
+	prop, err := f.Float64s("propagated")
+	if err != nil {
+		return nil, p, fmt.Errorf("nodeclass: %w", err)
+	}
+	// n·c = len(probs) is bounded by the file, K by the check below.
+	if len(prop)%(n*c) != 0 || len(prop)/(n*c) != blocks {
+		return nil, p, fmt.Errorf("nodeclass: the model file's section propagated has %d values, its propagation needs %d blocks of %d×%d", len(prop), blocks, n, c)
+	}
+	if err := finite("propagated", prop); err != nil {
+		return nil, p, err
+	}
 	l := &linear{w: mat.NewDense(d, c, w), b: b, norm: norm, f: flt, probs: mat.NewDense(n, c, probs),
-		info: estimator.Info{Iterations: meta.Iterations, Residual: res[0], Products: meta.Products}}
+		info: estimator.Info{Iterations: meta.Iterations, Residual: res[0], Products: meta.Products},
+		deg:  deg, t: invSqrtDegrees(deg, gcnLoop), prop: make([]*mat.Dense, blocks)}
+	for j := range l.prop {
+		l.prop[j] = mat.NewDense(n, c, prop[j*n*c:(j+1)*n*c:(j+1)*n*c])
+	}
 	return l, p, nil
+}
+
+// readDegrees reads the section "degrees": n finite weights ≥ 0.
+func readDegrees(f *modelfile.File, n int) ([]float64, error) {
+	deg, err := floats(f, "degrees", n)
+	if err != nil {
+		return nil, err
+	}
+	for i, d := range deg {
+		if !(d >= 0) || math.IsInf(d, 0) {
+			return nil, fmt.Errorf("nodeclass: the model file's degrees[%d] = %v must be finite and ≥ 0", i, d)
+		}
+	}
+	return deg, nil
 }
 
 // ModelFile returns the fitted model as a modelfile container (kind
@@ -184,9 +244,10 @@ func (m *SGC) ModelFile() (*modelfile.File, error) {
 }
 
 // MarshalBinary encodes the fitted model (kind SGCKind): hyperparameters,
-// the propagation, the logistic regression's weights and intercepts and
-// the fitted nodes' probabilities; not the graph or the features, which
-// PredictGraph takes as arguments.
+// the propagation, the logistic regression's weights and intercepts, the
+// fitted nodes' probabilities and what PredictNodes needs of the fitted
+// graph (degrees and propagated logits, n×c each); not the graph or the
+// features.
 func (m *SGC) MarshalBinary() ([]byte, error) { return marshal(m) }
 
 // UnmarshalBinary replaces m by the model in data; on an error m is
@@ -250,7 +311,7 @@ func (m *APPNP) ReadModelFile(f *modelfile.File) error {
 }
 
 type csParams struct {
-	Base         string  `json:"base"` // the base model's String(), a description only
+	Base         string  `json:"base"` // the base model's String()
 	CorrectAlpha float64 `json:"correct_alpha"`
 	SmoothAlpha  float64 `json:"smooth_alpha"`
 	Scale        float64 `json:"scale"`
@@ -262,41 +323,65 @@ type csMeta struct {
 	Hyperparameters csParams `json:"hyperparameters"`
 	Nodes           int      `json:"nodes"`
 	Classes         int      `json:"classes"`
+	// BaseKind is the kind of the section "base", "" when the model has no
+	// base that predicts new nodes (FitScores, or a Spreading or STKR base).
+	BaseKind string `json:"base_kind,omitempty"`
 }
 
 // ModelFile returns the fitted model as a modelfile container (kind
-// CorrectSmoothKind): the hyperparameters, a description of the base
-// model, and the smoothed scores Ŷ (n×c) in section "scores". The model is
-// transductive; the base model's own state is not stored.
+// CorrectSmoothKind): the hyperparameters and the base model's description
+// in the metadata; the smoothed scores Ŷ (n×c) in section "scores", the
+// propagated errors Ê (n×c) in "correction", the autoscale σ in "sigma",
+// the fitted nodes' weighted degrees in "degrees", and, when the base
+// predicts new nodes (SGC, APPNP), the base model's own container in
+// "base" (bytes). A model without that base is saved too; it answers for
+// its fitted nodes only.
 func (m *CorrectSmooth) ModelFile() (*modelfile.File, error) {
 	if m.probs == nil {
 		return nil, estimator.NotFitted("nodeclass: CorrectSmooth.MarshalBinary")
 	}
 	n, c := m.probs.Dims()
-	p := csParams{CorrectAlpha: m.CorrectAlpha, SmoothAlpha: m.SmoothAlpha, Scale: m.Scale, PropTol: m.Propagation.Tol, PropMaxIter: m.Propagation.MaxIter}
-	if m.Base != nil {
-		p.Base = fmt.Sprint(m.Base)
+	p := csParams{Base: m.baseName, CorrectAlpha: m.CorrectAlpha, SmoothAlpha: m.SmoothAlpha, Scale: m.Scale, PropTol: m.Propagation.Tol, PropMaxIter: m.Propagation.MaxIter}
+	meta := csMeta{Hyperparameters: p, Nodes: n, Classes: c}
+	var base []byte
+	if m.fitBase != nil {
+		bf, err := m.fitBase.ModelFile()
+		if err != nil {
+			return nil, fmt.Errorf("nodeclass: CorrectSmooth's base: %w", err)
+		}
+		if base, err = bf.MarshalBinary(); err != nil {
+			return nil, fmt.Errorf("nodeclass: CorrectSmooth's base: %w", err)
+		}
+		meta.BaseKind = bf.Kind
 	}
 	f := modelfile.New(CorrectSmoothKind, ModelVersion)
-	if err := f.SetMetadata(csMeta{Hyperparameters: p, Nodes: n, Classes: c}); err != nil {
+	if err := f.SetMetadata(meta); err != nil {
 		return nil, err
 	}
 	f.PutFloat64s("scores", mat.DenseCopyOf(m.probs).RawMatrix().Data)
+	f.PutFloat64s("correction", mat.DenseCopyOf(m.corr).RawMatrix().Data)
+	f.PutFloat64s("sigma", []float64{m.sigma})
+	f.PutFloat64s("degrees", m.deg)
+	if base != nil {
+		f.PutBytes("base", base)
+	}
 	return f, nil
 }
 
-// MarshalBinary encodes the fitted model (kind CorrectSmoothKind).
+// MarshalBinary encodes the fitted model (kind CorrectSmoothKind), with its
+// base model when that predicts new nodes.
 func (m *CorrectSmooth) MarshalBinary() ([]byte, error) { return marshal(m) }
 
 // UnmarshalBinary replaces m by the model in data; on an error m is
-// unchanged. Base is nil afterwards (the file describes it only): Scores
-// and Probabilities work, a new Fit uses the default base.
+// unchanged. Base is the saved base model afterwards (nil when the file has
+// none: Scores, Probabilities work, PredictNodes does not, and a new Fit
+// uses the default base).
 func (m *CorrectSmooth) UnmarshalBinary(data []byte) error { return unmarshal(data, m) }
 
 // ReadModelFile replaces m by the model in f; on an error m is unchanged.
 func (m *CorrectSmooth) ReadModelFile(f *modelfile.File) error {
-	if err := f.Expect(CorrectSmoothKind, ModelVersion); err != nil {
-		return fmt.Errorf("nodeclass: %w", err)
+	if err := expect(f, CorrectSmoothKind); err != nil {
+		return err
 	}
 	var meta csMeta
 	if err := f.DecodeMetadata(&meta); err != nil {
@@ -304,26 +389,84 @@ func (m *CorrectSmooth) ReadModelFile(f *modelfile.File) error {
 	}
 	p := meta.Hyperparameters
 	out := CorrectSmooth{CorrectAlpha: p.CorrectAlpha, SmoothAlpha: p.SmoothAlpha, Scale: p.Scale,
-		Propagation: propagate.Settings{Tol: p.PropTol, MaxIter: p.PropMaxIter}}
+		Propagation: propagate.Settings{Tol: p.PropTol, MaxIter: p.PropMaxIter}, baseName: p.Base}
 	if err := out.Validate(); err != nil {
 		return fmt.Errorf("nodeclass: the model file's hyperparameters: %w", err)
 	}
-	if meta.Nodes < 1 || meta.Classes < 1 {
-		return fmt.Errorf("nodeclass: the model file declares %d nodes and %d classes; both must be ≥ 1", meta.Nodes, meta.Classes)
+	n, c := meta.Nodes, meta.Classes
+	if n < 1 || c < 1 {
+		return fmt.Errorf("nodeclass: the model file declares %d nodes and %d classes; both must be ≥ 1", n, c)
 	}
 	s, err := f.Float64s("scores")
 	if err != nil {
 		return fmt.Errorf("nodeclass: %w", err)
 	}
-	if len(s)%meta.Nodes != 0 || len(s)/meta.Nodes != meta.Classes {
-		return fmt.Errorf("nodeclass: the model file has %d scores for %d nodes and %d classes", len(s), meta.Nodes, meta.Classes)
+	if len(s)%n != 0 || len(s)/n != c {
+		return fmt.Errorf("nodeclass: the model file has %d scores for %d nodes and %d classes", len(s), n, c)
 	}
-	if err := finite("scores", s); err != nil {
+	corr, err := floats(f, "correction", n*c) // n·c = len(s)
+	if err != nil {
 		return err
 	}
-	out.probs = mat.NewDense(meta.Nodes, meta.Classes, s)
+	sigma, err := floats(f, "sigma", 1)
+	if err != nil {
+		return err
+	}
+	for name, v := range map[string][]float64{"scores": s, "correction": corr, "sigma": sigma} {
+		if err := finite(name, v); err != nil {
+			return err
+		}
+	}
+	if sigma[0] < 0 {
+		return fmt.Errorf("nodeclass: the model file's sigma = %v is negative", sigma[0])
+	}
+	if out.deg, err = readDegrees(f, n); err != nil {
+		return err
+	}
+	if meta.BaseKind != "" || f.Has("base") {
+		b, err := readBase(f, meta.BaseKind, n, c)
+		if err != nil {
+			return err
+		}
+		out.Base, out.fitBase = b, b
+	}
+	out.probs, out.corr, out.sigma = mat.NewDense(n, c, s), mat.NewDense(n, c, corr), sigma[0]
+	out.t = invSqrtDegrees(out.deg, 0)
 	*m = out
 	return nil
+}
+
+// readBase reads Correct & Smooth's base model from the section "base":
+// an SGC or APPNP container of the same nodes and classes.
+func readBase(f *modelfile.File, kind string, n, c int) (nodeBase, error) {
+	data, err := f.Bytes("base")
+	if err != nil {
+		return nil, fmt.Errorf("nodeclass: the model file declares a %s base: %w", kind, err)
+	}
+	bf, err := modelfile.Unmarshal(data)
+	if err != nil {
+		return nil, fmt.Errorf("nodeclass: the model file's base: %w", err)
+	}
+	if bf.Kind != kind {
+		return nil, fmt.Errorf("nodeclass: the model file's base is a %s model, its metadata declares %q", bf.Kind, kind)
+	}
+	var b nodeBase
+	switch kind {
+	case SGCKind:
+		b = &SGC{}
+	case APPNPKind:
+		b = &APPNP{}
+	default:
+		return nil, fmt.Errorf("nodeclass: the model file's base kind %q is not %s or %s", kind, SGCKind, APPNPKind)
+	}
+	if err := b.ReadModelFile(bf); err != nil {
+		return nil, fmt.Errorf("nodeclass: the model file's base: %w", err)
+	}
+	p, _ := b.Probabilities()
+	if r, k := p.Dims(); r != n || k != c {
+		return nil, fmt.Errorf("nodeclass: the model file's base has %d nodes and %d classes, the model %d and %d", r, k, n, c)
+	}
+	return b, nil
 }
 
 type fileModel interface {

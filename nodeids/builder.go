@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // Builder numbers ids as they are met. While every id is a canonical
@@ -61,6 +62,9 @@ func (b *Builder) Add(id string) (int32, error) {
 		return 0, fmt.Errorf("more than %d distinct node ids", MaxNodes)
 	}
 	i := int32(len(b.names))
+	// A copy: id is often a field of a longer line, which it would keep
+	// alive for as long as the map lives.
+	id = strings.Clone(id)
 	b.text[id] = i
 	b.names = append(b.names, id)
 	return i, nil
@@ -106,13 +110,19 @@ func (b *Builder) toText() {
 // (nil when they are equal). The Builder must not be used afterwards.
 func (b *Builder) Finish() (m *Map, perm []int32) {
 	if b.isText {
-		return &Map{n: len(b.names), names: b.names, index: b.text}, nil
+		m = &Map{n: len(b.names), names: b.names, index: b.text}
+		b.text, b.names = nil, nil
+		return m, nil
 	}
-	n := len(b.order)
-	sorted := slices.Clone(b.order)
+	// The id table goes: a caller that keeps the Builder (in a struct, say)
+	// does not keep it alive next to the Map.
+	order := b.order
+	b.ints, b.order = nil, nil
+	n := len(order)
+	sorted := slices.Clone(order)
 	slices.Sort(sorted)
 	inOrder := true
-	for i, v := range b.order {
+	for i, v := range order {
 		if sorted[i] != v {
 			inOrder = false
 			break
@@ -120,7 +130,7 @@ func (b *Builder) Finish() (m *Map, perm []int32) {
 	}
 	if !inOrder {
 		perm = make([]int32, n)
-		for i, v := range b.order {
+		for i, v := range order {
 			j, _ := slices.BinarySearch(sorted, v)
 			perm[i] = int32(j)
 		}

@@ -3,6 +3,7 @@ package nodeids
 import (
 	"strconv"
 	"testing"
+	"unsafe"
 
 	"github.com/stretchr/testify/require"
 )
@@ -98,4 +99,17 @@ func TestFromValidates(t *testing.T) {
 	m, err := FromInts([]int64{0, 1, 2})
 	require.NoError(t, err)
 	require.True(t, m.IsIdentity())
+}
+
+// TestBuilderCopiesTextIDs: a text id read as a field of a longer line is
+// stored as a copy, so the map does not keep the line alive.
+func TestBuilderCopiesTextIDs(t *testing.T) {
+	line := "user_a,user_b,0.5"
+	var b Builder
+	_, err := b.Add(line[:6])
+	require.NoError(t, err)
+	m, _ := b.Finish()
+	id := m.ID(0)
+	require.Equal(t, "user_a", id)
+	require.NotSame(t, unsafe.StringData(line), unsafe.StringData(id))
 }

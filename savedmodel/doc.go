@@ -11,7 +11,21 @@
 //	data.ids       strings: the fitted nodes' text ids, or
 //	data.int_ids   int64: their integer ids (neither: the ids are 0..n−1)
 //
+// New nodes are given by their edges to fitted nodes (serve.NewNode, by the
+// user's ids); the feature models of package nodeclass take each new
+// node's features too (serve.Metadata.NodeFeatures > 0, NewNode.Features,
+// or PredictNodesWithFeatures for a dense or sparse matrix of them), and
+// the other models refuse features on a node rather than ignore them.
+//
 // Open dispatches on the file's kind (Kinds lists those this build reads);
 // an unknown kind, a newer layout or a damaged file is an error naming it.
 // Nothing in the file is executed.
+//
+// A graph classifier (graphkernels.WLClassifier) is a model of whole
+// graphs: Saved is then a serve.GraphPredictor (PredictGraphs for graphs
+// as a request gives them, PredictKernelGraphs for graphs as
+// loaders.LoadTU reads them), its metadata says Input "graphs", its
+// fitted items are its training graphs (numbered from 1, predicted from
+// the feature vectors the file keeps), and nodes and points are refused by
+// name; the models of nodes and points refuse graphs likewise.
 package savedmodel

@@ -17,6 +17,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/gp"
+	"github.com/gssl/gssl/graphkernels"
 	"github.com/gssl/gssl/imgp"
 	"github.com/gssl/gssl/kernel"
 	"github.com/gssl/gssl/krr"
@@ -63,13 +64,13 @@ func kindFixtures(t *testing.T) map[string]kindFixture {
 	}
 
 	sp := &labelprop.Spreading{Alpha: 0.9}
-	add(labelprop.SpreadingKind, sp, nodeCtx, sp.FitLabels(ctx, ds.Graph, ds.Labels))
+	add(labelprop.SpreadingKind, sp, nodeCtx, sp.Fit(ctx, ds.Graph, ds.Labels))
 	hm := &labelprop.Harmonic{}
-	add(labelprop.HarmonicKind, hm, nodeCtx, hm.FitLabels(ctx, ds.Graph, ds.Labels))
+	add(labelprop.HarmonicKind, hm, nodeCtx, hm.Fit(ctx, ds.Graph, ds.Labels))
 	k, err := stkr.NewGraphKernel(ds.Graph)
 	require.NoError(t, err)
-	st := &stkr.Regressor{Transform: stkr.Power(2), Beta: 0.1}
-	add(stkr.RegressorKind, st, nodeCtx, st.FitLabels(ctx, k, ds.Labels, len(ds.ClassNames)))
+	st := &stkr.Regressor{Transform: stkr.Power(2), Beta: 0.1, Classes: len(ds.ClassNames)}
+	add(stkr.RegressorKind, st, nodeCtx, st.Fit(ctx, k, ds.Labels))
 	n := ds.Graph.Nodes()
 	feat := mat.NewDense(n, 4, nil)
 	for i := 0; i < n; i++ {
@@ -90,9 +91,9 @@ func kindFixtures(t *testing.T) map[string]kindFixture {
 	x, y := circle(30)
 	pointCtx := Context{Data: "circle", TargetMean: 1, TargetScale: 2}
 	g := &gp.Regressor{Fixed: true}
-	add(gp.RegressorKind, g, pointCtx, g.FitTargets(ctx, x, y))
+	add(gp.RegressorKind, g, pointCtx, g.Fit(ctx, x, y))
 	im := &imgp.Regressor{K: 4, Eigenpairs: 8, Iterations: 2, Seed: 1, Euclidean: &gp.Regressor{Fixed: true}}
-	add(imgp.RegressorKind, im, pointCtx, im.FitTargets(ctx, x, y))
+	add(imgp.RegressorKind, im, pointCtx, im.Fit(ctx, x, y))
 
 	onehot := mat.NewDense(30, 3, nil)
 	labels := make([]int, 30)
@@ -115,6 +116,8 @@ func kindFixtures(t *testing.T) map[string]kindFixture {
 	add(krr.RandomFeaturesKind, rf, Context{}, rf.Fit(ctx, x, ty))
 	sv := &svm.PointSVC{Kernel: kernel.Gaussian{Sigma: 0.6}, C: 2}
 	add(svm.PointSVCKind, sv, classCtx, sv.Fit(ctx, x, labels))
+	wl, wlCtx, err := wlFixture(t)
+	add(graphkernels.WLClassifierKind, wl, wlCtx, err)
 	return out
 }
 
@@ -127,21 +130,32 @@ func kindAnswers(t *testing.T, s *Saved) []byte {
 		Fitted []serve.Prediction `json:"fitted"`
 		Nodes  []serve.Prediction `json:"nodes,omitempty"`
 		Points []serve.Prediction `json:"points,omitempty"`
+		Graphs []serve.Prediction `json:"graphs,omitempty"`
 	}
 	a := answers{Fitted: s.PredictFitted()}
 	var err error
-	if s.Metadata().Nodes > 0 {
-		a.Nodes, err = s.PredictNodes(context.Background(), []serve.NewNode{
+	if s.Metadata().Input == serve.InputGraphs {
+		a.Graphs, err = s.PredictGraphs(context.Background(), wlQueries(t))
+		require.NoError(t, err)
+	} else if s.Metadata().Nodes > 0 {
+		nodes := []serve.NewNode{
 			{ID: "x", Edges: []serve.Edge{{To: "paper_2", Weight: 1}, {To: "paper_9", Weight: 0.5}}},
 			{ID: "y", Edges: []serve.Edge{{To: "paper_11", Weight: 2}}},
-		})
+			{ID: "z"},
+		}
+		if d := s.Metadata().NodeFeatures; d > 0 {
+			// The feature models take each new node's features too.
+			for i := range nodes {
+				nodes[i].Features = make([]float64, d)
+				for k := range d {
+					nodes[i].Features[k] = float64(i+1) * (0.5 + float64(k))
+				}
+			}
+		}
+		a.Nodes, err = s.PredictNodes(context.Background(), nodes)
+		require.NoError(t, err)
 		if strings.HasPrefix(s.Metadata().Kind, "nodeclass.") {
-			// New nodes need their features; the file answers for the
-			// fitted nodes only.
-			var ie *serve.InputError
-			require.ErrorAs(t, err, &ie)
-		} else {
-			require.NoError(t, err)
+			require.Equal(t, 4, s.Metadata().NodeFeatures)
 		}
 	} else {
 		a.Points, err = s.PredictPoints(context.Background(), [][]float64{{1, 0, 0}, {0.3, -0.9, 0.05}, {3, 3, 3}})

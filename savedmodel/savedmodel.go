@@ -15,6 +15,7 @@ import (
 
 	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/gp"
+	"github.com/gssl/gssl/graphkernels"
 	"github.com/gssl/gssl/imgp"
 	"github.com/gssl/gssl/krr"
 	"github.com/gssl/gssl/labelprop"
@@ -87,7 +88,8 @@ func Save(path string, m Model, c Context) error {
 func Kinds() []string {
 	return []string{labelprop.SpreadingKind, labelprop.HarmonicKind, stkr.RegressorKind, gp.RegressorKind,
 		krr.ExactKind, krr.NystromKind, krr.FalkonKind, krr.RandomFeaturesKind, imgp.RegressorKind, svm.PointSVCKind, spectral.SpectralClusteringKind,
-		nodeclass.SGCKind, nodeclass.APPNPKind, nodeclass.CorrectSmoothKind}
+		nodeclass.SGCKind, nodeclass.APPNPKind, nodeclass.CorrectSmoothKind,
+		graphkernels.WLClassifierKind}
 }
 
 // Saved is an opened model file: the model, its context and its metadata.
@@ -203,26 +205,17 @@ func Decode(f *modelfile.File) (*Saved, error) {
 		}
 		s.b = svmBackend{m: m}
 	case nodeclass.SGCKind, nodeclass.APPNPKind, nodeclass.CorrectSmoothKind:
-		var m interface {
-			ReadModelFile(f *modelfile.File) error
-			Probabilities() (*mat.Dense, error)
-		}
-		switch f.Kind {
-		case nodeclass.SGCKind:
-			m = &nodeclass.SGC{}
-		case nodeclass.APPNPKind:
-			m = &nodeclass.APPNP{}
-		default:
-			m = &nodeclass.CorrectSmooth{}
-		}
-		if err := m.ReadModelFile(f); err != nil {
-			return nil, err
-		}
-		p, err := m.Probabilities()
+		b, err := newNodeclassBackend(f)
 		if err != nil {
 			return nil, err
 		}
-		s.b = nodeclassBackend{kind: f.Kind, p: p}
+		s.b = b
+	case graphkernels.WLClassifierKind:
+		b, err := decodeWL(f)
+		if err != nil {
+			return nil, err
+		}
+		s.b = b
 	case stkr.RegressorKind:
 		m := &stkr.Regressor{}
 		if err := m.ReadModelFile(f); err != nil {
@@ -253,7 +246,8 @@ func Decode(f *modelfile.File) (*Saved, error) {
 		task = serve.Regression
 	}
 	s.meta = serve.Metadata{Kind: f.Kind, Task: task, Classes: s.classes, Nodes: s.b.nodes(), Features: s.b.features(),
-		Hyperparameters: hyper, Writer: f.Writer}
+		NodeFeatures: nodeFeatures(s.b), Hyperparameters: hyper, Writer: f.Writer}
+	s.graphMetadata()
 	for i := 0; i < min(s.b.nodes(), 3); i++ {
 		s.meta.ExampleIDs = append(s.meta.ExampleIDs, s.ids.ID(i))
 	}
@@ -306,11 +300,11 @@ type stkrBackend struct {
 
 func (b stkrBackend) nodes() int    { return b.m.Nodes() }
 func (b stkrBackend) features() int { return 0 }
-func (b stkrBackend) classes() int  { return b.m.Classes() }
+func (b stkrBackend) classes() int  { return b.m.FittedClasses() }
 
 func (b stkrBackend) one(scores []float64) serve.Prediction {
 	scores = slices.Clone(scores)
-	if b.m.Classes() == 0 {
+	if b.m.FittedClasses() == 0 {
 		if len(scores) == 1 {
 			return serve.Prediction{Mean: &scores[0]}
 		}
@@ -415,22 +409,17 @@ func (s *Saved) ClassNames() []string { return slices.Clone(s.classes) }
 // PredictNodes predicts new nodes from their edges to fitted nodes named by
 // id; an unknown id is a *serve.InputError naming the edge.
 func (s *Saved) PredictNodes(ctx context.Context, nodes []serve.NewNode) ([]serve.Prediction, error) {
+	if _, ok := s.b.(graphModel); ok {
+		return nil, s.graphsOnly("nodes")
+	}
 	if s.b.nodes() == 0 {
 		return nil, &serve.InputError{Field: "nodes", Msg: fmt.Sprintf("a %s model predicts points from their features (%d each), not nodes: send \"points\"", s.file.Kind, s.b.features())}
 	}
-	nn := estimator.NewNodes{Offsets: make([]int, 1, len(nodes)+1)}
-	for i, n := range nodes {
-		for k, e := range n.Edges {
-			j, ok := s.ids.Lookup(e.To)
-			if !ok {
-				return nil, &serve.InputError{Field: fmt.Sprintf("nodes[%d].edges[%d].to", i, k), Msg: fmt.Sprintf("unknown node id %q: the model was fitted on %d nodes (ids like %s)", e.To, s.b.nodes(), strings.Join(s.meta.ExampleIDs, ", "))}
-			}
-			nn.Nodes = append(nn.Nodes, int32(j))
-			nn.Weights = append(nn.Weights, e.Weight)
-		}
-		nn.Offsets = append(nn.Offsets, len(nn.Nodes))
+	nn, err := s.newNodes(nodes)
+	if err != nil {
+		return nil, err
 	}
-	pred, err := s.b.predictNodes(ctx, nn)
+	pred, err := s.predictNodes(ctx, nodes, nn)
 	if err != nil {
 		return nil, err
 	}
@@ -439,6 +428,24 @@ func (s *Saved) PredictNodes(ctx context.Context, nodes []serve.NewNode) ([]serv
 		s.name(&pred[i])
 	}
 	return pred, nil
+}
+
+// newNodes maps the edges of new nodes to fitted node indices; an unknown
+// id is a *serve.InputError naming the edge.
+func (s *Saved) newNodes(nodes []serve.NewNode) (estimator.NewNodes, error) {
+	nn := estimator.NewNodes{Offsets: make([]int, 1, len(nodes)+1)}
+	for i, n := range nodes {
+		for k, e := range n.Edges {
+			j, ok := s.ids.Lookup(e.To)
+			if !ok {
+				return nn, &serve.InputError{Field: fmt.Sprintf("nodes[%d].edges[%d].to", i, k), Msg: fmt.Sprintf("unknown node id %q: the model was fitted on %d nodes (ids like %s)", e.To, s.b.nodes(), strings.Join(s.meta.ExampleIDs, ", "))}
+			}
+			nn.Nodes = append(nn.Nodes, int32(j))
+			nn.Weights = append(nn.Weights, e.Weight)
+		}
+		nn.Offsets = append(nn.Offsets, len(nn.Nodes))
+	}
+	return nn, nil
 }
 
 // gpBackend is a Gaussian-process regression of points.
@@ -569,6 +576,9 @@ func (s *Saved) name(p *serve.Prediction) {
 // model of a graph refuses points.
 func (s *Saved) PredictPoints(ctx context.Context, points [][]float64) ([]serve.Prediction, error) {
 	pm, ok := s.b.(pointModel)
+	if _, graphs := s.b.(graphModel); graphs {
+		return nil, s.graphsOnly("points")
+	}
 	if !ok {
 		return nil, &serve.InputError{Field: "points", Msg: fmt.Sprintf("a %s model predicts new nodes from their edges to fitted nodes, not points: send \"nodes\"", s.file.Kind)}
 	}
@@ -595,13 +605,19 @@ func (s *Saved) PredictPoints(ctx context.Context, points [][]float64) ([]serve.
 
 // PredictFitted returns the model's prediction for every fitted node, in
 // node order, with the node's id; for a model of points, for its training
-// points, numbered from 0.
+// points, numbered from 0; for a model of graphs, for its training graphs,
+// numbered from 1 (their numbers in the TU files, as gssl graphkernel
+// --out numbers them).
 func (s *Saved) PredictFitted() []serve.Prediction {
 	out := s.b.fitted()
+	_, graphs := s.b.(graphModel)
 	for i := range out {
-		if s.b.nodes() == 0 {
+		switch {
+		case graphs:
+			out[i].ID = strconv.Itoa(i + 1)
+		case s.b.nodes() == 0:
 			out[i].ID = strconv.Itoa(i)
-		} else {
+		default:
 			out[i].ID = s.ids.ID(i)
 		}
 		s.name(&out[i])
@@ -713,36 +729,4 @@ func (b clusterBackend) predictNodes(ctx context.Context, nn estimator.NewNodes)
 		out[i] = serve.Prediction{Label: strconv.Itoa(c)}
 	}
 	return out, nil
-}
-
-// nodeclassBackend is a feature model of package nodeclass (SGC, APPNP,
-// Correct & Smooth): it answers for its fitted nodes, from the class
-// probabilities it stores. A new node needs its features and the graph
-// around it (nodeclass's PredictGraph), which a model file does not hold.
-type nodeclassBackend struct {
-	kind string
-	p    *mat.Dense
-}
-
-func (b nodeclassBackend) nodes() int    { r, _ := b.p.Dims(); return r }
-func (b nodeclassBackend) features() int { return 0 }
-func (b nodeclassBackend) classes() int  { _, c := b.p.Dims(); return c }
-
-func (b nodeclassBackend) fitted() []serve.Prediction {
-	out := make([]serve.Prediction, b.nodes())
-	for i := range out {
-		row := slices.Clone(b.p.RawRowView(i))
-		best := 0
-		for k, v := range row {
-			if v > row[best] {
-				best = k
-			}
-		}
-		out[i] = serve.Prediction{Label: strconv.Itoa(best), Probabilities: row}
-	}
-	return out
-}
-
-func (b nodeclassBackend) predictNodes(context.Context, estimator.NewNodes) ([]serve.Prediction, error) {
-	return nil, &serve.InputError{Field: "nodes", Msg: fmt.Sprintf("a %s model predicts new nodes from their features and the graph (nodeclass PredictGraph), which the model file does not hold; it answers for its fitted nodes only", b.kind)}
 }

@@ -41,7 +41,7 @@ func tiny(t testing.TB) *loaders.NodeDataset {
 func fitTiny(t testing.TB, ds *loaders.NodeDataset) *labelprop.Spreading {
 	t.Helper()
 	m := &labelprop.Spreading{Alpha: 0.9}
-	require.NoError(t, m.FitLabels(context.Background(), ds.Graph, ds.Labels))
+	require.NoError(t, m.Fit(context.Background(), ds.Graph, ds.Labels))
 	return m
 }
 
@@ -60,7 +60,7 @@ func TestSaveOpenPredict(t *testing.T) {
 	assert.Equal(t, ds.ClassNames, meta.Classes)
 	assert.Equal(t, 12, meta.Nodes)
 	assert.Equal(t, 0, meta.Features)
-	assert.JSONEq(t, `{"alpha":0.9,"solver":"chebyshev","tol":0,"max_iter":0,"classes":0,"class_mass_normalization":false,"isolated_seeds":"error","ordering":"natural"}`, string(meta.Hyperparameters))
+	assert.JSONEq(t, `{"alpha":0.9,"solver":"chebyshev","tol":0,"max_iter":0,"classes":0,"class_mass_normalization":false,"isolated_seeds":"error","ordering":"natural","float32":false,"stop":"residual","label_patience":0,"label_tol":0}`, string(meta.Hyperparameters))
 	assert.Equal(t, "testdata/serve/edges.csv", s.Context().Data)
 
 	// New nodes by id: the same as the library's prediction by index.
@@ -145,7 +145,7 @@ func TestUnknownKind(t *testing.T) {
 func TestHarmonicSaved(t *testing.T) {
 	ds := tiny(t)
 	m := &labelprop.Harmonic{ClassMassNormalization: true}
-	require.NoError(t, m.FitLabels(context.Background(), ds.Graph, ds.Labels))
+	require.NoError(t, m.Fit(context.Background(), ds.Graph, ds.Labels))
 	f, err := File(m, Context{IDs: ds.IDs, ClassNames: ds.ClassNames})
 	require.NoError(t, err)
 	s, err := Decode(f)
@@ -160,8 +160,8 @@ func TestSTKRSaved(t *testing.T) {
 	ds := tiny(t)
 	k, err := stkr.NewGraphKernel(ds.Graph)
 	require.NoError(t, err)
-	m := &stkr.Regressor{Transform: stkr.Power(2), Beta: 0.1}
-	require.NoError(t, m.FitLabels(context.Background(), k, ds.Labels, len(ds.ClassNames)))
+	m := &stkr.Regressor{Transform: stkr.Power(2), Beta: 0.1, Classes: len(ds.ClassNames)}
+	require.NoError(t, m.Fit(context.Background(), k, ds.Labels))
 	f, err := File(m, Context{IDs: ds.IDs, ClassNames: ds.ClassNames})
 	require.NoError(t, err)
 	b, err := f.MarshalBinary()
@@ -216,7 +216,7 @@ func TestGPSaved(t *testing.T) {
 	x := mat.NewDense(6, 2, []float64{0, 0, 1, 0, 0, 1, 1, 1, 2, 1, 1, 2})
 	y := []float64{0, 1, 0.5, 1.5, 2.5, math.NaN()}
 	m := &gp.Regressor{Fixed: true}
-	require.NoError(t, m.FitTargets(context.Background(), x, y))
+	require.NoError(t, m.Fit(context.Background(), x, y))
 	f, err := File(m, Context{Data: "points.csv"})
 	require.NoError(t, err)
 	b, err := f.MarshalBinary()
@@ -281,7 +281,7 @@ func TestConcurrentPredictions(t *testing.T) {
 	k, err := stkr.NewGraphKernel(ds.Graph)
 	require.NoError(t, err)
 	st := &stkr.Regressor{Transform: stkr.InverseLaplacian{Eta: 0.9}, Beta: 1}
-	require.NoError(t, st.FitLabels(context.Background(), k, ds.Labels, 0))
+	require.NoError(t, st.Fit(context.Background(), k, ds.Labels))
 	nodes := []serve.NewNode{{ID: "x", Edges: []serve.Edge{{To: "paper_2", Weight: 1}, {To: "paper_9", Weight: 0.5}}}}
 	for _, m := range []Model{lp, st} {
 		f, err := File(m, Context{IDs: ds.IDs, ClassNames: ds.ClassNames})

@@ -32,21 +32,46 @@ type wireEdge struct {
 }
 
 type wireNode struct {
-	ID    *string           `json:"id"`
-	Edges []json.RawMessage `json:"edges"`
+	ID       *string           `json:"id"`
+	Edges    []json.RawMessage `json:"edges"`
+	Features *[]float64        `json:"features"`
+}
+
+type wireGraph struct {
+	ID     *string           `json:"id"`
+	Nodes  *int              `json:"nodes"`
+	Labels *[]int            `json:"labels"`
+	Edges  []json.RawMessage `json:"edges"`
 }
 
 type wireRequest struct {
 	Nodes  *[]json.RawMessage `json:"nodes"`
 	Points *[]json.RawMessage `json:"points"`
+	Graphs *[]json.RawMessage `json:"graphs"`
+}
+
+// limits bound a request's batch and, for graphs, each graph's size.
+type limits struct {
+	batch, graphNodes, graphEdges int
+}
+
+func (c Config) limits() limits {
+	return limits{batch: c.MaxBatch, graphNodes: c.MaxGraphNodes, graphEdges: c.MaxGraphEdges}
+}
+
+func tooMany(field string, n int, what string, limit int) *httpError {
+	return &httpError{status: http.StatusRequestEntityTooLarge, field: field, msg: fmt.Sprintf("%d %s, more than the server's limit of %d", n, what, limit)}
 }
 
 // decodeRequest reads one prediction request from r (already limited in
 // size by the caller) and checks its shape: exactly one non-empty batch of
-// at most maxBatch items, every node with an id and every edge with a target
-// and a finite non-negative weight (1 when absent), every point non-empty.
+// at most lim.batch items, every node with an id and every edge with a
+// target and a finite non-negative weight (1 when absent), every point and
+// every node's features (when given) non-empty, every graph within lim's
+// sizes with its node indices in range.
 // What only the model can check (ids, dimension) is left to it.
-func decodeRequest(r io.Reader, maxBatch int) (*Request, *httpError) {
+func decodeRequest(r io.Reader, lim limits) (*Request, *httpError) {
+	maxBatch := lim.batch
 	dec := json.NewDecoder(r)
 	dec.DisallowUnknownFields()
 	var w wireRequest
@@ -61,10 +86,15 @@ func decodeRequest(r io.Reader, maxBatch int) (*Request, *httpError) {
 		return nil, badRequest("", "malformed JSON: the body must hold one JSON object and nothing after it")
 	}
 	switch {
-	case w.Nodes == nil && w.Points == nil:
-		return nil, badRequest("", `the request must have "nodes" (new nodes with their edges to fitted nodes) or "points" (feature vectors)`)
+	case w.Nodes == nil && w.Points == nil && w.Graphs == nil:
+		return nil, badRequest("", `the request must have "nodes" (new nodes with their edges to fitted nodes), "points" (feature vectors) or "graphs" (graphs to classify)`)
 	case w.Nodes != nil && w.Points != nil:
 		return nil, badRequest("points", `give "nodes" or "points", not both`)
+	case w.Graphs != nil && (w.Nodes != nil || w.Points != nil):
+		return nil, badRequest("graphs", `give one of "nodes", "points" and "graphs", not several`)
+	}
+	if w.Graphs != nil {
+		return decodeGraphs(*w.Graphs, lim)
 	}
 	req := &Request{}
 	if w.Nodes != nil {
@@ -86,6 +116,12 @@ func decodeRequest(r io.Reader, maxBatch int) (*Request, *httpError) {
 				return nil, badRequest(at+".id", "missing: every new node needs an id")
 			}
 			out := NewNode{ID: *n.ID, Edges: make([]Edge, len(n.Edges))}
+			if n.Features != nil {
+				if len(*n.Features) == 0 {
+					return nil, badRequest(at+".features", "empty feature vector: give the node's features, or leave the field out")
+				}
+				out.Features = *n.Features
+			}
 			for k, raw := range n.Edges {
 				at := fmt.Sprintf("nodes[%d].edges[%d]", i, k)
 				var e wireEdge
@@ -124,6 +160,75 @@ func decodeRequest(r io.Reader, maxBatch int) (*Request, *httpError) {
 		if len(req.Points[i]) == 0 {
 			return nil, badRequest(at, "empty feature vector")
 		}
+	}
+	return req, nil
+}
+
+// decodeGraphs checks a batch of graphs: each with labels (one per node)
+// or a node count, at most lim.graphNodes nodes and lim.graphEdges edges,
+// every edge a pair of node indices in range. A graph's edge count is
+// checked before its edges are decoded one by one.
+func decodeGraphs(graphs []json.RawMessage, lim limits) (*Request, *httpError) {
+	if len(graphs) == 0 {
+		return nil, badRequest("graphs", "empty batch: give at least one graph")
+	}
+	if len(graphs) > lim.batch {
+		herr := tooMany("graphs", len(graphs), "graphs in one request", lim.batch)
+		herr.msg += ": split the batch"
+		return nil, herr
+	}
+	req := &Request{Graphs: make([]Graph, len(graphs))}
+	for i, raw := range graphs {
+		at := fmt.Sprintf("graphs[%d]", i)
+		var g wireGraph
+		if herr := decodeItem(at, raw, &g); herr != nil {
+			return nil, herr
+		}
+		out := Graph{}
+		if g.ID != nil {
+			out.ID = *g.ID
+		}
+		switch {
+		case g.Labels != nil:
+			out.Nodes, out.Labels = len(*g.Labels), *g.Labels
+			if out.Nodes > lim.graphNodes {
+				return nil, tooMany(at+".labels", out.Nodes, "nodes in one graph", lim.graphNodes)
+			}
+			if g.Nodes != nil && *g.Nodes != out.Nodes {
+				return nil, badRequest(at+".nodes", "%d nodes, but %d labels: give one label per node (or only the count, for unlabelled nodes)", *g.Nodes, out.Nodes)
+			}
+		case g.Nodes != nil:
+			out.Nodes = *g.Nodes
+			if out.Nodes < 0 {
+				return nil, badRequest(at+".nodes", "%d nodes: the count must be ≥ 0", out.Nodes)
+			}
+			if out.Nodes > lim.graphNodes {
+				return nil, tooMany(at+".nodes", out.Nodes, "nodes in one graph", lim.graphNodes)
+			}
+		default:
+			return nil, badRequest(at, `missing "labels" (one per node) or "nodes" (the count, every node with label 0)`)
+		}
+		if len(g.Edges) > lim.graphEdges {
+			return nil, tooMany(at+".edges", len(g.Edges), "edges in one graph", lim.graphEdges)
+		}
+		out.Edges = make([][2]int, len(g.Edges))
+		for k, raw := range g.Edges {
+			at := fmt.Sprintf("%s.edges[%d]", at, k)
+			var pair []int
+			if herr := decodeItem(at, raw, &pair); herr != nil {
+				return nil, herr
+			}
+			if len(pair) != 2 {
+				return nil, badRequest(at, "%d numbers: an edge is a pair of node indices [u, v]", len(pair))
+			}
+			for _, u := range pair {
+				if u < 0 || u >= out.Nodes {
+					return nil, &httpError{status: http.StatusUnprocessableEntity, field: at, msg: fmt.Sprintf("node index %d is out of range: the graph has %d nodes, 0..%d", u, out.Nodes, out.Nodes-1)}
+				}
+			}
+			out.Edges[k] = [2]int{pair[0], pair[1]}
+		}
+		req.Graphs[i] = out
 	}
 	return req, nil
 }
@@ -176,6 +281,9 @@ func jsonError(at string, err error) *httpError {
 		if strings.HasPrefix(typ.Value, "number ") && want == "number" {
 			return badRequest(field, "%s is out of the range of a float64", typ.Value)
 		}
+		if strings.HasPrefix(typ.Value, "number ") && want == "integer" {
+			return badRequest(field, "%s is not an integer of at most 64 bits", typ.Value)
+		}
 		return badRequest(field, "%s, want %s", article(typ.Value), article(want))
 	case errors.Is(err, io.EOF):
 		return badRequest("", "empty body: send a JSON object")
@@ -185,7 +293,7 @@ func jsonError(at string, err error) *httpError {
 	msg := err.Error()
 	if name, ok := strings.CutPrefix(msg, "json: unknown field "); ok {
 		name = strings.Trim(name, `"`)
-		return badRequest(join(name), "unknown field %q (a request has nodes[].id, nodes[].edges[].to, nodes[].edges[].weight, or points)", name)
+		return badRequest(join(name), "unknown field %q (a request has nodes[].id, nodes[].edges[].to, nodes[].edges[].weight, nodes[].features; points; or graphs[].id, graphs[].labels, graphs[].nodes, graphs[].edges)", name)
 	}
 	return badRequest("", "malformed JSON: %s", strings.TrimPrefix(msg, "json: "))
 }
@@ -205,6 +313,8 @@ func jsonType(goType string) string {
 		return "string"
 	case goType == "*float64":
 		return "number"
+	case goType == "int" || goType == "*int":
+		return "integer"
 	case strings.HasPrefix(goType, "[]") || strings.HasPrefix(goType, "*[]"):
 		return "array"
 	}

@@ -110,3 +110,33 @@ func (regFake) PredictPoints(ctx context.Context, points [][]float64) ([]Predict
 	}
 	return out, nil
 }
+
+// PredictGraphs makes fake a classifier of graphs too: a graph is class
+// "B" with probability (edges + 1)/(edges + nodes + 2), and the label of its
+// node 0 (when labelled) must not be negative.
+func (f *fake) PredictGraphs(ctx context.Context, graphs []Graph) ([]Prediction, error) {
+	if err := f.wait(ctx); err != nil {
+		return nil, err
+	}
+	out := make([]Prediction, len(graphs))
+	for i, g := range graphs {
+		if len(g.Labels) > 0 && g.Labels[0] < 0 {
+			return nil, &InputError{Field: fmt.Sprintf("graphs[%d].labels[0]", i), Msg: "a negative label"}
+		}
+		if g.Labels != nil && len(g.Labels) != g.Nodes {
+			panic("fake: labels do not match the node count") // the decoder checks it
+		}
+		for _, e := range g.Edges {
+			if min(e[0], e[1]) < 0 || max(e[0], e[1]) >= g.Nodes {
+				panic("fake: an edge out of range") // the decoder checks it
+			}
+		}
+		b := float64(len(g.Edges)+1) / float64(len(g.Edges)+g.Nodes+2)
+		label := "A"
+		if b > 0.5 {
+			label = "B"
+		}
+		out[i] = Prediction{Label: label, Probabilities: []float64{1 - b, b}}
+	}
+	return out, nil
+}

@@ -20,28 +20,53 @@ func FuzzDecodeRequest(f *testing.F) {
 		`{"nodes":[{"id":"x","edges":[{"to":"zz"}]}]}`,
 		`{"nodes":[],"points":[]}`,
 		`{"points":[[1e308,-0]]}`,
+		`{"nodes":[{"id":"x","edges":[],"features":[1,2]}]}`,
 		`[]`, `null`, `{"nodes":null}`, `{"nodes":[{"id":null}]}`,
+		`{"graphs":[{"id":"g","labels":[0,1,1],"edges":[[0,1],[1,2]]}]}`,
+		`{"graphs":[{"nodes":2,"edges":[[0,1],[1,1]]},{"nodes":0,"edges":[]}]}`,
+		`{"graphs":[{"nodes":7,"edges":[]}]}`, `{"graphs":[{"labels":[0],"edges":[[0,3]]}]}`,
+		`{"graphs":[{"labels":[0,0],"nodes":1,"edges":[[0]]}]}`,
 	} {
 		f.Add([]byte(s))
 	}
-	h, err := NewHandler(newFake(), Config{MaxBatch: 4, MaxBody: 1 << 12})
+	lim := limits{batch: 4, graphNodes: 6, graphEdges: 8}
+	h, err := NewHandler(newFake(), Config{MaxBatch: lim.batch, MaxGraphNodes: lim.graphNodes, MaxGraphEdges: lim.graphEdges, MaxBody: 1 << 12})
 	if err != nil {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
-		req, herr := decodeRequest(bytes.NewReader(body), 4)
+		req, herr := decodeRequest(bytes.NewReader(body), lim)
 		if herr != nil {
 			if herr.status < 400 || herr.status > 499 || herr.msg == "" {
 				t.Fatalf("status %d, message %q", herr.status, herr.msg)
 			}
 		} else {
-			if (req.Nodes == nil) == (req.Points == nil) {
-				t.Fatal("not exactly one of nodes and points")
+			given := 0
+			for _, b := range []bool{req.Nodes != nil, req.Points != nil, req.Graphs != nil} {
+				if b {
+					given++
+				}
 			}
-			if len(req.Nodes) > 4 || len(req.Points) > 4 || len(req.Nodes)+len(req.Points) == 0 {
-				t.Fatalf("batch of %d nodes, %d points", len(req.Nodes), len(req.Points))
+			if given != 1 {
+				t.Fatal("not exactly one of nodes, points and graphs")
+			}
+			if len(req.Nodes) > 4 || len(req.Points) > 4 || len(req.Graphs) > 4 || len(req.Nodes)+len(req.Points)+len(req.Graphs) == 0 {
+				t.Fatalf("batch of %d nodes, %d points, %d graphs", len(req.Nodes), len(req.Points), len(req.Graphs))
+			}
+			for _, g := range req.Graphs {
+				if g.Nodes < 0 || g.Nodes > lim.graphNodes || len(g.Edges) > lim.graphEdges || (g.Labels != nil && len(g.Labels) != g.Nodes) {
+					t.Fatalf("graph of %d nodes, %d labels, %d edges accepted", g.Nodes, len(g.Labels), len(g.Edges))
+				}
+				for _, e := range g.Edges {
+					if min(e[0], e[1]) < 0 || max(e[0], e[1]) >= g.Nodes {
+						t.Fatalf("edge %v of a graph of %d nodes accepted", e, g.Nodes)
+					}
+				}
 			}
 			for _, n := range req.Nodes {
+				if n.Features != nil && len(n.Features) == 0 {
+					t.Fatal("empty node features accepted")
+				}
 				for _, e := range n.Edges {
 					if !(e.Weight >= 0) || math.IsInf(e.Weight, 0) {
 						t.Fatalf("weight %v accepted", e.Weight)

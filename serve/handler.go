@@ -22,6 +22,8 @@ import (
 const (
 	DefaultAddr            = "127.0.0.1:8080"
 	DefaultMaxBatch        = 1000
+	DefaultMaxGraphNodes   = 10000
+	DefaultMaxGraphEdges   = 100000
 	DefaultMaxBody         = 8 << 20
 	DefaultReadTimeout     = 30 * time.Second
 	DefaultWriteTimeout    = 60 * time.Second
@@ -38,8 +40,11 @@ type Config struct {
 	// Token, when set, is the bearer token every request but /healthz and
 	// the page at / must carry ("Authorization: Bearer <token>").
 	Token string
-	// MaxBatch is the most nodes or points in one request.
+	// MaxBatch is the most nodes, points or graphs in one request.
 	MaxBatch int
+	// MaxGraphNodes and MaxGraphEdges bound each graph of a request of
+	// graphs.
+	MaxGraphNodes, MaxGraphEdges int
 	// MaxBody is the largest request body in bytes.
 	MaxBody int64
 	// Timeouts of the http.Server.
@@ -60,6 +65,12 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxBody == 0 {
 		c.MaxBody = DefaultMaxBody
+	}
+	if c.MaxGraphNodes == 0 {
+		c.MaxGraphNodes = DefaultMaxGraphNodes
+	}
+	if c.MaxGraphEdges == 0 {
+		c.MaxGraphEdges = DefaultMaxGraphEdges
 	}
 	if c.ReadTimeout == 0 {
 		c.ReadTimeout = DefaultReadTimeout
@@ -82,6 +93,12 @@ func (c Config) withDefaults() Config {
 func (c Config) validate() error {
 	if c.MaxBatch < 0 {
 		return fmt.Errorf("serve: MaxBatch = %d is invalid: it must be ≥ 1 (0 means %d)", c.MaxBatch, DefaultMaxBatch)
+	}
+	if c.MaxGraphNodes < 0 {
+		return fmt.Errorf("serve: MaxGraphNodes = %d is invalid: it must be ≥ 1 (0 means %d)", c.MaxGraphNodes, DefaultMaxGraphNodes)
+	}
+	if c.MaxGraphEdges < 0 {
+		return fmt.Errorf("serve: MaxGraphEdges = %d is invalid: it must be ≥ 1 (0 means %d)", c.MaxGraphEdges, DefaultMaxGraphEdges)
 	}
 	if c.MaxBody < 0 {
 		return fmt.Errorf("serve: MaxBody = %d is invalid: it must be ≥ 1 byte (0 means %d)", c.MaxBody, DefaultMaxBody)
@@ -268,7 +285,7 @@ func (h *Handler) predict(w http.ResponseWriter, r *http.Request) *httpError {
 		return &httpError{status: http.StatusUnsupportedMediaType, field: "Content-Type", msg: "no Content-Type: send application/json"}
 	}
 	body := http.MaxBytesReader(w, r.Body, h.cfg.MaxBody)
-	req, herr := decodeRequest(body, h.cfg.MaxBatch)
+	req, herr := decodeRequest(body, h.cfg.limits())
 	if herr != nil {
 		return herr
 	}
@@ -279,10 +296,18 @@ func (h *Handler) predict(w http.ResponseWriter, r *http.Request) *httpError {
 		input string
 		n     int
 	)
-	if req.Nodes != nil {
+	switch {
+	case req.Graphs != nil:
+		input, n = "graphs", len(req.Graphs)
+		gp, ok := h.p.(GraphPredictor)
+		if !ok {
+			return &httpError{status: http.StatusUnprocessableEntity, field: "graphs", msg: h.notGraphs()}
+		}
+		preds, err = gp.PredictGraphs(ctx, req.Graphs)
+	case req.Nodes != nil:
 		input, n = "nodes", len(req.Nodes)
 		preds, err = h.p.PredictNodes(ctx, req.Nodes)
-	} else {
+	default:
 		input, n = "points", len(req.Points)
 		preds, err = h.p.PredictPoints(ctx, req.Points)
 	}
@@ -301,12 +326,26 @@ func (h *Handler) predict(w http.ResponseWriter, r *http.Request) *httpError {
 		h.cfg.Logger.Error("prediction count mismatch", slog.Int("want", n), slog.Int("got", len(preds)))
 		return &httpError{status: http.StatusInternalServerError, msg: "the model returned the wrong number of predictions"}
 	}
-	if req.Nodes != nil {
-		for i := range preds {
+	for i := range preds {
+		switch {
+		case req.Nodes != nil:
 			preds[i].ID = req.Nodes[i].ID
+		case req.Graphs != nil:
+			preds[i].ID = req.Graphs[i].ID
 		}
 	}
 	h.m.items.WithLabelValues(input).Add(float64(n))
 	writeJSON(w, http.StatusOK, Response{Kind: h.meta.Kind, Classes: h.meta.Classes, Predictions: preds})
 	return nil
+}
+
+// notGraphs says what a model that is not a GraphPredictor predicts.
+func (h *Handler) notGraphs() string {
+	switch {
+	case h.meta.Nodes > 0:
+		return fmt.Sprintf("a %s model predicts new nodes from their edges to fitted nodes, not graphs: send \"nodes\"", h.meta.Kind)
+	case h.meta.Features > 0:
+		return fmt.Sprintf("a %s model predicts points from their features (%d each), not graphs: send \"points\"", h.meta.Kind, h.meta.Features)
+	}
+	return fmt.Sprintf("a %s model does not predict graphs", h.meta.Kind)
 }

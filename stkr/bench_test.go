@@ -33,7 +33,7 @@ func BenchmarkCoraPlanetoid(b *testing.B) {
 			cpu0 := cpuTime()
 			for it := 0; it < b.N; it++ {
 				r := c.r
-				if err := r.Fit(context.Background(), k, train, y); err != nil {
+				if err := r.FitIndexed(context.Background(), k, train, y); err != nil {
 					b.Fatal(err)
 				}
 				_, _ = r.Predict(nil)

@@ -14,7 +14,8 @@ import (
 // CVChoice is the outcome of ChooseCV.
 type CVChoice struct {
 	// Best is the index of the chosen candidate; after ChooseCV,
-	// candidates[Best] is fitted on every labelled node.
+	// candidates[Best] is fitted on every labelled node, with its Classes
+	// set to the task's.
 	Best int
 	// Accuracy is each candidate's pooled cross-validation accuracy over
 	// the held-out labelled nodes; NaN for a candidate whose solver failed
@@ -121,9 +122,10 @@ func (c *CVChoice) finalFit(ctx context.Context, task Task, r *Regressor) error 
 	if err != nil {
 		return err
 	}
-	// FitLabels fits the same one-hot system as Prepare's targets and
-	// remembers the classes, so that the chosen model can be saved.
-	if err := r.FitLabels(ctx, prep.kernel, task.Labels, task.Classes); err != nil {
+	// Fit fits the same one-hot system as Prepare's targets and remembers
+	// the classes, so that the chosen model can be saved.
+	r.Classes = task.Classes
+	if err := r.Fit(ctx, prep.kernel, task.Labels); err != nil {
 		return fmt.Errorf("stkr: final fit of %s β=%g on every labelled node: %w", r.Transform, r.Beta, err)
 	}
 	c.Stats = r.Stats()

@@ -55,7 +55,7 @@ func TestChooseCVMatchesManualLoop(t *testing.T) {
 			for t, v := range train {
 				y.Set(t, task.Labels[v], 1)
 			}
-			require.NoError(t, r.Fit(context.Background(), k, train, y))
+			require.NoError(t, r.FitIndexed(context.Background(), k, train, y))
 			pred := mustPredict(t, r)
 			count := make([]int, task.Classes)
 			prior := 0

@@ -38,6 +38,17 @@
 //
 // KRR() is s(λ) = λ, kernel ridge regression with the base kernel.
 //
+// # Fitting
+//
+// Regressor.Fit is the classifier, the estimator contract's front door
+// (package estimator): one label per node, −1 for unlabelled, one-hot
+// targets with one output column for each of Classes classes (0 means 1 +
+// the largest label; a class without a labelled node keeps its column, so
+// a saved model's outputs stay those of its class names). FitTargets is
+// the regression: one target per node, NaN for unknown, one output.
+// FitIndexed is the low-level fit both are built on: a list of training
+// nodes and a target matrix with any number of output columns.
+//
 // # Solvers
 //
 // Polynomial: CG on the n×n system when s ≥ 0 term by term (λ^8: SPD),

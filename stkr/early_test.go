@@ -195,7 +195,7 @@ func TestIterationsBadInput(t *testing.T) {
 		{"kernel PCA", Regressor{Transform: TopD{D: 4}, Beta: 1, Iterations: 8}, "iterations=8 does not apply to kernel PCA"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			err := c.r.Fit(context.Background(), k, train, y)
+			err := c.r.FitIndexed(context.Background(), k, train, y)
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), c.want)
 		})

@@ -3,8 +3,7 @@ package stkr_test
 import (
 	"context"
 	"fmt"
-
-	"gonum.org/v1/gonum/mat"
+	"math"
 
 	"github.com/gssl/gssl/graph"
 	"github.com/gssl/gssl/loaders"
@@ -26,8 +25,8 @@ func ExampleRegressor() {
 		panic(err)
 	}
 	r := &stkr.Regressor{Transform: stkr.InverseLaplacian{Eta: 0.9}, Beta: 0.1}
-	y := mat.NewDense(2, 1, []float64{1, -1})
-	if err := r.Fit(context.Background(), k, []int{0, 5}, y); err != nil {
+	nan := math.NaN()
+	if err := r.FitTargets(context.Background(), k, []float64{1, nan, nan, nan, nan, -1}); err != nil {
 		panic(err)
 	}
 	f, err := r.Predict(nil)
@@ -54,6 +53,37 @@ func ExampleRegressor() {
 	// node 4: -1.520
 	// node 5: -0.967
 	// new node next to 1: +0.967
+}
+
+// The same path as a classifier: node 0 of class 0, node 5 of class 1, the
+// others unlabelled (−1). Classes = 3 keeps a column for a third class that
+// has no labelled node (a saved model's class names stay its classes); its
+// probability is 0 everywhere.
+func ExampleRegressor_Fit() {
+	edges := []graph.Edge{{U: 0, V: 1, W: 1}, {U: 1, V: 2, W: 1}, {U: 2, V: 3, W: 1}, {U: 3, V: 4, W: 1}, {U: 4, V: 5, W: 1}}
+	g, err := graph.FromEdges(6, edges, graph.Options{})
+	if err != nil {
+		panic(err)
+	}
+	k, err := stkr.NewGraphKernel(g)
+	if err != nil {
+		panic(err)
+	}
+	r := &stkr.Regressor{Transform: stkr.InverseLaplacian{Eta: 0.9}, Beta: 0.1, Classes: 3}
+	labels := []int{0, -1, -1, -1, -1, 1}
+	if err := r.Fit(context.Background(), k, labels); err != nil {
+		panic(err)
+	}
+	f, err := r.Predict(nil)
+	if err != nil {
+		panic(err)
+	}
+	probs, classes, _ := stkr.Normalize(f, labels)
+	fmt.Println("classes:", classes)
+	fmt.Printf("node 2: %.2f\n", probs.RawRowView(2))
+	// Output:
+	// classes: [0 0 0 1 1 1]
+	// node 2: [0.69 0.31 0.00]
 }
 
 // The paper's protocol on Cora in the inductive setting: β is chosen on the

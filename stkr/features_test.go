@@ -82,7 +82,7 @@ func TestFeatureKernelAgainstDense(t *testing.T) {
 		require.InDeltaSlice(t, mat.Col(nil, 1, &ref), v, 1e-12, name)
 		r := Regressor{Transform: InverseLaplacian{Eta: 0.9}, Beta: 0.1}
 		y := mat.NewDense(4, 1, []float64{1, 0, 1, 0})
-		require.NoError(t, r.Fit(context.Background(), k, []int{0, 1, 5, 9}, y), name)
+		require.NoError(t, r.FitIndexed(context.Background(), k, []int{0, 1, 5, 9}, y), name)
 	}
 	_, err = NewFeatureKernel(g, propagate.Features{Sparse: xs}, -1)
 	require.Error(t, err)
@@ -121,7 +121,7 @@ func TestUseFeatures(t *testing.T) {
 	k, err := NewFeatureKernel(g, x, 2)
 	require.NoError(t, err)
 	ref := newR()
-	require.NoError(t, ref.Fit(ctx, k, part.Train, mat.NewDense(2, 2, []float64{1, 0, 0, 1})))
+	require.NoError(t, ref.FitIndexed(ctx, k, part.Train, mat.NewDense(2, 2, []float64{1, 0, 0, 1})))
 	require.True(t, mat.EqualApprox(mustPredict(t, ref), mustPredict(t, r), 1e-12))
 	pi, err := Prepare(task, part, Inductive)
 	require.NoError(t, err)

@@ -31,7 +31,7 @@ func labelSpreading(t testing.TB, g *graph.CSR, train, labels []int, a float64) 
 	// A labelled node without edges (Amazon Photo has some) keeps its label
 	// and informs nothing else, as in STKR, whose kernel row is zero there.
 	m := &labelprop.Spreading{Alpha: a, IsolatedSeeds: labelprop.IsolatedSeedKeep}
-	require.NoError(t, m.Fit(context.Background(), g, train, classes))
+	require.NoError(t, m.FitIndexed(context.Background(), g, train, classes))
 	return m.Scores()
 }
 

@@ -19,7 +19,7 @@ const (
 	ModelVersion  = 1
 )
 
-// fitTask remembers what the targets were: one-hot classes from FitLabels
+// fitTask remembers what the targets were: one-hot classes from Fit
 // (Classes > 0, with the class frequencies of the labelled nodes for nodes
 // without evidence, as Normalize), or anything else.
 type fitTask struct {
@@ -36,20 +36,29 @@ type savedKernel struct {
 	edges    int
 }
 
-// FitLabels fits a classifier: labels is one vector aligned with the
-// kernel's nodes, labels[i] the class of node i or −1 when it is not a
-// training node (the estimator contract's front door); the targets are the
-// one-hot classes. classes 0 means 1 + the largest label.
-func (r *Regressor) FitLabels(ctx context.Context, k BaseKernel, labels []int, classes int) error {
+// Fit fits a classifier, the estimator contract's front door: labels is
+// one vector aligned with the kernel's nodes, labels[i] the class of node i
+// or −1 when it is not a training node, and the targets are the one-hot
+// classes (one output column per class). The number of classes is the
+// hyperparameter Classes (0 means 1 + the largest label), so that classes
+// without a labelled node keep their column. Regression on one target per
+// node is FitTargets; any target matrix on a list of training nodes is
+// FitIndexed.
+//
+// On a solver failure (no convergence, divergence, cancellation) the model
+// keeps the best iterate found and the error is returned, wrapping the
+// krylov error.
+func (r *Regressor) Fit(ctx context.Context, k BaseKernel, labels []int) error {
 	if k == nil {
 		return errors.New("stkr: the kernel is nil")
 	}
 	if len(labels) != k.Dim() {
 		return fmt.Errorf("stkr: %d labels for a kernel on %d nodes: give one per node, −1 for unlabelled", len(labels), k.Dim())
 	}
-	if classes < 0 {
-		return fmt.Errorf("stkr: classes=%d is invalid: it must be ≥ 0 (0 means 1 + the largest label)", classes)
+	if err := r.Validate(); err != nil {
+		return err
 	}
+	classes := r.Classes
 	var train []int
 	c := classes
 	for i, l := range labels {
@@ -59,7 +68,7 @@ func (r *Regressor) FitLabels(ctx context.Context, k BaseKernel, labels []int, c
 			if classes == 0 {
 				c = max(c, l+1)
 			} else if l >= classes {
-				return fmt.Errorf("stkr: labels[%d] = %d is outside [0, %d)", i, l, classes)
+				return fmt.Errorf("stkr: labels[%d] = %d is invalid: Classes = %d, so a class is in [0, %d)", i, l, classes, classes)
 			}
 		case l != -1:
 			return fmt.Errorf("stkr: labels[%d] = %d is invalid: a class is ≥ 0, and −1 marks an unlabelled node", i, l)
@@ -81,7 +90,7 @@ func (r *Regressor) FitLabels(ctx context.Context, k BaseKernel, labels []int, c
 	for t, i := range train {
 		y.Set(t, labels[i], 1)
 	}
-	err := r.Fit(ctx, k, train, y)
+	err := r.FitIndexed(ctx, k, train, y)
 	if r.u != nil {
 		r.task = fitTask{Classes: c, Prior: classPrior(labels, c)}
 	}
@@ -132,10 +141,11 @@ func normalizeRow(dst, scores, prior []float64) bool {
 }
 
 // ClassProbabilities turns the scores of one node (a row of Predict or
-// PredictNodes) of a model fitted by FitLabels into class probabilities by
+// PredictNodes) of a classifier (fitted by Fit) into class probabilities by
 // Normalize's rule: clipped at zero and scaled to sum 1, or the class
 // frequencies of the labelled nodes when no score is positive (reached is
-// then false). It returns nil for a model not fitted by FitLabels.
+// then false). It returns nil for a model fitted by FitTargets or
+// FitIndexed.
 func (r *Regressor) ClassProbabilities(scores []float64) (p []float64, reached bool) {
 	if r.task.Classes == 0 || len(scores) != r.task.Classes {
 		return nil, false
@@ -146,7 +156,8 @@ func (r *Regressor) ClassProbabilities(scores []float64) (p []float64, reached b
 
 // FitTargets fits a regression: targets is one vector aligned with the
 // kernel's nodes, NaN for nodes without a target (the contract's front
-// door for regression).
+// door for regression; Fit is the one for classes). The model has one
+// output column; Classes is not used.
 func (r *Regressor) FitTargets(ctx context.Context, k BaseKernel, targets []float64) error {
 	if k == nil {
 		return errors.New("stkr: the kernel is nil")
@@ -170,15 +181,16 @@ func (r *Regressor) FitTargets(ctx context.Context, k BaseKernel, targets []floa
 	if len(train) == 0 {
 		return errors.New("stkr: no node has a target (every target is NaN)")
 	}
-	return r.Fit(ctx, k, train, mat.NewDense(len(train), 1, y))
+	return r.FitIndexed(ctx, k, train, mat.NewDense(len(train), 1, y))
 }
 
-// Classes returns the number of classes of a model fitted by FitLabels, 0
-// otherwise.
-func (r *Regressor) Classes() int { return r.task.Classes }
+// FittedClasses returns the number of classes of a classifier fitted by
+// Fit (Classes, or 1 + the largest label when Classes is 0), 0 for a
+// regression.
+func (r *Regressor) FittedClasses() int { return r.task.Classes }
 
 // Prior returns the class frequencies of the labelled nodes of a model
-// fitted by FitLabels (nil otherwise): the probabilities of a node without
+// fitted by Fit (nil otherwise): the probabilities of a node without
 // evidence.
 func (r *Regressor) Prior() []float64 { return append([]float64(nil), r.task.Prior...) }
 
@@ -371,7 +383,9 @@ func (r *Regressor) MarshalBinary() ([]byte, error) {
 }
 
 // UnmarshalBinary replaces r by the model encoded in data; Eigen and
-// Progress are kept. On an error r is unchanged.
+// Progress are kept, and Classes is the fitted number of classes (0 for a
+// regression), so that refitting on the same labels gives the same model.
+// On an error r is unchanged.
 func (r *Regressor) UnmarshalBinary(data []byte) error {
 	f, err := modelfile.Unmarshal(data)
 	if err != nil {
@@ -390,7 +404,7 @@ func (r *Regressor) ReadModelFile(f *modelfile.File) error {
 		return fmt.Errorf("stkr: %w", err)
 	}
 	out := Regressor{Beta: meta.Beta, Tol: meta.Tol, MaxIter: meta.MaxIter, Restart: meta.Restart, Iterations: meta.Iterations,
-		Eigen: r.Eigen, Progress: r.Progress, task: meta.Task}
+		Classes: meta.Task.Classes, Eigen: r.Eigen, Progress: r.Progress, task: meta.Task}
 	switch meta.Transform.Type {
 	case "polynomial":
 		out.Transform = Polynomial{Coeffs: meta.Transform.Coeffs}

@@ -76,8 +76,8 @@ func TestRegressorRoundTrip(t *testing.T) {
 		{Transform: InverseLaplacian{Eta: 0.9}, Beta: 0.01},
 		{Transform: TopD{D: 4}, Beta: 0.1, Eigen: DenseEigen{}},
 	} {
-		require.NoError(t, r.FitLabels(context.Background(), k, labels, 0), "%s", r.Transform)
-		assert.Equal(t, 2, r.Classes())
+		require.NoError(t, r.Fit(context.Background(), k, labels), "%s", r.Transform)
+		assert.Equal(t, 2, r.FittedClasses())
 		assert.Equal(t, []float64{4.0 / 7, 3.0 / 7}, r.Prior())
 		b, err := r.MarshalBinary()
 		require.NoError(t, err)
@@ -102,8 +102,10 @@ func TestRegressorRoundTrip(t *testing.T) {
 			assert.Equal(t, st.MatVecs, r.Info().Products)
 		}
 		assert.Equal(t, r.Transform, got.Transform)
-		assert.Equal(t, []any{r.Beta, r.Solver, r.Tol, r.MaxIter, r.Restart, r.Iterations, r.Classes(), r.Prior()},
-			[]any{got.Beta, got.Solver, got.Tol, got.MaxIter, got.Restart, got.Iterations, got.Classes(), got.Prior()})
+		assert.Equal(t, []any{r.Beta, r.Solver, r.Tol, r.MaxIter, r.Restart, r.Iterations, r.FittedClasses(), r.Prior()},
+			[]any{got.Beta, got.Solver, got.Tol, got.MaxIter, got.Restart, got.Iterations, got.FittedClasses(), got.Prior()})
+		// Classes 0 (1 + the largest label) reads back as the count it meant.
+		assert.Equal(t, 2, got.Classes)
 		// Class probabilities by Normalize's rule, row by row.
 		probs, labelsOut, _ := Normalize(mustPredict(t, r), labels)
 		for i := 0; i < probs.RawMatrix().Rows; i++ {
@@ -153,9 +155,9 @@ func TestRegressorFitTargets(t *testing.T) {
 	}
 	a, b := &Regressor{Transform: Power(2), Beta: 0.1}, &Regressor{Transform: Power(2), Beta: 0.1}
 	require.NoError(t, a.FitTargets(context.Background(), k, y))
-	require.NoError(t, b.Fit(context.Background(), k, train, mat.NewDense(len(train), 1, ty)))
+	require.NoError(t, b.FitIndexed(context.Background(), k, train, mat.NewDense(len(train), 1, ty)))
 	assert.Equal(t, mustPredict(t, a).RawMatrix().Data, mustPredict(t, b).RawMatrix().Data)
-	assert.Equal(t, 0, a.Classes())
+	assert.Equal(t, 0, a.FittedClasses())
 	p, err := a.PredictNodes(context.Background(), nn)
 	require.NoError(t, err)
 	r, c := p.Dims()
@@ -177,11 +179,17 @@ func TestRegressorModelErrors(t *testing.T) {
 	k, err := NewGraphKernel(g)
 	require.NoError(t, err)
 	labels[5] = -3
-	assert.ErrorContains(t, r.FitLabels(context.Background(), k, labels, 0), "labels[5] = -3 is invalid")
+	assert.ErrorContains(t, r.Fit(context.Background(), k, labels), "labels[5] = -3 is invalid")
 	labels[5] = 1000
-	assert.ErrorContains(t, r.FitLabels(context.Background(), k, labels, 0), "at most half the classes may have no labelled node")
+	assert.ErrorContains(t, r.Fit(context.Background(), k, labels), "at most half the classes may have no labelled node")
+	labels[5] = 2
+	r.Classes = 2
+	assert.ErrorContains(t, r.Fit(context.Background(), k, labels), "labels[5] = 2 is invalid: Classes = 2")
+	r.Classes = -1
+	assert.ErrorContains(t, r.Fit(context.Background(), k, labels), "classes=-1 is invalid")
 	labels[5] = -1
-	require.NoError(t, r.FitLabels(context.Background(), k, labels, 2))
+	r.Classes = 2
+	require.NoError(t, r.Fit(context.Background(), k, labels))
 	b, err := r.MarshalBinary()
 	require.NoError(t, err)
 	keep := &Regressor{Beta: 7}
@@ -199,7 +207,45 @@ func TestRegressorModelErrors(t *testing.T) {
 
 	// A model on an operator kernel cannot be saved or predict new nodes.
 	op := &Regressor{Transform: Power(2), Beta: 0.1}
-	require.NoError(t, op.FitLabels(context.Background(), OperatorKernel{M: k, Bound: 1}, labels, 2))
+	require.NoError(t, op.Fit(context.Background(), OperatorKernel{M: k, Bound: 1}, labels))
 	_, err = op.MarshalBinary()
 	assert.ErrorContains(t, err, "new nodes need the graph kernel")
+}
+
+// TestRegressorFitAbsentClass checks that Fit is FitIndexed on the one-hot
+// targets, and that Classes keeps a column for a class without a labelled
+// node: its targets are zero, so are its scores, and its prior is 0.
+func TestRegressorFitAbsentClass(t *testing.T) {
+	g, labels, _ := modelProblem(t, 4)
+	k, err := NewGraphKernel(g)
+	require.NoError(t, err)
+	a := &Regressor{Transform: Power(2), Beta: 0.1, Classes: 3}
+	require.NoError(t, a.Fit(context.Background(), k, labels))
+	var train []int
+	var onehot []float64
+	for i, l := range labels {
+		if l >= 0 {
+			train = append(train, i)
+			row := make([]float64, 3)
+			row[l] = 1
+			onehot = append(onehot, row...)
+		}
+	}
+	b := &Regressor{Transform: Power(2), Beta: 0.1}
+	require.NoError(t, b.FitIndexed(context.Background(), k, train, mat.NewDense(len(train), 3, onehot)))
+	pa, pb := mustPredict(t, a), mustPredict(t, b)
+	bitsEqual(t, "Fit vs FitIndexed", pb.RawMatrix().Data, pa.RawMatrix().Data)
+	assert.Equal(t, 3, a.FittedClasses())
+	assert.Equal(t, 0, b.FittedClasses())
+	assert.Equal(t, []float64{4.0 / 7, 3.0 / 7, 0}, a.Prior())
+	n, _ := pa.Dims()
+	for i := 0; i < n; i++ {
+		assert.Zero(t, pa.At(i, 2), "node %d", i)
+	}
+	data, err := a.MarshalBinary()
+	require.NoError(t, err)
+	got := &Regressor{}
+	require.NoError(t, got.UnmarshalBinary(data))
+	assert.Equal(t, 3, got.Classes)
+	assert.Equal(t, 3, got.FittedClasses())
 }

@@ -358,7 +358,7 @@ func (p *Prepared) Evaluate(ctx context.Context, r *Regressor) (Outcome, error) 
 	if p.base != nil {
 		k = p.base
 	}
-	err := r.Fit(ctx, k, p.train, p.y)
+	err := r.FitIndexed(ctx, k, p.train, p.y)
 	out := Outcome{Stats: r.Stats()}
 	if err != nil {
 		if r.u == nil || ctx.Err() != nil {

@@ -64,9 +64,9 @@ func TestKrylovNeedsFewerProducts(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			kr := &Regressor{Transform: c.tr, Beta: c.beta, Solver: c.krylov}
-			require.NoError(t, kr.Fit(ctx, k, train, y))
+			require.NoError(t, kr.FitIndexed(ctx, k, train, y))
 			ri := &Regressor{Transform: c.tr, Beta: c.beta, Solver: c.richard}
-			require.NoError(t, ri.Fit(ctx, k, train, y))
+			require.NoError(t, ri.FitIndexed(ctx, k, train, y))
 			ks, rs := kr.Stats(), ri.Stats()
 			t.Logf("%s: %s %d products (%d iterations), %s %d products (%d iterations)", c.name,
 				ks.Solver, ks.MatVecs, ks.TotalIterations(), rs.Solver, rs.MatVecs, rs.TotalIterations())
@@ -83,13 +83,13 @@ func TestAlgorithm2DivergesForSmallBeta(t *testing.T) {
 	ds, task := loadCora(t)
 	k, train, y := coraPlanetoid(t, ds, task)
 	r := &Regressor{Transform: InverseLaplacian{Eta: 0.9}, Beta: 0.01, Solver: SolverRichardson, MaxIter: 5000}
-	err := r.Fit(context.Background(), k, train, y)
+	err := r.FitIndexed(context.Background(), k, train, y)
 	var bd *krylov.BreakdownError
 	require.ErrorAs(t, err, &bd)
 	assert.Contains(t, err.Error(), "diverged")
 
 	r = &Regressor{Transform: InverseLaplacian{Eta: 0.9}, Beta: 0.01}
-	require.NoError(t, r.Fit(context.Background(), k, train, y))
+	require.NoError(t, r.FitIndexed(context.Background(), k, train, y))
 	for _, res := range r.Stats().Residual {
 		assert.LessOrEqual(t, res, DefaultLapTol)
 	}

@@ -143,6 +143,12 @@ type Regressor struct {
 	// α, so Alpha (((I − ηM)θ)[train]) no longer represents the predictor
 	// exactly; Predict, PredictRow and Vectors (θ) do.
 	Iterations int
+	// Classes is the number of classes of a classifier fitted by Fit (one
+	// one-hot output column each); 0 means 1 + the largest label. A class
+	// without a labelled node keeps its column, so a model's classes stay
+	// those of its class names; at most half of them may have no labelled
+	// node. FitTargets and FitIndexed do not use it.
+	Classes int
 	// Eigen computes kernel PCA's eigenvectors; nil means LanczosEigen{}
 	// (spectral's Lanczos, O(N·d) memory). DenseEigen is the explicit dense
 	// reference (O(N²) memory, small graphs only).
@@ -156,7 +162,7 @@ type Regressor struct {
 	u      *mat.Dense // N×c stored vectors
 	alpha  *mat.Dense // n×c dual coefficients (nil for kernel PCA)
 	stats  Stats
-	// task is set by FitLabels (classification) and FitTargets.
+	// task is set by Fit (classification) and FitTargets.
 	task fitTask
 	// A model read by UnmarshalBinary has no kernel: the transductive
 	// predictions and what new nodes' kernel rows need are stored instead.
@@ -186,6 +192,9 @@ func (r *Regressor) Validate() error {
 	if r.Iterations < 0 {
 		return fmt.Errorf("stkr: iterations=%d is invalid: it must be ≥ 0 (0 means solve to the tolerance)", r.Iterations)
 	}
+	if r.Classes < 0 {
+		return fmt.Errorf("stkr: classes=%d is invalid: it must be ≥ 0 (0 means 1 + the largest label)", r.Classes)
+	}
 	if _, ok := r.Transform.(TopD); ok && r.Iterations > 0 {
 		return fmt.Errorf("stkr: iterations=%d does not apply to kernel PCA (%s), which has no iterative solve; use 0", r.Iterations, r.Transform)
 	}
@@ -197,12 +206,14 @@ func (r *Regressor) Validate() error {
 // first, so that it wins ties, then 1, 2, 4, …, 256.
 func IterationsGrid() []int { return []int{0, 1, 2, 4, 8, 16, 32, 64, 128, 256} }
 
-// Fit learns from the labelled visible nodes train (ids in [0, N), distinct)
-// with targets y (one row per train node, one column per output, e.g.
-// one-hot classes). On a solver failure (no convergence, divergence,
-// cancellation) the model keeps the best iterate found and the error is
-// returned, wrapping the krylov error.
-func (r *Regressor) Fit(ctx context.Context, k BaseKernel, train []int, y *mat.Dense) error {
+// FitIndexed is the low-level fit on a list of training nodes: train
+// (ids in [0, N), distinct) with targets y (one row per train node, one
+// column per output, e.g. one-hot classes); every other node is unlabelled.
+// Fit (classes) and FitTargets (one target per node, NaN for unknown) are
+// the front doors built on it. On a solver failure (no convergence,
+// divergence, cancellation) the model keeps the best iterate found and the
+// error is returned, wrapping the krylov error.
+func (r *Regressor) FitIndexed(ctx context.Context, k BaseKernel, train []int, y *mat.Dense) error {
 	r.u, r.alpha, r.kernel, r.stats, r.task, r.saved = nil, nil, nil, Stats{}, fitTask{}, nil
 	if err := r.Validate(); err != nil {
 		return err

@@ -148,7 +148,7 @@ func smallProblem(t testing.TB) (*graph.CSR, []int, *mat.Dense) {
 
 func fitOrFail(t *testing.T, r *Regressor, k BaseKernel, train []int, y *mat.Dense) {
 	t.Helper()
-	require.NoError(t, r.Fit(context.Background(), k, train, y))
+	require.NoError(t, r.FitIndexed(context.Background(), k, train, y))
 }
 
 func TestPolynomialMatchesClosedForm(t *testing.T) {
@@ -170,7 +170,7 @@ func TestPolynomialMatchesClosedForm(t *testing.T) {
 					// spectrum): no step makes Richardson converge, and
 					// it must say so rather than return a wrong α.
 					var bd *krylov.BreakdownError
-					require.ErrorAs(t, r.Fit(context.Background(), k, train, y), &bd)
+					require.ErrorAs(t, r.FitIndexed(context.Background(), k, train, y), &bd)
 					return
 				}
 				fitOrFail(t, r, k, train, y)
@@ -226,7 +226,7 @@ func TestInverseLaplacianMatchesClosedForm(t *testing.T) {
 				if c.eta*float64(len(train))*c.beta == float64(N) {
 					assert.Contains(t, r.Stats().Solver, "GMRES")
 					explicit := &Regressor{Transform: tr, Beta: c.beta, Solver: SolverMINRES}
-					assert.ErrorContains(t, explicit.Fit(context.Background(), k, train, y), "the symmetric form is undefined")
+					assert.ErrorContains(t, explicit.FitIndexed(context.Background(), k, train, y), "the symmetric form is undefined")
 				}
 				assert.Less(t, relDiff(mustAlpha(t, r), alphaRef), closedFormTol, "α")
 				assert.Less(t, relDiff(mustVectors(t, r), &thetaRef), closedFormTol, "θ")
@@ -432,20 +432,20 @@ func TestBadInput(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			err := c.r.Fit(ctx, k, c.train, c.y)
+			err := c.r.FitIndexed(ctx, k, c.train, c.y)
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), c.want)
 		})
 	}
 	t.Run("eta bound of an operator kernel", func(t *testing.T) {
 		r := Regressor{Transform: InverseLaplacian{Eta: 0.3}, Beta: 1}
-		err := r.Fit(ctx, OperatorKernel{M: k, Bound: 4}, train, y)
+		err := r.FitIndexed(ctx, OperatorKernel{M: k, Bound: 4}, train, y)
 		require.Error(t, err)
 		assert.Contains(t, err.Error(), "(0, 0.25)")
 	})
 	t.Run("d beyond positive eigenvalues", func(t *testing.T) {
 		r := Regressor{Transform: TopD{D: 60}, Beta: 1}
-		err := r.Fit(ctx, k, train, y)
+		err := r.FitIndexed(ctx, k, train, y)
 		require.Error(t, err)
 		assert.Contains(t, err.Error(), "exceeds the number of positive eigenvalues")
 	})
@@ -504,7 +504,7 @@ func TestRichardsonReportsFailure(t *testing.T) {
 	k, err := NewGraphKernel(g)
 	require.NoError(t, err)
 	r := &Regressor{Transform: InverseLaplacian{Eta: 0.99}, Beta: 10, Solver: SolverRichardson, Tol: 1e-9, MaxIter: 3}
-	err = r.Fit(context.Background(), k, train, y)
+	err = r.FitIndexed(context.Background(), k, train, y)
 	var nc *krylov.NotConvergedError
 	require.ErrorAs(t, err, &nc)
 	assert.Equal(t, 3, nc.Iterations)
@@ -513,7 +513,7 @@ func TestRichardsonReportsFailure(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	r = &Regressor{Transform: Power(8), Beta: 1}
-	err = r.Fit(ctx, k, train, y)
+	err = r.FitIndexed(ctx, k, train, y)
 	require.True(t, errors.Is(err, context.Canceled), "%v", err)
 }
 

@@ -106,7 +106,7 @@ func reference(t *testing.T, edges, labels string, a float64, k int) (*loaders.N
 		}
 	}
 	m := &labelprop.Spreading{Alpha: a, Tol: 1e-300, MaxIter: k, Classes: ds.Classes}
-	err = m.Fit(context.Background(), ds.Graph, nodes, classes)
+	err = m.FitIndexed(context.Background(), ds.Graph, nodes, classes)
 	var nc *labelprop.NotConvergedError
 	require.True(t, errors.As(err, &nc), "want the iteration cap, got %v", err)
 	require.Equal(t, k, nc.Iterations)

@@ -83,7 +83,7 @@ func TestSpreadCora(t *testing.T) {
 			nodes, classes = append(nodes, i), append(classes, l)
 		}
 	}
-	require.NoError(t, def.Fit(context.Background(), ds.Graph, nodes, classes))
+	require.NoError(t, def.FitIndexed(context.Background(), ds.Graph, nodes, classes))
 	_, rows := readCSV(t, out)
 	pred := def.Labels()
 	for _, rec := range rows {

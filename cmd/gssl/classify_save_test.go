@@ -12,8 +12,8 @@ import (
 // TestClassifySaveThenPredict: gssl classify --save (two seeds: the first
 // seed's model is saved although the second refits the candidates), then
 // gssl predict gives classify --out's predicted class and probabilities,
-// bitwise as printed, for every node --out lists; new nodes by --edges are
-// refused with a message.
+// bitwise as printed, for every node --out lists; new nodes by --edges
+// alone are refused with a message (they need --features too).
 func TestClassifySaveThenPredict(t *testing.T) {
 	data := writeFeatureFolder(t, 3, 30, 9)
 	for _, model := range []string{"sgc", "appnp", "correct-smooth"} {
@@ -40,8 +40,9 @@ func TestClassifySaveThenPredict(t *testing.T) {
 		}
 		edges := filepath.Join(dir, "new.csv")
 		require.NoError(t, os.WriteFile(edges, []byte("source,target\nnew_1,1\nnew_1,2\n"), 0o644))
+		// New nodes need their features too (predict_nodes_test.go).
 		_, _, err = runRoot(t, "predict", "--model", saved, "--edges", edges)
-		assert.ErrorContains(t, err, "fitted nodes only", model)
+		assert.ErrorContains(t, err, "give --features FILE", model)
 		stdout, _, err = runRoot(t, "model", "info", saved, "--json")
 		require.NoError(t, err)
 		assert.Contains(t, decodeOne(t, []byte(stdout))["kind"], "nodeclass.")

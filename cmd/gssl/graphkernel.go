@@ -36,6 +36,7 @@ type graphKernelOptions struct {
 	GramRuns   int       // timed Gram computations (after one warm-up when > 1)
 	GramOut    string    // file to write the Gram matrix to (text, one row per line)
 	Out        string    // per-graph out-of-fold predictions
+	Save       string    // model file of the classifier refitted on all graphs
 	JSON       bool
 	Plots      plotFlags // --plot, --report
 }
@@ -68,7 +69,17 @@ that height fixed (the same folds and seeds) and reports accuracy against height
 --out FILE writes one row per graph: its number in the TU files (1-based), its class,
 its outer fold in the first seed and the class predicted for it by the candidate
 chosen in that fold, refitted on the other folds (CSV, or JSON Lines for
-.jsonl/.ndjson).`,
+.jsonl/.ndjson).
+
+--save FILE saves a graph classifier for gssl predict --graphs and gssl serve: the
+configuration (WL height, C) that the inner selection of the protocol chooses on
+all the graphs (the best mean accuracy on --inner-folds stratified folds of every
+graph drawn with --seed, the lowest candidate on ties; with --select-h=false and
+one --grid value there is nothing to choose) refitted on all of them, as
+graphkernels.WLClassifier. It works with --kernel wl, and vh (WL of height 0),
+and --classifier svm; the sp and rw kernels and the ridge classifier cannot be
+saved. The accuracy reported is that of the protocol, not of the saved model
+(which has seen every graph).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			opts.JSON = g.JSON
@@ -105,6 +116,7 @@ chosen in that fold, refitted on the other folds (CSV, or JSON Lines for
 	f.IntVar(&opts.GramRuns, "gram-runs", 1, "timed Gram computations; with more than 1, one untimed warm-up first and the median reported")
 	f.StringVar(&opts.GramOut, "gram-out", "", "write the Gram matrix (after normalisation, if any) to this file, one row per line")
 	f.StringVar(&opts.Out, "out", "", "write one row per graph: class, outer fold and out-of-fold prediction (CSV, or JSON Lines for .jsonl/.ndjson)")
+	f.StringVar(&opts.Save, "save", "", "save the classifier of the configuration chosen on all graphs, refitted on them, for gssl predict --graphs and gssl serve (--kernel wl or vh, --classifier svm)")
 	opts.Plots.addFlags(f, "the Gram matrix with the graphs ordered by class and, with --select-h, how often each WL height was chosen and, with --heights, accuracy against height,")
 	renamedFlag(cmd, "lambda", "decay")
 	renamedFlag(cmd, "cv", "folds")
@@ -141,6 +153,8 @@ type graphKernelResult struct {
 	CVSeconds        float64          `json:"cv_seconds"`
 	Out              string           `json:"out,omitempty"`
 	Heights          []heightAccuracy `json:"heights,omitempty"`
+	Saved            string           `json:"saved,omitempty"`
+	SavedConfig      *savedGraphModel `json:"saved_config,omitempty"`
 }
 
 func (o graphKernelOptions) validate() error {
@@ -191,7 +205,7 @@ func (o graphKernelOptions) validate() error {
 	if o.GramRuns < 1 {
 		return fmt.Errorf("graphkernel: --gram-runs %d is invalid: it must be ≥ 1", o.GramRuns)
 	}
-	return nil
+	return o.validateSave()
 }
 
 // newGraphKernel returns the kernel the options name, at WL height h.
@@ -217,7 +231,7 @@ func runGraphKernel(ctx context.Context, opts graphKernelOptions, stdout, stderr
 	if err := opts.validate(); err != nil {
 		return err
 	}
-	for _, o := range []struct{ flag, path string }{{"out", opts.Out}, {"gram-out", opts.GramOut}} {
+	for _, o := range []struct{ flag, path string }{{"out", opts.Out}, {"gram-out", opts.GramOut}, {"save", opts.Save}} {
 		if err := checkOutPath(o.flag, o.path); err != nil {
 			return fmt.Errorf("graphkernel: %w", err)
 		}
@@ -264,6 +278,15 @@ func runGraphKernel(ctx context.Context, opts graphKernelOptions, stdout, stderr
 	}
 	if opts.Repeats == 0 {
 		res.AccuracyMean, res.AccuracyStd = nil, nil
+		if opts.Save != "" {
+			grams, heights, err := candidateGrams(ctx, opts, graphs, gram)
+			if err != nil {
+				return err
+			}
+			if err := saveGraphClassifier(ctx, opts, ds, graphs, grams, heights, &res, stderr); err != nil {
+				return err
+			}
+		}
 		if err := drawn(); err != nil {
 			return err
 		}
@@ -298,6 +321,11 @@ func runGraphKernel(ctx context.Context, opts graphKernelOptions, stdout, stderr
 			return err
 		}
 		res.Out = opts.Out
+	}
+	if opts.Save != "" {
+		if err := saveGraphClassifier(ctx, opts, ds, graphs, grams, heights, &res, stderr); err != nil {
+			return err
+		}
 	}
 	if err := drawn(); err != nil {
 		return err
@@ -472,6 +500,7 @@ func printGraphKernel(w io.Writer, r graphKernelResult) {
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "  Gram matrix  %.4f s\n", r.GramSeconds)
 	if r.Repeats == 0 {
+		printSavedGraphModel(w, r)
 		return
 	}
 	mean, _ := r.AccuracyMean.(float64)
@@ -487,4 +516,5 @@ func printGraphKernel(w io.Writer, r graphKernelResult) {
 		std, _ := h.Std.(float64)
 		fmt.Fprintf(w, "  h = %-2d       %.2f ± %.2f %% (height fixed)\n", h.H, 100*mean, 100*std)
 	}
+	printSavedGraphModel(w, r)
 }

@@ -421,7 +421,7 @@ func runIMGP(ctx context.Context, opts imgpOptions, stdout, stderr io.Writer) er
 	r.Progress = func(int, imgp.Hyperparameters, [4]float64) { prog.Add(1) }
 	logf(stderr, "imgp: %d nodes, %d labelled, %d points off the graph; fitting", n, len(lab), rowsOf(data.xt))
 	fitStart := timeNow()
-	err = r.Fit(ctx, data.x, lab, y)
+	err = r.FitIndexed(ctx, data.x, lab, y)
 	prog.Finish()
 	if err != nil {
 		return err

@@ -173,7 +173,7 @@ func labelpropAllLabelled(ctx context.Context, ds *loaders.NodeDataset, lp label
 	}
 	m := lp.model(opts, ds.Classes, run.alpha)
 	t0 := timeNow()
-	if err := m.Fit(ctx, ds.Graph, nodes, classes); err != nil {
+	if err := m.FitIndexed(ctx, ds.Graph, nodes, classes); err != nil {
 		return labelpropRun{}, nil, "", fmt.Errorf("labelprop: %w", err)
 	}
 	run.fitSeconds, run.model, run.info = seconds(t0), m, m.Info()

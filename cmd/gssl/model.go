@@ -50,6 +50,7 @@ type modelInfo struct {
 	Writer        string                  `json:"writer"`
 	Task          string                  `json:"task"`
 	Nodes         int                     `json:"nodes"`
+	Graphs        int                     `json:"graphs,omitempty"` // training graphs of a model of graphs
 	Classes       []string                `json:"classes,omitempty"`
 	ExampleIDs    []string                `json:"example_ids,omitempty"`
 	Data          string                  `json:"data,omitempty"`
@@ -73,7 +74,7 @@ func runModelInfo(path string, asJSON bool, stdout io.Writer) error {
 	}
 	f, meta, c := s.File(), s.Metadata(), s.Context()
 	res := modelInfo{Path: path, Bytes: st.Size(), SHA256: sum, FormatVersion: modelfile.FormatVersion, Kind: f.Kind,
-		KindVersion: f.KindVersion, Writer: f.Writer, Task: string(meta.Task), Nodes: meta.Nodes, Classes: meta.Classes,
+		KindVersion: f.KindVersion, Writer: f.Writer, Task: string(meta.Task), Nodes: meta.Nodes, Graphs: meta.Graphs, Classes: meta.Classes,
 		ExampleIDs: meta.ExampleIDs, Data: c.Data, GraphSHA256: c.GraphSHA256, Metadata: f.Metadata, Sections: f.Sections()}
 	return report(stdout, asJSON, res, func(w io.Writer) { printModelInfo(w, res) })
 }
@@ -85,7 +86,11 @@ func printModelInfo(w io.Writer, r modelInfo) {
 	if r.Data != "" {
 		fmt.Fprintf(w, "  fitted on      %s\n", r.Data)
 	}
-	fmt.Fprintf(w, "  nodes          %d (ids like %s)\n", r.Nodes, strings.Join(r.ExampleIDs, ", "))
+	if r.Graphs > 0 {
+		fmt.Fprintf(w, "  graphs         %d training graphs (new ones: gssl predict --graphs DIR)\n", r.Graphs)
+	} else {
+		fmt.Fprintf(w, "  nodes          %d (ids like %s)\n", r.Nodes, strings.Join(r.ExampleIDs, ", "))
+	}
 	if len(r.Classes) > 0 {
 		fmt.Fprintf(w, "  classes        %d: %s\n", len(r.Classes), strings.Join(r.Classes, ", "))
 	}

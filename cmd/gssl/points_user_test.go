@@ -121,7 +121,7 @@ func TestIMGPOnUserPoints(t *testing.T) {
 		ky[p] = (ky[p] - mu) / sd
 	}
 	r := &imgp.Regressor{K: 8, Nu: 2, Eigenpairs: 20, Iterations: 5, LearningRate: 0.05, Probes: 2, Seed: 1, Euclidean: &gp.Regressor{}}
-	require.NoError(t, r.Fit(context.Background(), x, known, ky))
+	require.NoError(t, r.FitIndexed(context.Background(), x, known, ky))
 	p, err := r.Predict(context.Background(), xt)
 	require.NoError(t, err)
 	for i := range p.Mean {

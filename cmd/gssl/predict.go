@@ -22,11 +22,14 @@ import (
 type predictOptions struct {
 	Model    string // the saved model
 	Edges    string // edges of new nodes to fitted nodes
-	Features string // feature vectors of new points
-	Header   string // auto, yes or no (tables)
-	Weight   string // weight column of --edges
-	Out      string // predictions file
-	JSON     bool
+	Features string // feature vectors of new points (or new nodes, nodeclass)
+	// FeatureIDs names the rows of --features for new nodes.
+	FeatureIDs string
+	Graphs     string // TU folder of graphs to classify
+	Header     string // auto, yes or no (tables)
+	Weight     string // weight column of --edges
+	Out        string // predictions file
+	JSON       bool
 }
 
 func init() { register(newPredictCommand) }
@@ -43,11 +46,19 @@ func newPredictCommand(g *globals) *cobra.Command {
                    new node to a fitted node, by the ids of the user's files;
                    a new node is predicted from all its rows
   --features FILE  new points from their feature vectors (models of features)
-  neither          the nodes the model was fitted on
+  --graphs DIR     new graphs, a TU data set folder as gssl graphkernel reads
+                   (models of graphs: gssl graphkernel --save)
+  both             new nodes of gssl classify's models (SGC, APPNP, Correct &
+                   Smooth) from their features and their edges to fitted nodes:
+                   the new nodes are the rows of --features, named by its first
+                   column (a CSV table) or by --feature-ids; --edges as above
+  none of them     the nodes, points or graphs the model was fitted on
 
 --out writes one row per prediction with the fitting command's columns (id,
 predicted, p_<class>… for classifiers; id, prediction[, variance] for regression): CSV,
-or JSON Lines for .jsonl/.ndjson. Without --out the rows go to stdout (with
+or JSON Lines for .jsonl/.ndjson; for graphs, graph (its number in the TU files),
+label (its class in the files, empty for the fitted graphs), prediction and the
+C-SVM's decision_<a>_vs_<b> values. Without --out the rows go to stdout (with
 --json, inside the JSON object).
 
   gssl labelprop --edges edges.csv --labels labels.csv --save model.gssl
@@ -61,7 +72,9 @@ or JSON Lines for .jsonl/.ndjson. Without --out the rows go to stdout (with
 	f := cmd.Flags()
 	f.StringVar(&opts.Model, "model", "", "the saved model (a .gssl file written by --save)")
 	f.StringVar(&opts.Edges, "edges", "", "edge table of new nodes: each row joins a new node to a fitted node (by id), optional weight")
-	f.StringVar(&opts.Features, "features", "", "feature vectors of new points (.npy, .npz or a CSV table, optionally with an id column)")
+	f.StringVar(&opts.Features, "features", "", "feature vectors of new points (.npy, .npz or a CSV table, optionally with an id column), or of new nodes for gssl classify's models (also svmlight or our sparse text; named by a first id column or --feature-ids)")
+	f.StringVar(&opts.FeatureIDs, "feature-ids", "", "the new node of each row of --features, one id per line (for a matrix without ids, such as a NumPy array)")
+	f.StringVar(&opts.Graphs, "graphs", "", "TU data set folder of new graphs to classify (NAME_A.txt, NAME_graph_indicator.txt, NAME_graph_labels.txt, …), for a model of graphs")
 	f.StringVar(&opts.Header, "header", "auto", "tables start with a header line: auto (recognised by column names), yes or no")
 	f.StringVar(&opts.Weight, "weight", "", "weight column of --edges, by name or 1-based position (default: a column named weight, or a third numeric column; none: every weight 1)")
 	f.StringVar(&opts.Out, "out", "", "write the predictions: CSV, or JSON Lines for .jsonl/.ndjson")
@@ -72,7 +85,7 @@ or JSON Lines for .jsonl/.ndjson. Without --out the rows go to stdout (with
 type predictResult struct {
 	Model       string             `json:"model"`
 	Kind        string             `json:"kind"`
-	Input       string             `json:"input"` // fitted, edges or features
+	Input       string             `json:"input"` // fitted, edges, features, edges+features (new nodes of a nodeclass model) or graphs
 	Predicted   int                `json:"predicted"`
 	NoEvidence  int                `json:"no_evidence"` // predictions that are the class prior
 	Classes     []string           `json:"classes,omitempty"`
@@ -87,9 +100,6 @@ func runPredict(ctx context.Context, opts predictOptions, stdout, stderr io.Writ
 	if opts.Model == "" {
 		return usageError{errors.New("predict: --model FILE is required (a model saved by --save)")}
 	}
-	if opts.Edges != "" && opts.Features != "" {
-		return usageError{errors.New("predict: --edges and --features exclude each other: new nodes, or new points")}
-	}
 	if err := checkOutPath("out", opts.Out); err != nil {
 		return fmt.Errorf("predict: %w", err)
 	}
@@ -103,8 +113,25 @@ func runPredict(ctx context.Context, opts predictOptions, stdout, stderr io.Writ
 	}
 	meta := s.Metadata()
 	res := predictResult{Model: opts.Model, Kind: meta.Kind, Classes: meta.Classes}
+	if err := checkGraphInput(meta, opts); err != nil {
+		return err
+	}
 	var preds []serve.Prediction
+	if opts.Edges != "" && opts.Features != "" && s.NodeFeatures() == 0 {
+		return usageError{fmt.Errorf("predict: --edges and --features exclude each other for a %s model: new nodes, or new points (both together are for gssl classify's models)", meta.Kind)}
+	}
+	var truth []string // the graphs' classes in --graphs
 	switch {
+	case opts.Graphs != "":
+		res.Input = "graphs"
+		if preds, truth, err = predictGraphFolder(ctx, s, opts.Graphs); err != nil {
+			return err
+		}
+	case s.NodeFeatures() > 0 && (opts.Edges != "" || opts.Features != ""):
+		res.Input = "edges+features"
+		if preds, err = predictFeatureNodes(ctx, opts, header, s, stderr); err != nil {
+			return err
+		}
 	case opts.Edges != "":
 		res.Input = "edges"
 		if meta.Nodes == 0 {
@@ -150,8 +177,12 @@ func runPredict(ctx context.Context, opts predictOptions, stdout, stderr io.Writ
 			res.NoEvidence++
 		}
 	}
+	cols, row := predictionColumns(meta, preds)
+	if meta.Input == serve.InputGraphs {
+		cols, row = graphPredictionColumns(meta, preds, truth)
+	}
 	if opts.Out != "" {
-		if err := writePredictionRows(opts.Out, meta, preds); err != nil {
+		if err := writeTable(opts.Out, cols, len(preds), row); err != nil {
 			return fmt.Errorf("predict: %w", err)
 		}
 		res.Out = opts.Out
@@ -160,7 +191,7 @@ func runPredict(ctx context.Context, opts predictOptions, stdout, stderr io.Writ
 	}
 	return report(stdout, opts.JSON, res, func(w io.Writer) {
 		if opts.Out == "" {
-			if err := writePredictionTable(w, meta, preds); err != nil {
+			if err := writeTableTo(w, cols, len(preds), row); err != nil {
 				logf(stderr, "predict: %v", err)
 			}
 			return
@@ -308,18 +339,6 @@ func svmDecisionColumns(classes []string, preds []serve.Prediction) []string {
 		cols = append(cols, "decision_"+strconv.Itoa(k))
 	}
 	return cols
-}
-
-// writePredictionRows writes --out with the fitting command's columns.
-func writePredictionRows(path string, meta serve.Metadata, preds []serve.Prediction) error {
-	cols, row := predictionColumns(meta, preds)
-	return writeTable(path, cols, len(preds), row)
-}
-
-// writePredictionTable writes the predictions as CSV to w (stdout).
-func writePredictionTable(w io.Writer, meta serve.Metadata, preds []serve.Prediction) error {
-	cols, row := predictionColumns(meta, preds)
-	return writeTableTo(w, cols, len(preds), row)
 }
 
 // writeTableTo writes a table as CSV to w, with the cells of writeTable.

@@ -24,6 +24,9 @@ type serveOptions struct {
 	TokenFile string
 	MaxBatch  int
 	MaxBody   int64
+	// MaxGraphNodes and MaxGraphEdges bound each graph of a request to a
+	// model of graphs.
+	MaxGraphNodes, MaxGraphEdges int
 	// ready, when set (tests), is called with the bound address.
 	ready func(net.Addr)
 }
@@ -39,6 +42,9 @@ func newServeCommand(g *globals) *cobra.Command {
 
   POST /v1/predict   {"nodes": [{"id": "x", "edges": [{"to": "paper_1", "weight": 1}]}]}
                      → {"predictions": [{"id": "x", "label": …, "probabilities": […]}]}
+                     (or {"points": [[…], …]} for a model of features, or
+                     {"graphs": [{"id": "g", "labels": [0, 1], "edges": [[0, 1]]}]}
+                     for a graph classifier saved by gssl graphkernel --save)
   GET  /v1/model     the model's metadata
   GET  /healthz      ok
   GET  /metrics      Prometheus metrics (requests, errors, latency)
@@ -58,8 +64,10 @@ docs/serve.md describes the API with examples.`,
 	f.StringVar(&opts.Model, "model", "", "the saved model (a .gssl file written by --save)")
 	f.StringVar(&opts.Addr, "addr", serve.DefaultAddr, "host:port to listen on; a non-loopback host needs --token-file")
 	f.StringVar(&opts.TokenFile, "token-file", "", "file holding the bearer token clients must send")
-	f.IntVar(&opts.MaxBatch, "max-batch", serve.DefaultMaxBatch, "the most nodes or points in one request")
+	f.IntVar(&opts.MaxBatch, "max-batch", serve.DefaultMaxBatch, "the most nodes, points or graphs in one request")
 	f.Int64Var(&opts.MaxBody, "max-body", serve.DefaultMaxBody, "the largest request body in bytes")
+	f.IntVar(&opts.MaxGraphNodes, "max-graph-nodes", serve.DefaultMaxGraphNodes, "the most nodes in one graph of a request (models of graphs)")
+	f.IntVar(&opts.MaxGraphEdges, "max-graph-edges", serve.DefaultMaxGraphEdges, "the most edges in one graph of a request (models of graphs)")
 	return cmd
 }
 
@@ -76,6 +84,15 @@ func runServe(ctx context.Context, opts serveOptions, stdout, stderr io.Writer) 
 	if opts.MaxBody < 1 {
 		return fmt.Errorf("serve: --max-body %d is invalid: it must be ≥ 1 byte", opts.MaxBody)
 	}
+	// Zero (a caller that sets neither) means serve's defaults.
+	for _, l := range []struct {
+		flag string
+		v    int
+	}{{"max-graph-nodes", opts.MaxGraphNodes}, {"max-graph-edges", opts.MaxGraphEdges}} {
+		if l.v < 0 {
+			return fmt.Errorf("serve: --%s %d is invalid: it must be ≥ 1 (0 means the default)", l.flag, l.v)
+		}
+	}
 	var token string
 	if opts.TokenFile != "" {
 		var err error
@@ -88,7 +105,8 @@ func runServe(ctx context.Context, opts serveOptions, stdout, stderr io.Writer) 
 		return fmt.Errorf("serve: --model %w", err)
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, nil))
-	srv, err := serve.New(s, serve.Config{Addr: opts.Addr, Token: token, MaxBatch: opts.MaxBatch, MaxBody: opts.MaxBody, Logger: logger})
+	srv, err := serve.New(s, serve.Config{Addr: opts.Addr, Token: token, MaxBatch: opts.MaxBatch, MaxBody: opts.MaxBody,
+		MaxGraphNodes: opts.MaxGraphNodes, MaxGraphEdges: opts.MaxGraphEdges, Logger: logger})
 	if err != nil {
 		return fmt.Errorf("serve: --addr %s: %w", opts.Addr, err)
 	}
@@ -96,7 +114,7 @@ func runServe(ctx context.Context, opts serveOptions, stdout, stderr io.Writer) 
 	defer stop()
 	meta := s.Metadata()
 	return srv.ListenAndServe(ctx, func(a net.Addr) {
-		logger.Info("serving", "model", opts.Model, "kind", meta.Kind, "nodes", meta.Nodes, "url", "http://"+a.String()+"/")
+		logger.Info("serving", "model", opts.Model, "kind", meta.Kind, "nodes", meta.Nodes, "graphs", meta.Graphs, "url", "http://"+a.String()+"/")
 		if opts.ready != nil {
 			opts.ready(a)
 		}

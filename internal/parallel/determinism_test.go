@@ -85,7 +85,7 @@ func TestBitwiseEqualUnderGOMAXPROCS(t *testing.T) {
 		out = append(out, bits(sol))
 		for _, s := range []labelprop.Solver{labelprop.Chebyshev, labelprop.CG} {
 			sp := labelprop.Spreading{Alpha: 0.9, Solver: s}
-			require.NoError(t, sp.Fit(context.Background(), g, nodes, classes))
+			require.NoError(t, sp.FitIndexed(context.Background(), g, nodes, classes))
 			out = append(out, bits(sp.Probabilities().RawMatrix().Data))
 		}
 		return out

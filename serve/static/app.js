@@ -21,9 +21,16 @@ function row(name, value) {
 }
 
 function example(m) {
+  if (m.input === "graphs") {
+    return { graphs: [{ id: "g1", labels: [0, 0, 0], edges: [[0, 1], [1, 2], [2, 0]] }] };
+  }
   if (m.nodes > 0) {
     const ids = (m.example_ids || []).slice(0, 2);
-    return { nodes: [{ id: "new_1", edges: ids.map((to) => ({ to: to, weight: 1 })) }] };
+    const node = { id: "new_1", edges: ids.map((to) => ({ to: to, weight: 1 })) };
+    if (m.node_features > 0) {
+      node.features = new Array(m.node_features).fill(0);
+    }
+    return { nodes: [node] };
   }
   return { points: [new Array(m.features).fill(0)] };
 }
