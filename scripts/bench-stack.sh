@@ -279,7 +279,7 @@ table, tol, eta, beta = open(sys.argv[1]).read(), *sys.argv[2:]
 text = open("BENCHMARKS.md").read()
 title = "## The graph stack at scale"
 section = (title + " (`gssl info`, `eigs`, `cluster`, `stkr` on 1 M – 100 M edges)\n\n"
-           "`scripts/bench-stack.sh 3 \"1M 10M\"` and `scripts/bench-stack.sh 1 100M` (medians of the interleaved rounds, "
+           "`scripts/bench-stack.sh ROUNDS SIZES` (medians of the interleaved rounds, the number in the graph column; "
            "each timed run under the benchmark lock; the load average is the 1-minute one at the end of each pair of runs). "
            "The graphs of *Loading and scale* (`gssl generate sbm`, 20 neighbours per node, 70 % within a class; "
            "5 / 5 / 10 classes). gssl reads the `.gsg` file (labels and split from the folder); the peer is "
@@ -306,4 +306,5 @@ else:
     text = text[:at] + section + "\n" + text[at:]
 open("BENCHMARKS.md", "w").write(text)
 EOF
+	go run scripts/figures.go -link # the figures of BENCHMARKS.md follow its tables
 fi
