@@ -66,9 +66,24 @@
 //	A V_m = V_m H_m + β_m v_{m+1} e_mᵀ,   keep V_m Y[:, kept],   H ← diag(θ_kept) + arrow,
 //
 // the arrow being the next Gram–Schmidt column. A Ritz pair converges when
-// β_m |e_mᵀ y| ≤ Tol·‖A‖. It needs no spectrum bounds and, on graphs of
-// average degree above a few, fewer operator products and less work than
-// the filtered block method; like ARPACK it sees one copy of a repeated
+// β_m |e_mᵀ y| ≤ Tol·‖A‖. When spectrum bounds are known it runs on a
+// Chebyshev filter of low degree d as well (the same polynomial as the block
+// method, scaled to B = p(A)/p(far end) so that ‖B‖ = 1): the first cycle,
+// on A, places the cut (interlacing bound and Gauss quadrature, as the
+// probe above); the recursion then restarts on B from a random combination
+// of the candidate Ritz vectors. A Lanczos step costs d products, but the
+// orthogonalisation against the basis, which costs far more than a product
+// on a sparse graph, is done for several times fewer steps. Convergence is
+// decided on A: when B's residual estimates of the k wanted pairs are below
+// a tolerance, the restart's Ritz vectors get Rayleigh quotients and true
+// residuals with A (k products), and the tolerance on B tightens by the
+// ratio of the two when a pair fails; a wanted Ritz value of B in the damped
+// interval, or a tolerance at rounding level, hands the run back to
+// unfiltered Lanczos on A. The degree LaplacianEigs chooses follows a cost
+// model like the block method's (see singleFilterDegree). Without a filter
+// it needs no spectrum bounds and, on graphs of average degree above a few,
+// fewer operator products and less work than the filtered block method;
+// like ARPACK it sees one copy of a repeated
 // eigenvalue per Krylov space (more only through rounding or after an
 // invariant subspace, when it continues from a fresh random direction), so
 // LaplacianEigs uses it (Method Auto) only on components of at least

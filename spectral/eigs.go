@@ -84,7 +84,9 @@ type Settings struct {
 	// (more exactly its cap: the degree falls when the dynamic range would
 	// exceed 1e10): 0 means automatic (at most 40; LaplacianEigs caps it by
 	// the graph's density, see the package documentation), 1 turns
-	// filtering off.
+	// filtering off. With Method SingleVector it is the degree of that
+	// method's filter: 0 means DefaultSingleVectorFilterDegree (LaplacianEigs
+	// derives it from the graph's density and the basis size).
 	FilterDegree int
 	// MaxRestarts caps the thick restarts; 0 means DefaultMaxRestarts.
 	MaxRestarts int
@@ -104,17 +106,18 @@ type Method int
 
 const (
 	// Auto lets the caller choose: Eigs uses Block; LaplacianEigs uses
-	// SingleVector on components of at least SingleVectorMinNodes nodes
-	// unless the component is sparse (nnz/n < 8) and more than 64 pairs
-	// are wanted, and Block elsewhere.
+	// SingleVector (Chebyshev-filtered) on components of at least
+	// SingleVectorMinNodes nodes and Block on smaller ones.
 	Auto Method = iota
 	// Block is thick-restart block Lanczos with locking and, when Bounds
 	// are set, Chebyshev filtering (BlockSize, FilterDegree apply).
 	Block
 	// SingleVector is ARPACK-like single-vector thick-restart Lanczos
-	// (Wu & Simon 2000) on A itself, with a column-major basis and full
-	// CGS2 re-orthogonalisation. BasisSize is the basis size m (0 means
-	// max(2k+1, k+20)); BlockSize and FilterDegree are ignored. Like ARPACK
+	// (Wu & Simon 2000), with a column-major basis and full CGS2
+	// re-orthogonalisation, on A itself or, when Bounds are set, on a
+	// low-degree Chebyshev filter of A (FilterDegree, see the package
+	// documentation). BasisSize is the basis size m (0 means
+	// max(2k+1, k+20)); BlockSize is ignored. Like ARPACK
 	// it finds one copy of a repeated eigenvalue from the start vector;
 	// further copies appear only through rounding, so it is meant for
 	// operators whose wanted eigenvalues are simple (the normalised
@@ -222,6 +225,12 @@ const maxDynamicRange = 1e10
 
 // maxFilterDegree caps the automatic filter degree.
 const maxFilterDegree = 40
+
+// DefaultSingleVectorFilterDegree is the Chebyshev filter degree of Method
+// SingleVector in Eigs when Bounds are set and FilterDegree is 0: a
+// middle value of the degrees singleFilterDegree gives on the graphs of the
+// side-by-side benchmark (BENCHMARKS.md, spectral).
+const DefaultSingleVectorFilterDegree = 8
 
 // probeSteps caps the length of the unfiltered probe.
 const probeSteps = 160
@@ -342,6 +351,9 @@ func Eigs(ctx context.Context, a linop.Operator, k int, which Which, s Settings)
 		ctx = context.Background()
 	}
 	if s.Method == SingleVector {
+		if c.degree == 0 {
+			c.degree = DefaultSingleVectorFilterDegree
+		}
 		if n <= singleVectorBasis(n, k, s.BasisSize)+1 {
 			return denseEigs(ctx, a, k, which)
 		}

@@ -260,10 +260,13 @@ func componentEigs(ctx context.Context, g *graph.CSR, dg *laplacian.Degrees, kin
 		}
 		cs := s
 		if cs.Method == Auto {
-			cs.Method = autoMethod(size, sub.NNZ(), need)
+			cs.Method = autoMethod(size)
 		}
 		if cs.FilterDegree == 0 {
 			cs.FilterDegree = graphFilterDegree(sub.NNZ(), size)
+			if cs.Method == SingleVector {
+				cs.FilterDegree = singleFilterDegree(sub.NNZ(), size, singleVectorBasis(size, need, cs.BasisSize))
+			}
 		}
 		// Spectrum bounds for the Chebyshev filter: S has its spectrum in
 		// [−1, 1], L_un in [0, 2·max degree] (Gershgorin).
@@ -379,24 +382,13 @@ func denseComponent(g *graph.CSR, dg *laplacian.Degrees, kind laplacian.Kind, op
 // (symmetric graphs: cycles, grids).
 const SingleVectorMinNodes = 5000
 
-// Constants of autoMethod, fitted on the side-by-side benchmark
-// (BENCHMARKS.md, spectral; PubMed nnz/n = 4.5, MNIST KNN nnz/n = 14.8):
-// the Chebyshev filter of the block method pays for itself when products
-// are cheap (a sparse graph) and many pairs are wanted (the
-// re-orthogonalisation of the single-vector method grows as k² per
-// product count).
-const (
-	blockMaxDensity = 8  // nnz/n below which the block method may win
-	blockMinPairs   = 64 // and only for more pairs than this
-)
-
 // autoMethod is the Lanczos variant LaplacianEigs uses with Method Auto for
-// a component of n nodes and nnz stored entries, need pairs.
-func autoMethod(n, nnz, need int) Method {
+// a component of n nodes: the Chebyshev-filtered single-vector method on
+// large components, where it needs several times less orthogonalisation
+// than the block method for fewer products (BENCHMARKS.md, spectral), and
+// the block method on small ones.
+func autoMethod(n int) Method {
 	if n < SingleVectorMinNodes {
-		return Block
-	}
-	if float64(nnz) < blockMaxDensity*float64(n) && need > blockMinPairs {
 		return Block
 	}
 	return SingleVector
@@ -419,4 +411,34 @@ const minGraphFilterDegree = 8
 func graphFilterDegree(nnz, n int) int {
 	d := int(filterWork / (float64(nnz)/float64(n) + 1))
 	return max(minGraphFilterDegree, min(d, maxFilterDegree))
+}
+
+// singleFilterWork is the constant of the cost model behind
+// singleFilterDegree: a filtered single-vector step costs d·(nnz/n + 1) row
+// operations per node for its products, while the orthogonalisation
+// against a basis of m vectors that the filter saves costs about m per
+// node and step whatever the density, so the degree at which more stops
+// paying grows as m/(nnz/n + 1). Fitted on PubMed (nnz/n = 4.5) and the
+// MNIST KNN graph (nnz/n = 14.8) for 10, 50 and 100 pairs (m = 30, 101,
+// 201) in the side-by-side benchmark (BENCHMARKS.md, spectral): degrees 3,
+// 11, 12 on PubMed, none, 4, 8 on MNIST.
+const singleFilterWork = 0.6
+
+// Bounds of singleFilterDegree: below 3 the filter saves too little
+// orthogonalisation for its extra products (none is used); above 12 the
+// extra products outweigh it on the benchmark graphs.
+const (
+	minSingleFilterDegree = 3
+	maxSingleFilterDegree = 12
+)
+
+// singleFilterDegree returns the Chebyshev filter degree of the
+// single-vector method with a basis of m vectors for a graph component with
+// nnz stored entries on n nodes; 1 means no filter.
+func singleFilterDegree(nnz, n, m int) int {
+	d := int(math.Round(singleFilterWork * float64(m) / (float64(nnz)/float64(n) + 1)))
+	if d < minSingleFilterDegree {
+		return 1
+	}
+	return min(d, maxSingleFilterDegree)
 }

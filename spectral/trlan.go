@@ -67,6 +67,15 @@ type trlan struct {
 	part  []float64 // per-chunk partial coefficients
 	anorm float64
 	res   Result
+
+	// The Chebyshev filter (filter.go): Lanczos runs on
+	// B = T_deg(σ(A − γI)/e)/T_deg(far) when deg > 1.
+	deg           int
+	gamma, e, sgn float64
+	tfar          float64
+	anormA        float64   // ‖A‖ estimate while Lanczos runs on B
+	tolB          float64   // convergence tolerance on B's residual estimates
+	cheb          []float64 // three scratch vectors of the recursion
 }
 
 func newTrlan(ctx context.Context, a linop.Operator, k int, which Which, c config, basis int) *trlan {
@@ -228,8 +237,7 @@ func (t *trlan) extend(j0 int) (float64, error) {
 			return 0, fmt.Errorf("spectral: %w", err)
 		}
 		u, w := t.col(j), t.col(j+1)
-		t.a.MulVecTo(w, u)
-		t.res.MatVecs++
+		t.apply(w, u)
 		h := func(i int) *float64 { return &t.h[i*m+j] }
 		var ww float64
 		sj := 1.0 // the norm v_j = (ũ_j − V_j·a)/s_j was divided by
@@ -378,13 +386,17 @@ func sumFirst(part []float64, nc int) float64 {
 }
 
 // run iterates until the k wanted Ritz pairs converge or the restart cap is
-// reached.
+// reached. With a Chebyshev filter (Bounds set, FilterDegree ≠ 1) the first
+// cycle runs on A and places the cut (see startFilter); later cycles run on
+// B = p(A), and convergence is decided on the true residuals with A (see
+// checkFiltered).
 func (t *trlan) run() (*Result, error) {
 	k, m := t.k, t.m
 	t.randomUnit(0)
-	if t.c.filtered() {
+	if t.c.hi > t.c.lo {
 		t.anorm = math.Max(math.Abs(t.c.lo), math.Abs(t.c.hi))
 	}
+	probe := t.c.filtered()
 	j0 := 0
 	for {
 		beta, err := t.extend(j0)
@@ -395,26 +407,32 @@ func (t *trlan) run() (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		for _, th := range theta {
-			t.anorm = math.Max(t.anorm, math.Abs(th))
-		}
-		if t.c.hi > t.c.lo {
+		if t.deg <= 1 {
 			for _, th := range theta {
-				if th < t.c.lo-1e-8*t.anorm || th > t.c.hi+1e-8*t.anorm {
-					return nil, fmt.Errorf("spectral: Ritz value %v lies outside Bounds [%v, %v]: the bounds are wrong for this operator", th, t.c.lo, t.c.hi)
+				t.anorm = math.Max(t.anorm, math.Abs(th))
+			}
+			if t.c.hi > t.c.lo {
+				for _, th := range theta {
+					if th < t.c.lo-1e-8*t.anorm || th > t.c.hi+1e-8*t.anorm {
+						return nil, fmt.Errorf("spectral: Ritz value %v lies outside Bounds [%v, %v]: the bounds are wrong for this operator", th, t.c.lo, t.c.hi)
+					}
 				}
 			}
 		}
-		// Ritz pairs ordered from the wanted end.
+		// Ritz pairs ordered from the wanted end (the largest of B when
+		// filtering).
 		order := make([]int, m)
 		for i := range order {
-			if t.which == Largest {
+			if t.which == Largest || t.deg > 1 {
 				order[i] = m - 1 - i
 			} else {
 				order[i] = i
 			}
 		}
 		tol := t.c.tol * t.anorm
+		if t.deg > 1 {
+			tol = t.tolB
+		}
 		nconv := 0
 		var worst float64
 		for _, i := range order[:k] {
@@ -425,7 +443,16 @@ func (t *trlan) run() (*Result, error) {
 				worst = math.Max(worst, r)
 			}
 		}
-		if nconv == k || t.res.Restarts >= t.c.maxRestarts {
+		capped := t.res.Restarts >= t.c.maxRestarts
+		if probe && nconv < k && !capped {
+			probe = false
+			if t.startFilter(theta, y, order) {
+				j0 = 0
+				t.res.Restarts++
+				continue
+			}
+		}
+		if t.deg <= 1 && (nconv == k || capped) {
 			sel := append([]int(nil), order[:k]...)
 			if nconv < k {
 				// Only the converged ones, from the wanted end.
@@ -447,7 +474,29 @@ func (t *trlan) run() (*Result, error) {
 		// vector.
 		keep := min(k+min(nconv, (m-k)/2), m-1)
 		keep = max(keep, min(k+1, m-1))
+		rb := make([]float64, k) // B's residual estimates of the wanted pairs
+		for q, i := range order[:k] {
+			rb[q] = math.Abs(beta * y.At(m-1, i))
+		}
+		damped := t.deg > 1 && theta[order[k-1]] <= 1/t.tfar
 		j0 = t.restart(theta, y, order[:keep])
+		if t.deg > 1 && (nconv == k || capped) {
+			// The first k basis vectors are now the wanted Ritz vectors.
+			res, worstA, ok := t.checkFiltered(rb)
+			if ok && !damped {
+				return res, nil
+			}
+			if capped {
+				return nil, &NotConvergedError{Wanted: k, Restarts: t.res.Restarts, MatVecs: t.res.MatVecs, Residual: worstA, Tol: t.c.tol * t.anormA, Converged: res}
+			}
+			if damped || t.tolB < minFilteredTol {
+				// The k-th wanted Ritz value of B lies in the damped
+				// interval (the cut is above a wanted eigenvalue), or the
+				// filter cannot resolve the residuals: polish on A.
+				t.stopFilter()
+				j0 = 0
+			}
+		}
 		t.res.Restarts++
 		if t.c.progress != nil {
 			t.c.progress(Status{Restarts: t.res.Restarts, MatVecs: t.res.MatVecs, Converged: nconv, Wanted: k, Residual: worst})

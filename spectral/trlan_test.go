@@ -127,14 +127,18 @@ func TestRotateColMajorAgainstNaive(t *testing.T) {
 }
 
 func TestAutoMethod(t *testing.T) {
+	for _, c := range []struct{ nnz, n, k, deg int }{
+		{88648, 19717, 10, 3}, {88648, 19717, 50, 11}, {88648, 19717, 100, 12},
+		{295048, 20000, 10, 1}, {295048, 20000, 50, 4}, {295048, 20000, 100, 8},
+	} {
+		require.Equal(t, c.deg, singleFilterDegree(c.nnz, c.n, singleVectorBasis(c.n, c.k, 0)), "nnz=%d n=%d k=%d", c.nnz, c.n, c.k)
+	}
 	// The rule of LaplacianEigs with Method Auto, on the two benchmark
 	// graphs' shapes: PubMed (19 717 nodes, nnz/n 4.5), MNIST KNN (20 000,
 	// 14.8), and a small component.
-	require.Equal(t, Block, autoMethod(SingleVectorMinNodes-1, 15*SingleVectorMinNodes, 10))
-	require.Equal(t, SingleVector, autoMethod(19717, 88648, 10))
-	require.Equal(t, SingleVector, autoMethod(19717, 88648, 50))
-	require.Equal(t, Block, autoMethod(19717, 88648, 100))
-	require.Equal(t, SingleVector, autoMethod(20000, 295048, 100))
+	require.Equal(t, Block, autoMethod(SingleVectorMinNodes-1))
+	require.Equal(t, SingleVector, autoMethod(19717))
+	require.Equal(t, SingleVector, autoMethod(20000))
 }
 
 // gridGraph returns the r×c grid graph with unit weights: the Laplacians of

@@ -62,7 +62,7 @@ its own component with a zero row (eigenvalue 0, as scipy and networkx) unless
 	f.IntVar(&opts.Block, "block", 0, "Lanczos block size (0: min(k, 4))")
 	f.IntVar(&opts.Basis, "basis", 0, "active basis size (0: max(2k, k+4·block, 24))")
 	f.IntVar(&opts.Filter, "filter-degree", 0, "Chebyshev filter degree (0: automatic, 1: no filter)")
-	f.StringVar(&opts.Method, "method", "auto", "Lanczos variant: auto (single-vector on components of ≥ 5000 nodes unless nnz/n < 8 and k > 64), block, or single")
+	f.StringVar(&opts.Method, "method", "auto", "Lanczos variant: auto (Chebyshev-filtered single-vector on components of ≥ 5000 nodes, block below), block, or single")
 	f.Uint64Var(&opts.Seed, "seed", 0, "seed of the random start block")
 	f.StringVar(&opts.Isolated, "isolated", "component", "nodes of degree 0: component (own component, zero row: eigenvalue 0, as scipy and networkx), error, or zero (D^-1/2 := 0)")
 	f.StringVar(&opts.Out, "out", "", "write one row per node (id, v1..vK): CSV, or JSON Lines for .jsonl/.ndjson")

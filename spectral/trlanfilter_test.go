@@ -1,0 +1,139 @@
+package spectral
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/gssl/gssl/laplacian"
+	"github.com/gssl/gssl/linop"
+)
+
+// TestSingleVectorFilteredAgainstDense runs the Chebyshev-filtered
+// single-vector method (Bounds set) on both ends against mat.EigenSym: the
+// largest of S with the bounds [−1, 1], through laplacian's operator and
+// the CSR operator of LaplacianEigs, and the smallest
+// of L_un with the Gershgorin bounds [0, 2·max degree].
+func TestSingleVectorFilteredAgainstDense(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	g := randomGraph(rng, 600, 1200)
+	dg, err := laplacian.NewDegrees(g, laplacian.Options{Isolated: laplacian.IsolatedZero})
+	require.NoError(t, err)
+	s, err := laplacian.New(g, laplacian.NormalizedAdjacency, laplacian.Options{})
+	require.NoError(t, err)
+	sparse, err := newSparseOperator(g, laplacian.NormalizedAdjacency, dg)
+	require.NoError(t, err)
+	un, err := laplacian.New(g, laplacian.Unnormalized, laplacian.Options{})
+	require.NoError(t, err)
+	var dmax float64
+	for _, d := range dg.D {
+		dmax = math.Max(dmax, d)
+	}
+	refS, refUn := denseSpectrum(t, s), denseSpectrum(t, un)
+	for _, k := range []int{1, 6, 25} {
+		for _, deg := range []int{2, 7} {
+			set := Settings{Tol: solveTol, Method: SingleVector, FilterDegree: deg, Bounds: Interval{Lo: -1, Hi: 1}}
+			for _, op := range []struct {
+				name string
+				a    linop.Operator
+			}{{"laplacian.Operator", s}, {"sparseOperator", sparse}} {
+				name, a := op.name, op.a
+				r, err := Eigs(context.Background(), a, k, Largest, set)
+				require.NoError(t, err, "%s k=%d deg=%d", name, k, deg)
+				require.InDeltaSlice(t, refS[len(refS)-k:], r.Values, valueTol, "%s k=%d deg=%d", name, k, deg)
+				checkResiduals(t, s, r, solveTol*1.01)
+				checkOrthonormal(t, r.Vectors, nil, orthoTol)
+			}
+			set.Bounds = Interval{Lo: 0, Hi: 2 * dmax}
+			r, err := Eigs(context.Background(), un, k, Smallest, set)
+			require.NoError(t, err, "L_un k=%d deg=%d", k, deg)
+			require.InDeltaSlice(t, refUn[:k], r.Values, valueTol*2*dmax, "L_un k=%d deg=%d", k, deg)
+			checkResiduals(t, un, r, solveTol*2*dmax*1.01)
+			checkOrthonormal(t, r.Vectors, nil, orthoTol)
+		}
+	}
+}
+
+// TestSingleVectorFilteredNotConverged checks the restart cap of the
+// filtered phase: the error carries only pairs whose true residuals meet the
+// tolerance, each an eigenvalue of the dense spectrum.
+func TestSingleVectorFilteredNotConverged(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 24))
+	g := randomGraph(rng, 600, 1200)
+	op, err := laplacian.New(g, laplacian.NormalizedAdjacency, laplacian.Options{})
+	require.NoError(t, err)
+	ref := denseSpectrum(t, op)
+	_, err = Eigs(context.Background(), op, 40, Largest, Settings{Tol: 1e-14, MaxRestarts: 2, BasisSize: 50, Method: SingleVector, FilterDegree: 3, Bounds: Interval{Lo: -1, Hi: 1}})
+	var nc *NotConvergedError
+	require.ErrorAs(t, err, &nc)
+	require.Less(t, len(nc.Converged.Values), 40)
+	for j, v := range nc.Converged.Values {
+		require.LessOrEqual(t, nc.Converged.Residuals[j], 1e-14*1.01)
+		d := math.Inf(1)
+		for _, x := range ref {
+			d = math.Min(d, math.Abs(x-v))
+		}
+		require.Less(t, d, valueTol)
+	}
+}
+
+// TestSingleVectorFilterCutAboveWanted starts the filtered phase with a cut
+// above the third largest eigenvalue, which damps wanted ones: the run must
+// notice it (a wanted Ritz value of B in the damped interval) and finish
+// unfiltered on A with the right eigenvalues.
+func TestSingleVectorFilterCutAboveWanted(t *testing.T) {
+	rng := rand.New(rand.NewPCG(25, 26))
+	g := randomGraph(rng, 600, 1200)
+	op, err := laplacian.New(g, laplacian.NormalizedAdjacency, laplacian.Options{})
+	require.NoError(t, err)
+	ref := denseSpectrum(t, op)
+	const k = 5
+	set := Settings{Tol: solveTol, Method: SingleVector, FilterDegree: 6, Bounds: Interval{Lo: -1, Hi: 1}}
+	c, err := set.resolve(op.Dim(), k)
+	require.NoError(t, err)
+	tr := newTrlan(context.Background(), op, k, Largest, c, 0)
+	cut := (ref[len(ref)-3] + ref[len(ref)-4]) / 2
+	tr.deg, tr.sgn = 6, 1
+	tr.gamma, tr.e = (cut-1)/2, (cut+1)/2
+	tr.tfar = chebT(6, (1-tr.gamma)/tr.e)
+	tr.anormA, tr.tolB = 1, solveTol
+	tr.cheb = make([]float64, 3*op.Dim())
+	// No probe: run on B from the first cycle.
+	tr.c.degree = 1
+	r, err := tr.run()
+	require.NoError(t, err)
+	require.Equal(t, 1, tr.deg, "the filter must have been turned off")
+	require.InDeltaSlice(t, ref[len(ref)-k:], r.Values, valueTol)
+	checkResiduals(t, op, r, solveTol*1.01)
+	checkOrthonormal(t, r.Vectors, nil, orthoTol)
+}
+
+// TestSingleVectorFilteredDeterministic checks that the filtered
+// single-vector path of LaplacianEigs (a component above
+// SingleVectorMinNodes) gives bitwise the same pairs under GOMAXPROCS 1, 2
+// and 8.
+func TestSingleVectorFilteredDeterministic(t *testing.T) {
+	rng := rand.New(rand.NewPCG(27, 28))
+	n := SingleVectorMinNodes + 10
+	g := randomGraph(rng, n, 2*n)
+	const k = 12
+	require.Greater(t, singleFilterDegree(g.NNZ(), n, singleVectorBasis(n, k, 0)), 1, "the test must take the filtered path")
+	run := func(procs int) *Result {
+		old := runtime.GOMAXPROCS(procs)
+		defer runtime.GOMAXPROCS(old)
+		r, err := LaplacianEigs(context.Background(), g, laplacian.Symmetric, laplacian.Options{}, k, Settings{Tol: solveTol})
+		require.NoError(t, err)
+		return r
+	}
+	a := run(2)
+	for _, p := range []int{1, 8} {
+		b := run(p)
+		require.Equal(t, a.Values, b.Values, "GOMAXPROCS %d", p)
+		require.Equal(t, a.Vectors.RawMatrix().Data, b.Vectors.RawMatrix().Data, "GOMAXPROCS %d", p)
+		require.Equal(t, a.MatVecs, b.MatVecs)
+	}
+}
