@@ -92,7 +92,7 @@ func (c *SpectralClustering) Fit(ctx context.Context, g *graph.CSR) error {
 		return fmt.Errorf("spectral: SpectralClustering: %w", err)
 	}
 	c.labels, c.values, c.embedding, c.inertia = km.Labels, r.Values, u, km.Inertia
-	c.vectors, c.degrees, c.centres = mat.DenseCopyOf(r.Vectors), g.Degrees(), km.Centers
+	c.vectors, c.degrees, c.centres = r.Vectors, g.Degrees(), km.Centers // r is ours: no copy
 	c.km = kmeansInfo{iterations: km.Iterations, moved: km.Moved, converged: km.Converged, matVecs: r.MatVecs, restarts: r.Restarts}
 	if !km.Converged {
 		n := len(km.Labels)

@@ -71,11 +71,25 @@ func KMeans(ctx context.Context, x *mat.Dense, k int, s KMeansSettings) (*KMeans
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	// Each worker keeps only the best of its restarts (the earlier on ties),
+	// so that at most one labelling per worker is held besides the runs in
+	// progress: n labels per restart add up on graphs of millions of nodes.
 	runs := make([]*KMeansResult, s.Restarts)
 	errs := make([]error, s.Restarts)
 	parallel.For(s.Restarts, 1, func(lo, hi int) {
+		kept := -1
 		for r := lo; r < hi; r++ {
 			runs[r], errs[r] = lloyd(ctx, x, k, s.MaxIter, rand.New(rand.NewPCG(s.Seed, uint64(r))))
+			switch {
+			case errs[r] != nil:
+			case kept < 0 || runs[r].Inertia < runs[kept].Inertia:
+				if kept >= 0 {
+					runs[kept] = nil
+				}
+				kept = r
+			default:
+				runs[r] = nil
+			}
 		}
 	})
 	var best *KMeansResult
@@ -83,7 +97,7 @@ func KMeans(ctx context.Context, x *mat.Dense, k int, s KMeansSettings) (*KMeans
 		if errs[r] != nil {
 			return nil, fmt.Errorf("spectral: KMeans: %w", errs[r])
 		}
-		if best == nil || run.Inertia < best.Inertia {
+		if run != nil && (best == nil || run.Inertia < best.Inertia) {
 			best = run
 		}
 	}

@@ -98,7 +98,7 @@ func TestRotateColMajorAgainstNaive(t *testing.T) {
 	// different summation order (FMA) agree to a few ulps times the length.
 	const rotTol = 1e-13
 	rng := rand.New(rand.NewPCG(5, 6))
-	for _, dims := range [][3]int{{1, 1, 1}, {7, 3, 5}, {101, 50, 17}, {1000, 13, 9}} {
+	for _, dims := range [][3]int{{1, 1, 1}, {7, 3, 5}, {101, 50, 17}, {1000, 13, 9}, {1000, 30, 30}, {9973, 31, 20}} {
 		n, m, p := dims[0], dims[1], dims[2]
 		v := make([]float64, n*m)
 		s := make([]float64, m*p)
@@ -116,6 +116,12 @@ func TestRotateColMajorAgainstNaive(t *testing.T) {
 			for i := 0; i < n; i++ {
 				require.InDelta(t, want.At(i, j), dst[j*n+i], rotTol, "n=%d m=%d p=%d (%d,%d) avx2=%v", n, m, p, i, j, gemm.HasAVX2)
 			}
+		}
+		if p <= m {
+			// In place (the restart's use): the same numbers, bitwise.
+			in := append([]float64(nil), v...)
+			rotateColMajor(in, in, n, m, s, p)
+			require.Equal(t, dst, in[:n*p], "in place, n=%d m=%d p=%d", n, m, p)
 		}
 	}
 }

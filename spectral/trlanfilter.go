@@ -96,9 +96,8 @@ func (t *trlan) stopFilter() {
 // restartFrom replaces the basis by the single unit vector V[:, :m]·s and
 // clears H.
 func (t *trlan) restartFrom(s []float64) {
-	rotateColMajor(t.tmp, t.v, t.n, t.m, s, 1)
+	rotateColMajor(t.v, t.v, t.n, t.m, s, 1) // in place: column 0 becomes V·s
 	u := t.col(0)
-	copy(u, t.tmp[:t.n])
 	nrm := t.norm2(u)
 	for i := range u {
 		u[i] /= nrm

@@ -72,7 +72,8 @@ type graphInfo struct {
 	Val              int      `json:"val"`
 	Test             int      `json:"test"`
 	Bytes            int      `json:"graph_bytes"`
-	Seconds          float64  `json:"seconds"`
+	LoadSeconds      float64  `json:"load_seconds"` // reading (or mapping) the input
+	Seconds          float64  `json:"seconds"`      // the whole command: load and statistics
 }
 
 // tuInfo is the JSON object of a graph-classification data set.
@@ -115,7 +116,9 @@ func runInfo(ctx context.Context, opts infoOptions, stdout, stderr io.Writer) er
 		return fmt.Errorf("info: %w", err)
 	}
 	defer ds.Close()
+	loadSeconds := seconds(start)
 	in := describe(ds.Graph)
+	in.LoadSeconds = loadSeconds
 	in.Path, in.Kind, in.IDs = opts.In.source(), "node-classification", "index"
 	if opts.In.Data == "" && !opts.In.embedded() {
 		in.Kind = "edge-table"

@@ -150,11 +150,13 @@ func runSTKR(ctx context.Context, opts stkrOptions, stdout, stderr io.Writer) er
 	if err := opts.Plots.check(); err != nil {
 		return fmt.Errorf("stkr: %w", err)
 	}
+	loadStart := timeNow()
 	ds, err := stkrData(ctx, opts, stderr)
 	if err != nil {
 		return err
 	}
 	defer ds.loaded.Close()
+	loadSeconds := seconds(loadStart)
 	spec, _ := parseSplitSpec(opts.Split, ds.ds.Split != nil)
 	if opts.Splits != "" {
 		spec = splitSpec{kind: "splits", path: opts.Splits}
@@ -168,7 +170,7 @@ func runSTKR(ctx context.Context, opts stkrOptions, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	res.Seconds = seconds(start)
+	res.LoadSeconds, res.Seconds = loadSeconds, seconds(start)
 	if err := opts.Plots.write(stderr, "stkr", res, func() (picture, error) { return stkrPicture(res, setup) }); err != nil {
 		return err
 	}

@@ -202,6 +202,7 @@ type stkrResult struct {
 	Out              string    `json:"out,omitempty"`
 	Saved            string    `json:"saved,omitempty"`
 	Notes            []string  `json:"notes,omitempty"`
+	LoadSeconds      float64   `json:"load_seconds"` // reading the input (and its largest component with --lcc)
 	Seconds          float64   `json:"seconds"`
 
 	fig stkrFigure // the first selection's grid, for --plot and --report
