@@ -26,7 +26,7 @@ SIZES=${1:-"1M:100000 10M:1000000"}
 ALPHA=${ALPHA:-0.9}
 TOL=${TOL:-1e-3}
 BENCH_DIR=${BENCH_DIR:-/tmp/gssl-beam-bench}
-LOCK=/tmp/gssl-bench.lock
+LOCK=${GSSL_BENCH_LOCK:-/tmp/gssl-bench.lock}  # GSSL_BENCH_LOCK: a caller already holding the lock names another file
 PY=/usr/bin/python3
 mkdir -p "$BENCH_DIR"
 if [ -n "${GSSL_BIN:-}" ]; then cp "$GSSL_BIN" "$BENCH_DIR/gssl"; else go build -o "$BENCH_DIR/gssl" ./cmd/gssl; fi
