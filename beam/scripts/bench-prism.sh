@@ -29,7 +29,7 @@ BENCH_DIR=${BENCH_DIR:-/tmp/gssl-beam-bench}
 LOCK=${GSSL_BENCH_LOCK:-/tmp/gssl-bench.lock}  # GSSL_BENCH_LOCK: a caller already holding the lock names another file
 PY=/usr/bin/python3
 mkdir -p "$BENCH_DIR"
-if [ -n "${GSSL_BIN:-}" ]; then cp "$GSSL_BIN" "$BENCH_DIR/gssl"; else go build -o "$BENCH_DIR/gssl" ./cmd/gssl; fi
+if [ -n "${GSSL_BIN:-}" ]; then [ "$GSSL_BIN" -ef "$BENCH_DIR/gssl" ] || cp "$GSSL_BIN" "$BENCH_DIR/gssl"; else go build -o "$BENCH_DIR/gssl" ./cmd/gssl; fi
 (cd beam && go build -o "$BENCH_DIR/gssl-beam" ./cmd/gssl-beam)
 
 # seconds and peak RSS (MB) of a command run under the benchmark lock
