@@ -24,7 +24,7 @@ import (
 //     symmetrised, and the graph is returned.
 //
 // CountChunk calls may run concurrently with each other, and so may FillChunk
-// calls (rows are claimed by atomic per-row cursors); every CountChunk must
+// calls (each locks the row ranges it writes, a few hundred in all); every CountChunk must
 // return before the first FillChunk starts, and every FillChunk before Build.
 // The result does not depend on the order or chunking of the fill: rows are
 // sorted by column and then weight, so repeats summed by DuplicateSum are
@@ -40,14 +40,14 @@ import (
 // nodes, one per self loop kept) and b bytes per entry, 4 for a graph built
 // without weights and 12 with them, the Builder holds
 //
-//	8(n+1) + 4n + b·E   bytes
+//	8(n+1) + 8n + b·E   bytes
 //
 // (row pointers, fill cursors, the entries). Build merges in place; when the
 // merged graph keeps fewer than half the entries it is copied into arrays of
-// its own size (peak 8(n+1) + 4n + 1.5·b·E), otherwise the arrays are kept.
+// its own size (peak 8(n+1) + 8n + 1.5·b·E), otherwise the arrays are kept.
 // The graph adds its degrees (8n) and, with unit weights, a slice of ones as
 // long as the longest row. For undirected input without repeats E is the
-// graph's NNZ, so the peak is the final graph plus 4n bytes; for directed
+// graph's NNZ, so the peak is the final graph plus 8n bytes; for directed
 // input whose arcs are all reciprocated E is twice the NNZ.
 //
 // A builder without weights (weighted false in NewBuilder) stores no weight
@@ -65,12 +65,17 @@ type Builder struct {
 	// indptr counts row lengths at indptr[i+1] while counting, then holds
 	// the row starts.
 	indptr []int
-	cursor []int32 // entries written to each row so far
-	cols   []int32
-	ws     []float64 // nil when every weight is 1
-	fill   sync.Once
-	state  atomic.Int32
-	err    error // of the fill set-up
+	// cursor[i] is where the fill writes row i's next entry (then, in
+	// Build, the merged row's length).
+	cursor []int
+	// FillChunk writes the rows of range p = i>>partShift holding parts[p].
+	partShift uint
+	parts     []sync.Mutex
+	cols      []int32
+	ws        []float64 // nil when every weight is 1
+	fill      sync.Once
+	state     atomic.Int32
+	err       error // of the fill set-up
 }
 
 const (
@@ -196,7 +201,12 @@ func (b *Builder) startFill() {
 		}
 		p[i+1] += p[i]
 	}
-	b.cursor = make([]int32, b.n)
+	b.cursor = make([]int, b.n)
+	copy(b.cursor, p[:b.n])
+	for b.n>>b.partShift >= maxFillParts {
+		b.partShift++
+	}
+	b.parts = make([]sync.Mutex, b.n>>b.partShift+1)
 	b.cols = make([]int32, p[b.n])
 	if b.storesWeights() {
 		b.ws = make([]float64, p[b.n])
@@ -221,6 +231,31 @@ func (b *Builder) FillChunk(src, dst []int32, w []float64) error {
 	if b.state.Load() != filling {
 		panic("graph: Builder.FillChunk after Build")
 	}
+	sc := fillScratches.Get().(*fillScratch)
+	defer fillScratches.Put(sc)
+	for lo := 0; lo < len(src); lo += fillBatch {
+		hi := min(lo+fillBatch, len(src))
+		var wk []float64
+		if w != nil {
+			wk = w[lo:hi]
+		}
+		if err := b.fillSome(sc, src[lo:hi], dst[lo:hi], wk); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// fillBatch is the most edges FillChunk sorts by row range at a time: its
+// scratch (32 bytes an edge) stays in the L2 cache.
+const fillBatch = 4096
+
+// fillSome is FillChunk for at most fillBatch edges.
+func (b *Builder) fillSome(sc *fillScratch, src, dst []int32, w []float64) error {
+	if sc.entries == nil {
+		sc.entries, sc.sorted = make([]fillEntry, 0, 2*fillBatch), make([]fillEntry, 2*fillBatch)
+	}
+	es := sc.entries[:0]
 	for k, u := range src {
 		v := dst[k]
 		ok, err := b.checkArc(u, v)
@@ -240,32 +275,94 @@ func (b *Builder) FillChunk(src, dst []int32, w []float64) error {
 				return fmt.Errorf("graph: edge (%d, %d): weight %v is negative; weights must be ≥ 0", u, v, x)
 			}
 		}
-		if err := b.put(u, v, x); err != nil {
-			return err
-		}
+		es = append(es, fillEntry{row: u, col: v, w: x})
 		if u != v {
 			t := u
 			if b.directed {
 				t = ^u // a backward entry: arc (u, v) seen from row v
 			}
-			if err := b.put(v, t, x); err != nil {
+			es = append(es, fillEntry{row: v, col: t, w: x})
+		}
+	}
+	sc.entries = es
+	// Sort the entries by row range (counting sort into sc.sorted), then
+	// write each range's entries holding its lock.
+	parts := len(b.parts)
+	if cap(sc.ends) < parts+1 {
+		sc.ends = make([]int32, parts+1)
+	}
+	ends := sc.ends[:parts+1]
+	clear(ends)
+	for _, e := range es {
+		ends[e.row>>b.partShift+1]++
+	}
+	for p := 1; p <= parts; p++ {
+		ends[p] += ends[p-1]
+	}
+	sorted := sc.sorted[:len(es)]
+	for _, e := range es {
+		p := e.row >> b.partShift
+		sorted[ends[p]] = e
+		ends[p]++
+	}
+	lo := int32(0)
+	for p := range parts {
+		hi := ends[p]
+		if hi > lo {
+			b.parts[p].Lock()
+			err := b.put(sorted[lo:hi])
+			b.parts[p].Unlock()
+			if err != nil {
 				return err
 			}
 		}
+		lo = hi
 	}
 	return nil
 }
 
-// put writes column c with weight x to the next free place of row i.
-func (b *Builder) put(i, c int32, x float64) error {
-	lo, hi := b.indptr[i], b.indptr[i+1]
-	p := int(atomic.AddInt32(&b.cursor[i], 1)) - 1
-	if p >= hi-lo {
-		return fmt.Errorf("graph: Builder: node %d is filled with more entries than were counted (%d)", i, hi-lo)
-	}
-	b.cols[lo+p] = c
-	if b.ws != nil {
-		b.ws[lo+p] = x
+// fillEntry is one entry of a FillChunk call on its way to its row.
+type fillEntry struct {
+	row, col int32
+	w        float64
+}
+
+// fillScratch is a FillChunk call's scratch: its entries, the same sorted
+// by row range, and the ranges' ends.
+type fillScratch struct {
+	entries, sorted []fillEntry
+	ends            []int32
+}
+
+var fillScratches = sync.Pool{New: func() any { return new(fillScratch) }}
+
+// maxFillParts is the largest number of row ranges FillChunk locks
+// separately: enough that concurrent fills rarely wait for each other,
+// few enough that a chunk of a few thousand edges has several entries per
+// range.
+const maxFillParts = 256
+
+// put writes each entry to the next free place of its row. The caller holds
+// the lock of the entries' row range, so the cursors need no atomic
+// operations: a fill at scale is a random write per entry, and plain
+// increments let the processor overlap the cache misses of consecutive
+// entries, which locked read-modify-writes serialise. The cursor holds the
+// position itself, so an entry costs one read of the cursors and one write
+// of the entries; a row filled with more entries than were counted runs
+// into the next row's places, and Build, which finds every cursor short of
+// or past its row's end, reports it.
+func (b *Builder) put(es []fillEntry) error {
+	cursor, cols, ws := b.cursor, b.cols, b.ws
+	for _, e := range es {
+		p := cursor[e.row]
+		if p >= len(cols) {
+			return fmt.Errorf("graph: Builder: node %d is filled with more entries than were counted", e.row)
+		}
+		cursor[e.row] = p + 1
+		cols[p] = e.col
+		if ws != nil {
+			ws[p] = e.w
+		}
 	}
 	return nil
 }
@@ -287,8 +384,8 @@ func (b *Builder) Build() (*CSR, error) {
 	}
 	n, indptr := b.n, b.indptr
 	for i := 0; i < n; i++ {
-		if want := indptr[i+1] - indptr[i]; int(b.cursor[i]) != want {
-			return nil, fmt.Errorf("graph: Builder: node %d was counted with %d entries and filled with %d", i, want, b.cursor[i])
+		if b.cursor[i] != indptr[i+1] {
+			return nil, fmt.Errorf("graph: Builder: node %d was counted with %d entries and filled with %d", i, indptr[i+1]-indptr[i], b.cursor[i]-indptr[i])
 		}
 	}
 	// Sort and merge every row in place; its new length goes to cursor.
@@ -297,7 +394,7 @@ func (b *Builder) Build() (*CSR, error) {
 	parallel.Balanced(indptr, mergeWork, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			m, col, dup := b.mergeRow(i)
-			b.cursor[i] = int32(m)
+			b.cursor[i] = m
 			if dup {
 				mu.Lock()
 				if dupRow < 0 || i < dupRow {
@@ -314,7 +411,7 @@ func (b *Builder) Build() (*CSR, error) {
 	// Close the gaps the merges left, rows moving only towards the start.
 	out := 0
 	for i := 0; i < n; i++ {
-		lo, m := indptr[i], int(b.cursor[i])
+		lo, m := indptr[i], b.cursor[i]
 		indptr[i] = out
 		if out != lo {
 			copy(b.cols[out:out+m], b.cols[lo:lo+m])

@@ -4,6 +4,7 @@ package graph
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -268,32 +269,38 @@ func (g *CSR) checkScaling(s Scaling) {
 
 func (g *CSR) scaledRows(dst, x []float64, s Scaling, lo, hi int) {
 	indptr, indices, weights := g.indptr, g.indices, g.weights
-	a := indptr[lo]
+	a, last := indptr[lo], indptr[hi]-1
+	var sink uint64
 	// Plain indexed loops: on graphs with a handful of neighbours per row they
 	// measured faster than sub-sliced or unrolled ones (rows are too short for
 	// unrolling to pay for its set-up). The float64 conversions round every
 	// product, so that no build (GOAMD64=v3) fuses it into the add: the
 	// products are the same on every amd64 level and bitwise those of the
-	// SELL kernels (sell.go).
+	// SELL kernels (sell.go). Each entry first loads x of the entry
+	// prefetchAhead on, as the block kernels do.
 	for i := lo; i < hi; i++ {
 		b := indptr[i+1]
 		var sum float64
 		if r := s.Right; r == nil && g.unitWeights {
 			for k := a; k < b; k++ {
+				sink ^= math.Float64bits(x[indices[min(k+prefetchAhead, last)]])
 				sum += x[indices[k]]
 			}
 		} else if r == nil {
 			for k := a; k < b; k++ {
+				sink ^= math.Float64bits(x[indices[min(k+prefetchAhead, last)]])
 				sum += float64(weights[k] * x[indices[k]])
 			}
 		} else if g.unitWeights {
 			// (1·r_c)·x_c is r_c·x_c exactly.
 			for k := a; k < b; k++ {
+				sink ^= math.Float64bits(x[indices[min(k+prefetchAhead, last)]])
 				c := indices[k]
 				sum += float64(r[c] * x[c])
 			}
 		} else {
 			for k := a; k < b; k++ {
+				sink ^= math.Float64bits(x[indices[min(k+prefetchAhead, last)]])
 				c := indices[k]
 				sum += float64(weights[k] * r[c] * x[c])
 			}
@@ -307,6 +314,7 @@ func (g *CSR) scaledRows(dst, x []float64, s Scaling, lo, hi int) {
 		}
 		dst[i] = sum
 	}
+	keep(sink)
 }
 
 // MulBlockTo sets dst = W·x for n×c dense blocks.
@@ -328,7 +336,7 @@ func (g *CSR) ScaledMulBlockTo(dst, x *mat.Dense, s Scaling) {
 		panic(fmt.Sprintf("graph: block dimension mismatch: graph has %d nodes, x is %d×%d, dst is %d×%d", g.n, xr, xc, dr, dc))
 	}
 	xm, dm := x.RawMatrix(), dst.RawMatrix()
-	if xc <= maxUnrolled && g.useSliced() {
+	if xc <= maxSliced && g.useSliced() {
 		sl := g.sliced()
 		parallel.Balanced(sl.off, minParallelWork/2, func(lo, hi int) {
 			sl.mulBlock(dm.Data, dm.Stride, xm.Data, xm.Stride, xc, s, lo, hi)
@@ -391,6 +399,12 @@ func (g *CSR) scaledBlockRowsAt(dst []float64, ds, first int, x []float64, xs in
 		blockKernels[c](g, dst, ds, first, x, xs, s, lo, hi)
 		return
 	}
+	g.blockRowsLoop(dst, ds, first, x, xs, c, s, lo, hi)
+}
+
+// blockRowsLoop is scaledBlockRowsAt for any width, with the accumulators
+// in a slice.
+func (g *CSR) blockRowsLoop(dst []float64, ds, first int, x []float64, xs int, c int, s Scaling, lo, hi int) {
 	indptr, indices, weights := g.indptr, g.indices, g.weights
 	acc := make([]float64, c)
 	a := indptr[lo]

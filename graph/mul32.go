@@ -2,8 +2,10 @@ package graph
 
 import "fmt"
 
-// mul32Group is the number of columns of a float32 block summed per sweep
-// of a row: their float64 accumulators stay in registers or L1.
+// mul32Group is the number of columns of a float32 block wider than
+// maxUnrolled summed per sweep of a row: their float64 accumulators stay in
+// L1. Blocks of up to maxUnrolled columns have kernels of their own
+// (block32Kernels), whose accumulators live in registers.
 const mul32Group = 16
 
 // MulBlock32RowsInto sets dst[(i−lo)·c + j] = (W·X)_{ij} for the rows
@@ -28,6 +30,10 @@ func (g *CSR) MulBlock32RowsInto(dst []float64, x []float32, c, lo, hi int) {
 	}
 	if len(dst) < (hi-lo)*c {
 		panic(fmt.Sprintf("graph: MulBlock32RowsInto: dst has %d entries, want (%d−%d)·%d", len(dst), hi, lo, c))
+	}
+	if c <= maxUnrolled {
+		block32Kernels[c](g, dst, x, c, lo, hi)
+		return
 	}
 	indptr, indices, weights := g.indptr, g.indices, g.weights
 	var acc [mul32Group]float64

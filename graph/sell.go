@@ -16,6 +16,10 @@ const sellC = 4
 // pads 16 %, σ = n 0.3 %, at no measurable gain).
 const sellSigma = 1024
 
+// maxSliced is the widest block the SELL-4-σ kernels multiply: their row
+// sums have a stride of 8. Wider blocks use the CSR kernels.
+const maxSliced = 8
+
 // sliced is a SELL-C-σ copy of a CSR graph (M. Kreutzer, G. Hager, G. Wellein,
 // H. Fehske and A. R. Bishop, "A unified sparse matrix data format for
 // efficient general sparse matrix-vector multiplication on modern processors

@@ -289,7 +289,7 @@ func TestSlicedBlockBitwiseAgainstCSRAndDense(t *testing.T) {
 		for _, unit := range []bool{true, false} {
 			g := sellTestGraph(t, rng, n, unit)
 			dense := g.Dense()
-			for c := 1; c <= maxUnrolled; c++ {
+			for c := 1; c <= maxSliced; c++ {
 				for _, stride := range []int{c, c + 3} {
 					xs := make([]float64, n*stride)
 					for i := range xs {
@@ -362,5 +362,50 @@ func TestSortWindowsByLengthIsStableSort(t *testing.T) {
 			slices.SortStableFunc(want[lo:min(lo+sigma, n)], func(a, b int32) int { return g.RowLen(int(b)) - g.RowLen(int(a)) })
 		}
 		require.Equal(t, want, sortWindowsByLength(g, sigma), "trial %d, n=%d, σ=%d", trial, n, sigma)
+	}
+}
+
+// TestWideBlockKernelsAgainstDense checks the generated CSR kernels of 9 to
+// maxUnrolled columns (and the loop beyond) against dense gonum products,
+// for contiguous and strided blocks and every Scaling, and that a row range
+// gives the rows of the whole product bit for bit.
+func TestWideBlockKernelsAgainstDense(t *testing.T) {
+	rng := rand.New(rand.NewPCG(19, 23))
+	for _, n := range []int{1, 300} {
+		for _, unit := range []bool{true, false} {
+			g := sellTestGraph(t, rng, n, unit)
+			dense := g.Dense()
+			for c := maxSliced + 1; c <= maxUnrolled+1; c++ {
+				for _, stride := range []int{c, c + 3} {
+					xs := make([]float64, n*stride)
+					for i := range xs {
+						xs[i] = rng.NormFloat64()
+					}
+					x := mat.NewDense(n, stride, xs).Slice(0, n, 0, c).(*mat.Dense)
+					for si, s := range sellScalings(rng, n) {
+						got := mat.NewDense(n, c, nil)
+						g.ScaledMulBlockTo(got, x, s)
+						for j := 0; j < c; j++ {
+							ref := denseScaled(dense, mat.Col(nil, j, x), s)
+							for i := 0; i < n; i++ {
+								if math.Abs(got.At(i, j)-ref[i]) > 1e-12*(1+math.Abs(ref[i])) {
+									t.Fatalf("n %d unit %v c %d stride %d scaling %d: (%d, %d): got %v, dense %v", n, unit, c, stride, si, i, j, got.At(i, j), ref[i])
+								}
+							}
+						}
+						lo, hi := n/3, n
+						part := mat.NewDense(hi-lo, c, nil)
+						g.ScaledMulBlockRowsInto(part, x, s, lo, hi)
+						for i := lo; i < hi; i++ {
+							for j := 0; j < c; j++ {
+								if math.Float64bits(part.At(i-lo, j)) != math.Float64bits(got.At(i, j)) {
+									t.Fatalf("n %d c %d scaling %d: rows [%d, %d): (%d, %d) = %v, whole product %v", n, c, si, lo, hi, i, j, part.At(i-lo, j), got.At(i, j))
+								}
+							}
+						}
+					}
+				}
+			}
+		}
 	}
 }

@@ -23,7 +23,7 @@ const RowWindow = sellSigma
 // (BenchmarkSliced; BENCHMARKS.md, Sparse products), the CSR kernels need no
 // copy.
 func (g *CSR) SlicedRows(lo, hi, c int) bool {
-	return c >= 1 && c <= maxUnrolled && g.useSliced() &&
+	return c >= 1 && c <= maxSliced && g.useSliced() &&
 		0 <= lo && lo <= hi && hi <= g.n && lo%sellSigma == 0 && (hi%sellSigma == 0 || hi == g.n)
 }
 
@@ -68,8 +68,8 @@ type rowBatch struct {
 // than 8 columns or the range is not inside the graph.
 func (g *CSR) MulBlockRowsFunc(x *mat.Dense, lo, hi int, fn func(rows []int32, sums []float64)) {
 	xr, c := x.Dims()
-	if xr != g.n || c < 1 || c > maxUnrolled {
-		panic(fmt.Sprintf("graph: MulBlockRowsFunc: x is %d×%d, want %d rows and 1 to %d columns", xr, c, g.n, maxUnrolled))
+	if xr != g.n || c < 1 || c > maxSliced {
+		panic(fmt.Sprintf("graph: MulBlockRowsFunc: x is %d×%d, want %d rows and 1 to %d columns", xr, c, g.n, maxSliced))
 	}
 	if lo < 0 || hi > g.n || lo > hi {
 		panic(fmt.Sprintf("graph: row range [%d, %d) is not inside [0, %d)", lo, hi, g.n))

@@ -70,6 +70,32 @@ func BenchmarkWideBlock(b *testing.B) {
 			}
 			report(b, len(indices))
 		})
+		b.Run("f64loop/c="+strconv.Itoa(c), func(b *testing.B) {
+			cpuStart = cpuTime()
+			for b.Loop() {
+				parallel.Balanced(indptr, 1<<16, func(lo, hi int) {
+					g.blockRowsLoop(dst, c, 0, x, c, c, Scaling{Left: left, Diag: diag}, lo, hi)
+				})
+			}
+			report(b, len(indices))
+		})
+		if c == 10 && os.Getenv("GSSL_WIDE_TOUCH") != "" {
+			for _, ahead := range []int{8, 16, 32} {
+				b.Run("f64touch"+strconv.Itoa(ahead)+"/c=10", func(b *testing.B) {
+					cpuStart = cpuTime()
+					var sink float64
+					for b.Loop() {
+						parallel.Balanced(indptr, 1<<16, func(lo, hi int) {
+							sink += blockRows10Touch(g, dst, c, 0, x, c, Scaling{Left: left, Diag: diag}, lo, hi, ahead)
+						})
+					}
+					report(b, len(indices))
+					if sink < 0 {
+						b.Fatal("impossible")
+					}
+				})
+			}
+		}
 		x32 := hugepage.Float32s(n * c)
 		for i := range x32 {
 			x32[i] = float32(x[i])
@@ -79,6 +105,25 @@ func BenchmarkWideBlock(b *testing.B) {
 			for b.Loop() {
 				parallel.Balanced(indptr, 1<<16, func(lo, hi int) {
 					g.MulBlock32RowsInto(dst[lo*c:hi*c], x32, c, lo, hi)
+				})
+			}
+			report(b, len(indices))
+		})
+		if c > 16 || os.Getenv("GSSL_WIDE_PAD") == "" {
+			continue
+		}
+		// The float32 block with its rows padded to 16 entries (64 bytes,
+		// aligned by the allocator's large-object alignment): every gather
+		// reads one cache line, where 40-byte rows straddle two 5 times in 8.
+		x16 := hugepage.Float32s(n * 16)
+		for i := range n {
+			copy(x16[i*16:i*16+c], x32[i*c:i*c+c])
+		}
+		b.Run("f32pad16/c="+strconv.Itoa(c), func(b *testing.B) {
+			cpuStart = cpuTime()
+			for b.Loop() {
+				parallel.Balanced(indptr, 1<<16, func(lo, hi int) {
+					block32Kernels[c](g, dst[lo*c:hi*c], x16, 16, lo, hi)
 				})
 			}
 			report(b, len(indices))

@@ -16,11 +16,22 @@
 // GEMM kernel, internal/gemm, by default; gonum's blas64.Gemm with
 // Settings.Precision = Float64), keeping a bounded
 // max-heap of candidates per query, in parallel over query blocks, with
-// memory O(n·d) for the packed copy and never n×n. The candidates are then
-// re-ranked by exact float64 distances (SquaredDistance). Because the dot
+// memory O(n·d) for the packed copy and never n×n. Exact in float32 uses
+// the symmetry of the self-join: each tile of X·Xᵀ above the diagonal is
+// computed once and its distances are offered to the candidate lists of
+// both its rows and its columns (half the dot products of a query search).
+// Every worker keeps its own lists for all points (memory O(workers·n·m)
+// for m candidates); a list holds the m smallest (distance, index) pairs
+// offered to it, a set that does not depend on the order of the offers,
+// so the merged lists, and the result, are the same for every number of
+// cores. The candidates are then re-ranked by exact float64 distances
+// (SquaredDistance). Because the dot
 // products carry a rounding error of at most γ_d(‖x‖+‖y‖)² (Higham 2002,
-// §3.1), a row is certified when its K-th exact distance lies below the
-// largest candidate distance minus that bound; otherwise (or when an
+// §3.1), each candidate's exact distance lies above its approximate one
+// minus that bound, so only the candidates whose lower bound does not
+// exceed the K-th exact distance found so far are computed exactly (about
+// K per point). A row is certified when its K-th exact distance lies below the
+// largest candidate distance minus the bound; otherwise (or when an
 // approximate distance was not finite) it is recomputed by a full float64
 // scan (Neighbors.Rescanned counts them). The result is therefore exactly
 // the brute-force answer, including ties. For float32 the centred points are

@@ -29,8 +29,9 @@ const (
 	// copy of the points.
 	Float32 Precision = iota
 	// Float64 computes them with gonum's BLAS (blas64.Gemm) on a centred
-	// float64 copy of the points: twice the memory, and about ten times
-	// slower than Float32 (gonum's Dgemm is pure Go; BenchmarkExactMNIST).
+	// float64 copy of the points: twice the memory, and an order of
+	// magnitude slower than Float32 (gonum's Dgemm is pure Go, and Exact
+	// does not use the symmetric self-join here; BenchmarkExactMNIST).
 	Float64
 )
 
@@ -59,7 +60,9 @@ type Settings struct {
 	Candidates int
 
 	// Progress, when not nil, is called after each block of query points with
-	// the number of points done and the total. Calls never overlap.
+	// the number of points done and the total. Calls never overlap. In
+	// Exact with Float32 the count is the share of the dot products done,
+	// in points; the last call, (total, total), comes after the re-ranking.
 	Progress func(done, total int)
 }
 
@@ -77,12 +80,27 @@ func (s *Settings) validate() error {
 // d dimensions), by squared Euclidean distance (SquaredDistance), ties
 // broken by smaller index. A duplicate of a point is a neighbour at distance
 // 0. k must be in [1, n−1]; coordinates must be finite. Memory is O(n·d) for
-// a reduced-precision copy of x plus O(n·k); time is O(n²·d), parallel over
-// GOMAXPROCS goroutines. s may be nil.
+// a reduced-precision copy of x plus O(w·n·m) for the m = Settings.Candidates
+// candidates of each point on each of the w = parallel.Workers() goroutines
+// (Float32) or O(n·k) (Float64); time is O(n²·d), half of it saved in
+// Float32 by computing each pair's dot product once. The result does not
+// depend on the number of goroutines. s may be nil.
 func Exact(ctx context.Context, x *mat.Dense, k int, s *Settings) (*Neighbors, error) {
 	n, _, err := checkPoints("point", x)
 	if err != nil {
 		return nil, err
+	}
+	if s == nil {
+		s = &Settings{}
+	}
+	if err := s.validate(); err != nil {
+		return nil, err
+	}
+	if s.Precision == Float32 {
+		if err := checkK(k, n-1, true); err != nil {
+			return nil, err
+		}
+		return selfJoin(ctx, newIndex(x, Float32), k, s)
 	}
 	rows := make([]int, n)
 	for i := range rows {
@@ -238,7 +256,7 @@ func run(ctx context.Context, ix *index, q querySet, k int, s *Settings) (*Neigh
 	workers := parallel.Workers()
 	parallel.For(workers, 1, func(lo, hi int) {
 		for range hi - lo {
-			w := ix.newWorker(m)
+			w := ix.newWorker(m, k)
 			for !failed.Load() {
 				b := int(next.Add(1)) - 1
 				if b >= blocks {
@@ -280,17 +298,31 @@ type index struct {
 	cent   []float64             // Float64: centred points, n×d
 	norm64 []float64
 
-	scale   float64 // Float32: centred coordinates are multiplied by scale
-	maxNorm float64 // largest ‖centred (scaled) point‖
-	coef    float64 // |approximate − exact distance·scale²| ≤ coef·(‖q‖ + ‖y‖)²
+	scale   float64   // Float32: centred coordinates are multiplied by scale
+	norms   []float64 // ‖centred (scaled) point‖ as stored
+	maxNorm float64   // largest of norms
+	coef    float64   // |approximate − exact distance·scale²| ≤ coef·(‖q‖ + ‖y‖)²
 }
 
 func newIndex(x *mat.Dense, prec Precision) *index {
 	raw := x.RawMatrix()
 	n, d := raw.Rows, raw.Cols
 	ix := &index{n: n, d: d, raw: raw.Data, stride: raw.Stride, prec: prec, mean: make([]float64, d)}
-	for i := 0; i < n; i++ {
-		for t, v := range ix.point(i) {
+	// The mean by partial sums over fixed chunks of rows, added in chunk
+	// order: the same bits for every number of workers.
+	size := max(512, (n+63)/64)
+	chunks := parallel.NumChunks(n, size)
+	part := make([]float64, chunks*d)
+	parallel.Chunks(n, size, func(c, lo, hi int) {
+		sum := part[c*d : (c+1)*d]
+		for i := lo; i < hi; i++ {
+			for t, v := range ix.point(i) {
+				sum[t] += v
+			}
+		}
+	})
+	for c := 0; c < chunks; c++ {
+		for t, v := range part[c*d : (c+1)*d] {
 			ix.mean[t] += v
 		}
 	}
@@ -301,11 +333,19 @@ func newIndex(x *mat.Dense, prec Precision) *index {
 	// overflow nor subnormal numbers can occur for the base points.
 	ix.scale = 1
 	if prec == Float32 {
-		var m float64
-		for i := 0; i < n; i++ {
-			for t, v := range ix.point(i) {
-				m = max(m, math.Abs(v-ix.mean[t]))
+		top := part[:chunks] // a maximum per chunk; the order of max is immaterial
+		parallel.Chunks(n, size, func(c, lo, hi int) {
+			var m float64
+			for i := lo; i < hi; i++ {
+				for t, v := range ix.point(i) {
+					m = max(m, math.Abs(v-ix.mean[t]))
+				}
 			}
+			top[c] = m
+		})
+		var m float64
+		for _, v := range top {
+			m = max(m, v)
 		}
 		if m > 0 {
 			ix.scale = 1 / m
@@ -323,6 +363,7 @@ func newIndex(x *mat.Dense, prec Precision) *index {
 	ix.coef = 2*float64(d+16)*u + 4*float64(d+2)*0x1p-53
 
 	norms := make([]float64, n)
+	ix.norms = norms
 	switch prec {
 	case Float32:
 		ix.packed = gemm.NewPanels[float32](n, d, gemm.NR32, nil)
@@ -370,14 +411,13 @@ type worker struct {
 	tile  []float32
 	qcent []float64 // Float64: centred queries, queryBlock64×d
 	prod  []float64 // Float64: queryBlock64×baseBlock64 dot products
-	cd    []float64 // candidate distances
-	ci    []int32   // candidate indices
+	rs    *rerankScratch
 }
 
-func (ix *index) newWorker(m int) *worker {
+func (ix *index) newWorker(m, k int) *worker {
 	qb := blockRows(ix.prec)
 	w := &worker{ix: ix, heaps: make([]maxHeap, qb), qnorm: make([]float64, qb), excl: make([]int32, qb),
-		cd: make([]float64, m), ci: make([]int32, m)}
+		rs: newRerankScratch(m, k)}
 	for i := range w.heaps {
 		w.heaps[i] = newMaxHeap(m)
 	}
@@ -493,37 +533,12 @@ func (w *worker) scan64(q querySet, qlo, rows int) {
 // to row out of nb. When the bound cannot certify that no other point is
 // closer, the row is recomputed by a full scan; finish then returns false.
 func (w *worker) finish(qrow []float64, r, k, m, eligible int, nb *Neighbors, out int) bool {
-	ix := w.ix
 	h := &w.heaps[r]
-	cd, ci := w.cd[:len(h.idx)], w.ci[:len(h.idx)]
-	for c, j := range h.idx {
-		ci[c] = j
-		cd[c] = SquaredDistance(qrow, ix.point(int(j)))
-	}
-	sortPairs(cd, ci)
-	certified := true
-	switch {
-	case len(h.idx) < m:
-		// Some approximate distances were not finite (a query far outside
-		// the range of the base points overflowed float32).
-		certified = false
-	case m < eligible:
-		tau := h.dist[0] // the largest approximate distance kept
-		var qn float64
-		for t, v := range qrow {
-			c := (v - ix.mean[t]) * ix.scale
-			qn += c * c
-		}
-		e := math.Sqrt(qn) + ix.maxNorm
-		certified = cd[k-1]*ix.scale*ix.scale < tau-ix.coef*e*e
-	}
 	idx, dist := nb.Row(out)
-	if certified {
-		copy(idx, ci[:k])
-		copy(dist, cd[:k])
+	if w.ix.rerank(qrow, h.dist, h.idx, k, m, eligible, w.rs, idx, dist) {
 		return true
 	}
-	ix.fullScan(qrow, w.excl[r], k, idx, dist)
+	w.ix.fullScan(qrow, w.excl[r], k, idx, dist)
 	return false
 }
 

@@ -72,10 +72,10 @@ func TestExactEqualsBruteForce(t *testing.T) {
 }
 
 // TestExactMNISTGroundTruth checks exact neighbours among the first 10 000
-// and 20 000 MNIST images (raw pixel values, so squared distances are
-// integers) against the 1000 sampled rows saved by
-// shared/bench/peers/knn.py: same indices in the same order (ties by smaller
-// index) and the same integer distances.
+// and 20 000 MNIST images (ExactRows, and the whole graph by Exact at
+// 10 000; raw pixel values, so squared distances are integers) against the
+// 1000 sampled rows saved by shared/bench/peers/knn.py: same indices in the
+// same order (ties by smaller index) and the same integer distances.
 func TestExactMNISTGroundTruth(t *testing.T) {
 	const k = 10
 	x := readImages(t, "mnist", 20000, 784)
@@ -93,6 +93,16 @@ func TestExactMNISTGroundTruth(t *testing.T) {
 			idx, d2 := nb.Row(i)
 			require.Equal(t, g.index, idx, "N=%d query %d", n, g.query)
 			require.Equal(t, g.dist2, d2, "N=%d query %d", n, g.query)
+		}
+		if n > 10000 {
+			continue // the whole graph once, on the smaller set (CI time)
+		}
+		all, err := Exact(context.Background(), sub, k, nil)
+		require.NoError(t, err)
+		for _, g := range gt {
+			idx, d2 := all.Row(g.query)
+			require.Equal(t, g.index, idx, "Exact, N=%d query %d", n, g.query)
+			require.Equal(t, g.dist2, d2, "Exact, N=%d query %d", n, g.query)
 		}
 	}
 }

@@ -112,19 +112,34 @@ func less(d1 float64, i1 int32, d2 float64, i2 int32) bool {
 	return d1 < d2 || (d1 == d2 && i1 < i2)
 }
 
-// sortPairs sorts (dist, idx) ascending by distance then index.
-func sortPairs(dist []float64, idx []int32) {
-	sort.Sort(pairs{dist, idx})
+// sortPairs sorts (dist, idx) ascending by distance then index: by
+// insertion for the short candidate lists of a search, else by sort.Sort.
+func sortPairs[T float32 | float64](dist []T, idx []int32) {
+	if len(dist) > 64 {
+		sort.Sort(pairs[T]{dist, idx})
+		return
+	}
+	for a := 1; a < len(dist); a++ {
+		d, j := dist[a], idx[a]
+		b := a
+		for b > 0 && (d < dist[b-1] || (d == dist[b-1] && j < idx[b-1])) {
+			dist[b], idx[b] = dist[b-1], idx[b-1]
+			b--
+		}
+		dist[b], idx[b] = d, j
+	}
 }
 
-type pairs struct {
-	d []float64
+type pairs[T float32 | float64] struct {
+	d []T
 	i []int32
 }
 
-func (p pairs) Len() int           { return len(p.d) }
-func (p pairs) Less(a, b int) bool { return less(p.d[a], p.i[a], p.d[b], p.i[b]) }
-func (p pairs) Swap(a, b int) {
+func (p pairs[T]) Len() int { return len(p.d) }
+func (p pairs[T]) Less(a, b int) bool {
+	return p.d[a] < p.d[b] || (p.d[a] == p.d[b] && p.i[a] < p.i[b])
+}
+func (p pairs[T]) Swap(a, b int) {
 	p.d[a], p.d[b] = p.d[b], p.d[a]
 	p.i[a], p.i[b] = p.i[b], p.i[a]
 }

@@ -5,6 +5,8 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/gssl/gssl/internal/parallel"
 )
 
 // FromRows copies a point cloud given as rows into an n×d matrix. It returns
@@ -36,21 +38,35 @@ func FromRows(rows [][]float64) (*mat.Dense, error) {
 // up to 2³¹ such coordinates stay far below the float64 overflow at 1.8e308.
 const maxCoordinate = 1e150
 
-// checkFinite returns an error naming the first NaN or infinite coordinate.
+// checkFinite returns an error naming the first NaN or infinite coordinate
+// (or one beyond maxCoordinate), scanning chunks of rows in parallel.
 func checkFinite(what string, x *mat.Dense) error {
 	raw := x.RawMatrix()
-	for i := 0; i < raw.Rows; i++ {
-		row := raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols]
-		for t, v := range row {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("knngraph: %s %d, coordinate %d is %v; coordinates must be finite", what, i, t, v)
+	const size = 1024
+	errs := make([]error, parallel.NumChunks(raw.Rows, size))
+	parallel.Chunks(raw.Rows, size, func(c, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			for t, v := range raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols] {
+				if !(math.Abs(v) <= maxCoordinate) {
+					errs[c] = coordinateError(what, i, t, v)
+					return
+				}
 			}
-			if math.Abs(v) > maxCoordinate {
-				return fmt.Errorf("knngraph: %s %d, coordinate %d is %v; coordinates must be at most %g in magnitude so that squared distances stay finite", what, i, t, v, maxCoordinate)
-			}
+		}
+	})
+	for _, err := range errs {
+		if err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+func coordinateError(what string, i, t int, v float64) error {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return fmt.Errorf("knngraph: %s %d, coordinate %d is %v; coordinates must be finite", what, i, t, v)
+	}
+	return fmt.Errorf("knngraph: %s %d, coordinate %d is %v; coordinates must be at most %g in magnitude so that squared distances stay finite", what, i, t, v, maxCoordinate)
 }
 
 // checkPoints validates a point matrix and k for a search over n points.

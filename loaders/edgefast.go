@@ -113,6 +113,10 @@ type fastReader struct {
 	big       map[int64]int32 // final index of each id ≥ direct, after pass 1
 	bigCounts map[int64]int32 // entries of each id ≥ direct, until countRows
 
+	// countLocks[g] guards the counts of the pages whose number is g modulo
+	// countGroups during pass 1 (see countBatch).
+	countLocks [countGroups]sync.Mutex
+
 	stats []blockStats
 	width int  // fields per line: 2 or 3
 	unit  bool // every weight is 1
@@ -154,6 +158,7 @@ type fastLine struct {
 	width  int  // 2, or 3 with a weight field
 	kind   byte // ',' for commas, '\t' for tabs, ' ' for spaces
 	fields [3][]byte
+	parsed bool // u and v were parsed by splitInts
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f' }
@@ -186,6 +191,10 @@ func canonical(b []byte) (int64, bool) {
 
 // split parses the fields of a line; ok is false outside the fast subset.
 func (l *fastLine) split(line []byte) (ok bool) {
+	if l.splitInts(line) {
+		return true
+	}
+	l.parsed = false
 	line = trimSpace(line)
 	l.skip = len(line) == 0 || line[0] == '#' || line[0] == '%'
 	if l.skip {
@@ -249,8 +258,58 @@ func (l *fastLine) split(line []byte) (ok bool) {
 	return true
 }
 
+// splitInts is split for the line most edge lists consist of, two
+// canonical integers and nothing else ("u v", "u\tv" or "u,v", an optional
+// '\r'), in one scan that parses the ids too; it reports false, having
+// changed nothing split relies on, for any other line.
+func (l *fastLine) splitInts(line []byte) bool {
+	n := len(line)
+	i := 0
+	var u int64
+	for i < n && line[i]-'0' <= 9 {
+		u = u*10 + int64(line[i]-'0')
+		i++
+	}
+	du := i
+	if du == 0 || du > 18 || (line[0] == '0' && du > 1) || i == n {
+		return false
+	}
+	kind := byte(' ')
+	switch line[i] {
+	case ',':
+		kind = ','
+		i++
+	case ' ', '\t':
+		for i < n && (line[i] == ' ' || line[i] == '\t') {
+			if line[i] == '\t' {
+				kind = '\t'
+			}
+			i++
+		}
+	default:
+		return false
+	}
+	j := i
+	var v int64
+	for i < n && line[i]-'0' <= 9 {
+		v = v*10 + int64(line[i]-'0')
+		i++
+	}
+	dv := i - j
+	if dv == 0 || dv > 18 || (line[j] == '0' && dv > 1) || (i < n && !(i == n-1 && line[i] == '\r')) {
+		return false
+	}
+	l.skip, l.width, l.kind, l.parsed = false, 2, kind, true
+	l.fields[0], l.fields[1] = line[:du], line[j:i]
+	l.u, l.v = u, v
+	return true
+}
+
 // ids parses the two id fields.
 func (l *fastLine) ids() bool {
+	if l.parsed {
+		return true
+	}
 	var ok1, ok2 bool
 	l.u, ok1 = canonical(l.fields[0])
 	l.v, ok2 = canonical(l.fields[1])
@@ -425,8 +484,9 @@ func (r *fastReader) page(id int64) *idPage {
 	return slot.Load()
 }
 
-// count adds k entries to id (k = 0 marks a dropped self loop).
-func (r *fastReader) count(st *blockStats, id int64, k int32) {
+// count adds k entries to id (k = 0 marks a dropped self loop); entries
+// of ids below direct wait in cb until flushCounts.
+func (r *fastReader) count(st *blockStats, cb *countBatch, id int64, k int32) {
 	if id >= r.direct {
 		if st.bigCounts == nil {
 			st.bigCounts = make(map[int64]int32)
@@ -434,13 +494,64 @@ func (r *fastReader) count(st *blockStats, id int64, k int32) {
 		st.bigCounts[id] += k
 		return
 	}
-	p := r.page(id)
-	o := id & (fastPage - 1)
 	if k == 0 {
+		p := r.page(id)
+		o := id & (fastPage - 1)
 		atomic.OrUint64(&p.loops[o>>6], 1<<(o&63))
 		return
 	}
-	atomic.AddInt32(&p.counts[o], k)
+	cb.ids = append(cb.ids, id)
+	if len(cb.ids) == cap(cb.ids) {
+		r.flushCounts(cb)
+	}
+}
+
+// countGroups is the number of page groups pass 1 locks separately.
+const countGroups = 256
+
+// countBatch holds ids of a block whose entries pass 1 has not yet added:
+// they are added a group of pages at a time under the group's lock, with
+// plain increments. At scale an increment is a cache miss; locked
+// (atomic) increments would wait for each miss in turn, plain ones let the
+// processor overlap them.
+type countBatch struct {
+	ids, sorted []int64
+	ends        [countGroups + 1]int32
+}
+
+func newCountBatch() *countBatch {
+	return &countBatch{ids: make([]int64, 0, fastBatch), sorted: make([]int64, fastBatch)}
+}
+
+// flushCounts adds one entry for each id of cb and empties it.
+func (r *fastReader) flushCounts(cb *countBatch) {
+	ends := &cb.ends
+	clear(ends[:])
+	for _, id := range cb.ids {
+		ends[(id>>fastPageBits)%countGroups+1]++
+	}
+	for g := 1; g <= countGroups; g++ {
+		ends[g] += ends[g-1]
+	}
+	sorted := cb.sorted[:len(cb.ids)]
+	for _, id := range cb.ids {
+		g := (id >> fastPageBits) % countGroups
+		sorted[ends[g]] = id
+		ends[g]++
+	}
+	lo := int32(0)
+	for g := range countGroups {
+		hi := ends[g]
+		if hi > lo {
+			r.countLocks[g].Lock()
+			for _, id := range sorted[lo:hi] {
+				r.page(id).counts[id&(fastPage-1)]++
+			}
+			r.countLocks[g].Unlock()
+		}
+		lo = hi
+	}
+	cb.ids = cb.ids[:0]
 }
 
 // countBlock is pass 1 over block k.
@@ -452,6 +563,8 @@ func (r *fastReader) countBlock(k int) error {
 	defer r.bufs.Put(bp)
 	st := &r.stats[k]
 	st.unit, st.maxID = true, -1
+	cb := newCountBatch()
+	defer r.flushCounts(cb)
 	var l fastLine
 	fail := func(num int, msg string) bool {
 		st.errLine, st.errMsg = num, msg
@@ -504,14 +617,14 @@ func (r *fastReader) countBlock(k int) error {
 				}
 				return true
 			case graph.SelfLoopDrop:
-				r.count(st, l.u, 0)
+				r.count(st, cb, l.u, 0)
 				return true
 			}
-			r.count(st, l.u, 1)
+			r.count(st, cb, l.u, 1)
 			return true
 		}
-		r.count(st, l.u, 1)
-		r.count(st, l.v, 1)
+		r.count(st, cb, l.u, 1)
+		r.count(st, cb, l.v, 1)
 		return true
 	})
 	return nil

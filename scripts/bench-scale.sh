@@ -14,11 +14,14 @@
 # gssl labelprop on the .gsg graph (open time), and lp_scale.py; peak RSS is
 # /usr/bin/time's maximum resident set. It prints a Markdown table of
 # medians and, with WRITE=1, replaces the "Scale" table in BENCHMARKS.md.
+# VARIANTS lists gssl settings to time, each NAME or NAME=FLAG,FLAG,…
+# (default "float64 float32=--float32"): one table row per size and variant.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${1:-3}
 SIZES=${2:-"1M:100000:5:0.5 10M:1000000:5:0.5 100M:10000000:10:0.9"}
 SCALE_DIR=${SCALE_DIR:-/tmp/gssl-scale}
+VARIANTS=${VARIANTS:-"float64 float32=--float32"}
 PY=/usr/bin/python3
 PEER=${PEER:-../shared/bench/peers/lp_scale.py}
 LOCK=/tmp/gssl-bench.lock
@@ -52,15 +55,21 @@ for spec in $SIZES; do
 	bytes=$(stat -c %s "$dir/edges.txt")
 	for r in $(seq "$ROUNDS"); do
 		echo "$name round $r" >&2
-		rss=$(timed "$BIN" labelprop --data "$dir" --split planetoid --alpha "$alpha" --json)
-		"$PY" - "$name" "$bytes" "$rss" "$SCALE_DIR/out.json" gssl >> "$RES" <<'EOF'
+		for variant in $VARIANTS; do
+			vname=${variant%%=*}
+			vflags=""
+			[ "$variant" != "$vname" ] && vflags=${variant#*=}
+			# shellcheck disable=SC2086 # the flags are words
+			rss=$(timed "$BIN" labelprop --data "$dir" --split planetoid --alpha "$alpha" ${vflags//,/ } --json)
+			"$PY" - "$name" "$bytes" "$rss" "$SCALE_DIR/out.json" gssl "$vname" "${vflags//,/ }" >> "$RES" <<'EOF'
 import json, sys
-name, nbytes, rss, path, who = sys.argv[1:]
+name, nbytes, rss, path, who, variant, flags = sys.argv[1:]
 o = json.load(open(path))
-print(json.dumps({"size": name, "who": who, "bytes": int(nbytes), "rss_mb": int(rss),
+print(json.dumps({"size": name, "who": who, "variant": variant, "flags": flags, "bytes": int(nbytes), "rss_mb": int(rss),
                   "load": o.get("load_seconds"), "fit": o.get("fit_seconds"), "acc": o.get("test_accuracy"),
                   "iterations": o.get("iterations")}))
 EOF
+		done
 		rss=$(timed "$BIN" info "$dir.gsg" --json)
 		"$PY" - "$name" "$rss" "$SCALE_DIR/out.json" >> "$RES" <<'EOF'
 import json, sys
@@ -83,19 +92,21 @@ done
 import json, statistics, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
 med = lambda xs: statistics.median(xs) if xs else float("nan")
-print("| graph | text | gssl load | scipy load | load ratio | gssl MB/s | .gsg open | gssl fit | scipy solve | fit ratio | gssl peak RSS | scipy peak RSS | RSS ratio | accuracy gssl / scipy |")
-print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+print("| graph | gssl | text | gssl load | scipy load | load ratio | gssl MB/s | .gsg open | gssl fit | s / it. | scipy solve | fit ratio | gssl peak RSS | scipy peak RSS | RSS ratio | accuracy gssl / scipy |")
+print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
 for size in dict.fromkeys(r["size"] for r in rows):
-    g = [r for r in rows if r["size"] == size and r["who"] == "gssl"]
     s = [r for r in rows if r["size"] == size and r["who"] == "scipy"]
     o = [r for r in rows if r["size"] == size and r["who"] == "gsg-open"]
-    gl, sl = med([r["load"] for r in g]), med([r["load"] for r in s])
-    gf, sf = med([r["fit"] for r in g]), med([r["fit"] for r in s])
-    gr, sr = med([r["rss_mb"] for r in g]), med([r["rss_mb"] for r in s])
-    mb = g[0]["bytes"] / 1e6
-    print(f"| {size} edges | {mb:.0f} MB | {gl:.2f} s | {sl:.2f} s | {gl/sl:.2f} | {mb/gl:.0f} | {med([r['load'] for r in o]):.2f} s "
-          f"| {gf:.2f} s ({g[0]['iterations']} it.) | {sf:.2f} s | {gf/sf:.2f} | {gr/1024:.2f} GB | {sr/1024:.2f} GB | {gr/sr:.2f} "
-          f"| {g[0]['acc']:.4f} / {s[0]['acc']:.4f} |")
+    sl, sf, sr = med([r["load"] for r in s]), med([r["fit"] for r in s]), med([r["rss_mb"] for r in s])
+    for variant in dict.fromkeys(r.get("variant", "") for r in rows if r["size"] == size and r["who"] == "gssl"):
+        g = [r for r in rows if r["size"] == size and r["who"] == "gssl" and r.get("variant", "") == variant]
+        gl, gf, gr = med([r["load"] for r in g]), med([r["fit"] for r in g]), med([r["rss_mb"] for r in g])
+        mb = g[0]["bytes"] / 1e6
+        it = g[0]["iterations"]
+        label = variant + (f" (`{g[0]['flags']}`)" if g[0].get("flags") else "")
+        print(f"| {size} edges | {label} | {mb:.0f} MB | {gl:.2f} s | {sl:.2f} s | {gl/sl:.2f} | {mb/gl:.0f} | {med([r['load'] for r in o]):.2f} s "
+              f"| {gf:.2f} s ({it} it.) | {gf/max(it, 1):.2f} s | {sf:.2f} s | {gf/sf:.2f} | {gr/1024:.2f} GB | {sr/1024:.2f} GB | {gr/sr:.2f} "
+              f"| {g[0]['acc']:.4f} / {s[0]['acc']:.4f} |")
 EOF
 cat "$SCALE_DIR/table.md"
 if [ "${WRITE:-0}" = 1 ]; then

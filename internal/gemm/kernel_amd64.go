@@ -67,3 +67,6 @@ func SqDist16(a, b []float32) float32 {
 
 //go:noescape
 func kernel64StridedAVX2(k int, a *float64, lda int, b, c *float64)
+
+//go:noescape
+func distMask32AVX2(c, an, bn, rthr, cthr *float32, mask *uint16)

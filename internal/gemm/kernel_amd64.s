@@ -347,3 +347,54 @@ sdone:
 	VMOVUPD Y11, 352(DX)
 	VZEROUPPER
 	RET
+
+// func distMask32AVX2(c, an, bn, rthr, cthr *float32, mask *uint16)
+//
+// Row by row of the 6×16 tile c: c = (an[i] + bn) − (c + c), then bit j of
+// mask[i] = c[i][j] ≤ rthr[i] or c[i][j] ≤ cthr[j] (ordered compares, so
+// NaN sets nothing). bn is in Y8–Y9, cthr in Y10–Y11.
+TEXT ·distMask32AVX2(SB), NOSPLIT, $0-48
+	MOVQ c+0(FP), DX
+	MOVQ an+8(FP), SI
+	MOVQ bn+16(FP), DI
+	MOVQ rthr+24(FP), R8
+	MOVQ cthr+32(FP), R9
+	MOVQ mask+40(FP), R10
+	VMOVUPS (DI), Y8
+	VMOVUPS 32(DI), Y9
+	VMOVUPS (R9), Y10
+	VMOVUPS 32(R9), Y11
+	MOVQ    $6, CX
+
+mrow:
+	VBROADCASTSS (SI), Y12
+	VBROADCASTSS (R8), Y13
+	VMOVUPS      (DX), Y0
+	VMOVUPS      32(DX), Y1
+	VADDPS       Y0, Y0, Y0
+	VADDPS       Y1, Y1, Y1
+	VADDPS       Y8, Y12, Y2
+	VADDPS       Y9, Y12, Y3
+	VSUBPS       Y0, Y2, Y0
+	VSUBPS       Y1, Y3, Y1
+	VMOVUPS      Y0, (DX)
+	VMOVUPS      Y1, 32(DX)
+	VCMPPS       $2, Y13, Y0, Y2
+	VCMPPS       $2, Y10, Y0, Y4
+	VORPS        Y4, Y2, Y2
+	VCMPPS       $2, Y13, Y1, Y3
+	VCMPPS       $2, Y11, Y1, Y5
+	VORPS        Y5, Y3, Y3
+	VMOVMSKPS    Y2, AX
+	VMOVMSKPS    Y3, BX
+	SHLL         $8, BX
+	ORL          BX, AX
+	MOVW         AX, (R10)
+	ADDQ         $4, SI
+	ADDQ         $4, R8
+	ADDQ         $64, DX
+	ADDQ         $2, R10
+	DECQ         CX
+	JNZ          mrow
+	VZEROUPPER
+	RET

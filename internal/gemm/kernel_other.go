@@ -23,3 +23,5 @@ func SqDist16(a, b []float32) float32 {
 }
 
 func kernel64StridedAVX2(k int, a *float64, lda int, b, c *float64) { panic("gemm: no AVX2") }
+
+func distMask32AVX2(c, an, bn, rthr, cthr *float32, mask *uint16) { panic("gemm: no AVX2") }
