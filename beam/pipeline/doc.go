@@ -30,19 +30,29 @@
 // before the run as the smallest K with 2ρ^K ≤ tol (Rounds): no global
 // reduction decides when to stop.
 //
-// # One shuffle per round
+// # One shuffle per round, by bucket
 //
-// Iteration 0 needs no product (z_1 = t∘b). Each further iteration is one
-// CoGroupByKey keyed by node of (a) the node's state — its adjacency list,
-// t, u, its class and z_k, z_{k−1} — and (b) the contributions w_ij z_{k,j}
-// its neighbours sent. The DoFn sums (b) (sorted first, so the sum does not
-// depend on delivery order), applies the recurrence, and emits the new
-// state and its own contributions w_ji z_{k+1,i} keyed by each neighbour:
-// the inputs of the next round's CoGroupByKey. A node whose z is zero sends
-// nothing, so the first rounds move only the frontier of the labels. Per
-// round the shuffle carries the n states (the adjacency, id and weight per
-// entry, plus 2c floats) and at most nnz contributions (an id and c
-// floats): see beam/README.md for the bytes.
+// The nodes are split into B buckets by a hash of their id (FNV-1a mod B,
+// Spreading.Buckets). Iteration 0 needs no product (z_1 = t∘b). Each
+// further iteration is one CoGroupByKey keyed by bucket of (a) the
+// bucket's state — for each of its nodes, in ascending order of id, the
+// adjacency list, t, u, the class and z_k, z_{k−1} — and (b) the blocks of
+// contributions w_ij z_{k,j} the other buckets sent to its nodes, one block
+// per sending bucket. The DoFn gathers each node's contributions, sums
+// them (sorted first, so the sum depends neither on the delivery order nor
+// on B), applies the recurrence, and emits the new state and one block of
+// its own contributions per receiving bucket: the inputs of the next
+// round's CoGroupByKey. A node whose z is zero sends nothing, so the first
+// rounds move only the frontier of the labels. Per round the shuffle
+// carries the same bytes as one element per node and per directed entry
+// would (the adjacency, id and weight per entry, 2c floats per node; an id
+// and c floats per contribution: see beam/README.md), but in at most
+// B + B² elements with B keys, since a runner's cost per element and per
+// key (Prism keeps about 150 bytes of bookkeeping per element and more per
+// key) is many times the 8c bytes of a contribution. The graph is built
+// the same way (ReadBucketGraph): each reader emits blocks of half edges
+// per bucket, and one CoGroupByKey by bucket merges them with the label
+// rows into the nodes, with BuildGraph's rules.
 //
 // # Feature propagation
 //

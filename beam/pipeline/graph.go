@@ -68,8 +68,12 @@ func (c ClassInfo) Prior() []float64 {
 // Graph is a graph in a pipeline.
 type Graph struct {
 	// Nodes is PCollection<KV<string, Node>>: every node of the edge and
-	// labels tables, keyed by its id.
+	// labels tables, keyed by its id (BuildGraph).
 	Nodes beam.PCollection
+	// Buckets is, in place of Nodes, the nodes split into NumBuckets parts
+	// by a hash of their id (ReadBucketGraph): one element per bucket.
+	Buckets    beam.PCollection
+	NumBuckets int
 	// Classes is a singleton PCollection<ClassInfo>.
 	Classes beam.PCollection
 	// IntIDs is a singleton PCollection<bool>: every id is an integer in

@@ -37,19 +37,10 @@ func (lp LabelProp) Build(ctx context.Context, s beam.Scope) error {
 	if lp.Labels == "" {
 		return fmt.Errorf("pipeline: no labels: give --labels (id,label rows; an empty label means unlabelled)")
 	}
-	edges, err := ReadEdges(ctx, s, lp.Edges, lp.Edge)
+	g, err := ReadBucketGraph(ctx, s, lp.Edges, lp.Labels, lp.Edge, lp.Spreading.buckets(), lp.KeepIsolatedSeeds)
 	if err != nil {
 		return err
 	}
-	nEdgeFiles := 0
-	if files, err := ListFiles(ctx, lp.Edges); err == nil {
-		nEdgeFiles = len(files)
-	}
-	labels, err := ReadLabels(ctx, s, lp.Labels, lp.Edge.Table, nEdgeFiles)
-	if err != nil {
-		return err
-	}
-	g := BuildGraph(s, edges, labels, lp.KeepIsolatedSeeds)
 	scores, err := Spread(s, g, lp.Spreading)
 	if err != nil {
 		return err

@@ -465,3 +465,59 @@ func TestNormalize(t *testing.T) {
 		require.Equal(t, deg[r[0]], d, "degree of %s", r[0])
 	}
 }
+
+// nodeGraphJob is LabelProp.Build with the graph built node by node
+// (BuildGraph: a key per edge and per node) instead of by bucket.
+func nodeGraphJob(t *testing.T, lp LabelProp) {
+	t.Helper()
+	ctx := context.Background()
+	p, s := beam.NewPipelineWithRoot()
+	edges, err := ReadEdges(ctx, s, lp.Edges, lp.Edge)
+	require.NoError(t, err)
+	labels, err := ReadLabels(ctx, s, lp.Labels, lp.Edge.Table, 1)
+	require.NoError(t, err)
+	g := BuildGraph(s, edges, labels, lp.KeepIsolatedSeeds)
+	scores, err := Spread(s, g, lp.Spreading)
+	require.NoError(t, err)
+	WritePredictions(s, g, Predict(s, g, scores), lp.Out, 1)
+	_, err = prism.Execute(ctx, p)
+	require.NoError(t, err)
+}
+
+// TestBucketsSameBytes: the number of buckets, and building the graph by
+// bucket or node by node, change nothing in the output, to the bit: each
+// node merges its edges and sums what it receives in a fixed order.
+func TestBucketsSameBytes(t *testing.T) {
+	coraEdges, coraLabels := coraInputs(t)
+	smallEdges, smallLabels := smallInputs(t)
+	for _, c := range []struct {
+		name, edges, labels string
+		sp                  Spreading
+	}{
+		{"cora", coraEdges, coraLabels, Spreading{Alpha: 0.9, Rounds: 6}},
+		{"small", smallEdges, smallLabels, Spreading{Alpha: 0.7, Rounds: 6}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			var want []byte
+			for _, b := range []int{0, 1, 7} {
+				out := filepath.Join(dir, fmt.Sprintf("b%d.csv", b))
+				sp := c.sp
+				sp.Buckets = b
+				require.NoError(t, runJob(t, LabelProp{Edges: c.edges, Labels: c.labels, Spreading: sp, Out: out}))
+				got, err := os.ReadFile(out)
+				require.NoError(t, err)
+				if want == nil {
+					want = got
+					continue
+				}
+				require.Equal(t, string(want), string(got), "%d buckets", b)
+			}
+			out := filepath.Join(dir, "nodes.csv")
+			nodeGraphJob(t, LabelProp{Edges: c.edges, Labels: c.labels, Spreading: c.sp, Out: out})
+			got, err := os.ReadFile(out)
+			require.NoError(t, err)
+			require.Equal(t, string(want), string(got), "graph built node by node")
+		})
+	}
+}

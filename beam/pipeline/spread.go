@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -14,7 +15,7 @@ import (
 )
 
 func init() {
-	for _, t := range []any{spreadNode{}, startSpreadFn{}, roundFn{}, Scores{}, finishSpreadFn{}, residualLogFn{}, sumSquares{}} {
+	for _, t := range []any{spreadNode{}, stateBlock{}, contribBlock{}, idNode{}, bucketNodeFn{}, startSpreadFn{}, roundFn{}, Scores{}, finishSpreadFn{}, residualLogFn{}, sumSquares{}} {
 		beam.RegisterType(reflect.TypeOf(t))
 	}
 }
@@ -34,6 +35,27 @@ type Spreading struct {
 	// "round k/K: relative residual …". It costs one small combine per
 	// round; the iteration does not wait for it.
 	LogResidual bool
+	// Buckets is the number of parts the nodes are split into by a hash of
+	// their id: a round moves one state element per bucket and one
+	// contribution element per pair of buckets that share an edge. 0 means
+	// DefaultBuckets. The scores do not depend on it.
+	Buckets int
+}
+
+// DefaultBuckets is the number of buckets without Spreading.Buckets: few
+// enough that a round is at most 65 536 contribution elements, many enough
+// that each bucket is a small part of a worker's memory up to billions of
+// entries (raise it with the number of workers).
+const DefaultBuckets = 256
+
+// MaxBuckets bounds Spreading.Buckets.
+const MaxBuckets = 1 << 20
+
+func (sp Spreading) buckets() int {
+	if sp.Buckets > 0 {
+		return sp.Buckets
+	}
+	return DefaultBuckets
 }
 
 // Validate checks the settings.
@@ -46,6 +68,9 @@ func (sp Spreading) Validate() error {
 	}
 	if sp.Rounds < 0 || sp.Rounds > MaxRounds {
 		return fmt.Errorf("pipeline: Rounds = %d is invalid: it must be in [0, %d] (0: from Alpha and Tol)", sp.Rounds, MaxRounds)
+	}
+	if sp.Buckets < 0 || sp.Buckets > MaxBuckets {
+		return fmt.Errorf("pipeline: Buckets = %d is invalid: it must be in [0, %d] (0: %d)", sp.Buckets, MaxBuckets, DefaultBuckets)
 	}
 	return nil
 }
@@ -108,10 +133,12 @@ func Coefficients(a float64, k int) (omega, gamma []float64) {
 	return omega, gamma
 }
 
-// spreadNode is the state of a node between rounds: the graph row it sends
-// along, its scaling t = d^{-1/2} and u = d^{1/2} (both 1 when isolated),
-// its label and the last two iterates z_k and z_{k−1} (z = t∘x).
+// spreadNode is the state of a node between rounds: its id, the graph row
+// it sends along, its scaling t = d^{-1/2} and u = d^{1/2} (both 1 when
+// isolated), its label and the last two iterates z_k and z_{k−1}
+// (z = t∘x).
 type spreadNode struct {
+	ID        string
 	Adj       []string
 	W         []float64
 	T, U      float64
@@ -120,9 +147,43 @@ type spreadNode struct {
 	Cur, Prev []float64
 }
 
-// contributions: node j sends w_ij z_{k,j} to each neighbour i (nothing
-// when z_{k,j} = 0), so (W z_k)_i is the sum of what i receives.
-func emitContributions(n *spreadNode, emit func(string, []float64)) {
+// stateBlock is the state of the nodes of one bucket, in ascending order
+// of id: one element per bucket and round, so that the runner handles B
+// elements per round rather than n.
+type stateBlock struct {
+	Nodes []spreadNode
+}
+
+// contribBlock are the contributions w_ij z_{k,j} one bucket sends to the
+// nodes of another: IDs[e] receives Vals[e·c : (e+1)·c]. One element per
+// pair of buckets and round, rather than one per directed entry: what a
+// runner pays per element (Prism keeps about 150 bytes of bookkeeping per
+// element and more per key, against the 8c bytes of a contribution) is paid
+// B² times per round instead of nnz times.
+type contribBlock struct {
+	IDs  []string
+	Vals []float64
+}
+
+// bucketOf is the bucket of a node id: FNV-1a of the id modulo b.
+func bucketOf(id string, b int) int {
+	var h uint64 = 14695981039346656037
+	for i := 0; i < len(id); i++ {
+		h ^= uint64(id[i])
+		h *= 1099511628211
+	}
+	return int(h % uint64(b))
+}
+
+// sender collects a bucket's contributions by the bucket of the receiving
+// node: node j sends w_ij z_{k,j} to each neighbour i (nothing when
+// z_{k,j} = 0), so (W z_k)_i is the sum of what i receives.
+type sender struct {
+	buckets int
+	out     map[int]*contribBlock
+}
+
+func (s *sender) add(n *spreadNode) {
 	zero := true
 	for _, v := range n.Cur {
 		if v != 0 {
@@ -133,107 +194,175 @@ func emitContributions(n *spreadNode, emit func(string, []float64)) {
 	if zero {
 		return
 	}
+	if s.out == nil {
+		s.out = map[int]*contribBlock{}
+	}
 	for k, j := range n.Adj {
 		if n.W[k] == 0 {
 			continue
 		}
-		c := make([]float64, len(n.Cur))
-		for t, v := range n.Cur {
-			c[t] = n.W[k] * v
+		b := bucketOf(j, s.buckets)
+		blk := s.out[b]
+		if blk == nil {
+			blk = &contribBlock{}
+			s.out[b] = blk
 		}
-		emit(j, c)
+		blk.IDs = append(blk.IDs, j)
+		for _, v := range n.Cur {
+			blk.Vals = append(blk.Vals, n.W[k]*v)
+		}
 	}
 }
 
-// startSpreadFn is iteration 0: z_0 = 0, r_0 = b, z_1 = t∘b with
-// b = (1 − a)·e_class for a labelled node.
+// flush emits the blocks in ascending order of bucket.
+func (s *sender) flush(emit func(int, contribBlock)) {
+	keys := make([]int, 0, len(s.out))
+	for b := range s.out {
+		keys = append(keys, b)
+	}
+	slices.Sort(keys)
+	for _, b := range keys {
+		emit(b, *s.out[b])
+	}
+	s.out = nil
+}
+
+// bucketNodeFn keys a node by its bucket.
+type bucketNodeFn struct {
+	Buckets int
+}
+
+func (f *bucketNodeFn) ProcessElement(id string, n Node) (int, idNode) {
+	return bucketOf(id, f.Buckets), idNode{ID: id, Node: n}
+}
+
+// idNode is a node with its id, as grouped into a bucket.
+type idNode struct {
+	ID   string
+	Node Node
+}
+
+// startSpreadFn is iteration 0 for the nodes of a bucket (in ascending
+// order of id): z_0 = 0,
+// r_0 = b, z_1 = t∘b with b = (1 − a)·e_class for a labelled node.
 type startSpreadFn struct {
-	Alpha float64
-	More  bool // rounds follow: send contributions
+	Alpha   float64
+	Buckets int
+	More    bool // rounds follow: send contributions
 }
 
-func (f *startSpreadFn) ProcessElement(id string, n Node, info ClassInfo, emitNode func(string, spreadNode), emitContrib func(string, []float64)) {
+func (f *startSpreadFn) ProcessElement(b int, nodes bucketNodes, info ClassInfo, emitState func(int, stateBlock), emitContrib func(int, contribBlock)) {
 	c := len(info.Names)
-	sn := spreadNode{Adj: n.Adj, W: n.W, T: 1, U: 1, Class: n.Class, Pos: n.Pos, Cur: make([]float64, c), Prev: make([]float64, c)}
-	if n.Degree > 0 {
-		sn.T, sn.U = 1/math.Sqrt(n.Degree), math.Sqrt(n.Degree)
-	}
-	if n.Class >= 0 {
-		// z_1 = z_0 + ω_0 (z_0 − z_{-1}) + γ_0 t r_0 with ω_0 = 0, γ_0 = 1.
-		sn.Cur[n.Class] = 0 + 1*(sn.T*(1-f.Alpha))
+	blk := stateBlock{Nodes: make([]spreadNode, len(nodes.Nodes))}
+	for k, in := range nodes.Nodes {
+		n := in.Node
+		sn := spreadNode{ID: in.ID, Adj: n.Adj, W: n.W, T: 1, U: 1, Class: n.Class, Pos: n.Pos, Cur: make([]float64, c), Prev: make([]float64, c)}
+		if n.Degree > 0 {
+			sn.T, sn.U = 1/math.Sqrt(n.Degree), math.Sqrt(n.Degree)
+		}
+		if n.Class >= 0 {
+			// z_1 = z_0 + ω_0 (z_0 − z_{-1}) + γ_0 t r_0 with ω_0 = 0, γ_0 = 1.
+			sn.Cur[n.Class] = 0 + 1*(sn.T*(1-f.Alpha))
+		}
+		blk.Nodes[k] = sn
 	}
 	if f.More {
-		emitContributions(&sn, emitContrib)
+		s := sender{buckets: f.Buckets}
+		for k := range blk.Nodes {
+			s.add(&blk.Nodes[k])
+		}
+		s.flush(emitContrib)
 	}
-	emitNode(id, sn)
+	emitState(b, blk)
 }
 
-// roundFn is iteration k ≥ 1: with s = Σ received = (W z_k)_i,
-// r = b − u z_k + a t s and z_{k+1} = z_k + ω (z_k − z_{k−1}) + γ t r.
+// roundFn is iteration k ≥ 1 for the nodes of a bucket: with
+// s = Σ received = (W z_k)_i, r = b − u z_k + a t s and
+// z_{k+1} = z_k + ω (z_k − z_{k−1}) + γ t r.
 type roundFn struct {
 	Round, Rounds int
 	Alpha         float64
 	Omega, Gamma  float64
+	Buckets       int
 	More          bool // another round follows: send contributions
 	Residual      bool // emit Σ r² per class
 
 	logged bool
 }
 
-func (f *roundFn) ProcessElement(ctx context.Context, id string, nodes func(*spreadNode) bool, contribs func(*[]float64) bool, emitNode func(string, spreadNode), emitContrib func(string, []float64), emitRes func([]float64)) error {
-	var n spreadNode
-	if !nodes(&n) {
-		return fmt.Errorf("pipeline: round %d: contributions for %q, which is not a node", f.Round, id)
+func (f *roundFn) ProcessElement(ctx context.Context, b int, states func(*stateBlock) bool, contribs func(*contribBlock) bool, emitState func(int, stateBlock), emitContrib func(int, contribBlock), emitRes func([]float64)) error {
+	var blk stateBlock
+	hasState := states(&blk)
+	var extra stateBlock
+	if states(&extra) {
+		return fmt.Errorf("pipeline: round %d: bucket %d twice", f.Round, b)
 	}
-	var extra spreadNode
-	if nodes(&extra) {
-		return fmt.Errorf("pipeline: round %d: node %q twice", f.Round, id)
+	got := make([][][]float64, len(blk.Nodes))
+	c := 0
+	if len(blk.Nodes) > 0 {
+		c = len(blk.Nodes[0].Cur)
 	}
-	c := len(n.Cur)
-	// The sum is taken in a fixed order (the received vectors sorted), so
-	// the result does not depend on the order the runner delivers them.
-	var got [][]float64
-	var v []float64
-	for contribs(&v) {
-		got = append(got, v)
-		v = nil
-	}
-	slices.SortFunc(got, func(a, b []float64) int { return slices.Compare(a, b) })
-	s := make([]float64, c)
-	for _, g := range got {
-		for t := range s {
-			s[t] += g[t]
+	var in contribBlock
+	for contribs(&in) {
+		for e, id := range in.IDs {
+			k, ok := slices.BinarySearchFunc(blk.Nodes, id, func(n spreadNode, id string) int { return cmp.Compare(n.ID, id) })
+			if !hasState || !ok {
+				return fmt.Errorf("pipeline: round %d: contributions for %q, which is not a node", f.Round, id)
+			}
+			got[k] = append(got[k], in.Vals[e*c:(e+1)*c:(e+1)*c])
 		}
+		in = contribBlock{}
 	}
-	li := f.Alpha * n.T
-	next := n.Prev // z_{k−1} is read only here: reuse it for z_{k+1}
 	var res []float64
 	if f.Residual {
 		res = make([]float64, c)
 	}
-	for t := 0; t < c; t++ {
-		z := n.Cur[t]
-		r := li*s[t] - n.U*z
-		if t == n.Class {
-			r += 1 - f.Alpha
+	s := make([]float64, c)
+	out := sender{buckets: f.Buckets}
+	for k := range blk.Nodes {
+		n := &blk.Nodes[k]
+		// The sum is taken in a fixed order (the received vectors sorted), so
+		// the result does not depend on the order the runner delivers them.
+		g := got[k]
+		slices.SortFunc(g, func(a, b []float64) int { return slices.Compare(a, b) })
+		clear(s)
+		for _, v := range g {
+			for t := range s {
+				s[t] += v[t]
+			}
 		}
-		if res != nil {
-			res[t] = r * r
+		got[k] = nil
+		li := f.Alpha * n.T
+		next := n.Prev // z_{k−1} is read only here: reuse it for z_{k+1}
+		for t := 0; t < c; t++ {
+			z := n.Cur[t]
+			r := li*s[t] - n.U*z
+			if t == n.Class {
+				r += 1 - f.Alpha
+			}
+			if res != nil {
+				res[t] += r * r
+			}
+			next[t] = z + f.Omega*(z-next[t]) + f.Gamma*(n.T*r)
 		}
-		next[t] = z + f.Omega*(z-next[t]) + f.Gamma*(n.T*r)
+		n.Cur, n.Prev = next, n.Cur
+		if f.More {
+			out.add(n)
+		}
 	}
-	n.Cur, n.Prev = next, n.Cur
 	if f.More {
-		emitContributions(&n, emitContrib)
+		out.flush(emitContrib)
 	}
-	if res != nil {
+	if res != nil && hasState {
 		emitRes(res)
 	}
 	if !f.logged {
 		f.logged = true
 		log.Debugf(ctx, "gssl-beam: round %d/%d running", f.Round, f.Rounds)
 	}
-	emitNode(id, n)
+	if hasState {
+		emitState(b, blk)
+	}
 	return nil
 }
 
@@ -279,41 +408,56 @@ type Scores struct {
 	Pos   int64
 }
 
-// finishSpreadFn turns z_K into x_K = u∘z_K.
+// finishSpreadFn turns z_K into x_K = u∘z_K, one element per node.
 type finishSpreadFn struct{}
 
-func (finishSpreadFn) ProcessElement(id string, n spreadNode, emit func(string, Scores)) {
-	f := make([]float64, len(n.Cur))
-	for t, z := range n.Cur {
-		f[t] = n.U * z
+func (finishSpreadFn) ProcessElement(_ int, blk stateBlock, emit func(string, Scores)) {
+	for k := range blk.Nodes {
+		n := &blk.Nodes[k]
+		f := make([]float64, len(n.Cur))
+		for t, z := range n.Cur {
+			f[t] = n.U * z
+		}
+		emit(n.ID, Scores{F: f, Class: n.Class, Pos: n.Pos})
 	}
-	emit(id, Scores{F: f, Class: n.Class, Pos: n.Pos})
 }
 
 // Spread adds label spreading on g to s: K = sp.K() iterations of the
-// Chebyshev semi-iteration on (I − aS) F = (1 − a) Y, the first without a
-// shuffle and each further one a single CoGroupByKey of the node states
-// with the contributions of their neighbours. It returns
-// PCollection<KV<string, Scores>>, one element per node.
+// Chebyshev semi-iteration on (I − aS) F = (1 − a) Y. The nodes are split
+// into sp.Buckets buckets by a hash of their id (one GroupByKey); the
+// first iteration needs no shuffle, and each further one is a single
+// CoGroupByKey, keyed by bucket, of the buckets' node states with the
+// contributions the other buckets sent them. It returns
+// PCollection<KV<string, Scores>>, one element per node. The scores do not
+// depend on the number of buckets (each node sums what it receives in a
+// fixed order).
 func Spread(s beam.Scope, g Graph, sp Spreading) (beam.PCollection, error) {
 	if err := sp.Validate(); err != nil {
 		return beam.PCollection{}, err
 	}
 	k := sp.K()
+	nb := sp.buckets()
 	omega, gamma := Coefficients(sp.Alpha, k)
 	s = s.Scope("Spread")
 	side := beam.SideInput{Input: g.Classes}
-	nodes, contribs := beam.ParDo2(s.Scope("Round0"), &startSpreadFn{Alpha: sp.Alpha, More: k > 1}, g.Nodes, side)
+	buckets := g.Buckets
+	if buckets.IsValid() {
+		nb = g.NumBuckets
+	} else {
+		bs := s.Scope("Buckets")
+		buckets = beam.ParDo(bs, gatherBucketFn{}, beam.GroupByKey(bs, beam.ParDo(bs, &bucketNodeFn{Buckets: nb}, g.Nodes)))
+	}
+	states, contribs := beam.ParDo2(s.Scope("Round0"), &startSpreadFn{Alpha: sp.Alpha, Buckets: nb, More: k > 1}, buckets, side)
 	for r := 1; r < k; r++ {
 		rs := s.Scope(fmt.Sprintf("Round%d", r))
-		grouped := beam.CoGroupByKey(rs, nodes, contribs)
+		grouped := beam.CoGroupByKey(rs, states, contribs)
 		var res beam.PCollection
-		nodes, contribs, res = beam.ParDo3(rs, &roundFn{Round: r, Rounds: k - 1, Alpha: sp.Alpha, Omega: omega[r], Gamma: gamma[r], More: r+1 < k, Residual: sp.LogResidual}, grouped)
+		states, contribs, res = beam.ParDo3(rs, &roundFn{Round: r, Rounds: k - 1, Alpha: sp.Alpha, Omega: omega[r], Gamma: gamma[r], Buckets: nb, More: r+1 < k, Residual: sp.LogResidual}, grouped)
 		if sp.LogResidual {
 			beam.ParDo0(rs, &residualLogFn{Round: r, Rounds: k - 1, Alpha: sp.Alpha}, beam.Combine(rs, sumSquares{}, res), side)
 		}
 	}
-	return beam.ParDo(s.Scope("Finish"), finishSpreadFn{}, nodes), nil
+	return beam.ParDo(s.Scope("Finish"), finishSpreadFn{}, states), nil
 }
 
 // Normalise turns scores into probabilities as labelprop does: negative

@@ -15,16 +15,21 @@
 # checks the scores against labelprop's solver at the same K to 1e-9. It
 # prints a Markdown table: wall seconds, peak RSS, rounds, agreement.
 # GSSL_BIN names a prebuilt gssl to use instead of building ./cmd/gssl.
+# BEAM_TIMEOUT (e.g. 75m) and BEAM_MAX_RSS_MB (e.g. 18432) cap the gssl-beam
+# run: it is stopped at the time limit, or killed when its resident memory
+# passes the cap (checked every 2 s, reported with the time and the last
+# round reached). The run's log, one timestamped line per round, is kept
+# in $BENCH_DIR/NAME-run.log; its peak RSS samples in NAME-rss.log.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 SIZES=${1:-"1M:100000 10M:1000000"}
 ALPHA=${ALPHA:-0.9}
 TOL=${TOL:-1e-3}
 BENCH_DIR=${BENCH_DIR:-/tmp/gssl-beam-bench}
-LOCK=/tmp/gssl-bench.lock
+LOCK=${GSSL_BENCH_LOCK:-/tmp/gssl-bench.lock}  # GSSL_BENCH_LOCK: a caller already holding the lock names another file
 PY=/usr/bin/python3
 mkdir -p "$BENCH_DIR"
-if [ -n "${GSSL_BIN:-}" ]; then cp "$GSSL_BIN" "$BENCH_DIR/gssl"; else go build -o "$BENCH_DIR/gssl" ./cmd/gssl; fi
+if [ -n "${GSSL_BIN:-}" ]; then [ "$GSSL_BIN" -ef "$BENCH_DIR/gssl" ] || cp "$GSSL_BIN" "$BENCH_DIR/gssl"; else go build -o "$BENCH_DIR/gssl" ./cmd/gssl; fi
 (cd beam && go build -o "$BENCH_DIR/gssl-beam" ./cmd/gssl-beam)
 
 # seconds and peak RSS (MB) of a command run under the benchmark lock
@@ -37,6 +42,51 @@ timed() {
 	}
 	t1=$(date +%s.%N)
 	printf "%.1f %d\n" "$(echo "$t1 - $t0" | bc)" $(( $(tail -1 "$BENCH_DIR/rss.txt") / 1024 ))
+}
+
+# gssl-beam under the benchmark lock with the optional time and memory caps:
+# seconds and peak RSS (MB) as timed, or a line saying why it stopped.
+timed_beam() {
+	local name=$1 t0 t1 rc
+	shift
+	local log="$BENCH_DIR/$name-run.log" rss="$BENCH_DIR/$name-rss.log"
+	flock "$LOCK" bash -c '
+		log=$1 rss=$2 cap=$3 lim=$4 rssout=$5; shift 5
+		t0=$(date +%s.%N)
+		echo "start $(date -u +%FT%TZ)" > "$log"
+		timeout "$lim" /usr/bin/time -f "%M" -o "$rssout" "$@" >> "$log" 2>&1 &
+		p=$!
+		: > "$rss"
+		killed=""
+		while kill -0 $p 2>/dev/null; do
+			sleep 2
+			kb=0
+			tp=$(pgrep -P $p | head -1)
+			bp=""
+			[ -n "$tp" ] && bp=$(pgrep -P $tp | head -1)
+			[ -n "$bp" ] && kb=$(awk "/VmRSS/{print \$2}" /proc/$bp/status 2>/dev/null || echo 0)
+			kb=${kb:-0}
+			echo "$(date -u +%T) $((kb / 1024))" >> "$rss"
+			if [ "$cap" -gt 0 ] && [ $((kb / 1024)) -gt "$cap" ]; then
+				killed="memory cap ${cap} MB passed at $(date -u +%T)"
+				kill -KILL $bp
+				break
+			fi
+		done
+		wait $p; rc=$?
+		t1=$(date +%s.%N)
+		secs=$(echo "$t1 - $t0" | bc)
+		last=$(grep -o "round [0-9]*/[0-9]*" "$log" | tail -1)
+		if [ -n "$killed" ]; then
+			echo "stopped: $killed after ${secs} s, last round logged: ${last:-none}" | tee -a "$log"; exit 3
+		elif [ $rc = 124 ]; then
+			echo "stopped: time limit $lim reached, last round logged: ${last:-none}" | tee -a "$log"; exit 4
+		elif [ $rc != 0 ]; then
+			echo "failed (exit $rc) after ${secs} s, last round logged: ${last:-none}" | tee -a "$log"; exit $rc
+		fi
+		echo "done $(date -u +%FT%TZ) ${secs} s peak $(( $(tail -1 "$rssout") / 1024 )) MB" >> "$log"
+		printf "%.1f %d\n" "$secs" $(( $(tail -1 "$rssout") / 1024 ))
+	' _ "$log" "$rss" "${BEAM_MAX_RSS_MB:-0}" "${BEAM_TIMEOUT:-0}" "$BENCH_DIR/rss.txt" "$@"
 }
 
 rounds=$("$PY" -c "
@@ -72,7 +122,11 @@ PYEOF
 	[ -f "$edges" ] || edges="$prefix.edges.csv.gz"
 	m=$(( nodes * 10 ))
 	read -r gs gm <<< "$(timed "$BENCH_DIR/gssl" labelprop --edges "$edges" --labels "$prefix.train.csv" --alpha "$ALPHA" --tol "$TOL" --out "$BENCH_DIR/$name.gssl.csv")"
-	read -r bs bm <<< "$(timed "$BENCH_DIR/gssl-beam" labelprop --edges "$edges" --labels "$prefix.train.csv" --alpha "$ALPHA" --tol "$TOL" --out "$BENCH_DIR/$name.beam.csv" --runner prism)"
+	if ! beam=$(timed_beam "$name" "$BENCH_DIR/gssl-beam" labelprop --edges "$edges" --labels "$prefix.train.csv" --alpha "$ALPHA" --tol "$TOL" --out "$BENCH_DIR/$name.beam.csv" --runner prism); then
+		echo "| sbm-$name | $nodes | $m | $gs | $gm | $(tail -1 "$BENCH_DIR/$name-run.log") | | $rounds | | |"
+		continue
+	fi
+	read -r bs bm <<< "$beam"
 	agree=$("$PY" - "$BENCH_DIR/$name.gssl.csv" "$BENCH_DIR/$name.beam.csv" <<'PYEOF'
 import csv, sys
 def rows(p):

@@ -35,7 +35,7 @@ type options struct {
 	source, target          string
 	delimiter               string
 	alpha, tol              float64
-	rounds, k               int
+	rounds, k, buckets      int
 	keepIsolated            bool
 	out                     string
 	shards                  int
@@ -61,6 +61,7 @@ func (o *options) flags(cmd string) *flag.FlagSet {
 		f.Float64Var(&o.alpha, "alpha", pipeline.DefaultAlpha, "spreading weight a in (0, 1)")
 		f.Float64Var(&o.tol, "tol", 0, "relative residual the rounds guarantee by the Chebyshev bound (0 means 1e-6)")
 		f.IntVar(&o.rounds, "rounds", 0, "iterations K (0: from --alpha and --tol)")
+		f.IntVar(&o.buckets, "buckets", pipeline.DefaultBuckets, "parts the nodes are split into by a hash of their id: a round moves one element per bucket and per pair of buckets (raise with the workers; the scores do not depend on it)")
 		f.BoolVar(&o.keepIsolated, "keep-isolated-seeds", false, "let labelled nodes of degree 0 keep their label instead of failing")
 	case "propagate":
 		f.StringVar(&o.features, "features", "", "feature table(s): CSV/TSV of numbers, first column named id for node ids (else row i is node i)")
@@ -223,7 +224,7 @@ func runErr(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	start := time.Now()
 	switch cmd {
 	case "labelprop":
-		sp := pipeline.Spreading{Alpha: o.alpha, Tol: o.tol, Rounds: o.rounds, LogResidual: true}
+		sp := pipeline.Spreading{Alpha: o.alpha, Tol: o.tol, Rounds: o.rounds, Buckets: o.buckets, LogResidual: true}
 		if err := sp.Validate(); err != nil {
 			return flagError(err)
 		}
@@ -232,7 +233,7 @@ func runErr(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		if err := lp.Build(ctx, s); err != nil {
 			return err
 		}
-		fmt.Fprintf(stderr, "gssl-beam: label spreading, alpha %g, %d iterations (%d shuffle rounds), runner %s\n", o.alpha, sp.K(), sp.K()-1, o.runner)
+		fmt.Fprintf(stderr, "gssl-beam: label spreading, alpha %g, %d iterations (%d shuffle rounds), %d buckets, runner %s\n", o.alpha, sp.K(), sp.K()-1, o.buckets, o.runner)
 	case "propagate":
 		if o.features == "" {
 			return errors.New("--features is required")
@@ -277,6 +278,6 @@ func buildPropagate(ctx context.Context, s beam.Scope, o options, tab loaders.Ta
 
 // flagError names the flags of the library's settings.
 func flagError(err error) error {
-	r := strings.NewReplacer("pipeline: Alpha = ", "--alpha ", "pipeline: Tol = ", "--tol ", "pipeline: Rounds = ", "--rounds ", "pipeline: K = ", "--k ")
+	r := strings.NewReplacer("pipeline: Alpha = ", "--alpha ", "pipeline: Tol = ", "--tol ", "pipeline: Rounds = ", "--rounds ", "pipeline: K = ", "--k ", "pipeline: Buckets = ", "--buckets ")
 	return errors.New(r.Replace(err.Error()))
 }

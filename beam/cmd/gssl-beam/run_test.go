@@ -41,7 +41,7 @@ func TestLabelprop(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	code := run(context.Background(), []string{"labelprop", "--edges", edges, "--labels", labels, "--alpha", "0.8", "--rounds", "4", "--out", out, "--runner", "prism"}, &stdout, &stderr)
 	require.Equal(t, 0, code, stderr.String())
-	require.Contains(t, stderr.String(), "alpha 0.8, 4 iterations (3 shuffle rounds), runner prism")
+	require.Contains(t, stderr.String(), "alpha 0.8, 4 iterations (3 shuffle rounds), 256 buckets, runner prism")
 	require.Contains(t, stdout.String(), "predictions written to "+out)
 	b, err := os.ReadFile(out)
 	require.NoError(t, err)
