@@ -90,12 +90,7 @@ func FromCSRArrays(n int, a CSRArrays) (*CSR, error) {
 				row := a.Indices[a.Indptr[i]:a.Indptr[i+1]]
 				for k, c := range row {
 					if c <= prev || int(c) >= n {
-						p := a.Indptr[i] + k
-						if c < 0 || int(c) >= n {
-							recordErr(i, fmt.Errorf("graph: row %d, entry %d: column %d out of range [0, %d)", i, p, c, n))
-						} else {
-							recordErr(i, fmt.Errorf("graph: row %d, entry %d: column %d after column %d; columns must be strictly ascending within a row", i, p, c, prev))
-						}
+						recordErr(i, columnError(i, a.Indptr[i]+k, c, prev, n))
 						return
 					}
 					prev = c
@@ -108,14 +103,9 @@ func FromCSRArrays(n int, a CSRArrays) (*CSR, error) {
 						loops++
 					}
 				}
-				d := float64(len(row))
-				if given {
-					if math.Float64bits(d) != math.Float64bits(a.Degrees[i]) {
-						recordErr(i, fmt.Errorf("graph: node %d: degree %v given, row sum %v", i, a.Degrees[i], d))
-						return
-					}
-				} else {
-					a.Degrees[i] = d
+				if err := setDegree(a.Degrees, given, i, float64(len(row))); err != nil {
+					recordErr(i, err)
+					return
 				}
 			}
 			mu.Lock()
@@ -134,11 +124,7 @@ func FromCSRArrays(n int, a CSRArrays) (*CSR, error) {
 					w = a.Weights[p]
 				}
 				if c <= prev || int(c) >= n {
-					if c < 0 || int(c) >= n {
-						recordErr(i, fmt.Errorf("graph: row %d, entry %d: column %d out of range [0, %d)", i, p, c, n))
-					} else {
-						recordErr(i, fmt.Errorf("graph: row %d, entry %d: column %d after column %d; columns must be strictly ascending within a row", i, p, c, prev))
-					}
+					recordErr(i, columnError(i, p, c, prev, n))
 					return
 				}
 				if math.IsNaN(w) || math.IsInf(w, 0) || w < 0 {
@@ -159,13 +145,9 @@ func FromCSRArrays(n int, a CSRArrays) (*CSR, error) {
 					loops++
 				}
 			}
-			if given {
-				if math.Float64bits(d) != math.Float64bits(a.Degrees[i]) {
-					recordErr(i, fmt.Errorf("graph: node %d: degree %v given, row sum %v", i, a.Degrees[i], d))
-					return
-				}
-			} else {
-				a.Degrees[i] = d
+			if err := setDegree(a.Degrees, given, i, d); err != nil {
+				recordErr(i, err)
+				return
 			}
 		}
 		mu.Lock()
@@ -253,6 +235,27 @@ func checkIndptr(n int, indptr []int, nnz int) error {
 			i = min(i, j)
 		}
 		return fmt.Errorf("graph: row offsets decrease at row %d (%d, then %d)", i, indptr[i], indptr[i+1])
+	}
+	return nil
+}
+
+// columnError is FromCSRArrays' error for column c at entry p of row i,
+// out of range or not after the row's previous column prev.
+func columnError(i, p int, c, prev int32, n int) error {
+	if c < 0 || int(c) >= n {
+		return fmt.Errorf("graph: row %d, entry %d: column %d out of range [0, %d)", i, p, c, n)
+	}
+	return fmt.Errorf("graph: row %d, entry %d: column %d after column %d; columns must be strictly ascending within a row", i, p, c, prev)
+}
+
+// setDegree checks row i's sum d against the given degree, or sets it.
+func setDegree(degrees []float64, given bool, i int, d float64) error {
+	if !given {
+		degrees[i] = d
+		return nil
+	}
+	if math.Float64bits(d) != math.Float64bits(degrees[i]) {
+		return fmt.Errorf("graph: node %d: degree %v given, row sum %v", i, degrees[i], d)
 	}
 	return nil
 }

@@ -14,9 +14,9 @@ const maxUnrolled = 16
 // row it will gather then: a load issued that early starts the row's cache
 // miss while the rows in between are summed (a software prefetch in plain
 // Go). At scale a product is one random gather per entry, and the loads
-// the processor issues by itself overlap too few misses (BenchmarkWideBlock
-// with GSSL_WIDE_TOUCH: 8, 16 and 32 ahead cost the same; without, one
-// product of the 10 M-node block takes 1.6 times as long).
+// the processor issues by itself overlap too few misses (BenchmarkWideBlock,
+// BENCHMARKS.md "Sparse products, at scale": 8, 16 and 32 ahead cost the
+// same; without, one product of the 10 M-node block took 1.6 times as long).
 const prefetchAhead = 16
 
 // prefetched receives the bits of a kernel's prefetching loads in the one

@@ -91,23 +91,6 @@ func BenchmarkWideBlock(b *testing.B) {
 				report(b, len(indices))
 			})
 		}
-		if c == 10 && os.Getenv("GSSL_WIDE_TOUCH") != "" {
-			for _, ahead := range []int{8, 16, 32} {
-				b.Run("f64touch"+strconv.Itoa(ahead)+"/c=10", func(b *testing.B) {
-					cpuStart = cpuTime()
-					var sink float64
-					for b.Loop() {
-						parallel.Balanced(indptr, 1<<16, func(lo, hi int) {
-							sink += blockRows10Touch(g, dst, c, 0, x, c, Scaling{Left: left, Diag: diag}, lo, hi, ahead)
-						})
-					}
-					report(b, len(indices))
-					if sink < 0 {
-						b.Fatal("impossible")
-					}
-				})
-			}
-		}
 		x32 := hugepage.Float32s(n * c)
 		for i := range x32 {
 			x32[i] = float32(x[i])
