@@ -144,26 +144,18 @@ func Decode(f *modelfile.File) (*Saved, error) {
 		}
 	}
 	switch f.Kind {
-	case krr.ExactKind:
-		m := &krr.Exact{}
-		if err := m.ReadModelFile(f); err != nil {
-			return nil, err
+	case krr.ExactKind, krr.NystromKind, krr.FalkonKind, krr.RandomFeaturesKind:
+		var m krrModel
+		switch f.Kind {
+		case krr.ExactKind:
+			m = &krr.Exact{}
+		case krr.NystromKind:
+			m = &krr.Nystrom{}
+		case krr.FalkonKind:
+			m = &krr.Falkon{}
+		default:
+			m = &krr.RandomFeatures{}
 		}
-		s.b = newKRRBackend(m, m.Features(), m.Outputs(), s.ctx)
-	case krr.NystromKind:
-		m := &krr.Nystrom{}
-		if err := m.ReadModelFile(f); err != nil {
-			return nil, err
-		}
-		s.b = newKRRBackend(m, m.Features(), m.Outputs(), s.ctx)
-	case krr.FalkonKind:
-		m := &krr.Falkon{}
-		if err := m.ReadModelFile(f); err != nil {
-			return nil, err
-		}
-		s.b = newKRRBackend(m, m.Features(), m.Outputs(), s.ctx)
-	case krr.RandomFeaturesKind:
-		m := &krr.RandomFeatures{}
 		if err := m.ReadModelFile(f); err != nil {
 			return nil, err
 		}
@@ -480,6 +472,14 @@ type krrBackend struct {
 	}
 	d, c     int
 	classify bool
+}
+
+// krrModel is what the four kernel ridge models share for Open.
+type krrModel interface {
+	ReadModelFile(f *modelfile.File) error
+	Features() int
+	Outputs() int
+	Predict(x *mat.Dense) (*mat.Dense, error)
 }
 
 func newKRRBackend(m interface {
