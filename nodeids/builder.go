@@ -12,10 +12,16 @@ import (
 // text. Finish fixes the final numbering (ascending for integers, first
 // appearance for text) and returns how provisional indices map to final
 // ones. The zero value is ready to use. A Builder is not safe for concurrent
-// use; parallel readers use one per chunk and Merge them in chunk order.
+// use.
+//
+// Ids met in the order 0, 1, 2, … from the first (a graph file's own
+// numbering, a node table in order) are counted, not stored: they cost no
+// memory and no hashing, so seeding a Builder with the n nodes of a graph is
+// O(1) per node.
 type Builder struct {
-	ints   map[int64]int32  // integer phase: id → provisional index
-	order  []int64          // integer phase: provisional index → id
+	dense  int              // integer phase: ids 0..dense−1 are provisional indices 0..dense−1
+	ints   map[int64]int32  // integer phase: other id → provisional index
+	order  []int64          // integer phase: provisional index dense+k → id order[k]
 	text   map[string]int32 // text phase
 	names  []string         // text phase: provisional index → id
 	isText bool
@@ -26,7 +32,7 @@ func (b *Builder) Len() int {
 	if b.isText {
 		return len(b.names)
 	}
-	return len(b.order)
+	return b.dense + len(b.order)
 }
 
 // IsText reports whether some id added so far is not a canonical integer.
@@ -37,7 +43,10 @@ func (b *Builder) ID(i int32) string {
 	if b.isText {
 		return b.names[i]
 	}
-	return strconv.FormatInt(b.order[i], 10)
+	if int(i) < b.dense {
+		return strconv.Itoa(int(i))
+	}
+	return strconv.FormatInt(b.order[int(i)-b.dense], 10)
 }
 
 // Add returns the provisional index of id, adding it when it is new. It
@@ -78,16 +87,23 @@ func (b *Builder) AddInt(v int64) (int32, error) {
 	if b.isText {
 		return b.Add(strconv.FormatInt(v, 10))
 	}
+	if v < int64(b.dense) {
+		return int32(v), nil
+	}
+	if v == int64(b.dense) && len(b.order) == 0 && b.dense < MaxNodes {
+		b.dense++
+		return int32(v), nil
+	}
 	if b.ints == nil {
 		b.ints = make(map[int64]int32)
 	}
 	if i, ok := b.ints[v]; ok {
 		return i, nil
 	}
-	if len(b.order) >= MaxNodes {
+	if b.Len() >= MaxNodes {
 		return 0, fmt.Errorf("more than %d distinct node ids", MaxNodes)
 	}
-	i := int32(len(b.order))
+	i := int32(b.Len())
 	b.ints[v] = i
 	b.order = append(b.order, v)
 	return i, nil
@@ -95,15 +111,15 @@ func (b *Builder) AddInt(v int64) (int32, error) {
 
 // toText switches to text ids, keeping provisional indices.
 func (b *Builder) toText() {
-	b.isText = true
-	b.text = make(map[string]int32, len(b.order))
-	b.names = make([]string, len(b.order))
-	for i, v := range b.order {
-		s := strconv.FormatInt(v, 10)
-		b.text[s] = int32(i)
-		b.names[i] = s
+	n := b.Len()
+	text, names := make(map[string]int32, n), make([]string, n)
+	for i := range n {
+		s := b.ID(int32(i))
+		text[s] = int32(i)
+		names[i] = s
 	}
-	b.ints, b.order = nil, nil
+	b.isText, b.text, b.names = true, text, names
+	b.dense, b.ints, b.order = 0, nil, nil
 }
 
 // Finish returns the map and perm, the final index of each provisional index
@@ -116,8 +132,16 @@ func (b *Builder) Finish() (m *Map, perm []int32) {
 	}
 	// The id table goes: a caller that keeps the Builder (in a struct, say)
 	// does not keep it alive next to the Map.
-	order := b.order
-	b.ints, b.order = nil, nil
+	dense, extra := b.dense, b.order
+	b.dense, b.ints, b.order = 0, nil, nil
+	if len(extra) == 0 {
+		return Identity(dense), nil
+	}
+	order := make([]int64, dense+len(extra))
+	for i := range dense {
+		order[i] = int64(i)
+	}
+	copy(order[dense:], extra)
 	n := len(order)
 	sorted := slices.Clone(order)
 	slices.Sort(sorted)

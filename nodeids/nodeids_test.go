@@ -1,6 +1,7 @@
 package nodeids
 
 import (
+	"slices"
 	"strconv"
 	"testing"
 	"unsafe"
@@ -112,4 +113,49 @@ func TestBuilderCopiesTextIDs(t *testing.T) {
 	id := m.ID(0)
 	require.Equal(t, "user_a", id)
 	require.NotSame(t, unsafe.StringData(line), unsafe.StringData(id))
+}
+
+// TestBuilderDensePrefix: ids that start 0, 1, 2, … and then go elsewhere
+// (back into the prefix, past it, into text) number the nodes as a plain
+// map of first appearances followed by the documented final order does.
+func TestBuilderDensePrefix(t *testing.T) {
+	for _, ids := range [][]string{
+		{"0", "1", "2"},
+		{"0", "1", "2", "1", "0", "2"},
+		{"0", "1", "5", "2", "1", "3"},
+		{"0", "1", "2", "4", "3"},
+		{"1", "0", "2"},
+		{"0", "1", "2", "x", "1", "2", "y"},
+		{"0", "2", "1", "3"},
+		{"0", "0", "1", "1", "2", "7", "7", "3"},
+	} {
+		m, prov, perm := build(t, ids...)
+		// The reference: first appearance, then ascending integers unless
+		// some id is text.
+		var first []string
+		seen := map[string]bool{}
+		text := false
+		for _, id := range ids {
+			if !seen[id] {
+				seen[id] = true
+				first = append(first, id)
+			}
+			if _, ok := parseCanonical(id); !ok {
+				text = true
+			}
+		}
+		want := first
+		if !text {
+			want = append([]string(nil), first...)
+			slices.SortFunc(want, func(a, b string) int {
+				x, _ := strconv.Atoi(a)
+				y, _ := strconv.Atoi(b)
+				return x - y
+			})
+		}
+		require.Equal(t, want, m.Strings(), "ids %v", ids)
+		for k, id := range ids {
+			require.Equal(t, id, m.ID(final(prov, perm, k)), "ids %v, entry %d", ids, k)
+		}
+	}
 }
