@@ -435,11 +435,16 @@ func Spread(s beam.Scope, g Graph, sp Spreading) (beam.PCollection, error) {
 	if err := sp.Validate(); err != nil {
 		return beam.PCollection{}, err
 	}
-	k := sp.K()
-	nb := sp.buckets()
-	omega, gamma := Coefficients(sp.Alpha, k)
 	s = s.Scope("Spread")
-	side := beam.SideInput{Input: g.Classes}
+	states, _ := startSpread(s, g, sp, sp.K())
+	return beam.ParDo(s.Scope("Finish"), finishSpreadFn{}, states), nil
+}
+
+// startSpread adds iterations 0 … to−1 (to ≤ K) on g to s and returns the
+// states after them, PCollection<KV<int, stateBlock>>, and the number of
+// buckets.
+func startSpread(s beam.Scope, g Graph, sp Spreading, to int) (beam.PCollection, int) {
+	nb := sp.buckets()
 	buckets := g.Buckets
 	if buckets.IsValid() {
 		nb = g.NumBuckets
@@ -447,17 +452,27 @@ func Spread(s beam.Scope, g Graph, sp Spreading) (beam.PCollection, error) {
 		bs := s.Scope("Buckets")
 		buckets = beam.ParDo(bs, gatherBucketFn{}, beam.GroupByKey(bs, beam.ParDo(bs, &bucketNodeFn{Buckets: nb}, g.Nodes)))
 	}
-	states, contribs := beam.ParDo2(s.Scope("Round0"), &startSpreadFn{Alpha: sp.Alpha, Buckets: nb, More: k > 1}, buckets, side)
-	for r := 1; r < k; r++ {
+	states, contribs := beam.ParDo2(s.Scope("Round0"), &startSpreadFn{Alpha: sp.Alpha, Buckets: nb, More: to > 1}, buckets, beam.SideInput{Input: g.Classes})
+	return spreadRounds(s, states, contribs, g.Classes, sp, nb, 1, to), nb
+}
+
+// spreadRounds adds iterations from … to−1 to s, given the states after
+// iteration from−1 and the contributions they send, and returns the states
+// after them. The last of them sends nothing: either the scores follow, or
+// the next job sends from the checkpoint what it would have sent.
+func spreadRounds(s beam.Scope, states, contribs, classes beam.PCollection, sp Spreading, nb, from, to int) beam.PCollection {
+	k := sp.K()
+	omega, gamma := Coefficients(sp.Alpha, k)
+	for r := from; r < to; r++ {
 		rs := s.Scope(fmt.Sprintf("Round%d", r))
 		grouped := beam.CoGroupByKey(rs, states, contribs)
 		var res beam.PCollection
-		states, contribs, res = beam.ParDo3(rs, &roundFn{Round: r, Rounds: k - 1, Alpha: sp.Alpha, Omega: omega[r], Gamma: gamma[r], Buckets: nb, More: r+1 < k, Residual: sp.LogResidual}, grouped)
+		states, contribs, res = beam.ParDo3(rs, &roundFn{Round: r, Rounds: k - 1, Alpha: sp.Alpha, Omega: omega[r], Gamma: gamma[r], Buckets: nb, More: r+1 < to, Residual: sp.LogResidual}, grouped)
 		if sp.LogResidual {
-			beam.ParDo0(rs, &residualLogFn{Round: r, Rounds: k - 1, Alpha: sp.Alpha}, beam.Combine(rs, sumSquares{}, res), side)
+			beam.ParDo0(rs, &residualLogFn{Round: r, Rounds: k - 1, Alpha: sp.Alpha}, beam.Combine(rs, sumSquares{}, res), beam.SideInput{Input: classes})
 		}
 	}
-	return beam.ParDo(s.Scope("Finish"), finishSpreadFn{}, states), nil
+	return states
 }
 
 // Normalise turns scores into probabilities as labelprop does: negative
