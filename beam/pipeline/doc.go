@@ -54,6 +54,23 @@
 // per bucket, and one CoGroupByKey by bucket merges them with the label
 // rows into the nodes, with BuildGraph's rules.
 //
+// # Several jobs
+//
+// A runner keeps a job's data until it ends (Prism keeps every round's
+// state resident), so LabelProp.RoundsPerJob = R splits the K iterations
+// into ⌈K/R⌉ jobs run one after the other (LabelProp.Run): job 1 reads the
+// inputs and runs iterations 0 … R−1, each later job reads the checkpoint
+// of the one before, under LabelProp.Work, and runs the next R, the last
+// one writes the predictions. A checkpoint after r iterations is
+// Work/state-RRRRR: one file per bucket with its stateBlock (z_r and
+// z_{r−1} as the bits of each float64) and an info file (settings,
+// classes, output order, the buckets) written after them; each file is
+// framed by its length and a CRC-32C, so a cut or altered file is an error
+// naming it. The last round of a job sends no contributions; the next job
+// sends from the checkpoint's z_r exactly what that round would have sent,
+// so the scores are bitwise those of one job. The cost is one write and
+// one read of the whole state per job boundary.
+//
 // # Feature propagation
 //
 // Propagate computes S̃^K X, S̃ = D̃^{-1/2}(A + I)D̃^{-1/2} (Wu et al.,

@@ -20,6 +20,8 @@
 # passes the cap (checked every 2 s, reported with the time and the last
 # round reached). The run's log, one timestamped line per round, is kept
 # in $BENCH_DIR/NAME-run.log; its peak RSS samples in NAME-rss.log.
+# ROUNDS_PER_JOB=R runs gssl-beam with --rounds-per-job R (the rounds as
+# several jobs, checkpoints in a temporary folder).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 SIZES=${1:-"1M:100000 10M:1000000"}
@@ -122,7 +124,7 @@ PYEOF
 	[ -f "$edges" ] || edges="$prefix.edges.csv.gz"
 	m=$(( nodes * 10 ))
 	read -r gs gm <<< "$(timed "$BENCH_DIR/gssl" labelprop --edges "$edges" --labels "$prefix.train.csv" --alpha "$ALPHA" --tol "$TOL" --out "$BENCH_DIR/$name.gssl.csv")"
-	if ! beam=$(timed_beam "$name" "$BENCH_DIR/gssl-beam" labelprop --edges "$edges" --labels "$prefix.train.csv" --alpha "$ALPHA" --tol "$TOL" --out "$BENCH_DIR/$name.beam.csv" --runner prism); then
+	if ! beam=$(timed_beam "$name" "$BENCH_DIR/gssl-beam" labelprop --edges "$edges" --labels "$prefix.train.csv" --alpha "$ALPHA" --tol "$TOL" --out "$BENCH_DIR/$name.beam.csv" ${ROUNDS_PER_JOB:+--rounds-per-job "$ROUNDS_PER_JOB"} --runner prism); then
 		echo "| sbm-$name | $nodes | $m | $gs | $gm | $(tail -1 "$BENCH_DIR/$name-run.log") | | $rounds | | |"
 		continue
 	fi

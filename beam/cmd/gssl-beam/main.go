@@ -3,6 +3,7 @@
 // Google Dataflow cluster (see beam/README.md).
 //
 //	gssl-beam labelprop --edges E --labels L [--alpha A] [--tol T] --out F --runner prism
+//	gssl-beam labelprop --edges E --labels L --out F --rounds-per-job 4 --work gs://b/w --runner dataflow
 //	gssl-beam propagate --edges E --features X [--k K] --out F --runner flink --endpoint host:8099
 //
 // Flags gssl-beam does not know, and everything after "--", go to the Beam

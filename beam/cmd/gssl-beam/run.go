@@ -12,13 +12,15 @@ import (
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/options/jobopts"
 
 	"github.com/gssl/gssl/beam/pipeline"
 	"github.com/gssl/gssl/loaders"
 )
 
 const usage = `usage:
-  gssl-beam labelprop --edges E --labels L [--alpha A] [--tol T | --rounds K] --out F [--shards N] --runner R [Beam flags]
+  gssl-beam labelprop --edges E --labels L [--alpha A] [--tol T | --rounds K] --out F [--shards N]
+                      [--rounds-per-job R [--work DIR]] --runner R [Beam flags]
   gssl-beam propagate --edges E --features X [--k K] --out F [--shards N] --runner R [Beam flags]
 
 runners: prism (in-process), flink, spark, dataflow; Beam flags (e.g. --endpoint
@@ -36,6 +38,8 @@ type options struct {
 	delimiter               string
 	alpha, tol              float64
 	rounds, k, buckets      int
+	roundsPerJob            int
+	work                    string
 	keepIsolated            bool
 	out                     string
 	shards                  int
@@ -62,6 +66,8 @@ func (o *options) flags(cmd string) *flag.FlagSet {
 		f.Float64Var(&o.tol, "tol", 0, "relative residual the rounds guarantee by the Chebyshev bound (0 means 1e-6)")
 		f.IntVar(&o.rounds, "rounds", 0, "iterations K (0: from --alpha and --tol)")
 		f.IntVar(&o.buckets, "buckets", pipeline.DefaultBuckets, "parts the nodes are split into by a hash of their id: a round moves one element per bucket and per pair of buckets (raise with the workers; the scores do not depend on it)")
+		f.IntVar(&o.roundsPerJob, "rounds-per-job", 0, "run the iterations as jobs of R rounds, one after the other, passing the state through files under --work (bounds each job's memory; 0: one job)")
+		f.StringVar(&o.work, "work", "", "checkpoint folder for --rounds-per-job (any Beam filesystem, reached by every worker); default with --runner prism: a temporary folder, removed at the end")
 		f.BoolVar(&o.keepIsolated, "keep-isolated-seeds", false, "let labelled nodes of degree 0 keep their label instead of failing")
 	case "propagate":
 		f.StringVar(&o.features, "features", "", "feature table(s): CSV/TSV of numbers, first column named id for node ids (else row i is node i)")
@@ -220,31 +226,24 @@ func runErr(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	beam.Init()
-	p, s := beam.NewPipelineWithRoot()
 	start := time.Now()
 	switch cmd {
 	case "labelprop":
-		sp := pipeline.Spreading{Alpha: o.alpha, Tol: o.tol, Rounds: o.rounds, Buckets: o.buckets, LogResidual: true}
-		if err := sp.Validate(); err != nil {
-			return flagError(err)
-		}
-		lp := pipeline.LabelProp{Edges: o.edges, Labels: o.labels, Edge: pipeline.EdgeOptions{Table: tab, Source: o.source, Target: o.target, Weight: o.weight},
-			Spreading: sp, KeepIsolatedSeeds: o.keepIsolated, Out: o.out, Shards: o.shards}
-		if err := lp.Build(ctx, s); err != nil {
+		if err := runLabelprop(ctx, o, tab, stderr); err != nil {
 			return err
 		}
-		fmt.Fprintf(stderr, "gssl-beam: label spreading, alpha %g, %d iterations (%d shuffle rounds), %d buckets, runner %s\n", o.alpha, sp.K(), sp.K()-1, o.buckets, o.runner)
 	case "propagate":
 		if o.features == "" {
 			return errors.New("--features is required")
 		}
+		p, s := beam.NewPipelineWithRoot()
 		if err := buildPropagate(ctx, s, o, tab); err != nil {
 			return err
 		}
 		fmt.Fprintf(stderr, "gssl-beam: feature propagation S̃^%d X, %d shuffle rounds, runner %s\n", o.k, o.k, o.runner)
-	}
-	if _, err := beam.Run(ctx, o.runner, p); err != nil {
-		return err
+		if _, err := beam.Run(ctx, o.runner, p); err != nil {
+			return err
+		}
 	}
 	what := "predictions"
 	if cmd == "propagate" {
@@ -256,6 +255,56 @@ func runErr(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	fmt.Fprintf(stdout, "%s written to %s (%.1f s)\n", what, where, time.Since(start).Seconds())
 	return nil
+}
+
+// runLabelprop runs label spreading: one job, or with --rounds-per-job
+// several one after the other.
+func runLabelprop(ctx context.Context, o options, tab loaders.TableOptions, stderr io.Writer) error {
+	sp := pipeline.Spreading{Alpha: o.alpha, Tol: o.tol, Rounds: o.rounds, Buckets: o.buckets, LogResidual: true}
+	if err := sp.Validate(); err != nil {
+		return flagError(err)
+	}
+	lp := pipeline.LabelProp{Edges: o.edges, Labels: o.labels, Edge: pipeline.EdgeOptions{Table: tab, Source: o.source, Target: o.target, Weight: o.weight},
+		Spreading: sp, KeepIsolatedSeeds: o.keepIsolated, Out: o.out, Shards: o.shards, RoundsPerJob: o.roundsPerJob, Work: o.work}
+	if o.roundsPerJob < 0 || o.roundsPerJob > pipeline.MaxRounds {
+		return flagError(lp.Validate())
+	}
+	jobs := lp.Jobs()
+	if o.roundsPerJob > 0 && o.work == "" {
+		if o.runner != "prism" {
+			return fmt.Errorf("--work is required with --rounds-per-job and --runner %s: a folder every worker reaches (gs://…, hdfs://…, a shared mount)", o.runner)
+		}
+		if jobs > 1 {
+			tmp, err := os.MkdirTemp("", "gssl-beam-work-")
+			if err != nil {
+				return fmt.Errorf("--work: %w", err)
+			}
+			defer os.RemoveAll(tmp)
+			lp.Work = tmp
+		}
+	}
+	if jobs > 1 && *jobopts.Async {
+		return fmt.Errorf("--async cannot run %d jobs one after the other (--rounds-per-job %d): drop one of them", jobs, o.roundsPerJob)
+	}
+	if err := lp.Validate(); err != nil {
+		return flagError(err)
+	}
+	what := ""
+	if jobs > 1 {
+		what = fmt.Sprintf(", %d jobs of %d rounds, checkpoints under %s", jobs, o.roundsPerJob, lp.Work)
+	}
+	fmt.Fprintf(stderr, "gssl-beam: label spreading, alpha %g, %d iterations (%d shuffle rounds), %d buckets, runner %s%s\n", o.alpha, sp.K(), sp.K()-1, o.buckets, o.runner, what)
+	var progress func(j, jobs, first, last int)
+	if o.roundsPerJob > 0 {
+		progress = func(j, jobs, first, last int) {
+			fmt.Fprintf(stderr, "gssl-beam: job %d/%d: rounds %d–%d\n", j+1, jobs, first, last)
+		}
+	}
+	exec := func(ctx context.Context, p *beam.Pipeline) error {
+		_, err := beam.Run(ctx, o.runner, p)
+		return err
+	}
+	return lp.Run(ctx, exec, progress)
 }
 
 func buildPropagate(ctx context.Context, s beam.Scope, o options, tab loaders.TableOptions) error {
@@ -278,6 +327,6 @@ func buildPropagate(ctx context.Context, s beam.Scope, o options, tab loaders.Ta
 
 // flagError names the flags of the library's settings.
 func flagError(err error) error {
-	r := strings.NewReplacer("pipeline: Alpha = ", "--alpha ", "pipeline: Tol = ", "--tol ", "pipeline: Rounds = ", "--rounds ", "pipeline: K = ", "--k ", "pipeline: Buckets = ", "--buckets ")
+	r := strings.NewReplacer("pipeline: Alpha = ", "--alpha ", "pipeline: Tol = ", "--tol ", "pipeline: Rounds = ", "--rounds ", "pipeline: K = ", "--k ", "pipeline: Buckets = ", "--buckets ", "pipeline: RoundsPerJob = ", "--rounds-per-job ")
 	return errors.New(r.Replace(err.Error()))
 }

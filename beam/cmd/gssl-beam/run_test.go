@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"flag"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -54,6 +55,68 @@ func TestLabelprop(t *testing.T) {
 	require.True(t, strings.HasPrefix(lines[3], "eve,blue,"), lines[3])
 }
 
+// TestRoundsPerJob: the run split into jobs writes the predictions of one
+// job, logs each job, and removes its checkpoints (and the temporary
+// folder it made for them on Prism).
+func TestRoundsPerJob(t *testing.T) {
+	dir, edges, labels := writeFiles(t)
+	args := []string{"labelprop", "--edges", edges, "--labels", labels, "--alpha", "0.8", "--rounds", "5", "--buckets", "4"}
+	one := filepath.Join(dir, "one.csv")
+	var stdout, stderr bytes.Buffer
+	require.Equal(t, 0, run(context.Background(), append(args, "--out", one), &stdout, &stderr), stderr.String())
+	want, err := os.ReadFile(one)
+	require.NoError(t, err)
+	require.NotContains(t, stderr.String(), "job 1/")
+
+	// On Prism without --work: a temporary folder, removed at the end.
+	out := filepath.Join(dir, "jobs.csv")
+	stdout.Reset()
+	stderr.Reset()
+	require.Equal(t, 0, run(context.Background(), append(args, "--out", out, "--rounds-per-job", "2"), &stdout, &stderr), stderr.String())
+	log := stderr.String()
+	for _, line := range []string{"gssl-beam: job 1/3: rounds 0–1\n", "gssl-beam: job 2/3: rounds 2–3\n", "gssl-beam: job 3/3: rounds 4–4\n"} {
+		require.Contains(t, log, line)
+	}
+	k := strings.Index(log, "3 jobs of 2 rounds, checkpoints under ")
+	require.GreaterOrEqual(t, k, 0, log)
+	tmp := strings.TrimSpace(log[k+len("3 jobs of 2 rounds, checkpoints under "):])
+	tmp = tmp[:strings.IndexByte(tmp, '\n')]
+	_, err = os.Stat(tmp)
+	require.True(t, os.IsNotExist(err), "the temporary folder %s is left", tmp)
+	require.Equal(t, "predictions written to "+out, strings.Split(stdout.String(), " (")[0])
+	got, err := os.ReadFile(out)
+	require.NoError(t, err)
+	require.Equal(t, string(want), string(got))
+
+	// With --work: the folder stays, without the checkpoints.
+	work := filepath.Join(dir, "work")
+	stderr.Reset()
+	require.Equal(t, 0, run(context.Background(), append(args, "--out", out, "--rounds-per-job", "3", "--work", work), &stdout, &stderr), stderr.String())
+	require.Contains(t, stderr.String(), "gssl-beam: job 2/2: rounds 3–4\n")
+	left, err := os.ReadDir(work)
+	require.NoError(t, err)
+	require.Empty(t, left)
+	got, err = os.ReadFile(out)
+	require.NoError(t, err)
+	require.Equal(t, string(want), string(got))
+
+	// R ≥ K is one job.
+	stderr.Reset()
+	require.Equal(t, 0, run(context.Background(), append(args, "--out", out, "--rounds-per-job", "5"), &stdout, &stderr), stderr.String())
+	require.Contains(t, stderr.String(), "gssl-beam: job 1/1: rounds 0–4\n")
+}
+
+// TestRoundsPerJobAsync: jobs that must run one after the other cannot be
+// submitted without waiting.
+func TestRoundsPerJobAsync(t *testing.T) {
+	t.Cleanup(func() { require.NoError(t, flag.Set("async", "false")) })
+	dir, edges, labels := writeFiles(t)
+	var stdout, stderr bytes.Buffer
+	args := []string{"labelprop", "--edges", edges, "--labels", labels, "--rounds", "4", "--out", filepath.Join(dir, "p.csv"), "--rounds-per-job", "2", "--async"}
+	require.Equal(t, 1, run(context.Background(), args, &stdout, &stderr))
+	require.Contains(t, stderr.String(), "--async cannot run 2 jobs one after the other (--rounds-per-job 2)")
+}
+
 func TestPropagateCommand(t *testing.T) {
 	dir, edges, _ := writeFiles(t)
 	feats := filepath.Join(dir, "x.csv")
@@ -94,6 +157,10 @@ func TestFlagErrors(t *testing.T) {
 		{[]string{"labelprop", "--labels", labels, "--out", out}, "--edges is required"},
 		{[]string{"labelprop", "--edges", edges, "--labels", labels, "--out", out, "--header", "maybe"}, `header mode "maybe" is invalid`},
 		{[]string{"cluster"}, `unknown command "cluster"`},
+		{[]string{"labelprop", "--edges", edges, "--labels", labels, "--out", out, "--rounds-per-job", "-1"}, "--rounds-per-job -1 is invalid: it must be in [0, 10000] (0: all rounds in one job)"},
+		{[]string{"labelprop", "--edges", edges, "--labels", labels, "--out", out, "--rounds-per-job", "10001"}, "--rounds-per-job 10001 is invalid: it must be in [0, 10000]"},
+		{[]string{"labelprop", "--edges", edges, "--labels", labels, "--out", out, "--rounds-per-job", "x"}, `invalid value "x" for flag -rounds-per-job`},
+		{[]string{"labelprop", "--edges", edges, "--labels", labels, "--out", out, "--rounds-per-job", "2", "--runner", "flink"}, "--work is required with --rounds-per-job and --runner flink"},
 		{[]string{"labelprop", "--edges", bad, "--labels", labels, "--out", out, "--rounds", "2"}, "gssl-beam: loaders: " + bad + ":3: weight -1 is negative; weights must be ≥ 0\n"},
 	} {
 		var stdout, stderr bytes.Buffer
