@@ -238,17 +238,18 @@ func maxAbsDiff(a, b *mat.Dense) float64 {
 	return maxAbs(&d)
 }
 
-// TestMINRESColumnsRestart: at a tolerance near rounding on an
-// ill-conditioned system the recurrence's estimate falls below the true
-// residual and MINRES restarts (and may end not converged, restoring its
-// best iterate); the columns do exactly the same.
+// TestMINRESColumnsRestart: at a tolerance near rounding on a system with
+// condition number 1e3 the recurrence's estimate falls below the true
+// residual and MINRES restarts, with and without a preconditioner, some
+// columns then converging and some reaching the cap (and restoring the
+// iterate they restarted from); the columns do exactly the same.
 func TestMINRESColumnsRestart(t *testing.T) {
 	const n = 60
 	rng := rand.New(rand.NewPCG(5, 5))
 	_, q := indefinite(n, 9)
 	d := mat.NewDiagDense(n, nil)
 	for i := 0; i < n; i++ {
-		l := math.Pow(10, -6*rng.Float64())
+		l := math.Pow(10, -3*rng.Float64())
 		if i%3 == 0 {
 			l = -l
 		}
@@ -268,9 +269,17 @@ func TestMINRESColumnsRestart(t *testing.T) {
 	require.NoError(t, err)
 	a := vecOnly{dense}
 	b, x0 := columnProblem(q, 4, 21)
+	pre := make(linop.Diagonal, n)
+	for i := range pre {
+		pre[i] = 1 + float64(i%5)
+	}
 	restarts := 0
-	for _, tol := range []float64{1e-11, 1e-13, 1e-14} {
-		s := Settings{Tol: tol, MaxIter: 400}
+	for _, tc := range []struct {
+		tol float64
+		pre linop.Operator
+	}{{1e-12, nil}, {1e-14, nil}, {3e-15, nil}, {1e-12, pre}, {1e-14, pre}, {3e-15, pre}} {
+		tol := tc.tol
+		s := Settings{Tol: tol, MaxIter: 300, Preconditioner: tc.pre}
 		want, wres, werrs := perColumn(t, a, b, x0, s)
 		x := mat.DenseCopyOf(x0)
 		got, err := MINRESColumns(context.Background(), a, b, x, s)
@@ -283,9 +292,11 @@ func TestMINRESColumnsRestart(t *testing.T) {
 				continue // zero column: no products
 			}
 			// MatVecs = 1 (start) + iterations + 1 (final check, or the
-			// residual at failure) + 2 per restart (the check and MINRES's
-			// recomputation when it restarts).
-			restarts += (wres[j].MatVecs - wres[j].Iterations - 2) / 2
+			// residual at failure) without a restart; each restart adds the
+			// check and MINRES's recomputation.
+			if wres[j].MatVecs > wres[j].Iterations+2 {
+				restarts++
+			}
 			assert.Equal(t, wres[j].Iterations, got.Iterations[j], "tol %g column %d", tol, j)
 			assert.Equal(t, math.Float64bits(wres[j].Residual), math.Float64bits(got.Residual[j]), "tol %g column %d", tol, j)
 			for i := 0; i < n; i++ {
@@ -301,8 +312,8 @@ func TestMINRESColumnsRestart(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d restarts in MINRES", restarts)
-	assert.Positive(t, restarts, "the test should reach MINRES's restart path")
+	t.Logf("%d of 18 solves restart in MINRES", restarts)
+	assert.GreaterOrEqual(t, restarts, 6, "the test should reach MINRES's restart path")
 }
 
 // TestMINRESColumnsNotConverged: at the iteration cap every unfinished
