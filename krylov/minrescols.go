@@ -220,6 +220,8 @@ type minresCols struct {
 	act         []int
 	sc, a1, a2  []float64
 	later       []bool // the iterating column is past its first iteration
+	upd         []int  // positions in act of the columns that update x
+	ident       []int
 	lanes, dots []float64
 }
 
@@ -374,8 +376,7 @@ func (m *minresCols) residuals(need []int) {
 		}
 	})
 	nrm := m.scratch(&m.dots, k)
-	ident := m.scratchInt(k)
-	colNorms2(nrm, yd, k, ident, n)
+	colNorms2(nrm, yd, k, m.first(k), n)
 	for t, j := range need {
 		cl := &m.col[j]
 		cl.rel, cl.resKnown = nrm[t]/cl.bnorm, true
@@ -383,7 +384,7 @@ func (m *minresCols) residuals(need []int) {
 }
 
 // restart starts MINRES afresh for the columns need[t], t in ts, from the
-// residuals residuals left in the packed y: r1 = r2 = r, y = M r (z),
+// residuals that residuals left in the packed y: r1 = r2 = r, y = M r (z),
 // β₁ = √(rᵀMr), w = w2 = 0.
 func (m *minresCols) restart(need, ts []int) {
 	n, k := m.n, len(need)
@@ -528,7 +529,7 @@ func (m *minresCols) step(ctx context.Context) {
 		}
 	}
 	// The rotations, and which columns go on to update x.
-	upd := m.scratchInt(k)[:0]
+	upd := m.upd[:0]
 	for t, j := range act {
 		cl := &m.col[j]
 		cl.oldb = cl.beta
@@ -558,6 +559,7 @@ func (m *minresCols) step(ctx context.Context) {
 		}
 		upd = append(upd, t)
 	}
+	m.upd = upd
 	// w = (v − ε w_{k−2} − δ w_{k−1})/γ into w_{k−2}'s block; x += φ w.
 	wo, wn, xm := m.wo.RawMatrix().Data, m.wn.RawMatrix().Data, m.x.RawMatrix()
 	col := m.col
@@ -637,13 +639,12 @@ func (m *minresCols) scratch(buf *[]float64, k int) []float64 {
 	return *buf
 }
 
-// scratchInt returns 0, 1, …, k−1.
-func (m *minresCols) scratchInt(k int) []int {
-	out := make([]int, k)
-	for t := range out {
-		out[t] = t
+// first returns 0, 1, …, k−1.
+func (m *minresCols) first(k int) []int {
+	for t := len(m.ident); t < k; t++ {
+		m.ident = append(m.ident, t)
 	}
-	return out
+	return m.ident[:k]
 }
 
 // colNorms2 sets dst[t] = floats.Norm(column cols[t] of the n-row block data
