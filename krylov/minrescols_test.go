@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/gssl/gssl/internal/parallel"
 	"github.com/gssl/gssl/linop"
 )
 
@@ -428,4 +429,50 @@ func TestMINRESColumnsRefuses(t *testing.T) {
 	require.NoError(t, err)
 	assert.Zero(t, res.Products)
 	assert.Zero(t, mat.Norm(x, 1))
+}
+
+// TestMINRESColumnsWorkers: the row passes split the rows among goroutines
+// only where every entry is computed on its own, and the sums run in one
+// goroutine, so the result is bitwise the same for any number of workers.
+func TestMINRESColumnsWorkers(t *testing.T) {
+	const n, c = 3 * rowGrain, 3 // enough rows for parallel passes
+	// A tridiagonal, indefinite: 2·(−1)^i on the diagonal, 1 off it.
+	a := linop.Func{N: n, F: func(dst, x []float64) {
+		for i := range dst {
+			d := 2.0
+			if i%2 == 1 {
+				d = -2
+			}
+			v := d * x[i]
+			if i > 0 {
+				v += x[i-1]
+			}
+			if i < n-1 {
+				v += x[i+1]
+			}
+			dst[i] = v
+		}
+	}}
+	rng := rand.New(rand.NewPCG(3, 3))
+	b := mat.NewDense(n, c, nil)
+	for i := 0; i < n; i++ {
+		for j := 0; j < c; j++ {
+			b.Set(i, j, rng.NormFloat64())
+		}
+	}
+	defer func(cfg parallel.Config) { require.NoError(t, parallel.Configure(cfg)) }(parallel.Current())
+	var first *mat.Dense
+	var firstRes BlockResult
+	for _, w := range []int{1, 2, 8} {
+		require.NoError(t, parallel.Configure(parallel.Config{Workers: w}))
+		x := mat.NewDense(n, c, nil)
+		res, err := MINRESColumns(context.Background(), a, b, x, Settings{Tol: 1e-10})
+		require.NoError(t, err)
+		if first == nil {
+			first, firstRes = x, res
+			continue
+		}
+		assert.Equal(t, firstRes, res, "workers %d", w)
+		assert.True(t, mat.Equal(first, x), "workers %d: not bitwise the one-worker solution", w)
+	}
 }
