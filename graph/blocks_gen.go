@@ -1716,6 +1716,7 @@ func block32Rows1(g *CSR, dst []float64, x []float32, xs, lo, hi int) {
 		d := dst[(i-lo)*1 : (i-lo)*1+1 : (i-lo)*1+1]
 		d[0] = a0
 	}
+	keep(sink)
 }
 
 func block32Rows2(g *CSR, dst []float64, x []float32, xs, lo, hi int) {
@@ -1748,6 +1749,7 @@ func block32Rows2(g *CSR, dst []float64, x []float32, xs, lo, hi int) {
 		d[0] = a0
 		d[1] = a1
 	}
+	keep(sink)
 }
 
 func block32Rows3(g *CSR, dst []float64, x []float32, xs, lo, hi int) {
@@ -1783,6 +1785,7 @@ func block32Rows3(g *CSR, dst []float64, x []float32, xs, lo, hi int) {
 		d[1] = a1
 		d[2] = a2
 	}
+	keep(sink)
 }
 
 func block32Rows4(g *CSR, dst []float64, x []float32, xs, lo, hi int) {
@@ -1821,6 +1824,7 @@ func block32Rows4(g *CSR, dst []float64, x []float32, xs, lo, hi int) {
 		d[2] = a2
 		d[3] = a3
 	}
+	keep(sink)
 }
 
 func block32Rows5(g *CSR, dst []float64, x []float32, xs, lo, hi int) {
@@ -1862,6 +1866,7 @@ func block32Rows5(g *CSR, dst []float64, x []float32, xs, lo, hi int) {
 		d[3] = a3
 		d[4] = a4
 	}
+	keep(sink)
 }
 
 func block32Rows6(g *CSR, dst []float64, x []float32, xs, lo, hi int) {
@@ -1906,6 +1911,7 @@ func block32Rows6(g *CSR, dst []float64, x []float32, xs, lo, hi int) {
 		d[4] = a4
 		d[5] = a5
 	}
+	keep(sink)
 }
 
 func block32Rows7(g *CSR, dst []float64, x []float32, xs, lo, hi int) {
@@ -1953,6 +1959,7 @@ func block32Rows7(g *CSR, dst []float64, x []float32, xs, lo, hi int) {
 		d[5] = a5
 		d[6] = a6
 	}
+	keep(sink)
 }
 
 func block32Rows8(g *CSR, dst []float64, x []float32, xs, lo, hi int) {
@@ -2003,6 +2010,7 @@ func block32Rows8(g *CSR, dst []float64, x []float32, xs, lo, hi int) {
 		d[6] = a6
 		d[7] = a7
 	}
+	keep(sink)
 }
 
 func block32Rows9(g *CSR, dst []float64, x []float32, xs, lo, hi int) {
@@ -2056,6 +2064,7 @@ func block32Rows9(g *CSR, dst []float64, x []float32, xs, lo, hi int) {
 		d[7] = a7
 		d[8] = a8
 	}
+	keep(sink)
 }
 
 func block32Rows10(g *CSR, dst []float64, x []float32, xs, lo, hi int) {
@@ -2112,6 +2121,7 @@ func block32Rows10(g *CSR, dst []float64, x []float32, xs, lo, hi int) {
 		d[8] = a8
 		d[9] = a9
 	}
+	keep(sink)
 }
 
 func block32Rows11(g *CSR, dst []float64, x []float32, xs, lo, hi int) {
@@ -2171,6 +2181,7 @@ func block32Rows11(g *CSR, dst []float64, x []float32, xs, lo, hi int) {
 		d[9] = a9
 		d[10] = a10
 	}
+	keep(sink)
 }
 
 func block32Rows12(g *CSR, dst []float64, x []float32, xs, lo, hi int) {
@@ -2233,6 +2244,7 @@ func block32Rows12(g *CSR, dst []float64, x []float32, xs, lo, hi int) {
 		d[10] = a10
 		d[11] = a11
 	}
+	keep(sink)
 }
 
 func block32Rows13(g *CSR, dst []float64, x []float32, xs, lo, hi int) {
@@ -2298,6 +2310,7 @@ func block32Rows13(g *CSR, dst []float64, x []float32, xs, lo, hi int) {
 		d[11] = a11
 		d[12] = a12
 	}
+	keep(sink)
 }
 
 func block32Rows14(g *CSR, dst []float64, x []float32, xs, lo, hi int) {
@@ -2366,6 +2379,7 @@ func block32Rows14(g *CSR, dst []float64, x []float32, xs, lo, hi int) {
 		d[12] = a12
 		d[13] = a13
 	}
+	keep(sink)
 }
 
 func block32Rows15(g *CSR, dst []float64, x []float32, xs, lo, hi int) {
@@ -2437,6 +2451,7 @@ func block32Rows15(g *CSR, dst []float64, x []float32, xs, lo, hi int) {
 		d[13] = a13
 		d[14] = a14
 	}
+	keep(sink)
 }
 
 func block32Rows16(g *CSR, dst []float64, x []float32, xs, lo, hi int) {
@@ -2511,4 +2526,5 @@ func block32Rows16(g *CSR, dst []float64, x []float32, xs, lo, hi int) {
 		d[14] = a14
 		d[15] = a15
 	}
+	keep(sink)
 }

@@ -162,6 +162,6 @@ func write32(b *bytes.Buffer) {
 		for t := 0; t < c; t++ {
 			fmt.Fprintf(b, "\t\td[%d] = a%d\n", t, t)
 		}
-		b.WriteString("\t}\n}\n\n")
+		b.WriteString("\t}\n\tkeep(sink)\n}\n\n")
 	}
 }

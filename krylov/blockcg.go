@@ -11,7 +11,8 @@ import (
 	"github.com/gssl/gssl/linop"
 )
 
-// BlockResult describes a finished BlockCG solve, column by column.
+// BlockResult describes a finished block solve (BlockCG, MINRESColumns),
+// column by column.
 type BlockResult struct {
 	Iterations []int     // iterations each column needed
 	Residual   []float64 // final true relative residual of each column

@@ -9,6 +9,10 @@
 //	BlockCG     the same, for an n×c right-hand side (one column per class),
 //	            c CG recursions in lockstep sharing one block product per step
 //	MINRES      symmetric, possibly indefinite A (Paige & Saunders 1975)
+//	MINRESColumns
+//	            the same, for an n×c right-hand side: c independent MINRES
+//	            recurrences (each column's iterates bitwise MINRES's) sharing
+//	            one block product per step; not a block Krylov method
 //	GMRES       any non-singular A, restarted GMRES(m) with right
 //	            preconditioning and Givens rotations (Saad & Schultz 1986; Saad
 //	            Alg. 6.9 and 9.5)
@@ -29,7 +33,12 @@
 // need not decrease), for MINRES and GMRES the last one too (their residuals
 // decrease monotonically), and for BiCGSTAB and Richardson the iterate with
 // the smallest residual seen. A cancelled context likewise returns ctx.Err()
-// (wrapped) with the best iterate in x.
+// (wrapped) with the best iterate in x. (MINRES keeps the iterate with the
+// smallest residual seen, recurrence estimates included; it differs from the
+// last only after a restart, until the new recurrence's estimate drops below
+// the one MINRES restarted at.) The block solvers report per column: BlockCG the
+// worst column's error, MINRESColumns a *ColumnErrors holding each failed
+// column's error as MINRES returns it.
 //
 // A Jacobi preconditioner (inverse diagonal) is built by Jacobi.
 package krylov

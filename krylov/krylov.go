@@ -39,7 +39,8 @@ type Result struct {
 }
 
 // NotConvergedError is returned when the tolerance was not reached within the
-// iteration cap. X is the best iterate found (the same slice as the caller's x).
+// iteration cap. X is the best iterate found (the same slice as the caller's x);
+// the block solvers leave it nil, the iterate being the column of their X.
 type NotConvergedError struct {
 	Method     string
 	Iterations int
@@ -111,23 +112,9 @@ func newSolve(ctx context.Context, method string, a linop.Operator, b, x []float
 	if len(b) != n || len(x) != n {
 		return nil, fmt.Errorf("krylov: %s: operator is %d×%d but b has length %d and x has length %d: %w", method, n, n, len(b), len(x), ErrDimension)
 	}
-	if s.Tol == 0 {
-		s.Tol = DefaultTol
-	}
-	if !(s.Tol > 0 && s.Tol < 1) {
-		return nil, fmt.Errorf("krylov: %s: tolerance %v out of range (0, 1)", method, s.Tol)
-	}
-	if s.MaxIter < 0 {
-		return nil, fmt.Errorf("krylov: %s: MaxIter %d is negative", method, s.MaxIter)
-	}
-	if s.MaxIter == 0 {
-		s.MaxIter = 2*n + 100
-	}
-	if s.Preconditioner != nil && s.Preconditioner.Dim() != n {
-		return nil, fmt.Errorf("krylov: %s: preconditioner is %d×%d, operator %d×%d: %w", method, s.Preconditioner.Dim(), s.Preconditioner.Dim(), n, n, ErrDimension)
-	}
-	if needSym && !linop.IsSymmetric(a) {
-		return nil, fmt.Errorf("krylov: %s needs a symmetric operator; use GMRES or BiCGSTAB", method)
+	s, err := withDefaults(method, a, s, needSym)
+	if err != nil {
+		return nil, err
 	}
 	for i, v := range b {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
@@ -147,6 +134,32 @@ func newSolve(ctx context.Context, method string, a linop.Operator, b, x []float
 		bnorm: floats.Norm(b, 2), s: s, ctx: ctx, bestRes: math.Inf(1),
 		tmp: make([]float64, n),
 	}, nil
+}
+
+// withDefaults checks the settings against the operator a and fills in the
+// defaults (Tol, MaxIter); needSym refuses an operator that declares itself
+// non-symmetric.
+func withDefaults(method string, a linop.Operator, s Settings, needSym bool) (Settings, error) {
+	n := a.Dim()
+	if s.Tol == 0 {
+		s.Tol = DefaultTol
+	}
+	if !(s.Tol > 0 && s.Tol < 1) {
+		return s, fmt.Errorf("krylov: %s: tolerance %v out of range (0, 1)", method, s.Tol)
+	}
+	if s.MaxIter < 0 {
+		return s, fmt.Errorf("krylov: %s: MaxIter %d is negative", method, s.MaxIter)
+	}
+	if s.MaxIter == 0 {
+		s.MaxIter = 2*n + 100
+	}
+	if s.Preconditioner != nil && s.Preconditioner.Dim() != n {
+		return s, fmt.Errorf("krylov: %s: preconditioner is %d×%d, operator %d×%d: %w", method, s.Preconditioner.Dim(), s.Preconditioner.Dim(), n, n, ErrDimension)
+	}
+	if needSym && !linop.IsSymmetric(a) {
+		return s, fmt.Errorf("krylov: %s needs a symmetric operator; use GMRES or BiCGSTAB", method)
+	}
+	return s, nil
 }
 
 // mul sets dst = A·v and counts it.

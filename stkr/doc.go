@@ -80,6 +80,15 @@
 // fraction of a point (BENCHMARKS.md), so 0, solve to the tolerance, stays
 // the default.
 //
+// MINRES (the default for the inverse Laplacian and for indefinite
+// polynomials) solves all output columns at once with krylov.MINRESColumns:
+// each column's MINRES, iterates and iteration count bitwise those of
+// krylov.MINRES on that column, with the products of the columns still
+// iterating done as one block product with M per iteration (one pass over
+// the graph for every class), as block CG and the Richardson iterations do.
+// It holds 6 N×c blocks (n×c for a polynomial) for the recurrences, besides
+// the right-hand side and the solution.
+//
 // Every fit reports, per output column, iterations and final relative
 // residual, and the number of products with M over all columns.
 //

@@ -155,8 +155,14 @@ type Regressor struct {
 	Eigen Eigensolver
 	// Progress, when set, observes every iteration of every column's solve
 	// (calls are serialised; columns may be solved concurrently). Block CG
-	// solves all columns at once and reports column −1.
+	// and MINRES solve all columns at once and report column −1 with the
+	// largest residual of the columns still iterating.
 	Progress func(column, iteration int, residual float64)
+	// columnByColumn makes MINRES solve one column at a time (krylov.MINRES
+	// per column, as GMRES does) instead of all columns at once with shared
+	// block products (krylov.MINRESColumns): the reference the tests compare
+	// the block path with.
+	columnByColumn bool
 
 	kernel BaseKernel
 	u      *mat.Dense // N×c stored vectors
@@ -455,6 +461,48 @@ func (j *fitJob) columns(solve func(col int) error) error {
 		}
 	}
 	return nil
+}
+
+// minresColumns solves a X = b by krylov.MINRESColumns (each column's
+// MINRES, one block product per iteration for all columns) and records
+// every column's iterations and residual. ok[col] says whether column col of
+// x holds a usable iterate; the error is, as columns returns it, the first
+// column's by column order.
+func (j *fitJob) minresColumns(ctx context.Context, a linop.Operator, b, x *mat.Dense, tol float64) (ok []bool, err error) {
+	_, c := b.Dims()
+	ok = make([]bool, c)
+	res, err := krylov.MINRESColumns(ctx, a, b, x, j.settings(-1, tol))
+	var ce *krylov.ColumnErrors
+	if err != nil && !errors.As(err, &ce) {
+		return ok, fmt.Errorf("stkr: %s: %w", j.solver, err)
+	}
+	copy(j.iters, res.Iterations)
+	copy(j.resid, res.Residual)
+	var first error
+	for col := range ok {
+		var e error
+		if ce != nil {
+			e = j.early(ce.Err[col])
+		}
+		ok[col] = usable(e)
+		if e != nil && first == nil {
+			first = fmt.Errorf("stkr: %s, output column %d: %w", j.solver, col, e)
+		}
+	}
+	return ok, first
+}
+
+// copyColumns copies the columns col of src with ok[col] into dst.
+func copyColumns(dst, src *mat.Dense, ok []bool) {
+	r, _ := src.Dims()
+	for i := 0; i < r; i++ {
+		drow, srow := dst.RawRowView(i), src.RawRowView(i)
+		for col, good := range ok {
+			if good {
+				drow[col] = srow[col]
+			}
+		}
+	}
 }
 
 // early drops the "not converged" error of a solve stopped by

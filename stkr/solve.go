@@ -7,6 +7,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/gssl/gssl/internal/parallel"
 	"github.com/gssl/gssl/krylov"
 	"github.com/gssl/gssl/linop"
 )
@@ -69,20 +70,27 @@ func (p *polySystem) MulVecTo(dst, a []float64) {
 	}
 }
 
-// polyBlock is polySystem for n×c blocks, all columns sharing each pass
-// over M: block CG on it costs q block products per iteration.
+// polyBlock is polySystem for n×k blocks, k ≤ its width c, all columns
+// sharing each pass over M: block CG on it costs q block products per
+// iteration, and so does an iteration of krylov.MINRESColumns, which
+// multiplies only the columns still iterating.
 type polyBlock struct {
 	m        counted
 	s        Polynomial
 	train    []int
 	N, nbeta float64
-	x, t, mt *mat.Dense // N×c
+	width    int
+	buf      [3][]float64 // backing of the N×k blocks x, t, mt
+	x        *mat.Dense   // [a; 0] of the last scatter
 }
 
 func newPolyBlock(m counted, s Polynomial, train []int, beta float64, c int) *polyBlock {
 	N := m.Dim()
-	return &polyBlock{m: m, s: s, train: train, N: float64(N), nbeta: float64(len(train)) * beta,
-		x: mat.NewDense(N, c, nil), t: mat.NewDense(N, c, nil), mt: mat.NewDense(N, c, nil)}
+	p := &polyBlock{m: m, s: s, train: train, N: float64(N), nbeta: float64(len(train)) * beta, width: c}
+	for i := range p.buf {
+		p.buf[i] = make([]float64, N*c)
+	}
+	return p
 }
 
 func (p *polyBlock) Dim() int          { return len(p.train) }
@@ -93,41 +101,59 @@ func (p *polyBlock) MulVecTo(dst, a []float64) {
 	newPolySystem(p.m, p.s, p.train, p.nbeta/float64(len(p.train))).MulVecTo(dst, a)
 }
 
-func (p *polyBlock) scatter(a mat.Matrix) {
+// block returns scratch block b as N×k.
+func (p *polyBlock) block(b, k int) *mat.Dense {
+	if k > p.width {
+		panic(fmt.Sprintf("stkr: polynomial system: block of %d columns, the system holds %d", k, p.width))
+	}
+	N := p.m.Dim()
+	return mat.NewDense(N, k, p.buf[b][:N*k])
+}
+
+// scatter sets p.x = [a; 0] (N×k for an n×k block a).
+func (p *polyBlock) scatter(a *mat.Dense) {
+	_, k := a.Dims()
+	p.x = p.block(0, k)
 	p.x.Zero()
 	for t, i := range p.train {
-		for c := range p.x.RawRowView(i) {
-			p.x.Set(i, c, a.At(t, c))
-		}
+		copy(p.x.RawRowView(i), a.RawRowView(t)[:k])
 	}
 }
 
-// hornerInner sets p.t = Σ_p π_p M^{p−1} p.x.
+// hornerInner returns Σ_p π_p M^{p−1} p.x.
 func (p *polyBlock) hornerInner() *mat.Dense {
+	t, _ := p.horner()
+	return t
+}
+
+// horner returns Σ_p π_p M^{p−1} p.x and the other scratch block.
+func (p *polyBlock) horner() (t, spare *mat.Dense) {
 	q := p.s.Degree()
 	co := p.s.Coeffs
-	p.t.Scale(co[q-1], p.x)
-	for k := q - 1; k >= 1; k-- {
-		p.m.MulBlockTo(p.mt, p.t)
-		if co[k-1] == 0 {
-			p.t, p.mt = p.mt, p.t
+	_, k := p.x.Dims()
+	t, mt := p.block(1, k), p.block(2, k)
+	t.Scale(co[q-1], p.x)
+	for d := q - 1; d >= 1; d-- {
+		p.m.MulBlockTo(mt, t)
+		if co[d-1] == 0 {
+			t, mt = mt, t
 			continue
 		}
-		tr, mr, xr := p.t.RawMatrix(), p.mt.RawMatrix(), p.x.RawMatrix()
+		tr, mr, xr := t.RawMatrix(), mt.RawMatrix(), p.x.RawMatrix()
 		for i := range tr.Data {
-			tr.Data[i] = mr.Data[i] + co[k-1]*xr.Data[i]
+			tr.Data[i] = mr.Data[i] + co[d-1]*xr.Data[i]
 		}
 	}
-	return p.t
+	return t, mt
 }
 
-// MulBlockTo sets dst = N·(s(M)[a;0])[train] + nβ·a for n×c blocks.
+// MulBlockTo sets dst = N·(s(M)[a;0])[train] + nβ·a for n×k blocks.
 func (p *polyBlock) MulBlockTo(dst, a *mat.Dense) {
 	p.scatter(a)
-	t := p.hornerInner()
-	p.m.MulBlockTo(p.mt, t)
+	t, mt := p.horner()
+	p.m.MulBlockTo(mt, t)
 	for k, i := range p.train {
-		drow, arow, mrow := dst.RawRowView(k), a.RawRowView(k), p.mt.RawRowView(i)
+		drow, arow, mrow := dst.RawRowView(k), a.RawRowView(k), mt.RawRowView(i)
 		for c := range drow {
 			drow[c] = p.N*mrow[c] + p.nbeta*arow[c]
 		}
@@ -184,6 +210,17 @@ func (j *fitJob) polynomial(ctx context.Context, s Polynomial) error {
 		}
 		return nil
 	}
+	if solver == SolverMINRES && !j.r.columnByColumn {
+		_, c := j.y.Dims()
+		sys := newPolyBlock(j.m, s, j.train, j.r.Beta, c)
+		alpha := mat.NewDense(n, c, nil)
+		ok, err := j.minresColumns(ctx, sys, j.y, alpha, tol)
+		sys.scatter(alpha)
+		copyColumns(j.alpha, alpha, ok)
+		copyColumns(j.u, sys.hornerInner(), ok)
+		j.done = usable(err)
+		return err
+	}
 	err := j.columns(func(col int) error {
 		sys := newPolySystem(j.m, s, j.train, j.r.Beta)
 		b := mat.Col(nil, col, j.y)
@@ -212,6 +249,11 @@ func (j *fitJob) polynomial(ctx context.Context, s Polynomial) error {
 	j.done = usable(err)
 	return err
 }
+
+var (
+	_ linop.BlockOperator = (*polyBlock)(nil)
+	_ linop.BlockOperator = (*lapSystem)(nil)
+)
 
 // lapSystem is the N×N inverse-Laplacian system in one of two forms. Other
 // rows are ((I − ηM)θ)_i in both; train rows are
@@ -247,6 +289,35 @@ func (l *lapSystem) MulVecTo(dst, x []float64) {
 		dst[i] = d
 	}
 }
+
+// MulBlockTo is MulVecTo for N×k blocks, with one block product with M.
+func (l *lapSystem) MulBlockTo(dst, x *mat.Dense) {
+	linop.MulBlock(l.m, dst, x)
+	r, c := x.Dims()
+	dm, xm := dst.RawMatrix(), x.RawMatrix()
+	parallel.For(r, lapRowGrain, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			drow, xrow := dm.Data[i*dm.Stride:i*dm.Stride+c], xm.Data[i*xm.Stride:i*xm.Stride+c]
+			tr := l.isTr[i]
+			for k, v := range xrow {
+				mt := drow[k]
+				d := v - l.eta*mt
+				switch {
+				case !tr:
+				case l.symmetric:
+					d -= l.c * v
+				default:
+					d = l.N*mt + l.nbeta*d
+				}
+				drow[k] = d
+			}
+		}
+	})
+}
+
+// lapRowGrain is the least number of rows per goroutine of lapSystem's
+// element-wise pass.
+const lapRowGrain = 4096
 
 // minScaleGap is how far N − ηnβ must stay from 0, relative to N, for the
 // symmetric form: its train rows are divided by N/η − nβ.
@@ -288,6 +359,25 @@ func (j *fitJob) inverseLaplacian(ctx context.Context, s InverseLaplacian) error
 			sys.symmetric, sys.c = true, N/gap
 			method, rhsScale = krylov.MINRES, -1/(N/eta-n*beta)
 		}
+		if solver == SolverMINRES && !j.r.columnByColumn {
+			_, c := j.y.Dims()
+			b := mat.NewDense(j.N, c, nil)
+			for t, i := range j.train {
+				brow := b.RawRowView(i)
+				for col, v := range j.y.RawRowView(t) {
+					brow[col] = rhsScale * v
+				}
+			}
+			var ok []bool
+			ok, err = j.minresColumns(ctx, &sys, b, j.u, tol)
+			zero := make([]float64, j.N)
+			for col, good := range ok {
+				if !good {
+					j.u.SetCol(col, zero)
+				}
+			}
+			break
+		}
 		err = j.columns(func(col int) error {
 			op := sys
 			op.mt = make([]float64, j.N)
@@ -314,14 +404,15 @@ func (j *fitJob) inverseLaplacian(ctx context.Context, s InverseLaplacian) error
 	}
 	j.done = usable(err)
 	if j.done {
-		// α = ((I − ηM)θ)[train]
-		mt := make([]float64, j.N)
-		theta := make([]float64, j.N)
-		for col := range j.iters {
-			mat.Col(theta, col, j.u)
-			j.m.m.MulVecTo(mt, theta) // not counted: bookkeeping, not part of the solve
-			for t, i := range j.train {
-				j.alpha.Set(t, col, theta[i]-eta*mt[i])
+		// α = ((I − ηM)θ)[train], with one block product (not counted:
+		// bookkeeping, not part of the solve).
+		_, c := j.u.Dims()
+		mt := mat.NewDense(j.N, c, nil)
+		linop.MulBlock(j.m.m, mt, j.u)
+		for t, i := range j.train {
+			arow, urow, mrow := j.alpha.RawRowView(t), j.u.RawRowView(i), mt.RawRowView(i)
+			for col := range arow {
+				arow[col] = urow[col] - eta*mrow[col]
 			}
 		}
 	}

@@ -14,7 +14,14 @@ import (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if err := newRoot().ExecuteContext(ctx); err != nil {
+	root, g := newRootGlobals()
+	err := root.ExecuteContext(ctx)
+	if g.stopProfile != nil {
+		if perr := g.stopProfile(); perr != nil && err == nil {
+			err = fmt.Errorf("--cpu-profile: %w", perr)
+		}
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "gssl:", err)
 		if errors.As(err, new(usageError)) {
 			os.Exit(2)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime/pprof"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -13,8 +14,31 @@ import (
 
 // globals are the flags every command shares.
 type globals struct {
-	JSON bool          // print one JSON object on stdout instead of a summary
-	Spin time.Duration // how long idle worker goroutines poll before they park
+	JSON       bool          // print one JSON object on stdout instead of a summary
+	Spin       time.Duration // how long idle worker goroutines poll before they park
+	CPUProfile string        // write a CPU profile (go tool pprof) of the command here
+
+	stopProfile func() error // ends the profile; set once a command starts
+}
+
+// startProfile starts the CPU profile of --cpu-profile and returns the call
+// that ends it (a no-op without the flag).
+func startProfile(path string) (stop func() error, err error) {
+	if path == "" {
+		return func() error { return nil }, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("--cpu-profile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("--cpu-profile: %w", err)
+	}
+	return func() error {
+		pprof.StopCPUProfile()
+		return f.Close()
+	}, nil
 }
 
 // configureParallel maps --spin (or, when the flag is not given, the
@@ -51,6 +75,13 @@ type usageError struct{ error }
 func (e usageError) Unwrap() error { return e.error }
 
 func newRoot() *cobra.Command {
+	root, _ := newRootGlobals()
+	return root
+}
+
+// newRootGlobals is newRoot, also returning the shared flags (main ends the
+// profile through them, whether the command succeeded or not).
+func newRootGlobals() (*cobra.Command, *globals) {
 	g := &globals{}
 	var version bool
 	root := &cobra.Command{
@@ -84,14 +115,20 @@ gssl. docs/cli.md lists the flags shared by all commands.`,
 	root.PersistentFlags().BoolVar(&g.JSON, "json", false, "print one JSON object on stdout")
 	root.PersistentFlags().DurationVar(&g.Spin, "spin", parallel.DefaultSpin,
 		"how long idle worker goroutines poll for work before they park (0: at once, for machines shared with other work); default from GSSL_SPIN")
+	root.PersistentFlags().StringVar(&g.CPUProfile, "cpu-profile", "", "write a CPU profile of the command to this file (read it with go tool pprof)")
 	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
 		f := cmd.Flag("spin")
-		return configureParallel(g.Spin, f != nil && f.Changed, os.Getenv("GSSL_SPIN"))
+		if err := configureParallel(g.Spin, f != nil && f.Changed, os.Getenv("GSSL_SPIN")); err != nil {
+			return err
+		}
+		stop, err := startProfile(g.CPUProfile)
+		g.stopProfile = stop
+		return err
 	}
 	root.Flags().BoolVar(&version, "version", false, "print gssl's version and build revision (same as gssl version)")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	for _, c := range commands {
 		root.AddCommand(c(g))
 	}
-	return root
+	return root, g
 }

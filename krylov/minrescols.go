@@ -1,0 +1,666 @@
+package krylov
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/gssl/gssl/internal/parallel"
+	"github.com/gssl/gssl/linop"
+)
+
+// ColumnErrors is the error of a solve over the columns of a block when some
+// columns failed. Err[j] is column j's error, the one the single-vector
+// method returns for that column (a *NotConvergedError, a *BreakdownError or
+// a wrapped context error), or nil when column j converged. errors.Is and
+// errors.As see every column's error.
+type ColumnErrors struct {
+	Method string
+	Err    []error
+}
+
+func (e *ColumnErrors) Error() string {
+	failed, first := 0, -1
+	for j, err := range e.Err {
+		if err != nil {
+			failed++
+			if first < 0 {
+				first = j
+			}
+		}
+	}
+	if failed == 1 {
+		return fmt.Sprintf("krylov: %s: column %d of %d failed: %v", e.Method, first, len(e.Err), e.Err[first])
+	}
+	return fmt.Sprintf("krylov: %s: %d of %d columns failed; the first, column %d: %v", e.Method, failed, len(e.Err), first, e.Err[first])
+}
+
+// Unwrap returns the columns' errors.
+func (e *ColumnErrors) Unwrap() []error {
+	var out []error
+	for _, err := range e.Err {
+		if err != nil {
+			out = append(out, err)
+		}
+	}
+	return out
+}
+
+// MINRESColumns solves A X = B for symmetric, possibly indefinite,
+// non-singular A and an n×c block B by running MINRES on every column at
+// once. It is not a block Krylov method: the c recurrences are independent,
+// and each column's scalars, vectors, restarts, stopping rule, iteration
+// count and final residual are those of MINRES on (A, b_j, x_j) — bitwise on
+// amd64 when A's block product equals its vector product column by column
+// (the graph kernels' block products do), otherwise to rounding. What the
+// columns share is the products: each iteration multiplies the Lanczos
+// vectors of all iterating columns by A in one call of MulBlockTo (one pass
+// over a sparse A for every column) when A is a linop.BlockOperator, and
+// through linop.MulBlock, column by column, otherwise.
+//
+// X is the initial guess on entry. A column with b_j = 0 gets x_j = 0 at
+// once; a column that converges, or fails, stops and keeps the iterate that
+// MINRES would return for it (on failure its best one), while the others go
+// on. The products are over the iterating columns only: the block v that A
+// multiplies is rewritten from scratch every iteration and the block A·v is
+// read column by column by the next pass anyway, so packing the iterating
+// columns costs no extra pass, and finished columns cost nothing (nor count
+// among the products). A preconditioner (Settings.Preconditioner, symmetric
+// positive definite) is applied to every column of the block each iteration.
+// Settings.Progress, when set, is called once per iteration with the
+// iteration count (that of every column still iterating) and the largest
+// recurrence residual among them.
+//
+// BlockResult gives each column's iterations and final true relative
+// residual, and counts block products with A (each over at most c columns,
+// residual checks included). If some columns fail the error is a
+// *ColumnErrors with each failed column's error as MINRES reports it, its
+// Method naming the column; the error of a cancelled context wraps ctx.Err().
+//
+// Memory: MINRES keeps 7 n-vectors (r1, r2, y, v, w, w1, w2) and a copy of
+// its best iterate; MINRESColumns keeps 6 n×c row-major blocks (r1, r2, v,
+// y = A·v and two of MINRES's three w, the new one overwriting the oldest in
+// place; y = M·r2 is r2 itself without a preconditioner), 7 with a
+// preconditioner (M·r2), and for a column whose best iterate is not its last
+// (after a restart, until the recurrence overtakes the iterate it restarted
+// from) one n-vector copy of it.
+func MINRESColumns(ctx context.Context, a linop.Operator, b, x *mat.Dense, s Settings) (BlockResult, error) {
+	const method = "MINRESColumns"
+	n := a.Dim()
+	br, c := b.Dims()
+	xr, xc := x.Dims()
+	if br != n || xr != n || xc != c {
+		return BlockResult{}, fmt.Errorf("krylov: %s: operator is %d×%d, B is %d×%d, X is %d×%d: %w", method, n, n, br, c, xr, xc, ErrDimension)
+	}
+	s, err := withDefaults(method, a, s, true)
+	if err != nil {
+		return BlockResult{}, err
+	}
+	if err := finiteBlock(method, "B", b); err != nil {
+		return BlockResult{}, err
+	}
+	if err := finiteBlock(method, "initial guess X", x); err != nil {
+		return BlockResult{}, err
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	res := BlockResult{Iterations: make([]int, c), Residual: make([]float64, c)}
+	if n == 0 || c == 0 {
+		return res, nil
+	}
+	m := &minresCols{
+		a: a, pre: s.Preconditioner, b: b, x: x, n: n, c: c, tol: s.Tol, max: s.MaxIter, progress: s.Progress,
+		res: res, errs: make([]error, c), col: make([]minresCol, c),
+	}
+	bn := make([]float64, c)
+	bm := b.RawMatrix()
+	all := make([]int, c)
+	for j := range all {
+		all[j] = j
+	}
+	colNorms2(bn, bm.Data, bm.Stride, all, n)
+	live := false
+	for j := range m.col {
+		cl := &m.col[j]
+		cl.bnorm, cl.bestRes = bn[j], math.Inf(1)
+		if cl.bnorm == 0 {
+			zeroCol(x, j)
+			continue
+		}
+		cl.state = colCheck
+		live = true
+	}
+	if !live {
+		return m.res, nil
+	}
+	m.r1 = mat.NewDense(n, c, nil)
+	m.r2 = mat.NewDense(n, c, nil)
+	m.wo = mat.NewDense(n, c, nil)
+	m.wn = mat.NewDense(n, c, nil)
+	if m.pre != nil {
+		m.z = mat.NewDense(n, c, nil)
+	}
+	m.vbuf = make([]float64, n*c)
+	m.ybuf = make([]float64, n*c)
+	return m.run(ctx)
+}
+
+// finiteBlock returns an error naming the first entry of m that is not
+// finite.
+func finiteBlock(method, name string, m *mat.Dense) error {
+	r, c := m.Dims()
+	for i := 0; i < r; i++ {
+		for j, v := range m.RawRowView(i)[:c] {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("krylov: %s: %s[%d][%d] = %v is not finite", method, name, i, j, v)
+			}
+		}
+	}
+	return nil
+}
+
+// States of a column of MINRESColumns.
+const (
+	colDone   = iota // converged or failed; x_j is final
+	colActive        // iterating
+	colCheck         // wants the true residual of x_j: at the start, or when the recurrence says it has converged
+	colFail          // stopping (cause): wants its best iterate back in x_j and that iterate's true residual
+)
+
+// minresCol is one column's MINRES: the scalars of MINRES's recurrence
+// (named as there) and its bookkeeping.
+type minresCol struct {
+	state int
+	bnorm float64
+	iters int
+	k     int // iterations since the last (re)start
+	// The recurrence.
+	oldb, beta, dbar, epsln, phibar, cs, sn, scale float64
+	// The iteration in progress.
+	alfa, oldeps, delta, gamma, phi, est float64
+	// The best iterate, as MINRES's remember keeps it: bestRes is the
+	// smallest residual seen, hasBest says one was, and bestIsX that x_j is
+	// that iterate, so that a copy (best) is made only when x_j moves away
+	// from it.
+	bestRes          float64
+	hasBest, bestIsX bool
+	best             []float64
+	// rel is the true relative residual of x_j, valid when resKnown.
+	rel      float64
+	resKnown bool
+	cause    error // why a colFail column stops; nil for the iteration cap
+}
+
+// minresCols is the state of one MINRESColumns solve. The blocks are n×c and
+// row-major, column j belonging to column j of B; v and y = A·v are packed
+// over the iterating columns (n×k views of vbuf and ybuf).
+type minresCols struct {
+	a, pre   linop.Operator
+	b, x     *mat.Dense
+	n, c     int
+	tol      float64
+	max      int
+	progress func(int, float64)
+
+	res   BlockResult
+	errs  []error
+	col   []minresCol
+	steps int
+
+	r1, r2     *mat.Dense
+	wo, wn     *mat.Dense // w_{k−2} (overwritten by w_k) and w_{k−1}
+	z          *mat.Dense // M·r2; nil without a preconditioner
+	vbuf, ybuf []float64
+
+	// Per-iteration scratch, one entry per iterating column.
+	act         []int
+	sc, a1, a2  []float64
+	later       []bool // the iterating column is past its first iteration
+	upd         []int  // positions in act of the columns that update x
+	ident       []int
+	lanes, dots []float64
+}
+
+// rowGrain is the least number of rows per goroutine of the element-wise
+// passes.
+const rowGrain = 2048
+
+func (m *minresCols) run(ctx context.Context) (BlockResult, error) {
+	for {
+		m.settle()
+		m.act = m.act[:0]
+		for j := range m.col {
+			if m.col[j].state == colActive {
+				m.act = append(m.act, j)
+			}
+		}
+		if len(m.act) == 0 {
+			break
+		}
+		m.step(ctx)
+	}
+	for _, err := range m.errs {
+		if err != nil {
+			return m.res, &ColumnErrors{Method: "MINRESColumns", Err: m.errs}
+		}
+	}
+	return m.res, nil
+}
+
+// settle brings every column that wants a true residual (colCheck, colFail)
+// to colActive or colDone, as MINRES does between iterations: a column whose
+// residual meets the tolerance is done; one at the iteration cap fails;
+// others restart from their true residual.
+func (m *minresCols) settle() {
+	var need, restart []int
+	for {
+		need = need[:0]
+		for j := range m.col {
+			cl := &m.col[j]
+			switch cl.state {
+			case colFail:
+				if cl.hasBest && !cl.bestIsX {
+					m.restoreBest(j)
+				}
+				if !cl.resKnown {
+					need = append(need, j)
+				}
+			case colCheck:
+				need = append(need, j)
+			}
+		}
+		if len(need) > 0 {
+			m.residuals(need)
+		}
+		restart = restart[:0]
+		pending := false
+		for t, j := range need {
+			cl := &m.col[j]
+			if cl.state != colCheck {
+				continue
+			}
+			// MINRES: the true residual of x; done, out of iterations, or a restart.
+			m.res.Residual[j] = cl.rel
+			cl.remember(cl.rel)
+			switch {
+			case cl.rel <= m.tol:
+				cl.state = colDone
+			case cl.iters >= m.max:
+				cl.fail(nil)
+				pending = true
+			default:
+				restart = append(restart, t)
+			}
+		}
+		if len(restart) > 0 {
+			m.restart(need, restart)
+		}
+		for j := range m.col {
+			cl := &m.col[j]
+			if cl.state == colFail {
+				if cl.resKnown && (!cl.hasBest || cl.bestIsX) {
+					m.finish(j)
+				} else {
+					pending = true
+				}
+			}
+		}
+		if !pending {
+			return
+		}
+	}
+}
+
+// remember records a residual of the current x_j, as MINRES's remember does.
+func (cl *minresCol) remember(rel float64) {
+	if rel < cl.bestRes {
+		cl.bestRes, cl.hasBest, cl.bestIsX = rel, true, true
+	}
+}
+
+func (cl *minresCol) fail(cause error) {
+	cl.state, cl.cause = colFail, cause
+}
+
+// finish ends a failed column with the error MINRES returns for it.
+func (m *minresCols) finish(j int) {
+	cl := &m.col[j]
+	m.res.Residual[j] = cl.rel
+	name := fmt.Sprintf("MINRES (column %d)", j)
+	var bd *BreakdownError
+	switch {
+	case cl.cause == nil:
+		m.errs[j] = &NotConvergedError{Method: name, Iterations: cl.iters, Residual: cl.rel, Tol: m.tol}
+	case errors.As(cl.cause, &bd):
+		m.errs[j] = cl.cause
+	default:
+		m.errs[j] = fmt.Errorf("krylov: %s stopped after %d iterations (relative residual %.3g): %w", name, cl.iters, cl.rel, cl.cause)
+	}
+	cl.state = colDone
+}
+
+// view returns the first n·k entries of buf as an n×k block.
+func view(buf []float64, n, k int) *mat.Dense { return mat.NewDense(n, k, buf[:n*k]) }
+
+// residuals sets, for the columns need, y_t = b_j − A x_j (packed, t the
+// position in need) and the relative residual rel of each column, with one
+// block product.
+func (m *minresCols) residuals(need []int) {
+	n, k := m.n, len(need)
+	v, y := view(m.vbuf, n, k), view(m.ybuf, n, k)
+	xm, bm := m.x.RawMatrix(), m.b.RawMatrix()
+	vd := m.vbuf
+	parallel.For(n, rowGrain, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			xr := xm.Data[i*xm.Stride:]
+			vr := vd[i*k : i*k+k]
+			for t, j := range need {
+				vr[t] = xr[j]
+			}
+		}
+	})
+	linop.MulBlock(m.a, y, v)
+	m.res.Products++
+	yd := m.ybuf
+	parallel.For(n, rowGrain, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			br := bm.Data[i*bm.Stride:]
+			yr := yd[i*k : i*k+k]
+			for t, j := range need {
+				yr[t] = br[j] - yr[t]
+			}
+		}
+	})
+	nrm := m.scratch(&m.dots, k)
+	colNorms2(nrm, yd, k, m.first(k), n)
+	for t, j := range need {
+		cl := &m.col[j]
+		cl.rel, cl.resKnown = nrm[t]/cl.bnorm, true
+	}
+}
+
+// restart starts MINRES afresh for the columns need[t], t in ts, from the
+// residuals that residuals left in the packed y: r1 = r2 = r, y = M r (z),
+// β₁ = √(rᵀMr), w = w2 = 0.
+func (m *minresCols) restart(need, ts []int) {
+	n, k := m.n, len(need)
+	yd := m.ybuf
+	pd := yd // M·r, packed like y
+	if m.pre != nil {
+		linop.MulBlock(m.pre, view(m.vbuf, n, k), view(m.ybuf, n, k))
+		pd = m.vbuf
+	}
+	lanes := m.scratch(&m.lanes, dotLanes*len(ts))
+	n4 := n - n%dotLanes
+	for i := 0; i < n; i++ {
+		l := laneOf(i, n4)
+		yr, pr := yd[i*k:i*k+k], pd[i*k:i*k+k]
+		for u, t := range ts {
+			lanes[u*dotLanes+l] = dotAdd(lanes[u*dotLanes+l], yr[t], pr[t])
+		}
+	}
+	r1, r2, wo, wn := m.r1.RawMatrix(), m.r2.RawMatrix(), m.wo.RawMatrix(), m.wn.RawMatrix()
+	var zd []float64
+	if m.z != nil {
+		zd = m.z.RawMatrix().Data
+	}
+	c := m.c
+	parallel.For(n, rowGrain, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			yr, pr := yd[i*k:i*k+k], pd[i*k:i*k+k]
+			o := i * c
+			for _, t := range ts {
+				j := need[t]
+				r1.Data[o+j], r2.Data[o+j] = yr[t], yr[t]
+				wo.Data[o+j], wn.Data[o+j] = 0, 0
+				if zd != nil {
+					zd[o+j] = pr[t]
+				}
+			}
+		}
+	})
+	for u, t := range ts {
+		j := need[t]
+		cl := &m.col[j]
+		beta1 := laneSum(lanes[u*dotLanes : (u+1)*dotLanes])
+		if !(beta1 > 0) {
+			cl.fail(&BreakdownError{Method: fmt.Sprintf("MINRES (column %d)", j), Iterations: cl.iters, Reason: fmt.Sprintf("rᵀMr = %g ≤ 0: the preconditioner is not positive definite", beta1)})
+			continue
+		}
+		beta1 = math.Sqrt(beta1)
+		cl.scale = cl.rel / beta1
+		cl.oldb, cl.beta = 0, beta1
+		cl.dbar, cl.epsln = 0, 0
+		cl.phibar = beta1
+		cl.cs, cl.sn = -1, 0
+		cl.k = 1
+		cl.state = colActive
+	}
+}
+
+// step is one MINRES iteration of every iterating column, with one block
+// product.
+func (m *minresCols) step(ctx context.Context) {
+	n, c, act := m.n, m.c, m.act
+	k := len(act)
+	sc := m.scratch(&m.sc, k)
+	a1 := m.scratch(&m.a1, k)
+	m.later = m.later[:0]
+	for t, j := range act {
+		cl := &m.col[j]
+		sc[t] = 1 / cl.beta
+		m.later = append(m.later[:t], cl.k >= 2) // no r1 term in the first iteration
+		if cl.k >= 2 {
+			a1[t] = -cl.beta / cl.oldb
+		}
+	}
+	// v = y/β, y = M r2 (r2 itself without a preconditioner).
+	zm := m.r2.RawMatrix()
+	if m.z != nil {
+		zm = m.z.RawMatrix()
+	}
+	vd, yd := m.vbuf, m.ybuf
+	parallel.For(n, rowGrain, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			zr := zm.Data[i*zm.Stride:]
+			vr := vd[i*k : i*k+k]
+			for t, j := range act {
+				vr[t] = sc[t] * zr[j]
+			}
+		}
+	})
+	linop.MulBlock(m.a, view(yd, n, k), view(vd, n, k))
+	m.res.Products++
+	// y −= (β/β_old) r1 from the second iteration on; α = vᵀy. The sums
+	// are taken row after row, in floats.Dot's order.
+	n4 := n - n%dotLanes
+	r1 := m.r1.RawMatrix().Data
+	lanes := m.scratch(&m.lanes, dotLanes*k)
+	later := m.later
+	for i := 0; i < n; i++ {
+		l := laneOf(i, n4)
+		yr, vr := yd[i*k:i*k+k], vd[i*k:i*k+k]
+		rr := r1[i*c : i*c+c]
+		for t, j := range act {
+			yv := yr[t]
+			if later[t] {
+				yv = axpy(yv, a1[t], rr[j])
+				yr[t] = yv
+			}
+			lanes[t*dotLanes+l] = dotAdd(lanes[t*dotLanes+l], vr[t], yv)
+		}
+	}
+	a2 := m.scratch(&m.a2, k)
+	for t, j := range act {
+		cl := &m.col[j]
+		cl.alfa = laneSum(lanes[t*dotLanes : (t+1)*dotLanes])
+		a2[t] = -cl.alfa / cl.beta
+	}
+	// y −= (α/β) r2; r1 ← r2, r2 ← y (into r1's block, then the two are
+	// swapped); β = r2ᵀ M r2.
+	r2 := m.r2.RawMatrix().Data
+	clear(lanes)
+	for i := 0; i < n; i++ {
+		l := laneOf(i, n4)
+		yr := yd[i*k : i*k+k]
+		nr, or := r1[i*c:i*c+c], r2[i*c:i*c+c]
+		for t, j := range act {
+			yv := axpy(yr[t], a2[t], or[j])
+			nr[j] = yv
+			if m.z == nil {
+				lanes[t*dotLanes+l] = dotAdd(lanes[t*dotLanes+l], yv, yv)
+			}
+		}
+	}
+	m.r1, m.r2 = m.r2, m.r1
+	if m.z != nil {
+		linop.MulBlock(m.pre, m.z, m.r2)
+		r2, zd := m.r2.RawMatrix().Data, m.z.RawMatrix().Data
+		for i := 0; i < n; i++ {
+			l := laneOf(i, n4)
+			rr, zr := r2[i*c:i*c+c], zd[i*c:i*c+c]
+			for t, j := range act {
+				lanes[t*dotLanes+l] = dotAdd(lanes[t*dotLanes+l], rr[j], zr[j])
+			}
+		}
+	}
+	// The rotations, and which columns go on to update x.
+	upd := m.upd[:0]
+	for t, j := range act {
+		cl := &m.col[j]
+		cl.oldb = cl.beta
+		beta := laneSum(lanes[t*dotLanes : (t+1)*dotLanes])
+		if beta < 0 {
+			cl.fail(&BreakdownError{Method: fmt.Sprintf("MINRES (column %d)", j), Iterations: cl.iters, Reason: "the preconditioner is not positive definite"})
+			continue
+		}
+		beta = math.Sqrt(beta)
+		cl.beta = beta
+		// Apply the previous rotation, then compute the next one.
+		cl.oldeps = cl.epsln
+		cl.delta = cl.cs*cl.dbar + cl.sn*cl.alfa
+		gbar := cl.sn*cl.dbar - cl.cs*cl.alfa
+		cl.epsln = cl.sn * beta
+		cl.dbar = -cl.cs * beta
+		cl.gamma = math.Max(math.Hypot(gbar, beta), 1e-300)
+		cl.cs = gbar / cl.gamma
+		cl.sn = beta / cl.gamma
+		cl.phi = cl.cs * cl.phibar
+		cl.phibar = cl.sn * cl.phibar
+		cl.est = cl.phibar * cl.scale
+		// MINRES keeps a copy of the best iterate; x_j is about to move
+		// away from it unless the new one is better.
+		if !(cl.est < cl.bestRes) && cl.hasBest && cl.bestIsX {
+			m.saveBest(j)
+		}
+		upd = append(upd, t)
+	}
+	m.upd = upd
+	// w = (v − ε w_{k−2} − δ w_{k−1})/γ into w_{k−2}'s block; x += φ w.
+	wo, wn, xm := m.wo.RawMatrix().Data, m.wn.RawMatrix().Data, m.x.RawMatrix()
+	col := m.col
+	parallel.For(n, rowGrain, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			vr := vd[i*k : i*k+k]
+			or, nr := wo[i*c:i*c+c], wn[i*c:i*c+c]
+			xr := xm.Data[i*xm.Stride:]
+			for _, t := range upd {
+				j := act[t]
+				cl := &col[j]
+				w := (vr[t] - cl.oldeps*or[j] - cl.delta*nr[j]) / cl.gamma
+				or[j] = w
+				xr[j] = axpy(xr[j], cl.phi, w)
+			}
+		}
+	})
+	m.wo, m.wn = m.wn, m.wo
+	if len(upd) == 0 {
+		return
+	}
+	m.steps++
+	worst := 0.0
+	for _, t := range upd {
+		cl := &m.col[act[t]]
+		cl.iters++
+		cl.k++
+		cl.resKnown = false
+		cl.remember(cl.est)
+		worst = math.Max(worst, cl.est)
+		m.res.Iterations[act[t]] = cl.iters
+	}
+	if m.progress != nil {
+		m.progress(m.steps, worst)
+	}
+	if err := ctx.Err(); err != nil {
+		for _, t := range upd {
+			m.col[act[t]].fail(err)
+		}
+		return
+	}
+	for _, t := range upd {
+		cl := &m.col[act[t]]
+		switch {
+		case cl.est <= m.tol || cl.beta == 0:
+			cl.state = colCheck
+		case cl.iters >= m.max:
+			cl.fail(nil)
+		}
+	}
+}
+
+// saveBest copies x_j, the best iterate so far, aside.
+func (m *minresCols) saveBest(j int) {
+	cl := &m.col[j]
+	if cl.best == nil {
+		cl.best = make([]float64, m.n)
+	}
+	mat.Col(cl.best, j, m.x)
+	cl.bestIsX = false
+}
+
+// restoreBest puts the best iterate back into x_j.
+func (m *minresCols) restoreBest(j int) {
+	cl := &m.col[j]
+	m.x.SetCol(j, cl.best)
+	cl.bestIsX, cl.resKnown = true, false
+}
+
+// scratch returns (*buf)[:k] zeroed, growing it if needed.
+func (m *minresCols) scratch(buf *[]float64, k int) []float64 {
+	if cap(*buf) < k {
+		*buf = make([]float64, k)
+	}
+	*buf = (*buf)[:k]
+	clear(*buf)
+	return *buf
+}
+
+// first returns 0, 1, …, k−1.
+func (m *minresCols) first(k int) []int {
+	for t := len(m.ident); t < k; t++ {
+		m.ident = append(m.ident, t)
+	}
+	return m.ident[:k]
+}
+
+// colNorms2 sets dst[t] = floats.Norm(column cols[t] of the n-row block data
+// with row stride s, 2), in one pass over the rows.
+func colNorms2(dst, data []float64, s int, cols []int, n int) {
+	st := make([]normState, len(cols))
+	for t := range st {
+		st[t] = newNormState()
+	}
+	for i := 0; i < n; i++ {
+		row := data[i*s:]
+		for t, j := range cols {
+			st[t].add(row[j])
+		}
+	}
+	for t := range st {
+		dst[t] = st[t].norm()
+	}
+}

@@ -1,0 +1,150 @@
+package stkr
+
+import (
+	"context"
+	"errors"
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/gssl/gssl/graph"
+	"github.com/gssl/gssl/krylov"
+)
+
+// blockPathTol is the agreement of the fit through krylov.MINRESColumns
+// with the fit column by column (krylov.MINRES per column), relative to the
+// largest score. The two are bitwise equal when the graph's block product
+// equals its vector product column by column (it does: the test checks), so
+// the tolerance only guards against a platform where the two products round
+// differently.
+const blockPathTol = 1e-12
+
+// TestMINRESBlockPathEqualsColumns: every fit that runs MINRES (the inverse
+// Laplacian, KRR's indefinite polynomial system, an explicit MINRES stopped
+// early, one stopped by the iteration cap) gives the same model through the
+// shared block products as column by column: iterations and residual of
+// every class, α, the stored vectors and the scores.
+func TestMINRESBlockPathEqualsColumns(t *testing.T) {
+	ds, task := loadCora(t)
+	cora, coraTrain, coraY := coraPlanetoid(t, ds, task)
+	small, smallTrain, smallY := smallProblem(t)
+	smallK, err := NewGraphKernel(small)
+	require.NoError(t, err)
+	mid := randomGraph(t, 3000, 9000, true, 5)
+	midK, err := NewGraphKernel(mid)
+	require.NoError(t, err)
+	midTrain := make([]int, 0, 300)
+	for i := 0; i < 3000; i += 10 {
+		midTrain = append(midTrain, i)
+	}
+	midY := mat.NewDense(len(midTrain), 4, nil)
+	for p := range midTrain {
+		midY.Set(p, (p*7)%4, 1)
+	}
+	graphs := []struct {
+		name  string
+		g     *graph.CSR
+		k     *GraphKernel
+		train []int
+		y     *mat.Dense
+	}{
+		{"cora", ds.Graph, cora, coraTrain, coraY},
+		{"random 60", small, smallK, smallTrain, smallY},
+		{"random 3000", mid, midK, midTrain, midY},
+	}
+	fits := []struct {
+		name    string
+		r       Regressor
+		failing bool
+	}{
+		{"inverse Laplacian", Regressor{Transform: InverseLaplacian{Eta: 0.9}, Beta: 1}, false},
+		{"KRR", Regressor{Transform: KRR(), Beta: 0.05}, false},
+		{"λ^8, 5 MINRES steps", Regressor{Transform: Power(8), Beta: 0.1, Solver: SolverMINRES, Iterations: 5}, false},
+		{"inverse Laplacian, capped", Regressor{Transform: InverseLaplacian{Eta: 0.99}, Beta: 0.1, MaxIter: 6}, true},
+	}
+	ctx := context.Background()
+	for _, gc := range graphs {
+		blockEqualsVector(t, gc.name, gc.k, gc.g.Nodes(), gc.y)
+		for _, fc := range fits {
+			name := gc.name + "/" + fc.name
+			ref, blk := fc.r, fc.r
+			ref.columnByColumn = true
+			errRef := ref.FitIndexed(ctx, gc.k, gc.train, gc.y)
+			errBlk := blk.FitIndexed(ctx, gc.k, gc.train, gc.y)
+			if fc.failing {
+				var nc *krylov.NotConvergedError
+				require.ErrorAs(t, errRef, &nc, name)
+				require.ErrorAs(t, errBlk, &nc, name)
+				assert.Contains(t, errBlk.Error(), "output column 0", name)
+			} else {
+				require.NoError(t, errRef, name)
+				require.NoError(t, errBlk, name)
+			}
+			rs, bs := ref.Stats(), blk.Stats()
+			assert.Equal(t, rs.Iterations, bs.Iterations, "%s: iterations per class", name)
+			assert.Equal(t, rs.Solver, bs.Solver, name)
+			assert.LessOrEqual(t, bs.MatVecs, rs.MatVecs, "%s: the block path makes no more products", name)
+			for col := range rs.Residual {
+				assert.InDelta(t, rs.Residual[col], bs.Residual[col], blockPathTol, "%s: residual of class %d", name, col)
+			}
+			fr, fb := mustPredict(t, &ref), mustPredict(t, &blk)
+			assert.LessOrEqual(t, relDiff(fb, fr), blockPathTol, "%s: scores", name)
+			assert.LessOrEqual(t, relDiff(mustAlpha(t, &blk), mustAlpha(t, &ref)), blockPathTol, "%s: α", name)
+			bitwise := mat.Equal(fb, fr) && mat.Equal(mustVectors(t, &blk), mustVectors(t, &ref)) && mat.Equal(mustAlpha(t, &blk), mustAlpha(t, &ref))
+			assert.True(t, bitwise, "%s: the fits are bitwise equal", name)
+			t.Logf("%s: iterations %v, products %d (column by column %d), bitwise %v", name, bs.Iterations, bs.MatVecs, rs.MatVecs, bitwise)
+		}
+	}
+}
+
+// blockEqualsVector checks that the kernel's block product is, column by
+// column, bitwise its vector product: what makes the block path's fit
+// bitwise the column-by-column one.
+func blockEqualsVector(t *testing.T, name string, k *GraphKernel, n int, y *mat.Dense) {
+	t.Helper()
+	_, c := y.Dims()
+	x := mat.NewDense(n, c, nil)
+	for i := 0; i < n; i++ {
+		for j := 0; j < c; j++ {
+			x.Set(i, j, math.Sin(float64(3*i+7*j+1)))
+		}
+	}
+	got := mat.NewDense(n, c, nil)
+	k.MulBlockTo(got, x)
+	col, out := make([]float64, n), make([]float64, n)
+	for j := 0; j < c; j++ {
+		k.MulVecTo(out, mat.Col(col, j, x))
+		for i := 0; i < n; i++ {
+			if math.Float64bits(out[i]) != math.Float64bits(got.At(i, j)) {
+				t.Errorf("%s: block product (%d, %d) = %v, vector product %v", name, i, j, got.At(i, j), out[i])
+				return
+			}
+		}
+	}
+}
+
+// TestMINRESBlockPathCancel: a cancelled fit through the block path keeps
+// the iterates and reports the cancellation.
+func TestMINRESBlockPathCancel(t *testing.T) {
+	g, train, y := smallProblem(t)
+	k, err := NewGraphKernel(g)
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	calls := 0
+	r := &Regressor{Transform: InverseLaplacian{Eta: 0.9}, Beta: 1, Progress: func(col, it int, _ float64) {
+		assert.Equal(t, -1, col, "all columns at once")
+		calls++
+		if it == 3 {
+			cancel()
+		}
+	}}
+	err = r.FitIndexed(ctx, k, train, y)
+	require.True(t, errors.Is(err, context.Canceled), "%v", err)
+	assert.Equal(t, 3, calls)
+	assert.Equal(t, []int{3, 3, 3}, r.Stats().Iterations)
+	_, err = r.Predict(nil)
+	assert.NoError(t, err, "the best iterate is kept")
+}
