@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	iofs "io/fs"
 	"math"
 	"reflect"
 	"slices"
@@ -373,8 +374,8 @@ func readInfo(ctx context.Context, dir string) (checkpointInfo, error) {
 		err = fmt.Errorf("version %d, this gssl-beam reads version %d", info.Version, checkpointVersion)
 	}
 	if err != nil {
-		if errors.Is(err, io.ErrUnexpectedEOF) || strings.Contains(err.Error(), "no such file") {
-			err = fmt.Errorf("%w (the job that writes it has not finished)", err)
+		if errors.Is(err, iofs.ErrNotExist) {
+			err = fmt.Errorf("%w (the job that writes it did not finish)", err)
 		}
 		return checkpointInfo{}, fmt.Errorf("pipeline: checkpoint %s: %w", path, err)
 	}
