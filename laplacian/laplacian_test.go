@@ -276,3 +276,54 @@ func TestDimensionMismatchPanics(t *testing.T) {
 		op.MulVecTo(make([]float64, 2), make([]float64, 3))
 	})
 }
+
+// TestBlockPrescaleBitwise: on a 0/1 graph MulBlockTo gathers from the
+// rows of x scaled by d^{-1/2} beforehand; every entry must be bitwise the
+// graph's own scaled product (and, on a weighted graph, which takes the
+// direct path, too), for every kind, with an isolated node, for blocks of
+// 1 to 17 columns (the SELL widths, the unrolled kernels and the loop).
+func TestBlockPrescaleBitwise(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	const n = 3000
+	var unit, weighted []graph.Edge
+	for k := 0; k < 8*n; k++ {
+		u, v := rng.IntN(n-1), rng.IntN(n-1) // node n−1 stays isolated
+		if u != v {
+			unit = append(unit, graph.Edge{U: u, V: v, W: 1})
+			weighted = append(weighted, graph.Edge{U: u, V: v, W: 0.1 + rng.Float64()})
+		}
+	}
+	for name, e := range map[string][]graph.Edge{"unit": unit, "weighted": weighted} {
+		g, err := graph.FromEdges(n, e, graph.Options{Duplicates: graph.DuplicateMax})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g.UnitWeights() != (name == "unit") {
+			t.Fatalf("%s graph: UnitWeights() = %v", name, g.UnitWeights())
+		}
+		for _, kind := range []Kind{Unnormalized, Symmetric, RandomWalk, NormalizedAdjacency} {
+			op, err := New(g, kind, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range []int{1, 3, 5, 8, 10, 16, 17} {
+				x := mat.NewDense(n, c, nil)
+				for i := range n {
+					for j := range c {
+						x.Set(i, j, rng.NormFloat64())
+					}
+				}
+				got, want := mat.NewDense(n, c, nil), mat.NewDense(n, c, nil)
+				op.MulBlockTo(got, x)
+				g.ScaledMulBlockTo(want, x, op.scaling)
+				for i := range n {
+					for j := range c {
+						if a, b := got.At(i, j), want.At(i, j); math.Float64bits(a) != math.Float64bits(b) {
+							t.Fatalf("%s graph, %v, c = %d: entry (%d, %d) = %v, the direct product gives %v", name, kind, c, i, j, a, b)
+						}
+					}
+				}
+			}
+		}
+	}
+}

@@ -118,7 +118,10 @@ type fastReader struct {
 	countLocks [countGroups]sync.Mutex
 
 	stats []blockStats
-	width int  // fields per line: 2 or 3
+	// identity: the ids are exactly 0..identity−1 (known after pass 1), so
+	// an id is its own index and pass 2 looks nothing up.
+	identity int64
+	width    int  // fields per line: 2 or 3
 	unit  bool // every weight is 1
 }
 
@@ -724,6 +727,7 @@ func (r *fastReader) number() (*nodeids.Map, error) {
 		r.big[id] = int32(n + k)
 	}
 	if len(big) == 0 && maxID == int64(n-1) {
+		r.identity = int64(n)
 		return nodeids.Identity(n), nil
 	}
 	all := make([]int64, 0, n+len(big))
@@ -745,6 +749,9 @@ func (r *fastReader) number() (*nodeids.Map, error) {
 
 // index returns the final index of a present id.
 func (r *fastReader) index(id int64) (int32, bool) {
+	if uint64(id) < uint64(r.identity) {
+		return int32(id), true
+	}
 	if id >= r.direct {
 		i, ok := r.big[id]
 		return i, ok

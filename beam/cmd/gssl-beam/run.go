@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -45,6 +46,24 @@ type options struct {
 	shards                  int
 	runner                  string
 	verbose                 bool
+	json                    bool
+}
+
+// result is what --json prints: one object on stdout.
+type result struct {
+	Command string  `json:"command"`
+	Out     string  `json:"out"`
+	Shards  int     `json:"shards"`
+	Runner  string  `json:"runner"`
+	Seconds float64 `json:"seconds"`
+	// labelprop
+	Alpha      *float64 `json:"alpha,omitempty"`
+	Iterations *int     `json:"iterations,omitempty"`
+	Rounds     *int     `json:"shuffle_rounds,omitempty"`
+	Buckets    *int     `json:"buckets,omitempty"`
+	Jobs       *int     `json:"jobs,omitempty"`
+	// propagate
+	K *int `json:"k,omitempty"`
 }
 
 func (o *options) flags(cmd string) *flag.FlagSet {
@@ -59,6 +78,7 @@ func (o *options) flags(cmd string) *flag.FlagSet {
 	f.IntVar(&o.shards, "shards", 1, "output files: 1 writes one file (one worker writes every row); N > 1 writes N files under --out")
 	f.StringVar(&o.runner, "runner", "prism", "Beam runner: prism, flink, spark or dataflow")
 	f.BoolVar(&o.verbose, "verbose", false, "print a failed job's error whole, as the runner reports it (default: the cause only)")
+	f.BoolVar(&o.json, "json", false, "print one JSON object on stdout (what was written, the settings, the wall time in seconds) instead of a summary line")
 	switch cmd {
 	case "labelprop":
 		f.StringVar(&o.labels, "labels", "", `"id,label" table(s); an empty or missing label means unlabelled`)
@@ -227,9 +247,10 @@ func runErr(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	beam.Init()
 	start := time.Now()
+	res := result{Command: cmd, Out: o.out, Shards: o.shards, Runner: o.runner}
 	switch cmd {
 	case "labelprop":
-		if err := runLabelprop(ctx, o, tab, stderr); err != nil {
+		if err := runLabelprop(ctx, o, tab, stderr, &res); err != nil {
 			return err
 		}
 	case "propagate":
@@ -244,6 +265,13 @@ func runErr(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		if _, err := beam.Run(ctx, o.runner, p); err != nil {
 			return err
 		}
+		res.K = &o.k
+	}
+	res.Seconds = time.Since(start).Seconds()
+	if o.json {
+		e := json.NewEncoder(stdout)
+		e.SetIndent("", "  ")
+		return e.Encode(res)
 	}
 	what := "predictions"
 	if cmd == "propagate" {
@@ -253,13 +281,13 @@ func runErr(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if o.shards > 1 {
 		where = fmt.Sprintf("%d shards under %s", o.shards, o.out)
 	}
-	fmt.Fprintf(stdout, "%s written to %s (%.1f s)\n", what, where, time.Since(start).Seconds())
+	fmt.Fprintf(stdout, "%s written to %s (%.1f s)\n", what, where, res.Seconds)
 	return nil
 }
 
 // runLabelprop runs label spreading: one job, or with --rounds-per-job
 // several one after the other.
-func runLabelprop(ctx context.Context, o options, tab loaders.TableOptions, stderr io.Writer) error {
+func runLabelprop(ctx context.Context, o options, tab loaders.TableOptions, stderr io.Writer, res *result) error {
 	sp := pipeline.Spreading{Alpha: o.alpha, Tol: o.tol, Rounds: o.rounds, Buckets: o.buckets, LogResidual: true}
 	if err := sp.Validate(); err != nil {
 		return flagError(err)
@@ -300,6 +328,8 @@ func runLabelprop(ctx context.Context, o options, tab loaders.TableOptions, stde
 			fmt.Fprintf(stderr, "gssl-beam: job %d/%d: rounds %d–%d\n", j+1, jobs, first, last)
 		}
 	}
+	k, rounds, buckets := sp.K(), sp.K()-1, o.buckets
+	res.Alpha, res.Iterations, res.Rounds, res.Buckets, res.Jobs = &o.alpha, &k, &rounds, &buckets, &jobs
 	exec := func(ctx context.Context, p *beam.Pipeline) error {
 		_, err := beam.Run(ctx, o.runner, p)
 		return err

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
@@ -53,6 +54,47 @@ func TestLabelprop(t *testing.T) {
 		require.True(t, strings.HasPrefix(lines[1+k], id+","), lines[1+k])
 	}
 	require.True(t, strings.HasPrefix(lines[3], "eve,blue,"), lines[3])
+}
+
+// TestJSON: with --json, stdout is exactly one JSON object saying what was
+// written and with which settings, for both commands; the log stays on
+// stderr.
+func TestJSON(t *testing.T) {
+	dir, edges, labels := writeFiles(t)
+	out := filepath.Join(dir, "pred.csv")
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"labelprop", "--json", "--edges", edges, "--labels", labels, "--alpha", "0.8", "--rounds", "4", "--rounds-per-job", "3", "--out", out, "--runner", "prism"}, &stdout, &stderr)
+	require.Equal(t, 0, code, stderr.String())
+	dec := json.NewDecoder(&stdout)
+	var got map[string]any
+	require.NoError(t, dec.Decode(&got))
+	require.False(t, dec.More(), "a second value after the JSON object")
+	require.Equal(t, "labelprop", got["command"])
+	require.Equal(t, out, got["out"])
+	require.Equal(t, 0.8, got["alpha"])
+	require.Equal(t, 4.0, got["iterations"])
+	require.Equal(t, 3.0, got["shuffle_rounds"])
+	require.Equal(t, 2.0, got["jobs"])
+	require.Equal(t, "prism", got["runner"])
+	sec, ok := got["seconds"].(float64)
+	require.True(t, ok && sec > 0, "seconds %v", got["seconds"])
+	require.Contains(t, stderr.String(), "job 2/2")
+	_, err := os.Stat(out)
+	require.NoError(t, err)
+
+	stdout.Reset()
+	feats := filepath.Join(dir, "x.csv")
+	require.NoError(t, os.WriteFile(feats, []byte("id,a,b\nann,1,0\nbob,1,0\ncy,0,1\ndee,0,1\neve,1,1\n"), 0o644))
+	pout := filepath.Join(dir, "prop.csv")
+	code = run(context.Background(), []string{"propagate", "--json", "--edges", edges, "--features", feats, "--k", "2", "--out", pout, "--runner", "prism"}, &stdout, &stderr)
+	require.Equal(t, 0, code, stderr.String())
+	got = nil
+	dec = json.NewDecoder(&stdout)
+	require.NoError(t, dec.Decode(&got))
+	require.False(t, dec.More())
+	require.Equal(t, "propagate", got["command"])
+	require.Equal(t, 2.0, got["k"])
+	require.Nil(t, got["alpha"])
 }
 
 // TestRoundsPerJob: the run split into jobs writes the predictions of one
