@@ -122,7 +122,7 @@ type fastReader struct {
 	// an id is its own index and pass 2 looks nothing up.
 	identity int64
 	width    int  // fields per line: 2 or 3
-	unit  bool // every weight is 1
+	unit     bool // every weight is 1
 }
 
 // idPage holds the entry counts of fastPage consecutive ids, then their
