@@ -127,12 +127,27 @@ type fastReader struct {
 
 // idPage holds the entry counts of fastPage consecutive ids, then their
 // final indices as base + prefix[w] + popcount of the lower bits of word w.
+//
+// A count is a byte, with the multiples of 256 in high (allocated when a
+// count first wraps): the pages of 10 M ids then take 13 MB instead of 43,
+// so pass 1's random increments hit the processor's last-level cache
+// instead of memory.
 type idPage struct {
-	counts [fastPage]int32
+	counts [fastPage]uint8
+	high   *[fastPage]int32      // 256 × the carries of counts, nil until one
 	loops  [fastPage / 64]uint64 // ids seen only in dropped self loops
 	seen   [fastPage / 64]uint64 // ids present, set after pass 1
 	prefix [fastPage / 64]int32
 	base   int32
+}
+
+// count returns the entries counted for the id at offset o.
+func (p *idPage) count(o int) int32 {
+	c := int32(p.counts[o])
+	if p.high != nil {
+		c += p.high[o]
+	}
+	return c
 }
 
 // blockStats is what pass 1 learns about one block.
@@ -548,7 +563,13 @@ func (r *fastReader) flushCounts(cb *countBatch) {
 		if hi > lo {
 			r.countLocks[g].Lock()
 			for _, id := range sorted[lo:hi] {
-				r.page(id).counts[id&(fastPage-1)]++
+				p, o := r.page(id), id&(fastPage-1)
+				if p.counts[o]++; p.counts[o] == 0 {
+					if p.high == nil {
+						p.high = new([fastPage]int32)
+					}
+					p.high[o] += 256
+				}
 			}
 			r.countLocks[g].Unlock()
 		}
@@ -690,7 +711,7 @@ func (r *fastReader) number() (*nodeids.Map, error) {
 		for w := range p.seen {
 			var word uint64
 			for b := 0; b < 64; b++ {
-				if p.counts[w*64+b] > 0 {
+				if p.count(w*64+b) > 0 {
 					word |= 1 << b
 				}
 			}
@@ -775,8 +796,8 @@ func (r *fastReader) countRows(b *graph.Builder) {
 		if p == nil {
 			continue
 		}
-		for o, c := range p.counts {
-			if c > 0 {
+		for o := range p.counts {
+			if c := p.count(o); c > 0 {
 				i, _ := r.index(int64(pi)*fastPage + int64(o))
 				b.CountRow(i, int(c))
 			}

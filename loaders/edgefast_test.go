@@ -333,6 +333,42 @@ func TestReadIntEdgesParallelRandomFiles(t *testing.T) {
 	}
 }
 
+// TestReadIntEdgesParallelHubs: pass 1 counts entries in a byte per id and
+// carries multiples of 256 into a second table; hubs with 255, 256, 257,
+// 511, 512 and 1300 entries (and self loops, and repeated edges merged or
+// summed) must give the serial reader's graph.
+func TestReadIntEdgesParallelHubs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	var sb strings.Builder
+	hubs := map[int]int{0: 255, 3: 256, 1030: 257, 2047: 511, 2048: 512, 5000: 1300}
+	for hub, deg := range hubs {
+		for k := 0; k < deg; k++ {
+			fmt.Fprintf(&sb, "%d %d\n", hub, 6000+rng.IntN(4000))
+		}
+	}
+	for k := 0; k < 3000; k++ {
+		fmt.Fprintf(&sb, "%d %d\n", rng.IntN(10000), rng.IntN(10000))
+	}
+	data := sb.String()
+	for _, block := range []int{fastBlock, 997} {
+		withBlock(t, block)
+		for _, opt := range []graph.Options{{Duplicates: graph.DuplicateSum}, {Duplicates: graph.DuplicateMax, SelfLoops: graph.SelfLoopKeep}, {Duplicates: graph.DuplicateSum, Symmetrize: graph.Undirected}} {
+			require.True(t, sameAsSerial(t, []byte(data), opt), "block %d, options %+v", block, opt)
+		}
+	}
+	// The hubs' rows hold every entry: with repeated edges summed, a hub's
+	// weighted degree is its line count (plus what the random lines added).
+	path := filepath.Join(t.TempDir(), "hubs.txt")
+	require.NoError(t, os.WriteFile(path, []byte(data), 0o644))
+	g, ids, err := ReadIntEdgesParallel(path, graph.Options{Duplicates: graph.DuplicateSum})
+	require.NoError(t, err)
+	for hub, deg := range hubs {
+		i, ok := ids.LookupInt(int64(hub))
+		require.True(t, ok)
+		require.GreaterOrEqual(t, g.Degree(i), float64(deg), "hub %d", hub)
+	}
+}
+
 // TestReadIntEdgesParallelErrors: errors name the file and the line also
 // when the line is far into a later block.
 func TestReadIntEdgesParallelErrors(t *testing.T) {

@@ -41,7 +41,9 @@ func decodeNodeValues(lr *lineReader, opt TableOptions, b *nodeids.Builder, valu
 		widthLine     int
 		positional    bool
 		lastLine      int
-		seen          = make(map[int32]int32)
+		// seen[id] is the line that listed node id (0: none yet), indexed
+		// by the builder's provisional index: dense, 4 bytes per node.
+		seen []int32
 	)
 	for {
 		f, line, ok, err := t.row()
@@ -101,7 +103,10 @@ func decodeNodeValues(lr *lineReader, opt TableOptions, b *nodeids.Builder, valu
 				val = f[valCol]
 			}
 		}
-		if prev, dup := seen[id]; dup {
+		if int(id) >= len(seen) {
+			seen = append(seen, make([]int32, b.Len()-len(seen))...)
+		}
+		if prev := seen[id]; prev != 0 {
 			return nil, &ParseError{Path: lr.path, Line: line, Msg: fmt.Sprintf("node %q already listed on line %d", f[max(idCol, 0)], prev)}
 		}
 		seen[id] = int32(min(line, math.MaxInt32))
