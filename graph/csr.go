@@ -33,6 +33,9 @@ type CSR struct {
 	// sellMu makes concurrent first products build one copy, not one each
 	// (a second copy of a large graph would double the peak).
 	sellMu sync.Mutex
+	// rx pools the buffers r∘x of the scaled products of a unit-weight
+	// graph (*[]float64: vectors and n×c blocks).
+	rx sync.Pool
 }
 
 // Nodes returns the number of nodes n.
@@ -233,22 +236,21 @@ func (g *CSR) ScaledMulVecTo(dst, x []float64, s Scaling) {
 	if len(dst) != g.n || len(x) != g.n {
 		panic(fmt.Sprintf("graph: dimension mismatch: graph has %d nodes, dst has length %d, x has length %d", g.n, len(dst), len(x)))
 	}
+	if s.Right != nil && g.unitWeights {
+		// One gather of r∘x instead of two (r and x) per entry.
+		p := g.scratch(g.n)
+		defer g.rx.Put(p)
+		rx := (*p)[:g.n]
+		parallel.For(g.n, minSlicedParallelWork, func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				rx[i] = s.Right[i] * x[i]
+			}
+		})
+		g.mulVecRX(dst, x, rx, s)
+		return
+	}
 	if g.useSliced() {
 		sl := g.sliced()
-		if s.Right != nil && g.unitWeights {
-			// One gather of r∘x instead of two (r and x) per entry.
-			rx := sl.scratch(g.n)
-			defer sl.release(rx)
-			parallel.For(g.n, minSlicedParallelWork, func(lo, hi int) {
-				for i := lo; i < hi; i++ {
-					rx[i] = s.Right[i] * x[i]
-				}
-			})
-			parallel.Balanced(sl.off, minSlicedParallelWork, func(lo, hi int) {
-				sl.mulVecRX(dst, x, rx, s, lo, hi)
-			})
-			return
-		}
 		parallel.Balanced(sl.off, minSlicedParallelWork, func(lo, hi int) {
 			sl.mulVec(dst, x, s, lo, hi)
 		})
@@ -257,6 +259,37 @@ func (g *CSR) ScaledMulVecTo(dst, x []float64, s Scaling) {
 	parallel.Balanced(g.indptr, minParallelWork, func(lo, hi int) {
 		g.scaledRows(dst, x, s, lo, hi)
 	})
+}
+
+// mulVecRX is ScaledMulVecTo on a unit-weight graph given rx = Right∘x.
+func (g *CSR) mulVecRX(dst, x, rx []float64, s Scaling) {
+	if g.useSliced() {
+		sl := g.sliced()
+		parallel.Balanced(sl.off, minSlicedParallelWork, func(lo, hi int) {
+			sl.mulVecRX(dst, x, rx, s, lo, hi)
+		})
+		return
+	}
+	// scaledRows on rx with Left only, then the diagonal term as it adds it:
+	// (Left_i·sum) + Diag_i·x_i.
+	parallel.Balanced(g.indptr, minParallelWork, func(lo, hi int) {
+		g.scaledRows(dst, rx, Scaling{Left: s.Left}, lo, hi)
+		if s.Diag != nil {
+			for i := lo; i < hi; i++ {
+				dst[i] += float64(s.Diag[i] * x[i])
+			}
+		}
+	})
+}
+
+// scratch returns a buffer of at least n entries from the pool of r∘x
+// buffers (vectors of ScaledMulVecTo, blocks of ScaledMulBlockTo).
+func (g *CSR) scratch(n int) *[]float64 {
+	if p, ok := g.rx.Get().(*[]float64); ok && cap(*p) >= n {
+		return p
+	}
+	v := make([]float64, n)
+	return &v
 }
 
 func (g *CSR) checkScaling(s Scaling) {
@@ -328,6 +361,13 @@ func (g *CSR) MulBlockTo(dst, x *mat.Dense) {
 // row's accumulators in registers; on CPUs with AVX2 they run four rows at
 // a time from the SELL-4-σ copy of ScaledMulVecTo (sell_block_amd64.go,
 // bitwise the same results).
+//
+// With Right scaling on a unit-weight graph it first scales the rows of x by
+// Right into a scratch n×c block (pooled between calls) and gathers from
+// it: one random read per stored entry instead of two (Right_j and row j of
+// x), which is most of a product's time once neither fits in cache (10 M
+// nodes: BENCHMARKS.md, stkr at scale). The results are bitwise those of
+// the direct product.
 func (g *CSR) ScaledMulBlockTo(dst, x *mat.Dense, s Scaling) {
 	g.checkScaling(s)
 	xr, xc := x.Dims()
@@ -335,6 +375,53 @@ func (g *CSR) ScaledMulBlockTo(dst, x *mat.Dense, s Scaling) {
 	if xr != g.n || dr != g.n || dc != xc {
 		panic(fmt.Sprintf("graph: block dimension mismatch: graph has %d nodes, x is %d×%d, dst is %d×%d", g.n, xr, xc, dr, dc))
 	}
+	if s.Right != nil && g.unitWeights && g.n > 0 {
+		g.prescaledMulBlockTo(dst, x, s)
+		return
+	}
+	g.directMulBlockTo(dst, x, s)
+}
+
+// prescaledMulBlockTo is ScaledMulBlockTo on a unit-weight graph with Right
+// scaling: rx = Right∘x row by row, the product of rx with Left only, then
+// the diagonal term as the kernels add it, Diag_i·x_i + (Left_i·sum).
+func (g *CSR) prescaledMulBlockTo(dst, x *mat.Dense, s Scaling) {
+	n, c := x.Dims()
+	p := g.scratch(n * c)
+	defer g.rx.Put(p)
+	rx := (*p)[:n*c]
+	xm := x.RawMatrix()
+	parallel.For(n, prescaleRows, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			ri, xi, di := s.Right[i], xm.Data[i*xm.Stride:i*xm.Stride+c], rx[i*c:i*c+c]
+			for k, v := range xi {
+				di[k] = ri * v
+			}
+		}
+	})
+	g.directMulBlockTo(dst, mat.NewDense(n, c, rx), Scaling{Left: s.Left})
+	if s.Diag == nil {
+		return
+	}
+	dm := dst.RawMatrix()
+	parallel.For(n, prescaleRows, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			d, xi, drow := s.Diag[i], xm.Data[i*xm.Stride:i*xm.Stride+c], dm.Data[i*dm.Stride:i*dm.Stride+c]
+			for k, v := range xi {
+				drow[k] = float64(d*v) + drow[k]
+			}
+		}
+	})
+}
+
+// prescaleRows is the least number of rows per task of prescaledMulBlockTo's
+// element-wise passes.
+const prescaleRows = 4096
+
+// directMulBlockTo is ScaledMulBlockTo with every scaling applied inside the
+// kernels.
+func (g *CSR) directMulBlockTo(dst, x *mat.Dense, s Scaling) {
+	xc := x.RawMatrix().Cols
 	xm, dm := x.RawMatrix(), dst.RawMatrix()
 	if xc <= maxSliced && g.useSliced() {
 		sl := g.sliced()

@@ -1,9 +1,5 @@
 package graph
 
-import (
-	"sync"
-)
-
 // sellC is the chunk height C of the sliced copy: C rows advance in lockstep,
 // one accumulator each (four float64 lanes fill an AVX2 register).
 const sellC = 4
@@ -36,19 +32,7 @@ type sliced struct {
 	lens    []int32   // len chunks·C: row length of each slot, decreasing within a chunk
 	indices []int32   // len off[chunks]: column of each entry, chunk-column-major
 	weights []float64 // like indices; nil for a graph with unit weights
-	rx      sync.Pool // *[]float64 of length n: r∘x for scaled products of unit-weight graphs
 }
-
-// scratch returns a vector of length n from the pool.
-func (s *sliced) scratch(n int) []float64 {
-	if v, ok := s.rx.Get().(*[]float64); ok && len(*v) == n {
-		return *v
-	}
-	return make([]float64, n)
-}
-
-// release returns a vector from scratch to the pool.
-func (s *sliced) release(v []float64) { s.rx.Put(&v) }
 
 // chunks returns the number of chunks.
 func (s *sliced) chunks() int { return len(s.off) - 1 }

@@ -3,12 +3,10 @@ package laplacian
 import (
 	"fmt"
 	"math"
-	"sync"
 
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/graph"
-	"github.com/gssl/gssl/internal/parallel"
 	"github.com/gssl/gssl/linop"
 )
 
@@ -194,7 +192,6 @@ type Operator struct {
 	g       *graph.CSR
 	degrees *Degrees
 	scaling graph.Scaling
-	rx      sync.Pool // *[]float64: the block r∘X of MulBlockTo
 }
 
 var (
@@ -282,55 +279,7 @@ func (o *Operator) MulVecTo(dst, x []float64) {
 }
 
 // MulBlockTo sets dst = L·x for n×c blocks.
-//
-// On a 0/1 graph the symmetric kinds scale the rows of x by d^{-1/2} first,
-// into a scratch n×c block (pooled between calls), and gather from it: one
-// random read per stored entry instead of two (the scaling of the column and
-// its row of x), which at 10 M nodes, where neither fits in cache, is most
-// of a product's time. The result is bitwise that of the direct product.
-func (o *Operator) MulBlockTo(dst, x *mat.Dense) {
-	s := o.scaling
-	n, c := x.Dims()
-	if s.Right == nil || !o.g.UnitWeights() || n != o.g.Nodes() {
-		o.g.ScaledMulBlockTo(dst, x, s)
-		return
-	}
-	p, _ := o.rx.Get().(*[]float64)
-	if p == nil || cap(*p) < n*c {
-		v := make([]float64, n*c)
-		p = &v
-	}
-	defer o.rx.Put(p)
-	rx := (*p)[:n*c]
-	xm := x.RawMatrix()
-	r := s.Right
-	parallel.For(n, rxRowGrain, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			ri, xi, di := r[i], xm.Data[i*xm.Stride:i*xm.Stride+c], rx[i*c:i*c+c]
-			for k, v := range xi {
-				di[k] = ri * v
-			}
-		}
-	})
-	o.g.ScaledMulBlockTo(dst, mat.NewDense(n, c, rx), graph.Scaling{Left: s.Left})
-	if s.Diag == nil {
-		return
-	}
-	// The diagonal term, as the kernels add it: Diag_i·x_i + (Left_i·sum).
-	dm := dst.RawMatrix()
-	parallel.For(n, rxRowGrain, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			d, xi, drow := s.Diag[i], xm.Data[i*xm.Stride:i*xm.Stride+c], dm.Data[i*dm.Stride:i*dm.Stride+c]
-			for k, v := range xi {
-				drow[k] = float64(d*v) + drow[k]
-			}
-		}
-	})
-}
-
-// rxRowGrain is the least number of rows per task of MulBlockTo's
-// element-wise passes.
-const rxRowGrain = 4096
+func (o *Operator) MulBlockTo(dst, x *mat.Dense) { o.g.ScaledMulBlockTo(dst, x, o.scaling) }
 
 // Dense returns the operator as a dense matrix, entry by entry: the explicit
 // O(n²) path for tests and small graphs.

@@ -277,11 +277,11 @@ func TestDimensionMismatchPanics(t *testing.T) {
 	})
 }
 
-// TestBlockPrescaleBitwise: on a 0/1 graph MulBlockTo gathers from the
-// rows of x scaled by d^{-1/2} beforehand; every entry must be bitwise the
-// graph's own scaled product (and, on a weighted graph, which takes the
-// direct path, too), for every kind, with an isolated node, for blocks of
-// 1 to 17 columns (the SELL widths, the unrolled kernels and the loop).
+// TestBlockPrescaleBitwise: the operator's block product is bitwise the
+// graph's scaled product with the kind's scaling (which, on a 0/1 graph,
+// gathers from rows scaled by d^{-1/2} beforehand: graph's
+// TestPrescaledBlockBitwise), for every kind, on 0/1 and weighted graphs
+// with an isolated node, for blocks of 1 to 17 columns.
 func TestBlockPrescaleBitwise(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	const n = 3000
