@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync/atomic"
 
 	"github.com/gssl/gssl/internal/parallel"
 )
@@ -101,32 +102,120 @@ func sortRow(cols []int32, ws []float64) {
 // positive weight, those the Laplacian sees: a stored weight 0 connects
 // nothing, so every node of Isolated (degree 0) is its own component, and the
 // components are exactly the blocks of L = D − W.
+//
+// The labels come from a concurrent union–find, Afforest (M. Sutton, T.
+// Ben-Nun and A. Barak, "Optimizing parallel graph connectivity computation
+// via subgraph sampling", IPDPS 2018, Alg. 2 and 3): every node is first
+// linked to its first two neighbours, which on most graphs already joins
+// the largest component; then only the nodes outside the most frequent
+// root (estimated from a fixed sample of nodes) link their other
+// neighbours. A tree's root is always its smallest node (links hang the
+// larger root under the smaller), so the labels do not depend on the order
+// of the links or the number of workers. It holds 4n bytes beside the 8n of
+// comp, and reads the graph about once.
 func (g *CSR) Components() (comp []int, count int) {
-	comp = make([]int, g.n)
-	for i := range comp {
-		comp[i] = -1
-	}
-	stack := make([]int32, 0, 64)
-	for s := 0; s < g.n; s++ {
-		if comp[s] >= 0 {
-			continue
+	n := g.n
+	parent := make([]atomic.Int32, n)
+	parallel.Chunks(n, componentChunk, func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			parent[i].Store(int32(i))
 		}
-		comp[s] = count
-		stack = append(stack[:0], int32(s))
-		for len(stack) > 0 {
-			u := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			cols, ws := g.Row(int(u))
-			for k, v := range cols {
-				if comp[v] < 0 && ws[k] > 0 {
-					comp[v] = count
-					stack = append(stack, v)
+	})
+	positive := func(k int) bool { return g.unitWeights || g.weights[k] > 0 }
+	for r := 0; r < componentSampleRounds; r++ {
+		parallel.Chunks(n, componentChunk, func(_, lo, hi int) {
+			for u := lo; u < hi; u++ {
+				if k := g.indptr[u] + r; k < g.indptr[u+1] && positive(k) {
+					link(parent, int32(u), g.indices[k])
+				}
+			}
+		})
+		compress(parent)
+	}
+	big := frequentRoot(parent)
+	parallel.Chunks(n, componentChunk, func(_, lo, hi int) {
+		for u := lo; u < hi; u++ {
+			if parent[u].Load() == big {
+				continue
+			}
+			for k := g.indptr[u] + componentSampleRounds; k < g.indptr[u+1]; k++ {
+				if positive(k) {
+					link(parent, int32(u), g.indices[k])
 				}
 			}
 		}
-		count++
+	})
+	compress(parent)
+	comp = make([]int, n)
+	for i := range comp {
+		if r := int(parent[i].Load()); r == i {
+			comp[i] = count
+			count++
+		} else {
+			comp[i] = comp[r] // r < i: labelled already
+		}
 	}
 	return comp, count
+}
+
+// componentChunk is the number of nodes per task of Components.
+const componentChunk = 1 << 14
+
+// componentSampleRounds is the number of neighbours per node Components
+// links before it estimates the largest component (Afforest's neighbour
+// rounds; the paper finds two enough on every graph it tries).
+const componentSampleRounds = 2
+
+// link joins the trees of u and v, hanging the larger root under the
+// smaller one (Afforest's Link, a compare-and-swap on the root).
+func link(parent []atomic.Int32, u, v int32) {
+	p1, p2 := parent[u].Load(), parent[v].Load()
+	for p1 != p2 {
+		high, low := max(p1, p2), min(p1, p2)
+		ph := parent[high].Load()
+		if ph == low || (ph == high && parent[high].CompareAndSwap(high, low)) {
+			return
+		}
+		p1, p2 = parent[parent[high].Load()].Load(), parent[low].Load()
+	}
+}
+
+// compress points every node at its root.
+func compress(parent []atomic.Int32) {
+	parallel.Chunks(len(parent), componentChunk, func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			p := parent[i].Load()
+			for {
+				pp := parent[p].Load()
+				if pp == p {
+					break
+				}
+				p = pp
+			}
+			parent[i].Store(p)
+		}
+	})
+}
+
+// frequentRoot returns the most frequent root among up to 1024 nodes at a
+// fixed stride (the smallest such root on ties), or −1 for no nodes. Any
+// answer gives the same components; a good one skips most of the work.
+func frequentRoot(parent []atomic.Int32) int32 {
+	n := len(parent)
+	if n == 0 {
+		return -1
+	}
+	step := max(n/1024, 1)
+	count := make(map[int32]int)
+	best, most := int32(-1), 0
+	for i := 0; i < n; i += step {
+		r := parent[i].Load()
+		count[r]++
+		if c := count[r]; c > most || (c == most && r < best) {
+			best, most = r, c
+		}
+	}
+	return best
 }
 
 // MapWeights returns a graph with the same edges and weights f(W_ij). The

@@ -20,7 +20,7 @@ import "github.com/gssl/gssl/graph"
 //	                               (c = 3 or 7: + 8nc + 8n), + S for c ≤ 8
 //	  Float32     + 0              both float32 blocks live in F's storage
 //	  StopLabels  + 4n             the labels of the last iteration
-//	CG            + 32nc + 8n + S  B, r, p and q (S for c ≤ 8)
+//	CG            + 24nc + 8n + S  r, p and q (S for c ≤ 8)
 //	FixedPoint    + 24nc + 16n + 8m + 8n
 //	                               B and two iterates, S's weights
 //	ReverseCuthillMcKee  + g.Bytes() + 24nc + 24n
@@ -53,7 +53,7 @@ func (m *Spreading) MemoryBytes(g *graph.CSR) int64 {
 			total += 4 * n
 		}
 	case CG:
-		total += 32*n*c + 8*n + sliced
+		total += 24*n*c + 8*n + sliced
 	case FixedPoint:
 		total += 24*n*c + 16*n + 8*nnz + 8*n
 	}

@@ -55,7 +55,10 @@ type spreadingCG struct {
 	t, u []float64     // p̃ = t∘p, p = u∘p̃
 	op   graph.Scaling // Diag u, Left −a·d^{-1/2}: (I − aS)p = op applied to p̃
 
-	b, x, r, p, q *mat.Dense // p holds p̃; q = (I − aS)p
+	b       sparseRHS  // B by its nonzero rows
+	bChunk  []int      // per row chunk, the index in b.rows of its first row
+	x, r, p *mat.Dense // p holds p̃
+	q       *mat.Dense // (I − aS)p
 
 	bnorm, rz, alpha, beta, on []float64
 
@@ -90,6 +93,16 @@ func newSpreadingCG(g *graph.CSR, a float64, b, x *mat.Dense, s krylov.Settings)
 	if xr, xc := x.Dims(); br != n || xr != n || xc != c {
 		return nil, fmt.Errorf("labelprop: spreading CG: graph has %d nodes, B is %d×%d, X is %d×%d", n, br, c, xr, xc)
 	}
+	return newCGRHS(g, a, denseRHS(b), x, s)
+}
+
+// newCGRHS is newSpreadingCG with B given by its nonzero rows (no n×c block
+// for B).
+func newCGRHS(g *graph.CSR, a float64, b sparseRHS, x *mat.Dense, s krylov.Settings) (*spreadingCG, error) {
+	n, c := g.Nodes(), b.c
+	if xr, xc := x.Dims(); xr != n || xc != c {
+		return nil, fmt.Errorf("labelprop: spreading CG: graph has %d nodes, B has %d columns, X is %d×%d", n, c, xr, xc)
+	}
 	if x.RawMatrix().Stride != c {
 		return nil, fmt.Errorf("labelprop: spreading CG: X has stride %d, want contiguous rows (stride %d)", x.RawMatrix().Stride, c)
 	}
@@ -107,9 +120,10 @@ func newSpreadingCG(g *graph.CSR, a float64, b, x *mat.Dense, s krylov.Settings)
 		g: g, s: s,
 		res: krylov.BlockResult{Iterations: make([]int, c), Residual: make([]float64, c)},
 		t:   deg.InvSqrtD, u: deg.SqrtD,
-		b: b, x: x,
-		r: mat.NewDense(n, c, nil), p: mat.NewDense(n, c, nil), q: mat.NewDense(n, c, nil),
-		bnorm: make([]float64, c), rz: make([]float64, c), alpha: make([]float64, c),
+		b: b, bChunk: b.chunks(n), x: x,
+		// huge pages when large: every product gathers rows of p at random
+		r: mat.NewDense(n, c, newBlock(n*c)), p: mat.NewDense(n, c, newBlock(n*c)), q: mat.NewDense(n, c, newBlock(n*c)),
+		bnorm: b.norms(), rz: make([]float64, c), alpha: make([]float64, c),
 		beta: make([]float64, c), on: make([]float64, c),
 		rowPasses: newRowPasses(n, c, g.NNZ()+n*c),
 	}
@@ -121,8 +135,16 @@ func newSpreadingCG(g *graph.CSR, a float64, b, x *mat.Dense, s krylov.Settings)
 		}
 	}
 	cg.op = graph.Scaling{Diag: cg.u, Left: left}
-	for j := 0; j < c; j++ {
-		cg.bnorm[j] = mat.Norm(b.ColView(j), 2)
+	// The solution of a zero column of B is zero; such a column never moves
+	// again (its α stays 0).
+	for j, nb := range cg.bnorm {
+		if nb != 0 {
+			continue
+		}
+		xd := x.RawMatrix().Data
+		for i := 0; i < n; i++ {
+			xd[i*c+j] = 0
+		}
 	}
 	return cg, nil
 }
@@ -285,40 +307,60 @@ func (cg *spreadingCG) run(ctx context.Context) (krylov.BlockResult, error) {
 }
 
 // trueResidual sets R = B − (I − aS)X (R = B when xZero), records each
-// column's relative residual, zeroes columns with b_j = 0, and marks the
-// columns above the tolerance as iterating. It returns how many are; rr
-// receives ‖r_j‖².
+// column's relative residual and marks the columns above the tolerance as
+// iterating. It returns how many are; rr receives ‖r_j‖².
 func (cg *spreadingCG) trueResidual(xZero bool, rr []float64) int {
-	if xZero {
-		cg.r.Copy(cg.b)
-	} else {
+	c, t := cg.c, cg.t
+	xd, rd, pd, qd := cg.x.RawMatrix().Data, cg.r.RawMatrix().Data, cg.p.RawMatrix().Data, cg.q.RawMatrix().Data
+	if !xZero {
 		// p̃ = t∘x is scratch here: restart rebuilds p from r.
-		xm, pm := cg.x.RawMatrix(), cg.p.RawMatrix()
-		for i := 0; i < cg.n; i++ {
-			xr, pr := xm.Data[i*xm.Stride:i*xm.Stride+cg.c], pm.Data[i*pm.Stride:i*pm.Stride+cg.c]
-			for j := range pr {
-				pr[j] = cg.t[i] * xr[j]
+		cg.passes(nil, func(_, lo, hi int, _ []float64) {
+			x, p := xd[lo*c:hi*c], pd[lo*c:hi*c]
+			p = p[:len(x)]
+			i, j, ti := lo, 0, t[lo]
+			for k, v := range x {
+				p[k] = ti * v
+				if j++; j == c {
+					j, i = 0, i+1
+					if i < hi {
+						ti = t[i]
+					}
+				}
 			}
-		}
+		})
 		cg.product(nil)
 		cg.res.Products++
-		cg.r.Sub(cg.b, cg.q)
 	}
-	rm := cg.r.RawMatrix()
-	clear(rr)
-	for i := 0; i < cg.n; i++ {
-		for j, v := range rm.Data[i*rm.Stride : i*rm.Stride+cg.c] {
-			rr[j] += v * v
+	cg.passes(rr, func(k, lo, hi int, acc []float64) {
+		r := rd[lo*c : hi*c]
+		if xZero {
+			clear(r)
+		} else {
+			q := qd[lo*c : hi*c]
+			q = q[:len(r)]
+			for e, v := range q {
+				r[e] = -v
+			}
 		}
-	}
+		b := cg.b
+		for p := cg.bChunk[k]; p < len(b.rows) && b.rows[p] < hi; p++ {
+			o := (b.rows[p] - lo) * c
+			for j, v := range b.vals[p*c : p*c+c] {
+				r[o+j] += v
+			}
+		}
+		j := 0
+		for _, v := range r {
+			acc[j] += v * v
+			if j++; j == c {
+				j = 0
+			}
+		}
+	})
 	left := 0
 	for j := 0; j < cg.c; j++ {
 		cg.on[j] = 0
-		if cg.bnorm[j] == 0 {
-			for i := 0; i < cg.n; i++ {
-				cg.x.Set(i, j, 0)
-				cg.r.Set(i, j, 0)
-			}
+		if cg.bnorm[j] == 0 { // x_j = 0 from the start, so r_j = 0
 			cg.res.Residual[j] = 0
 			continue
 		}
@@ -332,14 +374,27 @@ func (cg *spreadingCG) trueResidual(xZero bool, rr []float64) int {
 	return left
 }
 
-// restart sets p = r for the iterating columns (zero for the others) and
-// rz = ‖r‖² from rr.
+// restart sets p̃ = t∘r for the iterating columns (zero for the others),
+// without reading p, and rz = ‖r‖² from rr.
 func (cg *spreadingCG) restart(rr []float64) {
 	copy(cg.rz, rr)
-	clear(cg.alpha) // step must not move x
-	clear(cg.beta)
-	cg.p.Zero()
-	cg.step()
+	c, on, t := cg.c, cg.on, cg.t
+	rd, pd := cg.r.RawMatrix().Data, cg.p.RawMatrix().Data
+	cg.passes(nil, func(_, lo, hi int, _ []float64) {
+		on := on[:c]
+		r, p := rd[lo*c:hi*c], pd[lo*c:hi*c]
+		p = p[:len(r)]
+		i, j, ti := lo, 0, t[lo]
+		for k, v := range r {
+			p[k] = on[j] * (ti * v)
+			if j++; j == c {
+				j, i = 0, i+1
+				if i < hi {
+					ti = t[i]
+				}
+			}
+		}
+	})
 }
 
 func (cg *spreadingCG) fail(cause error, rr []float64) (krylov.BlockResult, error) {

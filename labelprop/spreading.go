@@ -163,10 +163,11 @@ func (m *Spreading) FitIndexed(ctx context.Context, g *graph.CSR, nodes, classes
 		return err
 	}
 	n, c := s.n, s.classes
-	// B = (1 − a)Y as an n×c block (CG, fixed point, a renumbering); the
-	// Chebyshev solver in the caller's numbering reads its nonzero rows only.
+	// B = (1 − a)Y as an n×c block (fixed point, a renumbering); the
+	// Chebyshev and CG solvers in the caller's numbering read its nonzero
+	// rows only.
 	var b *mat.Dense
-	if m.Solver != Chebyshev || m.Ordering == ReverseCuthillMcKee {
+	if m.Solver == FixedPoint || m.Ordering == ReverseCuthillMcKee {
 		b = mat.NewDense(n, c, nil)
 		for _, v := range s.nodes {
 			b.Set(v, int(s.class[v]), 1-m.Alpha)
@@ -198,12 +199,9 @@ func (m *Spreading) FitIndexed(ctx context.Context, g *graph.CSR, nodes, classes
 	var info Info
 	switch m.Solver {
 	case CG:
-		info, err = spreadCG(ctx, sg, m.Alpha, b, sf, krylov.Settings{Tol: tol, MaxIter: m.MaxIter, Progress: m.Progress})
+		info, err = spreadCG(ctx, sg, m.Alpha, m.rhs(s, b), sf, krylov.Settings{Tol: tol, MaxIter: m.MaxIter, Progress: m.Progress})
 	case Chebyshev:
-		rhs := seedRHS(s, 1-m.Alpha)
-		if b != nil {
-			rhs = denseRHS(b)
-		}
+		rhs := m.rhs(s, b)
 		b = nil // the solve holds the nonzero rows only
 		info, err = spreadChebyshevOpts(ctx, sg, m.Alpha, rhs, sf, krylov.Settings{Tol: tol, MaxIter: m.MaxIter, Progress: m.Progress},
 			chebyshevOptions{float32: m.Float32, stop: newLabelWatch(m.Stop, m.LabelPatience, m.LabelTol)})
@@ -223,6 +221,15 @@ func (m *Spreading) FitIndexed(ctx context.Context, g *graph.CSR, nodes, classes
 	}
 	m.state.finish(g, s, s.reached(g), f, m.ClassMassNormalization, info)
 	return err
+}
+
+// rhs returns B = (1 − a)Y by its nonzero rows: from the seeds, or from b
+// when the solve is in another numbering.
+func (m *Spreading) rhs(s *seeds, b *mat.Dense) sparseRHS {
+	if b != nil {
+		return denseRHS(b)
+	}
+	return seedRHS(s, 1-m.Alpha)
 }
 
 // PredictNew predicts a node that was not in the graph at fit time from its
@@ -310,8 +317,8 @@ func normalizedAdjacency(g *graph.CSR) (*graph.CSR, error) {
 
 // spreadCG solves (I − aS) F = B by the fused block CG of spreadingCG, F
 // holding the initial guess; g is the graph of W.
-func spreadCG(ctx context.Context, g *graph.CSR, a float64, b, f *mat.Dense, s krylov.Settings) (Info, error) {
-	cg, err := newSpreadingCG(g, a, b, f, s)
+func spreadCG(ctx context.Context, g *graph.CSR, a float64, b sparseRHS, f *mat.Dense, s krylov.Settings) (Info, error) {
+	cg, err := newCGRHS(g, a, b, f, s)
 	if err != nil {
 		return Info{}, err
 	}
