@@ -87,6 +87,9 @@ type Info struct {
 	// IsolatedSeeds counts labelled nodes of degree zero (kept under
 	// IsolatedSeedKeep).
 	IsolatedSeeds int
+	// Solver is the label spreading solver that ran (Auto resolved); the
+	// zero value, Auto, for the harmonic function.
+	Solver Solver
 }
 
 // NotConvergedError reports that the solver stopped at its iteration cap
@@ -249,7 +252,7 @@ func blockInfo(res krylov.BlockResult) Info {
 }
 
 // finish derives the class-mass scales, probabilities and labels from F.
-func (st *state) finish(g *graph.CSR, s *seeds, reached []bool, f *mat.Dense, cmn bool, info Info) {
+func (st *state) finish(g *graph.CSR, s *seeds, reached []bool, f *mat.Dense, cmn bool, info Info, spare []float64) {
 	n, c := f.Dims()
 	for i := 0; i < n; i++ {
 		if s.class[i] >= 0 {
@@ -283,7 +286,11 @@ func (st *state) finish(g *graph.CSR, s *seeds, reached []bool, f *mat.Dense, cm
 			}
 		}
 	}
-	st.probs = mat.NewDense(n, c, nil)
+	if len(spare) >= n*c && n*c > 0 {
+		st.probs = mat.NewDense(n, c, spare[:n*c]) // every row is written below
+	} else {
+		st.probs = mat.NewDense(n, c, nil)
+	}
 	st.labels = make([]int, n)
 	for i := 0; i < n; i++ {
 		p := st.probs.RawRowView(i)

@@ -525,13 +525,43 @@ func TestProgressIsCalledEveryIteration(t *testing.T) {
 }
 
 func TestParseSolver(t *testing.T) {
-	for _, s := range []Solver{CG, FixedPoint, Chebyshev} {
+	for _, s := range []Solver{Auto, CG, FixedPoint, Chebyshev} {
 		got, err := ParseSolver(s.String())
 		require.NoError(t, err)
 		assert.Equal(t, s, got)
 	}
 	_, err := ParseSolver("lu")
-	assert.ErrorContains(t, err, `unknown solver "lu": want chebyshev, cg or fixed-point`)
+	assert.ErrorContains(t, err, `unknown solver "lu": want auto, chebyshev, cg or fixed-point`)
+}
+
+// TestAutoSolver checks how Auto resolves: Chebyshev while F is below
+// AutoCGBytes, CG from there on, Chebyshev whenever a setting only it has
+// is on, and an explicit solver as given; and that a fit reports the
+// solver that ran and reaches the answer of an explicit Chebyshev fit.
+func TestAutoSolver(t *testing.T) {
+	n := AutoCGBytes / 8 / 10 // F of 10 classes just below the size
+	for _, c := range []struct {
+		m    Spreading
+		n    int
+		want Solver
+	}{
+		{Spreading{}, n, Chebyshev},
+		{Spreading{}, n + 1, CG},
+		{Spreading{Float32: true}, 10 * n, Chebyshev},
+		{Spreading{Stop: StopLabels}, 10 * n, Chebyshev},
+		{Spreading{Solver: FixedPoint}, 10 * n, FixedPoint},
+		{Spreading{Solver: Chebyshev}, 10 * n, Chebyshev},
+		{Spreading{Solver: CG}, 1, CG},
+	} {
+		assert.Equal(t, c.want, c.m.solverFor(c.n, 10), "%+v, n = %d", c.m, c.n)
+	}
+	p := randomProblem(rand.New(rand.NewPCG(5, 5)), 3)
+	auto, cheb := Spreading{Alpha: 0.9}, Spreading{Alpha: 0.9, Solver: Chebyshev}
+	require.NoError(t, auto.FitIndexed(context.Background(), p.g, p.nodes, p.classes))
+	require.NoError(t, cheb.FitIndexed(context.Background(), p.g, p.nodes, p.classes))
+	assert.Equal(t, Chebyshev, auto.Info().Solver)
+	assert.Equal(t, cheb.Scores().RawMatrix().Data, auto.Scores().RawMatrix().Data)
+	assert.Equal(t, "auto", auto.Solver.String())
 }
 
 func TestEveryNodeLabelled(t *testing.T) {

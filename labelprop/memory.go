@@ -12,42 +12,48 @@ import "github.com/gssl/gssl/graph"
 // entries, 8-byte words and S = g.SlicedCost() (the SELL-4-σ copy, 4m + 8n
 // bytes for a 0/1 graph, 0 above graph.SetSlicedLimit):
 //
-//	every fit     16nc + 53n       F and the probabilities (n×c float64
-//	                               each); degrees 32n, seeds 4n,
+//	every fit     8nc + 53n        F (n×c float64); degrees 32n, seeds 4n,
 //	                               components 9n, labels 8n
 //	Chebyshev     + 8nc + 16n      its second block z_{k−1} (the first is F's
-//	                               own storage), and two scalings
+//	                               own storage), which then holds the
+//	                               probabilities, and two scalings
 //	                               (c = 3 or 7: + 8nc + 8n), + S for c ≤ 8
-//	  Float32     + 0              both float32 blocks live in F's storage
+//	  Float32     + 8nc            the probabilities (both float32 blocks
+//	                               live in F's storage)
 //	  StopLabels  + 4n             the labels of the last iteration
-//	CG            + 24nc + 8n + S  r, p and q (S for c ≤ 8)
-//	FixedPoint    + 24nc + 16n + 8m + 8n
-//	                               B and two iterates, S's weights
+//	CG            + 24nc + 8n + S  r, p and q (q then holds the
+//	                               probabilities; S for c ≤ 8)
+//	FixedPoint    + 32nc + 16n + 8m + 8n
+//	                               B, two iterates, the probabilities, S's
+//	                               weights
 //	ReverseCuthillMcKee  + g.Bytes() + 24nc + 24n
 //	                               the renumbered graph, B, F and the scores
 //	                               in its numbering, the permutation
 //
 // For label spreading on 10^7 nodes, 2·10^8 stored entries and 10 classes
-// (the SELL copy is not built above 8 columns): 2.4 GB in float64, 1.6 GB
-// with Float32, beside the graph's 0.96 GB.
+// (the SELL copy is not built above 8 columns): 1.6 GB + 0.7 GB in float64
+// (Chebyshev), 3.2 + 0.6 GB with CG, 1.6 + 0.5 GB with Float32, beside the
+// graph's 0.96 GB.
 func (m *Spreading) MemoryBytes(g *graph.CSR) int64 {
 	n, nnz := int64(g.Nodes()), int64(g.NNZ())
 	c := int64(m.Classes)
 	if c == 0 {
 		c = 1
 	}
-	total := 16*n*c + 53*n
+	total := 8*n*c + 53*n
 	sliced := int64(0)
 	if c <= 8 {
 		sliced = g.SlicedCost()
 	}
-	switch m.Solver {
+	switch m.solverFor(int(n), int(c)) {
 	case Chebyshev:
 		if !m.Float32 {
 			total += 8*n*c + 16*n + sliced
 			if c == 3 || c == 7 {
 				total -= 8 * n
 			}
+		} else {
+			total += 8 * n * c
 		}
 		if m.Stop == StopLabels {
 			total += 4 * n
@@ -55,7 +61,7 @@ func (m *Spreading) MemoryBytes(g *graph.CSR) int64 {
 	case CG:
 		total += 24*n*c + 8*n + sliced
 	case FixedPoint:
-		total += 24*n*c + 16*n + 8*nnz + 8*n
+		total += 32*n*c + 16*n + 8*nnz + 8*n
 	}
 	if m.Ordering == ReverseCuthillMcKee {
 		total += int64(g.Bytes()) + 24*n*c + 24*n

@@ -182,6 +182,9 @@ type info struct {
 	Isolated        int   `json:"isolated"`
 	Unreached       int   `json:"unreached"`
 	IsolatedSeeds   int   `json:"isolated_seeds"`
+	// Solver is Info.Solver by name; absent (the harmonic function, or a
+	// file written before it was recorded) means Auto.
+	Solver string `json:"solver,omitempty"`
 }
 
 func parseEnum[T fmt.Stringer](field, s string, vals ...T) (T, error) {
@@ -267,7 +270,7 @@ func (m *Spreading) ReadModelFile(f *modelfile.File) error {
 	if out.Stop, err = parseEnum("stop", h.Stop, StopResidual, StopLabels); err != nil {
 		return err
 	}
-	if out.Solver, err = parseEnum("solver", h.Solver, Chebyshev, CG, FixedPoint); err != nil {
+	if out.Solver, err = parseEnum("solver", h.Solver, Auto, Chebyshev, CG, FixedPoint); err != nil {
 		return err
 	}
 	if out.IsolatedSeeds, err = parseEnum("isolated_seeds", h.IsolatedSeeds, IsolatedSeedError, IsolatedSeedKeep); err != nil {
@@ -398,6 +401,9 @@ func (st *state) modelFile(kind string, version int, params any) (*modelfile.Fil
 	f.PutFloat64s("residual", []float64{st.info.Residual})
 	in := info{Iterations: st.info.Iterations, ClassIterations: st.info.ClassIterations, Products: st.info.Products,
 		Isolated: st.info.Isolated, Unreached: st.info.Unreached, IsolatedSeeds: st.info.IsolatedSeeds}
+	if st.info.Solver != Auto {
+		in.Solver = st.info.Solver.String()
+	}
 	edges := st.edges
 	if st.g != nil {
 		edges = st.g.Edges()
@@ -491,9 +497,16 @@ func (st *state) readModelFile(f *modelfile.File, n, c int, classMass bool, in i
 	if g.Nodes != n || g.Edges < 0 {
 		return fmt.Errorf("labelprop: the model file's graph has %d nodes and %d edges, for %d fitted nodes", g.Nodes, g.Edges, n)
 	}
+	ran := Auto
+	if in.Solver != "" {
+		var err error
+		if ran, err = parseEnum("info's solver", in.Solver, Chebyshev, CG, FixedPoint); err != nil {
+			return err
+		}
+	}
 	*st = state{fitted: true, seeds: s, scores: mat.NewDense(n, c, scores), scale: scale, reached: reached, edges: g.Edges,
 		info: Info{Iterations: in.Iterations, ClassIterations: in.ClassIterations, Residual: res[0], Products: in.Products,
-			Isolated: in.Isolated, Unreached: in.Unreached, IsolatedSeeds: in.IsolatedSeeds}}
+			Isolated: in.Isolated, Unreached: in.Unreached, IsolatedSeeds: in.IsolatedSeeds, Solver: ran}}
 	st.probs = mat.NewDense(n, c, nil)
 	st.labels = make([]int, n)
 	for i := 0; i < n; i++ {

@@ -459,7 +459,10 @@ type chebyshevOptions struct {
 
 // spreadChebyshevOpts solves (I − aS) F = B, B by its nonzero rows, by
 // spreadingChebyshev or spreadingChebyshev32, F holding the initial guess.
-func spreadChebyshevOpts(ctx context.Context, g *graph.CSR, a float64, b sparseRHS, f *mat.Dense, s krylov.Settings, o chebyshevOptions) (Info, error) {
+// It also returns the storage of an n×c block the solve no longer needs
+// (nil when it has none), for the caller's probabilities.
+func spreadChebyshevOpts(ctx context.Context, g *graph.CSR, a float64, b sparseRHS, f *mat.Dense, s krylov.Settings, o chebyshevOptions) (Info, []float64, error) {
+	var spare []float64
 	var res krylov.BlockResult
 	var err error
 	what := "label spreading (Chebyshev)"
@@ -467,20 +470,26 @@ func spreadChebyshevOpts(ctx context.Context, g *graph.CSR, a float64, b sparseR
 		what = "label spreading (Chebyshev, float32)"
 		var ch *spreadingChebyshev32
 		if ch, err = newChebyshev32(g, a, b, f, s); err != nil {
-			return Info{}, err
+			return Info{}, nil, err
 		}
 		ch.stop = o.stop
 		res, err = ch.run(ctx)
 	} else {
 		var ch *spreadingChebyshev
 		if ch, err = newChebyshevRHS(g, a, b, f, s); err != nil {
-			return Info{}, err
+			return Info{}, nil, err
 		}
 		ch.stop = o.stop
 		res, err = ch.run(ctx)
+		// the iterates swap storage each step: the spare one is whichever
+		// is not F's (finish has put the answer into F)
+		spare = ch.prv
+		if fd := f.RawMatrix().Data; len(fd) > 0 && len(spare) > 0 && &spare[0] == &fd[0] {
+			spare = ch.cur
+		}
 	}
 	info := blockInfo(res)
-	return info, wrapSolverError(what, info, s.Tol, err)
+	return info, spare, wrapSolverError(what, info, s.Tol, err)
 }
 
 // spreadChebyshev solves (I − aS) F = B by spreadingChebyshev, F holding

@@ -20,8 +20,20 @@ import (
 type Solver int
 
 const (
-	// Chebyshev runs the Chebyshev semi-iteration on I − aS (the zero
-	// value), whose eigenvalues lie in [1 − a, 1 + a] for every graph, so
+	// Auto (the zero value) runs CG when F, the n×c block of scores, takes
+	// at least AutoCGBytes, and Chebyshev otherwise (and always with
+	// Float32 or StopLabels, which only Chebyshev has). Above that size a
+	// product gathers its rows from memory, not the caches, and costs most
+	// of an iteration of either solver, so CG, whose error in the energy
+	// norm never exceeds Chebyshev's bound and which often needs far fewer
+	// iterations (13 against 31 at
+	// a = 0.9 on the random planted-partition graphs of BENCHMARKS.md,
+	// whose spectra are clustered), is the faster; in the caches
+	// Chebyshev's cheaper iteration wins where the counts are close (29
+	// against 31 on PubMed at a = 0.9). Info.Solver tells which one ran.
+	Auto Solver = iota
+	// Chebyshev runs the Chebyshev semi-iteration on I − aS, whose
+	// eigenvalues lie in [1 − a, 1 + a] for every graph, so
 	// no eigenvalue estimate is needed. Each class's residual falls at
 	// least by 1/T_k(1/a) after k iterations (O(√(1/(1−a))), like CG; in
 	// practice 0–46 % more iterations than CG); it stops when every class's
@@ -41,6 +53,8 @@ const (
 
 func (s Solver) String() string {
 	switch s {
+	case Auto:
+		return "auto"
 	case CG:
 		return "cg"
 	case FixedPoint:
@@ -51,9 +65,17 @@ func (s Solver) String() string {
 	return fmt.Sprintf("Solver(%d)", int(s))
 }
 
-// ParseSolver reads the names of String: "chebyshev", "cg" or "fixed-point".
+// AutoCGBytes is the size of F (8·n·c bytes) from which Auto runs CG: the
+// last-level cache of the development machine (BENCHMARKS.md, label
+// spreading at scale), about that of common server CPUs per socket.
+const AutoCGBytes = 32 << 20
+
+// ParseSolver reads the names of String: "auto", "chebyshev", "cg" or
+// "fixed-point".
 func ParseSolver(s string) (Solver, error) {
 	switch s {
+	case "auto":
+		return Auto, nil
 	case "cg", "CG":
 		return CG, nil
 	case "fixed-point", "fixedpoint", "fp":
@@ -61,7 +83,7 @@ func ParseSolver(s string) (Solver, error) {
 	case "chebyshev", "cheb":
 		return Chebyshev, nil
 	}
-	return 0, fmt.Errorf("labelprop: unknown solver %q: want chebyshev, cg or fixed-point", s)
+	return 0, fmt.Errorf("labelprop: unknown solver %q: want auto, chebyshev, cg or fixed-point", s)
 }
 
 // Spreading is the label spreading of Zhou et al. (2003):
@@ -76,8 +98,8 @@ type Spreading struct {
 	// It must be inside (0, 1); there is no default because the best value
 	// depends on the graph (choose it on validation nodes from AlphaGrid).
 	Alpha float64
-	// Solver is Chebyshev (the zero value), CG or FixedPoint; all reach the
-	// same F.
+	// Solver is Auto (the zero value), Chebyshev, CG or FixedPoint; all
+	// reach the same F.
 	Solver Solver
 	// Tol is the stopping tolerance; 0 means DefaultTol (1e-6).
 	Tol float64
@@ -135,8 +157,8 @@ func (m *Spreading) Validate() error {
 	if !(m.Alpha > 0 && m.Alpha < 1) {
 		return fmt.Errorf("labelprop: Alpha = %v is invalid: it must be inside the open interval (0, 1)", m.Alpha)
 	}
-	if m.Solver != Chebyshev && m.Solver != CG && m.Solver != FixedPoint {
-		return fmt.Errorf("labelprop: Solver = %d is invalid: use Chebyshev, CG or FixedPoint", int(m.Solver))
+	if m.Solver != Auto && m.Solver != Chebyshev && m.Solver != CG && m.Solver != FixedPoint {
+		return fmt.Errorf("labelprop: Solver = %d is invalid: use Auto, Chebyshev, CG or FixedPoint", int(m.Solver))
 	}
 	if err := checkSolver(m.Tol, m.MaxIter, m.Classes); err != nil {
 		return err
@@ -147,8 +169,8 @@ func (m *Spreading) Validate() error {
 	if err := checkStop(m.Stop, m.LabelPatience, m.LabelTol, m.Solver); err != nil {
 		return err
 	}
-	if m.Float32 && m.Solver != Chebyshev {
-		return fmt.Errorf("labelprop: Float32 needs Solver = Chebyshev (Solver is %v)", m.Solver)
+	if m.Float32 && m.Solver != Chebyshev && m.Solver != Auto {
+		return fmt.Errorf("labelprop: Float32 needs Solver = Chebyshev or Auto (Solver is %v)", m.Solver)
 	}
 	return checkIsolatedSeeds(m.IsolatedSeeds)
 }
@@ -167,7 +189,7 @@ func (m *Spreading) FitIndexed(ctx context.Context, g *graph.CSR, nodes, classes
 	// Chebyshev and CG solvers in the caller's numbering read its nonzero
 	// rows only.
 	var b *mat.Dense
-	if m.Solver == FixedPoint || m.Ordering == ReverseCuthillMcKee {
+	if m.solverFor(n, c) == FixedPoint || m.Ordering == ReverseCuthillMcKee {
 		b = mat.NewDense(n, c, nil)
 		for _, v := range s.nodes {
 			b.Set(v, int(s.class[v]), 1-m.Alpha)
@@ -197,13 +219,15 @@ func (m *Spreading) FitIndexed(ctx context.Context, g *graph.CSR, nodes, classes
 		}
 	}
 	var info Info
-	switch m.Solver {
+	var spare []float64 // an n×c block the solver is done with
+	solver := m.solverFor(n, c)
+	switch solver {
 	case CG:
-		info, err = spreadCG(ctx, sg, m.Alpha, m.rhs(s, b), sf, krylov.Settings{Tol: tol, MaxIter: m.MaxIter, Progress: m.Progress})
+		info, spare, err = spreadCG(ctx, sg, m.Alpha, m.rhs(s, b), sf, krylov.Settings{Tol: tol, MaxIter: m.MaxIter, Progress: m.Progress})
 	case Chebyshev:
 		rhs := m.rhs(s, b)
 		b = nil // the solve holds the nonzero rows only
-		info, err = spreadChebyshevOpts(ctx, sg, m.Alpha, rhs, sf, krylov.Settings{Tol: tol, MaxIter: m.MaxIter, Progress: m.Progress},
+		info, spare, err = spreadChebyshevOpts(ctx, sg, m.Alpha, rhs, sf, krylov.Settings{Tol: tol, MaxIter: m.MaxIter, Progress: m.Progress},
 			chebyshevOptions{float32: m.Float32, stop: newLabelWatch(m.Stop, m.LabelPatience, m.LabelTol)})
 	case FixedPoint:
 		var s *graph.CSR
@@ -219,8 +243,20 @@ func (m *Spreading) FitIndexed(ctx context.Context, g *graph.CSR, nodes, classes
 	if rn != nil {
 		rn.toCaller(f, sf)
 	}
-	m.state.finish(g, s, s.reached(g), f, m.ClassMassNormalization, info)
+	info.Solver = solver
+	m.state.finish(g, s, s.reached(g), f, m.ClassMassNormalization, info, spare)
 	return err
+}
+
+// solverFor resolves Auto for a fit of n nodes and c classes.
+func (m *Spreading) solverFor(n, c int) Solver {
+	switch {
+	case m.Solver != Auto:
+		return m.Solver
+	case m.Float32 || m.Stop == StopLabels || 8*float64(n)*float64(c) < AutoCGBytes:
+		return Chebyshev
+	}
+	return CG
 }
 
 // rhs returns B = (1 − a)Y by its nonzero rows: from the seeds, or from b
@@ -316,15 +352,16 @@ func normalizedAdjacency(g *graph.CSR) (*graph.CSR, error) {
 }
 
 // spreadCG solves (I − aS) F = B by the fused block CG of spreadingCG, F
-// holding the initial guess; g is the graph of W.
-func spreadCG(ctx context.Context, g *graph.CSR, a float64, b sparseRHS, f *mat.Dense, s krylov.Settings) (Info, error) {
+// holding the initial guess; g is the graph of W. It also returns the
+// storage of its block q, free after the solve, for the probabilities.
+func spreadCG(ctx context.Context, g *graph.CSR, a float64, b sparseRHS, f *mat.Dense, s krylov.Settings) (Info, []float64, error) {
 	cg, err := newCGRHS(g, a, b, f, s)
 	if err != nil {
-		return Info{}, err
+		return Info{}, nil, err
 	}
 	res, err := cg.run(ctx)
 	info := blockInfo(res)
-	return info, wrapSolverError("label spreading (block CG)", info, s.Tol, err)
+	return info, cg.q.RawMatrix().Data, wrapSolverError("label spreading (block CG)", info, s.Tol, err)
 }
 
 // wrapSolverError turns a krylov error into a labelprop one.

@@ -67,8 +67,8 @@ func checkStop(rule StopRule, patience int, tol float64, solver Solver) error {
 	if !(tol >= 0 && tol < 1) {
 		return fmt.Errorf("labelprop: LabelTol = %v is invalid: it must be in [0, 1) (0 means %g)", tol, DefaultLabelTol)
 	}
-	if rule == StopLabels && solver != Chebyshev {
-		return fmt.Errorf("labelprop: Stop = StopLabels needs Solver = Chebyshev (Solver is %v)", solver)
+	if rule == StopLabels && solver != Chebyshev && solver != Auto {
+		return fmt.Errorf("labelprop: Stop = StopLabels needs Solver = Chebyshev or Auto (Solver is %v)", solver)
 	}
 	return nil
 }

@@ -26,7 +26,7 @@ type labelpropOptions struct {
 	Seeds             int       // random splits: seeds Seed..Seed+Seeds−1
 	Seed              uint64    // the first seed of random splits, and the seed of the folds
 	CMN               bool      // class-mass normalisation
-	Solver            string    // spreading: "chebyshev" (default), "cg" or "fixed-point"
+	Solver            string    // spreading: "auto" (default), "chebyshev", "cg" or "fixed-point"
 	Tol               float64   // 0 means labelprop.DefaultTol
 	Stop              string    // spreading (Chebyshev): "residual" (default) or "labels"
 	Float32           bool      // spreading (Chebyshev): float32 iterate blocks
@@ -96,10 +96,10 @@ image is labelled, so give a split: --split random:K.`,
 	f.IntVar(&opts.Seeds, "seeds", 1, "number of random splits (seeds S..S+N-1); only with --split random:K")
 	f.Uint64Var(&opts.Seed, "seed", 0, "seed S: the first random split, and the cross-validation folds")
 	f.BoolVar(&opts.CMN, "cmn", false, "class-mass normalisation (Zhu et al. 2003 §4)")
-	f.StringVar(&opts.Solver, "solver", "chebyshev", "spreading solver: chebyshev, cg or fixed-point")
+	f.StringVar(&opts.Solver, "solver", "auto", "spreading solver: auto (cg when the n×c scores take 32 MiB or more, else chebyshev), chebyshev, cg or fixed-point")
 	f.Float64Var(&opts.Tol, "tol", 0, "stopping tolerance in (0, 1) (0 means 1e-6, as lp.py; 1e-5 with --float32)")
-	f.StringVar(&opts.Stop, "stop", labelprop.StopResidual.String(), "spreading (chebyshev) stopping rule: residual (every class's relative residual ≤ --tol), or labels (also stop once the residual is ≤ 1e-3 and no predicted label has changed for 5 iterations; a node near a tie may then differ)")
-	f.BoolVar(&opts.Float32, "float32", false, "spreading (chebyshev): keep the two n×c iterate blocks in float32 (half the memory; same labels on Cora and PubMed)")
+	f.StringVar(&opts.Stop, "stop", labelprop.StopResidual.String(), "spreading stopping rule (runs chebyshev): residual (every class's relative residual ≤ --tol), or labels (also stop once the residual is ≤ 1e-3 and no predicted label has changed for 5 iterations; a node near a tie may then differ)")
+	f.BoolVar(&opts.Float32, "float32", false, "spreading (runs chebyshev): keep the two n×c iterate blocks in float32 (half the memory; same labels on Cora and PubMed)")
 	f.BoolVar(&opts.KeepIsolatedSeeds, "keep-isolated-seeds", false, "let labelled nodes of degree 0 keep their label instead of failing")
 	f.StringVar(&opts.Out, "out", "", "write one row per predicted node (id, predicted, p_<class>…): CSV, or JSON Lines for .jsonl/.ndjson (with --seeds, the first seed's)")
 	f.StringVar(&opts.Save, "save", "", "save the fitted model (the chosen a; with a split, fitted on the training nodes of the first seed) for gssl predict and gssl serve")

@@ -87,6 +87,9 @@ func summarizeLabelprop(opts labelpropOptions, spec splitSpec, ds *loaders.NodeD
 	res.Solver = "cg-jacobi"
 	if opts.Method == "spreading" {
 		res.Solver = lp.solver.String()
+		if len(runs) > 0 && runs[0].info.Solver != labelprop.Auto {
+			res.Solver = runs[0].info.Solver.String() // the one auto chose
+		}
 	}
 	var vals, tests, f1s []float64
 	for _, r := range runs {

@@ -54,8 +54,8 @@ func newLabelpropSetup(opts labelpropOptions) (labelpropSetup, error) {
 		if lp.stop, err = labelprop.ParseStopRule(opts.Stop); opts.Stop != "" && err != nil {
 			return lp, fmt.Errorf("labelprop: --stop: %w", err)
 		}
-		if (lp.stop == labelprop.StopLabels || opts.Float32) && lp.solver != labelprop.Chebyshev {
-			return lp, fmt.Errorf("labelprop: --stop labels and --float32 need --solver chebyshev (--solver is %s)", opts.Solver)
+		if (lp.stop == labelprop.StopLabels || opts.Float32) && lp.solver != labelprop.Chebyshev && lp.solver != labelprop.Auto {
+			return lp, fmt.Errorf("labelprop: --stop labels and --float32 need --solver chebyshev or auto (--solver is %s)", opts.Solver)
 		}
 	case "harmonic":
 		if opts.Alpha != "auto" && opts.Alpha != "" {
@@ -65,7 +65,7 @@ func newLabelpropSetup(opts labelpropOptions) (labelpropSetup, error) {
 			return lp, fmt.Errorf("labelprop: --stop %s and --float32 apply to --method spreading only", opts.Stop)
 		}
 		// The flag's default and "cg" (what the harmonic function runs) pass.
-		if opts.Solver != "chebyshev" && opts.Solver != "cg" && opts.Solver != "" {
+		if opts.Solver != "auto" && opts.Solver != "cg" && opts.Solver != "" {
 			return lp, fmt.Errorf("labelprop: --solver %s applies to --method spreading only; the harmonic function is solved by CG", opts.Solver)
 		}
 		lp.grid = []float64{0}
@@ -254,14 +254,14 @@ func labelpropOnSplit(ctx context.Context, ds *loaders.NodeDataset, sp eval.Spli
 		return labelpropRun{}, err
 	}
 	// The grid is in increasing order (labelprop.AlphaGrid): with the
-	// Chebyshev solver each a's solve starts from the previous a's scores
-	// (labelprop.Spreading.WarmStart), which takes fewer iterations for the
-	// same labels. Block CG starts from zero, so that its iteration counts
-	// stay those of the peer's scipy CG.
+	// Chebyshev or auto solver each a's solve starts from the previous a's
+	// scores (labelprop.Spreading.WarmStart), which takes fewer iterations
+	// for the same labels. --solver cg starts from zero, so that its
+	// iteration counts stay those of the peer's scipy CG.
 	var prev *labelprop.Spreading
 	c, err := labelprop.ChooseOnSplit(ctx, ds.Graph, ds.Labels, ds.Classes, sp, lp.grid, func(a float64) labelprop.Classifier {
 		m := lp.model(opts, ds.Classes, a)
-		if sm, ok := m.(*labelprop.Spreading); ok && lp.solver == labelprop.Chebyshev {
+		if sm, ok := m.(*labelprop.Spreading); ok && (lp.solver == labelprop.Chebyshev || lp.solver == labelprop.Auto) {
 			if prev != nil {
 				prev.WarmStart = nil // fitted: only the newest model keeps its predecessor alive
 			}

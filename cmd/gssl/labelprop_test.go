@@ -40,7 +40,7 @@ func runLabelpropJSON(t *testing.T, opts labelpropOptions) map[string]any {
 
 // defaults are the flag defaults.
 func defaults() labelpropOptions {
-	return labelpropOptions{Method: "spreading", Alpha: "auto", Split: "auto", Val: -1, Test: -1, Folds: 5, Seeds: 1, Solver: "chebyshev"}
+	return labelpropOptions{Method: "spreading", Alpha: "auto", Split: "auto", Val: -1, Test: -1, Folds: 5, Seeds: 1, Solver: "auto"}
 }
 
 func TestLabelpropJSONOnCora(t *testing.T) {
