@@ -108,9 +108,11 @@
 //
 // Memory (docs/memory.md): a Chebyshev fit holds F, one more n×c block
 // (the iterates z_k and z_{k−1} = D^{1/2}-scaled X, the first in F's own
-// storage), the probabilities and a few vectors — 24nc + 69n bytes beyond the
-// graph (MemoryBytes); B enters by its nonzero rows only, and the product
-// rows of widths above 8 are formed per chunk of rows, not as a block. With
+// storage; the second then holds the probabilities) and a few vectors —
+// 16nc + 69n bytes beyond the graph (MemoryBytes); a CG fit holds F, r, p
+// and q (q then holds the probabilities), 32nc + 61n. B enters by its
+// nonzero rows only, and the product rows of widths above 8 are formed per
+// chunk of rows, not as a block. With
 // Float32 both iterate blocks are float32 and live in F's storage (16nc +
 // 53n): every product and residual is still float64 (graph.CSR.MulBlock32RowsInto),
 // only the stored iterates are rounded, which bounds the reachable relative
