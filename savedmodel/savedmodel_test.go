@@ -60,7 +60,7 @@ func TestSaveOpenPredict(t *testing.T) {
 	assert.Equal(t, ds.ClassNames, meta.Classes)
 	assert.Equal(t, 12, meta.Nodes)
 	assert.Equal(t, 0, meta.Features)
-	assert.JSONEq(t, `{"alpha":0.9,"solver":"chebyshev","tol":0,"max_iter":0,"classes":0,"class_mass_normalization":false,"isolated_seeds":"error","ordering":"natural","float32":false,"stop":"residual","label_patience":0,"label_tol":0}`, string(meta.Hyperparameters))
+	assert.JSONEq(t, `{"alpha":0.9,"solver":"auto","tol":0,"max_iter":0,"classes":0,"class_mass_normalization":false,"isolated_seeds":"error","ordering":"natural","float32":false,"stop":"residual","label_patience":0,"label_tol":0}`, string(meta.Hyperparameters))
 	assert.Equal(t, "testdata/serve/edges.csv", s.Context().Data)
 
 	// New nodes by id: the same as the library's prediction by index.
