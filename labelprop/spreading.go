@@ -131,13 +131,15 @@ type Spreading struct {
 	// float32 (half their memory and gather traffic; the products, residuals
 	// and the returned scores are float64). The float32 iterates cannot
 	// reach a relative residual below about 6·10^-8·(1+a)/(1−a), so Tol 0
-	// means DefaultTol32 (1e-5) with it. Only with Solver Chebyshev.
+	// means DefaultTol32 (1e-5) with it. Only with Solver Chebyshev, or
+	// Auto, which then runs Chebyshev.
 	Float32 bool
 	// Stop is the Chebyshev solver's stopping rule: StopResidual (the zero
 	// value) or StopLabels, which also stops once the residual is at most
 	// LabelTol (0 means DefaultLabelTol, 1e-3) and the predicted labels
 	// have not changed for LabelPatience iterations (0 means
-	// DefaultLabelPatience, 5). See StopLabels for its risk.
+	// DefaultLabelPatience, 5). See StopLabels for its risk. StopLabels
+	// needs Solver Chebyshev, or Auto, which then runs Chebyshev.
 	Stop          StopRule
 	LabelPatience int
 	LabelTol      float64
