@@ -40,15 +40,16 @@ import (
 // nodes, one per self loop kept) and b bytes per entry, 4 for a graph built
 // without weights and 12 with them, the Builder holds
 //
-//	8(n+1) + 8n + b·E   bytes
+//	8(n+1) + k·n + b·E   bytes
 //
-// (row pointers, fill cursors, the entries). Build merges in place; when the
-// merged graph keeps fewer than half the entries it is copied into arrays of
-// its own size (peak 8(n+1) + 8n + 1.5·b·E), otherwise the arrays are kept.
-// The graph adds its degrees (8n) and, with unit weights, a slice of ones as
-// long as the longest row. For undirected input without repeats E is the
-// graph's NNZ, so the peak is the final graph plus 8n bytes; for directed
-// input whose arcs are all reciprocated E is twice the NNZ.
+// (row pointers, fill cursors of k = 4 bytes, or 8 when E ≥ 2^32, the
+// entries). Build merges in place; when the merged graph keeps fewer than
+// half the entries it is copied into arrays of its own size (peak
+// 8(n+1) + k·n + 1.5·b·E), otherwise the arrays are kept. The graph adds its
+// degrees (8n) and, with unit weights, a slice of ones as long as the
+// longest row. For undirected input without repeats E is the graph's NNZ,
+// so the peak is the final graph plus k·n − 8n bytes (at most the graph);
+// for directed input whose arcs are all reciprocated E is twice the NNZ.
 //
 // A builder without weights (weighted false in NewBuilder) stores no weight
 // per entry when the policies cannot make a weight other than 1
@@ -66,8 +67,12 @@ type Builder struct {
 	// the row starts.
 	indptr []int
 	// cursor[i] is where the fill writes row i's next entry (then, in
-	// Build, the merged row's length).
-	cursor []int
+	// Build, the merged row's length). When every position fits 32 bits
+	// the cursors are cursor32 instead (cursor is nil): at scale each entry
+	// of the fill reads and writes a random cursor, and at half the bytes
+	// more of them stay in the last-level cache.
+	cursor   []int
+	cursor32 []uint32
 	// FillChunk writes the rows of range p = i>>partShift holding parts[p].
 	partShift uint
 	parts     []sync.Mutex
@@ -185,6 +190,10 @@ func (e *DuplicateEdgeError) Error() string {
 }
 
 // storesWeights reports whether the entries need a weight each.
+// maxCursor32 is the most entries a Builder fills with 32-bit cursors
+// (tests lower it to run the wide path).
+var maxCursor32 uint64 = math.MaxUint32
+
 func (b *Builder) storesWeights() bool {
 	return b.weighted || b.opt.Duplicates == DuplicateSum ||
 		b.opt.Symmetrize == DirectedSum || b.opt.Symmetrize == DirectedMean
@@ -201,8 +210,15 @@ func (b *Builder) startFill() {
 		}
 		p[i+1] += p[i]
 	}
-	b.cursor = make([]int, b.n)
-	copy(b.cursor, p[:b.n])
+	if uint64(p[b.n]) <= maxCursor32 {
+		b.cursor32 = make([]uint32, b.n)
+		for i, v := range p[:b.n] {
+			b.cursor32[i] = uint32(v)
+		}
+	} else {
+		b.cursor = make([]int, b.n)
+		copy(b.cursor, p[:b.n])
+	}
 	for b.n>>b.partShift >= maxFillParts {
 		b.partShift++
 	}
@@ -352,10 +368,16 @@ const maxFillParts = 256
 // into the next row's places, and Build, which finds every cursor short of
 // or past its row's end, reports it.
 func (b *Builder) put(es []fillEntry) error {
-	cursor, cols, ws := b.cursor, b.cols, b.ws
+	if b.cursor32 != nil {
+		return put(b.cursor32, b.cols, b.ws, es)
+	}
+	return put(b.cursor, b.cols, b.ws, es)
+}
+
+func put[P uint32 | int](cursor []P, cols []int32, ws []float64, es []fillEntry) error {
 	for _, e := range es {
 		p := cursor[e.row]
-		if p >= len(cols) {
+		if int(p) >= len(cols) {
 			return fmt.Errorf("graph: Builder: node %d is filled with more entries than were counted", e.row)
 		}
 		cursor[e.row] = p + 1
@@ -365,6 +387,24 @@ func (b *Builder) put(es []fillEntry) error {
 		}
 	}
 	return nil
+}
+
+// cursorAt returns cursor i, whichever array holds it.
+func (b *Builder) cursorAt(i int) int {
+	if b.cursor32 != nil {
+		return int(b.cursor32[i])
+	}
+	return b.cursor[i]
+}
+
+// setCursor sets cursor i to v (v fits the array: it is at most the
+// cursor's value during the fill).
+func (b *Builder) setCursor(i, v int) {
+	if b.cursor32 != nil {
+		b.cursor32[i] = uint32(v)
+		return
+	}
+	b.cursor[i] = v
 }
 
 // mergeWork is the number of entries per task of Build's row merge.
@@ -384,8 +424,8 @@ func (b *Builder) Build() (*CSR, error) {
 	}
 	n, indptr := b.n, b.indptr
 	for i := 0; i < n; i++ {
-		if b.cursor[i] != indptr[i+1] {
-			return nil, fmt.Errorf("graph: Builder: node %d was counted with %d entries and filled with %d", i, indptr[i+1]-indptr[i], b.cursor[i]-indptr[i])
+		if c := b.cursorAt(i); c != indptr[i+1] {
+			return nil, fmt.Errorf("graph: Builder: node %d was counted with %d entries and filled with %d", i, indptr[i+1]-indptr[i], c-indptr[i])
 		}
 	}
 	// Sort and merge every row in place; its new length goes to cursor.
@@ -394,7 +434,7 @@ func (b *Builder) Build() (*CSR, error) {
 	parallel.Balanced(indptr, mergeWork, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			m, col, dup := b.mergeRow(i)
-			b.cursor[i] = m
+			b.setCursor(i, m)
 			if dup {
 				mu.Lock()
 				if dupRow < 0 || i < dupRow {
@@ -411,7 +451,7 @@ func (b *Builder) Build() (*CSR, error) {
 	// Close the gaps the merges left, rows moving only towards the start.
 	out := 0
 	for i := 0; i < n; i++ {
-		lo, m := indptr[i], b.cursor[i]
+		lo, m := indptr[i], b.cursorAt(i)
 		indptr[i] = out
 		if out != lo {
 			copy(b.cols[out:out+m], b.cols[lo:lo+m])
@@ -432,7 +472,7 @@ func (b *Builder) Build() (*CSR, error) {
 			ws = slices.Clone(ws)
 		}
 	}
-	b.cursor, b.cols, b.ws, b.indptr = nil, nil, nil, nil
+	b.cursor, b.cursor32, b.cols, b.ws, b.indptr = nil, nil, nil, nil, nil
 	return finish(n, indptr, cols, ws), nil
 }
 

@@ -374,3 +374,15 @@ func TestSlicedBytes(t *testing.T) {
 	assert.Equal(t, 4*len(sl.indices)+8*len(sl.off)+8*len(sl.rows), g.SlicedBytes())
 	assert.GreaterOrEqual(t, len(sl.indices), g.NNZ())
 }
+
+// TestBuilderWideCursors runs the reference comparisons and the error
+// checks with the fill cursors of graphs above 2^32 entries (int instead of
+// uint32).
+func TestBuilderWideCursors(t *testing.T) {
+	defer func(v uint64) { maxCursor32 = v }(maxCursor32)
+	maxCursor32 = 0
+	t.Run("triplets", TestBuilderMatchesTripletSort)
+	t.Run("invalid", TestBuilderInvalidInput)
+	t.Run("concurrent", TestBuilderConcurrentFillIsDeterministic)
+	t.Run("misuse", TestBuilderMisuse)
+}

@@ -64,8 +64,9 @@ const countBatchSize = 1 << 20
 // parsed on one goroutine by a byte parser: the first pass checks every
 // line, counts the edges and counts every id's entries; the second fills a
 // graph.Builder. No per-edge array is held: beyond the graph and its
-// Builder (see graph.Builder) memory is a read buffer per goroutine and the
-// id table, about 4 bytes per id up to 2·(file size/4) + 1024 in pages of
+// Builder (see graph.Builder) memory is a read buffer per goroutine, a
+// count batch per goroutine during the first pass (16 bytes an id, at most
+// countBatchSize ids) and the id table, about 4 bytes per id up to 2·(file size/4) + 1024 in pages of
 // 1024 ids allocated where ids occur, and a hash map entry per larger id,
 // so a large id in a small file costs one map entry.
 //
