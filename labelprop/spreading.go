@@ -187,11 +187,12 @@ func (m *Spreading) FitIndexed(ctx context.Context, g *graph.CSR, nodes, classes
 		return err
 	}
 	n, c := s.n, s.classes
+	solver := m.solverFor(n, c)
 	// B = (1 − a)Y as an n×c block (fixed point, a renumbering); the
 	// Chebyshev and CG solvers in the caller's numbering read its nonzero
 	// rows only.
 	var b *mat.Dense
-	if m.solverFor(n, c) == FixedPoint || m.Ordering == ReverseCuthillMcKee {
+	if solver == FixedPoint || m.Ordering == ReverseCuthillMcKee {
 		b = mat.NewDense(n, c, nil)
 		for _, v := range s.nodes {
 			b.Set(v, int(s.class[v]), 1-m.Alpha)
@@ -222,7 +223,6 @@ func (m *Spreading) FitIndexed(ctx context.Context, g *graph.CSR, nodes, classes
 	}
 	var info Info
 	var spare []float64 // an n×c block the solver is done with
-	solver := m.solverFor(n, c)
 	switch solver {
 	case CG:
 		info, spare, err = spreadCG(ctx, sg, m.Alpha, m.rhs(s, b), sf, krylov.Settings{Tol: tol, MaxIter: m.MaxIter, Progress: m.Progress})
