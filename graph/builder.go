@@ -77,7 +77,8 @@ type Builder struct {
 	partShift uint
 	parts     []sync.Mutex
 	cols      []int32
-	ws        []float64 // nil when every weight is 1
+	ws        []float64                       // nil when every weight is 1
+	scratches parallel.FreeList[*fillScratch] // FillChunk's scratch, one per concurrent call
 	fill      sync.Once
 	state     atomic.Int32
 	err       error // of the fill set-up
@@ -98,13 +99,15 @@ func NewBuilder(n int, weighted bool, opt Options) (*Builder, error) {
 	if err := checkOptions(opt); err != nil {
 		return nil, err
 	}
-	return &Builder{
+	b := &Builder{
 		n:        n,
 		opt:      opt,
 		directed: opt.Symmetrize != Undirected,
 		weighted: weighted,
 		indptr:   make([]int, n+1),
-	}, nil
+	}
+	b.scratches.New = func() *fillScratch { return new(fillScratch) }
+	return b, nil
 }
 
 // addInt atomically adds d to *p and returns the new value.
@@ -247,8 +250,8 @@ func (b *Builder) FillChunk(src, dst []int32, w []float64) error {
 	if b.state.Load() != filling {
 		panic("graph: Builder.FillChunk after Build")
 	}
-	sc := fillScratches.Get().(*fillScratch)
-	defer fillScratches.Put(sc)
+	sc := b.scratches.Get()
+	defer b.scratches.Put(sc)
 	for lo := 0; lo < len(src); lo += fillBatch {
 		hi := min(lo+fillBatch, len(src))
 		var wk []float64
@@ -349,8 +352,6 @@ type fillScratch struct {
 	entries, sorted []fillEntry
 	ends            []int32
 }
-
-var fillScratches = sync.Pool{New: func() any { return new(fillScratch) }}
 
 // maxFillParts is the largest number of row ranges FillChunk locks
 // separately: enough that concurrent fills rarely wait for each other,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/rand/v2"
 	"runtime"
+	"runtime/debug"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -49,6 +50,9 @@ func TestSpreadingMemoryBytes(t *testing.T) {
 	}
 	const n, m, c = 100_000, 1_000_000, 10
 	g, nodes, classes := heapTestGraph(t, n, m, c)
+	// Frequent collections: scratch reused across iterations must survive
+	// them (a sync.Pool would drop it and the fit would allocate it anew).
+	defer debug.SetGCPercent(debug.SetGCPercent(5))
 	// a = 0.5 takes few iterations; the memory does not depend on a.
 	for _, tc := range []struct {
 		limit int64

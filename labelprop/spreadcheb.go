@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sync"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -71,7 +70,7 @@ type spreadingChebyshev struct {
 	// running chunk, not an n×c block).
 	curM, prvM *mat.Dense
 	op         graph.Scaling
-	qs         sync.Pool
+	qs         parallel.FreeList[*mat.Dense]
 
 	// stop, when not nil, is the label rule (Spreading.Stop = StopLabels).
 	stop *labelWatch
@@ -163,7 +162,7 @@ func newChebyshevRHS(g *graph.CSR, a float64, b sparseRHS, x *mat.Dense, s krylo
 		}
 		ch.zeros = make([]float64, 8*graph.RowBatch)
 	} else {
-		ch.qs.New = func() any { return mat.NewDense(spreadRowChunk, c, nil) }
+		ch.qs.New = func() *mat.Dense { return mat.NewDense(spreadRowChunk, c, nil) }
 		diag, left := make([]float64, n), make([]float64, n)
 		for i := range diag {
 			diag[i], left[i] = -ch.u[i], a*ch.t[i]
@@ -213,7 +212,7 @@ func (ch *spreadingChebyshev) pass(omega, gamma float64, gather bool) {
 	// kernels into q (q = −u∘z + a·t∘(W z) = r − b), then a flat loop over
 	// the chunk's entries while they are in cache.
 	ch.passes(ch.rr, func(k, lo, hi int, acc []float64) {
-		qm := ch.qs.Get().(*mat.Dense)
+		qm := ch.qs.Get()
 		defer ch.qs.Put(qm)
 		if gather {
 			ch.g.ScaledMulBlockRowsInto(qm.Slice(0, hi-lo, 0, c).(*mat.Dense), ch.curM, ch.op, lo, hi)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sync"
 	"unsafe"
 
 	"gonum.org/v1/gonum/mat"
@@ -34,9 +33,9 @@ type spreadingChebyshev32 struct {
 	x *mat.Dense // the caller's initial guess, and the answer
 
 	res      krylov.BlockResult
-	t, u     []float64 // as in spreadingChebyshev
-	cur, prv []float32 // z_k and z_{k−1} (then z_{k+1}), n×c row-major
-	qs       sync.Pool // *[]float64 of spreadRowChunk·c: the rows of W z_k of a chunk
+	t, u     []float64                     // as in spreadingChebyshev
+	cur, prv []float32                     // z_k and z_{k−1} (then z_{k+1}), n×c row-major
+	qs       parallel.FreeList[*[]float64] // *[]float64 of spreadRowChunk·c: the rows of W z_k of a chunk
 	b        sparseRHS
 	bChunk   []int
 	stop     *labelWatch
@@ -84,7 +83,7 @@ func newChebyshev32(g *graph.CSR, a float64, b sparseRHS, x *mat.Dense, s krylov
 		rr:        make([]float64, c),
 		rowPasses: newRowPasses(n, c, g.NNZ()+n*c),
 	}
-	ch.qs.New = func() any { q := make([]float64, spreadRowChunk*c); return &q }
+	ch.qs.New = func() *[]float64 { q := make([]float64, spreadRowChunk*c); return &q }
 	for i := range ch.t {
 		if ch.u[i] == 0 {
 			ch.t[i], ch.u[i] = 1, 1
@@ -129,7 +128,7 @@ func (ch *spreadingChebyshev32) setStart(i int, x []float64) {
 func (ch *spreadingChebyshev32) pass(omega, gamma float64, gather bool) {
 	c := ch.c
 	ch.passes(ch.rr, func(k, lo, hi int, acc []float64) {
-		qp := ch.qs.Get().(*[]float64)
+		qp := ch.qs.Get()
 		defer ch.qs.Put(qp)
 		q := (*qp)[:(hi-lo)*c]
 		if gather {

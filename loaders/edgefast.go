@@ -101,6 +101,7 @@ func readIntEdgesParallel(path string, opt graph.Options) (*graph.CSR, *nodeids.
 		return nil, nil, fastFile{}, fmt.Errorf("loaders: %w", err)
 	}
 	r := &fastReader{path: path, f: f, size: st.Size(), opt: opt, block: int64(fastBlock), countBatches: newCountBatches(st.Size())}
+	r.bufs.New = func() *[]byte { return new([]byte) }
 	g, ids, err := r.read()
 	ff := fastFile{width: r.width}
 	for k := range r.stats {
@@ -116,9 +117,9 @@ type fastReader struct {
 	size  int64
 	block int64
 	opt   graph.Options
-	bufs  sync.Pool
+	bufs  parallel.FreeList[*[]byte] // block buffers (readBlock)
 
-	countBatches *sync.Pool // pass 1's count batches (newCountBatches)
+	countBatches *parallel.FreeList[*countBatch] // pass 1's count batches (newCountBatches)
 
 	// The id table: pages of counts for ids below direct, a map above.
 	direct    int64
@@ -414,10 +415,7 @@ func (r *fastReader) readBlock(k int) (*[]byte, []byte, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	bp, _ := r.bufs.Get().(*[]byte)
-	if bp == nil {
-		bp = new([]byte)
-	}
+	bp := r.bufs.Get()
 	if int64(cap(*bp)) < hi-lo {
 		*bp = make([]byte, hi-lo)
 	}
@@ -550,10 +548,11 @@ type countBatch struct {
 	ends        [countGroups + 1]int32
 }
 
-// newCountBatches returns a pool of count batches for a file of size bytes.
-func newCountBatches(size int64) *sync.Pool {
+// newCountBatches returns a free list of count batches for a file of size
+// bytes.
+func newCountBatches(size int64) *parallel.FreeList[*countBatch] {
 	n := int(min(countBatchSize, max(fastBatch, size/64)))
-	return &sync.Pool{New: func() any {
+	return &parallel.FreeList[*countBatch]{New: func() *countBatch {
 		return &countBatch{ids: make([]int64, 0, n), sorted: make([]int64, n)}
 	}}
 }
@@ -604,7 +603,7 @@ func (r *fastReader) countBlock(k int) error {
 	defer r.bufs.Put(bp)
 	st := &r.stats[k]
 	st.unit, st.maxID = true, -1
-	cb := r.countBatches.Get().(*countBatch)
+	cb := r.countBatches.Get()
 	defer func() {
 		r.flushCounts(cb)
 		r.countBatches.Put(cb)

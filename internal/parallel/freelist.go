@@ -1,0 +1,39 @@
+package parallel
+
+import "sync"
+
+// FreeList keeps the scratch values that concurrent workers hand back, for
+// the next worker to reuse. Unlike sync.Pool it never drops a value, so a
+// pass over many blocks allocates one value per worker that ran at once,
+// however often the garbage collector runs meanwhile: the memory a reader
+// allocates is then a function of its input and worker count alone.
+//
+// The zero value is empty; Get calls New when the list is empty.
+type FreeList[T any] struct {
+	New func() T
+
+	mu    sync.Mutex
+	items []T
+}
+
+// Get returns a value from the list, or a new one.
+func (l *FreeList[T]) Get() T {
+	l.mu.Lock()
+	if n := len(l.items); n > 0 {
+		x := l.items[n-1]
+		var zero T
+		l.items[n-1] = zero
+		l.items = l.items[:n-1]
+		l.mu.Unlock()
+		return x
+	}
+	l.mu.Unlock()
+	return l.New()
+}
+
+// Put returns x to the list.
+func (l *FreeList[T]) Put(x T) {
+	l.mu.Lock()
+	l.items = append(l.items, x)
+	l.mu.Unlock()
+}
