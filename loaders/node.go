@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -285,7 +286,9 @@ func exists(path string) (bool, error) {
 
 // decodeLabels reads one label per line: a class ≥ 0, or −1 for unknown.
 func decodeLabels(lr *lineReader) ([]int, error) {
-	var labels []int
+	// A label line takes at least two bytes ("0\n") but the last.
+	labels := make([]int, 0, lr.size/2+1)
+	lr.transient = true // parseInt and its errors copy what they keep
 	err := lr.eachLine("#", blankTrailing, func(s string) error {
 		l, err := parseInt(s, "label")
 		if err != nil {
@@ -310,18 +313,47 @@ func decodeLabels(lr *lineReader) ([]int, error) {
 // value (−1 stays −1) and returns the classes and the value of each class.
 // It allocates O(len(labels)) whatever the values.
 func NumberClasses(labels []int) (classes, values []int) {
+	top := -1
+	for _, l := range labels {
+		top = max(top, l)
+	}
+	classes = make([]int, len(labels))
+	if top < len(labels) {
+		// Values below the label count: a table from value to class.
+		class := make([]int32, top+1)
+		for _, l := range labels {
+			if l >= 0 {
+				class[l] = 1
+			}
+		}
+		for v, seen := range class {
+			if seen != 0 {
+				class[v] = int32(len(values))
+				values = append(values, v)
+			}
+		}
+		for i, l := range labels {
+			classes[i] = -1
+			if l >= 0 {
+				classes[i] = int(class[l])
+			}
+		}
+		return classes, values
+	}
+	class := make(map[int]int)
 	for _, l := range labels {
 		if l >= 0 {
-			values = append(values, l)
+			class[l] = 0
 		}
 	}
-	slices.Sort(values)
-	values = slices.Clip(slices.Compact(values))
-	classes = make([]int, len(labels))
+	values = slices.Sorted(maps.Keys(class))
+	for c, v := range values {
+		class[v] = c
+	}
 	for i, l := range labels {
 		classes[i] = -1
 		if l >= 0 {
-			classes[i], _ = slices.BinarySearch(values, l)
+			classes[i] = class[l]
 		}
 	}
 	return classes, values

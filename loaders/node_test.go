@@ -1,7 +1,9 @@
 package loaders
 
 import (
+	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -170,4 +172,41 @@ func TestReadFeaturesTruncatedGzip(t *testing.T) {
 	_, err := ReadFeatures(writeFile(t, t.TempDir(), "features.txt.gz", gz[:len(gz)-10]))
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "features.txt.gz")
+}
+
+// TestNumberClasses compares NumberClasses with the definition (the distinct
+// labels ≥ 0 in ascending order; a label's class is its value's rank) on
+// labels below the label count (the table) and above it (the map).
+func TestNumberClasses(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 1))
+	for trial := range 60 {
+		n := 1 + rng.IntN(200)
+		top := []int{1, 3, n, n + 1, 1 << 40}[trial%5]
+		labels := make([]int, n)
+		for i := range labels {
+			labels[i] = rng.IntN(top) - 1 + rng.IntN(2)*rng.IntN(2) // some −1
+			if labels[i] < -1 {
+				labels[i] = -1
+			}
+		}
+		classes, values := NumberClasses(labels)
+		var want []int
+		for _, l := range labels {
+			if l >= 0 && !slices.Contains(want, l) {
+				want = append(want, l)
+			}
+		}
+		slices.Sort(want)
+		require.Equal(t, len(want), len(values), "trial %d", trial)
+		if len(want) > 0 {
+			require.Equal(t, want, values, "trial %d", trial)
+		}
+		for i, l := range labels {
+			if l < 0 {
+				require.Equal(t, -1, classes[i])
+				continue
+			}
+			require.Equal(t, l, values[classes[i]], "trial %d node %d", trial, i)
+		}
+	}
 }

@@ -6,10 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"strconv"
 	"strings"
+	"unsafe"
 )
 
 // ParseError reports input that does not follow its format. Path is the file
@@ -79,6 +81,14 @@ type lineReader struct {
 	text   string
 	broken bool // the current line is the partial one before a read error
 	closer io.Closer
+	// size is the byte size of the file read, when it is a regular file
+	// (0 otherwise): a hint for the capacity of what is decoded from it,
+	// never a bound (a gzipped file holds more).
+	size int64
+	// transient: text aliases the scanner's buffer (valid until the next
+	// line, no allocation per line), for decoders that keep no part of a
+	// line.
+	transient bool
 }
 
 // newLineReader reads lines from r; path names it in errors.
@@ -89,7 +99,13 @@ func newLineReader(r io.Reader, path string) (*lineReader, error) {
 	}
 	sc := bufio.NewScanner(br)
 	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
-	return &lineReader{path: path, sc: sc}, nil
+	lr := &lineReader{path: path, sc: sc}
+	if f, ok := r.(interface{ Stat() (fs.FileInfo, error) }); ok {
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+			lr.size = st.Size()
+		}
+	}
+	return lr, nil
 }
 
 // openLines opens path for reading lines.
@@ -120,7 +136,12 @@ func (r *lineReader) next() bool {
 		return false
 	}
 	r.line++
-	r.text = r.sc.Text()
+	if r.transient {
+		b := r.sc.Bytes()
+		r.text = unsafe.String(unsafe.SliceData(b), len(b))
+	} else {
+		r.text = r.sc.Text()
+	}
 	// A token delivered after a read error is the broken last line.
 	r.broken = r.sc.Err() != nil
 	return true
