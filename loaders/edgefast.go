@@ -30,6 +30,13 @@ var ErrNotFast = errors.New("loaders: not a plain integer edge list")
 // lines cross block boundaries.
 var fastBlock = 16 << 20
 
+// fastPiece is the size of the reads a block is parsed in (lines
+// crossing a piece's end are carried to the next): a piece stays in the
+// second-level cache from the copy out of the page cache to its parse,
+// where a whole block in one read would go to memory and back. Tests make
+// it small.
+var fastPiece = 1 << 20
+
 // fastPage is the number of consecutive ids whose counts share one page of
 // the id table (ids below the direct limit, see ReadIntEdgesParallel).
 const fastPageBits = 10
@@ -39,7 +46,7 @@ const fastPage = 1 << fastPageBits
 // fastBatch is the number of edges handed to the graph.Builder at a time.
 const fastBatch = 4096
 
-// countBatchSize is the most ids pass 1 counts at a time (16 MiB of batch
+// countBatchSize is the most ids pass 1 counts at a time (8 MiB of batch
 // and sorted copy per goroutine, during pass 1 only; files below 64 MiB
 // get batches of size/64 ids, at least fastBatch). Sorted by page group, a
 // full batch gives each of the countGroups groups about 4000 ids whose
@@ -61,14 +68,15 @@ const countBatchSize = 1 << 20
 // ReadEdgeList(path, 0, opt).
 //
 // The file is read twice in blocks of 16 MiB split at line ends, each
-// parsed on one goroutine by a byte parser: the first pass checks every
-// line, counts the edges and counts every id's entries; the second fills a
-// graph.Builder. No per-edge array is held: beyond the graph and its
-// Builder (see graph.Builder) memory is a read buffer per goroutine, a
-// count batch per goroutine during the first pass (16 bytes an id, at most
-// countBatchSize ids) and the id table, about 4 bytes per id up to 2·(file size/4) + 1024 in pages of
-// 1024 ids allocated where ids occur, and a hash map entry per larger id,
-// so a large id in a small file costs one map entry.
+// parsed on one goroutine by a byte parser in reads of 1 MiB: the first
+// pass checks every line, counts the edges and counts every id's entries;
+// the second fills a graph.Builder. No per-edge array is held: beyond the
+// graph and its Builder (see graph.Builder) memory is a read buffer per
+// goroutine (1 MiB, or the longest line), a count batch per goroutine
+// during the first pass (8 bytes an id, at most countBatchSize ids) and
+// the id table, about 4 bytes per id up to min(2·(file size/4) + 1024,
+// 2³²) in pages of 1024 ids allocated where ids occur, and a hash map
+// entry per larger id, so a large id in a small file costs one map entry.
 //
 // Errors name the file and line: weights that are not finite and ≥ 0, and
 // the self loops and repeated edges that opt rejects. For anything else
@@ -295,46 +303,55 @@ func (l *fastLine) split(line []byte) (ok bool) {
 // '\r'), in one scan that parses the ids too; it reports false, having
 // changed nothing split relies on, for any other line.
 func (l *fastLine) splitInts(line []byte) bool {
-	n := len(line)
+	end, ok := l.scanPair(line)
+	return ok && (end == len(line) || end == len(line)-1 && line[end] == '\r')
+}
+
+// scanPair parses two canonical integers and the separator between them at
+// the start of b into l, as splitInts takes them, and returns the index
+// just past the second; it reports false if b does not start so. What
+// follows is the caller's to check.
+func (l *fastLine) scanPair(b []byte) (end int, ok bool) {
+	n := len(b)
 	i := 0
 	var u int64
-	for i < n && line[i]-'0' <= 9 {
-		u = u*10 + int64(line[i]-'0')
+	for i < n && b[i]-'0' <= 9 {
+		u = u*10 + int64(b[i]-'0')
 		i++
 	}
 	du := i
-	if du == 0 || du > 18 || (line[0] == '0' && du > 1) || i == n {
-		return false
+	if du == 0 || du > 18 || (b[0] == '0' && du > 1) || i == n {
+		return 0, false
 	}
 	kind := byte(' ')
-	switch line[i] {
+	switch b[i] {
 	case ',':
 		kind = ','
 		i++
 	case ' ', '\t':
-		for i < n && (line[i] == ' ' || line[i] == '\t') {
-			if line[i] == '\t' {
+		for i < n && (b[i] == ' ' || b[i] == '\t') {
+			if b[i] == '\t' {
 				kind = '\t'
 			}
 			i++
 		}
 	default:
-		return false
+		return 0, false
 	}
 	j := i
 	var v int64
-	for i < n && line[i]-'0' <= 9 {
-		v = v*10 + int64(line[i]-'0')
+	for i < n && b[i]-'0' <= 9 {
+		v = v*10 + int64(b[i]-'0')
 		i++
 	}
 	dv := i - j
-	if dv == 0 || dv > 18 || (line[j] == '0' && dv > 1) || (i < n && !(i == n-1 && line[i] == '\r')) {
-		return false
+	if dv == 0 || dv > 18 || (b[j] == '0' && dv > 1) {
+		return 0, false
 	}
 	l.skip, l.width, l.kind, l.parsed = false, 2, kind, true
-	l.fields[0], l.fields[1] = line[:du], line[j:i]
+	l.fields[0], l.fields[1] = b[:du], b[j:i]
 	l.u, l.v = u, v
-	return true
+	return i, true
 }
 
 // ids parses the two id fields.
@@ -433,6 +450,59 @@ func (r *fastReader) readBlock(k int) (*[]byte, []byte, error) {
 	return bp, buf, nil
 }
 
+// scanBlock reads block k in pieces of fastPiece bytes and calls fn with
+// each line split into l (see eachSplitLine) and its 1-based line number
+// in the block. It returns the block's newlines, or −1 when fn stopped.
+func (r *fastReader) scanBlock(k int, l *fastLine, fn func(line []byte, num int, ok bool) bool) (int, error) {
+	lo, err := r.lineStart(int64(k) * r.block)
+	if err != nil {
+		return 0, err
+	}
+	hi, err := r.lineStart(int64(k+1) * r.block)
+	if err != nil {
+		return 0, err
+	}
+	bp := r.bufs.Get()
+	defer r.bufs.Put(bp)
+	newlines, carry := 0, 0
+	for pos := lo; pos < hi; {
+		want := int(min(int64(fastPiece), hi-pos))
+		if cap(*bp) < carry+want {
+			grown := make([]byte, max(carry+want, 2*cap(*bp)))
+			copy(grown, (*bp)[:carry])
+			*bp = grown
+		}
+		data := (*bp)[:carry+want]
+		if n, err := r.f.ReadAt(data[carry:], pos); n < want {
+			if err == io.EOF {
+				return 0, &ParseError{Path: r.path, Msg: "the file changed while it was read"}
+			}
+			return 0, &ParseError{Path: r.path, Err: err}
+		}
+		first := pos == lo
+		pos += int64(want)
+		chunk := data
+		if pos < hi {
+			end := bytes.LastIndexByte(data, '\n')
+			if end < 0 {
+				carry = len(data) // a line longer than the piece: read on
+				continue
+			}
+			chunk = data[:end+1]
+		}
+		if first && lo == 0 && bytes.HasPrefix(chunk, []byte("\xef\xbb\xbf")) {
+			chunk = chunk[3:]
+		}
+		nl := eachSplitLine(chunk, newlines, l, fn)
+		if nl < 0 {
+			return -1, nil
+		}
+		newlines += nl
+		carry = copy(data, data[len(chunk):])
+	}
+	return newlines, nil
+}
+
 // eachLine calls fn with every line of a block and its 1-based local line
 // number; fn returns false to stop.
 func eachLine(buf []byte, fn func(line []byte, num int) bool) (newlines int) {
@@ -452,6 +522,46 @@ func eachLine(buf []byte, fn func(line []byte, num int) bool) (newlines int) {
 	return newlines
 }
 
+// eachSplitLine is eachLine for the edge readers: each line is split into
+// l before fn sees it, ok being split's result, and numbered from base + 1.
+// A plain "u v" line is parsed as its end is found, in one scan of its
+// bytes.
+func eachSplitLine(buf []byte, base int, l *fastLine, fn func(line []byte, num int, ok bool) bool) (newlines int) {
+	for num := base + 1; len(buf) > 0; num++ {
+		var line []byte
+		ok := false
+		if end, pair := l.scanPair(buf); pair {
+			switch {
+			case end == len(buf):
+				line, buf, ok = buf, nil, true
+			case buf[end] == '\n':
+				line, buf, ok = buf[:end], buf[end+1:], true
+				newlines++
+			case buf[end] == '\r' && end+1 == len(buf):
+				line, buf, ok = buf, nil, true
+			case buf[end] == '\r' && buf[end+1] == '\n':
+				line, buf, ok = buf[:end+1], buf[end+2:], true
+				newlines++
+			}
+		}
+		if !ok {
+			k := bytes.IndexByte(buf, '\n')
+			line = buf
+			if k >= 0 {
+				line, buf = buf[:k], buf[k+1:]
+				newlines++
+			} else {
+				buf = nil
+			}
+			ok = l.split(line)
+		}
+		if !fn(line, num, ok) {
+			return -1
+		}
+	}
+	return newlines
+}
+
 func (r *fastReader) read() (*graph.CSR, *nodeids.Map, error) {
 	var head [14]byte
 	n, _ := r.f.ReadAt(head[:], 0)
@@ -459,8 +569,10 @@ func (r *fastReader) read() (*graph.CSR, *nodeids.Map, error) {
 		return nil, nil, ErrNotFast
 	}
 	// Every data line takes at least 4 bytes ("0 1\n"), so ids below
-	// direct are at most twice the edges plus 1024.
-	r.direct = 2*((r.size+1)/4+1) + 1024
+	// direct are at most twice the edges plus 1024. It is at most 2³², so
+	// that a count batch holds an id in 4 bytes (ids above are counted in
+	// maps; a graph has fewer than 2³¹ nodes anyway).
+	r.direct = min(2*((r.size+1)/4+1)+1024, 1<<32)
 	r.pages = make([]atomic.Pointer[idPage], (r.direct+fastPage-1)/fastPage)
 	blocks := int((r.size + r.block - 1) / r.block)
 	r.stats = make([]blockStats, blocks)
@@ -529,7 +641,7 @@ func (r *fastReader) count(st *blockStats, cb *countBatch, id int64, k int32) {
 		atomic.OrUint64(&p.loops[o>>6], 1<<(o&63))
 		return
 	}
-	cb.ids = append(cb.ids, id)
+	cb.ids = append(cb.ids, uint32(id))
 	if len(cb.ids) == cap(cb.ids) {
 		r.flushCounts(cb)
 	}
@@ -544,7 +656,7 @@ const countGroups = 256
 // (atomic) increments would wait for each miss in turn, plain ones let the
 // processor overlap them.
 type countBatch struct {
-	ids, sorted []int64
+	ids, sorted []uint32 // below direct ≤ 2³²
 	ends        [countGroups + 1]int32
 }
 
@@ -553,7 +665,7 @@ type countBatch struct {
 func newCountBatches(size int64) *parallel.FreeList[*countBatch] {
 	n := int(min(countBatchSize, max(fastBatch, size/64)))
 	return &parallel.FreeList[*countBatch]{New: func() *countBatch {
-		return &countBatch{ids: make([]int64, 0, n), sorted: make([]int64, n)}
+		return &countBatch{ids: make([]uint32, 0, n), sorted: make([]uint32, n)}
 	}}
 }
 
@@ -578,7 +690,8 @@ func (r *fastReader) flushCounts(cb *countBatch) {
 		hi := ends[g]
 		if hi > lo {
 			r.countLocks[g].Lock()
-			for _, id := range sorted[lo:hi] {
+			for _, x := range sorted[lo:hi] {
+				id := int64(x)
 				p, o := r.page(id), id&(fastPage-1)
 				if p.counts[o]++; p.counts[o] == 0 {
 					if p.high == nil {
@@ -596,11 +709,6 @@ func (r *fastReader) flushCounts(cb *countBatch) {
 
 // countBlock is pass 1 over block k.
 func (r *fastReader) countBlock(k int) error {
-	bp, buf, err := r.readBlock(k)
-	if err != nil {
-		return err
-	}
-	defer r.bufs.Put(bp)
 	st := &r.stats[k]
 	st.unit, st.maxID = true, -1
 	cb := r.countBatches.Get()
@@ -613,8 +721,9 @@ func (r *fastReader) countBlock(k int) error {
 		st.errLine, st.errMsg = num, msg
 		return false
 	}
-	st.newlines = eachLine(buf, func(line []byte, num int) bool {
-		if !l.split(line) {
+	var err error
+	st.newlines, err = r.scanBlock(k, &l, func(line []byte, num int, ok bool) bool {
+		if !ok {
 			st.notFast = true
 			return false
 		}
@@ -670,7 +779,7 @@ func (r *fastReader) countBlock(k int) error {
 		r.count(st, cb, l.v, 1)
 		return true
 	})
-	return nil
+	return err
 }
 
 // summarise checks the blocks of pass 1 in file order, numbers the ids and
@@ -832,11 +941,6 @@ func (r *fastReader) countRows(b *graph.Builder) {
 
 // fillBlock is pass 2 over block k: the edges go to the builder in batches.
 func (r *fastReader) fillBlock(k int, b *graph.Builder) error {
-	bp, buf, err := r.readBlock(k)
-	if err != nil {
-		return err
-	}
-	defer r.bufs.Put(bp)
 	weighted := r.width == 3 && !r.unit
 	src := make([]int32, 0, fastBatch)
 	dst := make([]int32, 0, fastBatch)
@@ -861,8 +965,8 @@ func (r *fastReader) fillBlock(k int, b *graph.Builder) error {
 		return true
 	}
 	changed := false
-	eachLine(buf, func(line []byte, num int) bool {
-		if !l.split(line) {
+	_, err := r.scanBlock(k, &l, func(line []byte, num int, ok bool) bool {
+		if !ok {
 			changed = true
 			return false
 		}
@@ -892,6 +996,9 @@ func (r *fastReader) fillBlock(k int, b *graph.Builder) error {
 		}
 		return true
 	})
+	if err != nil {
+		return err
+	}
 	if !changed && ferr == nil {
 		flush()
 	}

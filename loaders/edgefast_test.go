@@ -192,6 +192,13 @@ func withBlock(t *testing.T, size int) {
 	t.Cleanup(func() { fastBlock = old })
 }
 
+// withPiece sets the size of the reads a block is parsed in.
+func withPiece(t *testing.T, size int) {
+	old := fastPiece
+	fastPiece = size
+	t.Cleanup(func() { fastPiece = old })
+}
+
 func allGraphOptions() []graph.Options {
 	var out []graph.Options
 	for b := uint8(0); b < 45; b++ {
@@ -202,14 +209,17 @@ func allGraphOptions() []graph.Options {
 
 // TestReadIntEdgesParallelMatchesSerial runs the serial parser's inputs
 // under every policy and with blocks of 1, 3, 7 and 64 bytes as well as the
-// default, so that lines and headers cross block boundaries.
+// default, read in pieces of 1 to 64 bytes as well as the default, so that
+// lines and headers cross block and piece boundaries.
 func TestReadIntEdgesParallelMatchesSerial(t *testing.T) {
 	taken, runs := 0, 0
 	opts := allGraphOptions()
+	sizes := []struct{ block, piece int }{{fastBlock, fastPiece}, {1, 1}, {3, 2}, {7, 64}, {64, 5}, {fastBlock, 3}}
 	for i, data := range serialCorpus {
 		path, spath := writePair(t, []byte(data))
-		for b, block := range []int{fastBlock, 1, 3, 7, 64} {
-			withBlock(t, block)
+		for b, size := range sizes {
+			withBlock(t, size.block)
+			withPiece(t, size.piece)
 			for k, opt := range opts {
 				// Every policy with the default block; a few with the
 				// small ones, different for each input.
@@ -297,6 +307,7 @@ func TestReadIntEdgesParallelGOMAXPROCS(t *testing.T) {
 	data := randomEdgeFile(rng, 3000, 20000, true)
 	path := tempFile(t, "e.txt", string(data))
 	withBlock(t, 4096)
+	withPiece(t, 100)
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
 	for _, opt := range []graph.Options{{Duplicates: graph.DuplicateSum}, {Duplicates: graph.DuplicateMax, Symmetrize: graph.DirectedMean}} {
 		var want *graph.CSR
@@ -327,6 +338,7 @@ func TestReadIntEdgesParallelRandomFiles(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 3))
 	for trial := 0; trial < 20; trial++ {
 		withBlock(t, 16+rng.IntN(600))
+		withPiece(t, 1+rng.IntN(100))
 		data := randomEdgeFile(rng, 1+rng.IntN(60), rng.IntN(300), trial%2 == 0)
 		for _, opt := range []graph.Options{fuzzOptions(uint8(rng.IntN(45))), {Duplicates: graph.DuplicateSum}} {
 			require.True(t, sameAsSerial(t, data, opt), "trial %d", trial)
@@ -353,6 +365,7 @@ func TestReadIntEdgesParallelHubs(t *testing.T) {
 	data := sb.String()
 	for _, block := range []int{fastBlock, 997} {
 		withBlock(t, block)
+		withPiece(t, min(block, 61))
 		for _, opt := range []graph.Options{{Duplicates: graph.DuplicateSum}, {Duplicates: graph.DuplicateMax, SelfLoops: graph.SelfLoopKeep}, {Duplicates: graph.DuplicateSum, Symmetrize: graph.Undirected}} {
 			require.True(t, sameAsSerial(t, []byte(data), opt), "block %d, options %+v", block, opt)
 		}
@@ -400,6 +413,7 @@ func FuzzIntEdgesParallel(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte, block, policy uint8) {
 		withBlock(t, 1+int(block))
+		withPiece(t, 1+int(block)%7*int(policy)%31)
 		sameAsSerial(t, data, fuzzOptions(policy))
 	})
 }
