@@ -35,9 +35,13 @@ RES="$SCALE_DIR/results.jsonl"
 : > "$RES"
 
 # peak RSS (MB) of a command run under the benchmark lock, with its stdout
-# kept in $SCALE_DIR/out.json
+# kept in $SCALE_DIR/out.json. The files named by WARM (the command's input)
+# are read first, under the lock: this machine pages out file pages idle
+# for a minute (DAMON's pageout scheme, /sys/kernel/mm/damon), so without
+# it a load after a long fit would time the disk too, by chance.
 timed() {
-	flock "$LOCK" /usr/bin/time -f "%M" -o "$SCALE_DIR/rss.txt" "$@" > "$SCALE_DIR/out.json" 2> "$SCALE_DIR/err.txt" || {
+	WARM=${WARM:-} flock "$LOCK" sh -c 'for f in $WARM; do cat "$f" > /dev/null; done; exec /usr/bin/time -f "%M" -o "$0" "$@"' \
+		"$SCALE_DIR/rss.txt" "$@" > "$SCALE_DIR/out.json" 2> "$SCALE_DIR/err.txt" || {
 		cat "$SCALE_DIR/err.txt" >&2
 		return 1
 	}
@@ -63,7 +67,7 @@ for spec in $SIZES; do
 			vflags=""
 			[ "$variant" != "$vname" ] && vflags=${variant#*=}
 			# shellcheck disable=SC2086 # the flags are words
-			rss=$(timed "$BIN" labelprop --data "$dir" --split planetoid --alpha "$alpha" ${vflags//,/ } --json)
+			rss=$(WARM="$dir/edges.txt $dir/labels.txt $dir/split_planetoid.txt" timed "$BIN" labelprop --data "$dir" --split planetoid --alpha "$alpha" ${vflags//,/ } --json)
 			"$PY" - "$name" "$bytes" "$rss" "$SCALE_DIR/out.json" gssl "$vname" "${vflags//,/ }" >> "$RES" <<'EOF'
 import json, sys
 name, nbytes, rss, path, who, variant, flags = sys.argv[1:]
@@ -73,7 +77,7 @@ print(json.dumps({"size": name, "who": who, "variant": variant, "flags": flags, 
                   "iterations": o.get("iterations")}))
 EOF
 		done
-		rss=$(timed "$BIN" info "$dir.gsg" --json)
+		rss=$(WARM="$dir.gsg" timed "$BIN" info "$dir.gsg" --json)
 		"$PY" - "$name" "$rss" "$SCALE_DIR/out.json" >> "$RES" <<'EOF'
 import json, sys
 name, rss, path = sys.argv[1:]
@@ -89,7 +93,7 @@ for l in open(sys.argv[1]):
     if r["size"] == sys.argv[2] and r["who"] == "scipy": print(l.strip())' "$SCIPY_FROM" "$name" >> "$RES"
 			continue
 		fi
-		rss=$(timed "$PY" "$PEER" "$dir" "$alpha")
+		rss=$(WARM="$dir/edges.txt $dir/labels.txt $dir/split_planetoid.txt" timed "$PY" "$PEER" "$dir" "$alpha")
 		"$PY" - "$name" "$bytes" "$rss" "$SCALE_DIR/out.json" scipy >> "$RES" <<'EOF'
 import json, sys
 name, nbytes, rss, path, who = sys.argv[1:]
