@@ -75,7 +75,7 @@ type Builder struct {
 	cursor32 []uint32
 	// FillChunk writes the rows of range p = i>>partShift holding parts[p].
 	partShift uint
-	parts     []sync.Mutex
+	parts     []parallel.Mutex
 	cols      []int32
 	ws        []float64                       // nil when every weight is 1
 	scratches parallel.FreeList[*fillScratch] // FillChunk's scratch, one per concurrent call
@@ -225,7 +225,7 @@ func (b *Builder) startFill() {
 	for b.n>>b.partShift >= maxFillParts {
 		b.partShift++
 	}
-	b.parts = make([]sync.Mutex, b.n>>b.partShift+1)
+	b.parts = make([]parallel.Mutex, b.n>>b.partShift+1)
 	b.cols = make([]int32, p[b.n])
 	if b.storesWeights() {
 		b.ws = make([]float64, p[b.n])
@@ -324,9 +324,18 @@ func (b *Builder) fillSome(sc *fillScratch, src, dst []int32, w []float64) error
 		sorted[ends[p]] = e
 		ends[p]++
 	}
-	lo := int32(0)
-	for p := range parts {
-		hi := ends[p]
+	// Concurrent fills visit the ranges from different starts (the first
+	// entry's), so that they seldom meet at one range's lock.
+	start := 0
+	if len(es) > 0 {
+		start = int(es[0].row >> b.partShift)
+	}
+	for q := range parts {
+		p := (start + q) % parts
+		lo, hi := int32(0), ends[p]
+		if p > 0 {
+			lo = ends[p-1]
+		}
 		if hi > lo {
 			b.parts[p].Lock()
 			err := b.put(sorted[lo:hi])
@@ -335,7 +344,6 @@ func (b *Builder) fillSome(sc *fillScratch, src, dst []int32, w []float64) error
 				return err
 			}
 		}
-		lo = hi
 	}
 	return nil
 }

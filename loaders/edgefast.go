@@ -9,7 +9,6 @@ import (
 	"os"
 	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"unsafe"
 
@@ -46,15 +45,15 @@ const fastPage = 1 << fastPageBits
 // fastBatch is the number of edges handed to the graph.Builder at a time.
 const fastBatch = 4096
 
-// countBatchSize is the most ids pass 1 counts at a time (8 MiB of batch
-// and sorted copy per goroutine, during pass 1 only; files below 64 MiB
-// get batches of size/64 ids, at least fastBatch). Sorted by page group, a
-// full batch gives each of the countGroups groups about 4000 ids whose
-// counts lie in about 40 KB (at 10 M ids), so most increments hit the
-// first- and second-level caches instead of missing in a 13 MB table; with
-// batches of 4096 ids, pass 1's counting took 2–3 times as long on the
-// 100 M-edge graph of BENCHMARKS.md.
-const countBatchSize = 1 << 20
+// countGroupSize is the most ids of one page group pass 1 holds before it
+// adds them (4 bytes an id, countGroups groups: 4 MiB per goroutine, during
+// pass 1 only; files below 64 MiB get size/(64·countGroups), at least 16).
+// The ids of a group are counted together, 4096 ids whose counts lie in
+// about 40 KB (at 10 M ids), so most increments hit the first- and
+// second-level caches instead of missing in a 13 MB table; with 16 ids a
+// group, pass 1's counting took 2–3 times as long on the 100 M-edge graph
+// of BENCHMARKS.md.
+const countGroupSize = 4096
 
 // ReadIntEdgesParallel reads an edge list of integer ids, "u v" or "u v w"
 // per line, on every core, and builds the graph with opt. It reads the same
@@ -73,8 +72,8 @@ const countBatchSize = 1 << 20
 // the second fills a graph.Builder. No per-edge array is held: beyond the
 // graph and its Builder (see graph.Builder) memory is a read buffer per
 // goroutine (1 MiB, or the longest line), a count batch per goroutine
-// during the first pass (8 bytes an id, at most countBatchSize ids) and
-// the id table, about 4 bytes per id up to min(2·(file size/4) + 1024,
+// during the first pass (4 MiB: countGroups·countGroupSize ids of 4 bytes)
+// and the id table, about 4 bytes per id up to min(2·(file size/4) + 1024,
 // 2³²) in pages of 1024 ids allocated where ids occur, and a hash map
 // entry per larger id, so a large id in a small file costs one map entry.
 //
@@ -137,7 +136,7 @@ type fastReader struct {
 
 	// countLocks[g] guards the counts of the pages whose number is g modulo
 	// countGroups during pass 1 (see countBatch).
-	countLocks [countGroups]sync.Mutex
+	countLocks [countGroups]parallel.Mutex
 
 	stats []blockStats
 	// identity: the ids are exactly 0..identity−1 (known after pass 1), so
@@ -626,7 +625,7 @@ func (r *fastReader) page(id int64) *idPage {
 }
 
 // count adds k entries to id (k = 0 marks a dropped self loop); entries
-// of ids below direct wait in cb until flushCounts.
+// of ids below direct wait in cb until its group is full (flushGroup).
 func (r *fastReader) count(st *blockStats, cb *countBatch, id int64, k int32) {
 	if id >= r.direct {
 		if st.bigCounts == nil {
@@ -641,70 +640,65 @@ func (r *fastReader) count(st *blockStats, cb *countBatch, id int64, k int32) {
 		atomic.OrUint64(&p.loops[o>>6], 1<<(o&63))
 		return
 	}
-	cb.ids = append(cb.ids, uint32(id))
-	if len(cb.ids) == cap(cb.ids) {
-		r.flushCounts(cb)
+	g := (id >> fastPageBits) % countGroups
+	ids := append(cb.groups[g], uint32(id))
+	cb.groups[g] = ids
+	if len(ids) == cap(ids) {
+		r.flushGroup(cb, int(g))
 	}
 }
 
-// countGroups is the number of page groups pass 1 locks separately.
+// countGroups is the number of page groups pass 1 locks separately: group g
+// holds the pages whose number is g modulo countGroups.
 const countGroups = 256
 
-// countBatch holds ids of a block whose entries pass 1 has not yet added:
-// they are added a group of pages at a time under the group's lock, with
-// plain increments. At scale an increment is a cache miss; locked
-// (atomic) increments would wait for each miss in turn, plain ones let the
-// processor overlap them.
+// countBatch holds, for each page group, ids of a block whose entries pass
+// 1 has not yet added: they are added a group at a time under the group's
+// lock, with plain increments. At scale an increment is a cache miss;
+// locked (atomic) increments would wait for each miss in turn, plain ones
+// let the processor overlap them.
 type countBatch struct {
-	ids, sorted []uint32 // below direct ≤ 2³²
-	ends        [countGroups + 1]int32
+	groups [countGroups][]uint32 // ids below direct ≤ 2³²
 }
 
 // newCountBatches returns a free list of count batches for a file of size
 // bytes.
 func newCountBatches(size int64) *parallel.FreeList[*countBatch] {
-	n := int(min(countBatchSize, max(fastBatch, size/64)))
+	n := int(min(countGroupSize, max(16, size/(64*countGroups))))
 	return &parallel.FreeList[*countBatch]{New: func() *countBatch {
-		return &countBatch{ids: make([]uint32, 0, n), sorted: make([]uint32, n)}
+		cb := new(countBatch)
+		ids := make([]uint32, countGroups*n)
+		for g := range cb.groups {
+			cb.groups[g] = ids[g*n : g*n : (g+1)*n]
+		}
+		return cb
 	}}
 }
 
-// flushCounts adds one entry for each id of cb and empties it.
-func (r *fastReader) flushCounts(cb *countBatch) {
-	ends := &cb.ends
-	clear(ends[:])
-	for _, id := range cb.ids {
-		ends[(id>>fastPageBits)%countGroups+1]++
-	}
-	for g := 1; g <= countGroups; g++ {
-		ends[g] += ends[g-1]
-	}
-	sorted := cb.sorted[:len(cb.ids)]
-	for _, id := range cb.ids {
-		g := (id >> fastPageBits) % countGroups
-		sorted[ends[g]] = id
-		ends[g]++
-	}
-	lo := int32(0)
-	for g := range countGroups {
-		hi := ends[g]
-		if hi > lo {
-			r.countLocks[g].Lock()
-			for _, x := range sorted[lo:hi] {
-				id := int64(x)
-				p, o := r.page(id), id&(fastPage-1)
-				if p.counts[o]++; p.counts[o] == 0 {
-					if p.high == nil {
-						p.high = new([fastPage]int32)
-					}
-					p.high[o] += 256
-				}
+// flushGroup adds one entry for each id of group g of cb and empties it.
+func (r *fastReader) flushGroup(cb *countBatch, g int) {
+	r.countLocks[g].Lock()
+	for _, x := range cb.groups[g] {
+		id := int64(x)
+		p, o := r.page(id), id&(fastPage-1)
+		if p.counts[o]++; p.counts[o] == 0 {
+			if p.high == nil {
+				p.high = new([fastPage]int32)
 			}
-			r.countLocks[g].Unlock()
+			p.high[o] += 256
 		}
-		lo = hi
 	}
-	cb.ids = cb.ids[:0]
+	r.countLocks[g].Unlock()
+	cb.groups[g] = cb.groups[g][:0]
+}
+
+// flushCounts adds the entries of every group of cb and empties it.
+func (r *fastReader) flushCounts(cb *countBatch) {
+	for g := range cb.groups {
+		if len(cb.groups[g]) > 0 {
+			r.flushGroup(cb, g)
+		}
+	}
 }
 
 // countBlock is pass 1 over block k.

@@ -37,3 +37,15 @@ func (l *FreeList[T]) Put(x T) {
 	l.items = append(l.items, x)
 	l.mu.Unlock()
 }
+
+// Mutex is a sync.Mutex alone on its cache line: an array of them, one per
+// range of data, lets workers lock neighbouring ranges without the lines
+// of the locks moving between their cores.
+type Mutex struct {
+	sync.Mutex
+	_ [cacheLine - 8]byte
+}
+
+// cacheLine is the size of a cache line on the processors gssl runs on
+// (x86-64 and arm64 servers).
+const cacheLine = 64

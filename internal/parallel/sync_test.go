@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"sync"
 	"testing"
+	"unsafe"
 )
 
 // TestFreeListKeepsValues: values put back survive garbage collections, so
@@ -43,5 +44,13 @@ func TestFreeListKeepsValues(t *testing.T) {
 	made.Range(func(_, _ any) bool { count++; return true })
 	if count != n {
 		t.Errorf("saw %d distinct values, New made %d", count, n)
+	}
+}
+
+// TestMutexFillsLine: a Mutex takes a cache line, so neighbours in an
+// array never share one.
+func TestMutexFillsLine(t *testing.T) {
+	if s := unsafe.Sizeof(Mutex{}); s != cacheLine {
+		t.Errorf("a Mutex takes %d bytes, want %d", s, cacheLine)
 	}
 }
