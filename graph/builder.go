@@ -40,15 +40,18 @@ import (
 // nodes, one per self loop kept) and b bytes per entry, 4 for a graph built
 // without weights and 12 with them, the Builder holds
 //
-//	8(n+1) + k·n + b·E   bytes
+//	8(n+1) + k·n + b·E + h·E/8   bytes
 //
 // (row pointers, fill cursors of k = 4 bytes, or 8 when E ≥ 2^32, the
-// entries). Build merges in place; when the merged graph keeps fewer than
+// entries, and from 2^22 entries on the entries FillChunk holds by row range
+// before it writes them, h = 8 bytes each, 16 with weights: an eighth of
+// E). Build merges in place; when the merged graph keeps fewer than
 // half the entries it is copied into arrays of its own size (peak
 // 8(n+1) + k·n + 1.5·b·E), otherwise the arrays are kept. The graph adds its
 // degrees (8n) and, with unit weights, a slice of ones as long as the
 // longest row. For undirected input without repeats E is the graph's NNZ,
-// so the peak is the final graph plus k·n − 8n bytes (at most the graph);
+// so the peak is the final graph plus k·n − 8n + h·E/8 bytes (a quarter of
+// a 0/1 graph's bytes at most);
 // for directed input whose arcs are all reciprocated E is twice the NNZ.
 //
 // A builder without weights (weighted false in NewBuilder) stores no weight
@@ -79,9 +82,13 @@ type Builder struct {
 	cols      []int32
 	ws        []float64                       // nil when every weight is 1
 	scratches parallel.FreeList[*fillScratch] // FillChunk's scratch, one per concurrent call
-	fill      sync.Once
-	state     atomic.Int32
-	err       error // of the fill set-up
+	// held[p] and heldW[p] (with weights) are the entries of range p that
+	// wait to be written, nil below minHeld entries (see hold).
+	held  [][]fillEntry
+	heldW [][]float64
+	fill  sync.Once
+	state atomic.Int32
+	err   error // of the fill set-up
 }
 
 const (
@@ -230,7 +237,33 @@ func (b *Builder) startFill() {
 	if b.storesWeights() {
 		b.ws = make([]float64, p[b.n])
 	}
+	if p[b.n] >= minHeld {
+		parts := len(b.parts)
+		per := max(1, p[b.n]/heldShare/parts)
+		es := make([]fillEntry, parts*per)
+		b.held = make([][]fillEntry, parts)
+		for q := range b.held {
+			b.held[q] = es[q*per : q*per : (q+1)*per]
+		}
+		if b.ws != nil {
+			ws := make([]float64, parts*per)
+			b.heldW = make([][]float64, parts)
+			for q := range b.heldW {
+				b.heldW[q] = ws[q*per : q*per : (q+1)*per]
+			}
+		}
+	}
 }
+
+// minHeld is the fewest entries from which FillChunk holds entries by row
+// range before it writes them (hold): below, the entries and cursors stay
+// in the caches anyway. Tests lower it.
+var minHeld = 1 << 22
+
+// heldShare: the held entries take 1/heldShare of the entries' count (8
+// bytes each, 16 with weights), so that a range's held entries, written
+// together, are about two for each cache line of the range's columns.
+var heldShare = 8
 
 // FillChunk stores the edges (src[k], dst[k]) with weights w[k]; w nil means
 // weight 1. It must see exactly the edges CountChunk counted, in any order.
@@ -274,7 +307,10 @@ func (b *Builder) fillSome(sc *fillScratch, src, dst []int32, w []float64) error
 	if sc.entries == nil {
 		sc.entries, sc.sorted = make([]fillEntry, 0, 2*fillBatch), make([]fillEntry, 2*fillBatch)
 	}
-	es := sc.entries[:0]
+	if b.ws != nil && sc.weights == nil {
+		sc.weights, sc.sortedW = make([]float64, 0, 2*fillBatch), make([]float64, 2*fillBatch)
+	}
+	es, xs := sc.entries[:0], sc.weights[:0]
 	for k, u := range src {
 		v := dst[k]
 		ok, err := b.checkArc(u, v)
@@ -294,16 +330,22 @@ func (b *Builder) fillSome(sc *fillScratch, src, dst []int32, w []float64) error
 				return fmt.Errorf("graph: edge (%d, %d): weight %v is negative; weights must be ≥ 0", u, v, x)
 			}
 		}
-		es = append(es, fillEntry{row: u, col: v, w: x})
+		es = append(es, fillEntry{row: u, col: v})
+		if b.ws != nil {
+			xs = append(xs, x)
+		}
 		if u != v {
 			t := u
 			if b.directed {
 				t = ^u // a backward entry: arc (u, v) seen from row v
 			}
-			es = append(es, fillEntry{row: v, col: t, w: x})
+			es = append(es, fillEntry{row: v, col: t})
+			if b.ws != nil {
+				xs = append(xs, x)
+			}
 		}
 	}
-	sc.entries = es
+	sc.entries, sc.weights = es, xs
 	// Sort the entries by row range (counting sort into sc.sorted), then
 	// write each range's entries holding its lock.
 	parts := len(b.parts)
@@ -319,10 +361,20 @@ func (b *Builder) fillSome(sc *fillScratch, src, dst []int32, w []float64) error
 		ends[p] += ends[p-1]
 	}
 	sorted := sc.sorted[:len(es)]
-	for _, e := range es {
-		p := e.row >> b.partShift
-		sorted[ends[p]] = e
-		ends[p]++
+	var sortedW []float64
+	if b.ws != nil {
+		sortedW = sc.sortedW[:len(es)]
+		for k, e := range es {
+			p := e.row >> b.partShift
+			sorted[ends[p]], sortedW[ends[p]] = e, xs[k]
+			ends[p]++
+		}
+	} else {
+		for _, e := range es {
+			p := e.row >> b.partShift
+			sorted[ends[p]] = e
+			ends[p]++
+		}
 	}
 	// Concurrent fills visit the ranges from different starts (the first
 	// entry's), so that they seldom meet at one range's lock.
@@ -337,8 +389,12 @@ func (b *Builder) fillSome(sc *fillScratch, src, dst []int32, w []float64) error
 			lo = ends[p-1]
 		}
 		if hi > lo {
+			var ws []float64
+			if sortedW != nil {
+				ws = sortedW[lo:hi]
+			}
 			b.parts[p].Lock()
-			err := b.put(sorted[lo:hi])
+			err := b.hold(p, sorted[lo:hi], ws)
 			b.parts[p].Unlock()
 			if err != nil {
 				return err
@@ -348,17 +404,59 @@ func (b *Builder) fillSome(sc *fillScratch, src, dst []int32, w []float64) error
 	return nil
 }
 
-// fillEntry is one entry of a FillChunk call on its way to its row.
+// fillEntry is one entry of a FillChunk call on its way to its row (its
+// weight, if the Builder stores weights, travels beside it).
 type fillEntry struct {
 	row, col int32
-	w        float64
 }
 
-// fillScratch is a FillChunk call's scratch: its entries, the same sorted
-// by row range, and the ranges' ends.
+// fillScratch is a FillChunk call's scratch: its entries and weights, the
+// same sorted by row range, and the ranges' ends.
 type fillScratch struct {
-	entries, sorted []fillEntry
-	ends            []int32
+	entries, sorted  []fillEntry
+	weights, sortedW []float64
+	ends             []int32
+}
+
+// hold adds the entries es of range p (weights ws, nil without) to the
+// range's held entries, and writes those when they fill their share; the
+// caller holds the range's lock. At scale, writing an entry at once costs
+// two cache misses, on its row's cursor and on its column's place: the
+// cursors of a range take 4·n/256 bytes and its columns 4·nnz/256, so
+// written together its held entries find the cursors in the second-level
+// cache and about two entries to each line of columns fetched.
+func (b *Builder) hold(p int, es []fillEntry, ws []float64) error {
+	if b.held == nil {
+		return b.put(es, ws)
+	}
+	for len(es) > 0 {
+		h := b.held[p]
+		k := min(len(es), cap(h)-len(h))
+		b.held[p] = append(h, es[:k]...)
+		if b.heldW != nil {
+			b.heldW[p] = append(b.heldW[p], ws[:k]...)
+			ws = ws[k:]
+		}
+		es = es[k:]
+		if len(b.held[p]) == cap(b.held[p]) {
+			if err := b.writeHeld(p); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// writeHeld writes the held entries of range p and empties them.
+func (b *Builder) writeHeld(p int) error {
+	var ws []float64
+	if b.heldW != nil {
+		ws = b.heldW[p]
+		b.heldW[p] = ws[:0]
+	}
+	err := b.put(b.held[p], ws)
+	b.held[p] = b.held[p][:0]
+	return err
 }
 
 // maxFillParts is the largest number of row ranges FillChunk locks
@@ -376,15 +474,16 @@ const maxFillParts = 256
 // of the entries; a row filled with more entries than were counted runs
 // into the next row's places, and Build, which finds every cursor short of
 // or past its row's end, reports it.
-func (b *Builder) put(es []fillEntry) error {
+// The entries' weights are xs (nil when the Builder stores none).
+func (b *Builder) put(es []fillEntry, xs []float64) error {
 	if b.cursor32 != nil {
-		return put(b.cursor32, b.cols, b.ws, es)
+		return put(b.cursor32, b.cols, b.ws, es, xs)
 	}
-	return put(b.cursor, b.cols, b.ws, es)
+	return put(b.cursor, b.cols, b.ws, es, xs)
 }
 
-func put[P uint32 | int](cursor []P, cols []int32, ws []float64, es []fillEntry) error {
-	for _, e := range es {
+func put[P uint32 | int](cursor []P, cols []int32, ws []float64, es []fillEntry, xs []float64) error {
+	for k, e := range es {
 		p := cursor[e.row]
 		if int(p) >= len(cols) {
 			return fmt.Errorf("graph: Builder: node %d is filled with more entries than were counted", e.row)
@@ -392,7 +491,7 @@ func put[P uint32 | int](cursor []P, cols []int32, ws []float64, es []fillEntry)
 		cursor[e.row] = p + 1
 		cols[p] = e.col
 		if ws != nil {
-			ws[p] = e.w
+			ws[p] = xs[k]
 		}
 	}
 	return nil
@@ -430,6 +529,16 @@ func (b *Builder) Build() (*CSR, error) {
 	}
 	if !b.state.CompareAndSwap(filling, built) {
 		panic("graph: Builder.Build called twice")
+	}
+	if b.held != nil {
+		errs := make([]error, len(b.held))
+		parallel.Chunks(len(b.held), 1, func(p, _, _ int) { errs[p] = b.writeHeld(p) })
+		b.held, b.heldW = nil, nil
+		for _, err := range errs {
+			if err != nil {
+				return nil, err
+			}
+		}
 	}
 	n, indptr := b.n, b.indptr
 	for i := 0; i < n; i++ {

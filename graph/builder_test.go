@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -328,6 +329,14 @@ func TestBuilderMemory(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a million-edge graph; skipped with -short")
 	}
+	t.Run("direct", testBuilderMemory)
+	// The entries held by row range, as from 2^22 entries on.
+	defer func(v int) { minHeld = v }(minHeld)
+	minHeld = 0
+	t.Run("held", testBuilderMemory)
+}
+
+func testBuilderMemory(t *testing.T) {
 	const n, m = 200_000, 1_000_000
 	rng := rand.New(rand.NewPCG(9, 9))
 	src, dst := make([]int32, m), make([]int32, m)
@@ -378,6 +387,23 @@ func TestSlicedBytes(t *testing.T) {
 // TestBuilderWideCursors runs the reference comparisons and the error
 // checks with the fill cursors of graphs above 2^32 entries (int instead of
 // uint32).
+// TestBuilderHeld runs the reference and error tests with the fill holding
+// entries by row range however few there are (one held entry a range, and
+// an eighth of them).
+func TestBuilderHeld(t *testing.T) {
+	defer func(v, s int) { minHeld, heldShare = v, s }(minHeld, heldShare)
+	minHeld = 0
+	for _, share := range []int{1 << 30, 8} {
+		heldShare = share
+		t.Run(fmt.Sprintf("share %d", share), func(t *testing.T) {
+			t.Run("triplets", TestBuilderMatchesTripletSort)
+			t.Run("invalid", TestBuilderInvalidInput)
+			t.Run("concurrent", TestBuilderConcurrentFillIsDeterministic)
+			t.Run("misuse", TestBuilderMisuse)
+		})
+	}
+}
+
 func TestBuilderWideCursors(t *testing.T) {
 	defer func(v uint64) { maxCursor32 = v }(maxCursor32)
 	maxCursor32 = 0
