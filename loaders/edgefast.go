@@ -449,10 +449,10 @@ func (r *fastReader) readBlock(k int) (*[]byte, []byte, error) {
 	return bp, buf, nil
 }
 
-// scanBlock reads block k in pieces of fastPiece bytes and calls fn with
-// each line split into l (see eachSplitLine) and its 1-based line number
-// in the block. It returns the block's newlines, or −1 when fn stopped.
-func (r *fastReader) scanBlock(k int, l *fastLine, fn func(line []byte, num int, ok bool) bool) (int, error) {
+// scanBlock reads block k in pieces of fastPiece bytes and hands h each
+// line (see eachSplitLine) with its 1-based line number in the block. It
+// returns the block's newlines, or −1 when h stopped.
+func scanBlock[H lineHandler](r *fastReader, k int, l *fastLine, h H) (int, error) {
 	lo, err := r.lineStart(int64(k) * r.block)
 	if err != nil {
 		return 0, err
@@ -492,7 +492,7 @@ func (r *fastReader) scanBlock(k int, l *fastLine, fn func(line []byte, num int,
 		if first && lo == 0 && bytes.HasPrefix(chunk, []byte("\xef\xbb\xbf")) {
 			chunk = chunk[3:]
 		}
-		nl := eachSplitLine(chunk, newlines, l, fn)
+		nl := eachSplitLine(chunk, newlines, l, h)
 		if nl < 0 {
 			return -1, nil
 		}
@@ -521,21 +521,48 @@ func eachLine(buf []byte, fn func(line []byte, num int) bool) (newlines int) {
 	return newlines
 }
 
-// eachSplitLine is eachLine for the edge readers: each line is split into
-// l before fn sees it, ok being split's result, and numbered from base + 1.
-// A plain "u v" line is parsed as its end is found, in one scan of its
-// bytes.
-func eachSplitLine(buf []byte, base int, l *fastLine, fn func(line []byte, num int, ok bool) bool) (newlines int) {
+// lineHandler is what eachSplitLine hands the lines of a block to. pair
+// takes a plain "u v" line (kind its separator) and reports pairTaken,
+// pairStop to stop, or pairDeclined to have line take it after all; line
+// takes any other line, split into the line's fastLine (ok being split's
+// result), and returns false to stop. Handlers are structs passed by value,
+// so that each has its own instantiation of eachSplitLine and the calls of
+// its fast path are direct.
+type lineHandler interface {
+	pair(u, v int64, kind byte, num int) pairResult
+	line(line []byte, num int, ok bool) bool
+}
+
+type pairResult uint8
+
+const (
+	pairTaken pairResult = iota
+	pairDeclined
+	pairStop
+)
+
+// eachSplitLine is eachLine for the edge readers: each line goes to h,
+// numbered from base + 1, a plain "u v" line parsed as its end is found,
+// in one scan of its bytes. It returns the newlines, or −1 when h stopped.
+func eachSplitLine[H lineHandler](buf []byte, base int, l *fastLine, h H) (newlines int) {
 	for num := base + 1; len(buf) > 0; num++ {
 		var line []byte
 		ok := false
 		if end, pair := l.scanPair(buf); pair {
 			switch {
-			case end == len(buf):
-				line, buf, ok = buf, nil, true
-			case buf[end] == '\n':
+			case end < len(buf) && buf[end] == '\n':
+				switch h.pair(l.u, l.v, l.kind, num) {
+				case pairTaken:
+					buf = buf[end+1:]
+					newlines++
+					continue
+				case pairStop:
+					return -1
+				}
 				line, buf, ok = buf[:end], buf[end+1:], true
 				newlines++
+			case end == len(buf):
+				line, buf, ok = buf, nil, true
 			case buf[end] == '\r' && end+1 == len(buf):
 				line, buf, ok = buf, nil, true
 			case buf[end] == '\r' && buf[end+1] == '\n':
@@ -554,7 +581,7 @@ func eachSplitLine(buf []byte, base int, l *fastLine, fn func(line []byte, num i
 			}
 			ok = l.split(line)
 		}
-		if !fn(line, num, ok) {
+		if !h.line(line, num, ok) {
 			return -1
 		}
 	}
@@ -716,7 +743,7 @@ func (r *fastReader) countBlock(k int) error {
 		return false
 	}
 	var err error
-	st.newlines, err = r.scanBlock(k, &l, func(line []byte, num int, ok bool) bool {
+	st.newlines, err = scanBlock(r, k, &l, countLines{r, st, cb, func(line []byte, num int, ok bool) bool {
 		if !ok {
 			st.notFast = true
 			return false
@@ -772,7 +799,7 @@ func (r *fastReader) countBlock(k int) error {
 		r.count(st, cb, l.u, 1)
 		r.count(st, cb, l.v, 1)
 		return true
-	})
+	}})
 	return err
 }
 
@@ -935,33 +962,14 @@ func (r *fastReader) countRows(b *graph.Builder) {
 
 // fillBlock is pass 2 over block k: the edges go to the builder in batches.
 func (r *fastReader) fillBlock(k int, b *graph.Builder) error {
-	weighted := r.width == 3 && !r.unit
-	src := make([]int32, 0, fastBatch)
-	dst := make([]int32, 0, fastBatch)
-	var ws []float64
-	if weighted {
-		ws = make([]float64, 0, fastBatch)
+	f := &filler{r: r, b: b, src: make([]int32, 0, fastBatch), dst: make([]int32, 0, fastBatch)}
+	if r.width == 3 && !r.unit {
+		f.ws = make([]float64, 0, fastBatch)
 	}
 	var l fastLine
-	var ferr error
-	flush := func() bool {
-		if len(src) == 0 {
-			return true
-		}
-		if err := b.FillChunk(src, dst, ws); err != nil {
-			ferr = err
-			return false
-		}
-		src, dst = src[:0], dst[:0]
-		if ws != nil {
-			ws = ws[:0]
-		}
-		return true
-	}
-	changed := false
-	_, err := r.scanBlock(k, &l, func(line []byte, num int, ok bool) bool {
+	_, err := scanBlock(r, k, &l, fillLines{f, func(line []byte, num int, ok bool) bool {
 		if !ok {
-			changed = true
+			f.changed = true
 			return false
 		}
 		if l.skip {
@@ -971,39 +979,92 @@ func (r *fastReader) fillBlock(k int, b *graph.Builder) error {
 			if num == r.stats[k].first && r.stats[k].header != nil {
 				return true
 			}
-			changed = true
+			f.changed = true
 			return false
 		}
 		u, ok1 := r.index(l.u)
 		v, ok2 := r.index(l.v)
 		w, err := l.weight()
 		if !ok1 || !ok2 || err != nil {
-			changed = true
+			f.changed = true
 			return false
 		}
-		src, dst = append(src, u), append(dst, v)
-		if ws != nil {
-			ws = append(ws, w)
+		f.src, f.dst = append(f.src, u), append(f.dst, v)
+		if f.ws != nil {
+			f.ws = append(f.ws, w)
 		}
-		if len(src) == fastBatch {
-			return flush()
+		if len(f.src) == fastBatch {
+			return f.flush()
 		}
 		return true
-	})
+	}})
 	if err != nil {
 		return err
 	}
-	if !changed && ferr == nil {
-		flush()
+	if !f.changed && f.err == nil {
+		f.flush()
 	}
-	if changed {
+	if f.changed {
 		return &ParseError{Path: r.path, Msg: "the file changed while it was read"}
 	}
-	if ferr != nil {
-		return &ParseError{Path: r.path, Err: ferr}
+	if f.err != nil {
+		return &ParseError{Path: r.path, Err: f.err}
 	}
 	return nil
 }
+
+// filler is one block's pass 2: the edges parsed, handed to the Builder
+// fastBatch at a time.
+type filler struct {
+	r        *fastReader
+	b        *graph.Builder
+	src, dst []int32
+	ws       []float64 // nil without weights
+	changed  bool      // a line differs from pass 1's
+	err      error     // of the Builder
+}
+
+// flush hands the edges to the Builder; it reports false on an error.
+func (f *filler) flush() bool {
+	if len(f.src) == 0 {
+		return true
+	}
+	if err := f.b.FillChunk(f.src, f.dst, f.ws); err != nil {
+		f.err = err
+		return false
+	}
+	f.src, f.dst = f.src[:0], f.dst[:0]
+	if f.ws != nil {
+		f.ws = f.ws[:0]
+	}
+	return true
+}
+
+// fillLines is pass 2's lineHandler: a plain "u v" line of a file of such
+// lines is added here; any other goes to slow (fillBlock's checks).
+type fillLines struct {
+	f    *filler
+	slow func(line []byte, num int, ok bool) bool
+}
+
+func (h fillLines) pair(u, v int64, _ byte, _ int) pairResult {
+	f := h.f
+	if f.r.width != 2 {
+		return pairDeclined
+	}
+	iu, ok1 := f.r.index(u)
+	iv, ok2 := f.r.index(v)
+	if !ok1 || !ok2 {
+		return pairDeclined
+	}
+	f.src, f.dst = append(f.src, iu), append(f.dst, iv)
+	if len(f.src) == fastBatch && !f.flush() {
+		return pairStop
+	}
+	return pairTaken
+}
+
+func (h fillLines) line(line []byte, num int, ok bool) bool { return h.slow(line, num, ok) }
 
 // duplicateError finds the lines of the repeated edge the builder reported,
 // with one more (serial) pass over the file.
@@ -1043,3 +1104,27 @@ func (r *fastReader) duplicateError(ids *nodeids.Map, dup *graph.DuplicateEdgeEr
 	}
 	return &ParseError{Path: r.path, Err: dup}
 }
+
+// countLines is pass 1's lineHandler: a plain "u v" line between two
+// distinct nodes, after the block's first data line and like it, is
+// counted here; any other goes to slow (countBlock's checks).
+type countLines struct {
+	r    *fastReader
+	st   *blockStats
+	cb   *countBatch
+	slow func(line []byte, num int, ok bool) bool
+}
+
+func (c countLines) pair(u, v int64, kind byte, _ int) pairResult {
+	st := c.st
+	if st.first == 0 || st.width != 2 || kind != st.kind || u == v {
+		return pairDeclined
+	}
+	st.edges++
+	st.maxID = max(st.maxID, u, v)
+	c.r.count(st, c.cb, u, 1)
+	c.r.count(st, c.cb, v, 1)
+	return pairTaken
+}
+
+func (c countLines) line(line []byte, num int, ok bool) bool { return c.slow(line, num, ok) }
