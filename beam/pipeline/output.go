@@ -123,7 +123,16 @@ func ShardNameParquet(dir string, k, n int) string {
 	return strings.TrimSuffix(ShardName(dir, k, n), ".csv") + ".parquet"
 }
 
-func (f *writeFn) ProcessElement(ctx context.Context, shard int, _ func(*int) bool, rows func(*Row) bool, header Header, intIDs bool) error {
+// The header and intIDs side inputs are singletons read as iterators: when
+// the graph failed upstream they are empty, and the shard writes nothing
+// rather than fail too (which failure the runner reports first would then
+// be a race); the job fails with the upstream error.
+func (f *writeFn) ProcessElement(ctx context.Context, shard int, _ func(*int) bool, rows func(*Row) bool, headers func(*Header) bool, ints func(*bool) bool) error {
+	var header Header
+	var intIDs bool
+	if !headers(&header) || !ints(&intIDs) {
+		return nil
+	}
 	var all []Row
 	var r Row
 	for rows(&r) {
