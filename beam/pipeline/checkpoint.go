@@ -337,7 +337,15 @@ type writeInfoFn struct {
 	Info checkpointInfo // without Classes, IntIDs and Filled
 }
 
-func (f *writeInfoFn) ProcessElement(ctx context.Context, filled []int, classes ClassInfo, intIDs bool) error {
+// The side inputs are singletons read as iterators, empty only when the
+// graph failed upstream: then nothing is written (the job fails with that
+// error, not with a race between it and this one).
+func (f *writeInfoFn) ProcessElement(ctx context.Context, filled []int, classInfo func(*ClassInfo) bool, ints func(*bool) bool) error {
+	var classes ClassInfo
+	var intIDs bool
+	if !classInfo(&classes) || !ints(&intIDs) {
+		return nil
+	}
 	info := f.Info
 	info.Classes, info.IntIDs, info.Filled = classes, intIDs, filled
 	payload, err := json.Marshal(info)
