@@ -240,19 +240,21 @@ func (b *Builder) startFill() {
 	if p[b.n] >= minHeld {
 		parts := len(b.parts)
 		per := max(1, p[b.n]/heldShare/parts)
-		es := make([]fillEntry, parts*per)
-		b.held = make([][]fillEntry, parts)
-		for q := range b.held {
-			b.held[q] = es[q*per : q*per : (q+1)*per]
-		}
+		b.held = emptySlices[fillEntry](parts, per)
 		if b.ws != nil {
-			ws := make([]float64, parts*per)
-			b.heldW = make([][]float64, parts)
-			for q := range b.heldW {
-				b.heldW[q] = ws[q*per : q*per : (q+1)*per]
-			}
+			b.heldW = emptySlices[float64](parts, per)
 		}
 	}
+}
+
+// emptySlices returns k empty slices of capacity c each, over one array.
+func emptySlices[T any](k, c int) [][]T {
+	all := make([]T, k*c)
+	s := make([][]T, k)
+	for q := range s {
+		s[q] = all[q*c : q*c : (q+1)*c]
+	}
+	return s
 }
 
 // minHeld is the fewest entries from which FillChunk holds entries by row

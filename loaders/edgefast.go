@@ -124,7 +124,7 @@ type fastReader struct {
 	size  int64
 	block int64
 	opt   graph.Options
-	bufs  parallel.FreeList[*[]byte] // block buffers (readBlock)
+	bufs  parallel.FreeList[*[]byte] // read buffers (scanBlock)
 
 	countBatches *parallel.FreeList[*countBatch] // pass 1's count batches (newCountBatches)
 
@@ -420,35 +420,6 @@ func (r *fastReader) lineStart(off int64) (int64, error) {
 	return r.size, nil
 }
 
-// readBlock returns the lines of block k (those starting in
-// [k·block, (k+1)·block)), in a buffer from the pool.
-func (r *fastReader) readBlock(k int) (*[]byte, []byte, error) {
-	lo, err := r.lineStart(int64(k) * r.block)
-	if err != nil {
-		return nil, nil, err
-	}
-	hi, err := r.lineStart(int64(k+1) * r.block)
-	if err != nil {
-		return nil, nil, err
-	}
-	bp := r.bufs.Get()
-	if int64(cap(*bp)) < hi-lo {
-		*bp = make([]byte, hi-lo)
-	}
-	buf := (*bp)[:hi-lo]
-	if n, err := r.f.ReadAt(buf, lo); n < len(buf) {
-		r.bufs.Put(bp)
-		if err == io.EOF {
-			return nil, nil, &ParseError{Path: r.path, Msg: "the file changed while it was read"}
-		}
-		return nil, nil, &ParseError{Path: r.path, Err: err}
-	}
-	if lo == 0 && bytes.HasPrefix(buf, []byte("\xef\xbb\xbf")) {
-		buf = buf[3:]
-	}
-	return bp, buf, nil
-}
-
 // scanBlock reads block k in pieces of fastPiece bytes and hands h each
 // line (see eachSplitLine) with its 1-based line number in the block. It
 // returns the block's newlines, or −1 when h stopped.
@@ -502,25 +473,6 @@ func scanBlock[H lineHandler](r *fastReader, k int, l *fastLine, h H) (int, erro
 	return newlines, nil
 }
 
-// eachLine calls fn with every line of a block and its 1-based local line
-// number; fn returns false to stop.
-func eachLine(buf []byte, fn func(line []byte, num int) bool) (newlines int) {
-	for num := 1; len(buf) > 0; num++ {
-		k := bytes.IndexByte(buf, '\n')
-		line := buf
-		if k >= 0 {
-			line, buf = buf[:k], buf[k+1:]
-			newlines++
-		} else {
-			buf = nil
-		}
-		if !fn(line, num) {
-			return -1
-		}
-	}
-	return newlines
-}
-
 // lineHandler is what eachSplitLine hands the lines of a block to. pair
 // takes a plain "u v" line (kind its separator) and reports pairTaken,
 // pairStop to stop, or pairDeclined to have line take it after all; line
@@ -541,7 +493,7 @@ const (
 	pairStop
 )
 
-// eachSplitLine is eachLine for the edge readers: each line goes to h,
+// eachSplitLine hands each line of a block to h,
 // numbered from base + 1, a plain "u v" line parsed as its end is found,
 // in one scan of its bytes. It returns the newlines, or −1 when h stopped.
 func eachSplitLine[H lineHandler](buf []byte, base int, l *fastLine, h H) (newlines int) {
@@ -1078,13 +1030,9 @@ func (r *fastReader) duplicateError(ids *nodeids.Map, dup *graph.DuplicateEdgeEr
 	var l fastLine
 	var found error
 	for k := range r.stats {
-		bp, buf, err := r.readBlock(k)
-		if err != nil {
-			return err
-		}
 		base := line
-		line += eachLine(buf, func(s []byte, num int) bool {
-			if !l.split(s) || l.skip || !l.ids() || !match(l.u, l.v) {
+		nl, err := scanBlock(r, k, &l, allLines(func(_ []byte, num int, ok bool) bool {
+			if !ok || l.skip || !l.ids() || !match(l.u, l.v) {
 				return true
 			}
 			if l.u == l.v && r.opt.SelfLoops == graph.SelfLoopDrop {
@@ -1096,11 +1044,14 @@ func (r *fastReader) duplicateError(ids *nodeids.Map, dup *graph.DuplicateEdgeEr
 			}
 			found = &ParseError{Path: r.path, Line: base + num - 1, Msg: fmt.Sprintf("edge (%d, %d) repeats line %d (duplicate policy: error; choose sum or max to merge)", l.u, l.v, first)}
 			return false
-		})
-		r.bufs.Put(bp)
+		}))
+		if err != nil {
+			return err
+		}
 		if found != nil {
 			return found
 		}
+		line += nl
 	}
 	return &ParseError{Path: r.path, Err: dup}
 }
@@ -1128,3 +1079,10 @@ func (c countLines) pair(u, v int64, kind byte, _ int) pairResult {
 }
 
 func (c countLines) line(line []byte, num int, ok bool) bool { return c.slow(line, num, ok) }
+
+// allLines is a lineHandler without a fast path: every line goes to the
+// function.
+type allLines func(line []byte, num int, ok bool) bool
+
+func (f allLines) pair(int64, int64, byte, int) pairResult { return pairDeclined }
+func (f allLines) line(line []byte, num int, ok bool) bool { return f(line, num, ok) }
