@@ -254,6 +254,13 @@ const finishRows = 1 << 13
 // self-loop count, and drops weights that are all 1 (weights nil means unit
 // weights).
 func finish(n int, indptr []int, indices []int32, weights []float64) *CSR {
+	return finishLoops(n, indptr, indices, weights, -1)
+}
+
+// finishLoops is finish for a caller that counted the self loops already
+// (selfLoops ≥ 0), which spares a pass over the indices; selfLoops < 0
+// counts them.
+func finishLoops(n int, indptr []int, indices []int32, weights []float64, selfLoops int) *CSR {
 	g := &CSR{n: n, indptr: indptr, indices: indices, weights: weights, degree: make([]float64, n)}
 	chunks := parallel.NumChunks(n, finishRows)
 	loops := make([]int, chunks)
@@ -279,15 +286,18 @@ func finish(n int, indptr []int, indices []int32, weights []float64) *CSR {
 					d += w
 				}
 			}
-			for _, c := range indices[a:b] {
-				if int(c) == i {
-					loops[k]++
+			if selfLoops < 0 {
+				for _, c := range indices[a:b] {
+					if int(c) == i {
+						loops[k]++
+					}
 				}
 			}
 			g.degree[i] = d
 		}
 	})
 	g.unitWeights = true
+	g.selfLoops = max(selfLoops, 0)
 	for k := range loops {
 		g.selfLoops += loops[k]
 		g.unitWeights = g.unitWeights && unit[k]

@@ -551,10 +551,18 @@ func (b *Builder) Build() (*CSR, error) {
 	// Sort and merge every row in place; its new length goes to cursor.
 	var mu sync.Mutex
 	dupRow, dupCol := -1, int32(-1)
+	var selfLoops atomic.Int64 // counted on the merged rows, while in cache
 	parallel.Balanced(indptr, mergeWork, func(lo, hi int) {
+		loops := 0
+		defer func() { selfLoops.Add(int64(loops)) }()
 		for i := lo; i < hi; i++ {
 			m, col, dup := b.mergeRow(i)
 			b.setCursor(i, m)
+			for _, c := range b.cols[indptr[i] : indptr[i]+m] {
+				if int(c) == i {
+					loops++
+				}
+			}
 			if dup {
 				mu.Lock()
 				if dupRow < 0 || i < dupRow {
@@ -593,7 +601,7 @@ func (b *Builder) Build() (*CSR, error) {
 		}
 	}
 	b.cursor, b.cursor32, b.cols, b.ws, b.indptr = nil, nil, nil, nil, nil
-	return finish(n, indptr, cols, ws), nil
+	return finishLoops(n, indptr, cols, ws, int(selfLoops.Load())), nil
 }
 
 // mergeRow sorts row i and merges it in place. It returns the merged length
