@@ -552,12 +552,19 @@ func (b *Builder) Build() (*CSR, error) {
 	var mu sync.Mutex
 	dupRow, dupCol := -1, int32(-1)
 	var selfLoops atomic.Int64 // counted on the merged rows, while in cache
+	var shrank atomic.Bool     // some row merged repeated entries
 	parallel.Balanced(indptr, mergeWork, func(lo, hi int) {
-		loops := 0
-		defer func() { selfLoops.Add(int64(loops)) }()
+		loops, short := 0, false
+		defer func() {
+			selfLoops.Add(int64(loops))
+			if short {
+				shrank.Store(true)
+			}
+		}()
 		for i := lo; i < hi; i++ {
 			m, col, dup := b.mergeRow(i)
 			b.setCursor(i, m)
+			short = short || m != indptr[i+1]-indptr[i]
 			for _, c := range b.cols[indptr[i] : indptr[i]+m] {
 				if int(c) == i {
 					loops++
@@ -576,20 +583,24 @@ func (b *Builder) Build() (*CSR, error) {
 	if dupRow >= 0 {
 		return nil, &DuplicateEdgeError{U: dupRow, V: int(dupCol), Directed: b.directed}
 	}
-	// Close the gaps the merges left, rows moving only towards the start.
-	out := 0
-	for i := 0; i < n; i++ {
-		lo, m := indptr[i], b.cursorAt(i)
-		indptr[i] = out
-		if out != lo {
-			copy(b.cols[out:out+m], b.cols[lo:lo+m])
-			if b.ws != nil {
-				copy(b.ws[out:out+m], b.ws[lo:lo+m])
+	// Close the gaps the merges left, rows moving only towards the start
+	// (there are none when no row shrank).
+	out := indptr[n]
+	if shrank.Load() {
+		out = 0
+		for i := 0; i < n; i++ {
+			lo, m := indptr[i], b.cursorAt(i)
+			indptr[i] = out
+			if out != lo {
+				copy(b.cols[out:out+m], b.cols[lo:lo+m])
+				if b.ws != nil {
+					copy(b.ws[out:out+m], b.ws[lo:lo+m])
+				}
 			}
+			out += m
 		}
-		out += m
+		indptr[n] = out
 	}
-	indptr[n] = out
 	cols, ws := b.cols[:out], b.ws
 	if ws != nil {
 		ws = ws[:out]

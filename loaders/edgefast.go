@@ -926,18 +926,22 @@ func (r *fastReader) index(id int64) (int32, bool) {
 
 // countRows hands the entry counts of pass 1 to the builder.
 func (r *fastReader) countRows(b *graph.Builder) {
-	for pi := range r.pages {
-		p := r.pages[pi].Load()
-		if p == nil {
-			continue
-		}
-		for o := range p.counts {
-			if c := p.count(o); c > 0 {
-				i, _ := r.index(int64(pi)*fastPage + int64(o))
-				b.CountRow(i, int(c))
+	// The rows of distinct ids differ, and CountRow is safe for concurrent
+	// use: the pages are counted in parallel.
+	parallel.Chunks(len(r.pages), countRowsPages, func(_, lo, hi int) {
+		for pi := lo; pi < hi; pi++ {
+			p := r.pages[pi].Load()
+			if p == nil {
+				continue
+			}
+			for o := range p.counts {
+				if c := p.count(o); c > 0 {
+					i, _ := r.index(int64(pi)*fastPage + int64(o))
+					b.CountRow(i, int(c))
+				}
 			}
 		}
-	}
+	})
 	for id, c := range r.bigCounts {
 		if c > 0 {
 			b.CountRow(r.big[id], int(c))
@@ -945,6 +949,9 @@ func (r *fastReader) countRows(b *graph.Builder) {
 	}
 	r.bigCounts = nil
 }
+
+// countRowsPages is the number of id pages per task of countRows.
+const countRowsPages = 64
 
 // fillBlock is pass 2 over block k: the edges go to the builder in batches.
 func (r *fastReader) fillBlock(k int, b *graph.Builder) error {
