@@ -2,6 +2,7 @@ package loaders
 
 import (
 	"bufio"
+	"bytes"
 	"compress/gzip"
 	"errors"
 	"fmt"
@@ -76,11 +77,15 @@ func decompress(r io.Reader, path string) (*bufio.Reader, error) {
 // them from 1 for error messages.
 type lineReader struct {
 	path   string
-	sc     *bufio.Scanner
+	sc     *bufio.Scanner // yields blocks of whole lines (scanLineBlocks)
 	line   int
 	text   string
 	broken bool // the current line is the partial one before a read error
-	closer io.Closer
+	// rest is what remains of the scanner's current block, and restBroken
+	// whether the block came after a read error.
+	rest       []byte
+	restBroken bool
+	closer     io.Closer
 	// size is the byte size of the file read, when it is a regular file
 	// (0 otherwise): a hint for the capacity of what is decoded from it,
 	// never a bound (a gzipped file holds more).
@@ -99,6 +104,7 @@ func newLineReader(r io.Reader, path string) (*lineReader, error) {
 	}
 	sc := bufio.NewScanner(br)
 	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
+	sc.Split(scanLineBlocks)
 	lr := &lineReader{path: path, sc: sc}
 	if f, ok := r.(interface{ Stat() (fs.FileInfo, error) }); ok {
 		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
@@ -130,21 +136,50 @@ func (r *lineReader) close() {
 }
 
 // next advances to the next line; it returns false at the end of the input
-// or on a read error (see err).
+// or on a read error (see err). The lines are those of bufio.ScanLines (a
+// final line without a newline counts, a '\r' before the newline is
+// dropped), cut here from the scanner's blocks: a token per line cost more
+// than the parse of a short line.
 func (r *lineReader) next() bool {
-	if !r.sc.Scan() {
-		return false
+	if len(r.rest) == 0 {
+		if !r.sc.Scan() {
+			return false
+		}
+		r.rest = r.sc.Bytes()
+		// A block delivered after a read error ends in the broken last line;
+		// as with a token per line, each of its lines is marked.
+		r.restBroken = r.sc.Err() != nil
+	}
+	b := r.rest
+	if k := bytes.IndexByte(b, '\n'); k >= 0 {
+		b, r.rest = b[:k], b[k+1:]
+	} else {
+		r.rest = nil
+	}
+	if n := len(b); n > 0 && b[n-1] == '\r' {
+		b = b[:n-1]
 	}
 	r.line++
 	if r.transient {
-		b := r.sc.Bytes()
 		r.text = unsafe.String(unsafe.SliceData(b), len(b))
 	} else {
-		r.text = r.sc.Text()
+		r.text = string(b)
 	}
-	// A token delivered after a read error is the broken last line.
-	r.broken = r.sc.Err() != nil
+	r.broken = r.restBroken
 	return true
+}
+
+// scanLineBlocks is a bufio.SplitFunc that returns the buffered data up to
+// its last newline, or all of it at the end of the input: a block of whole
+// lines for lineReader.next to cut.
+func scanLineBlocks(data []byte, atEOF bool) (advance int, token []byte, err error) {
+	if i := bytes.LastIndexByte(data, '\n'); i >= 0 {
+		return i + 1, data[:i+1], nil
+	}
+	if atEOF && len(data) > 0 {
+		return len(data), data, nil
+	}
+	return 0, nil, nil
 }
 
 // err returns the read error that stopped next, if any, as a ParseError
@@ -259,6 +294,9 @@ func splitFields(s string) []string {
 // parseIndex parses a non-negative integer id (base 10) that fits in int32,
 // what names it ("node id", "column"). It returns a message on failure.
 func parseIndex(s, what string) (int, error) {
+	if v, ok := smallDecimal(s); ok {
+		return v, nil
+	}
 	v, err := strconv.ParseInt(s, 10, 64)
 	switch {
 	case err != nil && errors.Is(err, strconv.ErrRange):
@@ -273,8 +311,29 @@ func parseIndex(s, what string) (int, error) {
 	return int(v), nil
 }
 
+// smallDecimal parses s when it is 1 to 9 ASCII digits, as strconv.ParseInt
+// would (leading zeros included), without its generality: most ids and
+// labels in a file are such.
+func smallDecimal(s string) (int, bool) {
+	if len(s) == 0 || len(s) > 9 {
+		return 0, false
+	}
+	v := 0
+	for i := 0; i < len(s); i++ {
+		d := s[i] - '0'
+		if d > 9 {
+			return 0, false
+		}
+		v = v*10 + int(d)
+	}
+	return v, true
+}
+
 // parseInt parses a base-10 integer value (labels, classes).
 func parseInt(s, what string) (int, error) {
+	if v, ok := smallDecimal(s); ok {
+		return v, nil
+	}
 	v, err := strconv.ParseInt(s, 10, 64)
 	switch {
 	case err != nil && errors.Is(err, strconv.ErrRange):
