@@ -163,6 +163,14 @@ type idPage struct {
 	base   int32
 }
 
+// carry adds 256 to the count at offset o, whose byte wrapped to 0.
+func (p *idPage) carry(o uint32) {
+	if p.high == nil {
+		p.high = new([fastPage]int32)
+	}
+	p.high[o] += 256
+}
+
 // count returns the entries counted for the id at offset o.
 func (p *idPage) count(o int) int32 {
 	c := int32(p.counts[o])
@@ -691,14 +699,19 @@ func newCountBatches(size int64) *parallel.FreeList[*countBatch] {
 // flushGroup adds one entry for each id of group g of cb and empties it.
 func (r *fastReader) flushGroup(cb *countBatch, g int) {
 	r.countLocks[g].Lock()
+	// The loop calls nothing but on its rare paths (a page's first id, a
+	// count's carry), so that its values stay in registers.
+	pages := r.pages
 	for _, x := range cb.groups[g] {
-		id := int64(x)
-		p, o := r.page(id), id&(fastPage-1)
-		if p.counts[o]++; p.counts[o] == 0 {
-			if p.high == nil {
-				p.high = new([fastPage]int32)
-			}
-			p.high[o] += 256
+		p := pages[x>>fastPageBits].Load()
+		if p == nil {
+			p = r.page(int64(x))
+		}
+		o := x & (fastPage - 1)
+		c := p.counts[o] + 1
+		p.counts[o] = c
+		if c == 0 {
+			p.carry(o)
 		}
 	}
 	r.countLocks[g].Unlock()
