@@ -33,9 +33,12 @@ var fastBlock = 16 << 20
 // fastPiece is the size of the reads a block is parsed in (lines
 // crossing a piece's end are carried to the next): a piece stays in the
 // second-level cache from the copy out of the page cache to its parse,
-// where a whole block in one read would go to memory and back. Tests make
-// it small.
-var fastPiece = 1 << 20
+// where a whole block in one read would go to memory and back. It is a
+// quarter of a 1 MiB L2, which the parse shares with pass 1's count
+// batches and pass 2's fill scratch: on the 100M graph of BENCHMARKS.md
+// 256 KiB pieces took about 1 CPU-s less than 1 MiB ones (64 to 512 KiB
+// were alike). Tests make it small.
+var fastPiece = 256 << 10
 
 // fastPage is the number of consecutive ids whose counts share one page of
 // the id table (ids below the direct limit, see ReadIntEdgesParallel).
@@ -68,11 +71,11 @@ const countGroupSize = 4096
 // ReadEdgeList(path, 0, opt).
 //
 // The file is read twice in blocks of 16 MiB split at line ends, each
-// parsed on one goroutine by a byte parser in reads of 1 MiB: the first
+// parsed on one goroutine by a byte parser in reads of 256 KiB: the first
 // pass checks every line, counts the edges and counts every id's entries;
 // the second fills a graph.Builder. No per-edge array is held: beyond the
 // graph and its Builder (see graph.Builder) memory is a read buffer per
-// goroutine (1 MiB, or the longest line), a count batch per goroutine
+// goroutine (256 KiB, or the longest line), a count batch per goroutine
 // during the first pass (4 MiB: countGroups·countGroupSize ids of 4 bytes)
 // and the id table, about 4 bytes per id up to min(2·(file size/4) + 1024,
 // 2³²) in pages of 1024 ids allocated where ids occur, and a hash map
