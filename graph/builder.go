@@ -761,7 +761,7 @@ func (b *Builder) mergeDirected(i int, cols []int32, ws []float64) (int, int32, 
 func sortEntries(cols []int32, ws []float64, directed bool) {
 	switch {
 	case ws == nil && !directed && len(cols) <= shortRow:
-		insertionSort(cols)
+		networkSort(cols)
 	case ws == nil && !directed:
 		slices.Sort(cols)
 	case ws == nil:
@@ -771,22 +771,10 @@ func sortEntries(cols []int32, ws []float64, directed bool) {
 	}
 }
 
-// shortRow is the longest row Build sorts by insertion: on rows of 20
-// random columns it took about half the time of slices.Sort, whose
-// partitioning pays only on longer rows.
+// shortRow is the longest row Build sorts by a sorting network
+// (networkSort); longer rows go to slices.Sort, whose partitioning pays
+// there.
 const shortRow = 32
-
-// insertionSort sorts a short row of columns in increasing order.
-func insertionSort(a []int32) {
-	for i := 1; i < len(a); i++ {
-		v, j := a[i], i
-		for j > 0 && a[j-1] > v {
-			a[j] = a[j-1]
-			j--
-		}
-		a[j] = v
-	}
-}
 
 // rowSorter sorts the entries of a row with weights.
 type rowSorter struct {
