@@ -46,8 +46,9 @@ const fastPageBits = 10
 
 const fastPage = 1 << fastPageBits
 
-// fastBatch is the number of edges handed to the graph.Builder at a time.
-const fastBatch = 4096
+// fastBatch is the number of edges handed to the graph.Builder at a time:
+// one FillChunk sort (graph's fillBatch).
+const fastBatch = 8192
 
 // countGroupSize is the most ids of one page group pass 1 holds before it
 // adds them (4 bytes an id, countGroups groups: 4 MiB per goroutine, during
@@ -971,9 +972,10 @@ const countRowsPages = 64
 
 // fillBlock is pass 2 over block k: the edges go to the builder in batches.
 func (r *fastReader) fillBlock(k int, b *graph.Builder) error {
-	f := &filler{r: r, b: b, src: make([]int32, 0, fastBatch), dst: make([]int32, 0, fastBatch)}
+	c := int(min(fastBatch, r.size/4+1)) // a line takes at least 4 bytes
+	f := &filler{r: r, b: b, src: make([]int32, 0, c), dst: make([]int32, 0, c), batch: c}
 	if r.width == 3 && !r.unit {
-		f.ws = make([]float64, 0, fastBatch)
+		f.ws = make([]float64, 0, c)
 	}
 	var l fastLine
 	_, err := scanBlock(r, k, &l, fillLines{f, func(line []byte, num int, ok bool) bool {
@@ -1002,7 +1004,7 @@ func (r *fastReader) fillBlock(k int, b *graph.Builder) error {
 		if f.ws != nil {
 			f.ws = append(f.ws, w)
 		}
-		if len(f.src) == fastBatch {
+		if len(f.src) == f.batch {
 			return f.flush()
 		}
 		return true
@@ -1023,12 +1025,13 @@ func (r *fastReader) fillBlock(k int, b *graph.Builder) error {
 }
 
 // filler is one block's pass 2: the edges parsed, handed to the Builder
-// fastBatch at a time.
+// batch at a time.
 type filler struct {
 	r        *fastReader
 	b        *graph.Builder
 	src, dst []int32
 	ws       []float64 // nil without weights
+	batch    int       // the edges flushed at a time: fastBatch, fewer for a small file
 	changed  bool      // a line differs from pass 1's
 	err      error     // of the Builder
 }
@@ -1067,7 +1070,7 @@ func (h fillLines) pair(u, v int64, _ byte, _ int) pairResult {
 		return pairDeclined
 	}
 	f.src, f.dst = append(f.src, iu), append(f.dst, iv)
-	if len(f.src) == fastBatch && !f.flush() {
+	if len(f.src) == f.batch && !f.flush() {
 		return pairStop
 	}
 	return pairTaken
