@@ -478,22 +478,26 @@ const maxFillParts = 256
 // operations: a fill at scale is a random write per entry, and plain
 // increments let the processor overlap the cache misses of consecutive
 // entries, which locked read-modify-writes serialise. The cursor holds the
-// position itself, so an entry costs one read of the cursors and one write
-// of the entries; a row filled with more entries than were counted runs
-// into the next row's places, and Build, which finds every cursor short of
-// or past its row's end, reports it.
+// position itself, so an entry costs a read of the cursors and of the
+// row's end (both lines of the range, in cache) and one write of the
+// entries. A row filled with more entries than were counted is an error
+// here, before it would reach the next row's places (which may belong to
+// another range, written under another lock); Build finds the rows filled
+// short.
 // The entries' weights are xs (nil when the Builder stores none).
 func (b *Builder) put(es []fillEntry, xs []float64) error {
 	if b.cursor32 != nil {
-		return put(b.cursor32, b.cols, b.ws, es, xs)
+		return put(b.cursor32, b.indptr[1:], b.cols, b.ws, es, xs)
 	}
-	return put(b.cursor, b.cols, b.ws, es, xs)
+	return put(b.cursor, b.indptr[1:], b.cols, b.ws, es, xs)
 }
 
-func put[P uint32 | int](cursor []P, cols []int32, ws []float64, es []fillEntry, xs []float64) error {
+// put is Builder.put with the cursors in either width; ends[i] is the end
+// of row i's places.
+func put[P uint32 | int](cursor []P, ends []int, cols []int32, ws []float64, es []fillEntry, xs []float64) error {
 	for k, e := range es {
 		p := cursor[e.row]
-		if int(p) >= len(cols) {
+		if int(p) >= ends[e.row] {
 			return fmt.Errorf("graph: Builder: node %d is filled with more entries than were counted", e.row)
 		}
 		cursor[e.row] = p + 1
