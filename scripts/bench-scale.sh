@@ -13,7 +13,8 @@
 # round it runs, one after the other: gssl labelprop on the text folder,
 # gssl labelprop on the .gsg graph (open time), and lp_scale.py; peak RSS is
 # /usr/bin/time's maximum resident set. It prints a Markdown table of
-# medians and, with WRITE=1, replaces the "Scale" table in BENCHMARKS.md.
+# medians and, with WRITE=1, replaces the table of BENCHMARKS.md's "Loading
+# and scale" section (its text is left as it is).
 # VARIANTS lists gssl settings to time, each NAME or NAME=FLAG,FLAG,…
 # (default "float64 float32=--float32"): one table row per size and variant.
 # SCIPY_FROM=FILE takes the peer's rows from an earlier results.jsonl
@@ -126,20 +127,16 @@ for size in dict.fromkeys(r["size"] for r in rows):
 EOF
 cat "$SCALE_DIR/table.md"
 if [ "${WRITE:-0}" = 1 ]; then
-	"$PY" - "$SCALE_DIR/table.md" "$ROUNDS" <<'EOF'
-import re, sys
+	# Only the table is replaced: the section's text (what was run, when,
+	# and what the figures mean) is the caller's to update.
+	"$PY" - "$SCALE_DIR/table.md" <<'EOF'
+import sys
 table = open(sys.argv[1]).read()
 text = open("BENCHMARKS.md").read()
-start = text.index("## Loading and scale")
-end = text.index("\n## ", start + 1)
-section = ("## Loading and scale (generated graphs, 1 M – 100 M edges)\n\n"
-           f"`scripts/bench-scale.sh {sys.argv[2]}` (medians of {sys.argv[2]} interleaved rounds, each timed run under the benchmark lock). "
-           "Degree-corrected SBM with equal degrees (`gssl generate sbm --degree 20 --mixing 0.3 --exponent inf`), "
-           "label spreading on the Planetoid-style split (20 per class, 500 val, 1000 test), gssl's Chebyshev default "
-           "against `../shared/bench/peers/lp_scale.py` (np.fromstring → CSR, one scipy CG per class, tol 1e-6). "
-           "Load = text to normalised graph; `.gsg open` = `gssl info` of the binary graph file (open, checksums, "
-           "statistics); ratios are gssl / scipy.\n\n" + table)
-open("BENCHMARKS.md", "w").write(text[:start] + section + text[end:])
+section = text.index("## Loading and scale")
+start = text.index("| graph | gssl | text |", section)
+end = text.index("\n\n", start) + 1
+open("BENCHMARKS.md", "w").write(text[:start] + table + text[end:])
 EOF
 	go run scripts/figures.go -link # the figures of BENCHMARKS.md follow its tables
 fi
