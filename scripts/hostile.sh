@@ -519,5 +519,14 @@ if [ -e "$tmp/z.bogus" ]; then report "imgp: no file left by a refused --plot" 1
 expect_bounded "gssl --json alone" "$gssl" --json
 if [ "$rc" = 0 ] && grep -qi usage "$out"; then report "gssl --json alone is not help" 1 "prints help"; else report "gssl --json alone is not help" 0; fi
 
+# ---------------------------------------------------------------------------
+# More cases, one file per kind of input (sourced, so they share the
+# helpers above): scripts/hostile.d/*.sh in name order.
+for f in "$root"/scripts/hostile.d/*.sh; do
+	[ -e "$f" ] || continue
+	# shellcheck source=/dev/null
+	. "$f"
+done
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
