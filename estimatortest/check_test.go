@@ -155,7 +155,7 @@ type recorder struct {
 	errors *[]string
 }
 
-func (r recorder) Helper() {}
+func (r recorder) Helper()         {}
 func (r recorder) Name() string    { return r.name }
 func (r recorder) TempDir() string { return r.dir }
 func (r recorder) Errorf(format string, args ...any) {
