@@ -50,6 +50,9 @@ func (k *knnFlags) addFlags(f *pflag.FlagSet, what string) {
 
 // kernel validates the weight flags.
 func (k *knnFlags) kernel() (knngraph.Kernel, error) {
+	if k.Weights == "" {
+		k.Weights = defaultKNNWeights
+	}
 	kern, err := knngraph.ParseKernel(k.Weights)
 	if err != nil {
 		return 0, fmt.Errorf("--knn-weights %q is invalid: use connectivity, gaussian or imgp", k.Weights)
