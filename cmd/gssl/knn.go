@@ -23,6 +23,7 @@ import (
 	"github.com/gssl/gssl/graphfile"
 	"github.com/gssl/gssl/knngraph"
 	"github.com/gssl/gssl/loaders"
+	"github.com/gssl/gssl/nodeids"
 )
 
 type knnOptions struct {
@@ -171,6 +172,8 @@ type knnResult struct {
 	Out           string        `json:"out,omitempty"`
 	Weights       string        `json:"weights,omitempty"`
 	Compare       []knnCompared `json:"compare,omitempty"`
+
+	ids *nodeids.Map // the points' ids (--features with an id column), or nil
 }
 
 func runKNN(ctx context.Context, opts knnOptions, stdout, stderr io.Writer) error {
@@ -285,7 +288,7 @@ func runKNN(ctx context.Context, opts knnOptions, stdout, stderr io.Writer) erro
 	logf(stderr, "knn: %d %s of %d features: k = %d, %s search, %s rule, %s weights%s; %d edges, graph %s (linear in n·k)",
 		n, res.unit(), d, opts.K, res.Method, opts.Rule, opts.Weights, bandwidthNote(opts.Weights, res.Bandwidth), res.Edges, formatBytes(res.GraphBytes))
 	if opts.Out != "" {
-		if err := writeKNNGraph(opts.Out, g, res.Bandwidth, opts.Weights); err != nil {
+		if err := writeKNNGraph(opts.Out, g, res.ids, res.Bandwidth, opts.Weights); err != nil {
 			return err
 		}
 		res.Out = opts.Out
@@ -323,7 +326,7 @@ func (r *knnResult) unit() string {
 // rescaled to pixels/255 units after the search).
 func knnPoints(opts knnOptions, limit int64) (*mat.Dense, knnResult, error) {
 	if opts.Features != "" {
-		x, _, err := readPointFeatures(opts.Features, "", limit)
+		x, ids, err := readPointFeatures(opts.Features, "", limit)
 		if err != nil {
 			return nil, knnResult{}, fmt.Errorf("knn: %w", err)
 		}
@@ -337,8 +340,9 @@ func knnPoints(opts knnOptions, limit int64) (*mat.Dense, knnResult, error) {
 		if opts.N > 0 {
 			x = x.Slice(0, opts.N, 0, d).(*mat.Dense)
 			n = opts.N
+			ids = ids.Subset(firstN(n))
 		}
-		return x, knnResult{Features: opts.Features, Dataset: strings.TrimSuffix(filepath.Base(opts.Features), filepath.Ext(opts.Features)), Nodes: n, Dim: d}, nil
+		return x, knnResult{Features: opts.Features, Dataset: strings.TrimSuffix(filepath.Base(opts.Features), filepath.Ext(opts.Features)), Nodes: n, Dim: d, ids: ids}, nil
 	}
 	if err := refuseNPYImages(opts.Images); err != nil {
 		return nil, knnResult{}, fmt.Errorf("knn: %w", err)
@@ -545,9 +549,20 @@ func graphFormat(path string) string {
 	return strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), ".")
 }
 
+// firstN returns 0..n−1.
+func firstN(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}
+
 // writeKNNGraph writes the chosen weights of g (sigma: σ of the Gaussian
-// weights, 0 for the default) in the format of the path's extension.
-func writeKNNGraph(path string, g *knngraph.Graph, sigma float64, weights string) error {
+// weights, 0 for the default) in the format of the path's extension; an
+// edge table and a .gsg name the nodes by ids (nil: 0, 1, …), Matrix
+// Market and .npz by position.
+func writeKNNGraph(path string, g *knngraph.Graph, ids *nodeids.Map, sigma float64, weights string) error {
 	var out *graph.CSR
 	switch weights {
 	case "distance2":
@@ -583,7 +598,7 @@ func writeKNNGraph(path string, g *knngraph.Graph, sigma float64, weights string
 	case "mtx":
 		write = func(w io.Writer) error { return loaders.WriteMatrixMarket(w, out) }
 	case "gsg":
-		if err := graphfile.Write(path, out, nil); err != nil {
+		if err := graphfile.Write(path, out, ids); err != nil {
 			return fmt.Errorf("knn: --out %s: %w", path, err)
 		}
 		return nil
@@ -591,7 +606,7 @@ func writeKNNGraph(path string, g *knngraph.Graph, sigma float64, weights string
 		write = func(w io.Writer) error { return writeScipyCSR(w, out) }
 	default:
 		sep := map[string]string{"csv": ",", "tsv": "\t", "txt": " "}[graphFormat(path)]
-		write = func(w io.Writer) error { return writeEdgeTable(w, out, sep) }
+		write = func(w io.Writer) error { return writeEdgeTable(w, out, ids, sep) }
 	}
 	if err := writeAtomic(path, write); err != nil {
 		return fmt.Errorf("knn: --out %s: %w", path, err)
@@ -610,14 +625,17 @@ func knnSigma(kern knngraph.Kernel, sigma float64) (float64, error) {
 
 // writeEdgeTable writes each edge once (source ≤ target, self loops
 // included) with its weight, after a "source,target,weight" header.
-func writeEdgeTable(w io.Writer, g *graph.CSR, sep string) error {
+func writeEdgeTable(w io.Writer, g *graph.CSR, ids *nodeids.Map, sep string) error {
+	if ids == nil {
+		ids = nodeids.Identity(g.Nodes())
+	}
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "source%starget%sweight\n", sep, sep)
 	g.ForEachEdge(func(u, v int, x float64) {
 		if u <= v {
-			bw.WriteString(strconv.Itoa(u))
+			bw.WriteString(ids.ID(u))
 			bw.WriteString(sep)
-			bw.WriteString(strconv.Itoa(v))
+			bw.WriteString(ids.ID(v))
 			bw.WriteString(sep)
 			bw.WriteString(strconv.FormatFloat(x, 'g', -1, 64))
 			bw.WriteByte('\n')

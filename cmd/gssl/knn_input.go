@@ -323,7 +323,7 @@ func readPointFeatures(path, idsPath string, limit int64) (*mat.Dense, *nodeids.
 			// A first column of ids: retry with it as the id column when the
 			// header names it so.
 			t2, err2 := loaders.ReadPointTable(path, "1")
-			if err2 != nil || t2.Columns == nil || !isIDColumn(t2.Columns[0]) {
+			if err2 != nil || !(t2.Columns != nil || allText(t2.IDs)) {
 				return nil, nil, fmt.Errorf("--features: %w", err)
 			}
 			t = t2
@@ -370,6 +370,16 @@ func readPointFeatures(path, idsPath string, limit int64) (*mat.Dense, *nodeids.
 		}
 	}
 	return x, ids, nil
+}
+
+// allText reports whether no id is a number: a first column of names.
+func allText(ids []string) bool {
+	for _, id := range ids {
+		if _, err := strconv.ParseFloat(id, 64); err == nil {
+			return false
+		}
+	}
+	return len(ids) > 0
 }
 
 func isIDColumn(name string) bool {
