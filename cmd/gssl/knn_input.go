@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -323,10 +325,14 @@ func readPointFeatures(path, idsPath string, limit int64) (*mat.Dense, *nodeids.
 			// A first column of ids: retry with it as the id column when the
 			// header names it so.
 			t2, err2 := loaders.ReadPointTable(path, "1")
-			if err2 != nil || !(t2.Columns != nil || allText(t2.IDs)) {
+			switch {
+			case err2 == nil && (allText(t2.IDs) || hasIDHeader(path)):
+				t = t2
+			case err2 != nil && hasIDHeader(path):
+				return nil, nil, fmt.Errorf("--features: %w", err2)
+			default:
 				return nil, nil, fmt.Errorf("--features: %w", err)
 			}
-			t = t2
 		} else if t.Columns != nil && isIDColumn(t.Columns[0]) {
 			if t, err = loaders.ReadPointTable(path, "1"); err != nil {
 				return nil, nil, fmt.Errorf("--features: %w", err)
@@ -372,6 +378,27 @@ func readPointFeatures(path, idsPath string, limit int64) (*mat.Dense, *nodeids.
 	return x, ids, nil
 }
 
+// hasIDHeader reports whether the table's first line is a header whose
+// first column is named as an id column (id, node, name, …).
+func hasIDHeader(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(io.LimitReader(f, 1<<20))
+	sc.Buffer(make([]byte, 0, 4096), 1<<20)
+	for sc.Scan() {
+		line := strings.TrimPrefix(strings.TrimSpace(sc.Text()), "\ufeff")
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		first := strings.FieldsFunc(line, func(r rune) bool { return r == ',' || r == '\t' || r == ';' || r == ' ' })
+		return len(first) > 0 && isIDColumn(strings.Trim(first[0], `"'`))
+	}
+	return false
+}
+
 // allText reports whether no id is a number: a first column of names.
 func allText(ids []string) bool {
 	for _, id := range ids {
@@ -382,12 +409,11 @@ func allText(ids []string) bool {
 	return len(ids) > 0
 }
 
+// idColumnNames are the header names of a features table's id column.
+var idColumnNames = []string{"id", "node", "name", "index", "node_id", "nodeid"}
+
 func isIDColumn(name string) bool {
-	switch strings.ToLower(strings.TrimSpace(name)) {
-	case "id", "node", "name", "index", "node_id", "nodeid":
-		return true
-	}
-	return false
+	return slices.Contains(idColumnNames, strings.ToLower(strings.TrimSpace(name)))
 }
 
 // readPointValues reads --labels or --targets for the rows of the features:

@@ -55,6 +55,8 @@ else
 		"$gssl" labelprop --features "$nan" --labels "$lab" --neighbors 2
 	expect_error_msg "knn: an infinite CSV feature is refused with its row and column" 'k_inf.csv:3: column 1: value inf is not finite' \
 		"$gssl" knn --features "$(file k_inf.csv 'x,y\n0,0\ninf,1\n2,2\n')" --neighbors 1
+	expect_error_msg "knn: an infinite feature in a table with an id column is refused at its line" 'k_inf_id.csv:3: column 2: value inf is not finite' \
+		"$gssl" knn --features "$(file k_inf_id.csv 'id,x,y\nq,0,0\nr,inf,1\ns,2,2\n')" --neighbors 1
 	expect_error_msg "labelprop: k = n is refused with the valid range" 'neighbors 6 is invalid: it must be in \[1, 5\]' \
 		"$gssl" labelprop --features "$pts" --labels "$lab" --neighbors 6
 	expect_error_msg "knn: k = 10^9 on 6 points is refused" 'neighbors 1000000000 is invalid' \
