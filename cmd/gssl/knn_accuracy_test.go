@@ -215,3 +215,29 @@ func TestReadPointFeaturesIDs(t *testing.T) {
 		}
 	}
 }
+
+// TestKNNGraphEqualsScikitLearn: gssl knn --features moons.npy
+// --neighbors 7 writes the graph scikit-learn's kneighbors_graph builds
+// (connectivity, or-symmetrised), read from the .npz make.py saved with
+// scipy.sparse.save_npz; and its memory estimate bounds the graph's arrays.
+func TestKNNGraphEqualsScikitLearn(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "g.mtx")
+	stdout, _, err := runRoot(t, "knn", "--features", filepath.Join(knnFixtures, "moons.npy"), "--neighbors", "7", "--out", out, "--json", "--recall-sample", "0")
+	require.NoError(t, err)
+	obj := decodeOne(t, []byte(stdout))
+	got, err := loaders.ReadMatrixMarket(out, loaders.UserGraphOptions())
+	require.NoError(t, err)
+	want, err := loaders.ReadScipyGraph(filepath.Join(knnFixtures, "moons_knn7_sklearn.npz"), loaders.UserGraphOptions())
+	require.NoError(t, err)
+	require.Equal(t, want.Nodes(), got.Nodes())
+	require.Equal(t, want.Edges(), got.Edges())
+	for i := 0; i < want.Nodes(); i++ {
+		wc, _ := want.Row(i)
+		gc, gw := got.Row(i)
+		assert.Equal(t, wc, gc, "node %d", i)
+		for _, w := range gw {
+			assert.Equal(t, 1.0, w)
+		}
+	}
+	assert.LessOrEqual(t, float64(got.Bytes()), obj["graph_bytes"].(float64))
+}

@@ -5,6 +5,8 @@ Two data sets, each with a few labels drawn per class for several seeds:
 
 * moons: sklearn.datasets.make_moons(n_samples=500, noise=0.1, random_state=0),
   5 labels per class;
+  also its 7-nearest-neighbour graph by sklearn.neighbors.kneighbors_graph,
+  or-symmetrised (moons_knn7_sklearn.npz);
 * digits: sklearn.datasets.load_digits() (1797 images of 8x8 pixels, values
   0..16, stored as uint8), 5 labels per class.
 
@@ -25,8 +27,11 @@ import json
 import os
 
 import numpy as np
+import scipy
+import scipy.sparse
 import sklearn
 from sklearn.datasets import load_digits, make_moons
+from sklearn.neighbors import kneighbors_graph
 from sklearn.semi_supervised import LabelSpreading
 
 SEEDS = [0, 1, 2, 3, 4]
@@ -62,11 +67,16 @@ def run(name, X, y):
 
 
 def main():
-    res = {"sklearn": sklearn.__version__, "numpy": np.__version__,
+    res = {"sklearn": sklearn.__version__, "numpy": np.__version__, "scipy": scipy.__version__,
            "estimator": "LabelSpreading(kernel='knn', n_neighbors=K) with its other defaults (alpha=0.2, max_iter=30)",
            "score": "accuracy on the unlabelled points"}
     X, y = make_moons(n_samples=500, noise=0.1, random_state=0)
     res["moons"] = run("moons", X, y)
+    # scikit-learn's 7-nearest-neighbour graph of the moons (each point's 7
+    # nearest other points, connectivity, symmetrised by max: the or-rule),
+    # for the test that gssl knn builds the same graph.
+    g = kneighbors_graph(X, 7, mode="connectivity", include_self=False)
+    scipy.sparse.save_npz(os.path.join(HERE, "moons_knn7_sklearn.npz"), g.maximum(g.T).tocsr())
     d = load_digits()
     res["digits"] = run("digits", d.data.astype(np.uint8), d.target)
     with open(os.path.join(HERE, "sklearn_results.json"), "w") as f:
