@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"sync"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -24,6 +25,17 @@ import (
 type Points struct {
 	X       *mat.Dense
 	Weights *knngraph.Weighted
+
+	once  sync.Once
+	index *knngraph.Index // X prepared for queries, built once
+	err   error
+}
+
+// queryIndex returns X prepared for exact queries, built on first use and
+// shared by concurrent requests (knngraph.Index is safe for them).
+func (p *Points) queryIndex() (*knngraph.Index, error) {
+	p.once.Do(func() { p.index, p.err = knngraph.NewIndex(p.X, nil) })
+	return p.index, p.err
 }
 
 // pointsMeta is the section data.knn.json.
@@ -136,7 +148,11 @@ func (b knnBackend) features() int { _, c := b.p.X.Dims(); return c }
 // search, ties by smaller index).
 func (p *Points) NewNodesOfPoints(ctx context.Context, points *mat.Dense) (estimator.NewNodes, error) {
 	w := p.Weights
-	nb, err := knngraph.Query(ctx, p.X, points, w.K, nil)
+	ix, err := p.queryIndex()
+	if err != nil {
+		return estimator.NewNodes{}, err
+	}
+	nb, err := ix.Query(ctx, points, w.K)
 	if err != nil {
 		return estimator.NewNodes{}, err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -14,6 +15,7 @@ import (
 	"github.com/gssl/gssl/knngraph"
 	"github.com/gssl/gssl/labelprop"
 	"github.com/gssl/gssl/modelfile"
+	"github.com/gssl/gssl/serve"
 )
 
 // knnModel fits label spreading on the K-nearest-neighbour graph of two
@@ -121,4 +123,32 @@ func TestPointsDamaged(t *testing.T) {
 	require.NoError(t, g.Fit(context.Background(), x, []float64{0, 1, 0}))
 	_, err = File(g, Context{Points: p})
 	assert.ErrorContains(t, err, "cannot predict new points through a K-nearest-neighbour graph")
+}
+
+// TestPointsConcurrent: concurrent requests share the query index and get
+// the answers of a lone request.
+func TestPointsConcurrent(t *testing.T) {
+	m, p := knnModel(t, knngraph.Gaussian)
+	f, err := File(m, Context{Points: p})
+	require.NoError(t, err)
+	s, err := Decode(f)
+	require.NoError(t, err)
+	q := [][]float64{{0, 0}, {4, 0.5}, {2, -1}}
+	want, err := s.PredictPoints(context.Background(), q)
+	require.NoError(t, err)
+	got := make([][]serve.Prediction, 8)
+	errs := make([]error, 8)
+	var wg sync.WaitGroup
+	for g := range got {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got[g], errs[g] = s.PredictPoints(context.Background(), q)
+		}()
+	}
+	wg.Wait()
+	for g := range got {
+		require.NoError(t, errs[g])
+		assert.Equal(t, want, got[g])
+	}
 }
