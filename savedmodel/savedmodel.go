@@ -540,15 +540,32 @@ type pointModel interface {
 }
 
 func (b gpBackend) predictPoints(ctx context.Context, points [][]float64) ([]serve.Prediction, error) {
-	mean, variance, err := b.m.PredictPoints(ctx, points)
+	return regressionPoints(ctx, b.m, b.m.Features(), points)
+}
+
+// regressionPoints predicts points with a point regressor: the mean and
+// the latent variance of each.
+func regressionPoints(ctx context.Context, m estimator.PointRegressor, d int, points [][]float64) ([]serve.Prediction, error) {
+	if len(points) == 0 {
+		return nil, errors.New("no points")
+	}
+	data := make([]float64, 0, len(points)*d)
+	for _, p := range points {
+		data = append(data, p...)
+	}
+	r, err := m.Predict(ctx, mat.NewDense(len(points), d, data))
 	if err != nil {
 		return nil, err
 	}
-	out := make([]serve.Prediction, len(points))
+	return regressionPredictions(r), nil
+}
+
+func regressionPredictions(r estimator.Regression) []serve.Prediction {
+	out := make([]serve.Prediction, len(r.Mean))
 	for i := range out {
-		out[i] = serve.Prediction{Mean: &mean[i], Variance: &variance[i]}
+		out[i] = serve.Prediction{Mean: &r.Mean[i], Variance: &r.Variance[i]}
 	}
-	return out, nil
+	return out
 }
 
 // name replaces a class number by the class's name, and puts regression
@@ -634,30 +651,18 @@ func (b imgpBackend) nodes() int    { return 0 }
 func (b imgpBackend) features() int { return b.m.Features() }
 func (b imgpBackend) classes() int  { return 0 }
 func (b imgpBackend) fitted() []serve.Prediction {
-	mean, variance, err := b.m.PredictNodes()
+	r, err := b.m.Predict(context.Background(), nil)
 	if err != nil {
 		return nil // a read model is fitted
 	}
-	out := make([]serve.Prediction, len(mean))
-	for i := range out {
-		out[i] = serve.Prediction{Mean: &mean[i], Variance: &variance[i]}
-	}
-	return out
+	return regressionPredictions(r)
 }
 func (b imgpBackend) predictNodes(context.Context, estimator.NewNodes) ([]serve.Prediction, error) {
 	return nil, errors.New("unreachable: a model of points has no fitted nodes")
 }
 
 func (b imgpBackend) predictPoints(ctx context.Context, points [][]float64) ([]serve.Prediction, error) {
-	mean, variance, err := b.m.PredictPoints(ctx, points)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]serve.Prediction, len(points))
-	for i := range out {
-		out[i] = serve.Prediction{Mean: &mean[i], Variance: &variance[i]}
-	}
-	return out, nil
+	return regressionPoints(ctx, b.m, b.m.Features(), points)
 }
 
 // svmBackend is a C-SVM on points: the predicted class and, as scores, the

@@ -231,11 +231,11 @@ func TestGPSaved(t *testing.T) {
 	assert.Equal(t, 0, meta.Nodes)
 	got, err := s.PredictPoints(context.Background(), [][]float64{{0.5, 0.5}, {3, 3}})
 	require.NoError(t, err)
-	mean, variance, err := m.Predict(mat.NewDense(2, 2, []float64{0.5, 0.5, 3, 3}))
+	want, err := m.Predict(context.Background(), mat.NewDense(2, 2, []float64{0.5, 0.5, 3, 3}))
 	require.NoError(t, err)
 	for i := range got {
-		assert.Equal(t, mean[i], *got[i].Mean)
-		assert.Equal(t, variance[i], *got[i].Variance)
+		assert.Equal(t, want.Mean[i], *got[i].Mean)
+		assert.Equal(t, want.Variance[i], *got[i].Variance)
 	}
 	var ie *serve.InputError
 	_, err = s.PredictPoints(context.Background(), [][]float64{{1, 2}, {1, 2, 3}})
@@ -255,8 +255,8 @@ func TestGPSaved(t *testing.T) {
 	require.NoError(t, err)
 	scaled, err := s2.PredictPoints(context.Background(), [][]float64{{0.5, 0.5}})
 	require.NoError(t, err)
-	assert.Equal(t, 10+2*mean[0], *scaled[0].Mean)
-	assert.Equal(t, 4*variance[0], *scaled[0].Variance)
+	assert.Equal(t, 10+2*want.Mean[0], *scaled[0].Mean)
+	assert.Equal(t, 4*want.Variance[0], *scaled[0].Variance)
 	assert.Equal(t, 10+2**fit[0].Mean, *s2.PredictFitted()[0].Mean)
 
 	// Served: points answered with mean and variance.
@@ -269,8 +269,8 @@ func TestGPSaved(t *testing.T) {
 	require.Equal(t, 200, w.Code, w.Body.String())
 	var resp serve.Response
 	require.NoError(t, json.Unmarshal(w.Body.Bytes(), &resp))
-	assert.Equal(t, mean[0], *resp.Predictions[0].Mean)
-	assert.Equal(t, variance[0], *resp.Predictions[0].Variance)
+	assert.Equal(t, want.Mean[0], *resp.Predictions[0].Mean)
+	assert.Equal(t, want.Variance[0], *resp.Predictions[0].Variance)
 }
 
 // TestConcurrentPredictions: one opened model answers many goroutines at
