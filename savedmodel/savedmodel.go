@@ -697,10 +697,11 @@ func (b svmBackend) predictPoints(ctx context.Context, points [][]float64) ([]se
 	if err != nil {
 		return nil, err
 	}
-	pred, err := b.m.Predict(x)
+	votes, err := b.m.Predict(ctx, x)
 	if err != nil {
 		return nil, err
 	}
+	pred := estimator.Argmax(votes)
 	out := make([]serve.Prediction, len(points))
 	for i := range out {
 		out[i] = serve.Prediction{Label: strconv.Itoa(pred[i]), Scores: slices.Clone(dec.RawRowView(i))}

@@ -17,7 +17,7 @@ import (
 // (one-vs-one, as LIBSVM and scikit-learn's SVC) and predicts by majority
 // vote, ties going to the smaller class.
 type SVC struct {
-	// C is the box constraint, C > 0; 0 means 1.
+	// C is the box constraint, C > 0; 0 means DefaultC.
 	C float64
 	// Settings control each binary SMO solve.
 	Settings Settings
@@ -36,9 +36,12 @@ type pairMachine struct {
 	iters int
 }
 
+// DefaultC is the box constraint of SVC and PointSVC when C is 0.
+const DefaultC = 1.0
+
 func (s *SVC) cValue() float64 {
 	if s.C == 0 {
-		return 1
+		return DefaultC
 	}
 	return s.C
 }
@@ -46,7 +49,7 @@ func (s *SVC) cValue() float64 {
 // Validate checks the hyperparameters.
 func (s *SVC) Validate() error {
 	if c := s.C; c < 0 || math.IsNaN(c) || math.IsInf(c, 0) {
-		return fmt.Errorf("svm: SVC C=%v is invalid: it must be finite and > 0 (0 means 1)", c)
+		return fmt.Errorf("svm: C=%v is invalid: it must be finite and > 0 (0 means %v)", c, DefaultC)
 	}
 	return s.Settings.validate()
 }
