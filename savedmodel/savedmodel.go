@@ -468,7 +468,7 @@ func (b gpBackend) predictNodes(context.Context, estimator.NewNodes) ([]serve.Pr
 // targets (the largest score wins), otherwise a multi-output regression.
 type krrBackend struct {
 	m interface {
-		Predict(x *mat.Dense) (*mat.Dense, error)
+		PredictTargets(ctx context.Context, x *mat.Dense) (*mat.Dense, error)
 	}
 	d, c     int
 	classify bool
@@ -479,11 +479,11 @@ type krrModel interface {
 	ReadModelFile(f *modelfile.File) error
 	Features() int
 	Outputs() int
-	Predict(x *mat.Dense) (*mat.Dense, error)
+	PredictTargets(ctx context.Context, x *mat.Dense) (*mat.Dense, error)
 }
 
 func newKRRBackend(m interface {
-	Predict(x *mat.Dense) (*mat.Dense, error)
+	PredictTargets(ctx context.Context, x *mat.Dense) (*mat.Dense, error)
 }, d, c int, ctx Context) krrBackend {
 	return krrBackend{m: m, d: d, c: c, classify: c > 1 && len(ctx.ClassNames) == c}
 }
@@ -509,7 +509,7 @@ func (b krrBackend) predictPoints(ctx context.Context, points [][]float64) ([]se
 	for _, p := range points {
 		data = append(data, p...)
 	}
-	f, err := b.m.Predict(mat.NewDense(len(points), b.d, data))
+	f, err := b.m.PredictTargets(ctx, mat.NewDense(len(points), b.d, data))
 	if err != nil {
 		return nil, err
 	}

@@ -316,7 +316,7 @@ func TestKRRSaved(t *testing.T) {
 	x := mat.NewDense(8, 2, []float64{0, 0, 0, 1, 1, 0, 1, 1, 5, 5, 5, 6, 6, 5, 6, 6})
 	onehot := mat.NewDense(8, 2, []float64{1, 0, 1, 0, 1, 0, 1, 0, 0, 1, 0, 1, 0, 1, 0, 1})
 	m := &krr.Falkon{Kernel: kernel.Gaussian{Sigma: 1}, Lambda: 1e-3, Centres: krr.Centres{M: 6}}
-	require.NoError(t, m.Fit(context.Background(), x, onehot))
+	require.NoError(t, m.FitTargets(context.Background(), x, onehot))
 	f, err := File(m, Context{ClassNames: []string{"low", "high"}})
 	require.NoError(t, err)
 	s, err := Decode(f)
@@ -327,7 +327,7 @@ func TestKRRSaved(t *testing.T) {
 	q := [][]float64{{0.5, 0.5}, {5.5, 5.5}}
 	got, err := s.PredictPoints(context.Background(), q)
 	require.NoError(t, err)
-	want, err := m.Predict(mat.NewDense(2, 2, []float64{0.5, 0.5, 5.5, 5.5}))
+	want, err := m.PredictTargets(context.Background(), mat.NewDense(2, 2, []float64{0.5, 0.5, 5.5, 5.5}))
 	require.NoError(t, err)
 	assert.Equal(t, "low", got[0].Label)
 	assert.Equal(t, "high", got[1].Label)
@@ -335,7 +335,7 @@ func TestKRRSaved(t *testing.T) {
 
 	y := mat.NewDense(8, 1, []float64{0, 1, 1, 2, 10, 11, 11, 12})
 	e := &krr.Exact{Kernel: kernel.Gaussian{Sigma: 1}, Lambda: 1e-3}
-	require.NoError(t, e.Fit(context.Background(), x, y))
+	require.NoError(t, e.FitTargets(context.Background(), x, y))
 	f, err = File(e, Context{})
 	require.NoError(t, err)
 	s, err = Decode(f)
@@ -343,7 +343,7 @@ func TestKRRSaved(t *testing.T) {
 	assert.Equal(t, serve.Regression, s.Metadata().Task)
 	got, err = s.PredictPoints(context.Background(), q)
 	require.NoError(t, err)
-	want, _ = e.Predict(mat.NewDense(2, 2, []float64{0.5, 0.5, 5.5, 5.5}))
+	want, _ = e.PredictTargets(context.Background(), mat.NewDense(2, 2, []float64{0.5, 0.5, 5.5, 5.5}))
 	assert.Equal(t, want.At(0, 0), *got[0].Mean)
 	assert.Nil(t, got[0].Variance)
 }

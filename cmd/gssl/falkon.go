@@ -15,6 +15,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/eval"
+	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/kernel"
 	"github.com/gssl/gssl/krr"
 	"github.com/gssl/gssl/loaders"
@@ -408,7 +409,7 @@ func runFalkon(ctx context.Context, opts falkonOptions, stdout, stderr io.Writer
 		fk.Progress = func(int, float64) { bar.Add(1) }
 	}
 	t0, cpu0 := time.Now(), cpuSeconds()
-	err = model.Fit(ctx, data.x, y)
+	err = model.FitTargets(ctx, data.x, y)
 	bar.Finish()
 	if err != nil {
 		return err
@@ -417,14 +418,14 @@ func runFalkon(ctx context.Context, opts falkonOptions, stdout, stderr io.Writer
 	t1 := time.Now()
 	var pTest *mat.Dense
 	if data.xt != nil {
-		if pTest, err = model.Predict(data.xt); err != nil {
+		if pTest, err = model.PredictTargets(ctx, data.xt); err != nil {
 			return err
 		}
 	}
 	res.PredictSeconds = seconds(t1)
 	res.Seconds = seconds(t0)
 	res.CPUSeconds = cpuSeconds() - cpu0
-	pTrain, err := model.Predict(data.x)
+	pTrain, err := model.PredictTargets(ctx, data.x)
 	if err != nil {
 		return err
 	}
@@ -476,7 +477,7 @@ func fmtPercent(v any) string {
 
 // falkonModel checks the model flags and returns the regressor (and the
 // FALKON solver, to read its diagnostics, when that is the one).
-func falkonModel(opts falkonOptions, stderr io.Writer) (krr.Regressor, *krr.Falkon, error) {
+func falkonModel(opts falkonOptions, stderr io.Writer) (krr.MultiOutput, *krr.Falkon, error) {
 	k, err := parseKernel(opts.Kernel, opts.Sigma)
 	if err != nil {
 		return nil, nil, err
@@ -542,7 +543,7 @@ func falkonScores(data *falkonData, pTrain, pTest *mat.Dense, res *falkonResult)
 	if data.classNames == nil {
 		res.TrainRMSE = finite(rmseColumn(pTrain, data.yr))
 	} else {
-		res.TrainError = finite(errorRate(krr.Argmax(pTrain), data.y))
+		res.TrainError = finite(errorRate(estimator.Argmax(pTrain), data.y))
 	}
 	res.TestError, res.TestRMSE, res.TestReason = falkonTestScore(data, pTest)
 }
@@ -567,7 +568,7 @@ func falkonTestScore(data *falkonData, pTest *mat.Dense) (testError, testRMSE an
 	if pTest == nil {
 		return nil, nil, "nothing to predict"
 	}
-	pred := krr.Argmax(pTest)
+	pred := estimator.Argmax(pTest)
 	var p, t []int
 	for i, c := range data.truth {
 		if c != -1 {
@@ -590,10 +591,10 @@ func rmseColumn(p *mat.Dense, y []float64) float64 {
 }
 
 // falkonInfo fills the solver's diagnostics and reports centres and jitter.
-func falkonInfo(opts falkonOptions, model krr.Regressor, fk *krr.Falkon, res *falkonResult, stderr io.Writer) {
+func falkonInfo(opts falkonOptions, model krr.MultiOutput, fk *krr.Falkon, res *falkonResult, stderr io.Writer) {
 	res.M = opts.M
 	if fk != nil {
-		info := fk.Info()
+		info := fk.Details()
 		res.M = len(info.Centres)
 		res.Iterations = info.Iterations
 		res.Products = info.Products.String()
@@ -624,7 +625,7 @@ func writeFalkonRows(path string, data *falkonData, p *mat.Dense) error {
 	}
 	var pred []int
 	if data.classNames != nil {
-		pred = krr.Argmax(p)
+		pred = estimator.Argmax(p)
 	}
 	return writeTable(path, names, len(data.ids), func(r int, rec []any) {
 		rec[0], rec[1] = data.ids[r], data.sets[r]

@@ -7,6 +7,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/gssl/gssl/eval"
 	"github.com/gssl/gssl/figures"
 	"github.com/gssl/gssl/htmlreport"
 	"github.com/gssl/gssl/krr"
@@ -99,7 +100,7 @@ func runFalkonSweep(ctx context.Context, opts falkonOptions, stdout, stderr io.W
 		fk.Progress = func(int, float64) { bar.Add(1) }
 		defer bar.Finish()
 	}
-	pts, err := krr.SweepCentres(ctx, model, opts.Sweep, data.x, y, data.xt)
+	pts, err := eval.SweepCentres(ctx, model, opts.Sweep, data.x, y, data.xt)
 	if err != nil {
 		return fmt.Errorf("falkon: %w", err)
 	}
