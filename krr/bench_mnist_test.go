@@ -69,4 +69,3 @@ func BenchmarkFalkonMNIST(b *testing.B) {
 	}
 	b.ReportMetric(100*testErr, "test-error-%")
 }
-

@@ -52,5 +52,3 @@ func ExampleClassifier() {
 	// Output:
 	// test error 0.2% after 10 iterations
 }
-
-

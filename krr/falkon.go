@@ -8,8 +8,8 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/gssl/gssl/internal/dense"
 	"github.com/gssl/gssl/estimator"
+	"github.com/gssl/gssl/internal/dense"
 	"github.com/gssl/gssl/kernel"
 	"github.com/gssl/gssl/krylov"
 	"github.com/gssl/gssl/linop"

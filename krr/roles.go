@@ -59,7 +59,9 @@ func fitOne(ctx context.Context, m MultiOutput, x *mat.Dense, y []float64) error
 
 // Fit fits the one target y[i] of each row of x (FitTargets with one
 // column).
-func (e *Exact) Fit(ctx context.Context, x *mat.Dense, y []float64) error { return fitOne(ctx, e, x, y) }
+func (e *Exact) Fit(ctx context.Context, x *mat.Dense, y []float64) error {
+	return fitOne(ctx, e, x, y)
+}
 
 // Predict returns f(x) for each row of x (no variance). A nil x is an
 // error: the model keeps only its expansion.
@@ -74,7 +76,9 @@ func (e *Exact) Info() estimator.Info { return estimator.Info{} }
 func (e *Exact) Kind() string { return ExactKind }
 
 // Clone returns an unfitted copy of e with the same hyperparameters.
-func (e *Exact) Clone() *Exact { return &Exact{Kernel: e.Kernel, Lambda: e.Lambda, Precision: e.Precision} }
+func (e *Exact) Clone() *Exact {
+	return &Exact{Kernel: e.Kernel, Lambda: e.Lambda, Precision: e.Precision}
+}
 
 // Fit fits the one target y[i] of each row of x (FitTargets with one
 // column).

@@ -14,8 +14,8 @@ import (
 	"github.com/spf13/cobra"
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/gssl/gssl/eval"
 	"github.com/gssl/gssl/estimator"
+	"github.com/gssl/gssl/eval"
 	"github.com/gssl/gssl/kernel"
 	"github.com/gssl/gssl/krr"
 	"github.com/gssl/gssl/loaders"
