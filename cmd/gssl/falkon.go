@@ -110,7 +110,7 @@ no --out or --save and takes no file of --centres.`,
 	f.StringVar(&opts.Kernel, "kernel", "gaussian", "kernel: gaussian, laplacian, matern12, matern32, matern52")
 	f.Float64Var(&opts.Sigma, "sigma", 15, "kernel width σ (length scale ℓ for Matérn)")
 	f.Float64Var(&opts.Lambda, "ridge", 1e-8, "ridge parameter λ > 0")
-	f.IntVar(&opts.Iter, "max-iter", 10, "conjugate-gradient iterations")
+	f.IntVar(&opts.Iter, "max-iter", krr.DefaultIterations, "conjugate-gradient iterations")
 	f.StringVar(&opts.Centres, "centres", "uniform", "uniform, leverage, or a file of centre indices into the training part")
 	f.Uint64Var(&opts.Seed, "seed", 0, "seed of the centre choice")
 	f.StringVar(&opts.Precision, "precision", "float32", "inner products of the kernel blocks: float32 or float64")
