@@ -192,19 +192,7 @@ func (p *PointSVC) Predict(ctx context.Context, x *mat.Dense) (*mat.Dense, error
 	if err != nil {
 		return nil, err
 	}
-	m, _ := dec.Dims()
-	classes := p.svm.classes
-	votes := mat.NewDense(m, classes[len(classes)-1]+1, nil)
-	for r := 0; r < m; r++ {
-		for q, pm := range p.svm.pairs {
-			c := classes[pm.b]
-			if dec.At(r, q) > 0 {
-				c = classes[pm.a]
-			}
-			votes.Set(r, c, votes.At(r, c)+1)
-		}
-	}
-	return votes, nil
+	return p.svm.Votes(dec), nil
 }
 
 // Kind returns PointSVCKind.

@@ -171,6 +171,25 @@ func (s *SVC) Decision(cross mat.Matrix) (*mat.Dense, error) {
 	return out, nil
 }
 
+// Votes returns, for the decision values dec that Decision returned, the
+// votes of the one-vs-one machines for every class 0..C−1 (C = 1 + the
+// largest class seen at Fit; a class not seen has none): the row's first
+// maximum (estimator.Argmax) is the class Predict returns.
+func (s *SVC) Votes(dec *mat.Dense) *mat.Dense {
+	m, _ := dec.Dims()
+	votes := mat.NewDense(m, s.classes[len(s.classes)-1]+1, nil)
+	for r := 0; r < m; r++ {
+		for q, pm := range s.pairs {
+			c := s.classes[pm.b]
+			if dec.At(r, q) > 0 {
+				c = s.classes[pm.a]
+			}
+			votes.Set(r, c, votes.At(r, c)+1)
+		}
+	}
+	return votes
+}
+
 // Predict returns the predicted class of each row of cross.
 func (s *SVC) Predict(cross mat.Matrix) ([]int, error) {
 	dec, err := s.Decision(cross)

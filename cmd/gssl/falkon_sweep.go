@@ -7,10 +7,10 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/gssl/gssl/eval"
 	"github.com/gssl/gssl/figures"
 	"github.com/gssl/gssl/htmlreport"
 	"github.com/gssl/gssl/krr"
+	"github.com/gssl/gssl/protocol"
 )
 
 // falkonSweepResult is the JSON object of gssl falkon with several --m.
@@ -100,7 +100,7 @@ func runFalkonSweep(ctx context.Context, opts falkonOptions, stdout, stderr io.W
 		fk.Progress = func(int, float64) { bar.Add(1) }
 		defer bar.Finish()
 	}
-	pts, err := eval.SweepCentres(ctx, model, opts.Sweep, data.x, y, data.xt)
+	pts, err := protocol.SweepCentres(ctx, model, opts.Sweep, data.x, y, data.xt)
 	if err != nil {
 		return fmt.Errorf("falkon: %w", err)
 	}

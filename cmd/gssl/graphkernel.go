@@ -15,6 +15,7 @@ import (
 	"github.com/gssl/gssl/eval"
 	"github.com/gssl/gssl/graphkernels"
 	"github.com/gssl/gssl/loaders"
+	"github.com/gssl/gssl/protocol"
 )
 
 // graphKernelOptions are the flags of gssl graphkernel.
@@ -56,7 +57,7 @@ func newGraphKernelCommand(g *globals) *cobra.Command {
 Weisfeiler–Lehman subtree (wl), shortest-path (sp), geometric random-walk (rw) or
 vertex-histogram (vh) kernel, normalises it (cosine) and estimates the accuracy of a
 C-SVM (or kernel ridge classifier) by nested stratified cross-validation
-(graphkernels.Evaluation): C chosen on --inner-folds folds of each outer training set,
+(protocol.GramEvaluation): C chosen on --inner-folds folds of each outer training set,
 --folds outer folds, --seeds repetitions. With --fold-file FILE the outer folds are
 read from FILE (line s: the fold of every graph for seed s, as written by
 shared/bench/peers/wl.py); the inner folds are always drawn with gssl's seeded
@@ -296,7 +297,7 @@ func runGraphKernel(ctx context.Context, opts graphKernelOptions, stdout, stderr
 	if err != nil {
 		return err
 	}
-	ev := graphkernels.Evaluation{Grams: grams, Grid: opts.Grid, OuterFolds: opts.CV, InnerFolds: opts.Inner,
+	ev := protocol.GramEvaluation{Grams: grams, Grid: opts.Grid, OuterFolds: opts.CV, InnerFolds: opts.Inner,
 		Seeds: opts.Repeats, Seed: opts.Seed, Folds: folds}
 	if opts.Classifier == "ridge" {
 		ev.Machine = graphkernels.Ridge
@@ -347,7 +348,7 @@ func timedGram(ctx context.Context, opts graphKernelOptions, graphs []graphkerne
 		bar := newProgress(stderr, len(graphs), "Gram matrix")
 		k := opts.newGraphKernel(opts.H, func(done, _ int) { bar.Add(1) })
 		t0 := time.Now()
-		gram, err = k.Fit(ctx, graphs)
+		gram, err = graphkernels.FitGram(ctx, k, graphs)
 		secs := seconds(t0)
 		bar.Finish()
 		if err != nil {
@@ -382,7 +383,7 @@ func candidateGrams(ctx context.Context, opts graphKernelOptions, graphs []graph
 		kh := gram
 		if h != opts.H {
 			var err error
-			if kh, err = opts.newGraphKernel(h, nil).Fit(ctx, graphs); err != nil {
+			if kh, err = graphkernels.FitGram(ctx, opts.newGraphKernel(h, nil), graphs); err != nil {
 				return nil, nil, fmt.Errorf("graphkernel: %w", err)
 			}
 		}
@@ -393,7 +394,7 @@ func candidateGrams(ctx context.Context, opts graphKernelOptions, graphs []graph
 
 // summariseChoices fills the accuracies and how often each grid value and
 // height was chosen.
-func summariseChoices(opts graphKernelOptions, er *graphkernels.EvaluationResult, heights []int, res *graphKernelResult) {
+func summariseChoices(opts graphKernelOptions, er *protocol.GramEvaluationResult, heights []int, res *graphKernelResult) {
 	res.OuterFolds = er.Folds
 	nGrid := len(opts.Grid)
 	res.GridChosen = make([]int, nGrid)
@@ -417,7 +418,7 @@ func summariseChoices(opts graphKernelOptions, er *graphkernels.EvaluationResult
 
 // writeGraphRows writes --out: one row per graph with its class, outer fold
 // (first seed) and out-of-fold prediction, classes as in the labels file.
-func writeGraphRows(path string, ds *loaders.TUDataset, labels []int, er *graphkernels.EvaluationResult) error {
+func writeGraphRows(path string, ds *loaders.TUDataset, labels []int, er *protocol.GramEvaluationResult) error {
 	name := func(c int) any {
 		if c < 0 || c >= len(ds.LabelValues) {
 			return nil
@@ -432,7 +433,7 @@ func writeGraphRows(path string, ds *loaders.TUDataset, labels []int, er *graphk
 // featureCount returns the dictionary size of an explicit-feature kernel.
 func featureCount(k graphkernels.Kernel) (int, bool) {
 	if c, ok := k.(*graphkernels.Cosine); ok {
-		k = c.Kernel
+		k = c.Fitted()
 	}
 	switch k := k.(type) {
 	case *graphkernels.WeisfeilerLehman:

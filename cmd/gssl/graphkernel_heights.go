@@ -13,6 +13,7 @@ import (
 	"github.com/gssl/gssl/figures"
 	"github.com/gssl/gssl/graphkernels"
 	"github.com/gssl/gssl/htmlreport"
+	"github.com/gssl/gssl/protocol"
 )
 
 // heightAccuracy is the nested cross-validated accuracy of the WL kernel
@@ -27,7 +28,7 @@ type heightAccuracy struct {
 // heightSweep runs ev (the command's protocol: grid, folds, seeds) once
 // per height of --heights with that height's Gram matrix alone, reusing
 // the matrices the run already computed (grams at heights).
-func heightSweep(ctx context.Context, opts graphKernelOptions, ev graphkernels.Evaluation, graphs []graphkernels.Graph, labels []int,
+func heightSweep(ctx context.Context, opts graphKernelOptions, ev protocol.GramEvaluation, graphs []graphkernels.Graph, labels []int,
 	grams []*mat.SymDense, heights []int, stderr io.Writer) ([]heightAccuracy, error) {
 	have := map[int]*mat.SymDense{}
 	for i, h := range heights {
@@ -39,7 +40,7 @@ func heightSweep(ctx context.Context, opts graphKernelOptions, ev graphkernels.E
 		g, ok := have[h]
 		if !ok {
 			var err error
-			if g, err = opts.newGraphKernel(h, nil).Fit(ctx, graphs); err != nil {
+			if g, err = graphkernels.FitGram(ctx, opts.newGraphKernel(h, nil), graphs); err != nil {
 				return nil, fmt.Errorf("graphkernel: --heights %d: %w", h, err)
 			}
 			have[h] = g

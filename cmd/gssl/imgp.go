@@ -16,6 +16,7 @@ import (
 	"github.com/gssl/gssl/imgp"
 	"github.com/gssl/gssl/knngraph"
 	"github.com/gssl/gssl/loaders"
+	"github.com/gssl/gssl/protocol"
 	"github.com/gssl/gssl/savedmodel"
 	"github.com/gssl/gssl/spectral"
 )
@@ -411,7 +412,7 @@ func runIMGP(ctx context.Context, opts imgpOptions, stdout, stderr io.Writer) er
 	r.Seed, r.Euclidean, r.Scaling = opts.Seed, &gp.Regressor{Fixed: opts.EuclFixed}, &imgp.Scaling{Mean: data.mean, Scale: data.scale}
 	r.Progress = func(int, imgp.Hyperparameters, [4]float64) { prog.Add(1) }
 	logf(stderr, "imgp: %d nodes, %d labelled, %d points off the graph; fitting", n, len(lab), rowsOf(data.xt))
-	run, err := eval.RunIMGP(ctx, r, eval.IMGPTask{X: data.x, Y: data.rawY, Labelled: lab, XTest: data.xt, YTest: data.rawYT})
+	run, err := protocol.RunIMGP(ctx, r, protocol.IMGPTask{X: data.x, Y: data.rawY, Labelled: lab, XTest: data.xt, YTest: data.rawYT})
 	prog.Finish()
 	if err != nil {
 		return err
@@ -455,7 +456,7 @@ func checkIMGPOutputs(opts imgpOptions) error {
 }
 
 // newIMGPResult is the JSON object of a run, without the likelihood.
-func newIMGPResult(opts imgpOptions, data *regressionData, lab []int, r *imgp.Regressor, run *eval.IMGPRun) imgpResult {
+func newIMGPResult(opts imgpOptions, data *regressionData, lab []int, r *imgp.Regressor, run *protocol.IMGPRun) imgpResult {
 	n, _ := data.x.Dims()
 	res := imgpResult{Data: data.name, Nodes: n, Test: rowsOf(data.xt), NLabelled: len(lab), Seed: opts.Seed,
 		K: opts.K, Nu: opts.Nu, Eigenpairs: opts.Eigenpairs, SecondsFit: run.Fit.Seconds(), Labelled: float64(len(lab)) / float64(n)}
@@ -489,7 +490,7 @@ func newIMGPResult(opts imgpOptions, data *regressionData, lab []int, r *imgp.Re
 }
 
 // writeIMGPOutputs writes --plot, --out and --save.
-func writeIMGPOutputs(opts imgpOptions, data *regressionData, r *imgp.Regressor, run *eval.IMGPRun, res *imgpResult, stderr io.Writer) error {
+func writeIMGPOutputs(opts imgpOptions, data *regressionData, r *imgp.Regressor, run *protocol.IMGPRun, res *imgpResult, stderr io.Writer) error {
 	if opts.Plot != "" && run.Scores != nil {
 		if err := plotIMGP(opts.Plot, data, run.Test, run.Scores.RefinedPrediction, r.EuclideanModel().Hyperparameters().Noise, data.scale); err != nil {
 			return err

@@ -11,9 +11,9 @@ import (
 	"github.com/spf13/cobra"
 	"gonum.org/v1/plot/vg"
 
-	"github.com/gssl/gssl/eval"
 	"github.com/gssl/gssl/figures"
 	"github.com/gssl/gssl/imgp"
+	"github.com/gssl/gssl/protocol"
 )
 
 type sweepOptions struct {
@@ -134,8 +134,8 @@ func runIMGPSweep(ctx context.Context, opts sweepOptions, stdout, stderr io.Writ
 	prog := newProgress(stderr, len(opts.Fractions)*opts.Seeds, "imgp sweep")
 	defer prog.Finish()
 	model.Scaling = &imgp.Scaling{Mean: data.mean, Scale: data.scale}
-	sw := eval.IMGPSweep{Model: model, Fractions: opts.Fractions, Seeds: opts.Seeds,
-		Progress: func(run eval.IMGPSweepRun) {
+	sw := protocol.IMGPSweep{Model: model, Fractions: opts.Fractions, Seeds: opts.Seeds,
+		Progress: func(run protocol.IMGPSweepRun) {
 			sc := run.Scores
 			logf(stderr, "imgp sweep: fraction %g seed %d (%d labelled): IMGP RMSE %.4f NLL %.4g, refined %.4f %.4g, Euclidean RMSE %.4f NLL %.4g (%.1fs)",
 				run.Fraction, run.Seed, run.Labelled, sc.RMSE, sc.NLL, sc.RefinedRMSE, sc.RefinedNLL, sc.EuclideanRMSE, sc.EuclideanNLL, run.Duration.Seconds())
@@ -207,8 +207,8 @@ func fmtPrec(v any, prec int) string {
 
 // plotSweep draws test RMSE against the labelled fraction, mean ± std over
 // seeds, for IMGP, its refit and the Euclidean GP, on log axes.
-func plotSweep(path string, r *eval.IMGPSweepResult) error {
-	series := func(name string, mean, std func(s eval.IMGPSweepSummary) float64) figures.Series {
+func plotSweep(path string, r *protocol.IMGPSweepResult) error {
+	series := func(name string, mean, std func(s protocol.IMGPSweepSummary) float64) figures.Series {
 		out := figures.Series{Name: name}
 		for _, s := range r.Summary {
 			out.X, out.Y, out.Err = append(out.X, s.Fraction), append(out.Y, mean(s)), append(out.Err, std(s))
@@ -216,9 +216,9 @@ func plotSweep(path string, r *eval.IMGPSweepResult) error {
 		return out
 	}
 	pl, err := figures.Curves("RMSE against labelled fraction", "labelled fraction", "test RMSE (standardised), mean ± std over seeds", true, true,
-		series("IMGP", func(s eval.IMGPSweepSummary) float64 { return s.RMSEMean }, func(s eval.IMGPSweepSummary) float64 { return s.RMSEStd }),
-		series("IMGP, rank-L refit", func(s eval.IMGPSweepSummary) float64 { return s.RefinedRMSEMean }, func(s eval.IMGPSweepSummary) float64 { return s.RefinedRMSEStd }),
-		series("Euclidean GP (Matérn 5/2)", func(s eval.IMGPSweepSummary) float64 { return s.EuclideanRMSEMean }, func(s eval.IMGPSweepSummary) float64 { return s.EuclideanRMSEStd }))
+		series("IMGP", func(s protocol.IMGPSweepSummary) float64 { return s.RMSEMean }, func(s protocol.IMGPSweepSummary) float64 { return s.RMSEStd }),
+		series("IMGP, rank-L refit", func(s protocol.IMGPSweepSummary) float64 { return s.RefinedRMSEMean }, func(s protocol.IMGPSweepSummary) float64 { return s.RefinedRMSEStd }),
+		series("Euclidean GP (Matérn 5/2)", func(s protocol.IMGPSweepSummary) float64 { return s.EuclideanRMSEMean }, func(s protocol.IMGPSweepSummary) float64 { return s.EuclideanRMSEStd }))
 	if err != nil {
 		return fmt.Errorf("imgp sweep: drawing the plot: %w", err)
 	}

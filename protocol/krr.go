@@ -1,4 +1,4 @@
-package eval
+package protocol
 
 import (
 	"context"
@@ -37,7 +37,7 @@ type CentresPoint struct {
 // only while it runs.
 func SweepCentres(ctx context.Context, model krr.MultiOutput, ms []int, x, y, xt *mat.Dense) ([]CentresPoint, error) {
 	if len(ms) == 0 {
-		return nil, fmt.Errorf("eval: SweepCentres: no value of M")
+		return nil, fmt.Errorf("protocol: SweepCentres: no value of M")
 	}
 	var cs krr.Centres
 	switch m := model.(type) {
@@ -46,14 +46,14 @@ func SweepCentres(ctx context.Context, model krr.MultiOutput, ms []int, x, y, xt
 	case *krr.Nystrom:
 		cs = m.Centres
 	default:
-		return nil, fmt.Errorf("eval: SweepCentres: a %T has no Nyström centres; give a *krr.Falkon or a *krr.Nystrom", model)
+		return nil, fmt.Errorf("protocol: SweepCentres: a %T has no Nyström centres; give a *krr.Falkon or a *krr.Nystrom", model)
 	}
 	if _, ok := cs.Sampler.(krr.Fixed); ok {
-		return nil, fmt.Errorf("eval: SweepCentres: Fixed centres hold one M; sweep with Uniform or Leverage")
+		return nil, fmt.Errorf("protocol: SweepCentres: Fixed centres hold one M; sweep with Uniform or Leverage")
 	}
 	for i, m := range ms {
 		if m < 1 {
-			return nil, fmt.Errorf("eval: SweepCentres: M=%d (value %d) is invalid: it must be ≥ 1", m, i+1)
+			return nil, fmt.Errorf("protocol: SweepCentres: M=%d (value %d) is invalid: it must be ≥ 1", m, i+1)
 		}
 	}
 	out := make([]CentresPoint, 0, len(ms))
@@ -77,14 +77,14 @@ func SweepCentres(ctx context.Context, model krr.MultiOutput, ms []int, x, y, xt
 		}
 		t0 := time.Now()
 		if err := fit.FitTargets(ctx, x, y); err != nil {
-			return out, fmt.Errorf("eval: SweepCentres: M=%d: %w", m, err)
+			return out, fmt.Errorf("protocol: SweepCentres: M=%d: %w", m, err)
 		}
 		p := CentresPoint{M: m, Centres: centres(), FitSeconds: time.Since(t0).Seconds(), Info: info()}
 		if xt != nil {
 			t1 := time.Now()
 			pred, err := fit.PredictTargets(ctx, xt)
 			if err != nil {
-				return out, fmt.Errorf("eval: SweepCentres: M=%d: %w", m, err)
+				return out, fmt.Errorf("protocol: SweepCentres: M=%d: %w", m, err)
 			}
 			p.Prediction, p.PredictSeconds = pred, time.Since(t1).Seconds()
 		}

@@ -1,4 +1,4 @@
-package eval_test
+package protocol_test
 
 import (
 	"context"
@@ -9,9 +9,9 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/estimator"
-	"github.com/gssl/gssl/eval"
 	"github.com/gssl/gssl/kernel"
 	"github.com/gssl/gssl/krr"
+	"github.com/gssl/gssl/protocol"
 )
 
 // Test error against the number of Nyström centres M on the two circles:
@@ -35,7 +35,7 @@ func ExampleSweepCentres() {
 	xt, truth := points(500)
 	y, _ := krr.OneHot(labels, 2)
 	f := &krr.Falkon{Kernel: kernel.Gaussian{Sigma: 0.5}, Lambda: 1e-4, Centres: krr.Centres{Seed: 1}, Iterations: 10}
-	sweep, err := eval.SweepCentres(context.Background(), f, []int{2, 10, 100}, x, y, xt)
+	sweep, err := protocol.SweepCentres(context.Background(), f, []int{2, 10, 100}, x, y, xt)
 	if err != nil {
 		fmt.Println(err)
 		return

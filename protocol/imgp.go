@@ -1,15 +1,15 @@
-package eval
+package protocol
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"time"
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/gssl/gssl/eval"
 	"github.com/gssl/gssl/gp"
 	"github.com/gssl/gssl/imgp"
 )
@@ -33,7 +33,7 @@ type IMGPScores struct {
 // and scores the rank-L refit (imgp.Regressor.Refined).
 func ScoreIMGP(ctx context.Context, r *imgp.Regressor, p *imgp.Prediction, xt *mat.Dense, yt []float64) (*IMGPScores, error) {
 	if len(p.Mean) != len(yt) {
-		return nil, fmt.Errorf("eval: imgp: %d predictions for %d test targets", len(p.Mean), len(yt))
+		return nil, fmt.Errorf("protocol: imgp: %d predictions for %d test targets", len(p.Mean), len(yt))
 	}
 	if s := r.TargetScaling(); s != (imgp.Scaling{Scale: 1}) {
 		std := make([]float64, len(yt))
@@ -44,7 +44,7 @@ func ScoreIMGP(ctx context.Context, r *imgp.Regressor, p *imgp.Prediction, xt *m
 	}
 	sc := &IMGPScores{}
 	var err error
-	if sc.RMSE, err = RMSE(p.Mean, yt); err != nil {
+	if sc.RMSE, err = eval.RMSE(p.Mean, yt); err != nil {
 		return nil, err
 	}
 	sc.NLL = nllOrNaN(p.Mean, p.Observation, yt)
@@ -53,7 +53,7 @@ func ScoreIMGP(ctx context.Context, r *imgp.Regressor, p *imgp.Prediction, xt *m
 	for i, v := range p.EuclideanVariance {
 		ev[i] = v + en
 	}
-	sc.EuclideanRMSE, _ = RMSE(p.EuclideanMean, yt)
+	sc.EuclideanRMSE, _ = eval.RMSE(p.EuclideanMean, yt)
 	sc.EuclideanNLL = nllOrNaN(p.EuclideanMean, ev, yt)
 	if sc.Refined, err = r.Refined(ctx); err != nil {
 		return nil, err
@@ -61,31 +61,17 @@ func ScoreIMGP(ctx context.Context, r *imgp.Regressor, p *imgp.Prediction, xt *m
 	if sc.RefinedPrediction, err = sc.Refined.Posterior(ctx, xt); err != nil {
 		return nil, err
 	}
-	sc.RefinedRMSE, _ = RMSE(sc.RefinedPrediction.Mean, yt)
+	sc.RefinedRMSE, _ = eval.RMSE(sc.RefinedPrediction.Mean, yt)
 	sc.RefinedNLL = nllOrNaN(sc.RefinedPrediction.Mean, sc.RefinedPrediction.Observation, yt)
 	return sc, nil
 }
 
 func nllOrNaN(mean, variance, truth []float64) float64 {
-	v, err := GaussianNLL(mean, variance, truth)
+	v, err := eval.GaussianNLL(mean, variance, truth)
 	if err != nil {
 		return math.NaN()
 	}
 	return v
-}
-
-// RandomLabelled draws the labelled points of a transductive run: a seeded
-// random subset of round(fraction·n) of the n points, fraction in (0, 1].
-func RandomLabelled(n int, fraction float64, seed uint64) ([]int, error) {
-	if !(fraction > 0 && fraction <= 1) {
-		return nil, fmt.Errorf("eval: labelled fraction %v is invalid: it must be in (0, 1]", fraction)
-	}
-	m := int(math.Round(fraction * float64(n)))
-	if m < 1 {
-		return nil, fmt.Errorf("eval: labelled fraction %v of %d points labels no point; use at least %.3g", fraction, n, 1/float64(n))
-	}
-	rng := rand.New(rand.NewPCG(seed, 0x1abe1))
-	return rng.Perm(n)[:m], nil
 }
 
 // IMGPSweep compares IMGP with the Euclidean GP over labelled fractions
@@ -100,7 +86,7 @@ type IMGPSweep struct {
 	Fractions []float64
 	Seeds     int
 	// Subset returns the labelled indices of fraction f and seed s; nil
-	// means RandomLabelled(n, f, s).
+	// means eval.RandomLabelled(n, f, s).
 	Subset func(f float64, s int) ([]int, error)
 	// Progress, if not nil, is called after every run.
 	Progress func(IMGPSweepRun)
@@ -141,24 +127,24 @@ type IMGPSweepResult struct {
 // node) and test points xt with targets yt.
 func (s IMGPSweep) Run(ctx context.Context, x *mat.Dense, y []float64, xt *mat.Dense, yt []float64) (*IMGPSweepResult, error) {
 	if s.Model == nil {
-		return nil, errors.New("eval: imgp sweep: no Model")
+		return nil, errors.New("protocol: imgp sweep: no Model")
 	}
 	if s.Seeds < 1 {
-		return nil, fmt.Errorf("eval: imgp sweep: %d seeds is invalid: it must be ≥ 1", s.Seeds)
+		return nil, fmt.Errorf("protocol: imgp sweep: %d seeds is invalid: it must be ≥ 1", s.Seeds)
 	}
 	if len(s.Fractions) == 0 {
-		return nil, fmt.Errorf("eval: imgp sweep: no labelled fractions")
+		return nil, fmt.Errorf("protocol: imgp sweep: no labelled fractions")
 	}
 	n, _ := x.Dims()
 	if len(y) != n {
-		return nil, fmt.Errorf("eval: imgp sweep: %d targets for %d points", len(y), n)
+		return nil, fmt.Errorf("protocol: imgp sweep: %d targets for %d points", len(y), n)
 	}
 	k := s.Model.K
 	if k == 0 {
 		k = imgp.DefaultK
 	}
 	if k < 1 || k >= n {
-		return nil, fmt.Errorf("eval: imgp sweep: K=%d is invalid for %d points: it must be in [1, %d]", k, n, n-1)
+		return nil, fmt.Errorf("protocol: imgp sweep: K=%d is invalid for %d points: it must be in [1, %d]", k, n, n-1)
 	}
 	if err := s.Model.Validate(); err != nil {
 		return nil, err
@@ -175,7 +161,7 @@ func (s IMGPSweep) Run(ctx context.Context, x *mat.Dense, y []float64, xt *mat.D
 			if s.Subset != nil {
 				lab, err = s.Subset(frac, seed)
 			} else {
-				lab, err = RandomLabelled(n, frac, uint64(seed))
+				lab, err = eval.RandomLabelled(n, frac, uint64(seed))
 			}
 			if err != nil {
 				return nil, err
@@ -183,7 +169,7 @@ func (s IMGPSweep) Run(ctx context.Context, x *mat.Dense, y []float64, xt *mat.D
 			ys := make([]float64, len(lab))
 			for p, i := range lab {
 				if i < 0 || i >= n {
-					return nil, fmt.Errorf("eval: imgp sweep: fraction %v seed %d: labelled index %d is not a point in [0, %d)", frac, seed, i, n)
+					return nil, fmt.Errorf("protocol: imgp sweep: fraction %v seed %d: labelled index %d is not a point in [0, %d)", frac, seed, i, n)
 				}
 				ys[p] = y[i]
 			}
@@ -191,7 +177,7 @@ func (s IMGPSweep) Run(ctx context.Context, x *mat.Dense, y []float64, xt *mat.D
 			r := s.Model.Clone()
 			r.Graph, r.Seed, r.Euclidean, r.Progress = geo, uint64(seed), &gp.Regressor{}, nil
 			if err := r.FitIndexed(ctx, x, lab, ys); err != nil {
-				return nil, fmt.Errorf("eval: imgp sweep: fraction %v seed %d: %w", frac, seed, err)
+				return nil, fmt.Errorf("protocol: imgp sweep: fraction %v seed %d: %w", frac, seed, err)
 			}
 			p, err := r.Posterior(ctx, xt)
 			if err != nil {
@@ -227,12 +213,12 @@ func (s IMGPSweep) Run(ctx context.Context, x *mat.Dense, y []float64, xt *mat.D
 			}
 		}
 		m := IMGPSweepSummary{Fraction: frac}
-		m.RMSEMean, m.RMSEStd = MeanStd(rm)
-		m.NLLMean, m.NLLStd = MeanStd(nl)
-		m.EuclideanRMSEMean, m.EuclideanRMSEStd = MeanStd(erm)
-		m.EuclideanNLLMean, m.EuclideanNLLStd = MeanStd(enl)
-		m.RefinedRMSEMean, m.RefinedRMSEStd = MeanStd(frm)
-		m.RefinedNLLMean, m.RefinedNLLStd = MeanStd(fnl)
+		m.RMSEMean, m.RMSEStd = eval.MeanStd(rm)
+		m.NLLMean, m.NLLStd = eval.MeanStd(nl)
+		m.EuclideanRMSEMean, m.EuclideanRMSEStd = eval.MeanStd(erm)
+		m.EuclideanNLLMean, m.EuclideanNLLStd = eval.MeanStd(enl)
+		m.RefinedRMSEMean, m.RefinedRMSEStd = eval.MeanStd(frm)
+		m.RefinedNLLMean, m.RefinedNLLStd = eval.MeanStd(fnl)
 		m.EuclideanOverIMGP = m.EuclideanRMSEMean / m.RMSEMean
 		m.EuclideanOverRefined = m.EuclideanRMSEMean / m.RefinedRMSEMean
 		res.Summary = append(res.Summary, m)
@@ -280,12 +266,12 @@ type IMGPRun struct {
 func RunIMGP(ctx context.Context, m *imgp.Regressor, t IMGPTask) (*IMGPRun, error) {
 	n, _ := t.X.Dims()
 	if len(t.Y) != n {
-		return nil, fmt.Errorf("eval: imgp: %d targets for %d points", len(t.Y), n)
+		return nil, fmt.Errorf("protocol: imgp: %d targets for %d points", len(t.Y), n)
 	}
 	ys := make([]float64, len(t.Labelled))
 	for p, i := range t.Labelled {
 		if i < 0 || i >= n {
-			return nil, fmt.Errorf("eval: imgp: labelled index %d is not a point in [0, %d)", i, n)
+			return nil, fmt.Errorf("protocol: imgp: labelled index %d is not a point in [0, %d)", i, n)
 		}
 		ys[p] = t.Y[i]
 	}
@@ -317,7 +303,7 @@ func RunIMGP(ctx context.Context, m *imgp.Regressor, t IMGPTask) (*IMGPRun, erro
 			if run.Scores, err = ScoreIMGP(ctx, m, p, t.XTest, t.YTest); err != nil {
 				return nil, err
 			}
-			run.ManifoldRMSE, _ = RMSE(p.ManifoldMean, std(t.YTest))
+			run.ManifoldRMSE, _ = eval.RMSE(p.ManifoldMean, std(t.YTest))
 		}
 		for _, g := range p.Gamma {
 			run.GammaMean += g / float64(len(p.Gamma))
@@ -344,8 +330,8 @@ func RunIMGP(ctx context.Context, m *imgp.Regressor, t IMGPTask) (*IMGPRun, erro
 		}
 	}
 	if len(pm) > 0 {
-		run.NodeRMSE, _ = RMSE(pm, tm)
-		run.NodeRMSEFull, _ = RMSE(pf, tm)
+		run.NodeRMSE, _ = eval.RMSE(pm, tm)
+		run.NodeRMSEFull, _ = eval.RMSE(pf, tm)
 	}
 	return run, nil
 }

@@ -1,4 +1,4 @@
-package eval
+package protocol
 
 import (
 	"context"
@@ -7,25 +7,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gssl/gssl/eval"
 	"github.com/gssl/gssl/gp"
 	"github.com/gssl/gssl/imgp"
 )
-
-func TestRandomLabelled(t *testing.T) {
-	lab, err := RandomLabelled(100, 0.1, 3)
-	require.NoError(t, err)
-	assert.Len(t, lab, 10)
-	seen := map[int]bool{}
-	for _, i := range lab {
-		assert.False(t, seen[i])
-		assert.True(t, i >= 0 && i < 100)
-		seen[i] = true
-	}
-	_, err = RandomLabelled(100, 0.001, 3)
-	require.ErrorContains(t, err, "labels no point")
-	_, err = RandomLabelled(100, -1, 3)
-	require.ErrorContains(t, err, "fraction -1 is invalid")
-}
 
 // TestSweepMatchesOneFit: a sweep run is the fit of the template with that
 // seed's labelled subset on the shared graph, scored by Score.
@@ -41,7 +26,7 @@ func TestSweepMatchesOneFit(t *testing.T) {
 
 	geo, err := imgp.BuildGraph(context.Background(), x, 8, nil)
 	require.NoError(t, err)
-	lab, err := RandomLabelled(150, 0.2, 1)
+	lab, err := eval.RandomLabelled(150, 0.2, 1)
 	require.NoError(t, err)
 	ys := make([]float64, len(lab))
 	for p, i := range lab {
@@ -53,10 +38,10 @@ func TestSweepMatchesOneFit(t *testing.T) {
 	p, err := r.Predict(context.Background(), xt)
 	require.NoError(t, err)
 	// The scores are in the fit's standardised units.
-	want, err := RMSE(p.Mean, yt)
+	want, err := eval.RMSE(p.Mean, yt)
 	require.NoError(t, err)
 	assert.InDelta(t, want/r.TargetScaling().Scale, res.Runs[1].Scores.RMSE, 1e-12)
-	mean, _ := MeanStd([]float64{res.Runs[0].Scores.RMSE, res.Runs[1].Scores.RMSE})
+	mean, _ := eval.MeanStd([]float64{res.Runs[0].Scores.RMSE, res.Runs[1].Scores.RMSE})
 	assert.InDelta(t, mean, res.Summary[0].RMSEMean, 1e-12)
 
 	_, err = IMGPSweep{Model: tmpl, Fractions: []float64{0.2}, Seeds: 0}.Run(context.Background(), x, y, xt, yt)
