@@ -259,21 +259,32 @@ func loadFalkonData(opts falkonOptions) (*falkonData, error) {
 		copy(testVals[len(unknown):], p.TestVals)
 	}
 	if what == "targets" {
-		all, err := floatValues(what, in.Targets, p.Values)
-		if err != nil {
-			return nil, err
-		}
-		for _, i := range known {
-			d.yr = append(d.yr, all[i])
-		}
-		if d.truthR, err = floatValues("test-"+what, in.TestTargets, testVals); err != nil {
-			return nil, err
-		}
-		return d, nil
+		return d, d.setTargets(in, p.Values, known, testVals)
 	}
+	d.setClasses(p.Values, known, testVals)
+	return d, nil
+}
+
+// setTargets fills the regression targets of the known points and the
+// test points' true targets.
+func (d *falkonData) setTargets(in pointInput, values []string, known []int, testVals []string) error {
+	all, err := floatValues("targets", in.Targets, values)
+	if err != nil {
+		return err
+	}
+	for _, i := range known {
+		d.yr = append(d.yr, all[i])
+	}
+	d.truthR, err = floatValues("test-targets", in.TestTargets, testVals)
+	return err
+}
+
+// setClasses numbers the classes of the known points and the test
+// points' true classes (−1 unknown, −2 a class no training point has).
+func (d *falkonData) setClasses(values []string, known []int, testVals []string) {
 	train := make([]string, len(known))
 	for p2, i := range known {
-		train[p2] = p.Values[i]
+		train[p2] = values[i]
 	}
 	col := loaders.ValueColumn{Values: train}
 	d.y, d.classNames = col.Classes()
@@ -292,7 +303,6 @@ func loadFalkonData(opts falkonOptions) (*falkonData, error) {
 			d.truth[i] = c
 		}
 	}
-	return d, nil
 }
 
 // canonicalClass spells an integer class as ValueColumn.Classes names it.
@@ -404,50 +414,14 @@ func runFalkon(ctx context.Context, opts falkonOptions, stdout, stderr io.Writer
 	res.Test = rowsOf(data.xt)
 	res.Predicted = res.Test
 	logf(stderr, "falkon: %s: %d train, %d to predict, d=%d, loaded in %.2fs", data.name, n, res.Test, d, loadSeconds)
-	bar := newProgress(stderr, opts.Iter, "CG")
-	if fk != nil {
-		fk.Progress = func(int, float64) { bar.Add(1) }
-	}
-	t0, cpu0 := time.Now(), cpuSeconds()
-	err = model.FitTargets(ctx, data.x, y)
-	bar.Finish()
-	if err != nil {
-		return err
-	}
-	res.FitSeconds = seconds(t0)
-	t1 := time.Now()
-	var pTest *mat.Dense
-	if data.xt != nil {
-		if pTest, err = model.PredictTargets(ctx, data.xt); err != nil {
-			return err
-		}
-	}
-	res.PredictSeconds = seconds(t1)
-	res.Seconds = seconds(t0)
-	res.CPUSeconds = cpuSeconds() - cpu0
-	pTrain, err := model.PredictTargets(ctx, data.x)
+	pTrain, pTest, err := fitFalkon(ctx, opts, model, fk, data, y, &res, stderr)
 	if err != nil {
 		return err
 	}
 	falkonScores(data, pTrain, pTest, &res)
 	falkonInfo(opts, model, fk, &res, stderr)
-	if opts.Out != "" && pTest != nil {
-		if err := writeFalkonRows(opts.Out, data, pTest); err != nil {
-			return err
-		}
-		res.Out = opts.Out
-	} else if opts.Out != "" {
-		logf(stderr, "falkon: nothing to predict (every point has a value and there is no --test-features); %s not written", opts.Out)
-	}
-	if opts.Save != "" {
-		sm, ok := model.(savedmodel.Model)
-		if !ok {
-			return fmt.Errorf("falkon: --save: a %T cannot be saved", model)
-		}
-		if err := savedmodel.Save(opts.Save, sm, savedmodel.Context{Data: data.name, ClassNames: data.classNames}); err != nil {
-			return fmt.Errorf("falkon: --save %w", err)
-		}
-		res.Saved = opts.Save
+	if err := writeFalkonOutputs(opts, model, data, pTest, &res, stderr); err != nil {
+		return err
 	}
 	res.PeakRSSMB = peakRSSMB()
 	if err := opts.Plots.write(stderr, "falkon", res, func() (picture, error) {
@@ -466,6 +440,58 @@ func runFalkon(ctx context.Context, opts falkonOptions, stdout, stderr io.Writer
 		fmt.Fprintf(w, "fit %.2fs + predict %.2fs = %.2fs (%.2f CPU-s; load %.2fs), peak RSS %.0f MB\n",
 			res.FitSeconds, res.PredictSeconds, res.Seconds, res.CPUSeconds, res.LoadSeconds, res.PeakRSSMB)
 	})
+}
+
+// fitFalkon fits the model on the training points (all targets at once)
+// and predicts the points to predict and the training points, timing the
+// fit and the prediction.
+func fitFalkon(ctx context.Context, opts falkonOptions, model krr.MultiOutput, fk *krr.Falkon, data *falkonData, y *mat.Dense,
+	res *falkonResult, stderr io.Writer) (pTrain, pTest *mat.Dense, err error) {
+	bar := newProgress(stderr, opts.Iter, "CG")
+	if fk != nil {
+		fk.Progress = func(int, float64) { bar.Add(1) }
+	}
+	t0, cpu0 := time.Now(), cpuSeconds()
+	err = model.FitTargets(ctx, data.x, y)
+	bar.Finish()
+	if err != nil {
+		return nil, nil, err
+	}
+	res.FitSeconds = seconds(t0)
+	t1 := time.Now()
+	if data.xt != nil {
+		if pTest, err = model.PredictTargets(ctx, data.xt); err != nil {
+			return nil, nil, err
+		}
+	}
+	res.PredictSeconds = seconds(t1)
+	res.Seconds = seconds(t0)
+	res.CPUSeconds = cpuSeconds() - cpu0
+	pTrain, err = model.PredictTargets(ctx, data.x)
+	return pTrain, pTest, err
+}
+
+// writeFalkonOutputs writes --out and --save.
+func writeFalkonOutputs(opts falkonOptions, model krr.MultiOutput, data *falkonData, pTest *mat.Dense, res *falkonResult, stderr io.Writer) error {
+	if opts.Out != "" && pTest != nil {
+		if err := writeFalkonRows(opts.Out, data, pTest); err != nil {
+			return err
+		}
+		res.Out = opts.Out
+	} else if opts.Out != "" {
+		logf(stderr, "falkon: nothing to predict (every point has a value and there is no --test-features); %s not written", opts.Out)
+	}
+	if opts.Save != "" {
+		sm, ok := model.(savedmodel.Model)
+		if !ok {
+			return fmt.Errorf("falkon: --save: a %T cannot be saved", model)
+		}
+		if err := savedmodel.Save(opts.Save, sm, savedmodel.Context{Data: data.name, ClassNames: data.classNames}); err != nil {
+			return fmt.Errorf("falkon: --save %w", err)
+		}
+		res.Saved = opts.Save
+	}
+	return nil
 }
 
 func fmtPercent(v any) string {

@@ -96,16 +96,17 @@ type gpResult struct {
 	Seconds       float64 `json:"seconds"`
 }
 
-func runGP(ctx context.Context, opts gpOptions, stdout, stderr io.Writer) error {
-	start := timeNow()
+// gpModel checks the output and model flags and returns the regressor
+// they describe.
+func gpModel(opts gpOptions) (*gp.Regressor, error) {
 	if err := checkOutPath("out", opts.Out); err != nil {
-		return fmt.Errorf("gp: %w", err)
+		return nil, fmt.Errorf("gp: %w", err)
 	}
 	if err := checkOutPath("save", opts.Save); err != nil {
-		return fmt.Errorf("gp: %w", err)
+		return nil, fmt.Errorf("gp: %w", err)
 	}
 	if err := opts.Plots.check(); err != nil {
-		return fmt.Errorf("gp: %w", err)
+		return nil, fmt.Errorf("gp: %w", err)
 	}
 	m := &gp.Regressor{Fixed: opts.Fixed, MaxIterations: opts.MaxIter}
 	switch opts.Covariance {
@@ -113,10 +114,19 @@ func runGP(ctx context.Context, opts gpOptions, stdout, stderr io.Writer) error 
 	case "squared-exponential", "rbf", "gaussian":
 		m.Covariance = gp.SquaredExponential
 	default:
-		return fmt.Errorf("gp: --covariance %q is invalid: use matern52 or squared-exponential", opts.Covariance)
+		return nil, fmt.Errorf("gp: --covariance %q is invalid: use matern52 or squared-exponential", opts.Covariance)
 	}
 	if opts.MaxIter < 1 {
-		return fmt.Errorf("gp: --max-iter %d is invalid: it must be ≥ 1", opts.MaxIter)
+		return nil, fmt.Errorf("gp: --max-iter %d is invalid: it must be ≥ 1", opts.MaxIter)
+	}
+	return m, nil
+}
+
+func runGP(ctx context.Context, opts gpOptions, stdout, stderr io.Writer) error {
+	start := timeNow()
+	m, err := gpModel(opts)
+	if err != nil {
+		return err
 	}
 	data, err := loadRegression("gp", opts.Images, opts.Synthetic, &opts.Points, opts.Seed)
 	if err != nil {

@@ -229,6 +229,49 @@ func (o graphKernelOptions) newGraphKernel(h int, progress graphkernels.Progress
 }
 
 func runGraphKernel(ctx context.Context, opts graphKernelOptions, stdout, stderr io.Writer) error {
+	if err := checkGraphKernelFlags(opts); err != nil {
+		return err
+	}
+	ds, graphs, res, err := loadGraphKernelData(opts, stderr)
+	if err != nil {
+		return err
+	}
+	labels := ds.Classes()
+	var folds [][]int
+	if opts.Folds != "" && opts.Repeats > 0 {
+		if folds, err = loaders.ReadFolds(opts.Folds, len(graphs), opts.Repeats); err != nil {
+			return fmt.Errorf("graphkernel: --fold-file: %w", err)
+		}
+	}
+	gram, err := timedGram(ctx, opts, graphs, &res, stderr)
+	if err != nil {
+		return err
+	}
+	var grams []*mat.SymDense
+	var heights []int
+	if opts.Repeats > 0 || opts.Save != "" {
+		if grams, heights, err = candidateGrams(ctx, opts, graphs, gram); err != nil {
+			return err
+		}
+	}
+	if opts.Repeats == 0 {
+		res.AccuracyMean, res.AccuracyStd = nil, nil
+	} else if err := evaluateGraphKernel(ctx, opts, ds, graphs, labels, folds, grams, heights, &res, stderr); err != nil {
+		return err
+	}
+	if opts.Save != "" {
+		if err := saveGraphClassifier(ctx, opts, ds, graphs, grams, heights, &res, stderr); err != nil {
+			return err
+		}
+	}
+	if err := opts.Plots.write(stderr, "graphkernel", res, func() (picture, error) { return graphKernelPicture(gram, labels, res) }); err != nil {
+		return err
+	}
+	return report(stdout, opts.JSON, res, func(w io.Writer) { printGraphKernel(w, res) })
+}
+
+// checkGraphKernelFlags checks the flags before any work.
+func checkGraphKernelFlags(opts graphKernelOptions) error {
 	if err := opts.validate(); err != nil {
 		return err
 	}
@@ -240,10 +283,16 @@ func runGraphKernel(ctx context.Context, opts graphKernelOptions, stdout, stderr
 	if err := opts.Plots.check(); err != nil {
 		return fmt.Errorf("graphkernel: %w", err)
 	}
+	return nil
+}
+
+// loadGraphKernelData reads --data and starts the result with what it
+// describes.
+func loadGraphKernelData(opts graphKernelOptions, stderr io.Writer) (*loaders.TUDataset, []graphkernels.Graph, graphKernelResult, error) {
 	start := time.Now()
 	ds, err := loaders.LoadTU(opts.Data)
 	if err != nil {
-		return fmt.Errorf("graphkernel: %w", err)
+		return nil, nil, graphKernelResult{}, fmt.Errorf("graphkernel: %w", err)
 	}
 	res := graphKernelResult{
 		Dataset: ds.Name, Kernel: opts.Kernel, Normalize: opts.Normalize, Classifier: opts.Classifier,
@@ -261,42 +310,14 @@ func runGraphKernel(ctx context.Context, opts graphKernelOptions, stdout, stderr
 		graphs[i] = graphkernels.Graph{Adj: g.Graph, Labels: g.NodeLabels}
 		res.Nodes += g.Graph.Nodes()
 	}
-	labels := ds.Classes()
 	logf(stderr, "graphkernel: %s, %d graphs, %d nodes, %d classes; kernel %s", ds.Name, res.Graphs, res.Nodes, res.Classes, opts.Kernel)
+	return ds, graphs, res, nil
+}
 
-	var folds [][]int
-	if opts.Folds != "" && opts.Repeats > 0 {
-		if folds, err = loaders.ReadFolds(opts.Folds, len(graphs), opts.Repeats); err != nil {
-			return fmt.Errorf("graphkernel: --fold-file: %w", err)
-		}
-	}
-	gram, err := timedGram(ctx, opts, graphs, &res, stderr)
-	if err != nil {
-		return err
-	}
-	drawn := func() error {
-		return opts.Plots.write(stderr, "graphkernel", res, func() (picture, error) { return graphKernelPicture(gram, labels, res) })
-	}
-	if opts.Repeats == 0 {
-		res.AccuracyMean, res.AccuracyStd = nil, nil
-		if opts.Save != "" {
-			grams, heights, err := candidateGrams(ctx, opts, graphs, gram)
-			if err != nil {
-				return err
-			}
-			if err := saveGraphClassifier(ctx, opts, ds, graphs, grams, heights, &res, stderr); err != nil {
-				return err
-			}
-		}
-		if err := drawn(); err != nil {
-			return err
-		}
-		return report(stdout, opts.JSON, res, func(w io.Writer) { printGraphKernel(w, res) })
-	}
-	grams, heights, err := candidateGrams(ctx, opts, graphs, gram)
-	if err != nil {
-		return err
-	}
+// evaluateGraphKernel runs the nested cross-validation of the candidate
+// Gram matrices (protocol.GramEvaluation), the --heights sweep and --out.
+func evaluateGraphKernel(ctx context.Context, opts graphKernelOptions, ds *loaders.TUDataset, graphs []graphkernels.Graph, labels []int,
+	folds [][]int, grams []*mat.SymDense, heights []int, res *graphKernelResult, stderr io.Writer) error {
 	ev := protocol.GramEvaluation{Grams: grams, Grid: opts.Grid, OuterFolds: opts.CV, InnerFolds: opts.Inner,
 		Seeds: opts.Repeats, Seed: opts.Seed, Folds: folds}
 	if opts.Classifier == "ridge" {
@@ -311,7 +332,7 @@ func runGraphKernel(ctx context.Context, opts graphKernelOptions, stdout, stderr
 		return fmt.Errorf("graphkernel: %w", err)
 	}
 	res.CVSeconds = seconds(t0)
-	summariseChoices(opts, er, heights, &res)
+	summariseChoices(opts, er, heights, res)
 	if len(opts.Heights) > 0 {
 		if res.Heights, err = heightSweep(ctx, opts, ev, graphs, labels, grams, heights, stderr); err != nil {
 			return err
@@ -323,15 +344,7 @@ func runGraphKernel(ctx context.Context, opts graphKernelOptions, stdout, stderr
 		}
 		res.Out = opts.Out
 	}
-	if opts.Save != "" {
-		if err := saveGraphClassifier(ctx, opts, ds, graphs, grams, heights, &res, stderr); err != nil {
-			return err
-		}
-	}
-	if err := drawn(); err != nil {
-		return err
-	}
-	return report(stdout, opts.JSON, res, func(w io.Writer) { printGraphKernel(w, res) })
+	return nil
 }
 
 // timedGram computes the Gram matrix of the kernel as configured (height H
