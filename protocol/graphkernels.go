@@ -215,3 +215,32 @@ func (e GramEvaluation) fitPredict(ctx context.Context, c int, labels, train, te
 	}
 	return m.Predict(cross)
 }
+
+// SweepKernels runs e once for each kernel alone (e.Grams replaced by that
+// kernel's Gram matrix; e.Progress unused): the accuracy of every kernel
+// fixed, as gssl graphkernel --heights sweeps the WL height. grams[i], when
+// given and not nil, is kernel i's Gram matrix already computed; otherwise
+// kernels[i] is fitted on graphs. Every result has the folds of e's seeds.
+func (e GramEvaluation) SweepKernels(ctx context.Context, labels []int, graphs []graphkernels.Graph, kernels []graphkernels.Kernel, grams []*mat.SymDense) ([]*GramEvaluationResult, error) {
+	e.Progress = nil
+	out := make([]*GramEvaluationResult, len(kernels))
+	for i, k := range kernels {
+		var g *mat.SymDense
+		if i < len(grams) {
+			g = grams[i]
+		}
+		if g == nil {
+			var err error
+			if g, err = graphkernels.FitGram(ctx, k, graphs); err != nil {
+				return nil, fmt.Errorf("protocol: kernel %d: %w", i, err)
+			}
+		}
+		e.Grams = []*mat.SymDense{g}
+		r, err := e.Run(ctx, labels)
+		if err != nil {
+			return nil, fmt.Errorf("protocol: kernel %d: %w", i, err)
+		}
+		out[i] = r
+	}
+	return out, nil
+}

@@ -134,3 +134,25 @@ func TestEvaluationSelect(t *testing.T) {
 	_, err = e.Select(ctx, []int{0}) // one candidate fits nothing, but sizes are still checked
 	assert.ErrorContains(t, err, "Gram matrix")
 }
+
+// TestSweepKernels: every result of the sweep is the evaluation run on
+// that kernel's Gram matrix alone, whether given or computed.
+func TestSweepKernels(t *testing.T) {
+	ctx := context.Background()
+	graphs, labels := shapeGraphs(t, []int{4, 5, 6, 7, 8})
+	k1, err := graphkernels.FitGram(ctx, &graphkernels.WeisfeilerLehman{H: 1}, graphs)
+	require.NoError(t, err)
+	k2, err := graphkernels.FitGram(ctx, &graphkernels.WeisfeilerLehman{H: 2}, graphs)
+	require.NoError(t, err)
+	e := GramEvaluation{Grid: []float64{1, 10}, OuterFolds: 3, InnerFolds: 2, Seeds: 2, Seed: 5}
+	got, err := e.SweepKernels(ctx, labels, graphs,
+		[]graphkernels.Kernel{&graphkernels.WeisfeilerLehman{H: 1}, &graphkernels.WeisfeilerLehman{H: 2}}, []*mat.SymDense{k1})
+	require.NoError(t, err)
+	require.Len(t, got, 2)
+	for i, k := range []*mat.SymDense{k1, k2} {
+		e.Grams = []*mat.SymDense{k}
+		want, err := e.Run(ctx, labels)
+		require.NoError(t, err)
+		assert.Equal(t, want, got[i], "kernel %d", i)
+	}
+}
