@@ -17,7 +17,7 @@ import (
 )
 
 var _ = cover("gp.Regressor", "imgp.Regressor", "krr.Exact", "krr.Nystrom", "krr.Falkon", "krr.RandomFeatures",
-	"krr.Classifier", "svm.PointSVC")
+	"krr.Classifier", "svm.PointSVC", "svm.SVC")
 
 // pointData is n points near a circle in R^3, a smooth target of the
 // angle (NaN for every fourth point when partial), three classes by
@@ -138,4 +138,35 @@ func TestPointModels(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) { estimatortest.Check(t, c) })
 	}
+}
+
+// TestPrecomputedKernelModels checks svm.SVC, a classifier of items given
+// by their Gram matrix and, to predict, their kernel rows to the training
+// items.
+func TestPrecomputedKernelModels(t *testing.T) {
+	x, _, labels, q := pointData(60, 7, false)
+	g := kernel.Gaussian{Sigma: 0.8}
+	k, err := kernel.Gram(g, x, x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cross, err := kernel.Gram(g, q, x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sym := mat.NewSymDense(60, nil)
+	for i := 0; i < 60; i++ {
+		for j := i; j < 60; j++ {
+			sym.SetSym(i, j, k.At(i, j))
+		}
+	}
+	estimatortest.Check(t, estimatortest.Case[mat.Symmetric, mat.Matrix]{
+		Name: svm.SVCKind,
+		New:  func() estimator.Estimator { return &svm.SVC{C: 2} },
+		Invalid: map[string]func() estimator.Estimator{
+			"C":   func() estimator.Estimator { return &svm.SVC{C: -1} },
+			"Tol": func() estimator.Estimator { return &svm.SVC{Settings: svm.Settings{Tol: -1}} },
+		},
+		X: sym, Labels: labels, Query: cross, QueryRows: 7, Columns: 3,
+	})
 }

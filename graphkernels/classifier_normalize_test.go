@@ -53,7 +53,7 @@ func TestWLClassifierNormalizeMatchesCosine(t *testing.T) {
 	for i := range want {
 		want[i] = d.RawRowView(i)
 	}
-	wantPred, err := s.Predict(cross)
+	wantPred, err := svcClasses(s, cross)
 	require.NoError(t, err)
 
 	pred, dec, err := predictDecision(ctx, c, test)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/graph"
+	"github.com/gssl/gssl/svm"
 )
 
 // mustGraph builds an undirected unit-weight graph from an edge list.
@@ -105,4 +106,13 @@ func predictDecision(ctx context.Context, c *WLClassifier, graphs []Graph) ([]in
 		out[i] = append([]float64(nil), dec.RawRowView(i)...)
 	}
 	return pred, out, nil
+}
+
+// svcClasses is the predicted class of each row of cross: the most voted.
+func svcClasses(s *svm.SVC, cross mat.Matrix) ([]int, error) {
+	votes, err := s.Predict(context.Background(), cross)
+	if err != nil {
+		return nil, err
+	}
+	return estimator.Argmax(votes), nil
 }

@@ -6,6 +6,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/eval"
 	"github.com/gssl/gssl/graphkernels"
 	"github.com/gssl/gssl/svm"
@@ -213,7 +214,11 @@ func (e GramEvaluation) fitPredict(ctx context.Context, c int, labels, train, te
 	if err := m.Fit(ctx, ktr, ytr); err != nil {
 		return nil, err
 	}
-	return m.Predict(cross)
+	votes, err := m.Predict(ctx, cross)
+	if err != nil {
+		return nil, err
+	}
+	return estimator.Argmax(votes), nil
 }
 
 // SweepKernels runs e once for each kernel alone (e.Grams replaced by that

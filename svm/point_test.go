@@ -57,7 +57,7 @@ func TestPointSVCMatchesSVC(t *testing.T) {
 	// prediction on the same kernel rows.
 	votes, err := p.Predict(context.Background(), xt)
 	require.NoError(t, err)
-	svcPred, err := s.Predict(cross)
+	svcPred, err := svcClasses(s, cross)
 	require.NoError(t, err)
 	assert.Equal(t, svcPred, estimator.Argmax(votes))
 	for i := 0; i < 30; i++ {

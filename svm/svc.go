@@ -190,33 +190,31 @@ func (s *SVC) Votes(dec *mat.Dense) *mat.Dense {
 	return votes
 }
 
-// Predict returns the predicted class of each row of cross.
-func (s *SVC) Predict(cross mat.Matrix) ([]int, error) {
+// Predict returns, for each row of cross (m × n_train: k(x, x_j) for the
+// training items), the votes of the one-vs-one machines for every class
+// 0..C−1 (Votes): the predicted class is the row's first maximum
+// (estimator.Argmax), the smallest of the most voted classes. ctx is
+// checked once.
+func (s *SVC) Predict(ctx context.Context, cross mat.Matrix) (*mat.Dense, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	dec, err := s.Decision(cross)
 	if err != nil {
 		return nil, err
 	}
-	m, _ := dec.Dims()
-	pred := make([]int, m)
-	votes := make([]int, len(s.classes))
-	for r := 0; r < m; r++ {
-		for c := range votes {
-			votes[c] = 0
-		}
-		for p, pm := range s.pairs {
-			if dec.At(r, p) > 0 {
-				votes[pm.a]++
-			} else {
-				votes[pm.b]++
-			}
-		}
-		best := 0
-		for c, v := range votes {
-			if v > votes[best] {
-				best = c
-			}
-		}
-		pred[r] = s.classes[best]
-	}
-	return pred, nil
+	return s.Votes(dec), nil
 }
+
+// SVC is a classifier on a precomputed kernel: fitted on the Gram matrix
+// of the training items, it predicts items from their kernel rows to them.
+var _ estimator.Classifier[mat.Symmetric, mat.Matrix] = (*SVC)(nil)
+
+// Info reports the SMO iterations summed over the binary machines.
+func (s *SVC) Info() estimator.Info { return estimator.Info{Iterations: s.Iterations()} }
+
+// Kind returns SVCKind.
+func (s *SVC) Kind() string { return SVCKind }
+
+// Clone returns an unfitted copy of s with the same hyperparameters.
+func (s *SVC) Clone() *SVC { return &SVC{C: s.C, Settings: s.Settings} }
