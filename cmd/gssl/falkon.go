@@ -84,7 +84,7 @@ that block; train_error comes from a second prediction, outside it.
 --m with several values (--m 250,500,1000) fits once per M with the same seed and
 centre sampler (uniform centres are then nested: the first M of one permutation)
 and reports "sweep", one {m, test_error or test_rmse, fit_seconds, ...} per M
-(krr.SweepCentres); --plot draws test error and fit time against M. A sweep writes
+(protocol.SweepCentres); --plot draws test error and fit time against M. A sweep writes
 no --out or --save and takes no file of --centres.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {

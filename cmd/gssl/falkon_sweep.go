@@ -47,7 +47,7 @@ type falkonSweepPoint struct {
 	JitterRaises   int     `json:"jitter_raises,omitempty"`
 }
 
-// runFalkonSweep fits one model per value of --m (krr.SweepCentres) and
+// runFalkonSweep fits one model per value of --m (protocol.SweepCentres) and
 // reports test error and fit time against M.
 func runFalkonSweep(ctx context.Context, opts falkonOptions, stdout, stderr io.Writer) error {
 	switch {
