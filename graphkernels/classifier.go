@@ -60,7 +60,7 @@ const (
 	Ridge
 )
 
-var _ Classifier = (*WLClassifier)(nil)
+var _ GraphClassifier = (*WLClassifier)(nil)
 
 // Validate checks H, C and Settings.
 func (c *WLClassifier) Validate() error {

@@ -70,7 +70,7 @@ func checkGraphs(what string, graphs []Graph) error {
 // Implementations keep the fitted state (a label dictionary, the training
 // graphs); Fit replaces it and computes no Gram matrix.
 type Kernel interface {
-	Transformer
+	GraphTransformer
 	// Gram returns the Gram matrix K_ij = k(G_i, G_j) of the training
 	// graphs.
 	Gram(ctx context.Context) (*mat.SymDense, error)
@@ -79,12 +79,13 @@ type Kernel interface {
 	Cross(ctx context.Context, graphs []Graph) (cross *mat.Dense, self []float64, err error)
 }
 
-// Transformer and Classifier are the estimator roles on graphs: fitted on
-// a collection of graphs, applied to (or predicting) the graphs of a
-// query; a nil query names the fitted graphs where a model keeps them.
+// GraphTransformer and GraphClassifier are the estimator roles on graphs:
+// fitted on a collection of graphs, applied to (or predicting) the graphs
+// of a query; a nil query names the fitted graphs where a model keeps
+// them.
 type (
-	Transformer = estimator.Transformer[[]Graph, []Graph]
-	Classifier  = estimator.Classifier[[]Graph, []Graph]
+	GraphTransformer = estimator.Transformer[[]Graph, []Graph]
+	GraphClassifier  = estimator.Classifier[[]Graph, []Graph]
 )
 
 // FitGram fits k on graphs and returns their Gram matrix.
