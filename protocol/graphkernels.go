@@ -3,6 +3,7 @@ package protocol
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -248,4 +249,35 @@ func (e GramEvaluation) SweepKernels(ctx context.Context, labels []int, graphs [
 		out[i] = r
 	}
 	return out, nil
+}
+
+// TimedGram fits a kernel from newKernel on graphs and computes their Gram
+// matrix runs times (runs ≥ 1; one warm-up run first when runs > 1, not
+// timed), as the wall time of a Gram matrix is measured: it returns the
+// last kernel and Gram matrix and the seconds of each timed run. newKernel
+// gets the run's number (0 the warm-up when there is one).
+func TimedGram(ctx context.Context, graphs []graphkernels.Graph, runs int, newKernel func(run int) graphkernels.Kernel) (graphkernels.Kernel, *mat.SymDense, []float64, error) {
+	if runs < 1 {
+		return nil, nil, nil, fmt.Errorf("protocol: TimedGram: runs=%d is invalid: it must be ≥ 1", runs)
+	}
+	total := runs
+	if runs > 1 {
+		total++ // the first is a warm-up
+	}
+	var k graphkernels.Kernel
+	var gram *mat.SymDense
+	var secs []float64
+	for r := 0; r < total; r++ {
+		k = newKernel(r)
+		t0 := time.Now()
+		g, err := graphkernels.FitGram(ctx, k, graphs)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		if r > 0 || total == 1 {
+			secs = append(secs, time.Since(t0).Seconds())
+		}
+		gram = g
+	}
+	return k, gram, secs, nil
 }

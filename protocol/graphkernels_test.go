@@ -166,3 +166,26 @@ func svcClasses(s *svm.SVC, cross mat.Matrix) ([]int, error) {
 	}
 	return estimator.Argmax(votes), nil
 }
+
+// TestTimedGram: one run is timed when runs is 1; otherwise a warm-up and
+// runs timed runs, and the Gram matrix is the kernel's.
+func TestTimedGram(t *testing.T) {
+	ctx := context.Background()
+	graphs, _ := shapeGraphs(t, []int{4, 5})
+	want, err := graphkernels.FitGram(ctx, &graphkernels.WeisfeilerLehman{H: 2}, graphs)
+	require.NoError(t, err)
+	for _, runs := range []int{1, 3} {
+		calls := 0
+		k, gram, secs, err := TimedGram(ctx, graphs, runs, func(int) graphkernels.Kernel {
+			calls++
+			return &graphkernels.WeisfeilerLehman{H: 2}
+		})
+		require.NoError(t, err)
+		assert.Len(t, secs, runs)
+		assert.Equal(t, runs+min(runs-1, 1), calls)
+		assert.True(t, mat.Equal(want, gram))
+		assert.NotNil(t, k)
+	}
+	_, _, _, err = TimedGram(ctx, graphs, 0, nil)
+	assert.ErrorContains(t, err, "runs=0")
+}

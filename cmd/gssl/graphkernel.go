@@ -351,28 +351,24 @@ func evaluateGraphKernel(ctx context.Context, opts graphKernelOptions, ds *loade
 // for WL) --gram-runs times from the loaded graphs (after one warm-up when
 // more than once), reports the median time and writes --gram-out.
 func timedGram(ctx context.Context, opts graphKernelOptions, graphs []graphkernels.Graph, res *graphKernelResult, stderr io.Writer) (*mat.SymDense, error) {
-	var gram *mat.SymDense
-	var err error
-	runs := opts.GramRuns
-	if runs > 1 {
-		runs++ // the first is a warm-up
+	var bar *progress
+	finish := func() {
+		if bar != nil {
+			bar.Finish()
+		}
 	}
-	for r := 0; r < runs; r++ {
-		bar := newProgress(stderr, len(graphs), "Gram matrix")
-		k := opts.newGraphKernel(opts.H, func(done, _ int) { bar.Add(1) })
-		t0 := time.Now()
-		gram, err = graphkernels.FitGram(ctx, k, graphs)
-		secs := seconds(t0)
-		bar.Finish()
-		if err != nil {
-			return nil, fmt.Errorf("graphkernel: %w", err)
-		}
-		if r > 0 || runs == 1 {
-			res.GramSecondsRuns = append(res.GramSecondsRuns, secs)
-		}
-		if f, ok := featureCount(k); ok {
-			res.Features = f
-		}
+	k, gram, secs, err := protocol.TimedGram(ctx, graphs, max(opts.GramRuns, 1), func(int) graphkernels.Kernel {
+		finish()
+		bar = newProgress(stderr, len(graphs), "Gram matrix")
+		return opts.newGraphKernel(opts.H, func(done, _ int) { bar.Add(1) })
+	})
+	finish()
+	if err != nil {
+		return nil, fmt.Errorf("graphkernel: %w", err)
+	}
+	res.GramSecondsRuns = secs
+	if f, ok := featureCount(k); ok {
+		res.Features = f
 	}
 	res.GramSeconds = median(res.GramSecondsRuns)
 	logf(stderr, "graphkernel: Gram matrix %d×%d in %.4f s (median of %d)", len(graphs), len(graphs), res.GramSeconds, len(res.GramSecondsRuns))
