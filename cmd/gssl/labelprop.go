@@ -79,6 +79,7 @@ func newLabelpropCmd(g *globals) *cobra.Command {
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			opts.JSON = g.JSON
+			opts.Neighbors = opts.In.KNN.Neighbors
 			if opts.Images != "" && !opts.In.embedded() {
 				return fmt.Errorf("labelprop: --images excludes --data, --edges and --labels: a graph, or an image set to build a KNN graph from")
 			}
@@ -87,9 +88,9 @@ func newLabelpropCmd(g *globals) *cobra.Command {
 	}
 	f := cmd.Flags()
 	opts.In.addFlags(f)
+	f.Lookup("neighbors").Usage = "neighbours per point of the K-nearest-neighbour graph (with --features and no --edges, or per image with --images)"
 	f.StringVar(&opts.Images, "images", "", "image set (images_u8.bin.gz + labels.txt): classify the nodes of the unweighted K-nearest-neighbour graph of its images")
 	f.IntVar(&opts.N, "n", 0, "with --images: use the first N images (0: all)")
-	f.IntVar(&opts.Neighbors, "neighbors", 10, "with --images: neighbours per image (or-rule, exact search on the pixels)")
 	renamedFlag(cmd, "k", "neighbors")
 	f.StringVar(&opts.Method, "method", "spreading", "spreading or harmonic")
 	f.StringVar(&opts.Alpha, "alpha", "auto", "spreading weight a in (0, 1), or auto (chosen on the validation nodes, or by cross-validation without a split)")
@@ -145,6 +146,9 @@ func runLabelprop(ctx context.Context, opts labelpropOptions, stdout, stderr io.
 	}
 	res := summarizeLabelprop(opts, exp, ds, out)
 	res.LoadSeconds = loadSeconds
+	if opts.In.built != nil {
+		res.KNN = &opts.In.built.Summary
+	}
 	if err := writeLabelprop(opts, ds, out.Runs[0], &res); err != nil {
 		return fmt.Errorf("labelprop: %w", err)
 	}
@@ -155,9 +159,10 @@ func runLabelprop(ctx context.Context, opts labelpropOptions, stdout, stderr io.
 	return report(stdout, opts.JSON, res, func(w io.Writer) { printLabelprop(w, res, out.Runs) })
 }
 
-// load reads the graph and its labels: the input flags' data set, or the
-// KNN graph of --images.
-func (opts labelpropOptions) load(ctx context.Context, stderr io.Writer) (*loaders.NodeDataset, error) {
+// load reads the graph and its labels: the input flags' data set (which
+// may build a KNN graph of --features: opts.In then holds it), or the KNN
+// graph of --images.
+func (opts *labelpropOptions) load(ctx context.Context, stderr io.Writer) (*loaders.NodeDataset, error) {
 	var ds *loaders.NodeDataset
 	var err error
 	if opts.Images != "" {
