@@ -71,6 +71,54 @@ type Outcome struct {
 	CV *AlphaChoice
 	// Notes say what the protocol had to decide for the user.
 	Notes []string
+	// Grid holds the values of a chosen from (nil for the harmonic
+	// function).
+	Grid []float64
+}
+
+// Summary is an Outcome over its runs.
+type Summary struct {
+	// Alpha is the a chosen most often (the first in grid order on ties);
+	// 0 for the harmonic function.
+	Alpha float64
+	// Val, Test and MacroF1 are the chosen models' accuracies and test
+	// macro-F1 over the runs (mean ± standard deviation).
+	Val, Test, MacroF1 eval.Summary
+	// The largest counters over the runs' fits.
+	Iterations, Isolated, Unreached, IsolatedSeeds int
+	Residual                                       float64
+	// FitSeconds is the mean seconds of a run's chosen fit.
+	FitSeconds float64
+}
+
+// Summary summarises the runs.
+func (o Outcome) Summary() Summary {
+	var s Summary
+	var vals, tests, f1s []float64
+	count := make([]int, len(o.Grid))
+	for _, r := range o.Runs {
+		vals, tests, f1s = append(vals, r.Val), append(tests, r.Test), append(f1s, r.MacroF1)
+		d := r.Details
+		s.Iterations, s.Residual = max(s.Iterations, d.Iterations), max(s.Residual, d.Residual)
+		s.Isolated, s.Unreached, s.IsolatedSeeds = max(s.Isolated, d.Isolated), max(s.Unreached, d.Unreached), max(s.IsolatedSeeds, d.IsolatedSeeds)
+		s.FitSeconds += r.FitSeconds / float64(len(o.Runs))
+		for k, a := range o.Grid {
+			if a == r.Alpha {
+				count[k]++
+			}
+		}
+	}
+	s.Val, s.Test, s.MacroF1 = eval.Summarize(vals), eval.Summarize(tests), eval.Summarize(f1s)
+	if len(o.Grid) > 0 {
+		best := 0
+		for k, c := range count {
+			if c > count[best] {
+				best = k
+			}
+		}
+		s.Alpha = o.Grid[best]
+	}
+	return s
 }
 
 // IsolatedError is Evaluate's error for a training node of degree zero
@@ -103,8 +151,14 @@ func Evaluate(ctx context.Context, e Experiment) (Outcome, error) {
 	if sp, ok := e.Model.(*Spreading); ok && e.Grid == nil {
 		e.Grid = []float64{sp.alpha()}
 	}
+	var grid []float64
+	if _, ok := e.Model.(*Spreading); ok {
+		grid = e.Grid
+	}
 	if e.Splits.Spec().Kind == eval.SplitNone {
-		return e.allLabelled(ctx)
+		out, err := e.allLabelled(ctx)
+		out.Grid = grid
+		return out, err
 	}
 	seeds := e.Seeds
 	if seeds == nil {
@@ -119,7 +173,7 @@ func Evaluate(ctx context.Context, e Experiment) (Outcome, error) {
 		r.Seed = seed
 		return r, err
 	}, e.Progress)
-	return Outcome{Runs: runs}, err
+	return Outcome{Runs: runs, Grid: grid}, err
 }
 
 // candidates returns the number of models the grid asks for and the i-th

@@ -110,3 +110,42 @@ func TestEvaluateIsolated(t *testing.T) {
 	_, err = Evaluate(context.Background(), Experiment{Graph: p.g, Labels: labels, Model: &Harmonic{IsolatedSeeds: IsolatedSeedKeep}, Splits: s})
 	assert.NoError(t, err)
 }
+
+// TestEvaluateSeeds: random splits over seeds, each seed's run that of a
+// one-seed Evaluate, and the Summary their mean, spread, largest counters
+// and most frequent a.
+func TestEvaluateSeeds(t *testing.T) {
+	ds, err := datasets.Cora()
+	require.NoError(t, err)
+	exp := Experiment{Graph: ds.Graph, Labels: ds.Labels, Model: &Spreading{Classes: ds.Classes}, Grid: AlphaGrid(),
+		Splits: coraSplitter(t, ds, "random:5"), Seeds: []uint64{3, 4, 5}}
+	done := 0
+	exp.Progress = func(n int) { done = n }
+	out, err := Evaluate(context.Background(), exp)
+	require.NoError(t, err)
+	require.Len(t, out.Runs, 3)
+	assert.Equal(t, 3, done)
+	var tests []float64
+	iters, count := 0, map[float64]int{}
+	for k, r := range out.Runs {
+		one := exp
+		one.Seeds, one.Progress = []uint64{exp.Seeds[k]}, nil
+		single, err := Evaluate(context.Background(), one)
+		require.NoError(t, err)
+		assert.Equal(t, single.Runs[0].Test, r.Test, "seed %d", exp.Seeds[k])
+		assert.Equal(t, single.Runs[0].Alpha, r.Alpha, "seed %d", exp.Seeds[k])
+		assert.Len(t, r.Split.Train, 35)
+		tests = append(tests, r.Test)
+		iters = max(iters, r.Details.Iterations)
+		count[r.Alpha]++
+	}
+	s := out.Summary()
+	mean, std := eval.MeanStd(tests)
+	assert.Equal(t, mean, s.Test.Mean)
+	assert.Equal(t, std, s.Test.Std)
+	assert.Equal(t, iters, s.Iterations)
+	for a, c := range count {
+		assert.LessOrEqual(t, c, count[s.Alpha], "a = %v is chosen %d times, the summary's %v %d", a, c, s.Alpha, count[s.Alpha])
+	}
+	assert.NotEqual(t, out.Runs[0].Split.Train, out.Runs[1].Split.Train, "each seed has its own split")
+}

@@ -5,7 +5,6 @@ import (
 	"io"
 	"math"
 
-	"github.com/gssl/gssl/eval"
 	"github.com/gssl/gssl/labelprop"
 	"github.com/gssl/gssl/loaders"
 )
@@ -86,7 +85,7 @@ func summarizeLabelprop(opts labelpropOptions, exp labelprop.Experiment, ds *loa
 			res.Solver = r0.Details.Solver.String() // the one auto chose
 		}
 	}
-	res.summarizeRuns(runs, exp.Grid)
+	res.summarizeRuns(out)
 	if !r0.WithSplit {
 		res.allLabelled(out, opts.Seed)
 	} else {
@@ -109,28 +108,20 @@ func summarizeLabelprop(opts labelpropOptions, exp labelprop.Experiment, ds *loa
 
 // summarizeRuns sets the accuracies (mean and spread over the runs), the
 // largest counters, the mean fit time, and a and its grid.
-func (res *labelpropResult) summarizeRuns(runs []labelprop.Run, grid []float64) {
-	var vals, tests, f1s []float64
-	for _, r := range runs {
-		vals, tests, f1s = append(vals, r.Val), append(tests, r.Test), append(f1s, r.MacroF1)
-		res.Iterations = max(res.Iterations, r.Details.Iterations)
-		res.Residual = max(res.Residual, r.Details.Residual)
-		res.NIsolated = max(res.NIsolated, r.Details.Isolated)
-		res.NUnreached = max(res.NUnreached, r.Details.Unreached)
-		res.NIsolatedSeeds = max(res.NIsolatedSeeds, r.Details.IsolatedSeeds)
-		res.FitSeconds += r.FitSeconds / float64(len(runs))
-	}
-	spreading, auto := res.Method == "spreading", len(grid) > 1
+func (res *labelpropResult) summarizeRuns(out labelprop.Outcome) {
+	s, runs := out.Summary(), out.Runs
+	res.Iterations, res.Residual, res.FitSeconds = s.Iterations, s.Residual, s.FitSeconds
+	res.NIsolated, res.NUnreached, res.NIsolatedSeeds = s.Isolated, s.Unreached, s.IsolatedSeeds
+	spreading, auto := out.Grid != nil, len(out.Grid) > 1
 	if spreading {
-		res.Alpha = modeAlpha(runs, grid)
+		res.Alpha = s.Alpha
 		if auto {
-			res.AlphaGrid = grid
+			res.AlphaGrid = out.Grid
 		}
 	}
-	v, te, f := eval.Summarize(vals), eval.Summarize(tests), eval.Summarize(f1s)
-	res.ValAccuracy, res.TestAccuracy, res.MacroF1 = finite(v.Mean), finite(te.Mean), finite(f.Mean)
+	res.ValAccuracy, res.TestAccuracy, res.MacroF1 = finite(s.Val.Mean), finite(s.Test.Mean), finite(s.MacroF1.Mean)
 	if len(runs) > 1 {
-		res.TestAccuracyStd, res.MacroF1Std = finite(te.Std), finite(f.Std)
+		res.TestAccuracyStd, res.MacroF1Std = finite(s.Test.Std), finite(s.MacroF1.Std)
 		for _, r := range runs {
 			if spreading {
 				res.AlphaPerSeed = append(res.AlphaPerSeed, r.Alpha)
@@ -165,26 +156,6 @@ func (res *labelpropResult) allLabelled(out labelprop.Outcome, seed uint64) {
 	if res.Predicted == 0 {
 		res.Notes = append(res.Notes, "every node is labelled, so there is nothing to predict; --split planetoid, random:K or a split file scores a benchmark split")
 	}
-}
-
-// modeAlpha is the a chosen most often over the runs (the first in grid
-// order on ties).
-func modeAlpha(runs []labelprop.Run, grid []float64) float64 {
-	count := make([]int, len(grid))
-	for _, r := range runs {
-		for k, a := range grid {
-			if a == r.Alpha {
-				count[k]++
-			}
-		}
-	}
-	best := 0
-	for k, c := range count {
-		if c > count[best] {
-			best = k
-		}
-	}
-	return grid[best]
 }
 
 func printLabelprop(w io.Writer, res labelpropResult, runs []labelprop.Run) {
