@@ -1,0 +1,87 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/gssl/gssl/estimator"
+	"github.com/gssl/gssl/labelprop"
+	"github.com/gssl/gssl/savedmodel"
+)
+
+func TestSetParams(t *testing.T) {
+	e, err := newModel(labelprop.SpreadingKind, `{"Alpha": 0.8, "Solver": "cg", "Tol": 1e-7}`)
+	require.NoError(t, err)
+	m := e.m.(*lpRole[*labelprop.Spreading]).m
+	require.Equal(t, 0.8, m.Alpha)
+	require.Equal(t, labelprop.CG, m.Solver)
+	require.Equal(t, 1e-7, m.Tol)
+
+	_, err = newModel(labelprop.SpreadingKind, `{"Alfa": 0.8}`)
+	require.ErrorContains(t, err, `no hyperparameter "Alfa"`)
+	require.ErrorContains(t, err, "Alpha")
+	_, err = newModel(labelprop.SpreadingKind, `{"Solver": "newton"}`)
+	require.ErrorContains(t, err, `"newton" is invalid`)
+	_, err = newModel(labelprop.SpreadingKind, `{"Tol": "small"}`)
+	require.ErrorContains(t, err, "hyperparameter Tol")
+	_, err = newModel(labelprop.SpreadingKind, `{"Progress": 1}`)
+	require.ErrorContains(t, err, `no hyperparameter "Progress"`)
+	_, err = newModel("no.Such", "")
+	require.ErrorContains(t, err, `kind "no.Such" is unknown`)
+
+	p, err := getParams(m)
+	require.NoError(t, err)
+	require.True(t, strings.HasPrefix(string(p), `{"Alpha":0.8,"Solver":"cg","Tol":1e-7,`), string(p))
+}
+
+// TestFitSaveOpen fits label spreading on the embedded Cora through the
+// role, saves it, and checks that savedmodel (what gssl predict and serve
+// read) predicts the fitted nodes as the model did.
+func TestFitSaveOpen(t *testing.T) {
+	g, labels, split, err := cora()
+	require.NoError(t, err)
+	y := make([]int, len(labels.i64))
+	for i, c := range labels.i64 {
+		y[i] = -1
+		if split.i64[i] == 1 {
+			y[i] = int(c)
+		}
+	}
+	e, err := newModel(labelprop.SpreadingKind, `{"Alpha": 0.9}`)
+	require.NoError(t, err)
+	ctx := context.Background()
+	_, err = e.predict(ctx, predictQuery{})
+	require.ErrorIs(t, err, estimator.ErrNotFitted)
+	require.Equal(t, int32(codeNotFitted), codeOf(err))
+	require.NoError(t, e.fit(ctx, fitData{graph: g, labels: y}))
+	r, err := e.predict(ctx, predictQuery{})
+	require.NoError(t, err)
+	require.Equal(t, g.g.Nodes(), r.rows)
+
+	path := filepath.Join(t.TempDir(), "m.gssl")
+	require.NoError(t, e.save(path))
+	s, err := savedmodel.Open(path)
+	require.NoError(t, err)
+	pred := s.PredictFitted()
+	require.Len(t, pred, r.rows)
+	for i, p := range pred {
+		require.Equal(t, r.f64[i*r.cols:(i+1)*r.cols], p.Probabilities, "node %d", i)
+	}
+
+	back, err := loadModel(path)
+	require.NoError(t, err)
+	r2, err := back.predict(ctx, predictQuery{})
+	require.NoError(t, err)
+	require.Equal(t, r.f64, r2.f64)
+
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	err = e.fit(cctx, fitData{graph: g, labels: y})
+	require.True(t, errors.Is(err, context.Canceled), "%v", err)
+	require.Equal(t, int32(codeCancelled), codeOf(err))
+}

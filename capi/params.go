@@ -1,0 +1,181 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+)
+
+// A model's hyperparameters are its exported fields of plain data types
+// (booleans, numbers, strings, slices of them, and named types of these,
+// such as enumerations with a String method). Fields of function, pointer,
+// interface or struct type (progress callbacks, warm starts) are not
+// hyperparameters: they cannot come from JSON.
+
+// hyperparameterHolder is a model that keeps its hyperparameters in another
+// struct (an adapter).
+type hyperparameterHolder interface{ hyperparameters() any }
+
+func hyperStruct(m any) reflect.Value {
+	if h, ok := m.(hyperparameterHolder); ok {
+		m = h.hyperparameters()
+	}
+	v := reflect.ValueOf(m)
+	for v.Kind() == reflect.Pointer {
+		v = v.Elem()
+	}
+	return v
+}
+
+func plainType(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
+		reflect.Float32, reflect.Float64, reflect.String:
+		return true
+	case reflect.Slice, reflect.Array:
+		return plainType(t.Elem())
+	}
+	return false
+}
+
+// hyperFields returns the indices of v's hyperparameter fields, in
+// declaration order.
+func hyperFields(v reflect.Value) []int {
+	var out []int
+	t := v.Type()
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if f.IsExported() && !f.Anonymous && plainType(f.Type) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+func hyperNames(v reflect.Value) []string {
+	var names []string
+	for _, i := range hyperFields(v) {
+		names = append(names, v.Type().Field(i).Name)
+	}
+	return names
+}
+
+var stringerType = reflect.TypeFor[fmt.Stringer]()
+
+// isEnum reports whether t is a named integer type with a String method:
+// its values are set and shown by name.
+func isEnum(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return t.Implements(stringerType)
+	}
+	return false
+}
+
+// enumNames lists the names of t's values 0..63 that have one (a String
+// that is not the fallback "Type(n)").
+func enumNames(t reflect.Type) map[string]int64 {
+	out := map[string]int64{}
+	for i := int64(0); i < 64; i++ {
+		v := reflect.New(t).Elem()
+		v.SetInt(i)
+		s := v.Interface().(fmt.Stringer).String()
+		if !strings.Contains(s, "(") && s != "" {
+			if _, dup := out[s]; !dup {
+				out[s] = i
+			}
+		}
+	}
+	return out
+}
+
+// setParams sets m's hyperparameters from a JSON object whose keys are
+// field names. An unknown key, or a value of the wrong type, is an error
+// naming the field.
+func setParams(kind string, m any, js []byte) error {
+	if len(bytes.TrimSpace(js)) == 0 {
+		return nil
+	}
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(js, &raw); err != nil {
+		return fmt.Errorf("%s: the hyperparameters are not a JSON object: %w", kind, err)
+	}
+	v := hyperStruct(m)
+	keys := make([]string, 0, len(raw))
+	for k := range raw {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	names := hyperNames(v)
+	for _, k := range keys {
+		if !slices.Contains(names, k) {
+			return fmt.Errorf("%s has no hyperparameter %q; its hyperparameters are %s", kind, k, strings.Join(names, ", "))
+		}
+		f := v.FieldByName(k)
+		if err := setField(f, raw[k]); err != nil {
+			return fmt.Errorf("%s: hyperparameter %s: %w", kind, k, err)
+		}
+	}
+	return nil
+}
+
+func setField(f reflect.Value, raw json.RawMessage) error {
+	t := f.Type()
+	if isEnum(t) {
+		var s string
+		if json.Unmarshal(raw, &s) == nil {
+			names := enumNames(t)
+			i, ok := names[s]
+			if !ok {
+				valid := make([]string, 0, len(names))
+				for n := range names {
+					valid = append(valid, fmt.Sprintf("%q", n))
+				}
+				slices.Sort(valid)
+				return fmt.Errorf("%q is invalid: want one of %s", s, strings.Join(valid, ", "))
+			}
+			f.SetInt(i)
+			return nil
+		}
+	}
+	p := reflect.New(t)
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(p.Interface()); err != nil {
+		return fmt.Errorf("%s is not a %s: %w", raw, t, err)
+	}
+	f.Set(p.Elem())
+	return nil
+}
+
+// getParams returns m's hyperparameters as a JSON object in field order,
+// enumerations by name.
+func getParams(m any) ([]byte, error) {
+	v := hyperStruct(m)
+	var buf bytes.Buffer
+	buf.WriteByte('{')
+	for j, i := range hyperFields(v) {
+		if j > 0 {
+			buf.WriteByte(',')
+		}
+		name, _ := json.Marshal(v.Type().Field(i).Name)
+		buf.Write(name)
+		buf.WriteByte(':')
+		f := v.Field(i)
+		var val any = f.Interface()
+		if isEnum(f.Type()) {
+			val = f.Interface().(fmt.Stringer).String()
+		}
+		b, err := json.Marshal(val)
+		if err != nil {
+			return nil, fmt.Errorf("hyperparameter %s: %w", v.Type().Field(i).Name, err)
+		}
+		buf.Write(b)
+	}
+	buf.WriteByte('}')
+	return buf.Bytes(), nil
+}
