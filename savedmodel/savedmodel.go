@@ -249,7 +249,7 @@ func Decode(f *modelfile.File) (*Saved, error) {
 // lpBackend is a label-propagation model.
 type lpBackend struct {
 	m interface {
-		PredictNodes(ctx context.Context, nodes estimator.NewNodes) ([]labelprop.Prediction, error)
+		NewNodeDetails(ctx context.Context, nodes estimator.NewNodes) ([]labelprop.Prediction, error)
 		Labels() []int
 		Nodes() int
 		Prior() []float64
@@ -262,7 +262,7 @@ func (b lpBackend) features() int { return 0 }
 func (b lpBackend) classes() int  { return len(b.m.Prior()) }
 
 func (b lpBackend) predictNodes(ctx context.Context, nn estimator.NewNodes) ([]serve.Prediction, error) {
-	pred, err := b.m.PredictNodes(ctx, nn)
+	pred, err := b.m.NewNodeDetails(ctx, nn)
 	if err != nil {
 		return nil, err
 	}
