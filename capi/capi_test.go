@@ -17,7 +17,7 @@ import (
 func TestSetParams(t *testing.T) {
 	e, err := newModel(labelprop.SpreadingKind, `{"Alpha": 0.8, "Solver": "cg", "Tol": 1e-7}`)
 	require.NoError(t, err)
-	m := e.m.(*lpRole[*labelprop.Spreading]).m
+	m := e.m.(*labelprop.Spreading)
 	require.Equal(t, 0.8, m.Alpha)
 	require.Equal(t, labelprop.CG, m.Solver)
 	require.Equal(t, 1e-7, m.Tol)
@@ -32,7 +32,7 @@ func TestSetParams(t *testing.T) {
 	_, err = newModel(labelprop.SpreadingKind, `{"Progress": 1}`)
 	require.ErrorContains(t, err, `no hyperparameter "Progress"`)
 	_, err = newModel("no.Such", "")
-	require.ErrorContains(t, err, `kind "no.Such" is unknown`)
+	require.ErrorContains(t, err, `unknown model kind "no.Such"`)
 
 	p, err := getParams(m)
 	require.NoError(t, err)

@@ -35,8 +35,9 @@
 //
 // # Models
 //
-// Models are built by kind from a table of constructors (kinds.go) and
-// driven through the roles of package estimator, whatever the model:
+// Models are built by kind from the registry of model kinds (package
+// persist) and driven through the roles of package estimator, whatever the
+// model:
 // hyperparameters are the exported fields, set by name from a JSON object;
 // fit and predict dispatch on the role (node classifier, node regressor,
 // point classifier, …). Models are saved as the CLI saves them (package

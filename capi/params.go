@@ -15,14 +15,7 @@ import (
 // interface or struct type (progress callbacks, warm starts) are not
 // hyperparameters: they cannot come from JSON.
 
-// hyperparameterHolder is a model that keeps its hyperparameters in another
-// struct (an adapter).
-type hyperparameterHolder interface{ hyperparameters() any }
-
 func hyperStruct(m any) reflect.Value {
-	if h, ok := m.(hyperparameterHolder); ok {
-		m = h.hyperparameters()
-	}
 	v := reflect.ValueOf(m)
 	for v.Kind() == reflect.Pointer {
 		v = v.Elem()

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -9,6 +8,7 @@ import (
 	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/modelfile"
 	"github.com/gssl/gssl/nodeids"
+	"github.com/gssl/gssl/persist"
 	"github.com/gssl/gssl/savedmodel"
 )
 
@@ -60,16 +60,11 @@ func unmarshalModel(b []byte) (*modelEntry, error) {
 	if err != nil {
 		return nil, err
 	}
-	mk, ok := constructors[f.Kind]
-	if !ok {
-		return nil, fmt.Errorf("%w: the file holds a %q model, and this gssl reads %v", modelfile.ErrKind, f.Kind, kindNames())
+	m, err := persist.New(f.Kind)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", modelfile.ErrKind, err)
 	}
-	m := mk()
-	u, ok := m.(encoding.BinaryUnmarshaler)
-	if !ok {
-		return nil, fmt.Errorf("%s cannot be loaded: it has no UnmarshalBinary", f.Kind)
-	}
-	if err := u.UnmarshalBinary(b); err != nil {
+	if err := m.ReadModelFile(f); err != nil {
 		return nil, err
 	}
 	e := &modelEntry{kind: f.Kind, m: m, role: roleOf(m)}

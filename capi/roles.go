@@ -76,11 +76,10 @@ type modelEntry struct {
 }
 
 func newModel(kind, params string) (*modelEntry, error) {
-	mk, ok := constructors[kind]
-	if !ok {
-		return nil, fmt.Errorf("model kind %q is unknown; the kinds are %v", kind, kindNames())
+	m, err := newKind(kind)
+	if err != nil {
+		return nil, err
 	}
-	m := mk()
 	if err := setParams(kind, m, []byte(params)); err != nil {
 		return nil, err
 	}

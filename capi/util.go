@@ -29,7 +29,10 @@ func kindsJSON() ([]byte, error) {
 	}
 	var out []kindInfo
 	for _, k := range kindNames() {
-		m := constructors[k]()
+		m, err := newKind(k)
+		if err != nil {
+			return nil, err
+		}
 		p, err := getParams(m)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", k, err)

@@ -28,6 +28,8 @@ NAMES = {
     "krr.Falkon": "FalkonRegressor",
     "krr.RandomFeatures": "RandomFeaturesRegressor",
     "svm.PointSVC": "PointSVC",
+    "svm.SVC": "PrecomputedSVC",
+    "svm.KernelRidge": "PrecomputedKernelRidgeClassifier",
     "spectral.SpectralClustering": "SpectralClustering",
     "nodeclass.SGC": "SGC",
     "nodeclass.APPNP": "APPNP",
