@@ -1,12 +1,17 @@
 package main
 
 import (
+	"context"
 	"fmt"
+	"math"
 	"sync"
 	"unsafe"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/gssl/gssl/graph"
 	"github.com/gssl/gssl/graphfile"
+	"github.com/gssl/gssl/knngraph"
 	"github.com/gssl/gssl/nodeids"
 )
 
@@ -264,4 +269,47 @@ func (e *graphEntry) toCSR(indptr *int64, indices *int32, data *float64) {
 			copy(d, a.Weights)
 		}
 	}
+}
+
+// graphFromKNN builds the K-nearest-neighbour graph of the rows of x
+// (exact search, package knngraph): sigma 0 gives the 0/1 adjacency,
+// sigma > 0 the Gaussian weights exp(−d²/(2σ²)) with unit self loops, and
+// sigma < 0 those weights at the default σ, the median distance to the
+// K-th neighbour. mutual keeps only pairs that are among each other's K
+// nearest.
+func graphFromKNN(ctx context.Context, x *mat.Dense, k int, mutual bool, sigma float64) (*graphEntry, error) {
+	if x == nil {
+		return nil, fmt.Errorf("graph_from_knn: no points")
+	}
+	if n, _ := x.Dims(); k < 1 || k >= n {
+		return nil, fmt.Errorf("graph_from_knn: k = %d is invalid: it must be in [1, %d) for %d points", k, n, n)
+	}
+	if math.IsNaN(sigma) || math.IsInf(sigma, 0) {
+		return nil, fmt.Errorf("graph_from_knn: sigma = %v is invalid: it must be finite (0: unweighted, < 0: the median K-th distance)", sigma)
+	}
+	nb, err := knngraph.Exact(ctx, x, k, nil)
+	if err != nil {
+		return nil, err
+	}
+	rule := knngraph.Or
+	if mutual {
+		rule = knngraph.Mutual
+	}
+	kg, err := knngraph.NewGraph(nb, rule)
+	if err != nil {
+		return nil, err
+	}
+	var g *graph.CSR
+	switch {
+	case sigma == 0:
+		g, err = kg.Adjacency()
+	case sigma < 0:
+		g, err = kg.Affinity(kg.DefaultAlpha())
+	default:
+		g, err = kg.Affinity(knngraph.GaussianAlpha(sigma))
+	}
+	if err != nil {
+		return nil, err
+	}
+	return newGraphEntry(g, nil, nil, nil), nil
 }

@@ -161,6 +161,29 @@ func gssl_graph_from_edges(ch, n, m C.int64_t, src, dst unsafe.Pointer, idSize C
 	})
 }
 
+// gssl_graph_from_knn builds the K-nearest-neighbour graph of the rows of
+// a rows×cols C-order matrix (float64 read during the call, float32
+// copied), by exact search, under call ch (cancellable): sigma 0 for 0/1
+// weights, > 0 for exp(−d²/(2σ²)) with unit self loops, < 0 for that at σ
+// the median distance to the K-th neighbour; mutual ≠ 0 keeps only mutual
+// neighbours.
+//
+//export gssl_graph_from_knn
+func gssl_graph_from_knn(ch C.int64_t, x unsafe.Pointer, elemSize C.int32_t, rows, cols, k C.int64_t, mutual C.int32_t, sigma C.double, out *C.int64_t) C.int32_t {
+	return guard(int64(ch), func(c *call) error {
+		m, err := denseView(x, int32(elemSize), int64(rows), int64(cols), "points")
+		if err != nil {
+			return err
+		}
+		e, err := graphFromKNN(c.ctx, m, int(k), mutual != 0, float64(sigma))
+		if err != nil {
+			return err
+		}
+		*out = C.int64_t(handles.put(e))
+		return nil
+	})
+}
+
 // gssl_graph_set_ids names a graph's nodes: n strings as one UTF-8 blob
 // with n+1 int64 offsets, or (blob NULL) n int64 ids. Copied.
 //

@@ -156,6 +156,38 @@ class Graph:
         return cls.from_edges(ei[0], ei[1], w, n=num_nodes, symmetrize="max", duplicates="max")
 
     @classmethod
+    def from_knn(cls, X, n_neighbors=10, mode="connectivity", sigma=None, mutual=False):
+        """The K-nearest-neighbour graph of the rows of X (exact search by
+        Euclidean distance, ties to the smaller index): an edge where j is
+        among the ``n_neighbors`` nearest of i or i among those of j (both,
+        with ``mutual``). ``mode="connectivity"``: weight 1, no self loops
+        (scikit-learn's ``kneighbors_graph`` made symmetric by max);
+        ``mode="gaussian"``: exp(−d²/(2σ²)) with unit self loops, σ =
+        ``sigma`` or, when None, the median distance to the K-th
+        neighbour. A float64 C-contiguous X is read in place, float32 is
+        copied as float64. Ctrl-C cancels the search."""
+        X = np.asarray(X)
+        if X.dtype not in (np.float64, np.float32):
+            X = X.astype(np.float64)
+        X = np.ascontiguousarray(X)
+        if X.ndim != 2:
+            raise ValueError(f"X must be 2-D (one row per point), got shape {X.shape}")
+        if mode == "connectivity":
+            if sigma is not None:
+                raise ValueError("sigma applies to mode='gaussian' only")
+            s = 0.0
+        elif mode == "gaussian":
+            s = -1.0 if sigma is None else float(sigma)
+            if not s > 0 and sigma is not None:
+                raise ValueError(f"sigma = {sigma} is invalid: it must be > 0 (None: the median K-th distance)")
+        else:
+            raise ValueError(f"mode = {mode!r} is invalid: want 'connectivity' or 'gaussian'")
+        h = _lib.new_handle()
+        call(lib.gssl_graph_from_knn, X.ctypes.data, X.itemsize, X.shape[0], X.shape[1], int(n_neighbors),
+             int(bool(mutual)), s, ctypes.byref(h), cancellable=True)
+        return cls(h.value)
+
+    @classmethod
     def load(cls, path):
         """Maps a .gsg graph file (``gssl convert``'s output) after checking
         it; the file stays mapped while the graph or a model fitted on it

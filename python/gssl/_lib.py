@@ -28,6 +28,7 @@ _SIGNATURES = {
     "gssl_result_copy": (i32, [i64, i64, vp, i64]),
     "gssl_graph_from_csr": (i32, [i64, i64, i64, vp, i32, vp, i32, vp, i32, P_i64]),
     "gssl_graph_from_edges": (i32, [i64, i64, i64, vp, vp, i32, vp, i32, i32, i32, P_i64]),
+    "gssl_graph_from_knn": (i32, [i64, vp, i32, i64, i64, i64, i32, ctypes.c_double, P_i64]),
     "gssl_graph_set_ids": (i32, [i64, i64, vp, vp, vp, i64]),
     "gssl_graph_ids": (i32, [i64, i64, P_i64]),
     "gssl_graph_load": (i32, [i64, cp, P_i64]),

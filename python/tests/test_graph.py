@@ -102,3 +102,23 @@ def test_load_gsg_written_by_cli(gssl_cli, tmp_path):
         gssl.Graph.load(tmp_path / "missing.gsg")
     with pytest.raises(ValueError):
         gssl.Graph.load(edges)
+
+
+def test_from_knn_equals_scikit_learn():
+    from sklearn.neighbors import kneighbors_graph
+
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(300, 4))
+    A = kneighbors_graph(X, 7, mode="connectivity", include_self=False)
+    W = A.maximum(A.T).toarray()
+    g = gssl.Graph.from_knn(X, 7)
+    np.testing.assert_array_equal(g.to_scipy().toarray(), W)
+    M = A.minimum(A.T).toarray()
+    np.testing.assert_array_equal(gssl.Graph.from_knn(X, 7, mutual=True).to_scipy().toarray(), M)
+    D = kneighbors_graph(X, 7, mode="distance", include_self=False)
+    D = D.maximum(D.T).toarray()
+    G = gssl.Graph.from_knn(X, 7, mode="gaussian", sigma=0.8).to_scipy().toarray()
+    want = np.where(W > 0, np.exp(-(D**2) / (2 * 0.8**2)), 0) + np.eye(300)
+    np.testing.assert_allclose(G, want, rtol=1e-12, atol=0)
+    with pytest.raises(ValueError, match="k = 300 is invalid"):
+        gssl.Graph.from_knn(X, 300)
