@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -84,4 +85,46 @@ func TestFitSaveOpen(t *testing.T) {
 	err = e.fit(cctx, fitData{graph: g, labels: y})
 	require.True(t, errors.Is(err, context.Canceled), "%v", err)
 	require.Equal(t, int32(codeCancelled), codeOf(err))
+}
+
+// BenchmarkPredictNew is the Go side of the Python package's overhead
+// benchmark (python/bench/overhead.py, scripts/bench-python.sh): the role's
+// Predict on 1000 new nodes of Cora, node i joined to fitted nodes
+// (7919·i + 104729·j) mod n for j < 5.
+func BenchmarkPredictNew(b *testing.B) {
+	g, labels, split, err := cora()
+	require.NoError(b, err)
+	y := make([]int, len(labels.i64))
+	for i, c := range labels.i64 {
+		y[i] = -1
+		if split.i64[i] == 1 {
+			y[i] = int(c)
+		}
+	}
+	m := &labelprop.Spreading{Alpha: 0.9}
+	ctx := context.Background()
+	require.NoError(b, m.Fit(ctx, estimator.Nodes{Graph: g.g}, y))
+	n := g.g.Nodes()
+	const count, per = 1000, 5
+	nn := estimator.NewNodes{Offsets: make([]int, count+1)}
+	for i := range count {
+		cols := make([]int32, per)
+		for j := range per {
+			cols[j] = int32((7919*i + 104729*j) % n)
+		}
+		slices.Sort(cols)
+		nn.Nodes = append(nn.Nodes, cols...)
+		nn.Offsets[i+1] = len(nn.Nodes)
+	}
+	nn.Weights = make([]float64, len(nn.Nodes))
+	for i := range nn.Weights {
+		nn.Weights[i] = 1
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := m.Predict(ctx, estimator.NodeQuery{New: &nn}); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
