@@ -128,3 +128,22 @@ func BenchmarkPredictNew(b *testing.B) {
 		}
 	}
 }
+
+// TestSetProgress: a Progress field of ints and floats reports the last
+// int and the first float, and is put back after the call.
+func TestSetProgress(t *testing.T) {
+	var got [][2]float64
+	m := &struct {
+		Progress func(column, iteration int, residual, other float64)
+	}{}
+	restore, ok := setProgress(m, func(it int64, v float64) { got = append(got, [2]float64{float64(it), v}) })
+	require.True(t, ok)
+	m.Progress(7, 3, 0.5, 9)
+	require.Equal(t, [][2]float64{{3, 0.5}}, got)
+	restore()
+	require.Nil(t, m.Progress)
+
+	s := &struct{ Progress func(string) }{}
+	_, ok = setProgress(s, func(int64, float64) {})
+	require.False(t, ok)
+}

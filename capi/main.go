@@ -3,6 +3,12 @@ package main
 /*
 #include <stdint.h>
 #include <stddef.h>
+
+// gssl_progress receives a long call's progress: the iteration and the
+// residual (or objective) the model reports.
+typedef void (*gssl_progress)(int64_t iteration, double value);
+
+static void gssl_call_progress(gssl_progress f, int64_t iteration, double value) { f(iteration, value); }
 */
 import "C"
 
@@ -401,10 +407,12 @@ func gssl_model_set_context(ch, m C.int64_t, js *C.char) C.int32_t {
 // float64 read in place or float32 copied; NULL for none), and labels
 // (int64, −1 unknown; classifiers) or targets (float64, NaN unknown;
 // regressors) of ny entries. Arrays read in place must stay alive and
-// unmodified until the model is freed or refitted.
+// unmodified until the model is freed or refitted. progress, when not NULL
+// and the model reports progress (a Progress field), is called during the
+// fit, on the fitting thread, and never after the call returns.
 //
 //export gssl_model_fit
-func gssl_model_fit(ch, m, g C.int64_t, features unsafe.Pointer, featureSize C.int32_t, rows, cols C.int64_t, labels *C.int64_t, targets *C.double, ny C.int64_t) C.int32_t {
+func gssl_model_fit(ch, m, g C.int64_t, features unsafe.Pointer, featureSize C.int32_t, rows, cols C.int64_t, labels *C.int64_t, targets *C.double, ny C.int64_t, progress C.gssl_progress) C.int32_t {
 	return guard(int64(ch), func(c *call) error {
 		e, err := lookup[*modelEntry](int64(m), "model")
 		if err != nil {
@@ -428,6 +436,10 @@ func gssl_model_fit(ch, m, g C.int64_t, features unsafe.Pointer, featureSize C.i
 		}
 		if targets != nil {
 			d.targets = unsafe.Slice((*float64)(unsafe.Pointer(targets)), int(ny))
+		}
+		if progress != nil {
+			restore, _ := setProgress(e.m, func(it int64, v float64) { C.gssl_call_progress(progress, C.int64_t(it), C.double(v)) })
+			defer restore()
 		}
 		return e.fit(c.ctx, d)
 	})

@@ -16,6 +16,8 @@ ABI_VERSION = 1
 
 i32, i64, vp, cp = ctypes.c_int32, ctypes.c_int64, ctypes.c_void_p, ctypes.c_char_p
 P_i32, P_i64, P_u = ctypes.POINTER(i32), ctypes.POINTER(i64), ctypes.POINTER(ctypes.c_size_t)
+#: gssl_progress: void (*)(int64_t iteration, double value).
+PROGRESS = ctypes.CFUNCTYPE(None, i64, ctypes.c_double)
 
 _SIGNATURES = {
     "gssl_abi_version": (i32, []),
@@ -42,7 +44,7 @@ _SIGNATURES = {
     "gssl_model_role": (i32, [i64]),
     "gssl_model_info": (i32, [i64, i64, P_i64]),
     "gssl_model_set_context": (i32, [i64, i64, cp]),
-    "gssl_model_fit": (i32, [i64, i64, i64, vp, i32, i64, i64, vp, vp, i64]),
+    "gssl_model_fit": (i32, [i64, i64, i64, vp, i32, i64, i64, vp, vp, i64, PROGRESS]),
     "gssl_model_predict": (i32, [i64, i64, i64, vp, vp, i32, vp, vp, i32, i64, i64, P_i64]),
     "gssl_model_save": (i32, [i64, i64, cp]),
     "gssl_model_load": (i32, [i64, cp, P_i64]),
@@ -183,3 +185,26 @@ def new_handle():
 def ptr(a):
     """The address of an array's data, or None."""
     return None if a is None else a.ctypes.data
+
+
+def progress_function(progress):
+    """A PROGRESS callback for fit's progress argument: None for none, a
+    callable(iteration, value), or True for a tqdm bar (when tqdm is
+    installed; otherwise nothing is shown)."""
+    if progress is None or progress is False:
+        return PROGRESS()
+    if progress is True:
+        try:
+            from tqdm.auto import tqdm
+        except ImportError:
+            return PROGRESS()
+        bar = tqdm(desc="gssl fit", unit="it")
+
+        def progress(iteration, value):
+            bar.n = iteration
+            bar.set_postfix(value=f"{value:.3g}", refresh=False)
+            bar.refresh()
+
+    if not callable(progress):
+        raise TypeError(f"progress must be None, True or a callable(iteration, value), got {type(progress).__name__}")
+    return PROGRESS(lambda i, v: progress(int(i), float(v)))

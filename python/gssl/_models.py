@@ -107,13 +107,14 @@ class Model:
             raise NotFittedError(f"this {type(self).__name__} is not fitted yet: call fit first, or gssl.load a saved model")
         return self._h
 
-    def _fit_call(self, graph, features, labels, targets, n):
+    def _fit_call(self, graph, features, labels, targets, n, progress=None):
         self._new_handle()
+        report = _lib.progress_function(progress)  # alive until the call returns
         try:
             call(lib.gssl_model_fit, self._h, 0 if graph is None else graph._handle(),
                  _lib.ptr(features), 8 if features is None else features.itemsize,
                  0 if features is None else features.shape[0], 0 if features is None else features.shape[1],
-                 _lib.ptr(labels), _lib.ptr(targets), n, cancellable=True)
+                 _lib.ptr(labels), _lib.ptr(targets), n, report, cancellable=True)
         except _lib.NotConverged as e:
             warnings.warn(str(e), ConvergenceWarning, stacklevel=3)
         except BaseException:
@@ -211,10 +212,12 @@ class Model:
 class NodeClassifier(Model):
     """A model that classifies the nodes of a graph from a few labels."""
 
-    def fit(self, graph, y, features=None):
+    def fit(self, graph, y, features=None, progress=None):
         """Fits on ``graph`` (a :class:`gssl.Graph`) with one label per node
         (integers 0..C−1, −1 for unknown) and, for models of features, one
-        feature row per node. Returns self."""
+        feature row per node. ``progress``: a callable(iteration, residual)
+        called during the fit (for models that report progress), or True
+        for a tqdm bar when tqdm is installed. Returns self."""
         if not isinstance(graph, Graph):
             raise TypeError(f"fit wants a gssl.Graph, got {type(graph).__name__} (see Graph.from_scipy, from_edges, from_networkx)")
         y = np.asarray(y)
@@ -222,7 +225,7 @@ class NodeClassifier(Model):
             raise ValueError(f"y must be a 1-D integer array (class 0..C−1, −1 for unknown), got dtype {y.dtype} and shape {y.shape}")
         labels = np.ascontiguousarray(y, dtype=np.int64)
         X = None if features is None else _f64(features, "features")
-        self._fit_call(graph, X, labels, None, labels.size)
+        self._fit_call(graph, X, labels, None, labels.size, progress)
         self._graph, self._keep = graph, X
         self.classes_ = np.arange(int(labels.max(initial=-1)) + 1)
         self.n_nodes_ = graph.n_nodes
@@ -249,11 +252,11 @@ class NodeClassifier(Model):
 class NodeRegressor(Model):
     """A model that predicts a real value per node from a few known ones."""
 
-    def fit(self, graph, y, features=None):
+    def fit(self, graph, y, features=None, progress=None):
         """Fits on ``graph`` with one target per node (NaN for unknown)."""
         y = np.ascontiguousarray(y, dtype=np.float64)
         X = None if features is None else _f64(features, "features")
-        self._fit_call(graph, X, None, y, y.size)
+        self._fit_call(graph, X, None, y, y.size, progress)
         self._graph, self._keep = graph, (X, y)
         return self
 
@@ -269,9 +272,9 @@ class NodeRegressor(Model):
 class NodeTransformer(Model):
     """A model that maps the nodes of a graph to vectors (an embedding)."""
 
-    def fit(self, graph, features=None):
+    def fit(self, graph, features=None, progress=None):
         X = None if features is None else _f64(features, "features")
-        self._fit_call(graph, X, None, None, 0)
+        self._fit_call(graph, X, None, None, 0, progress)
         self._graph, self._keep = graph, X
         return self
 
@@ -282,9 +285,9 @@ class NodeTransformer(Model):
 class NodeClusterer(Model):
     """A model that groups the nodes of a graph."""
 
-    def fit(self, graph, features=None):
+    def fit(self, graph, features=None, progress=None):
         X = None if features is None else _f64(features, "features")
-        self._fit_call(graph, X, None, None, 0)
+        self._fit_call(graph, X, None, None, 0, progress)
         self._graph, self._keep = graph, X
         return self
 
@@ -295,10 +298,10 @@ class NodeClusterer(Model):
 class PointClassifier(Model):
     """A model that classifies points (rows of a feature matrix)."""
 
-    def fit(self, X, y):
+    def fit(self, X, y, progress=None):
         X = _f64(X, "X")
         labels = np.ascontiguousarray(y, dtype=np.int64)
-        self._fit_call(None, X, labels, None, labels.size)
+        self._fit_call(None, X, labels, None, labels.size, progress)
         self._keep = X
         self.classes_ = np.arange(int(labels.max(initial=-1)) + 1)
         return self
@@ -313,10 +316,10 @@ class PointClassifier(Model):
 class PointRegressor(Model):
     """A model that predicts a real value per point."""
 
-    def fit(self, X, y):
+    def fit(self, X, y, progress=None):
         X = _f64(X, "X")
         y = np.ascontiguousarray(y, dtype=np.float64)
-        self._fit_call(None, X, None, y, y.size)
+        self._fit_call(None, X, None, y, y.size, progress)
         self._keep = (X, y)
         return self
 
@@ -332,9 +335,9 @@ class PointRegressor(Model):
 class PointTransformer(Model):
     """A model that maps points to vectors."""
 
-    def fit(self, X):
+    def fit(self, X, progress=None):
         X = _f64(X, "X")
-        self._fit_call(None, X, None, None, 0)
+        self._fit_call(None, X, None, None, 0, progress)
         self._keep = X
         return self
 

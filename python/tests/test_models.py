@@ -118,3 +118,20 @@ def test_ctrl_c_cancels_a_long_fit():
     timer.join()
     with pytest.raises(gssl.NotFittedError):
         m.predict_proba()
+
+
+def test_progress_callback():
+    cora = gssl.datasets.cora()
+    seen = []
+    m = gssl.LabelSpreading(alpha=0.9).fit(cora.graph, cora.train_labels(), progress=lambda i, r: seen.append((i, r)))
+    its = [i for i, _ in seen]
+    assert its == list(range(1, len(its) + 1))
+    assert len(its) == m.info_["info"]["Iterations"]
+    assert seen[-1][1] == m.info_["info"]["Residual"]
+    # the callback is not kept by the model: a second fit without one
+    # reports nothing to the first
+    before = len(seen)
+    gssl.LabelSpreading(alpha=0.9).fit(cora.graph, cora.train_labels())
+    assert len(seen) == before
+    with pytest.raises(TypeError, match="progress"):
+        gssl.LabelSpreading(alpha=0.9).fit(cora.graph, cora.train_labels(), progress=3)
