@@ -472,6 +472,9 @@ func gssl_model_predict(ch, m, nnew C.int64_t, offsets *C.int64_t, nodes unsafe.
 				return errorf("predict: offsets must start at 0")
 			}
 			nnz := int64(off[len(off)-1])
+			if nnz < 0 {
+				return errorf("predict: offsets end at %d: it must be ≥ 0", nnz)
+			}
 			nb, _, err := int32Slice(nodes, nnz, int32(idSize), "nodes")
 			if err != nil {
 				return err

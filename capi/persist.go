@@ -21,6 +21,8 @@ func (m fileModel) ModelFile() (*modelfile.File, error) { return m.f, nil }
 // file returns the model's container with the ids of the fitted nodes and
 // the class names: the bytes of a .gssl file.
 func (e *modelEntry) file() (*modelfile.File, error) {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
 	s, ok := e.m.(estimator.Saver)
 	if !ok {
 		return nil, fmt.Errorf("%s cannot be saved: it has no MarshalBinary", e.kind)
@@ -123,6 +125,8 @@ type modelContext struct {
 // fit's Info, class names and the fitted nodes' ids when they are not
 // 0..n−1.
 func (e *modelEntry) info() ([]byte, error) {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
 	params, err := getParams(e.m)
 	if err != nil {
 		return nil, err

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -65,6 +66,10 @@ type modelEntry struct {
 	m    any
 	role role
 
+	// mu lets predictions run concurrently and a fit (or a context
+	// change) alone: the models are safe for concurrent reads only.
+	mu sync.RWMutex
+
 	// The data the model was fitted on, for its model file: the graph
 	// (referenced while the model lives, so that a mapped file stays
 	// mapped), the node ids, and the class names and data name the caller
@@ -105,6 +110,8 @@ type fitData struct {
 }
 
 func (e *modelEntry) fit(ctx context.Context, d fitData) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
 	if e.role.onNodes() && d.graph == nil {
 		return fmt.Errorf("%s (a %s) is fitted on a graph, and none was given", e.kind, e.role)
 	}
@@ -171,6 +178,8 @@ type predictQuery struct {
 // one, the variance as a second column (regressors), the embedding
 // (transformers), the cluster of each item as int64 (clusterers).
 func (e *modelEntry) predict(ctx context.Context, q predictQuery) (*result, error) {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
 	nq := estimator.NodeQuery{New: q.newNodes}
 	if q.features != nil {
 		nq.Features = q.features

@@ -49,6 +49,8 @@ func (e *modelEntry) setContext(js []byte) error {
 	if err := dec.Decode(&c); err != nil {
 		return fmt.Errorf("model context: %w", err)
 	}
+	e.mu.Lock()
 	e.classNames, e.data = c.ClassNames, c.Data
+	e.mu.Unlock()
 	return nil
 }
