@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"path/filepath"
 	"slices"
@@ -11,6 +12,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gssl/gssl/estimator"
+	"github.com/gssl/gssl/kernel"
+	"github.com/gssl/gssl/krr"
 	"github.com/gssl/gssl/labelprop"
 	"github.com/gssl/gssl/savedmodel"
 )
@@ -146,4 +149,29 @@ func TestSetProgress(t *testing.T) {
 	s := &struct{ Progress func(string) }{}
 	_, ok = setProgress(s, func(int64, float64) {})
 	require.False(t, ok)
+}
+
+// TestComponentParams: a hyperparameter of interface type is set from
+// {"type": …, fields…} and shown the same way.
+func TestComponentParams(t *testing.T) {
+	e, err := newModel(krr.ExactKind, `{"Kernel": {"type": "kernel.Gaussian", "Sigma": 2}}`)
+	require.NoError(t, err)
+	require.Equal(t, kernel.Gaussian{Sigma: 2}, e.m.(*krr.Exact).Kernel)
+	p, err := getParams(e.m)
+	require.NoError(t, err)
+	require.Contains(t, string(p), `"Kernel":{"type":"kernel.Gaussian","Sigma":2}`)
+	// the shown form sets the same model
+	var obj map[string]json.RawMessage
+	require.NoError(t, json.Unmarshal(p, &obj))
+	e2, err := newModel(krr.ExactKind, `{"Kernel": `+string(obj["Kernel"])+`}`)
+	require.NoError(t, err)
+	require.Equal(t, e.m.(*krr.Exact).Kernel, e2.m.(*krr.Exact).Kernel)
+
+	_, err = newModel(krr.ExactKind, `{"Kernel": {"type": "stkr.TopD", "D": 3}}`)
+	require.ErrorContains(t, err, `type "stkr.TopD" is invalid here`)
+	require.ErrorContains(t, err, `"kernel.Gaussian"`)
+	_, err = newModel(krr.ExactKind, `{"Kernel": {"type": "kernel.Gaussian", "Sgma": 2}}`)
+	require.ErrorContains(t, err, "Sgma")
+	_, err = newModel(krr.ExactKind, `{"Kernel": 3}`)
+	require.ErrorContains(t, err, "hyperparameter Kernel")
 }

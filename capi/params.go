@@ -11,9 +11,11 @@ import (
 
 // A model's hyperparameters are its exported fields of plain data types
 // (booleans, numbers, strings, slices of them, and named types of these,
-// such as enumerations with a String method). Fields of function, pointer,
-// interface or struct type (progress callbacks, warm starts) are not
-// hyperparameters: they cannot come from JSON.
+// such as enumerations with a String method) and its fields of an
+// interface type that a component implements (a kernel, a spectral
+// transform: components.go), given as {"type": "kernel.Gaussian", "Sigma":
+// 1}. Fields of function, pointer or struct type (progress callbacks, warm
+// starts) are not hyperparameters: they cannot come from JSON.
 
 func hyperStruct(m any) reflect.Value {
 	v := reflect.ValueOf(m)
@@ -42,7 +44,7 @@ func hyperFields(v reflect.Value) []int {
 	t := v.Type()
 	for i := range t.NumField() {
 		f := t.Field(i)
-		if f.IsExported() && !f.Anonymous && plainType(f.Type) {
+		if f.IsExported() && !f.Anonymous && (plainType(f.Type) || f.Type.Kind() == reflect.Interface && len(componentsOf(f.Type)) > 0) {
 			out = append(out, i)
 		}
 	}
@@ -118,6 +120,9 @@ func setParams(kind string, m any, js []byte) error {
 
 func setField(f reflect.Value, raw json.RawMessage) error {
 	t := f.Type()
+	if t.Kind() == reflect.Interface {
+		return setComponent(f, raw)
+	}
 	if isEnum(t) {
 		var s string
 		if json.Unmarshal(raw, &s) == nil {
@@ -163,7 +168,13 @@ func getParams(m any) ([]byte, error) {
 		if isEnum(f.Type()) {
 			val = f.Interface().(fmt.Stringer).String()
 		}
-		b, err := json.Marshal(val)
+		var b []byte
+		var err error
+		if f.Kind() == reflect.Interface {
+			b, err = componentJSON(f)
+		} else {
+			b, err = json.Marshal(val)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("hyperparameter %s: %w", v.Type().Field(i).Name, err)
 		}
