@@ -175,3 +175,23 @@ func TestComponentParams(t *testing.T) {
 	_, err = newModel(krr.ExactKind, `{"Kernel": 3}`)
 	require.ErrorContains(t, err, "hyperparameter Kernel")
 }
+
+// Inner and Outer are a model whose hyperparameters are partly those of
+// an embedded struct, as stkr.Classifier embeds stkr.Regressor.
+type Inner struct{ Beta float64 }
+
+type Outer struct {
+	Inner
+	Classes int
+}
+
+// TestEmbeddedParams: the fields of an exported embedded struct are
+// hyperparameters of the outer model, by their own names.
+func TestEmbeddedParams(t *testing.T) {
+	o := &Outer{}
+	require.NoError(t, setParams("x", o, []byte(`{"Beta": 2, "Classes": 3}`)))
+	require.Equal(t, Outer{Inner{2}, 3}, *o)
+	p, err := getParams(o)
+	require.NoError(t, err)
+	require.Equal(t, `{"Beta":2,"Classes":3}`, string(p))
+}

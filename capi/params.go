@@ -37,24 +37,37 @@ func plainType(t reflect.Type) bool {
 	return false
 }
 
-// hyperFields returns the indices of v's hyperparameter fields, in
-// declaration order.
-func hyperFields(v reflect.Value) []int {
-	var out []int
-	t := v.Type()
-	for i := range t.NumField() {
-		f := t.Field(i)
-		if f.IsExported() && !f.Anonymous && (plainType(f.Type) || f.Type.Kind() == reflect.Interface && len(componentsOf(f.Type)) > 0) {
-			out = append(out, i)
+// hyperField is one hyperparameter: its name and its index path (fields of
+// an embedded struct, such as stkr.Classifier's Regressor, are promoted).
+type hyperField struct {
+	name  string
+	index []int
+}
+
+// hyperFields returns v's hyperparameter fields, in declaration order.
+func hyperFields(v reflect.Value) []hyperField {
+	var out []hyperField
+	var walk func(t reflect.Type, prefix []int)
+	walk = func(t reflect.Type, prefix []int) {
+		for i := range t.NumField() {
+			f := t.Field(i)
+			idx := append(slices.Clone(prefix), i)
+			switch {
+			case f.Anonymous && f.IsExported() && f.Type.Kind() == reflect.Struct:
+				walk(f.Type, idx)
+			case f.IsExported() && !f.Anonymous && (plainType(f.Type) || f.Type.Kind() == reflect.Interface && len(componentsOf(f.Type)) > 0):
+				out = append(out, hyperField{f.Name, idx})
+			}
 		}
 	}
+	walk(v.Type(), nil)
 	return out
 }
 
 func hyperNames(v reflect.Value) []string {
 	var names []string
-	for _, i := range hyperFields(v) {
-		names = append(names, v.Type().Field(i).Name)
+	for _, f := range hyperFields(v) {
+		names = append(names, f.name)
 	}
 	return names
 }
@@ -105,12 +118,14 @@ func setParams(kind string, m any, js []byte) error {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
+	fields := hyperFields(v)
 	names := hyperNames(v)
 	for _, k := range keys {
-		if !slices.Contains(names, k) {
+		i := slices.Index(names, k)
+		if i < 0 {
 			return fmt.Errorf("%s has no hyperparameter %q; its hyperparameters are %s", kind, k, strings.Join(names, ", "))
 		}
-		f := v.FieldByName(k)
+		f := v.FieldByIndex(fields[i].index)
 		if err := setField(f, raw[k]); err != nil {
 			return fmt.Errorf("%s: hyperparameter %s: %w", kind, k, err)
 		}
@@ -156,14 +171,14 @@ func getParams(m any) ([]byte, error) {
 	v := hyperStruct(m)
 	var buf bytes.Buffer
 	buf.WriteByte('{')
-	for j, i := range hyperFields(v) {
+	for j, hf := range hyperFields(v) {
 		if j > 0 {
 			buf.WriteByte(',')
 		}
-		name, _ := json.Marshal(v.Type().Field(i).Name)
+		name, _ := json.Marshal(hf.name)
 		buf.Write(name)
 		buf.WriteByte(':')
-		f := v.Field(i)
+		f := v.FieldByIndex(hf.index)
 		var val any = f.Interface()
 		if isEnum(f.Type()) {
 			val = f.Interface().(fmt.Stringer).String()
@@ -176,7 +191,7 @@ func getParams(m any) ([]byte, error) {
 			b, err = json.Marshal(val)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("hyperparameter %s: %w", v.Type().Field(i).Name, err)
+			return nil, fmt.Errorf("hyperparameter %s: %w", hf.name, err)
 		}
 		buf.Write(b)
 	}

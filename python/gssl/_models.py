@@ -367,7 +367,12 @@ _BASES = {
 def _make_class(kind, role, defaults):
     name = NAMES.get(kind) or "".join(p[:1].upper() + p[1:] for p in re.split(r"[._]", kind))
     base = _BASES.get(role, Unconverted)
-    go_names = {snake(go): go for go in defaults}
+    go_names = {}
+    for go in defaults:
+        py = snake(go)
+        if hasattr(base, py):  # a method's name (fit, predict, transform…)
+            py += "_"
+        go_names[py] = go
 
     def __init__(self, **params):
         Model.__init__(self, **params)
