@@ -19,6 +19,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/estimator"
+	"github.com/gssl/gssl/graphkernels"
 )
 
 // abiVersion is the version of the C functions below: it changes whenever
@@ -486,6 +487,63 @@ func gssl_model_predict(ch, m, nnew C.int64_t, offsets *C.int64_t, nodes unsafe.
 			q.newNodes = &estimator.NewNodes{Offsets: off, Nodes: nb, Weights: w}
 		}
 		r, err := e.predict(c.ctx, q)
+		if err != nil {
+			return err
+		}
+		*out = C.int64_t(handles.put(r))
+		return nil
+	})
+}
+
+// gssl_model_fit_graphs fits a graph classifier under call ch
+// (cancellable) on n graphs (handles), with their node labels concatenated
+// in order (int64, NULL for none) and one class per graph (labels, int64).
+//
+//export gssl_model_fit_graphs
+func gssl_model_fit_graphs(ch, m C.int64_t, graphs unsafe.Pointer, n C.int64_t, nodeLabels unsafe.Pointer, labels *C.int64_t, progress C.gssl_progress) C.int32_t {
+	return guard(int64(ch), func(c *call) error {
+		e, err := lookup[*modelEntry](int64(m), "model")
+		if err != nil {
+			return err
+		}
+		gs, es, err := graphList(graphs, int64(n), nodeLabels)
+		if err != nil {
+			return err
+		}
+		if labels == nil {
+			return errorf("fit_graphs: no labels")
+		}
+		src := unsafe.Slice((*int64)(unsafe.Pointer(labels)), int(n))
+		y := make([]int, len(src))
+		for i, v := range src {
+			y[i] = int(v)
+		}
+		if progress != nil {
+			restore, _ := setProgress(e.m, func(it int64, v float64) { C.gssl_call_progress(progress, C.int64_t(it), C.double(v)) })
+			defer restore()
+		}
+		return e.fitGraphs(c.ctx, gs, es, y)
+	})
+}
+
+// gssl_model_predict_graphs predicts n graphs (handles, with node labels
+// as in gssl_model_fit_graphs), or the fitted graphs when n < 0, and
+// returns a result of one row of class scores per graph.
+//
+//export gssl_model_predict_graphs
+func gssl_model_predict_graphs(ch, m C.int64_t, graphs unsafe.Pointer, n C.int64_t, nodeLabels unsafe.Pointer, out *C.int64_t) C.int32_t {
+	return guard(int64(ch), func(c *call) error {
+		e, err := lookup[*modelEntry](int64(m), "model")
+		if err != nil {
+			return err
+		}
+		var gs []graphkernels.Graph
+		if n >= 0 {
+			if gs, _, err = graphList(graphs, int64(n), nodeLabels); err != nil {
+				return err
+			}
+		}
+		r, err := e.predictGraphs(c.ctx, gs)
 		if err != nil {
 			return err
 		}

@@ -75,6 +75,7 @@ type modelEntry struct {
 	// mapped), the node ids, and the class names and data name the caller
 	// gave (gssl_model_set_context).
 	graph      *graphEntry
+	graphs     []*graphEntry // a graph classifier's fitted graphs
 	ids        *nodeids.Map
 	classNames []string
 	data       string
@@ -91,14 +92,20 @@ func newModel(kind, params string) (*modelEntry, error) {
 	return &modelEntry{kind: kind, m: m, role: roleOf(m)}, nil
 }
 
-// release drops the model's reference to its graph.
+// release drops the model's references to its graphs.
 func (e *modelEntry) release() error {
-	if e.graph == nil {
-		return nil
+	var err error
+	if e.graph != nil {
+		err = e.graph.release()
+		e.graph = nil
 	}
-	g := e.graph
-	e.graph = nil
-	return g.release()
+	for _, g := range e.graphs {
+		if rerr := g.release(); err == nil {
+			err = rerr
+		}
+	}
+	e.graphs = nil
+	return err
 }
 
 // fitData is the input of one fit, already viewed or copied from C.
@@ -153,7 +160,7 @@ func (e *modelEntry) fit(ctx context.Context, d fitData) error {
 	case estimator.PointTransformer:
 		err = m.Fit(ctx, d.features)
 	case graphClassifier:
-		return fmt.Errorf("%s: graph classifiers are not reachable through the C ABI yet", e.kind)
+		return fmt.Errorf("%s is a graph classifier: fit it on graphs (gssl_model_fit_graphs)", e.kind)
 	default:
 		return fmt.Errorf("%s implements no estimator role yet (its package has not been converted to the contract), so it cannot be fitted here", e.kind)
 	}

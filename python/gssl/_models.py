@@ -345,6 +345,67 @@ class PointTransformer(Model):
         return self._predict_call(None, X)
 
 
+def _graph_args(graphs, node_labels):
+    graphs = list(graphs)
+    for g in graphs:
+        if not isinstance(g, Graph):
+            raise TypeError(f"graphs must be gssl.Graph objects, got {type(g).__name__}")
+    hs = np.array([g._handle() for g in graphs], dtype=np.int64)
+    nl = None
+    if node_labels is not None:
+        node_labels = [np.asarray(a) for a in node_labels]
+        if len(node_labels) != len(graphs):
+            raise ValueError(f"{len(node_labels)} node label arrays for {len(graphs)} graphs")
+        for i, (g, a) in enumerate(zip(graphs, node_labels)):
+            if a.shape != (g.n_nodes,) or a.dtype.kind not in "iu":
+                raise ValueError(f"node_labels[{i}] must be {g.n_nodes} integers (one per node), got dtype {a.dtype} and shape {a.shape}")
+        nl = np.ascontiguousarray(np.concatenate(node_labels) if node_labels else np.zeros(0), dtype=np.int64)
+    return graphs, hs, nl
+
+
+class GraphClassifier(Model):
+    """A model that classifies whole graphs (each a :class:`gssl.Graph`
+    with an optional integer label per node)."""
+
+    def fit(self, graphs, y, node_labels=None, progress=None):
+        graphs, hs, nl = _graph_args(graphs, node_labels)
+        labels = np.ascontiguousarray(y, dtype=np.int64)
+        if labels.shape != (len(graphs),):
+            raise ValueError(f"y must hold one class per graph: {labels.shape} for {len(graphs)} graphs")
+        self._new_handle()
+        report = _lib.progress_function(progress)
+        try:
+            call(lib.gssl_model_fit_graphs, self._h, _lib.ptr(hs), len(graphs), _lib.ptr(nl), _lib.ptr(labels), report,
+                 cancellable=True)
+        except _lib.NotConverged as e:
+            warnings.warn(str(e), ConvergenceWarning, stacklevel=2)
+        except BaseException:
+            self._free()
+            raise
+        self._keep = (graphs, nl)
+        self.classes_ = np.arange(int(labels.max(initial=-1)) + 1)
+        return self
+
+    def _restored(self, class_names):
+        self.classes_ = None
+
+    def predict_proba(self, graphs=None, node_labels=None):
+        """Class scores of ``graphs`` (None: the fitted graphs), one row per
+        graph."""
+        h = self._fitted_handle()
+        n, hs, nl = -1, None, None
+        if graphs is not None:
+            graphs, hs, nl = _graph_args(graphs, node_labels)
+            n = len(graphs)
+        r = _lib.new_handle()
+        call(lib.gssl_model_predict_graphs, h, _lib.ptr(hs), n, _lib.ptr(nl), ctypes.byref(r))
+        return _lib.take_result(r.value)
+
+    def predict(self, graphs=None, node_labels=None):
+        p = self.predict_proba(graphs, node_labels)
+        return np.argmax(p, axis=1) if self.classes_ is None else self.classes_[np.argmax(p, axis=1)]
+
+
 class Unconverted(Model):
     """A model kind whose Go package does not implement an estimator role
     yet: it can be made and described, not fitted."""
@@ -361,6 +422,7 @@ _BASES = {
     "point_classifier": PointClassifier,
     "point_regressor": PointRegressor,
     "point_transformer": PointTransformer,
+    "graph_classifier": GraphClassifier,
 }
 
 

@@ -34,6 +34,21 @@ def data():
     return cora, X, P
 
 
+def small_graphs():
+    """Cycles (class 0) and stars (class 1) of 5 to 12 nodes, labelled by
+    degree."""
+    graphs, labels, node_labels = [], [], []
+    for n in range(5, 13):
+        for cls in (0, 1):
+            src = np.arange(n) if cls == 0 else np.zeros(n - 1, dtype=np.int64)
+            dst = (np.arange(n) + 1) % n if cls == 0 else np.arange(1, n)
+            g = gssl.Graph.from_edges(src, dst, n=n)
+            graphs.append(g)
+            labels.append(cls)
+            node_labels.append(np.asarray((g.to_scipy() != 0).sum(axis=1)).ravel().astype(np.int64))
+    return graphs, np.array(labels), node_labels
+
+
 def out(m, role, cora, X, P):
     if role == "node_classifier":
         return m.predict_proba()
@@ -55,6 +70,14 @@ def test_kind(kind, tmp_path):
     m = cls(**SETTINGS.get(kind, {}))
     cora, X, P = data()
     y = cora.train_labels()
+    if role == "graph_classifier":
+        graphs, labels, node_labels = small_graphs()
+        m.fit(graphs, labels, node_labels=node_labels)
+        got = m.predict_proba(graphs[:10], node_labels[:10])
+        assert got.shape[0] == 10 and np.all(np.isfinite(got))
+        back = pickle.loads(pickle.dumps(m))
+        np.testing.assert_array_equal(back.predict_proba(graphs[:10], node_labels[:10]), got)
+        return
     if role not in ("node_classifier", "node_regressor", "node_transformer", "node_clusterer",
                     "point_classifier", "point_regressor", "point_transformer"):
         with pytest.raises(NotImplementedError, match=kind):
