@@ -13,16 +13,16 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// inductiveTol bounds the difference between PredictNew and the same
+// inductiveTol bounds the difference between PredictNewNode and the same
 // formula evaluated on dense-LU scores: the fitted scores carry the solver
 // error (tightTol relative residual, conditioning ≤ 1e4).
 const inductiveTol = 1e-8
 
-// TestPredictNewReproducesUnlabelledNodes: a node that was unlabelled at fit
+// TestPredictNewNodeReproducesUnlabelledNodes: a node that was unlabelled at fit
 // time satisfies F_i = a Σ_j S_ij F_j (spreading, Y_i = 0) and
 // F_i = Σ_j W_ij F_j / d_i (harmonic), so predicting it from its own edges
 // must give back its fitted scores.
-func TestPredictNewReproducesUnlabelledNodes(t *testing.T) {
+func TestPredictNewNodeReproducesUnlabelledNodes(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 1))
 	p := randomProblem(rng, 3)
 	lab := p.labelled()
@@ -50,10 +50,10 @@ func TestPredictNewReproducesUnlabelledNodes(t *testing.T) {
 	}
 }
 
-// TestPredictNewHeldOutNode removes a node from the graph, fits without it,
+// TestPredictNewNodeHeldOutNode removes a node from the graph, fits without it,
 // predicts it from its edges, and compares with the formula evaluated by
 // hand on dense-LU scores of the reduced graph.
-func TestPredictNewHeldOutNode(t *testing.T) {
+func TestPredictNewNodeHeldOutNode(t *testing.T) {
 	rng := rand.New(rand.NewPCG(22, 1))
 	p := randomProblem(rng, 3)
 	lab := p.labelled()
@@ -158,7 +158,7 @@ func TestPredictNewHeldOutNode(t *testing.T) {
 	assert.InDeltaSlice(t, normalise(scaled), got.Probabilities, inductiveTol)
 }
 
-func TestPredictNewEdgeCases(t *testing.T) {
+func TestPredictNewNodeEdgeCases(t *testing.T) {
 	rng := rand.New(rand.NewPCG(23, 1))
 	p := randomProblem(rng, 3)
 	for _, m := range []Classifier{&Spreading{Alpha: 0.9}, &Harmonic{}} {

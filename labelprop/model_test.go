@@ -134,7 +134,7 @@ func TestModelRoundTrip(t *testing.T) {
 		b2, err := got.MarshalBinary()
 		require.NoError(t, err)
 		assert.Equal(t, b, b2)
-		// PredictNew on one node agrees with the batch.
+		// One new node alone agrees with the batch.
 		one, err := predictNew(got, []int{0, 1}, nil)
 		require.NoError(t, err)
 		two, err := predictNew(m, []int{0, 1}, nil)

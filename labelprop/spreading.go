@@ -148,7 +148,7 @@ type Spreading struct {
 	// start the solve (Chebyshev and CG), each class scaled by the factor
 	// that minimises the initial residual (see warmstart.go). The answer is
 	// the same to the tolerance; the solve takes fewer iterations when the
-	// two values of Alpha are close (ChooseOnSplit's grid, in increasing
+	// two values of Alpha are close (Evaluate's grid, in increasing
 	// order). It is read, not changed.
 	WarmStart *Spreading
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/gssl/gssl/estimator"
 	"math"
 	"os"
 	"os/exec"
@@ -64,9 +65,9 @@ func kindFixtures(t *testing.T) map[string]kindFixture {
 	}
 
 	sp := &labelprop.Spreading{Alpha: 0.9}
-	add(labelprop.SpreadingKind, sp, nodeCtx, sp.Fit(ctx, ds.Graph, ds.Labels))
+	add(labelprop.SpreadingKind, sp, nodeCtx, sp.Fit(ctx, estimator.Nodes{Graph: ds.Graph}, ds.Labels))
 	hm := &labelprop.Harmonic{}
-	add(labelprop.HarmonicKind, hm, nodeCtx, hm.Fit(ctx, ds.Graph, ds.Labels))
+	add(labelprop.HarmonicKind, hm, nodeCtx, hm.Fit(ctx, estimator.Nodes{Graph: ds.Graph}, ds.Labels))
 	k, err := stkr.NewGraphKernel(ds.Graph)
 	require.NoError(t, err)
 	st := &stkr.Regressor{Transform: stkr.Power(2), Beta: 0.1, Classes: len(ds.ClassNames)}

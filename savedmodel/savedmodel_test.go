@@ -41,7 +41,7 @@ func tiny(t testing.TB) *loaders.NodeDataset {
 func fitTiny(t testing.TB, ds *loaders.NodeDataset) *labelprop.Spreading {
 	t.Helper()
 	m := &labelprop.Spreading{Alpha: 0.9}
-	require.NoError(t, m.Fit(context.Background(), ds.Graph, ds.Labels))
+	require.NoError(t, m.Fit(context.Background(), estimator.Nodes{Graph: ds.Graph}, ds.Labels))
 	return m
 }
 
@@ -72,7 +72,7 @@ func TestSaveOpenPredict(t *testing.T) {
 	require.NoError(t, err)
 	i2, _ := ds.IDs.Lookup("paper_2")
 	i9, _ := ds.IDs.Lookup("paper_9")
-	want, err := m.PredictNodes(context.Background(), estimator.NewNodes{Offsets: []int{0, 2, 2}, Nodes: []int32{int32(i2), int32(i9)}, Weights: []float64{1, 0.5}})
+	want, err := m.NewNodeDetails(context.Background(), estimator.NewNodes{Offsets: []int{0, 2, 2}, Nodes: []int32{int32(i2), int32(i9)}, Weights: []float64{1, 0.5}})
 	require.NoError(t, err)
 	require.Len(t, got, 2)
 	assert.Equal(t, "x", got[0].ID)
@@ -145,7 +145,7 @@ func TestUnknownKind(t *testing.T) {
 func TestHarmonicSaved(t *testing.T) {
 	ds := tiny(t)
 	m := &labelprop.Harmonic{ClassMassNormalization: true}
-	require.NoError(t, m.Fit(context.Background(), ds.Graph, ds.Labels))
+	require.NoError(t, m.Fit(context.Background(), estimator.Nodes{Graph: ds.Graph}, ds.Labels))
 	f, err := File(m, Context{IDs: ds.IDs, ClassNames: ds.ClassNames})
 	require.NoError(t, err)
 	s, err := Decode(f)
