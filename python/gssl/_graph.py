@@ -264,7 +264,10 @@ class Graph:
         self._h = None
 
     def __del__(self):
-        self.close()
+        try:
+            self.close()
+        except Exception:  # interpreter shutdown: the library may be gone
+            pass
 
     def __enter__(self):
         return self

@@ -202,7 +202,10 @@ class Model:
         self._h = None
 
     def __del__(self):
-        self._free()
+        try:
+            self._free()
+        except Exception:  # interpreter shutdown: the library may be gone
+            pass
 
     def __repr__(self):
         set_ = ", ".join(f"{k}={getattr(self, k)!r}" for k in self._go_names if getattr(self, k, None) is not None)
