@@ -95,3 +95,53 @@ def test_pickle_and_bytes_round_trip():
     np.testing.assert_array_equal(again.predict_proba(), model.predict_proba())
     unfitted = pickle.loads(pickle.dumps(gssl.LabelSpreading(alpha=0.5)))
     assert unfitted.alpha == 0.5
+
+
+def free_port():
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_saved_model_is_served_with_identical_answers(gssl_cli, tmp_path):
+    import subprocess
+    import time
+    import urllib.request
+
+    cora, model = fit_cora()
+    path = tmp_path / "m.gssl"
+    model.save(path)
+    port = free_port()
+    srv = subprocess.Popen([gssl_cli, "serve", "--model", str(path), "--addr", f"127.0.0.1:{port}"],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        url = f"http://127.0.0.1:{port}"
+        for _ in range(200):  # wait until it listens (at most 20 s)
+            try:
+                urllib.request.urlopen(url + "/healthz", timeout=1).read()
+                break
+            except OSError:
+                assert srv.poll() is None, srv.stderr.read().decode()
+                time.sleep(0.1)
+        rng = np.random.default_rng(11)
+        new = sp.random_array((40, 2708), density=0.003, random_state=rng, format="csr")
+        new.data[:] = rng.uniform(0.5, 2, new.nnz)
+        keep = np.flatnonzero(np.diff(new.indptr))  # nodes with at least one edge
+        nodes = []
+        for i in keep:
+            lo, hi = new.indptr[i], new.indptr[i + 1]
+            nodes.append({"id": f"n{i}", "edges": [{"to": str(j), "weight": float(w)}
+                                                   for j, w in zip(new.indices[lo:hi], new.data[lo:hi])]})
+        req = urllib.request.Request(url + "/v1/predict", data=json.dumps({"nodes": nodes}).encode(),
+                                     headers={"Content-Type": "application/json"})
+        res = json.loads(urllib.request.urlopen(req, timeout=30).read())
+        mine = model.predict_proba(new=new)
+        assert len(res["predictions"]) == keep.size
+        for i, p in zip(keep, res["predictions"]):
+            assert p["id"] == f"n{i}"
+            np.testing.assert_array_equal(mine[i], p["probabilities"])
+    finally:
+        srv.terminate()
+        srv.wait(30)
