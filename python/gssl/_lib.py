@@ -152,7 +152,7 @@ def _run_cancellable(h, fn, args):
     t.start()
     try:
         while t.is_alive():
-            t.join(0.02)
+            t.join(0.01)
     except KeyboardInterrupt:
         lib.gssl_call_cancel(h)
         t.join()

@@ -122,3 +122,27 @@ def test_from_knn_equals_scikit_learn():
     np.testing.assert_allclose(G, want, rtol=1e-12, atol=0)
     with pytest.raises(ValueError, match="k = 300 is invalid"):
         gssl.Graph.from_knn(X, 300)
+
+
+def test_hostile_arrays_are_errors_not_crashes():
+    # a column out of range, a NaN weight, a decreasing indptr: each named
+    bad_col = sp.csr_array((np.ones(2), np.array([1, 5], dtype=np.int32), np.array([0, 1, 2], dtype=np.int64)), shape=(2, 2))
+    bad_col.indices[1] = 5  # scipy checks on construction only
+    with pytest.raises(ValueError, match="5"):
+        gssl.Graph.from_scipy(bad_col)
+    A = sp.csr_array(np.array([[0, 1.0], [1.0, 0]]))
+    A.data[0] = np.nan
+    with pytest.raises(ValueError, match="NaN|finite"):
+        gssl.Graph.from_scipy(A)
+    with pytest.raises(ValueError):
+        gssl.Graph.from_edges([0, -1], [1, 0])
+    with pytest.raises(ValueError, match="weights"):
+        gssl.Graph.from_edges([0], [1], weight=[1.0, 2.0])
+    cora = gssl.datasets.cora()
+    m = gssl.LabelSpreading(alpha=0.9).fit(cora.graph, cora.train_labels())
+    far = sp.csr_array((np.ones(1), (np.array([0]), np.array([2708]))), shape=(1, 2709))
+    with pytest.raises(ValueError, match="2708"):
+        m.predict_proba(new=far)
+    neg = sp.csr_array((np.array([-1.0]), (np.array([0]), np.array([3]))), shape=(1, 2708))
+    with pytest.raises(ValueError):
+        m.predict_proba(new=neg)
