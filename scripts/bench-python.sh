@@ -14,4 +14,5 @@ for r in $(seq "$rounds"); do
 	flock /tmp/gssl-bench.lock /tmp/gssl-capi.test -test.run '^$' -test.bench BenchmarkPredictNew -test.benchtime 2000x | grep BenchmarkPredictNew
 	flock /tmp/gssl-bench.lock "$py" python/bench/overhead.py
 done
-flock /tmp/gssl-bench.lock "$py" python/bench/cancel.py
+flock /tmp/gssl-bench.lock "$py" python/bench/cancel.py --nodes 50000
+flock /tmp/gssl-bench.lock "$py" python/bench/cancel.py --nodes 200000
