@@ -96,8 +96,9 @@ func ReadIntEdgesParallel(path string, opt graph.Options) (*graph.CSR, *nodeids.
 
 // fastFile is what readIntEdgesParallel tells of a file besides its graph.
 type fastFile struct {
-	loops int // self-loop lines
-	width int // fields per data line: 2, or 3 with weights
+	loops  int      // self-loop lines
+	width  int      // fields per data line: 2, or 3 with weights
+	header []string // the header line's fields, nil without one
 }
 
 // readIntEdgesParallel is ReadIntEdgesParallel, also telling the number of
@@ -118,6 +119,9 @@ func readIntEdgesParallel(path string, opt graph.Options) (*graph.CSR, *nodeids.
 	ff := fastFile{width: r.width}
 	for k := range r.stats {
 		ff.loops += r.stats[k].loops
+		if ff.header == nil && r.stats[k].first != 0 {
+			ff.header = r.stats[k].header
+		}
 	}
 	return g, ids, ff, err
 }
