@@ -62,20 +62,20 @@ func readGraphML(r io.Reader, path, weightName string, rows edgeRows, addNode no
 		return &ParseError{Path: path, Line: xmlLine(d), Msg: fmt.Sprintf(format, args...)}
 	}
 	var (
-		weightKey    string
-		weightDef    = 1.0
-		inKey        string // the key whose <default> is being read
-		graphs       int
-		depth        int // graph nesting
-		inEdge       bool
-		edgeLine     int
-		edgeW        float64
-		inData       bool
-		data         strings.Builder
-		dataKey      string
-		edges        int
-		keyNames     []string
-		inDefault    bool
+		weightKey string
+		weightDef = 1.0
+		inKey     string // the key whose <default> is being read
+		graphs    int
+		depth     int // graph nesting
+		inEdge    bool
+		edgeLine  int
+		edgeW     float64
+		inData    bool
+		data      strings.Builder
+		dataKey   string
+		edges     int
+		keyNames  []string
+		inDefault bool
 	)
 	for {
 		tok, err := d.Token()

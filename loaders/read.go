@@ -79,11 +79,12 @@ func decompress(r io.Reader, path string) (*bufio.Reader, error) {
 // lineReader walks the lines of a (possibly gzipped) text file, counting
 // them from 1 for error messages.
 type lineReader struct {
-	path   string
-	sc     *bufio.Scanner // yields blocks of whole lines (scanLineBlocks)
-	line   int
-	text   string
-	broken bool // the current line is the partial one before a read error
+	path     string
+	sc       *bufio.Scanner // yields blocks of whole lines (lineSplitter)
+	splitter *lineSplitter
+	line     int
+	text     string
+	broken   bool // the current line is the partial one before a read error
 	// rest is what remains of the scanner's current block, and restBroken
 	// whether the block came after a read error.
 	rest       []byte
@@ -130,7 +131,8 @@ func newLineReader(r io.Reader, path string) (*lineReader, error) {
 	}
 	sc := bufio.NewScanner(src)
 	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
-	sc.Split((&lineSplitter{}).split)
+	lr.splitter = &lineSplitter{}
+	sc.Split(lr.splitter.split)
 	lr.sc = sc
 	return lr, nil
 }
