@@ -119,7 +119,7 @@ func readGraphML(r io.Reader, path, weightName string, rows edgeRows, addNode no
 				inDefault = inKey != ""
 				data.Reset()
 			case "graph":
-				if depth > 0 {
+				if depth > 0 || inEdge {
 					return rep, fail("GraphML: a graph nested in a node is not supported")
 				}
 				graphs++
@@ -144,6 +144,9 @@ func readGraphML(r io.Reader, path, weightName string, rows edgeRows, addNode no
 			case "edge":
 				if depth == 0 {
 					return rep, fail("GraphML: <edge> outside a <graph>")
+				}
+				if inEdge {
+					return rep, fail("GraphML: an <edge> inside an <edge>")
 				}
 				s, ok1 := attr("source")
 				tg, ok2 := attr("target")

@@ -370,4 +370,3 @@ func int64Bytes(v ...int64) []byte {
 	}
 	return b.Bytes()
 }
-
