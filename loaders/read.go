@@ -145,7 +145,7 @@ const sniffBytes = 4096
 // pipe, a character device such as /dev/zero): such a file cannot be read
 // twice, so its rows are held, and an endless one must end in an error,
 // not in exhausted memory. Save larger inputs to a regular file.
-var streamCap int64 = 1 << 30
+var streamCap int64 = 256 << 20
 
 // cappedReader reads at most left bytes of a file of unknown length, then
 // fails naming the cap.

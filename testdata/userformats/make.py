@@ -9,7 +9,8 @@ back. Run from this folder in a throwaway venv with networkx, pandas, numpy:
     python3 -m venv /tmp/venv && /tmp/venv/bin/pip install networkx pandas numpy
     cd testdata/userformats && /tmp/venv/bin/python make.py
 
-Deterministic: fixed graphs and seeds; gzip without a time stamp; the
+Deterministic arrays and graphs: fixed graphs and seeds; gzip without a time
+stamp (the .npz members carry the time they were written); the
 adjacency lists' time-stamp comment is fixed after writing.
 """
 import gzip
