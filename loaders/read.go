@@ -189,9 +189,11 @@ func notText(head []byte, path string) error {
 }
 
 // crOnly reports whether the start of a file ends its lines with CR alone:
-// a CR and no LF in it.
+// no LF in it, and a CR before its last byte (a CRLF file whose first line
+// fills head may end it with the CR of its first CRLF).
 func crOnly(head []byte) bool {
-	return bytes.IndexByte(head, '\n') < 0 && bytes.IndexByte(head, '\r') >= 0
+	k := bytes.IndexByte(head, '\r')
+	return bytes.IndexByte(head, '\n') < 0 && k >= 0 && k < len(head)-1
 }
 
 // crReader turns every CR into LF, for files whose lines end in CR alone.

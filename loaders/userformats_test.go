@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -369,4 +370,12 @@ func int64Bytes(v ...int64) []byte {
 		_ = binary.Write(&b, binary.LittleEndian, x)
 	}
 	return b.Bytes()
+}
+
+func TestCROnlyDetection(t *testing.T) {
+	assert.True(t, crOnly([]byte("a,b\r1,2\r")))
+	assert.False(t, crOnly([]byte("a,b\r\n1,2\r\n")))
+	// The first line of a CRLF file fills the sniffed bytes up to its CR.
+	assert.False(t, crOnly([]byte(strings.Repeat("x", 100)+"\r")))
+	assert.False(t, crOnly([]byte("no line end")))
 }
