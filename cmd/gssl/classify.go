@@ -135,6 +135,7 @@ type classifyResult struct {
 	BaseTestStd     float64       `json:"base_test_accuracy_std,omitempty"`
 	Runs            []classifyRun `json:"runs"`
 	LoadSeconds     float64       `json:"load_seconds"`
+	KNN             *knnSummary   `json:"knn,omitempty"` // the graph built from --features
 	Seconds         float64       `json:"seconds"`
 	Out             string        `json:"out,omitempty"`
 	Saved           string        `json:"saved,omitempty"`
@@ -322,7 +323,7 @@ func runClassify(ctx context.Context, opts classifyOptions, stdout, stderr io.Wr
 	res := classifyResult{
 		Data: opts.In.source(), Nodes: ds.Graph.Nodes(), Edges: ds.Graph.Edges(), Features: d, Classes: ds.Classes,
 		ModelFlag: opts.Model, Model: runs[0].Model, Split: opts.Split, Seeds: opts.Seeds, SeedsRun: len(runs), Candidates: len(search.Candidates),
-		Runs: runs, LoadSeconds: loadSeconds,
+		Runs: runs, LoadSeconds: loadSeconds, KNN: opts.In.builtSummary(),
 	}
 	tests, vals := make([]float64, len(runs)), make([]float64, len(runs))
 	for k, r := range runs {

@@ -20,7 +20,7 @@ func loadNodes(_ context.Context, in *nodeInput) (*loaders.NodeDataset, error) {
 	if err != nil {
 		return nil, err
 	}
-	maxMemory, err := parseBytes("max-memory", defaultMaxMemory())
+	maxMemory, err := parseBytes("max-memory", in.MaxMemory)
 	if err != nil {
 		return nil, err
 	}
