@@ -9,7 +9,8 @@ import (
 	"github.com/gssl/gssl/graphkernels"
 )
 
-var _ = cover("graphkernels.WeisfeilerLehman", "graphkernels.RandomWalk", "graphkernels.Cosine", "graphkernels.WLClassifier")
+var _ = cover("graphkernels.WeisfeilerLehman", "graphkernels.RandomWalk", "graphkernels.Cosine", "graphkernels.WLClassifier",
+	"graphkernels.ShortestPath", "graphkernels.VertexHistogram")
 
 // shapeGraphs returns a cycle (class 0), a path (1) and a star (2) of
 // every size, with degree labels.
@@ -76,6 +77,16 @@ func TestGraphModels(t *testing.T) {
 				"Kernel": func() estimator.Estimator { return &graphkernels.Cosine{} },
 			},
 			X: train, Query: test, QueryRows: 3, Columns: 12,
+		},
+		{
+			Name: "graphkernels.ShortestPath",
+			New:  func() estimator.Estimator { return &graphkernels.ShortestPath{} },
+			X:    train, Query: test, QueryRows: 3, Columns: 12,
+		},
+		{
+			Name: "graphkernels.VertexHistogram",
+			New:  func() estimator.Estimator { return &graphkernels.VertexHistogram{} },
+			X:    train, Query: test, QueryRows: 3, Columns: 12,
 		},
 		{
 			Name: graphkernels.WLClassifierKind,
