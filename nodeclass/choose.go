@@ -7,9 +7,9 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/eval"
 	"github.com/gssl/gssl/graph"
-	"github.com/gssl/gssl/logreg"
 	"github.com/gssl/gssl/stkr"
 )
 
@@ -183,7 +183,7 @@ func Choose(ctx context.Context, cands []Base, g *graph.CSR, x Features, labels,
 			if err != nil {
 				return nil, err
 			}
-			pred := logreg.Argmax(pr)
+			pred := estimator.Argmax(pr)
 			for _, i := range p.test {
 				if pred[i] == labels[i] {
 					right[k]++

@@ -7,7 +7,6 @@ import (
 	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/eval"
 	"github.com/gssl/gssl/loaders"
-	"github.com/gssl/gssl/logreg"
 	"github.com/gssl/gssl/nodeclass"
 )
 
@@ -32,7 +31,7 @@ func ExampleSGC() {
 		return
 	}
 	p, _ := m.Probabilities()
-	acc, _ := eval.Accuracy(logreg.Argmax(p), ds.Labels, ds.Split.Test)
+	acc, _ := eval.Accuracy(estimator.Argmax(p), ds.Labels, ds.Split.Test)
 	fmt.Printf("%v: test accuracy %.3f\n", m, acc)
 	// Output:
 	// sgc(K=2, L2=0.001): test accuracy 0.809
@@ -96,9 +95,9 @@ func ExampleSGC_PredictNodes() {
 		return
 	}
 	fitted, _ := m.Probabilities()
-	all := logreg.Argmax(fitted)
+	all := estimator.Argmax(fitted)
 	same := 0
-	for k, c := range logreg.Argmax(p) {
+	for k, c := range estimator.Argmax(p) {
 		if c == all[copies[k]] {
 			same++
 		}

@@ -194,8 +194,8 @@ func fitLinear(ctx context.Context, g *graph.CSR, x Features, labels []int, norm
 	if d.reduced != nil {
 		fitOn = d.reduced
 	}
-	var nc *logreg.NotConvergedError
-	if err := lr.Fit(ctx, logreg.Dense{X: fitOn}, y); err != nil && !errors.As(err, &nc) {
+	var nc *estimator.NotConvergedError
+	if err := lr.Fit(ctx, fitOn, y); err != nil && !errors.As(err, &nc) {
 		return nil, fmt.Errorf("nodeclass: %w", err)
 	}
 	w, b, err := lr.Coefficients()
@@ -217,7 +217,7 @@ func fitLinear(ctx context.Context, g *graph.CSR, x Features, labels []int, norm
 	if err != nil {
 		return nil, err
 	}
-	m.info = estimator.Info{Iterations: li.Iterations, Residual: li.GradNorm, Products: products}
+	m.info = estimator.Info{Iterations: li.Iterations, Residual: li.Residual, Products: products}
 	return m, nil
 }
 

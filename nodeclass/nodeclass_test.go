@@ -154,12 +154,12 @@ func TestLinearModelsAgainstDense(t *testing.T) {
 			var scaled mat.Dense
 			scaled.Scale(1/math.Sqrt(ss/float64(countLabelled(labels))), tc.design)
 			ref := logreg.Classifier{L2: 1e-3, GradTol: 1e-9}
-			require.NoError(t, ref.Fit(ctx, logreg.Dense{X: &scaled}, labels))
+			require.NoError(t, ref.Fit(ctx, &scaled, labels))
 			want, err := ref.Probabilities(logreg.Dense{X: &scaled})
 			require.NoError(t, err)
 			// both fits stop at ‖∇J‖ ≈ 1e-6..1e-9 with curvature ≥ λ = 1e-3
 			assert.True(t, mat.EqualApprox(want, got, 1e-3), tc.name)
-			assert.Equal(t, logreg.Argmax(want), logreg.Argmax(got), tc.name)
+			assert.Equal(t, estimator.Argmax(want), estimator.Argmax(got), tc.name)
 			if in, ok := tc.model.(interface{ Info() estimator.Info }); ok {
 				info := in.Info()
 				assert.Positive(t, info.Iterations, tc.name)
@@ -261,7 +261,7 @@ func TestCorrectSmoothClosedForms(t *testing.T) {
 		require.True(t, mat.EqualApprox(wantS, sc, tol))
 		p, err := cs.Probabilities()
 		require.NoError(t, err)
-		assert.Equal(t, logreg.Argmax(sc), logreg.Argmax(p))
+		assert.Equal(t, estimator.Argmax(sc), estimator.Argmax(p))
 	}
 }
 
@@ -285,7 +285,7 @@ func TestChoose(t *testing.T) {
 	require.Equal(t, best, sel.Index)
 	p, err := sel.Best.Probabilities()
 	require.NoError(t, err)
-	acc, err := eval.Accuracy(logreg.Argmax(p), truth, test)
+	acc, err := eval.Accuracy(estimator.Argmax(p), truth, test)
 	require.NoError(t, err)
 	assert.Greater(t, acc, 0.8, "planted communities with informative features")
 	// With val nodes: the score is the val accuracy of a fit without them.
@@ -304,7 +304,7 @@ func TestChoose(t *testing.T) {
 	m := &SGC{K: 1, L2: L2Grid()[0]}
 	require.NoError(t, m.Fit(ctx, g, x, hidden))
 	pm, _ := m.Probabilities()
-	want, _ := eval.Accuracy(logreg.Argmax(pm), labels, val)
+	want, _ := eval.Accuracy(estimator.Argmax(pm), labels, val)
 	assert.Equal(t, want, sel.Scores[0])
 }
 
@@ -358,7 +358,7 @@ func TestEvaluateTwoStages(t *testing.T) {
 	assert.Equal(t, fmt.Sprint(cs.Best), out.Model)
 	assert.Equal(t, cs.Scores[cs.Index], out.Val)
 	p, _ := cs.Best.Probabilities()
-	want, _ := eval.Accuracy(logreg.Argmax(p), truth, split.Test)
+	want, _ := eval.Accuracy(estimator.Argmax(p), truth, split.Test)
 	assert.Equal(t, want, out.Test)
 	_, err = PerClassSplit(truth, 20, 20, 0)
 	assert.ErrorContains(t, err, "fewer than train+val")
@@ -438,7 +438,7 @@ func TestPredictGraphInductive(t *testing.T) {
 		require.NoError(t, err)
 		r, c := p.Dims()
 		require.Equal(t, []int{120, 3}, []int{r, c})
-		acc, err := eval.Accuracy(logreg.Argmax(p), truth, unseen)
+		acc, err := eval.Accuracy(estimator.Argmax(p), truth, unseen)
 		require.NoError(t, err)
 		assert.Greater(t, acc, 0.8, "%v on the new nodes", m)
 		_, err = m.PredictGraph(ctx, g, Features{Dense: mat.NewDense(120, 5, nil)})

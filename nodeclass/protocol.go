@@ -8,9 +8,9 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/eval"
 	"github.com/gssl/gssl/graph"
-	"github.com/gssl/gssl/logreg"
 )
 
 // PerClassSplit draws train per class training nodes and val per class
@@ -101,7 +101,7 @@ func Evaluate(ctx context.Context, s Search, g *graph.CSR, x Features, truth []i
 		}
 		test := 0.0
 		if len(split.Test) > 0 {
-			if test, err = eval.Accuracy(logreg.Argmax(p), truth, split.Test); err != nil {
+			if test, err = eval.Accuracy(estimator.Argmax(p), truth, split.Test); err != nil {
 				return "", 0, 0, nil, err
 			}
 		}

@@ -10,9 +10,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/eval"
 	"github.com/gssl/gssl/loaders"
-	"github.com/gssl/gssl/logreg"
 	"github.com/gssl/gssl/modelfile"
 	"github.com/gssl/gssl/nodeclass"
 	"github.com/gssl/gssl/savedmodel"
@@ -399,7 +399,7 @@ func writeClassifyPredictions(path string, ds *loaders.NodeDataset, run classify
 		}
 	}
 	p := run.out.Probabilities
-	return writeClassRows(path, ds, rows, logreg.Argmax(p), p.RawRowView, true, part)
+	return writeClassRows(path, ds, rows, estimator.Argmax(p), p.RawRowView, true, part)
 }
 
 // fileModel is a model already written into its container.
