@@ -391,7 +391,7 @@ func TestWithEmbedding(t *testing.T) {
 		assert.InDelta(t, 0.25*math.Pow(mat.Norm(xh, 2), 2), math.Pow(mat.Norm(em, 2), 2), 1e-9)
 		// and is the eigenmap up to that one factor
 		ref := spectral.LaplacianEigenmap{Dim: 3, Isolated: laplacian.IsolatedZero}
-		require.NoError(t, ref.Fit(ctx, g))
+		require.NoError(t, ref.Fit(ctx, estimator.Nodes{Graph: g}))
 		c := em.At(0, 0) / ref.Coordinates().At(0, 0)
 		var scaled mat.Dense
 		scaled.Scale(c, ref.Coordinates())

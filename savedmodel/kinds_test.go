@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/gp"
 	"github.com/gssl/gssl/graphkernels"
 	"github.com/gssl/gssl/imgp"
@@ -86,7 +87,7 @@ func kindFixtures(t *testing.T) map[string]kindFixture {
 	cs := &nodeclass.CorrectSmooth{Base: &nodeclass.SGC{}}
 	add(nodeclass.CorrectSmoothKind, cs, nodeCtx, cs.Fit(ctx, ds.Graph, x0, ds.Labels))
 	sc := &spectral.SpectralClustering{Clusters: 2, KMeans: spectral.KMeansSettings{Seed: 1}}
-	add(spectral.SpectralClusteringKind, sc, Context{IDs: ds.IDs}, sc.Fit(ctx, ds.Graph))
+	add(spectral.SpectralClusteringKind, sc, Context{IDs: ds.IDs}, sc.Fit(ctx, estimator.Nodes{Graph: ds.Graph}))
 
 	x, y := circle(30)
 	pointCtx := Context{Data: "circle", TargetMean: 1, TargetScale: 2}

@@ -720,7 +720,7 @@ func (b clusterBackend) fitted() []serve.Prediction {
 }
 
 func (b clusterBackend) predictNodes(ctx context.Context, nn estimator.NewNodes) ([]serve.Prediction, error) {
-	labels, err := b.m.PredictNodes(ctx, nn)
+	labels, err := b.m.Predict(ctx, estimator.NodeQuery{New: &nn})
 	if err != nil {
 		return nil, err
 	}

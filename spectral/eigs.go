@@ -261,6 +261,14 @@ func (c config) filterDegree(which Which, cut float64) int {
 	return max(2, min(d, limit))
 }
 
+// Validate checks the settings that do not depend on the operator (Tol,
+// BlockSize, BasisSize, MaxRestarts, FilterDegree, Bounds); errors name the
+// field, its value and its valid range.
+func (s Settings) Validate() error {
+	_, err := s.resolve(math.MaxInt32, 1)
+	return err
+}
+
 func (s Settings) resolve(n, k int) (config, error) {
 	c := config{tol: s.Tol, b: s.BlockSize, m: s.BasisSize, maxRestarts: s.MaxRestarts, seed: s.Seed, progress: s.Progress}
 	if c.tol == 0 {

@@ -130,7 +130,7 @@ func runCluster(ctx context.Context, opts clusterOptions, stdout, stderr io.Writ
 	sc := &spectral.SpectralClustering{Clusters: res.Clusters, Isolated: iso,
 		Eigen:  spectral.Settings{Tol: opts.Tol, Seed: opts.Seed},
 		KMeans: spectral.KMeansSettings{Restarts: opts.Restarts, Seed: opts.Seed}}
-	if err := sc.Fit(ctx, ds.Graph); err != nil {
+	if err := sc.Fit(ctx, estimator.Nodes{Graph: ds.Graph}); err != nil {
 		var nc *estimator.NotConvergedError
 		if !errors.As(err, &nc) || sc.Labels() == nil {
 			return fmt.Errorf("cluster: %w", flagError(err))

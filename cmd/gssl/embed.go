@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/laplacian"
 	"github.com/gssl/gssl/spectral"
 )
@@ -104,7 +105,7 @@ func runEmbed(ctx context.Context, opts embedOptions, stdout, stderr io.Writer) 
 	logf(stderr, "embed: %s: %d nodes, %d components, using %d nodes; Laplacian eigenmap in %d dimensions", res.Data, res.Nodes, res.Components, res.Used, opts.Dim)
 	start := timeNow()
 	e := &spectral.LaplacianEigenmap{Dim: opts.Dim, Isolated: iso, Eigen: spectral.Settings{Tol: opts.Tol, Seed: opts.Seed}}
-	if err := e.Fit(ctx, ds.Graph); err != nil {
+	if err := e.Fit(ctx, estimator.Nodes{Graph: ds.Graph}); err != nil {
 		return fmt.Errorf("embed: %w", flagError(err))
 	}
 	res.Seconds = seconds(start)
