@@ -26,8 +26,8 @@ func TestSGCCora(t *testing.T) {
 		labels[i] = ds.Labels[i]
 	}
 	m := &SGC{}
-	require.NoError(t, m.Fit(context.Background(), ds.Graph, Features{Sparse: ds.Features}, labels))
-	p, err := m.Probabilities()
+	require.NoError(t, m.Fit(context.Background(), estimator.Nodes{Graph: ds.Graph, Features: Matrix(Features{Sparse: ds.Features})}, labels))
+	p, err := m.Predict(context.Background(), estimator.FittedNodes)
 	require.NoError(t, err)
 	acc, err := eval.Accuracy(estimator.Argmax(p), ds.Labels, ds.Split.Test)
 	require.NoError(t, err)

@@ -1,6 +1,7 @@
 package nodeclass
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -462,7 +463,7 @@ func readBase(f *modelfile.File, kind string, n, c int) (nodeBase, error) {
 	if err := b.ReadModelFile(bf); err != nil {
 		return nil, fmt.Errorf("nodeclass: the model file's base: %w", err)
 	}
-	p, _ := b.Probabilities()
+	p, _ := b.Predict(context.Background(), estimator.FittedNodes)
 	if r, k := p.Dims(); r != n || k != c {
 		return nil, fmt.Errorf("nodeclass: the model file's base has %d nodes and %d classes, the model %d and %d", r, k, n, c)
 	}

@@ -36,7 +36,7 @@ func BenchmarkCoraPlanetoid(b *testing.B) {
 				if err := r.FitIndexed(context.Background(), k, train, y); err != nil {
 					b.Fatal(err)
 				}
-				_, _ = r.Predict(nil)
+				_, _ = r.Scores()
 				products = r.Stats().MatVecs
 			}
 			b.ReportMetric(float64(products), "products/op")

@@ -50,7 +50,7 @@ type CVChoice struct {
 // labelled nodes (eval.NewFolds); cv.Order, when set, is the order in which
 // the labelled nodes are dealt into folds. Any number of labels per class works: a class with
 // a single labelled node is trained on in every fold and never held out.
-func ChooseCV(ctx context.Context, task Task, cv eval.CV, candidates []*Regressor) (CVChoice, error) {
+func ChooseCV(ctx context.Context, task Task, cv eval.CV, candidates []*Classifier) (CVChoice, error) {
 	if len(candidates) == 0 {
 		return CVChoice{}, errors.New("stkr: ChooseCV: no candidate")
 	}
@@ -111,7 +111,7 @@ func ChooseCV(ctx context.Context, task Task, cv eval.CV, candidates []*Regresso
 }
 
 // finalFit fits r on every labelled node of task and predicts every node.
-func (c *CVChoice) finalFit(ctx context.Context, task Task, r *Regressor) error {
+func (c *CVChoice) finalFit(ctx context.Context, task Task, r *Classifier) error {
 	var labelled []int
 	for i, l := range task.Labels {
 		if l >= 0 {
@@ -125,11 +125,11 @@ func (c *CVChoice) finalFit(ctx context.Context, task Task, r *Regressor) error 
 	// Fit fits the same one-hot system as Prepare's targets and remembers
 	// the classes, so that the chosen model can be saved.
 	r.Classes = task.Classes
-	if err := r.Fit(ctx, prep.kernel, task.Labels); err != nil {
+	if err := r.FitKernel(ctx, prep.kernel, task.Labels); err != nil {
 		return fmt.Errorf("stkr: final fit of %s β=%g on every labelled node: %w", r.Transform, r.Beta, err)
 	}
 	c.Stats = r.Stats()
-	if c.Scores, err = r.Predict(nil); err != nil {
+	if c.Scores, err = r.Scores(); err != nil {
 		return err
 	}
 	c.Probabilities, c.Labels, c.NoEvidence = Normalize(c.Scores, task.Labels)

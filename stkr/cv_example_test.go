@@ -21,10 +21,10 @@ func ExampleChooseCV() {
 	for _, v := range ds.Split.Train {
 		labels[v] = ds.Labels[v]
 	}
-	var cands []*stkr.Regressor
+	var cands []*stkr.Classifier
 	for _, eta := range []float64{0.5, 0.9} {
 		for _, beta := range []float64{0.1, 1} {
-			cands = append(cands, &stkr.Regressor{Transform: stkr.InverseLaplacian{Eta: eta}, Beta: beta})
+			cands = append(cands, &stkr.Classifier{Regressor: stkr.Regressor{Transform: stkr.InverseLaplacian{Eta: eta}, Beta: beta}})
 		}
 	}
 	task := stkr.Task{Graph: ds.Graph, Labels: labels, Classes: ds.Classes}

@@ -31,11 +31,11 @@ func coraTrainTask(t *testing.T) Task {
 // training nodes, predict every node and count the held-out ones right.
 func TestChooseCVMatchesManualLoop(t *testing.T) {
 	task := coraTrainTask(t)
-	cands := func() []*Regressor {
-		return []*Regressor{
-			{Transform: InverseLaplacian{Eta: 0.9}, Beta: 0.1},
-			{Transform: InverseLaplacian{Eta: 0.99}, Beta: 1},
-			{Transform: Power(2), Beta: 1},
+	cands := func() []*Classifier {
+		return []*Classifier{
+			{Regressor: Regressor{Transform: InverseLaplacian{Eta: 0.9}, Beta: 0.1}},
+			{Regressor: Regressor{Transform: InverseLaplacian{Eta: 0.99}, Beta: 1}},
+			{Regressor: Regressor{Transform: Power(2), Beta: 1}},
 		}
 	}
 	got, err := ChooseCV(context.Background(), task, eval.CV{Folds: 3, Seed: 5}, cands())
@@ -116,7 +116,7 @@ func TestChooseCVFewLabels(t *testing.T) {
 			task.Labels[i] = -1
 		}
 	}
-	got, err := ChooseCV(context.Background(), task, eval.CV{Seed: 1}, []*Regressor{{Transform: InverseLaplacian{Eta: 0.9}, Beta: 1}})
+	got, err := ChooseCV(context.Background(), task, eval.CV{Seed: 1}, []*Classifier{{Regressor: Regressor{Transform: InverseLaplacian{Eta: 0.9}, Beta: 1}}})
 	require.NoError(t, err)
 	assert.Equal(t, 3, got.Folds, "the smallest class with two labels has three")
 	assert.False(t, math.IsNaN(got.Accuracy[0]))
@@ -136,7 +136,7 @@ func TestChooseSplit(t *testing.T) {
 	ds, err := datasets.Cora()
 	require.NoError(t, err)
 	task := Task{Graph: ds.Graph, Labels: ds.Labels, Classes: ds.Classes}
-	cands := func() []*Regressor { return []*Regressor{{Transform: Power(2), Beta: 1}} }
+	cands := func() []*Classifier { return []*Classifier{{Regressor: Regressor{Transform: Power(2), Beta: 1}}} }
 	fits := 0
 	one, err := ChooseSplit(context.Background(), task, *ds.Split, Transductive, 0.01, false, 3, cands, func(n int) { fits += n })
 	require.NoError(t, err)
@@ -166,12 +166,12 @@ func TestChooseCVNoFolds(t *testing.T) {
 			seen[l] = true
 		}
 	}
-	one := []*Regressor{{Transform: InverseLaplacian{Eta: 0.9}, Beta: 1}}
+	one := []*Classifier{{Regressor: Regressor{Transform: InverseLaplacian{Eta: 0.9}, Beta: 1}}}
 	c, err := ChooseCV(context.Background(), task, eval.CV{}, one)
 	require.NoError(t, err)
 	assert.Equal(t, 0, c.Folds)
 	assert.True(t, math.IsNaN(c.Accuracy[0]))
 	assert.Len(t, c.Labels, task.Graph.Nodes())
-	_, err = ChooseCV(context.Background(), task, eval.CV{}, append(one, &Regressor{Transform: InverseLaplacian{Eta: 0.5}, Beta: 1}))
+	_, err = ChooseCV(context.Background(), task, eval.CV{}, append(one, cls(&Regressor{Transform: InverseLaplacian{Eta: 0.5}, Beta: 1})))
 	assert.ErrorIs(t, err, eval.ErrTooFewLabels)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/graph"
 	"github.com/gssl/gssl/loaders"
 	"github.com/gssl/gssl/stkr"
@@ -20,31 +21,25 @@ func ExampleRegressor() {
 	if err != nil {
 		panic(err)
 	}
-	k, err := stkr.NewGraphKernel(g)
-	if err != nil {
-		panic(err)
-	}
+	ctx := context.Background()
 	r := &stkr.Regressor{Transform: stkr.InverseLaplacian{Eta: 0.9}, Beta: 0.1}
 	nan := math.NaN()
-	if err := r.FitTargets(context.Background(), k, []float64{1, nan, nan, nan, nan, -1}); err != nil {
+	if err := r.Fit(ctx, estimator.Nodes{Graph: g}, []float64{1, nan, nan, nan, nan, -1}); err != nil {
 		panic(err)
 	}
-	f, err := r.Predict(nil)
+	f, err := r.Predict(ctx, estimator.FittedNodes)
 	if err != nil {
 		panic(err)
 	}
-	for i := 0; i < 6; i++ {
-		fmt.Printf("node %d: %+.3f\n", i, f.At(i, 0))
+	for i, v := range f.Mean {
+		fmt.Printf("node %d: %+.3f\n", i, v)
 	}
-	row, err := k.Row([]int{1}, nil)
+	nn := estimator.NewNodes{Offsets: []int{0, 1}, Nodes: []int32{1}}
+	p, err := r.Predict(ctx, estimator.NodeQuery{New: &nn})
 	if err != nil {
 		panic(err)
 	}
-	out := make([]float64, 1)
-	if err := r.PredictRow(out, row); err != nil {
-		panic(err)
-	}
-	fmt.Printf("new node next to 1: %+.3f\n", out[0])
+	fmt.Printf("new node next to 1: %+.3f\n", p.Mean[0])
 	// Output:
 	// node 0: +0.967
 	// node 1: +1.520
@@ -59,22 +54,18 @@ func ExampleRegressor() {
 // others unlabelled (−1). Classes = 3 keeps a column for a third class that
 // has no labelled node (a saved model's class names stay its classes); its
 // probability is 0 everywhere.
-func ExampleRegressor_Fit() {
+func ExampleClassifier() {
 	edges := []graph.Edge{{U: 0, V: 1, W: 1}, {U: 1, V: 2, W: 1}, {U: 2, V: 3, W: 1}, {U: 3, V: 4, W: 1}, {U: 4, V: 5, W: 1}}
 	g, err := graph.FromEdges(6, edges, graph.Options{})
 	if err != nil {
 		panic(err)
 	}
-	k, err := stkr.NewGraphKernel(g)
-	if err != nil {
-		panic(err)
-	}
-	r := &stkr.Regressor{Transform: stkr.InverseLaplacian{Eta: 0.9}, Beta: 0.1, Classes: 3}
+	r := &stkr.Classifier{Regressor: stkr.Regressor{Transform: stkr.InverseLaplacian{Eta: 0.9}, Beta: 0.1}, Classes: 3}
 	labels := []int{0, -1, -1, -1, -1, 1}
-	if err := r.Fit(context.Background(), k, labels); err != nil {
+	if err := r.Fit(context.Background(), estimator.Nodes{Graph: g}, labels); err != nil {
 		panic(err)
 	}
-	f, err := r.Predict(nil)
+	f, err := r.Predict(context.Background(), estimator.FittedNodes)
 	if err != nil {
 		panic(err)
 	}
@@ -98,9 +89,9 @@ func ExampleChoose() {
 	if err != nil {
 		panic(err)
 	}
-	var candidates []*stkr.Regressor
+	var candidates []*stkr.Classifier
 	for _, beta := range []float64{0.1, 1, 10} {
-		candidates = append(candidates, &stkr.Regressor{Transform: stkr.InverseLaplacian{Eta: 0.9}, Beta: beta})
+		candidates = append(candidates, &stkr.Classifier{Regressor: stkr.Regressor{Transform: stkr.InverseLaplacian{Eta: 0.9}, Beta: beta}})
 	}
 	task := stkr.Task{Graph: ds.Graph, Labels: ds.Labels, Classes: ds.Classes}
 	c, err := stkr.Choose(context.Background(), task, part, stkr.Inductive, candidates)

@@ -100,7 +100,7 @@ func TestUseFeatures(t *testing.T) {
 	task := Task{Graph: g, Labels: labels, Classes: 2}
 	part, err := NewPartition(8, eval.Split{Train: []int{0, 7}, Val: []int{1, 6}, Test: []int{2, 3, 4, 5}}, 0, 0)
 	require.NoError(t, err)
-	newR := func() *Regressor { return &Regressor{Transform: InverseLaplacian{Eta: 0.9}, Beta: 0.1} }
+	newR := func() *Classifier { return cls(&Regressor{Transform: InverseLaplacian{Eta: 0.9}, Beta: 0.1}) }
 	plain, err := Prepare(task, part, Transductive)
 	require.NoError(t, err)
 	want, err := plain.Evaluate(ctx, newR())

@@ -84,9 +84,9 @@ func TestInverseLaplacianBeatsLabelPropagationOnCora(t *testing.T) {
 		require.NoError(t, err)
 		prep, err := Prepare(task, part, Transductive)
 		require.NoError(t, err)
-		var cands []*Regressor
+		var cands []*Classifier
 		for _, beta := range []float64{1, 10, 100} {
-			cands = append(cands, &Regressor{Transform: InverseLaplacian{Eta: 0.99}, Beta: beta})
+			cands = append(cands, cls(&Regressor{Transform: InverseLaplacian{Eta: 0.99}, Beta: beta}))
 		}
 		best, outs, err := prep.Select(context.Background(), cands)
 		require.NoError(t, err)

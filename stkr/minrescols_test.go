@@ -145,6 +145,6 @@ func TestMINRESBlockPathCancel(t *testing.T) {
 	require.True(t, errors.Is(err, context.Canceled), "%v", err)
 	assert.Equal(t, 3, calls)
 	assert.Equal(t, []int{3, 3, 3}, r.Stats().Iterations)
-	_, err = r.Predict(nil)
+	_, err = r.Scores()
 	assert.NoError(t, err, "the best iterate is kept")
 }

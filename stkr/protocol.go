@@ -352,7 +352,7 @@ type Outcome struct {
 
 // Evaluate fits r and scores the val and test nodes. Errors in the input
 // are returned; a solver failure is recorded in Outcome.Err.
-func (p *Prepared) Evaluate(ctx context.Context, r *Regressor) (Outcome, error) {
+func (p *Prepared) Evaluate(ctx context.Context, r *Classifier) (Outcome, error) {
 	start := time.Now()
 	var k BaseKernel = p.kernel
 	if p.base != nil {
@@ -370,7 +370,7 @@ func (p *Prepared) Evaluate(ctx context.Context, r *Regressor) (Outcome, error) 
 	var f *mat.Dense
 	if p.valRow == nil || p.testRow == nil {
 		var err error
-		if f, err = r.Predict(nil); err != nil {
+		if f, err = r.Scores(); err != nil {
 			return Outcome{}, err
 		}
 	}
@@ -446,7 +446,7 @@ func (p *Prepared) accuracy(pred, nodes []int) (float64, int, int) {
 // the best validation accuracy (the first in grid order on ties), skipping
 // candidates whose solver failed, and all the outcomes. It fails when every
 // candidate failed or on an input error.
-func (p *Prepared) Select(ctx context.Context, candidates []*Regressor) (int, []Outcome, error) {
+func (p *Prepared) Select(ctx context.Context, candidates []*Classifier) (int, []Outcome, error) {
 	outs := make([]Outcome, len(candidates))
 	best := -1
 	var failures []error
@@ -496,7 +496,7 @@ type Choice struct {
 // it predicts test. A failure of the refit's solver is an error: the
 // chosen hyperparameters converged with fewer visible nodes, so it signals
 // an ill-posed refit rather than a bad candidate.
-func Choose(ctx context.Context, task Task, part Partition, setting Setting, candidates []*Regressor) (Choice, error) {
+func Choose(ctx context.Context, task Task, part Partition, setting Setting, candidates []*Classifier) (Choice, error) {
 	prep, err := Prepare(task, part, setting)
 	if err != nil {
 		return Choice{}, err

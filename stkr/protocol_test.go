@@ -63,9 +63,9 @@ func TestKrylovNeedsFewerProducts(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			kr := &Regressor{Transform: c.tr, Beta: c.beta, Solver: c.krylov}
+			kr := cls(&Regressor{Transform: c.tr, Beta: c.beta, Solver: c.krylov})
 			require.NoError(t, kr.FitIndexed(ctx, k, train, y))
-			ri := &Regressor{Transform: c.tr, Beta: c.beta, Solver: c.richard}
+			ri := cls(&Regressor{Transform: c.tr, Beta: c.beta, Solver: c.richard})
 			require.NoError(t, ri.FitIndexed(ctx, k, train, y))
 			ks, rs := kr.Stats(), ri.Stats()
 			t.Logf("%s: %s %d products (%d iterations), %s %d products (%d iterations)", c.name,
@@ -82,13 +82,13 @@ func TestKrylovNeedsFewerProducts(t *testing.T) {
 func TestAlgorithm2DivergesForSmallBeta(t *testing.T) {
 	ds, task := loadCora(t)
 	k, train, y := coraPlanetoid(t, ds, task)
-	r := &Regressor{Transform: InverseLaplacian{Eta: 0.9}, Beta: 0.01, Solver: SolverRichardson, MaxIter: 5000}
+	r := cls(&Regressor{Transform: InverseLaplacian{Eta: 0.9}, Beta: 0.01, Solver: SolverRichardson, MaxIter: 5000})
 	err := r.FitIndexed(context.Background(), k, train, y)
 	var bd *krylov.BreakdownError
 	require.ErrorAs(t, err, &bd)
 	assert.Contains(t, err.Error(), "diverged")
 
-	r = &Regressor{Transform: InverseLaplacian{Eta: 0.9}, Beta: 0.01}
+	r = cls(&Regressor{Transform: InverseLaplacian{Eta: 0.9}, Beta: 0.01})
 	require.NoError(t, r.FitIndexed(context.Background(), k, train, y))
 	for _, res := range r.Stats().Residual {
 		assert.LessOrEqual(t, res, DefaultLapTol)
@@ -146,7 +146,7 @@ func TestInductiveHidesValAndTest(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, task.Graph.Nodes(), tr.Visible)
 
-	r := &Regressor{Transform: InverseLaplacian{Eta: 0.9}, Beta: 10}
+	r := cls(&Regressor{Transform: InverseLaplacian{Eta: 0.9}, Beta: 10})
 	out, err := prep.Evaluate(context.Background(), r)
 	require.NoError(t, err)
 	require.NoError(t, out.Err)
@@ -168,7 +168,7 @@ func TestInductiveTestOnlyKeepsValVisible(t *testing.T) {
 	prep, err := Prepare(task, part, InductiveTestOnly)
 	require.NoError(t, err)
 	assert.Equal(t, task.Graph.Nodes()-len(part.Test), prep.Visible)
-	r := &Regressor{Transform: InverseLaplacian{Eta: 0.9}, Beta: 10}
+	r := cls(&Regressor{Transform: InverseLaplacian{Eta: 0.9}, Beta: 10})
 	out, err := prep.Evaluate(context.Background(), r)
 	require.NoError(t, err)
 	f := mustPredict(t, r)
@@ -210,10 +210,10 @@ func TestChooseInductiveRefits(t *testing.T) {
 	part, err := NewPartition(n, *ds.Split, 0.01, 3)
 	require.NoError(t, err)
 	ctx := context.Background()
-	cands := func() []*Regressor {
-		var out []*Regressor
+	cands := func() []*Classifier {
+		var out []*Classifier
 		for _, beta := range []float64{0.01, 1, 100} {
-			out = append(out, &Regressor{Transform: Polynomial{Coeffs: []float64{0, 1}}, Beta: beta})
+			out = append(out, cls(&Regressor{Transform: Polynomial{Coeffs: []float64{0, 1}}, Beta: beta}))
 		}
 		return out
 	}
@@ -314,7 +314,7 @@ func TestTestChunksTransductiveEqualsWholeTestSet(t *testing.T) {
 	require.NoError(t, err)
 	prep, err := Prepare(task, whole, Transductive)
 	require.NoError(t, err)
-	want, err := prep.Evaluate(context.Background(), &Regressor{Transform: Polynomial{Coeffs: []float64{0, 0, 0, 1}}, Beta: 1})
+	want, err := prep.Evaluate(context.Background(), cls(&Regressor{Transform: Polynomial{Coeffs: []float64{0, 0, 0, 1}}, Beta: 1}))
 	require.NoError(t, err)
 	parts, err := TestChunks(n, *ds.Split, 0.05, 3) // chunks of 135 of the 1000 test nodes
 	require.NoError(t, err)
@@ -323,7 +323,7 @@ func TestTestChunksTransductiveEqualsWholeTestSet(t *testing.T) {
 	for _, p := range parts {
 		prep, err := Prepare(task, p, Transductive)
 		require.NoError(t, err)
-		o, err := prep.Evaluate(context.Background(), &Regressor{Transform: Polynomial{Coeffs: []float64{0, 0, 0, 1}}, Beta: 1})
+		o, err := prep.Evaluate(context.Background(), cls(&Regressor{Transform: Polynomial{Coeffs: []float64{0, 0, 0, 1}}, Beta: 1}))
 		require.NoError(t, err)
 		right += o.TestCorrect
 		scored += o.TestScored
@@ -440,7 +440,7 @@ func TestInductiveSettingsMatchDense(t *testing.T) {
 				prep, err := Prepare(task, part, setting)
 				require.NoError(t, err)
 				assert.Equal(t, N, prep.Visible)
-				r := &Regressor{Transform: c.tr, Beta: beta, Tol: testTol, MaxIter: 100000}
+				r := cls(&Regressor{Transform: c.tr, Beta: beta, Tol: testTol, MaxIter: 100000})
 				_, err = prep.Evaluate(context.Background(), r)
 				require.NoError(t, err)
 				got := make([]float64, 3)

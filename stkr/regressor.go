@@ -143,12 +143,6 @@ type Regressor struct {
 	// α, so Alpha (((I − ηM)θ)[train]) no longer represents the predictor
 	// exactly; Predict, PredictRow and Vectors (θ) do.
 	Iterations int
-	// Classes is the number of classes of a classifier fitted by Fit (one
-	// one-hot output column each); 0 means 1 + the largest label. A class
-	// without a labelled node keeps its column, so a model's classes stay
-	// those of its class names; at most half of them may have no labelled
-	// node. FitTargets and FitIndexed do not use it.
-	Classes int
 	// Eigen computes kernel PCA's eigenvectors; nil means LanczosEigen{}
 	// (spectral's Lanczos, O(N·d) memory). DenseEigen is the explicit dense
 	// reference (O(N²) memory, small graphs only).
@@ -168,7 +162,7 @@ type Regressor struct {
 	u      *mat.Dense // N×c stored vectors
 	alpha  *mat.Dense // n×c dual coefficients (nil for kernel PCA)
 	stats  Stats
-	// task is set by Fit (classification) and FitTargets.
+	// task is set by Classifier.Fit (classification) and Regressor.Fit.
 	task fitTask
 	// A model read by UnmarshalBinary has no kernel: the transductive
 	// predictions and what new nodes' kernel rows need are stored instead.
@@ -197,9 +191,6 @@ func (r *Regressor) Validate() error {
 	}
 	if r.Iterations < 0 {
 		return fmt.Errorf("stkr: iterations=%d is invalid: it must be ≥ 0 (0 means solve to the tolerance)", r.Iterations)
-	}
-	if r.Classes < 0 {
-		return fmt.Errorf("stkr: classes=%d is invalid: it must be ≥ 0 (0 means 1 + the largest label)", r.Classes)
 	}
 	if _, ok := r.Transform.(TopD); ok && r.Iterations > 0 {
 		return fmt.Errorf("stkr: iterations=%d does not apply to kernel PCA (%s), which has no iterative solve; use 0", r.Iterations, r.Transform)
@@ -300,21 +291,18 @@ func (r *Regressor) Alpha() (*mat.Dense, error) {
 	return mat.DenseCopyOf(r.alpha), nil
 }
 
-// Predict sets dst (N×c) to the predictions on the visible nodes,
-// F = N·M·U (the transductive predictions; for the polynomial transform
-// the same as G_s[:, train]·α). dst nil means allocate. It returns an error
-// wrapping estimator.ErrNotFitted before a successful Fit, and one naming
-// both shapes when dst is not N×c.
-func (r *Regressor) Predict(dst *mat.Dense) (*mat.Dense, error) {
+// Scores returns the N×c outputs on the visible nodes, F = N·M·U (the
+// transductive predictions; for the polynomial transform the same as
+// G_s[:, train]·α), one column per output of the fit: what both roles'
+// Predict return for the fitted nodes, for any number of outputs
+// (FitIndexed). It returns an error wrapping estimator.ErrNotFitted before
+// a successful fit.
+func (r *Regressor) Scores() (*mat.Dense, error) {
 	if r.u == nil {
-		return nil, estimator.NotFitted("stkr: Predict")
+		return nil, estimator.NotFitted("stkr: Scores")
 	}
 	n, c := r.u.Dims()
-	if dst == nil {
-		dst = mat.NewDense(n, c, nil)
-	} else if dr, dc := dst.Dims(); dr != n || dc != c {
-		return nil, fmt.Errorf("stkr: Predict: dst is %d×%d, want %d×%d", dr, dc, n, c)
-	}
+	dst := mat.NewDense(n, c, nil)
 	if r.saved != nil {
 		dst.Copy(r.saved.pred)
 		return dst, nil

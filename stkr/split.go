@@ -14,7 +14,7 @@ type SplitRun struct {
 	// Choices[k] is Choose's outcome on Partitions[k] and Chosen[k] its
 	// chosen regressor (fitted; the refit in the Inductive setting).
 	Choices []Choice
-	Chosen  []*Regressor
+	Chosen  []*Classifier
 	// TestCorrect and TestScored sum the right and the scored test
 	// predictions over the partitions.
 	TestCorrect, TestScored int
@@ -41,7 +41,7 @@ func (r SplitRun) TestAccuracy() float64 {
 // On an error the partitions done so far are returned with it (their
 // Choices hold the failed candidates' errors).
 func ChooseSplit(ctx context.Context, task Task, split eval.Split, setting Setting, pTest float64, chunks bool, seed uint64,
-	candidates func() []*Regressor, done func(fits int)) (SplitRun, error) {
+	candidates func() []*Classifier, done func(fits int)) (SplitRun, error) {
 	var run SplitRun
 	n := task.Graph.Nodes()
 	var err error

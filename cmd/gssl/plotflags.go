@@ -370,7 +370,7 @@ type stkrFigure struct {
 	what      string
 }
 
-func newSTKRFigure(c stkr.Choice, best *stkr.Regressor, seed int) stkrFigure {
+func newSTKRFigure(c stkr.Choice, best *stkr.Classifier, seed int) stkrFigure {
 	acc := make([]float64, len(c.Candidates))
 	for i, o := range c.Candidates {
 		acc[i] = o.ValAccuracy

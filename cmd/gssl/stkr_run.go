@@ -107,8 +107,8 @@ func newSTKRSetup(opts stkrOptions) (*stkrSetup, error) {
 
 // candidates returns fresh regressors for every point of the grid; all share
 // an eigen cache, so kernel PCA decomposes each visible graph once.
-func (s *stkrSetup) candidates(opts stkrOptions) []*stkr.Regressor {
-	var out []*stkr.Regressor
+func (s *stkrSetup) candidates(opts stkrOptions) []*stkr.Classifier {
+	var out []*stkr.Classifier
 	for _, eta := range s.etas {
 		for _, beta := range s.betas {
 			for _, it := range s.counts {
@@ -116,7 +116,7 @@ func (s *stkrSetup) candidates(opts stkrOptions) []*stkr.Regressor {
 				if s.isLap {
 					t = stkr.InverseLaplacian{Eta: eta}
 				}
-				out = append(out, &stkr.Regressor{Transform: t, Beta: beta, Solver: s.solver, Tol: opts.Tol, Iterations: it, Eigen: s.cache})
+				out = append(out, &stkr.Classifier{Regressor: stkr.Regressor{Transform: t, Beta: beta, Solver: s.solver, Tol: opts.Tol, Iterations: it, Eigen: s.cache}})
 			}
 		}
 	}
@@ -230,7 +230,7 @@ func newSTKRResult(opts stkrOptions, s *stkrSetup, in *stkrInput) stkrResult {
 }
 
 // chosen records the hyperparameters of the chosen regressor.
-func (res *stkrResult) chosen(best *stkr.Regressor) {
+func (res *stkrResult) chosen(best *stkr.Classifier) {
 	if lap, ok := best.Transform.(stkr.InverseLaplacian); ok {
 		res.Eta = append(res.Eta, lap.Eta)
 	}
@@ -346,7 +346,7 @@ func stkrBenchmark(ctx context.Context, opts stkrOptions, s *stkrSetup, in *stkr
 			}
 		}
 		run, err := stkr.ChooseSplit(ctx, task, split, s.setting, opts.PTest, opts.TestChunks, uint64(seed),
-			func() []*stkr.Regressor { return s.candidates(opts) }, bar.Add)
+			func() []*stkr.Classifier { return s.candidates(opts) }, bar.Add)
 		names := s.candidates(opts)
 		for _, c := range run.Choices {
 			res.Candidates += len(c.Candidates)
