@@ -11,11 +11,16 @@ import (
 	"github.com/gssl/gssl/estimatortest"
 	"github.com/gssl/gssl/graph"
 	"github.com/gssl/gssl/logreg"
+	"github.com/gssl/gssl/nodeclass"
+	"github.com/gssl/gssl/propagate"
 	"github.com/gssl/gssl/spectral"
+	"github.com/gssl/gssl/stkr"
 )
 
 // The graph models' cases: logreg, spectral, nodeclass and stkr.
-var _ = cover("logreg.Classifier", "spectral.SpectralClustering", "spectral.LaplacianEigenmap", "spectral.KernelPCA")
+var _ = cover("logreg.Classifier", "spectral.SpectralClustering", "spectral.LaplacianEigenmap", "spectral.KernelPCA",
+	"nodeclass.SGC", "nodeclass.APPNP", "nodeclass.CorrectSmooth", "nodeclass.Spreading", "nodeclass.STKR",
+	"stkr.Classifier", "stkr.Regressor")
 
 // twoBlocks is a seeded planted partition of 2·size nodes in two blocks
 // (edges inside a block with probability 0.3, across 0.03), the class of
@@ -130,3 +135,123 @@ func TestSpectralModels(t *testing.T) {
 }
 
 func nan() float64 { return math.NaN() }
+
+// blockFeatures are seeded noisy one-hot features of the blocks of
+// twoBlocks (three columns, the third noise only) for the given classes.
+func blockFeatures(truth []int, seed uint64) *mat.Dense {
+	rng := rand.New(rand.NewPCG(seed, 5))
+	x := mat.NewDense(len(truth), 3, nil)
+	for i, c := range truth {
+		for j := 0; j < 3; j++ {
+			v := 0.5 * rng.Float64()
+			if j == c {
+				v += 1
+			}
+			x.Set(i, j, v)
+		}
+	}
+	return x
+}
+
+type nodeCase = estimatortest.Case[estimator.Nodes, estimator.NodeQuery]
+
+func TestNodeclassModels(t *testing.T) {
+	g, truth, labels := twoBlocks(20)
+	x := estimator.Nodes{Graph: g, Features: blockFeatures(truth, 1)}
+	q := estimator.NodeQuery{New: newNodes(), Features: blockFeatures([]int{0, 1, 1}, 2)}
+	tight := propagate.Settings{Tol: 1e-10}
+	cases := []nodeCase{{
+		Name: "nodeclass.SGC",
+		New:  func() estimator.Estimator { return &nodeclass.SGC{K: 2} },
+		Invalid: map[string]func() estimator.Estimator{
+			"K":             func() estimator.Estimator { return &nodeclass.SGC{K: -1} },
+			"L2":            func() estimator.Estimator { return &nodeclass.SGC{L2: nan()} },
+			"Normalization": func() estimator.Estimator { return &nodeclass.SGC{Normalization: 7} },
+			"Classes":       func() estimator.Estimator { return &nodeclass.SGC{Classes: -1} },
+			"MaxIter":       func() estimator.Estimator { return &nodeclass.SGC{MaxIter: -1} },
+		},
+		Query: q, QueryRows: 3, FittedRows: 40, Columns: 2,
+	}, {
+		Name: "nodeclass.APPNP",
+		New:  func() estimator.Estimator { return &nodeclass.APPNP{Alpha: 0.8, Propagation: tight} },
+		Invalid: map[string]func() estimator.Estimator{
+			"Alpha":       func() estimator.Estimator { return &nodeclass.APPNP{Alpha: 1.5} },
+			"Propagation": func() estimator.Estimator { return &nodeclass.APPNP{Propagation: propagate.Settings{Tol: 2}} },
+			"L2":          func() estimator.Estimator { return &nodeclass.APPNP{L2: nan()} },
+		},
+		Query: q, QueryRows: 3, FittedRows: 40, Columns: 2,
+	}, {
+		Name: "nodeclass.CorrectSmooth",
+		New:  func() estimator.Estimator { return &nodeclass.CorrectSmooth{Propagation: tight} },
+		Invalid: map[string]func() estimator.Estimator{
+			"CorrectAlpha": func() estimator.Estimator { return &nodeclass.CorrectSmooth{CorrectAlpha: 1} },
+			"SmoothAlpha":  func() estimator.Estimator { return &nodeclass.CorrectSmooth{SmoothAlpha: -0.5} },
+			"Scale":        func() estimator.Estimator { return &nodeclass.CorrectSmooth{Scale: -1} },
+			"Base":         func() estimator.Estimator { return &nodeclass.CorrectSmooth{Base: &nodeclass.SGC{K: -1}} },
+		},
+		Query: q, QueryRows: 3, FittedRows: 40, Columns: 2,
+	}, {
+		Name: "nodeclass.Spreading",
+		New:  func() estimator.Estimator { return &nodeclass.Spreading{Alpha: 0.8} },
+		Invalid: map[string]func() estimator.Estimator{
+			"Alpha":   func() estimator.Estimator { return &nodeclass.Spreading{Alpha: 1} },
+			"Classes": func() estimator.Estimator { return &nodeclass.Spreading{Classes: -2} },
+		},
+		FittedRows: 40, Columns: 2,
+	}, {
+		Name: "nodeclass.STKR",
+		New:  func() estimator.Estimator { return &nodeclass.STKR{Eta: 0.9, Beta: 0.1, FeatureWeight: 0.5} },
+		Invalid: map[string]func() estimator.Estimator{
+			"Eta":           func() estimator.Estimator { return &nodeclass.STKR{Eta: 1} },
+			"Beta":          func() estimator.Estimator { return &nodeclass.STKR{Beta: -1} },
+			"FeatureWeight": func() estimator.Estimator { return &nodeclass.STKR{FeatureWeight: nan()} },
+			"Classes":       func() estimator.Estimator { return &nodeclass.STKR{Classes: -1} },
+		},
+		FittedRows: 40, Columns: 2,
+	}}
+	for _, c := range cases {
+		c.X, c.Labels = x, labels
+		estimatortest.Check(t, c)
+	}
+}
+
+func TestSTKRModels(t *testing.T) {
+	g, truth, labels := twoBlocks(20)
+	x := estimator.Nodes{Graph: g}
+	q := estimator.NodeQuery{New: newNodes()}
+	targets := make([]float64, len(labels))
+	for i, l := range labels {
+		targets[i] = math.NaN()
+		if l >= 0 {
+			targets[i] = float64(2*truth[i]) - 1 + 0.1*float64(i%5)
+		}
+	}
+	reg := func(r stkr.Regressor) stkr.Regressor { return r }
+	invalid := func(wrap func(stkr.Regressor) estimator.Estimator) map[string]func() estimator.Estimator {
+		return map[string]func() estimator.Estimator{
+			"Transform": func() estimator.Estimator { return wrap(reg(stkr.Regressor{Beta: 1})) },
+			"Beta":      func() estimator.Estimator { return wrap(reg(stkr.Regressor{Transform: stkr.KRR()})) },
+			"Tol":       func() estimator.Estimator { return wrap(reg(stkr.Regressor{Transform: stkr.KRR(), Beta: 1, Tol: 2})) },
+			"MaxIter": func() estimator.Estimator {
+				return wrap(reg(stkr.Regressor{Transform: stkr.KRR(), Beta: 1, MaxIter: -1}))
+			},
+		}
+	}
+	base := stkr.Regressor{Transform: stkr.InverseLaplacian{Eta: 0.9}, Beta: 0.1}
+	ci := invalid(func(r stkr.Regressor) estimator.Estimator { return &stkr.Classifier{Regressor: r} })
+	ci["Classes"] = func() estimator.Estimator { return &stkr.Classifier{Regressor: base, Classes: -1} }
+	estimatortest.Check(t, nodeCase{
+		Name:    "stkr.Classifier",
+		New:     func() estimator.Estimator { return &stkr.Classifier{Regressor: base} },
+		Invalid: ci,
+		X:       x, Labels: labels,
+		Query: q, QueryRows: 3, FittedRows: 40, Columns: 2,
+	})
+	estimatortest.Check(t, nodeCase{
+		Name:    "stkr.Regressor",
+		New:     func() estimator.Estimator { r := base; return &r },
+		Invalid: invalid(func(r stkr.Regressor) estimator.Estimator { return &r }),
+		X:       x, Targets: targets,
+		Query: q, QueryRows: 3, FittedRows: 40,
+	})
+}

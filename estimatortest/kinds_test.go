@@ -87,10 +87,7 @@ var pending = map[string]bool{
 	"graphkernels.Cosine": true, "graphkernels.RandomWalk": true, "graphkernels.ShortestPath": true,
 	"graphkernels.VertexHistogram": true, "graphkernels.WLClassifier": true, "graphkernels.WeisfeilerLehman": true,
 	"krr.Exact": true, "krr.Falkon": true, "krr.Nystrom": true, "krr.RandomFeatures": true,
-	"labelprop.Harmonic": true, "labelprop.Spreading": true, "logreg.Classifier": true,
-	"nodeclass.APPNP": true, "nodeclass.CorrectSmooth": true, "nodeclass.SGC": true, "nodeclass.STKR": true,
-	"nodeclass.Spreading": true, "spectral.KernelPCA": true, "spectral.LaplacianEigenmap": true,
-	"spectral.SpectralClustering": true, "stkr.Regressor": true,
+	"labelprop.Harmonic": true, "labelprop.Spreading": true,
 	"svm.KernelRidge": true, "svm.PointSVC": true, "svm.SVC": true,
 }
 

@@ -175,25 +175,25 @@ func (r *Regressor) Validate() error {
 		return fmt.Errorf("stkr: Transform is nil: choose Polynomial, InverseLaplacian or TopD")
 	}
 	if !(r.Beta > 0) || math.IsInf(r.Beta, 0) {
-		return fmt.Errorf("stkr: beta=%v is invalid: it must be finite and > 0", r.Beta)
+		return fmt.Errorf("stkr: Beta=%v is invalid: it must be finite and > 0", r.Beta)
 	}
 	if r.Solver < SolverAuto || r.Solver > SolverRichardson {
-		return fmt.Errorf("stkr: unknown solver %d", int(r.Solver))
+		return fmt.Errorf("stkr: Solver=%d is invalid: it must be one of SolverAuto … SolverRichardson", int(r.Solver))
 	}
 	if r.Tol != 0 && !(r.Tol > 0 && r.Tol < 1) {
-		return fmt.Errorf("stkr: tol=%v is invalid: it must be in (0, 1) (0 means the default)", r.Tol)
+		return fmt.Errorf("stkr: Tol=%v is invalid: it must be in (0, 1) (0 means the default)", r.Tol)
 	}
 	if r.MaxIter < 0 {
-		return fmt.Errorf("stkr: max_iter=%d is invalid: it must be ≥ 0 (0 means %d)", r.MaxIter, DefaultMaxIter)
+		return fmt.Errorf("stkr: MaxIter=%d is invalid: it must be ≥ 0 (0 means %d)", r.MaxIter, DefaultMaxIter)
 	}
 	if r.Restart < 0 {
-		return fmt.Errorf("stkr: restart=%d is invalid: it must be ≥ 0 (0 means %d)", r.Restart, DefaultRestart)
+		return fmt.Errorf("stkr: Restart=%d is invalid: it must be ≥ 0 (0 means %d)", r.Restart, DefaultRestart)
 	}
 	if r.Iterations < 0 {
-		return fmt.Errorf("stkr: iterations=%d is invalid: it must be ≥ 0 (0 means solve to the tolerance)", r.Iterations)
+		return fmt.Errorf("stkr: Iterations=%d is invalid: it must be ≥ 0 (0 means solve to the tolerance)", r.Iterations)
 	}
 	if _, ok := r.Transform.(TopD); ok && r.Iterations > 0 {
-		return fmt.Errorf("stkr: iterations=%d does not apply to kernel PCA (%s), which has no iterative solve; use 0", r.Iterations, r.Transform)
+		return fmt.Errorf("stkr: Iterations=%d does not apply to kernel PCA (%s), which has no iterative solve; use 0", r.Iterations, r.Transform)
 	}
 	return nil
 }
