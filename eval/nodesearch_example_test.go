@@ -23,7 +23,9 @@ func ExampleEvaluateNodes() {
 		Grid: func(c int) []estimator.NodeClassifier {
 			return []estimator.NodeClassifier{&nodeclass.SGC{Classes: c}, &nodeclass.APPNP{Classes: c}}
 		},
-		Refine: func(best estimator.NodeClassifier) []estimator.NodeClassifier { return nodeclass.CorrectSmoothGrid(best) },
+		Refine: func(best estimator.NodeClassifier) []estimator.NodeClassifier {
+			return nodeclass.CorrectSmoothGrid(best)
+		},
 	}
 	x := estimator.Nodes{Graph: ds.Graph, Features: ds.Features}
 	out, err := eval.EvaluateNodes(context.Background(), search, x, ds.Labels, *ds.Split, eval.CV{})

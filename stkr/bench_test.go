@@ -14,8 +14,8 @@ import (
 //
 //	go test ./stkr -run '^$' -bench CoraPlanetoid -benchtime 20x
 func BenchmarkCoraPlanetoid(b *testing.B) {
-	ds, task := loadCora(b)
-	k, train, y := coraPlanetoid(b, ds, task)
+	ds := loadCora(b)
+	k, train, y := coraPlanetoid(b, ds)
 	cases := []struct {
 		name string
 		r    Regressor

@@ -7,7 +7,6 @@ import (
 
 	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/graph"
-	"github.com/gssl/gssl/loaders"
 	"github.com/gssl/gssl/stkr"
 )
 
@@ -75,32 +74,4 @@ func ExampleClassifier() {
 	// Output:
 	// classes: [0 0 0 1 1 1]
 	// node 2: [0.69 0.31 0.00]
-}
-
-// The paper's protocol on Cora in the inductive setting: β is chosen on the
-// val nodes with val and test hidden, then the chosen regressor is refitted
-// with val visible and predicts the 27 hidden test nodes from their edges.
-func ExampleChoose() {
-	ds, err := loaders.LoadNodeDataset("../testdata/cora")
-	if err != nil {
-		panic(err)
-	}
-	part, err := stkr.NewPartition(ds.Graph.Nodes(), *ds.Split, 0.01, 1)
-	if err != nil {
-		panic(err)
-	}
-	var candidates []*stkr.Classifier
-	for _, beta := range []float64{0.1, 1, 10} {
-		candidates = append(candidates, &stkr.Classifier{Regressor: stkr.Regressor{Transform: stkr.InverseLaplacian{Eta: 0.9}, Beta: beta}})
-	}
-	task := stkr.Task{Graph: ds.Graph, Labels: ds.Labels, Classes: ds.Classes}
-	c, err := stkr.Choose(context.Background(), task, part, stkr.Inductive, candidates)
-	if err != nil {
-		panic(err)
-	}
-	fmt.Printf("chosen β = %g (val accuracy %.3f with val hidden)\n", candidates[c.Best].Beta, c.Final.ValAccuracy)
-	fmt.Printf("refitted on %d of %d nodes: %d of %d test nodes right\n", c.Visible, ds.Graph.Nodes(), c.Final.TestCorrect, c.Final.TestScored)
-	// Output:
-	// chosen β = 10 (val accuracy 0.620 with val hidden)
-	// refitted on 2681 of 2708 nodes: 20 of 27 test nodes right
 }

@@ -711,3 +711,31 @@ func (r *Regressor) Info() estimator.Info {
 	}
 	return info
 }
+
+// Normalize turns STKR's scores (one row per node, one column per class,
+// regressions on one-hot targets) into probabilities: each row clipped at
+// zero and scaled to sum 1. A row with no positive entry gets the class
+// frequencies of the labelled nodes of labels (negative = unlabelled). It
+// returns the probabilities, their argmax (the smallest class on ties) and
+// the number of rows without a positive entry.
+func Normalize(scores *mat.Dense, labels []int) (*mat.Dense, []int, int) {
+	n, c := scores.Dims()
+	prior := classPrior(labels, c)
+	p := mat.NewDense(n, c, nil)
+	pred := make([]int, n)
+	none := 0
+	for i := 0; i < n; i++ {
+		dst := p.RawRowView(i)
+		if !normalizeRow(dst, scores.RawRowView(i), prior) {
+			none++
+		}
+		best := 0
+		for k, v := range dst {
+			if v > dst[best] {
+				best = k
+			}
+		}
+		pred[i] = best
+	}
+	return p, pred, none
+}

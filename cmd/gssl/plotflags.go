@@ -20,6 +20,7 @@ import (
 	"gonum.org/v1/plot"
 
 	"github.com/gssl/gssl/estimator"
+	"github.com/gssl/gssl/eval/stkreval"
 	"github.com/gssl/gssl/figures"
 	"github.com/gssl/gssl/htmlreport"
 	"github.com/gssl/gssl/knngraph"
@@ -370,7 +371,7 @@ type stkrFigure struct {
 	what      string
 }
 
-func newSTKRFigure(c stkr.Choice, best *stkr.Classifier, seed int) stkrFigure {
+func newSTKRFigure(c stkreval.Choice, best *stkr.Classifier, seed int) stkrFigure {
 	acc := make([]float64, len(c.Candidates))
 	for i, o := range c.Candidates {
 		acc[i] = o.ValAccuracy

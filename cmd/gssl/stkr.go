@@ -40,7 +40,7 @@ type stkrOptions struct {
 	// mapped to its ids and nodes outside it are dropped from them.
 	LCC bool
 	// TestChunks (needs PTest > 0) scores every test node of the split at
-	// the hidden fraction p_test (stkr.TestChunks).
+	// the hidden fraction p_test (stkreval.TestChunks).
 	TestChunks bool
 	Out        string // predictions file (without a split)
 	Save       string // model file (without a split)

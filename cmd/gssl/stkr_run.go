@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/gssl/gssl/eval"
+	"github.com/gssl/gssl/eval/stkreval"
 	"github.com/gssl/gssl/graph"
 	"github.com/gssl/gssl/loaders"
 	"github.com/gssl/gssl/stkr"
@@ -18,7 +19,7 @@ import (
 
 // stkrSetup is the validated hyperparameter grid of a run.
 type stkrSetup struct {
-	setting     stkr.Setting
+	setting     stkreval.Setting
 	solver      stkr.Solver
 	etas, betas []float64
 	counts      []int
@@ -59,7 +60,7 @@ func newSTKRSetup(opts stkrOptions) (*stkrSetup, error) {
 			return nil, fmt.Errorf("stkr: --splits and --split exclude each other: a folder of per-seed split files, or one split")
 		}
 	}
-	if s.setting, err = stkr.ParseSetting(opts.Setting); err != nil {
+	if s.setting, err = stkreval.ParseSetting(opts.Setting); err != nil {
 		return nil, fmt.Errorf("stkr: --setting: %w", err)
 	}
 	if opts.TestChunks && opts.PTest == 0 {
@@ -238,13 +239,13 @@ func (res *stkrResult) chosen(best *stkr.Classifier) {
 	res.ChosenIterations = append(res.ChosenIterations, best.Iterations)
 }
 
-// stkrAllLabelled is the protocol without a split (stkr.ChooseCV): fit on
+// stkrAllLabelled is the protocol without a split (stkreval.ChooseCV): fit on
 // every labelled node, predict the others.
 func stkrAllLabelled(ctx context.Context, opts stkrOptions, s *stkrSetup, in *stkrInput, stderr io.Writer) (stkrResult, error) {
 	ds := in.ds
 	res := newSTKRResult(opts, s, in)
 	res.Protocol, res.SplitSource = "all-labelled", "none: every labelled node is trained on"
-	if s.setting != stkr.Transductive {
+	if s.setting != stkreval.Transductive {
 		return res, fmt.Errorf("stkr: --setting %s needs a split with test nodes to hide; without a split the fit is transductive", s.setting)
 	}
 	if opts.Seeds > 1 || opts.TestChunks {
@@ -255,15 +256,15 @@ func stkrAllLabelled(ctx context.Context, opts stkrOptions, s *stkrSetup, in *st
 	}
 	cands := s.candidates(opts)
 	logf(stderr, "stkr: %s (%d nodes, %d edges, %d classes, %d labelled), %s, %d candidates by cross-validation", ds.Name, res.Nodes, ds.Graph.Edges(), ds.Classes, res.Labelled, opts.Transform, len(cands))
-	task := stkr.Task{Graph: ds.Graph, Labels: ds.Labels, Classes: ds.Classes}
+	task := stkreval.Task{Graph: ds.Graph, Labels: ds.Labels, Classes: ds.Classes}
 	cv := eval.CV{Folds: opts.Folds, Seed: uint64(opts.Seed), Order: idOrder(ds, labelledNodes(ds))}
-	c, err := stkr.ChooseCV(ctx, task, cv, cands)
+	c, err := stkreval.ChooseCV(ctx, task, cv, cands)
 	if errors.Is(err, eval.ErrTooFewLabels) && len(cands) > 1 {
 		// Nothing can be held out: the middle of the grid (η 0.9, β 1 for
 		// the default grids).
 		cands = cands[len(cands)/2 : len(cands)/2+1]
 		res.Notes = append(res.Notes, fmt.Sprintf("no class has two labels, so nothing can be cross-validated: the middle of the grid, %s β=%g (--eta and --ridge set them)", cands[0].Transform, cands[0].Beta))
-		c, err = stkr.ChooseCV(ctx, task, cv, cands)
+		c, err = stkreval.ChooseCV(ctx, task, cv, cands)
 	}
 	res.Candidates = len(cands)
 	for i, e := range c.Failed {
@@ -316,7 +317,7 @@ func stkrBenchmark(ctx context.Context, opts stkrOptions, s *stkrSetup, in *stkr
 	ds := in.ds
 	n := ds.Graph.Nodes()
 	res := newSTKRResult(opts, s, in)
-	res.Protocol, res.Refit = "split", s.setting == stkr.Inductive
+	res.Protocol, res.Refit = "split", s.setting == stkreval.Inductive
 	if opts.Out != "" {
 		return res, errors.New("stkr: --out writes the predictions of the protocol without a split (--split none); a benchmark split reports accuracies")
 	}
@@ -326,7 +327,7 @@ func stkrBenchmark(ctx context.Context, opts stkrOptions, s *stkrSetup, in *stkr
 	if !s.isLap {
 		res.Eta = nil
 	}
-	task := stkr.Task{Graph: ds.Graph, Labels: ds.Labels, Classes: ds.Classes}
+	task := stkreval.Task{Graph: ds.Graph, Labels: ds.Labels, Classes: ds.Classes}
 	ncand := len(s.candidates(opts))
 	logf(stderr, "stkr: %s (%d nodes, %d edges, %d classes), %s, %s, %d seeds", ds.Name, n, ds.Graph.Edges(), ds.Classes, opts.Transform, s.setting, opts.Seeds)
 	bar := newProgress(stderr, opts.Seeds*ncand, "stkr")
@@ -341,11 +342,11 @@ func stkrBenchmark(ctx context.Context, opts stkrOptions, s *stkrSetup, in *stkr
 		res.DroppedSplit += dropped
 		res.SplitSource = source
 		if opts.TestChunks && seed == opts.Seed { // one fit per chunk: about this many per seed
-			if parts, err := stkr.TestChunks(n, split, opts.PTest, uint64(seed)); err == nil {
+			if parts, err := stkreval.TestChunks(n, split, opts.PTest, uint64(seed)); err == nil {
 				bar.SetTotal(opts.Seeds * len(parts) * ncand)
 			}
 		}
-		run, err := stkr.ChooseSplit(ctx, task, split, s.setting, opts.PTest, opts.TestChunks, uint64(seed),
+		run, err := stkreval.ChooseSplit(ctx, task, split, s.setting, opts.PTest, opts.TestChunks, uint64(seed),
 			func() []*stkr.Classifier { return s.candidates(opts) }, bar.Add)
 		names := s.candidates(opts)
 		for _, c := range run.Choices {
