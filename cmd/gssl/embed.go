@@ -50,7 +50,7 @@ nodes get empty coordinates).`,
 	}
 	f := cmd.Flags()
 	opts.In.addFlags(f)
-	f.IntVar(&opts.Dim, "dim", 2, "embedding dimension ≥ 1")
+	f.IntVar(&opts.Dim, "dim", spectral.DefaultEigenmapDim, "embedding dimension ≥ 1")
 	f.StringVar(&opts.Plot, "plot", "", "image of the first two coordinates coloured by class (.png, .svg or .pdf)")
 	f.StringVar(&opts.Report, "report", "", "write a self-contained HTML report of the run (command line, versions, seeds, timings, tables and the --plot figure) to DIR/index.html")
 	f.StringVar(&opts.Out, "out", "", "write one row per node (id, label, x1..): CSV, or JSON Lines for .jsonl/.ndjson")

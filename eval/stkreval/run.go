@@ -10,6 +10,10 @@ import (
 	"github.com/gssl/gssl/stkr"
 )
 
+// DefaultPTest is the paper's p_test, the fraction of all nodes scored
+// as test nodes of a split (Appendix D.1, for Cora, CiteSeer and PubMed).
+const DefaultPTest = 0.01
+
 // Grid is a hyperparameter grid of STKR classifiers: every candidate is a
 // clone of Base with η (for the inverse Laplacian), β and the iteration
 // count set, η outermost, then β, then the iterations.
