@@ -165,7 +165,7 @@ type CorrectSmooth struct {
 	Propagation propagate.Settings
 
 	probs *mat.Dense // the smoothed scores Ŷ
-	// What PredictNodes needs (newnodes.go): the propagated errors Ê, the
+	// What Predict needs for new nodes (newnodes.go): the propagated errors Ê, the
 	// autoscale σ, the fitted nodes' degrees and D^{-1/2}, and a snapshot
 	// of the fitted base (nil after FitScores or with a base that does not
 	// predict new nodes), named by baseName ("" after FitScores).

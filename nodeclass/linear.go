@@ -207,7 +207,7 @@ type linear struct {
 	norm  Normalization
 	f     filter
 	probs *mat.Dense
-	// What PredictNodes needs of the fitted graph (newnodes.go): the
+	// What Predict needs for new nodes of the fitted graph (newnodes.go): the
 	// fitted nodes' weighted degrees, their D̃^{-1/2} and the propagated
 	// logits before the intercepts (SGC: S̃^j X̂W for j = 0..K−1; APPNP:
 	// Π X̂W).

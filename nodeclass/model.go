@@ -246,7 +246,7 @@ func (m *SGC) ModelFile() (*modelfile.File, error) {
 
 // MarshalBinary encodes the fitted model (kind SGCKind): hyperparameters,
 // the propagation, the logistic regression's weights and intercepts, the
-// fitted nodes' probabilities and what PredictNodes needs of the fitted
+// fitted nodes' probabilities and what Predict needs for new nodes of the fitted
 // graph (degrees and propagated logits, n×c each); not the graph or the
 // features.
 func (m *SGC) MarshalBinary() ([]byte, error) { return marshal(m) }
@@ -375,7 +375,7 @@ func (m *CorrectSmooth) MarshalBinary() ([]byte, error) { return marshal(m) }
 
 // UnmarshalBinary replaces m by the model in data; on an error m is
 // unchanged. Base is the saved base model afterwards (nil when the file has
-// none: Scores, Probabilities work, PredictNodes does not, and a new Fit
+// none: Scores and Predict of the fitted nodes work, of new nodes not, and a new Fit
 // uses the default base).
 func (m *CorrectSmooth) UnmarshalBinary(data []byte) error { return unmarshal(data, m) }
 

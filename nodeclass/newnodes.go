@@ -22,7 +22,7 @@ const gcnLoop = 1
 const predictCheckEvery = 4096
 
 // fitPropagation predicts the fitted nodes, softmax(P(X̂W) + 1bᵀ) on the
-// normalised features xn of g, and keeps what PredictNodes needs: the
+// normalised features xn of g, and keeps what Predict needs for new nodes: the
 // nodes' degrees and the propagated logits (S̃^j X̂W for j < K, or ΠX̂W).
 // It returns the number of block products taken.
 func (m *linear) fitPropagation(ctx context.Context, g *graph.CSR, xn Features) (int, error) {
@@ -336,7 +336,7 @@ func (m *CorrectSmooth) predictNodeScores(ctx context.Context, q estimator.NodeQ
 }
 
 // Features returns the number of features of the base model that
-// PredictNodes uses, 0 when there is none.
+// Predict uses for new nodes, 0 when there is none.
 func (m *CorrectSmooth) Features() int {
 	if m.fitBase == nil {
 		return 0

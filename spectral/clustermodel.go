@@ -151,7 +151,7 @@ type eigenMeta struct {
 
 // ModelFile returns the fitted clustering as a modelfile container (kind
 // SpectralClusteringKind): the settings, every node's cluster, and what
-// PredictNodes needs — the eigenvalues, the n×k eigenvectors, the fitted
+// Predict needs for new nodes — the eigenvalues, the n×k eigenvectors, the fitted
 // nodes' degrees and the k-means centres (the row-normalised embedding is
 // recomputed from the eigenvectors on reading). The graph is not stored.
 func (c *SpectralClustering) ModelFile() (*modelfile.File, error) {

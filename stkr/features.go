@@ -28,7 +28,7 @@ import (
 // O(nnz(W) + nnz(X)) time for sparse features (O(nnz(W) + N·d) dense),
 // X̂(X̂ᵀv) with a d-vector in between, and the kernel holds one scaled copy of
 // X's values. Predictions are those on the visible nodes
-// (Regressor.Predict); NodeRow of new nodes is not provided.
+// (Scores); NodeRow of new nodes is not provided.
 type FeatureKernel struct {
 	g     *GraphKernel
 	gamma float64

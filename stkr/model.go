@@ -275,7 +275,7 @@ func normalizeRow(dst, scores, prior []float64) bool {
 }
 
 // ClassProbabilities turns the scores of one node (a row of Predict or
-// PredictNodes) of a classifier (fitted by Fit) into class probabilities by
+// NewNodeScores) of a classifier into class probabilities by
 // Normalize's rule: clipped at zero and scaled to sum 1, or the class
 // frequencies of the labelled nodes when no score is positive (reached is
 // then false). It returns nil for a model not fitted as a classifier.
@@ -510,7 +510,7 @@ func (r *Regressor) ModelFile() (*modelfile.File, error) {
 // MarshalBinary encodes the fitted model as a modelfile container:
 // hyperparameters, U, α, the transductive predictions and the kernel's
 // D^{-1/2}; not the graph. A model read back predicts bitwise the same
-// (Predict, PredictRow, PredictNodes). Eigen and Progress are not stored.
+// (Scores, PredictRow, NewNodeScores). Eigen and Progress are not stored.
 func (r *Regressor) MarshalBinary() ([]byte, error) {
 	f, err := r.ModelFile()
 	if err != nil {

@@ -206,10 +206,10 @@ func IterationsGrid() []int { return []int{0, 1, 2, 4, 8, 16, 32, 64, 128, 256} 
 // FitIndexed is the low-level fit on a list of training nodes: train
 // (ids in [0, N), distinct) with targets y (one row per train node, one
 // column per output, e.g. one-hot classes); every other node is unlabelled.
-// Fit (classes) and FitTargets (one target per node, NaN for unknown) are
-// the front doors built on it. On a solver failure (no convergence,
-// divergence, cancellation) the model keeps the best iterate found and the
-// error is returned, wrapping the krylov error.
+// Classifier.Fit (classes) and Regressor.Fit (one target per node, NaN for
+// unknown) are the front doors built on it. On a solver failure (no
+// convergence, divergence, cancellation) the model keeps the best iterate
+// found and the error is returned, wrapping the krylov error.
 func (r *Regressor) FitIndexed(ctx context.Context, k BaseKernel, train []int, y *mat.Dense) error {
 	r.u, r.alpha, r.kernel, r.stats, r.task, r.saved = nil, nil, nil, Stats{}, fitTask{}, nil
 	if err := r.Validate(); err != nil {
