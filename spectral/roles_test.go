@@ -3,6 +3,7 @@ package spectral
 import (
 	"context"
 	"errors"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -62,4 +63,42 @@ func TestSpectralClones(t *testing.T) {
 	assert.Equal(t, p, p.Clone())
 	require.ErrorContains(t, (&SpectralClustering{Clusters: 2, KMeans: KMeansSettings{Restarts: -1}}).Validate(), "KMeans.Restarts = -1 is invalid")
 	require.ErrorContains(t, (&LaplacianEigenmap{Eigen: Settings{Tol: 2}}).Validate(), "Tol = 2 is invalid")
+}
+
+// TestOrthogonality checks Result.Orthogonality against max |VᵀMV − I|
+// computed with dense products.
+func TestOrthogonality(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	v := mat.NewDense(7, 3, nil)
+	m := make([]float64, 7)
+	for i := 0; i < 7; i++ {
+		m[i] = rng.Float64() + 0.5
+		for j := 0; j < 3; j++ {
+			v.Set(i, j, rng.NormFloat64())
+		}
+	}
+	r := &Result{Vectors: v}
+	for _, w := range [][]float64{nil, m} {
+		d := mat.NewDiagDense(7, nil)
+		for i := 0; i < 7; i++ {
+			d.SetDiag(i, 1)
+			if w != nil {
+				d.SetDiag(i, w[i])
+			}
+		}
+		var vm, g mat.Dense
+		vm.Mul(v.T(), d)
+		g.Mul(&vm, v)
+		var want float64
+		for a := 0; a < 3; a++ {
+			for b := 0; b < 3; b++ {
+				x := g.At(a, b)
+				if a == b {
+					x--
+				}
+				want = max(want, math.Abs(x))
+			}
+		}
+		assert.InDelta(t, want, r.Orthogonality(w), 1e-12)
+	}
 }
