@@ -135,6 +135,7 @@ type classifyResult struct {
 	BaseTestStd     float64       `json:"base_test_accuracy_std,omitempty"`
 	Runs            []classifyRun `json:"runs"`
 	LoadSeconds     float64       `json:"load_seconds"`
+	KNN             *knnSummary   `json:"knn,omitempty"` // the graph built from --features
 	Seconds         float64       `json:"seconds"`
 	Out             string        `json:"out,omitempty"`
 	Saved           string        `json:"saved,omitempty"`
@@ -353,7 +354,7 @@ func newClassifyResult(opts classifyOptions, ds *loaders.NodeDataset, x estimato
 	res := classifyResult{
 		Data: opts.In.source(), Nodes: ds.Graph.Nodes(), Edges: ds.Graph.Edges(), Features: d, Classes: ds.Classes,
 		ModelFlag: opts.Model, Model: runs[0].Model, Split: opts.Split, Seeds: opts.Seeds, SeedsRun: len(runs),
-		Candidates: len(search.Grid(ds.Classes)),
+		Candidates: len(search.Grid(ds.Classes)), KNN: opts.In.builtSummary(),
 	}
 	tests, vals, bt := make([]float64, len(runs)), make([]float64, len(runs)), make([]float64, len(runs))
 	for k, o := range runs {

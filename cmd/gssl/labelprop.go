@@ -75,6 +75,7 @@ image is labelled, so give a split: --split random:K.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			opts.JSON = g.JSON
+			opts.Neighbors = opts.In.KNN.Neighbors
 			if opts.Images != "" && !opts.In.embedded() {
 				return fmt.Errorf("labelprop: --images excludes --data, --edges and --labels: a graph, or an image set to build a KNN graph from")
 			}
@@ -83,9 +84,9 @@ image is labelled, so give a split: --split random:K.`,
 	}
 	f := cmd.Flags()
 	opts.In.addFlags(f)
+	f.Lookup("neighbors").Usage = "neighbours per point of the K-nearest-neighbour graph (with --features and no --edges, or per image with --images)"
 	f.StringVar(&opts.Images, "images", "", "image set (images_u8.bin.gz + labels.txt): classify the nodes of the unweighted K-nearest-neighbour graph of its images")
 	f.IntVar(&opts.N, "n", 0, "with --images: use the first N images (0: all)")
-	f.IntVar(&opts.Neighbors, "neighbors", 10, "with --images: neighbours per image (or-rule, exact search on the pixels)")
 	renamedFlag(cmd, "k", "neighbors")
 	f.StringVar(&opts.Method, "method", "spreading", "spreading or harmonic")
 	f.StringVar(&opts.Alpha, "alpha", "auto", "spreading weight a in (0, 1), or auto (chosen on the validation nodes, or by cross-validation without a split)")
@@ -157,6 +158,9 @@ func runLabelprop(ctx context.Context, opts labelpropOptions, stdout, stderr io.
 		res.Notes = append(res.Notes, cvNote)
 	}
 	res.LoadSeconds = loadSeconds
+	if opts.In.built != nil {
+		res.KNN = &opts.In.built.Summary
+	}
 	if opts.Out != "" {
 		if err := writePredictions(opts.Out, ds, runs[0]); err != nil {
 			return fmt.Errorf("labelprop: %w", err)

@@ -89,6 +89,7 @@ image set (every image is labelled: give --split random:K).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.JSON = g.JSON
+			opts.Neighbors = opts.In.KNN.Neighbors
 			if opts.Images != "" && !opts.In.embedded() {
 				return fmt.Errorf("stkr: --images excludes --data, --edges and --labels: a graph, or an image set to build a KNN graph from")
 			}
@@ -152,9 +153,9 @@ func runSTKR(ctx context.Context, opts stkrOptions, stdout, stderr io.Writer) er
 func (opts *stkrOptions) addFlags(cmd *cobra.Command, refit *bool) {
 	f := cmd.Flags()
 	opts.In.addFlags(f)
+	f.Lookup("neighbors").Usage = "neighbours per point of the K-nearest-neighbour graph (with --features and no --edges, or per image with --images)"
 	f.StringVar(&opts.Images, "images", "", "image set (images_u8.bin.gz + labels.txt): run on the unweighted K-nearest-neighbour graph of its images")
 	f.IntVar(&opts.N, "n", 0, "with --images: use the first N images (0: all)")
-	f.IntVar(&opts.Neighbors, "neighbors", 10, "with --images: neighbours per image (or-rule, exact search on the pixels)")
 	renamedFlag(cmd, "k", "neighbors")
 	f.StringVar(&opts.Split, "split", "auto", "auto (the data set's split if it has one, else none), none (fit on every labelled node, predict the others), planetoid (the data set's own: split_planetoid.txt, or an OGB folder's), random:K, or a split file (lines \"train|val|test i\", nodes 0..n-1)")
 	f.StringVar(&opts.Splits, "splits", "", "folder of per-seed split files random20_seed<s>.txt (e.g. ../shared/bench/splits/cora)")
