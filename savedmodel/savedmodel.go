@@ -110,7 +110,7 @@ func Kinds() []string {
 // its K-nearest-neighbour graph (Context.Points).
 func pointsKind(kind string) bool {
 	switch kind {
-	case labelprop.SpreadingKind, labelprop.HarmonicKind, stkr.RegressorKind:
+	case labelprop.SpreadingKind, labelprop.HarmonicKind, stkr.RegressorKind, stkr.ClassifierKind:
 		return true
 	}
 	return false
