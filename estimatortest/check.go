@@ -499,7 +499,9 @@ func hasHyperparameters(m any) bool {
 }
 
 // exported returns the exported fields of the struct m points to, with
-// functions reduced to whether they are set (funcs do not compare).
+// functions reduced to whether they are set (funcs do not compare) and the
+// exported fields of an embedded struct promoted, as Go promotes them (its
+// unexported fields are learned state).
 func exported(m any) map[string]any {
 	v := reflect.ValueOf(m)
 	for v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface {
@@ -518,6 +520,12 @@ func exported(m any) map[string]any {
 			continue
 		}
 		fv := v.Field(i)
+		if f.Anonymous && fv.Kind() == reflect.Struct {
+			for k, e := range exported(fv.Addr().Interface()) {
+				out[f.Name+"."+k] = e
+			}
+			continue
+		}
 		switch fv.Kind() {
 		case reflect.Func, reflect.Chan:
 			out[f.Name] = !fv.IsNil()

@@ -83,10 +83,6 @@ func models(t *testing.T) []string {
 // pending lists the models whose cases are being written while the
 // models are moved onto the contract's roles; it shrinks to empty.
 var pending = map[string]bool{
-	"logreg.Classifier": true,
-	"nodeclass.APPNP":   true, "nodeclass.CorrectSmooth": true, "nodeclass.SGC": true, "nodeclass.STKR": true,
-	"nodeclass.Spreading": true, "spectral.KernelPCA": true, "spectral.LaplacianEigenmap": true,
-	"spectral.SpectralClustering": true, "stkr.Regressor": true,
 	"svm.KernelRidge": true,
 }
 

@@ -19,6 +19,8 @@ import (
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/plot"
 
+	"github.com/gssl/gssl/estimator"
+	"github.com/gssl/gssl/eval/stkreval"
 	"github.com/gssl/gssl/figures"
 	"github.com/gssl/gssl/htmlreport"
 	"github.com/gssl/gssl/knngraph"
@@ -192,7 +194,7 @@ func eigenmap2D(ctx context.Context, ds *loaders.NodeDataset, seed uint64) (x, y
 		return nil, nil, nil, "no embedding panel: the largest component has fewer than 4 nodes", nil
 	}
 	e := &spectral.LaplacianEigenmap{Dim: 2, Eigen: spectral.Settings{Seed: seed}}
-	if err := e.Fit(ctx, sub.CSR); err != nil {
+	if err := e.Fit(ctx, estimator.Nodes{Graph: sub.CSR}); err != nil {
 		return nil, nil, nil, "", fmt.Errorf("the Laplacian eigenmap of the figure: %w", err)
 	}
 	c := e.Coordinates()
@@ -370,7 +372,7 @@ type stkrFigure struct {
 	what      string
 }
 
-func newSTKRFigure(c stkr.Choice, best *stkr.Regressor, seed int) stkrFigure {
+func newSTKRFigure(c stkreval.Choice, best *stkr.Classifier, seed int) stkrFigure {
 	acc := make([]float64, len(c.Candidates))
 	for i, o := range c.Candidates {
 		acc[i] = o.ValAccuracy

@@ -1,4 +1,4 @@
-package stkr
+package stkreval
 
 import (
 	"context"
@@ -18,6 +18,7 @@ import (
 	"github.com/gssl/gssl/internal/sharedtest"
 	"github.com/gssl/gssl/labelprop"
 	"github.com/gssl/gssl/loaders"
+	"github.com/gssl/gssl/stkr"
 )
 
 // labelSpreading is the LP baseline of the paper's eq. 22,
@@ -84,9 +85,9 @@ func TestInverseLaplacianBeatsLabelPropagationOnCora(t *testing.T) {
 		require.NoError(t, err)
 		prep, err := Prepare(task, part, Transductive)
 		require.NoError(t, err)
-		var cands []*Regressor
+		var cands []*stkr.Classifier
 		for _, beta := range []float64{1, 10, 100} {
-			cands = append(cands, &Regressor{Transform: InverseLaplacian{Eta: 0.99}, Beta: beta})
+			cands = append(cands, cls(&stkr.Regressor{Transform: stkr.InverseLaplacian{Eta: 0.99}, Beta: beta}))
 		}
 		best, outs, err := prep.Select(context.Background(), cands)
 		require.NoError(t, err)
@@ -141,7 +142,7 @@ func BenchmarkLPPaperProtocol(b *testing.B) {
 // F = Y for a fixed number of steps (the paper's LP with its "number of
 // iterations" hyperparameter), with S the graph kernel's normalised
 // adjacency: one block product per step.
-func labelSpreadingSteps(t testing.TB, k *GraphKernel, train, labels []int, classes int, a float64, steps int) *mat.Dense {
+func labelSpreadingSteps(t testing.TB, k *stkr.GraphKernel, train, labels []int, classes int, a float64, steps int) *mat.Dense {
 	t.Helper()
 	N := k.Dim()
 	y := mat.NewDense(N, classes, nil)
@@ -174,7 +175,7 @@ var lpStepsGrid = []int{0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024}
 // lpStepsSelected returns LP's test accuracy at the (a, steps) of
 // labelprop.AlphaGrid × lpStepsGrid with the best val accuracy (the first
 // on ties), and the chosen steps.
-func lpStepsSelected(t testing.TB, g *graph.CSR, k *GraphKernel, labels []int, classes int, train, val, test []int) (float64, int) {
+func lpStepsSelected(t testing.TB, g *graph.CSR, k *stkr.GraphKernel, labels []int, classes int, train, val, test []int) (float64, int) {
 	bestVal, bestTest, bestSteps := -1.0, 0.0, 0
 	for _, a := range labelprop.AlphaGrid() {
 		for _, steps := range lpStepsGrid {
@@ -197,7 +198,7 @@ func lpStepsSelected(t testing.TB, g *graph.CSR, k *GraphKernel, labels []int, c
 // grow: the error after t steps is a^t times the initial one.
 func TestLabelSpreadingStepsConverge(t *testing.T) {
 	g, _, _ := smallProblem(t)
-	k, err := NewGraphKernel(g)
+	k, err := stkr.NewGraphKernel(g)
 	require.NoError(t, err)
 	train := []int{0, 3, 7, 12, 18, 22}
 	labels := make([]int, g.Nodes())
@@ -231,7 +232,7 @@ func scaledBy(m *mat.Dense, c float64) *mat.Dense {
 func BenchmarkLPStepsPaperProtocol(b *testing.B) {
 	ds, err := loaders.LoadNodeDataset(sharedtest.Path(b, "data/cora"))
 	require.NoError(b, err)
-	k, err := NewGraphKernel(ds.Graph)
+	k, err := stkr.NewGraphKernel(ds.Graph)
 	require.NoError(b, err)
 	for _, pTest := range []float64{0.01, 0} {
 		b.Run(fmt.Sprintf("p_test=%g", pTest), func(b *testing.B) {

@@ -1,4 +1,4 @@
-package stkr
+package stkreval
 
 import (
 	"context"
@@ -12,9 +12,10 @@ import (
 	"github.com/gssl/gssl/eval"
 	"github.com/gssl/gssl/krylov"
 	"github.com/gssl/gssl/loaders"
+	"github.com/gssl/gssl/stkr"
 )
 
-const coraDir = "../testdata/cora"
+const coraDir = "../../testdata/cora"
 
 func loadCora(t testing.TB) (*loaders.NodeDataset, Task) {
 	t.Helper()
@@ -25,9 +26,9 @@ func loadCora(t testing.TB) (*loaders.NodeDataset, Task) {
 
 // coraPlanetoid returns Cora's kernel, Planetoid train nodes and one-hot
 // targets.
-func coraPlanetoid(t testing.TB, ds *loaders.NodeDataset, task Task) (*GraphKernel, []int, *mat.Dense) {
+func coraPlanetoid(t testing.TB, ds *loaders.NodeDataset, task Task) (*stkr.GraphKernel, []int, *mat.Dense) {
 	t.Helper()
-	k, err := NewGraphKernel(task.Graph)
+	k, err := stkr.NewGraphKernel(task.Graph)
 	require.NoError(t, err)
 	train := ds.Split.Train
 	y := mat.NewDense(len(train), task.Classes, nil)
@@ -51,21 +52,21 @@ func TestKrylovNeedsFewerProducts(t *testing.T) {
 	ctx := context.Background()
 	cases := []struct {
 		name            string
-		tr              Transform
+		tr              stkr.Transform
 		beta            float64
-		krylov, richard Solver
+		krylov, richard stkr.Solver
 		agreement       float64 // relative difference of the predictions allowed
 	}{
 		// Algorithm 1 vs CG at 1e-6: both errors are ~κ·1e-6 relative.
-		{"poly8", Power(8), 1, SolverCG, SolverRichardson, 1e-4},
+		{"poly8", stkr.Power(8), 1, stkr.SolverCG, stkr.SolverRichardson, 1e-4},
 		// Algorithm 2 vs MINRES at 1e-9, β large enough for Algorithm 2.
-		{"inverse-laplacian", InverseLaplacian{Eta: 0.9}, 10, SolverMINRES, SolverRichardson, 1e-4},
+		{"inverse-laplacian", stkr.InverseLaplacian{Eta: 0.9}, 10, stkr.SolverMINRES, stkr.SolverRichardson, 1e-4},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			kr := &Regressor{Transform: c.tr, Beta: c.beta, Solver: c.krylov}
+			kr := cls(&stkr.Regressor{Transform: c.tr, Beta: c.beta, Solver: c.krylov})
 			require.NoError(t, kr.FitIndexed(ctx, k, train, y))
-			ri := &Regressor{Transform: c.tr, Beta: c.beta, Solver: c.richard}
+			ri := cls(&stkr.Regressor{Transform: c.tr, Beta: c.beta, Solver: c.richard})
 			require.NoError(t, ri.FitIndexed(ctx, k, train, y))
 			ks, rs := kr.Stats(), ri.Stats()
 			t.Logf("%s: %s %d products (%d iterations), %s %d products (%d iterations)", c.name,
@@ -82,16 +83,16 @@ func TestKrylovNeedsFewerProducts(t *testing.T) {
 func TestAlgorithm2DivergesForSmallBeta(t *testing.T) {
 	ds, task := loadCora(t)
 	k, train, y := coraPlanetoid(t, ds, task)
-	r := &Regressor{Transform: InverseLaplacian{Eta: 0.9}, Beta: 0.01, Solver: SolverRichardson, MaxIter: 5000}
+	r := cls(&stkr.Regressor{Transform: stkr.InverseLaplacian{Eta: 0.9}, Beta: 0.01, Solver: stkr.SolverRichardson, MaxIter: 5000})
 	err := r.FitIndexed(context.Background(), k, train, y)
 	var bd *krylov.BreakdownError
 	require.ErrorAs(t, err, &bd)
 	assert.Contains(t, err.Error(), "diverged")
 
-	r = &Regressor{Transform: InverseLaplacian{Eta: 0.9}, Beta: 0.01}
+	r = cls(&stkr.Regressor{Transform: stkr.InverseLaplacian{Eta: 0.9}, Beta: 0.01})
 	require.NoError(t, r.FitIndexed(context.Background(), k, train, y))
 	for _, res := range r.Stats().Residual {
-		assert.LessOrEqual(t, res, DefaultLapTol)
+		assert.LessOrEqual(t, res, stkr.DefaultLapTol)
 	}
 }
 
@@ -146,7 +147,7 @@ func TestInductiveHidesValAndTest(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, task.Graph.Nodes(), tr.Visible)
 
-	r := &Regressor{Transform: InverseLaplacian{Eta: 0.9}, Beta: 10}
+	r := cls(&stkr.Regressor{Transform: stkr.InverseLaplacian{Eta: 0.9}, Beta: 10})
 	out, err := prep.Evaluate(context.Background(), r)
 	require.NoError(t, err)
 	require.NoError(t, out.Err)
@@ -168,7 +169,7 @@ func TestInductiveTestOnlyKeepsValVisible(t *testing.T) {
 	prep, err := Prepare(task, part, InductiveTestOnly)
 	require.NoError(t, err)
 	assert.Equal(t, task.Graph.Nodes()-len(part.Test), prep.Visible)
-	r := &Regressor{Transform: InverseLaplacian{Eta: 0.9}, Beta: 10}
+	r := cls(&stkr.Regressor{Transform: stkr.InverseLaplacian{Eta: 0.9}, Beta: 10})
 	out, err := prep.Evaluate(context.Background(), r)
 	require.NoError(t, err)
 	f := mustPredict(t, r)
@@ -210,10 +211,10 @@ func TestChooseInductiveRefits(t *testing.T) {
 	part, err := NewPartition(n, *ds.Split, 0.01, 3)
 	require.NoError(t, err)
 	ctx := context.Background()
-	cands := func() []*Regressor {
-		var out []*Regressor
+	cands := func() []*stkr.Classifier {
+		var out []*stkr.Classifier
 		for _, beta := range []float64{0.01, 1, 100} {
-			out = append(out, &Regressor{Transform: Polynomial{Coeffs: []float64{0, 1}}, Beta: beta})
+			out = append(out, cls(&stkr.Regressor{Transform: stkr.Polynomial{Coeffs: []float64{0, 1}}, Beta: beta}))
 		}
 		return out
 	}
@@ -314,7 +315,7 @@ func TestTestChunksTransductiveEqualsWholeTestSet(t *testing.T) {
 	require.NoError(t, err)
 	prep, err := Prepare(task, whole, Transductive)
 	require.NoError(t, err)
-	want, err := prep.Evaluate(context.Background(), &Regressor{Transform: Polynomial{Coeffs: []float64{0, 0, 0, 1}}, Beta: 1})
+	want, err := prep.Evaluate(context.Background(), cls(&stkr.Regressor{Transform: stkr.Polynomial{Coeffs: []float64{0, 0, 0, 1}}, Beta: 1}))
 	require.NoError(t, err)
 	parts, err := TestChunks(n, *ds.Split, 0.05, 3) // chunks of 135 of the 1000 test nodes
 	require.NoError(t, err)
@@ -323,7 +324,7 @@ func TestTestChunksTransductiveEqualsWholeTestSet(t *testing.T) {
 	for _, p := range parts {
 		prep, err := Prepare(task, p, Transductive)
 		require.NoError(t, err)
-		o, err := prep.Evaluate(context.Background(), &Regressor{Transform: Polynomial{Coeffs: []float64{0, 0, 0, 1}}, Beta: 1})
+		o, err := prep.Evaluate(context.Background(), cls(&stkr.Regressor{Transform: stkr.Polynomial{Coeffs: []float64{0, 0, 0, 1}}, Beta: 1}))
 		require.NoError(t, err)
 		right += o.TestCorrect
 		scored += o.TestScored
@@ -354,11 +355,11 @@ func TestInductiveSettingsMatchDense(t *testing.T) {
 	require.NoError(t, err)
 	eta, beta := 0.9, 0.1
 	transforms := []struct {
-		tr Spectral
+		tr stkr.Spectral
 		// h returns Σ_p π_p S^{p−1} (so that K_s(x, x_i) = k(x)ᵀ h e_i).
 		h func(s *mat.SymDense) *mat.Dense
 	}{
-		{InverseLaplacian{Eta: eta}, func(s *mat.SymDense) *mat.Dense {
+		{stkr.InverseLaplacian{Eta: eta}, func(s *mat.SymDense) *mat.Dense {
 			N := s.SymmetricDim()
 			a := mat.NewDense(N, N, nil)
 			a.Scale(-eta, s)
@@ -369,7 +370,7 @@ func TestInductiveSettingsMatchDense(t *testing.T) {
 			require.NoError(t, inv.Inverse(a))
 			return &inv
 		}},
-		{Polynomial{Coeffs: []float64{0.5, 0, 1}}, func(s *mat.SymDense) *mat.Dense {
+		{stkr.Polynomial{Coeffs: []float64{0.5, 0, 1}}, func(s *mat.SymDense) *mat.Dense {
 			N := s.SymmetricDim()
 			h := mat.NewDense(N, N, nil)
 			h.Mul(s, s) // π_3 S²
@@ -440,7 +441,7 @@ func TestInductiveSettingsMatchDense(t *testing.T) {
 				prep, err := Prepare(task, part, setting)
 				require.NoError(t, err)
 				assert.Equal(t, N, prep.Visible)
-				r := &Regressor{Transform: c.tr, Beta: beta, Tol: testTol, MaxIter: 100000}
+				r := cls(&stkr.Regressor{Transform: c.tr, Beta: beta, Tol: testTol, MaxIter: 100000})
 				_, err = prep.Evaluate(context.Background(), r)
 				require.NoError(t, err)
 				got := make([]float64, 3)

@@ -1,4 +1,4 @@
-package stkr
+package stkreval
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/gssl/gssl/datasets"
 	"github.com/gssl/gssl/eval"
+	"github.com/gssl/gssl/stkr"
 )
 
 // coraTrainTask is Cora with only its 140 Planetoid training labels known.
@@ -31,11 +32,11 @@ func coraTrainTask(t *testing.T) Task {
 // training nodes, predict every node and count the held-out ones right.
 func TestChooseCVMatchesManualLoop(t *testing.T) {
 	task := coraTrainTask(t)
-	cands := func() []*Regressor {
-		return []*Regressor{
-			{Transform: InverseLaplacian{Eta: 0.9}, Beta: 0.1},
-			{Transform: InverseLaplacian{Eta: 0.99}, Beta: 1},
-			{Transform: Power(2), Beta: 1},
+	cands := func() []*stkr.Classifier {
+		return []*stkr.Classifier{
+			{Regressor: stkr.Regressor{Transform: stkr.InverseLaplacian{Eta: 0.9}, Beta: 0.1}},
+			{Regressor: stkr.Regressor{Transform: stkr.InverseLaplacian{Eta: 0.99}, Beta: 1}},
+			{Regressor: stkr.Regressor{Transform: stkr.Power(2), Beta: 1}},
 		}
 	}
 	got, err := ChooseCV(context.Background(), task, eval.CV{Folds: 3, Seed: 5}, cands())
@@ -44,7 +45,7 @@ func TestChooseCVMatchesManualLoop(t *testing.T) {
 
 	folds, err := eval.NewFolds(task.Labels, 3, 5)
 	require.NoError(t, err)
-	k, err := NewGraphKernel(task.Graph)
+	k, err := stkr.NewGraphKernel(task.Graph)
 	require.NoError(t, err)
 	var want []float64
 	for _, r := range cands() {
@@ -116,18 +117,10 @@ func TestChooseCVFewLabels(t *testing.T) {
 			task.Labels[i] = -1
 		}
 	}
-	got, err := ChooseCV(context.Background(), task, eval.CV{Seed: 1}, []*Regressor{{Transform: InverseLaplacian{Eta: 0.9}, Beta: 1}})
+	got, err := ChooseCV(context.Background(), task, eval.CV{Seed: 1}, []*stkr.Classifier{{Regressor: stkr.Regressor{Transform: stkr.InverseLaplacian{Eta: 0.9}, Beta: 1}}})
 	require.NoError(t, err)
 	assert.Equal(t, 3, got.Folds, "the smallest class with two labels has three")
 	assert.False(t, math.IsNaN(got.Accuracy[0]))
-}
-
-func TestNormalize(t *testing.T) {
-	s := mat.NewDense(3, 2, []float64{1, 3, -1, 2, 0, -1})
-	p, pred, none := Normalize(s, []int{0, 0, 0, 1, -1})
-	assert.Equal(t, []float64{0.25, 0.75, 0, 1, 0.75, 0.25}, p.RawMatrix().Data)
-	assert.Equal(t, []int{1, 1, 0}, pred)
-	assert.Equal(t, 1, none)
 }
 
 // ChooseSplit: one partition, or one per chunk whose test nodes together
@@ -136,7 +129,9 @@ func TestChooseSplit(t *testing.T) {
 	ds, err := datasets.Cora()
 	require.NoError(t, err)
 	task := Task{Graph: ds.Graph, Labels: ds.Labels, Classes: ds.Classes}
-	cands := func() []*Regressor { return []*Regressor{{Transform: Power(2), Beta: 1}} }
+	cands := func() []*stkr.Classifier {
+		return []*stkr.Classifier{{Regressor: stkr.Regressor{Transform: stkr.Power(2), Beta: 1}}}
+	}
 	fits := 0
 	one, err := ChooseSplit(context.Background(), task, *ds.Split, Transductive, 0.01, false, 3, cands, func(n int) { fits += n })
 	require.NoError(t, err)
@@ -166,12 +161,12 @@ func TestChooseCVNoFolds(t *testing.T) {
 			seen[l] = true
 		}
 	}
-	one := []*Regressor{{Transform: InverseLaplacian{Eta: 0.9}, Beta: 1}}
+	one := []*stkr.Classifier{{Regressor: stkr.Regressor{Transform: stkr.InverseLaplacian{Eta: 0.9}, Beta: 1}}}
 	c, err := ChooseCV(context.Background(), task, eval.CV{}, one)
 	require.NoError(t, err)
 	assert.Equal(t, 0, c.Folds)
 	assert.True(t, math.IsNaN(c.Accuracy[0]))
 	assert.Len(t, c.Labels, task.Graph.Nodes())
-	_, err = ChooseCV(context.Background(), task, eval.CV{}, append(one, &Regressor{Transform: InverseLaplacian{Eta: 0.5}, Beta: 1}))
+	_, err = ChooseCV(context.Background(), task, eval.CV{}, append(one, cls(&stkr.Regressor{Transform: stkr.InverseLaplacian{Eta: 0.5}, Beta: 1})))
 	assert.ErrorIs(t, err, eval.ErrTooFewLabels)
 }

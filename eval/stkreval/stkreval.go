@@ -1,4 +1,4 @@
-package stkr
+package stkreval
 
 import (
 	"context"
@@ -14,15 +14,9 @@ import (
 
 	"github.com/gssl/gssl/eval"
 	"github.com/gssl/gssl/graph"
+	"github.com/gssl/gssl/propagate"
+	"github.com/gssl/gssl/stkr"
 )
-
-// EtaGrid returns the η values searched when η is chosen on the validation
-// set (stkr.py's grid; the paper's was lost in the text extraction).
-func EtaGrid() []float64 { return []float64{0.5, 0.9, 0.99} }
-
-// BetaGrid returns the β values searched when β is chosen on the
-// validation set (stkr.py's grid).
-func BetaGrid() []float64 { return []float64{0.01, 0.1, 1, 10, 100} }
 
 // Setting is what the learner sees at fit time (the paper's Appendix D.1).
 type Setting int
@@ -207,17 +201,17 @@ type Prepared struct {
 	Setting Setting
 	// Visible is N, the number of nodes the learner sees at fit time.
 	Visible int
-	kernel  *GraphKernel
-	base    BaseKernel // fitted instead of kernel when set (UseFeatures)
-	train   []int      // kernel ids
+	kernel  *stkr.GraphKernel
+	base    stkr.BaseKernel // fitted instead of kernel when set (UseFeatures)
+	train   []int           // kernel ids
 	y       *mat.Dense
 	labels  []int
 	val     []int // original ids
 	test    []int
 	valAt   []int // transductive: kernel ids of val / test
 	testAt  []int
-	valRow  []KernelRow // inductive
-	testRow []KernelRow
+	valRow  []stkr.KernelRow // inductive
+	testRow []stkr.KernelRow
 	prior   int
 }
 
@@ -266,7 +260,7 @@ func Prepare(task Task, part Partition, setting Setting) (*Prepared, error) {
 	}
 	switch setting {
 	case Transductive:
-		k, err := NewGraphKernel(g)
+		k, err := stkr.NewGraphKernel(g)
 		if err != nil {
 			return nil, err
 		}
@@ -280,7 +274,7 @@ func Prepare(task Task, part Partition, setting Setting) (*Prepared, error) {
 		if err != nil {
 			return nil, fmt.Errorf("stkr: inductive setting: %w", err)
 		}
-		k, err := NewGraphKernel(sub.CSR)
+		k, err := stkr.NewGraphKernel(sub.CSR)
 		if err != nil {
 			return nil, err
 		}
@@ -289,8 +283,8 @@ func Prepare(task Task, part Partition, setting Setting) (*Prepared, error) {
 		for t, i := range part.Train {
 			p.train[t], _ = sub.Local(i)
 		}
-		rows := func(nodes []int) ([]KernelRow, error) {
-			out := make([]KernelRow, len(nodes))
+		rows := func(nodes []int) ([]stkr.KernelRow, error) {
+			out := make([]stkr.KernelRow, len(nodes))
 			for t, x := range nodes {
 				cols, ws := g.Row(x)
 				var nb []int
@@ -328,13 +322,13 @@ func Prepare(task Task, part Partition, setting Setting) (*Prepared, error) {
 }
 
 // Kernel returns the base kernel on the visible graph.
-func (p *Prepared) Kernel() *GraphKernel { return p.kernel }
+func (p *Prepared) Kernel() *stkr.GraphKernel { return p.kernel }
 
 // Outcome is one fit at one hyperparameter setting.
 type Outcome struct {
 	ValAccuracy  float64
 	TestAccuracy float64
-	Stats        Stats
+	Stats        stkr.Stats
 	// Seconds is the time of the fit and of predicting the val and test
 	// nodes (data already in memory, kernel built).
 	Seconds float64
@@ -352,16 +346,16 @@ type Outcome struct {
 
 // Evaluate fits r and scores the val and test nodes. Errors in the input
 // are returned; a solver failure is recorded in Outcome.Err.
-func (p *Prepared) Evaluate(ctx context.Context, r *Regressor) (Outcome, error) {
+func (p *Prepared) Evaluate(ctx context.Context, r *stkr.Classifier) (Outcome, error) {
 	start := time.Now()
-	var k BaseKernel = p.kernel
+	var k stkr.BaseKernel = p.kernel
 	if p.base != nil {
 		k = p.base
 	}
 	err := r.FitIndexed(ctx, k, p.train, p.y)
 	out := Outcome{Stats: r.Stats()}
 	if err != nil {
-		if r.u == nil || ctx.Err() != nil {
+		if r.Outputs() == 0 || ctx.Err() != nil {
 			return out, err
 		}
 		out.Err = err
@@ -370,14 +364,14 @@ func (p *Prepared) Evaluate(ctx context.Context, r *Regressor) (Outcome, error) 
 	var f *mat.Dense
 	if p.valRow == nil || p.testRow == nil {
 		var err error
-		if f, err = r.Predict(nil); err != nil {
+		if f, err = r.Scores(); err != nil {
 			return Outcome{}, err
 		}
 	}
 	buf := make([]float64, c)
 	// scores gives the scores of the t-th node of a set: a row of the
 	// transductive predictions, or the prediction from its kernel row.
-	scores := func(at []int, rows []KernelRow) func(int) []float64 {
+	scores := func(at []int, rows []stkr.KernelRow) func(int) []float64 {
 		if rows == nil {
 			return func(t int) []float64 { return f.RawRowView(at[t]) }
 		}
@@ -446,7 +440,7 @@ func (p *Prepared) accuracy(pred, nodes []int) (float64, int, int) {
 // the best validation accuracy (the first in grid order on ties), skipping
 // candidates whose solver failed, and all the outcomes. It fails when every
 // candidate failed or on an input error.
-func (p *Prepared) Select(ctx context.Context, candidates []*Regressor) (int, []Outcome, error) {
+func (p *Prepared) Select(ctx context.Context, candidates []*stkr.Classifier) (int, []Outcome, error) {
 	outs := make([]Outcome, len(candidates))
 	best := -1
 	var failures []error
@@ -496,7 +490,7 @@ type Choice struct {
 // it predicts test. A failure of the refit's solver is an error: the
 // chosen hyperparameters converged with fewer visible nodes, so it signals
 // an ill-posed refit rather than a bad candidate.
-func Choose(ctx context.Context, task Task, part Partition, setting Setting, candidates []*Regressor) (Choice, error) {
+func Choose(ctx context.Context, task Task, part Partition, setting Setting, candidates []*stkr.Classifier) (Choice, error) {
 	prep, err := Prepare(task, part, setting)
 	if err != nil {
 		return Choice{}, err
@@ -534,4 +528,215 @@ func trainLabels(labels, train []int) []int {
 		out[k] = labels[i]
 	}
 	return out
+}
+
+// UseFeatures makes the prepared transductive task fit on the
+// FeatureKernel of its graph and the node features x (one row per node of
+// the task's graph) with weight gamma, instead of the graph kernel: SP-Lap
+// with and without features differ only by this call. The inductive
+// settings need kernel rows of hidden nodes, which FeatureKernel does not
+// provide, and are refused.
+func (p *Prepared) UseFeatures(x propagate.Features, gamma float64) error {
+	if p.Setting != Transductive {
+		return fmt.Errorf("stkr: features: the %v setting needs kernel rows of hidden nodes; the feature kernel supports the transductive setting only", p.Setting)
+	}
+	k, err := stkr.NewFeatureKernel(p.kernel.Graph(), x, gamma)
+	if err != nil {
+		return err
+	}
+	p.base = k
+	return nil
+}
+
+// CVChoice is the outcome of ChooseCV.
+type CVChoice struct {
+	// Best is the index of the chosen candidate; after ChooseCV,
+	// candidates[Best] is fitted on every labelled node, with its Classes
+	// set to the task's.
+	Best int
+	// Accuracy is each candidate's pooled cross-validation accuracy over
+	// the held-out labelled nodes; NaN for a candidate whose solver failed
+	// on some fold (Failed says why).
+	Accuracy []float64
+	// Failed holds each candidate's first solver failure, nil when it
+	// converged on every fold.
+	Failed []error
+	// Folds is the number of folds used (see eval.NewFolds).
+	Folds int
+	// Scores are the final fit's predictions F on every node (N×C).
+	Scores *mat.Dense
+	// Probabilities are the rows of Scores clipped at zero and normalised
+	// to sum 1; a row with no positive score (no path to a labelled node)
+	// gets the class frequencies of the labelled nodes.
+	Probabilities *mat.Dense
+	// Labels are the argmax of Probabilities (the smallest class on ties).
+	Labels []int
+	// NoEvidence counts the nodes whose row had no positive score.
+	NoEvidence int
+	// Stats are the final fit's solver statistics.
+	Stats stkr.Stats
+}
+
+// ChooseCV is the protocol for real use, without a validation split: every
+// candidate is scored by seeded stratified k-fold cross-validation over the
+// labelled nodes of task (transductive: each fold's held-out nodes are
+// visible and unlabelled), the one with the best pooled accuracy is chosen
+// (the first on ties; candidates whose solver fails on a fold are skipped),
+// and it is refitted on every labelled node to predict every node.
+// cv.Folds 0 means eval.DefaultFolds; fewer are used when a class has fewer
+// labelled nodes (eval.NewFolds); cv.Order, when set, is the order in which
+// the labelled nodes are dealt into folds. Any number of labels per class works: a class with
+// a single labelled node is trained on in every fold and never held out.
+func ChooseCV(ctx context.Context, task Task, cv eval.CV, candidates []*stkr.Classifier) (CVChoice, error) {
+	if len(candidates) == 0 {
+		return CVChoice{}, errors.New("stkr: ChooseCV: no candidate")
+	}
+	if task.Graph == nil || len(task.Labels) != task.Graph.Nodes() {
+		return CVChoice{}, errors.New("stkr: ChooseCV: the task needs a graph and one label per node")
+	}
+	f, err := cv.NewFolds(task.Labels)
+	if errors.Is(err, eval.ErrTooFewLabels) && len(candidates) == 1 {
+		c := CVChoice{Best: 0, Accuracy: []float64{math.NaN()}, Failed: make([]error, 1)}
+		return c, c.finalFit(ctx, task, candidates[0])
+	}
+	if err != nil {
+		return CVChoice{}, fmt.Errorf("stkr: choosing hyperparameters: %w", err)
+	}
+	c := CVChoice{Best: -1, Folds: f.K, Accuracy: make([]float64, len(candidates)), Failed: make([]error, len(candidates))}
+	right := make([]int, len(candidates))
+	scored := make([]int, len(candidates))
+	for k := 0; k < f.K; k++ {
+		train, test := f.Split(k)
+		prep, err := Prepare(task, Partition{Train: train, Test: test}, Transductive)
+		if err != nil {
+			return c, fmt.Errorf("stkr: fold %d of %d: %w", k+1, f.K, err)
+		}
+		for i, r := range candidates {
+			if c.Failed[i] != nil {
+				continue
+			}
+			o, err := prep.Evaluate(ctx, r)
+			if err != nil {
+				return c, fmt.Errorf("stkr: fold %d of %d: %w", k+1, f.K, err)
+			}
+			if o.Err != nil {
+				c.Failed[i] = fmt.Errorf("fold %d: %w", k+1, o.Err)
+				continue
+			}
+			right[i] += o.TestCorrect
+			scored[i] += o.TestScored
+		}
+	}
+	var failures []error
+	for i := range candidates {
+		c.Accuracy[i] = math.NaN()
+		if c.Failed[i] != nil {
+			failures = append(failures, fmt.Errorf("candidate %d (%s, β=%g): %w", i, candidates[i].Transform, candidates[i].Beta, c.Failed[i]))
+			continue
+		}
+		if scored[i] > 0 {
+			c.Accuracy[i] = float64(right[i]) / float64(scored[i])
+		}
+		if !math.IsNaN(c.Accuracy[i]) && (c.Best < 0 || c.Accuracy[i] > c.Accuracy[c.Best]) {
+			c.Best = i
+		}
+	}
+	if c.Best < 0 {
+		return c, fmt.Errorf("stkr: every candidate failed: %w", errors.Join(failures...))
+	}
+	return c, c.finalFit(ctx, task, candidates[c.Best])
+}
+
+// finalFit fits r on every labelled node of task and predicts every node.
+func (c *CVChoice) finalFit(ctx context.Context, task Task, r *stkr.Classifier) error {
+	var labelled []int
+	for i, l := range task.Labels {
+		if l >= 0 {
+			labelled = append(labelled, i)
+		}
+	}
+	prep, err := Prepare(task, Partition{Train: labelled}, Transductive)
+	if err != nil {
+		return err
+	}
+	// Fit fits the same one-hot system as Prepare's targets and remembers
+	// the classes, so that the chosen model can be saved.
+	r.Classes = task.Classes
+	if err := r.FitKernel(ctx, prep.kernel, task.Labels); err != nil {
+		return fmt.Errorf("stkr: final fit of %s β=%g on every labelled node: %w", r.Transform, r.Beta, err)
+	}
+	c.Stats = r.Stats()
+	if c.Scores, err = r.Scores(); err != nil {
+		return err
+	}
+	c.Probabilities, c.Labels, c.NoEvidence = stkr.Normalize(c.Scores, task.Labels)
+	return nil
+}
+
+// SplitRun is the outcome of ChooseSplit on one split.
+type SplitRun struct {
+	// Partitions are the partitions fitted: one, or one per test chunk.
+	Partitions []Partition
+	// Choices[k] is Choose's outcome on Partitions[k] and Chosen[k] its
+	// chosen regressor (fitted; the refit in the Inductive setting).
+	Choices []Choice
+	Chosen  []*stkr.Classifier
+	// TestCorrect and TestScored sum the right and the scored test
+	// predictions over the partitions.
+	TestCorrect, TestScored int
+	// ValAccuracy is the mean over the partitions of the chosen
+	// candidate's validation accuracy (NaN without validation nodes).
+	ValAccuracy float64
+}
+
+// TestAccuracy is TestCorrect/TestScored.
+func (r SplitRun) TestAccuracy() float64 {
+	if r.TestScored == 0 {
+		return 0
+	}
+	return float64(r.TestCorrect) / float64(r.TestScored)
+}
+
+// ChooseSplit runs the paper's protocol (Appendix D.1) on one
+// train/val/test split of task's nodes: the split becomes a partition with
+// round(pTest·N) test nodes drawn with seed (NewPartition; pTest 0 keeps
+// the split's test set) or, with chunks, one partition per chunk of its
+// test nodes (TestChunks), and Choose picks and scores a candidate on each.
+// candidates returns fresh regressors for each partition; done, when set,
+// is called after each partition with the number of candidates fitted.
+// On an error the partitions done so far are returned with it (their
+// Choices hold the failed candidates' errors).
+func ChooseSplit(ctx context.Context, task Task, split eval.Split, setting Setting, pTest float64, chunks bool, seed uint64,
+	candidates func() []*stkr.Classifier, done func(fits int)) (SplitRun, error) {
+	var run SplitRun
+	n := task.Graph.Nodes()
+	var err error
+	if chunks {
+		run.Partitions, err = TestChunks(n, split, pTest, seed)
+	} else {
+		var p Partition
+		p, err = NewPartition(n, split, pTest, seed)
+		run.Partitions = []Partition{p}
+	}
+	if err != nil {
+		return SplitRun{}, err
+	}
+	var val float64
+	for k, part := range run.Partitions {
+		cands := candidates()
+		c, err := Choose(ctx, task, part, setting, cands)
+		run.Choices = append(run.Choices, c)
+		if done != nil {
+			done(len(cands))
+		}
+		if err != nil {
+			return run, fmt.Errorf("partition %d of %d: %w", k+1, len(run.Partitions), err)
+		}
+		run.Chosen = append(run.Chosen, cands[c.Best])
+		run.TestCorrect += c.Final.TestCorrect
+		run.TestScored += c.Final.TestScored
+		val += c.Final.ValAccuracy
+	}
+	run.ValAccuracy = val / float64(len(run.Partitions))
+	return run, nil
 }

@@ -1,4 +1,4 @@
-package stkr
+package stkreval
 
 import (
 	"runtime"
