@@ -8,26 +8,18 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/graph"
-	"github.com/gssl/gssl/internal/parallel"
 	"github.com/gssl/gssl/krylov"
 	"github.com/gssl/gssl/laplacian"
 )
 
-// spreadRowChunk is the number of rows per task of the fused CG passes. It
-// is fixed, not derived from the core count, so that column sums reduced
-// chunk by chunk are the same on every machine and for every worker count.
-const spreadRowChunk = 2048
+// spreadRowChunk is the number of rows per task of the fused CG and
+// Chebyshev passes (krylov.RowPasses).
+const spreadRowChunk = krylov.RowChunk
 
 // spreadParallelWork is the work, in stored entries of the graph plus
-// entries of an n×c block, below which the fused CG and Chebyshev passes run
-// on the calling goroutine (Cora, about 29 500, runs serially; PubMed, about
-// 148 000, in parallel). With internal/parallel's standing workers, on a
-// quiet machine, PubMed's Chebyshev solve at a = 0.9 took 9.5–11.5 ms on two
-// goroutines against 12.6–17.0 ms on one (scripts/bench-lp-ab.sh, three runs
-// of 8 rounds), and random 0/1 graphs of 260 000 to 2.6 million gained from
-// the second core (BenchmarkSpreadingChebyshevThreshold); before the workers
-// were standing, one goroutine was as fast or faster.
-const spreadParallelWork = 1 << 16
+// entries of an n×c block, below which the fused passes run on the calling
+// goroutine (krylov.ParallelWork).
+const spreadParallelWork = krylov.ParallelWork
 
 // spreadingCG is block conjugate gradients on (I − aS) F = B,
 // S = D^{-1/2} W D^{-1/2}, specialised for label spreading. It runs the same
@@ -62,27 +54,8 @@ type spreadingCG struct {
 
 	bnorm, rz, alpha, beta, on []float64
 
-	rowPasses
-}
-
-// rowPasses runs the fused row passes of the spreading solvers over fixed
-// chunks of spreadRowChunk rows, with per-chunk partial column sums reduced
-// in chunk order (the same sums for any number of goroutines).
-type rowPasses struct {
-	n, c   int
-	part   []float64 // per-chunk partial column sums, one padded row per chunk
-	stride int       // entries per chunk in part (c rounded up to a cache line)
-	serial bool
-}
-
-// newRowPasses prepares passes over n rows with c column sums; they run on
-// the calling goroutine when work (stored entries plus block entries) is
-// below spreadParallelWork or only one worker is available.
-func newRowPasses(n, c, work int) rowPasses {
-	stride := (c + 7) / 8 * 8
-	return rowPasses{n: n, c: c, stride: stride,
-		part:   make([]float64, parallel.NumChunks(n, spreadRowChunk)*stride),
-		serial: parallel.Workers() == 1 || work < spreadParallelWork}
+	n, c int
+	*krylov.RowPasses
 }
 
 // newSpreadingCG prepares a solve of (I − aS) X = B for the graph g of W,
@@ -125,7 +98,8 @@ func newCGRHS(g *graph.CSR, a float64, b sparseRHS, x *mat.Dense, s krylov.Setti
 		r: mat.NewDense(n, c, newBlock(n*c)), p: mat.NewDense(n, c, newBlock(n*c)), q: mat.NewDense(n, c, newBlock(n*c)),
 		bnorm: b.norms(), rz: make([]float64, c), alpha: make([]float64, c),
 		beta: make([]float64, c), on: make([]float64, c),
-		rowPasses: newRowPasses(n, c, g.NNZ()+n*c),
+		n: n, c: c,
+		RowPasses: krylov.NewRowPasses(n, c, g.NNZ()+n*c),
 	}
 	left := make([]float64, n)
 	for i := range left {
@@ -149,41 +123,12 @@ func newCGRHS(g *graph.CSR, a float64, b sparseRHS, x *mat.Dense, s krylov.Setti
 	return cg, nil
 }
 
-// passes runs body over the fixed row chunks, on one goroutine when the
-// problem is small, and returns the column sums of the partials body left
-// in its chunk's row of part, reduced in chunk order (into dst, when body
-// produces any).
-func (rp *rowPasses) passes(dst []float64, body func(k, lo, hi int, acc []float64)) []float64 {
-	run := func(k, lo, hi int) {
-		acc := rp.part[k*rp.stride : k*rp.stride+rp.c]
-		clear(acc)
-		body(k, lo, hi, acc)
-	}
-	if rp.serial {
-		for k := 0; k*spreadRowChunk < rp.n; k++ {
-			run(k, k*spreadRowChunk, min((k+1)*spreadRowChunk, rp.n))
-		}
-	} else {
-		parallel.Chunks(rp.n, spreadRowChunk, run)
-	}
-	if dst == nil {
-		return nil
-	}
-	clear(dst)
-	for k := 0; k < len(rp.part); k += rp.stride {
-		for j := range dst {
-			dst[j] += rp.part[k+j]
-		}
-	}
-	return dst
-}
-
 // product sets q = (I − aS)p from the scaled p̃ and returns pᵀq per column in
 // dst.
 func (cg *spreadingCG) product(dst []float64) []float64 {
 	c, u := cg.c, cg.u
 	pd, qd := cg.p.RawMatrix().Data, cg.q.RawMatrix().Data
-	return cg.passes(dst, func(_, lo, hi int, acc []float64) {
+	return cg.Run(dst, func(_, lo, hi int, acc []float64) {
 		cg.g.ScaledMulBlockRowsTo(cg.q, cg.p, cg.op, lo, hi)
 		if len(acc) == 0 {
 			return
@@ -209,7 +154,7 @@ func (cg *spreadingCG) product(dst []float64) []float64 {
 func (cg *spreadingCG) residualStep(dst []float64) []float64 {
 	c, alpha := cg.c, cg.alpha
 	rd, qd := cg.r.RawMatrix().Data, cg.q.RawMatrix().Data
-	return cg.passes(dst, func(_, lo, hi int, acc []float64) {
+	return cg.Run(dst, func(_, lo, hi int, acc []float64) {
 		alpha := alpha[:len(acc)]
 		r, q := rd[lo*c:hi*c], qd[lo*c:hi*c]
 		q = q[:len(r)]
@@ -229,7 +174,7 @@ func (cg *spreadingCG) residualStep(dst []float64) []float64 {
 func (cg *spreadingCG) step() {
 	c, alpha, beta, on, t, u := cg.c, cg.alpha, cg.beta, cg.on, cg.t, cg.u
 	xd, rd, pd := cg.x.RawMatrix().Data, cg.r.RawMatrix().Data, cg.p.RawMatrix().Data
-	cg.passes(nil, func(_, lo, hi int, _ []float64) {
+	cg.Run(nil, func(_, lo, hi int, _ []float64) {
 		alpha, beta, on := alpha[:c], beta[:c], on[:c]
 		x, r, p := xd[lo*c:hi*c], rd[lo*c:hi*c], pd[lo*c:hi*c]
 		r, p = r[:len(x)], p[:len(x)]
@@ -314,7 +259,7 @@ func (cg *spreadingCG) trueResidual(xZero bool, rr []float64) int {
 	xd, rd, pd, qd := cg.x.RawMatrix().Data, cg.r.RawMatrix().Data, cg.p.RawMatrix().Data, cg.q.RawMatrix().Data
 	if !xZero {
 		// p̃ = t∘x is scratch here: restart rebuilds p from r.
-		cg.passes(nil, func(_, lo, hi int, _ []float64) {
+		cg.Run(nil, func(_, lo, hi int, _ []float64) {
 			x, p := xd[lo*c:hi*c], pd[lo*c:hi*c]
 			p = p[:len(x)]
 			i, j, ti := lo, 0, t[lo]
@@ -331,7 +276,7 @@ func (cg *spreadingCG) trueResidual(xZero bool, rr []float64) int {
 		cg.product(nil)
 		cg.res.Products++
 	}
-	cg.passes(rr, func(k, lo, hi int, acc []float64) {
+	cg.Run(rr, func(k, lo, hi int, acc []float64) {
 		r := rd[lo*c : hi*c]
 		if xZero {
 			clear(r)
@@ -380,7 +325,7 @@ func (cg *spreadingCG) restart(rr []float64) {
 	copy(cg.rz, rr)
 	c, on, t := cg.c, cg.on, cg.t
 	rd, pd := cg.r.RawMatrix().Data, cg.p.RawMatrix().Data
-	cg.passes(nil, func(_, lo, hi int, _ []float64) {
+	cg.Run(nil, func(_, lo, hi int, _ []float64) {
 		on := on[:c]
 		r, p := rd[lo*c:hi*c], pd[lo*c:hi*c]
 		p = p[:len(r)]
