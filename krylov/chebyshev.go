@@ -22,7 +22,9 @@ type Float interface{ ~float32 | ~float64 }
 type ChebyshevSystem[T Float] interface {
 	// Residual sets r[(i−lo)·c + j] = (B − (I − aS)X)_ij for the rows
 	// [lo, hi), X read from z as Z = t∘X, or X = 0 when z is nil. It is
-	// called concurrently for disjoint chunks of RowChunk rows and must
+	// called concurrently for disjoint ranges inside the chunks of
+	// RowChunk rows (a whole chunk for up to 16 columns, fewer rows for
+	// wider blocks, whose scratch r stays at RowChunk·16 entries) and must
 	// not write z.
 	Residual(r []float64, z []T, lo, hi int)
 }
@@ -64,7 +66,8 @@ type ChebyshevSettings[T Float] struct {
 	// zero: the caller starts it at zero).
 	BNorm []float64
 	// Frobenius stops on ‖R‖_F/‖B‖_F ≤ Tol, the whole block, instead of
-	// every column's ‖R_j‖/‖B_j‖ ≤ Tol.
+	// every column's ‖R_j‖/‖B_j‖ ≤ Tol (‖B‖_F² = Σ_j BNorm_j²); every entry
+	// of the result's Iterations and Residual is then the block's.
 	Frobenius bool
 	// Scale is t, the row scaling of the stored iterates Z = t∘X; nil
 	// means 1 for every row.
@@ -166,7 +169,7 @@ func Chebyshev[T Float](ctx context.Context, sys ChebyshevSystem[T], a float64, 
 		ch.step = st
 	} else {
 		// one RowChunk×c residual block per running chunk, not an n×c block
-		ch.scratch.New = func() *[]float64 { r := make([]float64, RowChunk*c); return &r }
+		ch.scratch.New = func() *[]float64 { r := make([]float64, residualRows(c)*c); return &r }
 	}
 	return ch.run(ctx, a, cur, prv)
 }
@@ -232,7 +235,7 @@ func (ch *chebyshev[T]) run(ctx context.Context, a float64, cur, prv []T) ([]T, 
 				left = 1
 			}
 			for j := range res.Iterations {
-				res.Iterations[j] = k
+				res.Iterations[j], res.Residual[j] = k, report
 			}
 		}
 		if k > 0 && s.Progress != nil {
@@ -287,32 +290,46 @@ func (ch *chebyshev[T]) pass(cur, prv []T, omega, gamma float64, zero bool) {
 	} else if ch.prod != nil {
 		ch.prod.Product(cur)
 	}
-	c, t := ch.c, ch.t
-	ch.s.Passes.Run(ch.rr, func(k, lo, hi int, acc []float64) {
+	c, t, step := ch.c, ch.t, residualRows(ch.c)
+	ch.s.Passes.Run(ch.rr, func(_, lo, hi int, acc []float64) {
 		rp := ch.scratch.Get()
 		defer ch.scratch.Put(rp)
-		r := (*rp)[:(hi-lo)*c]
-		ch.sys.Residual(r, z, lo, hi)
-		cur, prv := cur[lo*c:hi*c], prv[lo*c:hi*c]
-		prv, r = prv[:len(cur)], r[:len(cur)]
-		if t == nil {
-			chebyshevRows(acc, cur, prv, r, omega, gamma)
-			return
-		}
-		i, j := lo, 0
-		gt := gamma * t[lo]
-		for e, zf := range cur {
-			z, re := float64(zf), r[e]
-			acc[j] += re * re
-			prv[e] = T(z + omega*(z-float64(prv[e])) + gt*re)
-			if j++; j == c {
-				j, i = 0, i+1
-				if i < hi {
-					gt = gamma * t[i]
+		for lo := lo; lo < hi; lo += step {
+			hi := min(lo+step, hi)
+			r := (*rp)[:(hi-lo)*c]
+			ch.sys.Residual(r, z, lo, hi)
+			cur, prv := cur[lo*c:hi*c], prv[lo*c:hi*c]
+			prv, r = prv[:len(cur)], r[:len(cur)]
+			if t == nil {
+				chebyshevRows(acc, cur, prv, r, omega, gamma)
+				continue
+			}
+			i, j := lo, 0
+			gt := gamma * t[lo]
+			for e, zf := range cur {
+				z, re := float64(zf), r[e]
+				acc[j] += re * re
+				prv[e] = T(z + omega*(z-float64(prv[e])) + gt*re)
+				if j++; j == c {
+					j, i = 0, i+1
+					if i < hi {
+						gt = gamma * t[i]
+					}
 				}
 			}
 		}
 	})
+}
+
+// residualRows is the number of rows per Residual call for c columns: the
+// whole chunk up to 16 columns, fewer for wider blocks, so that the scratch
+// rows stay within RowChunk·16 entries (a wide block of features must not
+// need a chunk of RowChunk·c).
+func residualRows(c int) int {
+	if c <= 16 {
+		return RowChunk
+	}
+	return max(1, RowChunk*16/c)
 }
 
 // chebyshevRows is the step of pass without a row scaling.

@@ -86,6 +86,9 @@ func settings[T krylov.Float](sp *spreadSystem, s krylov.Settings, method string
 func (sp *spreadSystem) addB(r []float64, lo, hi int) {
 	c, b := sp.c, sp.b
 	for p := sp.bChunk[lo/spreadRowChunk]; p < len(b.rows) && b.rows[p] < hi; p++ {
+		if b.rows[p] < lo { // a range inside the chunk (wide blocks)
+			continue
+		}
 		o := (b.rows[p] - lo) * c
 		for j, v := range b.vals[p*c : p*c+c] {
 			r[o+j] += v
@@ -447,7 +450,7 @@ func (ch *spreadingChebyshev) run(ctx context.Context) (krylov.BlockResult, erro
 		z, res, err := krylov.Chebyshev(ctx, &spread32{*sp}, sp.a, ch.cur32, ch.prv32, settings[float32](sp, ch.s, ch.method(), !ch.start, passes, ch.stop))
 		ch.cur32, ch.prv32 = z, other(z, ch.cur32, ch.prv32)
 		ch.finish32()
-		return res, wrapKrylov(err)
+		return res, err
 	}
 	z, res, err := krylov.Chebyshev(ctx, newSpread64(*sp, ch.cur, ch.prv), sp.a, ch.cur, ch.prv, settings[float64](sp, ch.s, ch.method(), !ch.start, passes, ch.stop))
 	ch.cur, ch.prv = z, other(z, ch.cur, ch.prv)
@@ -463,7 +466,7 @@ func (ch *spreadingChebyshev) run(ctx context.Context) (krylov.BlockResult, erro
 			}
 		}
 	})
-	return res, wrapKrylov(err)
+	return res, err
 }
 
 // other returns whichever of a and b is not z.
@@ -472,17 +475,6 @@ func other[T any](z, a, b []T) []T {
 		return b
 	}
 	return a
-}
-
-// wrapKrylov puts labelprop's prefix on krylov.Chebyshev's plain errors
-// (cancellation); its NotConvergedError and BreakdownError are returned as
-// they are, for wrapSolverError.
-func wrapKrylov(err error) error {
-	switch err.(type) {
-	case nil, *krylov.NotConvergedError, *krylov.BreakdownError:
-		return err
-	}
-	return fmt.Errorf("labelprop: %w", err)
 }
 
 // finish32 writes x_k = u∘z_k into x in float64.
