@@ -87,7 +87,7 @@ type ChebyshevSettings[T Float] struct {
 // Chebyshev polynomial (T_k(x) = cosh(k·acosh x) for x ≥ 1): in exact
 // arithmetic the semi-iteration on I − aS from X_0 = 0 has
 // ‖R_k‖ ≤ ‖B‖/T_k(1/a), so it reaches a relative residual tol within that
-// many iterations (32 for a = 0.9 and tol = 1e-6, 104 for a = 0.99). The
+// many iterations (32 for a = 0.9 and tol = 1e-6, 103 for a = 0.99). The
 // result saturates at limit (a so close to 1 that 1/a rounds to 1 would
 // divide by acosh(1) = 0).
 func ChebyshevBound(a, tol float64, limit int) int {
