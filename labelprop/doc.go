@@ -25,7 +25,8 @@
 // search directions stored as p̃ = D^{-1/2}p, (I − aS)p = D^{1/2}p̃ −
 // aD^{-1/2}(W p̃) is a product with W itself (only its pattern is read when
 // every weight is 1), and the CG bookkeeping is fused into the row passes
-// (spreadcg.go); it takes the same iterations as krylov.BlockCG on I − aS.
+// (spreadcg.go: the passes krylov.BlockCGWith runs, the recursion of
+// krylov.BlockCG); it takes the same iterations as krylov.BlockCG on I − aS.
 //
 // Solver Chebyshev is the Chebyshev semi-iteration (Y. Saad,
 // "Iterative Methods for Sparse Linear Systems", 2nd ed., SIAM 2003,

@@ -3,7 +3,6 @@ package labelprop
 import (
 	"context"
 	"fmt"
-	"math"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -22,11 +21,12 @@ const spreadRowChunk = krylov.RowChunk
 const spreadParallelWork = krylov.ParallelWork
 
 // spreadingCG is block conjugate gradients on (I − aS) F = B,
-// S = D^{-1/2} W D^{-1/2}, specialised for label spreading. It runs the same
-// recurrences as krylov.BlockCG (one CG per column in lockstep, a column
-// stopping at relative residual Tol; the same iterates in exact arithmetic,
-// checked against it in the tests) with three differences that make an
-// iteration cost little more than its product with W:
+// S = D^{-1/2} W D^{-1/2}: krylov.BlockCGWith, the one block CG recursion
+// (one CG per column in lockstep, a column stopping at relative residual
+// Tol; the iterates of krylov.BlockCG on I − aS in exact arithmetic,
+// checked against it in the tests), run on passes (krylov.BlockCGPasses)
+// specialised for label spreading, which make an iteration cost little
+// more than its product with W:
 //
 //   - S is never formed. The search directions are stored scaled, p̃ = t∘p
 //     with t_i = d_i^{-1/2} (1 for an isolated node), so that
@@ -34,15 +34,14 @@ const spreadParallelWork = krylov.ParallelWork
 //     isolated node): a product with W itself, which reads only the pattern
 //     of an unweighted graph (graph.CSR.UnitWeights).
 //   - Three row passes per iteration, each reading the rows once: the
-//     product fused with pᵀAp on the rows just computed; r ← r − αAp with
-//     ‖r‖²; and x ← x + αp fused with p ← r + βp.
+//     product fused with pᵀAp on the rows just computed (Product); r ← r −
+//     αAp with ‖r‖² (Update); and x ← x + αp fused with p ← r + βp (Step).
 //   - No vector is allocated per iteration (only the small closures of the
 //     passes), and the passes run on one goroutine when the problem is too
 //     small for a second one to pay.
 type spreadingCG struct {
-	g   *graph.CSR
-	s   krylov.Settings
-	res krylov.BlockResult
+	g *graph.CSR
+	s krylov.Settings
 
 	t, u []float64     // p̃ = t∘p, p = u∘p̃
 	op   graph.Scaling // Diag u, Left −a·d^{-1/2}: (I − aS)p = op applied to p̃
@@ -52,7 +51,7 @@ type spreadingCG struct {
 	x, r, p *mat.Dense // p holds p̃
 	q       *mat.Dense // (I − aS)p
 
-	bnorm, rz, alpha, beta, on []float64
+	bnorm []float64
 
 	n, c int
 	*krylov.RowPasses
@@ -91,14 +90,12 @@ func newCGRHS(g *graph.CSR, a float64, b sparseRHS, x *mat.Dense, s krylov.Setti
 	}
 	cg := &spreadingCG{
 		g: g, s: s,
-		res: krylov.BlockResult{Iterations: make([]int, c), Residual: make([]float64, c)},
-		t:   deg.InvSqrtD, u: deg.SqrtD,
+		t: deg.InvSqrtD, u: deg.SqrtD,
 		b: b, bChunk: b.chunks(n), x: x,
 		// huge pages when large: every product gathers rows of p at random
 		r: mat.NewDense(n, c, newBlock(n*c)), p: mat.NewDense(n, c, newBlock(n*c)), q: mat.NewDense(n, c, newBlock(n*c)),
-		bnorm: b.norms(), rz: make([]float64, c), alpha: make([]float64, c),
-		beta: make([]float64, c), on: make([]float64, c),
-		n: n, c: c,
+		bnorm: b.norms(),
+		n:     n, c: c,
 		RowPasses: krylov.NewRowPasses(n, c, g.NNZ()+n*c),
 	}
 	left := make([]float64, n)
@@ -150,11 +147,11 @@ func (cg *spreadingCG) product(dst []float64) []float64 {
 	})
 }
 
-// residualStep applies r ← r − α∘q and returns ‖r_j‖² in dst.
-func (cg *spreadingCG) residualStep(dst []float64) []float64 {
-	c, alpha := cg.c, cg.alpha
+// Update applies r ← r − α∘q and sets ‖r_j‖² in rr.
+func (cg *spreadingCG) Update(rr, alpha []float64) {
+	c := cg.c
 	rd, qd := cg.r.RawMatrix().Data, cg.q.RawMatrix().Data
-	return cg.Run(dst, func(_, lo, hi int, acc []float64) {
+	cg.Run(rr, func(_, lo, hi int, acc []float64) {
 		alpha := alpha[:len(acc)]
 		r, q := rd[lo*c:hi*c], qd[lo*c:hi*c]
 		q = q[:len(r)]
@@ -170,9 +167,9 @@ func (cg *spreadingCG) residualStep(dst []float64) []float64 {
 	})
 }
 
-// step applies x ← x + α∘p and then p ← on∘(r + β∘p), on the scaled p̃.
-func (cg *spreadingCG) step() {
-	c, alpha, beta, on, t, u := cg.c, cg.alpha, cg.beta, cg.on, cg.t, cg.u
+// Step applies x ← x + α∘p and then p ← on∘(r + β∘p), on the scaled p̃.
+func (cg *spreadingCG) Step(alpha, beta, on []float64) {
+	c, t, u := cg.c, cg.t, cg.u
 	xd, rd, pd := cg.x.RawMatrix().Data, cg.r.RawMatrix().Data, cg.p.RawMatrix().Data
 	cg.Run(nil, func(_, lo, hi int, _ []float64) {
 		alpha, beta, on := alpha[:c], beta[:c], on[:c]
@@ -193,68 +190,23 @@ func (cg *spreadingCG) step() {
 	})
 }
 
-// run solves; on failure x holds the last iterate.
+var _ krylov.BlockCGPasses = (*spreadingCG)(nil)
+
+// run solves by krylov.BlockCGWith; on failure x holds the last iterate.
 func (cg *spreadingCG) run(ctx context.Context) (krylov.BlockResult, error) {
-	rr := make([]float64, cg.c)
-	pap := make([]float64, cg.c)
-	if cg.trueResidual(isZeroBlock(cg.x), rr) == 0 {
-		return cg.res, nil
-	}
-	cg.restart(rr)
-	for iter := 1; iter <= cg.s.MaxIter; iter++ {
-		cg.product(pap)
-		cg.res.Products++
-		for j := 0; j < cg.c; j++ {
-			cg.alpha[j] = 0
-			if cg.on[j] == 0 {
-				continue
-			}
-			if !(pap[j] > 0) {
-				return cg.fail(&krylov.BreakdownError{Method: "spreading CG", Iterations: iter, Reason: fmt.Sprintf("column %d: pᵀAp = %g ≤ 0: I − aS is not positive definite", j, pap[j])}, rr)
-			}
-			cg.alpha[j] = cg.rz[j] / pap[j]
-		}
-		cg.residualStep(rr)
-		left, worst := 0, 0.0
-		for j := 0; j < cg.c; j++ {
-			cg.beta[j] = 0
-			if cg.on[j] == 0 {
-				continue
-			}
-			cg.res.Iterations[j] = iter
-			rel := math.Sqrt(rr[j]) / cg.bnorm[j]
-			if rel <= cg.s.Tol {
-				cg.on[j] = 0
-				continue
-			}
-			worst = math.Max(worst, rel)
-			left++
-			cg.beta[j] = rr[j] / cg.rz[j]
-			cg.rz[j] = rr[j]
-		}
-		// x += αp for every column that moved (finished ones included),
-		// then the next directions (zero for finished columns).
-		cg.step()
-		if cg.s.Progress != nil {
-			cg.s.Progress(iter, worst)
-		}
-		if err := ctx.Err(); err != nil {
-			return cg.fail(err, rr)
-		}
-		if left == 0 {
-			if cg.trueResidual(false, rr) == 0 {
-				return cg.res, nil
-			}
-			cg.restart(rr)
-		}
-	}
-	return cg.fail(nil, rr)
+	return krylov.BlockCGWith(ctx, cg, cg.bnorm, cg.s, "spreading CG")
 }
 
-// trueResidual sets R = B − (I − aS)X (R = B when xZero), records each
-// column's relative residual and marks the columns above the tolerance as
-// iterating. It returns how many are; rr receives ‖r_j‖².
-func (cg *spreadingCG) trueResidual(xZero bool, rr []float64) int {
+// Precondition sets rz = rr: there is no preconditioner (Z = R).
+func (cg *spreadingCG) Precondition(rz, rr []float64) { copy(rz, rr) }
+
+// Product sets q = (I − aS)p from the scaled p̃ and pap = pᵀq per column.
+func (cg *spreadingCG) Product(pap []float64) { cg.product(pap) }
+
+// Residual sets R = B − (I − aS)X (R = B without a product when first and
+// X is zero) and rr_j = ‖r_j‖²; it returns the products taken.
+func (cg *spreadingCG) Residual(rr []float64, first bool) int {
+	xZero := first && isZeroBlock(cg.x)
 	c, t := cg.c, cg.t
 	xd, rd, pd, qd := cg.x.RawMatrix().Data, cg.r.RawMatrix().Data, cg.p.RawMatrix().Data, cg.q.RawMatrix().Data
 	if !xZero {
@@ -274,7 +226,6 @@ func (cg *spreadingCG) trueResidual(xZero bool, rr []float64) int {
 			}
 		})
 		cg.product(nil)
-		cg.res.Products++
 	}
 	cg.Run(rr, func(k, lo, hi int, acc []float64) {
 		r := rd[lo*c : hi*c]
@@ -302,28 +253,15 @@ func (cg *spreadingCG) trueResidual(xZero bool, rr []float64) int {
 			}
 		}
 	})
-	left := 0
-	for j := 0; j < cg.c; j++ {
-		cg.on[j] = 0
-		if cg.bnorm[j] == 0 { // x_j = 0 from the start, so r_j = 0
-			cg.res.Residual[j] = 0
-			continue
-		}
-		rel := math.Sqrt(rr[j]) / cg.bnorm[j]
-		cg.res.Residual[j] = rel
-		if rel > cg.s.Tol {
-			cg.on[j] = 1
-			left++
-		}
+	if xZero {
+		return 0
 	}
-	return left
+	return 1
 }
 
-// restart sets p̃ = t∘r for the iterating columns (zero for the others),
-// without reading p, and rz = ‖r‖² from rr.
-func (cg *spreadingCG) restart(rr []float64) {
-	copy(cg.rz, rr)
-	c, on, t := cg.c, cg.on, cg.t
+// Restart sets p̃ = on∘(t∘r), without reading p.
+func (cg *spreadingCG) Restart(on []float64) {
+	c, t := cg.c, cg.t
 	rd, pd := cg.r.RawMatrix().Data, cg.p.RawMatrix().Data
 	cg.Run(nil, func(_, lo, hi int, _ []float64) {
 		on := on[:c]
@@ -340,21 +278,6 @@ func (cg *spreadingCG) restart(rr []float64) {
 			}
 		}
 	})
-}
-
-func (cg *spreadingCG) fail(cause error, rr []float64) (krylov.BlockResult, error) {
-	cg.trueResidual(false, rr)
-	worst, it := 0, 0
-	for j := 0; j < cg.c; j++ {
-		if cg.res.Residual[j] > cg.res.Residual[worst] {
-			worst = j
-		}
-		it = max(it, cg.res.Iterations[j])
-	}
-	if cause != nil {
-		return cg.res, fmt.Errorf("labelprop: spreading CG stopped after %d iterations: %w", it, cause)
-	}
-	return cg.res, &krylov.NotConvergedError{Method: fmt.Sprintf("spreading CG (column %d)", worst), Iterations: it, Residual: cg.res.Residual[worst], Tol: cg.s.Tol}
 }
 
 // isZeroBlock reports whether every entry of x is zero.
