@@ -3,6 +3,7 @@ package labelprop
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -60,12 +61,22 @@ type spreadingCG struct {
 // newSpreadingCG prepares a solve of (I − aS) X = B for the graph g of W,
 // with x the initial guess.
 func newSpreadingCG(g *graph.CSR, a float64, b, x *mat.Dense, s krylov.Settings) (*spreadingCG, error) {
+	rhs, err := checkedRHS(g, b, x, "spreading CG")
+	if err != nil {
+		return nil, err
+	}
+	return newCGRHS(g, a, rhs, x, s)
+}
+
+// checkedRHS returns the nonzero rows of b after checking that b and x are
+// n×c for the n nodes of g; what names the solver in the error.
+func checkedRHS(g *graph.CSR, b, x *mat.Dense, what string) (sparseRHS, error) {
 	n := g.Nodes()
 	br, c := b.Dims()
 	if xr, xc := x.Dims(); br != n || xr != n || xc != c {
-		return nil, fmt.Errorf("labelprop: spreading CG: graph has %d nodes, B is %d×%d, X is %d×%d", n, br, c, xr, xc)
+		return sparseRHS{}, fmt.Errorf("labelprop: %s: graph has %d nodes, B is %d×%d, X is %d×%d", what, n, br, c, xr, xc)
 	}
-	return newCGRHS(g, a, denseRHS(b), x, s)
+	return denseRHS(b), nil
 }
 
 // newCGRHS is newSpreadingCG with B given by its nonzero rows (no n×c block
@@ -206,7 +217,7 @@ func (cg *spreadingCG) Product(pap []float64) { cg.product(pap) }
 // Residual sets R = B − (I − aS)X (R = B without a product when first and
 // X is zero) and rr_j = ‖r_j‖²; it returns the products taken.
 func (cg *spreadingCG) Residual(rr []float64, first bool) int {
-	xZero := first && isZeroBlock(cg.x)
+	xZero := first && !slices.ContainsFunc(cg.x.RawMatrix().Data[:cg.n*cg.c], func(v float64) bool { return v != 0 })
 	c, t := cg.c, cg.t
 	xd, rd, pd, qd := cg.x.RawMatrix().Data, cg.r.RawMatrix().Data, cg.p.RawMatrix().Data, cg.q.RawMatrix().Data
 	if !xZero {
@@ -278,17 +289,4 @@ func (cg *spreadingCG) Restart(on []float64) {
 			}
 		}
 	})
-}
-
-// isZeroBlock reports whether every entry of x is zero.
-func isZeroBlock(x *mat.Dense) bool {
-	r, c := x.Dims()
-	for i := 0; i < r; i++ {
-		for _, v := range x.RawRowView(i)[:c] {
-			if v != 0 {
-				return false
-			}
-		}
-	}
-	return true
 }

@@ -350,12 +350,11 @@ func (ch *spreadingChebyshev) method() string {
 // newSpreadingChebyshev prepares a float64 solve of (I − aS)X = B for the
 // graph g of W, with x the initial guess (overwritten by the answer).
 func newSpreadingChebyshev(g *graph.CSR, a float64, b, x *mat.Dense, s krylov.Settings) (*spreadingChebyshev, error) {
-	n := g.Nodes()
-	br, c := b.Dims()
-	if xr, xc := x.Dims(); br != n || xr != n || xc != c {
-		return nil, fmt.Errorf("labelprop: spreading Chebyshev: graph has %d nodes, B is %d×%d, X is %d×%d", n, br, c, xr, xc)
+	rhs, err := checkedRHS(g, b, x, "spreading Chebyshev")
+	if err != nil {
+		return nil, err
 	}
-	return newChebyshevRHS(g, a, denseRHS(b), x, s)
+	return newChebyshevRHS(g, a, rhs, x, s)
 }
 
 // newChebyshevRHS is newSpreadingChebyshev with B given by its nonzero rows
