@@ -22,13 +22,13 @@ func BenchmarkChebyshevFit(b *testing.B) {
 			b.Run(fmt.Sprintf("%s/float32=%v", name, f32), func(b *testing.B) {
 				m := &Spreading{Alpha: 0.9, Classes: classes, Solver: Chebyshev, Float32: f32}
 				b.ReportAllocs()
-				cpu0 := cpuTime()
+				cpu0 := sharedtest.CPUTime()
 				for b.Loop() {
 					if err := fit(m); err != nil {
 						b.Fatal(err)
 					}
 				}
-				b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
+				b.ReportMetric((sharedtest.CPUTime()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
 				b.ReportMetric(float64(m.Info().Iterations), "iterations")
 			})
 		}

@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/graph"
+	"github.com/gssl/gssl/internal/sharedtest"
 )
 
 // BenchmarkPPR times PPR (a = 0.9, Tol 1e-6) of dense features on random
@@ -47,11 +48,13 @@ func BenchmarkPPR(b *testing.B) {
 			b.Run(fmt.Sprintf("n=%d/d=%d", n, d), func(b *testing.B) {
 				b.ReportAllocs()
 				var info Info
+				cpu0 := sharedtest.CPUTime()
 				for b.Loop() {
 					if _, info, err = PPR(context.Background(), s, Features{Dense: x}, 0.9, Settings{}); err != nil {
 						b.Fatal(err)
 					}
 				}
+				b.ReportMetric((sharedtest.CPUTime()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
 				b.ReportMetric(float64(info.Iterations), "iterations")
 			})
 		}

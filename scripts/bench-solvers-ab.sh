@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Interleaved A/B of the shared solvers (krylov.Chebyshev through labelprop
-# and propagate) between a base revision and the working tree: the same
+# Interleaved A/B of the shared solvers (krylov.Chebyshev and block CG
+# through labelprop, krylov.Chebyshev through propagate) between a base
+# revision and the working tree: the same
 # benchmarks (this tree's labelprop/chebbench_test.go and
 # propagate/bench_test.go, copied into the base) built from both, then
 # ROUNDS rounds, each holding flock /tmp/gssl-bench.lock for one run of each
@@ -17,13 +18,14 @@ rm -rf "$OUT" && mkdir -p "$OUT/base"
 git archive "$BASE" | tar -x -C "$OUT/base"
 cp labelprop/chebbench_test.go "$OUT/base/labelprop/"
 cp propagate/bench_test.go "$OUT/base/propagate/"
+cp internal/sharedtest/cputime_*.go "$OUT/base/internal/sharedtest/"
 for pkg in labelprop propagate; do
   go test -c -o "$OUT/$pkg-new.test" ./$pkg
   (cd "$OUT/base" && go test -c -o "../$pkg-base.test" ./$pkg)
 done
 side() { # side NAME: one run of each benchmark of side NAME
   (cd labelprop && GOMAXPROCS=2 "../$OUT/labelprop-$1.test" -test.run '^$' \
-    -test.bench '^BenchmarkPeer$/^(cora|pubmed)$/^spreading-cheb(-solve)?$/^a=0.9$|^BenchmarkChebyshevFit$' \
+    -test.bench '^BenchmarkPeer$/^(cora|pubmed)$/^(spreading-(cheb|cg)(-solve)?|harmonic)$/^(a=0.9|plain-cg|jacobi-cg)$|^BenchmarkChebyshevFit$' \
     -test.benchtime 5x) | awk -v s="$1" '/^Benchmark/ {c = "NA"; for (i = 4; i <= NF; i++) if ($i == "cpu-s/op") c = $(i-1); print s, $1, $3, c}' >>"$OUT/raw.txt"
   GOMAXPROCS=2 "$OUT/propagate-$1.test" -test.run '^$' -test.bench '^BenchmarkPPR$' -test.benchtime 3x \
     | awk -v s="$1" '/^Benchmark/ {c = "NA"; for (i = 4; i <= NF; i++) if ($i == "cpu-s/op") c = $(i-1); print s, $1, $3, c}' >>"$OUT/raw.txt"
