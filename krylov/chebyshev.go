@@ -305,15 +305,15 @@ func (ch *chebyshev[T]) pass(cur, prv []T, omega, gamma float64, zero bool) {
 				continue
 			}
 			i, j := lo, 0
-			gt := gamma * t[lo]
+			ti := t[lo]
 			for e, zf := range cur {
 				z, re := float64(zf), r[e]
 				acc[j] += re * re
-				prv[e] = T(z + omega*(z-float64(prv[e])) + gt*re)
+				prv[e] = T(z + omega*(z-float64(prv[e])) + gamma*(ti*re))
 				if j++; j == c {
 					j, i = 0, i+1
 					if i < hi {
-						gt = gamma * t[i]
+						ti = t[i]
 					}
 				}
 			}
