@@ -25,7 +25,8 @@
 // search directions stored as p̃ = D^{-1/2}p, (I − aS)p = D^{1/2}p̃ −
 // aD^{-1/2}(W p̃) is a product with W itself (only its pattern is read when
 // every weight is 1), and the CG bookkeeping is fused into the row passes
-// (spreadcg.go); it takes the same iterations as krylov.BlockCG on I − aS.
+// (spreadcg.go: the passes krylov.BlockCGWith runs, the recursion of
+// krylov.BlockCG); it takes the same iterations as krylov.BlockCG on I − aS.
 //
 // Solver Chebyshev is the Chebyshev semi-iteration (Y. Saad,
 // "Iterative Methods for Sparse Linear Systems", 2nd ed., SIAM 2003,
@@ -39,9 +40,12 @@
 // and ‖r_k‖ ≤ ‖b‖/T_k(1/a) from x_0 = 0 (T_k the Chebyshev polynomial:
 // at most ⌈acosh(1/tol)/acosh(1/a)⌉ iterations, 32 for a = 0.9 and tol
 // 1e-6). It has no inner products, so an iteration is a single pass over
-// the graph and two n×c blocks (spreadcheb.go; for 3 and 7 classes the
-// rows of W z_k come from graph's SELL-4-σ kernels in batches of 64, each
-// updated while its sums are in L1: graph.CSR.MulBlockRowsFunc); it stops by CG's rule
+// the graph and two n×c blocks. The iteration is krylov.Chebyshev (the one
+// copy, shared with propagate's PPR, in float64 or float32); spreadcheb.go
+// supplies the residual rows of the scaled system (for 3 and 7 classes the
+// whole step, the rows of W z_k coming from graph's SELL-4-σ kernels in
+// batches of 64, each updated while its sums are in L1:
+// graph.CSR.MulBlockRowsFunc); it stops by CG's rule
 // (every class's true relative residual ≤ tol) and returns that iterate
 // for every class. It takes up to 46 % more iterations than CG (PubMed,
 // a = 0.99) but each costs about half as much; it took 0.4–0.9× the CG's

@@ -114,8 +114,10 @@ func Rounds(a, tol float64) int {
 }
 
 // Coefficients returns (ω_k, γ_k) for k = 0..K−1 of the three-term
-// recurrence z_{k+1} = z_k + ω_k (z_k − z_{k−1}) + γ_k t∘r_k of
-// labelprop's Chebyshev solver (Saad, Alg. 12.1 with θ = 1, δ = a):
+// recurrence z_{k+1} = z_k + ω_k (z_k − z_{k−1}) + γ_k t∘r_k of the core's
+// one Chebyshev semi-iteration, krylov.Chebyshev (Saad, Alg. 12.1 with
+// θ = 1, δ = a), which labelprop and propagate run in memory; this
+// distributed form keeps its own rounds:
 // ω_0 = 0, γ_0 = 1, ρ_0 = a, ρ_k = 1/(2/a − ρ_{k−1}), ω_k = ρ_k ρ_{k−1},
 // γ_k = 2ρ_k/a.
 func Coefficients(a float64, k int) (omega, gamma []float64) {
