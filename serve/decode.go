@@ -53,10 +53,14 @@ type wireRequest struct {
 // limits bound a request's batch and, for graphs, each graph's size.
 type limits struct {
 	batch, graphNodes, graphEdges int
+	// batchNodes and batchEdges bound the sums over the graphs of a batch
+	// (0: no bound beyond batch × the per-graph limits).
+	batchNodes, batchEdges int
 }
 
 func (c Config) limits() limits {
-	return limits{batch: c.MaxBatch, graphNodes: c.MaxGraphNodes, graphEdges: c.MaxGraphEdges}
+	return limits{batch: c.MaxBatch, graphNodes: c.MaxGraphNodes, graphEdges: c.MaxGraphEdges,
+		batchNodes: c.MaxBatchNodes, batchEdges: c.MaxBatchEdges}
 }
 
 func tooMany(field string, n int, what string, limit int) *httpError {
@@ -72,7 +76,18 @@ func tooMany(field string, n int, what string, limit int) *httpError {
 // What only the model can check (ids, dimension) is left to it.
 func decodeRequest(r io.Reader, lim limits) (*Request, *httpError) {
 	maxBatch := lim.batch
-	dec := json.NewDecoder(r)
+	body, err := io.ReadAll(r)
+	if err != nil {
+		var mb *http.MaxBytesError
+		if errors.As(err, &mb) {
+			return nil, tooLarge(mb)
+		}
+		return nil, badRequest("", "reading the body: %v", err)
+	}
+	if herr := checkStrictJSON(body); herr != nil {
+		return nil, herr
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	var w wireRequest
 	if err := dec.Decode(&w); err != nil {
@@ -178,6 +193,7 @@ func decodeGraphs(graphs []json.RawMessage, lim limits) (*Request, *httpError) {
 		return nil, herr
 	}
 	req := &Request{Graphs: make([]Graph, len(graphs))}
+	totalNodes, totalEdges := 0, 0
 	for i, raw := range graphs {
 		at := fmt.Sprintf("graphs[%d]", i)
 		var g wireGraph
@@ -210,6 +226,20 @@ func decodeGraphs(graphs []json.RawMessage, lim limits) (*Request, *httpError) {
 		}
 		if len(g.Edges) > lim.graphEdges {
 			return nil, tooMany(at+".edges", len(g.Edges), "edges in one graph", lim.graphEdges)
+		}
+		// The batch's totals, before this graph's edges are decoded and
+		// before the model allocates anything for the batch.
+		totalNodes += out.Nodes
+		totalEdges += len(g.Edges)
+		if lim.batchNodes > 0 && totalNodes > lim.batchNodes {
+			herr := tooMany(at, totalNodes, "nodes in the graphs of one request up to this one", lim.batchNodes)
+			herr.msg += " in all: split the batch"
+			return nil, herr
+		}
+		if lim.batchEdges > 0 && totalEdges > lim.batchEdges {
+			herr := tooMany(at, totalEdges, "edges in the graphs of one request up to this one", lim.batchEdges)
+			herr.msg += " in all: split the batch"
+			return nil, herr
 		}
 		out.Edges = make([][2]int, len(g.Edges))
 		for k, raw := range g.Edges {
