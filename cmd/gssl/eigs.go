@@ -27,6 +27,7 @@ type eigsOptions struct {
 	Out       string // eigenvectors file, "" for none
 	JSON      bool
 	Plots     plotFlags // --plot, --report
+	MaxMemory string    // refuse a Krylov basis above this ("": the default)
 }
 
 func init() { register(newEigsCommand) }
@@ -66,6 +67,7 @@ its own component with a zero row (eigenvalue 0, as scipy and networkx) unless
 	f.Uint64Var(&opts.Seed, "seed", 0, "seed of the random start block")
 	f.StringVar(&opts.Isolated, "isolated", "component", "nodes of degree 0: component (own component, zero row: eigenvalue 0, as scipy and networkx), error, or zero (D^-1/2 := 0)")
 	f.StringVar(&opts.Out, "out", "", "write one row per node (id, v1..vK): CSV, or JSON Lines for .jsonl/.ndjson")
+	f.StringVar(&opts.MaxMemory, "max-memory", defaultMaxMemory(), "refuse a Krylov basis (--basis and --block vectors of n values) above this size")
 	opts.Plots.addFlags(f, "the spectrum (eigenvalue against index, multiplicities marked) and the residuals on a log axis")
 	return cmd
 }
@@ -121,6 +123,9 @@ func runEigs(ctx context.Context, opts eigsOptions, stdout, stderr io.Writer) er
 	g := ds.Graph
 	if opts.K > g.Nodes() {
 		return fmt.Errorf("eigs: --eigenpairs %d is invalid: it must be in [1, %d] (the number of nodes)", opts.K, g.Nodes())
+	}
+	if err := opts.checkBasis(g.Nodes()); err != nil {
+		return fmt.Errorf("eigs: %w", err)
 	}
 	res := eigsResult{Data: opts.In.source(), Nodes: g.Nodes(), Edges: g.Edges(), Isolated: len(g.Isolated()), Laplacian: opts.Laplacian, K: opts.K, Tol: opts.Tol, LoadSeconds: seconds(loadStart)}
 	_, res.Components = g.Components()
@@ -185,6 +190,29 @@ func (opts eigsOptions) check() error {
 		return err
 	}
 	return checkOutPath("out", opts.Out)
+}
+
+// checkBasis refuses a --basis or --block beyond the graph, and a Krylov
+// basis whose dense n × (basis + 2·block) vectors pass --max-memory, as
+// --eigenpairs is bounded, before anything is allocated.
+func (opts eigsOptions) checkBasis(n int) error {
+	for _, v := range []struct {
+		name string
+		v    int
+	}{{"basis", opts.Basis}, {"block", opts.Block}} {
+		if v.v > n {
+			return fmt.Errorf("--%s %d is invalid: it must be in [0, %d] (the number of nodes; 0: automatic)", v.name, v.v, n)
+		}
+	}
+	if opts.Block > 0 && opts.Basis > 0 && opts.Block > opts.Basis {
+		return fmt.Errorf("--block %d is invalid: it must be at most --basis %d", opts.Block, opts.Basis)
+	}
+	limit, err := parseBytes("max-memory", opts.MaxMemory)
+	if err != nil {
+		return err
+	}
+	vectors := int64(max(opts.Basis, 2*opts.K, 24)) + 2*int64(max(opts.Block, 4))
+	return checkMemory(8*int64(n)*vectors, limit, fmt.Sprintf("%d basis vectors × %d nodes", vectors, n), "give a smaller --basis or --eigenpairs")
 }
 
 // orthogonality returns max |VᵀMV − I| (M = D for rw, I otherwise).

@@ -35,6 +35,7 @@ type labelpropOptions struct {
 	Save              string    // model file (--save), "" for none
 	JSON              bool
 	Plots             plotFlags // --plot, --report
+	MaxMemory         string    // refuse a fit whose n×c blocks pass this ("": the default)
 }
 
 func init() { register(newLabelpropCommand) }
@@ -103,6 +104,7 @@ image is labelled, so give a split: --split random:K.`,
 	f.BoolVar(&opts.KeepIsolatedSeeds, "keep-isolated-seeds", false, "let labelled nodes of degree 0 keep their label instead of failing")
 	f.StringVar(&opts.Out, "out", "", "write one row per predicted node (id, predicted, p_<class>…): CSV, or JSON Lines for .jsonl/.ndjson (with --seeds, the first seed's)")
 	f.StringVar(&opts.Save, "save", "", "save the fitted model (the chosen a; with a split, fitted on the training nodes of the first seed) for gssl predict and gssl serve")
+	f.StringVar(&opts.MaxMemory, "max-memory", defaultMaxMemory(), "refuse a fit whose dense classes × nodes blocks pass this size")
 	opts.Plots.addFlags(f, "the confusion matrix and per-class accuracy on the test nodes, and the Laplacian eigenmap coloured by predicted class with the wrong nodes ringed,")
 	return cmd
 }
@@ -135,6 +137,9 @@ func runLabelprop(ctx context.Context, opts labelpropOptions, stdout, stderr io.
 		return fmt.Errorf("labelprop: %w", err)
 	}
 	defer ds.Close()
+	if err := checkClassMemory("labelprop", opts.MaxMemory, ds, lp.memoryBytes(opts, ds)); err != nil {
+		return err
+	}
 	loadSeconds := seconds(start)
 	spec, _ := parseSplitSpec(opts.Split, ds.Split != nil)
 	var runs []labelpropRun

@@ -94,6 +94,17 @@ func (lp labelpropSetup) model(opts labelpropOptions, classes int, a float64) la
 		Stop: lp.stop, Float32: opts.Float32}
 }
 
+// memoryBytes is what one fit takes beyond the graph (Spreading's
+// MemoryBytes; for the harmonic function, F and CG's three blocks).
+func (lp labelpropSetup) memoryBytes(opts labelpropOptions, ds *loaders.NodeDataset) int64 {
+	c := int64(max(ds.Classes, 1))
+	n := int64(ds.Graph.Nodes())
+	if sp, ok := lp.model(opts, int(c), lp.grid[0]).(*labelprop.Spreading); ok {
+		return sp.MemoryBytes(ds.Graph)
+	}
+	return 4*8*n*c + 53*n
+}
+
 // fallbackAlpha is a when --alpha auto cannot cross-validate (no class has
 // two labels). With one label per class on Cora it is the best of the grid
 // (gssl labelprop --split random:1 --seeds 5 --val 0 --alpha A: test

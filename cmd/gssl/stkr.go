@@ -46,6 +46,7 @@ type stkrOptions struct {
 	Save       string // model file (without a split)
 	JSON       bool
 	Plots      plotFlags // --plot, --report
+	MaxMemory  string    // refuse a fit whose n×c blocks pass this ("": the default)
 }
 
 func init() { register(newSTKRCommand) }
@@ -126,6 +127,7 @@ image set (every image is labelled: give --split random:K).`,
 	f.BoolVar(&opts.TestChunks, "test-chunks", false, "score every test node of the split at the hidden fraction p_test: one fit per chunk of round(p_test·N) test nodes (needs --p-test > 0)")
 	f.StringVar(&opts.MaxIter, "max-iter", "0", "stop the solver after N iterations (0 = solve to the tolerance), auto to choose N from 0, 1, 2, 4, …, 256, or a comma-separated list to choose from")
 	renamedFlag(cmd, "iterations", "max-iter")
+	f.StringVar(&opts.MaxMemory, "max-memory", defaultMaxMemory(), "refuse a fit whose dense classes × nodes blocks pass this size")
 	f.StringVar(&opts.Out, "out", "", "without a split: write one row per predicted node (id, predicted, p_<class>…): CSV, or JSON Lines for .jsonl/.ndjson")
 	f.StringVar(&opts.Save, "save", "", "without a split: save the chosen model, refitted on every labelled node, for gssl predict and gssl serve")
 	opts.Plots.addFlags(f, "the selection accuracy over the η/β grid (the chosen cell outlined) and the chosen spectral transform r(λ)")
