@@ -112,4 +112,10 @@ func TestNonFiniteAnswer(t *testing.T) {
 	assert.Contains(t, got.Error, "not a finite number")
 	w = do(h, "POST", "/v1/predict", `{"points":[[1,2],[0,1e100]]}`)
 	require.Equal(t, 200, w.Code, w.Body.String())
+
+	// Weights whose sum overflows would give the class prior: refused.
+	h = newTestHandler(t, newFake(), Config{})
+	w = do(h, "POST", "/v1/predict", `{"nodes":[{"id":"x","edges":[{"to":"a1","weight":1e308},{"to":"b1","weight":1e308}]}]}`)
+	require.Equal(t, 422, w.Code, w.Body.String())
+	assert.Equal(t, "nodes[0].edges[0].weight", decodeInto[ErrorBody](t, w).Field)
 }

@@ -50,6 +50,11 @@ type wireRequest struct {
 	Graphs *[]json.RawMessage `json:"graphs"`
 }
 
+// maxWeight is the largest edge weight of a new node: the sums and
+// products of a prediction overflow beyond it (gssl's loaders refuse the
+// same weights in files).
+const maxWeight = 1e150
+
 // limits bound a request's batch and, for graphs, each graph's size.
 type limits struct {
 	batch, graphNodes, graphEdges int
@@ -152,6 +157,9 @@ func decodeRequest(r io.Reader, lim limits) (*Request, *httpError) {
 				}
 				if !(wt >= 0) || math.IsInf(wt, 0) {
 					return nil, &httpError{status: http.StatusUnprocessableEntity, field: at + ".weight", msg: fmt.Sprintf("weight %v must be finite and ≥ 0", wt)}
+				}
+				if wt > maxWeight {
+					return nil, &httpError{status: http.StatusUnprocessableEntity, field: at + ".weight", msg: fmt.Sprintf("weight %g is beyond %g, where a node's sum of weights overflows (the answer would be the class prior): scale the weights", wt, maxWeight)}
 				}
 				out.Edges[k] = Edge{To: *e.To, Weight: wt}
 			}

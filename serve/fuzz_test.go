@@ -87,7 +87,7 @@ func FuzzDecodeRequest(f *testing.F) {
 					t.Fatal("empty node features accepted")
 				}
 				for _, e := range n.Edges {
-					if !(e.Weight >= 0) || math.IsInf(e.Weight, 0) {
+					if !(e.Weight >= 0) || math.IsInf(e.Weight, 0) || e.Weight > maxWeight {
 						t.Fatalf("weight %v accepted", e.Weight)
 					}
 				}

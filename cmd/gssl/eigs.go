@@ -145,6 +145,11 @@ func runEigs(ctx context.Context, opts eigsOptions, stdout, stderr io.Writer) er
 	if err != nil {
 		return fmt.Errorf("eigs: %w", flagError(err))
 	}
+	for i, v := range r.Values {
+		if math.IsNaN(v) || math.IsInf(v, 0) || math.IsNaN(r.Residuals[i]) {
+			return fmt.Errorf("eigs: eigenvalue %d is %v (residual %v): the arithmetic overflowed; check the edge weights (%s)", i, v, r.Residuals[i], magnitudeHint)
+		}
+	}
 	res.Eigenvalues, res.Residuals = r.Values, r.Residuals
 	res.MaxResidual, res.Restarts, res.MatVecs = r.MaxResidual(), r.Restarts, r.MatVecs
 	for _, v := range r.Values {

@@ -112,7 +112,14 @@ func (in *nodeInput) load(ctx context.Context, stderr io.Writer) (*loaders.NodeD
 			in.Edges, in.Data = in.Data, ""
 		}
 	}
-	return loadNodes(ctx, in)
+	ds, err := loadNodes(ctx, in)
+	if err == nil {
+		if err = checkFiniteDataset(ds); err != nil {
+			ds.Close()
+			ds = nil
+		}
+	}
+	return ds, err
 }
 
 // nodeID is the user's id of node i.
