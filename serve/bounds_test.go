@@ -88,6 +88,8 @@ func TestStrictJSON(t *testing.T) {
 		{"{\"nodes\":[{\"id\":\"x\xff\",\"edges\":[]}]}", "nodes[0].id", "invalid UTF-8"},
 		{"{\"nodes\":[{\"id\":\"x\",\"edges\":[{\"to\":\"a\xc3\"}]}]}", "nodes[0].edges[0].to", "invalid UTF-8"},
 		{"{\"graphs\":[{\"i\xffd\":\"g\"}]}", "graphs[0]", "invalid UTF-8 in the key"},
+		{`{"points":[[1,2]],"Points":[[3,4]]}`, "Points", "duplicate key \"Points\""},
+		{`{"points":[[1,2]],"p\u006fints":[[3,4]]}`, "points", "duplicate key"},
 	} {
 		w := do(h, "POST", "/v1/predict", tc.body)
 		require.Equal(t, 400, w.Code, "%q: %s", tc.body, w.Body.String())

@@ -201,6 +201,7 @@ func decodeGraphs(graphs []json.RawMessage, lim limits) (*Request, *httpError) {
 		return nil, herr
 	}
 	req := &Request{Graphs: make([]Graph, len(graphs))}
+	wires := make([][]json.RawMessage, len(graphs)) // each graph's edges, decoded after every check
 	totalNodes, totalEdges := 0, 0
 	for i, raw := range graphs {
 		at := fmt.Sprintf("graphs[%d]", i)
@@ -235,8 +236,8 @@ func decodeGraphs(graphs []json.RawMessage, lim limits) (*Request, *httpError) {
 		if len(g.Edges) > lim.graphEdges {
 			return nil, tooMany(at+".edges", len(g.Edges), "edges in one graph", lim.graphEdges)
 		}
-		// The batch's totals, before this graph's edges are decoded and
-		// before the model allocates anything for the batch.
+		// The batch's totals, before any edge is decoded and before the
+		// model allocates anything for the batch.
 		totalNodes += out.Nodes
 		totalEdges += len(g.Edges)
 		if lim.batchNodes > 0 && totalNodes > lim.batchNodes {
@@ -249,8 +250,16 @@ func decodeGraphs(graphs []json.RawMessage, lim limits) (*Request, *httpError) {
 			herr.msg += " in all: split the batch"
 			return nil, herr
 		}
-		out.Edges = make([][2]int, len(g.Edges))
-		for k, raw := range g.Edges {
+		req.Graphs[i] = out
+		wires[i] = g.Edges
+	}
+	// Every graph's sizes and the batch's totals are checked before any
+	// edge is decoded: a batch past a total costs only its splitting.
+	for i, edges := range wires {
+		at := fmt.Sprintf("graphs[%d]", i)
+		out := &req.Graphs[i]
+		out.Edges = make([][2]int, len(edges))
+		for k, raw := range edges {
 			edgeAt := func() string { return fmt.Sprintf("%s.edges[%d]", at, k) } // for errors only
 			var pair []int
 			// The fast path for the common case; decodeItem names the
@@ -270,7 +279,6 @@ func decodeGraphs(graphs []json.RawMessage, lim limits) (*Request, *httpError) {
 			}
 			out.Edges[k] = [2]int{pair[0], pair[1]}
 		}
-		req.Graphs[i] = out
 	}
 	return req, nil
 }

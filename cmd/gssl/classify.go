@@ -34,6 +34,7 @@ type classifyOptions struct {
 	Out           string    // predictions CSV of the first seed's run
 	Save          string    // model file of the first seed's chosen model
 	Plots         plotFlags // --plot, --report
+	MaxMemory     string    // refuse a fit whose n×c blocks pass this ("": the default)
 	JSON          bool
 }
 
@@ -93,6 +94,7 @@ class, the label and split, and the score of every class (CSV, or JSON Lines).`,
 	f.IntVar(&opts.Folds, "folds", nodeclass.DefaultFolds, "cross-validation folds when the split has no val nodes")
 	f.Float64Var(&opts.FeatureWeight, "feature-weight", 0, "--model stkr: weight γ of the cosine feature kernel added to the graph kernel (0: the graph only)")
 	f.IntVar(&opts.Embed, "embed", 0, "append this many Laplacian-eigenmap coordinates to the features (0: none)")
+	f.StringVar(&opts.MaxMemory, "max-memory", defaultMaxMemory(), "refuse a fit whose dense classes × nodes blocks pass this size")
 	opts.Plots.addFlags(f, "the confusion matrix and per-class accuracy on the test nodes, and the Laplacian eigenmap coloured by predicted class with the wrong nodes ringed (the first seed's run),")
 	f.StringVar(&opts.Out, "out", "", "write one row per predicted node (id, predicted, label, split, p_<class>…): CSV, or JSON Lines for .jsonl/.ndjson (the first seed's run)")
 	f.StringVar(&opts.Save, "save", "", "save the first seed's chosen model (fitted on its training nodes) for gssl predict and gssl serve: the fitted nodes, or new nodes from their features and edges to fitted nodes (not with --model stkr: use gssl stkr --save)")
@@ -261,6 +263,9 @@ func runClassify(ctx context.Context, opts classifyOptions, stdout, stderr io.Wr
 		return fmt.Errorf("classify: %w", err)
 	}
 	defer ds.Close()
+	if err := checkClassMemory("classify", opts.MaxMemory, ds, classifyClassBlocks*8*int64(ds.Graph.Nodes())*int64(max(ds.Classes, 1))); err != nil {
+		return err
+	}
 	x := nodeclass.Features{Sparse: ds.Features, Dense: ds.DenseFeatures}
 	if ds.Features == nil && ds.DenseFeatures == nil {
 		return fmt.Errorf("classify: %s has no node features: give --features FILE (or a folder with features.txt.gz); the graph-only classifiers are gssl labelprop and gssl stkr", opts.In.source())

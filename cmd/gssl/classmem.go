@@ -11,6 +11,10 @@ import (
 // solver's work blocks and the predictions.
 const stkrClassBlocks = 8
 
+// classifyClassBlocks is the same count for gssl classify's models (the
+// propagated scores, the probabilities and the corrections of each fold).
+const classifyClassBlocks = 8
+
 // checkClassMemory refuses, before any dense block is allocated, a fit
 // whose n×c blocks (n nodes, c classes: the labels' distinct values) pass
 // --max-memory. need is the fit's estimate in bytes. The message names the

@@ -24,6 +24,10 @@ expect_error_msg "bounds: labelprop harmonic, 10^4 distinct labels" '10000 class
 	"$gssl" labelprop --method harmonic --edges "$tmp/b-ring.txt" --labels "$tmp/b-idlabels.csv"
 expect_error_msg "bounds: stkr, 10^4 distinct labels (classes x nodes)" '10000 classes × 20000 nodes.*max-memory' \
 	"$gssl" stkr --edges "$tmp/b-ring.txt" --labels "$tmp/b-idlabels.csv"
+awk 'BEGIN { printf "id,a,b\n"; for (i = 0; i < 20000; i++) print i "," i % 7 "," i % 3 }' >"$tmp/b-ring-features.csv"
+awk 'BEGIN { for (i = 0; i < 20000; i += 2) print i ",c" int(i / 4) }' >"$tmp/b-pairlabels.csv"
+expect_error_msg "bounds: classify, 5000 classes of two labels each" '5000 classes × 20000 nodes.*max-memory' \
+	"$gssl" classify --edges "$tmp/b-ring.txt" --labels "$tmp/b-pairlabels.csv" --features "$tmp/b-ring-features.csv"
 expect_error_msg "bounds: labelprop, 200 classes past --max-memory 1MB" '[0-9]+ classes × 20000 nodes.*--max-memory 1.0MB' \
 	"$gssl" labelprop --edges "$tmp/b-ring.txt" --labels "$(file b-200.csv "$(awk 'BEGIN { for (i = 0; i < 200; i++) printf "%d,c%d\\n", i * 100, i }')")" --alpha 0.9 --max-memory 1MB
 expect_error_msg "bounds: eigs --basis 2000000000" 'basis 2000000000 is invalid' "$gssl" eigs --edges "$tmp/b-ring.txt" --basis 2000000000
@@ -41,6 +45,9 @@ expect_error_msg "bounds: eigs un, weights 1e200 (squares overflow)" 'beyond' \
 	"$gssl" eigs --laplacian un --edges "$(file b-1e200.txt '0 1 1e200\n1 2 1e200\n2 3 1e200\n3 0 1e200\n')" --eigenpairs 2
 expect_error_msg "bounds: labelprop, weights 1e308" 'beyond' "$gssl" labelprop --edges "$tmp/b-huge.txt" --labels "$tmp/b-huge-labels.csv" --alpha 0.9
 expect_error_msg "bounds: stkr, weights 1e308" 'beyond' "$gssl" stkr --edges "$tmp/b-huge.txt" --labels "$tmp/b-huge-labels.csv"
+expect_error_msg "bounds: classify sgc, a node feature of 1e308" 'beyond' \
+	"$gssl" classify --edges "$(file b-c6.txt '0 1\n1 2\n2 3\n3 4\n4 5\n5 0\n')" --labels "$(file b-c6.csv '0,a\n1,a\n3,b\n4,b\n')" \
+	--features "$(file b-c6-features.csv 'id,a,b\n0,1,0\n1,1e308,1\n2,0,1\n3,1,1\n4,0,0\n5,1,0\n')" --model sgc --split none
 printf 'x\n1\n2\n1e308\n4\n5\n6\n' >"$tmp/b-pts.csv"
 printf 'y\n1\n2\n3\n\n\n\n' >"$tmp/b-pts-y.csv"
 expect_error_msg "bounds: gp, a feature of 1e308" 'beyond' "$gssl" gp --features "$tmp/b-pts.csv" --targets "$tmp/b-pts-y.csv" --fixed
@@ -158,7 +165,7 @@ serve_expect() {
 	local name=$1 want=$2 body=$3 code
 	err=$tmp/b-serve.err
 	rm -f "$tmp/b-answer.json"
-	code=$(curl -s -o "$tmp/b-answer.json" -w '%{http_code}' --max-time 10 -H 'Content-Type: application/json' -H 'Expect:' --data-binary "@$body" "$url/v1/predict")
+	code=$(curl -s -o "$tmp/b-answer.json" -w '%{http_code}' --max-time 30 -H 'Content-Type: application/json' -H 'Expect:' --data-binary "@$body" "$url/v1/predict")
 	if ! [[ "$code" =~ ^($want)$ ]]; then
 		report "$name" 1 "status $code, want $want: $(head -c 200 "$tmp/b-answer.json")"
 	elif ! curl -fsS --max-time 5 "$url/healthz" >/dev/null 2>&1; then
