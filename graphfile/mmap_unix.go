@@ -3,11 +3,17 @@
 package graphfile
 
 import (
+	"errors"
 	"fmt"
 	"os"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/gssl/gssl/internal/parallel"
 )
+
+// snapshotChunk is the bytes one goroutine reads at a time into a snapshot.
+const snapshotChunk = 8 << 20
 
 // mapFile maps size bytes of f read-only and shared, so that processes
 // opening the same file share its pages. Truncating or rewriting the file
@@ -41,7 +47,14 @@ func snapshotFile(f *os.File, size int64) ([]byte, func() error, error) {
 	}
 	unmap := func() error { return unix.Munmap(data) }
 	advise(data)
-	if _, err := f.ReadAt(data, 0); err != nil {
+	// Chunks read in parallel: the page faults of the new memory and the
+	// copies from the page cache spread over the cores.
+	chunks := parallel.NumChunks(int(size), snapshotChunk)
+	errs := make([]error, chunks)
+	parallel.Chunks(int(size), snapshotChunk, func(k, lo, hi int) {
+		_, errs[k] = f.ReadAt(data[lo:hi], int64(lo))
+	})
+	if err := errors.Join(errs...); err != nil {
 		_ = unmap()
 		return nil, nil, fmt.Errorf("reading %d bytes (was the file cut while it was read?): %w", size, err)
 	}
