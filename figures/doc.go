@@ -11,8 +11,8 @@
 // each PanelWidth × PanelHeight, in the order given; the panels of a short
 // last row share its width, so an image never has a blank cell.
 //
-// Colours. Classes and clusters take the colours of plotutil.Color (the
-// same colour for the same index in every panel); heat maps use a
+// Colours. Classes and clusters take Kelly's 20 colours of maximum
+// contrast on white (the same colour for the same index in every panel); heat maps use a
 // sequential white-to-blue palette whose lightness falls monotonically with
 // the value, so a heat map stays readable in grey scale (Moreland, "Why we
 // use bad color maps and what you can do about it", Electronic Imaging

@@ -30,7 +30,7 @@ func ClassColor(c int) color.Color {
 	if c < 0 {
 		return greyColor
 	}
-	return plotutil.Color(c)
+	return paletteColor(c)
 }
 
 // sequential is a white-to-blue palette of n colours, lightness falling
@@ -644,9 +644,9 @@ func Curves(title, xLabel, yLabel string, logX, logYAxis bool, series ...Series)
 		if err != nil {
 			return nil, err
 		}
-		line.LineStyle.Color = plotutil.Color(k)
+		line.LineStyle.Color = paletteColor(k)
 		line.LineStyle.Width = vg.Points(1.5)
-		pts.Color = plotutil.Color(k)
+		pts.Color = paletteColor(k)
 		pts.Shape = plotutil.Shape(k)
 		if len(xy) > 60 {
 			pts.Radius = 0
@@ -660,7 +660,7 @@ func Curves(title, xLabel, yLabel string, logX, logYAxis bool, series ...Series)
 			if err != nil {
 				return nil, err
 			}
-			bars.Color = plotutil.Color(k)
+			bars.Color = paletteColor(k)
 			p.Add(bars)
 		}
 		if names != nil {
@@ -669,7 +669,7 @@ func Curves(title, xLabel, yLabel string, logX, logYAxis bool, series ...Series)
 				return nil, err
 			}
 			for i := range labels.TextStyle {
-				labels.TextStyle[i].Color = plotutil.Color(k)
+				labels.TextStyle[i].Color = paletteColor(k)
 				labels.TextStyle[i].Font.Size = vg.Points(8)
 				labels.TextStyle[i].XAlign = draw.XLeft
 			}
@@ -884,7 +884,7 @@ func PredictionBands(title, xLabel, yLabel string, bands ...Band) (*plot.Plot, e
 			errs[i].Low, errs[i].High = 2*b.SD[i], 2*b.SD[i]
 			lo, hi = math.Min(lo, b.Truth[i]), math.Max(hi, b.Truth[i])
 		}
-		c := plotutil.Color(k)
+		c := paletteColor(k)
 		s, err := plotter.NewScatter(xy)
 		if err != nil {
 			return nil, err

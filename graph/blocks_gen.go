@@ -16,7 +16,7 @@ const maxUnrolled = 16
 // Go). At scale a product is one random gather per entry, and the loads
 // the processor issues by itself overlap too few misses (BenchmarkWideBlock,
 // BENCHMARKS.md "Sparse products, at scale": 8, 16 and 32 ahead cost the
-// same; without, one product of the 10 M-node block took 1.6 times as long).
+// same, and each is faster than no prefetch).
 const prefetchAhead = 16
 
 // prefetched receives the bits of a kernel's prefetching loads in the one

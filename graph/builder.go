@@ -302,10 +302,8 @@ func (b *Builder) FillChunk(src, dst []int32, w []float64) error {
 
 // fillBatch is the most edges FillChunk sorts by row range at a time: its
 // scratch (32 bytes an edge, 256 KiB) stays in the L2 cache, and each of
-// up to maxFillParts ranges gets about 64 entries a lock. On the 100M graph
-// of BENCHMARKS.md, 8192 edges loaded faster than 4096 in two rounds of
-// interleaved runs (medians 9.51 and 9.77 s against 9.82 and 10.25 s);
-// 16384 was no better.
+// up to maxFillParts ranges gets about 64 entries a lock. The size is the
+// fastest of those tried on the 100M-edge load of scripts/bench-scale.sh.
 const fillBatch = 8192
 
 // fillSome is FillChunk for at most fillBatch edges.

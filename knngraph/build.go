@@ -39,7 +39,8 @@ type Graph struct {
 	Rule  Rule
 	K     int
 
-	kth []float64 // squared distance of each node to its K-th neighbour
+	kth   []float64 // squared distance of each node to its K-th neighbour
+	scale []float64 // squared distance to the neighbour of rank localScaleRank(K)
 }
 
 // NewGraph symmetrises neighbour lists of a point cloud with itself (from
@@ -62,6 +63,7 @@ func NewGraph(nb *Neighbors, rule Rule) (*Graph, error) {
 	cols := make([]int, 0, n*(k+1))
 	ws := make([]float64, 0, n*(k+1))
 	kth := make([]float64, n)
+	scale := make([]float64, n)
 	for i := 0; i < n; i++ {
 		rows, cols, ws = append(rows, i), append(cols, i), append(ws, 0)
 		idx, d2 := nb.Row(i)
@@ -75,12 +77,13 @@ func NewGraph(nb *Neighbors, rule Rule) (*Graph, error) {
 			rows, cols, ws = append(rows, i), append(cols, int(j)), append(ws, d2[p])
 		}
 		kth[i] = d2[k-1]
+		scale[i] = d2[localScaleRank(k)]
 	}
 	g, err := graph.FromCOO(n, rows, cols, ws, graph.Options{Symmetrize: sym})
 	if err != nil {
 		return nil, fmt.Errorf("knngraph: NewGraph: %w", err)
 	}
-	return &Graph{Dist2: g, Rule: rule, K: k, kth: kth}, nil
+	return &Graph{Dist2: g, Rule: rule, K: k, kth: kth, scale: scale}, nil
 }
 
 // MedianKth returns the median over nodes of the distance (not squared) to

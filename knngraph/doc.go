@@ -78,6 +78,26 @@
 // with N(x_i) = its own graph row (Graph.NodeNeighbourhood), because the row
 // also holds the self loop and the reverse neighbours.
 //
+// # Kernels (Graph.Weigh)
+//
+// The weights a graph method runs on, with d_ij = ‖x_i − x_j‖ on the
+// symmetrised edges (no self loops unless said):
+//
+//	Connectivity  W_ij = 1                      (scikit-learn's kernel='knn')
+//	Gaussian σ    W_ij = exp(−d_ij²/(2σ²))
+//	self-tuning   W_ij = exp(−d_ij²/(σ_i σ_j)),  σ_i = d(x_i, its 7th neighbour)
+//	IMGP          W = A = D̃^{-1} Ã D̃^{-1} above, Ã_ii = 1 kept
+//
+// The self-tuning Gaussian is the local scaling of Zelnik-Manor & Perona,
+// "Self-tuning spectral clustering", NIPS 2004 (σ_i from the 7th neighbour,
+// the K-th when K < 7; a zero σ_i, a point with that many duplicates, takes
+// the smallest positive one). IMGP's σ defaults to the median distance to
+// the K-th neighbour. Weighted.Extend weighs the edges of a new point x to
+// its K nearest nodes (Query) the same way: 1; exp(−d²/(2σ²));
+// exp(−d²/(σ_x σ_j)) with σ_x from x's own 7th nearest node; or IMGP's
+// A(x, x_j) below. A node (or new point) whose every weight underflows to 0
+// is an error naming the bandwidth.
+//
 // Bad input — k outside [1, n−1], NaN or infinite coordinates, rows of
 // different lengths (FromRows), a non-positive bandwidth — is reported as an
 // error naming the parameter or the point and coordinate. Duplicate points

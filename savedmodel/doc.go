@@ -17,6 +17,19 @@
 // or PredictNodesWithFeatures for a dense or sparse matrix of them), and
 // the other models refuse features on a node rather than ignore them.
 //
+// A label-propagation or STKR model fitted on the K-nearest-neighbour graph
+// of points (Context.Points) also keeps those points and the graph's
+// weighting, in sections
+//
+//	data.knn.json    bytes: kernel, K, σ, rows and columns
+//	data.knn.points  float64: the fitted nodes' points, row-major
+//	data.knn.scale   float64: per-node σ_i (self-tuning) or D̃_ii (IMGP)
+//
+// and predicts a new point (PredictPoints, serve's "points") as a new node
+// whose edges go to its K nearest fitted points (exact search), weighted as
+// the graph's own edges (knngraph.Weighted.Extend), by the model's own
+// new-node prediction. The sections are validated like user input.
+//
 // Open dispatches on the file's kind (Kinds lists those this build reads);
 // an unknown kind, a newer layout or a damaged file is an error naming it.
 // Nothing in the file is executed.

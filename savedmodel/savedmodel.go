@@ -47,6 +47,11 @@ type Context struct {
 	// standardisation.
 	TargetMean  float64 `json:"target_mean,omitempty"`
 	TargetScale float64 `json:"target_scale,omitempty"`
+	// Points, for a label-propagation or STKR model fitted on the
+	// K-nearest-neighbour graph of points, are the fitted nodes' points and
+	// the graph's weighting, kept so that new points are predicted
+	// (sections data.knn.*).
+	Points *Points `json:"-"`
 }
 
 // Model is a fitted model that writes itself into a container.
@@ -65,6 +70,15 @@ func File(m Model, c Context) (*modelfile.File, error) {
 		return nil, fmt.Errorf("savedmodel: %w", err)
 	}
 	f.PutBytes("data.json", b)
+	if c.Points != nil {
+		nm, ok := m.(interface{ Nodes() int })
+		if !ok || !pointsKind(f.Kind) {
+			return nil, fmt.Errorf("savedmodel: a %s model cannot predict new points through a K-nearest-neighbour graph (label propagation and STKR can)", f.Kind)
+		}
+		if err := putPoints(f, c.Points, nm.Nodes()); err != nil {
+			return nil, err
+		}
+	}
 	if c.IDs != nil && !c.IDs.IsIdentity() {
 		if c.IDs.IsText() {
 			f.PutStrings("data.ids", c.IDs.Strings())
@@ -90,6 +104,16 @@ func Kinds() []string {
 		krr.ExactKind, krr.NystromKind, krr.FalkonKind, krr.RandomFeaturesKind, imgp.RegressorKind, svm.PointSVCKind, spectral.SpectralClusteringKind,
 		nodeclass.SGCKind, nodeclass.APPNPKind, nodeclass.CorrectSmoothKind,
 		graphkernels.WLClassifierKind}
+}
+
+// pointsKind reports whether a model of this kind may keep the points of
+// its K-nearest-neighbour graph (Context.Points).
+func pointsKind(kind string) bool {
+	switch kind {
+	case labelprop.SpreadingKind, labelprop.HarmonicKind, stkr.RegressorKind:
+		return true
+	}
+	return false
 }
 
 // Saved is an opened model file: the model, its context and its metadata.
@@ -220,6 +244,16 @@ func Decode(f *modelfile.File) (*Saved, error) {
 		s.b = stkrBackend{m: m, f: pred}
 	default:
 		return nil, fmt.Errorf("savedmodel: %w: the file holds a %q model, and this gssl reads %s", modelfile.ErrKind, f.Kind, strings.Join(Kinds(), ", "))
+	}
+	if f.Has("data.knn.json") {
+		if !pointsKind(f.Kind) {
+			return nil, fmt.Errorf("savedmodel: section data.knn.json in a %s model, which predicts no points", f.Kind)
+		}
+		p, err := readPoints(f, s.b.nodes())
+		if err != nil {
+			return nil, err
+		}
+		s.b, s.ctx.Points = knnBackend{backend: s.b, p: p}, p
 	}
 	if err := s.readContext(); err != nil {
 		return nil, err

@@ -34,7 +34,6 @@ type classifyOptions struct {
 	Out           string    // predictions CSV of the first seed's run
 	Save          string    // model file of the first seed's chosen model
 	Plots         plotFlags // --plot, --report
-	MaxMemory     string    // refuse a fit whose n×c blocks pass this ("": the default)
 	JSON          bool
 }
 
@@ -94,7 +93,6 @@ class, the label and split, and the score of every class (CSV, or JSON Lines).`,
 	f.IntVar(&opts.Folds, "folds", nodeclass.DefaultFolds, "cross-validation folds when the split has no val nodes")
 	f.Float64Var(&opts.FeatureWeight, "feature-weight", 0, "--model stkr: weight γ of the cosine feature kernel added to the graph kernel (0: the graph only)")
 	f.IntVar(&opts.Embed, "embed", 0, "append this many Laplacian-eigenmap coordinates to the features (0: none)")
-	f.StringVar(&opts.MaxMemory, "max-memory", defaultMaxMemory(), "refuse a fit whose dense classes × nodes blocks pass this size")
 	opts.Plots.addFlags(f, "the confusion matrix and per-class accuracy on the test nodes, and the Laplacian eigenmap coloured by predicted class with the wrong nodes ringed (the first seed's run),")
 	f.StringVar(&opts.Out, "out", "", "write one row per predicted node (id, predicted, label, split, p_<class>…): CSV, or JSON Lines for .jsonl/.ndjson (the first seed's run)")
 	f.StringVar(&opts.Save, "save", "", "save the first seed's chosen model (fitted on its training nodes) for gssl predict and gssl serve: the fitted nodes, or new nodes from their features and edges to fitted nodes (not with --model stkr: use gssl stkr --save)")
@@ -137,6 +135,7 @@ type classifyResult struct {
 	BaseTestStd     float64       `json:"base_test_accuracy_std,omitempty"`
 	Runs            []classifyRun `json:"runs"`
 	LoadSeconds     float64       `json:"load_seconds"`
+	KNN             *knnSummary   `json:"knn,omitempty"` // the graph built from --features
 	Seconds         float64       `json:"seconds"`
 	Out             string        `json:"out,omitempty"`
 	Saved           string        `json:"saved,omitempty"`
@@ -263,7 +262,7 @@ func runClassify(ctx context.Context, opts classifyOptions, stdout, stderr io.Wr
 		return fmt.Errorf("classify: %w", err)
 	}
 	defer ds.Close()
-	if err := checkClassMemory("classify", opts.MaxMemory, ds, classifyClassBlocks*8*int64(ds.Graph.Nodes())*int64(max(ds.Classes, 1))); err != nil {
+	if err := checkClassMemory("classify", opts.In.MaxMemory, ds, classifyClassBlocks*8*int64(ds.Graph.Nodes())*int64(max(ds.Classes, 1))); err != nil {
 		return err
 	}
 	x := nodeclass.Features{Sparse: ds.Features, Dense: ds.DenseFeatures}
@@ -327,7 +326,7 @@ func runClassify(ctx context.Context, opts classifyOptions, stdout, stderr io.Wr
 	res := classifyResult{
 		Data: opts.In.source(), Nodes: ds.Graph.Nodes(), Edges: ds.Graph.Edges(), Features: d, Classes: ds.Classes,
 		ModelFlag: opts.Model, Model: runs[0].Model, Split: opts.Split, Seeds: opts.Seeds, SeedsRun: len(runs), Candidates: len(search.Candidates),
-		Runs: runs, LoadSeconds: loadSeconds,
+		Runs: runs, LoadSeconds: loadSeconds, KNN: opts.In.builtSummary(),
 	}
 	tests, vals := make([]float64, len(runs)), make([]float64, len(runs))
 	for k, r := range runs {

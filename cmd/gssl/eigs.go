@@ -27,7 +27,6 @@ type eigsOptions struct {
 	Out       string // eigenvectors file, "" for none
 	JSON      bool
 	Plots     plotFlags // --plot, --report
-	MaxMemory string    // refuse a Krylov basis above this ("": the default)
 }
 
 func init() { register(newEigsCommand) }
@@ -67,7 +66,6 @@ its own component with a zero row (eigenvalue 0, as scipy and networkx) unless
 	f.Uint64Var(&opts.Seed, "seed", 0, "seed of the random start block")
 	f.StringVar(&opts.Isolated, "isolated", "component", "nodes of degree 0: component (own component, zero row: eigenvalue 0, as scipy and networkx), error, or zero (D^-1/2 := 0)")
 	f.StringVar(&opts.Out, "out", "", "write one row per node (id, v1..vK): CSV, or JSON Lines for .jsonl/.ndjson")
-	f.StringVar(&opts.MaxMemory, "max-memory", defaultMaxMemory(), "refuse a Krylov basis (--basis and --block vectors of n values) above this size")
 	opts.Plots.addFlags(f, "the spectrum (eigenvalue against index, multiplicities marked) and the residuals on a log axis")
 	return cmd
 }
@@ -212,7 +210,7 @@ func (opts eigsOptions) checkBasis(n int) error {
 	if opts.Block > 0 && opts.Basis > 0 && opts.Block > opts.Basis {
 		return fmt.Errorf("--block %d is invalid: it must be at most --basis %d", opts.Block, opts.Basis)
 	}
-	limit, err := parseBytes("max-memory", opts.MaxMemory)
+	limit, err := parseBytes("max-memory", opts.In.MaxMemory)
 	if err != nil {
 		return err
 	}

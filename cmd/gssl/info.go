@@ -48,32 +48,34 @@ describes the Cora embedded in gssl.`,
 
 // graphInfo is the JSON object of a single graph or node data set.
 type graphInfo struct {
-	Path             string   `json:"path"`
-	Kind             string   `json:"kind"`
-	Nodes            int      `json:"nodes"`
-	Edges            int      `json:"edges"`
-	SelfLoops        int      `json:"self_loops"`
-	DegreeMin        float64  `json:"degree_min"`
-	DegreeMean       float64  `json:"degree_mean"`
-	DegreeMax        float64  `json:"degree_max"`
-	Isolated         int      `json:"isolated"`
-	Components       int      `json:"components"`
-	LargestComponent int      `json:"largest_component"`
-	Classes          int      `json:"classes"`
-	ClassSizes       []int    `json:"class_sizes,omitempty"`
-	ClassNames       []string `json:"class_names,omitempty"`
-	Unlabelled       int      `json:"unlabelled"`
-	Features         int      `json:"features"`
-	FeatureNonZeros  int      `json:"feature_nonzeros"` // -1 for dense features
-	DenseFeatures    bool     `json:"dense_features,omitempty"`
-	Targets          int      `json:"targets,omitempty"` // nodes with a known regression target
-	IDs              string   `json:"ids"`               // "index" (0..n-1), "integer" or "text"
-	Train            int      `json:"train"`
-	Val              int      `json:"val"`
-	Test             int      `json:"test"`
-	Bytes            int      `json:"graph_bytes"`
-	LoadSeconds      float64  `json:"load_seconds"` // reading (or mapping) the input
-	Seconds          float64  `json:"seconds"`      // the whole command: load and statistics
+	Path             string         `json:"path"`
+	Kind             string         `json:"kind"`
+	Nodes            int            `json:"nodes"`
+	Edges            int            `json:"edges"`
+	SelfLoops        int            `json:"self_loops"`
+	DegreeMin        float64        `json:"degree_min"`
+	DegreeMean       float64        `json:"degree_mean"`
+	DegreeMax        float64        `json:"degree_max"`
+	Isolated         int            `json:"isolated"`
+	Components       int            `json:"components"`
+	LargestComponent int            `json:"largest_component"`
+	Classes          int            `json:"classes"`
+	ClassSizes       []int          `json:"class_sizes,omitempty"`
+	ClassNames       []string       `json:"class_names,omitempty"`
+	Unlabelled       int            `json:"unlabelled"`
+	Features         int            `json:"features"`
+	FeatureNonZeros  int            `json:"feature_nonzeros"` // -1 for dense features
+	DenseFeatures    bool           `json:"dense_features,omitempty"`
+	Targets          int            `json:"targets,omitempty"` // nodes with a known regression target
+	IDs              string         `json:"ids"`               // "index" (0..n-1), "integer" or "text"
+	Train            int            `json:"train"`
+	Val              int            `json:"val"`
+	Test             int            `json:"test"`
+	Homophily        *homophilyInfo `json:"homophily"`                // null without labels (see homophily_note)
+	HomophilyNote    string         `json:"homophily_note,omitempty"` // why homophily is null
+	Bytes            int            `json:"graph_bytes"`
+	LoadSeconds      float64        `json:"load_seconds"` // reading (or mapping) the input
+	Seconds          float64        `json:"seconds"`      // the whole command: load and statistics
 }
 
 // tuInfo is the JSON object of a graph-classification data set.
@@ -160,6 +162,7 @@ func runInfo(ctx context.Context, opts infoOptions, stdout, stderr io.Writer) er
 	if ds.Split != nil {
 		in.Train, in.Val, in.Test = len(ds.Split.Train), len(ds.Split.Val), len(ds.Split.Test)
 	}
+	in.Homophily, in.HomophilyNote = measureHomophily(ds.Graph, ds.Labels)
 	in.Seconds = seconds(start)
 	return report(stdout, opts.JSON, in, func(w io.Writer) { printGraphInfo(w, in) })
 }
@@ -216,6 +219,7 @@ func printGraphInfo(w io.Writer, in graphInfo) {
 	if in.Train+in.Val+in.Test > 0 {
 		fmt.Fprintf(w, "  split        train %d, val %d, test %d\n", in.Train, in.Val, in.Test)
 	}
+	printHomophily(w, in.Homophily, in.HomophilyNote)
 	fmt.Fprintf(w, "  graph memory %.2f MB\n", float64(in.Bytes)/1e6)
 }
 

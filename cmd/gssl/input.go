@@ -33,6 +33,11 @@ type nodeInput struct {
 	Weight     string // weight column by name or 1-based position
 	Directed   string // undirected, max, sum, mean, mutual or error
 	Nodes      int    // > 0: ids are 0..Nodes−1
+	KNN        knnFlags
+	MaxMemory  string // refuse features and KNN graphs above this size
+
+	flags *pflag.FlagSet // the command's flags (its --seed seeds NN-descent)
+	built *knnBuilt      // the KNN graph built from Features, after load
 }
 
 // addFlags registers the input flags on f.
@@ -47,6 +52,15 @@ func (in *nodeInput) addFlags(f *pflag.FlagSet) {
 	f.StringVar(&in.Weight, "weight", "", "edge weight column, by name or 1-based position (default: a column named weight, or a third numeric column; none: every weight 1)")
 	f.StringVar(&in.Directed, "directed", "undirected", "how edges become an undirected graph: undirected (one line per edge; an edge given twice is merged by max), max, sum, mean or mutual (lines are arcs: W = max(A, Aᵀ), A + Aᵀ, (A + Aᵀ)/2, or arcs both ways), or error (an edge given twice, or a Matrix Market matrix that is not symmetric, is an error)")
 	f.IntVar(&in.Nodes, "nodes", 0, "the ids are the integers 0..N-1 (nodes without edges included); 0: the ids present")
+	in.KNN.addFlags(f, " (with --features and no --edges)")
+	f.StringVar(&in.MaxMemory, "max-memory", defaultMaxMemory(), "refuse --features and their K-nearest-neighbour graph, and a fit's dense blocks (classes × nodes, a Krylov basis), above this size")
+	in.flags = f
+}
+
+// fromPoints reports whether the graph is to be built from the features:
+// --features without --edges or --data.
+func (in *nodeInput) fromPoints() bool {
+	return in.Features != "" && in.Edges == "" && in.Data == ""
 }
 
 // embedded reports whether no input flag was given, so the embedded Cora is
@@ -62,6 +76,8 @@ func (in *nodeInput) source() string {
 		return "embedded:" + datasets.CoraName
 	case in.Data != "":
 		return in.Data
+	case in.fromPoints():
+		return in.Features
 	}
 	return in.Edges
 }
@@ -87,8 +103,8 @@ func (in *nodeInput) check() error {
 	if in.FeatureIDs != "" && in.Features == "" {
 		return errors.New("--feature-ids names the rows of --features: give --features FILE too")
 	}
-	if in.Edges == "" && in.Data == "" && !in.embedded() {
-		return errors.New("--labels, --features and --targets need a graph: give --edges FILE (or --data DIR)")
+	if in.Edges == "" && in.Data == "" && !in.embedded() && in.Features == "" {
+		return errors.New("--labels and --targets need a graph: give --edges FILE (or --data DIR), or --features FILE to build the K-nearest-neighbour graph of its rows")
 	}
 	return nil
 }
@@ -101,6 +117,9 @@ func (in *nodeInput) load(ctx context.Context, stderr io.Writer) (*loaders.NodeD
 	}
 	if in.embedded() {
 		return datasets.Cora()
+	}
+	if in.fromPoints() {
+		return in.loadPoints(ctx, stderr)
 	}
 	if in.Data != "" {
 		st, err := os.Stat(in.Data)

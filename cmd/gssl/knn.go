@@ -1,6 +1,7 @@
 package main
 
 import (
+	"archive/zip"
 	"bufio"
 	"context"
 	"fmt"
@@ -14,15 +15,21 @@ import (
 	"strconv"
 	"strings"
 
+	"codeberg.org/sbinet/npyio/npy"
 	"github.com/spf13/cobra"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/gssl/gssl/graph"
+	"github.com/gssl/gssl/graphfile"
 	"github.com/gssl/gssl/knngraph"
 	"github.com/gssl/gssl/loaders"
+	"github.com/gssl/gssl/nodeids"
 )
 
 type knnOptions struct {
 	Images      string  // an image folder (images_u8.bin.gz, labels.txt) or a raw uint8 image file
+	Features    string  // or points: NumPy .npy/.npz or a CSV table, one point per row
+	MaxMemory   string  // refuse points and graphs above this size
 	Pixels      int     // bytes per image; 0 infers it from labels.txt next to the file, else 784
 	N           int     // first N images; 0 means all
 	K           int     // neighbours per point
@@ -30,9 +37,9 @@ type knnOptions struct {
 	Precision   string  // exact search: float32 or float64
 	Seed        uint64  // NN-descent and the recall sample
 	Rule        string  // or | mutual
-	Bandwidth   float64 // bandwidth α of the written weights; 0 means the default
-	Weights     string  // written weights: affinity | normalized | distance2
-	Out         string  // Matrix Market output file
+	Bandwidth   float64 // σ of the Gaussian weights exp(−d²/(2σ²)); 0 means the default
+	Weights     string  // written weights: connectivity | gaussian | imgp | distance2 (affinity, normalized: IMGP's Ã and A)
+	Out         string  // output graph: .mtx, .gsg, .npz or an edge table (.csv, .tsv, .txt)
 	RecallN     int     // exact neighbours of this many sampled points measure the recall; 0 = none
 	GroundTruth string  // a shared/bench/groundtruth file to measure the recall against instead
 	Compare     bool    // also time exact search and NN-descent at CompareIters, recall against exact
@@ -45,10 +52,13 @@ func init() { register(newKNNCommand) }
 
 func newKNNCommand(g *globals) *cobra.Command {
 	opts := knnOptions{}
+	kf := knnFlags{}
 	cmd := &cobra.Command{
-		Use:   "knn --images PATH [--n N] [--neighbors K] [--approximate] [--out graph.mtx]",
-		Short: "K-nearest-neighbour graph of images, exact or by NN-descent, with recall and IMGP weights",
-		Long: `knn builds the K-nearest-neighbour graph of the first N images of a uint8 image
+		Use:   "knn (--features X.npy | --images PATH) [--n N] [--neighbors K] [--approximate] [--knn-weights W] [--out graph.mtx|.gsg|.npz|.csv]",
+		Short: "K-nearest-neighbour graph of points or images, exact or by NN-descent, with recall and kernel weights",
+		Long: `knn builds the K-nearest-neighbour graph of the first N points of --features (a
+NumPy .npy/.npz array or a CSV table, one point per row; Euclidean distances on
+the values as given) or of the first N images of a uint8 image
 set (e.g. shared/data/mnist) by exact search or, with --approximate, by NN-descent,
 and measures its recall against exact neighbours of a sample of points (or of the
 queries of a knn.py ground-truth file). Distances are Euclidean on pixels/255; the
@@ -56,10 +66,16 @@ search itself runs on the raw bytes, so squared distances are exact and ties are
 broken by smaller index exactly as in the ground truth.
 
 With --out it writes the symmetrised graph (or-rule by default, --rule mutual for
-the and-rule) as a Matrix Market file: IMGP's Ã = exp(−d²/(4α²)) with self loops
-(--weights affinity), the density-normalised A = D̃^{-1}ÃD̃^{-1} (normalized), or
-the squared distances (distance2). α defaults to the median distance to the K-th
-neighbour divided by √2.
+the and-rule) in any format gssl reads, chosen by the extension: Matrix Market
+(.mtx), a gssl graph file (.gsg), a SciPy sparse matrix (.npz, scipy.sparse.load_npz)
+or an edge table "source,target,weight" (.csv; .tsv and .txt: tab- or
+space-separated). The weights (--knn-weights) are those of the node commands:
+connectivity (1 per edge), gaussian (exp(−d²/(2σ²)) with σ = --bandwidth, or the
+self-tuning exp(−d²/(σ_iσ_j)), σ_i the distance to the 7th neighbour, when
+--bandwidth is 0), imgp (IMGP's density-normalised A = D̃^{-1}ÃD̃^{-1} with
+Ã = exp(−d²/(2σ²)) and self loops; σ defaults to the median distance to the K-th
+neighbour), or the squared distances (distance2). The old --weights affinity
+(IMGP's Ã with self loops) and normalized (imgp) still work.
 
 "seconds" times the search from the pixels in memory to the neighbour lists, as
 shared/bench/peers/knn.py times scikit-learn; "peak_rss_mb" is the process's
@@ -73,24 +89,25 @@ each its time and its recall against the exact graph of all N points ("compare")
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.JSON = g.JSON
-			if opts.Images == "" {
-				return fmt.Errorf("knn: no data: give --images DIR (images_u8.bin.gz and labels.txt) or --images FILE (raw uint8 images)")
+			if opts.Images == "" && opts.Features == "" {
+				return fmt.Errorf("knn: no data: give --features FILE (points: .npy, .npz or CSV), --images DIR (images_u8.bin.gz and labels.txt) or --images FILE (raw uint8 images)")
 			}
+			opts.K, opts.Approx, opts.Weights, opts.Bandwidth = kf.Neighbors, kf.Approximate, kf.Weights, kf.Bandwidth
 			return runKNN(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
 	f := cmd.Flags()
+	f.StringVar(&opts.Features, "features", "", "points, one per row: NumPy .npy/.npz or a CSV/TSV table (an id, node or name first column is the point's id)")
 	f.StringVar(&opts.Images, "images", "", "image folder (images_u8.bin.gz, labels.txt) or raw uint8 image file")
 	f.IntVar(&opts.Pixels, "pixels", 0, "bytes per image (0: from labels.txt next to the images, else 784)")
 	f.IntVar(&opts.N, "n", 0, "use the first N images (0: all)")
-	f.IntVar(&opts.K, "neighbors", 10, "neighbours per point")
-	f.BoolVar(&opts.Approx, "approximate", false, "approximate search by NN-descent")
+	kf.addFlags(f, "")
+	f.Lookup("knn-weights").Usage += "; distance2: the squared distances"
+	f.StringVar(&opts.MaxMemory, "max-memory", defaultMaxMemory(), "refuse points and their K-nearest-neighbour graph above this size")
 	f.StringVar(&opts.Precision, "precision", "float32", "dot products of the exact search: float32 or float64")
 	f.Uint64Var(&opts.Seed, "seed", 0, "seed of NN-descent and of the recall sample")
 	f.StringVar(&opts.Rule, "rule", "or", "symmetrisation: or | mutual")
-	f.Float64Var(&opts.Bandwidth, "bandwidth", 0, "bandwidth α of the written weights exp(−d²/(4α²)) (0: σ/√2, σ the median distance to the K-th neighbour)")
-	f.StringVar(&opts.Weights, "weights", "affinity", "written weights: affinity | normalized | distance2")
-	f.StringVar(&opts.Out, "out", "", "write the graph as a Matrix Market file")
+	f.StringVar(&opts.Out, "out", "", "write the graph: Matrix Market (.mtx), gssl graph (.gsg), SciPy sparse (.npz) or an edge table (.csv, .tsv, .txt)")
 	opts.Plots.addFlags(f, "the distribution of the distance to the K-th neighbour, the distance quantiles against neighbour rank and, with --compare, recall against time")
 	f.IntVar(&opts.RecallN, "recall-sample", 1000, "measure recall on this many sampled points (0: skip)")
 	f.StringVar(&opts.GroundTruth, "groundtruth", "", "measure recall against a knn.py ground-truth file instead")
@@ -98,13 +115,36 @@ each its time and its recall against the exact graph of all N points ("compare")
 	f.IntSliceVar(&opts.CompareIter, "compare-iterations", []int{1, 2, 4, 8}, "NN-descent iteration limits of --compare")
 	renamedFlag(cmd, "k", "neighbors")
 	renamedFlag(cmd, "approx", "approximate")
-	renamedFlag(cmd, "alpha", "bandwidth")
+	renamedFlag(cmd, "weights", "knn-weights")
+	f.Var(&alphaAlias{cmd: cmd, sigma: &kf.Bandwidth}, "alpha", "deprecated: use --bandwidth (σ = α√2)")
+	_ = f.MarkHidden("alpha")
 	return cmd
+}
+
+// alphaAlias is the old --alpha of gssl knn, IMGP's α of exp(−d²/(4α²)):
+// it sets --bandwidth σ = α√2 (the same kernel exp(−d²/(2σ²))) with a
+// notice.
+type alphaAlias struct {
+	cmd   *cobra.Command
+	sigma *float64
+}
+
+func (a *alphaAlias) String() string { return "" }
+func (a *alphaAlias) Type() string   { return "float64" }
+func (a *alphaAlias) Set(s string) error {
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return err
+	}
+	*a.sigma = v * math.Sqrt2
+	fmt.Fprintf(a.cmd.ErrOrStderr(), "gssl %s: --alpha is deprecated; use --bandwidth (σ = α√2 = %g for exp(−d²/(2σ²)))\n", a.cmd.Name(), *a.sigma)
+	return nil
 }
 
 // knnResult is the JSON object of gssl knn.
 type knnResult struct {
-	Images        string        `json:"images"`
+	Images        string        `json:"images,omitempty"`
+	Features      string        `json:"features,omitempty"`
 	Dataset       string        `json:"dataset"`
 	Nodes         int           `json:"nodes"`
 	Dim           int           `json:"dim"`
@@ -124,12 +164,16 @@ type knnResult struct {
 	Rule          string        `json:"rule"`
 	Edges         int           `json:"edges"`
 	MedianKth     float64       `json:"median_kth_distance"`
+	Bandwidth     float64       `json:"bandwidth"`
 	Alpha         float64       `json:"alpha"`
+	GraphBytes    int64         `json:"graph_bytes"`
 	GraphSeconds  float64       `json:"graph_seconds"`
 	LoadSeconds   float64       `json:"load_seconds"`
 	Out           string        `json:"out,omitempty"`
 	Weights       string        `json:"weights,omitempty"`
 	Compare       []knnCompared `json:"compare,omitempty"`
+
+	ids *nodeids.Map // the points' ids (--features with an id column), or nil
 }
 
 func runKNN(ctx context.Context, opts knnOptions, stdout, stderr io.Writer) error {
@@ -151,10 +195,19 @@ func runKNN(ctx context.Context, opts knnOptions, stdout, stderr io.Writer) erro
 	default:
 		return fmt.Errorf("knn: --rule %q is invalid: use or or mutual", opts.Rule)
 	}
+	if opts.Weights == "" {
+		opts.Weights = defaultKNNWeights
+	}
 	switch opts.Weights {
 	case "affinity", "normalized", "distance2":
+		if opts.Bandwidth < 0 || math.IsNaN(opts.Bandwidth) || math.IsInf(opts.Bandwidth, 0) {
+			return fmt.Errorf("knn: --bandwidth %v is invalid: it must be finite and ≥ 0 (0: the default)", opts.Bandwidth)
+		}
 	default:
-		return fmt.Errorf("knn: --weights %q is invalid: use affinity, normalized or distance2", opts.Weights)
+		kf := knnFlags{Weights: opts.Weights, Bandwidth: opts.Bandwidth}
+		if _, err := kf.kernel(); err != nil {
+			return fmt.Errorf("knn: %w (or distance2)", err)
+		}
 	}
 	if opts.N < 0 {
 		return fmt.Errorf("knn: --n %d is invalid: it must be ≥ 0 (0 means all images)", opts.N)
@@ -165,38 +218,36 @@ func runKNN(ctx context.Context, opts knnOptions, stdout, stderr io.Writer) erro
 	if err := checkCompare(opts); err != nil {
 		return err
 	}
-	if opts.Bandwidth < 0 || math.IsNaN(opts.Bandwidth) || math.IsInf(opts.Bandwidth, 0) {
-		return fmt.Errorf("knn: --bandwidth %v is invalid: it must be finite and ≥ 0 (0 means the default)", opts.Bandwidth)
+	if opts.Images != "" && opts.Features != "" {
+		return fmt.Errorf("knn: --images and --features exclude each other: uint8 images, or points")
 	}
-
 	if err := checkOutPath("out", opts.Out); err != nil {
+		return fmt.Errorf("knn: %w", err)
+	}
+	if err := checkGraphOut(opts.Out); err != nil {
 		return fmt.Errorf("knn: %w", err)
 	}
 	if err := opts.Plots.check(); err != nil {
 		return fmt.Errorf("knn: %w", err)
 	}
-	start := timeNow()
-	set, err := loaders.ReadImageSet(opts.Images, opts.Pixels)
+	limit, err := parseBytes("max-memory", opts.MaxMemory)
 	if err != nil {
-		return fmt.Errorf("knn: --images: %w", err)
+		return fmt.Errorf("knn: %w", err)
 	}
-	im, pixels, file := set.Images, set.Images.Pixels, set.Path
-	n := opts.N
-	if n == 0 {
-		n = im.Count
+	start := timeNow()
+	x, res, err := knnPoints(opts, limit)
+	if err != nil {
+		return err
 	}
-	if n > im.Count {
-		return fmt.Errorf("knn: --n %d is invalid: %s holds only %d images", n, file, im.Count)
-	}
+	n, d := x.Dims()
+	res.K, res.Rule, res.Threads, res.LoadSeconds = opts.K, opts.Rule, runtime.GOMAXPROCS(0), seconds(start)
 	if opts.K < 1 || opts.K >= n {
-		return fmt.Errorf("knn: --neighbors %d is invalid: it must be in [1, %d) for %d images", opts.K, n, n)
+		return fmt.Errorf("knn: --neighbors %d is invalid: it must be in [1, %d) for %d %s", opts.K, n, n, res.unit())
 	}
-	// Raw byte values: squared distances are exact integers; they are
-	// rescaled to pixels/255 units after the search.
-	x := im.BytesRange(0, n)
-	im = nil
-	res := knnResult{Images: opts.Images, Dataset: datasetName(opts.Images), Nodes: n, Dim: pixels, K: opts.K,
-		Rule: opts.Rule, Threads: runtime.GOMAXPROCS(0), LoadSeconds: seconds(start)}
+	res.GraphBytes = knnGraphBytes(n, opts.K)
+	if err := checkMemory(res.GraphBytes+knnDenseBytes(n, d), limit, fmt.Sprintf("the %d×%d points and their K-nearest-neighbour graph (k = %d)", n, d, opts.K), "give fewer points (--n) or a smaller --neighbors"); err != nil {
+		return fmt.Errorf("knn: %w", err)
+	}
 
 	nb, err := knnSearch(ctx, opts, x, prec, &res, stderr)
 	if err != nil {
@@ -214,10 +265,12 @@ func runKNN(ctx context.Context, opts knnOptions, stdout, stderr io.Writer) erro
 		}
 	}
 
-	// Distances in pixels/255 units, then the graph.
-	scale := loaders.PixelScale * loaders.PixelScale
-	for i := range nb.Dist2 {
-		nb.Dist2[i] *= scale
+	if opts.Images != "" {
+		// Distances in pixels/255 units, then the graph.
+		scale := loaders.PixelScale * loaders.PixelScale
+		for i := range nb.Dist2 {
+			nb.Dist2[i] *= scale
+		}
 	}
 	start = timeNow()
 	g, err := knngraph.NewGraph(nb, rule)
@@ -227,26 +280,99 @@ func runKNN(ctx context.Context, opts knnOptions, stdout, stderr io.Writer) erro
 	res.GraphSeconds = seconds(start)
 	res.Edges = g.Dist2.Edges() - g.Dist2.SelfLoops()
 	res.MedianKth = g.MedianKth()
-	res.Alpha = opts.Bandwidth
-	if res.Alpha == 0 {
-		res.Alpha = g.DefaultAlpha()
+	res.Bandwidth = opts.Bandwidth
+	if res.Bandwidth == 0 && opts.Weights != "gaussian" {
+		res.Bandwidth = math.Sqrt2 * g.DefaultAlpha()
 	}
+	res.Alpha = res.Bandwidth / math.Sqrt2
+	logf(stderr, "knn: %d %s of %d features: k = %d, %s search, %s rule, %s weights%s; %d edges, graph %s (linear in n·k)",
+		n, res.unit(), d, opts.K, res.Method, opts.Rule, opts.Weights, bandwidthNote(opts.Weights, res.Bandwidth), res.Edges, formatBytes(res.GraphBytes))
 	if opts.Out != "" {
-		if err := writeKNNGraph(opts.Out, g, res.Alpha, opts.Weights); err != nil {
+		if err := writeKNNGraph(opts.Out, g, res.ids, res.Bandwidth, opts.Weights); err != nil {
 			return err
 		}
-		res.Out, res.Weights = opts.Out, opts.Weights
+		res.Out = opts.Out
 	}
+	res.Weights = opts.Weights
 	if err := opts.Plots.write(stderr, "knn", res, func() (picture, error) { return knnPicture(nb, res) }); err != nil {
 		return err
 	}
 	return report(stdout, opts.JSON, res, func(w io.Writer) { printKNN(w, res, opts) })
 }
 
+// bandwidthNote says which σ the weights use, for the stderr line.
+func bandwidthNote(weights string, sigma float64) string {
+	switch weights {
+	case "connectivity", "distance2":
+		return ""
+	case "gaussian":
+		if sigma == 0 {
+			return " (self-tuning σ_i: distance to the 7th neighbour)"
+		}
+	}
+	return fmt.Sprintf(" (σ = %.4g)", sigma)
+}
+
+// unit names the points of the result.
+func (r *knnResult) unit() string {
+	if r.Features != "" {
+		return "points"
+	}
+	return "images"
+}
+
+// knnPoints reads the first N points of --features, or the first N images
+// of --images as raw byte values (squared distances are exact integers,
+// rescaled to pixels/255 units after the search).
+func knnPoints(opts knnOptions, limit int64) (*mat.Dense, knnResult, error) {
+	if opts.Features != "" {
+		x, ids, err := readPointFeatures(opts.Features, "", limit)
+		if err != nil {
+			return nil, knnResult{}, fmt.Errorf("knn: %w", err)
+		}
+		n, d := x.Dims()
+		if n == 0 {
+			return nil, knnResult{}, fmt.Errorf("knn: --features %s has no rows: a K-nearest-neighbour graph needs points", opts.Features)
+		}
+		if opts.N > n {
+			return nil, knnResult{}, fmt.Errorf("knn: --n %d is invalid: %s holds only %d points", opts.N, opts.Features, n)
+		}
+		if opts.N > 0 {
+			x = x.Slice(0, opts.N, 0, d).(*mat.Dense)
+			n = opts.N
+			ids = ids.Subset(firstN(n))
+		}
+		return x, knnResult{Features: opts.Features, Dataset: strings.TrimSuffix(filepath.Base(opts.Features), filepath.Ext(opts.Features)), Nodes: n, Dim: d, ids: ids}, nil
+	}
+	if err := refuseNPYImages(opts.Images); err != nil {
+		return nil, knnResult{}, fmt.Errorf("knn: %w", err)
+	}
+	set, err := loaders.ReadImageSet(opts.Images, opts.Pixels)
+	if err != nil {
+		return nil, knnResult{}, fmt.Errorf("knn: --images: %w", err)
+	}
+	im, pixels, file := set.Images, set.Images.Pixels, set.Path
+	n := opts.N
+	if n == 0 {
+		n = im.Count
+	}
+	if n > im.Count {
+		return nil, knnResult{}, fmt.Errorf("knn: --n %d is invalid: %s holds only %d images", n, file, im.Count)
+	}
+	if err := checkMemory(knnDenseBytes(n, pixels), limit, fmt.Sprintf("%d images of %d pixels", n, pixels), "give fewer images (--n)"); err != nil {
+		return nil, knnResult{}, fmt.Errorf("knn: %w", err)
+	}
+	return im.BytesRange(0, n), knnResult{Images: opts.Images, Dataset: datasetName(opts.Images), Nodes: n, Dim: pixels}, nil
+}
+
 // printKNN prints the readable summary of gssl knn.
 func printKNN(w io.Writer, res knnResult, opts knnOptions) {
 	n, pixels := res.Nodes, res.Dim
-	fmt.Fprintf(w, "%s: %d images of %d pixels, k = %d, %s", res.Dataset, n, pixels, opts.K, res.Method)
+	unit := "pixels"
+	if res.Features != "" {
+		unit = "features"
+	}
+	fmt.Fprintf(w, "%s: %d %s of %d %s, k = %d, %s", res.Dataset, n, res.unit(), pixels, unit, opts.K, res.Method)
 	if res.Precision != "" {
 		fmt.Fprintf(w, " (%s)", res.Precision)
 	}
@@ -263,7 +389,7 @@ func printKNN(w io.Writer, res knnResult, opts knnOptions) {
 		fmt.Fprintf(w, "  compare      %-24s %8.3f s, recall@%d %.4f against the exact graph\n", c.label(), c.Seconds, opts.K, c.Recall)
 	}
 	fmt.Fprintf(w, "  graph        %d edges (%s rule) plus %d self loops, built in %.3f s\n", res.Edges, opts.Rule, n, res.GraphSeconds)
-	fmt.Fprintf(w, "  bandwidth    median K-th distance %.4f, α = %.4f\n", res.MedianKth, res.Alpha)
+	fmt.Fprintf(w, "  bandwidth    median K-th distance %.4f, σ = %.4f (α = σ/√2 = %.4f)\n", res.MedianKth, res.Bandwidth, res.Alpha)
 	if res.Out != "" {
 		fmt.Fprintf(w, "  written      %s (%s)\n", res.Out, res.Weights)
 	}
@@ -407,11 +533,42 @@ func readGroundTruth(path string, n, k int) ([]gtRow, error) {
 	return out, nil
 }
 
-// writeKNNGraph writes the chosen weights of g as Matrix Market.
-func writeKNNGraph(path string, g *knngraph.Graph, alpha float64, weights string) error {
-	out := g.Dist2
-	if weights != "distance2" {
-		w, err := g.Weights(alpha)
+// checkGraphOut refuses an --out whose extension names no graph format.
+func checkGraphOut(path string) error {
+	if path == "" {
+		return nil
+	}
+	switch graphFormat(path) {
+	case "mtx", "gsg", "npz", "csv", "tsv", "txt":
+		return nil
+	}
+	return fmt.Errorf("--out %s: unknown graph format %q: use .mtx (Matrix Market), .gsg (gssl graph), .npz (SciPy sparse) or .csv, .tsv, .txt (edge table)", path, filepath.Ext(path))
+}
+
+func graphFormat(path string) string {
+	return strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), ".")
+}
+
+// firstN returns 0..n−1.
+func firstN(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}
+
+// writeKNNGraph writes the chosen weights of g (sigma: σ of the Gaussian
+// weights, 0 for the default) in the format of the path's extension; an
+// edge table and a .gsg name the nodes by ids (nil: 0, 1, …), Matrix
+// Market and .npz by position.
+func writeKNNGraph(path string, g *knngraph.Graph, ids *nodeids.Map, sigma float64, weights string) error {
+	var out *graph.CSR
+	switch weights {
+	case "distance2":
+		out = g.Dist2
+	case "affinity", "normalized":
+		w, err := g.Weights(knngraph.GaussianAlpha(sigma))
 		if err != nil {
 			return fmt.Errorf("knn: %w", err)
 		}
@@ -419,11 +576,72 @@ func writeKNNGraph(path string, g *knngraph.Graph, alpha float64, weights string
 		if weights == "normalized" {
 			out = w.A
 		}
+	default:
+		kern, err := knngraph.ParseKernel(weights)
+		if err != nil {
+			return fmt.Errorf("knn: %w", err)
+		}
+		if kern == knngraph.Gaussian || kern == knngraph.Connectivity {
+			// σ = 0: self-tuning (Gaussian); connectivity has none.
+			if sigma, err = knnSigma(kern, sigma); err != nil {
+				return err
+			}
+		}
+		w, err := g.Weigh(kern, sigma)
+		if err != nil {
+			return fmt.Errorf("knn: %w", err)
+		}
+		out = w.W
 	}
-	if err := writeAtomic(path, func(w io.Writer) error { return loaders.WriteMatrixMarket(w, out) }); err != nil {
+	var write func(w io.Writer) error
+	switch graphFormat(path) {
+	case "mtx":
+		write = func(w io.Writer) error { return loaders.WriteMatrixMarket(w, out) }
+	case "gsg":
+		if err := graphfile.Write(path, out, ids); err != nil {
+			return fmt.Errorf("knn: --out %s: %w", path, err)
+		}
+		return nil
+	case "npz":
+		write = func(w io.Writer) error { return writeScipyCSR(w, out) }
+	default:
+		sep := map[string]string{"csv": ",", "tsv": "\t", "txt": " "}[graphFormat(path)]
+		write = func(w io.Writer) error { return writeEdgeTable(w, out, ids, sep) }
+	}
+	if err := writeAtomic(path, write); err != nil {
 		return fmt.Errorf("knn: --out %s: %w", path, err)
 	}
 	return nil
+}
+
+// knnSigma keeps σ for the Gaussian (0: self-tuning) and drops it for
+// connectivity weights, where the command's default is not a choice.
+func knnSigma(kern knngraph.Kernel, sigma float64) (float64, error) {
+	if kern == knngraph.Connectivity {
+		return 0, nil
+	}
+	return sigma, nil
+}
+
+// writeEdgeTable writes each edge once (source ≤ target, self loops
+// included) with its weight, after a "source,target,weight" header.
+func writeEdgeTable(w io.Writer, g *graph.CSR, ids *nodeids.Map, sep string) error {
+	if ids == nil {
+		ids = nodeids.Identity(g.Nodes())
+	}
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "source%starget%sweight\n", sep, sep)
+	g.ForEachEdge(func(u, v int, x float64) {
+		if u <= v {
+			bw.WriteString(ids.ID(u))
+			bw.WriteString(sep)
+			bw.WriteString(ids.ID(v))
+			bw.WriteString(sep)
+			bw.WriteString(strconv.FormatFloat(x, 'g', -1, 64))
+			bw.WriteByte('\n')
+		}
+	})
+	return bw.Flush()
 }
 
 // resetPeakRSS resets the process's resident-memory high-water mark (Linux
@@ -431,4 +649,35 @@ func writeKNNGraph(path string, g *knngraph.Graph, alpha float64, weights string
 func resetPeakRSS() bool {
 	runtime.GC()
 	return os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) == nil
+}
+
+// writeScipyCSR writes g as scipy.sparse.save_npz writes a CSR matrix: a
+// zip archive of data, indices, indptr, shape and format arrays (every
+// stored entry, both directions of an edge), which scipy.sparse.load_npz
+// and gssl's --edges read.
+func writeScipyCSR(w io.Writer, g *graph.CSR) error {
+	n := g.Nodes()
+	indptr := make([]int64, 1, n+1)
+	var indices []int32
+	var data []float64
+	for i := 0; i < n; i++ {
+		cols, ws := g.Row(i)
+		indices = append(indices, cols...)
+		data = append(data, ws...)
+		indptr = append(indptr, int64(len(indices)))
+	}
+	z := zip.NewWriter(w)
+	for _, m := range []struct {
+		name string
+		v    any
+	}{{"indices", indices}, {"indptr", indptr}, {"format", "csr"}, {"shape", []int64{int64(n), int64(n)}}, {"data", data}} {
+		f, err := z.Create(m.name + ".npy")
+		if err != nil {
+			return err
+		}
+		if err := npy.Write(f, m.v); err != nil {
+			return fmt.Errorf("%s.npy: %w", m.name, err)
+		}
+	}
+	return z.Close()
 }

@@ -3,8 +3,10 @@ package main
 import (
 	"bytes"
 	"context"
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -57,10 +59,10 @@ func TestKNNGroundTruthRecall(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "img.bin"), []byte{0, 1, 3}, 0o644))
 	gt := filepath.Join(dir, "gt.txt")
 	require.NoError(t, os.WriteFile(gt, []byte("# header\n0 1 | 1\n2 1 | 4\n"), 0o644))
-	var stdout bytes.Buffer
+	var stdout, stderr bytes.Buffer
 	opts := knnOptions{Images: filepath.Join(dir, "img.bin"), Pixels: 1, K: 1, Precision: "float64", Rule: "mutual",
 		Weights: "distance2", GroundTruth: gt, JSON: true}
-	require.NoError(t, runKNN(context.Background(), opts, &stdout, &stdout))
+	require.NoError(t, runKNN(context.Background(), opts, &stdout, &stderr))
 	obj := decodeOne(t, stdout.Bytes())
 	assert.Equal(t, 1.0, obj["recall"])
 	assert.Equal(t, 2.0, obj["recall_queries"])
@@ -76,7 +78,7 @@ func TestKNNErrors(t *testing.T) {
 	}{
 		{func(o *knnOptions) { o.Precision = "half" }, `--precision "half"`},
 		{func(o *knnOptions) { o.Rule = "and" }, `--rule "and"`},
-		{func(o *knnOptions) { o.Weights = "x" }, `--weights "x"`},
+		{func(o *knnOptions) { o.Weights = "x" }, `--knn-weights "x"`},
 		{func(o *knnOptions) { o.N = 5000 }, "holds only 1797 images"},
 		{func(o *knnOptions) { o.N = -1 }, "--n -1"},
 		{func(o *knnOptions) { o.N = 10; o.K = 10 }, "--neighbors 10 is invalid: it must be in [1, 10)"},
@@ -95,14 +97,15 @@ func TestKNNErrors(t *testing.T) {
 	}
 }
 
-// TestKNNBandwidthRenamed: --alpha (a bandwidth, not the α of labelprop) is
-// now --bandwidth; the old name still works, with a notice.
+// TestKNNBandwidthRenamed: --alpha (IMGP's α of exp(−d²/(4α²)), not the α
+// of labelprop) is now --bandwidth, σ of exp(−d²/(2σ²)) as in every command;
+// the old name still works, as σ = α√2, with a notice.
 func TestKNNBandwidthRenamed(t *testing.T) {
 	cmd := newKNNCommand(&globals{})
 	var errw bytes.Buffer
 	cmd.SetErr(&errw)
 	require.NoError(t, cmd.Flags().Parse([]string{"--alpha", "2.5"}))
-	assert.Equal(t, "2.5", cmd.Flags().Lookup("bandwidth").Value.String())
+	assert.Equal(t, strconv.FormatFloat(2.5*math.Sqrt2, 'g', -1, 64), cmd.Flags().Lookup("bandwidth").Value.String())
 	assert.Contains(t, errw.String(), "--alpha is deprecated; use --bandwidth")
 	assert.True(t, cmd.Flags().Lookup("alpha").Hidden)
 }

@@ -35,7 +35,6 @@ type labelpropOptions struct {
 	Save              string    // model file (--save), "" for none
 	JSON              bool
 	Plots             plotFlags // --plot, --report
-	MaxMemory         string    // refuse a fit whose n×c blocks pass this ("": the default)
 }
 
 func init() { register(newLabelpropCommand) }
@@ -76,6 +75,7 @@ image is labelled, so give a split: --split random:K.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			opts.JSON = g.JSON
+			opts.Neighbors = opts.In.KNN.Neighbors
 			if opts.Images != "" && !opts.In.embedded() {
 				return fmt.Errorf("labelprop: --images excludes --data, --edges and --labels: a graph, or an image set to build a KNN graph from")
 			}
@@ -84,9 +84,9 @@ image is labelled, so give a split: --split random:K.`,
 	}
 	f := cmd.Flags()
 	opts.In.addFlags(f)
+	f.Lookup("neighbors").Usage = "neighbours per point of the K-nearest-neighbour graph (with --features and no --edges, or per image with --images)"
 	f.StringVar(&opts.Images, "images", "", "image set (images_u8.bin.gz + labels.txt): classify the nodes of the unweighted K-nearest-neighbour graph of its images")
 	f.IntVar(&opts.N, "n", 0, "with --images: use the first N images (0: all)")
-	f.IntVar(&opts.Neighbors, "neighbors", 10, "with --images: neighbours per image (or-rule, exact search on the pixels)")
 	renamedFlag(cmd, "k", "neighbors")
 	f.StringVar(&opts.Method, "method", "spreading", "spreading or harmonic")
 	f.StringVar(&opts.Alpha, "alpha", "auto", "spreading weight a in (0, 1), or auto (chosen on the validation nodes, or by cross-validation without a split)")
@@ -104,7 +104,6 @@ image is labelled, so give a split: --split random:K.`,
 	f.BoolVar(&opts.KeepIsolatedSeeds, "keep-isolated-seeds", false, "let labelled nodes of degree 0 keep their label instead of failing")
 	f.StringVar(&opts.Out, "out", "", "write one row per predicted node (id, predicted, p_<class>…): CSV, or JSON Lines for .jsonl/.ndjson (with --seeds, the first seed's)")
 	f.StringVar(&opts.Save, "save", "", "save the fitted model (the chosen a; with a split, fitted on the training nodes of the first seed) for gssl predict and gssl serve")
-	f.StringVar(&opts.MaxMemory, "max-memory", defaultMaxMemory(), "refuse a fit whose dense classes × nodes blocks pass this size")
 	opts.Plots.addFlags(f, "the confusion matrix and per-class accuracy on the test nodes, and the Laplacian eigenmap coloured by predicted class with the wrong nodes ringed,")
 	return cmd
 }
@@ -137,7 +136,7 @@ func runLabelprop(ctx context.Context, opts labelpropOptions, stdout, stderr io.
 		return fmt.Errorf("labelprop: %w", err)
 	}
 	defer ds.Close()
-	if err := checkClassMemory("labelprop", opts.MaxMemory, ds, lp.memoryBytes(opts, ds)); err != nil {
+	if err := checkClassMemory("labelprop", opts.In.MaxMemory, ds, lp.memoryBytes(opts, ds)); err != nil {
 		return err
 	}
 	loadSeconds := seconds(start)
@@ -162,6 +161,9 @@ func runLabelprop(ctx context.Context, opts labelpropOptions, stdout, stderr io.
 		res.Notes = append(res.Notes, cvNote)
 	}
 	res.LoadSeconds = loadSeconds
+	if opts.In.built != nil {
+		res.KNN = &opts.In.built.Summary
+	}
 	if opts.Out != "" {
 		if err := writePredictions(opts.Out, ds, runs[0]); err != nil {
 			return fmt.Errorf("labelprop: %w", err)

@@ -12,52 +12,53 @@ import (
 
 // labelpropResult is the JSON object of the command.
 type labelpropResult struct {
-	Data             string    `json:"data"`
-	Dataset          string    `json:"dataset"`
-	Nodes            int       `json:"nodes"`
-	Edges            int       `json:"edges"`
-	Classes          int       `json:"classes"`
-	ClassNames       []string  `json:"class_names"`
-	Labelled         int       `json:"labelled"`
-	Method           string    `json:"method"`
-	Solver           string    `json:"solver"`
-	CMN              bool      `json:"cmn"`
-	Tol              float64   `json:"tol"`
-	Protocol         string    `json:"protocol"` // "split" or "all-labelled"
-	Split            string    `json:"split"`
-	Seeds            int       `json:"seeds"`
-	FirstSeed        uint64    `json:"first_seed"`
-	Folds            int       `json:"folds,omitempty"`
-	Train            int       `json:"train"`
-	Val              int       `json:"val"`
-	Test             int       `json:"test"`
-	Predicted        int       `json:"predicted"`
-	Alpha            any       `json:"alpha"`
-	AlphaPerSeed     []float64 `json:"alpha_per_seed,omitempty"`
-	AlphaGrid        []float64 `json:"alpha_grid,omitempty"`
-	GridValAccuracy  []any     `json:"grid_val_accuracy,omitempty"`
-	GridTestAccuracy []any     `json:"grid_test_accuracy,omitempty"`
-	GridCVAccuracy   []any     `json:"grid_cv_accuracy,omitempty"`
-	CVAccuracy       any       `json:"cv_accuracy,omitempty"`
-	ValAccuracy      any       `json:"val_accuracy"`
-	ValReason        string    `json:"val_accuracy_reason,omitempty"`
-	TestAccuracy     any       `json:"test_accuracy"`
-	TestReason       string    `json:"test_accuracy_reason,omitempty"`
-	TestAccuracyStd  any       `json:"test_accuracy_std,omitempty"`
-	MacroF1          any       `json:"macro_f1"`
-	MacroF1Std       any       `json:"macro_f1_std,omitempty"`
-	Iterations       int       `json:"iterations"`
-	ClassIterations  []int     `json:"class_iterations,omitempty"`
-	Residual         float64   `json:"residual"`
-	NIsolated        int       `json:"n_isolated"`
-	NUnreached       int       `json:"n_unreached"`
-	NIsolatedSeeds   int       `json:"n_isolated_seeds"`
-	FitSeconds       float64   `json:"fit_seconds"`
-	LoadSeconds      float64   `json:"load_seconds"`
-	Seconds          float64   `json:"seconds"`
-	Out              string    `json:"out,omitempty"`
-	Saved            string    `json:"saved,omitempty"`
-	Notes            []string  `json:"notes,omitempty"`
+	Data             string      `json:"data"`
+	Dataset          string      `json:"dataset"`
+	Nodes            int         `json:"nodes"`
+	Edges            int         `json:"edges"`
+	Classes          int         `json:"classes"`
+	ClassNames       []string    `json:"class_names"`
+	Labelled         int         `json:"labelled"`
+	Method           string      `json:"method"`
+	Solver           string      `json:"solver"`
+	CMN              bool        `json:"cmn"`
+	Tol              float64     `json:"tol"`
+	Protocol         string      `json:"protocol"` // "split" or "all-labelled"
+	Split            string      `json:"split"`
+	Seeds            int         `json:"seeds"`
+	FirstSeed        uint64      `json:"first_seed"`
+	Folds            int         `json:"folds,omitempty"`
+	Train            int         `json:"train"`
+	Val              int         `json:"val"`
+	Test             int         `json:"test"`
+	Predicted        int         `json:"predicted"`
+	Alpha            any         `json:"alpha"`
+	AlphaPerSeed     []float64   `json:"alpha_per_seed,omitempty"`
+	AlphaGrid        []float64   `json:"alpha_grid,omitempty"`
+	GridValAccuracy  []any       `json:"grid_val_accuracy,omitempty"`
+	GridTestAccuracy []any       `json:"grid_test_accuracy,omitempty"`
+	GridCVAccuracy   []any       `json:"grid_cv_accuracy,omitempty"`
+	CVAccuracy       any         `json:"cv_accuracy,omitempty"`
+	ValAccuracy      any         `json:"val_accuracy"`
+	ValReason        string      `json:"val_accuracy_reason,omitempty"`
+	TestAccuracy     any         `json:"test_accuracy"`
+	TestReason       string      `json:"test_accuracy_reason,omitempty"`
+	TestAccuracyStd  any         `json:"test_accuracy_std,omitempty"`
+	MacroF1          any         `json:"macro_f1"`
+	MacroF1Std       any         `json:"macro_f1_std,omitempty"`
+	Iterations       int         `json:"iterations"`
+	ClassIterations  []int       `json:"class_iterations,omitempty"`
+	Residual         float64     `json:"residual"`
+	NIsolated        int         `json:"n_isolated"`
+	NUnreached       int         `json:"n_unreached"`
+	NIsolatedSeeds   int         `json:"n_isolated_seeds"`
+	FitSeconds       float64     `json:"fit_seconds"`
+	LoadSeconds      float64     `json:"load_seconds"`
+	KNN              *knnSummary `json:"knn,omitempty"` // the graph built from --features
+	Seconds          float64     `json:"seconds"`
+	Out              string      `json:"out,omitempty"`
+	Saved            string      `json:"saved,omitempty"`
+	Notes            []string    `json:"notes,omitempty"`
 }
 
 // summarizeLabelprop builds the JSON object from the runs.
@@ -150,7 +151,7 @@ func summarizeLabelprop(opts labelpropOptions, spec splitSpec, ds *loaders.NodeD
 			res.GridValAccuracy, res.GridTestAccuracy = finites(r0.gridVal), finites(r0.gridTest)
 		}
 	}
-	if opts.In.Features != "" {
+	if opts.In.Features != "" && !opts.In.fromPoints() {
 		res.Notes = append(res.Notes, "the features are read but not used: label propagation uses only the graph")
 	}
 	if res.NUnreached > 0 {

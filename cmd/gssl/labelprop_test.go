@@ -181,7 +181,7 @@ func TestLabelpropBadInput(t *testing.T) {
 		{"seeds 10^9", func(o *labelpropOptions) { o.Seeds = 1_000_000_000; o.Split = "random:1" }, "--seeds 1000000000 is invalid"},
 		{"tol", func(o *labelpropOptions) { o.Tol = 3 }, "--tol 3 is invalid"},
 		{"data", func(o *labelpropOptions) { o.In.Data = "no/such/dir" }, "no/such/dir"},
-		{"labels without graph", func(o *labelpropOptions) { o.In.Labels = "l.csv" }, "--labels, --features and --targets need a graph"},
+		{"labels without graph", func(o *labelpropOptions) { o.In.Labels = "l.csv" }, "--labels and --targets need a graph"},
 		{"too many per class", func(o *labelpropOptions) { o.Split = "random:200" }, "class 6 has 180 labelled items, fewer than perClass=200"},
 	}
 	for _, tc := range cases {

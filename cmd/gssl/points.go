@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 
 	"github.com/gssl/gssl/knngraph"
@@ -19,6 +20,9 @@ import (
 func imageGraphDataset(ctx context.Context, dir string, n, k int, stderr io.Writer) (*loaders.NodeDataset, error) {
 	if n < 0 {
 		return nil, fmt.Errorf("--n %d is invalid: it must be ≥ 0 (0: every image)", n)
+	}
+	if err := refuseNPYImages(dir); err != nil {
+		return nil, err
 	}
 	// One read: the pixels per image are the whole decoded size divided by
 	// the number of labels (never a gzip trailer), checked against
@@ -69,4 +73,26 @@ func imageGraphDataset(ctx context.Context, dir string, n, k int, stderr io.Writ
 	}
 	return &loaders.NodeDataset{Name: fmt.Sprintf("%s-knn%d", datasetName(dir), k), Graph: a, IDs: nodeids.Identity(n),
 		Labels: classes, Classes: len(values), ClassValues: values}, nil
+}
+
+// refuseNPYImages refuses a NumPy file given as raw uint8 images: its
+// header would be read as pixels. Its points go to --features.
+func refuseNPYImages(path string) error {
+	st, err := os.Stat(path)
+	if err != nil || st.IsDir() {
+		return nil // the image reader names a missing path
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	head := make([]byte, 6)
+	if _, err := io.ReadFull(f, head); err != nil {
+		return nil
+	}
+	if string(head) == "\x93NUMPY" || string(head[:4]) == "PK\x03\x04" {
+		return fmt.Errorf("--images %s is a NumPy array (.npy/.npz), not raw uint8 images: give it to --features (one point per row), e.g. gssl knn --features %s", path, path)
+	}
+	return nil
 }

@@ -129,7 +129,7 @@ gssl. docs/cli.md lists the flags shared by all commands.`,
 		return err
 	}
 	root.Flags().BoolVar(&version, "version", false, "print gssl's version and build revision (same as gssl version)")
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.SetFlagErrorFunc(unknownFlagError)
 	for _, c := range commands {
 		root.AddCommand(c(g))
 	}

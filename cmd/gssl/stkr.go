@@ -46,7 +46,6 @@ type stkrOptions struct {
 	Save       string // model file (without a split)
 	JSON       bool
 	Plots      plotFlags // --plot, --report
-	MaxMemory  string    // refuse a fit whose n×c blocks pass this ("": the default)
 }
 
 func init() { register(newSTKRCommand) }
@@ -89,6 +88,7 @@ image set (every image is labelled: give --split random:K).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.JSON = g.JSON
+			opts.Neighbors = opts.In.KNN.Neighbors
 			if opts.Images != "" && !opts.In.embedded() {
 				return fmt.Errorf("stkr: --images excludes --data, --edges and --labels: a graph, or an image set to build a KNN graph from")
 			}
@@ -103,9 +103,9 @@ image set (every image is labelled: give --split random:K).`,
 	}
 	f := cmd.Flags()
 	opts.In.addFlags(f)
+	f.Lookup("neighbors").Usage = "neighbours per point of the K-nearest-neighbour graph (with --features and no --edges, or per image with --images)"
 	f.StringVar(&opts.Images, "images", "", "image set (images_u8.bin.gz + labels.txt): run on the unweighted K-nearest-neighbour graph of its images")
 	f.IntVar(&opts.N, "n", 0, "with --images: use the first N images (0: all)")
-	f.IntVar(&opts.Neighbors, "neighbors", 10, "with --images: neighbours per image (or-rule, exact search on the pixels)")
 	renamedFlag(cmd, "k", "neighbors")
 	f.StringVar(&opts.Split, "split", "auto", "auto (the data set's split if it has one, else none), none (fit on every labelled node, predict the others), planetoid (the data set's own: split_planetoid.txt, or an OGB folder's), random:K, or a split file (lines \"train|val|test i\", nodes 0..n-1)")
 	f.StringVar(&opts.Splits, "splits", "", "folder of per-seed split files random20_seed<s>.txt (e.g. ../shared/bench/splits/cora)")
@@ -127,7 +127,6 @@ image set (every image is labelled: give --split random:K).`,
 	f.BoolVar(&opts.TestChunks, "test-chunks", false, "score every test node of the split at the hidden fraction p_test: one fit per chunk of round(p_test·N) test nodes (needs --p-test > 0)")
 	f.StringVar(&opts.MaxIter, "max-iter", "0", "stop the solver after N iterations (0 = solve to the tolerance), auto to choose N from 0, 1, 2, 4, …, 256, or a comma-separated list to choose from")
 	renamedFlag(cmd, "iterations", "max-iter")
-	f.StringVar(&opts.MaxMemory, "max-memory", defaultMaxMemory(), "refuse a fit whose dense classes × nodes blocks pass this size")
 	f.StringVar(&opts.Out, "out", "", "without a split: write one row per predicted node (id, predicted, p_<class>…): CSV, or JSON Lines for .jsonl/.ndjson")
 	f.StringVar(&opts.Save, "save", "", "without a split: save the chosen model, refitted on every labelled node, for gssl predict and gssl serve")
 	opts.Plots.addFlags(f, "the selection accuracy over the η/β grid (the chosen cell outlined) and the chosen spectral transform r(λ)")

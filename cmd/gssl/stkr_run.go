@@ -129,6 +129,7 @@ type stkrInput struct {
 	ds     *loaders.NodeDataset // the data the models see
 	loaded *loaders.NodeDataset // as loaded (split files name its nodes)
 	lcc    *graph.Subgraph
+	built  *knnBuilt // the KNN graph built from --features, or nil
 }
 
 // full returns the data set as loaded, before --lcc.
@@ -149,11 +150,11 @@ func stkrData(ctx context.Context, opts stkrOptions, stderr io.Writer) (*stkrInp
 		return nil, fmt.Errorf("stkr: %w", err)
 	}
 	n, c := int64(ds.Graph.Nodes()), int64(max(ds.Classes, 1))
-	if err := checkClassMemory("stkr", opts.MaxMemory, ds, stkrClassBlocks*8*n*c); err != nil {
+	if err := checkClassMemory("stkr", opts.In.MaxMemory, ds, stkrClassBlocks*8*n*c); err != nil {
 		ds.Close()
 		return nil, err
 	}
-	in := &stkrInput{ds: ds, loaded: ds}
+	in := &stkrInput{ds: ds, loaded: ds, built: opts.In.built}
 	if opts.LCC {
 		if in.lcc, err = ds.Graph.LargestComponent(); err != nil {
 			return nil, err
@@ -165,50 +166,51 @@ func stkrData(ctx context.Context, opts stkrOptions, stderr io.Writer) (*stkrInp
 
 // stkrResult is the JSON object of one run.
 type stkrResult struct {
-	Data             string    `json:"data"`
-	Dataset          string    `json:"dataset"`
-	Protocol         string    `json:"protocol"` // "split" or "all-labelled"
-	Transform        string    `json:"transform"`
-	Setting          string    `json:"setting"`
-	Solver           string    `json:"solver"`
-	SolverDetail     string    `json:"solver_detail"`
-	PTest            float64   `json:"p_test"`
-	Seeds            []int     `json:"seeds"`
-	SplitSource      string    `json:"split_source"`
-	Nodes            int       `json:"nodes"`
-	Classes          int       `json:"classes"`
-	ClassNames       []string  `json:"class_names"`
-	Labelled         int       `json:"labelled"`
-	LCC              bool      `json:"lcc"`
-	DroppedSplit     int       `json:"dropped_split_nodes"` // split nodes outside the largest component, summed over seeds
-	VisibleNodes     int       `json:"visible_nodes"`
-	TestNodes        int       `json:"test_nodes"` // per seed (summed over chunks with --test-chunks)
-	TestChunks       bool      `json:"test_chunks"`
-	Refit            bool      `json:"refit"` // the fit that predicted test was a refit with val visible (setting inductive)
-	Fits             int       `json:"fits"`  // hyperparameter selections: seeds × chunks
-	Folds            int       `json:"folds,omitempty"`
-	CVAccuracy       any       `json:"cv_accuracy,omitempty"`
-	Predicted        int       `json:"predicted"`
-	TestAccuracyMean any       `json:"test_accuracy_mean"`
-	TestAccuracyStd  any       `json:"test_accuracy_std"`
-	TestReason       string    `json:"test_accuracy_reason,omitempty"`
-	ValAccuracyMean  any       `json:"val_accuracy_mean"`
-	ValReason        string    `json:"val_accuracy_reason,omitempty"`
-	TestAccuracies   []any     `json:"test_accuracies"`
-	Eta              []float64 `json:"eta"`               // per fit (per seed, or per seed and chunk)
-	Beta             []float64 `json:"beta"`              // per fit
-	ChosenIterations []int     `json:"chosen_iterations"` // per fit; 0 = solved to the tolerance
-	Iterations       float64   `json:"iterations"`
-	MatVecs          float64   `json:"matvecs"`
-	FitSeconds       float64   `json:"fit_seconds"`
-	Candidates       int       `json:"candidates"`
-	FailedCandidates int       `json:"failed_candidates"`
-	NoEvidence       int       `json:"no_evidence"`
-	Out              string    `json:"out,omitempty"`
-	Saved            string    `json:"saved,omitempty"`
-	Notes            []string  `json:"notes,omitempty"`
-	LoadSeconds      float64   `json:"load_seconds"` // reading the input (and its largest component with --lcc)
-	Seconds          float64   `json:"seconds"`
+	Data             string      `json:"data"`
+	Dataset          string      `json:"dataset"`
+	Protocol         string      `json:"protocol"` // "split" or "all-labelled"
+	Transform        string      `json:"transform"`
+	Setting          string      `json:"setting"`
+	Solver           string      `json:"solver"`
+	SolverDetail     string      `json:"solver_detail"`
+	PTest            float64     `json:"p_test"`
+	Seeds            []int       `json:"seeds"`
+	SplitSource      string      `json:"split_source"`
+	Nodes            int         `json:"nodes"`
+	Classes          int         `json:"classes"`
+	ClassNames       []string    `json:"class_names"`
+	Labelled         int         `json:"labelled"`
+	LCC              bool        `json:"lcc"`
+	DroppedSplit     int         `json:"dropped_split_nodes"` // split nodes outside the largest component, summed over seeds
+	VisibleNodes     int         `json:"visible_nodes"`
+	TestNodes        int         `json:"test_nodes"` // per seed (summed over chunks with --test-chunks)
+	TestChunks       bool        `json:"test_chunks"`
+	Refit            bool        `json:"refit"` // the fit that predicted test was a refit with val visible (setting inductive)
+	Fits             int         `json:"fits"`  // hyperparameter selections: seeds × chunks
+	Folds            int         `json:"folds,omitempty"`
+	CVAccuracy       any         `json:"cv_accuracy,omitempty"`
+	Predicted        int         `json:"predicted"`
+	TestAccuracyMean any         `json:"test_accuracy_mean"`
+	TestAccuracyStd  any         `json:"test_accuracy_std"`
+	TestReason       string      `json:"test_accuracy_reason,omitempty"`
+	ValAccuracyMean  any         `json:"val_accuracy_mean"`
+	ValReason        string      `json:"val_accuracy_reason,omitempty"`
+	TestAccuracies   []any       `json:"test_accuracies"`
+	Eta              []float64   `json:"eta"`               // per fit (per seed, or per seed and chunk)
+	Beta             []float64   `json:"beta"`              // per fit
+	ChosenIterations []int       `json:"chosen_iterations"` // per fit; 0 = solved to the tolerance
+	Iterations       float64     `json:"iterations"`
+	MatVecs          float64     `json:"matvecs"`
+	FitSeconds       float64     `json:"fit_seconds"`
+	Candidates       int         `json:"candidates"`
+	FailedCandidates int         `json:"failed_candidates"`
+	NoEvidence       int         `json:"no_evidence"`
+	Out              string      `json:"out,omitempty"`
+	Saved            string      `json:"saved,omitempty"`
+	Notes            []string    `json:"notes,omitempty"`
+	LoadSeconds      float64     `json:"load_seconds"`  // reading the input (and its largest component with --lcc)
+	KNN              *knnSummary `json:"knn,omitempty"` // the graph built from --features
+	Seconds          float64     `json:"seconds"`
 
 	fig stkrFigure // the first selection's grid, for --plot and --report
 }
@@ -217,6 +219,9 @@ func newSTKRResult(opts stkrOptions, s *stkrSetup, in *stkrInput) stkrResult {
 	ds := in.ds
 	res := stkrResult{Data: opts.In.source(), Dataset: ds.Name, Transform: opts.Transform, Setting: s.setting.String(), Solver: s.solver.String(),
 		PTest: opts.PTest, Nodes: ds.Graph.Nodes(), Classes: ds.Classes, LCC: opts.LCC, TestChunks: opts.TestChunks}
+	if in.built != nil {
+		res.KNN = &in.built.Summary
+	}
 	if opts.Images != "" {
 		res.Data = opts.Images
 	}
@@ -228,7 +233,7 @@ func newSTKRResult(opts stkrOptions, s *stkrSetup, in *stkrInput) stkrResult {
 			res.Labelled++
 		}
 	}
-	if opts.In.Features != "" {
+	if opts.In.Features != "" && !opts.In.fromPoints() {
 		res.Notes = append(res.Notes, "the features are read but not used: STKR's base kernel is the graph's")
 	}
 	return res
@@ -308,6 +313,7 @@ func stkrAllLabelled(ctx context.Context, opts stkrOptions, s *stkrSetup, in *st
 		res.Out = opts.Out
 	}
 	if opts.Save != "" {
+		opts.In.built = in.built
 		if err := saveModel(opts.Save, best, ds, opts.In); err != nil {
 			return res, fmt.Errorf("stkr: %w", err)
 		}

@@ -1,0 +1,12 @@
+// Package persist is the registry of the model kinds a gssl model file can
+// hold: for each kind, the constructor of an empty model that reads it.
+// Every front end (gssl predict and serve through package savedmodel, the C
+// ABI under the Python package) opens a model file through it, so a kind
+// added here is readable everywhere.
+//
+// A model file is a modelfile container whose header names the model's
+// kind; the model writes its own sections (ModelFile) and reads them back
+// (ReadModelFile), validating every value as user input: nothing in a file
+// is executed, and a damaged or hostile file is an error naming what is
+// wrong.
+package persist
