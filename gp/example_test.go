@@ -24,8 +24,8 @@ func ExampleRegressor() {
 		fmt.Println(err)
 		return
 	}
-	mean, variance, _ := r.Predict(mat.NewDense(1, 1, []float64{2.5}))
-	fmt.Printf("sin(2.5) = %.3f, predicted %.3f ± %.2f\n", math.Sin(2.5), mean[0], 2*math.Sqrt(variance[0]))
+	p, _ := r.Predict(context.Background(), mat.NewDense(1, 1, []float64{2.5}))
+	fmt.Printf("sin(2.5) = %.3f, predicted %.3f ± %.2f\n", math.Sin(2.5), p.Mean[0], 2*math.Sqrt(p.Variance[0]))
 	// Output:
 	// sin(2.5) = 0.598, predicted 0.598 ± 0.01
 }

@@ -50,6 +50,10 @@ type Bounds struct {
 	Lower, Upper float64 // 0 means 1e-5 and 1e5 (scikit-learn's defaults)
 }
 
+// DefaultMaxIterations is the number of L-BFGS iterations of the
+// hyperparameter fit when Regressor.MaxIterations is 0.
+const DefaultMaxIterations = 200
+
 // Regressor is an exact Gaussian-process regressor. Set the exported fields,
 // then call Fit; they are never changed by Fit.
 type Regressor struct {
@@ -61,7 +65,7 @@ type Regressor struct {
 	Bounds  Bounds
 	// Fixed keeps the initial hyperparameters (no optimisation).
 	Fixed bool
-	// MaxIterations of L-BFGS; 0 means 200.
+	// MaxIterations of L-BFGS; 0 means DefaultMaxIterations.
 	MaxIterations int
 	// Jitter added to the diagonal of K besides the noise; 0 means 1e-10
 	// (scikit-learn's alpha).
@@ -158,7 +162,7 @@ func (r *Regressor) Validate() error {
 		}
 	}
 	if r.MaxIterations < 0 {
-		return fmt.Errorf("gp: MaxIterations = %d is invalid: it must be ≥ 0 (0 means 200)", r.MaxIterations)
+		return fmt.Errorf("gp: MaxIterations = %d is invalid: it must be ≥ 0 (0 means %d)", r.MaxIterations, DefaultMaxIterations)
 	}
 	if !(r.Jitter >= 0) || math.IsInf(r.Jitter, 0) {
 		return fmt.Errorf("gp: Jitter = %v is invalid: it must be finite and ≥ 0 (0 means 1e-10)", r.Jitter)
@@ -268,7 +272,7 @@ func (r *Regressor) fitKnown(ctx context.Context, x *mat.Dense, y []float64) err
 		}
 		maxIter := r.MaxIterations
 		if maxIter == 0 {
-			maxIter = 200
+			maxIter = DefaultMaxIterations
 		}
 		settings := &optimize.Settings{
 			MajorIterations:   maxIter,
@@ -327,27 +331,35 @@ var ErrNotFitted = estimator.ErrNotFitted
 
 var errNotFitted = estimator.NotFitted("gp: Regressor")
 
-// Predict returns the posterior mean and the latent variance of f at the rows
-// of x (add Hyperparameters().Noise for the variance of a new observation).
-func (r *Regressor) Predict(x *mat.Dense) (mean, variance []float64, err error) {
+// Predict returns the posterior mean and the latent variance of f at the
+// rows of x (add Hyperparameters().Noise for the variance of a new
+// observation). A nil x asks for the fitted points (the rows with a known
+// target). ctx is checked once.
+func (r *Regressor) Predict(ctx context.Context, x *mat.Dense) (estimator.Regression, error) {
 	p := r.fitted
 	if p == nil {
-		return nil, nil, errNotFitted
+		return estimator.Regression{}, errNotFitted
+	}
+	if err := ctx.Err(); err != nil {
+		return estimator.Regression{}, err
+	}
+	if x == nil {
+		x = p.x
 	}
 	_, d := p.x.Dims()
-	if x == nil || x.IsEmpty() {
-		return nil, nil, errors.New("gp: Predict: no points")
+	if x.IsEmpty() {
+		return estimator.Regression{}, errors.New("gp: Predict: no points")
 	}
 	if err := checkPoints("query point", x, d); err != nil {
-		return nil, nil, err
+		return estimator.Regression{}, err
 	}
 	m, _ := x.Dims()
 	ks := p.cross(r.Covariance, x) // n×m
-	mean = make([]float64, m)
+	mean := make([]float64, m)
 	mat.NewVecDense(m, mean).MulVec(ks.T(), mat.NewVecDense(len(p.alpha), p.alpha))
 	v := ks // R⁻ᵀk(X, x), in place
 	dense.TriSolve(p.r, true, v)
-	variance = make([]float64, m)
+	variance := make([]float64, m)
 	n, _ := v.Dims()
 	for j := 0; j < m; j++ {
 		var s float64
@@ -357,7 +369,7 @@ func (r *Regressor) Predict(x *mat.Dense) (mean, variance []float64, err error) 
 		}
 		variance[j] = math.Max(p.hyper.Amplitude-s, 0)
 	}
-	return mean, variance, nil
+	return estimator.Regression{Mean: mean, Variance: variance}, nil
 }
 
 // PosteriorCovariance returns the latent posterior covariance of f at the

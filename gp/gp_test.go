@@ -105,7 +105,7 @@ func TestFitIncreasesLikelihoodAndPredicts(t *testing.T) {
 		at := func(s float64) float64 { return referenceLML(Matern52, x, y, scaled(h, p, s)) }
 		require.Less(t, math.Abs(at(1e-4)-at(-1e-4))/2e-4, 1e-3, "parameter %d not stationary", p)
 	}
-	mean, variance, err := r.Predict(xt)
+	mean, variance, err := predict(r, xt)
 	require.NoError(t, err)
 	// Reference posterior from the textbook formulas with a dense LU solve.
 	n, _ := x.Dims()
@@ -168,10 +168,10 @@ func TestBadInput(t *testing.T) {
 	bad.Set(3, 1, math.Inf(1))
 	r := Regressor{}
 	require.ErrorContains(t, r.Fit(ctx, bad, y), "training point 3, coordinate 1 is +Inf")
-	_, _, err := r.Predict(x)
+	_, _, err := predict(&r, x)
 	require.ErrorIs(t, err, errNotFitted)
 	require.NoError(t, r.Fit(ctx, x, y))
-	_, _, err = r.Predict(mat.NewDense(1, 3, nil))
+	_, _, err = predict(&r, mat.NewDense(1, 3, nil))
 	require.ErrorContains(t, err, "have 3 coordinates, want 2")
 }
 

@@ -69,29 +69,17 @@ func (r *Regressor) Features() int {
 	return d
 }
 
-// PredictPoints is Predict for points given as rows (the batch entry point
-// the server uses); ctx is checked once.
-func (r *Regressor) PredictPoints(ctx context.Context, points [][]float64) (mean, variance []float64, err error) {
-	if r.fitted == nil {
-		return nil, nil, errNotFitted
-	}
-	if ctx != nil {
-		if err := ctx.Err(); err != nil {
-			return nil, nil, err
-		}
-	}
-	d := r.Features()
-	data := make([]float64, 0, len(points)*d)
-	for i, p := range points {
-		if len(p) != d {
-			return nil, nil, fmt.Errorf("gp: point %d has %d coordinates, want %d", i, len(p), d)
-		}
-		data = append(data, p...)
-	}
-	if len(points) == 0 {
-		return nil, nil, errors.New("gp: PredictPoints: no points")
-	}
-	return r.Predict(mat.NewDense(len(points), d, data))
+var _ estimator.PointRegressor = (*Regressor)(nil)
+
+// Kind returns RegressorKind.
+func (r *Regressor) Kind() string { return RegressorKind }
+
+// Clone returns an unfitted copy of r with the same hyperparameters (and
+// Progress).
+func (r *Regressor) Clone() *Regressor {
+	c := *r
+	c.fitted = nil
+	return &c
 }
 
 // Info reports the fit under the shared names: Iterations is the number of

@@ -52,9 +52,9 @@ func TestRegressorModelRoundTrip(t *testing.T) {
 		require.NoError(t, err)
 		got := &Regressor{}
 		require.NoError(t, got.UnmarshalBinary(b))
-		m0, v0, err := r.Predict(q)
+		m0, v0, err := predict(r, q)
 		require.NoError(t, err)
-		m1, v1, err := got.Predict(q)
+		m1, v1, err := predict(got, q)
 		require.NoError(t, err)
 		sameBits(t, "mean", m0, m1)
 		sameBits(t, "variance", v0, v1)
@@ -66,19 +66,14 @@ func TestRegressorModelRoundTrip(t *testing.T) {
 		b2, err := got.MarshalBinary()
 		require.NoError(t, err)
 		assert.True(t, bytes.Equal(b, b2))
-		pts := [][]float64{q.RawRowView(0), q.RawRowView(1)}
-		pm, pv, err := got.PredictPoints(context.Background(), pts)
-		require.NoError(t, err)
-		sameBits(t, "PredictPoints mean", m0[:2], pm)
-		sameBits(t, "PredictPoints variance", v0[:2], pv)
-		_, _, err = got.PredictPoints(context.Background(), [][]float64{{1}})
-		assert.ErrorContains(t, err, "point 0 has 1 coordinates, want 2")
+		_, _, err = predict(got, mat.NewDense(1, 1, []float64{1}))
+		assert.ErrorContains(t, err, "query points have 1 coordinates, want 2")
 
 		var buf bytes.Buffer
 		require.NoError(t, gob.NewEncoder(&buf).Encode(r))
 		viaGob := &Regressor{}
 		require.NoError(t, gob.NewDecoder(&buf).Decode(viaGob))
-		gm, _, err := viaGob.Predict(q)
+		gm, _, err := predict(viaGob, q)
 		require.NoError(t, err)
 		sameBits(t, "gob mean", m0, gm)
 		_, err = json.Marshal(r)
@@ -95,8 +90,14 @@ func TestRegressorModelRoundTrip(t *testing.T) {
 	assert.Error(t, err)
 	_, err = (&Regressor{}).MarshalBinary()
 	assert.ErrorIs(t, err, estimator.ErrNotFitted)
-	_, _, err = (&Regressor{}).PredictPoints(context.Background(), nil)
+	_, _, err = predict(&Regressor{}, nil)
 	assert.ErrorIs(t, err, ErrNotFitted)
+}
+
+// predict is Predict with its Regression taken apart.
+func predict(r *Regressor, x *mat.Dense) (mean, variance []float64, err error) {
+	p, err := r.Predict(context.Background(), x)
+	return p.Mean, p.Variance, err
 }
 
 func TestFitUnknownTargets(t *testing.T) {
@@ -115,8 +116,8 @@ func TestFitUnknownTargets(t *testing.T) {
 	}
 	b := &Regressor{Fixed: true}
 	require.NoError(t, b.Fit(context.Background(), mat.NewDense(len(ty), 2, rows), ty))
-	ma, _, _ := a.Predict(q)
-	mb, _, _ := b.Predict(q)
+	ma, _, _ := predict(a, q)
+	mb, _, _ := predict(b, q)
 	sameBits(t, "mean", ma, mb)
 	assert.ErrorContains(t, a.Fit(context.Background(), x, y[1:]), "give one per point")
 	assert.Equal(t, 2, a.Features())

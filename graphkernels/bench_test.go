@@ -1,21 +1,22 @@
-package graphkernels
+package graphkernels_test
 
 import (
 	"context"
 	"testing"
 
+	"github.com/gssl/gssl/graphkernels"
 	"github.com/gssl/gssl/internal/sharedtest"
 	"github.com/gssl/gssl/loaders"
 )
 
-func loadTU(tb testing.TB, name string) []Graph {
+func loadTU(tb testing.TB, name string) []graphkernels.Graph {
 	ds, err := loaders.LoadTU(sharedtest.Data(tb, name))
 	if err != nil {
 		tb.Fatal(err)
 	}
-	graphs := make([]Graph, len(ds.Graphs))
+	graphs := make([]graphkernels.Graph, len(ds.Graphs))
 	for i, g := range ds.Graphs {
-		graphs[i] = Graph{Adj: g.Graph, Labels: g.NodeLabels}
+		graphs[i] = graphkernels.Graph{Adj: g.Graph, Labels: g.NodeLabels}
 	}
 	return graphs
 }
@@ -29,8 +30,8 @@ func BenchmarkWLGram(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				wl := &WeisfeilerLehman{H: 5}
-				if _, err := wl.Fit(context.Background(), graphs); err != nil {
+				wl := &graphkernels.WeisfeilerLehman{H: 5}
+				if _, err := graphkernels.FitGram(context.Background(), wl, graphs); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -38,8 +39,8 @@ func BenchmarkWLGram(b *testing.B) {
 		b.Run(name+"/features", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				wl := &WeisfeilerLehman{H: 5}
-				if err := wl.FitFeatures(context.Background(), graphs); err != nil {
+				wl := &graphkernels.WeisfeilerLehman{H: 5}
+				if err := wl.Fit(context.Background(), graphs); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -53,14 +54,14 @@ func BenchmarkOtherGraphKernels(b *testing.B) {
 	graphs := loadTU(b, "MUTAG")
 	for _, c := range []struct {
 		name string
-		k    func() Kernel
+		k    func() graphkernels.Kernel
 	}{
-		{"SP", func() Kernel { return &ShortestPath{} }},
-		{"RW", func() Kernel { return &RandomWalk{Lambda: 0.01} }},
+		{"SP", func() graphkernels.Kernel { return &graphkernels.ShortestPath{} }},
+		{"RW", func() graphkernels.Kernel { return &graphkernels.RandomWalk{Lambda: 0.01} }},
 	} {
 		b.Run("MUTAG/"+c.name, func(b *testing.B) {
 			for b.Loop() {
-				if _, err := c.k().Fit(context.Background(), graphs); err != nil {
+				if _, err := graphkernels.FitGram(context.Background(), c.k(), graphs); err != nil {
 					b.Fatal(err)
 				}
 			}

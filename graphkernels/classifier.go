@@ -32,7 +32,7 @@ const (
 type WLClassifier struct {
 	// H is the number of relabelling rounds, in [0, MaxWLHeight].
 	H int
-	// C is the SVM's box constraint; 0 means 1.
+	// C is the SVM's box constraint; 0 means svm.DefaultC.
 	C float64
 	// Normalize cosine-normalises the kernel, k(G, G')/√(k(G, G)·k(G', G')),
 	// with the formulas of Cosine (NormalizeGram, NormalizeCross), so the
@@ -47,12 +47,41 @@ type WLClassifier struct {
 	diag  []float64      // k(G_j, G_j) of the training graphs, with Normalize
 }
 
+// Machine is the kernel machine fitted on a Gram matrix of graphs (by
+// the graph-classification protocol of package eval, and by gssl
+// graphkernel).
+type Machine int
+
+const (
+	// SVM is the C-SVM of package svm (one-vs-one, SMO), the machine of
+	// WLClassifier.
+	SVM Machine = iota
+	// Ridge is the kernel ridge classifier of package svm.
+	Ridge
+)
+
+var _ GraphClassifier = (*WLClassifier)(nil)
+
+// Validate checks H, C and Settings.
+func (c *WLClassifier) Validate() error {
+	if err := (&WeisfeilerLehman{H: c.H}).Validate(); err != nil {
+		return err
+	}
+	if err := (&svm.SVC{C: c.C, Settings: c.Settings}).Validate(); err != nil {
+		return fmt.Errorf("graphkernels: WLClassifier: %w", err)
+	}
+	return nil
+}
+
 // Fit trains on graphs and their classes (one per graph, ≥ 0; at least two
 // distinct). When an SMO solve stops at its cap the classifier is kept and
-// Fit returns the *svm.NotConvergedError.
+// Fit returns the *estimator.NotConvergedError.
 func (c *WLClassifier) Fit(ctx context.Context, graphs []Graph, labels []int) error {
+	if err := c.Validate(); err != nil {
+		return err
+	}
 	wl := &WeisfeilerLehman{H: c.H}
-	if err := wl.FitFeatures(ctx, graphs); err != nil {
+	if err := wl.Fit(ctx, graphs); err != nil {
 		return err
 	}
 	if len(labels) != len(graphs) {
@@ -73,7 +102,7 @@ func (c *WLClassifier) Fit(ctx context.Context, graphs []Graph, labels []int) er
 	}
 	s := &svm.SVC{C: c.C, Settings: c.Settings}
 	fitErr := s.Fit(ctx, k, labels)
-	var nc *svm.NotConvergedError
+	var nc *estimator.NotConvergedError
 	if fitErr != nil && !errors.As(fitErr, &nc) {
 		return fitErr
 	}
@@ -105,67 +134,63 @@ func (c *WLClassifier) cross(ctx context.Context, phi []SparseVector) (*mat.Dens
 	return cross, nil
 }
 
-// classify returns the classes and decision values of the graphs with
-// feature vectors phi.
-func (c *WLClassifier) classify(ctx context.Context, phi []SparseVector) ([]int, [][]float64, error) {
+// Decision returns the decision value of every one-vs-one machine (see
+// svm.SVC.Decision) for each graph; nil graphs are the training graphs,
+// from their stored feature vectors.
+func (c *WLClassifier) Decision(ctx context.Context, graphs []Graph) (*mat.Dense, error) {
+	if c.svc == nil {
+		return nil, estimator.NotFitted("graphkernels: WLClassifier")
+	}
+	phi := c.train
+	if graphs != nil {
+		var err error
+		if phi, err = c.wl.TransformFeatures(ctx, graphs); err != nil {
+			return nil, err
+		}
+	}
 	if len(phi) == 0 {
-		return []int{}, [][]float64{}, nil
+		return &mat.Dense{}, nil
 	}
 	cross, err := c.cross(ctx, phi)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	d, err := c.svc.Decision(cross)
-	if err != nil {
-		return nil, nil, err
-	}
-	pred, err := c.svc.Predict(cross)
-	if err != nil {
-		return nil, nil, err
-	}
-	out := make([][]float64, len(phi))
-	for i := range out {
-		out[i] = slices.Clone(d.RawRowView(i))
-	}
-	return pred, out, nil
+	return c.svc.Decision(cross)
 }
 
-// PredictDecision returns the predicted class of each new graph and the
-// decision values of every one-vs-one machine (see svm.SVC.Decision), from
-// one evaluation of the kernel.
-func (c *WLClassifier) PredictDecision(ctx context.Context, graphs []Graph) ([]int, [][]float64, error) {
+// Votes returns the votes of the one-vs-one machines for every class
+// 0..C−1 from decision values Decision returned (see svm.SVC.Votes).
+func (c *WLClassifier) Votes(dec *mat.Dense) *mat.Dense { return c.svc.Votes(dec) }
+
+// Predict returns, for each graph, the votes of the one-vs-one machines
+// for every class 0..C−1: the predicted class is the row's first maximum
+// (estimator.Argmax), the smallest of the most voted classes. nil graphs
+// are the training graphs.
+func (c *WLClassifier) Predict(ctx context.Context, graphs []Graph) (*mat.Dense, error) {
+	dec, err := c.Decision(ctx, graphs)
+	if err != nil {
+		return nil, err
+	}
+	if dec.IsEmpty() {
+		return dec, nil
+	}
+	return c.svc.Votes(dec), nil
+}
+
+// Info reports the SMO iterations summed over the machines.
+func (c *WLClassifier) Info() estimator.Info {
 	if c.svc == nil {
-		return nil, nil, estimator.NotFitted("graphkernels: WLClassifier")
+		return estimator.Info{}
 	}
-	phi, err := c.wl.TransformFeatures(ctx, graphs)
-	if err != nil {
-		return nil, nil, err
-	}
-	return c.classify(ctx, phi)
+	return estimator.Info{Iterations: c.svc.Iterations()}
 }
 
-// PredictFitted returns the class and decision values of every training
-// graph, in training order, from the stored feature vectors: what
-// PredictDecision returns for the training graphs themselves, without
-// them.
-func (c *WLClassifier) PredictFitted(ctx context.Context) ([]int, [][]float64, error) {
-	if c.svc == nil {
-		return nil, nil, estimator.NotFitted("graphkernels: WLClassifier")
-	}
-	return c.classify(ctx, c.train)
-}
+// Kind returns WLClassifierKind.
+func (c *WLClassifier) Kind() string { return WLClassifierKind }
 
-// Decision returns the decision value of every one-vs-one machine for each
-// new graph (see svm.SVC.Decision).
-func (c *WLClassifier) Decision(ctx context.Context, graphs []Graph) ([][]float64, error) {
-	_, d, err := c.PredictDecision(ctx, graphs)
-	return d, err
-}
-
-// Predict returns the predicted class of each new graph.
-func (c *WLClassifier) Predict(ctx context.Context, graphs []Graph) ([]int, error) {
-	p, _, err := c.PredictDecision(ctx, graphs)
-	return p, err
+// Clone returns an unfitted copy of c.
+func (c *WLClassifier) Clone() *WLClassifier {
+	return &WLClassifier{H: c.H, C: c.C, Normalize: c.Normalize, Settings: c.Settings}
 }
 
 type wlClassifierMeta struct {

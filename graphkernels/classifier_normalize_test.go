@@ -8,7 +8,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/modelfile"
 	"github.com/gssl/gssl/svm"
@@ -42,11 +41,11 @@ func TestWLClassifierNormalizeMatchesCosine(t *testing.T) {
 	assert.Equal(t, len(train), c.TrainingGraphs())
 
 	k := &Cosine{Kernel: &WeisfeilerLehman{H: 3}}
-	gram, err := k.Fit(ctx, train)
+	gram, err := FitGram(ctx, k, train)
 	require.NoError(t, err)
 	s := &svm.SVC{C: 2}
 	require.NoError(t, s.Fit(ctx, gram, labels))
-	cross, _, err := k.Transform(ctx, test)
+	cross, _, err := k.Cross(ctx, test)
 	require.NoError(t, err)
 	d, err := s.Decision(cross)
 	require.NoError(t, err)
@@ -54,10 +53,10 @@ func TestWLClassifierNormalizeMatchesCosine(t *testing.T) {
 	for i := range want {
 		want[i] = d.RawRowView(i)
 	}
-	wantPred, err := s.Predict(cross)
+	wantPred, err := svcClasses(s, cross)
 	require.NoError(t, err)
 
-	pred, dec, err := c.PredictDecision(ctx, test)
+	pred, dec, err := predictDecision(ctx, c, test)
 	require.NoError(t, err)
 	requireBitwise(t, want, dec, "fitted")
 	assert.Equal(t, wantPred, pred)
@@ -67,20 +66,20 @@ func TestWLClassifierNormalizeMatchesCosine(t *testing.T) {
 	got := &WLClassifier{}
 	require.NoError(t, got.UnmarshalBinary(b))
 	assert.True(t, got.Normalize)
-	p2, d2, err := got.PredictDecision(ctx, test)
+	p2, d2, err := predictDecision(ctx, got, test)
 	require.NoError(t, err)
 	requireBitwise(t, want, d2, "read back")
 	assert.Equal(t, wantPred, p2)
 
-	fp, fd, err := got.PredictFitted(ctx)
+	fp, fd, err := predictDecision(ctx, got, nil)
 	require.NoError(t, err)
-	tp, td, err := c.PredictDecision(ctx, train)
+	tp, td, err := predictDecision(ctx, c, train)
 	require.NoError(t, err)
 	requireBitwise(t, td, fd, "training graphs from the stored features")
 	assert.Equal(t, tp, fp)
 
 	// A batch of no graphs is no predictions, not an error.
-	p0, d0, err := got.PredictDecision(ctx, nil)
+	p0, d0, err := predictDecision(ctx, got, []Graph{})
 	require.NoError(t, err)
 	assert.Empty(t, p0)
 	assert.Empty(t, d0)
@@ -112,35 +111,4 @@ func TestWLClassifierReadsLayout1(t *testing.T) {
 	g, err := modelfile.Unmarshal(b)
 	require.NoError(t, err)
 	assert.ErrorContains(t, (&WLClassifier{}).ReadModelFile(g), "layout version 1")
-}
-
-// TestEvaluationSelect: the selection on all graphs prefers the WL kernel
-// to a kernel that knows nothing (the identity), takes the lowest index on
-// ties, and with one candidate fits nothing.
-func TestEvaluationSelect(t *testing.T) {
-	ctx := context.Background()
-	graphs, labels := shapes(t, []int{4, 5, 6, 7, 8, 9})
-	wl, err := (&Cosine{Kernel: &WeisfeilerLehman{H: 2}}).Fit(ctx, graphs)
-	require.NoError(t, err)
-	n := len(graphs)
-	id := mat.NewSymDense(n, nil)
-	for i := 0; i < n; i++ {
-		id.SetSym(i, i, 1)
-	}
-	e := Evaluation{Grams: []*mat.SymDense{id, wl}, Grid: []float64{1}, InnerFolds: 3, Seed: 2}
-	best, err := e.Select(ctx, labels)
-	require.NoError(t, err)
-	assert.Equal(t, 1, best, "the WL kernel separates cycles, paths and stars; the identity does not")
-
-	e.Grams = []*mat.SymDense{wl, wl}
-	best, err = e.Select(ctx, labels)
-	require.NoError(t, err)
-	assert.Equal(t, 0, best, "ties go to the lowest index")
-
-	e.Grams, e.InnerFolds = []*mat.SymDense{wl}, 1
-	_, err = e.Select(ctx, labels)
-	assert.ErrorContains(t, err, "InnerFolds=1")
-	e.InnerFolds = 3
-	_, err = e.Select(ctx, []int{0}) // one candidate fits nothing, but sizes are still checked
-	assert.ErrorContains(t, err, "Gram matrix")
 }

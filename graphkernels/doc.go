@@ -31,19 +31,23 @@
 // solved by conjugate gradients with (A ⊗ A') vec X = vec(A X A'ᵀ), never
 // forming the Kronecker matrix; λ must be below 1/ρ(A×).
 //
+// Every kernel is a Transformer of graphs (estimator.Transformer): Fit
+// learns from the training graphs, Transform gives the rows k(G'_i, G_j)
+// of new graphs, Gram the training graphs' Gram matrix (FitGram does
+// both).
+//
 // WLClassifier is the C-SVM of package svm on the WL kernel (cosine-
-// normalised with Normalize, as Cosine does) as one model: it predicts new
-// graphs (PredictDecision: classes and decision values), its training
-// graphs from their stored features (PredictFitted), and saves itself (a
+// normalised with Normalize, as Cosine does) as one model, a Classifier of
+// graphs: Predict gives the votes of the one-vs-one machines for new
+// graphs, or for its training graphs from their stored features (a nil
+// query), Decision the machines' values, and it saves itself (a
 // modelfile container with the dictionary, the training graphs' features
 // and the machine), with bitwise equal decisions after a round trip. The
 // kernels on their own refuse every encoding (ErrNotSaved,
 // estimator.ErrJSON) rather than lose their state.
 //
-// Evaluation is the nested cross-validation of Shervashidze et al. (§5);
-// Evaluation.Select applies its inner selection to all the graphs, to
-// choose the configuration of a final model refitted on all of them (gssl
-// graphkernel --save).
+// The nested cross-validation of Shervashidze et al. (§5) over Gram
+// matrices is package protocol's GramEvaluation.
 //
 // # Kernels on the nodes of a graph
 //

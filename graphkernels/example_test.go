@@ -36,7 +36,7 @@ func ExampleWeisfeilerLehman() {
 		{Adj: hex, Labels: graphkernels.DegreeLabels(hex)},
 		{Adj: chord, Labels: graphkernels.DegreeLabels(chord)},
 	}
-	k, err := (&graphkernels.Cosine{Kernel: &graphkernels.WeisfeilerLehman{H: 3}}).Fit(context.Background(), graphs)
+	k, err := graphkernels.FitGram(context.Background(), (&graphkernels.Cosine{Kernel: &graphkernels.WeisfeilerLehman{H: 3}}), graphs)
 	if err != nil {
 		panic(err)
 	}
@@ -48,16 +48,16 @@ func ExampleWeisfeilerLehman() {
 // was never seen: it gets a fresh id, matches no training graph, and counts
 // in the new graph's self-similarity (2² + 1 + 1 in round 0, 2² + 1 + 1 in
 // round 1).
-func ExampleWeisfeilerLehman_Transform() {
+func ExampleWeisfeilerLehman_Cross() {
 	train := []graphkernels.Graph{
 		{Adj: ring(4), Labels: []int{0, 1, 0, 1}},
 		{Adj: ring(5), Labels: []int{0, 0, 0, 0, 0}},
 	}
 	wl := &graphkernels.WeisfeilerLehman{H: 1}
-	if _, err := wl.Fit(context.Background(), train); err != nil {
+	if err := wl.Fit(context.Background(), train); err != nil {
 		panic(err)
 	}
-	cross, self, err := wl.Transform(context.Background(), []graphkernels.Graph{{Adj: ring(4), Labels: []int{0, 1, 0, 9}}})
+	cross, self, err := wl.Cross(context.Background(), []graphkernels.Graph{{Adj: ring(4), Labels: []int{0, 1, 0, 9}}})
 	if err != nil {
 		panic(err)
 	}

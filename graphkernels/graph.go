@@ -3,6 +3,7 @@ package graphkernels
 import (
 	"context"
 	"fmt"
+	"github.com/gssl/gssl/estimator"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -64,16 +65,35 @@ func checkGraphs(what string, graphs []Graph) error {
 
 // Kernel is a graph kernel fitted on a collection of training graphs and
 // then evaluated between new graphs and the training graphs, as GraKeL's
-// fit/transform. Implementations keep the fitted state (a label
-// dictionary, the training graphs); Fit replaces it.
+// fit/transform: a transformer of graphs (estimator.Transformer) whose
+// Transform(ctx, graphs) is the len(graphs)×n_train matrix k(G'_i, G_j).
+// Implementations keep the fitted state (a label dictionary, the training
+// graphs); Fit replaces it and computes no Gram matrix.
 type Kernel interface {
-	// Fit learns from the training graphs and returns their Gram matrix
-	// K_ij = k(G_i, G_j).
-	Fit(ctx context.Context, graphs []Graph) (*mat.SymDense, error)
-	// Transform returns the len(graphs)×n_train matrix k(G'_i, G_j) of new
-	// graphs against the training graphs, and the self-similarities
-	// k(G'_i, G'_i) that cosine normalisation needs.
-	Transform(ctx context.Context, graphs []Graph) (cross *mat.Dense, self []float64, err error)
+	GraphTransformer
+	// Gram returns the Gram matrix K_ij = k(G_i, G_j) of the training
+	// graphs.
+	Gram(ctx context.Context) (*mat.SymDense, error)
+	// Cross is Transform with the self-similarities k(G'_i, G'_i) that
+	// cosine normalisation needs.
+	Cross(ctx context.Context, graphs []Graph) (cross *mat.Dense, self []float64, err error)
+}
+
+// GraphTransformer and GraphClassifier are the estimator roles on graphs:
+// fitted on a collection of graphs, applied to (or predicting) the graphs
+// of a query; a nil query names the fitted graphs where a model keeps
+// them.
+type (
+	GraphTransformer = estimator.Transformer[[]Graph, []Graph]
+	GraphClassifier  = estimator.Classifier[[]Graph, []Graph]
+)
+
+// FitGram fits k on graphs and returns their Gram matrix.
+func FitGram(ctx context.Context, k Kernel, graphs []Graph) (*mat.SymDense, error) {
+	if err := k.Fit(ctx, graphs); err != nil {
+		return nil, err
+	}
+	return k.Gram(ctx)
 }
 
 // Progress observes a long computation: done of total units (Gram rows,

@@ -1,13 +1,16 @@
 package graphkernels
 
 import (
+	"context"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/graph"
+	"github.com/gssl/gssl/svm"
 )
 
 // mustGraph builds an undirected unit-weight graph from an edge list.
@@ -84,4 +87,32 @@ func minEigen(t testing.TB, k mat.Symmetric) float64 {
 	require.True(t, eig.Factorize(k, false))
 	v := eig.Values(nil)
 	return v[0]
+}
+
+// predictDecision returns the predicted classes and decision values of
+// graphs (nil: the training graphs), from Decision and Votes.
+func predictDecision(ctx context.Context, c *WLClassifier, graphs []Graph) ([]int, [][]float64, error) {
+	dec, err := c.Decision(ctx, graphs)
+	if err != nil {
+		return nil, nil, err
+	}
+	if dec.IsEmpty() {
+		return []int{}, [][]float64{}, nil
+	}
+	pred := estimator.Argmax(c.Votes(dec))
+	r, _ := dec.Dims()
+	out := make([][]float64, r)
+	for i := range out {
+		out[i] = append([]float64(nil), dec.RawRowView(i)...)
+	}
+	return pred, out, nil
+}
+
+// svcClasses is the predicted class of each row of cross: the most voted.
+func svcClasses(s *svm.SVC, cross mat.Matrix) ([]int, error) {
+	votes, err := s.Predict(context.Background(), cross)
+	if err != nil {
+		return nil, err
+	}
+	return estimator.Argmax(votes), nil
 }

@@ -66,30 +66,45 @@ func (r *RandomWalk) Validate() error {
 	return nil
 }
 
-// Fit keeps the training graphs and returns their Gram matrix, one CG solve
-// per pair i ≥ j, in parallel.
-func (r *RandomWalk) Fit(ctx context.Context, graphs []Graph) (*mat.SymDense, error) {
+// Fit keeps the training graphs after checking that λ is below 1/ρ(A×)
+// for every pair of them.
+func (r *RandomWalk) Fit(ctx context.Context, graphs []Graph) error {
 	if err := r.Validate(); err != nil {
-		return nil, err
+		return err
 	}
 	if len(graphs) == 0 {
-		return nil, fmt.Errorf("graphkernels: RandomWalk: no training graphs")
+		return fmt.Errorf("graphkernels: RandomWalk: no training graphs")
 	}
 	if err := checkGraphs("training", graphs); err != nil {
-		return nil, err
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return err
 	}
 	rho, err := adjacencyRadii(graphs)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	n := len(graphs)
 	for i := 0; i < n; i++ {
 		for j := 0; j <= i; j++ {
 			if err := r.checkPair(graphs[i], graphs[j], rho[i], rho[j]); err != nil {
-				return nil, fmt.Errorf("graphkernels: RandomWalk training graphs %d and %d: %w", i, j, err)
+				return fmt.Errorf("graphkernels: RandomWalk training graphs %d and %d: %w", i, j, err)
 			}
 		}
 	}
+	r.train, r.rho = graphs, rho
+	return nil
+}
+
+// Gram returns the Gram matrix of the training graphs, one CG solve per
+// pair i ≥ j, in parallel.
+func (r *RandomWalk) Gram(ctx context.Context) (*mat.SymDense, error) {
+	if r.train == nil {
+		return nil, estimator.NotFitted("graphkernels: RandomWalk.Gram")
+	}
+	graphs := r.train
+	n := len(graphs)
 	k := mat.NewSymDense(n, nil)
 	raw := k.RawSymmetric()
 	prefix := make([]int, n+1)
@@ -98,7 +113,7 @@ func (r *RandomWalk) Fit(ctx context.Context, graphs []Graph) (*mat.SymDense, er
 		cum += g.Adj.Nodes()
 		prefix[i+1] = prefix[i] + g.Adj.Nodes()*cum
 	}
-	err = r.pairs(ctx, n, prefix, func(s *rwScratch, i int) error {
+	err := r.pairs(ctx, n, prefix, func(s *rwScratch, i int) error {
 		for j := 0; j <= i; j++ {
 			v, err := r.pair(ctx, s, graphs[i], graphs[j])
 			if err != nil {
@@ -111,12 +126,24 @@ func (r *RandomWalk) Fit(ctx context.Context, graphs []Graph) (*mat.SymDense, er
 	if err != nil {
 		return nil, err
 	}
-	r.train, r.rho = graphs, rho
 	return k, nil
 }
 
-// Transform returns k(new_i, train_j) and k(new_i, new_i).
-func (r *RandomWalk) Transform(ctx context.Context, graphs []Graph) (*mat.Dense, []float64, error) {
+// Transform returns k(new_i, train_j).
+func (r *RandomWalk) Transform(ctx context.Context, graphs []Graph) (*mat.Dense, error) {
+	return dropSelf(r.Cross(ctx, graphs))
+}
+
+// Info is the zero Info (each pair's CG solve is its own).
+func (r *RandomWalk) Info() estimator.Info { return estimator.Info{} }
+
+// Clone returns an unfitted copy of r.
+func (r *RandomWalk) Clone() *RandomWalk {
+	return &RandomWalk{Lambda: r.Lambda, Tol: r.Tol, MaxIter: r.MaxIter, Progress: r.Progress}
+}
+
+// Cross returns k(new_i, train_j) and k(new_i, new_i).
+func (r *RandomWalk) Cross(ctx context.Context, graphs []Graph) (*mat.Dense, []float64, error) {
 	if r.train == nil {
 		return nil, nil, estimator.NotFitted("graphkernels: RandomWalk.Transform")
 	}

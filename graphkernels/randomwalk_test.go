@@ -50,7 +50,7 @@ func TestRandomWalkMatchesKroneckerSolve(t *testing.T) {
 	graphs := randomGraphs(t, rng, 10, 7, 0.4, 2)
 	const lambda = 0.05
 	rw := &RandomWalk{Lambda: lambda}
-	k, err := rw.Fit(context.Background(), graphs)
+	k, err := FitGram(context.Background(), rw, graphs)
 	require.NoError(t, err)
 	for i := range graphs {
 		for j := range graphs {
@@ -60,7 +60,7 @@ func TestRandomWalkMatchesKroneckerSolve(t *testing.T) {
 	}
 	// Transform against a separate set, with weights other than 1.
 	test := randomGraphs(t, rng, 4, 6, 0.5, 3)
-	cross, self, err := rw.Transform(context.Background(), test)
+	cross, self, err := rw.Cross(context.Background(), test)
 	require.NoError(t, err)
 	for i := range test {
 		want := kroneckerKernel(t, test[i], test[i], lambda)
@@ -75,11 +75,11 @@ func TestRandomWalkMatchesKroneckerSolve(t *testing.T) {
 func TestRandomWalkDecayTooLarge(t *testing.T) {
 	// A triangle has ρ(A) = 2, so ρ(A⊗A) = 4 and λ must stay below 1/4.
 	tri := Graph{Adj: cycle(t, 3)}
-	_, err := (&RandomWalk{Lambda: 0.25}).Fit(context.Background(), []Graph{tri})
+	_, err := FitGram(context.Background(), (&RandomWalk{Lambda: 0.25}), []Graph{tri})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "training graphs 0 and 0")
 	assert.Contains(t, err.Error(), "Lambda=0.25 is invalid: it must be below 1/ρ(A×) = 0.25")
-	_, err = (&RandomWalk{Lambda: 0.249}).Fit(context.Background(), []Graph{tri})
+	_, err = FitGram(context.Background(), (&RandomWalk{Lambda: 0.249}), []Graph{tri})
 	require.NoError(t, err)
 
 	// With labels, the filtered product can be smaller than the bound
@@ -89,7 +89,7 @@ func TestRandomWalkDecayTooLarge(t *testing.T) {
 	// λ = 0.4 > 1/2.56 is not.
 	a := Graph{Adj: cycle(t, 3), Labels: []int{0, 1, 1}}
 	b := Graph{Adj: cycle(t, 3), Labels: []int{0, 0, 1}}
-	k, err := (&RandomWalk{Lambda: 0.3}).Fit(context.Background(), []Graph{a, b})
+	k, err := FitGram(context.Background(), (&RandomWalk{Lambda: 0.3}), []Graph{a, b})
 	require.NoError(t, err)
 	for i, g := range []Graph{a, b} {
 		for j, h := range []Graph{a, b} {
@@ -97,13 +97,13 @@ func TestRandomWalkDecayTooLarge(t *testing.T) {
 			assert.InDelta(t, want, k.At(i, j), rwTol*want)
 		}
 	}
-	_, err = (&RandomWalk{Lambda: 0.4}).Fit(context.Background(), []Graph{a, b})
+	_, err = FitGram(context.Background(), (&RandomWalk{Lambda: 0.4}), []Graph{a, b})
 	require.ErrorContains(t, err, "training graphs 0 and 0: Lambda=0.4 is invalid: it must be below 1/ρ(A×) = 0.390388 (ρ(A×) = 2.56155)")
 
 	// Transform checks new pairs too.
 	small := &RandomWalk{Lambda: 0.2}
-	_, err = small.Fit(context.Background(), []Graph{{Adj: path(t, 2)}})
+	_, err = FitGram(context.Background(), small, []Graph{{Adj: path(t, 2)}})
 	require.NoError(t, err)
-	_, _, err = small.Transform(context.Background(), []Graph{{Adj: star(t, 8)}})
+	_, _, err = small.Cross(context.Background(), []Graph{{Adj: star(t, 8)}})
 	require.ErrorContains(t, err, "new graph 0 with itself")
 }

@@ -35,28 +35,50 @@ var _ Kernel = (*ShortestPath)(nil)
 
 type spKey struct{ a, b, d int }
 
-// Fit builds the triple dictionary and returns the Gram matrix.
-func (s *ShortestPath) Fit(ctx context.Context, graphs []Graph) (*mat.SymDense, error) {
+// Validate accepts every ShortestPath: it has no hyperparameter.
+func (s *ShortestPath) Validate() error { return nil }
+
+// Fit builds the triple dictionary and the training graphs' features.
+func (s *ShortestPath) Fit(ctx context.Context, graphs []Graph) error {
 	if len(graphs) == 0 {
-		return nil, fmt.Errorf("graphkernels: ShortestPath: no training graphs")
+		return fmt.Errorf("graphkernels: ShortestPath: no training graphs")
 	}
 	if err := checkGraphs("training", graphs); err != nil {
-		return nil, err
+		return err
 	}
 	dict := map[spKey]int32{}
 	phi, err := spFeatures(ctx, graphs, dict, nil)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	s.dict, s.train = dict, phi
-	return SparseGram(ctx, phi, s.Progress)
+	return nil
 }
+
+// Gram returns the Gram matrix of the training graphs.
+func (s *ShortestPath) Gram(ctx context.Context) (*mat.SymDense, error) {
+	if s.dict == nil {
+		return nil, estimator.NotFitted("graphkernels: ShortestPath.Gram")
+	}
+	return SparseGram(ctx, s.train, s.Progress)
+}
+
+// Transform returns k(new_i, train_j).
+func (s *ShortestPath) Transform(ctx context.Context, graphs []Graph) (*mat.Dense, error) {
+	return dropSelf(s.Cross(ctx, graphs))
+}
+
+// Info is the zero Info.
+func (s *ShortestPath) Info() estimator.Info { return estimator.Info{} }
+
+// Clone returns an unfitted copy of s.
+func (s *ShortestPath) Clone() *ShortestPath { return &ShortestPath{Progress: s.Progress} }
 
 // Features returns the feature vectors of the training graphs.
 func (s *ShortestPath) Features() []SparseVector { return s.train }
 
-// Transform returns k(new_i, train_j) and k(new_i, new_i).
-func (s *ShortestPath) Transform(ctx context.Context, graphs []Graph) (*mat.Dense, []float64, error) {
+// Cross returns k(new_i, train_j) and k(new_i, new_i).
+func (s *ShortestPath) Cross(ctx context.Context, graphs []Graph) (*mat.Dense, []float64, error) {
 	if s.dict == nil {
 		return nil, nil, estimator.NotFitted("graphkernels: ShortestPath.Transform")
 	}

@@ -51,17 +51,17 @@ func (w *WeisfeilerLehman) Validate() error {
 	return nil
 }
 
-// Fit builds the label dictionary on graphs and returns their Gram matrix.
-func (w *WeisfeilerLehman) Fit(ctx context.Context, graphs []Graph) (*mat.SymDense, error) {
-	if err := w.FitFeatures(ctx, graphs); err != nil {
-		return nil, err
+// Gram returns the Gram matrix of the training graphs.
+func (w *WeisfeilerLehman) Gram(ctx context.Context) (*mat.SymDense, error) {
+	if w.dict == nil {
+		return nil, estimator.NotFitted("graphkernels: WeisfeilerLehman.Gram")
 	}
 	return SparseGram(ctx, w.train, w.Progress)
 }
 
-// FitFeatures builds the label dictionary on graphs and keeps their feature
-// vectors (Features) without forming the Gram matrix.
-func (w *WeisfeilerLehman) FitFeatures(ctx context.Context, graphs []Graph) error {
+// Fit builds the label dictionary on graphs and keeps their feature
+// vectors (Features).
+func (w *WeisfeilerLehman) Fit(ctx context.Context, graphs []Graph) error {
 	if err := w.Validate(); err != nil {
 		return err
 	}
@@ -107,13 +107,26 @@ func (w *WeisfeilerLehman) TransformFeatures(ctx context.Context, graphs []Graph
 	return wlFeatures(ctx, graphs, w.dict.height, w.dict.labeler(false))
 }
 
-// Transform returns k(new_i, train_j) and k(new_i, new_i).
-func (w *WeisfeilerLehman) Transform(ctx context.Context, graphs []Graph) (*mat.Dense, []float64, error) {
+// Cross returns k(new_i, train_j) and k(new_i, new_i).
+func (w *WeisfeilerLehman) Cross(ctx context.Context, graphs []Graph) (*mat.Dense, []float64, error) {
 	phi, err := w.TransformFeatures(ctx, graphs)
 	if err != nil {
 		return nil, nil, err
 	}
 	return SparseCross(ctx, phi, w.train, w.Progress)
+}
+
+// Transform returns k(new_i, train_j).
+func (w *WeisfeilerLehman) Transform(ctx context.Context, graphs []Graph) (*mat.Dense, error) {
+	return dropSelf(w.Cross(ctx, graphs))
+}
+
+// Info is the zero Info: the kernel has no iterative solve.
+func (w *WeisfeilerLehman) Info() estimator.Info { return estimator.Info{} }
+
+// Clone returns an unfitted copy of w.
+func (w *WeisfeilerLehman) Clone() *WeisfeilerLehman {
+	return &WeisfeilerLehman{H: w.H, Progress: w.Progress}
 }
 
 // VertexHistogram is the kernel that counts matching node labels:
@@ -128,17 +141,37 @@ type VertexHistogram struct {
 
 var _ Kernel = (*VertexHistogram)(nil)
 
-// Fit builds the label dictionary and returns the Gram matrix.
-func (v *VertexHistogram) Fit(ctx context.Context, graphs []Graph) (*mat.SymDense, error) {
+// Validate accepts every VertexHistogram: it has no hyperparameter.
+func (v *VertexHistogram) Validate() error { return nil }
+
+// Fit builds the label dictionary.
+func (v *VertexHistogram) Fit(ctx context.Context, graphs []Graph) error {
 	v.wl = WeisfeilerLehman{H: 0, Progress: v.Progress}
 	return v.wl.Fit(ctx, graphs)
 }
 
-// Transform returns k(new_i, train_j) and k(new_i, new_i).
-func (v *VertexHistogram) Transform(ctx context.Context, graphs []Graph) (*mat.Dense, []float64, error) {
+// Gram returns the Gram matrix of the training graphs.
+func (v *VertexHistogram) Gram(ctx context.Context) (*mat.SymDense, error) {
 	v.wl.Progress = v.Progress
-	return v.wl.Transform(ctx, graphs)
+	return v.wl.Gram(ctx)
 }
+
+// Cross returns k(new_i, train_j) and k(new_i, new_i).
+func (v *VertexHistogram) Cross(ctx context.Context, graphs []Graph) (*mat.Dense, []float64, error) {
+	v.wl.Progress = v.Progress
+	return v.wl.Cross(ctx, graphs)
+}
+
+// Transform returns k(new_i, train_j).
+func (v *VertexHistogram) Transform(ctx context.Context, graphs []Graph) (*mat.Dense, error) {
+	return dropSelf(v.Cross(ctx, graphs))
+}
+
+// Info is the zero Info.
+func (v *VertexHistogram) Info() estimator.Info { return estimator.Info{} }
+
+// Clone returns an unfitted copy of v.
+func (v *VertexHistogram) Clone() *VertexHistogram { return &VertexHistogram{Progress: v.Progress} }
 
 // Features returns the label counts of the training graphs.
 func (v *VertexHistogram) Features() []SparseVector { return v.wl.Features() }

@@ -60,7 +60,7 @@ func TestWLMatchesBruteForceRelabelling(t *testing.T) {
 	graphs := randomGraphs(t, rng, 30, 9, 0.3, 3)
 	for _, h := range []int{0, 1, 2, 4} {
 		wl := &WeisfeilerLehman{H: h}
-		k, err := wl.Fit(context.Background(), graphs)
+		k, err := FitGram(context.Background(), wl, graphs)
 		require.NoError(t, err)
 		ref := make([]map[string]float64, len(graphs))
 		distinct := map[string]bool{}
@@ -94,10 +94,10 @@ func TestWLTransformUnseenLabelsGetFreshIDs(t *testing.T) {
 	test := randomGraphs(t, rng, 8, 8, 0.35, 4) // labels 2, 3 never seen
 	const h = 3
 	wl := &WeisfeilerLehman{H: h}
-	_, err := wl.Fit(context.Background(), train)
+	_, err := FitGram(context.Background(), wl, train)
 	require.NoError(t, err)
 	dim := wl.Dimension()
-	cross, self, err := wl.Transform(context.Background(), test)
+	cross, self, err := wl.Cross(context.Background(), test)
 	require.NoError(t, err)
 	for i, g := range test {
 		ri := bruteWL(g, h)
@@ -138,7 +138,7 @@ func TestCourseExampleTrianglesVsHexagon(t *testing.T) {
 		adj = append(adj, g())
 	}
 	ctx := context.Background()
-	wl, err := (&Cosine{Kernel: &WeisfeilerLehman{H: 3}}).Fit(ctx, adj)
+	wl, err := FitGram(ctx, (&Cosine{Kernel: &WeisfeilerLehman{H: 3}}), adj)
 	require.NoError(t, err)
 	assert.InDelta(t, 1.0, wl.At(0, 1), 1e-15, "WL: two triangles vs hexagon")
 	assert.Less(t, wl.At(1, 2), 0.99, "WL: hexagon vs path differ")
@@ -147,7 +147,7 @@ func TestCourseExampleTrianglesVsHexagon(t *testing.T) {
 	for i, g := range adj {
 		unl[i] = Graph{Adj: g.Adj}
 	}
-	rw, err := (&Cosine{Kernel: &RandomWalk{Lambda: 0.1}}).Fit(ctx, unl)
+	rw, err := FitGram(ctx, (&Cosine{Kernel: &RandomWalk{Lambda: 0.1}}), unl)
 	require.NoError(t, err)
 	assert.InDelta(t, 1.0, rw.At(0, 1), 1e-9, "walk: two triangles vs hexagon")
 	assert.Less(t, rw.At(1, 3), 0.99, "walk: hexagon vs star differ")
@@ -167,7 +167,7 @@ func TestGramMatricesArePSD(t *testing.T) {
 		{"cosine-wl", &Cosine{Kernel: &WeisfeilerLehman{H: 5}}},
 		{"cosine-rw", &Cosine{Kernel: &RandomWalk{Lambda: 0.02}}},
 	} {
-		k, err := c.k.Fit(context.Background(), graphs)
+		k, err := FitGram(context.Background(), c.k, graphs)
 		require.NoError(t, err, c.name)
 		assert.GreaterOrEqual(t, minEigen(t, k), -psdTol, c.name)
 	}
@@ -188,12 +188,12 @@ func TestCosineTransformMatchesFitOnUnion(t *testing.T) {
 		func() Kernel { return &RandomWalk{Lambda: 0.05} },
 	} {
 		ctx := context.Background()
-		full, err := (&Cosine{Kernel: mk()}).Fit(ctx, all)
+		full, err := FitGram(ctx, (&Cosine{Kernel: mk()}), all)
 		require.NoError(t, err)
 		c := &Cosine{Kernel: mk()}
-		ktr, err := c.Fit(ctx, train)
+		ktr, err := FitGram(ctx, c, train)
 		require.NoError(t, err)
-		cross, self, err := c.Transform(ctx, test)
+		cross, self, err := c.Cross(ctx, test)
 		require.NoError(t, err)
 		name := fmt.Sprintf("%T", c.Kernel)
 		for i := range train {
@@ -255,7 +255,7 @@ func TestShortestPathMatchesFloydWarshall(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	graphs := randomGraphs(t, rng, 20, 10, 0.25, 3)
 	sp := &ShortestPath{}
-	k, err := sp.Fit(context.Background(), graphs)
+	k, err := FitGram(context.Background(), sp, graphs)
 	require.NoError(t, err)
 	ref := make([]map[spKey]float64, len(graphs))
 	for i, g := range graphs {
@@ -275,7 +275,7 @@ func TestShortestPathMatchesFloydWarshall(t *testing.T) {
 func TestVertexHistogramCountsLabels(t *testing.T) {
 	g1 := Graph{Adj: path(t, 4), Labels: []int{7, 7, 3, 1}}
 	g2 := Graph{Adj: cycle(t, 3), Labels: []int{7, 3, 3}}
-	k, err := (&VertexHistogram{}).Fit(context.Background(), []Graph{g1, g2})
+	k, err := FitGram(context.Background(), (&VertexHistogram{}), []Graph{g1, g2})
 	require.NoError(t, err)
 	// φ(g1) = {7:2, 3:1, 1:1}, φ(g2) = {7:1, 3:2}
 	want := mat.NewSymDense(2, []float64{6, 4, 4, 5})
@@ -300,20 +300,20 @@ func TestBadGraphInput(t *testing.T) {
 		{"NaN tol", &RandomWalk{Lambda: 0.1, Tol: 2}, []Graph{good}, "Tol=2 is invalid"},
 		{"cosine of nothing", &Cosine{}, []Graph{good}, "no Kernel"},
 	} {
-		_, err := c.k.Fit(ctx, c.graphs)
+		_, err := FitGram(ctx, c.k, c.graphs)
 		require.Error(t, err, c.name)
 		assert.Contains(t, err.Error(), c.msg, c.name)
 	}
 	for _, k := range []Kernel{&WeisfeilerLehman{H: 1}, &ShortestPath{}, &RandomWalk{Lambda: 0.1}, &Cosine{Kernel: &VertexHistogram{}}} {
-		_, _, err := k.Transform(ctx, []Graph{good})
+		_, _, err := k.Cross(ctx, []Graph{good})
 		require.Error(t, err)
 		assert.ErrorIs(t, err, estimator.ErrNotFitted)
 		assert.Contains(t, err.Error(), ".Transform: the model has not been fitted")
 	}
 	wl := &WeisfeilerLehman{H: 1}
-	_, err := wl.Fit(ctx, []Graph{good})
+	_, err := FitGram(ctx, wl, []Graph{good})
 	require.NoError(t, err)
-	_, _, err = wl.Transform(ctx, []Graph{{Adj: path(t, 2), Labels: []int{1}}})
+	_, _, err = wl.Cross(ctx, []Graph{{Adj: path(t, 2), Labels: []int{1}}})
 	require.ErrorContains(t, err, "new graph 0 has 2 nodes but 1 labels")
 }
 
@@ -323,7 +323,7 @@ func TestCancelledContext(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	graphs := randomGraphs(t, rng, 10, 6, 0.4, 2)
 	for _, k := range []Kernel{&WeisfeilerLehman{H: 2}, &ShortestPath{}, &RandomWalk{Lambda: 0.05}} {
-		_, err := k.Fit(ctx, graphs)
+		_, err := FitGram(ctx, k, graphs)
 		require.ErrorIs(t, err, context.Canceled, "%T", k)
 	}
 }

@@ -78,4 +78,11 @@
 //
 // over κ, s and σ_ε² (Woodbury and the determinant lemma: O(L³) per
 // evaluation), by L-BFGS.
+//
+// Targets. The model is fitted to standardised targets (y − μ)/σ (the
+// mean and population standard deviation of the known targets, or the
+// Regressor's Scaling), and Predict returns the targets' units: a nil
+// query gives the rank-L posterior on the fitted nodes, new points the
+// blend above. Posterior returns the blend with its parts, in the
+// standardised units.
 package imgp

@@ -39,7 +39,7 @@ func ExampleRegressor() {
 	fmt.Printf("paper's procedure: predicted %.2f\n", p.Mean[0])
 	// Output:
 	// sin(1) = 0.84, predicted 0.85
-	// paper's procedure: predicted 0.84
+	// paper's procedure: predicted 0.85
 }
 
 // The marginal likelihood of the labelled targets at the fitted

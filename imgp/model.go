@@ -39,9 +39,10 @@ func (d DistanceRule) String() string {
 // Regressor is implicit-manifold Gaussian-process regression (IMGP). Set the
 // exported fields, then call Fit; Fit never changes them.
 type Regressor struct {
-	// K is the number of nearest neighbours of the graph; 0 means 50.
+	// K is the number of nearest neighbours of the graph; 0 means DefaultK.
 	K int
-	// Nu is the integer smoothness ν of the graph Matérn prior; 0 means 2.
+	// Nu is the integer smoothness ν of the graph Matérn prior; 0 means
+	// DefaultNu.
 	Nu int
 	// Eigenpairs is the number L of eigenpairs used for prediction; 0
 	// means DefaultEigenpairs, or every one of a graph with fewer nodes.
@@ -51,18 +52,19 @@ type Regressor struct {
 	// variance on the nodes (estimated from diag(P)) matches the mean square
 	// of the labelled targets, Noise 1e-2.
 	Initial Hyperparameters
-	// Iterations of Adam on the log hyperparameters; 0 means 100; a negative
-	// value keeps the initial hyperparameters.
+	// Iterations of Adam on the log hyperparameters; 0 means
+	// DefaultIterations; a negative value keeps the initial
+	// hyperparameters.
 	Iterations int
-	// LearningRate of Adam; 0 means 0.05.
+	// LearningRate of Adam; 0 means DefaultLearningRate.
 	LearningRate float64
 	// Probes is the number of Rademacher vectors per Hutchinson trace
-	// estimate; 0 means 4.
+	// estimate; 0 means DefaultProbes.
 	Probes int
 	// Seed of the probe vectors.
 	Seed uint64
 	// Tol is the relative residual of the conjugate-gradient solves; 0 means
-	// 1e-6.
+	// DefaultTol.
 	Tol float64
 	// Eigensolver for the prediction eigenpairs; nil means Lanczos{} (sparse,
 	// O(N·L) memory). DenseComponents{} is the explicit dense reference.
@@ -93,10 +95,60 @@ type Regressor struct {
 	// settings (knngraph.Approximate); nil means the exact search, whose
 	// O(N²d) time dominates for large N.
 	Approximate *knngraph.Descent
+	// Scaling standardises the targets: Fit fits the model to
+	// (y − Mean)/Scale and Predict returns the targets' units again. nil
+	// means the mean and population standard deviation of the known targets
+	// (Scale 1 when they are all equal); &Scaling{Mean: 0, Scale: 1} fits
+	// the targets as they are. A protocol that knows more targets than the
+	// labelled ones (a benchmark's whole training set) may set it from
+	// them.
+	Scaling *Scaling
 	// Progress, if not nil, is called after each Adam step.
 	Progress func(iteration int, h Hyperparameters, grad [4]float64)
 
 	fit *fitted
+}
+
+// Scaling is an affine standardisation of regression targets:
+// standardised = (y − Mean)/Scale.
+type Scaling struct {
+	Mean, Scale float64
+}
+
+// KnownScaling returns the mean and population standard deviation (ddof 0)
+// of the known (non-NaN) targets, Scale 1 when they are all equal: what a
+// nil Regressor.Scaling means. ok is false when no target is known.
+func KnownScaling(y []float64) (s Scaling, ok bool) {
+	var n int
+	for _, v := range y {
+		if !math.IsNaN(v) {
+			s.Mean += v
+			n++
+		}
+	}
+	if n == 0 {
+		return Scaling{}, false
+	}
+	s.Mean /= float64(n)
+	for _, v := range y {
+		if !math.IsNaN(v) {
+			s.Scale += (v - s.Mean) * (v - s.Mean)
+		}
+	}
+	s.Scale = math.Sqrt(s.Scale / float64(n))
+	if !(s.Scale > 0) {
+		s.Scale = 1
+	}
+	return s, true
+}
+
+// Clone returns an unfitted copy of r with the same settings (Euclidean,
+// Graph, Eigensolver, Approximate and Scaling are shared pointers; Fit
+// never changes them).
+func (r *Regressor) Clone() *Regressor {
+	c := *r
+	c.fit = nil
+	return &c
 }
 
 // fitted is the learned state.
@@ -113,6 +165,7 @@ type fitted struct {
 	sigma    *mat.SymDense // posterior covariance of the feature weights
 	gmrfMean []float64     // full-rank posterior mean on the nodes
 	eucl     *gp.Regressor
+	scale    Scaling // of the targets; the model is fitted to (y − Mean)/Scale
 	labelled []int
 	y        []float64
 	steps    int
@@ -128,39 +181,48 @@ type Timings struct {
 	Euclidean time.Duration // the Euclidean GP fit
 }
 
-// DefaultEigenpairs is the number of eigenpairs L used for prediction when
-// Regressor.Eigenpairs is 0 (capped at the number of points).
-const DefaultEigenpairs = 100
+// The defaults of the Regressor's fields, used when a field is 0.
+// DefaultEigenpairs is capped at the number of points.
+const (
+	DefaultK            = 50
+	DefaultNu           = 2
+	DefaultEigenpairs   = 100
+	DefaultIterations   = 100
+	DefaultLearningRate = 0.05
+	DefaultProbes       = 4
+	DefaultTol          = 1e-6
+	DefaultMinNoise     = 1e-5
+)
 
 func (r *Regressor) defaults() (k, nu, l, iters int, lr float64, probes int, tol float64) {
 	k, nu, l, iters, lr, probes, tol = r.K, r.Nu, r.Eigenpairs, r.Iterations, r.LearningRate, r.Probes, r.Tol
 	if k == 0 {
-		k = 50
+		k = DefaultK
 	}
 	if nu == 0 {
-		nu = 2
+		nu = DefaultNu
 	}
 	if l == 0 {
 		l = DefaultEigenpairs
 	}
 	if iters == 0 {
-		iters = 100
+		iters = DefaultIterations
 	}
 	if lr == 0 {
-		lr = 0.05
+		lr = DefaultLearningRate
 	}
 	if probes == 0 {
-		probes = 4
+		probes = DefaultProbes
 	}
 	if tol == 0 {
-		tol = 1e-6
+		tol = DefaultTol
 	}
 	return
 }
 
 func (r *Regressor) minNoise() float64 {
 	if r.MinNoise == 0 {
-		return 1e-5
+		return DefaultMinNoise
 	}
 	return r.MinNoise
 }
@@ -168,21 +230,24 @@ func (r *Regressor) minNoise() float64 {
 // Validate reports a setting outside its valid range.
 func (r *Regressor) Validate() error {
 	if !(r.MinNoise >= 0) || math.IsInf(r.MinNoise, 0) {
-		return fmt.Errorf("imgp: MinNoise = %v is invalid: it must be finite and ≥ 0 (0 means 1e-5)", r.MinNoise)
+		return fmt.Errorf("imgp: MinNoise = %v is invalid: it must be finite and ≥ 0 (0 means %v)", r.MinNoise, DefaultMinNoise)
+	}
+	if s := r.Scaling; s != nil && (math.IsNaN(s.Mean) || math.IsInf(s.Mean, 0) || !(s.Scale > 0) || math.IsInf(s.Scale, 0)) {
+		return fmt.Errorf("imgp: Scaling = %+v is invalid: Mean must be finite and Scale finite and > 0 (nil means the known targets' mean and standard deviation)", *s)
 	}
 	switch {
 	case r.K < 0:
-		return fmt.Errorf("imgp: K = %d is invalid: it must be ≥ 1 (0 means 50)", r.K)
+		return fmt.Errorf("imgp: K = %d is invalid: it must be ≥ 1 (0 means %d)", r.K, DefaultK)
 	case r.Nu < 0:
 		return checkNu(r.Nu)
 	case r.Eigenpairs < 0:
 		return fmt.Errorf("imgp: Eigenpairs = %d is invalid: it must be ≥ 1 (0 means min(N, %d))", r.Eigenpairs, DefaultEigenpairs)
 	case r.Probes < 0:
-		return fmt.Errorf("imgp: Probes = %d is invalid: it must be ≥ 1 (0 means 4)", r.Probes)
+		return fmt.Errorf("imgp: Probes = %d is invalid: it must be ≥ 1 (0 means %d)", r.Probes, DefaultProbes)
 	case !(r.LearningRate >= 0) || math.IsInf(r.LearningRate, 0):
-		return fmt.Errorf("imgp: LearningRate = %v is invalid: it must be finite and > 0 (0 means 0.05)", r.LearningRate)
+		return fmt.Errorf("imgp: LearningRate = %v is invalid: it must be finite and > 0 (0 means %v)", r.LearningRate, DefaultLearningRate)
 	case !(r.Tol >= 0 && r.Tol < 1):
-		return fmt.Errorf("imgp: Tol = %v is invalid: it must be in (0, 1) (0 means 1e-6)", r.Tol)
+		return fmt.Errorf("imgp: Tol = %v is invalid: it must be in (0, 1) (0 means %v)", r.Tol, DefaultTol)
 	case r.Distance != NearestNode && r.Distance != MeanNeighbour:
 		return fmt.Errorf("imgp: Distance = %d is invalid: use NearestNode or MeanNeighbour", int(r.Distance))
 	case r.Procedure != ProcedureRefit && r.Procedure != ProcedurePaper:
@@ -257,6 +322,17 @@ func (r *Regressor) FitIndexed(ctx context.Context, x *mat.Dense, labelled []int
 	if err := checkData(x, labelled, y, k); err != nil {
 		return err
 	}
+	scale, _ := KnownScaling(y)
+	if r.Scaling != nil {
+		scale = *r.Scaling
+	}
+	if scale != (Scaling{Scale: 1}) {
+		std := make([]float64, len(y))
+		for i, v := range y {
+			std[i] = (v - scale.Mean) / scale.Scale
+		}
+		y = std
+	}
 	n, _ := x.Dims()
 	if r.Eigenpairs == 0 {
 		l = min(l, n)
@@ -277,7 +353,7 @@ func (r *Regressor) FitIndexed(ctx context.Context, x *mat.Dense, labelled []int
 			return err
 		}
 	}
-	f := &fitted{nu: nu, k: k, x: mat.DenseCopyOf(x), geo: geo, labelled: append([]int(nil), labelled...)}
+	f := &fitted{nu: nu, k: k, x: mat.DenseCopyOf(x), geo: geo, scale: scale, labelled: append([]int(nil), labelled...)}
 	f.times.Graph = time.Since(start)
 	start = time.Now()
 	pr := &gmrf{geo: geo, nu: nu, labelled: f.labelled, y: append([]float64(nil), y...), tol: tol}
@@ -440,9 +516,9 @@ func (r *Regressor) finish(ctx context.Context, f *fitted, pr *gmrf, l int) erro
 	f.times.Eigen = time.Since(start)
 	start = time.Now()
 	// Euclidean GP on the labelled points.
-	eucl := gp.Regressor{}
+	eucl := &gp.Regressor{}
 	if r.Euclidean != nil {
-		eucl = *r.Euclidean
+		eucl = r.Euclidean.Clone()
 	}
 	xl := mat.NewDense(len(pr.labelled), f.x.RawMatrix().Cols, nil)
 	for a, i := range pr.labelled {
@@ -451,7 +527,7 @@ func (r *Regressor) finish(ctx context.Context, f *fitted, pr *gmrf, l int) erro
 	if err := eucl.Fit(ctx, xl, pr.y); err != nil {
 		return fmt.Errorf("imgp: Euclidean GP: %w", err)
 	}
-	f.eucl = &eucl
+	f.eucl = eucl
 	f.times.Euclidean = time.Since(start)
 	return nil
 }

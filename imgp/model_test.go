@@ -98,7 +98,8 @@ func fitCircleWith(t *testing.T, iters int, proc Procedure) (*Regressor, *mat.De
 		lab = append(lab, i)
 		y = append(y, math.Cos(theta[i]))
 	}
-	r := &Regressor{K: 8, Eigenpairs: 30, Iterations: iters, Seed: 1, Euclidean: &gp.Regressor{Covariance: gp.SquaredExponential}, Procedure: proc}
+	r := &Regressor{K: 8, Eigenpairs: 30, Iterations: iters, Seed: 1, Euclidean: &gp.Regressor{Covariance: gp.SquaredExponential}, Procedure: proc,
+		Scaling: &Scaling{Scale: 1}} // the targets as they are: the tests compare with references on them
 	require.NoError(t, r.FitIndexed(context.Background(), x, lab, y))
 	return r, x, theta
 }
@@ -114,9 +115,9 @@ func TestDefaultProcedureIsRefit(t *testing.T) {
 	require.Equal(t, refined.Hyperparameters(), def.Hyperparameters())
 	require.NotEqual(t, paper.Hyperparameters(), def.Hyperparameters())
 	q := mat.DenseCopyOf(x.Slice(0, 5, 0, 10))
-	pd, err := def.Predict(context.Background(), q)
+	pd, err := def.Posterior(context.Background(), q)
 	require.NoError(t, err)
-	pr, err := refined.Predict(context.Background(), q)
+	pr, err := refined.Posterior(context.Background(), q)
 	require.NoError(t, err)
 	require.Equal(t, pr.Mean, pd.Mean)
 	require.Error(t, (&Regressor{Procedure: 7}).Validate())
@@ -151,7 +152,7 @@ func TestNystromReproducesNodesAndGamma(t *testing.T) {
 	require.Equal(t, 0.0, Gamma(3.5*alpha, alpha))
 	require.InDelta(t, math.Exp(1-1/(1-0.25)), Gamma(1.5*alpha, alpha), 1e-15)
 	// Predicting at the nodes themselves: nearest distance 0, so γ = 1.
-	p, err := r.Predict(context.Background(), x)
+	p, err := r.Posterior(context.Background(), x)
 	require.NoError(t, err)
 	for i, gm := range p.Gamma {
 		require.Equal(t, 1.0, gm, "γ at node %d", i)
@@ -159,7 +160,7 @@ func TestNystromReproducesNodesAndGamma(t *testing.T) {
 	// Far away: γ = 0 and the prediction is the Euclidean GP's.
 	far := mat.NewDense(1, 10, nil)
 	far.Set(0, 0, 50)
-	p, err = r.Predict(context.Background(), far)
+	p, err = r.Posterior(context.Background(), far)
 	require.NoError(t, err)
 	require.Equal(t, 0.0, p.Gamma[0])
 	require.Equal(t, p.EuclideanMean[0], p.Mean[0])
@@ -219,7 +220,7 @@ func TestFitImprovesOnCircle(t *testing.T) {
 		q.Set(i, 1, math.Sin(th))
 		truth[i] = math.Cos(th)
 	}
-	p, err := r.Predict(ctx, q)
+	p, err := r.Posterior(ctx, q)
 	require.NoError(t, err)
 	var sse float64
 	for i := range truth {
@@ -244,7 +245,7 @@ func TestSampleMomentsMatchPrediction(t *testing.T) {
 		q.Set(i, 1, 1.02*math.Sin(th))
 	}
 	ctx := context.Background()
-	p, err := r.Predict(ctx, q)
+	p, err := r.Posterior(ctx, q)
 	require.NoError(t, err)
 	const count = 20000
 	s, err := r.Sample(ctx, q, count, 3)
@@ -306,7 +307,7 @@ func TestBadInput(t *testing.T) {
 	_, err = NewPrecision(w, 2, math.Inf(1), 1)
 	require.ErrorContains(t, err, "kappa = +Inf")
 	r := Regressor{}
-	_, err = r.Predict(ctx, x)
+	_, err = r.Posterior(ctx, x)
 	require.ErrorIs(t, err, errNotFitted)
 	bad := mat.DenseCopyOf(x)
 	bad.Set(2, 1, math.NaN())

@@ -21,7 +21,10 @@ var ErrNotFitted = estimator.ErrNotFitted
 var errNotFitted = estimator.NotFitted("imgp: Regressor")
 
 // Prediction is the blended predictive distribution at new points (IMGP
-// eq. 12): mean γm_m + (1−γ)m_e and latent variance γ²v_m + (1−γ)²v_e.
+// eq. 12): mean γm_m + (1−γ)m_e and latent variance γ²v_m + (1−γ)²v_e,
+// with its parts. Its values are in the standardised units the model is
+// fitted in, (y − Scaling.Mean)/Scaling.Scale (see TargetScaling);
+// Predict returns the targets' units.
 type Prediction struct {
 	Mean     []float64
 	Variance []float64 // latent variance of f
@@ -101,8 +104,18 @@ func (r *Regressor) Variance() float64 {
 	return s / float64(n)
 }
 
+// TargetScaling returns the standardisation of the targets the model was
+// fitted with (the zero Scaling before Fit).
+func (r *Regressor) TargetScaling() Scaling {
+	if r.fit == nil {
+		return Scaling{}
+	}
+	return r.fit.scale
+}
+
 // NodeMean returns the full-rank posterior mean on every graph node (the
-// GMRF solution Q⁻¹ỹ/σ_ε², no eigenpair truncation).
+// GMRF solution Q⁻¹ỹ/σ_ε², no eigenpair truncation), in standardised
+// units (see TargetScaling).
 func (r *Regressor) NodeMean() []float64 {
 	if r.fit == nil {
 		return nil
@@ -210,11 +223,50 @@ func (f *fitted) features(ext []knngraph.Extension) *mat.Dense {
 	return phi
 }
 
-// Predict returns the blended predictive distribution at the rows of x.
-func (r *Regressor) Predict(ctx context.Context, x *mat.Dense) (*Prediction, error) {
+// Predict returns the predictive mean and latent variance of f in the
+// targets' units: at the rows of x, the blend of the graph model and the
+// Euclidean GP (Posterior has its parts); for a nil x, on every fitted
+// point, the rank-L graph posterior (γ = 1, the node values of the
+// eigenvectors).
+func (r *Regressor) Predict(ctx context.Context, x *mat.Dense) (estimator.Regression, error) {
+	f := r.fit
+	if f == nil {
+		return estimator.Regression{}, errNotFitted
+	}
+	p, err := r.Posterior(ctx, x)
+	if err != nil {
+		return estimator.Regression{}, err
+	}
+	mean, variance := p.Mean, p.Variance
+	if s := f.scale; s != (Scaling{Scale: 1}) {
+		for i := range mean {
+			mean[i] = s.Mean + s.Scale*mean[i]
+			variance[i] = s.Scale * s.Scale * variance[i]
+		}
+	}
+	return estimator.Regression{Mean: mean, Variance: variance}, nil
+}
+
+// Posterior returns the blended predictive distribution at the rows of x
+// with its parts, in standardised units (see Prediction). For a nil x it
+// is the rank-L graph posterior on every fitted point: γ = 1, the
+// Euclidean parts nil.
+func (r *Regressor) Posterior(ctx context.Context, x *mat.Dense) (*Prediction, error) {
 	f := r.fit
 	if f == nil {
 		return nil, errNotFitted
+	}
+	if x == nil {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		mean, variance := f.nodes()
+		p := &Prediction{Mean: mean, Variance: variance, Observation: make([]float64, len(mean)), Gamma: make([]float64, len(mean)),
+			ManifoldMean: mean, ManifoldVariance: variance}
+		for i, v := range variance {
+			p.Observation[i], p.Gamma[i] = v+f.h.Noise, 1
+		}
+		return p, nil
 	}
 	ext, gam, err := f.query(ctx, r.Distance, x)
 	if err != nil {
@@ -222,10 +274,11 @@ func (r *Regressor) Predict(ctx context.Context, x *mat.Dense) (*Prediction, err
 	}
 	m := len(ext)
 	phi := f.features(ext)
-	em, ev, err := f.eucl.Predict(x)
+	ep, err := f.eucl.Predict(ctx, x)
 	if err != nil {
 		return nil, fmt.Errorf("imgp: Euclidean GP: %w", err)
 	}
+	em, ev := ep.Mean, ep.Variance
 	out := &Prediction{Mean: make([]float64, m), Variance: make([]float64, m), Observation: make([]float64, m),
 		Gamma: make([]float64, m), ManifoldMean: make([]float64, m), ManifoldVariance: make([]float64, m),
 		EuclideanMean: em, EuclideanVariance: ev}
@@ -244,13 +297,9 @@ func (r *Regressor) Predict(ctx context.Context, x *mat.Dense) (*Prediction, err
 	return out, nil
 }
 
-// PredictNodes returns the rank-L posterior mean and latent variance on
-// every graph node (γ = 1, the node values of the eigenvectors).
-func (r *Regressor) PredictNodes() (mean, variance []float64, err error) {
-	f := r.fit
-	if f == nil {
-		return nil, nil, errNotFitted
-	}
+// nodes returns the rank-L posterior mean and latent variance on every
+// graph node, in standardised units.
+func (f *fitted) nodes() (mean, variance []float64) {
 	n, L := f.eig.Vectors.Dims()
 	mean, variance = make([]float64, n), make([]float64, n)
 	row := mat.NewVecDense(L, nil)
@@ -261,14 +310,15 @@ func (r *Regressor) PredictNodes() (mean, variance []float64, err error) {
 		mean[i] = mat.Dot(row, mat.NewVecDense(L, f.mu))
 		variance[i] = math.Max(mat.Inner(row, f.sigma, row), 0)
 	}
-	return mean, variance, nil
+	return mean, variance
 }
 
 // Sample draws count joint posterior samples of f at the rows of x (a
 // count×m matrix): f = γ f_m + (1−γ) f_e with independent draws of the
 // rank-L graph model and the Euclidean GP, whose covariance is
 // γ(x)γ(x′)k_m(x,x′) + (1−γ(x))(1−γ(x′))k_e(x,x′). The Euclidean part uses a
-// dense m×m Cholesky factor (plus jitter 1e-10·amplitude).
+// dense m×m Cholesky factor (plus jitter 1e-10·amplitude). The samples are
+// in standardised units (see Prediction).
 func (r *Regressor) Sample(ctx context.Context, x *mat.Dense, count int, seed uint64) (*mat.Dense, error) {
 	f := r.fit
 	if f == nil {
@@ -283,10 +333,11 @@ func (r *Regressor) Sample(ctx context.Context, x *mat.Dense, count int, seed ui
 	}
 	m := len(ext)
 	phi := f.features(ext)
-	em, _, err := f.eucl.Predict(x)
+	ep, err := f.eucl.Predict(ctx, x)
 	if err != nil {
 		return nil, err
 	}
+	em := ep.Mean
 	ec, err := f.eucl.PosteriorCovariance(x)
 	if err != nil {
 		return nil, err

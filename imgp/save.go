@@ -67,29 +67,10 @@ func (r *Regressor) Nodes() int {
 	return n
 }
 
-// PredictPoints is Predict for points given as rows (the batch entry point
-// the server uses): the blended mean and latent variance of f.
-func (r *Regressor) PredictPoints(ctx context.Context, points [][]float64) (mean, variance []float64, err error) {
-	if r.fit == nil {
-		return nil, nil, errNotFitted
-	}
-	if len(points) == 0 {
-		return nil, nil, errors.New("imgp: PredictPoints: no points")
-	}
-	d := r.Features()
-	data := make([]float64, 0, len(points)*d)
-	for i, p := range points {
-		if len(p) != d {
-			return nil, nil, fmt.Errorf("imgp: point %d has %d coordinates, want %d", i, len(p), d)
-		}
-		data = append(data, p...)
-	}
-	p, err := r.Predict(ctx, mat.NewDense(len(points), d, data))
-	if err != nil {
-		return nil, nil, err
-	}
-	return p.Mean, p.Variance, nil
-}
+var _ estimator.PointRegressor = (*Regressor)(nil)
+
+// Kind returns RegressorKind.
+func (r *Regressor) Kind() string { return RegressorKind }
 
 // Info reports the fit under the shared names: Iterations is the number of
 // Adam steps, Products the conjugate-gradient iterations they used (one
@@ -122,6 +103,12 @@ type regressorMeta struct {
 	Labelled     int             `json:"labelled"`
 	Steps        int             `json:"steps"`
 	CGIterations int             `json:"cg_iterations"`
+	// The setting Scaling (nil: from the known targets) and the scaling
+	// fitted with; a file without target_scale was fitted to its targets
+	// as they are.
+	Scaling     *Scaling `json:"scaling,omitempty"`
+	TargetMean  float64  `json:"target_mean,omitempty"`
+	TargetScale float64  `json:"target_scale,omitempty"`
 }
 
 // ModelFile returns the fitted model as a modelfile container (kind
@@ -144,7 +131,7 @@ func (r *Regressor) ModelFile() (*modelfile.File, error) {
 		LearningRate: r.LearningRate, Probes: r.Probes, Seed: r.Seed, Tol: r.Tol, Distance: r.Distance.String(),
 		MinNoise: r.MinNoise, Procedure: r.Procedure.String(),
 		Fitted: f.h, FittedNu: f.nu, FittedK: f.k, Points: n, Features: d, Components: L, Labelled: len(f.labelled),
-		Steps: f.steps, CGIterations: f.cgIters}
+		Steps: f.steps, CGIterations: f.cgIters, Scaling: r.Scaling, TargetMean: f.scale.Mean, TargetScale: f.scale.Scale}
 	eucl, err := f.eucl.MarshalBinary()
 	if err != nil {
 		return nil, fmt.Errorf("imgp: the Euclidean GP: %w", err)
@@ -209,7 +196,7 @@ func (r *Regressor) ReadModelFile(f *modelfile.File) error {
 	}
 	out := Regressor{K: meta.K, Nu: meta.Nu, Eigenpairs: meta.Eigenpairs, Initial: meta.Initial, Iterations: meta.Iterations,
 		LearningRate: meta.LearningRate, Probes: meta.Probes, Seed: meta.Seed, Tol: meta.Tol, MinNoise: meta.MinNoise,
-		Progress: r.Progress}
+		Scaling: meta.Scaling, Progress: r.Progress}
 	switch meta.Distance {
 	case NearestNode.String():
 		out.Distance = NearestNode
@@ -249,7 +236,14 @@ func (r *Regressor) ReadModelFile(f *modelfile.File) error {
 		}
 		return v, nil
 	}
-	fit := &fitted{h: meta.Fitted, nu: meta.FittedNu, k: meta.FittedK, steps: meta.Steps, cgIters: meta.CGIterations}
+	fit := &fitted{h: meta.Fitted, nu: meta.FittedNu, k: meta.FittedK, steps: meta.Steps, cgIters: meta.CGIterations,
+		scale: Scaling{Mean: meta.TargetMean, Scale: meta.TargetScale}}
+	if meta.TargetScale == 0 && meta.TargetMean == 0 {
+		fit.scale.Scale = 1
+	}
+	if s := fit.scale; math.IsNaN(s.Mean) || math.IsInf(s.Mean, 0) || !(s.Scale > 0) || math.IsInf(s.Scale, 0) {
+		return fmt.Errorf("imgp: the model file's target scaling %+v is invalid: the mean must be finite and the scale finite and > 0", s)
+	}
 	x, err := get("x", n*d)
 	if err != nil {
 		return err

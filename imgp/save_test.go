@@ -46,12 +46,14 @@ func saveProblem(t *testing.T) (*Regressor, *mat.Dense) {
 
 func predictionBits(t *testing.T, r *Regressor, q *mat.Dense) []float64 {
 	t.Helper()
-	p, err := r.Predict(context.Background(), q)
+	p, err := r.Posterior(context.Background(), q)
 	require.NoError(t, err)
-	mean, variance, err := r.PredictNodes()
+	nodes, err := r.Predict(context.Background(), nil)
+	require.NoError(t, err)
+	pq, err := r.Predict(context.Background(), q)
 	require.NoError(t, err)
 	var out []float64
-	for _, v := range [][]float64{p.Mean, p.Variance, p.Observation, p.Gamma, p.EuclideanMean, mean, variance, r.NodeMean()} {
+	for _, v := range [][]float64{p.Mean, p.Variance, p.Observation, p.Gamma, p.EuclideanMean, nodes.Mean, nodes.Variance, pq.Mean, pq.Variance, r.NodeMean()} {
 		out = append(out, v...)
 	}
 	s, err := r.Sample(context.Background(), q, 2, 5)
@@ -84,14 +86,18 @@ func TestRegressorModelRoundTrip(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, bytes.Equal(b, b2), "a read model writes the same bytes")
 
-	pts := [][]float64{q.RawRowView(0), q.RawRowView(1)}
-	pm, pv, err := got.PredictPoints(context.Background(), pts)
+	// Predict is Posterior in the targets' units.
+	p, _ := r.Posterior(context.Background(), q)
+	pp, err := got.Predict(context.Background(), q)
 	require.NoError(t, err)
-	p, _ := r.Predict(context.Background(), q)
-	sameBits(t, "PredictPoints mean", p.Mean[:2], pm)
-	sameBits(t, "PredictPoints variance", p.Variance[:2], pv)
-	_, _, err = got.PredictPoints(context.Background(), [][]float64{{1}})
-	assert.ErrorContains(t, err, "point 0 has 1 coordinates, want 3")
+	sc := r.TargetScaling()
+	assert.NotEqual(t, Scaling{Scale: 1}, sc, "the targets were standardised")
+	for i := range p.Mean {
+		assert.InDelta(t, sc.Mean+sc.Scale*p.Mean[i], pp.Mean[i], 1e-12)
+		assert.InDelta(t, sc.Scale*sc.Scale*p.Variance[i], pp.Variance[i], 1e-12)
+	}
+	_, err = got.Predict(context.Background(), mat.NewDense(1, 1, []float64{1}))
+	assert.ErrorContains(t, err, "1 coordinates")
 
 	rf, err := got.Refined(context.Background())
 	require.NoError(t, err)
@@ -117,7 +123,9 @@ func TestRegressorModelRoundTrip(t *testing.T) {
 
 	_, err = (&Regressor{}).MarshalBinary()
 	assert.ErrorIs(t, err, estimator.ErrNotFitted)
-	_, _, err = (&Regressor{}).PredictPoints(context.Background(), pts)
+	_, err = (&Regressor{}).Predict(context.Background(), q)
+	assert.ErrorIs(t, err, ErrNotFitted)
+	_, err = (&Regressor{}).Predict(context.Background(), nil)
 	assert.ErrorIs(t, err, ErrNotFitted)
 }
 
@@ -137,9 +145,9 @@ func TestFitMatchesFitIndexed(t *testing.T) {
 	a, b := opts, opts
 	require.NoError(t, a.Fit(context.Background(), x, y))
 	require.NoError(t, b.FitIndexed(context.Background(), x, lab, ty))
-	ma, _, _ := a.PredictNodes()
-	mb, _, _ := b.PredictNodes()
-	sameBits(t, "Fit vs FitIndexed", mb, ma)
+	ma, _ := a.Predict(context.Background(), nil)
+	mb, _ := b.Predict(context.Background(), nil)
+	sameBits(t, "Fit vs FitIndexed", mb.Mean, ma.Mean)
 	assert.ErrorContains(t, a.Fit(context.Background(), x, y[1:]), "give one per point")
 	assert.Equal(t, 3, a.Features())
 	assert.Equal(t, 40, a.Nodes())
@@ -185,4 +193,53 @@ func TestModelNewProcessChild(t *testing.T) {
 		raw = binary.LittleEndian.AppendUint64(raw, math.Float64bits(v))
 	}
 	require.NoError(t, os.WriteFile(os.Getenv("GSSL_IMGP_OUT"), raw, 0o644))
+}
+
+// TestScalingIsStandardisation: the default fit is the fit of the
+// standardised targets (mean and population standard deviation of the
+// known ones, computed here independently) with the targets as they are,
+// its predictions put back in the targets' units.
+func TestScalingIsStandardisation(t *testing.T) {
+	x, theta, _ := noisyCircle(t, 2, 40, 3, 4)
+	y := make([]float64, 40)
+	var known []float64
+	for i := range y {
+		y[i] = math.NaN()
+		if i%4 == 1 {
+			y[i] = 10 + 3*math.Sin(theta[i])
+			known = append(known, y[i])
+		}
+	}
+	var mean, ss float64
+	for _, v := range known {
+		mean += v / float64(len(known))
+	}
+	for _, v := range known {
+		ss += (v - mean) * (v - mean)
+	}
+	scale := math.Sqrt(ss / float64(len(known)))
+	std := make([]float64, len(y))
+	for i, v := range y {
+		std[i] = (v - mean) / scale
+	}
+	base := &Regressor{K: 4, Eigenpairs: 8, Iterations: 3, Euclidean: &gp.Regressor{Fixed: true}}
+	def, ident := base.Clone(), base.Clone()
+	ident.Scaling = &Scaling{Scale: 1}
+	require.NoError(t, def.Fit(context.Background(), x, y))
+	require.NoError(t, ident.Fit(context.Background(), x, std))
+	assert.InDelta(t, mean, def.TargetScaling().Mean, 1e-12)
+	assert.InDelta(t, scale, def.TargetScaling().Scale, 1e-12)
+	for _, q := range []*mat.Dense{nil, mat.NewDense(2, 3, []float64{1, 0, 0, 0, 1.2, 0.1})} {
+		a, err := def.Predict(context.Background(), q)
+		require.NoError(t, err)
+		b, err := ident.Predict(context.Background(), q)
+		require.NoError(t, err)
+		for i := range a.Mean {
+			assert.InDelta(t, mean+scale*b.Mean[i], a.Mean[i], 1e-9)
+			assert.InDelta(t, scale*scale*b.Variance[i], a.Variance[i], 1e-9)
+		}
+	}
+	bad := base.Clone()
+	bad.Scaling = &Scaling{Scale: 0}
+	assert.ErrorContains(t, bad.Fit(context.Background(), x, y), "Scaling")
 }

@@ -56,9 +56,11 @@
 // Random Fourier features (Rahimi & Recht 2007) approximate the Gaussian
 // kernel exp(−‖x−y‖²/(2σ²)) by z(x)ᵀz(y) with W ~ N(0, σ^{−2} I), b ~ U[0, 2π).
 //
-// SweepCentres fits a Nystrom or Falkon model once per number of centres M
-// (the same sampler and seed) and predicts new points with each fit: test
-// error and time against M, the accuracy–cost trade-off of Nyström methods.
+// Each model is an estimator.PointRegressor of one target (Fit, Predict)
+// and fits several targets at once with FitTargets and PredictTargets;
+// Classifier is kernel ridge classification, the regression of one-hot
+// targets (an estimator.PointClassifier). The sweep of the number of
+// centres M is package protocol's SweepCentres.
 //
 // Every random choice comes from a PCG source seeded by the estimator's Seed.
 package krr

@@ -33,8 +33,8 @@ func (e *Exact) Validate() error {
 	return checkLambda(e.Lambda)
 }
 
-// Fit solves (K + nλI) α = Y.
-func (e *Exact) Fit(ctx context.Context, x, y *mat.Dense) error {
+// FitTargets solves (K + nλI) α = Y.
+func (e *Exact) FitTargets(ctx context.Context, x, y *mat.Dense) error {
 	if err := e.Validate(); err != nil {
 		return err
 	}
@@ -68,8 +68,10 @@ func (e *Exact) Fit(ctx context.Context, x, y *mat.Dense) error {
 	return nil
 }
 
-// Predict returns f(x) for each row of x.
-func (e *Exact) Predict(x *mat.Dense) (*mat.Dense, error) { return e.fit.predict(x) }
+// PredictTargets returns f(x) for each row of x.
+func (e *Exact) PredictTargets(ctx context.Context, x *mat.Dense) (*mat.Dense, error) {
+	return e.fit.predict(ctx, x)
+}
 
 // Coefficients returns α (n×c), or nil before Fit.
 func (e *Exact) Coefficients() *mat.Dense { return e.fit.alpha }

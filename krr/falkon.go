@@ -8,6 +8,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/internal/dense"
 	"github.com/gssl/gssl/kernel"
 	"github.com/gssl/gssl/krylov"
@@ -15,8 +16,10 @@ import (
 )
 
 // DefaultIterations is the number of CG iterations of Falkon when
-// Iterations is 0.
-const DefaultIterations = 20
+// Iterations is 0 (and gssl falkon's --max-iter): t of the order of log n
+// suffices for the statistical rate (Rudi, Carratino & Rosasco 2017), and
+// it is the setting of scripts/bench-falkon.sh.
+const DefaultIterations = 10
 
 // stallTol is the relative residual below which a column of FALKON's CG is
 // considered solved when Tol is 0 (rounding prevents going further, and
@@ -101,7 +104,8 @@ type Falkon struct {
 	info FalkonInfo
 }
 
-// FalkonInfo describes the last fit.
+// FalkonInfo describes the last fit in FALKON's own terms (Details); Info
+// has the shared fields.
 type FalkonInfo struct {
 	Centres        []int    // rows of the training X used as centres
 	DroppedCentres []int    // rows chosen as centres but equal to an earlier centre, left out
@@ -139,9 +143,9 @@ func (f *Falkon) Validate() error {
 	return nil
 }
 
-// Fit runs FALKON's Algorithm 1 on all columns of Y at once (c CG
+// FitTargets runs FALKON's Algorithm 1 on all columns of Y at once (c CG
 // recursions in lockstep sharing every pass over K_nM).
-func (f *Falkon) Fit(ctx context.Context, x, y *mat.Dense) error {
+func (f *Falkon) FitTargets(ctx context.Context, x, y *mat.Dense) error {
 	if err := f.Validate(); err != nil {
 		return err
 	}
@@ -208,7 +212,8 @@ func (f *Falkon) Fit(ctx context.Context, x, y *mat.Dense) error {
 		f.info = FalkonInfo{Centres: st.idx, DroppedCentres: st.dropped, Iterations: slices.Max(res.Iterations),
 			Residual: res.MaxResidual(), Jitter: st.jitter, JitterRaises: st.raised, Products: prod}
 		if f.Tol > 0 && err != nil {
-			return fmt.Errorf("krr: Falkon: tolerance %g not reached in %d iterations (relative residual %.3g): %w", f.Tol, iters, res.MaxResidual(), err)
+			return &estimator.NotConvergedError{Model: "krr: Falkon", Method: "preconditioned CG", Iterations: slices.Max(res.Iterations),
+				Residual: res.MaxResidual(), Tol: f.Tol, Hint: "raise Iterations or Tol; the fitted model is usable", Err: err}
 		}
 		return nil
 	}
@@ -249,14 +254,23 @@ func (f *Falkon) solve(ctx context.Context, st *setup, kty *mat.Dense, normal fu
 	return beta, res, err, ""
 }
 
-// Predict returns f(x) for each row of x.
-func (f *Falkon) Predict(x *mat.Dense) (*mat.Dense, error) { return f.fit.predict(x) }
+// PredictTargets returns f(x) for each row of x.
+func (f *Falkon) PredictTargets(ctx context.Context, x *mat.Dense) (*mat.Dense, error) {
+	return f.fit.predict(ctx, x)
+}
 
 // Coefficients returns α (M×c), or nil before Fit.
 func (f *Falkon) Coefficients() *mat.Dense { return f.fit.alpha }
 
-// Info describes the last fit.
-func (f *Falkon) Info() FalkonInfo { return f.info }
+// Details describes the last fit: the centres, the jitter and how the
+// normal matrix was applied besides the iterations and the residual.
+func (f *Falkon) Details() FalkonInfo { return f.info }
+
+// Info reports the last fit under the shared names: the CG iterations and
+// the largest final relative residual.
+func (f *Falkon) Info() estimator.Info {
+	return estimator.Info{Iterations: f.info.Iterations, Residual: f.info.Residual}
+}
 
 // bhb is FALKON's preconditioned operator
 // BHB(u) = A^{−T} [ T^{−T} (K_nMᵀ K_nM T^{−1} A^{−1} u) / n + λ A^{−1} u ].

@@ -13,19 +13,22 @@ import (
 	"github.com/gssl/gssl/kernel"
 )
 
-// Regressor is the shape shared by Exact, Nystrom, Falkon and
-// RandomFeatures: fit on the rows of X (n×d) with targets Y (n×c), then
-// predict an m×c matrix for the rows of a new m×d X.
-type Regressor interface {
-	Fit(ctx context.Context, x, y *mat.Dense) error
-	Predict(x *mat.Dense) (*mat.Dense, error)
+// MultiOutput is what Exact, Nystrom, Falkon and RandomFeatures share
+// besides their role (estimator.PointRegressor of one target): a fit on
+// the rows of X (n×d) with several targets Y (n×c) at once, sharing every
+// pass over the kernel, and the m×c prediction for the rows of a new m×d
+// X. Classifier fits one-hot targets through it.
+type MultiOutput interface {
+	estimator.Estimator
+	FitTargets(ctx context.Context, x, y *mat.Dense) error
+	PredictTargets(ctx context.Context, x *mat.Dense) (*mat.Dense, error)
 }
 
 var (
-	_ Regressor = (*Exact)(nil)
-	_ Regressor = (*Nystrom)(nil)
-	_ Regressor = (*Falkon)(nil)
-	_ Regressor = (*RandomFeatures)(nil)
+	_ MultiOutput = (*Exact)(nil)
+	_ MultiOutput = (*Nystrom)(nil)
+	_ MultiOutput = (*Falkon)(nil)
+	_ MultiOutput = (*RandomFeatures)(nil)
 )
 
 // ErrNotFitted is the cause of Predict's error before a successful Fit
@@ -95,9 +98,12 @@ type expansion struct {
 	blockRows int
 }
 
-func (e *expansion) predict(x *mat.Dense) (*mat.Dense, error) {
+func (e *expansion) predict(ctx context.Context, x *mat.Dense) (*mat.Dense, error) {
 	if e.alpha == nil {
 		return nil, ErrNotFitted
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	_, d := e.centres.Dims()
 	if err := checkPredict(x, d); err != nil {
@@ -150,22 +156,4 @@ func OneHot(labels []int, classes int) (*mat.Dense, error) {
 		y.Set(i, l, 1)
 	}
 	return y, nil
-}
-
-// Argmax returns, for each row of p, the column of its largest entry (the
-// first on ties): the predicted class of one-hot regression.
-func Argmax(p *mat.Dense) []int {
-	n, c := p.Dims()
-	out := make([]int, n)
-	for i := 0; i < n; i++ {
-		row := p.RawRowView(i)
-		best := 0
-		for j := 1; j < c; j++ {
-			if row[j] > row[best] {
-				best = j
-			}
-		}
-		out[i] = best
-	}
-	return out
 }

@@ -1,7 +1,9 @@
 package krr
 
 import (
+	"compress/gzip"
 	"context"
+	"encoding/csv"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -13,8 +15,8 @@ import (
 	"github.com/stretchr/testify/require"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/kernel"
-	"github.com/gssl/gssl/loaders"
 )
 
 // Tolerances.
@@ -80,7 +82,7 @@ func TestExactAgainstLU(t *testing.T) {
 	k := kernel.Matern{Nu: 2.5, Length: 1.2}
 	lambda := 1e-3
 	e := &Exact{Kernel: k, Lambda: lambda}
-	require.NoError(t, e.Fit(ctx, x, y))
+	require.NoError(t, e.FitTargets(ctx, x, y))
 	a := naiveGram(k, x, x)
 	for i := 0; i < 150; i++ {
 		a.Set(i, i, a.At(i, i)+150*lambda)
@@ -89,7 +91,7 @@ func TestExactAgainstLU(t *testing.T) {
 	require.NoError(t, want.Solve(a, y)) // LU
 	assert.LessOrEqual(t, maxAbsDiff(&want, e.Coefficients()), solveTol*maxAbs(&want))
 	xt, _ := problem(2, 40, 3)
-	p, err := e.Predict(xt)
+	p, err := e.PredictTargets(ctx, xt)
 	require.NoError(t, err)
 	var wantP mat.Dense
 	wantP.Mul(naiveGram(k, xt, x), &want)
@@ -102,17 +104,17 @@ func TestFalkonWithAllCentresEqualsExact(t *testing.T) {
 	k := kernel.Gaussian{Sigma: 1}
 	lambda := 1e-4
 	e := &Exact{Kernel: k, Lambda: lambda}
-	require.NoError(t, e.Fit(ctx, x, y))
-	want, err := e.Predict(xt)
+	require.NoError(t, e.FitTargets(ctx, x, y))
+	want, err := e.PredictTargets(ctx, xt)
 	require.NoError(t, err)
 	for _, prod := range []Products{Streamed, NormalMatrix} {
 		f := &Falkon{Kernel: k, Lambda: lambda, Centres: Centres{M: 200}, Iterations: 200, Products: prod}
-		require.NoError(t, f.Fit(ctx, x, y))
-		got, err := f.Predict(xt)
+		require.NoError(t, f.FitTargets(ctx, x, y))
+		got, err := f.PredictTargets(ctx, xt)
 		require.NoError(t, err)
 		assert.LessOrEqual(t, maxAbsDiff(want, got), exactTol*math.Max(1, maxAbs(want)), "%v", prod)
-		assert.Equal(t, prod, f.Info().Products)
-		assert.Less(t, f.Info().Residual, residualFloor, "%v", prod)
+		assert.Equal(t, prod, f.Details().Products)
+		assert.Less(t, f.Details().Residual, residualFloor, "%v", prod)
 	}
 }
 
@@ -148,7 +150,7 @@ func TestNystromAgainstDenseReference(t *testing.T) {
 	lambda := 1e-2
 	for _, prec := range []kernel.Precision{kernel.Float64, kernel.Float32} {
 		s := &Nystrom{Kernel: k, Lambda: lambda, Centres: Centres{M: 40, Seed: 9}, Precision: prec, BlockRows: 64}
-		require.NoError(t, s.Fit(ctx, x, y))
+		require.NoError(t, s.FitTargets(ctx, x, y))
 		want := denseNystrom(k, x, y, s.CentreIndices(), lambda, s.JitterUsed())
 		tol := solveTol
 		if prec == kernel.Float32 {
@@ -165,14 +167,14 @@ func TestFalkonConvergesToNystrom(t *testing.T) {
 		for _, cs := range []Centres{{M: 60, Seed: 1}, {M: 60, Seed: 2, Sampler: Leverage{}}} {
 			lambda := 1e-5
 			s := &Nystrom{Kernel: k, Lambda: lambda, Centres: cs}
-			require.NoError(t, s.Fit(ctx, x, y))
-			want, err := s.Predict(xt)
+			require.NoError(t, s.FitTargets(ctx, x, y))
+			want, err := s.PredictTargets(ctx, xt)
 			require.NoError(t, err)
 			for _, prod := range []Products{Streamed, NormalMatrix} {
 				f := &Falkon{Kernel: k, Lambda: lambda, Centres: cs, Iterations: 300, Tol: 1e-12, Products: prod}
-				require.NoError(t, f.Fit(ctx, x, y))
-				assert.Equal(t, s.CentreIndices(), f.Info().Centres)
-				got, err := f.Predict(xt)
+				require.NoError(t, f.FitTargets(ctx, x, y))
+				assert.Equal(t, s.CentreIndices(), f.Details().Centres)
+				got, err := f.PredictTargets(ctx, xt)
 				require.NoError(t, err)
 				assert.LessOrEqual(t, maxAbsDiff(want, got), falkonTol*math.Max(1, maxAbs(want)), "%v %v %v", k, cs.Sampler, prod)
 			}
@@ -185,18 +187,22 @@ func TestFalkonFixedIterationsAndProgress(t *testing.T) {
 	var calls []int
 	f := &Falkon{Kernel: kernel.Gaussian{Sigma: 1}, Lambda: 1e-6, Centres: Centres{M: 50}, Iterations: 4,
 		Progress: func(it int, _ float64) { calls = append(calls, it) }}
-	require.NoError(t, f.Fit(ctx, x, y))
+	require.NoError(t, f.FitTargets(ctx, x, y))
 	assert.Equal(t, []int{1, 2, 3, 4}, calls)
-	assert.Equal(t, 4, f.Info().Iterations)
+	assert.Equal(t, 4, f.Details().Iterations)
 	// with a tolerance that 4 iterations cannot reach: an error, and a usable model
 	f.Tol, f.Progress = 1e-15, nil
-	err := f.Fit(ctx, x, y)
-	assert.ErrorContains(t, err, "tolerance 1e-15 not reached in 4 iterations")
-	_, err = f.Predict(x)
+	err := f.FitTargets(ctx, x, y)
+	var nc *estimator.NotConvergedError
+	require.ErrorAs(t, err, &nc)
+	assert.Equal(t, 4, nc.Iterations)
+	assert.Equal(t, 1e-15, nc.Tol)
+	assert.Equal(t, f.Details().Residual, nc.Residual)
+	_, err = f.PredictTargets(ctx, x)
 	assert.NoError(t, err)
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
-	assert.ErrorIs(t, (&Falkon{Kernel: kernel.Gaussian{Sigma: 1}, Lambda: 1e-6, Centres: Centres{M: 50}}).Fit(cctx, x, y), context.Canceled)
+	assert.ErrorIs(t, (&Falkon{Kernel: kernel.Gaussian{Sigma: 1}, Lambda: 1e-6, Centres: Centres{M: 50}}).FitTargets(cctx, x, y), context.Canceled)
 }
 
 func TestLeverageScoresWithFullPilotAreExact(t *testing.T) {
@@ -289,16 +295,19 @@ func mse(p *mat.Dense, f []float64) float64 {
 // numpy's test MSEs.
 func readCourse(t *testing.T) (x, y, xt *mat.Dense, landmarks []int, fm *FourierMap, want map[string]float64) {
 	t.Helper()
-	dense := func(name string) *mat.Dense {
-		m, err := loaders.ReadDense("testdata/course/" + name)
-		require.NoError(t, err)
-		return m
-	}
+	dense := func(name string) *mat.Dense { return readGzipCSV(t, "testdata/course/"+name) }
 	x, y, xt = dense("x.csv.gz"), dense("y.csv.gz"), dense("xt.csv.gz")
 	b := dense("rff_b.csv.gz")
 	fm = &FourierMap{W: dense("rff_w.csv.gz"), B: mat.Col(nil, 0, b)}
-	landmarks, err := loaders.ReadInts("testdata/course/landmarks.txt")
+	lm, err := os.ReadFile("testdata/course/landmarks.txt")
 	require.NoError(t, err)
+	for _, line := range strings.Split(string(lm), "\n") {
+		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
+			i, err := strconv.Atoi(line)
+			require.NoError(t, err)
+			landmarks = append(landmarks, i)
+		}
+	}
 	raw, err := os.ReadFile("testdata/course/expected.txt")
 	require.NoError(t, err)
 	want = map[string]float64{}
@@ -311,6 +320,28 @@ func readCourse(t *testing.T) (x, y, xt *mat.Dense, landmarks []int, fm *Fourier
 		}
 	}
 	return x, y, xt, landmarks, fm, want
+}
+
+// readGzipCSV reads a gzipped CSV of numbers written by numpy (the test
+// reads it itself: package loaders imports eval, which imports krr).
+func readGzipCSV(t *testing.T, path string) *mat.Dense {
+	t.Helper()
+	f, err := os.Open(path)
+	require.NoError(t, err)
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	require.NoError(t, err)
+	rows, err := csv.NewReader(zr).ReadAll()
+	require.NoError(t, err)
+	out := mat.NewDense(len(rows), len(rows[0]), nil)
+	for i, r := range rows {
+		for j, v := range r {
+			x, err := strconv.ParseFloat(v, 64)
+			require.NoError(t, err)
+			out.Set(i, j, x)
+		}
+	}
+	return out
 }
 
 // courseTarget is f*(x) = sin x0 + cos(x1 x2) + 0.5 x3.
@@ -355,7 +386,7 @@ func TestCourseChapter9(t *testing.T) {
 	// numpy regularises K_MM by 1e-8·I/(nλ): the same ε in K_MM + εM I
 	jitter := 1e-8 / (float64(n) * lambda * float64(len(landmarks)))
 	centres := Centres{Sampler: Fixed(landmarks)}
-	models := map[string]Regressor{
+	models := map[string]MultiOutput{
 		"exact":      &Exact{Kernel: k, Lambda: lambda},
 		"nystrom800": &Nystrom{Kernel: k, Lambda: lambda, Centres: centres, Jitter: jitter},
 		"falkon":     &Falkon{Kernel: k, Lambda: lambda, Centres: centres, Jitter: jitter, Iterations: 30},
@@ -364,8 +395,8 @@ func TestCourseChapter9(t *testing.T) {
 	ft := courseTarget(xt)
 	got := map[string]float64{}
 	for name, m := range models {
-		require.NoError(t, m.Fit(ctx, x, y), name)
-		p, err := m.Predict(xt)
+		require.NoError(t, m.FitTargets(ctx, x, y), name)
+		p, err := m.PredictTargets(ctx, xt)
 		require.NoError(t, err, name)
 		got[name] = mse(p, ft)
 	}
@@ -393,15 +424,15 @@ func TestCourseChapter9OwnDraws(t *testing.T) {
 	x, y, _ := courseProblem(0, 3000, 0.2)
 	xt, _, ft := courseProblem(1, 1000, 0)
 	k := kernel.Gaussian{Sigma: 1.5}
-	models := map[string]Regressor{
+	models := map[string]MultiOutput{
 		"exact":   &Exact{Kernel: k, Lambda: 1e-4},
 		"nystrom": &Nystrom{Kernel: k, Lambda: 1e-4, Centres: Centres{M: 800}},
 		"rff":     &RandomFeatures{Sigma: 1.5, D: 800, Lambda: 1e-4},
 	}
 	got := map[string]float64{}
 	for name, m := range models {
-		require.NoError(t, m.Fit(ctx, x, y), name)
-		p, err := m.Predict(xt)
+		require.NoError(t, m.FitTargets(ctx, x, y), name)
+		p, err := m.PredictTargets(ctx, xt)
 		require.NoError(t, err, name)
 		got[name] = mse(p, ft)
 	}
@@ -421,7 +452,7 @@ func TestBadInput(t *testing.T) {
 	ynan.Set(3, 0, math.Inf(-1))
 	cases := []struct {
 		name string
-		m    Regressor
+		m    MultiOutput
 		x, y *mat.Dense
 		msg  string
 	}{
@@ -453,16 +484,16 @@ func TestBadInput(t *testing.T) {
 		{"empty", &Falkon{Kernel: g, Lambda: 1}, &mat.Dense{}, y, "X is empty"},
 	}
 	for _, c := range cases {
-		assert.ErrorContains(t, c.m.Fit(ctx, c.x, c.y), c.msg, c.name)
+		assert.ErrorContains(t, c.m.FitTargets(ctx, c.x, c.y), c.msg, c.name)
 	}
 	// Predict: before Fit, and with the wrong dimension or NaN
-	for _, m := range []Regressor{&Exact{Kernel: g, Lambda: 1}, &Nystrom{Kernel: g, Lambda: 1}, &Falkon{Kernel: g, Lambda: 1}, &RandomFeatures{Sigma: 1, Lambda: 1}} {
-		_, err := m.Predict(x)
+	for _, m := range []MultiOutput{&Exact{Kernel: g, Lambda: 1}, &Nystrom{Kernel: g, Lambda: 1}, &Falkon{Kernel: g, Lambda: 1}, &RandomFeatures{Sigma: 1, Lambda: 1}} {
+		_, err := m.PredictTargets(ctx, x)
 		assert.ErrorIs(t, err, ErrNotFitted)
-		require.NoError(t, m.Fit(ctx, x, y))
-		_, err = m.Predict(mat.NewDense(3, 5, nil))
+		require.NoError(t, m.FitTargets(ctx, x, y))
+		_, err = m.PredictTargets(ctx, mat.NewDense(3, 5, nil))
 		assert.ErrorContains(t, err, "X to predict has 5 columns, want 2")
-		_, err = m.Predict(nan)
+		_, err = m.PredictTargets(ctx, nan)
 		assert.ErrorContains(t, err, "X to predict row 7 column 1 is NaN")
 	}
 	_, err := OneHot([]int{0, 3}, 3)
@@ -473,7 +504,7 @@ func TestOneHotArgmax(t *testing.T) {
 	y, err := OneHot([]int{2, 0, 1}, 3)
 	require.NoError(t, err)
 	assert.Equal(t, []float64{0, 0, 1, 1, 0, 0, 0, 1, 0}, y.RawMatrix().Data)
-	assert.Equal(t, []int{2, 0, 1}, Argmax(y))
+	assert.Equal(t, []int{2, 0, 1}, estimator.Argmax(y))
 }
 
 // duplicated returns the n points of problem(seed) twice (rows i and n+i
@@ -505,31 +536,31 @@ func TestDuplicateCentresAreDropped(t *testing.T) {
 	}
 	distinct := all[:80]
 	e := &Exact{Kernel: k, Lambda: lambda}
-	require.NoError(t, e.Fit(ctx, x, y))
-	want, err := e.Predict(xt)
+	require.NoError(t, e.FitTargets(ctx, x, y))
+	want, err := e.PredictTargets(ctx, xt)
 	require.NoError(t, err)
 	for _, prod := range []Products{Streamed, NormalMatrix} {
 		f := &Falkon{Kernel: k, Lambda: lambda, Centres: Centres{Sampler: Fixed(all)}, Iterations: 200, Products: prod}
-		require.NoError(t, f.Fit(ctx, x, y))
-		info := f.Info()
+		require.NoError(t, f.FitTargets(ctx, x, y))
+		info := f.Details()
 		assert.Equal(t, distinct, info.Centres)
 		assert.Equal(t, all[80:], info.DroppedCentres)
 		assert.Zero(t, info.JitterRaises)
-		got, err := f.Predict(xt)
+		got, err := f.PredictTargets(ctx, xt)
 		require.NoError(t, err)
 		// the same fit as with the distinct centres given directly
 		g := &Falkon{Kernel: k, Lambda: lambda, Centres: Centres{Sampler: Fixed(distinct)}, Iterations: 200, Products: prod}
-		require.NoError(t, g.Fit(ctx, x, y))
+		require.NoError(t, g.FitTargets(ctx, x, y))
 		assert.Equal(t, g.Coefficients(), f.Coefficients(), "%v", prod)
-		assert.Empty(t, g.Info().DroppedCentres)
+		assert.Empty(t, g.Details().DroppedCentres)
 		// and exact KRR (the εM jitter changes the system by 1e-10)
 		assert.LessOrEqual(t, maxAbsDiff(want, got), exactTol*math.Max(1, maxAbs(want)), "%v", prod)
 	}
 	s := &Nystrom{Kernel: k, Lambda: lambda, Centres: Centres{M: 160}}
-	require.NoError(t, s.Fit(ctx, x, y))
+	require.NoError(t, s.FitTargets(ctx, x, y))
 	assert.Equal(t, distinct, s.CentreIndices())
 	assert.Equal(t, all[80:], s.DroppedCentres())
-	got, err := s.Predict(xt)
+	got, err := s.PredictTargets(ctx, xt)
 	require.NoError(t, err)
 	assert.LessOrEqual(t, maxAbsDiff(want, got), exactTol*math.Max(1, maxAbs(want)))
 }
@@ -550,34 +581,34 @@ func TestJitterIsRaisedOnBreakdown(t *testing.T) {
 	}
 	k := kernel.Gaussian{Sigma: 20}
 	f := &Falkon{Kernel: k, Lambda: 1e-8, Centres: Centres{M: 120}, Iterations: 20, Products: NormalMatrix}
-	require.NoError(t, f.Fit(ctx, x, y))
-	info := f.Info()
+	require.NoError(t, f.FitTargets(ctx, x, y))
+	info := f.Details()
 	require.Positive(t, info.JitterRaises)
 	assert.InEpsilon(t, DefaultJitter*math.Pow(10, float64(info.JitterRaises)), info.Jitter, 1e-12)
 	assert.Equal(t, NormalMatrix, info.Products)
 	g := &Falkon{Kernel: k, Lambda: 1e-8, Centres: Centres{M: 120}, Iterations: 20, Products: NormalMatrix, Jitter: info.Jitter}
-	require.NoError(t, g.Fit(ctx, x, y))
-	assert.Zero(t, g.Info().JitterRaises)
+	require.NoError(t, g.FitTargets(ctx, x, y))
+	assert.Zero(t, g.Details().JitterRaises)
 	assert.Equal(t, g.Coefficients(), f.Coefficients())
 
 	auto := &Falkon{Kernel: k, Lambda: 1e-8, Centres: Centres{M: 120}, Iterations: 20}
-	require.NoError(t, auto.Fit(ctx, x, y))
-	assert.Equal(t, Streamed, auto.Info().Products)
-	assert.Zero(t, auto.Info().JitterRaises)
+	require.NoError(t, auto.FitTargets(ctx, x, y))
+	assert.Equal(t, Streamed, auto.Details().Products)
+	assert.Zero(t, auto.Details().JitterRaises)
 	streamed := &Falkon{Kernel: k, Lambda: 1e-8, Centres: Centres{M: 120}, Iterations: 20, Products: Streamed}
-	require.NoError(t, streamed.Fit(ctx, x, y))
+	require.NoError(t, streamed.FitTargets(ctx, x, y))
 	assert.Equal(t, streamed.Coefficients(), auto.Coefficients())
 	// the streamed products reach a far smaller residual at the default ε
-	assert.Less(t, auto.Info().Residual, info.Residual/100)
+	assert.Less(t, auto.Details().Residual, info.Residual/100)
 
 	s := &Nystrom{Kernel: k, Lambda: 1e-8, Centres: Centres{M: 120}}
-	require.NoError(t, s.Fit(ctx, x, y))
+	require.NoError(t, s.FitTargets(ctx, x, y))
 	assert.Positive(t, s.JitterRaises())
 	assert.InEpsilon(t, DefaultJitter*math.Pow(10, float64(s.JitterRaises())), s.JitterUsed(), 1e-12)
 
 	// beyond the largest jitter: an error naming the cause and the remedy
 	h := &Falkon{Kernel: kernel.Gaussian{Sigma: 2000}, Lambda: 1e-16, Centres: Centres{M: 120}, Iterations: 20, Products: NormalMatrix, Jitter: 1e-6}
-	assert.ErrorContains(t, h.Fit(ctx, x, y), "even with jitter ε=0.0001 in K_MM + εMI: the kernel matrix of the 120 centres is numerically singular for λ=1e-16")
+	assert.ErrorContains(t, h.FitTargets(ctx, x, y), "even with jitter ε=0.0001 in K_MM + εMI: the kernel matrix of the 120 centres is numerically singular for λ=1e-16")
 }
 
 // TestOneHotHugeClassCount: a class count taken from a label such as

@@ -19,7 +19,7 @@ import (
 
 // saved is what the three expansions offer for the round trip.
 type saved interface {
-	Regressor
+	MultiOutput
 	MarshalBinary() ([]byte, error)
 	UnmarshalBinary([]byte) error
 }
@@ -39,13 +39,13 @@ func TestModelRoundTrip(t *testing.T) {
 		{&RandomFeatures{Sigma: 1.2, D: 40, Lambda: 1e-4, Seed: 9}, &RandomFeatures{}},
 		{&RandomFeatures{Lambda: 1e-3, FixedMap: func() *FourierMap { m, _ := NewFourierMap(0.8, 3, 17, 2); return m }()}, &RandomFeatures{}},
 	} {
-		require.NoError(t, c.m.Fit(context.Background(), x, y), "%T", c.m)
+		require.NoError(t, c.m.FitTargets(context.Background(), x, y), "%T", c.m)
 		b, err := c.m.MarshalBinary()
 		require.NoError(t, err)
 		require.NoError(t, c.fresh.UnmarshalBinary(b))
-		want, err := c.m.Predict(xt)
+		want, err := c.m.PredictTargets(ctx, xt)
 		require.NoError(t, err)
-		got, err := c.fresh.Predict(xt)
+		got, err := c.fresh.PredictTargets(ctx, xt)
 		require.NoError(t, err)
 		w, g := want.RawMatrix().Data, got.RawMatrix().Data
 		require.Len(t, g, len(w))
@@ -89,7 +89,7 @@ func TestModelRoundTrip(t *testing.T) {
 	assert.Nil(t, b)
 	assert.ErrorIs(t, err, ErrNotFitted)
 	e := &Exact{Kernel: kernel.Gaussian{Sigma: 1}, Lambda: 1e-3}
-	require.NoError(t, e.Fit(context.Background(), x, y))
+	require.NoError(t, e.FitTargets(context.Background(), x, y))
 	raw, err := e.MarshalBinary()
 	require.NoError(t, err)
 	assert.ErrorIs(t, (&Falkon{}).UnmarshalBinary(raw), modelfile.ErrKind)

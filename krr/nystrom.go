@@ -236,8 +236,8 @@ func (s *Nystrom) Validate() error {
 	return nil
 }
 
-// Fit computes α = T^{−1} S^{−1} T^{−T} K_nMᵀY/n.
-func (s *Nystrom) Fit(ctx context.Context, x, y *mat.Dense) error {
+// FitTargets computes α = T^{−1} S^{−1} T^{−T} K_nMᵀY/n.
+func (s *Nystrom) FitTargets(ctx context.Context, x, y *mat.Dense) error {
 	if err := s.Validate(); err != nil {
 		return err
 	}
@@ -292,8 +292,10 @@ func (s *Nystrom) solve(st *setup, g *mat.SymDense, kty *mat.Dense) (*mat.Dense,
 	return alpha, true
 }
 
-// Predict returns f(x) for each row of x.
-func (s *Nystrom) Predict(x *mat.Dense) (*mat.Dense, error) { return s.fit.predict(x) }
+// PredictTargets returns f(x) for each row of x.
+func (s *Nystrom) PredictTargets(ctx context.Context, x *mat.Dense) (*mat.Dense, error) {
+	return s.fit.predict(ctx, x)
+}
 
 // CentreIndices returns the rows of the training X used as centres.
 func (s *Nystrom) CentreIndices() []int { return s.idx }

@@ -93,7 +93,7 @@ func (f *FourierMap) MapTo(dst, x *mat.Dense) {
 type RandomFeatures struct {
 	// Sigma is the Gaussian kernel's σ > 0 (not used with FixedMap).
 	Sigma float64
-	// D is the number of features; 0 means 1000.
+	// D is the number of features; 0 means DefaultFeatures.
 	D int
 	// Lambda is the ridge parameter λ > 0.
 	Lambda float64
@@ -109,6 +109,10 @@ type RandomFeatures struct {
 	d  int
 }
 
+// DefaultFeatures is the number D of random features when
+// RandomFeatures.D is 0.
+const DefaultFeatures = 1000
+
 // rffBlock is the number of rows mapped at once.
 const rffBlock = 512
 
@@ -120,13 +124,13 @@ func (r *RandomFeatures) Validate() error {
 		}
 	}
 	if r.D < 0 {
-		return fmt.Errorf("krr: D=%d random features is invalid: it must be ≥ 1 (0 means 1000)", r.D)
+		return fmt.Errorf("krr: D=%d random features is invalid: it must be ≥ 1 (0 means %d)", r.D, DefaultFeatures)
 	}
 	return checkLambda(r.Lambda)
 }
 
-// Fit solves (ZᵀZ + nλI) w = ZᵀY.
-func (r *RandomFeatures) Fit(ctx context.Context, x, y *mat.Dense) error {
+// FitTargets solves (ZᵀZ + nλI) w = ZᵀY.
+func (r *RandomFeatures) FitTargets(ctx context.Context, x, y *mat.Dense) error {
 	if err := r.Validate(); err != nil {
 		return err
 	}
@@ -142,7 +146,7 @@ func (r *RandomFeatures) Fit(ctx context.Context, x, y *mat.Dense) error {
 	} else {
 		D := r.D
 		if D == 0 {
-			D = 1000
+			D = DefaultFeatures
 		}
 		if fm, err = NewFourierMap(r.Sigma, d, D, r.Seed); err != nil {
 			return err
@@ -177,8 +181,8 @@ func (r *RandomFeatures) Fit(ctx context.Context, x, y *mat.Dense) error {
 	return nil
 }
 
-// Predict returns z(x)ᵀw for each row of x.
-func (r *RandomFeatures) Predict(x *mat.Dense) (*mat.Dense, error) {
+// PredictTargets returns z(x)ᵀw for each row of x.
+func (r *RandomFeatures) PredictTargets(ctx context.Context, x *mat.Dense) (*mat.Dense, error) {
 	if r.w == nil {
 		return nil, ErrNotFitted
 	}
@@ -190,6 +194,9 @@ func (r *RandomFeatures) Predict(x *mat.Dense) (*mat.Dense, error) {
 	out := mat.NewDense(n, c, nil)
 	z := mat.NewDense(min(rffBlock, n), D, nil)
 	for r0 := 0; r0 < n; r0 += rffBlock {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		r1 := min(r0+rffBlock, n)
 		zb := z.Slice(0, r1-r0, 0, D).(*mat.Dense)
 		r.fm.MapTo(zb, x.Slice(r0, r1, 0, r.d).(*mat.Dense))

@@ -125,6 +125,6 @@ func TestUnweightedSpreadingMatchesDenseLU(t *testing.T) {
 		m := Spreading{Alpha: a, Tol: tightTol, Solver: CG}
 		require.NoError(t, m.FitIndexed(context.Background(), g, nodes, classes))
 		assert.Less(t, maxAbsDiff(m.Scores(), want), denseTol, "a=%v", a)
-		assert.Equal(t, 2, m.Info().Isolated)
+		assert.Equal(t, 2, m.Details().Isolated)
 	}
 }

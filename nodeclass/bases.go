@@ -15,7 +15,7 @@ import (
 const (
 	// DefaultSpreadingAlpha is label spreading's a when Spreading.Alpha is
 	// zero.
-	DefaultSpreadingAlpha = 0.9
+	DefaultSpreadingAlpha = labelprop.DefaultAlpha
 	// DefaultSTKREta is the η of STKR's inverse Laplacian when STKR.Eta is
 	// zero.
 	DefaultSTKREta = 0.99

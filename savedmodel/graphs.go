@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/gssl/gssl/estimator"
@@ -38,27 +39,29 @@ func (b wlBackend) predictNodes(context.Context, estimator.NewNodes) ([]serve.Pr
 }
 
 func (b wlBackend) fitted() []serve.Prediction {
-	pred, dec, err := b.m.PredictFitted(context.Background())
+	out, err := b.predictGraphs(context.Background(), nil)
 	if err != nil {
 		return nil // a read model is fitted, and the context never ends
 	}
-	return wlPredictions(pred, dec)
+	return out
 }
 
+// predictGraphs predicts graphs (nil: the training graphs): the most voted
+// class and the decision values, from one evaluation of the kernel.
 func (b wlBackend) predictGraphs(ctx context.Context, graphs []graphkernels.Graph) ([]serve.Prediction, error) {
-	pred, dec, err := b.m.PredictDecision(ctx, graphs)
+	if graphs != nil && len(graphs) == 0 {
+		return []serve.Prediction{}, nil
+	}
+	dec, err := b.m.Decision(ctx, graphs)
 	if err != nil {
 		return nil, err
 	}
-	return wlPredictions(pred, dec), nil
-}
-
-func wlPredictions(pred []int, dec [][]float64) []serve.Prediction {
+	pred := estimator.Argmax(b.m.Votes(dec))
 	out := make([]serve.Prediction, len(pred))
 	for i := range out {
-		out[i] = serve.Prediction{Label: strconv.Itoa(pred[i]), Scores: dec[i]}
+		out[i] = serve.Prediction{Label: strconv.Itoa(pred[i]), Scores: slices.Clone(dec.RawRowView(i))}
 	}
-	return out
+	return out, nil
 }
 
 // decodeWL reads a Weisfeiler–Lehman graph classifier.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/gssl/gssl/estimator"
 	"math"
 	"os"
 	"os/exec"
@@ -64,9 +65,9 @@ func kindFixtures(t *testing.T) map[string]kindFixture {
 	}
 
 	sp := &labelprop.Spreading{Alpha: 0.9}
-	add(labelprop.SpreadingKind, sp, nodeCtx, sp.Fit(ctx, ds.Graph, ds.Labels))
+	add(labelprop.SpreadingKind, sp, nodeCtx, sp.Fit(ctx, estimator.Nodes{Graph: ds.Graph}, ds.Labels))
 	hm := &labelprop.Harmonic{}
-	add(labelprop.HarmonicKind, hm, nodeCtx, hm.Fit(ctx, ds.Graph, ds.Labels))
+	add(labelprop.HarmonicKind, hm, nodeCtx, hm.Fit(ctx, estimator.Nodes{Graph: ds.Graph}, ds.Labels))
 	k, err := stkr.NewGraphKernel(ds.Graph)
 	require.NoError(t, err)
 	st := &stkr.Regressor{Transform: stkr.Power(2), Beta: 0.1, Classes: len(ds.ClassNames)}
@@ -103,17 +104,17 @@ func kindFixtures(t *testing.T) map[string]kindFixture {
 	}
 	classCtx := Context{ClassNames: []string{"a", "b", "c"}}
 	ex := &krr.Exact{Kernel: kernel.Gaussian{Sigma: 0.8}, Lambda: 1e-3}
-	add(krr.ExactKind, ex, classCtx, ex.Fit(ctx, x, onehot))
+	add(krr.ExactKind, ex, classCtx, ex.FitTargets(ctx, x, onehot))
 	ny := &krr.Nystrom{Kernel: kernel.Laplacian{Sigma: 1}, Lambda: 1e-3, Centres: krr.Centres{M: 10, Seed: 2}}
-	add(krr.NystromKind, ny, classCtx, ny.Fit(ctx, x, onehot))
+	add(krr.NystromKind, ny, classCtx, ny.FitTargets(ctx, x, onehot))
 	fa := &krr.Falkon{Kernel: kernel.Gaussian{Sigma: 1}, Lambda: 1e-4, Centres: krr.Centres{M: 12, Seed: 3}}
-	add(krr.FalkonKind, fa, classCtx, fa.Fit(ctx, x, onehot))
+	add(krr.FalkonKind, fa, classCtx, fa.FitTargets(ctx, x, onehot))
 	ty := mat.NewDense(30, 1, nil)
 	for i := range labels {
 		ty.Set(i, 0, x.At(i, 0)+x.At(i, 2))
 	}
 	rf := &krr.RandomFeatures{Sigma: 0.7, D: 20, Lambda: 1e-3, Seed: 4}
-	add(krr.RandomFeaturesKind, rf, Context{}, rf.Fit(ctx, x, ty))
+	add(krr.RandomFeaturesKind, rf, Context{}, rf.FitTargets(ctx, x, ty))
 	sv := &svm.PointSVC{Kernel: kernel.Gaussian{Sigma: 0.6}, C: 2}
 	add(svm.PointSVCKind, sv, classCtx, sv.Fit(ctx, x, labels))
 	wl, wlCtx, err := wlFixture(t)

@@ -283,7 +283,7 @@ func Decode(f *modelfile.File) (*Saved, error) {
 // lpBackend is a label-propagation model.
 type lpBackend struct {
 	m interface {
-		PredictNodes(ctx context.Context, nodes estimator.NewNodes) ([]labelprop.Prediction, error)
+		NewNodeDetails(ctx context.Context, nodes estimator.NewNodes) ([]labelprop.Prediction, error)
 		Labels() []int
 		Nodes() int
 		Prior() []float64
@@ -296,7 +296,7 @@ func (b lpBackend) features() int { return 0 }
 func (b lpBackend) classes() int  { return len(b.m.Prior()) }
 
 func (b lpBackend) predictNodes(ctx context.Context, nn estimator.NewNodes) ([]serve.Prediction, error) {
-	pred, err := b.m.PredictNodes(ctx, nn)
+	pred, err := b.m.NewNodeDetails(ctx, nn)
 	if err != nil {
 		return nil, err
 	}
@@ -502,7 +502,7 @@ func (b gpBackend) predictNodes(context.Context, estimator.NewNodes) ([]serve.Pr
 // targets (the largest score wins), otherwise a multi-output regression.
 type krrBackend struct {
 	m interface {
-		Predict(x *mat.Dense) (*mat.Dense, error)
+		PredictTargets(ctx context.Context, x *mat.Dense) (*mat.Dense, error)
 	}
 	d, c     int
 	classify bool
@@ -513,11 +513,11 @@ type krrModel interface {
 	ReadModelFile(f *modelfile.File) error
 	Features() int
 	Outputs() int
-	Predict(x *mat.Dense) (*mat.Dense, error)
+	PredictTargets(ctx context.Context, x *mat.Dense) (*mat.Dense, error)
 }
 
 func newKRRBackend(m interface {
-	Predict(x *mat.Dense) (*mat.Dense, error)
+	PredictTargets(ctx context.Context, x *mat.Dense) (*mat.Dense, error)
 }, d, c int, ctx Context) krrBackend {
 	return krrBackend{m: m, d: d, c: c, classify: c > 1 && len(ctx.ClassNames) == c}
 }
@@ -543,7 +543,7 @@ func (b krrBackend) predictPoints(ctx context.Context, points [][]float64) ([]se
 	for _, p := range points {
 		data = append(data, p...)
 	}
-	f, err := b.m.Predict(mat.NewDense(len(points), b.d, data))
+	f, err := b.m.PredictTargets(ctx, mat.NewDense(len(points), b.d, data))
 	if err != nil {
 		return nil, err
 	}
@@ -574,15 +574,32 @@ type pointModel interface {
 }
 
 func (b gpBackend) predictPoints(ctx context.Context, points [][]float64) ([]serve.Prediction, error) {
-	mean, variance, err := b.m.PredictPoints(ctx, points)
+	return regressionPoints(ctx, b.m, b.m.Features(), points)
+}
+
+// regressionPoints predicts points with a point regressor: the mean and
+// the latent variance of each.
+func regressionPoints(ctx context.Context, m estimator.PointRegressor, d int, points [][]float64) ([]serve.Prediction, error) {
+	if len(points) == 0 {
+		return nil, errors.New("no points")
+	}
+	data := make([]float64, 0, len(points)*d)
+	for _, p := range points {
+		data = append(data, p...)
+	}
+	r, err := m.Predict(ctx, mat.NewDense(len(points), d, data))
 	if err != nil {
 		return nil, err
 	}
-	out := make([]serve.Prediction, len(points))
+	return regressionPredictions(r), nil
+}
+
+func regressionPredictions(r estimator.Regression) []serve.Prediction {
+	out := make([]serve.Prediction, len(r.Mean))
 	for i := range out {
-		out[i] = serve.Prediction{Mean: &mean[i], Variance: &variance[i]}
+		out[i] = serve.Prediction{Mean: &r.Mean[i], Variance: &r.Variance[i]}
 	}
-	return out, nil
+	return out
 }
 
 // name replaces a class number by the class's name, and puts regression
@@ -668,30 +685,18 @@ func (b imgpBackend) nodes() int    { return 0 }
 func (b imgpBackend) features() int { return b.m.Features() }
 func (b imgpBackend) classes() int  { return 0 }
 func (b imgpBackend) fitted() []serve.Prediction {
-	mean, variance, err := b.m.PredictNodes()
+	r, err := b.m.Predict(context.Background(), nil)
 	if err != nil {
 		return nil // a read model is fitted
 	}
-	out := make([]serve.Prediction, len(mean))
-	for i := range out {
-		out[i] = serve.Prediction{Mean: &mean[i], Variance: &variance[i]}
-	}
-	return out
+	return regressionPredictions(r)
 }
 func (b imgpBackend) predictNodes(context.Context, estimator.NewNodes) ([]serve.Prediction, error) {
 	return nil, errors.New("unreachable: a model of points has no fitted nodes")
 }
 
 func (b imgpBackend) predictPoints(ctx context.Context, points [][]float64) ([]serve.Prediction, error) {
-	mean, variance, err := b.m.PredictPoints(ctx, points)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]serve.Prediction, len(points))
-	for i := range out {
-		out[i] = serve.Prediction{Mean: &mean[i], Variance: &variance[i]}
-	}
-	return out, nil
+	return regressionPoints(ctx, b.m, b.m.Features(), points)
 }
 
 // svmBackend is a C-SVM on points: the predicted class and, as scores, the
@@ -726,10 +731,11 @@ func (b svmBackend) predictPoints(ctx context.Context, points [][]float64) ([]se
 	if err != nil {
 		return nil, err
 	}
-	pred, err := b.m.Predict(x)
+	votes, err := b.m.Predict(ctx, x)
 	if err != nil {
 		return nil, err
 	}
+	pred := estimator.Argmax(votes)
 	out := make([]serve.Prediction, len(points))
 	for i := range out {
 		out[i] = serve.Prediction{Label: strconv.Itoa(pred[i]), Scores: slices.Clone(dec.RawRowView(i))}

@@ -41,7 +41,7 @@ func tiny(t testing.TB) *loaders.NodeDataset {
 func fitTiny(t testing.TB, ds *loaders.NodeDataset) *labelprop.Spreading {
 	t.Helper()
 	m := &labelprop.Spreading{Alpha: 0.9}
-	require.NoError(t, m.Fit(context.Background(), ds.Graph, ds.Labels))
+	require.NoError(t, m.Fit(context.Background(), estimator.Nodes{Graph: ds.Graph}, ds.Labels))
 	return m
 }
 
@@ -72,7 +72,7 @@ func TestSaveOpenPredict(t *testing.T) {
 	require.NoError(t, err)
 	i2, _ := ds.IDs.Lookup("paper_2")
 	i9, _ := ds.IDs.Lookup("paper_9")
-	want, err := m.PredictNodes(context.Background(), estimator.NewNodes{Offsets: []int{0, 2, 2}, Nodes: []int32{int32(i2), int32(i9)}, Weights: []float64{1, 0.5}})
+	want, err := m.NewNodeDetails(context.Background(), estimator.NewNodes{Offsets: []int{0, 2, 2}, Nodes: []int32{int32(i2), int32(i9)}, Weights: []float64{1, 0.5}})
 	require.NoError(t, err)
 	require.Len(t, got, 2)
 	assert.Equal(t, "x", got[0].ID)
@@ -145,7 +145,7 @@ func TestUnknownKind(t *testing.T) {
 func TestHarmonicSaved(t *testing.T) {
 	ds := tiny(t)
 	m := &labelprop.Harmonic{ClassMassNormalization: true}
-	require.NoError(t, m.Fit(context.Background(), ds.Graph, ds.Labels))
+	require.NoError(t, m.Fit(context.Background(), estimator.Nodes{Graph: ds.Graph}, ds.Labels))
 	f, err := File(m, Context{IDs: ds.IDs, ClassNames: ds.ClassNames})
 	require.NoError(t, err)
 	s, err := Decode(f)
@@ -231,11 +231,11 @@ func TestGPSaved(t *testing.T) {
 	assert.Equal(t, 0, meta.Nodes)
 	got, err := s.PredictPoints(context.Background(), [][]float64{{0.5, 0.5}, {3, 3}})
 	require.NoError(t, err)
-	mean, variance, err := m.Predict(mat.NewDense(2, 2, []float64{0.5, 0.5, 3, 3}))
+	want, err := m.Predict(context.Background(), mat.NewDense(2, 2, []float64{0.5, 0.5, 3, 3}))
 	require.NoError(t, err)
 	for i := range got {
-		assert.Equal(t, mean[i], *got[i].Mean)
-		assert.Equal(t, variance[i], *got[i].Variance)
+		assert.Equal(t, want.Mean[i], *got[i].Mean)
+		assert.Equal(t, want.Variance[i], *got[i].Variance)
 	}
 	var ie *serve.InputError
 	_, err = s.PredictPoints(context.Background(), [][]float64{{1, 2}, {1, 2, 3}})
@@ -255,8 +255,8 @@ func TestGPSaved(t *testing.T) {
 	require.NoError(t, err)
 	scaled, err := s2.PredictPoints(context.Background(), [][]float64{{0.5, 0.5}})
 	require.NoError(t, err)
-	assert.Equal(t, 10+2*mean[0], *scaled[0].Mean)
-	assert.Equal(t, 4*variance[0], *scaled[0].Variance)
+	assert.Equal(t, 10+2*want.Mean[0], *scaled[0].Mean)
+	assert.Equal(t, 4*want.Variance[0], *scaled[0].Variance)
 	assert.Equal(t, 10+2**fit[0].Mean, *s2.PredictFitted()[0].Mean)
 
 	// Served: points answered with mean and variance.
@@ -269,8 +269,8 @@ func TestGPSaved(t *testing.T) {
 	require.Equal(t, 200, w.Code, w.Body.String())
 	var resp serve.Response
 	require.NoError(t, json.Unmarshal(w.Body.Bytes(), &resp))
-	assert.Equal(t, mean[0], *resp.Predictions[0].Mean)
-	assert.Equal(t, variance[0], *resp.Predictions[0].Variance)
+	assert.Equal(t, want.Mean[0], *resp.Predictions[0].Mean)
+	assert.Equal(t, want.Variance[0], *resp.Predictions[0].Variance)
 }
 
 // TestConcurrentPredictions: one opened model answers many goroutines at
@@ -316,7 +316,7 @@ func TestKRRSaved(t *testing.T) {
 	x := mat.NewDense(8, 2, []float64{0, 0, 0, 1, 1, 0, 1, 1, 5, 5, 5, 6, 6, 5, 6, 6})
 	onehot := mat.NewDense(8, 2, []float64{1, 0, 1, 0, 1, 0, 1, 0, 0, 1, 0, 1, 0, 1, 0, 1})
 	m := &krr.Falkon{Kernel: kernel.Gaussian{Sigma: 1}, Lambda: 1e-3, Centres: krr.Centres{M: 6}}
-	require.NoError(t, m.Fit(context.Background(), x, onehot))
+	require.NoError(t, m.FitTargets(context.Background(), x, onehot))
 	f, err := File(m, Context{ClassNames: []string{"low", "high"}})
 	require.NoError(t, err)
 	s, err := Decode(f)
@@ -327,7 +327,7 @@ func TestKRRSaved(t *testing.T) {
 	q := [][]float64{{0.5, 0.5}, {5.5, 5.5}}
 	got, err := s.PredictPoints(context.Background(), q)
 	require.NoError(t, err)
-	want, err := m.Predict(mat.NewDense(2, 2, []float64{0.5, 0.5, 5.5, 5.5}))
+	want, err := m.PredictTargets(context.Background(), mat.NewDense(2, 2, []float64{0.5, 0.5, 5.5, 5.5}))
 	require.NoError(t, err)
 	assert.Equal(t, "low", got[0].Label)
 	assert.Equal(t, "high", got[1].Label)
@@ -335,7 +335,7 @@ func TestKRRSaved(t *testing.T) {
 
 	y := mat.NewDense(8, 1, []float64{0, 1, 1, 2, 10, 11, 11, 12})
 	e := &krr.Exact{Kernel: kernel.Gaussian{Sigma: 1}, Lambda: 1e-3}
-	require.NoError(t, e.Fit(context.Background(), x, y))
+	require.NoError(t, e.FitTargets(context.Background(), x, y))
 	f, err = File(e, Context{})
 	require.NoError(t, err)
 	s, err = Decode(f)
@@ -343,7 +343,7 @@ func TestKRRSaved(t *testing.T) {
 	assert.Equal(t, serve.Regression, s.Metadata().Task)
 	got, err = s.PredictPoints(context.Background(), q)
 	require.NoError(t, err)
-	want, _ = e.Predict(mat.NewDense(2, 2, []float64{0.5, 0.5, 5.5, 5.5}))
+	want, _ = e.PredictTargets(context.Background(), mat.NewDense(2, 2, []float64{0.5, 0.5, 5.5, 5.5}))
 	assert.Equal(t, want.At(0, 0), *got[0].Mean)
 	assert.Nil(t, got[0].Variance)
 }

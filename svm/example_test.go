@@ -6,6 +6,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/kernel"
 	"github.com/gssl/gssl/svm"
 )
@@ -41,10 +42,11 @@ func ExampleSVC() {
 	if err := m.Fit(context.Background(), svm.SubGram(k, train), labels[:300]); err != nil {
 		panic(err)
 	}
-	pred, err := m.Predict(svm.SubCross(k, test, train))
+	votes, err := m.Predict(context.Background(), svm.SubCross(k, test, train))
 	if err != nil {
 		panic(err)
 	}
+	pred := estimator.Argmax(votes)
 	right := 0
 	for p, i := range test {
 		if pred[p] == labels[i] {

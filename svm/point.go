@@ -29,7 +29,7 @@ type PointSVC struct {
 	// Kernel on the points; it must be one of kernel.Gaussian, Laplacian,
 	// Matern, Linear or Polynomial to be saved.
 	Kernel kernel.Kernel
-	// C is the box constraint, C > 0; 0 means 1.
+	// C is the box constraint, C > 0; 0 means DefaultC.
 	C float64
 	// Settings control each binary SMO solve.
 	Settings Settings
@@ -178,20 +178,32 @@ func (p *PointSVC) Decision(x *mat.Dense) (*mat.Dense, error) {
 	return p.svm.Decision(k)
 }
 
-// Predict returns the predicted class of each row of x.
-func (p *PointSVC) Predict(x *mat.Dense) ([]int, error) {
-	k, err := p.cross(x)
+// Predict returns, for each row of x, the votes of the one-vs-one machines
+// for every class 0..C−1 (C = 1 + the largest class seen at Fit; a class
+// not seen has no votes): the predicted class is the row's first maximum
+// (estimator.Argmax), the smallest of the classes with the most votes, as
+// SVC.Predict decides. Decision has the machines' decision values. ctx is
+// checked once.
+func (p *PointSVC) Predict(ctx context.Context, x *mat.Dense) (*mat.Dense, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	dec, err := p.Decision(x)
 	if err != nil {
 		return nil, err
 	}
-	s := p.svm
-	if p.x == nil {
-		c := *p.svm
-		c.nTrain = 1
-		s = &c
-	}
-	return s.Predict(k)
+	return p.svm.Votes(dec), nil
 }
+
+// Kind returns PointSVCKind.
+func (p *PointSVC) Kind() string { return PointSVCKind }
+
+// Clone returns an unfitted copy of p with the same hyperparameters.
+func (p *PointSVC) Clone() *PointSVC {
+	return &PointSVC{Kernel: p.Kernel, C: p.C, Settings: p.Settings}
+}
+
+var _ estimator.PointClassifier = (*PointSVC)(nil)
 
 type pointSVCMeta struct {
 	Kernel   kernel.Spec `json:"kernel"`

@@ -53,9 +53,19 @@ func TestPointSVCMatchesSVC(t *testing.T) {
 	assert.Equal(t, s.SupportVectors(), p.SupportVectors())
 	assert.Equal(t, s.Iterations(), p.Iterations())
 	assert.Less(t, p.SupportVectors(), 120, "the model keeps only the support points")
-	_, err = p.Predict(mat.NewDense(1, 3, nil))
+	// The predicted class is the argmax of the votes, which is SVC's
+	// prediction on the same kernel rows.
+	votes, err := p.Predict(context.Background(), xt)
+	require.NoError(t, err)
+	svcPred, err := svcClasses(s, cross)
+	require.NoError(t, err)
+	assert.Equal(t, svcPred, estimator.Argmax(votes))
+	for i := 0; i < 30; i++ {
+		assert.Equal(t, 3.0, mat.Sum(votes.RowView(i)), "one vote per machine")
+	}
+	_, err = p.Predict(context.Background(), mat.NewDense(1, 3, nil))
 	assert.ErrorContains(t, err, "the points have 3 coordinates, the model was fitted on 2")
-	_, err = (&PointSVC{Kernel: k}).Predict(xt)
+	_, err = (&PointSVC{Kernel: k}).Predict(context.Background(), xt)
 	assert.ErrorIs(t, err, estimator.ErrNotFitted)
 	assert.ErrorContains(t, (&PointSVC{}).Fit(context.Background(), x, labels), "needs a Kernel")
 }
@@ -80,8 +90,8 @@ func TestPointSVCModelRoundTrip(t *testing.T) {
 		for i, v := range d0.RawMatrix().Data {
 			require.Equal(t, math.Float64bits(v), math.Float64bits(d1.RawMatrix().Data[i]), "%v decision %d", p.Kernel, i)
 		}
-		p0, _ := p.Predict(xt)
-		p1, _ := got.Predict(xt)
+		p0, _ := p.Predict(context.Background(), xt)
+		p1, _ := got.Predict(context.Background(), xt)
 		assert.Equal(t, p0, p1)
 		assert.Equal(t, p.SupportIndices(), got.SupportIndices())
 		assert.Equal(t, []any{p.Kernel, p.C, p.Settings, p.Classes(), p.Iterations()}, []any{got.Kernel, got.C, got.Settings, got.Classes(), got.Iterations()})
@@ -92,7 +102,7 @@ func TestPointSVCModelRoundTrip(t *testing.T) {
 		require.NoError(t, gob.NewEncoder(&buf).Encode(p))
 		viaGob := &PointSVC{}
 		require.NoError(t, gob.NewDecoder(&buf).Decode(viaGob))
-		p2, _ := viaGob.Predict(xt)
+		p2, _ := viaGob.Predict(context.Background(), xt)
 		assert.Equal(t, p0, p2)
 		_, err = json.Marshal(p)
 		assert.ErrorIs(t, err, estimator.ErrJSON)
@@ -116,9 +126,10 @@ func TestSVCKeepsLastIterate(t *testing.T) {
 	var nc *NotConvergedError
 	require.ErrorAs(t, err, &nc)
 	assert.Equal(t, "SMO", nc.Method)
-	pred, err := p.Predict(x)
+	pred, err := p.Predict(context.Background(), x)
 	require.NoError(t, err, "a model that stopped at its cap predicts")
-	assert.Len(t, pred, 80)
+	r, _ := pred.Dims()
+	assert.Equal(t, 80, r)
 }
 
 func TestSVCModelRoundTrip(t *testing.T) {

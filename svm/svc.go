@@ -17,7 +17,7 @@ import (
 // (one-vs-one, as LIBSVM and scikit-learn's SVC) and predicts by majority
 // vote, ties going to the smaller class.
 type SVC struct {
-	// C is the box constraint, C > 0; 0 means 1.
+	// C is the box constraint, C > 0; 0 means DefaultC.
 	C float64
 	// Settings control each binary SMO solve.
 	Settings Settings
@@ -36,9 +36,12 @@ type pairMachine struct {
 	iters int
 }
 
+// DefaultC is the box constraint of SVC and PointSVC when C is 0.
+const DefaultC = 1.0
+
 func (s *SVC) cValue() float64 {
 	if s.C == 0 {
-		return 1
+		return DefaultC
 	}
 	return s.C
 }
@@ -46,7 +49,7 @@ func (s *SVC) cValue() float64 {
 // Validate checks the hyperparameters.
 func (s *SVC) Validate() error {
 	if c := s.C; c < 0 || math.IsNaN(c) || math.IsInf(c, 0) {
-		return fmt.Errorf("svm: SVC C=%v is invalid: it must be finite and > 0 (0 means 1)", c)
+		return fmt.Errorf("svm: C=%v is invalid: it must be finite and > 0 (0 means %v)", c, DefaultC)
 	}
 	return s.Settings.validate()
 }
@@ -168,33 +171,50 @@ func (s *SVC) Decision(cross mat.Matrix) (*mat.Dense, error) {
 	return out, nil
 }
 
-// Predict returns the predicted class of each row of cross.
-func (s *SVC) Predict(cross mat.Matrix) ([]int, error) {
+// Votes returns, for the decision values dec that Decision returned, the
+// votes of the one-vs-one machines for every class 0..C−1 (C = 1 + the
+// largest class seen at Fit; a class not seen has none): the row's first
+// maximum (estimator.Argmax) is the class Predict returns.
+func (s *SVC) Votes(dec *mat.Dense) *mat.Dense {
+	m, _ := dec.Dims()
+	votes := mat.NewDense(m, s.classes[len(s.classes)-1]+1, nil)
+	for r := 0; r < m; r++ {
+		for q, pm := range s.pairs {
+			c := s.classes[pm.b]
+			if dec.At(r, q) > 0 {
+				c = s.classes[pm.a]
+			}
+			votes.Set(r, c, votes.At(r, c)+1)
+		}
+	}
+	return votes
+}
+
+// Predict returns, for each row of cross (m × n_train: k(x, x_j) for the
+// training items), the votes of the one-vs-one machines for every class
+// 0..C−1 (Votes): the predicted class is the row's first maximum
+// (estimator.Argmax), the smallest of the most voted classes. ctx is
+// checked once.
+func (s *SVC) Predict(ctx context.Context, cross mat.Matrix) (*mat.Dense, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	dec, err := s.Decision(cross)
 	if err != nil {
 		return nil, err
 	}
-	m, _ := dec.Dims()
-	pred := make([]int, m)
-	votes := make([]int, len(s.classes))
-	for r := 0; r < m; r++ {
-		for c := range votes {
-			votes[c] = 0
-		}
-		for p, pm := range s.pairs {
-			if dec.At(r, p) > 0 {
-				votes[pm.a]++
-			} else {
-				votes[pm.b]++
-			}
-		}
-		best := 0
-		for c, v := range votes {
-			if v > votes[best] {
-				best = c
-			}
-		}
-		pred[r] = s.classes[best]
-	}
-	return pred, nil
+	return s.Votes(dec), nil
 }
+
+// SVC is a classifier on a precomputed kernel: fitted on the Gram matrix
+// of the training items, it predicts items from their kernel rows to them.
+var _ estimator.Classifier[mat.Symmetric, mat.Matrix] = (*SVC)(nil)
+
+// Info reports the SMO iterations summed over the binary machines.
+func (s *SVC) Info() estimator.Info { return estimator.Info{Iterations: s.Iterations()} }
+
+// Kind returns SVCKind.
+func (s *SVC) Kind() string { return SVCKind }
+
+// Clone returns an unfitted copy of s with the same hyperparameters.
+func (s *SVC) Clone() *SVC { return &SVC{C: s.C, Settings: s.Settings} }

@@ -234,7 +234,7 @@ func TestCourseExampleTwoMoons(t *testing.T) {
 		ktr := SubGram(full, tr)
 		svc := &SVC{C: 1}
 		require.NoError(t, svc.Fit(context.Background(), ktr, pick(labels, tr)))
-		pred, err := svc.Predict(SubCross(full, te, tr))
+		pred, err := svcClasses(svc, SubCross(full, te, tr))
 		require.NoError(t, err)
 		acc := accuracy(pred, pick(labels, te))
 		t.Logf("%s: test accuracy %.3f, %d support vectors", c.name, acc, svc.SupportVectors())
@@ -268,7 +268,7 @@ func TestOneVsOneOnBlobs(t *testing.T) {
 	svc := &SVC{C: 10}
 	require.NoError(t, svc.Fit(context.Background(), SubGram(full, tr), pick(labels, tr)))
 	assert.Equal(t, []int{5, 7, 9}, svc.Classes())
-	pred, err := svc.Predict(SubCross(full, te, tr))
+	pred, err := svcClasses(svc, SubCross(full, te, tr))
 	require.NoError(t, err)
 	assert.Equal(t, pick(labels, te), pred)
 
@@ -350,10 +350,10 @@ func TestBadInput(t *testing.T) {
 	svc = &SVC{}
 	require.ErrorContains(t, svc.Fit(ctx, k, []int{3, 3}), "at least two classes")
 	require.ErrorContains(t, svc.Fit(ctx, k, []int{0, -1}), "label -1 of item 1 is negative")
-	_, err = svc.Predict(k)
+	_, err = svcClasses(svc, k)
 	require.ErrorIs(t, err, estimator.ErrNotFitted)
 	require.NoError(t, svc.Fit(ctx, k, []int{0, 1}))
-	_, err = svc.Predict(mat.NewDense(1, 3, nil))
+	_, err = svcClasses(svc, mat.NewDense(1, 3, nil))
 	require.ErrorContains(t, err, "3 columns but the machine was trained on 2 items")
 
 	kr := &KernelRidge{Ridge: -1}
@@ -439,7 +439,7 @@ func TestTwoMoonsMatchScikitLearn(t *testing.T) {
 		require.NoError(t, err)
 		svc := &SVC{C: 1}
 		require.NoError(t, svc.Fit(context.Background(), SubGram(full, tr), pick(labels, tr)))
-		pred, err := svc.Predict(SubCross(full, te, tr))
+		pred, err := svcClasses(svc, SubCross(full, te, tr))
 		require.NoError(t, err)
 		right := 0
 		for p, i := range te {
@@ -479,4 +479,13 @@ func signed(labels []int) []float64 {
 		y[i] = float64(1 - 2*l)
 	}
 	return y
+}
+
+// svcClasses is the predicted class of each row of cross: the most voted.
+func svcClasses(s *SVC, cross mat.Matrix) ([]int, error) {
+	votes, err := s.Predict(context.Background(), cross)
+	if err != nil {
+		return nil, err
+	}
+	return estimator.Argmax(votes), nil
 }

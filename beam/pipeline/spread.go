@@ -23,7 +23,8 @@ func init() {
 // Spreading are the settings of label spreading (Zhou et al. 2003),
 // F = (1 − a)(I − aS)^{-1} Y, by a fixed number of Chebyshev rounds.
 type Spreading struct {
-	// Alpha is a, inside (0, 1); no default (as labelprop.Spreading).
+	// Alpha is a, inside (0, 1); no default here (gssl-beam labelprop's
+	// flag defaults to DefaultAlpha).
 	Alpha float64
 	// Tol is the relative residual the rounds must reach by the Chebyshev
 	// bound; 0 means labelprop.DefaultTol.
@@ -75,11 +76,10 @@ func (sp Spreading) Validate() error {
 	return nil
 }
 
-// DefaultAlpha is the a gssl-beam labelprop uses without --alpha: the value
-// gssl labelprop --alpha auto chooses on PubMed's Planetoid split
-// (BENCHMARKS.md, label propagation). Choosing a by validation would take
+// DefaultAlpha is the a gssl-beam labelprop uses without --alpha:
+// labelprop.DefaultAlpha, gssl's own. Choosing a by validation would take
 // one pipeline per candidate; choose it on a sample with gssl instead.
-const DefaultAlpha = 0.9
+const DefaultAlpha = labelprop.DefaultAlpha
 
 // MaxRounds bounds K: every round is a stage of the pipeline graph.
 const MaxRounds = 10000

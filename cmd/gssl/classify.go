@@ -6,7 +6,6 @@ import (
 	"io"
 	"math"
 	"strconv"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -164,51 +163,25 @@ func classifySearch(model string, featureWeight float64) (nodeclass.Search, erro
 	return nodeclass.Search{}, fmt.Errorf("classify: --model %q is invalid: want sgc, appnp, correct-smooth, auto or stkr", model)
 }
 
-// classifySplits returns the split of each seed for --split (spec as
-// parsed by parseSplitSpec, or per-class:T,V), and whether it depends on the
-// seed. "none" is every labelled node as training, no val or test.
+// classifySplits returns the split of each seed for --split (an
+// eval.SplitSpec), and whether it depends on the seed. "none" is every
+// labelled node as training, no val or test.
 func classifySplits(opts classifyOptions, ds *loaders.NodeDataset) (func(seed uint64) (eval.Split, error), bool, error) {
-	if rest, ok := strings.CutPrefix(opts.Split, "per-class:"); ok {
-		parts := strings.Split(rest, ",")
-		var t, v int
-		var err1, err2 error
-		if len(parts) == 2 {
-			t, err1 = strconv.Atoi(parts[0])
-			v, err2 = strconv.Atoi(parts[1])
-		}
-		if len(parts) != 2 || err1 != nil || err2 != nil || t < 1 || v < 0 {
-			return nil, false, fmt.Errorf("classify: --split %q: want per-class:T,V with T ≥ 1 training and V ≥ 0 val nodes per class", opts.Split)
-		}
-		return func(seed uint64) (eval.Split, error) { return nodeclass.PerClassSplit(ds.Labels, t, v, seed) }, true, nil
-	}
-	spec, err := parseSplitSpec(opts.Split, ds.Split != nil)
+	spec, err := eval.ParseSplitSpec(opts.Split)
 	if err != nil {
 		return nil, false, fmt.Errorf("classify: %w", err)
 	}
-	switch spec.kind {
-	case "none":
-		return func(uint64) (eval.Split, error) { return eval.Split{Train: labelledNodes(ds)}, nil }, false, nil
-	case "planetoid":
-		if ds.Split == nil {
-			return nil, false, fmt.Errorf("classify: --split planetoid: %s has no split of its own; use --split none, per-class:20,30, random:K or a split file", opts.In.source())
-		}
-		sp := *ds.Split
-		return func(uint64) (eval.Split, error) { return sp, nil }, false, nil
-	case "random":
-		val, test := randomSizes(ds.Labels, spec.perClass, opts.Val, opts.Test, 500)
-		return func(seed uint64) (eval.Split, error) {
-			sp, err := eval.RandomPerClass(ds.Labels, spec.perClass, val, test, seed)
-			if err != nil {
-				return sp, fmt.Errorf("classify: --split %s (--val %d, --test %d): %w", opts.Split, val, test, err)
-			}
-			return sp, nil
-		}, true, nil
-	}
-	sp, err := readSplitFile(spec.path, ds)
+	s, err := newSplitter(spec, ds, opts.In.source(), opts.Val, opts.Test)
 	if err != nil {
 		return nil, false, fmt.Errorf("classify: --split: %w", err)
 	}
-	return func(uint64) (eval.Split, error) { return *sp, nil }, false, nil
+	return func(seed uint64) (eval.Split, error) {
+		sp, _, err := s.Split(seed)
+		if err != nil {
+			return sp, fmt.Errorf("classify: %w", err)
+		}
+		return sp, nil
+	}, s.Spec().Seeded(), nil
 }
 
 func runClassify(ctx context.Context, opts classifyOptions, stdout, stderr io.Writer) error {
@@ -229,10 +202,8 @@ func runClassify(ctx context.Context, opts classifyOptions, stdout, stderr io.Wr
 		return fmt.Errorf("classify: --folds %d is invalid: it must be ≥ 2", opts.Folds)
 	}
 	search.Embedding = opts.Embed
-	if !strings.HasPrefix(opts.Split, "per-class:") {
-		if err := checkSplitFlag(opts.Split); err != nil {
-			return fmt.Errorf("classify: %w", err)
-		}
+	if _, err := parseSplitFlag(opts.Split); err != nil {
+		return fmt.Errorf("classify: %w", err)
 	}
 	for _, c := range []struct {
 		name string

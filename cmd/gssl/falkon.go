@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/eval"
 	"github.com/gssl/gssl/kernel"
 	"github.com/gssl/gssl/krr"
@@ -83,7 +84,7 @@ that block; train_error comes from a second prediction, outside it.
 --m with several values (--m 250,500,1000) fits once per M with the same seed and
 centre sampler (uniform centres are then nested: the first M of one permutation)
 and reports "sweep", one {m, test_error or test_rmse, fit_seconds, ...} per M
-(krr.SweepCentres); --plot draws test error and fit time against M. A sweep writes
+(protocol.SweepCentres); --plot draws test error and fit time against M. A sweep writes
 no --out or --save and takes no file of --centres.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -109,7 +110,7 @@ no --out or --save and takes no file of --centres.`,
 	f.StringVar(&opts.Kernel, "kernel", "gaussian", "kernel: gaussian, laplacian, matern12, matern32, matern52")
 	f.Float64Var(&opts.Sigma, "sigma", 15, "kernel width σ (length scale ℓ for Matérn)")
 	f.Float64Var(&opts.Lambda, "ridge", 1e-8, "ridge parameter λ > 0")
-	f.IntVar(&opts.Iter, "max-iter", 10, "conjugate-gradient iterations")
+	f.IntVar(&opts.Iter, "max-iter", krr.DefaultIterations, "conjugate-gradient iterations")
 	f.StringVar(&opts.Centres, "centres", "uniform", "uniform, leverage, or a file of centre indices into the training part")
 	f.Uint64Var(&opts.Seed, "seed", 0, "seed of the centre choice")
 	f.StringVar(&opts.Precision, "precision", "float32", "inner products of the kernel blocks: float32 or float64")
@@ -258,21 +259,32 @@ func loadFalkonData(opts falkonOptions) (*falkonData, error) {
 		copy(testVals[len(unknown):], p.TestVals)
 	}
 	if what == "targets" {
-		all, err := floatValues(what, in.Targets, p.Values)
-		if err != nil {
-			return nil, err
-		}
-		for _, i := range known {
-			d.yr = append(d.yr, all[i])
-		}
-		if d.truthR, err = floatValues("test-"+what, in.TestTargets, testVals); err != nil {
-			return nil, err
-		}
-		return d, nil
+		return d, d.setTargets(in, p.Values, known, testVals)
 	}
+	d.setClasses(p.Values, known, testVals)
+	return d, nil
+}
+
+// setTargets fills the regression targets of the known points and the
+// test points' true targets.
+func (d *falkonData) setTargets(in pointInput, values []string, known []int, testVals []string) error {
+	all, err := floatValues("targets", in.Targets, values)
+	if err != nil {
+		return err
+	}
+	for _, i := range known {
+		d.yr = append(d.yr, all[i])
+	}
+	d.truthR, err = floatValues("test-targets", in.TestTargets, testVals)
+	return err
+}
+
+// setClasses numbers the classes of the known points and the test
+// points' true classes (−1 unknown, −2 a class no training point has).
+func (d *falkonData) setClasses(values []string, known []int, testVals []string) {
 	train := make([]string, len(known))
 	for p2, i := range known {
-		train[p2] = p.Values[i]
+		train[p2] = values[i]
 	}
 	col := loaders.ValueColumn{Values: train}
 	d.y, d.classNames = col.Classes()
@@ -291,7 +303,6 @@ func loadFalkonData(opts falkonOptions) (*falkonData, error) {
 			d.truth[i] = c
 		}
 	}
-	return d, nil
 }
 
 // canonicalClass spells an integer class as ValueColumn.Classes names it.
@@ -403,50 +414,14 @@ func runFalkon(ctx context.Context, opts falkonOptions, stdout, stderr io.Writer
 	res.Test = rowsOf(data.xt)
 	res.Predicted = res.Test
 	logf(stderr, "falkon: %s: %d train, %d to predict, d=%d, loaded in %.2fs", data.name, n, res.Test, d, loadSeconds)
-	bar := newProgress(stderr, opts.Iter, "CG")
-	if fk != nil {
-		fk.Progress = func(int, float64) { bar.Add(1) }
-	}
-	t0, cpu0 := time.Now(), cpuSeconds()
-	err = model.Fit(ctx, data.x, y)
-	bar.Finish()
-	if err != nil {
-		return err
-	}
-	res.FitSeconds = seconds(t0)
-	t1 := time.Now()
-	var pTest *mat.Dense
-	if data.xt != nil {
-		if pTest, err = model.Predict(data.xt); err != nil {
-			return err
-		}
-	}
-	res.PredictSeconds = seconds(t1)
-	res.Seconds = seconds(t0)
-	res.CPUSeconds = cpuSeconds() - cpu0
-	pTrain, err := model.Predict(data.x)
+	pTrain, pTest, err := fitFalkon(ctx, opts, model, fk, data, y, &res, stderr)
 	if err != nil {
 		return err
 	}
 	falkonScores(data, pTrain, pTest, &res)
 	falkonInfo(opts, model, fk, &res, stderr)
-	if opts.Out != "" && pTest != nil {
-		if err := writeFalkonRows(opts.Out, data, pTest); err != nil {
-			return err
-		}
-		res.Out = opts.Out
-	} else if opts.Out != "" {
-		logf(stderr, "falkon: nothing to predict (every point has a value and there is no --test-features); %s not written", opts.Out)
-	}
-	if opts.Save != "" {
-		sm, ok := model.(savedmodel.Model)
-		if !ok {
-			return fmt.Errorf("falkon: --save: a %T cannot be saved", model)
-		}
-		if err := savedmodel.Save(opts.Save, sm, savedmodel.Context{Data: data.name, ClassNames: data.classNames}); err != nil {
-			return fmt.Errorf("falkon: --save %w", err)
-		}
-		res.Saved = opts.Save
+	if err := writeFalkonOutputs(opts, model, data, pTest, &res, stderr); err != nil {
+		return err
 	}
 	res.PeakRSSMB = peakRSSMB()
 	if err := opts.Plots.write(stderr, "falkon", res, func() (picture, error) {
@@ -467,6 +442,58 @@ func runFalkon(ctx context.Context, opts falkonOptions, stdout, stderr io.Writer
 	})
 }
 
+// fitFalkon fits the model on the training points (all targets at once)
+// and predicts the points to predict and the training points, timing the
+// fit and the prediction.
+func fitFalkon(ctx context.Context, opts falkonOptions, model krr.MultiOutput, fk *krr.Falkon, data *falkonData, y *mat.Dense,
+	res *falkonResult, stderr io.Writer) (pTrain, pTest *mat.Dense, err error) {
+	bar := newProgress(stderr, opts.Iter, "CG")
+	if fk != nil {
+		fk.Progress = func(int, float64) { bar.Add(1) }
+	}
+	t0, cpu0 := time.Now(), cpuSeconds()
+	err = model.FitTargets(ctx, data.x, y)
+	bar.Finish()
+	if err != nil {
+		return nil, nil, err
+	}
+	res.FitSeconds = seconds(t0)
+	t1 := time.Now()
+	if data.xt != nil {
+		if pTest, err = model.PredictTargets(ctx, data.xt); err != nil {
+			return nil, nil, err
+		}
+	}
+	res.PredictSeconds = seconds(t1)
+	res.Seconds = seconds(t0)
+	res.CPUSeconds = cpuSeconds() - cpu0
+	pTrain, err = model.PredictTargets(ctx, data.x)
+	return pTrain, pTest, err
+}
+
+// writeFalkonOutputs writes --out and --save.
+func writeFalkonOutputs(opts falkonOptions, model krr.MultiOutput, data *falkonData, pTest *mat.Dense, res *falkonResult, stderr io.Writer) error {
+	if opts.Out != "" && pTest != nil {
+		if err := writeFalkonRows(opts.Out, data, pTest); err != nil {
+			return err
+		}
+		res.Out = opts.Out
+	} else if opts.Out != "" {
+		logf(stderr, "falkon: nothing to predict (every point has a value and there is no --test-features); %s not written", opts.Out)
+	}
+	if opts.Save != "" {
+		sm, ok := model.(savedmodel.Model)
+		if !ok {
+			return fmt.Errorf("falkon: --save: a %T cannot be saved", model)
+		}
+		if err := savedmodel.Save(opts.Save, sm, savedmodel.Context{Data: data.name, ClassNames: data.classNames}); err != nil {
+			return fmt.Errorf("falkon: --save %w", err)
+		}
+		res.Saved = opts.Save
+	}
+	return nil
+}
+
 func fmtPercent(v any) string {
 	if f, ok := v.(float64); ok {
 		return fmt.Sprintf("%.2f%%", 100*f)
@@ -476,7 +503,7 @@ func fmtPercent(v any) string {
 
 // falkonModel checks the model flags and returns the regressor (and the
 // FALKON solver, to read its diagnostics, when that is the one).
-func falkonModel(opts falkonOptions, stderr io.Writer) (krr.Regressor, *krr.Falkon, error) {
+func falkonModel(opts falkonOptions, stderr io.Writer) (krr.MultiOutput, *krr.Falkon, error) {
 	k, err := parseKernel(opts.Kernel, opts.Sigma)
 	if err != nil {
 		return nil, nil, err
@@ -542,7 +569,7 @@ func falkonScores(data *falkonData, pTrain, pTest *mat.Dense, res *falkonResult)
 	if data.classNames == nil {
 		res.TrainRMSE = finite(rmseColumn(pTrain, data.yr))
 	} else {
-		res.TrainError = finite(errorRate(krr.Argmax(pTrain), data.y))
+		res.TrainError = finite(errorRate(estimator.Argmax(pTrain), data.y))
 	}
 	res.TestError, res.TestRMSE, res.TestReason = falkonTestScore(data, pTest)
 }
@@ -567,7 +594,7 @@ func falkonTestScore(data *falkonData, pTest *mat.Dense) (testError, testRMSE an
 	if pTest == nil {
 		return nil, nil, "nothing to predict"
 	}
-	pred := krr.Argmax(pTest)
+	pred := estimator.Argmax(pTest)
 	var p, t []int
 	for i, c := range data.truth {
 		if c != -1 {
@@ -590,10 +617,10 @@ func rmseColumn(p *mat.Dense, y []float64) float64 {
 }
 
 // falkonInfo fills the solver's diagnostics and reports centres and jitter.
-func falkonInfo(opts falkonOptions, model krr.Regressor, fk *krr.Falkon, res *falkonResult, stderr io.Writer) {
+func falkonInfo(opts falkonOptions, model krr.MultiOutput, fk *krr.Falkon, res *falkonResult, stderr io.Writer) {
 	res.M = opts.M
 	if fk != nil {
-		info := fk.Info()
+		info := fk.Details()
 		res.M = len(info.Centres)
 		res.Iterations = info.Iterations
 		res.Products = info.Products.String()
@@ -624,7 +651,7 @@ func writeFalkonRows(path string, data *falkonData, p *mat.Dense) error {
 	}
 	var pred []int
 	if data.classNames != nil {
-		pred = krr.Argmax(p)
+		pred = estimator.Argmax(p)
 	}
 	return writeTable(path, names, len(data.ids), func(r int, rec []any) {
 		rec[0], rec[1] = data.ids[r], data.sets[r]

@@ -10,6 +10,7 @@ import (
 	"github.com/gssl/gssl/figures"
 	"github.com/gssl/gssl/htmlreport"
 	"github.com/gssl/gssl/krr"
+	"github.com/gssl/gssl/protocol"
 )
 
 // falkonSweepResult is the JSON object of gssl falkon with several --m.
@@ -46,7 +47,7 @@ type falkonSweepPoint struct {
 	JitterRaises   int     `json:"jitter_raises,omitempty"`
 }
 
-// runFalkonSweep fits one model per value of --m (krr.SweepCentres) and
+// runFalkonSweep fits one model per value of --m (protocol.SweepCentres) and
 // reports test error and fit time against M.
 func runFalkonSweep(ctx context.Context, opts falkonOptions, stdout, stderr io.Writer) error {
 	switch {
@@ -99,7 +100,7 @@ func runFalkonSweep(ctx context.Context, opts falkonOptions, stdout, stderr io.W
 		fk.Progress = func(int, float64) { bar.Add(1) }
 		defer bar.Finish()
 	}
-	pts, err := krr.SweepCentres(ctx, model, opts.Sweep, data.x, y, data.xt)
+	pts, err := protocol.SweepCentres(ctx, model, opts.Sweep, data.x, y, data.xt)
 	if err != nil {
 		return fmt.Errorf("falkon: %w", err)
 	}

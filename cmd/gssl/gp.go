@@ -66,7 +66,7 @@ Lines for .jsonl/.ndjson).`,
 	f.Uint64Var(&opts.Seed, "seed", 0, "seed of the labelled subset and of the synthetic curve")
 	f.StringVar(&opts.Covariance, "covariance", "matern52", "matern52 or squared-exponential")
 	f.BoolVar(&opts.Fixed, "fixed", false, "keep the initial hyperparameters (amplitude 1, length scale 1, noise 1e-2)")
-	f.IntVar(&opts.MaxIter, "max-iter", 200, "L-BFGS iterations of the hyperparameter fit")
+	f.IntVar(&opts.MaxIter, "max-iter", gp.DefaultMaxIterations, "L-BFGS iterations of the hyperparameter fit")
 	f.StringVar(&opts.Out, "out", "", "write the predictions, one row per predicted point (CSV, or JSON Lines for .jsonl/.ndjson)")
 	f.StringVar(&opts.Save, "save", "", "save the fitted model (with the targets' standardisation) for gssl predict --features and gssl serve")
 	opts.Plots.addFlags(f, "the test predictions against their targets with ±2σ bands")
@@ -96,16 +96,17 @@ type gpResult struct {
 	Seconds       float64 `json:"seconds"`
 }
 
-func runGP(ctx context.Context, opts gpOptions, stdout, stderr io.Writer) error {
-	start := timeNow()
+// gpModel checks the output and model flags and returns the regressor
+// they describe.
+func gpModel(opts gpOptions) (*gp.Regressor, error) {
 	if err := checkOutPath("out", opts.Out); err != nil {
-		return fmt.Errorf("gp: %w", err)
+		return nil, fmt.Errorf("gp: %w", err)
 	}
 	if err := checkOutPath("save", opts.Save); err != nil {
-		return fmt.Errorf("gp: %w", err)
+		return nil, fmt.Errorf("gp: %w", err)
 	}
 	if err := opts.Plots.check(); err != nil {
-		return fmt.Errorf("gp: %w", err)
+		return nil, fmt.Errorf("gp: %w", err)
 	}
 	m := &gp.Regressor{Fixed: opts.Fixed, MaxIterations: opts.MaxIter}
 	switch opts.Covariance {
@@ -113,10 +114,19 @@ func runGP(ctx context.Context, opts gpOptions, stdout, stderr io.Writer) error 
 	case "squared-exponential", "rbf", "gaussian":
 		m.Covariance = gp.SquaredExponential
 	default:
-		return fmt.Errorf("gp: --covariance %q is invalid: use matern52 or squared-exponential", opts.Covariance)
+		return nil, fmt.Errorf("gp: --covariance %q is invalid: use matern52 or squared-exponential", opts.Covariance)
 	}
 	if opts.MaxIter < 1 {
-		return fmt.Errorf("gp: --max-iter %d is invalid: it must be ≥ 1", opts.MaxIter)
+		return nil, fmt.Errorf("gp: --max-iter %d is invalid: it must be ≥ 1", opts.MaxIter)
+	}
+	return m, nil
+}
+
+func runGP(ctx context.Context, opts gpOptions, stdout, stderr io.Writer) error {
+	start := timeNow()
+	m, err := gpModel(opts)
+	if err != nil {
+		return err
 	}
 	data, err := loadRegression("gp", opts.Images, opts.Synthetic, &opts.Points, opts.Seed)
 	if err != nil {
@@ -142,7 +152,7 @@ func runGP(ctx context.Context, opts gpOptions, stdout, stderr io.Writer) error 
 	h := m.Hyperparameters()
 	res := gpResult{Data: data.name, Points: n, Dims: d, Labelled: len(lab), Covariance: m.Covariance.String(),
 		Amplitude: h.Amplitude, LengthScale: h.LengthScale, Noise: h.Noise, LML: finite(m.LogMarginalLikelihood()), Evaluations: m.Evaluations()}
-	pred, err := predictGP(m, data, lab)
+	pred, err := predictGP(ctx, m, data, lab)
 	if err != nil {
 		return err
 	}
@@ -186,7 +196,7 @@ type gpPrediction struct {
 	mean, latent []float64
 }
 
-func predictGP(m *gp.Regressor, data *regressionData, lab []int) (*gpPrediction, error) {
+func predictGP(ctx context.Context, m *gp.Regressor, data *regressionData, lab []int) (*gpPrediction, error) {
 	p := &gpPrediction{}
 	n, _ := data.x.Dims()
 	if data.user {
@@ -197,22 +207,22 @@ func predictGP(m *gp.Regressor, data *regressionData, lab []int) (*gpPrediction,
 			}
 		}
 		if len(un) > 0 {
-			mean, v, err := m.Predict(subRows(data.x, un))
+			r, err := m.Predict(ctx, subRows(data.x, un))
 			if err != nil {
 				return nil, fmt.Errorf("gp: %w", err)
 			}
-			p.rows, p.mean, p.latent = un, mean, v
+			p.rows, p.mean, p.latent = un, r.Mean, r.Variance
 		}
 	}
 	if data.xt != nil {
-		mean, v, err := m.Predict(data.xt)
+		r, err := m.Predict(ctx, data.xt)
 		if err != nil {
 			return nil, fmt.Errorf("gp: %w", err)
 		}
-		for i := range mean {
+		for i := range r.Mean {
 			p.rows = append(p.rows, n+i)
 		}
-		p.mean, p.latent = append(p.mean, mean...), append(p.latent, v...)
+		p.mean, p.latent = append(p.mean, r.Mean...), append(p.latent, r.Variance...)
 	}
 	return p, nil
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/gssl/gssl/eval"
 	"github.com/gssl/gssl/graphkernels"
 	"github.com/gssl/gssl/loaders"
+	"github.com/gssl/gssl/protocol"
 )
 
 // graphKernelOptions are the flags of gssl graphkernel.
@@ -56,7 +57,7 @@ func newGraphKernelCommand(g *globals) *cobra.Command {
 Weisfeiler–Lehman subtree (wl), shortest-path (sp), geometric random-walk (rw) or
 vertex-histogram (vh) kernel, normalises it (cosine) and estimates the accuracy of a
 C-SVM (or kernel ridge classifier) by nested stratified cross-validation
-(graphkernels.Evaluation): C chosen on --inner-folds folds of each outer training set,
+(protocol.GramEvaluation): C chosen on --inner-folds folds of each outer training set,
 --folds outer folds, --seeds repetitions. With --fold-file FILE the outer folds are
 read from FILE (line s: the fold of every graph for seed s, as written by
 shared/bench/peers/wl.py); the inner folds are always drawn with gssl's seeded
@@ -228,6 +229,49 @@ func (o graphKernelOptions) newGraphKernel(h int, progress graphkernels.Progress
 }
 
 func runGraphKernel(ctx context.Context, opts graphKernelOptions, stdout, stderr io.Writer) error {
+	if err := checkGraphKernelFlags(opts); err != nil {
+		return err
+	}
+	ds, graphs, res, err := loadGraphKernelData(opts, stderr)
+	if err != nil {
+		return err
+	}
+	labels := ds.Classes()
+	var folds [][]int
+	if opts.Folds != "" && opts.Repeats > 0 {
+		if folds, err = loaders.ReadFolds(opts.Folds, len(graphs), opts.Repeats); err != nil {
+			return fmt.Errorf("graphkernel: --fold-file: %w", err)
+		}
+	}
+	gram, err := timedGram(ctx, opts, graphs, &res, stderr)
+	if err != nil {
+		return err
+	}
+	var grams []*mat.SymDense
+	var heights []int
+	if opts.Repeats > 0 || opts.Save != "" {
+		if grams, heights, err = candidateGrams(ctx, opts, graphs, gram); err != nil {
+			return err
+		}
+	}
+	if opts.Repeats == 0 {
+		res.AccuracyMean, res.AccuracyStd = nil, nil
+	} else if err := evaluateGraphKernel(ctx, opts, ds, graphs, labels, folds, grams, heights, &res, stderr); err != nil {
+		return err
+	}
+	if opts.Save != "" {
+		if err := saveGraphClassifier(ctx, opts, ds, graphs, grams, heights, &res, stderr); err != nil {
+			return err
+		}
+	}
+	if err := opts.Plots.write(stderr, "graphkernel", res, func() (picture, error) { return graphKernelPicture(gram, labels, res) }); err != nil {
+		return err
+	}
+	return report(stdout, opts.JSON, res, func(w io.Writer) { printGraphKernel(w, res) })
+}
+
+// checkGraphKernelFlags checks the flags before any work.
+func checkGraphKernelFlags(opts graphKernelOptions) error {
 	if err := opts.validate(); err != nil {
 		return err
 	}
@@ -239,10 +283,16 @@ func runGraphKernel(ctx context.Context, opts graphKernelOptions, stdout, stderr
 	if err := opts.Plots.check(); err != nil {
 		return fmt.Errorf("graphkernel: %w", err)
 	}
+	return nil
+}
+
+// loadGraphKernelData reads --data and starts the result with what it
+// describes.
+func loadGraphKernelData(opts graphKernelOptions, stderr io.Writer) (*loaders.TUDataset, []graphkernels.Graph, graphKernelResult, error) {
 	start := time.Now()
 	ds, err := loaders.LoadTU(opts.Data)
 	if err != nil {
-		return fmt.Errorf("graphkernel: %w", err)
+		return nil, nil, graphKernelResult{}, fmt.Errorf("graphkernel: %w", err)
 	}
 	res := graphKernelResult{
 		Dataset: ds.Name, Kernel: opts.Kernel, Normalize: opts.Normalize, Classifier: opts.Classifier,
@@ -260,43 +310,15 @@ func runGraphKernel(ctx context.Context, opts graphKernelOptions, stdout, stderr
 		graphs[i] = graphkernels.Graph{Adj: g.Graph, Labels: g.NodeLabels}
 		res.Nodes += g.Graph.Nodes()
 	}
-	labels := ds.Classes()
 	logf(stderr, "graphkernel: %s, %d graphs, %d nodes, %d classes; kernel %s", ds.Name, res.Graphs, res.Nodes, res.Classes, opts.Kernel)
+	return ds, graphs, res, nil
+}
 
-	var folds [][]int
-	if opts.Folds != "" && opts.Repeats > 0 {
-		if folds, err = loaders.ReadFolds(opts.Folds, len(graphs), opts.Repeats); err != nil {
-			return fmt.Errorf("graphkernel: --fold-file: %w", err)
-		}
-	}
-	gram, err := timedGram(ctx, opts, graphs, &res, stderr)
-	if err != nil {
-		return err
-	}
-	drawn := func() error {
-		return opts.Plots.write(stderr, "graphkernel", res, func() (picture, error) { return graphKernelPicture(gram, labels, res) })
-	}
-	if opts.Repeats == 0 {
-		res.AccuracyMean, res.AccuracyStd = nil, nil
-		if opts.Save != "" {
-			grams, heights, err := candidateGrams(ctx, opts, graphs, gram)
-			if err != nil {
-				return err
-			}
-			if err := saveGraphClassifier(ctx, opts, ds, graphs, grams, heights, &res, stderr); err != nil {
-				return err
-			}
-		}
-		if err := drawn(); err != nil {
-			return err
-		}
-		return report(stdout, opts.JSON, res, func(w io.Writer) { printGraphKernel(w, res) })
-	}
-	grams, heights, err := candidateGrams(ctx, opts, graphs, gram)
-	if err != nil {
-		return err
-	}
-	ev := graphkernels.Evaluation{Grams: grams, Grid: opts.Grid, OuterFolds: opts.CV, InnerFolds: opts.Inner,
+// evaluateGraphKernel runs the nested cross-validation of the candidate
+// Gram matrices (protocol.GramEvaluation), the --heights sweep and --out.
+func evaluateGraphKernel(ctx context.Context, opts graphKernelOptions, ds *loaders.TUDataset, graphs []graphkernels.Graph, labels []int,
+	folds [][]int, grams []*mat.SymDense, heights []int, res *graphKernelResult, stderr io.Writer) error {
+	ev := protocol.GramEvaluation{Grams: grams, Grid: opts.Grid, OuterFolds: opts.CV, InnerFolds: opts.Inner,
 		Seeds: opts.Repeats, Seed: opts.Seed, Folds: folds}
 	if opts.Classifier == "ridge" {
 		ev.Machine = graphkernels.Ridge
@@ -310,7 +332,7 @@ func runGraphKernel(ctx context.Context, opts graphKernelOptions, stdout, stderr
 		return fmt.Errorf("graphkernel: %w", err)
 	}
 	res.CVSeconds = seconds(t0)
-	summariseChoices(opts, er, heights, &res)
+	summariseChoices(opts, er, heights, res)
 	if len(opts.Heights) > 0 {
 		if res.Heights, err = heightSweep(ctx, opts, ev, graphs, labels, grams, heights, stderr); err != nil {
 			return err
@@ -322,43 +344,31 @@ func runGraphKernel(ctx context.Context, opts graphKernelOptions, stdout, stderr
 		}
 		res.Out = opts.Out
 	}
-	if opts.Save != "" {
-		if err := saveGraphClassifier(ctx, opts, ds, graphs, grams, heights, &res, stderr); err != nil {
-			return err
-		}
-	}
-	if err := drawn(); err != nil {
-		return err
-	}
-	return report(stdout, opts.JSON, res, func(w io.Writer) { printGraphKernel(w, res) })
+	return nil
 }
 
 // timedGram computes the Gram matrix of the kernel as configured (height H
 // for WL) --gram-runs times from the loaded graphs (after one warm-up when
 // more than once), reports the median time and writes --gram-out.
 func timedGram(ctx context.Context, opts graphKernelOptions, graphs []graphkernels.Graph, res *graphKernelResult, stderr io.Writer) (*mat.SymDense, error) {
-	var gram *mat.SymDense
-	var err error
-	runs := opts.GramRuns
-	if runs > 1 {
-		runs++ // the first is a warm-up
+	var bar *progress
+	finish := func() {
+		if bar != nil {
+			bar.Finish()
+		}
 	}
-	for r := 0; r < runs; r++ {
-		bar := newProgress(stderr, len(graphs), "Gram matrix")
-		k := opts.newGraphKernel(opts.H, func(done, _ int) { bar.Add(1) })
-		t0 := time.Now()
-		gram, err = k.Fit(ctx, graphs)
-		secs := seconds(t0)
-		bar.Finish()
-		if err != nil {
-			return nil, fmt.Errorf("graphkernel: %w", err)
-		}
-		if r > 0 || runs == 1 {
-			res.GramSecondsRuns = append(res.GramSecondsRuns, secs)
-		}
-		if f, ok := featureCount(k); ok {
-			res.Features = f
-		}
+	k, gram, secs, err := protocol.TimedGram(ctx, graphs, max(opts.GramRuns, 1), func(int) graphkernels.Kernel {
+		finish()
+		bar = newProgress(stderr, len(graphs), "Gram matrix")
+		return opts.newGraphKernel(opts.H, func(done, _ int) { bar.Add(1) })
+	})
+	finish()
+	if err != nil {
+		return nil, fmt.Errorf("graphkernel: %w", err)
+	}
+	res.GramSecondsRuns = secs
+	if f, ok := featureCount(k); ok {
+		res.Features = f
 	}
 	res.GramSeconds = median(res.GramSecondsRuns)
 	logf(stderr, "graphkernel: Gram matrix %d×%d in %.4f s (median of %d)", len(graphs), len(graphs), res.GramSeconds, len(res.GramSecondsRuns))
@@ -382,7 +392,7 @@ func candidateGrams(ctx context.Context, opts graphKernelOptions, graphs []graph
 		kh := gram
 		if h != opts.H {
 			var err error
-			if kh, err = opts.newGraphKernel(h, nil).Fit(ctx, graphs); err != nil {
+			if kh, err = graphkernels.FitGram(ctx, opts.newGraphKernel(h, nil), graphs); err != nil {
 				return nil, nil, fmt.Errorf("graphkernel: %w", err)
 			}
 		}
@@ -393,7 +403,7 @@ func candidateGrams(ctx context.Context, opts graphKernelOptions, graphs []graph
 
 // summariseChoices fills the accuracies and how often each grid value and
 // height was chosen.
-func summariseChoices(opts graphKernelOptions, er *graphkernels.EvaluationResult, heights []int, res *graphKernelResult) {
+func summariseChoices(opts graphKernelOptions, er *protocol.GramEvaluationResult, heights []int, res *graphKernelResult) {
 	res.OuterFolds = er.Folds
 	nGrid := len(opts.Grid)
 	res.GridChosen = make([]int, nGrid)
@@ -417,7 +427,7 @@ func summariseChoices(opts graphKernelOptions, er *graphkernels.EvaluationResult
 
 // writeGraphRows writes --out: one row per graph with its class, outer fold
 // (first seed) and out-of-fold prediction, classes as in the labels file.
-func writeGraphRows(path string, ds *loaders.TUDataset, labels []int, er *graphkernels.EvaluationResult) error {
+func writeGraphRows(path string, ds *loaders.TUDataset, labels []int, er *protocol.GramEvaluationResult) error {
 	name := func(c int) any {
 		if c < 0 || c >= len(ds.LabelValues) {
 			return nil
@@ -432,7 +442,7 @@ func writeGraphRows(path string, ds *loaders.TUDataset, labels []int, er *graphk
 // featureCount returns the dictionary size of an explicit-feature kernel.
 func featureCount(k graphkernels.Kernel) (int, bool) {
 	if c, ok := k.(*graphkernels.Cosine); ok {
-		k = c.Kernel
+		k = c.Fitted()
 	}
 	switch k := k.(type) {
 	case *graphkernels.WeisfeilerLehman:

@@ -13,6 +13,7 @@ import (
 	"github.com/gssl/gssl/figures"
 	"github.com/gssl/gssl/graphkernels"
 	"github.com/gssl/gssl/htmlreport"
+	"github.com/gssl/gssl/protocol"
 )
 
 // heightAccuracy is the nested cross-validated accuracy of the WL kernel
@@ -25,32 +26,29 @@ type heightAccuracy struct {
 }
 
 // heightSweep runs ev (the command's protocol: grid, folds, seeds) once
-// per height of --heights with that height's Gram matrix alone, reusing
-// the matrices the run already computed (grams at heights).
-func heightSweep(ctx context.Context, opts graphKernelOptions, ev graphkernels.Evaluation, graphs []graphkernels.Graph, labels []int,
+// per height of --heights with that height's Gram matrix alone
+// (protocol.GramEvaluation.SweepKernels), reusing the matrices the run
+// already computed (grams at heights).
+func heightSweep(ctx context.Context, opts graphKernelOptions, ev protocol.GramEvaluation, graphs []graphkernels.Graph, labels []int,
 	grams []*mat.SymDense, heights []int, stderr io.Writer) ([]heightAccuracy, error) {
 	have := map[int]*mat.SymDense{}
 	for i, h := range heights {
 		have[h] = grams[i]
 	}
-	ev.Progress = nil
-	var out []heightAccuracy
-	for _, h := range opts.Heights {
-		g, ok := have[h]
-		if !ok {
-			var err error
-			if g, err = opts.newGraphKernel(h, nil).Fit(ctx, graphs); err != nil {
-				return nil, fmt.Errorf("graphkernel: --heights %d: %w", h, err)
-			}
-			have[h] = g
-		}
-		ev.Grams = []*mat.SymDense{g}
-		er, err := ev.Run(ctx, labels)
-		if err != nil {
-			return nil, fmt.Errorf("graphkernel: --heights %d: %w", h, err)
-		}
+	kernels := make([]graphkernels.Kernel, len(opts.Heights))
+	known := make([]*mat.SymDense, len(opts.Heights))
+	for i, h := range opts.Heights {
+		kernels[i], known[i] = opts.newGraphKernel(h, nil), have[h]
+	}
+	ers, err := ev.SweepKernels(ctx, labels, graphs, kernels, known)
+	if err != nil {
+		return nil, fmt.Errorf("graphkernel: --heights: %w", err)
+	}
+	out := make([]heightAccuracy, len(ers))
+	for i, er := range ers {
+		h := opts.Heights[i]
 		mean, std := eval.MeanStd(er.Accuracy)
-		out = append(out, heightAccuracy{H: h, Mean: finite(mean), Std: finite(std), ByRepeat: finites(er.Accuracy)})
+		out[i] = heightAccuracy{H: h, Mean: finite(mean), Std: finite(std), ByRepeat: finites(er.Accuracy)}
 		logf(stderr, "graphkernel: WL height %d fixed: accuracy %.4f ± %.4f", h, mean, std)
 	}
 	return out, nil

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gssl/gssl/graphkernels"
 	"github.com/gssl/gssl/loaders"
+	"github.com/gssl/gssl/protocol"
 	"github.com/gssl/gssl/savedmodel"
 )
 
@@ -39,13 +40,13 @@ func (o graphKernelOptions) validateSave() error {
 }
 
 // saveGraphClassifier writes --save: the candidate that the protocol's
-// inner selection picks on all graphs (graphkernels.Evaluation.Select),
+// inner selection picks on all graphs (protocol.GramEvaluation.Select),
 // refitted on all of them as a WLClassifier with the data set's class
 // names (its graph labels).
 func saveGraphClassifier(ctx context.Context, opts graphKernelOptions, ds *loaders.TUDataset, graphs []graphkernels.Graph,
 	grams []*mat.SymDense, heights []int, res *graphKernelResult, stderr io.Writer) error {
 	labels := ds.Classes()
-	ev := graphkernels.Evaluation{Grams: grams, Grid: opts.Grid, InnerFolds: opts.Inner, Seed: opts.Seed}
+	ev := protocol.GramEvaluation{Grams: grams, Grid: opts.Grid, InnerFolds: opts.Inner, Seed: opts.Seed}
 	c, err := ev.Select(ctx, labels)
 	if err != nil {
 		return fmt.Errorf("graphkernel: --save %s: %w", opts.Save, err)

@@ -15,6 +15,7 @@ import (
 	"github.com/gssl/gssl/graphkernels"
 	"github.com/gssl/gssl/internal/sharedtest"
 	"github.com/gssl/gssl/loaders"
+	"github.com/gssl/gssl/protocol"
 	"github.com/gssl/gssl/savedmodel"
 	"github.com/gssl/gssl/serve"
 )
@@ -122,7 +123,7 @@ func TestGraphKernelSavedModelMatchesOutOfFold(t *testing.T) {
 }
 
 // TestGraphKernelSaveChoosesAndServes: on a toy set, with heights and C to
-// choose from, --save refits the candidate graphkernels.Evaluation.Select
+// choose from, --save refits the candidate protocol.GramEvaluation.Select
 // picks on all graphs; gssl predict without --graphs answers for the
 // training graphs, and the file opens as a model of graphs.
 func TestGraphKernelSaveChoosesAndServes(t *testing.T) {
@@ -147,12 +148,12 @@ func TestGraphKernelSaveChoosesAndServes(t *testing.T) {
 		graphs = append(graphs, graphkernels.Graph{Adj: g.Graph, Labels: g.NodeLabels})
 	}
 	opts := graphKernelOptions{Kernel: "wl", H: 3, SelectH: true, Normalize: true}
-	gram, err := opts.newGraphKernel(3, nil).Fit(t.Context(), graphs)
+	gram, err := graphkernels.FitGram(t.Context(), opts.newGraphKernel(3, nil), graphs)
 	require.NoError(t, err)
 	grams, heights, err := candidateGrams(t.Context(), opts, graphs, gram)
 	require.NoError(t, err)
 	grid := []float64{0.01, 1, 100}
-	c, err := graphkernels.Evaluation{Grams: grams, Grid: grid, InnerFolds: 2, Seed: 4}.Select(t.Context(), ds.Classes())
+	c, err := protocol.GramEvaluation{Grams: grams, Grid: grid, InnerFolds: 2, Seed: 4}.Select(t.Context(), ds.Classes())
 	require.NoError(t, err)
 	assert.Equal(t, float64(heights[c/3]), cfg["h"])
 	assert.Equal(t, grid[c%3], cfg["c"])

@@ -16,6 +16,8 @@ import (
 	"github.com/gssl/gssl/imgp"
 	"github.com/gssl/gssl/knngraph"
 	"github.com/gssl/gssl/loaders"
+	"github.com/gssl/gssl/protocol"
+	"github.com/gssl/gssl/savedmodel"
 	"github.com/gssl/gssl/spectral"
 )
 
@@ -109,12 +111,12 @@ func addIMGPModelFlags(cmd *cobra.Command, opts *imgpOptions) {
 	f.StringVar(&opts.Images, "images", "", "srmnist-style folder of train/test images and angles")
 	f.IntVar(&opts.Synthetic, "synthetic", 0, fmt.Sprintf("use the synthetic closed curve in R^10 with this many nodes (2..%d)", imgp.MaxCurvePoints))
 	opts.Points.addFlags(f, "targets")
-	f.IntVar(&opts.K, "neighbors", 50, "nearest neighbours of the graph")
-	f.IntVar(&opts.Nu, "nu", 2, "integer smoothness ν ≥ 1 of the graph Matérn prior")
+	f.IntVar(&opts.K, "neighbors", imgp.DefaultK, "nearest neighbours of the graph")
+	f.IntVar(&opts.Nu, "nu", imgp.DefaultNu, "integer smoothness ν ≥ 1 of the graph Matérn prior")
 	f.IntVar(&opts.Eigenpairs, "eigenpairs", 0, fmt.Sprintf("eigenpairs L for prediction (0: min(N, %d))", imgp.DefaultEigenpairs))
-	f.IntVar(&opts.MaxIter, "max-iter", 100, "Adam steps on the marginal likelihood (0 keeps the initial hyperparameters)")
-	f.Float64Var(&opts.LearningRate, "learning-rate", 0.05, "Adam learning rate")
-	f.IntVar(&opts.Probes, "probes", 4, "Hutchinson probe vectors per gradient")
+	f.IntVar(&opts.MaxIter, "max-iter", imgp.DefaultIterations, "Adam steps on the marginal likelihood (0 keeps the initial hyperparameters)")
+	f.Float64Var(&opts.LearningRate, "learning-rate", imgp.DefaultLearningRate, "Adam learning rate")
+	f.IntVar(&opts.Probes, "probes", imgp.DefaultProbes, "Hutchinson probe vectors per gradient")
 	f.StringVar(&opts.Distance, "distance", "nearest", "dist(x, M) in the blend: nearest (node) or mean (of K neighbours)")
 	f.StringVar(&opts.Procedure, "procedure", imgp.ProcedureRefit.String(), "refit (κ, s, σ² re-maximised on the rank-L likelihood predictions use) or paper (the full-rank GMRF fit only)")
 	f.BoolVar(&opts.Approximate, "approximate", false, "approximate KNN graph by NN-descent (for large N)")
@@ -188,7 +190,8 @@ type regressionData struct {
 	name         string
 	x, xt        *mat.Dense
 	y, yt        []float64
-	mean, scale  float64 // of the raw training targets: raw = mean + scale·standardised
+	mean, scale  float64   // of the raw training targets: raw = mean + scale·standardised
+	rawY, rawYT  []float64 // the targets in their own units (rawYT nil when unknown)
 	ids, testIDs []string
 	user         bool // the user's points: the labelled rows are those with a target
 	defaultSplit string
@@ -216,6 +219,7 @@ func loadRegression(cmd string, images string, synthetic int, in *pointInput, se
 			return nil, fmt.Errorf("%s: --synthetic %d is invalid: it must be in [2, %d]", cmd, synthetic, imgp.MaxCurvePoints)
 		}
 		d.name, d.x, d.y, d.xt, d.yt, d.mean, d.scale = fmt.Sprintf("synthetic-curve-N%d", synthetic), x, y, xt, yt, 0, 1
+		d.rawY, d.rawYT = y, yt
 	case images != "":
 		r, err := loaders.ReadImageRegression(images)
 		if err != nil {
@@ -227,6 +231,7 @@ func loadRegression(cmd string, images string, synthetic int, in *pointInput, se
 			return nil, fmt.Errorf("%s: %s: the training targets are all equal; nothing to regress", cmd, images)
 		}
 		d.y, d.yt = standardise(r.Y, d.mean, d.scale), standardise(r.YTest, d.mean, d.scale)
+		d.rawY, d.rawYT = r.Y, r.YTest
 	default:
 		p, err := in.load("targets")
 		if err != nil {
@@ -250,13 +255,13 @@ func loadRegression(cmd string, images string, synthetic int, in *pointInput, se
 			d.scale = 1 // constant targets: nothing to scale
 		}
 		d.name, d.x, d.xt, d.ids, d.testIDs, d.user = p.Name, p.X, p.XTest, p.IDs, p.TestIDs, true
-		d.y = standardise(y, d.mean, d.scale)
+		d.y, d.rawY = standardise(y, d.mean, d.scale), y
 		if p.TestVals != nil {
 			yt, err := floatValues("test-targets", in.TestTargets, p.TestVals)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", cmd, err)
 			}
-			d.yt = standardise(yt, d.mean, d.scale)
+			d.yt, d.rawYT = standardise(yt, d.mean, d.scale), yt
 		}
 	}
 	if d.ids == nil {
@@ -315,7 +320,7 @@ func chooseLabelledPoints(cmd, subset string, labelled float64, seed uint64, dat
 	if !(labelled > 0 && labelled <= 1) {
 		return nil, fmt.Errorf("%s: --labelled %v is invalid: it must be a fraction in (0, 1]", cmd, labelled)
 	}
-	lab, err := imgp.RandomLabelled(n, labelled, seed)
+	lab, err := eval.RandomLabelled(n, labelled, seed)
 	if err != nil {
 		return nil, fmt.Errorf("%s: --labelled: %w", cmd, err)
 	}
@@ -384,17 +389,8 @@ func checkGPMemory(cmd, maxMemory string, n int) error {
 
 func runIMGP(ctx context.Context, opts imgpOptions, stdout, stderr io.Writer) error {
 	start := timeNow()
-	if _, err := plotFormat(opts.Plot); err != nil {
-		return fmt.Errorf("imgp: %w", err)
-	}
-	if err := (&plotFlags{Report: opts.Report}).check(); err != nil {
-		return fmt.Errorf("imgp: %w", err)
-	}
-	if err := checkOutPath("out", opts.Out); err != nil {
-		return fmt.Errorf("imgp: %w", err)
-	}
-	if err := checkOutPath("save", opts.Save); err != nil {
-		return fmt.Errorf("imgp: %w", err)
+	if err := checkIMGPOutputs(opts); err != nil {
+		return err
 	}
 	r, err := imgpModel("imgp", opts)
 	if err != nil {
@@ -412,59 +408,91 @@ func runIMGP(ctx context.Context, opts imgpOptions, stdout, stderr io.Writer) er
 	if err := checkGPMemory("imgp", opts.MaxMemory, len(lab)); err != nil {
 		return err
 	}
-	y := make([]float64, len(lab))
-	for p, i := range lab {
-		y[p] = data.y[i]
-	}
 	prog := newProgress(stderr, max(opts.MaxIter, 1), "imgp: Adam")
-	r.Seed, r.Euclidean = opts.Seed, &gp.Regressor{Fixed: opts.EuclFixed}
+	r.Seed, r.Euclidean, r.Scaling = opts.Seed, &gp.Regressor{Fixed: opts.EuclFixed}, &imgp.Scaling{Mean: data.mean, Scale: data.scale}
 	r.Progress = func(int, imgp.Hyperparameters, [4]float64) { prog.Add(1) }
 	logf(stderr, "imgp: %d nodes, %d labelled, %d points off the graph; fitting", n, len(lab), rowsOf(data.xt))
-	fitStart := timeNow()
-	err = r.FitIndexed(ctx, data.x, lab, y)
+	run, err := protocol.RunIMGP(ctx, r, protocol.IMGPTask{X: data.x, Y: data.rawY, Labelled: lab, XTest: data.xt, YTest: data.rawYT})
 	prog.Finish()
 	if err != nil {
 		return err
 	}
+	res := newIMGPResult(opts, data, lab, r, run)
+	if err := imgpLikelihood(ctx, opts, r, &res, stderr); err != nil {
+		return err
+	}
+	if err := writeIMGPOutputs(opts, data, r, run, &res, stderr); err != nil {
+		return err
+	}
+	res.Seconds = seconds(start)
+	rp := plotFlags{Report: opts.Report, start: start}
+	if err := rp.write(stderr, "imgp", res, func() (picture, error) {
+		if run.Scores == nil {
+			return picture{notes: []string{"no figure: it needs the true targets of the points off the graph (--test-targets)"}}, nil
+		}
+		pl, err := imgpPanel(data, run.Test, run.Scores.RefinedPrediction, r.EuclideanModel().Hyperparameters().Noise, data.scale)
+		return picture{panels: []*figures.Plot{pl}, caption: "IMGP and the Euclidean GP: " + res.Data}, err
+	}); err != nil {
+		return err
+	}
+	return report(stdout, opts.JSON, res, func(w io.Writer) { printIMGP(w, res) })
+}
+
+// checkIMGPOutputs checks the output flags before any work.
+func checkIMGPOutputs(opts imgpOptions) error {
+	if _, err := plotFormat(opts.Plot); err != nil {
+		return fmt.Errorf("imgp: %w", err)
+	}
+	if err := (&plotFlags{Report: opts.Report}).check(); err != nil {
+		return fmt.Errorf("imgp: %w", err)
+	}
+	if err := checkOutPath("out", opts.Out); err != nil {
+		return fmt.Errorf("imgp: %w", err)
+	}
+	if err := checkOutPath("save", opts.Save); err != nil {
+		return fmt.Errorf("imgp: %w", err)
+	}
+	return nil
+}
+
+// newIMGPResult is the JSON object of a run, without the likelihood.
+func newIMGPResult(opts imgpOptions, data *regressionData, lab []int, r *imgp.Regressor, run *protocol.IMGPRun) imgpResult {
+	n, _ := data.x.Dims()
 	res := imgpResult{Data: data.name, Nodes: n, Test: rowsOf(data.xt), NLabelled: len(lab), Seed: opts.Seed,
-		K: opts.K, Nu: opts.Nu, Eigenpairs: opts.Eigenpairs, SecondsFit: seconds(fitStart)}
+		K: opts.K, Nu: opts.Nu, Eigenpairs: opts.Eigenpairs, SecondsFit: run.Fit.Seconds(), Labelled: float64(len(lab)) / float64(n)}
 	if res.Eigenpairs == 0 {
 		res.Eigenpairs = min(n, imgp.DefaultEigenpairs) // what Fit used
 	}
-	res.Labelled = float64(len(lab)) / float64(n)
-	var p *imgp.Prediction
-	var sc *imgp.Scores
-	if data.xt == nil {
+	switch {
+	case data.xt == nil:
 		res.MetricsReason = "no points off the graph (--test-features)"
-	} else {
-		predStart := timeNow()
-		if p, err = r.Predict(ctx, data.xt); err != nil {
-			return err
-		}
-		res.SecondsPredict = seconds(predStart)
-		if data.yt != nil {
-			if sc, err = imgp.Score(ctx, r, p, data.xt, data.yt); err != nil {
-				return err
-			}
-			res.RMSE, res.NLL, res.RefinedRMSE, res.RefinedNLL = finite(sc.RMSE), finite(sc.NLL), finite(sc.RefinedRMSE), finite(sc.RefinedNLL)
-			res.EuclideanRMSE, res.EuclideanNLL = finite(sc.EuclideanRMSE), finite(sc.EuclideanNLL)
-			mr, _ := eval.RMSE(p.ManifoldMean, data.yt)
-			res.ManifoldRMSE = finite(mr)
-			rh := sc.Refined.Hyperparameters()
-			res.RefinedKappa, res.RefinedNoise = rh.Kappa, rh.Noise
-		}
-		if data.yt == nil {
-			res.MetricsReason = "no true targets for the points off the graph (--test-targets)"
-		}
-		for _, g := range p.Gamma {
-			res.GammaMean += g / float64(len(p.Gamma))
-		}
+	case data.yt == nil:
+		res.MetricsReason = "no true targets for the points off the graph (--test-targets)"
 	}
-	if err := imgpDiagnostics(ctx, opts, r, data, lab, &res, stderr); err != nil {
-		return err
+	if sc := run.Scores; sc != nil {
+		res.RMSE, res.NLL, res.RefinedRMSE, res.RefinedNLL = finite(sc.RMSE), finite(sc.NLL), finite(sc.RefinedRMSE), finite(sc.RefinedNLL)
+		res.EuclideanRMSE, res.EuclideanNLL = finite(sc.EuclideanRMSE), finite(sc.EuclideanNLL)
+		rh := sc.Refined.Hyperparameters()
+		res.RefinedKappa, res.RefinedNoise = rh.Kappa, rh.Noise
 	}
-	if opts.Plot != "" && sc != nil {
-		if err := plotIMGP(opts.Plot, data, p, sc.RefinedPrediction, r.EuclideanModel().Hyperparameters().Noise, data.scale); err != nil {
+	res.ManifoldRMSE, res.GammaMean = finite(run.ManifoldRMSE), run.GammaMean
+	res.NodeRMSE, res.NodeRMSEFull = finite(run.NodeRMSE), finite(run.NodeRMSEFull)
+	res.SecondsPredict, res.SecondsEuclPred = run.Predict.Seconds(), run.EuclideanPredict.Seconds()
+	e := r.EuclideanModel()
+	eh, h := e.Hyperparameters(), r.Hyperparameters()
+	res.Alpha, res.Kappa, res.Amplitude, res.Noise, res.Variance = h.Alpha, h.Kappa, h.Amplitude, h.Noise, finite(r.Variance())
+	res.EuclideanAmp, res.EuclideanLength, res.EuclideanNoise, res.EuclideanLML = eh.Amplitude, eh.LengthScale, eh.Noise, finite(e.LogMarginalLikelihood())
+	res.AdamSteps, res.CGIterations = r.Steps()
+	_, res.Components = r.FittedGraph().Dist2.Components()
+	t := r.Timings()
+	res.SecondsGraph, res.SecondsTrain, res.SecondsEigen, res.SecondsEucl = t.Graph.Seconds(), t.Train.Seconds(), t.Eigen.Seconds(), t.Euclidean.Seconds()
+	return res
+}
+
+// writeIMGPOutputs writes --plot, --out and --save.
+func writeIMGPOutputs(opts imgpOptions, data *regressionData, r *imgp.Regressor, run *protocol.IMGPRun, res *imgpResult, stderr io.Writer) error {
+	if opts.Plot != "" && run.Scores != nil {
+		if err := plotIMGP(opts.Plot, data, run.Test, run.Scores.RefinedPrediction, r.EuclideanModel().Hyperparameters().Noise, data.scale); err != nil {
 			return err
 		}
 		logf(stderr, "imgp: wrote %s", opts.Plot)
@@ -472,29 +500,20 @@ func runIMGP(ctx context.Context, opts imgpOptions, stdout, stderr io.Writer) er
 		logf(stderr, "imgp: no --plot: it needs the true targets of the points off the graph (--test-targets)")
 	}
 	if opts.Out != "" {
-		if err := writeRegressionRows(opts.Out, data, lab, r, p); err != nil {
+		if err := writeRegressionRows(opts.Out, data, r, run.Test); err != nil {
 			return err
 		}
 		logf(stderr, "imgp: wrote %s", opts.Out)
 	}
 	if opts.Save != "" {
-		if err := savePointModel(opts.Save, r, data); err != nil {
-			return fmt.Errorf("imgp: %w", err)
+		// The model standardises its targets itself: the file's context
+		// has no scaling of its own.
+		if err := savedmodel.Save(opts.Save, r, savedmodel.Context{Data: data.name}); err != nil {
+			return fmt.Errorf("imgp: --save %w", err)
 		}
 		res.Saved = opts.Save
 	}
-	res.Seconds = seconds(start)
-	rp := plotFlags{Report: opts.Report, start: start}
-	if err := rp.write(stderr, "imgp", res, func() (picture, error) {
-		if sc == nil {
-			return picture{notes: []string{"no figure: it needs the true targets of the points off the graph (--test-targets)"}}, nil
-		}
-		pl, err := imgpPanel(data, p, sc.RefinedPrediction, r.EuclideanModel().Hyperparameters().Noise, data.scale)
-		return picture{panels: []*figures.Plot{pl}, caption: "IMGP and the Euclidean GP: " + res.Data}, err
-	}); err != nil {
-		return err
-	}
-	return report(stdout, opts.JSON, res, func(w io.Writer) { printIMGP(w, res) })
+	return nil
 }
 
 func rowsOf(x *mat.Dense) int {
@@ -505,75 +524,37 @@ func rowsOf(x *mat.Dense) int {
 	return n
 }
 
-// imgpDiagnostics fills the node RMSEs, hyperparameters, the Euclidean GP's
-// numbers, the log marginal likelihood and the timings.
-func imgpDiagnostics(ctx context.Context, opts imgpOptions, r *imgp.Regressor, data *regressionData, lab []int, res *imgpResult, stderr io.Writer) error {
-	n, _ := data.x.Dims()
-	e := r.EuclideanModel()
-	eh := e.Hyperparameters()
-	if data.xt != nil {
-		epStart := timeNow()
-		if _, _, err := e.Predict(data.xt); err != nil {
-			return err
-		}
-		res.SecondsEuclPred = seconds(epStart)
+// imgpLikelihood fills the log marginal likelihood at the fitted
+// hyperparameters (--likelihood-probes ≥ 0).
+func imgpLikelihood(ctx context.Context, opts imgpOptions, r *imgp.Regressor, res *imgpResult, stderr io.Writer) error {
+	if opts.LikProbes < 0 {
+		return nil
 	}
-	if !data.user {
-		nodeMean, _, _ := r.PredictNodes()
-		unl := make([]bool, n)
-		for i := range unl {
-			unl[i] = true
-		}
-		for _, i := range lab {
-			unl[i] = false
-		}
-		full := r.NodeMean()
-		var pm, pf, tm []float64
-		for i, u := range unl {
-			if u {
-				pm, pf, tm = append(pm, nodeMean[i]), append(pf, full[i]), append(tm, data.y[i])
+	likStart := timeNow()
+	var lprog *progress
+	ll, err := r.LogMarginalLikelihood(ctx, imgp.LikelihoodSettings{ExactLabels: opts.LikExact, TraceSettings: spectral.TraceSettings{
+		Probes: opts.LikProbes, Steps: opts.LikSteps, Seed: opts.Seed,
+		Progress: func(_, total int) {
+			if lprog == nil {
+				lprog = newProgress(stderr, total, "imgp: likelihood")
 			}
-		}
-		if len(pm) > 0 {
-			a, _ := eval.RMSE(pm, tm)
-			b, _ := eval.RMSE(pf, tm)
-			res.NodeRMSE, res.NodeRMSEFull = finite(a), finite(b)
-		}
+			lprog.Add(1)
+		}}})
+	if lprog != nil {
+		lprog.Finish()
 	}
-	h := r.Hyperparameters()
-	res.Alpha, res.Kappa, res.Amplitude, res.Noise, res.Variance = h.Alpha, h.Kappa, h.Amplitude, h.Noise, finite(r.Variance())
-	res.EuclideanAmp, res.EuclideanLength, res.EuclideanNoise, res.EuclideanLML = eh.Amplitude, eh.LengthScale, eh.Noise, finite(e.LogMarginalLikelihood())
-	if opts.LikProbes >= 0 {
-		likStart := timeNow()
-		var lprog *progress
-		ll, err := r.LogMarginalLikelihood(ctx, imgp.LikelihoodSettings{ExactLabels: opts.LikExact, TraceSettings: spectral.TraceSettings{
-			Probes: opts.LikProbes, Steps: opts.LikSteps, Seed: opts.Seed,
-			Progress: func(_, total int) {
-				if lprog == nil {
-					lprog = newProgress(stderr, total, "imgp: likelihood")
-				}
-				lprog.Add(1)
-			}}})
-		if lprog != nil {
-			lprog.Finish()
-		}
-		if err != nil {
-			return err
-		}
-		res.LML, res.LMLStdErr, res.LMLExact = finite(ll.Value), finite(ll.StdErr), ll.Exact
-		res.SecondsLML = seconds(likStart)
+	if err != nil {
+		return err
 	}
-	res.AdamSteps, res.CGIterations = r.Steps()
-	_, res.Components = r.FittedGraph().Dist2.Components()
-	t := r.Timings()
-	res.SecondsGraph, res.SecondsTrain, res.SecondsEigen, res.SecondsEucl = t.Graph.Seconds(), t.Train.Seconds(), t.Eigen.Seconds(), t.Euclidean.Seconds()
+	res.LML, res.LMLStdErr, res.LMLExact = finite(ll.Value), finite(ll.StdErr), ll.Exact
+	res.SecondsLML = seconds(likStart)
 	return nil
 }
 
 // writeRegressionRows writes --out: the unlabelled nodes of the user's
 // points (rank-L node posterior, γ = 1) and every point off the graph, in
 // the targets' original units.
-func writeRegressionRows(path string, data *regressionData, lab []int, r *imgp.Regressor, p *imgp.Prediction) error {
+func writeRegressionRows(path string, data *regressionData, r *imgp.Regressor, p *imgp.Prediction) error {
 	type row struct {
 		id, set           string
 		mean, latent, obs float64
@@ -583,10 +564,11 @@ func writeRegressionRows(path string, data *regressionData, lab []int, r *imgp.R
 	un := func(v float64) float64 { return data.mean + data.scale*v }
 	s2 := data.scale * data.scale
 	if data.user {
-		mean, variance, err := r.PredictNodes()
+		nodes, err := r.Posterior(context.Background(), nil)
 		if err != nil {
 			return err
 		}
+		mean, variance := nodes.Mean, nodes.Variance
 		noise := r.Hyperparameters().Noise
 		for i, v := range data.y {
 			if math.IsNaN(v) {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/gssl/gssl/figures"
 	"github.com/gssl/gssl/imgp"
+	"github.com/gssl/gssl/protocol"
 )
 
 type sweepOptions struct {
@@ -132,8 +133,9 @@ func runIMGPSweep(ctx context.Context, opts sweepOptions, stdout, stderr io.Writ
 	}
 	prog := newProgress(stderr, len(opts.Fractions)*opts.Seeds, "imgp sweep")
 	defer prog.Finish()
-	sw := imgp.Sweep{Model: *model, Fractions: opts.Fractions, Seeds: opts.Seeds,
-		Progress: func(run imgp.SweepRun) {
+	model.Scaling = &imgp.Scaling{Mean: data.mean, Scale: data.scale}
+	sw := protocol.IMGPSweep{Model: model, Fractions: opts.Fractions, Seeds: opts.Seeds,
+		Progress: func(run protocol.IMGPSweepRun) {
 			sc := run.Scores
 			logf(stderr, "imgp sweep: fraction %g seed %d (%d labelled): IMGP RMSE %.4f NLL %.4g, refined %.4f %.4g, Euclidean RMSE %.4f NLL %.4g (%.1fs)",
 				run.Fraction, run.Seed, run.Labelled, sc.RMSE, sc.NLL, sc.RefinedRMSE, sc.RefinedNLL, sc.EuclideanRMSE, sc.EuclideanNLL, run.Duration.Seconds())
@@ -149,7 +151,7 @@ func runIMGPSweep(ctx context.Context, opts sweepOptions, stdout, stderr io.Writ
 			return chooseLabelled(one, data)
 		}
 	}
-	sr, err := sw.Run(ctx, data.x, data.y, data.xt, data.yt)
+	sr, err := sw.Run(ctx, data.x, data.rawY, data.xt, data.rawYT)
 	if err != nil {
 		return err
 	}
@@ -205,8 +207,8 @@ func fmtPrec(v any, prec int) string {
 
 // plotSweep draws test RMSE against the labelled fraction, mean ± std over
 // seeds, for IMGP, its refit and the Euclidean GP, on log axes.
-func plotSweep(path string, r *imgp.SweepResult) error {
-	series := func(name string, mean, std func(s imgp.SweepSummary) float64) figures.Series {
+func plotSweep(path string, r *protocol.IMGPSweepResult) error {
+	series := func(name string, mean, std func(s protocol.IMGPSweepSummary) float64) figures.Series {
 		out := figures.Series{Name: name}
 		for _, s := range r.Summary {
 			out.X, out.Y, out.Err = append(out.X, s.Fraction), append(out.Y, mean(s)), append(out.Err, std(s))
@@ -214,9 +216,9 @@ func plotSweep(path string, r *imgp.SweepResult) error {
 		return out
 	}
 	pl, err := figures.Curves("RMSE against labelled fraction", "labelled fraction", "test RMSE (standardised), mean ± std over seeds", true, true,
-		series("IMGP", func(s imgp.SweepSummary) float64 { return s.RMSEMean }, func(s imgp.SweepSummary) float64 { return s.RMSEStd }),
-		series("IMGP, rank-L refit", func(s imgp.SweepSummary) float64 { return s.RefinedRMSEMean }, func(s imgp.SweepSummary) float64 { return s.RefinedRMSEStd }),
-		series("Euclidean GP (Matérn 5/2)", func(s imgp.SweepSummary) float64 { return s.EuclideanRMSEMean }, func(s imgp.SweepSummary) float64 { return s.EuclideanRMSEStd }))
+		series("IMGP", func(s protocol.IMGPSweepSummary) float64 { return s.RMSEMean }, func(s protocol.IMGPSweepSummary) float64 { return s.RMSEStd }),
+		series("IMGP, rank-L refit", func(s protocol.IMGPSweepSummary) float64 { return s.RefinedRMSEMean }, func(s protocol.IMGPSweepSummary) float64 { return s.RefinedRMSEStd }),
+		series("Euclidean GP (Matérn 5/2)", func(s protocol.IMGPSweepSummary) float64 { return s.EuclideanRMSEMean }, func(s protocol.IMGPSweepSummary) float64 { return s.EuclideanRMSEStd }))
 	if err != nil {
 		return fmt.Errorf("imgp sweep: drawing the plot: %w", err)
 	}

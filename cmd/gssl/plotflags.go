@@ -22,6 +22,7 @@ import (
 	"github.com/gssl/gssl/figures"
 	"github.com/gssl/gssl/htmlreport"
 	"github.com/gssl/gssl/knngraph"
+	"github.com/gssl/gssl/labelprop"
 	"github.com/gssl/gssl/loaders"
 	"github.com/gssl/gssl/spectral"
 	"github.com/gssl/gssl/stkr"
@@ -250,16 +251,16 @@ func confusionPanels(pred, truth []int, idx []int, classes int, names []string) 
 // labelpropPicture: the confusion matrix and per-class accuracy on the
 // test nodes of the first run, and the Laplacian eigenmap coloured by
 // predicted class with the wrongly predicted test nodes ringed.
-func labelpropPicture(ctx context.Context, ds *loaders.NodeDataset, runs []labelpropRun, res labelpropResult) (picture, error) {
+func labelpropPicture(ctx context.Context, ds *loaders.NodeDataset, runs []labelprop.Run, res labelpropResult) (picture, error) {
 	r := runs[0]
-	pred := r.model.Labels()
+	pred := r.Model.Labels()
 	pic := picture{caption: "label propagation: " + res.Data}
 	if len(runs) > 1 {
 		pic.notes = append(pic.notes, fmt.Sprintf("the figure shows the first of %d splits (seed %d)", len(runs), res.FirstSeed))
 	}
 	var test []int
-	if r.withSplit {
-		test = r.split.Test
+	if r.WithSplit {
+		test = r.Split.Test
 	}
 	return predictionPicture(ctx, pic, ds, pred, test, res.ClassNames, res.FirstSeed)
 }

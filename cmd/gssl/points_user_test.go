@@ -211,8 +211,9 @@ func TestGPOnUserPoints(t *testing.T) {
 	}
 	m := &gp.Regressor{}
 	require.NoError(t, m.Fit(context.Background(), subRows(x, known), ky))
-	mean, _, err := m.Predict(xt)
+	pr, err := m.Predict(context.Background(), xt)
 	require.NoError(t, err)
+	mean := pr.Mean
 	var se float64
 	for i := range mean {
 		got := parseNum(t, rows[90+i]["prediction"])

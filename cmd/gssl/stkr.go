@@ -158,12 +158,13 @@ func runSTKR(ctx context.Context, opts stkrOptions, stdout, stderr io.Writer) er
 	}
 	defer ds.loaded.Close()
 	loadSeconds := seconds(loadStart)
-	spec, _ := parseSplitSpec(opts.Split, ds.ds.Split != nil)
+	spec, _ := eval.ParseSplitSpec(opts.Split)
 	if opts.Splits != "" {
-		spec = splitSpec{kind: "splits", path: opts.Splits}
+		spec = eval.SplitFolderSpec(opts.Splits)
 	}
+	spec = spec.Resolve(ds.ds.Split != nil)
 	var res stkrResult
-	if spec.kind == "none" {
+	if spec.Kind == eval.SplitNone {
 		res, err = stkrAllLabelled(ctx, opts, setup, ds, stderr)
 	} else {
 		res, err = stkrBenchmark(ctx, opts, setup, ds, spec, stderr)

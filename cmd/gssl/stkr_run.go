@@ -7,7 +7,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/gssl/gssl/eval"
@@ -48,7 +47,7 @@ func newSTKRSetup(opts stkrOptions) (*stkrSetup, error) {
 	if !(opts.PTest >= 0 && opts.PTest < 1) {
 		return nil, fmt.Errorf("stkr: --p-test=%v is invalid: it must be in [0, 1) (0 keeps the split's test set)", opts.PTest)
 	}
-	if err := checkSplitFlag(opts.Split); err != nil {
+	if _, err := parseSplitFlag(opts.Split); err != nil {
 		return nil, fmt.Errorf("stkr: %w", err)
 	}
 	if opts.Splits != "" {
@@ -323,7 +322,7 @@ func stkrAllLabelled(ctx context.Context, opts stkrOptions, s *stkrSetup, in *st
 }
 
 // stkrBenchmark is the paper's protocol over seeds on a benchmark split.
-func stkrBenchmark(ctx context.Context, opts stkrOptions, s *stkrSetup, in *stkrInput, spec splitSpec, stderr io.Writer) (stkrResult, error) {
+func stkrBenchmark(ctx context.Context, opts stkrOptions, s *stkrSetup, in *stkrInput, spec eval.SplitSpec, stderr io.Writer) (stkrResult, error) {
 	ds := in.ds
 	n := ds.Graph.Nodes()
 	res := newSTKRResult(opts, s, in)
@@ -410,61 +409,27 @@ func stkrBenchmark(ctx context.Context, opts stkrOptions, s *stkrSetup, in *stkr
 // stkrSplit returns seed s's train/val/test split (in the ids of in.ds), a
 // description of its source and the number of its nodes dropped outside
 // the largest component.
-func stkrSplit(in *stkrInput, spec splitSpec, opts stkrOptions, s int) (eval.Split, string, int, error) {
-	ds := in.ds
-	var sp *eval.Split
-	var source string
-	switch spec.kind {
-	case "splits", "file":
-		path := spec.path
-		if spec.kind == "splits" {
-			path = filepath.Join(spec.path, fmt.Sprintf("random20_seed%d.txt", s))
-			if _, err := os.Stat(path); err != nil {
-				return eval.Split{}, "", 0, fmt.Errorf("stkr: --splits %s has no split for seed %d: %w", spec.path, s, err)
-			}
-		}
-		r, err := readSplitFile(path, in.full())
-		if err != nil {
-			return eval.Split{}, "", 0, fmt.Errorf("stkr: %w", err)
-		}
-		sp, source = r, spec.path
-	case "planetoid":
-		if in.full().Split == nil {
-			return eval.Split{}, "", 0, fmt.Errorf("stkr: %s has no split_planetoid.txt; use --split none, random:K, a split file or --splits", opts.In.source())
-		}
-		sp, source = in.full().Split, "the data set's split"
-	case "random":
-		val := opts.Val
+func stkrSplit(in *stkrInput, spec eval.SplitSpec, opts stkrOptions, s int) (eval.Split, string, int, error) {
+	val, test := opts.Val, opts.Test
+	if spec.Kind == eval.SplitRandom {
 		if val < 0 {
-			val = spec.perClass * ds.Classes
+			val = spec.PerClass * in.ds.Classes
 		}
-		test := opts.Test
 		if test < 0 && opts.PTest > 0 {
-			test = max(1, int(math.Round(opts.PTest*float64(ds.Graph.Nodes()))))
+			test = max(1, int(math.Round(opts.PTest*float64(in.ds.Graph.Nodes()))))
 		}
-		val, test = randomSizes(ds.Labels, spec.perClass, val, test, 0)
-		r, err := eval.RandomPerClass(ds.Labels, spec.perClass, val, test, uint64(s))
-		if err != nil {
-			return eval.Split{}, "", 0, fmt.Errorf("stkr: --split %s (--val %d, --test %d): %w", opts.Split, val, test, err)
-		}
-		return r, fmt.Sprintf("random: %d per class, %d val, %d test", spec.perClass, val, test), 0, nil
 	}
-	if in.lcc == nil {
-		return *sp, source, 0, nil
+	d := splitData(in.full(), opts.In.source())
+	d.Subgraph = in.lcc
+	splits, err := eval.NewSplitter(spec, d, eval.SplitSizes{Val: val, Test: test})
+	if err != nil {
+		return eval.Split{}, "", 0, fmt.Errorf("stkr: %w", err)
 	}
-	dropped := 0
-	local := func(nodes []int) []int {
-		var out []int
-		for _, p := range nodes {
-			if i, ok := in.lcc.Local(p); ok {
-				out = append(out, i)
-			} else {
-				dropped++
-			}
-		}
-		return out
+	sp, dropped, err := splits.Split(uint64(s))
+	if err != nil {
+		return eval.Split{}, "", 0, fmt.Errorf("stkr: %w", err)
 	}
-	return eval.Split{Train: local(sp.Train), Val: local(sp.Val), Test: local(sp.Test)}, source + " (mapped to the largest component)", dropped, nil
+	return sp, splits.Source(), dropped, nil
 }
 
 func printSTKR(w io.Writer, r stkrResult) {

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/kernel"
 	"github.com/gssl/gssl/loaders"
 	"github.com/gssl/gssl/savedmodel"
@@ -73,7 +74,7 @@ known (CSV, or JSON Lines for .jsonl/.ndjson).`,
 	f.IntVar(&opts.Train, "train", 0, "training points (the first ones; --csv and two moons); 0 means half")
 	f.StringVar(&opts.Kernel, "kernel", "gaussian", "kernel: gaussian or linear")
 	f.Float64Var(&opts.Sigma, "sigma", 0.5, "Gaussian kernel bandwidth σ")
-	f.Float64Var(&opts.C, "c", 1, "box constraint C > 0")
+	f.Float64Var(&opts.C, "c", svm.DefaultC, "box constraint C > 0")
 	f.Float64Var(&opts.Tol, "tol", svm.DefaultTol, "SMO stopping tolerance on the maximal KKT violation")
 	f.StringVar(&opts.Out, "out", "", "write the predictions, one row per predicted point (CSV, or JSON Lines for .jsonl/.ndjson)")
 	f.StringVar(&opts.Save, "save", "", "save the fitted model (support points, duals, biases, kernel) for gssl predict --features and gssl serve")
@@ -216,18 +217,18 @@ func runSVM(ctx context.Context, opts svmOptions, stdout, stderr io.Writer) erro
 	}
 	res.FitSeconds = seconds(start)
 	res.SupportVectors, res.Iterations = model.SupportVectors(), model.Iterations()
-	predTrain, err := model.Predict(data.x)
+	predTrain, err := svmClasses(ctx, model, data.x)
 	if err != nil {
-		return fmt.Errorf("svm: %w", err)
+		return err
 	}
 	res.TrainAccuracy = finite(1 - errorRate(predTrain, data.y))
 	dec, err := model.Decision(data.xt)
 	if err != nil {
 		return fmt.Errorf("svm: %w", err)
 	}
-	pred, err := model.Predict(data.xt)
+	pred, err := svmClasses(ctx, model, data.xt)
 	if err != nil {
-		return fmt.Errorf("svm: %w", err)
+		return err
 	}
 	res.Accuracy, res.AccuracyReason = svmAccuracy(pred, data.truth)
 	if opts.Out != "" {
@@ -246,6 +247,15 @@ func runSVM(ctx context.Context, opts svmOptions, stdout, stderr io.Writer) erro
 	}
 	logf(stderr, "svm: %s, %d training points, %d support vectors, %d SMO iterations, %.3f s", res.Data, n, res.SupportVectors, res.Iterations, res.FitSeconds)
 	return report(stdout, opts.JSON, res, func(w io.Writer) { printSVM(w, res) })
+}
+
+// svmClasses returns the predicted class of each row of x: the most voted.
+func svmClasses(ctx context.Context, model *svm.PointSVC, x *mat.Dense) ([]int, error) {
+	votes, err := model.Predict(ctx, x)
+	if err != nil {
+		return nil, fmt.Errorf("svm: %w", err)
+	}
+	return estimator.Argmax(votes), nil
 }
 
 // svmKernel checks the kernel and C flags.
