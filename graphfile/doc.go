@@ -61,14 +61,18 @@
 //
 // # Memory
 //
-// On Unix systems Open maps the file read-only and shared, and on
-// little-endian 64-bit platforms the row offsets, columns, float64 weights
-// and degrees of the CSR are the mapped pages themselves (graph.CSR's int
-// row offsets are 64-bit there). float32 weights are converted into a new
-// float64 slice (8 bytes per stored entry). A graph without weights stores
-// none in memory either (graph.CSR keeps no weights for a 0/1 graph). Other
-// platforms,
-// and Read, copy the file into memory. The graph of a File must not be used
-// after Close, and the file must not be truncated while it is open (the
-// mapping would fault).
+// Open reads the file into a private snapshot: anonymous memory outside the
+// Go heap, page-aligned and read-only once filled. On little-endian 64-bit
+// platforms the row offsets, columns, float64 weights and degrees of the CSR
+// are the snapshot's bytes themselves (graph.CSR's int row offsets are
+// 64-bit there). float32 weights are converted into a new float64 slice (8
+// bytes per stored entry). A graph without weights stores none in memory
+// either (graph.CSR keeps no weights for a 0/1 graph). The snapshot makes a
+// reader safe from a file replaced in place while it is open (cp new.gsg
+// old.gsg truncates and rewrites it): a mapped file's truncated pages would
+// fault (SIGBUS) and kill the process. OpenOptions.Shared maps the file
+// read-only and shared instead, without the copy and with pages shared by
+// every process that opens the file, for files that nothing replaces while
+// they are in use. Read copies the file into the Go heap. The graph of a
+// File must not be used after Close.
 package graphfile

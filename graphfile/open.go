@@ -48,10 +48,18 @@ func (v Verify) String() string {
 // OpenOptions controls Open. The zero value verifies everything.
 type OpenOptions struct {
 	Verify Verify
+	// Shared maps the file read-only and shared instead of reading a
+	// private snapshot: no copy, and the pages are shared by every process
+	// that maps the file, but the file must then not be truncated or
+	// rewritten while it is open (a truncated page faults with SIGBUS and
+	// kills the process; a rewritten one changes the graph under the
+	// reader). For files that nothing replaces while they are in use.
+	Shared bool
 }
 
 // File is an open .gsg file. Graph and IDs are valid until Close; IDs hold
-// their own memory, the Graph's arrays are the file's mapped pages.
+// their own memory, the Graph's arrays are the file's snapshot (or, with
+// OpenOptions.Shared, its mapped pages).
 type File struct {
 	Header Header
 	Graph  *graph.CSR
@@ -61,8 +69,8 @@ type File struct {
 	release []func() error
 }
 
-// Open maps the .gsg file at path and returns its graph and ids, after the
-// checks of VerifyAll.
+// Open reads a private snapshot of the .gsg file at path and returns its
+// graph and ids, after the checks of VerifyAll.
 func Open(path string) (*File, error) { return OpenWith(path, OpenOptions{}) }
 
 // OpenWith is Open with options.
@@ -79,7 +87,11 @@ func OpenWith(path string, opt OpenOptions) (*File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("graphfile: %s: %w", path, err)
 	}
-	data, unmap, err := mapFile(f, size)
+	load := snapshotFile
+	if opt.Shared {
+		load = mapFile
+	}
+	data, unmap, err := load(f, size)
 	if err != nil {
 		return nil, fmt.Errorf("graphfile: %s: %w", path, err)
 	}

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"hash/crc32"
 	"io"
@@ -170,25 +171,54 @@ func WriteFile(path string, f *File) error {
 // It allocates the file's size and what decoding needs (at most a few times
 // that), nothing a header declares beyond it.
 func ReadFile(path string) (*File, error) {
-	data, err := os.ReadFile(path)
+	fh, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	f, err := Unmarshal(data)
+	defer fh.Close()
+	f, err := Read(fh)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return f, nil
 }
 
-// Read reads a whole model file from r and checks it.
+// Read reads a whole model file from r and checks it. It reads the fixed
+// start of the header first and then exactly the size the header declares
+// (one byte more is an error), so that a stream of unknown length (a
+// device such as /dev/zero, a FIFO) is refused by its first bytes instead
+// of read to its end.
 func Read(r io.Reader) (*File, error) {
-	data, err := io.ReadAll(r)
-	if err != nil {
+	head := make([]byte, 24)
+	n, err := io.ReadFull(r, head)
+	head = head[:n]
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
 		return nil, err
 	}
-	return Unmarshal(data)
+	if n < len(Magic) || string(head[:len(Magic)]) != Magic || n < len(head) {
+		return Unmarshal(head) // the error names what is missing
+	}
+	size := le.Uint64(head[16:])
+	if size < uint64(len(head)) || size > maxFileSize {
+		return nil, formatErr(16, "", "the header declares %d bytes, outside %d..%d", size, len(head), uint64(maxFileSize))
+	}
+	// Grow with what arrives rather than trust the declared size up front.
+	var buf bytes.Buffer
+	if fh, ok := r.(*os.File); ok {
+		if st, err := fh.Stat(); err == nil && st.Mode().IsRegular() && uint64(st.Size()) == size {
+			buf.Grow(int(size) + 1) // a regular file of the declared size: one allocation
+		}
+	}
+	buf.Write(head)
+	if _, err := io.Copy(&buf, io.LimitReader(r, int64(size)-int64(len(head))+1)); err != nil {
+		return nil, err
+	}
+	return Unmarshal(buf.Bytes())
 }
+
+// maxFileSize bounds the size a header may declare (2⁴⁰ bytes, far beyond
+// any model gssl writes), so that a damaged size is refused before reading.
+const maxFileSize = 1 << 40
 
 // FileSHA256 returns the hex SHA-256 of the file at path (for GraphRef).
 func FileSHA256(path string) (string, error) {

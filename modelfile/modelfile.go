@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"runtime/debug"
 	"strings"
 )
@@ -275,8 +276,28 @@ func (f *File) Int64s(name string) ([]int64, error) {
 	return s.i64, nil
 }
 
-// Float64s returns the float64 section name (shared, not copied).
+// Float64s returns the float64 section name (shared, not copied). A NaN
+// or an infinity in it is an error naming the section and the element: a
+// model file is input like any other, and a non-finite score, weight or
+// degree would make every prediction that touches it NaN (or the class
+// prior) without a word. Sections that may hold them (a residual that was
+// not computed, unknown targets) are read with Float64sNonFinite.
 func (f *File) Float64s(name string) ([]float64, error) {
+	v, err := f.Float64sNonFinite(name)
+	if err != nil {
+		return nil, err
+	}
+	for i, x := range v {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return nil, &Error{Offset: -1, Section: name, Msg: fmt.Sprintf("element %d of %d is %v: the %s model's values must be finite (the file was written by another program, or damaged and its checksums recomputed)", i, len(v), x, f.Kind), Err: ErrFormat}
+		}
+	}
+	return v, nil
+}
+
+// Float64sNonFinite returns the float64 section name (shared, not copied)
+// as it is, NaN and infinities included.
+func (f *File) Float64sNonFinite(name string) ([]float64, error) {
 	s, err := f.get(name, Float64s)
 	if err != nil {
 		return nil, err

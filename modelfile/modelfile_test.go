@@ -46,8 +46,8 @@ func TestRoundTrip(t *testing.T) {
 	var m testMeta
 	require.NoError(t, g.DecodeMetadata(&m))
 	assert.Equal(t, testMeta{Alpha: 0.9, Classes: []string{"a", "β"}, Graph: GraphRef{Nodes: 3, Edges: 2, Stored: true}}, m)
-	want, _ := f.Float64s("scores")
-	got, err := g.Float64s("scores")
+	want, _ := f.Float64sNonFinite("scores")
+	got, err := g.Float64sNonFinite("scores")
 	require.NoError(t, err)
 	require.Len(t, got, len(want))
 	for i := range want {
@@ -278,4 +278,29 @@ func TestPutPanicsOnMisuse(t *testing.T) {
 	assert.ErrorContains(t, err, "not valid UTF-8")
 	_, err = New("test.Model", 0).MarshalBinary()
 	assert.ErrorContains(t, err, "KindVersion = 0")
+}
+
+// TestNonFiniteRefused: a NaN planted in a section of a well-formed file
+// (every checksum right, as a writer other than gssl would leave it) is an
+// error naming the section and the element when the section is read;
+// Float64sNonFinite returns it as stored.
+func TestNonFiniteRefused(t *testing.T) {
+	for _, bad := range []float64{math.NaN(), math.Inf(-1)} {
+		f := New("test.Model", 1)
+		f.PutFloat64s("scores", []float64{0.25, 0.75, bad, 0.5})
+		b, err := f.MarshalBinary()
+		require.NoError(t, err)
+		g, err := Unmarshal(b)
+		require.NoError(t, err, "the container itself is well formed")
+		_, err = g.Float64s("scores")
+		require.Error(t, err)
+		var fe *Error
+		require.True(t, errors.As(err, &fe), "%v", err)
+		assert.Equal(t, "scores", fe.Section)
+		assert.ErrorIs(t, err, ErrFormat)
+		assert.Contains(t, err.Error(), "element 2 of 4")
+		v, err := g.Float64sNonFinite("scores")
+		require.NoError(t, err)
+		assert.Equal(t, math.Float64bits(bad), math.Float64bits(v[2]))
+	}
 }

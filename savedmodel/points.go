@@ -101,7 +101,7 @@ func readPoints(f *modelfile.File, nodes int) (*Points, error) {
 	case m.Sigma < 0 || math.IsNaN(m.Sigma) || math.IsInf(m.Sigma, 0) || (kern == knngraph.IMGP && m.Sigma == 0) || (kern == knngraph.Connectivity && m.Sigma != 0):
 		return nil, fmt.Errorf("savedmodel: section data.knn.json: bandwidth %v is invalid for %s weights", m.Sigma, kern)
 	}
-	data, err := f.Float64s("data.knn.points")
+	data, err := f.Float64sNonFinite("data.knn.points") // checked below, by point and feature
 	if err != nil {
 		return nil, fmt.Errorf("savedmodel: %w", err)
 	}

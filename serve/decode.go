@@ -50,13 +50,22 @@ type wireRequest struct {
 	Graphs *[]json.RawMessage `json:"graphs"`
 }
 
+// maxWeight is the largest edge weight of a new node: the sums and
+// products of a prediction overflow beyond it (gssl's loaders refuse the
+// same weights in files).
+const maxWeight = 1e150
+
 // limits bound a request's batch and, for graphs, each graph's size.
 type limits struct {
 	batch, graphNodes, graphEdges int
+	// batchNodes and batchEdges bound the sums over the graphs of a batch
+	// (0: no bound beyond batch × the per-graph limits).
+	batchNodes, batchEdges int
 }
 
 func (c Config) limits() limits {
-	return limits{batch: c.MaxBatch, graphNodes: c.MaxGraphNodes, graphEdges: c.MaxGraphEdges}
+	return limits{batch: c.MaxBatch, graphNodes: c.MaxGraphNodes, graphEdges: c.MaxGraphEdges,
+		batchNodes: c.MaxBatchNodes, batchEdges: c.MaxBatchEdges}
 }
 
 func tooMany(field string, n int, what string, limit int) *httpError {
@@ -72,7 +81,18 @@ func tooMany(field string, n int, what string, limit int) *httpError {
 // What only the model can check (ids, dimension) is left to it.
 func decodeRequest(r io.Reader, lim limits) (*Request, *httpError) {
 	maxBatch := lim.batch
-	dec := json.NewDecoder(r)
+	body, err := io.ReadAll(r)
+	if err != nil {
+		var mb *http.MaxBytesError
+		if errors.As(err, &mb) {
+			return nil, tooLarge(mb)
+		}
+		return nil, badRequest("", "reading the body: %v", err)
+	}
+	if herr := checkStrictJSON(body); herr != nil {
+		return nil, herr
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	var w wireRequest
 	if err := dec.Decode(&w); err != nil {
@@ -138,6 +158,9 @@ func decodeRequest(r io.Reader, lim limits) (*Request, *httpError) {
 				if !(wt >= 0) || math.IsInf(wt, 0) {
 					return nil, &httpError{status: http.StatusUnprocessableEntity, field: at + ".weight", msg: fmt.Sprintf("weight %v must be finite and ≥ 0", wt)}
 				}
+				if wt > maxWeight {
+					return nil, &httpError{status: http.StatusUnprocessableEntity, field: at + ".weight", msg: fmt.Sprintf("weight %g is beyond %g, where a node's sum of weights overflows (the answer would be the class prior): scale the weights", wt, maxWeight)}
+				}
 				out.Edges[k] = Edge{To: *e.To, Weight: wt}
 			}
 			req.Nodes[i] = out
@@ -178,6 +201,8 @@ func decodeGraphs(graphs []json.RawMessage, lim limits) (*Request, *httpError) {
 		return nil, herr
 	}
 	req := &Request{Graphs: make([]Graph, len(graphs))}
+	wires := make([][]json.RawMessage, len(graphs)) // each graph's edges, decoded after every check
+	totalNodes, totalEdges := 0, 0
 	for i, raw := range graphs {
 		at := fmt.Sprintf("graphs[%d]", i)
 		var g wireGraph
@@ -211,24 +236,49 @@ func decodeGraphs(graphs []json.RawMessage, lim limits) (*Request, *httpError) {
 		if len(g.Edges) > lim.graphEdges {
 			return nil, tooMany(at+".edges", len(g.Edges), "edges in one graph", lim.graphEdges)
 		}
-		out.Edges = make([][2]int, len(g.Edges))
-		for k, raw := range g.Edges {
-			at := fmt.Sprintf("%s.edges[%d]", at, k)
+		// The batch's totals, before any edge is decoded and before the
+		// model allocates anything for the batch.
+		totalNodes += out.Nodes
+		totalEdges += len(g.Edges)
+		if lim.batchNodes > 0 && totalNodes > lim.batchNodes {
+			herr := tooMany(at, totalNodes, "nodes in the graphs of one request up to this one", lim.batchNodes)
+			herr.msg += " in all: split the batch"
+			return nil, herr
+		}
+		if lim.batchEdges > 0 && totalEdges > lim.batchEdges {
+			herr := tooMany(at, totalEdges, "edges in the graphs of one request up to this one", lim.batchEdges)
+			herr.msg += " in all: split the batch"
+			return nil, herr
+		}
+		req.Graphs[i] = out
+		wires[i] = g.Edges
+	}
+	// Every graph's sizes and the batch's totals are checked before any
+	// edge is decoded: a batch past a total costs only its splitting.
+	for i, edges := range wires {
+		at := fmt.Sprintf("graphs[%d]", i)
+		out := &req.Graphs[i]
+		out.Edges = make([][2]int, len(edges))
+		for k, raw := range edges {
+			edgeAt := func() string { return fmt.Sprintf("%s.edges[%d]", at, k) } // for errors only
 			var pair []int
-			if herr := decodeItem(at, raw, &pair); herr != nil {
-				return nil, herr
+			// The fast path for the common case; decodeItem names the
+			// problem of an edge that does not decode.
+			if string(raw) == "null" || json.Unmarshal(raw, &pair) != nil {
+				if herr := decodeItem(edgeAt(), raw, &pair); herr != nil {
+					return nil, herr
+				}
 			}
 			if len(pair) != 2 {
-				return nil, badRequest(at, "%d numbers: an edge is a pair of node indices [u, v]", len(pair))
+				return nil, badRequest(edgeAt(), "%d numbers: an edge is a pair of node indices [u, v]", len(pair))
 			}
 			for _, u := range pair {
 				if u < 0 || u >= out.Nodes {
-					return nil, &httpError{status: http.StatusUnprocessableEntity, field: at, msg: fmt.Sprintf("node index %d is out of range: the graph has %d nodes, 0..%d", u, out.Nodes, out.Nodes-1)}
+					return nil, &httpError{status: http.StatusUnprocessableEntity, field: edgeAt(), msg: fmt.Sprintf("node index %d is out of range: the graph has %d nodes, 0..%d", u, out.Nodes, out.Nodes-1)}
 				}
 			}
 			out.Edges[k] = [2]int{pair[0], pair[1]}
 		}
-		req.Graphs[i] = out
 	}
 	return req, nil
 }

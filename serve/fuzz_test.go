@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // FuzzDecodeRequest: any body is a request of the promised shape or an
@@ -29,8 +30,13 @@ func FuzzDecodeRequest(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
-	lim := limits{batch: 4, graphNodes: 6, graphEdges: 8}
-	h, err := NewHandler(newFake(), Config{MaxBatch: lim.batch, MaxGraphNodes: lim.graphNodes, MaxGraphEdges: lim.graphEdges, MaxBody: 1 << 12})
+	f.Add([]byte(`{"graphs":[{"nodes":6,"edges":[]},{"nodes":6,"edges":[]},{"nodes":6,"edges":[]}]}`))
+	f.Add([]byte(`{"graphs":[{"nodes":2,"edges":[[0,1],[0,1],[0,1],[0,1],[0,1],[0,1]]},{"nodes":2,"edges":[[0,1],[0,1],[0,1],[0,1],[0,1],[0,1]]}]}`))
+	f.Add([]byte(`{"nodes":[{"id":"x","id":"y","edges":[]}]}`))
+	f.Add([]byte("{\"points\":[[1]],\"p\xffoints\":[]}"))
+	lim := limits{batch: 4, graphNodes: 6, graphEdges: 8, batchNodes: 10, batchEdges: 12}
+	h, err := NewHandler(newFake(), Config{MaxBatch: lim.batch, MaxGraphNodes: lim.graphNodes, MaxGraphEdges: lim.graphEdges,
+		MaxBatchNodes: lim.batchNodes, MaxBatchEdges: lim.batchEdges, MaxBody: 1 << 12})
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -53,6 +59,19 @@ func FuzzDecodeRequest(f *testing.F) {
 			if len(req.Nodes) > 4 || len(req.Points) > 4 || len(req.Graphs) > 4 || len(req.Nodes)+len(req.Points)+len(req.Graphs) == 0 {
 				t.Fatalf("batch of %d nodes, %d points, %d graphs", len(req.Nodes), len(req.Points), len(req.Graphs))
 			}
+			// The batch-total property: the graphs of an accepted request
+			// hold at most batchNodes nodes and batchEdges edges together.
+			totalNodes, totalEdges := 0, 0
+			for _, g := range req.Graphs {
+				totalNodes += g.Nodes
+				totalEdges += len(g.Edges)
+			}
+			if totalNodes > lim.batchNodes || totalEdges > lim.batchEdges {
+				t.Fatalf("batch of %d nodes and %d edges accepted", totalNodes, totalEdges)
+			}
+			if !utf8.Valid(body) {
+				t.Fatal("a body that is not UTF-8 accepted")
+			}
 			for _, g := range req.Graphs {
 				if g.Nodes < 0 || g.Nodes > lim.graphNodes || len(g.Edges) > lim.graphEdges || (g.Labels != nil && len(g.Labels) != g.Nodes) {
 					t.Fatalf("graph of %d nodes, %d labels, %d edges accepted", g.Nodes, len(g.Labels), len(g.Edges))
@@ -68,7 +87,7 @@ func FuzzDecodeRequest(f *testing.F) {
 					t.Fatal("empty node features accepted")
 				}
 				for _, e := range n.Edges {
-					if !(e.Weight >= 0) || math.IsInf(e.Weight, 0) {
+					if !(e.Weight >= 0) || math.IsInf(e.Weight, 0) || e.Weight > maxWeight {
 						t.Fatalf("weight %v accepted", e.Weight)
 					}
 				}

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"mime"
 	"net/http"
 	"strings"
@@ -20,10 +21,16 @@ import (
 
 // Defaults of Config.
 const (
-	DefaultAddr            = "127.0.0.1:8080"
-	DefaultMaxBatch        = 1000
-	DefaultMaxGraphNodes   = 10000
-	DefaultMaxGraphEdges   = 100000
+	DefaultAddr          = "127.0.0.1:8080"
+	DefaultMaxBatch      = 1000
+	DefaultMaxGraphNodes = 10000
+	DefaultMaxGraphEdges = 100000
+	// DefaultMaxBatchNodes and DefaultMaxBatchEdges bound the graphs of one
+	// request together: a graph's node count is one number in the body, so
+	// per-graph limits alone let a small body stand for MaxBatch ×
+	// MaxGraphNodes nodes.
+	DefaultMaxBatchNodes   = 100000
+	DefaultMaxBatchEdges   = 1000000
 	DefaultMaxBody         = 8 << 20
 	DefaultReadTimeout     = 30 * time.Second
 	DefaultWriteTimeout    = 60 * time.Second
@@ -45,6 +52,9 @@ type Config struct {
 	// MaxGraphNodes and MaxGraphEdges bound each graph of a request of
 	// graphs.
 	MaxGraphNodes, MaxGraphEdges int
+	// MaxBatchNodes and MaxBatchEdges bound the total nodes and edges of
+	// the graphs of one request.
+	MaxBatchNodes, MaxBatchEdges int
 	// MaxBody is the largest request body in bytes.
 	MaxBody int64
 	// Timeouts of the http.Server.
@@ -71,6 +81,12 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxGraphEdges == 0 {
 		c.MaxGraphEdges = DefaultMaxGraphEdges
+	}
+	if c.MaxBatchNodes == 0 {
+		c.MaxBatchNodes = DefaultMaxBatchNodes
+	}
+	if c.MaxBatchEdges == 0 {
+		c.MaxBatchEdges = DefaultMaxBatchEdges
 	}
 	if c.ReadTimeout == 0 {
 		c.ReadTimeout = DefaultReadTimeout
@@ -99,6 +115,12 @@ func (c Config) validate() error {
 	}
 	if c.MaxGraphEdges < 0 {
 		return fmt.Errorf("serve: MaxGraphEdges = %d is invalid: it must be ≥ 1 (0 means %d)", c.MaxGraphEdges, DefaultMaxGraphEdges)
+	}
+	if c.MaxBatchNodes < 0 {
+		return fmt.Errorf("serve: MaxBatchNodes = %d is invalid: it must be ≥ 1 (0 means %d)", c.MaxBatchNodes, DefaultMaxBatchNodes)
+	}
+	if c.MaxBatchEdges < 0 {
+		return fmt.Errorf("serve: MaxBatchEdges = %d is invalid: it must be ≥ 1 (0 means %d)", c.MaxBatchEdges, DefaultMaxBatchEdges)
 	}
 	if c.MaxBody < 0 {
 		return fmt.Errorf("serve: MaxBody = %d is invalid: it must be ≥ 1 byte (0 means %d)", c.MaxBody, DefaultMaxBody)
@@ -326,6 +348,10 @@ func (h *Handler) predict(w http.ResponseWriter, r *http.Request) *httpError {
 		h.cfg.Logger.Error("prediction count mismatch", slog.Int("want", n), slog.Int("got", len(preds)))
 		return &httpError{status: http.StatusInternalServerError, msg: "the model returned the wrong number of predictions"}
 	}
+	if herr := checkFinite(input, preds); herr != nil {
+		h.cfg.Logger.Warn("non-finite prediction refused", slog.String("field", herr.field))
+		return herr
+	}
 	for i := range preds {
 		switch {
 		case req.Nodes != nil:
@@ -348,4 +374,28 @@ func (h *Handler) notGraphs() string {
 		return fmt.Sprintf("a %s model predicts points from their features (%d each), not graphs: send \"points\"", h.meta.Kind, h.meta.Features)
 	}
 	return fmt.Sprintf("a %s model does not predict graphs", h.meta.Kind)
+}
+
+// checkFinite refuses an answer that holds NaN or ±Inf (which JSON cannot
+// carry): finite input whose values are so large that the model's
+// arithmetic overflows (features of 1e308, say) is the client's to scale,
+// so the answer is a 422 naming the item, not a 500 or a silent default.
+func checkFinite(input string, preds []Prediction) *httpError {
+	bad := func(v float64) bool { return math.IsNaN(v) || math.IsInf(v, 0) }
+	for i, p := range preds {
+		vals := append(append([]float64(nil), p.Probabilities...), p.Scores...)
+		if p.Mean != nil {
+			vals = append(vals, *p.Mean)
+		}
+		if p.Variance != nil {
+			vals = append(vals, *p.Variance)
+		}
+		for _, v := range vals {
+			if bad(v) {
+				return &httpError{status: http.StatusUnprocessableEntity, field: fmt.Sprintf("%s[%d]", input, i),
+					msg: fmt.Sprintf("the prediction is not a finite number (%v): the item's values are too large for the model's arithmetic; scale them to the range the model was fitted on", v)}
+			}
+		}
+	}
+	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -94,15 +95,25 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	return nil
 }
 
+// maxTokenFile is the longest token file ReadToken reads.
+const maxTokenFile = 4096
+
 // ReadToken reads a bearer token from a file: its content without the
 // surrounding white space, which must be non-empty and hold no white space.
 func ReadToken(path string) (string, error) {
-	b, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return "", fmt.Errorf("--token-file: %w", err)
 	}
-	if len(b) > 4096 {
-		return "", fmt.Errorf("--token-file %s: %d bytes, more than a token (at most 4096)", path, len(b))
+	defer f.Close()
+	// A token is short: read one byte past the limit and no more, so that a
+	// device or a FIFO (/dev/zero, say) is refused instead of read forever.
+	b, err := io.ReadAll(io.LimitReader(f, maxTokenFile+1))
+	if err != nil {
+		return "", fmt.Errorf("--token-file %s: %w", path, err)
+	}
+	if len(b) > maxTokenFile {
+		return "", fmt.Errorf("--token-file %s: more than %d bytes, longer than a token", path, maxTokenFile)
 	}
 	tok := strings.TrimSpace(string(b))
 	if tok == "" {

@@ -247,6 +247,10 @@ func classifyData(ctx context.Context, opts classifyOptions, stderr io.Writer) (
 	if err != nil {
 		return nil, estimator.Nodes{}, fmt.Errorf("classify: %w", err)
 	}
+	if err := checkClassMemory("classify", opts.In.MaxMemory, ds, classifyClassBlocks*8*int64(ds.Graph.Nodes())*int64(max(ds.Classes, 1))); err != nil {
+		ds.Close()
+		return nil, estimator.Nodes{}, err
+	}
 	if ds.Features == nil && ds.DenseFeatures == nil {
 		ds.Close()
 		return nil, estimator.Nodes{}, fmt.Errorf("classify: %s has no node features: give --features FILE (or a folder with features.txt.gz); the graph-only classifiers are gssl labelprop and gssl stkr", opts.In.source())

@@ -28,7 +28,7 @@ func newConvertCommand(g *globals) *cobra.Command {
 	opts := convertOptions{}
 	cmd := &cobra.Command{
 		Use:   "convert IN OUT.gsg",
-		Short: "Write a graph as a binary .gsg file that opens by memory mapping",
+		Short: "Write a graph as a binary .gsg file that opens without parsing",
 		Long: `convert reads a graph — an edge table (CSV/TSV/whitespace, string or integer
 ids, optional weight column; gzip allowed), a Matrix Market file, a
 node-classification folder or another .gsg file — and writes it with its node

@@ -121,6 +121,9 @@ func runEigs(ctx context.Context, opts eigsOptions, stdout, stderr io.Writer) er
 	if opts.K > g.Nodes() {
 		return fmt.Errorf("eigs: --eigenpairs %d is invalid: it must be in [1, %d] (the number of nodes)", opts.K, g.Nodes())
 	}
+	if err := opts.checkBasis(g.Nodes()); err != nil {
+		return fmt.Errorf("eigs: %w", err)
+	}
 	res := eigsResult{Data: opts.In.source(), Nodes: g.Nodes(), Edges: g.Edges(), Isolated: len(g.Isolated()), Laplacian: opts.Laplacian, K: opts.K, Tol: opts.Tol, LoadSeconds: seconds(loadStart)}
 	_, res.Components = g.Components()
 	if res.Tol == 0 {
@@ -138,6 +141,11 @@ func runEigs(ctx context.Context, opts eigsOptions, stdout, stderr io.Writer) er
 	bar.Finish()
 	if err != nil {
 		return fmt.Errorf("eigs: %w", flagError(err))
+	}
+	for i, v := range r.Values {
+		if math.IsNaN(v) || math.IsInf(v, 0) || math.IsNaN(r.Residuals[i]) {
+			return fmt.Errorf("eigs: eigenvalue %d is %v (residual %v): the arithmetic overflowed; check the edge weights (%s)", i, v, r.Residuals[i], magnitudeHint)
+		}
 	}
 	res.Eigenvalues, res.Residuals = r.Values, r.Residuals
 	res.MaxResidual, res.Restarts, res.MatVecs = r.MaxResidual(), r.Restarts, r.MatVecs
@@ -188,6 +196,29 @@ func (opts eigsOptions) check() error {
 		return err
 	}
 	return checkOutPath("out", opts.Out)
+}
+
+// checkBasis refuses a --basis or --block beyond the graph, and a Krylov
+// basis whose dense n × (basis + 2·block) vectors pass --max-memory, as
+// --eigenpairs is bounded, before anything is allocated.
+func (opts eigsOptions) checkBasis(n int) error {
+	for _, v := range []struct {
+		name string
+		v    int
+	}{{"basis", opts.Basis}, {"block", opts.Block}} {
+		if v.v > n {
+			return fmt.Errorf("--%s %d is invalid: it must be in [0, %d] (the number of nodes; 0: automatic)", v.name, v.v, n)
+		}
+	}
+	if opts.Block > 0 && opts.Basis > 0 && opts.Block > opts.Basis {
+		return fmt.Errorf("--block %d is invalid: it must be at most --basis %d", opts.Block, opts.Basis)
+	}
+	limit, err := parseBytes("max-memory", opts.In.MaxMemory)
+	if err != nil {
+		return err
+	}
+	vectors := int64(max(opts.Basis, 2*opts.K, 24)) + 2*int64(max(opts.Block, 4))
+	return checkMemory(8*int64(n)*vectors, limit, fmt.Sprintf("%d basis vectors × %d nodes", vectors, n), "give a smaller --basis or --eigenpairs")
 }
 
 func eigsKind(s string) (laplacian.Kind, error) {

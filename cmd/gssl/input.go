@@ -65,7 +65,7 @@ func (in *nodeInput) addFlags(f *pflag.FlagSet) {
 	f.StringVar(&in.Directed, "directed", "undirected", "how edges become an undirected graph: undirected (one line per edge; an edge given twice is merged by max), max, sum, mean or mutual (lines are arcs: W = max(A, Aᵀ), A + Aᵀ, (A + Aᵀ)/2, or arcs both ways), or error (an edge given twice, or a Matrix Market matrix that is not symmetric, is an error)")
 	f.IntVar(&in.Nodes, "nodes", 0, "the ids are the integers 0..N-1 (nodes without edges included); 0: the ids present")
 	in.KNN.addFlags(f, " (with --features and no --edges)")
-	f.StringVar(&in.MaxMemory, "max-memory", defaultMaxMemory(), "refuse --features and their K-nearest-neighbour graph above this size")
+	f.StringVar(&in.MaxMemory, "max-memory", defaultMaxMemory(), "refuse --features and their K-nearest-neighbour graph, and a fit's dense blocks (classes × nodes, a Krylov basis), above this size")
 	in.flags = f
 }
 
@@ -150,6 +150,10 @@ func (in *nodeInput) load(ctx context.Context, stderr io.Writer) (*loaders.NodeD
 	in.reports = ds.Reports
 	for _, r := range ds.Reports {
 		logf(stderr, "gssl: read %s", r)
+	}
+	if err := checkFiniteDataset(ds); err != nil {
+		ds.Close()
+		return nil, err
 	}
 	return ds, nil
 }

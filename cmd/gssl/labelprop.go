@@ -134,6 +134,9 @@ func runLabelprop(ctx context.Context, opts labelpropOptions, stdout, stderr io.
 	}
 	exp.Graph, exp.Labels = ds.Graph, ds.Labels
 	setClasses(exp.Model, ds.Classes)
+	if err := checkClassMemory("labelprop", opts.In.MaxMemory, ds, labelpropMemoryBytes(exp.Model, ds)); err != nil {
+		return err
+	}
 	exp.CV.Order = idOrder(ds, labelledNodes(ds))
 	if exp.Splits.Spec().Kind != eval.SplitNone {
 		bar := newProgress(stderr, len(exp.Seeds), "labelprop")

@@ -5,6 +5,7 @@ import (
 
 	"github.com/gssl/gssl/eval"
 	"github.com/gssl/gssl/labelprop"
+	"github.com/gssl/gssl/loaders"
 )
 
 // experiment checks the options and returns the protocol they ask for
@@ -92,6 +93,17 @@ func (opts labelpropOptions) model() (labelprop.Classifier, []float64, error) {
 		return &labelprop.Harmonic{Tol: opts.Tol, ClassMassNormalization: opts.CMN, IsolatedSeeds: iso}, nil, nil
 	}
 	return nil, nil, fmt.Errorf("labelprop: --method %q is invalid: want spreading or harmonic", opts.Method)
+}
+
+// labelpropMemoryBytes is what one fit of m takes beyond the graph
+// (Spreading's MemoryBytes; for the harmonic function, F and CG's three
+// n×c blocks).
+func labelpropMemoryBytes(m labelprop.Classifier, ds *loaders.NodeDataset) int64 {
+	if sp, ok := m.(*labelprop.Spreading); ok {
+		return sp.MemoryBytes(ds.Graph)
+	}
+	n, c := int64(ds.Graph.Nodes()), int64(max(ds.Classes, 1))
+	return 4*8*n*c + 53*n
 }
 
 // setClasses gives the model the data set's class count.

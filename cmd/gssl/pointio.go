@@ -75,13 +75,14 @@ func readFeatures(flag, path, ids string) (*loaders.PointTable, error) {
 		if err != nil {
 			return nil, fmt.Errorf("--%s: %w", flag, err)
 		}
-		return &loaders.PointTable{X: x}, nil
+		t := &loaders.PointTable{X: x}
+		return t, checkPointMagnitude(flag, path, t)
 	}
 	t, err := loaders.ReadPointTable(path, ids)
 	if err != nil {
 		return nil, fmt.Errorf("--%s: %w", flag, err)
 	}
-	return t, nil
+	return t, checkPointMagnitude(flag, path, t)
 }
 
 // readValues reads a target or label file and matches it to the points'
@@ -193,6 +194,9 @@ func floatValues(flag, path string, vals []string) ([]float64, error) {
 		v, err := strconv.ParseFloat(s, 64)
 		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
 			return nil, fmt.Errorf("--%s %s: value %q of point %d is not a finite number", flag, path, s, i)
+		}
+		if math.Abs(v) > maxMagnitude {
+			return nil, fmt.Errorf("--%s %s: value %g of point %d is beyond %g, where squared errors overflow; scale the values", flag, path, v, i, maxMagnitude)
 		}
 		out[i] = v
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 
 	"github.com/spf13/cobra"
@@ -254,6 +255,9 @@ func readNewNodes(path string, opt loaders.EdgeTableOptions, known *nodeids.Map)
 		w := 1.0
 		if et.W != nil {
 			w = et.W[k]
+		}
+		if !(math.Abs(w) <= maxMagnitude) {
+			return nil, fmt.Errorf("--edges %s, line %d: weight %g is beyond %g, where a new node's sum of weights overflows; %s", path, et.Lines[k], w, maxMagnitude, magnitudeHint)
 		}
 		i, ok := index[u]
 		if !ok {

@@ -116,7 +116,10 @@ gssl. docs/cli.md lists the flags shared by all commands.`,
 	root.PersistentFlags().DurationVar(&g.Spin, "spin", parallel.DefaultSpin,
 		"how long idle worker goroutines poll for work before they park (0: at once, for machines shared with other work); default from GSSL_SPIN")
 	root.PersistentFlags().StringVar(&g.CPUProfile, "cpu-profile", "", "write a CPU profile of the command to this file (read it with go tool pprof)")
-	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
+	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
+		if err := checkOutputsNotInputs(cmd, args); err != nil {
+			return err
+		}
 		f := cmd.Flag("spin")
 		if err := configureParallel(g.Spin, f != nil && f.Changed, os.Getenv("GSSL_SPIN")); err != nil {
 			return err

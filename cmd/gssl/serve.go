@@ -27,6 +27,9 @@ type serveOptions struct {
 	// MaxGraphNodes and MaxGraphEdges bound each graph of a request to a
 	// model of graphs.
 	MaxGraphNodes, MaxGraphEdges int
+	// MaxBatchNodes and MaxBatchEdges bound the graphs of one request
+	// together.
+	MaxBatchNodes, MaxBatchEdges int
 	// ready, when set (tests), is called with the bound address.
 	ready func(net.Addr)
 }
@@ -68,6 +71,8 @@ docs/serve.md describes the API with examples.`,
 	f.Int64Var(&opts.MaxBody, "max-body", serve.DefaultMaxBody, "the largest request body in bytes")
 	f.IntVar(&opts.MaxGraphNodes, "max-graph-nodes", serve.DefaultMaxGraphNodes, "the most nodes in one graph of a request (models of graphs)")
 	f.IntVar(&opts.MaxGraphEdges, "max-graph-edges", serve.DefaultMaxGraphEdges, "the most edges in one graph of a request (models of graphs)")
+	f.IntVar(&opts.MaxBatchNodes, "max-batch-nodes", serve.DefaultMaxBatchNodes, "the most nodes in all the graphs of one request together (models of graphs)")
+	f.IntVar(&opts.MaxBatchEdges, "max-batch-edges", serve.DefaultMaxBatchEdges, "the most edges in all the graphs of one request together (models of graphs)")
 	return cmd
 }
 
@@ -88,7 +93,8 @@ func runServe(ctx context.Context, opts serveOptions, stdout, stderr io.Writer) 
 	for _, l := range []struct {
 		flag string
 		v    int
-	}{{"max-graph-nodes", opts.MaxGraphNodes}, {"max-graph-edges", opts.MaxGraphEdges}} {
+	}{{"max-graph-nodes", opts.MaxGraphNodes}, {"max-graph-edges", opts.MaxGraphEdges},
+		{"max-batch-nodes", opts.MaxBatchNodes}, {"max-batch-edges", opts.MaxBatchEdges}} {
 		if l.v < 0 {
 			return fmt.Errorf("serve: --%s %d is invalid: it must be ≥ 1 (0 means the default)", l.flag, l.v)
 		}
@@ -106,7 +112,8 @@ func runServe(ctx context.Context, opts serveOptions, stdout, stderr io.Writer) 
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, nil))
 	srv, err := serve.New(s, serve.Config{Addr: opts.Addr, Token: token, MaxBatch: opts.MaxBatch, MaxBody: opts.MaxBody,
-		MaxGraphNodes: opts.MaxGraphNodes, MaxGraphEdges: opts.MaxGraphEdges, Logger: logger})
+		MaxGraphNodes: opts.MaxGraphNodes, MaxGraphEdges: opts.MaxGraphEdges,
+		MaxBatchNodes: opts.MaxBatchNodes, MaxBatchEdges: opts.MaxBatchEdges, Logger: logger})
 	if err != nil {
 		return fmt.Errorf("serve: --addr %s: %w", opts.Addr, err)
 	}

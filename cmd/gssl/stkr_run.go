@@ -138,6 +138,11 @@ func stkrData(ctx context.Context, opts stkrOptions, stderr io.Writer) (*stkrInp
 	if err != nil {
 		return nil, fmt.Errorf("stkr: %w", err)
 	}
+	n, c := int64(ds.Graph.Nodes()), int64(max(ds.Classes, 1))
+	if err := checkClassMemory("stkr", opts.In.MaxMemory, ds, stkrClassBlocks*8*n*c); err != nil {
+		ds.Close()
+		return nil, err
+	}
 	in := &stkrInput{ds: ds, loaded: ds, built: opts.In.built}
 	if opts.LCC {
 		if in.lcc, err = ds.Graph.LargestComponent(); err != nil {

@@ -19,6 +19,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sync"
 )
 
 // Write creates path with the bytes fn writes to w, atomically: on an error
@@ -57,6 +58,9 @@ func Create(path string) (*File, error) {
 	if st, err := os.Stat(path); err == nil {
 		if !st.Mode().IsRegular() {
 			return nil, fmt.Errorf("atomicfile: %s exists and is not a regular file", path)
+		}
+		if in := protectedAs(st); in != "" {
+			return nil, fmt.Errorf("atomicfile: %s is the input %s: an output never replaces an input", path, in)
 		}
 		mode = st.Mode().Perm()
 	}
@@ -129,6 +133,44 @@ func (f *File) Abort() error {
 		return fmt.Errorf("atomicfile: discarding %s: %w", f.path, err)
 	}
 	return nil
+}
+
+var protected struct {
+	sync.Mutex
+	files map[string]os.FileInfo
+}
+
+// Protect sets the files that Create must refuse to replace (a command's
+// inputs), replacing those of an earlier call: a destination that is one
+// of them, by path, symbolic link or hard link (os.SameFile), is an error.
+// Paths that do not name a regular file are ignored; no paths clears the
+// set.
+func Protect(paths ...string) {
+	protected.Lock()
+	defer protected.Unlock()
+	protected.files = nil
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil || !st.Mode().IsRegular() {
+			continue
+		}
+		if protected.files == nil {
+			protected.files = make(map[string]os.FileInfo)
+		}
+		protected.files[p] = st
+	}
+}
+
+// protectedAs returns the protected path that st is, or "".
+func protectedAs(st os.FileInfo) string {
+	protected.Lock()
+	defer protected.Unlock()
+	for p, in := range protected.files {
+		if os.SameFile(st, in) {
+			return p
+		}
+	}
+	return ""
 }
 
 // syncDir makes a rename in dir durable where the platform allows it

@@ -113,3 +113,24 @@ func TestCreateErrors(t *testing.T) {
 	_, err = Create(dir)
 	assert.ErrorContains(t, err, "not a regular file")
 }
+
+// TestProtect: a protected input cannot be replaced through its path, a
+// symbolic link or a hard link; other files can.
+func TestProtect(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.txt")
+	require.NoError(t, os.WriteFile(in, []byte("input"), 0o644))
+	sym, hard := filepath.Join(dir, "sym"), filepath.Join(dir, "hard")
+	require.NoError(t, os.Symlink(in, sym))
+	require.NoError(t, os.Link(in, hard))
+	Protect(in, filepath.Join(dir, "absent"))
+	for _, p := range []string{in, sym, hard} {
+		err := Write(p, func(w io.Writer) error { _, err := w.Write([]byte("output")); return err })
+		require.Error(t, err, p)
+		assert.Contains(t, err.Error(), "never replaces an input")
+	}
+	b, err := os.ReadFile(in)
+	require.NoError(t, err)
+	assert.Equal(t, "input", string(b))
+	require.NoError(t, Write(filepath.Join(dir, "out.txt"), func(w io.Writer) error { return nil }))
+}
