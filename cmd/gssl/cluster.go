@@ -31,7 +31,6 @@ type clusterOptions struct {
 	Plots    plotFlags // --plot, --report
 }
 
-func init() { register(newClusterCommand) }
 
 func newClusterCommand(g *globals) *cobra.Command {
 	opts := clusterOptions{}

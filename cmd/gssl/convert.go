@@ -22,7 +22,6 @@ type convertOptions struct {
 	JSON          bool
 }
 
-func init() { register(newConvertCommand) }
 
 func newConvertCommand(g *globals) *cobra.Command {
 	opts := convertOptions{}

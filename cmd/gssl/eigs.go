@@ -28,7 +28,6 @@ type eigsOptions struct {
 	Plots     plotFlags // --plot, --report
 }
 
-func init() { register(newEigsCommand) }
 
 func newEigsCommand(g *globals) *cobra.Command {
 	opts := eigsOptions{}

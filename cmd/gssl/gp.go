@@ -30,7 +30,6 @@ type gpOptions struct {
 	Plots      plotFlags // --plot, --report
 }
 
-func init() { register(newGPCommand) }
 
 func newGPCommand(g *globals) *cobra.Command {
 	opts := gpOptions{}

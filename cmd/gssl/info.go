@@ -20,7 +20,6 @@ type infoOptions struct {
 	JSON bool
 }
 
-func init() { register(newInfoCommand) }
 
 func newInfoCommand(g *globals) *cobra.Command {
 	opts := infoOptions{}

@@ -38,7 +38,6 @@ type labelpropOptions struct {
 	Plots             plotFlags // --plot, --report
 }
 
-func init() { register(newLabelpropCmd) }
 
 const labelpropLong = `labelprop classifies the unlabelled nodes of a graph from the labelled ones.
 

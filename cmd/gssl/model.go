@@ -13,7 +13,6 @@ import (
 	"github.com/gssl/gssl/savedmodel"
 )
 
-func init() { register(newModelCommand) }
 
 func newModelCommand(g *globals) *cobra.Command {
 	cmd := &cobra.Command{

@@ -62,11 +62,15 @@ func configureParallel(spin time.Duration, given bool, env string) error {
 	return parallel.Configure(c)
 }
 
-// commands holds the constructors of the subcommands; each command's file
-// registers its own in init, so commands live in separate files.
-var commands []func(*globals) *cobra.Command
-
-func register(c func(*globals) *cobra.Command) { commands = append(commands, c) }
+// commands lists the constructors of the subcommands, each in its own
+// file: a command is its options, its constructor and its run function.
+var commands = []func(*globals) *cobra.Command{
+	newLabelpropCmd, newSTKRCommand, newClassifyCommand,
+	newIMGPCommand, newGPCommand, newFalkonCommand, newSVMCommand, newGraphKernelCommand,
+	newEigsCommand, newEmbedCommand, newClusterCommand, newKNNCommand,
+	newInfoCommand, newGenerateCommand, newConvertCommand,
+	newPredictCommand, newServeCommand, newModelCommand, newVersionCommand,
+}
 
 // usageError is a command line gssl cannot run (no command, a bad flag);
 // main exits with status 2 for it, 1 for every other error.

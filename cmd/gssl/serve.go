@@ -34,7 +34,6 @@ type serveOptions struct {
 	ready func(net.Addr)
 }
 
-func init() { register(newServeCommand) }
 
 func newServeCommand(g *globals) *cobra.Command {
 	opts := serveOptions{}

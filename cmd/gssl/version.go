@@ -62,15 +62,13 @@ func printVersion(w io.Writer, asJSON bool) error {
 	})
 }
 
-func init() {
-	register(func(g *globals) *cobra.Command {
-		return &cobra.Command{
-			Use:   "version",
-			Short: "Print gssl's version and the revision it was built from",
-			Args:  cobra.NoArgs,
-			RunE: func(cmd *cobra.Command, _ []string) error {
-				return printVersion(cmd.OutOrStdout(), g.JSON)
-			},
-		}
-	})
+func newVersionCommand(g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print gssl's version and the revision it was built from",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return printVersion(cmd.OutOrStdout(), g.JSON)
+		},
+	}
 }
