@@ -36,7 +36,6 @@ type classifyOptions struct {
 	JSON          bool
 }
 
-
 func newClassifyCommand(g *globals) *cobra.Command {
 	opts := classifyOptions{}
 	cmd := &cobra.Command{

@@ -31,7 +31,6 @@ type clusterOptions struct {
 	Plots    plotFlags // --plot, --report
 }
 
-
 func newClusterCommand(g *globals) *cobra.Command {
 	opts := clusterOptions{}
 	cmd := &cobra.Command{

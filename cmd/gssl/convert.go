@@ -22,7 +22,6 @@ type convertOptions struct {
 	JSON          bool
 }
 
-
 func newConvertCommand(g *globals) *cobra.Command {
 	opts := convertOptions{}
 	cmd := &cobra.Command{

@@ -28,7 +28,6 @@ type eigsOptions struct {
 	Plots     plotFlags // --plot, --report
 }
 
-
 func newEigsCommand(g *globals) *cobra.Command {
 	opts := eigsOptions{}
 	cmd := &cobra.Command{

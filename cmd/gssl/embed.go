@@ -25,7 +25,6 @@ type embedOptions struct {
 	JSON     bool
 }
 
-
 func newEmbedCommand(g *globals) *cobra.Command {
 	opts := embedOptions{}
 	cmd := &cobra.Command{

@@ -45,7 +45,6 @@ type falkonOptions struct {
 	Plots       plotFlags // --plot, --report (the picture needs a sweep of M)
 }
 
-
 func newFalkonCommand(g *globals) *cobra.Command {
 	opts := falkonOptions{}
 	var ms []int

@@ -98,7 +98,6 @@ func checkGenerateMemory(opts generateOptions) error {
 	return nil
 }
 
-
 func newGenerateCommand(g *globals) *cobra.Command {
 	opts := generateOptions{}
 	cmd := &cobra.Command{

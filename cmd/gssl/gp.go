@@ -30,7 +30,6 @@ type gpOptions struct {
 	Plots      plotFlags // --plot, --report
 }
 
-
 func newGPCommand(g *globals) *cobra.Command {
 	opts := gpOptions{}
 	cmd := &cobra.Command{

@@ -42,7 +42,6 @@ type graphKernelOptions struct {
 	Plots      plotFlags // --plot, --report
 }
 
-
 // defaultCGrid is wl.py's grid of C values.
 var defaultCGrid = []float64{1e-3, 1e-2, 1e-1, 1, 1e1, 1e2, 1e3}
 

@@ -49,7 +49,6 @@ type imgpOptions struct {
 	JSON         bool
 }
 
-
 func newIMGPCommand(g *globals) *cobra.Command {
 	opts := imgpOptions{}
 	cmd := &cobra.Command{

@@ -20,7 +20,6 @@ type infoOptions struct {
 	JSON bool
 }
 
-
 func newInfoCommand(g *globals) *cobra.Command {
 	opts := infoOptions{}
 	cmd := &cobra.Command{

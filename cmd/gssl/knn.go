@@ -48,7 +48,6 @@ type knnOptions struct {
 	Plots       plotFlags // --plot, --report
 }
 
-
 func newKNNCommand(g *globals) *cobra.Command {
 	opts := knnOptions{}
 	kf := knnFlags{}

@@ -38,7 +38,6 @@ type labelpropOptions struct {
 	Plots             plotFlags // --plot, --report
 }
 
-
 const labelpropLong = `labelprop classifies the unlabelled nodes of a graph from the labelled ones.
 
 Methods: label spreading (Zhou et al. 2003), F = (1−a)(I − aS)^{-1} Y with

@@ -13,7 +13,6 @@ import (
 	"github.com/gssl/gssl/savedmodel"
 )
 
-
 func newModelCommand(g *globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "model",

@@ -35,7 +35,6 @@ type predictOptions struct {
 	JSON           bool
 }
 
-
 func newPredictCommand(g *globals) *cobra.Command {
 	opts := predictOptions{}
 	cmd := &cobra.Command{

@@ -34,7 +34,6 @@ type serveOptions struct {
 	ready func(net.Addr)
 }
 
-
 func newServeCommand(g *globals) *cobra.Command {
 	opts := serveOptions{}
 	cmd := &cobra.Command{

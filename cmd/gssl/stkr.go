@@ -49,7 +49,6 @@ type stkrOptions struct {
 	Plots      plotFlags // --plot, --report
 }
 
-
 func newSTKRCommand(g *globals) *cobra.Command {
 	opts := stkrOptions{}
 	refit := true

@@ -36,7 +36,6 @@ type svmOptions struct {
 	JSON      bool
 }
 
-
 func newSVMCommand(g *globals) *cobra.Command {
 	opts := svmOptions{}
 	cmd := &cobra.Command{
