@@ -164,9 +164,8 @@ func (l *likelihood) eval(h Hyperparameters, wantGrad bool) (float64, []float64,
 	}
 	n := len(l.y)
 	k := covariance(l.cov, l.d2, h, l.jitter)
-	// K = RᵀR by the GEMM-based blocked Cholesky of internal/dense (gonum's
-	// pure-Go factorisation and inverse took 0.28 s per evaluation at
-	// n = 1001, BenchmarkLikelihood).
+	// K = RᵀR by the GEMM-based blocked Cholesky of internal/dense, faster
+	// than gonum's pure-Go factorisation and inverse (BenchmarkLikelihood).
 	r, ok := dense.Cholesky(k)
 	if !ok {
 		return math.NaN(), nil, fmt.Errorf("covariance not positive definite at %v", h)

@@ -28,10 +28,10 @@ type LikelihoodSettings struct {
 	// ExactLabels, log det Q − log det P is computed exactly by the
 	// determinant lemma (n·ν CG solves with M and an n×n Cholesky factor);
 	// above it, by stochastic Lanczos quadrature. 0 means 128; a negative
-	// value means always the quadrature. (On srmnist, 10 010 nodes, the
-	// exact route costs 0.05–0.1 s per label, the default quadrature 2–4 s
-	// with a standard error of 5–8 nats: up to ~128 labels the exact value
-	// costs a few per cent of a fit; see BENCHMARKS.md.)
+	// value means always the quadrature. (The exact route's cost grows with
+	// the labels and the quadrature's is fixed, with a standard error of a
+	// few nats: up to about 128 labels the exact value is a small part of a
+	// fit; BENCHMARKS.md, IMGP log marginal likelihood.)
 	ExactLabels int
 }
 

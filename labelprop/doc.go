@@ -47,9 +47,8 @@
 // batches of 64, each updated while its sums are in L1:
 // graph.CSR.MulBlockRowsFunc); it stops by CG's rule
 // (every class's true relative residual ≤ tol) and returns that iterate
-// for every class. It takes up to 46 % more iterations than CG (PubMed,
-// a = 0.99) but each costs about half as much; it took 0.4–0.9× the CG's
-// solve time on PubMed and Cora (BENCHMARKS.md, labelprop). Block CG
+// for every class. It takes more iterations than CG but each costs about
+// half as much, so it solves faster (BENCHMARKS.md, labelprop). Block CG
 // (Solver CG) takes exactly the peer's iteration counts.
 //
 // The default, Auto, runs Chebyshev while F (8nc bytes) is smaller than

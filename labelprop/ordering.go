@@ -17,15 +17,14 @@ type Ordering int
 const (
 	// NaturalOrdering solves in the caller's numbering (the zero value).
 	// It is the default because renumbering did not pay inside Fit where
-	// it was measured: on PubMed the renumbered CG solve was 10–15 % faster
-	// (a = 0.9: 30 against 35 ms), less than the 6–7 ms the renumbering
-	// itself costs per Fit (BENCHMARKS.md, labelprop).
+	// it was measured (the labelprop benchmark on PubMed): the faster
+	// renumbered solve saved less than the renumbering itself costs.
 	NaturalOrdering Ordering = iota
 	// ReverseCuthillMcKee renumbers the nodes by graph.ReverseCuthillMcKee
 	// before solving: neighbours get nearby numbers, so the products gather
 	// from memory that each core has recently touched. It costs one
 	// ordering and one copy of the graph per Fit (O(n + nnz) time and
-	// memory; 6–7 ms on PubMed, 88 648 stored entries).
+	// memory).
 	ReverseCuthillMcKee
 )
 
