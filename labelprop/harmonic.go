@@ -128,7 +128,7 @@ func (m *Harmonic) FitIndexed(ctx context.Context, g *graph.CSR, nodes, classes 
 	for _, v := range s.nodes {
 		f.Set(v, int(s.class[v]), 1)
 	}
-	var info Info
+	var info Details
 	if len(unl) > 0 {
 		info, err = harmonicSolve(ctx, g, s, unl, f, m.Preconditioner, krylov.Settings{Tol: m.Tol, MaxIter: m.MaxIter, Progress: m.Progress})
 	}
@@ -138,10 +138,10 @@ func (m *Harmonic) FitIndexed(ctx context.Context, g *graph.CSR, nodes, classes 
 
 // harmonicSolve solves L_uu F_u = W_ul Y_l by block CG and writes F_u into
 // the rows unl of f.
-func harmonicSolve(ctx context.Context, g *graph.CSR, s *seeds, unl []int, f *mat.Dense, pre Preconditioner, set krylov.Settings) (Info, error) {
+func harmonicSolve(ctx context.Context, g *graph.CSR, s *seeds, unl []int, f *mat.Dense, pre Preconditioner, set krylov.Settings) (Details, error) {
 	sub, err := g.Induced(unl)
 	if err != nil {
-		return Info{}, fmt.Errorf("labelprop: %w", err)
+		return Details{}, fmt.Errorf("labelprop: %w", err)
 	}
 	m, c := len(unl), s.classes
 	diag := make([]float64, m)
@@ -166,7 +166,7 @@ func harmonicSolve(ctx context.Context, g *graph.CSR, s *seeds, unl []int, f *ma
 		// Every node here is connected to a labelled node, so d_u > 0.
 		inv, err := krylov.Jacobi(diag)
 		if err != nil {
-			return Info{}, fmt.Errorf("labelprop: %w", err)
+			return Details{}, fmt.Errorf("labelprop: %w", err)
 		}
 		set.Preconditioner = inv
 	}

@@ -97,8 +97,6 @@ type Details struct {
 	Solver Solver
 }
 
-// Info is Details under the name the Chebyshev solver's file uses.
-type Info = Details
 
 // NotConvergedError reports that the solver stopped at its iteration cap
 // before reaching the tolerance. The model then holds the last iterate (for

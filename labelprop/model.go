@@ -581,7 +581,7 @@ func (st *state) readModelFile(f *modelfile.File, n, c int, classMass bool, in i
 		}
 	}
 	*st = state{fitted: true, seeds: s, scores: mat.NewDense(n, c, scores), scale: scale, reached: reached, edges: g.Edges,
-		info: Info{Iterations: in.Iterations, ClassIterations: in.ClassIterations, Residual: res[0], Products: in.Products,
+		info: Details{Iterations: in.Iterations, ClassIterations: in.ClassIterations, Residual: res[0], Products: in.Products,
 			Isolated: in.Isolated, Unreached: in.Unreached, IsolatedSeeds: in.IsolatedSeeds, Solver: ran}}
 	st.probs = mat.NewDense(n, c, nil)
 	st.labels = make([]int, n)

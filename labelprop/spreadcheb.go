@@ -534,14 +534,14 @@ type chebyshevOptions struct {
 // spreadingChebyshev, F holding the initial guess. It also returns the
 // storage of an n×c block the solve no longer needs (nil when it has none),
 // for the caller's probabilities.
-func spreadChebyshevOpts(ctx context.Context, g *graph.CSR, a float64, b sparseRHS, f *mat.Dense, s krylov.Settings, o chebyshevOptions) (Info, []float64, error) {
+func spreadChebyshevOpts(ctx context.Context, g *graph.CSR, a float64, b sparseRHS, f *mat.Dense, s krylov.Settings, o chebyshevOptions) (Details, []float64, error) {
 	newCh, what := newChebyshevRHS, "label spreading (Chebyshev)"
 	if o.float32 {
 		newCh, what = newChebyshev32, "label spreading (Chebyshev, float32)"
 	}
 	ch, err := newCh(g, a, b, f, s)
 	if err != nil {
-		return Info{}, nil, err
+		return Details{}, nil, err
 	}
 	ch.stop = o.stop
 	res, err := ch.run(ctx)

@@ -239,7 +239,7 @@ func (m *Spreading) FitIndexed(ctx context.Context, g *graph.CSR, nodes, classes
 			tol = DefaultTol32
 		}
 	}
-	var info Info
+	var info Details
 	var spare []float64 // an n×c block the solver is done with
 	switch solver {
 	case CG:
@@ -364,10 +364,10 @@ func normalizedAdjacency(g *graph.CSR) (*graph.CSR, error) {
 // spreadCG solves (I − aS) F = B by the fused block CG of spreadingCG, F
 // holding the initial guess; g is the graph of W. It also returns the
 // storage of its block q, free after the solve, for the probabilities.
-func spreadCG(ctx context.Context, g *graph.CSR, a float64, b sparseRHS, f *mat.Dense, s krylov.Settings) (Info, []float64, error) {
+func spreadCG(ctx context.Context, g *graph.CSR, a float64, b sparseRHS, f *mat.Dense, s krylov.Settings) (Details, []float64, error) {
 	cg, err := newCGRHS(g, a, b, f, s)
 	if err != nil {
-		return Info{}, nil, err
+		return Details{}, nil, err
 	}
 	res, err := cg.run(ctx)
 	info := blockInfo(res)
@@ -375,7 +375,7 @@ func spreadCG(ctx context.Context, g *graph.CSR, a float64, b sparseRHS, f *mat.
 }
 
 // wrapSolverError turns a krylov error into a labelprop one.
-func wrapSolverError(what string, info Info, tol float64, err error) error {
+func wrapSolverError(what string, info Details, tol float64, err error) error {
 	if err == nil {
 		return nil
 	}
@@ -393,13 +393,13 @@ const fixedPointGrain = 4096
 // spreadFixedPoint iterates F ← aSF + B from F = 0 until
 // max|F_new − F| ≤ tol·max|F_new|; sg is the graph of S. The first iterate,
 // B, is free; each further one costs one block product.
-func spreadFixedPoint(ctx context.Context, sg *graph.CSR, a float64, b, f *mat.Dense, tol float64, maxIter int, progress func(int, float64)) (Info, error) {
+func spreadFixedPoint(ctx context.Context, sg *graph.CSR, a float64, b, f *mat.Dense, tol float64, maxIter int, progress func(int, float64)) (Details, error) {
 	n, c := b.Dims()
 	sc := graph.Scaling{Left: constant(n, a)}
 	cur := mat.DenseCopyOf(b)
 	next := mat.NewDense(n, c, nil)
-	var info Info
-	done := func(err error) (Info, error) {
+	var info Details
+	done := func(err error) (Details, error) {
 		f.Copy(cur)
 		return info, err
 	}
