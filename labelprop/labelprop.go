@@ -97,7 +97,6 @@ type Details struct {
 	Solver Solver
 }
 
-
 // NotConvergedError reports that the solver stopped at its iteration cap
 // before reaching the tolerance. The model then holds the last iterate (for
 // CG the best in the energy norm of the error; for the fixed point, a
