@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
 	"github.com/stretchr/testify/require"
 )
 
@@ -27,7 +26,7 @@ func scoreBitsRow(id string, sc Scores) Row {
 }
 
 func execPrism(ctx context.Context, p *beam.Pipeline) error {
-	_, err := prism.Execute(ctx, p)
+	_, err := execute(ctx, p)
 	return err
 }
 

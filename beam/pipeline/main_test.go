@@ -13,7 +13,9 @@ import (
 	"testing"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/options/jobopts"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners/universal"
 	"github.com/stretchr/testify/require"
 
 	"github.com/gssl/gssl/labelprop"
@@ -25,14 +27,35 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// runJob builds lp into a new pipeline and runs it on Prism in-process.
+// execute runs p on Prism in-process or, when GSSL_BEAM_ENDPOINT names a
+// Beam job service (host:port), submits it there with the universal runner:
+// the pipeline then leaves this process (its graph, coders and registered
+// functions cross the Fn API to SDK workers the service starts), as on a
+// Flink or Spark job server. GSSL_BEAM_ENVIRONMENT sets the worker
+// environment type (default LOOPBACK: the workers are served from this
+// process) and GSSL_BEAM_ENVIRONMENT_CONFIG its configuration.
+func execute(ctx context.Context, p *beam.Pipeline) (any, error) {
+	ep := os.Getenv("GSSL_BEAM_ENDPOINT")
+	if ep == "" {
+		return prism.Execute(ctx, p)
+	}
+	*jobopts.Endpoint = ep
+	*jobopts.EnvironmentType = "LOOPBACK"
+	if e := os.Getenv("GSSL_BEAM_ENVIRONMENT"); e != "" {
+		*jobopts.EnvironmentType = e
+	}
+	*jobopts.EnvironmentConfig = os.Getenv("GSSL_BEAM_ENVIRONMENT_CONFIG")
+	return universal.Execute(ctx, p)
+}
+
+// runJob builds lp into a new pipeline and runs it with execute.
 func runJob(t *testing.T, lp LabelProp) error {
 	t.Helper()
 	p, s := beam.NewPipelineWithRoot()
 	if err := lp.Build(context.Background(), s); err != nil {
 		return err
 	}
-	_, err := prism.Execute(context.Background(), p)
+	_, err := execute(context.Background(), p)
 	return err
 }
 

@@ -15,7 +15,6 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/parquetio"
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
 	"github.com/stretchr/testify/require"
 	"github.com/xitongsys/parquet-go-source/local"
 	"github.com/xitongsys/parquet-go/reader"
@@ -242,7 +241,7 @@ func TestParquet(t *testing.T) {
 	}
 	p, s := beam.NewPipelineWithRoot()
 	parquetio.Write(s, pq, beam.CreateList(s, rows))
-	_, err = prism.Execute(context.Background(), p)
+	_, err = execute(context.Background(), p)
 	require.NoError(t, err)
 
 	sp := Spreading{Alpha: 0.7, Rounds: 6}
@@ -366,7 +365,7 @@ func TestPropagate(t *testing.T) {
 	nodes, err := Propagate(s, g, f, k)
 	require.NoError(t, err)
 	WriteFeatures(s, g, f, nodes, out, 1)
-	_, err = prism.Execute(ctx, p)
+	_, err = execute(ctx, p)
 	require.NoError(t, err)
 
 	// Dense reference: A from the core's reader, Ã = A + I.
@@ -433,7 +432,7 @@ func TestNormalize(t *testing.T) {
 	require.NoError(t, err)
 	g := Normalize(s, BuildGraph(s, e, beam.PCollection{}, false))
 	WriteTable(s, g, beam.Create(s, Header{Cols: []string{"src", "dst", "s", "degree"}}), beam.ParDo(s, entryRows, g.Nodes), out, 1)
-	_, err = prism.Execute(ctx, p)
+	_, err = execute(ctx, p)
 	require.NoError(t, err)
 
 	ds, err := loaders.LoadNodes(loaders.NodeFiles{Edges: edges, Graph: loaders.UserGraphOptions()})
@@ -480,7 +479,7 @@ func nodeGraphJob(t *testing.T, lp LabelProp) {
 	scores, err := Spread(s, g, lp.Spreading)
 	require.NoError(t, err)
 	WritePredictions(s, g, Predict(s, g, scores), lp.Out, 1)
-	_, err = prism.Execute(ctx, p)
+	_, err = execute(ctx, p)
 	require.NoError(t, err)
 }
 
