@@ -15,25 +15,25 @@ const reduceOversample = 10
 // Z = U_k Σ_k of the (uncentred) truncated SVD X ≈ U_k Σ_k V_kᵀ, computed by
 // the randomized range finder with one power iteration (Halko, Martinsson
 // & Tropp, "Finding structure with randomness", SIAM Review 2011): with Ω
-// a d×(k+p) Gaussian matrix seeded by seed,
+// a d×l Gaussian matrix seeded by seed, l = min(k+p, d, n),
 //
 //	Y = X Xᵀ X Ω,  Q R = Y,  B = Qᵀ X = Û Σ Vᵀ,  Z = Q Û_k Σ_k.
 //
 // It costs O(nnz(X)·(k+p)) and keeps the channel models' width independent
-// of the vocabulary of bag-of-words features. When d ≤ k the rows are
-// returned densely as they are.
+// of the vocabulary of bag-of-words features. When d ≤ k or n ≤ k the
+// rows are returned densely as they are.
 func Reduce(ctx context.Context, x Features, k int, seed uint64) (*mat.Dense, error) {
 	n, d := x.Dims()
 	if k < 1 {
 		return nil, fmt.Errorf("nodeclass: Reduce to %d dimensions: it must be ≥ 1", k)
 	}
-	if d <= k || n <= k+reduceOversample {
+	if d <= k || n <= k {
 		if x.Sparse != nil {
 			return x.Sparse.Dense(nil), nil
 		}
 		return mat.DenseCopyOf(x.Dense), nil
 	}
-	l := k + reduceOversample
+	l := min(k+reduceOversample, d, n)
 	rng := rand.New(rand.NewPCG(seed, 0x5ed))
 	omega := mat.NewDense(d, l, nil)
 	for i := range omega.RawMatrix().Data {
