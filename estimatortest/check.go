@@ -212,8 +212,8 @@ func checkValidate[X, Q any](t T, c Case[X, Q]) {
 	if err := c.New().Validate(); err != nil {
 		t.Fatalf("Validate of the case's model: %v", err)
 	}
-	if len(c.Invalid) == 0 {
-		t.Errorf("the case lists no invalid hyperparameter: every model has at least one to check")
+	if len(c.Invalid) == 0 && hasHyperparameters(c.New()) {
+		t.Errorf("the case lists no invalid hyperparameter, and %T has hyperparameters to check", c.New())
 	}
 	for field, bad := range c.Invalid {
 		m := bad()
@@ -487,8 +487,21 @@ func checkCancel[X, Q any](t T, c Case[X, Q], r role[X, Q]) {
 	}
 }
 
+// hasHyperparameters says whether m has an exported field other than a
+// callback (a function: progress reporting is not a hyperparameter).
+func hasHyperparameters(m any) bool {
+	for _, v := range exported(m) {
+		if _, isFunc := v.(bool); !isFunc {
+			return true
+		}
+	}
+	return false
+}
+
 // exported returns the exported fields of the struct m points to, with
-// functions reduced to whether they are set (funcs do not compare).
+// functions reduced to whether they are set (funcs do not compare) and the
+// exported fields of an embedded struct promoted, as Go promotes them (its
+// unexported fields are learned state).
 func exported(m any) map[string]any {
 	v := reflect.ValueOf(m)
 	for v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface {
@@ -507,6 +520,12 @@ func exported(m any) map[string]any {
 			continue
 		}
 		fv := v.Field(i)
+		if f.Anonymous && fv.Kind() == reflect.Struct {
+			for k, e := range exported(fv.Addr().Interface()) {
+				out[f.Name+"."+k] = e
+			}
+			continue
+		}
 		switch fv.Kind() {
 		case reflect.Func, reflect.Chan:
 			out[f.Name] = !fv.IsNil()

@@ -71,6 +71,9 @@ func (w *WeisfeilerLehman) Fit(ctx context.Context, graphs []Graph) error {
 	if err := checkGraphs("training", graphs); err != nil {
 		return err
 	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	dict := newWLDictionary(w.H)
 	phi, err := wlFeatures(ctx, graphs, w.H, dict.labeler(true))
 	if err != nil {

@@ -12,6 +12,13 @@
 // (1/n)Σ‖f(x_i) − y_i‖² + λ‖f‖²_H (FALKON paper, eq. 1–5 and 8; the
 // kernel-methods course in gssl's papers/003, ch. 9).
 //
+// SolveGram is the one dense kernel ridge solve, α = (K + rI)^{−1} Y on a
+// Gram matrix, by a Cholesky factorisation. Exact calls it with r = nλ;
+// svm.KernelRidge (a precomputed kernel, one-hot class targets) with its
+// Ridge r, the scaling of the unnormalised objective
+// Σ‖f(x_i) − y_i‖² + r‖f‖²_H (scikit-learn's KernelRidge alpha): the same
+// system for r = nλ.
+//
 // # FALKON
 //
 // FALKON (Rudi, Carratino & Rosasco, "FALKON: An Optimal Large Scale Kernel

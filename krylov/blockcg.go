@@ -2,6 +2,7 @@ package krylov
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 
@@ -33,7 +34,8 @@ func (r BlockResult) MaxResidual() float64 {
 // block product (one pass over a sparse A for all columns), and a column stops
 // once its relative residual ‖b_j − A x_j‖/‖b_j‖ meets the tolerance. Columns
 // with b_j = 0 get x_j = 0. On entry X is the initial guess. On failure X
-// holds the last iterate, the best in the A-norm of the error.
+// holds the last iterate, the best in the A-norm of the error. It runs
+// BlockCGPassesOf's passes on dense blocks through BlockCGWith.
 func BlockCG(ctx context.Context, a linop.Operator, b, x *mat.Dense, s Settings) (BlockResult, error) {
 	n := a.Dim()
 	br, c := b.Dims()
@@ -48,6 +50,57 @@ func BlockCG(ctx context.Context, a linop.Operator, b, x *mat.Dense, s Settings)
 			return BlockResult{}, err
 		}
 	}
+	s, _ = withDefaults("BlockCG", a, s, true) // checked above
+	bc := &blockCG{
+		a: a, b: b, x: x, n: n, c: c, pre: s.Preconditioner,
+		bnorm: colNorms(b),
+		r:     mat.NewDense(n, c, nil),
+		p:     mat.NewDense(n, c, nil),
+		ap:    mat.NewDense(n, c, nil),
+	}
+	bc.z = bc.r
+	if s.Preconditioner != nil {
+		bc.z = mat.NewDense(n, c, nil)
+	}
+	return BlockCGWith(ctx, bc, bc.bnorm, s, "BlockCG")
+}
+
+// BlockCGPasses are the block operations of block CG on the n×c blocks X
+// (the iterate, initial guess on entry), R = B − AX, Z = M R (Z = R without
+// a preconditioner M), P (the search directions) and Q = AP, in whatever
+// storage the implementation keeps them (scaled, fused with its product, B
+// by its nonzero rows). Column j of every operation is that column's own CG
+// recursion; vectors of c entries are per column.
+type BlockCGPasses interface {
+	// Residual sets R = B − AX and rr_j = ‖R_j‖², and returns the products
+	// it took: at the first call (first) an implementation may find X zero
+	// and set R = B without one. Columns with B_j = 0 must have X_j = 0
+	// (their solution).
+	Residual(rr []float64, first bool) int
+	// Precondition sets Z = M R and rz_j = R_jᵀZ_j (without M: rz = rr).
+	Precondition(rz, rr []float64)
+	// Restart sets P = on∘Z (column j scaled by on_j ∈ {0, 1}).
+	Restart(on []float64)
+	// Product sets Q = AP and pap_j = P_jᵀQ_j.
+	Product(pap []float64)
+	// Update sets R ← R − α∘Q and rr_j = ‖R_j‖².
+	Update(rr, alpha []float64)
+	// Step sets X ← X + α∘P, then P ← on∘(Z + β∘P).
+	Step(alpha, beta, on []float64)
+}
+
+// BlockCGWith runs block CG (see BlockCG) on the passes p for c = len(bnorm)
+// columns with ‖B_j‖ = bnorm_j: the one block CG recursion, which BlockCG
+// runs on dense blocks and callers with a fused or scaled storage of their
+// own (labelprop's spreading) run on theirs. Per iteration: Q = AP and
+// α = rz/pᵀq; R −= αQ; the columns whose relative residual ‖R_j‖/‖B_j‖
+// meets Tol stop (on_j = 0); Z = M R and β = rz_new/rz; X += αP and
+// P = on∘(Z + βP). Once every column has stopped, the true residual is
+// recomputed and CG restarts from it where rounding has left a column
+// above Tol. s.Tol (0 means DefaultTol), s.MaxIter (0 means 100; BlockCG
+// passes 2n + 100) and s.Progress apply; a preconditioner is the passes'
+// business. method names the solve in errors.
+func BlockCGWith(ctx context.Context, p BlockCGPasses, bnorm []float64, s Settings, method string) (BlockResult, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -55,160 +108,208 @@ func BlockCG(ctx context.Context, a linop.Operator, b, x *mat.Dense, s Settings)
 		s.Tol = DefaultTol
 	}
 	if s.MaxIter == 0 {
-		s.MaxIter = 2*n + 100
+		s.MaxIter = 100
 	}
-	bc := &blockCG{
-		a: a, b: b, x: x, n: n, c: c, s: s,
-		res:   BlockResult{Iterations: make([]int, c), Residual: make([]float64, c)},
-		bnorm: colNorms(b),
-		r:     mat.NewDense(n, c, nil),
-		p:     mat.NewDense(n, c, nil),
-		ap:    mat.NewDense(n, c, nil),
-		rz:    make([]float64, c), alpha: make([]float64, c), beta: make([]float64, c),
-		on:   make([]float64, c),
-		acc1: make([]float64, c), acc2: make([]float64, c),
-	}
-	bc.z = bc.r
-	if s.Preconditioner != nil {
-		bc.z = mat.NewDense(n, c, nil)
-	}
-	return bc.run(ctx)
+	c := len(bnorm)
+	cg := &cgColumns{p: p, bnorm: bnorm, s: s, method: method,
+		res: BlockResult{Iterations: make([]int, c), Residual: make([]float64, c)},
+		rz:  make([]float64, c), alpha: make([]float64, c), beta: make([]float64, c),
+		on: make([]float64, c), rr: make([]float64, c), pap: make([]float64, c), acc: make([]float64, c)}
+	return cg.run(ctx)
 }
 
-// blockCG is the state of one BlockCG solve. Vectors are the columns of
-// row-major n×c blocks; every bookkeeping pass walks the rows once and
-// updates all columns, with on[j] = 1 for columns still iterating and 0 for
-// finished ones (their search direction stays zero).
+// blockCG is BlockCGPasses on dense row-major n×c blocks and a
+// linop.Operator. Every bookkeeping pass walks the rows once and updates all
+// columns.
 type blockCG struct {
 	a        linop.Operator
+	pre      linop.Operator
 	b, x     *mat.Dense
 	n, c     int
-	s        Settings
-	res      BlockResult
 	bnorm    []float64
 	r, p, ap *mat.Dense
 	z        *mat.Dense // = r without a preconditioner
-	rz       []float64
-	alpha    []float64
-	beta     []float64
-	on       []float64
-	acc1     []float64
-	acc2     []float64
-	part     []float64 // per-chunk partial sums of the row passes
+	part     []float64  // per-chunk partial sums of the row passes
 }
 
-func (bc *blockCG) run(ctx context.Context) (BlockResult, error) {
-	if bc.trueResidual(isZero(bc.x)) == 0 {
-		return bc.res, nil
+// cgColumns is the state of one BlockCGWith solve: the scalars of the c
+// recursions, with on[j] = 1 for columns still iterating and 0 for finished
+// ones (their search direction stays zero).
+type cgColumns struct {
+	p      BlockCGPasses
+	bnorm  []float64
+	s      Settings
+	method string
+	res    BlockResult
+
+	rz, alpha, beta, on, rr, pap, acc []float64
+}
+
+func (cg *cgColumns) run(ctx context.Context) (BlockResult, error) {
+	if cg.trueResidual(true) == 0 {
+		return cg.res, nil
 	}
-	bc.restart()
-	for iter := 1; iter <= bc.s.MaxIter; iter++ {
-		linop.MulBlock(bc.a, bc.ap, bc.p)
-		bc.res.Products++
-		// pᵀAp per column.
-		pap := bc.colDots(bc.p, bc.ap, bc.acc1)
-		for j := 0; j < bc.c; j++ {
-			bc.alpha[j] = 0
-			if bc.on[j] == 0 {
+	cg.restart()
+	c := len(cg.bnorm)
+	for iter := 1; iter <= cg.s.MaxIter; iter++ {
+		cg.p.Product(cg.pap)
+		cg.res.Products++
+		for j := 0; j < c; j++ {
+			cg.alpha[j] = 0
+			if cg.on[j] == 0 {
 				continue
 			}
-			if !(pap[j] > 0) {
-				return bc.fail(&BreakdownError{Method: "BlockCG", Iterations: iter, Reason: fmt.Sprintf("column %d: pᵀAp = %g ≤ 0: the operator is not positive definite", j, pap[j])})
+			if !(cg.pap[j] > 0) {
+				return cg.fail(&BreakdownError{Method: cg.method, Iterations: iter, Reason: fmt.Sprintf("column %d: pᵀAp = %g ≤ 0: the operator is not positive definite", j, cg.pap[j])})
 			}
-			bc.alpha[j] = bc.rz[j] / pap[j]
+			cg.alpha[j] = cg.rz[j] / cg.pap[j]
 		}
-		// x += αp, r −= αAp, and ‖r‖² per column, in one pass.
-		rr := bc.update()
-		left := 0
-		worst := 0.0
-		for j := 0; j < bc.c; j++ {
-			if bc.on[j] == 0 {
+		cg.p.Update(cg.rr, cg.alpha)
+		left, worst := 0, 0.0
+		for j := 0; j < c; j++ {
+			if cg.on[j] == 0 {
 				continue
 			}
-			bc.res.Iterations[j] = iter
-			rel := math.Sqrt(rr[j]) / bc.bnorm[j]
-			if rel <= bc.s.Tol {
-				bc.on[j] = 0
+			cg.res.Iterations[j] = iter
+			rel := math.Sqrt(cg.rr[j]) / cg.bnorm[j]
+			if rel <= cg.s.Tol {
+				cg.on[j] = 0
 				continue
 			}
 			worst = math.Max(worst, rel)
 			left++
 		}
-		if bc.s.Progress != nil {
-			bc.s.Progress(iter, worst)
+		// β for the columns still iterating (zero for the others, whose
+		// direction Step clears); none when all have stopped (a restart
+		// follows).
+		clear(cg.beta)
+		if left > 0 {
+			cg.p.Precondition(cg.acc, cg.rr)
+			for j := 0; j < c; j++ {
+				if cg.on[j] != 0 {
+					cg.beta[j] = cg.acc[j] / cg.rz[j]
+					cg.rz[j] = cg.acc[j]
+				}
+			}
+		}
+		// x += αp for every column that moved (finished ones included),
+		// then the next directions.
+		cg.p.Step(cg.alpha, cg.beta, cg.on)
+		if cg.s.Progress != nil {
+			cg.s.Progress(iter, worst)
 		}
 		if err := ctx.Err(); err != nil {
-			return bc.fail(err)
+			return cg.fail(err)
 		}
 		if left == 0 {
-			if bc.trueResidual(false) == 0 {
-				return bc.res, nil
+			if cg.trueResidual(false) == 0 {
+				return cg.res, nil
 			}
-			bc.restart()
-			continue
+			cg.restart()
 		}
-		var rz []float64
-		if bc.s.Preconditioner != nil {
-			linop.MulBlock(bc.s.Preconditioner, bc.z, bc.r)
-			rz = bc.colDots(bc.r, bc.z, bc.acc1)
-		} else {
-			rz = rr
-		}
-		for j := 0; j < bc.c; j++ {
-			bc.beta[j] = 0
-			if bc.on[j] != 0 {
-				bc.beta[j] = rz[j] / bc.rz[j]
-				bc.rz[j] = rz[j]
-			}
-		}
-		bc.direction()
 	}
-	return bc.fail(nil)
+	return cg.fail(nil)
 }
 
-// trueResidual sets R = B − AX (R = B when xZero), records each column's
-// relative residual, zeroes columns with b_j = 0, and marks the columns above
-// the tolerance as iterating. It returns how many are.
-func (bc *blockCG) trueResidual(xZero bool) int {
-	if xZero {
-		bc.r.Copy(bc.b)
-	} else {
-		linop.MulBlock(bc.a, bc.r, bc.x)
-		bc.res.Products++
-		bc.r.Sub(bc.b, bc.r)
-	}
-	rr := bc.colDots(bc.r, bc.r, bc.acc2)
+// trueResidual has the passes set R = B − AX, records each column's
+// relative residual and marks the columns above the tolerance as iterating.
+// It returns how many are. first says this is the solve's first residual
+// (the passes may then find X zero and skip the product).
+func (cg *cgColumns) trueResidual(first bool) int {
+	cg.res.Products += cg.p.Residual(cg.rr, first)
 	left := 0
-	for j := 0; j < bc.c; j++ {
-		bc.on[j] = 0
-		if bc.bnorm[j] == 0 {
-			zeroCol(bc.x, j)
-			zeroCol(bc.r, j)
-			bc.res.Residual[j] = 0
+	for j := range cg.bnorm {
+		cg.on[j] = 0
+		if cg.bnorm[j] == 0 {
+			cg.res.Residual[j] = 0
 			continue
 		}
-		rel := math.Sqrt(rr[j]) / bc.bnorm[j]
-		bc.res.Residual[j] = rel
-		if rel > bc.s.Tol {
-			bc.on[j] = 1
+		rel := math.Sqrt(cg.rr[j]) / cg.bnorm[j]
+		cg.res.Residual[j] = rel
+		if rel > cg.s.Tol {
+			cg.on[j] = 1
 			left++
 		}
 	}
 	return left
 }
 
-// restart sets P = Z = M·R for the iterating columns (zero for the others).
-func (bc *blockCG) restart() {
-	if bc.s.Preconditioner != nil {
-		linop.MulBlock(bc.s.Preconditioner, bc.z, bc.r)
+// restart sets P = on∘Z and rz from the residual just computed.
+func (cg *cgColumns) restart() {
+	cg.p.Precondition(cg.rz, cg.rr)
+	cg.p.Restart(cg.on)
+}
+
+func (cg *cgColumns) fail(cause error) (BlockResult, error) {
+	cg.trueResidual(false)
+	worst, it := 0, 0
+	for j := range cg.bnorm {
+		if cg.res.Residual[j] > cg.res.Residual[worst] {
+			worst = j
+		}
+		it = max(it, cg.res.Iterations[j])
 	}
-	rz := bc.colDots(bc.r, bc.z, bc.acc1)
-	copy(bc.rz, rz)
-	for j := range bc.beta {
-		bc.beta[j] = 0
+	if cause != nil {
+		var bd *BreakdownError
+		if errors.As(cause, &bd) {
+			return cg.res, cause
+		}
+		return cg.res, fmt.Errorf("krylov: %s stopped after %d iterations: %w", cg.method, it, cause)
 	}
-	bc.p.Zero()
-	bc.direction()
+	return cg.res, &NotConvergedError{Method: fmt.Sprintf("%s (column %d)", cg.method, worst), Iterations: it, Residual: cg.res.Residual[worst], Tol: cg.s.Tol}
+}
+
+// Residual sets R = B − AX (R = B when first and X is zero) and zeroes the
+// columns with b_j = 0 in X and R.
+func (bc *blockCG) Residual(rr []float64, first bool) int {
+	products := 0
+	if first && isZero(bc.x) {
+		bc.r.Copy(bc.b)
+	} else {
+		linop.MulBlock(bc.a, bc.r, bc.x)
+		products++
+		bc.r.Sub(bc.b, bc.r)
+	}
+	for j := 0; j < bc.c; j++ {
+		if bc.bnorm[j] == 0 {
+			zeroCol(bc.x, j)
+			zeroCol(bc.r, j)
+		}
+	}
+	bc.colDots(bc.r, bc.r, rr)
+	return products
+}
+
+// Precondition sets Z = M R and rz = RᵀZ per column.
+func (bc *blockCG) Precondition(rz, rr []float64) {
+	if bc.pre == nil {
+		copy(rz, rr)
+		return
+	}
+	linop.MulBlock(bc.pre, bc.z, bc.r)
+	bc.colDots(bc.r, bc.z, rz)
+}
+
+// Restart sets P = on∘Z.
+func (bc *blockCG) Restart(on []float64) {
+	pm, zm := bc.p.RawMatrix(), bc.z.RawMatrix()
+	c := bc.c
+	on = on[:c]
+	parallel.Chunks(bc.n, rowChunk, func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			pr := pm.Data[i*pm.Stride : i*pm.Stride+c]
+			zr := zm.Data[i*zm.Stride : i*zm.Stride+c]
+			for j := range pr {
+				pr[j] = on[j] * zr[j]
+			}
+		}
+	})
+}
+
+// Product sets AP and pᵀAp per column.
+func (bc *blockCG) Product(pap []float64) {
+	linop.MulBlock(bc.a, bc.ap, bc.p)
+	bc.colDots(bc.p, bc.ap, pap)
 }
 
 // rowChunk is the number of rows per task of the bookkeeping passes. It is
@@ -216,32 +317,33 @@ func (bc *blockCG) restart() {
 // chunk are the same on every machine.
 const rowChunk = 2048
 
-// direction sets p_j = on_j·(z_j + β_j p_j).
-func (bc *blockCG) direction() {
-	pm, zm := bc.p.RawMatrix(), bc.z.RawMatrix()
+// Step applies x_j += α_j p_j and then p_j = on_j·(z_j + β_j p_j).
+func (bc *blockCG) Step(alpha, beta, on []float64) {
+	xm, pm, zm := bc.x.RawMatrix(), bc.p.RawMatrix(), bc.z.RawMatrix()
 	c := bc.c
-	on, beta := bc.on[:c], bc.beta[:c]
+	alpha, beta, on = alpha[:c], beta[:c], on[:c]
 	parallel.Chunks(bc.n, rowChunk, func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
+			xr := xm.Data[i*xm.Stride : i*xm.Stride+c]
 			pr := pm.Data[i*pm.Stride : i*pm.Stride+c]
 			zr := zm.Data[i*zm.Stride : i*zm.Stride+c]
 			for j := range pr {
+				xr[j] += alpha[j] * pr[j]
 				pr[j] = on[j] * (zr[j] + beta[j]*pr[j])
 			}
 		}
 	})
 }
 
-// update applies x += αp, r −= α·Ap and returns ‖r_j‖² for every column.
-func (bc *blockCG) update() []float64 {
-	xm, rm, pm, am := bc.x.RawMatrix(), bc.r.RawMatrix(), bc.p.RawMatrix(), bc.ap.RawMatrix()
+// Update applies r −= α·Ap and sets ‖r_j‖² for every column in rr.
+func (bc *blockCG) Update(rr, alpha []float64) {
+	rm, am := bc.r.RawMatrix(), bc.ap.RawMatrix()
 	c := bc.c
-	alpha := bc.alpha[:c]
 	part := bc.partials()
 	parallel.Chunks(bc.n, rowChunk, func(k, lo, hi int) {
-		updateRows(part[k*c:(k+1)*c], alpha, xm.Data, xm.Stride, rm.Data, rm.Stride, pm.Data, pm.Stride, am.Data, am.Stride, lo, hi)
+		updateRows(part[k*c:(k+1)*c], alpha[:c], rm.Data, rm.Stride, am.Data, am.Stride, lo, hi)
 	})
-	return bc.reduce(part, bc.acc2)
+	bc.reduce(part, rr)
 }
 
 // colDots returns the column-wise dot products of u and v in dst.
@@ -277,21 +379,6 @@ func (bc *blockCG) reduce(part, dst []float64) []float64 {
 		}
 	}
 	return dst
-}
-
-func (bc *blockCG) fail(cause error) (BlockResult, error) {
-	bc.trueResidual(false)
-	worst, it := 0, 0
-	for j := 0; j < bc.c; j++ {
-		if bc.res.Residual[j] > bc.res.Residual[worst] {
-			worst = j
-		}
-		it = max(it, bc.res.Iterations[j])
-	}
-	if cause != nil {
-		return bc.res, fmt.Errorf("krylov: BlockCG stopped after %d iterations: %w", it, cause)
-	}
-	return bc.res, &NotConvergedError{Method: fmt.Sprintf("BlockCG (column %d)", worst), Iterations: it, Residual: bc.res.Residual[worst], Tol: bc.s.Tol}
 }
 
 func colNorms(b *mat.Dense) []float64 {

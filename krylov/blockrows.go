@@ -52,23 +52,17 @@ func addColDots(acc, u []float64, us int, v []float64, vs, lo, hi int) {
 	}
 }
 
-// updateRows applies x_j += α_j p_j and r_j −= α_j q_j (q = A p) over rows
-// [lo, hi) and adds the squares of the new r_j to rr[j]; c = len(alpha).
-func updateRows(rr, alpha, x []float64, xs int, r []float64, rs int, p []float64, ps int, q []float64, qs, lo, hi int) {
+// updateRows applies r_j −= α_j q_j (q = A p) over rows [lo, hi) and adds
+// the squares of the new r_j to rr[j]; c = len(alpha).
+func updateRows(rr, alpha, r []float64, rs int, q []float64, qs, lo, hi int) {
 	c := len(alpha)
 	j0 := 0
 	for ; j0+4 <= c; j0 += 4 {
 		al := alpha[j0 : j0+4 : j0+4]
 		s0, s1, s2, s3 := rr[j0], rr[j0+1], rr[j0+2], rr[j0+3]
 		for i := lo; i < hi; i++ {
-			xr := x[i*xs+j0 : i*xs+j0+4 : i*xs+j0+4]
 			rrow := r[i*rs+j0 : i*rs+j0+4 : i*rs+j0+4]
-			pr := p[i*ps+j0 : i*ps+j0+4 : i*ps+j0+4]
 			qr := q[i*qs+j0 : i*qs+j0+4 : i*qs+j0+4]
-			xr[0] += al[0] * pr[0]
-			xr[1] += al[1] * pr[1]
-			xr[2] += al[2] * pr[2]
-			xr[3] += al[3] * pr[3]
 			v0 := rrow[0] - al[0]*qr[0]
 			v1 := rrow[1] - al[1]*qr[1]
 			v2 := rrow[2] - al[2]*qr[2]
@@ -84,7 +78,6 @@ func updateRows(rr, alpha, x []float64, xs int, r []float64, rs int, p []float64
 	for ; j0 < c; j0++ {
 		a, s := alpha[j0], rr[j0]
 		for i := lo; i < hi; i++ {
-			x[i*xs+j0] += a * p[i*ps+j0]
 			v := r[i*rs+j0] - a*q[i*qs+j0]
 			r[i*rs+j0] = v
 			s += v * v

@@ -19,6 +19,17 @@
 //	BiCGSTAB    any non-singular A (van der Vorst 1992; Saad Alg. 7.7)
 //	Richardson  x ← x + ω M (b − A x), the stationary iteration used by STKR's
 //	            Algorithms 1 and 2
+//	Chebyshev   (I − aS)X = B with S symmetric, spectrum in [−1, 1], 0 < a < 1:
+//	            the Chebyshev semi-iteration on [1 − a, 1 + a] (Saad Alg. 12.1),
+//	            no inner products, iterates in float64 or float32; label
+//	            spreading and personalised PageRank, (1 − a)(I − aS)^{-1}Y
+//
+// BlockCG and Chebyshev each exist once: BlockCGWith runs the block CG
+// recursion on BlockCGPasses and Chebyshev the semi-iteration on a
+// ChebyshevSystem, so a caller with a storage of its own (scaled iterates,
+// a product fused with the update, a right-hand side by its nonzero rows)
+// supplies only its passes; RowPasses runs such passes over fixed row
+// chunks with sums that do not depend on the number of goroutines.
 //
 // Every method measures convergence by the relative residual
 //

@@ -276,7 +276,7 @@ func BenchmarkSpreadingCGThreshold(b *testing.B) {
 		if err != nil {
 			return err
 		}
-		cg.serial = serial
+		cg.Serial = serial
 		_, err = cg.run(context.Background())
 		return err
 	})
@@ -317,4 +317,11 @@ func benchThreshold(b *testing.B, sizes []int, solve func(g *graph.CSR, y, f *ma
 			})
 		}
 	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -72,7 +72,7 @@ func checkPlanetoid(t *testing.T, name, dir string) {
 		if err := m.FitIndexed(ctx, ds.Graph, sp.Train, cls); err != nil {
 			return 0, err
 		}
-		assert.Equal(t, 0, m.Info().Isolated)
+		assert.Equal(t, 0, m.Details().Isolated)
 		tests = append(tests, acc(&m, sp.Test))
 		return acc(&m, sp.Val), nil
 	})
@@ -126,6 +126,6 @@ func TestCoraUnreachedNodes(t *testing.T) {
 	ds, cls := loadPlanetoid(t, filepath.Join("..", "testdata", "cora"))
 	m := Harmonic{}
 	require.NoError(t, m.FitIndexed(context.Background(), ds.Graph, ds.Split.Train, cls))
-	assert.Equal(t, 158, m.Info().Unreached)
-	assert.Equal(t, 0, m.Info().Isolated)
+	assert.Equal(t, 158, m.Details().Unreached)
+	assert.Equal(t, 0, m.Details().Isolated)
 }

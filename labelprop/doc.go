@@ -25,7 +25,8 @@
 // search directions stored as p̃ = D^{-1/2}p, (I − aS)p = D^{1/2}p̃ −
 // aD^{-1/2}(W p̃) is a product with W itself (only its pattern is read when
 // every weight is 1), and the CG bookkeeping is fused into the row passes
-// (spreadcg.go); it takes the same iterations as krylov.BlockCG on I − aS.
+// (spreadcg.go: the passes krylov.BlockCGWith runs, the recursion of
+// krylov.BlockCG); it takes the same iterations as krylov.BlockCG on I − aS.
 //
 // Solver Chebyshev is the Chebyshev semi-iteration (Y. Saad,
 // "Iterative Methods for Sparse Linear Systems", 2nd ed., SIAM 2003,
@@ -39,9 +40,12 @@
 // and ‖r_k‖ ≤ ‖b‖/T_k(1/a) from x_0 = 0 (T_k the Chebyshev polynomial:
 // at most ⌈acosh(1/tol)/acosh(1/a)⌉ iterations, 32 for a = 0.9 and tol
 // 1e-6). It has no inner products, so an iteration is a single pass over
-// the graph and two n×c blocks (spreadcheb.go; for 3 and 7 classes the
-// rows of W z_k come from graph's SELL-4-σ kernels in batches of 64, each
-// updated while its sums are in L1: graph.CSR.MulBlockRowsFunc); it stops by CG's rule
+// the graph and two n×c blocks. The iteration is krylov.Chebyshev (the one
+// copy, shared with propagate's PPR, in float64 or float32); spreadcheb.go
+// supplies the residual rows of the scaled system (for 3 and 7 classes the
+// whole step, the rows of W z_k coming from graph's SELL-4-σ kernels in
+// batches of 64, each updated while its sums are in L1:
+// graph.CSR.MulBlockRowsFunc); it stops by CG's rule
 // (every class's true relative residual ≤ tol) and returns that iterate
 // for every class. It takes up to 46 % more iterations than CG (PubMed,
 // a = 0.99) but each costs about half as much; it took 0.4–0.9× the CG's
@@ -81,22 +85,32 @@
 // counts such nodes (Unreached, Isolated). A labelled node of degree zero is
 // an error unless IsolatedSeeds is IsolatedSeedKeep.
 //
-// Labels: Fit takes one label per node, −1 for unlabelled (the estimator
-// contract of package estimator); FitIndexed is the same fit from a list of
-// labelled nodes and their classes.
+// The estimator contract (package estimator): both models are node
+// classifiers. Fit(ctx, estimator.Nodes{Graph: g}, labels) takes one label
+// per node, −1 for unlabelled (FitIndexed is the same fit from a list of
+// labelled nodes and their classes); Predict(ctx, q) returns class
+// probabilities, one row per node: the fitted nodes for the zero query
+// estimator.FittedNodes, or new nodes given by their edges to fitted nodes.
+// The hyperparameters are exported fields whose zero value means a Default…
+// constant (Spreading's Alpha 0 is DefaultAlpha, a = 0.9); Clone copies
+// them all and nothing learned; Info reports the iterations, residual and
+// products, Details the rest (unreached and isolated nodes, the solver that
+// ran); non-convergence is an *estimator.NotConvergedError.
 //
 // Outputs: Scores is F; Probabilities are the rows of F (after class mass
 // normalisation when on) clipped at zero and normalised to sum 1; Labels are
 // their argmax (the smallest class on ties, as numpy's argmax), for every
 // node.
 //
-// Inductive use: PredictNew predicts a node that was not in the graph when
-// the model was fitted, from its weighted edges to fitted nodes, by one
-// propagation step from the fitted F (for spreading f(x) = a Σ_j S(x,j) F_j,
-// for the harmonic function the weighted mean of its neighbours' scores; the
-// induction formula of Bengio, Delalleau and Le Roux in Chapelle, Schölkopf
-// and Zien (eds.), "Semi-Supervised Learning", MIT Press 2006, ch. 11). It is
-// an approximation: the fitted scores are not updated for the new node.
+// Inductive use: Predict with new nodes (NewNodeDetails adds their scores
+// and whether a label reached them) predicts nodes that were not in the
+// graph when the model was fitted, from their weighted edges to fitted
+// nodes, by one propagation step from the fitted F (for spreading f(x) = a
+// Σ_j S(x,j) F_j, for the harmonic function the weighted mean of its
+// neighbours' scores; the induction formula of Bengio, Delalleau and Le
+// Roux in Chapelle, Schölkopf and Zien (eds.), "Semi-Supervised Learning",
+// MIT Press 2006, ch. 11). It is an approximation: the fitted scores are not
+// updated for the new node.
 //
 // Node ordering: with Ordering ReverseCuthillMcKee, Fit renumbers the nodes
 // by graph.ReverseCuthillMcKee (neighbours close together, for cache
@@ -131,13 +145,21 @@
 // Warm starts: the Chebyshev semi-iteration and CG accept any x_0 (the
 // residual r_0 = b − A x_0 drives them), so WarmStart starts a fit from a
 // previous model's scores, each class scaled by the β_j minimising ‖r_0‖
-// (A F' is known without a product, from the equation F' solves). gssl labelprop
-// --alpha auto warm-starts each a of the increasing grid from the previous
-// one; the labels are those of cold starts up to near-ties.
+// (A F' is known without a product, from the equation F' solves). Evaluate
+// warm-starts each a of the increasing grid from the previous one; the
+// labels are those of cold starts up to near-ties.
 //
-// Choosing a: AlphaGrid is the grid of the peer script; choose on validation
-// nodes with eval.GridSearch (the first best value in grid order wins ties),
-// or, without a validation split, by seeded stratified k-fold
-// cross-validation over the labelled nodes with ChooseAlpha (the pooled
-// held-out accuracy; k = 5 by default, fewer when a class has fewer labels).
+// Choosing a: AlphaGrid is the grid of the peer script; AlphaCandidates
+// clones a base model once per value, so that every other hyperparameter
+// (Float32, the stopping rule, the solver) is the one cross-validated or
+// validated. Without a validation split ChooseAlpha chooses by seeded
+// stratified k-fold cross-validation over the labelled nodes
+// (eval.SelectByCV: the pooled held-out accuracy; k = 5 by default, fewer
+// when a class has fewer labels); on a split, eval.SelectOnSplit chooses on
+// the validation nodes (the first best value in grid order wins ties).
+// Evaluate runs the whole protocol of gssl labelprop: the splits of an
+// eval.Splitter over seeds, the choice of a on each (each value's solve
+// warm-started from the previous one's), and, without a split, the fit on
+// every labelled node with the chosen a (DefaultAlpha when no class has two
+// labels to cross-validate with).
 package labelprop

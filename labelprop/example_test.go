@@ -3,6 +3,7 @@ package labelprop_test
 import (
 	"context"
 	"fmt"
+	"github.com/gssl/gssl/estimator"
 	"log"
 
 	"github.com/gssl/gssl/graph"
@@ -27,7 +28,7 @@ func ExampleSpreading() {
 	// Node 0 is of class 0 and node 5 of class 1; every other node is
 	// unlabelled (−1).
 	m := labelprop.Spreading{Alpha: 0.9}
-	if err := m.Fit(context.Background(), g, []int{0, -1, -1, -1, -1, 1}); err != nil {
+	if err := m.Fit(context.Background(), estimator.Nodes{Graph: g}, []int{0, -1, -1, -1, -1, 1}); err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println("labels:", m.Labels())
@@ -41,7 +42,7 @@ func ExampleSpreading() {
 func ExampleHarmonic() {
 	g := twoTriangles()
 	m := labelprop.Harmonic{}
-	if err := m.Fit(context.Background(), g, []int{0, -1, -1, -1, -1, 1}); err != nil {
+	if err := m.Fit(context.Background(), estimator.Nodes{Graph: g}, []int{0, -1, -1, -1, -1, 1}); err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println("labels:", m.Labels())
@@ -54,17 +55,18 @@ func ExampleHarmonic() {
 
 // A node that was not in the graph at fit time, with edges to nodes 1 and 2
 // (weight 1) and to node 4 (weight 0.5), is predicted from the fitted scores.
-func ExampleSpreading_PredictNew() {
+func ExampleSpreading_Predict() {
 	g := twoTriangles()
 	m := labelprop.Spreading{Alpha: 0.9}
-	if err := m.Fit(context.Background(), g, []int{0, -1, -1, -1, -1, 1}); err != nil {
+	if err := m.Fit(context.Background(), estimator.Nodes{Graph: g}, []int{0, -1, -1, -1, -1, 1}); err != nil {
 		log.Fatal(err)
 	}
-	p, err := m.PredictNew([]int{1, 2, 4}, []float64{1, 1, 0.5})
+	nn := estimator.NewNodes{Offsets: []int{0, 3}, Nodes: []int32{1, 2, 4}, Weights: []float64{1, 1, 0.5}}
+	p, err := m.Predict(context.Background(), estimator.NodeQuery{New: &nn})
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Printf("class %d, probabilities %.2f\n", p.Label, p.Probabilities)
+	fmt.Printf("class %d, probabilities %.2f\n", estimator.Argmax(p)[0], p.RawRowView(0))
 	// Output:
 	// class 0, probabilities [0.59 0.41]
 }

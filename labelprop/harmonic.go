@@ -78,6 +78,14 @@ type Harmonic struct {
 	state
 }
 
+// Clone returns an unfitted copy of m with every hyperparameter (every
+// exported field, Progress included).
+func (m *Harmonic) Clone() *Harmonic {
+	c := *m
+	c.state = state{}
+	return &c
+}
+
 // Validate checks the hyperparameters.
 func (m *Harmonic) Validate() error {
 	if err := checkSolver(m.Tol, m.MaxIter, m.Classes); err != nil {
@@ -170,20 +178,9 @@ func harmonicSolve(ctx context.Context, g *graph.CSR, s *seeds, unl []int, f *ma
 	return info, wrapSolverError("harmonic function (block CG)", info, set.Tol, err)
 }
 
-// PredictNew predicts a node that was not in the graph at fit time from its
-// edges to fitted nodes (weights nil means 1 each) by the harmonic property,
-// the weighted average of its neighbours' fitted scores:
-//
-//	f(x) = Σ_j w_xj F_j / Σ_j w_xj.
-//
-// This is an approximation (the induction formula of Bengio, Delalleau & Le
-// Roux, in Chapelle et al., "Semi-Supervised Learning", 2006, ch. 11): the
-// new node does not change the scores of the fitted nodes, as it would if
-// the graph were refitted with it. For a node that was unlabelled at fit
-// time, its own edges reproduce its fitted scores (to the solver tolerance).
-// A node with no edge, or only edges to unreached nodes, gets the class
-// prior.
-func (m *Harmonic) PredictNew(nodes []int, weights []float64) (Prediction, error) {
+// predictOne predicts one new node from its edges to fitted nodes
+// (weights nil means 1 each); see NewNodeDetails.
+func (m *Harmonic) predictOne(nodes []int, weights []float64) (Prediction, error) {
 	w, dx, err := m.checkNew(nodes, weights)
 	if err != nil {
 		return Prediction{}, err

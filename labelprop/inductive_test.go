@@ -3,6 +3,7 @@ package labelprop
 import (
 	"context"
 	"fmt"
+	"github.com/gssl/gssl/estimator"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -12,16 +13,16 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// inductiveTol bounds the difference between PredictNew and the same
+// inductiveTol bounds the difference between PredictNewNode and the same
 // formula evaluated on dense-LU scores: the fitted scores carry the solver
 // error (tightTol relative residual, conditioning ≤ 1e4).
 const inductiveTol = 1e-8
 
-// TestPredictNewReproducesUnlabelledNodes: a node that was unlabelled at fit
+// TestPredictNewNodeReproducesUnlabelledNodes: a node that was unlabelled at fit
 // time satisfies F_i = a Σ_j S_ij F_j (spreading, Y_i = 0) and
 // F_i = Σ_j W_ij F_j / d_i (harmonic), so predicting it from its own edges
 // must give back its fitted scores.
-func TestPredictNewReproducesUnlabelledNodes(t *testing.T) {
+func TestPredictNewNodeReproducesUnlabelledNodes(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 1))
 	p := randomProblem(rng, 3)
 	lab := p.labelled()
@@ -38,7 +39,7 @@ func TestPredictNewReproducesUnlabelledNodes(t *testing.T) {
 			for k, c := range cols {
 				nodes[k] = int(c)
 			}
-			pred, err := m.PredictNew(nodes, ws)
+			pred, err := predictNew(m, nodes, ws)
 			require.NoError(t, err)
 			assert.InDeltaSlice(t, f.RawRowView(i), pred.Scores, inductiveTol, "node %d", i)
 			assert.InDeltaSlice(t, probs.RawRowView(i), pred.Probabilities, inductiveTol, "node %d", i)
@@ -49,10 +50,10 @@ func TestPredictNewReproducesUnlabelledNodes(t *testing.T) {
 	}
 }
 
-// TestPredictNewHeldOutNode removes a node from the graph, fits without it,
+// TestPredictNewNodeHeldOutNode removes a node from the graph, fits without it,
 // predicts it from its edges, and compares with the formula evaluated by
 // hand on dense-LU scores of the reduced graph.
-func TestPredictNewHeldOutNode(t *testing.T) {
+func TestPredictNewNodeHeldOutNode(t *testing.T) {
 	rng := rand.New(rand.NewPCG(22, 1))
 	p := randomProblem(rng, 3)
 	lab := p.labelled()
@@ -123,7 +124,7 @@ func TestPredictNewHeldOutNode(t *testing.T) {
 
 	sp := Spreading{Alpha: a, Tol: tightTol}
 	require.NoError(t, sp.FitIndexed(context.Background(), q.g, q.nodes, q.classes))
-	got, err := sp.PredictNew(nbrs, ws)
+	got, err := predictNew(&sp, nbrs, ws)
 	require.NoError(t, err)
 	assert.InDeltaSlice(t, wantSpread, got.Scores, inductiveTol)
 	assert.InDeltaSlice(t, normalise(wantSpread), got.Probabilities, inductiveTol)
@@ -132,7 +133,7 @@ func TestPredictNewHeldOutNode(t *testing.T) {
 
 	hm := Harmonic{Tol: tightTol}
 	require.NoError(t, hm.FitIndexed(context.Background(), q.g, q.nodes, q.classes))
-	got, err = hm.PredictNew(nbrs, ws)
+	got, err = predictNew(&hm, nbrs, ws)
 	require.NoError(t, err)
 	assert.InDeltaSlice(t, wantHarm, got.Scores, inductiveTol)
 	assert.InDeltaSlice(t, normalise(wantHarm), got.Probabilities, inductiveTol)
@@ -140,7 +141,7 @@ func TestPredictNewHeldOutNode(t *testing.T) {
 	// With class-mass normalisation the scales come from the fitted scores.
 	hc := Harmonic{Tol: tightTol, ClassMassNormalization: true}
 	require.NoError(t, hc.FitIndexed(context.Background(), q.g, q.nodes, q.classes))
-	got, err = hc.PredictNew(nbrs, ws)
+	got, err = predictNew(&hc, nbrs, ws)
 	require.NoError(t, err)
 	scaled := make([]float64, p.c)
 	prior := q.prior()
@@ -157,27 +158,43 @@ func TestPredictNewHeldOutNode(t *testing.T) {
 	assert.InDeltaSlice(t, normalise(scaled), got.Probabilities, inductiveTol)
 }
 
-func TestPredictNewEdgeCases(t *testing.T) {
+func TestPredictNewNodeEdgeCases(t *testing.T) {
 	rng := rand.New(rand.NewPCG(23, 1))
 	p := randomProblem(rng, 3)
 	for _, m := range []Classifier{&Spreading{Alpha: 0.9}, &Harmonic{}} {
 		require.NoError(t, m.FitIndexed(context.Background(), p.g, p.nodes, p.classes))
 		// No edge, or edges only into a component without labels: the prior.
 		for _, nodes := range [][]int{nil, {p.unreached[0], p.isolated}} {
-			got, err := m.PredictNew(nodes, nil)
+			got, err := predictNew(m, nodes, nil)
 			require.NoError(t, err)
 			assert.False(t, got.Reached)
 			assert.InDeltaSlice(t, p.prior(), got.Probabilities, 1e-15)
 		}
-		_, err := m.PredictNew([]int{0, p.g.Nodes()}, nil)
-		assert.ErrorContains(t, err, fmt.Sprintf("neighbour nodes[1] = %d is out of range", p.g.Nodes()))
-		_, err = m.PredictNew([]int{0, 1}, []float64{1, -2})
-		assert.ErrorContains(t, err, "weight -2 of the edge to node 1 (weights[1]) must be finite and ≥ 0")
-		_, err = m.PredictNew([]int{0, 1}, []float64{1, math.NaN()})
+		_, err := predictNew(m, []int{0, p.g.Nodes()}, nil)
+		assert.ErrorContains(t, err, fmt.Sprintf("new node 0, edge 1: fitted node %d is out of range", p.g.Nodes()))
+		_, err = predictNew(m, []int{0, 1}, []float64{1, -2})
+		assert.ErrorContains(t, err, "new node 0, edge 1: weight -2 must be finite and ≥ 0")
+		_, err = predictNew(m, []int{0, 1}, []float64{1, math.NaN()})
 		assert.ErrorContains(t, err, "weight NaN")
-		_, err = m.PredictNew([]int{0, 1}, []float64{1})
-		assert.ErrorContains(t, err, "2 neighbours but 1 weights")
+		_, err = predictNew(m, []int{0, 1}, []float64{1})
+		assert.ErrorContains(t, err, "1 weights for 2 edges")
 	}
-	_, err := (&Harmonic{}).PredictNew(nil, nil)
+	_, err := predictNew(&Harmonic{}, nil, nil)
 	assert.ErrorIs(t, err, ErrNotFitted)
+}
+
+// predictNew predicts one new node with edges to nodes (weights nil: 1
+// each) through NewNodeDetails.
+func predictNew(m interface {
+	NewNodeDetails(context.Context, estimator.NewNodes) ([]Prediction, error)
+}, nodes []int, weights []float64) (Prediction, error) {
+	nn := estimator.NewNodes{Offsets: []int{0, len(nodes)}, Weights: weights}
+	for _, v := range nodes {
+		nn.Nodes = append(nn.Nodes, int32(v))
+	}
+	p, err := m.NewNodeDetails(context.Background(), nn)
+	if err != nil {
+		return Prediction{}, err
+	}
+	return p[0], nil
 }

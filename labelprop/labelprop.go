@@ -27,13 +27,17 @@ const DefaultTol = 1e-6
 // DefaultTol); a = 0.9999999999999999 would need 10⁹.
 const DefaultMaxIter = 10000
 
+// DefaultAlpha is a when Spreading.Alpha is 0, and the a gssl labelprop
+// uses when --alpha auto cannot choose one (no class has two labels to
+// cross-validate with): with one label per class on Cora it is the best
+// value of AlphaGrid (gssl labelprop --split random:1 --seeds 5 --val 0
+// --alpha A). Near 1 the scores tend to the degree profile and favour the
+// class of the labelled node of largest degree.
+const DefaultAlpha = 0.9
+
 // defaultFixedPointIter is the fixed-point iteration cap when MaxIter is 0
 // (the peer's cap). a = 0.99 needs about 1 000 sweeps at DefaultTol.
 const defaultFixedPointIter = 100000
-
-// AlphaGrid returns the values of a that the command line and the peer
-// script choose from on the validation nodes: 0.5, 0.7, 0.8, 0.9, 0.95, 0.99.
-func AlphaGrid() []float64 { return []float64{0.5, 0.7, 0.8, 0.9, 0.95, 0.99} }
 
 // ErrNotFitted is the cause of the error of every prediction before a
 // successful Fit or UnmarshalBinary (errors.Is); it is estimator.ErrNotFitted.
@@ -47,7 +51,7 @@ const (
 	// IsolatedSeedError makes Fit fail, naming the node (the zero value):
 	// such a label is usually a data error and is wasted.
 	IsolatedSeedError IsolatedSeeds = iota
-	// IsolatedSeedKeep lets the node keep its label; Info.IsolatedSeeds
+	// IsolatedSeedKeep lets the node keep its label; Details.IsolatedSeeds
 	// counts such nodes. Random splits on graphs with isolated nodes need it.
 	IsolatedSeedKeep
 )
@@ -62,8 +66,9 @@ func (p IsolatedSeeds) String() string {
 	return fmt.Sprintf("IsolatedSeeds(%d)", int(p))
 }
 
-// Info describes a finished fit.
-type Info struct {
+// Details describes a finished fit: estimator.Info's counters and what is
+// particular to label propagation.
+type Details struct {
 	// Iterations is the number of fixed-point sweeps, or the most CG
 	// iterations any class needed.
 	Iterations int
@@ -92,6 +97,9 @@ type Info struct {
 	Solver Solver
 }
 
+// Info is Details under the name the Chebyshev solver's file uses.
+type Info = Details
+
 // NotConvergedError reports that the solver stopped at its iteration cap
 // before reaching the tolerance. The model then holds the last iterate (for
 // CG the best in the energy norm of the error; for the fixed point, a
@@ -104,7 +112,7 @@ func notConverged(method string, iterations int, residual, tol float64, err erro
 }
 
 // Prediction is the prediction for a node that was not in the graph at fit
-// time (see PredictNew).
+// time, with what Predict's row leaves out (see NewNodeDetails).
 type Prediction struct {
 	// Scores is one propagation step from the fitted scores, before
 	// class-mass normalisation.
@@ -222,7 +230,7 @@ type state struct {
 	scale   []float64  // class-mass normalisation factors, nil when off
 	probs   *mat.Dense
 	labels  []int
-	info    Info
+	info    Details
 }
 
 // begin starts a fit: it clears the learned state, runs the estimator's
@@ -243,8 +251,8 @@ func (st *state) begin(ctx context.Context, validate func() error, g *graph.CSR,
 }
 
 // blockInfo reads the counters of a block CG solve.
-func blockInfo(res krylov.BlockResult) Info {
-	info := Info{ClassIterations: res.Iterations, Residual: res.MaxResidual(), Products: res.Products}
+func blockInfo(res krylov.BlockResult) Details {
+	info := Details{ClassIterations: res.Iterations, Residual: res.MaxResidual(), Products: res.Products}
 	for _, it := range res.Iterations {
 		info.Iterations = max(info.Iterations, it)
 	}
@@ -252,7 +260,7 @@ func blockInfo(res krylov.BlockResult) Info {
 }
 
 // finish derives the class-mass scales, probabilities and labels from F.
-func (st *state) finish(g *graph.CSR, s *seeds, reached []bool, f *mat.Dense, cmn bool, info Info, spare []float64) {
+func (st *state) finish(g *graph.CSR, s *seeds, reached []bool, f *mat.Dense, cmn bool, info Details, spare []float64) {
 	n, c := f.Dims()
 	for i := 0; i < n; i++ {
 		if s.class[i] >= 0 {
@@ -337,23 +345,23 @@ func (st *state) predict(scores []float64) Prediction {
 // their sum d_x.
 func (st *state) checkNew(nodes []int, weights []float64) (w []float64, dx float64, err error) {
 	if !st.fitted {
-		return nil, 0, estimator.NotFitted("labelprop: PredictNew")
+		return nil, 0, estimator.NotFitted("labelprop: Predict")
 	}
 	if weights != nil && len(weights) != len(nodes) {
-		return nil, 0, fmt.Errorf("labelprop: PredictNew: %d neighbours but %d weights", len(nodes), len(weights))
+		return nil, 0, fmt.Errorf("labelprop: Predict: %d neighbours but %d weights", len(nodes), len(weights))
 	}
 	n := st.seeds.n
 	w = make([]float64, len(nodes))
 	for k, v := range nodes {
 		if v < 0 || v >= n {
-			return nil, 0, fmt.Errorf("labelprop: PredictNew: neighbour nodes[%d] = %d is out of range [0, %d)", k, v, n)
+			return nil, 0, fmt.Errorf("labelprop: Predict: neighbour nodes[%d] = %d is out of range [0, %d)", k, v, n)
 		}
 		w[k] = 1
 		if weights != nil {
 			w[k] = weights[k]
 		}
 		if math.IsNaN(w[k]) || math.IsInf(w[k], 0) || w[k] < 0 {
-			return nil, 0, fmt.Errorf("labelprop: PredictNew: weight %v of the edge to node %d (weights[%d]) must be finite and ≥ 0", w[k], v, k)
+			return nil, 0, fmt.Errorf("labelprop: Predict: weight %v of the edge to node %d (weights[%d]) must be finite and ≥ 0", w[k], v, k)
 		}
 		dx += w[k]
 	}
@@ -392,11 +400,17 @@ func (st *state) Probabilities() *mat.Dense {
 // the smallest on ties. It returns nil before Fit.
 func (st *state) Labels() []int { return append([]int(nil), st.labels...) }
 
-// Info describes the last fit.
-func (st *state) Info() Info {
-	info := st.info
-	info.ClassIterations = append([]int(nil), info.ClassIterations...)
-	return info
+// Info describes the last fit: the iterations, the final residual and the
+// products with the graph (the zero Info before Fit).
+func (st *state) Info() estimator.Info {
+	return estimator.Info{Iterations: st.info.Iterations, Residual: st.info.Residual, Products: st.info.Products}
+}
+
+// Details describes the last fit in full (see Details).
+func (st *state) Details() Details {
+	d := st.info
+	d.ClassIterations = append([]int(nil), d.ClassIterations...)
+	return d
 }
 
 // Prior returns the class frequencies among the labelled nodes of the last
@@ -419,22 +433,27 @@ func argmax(v []float64) int {
 	return best
 }
 
-// Classifier is what both estimators provide: fit on a graph with labelled
-// nodes, then labels and probabilities for every node and predictions for
-// new ones.
+// Classifier is what both estimators provide beyond the node classifier
+// role: the fit from a list of labelled nodes, the labels, probabilities and
+// scores of every fitted node, the fit's details, and new nodes' details.
 type Classifier interface {
-	Fit(ctx context.Context, g *graph.CSR, labels []int) error
+	estimator.NodeClassifier
+	estimator.Saver
 	FitIndexed(ctx context.Context, g *graph.CSR, nodes, classes []int) error
 	Labels() []int
 	Probabilities() *mat.Dense
 	Scores() *mat.Dense
-	Info() Info
-	PredictNew(nodes []int, weights []float64) (Prediction, error)
+	Details() Details
+	NewNodeDetails(ctx context.Context, nodes estimator.NewNodes) ([]Prediction, error)
 }
 
 var (
-	_ Classifier = (*Spreading)(nil)
-	_ Classifier = (*Harmonic)(nil)
+	_ Classifier                   = (*Spreading)(nil)
+	_ Classifier                   = (*Harmonic)(nil)
+	_ estimator.NodeClassifier     = (*Spreading)(nil)
+	_ estimator.NodeClassifier     = (*Harmonic)(nil)
+	_ estimator.Cloner[*Spreading] = (*Spreading)(nil)
+	_ estimator.Cloner[*Harmonic]  = (*Harmonic)(nil)
 )
 
 // checkTol validates the shared solver settings.

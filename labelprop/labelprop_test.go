@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/gssl/gssl/estimator"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -249,7 +250,7 @@ func TestSpreadingMatchesDenseLU(t *testing.T) {
 					for i := range labels {
 						assert.Equal(t, argmax(probs.RawRowView(i)), labels[i])
 					}
-					info := m.Info()
+					info := m.Details()
 					assert.Equal(t, len(p.unreached), info.Unreached)
 					assert.Equal(t, 1, info.Isolated)
 					assert.Greater(t, info.Iterations, 0)
@@ -359,7 +360,7 @@ func TestUnreachedAndIsolatedNodesGetThePrior(t *testing.T) {
 			assert.InDeltaSlice(t, q, probs.RawRowView(v), 1e-15)
 			assert.Equal(t, argmax(q), labels[v])
 		}
-		info := m.Info()
+		info := m.Details()
 		assert.Equal(t, len(p.unreached), info.Unreached)
 		assert.Equal(t, 1, info.Isolated)
 		assert.Equal(t, 0, info.IsolatedSeeds)
@@ -379,7 +380,7 @@ func TestIsolatedSeed(t *testing.T) {
 	for _, m := range []Classifier{&Spreading{Alpha: 0.9, IsolatedSeeds: IsolatedSeedKeep}, &Harmonic{IsolatedSeeds: IsolatedSeedKeep}} {
 		require.NoError(t, m.FitIndexed(context.Background(), p.g, nodes, classes))
 		assert.Equal(t, 1, m.Labels()[p.isolated], "an isolated labelled node keeps its label")
-		info := m.Info()
+		info := m.Details()
 		assert.Equal(t, 1, info.IsolatedSeeds)
 		assert.Equal(t, 0, info.Isolated)
 		assert.Equal(t, len(p.unreached)-1, info.Unreached)
@@ -444,7 +445,7 @@ func TestBadInput(t *testing.T) {
 		{"node out of range", &Spreading{Alpha: 0.9}, []int{0, 99}, []int{0, 1}, fmt.Sprintf("nodes[1] = 99 is out of range [0, %d)", p.g.Nodes())},
 		{"node labelled twice", &Harmonic{}, []int{0, 1, 0}, []int{0, 1, 1}, "node 0 is labelled twice (nodes[0] and nodes[2])"},
 		{"lengths differ", &Harmonic{}, []int{0, 1}, []int{0}, "2 labelled nodes but 1 classes"},
-		{"a = 0", &Spreading{}, p.nodes, p.classes, "Alpha = 0 is invalid: it must be inside the open interval (0, 1)"},
+		{"a < 0", &Spreading{Alpha: -0.5}, p.nodes, p.classes, "Alpha = -0.5 is invalid: it must be inside the open interval (0, 1), or 0 for DefaultAlpha"},
 		{"a = 1", &Spreading{Alpha: 1}, p.nodes, p.classes, "Alpha = 1 is invalid"},
 		{"a > 1", &Spreading{Alpha: 1.5}, p.nodes, p.classes, "Alpha = 1.5 is invalid"},
 		{"a < 0", &Spreading{Alpha: -0.5}, p.nodes, p.classes, "Alpha = -0.5 is invalid"},
@@ -462,7 +463,7 @@ func TestBadInput(t *testing.T) {
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tc.want)
 			assert.Nil(t, tc.m.Labels(), "a failed fit leaves no predictions")
-			_, err = tc.m.PredictNew([]int{0}, nil)
+			_, err = predictNew(tc.m, []int{0}, nil)
 			assert.ErrorIs(t, err, ErrNotFitted)
 		})
 	}
@@ -559,7 +560,7 @@ func TestAutoSolver(t *testing.T) {
 	auto, cheb := Spreading{Alpha: 0.9}, Spreading{Alpha: 0.9, Solver: Chebyshev}
 	require.NoError(t, auto.FitIndexed(context.Background(), p.g, p.nodes, p.classes))
 	require.NoError(t, cheb.FitIndexed(context.Background(), p.g, p.nodes, p.classes))
-	assert.Equal(t, Chebyshev, auto.Info().Solver)
+	assert.Equal(t, Chebyshev, auto.Details().Solver)
 	assert.Equal(t, cheb.Scores().RawMatrix().Data, auto.Scores().RawMatrix().Data)
 	assert.Equal(t, "auto", auto.Solver.String())
 }
@@ -577,7 +578,7 @@ func TestEveryNodeLabelled(t *testing.T) {
 	s := Spreading{Alpha: 0.5, Tol: tightTol}
 	require.NoError(t, s.FitIndexed(context.Background(), g, p.nodes, p.classes))
 	assert.Less(t, maxAbsDiff(s.Scores(), denseSpreading(t, p, 0.5)), denseTol)
-	assert.Equal(t, 0, s.Info().Unreached)
+	assert.Equal(t, 0, s.Details().Unreached)
 }
 
 func TestHarmonicProgress(t *testing.T) {
@@ -590,4 +591,19 @@ func TestHarmonicProgress(t *testing.T) {
 	}}
 	require.NoError(t, m.FitIndexed(context.Background(), p.g, p.nodes, p.classes))
 	assert.Equal(t, m.Info().Iterations, last)
+}
+
+// TestDefaultAlpha: Alpha 0 is DefaultAlpha, bitwise.
+func TestDefaultAlpha(t *testing.T) {
+	p := randomProblem(rand.New(rand.NewPCG(61, 1)), 3)
+	zero, set := &Spreading{IsolatedSeeds: IsolatedSeedKeep}, &Spreading{Alpha: DefaultAlpha, IsolatedSeeds: IsolatedSeedKeep}
+	require.NoError(t, zero.FitIndexed(context.Background(), p.g, p.nodes, p.classes))
+	require.NoError(t, set.FitIndexed(context.Background(), p.g, p.nodes, p.classes))
+	assert.Equal(t, set.Scores().RawMatrix().Data, zero.Scores().RawMatrix().Data)
+	nn := estimator.NewNodes{Offsets: []int{0, 2}, Nodes: []int32{0, 1}}
+	a, err := zero.Predict(context.Background(), estimator.NodeQuery{New: &nn})
+	require.NoError(t, err)
+	b, err := set.Predict(context.Background(), estimator.NodeQuery{New: &nn})
+	require.NoError(t, err)
+	assert.Equal(t, b.RawMatrix().Data, a.RawMatrix().Data)
 }

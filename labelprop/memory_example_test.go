@@ -3,6 +3,7 @@ package labelprop_test
 import (
 	"context"
 	"fmt"
+	"github.com/gssl/gssl/estimator"
 	"log"
 
 	"github.com/gssl/gssl/labelprop"
@@ -14,7 +15,7 @@ func ExampleSpreading_MemoryBytes() {
 	g := twoTriangles()
 	m := labelprop.Spreading{Alpha: 0.9, Classes: 2, Float32: true, Stop: labelprop.StopLabels}
 	fmt.Println("bytes beyond the graph:", m.MemoryBytes(g)) // 16nc + 53n + 4n, n = 6, c = 2
-	if err := m.Fit(context.Background(), g, []int{0, -1, -1, -1, -1, 1}); err != nil {
+	if err := m.Fit(context.Background(), estimator.Nodes{Graph: g}, []int{0, -1, -1, -1, -1, 1}); err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println("labels:", m.Labels())
@@ -30,7 +31,7 @@ func ExampleSpreading_warmStart() {
 	var prev *labelprop.Spreading
 	for _, a := range []float64{0.5, 0.9, 0.99} {
 		m := &labelprop.Spreading{Alpha: a, WarmStart: prev}
-		if err := m.Fit(context.Background(), g, []int{0, -1, -1, -1, -1, 1}); err != nil {
+		if err := m.Fit(context.Background(), estimator.Nodes{Graph: g}, []int{0, -1, -1, -1, -1, 1}); err != nil {
 			log.Fatal(err)
 		}
 		fmt.Println(a, m.Labels())

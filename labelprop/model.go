@@ -27,38 +27,50 @@ const (
 	HarmonicVersion  = 1
 )
 
-// Fit spreads the labels over g: labels is one vector aligned with the
-// nodes of g, labels[i] node i's class (0, 1, …) or −1 when it is
-// unlabelled (the estimator contract's front door; see package estimator).
-// It takes O((n + nnz)·c) time per iteration and O(n·c) memory beyond the
-// graph.
+// Kind returns SpreadingKind, the model's kind in a model file.
+func (m *Spreading) Kind() string { return SpreadingKind }
+
+// Kind returns HarmonicKind, the model's kind in a model file.
+func (m *Harmonic) Kind() string { return HarmonicKind }
+
+// Fit spreads the labels over x.Graph (x.Features is not used: label
+// propagation sees the graph only): labels is one vector aligned with the
+// nodes, labels[i] node i's class (0, 1, …) or −1 when it is unlabelled
+// (the estimator contract's front door; see package estimator). It takes
+// O((n + nnz)·c) time per iteration and O(n·c) memory beyond the graph.
 //
 // When the solver stops early (cancelled, or the iteration cap reached) the
 // model holds the last iterate and Fit returns the error (a
 // *NotConvergedError for the cap).
-func (m *Spreading) Fit(ctx context.Context, g *graph.CSR, labels []int) error {
-	nodes, classes, err := fromLabelVector(g, labels)
+func (m *Spreading) Fit(ctx context.Context, x estimator.Nodes, labels []int) error {
+	if err := m.Validate(); err != nil {
+		return err
+	}
+	nodes, classes, err := fromLabelVector(x.Graph, labels)
 	if err != nil {
 		return err
 	}
-	return m.FitIndexed(ctx, g, nodes, classes)
+	return m.FitIndexed(ctx, x.Graph, nodes, classes)
 }
 
 // Fit computes the harmonic function for labels, one vector aligned with
-// the nodes of g, −1 for unlabelled (see Spreading.Fit). L_uu is never
-// copied: it is applied as the subgraph induced by the unlabelled nodes,
-// with the full-graph degrees on its diagonal, in one pass per block
+// the nodes of x.Graph, −1 for unlabelled (see Spreading.Fit). L_uu is
+// never copied: it is applied as the subgraph induced by the unlabelled
+// nodes, with the full-graph degrees on its diagonal, in one pass per block
 // product (O(n + nnz) memory for the subgraph).
 //
 // When CG stops early (cancelled, or the iteration cap reached) the model
 // holds the last iterate and Fit returns the error (a *NotConvergedError
 // for the cap).
-func (m *Harmonic) Fit(ctx context.Context, g *graph.CSR, labels []int) error {
-	nodes, classes, err := fromLabelVector(g, labels)
+func (m *Harmonic) Fit(ctx context.Context, x estimator.Nodes, labels []int) error {
+	if err := m.Validate(); err != nil {
+		return err
+	}
+	nodes, classes, err := fromLabelVector(x.Graph, labels)
 	if err != nil {
 		return err
 	}
-	return m.FitIndexed(ctx, g, nodes, classes)
+	return m.FitIndexed(ctx, x.Graph, nodes, classes)
 }
 
 func fromLabelVector(g *graph.CSR, labels []int) (nodes, classes []int, err error) {
@@ -80,30 +92,94 @@ func fromLabelVector(g *graph.CSR, labels []int) (nodes, classes []int, err erro
 	return nodes, classes, nil
 }
 
-// PredictNodes predicts new nodes from their edges to fitted nodes, as
-// PredictNew does for one (one step of the spreading iteration from the
-// fitted scores), in order. It checks ctx every few thousand nodes.
-func (m *Spreading) PredictNodes(ctx context.Context, nodes estimator.NewNodes) ([]Prediction, error) {
-	return m.state.predictNodes(ctx, "Spreading", nodes, m.PredictNew)
+// Predict returns the class probabilities of the queried nodes, one row per
+// node and one column per class: of the fitted nodes for the zero query
+// (estimator.FittedNodes: the rows of Probabilities), or of new nodes from
+// their edges to fitted nodes (q.New), by one step of the spreading
+// iteration from the fitted scores (see NewNodeDetails). q.Features is not
+// used. It checks ctx every few thousand new nodes.
+func (m *Spreading) Predict(ctx context.Context, q estimator.NodeQuery) (*mat.Dense, error) {
+	return m.state.predictQuery(ctx, "Spreading", q, m.predictOne)
 }
 
-// PredictNodes predicts new nodes from their edges to fitted nodes, as
-// PredictNew does for one (the weighted mean of the neighbours' scores), in
-// order.
-func (m *Harmonic) PredictNodes(ctx context.Context, nodes estimator.NewNodes) ([]Prediction, error) {
-	return m.state.predictNodes(ctx, "Harmonic", nodes, m.PredictNew)
+// Predict returns the class probabilities of the queried nodes: of the
+// fitted nodes for the zero query, or of new nodes (q.New) by the weighted
+// mean of their neighbours' fitted scores (see NewNodeDetails). q.Features
+// is not used.
+func (m *Harmonic) Predict(ctx context.Context, q estimator.NodeQuery) (*mat.Dense, error) {
+	return m.state.predictQuery(ctx, "Harmonic", q, m.predictOne)
+}
+
+// NewNodeDetails predicts new nodes from their edges to fitted nodes, as
+// Predict does, with what Predict's rows leave out: each node's scores
+// before normalisation and whether a label reached it (else it has the
+// class prior).
+//
+// A new node x with edges w_xj to fitted nodes j gets one step of the
+// spreading iteration from the fitted F:
+//
+//	f(x) = a Σ_j S(x, j) F_j,   S(x, j) = w_xj / √(d_x d_j),   d_x = Σ_j w_xj,
+//
+// with d_j the degree at fit time. This is an approximation: the new node
+// does not change the degrees or the scores of the fitted nodes, as it would
+// if the graph were refitted with it. For a node that was unlabelled at fit
+// time, its own edges reproduce its fitted scores (to the solver tolerance).
+// A node with no edge, or only edges to unreached or isolated nodes, gets
+// the class prior.
+func (m *Spreading) NewNodeDetails(ctx context.Context, nodes estimator.NewNodes) ([]Prediction, error) {
+	return m.state.predictNodes(ctx, "Spreading", nodes, m.predictOne)
+}
+
+// NewNodeDetails predicts new nodes from their edges to fitted nodes, as
+// Predict does, with their scores and whether a label reached them. A new
+// node gets the weighted average of its neighbours' fitted scores (the
+// harmonic property),
+//
+//	f(x) = Σ_j w_xj F_j / Σ_j w_xj,
+//
+// an approximation (the induction formula of Bengio, Delalleau & Le Roux,
+// in Chapelle et al., "Semi-Supervised Learning", 2006, ch. 11): the new
+// node does not change the scores of the fitted nodes, as it would if the
+// graph were refitted with it. For a node that was unlabelled at fit time,
+// its own edges reproduce its fitted scores (to the solver tolerance). A
+// node with no edge, or only edges to unreached nodes, gets the class
+// prior.
+func (m *Harmonic) NewNodeDetails(ctx context.Context, nodes estimator.NewNodes) ([]Prediction, error) {
+	return m.state.predictNodes(ctx, "Harmonic", nodes, m.predictOne)
 }
 
 // predictCheckEvery is how many new nodes are predicted between checks of
 // the context.
 const predictCheckEvery = 4096
 
+// predictQuery is Predict for either model.
+func (st *state) predictQuery(ctx context.Context, model string, q estimator.NodeQuery, one func([]int, []float64) (Prediction, error)) (*mat.Dense, error) {
+	if !st.fitted {
+		return nil, estimator.NotFitted("labelprop: " + model + ".Predict")
+	}
+	if q.New == nil {
+		return st.Probabilities(), nil
+	}
+	pred, err := st.predictNodes(ctx, model, *q.New, one)
+	if err != nil {
+		return nil, err
+	}
+	if len(pred) == 0 {
+		return &mat.Dense{}, nil // no new node: no row
+	}
+	out := mat.NewDense(len(pred), st.seeds.classes, nil)
+	for i, p := range pred {
+		out.SetRow(i, p.Probabilities)
+	}
+	return out, nil
+}
+
 func (st *state) predictNodes(ctx context.Context, model string, nodes estimator.NewNodes, one func([]int, []float64) (Prediction, error)) ([]Prediction, error) {
 	if !st.fitted {
-		return nil, estimator.NotFitted("labelprop: " + model + ".PredictNodes")
+		return nil, estimator.NotFitted("labelprop: " + model + ".Predict")
 	}
 	if err := nodes.Check(st.seeds.n); err != nil {
-		return nil, fmt.Errorf("labelprop: %s.PredictNodes: %w", model, err)
+		return nil, fmt.Errorf("labelprop: %s.Predict: %w", model, err)
 	}
 	out := make([]Prediction, nodes.Len())
 	var idx []int
@@ -120,7 +196,7 @@ func (st *state) predictNodes(ctx context.Context, model string, nodes estimator
 		}
 		p, err := one(idx, w)
 		if err != nil {
-			return nil, fmt.Errorf("labelprop: %s.PredictNodes: new node %d: %w", model, i, err)
+			return nil, fmt.Errorf("labelprop: %s.Predict: new node %d: %w", model, i, err)
 		}
 		out[i] = p
 	}

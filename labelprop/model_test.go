@@ -25,7 +25,6 @@ import (
 // model is what both estimators offer for the round-trip tests.
 type model interface {
 	Classifier
-	PredictNodes(ctx context.Context, nodes estimator.NewNodes) ([]Prediction, error)
 	MarshalBinary() ([]byte, error)
 	UnmarshalBinary([]byte) error
 	Prior() []float64
@@ -107,16 +106,16 @@ func TestModelRoundTrip(t *testing.T) {
 		require.NoError(t, err)
 		got := fresh(m)
 		require.NoError(t, got.UnmarshalBinary(b))
-		want, err := m.PredictNodes(context.Background(), nn)
+		want, err := m.NewNodeDetails(context.Background(), nn)
 		require.NoError(t, err)
-		pred, err := got.PredictNodes(context.Background(), nn)
+		pred, err := got.NewNodeDetails(context.Background(), nn)
 		require.NoError(t, err)
 		samePredictions(t, want, pred)
 		assert.False(t, pred[1].Reached, "edges only to unreached nodes give the prior")
 		bitsEqual(t, "fitted scores", m.Scores().RawMatrix().Data, got.Scores().RawMatrix().Data)
 		bitsEqual(t, "fitted probabilities", m.Probabilities().RawMatrix().Data, got.Probabilities().RawMatrix().Data)
 		assert.Equal(t, m.Labels(), got.Labels())
-		assert.Equal(t, m.Info(), got.Info())
+		assert.Equal(t, m.Details(), got.Details())
 		bitsEqual(t, "prior", m.Prior(), got.Prior())
 		// The hyperparameters come back too: every exported field (the
 		// fixtures set neither Progress nor WarmStart), so a field added to
@@ -135,10 +134,10 @@ func TestModelRoundTrip(t *testing.T) {
 		b2, err := got.MarshalBinary()
 		require.NoError(t, err)
 		assert.Equal(t, b, b2)
-		// PredictNew on one node agrees with the batch.
-		one, err := got.PredictNew([]int{0, 1}, nil)
+		// One new node alone agrees with the batch.
+		one, err := predictNew(got, []int{0, 1}, nil)
 		require.NoError(t, err)
-		two, err := m.PredictNew([]int{0, 1}, nil)
+		two, err := predictNew(m, []int{0, 1}, nil)
 		require.NoError(t, err)
 		samePredictions(t, []Prediction{two}, []Prediction{one})
 	}
@@ -155,8 +154,8 @@ func TestModelGobJSON(t *testing.T) {
 		require.NoError(t, gob.NewEncoder(&buf).Encode(m))
 		got := fresh(m)
 		require.NoError(t, gob.NewDecoder(&buf).Decode(got))
-		want, _ := m.PredictNodes(context.Background(), nn)
-		pred, err := got.PredictNodes(context.Background(), nn)
+		want, _ := m.NewNodeDetails(context.Background(), nn)
+		pred, err := got.NewNodeDetails(context.Background(), nn)
 		require.NoError(t, err)
 		samePredictions(t, want, pred)
 
@@ -173,10 +172,10 @@ func TestModelNotFitted(t *testing.T) {
 	for _, m := range []model{&Spreading{Alpha: 0.5}, &Harmonic{}} {
 		_, err := m.MarshalBinary()
 		assert.ErrorIs(t, err, ErrNotFitted)
-		_, err = m.PredictNodes(context.Background(), estimator.NewNodes{Offsets: []int{0}})
+		_, err = m.NewNodeDetails(context.Background(), estimator.NewNodes{Offsets: []int{0}})
 		assert.ErrorIs(t, err, ErrNotFitted)
 		assert.ErrorIs(t, err, estimator.ErrNotFitted)
-		_, err = m.PredictNew(nil, nil)
+		_, err = predictNew(m, nil, nil)
 		assert.ErrorIs(t, err, estimator.ErrNotFitted)
 	}
 }
@@ -185,13 +184,13 @@ func TestPredictNodesChecks(t *testing.T) {
 	rng := rand.New(rand.NewPCG(43, 1))
 	p, ms := fitted(t, rng)
 	n := p.g.Nodes()
-	_, err := ms[0].PredictNodes(context.Background(), estimator.NewNodes{Offsets: []int{0, 1}, Nodes: []int32{int32(n)}})
+	_, err := ms[0].NewNodeDetails(context.Background(), estimator.NewNodes{Offsets: []int{0, 1}, Nodes: []int32{int32(n)}})
 	assert.ErrorContains(t, err, "out of range")
-	_, err = ms[0].PredictNodes(context.Background(), estimator.NewNodes{Offsets: []int{0, 1}, Nodes: []int32{0}, Weights: []float64{-1}})
+	_, err = ms[0].NewNodeDetails(context.Background(), estimator.NewNodes{Offsets: []int{0, 1}, Nodes: []int32{0}, Weights: []float64{-1}})
 	assert.ErrorContains(t, err, "must be finite and ≥ 0")
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err = ms[0].PredictNodes(ctx, newNodes(rng, p))
+	_, err = ms[0].NewNodeDetails(ctx, newNodes(rng, p))
 	assert.ErrorIs(t, err, context.Canceled)
 }
 
@@ -269,11 +268,11 @@ func TestFitLabelVector(t *testing.T) {
 		}
 	}
 	require.NoError(t, a.FitIndexed(context.Background(), p.g, nodes, classes))
-	require.NoError(t, b.Fit(context.Background(), p.g, labels))
+	require.NoError(t, b.Fit(context.Background(), estimator.Nodes{Graph: p.g}, labels))
 	assert.Equal(t, a.Scores().RawMatrix().Data, b.Scores().RawMatrix().Data)
-	assert.ErrorContains(t, b.Fit(context.Background(), p.g, labels[1:]), "labels for a graph of")
+	assert.ErrorContains(t, b.Fit(context.Background(), estimator.Nodes{Graph: p.g}, labels[1:]), "labels for a graph of")
 	labels[0] = -2
-	assert.ErrorContains(t, (&Harmonic{}).Fit(context.Background(), p.g, labels), "labels[0] = -2 is invalid")
+	assert.ErrorContains(t, (&Harmonic{}).Fit(context.Background(), estimator.Nodes{Graph: p.g}, labels), "labels[0] = -2 is invalid")
 }
 
 // TestModelNewProcess: a model saved by this process and read by another
@@ -293,7 +292,7 @@ func TestModelNewProcess(t *testing.T) {
 		}).ModelFile()
 		require.NoError(t, err)
 		require.NoError(t, modelfile.WriteFile(path, f))
-		want, _ := m.PredictNodes(context.Background(), nn)
+		want, _ := m.NewNodeDetails(context.Background(), nn)
 		out := filepath.Join(dir, "pred.bin")
 		cmd := exec.Command(os.Args[0], "-test.run=^TestModelNewProcessChild$", "-test.count=1")
 		cmd.Env = append(os.Environ(), "GSSL_LABELPROP_MODEL="+path, "GSSL_LABELPROP_OUT="+out, "GSSL_LABELPROP_SEED=46")
@@ -330,7 +329,7 @@ func TestModelNewProcessChild(t *testing.T) {
 	rng := rand.New(rand.NewPCG(46, 1))
 	p := randomProblem(rng, 3) // the same draws as the parent, for the new nodes
 	nn := newNodes(rng, p)
-	pred, err := m.PredictNodes(context.Background(), nn)
+	pred, err := m.NewNodeDetails(context.Background(), nn)
 	require.NoError(t, err)
 	var raw []byte
 	for _, w := range pred {
@@ -362,13 +361,13 @@ func TestModelLayout1(t *testing.T) {
 	}, graph.Options{})
 	require.NoError(t, err)
 	now := &Spreading{Alpha: 0.9, Tol: 1e-9}
-	require.NoError(t, now.Fit(context.Background(), g, []int{0, -1, -1, -1, -1, 1}))
+	require.NoError(t, now.Fit(context.Background(), estimator.Nodes{Graph: g}, []int{0, -1, -1, -1, -1, 1}))
 	assert.Equal(t, now.Labels(), got.Labels())
 	assert.InDeltaSlice(t, now.Scores().RawMatrix().Data, got.Scores().RawMatrix().Data, 1e-12)
 	nn := estimator.NewNodes{Offsets: []int{0, 3}, Nodes: []int32{1, 2, 4}, Weights: []float64{1, 1, 0.5}}
-	want, err := now.PredictNodes(context.Background(), nn)
+	want, err := now.NewNodeDetails(context.Background(), nn)
 	require.NoError(t, err)
-	pred, err := got.PredictNodes(context.Background(), nn)
+	pred, err := got.NewNodeDetails(context.Background(), nn)
 	require.NoError(t, err)
 	assert.InDeltaSlice(t, want[0].Probabilities, pred[0].Probabilities, 1e-12)
 

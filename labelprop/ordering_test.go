@@ -41,7 +41,7 @@ func fitBoth(t *testing.T, what string, g *graph.CSR, nodes, classes []int, newM
 	assert.LessOrEqual(t, maxAbsDiff(nat.Scores(), rcm.Scores()), tol, "%s: scores", what)
 	assert.LessOrEqual(t, maxAbsDiff(nat.Probabilities(), rcm.Probabilities()), tol, "%s: probabilities", what)
 	assert.Equal(t, nat.Labels(), rcm.Labels(), "%s: labels", what)
-	ni, ri := nat.Info(), rcm.Info()
+	ni, ri := nat.Details(), rcm.Details()
 	assert.InDelta(t, ni.Iterations, ri.Iterations, float64(slack), "%s: iterations", what)
 	require.Len(t, ri.ClassIterations, len(ni.ClassIterations), what)
 	for k := range ni.ClassIterations {

@@ -3,38 +3,31 @@ package labelprop
 import (
 	"context"
 	"fmt"
-	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/graph"
-	"github.com/gssl/gssl/internal/parallel"
 	"github.com/gssl/gssl/krylov"
 	"github.com/gssl/gssl/laplacian"
 )
 
-// spreadRowChunk is the number of rows per task of the fused CG passes. It
-// is fixed, not derived from the core count, so that column sums reduced
-// chunk by chunk are the same on every machine and for every worker count.
-const spreadRowChunk = 2048
+// spreadRowChunk is the number of rows per task of the fused CG and
+// Chebyshev passes (krylov.RowPasses).
+const spreadRowChunk = krylov.RowChunk
 
 // spreadParallelWork is the work, in stored entries of the graph plus
-// entries of an n×c block, below which the fused CG and Chebyshev passes run
-// on the calling goroutine (Cora, about 29 500, runs serially; PubMed, about
-// 148 000, in parallel). With internal/parallel's standing workers, on a
-// quiet machine, PubMed's Chebyshev solve at a = 0.9 took 9.5–11.5 ms on two
-// goroutines against 12.6–17.0 ms on one (scripts/bench-lp-ab.sh, three runs
-// of 8 rounds), and random 0/1 graphs of 260 000 to 2.6 million gained from
-// the second core (BenchmarkSpreadingChebyshevThreshold); before the workers
-// were standing, one goroutine was as fast or faster.
-const spreadParallelWork = 1 << 16
+// entries of an n×c block, below which the fused passes run on the calling
+// goroutine (krylov.ParallelWork).
+const spreadParallelWork = krylov.ParallelWork
 
 // spreadingCG is block conjugate gradients on (I − aS) F = B,
-// S = D^{-1/2} W D^{-1/2}, specialised for label spreading. It runs the same
-// recurrences as krylov.BlockCG (one CG per column in lockstep, a column
-// stopping at relative residual Tol; the same iterates in exact arithmetic,
-// checked against it in the tests) with three differences that make an
-// iteration cost little more than its product with W:
+// S = D^{-1/2} W D^{-1/2}: krylov.BlockCGWith, the one block CG recursion
+// (one CG per column in lockstep, a column stopping at relative residual
+// Tol; the iterates of krylov.BlockCG on I − aS in exact arithmetic,
+// checked against it in the tests), run on passes (krylov.BlockCGPasses)
+// specialised for label spreading, which make an iteration cost little
+// more than its product with W:
 //
 //   - S is never formed. The search directions are stored scaled, p̃ = t∘p
 //     with t_i = d_i^{-1/2} (1 for an isolated node), so that
@@ -42,15 +35,14 @@ const spreadParallelWork = 1 << 16
 //     isolated node): a product with W itself, which reads only the pattern
 //     of an unweighted graph (graph.CSR.UnitWeights).
 //   - Three row passes per iteration, each reading the rows once: the
-//     product fused with pᵀAp on the rows just computed; r ← r − αAp with
-//     ‖r‖²; and x ← x + αp fused with p ← r + βp.
+//     product fused with pᵀAp on the rows just computed (Product); r ← r −
+//     αAp with ‖r‖² (Update); and x ← x + αp fused with p ← r + βp (Step).
 //   - No vector is allocated per iteration (only the small closures of the
 //     passes), and the passes run on one goroutine when the problem is too
 //     small for a second one to pay.
 type spreadingCG struct {
-	g   *graph.CSR
-	s   krylov.Settings
-	res krylov.BlockResult
+	g *graph.CSR
+	s krylov.Settings
 
 	t, u []float64     // p̃ = t∘p, p = u∘p̃
 	op   graph.Scaling // Diag u, Left −a·d^{-1/2}: (I − aS)p = op applied to p̃
@@ -60,40 +52,31 @@ type spreadingCG struct {
 	x, r, p *mat.Dense // p holds p̃
 	q       *mat.Dense // (I − aS)p
 
-	bnorm, rz, alpha, beta, on []float64
+	bnorm []float64
 
-	rowPasses
-}
-
-// rowPasses runs the fused row passes of the spreading solvers over fixed
-// chunks of spreadRowChunk rows, with per-chunk partial column sums reduced
-// in chunk order (the same sums for any number of goroutines).
-type rowPasses struct {
-	n, c   int
-	part   []float64 // per-chunk partial column sums, one padded row per chunk
-	stride int       // entries per chunk in part (c rounded up to a cache line)
-	serial bool
-}
-
-// newRowPasses prepares passes over n rows with c column sums; they run on
-// the calling goroutine when work (stored entries plus block entries) is
-// below spreadParallelWork or only one worker is available.
-func newRowPasses(n, c, work int) rowPasses {
-	stride := (c + 7) / 8 * 8
-	return rowPasses{n: n, c: c, stride: stride,
-		part:   make([]float64, parallel.NumChunks(n, spreadRowChunk)*stride),
-		serial: parallel.Workers() == 1 || work < spreadParallelWork}
+	n, c int
+	*krylov.RowPasses
 }
 
 // newSpreadingCG prepares a solve of (I − aS) X = B for the graph g of W,
 // with x the initial guess.
 func newSpreadingCG(g *graph.CSR, a float64, b, x *mat.Dense, s krylov.Settings) (*spreadingCG, error) {
+	rhs, err := checkedRHS(g, b, x, "spreading CG")
+	if err != nil {
+		return nil, err
+	}
+	return newCGRHS(g, a, rhs, x, s)
+}
+
+// checkedRHS returns the nonzero rows of b after checking that b and x are
+// n×c for the n nodes of g; what names the solver in the error.
+func checkedRHS(g *graph.CSR, b, x *mat.Dense, what string) (sparseRHS, error) {
 	n := g.Nodes()
 	br, c := b.Dims()
 	if xr, xc := x.Dims(); br != n || xr != n || xc != c {
-		return nil, fmt.Errorf("labelprop: spreading CG: graph has %d nodes, B is %d×%d, X is %d×%d", n, br, c, xr, xc)
+		return sparseRHS{}, fmt.Errorf("labelprop: %s: graph has %d nodes, B is %d×%d, X is %d×%d", what, n, br, c, xr, xc)
 	}
-	return newCGRHS(g, a, denseRHS(b), x, s)
+	return denseRHS(b), nil
 }
 
 // newCGRHS is newSpreadingCG with B given by its nonzero rows (no n×c block
@@ -118,14 +101,13 @@ func newCGRHS(g *graph.CSR, a float64, b sparseRHS, x *mat.Dense, s krylov.Setti
 	}
 	cg := &spreadingCG{
 		g: g, s: s,
-		res: krylov.BlockResult{Iterations: make([]int, c), Residual: make([]float64, c)},
-		t:   deg.InvSqrtD, u: deg.SqrtD,
+		t: deg.InvSqrtD, u: deg.SqrtD,
 		b: b, bChunk: b.chunks(n), x: x,
 		// huge pages when large: every product gathers rows of p at random
 		r: mat.NewDense(n, c, newBlock(n*c)), p: mat.NewDense(n, c, newBlock(n*c)), q: mat.NewDense(n, c, newBlock(n*c)),
-		bnorm: b.norms(), rz: make([]float64, c), alpha: make([]float64, c),
-		beta: make([]float64, c), on: make([]float64, c),
-		rowPasses: newRowPasses(n, c, g.NNZ()+n*c),
+		bnorm: b.norms(),
+		n:     n, c: c,
+		RowPasses: krylov.NewRowPasses(n, c, g.NNZ()+n*c),
 	}
 	left := make([]float64, n)
 	for i := range left {
@@ -149,41 +131,12 @@ func newCGRHS(g *graph.CSR, a float64, b sparseRHS, x *mat.Dense, s krylov.Setti
 	return cg, nil
 }
 
-// passes runs body over the fixed row chunks, on one goroutine when the
-// problem is small, and returns the column sums of the partials body left
-// in its chunk's row of part, reduced in chunk order (into dst, when body
-// produces any).
-func (rp *rowPasses) passes(dst []float64, body func(k, lo, hi int, acc []float64)) []float64 {
-	run := func(k, lo, hi int) {
-		acc := rp.part[k*rp.stride : k*rp.stride+rp.c]
-		clear(acc)
-		body(k, lo, hi, acc)
-	}
-	if rp.serial {
-		for k := 0; k*spreadRowChunk < rp.n; k++ {
-			run(k, k*spreadRowChunk, min((k+1)*spreadRowChunk, rp.n))
-		}
-	} else {
-		parallel.Chunks(rp.n, spreadRowChunk, run)
-	}
-	if dst == nil {
-		return nil
-	}
-	clear(dst)
-	for k := 0; k < len(rp.part); k += rp.stride {
-		for j := range dst {
-			dst[j] += rp.part[k+j]
-		}
-	}
-	return dst
-}
-
 // product sets q = (I − aS)p from the scaled p̃ and returns pᵀq per column in
 // dst.
 func (cg *spreadingCG) product(dst []float64) []float64 {
 	c, u := cg.c, cg.u
 	pd, qd := cg.p.RawMatrix().Data, cg.q.RawMatrix().Data
-	return cg.passes(dst, func(_, lo, hi int, acc []float64) {
+	return cg.Run(dst, func(_, lo, hi int, acc []float64) {
 		cg.g.ScaledMulBlockRowsTo(cg.q, cg.p, cg.op, lo, hi)
 		if len(acc) == 0 {
 			return
@@ -205,11 +158,11 @@ func (cg *spreadingCG) product(dst []float64) []float64 {
 	})
 }
 
-// residualStep applies r ← r − α∘q and returns ‖r_j‖² in dst.
-func (cg *spreadingCG) residualStep(dst []float64) []float64 {
-	c, alpha := cg.c, cg.alpha
+// Update applies r ← r − α∘q and sets ‖r_j‖² in rr.
+func (cg *spreadingCG) Update(rr, alpha []float64) {
+	c := cg.c
 	rd, qd := cg.r.RawMatrix().Data, cg.q.RawMatrix().Data
-	return cg.passes(dst, func(_, lo, hi int, acc []float64) {
+	cg.Run(rr, func(_, lo, hi int, acc []float64) {
 		alpha := alpha[:len(acc)]
 		r, q := rd[lo*c:hi*c], qd[lo*c:hi*c]
 		q = q[:len(r)]
@@ -225,11 +178,11 @@ func (cg *spreadingCG) residualStep(dst []float64) []float64 {
 	})
 }
 
-// step applies x ← x + α∘p and then p ← on∘(r + β∘p), on the scaled p̃.
-func (cg *spreadingCG) step() {
-	c, alpha, beta, on, t, u := cg.c, cg.alpha, cg.beta, cg.on, cg.t, cg.u
+// Step applies x ← x + α∘p and then p ← on∘(r + β∘p), on the scaled p̃.
+func (cg *spreadingCG) Step(alpha, beta, on []float64) {
+	c, t, u := cg.c, cg.t, cg.u
 	xd, rd, pd := cg.x.RawMatrix().Data, cg.r.RawMatrix().Data, cg.p.RawMatrix().Data
-	cg.passes(nil, func(_, lo, hi int, _ []float64) {
+	cg.Run(nil, func(_, lo, hi int, _ []float64) {
 		alpha, beta, on := alpha[:c], beta[:c], on[:c]
 		x, r, p := xd[lo*c:hi*c], rd[lo*c:hi*c], pd[lo*c:hi*c]
 		r, p = r[:len(x)], p[:len(x)]
@@ -248,73 +201,28 @@ func (cg *spreadingCG) step() {
 	})
 }
 
-// run solves; on failure x holds the last iterate.
+var _ krylov.BlockCGPasses = (*spreadingCG)(nil)
+
+// run solves by krylov.BlockCGWith; on failure x holds the last iterate.
 func (cg *spreadingCG) run(ctx context.Context) (krylov.BlockResult, error) {
-	rr := make([]float64, cg.c)
-	pap := make([]float64, cg.c)
-	if cg.trueResidual(isZeroBlock(cg.x), rr) == 0 {
-		return cg.res, nil
-	}
-	cg.restart(rr)
-	for iter := 1; iter <= cg.s.MaxIter; iter++ {
-		cg.product(pap)
-		cg.res.Products++
-		for j := 0; j < cg.c; j++ {
-			cg.alpha[j] = 0
-			if cg.on[j] == 0 {
-				continue
-			}
-			if !(pap[j] > 0) {
-				return cg.fail(&krylov.BreakdownError{Method: "spreading CG", Iterations: iter, Reason: fmt.Sprintf("column %d: pᵀAp = %g ≤ 0: I − aS is not positive definite", j, pap[j])}, rr)
-			}
-			cg.alpha[j] = cg.rz[j] / pap[j]
-		}
-		cg.residualStep(rr)
-		left, worst := 0, 0.0
-		for j := 0; j < cg.c; j++ {
-			cg.beta[j] = 0
-			if cg.on[j] == 0 {
-				continue
-			}
-			cg.res.Iterations[j] = iter
-			rel := math.Sqrt(rr[j]) / cg.bnorm[j]
-			if rel <= cg.s.Tol {
-				cg.on[j] = 0
-				continue
-			}
-			worst = math.Max(worst, rel)
-			left++
-			cg.beta[j] = rr[j] / cg.rz[j]
-			cg.rz[j] = rr[j]
-		}
-		// x += αp for every column that moved (finished ones included),
-		// then the next directions (zero for finished columns).
-		cg.step()
-		if cg.s.Progress != nil {
-			cg.s.Progress(iter, worst)
-		}
-		if err := ctx.Err(); err != nil {
-			return cg.fail(err, rr)
-		}
-		if left == 0 {
-			if cg.trueResidual(false, rr) == 0 {
-				return cg.res, nil
-			}
-			cg.restart(rr)
-		}
-	}
-	return cg.fail(nil, rr)
+	return krylov.BlockCGWith(ctx, cg, cg.bnorm, cg.s, "spreading CG")
 }
 
-// trueResidual sets R = B − (I − aS)X (R = B when xZero), records each
-// column's relative residual and marks the columns above the tolerance as
-// iterating. It returns how many are; rr receives ‖r_j‖².
-func (cg *spreadingCG) trueResidual(xZero bool, rr []float64) int {
+// Precondition sets rz = rr: there is no preconditioner (Z = R).
+func (cg *spreadingCG) Precondition(rz, rr []float64) { copy(rz, rr) }
+
+// Product sets q = (I − aS)p from the scaled p̃ and pap = pᵀq per column.
+func (cg *spreadingCG) Product(pap []float64) { cg.product(pap) }
+
+// Residual sets R = B − (I − aS)X (R = B without a product when first and
+// X is zero) and rr_j = ‖r_j‖²; it returns the products taken.
+func (cg *spreadingCG) Residual(rr []float64, first bool) int {
+	xZero := first && !slices.ContainsFunc(cg.x.RawMatrix().Data[:cg.n*cg.c], func(v float64) bool { return v != 0 })
 	c, t := cg.c, cg.t
 	xd, rd, pd, qd := cg.x.RawMatrix().Data, cg.r.RawMatrix().Data, cg.p.RawMatrix().Data, cg.q.RawMatrix().Data
 	if !xZero {
 		// p̃ = t∘x is scratch here: restart rebuilds p from r.
-		cg.passes(nil, func(_, lo, hi int, _ []float64) {
+		cg.Run(nil, func(_, lo, hi int, _ []float64) {
 			x, p := xd[lo*c:hi*c], pd[lo*c:hi*c]
 			p = p[:len(x)]
 			i, j, ti := lo, 0, t[lo]
@@ -329,9 +237,8 @@ func (cg *spreadingCG) trueResidual(xZero bool, rr []float64) int {
 			}
 		})
 		cg.product(nil)
-		cg.res.Products++
 	}
-	cg.passes(rr, func(k, lo, hi int, acc []float64) {
+	cg.Run(rr, func(k, lo, hi int, acc []float64) {
 		r := rd[lo*c : hi*c]
 		if xZero {
 			clear(r)
@@ -357,30 +264,17 @@ func (cg *spreadingCG) trueResidual(xZero bool, rr []float64) int {
 			}
 		}
 	})
-	left := 0
-	for j := 0; j < cg.c; j++ {
-		cg.on[j] = 0
-		if cg.bnorm[j] == 0 { // x_j = 0 from the start, so r_j = 0
-			cg.res.Residual[j] = 0
-			continue
-		}
-		rel := math.Sqrt(rr[j]) / cg.bnorm[j]
-		cg.res.Residual[j] = rel
-		if rel > cg.s.Tol {
-			cg.on[j] = 1
-			left++
-		}
+	if xZero {
+		return 0
 	}
-	return left
+	return 1
 }
 
-// restart sets p̃ = t∘r for the iterating columns (zero for the others),
-// without reading p, and rz = ‖r‖² from rr.
-func (cg *spreadingCG) restart(rr []float64) {
-	copy(cg.rz, rr)
-	c, on, t := cg.c, cg.on, cg.t
+// Restart sets p̃ = on∘(t∘r), without reading p.
+func (cg *spreadingCG) Restart(on []float64) {
+	c, t := cg.c, cg.t
 	rd, pd := cg.r.RawMatrix().Data, cg.p.RawMatrix().Data
-	cg.passes(nil, func(_, lo, hi int, _ []float64) {
+	cg.Run(nil, func(_, lo, hi int, _ []float64) {
 		on := on[:c]
 		r, p := rd[lo*c:hi*c], pd[lo*c:hi*c]
 		p = p[:len(r)]
@@ -395,32 +289,4 @@ func (cg *spreadingCG) restart(rr []float64) {
 			}
 		}
 	})
-}
-
-func (cg *spreadingCG) fail(cause error, rr []float64) (krylov.BlockResult, error) {
-	cg.trueResidual(false, rr)
-	worst, it := 0, 0
-	for j := 0; j < cg.c; j++ {
-		if cg.res.Residual[j] > cg.res.Residual[worst] {
-			worst = j
-		}
-		it = max(it, cg.res.Iterations[j])
-	}
-	if cause != nil {
-		return cg.res, fmt.Errorf("labelprop: spreading CG stopped after %d iterations: %w", it, cause)
-	}
-	return cg.res, &krylov.NotConvergedError{Method: fmt.Sprintf("spreading CG (column %d)", worst), Iterations: it, Residual: cg.res.Residual[worst], Tol: cg.s.Tol}
-}
-
-// isZeroBlock reports whether every entry of x is zero.
-func isZeroBlock(x *mat.Dense) bool {
-	r, c := x.Dims()
-	for i := 0; i < r; i++ {
-		for _, v := range x.RawRowView(i)[:c] {
-			if v != 0 {
-				return false
-			}
-		}
-	}
-	return true
 }

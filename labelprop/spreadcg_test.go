@@ -94,7 +94,7 @@ func TestSpreadingCGMatchesBlockCG(t *testing.T) {
 				f := mat.NewDense(n, in.c, nil)
 				cg, err := newSpreadingCG(in.g, a, b, f, krylov.Settings{Tol: DefaultTol})
 				require.NoError(t, err)
-				cg.serial = serial
+				cg.Serial = serial
 				res, err := cg.run(context.Background())
 				require.NoError(t, err)
 				assert.Equal(t, wres.Iterations, res.Iterations, "%s n=%d a=%v serial=%v", in.name, n, a, serial)
@@ -125,6 +125,6 @@ func TestUnweightedSpreadingMatchesDenseLU(t *testing.T) {
 		m := Spreading{Alpha: a, Tol: tightTol, Solver: CG}
 		require.NoError(t, m.FitIndexed(context.Background(), g, nodes, classes))
 		assert.Less(t, maxAbsDiff(m.Scores(), want), denseTol, "a=%v", a)
-		assert.Equal(t, 2, m.Info().Isolated)
+		assert.Equal(t, 2, m.Details().Isolated)
 	}
 }

@@ -94,9 +94,10 @@ func ParseSolver(s string) (Solver, error) {
 // degree zero has a zero row and column in S. Every node, labelled or not,
 // is predicted by the largest entry of its row of F.
 type Spreading struct {
-	// Alpha is a, the weight of the neighbours against the node's own label.
-	// It must be inside (0, 1); there is no default because the best value
-	// depends on the graph (choose it on validation nodes from AlphaGrid).
+	// Alpha is a, the weight of the neighbours against the node's own label,
+	// inside (0, 1); 0 means DefaultAlpha (0.9). The best value depends on
+	// the graph: choose it from AlphaGrid on validation nodes, or by
+	// cross-validation (ChooseAlpha).
 	Alpha float64
 	// Solver is Auto (the zero value), Chebyshev, CG or FixedPoint; all
 	// reach the same F.
@@ -147,17 +148,33 @@ type Spreading struct {
 	// start the solve (Chebyshev and CG), each class scaled by the factor
 	// that minimises the initial residual (see warmstart.go). The answer is
 	// the same to the tolerance; the solve takes fewer iterations when the
-	// two values of Alpha are close (ChooseOnSplit's grid, in increasing
+	// two values of Alpha are close (Evaluate's grid, in increasing
 	// order). It is read, not changed.
 	WarmStart *Spreading
 
 	state
 }
 
+// Clone returns an unfitted copy of m with every hyperparameter (every
+// exported field, Progress and WarmStart included).
+func (m *Spreading) Clone() *Spreading {
+	c := *m
+	c.state = state{}
+	return &c
+}
+
+// alpha returns a: Alpha, or DefaultAlpha for 0.
+func (m *Spreading) alpha() float64 {
+	if m.Alpha == 0 {
+		return DefaultAlpha
+	}
+	return m.Alpha
+}
+
 // Validate checks the hyperparameters.
 func (m *Spreading) Validate() error {
-	if !(m.Alpha > 0 && m.Alpha < 1) {
-		return fmt.Errorf("labelprop: Alpha = %v is invalid: it must be inside the open interval (0, 1)", m.Alpha)
+	if m.Alpha != 0 && !(m.Alpha > 0 && m.Alpha < 1) {
+		return fmt.Errorf("labelprop: Alpha = %v is invalid: it must be inside the open interval (0, 1), or 0 for DefaultAlpha (%v)", m.Alpha, DefaultAlpha)
 	}
 	if m.Solver != Auto && m.Solver != Chebyshev && m.Solver != CG && m.Solver != FixedPoint {
 		return fmt.Errorf("labelprop: Solver = %d is invalid: use Auto, Chebyshev, CG or FixedPoint", int(m.Solver))
@@ -187,6 +204,7 @@ func (m *Spreading) FitIndexed(ctx context.Context, g *graph.CSR, nodes, classes
 		return err
 	}
 	n, c := s.n, s.classes
+	a := m.alpha()
 	solver := m.solverFor(n, c)
 	// B = (1 − a)Y as an n×c block (fixed point, a renumbering); the
 	// Chebyshev and CG solvers in the caller's numbering read its nonzero
@@ -195,12 +213,12 @@ func (m *Spreading) FitIndexed(ctx context.Context, g *graph.CSR, nodes, classes
 	if solver == FixedPoint || m.Ordering == ReverseCuthillMcKee {
 		b = mat.NewDense(n, c, nil)
 		for _, v := range s.nodes {
-			b.Set(v, int(s.class[v]), 1-m.Alpha)
+			b.Set(v, int(s.class[v]), 1-a)
 		}
 	}
 	f := mat.NewDense(n, c, newBlock(n*c)) // also the solver's iterates: huge pages when large
 	if m.WarmStart != nil {
-		if err := warmStartGuess(m.WarmStart, m.Alpha, g, s, f); err != nil {
+		if err := warmStartGuess(m.WarmStart, a, g, s, f); err != nil {
 			return err
 		}
 	}
@@ -225,11 +243,11 @@ func (m *Spreading) FitIndexed(ctx context.Context, g *graph.CSR, nodes, classes
 	var spare []float64 // an n×c block the solver is done with
 	switch solver {
 	case CG:
-		info, spare, err = spreadCG(ctx, sg, m.Alpha, m.rhs(s, b), sf, krylov.Settings{Tol: tol, MaxIter: m.MaxIter, Progress: m.Progress})
+		info, spare, err = spreadCG(ctx, sg, a, m.rhs(s, b), sf, krylov.Settings{Tol: tol, MaxIter: m.MaxIter, Progress: m.Progress})
 	case Chebyshev:
 		rhs := m.rhs(s, b)
 		b = nil // the solve holds the nonzero rows only
-		info, spare, err = spreadChebyshevOpts(ctx, sg, m.Alpha, rhs, sf, krylov.Settings{Tol: tol, MaxIter: m.MaxIter, Progress: m.Progress},
+		info, spare, err = spreadChebyshevOpts(ctx, sg, a, rhs, sf, krylov.Settings{Tol: tol, MaxIter: m.MaxIter, Progress: m.Progress},
 			chebyshevOptions{float32: m.Float32, stop: newLabelWatch(m.Stop, m.LabelPatience, m.LabelTol)})
 	case FixedPoint:
 		var s *graph.CSR
@@ -240,7 +258,7 @@ func (m *Spreading) FitIndexed(ctx context.Context, g *graph.CSR, nodes, classes
 		if maxIter == 0 {
 			maxIter = defaultFixedPointIter
 		}
-		info, err = spreadFixedPoint(ctx, s, m.Alpha, b, sf, tol, maxIter, m.Progress)
+		info, err = spreadFixedPoint(ctx, s, a, b, sf, tol, maxIter, m.Progress)
 	}
 	if rn != nil {
 		rn.toCaller(f, sf)
@@ -267,22 +285,12 @@ func (m *Spreading) rhs(s *seeds, b *mat.Dense) sparseRHS {
 	if b != nil {
 		return denseRHS(b)
 	}
-	return seedRHS(s, 1-m.Alpha)
+	return seedRHS(s, 1-m.alpha())
 }
 
-// PredictNew predicts a node that was not in the graph at fit time from its
-// edges to fitted nodes (weights nil means 1 each), by one step of the
-// spreading iteration from the fitted F:
-//
-//	f(x) = a Σ_j S(x, j) F_j,   S(x, j) = w_xj / √(d_x d_j),   d_x = Σ_j w_xj,
-//
-// with d_j the degree at fit time. This is an approximation: the new node
-// does not change the degrees or the scores of the fitted nodes, as it would
-// if the graph were refitted with it. For a node that was unlabelled at fit
-// time, its own edges reproduce its fitted scores (to the solver tolerance).
-// A node with no edge, or only edges to unreached or isolated nodes, gets
-// the class prior.
-func (m *Spreading) PredictNew(nodes []int, weights []float64) (Prediction, error) {
+// predictOne predicts one new node from its edges to fitted nodes
+// (weights nil means 1 each); see NewNodeDetails.
+func (m *Spreading) predictOne(nodes []int, weights []float64) (Prediction, error) {
 	w, dx, err := m.checkNew(nodes, weights)
 	if err != nil {
 		return Prediction{}, err
@@ -296,7 +304,7 @@ func (m *Spreading) PredictNew(nodes []int, weights []float64) (Prediction, erro
 			}
 			sxj := w[k] / math.Sqrt(dx*dj)
 			for t, v := range m.scores.RawRowView(j) {
-				f[t] += m.Alpha * sxj * v
+				f[t] += m.alpha() * sxj * v
 			}
 		}
 	}

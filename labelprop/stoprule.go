@@ -6,6 +6,7 @@ import (
 
 	"github.com/gssl/gssl/internal/hugepage"
 	"github.com/gssl/gssl/internal/parallel"
+	"github.com/gssl/gssl/krylov"
 )
 
 // StopRule selects when label spreading's Chebyshev solver stops.
@@ -118,7 +119,7 @@ func (w *labelWatch) steady(worst float64, argmax func(labels *[]int32) int) boo
 // (the smallest column on ties, as argmax) and returns how many differ from
 // what labels held. The rows of z are those of F scaled by a positive factor
 // each, which keeps the argmax.
-func argmaxChanged[T float32 | float64](z []T, c int, labels *[]int32) int {
+func argmaxChanged[T krylov.Float](z []T, c int, labels *[]int32) int {
 	n := len(z) / c
 	if len(*labels) != n {
 		*labels = make([]int32, n)

@@ -31,7 +31,7 @@ func warmStartGuess(prev *Spreading, a float64, g *graph.CSR, s *seeds, f *mat.D
 	if pn != n || pc != c || prev.g.Nodes() != g.Nodes() {
 		return fmt.Errorf("labelprop: WarmStart was fitted on %d nodes and %d classes, this fit has %d and %d", pn, pc, n, c)
 	}
-	ap := prev.Alpha
+	ap := prev.alpha()
 	fa, ya := 1-a/ap, (a/ap)*(1-ap)
 	num, den := make([]float64, c), make([]float64, c)
 	for i := 0; i < n; i++ {

@@ -37,6 +37,60 @@
 //     are the nodes 0, 1, … or, with an id column first, the named nodes;
 //     every node needs a row.
 //
+// The reader decides nothing silently. TableReport (one per file in
+// NodeDataset.Reports) says what each file was recognised as, how its
+// header was decided (by its column names, by text above numbers, forced,
+// or none) and which columns were used as source, target, weight, id and
+// label. What it would otherwise have to guess is an error naming the
+// option that decides (NodeFiles.Source, Target, Weight, IDColumn,
+// LabelColumn, TargetColumn; the command line's --source, --target,
+// --weight, --id-column, --label-column, --target-column):
+//
+//   - a first line of text over text ids, in a header gssl does not know,
+//     whose ids appear on no other line (character1,character2), or, in a
+//     labels table, whose id names no node of the graph;
+//   - a header column that no rule uses and would be dropped (a weight
+//     column named count; a column beside the weight), unless the weight
+//     column is named (or none);
+//   - a labels or targets table of more than two columns whose id or value
+//     column has no known name (name,age,club);
+//   - a NumPy labels or targets vector whose length is not the node count;
+//   - the header repeated below the data, or a line of column names in the
+//     middle of a table without one (two files concatenated);
+//   - a UTF-8 byte-order mark anywhere but at the start of the file;
+//   - a Matrix Market file without its banner (by its .mtx name, or '%'
+//     comments then a size line "n n k" followed by exactly k entries).
+//
+// Lines that end in CR alone (classic Mac OS) are read as lines.
+//
+// # Graph formats recognised by content
+//
+// The graph file (NodeFiles.Edges) is recognised by its first bytes, not
+// its name: a Matrix Market banner, a zip archive (a SciPy save_npz matrix,
+// or an edge_index .npz), a gssl graph file (.gsg), a NumPy array (an
+// edge_index), GraphML ("<?xml"/"<graphml"; networkx's write_graphml,
+// weights in the <data> of the edge key whose attr.name is weight, or
+// NodeFiles.Weight), GML ("graph ["; networkx's write_gml, nodes named by
+// their label as read_gml does), networkx's adjacency lists (the "# GMT"
+// comment lines write_adjlist and write_multiline_adjlist write; the
+// multiline form by its attribute dictionaries), else an edge table. An
+// edge_index array is PyG's: integers of shape (2, E) (row 0 the sources)
+// or (E, 2); a (2, 2) array is read only when both layouts give the same
+// edges. A .npz holds it as edge_index (or as its only array), with
+// optional edge_weight. A gssl model file given as a graph or table, or a
+// graph file given as a table, is an error naming it; so is a file with a
+// NUL byte in its first 4 KiB given as a text table (/dev/zero).
+//
+// # Bounds on what a file can make the reader do
+//
+// A line is searched for its end once, however many reads it arrives in
+// (a gzip stream inflates 32 KiB at a time), so a long line costs time
+// linear in its length, up to the line cap (256 MiB) that ends it with an
+// error. A .npz member is decoded as it inflates, never held whole, and an
+// array whose decoded elements pass NodeFiles.MaxMemory is refused before
+// its elements are allocated. A file of unknown length (a pipe, a device)
+// is read up to 256 MiB.
+//
 // The same rules are exported line by line (NewLines, NewTableReader,
 // EdgeColumns, ParseWeight, DictWeight, Unlabelled, CanonicalLabel) for
 // readers that run elsewhere, such as the Beam pipelines of the beam module,

@@ -49,6 +49,8 @@ type tableEdges struct {
 	size int64      // the file's size and time, to notice a change
 	mod  time.Time
 
+	report TableReport // from the first pass
+
 	ids  [2]int32 // the current row's
 	line int
 }
@@ -70,7 +72,9 @@ func readTableEdges(path string, opt EdgeTableOptions, loops graph.SelfLoopPolic
 		} else {
 			te.rows = &EdgeTable{}
 		}
-		_, _, err = walkEdgeTable(lr, opt, te)
+		var w edgeWalk
+		w, err = walkEdgeTable(lr, opt, te)
+		te.report = w.report
 		return struct{}{}, err
 	})
 	if err != nil {
@@ -160,7 +164,7 @@ func (te *tableEdges) each(ids *nodeids.Map, perm []int32, fn func(u, v int32, w
 	}
 	r := &lookupRows{te: te, ids: ids, fn: fn}
 	_, err := readFile(te.path, func(lr *lineReader) (struct{}, error) {
-		_, _, err := walkEdgeTable(lr, te.opt, r)
+		_, err := walkEdgeTable(lr, te.opt, r)
 		return struct{}{}, err
 	})
 	switch {

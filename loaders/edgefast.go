@@ -10,6 +10,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"unsafe"
 
@@ -96,8 +97,9 @@ func ReadIntEdgesParallel(path string, opt graph.Options) (*graph.CSR, *nodeids.
 
 // fastFile is what readIntEdgesParallel tells of a file besides its graph.
 type fastFile struct {
-	loops int // self-loop lines
-	width int // fields per data line: 2, or 3 with weights
+	loops  int      // self-loop lines
+	width  int      // fields per data line: 2, or 3 with weights
+	header []string // the header line's fields, nil without one
 }
 
 // readIntEdgesParallel is ReadIntEdgesParallel, also telling the number of
@@ -118,6 +120,9 @@ func readIntEdgesParallel(path string, opt graph.Options) (*graph.CSR, *nodeids.
 	ff := fastFile{width: r.width}
 	for k := range r.stats {
 		ff.loops += r.stats[k].loops
+		if ff.header == nil && r.stats[k].first != 0 {
+			ff.header = r.stats[k].header
+		}
 	}
 	return g, ids, ff, err
 }
@@ -147,8 +152,13 @@ type fastReader struct {
 	// identity: the ids are exactly 0..identity−1 (known after pass 1), so
 	// an id is its own index and pass 2 looks nothing up.
 	identity int64
-	width    int  // fields per line: 2 or 3
-	unit     bool // every weight is 1
+	width    int // fields per line: 2 or 3
+	// starts[k] is the offset of the first line starting at or after block
+	// k's start (blockBounds).
+	starts     []int64
+	startsOnce sync.Once
+	startsErr  error
+	unit       bool // every weight is 1
 }
 
 // idPage holds the entry counts of fastPage consecutive ids, then their
@@ -441,6 +451,32 @@ func (l *fastLine) isHeader() bool {
 	return in(l.fields[0], sourceNames) && in(l.fields[1], targetNames) && (l.width == 2 || in(l.fields[2], weightNames))
 }
 
+// blockBounds returns the offsets of the first lines that start at or
+// after the start of block k and of block k+1. They are found once for all
+// blocks (starts), each search beginning where the previous one ended when
+// that is past its block's start: a line longer than a block is then
+// searched once, not once by each block it spans.
+func (r *fastReader) blockBounds(k int) (lo, hi int64, err error) {
+	r.startsOnce.Do(func() {
+		blocks := int((r.size + r.block - 1) / r.block)
+		r.starts = make([]int64, blocks+1)
+		for b := 1; b <= blocks; b++ {
+			off := int64(b) * r.block
+			if prev := r.starts[b-1]; prev >= off || off >= r.size {
+				r.starts[b] = max(prev, min(off, r.size))
+				continue
+			}
+			if r.starts[b], r.startsErr = r.lineStart(off); r.startsErr != nil {
+				return
+			}
+		}
+	})
+	if r.startsErr != nil {
+		return 0, 0, r.startsErr
+	}
+	return r.starts[k], r.starts[k+1], nil
+}
+
 // lineStart returns the offset of the first line that starts at or after
 // off.
 func (r *fastReader) lineStart(off int64) (int64, error) {
@@ -470,11 +506,7 @@ func (r *fastReader) lineStart(off int64) (int64, error) {
 // line (see eachSplitLine) with its 1-based line number in the block. It
 // returns the block's newlines, or −1 when h stopped.
 func scanBlock[H lineHandler](r *fastReader, k int, l *fastLine, h H) (int, error) {
-	lo, err := r.lineStart(int64(k) * r.block)
-	if err != nil {
-		return 0, err
-	}
-	hi, err := r.lineStart(int64(k+1) * r.block)
+	lo, hi, err := r.blockBounds(k)
 	if err != nil {
 		return 0, err
 	}
@@ -499,13 +531,17 @@ func scanBlock[H lineHandler](r *fastReader, k int, l *fastLine, h H) (int, erro
 		pos += int64(want)
 		chunk := data
 		if pos < hi {
-			end := bytes.LastIndexByte(data, '\n')
+			// The carried bytes end a line's start without its newline:
+			// only the new ones are searched, so that a line much longer
+			// than the piece is searched once, not once per piece.
+			end := bytes.LastIndexByte(data[carry:], '\n')
 			if end < 0 {
 				carry = len(data) // a line longer than the piece: read on
 				continue
 			}
-			chunk = data[:end+1]
+			chunk = data[:carry+end+1]
 		}
+		used := len(chunk) // the carry starts after it, byte-order mark or not
 		if first && lo == 0 && bytes.HasPrefix(chunk, []byte("\xef\xbb\xbf")) {
 			chunk = chunk[3:]
 		}
@@ -514,7 +550,7 @@ func scanBlock[H lineHandler](r *fastReader, k int, l *fastLine, h H) (int, erro
 			return -1, nil
 		}
 		newlines += nl
-		carry = copy(data, data[len(chunk):])
+		carry = copy(data, data[used:])
 	}
 	return newlines, nil
 }

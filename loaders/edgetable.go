@@ -34,6 +34,8 @@ type EdgeTable struct {
 	Header []string
 	// Delimiter is the field separator found (' ' for white space).
 	Delimiter byte
+	// Report says how the header was decided and which columns were used.
+	Report TableReport
 }
 
 // Len returns the number of edges.
@@ -74,9 +76,11 @@ var (
 func decodeEdgeTable(lr *lineReader, opt EdgeTableOptions, b *nodeids.Builder) (*EdgeTable, error) {
 	et := &EdgeTable{}
 	var err error
-	if et.Header, et.Delimiter, err = walkEdgeTable(lr, opt, &tableRows{path: lr.path, b: b, et: et}); err != nil {
+	var w edgeWalk
+	if w, err = walkEdgeTable(lr, opt, &tableRows{path: lr.path, b: b, et: et}); err != nil {
 		return nil, err
 	}
+	et.Header, et.Delimiter, et.Report = w.header, w.delim, w.report
 	if et.W != nil {
 		unit := true
 		for _, w := range et.W {
@@ -137,12 +141,19 @@ func (r *tableRows) weight(w float64, weighted bool) error {
 	return nil
 }
 
+// edgeWalk is what walkEdgeTable tells of a table besides its rows.
+type edgeWalk struct {
+	header []string // nil without a header line
+	delim  byte
+	report TableReport
+}
+
 // walkEdgeTable reads the rows of an edge table, checks them and hands
-// their ids and weights to rows; it returns the header (nil without one) and
-// the delimiter. It is the one reader of ReadEdgeTable's rules, for
-// ReadEdgeTable and for LoadNodes' two passes over the file (see
-// tableEdges).
-func walkEdgeTable(lr *lineReader, opt EdgeTableOptions, rows edgeRows) (header []string, delim byte, err error) {
+// their ids and weights to rows; it returns the header (nil without one),
+// the delimiter and the report of the columns used. It is the one reader
+// of ReadEdgeTable's rules, for ReadEdgeTable and for LoadNodes' two passes
+// over the file (see tableEdges).
+func walkEdgeTable(lr *lineReader, opt EdgeTableOptions, rows edgeRows) (ew edgeWalk, err error) {
 	t := newTable(lr, opt.Table, "#%")
 	var (
 		src, dst, wcol = -1, -1, -1
@@ -151,6 +162,12 @@ func walkEdgeTable(lr *lineReader, opt EdgeTableOptions, rows edgeRows) (header 
 		widthLine      int
 		weighted       bool
 		edges          int
+		// cand holds the ids of a first row of text that HeaderAuto took
+		// as data; candSeen counts those found on later lines. A header
+		// of unknown names over text ids (character1,character2) would
+		// otherwise be an edge between two nodes that appear nowhere else.
+		cand     [2]string
+		candLine int
 	)
 	noWeight := strings.EqualFold(opt.Weight, "none")
 	rr := readRows(t)
@@ -158,7 +175,7 @@ func walkEdgeTable(lr *lineReader, opt EdgeTableOptions, rows edgeRows) (header 
 	for {
 		f, line, ok, err := rr.next()
 		if err != nil {
-			return nil, 0, err
+			return edgeWalk{}, err
 		}
 		if !ok {
 			break
@@ -166,39 +183,55 @@ func walkEdgeTable(lr *lineReader, opt EdgeTableOptions, rows edgeRows) (header 
 		if width == 0 {
 			// The header and the delimiter are fixed by the first row,
 			// which the reading goroutine has handed over.
-			header, delim = t.header, t.delim
+			ew.header, ew.delim = t.header, t.delim
 			width, widthLine = len(f), line
 			if t.header != nil && len(t.header) != width {
-				return nil, 0, &ParseError{Path: lr.path, Line: line, Msg: fmt.Sprintf("row has %d fields but the header names %d columns (%q)", width, len(t.header), strings.Join(t.header, string(t.delim)))}
+				return edgeWalk{}, &ParseError{Path: lr.path, Line: line, Msg: fmt.Sprintf("row has %d fields but the header names %d columns (%q)", width, len(t.header), strings.Join(t.header, string(t.delim)))}
 			}
 			if src, dst, wcol, dict, err = edgeColumns(t, opt, f, noWeight); err != nil {
-				return nil, 0, err
+				return edgeWalk{}, err
 			}
 			for _, c := range []int{src, dst, wcol} {
 				if c >= width {
-					return nil, 0, &ParseError{Path: lr.path, Line: line, Msg: fmt.Sprintf("column %d is named but the rows have %d fields", c+1, width)}
+					return edgeWalk{}, &ParseError{Path: lr.path, Line: line, Msg: fmt.Sprintf("column %d is named but the rows have %d fields", c+1, width)}
 				}
 			}
 			weighted = wcol >= 0
+			ew.report = TableReport{Path: lr.path, Role: "edges", Format: "edge-table", Header: t.headerReport(), Delimiter: delimiterName(t.delim),
+				Source: t.columnName(src), Target: t.columnName(dst), Weight: weightReport(t, wcol, dict, noWeight)}
+			if len(t.header) > 0 && src != 0 && dst != 0 && wcol != 0 && isIndexName(t.header[0]) {
+				ew.report.Ignored = []string{t.columnName(0) + ": pandas' index"}
+			}
+			if t.firstText && opt.Source == "" && opt.Target == "" {
+				cand, candLine = [2]string{f[src], f[dst]}, line
+			}
 		} else if len(f) != width {
 			// networkx's write_edgelist(data=["weight"]) writes the weight
 			// only for the edges that have one: without a header, rows of
 			// "u v" and "u v w" may mix, a missing weight being 1.
 			mixed := t.header == nil && opt.Weight == "" && !noWeight && src < 2 && dst < 2 && min(width, len(f)) == 2 && max(width, len(f)) == 3
 			if !mixed {
-				return nil, 0, &ParseError{Path: lr.path, Line: line, Msg: fmt.Sprintf("want %d fields like line %d, got %d", width, widthLine, len(f))}
+				msg := fmt.Sprintf("want %d fields like line %d, got %d", width, widthLine, len(f))
+				if t.header == nil && len(f) > 3 || width > 3 {
+					msg += " (an adjacency list, one node and its neighbours per line, is read when networkx's write_adjlist comment lines head it)"
+				}
+				return edgeWalk{}, &ParseError{Path: lr.path, Line: line, Msg: msg}
 			}
 			if !weighted {
 				weighted, wcol = true, 2
 				dict = strings.HasPrefix(f[2], "{")
+				ew.report.Weight = weightReport(t, wcol, dict, false) + ", on the lines that have one (1 elsewhere)"
 			}
+		}
+		if candLine != 0 && line != candLine && (f[src] == cand[0] || f[src] == cand[1] || f[dst] == cand[0] || f[dst] == cand[1]) {
+			candLine = 0 // its ids are nodes of the graph: it was data
 		}
 		for k, c := range [2]int{src, dst} {
 			if f[c] == "" {
-				return nil, 0, &ParseError{Path: lr.path, Line: line, Msg: fmt.Sprintf("empty node id in column %d", c+1)}
+				return edgeWalk{}, &ParseError{Path: lr.path, Line: line, Msg: fmt.Sprintf("empty node id in column %d", c+1)}
 			}
 			if err := rows.id(k, line, f[c]); err != nil {
-				return nil, 0, err
+				return edgeWalk{}, err
 			}
 		}
 		w := 1.0
@@ -211,36 +244,59 @@ func walkEdgeTable(lr *lineReader, opt EdgeTableOptions, rows edgeRows) (header 
 				w, err = parseWeight(f[wcol])
 			}
 			if err != nil {
-				return nil, 0, &ParseError{Path: lr.path, Line: line, Msg: err.Error()}
+				return edgeWalk{}, &ParseError{Path: lr.path, Line: line, Msg: err.Error()}
 			}
 		}
 		if err := rows.weight(w, weighted); err != nil {
-			return nil, 0, err
+			return edgeWalk{}, err
 		}
 		edges++
 	}
 	if edges == 0 {
-		return nil, 0, lr.fileErrorf("no edges: the file has no data lines")
+		return edgeWalk{}, lr.fileErrorf("no edges: the file has no data lines")
 	}
-	return header, delim, nil
+	if candLine != 0 && edges > 1 {
+		return edgeWalk{}, &ParseError{Path: lr.path, Line: candLine, Msg: fmt.Sprintf("%q is not a header gssl recognises, and its ids appear on no other line: if it names the columns, pass --header yes (and --source/--target to choose them); if it is an edge, pass --header no", cand[0]+string(t.delim)+cand[1])}
+	}
+	return ew, nil
+}
+
+// isIndexName reports whether a header field names pandas' index column.
+func isIndexName(h string) bool { return h == "" || strings.EqualFold(h, "unnamed: 0") }
+
+// weightReport describes where an edge table's weights come from.
+func weightReport(t *table, wcol int, dict, noWeight bool) string {
+	switch {
+	case noWeight:
+		return "none (--weight none: every edge weighs 1)"
+	case wcol < 0:
+		return "none (every edge weighs 1)"
+	case dict:
+		return "the 'weight' of the networkx attribute dictionaries in " + t.columnName(wcol)
+	}
+	return t.columnName(wcol)
 }
 
 // edgeColumns resolves the source, target and weight columns from the
-// options, the header and the first row f.
+// options, the header and the first row f. A column it would drop, other
+// than pandas' index, is an error naming the flags that decide.
 func edgeColumns(t *table, opt EdgeTableOptions, f []string, noWeight bool) (src, dst, w int, dict bool, err error) {
 	first := 0 // the first data column: 1 after pandas' unnamed index column
-	if len(t.header) > 0 && (t.header[0] == "" || strings.EqualFold(t.header[0], "unnamed: 0")) {
+	if len(t.header) > 0 && isIndexName(t.header[0]) {
 		first = 1
 	}
-	if src, err = t.column(opt.Source, "source"); err != nil {
+	if src, err = t.column(opt.Source, "--source"); err != nil {
 		return
 	}
-	if dst, err = t.column(opt.Target, "target"); err != nil {
+	if dst, err = t.column(opt.Target, "--target"); err != nil {
 		return
 	}
 	if src < 0 {
 		if src = t.headerIndex(sourceNames...); src < 0 {
 			src = first
+			if src == dst {
+				src++
+			}
 		}
 	}
 	if dst < 0 {
@@ -252,12 +308,12 @@ func edgeColumns(t *table, opt EdgeTableOptions, f []string, noWeight bool) (src
 		}
 	}
 	if src == dst {
-		err = t.lr.fileErrorf("source and target are the same column %d", src+1)
+		err = t.lr.fileErrorf("--source and --target are the same column %d", src+1)
 		return
 	}
 	w = -1
 	if !noWeight {
-		if w, err = t.column(opt.Weight, "weight"); err != nil {
+		if w, err = t.column(opt.Weight, "--weight"); err != nil {
 			return
 		}
 	}
@@ -274,9 +330,23 @@ func edgeColumns(t *table, opt EdgeTableOptions, f []string, noWeight bool) (src
 				}
 			}
 			if used > 1 {
-				err = t.lr.fileErrorf(`want "u v" or "u v w" per line, got %d fields in %q: name the columns with a header line, or give the weight column`, len(f), strings.Join(f, string(t.delim)))
+				err = t.lr.fileErrorf(`want "u v" or "u v w" per line, got %d fields in %q: name the columns with a header line, or choose them with --source, --target and --weight (--weight none ignores the rest)`, len(f), strings.Join(f, string(t.delim)))
 				return
 			}
+		}
+	}
+	if t.header != nil && opt.Weight == "" {
+		for k := range t.header {
+			if k == src || k == dst || k == w || (k == 0 && first == 1) {
+				continue
+			}
+			keep := ""
+			if w >= 0 {
+				keep = fmt.Sprintf(", --weight %s to keep the weight column %s and ignore the others", t.header[w], t.columnName(w))
+			}
+			err = t.lr.fileErrorf("column %d %q of the header %q would be dropped: pass --weight %s to use it as the edge weight%s, or --weight none to give every edge weight 1 and ignore the other columns (--source and --target choose the id columns)",
+				k+1, t.header[k], strings.Join(t.header, string(t.delim)), t.header[k], keep)
+			return
 		}
 	}
 	if w >= 0 && w < len(f) && strings.HasPrefix(f[w], "{") {

@@ -77,7 +77,7 @@ func FuzzNodeValues(f *testing.F) {
 			}
 			var b nodeids.Builder
 			var nv *nodeValues
-			nv, err = decodeNodeValues(lr, TableOptions{}, &b, []string{"label"})
+			nv, err = decodeNodeValues(lr, TableOptions{}, &b, valueColumns{Names: []string{"label"}, ValueFlag: "--label-column", Role: "labels"})
 			if err == nil {
 				labels, names := classesOf(nv.Values)
 				require.Len(t, labels, len(nv.Nodes))

@@ -24,6 +24,10 @@ import (
 type NodeDataset struct {
 	// Name is the base name of the folder ("cora").
 	Name string
+	// Reports say how LoadNodes read each of the user's files (format,
+	// header, columns), in the order edges, labels, targets, features; nil
+	// for a folder.
+	Reports []TableReport
 	// Graph has one node per label, 0/1 weights, no self loops (see
 	// NodeGraphOptions).
 	Graph *graph.CSR

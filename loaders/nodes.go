@@ -14,6 +14,7 @@ import (
 
 	"github.com/gssl/gssl/graph"
 	"github.com/gssl/gssl/graphfile"
+	"github.com/gssl/gssl/modelfile"
 	"github.com/gssl/gssl/nodeids"
 )
 
@@ -50,8 +51,20 @@ type NodeFiles struct {
 	// Table says how the text tables are read (header, delimiter).
 	Table TableOptions
 	// Source, Target and Weight name the edge table's columns (see
-	// EdgeTableOptions).
+	// EdgeTableOptions); Weight also names the weight key of GraphML and
+	// GML files ("none" ignores weights).
 	Source, Target, Weight string
+	// IDColumn names the id column of the labels and targets tables,
+	// LabelColumn the labels table's label column and TargetColumn the
+	// targets table's value column, each by header name or 1-based
+	// position. "" finds them by their header names (id, node, …; label,
+	// class, …), or by position in a table of two columns; a column that
+	// would have to be guessed is an error naming the option.
+	IDColumn, LabelColumn, TargetColumn string
+	// MaxMemory > 0 bounds the decoded size of each array read from a
+	// NumPy or SciPy file before it is allocated (a deflated .npz member
+	// may inflate a thousandfold).
+	MaxMemory int64
 	// Graph says how edges become the graph. The zero value reads each line
 	// as an undirected edge and rejects repeats; UserGraphOptions (what the
 	// command line uses) merges repeats and reverse duplicates by max.
@@ -146,7 +159,12 @@ func (ld *nodeLoad) load() (_ *NodeDataset, err error) {
 	if err != nil {
 		return nil, err
 	}
-	isMM, isZip, isGSG := bytes.HasPrefix(h, []byte("%%MatrixMarket")), bytes.HasPrefix(h, zipMagic), graphfile.HasMagic(h)
+	format, err := sniffGraph(f.Edges, h)
+	if err != nil {
+		return nil, err
+	}
+	isMM, isGSG := format == formatMatrixMarket, format == formatGSG
+	isZip := format == formatZip && npzIsScipy(f.Edges)
 	var fileIDs *nodeids.Map
 	if isMM || isZip || isGSG {
 		var g *graph.CSR
@@ -154,7 +172,14 @@ func (ld *nodeLoad) load() (_ *NodeDataset, err error) {
 		case isMM:
 			g, err = ReadMatrixMarket(f.Edges, f.Graph)
 		case isZip:
-			g, err = ReadScipyGraph(f.Edges, f.Graph)
+			var z *npzFile
+			if z, err = openNPZLimit(f.Edges, f.MaxMemory); err == nil {
+				var s *scipyCOO
+				if s, err = decodeScipy(z); err == nil {
+					g, err = s.graph(f.Edges, f.Graph)
+				}
+				z.close()
+			}
 		default:
 			var gf *graphfile.File
 			if gf, err = graphfile.Open(f.Edges); err == nil {
@@ -164,6 +189,11 @@ func (ld *nodeLoad) load() (_ *NodeDataset, err error) {
 		if err != nil {
 			return nil, err
 		}
+		kind := map[bool]graphFormat{true: formatMatrixMarket, false: formatGSG}[isMM]
+		if isZip {
+			kind = "scipy-sparse"
+		}
+		ds.Reports = append(ds.Reports, TableReport{Path: f.Edges, Role: "edges", Format: string(kind)})
 		if f.Nodes > 0 && f.Nodes != g.Nodes() {
 			return nil, fmt.Errorf("loaders: %s has %d nodes, but --nodes says %d", f.Edges, g.Nodes(), f.Nodes)
 		}
@@ -187,11 +217,23 @@ func (ld *nodeLoad) load() (_ *NodeDataset, err error) {
 		}
 	}
 	var fastG *graph.CSR // the graph read by ReadIntEdgesParallel
-	if !ld.noFast && !isMM && !isZip && !isGSG && ld.fixed == 0 && f.Source == "" && f.Target == "" && f.Weight == "" && f.Table == (TableOptions{}) {
-		g, fids, err := ReadIntEdgesParallel(f.Edges, f.Graph)
+	if !ld.noFast && format == formatEdgeTable && ld.fixed == 0 && f.Source == "" && f.Target == "" && f.Weight == "" && f.Table == (TableOptions{}) {
+		g, fids, ff, err := readIntEdgesParallel(f.Edges, f.Graph)
 		switch {
 		case err == nil:
 			fastG = g
+			rep := TableReport{Path: f.Edges, Role: "edges", Format: "integer-edge-list", Header: "none (every line is an edge)", Source: "column 1", Target: "column 2", Weight: "none (every edge weighs 1)"}
+			if ff.header != nil {
+				rep.Header = fmt.Sprintf("%q: recognised by its column names", strings.Join(ff.header, " "))
+				rep.Source, rep.Target = fmt.Sprintf("%q (column 1)", ff.header[0]), fmt.Sprintf("%q (column 2)", ff.header[1])
+			}
+			if ff.width == 3 {
+				rep.Weight = "column 3"
+				if ff.header != nil {
+					rep.Weight = fmt.Sprintf("%q (column 3)", ff.header[2])
+				}
+			}
+			ds.Reports = append(ds.Reports, rep)
 			for i := 0; i < fids.Len(); i++ {
 				v, _ := fids.IntID(i)
 				if _, err := ld.b.AddInt(v); err != nil {
@@ -203,28 +245,36 @@ func (ld *nodeLoad) load() (_ *NodeDataset, err error) {
 		}
 	}
 	if !isMM && !isZip && !isGSG && fastG == nil {
-		te, err = readTableEdges(f.Edges, EdgeTableOptions{Table: f.Table, Source: f.Source, Target: f.Target, Weight: f.Weight}, f.Graph.SelfLoops, &ld.b, ld.fixed)
+		if format == formatEdgeTable {
+			te, err = readTableEdges(f.Edges, EdgeTableOptions{Table: f.Table, Source: f.Source, Target: f.Target, Weight: f.Weight}, f.Graph.SelfLoops, &ld.b, ld.fixed)
+		} else {
+			te, err = ld.readGraphFormat(format)
+		}
 		if err != nil {
 			return nil, err
 		}
+		ds.Reports = append(ds.Reports, te.report)
 		if te.outLine > 0 {
 			return nil, &ParseError{Path: f.Edges, Line: te.outLine, Msg: fmt.Sprintf("node id out of range [0, %d) set by --nodes", ld.fixed)}
 		}
 	}
+	graphNodes := ld.b.Len() // the nodes the graph file names
 
 	var labels, targets *nodeValues
 	if f.Labels != "" {
-		if labels, err = ld.readValues(f.Labels, []string{"label", "labels", "class", "y", "category", "target"}, true); err != nil {
+		if labels, err = ld.readValues(f.Labels, valueColumns{ID: f.IDColumn, Value: f.LabelColumn, Names: []string{"label", "labels", "class", "y", "category", "target"}, ValueFlag: "--label-column", Role: "labels"}, true, graphNodes); err != nil {
 			return nil, err
 		}
+		ds.Reports = append(ds.Reports, labels.Report)
 		if err := ld.checkValues(f.Labels, labels); err != nil {
 			return nil, err
 		}
 	}
 	if f.Targets != "" {
-		if targets, err = ld.readValues(f.Targets, []string{"target", "value", "y", "label"}, false); err != nil {
+		if targets, err = ld.readValues(f.Targets, valueColumns{ID: f.IDColumn, Value: f.TargetColumn, Names: []string{"target", "value", "y", "label"}, ValueFlag: "--target-column", Role: "targets"}, false, graphNodes); err != nil {
 			return nil, err
 		}
+		ds.Reports = append(ds.Reports, targets.Report)
 		if err := ld.checkValues(f.Targets, targets); err != nil {
 			return nil, err
 		}
@@ -234,6 +284,7 @@ func (ld *nodeLoad) load() (_ *NodeDataset, err error) {
 		if feat, err = ld.readFeatures(f.Features); err != nil {
 			return nil, err
 		}
+		ds.Reports = append(ds.Reports, feat.report)
 	}
 
 	ids, perm := ld.b.Finish()
@@ -301,14 +352,18 @@ func (ld *nodeLoad) load() (_ *NodeDataset, err error) {
 }
 
 // readValues reads a labels (classes) or targets file: a NumPy vector for
-// the nodes 0, 1, …, or a table.
-func (ld *nodeLoad) readValues(path string, names []string, classes bool) (*nodeValues, error) {
+// the nodes 0, 1, … (which must have one entry per node of the graph,
+// graphNodes), or a table.
+func (ld *nodeLoad) readValues(path string, cols valueColumns, classes bool, graphNodes int) (*nodeValues, error) {
 	h, err := head(path)
 	if err != nil {
 		return nil, err
 	}
 	if !bytes.HasPrefix(h, npyMagic) {
-		return readNodeValues(path, ld.files.Table, &ld.b, names)
+		if err := notATable(path, h); err != nil {
+			return nil, err
+		}
+		return readNodeValues(path, ld.files.Table, &ld.b, cols)
 	}
 	var vals []string
 	if classes {
@@ -333,7 +388,11 @@ func (ld *nodeLoad) readValues(path string, names []string, classes bool) (*node
 	if ld.b.IsText() {
 		return nil, fmt.Errorf("loaders: %s has no node ids (entry i is node i), but the other files name nodes by text ids; write it as an id,value table", path)
 	}
-	nv := &nodeValues{Nodes: make([]int32, len(vals)), Values: vals, Lines: make([]int32, len(vals))}
+	if graphNodes > 0 && len(vals) != graphNodes {
+		return nil, &ParseError{Path: path, Msg: fmt.Sprintf("%d entries for the %d nodes of the graph: entry i of a NumPy %s array is node i, so it needs exactly one entry per node (-1 or NaN for an unknown one); or write an id,value table", len(vals), graphNodes, cols.Role)}
+	}
+	nv := &nodeValues{Nodes: make([]int32, len(vals)), Values: vals, Lines: make([]int32, len(vals)),
+		Report: TableReport{Path: path, Role: cols.Role, Format: "npy", ID: "the entry's index (entry i is node i)", Label: "the array's values"}}
 	for i := range vals {
 		v, err := ld.b.AddInt(int64(i))
 		if err != nil {
@@ -341,7 +400,24 @@ func (ld *nodeLoad) readValues(path string, names []string, classes bool) (*node
 		}
 		nv.Nodes[i] = v
 	}
+	if graphNodes > 0 && ld.b.Len() != graphNodes {
+		return nil, &ParseError{Path: path, Msg: fmt.Sprintf("entry i of a NumPy %s array is node i, but the graph's %d nodes are not the ids 0..%d; write an id,value table", cols.Role, graphNodes, graphNodes-1)}
+	}
 	return nv, nil
+}
+
+// notATable refuses, naming what it is, a file given as a table whose
+// content is a graph or model file of gssl or an archive.
+func notATable(path string, h []byte) error {
+	switch {
+	case graphfile.HasMagic(h):
+		return &ParseError{Path: path, Msg: "this is a gssl graph file (.gsg), not a table: give it as the graph (--edges)"}
+	case bytes.HasPrefix(h, []byte(modelfile.Magic)):
+		return &ParseError{Path: path, Msg: "this is a gssl model file (.gssl), not a table: give it to gssl predict or gssl serve (--model)"}
+	case bytes.HasPrefix(h, zipMagic):
+		return &ParseError{Path: path, Msg: "this is a zip archive (such as a NumPy .npz), not a table"}
+	}
+	return nil
 }
 
 // checkValues rejects ids outside a fixed node set.
@@ -369,13 +445,14 @@ func head(path string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	h, _ := br.Peek(16)
+	h, _ := br.Peek(sniffBytes)
 	return h, nil
 }
 
 // featureRows are feature rows read before the node numbering is final:
 // row k belongs to the provisional node nodes[k].
 type featureRows struct {
+	report TableReport
 	path   string
 	nodes  []int32
 	sparse *Sparse
@@ -385,16 +462,24 @@ type featureRows struct {
 // readFeatures reads a feature file whose rows are the nodes 0..R−1, or a
 // table whose first column names the node.
 func (ld *nodeLoad) readFeatures(path string) (*featureRows, error) {
-	fr := &featureRows{path: path}
+	fr := &featureRows{path: path, report: TableReport{Path: path, Role: "features", ID: "the row number (row i is node i)"}}
+	if ld.files.FeatureIDs != "" {
+		fr.report.ID = "the ids listed in " + ld.files.FeatureIDs
+	}
 	h, err := head(path)
 	if err != nil {
 		return nil, err
 	}
 	if isNPY, isZip := bytes.HasPrefix(h, npyMagic), bytes.HasPrefix(h, zipMagic); isNPY || isZip {
 		if isNPY {
-			fr.dense, err = ReadNPY(path)
+			fr.report.Format = "npy"
+			var a *npyArray
+			if a, err = readNPYFileLimit(path, ld.files.MaxMemory); err == nil {
+				fr.dense, err = a.matrix(path, "")
+			}
 		} else {
-			fr.sparse, fr.dense, err = ReadNPZFeatures(path)
+			fr.report.Format = "npz"
+			fr.sparse, fr.dense, err = readNPZFeatures(path, ld.files.MaxMemory)
 		}
 		if err != nil {
 			return nil, err
@@ -403,12 +488,17 @@ func (ld *nodeLoad) readFeatures(path string) (*featureRows, error) {
 	}
 	switch strings.ToLower(filepath.Ext(strings.TrimSuffix(path, ".gz"))) {
 	case ".svm", ".svmlight", ".libsvm":
+		fr.report.Format = "svmlight"
 		if fr.sparse, _, err = ReadSVMLight(path, false); err != nil {
 			return nil, err
 		}
 		return fr, ld.positionalRows(fr, fr.sparse.Rows)
 	}
+	if err := notATable(path, h); err != nil {
+		return nil, err
+	}
 	if bytes.HasPrefix(h, []byte("#")) {
+		fr.report.Format = "sparse-text"
 		if fr.sparse, err = ReadFeatures(path); err != nil {
 			return nil, err
 		}
@@ -417,6 +507,10 @@ func (ld *nodeLoad) readFeatures(path string) (*featureRows, error) {
 	ids, d, err := readFeatureTable(path, ld.files.Table)
 	if err != nil {
 		return nil, err
+	}
+	fr.report.Format = "table"
+	if ids != nil {
+		fr.report.ID = "column 1"
 	}
 	fr.dense = d
 	if ids == nil {

@@ -75,7 +75,6 @@ func TestEdgeTableFormats(t *testing.T) {
 		{"networkx-weighted", "a b 0.5\nb c 1.5\n", map[string]float64{"a b": 0.5, "b c": 1.5}},
 		{"tsv-header-weight", "src\tdst\tweight\nx\ty\t3\n", map[string]float64{"x y": 3}},
 		{"pandas-index", ",source,target,weight\n0,p,q,0.25\n1,q,r,4\n", map[string]float64{"p q": 0.25, "q r": 4}},
-		{"extra-column-named", "source,target,time,weight\np,q,2020,0.5\n", map[string]float64{"p q": 0.5}},
 		{"semicolon", "from;to\n1;2\n2;3\n", map[string]float64{"1 2": 1, "2 3": 1}},
 		{"quoted", "source,target\n\"a,1\",b\n", map[string]float64{"a,1 b": 1}},
 		{"unknown-header-over-numbers", "user,friend\n1,2\n", map[string]float64{"1 2": 1}},

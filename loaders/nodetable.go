@@ -17,6 +17,20 @@ type nodeValues struct {
 	Nodes  []int32
 	Values []string
 	Lines  []int32
+	Report TableReport
+}
+
+// valueColumns says how readNodeValues finds a node table's columns.
+type valueColumns struct {
+	// ID and Value name the columns by header name or 1-based position
+	// ("" finds them by their header names, or by position when the table
+	// has two columns).
+	ID, Value string
+	// Names are header names of the value column, tried in order;
+	// ValueFlag names the option that chooses it ("--label-column"), Role
+	// the file ("labels", "targets").
+	Names           []string
+	ValueFlag, Role string
 }
 
 // Names of the columns a node table's header may give its ids.
@@ -24,14 +38,13 @@ var idNames = []string{"id", "node", "node_id", "nodeid", "name", "key", "index"
 
 // readNodeValues reads a table of "id,value" rows (value may be empty), or a
 // table of one column, where line i holds the value of the node with id i.
-// valueNames are header names of the value column, tried in order.
-func readNodeValues(path string, opt TableOptions, b *nodeids.Builder, valueNames []string) (*nodeValues, error) {
+func readNodeValues(path string, opt TableOptions, b *nodeids.Builder, cols valueColumns) (*nodeValues, error) {
 	return readFile(path, func(lr *lineReader) (*nodeValues, error) {
-		return decodeNodeValues(lr, opt, b, valueNames)
+		return decodeNodeValues(lr, opt, b, cols)
 	})
 }
 
-func decodeNodeValues(lr *lineReader, opt TableOptions, b *nodeids.Builder, valueNames []string) (*nodeValues, error) {
+func decodeNodeValues(lr *lineReader, opt TableOptions, b *nodeids.Builder, cols valueColumns) (*nodeValues, error) {
 	// One-column files: every line is an item, so blank lines are tracked.
 	t := newTable(lr, opt, "#")
 	nv := &nodeValues{}
@@ -44,6 +57,9 @@ func decodeNodeValues(lr *lineReader, opt TableOptions, b *nodeids.Builder, valu
 		// seen[id] is the line that listed node id (0: none yet), indexed
 		// by the builder's provisional index: dense, 4 bytes per node.
 		seen []int32
+		// known is the number of nodes the other files named before this
+		// one, for a first row of text that may be an unknown header.
+		known = b.Len()
 	)
 	for {
 		f, line, ok, err := t.row()
@@ -58,28 +74,29 @@ func decodeNodeValues(lr *lineReader, opt TableOptions, b *nodeids.Builder, valu
 			if t.header != nil && len(t.header) != width {
 				return nil, &ParseError{Path: lr.path, Line: line, Msg: fmt.Sprintf("row has %d fields but the header names %d columns", width, len(t.header))}
 			}
+			nv.Report = TableReport{Path: lr.path, Role: cols.Role, Format: "table", Header: t.headerReport(), Delimiter: delimiterName(t.delim)}
 			switch {
-			case width == 1:
+			case width == 1 && cols.ID == "" && cols.Value == "":
 				positional = true
+				nv.Report.ID = "the line number (line i is node i)"
+				nv.Report.Label = t.columnName(0)
 			default:
-				first := 0
-				if len(t.header) > 0 && (t.header[0] == "" || strings.EqualFold(t.header[0], "unnamed: 0")) {
-					first = 1
+				if idCol, valCol, err = valueColumnsOf(t, cols, width); err != nil {
+					return nil, err
 				}
-				if idCol = t.headerIndex(idNames...); idCol < 0 {
-					idCol = first
-				}
-				if valCol = t.headerIndex(valueNames...); valCol < 0 {
-					valCol = first + 1
-					if valCol == idCol {
-						valCol = idCol + 1
+				nv.Report.ID, nv.Report.Label = t.columnName(idCol), t.columnName(valCol)
+				for k := 0; k < width; k++ {
+					if k != idCol && k != valCol {
+						nv.Report.Ignored = append(nv.Report.Ignored, t.columnName(k))
 					}
 				}
-				if valCol >= width {
-					return nil, &ParseError{Path: lr.path, Line: line, Msg: fmt.Sprintf(`want "id,value" rows, got %d field(s)`, width)}
+			}
+			if t.firstText && !positional && cols.ID == "" && known > 0 {
+				if _, err := b.Add(f[idCol]); err == nil && b.Len() > known {
+					return nil, &ParseError{Path: lr.path, Line: line, Msg: fmt.Sprintf("%q is not a header gssl recognises, and %q names no node of the graph: if it names the columns, pass --header yes (and --id-column/%s to choose them); if it is data, pass --header no", strings.Join(f, string(t.delim)), f[idCol], cols.ValueFlag)}
 				}
 			}
-		} else if len(f) != width && !(width == 2 && len(f) == 1 && !positional) {
+		} else if len(f) != width && !(width == 2 && len(f) == 1 && !positional && idCol == 0) {
 			return nil, &ParseError{Path: lr.path, Line: line, Msg: fmt.Sprintf("want %d fields like line %d, got %d", width, widthLine, len(f))}
 		}
 		var id int32
@@ -119,6 +136,64 @@ func decodeNodeValues(lr *lineReader, opt TableOptions, b *nodeids.Builder, valu
 		return nil, lr.fileErrorf("no data lines")
 	}
 	return nv, nil
+}
+
+// valueColumnsOf resolves the id and value columns of a node table of
+// width fields: as named by cols, else by the header's names, else by
+// position when there are just two columns (after pandas' index). A choice
+// it would have to guess is an error naming the option that decides.
+func valueColumnsOf(t *table, cols valueColumns, width int) (idCol, valCol int, err error) {
+	if idCol, err = t.column(cols.ID, "--id-column"); err != nil {
+		return
+	}
+	if valCol, err = t.column(cols.Value, cols.ValueFlag); err != nil {
+		return
+	}
+	first := 0
+	if len(t.header) > 0 && isIndexName(t.header[0]) {
+		first = 1
+	}
+	if idCol < 0 {
+		idCol = t.headerIndex(idNames...)
+	}
+	if valCol < 0 {
+		for _, n := range cols.Names {
+			if k := t.headerIndex(n); k >= 0 && k != idCol {
+				valCol = k
+				break
+			}
+		}
+	}
+	data := width - first // columns other than pandas' index
+	switch {
+	case idCol < 0 && valCol < 0 && data == 2:
+		idCol, valCol = first, first+1
+	case idCol < 0 && valCol >= 0 && data == 2:
+		idCol = first
+		if idCol == valCol {
+			idCol = first + 1
+		}
+	case valCol < 0 && idCol >= 0 && data == 2:
+		valCol = first
+		if valCol == idCol {
+			valCol = first + 1
+		}
+	}
+	names := fmt.Sprintf("%d columns", width)
+	if t.header != nil {
+		names = fmt.Sprintf("the columns %q", strings.Join(t.header, string(t.delim)))
+	}
+	switch {
+	case idCol < 0:
+		return 0, 0, t.lr.fileErrorf("which column holds the node ids? The table has %s: pass --id-column (a name or a 1-based position)", names)
+	case valCol < 0:
+		return 0, 0, t.lr.fileErrorf("which column holds the %s? The table has %s and none is named %s: pass %s (a name or a 1-based position)", cols.Role, names, strings.Join(cols.Names, ", "), cols.ValueFlag)
+	case idCol == valCol:
+		return 0, 0, t.lr.fileErrorf("--id-column and %s are the same column %d", cols.ValueFlag, idCol+1)
+	case idCol >= width || valCol >= width:
+		return 0, 0, t.lr.fileErrorf(`column %d is named but the rows have %d fields`, max(idCol, valCol)+1, width)
+	}
+	return idCol, valCol, nil
 }
 
 // blankBetween reports whether a blank line was skipped between two data

@@ -120,6 +120,17 @@ func npyWrap(path, entry string, err error, format string, args ...any) *ParseEr
 
 // decodeNPY reads one .npy stream of exactly size bytes from r.
 func decodeNPY(r io.Reader, size int64, path, entry string) (arr *npyArray, err error) {
+	return decodeNPYLimit(r, size, path, entry, 0)
+}
+
+// decodedBytesPerElement is what one element costs once decoded: an int64
+// or a float64 (npyArray), whatever its size in the file.
+const decodedBytesPerElement = 8
+
+// decodeNPYLimit is decodeNPY refusing, before it allocates, an array
+// whose decoded elements take more than limit bytes (0: no limit beyond
+// the size of the stream).
+func decodeNPYLimit(r io.Reader, size int64, path, entry string, limit int64) (arr *npyArray, err error) {
 	fail := func(format string, args ...any) (*npyArray, error) {
 		return nil, npyError(path, entry, format, args...)
 	}
@@ -169,6 +180,9 @@ func decodeNPY(r io.Reader, size int64, path, entry string) (arr *npyArray, err 
 	dataBytes := size - plen - hlen
 	if int64(h.elems) > dataBytes/int64(h.size) || int64(h.elems)*int64(h.size) != dataBytes {
 		return fail("header declares shape %s of %s (%d elements of %d bytes), but %d bytes follow the header", shapeString(h.shape), h.descr, h.elems, h.size, dataBytes)
+	}
+	if limit > 0 && int64(h.elems) > limit/decodedBytesPerElement {
+		return fail("array of shape %s (%d elements) takes %d bytes once decoded, more than the memory limit of %d bytes (--max-memory)", shapeString(h.shape), h.elems, int64(h.elems)*decodedBytesPerElement, limit)
 	}
 	arr = &npyArray{shape: h.shape, dtype: h.descr, kind: h.kind}
 	if h.elems == 0 {
@@ -619,7 +633,11 @@ func (p *pyParser) value() (pyValue, string) {
 }
 
 // readNPYFile decodes the .npy file at path.
-func readNPYFile(path string) (*npyArray, error) {
+func readNPYFile(path string) (*npyArray, error) { return readNPYFileLimit(path, 0) }
+
+// readNPYFileLimit decodes the .npy file at path, refusing an array whose
+// decoded elements pass limit bytes (0: no limit).
+func readNPYFileLimit(path string, limit int64) (*npyArray, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("loaders: %w", err)
@@ -629,7 +647,10 @@ func readNPYFile(path string) (*npyArray, error) {
 	if err != nil {
 		return nil, fmt.Errorf("loaders: %w", err)
 	}
-	return decodeNPY(f, st.Size(), path, "")
+	if !st.Mode().IsRegular() {
+		return nil, &ParseError{Path: path, Msg: "not a regular file (a pipe or a device): a .npy array is read from a file of known size"}
+	}
+	return decodeNPYLimit(f, st.Size(), path, "", limit)
 }
 
 // matrix returns a ≥2-D array as a rows × (product of the other sizes)
@@ -773,6 +794,9 @@ type npzFile struct {
 	f    *os.File
 	zr   *zip.Reader
 	size int64
+	// limit bounds the decoded bytes of one array (0: the declared sizes
+	// alone bound them).
+	limit int64
 }
 
 // deflateMaxRatio bounds how far deflate can expand its input (its longest
@@ -780,7 +804,11 @@ type npzFile struct {
 // declaring more than this times its compressed size is corrupt or hostile.
 const deflateMaxRatio = 1032
 
-func openNPZ(path string) (*npzFile, error) {
+func openNPZ(path string) (*npzFile, error) { return openNPZLimit(path, 0) }
+
+// openNPZLimit opens a .npz archive whose arrays may take at most limit
+// bytes each once decoded (0: no limit beyond their declared sizes).
+func openNPZLimit(path string, limit int64) (*npzFile, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("loaders: %w", err)
@@ -795,7 +823,7 @@ func openNPZ(path string) (*npzFile, error) {
 		f.Close()
 		return nil, err
 	}
-	z.f = f
+	z.f, z.limit = f, limit
 	return z, nil
 }
 
@@ -873,16 +901,23 @@ func (z *npzFile) array(name string) (*npyArray, error) {
 		return nil, npyWrap(z.path, entry, err, "opening")
 	}
 	defer rc.Close()
-	// Inflate first, so that memory follows the bytes the member really
-	// holds, not the sizes it declares; zip checks the length and CRC.
-	data, err := io.ReadAll(io.LimitReader(rc, int64(declared)+1))
+	// The member is decoded as it inflates, never held whole: the header's
+	// shape must account for exactly the declared bytes and pass the
+	// limit before the elements are allocated, so memory follows the
+	// declared shape and the limit, and a member that inflates to more or
+	// fewer bytes than it declares (or fails its CRC) is an error.
+	arr, err := decodeNPYLimit(io.LimitReader(rc, int64(declared)), int64(declared), z.path, entry, z.limit)
 	if err != nil {
-		return nil, npyWrap(z.path, entry, err, "inflating after %d bytes", len(data))
+		return nil, err
 	}
-	if uint64(len(data)) != declared {
-		return nil, npyError(z.path, entry, "inflates to %d bytes, but declares %d", len(data), declared)
+	var one [1]byte
+	switch n, err := io.ReadFull(rc, one[:]); {
+	case n > 0:
+		return nil, npyError(z.path, entry, "inflates to more than the %d bytes it declares", declared)
+	case err != io.EOF:
+		return nil, npyWrap(z.path, entry, err, "inflating")
 	}
-	return decodeNPY(bytes.NewReader(data), int64(len(data)), z.path, entry)
+	return arr, nil
 }
 
 // readNPZArray opens path and decodes one array.

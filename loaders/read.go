@@ -13,6 +13,9 @@ import (
 	"strconv"
 	"strings"
 	"unsafe"
+
+	"github.com/gssl/gssl/graphfile"
+	"github.com/gssl/gssl/modelfile"
 )
 
 // ParseError reports input that does not follow its format. Path is the file
@@ -76,11 +79,12 @@ func decompress(r io.Reader, path string) (*bufio.Reader, error) {
 // lineReader walks the lines of a (possibly gzipped) text file, counting
 // them from 1 for error messages.
 type lineReader struct {
-	path   string
-	sc     *bufio.Scanner // yields blocks of whole lines (scanLineBlocks)
-	line   int
-	text   string
-	broken bool // the current line is the partial one before a read error
+	path     string
+	sc       *bufio.Scanner // yields blocks of whole lines (lineSplitter)
+	splitter *lineSplitter
+	line     int
+	text     string
+	broken   bool // the current line is the partial one before a read error
 	// rest is what remains of the scanner's current block, and restBroken
 	// whether the block came after a read error.
 	rest       []byte
@@ -96,22 +100,113 @@ type lineReader struct {
 	transient bool
 }
 
-// newLineReader reads lines from r; path names it in errors.
+// newLineReader reads lines from r; path names it in errors. A file that
+// is not text (a NUL byte in its first bytes, or the magic number of a gssl
+// graph or model file or of a NumPy array) is refused naming what it is, a
+// file whose lines end in CR alone (classic Mac OS) is read with its CRs as
+// line ends, and a file of unknown length (a pipe, a device) is read up to
+// streamCap bytes.
 func newLineReader(r io.Reader, path string) (*lineReader, error) {
+	lr := &lineReader{path: path}
+	regular := false
+	if f, ok := r.(interface{ Stat() (fs.FileInfo, error) }); ok {
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+			lr.size, regular = st.Size(), true
+		}
+	}
+	if _, isFile := r.(*os.File); isFile && !regular {
+		r = &cappedReader{r: r, left: streamCap, path: path}
+	}
 	br, err := decompress(r, path)
 	if err != nil {
 		return nil, err
 	}
-	sc := bufio.NewScanner(br)
+	head, _ := br.Peek(sniffBytes)
+	if err := notText(head, path); err != nil {
+		return nil, err
+	}
+	var src io.Reader = br
+	if crOnly(head) {
+		src = crReader{br}
+	}
+	sc := bufio.NewScanner(src)
 	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
-	sc.Split(scanLineBlocks)
-	lr := &lineReader{path: path, sc: sc}
-	if f, ok := r.(interface{ Stat() (fs.FileInfo, error) }); ok {
-		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
-			lr.size = st.Size()
+	lr.splitter = &lineSplitter{}
+	sc.Split(lr.splitter.split)
+	lr.sc = sc
+	return lr, nil
+}
+
+// sniffBytes is how much of a text file's start is looked at to tell
+// binary content and CR-only line ends.
+const sniffBytes = 4096
+
+// streamCap bounds what is read from a file of unknown length (a named
+// pipe, a character device such as /dev/zero): such a file cannot be read
+// twice, so its rows are held, and an endless one must end in an error,
+// not in exhausted memory. Save larger inputs to a regular file.
+var streamCap int64 = 256 << 20
+
+// cappedReader reads at most left bytes of a file of unknown length, then
+// fails naming the cap.
+type cappedReader struct {
+	r    io.Reader
+	left int64
+	path string
+}
+
+func (c *cappedReader) Read(p []byte) (int, error) {
+	if c.left <= 0 {
+		return 0, fmt.Errorf("more than %d bytes from %s, which is not a regular file (a pipe or a device, of unknown length): save the data to a file", streamCap, c.path)
+	}
+	if int64(len(p)) > c.left {
+		p = p[:c.left]
+	}
+	n, err := c.r.Read(p)
+	c.left -= int64(n)
+	return n, err
+}
+
+// notText refuses content that is not a text table, naming what it is
+// when its magic number says so.
+func notText(head []byte, path string) error {
+	switch {
+	case len(head) == 0:
+		return nil
+	case bytes.HasPrefix(head, []byte(graphfile.Magic)):
+		return &ParseError{Path: path, Msg: "this is a gssl graph file (.gsg), not a text table: give it as the graph (--edges), which reads it directly"}
+	case bytes.HasPrefix(head, []byte(modelfile.Magic)):
+		return &ParseError{Path: path, Msg: "this is a gssl model file (.gssl), not a text table: give it to gssl predict or gssl serve (--model)"}
+	case bytes.HasPrefix(head, npyMagic):
+		return &ParseError{Path: path, Msg: "this is a NumPy .npy array, not a text table"}
+	case bytes.HasPrefix(head, zipMagic):
+		return &ParseError{Path: path, Msg: "this is a zip archive (such as a NumPy .npz), not a text table"}
+	}
+	if k := bytes.IndexByte(head, 0); k >= 0 {
+		return &ParseError{Path: path, Line: 1 + bytes.Count(head[:k], []byte{'\n'}), Msg: fmt.Sprintf("binary data (a NUL byte at byte %d), not a text table", k)}
+	}
+	return nil
+}
+
+// crOnly reports whether the start of a file ends its lines with CR alone:
+// no LF in it, and a CR before its last byte (a CRLF file whose first line
+// fills head may end it with the CR of its first CRLF).
+func crOnly(head []byte) bool {
+	k := bytes.IndexByte(head, '\r')
+	return bytes.IndexByte(head, '\n') < 0 && k >= 0 && k < len(head)-1
+}
+
+// crReader turns every CR into LF, for files whose lines end in CR alone.
+type crReader struct{ r io.Reader }
+
+func (c crReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	for i, b := range p[:n] {
+		if b == '\r' {
+			p[i] = '\n'
 		}
 	}
-	return lr, nil
+	return n, err
 }
 
 // openLines opens path for reading lines.
@@ -169,16 +264,29 @@ func (r *lineReader) next() bool {
 	return true
 }
 
-// scanLineBlocks is a bufio.SplitFunc that returns the buffered data up to
-// its last newline, or all of it at the end of the input: a block of whole
-// lines for lineReader.next to cut.
-func scanLineBlocks(data []byte, atEOF bool) (advance int, token []byte, err error) {
-	if i := bytes.LastIndexByte(data, '\n'); i >= 0 {
-		return i + 1, data[:i+1], nil
+// lineSplitter's split is a bufio.SplitFunc that returns the buffered
+// data up to its last newline, or all of it at the end of the input: a
+// block of whole lines for lineReader.next to cut. It remembers how much of
+// the buffer it has searched without finding a newline, so that a long line
+// arriving in many small reads (a gzip stream hands over 32 KiB at a time)
+// is searched once, not once per read: linear, not quadratic, in its length.
+type lineSplitter struct {
+	searched int   // data[:searched] holds no newline
+	scanned  int64 // bytes searched in all, for the tests
+}
+
+func (s *lineSplitter) split(data []byte, atEOF bool) (advance int, token []byte, err error) {
+	from := min(s.searched, len(data))
+	s.scanned += int64(len(data) - from)
+	if i := bytes.LastIndexByte(data[from:], '\n'); i >= 0 {
+		s.searched = 0
+		return from + i + 1, data[:from+i+1], nil
 	}
 	if atEOF && len(data) > 0 {
+		s.searched = 0
 		return len(data), data, nil
 	}
+	s.searched = len(data)
 	return 0, nil, nil
 }
 

@@ -95,7 +95,7 @@ func TestLineReaderMatchesScanLines(t *testing.T) {
 
 		sc := bufio.NewScanner(mk())
 		sc.Buffer(make([]byte, 0, 16), maxTok)
-		sc.Split(scanLineBlocks)
+		sc.Split((&lineSplitter{}).split)
 		lr := &lineReader{path: "x", sc: sc, transient: trial%2 == 0}
 		var got []lineEvent
 		for lr.next() {

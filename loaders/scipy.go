@@ -363,8 +363,12 @@ func (s *scipyCOO) graph(path string, opt graph.Options) (*graph.CSR, error) {
 // it) as a *Sparse, or else the archive's only array as a dense matrix
 // (numpy.savez of one array). Exactly one of the results is non-nil
 // without an error.
-func ReadNPZFeatures(path string) (*Sparse, *mat.Dense, error) {
-	z, err := openNPZ(path)
+func ReadNPZFeatures(path string) (*Sparse, *mat.Dense, error) { return readNPZFeatures(path, 0) }
+
+// readNPZFeatures is ReadNPZFeatures with a limit on the decoded bytes of
+// each array (0: none).
+func readNPZFeatures(path string, limit int64) (*Sparse, *mat.Dense, error) {
+	z, err := openNPZLimit(path, limit)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -30,6 +30,38 @@ func (s *Sparse) Row(i int) (cols []int32, vals []float64) {
 	return s.Indices[lo:hi:hi], s.Values[lo:hi:hi]
 }
 
+// Dims returns the numbers of rows and columns (mat.Matrix).
+func (s *Sparse) Dims() (r, c int) { return s.Rows, s.Cols }
+
+// At returns the entry at row i, column j, 0 where none is stored
+// (mat.Matrix): a binary search of row i's columns. At panics with
+// mat.ErrIndexOutOfRange if i or j is out of range.
+func (s *Sparse) At(i, j int) float64 {
+	if i < 0 || i >= s.Rows || j < 0 || j >= s.Cols {
+		panic(mat.ErrIndexOutOfRange)
+	}
+	cols, vals := s.Row(i)
+	lo, hi := 0, len(cols)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if int(cols[m]) < j {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < len(cols) && int(cols[lo]) == j {
+		return vals[lo]
+	}
+	return 0
+}
+
+// T returns the transpose as a view (mat.Matrix): At(i, j) of the result
+// reads s.At(j, i).
+func (s *Sparse) T() mat.Matrix { return mat.Transpose{Matrix: s} }
+
+var _ mat.Matrix = (*Sparse)(nil)
+
 // DenseRow writes row i into dst, which must have length Cols, and returns
 // it. A nil dst is allocated.
 func (s *Sparse) DenseRow(dst []float64, i int) []float64 {

@@ -81,6 +81,15 @@ type table struct {
 	pending  []string // a first data line read while looking for the header
 	pendLine int
 	blanks   []int // blank lines after the first data line (at most a few kept)
+	// headerLine is the header's line (0 without one) and headerHow how
+	// the header was decided, for the TableReport.
+	headerLine int
+	headerHow  string
+	// firstText: HeaderAuto took a first row of text only (no number) as
+	// data, for lack of a sign that it names columns; the callers check it
+	// is data (see walkEdgeTable, decodeNodeValues).
+	firstText bool
+	err       error // a line that is an error in any table (a stray byte-order mark)
 }
 
 func newTable(lr *lineReader, opt TableOptions, comments string) *table {
@@ -94,6 +103,15 @@ func (t *table) nextData() (s string, ok bool) {
 		s := t.lr.text
 		if t.lr.line == 1 {
 			s = strings.TrimPrefix(s, "\ufeff") // UTF-8 byte-order mark
+		}
+		if strings.IndexByte(s, 0xef) >= 0 {
+			if k := strings.Index(s, "\ufeff"); k >= 0 {
+				// A byte-order mark belongs at the start of a file; one
+				// inside (two files concatenated) would become an invisible
+				// part of an id.
+				t.err = t.lr.errorf("a UTF-8 byte-order mark (U+FEFF) at byte %d of the line: it belongs only at the start of a file (were two files concatenated?); remove it", k+1)
+				return "", false
+			}
 		}
 		s = strings.TrimSpace(s)
 		if s == "" {
@@ -237,6 +255,9 @@ func (t *table) row() (f []string, line int, ok bool, err error) {
 	}
 	s, ok := t.nextData()
 	if !ok {
+		if t.err != nil {
+			return nil, 0, false, t.err
+		}
 		return nil, 0, false, t.lr.err()
 	}
 	if t.delim == 0 {
@@ -246,18 +267,22 @@ func (t *table) row() (f []string, line int, ok bool, err error) {
 		return nil, t.lr.line, false, t.lr.errorf("%v", err)
 	}
 	if t.started {
+		if err := t.midHeader(f); err != nil {
+			return nil, 0, false, err
+		}
 		return f, t.lr.line, true, nil
 	}
 	t.started = true
 	switch t.opt.Header {
 	case HeaderYes:
-		t.header = f
+		t.header, t.headerLine, t.headerHow = f, t.lr.line, "forced by --header yes"
 		return t.row()
 	case HeaderNo:
+		t.headerHow = "none (--header no)"
 		return f, t.lr.line, true, nil
 	}
 	if looksLikeHeader(f) {
-		t.header = f
+		t.header, t.headerLine, t.headerHow = f, t.lr.line, "recognised by its column names"
 		return t.row()
 	}
 	// Text fields above numbers in the same columns: a header with names
@@ -265,9 +290,14 @@ func (t *table) row() (f []string, line int, ok bool, err error) {
 	first, firstLine := f, t.lr.line
 	s2, ok := t.nextData()
 	if !ok {
+		if t.err != nil {
+			return nil, 0, false, t.err
+		}
 		if err := t.lr.err(); err != nil {
 			return nil, 0, false, err
 		}
+		t.headerHow = "none (one data line)"
+		t.firstText = allText(first)
 		return first, firstLine, true, nil
 	}
 	f2, err := t.split(s2)
@@ -275,11 +305,84 @@ func (t *table) row() (f []string, line int, ok bool, err error) {
 		return nil, t.lr.line, false, t.lr.errorf("%v", err)
 	}
 	if len(f2) == len(first) && textAboveNumbers(first, f2) {
-		t.header = first
+		t.header, t.headerLine, t.headerHow = first, firstLine, "text above numbers in the same columns"
 		return f2, t.lr.line, true, nil
 	}
+	t.headerHow = "none (the first line is data like the next)"
+	t.firstText = allText(first)
 	t.pending, t.pendLine = f2, t.lr.line
+	if err := t.midHeader(f2); err != nil {
+		return nil, 0, false, err
+	}
 	return first, firstLine, true, nil
+}
+
+// allText reports whether no field of f is a number.
+func allText(f []string) bool {
+	for _, x := range f {
+		if isNumber(x) {
+			return false
+		}
+	}
+	return true
+}
+
+// midHeader refuses a data row that repeats the header, or that consists
+// of column names when the table has no header: two tables concatenated,
+// whose second header would become a row of data.
+func (t *table) midHeader(f []string) error {
+	if h := t.header; h != nil {
+		if len(f) != len(h) || !strings.EqualFold(f[0], h[0]) {
+			return nil
+		}
+		for k := range f {
+			if !strings.EqualFold(f[k], h[k]) {
+				return nil
+			}
+		}
+		return t.lr.errorf("line repeats the header of line %d (%q): were two tables concatenated? Remove the repeated header", t.headerLine, strings.Join(h, string(t.delim)))
+	}
+	if t.opt.Header != HeaderAuto || len(f) < 2 || !headerNames[strings.ToLower(f[0])] || f[0] == "" || !looksLikeHeader(f) {
+		return nil
+	}
+	return t.lr.errorf("line %q names columns in the middle of the data: were two tables concatenated? Remove it (or pass --header no if these are ids)", strings.Join(f, string(t.delim)))
+}
+
+// delimiterName names a delimiter for the TableReport.
+func delimiterName(d byte) string {
+	switch d {
+	case '\t':
+		return "tab"
+	case ',':
+		return "comma"
+	case ';':
+		return "semicolon"
+	case '|':
+		return "bar"
+	case ' ':
+		return "white space"
+	}
+	return string(d)
+}
+
+// headerReport says how the table's header was decided.
+func (t *table) headerReport() string {
+	if t.header == nil {
+		return t.headerHow
+	}
+	return fmt.Sprintf("line %d %q: %s", t.headerLine, strings.Join(t.header, string(t.delim)), t.headerHow)
+}
+
+// columnName describes column k for the TableReport: its position and,
+// under a header, its name.
+func (t *table) columnName(k int) string {
+	if k < 0 {
+		return ""
+	}
+	if k < len(t.header) {
+		return fmt.Sprintf("%q (column %d)", t.header[k], k+1)
+	}
+	return fmt.Sprintf("column %d", k+1)
 }
 
 // textAboveNumbers reports whether some column is text in a and a number in

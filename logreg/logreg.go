@@ -46,19 +46,28 @@ type Classifier struct {
 	fit *fitted
 }
 
+var _ estimator.PointClassifier = (*Classifier)(nil)
+
 type fitted struct {
-	w    *mat.Dense // d×c
-	b    []float64
-	info Info
-	d, c int
+	w       *mat.Dense // d×c
+	b       []float64
+	info    estimator.Info
+	details Details
+	d, c    int
 }
 
-// Info describes a fit.
-type Info struct {
-	Iterations int     // L-BFGS major iterations
-	Objective  float64 // J at the solution
-	GradNorm   float64 // ‖∇J‖_∞ at the solution
-	Status     string  // gonum's termination status
+// Details are the L-BFGS statistics of a fit beyond estimator.Info.
+type Details struct {
+	Objective float64 // J at the solution
+	GradNorm  float64 // ‖∇J‖_∞ at the solution
+	Status    string  // gonum's termination status
+}
+
+// Clone returns an unfitted copy with the same hyperparameters.
+func (m *Classifier) Clone() *Classifier {
+	c := *m
+	c.fit = nil
+	return &c
 }
 
 func (m *Classifier) l2() float64 {
@@ -76,24 +85,44 @@ func (m *Classifier) Validate() error {
 	if math.IsNaN(m.L2) || math.IsInf(m.L2, 0) {
 		return fmt.Errorf("logreg: L2=%v is invalid: it must be finite", m.L2)
 	}
-	if m.Classes < 0 || m.MaxIter < 0 || m.GradTol < 0 {
-		return fmt.Errorf("logreg: Classes=%d, MaxIter=%d and GradTol=%v must be ≥ 0", m.Classes, m.MaxIter, m.GradTol)
+	if m.Classes < 0 {
+		return fmt.Errorf("logreg: Classes=%d is invalid: it must be ≥ 0 (0 means 1 + the largest label)", m.Classes)
+	}
+	if m.MaxIter < 0 {
+		return fmt.Errorf("logreg: MaxIter=%d is invalid: it must be ≥ 0 (0 means %d)", m.MaxIter, DefaultMaxIter)
+	}
+	if !(m.GradTol >= 0) || math.IsInf(m.GradTol, 0) {
+		return fmt.Errorf("logreg: GradTol=%v is invalid: it must be finite and ≥ 0 (0 means %g)", m.GradTol, DefaultGradTol)
 	}
 	return nil
 }
 
 // Fit fits the classifier to the rows of x whose label is ≥ 0 (labels has
-// one entry per row of x; −1 marks a row to ignore). It needs at least one
-// labelled row; a class without rows gets its intercept driven down, not an
-// error. If the iteration cap is reached the fit is kept and a wrapped
-// *NotConvergedError returned.
-func (m *Classifier) Fit(ctx context.Context, x Design, labels []int) error {
+// one entry per row of x; −1 marks a row to ignore): the role's front
+// door, FitDesign on Dense{x}.
+func (m *Classifier) Fit(ctx context.Context, x *mat.Dense, labels []int) error {
+	if x == nil {
+		return fmt.Errorf("logreg: the design matrix x is nil")
+	}
+	return m.FitDesign(ctx, Dense{X: x}, labels)
+}
+
+// FitDesign fits the classifier to the rows of a dense or sparse design
+// whose label is ≥ 0 (labels has one entry per row of x; −1 marks a row to
+// ignore). It needs at least one labelled row; a class without rows gets
+// its intercept driven down, not an error. If the iteration cap is reached
+// the fit is kept and an *estimator.NotConvergedError returned.
+func (m *Classifier) FitDesign(ctx context.Context, x Design, labels []int) error {
 	if err := m.Validate(); err != nil {
 		return err
 	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	m.fit = nil
 	rows, d := x.Dims()
 	if len(labels) != rows {
-		return fmt.Errorf("logreg: %d labels for %d rows", len(labels), rows)
+		return fmt.Errorf("logreg: %d labels for %d rows: give one per row, −1 for a row to ignore", len(labels), rows)
 	}
 	c := m.Classes
 	var idx []int
@@ -106,6 +135,8 @@ func (m *Classifier) Fit(ctx context.Context, x Design, labels []int) error {
 			if m.Classes > 0 && l >= m.Classes {
 				return fmt.Errorf("logreg: label %d of row %d is outside [0, %d)", l, i, m.Classes)
 			}
+		} else if l != -1 {
+			return fmt.Errorf("logreg: label %d of row %d is invalid: a class is ≥ 0, and −1 marks a row to ignore", l, i)
 		}
 	}
 	if len(idx) == 0 {
@@ -157,18 +188,6 @@ func rowsOf(x Design, idx []int) Design {
 	t := mat.NewDense(d, len(idx), nil)
 	x.TMulTo(t, e)
 	return Dense{mat.DenseCopyOf(t.T())}
-}
-
-// NotConvergedError reports an L-BFGS run stopped before the gradient
-// threshold; the classifier holds the last iterate.
-type NotConvergedError struct {
-	Iterations int
-	GradNorm   float64
-	Status     string
-}
-
-func (e *NotConvergedError) Error() string {
-	return fmt.Sprintf("logreg: L-BFGS did not converge: ‖∇J‖_∞ = %.3g after %d iterations (%s)", e.GradNorm, e.Iterations, e.Status)
 }
 
 // solve minimises J on the labelled design (rows with classes y).
@@ -236,9 +255,10 @@ func (m *Classifier) solve(ctx context.Context, x Design, y []int, c int) (*fitt
 		gn = math.Max(gn, math.Abs(v))
 	}
 	f := &fitted{
-		w:    w,
-		b:    append([]float64(nil), theta[dz*c:]...),
-		info: Info{Iterations: res.MajorIterations, Objective: fval, GradNorm: gn, Status: res.Status.String()},
+		w:       w,
+		b:       append([]float64(nil), theta[dz*c:]...),
+		info:    estimator.Info{Iterations: res.MajorIterations, Residual: gn, Products: res.FuncEvaluations},
+		details: Details{Objective: fval, GradNorm: gn, Status: res.Status.String()},
 	}
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		return f, fmt.Errorf("logreg: fit stopped after %d iterations: %w", res.MajorIterations, ctxErr)
@@ -247,7 +267,8 @@ func (m *Classifier) solve(ctx context.Context, x Design, y []int, c int) (*fitt
 		// Line-search failures near the optimum leave a tiny gradient;
 		// report only a real shortfall.
 		if gn > 100*gtol || res.Status == optimize.IterationLimit {
-			return f, &NotConvergedError{Iterations: res.MajorIterations, GradNorm: gn, Status: res.Status.String()}
+			return f, &estimator.NotConvergedError{Model: "logreg", Method: "L-BFGS (" + res.Status.String() + ")", Iterations: res.MajorIterations,
+				Residual: gn, Tol: gtol, Hint: "the residual is ‖∇J‖_∞; raise MaxIter or GradTol"}
 		}
 	}
 	return f, nil
@@ -301,12 +322,22 @@ func (m *Classifier) fitted() (*fitted, error) {
 	return m.fit, nil
 }
 
-// Info returns the fit's statistics.
-func (m *Classifier) Info() Info {
+// Info describes the last fit: Iterations are L-BFGS's major iterations,
+// Residual the final ‖∇J‖_∞ (what its stopping rule tests), Products its
+// evaluations of J and ∇J. It is zero before Fit.
+func (m *Classifier) Info() estimator.Info {
 	if m.fit == nil {
-		return Info{}
+		return estimator.Info{}
 	}
 	return m.fit.info
+}
+
+// Details returns the L-BFGS statistics of the last fit (zero before Fit).
+func (m *Classifier) Details() Details {
+	if m.fit == nil {
+		return Details{}
+	}
+	return m.fit.details
 }
 
 // Coefficients returns copies of W (d×c) and b (c).
@@ -339,7 +370,26 @@ func (m *Classifier) Logits(x Design) (*mat.Dense, error) {
 	return z, nil
 }
 
-// Probabilities returns the softmax of the logits (rows×c).
+// Predict returns the class probabilities (the softmax of the logits) of
+// the rows of q, one row per point and one column per class. logreg keeps
+// no points: a nil q is an error.
+func (m *Classifier) Predict(ctx context.Context, q *mat.Dense) (*mat.Dense, error) {
+	if _, err := m.fitted(); err != nil {
+		return nil, err
+	}
+	if q == nil {
+		return nil, fmt.Errorf("logreg: Predict: the query is nil: logreg keeps no fitted points, give their rows")
+	}
+	if ctx != nil {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return m.Probabilities(Dense{X: q})
+}
+
+// Probabilities returns the softmax of the logits (rows×c) of a dense or
+// sparse design: Predict on any Design.
 func (m *Classifier) Probabilities(x Design) (*mat.Dense, error) {
 	z, err := m.Logits(x)
 	if err != nil {
@@ -350,15 +400,6 @@ func (m *Classifier) Probabilities(x Design) (*mat.Dense, error) {
 		Softmax(z.RawRowView(i))
 	}
 	return z, nil
-}
-
-// Predict returns the most probable class of every row.
-func (m *Classifier) Predict(x Design) ([]int, error) {
-	z, err := m.Logits(x)
-	if err != nil {
-		return nil, err
-	}
-	return Argmax(z), nil
 }
 
 // Softmax replaces the logits in row by their probabilities, stably
@@ -378,21 +419,4 @@ func Softmax(row []float64) float64 {
 		row[j] /= s
 	}
 	return mx + math.Log(s)
-}
-
-// Argmax returns the column of the largest entry of every row (the first
-// on ties).
-func Argmax(z mat.Matrix) []int {
-	r, c := z.Dims()
-	out := make([]int, r)
-	for i := 0; i < r; i++ {
-		best := 0
-		for j := 1; j < c; j++ {
-			if z.At(i, j) > z.At(i, best) {
-				best = j
-			}
-		}
-		out[i] = best
-	}
-	return out
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/loaders"
 )
 
@@ -38,7 +39,7 @@ func TestAgainstSciPy(t *testing.T) {
 	wantP := []float64{0.24830117977681967, 0.16972108500006716, 0.5819777352231131, 0.20492195736742483, 0.7139371697254613, 0.08114087290711385, 0.15238168655075404, 0.35851280186566215, 0.48910551158358395}
 	x, y := sklearnData()
 	m := Classifier{L2: 0.05, GradTol: 1e-10}
-	require.NoError(t, m.Fit(context.Background(), Dense{x}, y))
+	require.NoError(t, m.Fit(context.Background(), x, y))
 	w, b, err := m.Coefficients()
 	require.NoError(t, err)
 	// Both stop at ‖∇J‖_∞ ≤ 1e-9 and J's curvature is ≥ λ: ‖Δθ‖ ≤ 1e-8·√12/λ.
@@ -124,7 +125,7 @@ func TestDesignsAndRowSpace(t *testing.T) {
 		{"sparse-rowspace", Sparse{X: xs}, false},
 	} {
 		m := Classifier{L2: 0.01, Primal: tc.primal, GradTol: 1e-9}
-		require.NoError(t, m.Fit(ctx, tc.x, y), tc.name)
+		require.NoError(t, m.FitDesign(ctx, tc.x, y), tc.name)
 		p, err := m.Probabilities(Sparse{X: xs})
 		require.NoError(t, err)
 		if ref == nil {
@@ -136,7 +137,7 @@ func TestDesignsAndRowSpace(t *testing.T) {
 	}
 	// The gradient of J, from the dense formula, vanishes at the fit.
 	m := Classifier{L2: 0.01, GradTol: 1e-9}
-	require.NoError(t, m.Fit(ctx, Sparse{X: xs}, y))
+	require.NoError(t, m.FitDesign(ctx, Sparse{X: xs}, y))
 	w, b, _ := m.Coefficients()
 	var g mat.Dense
 	pr := mat.NewDense(0+countLabelled(y), 3, nil)
@@ -179,16 +180,31 @@ func scaled(a float64, m *mat.Dense) *mat.Dense {
 
 func TestErrors(t *testing.T) {
 	var m Classifier
-	_, err := m.Predict(Dense{mat.NewDense(1, 1, nil)})
+	_, err := m.Predict(context.Background(), mat.NewDense(1, 1, nil))
 	require.True(t, errors.Is(err, ErrNotFitted))
 	xd, _, y := randomProblem(8, 3, 2, 1)
 	for i := range y {
 		y[i] = -1
 	}
-	require.ErrorContains(t, m.Fit(context.Background(), Dense{xd}, y), "no labelled rows")
-	require.ErrorContains(t, (&Classifier{L2: math.NaN()}).Fit(context.Background(), Dense{xd}, y), "L2")
+	require.ErrorContains(t, m.Fit(context.Background(), xd, y), "no labelled rows")
+	require.ErrorContains(t, (&Classifier{L2: math.NaN()}).Fit(context.Background(), xd, y), "L2")
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	xd, _, y = randomProblem(8, 3, 2, 1)
-	require.ErrorIs(t, m.Fit(ctx, Dense{xd}, y), context.Canceled)
+	require.ErrorIs(t, m.Fit(ctx, xd, y), context.Canceled)
+	// One L-BFGS step cannot reach the gradient threshold: the shared
+	// not-converged error, with the fit kept.
+	short := Classifier{L2: 0.01, MaxIter: 1, GradTol: 1e-12}
+	err = short.Fit(context.Background(), xd, y)
+	var nc *estimator.NotConvergedError
+	require.ErrorAs(t, err, &nc)
+	assert.Equal(t, 1, nc.Iterations)
+	assert.Equal(t, 1, short.Info().Iterations)
+	_, err = short.Predict(context.Background(), xd)
+	require.NoError(t, err)
+	_, err = short.Predict(context.Background(), nil)
+	require.ErrorContains(t, err, "nil")
+	require.ErrorContains(t, (&Classifier{MaxIter: -1}).Validate(), "MaxIter=-1")
+	c := (&Classifier{L2: 0.5, Classes: 3, MaxIter: 7, GradTol: 1e-4, Primal: true}).Clone()
+	assert.Equal(t, Classifier{L2: 0.5, Classes: 3, MaxIter: 7, GradTol: 1e-4, Primal: true}, *c)
 }

@@ -6,9 +6,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/eval"
 	"github.com/gssl/gssl/loaders"
-	"github.com/gssl/gssl/logreg"
 )
 
 // TestSGCCora checks SGC with its defaults (K = 2, L2 = DefaultL2) on Cora's
@@ -26,10 +26,10 @@ func TestSGCCora(t *testing.T) {
 		labels[i] = ds.Labels[i]
 	}
 	m := &SGC{}
-	require.NoError(t, m.Fit(context.Background(), ds.Graph, Features{Sparse: ds.Features}, labels))
-	p, err := m.Probabilities()
+	require.NoError(t, m.Fit(context.Background(), estimator.Nodes{Graph: ds.Graph, Features: Matrix(Features{Sparse: ds.Features})}, labels))
+	p, err := m.Predict(context.Background(), estimator.FittedNodes)
 	require.NoError(t, err)
-	acc, err := eval.Accuracy(logreg.Argmax(p), ds.Labels, ds.Split.Test)
+	acc, err := eval.Accuracy(estimator.Argmax(p), ds.Labels, ds.Split.Test)
 	require.NoError(t, err)
 	require.GreaterOrEqual(t, acc, 0.79)
 }

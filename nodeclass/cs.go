@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"reflect"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -25,19 +26,10 @@ const (
 	Autoscale = 0
 )
 
-// Base is a model whose class probabilities Correct & Smooth refines: any
-// node classifier of this package, or an adapter of label spreading
-// (Spreading) or STKR (STKR).
-type Base interface {
-	Fit(ctx context.Context, g *graph.CSR, x Features, labels []int) error
-	Probabilities() (*mat.Dense, error)
-}
-
-var (
-	_ Base = (*SGC)(nil)
-	_ Base = (*APPNP)(nil)
-	_ Base = (*CorrectSmooth)(nil)
-)
+// Base is a model whose class probabilities (Predict of the fitted nodes)
+// Correct & Smooth refines: any node classifier, e.g. SGC, APPNP, or the
+// adapters of label spreading (Spreading) and STKR (STKR).
+type Base = estimator.NodeClassifier
 
 // Correct is the first step of Correct & Smooth (Huang et al., "Combining
 // Label Propagation and Simple Models Out-performs Graph Neural Networks",
@@ -159,7 +151,8 @@ func checkCS(s linop.BlockOperator, n int, labels []int, alpha float64, c int) e
 // changes them (it fits Base).
 type CorrectSmooth struct {
 	// Base gives the soft labels; nil means &SGC{} (the linear model on
-	// S̃²X̂).
+	// S̃²X̂). Fit fits a clone of it (its Clone method, when it has one),
+	// so Base itself stays unfitted.
 	Base Base
 	// CorrectAlpha is α₁ in (0, 1); 0 means DefaultCorrectAlpha.
 	CorrectAlpha float64
@@ -171,9 +164,8 @@ type CorrectSmooth struct {
 	// DefaultPropagationTol.
 	Propagation propagate.Settings
 
-	defaultBase Base
-	probs       *mat.Dense // the smoothed scores Ŷ
-	// What PredictNodes needs (newnodes.go): the propagated errors Ê, the
+	probs *mat.Dense // the smoothed scores Ŷ
+	// What Predict needs for new nodes (newnodes.go): the propagated errors Ê, the
 	// autoscale σ, the fitted nodes' degrees and D^{-1/2}, and a snapshot
 	// of the fitted base (nil after FitScores or with a base that does not
 	// predict new nodes), named by baseName ("" after FitScores).
@@ -182,52 +174,84 @@ type CorrectSmooth struct {
 	deg, t   []float64
 	fitBase  nodeBase
 	baseName string
+	info     estimator.Info
 }
 
-// Validate checks the hyperparameters.
+// Validate checks the hyperparameters, and the base's.
 func (m *CorrectSmooth) Validate() error {
-	for _, a := range []float64{m.CorrectAlpha, m.SmoothAlpha} {
+	for name, a := range map[string]float64{"CorrectAlpha": m.CorrectAlpha, "SmoothAlpha": m.SmoothAlpha} {
 		if a != 0 && !(a > 0 && a < 1) {
-			return fmt.Errorf("nodeclass: Correct & Smooth: alpha=%v is invalid: it must be inside the open interval (0, 1)", a)
+			return fmt.Errorf("nodeclass: Correct & Smooth: %s=%v is invalid: it must be inside the open interval (0, 1) (0 means the default)", name, a)
 		}
 	}
 	if m.Scale < 0 || math.IsNaN(m.Scale) || math.IsInf(m.Scale, 0) {
 		return fmt.Errorf("nodeclass: Correct & Smooth: Scale=%v is invalid: it must be finite and ≥ 0 (0 = autoscale)", m.Scale)
 	}
+	if err := validPropagation("Correct & Smooth", m.Propagation); err != nil {
+		return err
+	}
+	if m.Base != nil {
+		if err := m.Base.Validate(); err != nil {
+			return fmt.Errorf("nodeclass: Correct & Smooth: Base: %w", err)
+		}
+	}
 	return nil
 }
 
-// base returns Base, or the default SGC kept in an unexported field (Base
-// itself is never written).
-func (m *CorrectSmooth) base() Base {
-	if m.Base != nil {
-		return m.Base
-	}
-	if m.defaultBase == nil {
-		m.defaultBase = &SGC{}
-	}
-	return m.defaultBase
+// Clone returns an unfitted copy with the same hyperparameters (Base is
+// shared: Fit never fits it, only a clone of it).
+func (m *CorrectSmooth) Clone() *CorrectSmooth {
+	return &CorrectSmooth{Base: m.Base, CorrectAlpha: m.CorrectAlpha, SmoothAlpha: m.SmoothAlpha, Scale: m.Scale, Propagation: m.Propagation}
 }
 
-// Fit fits Base on the labelled nodes, then corrects and smooths its
-// probabilities (two PPR solves with c columns). With an SGC or APPNP base
-// the fitted model predicts new nodes too (PredictNodes).
-func (m *CorrectSmooth) Fit(ctx context.Context, g *graph.CSR, x Features, labels []int) error {
+// Kind returns CorrectSmoothKind.
+func (m *CorrectSmooth) Kind() string { return CorrectSmoothKind }
+
+// Info describes the last fit: that of its base model (Correct & Smooth's
+// own two propagations have a fixed number of steps).
+func (m *CorrectSmooth) Info() estimator.Info { return m.info }
+
+// newBase returns the model Fit fits: a clone of Base (by its Clone
+// method, when it has one returning a Base; Base itself otherwise), or a
+// new SGC.
+func (m *CorrectSmooth) newBase() Base {
+	if m.Base == nil {
+		return &SGC{}
+	}
+	return cloneBase(m.Base)
+}
+
+// cloneBase returns b.Clone() when b has a Clone method returning a Base,
+// else b.
+func cloneBase(b Base) Base {
+	if c := reflect.ValueOf(b).MethodByName("Clone"); c.IsValid() && c.Type().NumIn() == 0 && c.Type().NumOut() == 1 {
+		if nb, ok := c.Call(nil)[0].Interface().(Base); ok {
+			return nb
+		}
+	}
+	return b
+}
+
+// Fit fits a clone of Base on the labelled nodes, then corrects and smooths
+// its probabilities (two PPR solves with c columns). With an SGC or APPNP
+// base the fitted model predicts new nodes too.
+func (m *CorrectSmooth) Fit(ctx context.Context, x estimator.Nodes, labels []int) error {
 	if err := m.Validate(); err != nil {
 		return err
 	}
-	b := m.base()
-	if err := b.Fit(ctx, g, x, labels); err != nil {
+	m.probs = nil
+	b := m.newBase()
+	if err := b.Fit(ctx, x, labels); err != nil {
 		return err
 	}
-	z, err := b.Probabilities()
+	z, err := b.Predict(ctx, estimator.FittedNodes)
 	if err != nil {
 		return err
 	}
-	if err := m.FitScores(ctx, g, z, labels); err != nil {
+	if err := m.FitScores(ctx, x.Graph, z, labels); err != nil {
 		return err
 	}
-	m.fitBase, m.baseName = snapshot(b), fmt.Sprint(b)
+	m.fitBase, m.baseName, m.info = snapshot(b), fmt.Sprint(b), b.Info()
 	return nil
 }
 
@@ -250,7 +274,7 @@ func (m *CorrectSmooth) FitScores(ctx context.Context, g *graph.CSR, z *mat.Dens
 	m.probs, m.corr, m.sigma = y, eh, sigma
 	m.deg = g.Degrees()
 	m.t = invSqrtDegrees(m.deg, 0)
-	m.fitBase, m.baseName = nil, ""
+	m.fitBase, m.baseName, m.info = nil, "", estimator.Info{}
 	return nil
 }
 
@@ -263,13 +287,31 @@ func (m *CorrectSmooth) Scores() (*mat.Dense, error) {
 	return mat.DenseCopyOf(m.probs), nil
 }
 
-// Probabilities returns the rows of Scores clipped at zero and normalised
-// to sum 1 (a row without a positive entry: one at its largest entry), so
-// that the most probable class is the largest score.
-func (m *CorrectSmooth) Probabilities() (*mat.Dense, error) {
-	s, err := m.Scores()
-	if err != nil {
-		return nil, err
+// Predict returns the class probabilities of the queried nodes: the rows
+// of the smoothed scores (Scores for the fitted nodes) clipped at zero and
+// normalised to sum 1 (a row without a positive entry: one at its largest
+// entry), so that the most probable class is the largest score. New nodes
+// (q.New, with their features in q.Features when the base takes features)
+// are predicted by the base model (its own Predict), then corrected and
+// smoothed by the frozen-known rule of the package documentation; a new
+// node without edges keeps its base prediction. New nodes need a base that
+// predicts them (SGC or APPNP, the default) fitted by Fit; after FitScores,
+// or with another base, it is an error.
+func (m *CorrectSmooth) Predict(ctx context.Context, q estimator.NodeQuery) (*mat.Dense, error) {
+	if m.probs == nil {
+		return nil, estimator.NotFitted("nodeclass: CorrectSmooth.Predict")
+	}
+	var s *mat.Dense
+	if q.New == nil {
+		if q.Features != nil {
+			return nil, fmt.Errorf("nodeclass: CorrectSmooth.Predict: the query has features but no new nodes: the fitted nodes keep the features of Fit")
+		}
+		s = mat.DenseCopyOf(m.probs)
+	} else {
+		var err error
+		if s, err = m.predictNodeScores(ctx, q); err != nil || s.IsEmpty() {
+			return s, err
+		}
 	}
 	toProbabilities(s)
 	return s, nil
@@ -310,5 +352,9 @@ func (m *CorrectSmooth) String() string {
 	if m.Scale != Autoscale {
 		scale = fmt.Sprint(m.Scale)
 	}
-	return fmt.Sprintf("correct-smooth(%v, α1=%g, α2=%g, scale=%s)", m.base(), orDefault(m.CorrectAlpha, DefaultCorrectAlpha), orDefault(m.SmoothAlpha, DefaultSmoothAlpha), scale)
+	base := m.Base
+	if base == nil {
+		base = &SGC{}
+	}
+	return fmt.Sprintf("correct-smooth(%v, α1=%g, α2=%g, scale=%s)", base, orDefault(m.CorrectAlpha, DefaultCorrectAlpha), orDefault(m.SmoothAlpha, DefaultSmoothAlpha), scale)
 }

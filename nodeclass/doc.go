@@ -33,17 +33,18 @@
 // (NIPS 2003). Bases: SGC, APPNP, label spreading (Spreading) and STKR
 // (STKR, optionally with the feature kernel stkr.FeatureKernel).
 //
-// Every model follows the estimator contract: labels are one vector with −1
-// for unlabelled nodes, exported hyperparameters whose zero values mean the
-// Default constants, Fit(ctx, …) error, ErrNotFitted, PredictNodes for new
-// nodes (their features and their edges to fitted nodes, in a batch; also
-// after MarshalBinary/UnmarshalBinary), and PredictGraph for a whole new
-// graph with its features (SGC and APPNP).
+// Every model is an estimator.NodeClassifier: labels are one vector with
+// −1 for unlabelled nodes, the features come in estimator.Nodes (dense, or
+// sparse as a *loaders.Sparse), exported hyperparameters whose zero values
+// mean the Default constants, Fit(ctx, …) error, ErrNotFitted, and one
+// Predict: of the fitted nodes (estimator.FittedNodes), or of new nodes
+// given by their edges to fitted nodes and their features (a NodeQuery, in
+// a batch; also after MarshalBinary/UnmarshalBinary).
 //
 // # New nodes
 //
-// PredictNodes uses the frozen-known rule, the standard inductive use of a
-// transductive propagation (as labelprop's PredictNodes): a new node v does
+// Predict uses the frozen-known rule for new nodes, the standard inductive
+// use of a transductive propagation (as labelprop's): a new node v does
 // not change the fitted nodes' values or degrees. With w_vu the weights of
 // v's edges to fitted nodes u and σ the operator's self-loop weight (1 for
 // S̃, 0 for Correct & Smooth's S),
@@ -63,7 +64,7 @@
 //
 // Correct & Smooth applies the same fixed-point rule to its two
 // propagations (S_vv = 0), starting from its base model's prediction Z_v
-// of the new node (the base's own PredictNodes): the new node is
+// of the new node (the base's own Predict): the new node is
 // unlabelled, so its residual is zero and
 //
 //	Ê_v = α₁ Σ_u S_vu Ê_u,   Z⁽ʳ⁾_v = Z_v + s·Ê_v   (autoscale: s = σ_E/‖Ê_v‖₁, none when Ê_v = 0),
@@ -82,14 +83,15 @@
 // saves it in its model file; fitted by FitScores, or on a base that does
 // not predict new nodes (Spreading, STKR), it answers for its fitted nodes
 // only.
-// Choose selects among candidates (SGCGrid, APPNPGrid, CorrectSmoothGrid,
-// STKRGrid) on validation nodes, or by stratified k-fold cross-validation
-// over the labelled nodes when there are none; Evaluate runs the protocol
-// of one split (base model first, then Correct & Smooth's grid on it, as
-// Huang et al. tune C&S), and PerClassSplit draws the split of Shchur et
-// al. (2018) for graphs without a standard one. The penalty λ of SGC and
-// APPNP is relative to the design's mean squared row norm, so one grid
-// serves data sets with very different feature scales.
+// SGCGrid, APPNPGrid, STKRGrid and CorrectSmoothGrid are the grids the
+// selection protocols search (package eval: ChooseNode on validation nodes
+// or by stratified k-fold cross-validation, EvaluateNodes for one split:
+// the base model first, then Correct & Smooth's grid on it, as Huang et
+// al. tune C&S); each clones a base model and sets its hyperparameters.
+// PerClassSplit draws the split of Shchur et al. (2018) for graphs without
+// a standard one. The penalty λ of SGC and APPNP is relative to the
+// design's mean squared row norm, so one grid serves data sets with very
+// different feature scales.
 //
 // WithEmbedding appends Laplacian-eigenmap coordinates (package spectral)
 // to the features, the spectral embedding C&S gives its linear base.

@@ -7,6 +7,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/graph"
 	"github.com/gssl/gssl/laplacian"
 	"github.com/gssl/gssl/loaders"
@@ -34,7 +35,7 @@ func WithEmbedding(ctx context.Context, g *graph.CSR, x Features, norm Normaliza
 		return Features{}, err
 	}
 	em := spectral.LaplacianEigenmap{Dim: dim, Isolated: laplacian.IsolatedZero}
-	if err := em.Fit(ctx, g); err != nil {
+	if err := em.Fit(ctx, estimator.Nodes{Graph: g}); err != nil {
 		return Features{}, fmt.Errorf("nodeclass: embedding: %w", err)
 	}
 	e := em.Coordinates()

@@ -7,7 +7,6 @@ import (
 	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/eval"
 	"github.com/gssl/gssl/loaders"
-	"github.com/gssl/gssl/logreg"
 	"github.com/gssl/gssl/nodeclass"
 )
 
@@ -27,42 +26,21 @@ func ExampleSGC() {
 		labels[i] = ds.Labels[i]
 	}
 	m := &nodeclass.SGC{}
-	if err := m.Fit(context.Background(), ds.Graph, nodeclass.Features{Sparse: ds.Features}, labels); err != nil {
+	if err := m.Fit(context.Background(), estimator.Nodes{Graph: ds.Graph, Features: ds.Features}, labels); err != nil {
 		fmt.Println(err)
 		return
 	}
-	p, _ := m.Probabilities()
-	acc, _ := eval.Accuracy(logreg.Argmax(p), ds.Labels, ds.Split.Test)
+	p, _ := m.Predict(context.Background(), estimator.FittedNodes)
+	acc, _ := eval.Accuracy(estimator.Argmax(p), ds.Labels, ds.Split.Test)
 	fmt.Printf("%v: test accuracy %.3f\n", m, acc)
 	// Output:
 	// sgc(K=2, L2=0.001): test accuracy 0.809
 }
 
-// The protocol of gssl classify --model auto, with two candidates instead
-// of its grids: the base chosen on the validation nodes, then Correct &
-// Smooth's grid on the chosen model.
-func ExampleEvaluate() {
-	ds, err := loaders.LoadNodeDataset("../testdata/cora")
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	search := nodeclass.Search{Candidates: []nodeclass.Base{&nodeclass.SGC{}, &nodeclass.APPNP{}}, CorrectSmooth: true}
-	out, err := nodeclass.Evaluate(context.Background(), search, ds.Graph, nodeclass.Features{Sparse: ds.Features}, ds.Labels, *ds.Split, eval.CV{})
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	fmt.Printf("base %s: test %.3f\n%s: test %.3f\n", out.Base, out.BaseTest, out.Model, out.Test)
-	// Output:
-	// base appnp(a=0.9, L2=0.001): test 0.825
-	// correct-smooth(appnp(a=0.9, L2=0.001), α1=0.5, α2=0.9, scale=1): test 0.809
-}
-
 // New nodes from their edges to fitted nodes and their features: here
 // copies of five test nodes of Cora, which the frozen-known rule predicts
 // as the fitted model predicted the nodes themselves.
-func ExampleSGC_PredictNodes() {
+func ExampleSGC_Predict() {
 	ds, err := loaders.LoadNodeDataset("../testdata/cora")
 	if err != nil {
 		fmt.Println(err)
@@ -77,7 +55,7 @@ func ExampleSGC_PredictNodes() {
 	}
 	m := &nodeclass.SGC{}
 	ctx := context.Background()
-	if err := m.Fit(ctx, ds.Graph, nodeclass.Features{Sparse: ds.Features}, labels); err != nil {
+	if err := m.Fit(ctx, estimator.Nodes{Graph: ds.Graph, Features: ds.Features}, labels); err != nil {
 		fmt.Println(err)
 		return
 	}
@@ -89,16 +67,15 @@ func ExampleSGC_PredictNodes() {
 		nodes.Weights = append(nodes.Weights, ws...)
 		nodes.Offsets = append(nodes.Offsets, len(nodes.Nodes))
 	}
-	x := nodeclass.Features{Dense: ds.Features.Dense(copies)}
-	p, err := m.PredictNodes(ctx, nodes, x)
+	p, err := m.Predict(ctx, estimator.NodeQuery{New: &nodes, Features: ds.Features.Dense(copies)})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	fitted, _ := m.Probabilities()
-	all := logreg.Argmax(fitted)
+	fitted, _ := m.Predict(context.Background(), estimator.FittedNodes)
+	all := estimator.Argmax(fitted)
 	same := 0
-	for k, c := range logreg.Argmax(p) {
+	for k, c := range estimator.Argmax(p) {
 		if c == all[copies[k]] {
 			same++
 		}

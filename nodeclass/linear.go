@@ -42,6 +42,58 @@ const (
 // prediction methods of a model that has not been fitted.
 var ErrNotFitted = estimator.ErrNotFitted
 
+var (
+	_ estimator.NodeClassifier = (*SGC)(nil)
+	_ estimator.NodeClassifier = (*APPNP)(nil)
+	_ estimator.NodeClassifier = (*CorrectSmooth)(nil)
+	_ estimator.NodeClassifier = (*Spreading)(nil)
+	_ estimator.NodeClassifier = (*STKR)(nil)
+)
+
+// nodeFeatures turns the features of estimator.Nodes or NodeQuery into the
+// propagation's form: a *mat.Dense and a *loaders.Sparse are used in place,
+// any other matrix is copied densely. nil gives the zero Features.
+func nodeFeatures(x mat.Matrix) Features {
+	switch x := x.(type) {
+	case nil:
+		return Features{}
+	case *mat.Dense:
+		return Features{Dense: x}
+	case *loaders.Sparse:
+		return Features{Sparse: x}
+	}
+	return Features{Dense: mat.DenseCopyOf(x)}
+}
+
+// Matrix returns the matrix of f (its Dense or its Sparse field), the
+// form estimator.Nodes and NodeQuery carry; nil when neither is set.
+func Matrix(f Features) mat.Matrix {
+	switch {
+	case f.Dense != nil:
+		return f.Dense
+	case f.Sparse != nil:
+		return f.Sparse
+	}
+	return nil
+}
+
+// validLinear checks the hyperparameters SGC and APPNP share.
+func validLinear(model string, l2 float64, norm Normalization, classes, maxIter int) error {
+	if err := validL2(l2); err != nil {
+		return fmt.Errorf("nodeclass: %s: %w", model, err)
+	}
+	if norm != RowSum && norm != NoNormalization {
+		return fmt.Errorf("nodeclass: %s: Normalization=%d is invalid: it must be RowSum (0) or NoNormalization (1)", model, int(norm))
+	}
+	if classes < 0 {
+		return fmt.Errorf("nodeclass: %s: Classes=%d is invalid: it must be ≥ 0 (0 means 1 + the largest label)", model, classes)
+	}
+	if maxIter < 0 {
+		return fmt.Errorf("nodeclass: %s: MaxIter=%d is invalid: it must be ≥ 0 (0 means %d)", model, maxIter, logreg.DefaultMaxIter)
+	}
+	return nil
+}
+
 // L2Grid returns the penalties searched by the selection functions.
 func L2Grid() []float64 { return []float64{1e-5, 3e-5, 1e-4, 3e-4, 1e-3, 3e-3, 1e-2} }
 
@@ -155,7 +207,7 @@ type linear struct {
 	norm  Normalization
 	f     filter
 	probs *mat.Dense
-	// What PredictNodes needs of the fitted graph (newnodes.go): the
+	// What Predict needs for new nodes of the fitted graph (newnodes.go): the
 	// fitted nodes' weighted degrees, their D̃^{-1/2} and the propagated
 	// logits before the intercepts (SGC: S̃^j X̂W for j = 0..K−1; APPNP:
 	// Π X̂W).
@@ -194,8 +246,8 @@ func fitLinear(ctx context.Context, g *graph.CSR, x Features, labels []int, norm
 	if d.reduced != nil {
 		fitOn = d.reduced
 	}
-	var nc *logreg.NotConvergedError
-	if err := lr.Fit(ctx, logreg.Dense{X: fitOn}, y); err != nil && !errors.As(err, &nc) {
+	var nc *estimator.NotConvergedError
+	if err := lr.Fit(ctx, fitOn, y); err != nil && !errors.As(err, &nc) {
 		return nil, fmt.Errorf("nodeclass: %w", err)
 	}
 	w, b, err := lr.Coefficients()
@@ -217,7 +269,7 @@ func fitLinear(ctx context.Context, g *graph.CSR, x Features, labels []int, norm
 	if err != nil {
 		return nil, err
 	}
-	m.info = estimator.Info{Iterations: li.Iterations, Residual: li.GradNorm, Products: products}
+	m.info = estimator.Info{Iterations: li.Iterations, Residual: li.Residual, Products: products}
 	return m, nil
 }
 
@@ -346,12 +398,24 @@ func (m *SGC) Validate() error {
 	if m.K < 0 {
 		return fmt.Errorf("nodeclass: SGC: K=%d is invalid: it must be ≥ 0 (0 means %d)", m.K, DefaultK)
 	}
-	return validL2(m.L2)
+	return validLinear("SGC", m.L2, m.Normalization, m.Classes, m.MaxIter)
 }
+
+// Clone returns an unfitted copy with the same hyperparameters. The clones
+// of one model share its memo of propagated designs (SGCGrid's), which
+// fits on the same graph and features reuse.
+func (m *SGC) Clone() *SGC {
+	c := *m
+	c.fit = nil
+	return &c
+}
+
+// Kind returns SGCKind.
+func (m *SGC) Kind() string { return SGCKind }
 
 func validL2(l2 float64) error {
 	if math.IsNaN(l2) || math.IsInf(l2, 0) {
-		return fmt.Errorf("nodeclass: L2=%v is invalid: it must be finite", l2)
+		return fmt.Errorf("L2=%v is invalid: it must be finite", l2)
 	}
 	return nil
 }
@@ -364,14 +428,16 @@ func orDefault(v, def float64) float64 {
 }
 
 // Fit fits the model on the labelled nodes (labels[i] ≥ 0; −1 unlabelled)
-// of g with node features x. It costs K products with len(train) columns,
-// one product of those with X, the logistic regression on a train×d design
+// of x.Graph with node features x.Features (required: dense, or sparse as
+// a *loaders.Sparse). It costs K products with len(train) columns, one
+// product of those with X, the logistic regression on a train×d design
 // and, for the transductive predictions, K products with c columns.
-func (m *SGC) Fit(ctx context.Context, g *graph.CSR, x Features, labels []int) error {
+func (m *SGC) Fit(ctx context.Context, x estimator.Nodes, labels []int) error {
 	if err := m.Validate(); err != nil {
 		return err
 	}
-	f, err := fitLinear(ctx, g, x, labels, m.Normalization, powerFilter{m.k()}, orDefault(m.L2, DefaultL2), m.Classes, m.MaxIter, m.cache)
+	m.fit = nil
+	f, err := fitLinear(ctx, x.Graph, nodeFeatures(x.Features), labels, m.Normalization, powerFilter{m.k()}, orDefault(m.L2, DefaultL2), m.Classes, m.MaxIter, m.cache)
 	if err != nil {
 		return err
 	}
@@ -379,14 +445,21 @@ func (m *SGC) Fit(ctx context.Context, g *graph.CSR, x Features, labels []int) e
 	return nil
 }
 
-// Probabilities returns the n×c class probabilities of the nodes of the
-// fit graph.
-func (m *SGC) Probabilities() (*mat.Dense, error) { return probs(m.fit) }
+// Predict returns the class probabilities of the queried nodes: the fitted
+// nodes' for estimator.FittedNodes, or new nodes' from their edges to
+// fitted nodes (q.New) and their features (q.Features, one row per new
+// node, required) by the frozen-known rule of the package documentation.
+func (m *SGC) Predict(ctx context.Context, q estimator.NodeQuery) (*mat.Dense, error) {
+	if m.fit == nil {
+		return nil, estimator.NotFitted("nodeclass: SGC.Predict")
+	}
+	return m.fit.query(ctx, "SGC.Predict", q)
+}
 
-// PredictGraph returns the class probabilities of every node of a new graph
+// predictGraph returns the class probabilities of every node of a new graph
 // g with features x (the inductive setting: e.g. the fit graph with new
 // nodes and their edges appended), with the fitted weights.
-func (m *SGC) PredictGraph(ctx context.Context, g *graph.CSR, x Features) (*mat.Dense, error) {
+func (m *SGC) predictGraph(ctx context.Context, g *graph.CSR, x Features) (*mat.Dense, error) {
 	if m.fit == nil {
 		return nil, estimator.NotFitted("nodeclass")
 	}
@@ -414,11 +487,18 @@ func (m *SGC) String() string {
 	return fmt.Sprintf("sgc(K=%d, L2=%g)", m.k(), orDefault(m.L2, DefaultL2))
 }
 
-func probs(f *linear) (*mat.Dense, error) {
-	if f == nil {
-		return nil, estimator.NotFitted("nodeclass")
+// query answers Predict of SGC and APPNP.
+func (f *linear) query(ctx context.Context, where string, q estimator.NodeQuery) (*mat.Dense, error) {
+	if q.New == nil {
+		if q.Features != nil {
+			return nil, fmt.Errorf("nodeclass: %s: the query has features but no new nodes: the fitted nodes keep the features of Fit; give New with the features of new nodes", where)
+		}
+		return mat.DenseCopyOf(f.probs), nil
 	}
-	return mat.DenseCopyOf(f.probs), nil
+	if q.Features == nil {
+		return nil, fmt.Errorf("nodeclass: %s: new nodes need their features (NodeQuery.Features, one row per new node)", where)
+	}
+	return f.predictNodes(ctx, where, *q.New, nodeFeatures(q.Features))
 }
 
 // APPNP is the personalised-PageRank model of Klicpera et al. (2019) with a
@@ -452,17 +532,44 @@ func (m *APPNP) Validate() error {
 	if a := m.Alpha; a != 0 && !(a > 0 && a < 1) {
 		return fmt.Errorf("nodeclass: APPNP: Alpha=%v is invalid: it must be inside the open interval (0, 1) (0 means %g)", a, DefaultAlpha)
 	}
-	return validL2(m.L2)
+	if err := validPropagation("APPNP", m.Propagation); err != nil {
+		return err
+	}
+	return validLinear("APPNP", m.L2, m.Normalization, m.Classes, m.MaxIter)
 }
 
-// Fit fits the model on the labelled nodes (labels[i] ≥ 0; −1 unlabelled):
-// one PPR solve with len(train) columns, one product with X, the logistic
-// regression, and one PPR solve with c columns for the predictions.
-func (m *APPNP) Fit(ctx context.Context, g *graph.CSR, x Features, labels []int) error {
+// validPropagation checks the settings of the PPR solves.
+func validPropagation(model string, p propagate.Settings) error {
+	if !(p.Tol >= 0 && p.Tol < 1) {
+		return fmt.Errorf("nodeclass: %s: Propagation.Tol=%v is invalid: it must be in [0, 1) (0 means %g)", model, p.Tol, DefaultPropagationTol)
+	}
+	if p.MaxIter < 0 {
+		return fmt.Errorf("nodeclass: %s: Propagation.MaxIter=%d is invalid: it must be ≥ 0 (0 means the solver's default)", model, p.MaxIter)
+	}
+	return nil
+}
+
+// Clone returns an unfitted copy with the same hyperparameters, sharing
+// the model's memo of propagated designs as SGC.Clone.
+func (m *APPNP) Clone() *APPNP {
+	c := *m
+	c.fit = nil
+	return &c
+}
+
+// Kind returns APPNPKind.
+func (m *APPNP) Kind() string { return APPNPKind }
+
+// Fit fits the model on the labelled nodes (labels[i] ≥ 0; −1 unlabelled)
+// of x.Graph with features x.Features (required): one PPR solve with
+// len(train) columns, one product with X, the logistic regression, and
+// one PPR solve with c columns for the predictions.
+func (m *APPNP) Fit(ctx context.Context, x estimator.Nodes, labels []int) error {
 	if err := m.Validate(); err != nil {
 		return err
 	}
-	f, err := fitLinear(ctx, g, x, labels, m.Normalization, pprFilter{orDefault(m.Alpha, DefaultAlpha), propagation(m.Propagation)}, orDefault(m.L2, DefaultL2), m.Classes, m.MaxIter, m.cache)
+	m.fit = nil
+	f, err := fitLinear(ctx, x.Graph, nodeFeatures(x.Features), labels, m.Normalization, pprFilter{orDefault(m.Alpha, DefaultAlpha), propagation(m.Propagation)}, orDefault(m.L2, DefaultL2), m.Classes, m.MaxIter, m.cache)
 	if err != nil {
 		return err
 	}
@@ -470,13 +577,18 @@ func (m *APPNP) Fit(ctx context.Context, g *graph.CSR, x Features, labels []int)
 	return nil
 }
 
-// Probabilities returns the n×c class probabilities of the nodes of the
-// fit graph.
-func (m *APPNP) Probabilities() (*mat.Dense, error) { return probs(m.fit) }
+// Predict returns the class probabilities of the queried nodes, as
+// SGC.Predict, with APPNP's fixed point solved for each new node alone.
+func (m *APPNP) Predict(ctx context.Context, q estimator.NodeQuery) (*mat.Dense, error) {
+	if m.fit == nil {
+		return nil, estimator.NotFitted("nodeclass: APPNP.Predict")
+	}
+	return m.fit.query(ctx, "APPNP.Predict", q)
+}
 
-// PredictGraph returns the class probabilities of every node of a new graph
+// predictGraph returns the class probabilities of every node of a new graph
 // with features x, with the fitted weights (inductive).
-func (m *APPNP) PredictGraph(ctx context.Context, g *graph.CSR, x Features) (*mat.Dense, error) {
+func (m *APPNP) predictGraph(ctx context.Context, g *graph.CSR, x Features) (*mat.Dense, error) {
 	if m.fit == nil {
 		return nil, estimator.NotFitted("nodeclass")
 	}

@@ -1,6 +1,7 @@
 package nodeclass
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -245,7 +246,7 @@ func (m *SGC) ModelFile() (*modelfile.File, error) {
 
 // MarshalBinary encodes the fitted model (kind SGCKind): hyperparameters,
 // the propagation, the logistic regression's weights and intercepts, the
-// fitted nodes' probabilities and what PredictNodes needs of the fitted
+// fitted nodes' probabilities and what Predict needs for new nodes of the fitted
 // graph (degrees and propagated logits, n×c each); not the graph or the
 // features.
 func (m *SGC) MarshalBinary() ([]byte, error) { return marshal(m) }
@@ -374,7 +375,7 @@ func (m *CorrectSmooth) MarshalBinary() ([]byte, error) { return marshal(m) }
 
 // UnmarshalBinary replaces m by the model in data; on an error m is
 // unchanged. Base is the saved base model afterwards (nil when the file has
-// none: Scores, Probabilities work, PredictNodes does not, and a new Fit
+// none: Scores and Predict of the fitted nodes work, of new nodes not, and a new Fit
 // uses the default base).
 func (m *CorrectSmooth) UnmarshalBinary(data []byte) error { return unmarshal(data, m) }
 
@@ -462,7 +463,7 @@ func readBase(f *modelfile.File, kind string, n, c int) (nodeBase, error) {
 	if err := b.ReadModelFile(bf); err != nil {
 		return nil, fmt.Errorf("nodeclass: the model file's base: %w", err)
 	}
-	p, _ := b.Probabilities()
+	p, _ := b.Predict(context.Background(), estimator.FittedNodes)
 	if r, k := p.Dims(); r != n || k != c {
 		return nil, fmt.Errorf("nodeclass: the model file's base has %d nodes and %d classes, the model %d and %d", r, k, n, c)
 	}

@@ -44,22 +44,22 @@ func TestModelFileRoundTrip(t *testing.T) {
 		name := tc.m.(interface{ String() string }).String()
 		_, err := tc.fresh.MarshalBinary()
 		require.True(t, errors.Is(err, estimator.ErrNotFitted), name)
-		require.NoError(t, tc.m.Fit(ctx, g, x, labels), name)
+		require.NoError(t, tc.m.Fit(ctx, estimator.Nodes{Graph: g, Features: Matrix(x)}, labels), name)
 		b, err := tc.m.MarshalBinary()
 		require.NoError(t, err, name)
 		require.NoError(t, tc.fresh.UnmarshalBinary(b), name)
-		want, err := tc.m.Probabilities()
+		want, err := tc.m.Predict(context.Background(), estimator.FittedNodes)
 		require.NoError(t, err)
-		got, err := tc.fresh.Probabilities()
+		got, err := tc.fresh.Predict(context.Background(), estimator.FittedNodes)
 		require.NoError(t, err)
 		require.Equal(t, want.RawMatrix().Data, got.RawMatrix().Data, name)
 		if tc.inductive {
 			type pg interface {
-				PredictGraph(context.Context, *graph.CSR, Features) (*mat.Dense, error)
+				predictGraph(context.Context, *graph.CSR, Features) (*mat.Dense, error)
 			}
-			pw, err := tc.m.(pg).PredictGraph(ctx, g, Features{Dense: xs.Dense(nil)})
+			pw, err := tc.m.(pg).predictGraph(ctx, g, Features{Dense: xs.Dense(nil)})
 			require.NoError(t, err)
-			pgot, err := tc.fresh.(pg).PredictGraph(ctx, g, Features{Dense: xs.Dense(nil)})
+			pgot, err := tc.fresh.(pg).predictGraph(ctx, g, Features{Dense: xs.Dense(nil)})
 			require.NoError(t, err)
 			require.Equal(t, pw.RawMatrix().Data, pgot.RawMatrix().Data, name)
 		}
@@ -67,7 +67,7 @@ func TestModelFileRoundTrip(t *testing.T) {
 		require.NoError(t, gob.NewEncoder(&buf).Encode(tc.m), name)
 		viaGob := reflect.New(reflect.TypeOf(tc.fresh).Elem()).Interface().(savedModel)
 		require.NoError(t, gob.NewDecoder(&buf).Decode(viaGob), name)
-		pg, err := viaGob.Probabilities()
+		pg, err := viaGob.Predict(context.Background(), estimator.FittedNodes)
 		require.NoError(t, err)
 		require.Equal(t, want.RawMatrix().Data, pg.RawMatrix().Data, name)
 		_, err = json.Marshal(tc.m)
@@ -86,3 +86,5 @@ func TestModelFileRoundTrip(t *testing.T) {
 }
 
 func propagateSettings() propagate.Settings { return propagate.Settings{Tol: 1e-5, MaxIter: 300} }
+
+func ptrTo[T any](v T) *T { return &v }

@@ -22,7 +22,7 @@ const gcnLoop = 1
 const predictCheckEvery = 4096
 
 // fitPropagation predicts the fitted nodes, softmax(P(X̂W) + 1bᵀ) on the
-// normalised features xn of g, and keeps what PredictNodes needs: the
+// normalised features xn of g, and keeps what Predict needs for new nodes: the
 // nodes' degrees and the propagated logits (S̃^j X̂W for j < K, or ΠX̂W).
 // It returns the number of block products taken.
 func (m *linear) fitPropagation(ctx context.Context, g *graph.CSR, xn Features) (int, error) {
@@ -228,32 +228,15 @@ func (m *linear) predictNodes(ctx context.Context, where string, nodes estimator
 // degrees. Edges between new nodes are not part of the rule; an edge must
 // go to a fitted node. A new node without edges gets softmax(x̂_v W + b),
 // the logistic regression on its own features.
-func (m *SGC) PredictNodes(ctx context.Context, nodes estimator.NewNodes, x Features) (*mat.Dense, error) {
-	if m.fit == nil {
-		return nil, estimator.NotFitted("nodeclass: SGC.PredictNodes")
-	}
-	return m.fit.predictNodes(ctx, "SGC.PredictNodes", nodes, x)
-}
-
-// PredictNodes returns the class probabilities of new nodes from their
-// edges to fitted nodes and their features, as SGC.PredictNodes, with
-// APPNP's fixed point solved for each new node alone.
-func (m *APPNP) PredictNodes(ctx context.Context, nodes estimator.NewNodes, x Features) (*mat.Dense, error) {
-	if m.fit == nil {
-		return nil, estimator.NotFitted("nodeclass: APPNP.PredictNodes")
-	}
-	return m.fit.predictNodes(ctx, "APPNP.PredictNodes", nodes, x)
-}
+// Features returns the number of features the model was fitted on, 0
+// before Fit.
+func (m *SGC) Features() int { return featureCount(m.fit) }
 
 // Features returns the number of features the model was fitted on, 0
 // before Fit.
-func (m *SGC) Features() int { return features(m.fit) }
+func (m *APPNP) Features() int { return featureCount(m.fit) }
 
-// Features returns the number of features the model was fitted on, 0
-// before Fit.
-func (m *APPNP) Features() int { return features(m.fit) }
-
-func features(f *linear) int {
+func featureCount(f *linear) int {
 	if f == nil {
 		return 0
 	}
@@ -266,7 +249,6 @@ func features(f *linear) int {
 type nodeBase interface {
 	Base
 	fileModel
-	PredictNodes(ctx context.Context, nodes estimator.NewNodes, x Features) (*mat.Dense, error)
 	Features() int
 }
 
@@ -301,36 +283,15 @@ func snapshot(b Base) nodeBase {
 	return nil
 }
 
-// PredictNodes returns the class probabilities (as Probabilities, from the
-// smoothed scores) of new nodes from their edges to fitted nodes and their
-// features: the base model predicts them (its own PredictNodes), then the
-// correction and the smoothing follow the frozen-known rule of the package
-// documentation. A new node without edges keeps its base prediction. It
-// needs a base that predicts new nodes (SGC or APPNP, the default) fitted
-// by Fit; after FitScores, or with another base, it is an error.
-func (m *CorrectSmooth) PredictNodes(ctx context.Context, nodes estimator.NewNodes, x Features) (*mat.Dense, error) {
-	s, err := m.PredictNodeScores(ctx, nodes, x)
-	if err != nil {
-		return nil, err
-	}
-	if s.IsEmpty() {
-		return s, nil
-	}
-	toProbabilities(s)
-	return s, nil
-}
-
-// PredictNodeScores returns the smoothed scores Ŷ of new nodes (as Scores
-// for the fitted nodes), whose clipped and normalised rows PredictNodes
-// returns.
-func (m *CorrectSmooth) PredictNodeScores(ctx context.Context, nodes estimator.NewNodes, x Features) (*mat.Dense, error) {
-	if m.probs == nil {
-		return nil, estimator.NotFitted("nodeclass: CorrectSmooth.PredictNodes")
-	}
+// predictNodeScores returns the smoothed scores Ŷ of the new nodes of q
+// (as Scores for the fitted nodes), whose clipped and normalised rows
+// Predict returns.
+func (m *CorrectSmooth) predictNodeScores(ctx context.Context, q estimator.NodeQuery) (*mat.Dense, error) {
 	if m.fitBase == nil {
-		return nil, fmt.Errorf("nodeclass: CorrectSmooth.PredictNodes: %s", m.noNewNodes())
+		return nil, fmt.Errorf("nodeclass: CorrectSmooth.Predict: %s", m.noNewNodes())
 	}
-	z, err := m.fitBase.PredictNodes(ctx, nodes, x)
+	nodes := *q.New
+	z, err := m.fitBase.Predict(ctx, q)
 	if err != nil || z.IsEmpty() {
 		return z, err
 	}
@@ -375,7 +336,7 @@ func (m *CorrectSmooth) PredictNodeScores(ctx context.Context, nodes estimator.N
 }
 
 // Features returns the number of features of the base model that
-// PredictNodes uses, 0 when there is none.
+// Predict uses for new nodes, 0 when there is none.
 func (m *CorrectSmooth) Features() int {
 	if m.fitBase == nil {
 		return 0

@@ -242,15 +242,12 @@ func TestLinearPredictNodesAgainstDense(t *testing.T) {
 	ctx := context.Background()
 	p := makeNewNodeProblem(t)
 	n := p.g.Nodes()
-	for _, m := range []interface {
-		Base
-		PredictNodes(context.Context, estimator.NewNodes, Features) (*mat.Dense, error)
-	}{
+	for _, m := range []Base{
 		&SGC{K: 2}, &SGC{K: 3, Normalization: NoNormalization}, &SGC{K: 1},
 		&APPNP{Alpha: 0.9, Propagation: tightPPR}, &APPNP{Alpha: 0.5, Normalization: NoNormalization, Propagation: tightPPR},
 	} {
 		name := m.(interface{ String() string }).String()
-		require.NoError(t, m.Fit(ctx, p.g, Features{Dense: p.x}, p.labels), name)
+		require.NoError(t, m.Fit(ctx, estimator.Nodes{Graph: p.g, Features: Matrix(Features{Dense: p.x})}, p.labels), name)
 		var l *linear
 		switch v := m.(type) {
 		case *SGC:
@@ -259,10 +256,10 @@ func TestLinearPredictNodesAgainstDense(t *testing.T) {
 			l = v.fit
 		}
 		want := linearReference(t, p, l)
-		fitted, err := m.Probabilities()
+		fitted, err := m.Predict(context.Background(), estimator.FittedNodes)
 		require.NoError(t, err)
 		assertClose(t, mat.DenseCopyOf(want.Slice(0, n, 0, 3)), fitted, newNodeTol, name+": fitted rows")
-		got, err := m.PredictNodes(ctx, p.nodes, Features{Dense: p.xNew})
+		got, err := m.Predict(ctx, estimator.NodeQuery{New: ptrTo(p.nodes), Features: Matrix(Features{Dense: p.xNew})})
 		require.NoError(t, err, name)
 		assertClose(t, rowsFrom(want, n), got, newNodeTol, name)
 		// The new node without edges: the logistic regression on its
@@ -348,9 +345,9 @@ func TestCorrectSmoothPredictNodesAgainstDense(t *testing.T) {
 		{Base: &APPNP{Alpha: 0.8, Propagation: tightPPR}, CorrectAlpha: 0.6, SmoothAlpha: 0.7, Scale: 0.8, Propagation: tightPPR},
 	} {
 		name := cs.String()
-		require.NoError(t, cs.Fit(ctx, p.g, Features{Dense: p.x}, p.labels), name)
+		require.NoError(t, cs.Fit(ctx, estimator.Nodes{Graph: p.g, Features: Matrix(Features{Dense: p.x})}, p.labels), name)
 		var base *linear
-		switch b := cs.Base.(type) {
+		switch b := cs.fitBase.(type) {
 		case *SGC:
 			base = b.fit
 		case *APPNP:
@@ -360,14 +357,14 @@ func TestCorrectSmoothPredictNodesAgainstDense(t *testing.T) {
 		fitted, err := cs.Scores()
 		require.NoError(t, err)
 		assertClose(t, mat.DenseCopyOf(want.Slice(0, n, 0, 3)), fitted, newNodeTol, name+": fitted rows")
-		got, err := cs.PredictNodeScores(ctx, p.nodes, Features{Dense: p.xNew})
+		got, err := cs.predictNodeScores(ctx, estimator.NodeQuery{New: ptrTo(p.nodes), Features: Matrix(Features{Dense: p.xNew})})
 		require.NoError(t, err, name)
 		assertClose(t, rowsFrom(want, n), got, newNodeTol, name)
-		probs, err := cs.PredictNodes(ctx, p.nodes, Features{Dense: p.xNew})
+		probs, err := cs.Predict(ctx, estimator.NodeQuery{New: ptrTo(p.nodes), Features: Matrix(Features{Dense: p.xNew})})
 		require.NoError(t, err)
 		toProbabilities(got)
 		assert.Equal(t, got.RawMatrix().Data, probs.RawMatrix().Data, name)
-		bp, err := snapshot(cs.Base).PredictNodes(ctx, p.nodes, Features{Dense: p.xNew})
+		bp, err := cs.fitBase.Predict(ctx, estimator.NodeQuery{New: ptrTo(p.nodes), Features: Matrix(Features{Dense: p.xNew})})
 		require.NoError(t, err)
 		assert.InDeltaSlice(t, bp.RawRowView(3), probs.RawRowView(3), newNodeTol, "%s: the node without edges", name)
 	}
@@ -398,14 +395,11 @@ func TestPredictNodesReproducesFittedNodes(t *testing.T) {
 	// The fitted values satisfy the PPR equations to the solver's
 	// residual only.
 	const tol = 1e-10
-	for _, m := range []interface {
-		Base
-		PredictNodes(context.Context, estimator.NewNodes, Features) (*mat.Dense, error)
-	}{&SGC{K: 3}, &APPNP{Propagation: tightPPR}, &CorrectSmooth{Propagation: tightPPR}} {
-		require.NoError(t, m.Fit(ctx, p.g, Features{Dense: p.x}, p.labels))
-		got, err := m.PredictNodes(ctx, nodes, x)
+	for _, m := range []Base{&SGC{K: 3}, &APPNP{Propagation: tightPPR}, &CorrectSmooth{Propagation: tightPPR}} {
+		require.NoError(t, m.Fit(ctx, estimator.Nodes{Graph: p.g, Features: Matrix(Features{Dense: p.x})}, p.labels))
+		got, err := m.Predict(ctx, estimator.NodeQuery{New: ptrTo(nodes), Features: Matrix(x)})
 		require.NoError(t, err)
-		fitted, err := m.Probabilities()
+		fitted, err := m.Predict(context.Background(), estimator.FittedNodes)
 		require.NoError(t, err)
 		for k, i := range rows {
 			assert.InDeltaSlice(t, fitted.RawRowView(i), got.RawRowView(k), tol, "%v: node %d", m, i)
@@ -427,36 +421,34 @@ func TestPredictNodesRoundTripAndErrors(t *testing.T) {
 		{&CorrectSmooth{Base: &APPNP{}}, &CorrectSmooth{}},
 		{&CorrectSmooth{}, &CorrectSmooth{}},
 	} {
-		type np interface {
-			PredictNodes(context.Context, estimator.NewNodes, Features) (*mat.Dense, error)
-		}
+		type np = Base
 		name := tc.m.(interface{ String() string }).String()
-		_, err := tc.fresh.(np).PredictNodes(ctx, p.nodes, Features{Dense: p.xNew})
+		_, err := tc.fresh.(np).Predict(ctx, estimator.NodeQuery{New: ptrTo(p.nodes), Features: Matrix(Features{Dense: p.xNew})})
 		assert.True(t, errors.Is(err, estimator.ErrNotFitted), name)
-		require.NoError(t, tc.m.Fit(ctx, p.g, Features{Dense: p.x}, p.labels), name)
+		require.NoError(t, tc.m.Fit(ctx, estimator.Nodes{Graph: p.g, Features: Matrix(Features{Dense: p.x})}, p.labels), name)
 		b, err := tc.m.MarshalBinary()
 		require.NoError(t, err, name)
 		require.NoError(t, tc.fresh.UnmarshalBinary(b), name)
 		for _, nodes := range []estimator.NewNodes{p.nodes, unit} {
-			want, err := tc.m.(np).PredictNodes(ctx, nodes, Features{Dense: p.xNew})
+			want, err := tc.m.(np).Predict(ctx, estimator.NodeQuery{New: ptrTo(nodes), Features: Matrix(Features{Dense: p.xNew})})
 			require.NoError(t, err, name)
-			got, err := tc.fresh.(np).PredictNodes(ctx, nodes, Features{Dense: p.xNew})
+			got, err := tc.fresh.(np).Predict(ctx, estimator.NodeQuery{New: ptrTo(nodes), Features: Matrix(Features{Dense: p.xNew})})
 			require.NoError(t, err, name)
 			assert.Equal(t, want.RawMatrix().Data, got.RawMatrix().Data, name)
-			sp, err := tc.fresh.(np).PredictNodes(ctx, nodes, Features{Sparse: sparseNew})
+			sp, err := tc.fresh.(np).Predict(ctx, estimator.NodeQuery{New: ptrTo(nodes), Features: Matrix(Features{Sparse: sparseNew})})
 			require.NoError(t, err, name)
 			assertClose(t, want, sp, 1e-15, name+": sparse features")
 		}
 		pred := tc.fresh.(np)
 		bad := estimator.NewNodes{Offsets: []int{0, 1, 2}, Nodes: []int32{3, int32(p.g.Nodes())}}
-		_, err = pred.PredictNodes(ctx, bad, Features{Dense: mat.NewDense(2, 5, nil)})
+		_, err = pred.Predict(ctx, estimator.NodeQuery{New: ptrTo(bad), Features: Matrix(Features{Dense: mat.NewDense(2, 5, nil)})})
 		assert.ErrorContains(t, err, "new node 1", name)
 		assert.ErrorContains(t, err, "edges must go to fitted nodes", name)
-		_, err = pred.PredictNodes(ctx, p.nodes, Features{Dense: mat.NewDense(4, 4, nil)})
+		_, err = pred.Predict(ctx, estimator.NodeQuery{New: ptrTo(p.nodes), Features: Matrix(Features{Dense: mat.NewDense(4, 4, nil)})})
 		assert.ErrorContains(t, err, "fitted on 5 features", name)
 		nan := mat.DenseCopyOf(p.xNew)
 		nan.Set(2, 1, math.NaN())
-		_, err = pred.PredictNodes(ctx, p.nodes, Features{Dense: nan})
+		_, err = pred.Predict(ctx, estimator.NodeQuery{New: ptrTo(p.nodes), Features: Matrix(Features{Dense: nan})})
 		assert.ErrorContains(t, err, "new node 2: feature 1", name)
 		// A layout-1 file is refused with a message.
 		f, err := tc.m.ModelFile()
@@ -472,7 +464,7 @@ func TestPredictNodesRoundTripAndErrors(t *testing.T) {
 	// saves its fitted nodes.
 	for _, cs := range []*CorrectSmooth{{Base: &Spreading{}}, {}} {
 		if cs.Base != nil {
-			require.NoError(t, cs.Fit(ctx, p.g, Features{Dense: p.x}, p.labels))
+			require.NoError(t, cs.Fit(ctx, estimator.Nodes{Graph: p.g, Features: Matrix(Features{Dense: p.x})}, p.labels))
 		} else {
 			z := mat.NewDense(p.g.Nodes(), 3, nil)
 			for i := 0; i < p.g.Nodes(); i++ {
@@ -480,14 +472,14 @@ func TestPredictNodesRoundTripAndErrors(t *testing.T) {
 			}
 			require.NoError(t, cs.FitScores(ctx, p.g, z, p.labels))
 		}
-		_, err := cs.PredictNodes(ctx, p.nodes, Features{Dense: p.xNew})
+		_, err := cs.Predict(ctx, estimator.NodeQuery{New: ptrTo(p.nodes), Features: Matrix(Features{Dense: p.xNew})})
 		assert.ErrorContains(t, err, "fitted nodes only")
 		b, err := cs.MarshalBinary()
 		require.NoError(t, err)
 		var back CorrectSmooth
 		require.NoError(t, back.UnmarshalBinary(b))
 		assert.Zero(t, back.Features())
-		_, err = back.PredictNodes(ctx, p.nodes, Features{Dense: p.xNew})
+		_, err = back.Predict(ctx, estimator.NodeQuery{New: ptrTo(p.nodes), Features: Matrix(Features{Dense: p.xNew})})
 		assert.ErrorContains(t, err, "fitted nodes only")
 	}
 }

@@ -132,7 +132,7 @@ func TestLinearModelsAgainstDense(t *testing.T) {
 		name  string
 		model interface {
 			Base
-			PredictGraph(context.Context, *graph.CSR, Features) (*mat.Dense, error)
+			predictGraph(context.Context, *graph.CSR, Features) (*mat.Dense, error)
 		}
 		design *mat.Dense
 	}{
@@ -140,8 +140,8 @@ func TestLinearModelsAgainstDense(t *testing.T) {
 		{"appnp", &APPNP{Alpha: a, L2: 1e-3, Propagation: propagate.Settings{Tol: 1e-12}}, &pprP},
 	} {
 		for _, x := range []Features{{Sparse: xs}, {Dense: xs.Dense(nil)}} {
-			require.NoError(t, tc.model.Fit(ctx, g, x, labels), tc.name)
-			got, err := tc.model.Probabilities()
+			require.NoError(t, tc.model.Fit(ctx, estimator.Nodes{Graph: g, Features: Matrix(x)}, labels), tc.name)
+			got, err := tc.model.Predict(context.Background(), estimator.FittedNodes)
 			require.NoError(t, err)
 			// The models scale the design to a mean squared row norm of 1
 			// over the labelled rows.
@@ -154,19 +154,19 @@ func TestLinearModelsAgainstDense(t *testing.T) {
 			var scaled mat.Dense
 			scaled.Scale(1/math.Sqrt(ss/float64(countLabelled(labels))), tc.design)
 			ref := logreg.Classifier{L2: 1e-3, GradTol: 1e-9}
-			require.NoError(t, ref.Fit(ctx, logreg.Dense{X: &scaled}, labels))
+			require.NoError(t, ref.Fit(ctx, &scaled, labels))
 			want, err := ref.Probabilities(logreg.Dense{X: &scaled})
 			require.NoError(t, err)
 			// both fits stop at ‖∇J‖ ≈ 1e-6..1e-9 with curvature ≥ λ = 1e-3
 			assert.True(t, mat.EqualApprox(want, got, 1e-3), tc.name)
-			assert.Equal(t, logreg.Argmax(want), logreg.Argmax(got), tc.name)
+			assert.Equal(t, estimator.Argmax(want), estimator.Argmax(got), tc.name)
 			if in, ok := tc.model.(interface{ Info() estimator.Info }); ok {
 				info := in.Info()
 				assert.Positive(t, info.Iterations, tc.name)
 				assert.Positive(t, info.Products, tc.name)
 				assert.Less(t, info.Residual, 1e-4, tc.name)
 			}
-			again, err := tc.model.PredictGraph(ctx, g, x)
+			again, err := tc.model.predictGraph(ctx, g, x)
 			require.NoError(t, err)
 			assert.True(t, mat.EqualApprox(got, again, 1e-12), "%s: PredictGraph on the fit graph", tc.name)
 		}
@@ -259,9 +259,9 @@ func TestCorrectSmoothClosedForms(t *testing.T) {
 		sc, err := cs.Scores()
 		require.NoError(t, err)
 		require.True(t, mat.EqualApprox(wantS, sc, tol))
-		p, err := cs.Probabilities()
+		p, err := cs.Predict(context.Background(), estimator.FittedNodes)
 		require.NoError(t, err)
-		assert.Equal(t, logreg.Argmax(sc), logreg.Argmax(p))
+		assert.Equal(t, estimator.Argmax(sc), estimator.Argmax(p))
 	}
 }
 
@@ -275,17 +275,17 @@ func TestChoose(t *testing.T) {
 			test = append(test, i)
 		}
 	}
-	cands := append(SGCGrid()[:3], CorrectSmoothGrid(&SGC{})[:4]...)
+	cands := append(SGCGrid(&SGC{Classes: 3})[:3], CorrectSmoothGrid(&SGC{Classes: 3})[:4]...)
 	// Cross-validation over the labelled nodes: the chosen model is refitted
 	// on them all and its score is the best mean fold accuracy.
-	sel, err := Choose(ctx, cands, g, x, labels, nil, eval.CV{Folds: 3, Seed: 1})
+	sel, err := eval.ChooseNode(ctx, cands, estimator.Nodes{Graph: g, Features: Matrix(x)}, labels, nil, eval.CV{Folds: 3, Seed: 1})
 	require.NoError(t, err)
 	require.Len(t, sel.Scores, len(cands))
 	best, _ := eval.FirstBest(sel.Scores)
 	require.Equal(t, best, sel.Index)
-	p, err := sel.Best.Probabilities()
+	p, err := sel.Best.Predict(context.Background(), estimator.FittedNodes)
 	require.NoError(t, err)
-	acc, err := eval.Accuracy(logreg.Argmax(p), truth, test)
+	acc, err := eval.Accuracy(estimator.Argmax(p), truth, test)
 	require.NoError(t, err)
 	assert.Greater(t, acc, 0.8, "planted communities with informative features")
 	// With val nodes: the score is the val accuracy of a fit without them.
@@ -295,41 +295,41 @@ func TestChoose(t *testing.T) {
 			val = append(val, i)
 		}
 	}
-	sel, err = Choose(ctx, cands[:2], g, x, labels, val, eval.CV{})
+	sel, err = eval.ChooseNode(ctx, cands[:2], estimator.Nodes{Graph: g, Features: Matrix(x)}, labels, val, eval.CV{})
 	require.NoError(t, err)
 	hidden := append([]int(nil), labels...)
 	for _, i := range val {
 		hidden[i] = -1
 	}
-	m := &SGC{K: 1, L2: L2Grid()[0]}
-	require.NoError(t, m.Fit(ctx, g, x, hidden))
-	pm, _ := m.Probabilities()
-	want, _ := eval.Accuracy(logreg.Argmax(pm), labels, val)
+	m := &SGC{K: 1, L2: L2Grid()[0], Classes: 3}
+	require.NoError(t, m.Fit(ctx, estimator.Nodes{Graph: g, Features: Matrix(x)}, hidden))
+	pm, _ := m.Predict(context.Background(), estimator.FittedNodes)
+	want, _ := eval.Accuracy(estimator.Argmax(pm), labels, val)
 	assert.Equal(t, want, sel.Scores[0])
 }
 
 func TestErrors(t *testing.T) {
 	ctx := context.Background()
 	for _, m := range []Base{&SGC{}, &APPNP{}, &CorrectSmooth{}, &Spreading{}, &STKR{}} {
-		_, err := m.Probabilities()
+		_, err := m.Predict(context.Background(), estimator.FittedNodes)
 		assert.True(t, errors.Is(err, ErrNotFitted), "%T", m)
 		assert.True(t, errors.Is(err, estimator.ErrNotFitted), "%T", m)
 	}
-	_, err := (&SGC{}).PredictGraph(ctx, nil, Features{})
+	_, err := (&SGC{}).predictGraph(ctx, nil, Features{})
 	assert.True(t, errors.Is(err, ErrNotFitted))
 	g, xs, labels, _ := planted(t, 12, 2, 4, 5)
 	none := make([]int, len(labels))
 	for i := range none {
 		none[i] = -1
 	}
-	assert.ErrorContains(t, (&SGC{}).Fit(ctx, g, Features{Sparse: xs}, none), "no labelled")
-	assert.ErrorContains(t, (&SGC{K: -1}).Fit(ctx, g, Features{Sparse: xs}, labels), "K=-1")
-	assert.ErrorContains(t, (&APPNP{Alpha: 1}).Fit(ctx, g, Features{Sparse: xs}, labels), "open interval")
-	assert.ErrorContains(t, (&CorrectSmooth{Scale: -1}).Fit(ctx, g, Features{Sparse: xs}, labels), "Scale")
-	assert.ErrorContains(t, (&SGC{}).Fit(ctx, g, Features{}, labels), "exactly one")
+	assert.ErrorContains(t, (&SGC{}).Fit(ctx, estimator.Nodes{Graph: g, Features: Matrix(Features{Sparse: xs})}, none), "no labelled")
+	assert.ErrorContains(t, (&SGC{K: -1}).Fit(ctx, estimator.Nodes{Graph: g, Features: Matrix(Features{Sparse: xs})}, labels), "K=-1")
+	assert.ErrorContains(t, (&APPNP{Alpha: 1}).Fit(ctx, estimator.Nodes{Graph: g, Features: Matrix(Features{Sparse: xs})}, labels), "open interval")
+	assert.ErrorContains(t, (&CorrectSmooth{Scale: -1}).Fit(ctx, estimator.Nodes{Graph: g, Features: Matrix(Features{Sparse: xs})}, labels), "Scale")
+	assert.ErrorContains(t, (&SGC{}).Fit(ctx, estimator.Nodes{Graph: g, Features: Matrix(Features{})}, labels), "exactly one")
 }
 
-// TestEvaluateTwoStages checks Evaluate's protocol against the two Choose
+// TestEvaluateTwoStages checks eval.EvaluateNodes against the two ChooseNode
 // calls it stands for: the base on the val nodes, then Correct & Smooth's
 // grid on that base.
 func TestEvaluateTwoStages(t *testing.T) {
@@ -341,7 +341,12 @@ func TestEvaluateTwoStages(t *testing.T) {
 	require.Len(t, split.Train, 15)
 	require.Len(t, split.Val, 15)
 	require.Len(t, split.Test, 60)
-	out, err := Evaluate(ctx, Search{Candidates: SGCGrid()[:4], CorrectSmooth: true}, g, x, truth, split, eval.CV{})
+	nodes := estimator.Nodes{Graph: g, Features: Matrix(x)}
+	search := eval.NodeSearch{
+		Grid:   func(c int) []Base { return SGCGrid(&SGC{Classes: c})[:4] },
+		Refine: func(b Base) []Base { return CorrectSmoothGrid(b) },
+	}
+	out, err := eval.EvaluateNodes(ctx, search, nodes, truth, split, eval.CV{})
 	require.NoError(t, err)
 	known := make([]int, len(truth))
 	for i := range known {
@@ -350,15 +355,15 @@ func TestEvaluateTwoStages(t *testing.T) {
 	for _, i := range append(append([]int(nil), split.Train...), split.Val...) {
 		known[i] = truth[i]
 	}
-	base, err := Choose(ctx, SGCGrid()[:4], g, x, known, split.Val, eval.CV{})
+	base, err := eval.ChooseNode(ctx, SGCGrid(&SGC{Classes: 3})[:4], nodes, known, split.Val, eval.CV{})
 	require.NoError(t, err)
-	cs, err := Choose(ctx, CorrectSmoothGrid(base.Best), g, x, known, split.Val, eval.CV{})
+	cs, err := eval.ChooseNode(ctx, CorrectSmoothGrid(base.Best), nodes, known, split.Val, eval.CV{})
 	require.NoError(t, err)
 	assert.Equal(t, fmt.Sprint(base.Best), out.Base)
 	assert.Equal(t, fmt.Sprint(cs.Best), out.Model)
 	assert.Equal(t, cs.Scores[cs.Index], out.Val)
-	p, _ := cs.Best.Probabilities()
-	want, _ := eval.Accuracy(logreg.Argmax(p), truth, split.Test)
+	p, _ := cs.Best.Predict(context.Background(), estimator.FittedNodes)
+	want, _ := eval.Accuracy(estimator.Argmax(p), truth, split.Test)
 	assert.Equal(t, want, out.Test)
 	_, err = PerClassSplit(truth, 20, 20, 0)
 	assert.ErrorContains(t, err, "fewer than train+val")
@@ -391,7 +396,7 @@ func TestWithEmbedding(t *testing.T) {
 		assert.InDelta(t, 0.25*math.Pow(mat.Norm(xh, 2), 2), math.Pow(mat.Norm(em, 2), 2), 1e-9)
 		// and is the eigenmap up to that one factor
 		ref := spectral.LaplacianEigenmap{Dim: 3, Isolated: laplacian.IsolatedZero}
-		require.NoError(t, ref.Fit(ctx, g))
+		require.NoError(t, ref.Fit(ctx, estimator.Nodes{Graph: g}))
 		c := em.At(0, 0) / ref.Coordinates().At(0, 0)
 		var scaled mat.Dense
 		scaled.Scale(c, ref.Coordinates())
@@ -431,17 +436,17 @@ func TestPredictGraphInductive(t *testing.T) {
 	}
 	for _, m := range []interface {
 		Base
-		PredictGraph(context.Context, *graph.CSR, Features) (*mat.Dense, error)
+		predictGraph(context.Context, *graph.CSR, Features) (*mat.Dense, error)
 	}{&SGC{}, &APPNP{}} {
-		require.NoError(t, m.Fit(ctx, sub.CSR, Features{Dense: subX}, subLabels))
-		p, err := m.PredictGraph(ctx, g, Features{Sparse: xs})
+		require.NoError(t, m.Fit(ctx, estimator.Nodes{Graph: sub.CSR, Features: Matrix(Features{Dense: subX})}, subLabels))
+		p, err := m.predictGraph(ctx, g, Features{Sparse: xs})
 		require.NoError(t, err)
 		r, c := p.Dims()
 		require.Equal(t, []int{120, 3}, []int{r, c})
-		acc, err := eval.Accuracy(logreg.Argmax(p), truth, unseen)
+		acc, err := eval.Accuracy(estimator.Argmax(p), truth, unseen)
 		require.NoError(t, err)
 		assert.Greater(t, acc, 0.8, "%v on the new nodes", m)
-		_, err = m.PredictGraph(ctx, g, Features{Dense: mat.NewDense(120, 5, nil)})
+		_, err = m.predictGraph(ctx, g, Features{Dense: mat.NewDense(120, 5, nil)})
 		assert.ErrorContains(t, err, "columns")
 	}
 }

@@ -1,16 +1,11 @@
 package nodeclass
 
 import (
-	"context"
 	"fmt"
 	"math/rand/v2"
 	"slices"
 
-	"gonum.org/v1/gonum/mat"
-
 	"github.com/gssl/gssl/eval"
-	"github.com/gssl/gssl/graph"
-	"github.com/gssl/gssl/logreg"
 )
 
 // PerClassSplit draws train per class training nodes and val per class
@@ -44,102 +39,4 @@ func PerClassSplit(labels []int, train, val int, seed uint64) (eval.Split, error
 	slices.Sort(s.Val)
 	slices.Sort(s.Test)
 	return s, nil
-}
-
-// Search is what Evaluate chooses from: a grid of candidates, optionally
-// followed by Correct & Smooth on the chosen one (the protocol of Huang et
-// al. 2021: the base model is tuned first, then C&S's α₁, α₂ and scale on
-// that base, both on the validation nodes).
-type Search struct {
-	Candidates    []Base
-	CorrectSmooth bool
-	// Embedding > 0 appends that many Laplacian-eigenmap coordinates to the
-	// features (WithEmbedding with weight 1 on the row-normalised features)
-	// and fits SGC and APPNP candidates without further normalisation.
-	Embedding int
-}
-
-// Outcome is the result of Evaluate on one split.
-type Outcome struct {
-	Model         string     // the chosen model
-	Val           float64    // its validation accuracy (mean CV accuracy without val nodes)
-	Test          float64    // its test accuracy
-	Probabilities *mat.Dense // its class scores on every node
-	// Best is the chosen model, fitted on the training labels (what
-	// gssl classify --save writes).
-	Best Base
-	// With Search.CorrectSmooth: the base model chosen first, and its
-	// accuracies.
-	Base              string
-	BaseVal, BaseTest float64
-}
-
-// Evaluate runs the protocol of one split: the candidates see the labels of
-// the training and validation nodes only, Choose picks one on the val nodes
-// (by cross-validation over the training nodes with cv when the split has
-// none) and the chosen model, fitted on the training labels (all
-// labelled nodes without val), is scored on the test nodes; with
-// s.CorrectSmooth, Correct & Smooth's grid on the chosen model is searched
-// the same way and its choice scored. truth holds every known label.
-func Evaluate(ctx context.Context, s Search, g *graph.CSR, x Features, truth []int, split eval.Split, cv eval.CV) (Outcome, error) {
-	known := make([]int, len(truth))
-	for i := range known {
-		known[i] = -1
-	}
-	for _, part := range [][]int{split.Train, split.Val} {
-		for _, i := range part {
-			if i < 0 || i >= len(truth) || truth[i] < 0 {
-				return Outcome{}, fmt.Errorf("nodeclass: split node %d has no label", i)
-			}
-			known[i] = truth[i]
-		}
-	}
-	score := func(sel *Selection) (string, float64, float64, *mat.Dense, error) {
-		p, err := sel.Best.Probabilities()
-		if err != nil {
-			return "", 0, 0, nil, err
-		}
-		test := 0.0
-		if len(split.Test) > 0 {
-			if test, err = eval.Accuracy(logreg.Argmax(p), truth, split.Test); err != nil {
-				return "", 0, 0, nil, err
-			}
-		}
-		return fmt.Sprint(sel.Best), sel.Scores[sel.Index], test, p, nil
-	}
-	if s.Embedding > 0 {
-		var err error
-		if x, err = WithEmbedding(ctx, g, x, RowSum, s.Embedding, 1); err != nil {
-			return Outcome{}, err
-		}
-		for _, c := range s.Candidates {
-			switch m := c.(type) {
-			case *SGC:
-				m.Normalization = NoNormalization
-			case *APPNP:
-				m.Normalization = NoNormalization
-			}
-		}
-	}
-	sel, err := Choose(ctx, s.Candidates, g, x, known, split.Val, cv)
-	if err != nil {
-		return Outcome{}, err
-	}
-	var out Outcome
-	if out.Model, out.Val, out.Test, out.Probabilities, err = score(sel); err != nil {
-		return Outcome{}, err
-	}
-	out.Best = sel.Best
-	if !s.CorrectSmooth {
-		return out, nil
-	}
-	out.Base, out.BaseVal, out.BaseTest = out.Model, out.Val, out.Test
-	if sel, err = Choose(ctx, CorrectSmoothGrid(sel.Best), g, x, known, split.Val, cv); err != nil {
-		return Outcome{}, err
-	}
-	if out.Model, out.Val, out.Test, out.Probabilities, err = score(sel); err != nil {
-		return Outcome{}, err
-	}
-	out.Best = sel.Best
-	return out, nil
 }

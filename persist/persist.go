@@ -42,6 +42,7 @@ var registry = []kind{
 	{labelprop.SpreadingKind, func() Model { return new(labelprop.Spreading) }},
 	{labelprop.HarmonicKind, func() Model { return new(labelprop.Harmonic) }},
 	{stkr.RegressorKind, func() Model { return new(stkr.Regressor) }},
+	{stkr.ClassifierKind, func() Model { return new(stkr.Classifier) }},
 	{gp.RegressorKind, func() Model { return new(gp.Regressor) }},
 	{krr.ExactKind, func() Model { return new(krr.Exact) }},
 	{krr.NystromKind, func() Model { return new(krr.Nystrom) }},

@@ -34,7 +34,8 @@
 // F* = (1−α)(I − αS)^{-1}Y). It is solved by the Chebyshev semi-iteration
 // (Saad, "Iterative Methods for Sparse Linear Systems", 2nd ed., Alg. 12.1)
 // on the interval [1 − a, 1 + a] that holds the spectrum of I − aS for every
-// graph, so no eigenvalue estimate is needed; the residual of every column
+// graph, so no eigenvalue estimate is needed (krylov.Chebyshev, the
+// iteration labelprop's spreading runs too); the residual of every column
 // block shrinks by at least 1/T_k(1/a) after k products, about
 // (√κ − 1)/(√κ + 1) per product with κ = (1 + a)/(1 − a). Each iteration is
 // one block product and one fused row pass; the stopping test uses the true

@@ -7,7 +7,6 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/gssl/gssl/internal/parallel"
 	"github.com/gssl/gssl/krylov"
 	"github.com/gssl/gssl/linop"
 	"github.com/gssl/gssl/loaders"
@@ -124,17 +123,57 @@ func (r sparseRHS) norm() float64 {
 	return math.Sqrt(s)
 }
 
-// chunkRows is the fixed chunk of the residual reduction: partial sums per
-// chunk combined in chunk order give the same result on any number of
-// goroutines.
-const chunkRows = 256
+// pprSystem is (I − aS)F = (1 − a)H as krylov.Chebyshev sees it: the
+// product S·F_k of a pass is taken whole (op is any linop.BlockOperator),
+// then the residual rows (1 − a)H_i − F_i + a(S F)_i are read from it. The
+// first product, S·F_1 = (1 − a)S·H, comes from H itself (for sparse
+// features from their CSR arrays).
+type pprSystem struct {
+	op     linop.BlockOperator
+	h      rhs
+	a      float64
+	d      int
+	q      *mat.Dense    // S·F_k
+	blocks [2]*mat.Dense // the two iterate blocks, for op
+	first  bool          // the next product is the first
+}
 
-// chebyshev runs the semi-iteration of doc.go on (I − aS)F = (1−a)H from
-// F_0 = 0: F_1 = (1−a)H, then
+func (p *pprSystem) Product(z []float64) {
+	if p.first {
+		p.first = false
+		p.h.mul(p.q, p.op, 1-p.a) // S F_1 = (1−a) S H
+		return
+	}
+	x := p.blocks[1]
+	if &p.blocks[0].RawMatrix().Data[0] == &z[0] {
+		x = p.blocks[0]
+	}
+	p.op.MulBlockTo(p.q, x)
+}
+
+func (p *pprSystem) Residual(r []float64, z []float64, lo, hi int) {
+	d, a := p.d, p.a
+	for i := lo; i < hi; i++ {
+		ri := r[(i-lo)*d : (i-lo+1)*d]
+		if z == nil {
+			clear(ri)
+		} else {
+			fi, qi := z[i*d:(i+1)*d], p.q.RawRowView(i)
+			for j, f := range fi {
+				ri[j] = a*qi[j] - f
+			}
+		}
+		p.h.addRow(ri, i, 1-a)
+	}
+}
+
+// chebyshev solves (I − aS)F = (1−a)H from F_0 = 0 by krylov.Chebyshev
+// (see doc.go): F_1 = (1−a)H, then
 //
 //	F_{k+1} = F_k + ω_k (F_k − F_{k−1}) + γ_k R_k,   R_k = (1−a)H − F_k + aS F_k,
 //
-// with ρ_0 = a, ρ_k = 1/(2/a − ρ_{k−1}), ω_k = ρ_k ρ_{k−1}, γ_k = 2ρ_k/a.
+// with ρ_0 = a, ρ_k = 1/(2/a − ρ_{k−1}), ω_k = ρ_k ρ_{k−1}, γ_k = 2ρ_k/a,
+// until ‖R_k‖_F ≤ Tol·‖(1−a)H‖_F.
 func chebyshev(ctx context.Context, op linop.BlockOperator, h rhs, a float64, set Settings) (*mat.Dense, Info, error) {
 	if !(a > 0 && a < 1) {
 		return nil, Info{}, fmt.Errorf("propagate: a = %v is invalid: it must be inside the open interval (0, 1)", a)
@@ -146,77 +185,26 @@ func chebyshev(ctx context.Context, op linop.BlockOperator, h rhs, a float64, se
 	if !(tol > 0 && tol < 1) {
 		return nil, Info{}, fmt.Errorf("propagate: Tol = %v is invalid: it must be inside the open interval (0, 1)", set.Tol)
 	}
-	maxIter := set.MaxIter
-	if maxIter == 0 {
-		maxIter = 2*int(math.Ceil(math.Acosh(1/tol)/math.Acosh(1/a))) + 100
-	}
-	if maxIter < 0 {
+	if set.MaxIter < 0 {
 		return nil, Info{}, fmt.Errorf("propagate: MaxIter = %d must be ≥ 0", set.MaxIter)
 	}
 	n, d := h.dims()
-	scale := 1 - a
-	cur := mat.NewDense(n, d, nil)
-	bnorm := scale * h.norm()
+	bnorm := (1 - a) * h.norm()
 	if bnorm == 0 {
-		return cur, Info{}, nil
+		return mat.NewDense(n, d, nil), Info{}, nil
 	}
-	// F_1 = (1−a)H.
-	parallel.For(n, rowGrain, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			h.addRow(cur.RawRowView(i), i, scale)
-		}
+	cur, prv := make([]float64, n*d), make([]float64, n*d) // F_0 = 0
+	p := &pprSystem{op: op, h: h, a: a, d: d, q: mat.NewDense(n, d, nil),
+		blocks: [2]*mat.Dense{mat.NewDense(n, d, cur), mat.NewDense(n, d, prv)}, first: true}
+	// With Frobenius the stop reads the norms only as ‖B‖_F² = Σ_j BNorm_j²:
+	// the whole of it in the first entry.
+	norms := make([]float64, d)
+	norms[0] = bnorm
+	z, res, err := krylov.Chebyshev(ctx, p, a, cur, prv, krylov.ChebyshevSettings[float64]{
+		Settings: krylov.Settings{Tol: tol, MaxIter: set.MaxIter},
+		Method:   "propagate: PPR Chebyshev", BNorm: norms, Frobenius: true, Zero: true,
+		Passes: krylov.NewRowPasses(n, d, n*d),
 	})
-	prv := mat.NewDense(n, d, nil) // F_0 = 0
-	q := mat.NewDense(n, d, nil)
-	info := Info{Iterations: 1}
-	rho := a
-	chunks := parallel.NumChunks(n, chunkRows)
-	partial := make([]float64, chunks)
-	for k := 1; ; k++ {
-		if k == 1 {
-			h.mul(q, op, 1-a) // S F_1 = (1−a) S H
-		} else {
-			op.MulBlockTo(q, cur)
-		}
-		info.Products++
-		next := 1 / (2/a - rho)
-		omega, gamma := next*rho, 2*next/a
-		// One pass: R_k row by row, its squares, and F_{k+1} over F_{k−1}.
-		parallel.Chunks(n, chunkRows, func(c, lo, hi int) {
-			r := make([]float64, d)
-			var acc float64
-			for i := lo; i < hi; i++ {
-				fi, pi, qi := cur.RawRowView(i), prv.RawRowView(i), q.RawRowView(i)
-				for j, f := range fi {
-					r[j] = a*qi[j] - f
-				}
-				h.addRow(r, i, scale)
-				for j, f := range fi {
-					acc += r[j] * r[j]
-					pi[j] = f + omega*(f-pi[j]) + gamma*r[j]
-				}
-			}
-			partial[c] = acc
-		})
-		var rr float64
-		for _, v := range partial {
-			rr += v
-		}
-		info.Residual = math.Sqrt(rr) / bnorm
-		if info.Residual <= tol {
-			return cur, info, nil
-		}
-		if !(info.Residual < math.Inf(1)) {
-			return cur, info, &krylov.BreakdownError{Method: "propagate: PPR Chebyshev", Iterations: k, Reason: fmt.Sprintf("relative residual %g is not finite", info.Residual)}
-		}
-		if err := ctx.Err(); err != nil {
-			return cur, info, fmt.Errorf("propagate: PPR stopped after %d iterations: %w", k, err)
-		}
-		if k >= maxIter {
-			return cur, info, &krylov.NotConvergedError{Method: "propagate: PPR Chebyshev", Iterations: k, Residual: info.Residual, Tol: tol}
-		}
-		cur, prv = prv, cur
-		rho = next
-		info.Iterations++
-	}
+	info := Info{Iterations: res.Iterations[0], Residual: res.Residual[0], Products: res.Products}
+	return mat.NewDense(n, d, z), info, err
 }

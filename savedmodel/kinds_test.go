@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/gp"
 	"github.com/gssl/gssl/graphkernels"
 	"github.com/gssl/gssl/imgp"
@@ -64,13 +65,20 @@ func kindFixtures(t *testing.T) map[string]kindFixture {
 	}
 
 	sp := &labelprop.Spreading{Alpha: 0.9}
-	add(labelprop.SpreadingKind, sp, nodeCtx, sp.Fit(ctx, ds.Graph, ds.Labels))
+	add(labelprop.SpreadingKind, sp, nodeCtx, sp.Fit(ctx, estimator.Nodes{Graph: ds.Graph}, ds.Labels))
 	hm := &labelprop.Harmonic{}
-	add(labelprop.HarmonicKind, hm, nodeCtx, hm.Fit(ctx, ds.Graph, ds.Labels))
-	k, err := stkr.NewGraphKernel(ds.Graph)
-	require.NoError(t, err)
-	st := &stkr.Regressor{Transform: stkr.Power(2), Beta: 0.1, Classes: len(ds.ClassNames)}
-	add(stkr.RegressorKind, st, nodeCtx, st.Fit(ctx, k, ds.Labels))
+	add(labelprop.HarmonicKind, hm, nodeCtx, hm.Fit(ctx, estimator.Nodes{Graph: ds.Graph}, ds.Labels))
+	st := &stkr.Classifier{Regressor: stkr.Regressor{Transform: stkr.Power(2), Beta: 0.1}, Classes: len(ds.ClassNames)}
+	add(stkr.ClassifierKind, st, nodeCtx, st.Fit(ctx, estimator.Nodes{Graph: ds.Graph}, ds.Labels))
+	ty := make([]float64, len(ds.Labels))
+	for i, l := range ds.Labels {
+		ty[i] = math.NaN()
+		if l >= 0 {
+			ty[i] = float64(l)
+		}
+	}
+	sr := &stkr.Regressor{Transform: stkr.Power(2), Beta: 0.1}
+	add(stkr.RegressorKind, sr, Context{IDs: ds.IDs, Data: "testdata/serve"}, sr.Fit(ctx, estimator.Nodes{Graph: ds.Graph}, ty))
 	n := ds.Graph.Nodes()
 	feat := mat.NewDense(n, 4, nil)
 	for i := 0; i < n; i++ {
@@ -80,13 +88,13 @@ func kindFixtures(t *testing.T) map[string]kindFixture {
 	}
 	x0 := nodeclass.Features{Dense: feat}
 	sgc := &nodeclass.SGC{K: 2, Normalization: nodeclass.NoNormalization}
-	add(nodeclass.SGCKind, sgc, nodeCtx, sgc.Fit(ctx, ds.Graph, x0, ds.Labels))
+	add(nodeclass.SGCKind, sgc, nodeCtx, sgc.Fit(ctx, estimator.Nodes{Graph: ds.Graph, Features: nodeclass.Matrix(x0)}, ds.Labels))
 	ap := &nodeclass.APPNP{Alpha: 0.8}
-	add(nodeclass.APPNPKind, ap, nodeCtx, ap.Fit(ctx, ds.Graph, x0, ds.Labels))
+	add(nodeclass.APPNPKind, ap, nodeCtx, ap.Fit(ctx, estimator.Nodes{Graph: ds.Graph, Features: nodeclass.Matrix(x0)}, ds.Labels))
 	cs := &nodeclass.CorrectSmooth{Base: &nodeclass.SGC{}}
-	add(nodeclass.CorrectSmoothKind, cs, nodeCtx, cs.Fit(ctx, ds.Graph, x0, ds.Labels))
+	add(nodeclass.CorrectSmoothKind, cs, nodeCtx, cs.Fit(ctx, estimator.Nodes{Graph: ds.Graph, Features: nodeclass.Matrix(x0)}, ds.Labels))
 	sc := &spectral.SpectralClustering{Clusters: 2, KMeans: spectral.KMeansSettings{Seed: 1}}
-	add(spectral.SpectralClusteringKind, sc, Context{IDs: ds.IDs}, sc.Fit(ctx, ds.Graph))
+	add(spectral.SpectralClusteringKind, sc, Context{IDs: ds.IDs}, sc.Fit(ctx, estimator.Nodes{Graph: ds.Graph}))
 
 	x, y := circle(30)
 	pointCtx := Context{Data: "circle", TargetMean: 1, TargetScale: 2}
@@ -108,12 +116,12 @@ func kindFixtures(t *testing.T) map[string]kindFixture {
 	add(krr.NystromKind, ny, classCtx, ny.FitTargets(ctx, x, onehot))
 	fa := &krr.Falkon{Kernel: kernel.Gaussian{Sigma: 1}, Lambda: 1e-4, Centres: krr.Centres{M: 12, Seed: 3}}
 	add(krr.FalkonKind, fa, classCtx, fa.FitTargets(ctx, x, onehot))
-	ty := mat.NewDense(30, 1, nil)
+	tm := mat.NewDense(30, 1, nil)
 	for i := range labels {
-		ty.Set(i, 0, x.At(i, 0)+x.At(i, 2))
+		tm.Set(i, 0, x.At(i, 0)+x.At(i, 2))
 	}
 	rf := &krr.RandomFeatures{Sigma: 0.7, D: 20, Lambda: 1e-3, Seed: 4}
-	add(krr.RandomFeaturesKind, rf, Context{}, rf.FitTargets(ctx, x, ty))
+	add(krr.RandomFeaturesKind, rf, Context{}, rf.FitTargets(ctx, x, tm))
 	sv := &svm.PointSVC{Kernel: kernel.Gaussian{Sigma: 0.6}, C: 2}
 	add(svm.PointSVCKind, sv, classCtx, sv.Fit(ctx, x, labels))
 	wl, wlCtx, err := wlFixture(t)

@@ -36,8 +36,7 @@ func nodeFeatures(b backend) int {
 // nodeclassModel is what the backend uses of SGC, APPNP and CorrectSmooth.
 type nodeclassModel interface {
 	ReadModelFile(f *modelfile.File) error
-	Probabilities() (*mat.Dense, error)
-	PredictNodes(ctx context.Context, nodes estimator.NewNodes, x nodeclass.Features) (*mat.Dense, error)
+	Predict(ctx context.Context, q estimator.NodeQuery) (*mat.Dense, error)
 	Features() int
 }
 
@@ -65,7 +64,7 @@ func newNodeclassBackend(f *modelfile.File) (nodeclassBackend, error) {
 	if err := m.ReadModelFile(f); err != nil {
 		return nodeclassBackend{}, err
 	}
-	p, err := m.Probabilities()
+	p, err := m.Predict(context.Background(), estimator.FittedNodes)
 	if err != nil {
 		return nodeclassBackend{}, err
 	}
@@ -106,7 +105,7 @@ func (b nodeclassBackend) predictNodes(context.Context, estimator.NewNodes) ([]s
 }
 
 func (b nodeclassBackend) predictNodeFeatures(ctx context.Context, nn estimator.NewNodes, x nodeclass.Features) ([]serve.Prediction, error) {
-	p, err := b.m.PredictNodes(ctx, nn, x)
+	p, err := b.m.Predict(ctx, estimator.NodeQuery{New: &nn, Features: nodeclass.Matrix(x)})
 	if err != nil {
 		return nil, err
 	}

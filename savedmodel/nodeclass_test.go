@@ -21,24 +21,18 @@ import (
 
 // nodeclassFixture is an SGC, an APPNP and a Correct & Smooth on the tiny
 // citation graph with four features per node, each opened from its file.
-func nodeclassFixture(t *testing.T) (map[string]*Saved, map[string]interface {
-	PredictNodes(context.Context, estimator.NewNodes, nodeclass.Features) (*mat.Dense, error)
-}) {
+func nodeclassFixture(t *testing.T) (map[string]*Saved, map[string]estimator.NodeClassifier) {
 	t.Helper()
 	fx := kindFixtures(t)
 	saved := map[string]*Saved{}
-	models := map[string]interface {
-		PredictNodes(context.Context, estimator.NewNodes, nodeclass.Features) (*mat.Dense, error)
-	}{}
+	models := map[string]estimator.NodeClassifier{}
 	for _, kind := range []string{nodeclass.SGCKind, nodeclass.APPNPKind, nodeclass.CorrectSmoothKind} {
 		path := filepath.Join(t.TempDir(), "m.gssl")
 		require.NoError(t, Save(path, fx[kind].m, fx[kind].c))
 		s, err := Open(path)
 		require.NoError(t, err, kind)
 		saved[kind] = s
-		models[kind] = fx[kind].m.(interface {
-			PredictNodes(context.Context, estimator.NewNodes, nodeclass.Features) (*mat.Dense, error)
-		})
+		models[kind] = fx[kind].m.(estimator.NodeClassifier)
 	}
 	return saved, models
 }
@@ -65,7 +59,7 @@ func TestNodeclassSavedPredictNodes(t *testing.T) {
 	sparse := &loaders.Sparse{Rows: 2, Cols: 4, Indptr: []int{0, 2, 4}, Indices: []int32{0, 2, 1, 3}, Values: []float64{1, 2, 3, 1}}
 	for kind, s := range saved {
 		assert.Equal(t, 4, s.Metadata().NodeFeatures, kind)
-		want, err := models[kind].PredictNodes(ctx, nn, nodeclass.Features{Dense: x})
+		want, err := models[kind].Predict(ctx, estimator.NodeQuery{New: ptrTo(nn), Features: nodeclass.Matrix(nodeclass.Features{Dense: x})})
 		require.NoError(t, err, kind)
 		got, err := s.PredictNodes(ctx, nodes)
 		require.NoError(t, err, kind)
@@ -173,7 +167,7 @@ func TestNodeclassWithoutBase(t *testing.T) {
 		x.Set(i, i%2, 1)
 	}
 	cs := &nodeclass.CorrectSmooth{Base: &nodeclass.Spreading{}}
-	require.NoError(t, cs.Fit(context.Background(), ds.Graph, nodeclass.Features{Dense: x}, ds.Labels))
+	require.NoError(t, cs.Fit(context.Background(), estimator.Nodes{Graph: ds.Graph, Features: nodeclass.Matrix(nodeclass.Features{Dense: x})}, ds.Labels))
 	f, err := File(cs, Context{IDs: ds.IDs, ClassNames: ds.ClassNames})
 	require.NoError(t, err)
 	s, err := Decode(f)
@@ -190,3 +184,5 @@ func TestNodeclassWithoutBase(t *testing.T) {
 		assert.Contains(t, ie.Msg, "fitted nodes only")
 	}
 }
+
+func ptrTo[T any](v T) *T { return &v }

@@ -2,6 +2,7 @@ package savedmodel
 
 import (
 	"context"
+	"github.com/gssl/gssl/estimator"
 	"math"
 	"math/rand/v2"
 	"sync"
@@ -42,7 +43,7 @@ func knnModel(t *testing.T, kernel knngraph.Kernel) (*labelprop.Spreading, *Poin
 	w, err := g.Weigh(kernel, 0)
 	require.NoError(t, err)
 	m := &labelprop.Spreading{Alpha: 0.9}
-	require.NoError(t, m.Fit(context.Background(), w.W, labels))
+	require.NoError(t, m.Fit(context.Background(), estimator.Nodes{Graph: w.W}, labels))
 	return m, &Points{X: x, Weights: w}
 }
 
@@ -68,7 +69,7 @@ func TestPointsRoundTrip(t *testing.T) {
 		require.NoError(t, err)
 		nn, err := p.NewNodesOfPoints(context.Background(), mat.NewDense(3, 2, []float64{0, 0, 4, 0.5, 2, -1}))
 		require.NoError(t, err)
-		want, err := m.PredictNodes(context.Background(), nn)
+		want, err := m.NewNodeDetails(context.Background(), nn)
 		require.NoError(t, err)
 		for i := range want {
 			assert.Equal(t, want[i].Probabilities, got[i].Probabilities, "%s point %d", kern, i)

@@ -100,7 +100,7 @@ func Save(path string, m Model, c Context) error {
 
 // Kinds lists the model kinds Open reads.
 func Kinds() []string {
-	return []string{labelprop.SpreadingKind, labelprop.HarmonicKind, stkr.RegressorKind, gp.RegressorKind,
+	return []string{labelprop.SpreadingKind, labelprop.HarmonicKind, stkr.RegressorKind, stkr.ClassifierKind, gp.RegressorKind,
 		krr.ExactKind, krr.NystromKind, krr.FalkonKind, krr.RandomFeaturesKind, imgp.RegressorKind, svm.PointSVCKind, spectral.SpectralClusteringKind,
 		nodeclass.SGCKind, nodeclass.APPNPKind, nodeclass.CorrectSmoothKind,
 		graphkernels.WLClassifierKind}
@@ -110,7 +110,7 @@ func Kinds() []string {
 // its K-nearest-neighbour graph (Context.Points).
 func pointsKind(kind string) bool {
 	switch kind {
-	case labelprop.SpreadingKind, labelprop.HarmonicKind, stkr.RegressorKind:
+	case labelprop.SpreadingKind, labelprop.HarmonicKind, stkr.RegressorKind, stkr.ClassifierKind:
 		return true
 	}
 	return false
@@ -232,12 +232,18 @@ func Decode(f *modelfile.File) (*Saved, error) {
 			return nil, err
 		}
 		s.b = b
-	case stkr.RegressorKind:
+	case stkr.RegressorKind, stkr.ClassifierKind:
 		m := &stkr.Regressor{}
-		if err := m.ReadModelFile(f); err != nil {
+		if f.Kind == stkr.ClassifierKind {
+			c := &stkr.Classifier{}
+			if err := c.ReadModelFile(f); err != nil {
+				return nil, err
+			}
+			m = &c.Regressor
+		} else if err := m.ReadModelFile(f); err != nil {
 			return nil, err
 		}
-		pred, err := m.Predict(nil)
+		pred, err := m.Scores()
 		if err != nil {
 			return nil, err
 		}
@@ -283,7 +289,7 @@ func Decode(f *modelfile.File) (*Saved, error) {
 // lpBackend is a label-propagation model.
 type lpBackend struct {
 	m interface {
-		PredictNodes(ctx context.Context, nodes estimator.NewNodes) ([]labelprop.Prediction, error)
+		NewNodeDetails(ctx context.Context, nodes estimator.NewNodes) ([]labelprop.Prediction, error)
 		Labels() []int
 		Nodes() int
 		Prior() []float64
@@ -296,7 +302,7 @@ func (b lpBackend) features() int { return 0 }
 func (b lpBackend) classes() int  { return len(b.m.Prior()) }
 
 func (b lpBackend) predictNodes(ctx context.Context, nn estimator.NewNodes) ([]serve.Prediction, error) {
-	pred, err := b.m.PredictNodes(ctx, nn)
+	pred, err := b.m.NewNodeDetails(ctx, nn)
 	if err != nil {
 		return nil, err
 	}
@@ -347,7 +353,7 @@ func (b stkrBackend) one(scores []float64) serve.Prediction {
 }
 
 func (b stkrBackend) predictNodes(ctx context.Context, nn estimator.NewNodes) ([]serve.Prediction, error) {
-	f, err := b.m.PredictNodes(ctx, nn)
+	f, err := b.m.NewNodeScores(ctx, nn)
 	if err != nil {
 		return nil, err
 	}
@@ -760,7 +766,7 @@ func (b clusterBackend) fitted() []serve.Prediction {
 }
 
 func (b clusterBackend) predictNodes(ctx context.Context, nn estimator.NewNodes) ([]serve.Prediction, error) {
-	labels, err := b.m.PredictNodes(ctx, nn)
+	labels, err := b.m.Predict(ctx, estimator.NodeQuery{New: &nn})
 	if err != nil {
 		return nil, err
 	}

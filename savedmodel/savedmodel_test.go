@@ -41,7 +41,7 @@ func tiny(t testing.TB) *loaders.NodeDataset {
 func fitTiny(t testing.TB, ds *loaders.NodeDataset) *labelprop.Spreading {
 	t.Helper()
 	m := &labelprop.Spreading{Alpha: 0.9}
-	require.NoError(t, m.Fit(context.Background(), ds.Graph, ds.Labels))
+	require.NoError(t, m.Fit(context.Background(), estimator.Nodes{Graph: ds.Graph}, ds.Labels))
 	return m
 }
 
@@ -72,7 +72,7 @@ func TestSaveOpenPredict(t *testing.T) {
 	require.NoError(t, err)
 	i2, _ := ds.IDs.Lookup("paper_2")
 	i9, _ := ds.IDs.Lookup("paper_9")
-	want, err := m.PredictNodes(context.Background(), estimator.NewNodes{Offsets: []int{0, 2, 2}, Nodes: []int32{int32(i2), int32(i9)}, Weights: []float64{1, 0.5}})
+	want, err := m.NewNodeDetails(context.Background(), estimator.NewNodes{Offsets: []int{0, 2, 2}, Nodes: []int32{int32(i2), int32(i9)}, Weights: []float64{1, 0.5}})
 	require.NoError(t, err)
 	require.Len(t, got, 2)
 	assert.Equal(t, "x", got[0].ID)
@@ -137,7 +137,7 @@ func TestUnknownKind(t *testing.T) {
 	f := modelfile.New("svm.SVC", 1)
 	_, err := Decode(f)
 	assert.True(t, errors.Is(err, modelfile.ErrKind))
-	assert.ErrorContains(t, err, `"svm.SVC" model, and this gssl reads labelprop.Spreading, labelprop.Harmonic, stkr.Regressor, gp.Regressor, krr.Exact, krr.Nystrom, krr.Falkon`)
+	assert.ErrorContains(t, err, `"svm.SVC" model, and this gssl reads labelprop.Spreading, labelprop.Harmonic, stkr.Regressor, stkr.Classifier, gp.Regressor, krr.Exact, krr.Nystrom, krr.Falkon`)
 	_, err = Open(filepath.Join(t.TempDir(), "missing.gssl"))
 	assert.Error(t, err)
 }
@@ -145,7 +145,7 @@ func TestUnknownKind(t *testing.T) {
 func TestHarmonicSaved(t *testing.T) {
 	ds := tiny(t)
 	m := &labelprop.Harmonic{ClassMassNormalization: true}
-	require.NoError(t, m.Fit(context.Background(), ds.Graph, ds.Labels))
+	require.NoError(t, m.Fit(context.Background(), estimator.Nodes{Graph: ds.Graph}, ds.Labels))
 	f, err := File(m, Context{IDs: ds.IDs, ClassNames: ds.ClassNames})
 	require.NoError(t, err)
 	s, err := Decode(f)
@@ -160,8 +160,8 @@ func TestSTKRSaved(t *testing.T) {
 	ds := tiny(t)
 	k, err := stkr.NewGraphKernel(ds.Graph)
 	require.NoError(t, err)
-	m := &stkr.Regressor{Transform: stkr.Power(2), Beta: 0.1, Classes: len(ds.ClassNames)}
-	require.NoError(t, m.Fit(context.Background(), k, ds.Labels))
+	m := &stkr.Classifier{Regressor: stkr.Regressor{Transform: stkr.Power(2), Beta: 0.1}, Classes: len(ds.ClassNames)}
+	require.NoError(t, m.FitKernel(context.Background(), k, ds.Labels))
 	f, err := File(m, Context{IDs: ds.IDs, ClassNames: ds.ClassNames})
 	require.NoError(t, err)
 	b, err := f.MarshalBinary()
@@ -171,11 +171,11 @@ func TestSTKRSaved(t *testing.T) {
 	s, err := Decode(g)
 	require.NoError(t, err)
 	meta := s.Metadata()
-	assert.Equal(t, stkr.RegressorKind, meta.Kind)
+	assert.Equal(t, stkr.ClassifierKind, meta.Kind)
 	assert.Equal(t, serve.Classification, meta.Task)
 	assert.Equal(t, ds.ClassNames, meta.Classes)
 	fittedPred := s.PredictFitted()
-	want, err := m.Predict(nil)
+	want, err := m.Scores()
 	require.NoError(t, err)
 	probs, labels, _ := stkr.Normalize(want, ds.Labels)
 	for i, p := range fittedPred {
@@ -199,7 +199,7 @@ func TestSTKRSaved(t *testing.T) {
 		}
 	}
 	r := &stkr.Regressor{Transform: stkr.Power(2), Beta: 0.1}
-	require.NoError(t, r.FitTargets(context.Background(), k, y))
+	require.NoError(t, r.FitKernel(context.Background(), k, y))
 	f, err = File(r, Context{IDs: ds.IDs})
 	require.NoError(t, err)
 	s, err = Decode(f)
@@ -280,8 +280,8 @@ func TestConcurrentPredictions(t *testing.T) {
 	lp := fitTiny(t, ds)
 	k, err := stkr.NewGraphKernel(ds.Graph)
 	require.NoError(t, err)
-	st := &stkr.Regressor{Transform: stkr.InverseLaplacian{Eta: 0.9}, Beta: 1}
-	require.NoError(t, st.Fit(context.Background(), k, ds.Labels))
+	st := &stkr.Classifier{Regressor: stkr.Regressor{Transform: stkr.InverseLaplacian{Eta: 0.9}, Beta: 1}}
+	require.NoError(t, st.FitKernel(context.Background(), k, ds.Labels))
 	nodes := []serve.NewNode{{ID: "x", Edges: []serve.Edge{{To: "paper_2", Weight: 1}, {To: "paper_9", Weight: 0.5}}}}
 	for _, m := range []Model{lp, st} {
 		f, err := File(m, Context{IDs: ds.IDs, ClassNames: ds.ClassNames})

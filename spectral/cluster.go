@@ -9,7 +9,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/estimator"
-	"github.com/gssl/gssl/graph"
 	"github.com/gssl/gssl/laplacian"
 )
 
@@ -19,7 +18,8 @@ import (
 // form U (n×k); each row of U is scaled to unit length; k-means with
 // k-means++ seeds and several restarts clusters the rows.
 type SpectralClustering struct {
-	// Clusters is the number of clusters k; it must lie in [1, n].
+	// Clusters is the number of clusters k; it must lie in [1, n] (it has
+	// no default: the number of groups is the question asked).
 	Clusters int
 	// Isolated says what to do with nodes of degree zero: the zero value,
 	// laplacian.IsolatedComponent, makes each its own component (eigenvalue
@@ -50,13 +50,32 @@ type kmeansInfo struct {
 	matVecs, restarts int // of the eigensolver
 }
 
+var _ estimator.NodeClusterer = (*SpectralClustering)(nil)
+
 // Validate checks the hyperparameters that do not depend on the graph.
 func (c *SpectralClustering) Validate() error {
 	if c.Clusters < 1 {
 		return fmt.Errorf("spectral: SpectralClustering: Clusters = %d is invalid: it must be ≥ 1", c.Clusters)
 	}
-	return checkIsolated("SpectralClustering", c.Isolated)
+	if err := checkIsolated("SpectralClustering", c.Isolated); err != nil {
+		return err
+	}
+	if err := c.Eigen.Validate(); err != nil {
+		return fmt.Errorf("spectral: SpectralClustering: Eigen settings: %w", err)
+	}
+	if err := c.KMeans.Validate(); err != nil {
+		return fmt.Errorf("spectral: SpectralClustering: KMeans.%w", err)
+	}
+	return nil
 }
+
+// Clone returns an unfitted copy with the same hyperparameters.
+func (c *SpectralClustering) Clone() *SpectralClustering {
+	return &SpectralClustering{Clusters: c.Clusters, Isolated: c.Isolated, Eigen: c.Eigen, KMeans: c.KMeans}
+}
+
+// Kind returns SpectralClusteringKind.
+func (c *SpectralClustering) Kind() string { return SpectralClusteringKind }
 
 // Fit clusters the nodes of g. When the eigensolver stops at its restart
 // cap, Fit returns an *estimator.NotConvergedError wrapping the solver's
@@ -66,10 +85,14 @@ func (c *SpectralClustering) Validate() error {
 // valid partition) and Fit returns an *estimator.NotConvergedError whose
 // Residual is the fraction of nodes that changed cluster in the last
 // iteration.
-func (c *SpectralClustering) Fit(ctx context.Context, g *graph.CSR) error {
+//
+// Only x.Graph is used: spectral clustering is a model of the graph alone.
+func (c *SpectralClustering) Fit(ctx context.Context, x estimator.Nodes) error {
 	if err := c.Validate(); err != nil {
 		return err
 	}
+	g := x.Graph
+	c.labels = nil
 	if g == nil {
 		return errors.New("spectral: SpectralClustering: graph is nil")
 	}
@@ -78,12 +101,7 @@ func (c *SpectralClustering) Fit(ctx context.Context, g *graph.CSR) error {
 	}
 	r, err := LaplacianEigs(ctx, g, laplacian.Symmetric, laplacian.Options{Isolated: c.Isolated}, c.Clusters, c.Eigen)
 	if err != nil {
-		var nc *NotConvergedError
-		if errors.As(err, &nc) {
-			return &estimator.NotConvergedError{Model: "spectral: SpectralClustering", Method: "thick-restart Lanczos", Iterations: nc.Restarts,
-				Residual: nc.Residual, Tol: nc.Tol, Hint: "restarts; raise Eigen.MaxRestarts or Eigen.Tol", Err: err}
-		}
-		return fmt.Errorf("spectral: SpectralClustering: %w", err)
+		return eigsError("SpectralClustering", err)
 	}
 	u := mat.DenseCopyOf(r.Vectors)
 	normalizeRows(u)
@@ -115,6 +133,18 @@ func (c *SpectralClustering) Embedding() *mat.Dense { return c.embedding }
 
 // Inertia returns the k-means objective of the chosen clustering.
 func (c *SpectralClustering) Inertia() float64 { return c.inertia }
+
+// eigsError returns the eigensolver's *NotConvergedError as the shared
+// *estimator.NotConvergedError (wrapping it), any other error prefixed with
+// the model.
+func eigsError(model string, err error) error {
+	var nc *NotConvergedError
+	if errors.As(err, &nc) {
+		return &estimator.NotConvergedError{Model: "spectral: " + model, Method: "thick-restart Lanczos", Iterations: nc.Restarts,
+			Residual: nc.Residual, Tol: nc.Tol, Hint: "the iterations are restarts; raise Eigen.MaxRestarts or Eigen.Tol", Err: err}
+	}
+	return fmt.Errorf("spectral: %s: %w", model, err)
+}
 
 // normalizeRows scales every non-zero row of u to unit 2-norm.
 func normalizeRows(u *mat.Dense) {

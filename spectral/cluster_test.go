@@ -171,7 +171,7 @@ func TestSpectralClusteringPlantedPartition(t *testing.T) {
 	rng := rand.New(rand.NewPCG(51, 52))
 	g, truth := plantedPartition(rng, 4, 60, 0.3, 0.01)
 	sc := &SpectralClustering{Clusters: 4, KMeans: KMeansSettings{Seed: 1}}
-	require.NoError(t, sc.Fit(context.Background(), g))
+	require.NoError(t, sc.Fit(context.Background(), estimator.Nodes{Graph: g}))
 	require.True(t, samePartition(truth, sc.Labels()))
 	// The eigenvalues are those of the dense L_sym.
 	op, _ := laplacian.New(g, laplacian.Symmetric, laplacian.Options{})
@@ -196,7 +196,7 @@ func TestSpectralClusteringComponents(t *testing.T) {
 	g, _ := graph.FromEdges(off, e, graph.Options{})
 	comp, _ := g.Components()
 	sc := &SpectralClustering{Clusters: 3}
-	require.NoError(t, sc.Fit(context.Background(), g))
+	require.NoError(t, sc.Fit(context.Background(), estimator.Nodes{Graph: g}))
 	require.True(t, samePartition(comp, sc.Labels()))
 	require.Equal(t, []float64{0, 0, 0}, sc.Eigenvalues())
 }
@@ -204,26 +204,26 @@ func TestSpectralClusteringComponents(t *testing.T) {
 func TestSpectralClusteringErrors(t *testing.T) {
 	g, _ := graph.FromEdges(3, []graph.Edge{{U: 0, V: 1, W: 1}}, graph.Options{})
 	ctx := context.Background()
-	require.ErrorContains(t, (&SpectralClustering{}).Fit(ctx, g), "Clusters = 0 is invalid")
-	require.ErrorContains(t, (&SpectralClustering{Clusters: 4}).Fit(ctx, g), "Clusters = 4 is invalid: the graph has 3 nodes")
-	require.ErrorContains(t, (&SpectralClustering{Clusters: 2, Isolated: laplacian.IsolatedError}).Fit(ctx, g), "node 2 has degree 0")
+	require.ErrorContains(t, (&SpectralClustering{}).Fit(ctx, estimator.Nodes{Graph: g}), "Clusters = 0 is invalid")
+	require.ErrorContains(t, (&SpectralClustering{Clusters: 4}).Fit(ctx, estimator.Nodes{Graph: g}), "Clusters = 4 is invalid: the graph has 3 nodes")
+	require.ErrorContains(t, (&SpectralClustering{Clusters: 2, Isolated: laplacian.IsolatedError}).Fit(ctx, estimator.Nodes{Graph: g}), "node 2 has degree 0")
 	sc := &SpectralClustering{Clusters: 2, Isolated: laplacian.IsolatedZero}
-	require.NoError(t, sc.Fit(ctx, g))
+	require.NoError(t, sc.Fit(ctx, estimator.Nodes{Graph: g}))
 	require.Len(t, sc.Labels(), 3)
 	// By default the isolated node is a component, hence a cluster.
 	sc = &SpectralClustering{Clusters: 2}
-	require.NoError(t, sc.Fit(ctx, g))
+	require.NoError(t, sc.Fit(ctx, estimator.Nodes{Graph: g}))
 	require.Equal(t, []float64{0, 0}, sc.Eigenvalues())
 	require.Equal(t, sc.Labels()[0], sc.Labels()[1])
 	require.NotEqual(t, sc.Labels()[0], sc.Labels()[2])
-	require.ErrorContains(t, (&SpectralClustering{Clusters: 2, Isolated: 7}).Fit(ctx, g), "Isolated = 7 is invalid")
+	require.ErrorContains(t, (&SpectralClustering{Clusters: 2, Isolated: 7}).Fit(ctx, estimator.Nodes{Graph: g}), "Isolated = 7 is invalid")
 }
 
 func TestLaplacianEigenmapAgainstDense(t *testing.T) {
 	rng := rand.New(rand.NewPCG(61, 62))
 	g := randomGraph(rng, 250, 500)
 	e := &LaplacianEigenmap{Dim: 3, Eigen: Settings{Tol: solveTol}}
-	require.NoError(t, e.Fit(context.Background(), g))
+	require.NoError(t, e.Fit(context.Background(), estimator.Nodes{Graph: g}))
 	// Dense reference: L_un f = λ D f through D^{-1/2} L_un D^{-1/2} = L_sym.
 	sym, _ := laplacian.New(g, laplacian.Symmetric, laplacian.Options{})
 	d := sym.Dense()
@@ -259,15 +259,15 @@ func TestLaplacianEigenmapAgainstDense(t *testing.T) {
 			require.InDelta(t, e.Eigenvalues()[l]*deg[i]*f[i], lf[i], 1e-9)
 		}
 	}
-	require.ErrorContains(t, (&LaplacianEigenmap{Dim: -1}).Fit(context.Background(), g), "Dim = -1 is invalid")
-	require.ErrorContains(t, (&LaplacianEigenmap{Dim: 250}).Fit(context.Background(), g), "Dim = 250 is invalid")
+	require.ErrorContains(t, (&LaplacianEigenmap{Dim: -1}).Fit(context.Background(), estimator.Nodes{Graph: g}), "Dim = -1 is invalid")
+	require.ErrorContains(t, (&LaplacianEigenmap{Dim: 250}).Fit(context.Background(), estimator.Nodes{Graph: g}), "Dim = 250 is invalid")
 }
 
 func TestKernelPCANystromReproducesNodes(t *testing.T) {
 	rng := rand.New(rand.NewPCG(71, 72))
 	g := randomGraph(rng, 300, 900)
 	p := &KernelPCA{Dim: 4, Eigen: Settings{Tol: solveTol}}
-	require.NoError(t, p.Fit(context.Background(), g))
+	require.NoError(t, p.Fit(context.Background(), estimator.Nodes{Graph: g}))
 	s, _ := laplacian.New(g, laplacian.NormalizedAdjacency, laplacian.Options{})
 	ref := denseSpectrum(t, s)
 	for l := 0; l < 4; l++ {
@@ -308,7 +308,7 @@ func TestKernelPCAErrors(t *testing.T) {
 	_, err := p.Extend([]int{0}, []float64{1})
 	require.ErrorIs(t, err, estimator.ErrNotFitted)
 	require.ErrorContains(t, err, "KernelPCA.Extend")
-	require.NoError(t, p.Fit(ctx, g))
+	require.NoError(t, p.Fit(ctx, estimator.Nodes{Graph: g}))
 	_, err = p.Extend([]int{0, 1}, []float64{1})
 	require.ErrorContains(t, err, "2 nodes but 1 weights")
 	_, err = p.Extend([]int{50}, []float64{1})
@@ -319,9 +319,9 @@ func TestKernelPCAErrors(t *testing.T) {
 	require.ErrorContains(t, err, "weight -1 to node 3 is invalid")
 	_, err = p.Extend([]int{3}, []float64{0})
 	require.ErrorContains(t, err, "degree is 0")
-	require.ErrorContains(t, (&KernelPCA{}).Fit(ctx, g), "Dim = 0 is invalid")
+	require.ErrorContains(t, (&KernelPCA{Dim: -1}).Fit(ctx, estimator.Nodes{Graph: g}), "Dim = -1 is invalid")
 	// A bipartite graph (a path) has μ = −1 at the bottom of S: asking for
 	// all components reaches μ ≤ 0.
 	path := pathOrCycle(6, false)
-	require.ErrorContains(t, (&KernelPCA{Dim: 6}).Fit(ctx, path), "≤ 0, so the Nyström extension is undefined")
+	require.ErrorContains(t, (&KernelPCA{Dim: 6}).Fit(ctx, estimator.Nodes{Graph: path}), "≤ 0, so the Nyström extension is undefined")
 }

@@ -34,8 +34,10 @@ func (c *SpectralClustering) Info() estimator.Info {
 // Nodes returns the number of fitted nodes, 0 before Fit.
 func (c *SpectralClustering) Nodes() int { return len(c.labels) }
 
-// PredictNodes assigns new nodes, given by their edges to fitted nodes, to
-// clusters: each new node x is embedded by the Nyström extension of the
+// Predict returns the cluster of every queried node: the fitted nodes'
+// clusters for estimator.FittedNodes, or new nodes, given by their edges to
+// fitted nodes (q.New; q.Features is not used), assigned to clusters: each
+// new node x is embedded by the Nyström extension of the
 // eigenvectors of S = D^{-1/2} W D^{-1/2} (S u = μu, μ = 1 − λ),
 //
 //	u_l(x) = (1/μ_l) Σ_j w_xj u_l(j) / √(d_x d_j),   d_x = Σ_j w_xj,
@@ -45,12 +47,16 @@ func (c *SpectralClustering) Nodes() int { return len(c.labels) }
 // k-means centre (the first on ties). Edges to fitted nodes of degree 0
 // and eigenvalues with μ ≤ 1e-12 contribute nothing; a new node with no
 // weight at all gets the centre nearest the origin.
-func (c *SpectralClustering) PredictNodes(ctx context.Context, nodes estimator.NewNodes) ([]int, error) {
+func (c *SpectralClustering) Predict(ctx context.Context, q estimator.NodeQuery) ([]int, error) {
 	if c.labels == nil {
-		return nil, estimator.NotFitted("spectral: SpectralClustering.PredictNodes")
+		return nil, estimator.NotFitted("spectral: SpectralClustering.Predict")
 	}
+	if q.New == nil {
+		return append([]int(nil), c.labels...), nil
+	}
+	nodes := *q.New
 	if err := nodes.Check(len(c.labels)); err != nil {
-		return nil, fmt.Errorf("spectral: SpectralClustering.PredictNodes: %w", err)
+		return nil, fmt.Errorf("spectral: SpectralClustering.Predict: %w", err)
 	}
 	if ctx != nil {
 		if err := ctx.Err(); err != nil {
@@ -145,7 +151,7 @@ type eigenMeta struct {
 
 // ModelFile returns the fitted clustering as a modelfile container (kind
 // SpectralClusteringKind): the settings, every node's cluster, and what
-// PredictNodes needs — the eigenvalues, the n×k eigenvectors, the fitted
+// Predict needs for new nodes — the eigenvalues, the n×k eigenvectors, the fitted
 // nodes' degrees and the k-means centres (the row-normalised embedding is
 // recomputed from the eigenvectors on reading). The graph is not stored.
 func (c *SpectralClustering) ModelFile() (*modelfile.File, error) {

@@ -37,13 +37,13 @@ func TestSpectralClusteringPredictAndSave(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 2))
 	g, _ := plantedPartition(rng, 3, 30, 0.4, 0.02)
 	c := &SpectralClustering{Clusters: 3, KMeans: KMeansSettings{Seed: 1}}
-	_, err := c.PredictNodes(context.Background(), ownRows(g))
+	_, err := c.Predict(context.Background(), estimator.NodeQuery{New: ptr(ownRows(g))})
 	assert.ErrorIs(t, err, estimator.ErrNotFitted)
-	require.NoError(t, c.Fit(context.Background(), g))
+	require.NoError(t, c.Fit(context.Background(), estimator.Nodes{Graph: g}))
 	// A fitted node given its own row is embedded at its own row, and
 	// k-means' fixed point puts it in its own cluster.
 	nn := ownRows(g)
-	got, err := c.PredictNodes(context.Background(), nn)
+	got, err := c.Predict(context.Background(), estimator.NodeQuery{New: ptr(nn)})
 	require.NoError(t, err)
 	assert.Equal(t, c.Labels(), got)
 	// New nodes: a few edges into one planted block each.
@@ -55,7 +55,7 @@ func TestSpectralClusteringPredictAndSave(t *testing.T) {
 		nn.Offsets = append(nn.Offsets, len(nn.Nodes))
 	}
 	nn.Offsets = append(nn.Offsets, len(nn.Nodes)) // a node with no edges
-	newPred, err := c.PredictNodes(context.Background(), nn)
+	newPred, err := c.Predict(context.Background(), estimator.NodeQuery{New: ptr(nn)})
 	require.NoError(t, err)
 	for b := 0; b < 3; b++ {
 		assert.Equal(t, c.Labels()[30*b], newPred[b], "new node into block %d", b)
@@ -70,7 +70,7 @@ func TestSpectralClusteringPredictAndSave(t *testing.T) {
 	assert.Equal(t, c.Embedding().RawMatrix().Data, r.Embedding().RawMatrix().Data)
 	assert.Equal(t, c.Info(), r.Info())
 	assert.Equal(t, c.Inertia(), r.Inertia())
-	again, err := r.PredictNodes(context.Background(), nn)
+	again, err := r.Predict(context.Background(), estimator.NodeQuery{New: ptr(nn)})
 	require.NoError(t, err)
 	assert.Equal(t, newPred, again)
 	b2, err := r.MarshalBinary()
@@ -88,7 +88,7 @@ func TestSpectralClusteringPredictAndSave(t *testing.T) {
 		d[i] ^= 0x02
 		require.Error(t, (&SpectralClustering{}).UnmarshalBinary(d), "byte %d", i)
 	}
-	_, err = r.PredictNodes(context.Background(), estimator.NewNodes{Offsets: []int{0, 1}, Nodes: []int32{90}})
+	_, err = r.Predict(context.Background(), estimator.NodeQuery{New: &estimator.NewNodes{Offsets: []int{0, 1}, Nodes: []int32{90}}})
 	assert.ErrorContains(t, err, "out of range")
 }
 
@@ -96,13 +96,13 @@ func TestSpectralClusteringNotConverged(t *testing.T) {
 	rng := rand.New(rand.NewPCG(12, 2))
 	g, _ := plantedPartition(rng, 4, 25, 0.3, 0.05)
 	c := &SpectralClustering{Clusters: 4, KMeans: KMeansSettings{MaxIter: 1, Restarts: 1}}
-	err := c.Fit(context.Background(), g)
+	err := c.Fit(context.Background(), estimator.Nodes{Graph: g})
 	var nc *estimator.NotConvergedError
 	require.ErrorAs(t, err, &nc)
 	assert.Equal(t, "k-means (Lloyd)", nc.Method)
 	assert.Len(t, c.Labels(), 100, "the clustering is kept")
 	c = &SpectralClustering{Clusters: 4, Eigen: Settings{MaxRestarts: 1, BasisSize: 6, Tol: 1e-14}}
-	err = c.Fit(context.Background(), g)
+	err = c.Fit(context.Background(), estimator.Nodes{Graph: g})
 	if err != nil { // a tiny basis may still converge on a small graph
 		var enc *NotConvergedError
 		require.ErrorAs(t, err, &nc)
@@ -110,3 +110,5 @@ func TestSpectralClusteringNotConverged(t *testing.T) {
 		assert.Nil(t, c.Labels())
 	}
 }
+
+func ptr[T any](v T) *T { return &v }

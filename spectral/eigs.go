@@ -177,6 +177,32 @@ func (r *Result) MaxResidual() float64 {
 	return m
 }
 
+// Orthogonality returns max |VᵀMV − I| over the pairs of vectors, with
+// M = diag(m) (nil m: M = I): how far the vectors are from M-orthonormal
+// (m = the degrees for the eigenvectors of L_rw, which are D-orthonormal).
+// An entry m[i] ≤ 0 counts as 1.
+func (r *Result) Orthogonality(m []float64) float64 {
+	n, k := r.Vectors.Dims()
+	var worst float64
+	for a := 0; a < k; a++ {
+		for b := a; b < k; b++ {
+			var s float64
+			for i := 0; i < n; i++ {
+				x := r.Vectors.At(i, a) * r.Vectors.At(i, b)
+				if m != nil && m[i] > 0 {
+					x *= m[i]
+				}
+				s += x
+			}
+			if a == b {
+				s--
+			}
+			worst = math.Max(worst, math.Abs(s))
+		}
+	}
+	return worst
+}
+
 // NotConvergedError is returned when the restart cap is reached before k
 // eigenpairs converged. Converged holds the pairs that did, in the same form
 // as a full Result (possibly none).
@@ -259,6 +285,14 @@ func (c config) filterDegree(which Which, cut float64) int {
 		limit = c.degree
 	}
 	return max(2, min(d, limit))
+}
+
+// Validate checks the settings that do not depend on the operator (Tol,
+// BlockSize, BasisSize, MaxRestarts, FilterDegree, Bounds); errors name the
+// field, its value and its valid range.
+func (s Settings) Validate() error {
+	_, err := s.resolve(math.MaxInt32, 1)
+	return err
 }
 
 func (s Settings) resolve(n, k int) (config, error) {

@@ -7,6 +7,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/graph"
 	"github.com/gssl/gssl/laplacian"
 	"github.com/gssl/gssl/linop"
@@ -114,7 +115,7 @@ func ExampleHutchinson() {
 func ExampleSpectralClustering() {
 	g := twoTriangles()
 	sc := &spectral.SpectralClustering{Clusters: 3}
-	if err := sc.Fit(context.Background(), g); err != nil {
+	if err := sc.Fit(context.Background(), estimator.Nodes{Graph: g}); err != nil {
 		panic(err)
 	}
 	l := sc.Labels()
@@ -126,7 +127,7 @@ func ExampleSpectralClustering() {
 func ExampleLaplacianEigenmap() {
 	g, _ := graph.FromEdges(4, []graph.Edge{{U: 0, V: 1, W: 1}, {U: 1, V: 2, W: 1}, {U: 2, V: 3, W: 1}}, graph.Options{})
 	e := &spectral.LaplacianEigenmap{Dim: 1}
-	if err := e.Fit(context.Background(), g); err != nil {
+	if err := e.Fit(context.Background(), estimator.Nodes{Graph: g}); err != nil {
 		panic(err)
 	}
 	// The path is laid out in order along the first coordinate.
@@ -141,7 +142,7 @@ func ExampleKernelPCA() {
 		{U: 0, V: 1, W: 1}, {U: 1, V: 2, W: 1}, {U: 0, V: 2, W: 1}, {U: 2, V: 3, W: 1}, {U: 3, V: 4, W: 1},
 	}, graph.Options{})
 	p := &spectral.KernelPCA{Dim: 2}
-	if err := p.Fit(context.Background(), g); err != nil {
+	if err := p.Fit(context.Background(), estimator.Nodes{Graph: g}); err != nil {
 		panic(err)
 	}
 	// A new node linked to nodes 0 and 1 lands beyond them, away from the

@@ -12,17 +12,38 @@ import (
 	"github.com/gssl/gssl/internal/parallel"
 )
 
+// Defaults of KMeansSettings.
+const (
+	// DefaultKMeansRestarts is the number of k-means++ initialisations when
+	// Restarts is 0.
+	DefaultKMeansRestarts = 10
+	// DefaultKMeansMaxIter caps Lloyd iterations per restart when MaxIter
+	// is 0.
+	DefaultKMeansMaxIter = 300
+)
+
 // KMeansSettings control KMeans. The zero value is usable.
 type KMeansSettings struct {
 	// Restarts is the number of k-means++ initialisations; the run with the
-	// smallest inertia wins (the first on ties). 0 means 10.
+	// smallest inertia wins (the first on ties). 0 means DefaultKMeansRestarts.
 	Restarts int
-	// MaxIter caps Lloyd iterations per restart; 0 means 300. A restart
+	// MaxIter caps Lloyd iterations per restart; 0 means DefaultKMeansMaxIter. A restart
 	// stops early when no point changes cluster.
 	MaxIter int
 	// Seed seeds the initialisations: restart r draws from
 	// rand.NewPCG(Seed, r), so results do not depend on the number of cores.
 	Seed uint64
+}
+
+// Validate checks the settings: Restarts and MaxIter ≥ 0.
+func (s KMeansSettings) Validate() error {
+	if s.Restarts < 0 {
+		return fmt.Errorf("Restarts = %d is invalid: it must be ≥ 0 (0 means %d)", s.Restarts, DefaultKMeansRestarts)
+	}
+	if s.MaxIter < 0 {
+		return fmt.Errorf("MaxIter = %d is invalid: it must be ≥ 0 (0 means %d)", s.MaxIter, DefaultKMeansMaxIter)
+	}
+	return nil
 }
 
 // KMeansResult is a clustering of the rows of a matrix.
@@ -49,11 +70,8 @@ func KMeans(ctx context.Context, x *mat.Dense, k int, s KMeansSettings) (*KMeans
 	if k < 1 || k > n {
 		return nil, fmt.Errorf("spectral: KMeans: k = %d is invalid: it must lie in [1, %d] (the number of rows)", k, n)
 	}
-	if s.Restarts < 0 {
-		return nil, fmt.Errorf("spectral: KMeans: Restarts = %d is invalid: it must be ≥ 0 (0 means 10)", s.Restarts)
-	}
-	if s.MaxIter < 0 {
-		return nil, fmt.Errorf("spectral: KMeans: MaxIter = %d is invalid: it must be ≥ 0 (0 means 300)", s.MaxIter)
+	if err := s.Validate(); err != nil {
+		return nil, fmt.Errorf("spectral: KMeans: %w", err)
 	}
 	for i := 0; i < n; i++ {
 		for j := 0; j < d; j++ {
@@ -63,10 +81,10 @@ func KMeans(ctx context.Context, x *mat.Dense, k int, s KMeansSettings) (*KMeans
 		}
 	}
 	if s.Restarts == 0 {
-		s.Restarts = 10
+		s.Restarts = DefaultKMeansRestarts
 	}
 	if s.MaxIter == 0 {
-		s.MaxIter = 300
+		s.MaxIter = DefaultKMeansMaxIter
 	}
 	if ctx == nil {
 		ctx = context.Background()

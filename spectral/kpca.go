@@ -9,7 +9,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/estimator"
-	"github.com/gssl/gssl/graph"
 	"github.com/gssl/gssl/laplacian"
 )
 
@@ -26,7 +25,7 @@ import (
 // which reproduces u_l(i) exactly when x is node i with its own row of W.
 // The kernel PCA projections of the usual normalisation are √(N μ_l)·u_l.
 type KernelPCA struct {
-	// Dim is the number of components d ≥ 1.
+	// Dim is the number of components d ≥ 1; 0 means DefaultKernelPCADim.
 	Dim int
 	// Isolated says what to do with nodes of degree zero. Under the zero
 	// value, laplacian.IsolatedComponent, and under laplacian.IsolatedZero
@@ -40,40 +39,70 @@ type KernelPCA struct {
 	invSqrtD []float64
 	vectors  *mat.Dense // n×Dim
 	values   []float64  // μ_l, descending
+	info     estimator.Info
+}
+
+// DefaultKernelPCADim is KernelPCA's number of components when Dim is 0.
+const DefaultKernelPCADim = 2
+
+var _ estimator.NodeTransformer = (*KernelPCA)(nil)
+
+// Clone returns an unfitted copy with the same hyperparameters.
+func (p *KernelPCA) Clone() *KernelPCA {
+	return &KernelPCA{Dim: p.Dim, Isolated: p.Isolated, Eigen: p.Eigen}
+}
+
+// Info reports the last fit as LaplacianEigenmap.Info does.
+func (p *KernelPCA) Info() estimator.Info { return p.info }
+
+func (p *KernelPCA) dim() int {
+	if p.Dim == 0 {
+		return DefaultKernelPCADim
+	}
+	return p.Dim
 }
 
 // Validate checks the hyperparameters.
 func (p *KernelPCA) Validate() error {
-	if p.Dim < 1 {
-		return fmt.Errorf("spectral: KernelPCA: Dim = %d is invalid: it must be ≥ 1", p.Dim)
+	if p.Dim < 0 {
+		return fmt.Errorf("spectral: KernelPCA: Dim = %d is invalid: it must be ≥ 0 (0 means %d)", p.Dim, DefaultKernelPCADim)
 	}
-	return checkIsolated("KernelPCA", p.Isolated)
+	if err := checkIsolated("KernelPCA", p.Isolated); err != nil {
+		return err
+	}
+	if err := p.Eigen.Validate(); err != nil {
+		return fmt.Errorf("spectral: KernelPCA: Eigen settings: %w", err)
+	}
+	return nil
 }
 
 // Fit computes the top Dim eigenpairs of S for g. Every μ_l must be
 // positive for the Nyström extension to exist; otherwise Fit fails and asks
-// for a smaller Dim.
-func (p *KernelPCA) Fit(ctx context.Context, g *graph.CSR) error {
+// for a smaller Dim. Only x.Graph is used.
+func (p *KernelPCA) Fit(ctx context.Context, x estimator.Nodes) error {
 	if err := p.Validate(); err != nil {
 		return err
 	}
+	g := x.Graph
+	p.n, p.invSqrtD, p.vectors, p.values, p.info = 0, nil, nil, nil, estimator.Info{}
 	if g == nil {
 		return errors.New("spectral: KernelPCA: graph is nil")
 	}
 	n := g.Nodes()
-	if p.Dim > n {
-		return fmt.Errorf("spectral: KernelPCA: Dim = %d is invalid: the graph has %d nodes", p.Dim, n)
+	dim := p.dim()
+	if dim > n {
+		return fmt.Errorf("spectral: KernelPCA: Dim = %d is invalid: the graph has %d nodes", dim, n)
 	}
 	opt := laplacian.Options{Isolated: p.Isolated}
 	dg, err := laplacian.NewDegrees(g, opt)
 	if err != nil {
 		return fmt.Errorf("spectral: KernelPCA: %w", err)
 	}
-	r, err := LaplacianEigs(ctx, g, laplacian.Symmetric, opt, p.Dim, p.Eigen)
+	r, err := LaplacianEigs(ctx, g, laplacian.Symmetric, opt, dim, p.Eigen)
 	if err != nil {
-		return fmt.Errorf("spectral: KernelPCA: %w", err)
+		return eigsError("KernelPCA", err)
 	}
-	values := make([]float64, p.Dim)
+	values := make([]float64, dim)
 	for l, lam := range r.Values {
 		values[l] = 1 - lam
 		if !(values[l] > 1e-12) {
@@ -81,7 +110,23 @@ func (p *KernelPCA) Fit(ctx context.Context, g *graph.CSR) error {
 		}
 	}
 	p.n, p.invSqrtD, p.vectors, p.values = n, dg.InvSqrtD, r.Vectors, values
+	p.info = estimator.Info{Iterations: r.Restarts, Products: r.MatVecs}
 	return nil
+}
+
+// Transform returns the features of the queried nodes: a copy of
+// Components for estimator.FittedNodes, or new nodes' from their edges to
+// fitted nodes (q.New; q.Features is not used) by the Nyström formula of
+// the type's documentation, as Extend computes for one node; a new node
+// without edge weight gets zero features.
+func (p *KernelPCA) Transform(ctx context.Context, q estimator.NodeQuery) (*mat.Dense, error) {
+	if p.vectors == nil {
+		return nil, estimator.NotFitted("spectral: KernelPCA.Transform")
+	}
+	if q.New == nil {
+		return mat.DenseCopyOf(p.vectors), nil
+	}
+	return nystrom(ctx, "KernelPCA", *q.New, p.vectors, p.values, func(j int32, w, dx float64) float64 { return w / math.Sqrt(dx) * p.invSqrtD[j] })
 }
 
 // Components returns the n×Dim matrix of eigenvectors u_l of S (the
@@ -120,7 +165,7 @@ func (p *KernelPCA) Extend(nodes []int, weights []float64) ([]float64, error) {
 	if !(dx > 0) {
 		return nil, errors.New("spectral: KernelPCA: Extend: the new node has no edge of positive weight, so its degree is 0 and the extension is undefined")
 	}
-	out := make([]float64, p.Dim)
+	out := make([]float64, len(p.values))
 	s := 1 / math.Sqrt(dx)
 	for t, j := range nodes {
 		c := weights[t] * s * p.invSqrtD[j]

@@ -14,8 +14,8 @@ import (
 //
 //	go test ./stkr -run '^$' -bench CoraPlanetoid -benchtime 20x
 func BenchmarkCoraPlanetoid(b *testing.B) {
-	ds, task := loadCora(b)
-	k, train, y := coraPlanetoid(b, ds, task)
+	ds := loadCora(b)
+	k, train, y := coraPlanetoid(b, ds)
 	cases := []struct {
 		name string
 		r    Regressor
@@ -36,7 +36,7 @@ func BenchmarkCoraPlanetoid(b *testing.B) {
 				if err := r.FitIndexed(context.Background(), k, train, y); err != nil {
 					b.Fatal(err)
 				}
-				_, _ = r.Predict(nil)
+				_, _ = r.Scores()
 				products = r.Stats().MatVecs
 			}
 			b.ReportMetric(float64(products), "products/op")

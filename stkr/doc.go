@@ -40,14 +40,20 @@
 //
 // # Fitting
 //
-// Regressor.Fit is the classifier, the estimator contract's front door
-// (package estimator): one label per node, −1 for unlabelled, one-hot
+// Classifier is the node classifier of the estimator contract (package
+// estimator): Fit takes one label per node, −1 for unlabelled, one-hot
 // targets with one output column for each of Classes classes (0 means 1 +
 // the largest label; a class without a labelled node keeps its column, so
-// a saved model's outputs stay those of its class names). FitTargets is
-// the regression: one target per node, NaN for unknown, one output.
-// FitIndexed is the low-level fit both are built on: a list of training
-// nodes and a target matrix with any number of output columns.
+// a saved model's outputs stay those of its class names). Regressor is the
+// node regressor: Fit takes one target per node, NaN for unknown, one
+// output. Both fit the graph kernel of estimator.Nodes.Graph; FitKernel
+// fits any BaseKernel. The Classifier embeds the Regressor: Go has one Fit
+// per type, and the two roles differ only in their targets (labels or
+// reals), so they share the hyperparameters, the solvers and the fitted
+// state, and each keeps its own Fit, Predict, Clone and Kind. FitIndexed
+// is the low-level fit both are built on: a list of training nodes and a
+// target matrix with any number of output columns (Scores and
+// NewNodeScores predict it).
 //
 // # Solvers
 //
@@ -92,38 +98,13 @@
 // Every fit reports, per output column, iterations and final relative
 // residual, and the number of products with M over all columns.
 //
-// # Protocol (Appendix D.1)
+// # Protocols
 //
-// Partition splits the nodes into train / val / test / other; p_test keeps
-// round(p_test·N) of a split's test nodes as the test set. Transductive:
-// all nodes and edges visible, n = |train|. Inductive: the test nodes and
-// their edges are invisible at fit time and are predicted afterwards from
-// their edges to the visible nodes, k(x)_j = N·w(x, x_j)/√(d_x d_j) with d_x
-// the weight of those edges (the visible graph is the induced subgraph,
-// with its own degrees). Hyperparameters are chosen as the paper does, on a
-// view where the val nodes and their edges are hidden as well (so that val
-// accuracy is accuracy on unseen nodes); Choose then refits the chosen
-// regressor with the val nodes visible and unlabelled before it predicts
-// test, so that the fit predicting test differs from the transductive one
-// only by the test nodes. InductiveStrict is the paper's D.1 read
-// literally (val hidden in that fit too, n = |train|, m = |other|); on Cora,
-// where val is 18 % of a sparse graph, it loses about 8 points to
-// Transductive, all of it from the missing val nodes (BENCHMARKS.md).
-// InductiveTestOnly hides only the test nodes, also for the choice.
-// Prepared.Select chooses hyperparameters by validation accuracy (η from
-// EtaGrid, β from BetaGrid, the grids of stkr.py). TestChunks cuts a
-// split's test nodes into chunks of round(p_test·N), one partition per
-// chunk, so that every test node is scored while only p_test of the graph
-// is hidden at a time: the low-noise estimate of the protocol's test
-// accuracy (BENCHMARKS.md, stkr). ChooseSplit runs all of it on one split
-// (one partition, or one per chunk) and sums the test counts.
-//
-// # Without a split
-//
-// ChooseCV is the protocol for real use: fit on every labelled node and
-// predict every other one, with the hyperparameters chosen by seeded
-// stratified k-fold cross-validation over the labelled nodes (transductive,
-// pooled held-out accuracy, the first best candidate on ties). Normalize
-// turns the scores into class probabilities (clipped at zero, rows summing
-// to 1; the labelled class frequencies where no score is positive).
+// The paper's protocol (Appendix D.1: transductive and inductive settings,
+// p_test, selection of η and β on validation nodes, test chunks) and the
+// protocol without a split (k-fold cross-validation over the labelled
+// nodes) are in package eval/stkreval; the grids they search are EtaGrid,
+// BetaGrid and IterationsGrid here. Normalize turns a classifier's scores
+// into class probabilities (clipped at zero, rows summing to 1; the
+// labelled class frequencies where no score is positive).
 package stkr

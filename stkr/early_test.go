@@ -191,8 +191,8 @@ func TestIterationsBadInput(t *testing.T) {
 		r    Regressor
 		want string
 	}{
-		{"negative", Regressor{Transform: Power(8), Beta: 1, Iterations: -1}, "iterations=-1 is invalid: it must be ≥ 0"},
-		{"kernel PCA", Regressor{Transform: TopD{D: 4}, Beta: 1, Iterations: 8}, "iterations=8 does not apply to kernel PCA"},
+		{"negative", Regressor{Transform: Power(8), Beta: 1, Iterations: -1}, "Iterations=-1 is invalid: it must be ≥ 0"},
+		{"kernel PCA", Regressor{Transform: TopD{D: 4}, Beta: 1, Iterations: 8}, "Iterations=8 does not apply to kernel PCA"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			err := c.r.FitIndexed(context.Background(), k, train, y)

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/graph"
-	"github.com/gssl/gssl/loaders"
 	"github.com/gssl/gssl/stkr"
 )
 
@@ -20,31 +20,25 @@ func ExampleRegressor() {
 	if err != nil {
 		panic(err)
 	}
-	k, err := stkr.NewGraphKernel(g)
-	if err != nil {
-		panic(err)
-	}
+	ctx := context.Background()
 	r := &stkr.Regressor{Transform: stkr.InverseLaplacian{Eta: 0.9}, Beta: 0.1}
 	nan := math.NaN()
-	if err := r.FitTargets(context.Background(), k, []float64{1, nan, nan, nan, nan, -1}); err != nil {
+	if err := r.Fit(ctx, estimator.Nodes{Graph: g}, []float64{1, nan, nan, nan, nan, -1}); err != nil {
 		panic(err)
 	}
-	f, err := r.Predict(nil)
+	f, err := r.Predict(ctx, estimator.FittedNodes)
 	if err != nil {
 		panic(err)
 	}
-	for i := 0; i < 6; i++ {
-		fmt.Printf("node %d: %+.3f\n", i, f.At(i, 0))
+	for i, v := range f.Mean {
+		fmt.Printf("node %d: %+.3f\n", i, v)
 	}
-	row, err := k.Row([]int{1}, nil)
+	nn := estimator.NewNodes{Offsets: []int{0, 1}, Nodes: []int32{1}}
+	p, err := r.Predict(ctx, estimator.NodeQuery{New: &nn})
 	if err != nil {
 		panic(err)
 	}
-	out := make([]float64, 1)
-	if err := r.PredictRow(out, row); err != nil {
-		panic(err)
-	}
-	fmt.Printf("new node next to 1: %+.3f\n", out[0])
+	fmt.Printf("new node next to 1: %+.3f\n", p.Mean[0])
 	// Output:
 	// node 0: +0.967
 	// node 1: +1.520
@@ -59,22 +53,18 @@ func ExampleRegressor() {
 // others unlabelled (−1). Classes = 3 keeps a column for a third class that
 // has no labelled node (a saved model's class names stay its classes); its
 // probability is 0 everywhere.
-func ExampleRegressor_Fit() {
+func ExampleClassifier() {
 	edges := []graph.Edge{{U: 0, V: 1, W: 1}, {U: 1, V: 2, W: 1}, {U: 2, V: 3, W: 1}, {U: 3, V: 4, W: 1}, {U: 4, V: 5, W: 1}}
 	g, err := graph.FromEdges(6, edges, graph.Options{})
 	if err != nil {
 		panic(err)
 	}
-	k, err := stkr.NewGraphKernel(g)
-	if err != nil {
-		panic(err)
-	}
-	r := &stkr.Regressor{Transform: stkr.InverseLaplacian{Eta: 0.9}, Beta: 0.1, Classes: 3}
+	r := &stkr.Classifier{Regressor: stkr.Regressor{Transform: stkr.InverseLaplacian{Eta: 0.9}, Beta: 0.1}, Classes: 3}
 	labels := []int{0, -1, -1, -1, -1, 1}
-	if err := r.Fit(context.Background(), k, labels); err != nil {
+	if err := r.Fit(context.Background(), estimator.Nodes{Graph: g}, labels); err != nil {
 		panic(err)
 	}
-	f, err := r.Predict(nil)
+	f, err := r.Predict(context.Background(), estimator.FittedNodes)
 	if err != nil {
 		panic(err)
 	}
@@ -84,32 +74,4 @@ func ExampleRegressor_Fit() {
 	// Output:
 	// classes: [0 0 0 1 1 1]
 	// node 2: [0.69 0.31 0.00]
-}
-
-// The paper's protocol on Cora in the inductive setting: β is chosen on the
-// val nodes with val and test hidden, then the chosen regressor is refitted
-// with val visible and predicts the 27 hidden test nodes from their edges.
-func ExampleChoose() {
-	ds, err := loaders.LoadNodeDataset("../testdata/cora")
-	if err != nil {
-		panic(err)
-	}
-	part, err := stkr.NewPartition(ds.Graph.Nodes(), *ds.Split, 0.01, 1)
-	if err != nil {
-		panic(err)
-	}
-	var candidates []*stkr.Regressor
-	for _, beta := range []float64{0.1, 1, 10} {
-		candidates = append(candidates, &stkr.Regressor{Transform: stkr.InverseLaplacian{Eta: 0.9}, Beta: beta})
-	}
-	task := stkr.Task{Graph: ds.Graph, Labels: ds.Labels, Classes: ds.Classes}
-	c, err := stkr.Choose(context.Background(), task, part, stkr.Inductive, candidates)
-	if err != nil {
-		panic(err)
-	}
-	fmt.Printf("chosen β = %g (val accuracy %.3f with val hidden)\n", candidates[c.Best].Beta, c.Final.ValAccuracy)
-	fmt.Printf("refitted on %d of %d nodes: %d of %d test nodes right\n", c.Visible, ds.Graph.Nodes(), c.Final.TestCorrect, c.Final.TestScored)
-	// Output:
-	// chosen β = 10 (val accuracy 0.620 with val hidden)
-	// refitted on 2681 of 2708 nodes: 20 of 27 test nodes right
 }

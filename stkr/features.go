@@ -28,7 +28,7 @@ import (
 // O(nnz(W) + nnz(X)) time for sparse features (O(nnz(W) + N·d) dense),
 // X̂(X̂ᵀv) with a d-vector in between, and the kernel holds one scaled copy of
 // X's values. Predictions are those on the visible nodes
-// (Regressor.Predict); NodeRow of new nodes is not provided.
+// (Scores); NodeRow of new nodes is not provided.
 type FeatureKernel struct {
 	g     *GraphKernel
 	gamma float64
@@ -154,22 +154,4 @@ func (k *FeatureKernel) featureProduct(x *mat.Dense) *mat.Dense {
 		}
 	}
 	return f.Mul(t)
-}
-
-// UseFeatures makes the prepared transductive task fit on the
-// FeatureKernel of its graph and the node features x (one row per node of
-// the task's graph) with weight gamma, instead of the graph kernel: SP-Lap
-// with and without features differ only by this call. The inductive
-// settings need kernel rows of hidden nodes, which FeatureKernel does not
-// provide, and are refused.
-func (p *Prepared) UseFeatures(x propagate.Features, gamma float64) error {
-	if p.Setting != Transductive {
-		return fmt.Errorf("stkr: features: the %v setting needs kernel rows of hidden nodes; the feature kernel supports the transductive setting only", p.Setting)
-	}
-	k, err := NewFeatureKernel(p.kernel.Graph(), x, gamma)
-	if err != nil {
-		return err
-	}
-	p.base = k
-	return nil
 }

@@ -28,8 +28,8 @@ const blockPathTol = 1e-12
 // shared block products as column by column: iterations and residual of
 // every class, α, the stored vectors and the scores.
 func TestMINRESBlockPathEqualsColumns(t *testing.T) {
-	ds, task := loadCora(t)
-	cora, coraTrain, coraY := coraPlanetoid(t, ds, task)
+	ds := loadCora(t)
+	cora, coraTrain, coraY := coraPlanetoid(t, ds)
 	small, smallTrain, smallY := smallProblem(t)
 	smallK, err := NewGraphKernel(small)
 	require.NoError(t, err)
@@ -145,6 +145,6 @@ func TestMINRESBlockPathCancel(t *testing.T) {
 	require.True(t, errors.Is(err, context.Canceled), "%v", err)
 	assert.Equal(t, 3, calls)
 	assert.Equal(t, []int{3, 3, 3}, r.Stats().Iterations)
-	_, err = r.Predict(nil)
+	_, err = r.Scores()
 	assert.NoError(t, err, "the best iterate is kept")
 }

@@ -12,12 +12,145 @@ import (
 	"github.com/gssl/gssl/modelfile"
 )
 
-// RegressorKind is the kind of a Regressor in a modelfile container, and
-// ModelVersion the newest layout of it this package reads and writes.
+// RegressorKind and ClassifierKind are the kinds of a Regressor and a
+// Classifier in a modelfile container (one layout: a classifier's file
+// holds its classes), and ModelVersion the newest layout this package
+// reads and writes.
 const (
-	RegressorKind = "stkr.Regressor"
-	ModelVersion  = 1
+	RegressorKind  = "stkr.Regressor"
+	ClassifierKind = "stkr.Classifier"
+	ModelVersion   = 1
 )
+
+// Classifier is STKR as a node classifier: the Regressor's estimator on
+// one-hot targets, one output column per class, the class of a node its
+// largest output. It embeds the Regressor for the hyperparameters and the
+// fitted state they share; Fit, Predict, Validate, Clone and the file
+// methods are its own (Go has one Fit per type: a regression takes
+// []float64, a classification []int).
+type Classifier struct {
+	Regressor
+	// Classes is the number of classes (one one-hot output column each);
+	// 0 means 1 + the largest label. A class without a labelled node keeps
+	// its column, so a model's classes stay those of its class names; at
+	// most half of them may have no labelled node.
+	Classes int
+}
+
+var (
+	_ estimator.NodeClassifier = (*Classifier)(nil)
+	_ estimator.NodeRegressor  = (*Regressor)(nil)
+)
+
+// Validate checks the hyperparameters.
+func (c *Classifier) Validate() error {
+	if err := c.Regressor.Validate(); err != nil {
+		return err
+	}
+	if c.Classes < 0 {
+		return fmt.Errorf("stkr: Classes=%d is invalid: it must be ≥ 0 (0 means 1 + the largest label)", c.Classes)
+	}
+	return nil
+}
+
+// Clone returns an unfitted copy with the same hyperparameters (Eigen and
+// Progress are shared).
+func (c *Classifier) Clone() *Classifier {
+	return &Classifier{Regressor: *c.Regressor.Clone(), Classes: c.Classes}
+}
+
+// Clone returns an unfitted copy with the same hyperparameters (Eigen and
+// Progress are shared).
+func (r *Regressor) Clone() *Regressor {
+	return &Regressor{Transform: r.Transform, Beta: r.Beta, Solver: r.Solver, Tol: r.Tol, MaxIter: r.MaxIter, Restart: r.Restart,
+		Iterations: r.Iterations, Eigen: r.Eigen, Progress: r.Progress, columnByColumn: r.columnByColumn}
+}
+
+// Kind returns ClassifierKind.
+func (c *Classifier) Kind() string { return ClassifierKind }
+
+// Kind returns RegressorKind.
+func (r *Regressor) Kind() string { return RegressorKind }
+
+// graphKernel returns the graph kernel of x.Graph (x.Features is not
+// used: STKR's base kernel is the graph's; FeatureKernel with FitKernel
+// uses features).
+func graphKernel(x estimator.Nodes) (*GraphKernel, error) {
+	if x.Graph == nil {
+		return nil, errors.New("stkr: the graph is nil")
+	}
+	return NewGraphKernel(x.Graph)
+}
+
+// Fit fits the classifier on the graph kernel of x.Graph: labels has one
+// entry per node, the class of a training node or −1 (FitKernel with
+// NewGraphKernel(x.Graph)).
+func (c *Classifier) Fit(ctx context.Context, x estimator.Nodes, labels []int) error {
+	if err := c.Validate(); err != nil {
+		return err
+	}
+	k, err := graphKernel(x)
+	if err != nil {
+		return err
+	}
+	return c.FitKernel(ctx, k, labels)
+}
+
+// Predict returns the outputs of the queried nodes, one column per class
+// (decision values: the class is the row's largest; ClassProbabilities
+// turns a row into probabilities): the fitted nodes' for
+// estimator.FittedNodes, or new nodes' from their edges to visible nodes
+// (q.New; q.Features is not used) by the graph kernel's row
+// k(x)_j = N·w(x, x_j)/√(d_x d_j). A new node without edges predicts zero.
+func (c *Classifier) Predict(ctx context.Context, q estimator.NodeQuery) (*mat.Dense, error) {
+	if q.New == nil {
+		return c.Scores()
+	}
+	return c.NewNodeScores(ctx, *q.New)
+}
+
+// Fit fits a regression on the graph kernel of x.Graph: y has one target
+// per node, NaN for unknown (FitKernel with NewGraphKernel(x.Graph)).
+func (r *Regressor) Fit(ctx context.Context, x estimator.Nodes, y []float64) error {
+	if err := r.Validate(); err != nil {
+		return err
+	}
+	k, err := graphKernel(x)
+	if err != nil {
+		return err
+	}
+	return r.FitKernel(ctx, k, y)
+}
+
+// Predict returns the regression of the queried nodes (Mean; STKR has no
+// variance): the fitted nodes' for estimator.FittedNodes, or new nodes'
+// from their edges to visible nodes (q.New), as Classifier.Predict. It
+// needs a model of one output (Fit, FitKernel); a model of several
+// (FitIndexed) gives its outputs through Scores and NewNodeScores.
+func (r *Regressor) Predict(ctx context.Context, q estimator.NodeQuery) (estimator.Regression, error) {
+	var f *mat.Dense
+	var err error
+	if q.New == nil {
+		f, err = r.Scores()
+	} else {
+		f, err = r.NewNodeScores(ctx, *q.New)
+	}
+	if err != nil {
+		return estimator.Regression{}, err
+	}
+	if f.IsEmpty() {
+		return estimator.Regression{Mean: []float64{}}, nil
+	}
+	rows, c := f.Dims()
+	if c != 1 {
+		return estimator.Regression{}, fmt.Errorf("stkr: Regressor.Predict: the model has %d outputs (fitted by FitIndexed or as a classifier); use Scores or NewNodeScores", c)
+	}
+	mean := make([]float64, rows)
+	for i := range mean {
+		mean[i] = f.At(i, 0)
+	}
+	return estimator.Regression{Mean: mean}, nil
+}
 
 // fitTask remembers what the targets were: one-hot classes from Fit
 // (Classes > 0, with the class frequencies of the labelled nodes for nodes
@@ -36,29 +169,30 @@ type savedKernel struct {
 	edges    int
 }
 
-// Fit fits a classifier, the estimator contract's front door: labels is
-// one vector aligned with the kernel's nodes, labels[i] the class of node i
-// or −1 when it is not a training node, and the targets are the one-hot
-// classes (one output column per class). The number of classes is the
-// hyperparameter Classes (0 means 1 + the largest label), so that classes
-// without a labelled node keep their column. Regression on one target per
-// node is FitTargets; any target matrix on a list of training nodes is
-// FitIndexed.
+// FitKernel fits the classifier on any base kernel: labels is one vector
+// aligned with the kernel's nodes, labels[i] the class of node i or −1 when
+// it is not a training node, and the targets are the one-hot classes (one
+// output column per class). The number of classes is the hyperparameter
+// Classes (0 means 1 + the largest label), so that classes without a
+// labelled node keep their column. Any target matrix on a list of training
+// nodes is FitIndexed.
 //
 // On a solver failure (no convergence, divergence, cancellation) the model
 // keeps the best iterate found and the error is returned, wrapping the
 // krylov error.
-func (r *Regressor) Fit(ctx context.Context, k BaseKernel, labels []int) error {
+func (cl *Classifier) FitKernel(ctx context.Context, k BaseKernel, labels []int) error {
+	if err := cl.Validate(); err != nil {
+		return err
+	}
+	r := &cl.Regressor
+	r.u = nil
 	if k == nil {
 		return errors.New("stkr: the kernel is nil")
 	}
 	if len(labels) != k.Dim() {
 		return fmt.Errorf("stkr: %d labels for a kernel on %d nodes: give one per node, −1 for unlabelled", len(labels), k.Dim())
 	}
-	if err := r.Validate(); err != nil {
-		return err
-	}
-	classes := r.Classes
+	classes := cl.Classes
 	var train []int
 	c := classes
 	for i, l := range labels {
@@ -141,11 +275,10 @@ func normalizeRow(dst, scores, prior []float64) bool {
 }
 
 // ClassProbabilities turns the scores of one node (a row of Predict or
-// PredictNodes) of a classifier (fitted by Fit) into class probabilities by
+// NewNodeScores) of a classifier into class probabilities by
 // Normalize's rule: clipped at zero and scaled to sum 1, or the class
 // frequencies of the labelled nodes when no score is positive (reached is
-// then false). It returns nil for a model fitted by FitTargets or
-// FitIndexed.
+// then false). It returns nil for a model not fitted as a classifier.
 func (r *Regressor) ClassProbabilities(scores []float64) (p []float64, reached bool) {
 	if r.task.Classes == 0 || len(scores) != r.task.Classes {
 		return nil, false
@@ -154,11 +287,14 @@ func (r *Regressor) ClassProbabilities(scores []float64) (p []float64, reached b
 	return p, normalizeRow(p, scores, r.task.Prior)
 }
 
-// FitTargets fits a regression: targets is one vector aligned with the
-// kernel's nodes, NaN for nodes without a target (the contract's front
-// door for regression; Fit is the one for classes). The model has one
-// output column; Classes is not used.
-func (r *Regressor) FitTargets(ctx context.Context, k BaseKernel, targets []float64) error {
+// FitKernel fits a regression on any base kernel: targets is one vector
+// aligned with the kernel's nodes, NaN for nodes without a target. The
+// model has one output column.
+func (r *Regressor) FitKernel(ctx context.Context, k BaseKernel, targets []float64) error {
+	if err := r.Validate(); err != nil {
+		return err
+	}
+	r.u = nil
 	if k == nil {
 		return errors.New("stkr: the kernel is nil")
 	}
@@ -184,13 +320,13 @@ func (r *Regressor) FitTargets(ctx context.Context, k BaseKernel, targets []floa
 	return r.FitIndexed(ctx, k, train, mat.NewDense(len(train), 1, y))
 }
 
-// FittedClasses returns the number of classes of a classifier fitted by
-// Fit (Classes, or 1 + the largest label when Classes is 0), 0 for a
-// regression.
+// FittedClasses returns the number of classes of a model fitted as a
+// classifier (Classes, or 1 + the largest label when Classes is 0), 0 for
+// a regression.
 func (r *Regressor) FittedClasses() int { return r.task.Classes }
 
 // Prior returns the class frequencies of the labelled nodes of a model
-// fitted by Fit (nil otherwise): the probabilities of a node without
+// fitted as a classifier (nil otherwise): the probabilities of a node without
 // evidence.
 func (r *Regressor) Prior() []float64 { return append([]float64(nil), r.task.Prior...) }
 
@@ -212,18 +348,19 @@ func (r *Regressor) Nodes() int {
 	return n
 }
 
-// PredictNodes predicts new nodes from their edges to visible nodes: row i
-// of the result is f(x_i) = k(x_i)ᵀU with the graph kernel's row
-// k(x)_j = N·w(x, x_j)/√(d_x d_j) (GraphKernel.Row). It needs a
-// GraphKernel (or a model read from a file); a node without edges predicts
-// zero.
-func (r *Regressor) PredictNodes(ctx context.Context, nodes estimator.NewNodes) (*mat.Dense, error) {
+// NewNodeScores returns the outputs of new nodes from their edges to
+// visible nodes, one column per output (what both roles' Predict return
+// for new nodes, for any number of outputs): row i is f(x_i) = k(x_i)ᵀU
+// with the graph kernel's row k(x)_j = N·w(x, x_j)/√(d_x d_j)
+// (GraphKernel.Row). It needs a GraphKernel (or a model read from a
+// file); a node without edges predicts zero.
+func (r *Regressor) NewNodeScores(ctx context.Context, nodes estimator.NewNodes) (*mat.Dense, error) {
 	if r.u == nil {
-		return nil, estimator.NotFitted("stkr: PredictNodes")
+		return nil, estimator.NotFitted("stkr: Predict")
 	}
 	n, c := r.u.Dims()
 	if err := nodes.Check(n); err != nil {
-		return nil, fmt.Errorf("stkr: PredictNodes: %w", err)
+		return nil, fmt.Errorf("stkr: Predict: %w", err)
 	}
 	inv, err := r.invSqrtD()
 	if err != nil {
@@ -353,7 +490,7 @@ func (r *Regressor) ModelFile() (*modelfile.File, error) {
 	}
 	f := modelfile.New(RegressorKind, ModelVersion)
 	f.PutFloat64s("u", r.u.RawMatrix().Data)
-	pred, err := r.Predict(nil)
+	pred, err := r.Scores()
 	if err != nil {
 		return nil, err
 	}
@@ -373,7 +510,7 @@ func (r *Regressor) ModelFile() (*modelfile.File, error) {
 // MarshalBinary encodes the fitted model as a modelfile container:
 // hyperparameters, U, α, the transductive predictions and the kernel's
 // D^{-1/2}; not the graph. A model read back predicts bitwise the same
-// (Predict, PredictRow, PredictNodes). Eigen and Progress are not stored.
+// (Scores, PredictRow, NewNodeScores). Eigen and Progress are not stored.
 func (r *Regressor) MarshalBinary() ([]byte, error) {
 	f, err := r.ModelFile()
 	if err != nil {
@@ -394,9 +531,70 @@ func (r *Regressor) UnmarshalBinary(data []byte) error {
 	return r.ReadModelFile(f)
 }
 
+// ModelFile returns the fitted classifier as a modelfile container of
+// kind ClassifierKind (the Regressor's layout, with the classes).
+func (c *Classifier) ModelFile() (*modelfile.File, error) {
+	if c.u != nil && c.task.Classes == 0 {
+		return nil, errors.New("stkr: Classifier.MarshalBinary: the model was not fitted as a classifier (FitIndexed): save it as a Regressor")
+	}
+	f, err := c.Regressor.ModelFile()
+	if err != nil {
+		return nil, err
+	}
+	f.Kind = ClassifierKind
+	return f, nil
+}
+
+// MarshalBinary encodes the fitted classifier (kind ClassifierKind).
+func (c *Classifier) MarshalBinary() ([]byte, error) {
+	f, err := c.ModelFile()
+	if err != nil {
+		return nil, err
+	}
+	return f.MarshalBinary()
+}
+
+// UnmarshalBinary replaces c by the classifier encoded in data (a file of
+// kind ClassifierKind, or of RegressorKind written by a Regressor fitted
+// on classes); Classes is the fitted number of classes. On an error c is
+// unchanged.
+func (c *Classifier) UnmarshalBinary(data []byte) error {
+	f, err := modelfile.Unmarshal(data)
+	if err != nil {
+		return fmt.Errorf("stkr: %w", err)
+	}
+	return c.ReadModelFile(f)
+}
+
+// ReadModelFile replaces c by the classifier in f (see UnmarshalBinary).
+func (c *Classifier) ReadModelFile(f *modelfile.File) error {
+	var r Regressor
+	r.Eigen, r.Progress = c.Eigen, c.Progress
+	if err := r.readModelFile(f, ClassifierKind, RegressorKind); err != nil {
+		return err
+	}
+	if r.task.Classes == 0 {
+		return fmt.Errorf("stkr: the model file holds a regression (no classes): read it with a Regressor")
+	}
+	c.Regressor, c.Classes = r, r.task.Classes
+	return nil
+}
+
 // ReadModelFile replaces r by the model in f (see UnmarshalBinary).
 func (r *Regressor) ReadModelFile(f *modelfile.File) error {
-	if err := f.Expect(RegressorKind, ModelVersion); err != nil {
+	return r.readModelFile(f, RegressorKind)
+}
+
+// readModelFile reads a container of one of kinds (the first is the one
+// errors name).
+func (r *Regressor) readModelFile(f *modelfile.File, kinds ...string) error {
+	want := kinds[0]
+	for _, k := range kinds {
+		if f.Kind == k {
+			want = k
+		}
+	}
+	if err := f.Expect(want, ModelVersion); err != nil {
 		return fmt.Errorf("stkr: %w", err)
 	}
 	var meta regressorMeta
@@ -404,7 +602,7 @@ func (r *Regressor) ReadModelFile(f *modelfile.File) error {
 		return fmt.Errorf("stkr: %w", err)
 	}
 	out := Regressor{Beta: meta.Beta, Tol: meta.Tol, MaxIter: meta.MaxIter, Restart: meta.Restart, Iterations: meta.Iterations,
-		Classes: meta.Task.Classes, Eigen: r.Eigen, Progress: r.Progress, task: meta.Task}
+		Eigen: r.Eigen, Progress: r.Progress, task: meta.Task}
 	switch meta.Transform.Type {
 	case "polynomial":
 		out.Transform = Polynomial{Coeffs: meta.Transform.Coeffs}
@@ -512,4 +710,32 @@ func (r *Regressor) Info() estimator.Info {
 		}
 	}
 	return info
+}
+
+// Normalize turns STKR's scores (one row per node, one column per class,
+// regressions on one-hot targets) into probabilities: each row clipped at
+// zero and scaled to sum 1. A row with no positive entry gets the class
+// frequencies of the labelled nodes of labels (negative = unlabelled). It
+// returns the probabilities, their argmax (the smallest class on ties) and
+// the number of rows without a positive entry.
+func Normalize(scores *mat.Dense, labels []int) (*mat.Dense, []int, int) {
+	n, c := scores.Dims()
+	prior := classPrior(labels, c)
+	p := mat.NewDense(n, c, nil)
+	pred := make([]int, n)
+	none := 0
+	for i := 0; i < n; i++ {
+		dst := p.RawRowView(i)
+		if !normalizeRow(dst, scores.RawRowView(i), prior) {
+			none++
+		}
+		best := 0
+		for k, v := range dst {
+			if v > dst[best] {
+				best = k
+			}
+		}
+		pred[i] = best
+	}
+	return p, pred, none
 }

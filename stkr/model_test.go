@@ -70,30 +70,30 @@ func TestRegressorRoundTrip(t *testing.T) {
 	g, labels, nn := modelProblem(t, 1)
 	k, err := NewGraphKernel(g)
 	require.NoError(t, err)
-	for _, r := range []*Regressor{
-		{Transform: Power(4), Beta: 0.1},
-		{Transform: KRR(), Beta: 1, Solver: SolverRichardson, Iterations: 8},
-		{Transform: InverseLaplacian{Eta: 0.9}, Beta: 0.01},
-		{Transform: TopD{D: 4}, Beta: 0.1, Eigen: DenseEigen{}},
+	for _, r := range []*Classifier{
+		{Regressor: Regressor{Transform: Power(4), Beta: 0.1}},
+		{Regressor: Regressor{Transform: KRR(), Beta: 1, Solver: SolverRichardson, Iterations: 8}},
+		{Regressor: Regressor{Transform: InverseLaplacian{Eta: 0.9}, Beta: 0.01}},
+		{Regressor: Regressor{Transform: TopD{D: 4}, Beta: 0.1, Eigen: DenseEigen{}}},
 	} {
-		require.NoError(t, r.Fit(context.Background(), k, labels), "%s", r.Transform)
+		require.NoError(t, r.FitKernel(context.Background(), k, labels), "%s", r.Transform)
 		assert.Equal(t, 2, r.FittedClasses())
 		assert.Equal(t, []float64{4.0 / 7, 3.0 / 7}, r.Prior())
 		b, err := r.MarshalBinary()
 		require.NoError(t, err)
-		got := &Regressor{}
+		got := &Classifier{}
 		require.NoError(t, got.UnmarshalBinary(b))
 		bitsEqual(t, "Predict", mustPredict(t, r).RawMatrix().Data, mustPredict(t, got).RawMatrix().Data)
-		want, err := r.PredictNodes(context.Background(), nn)
+		want, err := r.NewNodeScores(context.Background(), nn)
 		require.NoError(t, err)
-		pred, err := got.PredictNodes(context.Background(), nn)
+		pred, err := got.NewNodeScores(context.Background(), nn)
 		require.NoError(t, err)
 		bitsEqual(t, "PredictNodes", want.RawMatrix().Data, pred.RawMatrix().Data)
-		bitsEqual(t, "Vectors", mustVectors(t, r).RawMatrix().Data, mustVectors(t, got).RawMatrix().Data)
-		if mustAlpha(t, r) != nil {
-			bitsEqual(t, "Alpha", mustAlpha(t, r).RawMatrix().Data, mustAlpha(t, got).RawMatrix().Data)
+		bitsEqual(t, "Vectors", mustVectors(t, &r.Regressor).RawMatrix().Data, mustVectors(t, &got.Regressor).RawMatrix().Data)
+		if mustAlpha(t, &r.Regressor) != nil {
+			bitsEqual(t, "Alpha", mustAlpha(t, &r.Regressor).RawMatrix().Data, mustAlpha(t, &got.Regressor).RawMatrix().Data)
 		} else {
-			assert.Nil(t, mustAlpha(t, got))
+			assert.Nil(t, mustAlpha(t, &got.Regressor))
 		}
 		assert.Equal(t, r.Stats(), got.Stats())
 		assert.Equal(t, r.Info(), got.Info())
@@ -131,7 +131,7 @@ func TestRegressorRoundTrip(t *testing.T) {
 
 		var buf bytes.Buffer
 		require.NoError(t, gob.NewEncoder(&buf).Encode(r))
-		viaGob := &Regressor{}
+		viaGob := &Classifier{}
 		require.NoError(t, gob.NewDecoder(&buf).Decode(viaGob))
 		bitsEqual(t, "gob Predict", mustPredict(t, r).RawMatrix().Data, mustPredict(t, viaGob).RawMatrix().Data)
 		_, err = json.Marshal(r)
@@ -154,24 +154,24 @@ func TestRegressorFitTargets(t *testing.T) {
 		}
 	}
 	a, b := &Regressor{Transform: Power(2), Beta: 0.1}, &Regressor{Transform: Power(2), Beta: 0.1}
-	require.NoError(t, a.FitTargets(context.Background(), k, y))
+	require.NoError(t, a.FitKernel(context.Background(), k, y))
 	require.NoError(t, b.FitIndexed(context.Background(), k, train, mat.NewDense(len(train), 1, ty)))
 	assert.Equal(t, mustPredict(t, a).RawMatrix().Data, mustPredict(t, b).RawMatrix().Data)
 	assert.Equal(t, 0, a.FittedClasses())
-	p, err := a.PredictNodes(context.Background(), nn)
+	p, err := a.NewNodeScores(context.Background(), nn)
 	require.NoError(t, err)
 	r, c := p.Dims()
 	assert.Equal(t, []int{8, 1}, []int{r, c})
 	y[0] = math.Inf(1)
-	assert.ErrorContains(t, a.FitTargets(context.Background(), k, y), "targets[0] = +Inf is not finite")
-	assert.ErrorContains(t, a.FitTargets(context.Background(), k, y[1:]), "targets for a kernel on")
+	assert.ErrorContains(t, a.FitKernel(context.Background(), k, y), "targets[0] = +Inf is not finite")
+	assert.ErrorContains(t, a.FitKernel(context.Background(), k, y[1:]), "targets for a kernel on")
 }
 
 func TestRegressorModelErrors(t *testing.T) {
-	r := &Regressor{Transform: Power(2), Beta: 0.1}
+	r := &Classifier{Regressor: Regressor{Transform: Power(2), Beta: 0.1}}
 	_, err := r.MarshalBinary()
 	assert.ErrorIs(t, err, estimator.ErrNotFitted)
-	_, err = r.PredictNodes(context.Background(), estimator.NewNodes{Offsets: []int{0}})
+	_, err = r.NewNodeScores(context.Background(), estimator.NewNodes{Offsets: []int{0}})
 	assert.ErrorIs(t, err, estimator.ErrNotFitted)
 	assert.ErrorIs(t, r.PredictRow(make([]float64, 1), KernelRow{}), estimator.ErrNotFitted)
 
@@ -179,20 +179,20 @@ func TestRegressorModelErrors(t *testing.T) {
 	k, err := NewGraphKernel(g)
 	require.NoError(t, err)
 	labels[5] = -3
-	assert.ErrorContains(t, r.Fit(context.Background(), k, labels), "labels[5] = -3 is invalid")
+	assert.ErrorContains(t, r.FitKernel(context.Background(), k, labels), "labels[5] = -3 is invalid")
 	labels[5] = 1000
-	assert.ErrorContains(t, r.Fit(context.Background(), k, labels), "at most half the classes may have no labelled node")
+	assert.ErrorContains(t, r.FitKernel(context.Background(), k, labels), "at most half the classes may have no labelled node")
 	labels[5] = 2
 	r.Classes = 2
-	assert.ErrorContains(t, r.Fit(context.Background(), k, labels), "labels[5] = 2 is invalid: Classes = 2")
+	assert.ErrorContains(t, r.FitKernel(context.Background(), k, labels), "labels[5] = 2 is invalid: Classes = 2")
 	r.Classes = -1
-	assert.ErrorContains(t, r.Fit(context.Background(), k, labels), "classes=-1 is invalid")
+	assert.ErrorContains(t, r.FitKernel(context.Background(), k, labels), "Classes=-1 is invalid")
 	labels[5] = -1
 	r.Classes = 2
-	require.NoError(t, r.Fit(context.Background(), k, labels))
+	require.NoError(t, r.FitKernel(context.Background(), k, labels))
 	b, err := r.MarshalBinary()
 	require.NoError(t, err)
-	keep := &Regressor{Beta: 7}
+	keep := &Classifier{Regressor: Regressor{Beta: 7}}
 	for i := range b {
 		d := bytes.Clone(b)
 		d[i] ^= 0x21
@@ -206,8 +206,8 @@ func TestRegressorModelErrors(t *testing.T) {
 	assert.ErrorIs(t, keep.UnmarshalBinary(nb), modelfile.ErrKind)
 
 	// A model on an operator kernel cannot be saved or predict new nodes.
-	op := &Regressor{Transform: Power(2), Beta: 0.1}
-	require.NoError(t, op.Fit(context.Background(), OperatorKernel{M: k, Bound: 1}, labels))
+	op := &Classifier{Regressor: Regressor{Transform: Power(2), Beta: 0.1}}
+	require.NoError(t, op.FitKernel(context.Background(), OperatorKernel{M: k, Bound: 1}, labels))
 	_, err = op.MarshalBinary()
 	assert.ErrorContains(t, err, "new nodes need the graph kernel")
 }
@@ -219,8 +219,8 @@ func TestRegressorFitAbsentClass(t *testing.T) {
 	g, labels, _ := modelProblem(t, 4)
 	k, err := NewGraphKernel(g)
 	require.NoError(t, err)
-	a := &Regressor{Transform: Power(2), Beta: 0.1, Classes: 3}
-	require.NoError(t, a.Fit(context.Background(), k, labels))
+	a := &Classifier{Regressor: Regressor{Transform: Power(2), Beta: 0.1}, Classes: 3}
+	require.NoError(t, a.FitKernel(context.Background(), k, labels))
 	var train []int
 	var onehot []float64
 	for i, l := range labels {
@@ -244,7 +244,7 @@ func TestRegressorFitAbsentClass(t *testing.T) {
 	}
 	data, err := a.MarshalBinary()
 	require.NoError(t, err)
-	got := &Regressor{}
+	got := &Classifier{}
 	require.NoError(t, got.UnmarshalBinary(data))
 	assert.Equal(t, 3, got.Classes)
 	assert.Equal(t, 3, got.FittedClasses())

@@ -11,9 +11,9 @@ import (
 
 // mustPredict, mustVectors and mustAlpha return what the fitted r's
 // accessors return, failing the test on an error.
-func mustPredict(t testing.TB, r *Regressor) *mat.Dense {
+func mustPredict(t testing.TB, r interface{ Scores() (*mat.Dense, error) }) *mat.Dense {
 	t.Helper()
-	f, err := r.Predict(nil)
+	f, err := r.Scores()
 	require.NoError(t, err)
 	return f
 }
@@ -34,10 +34,13 @@ func mustAlpha(t testing.TB, r *Regressor) *mat.Dense {
 
 func TestAccessorsBeforeFitAreErrors(t *testing.T) {
 	var r Regressor
-	_, err := r.Predict(nil)
+	_, err := r.Scores()
 	require.ErrorIs(t, err, estimator.ErrNotFitted)
 	_, err = r.Vectors()
 	require.ErrorIs(t, err, estimator.ErrNotFitted)
 	_, err = r.Alpha()
 	require.ErrorIs(t, err, estimator.ErrNotFitted)
 }
+
+// cls is r as a Classifier (the protocols choose among classifiers).
+func cls(r *Regressor) *Classifier { return &Classifier{Regressor: *r} }

@@ -143,12 +143,6 @@ type Regressor struct {
 	// α, so Alpha (((I − ηM)θ)[train]) no longer represents the predictor
 	// exactly; Predict, PredictRow and Vectors (θ) do.
 	Iterations int
-	// Classes is the number of classes of a classifier fitted by Fit (one
-	// one-hot output column each); 0 means 1 + the largest label. A class
-	// without a labelled node keeps its column, so a model's classes stay
-	// those of its class names; at most half of them may have no labelled
-	// node. FitTargets and FitIndexed do not use it.
-	Classes int
 	// Eigen computes kernel PCA's eigenvectors; nil means LanczosEigen{}
 	// (spectral's Lanczos, O(N·d) memory). DenseEigen is the explicit dense
 	// reference (O(N²) memory, small graphs only).
@@ -168,7 +162,7 @@ type Regressor struct {
 	u      *mat.Dense // N×c stored vectors
 	alpha  *mat.Dense // n×c dual coefficients (nil for kernel PCA)
 	stats  Stats
-	// task is set by Fit (classification) and FitTargets.
+	// task is set by Classifier.Fit (classification) and Regressor.Fit.
 	task fitTask
 	// A model read by UnmarshalBinary has no kernel: the transductive
 	// predictions and what new nodes' kernel rows need are stored instead.
@@ -181,28 +175,25 @@ func (r *Regressor) Validate() error {
 		return fmt.Errorf("stkr: Transform is nil: choose Polynomial, InverseLaplacian or TopD")
 	}
 	if !(r.Beta > 0) || math.IsInf(r.Beta, 0) {
-		return fmt.Errorf("stkr: beta=%v is invalid: it must be finite and > 0", r.Beta)
+		return fmt.Errorf("stkr: Beta=%v is invalid: it must be finite and > 0", r.Beta)
 	}
 	if r.Solver < SolverAuto || r.Solver > SolverRichardson {
-		return fmt.Errorf("stkr: unknown solver %d", int(r.Solver))
+		return fmt.Errorf("stkr: Solver=%d is invalid: it must be one of SolverAuto … SolverRichardson", int(r.Solver))
 	}
 	if r.Tol != 0 && !(r.Tol > 0 && r.Tol < 1) {
-		return fmt.Errorf("stkr: tol=%v is invalid: it must be in (0, 1) (0 means the default)", r.Tol)
+		return fmt.Errorf("stkr: Tol=%v is invalid: it must be in (0, 1) (0 means the default)", r.Tol)
 	}
 	if r.MaxIter < 0 {
-		return fmt.Errorf("stkr: max_iter=%d is invalid: it must be ≥ 0 (0 means %d)", r.MaxIter, DefaultMaxIter)
+		return fmt.Errorf("stkr: MaxIter=%d is invalid: it must be ≥ 0 (0 means %d)", r.MaxIter, DefaultMaxIter)
 	}
 	if r.Restart < 0 {
-		return fmt.Errorf("stkr: restart=%d is invalid: it must be ≥ 0 (0 means %d)", r.Restart, DefaultRestart)
+		return fmt.Errorf("stkr: Restart=%d is invalid: it must be ≥ 0 (0 means %d)", r.Restart, DefaultRestart)
 	}
 	if r.Iterations < 0 {
-		return fmt.Errorf("stkr: iterations=%d is invalid: it must be ≥ 0 (0 means solve to the tolerance)", r.Iterations)
-	}
-	if r.Classes < 0 {
-		return fmt.Errorf("stkr: classes=%d is invalid: it must be ≥ 0 (0 means 1 + the largest label)", r.Classes)
+		return fmt.Errorf("stkr: Iterations=%d is invalid: it must be ≥ 0 (0 means solve to the tolerance)", r.Iterations)
 	}
 	if _, ok := r.Transform.(TopD); ok && r.Iterations > 0 {
-		return fmt.Errorf("stkr: iterations=%d does not apply to kernel PCA (%s), which has no iterative solve; use 0", r.Iterations, r.Transform)
+		return fmt.Errorf("stkr: Iterations=%d does not apply to kernel PCA (%s), which has no iterative solve; use 0", r.Iterations, r.Transform)
 	}
 	return nil
 }
@@ -215,10 +206,10 @@ func IterationsGrid() []int { return []int{0, 1, 2, 4, 8, 16, 32, 64, 128, 256} 
 // FitIndexed is the low-level fit on a list of training nodes: train
 // (ids in [0, N), distinct) with targets y (one row per train node, one
 // column per output, e.g. one-hot classes); every other node is unlabelled.
-// Fit (classes) and FitTargets (one target per node, NaN for unknown) are
-// the front doors built on it. On a solver failure (no convergence,
-// divergence, cancellation) the model keeps the best iterate found and the
-// error is returned, wrapping the krylov error.
+// Classifier.Fit (classes) and Regressor.Fit (one target per node, NaN for
+// unknown) are the front doors built on it. On a solver failure (no
+// convergence, divergence, cancellation) the model keeps the best iterate
+// found and the error is returned, wrapping the krylov error.
 func (r *Regressor) FitIndexed(ctx context.Context, k BaseKernel, train []int, y *mat.Dense) error {
 	r.u, r.alpha, r.kernel, r.stats, r.task, r.saved = nil, nil, nil, Stats{}, fitTask{}, nil
 	if err := r.Validate(); err != nil {
@@ -300,21 +291,18 @@ func (r *Regressor) Alpha() (*mat.Dense, error) {
 	return mat.DenseCopyOf(r.alpha), nil
 }
 
-// Predict sets dst (N×c) to the predictions on the visible nodes,
-// F = N·M·U (the transductive predictions; for the polynomial transform
-// the same as G_s[:, train]·α). dst nil means allocate. It returns an error
-// wrapping estimator.ErrNotFitted before a successful Fit, and one naming
-// both shapes when dst is not N×c.
-func (r *Regressor) Predict(dst *mat.Dense) (*mat.Dense, error) {
+// Scores returns the N×c outputs on the visible nodes, F = N·M·U (the
+// transductive predictions; for the polynomial transform the same as
+// G_s[:, train]·α), one column per output of the fit: what both roles'
+// Predict return for the fitted nodes, for any number of outputs
+// (FitIndexed). It returns an error wrapping estimator.ErrNotFitted before
+// a successful fit.
+func (r *Regressor) Scores() (*mat.Dense, error) {
 	if r.u == nil {
-		return nil, estimator.NotFitted("stkr: Predict")
+		return nil, estimator.NotFitted("stkr: Scores")
 	}
 	n, c := r.u.Dims()
-	if dst == nil {
-		dst = mat.NewDense(n, c, nil)
-	} else if dr, dc := dst.Dims(); dr != n || dc != c {
-		return nil, fmt.Errorf("stkr: Predict: dst is %d×%d, want %d×%d", dr, dc, n, c)
-	}
+	dst := mat.NewDense(n, c, nil)
 	if r.saved != nil {
 		dst.Copy(r.saved.pred)
 		return dst, nil

@@ -35,9 +35,11 @@
 //
 // # Kernel ridge classification
 //
-// KernelRidge solves (K + rI) A = Y for one-hot targets Y by a Cholesky
-// factorisation and predicts the class of the largest score k(x)ᵀA
-// (course ch. 3; r = nλ).
+// KernelRidge solves (K + rI) A = Y for one-hot targets Y by krr.SolveGram
+// (the Cholesky solve krr.Exact uses too) and predicts the class of the
+// largest score k(x)ᵀA (course ch. 3). r is the ridge of the unnormalised
+// objective Σ‖f(x_i) − y_i‖² + r‖f‖² (scikit-learn's alpha); krr.Exact's λ
+// of (1/n)Σ‖f(x_i) − y_i‖² + λ‖f‖² is r = nλ.
 //
 // Costs: SMO reads K into an n×n array and spends O(n) per iteration;
 // KernelRidge is the dense O(n³) path. Both take the kernel matrix, never

@@ -2,6 +2,7 @@ package svm
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -9,12 +10,14 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/estimator"
+	"github.com/gssl/gssl/krr"
 )
 
 // KernelRidge is kernel ridge classification on a precomputed kernel:
-// one-hot targets Y (n×c), coefficients α = (K + rI)^{-1} Y by a dense
-// Cholesky factorisation (O(n³) time, O(n²) memory: the explicit dense
-// path), scores k(x)ᵀα and the class of the largest score.
+// one-hot targets Y (n×c), coefficients α = (K + rI)^{-1} Y by krr.SolveGram
+// (the one dense Cholesky kernel ridge solve, shared with krr.Exact, which
+// passes r = nλ; O(n³) time, O(n²) memory: the explicit dense path), scores
+// k(x)ᵀα and the class of the largest score.
 type KernelRidge struct {
 	// Ridge is r > 0 (scikit-learn's KernelRidge alpha; n·λ in the course's
 	// notation); 0 means 1.
@@ -39,8 +42,8 @@ func (r *KernelRidge) Validate() error {
 	return nil
 }
 
-// Fit solves (K + rI) α = Y for the training Gram matrix k and classes.
-// It checks ctx before the factorisation.
+// Fit solves (K + rI) α = Y for the training Gram matrix k (its upper
+// triangle is read) and classes. It checks ctx before the factorisation.
 func (r *KernelRidge) Fit(ctx context.Context, k mat.Symmetric, labels []int) error {
 	if err := r.Validate(); err != nil {
 		return err
@@ -61,34 +64,20 @@ func (r *KernelRidge) Fit(ctx context.Context, k mat.Symmetric, labels []int) er
 		return err
 	}
 	classes := slices.Compact(slices.Sorted(slices.Values(labels)))
-	sys := mat.NewSymDense(n, nil)
-	rv := r.ridge()
-	for i := 0; i < n; i++ {
-		for j := i; j < n; j++ {
-			v := k.At(i, j)
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("svm: KernelRidge: Gram matrix entry (%d, %d) = %v is not finite", i, j, v)
-			}
-			if i == j {
-				v += rv
-			}
-			sys.SetSym(i, j, v)
-		}
-	}
-	var chol mat.Cholesky
-	if !chol.Factorize(sys) {
-		return fmt.Errorf("svm: KernelRidge: K + %g·I is not positive definite (is the kernel PSD?); increase Ridge", rv)
-	}
 	y := mat.NewDense(n, len(classes), nil)
 	for i, l := range labels {
 		c, _ := slices.BinarySearch(classes, l)
 		y.Set(i, c, 1)
 	}
-	var alpha mat.Dense
-	if err := chol.SolveTo(&alpha, y); err != nil {
+	rv := r.ridge()
+	alpha, err := krr.SolveGram(ctx, k, rv, y)
+	if errors.Is(err, krr.ErrNotPositiveDefinite) {
+		return fmt.Errorf("svm: KernelRidge: K + %g·I is not positive definite (is the kernel PSD?); increase Ridge", rv)
+	}
+	if err != nil {
 		return fmt.Errorf("svm: KernelRidge: %w", err)
 	}
-	r.classes, r.alpha = classes, &alpha
+	r.classes, r.alpha = classes, alpha
 	return nil
 }
 

@@ -23,7 +23,8 @@ func init() {
 // Spreading are the settings of label spreading (Zhou et al. 2003),
 // F = (1 − a)(I − aS)^{-1} Y, by a fixed number of Chebyshev rounds.
 type Spreading struct {
-	// Alpha is a, inside (0, 1); no default (as labelprop.Spreading).
+	// Alpha is a, inside (0, 1); no default here (gssl-beam labelprop's
+	// flag defaults to DefaultAlpha).
 	Alpha float64
 	// Tol is the relative residual the rounds must reach by the Chebyshev
 	// bound; 0 means labelprop.DefaultTol.
@@ -75,11 +76,10 @@ func (sp Spreading) Validate() error {
 	return nil
 }
 
-// DefaultAlpha is the a gssl-beam labelprop uses without --alpha: the value
-// gssl labelprop --alpha auto chooses on PubMed's Planetoid split
-// (BENCHMARKS.md, label propagation). Choosing a by validation would take
+// DefaultAlpha is the a gssl-beam labelprop uses without --alpha:
+// labelprop.DefaultAlpha, gssl's own. Choosing a by validation would take
 // one pipeline per candidate; choose it on a sample with gssl instead.
-const DefaultAlpha = 0.9
+const DefaultAlpha = labelprop.DefaultAlpha
 
 // MaxRounds bounds K: every round is a stage of the pipeline graph.
 const MaxRounds = 10000
@@ -114,8 +114,10 @@ func Rounds(a, tol float64) int {
 }
 
 // Coefficients returns (ω_k, γ_k) for k = 0..K−1 of the three-term
-// recurrence z_{k+1} = z_k + ω_k (z_k − z_{k−1}) + γ_k t∘r_k of
-// labelprop's Chebyshev solver (Saad, Alg. 12.1 with θ = 1, δ = a):
+// recurrence z_{k+1} = z_k + ω_k (z_k − z_{k−1}) + γ_k t∘r_k of the core's
+// one Chebyshev semi-iteration, krylov.Chebyshev (Saad, Alg. 12.1 with
+// θ = 1, δ = a), which labelprop and propagate run in memory; this
+// distributed form keeps its own rounds:
 // ω_0 = 0, γ_0 = 1, ρ_0 = a, ρ_k = 1/(2/a − ρ_{k−1}), ω_k = ρ_k ρ_{k−1},
 // γ_k = 2ρ_k/a.
 func Coefficients(a float64, k int) (omega, gamma []float64) {

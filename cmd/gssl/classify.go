@@ -6,16 +6,15 @@ import (
 	"io"
 	"math"
 	"strconv"
-	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/eval"
 	"github.com/gssl/gssl/loaders"
-	"github.com/gssl/gssl/logreg"
-	"github.com/gssl/gssl/modelfile"
 	"github.com/gssl/gssl/nodeclass"
 	"github.com/gssl/gssl/savedmodel"
+	"github.com/gssl/gssl/stkr"
 )
 
 // classifyOptions are the settings of one classify run.
@@ -90,7 +89,7 @@ class, the label and split, and the score of every class (CSV, or JSON Lines).`,
 	f.IntVar(&opts.Test, "test", -1, "with --split random:K: test nodes (-1: min(1000, half of the labelled nodes left))")
 	f.IntVar(&opts.Seeds, "seeds", 1, "number of seeds S..S+N-1 (random and per-class splits; on a fixed split the models are deterministic and run once)")
 	f.Uint64Var(&opts.Seed, "seed", 0, "first seed S: random splits and cross-validation folds")
-	f.IntVar(&opts.Folds, "folds", nodeclass.DefaultFolds, "cross-validation folds when the split has no val nodes")
+	f.IntVar(&opts.Folds, "folds", eval.DefaultFolds, "cross-validation folds when the split has no val nodes")
 	f.Float64Var(&opts.FeatureWeight, "feature-weight", 0, "--model stkr: weight γ of the cosine feature kernel added to the graph kernel (0: the graph only)")
 	f.IntVar(&opts.Embed, "embed", 0, "append this many Laplacian-eigenmap coordinates to the features (0: none)")
 	opts.Plots.addFlags(f, "the confusion matrix and per-class accuracy on the test nodes, and the Laplacian eigenmap coloured by predicted class with the wrong nodes ringed (the first seed's run),")
@@ -110,7 +109,7 @@ type classifyRun struct {
 	Base     string  `json:"base_model,omitempty"`
 	BaseVal  float64 `json:"base_val_accuracy,omitempty"`
 	BaseTest float64 `json:"base_test_accuracy,omitempty"`
-	out      nodeclass.Outcome
+	out      eval.NodeOutcome
 	split    eval.Split
 }
 
@@ -139,87 +138,71 @@ type classifyResult struct {
 	Seconds         float64       `json:"seconds"`
 	Out             string        `json:"out,omitempty"`
 	Saved           string        `json:"saved,omitempty"`
+
+	test, sd float64 // the mean and std of the test accuracies
 }
 
-// classifySearch maps --model to the candidate grids of nodeclass.
-func classifySearch(model string, featureWeight float64) (nodeclass.Search, error) {
+// classifySearch maps --model to the grids of package nodeclass (SGC and
+// APPNP without feature normalisation when embed appends eigenmap
+// coordinates to the normalised features).
+func classifySearch(model string, featureWeight float64, embed bool) (eval.NodeSearch, error) {
 	if featureWeight != 0 && model != "stkr" {
-		return nodeclass.Search{}, fmt.Errorf("classify: --feature-weight applies to --model stkr only")
+		return eval.NodeSearch{}, fmt.Errorf("classify: --feature-weight applies to --model stkr only")
 	}
+	norm := nodeclass.RowSum
+	if embed {
+		norm = nodeclass.NoNormalization
+	}
+	sgc := func(c int) []nodeclass.Base {
+		return nodeclass.SGCGrid(&nodeclass.SGC{Classes: c, Normalization: norm})
+	}
+	appnp := func(c int) []nodeclass.Base {
+		return nodeclass.APPNPGrid(&nodeclass.APPNP{Classes: c, Normalization: norm})
+	}
+	cs := func(best nodeclass.Base) []nodeclass.Base { return nodeclass.CorrectSmoothGrid(best) }
 	switch model {
 	case "stkr":
 		if !(featureWeight >= 0) || math.IsInf(featureWeight, 0) {
-			return nodeclass.Search{}, fmt.Errorf("classify: --feature-weight %v is invalid: it must be finite and ≥ 0", featureWeight)
+			return eval.NodeSearch{}, fmt.Errorf("classify: --feature-weight %v is invalid: it must be finite and ≥ 0", featureWeight)
 		}
-		return nodeclass.Search{Candidates: nodeclass.STKRGrid(featureWeight)}, nil
+		return eval.NodeSearch{Grid: func(c int) []nodeclass.Base {
+			return nodeclass.STKRGrid(&nodeclass.STKR{Classes: c, FeatureWeight: featureWeight}, stkr.EtaGrid(), stkr.BetaGrid())
+		}}, nil
 	case "sgc":
-		return nodeclass.Search{Candidates: nodeclass.SGCGrid()}, nil
+		return eval.NodeSearch{Grid: sgc}, nil
 	case "appnp":
-		return nodeclass.Search{Candidates: nodeclass.APPNPGrid()}, nil
+		return eval.NodeSearch{Grid: appnp}, nil
 	case "correct-smooth", "cs":
-		return nodeclass.Search{Candidates: nodeclass.SGCGrid(), CorrectSmooth: true}, nil
+		return eval.NodeSearch{Grid: sgc, Refine: cs}, nil
 	case "auto":
-		return nodeclass.Search{Candidates: append(nodeclass.SGCGrid(), nodeclass.APPNPGrid()...), CorrectSmooth: true}, nil
+		return eval.NodeSearch{Grid: func(c int) []nodeclass.Base { return append(sgc(c), appnp(c)...) }, Refine: cs}, nil
 	}
-	return nodeclass.Search{}, fmt.Errorf("classify: --model %q is invalid: want sgc, appnp, correct-smooth, auto or stkr", model)
+	return eval.NodeSearch{}, fmt.Errorf("classify: --model %q is invalid: want sgc, appnp, correct-smooth, auto or stkr", model)
 }
 
-// classifySplits returns the split of each seed for --split (spec as
-// parsed by parseSplitSpec, or per-class:T,V), and whether it depends on the
-// seed. "none" is every labelled node as training, no val or test.
+// classifySplits returns the split of each seed for --split (an
+// eval.SplitSpec), and whether it depends on the seed. "none" is every
+// labelled node as training, no val or test.
 func classifySplits(opts classifyOptions, ds *loaders.NodeDataset) (func(seed uint64) (eval.Split, error), bool, error) {
-	if rest, ok := strings.CutPrefix(opts.Split, "per-class:"); ok {
-		parts := strings.Split(rest, ",")
-		var t, v int
-		var err1, err2 error
-		if len(parts) == 2 {
-			t, err1 = strconv.Atoi(parts[0])
-			v, err2 = strconv.Atoi(parts[1])
-		}
-		if len(parts) != 2 || err1 != nil || err2 != nil || t < 1 || v < 0 {
-			return nil, false, fmt.Errorf("classify: --split %q: want per-class:T,V with T ≥ 1 training and V ≥ 0 val nodes per class", opts.Split)
-		}
-		return func(seed uint64) (eval.Split, error) { return nodeclass.PerClassSplit(ds.Labels, t, v, seed) }, true, nil
-	}
-	spec, err := parseSplitSpec(opts.Split, ds.Split != nil)
+	spec, err := eval.ParseSplitSpec(opts.Split)
 	if err != nil {
 		return nil, false, fmt.Errorf("classify: %w", err)
 	}
-	switch spec.kind {
-	case "none":
-		return func(uint64) (eval.Split, error) { return eval.Split{Train: labelledNodes(ds)}, nil }, false, nil
-	case "planetoid":
-		if ds.Split == nil {
-			return nil, false, fmt.Errorf("classify: --split planetoid: %s has no split of its own; use --split none, per-class:20,30, random:K or a split file", opts.In.source())
-		}
-		sp := *ds.Split
-		return func(uint64) (eval.Split, error) { return sp, nil }, false, nil
-	case "random":
-		val, test := randomSizes(ds.Labels, spec.perClass, opts.Val, opts.Test, 500)
-		return func(seed uint64) (eval.Split, error) {
-			sp, err := eval.RandomPerClass(ds.Labels, spec.perClass, val, test, seed)
-			if err != nil {
-				return sp, fmt.Errorf("classify: --split %s (--val %d, --test %d): %w", opts.Split, val, test, err)
-			}
-			return sp, nil
-		}, true, nil
-	}
-	sp, err := readSplitFile(spec.path, ds)
+	s, err := newSplitter(spec, ds, opts.In.source(), opts.Val, opts.Test)
 	if err != nil {
 		return nil, false, fmt.Errorf("classify: --split: %w", err)
 	}
-	return func(uint64) (eval.Split, error) { return *sp, nil }, false, nil
+	return func(seed uint64) (eval.Split, error) {
+		sp, _, err := s.Split(seed)
+		if err != nil {
+			return sp, fmt.Errorf("classify: %w", err)
+		}
+		return sp, nil
+	}, s.Spec().Seeded(), nil
 }
 
-func runClassify(ctx context.Context, opts classifyOptions, stdout, stderr io.Writer) error {
-	start := timeNow()
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	search, err := classifySearch(opts.Model, opts.FeatureWeight)
-	if err != nil {
-		return err
-	}
+// check validates the flags that need no data.
+func (opts classifyOptions) check() error {
 	switch {
 	case opts.Embed < 0:
 		return fmt.Errorf("classify: --embed %d is invalid: it must be ≥ 0 (0: no embedding)", opts.Embed)
@@ -228,11 +211,8 @@ func runClassify(ctx context.Context, opts classifyOptions, stdout, stderr io.Wr
 	case opts.Folds < 2:
 		return fmt.Errorf("classify: --folds %d is invalid: it must be ≥ 2", opts.Folds)
 	}
-	search.Embedding = opts.Embed
-	if !strings.HasPrefix(opts.Split, "per-class:") {
-		if err := checkSplitFlag(opts.Split); err != nil {
-			return fmt.Errorf("classify: %w", err)
-		}
+	if _, err := parseSplitFlag(opts.Split); err != nil {
+		return fmt.Errorf("classify: %w", err)
 	}
 	for _, c := range []struct {
 		name string
@@ -254,28 +234,38 @@ func runClassify(ctx context.Context, opts classifyOptions, stdout, stderr io.Wr
 	if opts.Save != "" && opts.Model == "stkr" {
 		return fmt.Errorf("classify: --save works with --model sgc, appnp, correct-smooth and auto; the STKR adapter is not saved (gssl stkr --save saves STKR)")
 	}
+	return nil
+}
+
+// classifyData loads the data set and its features (with --embed, the
+// eigenmap coordinates appended).
+func classifyData(ctx context.Context, opts classifyOptions, stderr io.Writer) (*loaders.NodeDataset, estimator.Nodes, error) {
 	ds, err := opts.In.load(ctx, stderr)
 	if err == nil {
 		err = needLabels(ds)
 	}
 	if err != nil {
-		return fmt.Errorf("classify: %w", err)
+		return nil, estimator.Nodes{}, fmt.Errorf("classify: %w", err)
 	}
-	defer ds.Close()
-	x := nodeclass.Features{Sparse: ds.Features, Dense: ds.DenseFeatures}
 	if ds.Features == nil && ds.DenseFeatures == nil {
-		return fmt.Errorf("classify: %s has no node features: give --features FILE (or a folder with features.txt.gz); the graph-only classifiers are gssl labelprop and gssl stkr", opts.In.source())
+		ds.Close()
+		return nil, estimator.Nodes{}, fmt.Errorf("classify: %s has no node features: give --features FILE (or a folder with features.txt.gz); the graph-only classifiers are gssl labelprop and gssl stkr", opts.In.source())
 	}
-	splitOf, random, err := classifySplits(opts, ds)
-	if err != nil {
-		return err
+	x := nodeclass.Features{Sparse: ds.Features, Dense: ds.DenseFeatures}
+	if opts.Embed > 0 {
+		if x, err = nodeclass.WithEmbedding(ctx, ds.Graph, x, nodeclass.RowSum, opts.Embed, 1); err != nil {
+			ds.Close()
+			return nil, estimator.Nodes{}, fmt.Errorf("classify: %w", err)
+		}
 	}
-	loadSeconds := seconds(start)
+	return ds, estimator.Nodes{Graph: ds.Graph, Features: nodeclass.Matrix(x)}, nil
+}
+
+// classifySeeds returns the seeds to run: one on a fixed split with val
+// nodes (the models are deterministic), else --seeds from --seed.
+func classifySeeds(opts classifyOptions, splitOf func(uint64) (eval.Split, error), random bool) []uint64 {
 	n := opts.Seeds
 	if !random {
-		// A fixed split and deterministic models: every seed would give the
-		// same run, except the cross-validation folds of a split without
-		// val nodes.
 		if sp, err := splitOf(opts.Seed); err == nil && len(sp.Val) > 0 {
 			n = 1
 		}
@@ -284,96 +274,123 @@ func runClassify(ctx context.Context, opts classifyOptions, stdout, stderr io.Wr
 	for k := range seeds {
 		seeds[k] += opts.Seed
 	}
-	// The later seeds refit the candidates, so the first seed's chosen
-	// model is kept as its container.
-	var saved *modelfile.File
-	bar := newProgress(stderr, n, "classify")
-	runs, err := eval.RunSeeds(ctx, seeds, func(ctx context.Context, seed uint64) (classifyRun, error) {
-		sp, err := splitOf(seed)
-		if err != nil {
-			return classifyRun{}, err
-		}
-		o, err := nodeclass.Evaluate(ctx, search, ds.Graph, x, ds.Labels, sp, eval.CV{Folds: opts.Folds, Seed: seed, Order: idOrder(ds, sp.Train)})
-		if err != nil {
-			return classifyRun{}, fmt.Errorf("classify: %w", err)
-		}
-		run := classifyRun{Seed: seed, Model: o.Model, Val: o.Val, Test: finite(math.NaN()), test: math.NaN(), out: o, split: sp}
-		if len(sp.Test) > 0 {
-			run.Test, run.test = o.Test, o.Test
-		}
-		if search.CorrectSmooth {
-			run.Base, run.BaseVal, run.BaseTest = o.Base, o.BaseVal, o.BaseTest
-		}
-		if opts.Save != "" && saved == nil {
-			sm, ok := o.Best.(savedmodel.Model)
-			if !ok {
-				return classifyRun{}, fmt.Errorf("classify: --save %s: a %T cannot be saved", opts.Save, o.Best)
-			}
-			if saved, err = sm.ModelFile(); err != nil {
-				return classifyRun{}, fmt.Errorf("classify: --save %s: %w", opts.Save, err)
-			}
-		}
-		return run, nil
-	}, func(int) { bar.Add(1) })
-	bar.Finish()
+	return seeds
+}
+
+func runClassify(ctx context.Context, opts classifyOptions, stdout, stderr io.Writer) error {
+	start := timeNow()
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	search, err := classifySearch(opts.Model, opts.FeatureWeight, opts.Embed > 0)
 	if err != nil {
 		return err
 	}
-	_, d := x.Dims()
+	if err := opts.check(); err != nil {
+		return err
+	}
+	ds, x, err := classifyData(ctx, opts, stderr)
+	if err != nil {
+		return err
+	}
+	defer ds.Close()
+	splitOf, random, err := classifySplits(opts, ds)
+	if err != nil {
+		return err
+	}
+	loadSeconds := seconds(start)
+	seeds := classifySeeds(opts, splitOf, random)
+	bar := newProgress(stderr, len(seeds), "classify")
+	runs, err := eval.EvaluateSeeds(ctx, eval.NodeSeeds{Search: search, Seeds: seeds, Split: splitOf,
+		CV: func(seed uint64, sp eval.Split) eval.CV {
+			return eval.CV{Folds: opts.Folds, Seed: seed, Order: idOrder(ds, sp.Train)}
+		},
+		Done: func(int) { bar.Add(1) }}, x, ds.Labels)
+	bar.Finish()
+	if err != nil {
+		return fmt.Errorf("classify: %w", err)
+	}
+	res := newClassifyResult(opts, ds, x, search, runs)
+	res.LoadSeconds = loadSeconds
+	if err := classifyWrite(ctx, opts, ds, &res, runs[0].Best, stderr); err != nil {
+		return err
+	}
+	res.Seconds = seconds(start)
+	return report(stdout, opts.JSON, res, func(w io.Writer) { printClassify(w, opts, res) })
+}
+
+// newClassifyResult summarises the runs.
+func newClassifyResult(opts classifyOptions, ds *loaders.NodeDataset, x estimator.Nodes, search eval.NodeSearch, runs []eval.NodeRun) classifyResult {
+	_, d := x.Features.Dims()
 	res := classifyResult{
 		Data: opts.In.source(), Nodes: ds.Graph.Nodes(), Edges: ds.Graph.Edges(), Features: d, Classes: ds.Classes,
-		ModelFlag: opts.Model, Model: runs[0].Model, Split: opts.Split, Seeds: opts.Seeds, SeedsRun: len(runs), Candidates: len(search.Candidates),
-		Runs: runs, LoadSeconds: loadSeconds, KNN: opts.In.builtSummary(),
+		ModelFlag: opts.Model, Model: runs[0].Model, Split: opts.Split, Seeds: opts.Seeds, SeedsRun: len(runs),
+		Candidates: len(search.Grid(ds.Classes)), KNN: opts.In.builtSummary(),
 	}
-	tests, vals := make([]float64, len(runs)), make([]float64, len(runs))
-	for k, r := range runs {
-		tests[k], vals[k] = r.test, r.out.Val
-	}
-	m, sd := eval.MeanStd(tests)
-	res.TestAccuracy, res.TestAccuracyStd = finite(m), finite(sd)
-	if search.CorrectSmooth {
-		bt := make([]float64, len(runs))
-		for k, r := range runs {
-			bt[k] = r.BaseTest
+	tests, vals, bt := make([]float64, len(runs)), make([]float64, len(runs)), make([]float64, len(runs))
+	for k, o := range runs {
+		run := classifyRun{Seed: o.Seed, Model: o.Model, Val: o.Val, Test: finite(math.NaN()), test: math.NaN(), out: o.NodeOutcome, split: o.Split}
+		if len(o.Split.Test) > 0 {
+			run.Test, run.test = o.Test, o.Test
 		}
-		res.BaseModel = runs[0].Base
+		if search.Refine != nil {
+			run.Base, run.BaseVal, run.BaseTest = o.Base, o.BaseVal, o.BaseTest
+		}
+		res.Runs = append(res.Runs, run)
+		tests[k], vals[k], bt[k] = run.test, o.Val, o.BaseTest
+	}
+	res.test, res.sd = eval.MeanStd(tests)
+	res.TestAccuracy, res.TestAccuracyStd = finite(res.test), finite(res.sd)
+	if search.Refine != nil {
+		res.BaseModel = res.Runs[0].Base
 		res.BaseTest, res.BaseTestStd = eval.MeanStd(bt)
 	}
 	v, _ := eval.MeanStd(vals)
 	res.ValAccuracy = finite(v)
+	return res
+}
+
+// classifyWrite writes --out, --save and the plots of the first seed's
+// run (best is its chosen model).
+func classifyWrite(ctx context.Context, opts classifyOptions, ds *loaders.NodeDataset, res *classifyResult, best estimator.NodeClassifier, stderr io.Writer) error {
 	if opts.Out != "" {
-		if err := writeClassifyPredictions(opts.Out, ds, runs[0]); err != nil {
+		if err := writeClassifyPredictions(opts.Out, ds, res.Runs[0]); err != nil {
 			return fmt.Errorf("classify: %w", err)
 		}
 		res.Out = opts.Out
 	}
 	if opts.Save != "" {
-		if err := saveModel(opts.Save, fileModel{saved}, ds, opts.In); err != nil {
+		sm, ok := best.(savedmodel.Model)
+		if !ok {
+			return fmt.Errorf("classify: --save %s: a %T cannot be saved", opts.Save, best)
+		}
+		if err := saveModel(opts.Save, sm, ds, opts.In); err != nil {
 			return fmt.Errorf("classify: %w", err)
 		}
 		res.Saved = opts.Save
 	}
-	if err := opts.Plots.write(stderr, "classify", res, func() (picture, error) { return classifyPicture(ctx, ds, runs[0], res) }); err != nil {
+	if err := opts.Plots.write(stderr, "classify", *res, func() (picture, error) { return classifyPicture(ctx, ds, res.Runs[0], *res) }); err != nil {
 		return fmt.Errorf("classify: %w", err)
 	}
-	res.Seconds = seconds(start)
-	return report(stdout, opts.JSON, res, func(w io.Writer) {
-		fmt.Fprintf(w, "%s: %d nodes, %d edges, %d features, %d classes; split %s, %d seed(s), %d candidates\n",
-			res.Data, res.Nodes, res.Edges, res.Features, res.Classes, opts.Split, len(runs), res.Candidates)
-		for _, r := range runs {
-			fmt.Fprintf(w, "  seed %d: %s  val %.4f  test %s\n", r.Seed, r.Model, r.out.Val, fmtAcc(r.test))
-			if r.Base != "" {
-				fmt.Fprintf(w, "    base %s  val %.4f  test %s\n", r.Base, r.BaseVal, fmtAcc(r.BaseTest))
-			}
+	return nil
+}
+
+func printClassify(w io.Writer, opts classifyOptions, res classifyResult) {
+	fmt.Fprintf(w, "%s: %d nodes, %d edges, %d features, %d classes; split %s, %d seed(s), %d candidates\n",
+		res.Data, res.Nodes, res.Edges, res.Features, res.Classes, opts.Split, len(res.Runs), res.Candidates)
+	for _, r := range res.Runs {
+		fmt.Fprintf(w, "  seed %d: %s  val %.4f  test %s\n", r.Seed, r.Model, r.out.Val, fmtAcc(r.test))
+		if r.Base != "" {
+			fmt.Fprintf(w, "    base %s  val %.4f  test %s\n", r.Base, r.BaseVal, fmtAcc(r.BaseTest))
 		}
-		fmt.Fprintf(w, "test accuracy %s ± %s (%d seed(s)), %.2f s\n", fmtAcc(m), fmtAcc(sd), len(runs), res.Seconds)
-		if res.Out != "" {
-			fmt.Fprintf(w, "predictions written to %s\n", res.Out)
-		}
-		if res.Saved != "" {
-			fmt.Fprintf(w, "model saved to %s\n", res.Saved)
-		}
-	})
+	}
+	fmt.Fprintf(w, "test accuracy %s ± %s (%d seed(s)), %.2f s\n", fmtAcc(res.test), fmtAcc(res.sd), len(res.Runs), res.Seconds)
+	if res.Out != "" {
+		fmt.Fprintf(w, "predictions written to %s\n", res.Out)
+	}
+	if res.Saved != "" {
+		fmt.Fprintf(w, "model saved to %s\n", res.Saved)
+	}
 }
 
 func fmtAcc(v float64) string {
@@ -400,10 +417,5 @@ func writeClassifyPredictions(path string, ds *loaders.NodeDataset, run classify
 		}
 	}
 	p := run.out.Probabilities
-	return writeClassRows(path, ds, rows, logreg.Argmax(p), p.RawRowView, true, part)
+	return writeClassRows(path, ds, rows, estimator.Argmax(p), p.RawRowView, true, part)
 }
-
-// fileModel is a model already written into its container.
-type fileModel struct{ f *modelfile.File }
-
-func (m fileModel) ModelFile() (*modelfile.File, error) { return m.f, nil }

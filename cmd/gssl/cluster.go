@@ -11,6 +11,7 @@ import (
 	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/eval"
 	"github.com/gssl/gssl/laplacian"
+	"github.com/gssl/gssl/loaders"
 	"github.com/gssl/gssl/modelfile"
 	"github.com/gssl/gssl/savedmodel"
 	"github.com/gssl/gssl/spectral"
@@ -59,7 +60,7 @@ get no cluster). --out FILE writes one row per node: its id and its cluster.`,
 	opts.In.addFlags(f)
 	f.IntVar(&opts.Clusters, "clusters", 0, "number of clusters (0: the number of classes)")
 	renamedFlag(cmd, "k", "clusters")
-	f.IntVar(&opts.Restarts, "restarts", 10, "k-means++ restarts")
+	f.IntVar(&opts.Restarts, "restarts", spectral.DefaultKMeansRestarts, "k-means++ restarts")
 	f.Float64Var(&opts.Tol, "tol", 0, "eigenpair residual tolerance in (0, 1) (0: 1e-10)")
 	f.Uint64Var(&opts.Seed, "seed", 0, "seed of the eigensolver and of k-means")
 	f.StringVar(&opts.Isolated, "isolated", "component", "nodes of degree 0: component (own component, zero row: eigenvalue 0, as scipy and networkx), error, or zero (D^-1/2 := 0)")
@@ -111,26 +112,15 @@ func runCluster(ctx context.Context, opts clusterOptions, stdout, stderr io.Writ
 	if err != nil {
 		return fmt.Errorf("cluster: %w", err)
 	}
-	_, res.Components = all.Graph.Components()
-	res.LCC, res.Used = opts.LCC, ds.Graph.Nodes()
-	if res.Clusters == 0 {
-		if res.Classes == 0 {
-			return errors.New("cluster: --clusters is needed: the data set has no labels to take the number of classes from")
-		}
-		res.Clusters = res.Classes
-	}
-	if res.Clusters > res.Used {
-		return fmt.Errorf("cluster: --clusters %d is invalid: it must be in [1, %d] (the number of nodes)", res.Clusters, res.Used)
-	}
-	if !opts.LCC && res.Components > 1 {
-		res.Notes = append(res.Notes, fmt.Sprintf("the graph has %d connected components, and the first eigenvectors only mark them; --lcc clusters the largest", res.Components))
+	if err := res.plan(all, ds, opts.LCC); err != nil {
+		return err
 	}
 	logf(stderr, "cluster: %s: %d nodes, %d components, using %d nodes; %d clusters", res.Data, res.Nodes, res.Components, res.Used, res.Clusters)
 	start := timeNow()
 	sc := &spectral.SpectralClustering{Clusters: res.Clusters, Isolated: iso,
 		Eigen:  spectral.Settings{Tol: opts.Tol, Seed: opts.Seed},
 		KMeans: spectral.KMeansSettings{Restarts: opts.Restarts, Seed: opts.Seed}}
-	if err := sc.Fit(ctx, ds.Graph); err != nil {
+	if err := sc.Fit(ctx, estimator.Nodes{Graph: ds.Graph}); err != nil {
 		var nc *estimator.NotConvergedError
 		if !errors.As(err, &nc) || sc.Labels() == nil {
 			return fmt.Errorf("cluster: %w", flagError(err))
@@ -140,23 +130,39 @@ func runCluster(ctx context.Context, opts clusterOptions, stdout, stderr io.Writ
 	}
 	res.Seconds = seconds(start)
 	res.Eigenvalues, res.Inertia = sc.Eigenvalues(), sc.Inertia()
-	res.Sizes = make([]int, res.Clusters)
-	for _, c := range sc.Labels() {
-		res.Sizes[c]++
-	}
-	var pred, truth []int
-	for i, l := range ds.Labels {
-		if l >= 0 {
-			pred, truth = append(pred, sc.Labels()[i]), append(truth, l)
-		}
-	}
-	res.Scored = len(truth)
-	if ari, err := eval.AdjustedRandIndex(pred, truth); err == nil && len(truth) > 0 {
-		res.ARI = finite(ari)
-	}
+	score := eval.ScoreClusters(sc.Labels(), ds.Labels, res.Clusters)
+	res.Sizes, res.Scored, res.ARI = score.Sizes, score.Scored, finite(score.ARI)
 	if res.ARI == nil {
 		res.ARIReason = "no labelled node to score (give --labels), or the score is undefined"
 	}
+	if err := clusterWrite(ctx, opts, all, ds, orig, sc, &res, stderr); err != nil {
+		return err
+	}
+	return report(stdout, opts.JSON, res, func(w io.Writer) { printCluster(w, res) })
+}
+
+// plan fills in the graph's components and the nodes and clusters used
+// (--clusters 0: the number of classes).
+func (res *clusterResult) plan(all, ds *loaders.NodeDataset, lcc bool) error {
+	_, res.Components = all.Graph.Components()
+	res.LCC, res.Used = lcc, ds.Graph.Nodes()
+	if res.Clusters == 0 {
+		if res.Classes == 0 {
+			return errors.New("cluster: --clusters is needed: the data set has no labels to take the number of classes from")
+		}
+		res.Clusters = res.Classes
+	}
+	if res.Clusters > res.Used {
+		return fmt.Errorf("cluster: --clusters %d is invalid: it must be in [1, %d] (the number of nodes)", res.Clusters, res.Used)
+	}
+	if !lcc && res.Components > 1 {
+		res.Notes = append(res.Notes, fmt.Sprintf("the graph has %d connected components, and the first eigenvectors only mark them; --lcc clusters the largest", res.Components))
+	}
+	return nil
+}
+
+// clusterWrite writes --out, --save and the plots.
+func clusterWrite(ctx context.Context, opts clusterOptions, all, ds *loaders.NodeDataset, orig []int, sc *spectral.SpectralClustering, res *clusterResult, stderr io.Writer) error {
 	if opts.Out != "" {
 		if err := writeClusters(opts.Out, all, sc.Labels(), orig); err != nil {
 			return fmt.Errorf("cluster: %w", err)
@@ -177,10 +183,7 @@ func runCluster(ctx context.Context, opts clusterOptions, stdout, stderr io.Writ
 		}
 		res.Saved = opts.Save
 	}
-	if err := opts.Plots.write(stderr, "cluster", res, func() (picture, error) { return clusterPicture(ctx, ds, sc.Labels(), res, opts.Seed) }); err != nil {
-		return err
-	}
-	return report(stdout, opts.JSON, res, func(w io.Writer) { printCluster(w, res) })
+	return opts.Plots.write(stderr, "cluster", *res, func() (picture, error) { return clusterPicture(ctx, ds, sc.Labels(), *res, opts.Seed) })
 }
 
 // check validates the flags that need no data.

@@ -8,7 +8,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/gssl/gssl/graph"
 	"github.com/gssl/gssl/laplacian"
 	"github.com/gssl/gssl/spectral"
 )
@@ -147,7 +146,11 @@ func runEigs(ctx context.Context, opts eigsOptions, stdout, stderr io.Writer) er
 			res.ZeroFound++
 		}
 	}
-	res.Orthogonality = orthogonality(r, kind, g)
+	var m []float64 // the eigenvectors of L_rw are D-orthonormal
+	if kind == laplacian.RandomWalk {
+		m = g.Degrees()
+	}
+	res.Orthogonality = r.Orthogonality(m)
 	if opts.Out != "" {
 		if err := writeVectors(opts.Out, ds, r.Vectors, "v", nil); err != nil {
 			return fmt.Errorf("eigs: %w", err)
@@ -185,30 +188,6 @@ func (opts eigsOptions) check() error {
 		return err
 	}
 	return checkOutPath("out", opts.Out)
-}
-
-// orthogonality returns max |VᵀMV − I| (M = D for rw, I otherwise).
-func orthogonality(r *spectral.Result, kind laplacian.Kind, g *graph.CSR) float64 {
-	n, k := r.Vectors.Dims()
-	d := g.Degrees()
-	var worst float64
-	for a := 0; a < k; a++ {
-		for b := a; b < k; b++ {
-			var s float64
-			for i := 0; i < n; i++ {
-				x := r.Vectors.At(i, a) * r.Vectors.At(i, b)
-				if kind == laplacian.RandomWalk && d[i] > 0 {
-					x *= d[i]
-				}
-				s += x
-			}
-			if a == b {
-				s--
-			}
-			worst = math.Max(worst, math.Abs(s))
-		}
-	}
-	return worst
 }
 
 func eigsKind(s string) (laplacian.Kind, error) {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/laplacian"
 	"github.com/gssl/gssl/spectral"
 )
@@ -49,7 +50,7 @@ nodes get empty coordinates).`,
 	}
 	f := cmd.Flags()
 	opts.In.addFlags(f)
-	f.IntVar(&opts.Dim, "dim", 2, "embedding dimension ≥ 1")
+	f.IntVar(&opts.Dim, "dim", spectral.DefaultEigenmapDim, "embedding dimension ≥ 1")
 	f.StringVar(&opts.Plot, "plot", "", "image of the first two coordinates coloured by class (.png, .svg or .pdf)")
 	f.StringVar(&opts.Report, "report", "", "write a self-contained HTML report of the run (command line, versions, seeds, timings, tables and the --plot figure) to DIR/index.html")
 	f.StringVar(&opts.Out, "out", "", "write one row per node (id, label, x1..): CSV, or JSON Lines for .jsonl/.ndjson")
@@ -104,7 +105,7 @@ func runEmbed(ctx context.Context, opts embedOptions, stdout, stderr io.Writer) 
 	logf(stderr, "embed: %s: %d nodes, %d components, using %d nodes; Laplacian eigenmap in %d dimensions", res.Data, res.Nodes, res.Components, res.Used, opts.Dim)
 	start := timeNow()
 	e := &spectral.LaplacianEigenmap{Dim: opts.Dim, Isolated: iso, Eigen: spectral.Settings{Tol: opts.Tol, Seed: opts.Seed}}
-	if err := e.Fit(ctx, ds.Graph); err != nil {
+	if err := e.Fit(ctx, estimator.Nodes{Graph: ds.Graph}); err != nil {
 		return fmt.Errorf("embed: %w", flagError(err))
 	}
 	res.Seconds = seconds(start)

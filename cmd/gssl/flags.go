@@ -2,90 +2,33 @@ package main
 
 import (
 	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/gssl/gssl/eval"
+	"github.com/gssl/gssl/loaders"
 )
 
-// splitSpec is a parsed --split.
-type splitSpec struct {
-	kind     string // "none" (the default protocol), "planetoid", "random" or "file"
-	perClass int
-	path     string
+// parseSplitFlag reads --split (eval.ParseSplitSpec) and checks what can be
+// checked before anything is loaded: a split file must be readable.
+func parseSplitFlag(s string) (eval.SplitSpec, error) {
+	spec, err := eval.ParseSplitSpec(s)
+	if err == nil {
+		err = spec.Check()
+	}
+	return spec, err
 }
 
-// parseSplitSpec reads --split: auto (the data set's own split when it has
-// one, else none), none, planetoid, random:K or a split file.
-func parseSplitSpec(s string, hasSplit bool) (splitSpec, error) {
-	switch {
-	case s == "auto" || s == "":
-		if hasSplit {
-			return splitSpec{kind: "planetoid"}, nil
-		}
-		return splitSpec{kind: "none"}, nil
-	case s == "none":
-		return splitSpec{kind: "none"}, nil
-	case s == "planetoid":
-		return splitSpec{kind: "planetoid"}, nil
-	case strings.HasPrefix(s, "random:"):
-		k, err := strconv.Atoi(strings.TrimPrefix(s, "random:"))
-		if err != nil || k < 1 {
-			return splitSpec{}, fmt.Errorf("--split %q: want random:K with K ≥ 1 training nodes per class", s)
-		}
-		return splitSpec{kind: "random", perClass: k}, nil
-	}
-	return splitSpec{kind: "file", path: s}, nil
+// splitData is what the splits of ds are built on: its labels, its own
+// split, its split files (whose nodes are 0..n−1, so a data set with ids
+// of its own refuses them) and its ids in errors.
+func splitData(ds *loaders.NodeDataset, source string) eval.SplitData {
+	return eval.SplitData{Labels: ds.Labels, Own: ds.Split, Source: source, ReadFile: loaders.ReadSplit,
+		OwnIDs: ds.IDs != nil && !ds.IDs.IsIdentity(), NodeName: func(i int) string { return nodeID(ds, i) }}
 }
 
-// splitName is how outputs name the split: the flag as given, with what
-// auto resolved to.
-func splitName(flag string, spec splitSpec) string {
-	if flag != "auto" && flag != "" {
-		return flag
-	}
-	if spec.kind == "none" {
-		return "auto: none"
-	}
-	return "auto: the data set's split"
-}
-
-// checkSplitFlag validates --split before anything is loaded.
-func checkSplitFlag(s string) error {
-	sp, err := parseSplitSpec(s, false)
-	if err != nil || sp.kind != "file" {
-		return err
-	}
-	if _, err := statFile(sp.path); err != nil {
-		return fmt.Errorf("--split %q is not auto, none, planetoid or random:K, and not a readable split file: %w", s, err)
-	}
-	return nil
-}
-
-// randomSizes returns the validation and test sizes of a random split with
-// perClass training nodes per class: the flags when ≥ 0, otherwise
-// min(defVal, ⌊r/3⌋) and min(1000, ⌊r/2⌋) of the r labelled nodes left
-// after training (500 and 1000 on Cora, the Planetoid protocol; small graphs
-// get proportionally smaller sets).
-func randomSizes(labels []int, perClass, val, test, defVal int) (int, int) {
-	counts := make([]int, eval.Classes(labels))
-	rest := 0
-	for _, l := range labels {
-		if l >= 0 {
-			counts[l]++
-			rest++
-		}
-	}
-	for _, c := range counts {
-		rest -= min(c, perClass)
-	}
-	if val < 0 {
-		val = min(defVal, rest/3)
-	}
-	if test < 0 {
-		test = min(1000, rest/2)
-	}
-	return val, test
+// newSplitter builds the splits of spec on ds with the --val and --test
+// sizes (−1: the defaults of eval.SplitSizes).
+func newSplitter(spec eval.SplitSpec, ds *loaders.NodeDataset, source string, val, test int) (*eval.Splitter, error) {
+	return eval.NewSplitter(spec, splitData(ds, source), eval.SplitSizes{Val: val, Test: test})
 }
 
 // checkRange refuses a negative count flag; -1 may mean "automatic" where

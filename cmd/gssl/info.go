@@ -7,7 +7,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -76,6 +75,8 @@ type graphInfo struct {
 	Bytes            int            `json:"graph_bytes"`
 	LoadSeconds      float64        `json:"load_seconds"` // reading (or mapping) the input
 	Seconds          float64        `json:"seconds"`      // the whole command: load and statistics
+	// Inputs say how each file was read: format, header, columns.
+	Inputs []loaders.TableReport `json:"inputs,omitempty"`
 }
 
 // tuInfo is the JSON object of a graph-classification data set.
@@ -124,9 +125,10 @@ func runInfo(ctx context.Context, opts infoOptions, stdout, stderr io.Writer) er
 	in.Path, in.Kind, in.IDs = opts.In.source(), "node-classification", "index"
 	if opts.In.Data == "" && !opts.In.embedded() {
 		in.Kind = "edge-table"
-		if strings.HasSuffix(strings.TrimSuffix(strings.ToLower(opts.In.Edges), ".gz"), ".mtx") {
-			in.Kind = "matrix-market"
+		if len(ds.Reports) > 0 && ds.Reports[0].Format != "integer-edge-list" {
+			in.Kind = ds.Reports[0].Format
 		}
+		in.Inputs = ds.Reports
 	}
 	in.Classes = ds.Classes
 	in.ClassSizes = make([]int, ds.Classes)

@@ -50,9 +50,10 @@ func TestInfoOnEdgeListAndTU(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "g.txt")
 	require.NoError(t, os.WriteFile(p, []byte("# a path and an isolated node\n0 1\n1 2\n4 4\n"), 0o644))
-	var out bytes.Buffer
-	require.NoError(t, runInfo(context.Background(), infoOptions{In: pathInput(p), JSON: true}, &out, &out))
+	var out, errw bytes.Buffer
+	require.NoError(t, runInfo(context.Background(), infoOptions{In: pathInput(p), JSON: true}, &out, &errw))
 	obj := decodeOne(t, out.Bytes())
+	assert.Contains(t, errw.String(), "integer-edge-list", "the reader's report on stderr")
 	// The nodes are the ids present (3 is absent); the self loop is kept and
 	// reported, and gives node 4 a degree.
 	assert.Equal(t, 4.0, obj["nodes"])
@@ -65,7 +66,7 @@ func TestInfoOnEdgeListAndTU(t *testing.T) {
 	out.Reset()
 	in := pathInput(p)
 	in.Nodes = 6
-	require.NoError(t, runInfo(context.Background(), infoOptions{In: in, JSON: true}, &out, &out))
+	require.NoError(t, runInfo(context.Background(), infoOptions{In: in, JSON: true}, &out, &errw))
 	obj = decodeOne(t, out.Bytes())
 	assert.Equal(t, 6.0, obj["nodes"])
 	assert.Equal(t, 2.0, obj["isolated"])

@@ -33,8 +33,15 @@ type nodeInput struct {
 	Weight     string // weight column by name or 1-based position
 	Directed   string // undirected, max, sum, mean, mutual or error
 	Nodes      int    // > 0: ids are 0..Nodes−1
-	KNN        knnFlags
-	MaxMemory  string // refuse features and KNN graphs above this size
+	// Source and Target choose the edge table's id columns, IDColumn,
+	// LabelColumn and TargetColumn those of the labels and targets
+	// tables (by name or 1-based position).
+	Source, Target                      string
+	IDColumn, LabelColumn, TargetColumn string
+	// reports say how each file was read (loaders.TableReport), after load.
+	reports   []loaders.TableReport
+	KNN       knnFlags
+	MaxMemory string // refuse features and KNN graphs above this size
 
 	flags *pflag.FlagSet // the command's flags (its --seed seeds NN-descent)
 	built *knnBuilt      // the KNN graph built from Features, after load
@@ -50,6 +57,11 @@ func (in *nodeInput) addFlags(f *pflag.FlagSet) {
 	f.StringVar(&in.Targets, "targets", "", `"id,value" table of regression targets`)
 	f.StringVar(&in.Header, "header", "auto", "tables start with a header line: auto (recognised by column names), yes or no")
 	f.StringVar(&in.Weight, "weight", "", "edge weight column, by name or 1-based position (default: a column named weight, or a third numeric column; none: every weight 1)")
+	f.StringVar(&in.Source, "source", "", "source id column of --edges, by name or 1-based position (default: a column named source, src, from, u, …, else the first)")
+	f.StringVar(&in.Target, "target", "", "target id column of --edges, by name or 1-based position (default: a column named target, dst, to, v, …, else the second)")
+	f.StringVar(&in.IDColumn, "id-column", "", "node id column of --labels and --targets, by name or 1-based position (default: a column named id, node, name, …, or the first of two)")
+	f.StringVar(&in.LabelColumn, "label-column", "", "label column of --labels, by name or 1-based position (default: a column named label, class, y, …, or the second of two)")
+	f.StringVar(&in.TargetColumn, "target-column", "", "value column of --targets, by name or 1-based position (default: a column named target, value, y, …, or the second of two)")
 	f.StringVar(&in.Directed, "directed", "undirected", "how edges become an undirected graph: undirected (one line per edge; an edge given twice is merged by max), max, sum, mean or mutual (lines are arcs: W = max(A, Aᵀ), A + Aᵀ, (A + Aᵀ)/2, or arcs both ways), or error (an edge given twice, or a Matrix Market matrix that is not symmetric, is an error)")
 	f.IntVar(&in.Nodes, "nodes", 0, "the ids are the integers 0..N-1 (nodes without edges included); 0: the ids present")
 	in.KNN.addFlags(f, " (with --features and no --edges)")
@@ -131,7 +143,15 @@ func (in *nodeInput) load(ctx context.Context, stderr io.Writer) (*loaders.NodeD
 			in.Edges, in.Data = in.Data, ""
 		}
 	}
-	return loadNodes(ctx, in)
+	ds, err := loadNodes(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	in.reports = ds.Reports
+	for _, r := range ds.Reports {
+		logf(stderr, "gssl: read %s", r)
+	}
+	return ds, nil
 }
 
 // nodeID is the user's id of node i.

@@ -20,8 +20,13 @@ func loadNodes(_ context.Context, in *nodeInput) (*loaders.NodeDataset, error) {
 	if err != nil {
 		return nil, err
 	}
+	maxMemory, err := parseBytes("max-memory", in.MaxMemory)
+	if err != nil {
+		return nil, err
+	}
 	ds, err := loaders.LoadNodes(loaders.NodeFiles{Dir: in.Data, Edges: in.Edges, Labels: in.Labels, Features: in.Features, FeatureIDs: in.FeatureIDs, Targets: in.Targets,
-		Table: loaders.TableOptions{Header: header}, Weight: in.Weight, Graph: opt, Nodes: in.Nodes})
+		Table: loaders.TableOptions{Header: header}, Weight: in.Weight, Source: in.Source, Target: in.Target,
+		IDColumn: in.IDColumn, LabelColumn: in.LabelColumn, TargetColumn: in.TargetColumn, MaxMemory: maxMemory, Graph: opt, Nodes: in.Nodes})
 	if err != nil {
 		return nil, loadError(err)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -20,7 +21,7 @@ type labelpropOptions struct {
 	N, Neighbors      int       // with Images: images used (0: all) and neighbours per image
 	Method            string    // "spreading" or "harmonic"
 	Alpha             string    // a in (0, 1), or "auto" to choose it (validation nodes, or cross-validation)
-	Split             string    // auto, none, planetoid, random:K or the path of a split file
+	Split             string    // auto, none, planetoid, random:K, per-class:T,V or the path of a split file
 	Val, Test         int       // random:K sizes; -1: min(500, r/3) and min(1000, r/2)
 	Folds             int       // cross-validation folds without a split (0: eval.DefaultFolds)
 	Seeds             int       // random splits: seeds Seed..Seed+Seeds−1
@@ -37,14 +38,9 @@ type labelpropOptions struct {
 	Plots             plotFlags // --plot, --report
 }
 
-func init() { register(newLabelpropCommand) }
+func init() { register(newLabelpropCmd) }
 
-func newLabelpropCommand(g *globals) *cobra.Command {
-	opts := labelpropOptions{}
-	cmd := &cobra.Command{
-		Use:   "labelprop",
-		Short: "Classify the nodes of a graph from a few labels by label propagation",
-		Long: `labelprop classifies the unlabelled nodes of a graph from the labelled ones.
+const labelpropLong = `labelprop classifies the unlabelled nodes of a graph from the labelled ones.
 
 Methods: label spreading (Zhou et al. 2003), F = (1−a)(I − aS)^{-1} Y with
 S = D^{-1/2} W D^{-1/2}, solved by the Chebyshev semi-iteration (default), block CG
@@ -66,7 +62,15 @@ min(500, a third) and min(1000, half) of it).
 and p_<class> for every class (CSV, or JSON Lines for .jsonl/.ndjson).
 --images DIR classifies the images of an image set instead, as the nodes of the
 unweighted K-nearest-neighbour graph of its first --n images (--neighbors); every
-image is labelled, so give a split: --split random:K.`,
+image is labelled, so give a split: --split random:K.`
+
+// newLabelpropCmd builds gssl labelprop.
+func newLabelpropCmd(g *globals) *cobra.Command {
+	opts := labelpropOptions{}
+	cmd := &cobra.Command{
+		Use:   "labelprop",
+		Short: "Classify the nodes of a graph from a few labels by label propagation",
+		Long:  labelpropLong,
 		Example: `  gssl labelprop
   gssl labelprop --edges edges.csv --labels labels.csv --out predictions.csv
   gssl labelprop --data ../shared/data/pubmed --method harmonic --cmn
@@ -90,14 +94,14 @@ image is labelled, so give a split: --split random:K.`,
 	renamedFlag(cmd, "k", "neighbors")
 	f.StringVar(&opts.Method, "method", "spreading", "spreading or harmonic")
 	f.StringVar(&opts.Alpha, "alpha", "auto", "spreading weight a in (0, 1), or auto (chosen on the validation nodes, or by cross-validation without a split)")
-	f.StringVar(&opts.Split, "split", "auto", "auto (the data set's split if it has one, else none), none (fit on every labelled node, predict the others), planetoid (the data set's own: split_planetoid.txt, or an OGB folder's), random:K, or a split file (lines \"train|val|test i\", nodes 0..n-1)")
+	f.StringVar(&opts.Split, "split", "auto", "auto (the data set's split if it has one, else none), none (fit on every labelled node, predict the others), planetoid (the data set's own: split_planetoid.txt, or an OGB folder's), random:K, per-class:T,V (T train and V val nodes per class, the rest test), or a split file (lines \"train|val|test i\", nodes 0..n-1)")
 	f.IntVar(&opts.Val, "val", -1, "with --split random:K: validation nodes (-1: min(500, a third of the labelled nodes left))")
 	f.IntVar(&opts.Test, "test", -1, "with --split random:K: test nodes (-1: min(1000, half of the labelled nodes left))")
 	f.IntVar(&opts.Folds, "folds", eval.DefaultFolds, "cross-validation folds for --alpha auto without a split (fewer when a class has fewer labels)")
-	f.IntVar(&opts.Seeds, "seeds", 1, "number of random splits (seeds S..S+N-1); only with --split random:K")
+	f.IntVar(&opts.Seeds, "seeds", 1, "number of random splits (seeds S..S+N-1); only with --split random:K or per-class:T,V")
 	f.Uint64Var(&opts.Seed, "seed", 0, "seed S: the first random split, and the cross-validation folds")
 	f.BoolVar(&opts.CMN, "cmn", false, "class-mass normalisation (Zhu et al. 2003 §4)")
-	f.StringVar(&opts.Solver, "solver", "auto", "spreading solver: auto (cg when the n×c scores take 32 MiB or more, else chebyshev), chebyshev, cg or fixed-point")
+	f.StringVar(&opts.Solver, "solver", labelprop.Auto.String(), "spreading solver: auto (cg when the n×c scores take 32 MiB or more, else chebyshev), chebyshev, cg or fixed-point")
 	f.Float64Var(&opts.Tol, "tol", 0, "stopping tolerance in (0, 1) (0 means 1e-6, as lp.py; 1e-5 with --float32)")
 	f.StringVar(&opts.Stop, "stop", labelprop.StopResidual.String(), "spreading stopping rule (runs chebyshev): residual (every class's relative residual ≤ --tol), or labels (also stop once the residual is ≤ 1e-3 and no predicted label has changed for 5 iterations; a node near a tie may then differ)")
 	f.BoolVar(&opts.Float32, "float32", false, "spreading (runs chebyshev): keep the two n×c iterate blocks in float32 (half the memory; same labels on Cora and PubMed)")
@@ -108,76 +112,95 @@ image is labelled, so give a split: --split random:K.`,
 	return cmd
 }
 
+// runLabelprop parses the options, runs labelprop.Evaluate and prints,
+// writes and plots what it returns.
 func runLabelprop(ctx context.Context, opts labelpropOptions, stdout, stderr io.Writer) error {
 	start := timeNow()
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	lp, err := newLabelpropSetup(opts)
+	exp, spec, err := opts.experiment()
 	if err != nil {
 		return err
 	}
-	if err := checkOutPath("save", opts.Save); err != nil {
+	ds, err := opts.load(ctx, stderr)
+	if err != nil {
+		return err
+	}
+	defer ds.Close()
+	loadSeconds := seconds(start)
+	if exp.Splits, err = newSplitter(spec, ds, opts.source(), opts.Val, opts.Test); err != nil {
 		return fmt.Errorf("labelprop: %w", err)
 	}
-	if err := opts.Plots.check(); err != nil {
+	exp.Graph, exp.Labels = ds.Graph, ds.Labels
+	setClasses(exp.Model, ds.Classes)
+	exp.CV.Order = idOrder(ds, labelledNodes(ds))
+	if exp.Splits.Spec().Kind != eval.SplitNone {
+		bar := newProgress(stderr, len(exp.Seeds), "labelprop")
+		defer bar.Finish()
+		exp.Progress = func(int) { bar.Add(1) }
+	}
+	out, err := labelprop.Evaluate(ctx, exp)
+	if err != nil {
+		return labelpropError(err, ds)
+	}
+	res := summarizeLabelprop(opts, exp, ds, out)
+	res.LoadSeconds = loadSeconds
+	if opts.In.built != nil {
+		res.KNN = &opts.In.built.Summary
+	}
+	if err := writeLabelprop(opts, ds, out.Runs[0], &res); err != nil {
 		return fmt.Errorf("labelprop: %w", err)
 	}
+	res.Seconds = seconds(start)
+	if err := opts.Plots.write(stderr, "labelprop", res, func() (picture, error) { return labelpropPicture(ctx, ds, out.Runs, res) }); err != nil {
+		return err
+	}
+	return report(stdout, opts.JSON, res, func(w io.Writer) { printLabelprop(w, res, out.Runs) })
+}
+
+// load reads the graph and its labels: the input flags' data set (which
+// may build a KNN graph of --features: opts.In then holds it), or the KNN
+// graph of --images.
+func (opts *labelpropOptions) load(ctx context.Context, stderr io.Writer) (*loaders.NodeDataset, error) {
 	var ds *loaders.NodeDataset
+	var err error
 	if opts.Images != "" {
 		ds, err = imageGraphDataset(ctx, opts.Images, opts.N, opts.Neighbors, stderr)
 	} else {
 		ds, err = opts.In.load(ctx, stderr)
 	}
 	if err == nil {
-		err = needLabels(ds)
+		if err = needLabels(ds); err != nil {
+			ds.Close()
+		}
 	}
 	if err != nil {
-		return fmt.Errorf("labelprop: %w", err)
+		return nil, fmt.Errorf("labelprop: %w", err)
 	}
-	defer ds.Close()
-	loadSeconds := seconds(start)
-	spec, _ := parseSplitSpec(opts.Split, ds.Split != nil)
-	var runs []labelpropRun
-	var cv *labelprop.AlphaChoice
-	var cvNote string
-	if spec.kind == "none" {
-		if opts.Seeds > 1 {
-			return fmt.Errorf("labelprop: --seeds %d needs --split random:K; without a split every labelled node is trained on", opts.Seeds)
-		}
-		run, choice, note, err := labelpropAllLabelled(ctx, ds, lp, opts)
-		if err != nil {
-			return err
-		}
-		runs, cv, cvNote = []labelpropRun{run}, choice, note
-	} else if runs, err = labelpropSplits(ctx, ds, spec, lp, opts, stderr); err != nil {
-		return err
+	return ds, nil
+}
+
+// source names the input in outputs and errors.
+func (opts labelpropOptions) source() string {
+	if opts.Images != "" {
+		return opts.Images
 	}
-	res := summarizeLabelprop(opts, spec, ds, runs, lp, cv)
-	if cvNote != "" {
-		res.Notes = append(res.Notes, cvNote)
+	return opts.In.source()
+}
+
+// labelpropError names the flags and nodes behind the protocol's errors.
+func labelpropError(err error, ds *loaders.NodeDataset) error {
+	var iso *labelprop.IsolatedError
+	switch {
+	case errors.As(err, &iso):
+		return fmt.Errorf("labelprop: training node %s is isolated (degree 0), so its label cannot spread; pass --keep-isolated-seeds to keep it", nodeID(ds, iso.Node))
+	case errors.Is(err, eval.ErrNoValidation):
+		return errors.New("labelprop: --alpha auto needs validation nodes to choose a, and the split has none; give --alpha, or --split none to choose it by cross-validation")
+	case errors.Is(err, labelprop.ErrNoLabels):
+		return errors.New("labelprop: no node is labelled: give --labels (an empty label means unlabelled)")
 	}
-	res.LoadSeconds = loadSeconds
-	if opts.In.built != nil {
-		res.KNN = &opts.In.built.Summary
-	}
-	if opts.Out != "" {
-		if err := writePredictions(opts.Out, ds, runs[0]); err != nil {
-			return fmt.Errorf("labelprop: %w", err)
-		}
-		res.Out = opts.Out
-	}
-	if opts.Save != "" {
-		if err := saveModel(opts.Save, runs[0].model, ds, opts.In); err != nil {
-			return fmt.Errorf("labelprop: %w", err)
-		}
-		res.Saved = opts.Save
-	}
-	res.Seconds = seconds(start)
-	if err := opts.Plots.write(stderr, "labelprop", res, func() (picture, error) { return labelpropPicture(ctx, ds, runs, res) }); err != nil {
-		return err
-	}
-	return report(stdout, opts.JSON, res, func(w io.Writer) { printLabelprop(w, res, runs) })
+	return err
 }
 
 // maxAlpha is the largest --alpha accepted: at 1 − 10⁻⁶ the Chebyshev
@@ -186,17 +209,17 @@ const maxAlpha = 1 - 1e-6
 
 // parseAlpha returns the grid to search: the peer's grid for "auto", one
 // value otherwise.
-func parseAlpha(s string) ([]float64, bool, error) {
+func parseAlpha(s string) ([]float64, error) {
 	if s == "auto" || s == "" {
-		return labelprop.AlphaGrid(), true, nil
+		return labelprop.AlphaGrid(), nil
 	}
 	a, err := strconv.ParseFloat(s, 64)
 	if err != nil || !(a > 0 && a < 1) {
-		return nil, false, fmt.Errorf("labelprop: --alpha %q is invalid: it must be a number inside the open interval (0, 1), or auto", s)
+		return nil, fmt.Errorf("labelprop: --alpha %q is invalid: it must be a number inside the open interval (0, 1), or auto", s)
 	}
 	if a > maxAlpha {
 		// The iterations grow like 1/√(1−a): a run would not end.
-		return nil, false, fmt.Errorf("labelprop: --alpha %s is invalid: it must be at most %g (the solvers need about 1/√(1−a) iterations)", s, maxAlpha)
+		return nil, fmt.Errorf("labelprop: --alpha %s is invalid: it must be at most %g (the solvers need about 1/√(1−a) iterations)", s, maxAlpha)
 	}
-	return []float64{a}, false, nil
+	return []float64{a}, nil
 }

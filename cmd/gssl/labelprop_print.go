@@ -5,7 +5,6 @@ import (
 	"io"
 	"math"
 
-	"github.com/gssl/gssl/eval"
 	"github.com/gssl/gssl/labelprop"
 	"github.com/gssl/gssl/loaders"
 )
@@ -61,75 +60,34 @@ type labelpropResult struct {
 	Notes            []string    `json:"notes,omitempty"`
 }
 
-// summarizeLabelprop builds the JSON object from the runs.
-func summarizeLabelprop(opts labelpropOptions, spec splitSpec, ds *loaders.NodeDataset, runs []labelpropRun, lp labelpropSetup, cv *labelprop.AlphaChoice) labelpropResult {
+// summarizeLabelprop builds the JSON object from Evaluate's outcome.
+func summarizeLabelprop(opts labelpropOptions, exp labelprop.Experiment, ds *loaders.NodeDataset, out labelprop.Outcome) labelpropResult {
+	runs := out.Runs
 	r0 := runs[0]
+	spec := exp.Splits.Spec()
 	res := labelpropResult{
-		Data: opts.In.source(), Dataset: ds.Name, Nodes: ds.Graph.Nodes(), Edges: ds.Graph.Edges(), Classes: ds.Classes,
-		Method: opts.Method, CMN: opts.CMN, Tol: opts.Tol, Split: spec.kind, Seeds: len(runs), FirstSeed: opts.Seed,
-		Train: len(r0.split.Train), Val: len(r0.split.Val), Test: len(r0.split.Test), Protocol: "split",
+		Data: opts.source(), Dataset: ds.Name, Nodes: ds.Graph.Nodes(), Edges: ds.Graph.Edges(), Classes: ds.Classes,
+		Method: opts.Method, CMN: opts.CMN, Tol: opts.Tol, Split: spec.Name(), Seeds: len(runs), FirstSeed: opts.Seed,
+		Train: len(r0.Split.Train), Val: len(r0.Split.Val), Test: len(r0.Split.Test), Protocol: "split",
 	}
-	if opts.Images != "" {
-		res.Data = opts.Images
-	}
-	res.Split = splitName(opts.Split, spec)
 	for c := 0; c < ds.Classes; c++ {
 		res.ClassNames = append(res.ClassNames, className(ds, c))
 	}
-	for _, l := range ds.Labels {
-		if l >= 0 {
-			res.Labelled++
-		}
-	}
+	res.Labelled = len(labelledNodes(ds))
 	res.Predicted = ds.Graph.Nodes() - res.Train
 	if res.Tol == 0 {
 		res.Tol = labelprop.DefaultTol
 	}
 	res.Solver = "cg-jacobi"
-	if opts.Method == "spreading" {
-		res.Solver = lp.solver.String()
-		if len(runs) > 0 && runs[0].info.Solver != labelprop.Auto {
-			res.Solver = runs[0].info.Solver.String() // the one auto chose
+	if sp, ok := exp.Model.(*labelprop.Spreading); ok {
+		res.Solver = sp.Solver.String()
+		if r0.Details.Solver != labelprop.Auto {
+			res.Solver = r0.Details.Solver.String() // the one auto chose
 		}
 	}
-	var vals, tests, f1s []float64
-	for _, r := range runs {
-		vals, tests, f1s = append(vals, r.val), append(tests, r.test), append(f1s, r.macroF1)
-		res.Iterations = max(res.Iterations, r.info.Iterations)
-		res.Residual = max(res.Residual, r.info.Residual)
-		res.NIsolated = max(res.NIsolated, r.info.Isolated)
-		res.NUnreached = max(res.NUnreached, r.info.Unreached)
-		res.NIsolatedSeeds = max(res.NIsolatedSeeds, r.info.IsolatedSeeds)
-		res.FitSeconds += r.fitSeconds / float64(len(runs))
-	}
-	if opts.Method == "spreading" {
-		res.Alpha = modeAlpha(runs, lp.grid)
-		if lp.auto {
-			res.AlphaGrid = lp.grid
-		}
-	}
-	v, te, f := eval.Summarize(vals), eval.Summarize(tests), eval.Summarize(f1s)
-	res.ValAccuracy, res.TestAccuracy, res.MacroF1 = finite(v.Mean), finite(te.Mean), finite(f.Mean)
-	if !r0.withSplit {
-		res.Protocol = "all-labelled"
-		res.ValReason = "no validation split: every labelled node is trained on"
-		res.TestReason = "no test split: every labelled node is trained on; the unlabelled nodes are predicted"
-		if cv != nil {
-			res.Folds, res.GridCVAccuracy = cv.Folds, finites(cv.Accuracy)
-			for k, a := range cv.Grid {
-				if a == cv.Alpha {
-					res.CVAccuracy = cv.Accuracy[k]
-				}
-			}
-			what := "alpha chosen"
-			if len(cv.Grid) == 1 {
-				what = "accuracy estimated"
-			}
-			res.Notes = append(res.Notes, fmt.Sprintf("%s by %d-fold cross-validation over the %d labelled nodes (seed %d)", what, cv.Folds, res.Labelled, opts.Seed))
-		}
-		if res.Predicted == 0 {
-			res.Notes = append(res.Notes, "every node is labelled, so there is nothing to predict; --split planetoid, random:K or a split file scores a benchmark split")
-		}
+	res.summarizeRuns(out)
+	if !r0.WithSplit {
+		res.allLabelled(out, opts.Seed)
 	} else {
 		if res.Val == 0 {
 			res.ValReason = "the split has no validation node"
@@ -138,49 +96,69 @@ func summarizeLabelprop(opts labelpropOptions, spec splitSpec, ds *loaders.NodeD
 			res.TestReason = "the split has no test node"
 		}
 	}
-	if len(runs) > 1 {
-		res.TestAccuracyStd, res.MacroF1Std = finite(te.Std), finite(f.Std)
-		if opts.Method == "spreading" {
-			for _, r := range runs {
-				res.AlphaPerSeed = append(res.AlphaPerSeed, r.alpha)
-			}
-		}
-	} else {
-		res.ClassIterations = r0.info.ClassIterations
-		if opts.Method == "spreading" && lp.auto && r0.withSplit {
-			res.GridValAccuracy, res.GridTestAccuracy = finites(r0.gridVal), finites(r0.gridTest)
-		}
-	}
 	if opts.In.Features != "" && !opts.In.fromPoints() {
 		res.Notes = append(res.Notes, "the features are read but not used: label propagation uses only the graph")
 	}
 	if res.NUnreached > 0 {
 		res.Notes = append(res.Notes, fmt.Sprintf("%d nodes (%d of them isolated) have no path to a labelled training node; they get the class prior", res.NUnreached, res.NIsolated))
 	}
+	res.Notes = append(res.Notes, out.Notes...)
 	return res
 }
 
-// modeAlpha is the a chosen most often over the runs (the first in grid
-// order on ties).
-func modeAlpha(runs []labelpropRun, grid []float64) float64 {
-	count := make([]int, len(grid))
-	for _, r := range runs {
-		for k, a := range grid {
-			if a == r.alpha {
-				count[k]++
+// summarizeRuns sets the accuracies (mean and spread over the runs), the
+// largest counters, the mean fit time, and a and its grid.
+func (res *labelpropResult) summarizeRuns(out labelprop.Outcome) {
+	s, runs := out.Summary(), out.Runs
+	res.Iterations, res.Residual, res.FitSeconds = s.Iterations, s.Residual, s.FitSeconds
+	res.NIsolated, res.NUnreached, res.NIsolatedSeeds = s.Isolated, s.Unreached, s.IsolatedSeeds
+	spreading, auto := out.Grid != nil, len(out.Grid) > 1
+	if spreading {
+		res.Alpha = s.Alpha
+		if auto {
+			res.AlphaGrid = out.Grid
+		}
+	}
+	res.ValAccuracy, res.TestAccuracy, res.MacroF1 = finite(s.Val.Mean), finite(s.Test.Mean), finite(s.MacroF1.Mean)
+	if len(runs) > 1 {
+		res.TestAccuracyStd, res.MacroF1Std = finite(s.Test.Std), finite(s.MacroF1.Std)
+		for _, r := range runs {
+			if spreading {
+				res.AlphaPerSeed = append(res.AlphaPerSeed, r.Alpha)
 			}
 		}
+		return
 	}
-	best := 0
-	for k, c := range count {
-		if c > count[best] {
-			best = k
-		}
+	res.ClassIterations = runs[0].Details.ClassIterations
+	if spreading && auto && runs[0].WithSplit {
+		res.GridValAccuracy, res.GridTestAccuracy = finites(runs[0].GridVal), finites(runs[0].GridTest)
 	}
-	return grid[best]
 }
 
-func printLabelprop(w io.Writer, res labelpropResult, runs []labelpropRun) {
+// allLabelled sets the fields of the protocol without a split.
+func (res *labelpropResult) allLabelled(out labelprop.Outcome, seed uint64) {
+	res.Protocol = "all-labelled"
+	res.ValReason = "no validation split: every labelled node is trained on"
+	res.TestReason = "no test split: every labelled node is trained on; the unlabelled nodes are predicted"
+	if cv := out.CV; cv != nil {
+		res.Folds, res.GridCVAccuracy = cv.Folds, finites(cv.Accuracy)
+		for k, a := range cv.Grid {
+			if a == cv.Alpha {
+				res.CVAccuracy = cv.Accuracy[k]
+			}
+		}
+		what := "alpha chosen"
+		if len(cv.Grid) == 1 {
+			what = "accuracy estimated"
+		}
+		res.Notes = append(res.Notes, fmt.Sprintf("%s by %d-fold cross-validation over the %d labelled nodes (seed %d)", what, cv.Folds, res.Labelled, seed))
+	}
+	if res.Predicted == 0 {
+		res.Notes = append(res.Notes, "every node is labelled, so there is nothing to predict; --split planetoid, random:K or a split file scores a benchmark split")
+	}
+}
+
+func printLabelprop(w io.Writer, res labelpropResult, runs []labelprop.Run) {
 	fmt.Fprintf(w, "%s: %d nodes, %d edges, %d classes, %d labelled (%s)\n", res.Dataset, res.Nodes, res.Edges, res.Classes, res.Labelled, res.Data)
 	switch {
 	case res.Protocol == "all-labelled":
@@ -199,6 +177,24 @@ func printLabelprop(w io.Writer, res labelpropResult, runs []labelpropRun) {
 	} else {
 		fmt.Fprintf(w, "method: harmonic function (Zhu, Ghahramani & Lafferty 2003), Jacobi-preconditioned CG, tol %g%s\n", res.Tol, cmn)
 	}
+	printLabelpropGrids(w, res, runs[0])
+	fmt.Fprintln(w)
+	printLabelpropScores(w, res)
+	for _, n := range res.Notes {
+		fmt.Fprintf(w, "note: %s\n", n)
+	}
+	if res.Out != "" {
+		fmt.Fprintf(w, "predictions of %d nodes written to %s\n", res.Predicted, res.Out)
+	}
+	if res.Saved != "" {
+		fmt.Fprintf(w, "model saved to %s (gssl predict --model %s; gssl serve --model %s)\n", res.Saved, res.Saved, res.Saved)
+	}
+}
+
+// printLabelpropGrids prints the accuracy of every a of the grid: by
+// cross-validation without a split, on the validation and test nodes of a
+// single split.
+func printLabelpropGrids(w io.Writer, res labelpropResult, r labelprop.Run) {
 	if res.GridCVAccuracy != nil && len(res.AlphaGrid) == len(res.GridCVAccuracy) {
 		fmt.Fprintln(w)
 		fmt.Fprintf(w, "  alpha    cv acc\n")
@@ -212,19 +208,21 @@ func printLabelprop(w io.Writer, res labelpropResult, runs []labelpropRun) {
 		fmt.Fprintf(w, "  * chosen by %d-fold cross-validation over the labelled nodes (the first best on ties)\n", res.Folds)
 	}
 	if res.Seeds == 1 && res.GridValAccuracy != nil {
-		r := runs[0]
 		fmt.Fprintln(w)
 		fmt.Fprintf(w, "  alpha    val acc  test acc  iterations  seconds\n")
 		for k, a := range res.AlphaGrid {
 			mark := " "
-			if a == r.alpha {
+			if a == r.Alpha {
 				mark = "*"
 			}
-			fmt.Fprintf(w, "  %-5g %s  %s   %s    %-10d  %.3f\n", a, mark, pct(r.gridVal[k]), pct(r.gridTest[k]), r.gridIter[k], r.gridSecs[k])
+			fmt.Fprintf(w, "  %-5g %s  %s   %s    %-10d  %.3f\n", a, mark, pct(r.GridVal[k]), pct(r.GridTest[k]), r.GridIterations[k], r.GridSeconds[k])
 		}
 		fmt.Fprintf(w, "  * chosen on the validation nodes (best accuracy, the first in grid order on ties)\n")
 	}
-	fmt.Fprintln(w)
+}
+
+// printLabelpropScores prints the accuracies, a and the counters.
+func printLabelpropScores(w io.Writer, res labelpropResult) {
 	alpha := ""
 	if res.Method == "spreading" {
 		alpha = fmt.Sprintf("alpha %g, ", res.Alpha)
@@ -247,15 +245,6 @@ func printLabelprop(w io.Writer, res labelpropResult, runs []labelpropRun) {
 		fmt.Fprintf(w, "test accuracy %s   macro-F1 %s   val accuracy %s\n", num(res.TestAccuracy), num(res.MacroF1), num(res.ValAccuracy))
 		fmt.Fprintf(w, "%s%d iterations, fit %.3f s, total %.2f s\n", alpha, res.Iterations, res.FitSeconds, res.Seconds)
 	}
-	for _, n := range res.Notes {
-		fmt.Fprintf(w, "note: %s\n", n)
-	}
-	if res.Out != "" {
-		fmt.Fprintf(w, "predictions of %d nodes written to %s\n", res.Predicted, res.Out)
-	}
-	if res.Saved != "" {
-		fmt.Fprintf(w, "model saved to %s (gssl predict --model %s; gssl serve --model %s)\n", res.Saved, res.Saved, res.Saved)
-	}
 }
 
 func pct(v float64) string {
@@ -272,12 +261,29 @@ func num(v any) string {
 	return "-"
 }
 
+// writeLabelprop writes --out and --save from the first run.
+func writeLabelprop(opts labelpropOptions, ds *loaders.NodeDataset, run labelprop.Run, res *labelpropResult) error {
+	if opts.Out != "" {
+		if err := writePredictions(opts.Out, ds, run); err != nil {
+			return err
+		}
+		res.Out = opts.Out
+	}
+	if opts.Save != "" {
+		if err := saveModel(opts.Save, run.Model, ds, opts.In); err != nil {
+			return err
+		}
+		res.Saved = opts.Save
+	}
+	return nil
+}
+
 // writePredictions writes one row per node that was not trained on: the
 // user's id, the predicted class, with a split the node's true class and
 // part, and the probability of every class, p_<class name>.
-func writePredictions(path string, ds *loaders.NodeDataset, run labelpropRun) error {
+func writePredictions(path string, ds *loaders.NodeDataset, run labelprop.Run) error {
 	part := make([]string, len(ds.Labels))
-	for name, idx := range map[string][]int{"train": run.split.Train, "val": run.split.Val, "test": run.split.Test} {
+	for name, idx := range map[string][]int{"train": run.Split.Train, "val": run.Split.Val, "test": run.Split.Test} {
 		for _, i := range idx {
 			part[i] = name
 		}
@@ -288,7 +294,7 @@ func writePredictions(path string, ds *loaders.NodeDataset, run labelpropRun) er
 			rows = append(rows, i)
 		}
 	}
-	return writeClassRows(path, ds, rows, run.model.Labels(), run.model.Probabilities().RawRowView, run.withSplit, part)
+	return writeClassRows(path, ds, rows, run.Model.Labels(), run.Model.Probabilities().RawRowView, run.WithSplit, part)
 }
 
 // writeClassRows writes the rows of a classifier's --out file: id,

@@ -170,7 +170,7 @@ func TestLabelpropBadInput(t *testing.T) {
 		{"solver", func(o *labelpropOptions) { o.Solver = "lu" }, `unknown solver "lu"`},
 		{"alpha with harmonic", func(o *labelpropOptions) { o.Method, o.Alpha = "harmonic", "0.9" }, "--alpha 0.9 applies to --method spreading only"},
 		{"split", func(o *labelpropOptions) { o.Split = "random:0" }, "want random:K with K ≥ 1"},
-		{"split file", func(o *labelpropOptions) { o.Split = "no/such/split.txt" }, `--split "no/such/split.txt" is not auto, none, planetoid or random:K`},
+		{"split file", func(o *labelpropOptions) { o.Split = "no/such/split.txt" }, `--split "no/such/split.txt" is not auto, none, planetoid, random:K or per-class:T,V`},
 		{"seeds with planetoid", func(o *labelpropOptions) { o.Split, o.Seeds = "planetoid", 3 }, "--seeds 3 needs --split random:K"},
 		{"seeds without split", func(o *labelpropOptions) { o.Split, o.Seeds = "none", 3 }, "--seeds 3 needs --split random:K"},
 		{"val", func(o *labelpropOptions) { o.Split, o.Val = "random:20", -5 }, "--val -5 is invalid: it must be ≥ 0, or -1"},

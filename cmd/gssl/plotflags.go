@@ -19,9 +19,12 @@ import (
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/plot"
 
+	"github.com/gssl/gssl/estimator"
+	"github.com/gssl/gssl/eval/stkreval"
 	"github.com/gssl/gssl/figures"
 	"github.com/gssl/gssl/htmlreport"
 	"github.com/gssl/gssl/knngraph"
+	"github.com/gssl/gssl/labelprop"
 	"github.com/gssl/gssl/loaders"
 	"github.com/gssl/gssl/spectral"
 	"github.com/gssl/gssl/stkr"
@@ -191,7 +194,7 @@ func eigenmap2D(ctx context.Context, ds *loaders.NodeDataset, seed uint64) (x, y
 		return nil, nil, nil, "no embedding panel: the largest component has fewer than 4 nodes", nil
 	}
 	e := &spectral.LaplacianEigenmap{Dim: 2, Eigen: spectral.Settings{Seed: seed}}
-	if err := e.Fit(ctx, sub.CSR); err != nil {
+	if err := e.Fit(ctx, estimator.Nodes{Graph: sub.CSR}); err != nil {
 		return nil, nil, nil, "", fmt.Errorf("the Laplacian eigenmap of the figure: %w", err)
 	}
 	c := e.Coordinates()
@@ -250,16 +253,16 @@ func confusionPanels(pred, truth []int, idx []int, classes int, names []string) 
 // labelpropPicture: the confusion matrix and per-class accuracy on the
 // test nodes of the first run, and the Laplacian eigenmap coloured by
 // predicted class with the wrongly predicted test nodes ringed.
-func labelpropPicture(ctx context.Context, ds *loaders.NodeDataset, runs []labelpropRun, res labelpropResult) (picture, error) {
+func labelpropPicture(ctx context.Context, ds *loaders.NodeDataset, runs []labelprop.Run, res labelpropResult) (picture, error) {
 	r := runs[0]
-	pred := r.model.Labels()
+	pred := r.Model.Labels()
 	pic := picture{caption: "label propagation: " + res.Data}
 	if len(runs) > 1 {
 		pic.notes = append(pic.notes, fmt.Sprintf("the figure shows the first of %d splits (seed %d)", len(runs), res.FirstSeed))
 	}
 	var test []int
-	if r.withSplit {
-		test = r.split.Test
+	if r.WithSplit {
+		test = r.Split.Test
 	}
 	return predictionPicture(ctx, pic, ds, pred, test, res.ClassNames, res.FirstSeed)
 }
@@ -369,7 +372,7 @@ type stkrFigure struct {
 	what      string
 }
 
-func newSTKRFigure(c stkr.Choice, best *stkr.Regressor, seed int) stkrFigure {
+func newSTKRFigure(c stkreval.Choice, best *stkr.Classifier, seed int) stkrFigure {
 	acc := make([]float64, len(c.Candidates))
 	for i, o := range c.Candidates {
 		acc[i] = o.ValAccuracy

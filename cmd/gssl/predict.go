@@ -28,8 +28,10 @@ type predictOptions struct {
 	Graphs     string // TU folder of graphs to classify
 	Header     string // auto, yes or no (tables)
 	Weight     string // weight column of --edges
-	Out        string // predictions file
-	JSON       bool
+	// Source and Target choose the id columns of --edges.
+	Source, Target string
+	Out            string // predictions file
+	JSON           bool
 }
 
 func init() { register(newPredictCommand) }
@@ -77,6 +79,8 @@ C-SVM's decision_<a>_vs_<b> values. Without --out the rows go to stdout (with
 	f.StringVar(&opts.Graphs, "graphs", "", "TU data set folder of new graphs to classify (NAME_A.txt, NAME_graph_indicator.txt, NAME_graph_labels.txt, …), for a model of graphs")
 	f.StringVar(&opts.Header, "header", "auto", "tables start with a header line: auto (recognised by column names), yes or no")
 	f.StringVar(&opts.Weight, "weight", "", "weight column of --edges, by name or 1-based position (default: a column named weight, or a third numeric column; none: every weight 1)")
+	f.StringVar(&opts.Source, "source", "", "source id column of --edges (the new node), by name or 1-based position (default: a column named source, src, from, u, …, else the first)")
+	f.StringVar(&opts.Target, "target", "", "target id column of --edges (the fitted node), by name or 1-based position (default: a column named target, dst, to, v, …, else the second)")
 	f.StringVar(&opts.Out, "out", "", "write the predictions: CSV, or JSON Lines for .jsonl/.ndjson")
 	return cmd
 }
@@ -137,7 +141,7 @@ func runPredict(ctx context.Context, opts predictOptions, stdout, stderr io.Writ
 		if meta.Nodes == 0 {
 			return fmt.Errorf("predict: a %s model predicts points from their features (%d each), not nodes: use --features", meta.Kind, meta.Features)
 		}
-		nodes, err := readNewNodes(opts.Edges, loaders.EdgeTableOptions{Table: loaders.TableOptions{Header: header}, Weight: opts.Weight}, s.IDs())
+		nodes, err := readNewNodes(opts.Edges, loaders.EdgeTableOptions{Table: loaders.TableOptions{Header: header}, Weight: opts.Weight, Source: opts.Source, Target: opts.Target}, s.IDs())
 		if err != nil {
 			return fmt.Errorf("predict: %w", err)
 		}

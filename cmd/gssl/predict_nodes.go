@@ -48,7 +48,7 @@ func predictFeatureNodes(ctx context.Context, opts predictOptions, header loader
 	if opts.Edges == "" {
 		logf(stderr, "predict: no --edges: each of the %d new nodes is predicted from its features alone", len(nodes))
 	} else {
-		withEdges, err := readNewNodes(opts.Edges, loaders.EdgeTableOptions{Table: loaders.TableOptions{Header: header}, Weight: opts.Weight}, s.IDs())
+		withEdges, err := readNewNodes(opts.Edges, loaders.EdgeTableOptions{Table: loaders.TableOptions{Header: header}, Weight: opts.Weight, Source: opts.Source, Target: opts.Target}, s.IDs())
 		if err != nil {
 			return nil, fmt.Errorf("predict: %w", err)
 		}

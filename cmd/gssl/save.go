@@ -44,7 +44,7 @@ func saveModel(path string, m any, ds *loaders.NodeDataset, in nodeInput) error 
 // themselves.
 func keepsPoints(m any) bool {
 	switch m.(type) {
-	case labelprop.Classifier, *stkr.Regressor:
+	case labelprop.Classifier, *stkr.Regressor, *stkr.Classifier:
 		return true
 	}
 	return false

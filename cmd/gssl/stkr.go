@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gssl/gssl/eval"
+	"github.com/gssl/gssl/eval/stkreval"
 	"github.com/gssl/gssl/stkr"
 )
 
@@ -40,7 +41,7 @@ type stkrOptions struct {
 	// mapped to its ids and nodes outside it are dropped from them.
 	LCC bool
 	// TestChunks (needs PTest > 0) scores every test node of the split at
-	// the hidden fraction p_test (stkr.TestChunks).
+	// the hidden fraction p_test (stkreval.TestChunks).
 	TestChunks bool
 	Out        string // predictions file (without a split)
 	Save       string // model file (without a split)
@@ -101,38 +102,7 @@ image set (every image is labelled: give --split random:K).`,
 			return runSTKR(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
-	f := cmd.Flags()
-	opts.In.addFlags(f)
-	f.Lookup("neighbors").Usage = "neighbours per point of the K-nearest-neighbour graph (with --features and no --edges, or per image with --images)"
-	f.StringVar(&opts.Images, "images", "", "image set (images_u8.bin.gz + labels.txt): run on the unweighted K-nearest-neighbour graph of its images")
-	f.IntVar(&opts.N, "n", 0, "with --images: use the first N images (0: all)")
-	renamedFlag(cmd, "k", "neighbors")
-	f.StringVar(&opts.Split, "split", "auto", "auto (the data set's split if it has one, else none), none (fit on every labelled node, predict the others), planetoid (the data set's own: split_planetoid.txt, or an OGB folder's), random:K, or a split file (lines \"train|val|test i\", nodes 0..n-1)")
-	f.StringVar(&opts.Splits, "splits", "", "folder of per-seed split files random20_seed<s>.txt (e.g. ../shared/bench/splits/cora)")
-	f.IntVar(&opts.Val, "val", -1, "with --split random:K: validation nodes (-1: K per class)")
-	f.IntVar(&opts.Test, "test", -1, "with --split random:K: test nodes (-1: round(p_test·N), or min(1000, half the rest) with --p-test 0)")
-	f.IntVar(&opts.Folds, "folds", eval.DefaultFolds, "cross-validation folds without a split (fewer when a class has fewer labels)")
-	f.StringVar(&opts.Transform, "transform", "inverse-laplacian", "inverse-laplacian, poly:P (s=λ^P), krr (s=λ) or topd:D (kernel PCA)")
-	f.StringVar(&opts.Eta, "eta", "auto", "η of the inverse Laplacian, in (0, 1), or auto")
-	f.StringVar(&opts.Ridge, "ridge", "auto", "ridge β > 0, or auto")
-	renamedFlag(cmd, "beta", "ridge")
-	f.StringVar(&opts.Setting, "setting", "transductive", "with a split: transductive, inductive, inductive-strict or inductive-test-only")
-	f.Float64Var(&opts.PTest, "p-test", 0.01, "with a split: fraction of all nodes used as test set, in [0, 1); 0 keeps the split's test set")
-	f.IntVar(&opts.Seeds, "seeds", 1, "with a split: number of seeds S..S+N-1 (random splits, p_test subsets)")
-	f.IntVar(&opts.Seed, "seed", 0, "seed S: the first split, and the cross-validation folds")
-	renamedFlag(cmd, "first-seed", "seed")
-	f.StringVar(&opts.Solver, "solver", "auto", "auto (minres / cg), cg, minres, gmres or richardson")
-	f.Float64Var(&opts.Tol, "tol", 0, "relative residual tolerance in (0, 1); 0 means 1e-6 (polynomial) or 1e-9 (inverse Laplacian)")
-	f.BoolVar(&opts.LCC, "lcc", false, "work on the largest connected component (nodes outside it are dropped)")
-	f.BoolVar(&opts.TestChunks, "test-chunks", false, "score every test node of the split at the hidden fraction p_test: one fit per chunk of round(p_test·N) test nodes (needs --p-test > 0)")
-	f.StringVar(&opts.MaxIter, "max-iter", "0", "stop the solver after N iterations (0 = solve to the tolerance), auto to choose N from 0, 1, 2, 4, …, 256, or a comma-separated list to choose from")
-	renamedFlag(cmd, "iterations", "max-iter")
-	f.StringVar(&opts.Out, "out", "", "without a split: write one row per predicted node (id, predicted, p_<class>…): CSV, or JSON Lines for .jsonl/.ndjson")
-	f.StringVar(&opts.Save, "save", "", "without a split: save the chosen model, refitted on every labelled node, for gssl predict and gssl serve")
-	opts.Plots.addFlags(f, "the selection accuracy over the η/β grid (the chosen cell outlined) and the chosen spectral transform r(λ)")
-	// --refit was the opt-in for what --setting inductive now does.
-	f.BoolVar(&refit, "refit", true, "")
-	_ = f.MarkHidden("refit")
+	opts.addFlags(cmd, &refit)
 	return cmd
 }
 
@@ -158,12 +128,13 @@ func runSTKR(ctx context.Context, opts stkrOptions, stdout, stderr io.Writer) er
 	}
 	defer ds.loaded.Close()
 	loadSeconds := seconds(loadStart)
-	spec, _ := parseSplitSpec(opts.Split, ds.ds.Split != nil)
+	spec, _ := eval.ParseSplitSpec(opts.Split)
 	if opts.Splits != "" {
-		spec = splitSpec{kind: "splits", path: opts.Splits}
+		spec = eval.SplitFolderSpec(opts.Splits)
 	}
+	spec = spec.Resolve(ds.ds.Split != nil)
 	var res stkrResult
-	if spec.kind == "none" {
+	if spec.Kind == eval.SplitNone {
 		res, err = stkrAllLabelled(ctx, opts, setup, ds, stderr)
 	} else {
 		res, err = stkrBenchmark(ctx, opts, setup, ds, spec, stderr)
@@ -176,6 +147,43 @@ func runSTKR(ctx context.Context, opts stkrOptions, stdout, stderr io.Writer) er
 		return err
 	}
 	return report(stdout, opts.JSON, res, func(w io.Writer) { printSTKR(w, res) })
+}
+
+// addFlags registers the command's flags on cmd (refit: the hidden,
+// deprecated --refit).
+func (opts *stkrOptions) addFlags(cmd *cobra.Command, refit *bool) {
+	f := cmd.Flags()
+	opts.In.addFlags(f)
+	f.Lookup("neighbors").Usage = "neighbours per point of the K-nearest-neighbour graph (with --features and no --edges, or per image with --images)"
+	f.StringVar(&opts.Images, "images", "", "image set (images_u8.bin.gz + labels.txt): run on the unweighted K-nearest-neighbour graph of its images")
+	f.IntVar(&opts.N, "n", 0, "with --images: use the first N images (0: all)")
+	renamedFlag(cmd, "k", "neighbors")
+	f.StringVar(&opts.Split, "split", "auto", "auto (the data set's split if it has one, else none), none (fit on every labelled node, predict the others), planetoid (the data set's own: split_planetoid.txt, or an OGB folder's), random:K, or a split file (lines \"train|val|test i\", nodes 0..n-1)")
+	f.StringVar(&opts.Splits, "splits", "", "folder of per-seed split files random20_seed<s>.txt (e.g. ../shared/bench/splits/cora)")
+	f.IntVar(&opts.Val, "val", -1, "with --split random:K: validation nodes (-1: K per class)")
+	f.IntVar(&opts.Test, "test", -1, "with --split random:K: test nodes (-1: round(p_test·N), or min(1000, half the rest) with --p-test 0)")
+	f.IntVar(&opts.Folds, "folds", eval.DefaultFolds, "cross-validation folds without a split (fewer when a class has fewer labels)")
+	f.StringVar(&opts.Transform, "transform", "inverse-laplacian", "inverse-laplacian, poly:P (s=λ^P), krr (s=λ) or topd:D (kernel PCA)")
+	f.StringVar(&opts.Eta, "eta", "auto", "η of the inverse Laplacian, in (0, 1), or auto")
+	f.StringVar(&opts.Ridge, "ridge", "auto", "ridge β > 0, or auto")
+	renamedFlag(cmd, "beta", "ridge")
+	f.StringVar(&opts.Setting, "setting", "transductive", "with a split: transductive, inductive, inductive-strict or inductive-test-only")
+	f.Float64Var(&opts.PTest, "p-test", stkreval.DefaultPTest, "with a split: fraction of all nodes used as test set, in [0, 1); 0 keeps the split's test set")
+	f.IntVar(&opts.Seeds, "seeds", 1, "with a split: number of seeds S..S+N-1 (random splits, p_test subsets)")
+	f.IntVar(&opts.Seed, "seed", 0, "seed S: the first split, and the cross-validation folds")
+	renamedFlag(cmd, "first-seed", "seed")
+	f.StringVar(&opts.Solver, "solver", "auto", "auto (minres / cg), cg, minres, gmres or richardson")
+	f.Float64Var(&opts.Tol, "tol", 0, "relative residual tolerance in (0, 1); 0 means 1e-6 (polynomial) or 1e-9 (inverse Laplacian)")
+	f.BoolVar(&opts.LCC, "lcc", false, "work on the largest connected component (nodes outside it are dropped)")
+	f.BoolVar(&opts.TestChunks, "test-chunks", false, "score every test node of the split at the hidden fraction p_test: one fit per chunk of round(p_test·N) test nodes (needs --p-test > 0)")
+	f.StringVar(&opts.MaxIter, "max-iter", "0", "stop the solver after N iterations (0 = solve to the tolerance), auto to choose N from 0, 1, 2, 4, …, 256, or a comma-separated list to choose from")
+	renamedFlag(cmd, "iterations", "max-iter")
+	f.StringVar(&opts.Out, "out", "", "without a split: write one row per predicted node (id, predicted, p_<class>…): CSV, or JSON Lines for .jsonl/.ndjson")
+	f.StringVar(&opts.Save, "save", "", "without a split: save the chosen model, refitted on every labelled node, for gssl predict and gssl serve")
+	opts.Plots.addFlags(f, "the selection accuracy over the η/β grid (the chosen cell outlined) and the chosen spectral transform r(λ)")
+	// --refit was the opt-in for what --setting inductive now does.
+	f.BoolVar(refit, "refit", true, "")
+	_ = f.MarkHidden("refit")
 }
 
 // hyperGrid reads "auto" (the grid) or one number.

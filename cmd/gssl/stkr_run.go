@@ -7,10 +7,10 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/gssl/gssl/eval"
+	"github.com/gssl/gssl/eval/stkreval"
 	"github.com/gssl/gssl/graph"
 	"github.com/gssl/gssl/loaders"
 	"github.com/gssl/gssl/stkr"
@@ -18,7 +18,7 @@ import (
 
 // stkrSetup is the validated hyperparameter grid of a run.
 type stkrSetup struct {
-	setting     stkr.Setting
+	setting     stkreval.Setting
 	solver      stkr.Solver
 	etas, betas []float64
 	counts      []int
@@ -48,7 +48,7 @@ func newSTKRSetup(opts stkrOptions) (*stkrSetup, error) {
 	if !(opts.PTest >= 0 && opts.PTest < 1) {
 		return nil, fmt.Errorf("stkr: --p-test=%v is invalid: it must be in [0, 1) (0 keeps the split's test set)", opts.PTest)
 	}
-	if err := checkSplitFlag(opts.Split); err != nil {
+	if _, err := parseSplitFlag(opts.Split); err != nil {
 		return nil, fmt.Errorf("stkr: %w", err)
 	}
 	if opts.Splits != "" {
@@ -59,7 +59,7 @@ func newSTKRSetup(opts stkrOptions) (*stkrSetup, error) {
 			return nil, fmt.Errorf("stkr: --splits and --split exclude each other: a folder of per-seed split files, or one split")
 		}
 	}
-	if s.setting, err = stkr.ParseSetting(opts.Setting); err != nil {
+	if s.setting, err = stkreval.ParseSetting(opts.Setting); err != nil {
 		return nil, fmt.Errorf("stkr: --setting: %w", err)
 	}
 	if opts.TestChunks && opts.PTest == 0 {
@@ -94,7 +94,7 @@ func newSTKRSetup(opts stkrOptions) (*stkrSetup, error) {
 		return nil, fmt.Errorf("stkr: %w", err)
 	}
 	// Reject bad η/β before loading anything, naming the flags.
-	for _, r := range s.candidates(opts) {
+	for _, r := range s.grid(opts).Candidates() {
 		if err := r.Validate(); err != nil {
 			return nil, fmt.Errorf("stkr: --ridge, --tol or --max-iter: %w", err)
 		}
@@ -105,22 +105,11 @@ func newSTKRSetup(opts stkrOptions) (*stkrSetup, error) {
 	return s, nil
 }
 
-// candidates returns fresh regressors for every point of the grid; all share
-// an eigen cache, so kernel PCA decomposes each visible graph once.
-func (s *stkrSetup) candidates(opts stkrOptions) []*stkr.Regressor {
-	var out []*stkr.Regressor
-	for _, eta := range s.etas {
-		for _, beta := range s.betas {
-			for _, it := range s.counts {
-				t := s.proto
-				if s.isLap {
-					t = stkr.InverseLaplacian{Eta: eta}
-				}
-				out = append(out, &stkr.Regressor{Transform: t, Beta: beta, Solver: s.solver, Tol: opts.Tol, Iterations: it, Eigen: s.cache})
-			}
-		}
-	}
-	return out
+// grid is the run's hyperparameter grid; its candidates share an eigen
+// cache, so kernel PCA decomposes each visible graph once.
+func (s *stkrSetup) grid(opts stkrOptions) stkreval.Grid {
+	return stkreval.Grid{Base: stkr.Regressor{Transform: s.proto, Solver: s.solver, Tol: opts.Tol, Eigen: s.cache},
+		Etas: s.etas, Betas: s.betas, Iterations: s.counts}
 }
 
 // stkrInput is the loaded data set, restricted to its largest component
@@ -235,7 +224,7 @@ func newSTKRResult(opts stkrOptions, s *stkrSetup, in *stkrInput) stkrResult {
 }
 
 // chosen records the hyperparameters of the chosen regressor.
-func (res *stkrResult) chosen(best *stkr.Regressor) {
+func (res *stkrResult) chosen(best *stkr.Classifier) {
 	if lap, ok := best.Transform.(stkr.InverseLaplacian); ok {
 		res.Eta = append(res.Eta, lap.Eta)
 	}
@@ -243,13 +232,13 @@ func (res *stkrResult) chosen(best *stkr.Regressor) {
 	res.ChosenIterations = append(res.ChosenIterations, best.Iterations)
 }
 
-// stkrAllLabelled is the protocol without a split (stkr.ChooseCV): fit on
+// stkrAllLabelled is the protocol without a split (stkreval.ChooseCV): fit on
 // every labelled node, predict the others.
 func stkrAllLabelled(ctx context.Context, opts stkrOptions, s *stkrSetup, in *stkrInput, stderr io.Writer) (stkrResult, error) {
 	ds := in.ds
 	res := newSTKRResult(opts, s, in)
 	res.Protocol, res.SplitSource = "all-labelled", "none: every labelled node is trained on"
-	if s.setting != stkr.Transductive {
+	if s.setting != stkreval.Transductive {
 		return res, fmt.Errorf("stkr: --setting %s needs a split with test nodes to hide; without a split the fit is transductive", s.setting)
 	}
 	if opts.Seeds > 1 || opts.TestChunks {
@@ -258,43 +247,23 @@ func stkrAllLabelled(ctx context.Context, opts stkrOptions, s *stkrSetup, in *st
 	if res.Labelled == 0 {
 		return res, errors.New("stkr: no node is labelled: give --labels (an empty label means unlabelled)")
 	}
-	cands := s.candidates(opts)
-	logf(stderr, "stkr: %s (%d nodes, %d edges, %d classes, %d labelled), %s, %d candidates by cross-validation", ds.Name, res.Nodes, ds.Graph.Edges(), ds.Classes, res.Labelled, opts.Transform, len(cands))
-	task := stkr.Task{Graph: ds.Graph, Labels: ds.Labels, Classes: ds.Classes}
+	g := s.grid(opts)
+	logf(stderr, "stkr: %s (%d nodes, %d edges, %d classes, %d labelled), %s, %d candidates by cross-validation", ds.Name, res.Nodes, ds.Graph.Edges(), ds.Classes, res.Labelled, opts.Transform, len(g.Candidates()))
+	task := stkreval.Task{Graph: ds.Graph, Labels: ds.Labels, Classes: ds.Classes}
 	cv := eval.CV{Folds: opts.Folds, Seed: uint64(opts.Seed), Order: idOrder(ds, labelledNodes(ds))}
-	c, err := stkr.ChooseCV(ctx, task, cv, cands)
-	if errors.Is(err, eval.ErrTooFewLabels) && len(cands) > 1 {
-		// Nothing can be held out: the middle of the grid (η 0.9, β 1 for
-		// the default grids).
-		cands = cands[len(cands)/2 : len(cands)/2+1]
-		res.Notes = append(res.Notes, fmt.Sprintf("no class has two labels, so nothing can be cross-validated: the middle of the grid, %s β=%g (--eta and --ridge set them)", cands[0].Transform, cands[0].Beta))
-		c, err = stkr.ChooseCV(ctx, task, cv, cands)
+	c, err := stkreval.RunCV(ctx, task, cv, g, func(c *stkr.Classifier, err error) {
+		res.FailedCandidates++
+		logf(stderr, "stkr: %s β=%g max-iter=%d: %v", c.Transform, c.Beta, c.Iterations, err)
+	})
+	if c.FellBack {
+		res.Notes = append(res.Notes, fmt.Sprintf("no class has two labels, so nothing can be cross-validated: the middle of the grid, %s β=%g (--eta and --ridge set them)", c.Candidates[0].Transform, c.Candidates[0].Beta))
 	}
-	res.Candidates = len(cands)
-	for i, e := range c.Failed {
-		if e != nil {
-			res.FailedCandidates++
-			logf(stderr, "stkr: %s β=%g max-iter=%d: %v", cands[i].Transform, cands[i].Beta, cands[i].Iterations, e)
-		}
-	}
+	res.Candidates = len(c.Candidates)
 	if err != nil {
 		return res, fmt.Errorf("%w (or give --eta and --ridge)", err)
 	}
-	best := cands[c.Best]
-	res.chosen(best)
-	res.fig = stkrFigure{accuracy: c.Accuracy, best: c.Best, transform: best.Transform, what: "cross-validation accuracy"}
-	res.Folds, res.CVAccuracy, res.Fits, res.Seeds = c.Folds, finite(c.Accuracy[c.Best]), 1, []int{opts.Seed}
-	res.VisibleNodes, res.NoEvidence, res.SolverDetail = res.Nodes, c.NoEvidence, c.Stats.Solver
-	res.Iterations, res.MatVecs = float64(c.Stats.TotalIterations()), float64(c.Stats.MatVecs)
-	res.Predicted = res.Nodes - res.Labelled
-	res.TestReason = "no test split: every labelled node is trained on; the unlabelled nodes are predicted"
-	res.ValReason = "no validation split: hyperparameters are chosen by cross-validation"
-	if c.Folds > 0 {
-		res.Notes = append(res.Notes, fmt.Sprintf("hyperparameters chosen by %d-fold cross-validation over the %d labelled nodes (seed %d)", c.Folds, res.Labelled, opts.Seed))
-	}
-	if res.Predicted == 0 {
-		res.Notes = append(res.Notes, "every node is labelled, so there is nothing to predict; --split or --splits scores a benchmark split")
-	}
+	best := c.Best
+	res.allLabelled(c, opts.Seed)
 	if opts.Out != "" {
 		var rows []int
 		for i, l := range ds.Labels {
@@ -317,149 +286,106 @@ func stkrAllLabelled(ctx context.Context, opts stkrOptions, s *stkrSetup, in *st
 	return res, nil
 }
 
+// allLabelled records the cross-validated choice of the protocol without
+// a split.
+func (res *stkrResult) allLabelled(c stkreval.CVRun, seed int) {
+	res.chosen(c.Best)
+	res.fig = stkrFigure{accuracy: c.Accuracy, best: c.CVChoice.Best, transform: c.Best.Transform, what: "cross-validation accuracy"}
+	res.Folds, res.CVAccuracy, res.Fits, res.Seeds = c.Folds, finite(c.Accuracy[c.CVChoice.Best]), 1, []int{seed}
+	res.VisibleNodes, res.NoEvidence, res.SolverDetail = res.Nodes, c.NoEvidence, c.Stats.Solver
+	res.Iterations, res.MatVecs = float64(c.Stats.TotalIterations()), float64(c.Stats.MatVecs)
+	res.Predicted = res.Nodes - res.Labelled
+	res.TestReason = "no test split: every labelled node is trained on; the unlabelled nodes are predicted"
+	res.ValReason = "no validation split: hyperparameters are chosen by cross-validation"
+	if c.Folds > 0 {
+		res.Notes = append(res.Notes, fmt.Sprintf("hyperparameters chosen by %d-fold cross-validation over the %d labelled nodes (seed %d)", c.Folds, res.Labelled, seed))
+	}
+	if res.Predicted == 0 {
+		res.Notes = append(res.Notes, "every node is labelled, so there is nothing to predict; --split or --splits scores a benchmark split")
+	}
+}
+
 // stkrBenchmark is the paper's protocol over seeds on a benchmark split.
-func stkrBenchmark(ctx context.Context, opts stkrOptions, s *stkrSetup, in *stkrInput, spec splitSpec, stderr io.Writer) (stkrResult, error) {
+func stkrBenchmark(ctx context.Context, opts stkrOptions, s *stkrSetup, in *stkrInput, spec eval.SplitSpec, stderr io.Writer) (stkrResult, error) {
 	ds := in.ds
 	n := ds.Graph.Nodes()
 	res := newSTKRResult(opts, s, in)
-	res.Protocol, res.Refit = "split", s.setting == stkr.Inductive
+	res.Protocol, res.Refit = "split", s.setting == stkreval.Inductive
 	if opts.Out != "" {
 		return res, errors.New("stkr: --out writes the predictions of the protocol without a split (--split none); a benchmark split reports accuracies")
 	}
 	if opts.Save != "" {
 		return res, errors.New("stkr: --save saves the model of the protocol without a split (--split none), fitted on every labelled node; a benchmark split reports accuracies")
 	}
-	if !s.isLap {
-		res.Eta = nil
-	}
-	task := stkr.Task{Graph: ds.Graph, Labels: ds.Labels, Classes: ds.Classes}
-	ncand := len(s.candidates(opts))
+	g := s.grid(opts)
 	logf(stderr, "stkr: %s (%d nodes, %d edges, %d classes), %s, %s, %d seeds", ds.Name, n, ds.Graph.Edges(), ds.Classes, opts.Transform, s.setting, opts.Seeds)
-	bar := newProgress(stderr, opts.Seeds*ncand, "stkr")
+	bar := newProgress(stderr, opts.Seeds*len(g.Candidates()), "stkr")
 	defer bar.Finish()
-	var tests, vals []float64
-	var iters, mvs, secs float64
-	for seed := opts.Seed; seed < opts.Seed+opts.Seeds; seed++ {
-		split, source, dropped, err := stkrSplit(in, spec, opts, seed)
-		if err != nil {
-			return res, err
-		}
-		res.DroppedSplit += dropped
-		res.SplitSource = source
-		if opts.TestChunks && seed == opts.Seed { // one fit per chunk: about this many per seed
-			if parts, err := stkr.TestChunks(n, split, opts.PTest, uint64(seed)); err == nil {
-				bar.SetTotal(opts.Seeds * len(parts) * ncand)
-			}
-		}
-		run, err := stkr.ChooseSplit(ctx, task, split, s.setting, opts.PTest, opts.TestChunks, uint64(seed),
-			func() []*stkr.Regressor { return s.candidates(opts) }, bar.Add)
-		names := s.candidates(opts)
-		for _, c := range run.Choices {
-			res.Candidates += len(c.Candidates)
-			for i, o := range c.Candidates {
-				if o.Err != nil {
-					res.FailedCandidates++
-					logf(stderr, "stkr: seed %d: %s β=%g max-iter=%d: %v", seed, names[i].Transform, names[i].Beta, names[i].Iterations, o.Err)
-				}
-			}
-		}
-		if err != nil {
-			return res, fmt.Errorf("stkr: seed %d: %w", seed, err)
-		}
-		for k, c := range run.Choices {
-			o, best := c.Final, run.Chosen[k]
-			res.VisibleNodes = c.Visible
-			res.chosen(best)
-			if seed == opts.Seed && k == 0 {
-				res.fig = newSTKRFigure(c, best, seed)
-			}
-			iters += float64(o.Stats.TotalIterations())
-			mvs += float64(o.Stats.MatVecs)
-			secs += o.Seconds
-			res.Fits++
-			res.NoEvidence += o.NoEvidence
-			res.SolverDetail = o.Stats.Solver
-			logf(stderr, "stkr: seed %d: test %.4f (%d nodes) val %.4f (%s β=%g, stop after %d, %d iterations, %d products, %.3fs)", seed, o.TestAccuracy, o.TestScored, o.ValAccuracy, best.Transform, best.Beta, best.Iterations, o.Stats.TotalIterations(), o.Stats.MatVecs, o.Seconds)
-		}
-		right, scored, seedVal := run.TestCorrect, run.TestScored, run.ValAccuracy
-		if scored == 0 {
-			return res, fmt.Errorf("stkr: seed %d: no labelled test node to score", seed)
-		}
-		tests = append(tests, float64(right)/float64(scored))
-		vals = append(vals, seedVal)
-		res.Seeds = append(res.Seeds, seed)
-		res.TestNodes = scored
+	seeds := make([]int, opts.Seeds)
+	for k := range seeds {
+		seeds[k] = opts.Seed + k
 	}
-	res.TestAccuracies = finites(tests)
-	tm, ts := eval.MeanStd(tests)
-	vm, _ := eval.MeanStd(vals)
+	runs, err := stkreval.RunBenchmark(ctx, stkreval.Benchmark{
+		Task: stkreval.Task{Graph: ds.Graph, Labels: ds.Labels, Classes: ds.Classes}, Setting: s.setting,
+		PTest: opts.PTest, Chunks: opts.TestChunks, Seeds: seeds, Grid: g,
+		Split: func(seed int) (eval.Split, string, int, error) { return stkrSplit(in, spec, opts, seed) },
+		Total: bar.SetTotal, Done: bar.Add,
+		Failed: func(seed int, c *stkr.Classifier, err error) {
+			logf(stderr, "stkr: seed %d: %s β=%g max-iter=%d: %v", seed, c.Transform, c.Beta, c.Iterations, err)
+		},
+		Chosen: func(seed int, o stkreval.Outcome, best *stkr.Classifier) {
+			logf(stderr, "stkr: seed %d: test %.4f (%d nodes) val %.4f (%s β=%g, stop after %d, %d iterations, %d products, %.3fs)", seed, o.TestAccuracy, o.TestScored, o.ValAccuracy, best.Transform, best.Beta, best.Iterations, o.Stats.TotalIterations(), o.Stats.MatVecs, o.Seconds)
+		},
+	})
+	if err != nil {
+		return res, err
+	}
+	res.benchmark(runs, s.isLap)
+	return res, nil
+}
+
+// benchmark records the runs of the protocol on a split.
+func (res *stkrResult) benchmark(runs []stkreval.SeedRun, lap bool) {
+	sum := stkreval.Summarize(runs, lap)
+	res.DroppedSplit, res.SplitSource, res.Candidates, res.FailedCandidates = sum.Dropped, sum.Source, sum.Candidates, sum.Failed
+	res.VisibleNodes, res.Fits, res.NoEvidence, res.SolverDetail = sum.VisibleNodes, sum.Fits, sum.NoEvidence, sum.SolverDetail
+	res.Eta, res.Beta, res.ChosenIterations = sum.Eta, sum.Beta, sum.ChosenIterations
+	res.Seeds, res.TestNodes = sum.Seeds, sum.TestNodes
+	res.fig = newSTKRFigure(runs[0].Choices[0], runs[0].Chosen[0], runs[0].Seed)
+	res.TestAccuracies = finites(sum.Test)
+	tm, ts := eval.MeanStd(sum.Test)
+	vm, _ := eval.MeanStd(sum.Val)
 	res.TestAccuracyMean, res.TestAccuracyStd, res.ValAccuracyMean = finite(tm), finite(ts), finite(vm)
 	if res.ValAccuracyMean == nil {
 		res.ValReason = "the split has no labelled validation node"
 	}
-	fits := float64(res.Fits)
-	res.Iterations, res.MatVecs, res.FitSeconds = iters/fits, mvs/fits, secs/fits
-	return res, nil
+	res.Iterations, res.MatVecs, res.FitSeconds = sum.Iterations, sum.MatVecs, sum.FitSeconds
 }
 
 // stkrSplit returns seed s's train/val/test split (in the ids of in.ds), a
 // description of its source and the number of its nodes dropped outside
 // the largest component.
-func stkrSplit(in *stkrInput, spec splitSpec, opts stkrOptions, s int) (eval.Split, string, int, error) {
-	ds := in.ds
-	var sp *eval.Split
-	var source string
-	switch spec.kind {
-	case "splits", "file":
-		path := spec.path
-		if spec.kind == "splits" {
-			path = filepath.Join(spec.path, fmt.Sprintf("random20_seed%d.txt", s))
-			if _, err := os.Stat(path); err != nil {
-				return eval.Split{}, "", 0, fmt.Errorf("stkr: --splits %s has no split for seed %d: %w", spec.path, s, err)
-			}
-		}
-		r, err := readSplitFile(path, in.full())
-		if err != nil {
-			return eval.Split{}, "", 0, fmt.Errorf("stkr: %w", err)
-		}
-		sp, source = r, spec.path
-	case "planetoid":
-		if in.full().Split == nil {
-			return eval.Split{}, "", 0, fmt.Errorf("stkr: %s has no split_planetoid.txt; use --split none, random:K, a split file or --splits", opts.In.source())
-		}
-		sp, source = in.full().Split, "the data set's split"
-	case "random":
-		val := opts.Val
+func stkrSplit(in *stkrInput, spec eval.SplitSpec, opts stkrOptions, s int) (eval.Split, string, int, error) {
+	val, test := opts.Val, opts.Test
+	if spec.Kind == eval.SplitRandom {
 		if val < 0 {
-			val = spec.perClass * ds.Classes
+			val = spec.PerClass * in.ds.Classes
 		}
-		test := opts.Test
 		if test < 0 && opts.PTest > 0 {
-			test = max(1, int(math.Round(opts.PTest*float64(ds.Graph.Nodes()))))
+			test = max(1, int(math.Round(opts.PTest*float64(in.ds.Graph.Nodes()))))
 		}
-		val, test = randomSizes(ds.Labels, spec.perClass, val, test, 0)
-		r, err := eval.RandomPerClass(ds.Labels, spec.perClass, val, test, uint64(s))
-		if err != nil {
-			return eval.Split{}, "", 0, fmt.Errorf("stkr: --split %s (--val %d, --test %d): %w", opts.Split, val, test, err)
-		}
-		return r, fmt.Sprintf("random: %d per class, %d val, %d test", spec.perClass, val, test), 0, nil
 	}
-	if in.lcc == nil {
-		return *sp, source, 0, nil
+	d := splitData(in.full(), opts.In.source())
+	d.Subgraph = in.lcc
+	splits, err := eval.NewSplitter(spec, d, eval.SplitSizes{Val: val, Test: test})
+	if err != nil {
+		return eval.Split{}, "", 0, fmt.Errorf("stkr: %w", err)
 	}
-	dropped := 0
-	local := func(nodes []int) []int {
-		var out []int
-		for _, p := range nodes {
-			if i, ok := in.lcc.Local(p); ok {
-				out = append(out, i)
-			} else {
-				dropped++
-			}
-		}
-		return out
+	sp, dropped, err := splits.Split(uint64(s))
+	if err != nil {
+		return eval.Split{}, "", 0, fmt.Errorf("stkr: %w", err)
 	}
-	return eval.Split{Train: local(sp.Train), Val: local(sp.Val), Test: local(sp.Test)}, source + " (mapped to the largest component)", dropped, nil
+	return sp, splits.Source(), dropped, nil
 }
 
 func printSTKR(w io.Writer, r stkrResult) {

@@ -87,7 +87,7 @@ func TestSTKRBadInput(t *testing.T) {
 	}{
 		{"eta at 1", func(o *stkrOptions) { o.Eta = "1" }, "eta=1 is invalid"},
 		{"eta word", func(o *stkrOptions) { o.Eta = "big" }, "neither a number nor auto"},
-		{"beta zero", func(o *stkrOptions) { o.Ridge = "0" }, "beta=0 is invalid"},
+		{"beta zero", func(o *stkrOptions) { o.Ridge = "0" }, "Beta=0 is invalid"},
 		{"transform", func(o *stkrOptions) { o.Transform = "heat" }, "unknown transform"},
 		{"eta with poly", func(o *stkrOptions) { o.Transform, o.Eta = "poly:8", "0.5" }, "--eta applies only"},
 		{"setting", func(o *stkrOptions) { o.Setting = "online" }, "unknown setting"},
@@ -105,7 +105,7 @@ func TestSTKRBadInput(t *testing.T) {
 		{"iterations negative", func(o *stkrOptions) { o.MaxIter = "-2" }, `--max-iter="-2" is invalid`},
 		{"iterations 10^9", func(o *stkrOptions) { o.MaxIter = "8,1000000000" }, `--max-iter="8,1000000000" is invalid`},
 		{"iterations list", func(o *stkrOptions) { o.MaxIter = "0,8,x" }, `--max-iter="0,8,x" is invalid`},
-		{"iterations with topd", func(o *stkrOptions) { o.Transform, o.Ridge, o.MaxIter = "topd:8", "1", "8" }, "iterations=8 does not apply to kernel PCA"},
+		{"iterations with topd", func(o *stkrOptions) { o.Transform, o.Ridge, o.MaxIter = "topd:8", "1", "8" }, "Iterations=8 does not apply to kernel PCA"},
 		{"test chunks without p-test", func(o *stkrOptions) { o.TestChunks, o.PTest = true, 0 }, "--test-chunks needs --p-test > 0"},
 		{"iterations auto with topd", func(o *stkrOptions) { o.Transform, o.Ridge, o.MaxIter = "topd:8", "1", "auto" }, "--max-iter auto does not apply"},
 	}

@@ -1,0 +1,114 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+
+	"github.com/gssl/gssl/kernel"
+	"github.com/gssl/gssl/stkr"
+)
+
+// components are the value types a hyperparameter of interface type can
+// hold (a kernel, a spectral transform): structs of plain fields, given in
+// JSON as {"type": "kernel.Gaussian", "Sigma": 1}. A field of interface type
+// is a hyperparameter when one of them implements the interface.
+var components = []reflect.Type{
+	reflect.TypeFor[kernel.Gaussian](),
+	reflect.TypeFor[kernel.Laplacian](),
+	reflect.TypeFor[kernel.Matern](),
+	reflect.TypeFor[kernel.Linear](),
+	reflect.TypeFor[kernel.Polynomial](),
+	reflect.TypeFor[stkr.Polynomial](),
+	reflect.TypeFor[stkr.InverseLaplacian](),
+	reflect.TypeFor[stkr.TopD](),
+}
+
+// componentsOf lists the component types (or pointers to them) that
+// implement interface type t.
+func componentsOf(t reflect.Type) []reflect.Type {
+	var out []reflect.Type
+	for _, c := range components {
+		switch {
+		case c.Implements(t):
+			out = append(out, c)
+		case reflect.PointerTo(c).Implements(t):
+			out = append(out, reflect.PointerTo(c))
+		}
+	}
+	return out
+}
+
+func componentName(t reflect.Type) string {
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	return t.String()
+}
+
+// setComponent decodes {"type": name, fields…} into interface field f.
+func setComponent(f reflect.Value, raw json.RawMessage) error {
+	cands := componentsOf(f.Type())
+	names := make([]string, len(cands))
+	for i, c := range cands {
+		names[i] = fmt.Sprintf("%q", componentName(c))
+	}
+	slices.Sort(names)
+	if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+		f.Set(reflect.Zero(f.Type()))
+		return nil
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &obj); err != nil {
+		return fmt.Errorf("%s is not an object {\"type\": …, fields…}; the types are %s", raw, strings.Join(names, ", "))
+	}
+	var name string
+	if err := json.Unmarshal(obj["type"], &name); err != nil {
+		return fmt.Errorf("%s has no \"type\" string; the types are %s", raw, strings.Join(names, ", "))
+	}
+	delete(obj, "type")
+	for _, c := range cands {
+		if componentName(c) != name {
+			continue
+		}
+		elem := c
+		if c.Kind() == reflect.Pointer {
+			elem = c.Elem()
+		}
+		p := reflect.New(elem)
+		rest, _ := json.Marshal(obj)
+		dec := json.NewDecoder(bytes.NewReader(rest))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(p.Interface()); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		if c.Kind() == reflect.Pointer {
+			f.Set(p)
+		} else {
+			f.Set(p.Elem())
+		}
+		return nil
+	}
+	return fmt.Errorf("type %q is invalid here: want one of %s", name, strings.Join(names, ", "))
+}
+
+// componentJSON encodes an interface field's value as {"type": name,
+// fields…}, or null.
+func componentJSON(f reflect.Value) ([]byte, error) {
+	if f.IsNil() {
+		return []byte("null"), nil
+	}
+	v := f.Elem()
+	b, err := json.Marshal(v.Interface())
+	if err != nil {
+		return nil, err
+	}
+	name, _ := json.Marshal(componentName(v.Type()))
+	if bytes.Equal(b, []byte("{}")) {
+		return []byte(`{"type":` + string(name) + `}`), nil
+	}
+	return append([]byte(`{"type":`+string(name)+`,`), b[1:]...), nil
+}

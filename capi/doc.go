@@ -1,0 +1,46 @@
+// Command capi is gssl's C ABI: the Go library built with
+//
+//	go build -buildmode=c-shared -o libgssl.so ./capi
+//
+// behind a small, versioned set of C functions (gssl.h, written by the
+// build), which the Python package gssl (python/) loads with ctypes.
+//
+// # Handles
+//
+// Graphs, models, results and calls are int64 handles into a Go-side table
+// (handles.go); C never holds a Go pointer. A handle is never reused, so a
+// stale one is an error (GSSL_EHANDLE), not another object. Every handle is
+// released by gssl_free.
+//
+// # Calls, errors and cancellation
+//
+// Every function that can fail takes a call handle first (gssl_call_new) and
+// returns a status code: 0 for success, one of the GSSL_E… codes otherwise,
+// whose message gssl_call_error copies out. The call handle also carries a
+// context: gssl_call_cancel cancels it from any thread, and a long fit or
+// predict running under it returns GSSL_ECANCELLED within one iteration. One
+// call handle per thread and call keeps messages apart.
+//
+// # Memory
+//
+// Arrays come in as C pointers and lengths. Arrays the graph or model can
+// use as they are (float64 weights and features, int32 column indices,
+// int64 row offsets and edge ends on a 64-bit platform) are read in place
+// and, for a graph built from CSR arrays or a model fitted on features, kept
+// as views: the caller must keep them alive and unmodified until the graph
+// or model handle is freed (the Python package holds a reference). Other
+// dtypes are copied once (float32 weights, int64 column indices, int32 row
+// offsets and edge ends). Results are copied out into caller-provided
+// buffers (gssl_result_copy), so no C pointer to Go memory survives a call.
+//
+// # Models
+//
+// Models are built by kind from the registry of model kinds (package
+// persist) and driven through the roles of package estimator, whatever the
+// model:
+// hyperparameters are the exported fields, set by name from a JSON object;
+// fit and predict dispatch on the role (node classifier, node regressor,
+// point classifier, …). Models are saved as the CLI saves them (package
+// savedmodel's container with the node ids and class names), so a model
+// saved here opens in gssl predict and gssl serve.
+package main

@@ -1,0 +1,151 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+
+	"github.com/gssl/gssl/estimator"
+	"github.com/gssl/gssl/modelfile"
+	"github.com/gssl/gssl/nodeids"
+	"github.com/gssl/gssl/persist"
+	"github.com/gssl/gssl/savedmodel"
+)
+
+// fileModel hands an encoded container to savedmodel, which adds the data
+// set's sections exactly as the CLI's --save does.
+type fileModel struct{ f *modelfile.File }
+
+func (m fileModel) ModelFile() (*modelfile.File, error) { return m.f, nil }
+
+// file returns the model's container with the ids of the fitted nodes and
+// the class names: the bytes of a .gssl file.
+func (e *modelEntry) file() (*modelfile.File, error) {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	s, ok := e.m.(estimator.Saver)
+	if !ok {
+		return nil, fmt.Errorf("%s cannot be saved: it has no MarshalBinary", e.kind)
+	}
+	b, err := s.MarshalBinary()
+	if err != nil {
+		return nil, err
+	}
+	f, err := modelfile.Unmarshal(b)
+	if err != nil {
+		return nil, err
+	}
+	return savedmodel.File(fileModel{f}, savedmodel.Context{IDs: e.ids, ClassNames: e.classNames, Data: e.data})
+}
+
+func (e *modelEntry) marshal() ([]byte, error) {
+	f, err := e.file()
+	if err != nil {
+		return nil, err
+	}
+	return f.MarshalBinary()
+}
+
+// save writes the model file at path, atomically.
+func (e *modelEntry) save(path string) error {
+	f, err := e.file()
+	if err != nil {
+		return err
+	}
+	return modelfile.WriteFile(path, f)
+}
+
+// unmarshalModel decodes a model file's bytes into a model entry of its
+// kind, with the ids and class names the file holds.
+func unmarshalModel(b []byte) (*modelEntry, error) {
+	f, err := modelfile.Unmarshal(b)
+	if err != nil {
+		return nil, err
+	}
+	m, err := persist.New(f.Kind)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", modelfile.ErrKind, err)
+	}
+	if err := m.ReadModelFile(f); err != nil {
+		return nil, err
+	}
+	e := &modelEntry{kind: f.Kind, m: m, role: roleOf(m)}
+	var c savedmodel.Context
+	if f.Has("data.json") {
+		js, err := f.Bytes("data.json")
+		if err != nil {
+			return nil, err
+		}
+		if err := json.Unmarshal(js, &c); err != nil {
+			return nil, fmt.Errorf("section data.json: %w", err)
+		}
+	}
+	e.classNames, e.data = c.ClassNames, c.Data
+	switch {
+	case f.Has("data.ids"):
+		v, err := f.Strings("data.ids")
+		if err == nil {
+			e.ids, err = nodeids.FromStrings(v)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("section data.ids: %w", err)
+		}
+	case f.Has("data.int_ids"):
+		v, err := f.Int64s("data.int_ids")
+		if err == nil {
+			e.ids, err = nodeids.FromInts(v)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("section data.int_ids: %w", err)
+		}
+	}
+	return e, nil
+}
+
+func loadModel(path string) (*modelEntry, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	e, err := unmarshalModel(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return e, nil
+}
+
+// modelContext is what gssl_model_set_context and gssl_model_info carry
+// beyond the model: the class names and the data's name.
+type modelContext struct {
+	ClassNames []string `json:"class_names"`
+	Data       string   `json:"data"`
+}
+
+// info describes the model as JSON: kind, role, hyperparameters, the last
+// fit's Info, class names and the fitted nodes' ids when they are not
+// 0..n−1.
+func (e *modelEntry) info() ([]byte, error) {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	params, err := getParams(e.m)
+	if err != nil {
+		return nil, err
+	}
+	out := struct {
+		Kind            string          `json:"kind"`
+		Role            string          `json:"role"`
+		Hyperparameters json.RawMessage `json:"hyperparameters"`
+		Info            *estimator.Info `json:"info,omitempty"`
+		ClassNames      []string        `json:"class_names,omitempty"`
+		Data            string          `json:"data,omitempty"`
+		IDs             []string        `json:"ids,omitempty"`
+	}{Kind: e.kind, Role: e.role.String(), Hyperparameters: params, ClassNames: e.classNames, Data: e.data}
+	if est, ok := e.m.(estimator.Estimator); ok {
+		in := est.Info()
+		out.Info = &in
+	}
+	if e.ids != nil && !e.ids.IsIdentity() {
+		out.IDs = e.ids.Strings()
+	}
+	return json.Marshal(out)
+}

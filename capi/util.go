@@ -1,0 +1,56 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/gssl/gssl/nodeids"
+)
+
+func errorf(format string, args ...any) error { return fmt.Errorf(format, args...) }
+
+func joinComma(s []string) string { return strings.Join(s, ",") }
+
+func idsJSON(ids *nodeids.Map) ([]byte, error) {
+	if ids == nil || ids.IsIdentity() {
+		return []byte("[]"), nil
+	}
+	return json.Marshal(ids.Strings())
+}
+
+// kindsJSON describes every kind: its kind, role and default
+// hyperparameters.
+func kindsJSON() ([]byte, error) {
+	type kindInfo struct {
+		Kind            string          `json:"kind"`
+		Role            string          `json:"role"`
+		Hyperparameters json.RawMessage `json:"hyperparameters"`
+	}
+	var out []kindInfo
+	for _, k := range kindNames() {
+		m, err := newKind(k)
+		if err != nil {
+			return nil, err
+		}
+		p, err := getParams(m)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", k, err)
+		}
+		out = append(out, kindInfo{Kind: k, Role: roleOf(m).String(), Hyperparameters: p})
+	}
+	return json.Marshal(out)
+}
+
+func (e *modelEntry) setContext(js []byte) error {
+	var c modelContext
+	dec := json.NewDecoder(strings.NewReader(string(js)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&c); err != nil {
+		return fmt.Errorf("model context: %w", err)
+	}
+	e.mu.Lock()
+	e.classNames, e.data = c.ClassNames, c.Data
+	e.mu.Unlock()
+	return nil
+}

@@ -1,0 +1,233 @@
+package stkreval
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/gssl/gssl/eval"
+	"github.com/gssl/gssl/stkr"
+)
+
+// DefaultPTest is the paper's p_test, the fraction of all nodes scored
+// as test nodes of a split (Appendix D.1, for Cora, CiteSeer and PubMed).
+const DefaultPTest = 0.01
+
+// Grid is a hyperparameter grid of STKR classifiers: every candidate is a
+// clone of Base with η (for the inverse Laplacian), β and the iteration
+// count set, η outermost, then β, then the iterations.
+type Grid struct {
+	// Base holds the hyperparameters every candidate shares (Transform,
+	// Solver, Tol, Eigen…). For the inverse Laplacian its η is replaced
+	// by each of Etas; other transforms ignore Etas.
+	Base       stkr.Regressor
+	Etas       []float64
+	Betas      []float64
+	Iterations []int
+}
+
+// Lap reports whether the grid is over the inverse Laplacian's η.
+func (g Grid) Lap() bool {
+	_, ok := g.Base.Transform.(stkr.InverseLaplacian)
+	return ok
+}
+
+// Candidates returns fresh, unfitted classifiers for every point of the
+// grid. They share Base's Eigen (an EigenCache decomposes each visible
+// graph once).
+func (g Grid) Candidates() []*stkr.Classifier {
+	etas := g.Etas
+	if !g.Lap() {
+		etas = []float64{math.NaN()}
+	}
+	var out []*stkr.Classifier
+	for _, eta := range etas {
+		for _, beta := range g.Betas {
+			for _, it := range g.Iterations {
+				c := &stkr.Classifier{Regressor: *g.Base.Clone()}
+				if g.Lap() {
+					c.Transform = stkr.InverseLaplacian{Eta: eta}
+				}
+				c.Beta, c.Iterations = beta, it
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+// CVRun is the outcome of RunCV.
+type CVRun struct {
+	CVChoice
+	// Candidates are the candidates chosen from (one, the middle of the
+	// grid, when FellBack) and Best is Candidates[Best], fitted on every
+	// labelled node.
+	Candidates []*stkr.Classifier
+	Best       *stkr.Classifier
+	// FellBack reports that no class had two labels, so nothing could be
+	// held out and the middle of the grid was fitted.
+	FellBack bool
+}
+
+// RunCV is the protocol without a split: ChooseCV over the grid's
+// candidates, or, when no class has two labels (eval.ErrTooFewLabels),
+// the middle of the grid (η 0.9, β 1 for the default grids) fitted on every
+// labelled node. failed, when set, is called for each candidate whose
+// solver failed on a fold.
+func RunCV(ctx context.Context, task Task, cv eval.CV, g Grid, failed func(c *stkr.Classifier, err error)) (CVRun, error) {
+	cands := g.Candidates()
+	c, err := ChooseCV(ctx, task, cv, cands)
+	run := CVRun{}
+	if errors.Is(err, eval.ErrTooFewLabels) && len(cands) > 1 {
+		cands = cands[len(cands)/2 : len(cands)/2+1]
+		run.FellBack = true
+		c, err = ChooseCV(ctx, task, cv, cands)
+	}
+	run.CVChoice, run.Candidates = c, cands
+	for i, e := range c.Failed {
+		if e != nil && failed != nil {
+			failed(cands[i], e)
+		}
+	}
+	if err != nil {
+		return run, err
+	}
+	run.Best = cands[c.Best]
+	return run, nil
+}
+
+// Benchmark is the paper's protocol repeated over seeds: one split per
+// seed, ChooseSplit on each.
+type Benchmark struct {
+	Task    Task
+	Setting Setting
+	// PTest and Chunks are ChooseSplit's.
+	PTest  float64
+	Chunks bool
+	Seeds  []int
+	// Split returns seed's split, a description of its source and the
+	// number of its nodes that were dropped (outside the graph used).
+	Split func(seed int) (split eval.Split, source string, dropped int, err error)
+	Grid  Grid
+	// Observers, each optional: the expected number of candidate fits
+	// (once the first seed's chunks are known), the fits done, each failed
+	// candidate and each chosen fit.
+	Total  func(fits int)
+	Done   func(fits int)
+	Failed func(seed int, c *stkr.Classifier, err error)
+	Chosen func(seed int, o Outcome, best *stkr.Classifier)
+}
+
+// SeedRun is one seed of a Benchmark.
+type SeedRun struct {
+	Seed    int
+	Source  string
+	Dropped int
+	SplitRun
+}
+
+// RunBenchmark runs the benchmark's seeds in order. A seed whose split has
+// no labelled test node to score is an error, as is a failed ChooseSplit
+// (its runs so far are returned with it).
+func RunBenchmark(ctx context.Context, b Benchmark) ([]SeedRun, error) {
+	var out []SeedRun
+	n := b.Task.Graph.Nodes()
+	ncand := len(b.Grid.Candidates())
+	for k, seed := range b.Seeds {
+		split, source, dropped, err := b.Split(seed)
+		if err != nil {
+			return out, err
+		}
+		if b.Chunks && k == 0 && b.Total != nil { // one fit per chunk: about this many per seed
+			if parts, err := TestChunks(n, split, b.PTest, uint64(seed)); err == nil {
+				b.Total(len(b.Seeds) * len(parts) * ncand)
+			}
+		}
+		run, err := ChooseSplit(ctx, b.Task, split, b.Setting, b.PTest, b.Chunks, uint64(seed), b.Grid.Candidates, b.Done)
+		names := b.Grid.Candidates()
+		for _, c := range run.Choices {
+			for i, o := range c.Candidates {
+				if o.Err != nil && b.Failed != nil {
+					b.Failed(seed, names[i], o.Err)
+				}
+			}
+		}
+		sr := SeedRun{Seed: seed, Source: source, Dropped: dropped, SplitRun: run}
+		if err != nil {
+			out = append(out, sr)
+			return out, fmt.Errorf("stkr: seed %d: %w", seed, err)
+		}
+		if b.Chosen != nil {
+			for k, c := range run.Choices {
+				b.Chosen(seed, c.Final, run.Chosen[k])
+			}
+		}
+		if run.TestScored == 0 {
+			return out, fmt.Errorf("stkr: seed %d: no labelled test node to score", seed)
+		}
+		out = append(out, sr)
+	}
+	return out, nil
+}
+
+// Summary sums up a Benchmark's runs: per fit (a seed, or a seed's chunk)
+// the chosen hyperparameters, and the means over fits of the chosen fits'
+// iterations, products and seconds; per seed the test and validation
+// accuracy.
+type Summary struct {
+	Fits, Candidates, Failed, NoEvidence, Dropped int
+	// VisibleNodes and TestNodes are the last fit's and the last seed's.
+	VisibleNodes, TestNodes int
+	SolverDetail            string
+	Source                  string
+	// Eta (inverse Laplacian only), Beta and ChosenIterations per fit.
+	Eta, Beta        []float64
+	ChosenIterations []int
+	// Means over the fits.
+	Iterations, MatVecs, FitSeconds float64
+	// Per seed.
+	Seeds     []int
+	Test, Val []float64
+}
+
+// Summarize returns the Summary of runs of a grid over lap's η (lap false:
+// no η recorded).
+func Summarize(runs []SeedRun, lap bool) Summary {
+	var s Summary
+	var iters, mvs, secs float64
+	for _, r := range runs {
+		s.Dropped += r.Dropped
+		s.Source = r.Source
+		for k, c := range r.Choices {
+			s.Candidates += len(c.Candidates)
+			for _, o := range c.Candidates {
+				if o.Err != nil {
+					s.Failed++
+				}
+			}
+			o, best := c.Final, r.Chosen[k]
+			s.VisibleNodes = c.Visible
+			if l, ok := best.Transform.(stkr.InverseLaplacian); ok && lap {
+				s.Eta = append(s.Eta, l.Eta)
+			}
+			s.Beta = append(s.Beta, best.Beta)
+			s.ChosenIterations = append(s.ChosenIterations, best.Iterations)
+			iters += float64(o.Stats.TotalIterations())
+			mvs += float64(o.Stats.MatVecs)
+			secs += o.Seconds
+			s.Fits++
+			s.NoEvidence += o.NoEvidence
+			s.SolverDetail = o.Stats.Solver
+		}
+		s.Test = append(s.Test, float64(r.TestCorrect)/float64(r.TestScored))
+		s.Val = append(s.Val, r.ValAccuracy)
+		s.Seeds = append(s.Seeds, r.Seed)
+		s.TestNodes = r.TestScored
+	}
+	if s.Fits > 0 {
+		f := float64(s.Fits)
+		s.Iterations, s.MatVecs, s.FitSeconds = iters/f, mvs/f, secs/f
+	}
+	return s
+}

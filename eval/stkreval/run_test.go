@@ -1,0 +1,99 @@
+package stkreval
+
+import (
+	"context"
+	"errors"
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gssl/gssl/datasets"
+	"github.com/gssl/gssl/eval"
+	"github.com/gssl/gssl/stkr"
+)
+
+// TestGridCandidates: η outermost, then β, then the iterations; every
+// other hyperparameter is Base's; a transform other than the inverse
+// Laplacian ignores the η grid.
+func TestGridCandidates(t *testing.T) {
+	cache := &stkr.EigenCache{}
+	g := Grid{Base: stkr.Regressor{Transform: stkr.InverseLaplacian{Eta: 0.5}, Solver: stkr.SolverGMRES, Tol: 1e-7, Eigen: cache},
+		Etas: []float64{0.5, 0.9}, Betas: []float64{1, 10, 100}, Iterations: []int{0, 4}}
+	c := g.Candidates()
+	require.Len(t, c, 12)
+	k := 0
+	for _, eta := range g.Etas {
+		for _, beta := range g.Betas {
+			for _, it := range g.Iterations {
+				assert.Equal(t, stkr.InverseLaplacian{Eta: eta}, c[k].Transform)
+				assert.Equal(t, []any{beta, it, stkr.SolverGMRES, 1e-7, stkr.Eigensolver(cache)}, []any{c[k].Beta, c[k].Iterations, c[k].Solver, c[k].Tol, c[k].Eigen})
+				k++
+			}
+		}
+	}
+	p := Grid{Base: stkr.Regressor{Transform: stkr.Power(2)}, Etas: []float64{0.5, 0.9}, Betas: []float64{1}, Iterations: []int{0}}
+	require.Len(t, p.Candidates(), 1)
+	assert.Equal(t, stkr.Power(2), p.Candidates()[0].Transform)
+}
+
+// TestRunBenchmarkIsChooseSplit: each seed's run is ChooseSplit's on that
+// seed's split, and Summarize's per-fit means are those of the chosen fits.
+func TestRunBenchmarkIsChooseSplit(t *testing.T) {
+	ds, err := datasets.Cora()
+	require.NoError(t, err)
+	task := Task{Graph: ds.Graph, Labels: ds.Labels, Classes: ds.Classes}
+	g := Grid{Base: stkr.Regressor{Transform: stkr.Power(2)}, Betas: []float64{0.1, 1}, Iterations: []int{0}}
+	b := Benchmark{Task: task, Setting: Transductive, PTest: DefaultPTest, Seeds: []int{3, 4}, Grid: g,
+		Split: func(seed int) (eval.Split, string, int, error) { return *ds.Split, "planetoid", seed, nil }}
+	runs, err := RunBenchmark(context.Background(), b)
+	require.NoError(t, err)
+	require.Len(t, runs, 2)
+	var iters float64
+	for k, r := range runs {
+		want, err := ChooseSplit(context.Background(), task, *ds.Split, Transductive, DefaultPTest, false, uint64(b.Seeds[k]), g.Candidates, nil)
+		require.NoError(t, err)
+		assert.Equal(t, want.TestCorrect, r.TestCorrect)
+		assert.Equal(t, want.TestScored, r.TestScored)
+		assert.Equal(t, want.Chosen[0].Beta, r.Chosen[0].Beta)
+		iters += float64(want.Choices[0].Final.Stats.TotalIterations())
+	}
+	s := Summarize(runs, false)
+	assert.Equal(t, 2, s.Fits)
+	assert.Equal(t, 4, s.Candidates)
+	assert.Equal(t, 3+4, s.Dropped)
+	assert.Equal(t, []int{3, 4}, s.Seeds)
+	assert.Nil(t, s.Eta)
+	assert.Equal(t, iters/2, s.Iterations)
+	assert.Equal(t, float64(runs[1].TestCorrect)/float64(runs[1].TestScored), s.Test[1])
+}
+
+// TestRunCVFallsBack: with no class of two labels nothing is held out, and
+// RunCV fits the middle of the grid.
+func TestRunCVFallsBack(t *testing.T) {
+	ds, err := datasets.Cora()
+	require.NoError(t, err)
+	labels := make([]int, len(ds.Labels))
+	for i := range labels {
+		labels[i] = -1
+	}
+	seen := map[int]bool{}
+	for _, i := range ds.Split.Train {
+		if l := ds.Labels[i]; !seen[l] {
+			seen[l], labels[i] = true, l
+		}
+	}
+	task := Task{Graph: ds.Graph, Labels: labels, Classes: ds.Classes}
+	g := Grid{Base: stkr.Regressor{Transform: stkr.InverseLaplacian{}}, Etas: stkr.EtaGrid(), Betas: stkr.BetaGrid(), Iterations: []int{0}}
+	_, err = ChooseCV(context.Background(), task, eval.CV{}, g.Candidates())
+	require.True(t, errors.Is(err, eval.ErrTooFewLabels))
+	run, err := RunCV(context.Background(), task, eval.CV{}, g, nil)
+	require.NoError(t, err)
+	assert.True(t, run.FellBack)
+	require.Len(t, run.Candidates, 1)
+	mid := g.Candidates()[len(g.Candidates())/2]
+	assert.Equal(t, mid.Transform, run.Best.Transform)
+	assert.Equal(t, mid.Beta, run.Best.Beta)
+	assert.True(t, math.IsNaN(run.Accuracy[0]))
+}

@@ -1,0 +1,151 @@
+package labelprop
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gssl/gssl/datasets"
+	"github.com/gssl/gssl/eval"
+	"github.com/gssl/gssl/loaders"
+)
+
+func coraSplitter(t *testing.T, ds *loaders.NodeDataset, split string) *eval.Splitter {
+	spec, err := eval.ParseSplitSpec(split)
+	require.NoError(t, err)
+	s, err := eval.NewSplitter(spec, eval.SplitData{Labels: ds.Labels, Own: ds.Split, Source: "cora"}, eval.DefaultSizes)
+	require.NoError(t, err)
+	return s
+}
+
+// Evaluate on Cora's Planetoid split gives lp.py's choice and figures
+// (shared/bench/peers/lp.py, line lp-zhou: a = 0.95, val 0.706, test 0.718).
+func TestEvaluateCoraSplit(t *testing.T) {
+	ds, err := datasets.Cora()
+	require.NoError(t, err)
+	for _, solver := range []Solver{Auto, CG} { // warm-started, and from zero
+		out, err := Evaluate(context.Background(), Experiment{Graph: ds.Graph, Labels: ds.Labels, Model: &Spreading{Classes: ds.Classes, Solver: solver},
+			Grid: AlphaGrid(), Splits: coraSplitter(t, ds, "planetoid")})
+		require.NoError(t, err)
+		require.Len(t, out.Runs, 1)
+		r := out.Runs[0]
+		assert.Equal(t, 0.95, r.Alpha)
+		assert.Equal(t, []float64{0.658, 0.672, 0.692, 0.694, 0.706, 0.686}, r.GridVal)
+		assert.Equal(t, 0.718, r.Test)
+		assert.Equal(t, 0.706, r.Val)
+		assert.Equal(t, 0.95, r.Model.(*Spreading).Alpha)
+	}
+
+	noVal := *ds.Split
+	noVal.Val = nil
+	s, err := eval.NewSplitter(eval.SplitSpec{Kind: eval.SplitOwn}, eval.SplitData{Labels: ds.Labels, Own: &noVal}, eval.DefaultSizes)
+	require.NoError(t, err)
+	_, err = Evaluate(context.Background(), Experiment{Graph: ds.Graph, Labels: ds.Labels, Model: &Spreading{}, Grid: AlphaGrid(), Splits: s})
+	assert.ErrorIs(t, err, eval.ErrNoValidation)
+}
+
+// Without a split, Evaluate cross-validates a over the labelled nodes
+// (ChooseAlpha) and fits on all of them; with too few labels it falls back
+// to DefaultAlpha and says so.
+func TestEvaluateAllLabelled(t *testing.T) {
+	x, labels := coraTrainLabels(t)
+	spec, _ := eval.ParseSplitSpec("none")
+	s, err := eval.NewSplitter(spec, eval.SplitData{Labels: labels}, eval.DefaultSizes)
+	require.NoError(t, err)
+	base := &Spreading{Float32: true}
+	out, err := Evaluate(context.Background(), Experiment{Graph: x.Graph, Labels: labels, Model: base, Grid: AlphaGrid(), Splits: s, CV: eval.CV{Seed: 1}})
+	require.NoError(t, err)
+	c, err := ChooseAlpha(context.Background(), x, labels, base, AlphaGrid(), eval.CV{Seed: 1})
+	require.NoError(t, err)
+	assert.Equal(t, &c, out.CV)
+	r := out.Runs[0]
+	assert.Equal(t, c.Alpha, r.Alpha)
+	assert.Len(t, r.Split.Train, 140)
+	assert.True(t, r.Model.(*Spreading).Float32, "the final model is a clone of the base")
+
+	one := make([]int, len(labels))
+	for i := range one {
+		one[i] = -1
+	}
+	for k := 0; k < 7; k++ { // one label per class
+		for i, l := range labels {
+			if l == k {
+				one[i] = k
+				break
+			}
+		}
+	}
+	s, err = eval.NewSplitter(spec, eval.SplitData{Labels: one}, eval.DefaultSizes)
+	require.NoError(t, err)
+	out, err = Evaluate(context.Background(), Experiment{Graph: x.Graph, Labels: one, Model: &Spreading{}, Grid: AlphaGrid(), Splits: s})
+	require.NoError(t, err)
+	assert.Equal(t, DefaultAlpha, out.Runs[0].Alpha)
+	assert.Nil(t, out.CV)
+	assert.Contains(t, out.Notes[0], "no class has two labels")
+}
+
+// An isolated training node is refused, named, unless the model keeps it.
+func TestEvaluateIsolated(t *testing.T) {
+	rng := rand.New(rand.NewPCG(31, 1))
+	p := randomProblem(rng, 3)
+	labels := make([]int, p.g.Nodes())
+	for i := range labels {
+		labels[i] = -1
+	}
+	for k, v := range p.nodes {
+		labels[v] = p.classes[k]
+	}
+	labels[p.isolated] = 0
+	spec, _ := eval.ParseSplitSpec("none")
+	s, err := eval.NewSplitter(spec, eval.SplitData{Labels: labels}, eval.DefaultSizes)
+	require.NoError(t, err)
+	_, err = Evaluate(context.Background(), Experiment{Graph: p.g, Labels: labels, Model: &Harmonic{}, Splits: s})
+	var iso *IsolatedError
+	require.True(t, errors.As(err, &iso), "%v", err)
+	assert.Equal(t, p.isolated, iso.Node)
+	_, err = Evaluate(context.Background(), Experiment{Graph: p.g, Labels: labels, Model: &Harmonic{IsolatedSeeds: IsolatedSeedKeep}, Splits: s})
+	assert.NoError(t, err)
+}
+
+// TestEvaluateSeeds: random splits over seeds, each seed's run that of a
+// one-seed Evaluate, and the Summary their mean, spread, largest counters
+// and most frequent a.
+func TestEvaluateSeeds(t *testing.T) {
+	ds, err := datasets.Cora()
+	require.NoError(t, err)
+	exp := Experiment{Graph: ds.Graph, Labels: ds.Labels, Model: &Spreading{Classes: ds.Classes}, Grid: AlphaGrid(),
+		Splits: coraSplitter(t, ds, "random:5"), Seeds: []uint64{3, 4, 5}}
+	done := 0
+	exp.Progress = func(n int) { done = n }
+	out, err := Evaluate(context.Background(), exp)
+	require.NoError(t, err)
+	require.Len(t, out.Runs, 3)
+	assert.Equal(t, 3, done)
+	var tests []float64
+	iters, count := 0, map[float64]int{}
+	for k, r := range out.Runs {
+		one := exp
+		one.Seeds, one.Progress = []uint64{exp.Seeds[k]}, nil
+		single, err := Evaluate(context.Background(), one)
+		require.NoError(t, err)
+		assert.Equal(t, single.Runs[0].Test, r.Test, "seed %d", exp.Seeds[k])
+		assert.Equal(t, single.Runs[0].Alpha, r.Alpha, "seed %d", exp.Seeds[k])
+		assert.Len(t, r.Split.Train, 35)
+		tests = append(tests, r.Test)
+		iters = max(iters, r.Details.Iterations)
+		count[r.Alpha]++
+	}
+	s := out.Summary()
+	mean, std := eval.MeanStd(tests)
+	assert.Equal(t, mean, s.Test.Mean)
+	assert.Equal(t, std, s.Test.Std)
+	assert.Equal(t, iters, s.Iterations)
+	for a, c := range count {
+		assert.LessOrEqual(t, c, count[s.Alpha], "a = %v is chosen %d times, the summary's %v %d", a, c, s.Alpha, count[s.Alpha])
+	}
+	assert.NotEqual(t, out.Runs[0].Split.Train, out.Runs[1].Split.Train, "each seed has its own split")
+}

@@ -1,0 +1,124 @@
+package nodeclass
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/gssl/gssl/estimator"
+	"github.com/gssl/gssl/graph"
+)
+
+// KGrid returns SGC's propagation steps searched by SGCGrid.
+func KGrid() []int { return []int{1, 2, 3} }
+
+// AlphaGrid returns APPNP's propagation weights searched by APPNPGrid.
+func AlphaGrid() []float64 { return []float64{0.8, 0.9, 0.95} }
+
+// CorrectAlphaGrid is the α₁ grid of CorrectSmoothGrid.
+func CorrectAlphaGrid() []float64 { return []float64{0.5, 0.8, 0.9, 0.99} }
+
+// SmoothAlphaGrid is the α₂ grid of CorrectSmoothGrid.
+func SmoothAlphaGrid() []float64 { return []float64{0.5, 0.8, 0.9, 0.99} }
+
+// ScaleGrid is the correction-scale grid of CorrectSmoothGrid (Autoscale
+// first).
+func ScaleGrid() []float64 { return []float64{Autoscale, 1, 5} }
+
+// SGCGrid returns clones of base over KGrid × L2Grid, each with K and L2
+// set. They share a memo of the propagated rows of the training nodes: a
+// grid propagates once per K and set of training nodes.
+func SGCGrid(base *SGC) []Base {
+	b := base.Clone()
+	b.cache = &designCache{}
+	var out []Base
+	for _, k := range KGrid() {
+		for _, l2 := range L2Grid() {
+			c := b.Clone()
+			c.K, c.L2 = k, l2
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// APPNPGrid returns clones of base over AlphaGrid × L2Grid, each with
+// Alpha and L2 set, sharing the propagated rows of the training nodes (one
+// solve per a).
+func APPNPGrid(base *APPNP) []Base {
+	b := base.Clone()
+	b.cache = &designCache{}
+	var out []Base
+	for _, a := range AlphaGrid() {
+		for _, l2 := range L2Grid() {
+			c := b.Clone()
+			c.Alpha, c.L2 = a, l2
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// STKRGrid returns clones of base over etas × betas, each with Eta and
+// Beta set (the caller passes the grids, e.g. stkr.EtaGrid and
+// stkr.BetaGrid, the grids of SP-Lap in the STKR paper's protocol).
+func STKRGrid(base *STKR, etas, betas []float64) []Base {
+	var out []Base
+	for _, eta := range etas {
+		for _, beta := range betas {
+			c := base.Clone()
+			c.Eta, c.Beta = eta, beta
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// CorrectSmoothGrid returns Correct & Smooth models over CorrectAlphaGrid ×
+// SmoothAlphaGrid × ScaleGrid, all on one base. The base is fitted once per
+// set of training labels (the candidates share it), so a grid costs one
+// base fit and two c-column propagations per candidate.
+func CorrectSmoothGrid(base Base) []Base {
+	shared := &memo{base: base}
+	var out []Base
+	for _, a1 := range CorrectAlphaGrid() {
+		for _, a2 := range SmoothAlphaGrid() {
+			for _, s := range ScaleGrid() {
+				out = append(out, &CorrectSmooth{Base: shared, CorrectAlpha: a1, SmoothAlpha: a2, Scale: s})
+			}
+		}
+	}
+	return out
+}
+
+// memo is a Base that refits its model only when the graph, features or
+// labels differ from the last fit's: the base shared by the candidates of
+// CorrectSmoothGrid. Its Clone is itself, so that Correct & Smooth, which
+// fits a clone of its base, fits the shared one.
+type memo struct {
+	base   Base
+	g      *graph.CSR
+	x      mat.Matrix
+	labels []int
+	err    error
+}
+
+func (m *memo) Validate() error      { return m.base.Validate() }
+func (m *memo) Info() estimator.Info { return m.base.Info() }
+func (m *memo) Clone() *memo         { return m }
+func (m *memo) String() string       { return fmt.Sprint(m.base) }
+
+func (m *memo) Fit(ctx context.Context, x estimator.Nodes, labels []int) error {
+	if m.labels != nil && m.g == x.Graph && m.x == x.Features && slices.Equal(m.labels, labels) {
+		return m.err
+	}
+	m.err = m.base.Fit(ctx, x, labels)
+	m.g, m.x, m.labels = x.Graph, x.Features, slices.Clone(labels)
+	return m.err
+}
+
+func (m *memo) Predict(ctx context.Context, q estimator.NodeQuery) (*mat.Dense, error) {
+	return m.base.Predict(ctx, q)
+}

@@ -1,0 +1,487 @@
+"""gssl's models, one Python class per Go model kind, generated from the
+kinds the library reports (gssl_kinds) and their estimator role."""
+
+import ctypes
+import inspect
+import keyword
+import json
+import re
+import warnings
+
+import numpy as np
+import scipy.sparse as sp
+
+from . import _lib
+from ._graph import Graph
+from ._lib import call, lib
+from .exceptions import ConvergenceWarning, NotFittedError
+
+# Python names of the kinds; a kind not listed gets its Go name in CamelCase.
+NAMES = {
+    "labelprop.Spreading": "LabelSpreading",
+    "labelprop.Harmonic": "HarmonicFunction",
+    "stkr.Regressor": "STKRRegressor",
+    "gp.Regressor": "GPRegressor",
+    "imgp.Regressor": "ImplicitManifoldGPRegressor",
+    "krr.Exact": "KernelRidgeRegressor",
+    "krr.Nystrom": "NystromRegressor",
+    "krr.Falkon": "FalkonRegressor",
+    "krr.RandomFeatures": "RandomFeaturesRegressor",
+    "svm.PointSVC": "PointSVC",
+    "svm.SVC": "PrecomputedSVC",
+    "svm.KernelRidge": "PrecomputedKernelRidgeClassifier",
+    "spectral.SpectralClustering": "SpectralClustering",
+    "nodeclass.SGC": "SGC",
+    "nodeclass.APPNP": "APPNP",
+    "nodeclass.CorrectSmooth": "CorrectAndSmooth",
+    "graphkernels.WLClassifier": "WLClassifier",
+}
+
+
+def snake(name):
+    """Go field name → Python parameter name: ClassMassNormalization →
+    class_mass_normalization, MaxIter → max_iter, RBFGamma → rbf_gamma, Lambda → lambda_ (a
+    Python keyword gets a trailing underscore)."""
+    s = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1_\2", name)
+    s = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", s).lower()
+    return s + "_" if keyword.iskeyword(s) else s
+
+
+def _f64(X, what):
+    """X as a C-contiguous float64 or float32 array (no copy when it is one)."""
+    X = np.asarray(X)
+    if X.dtype not in (np.float64, np.float32):
+        X = X.astype(np.float64)
+    if X.ndim != 2:
+        raise ValueError(f"{what} must be 2-D (one row per item), got shape {X.shape}")
+    return np.ascontiguousarray(X)
+
+
+class Model:
+    """Base of every gssl model class: hyperparameters, persistence,
+    pickling. Hyperparameters are the Go model's exported fields in
+    snake_case; None (the default) means the library's default."""
+
+    _kind = None
+    _role = "none"
+    _go_names = {}  # python name → Go field name
+
+    def __init__(self, **params):
+        for k in params:
+            if k not in self._go_names:
+                raise TypeError(f"{type(self).__name__} has no hyperparameter {k!r}; its hyperparameters are {', '.join(self._go_names)}")
+        for k in self._go_names:
+            setattr(self, k, params.get(k))
+        self._h = None
+
+    # scikit-learn's parameter protocol
+    def get_params(self, deep=True):
+        return {k: getattr(self, k) for k in self._go_names}
+
+    def set_params(self, **params):
+        for k, v in params.items():
+            if k not in self._go_names:
+                raise ValueError(f"{type(self).__name__} has no hyperparameter {k!r}; its hyperparameters are {', '.join(self._go_names)}")
+            setattr(self, k, v)
+        return self
+
+    def _params_json(self):
+        out = {}
+        for k, go in self._go_names.items():
+            v = getattr(self, k)
+            if v is None:
+                continue
+            if isinstance(v, np.generic):
+                v = v.item()
+            out[go] = v
+        return json.dumps(out)
+
+    def _new_handle(self):
+        h = _lib.new_handle()
+        call(lib.gssl_model_new, self._kind.encode(), self._params_json().encode(), ctypes.byref(h))
+        self._free()
+        self._h = h.value
+
+    def _fitted_handle(self):
+        if getattr(self, "_h", None) is None:
+            raise NotFittedError(f"this {type(self).__name__} is not fitted yet: call fit first, or gssl.load a saved model")
+        return self._h
+
+    def _fit_call(self, graph, features, labels, targets, n, progress=None):
+        self._new_handle()
+        report = _lib.progress_function(progress)  # alive until the call returns
+        try:
+            call(lib.gssl_model_fit, self._h, 0 if graph is None else graph._handle(),
+                 _lib.ptr(features), 8 if features is None else features.itemsize,
+                 0 if features is None else features.shape[0], 0 if features is None else features.shape[1],
+                 _lib.ptr(labels), _lib.ptr(targets), n, report, cancellable=True)
+        except _lib.NotConverged as e:
+            warnings.warn(str(e), ConvergenceWarning, stacklevel=3)
+        except BaseException:
+            self._free()
+            raise
+
+    def _predict_call(self, new=None, features=None):
+        """Runs predict; new is a sparse matrix (new nodes × fitted nodes)
+        of the new nodes' edge weights, or None."""
+        h = self._fitted_handle()
+        nnew, off, nodes, w = -1, None, None, None
+        if new is not None:
+            if not sp.issparse(new):
+                raise TypeError("new nodes are a SciPy sparse matrix (new nodes × fitted nodes) of edge weights")
+            new = new.tocsr() if new.format != "csr" else new
+            if not new.has_canonical_format:
+                new = new.copy()
+                new.sum_duplicates()
+            nnew = new.shape[0]
+            off = np.ascontiguousarray(new.indptr, dtype=np.int64)
+            nodes = np.ascontiguousarray(new.indices)
+            if nodes.dtype not in (np.int32, np.int64):
+                nodes = nodes.astype(np.int64)
+            w = np.ascontiguousarray(new.data, dtype=np.float64)
+        if features is not None:
+            features = _f64(features, "features")
+        r = _lib.new_handle()
+        call(lib.gssl_model_predict, h, nnew, _lib.ptr(off), _lib.ptr(nodes), 8 if nodes is None else nodes.itemsize,
+             _lib.ptr(w), _lib.ptr(features), 8 if features is None else features.itemsize,
+             0 if features is None else features.shape[0], 0 if features is None else features.shape[1],
+             ctypes.byref(r))
+        return _lib.take_result(r.value)
+
+    # ---- description and persistence ----
+
+    @property
+    def info_(self):
+        """The model as the library describes it: kind, role,
+        hyperparameters (Go names), the last fit's iterations, residual and
+        products, class names."""
+        r = _lib.new_handle()
+        call(lib.gssl_model_info, self._fitted_handle(), ctypes.byref(r))
+        return _lib.take_json(r.value)
+
+    def save(self, path):
+        """Writes the fitted model as a .gssl file, as the CLI's --save does:
+        gssl predict, gssl model info and gssl serve read it."""
+        call(lib.gssl_model_save, self._fitted_handle(), str(path).encode())
+
+    def to_bytes(self):
+        """The bytes of the model's .gssl file."""
+        r = _lib.new_handle()
+        call(lib.gssl_model_to_bytes, self._fitted_handle(), ctypes.byref(r))
+        return _lib.take_result(r.value)
+
+    def _restore_from(self, h):
+        self._free()
+        self._h = h
+        info = self.info_
+        for go, v in info["hyperparameters"].items():
+            setattr(self, snake(go), v)
+        names = info.get("class_names")
+        self._restored(names)
+
+    def _restored(self, class_names):
+        pass
+
+    def __getstate__(self):
+        state = {k: v for k, v in self.__dict__.items() if k not in ("_h", "_graph", "_keep")}
+        state["_model_file"] = None if getattr(self, "_h", None) is None else self.to_bytes()
+        return state
+
+    def __setstate__(self, state):
+        b = state.pop("_model_file", None)
+        self.__dict__.update(state)
+        self._h = None
+        if b is not None:
+            h = _lib.new_handle()
+            call(lib.gssl_model_from_bytes, b, len(b), ctypes.byref(h))
+            self._h = h.value
+
+    def _free(self):
+        if getattr(self, "_h", None) is not None and not _lib._forked:
+            lib.gssl_free(self._h)
+        self._h = None
+
+    def __del__(self):
+        try:
+            self._free()
+        except Exception:  # interpreter shutdown: the library may be gone
+            pass
+
+    def __repr__(self):
+        set_ = ", ".join(f"{k}={getattr(self, k)!r}" for k in self._go_names if getattr(self, k, None) is not None)
+        return f"{type(self).__name__}({set_})"
+
+
+class NodeClassifier(Model):
+    """A model that classifies the nodes of a graph from a few labels."""
+
+    def fit(self, graph, y, features=None, progress=None):
+        """Fits on ``graph`` (a :class:`gssl.Graph`) with one label per node
+        (integers 0..C−1, −1 for unknown) and, for models of features, one
+        feature row per node. ``progress``: a callable(iteration, residual)
+        called during the fit (for models that report progress), or True
+        for a tqdm bar when tqdm is installed. Returns self."""
+        if not isinstance(graph, Graph):
+            raise TypeError(f"fit wants a gssl.Graph, got {type(graph).__name__} (see Graph.from_scipy, from_edges, from_networkx)")
+        y = np.asarray(y)
+        if y.ndim != 1 or y.dtype.kind not in "iu":
+            raise ValueError(f"y must be a 1-D integer array (class 0..C−1, −1 for unknown), got dtype {y.dtype} and shape {y.shape}")
+        labels = np.ascontiguousarray(y, dtype=np.int64)
+        X = None if features is None else _f64(features, "features")
+        self._fit_call(graph, X, labels, None, labels.size, progress)
+        self._graph, self._keep = graph, X
+        self.classes_ = np.arange(int(labels.max(initial=-1)) + 1)
+        self.n_nodes_ = graph.n_nodes
+        return self
+
+    def _restored(self, class_names):
+        p = self._predict_call()
+        self.classes_ = np.arange(p.shape[1])
+        self.n_nodes_ = p.shape[0]
+
+    def predict_proba(self, new=None, features=None):
+        """Class probabilities (or scores, for models without
+        probabilities), one row per node: the fitted nodes, or the new
+        nodes of ``new``, a sparse matrix (new nodes × fitted nodes) of
+        their edge weights, with their ``features`` for models of
+        features."""
+        return self._predict_call(new, features)
+
+    def predict(self, new=None, features=None):
+        """The predicted class of each node (the first most probable)."""
+        return self.classes_[np.argmax(self.predict_proba(new, features), axis=1)]
+
+
+class NodeRegressor(Model):
+    """A model that predicts a real value per node from a few known ones."""
+
+    def fit(self, graph, y, features=None, progress=None):
+        """Fits on ``graph`` with one target per node (NaN for unknown)."""
+        y = np.ascontiguousarray(y, dtype=np.float64)
+        X = None if features is None else _f64(features, "features")
+        self._fit_call(graph, X, None, y, y.size, progress)
+        self._graph, self._keep = graph, (X, y)
+        return self
+
+    def predict(self, new=None, features=None, return_std=False):
+        r = self._predict_call(new, features)
+        if return_std:
+            if r.shape[1] < 2:
+                raise ValueError(f"{type(self).__name__} has no predictive variance")
+            return r[:, 0], np.sqrt(r[:, 1])
+        return r[:, 0]
+
+
+class NodeTransformer(Model):
+    """A model that maps the nodes of a graph to vectors (an embedding)."""
+
+    def fit(self, graph, features=None, progress=None):
+        X = None if features is None else _f64(features, "features")
+        self._fit_call(graph, X, None, None, 0, progress)
+        self._graph, self._keep = graph, X
+        return self
+
+    def transform(self, new=None, features=None):
+        return self._predict_call(new, features)
+
+
+class NodeClusterer(Model):
+    """A model that groups the nodes of a graph."""
+
+    def fit(self, graph, features=None, progress=None):
+        X = None if features is None else _f64(features, "features")
+        self._fit_call(graph, X, None, None, 0, progress)
+        self._graph, self._keep = graph, X
+        return self
+
+    def predict(self, new=None, features=None):
+        return self._predict_call(new, features)[:, 0]
+
+
+class PointClassifier(Model):
+    """A model that classifies points (rows of a feature matrix)."""
+
+    def fit(self, X, y, progress=None):
+        X = _f64(X, "X")
+        labels = np.ascontiguousarray(y, dtype=np.int64)
+        self._fit_call(None, X, labels, None, labels.size, progress)
+        self._keep = X
+        self.classes_ = np.arange(int(labels.max(initial=-1)) + 1)
+        return self
+
+    def predict_proba(self, X=None):
+        return self._predict_call(None, X)
+
+    def predict(self, X=None):
+        return self.classes_[np.argmax(self.predict_proba(X), axis=1)]
+
+
+class PointRegressor(Model):
+    """A model that predicts a real value per point."""
+
+    def fit(self, X, y, progress=None):
+        X = _f64(X, "X")
+        y = np.ascontiguousarray(y, dtype=np.float64)
+        self._fit_call(None, X, None, y, y.size, progress)
+        self._keep = (X, y)
+        return self
+
+    def predict(self, X=None, return_std=False):
+        r = self._predict_call(None, X)
+        if return_std:
+            if r.shape[1] < 2:
+                raise ValueError(f"{type(self).__name__} has no predictive variance")
+            return r[:, 0], np.sqrt(r[:, 1])
+        return r[:, 0]
+
+
+class PointTransformer(Model):
+    """A model that maps points to vectors."""
+
+    def fit(self, X, progress=None):
+        X = _f64(X, "X")
+        self._fit_call(None, X, None, None, 0, progress)
+        self._keep = X
+        return self
+
+    def transform(self, X=None):
+        return self._predict_call(None, X)
+
+
+def _graph_args(graphs, node_labels):
+    graphs = list(graphs)
+    for g in graphs:
+        if not isinstance(g, Graph):
+            raise TypeError(f"graphs must be gssl.Graph objects, got {type(g).__name__}")
+    hs = np.array([g._handle() for g in graphs], dtype=np.int64)
+    nl = None
+    if node_labels is not None:
+        node_labels = [np.asarray(a) for a in node_labels]
+        if len(node_labels) != len(graphs):
+            raise ValueError(f"{len(node_labels)} node label arrays for {len(graphs)} graphs")
+        for i, (g, a) in enumerate(zip(graphs, node_labels)):
+            if a.shape != (g.n_nodes,) or a.dtype.kind not in "iu":
+                raise ValueError(f"node_labels[{i}] must be {g.n_nodes} integers (one per node), got dtype {a.dtype} and shape {a.shape}")
+        nl = np.ascontiguousarray(np.concatenate(node_labels) if node_labels else np.zeros(0), dtype=np.int64)
+    return graphs, hs, nl
+
+
+class GraphClassifier(Model):
+    """A model that classifies whole graphs (each a :class:`gssl.Graph`
+    with an optional integer label per node)."""
+
+    def fit(self, graphs, y, node_labels=None, progress=None):
+        graphs, hs, nl = _graph_args(graphs, node_labels)
+        labels = np.ascontiguousarray(y, dtype=np.int64)
+        if labels.shape != (len(graphs),):
+            raise ValueError(f"y must hold one class per graph: {labels.shape} for {len(graphs)} graphs")
+        self._new_handle()
+        report = _lib.progress_function(progress)
+        try:
+            call(lib.gssl_model_fit_graphs, self._h, _lib.ptr(hs), len(graphs), _lib.ptr(nl), _lib.ptr(labels), report,
+                 cancellable=True)
+        except _lib.NotConverged as e:
+            warnings.warn(str(e), ConvergenceWarning, stacklevel=2)
+        except BaseException:
+            self._free()
+            raise
+        self._keep = (graphs, nl)
+        self.classes_ = np.arange(int(labels.max(initial=-1)) + 1)
+        return self
+
+    def _restored(self, class_names):
+        self.classes_ = None
+
+    def predict_proba(self, graphs=None, node_labels=None):
+        """Class scores of ``graphs`` (None: the fitted graphs), one row per
+        graph."""
+        h = self._fitted_handle()
+        n, hs, nl = -1, None, None
+        if graphs is not None:
+            graphs, hs, nl = _graph_args(graphs, node_labels)
+            n = len(graphs)
+        r = _lib.new_handle()
+        call(lib.gssl_model_predict_graphs, h, _lib.ptr(hs), n, _lib.ptr(nl), ctypes.byref(r))
+        return _lib.take_result(r.value)
+
+    def predict(self, graphs=None, node_labels=None):
+        p = self.predict_proba(graphs, node_labels)
+        return np.argmax(p, axis=1) if self.classes_ is None else self.classes_[np.argmax(p, axis=1)]
+
+
+class Unconverted(Model):
+    """A model kind whose Go package does not implement an estimator role
+    yet: it can be made and described, not fitted."""
+
+    def fit(self, *args, **kwargs):
+        raise NotImplementedError(f"{self._kind} implements no estimator role in this gssl yet")
+
+
+_BASES = {
+    "node_classifier": NodeClassifier,
+    "node_regressor": NodeRegressor,
+    "node_transformer": NodeTransformer,
+    "node_clusterer": NodeClusterer,
+    "point_classifier": PointClassifier,
+    "point_regressor": PointRegressor,
+    "point_transformer": PointTransformer,
+    "graph_classifier": GraphClassifier,
+}
+
+
+def _make_class(kind, role, defaults):
+    name = NAMES.get(kind) or "".join(p[:1].upper() + p[1:] for p in re.split(r"[._]", kind))
+    base = _BASES.get(role, Unconverted)
+    go_names = {}
+    for go in defaults:
+        py = snake(go)
+        if hasattr(base, py):  # a method's name (fit, predict, transform…)
+            py += "_"
+        go_names[py] = go
+
+    def __init__(self, **params):
+        Model.__init__(self, **params)
+
+    params = [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+    params += [inspect.Parameter(p, inspect.Parameter.KEYWORD_ONLY, default=None) for p in go_names]
+    __init__.__signature__ = inspect.Signature(params)
+    doc = (f"The Go model {kind} (role {role}).\n\nHyperparameters (None: the library's default; "
+           f"see the Go package's documentation of each field):\n\n"
+           + "\n".join(f"    {p}  (Go field {go}; zero value {defaults[go]!r})" for p, go in go_names.items()))
+    return type(name, (base,), {"__init__": __init__, "_kind": kind, "_role": role, "_go_names": go_names,
+                                "__doc__": doc, "__module__": "gssl"})
+
+
+def _kinds():
+    r = _lib.new_handle()
+    call(lib.gssl_kinds, ctypes.byref(r))
+    return _lib.take_json(r.value)
+
+
+CLASSES = {}
+for _k in _kinds():
+    CLASSES[_k["kind"]] = _make_class(_k["kind"], _k["role"], _k["hyperparameters"])
+
+
+def load(path_or_bytes):
+    """Reads a .gssl model file (written by ``save`` or the CLI's --save)
+    into an instance of its kind's class."""
+    h = _lib.new_handle()
+    if isinstance(path_or_bytes, (bytes, bytearray, memoryview)):
+        b = bytes(path_or_bytes)
+        call(lib.gssl_model_from_bytes, b, len(b), ctypes.byref(h))
+    else:
+        call(lib.gssl_model_load, str(path_or_bytes).encode(), ctypes.byref(h))
+    r = _lib.new_handle()
+    try:
+        call(lib.gssl_model_info, h.value, ctypes.byref(r))
+    except BaseException:
+        lib.gssl_free(h.value)
+        raise
+    kind = _lib.take_json(r.value)["kind"]
+    m = CLASSES[kind].__new__(CLASSES[kind])
+    for k in m._go_names:
+        setattr(m, k, None)
+    m._h = None
+    m._restore_from(h.value)
+    return m
