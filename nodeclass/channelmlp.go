@@ -78,9 +78,12 @@ func (m *ChannelMLP) FitValidated(ctx context.Context, x estimator.Nodes, labels
 		return err
 	}
 	m.fit = nil
-	f, err := nodeFeatures(x)
-	if err != nil {
-		return err
+	if x.Graph == nil {
+		return fmt.Errorf("nodeclass: no graph")
+	}
+	f := nodeFeatures(x.Features)
+	if f.Dense == nil && f.Sparse == nil {
+		return fmt.Errorf("nodeclass: the channel perceptron needs node features")
 	}
 	if n := x.Graph.Nodes(); len(labels) != n {
 		return fmt.Errorf("nodeclass: %d labels for a graph of %d nodes", len(labels), n)
@@ -138,21 +141,6 @@ func (m *ChannelMLP) Predict(ctx context.Context, q estimator.NodeQuery) (*mat.D
 		return nil, fmt.Errorf("nodeclass: the channel perceptron predicts its fitted nodes only (the zero NodeQuery)")
 	}
 	return mat.DenseCopyOf(m.fit.prob), nil
-}
-
-func nodeFeatures(x estimator.Nodes) (Features, error) {
-	if x.Graph == nil {
-		return Features{}, fmt.Errorf("nodeclass: no graph")
-	}
-	switch f := x.Features.(type) {
-	case *mat.Dense:
-		return Features{Dense: f}, nil
-	case nil:
-		return Features{}, fmt.Errorf("nodeclass: the channel perceptron needs node features")
-	}
-	// Sparse rows are read through mat.Matrix until they have a faster
-	// path here.
-	return Features{Dense: mat.DenseCopyOf(x.Features)}, nil
 }
 
 func rowsOf(x *mat.Dense, idx []int) *mat.Dense {
