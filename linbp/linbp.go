@@ -258,3 +258,8 @@ func Solve(ctx context.Context, g *graph.CSR, e, hc *mat.Dense, a, tol float64, 
 	}
 	return nil, info, &estimator.NotConvergedError{Model: "linbp", Method: "fixed point", Iterations: info.Iterations, Residual: info.Residual}
 }
+
+// String names the model and its hyperparameters, as classify reports it.
+func (m *Propagation) String() string {
+	return fmt.Sprintf("LinBP(alpha=%g)", m.alpha())
+}

@@ -151,3 +151,8 @@ func rowsOf(x *mat.Dense, idx []int) *mat.Dense {
 	}
 	return out
 }
+
+// String names the model and its hyperparameters, as classify reports it.
+func (m *ChannelMLP) String() string {
+	return fmt.Sprintf("Channels+MLP(rank=%d, hidden=%g)", m.rank(), orDefault(float64(m.MLP.Hidden), mlp.DefaultHidden))
+}
