@@ -11,6 +11,7 @@ import (
 
 	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/eval"
+	"github.com/gssl/gssl/linbp"
 	"github.com/gssl/gssl/loaders"
 	"github.com/gssl/gssl/nodeclass"
 	"github.com/gssl/gssl/savedmodel"
@@ -20,7 +21,7 @@ import (
 // classifyOptions are the settings of one classify run.
 type classifyOptions struct {
 	In    nodeInput // --data, or --edges/--labels/--features (the embedded Cora without any)
-	Model string    // sgc, appnp, correct-smooth, auto or stkr
+	Model string    // sgc, appnp, correct-smooth, auto, stkr, channels or linbp
 	Split string    // auto, none, planetoid, random:K, per-class:T,V or a split file
 	Val   int       // random:K validation nodes; -1: the default size
 	Test  int       // random:K test nodes; -1: the default size
@@ -81,7 +82,7 @@ class, the label and split, and the score of every class (CSV, or JSON Lines).`,
 	}
 	f := cmd.Flags()
 	opts.In.addFlags(f)
-	f.StringVar(&opts.Model, "model", "auto", "sgc, appnp, correct-smooth, auto, or stkr (SP-Lap: STKR's inverse Laplacian, with --feature-weight on the graph and feature kernels)")
+	f.StringVar(&opts.Model, "model", "auto", "sgc, appnp, correct-smooth, auto, stkr (SP-Lap: STKR's inverse Laplacian, with --feature-weight on the graph and feature kernels), channels (a perceptron on the ego and neighbour channels, for heterophilous graphs) or linbp (belief propagation through the class compatibility matrix)")
 	f.StringVar(&opts.Split, "split", "auto", "auto (the data set's split if it has one, else none), none (fit on every labelled node, hyperparameters by cross-validation, predict the others), planetoid, random:K, per-class:T,V (T train and V val nodes per class, the rest test), or a split file")
 	f.IntVar(&opts.Val, "val", -1, "with --split random:K: validation nodes (-1: min(500, a third of the labelled nodes left))")
 	f.IntVar(&opts.Test, "test", -1, "with --split random:K: test nodes (-1: min(1000, half of the labelled nodes left))")
@@ -174,8 +175,12 @@ func classifySearch(model string, featureWeight float64, embed bool) (eval.NodeS
 		return eval.NodeSearch{Grid: sgc, Refine: cs}, nil
 	case "auto":
 		return eval.NodeSearch{Grid: func(c int) []nodeclass.Base { return append(sgc(c), appnp(c)...) }, Refine: cs}, nil
+	case "channels":
+		return eval.NodeSearch{Grid: func(int) []nodeclass.Base { return []nodeclass.Base{&nodeclass.ChannelMLP{}} }}, nil
+	case "linbp":
+		return eval.NodeSearch{Grid: func(int) []nodeclass.Base { return []nodeclass.Base{&linbp.Propagation{}} }}, nil
 	}
-	return eval.NodeSearch{}, fmt.Errorf("classify: --model %q is invalid: want sgc, appnp, correct-smooth, auto or stkr", model)
+	return eval.NodeSearch{}, fmt.Errorf("classify: --model %q is invalid: want sgc, appnp, correct-smooth, auto, stkr, channels or linbp", model)
 }
 
 // classifySplits returns the split of each seed for --split (an
@@ -228,6 +233,9 @@ func (opts classifyOptions) check() error {
 	}
 	if err := checkOutPath("save", opts.Save); err != nil {
 		return fmt.Errorf("classify: %w", err)
+	}
+	if opts.Save != "" && (opts.Model == "channels" || opts.Model == "linbp") {
+		return fmt.Errorf("classify: --save works with --model sgc, appnp, correct-smooth and auto; --model %s is not saved yet", opts.Model)
 	}
 	if opts.Save != "" && opts.Model == "stkr" {
 		return fmt.Errorf("classify: --save works with --model sgc, appnp, correct-smooth and auto; the STKR adapter is not saved (gssl stkr --save saves STKR)")

@@ -1,0 +1,219 @@
+package mlp
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+)
+
+// params are the weights and biases of the perceptron.
+type params struct {
+	w1, w2 *mat.Dense
+	b1, b2 []float64
+}
+
+func newParams(d, h, c int, rng *rand.Rand) *params {
+	p := &params{w1: mat.NewDense(d, h, nil), w2: mat.NewDense(h, c, nil), b1: make([]float64, h), b2: make([]float64, c)}
+	glorot(p.w1, rng)
+	glorot(p.w2, rng)
+	return p
+}
+
+// glorot fills w with draws from U(−a, a), a = √(6/(fan_in + fan_out)).
+func glorot(w *mat.Dense, rng *rand.Rand) {
+	r, c := w.Dims()
+	a := math.Sqrt(6 / float64(r+c))
+	data := w.RawMatrix().Data
+	for i := range data {
+		data[i] = a * (2*rng.Float64() - 1)
+	}
+}
+
+// slices returns the parameter arrays in a fixed order.
+func (p *params) slices() [][]float64 {
+	return [][]float64{p.w1.RawMatrix().Data, p.b1, p.w2.RawMatrix().Data, p.b2}
+}
+
+func (p *params) zeroLike() *params {
+	d, h := p.w1.Dims()
+	_, c := p.w2.Dims()
+	return &params{w1: mat.NewDense(d, h, nil), w2: mat.NewDense(h, c, nil), b1: make([]float64, h), b2: make([]float64, c)}
+}
+
+func (p *params) clone() *params {
+	q := p.zeroLike()
+	q.copyFrom(p)
+	return q
+}
+
+func (p *params) copyFrom(q *params) {
+	for k, s := range p.slices() {
+		copy(s, q.slices()[k])
+	}
+}
+
+// work holds one batch's activations: the pre-activations A, the masked
+// hidden units H, the dropout mask (nil: none) and the probabilities.
+type work struct {
+	a, h, mask, prob *mat.Dense
+}
+
+func newWork(n, h, c int) *work {
+	return &work{a: mat.NewDense(n, h, nil), h: mat.NewDense(n, h, nil), prob: mat.NewDense(n, c, nil)}
+}
+
+// drawMask draws an inverted-dropout mask with drop probability p (none
+// when p is 0).
+func (w *work) drawMask(rng *rand.Rand, p float64) {
+	if p == 0 {
+		w.mask = nil
+		return
+	}
+	if w.mask == nil {
+		n, h := w.a.Dims()
+		w.mask = mat.NewDense(n, h, nil)
+	}
+	keep := 1 / (1 - p)
+	data := w.mask.RawMatrix().Data
+	for i := range data {
+		data[i] = 0
+		if rng.Float64() >= p {
+			data[i] = keep
+		}
+	}
+}
+
+// forward computes A, H and P for the rows of x.
+func forward(p *params, x *mat.Dense, w *work) {
+	w.a.Mul(x, p.w1)
+	addRow(w.a, p.b1)
+	ad, hd := w.a.RawMatrix().Data, w.h.RawMatrix().Data
+	for i, v := range ad {
+		hd[i] = max(v, 0)
+	}
+	if w.mask != nil {
+		w.h.MulElem(w.h, w.mask)
+	}
+	w.prob.Mul(w.h, p.w2)
+	addRow(w.prob, p.b2)
+	softmaxRows(w.prob)
+}
+
+func addRow(m *mat.Dense, b []float64) {
+	r, _ := m.Dims()
+	for i := 0; i < r; i++ {
+		floats.Add(m.RawRowView(i), b)
+	}
+}
+
+func softmaxRows(m *mat.Dense) {
+	r, _ := m.Dims()
+	for i := 0; i < r; i++ {
+		row := m.RawRowView(i)
+		top := floats.Max(row)
+		s := 0.0
+		for j, v := range row {
+			row[j] = math.Exp(v - top)
+			s += row[j]
+		}
+		floats.Scale(1/s, row)
+	}
+}
+
+// lossGrad returns the loss L of the package doc on the rows x with labels
+// y and weight decay lambda, using w's mask; with g non-nil it writes ∂L
+// into g.
+func lossGrad(p *params, x *mat.Dense, y []int, w *work, lambda float64, g *params) float64 {
+	forward(p, x, w)
+	n := float64(len(y))
+	loss := 0.0
+	for i, k := range y {
+		loss -= math.Log(max(w.prob.At(i, k), math.SmallestNonzeroFloat64))
+	}
+	loss /= n
+	if lambda > 0 {
+		loss += lambda / 2 * (sumSq(p.w1) + sumSq(p.w2))
+	}
+	if g == nil {
+		return loss
+	}
+	// G = (P − Y)/n, written over P.
+	gz := w.prob
+	for i, k := range y {
+		gz.Set(i, k, gz.At(i, k)-1)
+	}
+	gz.Scale(1/n, gz)
+	g.w2.Mul(w.h.T(), gz)
+	colSums(g.b2, gz)
+	dh := mat.NewDense(len(y), len(p.b1), nil)
+	dh.Mul(gz, p.w2.T())
+	if w.mask != nil {
+		dh.MulElem(dh, w.mask)
+	}
+	dd, ad := dh.RawMatrix().Data, w.a.RawMatrix().Data
+	for i, a := range ad {
+		if a <= 0 {
+			dd[i] = 0
+		}
+	}
+	g.w1.Mul(x.T(), dh)
+	colSums(g.b1, dh)
+	if lambda > 0 {
+		g.w1.Add(g.w1, scaled(lambda, p.w1))
+		g.w2.Add(g.w2, scaled(lambda, p.w2))
+	}
+	return loss
+}
+
+func sumSq(m *mat.Dense) float64 {
+	return floats.Dot(m.RawMatrix().Data, m.RawMatrix().Data)
+}
+
+func scaled(a float64, m *mat.Dense) *mat.Dense {
+	var out mat.Dense
+	out.Scale(a, m)
+	return &out
+}
+
+func colSums(dst []float64, m *mat.Dense) {
+	for j := range dst {
+		dst[j] = 0
+	}
+	r, _ := m.Dims()
+	for i := 0; i < r; i++ {
+		floats.Add(dst, m.RawRowView(i))
+	}
+}
+
+// adam is the state of Adam's moment estimates.
+type adam struct {
+	lr     float64
+	t      int
+	m1, m2 *params
+}
+
+func newAdam(p *params, lr float64) *adam {
+	return &adam{lr: lr, m1: p.zeroLike(), m2: p.zeroLike()}
+}
+
+const (
+	beta1   = 0.9
+	beta2   = 0.999
+	epsilon = 1e-8
+)
+
+func (o *adam) step(p, g *params) {
+	o.t++
+	c1 := 1 - math.Pow(beta1, float64(o.t))
+	c2 := 1 - math.Pow(beta2, float64(o.t))
+	ps, gs, m1, m2 := p.slices(), g.slices(), o.m1.slices(), o.m2.slices()
+	for k := range ps {
+		for i, gi := range gs[k] {
+			m1[k][i] = beta1*m1[k][i] + (1-beta1)*gi
+			m2[k][i] = beta2*m2[k][i] + (1-beta2)*gi*gi
+			ps[k][i] -= o.lr * (m1[k][i] / c1) / (math.Sqrt(m2[k][i]/c2) + epsilon)
+		}
+	}
+}

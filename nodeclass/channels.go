@@ -1,0 +1,147 @@
+package nodeclass
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/gssl/gssl/graph"
+)
+
+// NeighbourMean writes into dst (n×d, allocated when nil) the weighted mean
+// of each node's neighbours' rows of src, the node itself left out:
+//
+//	dst_i = Σ_{j≠i} w_ij src_j / Σ_{j≠i} w_ij
+//
+// (S src with S = D⁻¹A and A without self loops). A node without neighbours
+// gets a zero row.
+func NeighbourMean(g *graph.CSR, src, dst *mat.Dense) *mat.Dense {
+	n, d := src.Dims()
+	if n != g.Nodes() {
+		panic(fmt.Sprintf("nodeclass: %d feature rows for a graph of %d nodes", n, g.Nodes()))
+	}
+	if dst == nil {
+		dst = mat.NewDense(n, d, nil)
+	}
+	for i := 0; i < n; i++ {
+		out := dst.RawRowView(i)
+		clear(out)
+		cols, ws := g.Row(i)
+		mass := 0.0
+		for k, j := range cols {
+			if int(j) == i {
+				continue
+			}
+			mass += ws[k]
+			row := src.RawRowView(int(j))
+			for c, v := range row {
+				out[c] += ws[k] * v
+			}
+		}
+		if mass > 0 {
+			for c := range out {
+				out[c] /= mass
+			}
+		}
+	}
+	return dst
+}
+
+// LabelRows returns the n×classes one-hot rows of the labelled nodes
+// (label ≥ 0), zero rows for the others.
+func LabelRows(labels []int, classes int) (*mat.Dense, error) {
+	y := mat.NewDense(len(labels), classes, nil)
+	for i, k := range labels {
+		if k >= classes {
+			return nil, fmt.Errorf("nodeclass: node %d has label %d: labels must be below the %d classes", i, k, classes)
+		}
+		if k >= 0 {
+			y.Set(i, k, 1)
+		}
+	}
+	return y, nil
+}
+
+// Channels returns the separate ego and neighbour channels of the nodes,
+// side by side (Zhu et al. 2020's ego/neighbour separation; Sun et al.,
+// "Adaptive graph diffusion networks", and Platonov et al. 2023 keep
+// them apart for heterophily):
+//
+//	[X, S X, S² X, S Y]
+//
+// with S = D⁻¹A (the neighbour mean without self, NeighbourMean) and Y the
+// one-hot training labels (LabelRows of labels). Labels enter one hop
+// only: S² Y would hand each training node its own label back through its
+// neighbours, a signal the test nodes do not have. Each column is then
+// standardised over all nodes (mean 0, variance 1; constant columns become
+// 0), which uses no labels. The result is n × (3d + classes).
+func Channels(ctx context.Context, g *graph.CSR, x Features, labels []int, classes int) (*mat.Dense, error) {
+	n, d := x.Dims()
+	if n != g.Nodes() || len(labels) != n {
+		return nil, fmt.Errorf("nodeclass: channels need one feature row and one label per node: %d nodes, %d feature rows, %d labels", g.Nodes(), n, len(labels))
+	}
+	var xd *mat.Dense
+	switch {
+	case x.Dense != nil:
+		xd = x.Dense
+	case x.Sparse != nil:
+		xd = x.Sparse.Dense(nil)
+	default:
+		return nil, fmt.Errorf("nodeclass: channels need node features")
+	}
+	y, err := LabelRows(labels, classes)
+	if err != nil {
+		return nil, err
+	}
+	out := mat.NewDense(n, 3*d+classes, nil)
+	ego := out.Slice(0, n, 0, d).(*mat.Dense)
+	ego.Copy(xd)
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("nodeclass: channels cancelled: %w", err)
+	}
+	hop1 := NeighbourMean(g, xd, nil)
+	out.Slice(0, n, d, 2*d).(*mat.Dense).Copy(hop1)
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("nodeclass: channels cancelled: %w", err)
+	}
+	out.Slice(0, n, 2*d, 3*d).(*mat.Dense).Copy(NeighbourMean(g, hop1, nil))
+	out.Slice(0, n, 3*d, 3*d+classes).(*mat.Dense).Copy(NeighbourMean(g, y, nil))
+	Standardise(out)
+	return out, nil
+}
+
+// Standardise scales each column of x in place to mean 0 and variance 1
+// over the rows; a constant column becomes 0.
+func Standardise(x *mat.Dense) {
+	n, d := x.Dims()
+	mean := make([]float64, d)
+	sq := make([]float64, d)
+	for i := 0; i < n; i++ {
+		for j, v := range x.RawRowView(i) {
+			mean[j] += v
+		}
+	}
+	for j := range mean {
+		mean[j] /= float64(n)
+	}
+	for i := 0; i < n; i++ {
+		for j, v := range x.RawRowView(i) {
+			sq[j] += (v - mean[j]) * (v - mean[j])
+		}
+	}
+	for j := range sq {
+		sq[j] = math.Sqrt(sq[j] / float64(n))
+	}
+	for i := 0; i < n; i++ {
+		row := x.RawRowView(i)
+		for j, v := range row {
+			if sq[j] > 0 {
+				row[j] = (v - mean[j]) / sq[j]
+			} else {
+				row[j] = 0
+			}
+		}
+	}
+}
