@@ -11,11 +11,11 @@
 # this repository.
 #
 # PyPI's torch wheel for Linux x86_64 is the CUDA build: it pulls in the nvidia-* and cuda-* wheels (cuDNN,
-# cuBLAS, NCCL, ...; see peers.lock), several GB on disk, although the peers run on the CPU only. PyPI has no
+# cuBLAS, NCCL, triton, ...; see peers.lock), 4.0 GB of the venv's 5.9 GB, although the peers run on the CPU only. PyPI has no
 # CPU-only torch wheel; the CPU one lives on another index this project's machines do not reach.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-VENV=.venv-peers
+VENV=$(pwd)/.venv-peers
 PY=${PYTHON:-python3}
 FALKON_SRC=${1:-${FALKON_SRC:-}}
 MGP_SRC=${2:-${MANIFOLD_GP_SRC:-}}
@@ -73,11 +73,12 @@ for mod, name in [("numpy", "numpy"), ("scipy", "scipy"), ("sklearn", "scikit-le
                   ("faiss", "faiss-cpu"), ("hnswlib", "hnswlib"), ("pynndescent", "pynndescent")]:
     try:
         m = importlib.import_module(mod)
-        print(name, getattr(m, "__version__", "?"))
+        from importlib.metadata import version
+        print(name, getattr(m, "__version__", None) or version(name))
     except Exception as e:
         print(name, "IMPORT FAILED:", repr(e)[:200])
 PY
 	cat "$tmp/extra.txt"
-	echo "venv size: $(du -sh "$VENV" | cut -f1); of it nvidia-*/cuda-* (pulled in by PyPI's torch): $(du -csh "$VENV"/lib/python3*/site-packages/nvidia* "$VENV"/lib/python3*/site-packages/cuda* 2>/dev/null | tail -1 | cut -f1)"
+	echo "venv size: $(du -sh "$VENV" | cut -f1); of it nvidia-*/cuda-*/triton (pulled in by PyPI's torch): $(du -csh "$VENV"/lib/python3*/site-packages/nvidia* "$VENV"/lib/python3*/site-packages/cuda* "$VENV"/lib/python3*/site-packages/triton* 2>/dev/null | tail -1 | cut -f1)"
 } > "$OUT"
 cat "$OUT"
