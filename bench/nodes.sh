@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Node classification side by side: gssl labelprop against scikit-learn LabelSpreading and PyG
+# LabelPropagation; gssl classify (sgc, appnp, auto) against PyG's GCNConv, SGConv, APPNP and CorrectAndSmooth.
+# Same files, same split (Planetoid's for Cora, split_0 for the heterophilous sets), interleaved rounds, each
+# run holding the benchmark lock on its own.
+#
+#   bench/nodes.sh [ROUNDS] [DATASET...]     (default 3 rounds; cora chameleon_filtered squirrel_filtered actor)
+#
+# Output: bench/out/nodes.jsonl (one line per run), then the table (bench/table.py).
+source "$(dirname "$0")/common.sh"
+ROUNDS=${1:-3}
+shift || true
+SETS=${*:-cora chameleon_filtered squirrel_filtered actor}
+ALPHA=${ALPHA:-0.9}
+mkdir -p bench/out
+OUT=${OUT:-bench/out/nodes.jsonl}
+: > "$OUT"
+for r in $(seq "$ROUNDS"); do
+	for ds in $SETS; do
+		d=$DATA/$ds
+		s=$(split_of "$d")
+		echo "round $r $ds" >&2
+		flock "$LOCK" "$GSSL" labelprop --data "$d" --split "$s" --alpha "$ALPHA" --json > "$BENCHTMP/g.json"
+		gssl_row lp "$ds" "gssl labelprop (fit)" "$BENCHTMP/g.json" >> "$OUT"
+		flock "$LOCK" "$PEERPY" bench/peers.py lp "$d" "$s" "$ALPHA" >> "$OUT"
+		for m in sgc appnp auto; do
+			flock "$LOCK" "$GSSL" classify --data "$d" --split "$s" --model "$m" --json > "$BENCHTMP/g.json"
+			gssl_row gnn "$ds" "gssl classify --model $m" "$BENCHTMP/g.json" >> "$OUT"
+		done
+		flock "$LOCK" "$PEERPY" bench/peers.py gnn "$d" "$s" >> "$OUT"
+	done
+done
+"$PEERPY" bench/table.py "$OUT"

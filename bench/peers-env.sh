@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Creates the peer environment: a project-local virtual environment .venv-peers/ (gitignored) with the pinned
+# versions of bench/peers.lock (scikit-learn, SciPy, numpy, PyTorch, PyTorch Geometric, GraKeL, GPyTorch,
+# faiss-cpu, hnswlib, pynndescent and their dependencies), then tries falkon and nash169/manifold-gp from local
+# copies of their sources, and writes what it got to bench/peers-versions.txt.
+#
+#   bench/peers-env.sh [FALKON_SRC] [MANIFOLD_GP_SRC]
+#
+# FALKON_SRC / MANIFOLD_GP_SRC: git checkouts (or bare git directories) of FalkonML/falkon and
+# nash169/manifold-gp; without them those two are recorded as not installed. Nothing of their code is kept in
+# this repository.
+#
+# PyPI's torch wheel for Linux x86_64 is the CUDA build: it pulls in the nvidia-* and cuda-* wheels (cuDNN,
+# cuBLAS, NCCL, triton, ...; see peers.lock), 4.0 GB of the venv's 5.9 GB, although the peers run on the CPU only. PyPI has no
+# CPU-only torch wheel; the CPU one lives on another index this project's machines do not reach.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+VENV=$(pwd)/.venv-peers
+PY=${PYTHON:-python3}
+FALKON_SRC=${1:-${FALKON_SRC:-}}
+MGP_SRC=${2:-${MANIFOLD_GP_SRC:-}}
+OUT=bench/peers-versions.txt
+[ -x "$VENV/bin/python" ] || "$PY" -m venv "$VENV"
+"$VENV/bin/python" -m pip install --progress-bar off -q -r bench/peers.lock
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# checkout SRC NAME: a work tree of SRC (a checkout, or a bare git directory as the fetch tool leaves them).
+checkout() {
+	if [ -d "$1/.git" ] || [ -f "$1/setup.py" ]; then
+		cp -r "$1" "$tmp/$2"
+	else
+		git clone -q "$1" "$tmp/$2"
+	fi
+	echo "$tmp/$2"
+}
+
+: > "$tmp/extra.txt"
+if [ -n "$FALKON_SRC" ]; then
+	src=$(checkout "$FALKON_SRC" falkon)
+	rev=$(git -C "$src" rev-parse --short HEAD 2>/dev/null || echo unknown)
+	# falkon compiles its C++ extension against the installed torch; no CUDA toolkit here, so a CPU-only build.
+	if "$VENV/bin/python" -m pip install --progress-bar off -q --no-build-isolation "$src" > "$tmp/falkon.log" 2>&1; then
+		echo "falkon (source $rev): installed" >> "$tmp/extra.txt"
+	else
+		echo "falkon (source $rev): did not build: $(grep -iE 'error' "$tmp/falkon.log" | head -3 | tr '\n' ' ')" >> "$tmp/extra.txt"
+	fi
+else
+	echo "falkon: not installed (no FALKON_SRC given)" >> "$tmp/extra.txt"
+fi
+if [ -n "$MGP_SRC" ]; then
+	src=$(checkout "$MGP_SRC" manifold-gp)
+	rev=$(git -C "$src" rev-parse --short HEAD 2>/dev/null || echo unknown)
+	# manifold-gp declares faiss-gpu, torch-scatter and torch-sparse; install it without them and see whether
+	# its modules import with faiss-cpu and the torch of the lock file.
+	if "$VENV/bin/python" -m pip install --progress-bar off -q --no-deps "$src" > "$tmp/mgp.log" 2>&1 &&
+		(cd "$tmp" && "$VENV/bin/python" -c 'import manifold_gp.kernels, manifold_gp.models' > "$tmp/mgp-import.log" 2>&1); then
+		echo "manifold-gp (source $rev): installed" >> "$tmp/extra.txt"
+	else
+		echo "manifold-gp (source $rev): does not run: $(tail -1 "$tmp/mgp-import.log" 2>/dev/null || grep -i error "$tmp/mgp.log" | head -2)" >> "$tmp/extra.txt"
+	fi
+else
+	echo "manifold-gp: not installed (no MANIFOLD_GP_SRC given)" >> "$tmp/extra.txt"
+fi
+
+{
+	echo "# written by bench/peers-env.sh: what the peer environment holds"
+	"$VENV/bin/python" - <<'PY'
+import importlib, platform
+print("python", platform.python_version())
+for mod, name in [("numpy", "numpy"), ("scipy", "scipy"), ("sklearn", "scikit-learn"), ("torch", "torch"),
+                  ("torch_geometric", "torch-geometric"), ("grakel", "grakel"), ("gpytorch", "gpytorch"),
+                  ("faiss", "faiss-cpu"), ("hnswlib", "hnswlib"), ("pynndescent", "pynndescent")]:
+    try:
+        m = importlib.import_module(mod)
+        from importlib.metadata import version
+        print(name, getattr(m, "__version__", None) or version(name))
+    except Exception as e:
+        print(name, "IMPORT FAILED:", repr(e)[:200])
+PY
+	cat "$tmp/extra.txt"
+	echo "venv size: $(du -sh "$VENV" | cut -f1); of it nvidia-*/cuda-*/triton (pulled in by PyPI's torch): $(du -csh "$VENV"/lib/python3*/site-packages/nvidia* "$VENV"/lib/python3*/site-packages/cuda* "$VENV"/lib/python3*/site-packages/triton* 2>/dev/null | tail -1 | cut -f1)"
+} > "$OUT"
+cat "$OUT"
