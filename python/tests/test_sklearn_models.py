@@ -195,3 +195,20 @@ def test_gp_regressors_are_the_library_models(est, kind):
     assert np.all(std > 0) and np.all(np.isfinite(std))
     # the posterior mean is a good fit of a smooth function
     assert est.score(X, y) > 0.8
+
+
+def test_wl_bad_input_is_named():
+    good = random_graphs(3, 5)
+    with pytest.raises(ValueError, match="'h' parameter"):
+        WeisfeilerLehman(h=65).fit(good)
+    with pytest.raises(ValueError, match="node labels must be a 1-D integer array"):
+        WeisfeilerLehman().fit([(np.array([[0, 1]]), np.array([0.5, 1.0]))])
+    with pytest.raises(ValueError, match="2"):  # an edge to node 2 of a 2-node graph
+        WeisfeilerLehman().fit([(np.array([[0, 2]]), np.array([0, 1]))])
+    with pytest.raises(TypeError, match="networkx graph or an"):
+        WeisfeilerLehman().fit([np.eye(3)])
+    with pytest.raises(ValueError, match="at least one graph"):
+        WeisfeilerLehman().fit([])
+    from sklearn.exceptions import NotFittedError
+    with pytest.raises(NotFittedError):
+        WeisfeilerLehman().transform(good)
