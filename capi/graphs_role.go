@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"unsafe"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/gssl/gssl/graphkernels"
 )
 
@@ -74,4 +76,28 @@ func (e *modelEntry) predictGraphs(ctx context.Context, gs []graphkernels.Graph)
 		return nil, fmt.Errorf("%s (role %s) does not predict graphs", e.kind, e.role)
 	}
 	return denseResult(m.Predict(ctx, gs))
+}
+
+// wlKernel returns the Weisfeiler–Lehman subtree kernel (Shervashidze et
+// al. 2011) with h relabelling rounds between the graphs of query and those
+// of train: the Gram matrix of train when query is nil, else one row per
+// query graph and one column per training graph. Normalised, it is the
+// cosine kernel k(a, b)/√(k(a, a)k(b, b)).
+func wlKernel(ctx context.Context, h int, normalize bool, train, query []graphkernels.Graph) (*result, error) {
+	wl := &graphkernels.WeisfeilerLehman{H: h}
+	var k graphkernels.Kernel = wl
+	if normalize {
+		k = &graphkernels.Cosine{Kernel: wl}
+	}
+	if err := k.Fit(ctx, train); err != nil {
+		return nil, err
+	}
+	if query != nil {
+		return denseResult(k.Transform(ctx, query))
+	}
+	g, err := k.Gram(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return denseResult(mat.DenseCopyOf(g), nil)
 }

@@ -552,6 +552,38 @@ func gssl_model_predict_graphs(ch, m C.int64_t, graphs unsafe.Pointer, n C.int64
 	})
 }
 
+// gssl_wl_kernel returns a result holding the Weisfeiler–Lehman subtree
+// kernel with h relabelling rounds (normalised to the cosine kernel when
+// normalize ≠ 0) between nquery graphs and ntrain training graphs (handles,
+// node labels as in gssl_model_fit_graphs): one row per query graph, or the
+// Gram matrix of the training graphs when nquery < 0.
+//
+//export gssl_wl_kernel
+func gssl_wl_kernel(ch, h C.int64_t, normalize C.int32_t, train unsafe.Pointer, ntrain C.int64_t, trainLabels unsafe.Pointer,
+	query unsafe.Pointer, nquery C.int64_t, queryLabels unsafe.Pointer, out *C.int64_t) C.int32_t {
+	return guard(int64(ch), func(c *call) error {
+		tr, _, err := graphList(train, int64(ntrain), trainLabels)
+		if err != nil {
+			return fmt.Errorf("training %w", err)
+		}
+		var q []graphkernels.Graph
+		if nquery >= 0 {
+			if q, _, err = graphList(query, int64(nquery), queryLabels); err != nil {
+				return fmt.Errorf("query %w", err)
+			}
+			if q == nil {
+				q = []graphkernels.Graph{}
+			}
+		}
+		r, err := wlKernel(c.ctx, int(h), normalize != 0, tr, q)
+		if err != nil {
+			return err
+		}
+		*out = C.int64_t(handles.put(r))
+		return nil
+	})
+}
+
 // gssl_model_save writes the model file at path (atomically), as the CLI's
 // --save does.
 //

@@ -48,6 +48,7 @@ _SIGNATURES = {
     "gssl_model_predict": (i32, [i64, i64, i64, vp, vp, i32, vp, vp, i32, i64, i64, P_i64]),
     "gssl_model_fit_graphs": (i32, [i64, i64, vp, i64, vp, vp, PROGRESS]),
     "gssl_model_predict_graphs": (i32, [i64, i64, vp, i64, vp, P_i64]),
+    "gssl_wl_kernel": (i32, [i64, i64, i32, vp, i64, vp, vp, i64, vp, P_i64]),
     "gssl_model_save": (i32, [i64, i64, cp]),
     "gssl_model_load": (i32, [i64, cp, P_i64]),
     "gssl_model_to_bytes": (i32, [i64, i64, P_i64]),

@@ -449,6 +449,7 @@ def _make_class(kind, role, defaults):
            f"see the Go package's documentation of each field):\n\n"
            + "\n".join(f"    {p}  (Go field {go}; zero value {defaults[go]!r})" for p, go in go_names.items()))
     return type(name, (base,), {"__init__": __init__, "_kind": kind, "_role": role, "_go_names": go_names,
+                                "_defaults": dict(defaults),
                                 "__doc__": doc, "__module__": "gssl"})
 
 
