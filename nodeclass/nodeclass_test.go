@@ -336,7 +336,7 @@ func TestEvaluateTwoStages(t *testing.T) {
 	ctx := context.Background()
 	g, xs, _, truth := planted(t, 90, 3, 12, 6)
 	x := Features{Sparse: xs}
-	split, err := PerClassSplit(truth, 5, 5, 3)
+	split, err := eval.PerClassSplit(truth, 5, 5, 3)
 	require.NoError(t, err)
 	require.Len(t, split.Train, 15)
 	require.Len(t, split.Val, 15)
@@ -365,7 +365,7 @@ func TestEvaluateTwoStages(t *testing.T) {
 	p, _ := cs.Best.Predict(context.Background(), estimator.FittedNodes)
 	want, _ := eval.Accuracy(estimator.Argmax(p), truth, split.Test)
 	assert.Equal(t, want, out.Test)
-	_, err = PerClassSplit(truth, 20, 20, 0)
+	_, err = eval.PerClassSplit(truth, 20, 20, 0)
 	assert.ErrorContains(t, err, "fewer than train+val")
 }
 
