@@ -79,14 +79,16 @@
 //   - svm.KernelRidge is not yet on a role: its Predict returns classes,
 //     not scores (it serves only the graph-kernel protocol); it is the one
 //     model estimatortest lists as pending.
-//   - logreg.Classifier, spectral.LaplacianEigenmap and KernelPCA, the
-//     graph kernels alone and the nodeclass Spreading and STKR adapters are
-//     not Savers: none has a file format (a kernel is refitted in a
+//   - logreg.Classifier, mlp.Classifier, spectral.LaplacianEigenmap and
+//     KernelPCA, the graph kernels alone, the nodeclass Spreading and STKR
+//     adapters, ChannelMLP, linbp.Propagation and krr.Classifier are not
+//     Savers: none has a file format (a kernel is refitted in a
 //     fraction of its classifier's time, an adapter is saved as the model
 //     it adapts).
-//   - The nodeclass Spreading and STKR adapters, and a Correct & Smooth
-//     fitted by FitScores or on them, predict their fitted nodes only and
-//     refuse new ones with an error.
+//   - The nodeclass Spreading and STKR adapters, a Correct & Smooth fitted
+//     by FitScores or on them, nodeclass.ChannelMLP and linbp.Propagation
+//     predict their fitted nodes only and refuse new ones with an error;
+//     mlp.Classifier keeps no training rows, so it refuses a nil query.
 //   - spectral.SpectralClustering.Clusters has no default: the number of
 //     groups is the question the user asks.
 //   - Low-level forms stay beside the role where a split's index lists or
