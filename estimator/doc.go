@@ -81,9 +81,9 @@
 //     model estimatortest lists as pending.
 //   - logreg.Classifier, mlp.Classifier, spectral.LaplacianEigenmap and
 //     KernelPCA, the graph kernels alone, the nodeclass Spreading and STKR
-//     adapters, ChannelMLP and linbp.Propagation are not Savers: none has a file format (a kernel is refitted in a
-//     fraction of its classifier's time, an adapter is saved as the model
-//     it adapts). krr.Classifier saves itself but is not yet in package
+//     adapters, ChannelMLP and linbp.Propagation are not Savers: none has
+//     a file format (a kernel is refitted in a fraction of its
+//     classifier's time, an adapter is saved as the model it adapts). krr.Classifier saves itself but is not yet in package
 //     persist's registry (it has no ModelFile/ReadModelFile pair), so gssl
 //     predict, gssl serve and the Python package cannot open its files.
 //   - The nodeclass Spreading and STKR adapters, a Correct & Smooth fitted
