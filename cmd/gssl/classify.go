@@ -322,6 +322,7 @@ func runClassify(ctx context.Context, opts classifyOptions, stdout, stderr io.Wr
 	}
 	res := newClassifyResult(opts, ds, x, search, runs)
 	res.LoadSeconds = loadSeconds
+	res.Seconds = seconds(start) // the report written next shows the run's time
 	if err := classifyWrite(ctx, opts, ds, &res, runs[0].Best, stderr); err != nil {
 		return err
 	}

@@ -128,6 +128,12 @@ func TestClassifyPlotAndReport(t *testing.T) {
 		total += v
 	}
 	assert.Equal(t, 1000, total, "the Planetoid test nodes, each once")
+	// The run's own time, not the zero of a result not yet timed.
+	m := regexp.MustCompile(`<td>seconds</td><td>([0-9.e-]+)</td>`).FindStringSubmatch(html)
+	require.NotNil(t, m, "no seconds row in the report")
+	sec, err := strconv.ParseFloat(m[1], 64)
+	require.NoError(t, err)
+	assert.Positive(t, sec, "the report's seconds")
 }
 
 func TestPlotFlagsRefusedBeforeWork(t *testing.T) {
