@@ -111,3 +111,11 @@ const maxFloat = 1.7976931348623157e308
 // ErrJSON is returned by the MarshalJSON and UnmarshalJSON of fitted
 // models: their state is not JSON; MarshalBinary writes it.
 var ErrJSON = errors.New("a gssl model does not encode as JSON: use MarshalBinary/UnmarshalBinary (a .gssl model file)")
+
+// MaxMagnitude bounds the weights, degrees, features, coordinates and
+// targets gssl accepts, from files, requests and model files alike. Finite
+// values beyond it overflow in the arithmetic that follows: a square
+// (distances, norms: √MaxFloat64 ≈ 1.3e154), a sum of many (degrees, row
+// normalisations) or a product of two (kernels), and the answer would
+// become NaN, zero or the class prior without a word.
+const MaxMagnitude = 1e150

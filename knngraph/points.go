@@ -6,6 +6,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/internal/parallel"
 )
 
@@ -36,7 +37,7 @@ func FromRows(rows [][]float64) (*mat.Dense, error) {
 
 // maxCoordinate bounds the magnitude of coordinates: squared distances of
 // up to 2³¹ such coordinates stay far below the float64 overflow at 1.8e308.
-const maxCoordinate = 1e150
+const maxCoordinate = estimator.MaxMagnitude
 
 // checkFinite returns an error naming the first NaN or infinite coordinate
 // (or one beyond maxCoordinate), scanning chunks of rows in parallel.

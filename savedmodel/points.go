@@ -49,7 +49,7 @@ type pointsMeta struct {
 
 // maxPointValue bounds the stored coordinates as knngraph bounds those it
 // searches, so that squared distances stay finite.
-const maxPointValue = 1e150
+const maxPointValue = estimator.MaxMagnitude
 
 // putPoints adds the sections of p to f.
 func putPoints(f *modelfile.File, p *Points, nodes int) error {

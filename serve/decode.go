@@ -9,6 +9,8 @@ import (
 	"math"
 	"net/http"
 	"strings"
+
+	"github.com/gssl/gssl/estimator"
 )
 
 // httpError is an answer other than 200, with the field it is about.
@@ -50,10 +52,9 @@ type wireRequest struct {
 	Graphs *[]json.RawMessage `json:"graphs"`
 }
 
-// maxWeight is the largest edge weight of a new node: the sums and
-// products of a prediction overflow beyond it (gssl's loaders refuse the
-// same weights in files).
-const maxWeight = 1e150
+// maxWeight is the largest edge weight of a new node, the bound the
+// loaders apply to the same weights in files.
+const maxWeight = estimator.MaxMagnitude
 
 // limits bound a request's batch and, for graphs, each graph's size.
 type limits struct {

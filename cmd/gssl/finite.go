@@ -4,15 +4,13 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/loaders"
 )
 
 // maxMagnitude bounds the weights, degrees, features and targets the
-// commands accept. Finite values beyond it overflow in the arithmetic that
-// follows: a square (distances, norms: √MaxFloat64 ≈ 1.3e154), a sum of
-// many (degrees, row normalisations) or a product of two (kernels), and the
-// answer becomes NaN, zero or the class prior without a word.
-const maxMagnitude = 1e150
+// commands accept.
+const maxMagnitude = estimator.MaxMagnitude
 
 // magnitudeHint is what to do about a value beyond maxMagnitude.
 const magnitudeHint = "divide the column by a common factor (label spreading, the harmonic function and the normalised Laplacians do not change when every weight is scaled alike)"
