@@ -211,11 +211,7 @@ func walkEdgeTable(lr *lineReader, opt EdgeTableOptions, rows edgeRows) (ew edge
 			// "u v" and "u v w" may mix, a missing weight being 1.
 			mixed := t.header == nil && opt.Weight == "" && !noWeight && src < 2 && dst < 2 && min(width, len(f)) == 2 && max(width, len(f)) == 3
 			if !mixed {
-				msg := fmt.Sprintf("want %d fields like line %d, got %d", width, widthLine, len(f))
-				if t.header == nil && len(f) > 3 || width > 3 {
-					msg += " (an adjacency list, one node and its neighbours per line, is read when networkx's write_adjlist comment lines head it)"
-				}
-				return edgeWalk{}, &ParseError{Path: lr.path, Line: line, Msg: msg}
+				return edgeWalk{}, &ParseError{Path: lr.path, Line: line, Msg: FieldCountMessage(width, widthLine, len(f), t.header == nil)}
 			}
 			if !weighted {
 				weighted, wcol = true, 2
@@ -463,4 +459,16 @@ func (r *rowReader) stop() {
 	close(r.done)
 	for range r.ch {
 	}
+}
+
+// FieldCountMessage is the message for a row of an edge table with got
+// fields where the first data row, on line widthLine, had width; headerless
+// says the table has no header line. Rows of more than three fields are
+// often an adjacency list, which the message says how to give.
+func FieldCountMessage(width, widthLine, got int, headerless bool) string {
+	msg := fmt.Sprintf("want %d fields like line %d, got %d", width, widthLine, got)
+	if headerless && got > 3 || width > 3 {
+		msg += " (an adjacency list, one node and its neighbours per line, is read when networkx's write_adjlist comment lines head it)"
+	}
+	return msg
 }

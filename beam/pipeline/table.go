@@ -89,12 +89,7 @@ func decodeEdges(lr *lineReader, opt EdgeOptions, emit func(src, dst string, w f
 			// "u v" and "u v w" may mix, a missing weight being 1.
 			mixed := t.Header() == nil && opt.Weight == "" && !noWeight && src < 2 && dst < 2 && min(width, len(f)) == 2 && max(width, len(f)) == 3
 			if !mixed {
-				msg := fmt.Sprintf("want %d fields like line %d, got %d", width, widthLine, len(f))
-				if t.Header() == nil && len(f) > 3 || width > 3 {
-					// The core's reader says the same (loaders' edge table).
-					msg += " (an adjacency list, one node and its neighbours per line, is read when networkx's write_adjlist comment lines head it)"
-				}
-				return &loaders.ParseError{Path: lr.path, Line: line, Msg: msg}
+				return &loaders.ParseError{Path: lr.path, Line: line, Msg: loaders.FieldCountMessage(width, widthLine, len(f), t.Header() == nil)}
 			}
 			if wcol < 0 {
 				wcol = 2
