@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gssl/gssl/graph"
 	"github.com/gssl/gssl/laplacian"
 	"github.com/gssl/gssl/spectral"
 )
@@ -140,6 +141,24 @@ func runEigs(ctx context.Context, opts eigsOptions, stdout, stderr io.Writer) er
 	if err != nil {
 		return fmt.Errorf("eigs: %w", flagError(err))
 	}
+	if err := res.setSolution(r, kind, g); err != nil {
+		return err
+	}
+	if opts.Out != "" {
+		if err := writeVectors(opts.Out, ds, r.Vectors, "v", nil); err != nil {
+			return fmt.Errorf("eigs: %w", err)
+		}
+		res.Out = opts.Out
+	}
+	if err := opts.Plots.write(stderr, "eigs", res, func() (picture, error) { return eigsPicture(res) }); err != nil {
+		return err
+	}
+	return report(stdout, opts.JSON, res, func(w io.Writer) { printEigs(w, res) })
+}
+
+// setSolution copies the eigensolver's answer into res, refusing a
+// non-finite one (the arithmetic overflowed).
+func (res *eigsResult) setSolution(r *spectral.Result, kind laplacian.Kind, g *graph.CSR) error {
 	for i, v := range r.Values {
 		if math.IsNaN(v) || math.IsInf(v, 0) || math.IsNaN(r.Residuals[i]) {
 			return fmt.Errorf("eigs: eigenvalue %d is %v (residual %v): the arithmetic overflowed; check the edge weights (%s)", i, v, r.Residuals[i], magnitudeHint)
@@ -157,24 +176,17 @@ func runEigs(ctx context.Context, opts eigsOptions, stdout, stderr io.Writer) er
 		m = g.Degrees()
 	}
 	res.Orthogonality = r.Orthogonality(m)
-	if opts.Out != "" {
-		if err := writeVectors(opts.Out, ds, r.Vectors, "v", nil); err != nil {
-			return fmt.Errorf("eigs: %w", err)
-		}
-		res.Out = opts.Out
+	return nil
+}
+
+func printEigs(w io.Writer, res eigsResult) {
+	fmt.Fprintf(w, "%s: %d nodes, %d edges, %d components\n", res.Data, res.Nodes, res.Edges, res.Components)
+	fmt.Fprintf(w, "%d smallest eigenvalues of L_%s (%d zero):\n", res.K, res.Laplacian, res.ZeroFound)
+	for i, v := range res.Eigenvalues {
+		fmt.Fprintf(w, "  %4d  %.12f  (residual %.2g)\n", i, v, res.Residuals[i])
 	}
-	if err := opts.Plots.write(stderr, "eigs", res, func() (picture, error) { return eigsPicture(res) }); err != nil {
-		return err
-	}
-	return report(stdout, opts.JSON, res, func(w io.Writer) {
-		fmt.Fprintf(w, "%s: %d nodes, %d edges, %d components\n", res.Data, res.Nodes, res.Edges, res.Components)
-		fmt.Fprintf(w, "%d smallest eigenvalues of L_%s (%d zero):\n", res.K, res.Laplacian, res.ZeroFound)
-		for i, v := range res.Eigenvalues {
-			fmt.Fprintf(w, "  %4d  %.12f  (residual %.2g)\n", i, v, res.Residuals[i])
-		}
-		fmt.Fprintf(w, "max residual %.3g (tolerance %.3g), orthogonality %.3g\n", res.MaxResidual, res.Tol, res.Orthogonality)
-		fmt.Fprintf(w, "%.3f s (%d restarts, %d products), load %.3f s\n", res.Seconds, res.Restarts, res.MatVecs, res.LoadSeconds)
-	})
+	fmt.Fprintf(w, "max residual %.3g (tolerance %.3g), orthogonality %.3g\n", res.MaxResidual, res.Tol, res.Orthogonality)
+	fmt.Fprintf(w, "%.3f s (%d restarts, %d products), load %.3f s\n", res.Seconds, res.Restarts, res.MatVecs, res.LoadSeconds)
 }
 
 // check validates the numeric flags and the output file.

@@ -588,27 +588,7 @@ func graphKernelPicture(gram *mat.SymDense, labels []int, res graphKernelResult)
 		}
 		p.X.Label.Text, p.Y.Label.Text = "graph (by class)", "graph (by class)"
 		pic.panels = append(pic.panels, p)
-		t := htmlreport.Table{Caption: "mean kernel value between classes (as drawn)", Header: []string{"class"}}
-		starts := append(append([]int{0}, bounds...), n)
-		for c := 0; c+1 < len(starts); c++ {
-			t.Header = append(t.Header, strconv.Itoa(labels[order[starts[c]]]))
-		}
-		for c := 0; c+1 < len(starts); c++ {
-			row := []string{strconv.Itoa(labels[order[starts[c]]])}
-			for d := 0; d+1 < len(starts); d++ {
-				s, cnt := 0.0, 0
-				for a := starts[c]; a < starts[c+1]; a++ {
-					for b := starts[d]; b < starts[d+1]; b++ {
-						if v := m[a*n+b]; !math.IsNaN(v) {
-							s, cnt = s+v, cnt+1
-						}
-					}
-				}
-				row = append(row, strconv.FormatFloat(s/float64(max(cnt, 1)), 'f', 4, 64))
-			}
-			t.Rows = append(t.Rows, row)
-		}
-		pic.tables = append(pic.tables, t)
+		pic.tables = append(pic.tables, classMeanTable(m, n, order, bounds, labels))
 	}
 	if len(res.HChosen) > 0 {
 		names := make([]string, len(res.HChosen))
@@ -632,6 +612,33 @@ func graphKernelPicture(gram *mat.SymDense, labels []int, res graphKernelResult)
 		pic.notes = append(pic.notes, "no accuracy-against-height panel: give --heights (e.g. 0,1,2,3,4,5) to evaluate each height fixed")
 	}
 	return pic, nil
+}
+
+// classMeanTable is the mean of the drawn n×n matrix m (rows and columns in
+// order, classes starting at bounds) over each pair of classes, NaN left
+// out.
+func classMeanTable(m []float64, n int, order, bounds, labels []int) htmlreport.Table {
+	t := htmlreport.Table{Caption: "mean kernel value between classes (as drawn)", Header: []string{"class"}}
+	starts := append(append([]int{0}, bounds...), n)
+	for c := 0; c+1 < len(starts); c++ {
+		t.Header = append(t.Header, strconv.Itoa(labels[order[starts[c]]]))
+	}
+	for c := 0; c+1 < len(starts); c++ {
+		row := []string{strconv.Itoa(labels[order[starts[c]]])}
+		for d := 0; d+1 < len(starts); d++ {
+			s, cnt := 0.0, 0
+			for a := starts[c]; a < starts[c+1]; a++ {
+				for b := starts[d]; b < starts[d+1]; b++ {
+					if v := m[a*n+b]; !math.IsNaN(v) {
+						s, cnt = s+v, cnt+1
+					}
+				}
+			}
+			row = append(row, strconv.FormatFloat(s/float64(max(cnt, 1)), 'f', 4, 64))
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	return t
 }
 
 // embeddingPanels draws the 2-D coordinates (x, y) of nodes (indices into

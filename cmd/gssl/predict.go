@@ -119,60 +119,9 @@ func runPredict(ctx context.Context, opts predictOptions, stdout, stderr io.Writ
 	if err := checkGraphInput(meta, opts); err != nil {
 		return err
 	}
-	var preds []serve.Prediction
-	if opts.Edges != "" && opts.Features != "" && s.NodeFeatures() == 0 {
-		return usageError{fmt.Errorf("predict: --edges and --features exclude each other for a %s model: new nodes, or new points (both together are for gssl classify's models)", meta.Kind)}
-	}
-	var truth []string // the graphs' classes in --graphs
-	switch {
-	case opts.Graphs != "":
-		res.Input = "graphs"
-		if preds, truth, err = predictGraphFolder(ctx, s, opts.Graphs); err != nil {
-			return err
-		}
-	case s.NodeFeatures() > 0 && (opts.Edges != "" || opts.Features != ""):
-		res.Input = "edges+features"
-		if preds, err = predictFeatureNodes(ctx, opts, header, s, stderr); err != nil {
-			return err
-		}
-	case opts.Edges != "":
-		res.Input = "edges"
-		if meta.Nodes == 0 {
-			return fmt.Errorf("predict: a %s model predicts points from their features (%d each), not nodes: use --features", meta.Kind, meta.Features)
-		}
-		nodes, err := readNewNodes(opts.Edges, loaders.EdgeTableOptions{Table: loaders.TableOptions{Header: header}, Weight: opts.Weight, Source: opts.Source, Target: opts.Target}, s.IDs())
-		if err != nil {
-			return fmt.Errorf("predict: %w", err)
-		}
-		if preds, err = s.PredictNodes(ctx, nodes); err != nil {
-			return fmt.Errorf("predict: --edges %s: %w", opts.Edges, err)
-		}
-	case opts.Features != "":
-		res.Input = "features"
-		t, err := readFeatures("features", opts.Features, "")
-		if err != nil {
-			return fmt.Errorf("predict: %w", err)
-		}
-		r, c := t.X.Dims()
-		pts := make([][]float64, r)
-		for i := range pts {
-			pts[i] = t.X.RawRowView(i)[:c:c]
-		}
-		if preds, err = s.PredictPoints(ctx, pts); err != nil {
-			return fmt.Errorf("predict: --features %s: %w", opts.Features, err)
-		}
-		for i := range preds {
-			preds[i].ID = strconv.Itoa(i)
-			if t.IDs != nil {
-				preds[i].ID = t.IDs[i]
-			}
-		}
-	default:
-		res.Input = "fitted"
-		preds = s.PredictFitted()
-		if len(preds) == 0 {
-			return fmt.Errorf("predict: a %s model keeps no fitted nodes or points to predict: give --features FILE (%d features per point)", meta.Kind, meta.Features)
-		}
+	preds, truth, err := predictAny(ctx, opts, header, s, &res, stderr)
+	if err != nil {
+		return err
 	}
 	res.Predicted = len(preds)
 	for _, p := range preds {
@@ -199,12 +148,96 @@ func runPredict(ctx context.Context, opts predictOptions, stdout, stderr io.Writ
 			}
 			return
 		}
-		fmt.Fprintf(w, "predict: %d predictions of the %s model %s (%s) written to %s", res.Predicted, res.Kind, res.Model, res.Input, res.Out)
-		if res.NoEvidence > 0 {
-			fmt.Fprintf(w, "; %d had no evidence and got the class prior", res.NoEvidence)
-		}
-		fmt.Fprintln(w)
+		printPredictSummary(w, res)
 	})
+}
+
+// predictAny answers for what the flags give: graphs, new nodes (with
+// their features), new points or the fitted items; truth holds the graphs'
+// classes of --graphs.
+func predictAny(ctx context.Context, opts predictOptions, header loaders.HeaderMode, s *savedmodel.Saved, res *predictResult, stderr io.Writer) (preds []serve.Prediction, truth []string, err error) {
+	meta := s.Metadata()
+	if opts.Edges != "" && opts.Features != "" && s.NodeFeatures() == 0 {
+		return nil, nil, usageError{fmt.Errorf("predict: --edges and --features exclude each other for a %s model: new nodes, or new points (both together are for gssl classify's models)", meta.Kind)}
+	}
+	switch {
+	case opts.Graphs != "":
+		res.Input = "graphs"
+		if preds, truth, err = predictGraphFolder(ctx, s, opts.Graphs); err != nil {
+			return nil, nil, err
+		}
+	case s.NodeFeatures() > 0 && (opts.Edges != "" || opts.Features != ""):
+		res.Input = "edges+features"
+		if preds, err = predictFeatureNodes(ctx, opts, header, s, stderr); err != nil {
+			return nil, nil, err
+		}
+	case opts.Edges != "":
+		res.Input = "edges"
+		if meta.Nodes == 0 {
+			return nil, nil, fmt.Errorf("predict: a %s model predicts points from their features (%d each), not nodes: use --features", meta.Kind, meta.Features)
+		}
+		if preds, err = predictNewNodes(ctx, opts, header, s); err != nil {
+			return nil, nil, err
+		}
+	case opts.Features != "":
+		res.Input = "features"
+		if preds, err = predictNewPoints(ctx, opts, s); err != nil {
+			return nil, nil, err
+		}
+	default:
+		res.Input = "fitted"
+		preds = s.PredictFitted()
+		if len(preds) == 0 {
+			return nil, nil, fmt.Errorf("predict: a %s model keeps no fitted nodes or points to predict: give --features FILE (%d features per point)", meta.Kind, meta.Features)
+		}
+	}
+	return preds, truth, nil
+}
+
+// predictNewNodes answers for the new nodes of --edges.
+func predictNewNodes(ctx context.Context, opts predictOptions, header loaders.HeaderMode, s *savedmodel.Saved) ([]serve.Prediction, error) {
+	nodes, err := readNewNodes(opts.Edges, loaders.EdgeTableOptions{Table: loaders.TableOptions{Header: header}, Weight: opts.Weight, Source: opts.Source, Target: opts.Target}, s.IDs())
+	if err != nil {
+		return nil, fmt.Errorf("predict: %w", err)
+	}
+	preds, err := s.PredictNodes(ctx, nodes)
+	if err != nil {
+		return nil, fmt.Errorf("predict: --edges %s: %w", opts.Edges, err)
+	}
+	return preds, nil
+}
+
+// predictNewPoints answers for the points of --features, named by their
+// ids (or row numbers).
+func predictNewPoints(ctx context.Context, opts predictOptions, s *savedmodel.Saved) ([]serve.Prediction, error) {
+	t, err := readFeatures("features", opts.Features, "")
+	if err != nil {
+		return nil, fmt.Errorf("predict: %w", err)
+	}
+	r, c := t.X.Dims()
+	pts := make([][]float64, r)
+	for i := range pts {
+		pts[i] = t.X.RawRowView(i)[:c:c]
+	}
+	preds, err := s.PredictPoints(ctx, pts)
+	if err != nil {
+		return nil, fmt.Errorf("predict: --features %s: %w", opts.Features, err)
+	}
+	for i := range preds {
+		preds[i].ID = strconv.Itoa(i)
+		if t.IDs != nil {
+			preds[i].ID = t.IDs[i]
+		}
+	}
+	return preds, nil
+}
+
+func printPredictSummary(w io.Writer, res predictResult) {
+	fmt.Fprintf(w, "predict: %d predictions of the %s model %s (%s) written to %s", res.Predicted, res.Kind, res.Model, res.Input, res.Out)
+	if res.NoEvidence > 0 {
+		fmt.Fprintf(w, "; %d had no evidence and got the class prior", res.NoEvidence)
+	}
+	fmt.Fprintln(w)
 }
 
 // parseHeader reads --header.
