@@ -186,8 +186,36 @@ func runGenerate(ctx context.Context, opts generateOptions, stdout, stderr io.Wr
 		return err
 	}
 	rep := generateReport{Model: opts.Model, Seed: opts.Seed, Files: map[string]string{}}
-	var gen generate.Generator
-	var sbm *generate.SBMGraph
+	gen, sbm, err := newGenerator(opts, &rep)
+	if err != nil {
+		return err
+	}
+	rep.Nodes, rep.Edges = gen.Nodes(), gen.NumEdges()
+	p, err := generateFiles(opts)
+	if err != nil {
+		return err
+	}
+	if opts.Format == "gsg" {
+		err = generate.WriteGraphFile(ctx, p.edges, gen)
+	} else {
+		err = generate.WriteEdges(ctx, p.edges, gen, p.edgeFormat)
+	}
+	if err != nil {
+		return err
+	}
+	rep.Files["edges"] = p.edges
+	if sbm != nil {
+		if err := writeClassFiles(ctx, opts, sbm, p, &rep); err != nil {
+			return err
+		}
+	}
+	rep.Seconds = seconds(start)
+	return report(stdout, opts.JSON, rep, func(w io.Writer) { printGenerate(w, rep) })
+}
+
+// newGenerator builds the generator of --model (and, for sbm, returns it
+// as the SBM whose classes are written too), recording the classes in rep.
+func newGenerator(opts generateOptions, rep *generateReport) (generate.Generator, *generate.SBMGraph, error) {
 	switch opts.Model {
 	case "sbm":
 		cfg := generate.SBM{Nodes: opts.Nodes, Classes: opts.Classes, Sizes: opts.Sizes, Degree: opts.Degree,
@@ -196,127 +224,128 @@ func runGenerate(ctx context.Context, opts generateOptions, stdout, stderr io.Wr
 			cfg.Classes = 0
 		}
 		if opts.Degree == 0 {
-			return fmt.Errorf("generate: --degree 0 is invalid: it must be > 0")
+			return nil, nil, fmt.Errorf("generate: --degree 0 is invalid: it must be > 0")
 		}
 		// A mean degree of n or more asks for more edges than node pairs:
 		// an edge stream without end, not a graph.
 		if n := float64(opts.Nodes); opts.Degree >= n && n > 0 {
-			return fmt.Errorf("generate: --degree %v is invalid: it must be below --nodes %d", opts.Degree, opts.Nodes)
+			return nil, nil, fmt.Errorf("generate: --degree %v is invalid: it must be below --nodes %d", opts.Degree, opts.Nodes)
 		}
 		if opts.Exponent == 0 {
-			return fmt.Errorf("generate: --exponent 0 is invalid: it must be > 2, or inf")
+			return nil, nil, fmt.Errorf("generate: --exponent 0 is invalid: it must be > 2, or inf")
 		}
-		var err error
-		if sbm, err = generate.NewSBM(cfg); err != nil {
-			return err
+		sbm, err := generate.NewSBM(cfg)
+		if err != nil {
+			return nil, nil, err
 		}
-		gen = sbm
 		rep.Classes, rep.Sizes = sbm.Classes(), sbm.Sizes()
+		return sbm, sbm, nil
 	case "rmat":
 		if opts.Features > 0 {
-			return fmt.Errorf("generate: --features is for sbm; rmat has no classes")
+			return nil, nil, fmt.Errorf("generate: --features is for sbm; rmat has no classes")
 		}
 		if len(opts.ABCD) != 4 {
-			return fmt.Errorf("generate: --abcd takes 4 probabilities a,b,c,d, got %d", len(opts.ABCD))
+			return nil, nil, fmt.Errorf("generate: --abcd takes 4 probabilities a,b,c,d, got %d", len(opts.ABCD))
 		}
 		if opts.EdgeFactor < 1 || (opts.Scale >= 1 && opts.Scale < 31 && opts.EdgeFactor > 1<<opts.Scale) {
-			return fmt.Errorf("generate: --edge-factor %d is invalid: it must be in [1, 2^scale] (more edges per node than nodes is a stream without end, not a graph)", opts.EdgeFactor)
+			return nil, nil, fmt.Errorf("generate: --edge-factor %d is invalid: it must be in [1, 2^scale] (more edges per node than nodes is a stream without end, not a graph)", opts.EdgeFactor)
 		}
 		r, err := generate.NewRMAT(generate.RMAT{Scale: opts.Scale, EdgeFactor: opts.EdgeFactor,
 			A: opts.ABCD[0], B: opts.ABCD[1], C: opts.ABCD[2], D: opts.ABCD[3], NoSelfLoops: opts.NoSelfLoops, Seed: opts.Seed})
 		if err != nil {
-			return err
+			return nil, nil, err
 		}
-		gen = r
+		return r, nil, nil
 	default:
-		return fmt.Errorf("generate: unknown model %q: want sbm or rmat", opts.Model)
+		return nil, nil, fmt.Errorf("generate: unknown model %q: want sbm or rmat", opts.Model)
 	}
-	rep.Nodes, rep.Edges = gen.Nodes(), gen.NumEdges()
+}
 
-	// File names by format.
+// generatePaths are the files gssl generate writes, and their formats.
+type generatePaths struct {
+	edges, labels, split, features string
+	labelFormat                    generate.LabelFormat
+	edgeFormat                     generate.EdgeFormat
+}
+
+// generateFiles names the files of --out in --format.
+func generateFiles(opts generateOptions) (generatePaths, error) {
 	name := func(suffix string) string { return opts.Out + suffix }
-	var edges, labels, split, features string
-	labelFormat := generate.LabelsCSV
-	edgeFormat := generate.EdgesText
+	var p generatePaths
+	p.labelFormat, p.edgeFormat = generate.LabelsCSV, generate.EdgesText
 	gz := ""
 	if opts.Gzip {
 		gz = ".gz"
 	}
 	switch opts.Format {
 	case "txt":
-		edges, labels, labelFormat = name(".edges.txt"+gz), name(".labels.txt"), generate.LabelsText
-		split, features = name(".split.txt"), name(".features.txt.gz")
+		p.edges, p.labels, p.labelFormat = name(".edges.txt"+gz), name(".labels.txt"), generate.LabelsText
+		p.split, p.features = name(".split.txt"), name(".features.txt.gz")
 	case "csv":
-		edges, labels, edgeFormat = name(".edges.csv"+gz), name(".labels.csv"), generate.EdgesCSV
-		split, features = name(".split.txt"), name(".features.txt.gz")
+		p.edges, p.labels, p.edgeFormat = name(".edges.csv"+gz), name(".labels.csv"), generate.EdgesCSV
+		p.split, p.features = name(".split.txt"), name(".features.txt.gz")
 	case "gsg":
-		edges, labels = name(".gsg"), name(".labels.csv")
-		split, features = name(".split.txt"), name(".features.txt.gz")
+		p.edges, p.labels = name(".gsg"), name(".labels.csv")
+		p.split, p.features = name(".split.txt"), name(".features.txt.gz")
 	case "folder":
 		if err := os.MkdirAll(opts.Out, 0o755); err != nil {
-			return fmt.Errorf("generate: %w", err)
+			return p, fmt.Errorf("generate: %w", err)
 		}
 		in := func(f string) string { return filepath.Join(opts.Out, f) }
-		edges, labels, labelFormat = in("edges.txt"+gz), in("labels.txt"), generate.LabelsText
-		split, features = in("split_planetoid.txt"), in("features.txt.gz")
+		p.edges, p.labels, p.labelFormat = in("edges.txt"+gz), in("labels.txt"), generate.LabelsText
+		p.split, p.features = in("split_planetoid.txt"), in("features.txt.gz")
 	default:
-		return fmt.Errorf("generate: --format %q is invalid: want txt, csv, gsg or folder", opts.Format)
+		return p, fmt.Errorf("generate: --format %q is invalid: want txt, csv, gsg or folder", opts.Format)
 	}
+	return p, nil
+}
 
-	var err error
-	if opts.Format == "gsg" {
-		err = generate.WriteGraphFile(ctx, edges, gen)
-	} else {
-		err = generate.WriteEdges(ctx, edges, gen, edgeFormat)
-	}
-	if err != nil {
+// writeClassFiles writes the SBM's labels, a split and (with --features)
+// features, recording them in rep.
+func writeClassFiles(ctx context.Context, opts generateOptions, sbm *generate.SBMGraph, p generatePaths, rep *generateReport) error {
+	lab := sbm.Labels()
+	if err := generate.WriteLabels(p.labels, lab, p.labelFormat); err != nil {
 		return err
 	}
-	rep.Files["edges"] = edges
-	if sbm != nil {
-		lab := sbm.Labels()
-		if err := generate.WriteLabels(labels, lab, labelFormat); err != nil {
+	rep.Files["labels"] = p.labels
+	if opts.PerClass < 1 || opts.Val < 0 || opts.Test < 0 {
+		return fmt.Errorf("generate: --per-class %d, --val %d, --test %d are invalid: want ≥ 1, ≥ 0, ≥ 0", opts.PerClass, opts.Val, opts.Test)
+	}
+	left := sbm.Nodes() - opts.PerClass*sbm.Classes()
+	val := max(0, min(opts.Val, left))
+	test := max(0, min(opts.Test, left-val))
+	s, err := eval.RandomPerClass(lab, opts.PerClass, val, test, opts.Seed)
+	if err != nil {
+		return fmt.Errorf("generate: split: %w", err)
+	}
+	if err := generate.WriteSplit(p.split, s); err != nil {
+		return err
+	}
+	rep.Files["split"] = p.split
+	rep.Train, rep.Val, rep.Test = len(s.Train), len(s.Val), len(s.Test)
+	if opts.Features > 0 {
+		fo := generate.Features{Columns: opts.Features, PerNode: opts.PerNode, TopicProb: opts.TopicProb}
+		if err := generate.WriteFeatures(ctx, p.features, sbm, fo); err != nil {
 			return err
 		}
-		rep.Files["labels"] = labels
-		if opts.PerClass < 1 || opts.Val < 0 || opts.Test < 0 {
-			return fmt.Errorf("generate: --per-class %d, --val %d, --test %d are invalid: want ≥ 1, ≥ 0, ≥ 0", opts.PerClass, opts.Val, opts.Test)
-		}
-		left := sbm.Nodes() - opts.PerClass*sbm.Classes()
-		val := max(0, min(opts.Val, left))
-		test := max(0, min(opts.Test, left-val))
-		s, err := eval.RandomPerClass(lab, opts.PerClass, val, test, opts.Seed)
-		if err != nil {
-			return fmt.Errorf("generate: split: %w", err)
-		}
-		if err := generate.WriteSplit(split, s); err != nil {
-			return err
-		}
-		rep.Files["split"] = split
-		rep.Train, rep.Val, rep.Test = len(s.Train), len(s.Val), len(s.Test)
-		if opts.Features > 0 {
-			fo := generate.Features{Columns: opts.Features, PerNode: opts.PerNode, TopicProb: opts.TopicProb}
-			if err := generate.WriteFeatures(ctx, features, sbm, fo); err != nil {
-				return err
-			}
-			rep.Files["features"] = features
-			rep.Features = opts.Features
+		rep.Files["features"] = p.features
+		rep.Features = opts.Features
+	}
+	return nil
+}
+
+func printGenerate(w io.Writer, rep generateReport) {
+	fmt.Fprintf(w, "%s graph: %d nodes, %d edges", rep.Model, rep.Nodes, rep.Edges)
+	if rep.Classes > 0 {
+		fmt.Fprintf(w, ", %d classes %v", rep.Classes, rep.Sizes)
+	}
+	fmt.Fprintln(w)
+	for _, k := range []string{"edges", "labels", "split", "features"} {
+		if p, ok := rep.Files[k]; ok {
+			fmt.Fprintf(w, "  %-9s %s\n", k, p)
 		}
 	}
-	rep.Seconds = seconds(start)
-	return report(stdout, opts.JSON, rep, func(w io.Writer) {
-		fmt.Fprintf(w, "%s graph: %d nodes, %d edges", rep.Model, rep.Nodes, rep.Edges)
-		if rep.Classes > 0 {
-			fmt.Fprintf(w, ", %d classes %v", rep.Classes, rep.Sizes)
-		}
-		fmt.Fprintln(w)
-		for _, k := range []string{"edges", "labels", "split", "features"} {
-			if p, ok := rep.Files[k]; ok {
-				fmt.Fprintf(w, "  %-9s %s\n", k, p)
-			}
-		}
-		if rep.Train+rep.Val+rep.Test > 0 {
-			fmt.Fprintf(w, "  split     train %d, val %d, test %d\n", rep.Train, rep.Val, rep.Test)
-		}
-	})
+	if rep.Train+rep.Val+rep.Test > 0 {
+		fmt.Fprintf(w, "  split     train %d, val %d, test %d\n", rep.Train, rep.Val, rep.Test)
+	}
 }

@@ -174,24 +174,24 @@ type knnResult struct {
 	ids *nodeids.Map // the points' ids (--features with an id column), or nil
 }
 
-func runKNN(ctx context.Context, opts knnOptions, stdout, stderr io.Writer) error {
-	var prec knngraph.Precision
+// check checks the flags, filling in the default weights, and returns the
+// search's precision, the graph's rule and the memory limit.
+func (opts *knnOptions) check() (prec knngraph.Precision, rule knngraph.Rule, limit int64, err error) {
 	switch opts.Precision {
 	case "float32":
 		prec = knngraph.Float32
 	case "float64":
 		prec = knngraph.Float64
 	default:
-		return fmt.Errorf("knn: --precision %q is invalid: use float32 or float64", opts.Precision)
+		return 0, 0, 0, fmt.Errorf("knn: --precision %q is invalid: use float32 or float64", opts.Precision)
 	}
-	var rule knngraph.Rule
 	switch opts.Rule {
 	case "or":
 		rule = knngraph.Or
 	case "mutual":
 		rule = knngraph.Mutual
 	default:
-		return fmt.Errorf("knn: --rule %q is invalid: use or or mutual", opts.Rule)
+		return 0, 0, 0, fmt.Errorf("knn: --rule %q is invalid: use or or mutual", opts.Rule)
 	}
 	if opts.Weights == "" {
 		opts.Weights = defaultKNNWeights
@@ -199,38 +199,46 @@ func runKNN(ctx context.Context, opts knnOptions, stdout, stderr io.Writer) erro
 	switch opts.Weights {
 	case "affinity", "normalized", "distance2":
 		if opts.Bandwidth < 0 || math.IsNaN(opts.Bandwidth) || math.IsInf(opts.Bandwidth, 0) {
-			return fmt.Errorf("knn: --bandwidth %v is invalid: it must be finite and ≥ 0 (0: the default)", opts.Bandwidth)
+			return 0, 0, 0, fmt.Errorf("knn: --bandwidth %v is invalid: it must be finite and ≥ 0 (0: the default)", opts.Bandwidth)
 		}
 	default:
 		kf := knnFlags{Weights: opts.Weights, Bandwidth: opts.Bandwidth}
 		if _, err := kf.kernel(); err != nil {
-			return fmt.Errorf("knn: %w (or distance2)", err)
+			return 0, 0, 0, fmt.Errorf("knn: %w (or distance2)", err)
 		}
 	}
 	if opts.N < 0 {
-		return fmt.Errorf("knn: --n %d is invalid: it must be ≥ 0 (0 means all images)", opts.N)
+		return 0, 0, 0, fmt.Errorf("knn: --n %d is invalid: it must be ≥ 0 (0 means all images)", opts.N)
 	}
 	if opts.RecallN < 0 {
-		return fmt.Errorf("knn: --recall-sample %d is invalid: it must be ≥ 0", opts.RecallN)
+		return 0, 0, 0, fmt.Errorf("knn: --recall-sample %d is invalid: it must be ≥ 0", opts.RecallN)
 	}
-	if err := checkCompare(opts); err != nil {
-		return err
+	if err := checkCompare(*opts); err != nil {
+		return 0, 0, 0, err
 	}
 	if opts.Images != "" && opts.Features != "" {
-		return fmt.Errorf("knn: --images and --features exclude each other: uint8 images, or points")
+		return 0, 0, 0, fmt.Errorf("knn: --images and --features exclude each other: uint8 images, or points")
 	}
 	if err := checkOutPath("out", opts.Out); err != nil {
-		return fmt.Errorf("knn: %w", err)
+		return 0, 0, 0, fmt.Errorf("knn: %w", err)
 	}
 	if err := checkGraphOut(opts.Out); err != nil {
-		return fmt.Errorf("knn: %w", err)
+		return 0, 0, 0, fmt.Errorf("knn: %w", err)
 	}
 	if err := opts.Plots.check(); err != nil {
-		return fmt.Errorf("knn: %w", err)
+		return 0, 0, 0, fmt.Errorf("knn: %w", err)
 	}
-	limit, err := parseBytes("max-memory", opts.MaxMemory)
+	limit, err = parseBytes("max-memory", opts.MaxMemory)
 	if err != nil {
-		return fmt.Errorf("knn: %w", err)
+		return 0, 0, 0, fmt.Errorf("knn: %w", err)
+	}
+	return prec, rule, limit, nil
+}
+
+func runKNN(ctx context.Context, opts knnOptions, stdout, stderr io.Writer) error {
+	prec, rule, limit, err := opts.check()
+	if err != nil {
+		return err
 	}
 	start := timeNow()
 	x, res, err := knnPoints(opts, limit)
