@@ -103,7 +103,7 @@
 // The paper's protocol (Appendix D.1: transductive and inductive settings,
 // p_test, selection of η and β on validation nodes, test chunks) and the
 // protocol without a split (k-fold cross-validation over the labelled
-// nodes) are in package eval/stkreval; the grids they search are EtaGrid,
+// nodes) are in package protocol; the grids they search are EtaGrid,
 // BetaGrid and IterationsGrid here. Normalize turns a classifier's scores
 // into class probabilities (clipped at zero, rows summing to 1; the
 // labelled class frequencies where no score is positive).

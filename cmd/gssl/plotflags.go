@@ -20,12 +20,12 @@ import (
 	"gonum.org/v1/plot"
 
 	"github.com/gssl/gssl/estimator"
-	"github.com/gssl/gssl/eval/stkreval"
 	"github.com/gssl/gssl/figures"
 	"github.com/gssl/gssl/htmlreport"
 	"github.com/gssl/gssl/knngraph"
 	"github.com/gssl/gssl/labelprop"
 	"github.com/gssl/gssl/loaders"
+	"github.com/gssl/gssl/protocol"
 	"github.com/gssl/gssl/spectral"
 	"github.com/gssl/gssl/stkr"
 )
@@ -372,7 +372,7 @@ type stkrFigure struct {
 	what      string
 }
 
-func newSTKRFigure(c stkreval.Choice, best *stkr.Classifier, seed int) stkrFigure {
+func newSTKRFigure(c protocol.STKRChoice, best *stkr.Classifier, seed int) stkrFigure {
 	acc := make([]float64, len(c.Candidates))
 	for i, o := range c.Candidates {
 		acc[i] = o.ValAccuracy

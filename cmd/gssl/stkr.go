@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gssl/gssl/eval"
-	"github.com/gssl/gssl/eval/stkreval"
+	"github.com/gssl/gssl/protocol"
 	"github.com/gssl/gssl/stkr"
 )
 
@@ -41,7 +41,7 @@ type stkrOptions struct {
 	// mapped to its ids and nodes outside it are dropped from them.
 	LCC bool
 	// TestChunks (needs PTest > 0) scores every test node of the split at
-	// the hidden fraction p_test (stkreval.TestChunks).
+	// the hidden fraction p_test (protocol.TestChunks).
 	TestChunks bool
 	Out        string // predictions file (without a split)
 	Save       string // model file (without a split)
@@ -166,7 +166,7 @@ func (opts *stkrOptions) addFlags(cmd *cobra.Command, refit *bool) {
 	f.StringVar(&opts.Ridge, "ridge", "auto", "ridge β > 0, or auto")
 	renamedFlag(cmd, "beta", "ridge")
 	f.StringVar(&opts.Setting, "setting", "transductive", "with a split: transductive, inductive, inductive-strict or inductive-test-only")
-	f.Float64Var(&opts.PTest, "p-test", stkreval.DefaultPTest, "with a split: fraction of all nodes used as test set, in [0, 1); 0 keeps the split's test set")
+	f.Float64Var(&opts.PTest, "p-test", protocol.DefaultPTest, "with a split: fraction of all nodes used as test set, in [0, 1); 0 keeps the split's test set")
 	f.IntVar(&opts.Seeds, "seeds", 1, "with a split: number of seeds S..S+N-1 (random splits, p_test subsets)")
 	f.IntVar(&opts.Seed, "seed", 0, "seed S: the first split, and the cross-validation folds")
 	renamedFlag(cmd, "first-seed", "seed")

@@ -10,15 +10,15 @@ import (
 	"strings"
 
 	"github.com/gssl/gssl/eval"
-	"github.com/gssl/gssl/eval/stkreval"
 	"github.com/gssl/gssl/graph"
 	"github.com/gssl/gssl/loaders"
+	"github.com/gssl/gssl/protocol"
 	"github.com/gssl/gssl/stkr"
 )
 
 // stkrSetup is the validated hyperparameter grid of a run.
 type stkrSetup struct {
-	setting     stkreval.Setting
+	setting     protocol.Setting
 	solver      stkr.Solver
 	etas, betas []float64
 	counts      []int
@@ -59,7 +59,7 @@ func newSTKRSetup(opts stkrOptions) (*stkrSetup, error) {
 			return nil, fmt.Errorf("stkr: --splits and --split exclude each other: a folder of per-seed split files, or one split")
 		}
 	}
-	if s.setting, err = stkreval.ParseSetting(opts.Setting); err != nil {
+	if s.setting, err = protocol.ParseSetting(opts.Setting); err != nil {
 		return nil, fmt.Errorf("stkr: --setting: %w", err)
 	}
 	if opts.TestChunks && opts.PTest == 0 {
@@ -107,8 +107,8 @@ func newSTKRSetup(opts stkrOptions) (*stkrSetup, error) {
 
 // grid is the run's hyperparameter grid; its candidates share an eigen
 // cache, so kernel PCA decomposes each visible graph once.
-func (s *stkrSetup) grid(opts stkrOptions) stkreval.Grid {
-	return stkreval.Grid{Base: stkr.Regressor{Transform: s.proto, Solver: s.solver, Tol: opts.Tol, Eigen: s.cache},
+func (s *stkrSetup) grid(opts stkrOptions) protocol.STKRGrid {
+	return protocol.STKRGrid{Base: stkr.Regressor{Transform: s.proto, Solver: s.solver, Tol: opts.Tol, Eigen: s.cache},
 		Etas: s.etas, Betas: s.betas, Iterations: s.counts}
 }
 
@@ -237,13 +237,13 @@ func (res *stkrResult) chosen(best *stkr.Classifier) {
 	res.ChosenIterations = append(res.ChosenIterations, best.Iterations)
 }
 
-// stkrAllLabelled is the protocol without a split (stkreval.ChooseCV): fit on
+// stkrAllLabelled is the protocol without a split (protocol.ChooseSTKRCV): fit on
 // every labelled node, predict the others.
 func stkrAllLabelled(ctx context.Context, opts stkrOptions, s *stkrSetup, in *stkrInput, stderr io.Writer) (stkrResult, error) {
 	ds := in.ds
 	res := newSTKRResult(opts, s, in)
 	res.Protocol, res.SplitSource = "all-labelled", "none: every labelled node is trained on"
-	if s.setting != stkreval.Transductive {
+	if s.setting != protocol.Transductive {
 		return res, fmt.Errorf("stkr: --setting %s needs a split with test nodes to hide; without a split the fit is transductive", s.setting)
 	}
 	if opts.Seeds > 1 || opts.TestChunks {
@@ -254,9 +254,9 @@ func stkrAllLabelled(ctx context.Context, opts stkrOptions, s *stkrSetup, in *st
 	}
 	g := s.grid(opts)
 	logf(stderr, "stkr: %s (%d nodes, %d edges, %d classes, %d labelled), %s, %d candidates by cross-validation", ds.Name, res.Nodes, ds.Graph.Edges(), ds.Classes, res.Labelled, opts.Transform, len(g.Candidates()))
-	task := stkreval.Task{Graph: ds.Graph, Labels: ds.Labels, Classes: ds.Classes}
+	task := protocol.Task{Graph: ds.Graph, Labels: ds.Labels, Classes: ds.Classes}
 	cv := eval.CV{Folds: opts.Folds, Seed: uint64(opts.Seed), Order: idOrder(ds, labelledNodes(ds))}
-	c, err := stkreval.RunCV(ctx, task, cv, g, func(c *stkr.Classifier, err error) {
+	c, err := protocol.RunSTKRCV(ctx, task, cv, g, func(c *stkr.Classifier, err error) {
 		res.FailedCandidates++
 		logf(stderr, "stkr: %s β=%g max-iter=%d: %v", c.Transform, c.Beta, c.Iterations, err)
 	})
@@ -293,10 +293,10 @@ func stkrAllLabelled(ctx context.Context, opts stkrOptions, s *stkrSetup, in *st
 
 // allLabelled records the cross-validated choice of the protocol without
 // a split.
-func (res *stkrResult) allLabelled(c stkreval.CVRun, seed int) {
+func (res *stkrResult) allLabelled(c protocol.STKRCVRun, seed int) {
 	res.chosen(c.Best)
-	res.fig = stkrFigure{accuracy: c.Accuracy, best: c.CVChoice.Best, transform: c.Best.Transform, what: "cross-validation accuracy"}
-	res.Folds, res.CVAccuracy, res.Fits, res.Seeds = c.Folds, finite(c.Accuracy[c.CVChoice.Best]), 1, []int{seed}
+	res.fig = stkrFigure{accuracy: c.Accuracy, best: c.STKRCVChoice.Best, transform: c.Best.Transform, what: "cross-validation accuracy"}
+	res.Folds, res.CVAccuracy, res.Fits, res.Seeds = c.Folds, finite(c.Accuracy[c.STKRCVChoice.Best]), 1, []int{seed}
 	res.VisibleNodes, res.NoEvidence, res.SolverDetail = res.Nodes, c.NoEvidence, c.Stats.Solver
 	res.Iterations, res.MatVecs = float64(c.Stats.TotalIterations()), float64(c.Stats.MatVecs)
 	res.Predicted = res.Nodes - res.Labelled
@@ -315,7 +315,7 @@ func stkrBenchmark(ctx context.Context, opts stkrOptions, s *stkrSetup, in *stkr
 	ds := in.ds
 	n := ds.Graph.Nodes()
 	res := newSTKRResult(opts, s, in)
-	res.Protocol, res.Refit = "split", s.setting == stkreval.Inductive
+	res.Protocol, res.Refit = "split", s.setting == protocol.Inductive
 	if opts.Out != "" {
 		return res, errors.New("stkr: --out writes the predictions of the protocol without a split (--split none); a benchmark split reports accuracies")
 	}
@@ -330,15 +330,15 @@ func stkrBenchmark(ctx context.Context, opts stkrOptions, s *stkrSetup, in *stkr
 	for k := range seeds {
 		seeds[k] = opts.Seed + k
 	}
-	runs, err := stkreval.RunBenchmark(ctx, stkreval.Benchmark{
-		Task: stkreval.Task{Graph: ds.Graph, Labels: ds.Labels, Classes: ds.Classes}, Setting: s.setting,
+	runs, err := protocol.RunSTKRBenchmark(ctx, protocol.STKRBenchmark{
+		Task: protocol.Task{Graph: ds.Graph, Labels: ds.Labels, Classes: ds.Classes}, Setting: s.setting,
 		PTest: opts.PTest, Chunks: opts.TestChunks, Seeds: seeds, Grid: g,
 		Split: func(seed int) (eval.Split, string, int, error) { return stkrSplit(in, spec, opts, seed) },
 		Total: bar.SetTotal, Done: bar.Add,
 		Failed: func(seed int, c *stkr.Classifier, err error) {
 			logf(stderr, "stkr: seed %d: %s β=%g max-iter=%d: %v", seed, c.Transform, c.Beta, c.Iterations, err)
 		},
-		Chosen: func(seed int, o stkreval.Outcome, best *stkr.Classifier) {
+		Chosen: func(seed int, o protocol.STKROutcome, best *stkr.Classifier) {
 			logf(stderr, "stkr: seed %d: test %.4f (%d nodes) val %.4f (%s β=%g, stop after %d, %d iterations, %d products, %.3fs)", seed, o.TestAccuracy, o.TestScored, o.ValAccuracy, best.Transform, best.Beta, best.Iterations, o.Stats.TotalIterations(), o.Stats.MatVecs, o.Seconds)
 		},
 	})
@@ -350,8 +350,8 @@ func stkrBenchmark(ctx context.Context, opts stkrOptions, s *stkrSetup, in *stkr
 }
 
 // benchmark records the runs of the protocol on a split.
-func (res *stkrResult) benchmark(runs []stkreval.SeedRun, lap bool) {
-	sum := stkreval.Summarize(runs, lap)
+func (res *stkrResult) benchmark(runs []protocol.STKRSeedRun, lap bool) {
+	sum := protocol.SummarizeSTKR(runs, lap)
 	res.DroppedSplit, res.SplitSource, res.Candidates, res.FailedCandidates = sum.Dropped, sum.Source, sum.Candidates, sum.Failed
 	res.VisibleNodes, res.Fits, res.NoEvidence, res.SolverDetail = sum.VisibleNodes, sum.Fits, sum.NoEvidence, sum.SolverDetail
 	res.Eta, res.Beta, res.ChosenIterations = sum.Eta, sum.Beta, sum.ChosenIterations

@@ -10,9 +10,9 @@
 // split_planetoid.txt (remapped; nodes outside the component dropped) and,
 // for each seed s with a saved split, splits/random20_seed<s>.txt (the saved
 // split remapped) and splits/random20_seed<s>_ptest<p>.txt (the same with
-// the test set cut to the p_test draw of stkreval.NewPartition, the nodes
+// the test set cut to the p_test draw of protocol.NewPartition, the nodes
 // `gssl stkr --lcc --p-test p` scores) and splits/random20_seed<s>_chunks<p>.txt
-// (lines "k node": the test chunks of stkreval.TestChunks, `--test-chunks`). Features are not written (neither
+// (lines "k node": the test chunks of protocol.TestChunks, `--test-chunks`). Features are not written (neither
 // stkr.py nor label propagation uses them).
 package main
 
@@ -26,9 +26,9 @@ import (
 	"strconv"
 
 	"github.com/gssl/gssl/eval"
-	"github.com/gssl/gssl/eval/stkreval"
 	"github.com/gssl/gssl/graph"
 	"github.com/gssl/gssl/loaders"
+	"github.com/gssl/gssl/protocol"
 )
 
 func main() {
@@ -105,7 +105,7 @@ func run(data, splits, out string, pTest float64, seeds int) error {
 		if err := writeSplit(filepath.Join(out, "splits", fmt.Sprintf("random20_seed%d.txt", s)), local); err != nil {
 			return err
 		}
-		part, err := stkreval.NewPartition(g.Nodes(), local, pTest, uint64(s))
+		part, err := protocol.NewPartition(g.Nodes(), local, pTest, uint64(s))
 		if err != nil {
 			return err
 		}
@@ -113,7 +113,7 @@ func run(data, splits, out string, pTest float64, seeds int) error {
 		if err := writeSplit(filepath.Join(out, "splits", fmt.Sprintf("random20_seed%d_ptest%s.txt", s, tag)), cut); err != nil {
 			return err
 		}
-		chunks, err := stkreval.TestChunks(g.Nodes(), local, pTest, uint64(s))
+		chunks, err := protocol.TestChunks(g.Nodes(), local, pTest, uint64(s))
 		if err != nil {
 			return err
 		}

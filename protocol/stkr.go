@@ -1,4 +1,4 @@
-package stkreval
+package protocol
 
 import (
 	"context"
@@ -31,7 +31,7 @@ const (
 	// the val nodes and their edges hidden too (n = |train|, m = |other|),
 	// so that val accuracy is accuracy on unseen nodes; the chosen
 	// regressor is then refitted with the val nodes visible and unlabelled
-	// (m = |val| + |other|) before it predicts test (Choose). Only the test
+	// (m = |val| + |other|) before it predicts test (ChooseSTKR). Only the test
 	// nodes differ from Transductive at the fit that predicts them.
 	Inductive
 	// InductiveStrict is the paper's Appendix D.1 read literally: the val
@@ -194,10 +194,10 @@ type Task struct {
 	Classes int
 }
 
-// Prepared is a task, a partition and a setting made ready for fitting many
+// STKRPrepared is a task, a partition and a setting made ready for fitting many
 // hyperparameter settings: the base kernel on the visible graph, the one-hot
 // targets, and (inductive) the kernel rows of the val and test nodes.
-type Prepared struct {
+type STKRPrepared struct {
 	Setting Setting
 	// Visible is N, the number of nodes the learner sees at fit time.
 	Visible int
@@ -215,13 +215,13 @@ type Prepared struct {
 	prior   int
 }
 
-// Prepare builds the kernel of the setting's selection fits. In the
+// PrepareSTKR builds the kernel of the setting's selection fits. In the
 // inductive settings the visible graph is the subgraph induced by
 // train ∪ other (∪ val for InductiveTestOnly; degrees computed on it), and
 // each hidden val or test node x gets the kernel row of its edges to
 // visible nodes, k(x)_j = N·w(x,x_j)/√(d_x d_j). For Inductive this is the
-// view hyperparameters are chosen on; Choose adds the refit.
-func Prepare(task Task, part Partition, setting Setting) (*Prepared, error) {
+// view hyperparameters are chosen on; ChooseSTKR adds the refit.
+func PrepareSTKR(task Task, part Partition, setting Setting) (*STKRPrepared, error) {
 	g := task.Graph
 	if g == nil {
 		return nil, fmt.Errorf("stkr: task has no graph")
@@ -246,7 +246,7 @@ func Prepare(task Task, part Partition, setting Setting) (*Prepared, error) {
 	if distinct := len(slices.Compact(slices.Sorted(slices.Values(trainLabels(task.Labels, part.Train))))); task.Classes > 2*distinct {
 		return nil, fmt.Errorf("stkr: task has %d classes but its %d training nodes have %d distinct labels: at most half the classes may have no training node (number the classes 0..C−1)", task.Classes, len(part.Train), distinct)
 	}
-	p := &Prepared{Setting: setting, labels: task.Labels, val: part.Val, test: part.Test}
+	p := &STKRPrepared{Setting: setting, labels: task.Labels, val: part.Val, test: part.Test}
 	counts := make([]int, task.Classes)
 	p.y = mat.NewDense(len(part.Train), task.Classes, nil)
 	for t, i := range part.Train {
@@ -322,10 +322,10 @@ func Prepare(task Task, part Partition, setting Setting) (*Prepared, error) {
 }
 
 // Kernel returns the base kernel on the visible graph.
-func (p *Prepared) Kernel() *stkr.GraphKernel { return p.kernel }
+func (p *STKRPrepared) Kernel() *stkr.GraphKernel { return p.kernel }
 
-// Outcome is one fit at one hyperparameter setting.
-type Outcome struct {
+// STKROutcome is one fit at one hyperparameter setting.
+type STKROutcome struct {
 	ValAccuracy  float64
 	TestAccuracy float64
 	Stats        stkr.Stats
@@ -345,15 +345,15 @@ type Outcome struct {
 }
 
 // Evaluate fits r and scores the val and test nodes. Errors in the input
-// are returned; a solver failure is recorded in Outcome.Err.
-func (p *Prepared) Evaluate(ctx context.Context, r *stkr.Classifier) (Outcome, error) {
+// are returned; a solver failure is recorded in STKROutcome.Err.
+func (p *STKRPrepared) Evaluate(ctx context.Context, r *stkr.Classifier) (STKROutcome, error) {
 	start := time.Now()
 	var k stkr.BaseKernel = p.kernel
 	if p.base != nil {
 		k = p.base
 	}
 	err := r.FitIndexed(ctx, k, p.train, p.y)
-	out := Outcome{Stats: r.Stats()}
+	out := STKROutcome{Stats: r.Stats()}
 	if err != nil {
 		if r.Outputs() == 0 || ctx.Err() != nil {
 			return out, err
@@ -365,7 +365,7 @@ func (p *Prepared) Evaluate(ctx context.Context, r *stkr.Classifier) (Outcome, e
 	if p.valRow == nil || p.testRow == nil {
 		var err error
 		if f, err = r.Scores(); err != nil {
-			return Outcome{}, err
+			return STKROutcome{}, err
 		}
 	}
 	buf := make([]float64, c)
@@ -393,7 +393,7 @@ func (p *Prepared) Evaluate(ctx context.Context, r *stkr.Classifier) (Outcome, e
 
 // argmax predicts the class of each of count nodes from its scores (first
 // maximum on ties); a node whose scores are all zero gets the prior class.
-func (p *Prepared) argmax(scores func(t int) []float64, count int) ([]int, int) {
+func (p *STKRPrepared) argmax(scores func(t int) []float64, count int) ([]int, int) {
 	pred := make([]int, count)
 	none := 0
 	for t := range pred {
@@ -419,7 +419,7 @@ func (p *Prepared) argmax(scores func(t int) []float64, count int) ([]int, int) 
 // accuracy scores predictions of nodes (original ids), skipping unknown
 // labels; NaN when nothing is scored. It also returns the numbers of right
 // and of scored predictions.
-func (p *Prepared) accuracy(pred, nodes []int) (float64, int, int) {
+func (p *STKRPrepared) accuracy(pred, nodes []int) (float64, int, int) {
 	right, total := 0, 0
 	for t, i := range nodes {
 		if p.labels[i] < 0 {
@@ -440,8 +440,8 @@ func (p *Prepared) accuracy(pred, nodes []int) (float64, int, int) {
 // the best validation accuracy (the first in grid order on ties), skipping
 // candidates whose solver failed, and all the outcomes. It fails when every
 // candidate failed or on an input error.
-func (p *Prepared) Select(ctx context.Context, candidates []*stkr.Classifier) (int, []Outcome, error) {
-	outs := make([]Outcome, len(candidates))
+func (p *STKRPrepared) Select(ctx context.Context, candidates []*stkr.Classifier) (int, []STKROutcome, error) {
+	outs := make([]STKROutcome, len(candidates))
 	best := -1
 	var failures []error
 	for i, r := range candidates {
@@ -464,39 +464,39 @@ func (p *Prepared) Select(ctx context.Context, candidates []*stkr.Classifier) (i
 	return best, outs, nil
 }
 
-// Choice is the outcome of the protocol on one partition.
-type Choice struct {
-	// Best is the index of the chosen candidate; after Choose,
+// STKRChoice is the outcome of the protocol on one partition.
+type STKRChoice struct {
+	// Best is the index of the chosen candidate; after ChooseSTKR,
 	// candidates[Best] holds the fit that predicted test (the refit in the
 	// Inductive setting), ready for Predict and PredictRow.
 	Best int
 	// Candidates are the selection fits, one per candidate.
-	Candidates []Outcome
+	Candidates []STKROutcome
 	// Final is the chosen candidate's outcome on test: its selection fit,
 	// or in the Inductive setting its refit with val visible. Its
 	// ValAccuracy is the selection's (val hidden), the one the choice
 	// was made on.
-	Final Outcome
+	Final STKROutcome
 	// Visible is the number of nodes visible at the fit that predicted test.
 	Visible int
 	// Refitted reports whether Final comes from a refit.
 	Refitted bool
 }
 
-// Choose runs the setting's protocol on one partition: every candidate is
-// fitted on the selection view (Prepare), the one with the best val
+// ChooseSTKR runs the setting's protocol on one partition: every candidate is
+// fitted on the selection view (PrepareSTKR), the one with the best val
 // accuracy is chosen (Select) and, in the Inductive setting, refitted with
 // the val nodes visible and unlabelled (the InductiveTestOnly view) before
 // it predicts test. A failure of the refit's solver is an error: the
 // chosen hyperparameters converged with fewer visible nodes, so it signals
 // an ill-posed refit rather than a bad candidate.
-func Choose(ctx context.Context, task Task, part Partition, setting Setting, candidates []*stkr.Classifier) (Choice, error) {
-	prep, err := Prepare(task, part, setting)
+func ChooseSTKR(ctx context.Context, task Task, part Partition, setting Setting, candidates []*stkr.Classifier) (STKRChoice, error) {
+	prep, err := PrepareSTKR(task, part, setting)
 	if err != nil {
-		return Choice{}, err
+		return STKRChoice{}, err
 	}
 	best, outs, err := prep.Select(ctx, candidates)
-	c := Choice{Best: best, Candidates: outs, Visible: prep.Visible}
+	c := STKRChoice{Best: best, Candidates: outs, Visible: prep.Visible}
 	if err != nil {
 		return c, err
 	}
@@ -504,7 +504,7 @@ func Choose(ctx context.Context, task Task, part Partition, setting Setting, can
 	if setting != Inductive {
 		return c, nil
 	}
-	full, err := Prepare(task, part, InductiveTestOnly)
+	full, err := PrepareSTKR(task, part, InductiveTestOnly)
 	if err != nil {
 		return c, err
 	}
@@ -536,7 +536,7 @@ func trainLabels(labels, train []int) []int {
 // with and without features differ only by this call. The inductive
 // settings need kernel rows of hidden nodes, which FeatureKernel does not
 // provide, and are refused.
-func (p *Prepared) UseFeatures(x propagate.Features, gamma float64) error {
+func (p *STKRPrepared) UseFeatures(x propagate.Features, gamma float64) error {
 	if p.Setting != Transductive {
 		return fmt.Errorf("stkr: features: the %v setting needs kernel rows of hidden nodes; the feature kernel supports the transductive setting only", p.Setting)
 	}
@@ -548,9 +548,9 @@ func (p *Prepared) UseFeatures(x propagate.Features, gamma float64) error {
 	return nil
 }
 
-// CVChoice is the outcome of ChooseCV.
-type CVChoice struct {
-	// Best is the index of the chosen candidate; after ChooseCV,
+// STKRCVChoice is the outcome of ChooseSTKRCV.
+type STKRCVChoice struct {
+	// Best is the index of the chosen candidate; after ChooseSTKRCV,
 	// candidates[Best] is fitted on every labelled node, with its Classes
 	// set to the task's.
 	Best int
@@ -577,7 +577,7 @@ type CVChoice struct {
 	Stats stkr.Stats
 }
 
-// ChooseCV is the protocol for real use, without a validation split: every
+// ChooseSTKRCV is the protocol for real use, without a validation split: every
 // candidate is scored by seeded stratified k-fold cross-validation over the
 // labelled nodes of task (transductive: each fold's held-out nodes are
 // visible and unlabelled), the one with the best pooled accuracy is chosen
@@ -587,27 +587,27 @@ type CVChoice struct {
 // labelled nodes (eval.NewFolds); cv.Order, when set, is the order in which
 // the labelled nodes are dealt into folds. Any number of labels per class works: a class with
 // a single labelled node is trained on in every fold and never held out.
-func ChooseCV(ctx context.Context, task Task, cv eval.CV, candidates []*stkr.Classifier) (CVChoice, error) {
+func ChooseSTKRCV(ctx context.Context, task Task, cv eval.CV, candidates []*stkr.Classifier) (STKRCVChoice, error) {
 	if len(candidates) == 0 {
-		return CVChoice{}, errors.New("stkr: ChooseCV: no candidate")
+		return STKRCVChoice{}, errors.New("stkr: ChooseCV: no candidate")
 	}
 	if task.Graph == nil || len(task.Labels) != task.Graph.Nodes() {
-		return CVChoice{}, errors.New("stkr: ChooseCV: the task needs a graph and one label per node")
+		return STKRCVChoice{}, errors.New("stkr: ChooseCV: the task needs a graph and one label per node")
 	}
 	f, err := cv.NewFolds(task.Labels)
 	if errors.Is(err, eval.ErrTooFewLabels) && len(candidates) == 1 {
-		c := CVChoice{Best: 0, Accuracy: []float64{math.NaN()}, Failed: make([]error, 1)}
+		c := STKRCVChoice{Best: 0, Accuracy: []float64{math.NaN()}, Failed: make([]error, 1)}
 		return c, c.finalFit(ctx, task, candidates[0])
 	}
 	if err != nil {
-		return CVChoice{}, fmt.Errorf("stkr: choosing hyperparameters: %w", err)
+		return STKRCVChoice{}, fmt.Errorf("stkr: choosing hyperparameters: %w", err)
 	}
-	c := CVChoice{Best: -1, Folds: f.K, Accuracy: make([]float64, len(candidates)), Failed: make([]error, len(candidates))}
+	c := STKRCVChoice{Best: -1, Folds: f.K, Accuracy: make([]float64, len(candidates)), Failed: make([]error, len(candidates))}
 	right := make([]int, len(candidates))
 	scored := make([]int, len(candidates))
 	for k := 0; k < f.K; k++ {
 		train, test := f.Split(k)
-		prep, err := Prepare(task, Partition{Train: train, Test: test}, Transductive)
+		prep, err := PrepareSTKR(task, Partition{Train: train, Test: test}, Transductive)
 		if err != nil {
 			return c, fmt.Errorf("stkr: fold %d of %d: %w", k+1, f.K, err)
 		}
@@ -648,18 +648,18 @@ func ChooseCV(ctx context.Context, task Task, cv eval.CV, candidates []*stkr.Cla
 }
 
 // finalFit fits r on every labelled node of task and predicts every node.
-func (c *CVChoice) finalFit(ctx context.Context, task Task, r *stkr.Classifier) error {
+func (c *STKRCVChoice) finalFit(ctx context.Context, task Task, r *stkr.Classifier) error {
 	var labelled []int
 	for i, l := range task.Labels {
 		if l >= 0 {
 			labelled = append(labelled, i)
 		}
 	}
-	prep, err := Prepare(task, Partition{Train: labelled}, Transductive)
+	prep, err := PrepareSTKR(task, Partition{Train: labelled}, Transductive)
 	if err != nil {
 		return err
 	}
-	// Fit fits the same one-hot system as Prepare's targets and remembers
+	// Fit fits the same one-hot system as PrepareSTKR's targets and remembers
 	// the classes, so that the chosen model can be saved.
 	r.Classes = task.Classes
 	if err := r.FitKernel(ctx, prep.kernel, task.Labels); err != nil {
@@ -673,13 +673,13 @@ func (c *CVChoice) finalFit(ctx context.Context, task Task, r *stkr.Classifier) 
 	return nil
 }
 
-// SplitRun is the outcome of ChooseSplit on one split.
-type SplitRun struct {
+// STKRSplitRun is the outcome of ChooseSTKRSplit on one split.
+type STKRSplitRun struct {
 	// Partitions are the partitions fitted: one, or one per test chunk.
 	Partitions []Partition
-	// Choices[k] is Choose's outcome on Partitions[k] and Chosen[k] its
+	// Choices[k] is ChooseSTKR's outcome on Partitions[k] and Chosen[k] its
 	// chosen regressor (fitted; the refit in the Inductive setting).
-	Choices []Choice
+	Choices []STKRChoice
 	Chosen  []*stkr.Classifier
 	// TestCorrect and TestScored sum the right and the scored test
 	// predictions over the partitions.
@@ -690,25 +690,25 @@ type SplitRun struct {
 }
 
 // TestAccuracy is TestCorrect/TestScored.
-func (r SplitRun) TestAccuracy() float64 {
+func (r STKRSplitRun) TestAccuracy() float64 {
 	if r.TestScored == 0 {
 		return 0
 	}
 	return float64(r.TestCorrect) / float64(r.TestScored)
 }
 
-// ChooseSplit runs the paper's protocol (Appendix D.1) on one
+// ChooseSTKRSplit runs the paper's protocol (Appendix D.1) on one
 // train/val/test split of task's nodes: the split becomes a partition with
 // round(pTest·N) test nodes drawn with seed (NewPartition; pTest 0 keeps
 // the split's test set) or, with chunks, one partition per chunk of its
-// test nodes (TestChunks), and Choose picks and scores a candidate on each.
+// test nodes (TestChunks), and ChooseSTKR picks and scores a candidate on each.
 // candidates returns fresh regressors for each partition; done, when set,
 // is called after each partition with the number of candidates fitted.
 // On an error the partitions done so far are returned with it (their
 // Choices hold the failed candidates' errors).
-func ChooseSplit(ctx context.Context, task Task, split eval.Split, setting Setting, pTest float64, chunks bool, seed uint64,
-	candidates func() []*stkr.Classifier, done func(fits int)) (SplitRun, error) {
-	var run SplitRun
+func ChooseSTKRSplit(ctx context.Context, task Task, split eval.Split, setting Setting, pTest float64, chunks bool, seed uint64,
+	candidates func() []*stkr.Classifier, done func(fits int)) (STKRSplitRun, error) {
+	var run STKRSplitRun
 	n := task.Graph.Nodes()
 	var err error
 	if chunks {
@@ -719,12 +719,12 @@ func ChooseSplit(ctx context.Context, task Task, split eval.Split, setting Setti
 		run.Partitions = []Partition{p}
 	}
 	if err != nil {
-		return SplitRun{}, err
+		return STKRSplitRun{}, err
 	}
 	var val float64
 	for k, part := range run.Partitions {
 		cands := candidates()
-		c, err := Choose(ctx, task, part, setting, cands)
+		c, err := ChooseSTKR(ctx, task, part, setting, cands)
 		run.Choices = append(run.Choices, c)
 		if done != nil {
 			done(len(cands))

@@ -1,4 +1,4 @@
-package stkreval
+package protocol
 
 import (
 	"context"
@@ -83,7 +83,7 @@ func TestInverseLaplacianBeatsLabelPropagationOnCora(t *testing.T) {
 
 		part, err := NewPartition(task.Graph.Nodes(), *sp, 0, uint64(seed))
 		require.NoError(t, err)
-		prep, err := Prepare(task, part, Transductive)
+		prep, err := PrepareSTKR(task, part, Transductive)
 		require.NoError(t, err)
 		var cands []*stkr.Classifier
 		for _, beta := range []float64{1, 10, 100} {

@@ -1,4 +1,4 @@
-package stkreval
+package protocol
 
 import (
 	"context"
@@ -15,7 +15,7 @@ import (
 	"github.com/gssl/gssl/stkr"
 )
 
-const coraDir = "../../testdata/cora"
+const coraDir = "../testdata/cora"
 
 func loadCora(t testing.TB) (*loaders.NodeDataset, Task) {
 	t.Helper()
@@ -140,10 +140,10 @@ func TestInductiveHidesValAndTest(t *testing.T) {
 	ds, task := loadCora(t)
 	part, err := NewPartition(task.Graph.Nodes(), *ds.Split, 0.01, 1)
 	require.NoError(t, err)
-	prep, err := Prepare(task, part, Inductive)
+	prep, err := PrepareSTKR(task, part, Inductive)
 	require.NoError(t, err)
 	assert.Equal(t, len(part.Train)+len(part.Other), prep.Visible)
-	tr, err := Prepare(task, part, Transductive)
+	tr, err := PrepareSTKR(task, part, Transductive)
 	require.NoError(t, err)
 	assert.Equal(t, task.Graph.Nodes(), tr.Visible)
 
@@ -155,7 +155,7 @@ func TestInductiveHidesValAndTest(t *testing.T) {
 	assert.InDelta(t, 0, out.TestAccuracy*27-float64(int(out.TestAccuracy*27+0.5)), 1e-9)
 	assert.Greater(t, out.ValAccuracy, 0.4, "propagation works on hidden val nodes")
 
-	_, err = Prepare(Task{Graph: task.Graph, Labels: task.Labels[:5], Classes: 7}, part, Inductive)
+	_, err = PrepareSTKR(Task{Graph: task.Graph, Labels: task.Labels[:5], Classes: 7}, part, Inductive)
 	assert.ErrorContains(t, err, "5 labels for a graph of 2708 nodes")
 }
 
@@ -166,7 +166,7 @@ func TestInductiveTestOnlyKeepsValVisible(t *testing.T) {
 	ds, task := loadCora(t)
 	part, err := NewPartition(task.Graph.Nodes(), *ds.Split, 0.01, 2)
 	require.NoError(t, err)
-	prep, err := Prepare(task, part, InductiveTestOnly)
+	prep, err := PrepareSTKR(task, part, InductiveTestOnly)
 	require.NoError(t, err)
 	assert.Equal(t, task.Graph.Nodes()-len(part.Test), prep.Visible)
 	r := cls(&stkr.Regressor{Transform: stkr.InverseLaplacian{Eta: 0.9}, Beta: 10})
@@ -198,7 +198,7 @@ func TestInductiveTestOnlyKeepsValVisible(t *testing.T) {
 	assert.Equal(t, InductiveTestOnly, s)
 }
 
-// TestChooseInductiveRefits: in the Inductive setting Choose picks the
+// TestChooseInductiveRefits: in the Inductive setting ChooseSTKR picks the
 // candidate with the best val accuracy on the view with val and test hidden
 // (the same choice as InductiveStrict, first on ties), then predicts test
 // from a refit with val visible, which is exactly InductiveTestOnly's fit
@@ -219,7 +219,7 @@ func TestChooseInductiveRefits(t *testing.T) {
 		return out
 	}
 
-	view, err := Prepare(task, part, InductiveStrict)
+	view, err := PrepareSTKR(task, part, InductiveStrict)
 	require.NoError(t, err)
 	var vals []float64
 	want := 0
@@ -232,12 +232,12 @@ func TestChooseInductiveRefits(t *testing.T) {
 			want = i
 		}
 	}
-	testOnly, err := Prepare(task, part, InductiveTestOnly)
+	testOnly, err := PrepareSTKR(task, part, InductiveTestOnly)
 	require.NoError(t, err)
 	refit, err := testOnly.Evaluate(ctx, cands()[want])
 	require.NoError(t, err)
 
-	c, err := Choose(ctx, task, part, Inductive, cands())
+	c, err := ChooseSTKR(ctx, task, part, Inductive, cands())
 	require.NoError(t, err)
 	assert.Equal(t, want, c.Best)
 	assert.True(t, c.Refitted)
@@ -250,7 +250,7 @@ func TestChooseInductiveRefits(t *testing.T) {
 	assert.Equal(t, refit.TestCorrect, c.Final.TestCorrect)
 	assert.Equal(t, len(part.Test), c.Final.TestScored)
 
-	strict, err := Choose(ctx, task, part, InductiveStrict, cands())
+	strict, err := ChooseSTKR(ctx, task, part, InductiveStrict, cands())
 	require.NoError(t, err)
 	assert.Equal(t, want, strict.Best)
 	assert.False(t, strict.Refitted)
@@ -313,7 +313,7 @@ func TestTestChunksTransductiveEqualsWholeTestSet(t *testing.T) {
 	n := task.Graph.Nodes()
 	whole, err := NewPartition(n, *ds.Split, 0, 3)
 	require.NoError(t, err)
-	prep, err := Prepare(task, whole, Transductive)
+	prep, err := PrepareSTKR(task, whole, Transductive)
 	require.NoError(t, err)
 	want, err := prep.Evaluate(context.Background(), cls(&stkr.Regressor{Transform: stkr.Polynomial{Coeffs: []float64{0, 0, 0, 1}}, Beta: 1}))
 	require.NoError(t, err)
@@ -322,7 +322,7 @@ func TestTestChunksTransductiveEqualsWholeTestSet(t *testing.T) {
 	require.Len(t, parts, 8)
 	right, scored := 0, 0
 	for _, p := range parts {
-		prep, err := Prepare(task, p, Transductive)
+		prep, err := PrepareSTKR(task, p, Transductive)
 		require.NoError(t, err)
 		o, err := prep.Evaluate(context.Background(), cls(&stkr.Regressor{Transform: stkr.Polynomial{Coeffs: []float64{0, 0, 0, 1}}, Beta: 1}))
 		require.NoError(t, err)
@@ -438,7 +438,7 @@ func TestInductiveSettingsMatchDense(t *testing.T) {
 					return out
 				}
 
-				prep, err := Prepare(task, part, setting)
+				prep, err := PrepareSTKR(task, part, setting)
 				require.NoError(t, err)
 				assert.Equal(t, N, prep.Visible)
 				r := cls(&stkr.Regressor{Transform: c.tr, Beta: beta, Tol: testTol, MaxIter: 100000})

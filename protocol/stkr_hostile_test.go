@@ -1,4 +1,4 @@
-package stkreval
+package protocol
 
 import (
 	"runtime"
@@ -19,7 +19,7 @@ func TestPrepareHugeClassCount(t *testing.T) {
 	part := Partition{Train: []int{0, 1, 3}, Test: []int{2}}
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	_, err = Prepare(Task{Graph: g, Labels: labels, Classes: 1_000_001}, part, Transductive)
+	_, err = PrepareSTKR(Task{Graph: g, Labels: labels, Classes: 1_000_001}, part, Transductive)
 	runtime.ReadMemStats(&after)
 	require.ErrorContains(t, err, "at most half the classes may have no training node")
 	assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(1<<20))

@@ -1,4 +1,4 @@
-package stkreval
+package protocol
 
 import (
 	"context"
@@ -28,7 +28,7 @@ func coraTrainTask(t *testing.T) Task {
 	return Task{Graph: ds.Graph, Labels: labels, Classes: ds.Classes}
 }
 
-// ChooseCV against a direct loop: fit each candidate on each fold's
+// ChooseSTKRCV against a direct loop: fit each candidate on each fold's
 // training nodes, predict every node and count the held-out ones right.
 func TestChooseCVMatchesManualLoop(t *testing.T) {
 	task := coraTrainTask(t)
@@ -39,7 +39,7 @@ func TestChooseCVMatchesManualLoop(t *testing.T) {
 			{Regressor: stkr.Regressor{Transform: stkr.Power(2), Beta: 1}},
 		}
 	}
-	got, err := ChooseCV(context.Background(), task, eval.CV{Folds: 3, Seed: 5}, cands())
+	got, err := ChooseSTKRCV(context.Background(), task, eval.CV{Folds: 3, Seed: 5}, cands())
 	require.NoError(t, err)
 	assert.Equal(t, 3, got.Folds)
 
@@ -117,13 +117,13 @@ func TestChooseCVFewLabels(t *testing.T) {
 			task.Labels[i] = -1
 		}
 	}
-	got, err := ChooseCV(context.Background(), task, eval.CV{Seed: 1}, []*stkr.Classifier{{Regressor: stkr.Regressor{Transform: stkr.InverseLaplacian{Eta: 0.9}, Beta: 1}}})
+	got, err := ChooseSTKRCV(context.Background(), task, eval.CV{Seed: 1}, []*stkr.Classifier{{Regressor: stkr.Regressor{Transform: stkr.InverseLaplacian{Eta: 0.9}, Beta: 1}}})
 	require.NoError(t, err)
 	assert.Equal(t, 3, got.Folds, "the smallest class with two labels has three")
 	assert.False(t, math.IsNaN(got.Accuracy[0]))
 }
 
-// ChooseSplit: one partition, or one per chunk whose test nodes together
+// ChooseSTKRSplit: one partition, or one per chunk whose test nodes together
 // are the split's; the counts add up over the chunks.
 func TestChooseSplit(t *testing.T) {
 	ds, err := datasets.Cora()
@@ -133,16 +133,16 @@ func TestChooseSplit(t *testing.T) {
 		return []*stkr.Classifier{{Regressor: stkr.Regressor{Transform: stkr.Power(2), Beta: 1}}}
 	}
 	fits := 0
-	one, err := ChooseSplit(context.Background(), task, *ds.Split, Transductive, 0.01, false, 3, cands, func(n int) { fits += n })
+	one, err := ChooseSTKRSplit(context.Background(), task, *ds.Split, Transductive, 0.01, false, 3, cands, func(n int) { fits += n })
 	require.NoError(t, err)
 	assert.Len(t, one.Partitions, 1)
 	assert.Equal(t, 27, one.TestScored) // round(0.01·2708)
 	assert.Equal(t, 1, fits)
-	all, err := ChooseSplit(context.Background(), task, *ds.Split, Transductive, 0.3, true, 3, cands, nil)
+	all, err := ChooseSTKRSplit(context.Background(), task, *ds.Split, Transductive, 0.3, true, 3, cands, nil)
 	require.NoError(t, err)
 	assert.Len(t, all.Partitions, 2) // chunks of 812: 812 + 188
 	assert.Equal(t, 1000, all.TestScored)
-	whole, err := ChooseSplit(context.Background(), task, *ds.Split, Transductive, 0, false, 3, cands, nil)
+	whole, err := ChooseSTKRSplit(context.Background(), task, *ds.Split, Transductive, 0, false, 3, cands, nil)
 	require.NoError(t, err)
 	assert.Equal(t, whole.TestCorrect, all.TestCorrect, "transductive: every chunk's fit is the same fit")
 	assert.Greater(t, whole.TestAccuracy(), 0.4, "chance is 1/7")
@@ -162,11 +162,11 @@ func TestChooseCVNoFolds(t *testing.T) {
 		}
 	}
 	one := []*stkr.Classifier{{Regressor: stkr.Regressor{Transform: stkr.InverseLaplacian{Eta: 0.9}, Beta: 1}}}
-	c, err := ChooseCV(context.Background(), task, eval.CV{}, one)
+	c, err := ChooseSTKRCV(context.Background(), task, eval.CV{}, one)
 	require.NoError(t, err)
 	assert.Equal(t, 0, c.Folds)
 	assert.True(t, math.IsNaN(c.Accuracy[0]))
 	assert.Len(t, c.Labels, task.Graph.Nodes())
-	_, err = ChooseCV(context.Background(), task, eval.CV{}, append(one, cls(&stkr.Regressor{Transform: stkr.InverseLaplacian{Eta: 0.5}, Beta: 1})))
+	_, err = ChooseSTKRCV(context.Background(), task, eval.CV{}, append(one, cls(&stkr.Regressor{Transform: stkr.InverseLaplacian{Eta: 0.5}, Beta: 1})))
 	assert.ErrorIs(t, err, eval.ErrTooFewLabels)
 }

@@ -1,4 +1,4 @@
-package stkreval
+package protocol
 
 import (
 	"math"

@@ -1,4 +1,4 @@
-package stkreval
+package protocol
 
 import (
 	"context"
@@ -19,7 +19,7 @@ import (
 // Laplacian ignores the η grid.
 func TestGridCandidates(t *testing.T) {
 	cache := &stkr.EigenCache{}
-	g := Grid{Base: stkr.Regressor{Transform: stkr.InverseLaplacian{Eta: 0.5}, Solver: stkr.SolverGMRES, Tol: 1e-7, Eigen: cache},
+	g := STKRGrid{Base: stkr.Regressor{Transform: stkr.InverseLaplacian{Eta: 0.5}, Solver: stkr.SolverGMRES, Tol: 1e-7, Eigen: cache},
 		Etas: []float64{0.5, 0.9}, Betas: []float64{1, 10, 100}, Iterations: []int{0, 4}}
 	c := g.Candidates()
 	require.Len(t, c, 12)
@@ -33,33 +33,33 @@ func TestGridCandidates(t *testing.T) {
 			}
 		}
 	}
-	p := Grid{Base: stkr.Regressor{Transform: stkr.Power(2)}, Etas: []float64{0.5, 0.9}, Betas: []float64{1}, Iterations: []int{0}}
+	p := STKRGrid{Base: stkr.Regressor{Transform: stkr.Power(2)}, Etas: []float64{0.5, 0.9}, Betas: []float64{1}, Iterations: []int{0}}
 	require.Len(t, p.Candidates(), 1)
 	assert.Equal(t, stkr.Power(2), p.Candidates()[0].Transform)
 }
 
-// TestRunBenchmarkIsChooseSplit: each seed's run is ChooseSplit's on that
-// seed's split, and Summarize's per-fit means are those of the chosen fits.
+// TestRunBenchmarkIsChooseSplit: each seed's run is ChooseSTKRSplit's on that
+// seed's split, and SummarizeSTKR's per-fit means are those of the chosen fits.
 func TestRunBenchmarkIsChooseSplit(t *testing.T) {
 	ds, err := datasets.Cora()
 	require.NoError(t, err)
 	task := Task{Graph: ds.Graph, Labels: ds.Labels, Classes: ds.Classes}
-	g := Grid{Base: stkr.Regressor{Transform: stkr.Power(2)}, Betas: []float64{0.1, 1}, Iterations: []int{0}}
-	b := Benchmark{Task: task, Setting: Transductive, PTest: DefaultPTest, Seeds: []int{3, 4}, Grid: g,
+	g := STKRGrid{Base: stkr.Regressor{Transform: stkr.Power(2)}, Betas: []float64{0.1, 1}, Iterations: []int{0}}
+	b := STKRBenchmark{Task: task, Setting: Transductive, PTest: DefaultPTest, Seeds: []int{3, 4}, Grid: g,
 		Split: func(seed int) (eval.Split, string, int, error) { return *ds.Split, "planetoid", seed, nil }}
-	runs, err := RunBenchmark(context.Background(), b)
+	runs, err := RunSTKRBenchmark(context.Background(), b)
 	require.NoError(t, err)
 	require.Len(t, runs, 2)
 	var iters float64
 	for k, r := range runs {
-		want, err := ChooseSplit(context.Background(), task, *ds.Split, Transductive, DefaultPTest, false, uint64(b.Seeds[k]), g.Candidates, nil)
+		want, err := ChooseSTKRSplit(context.Background(), task, *ds.Split, Transductive, DefaultPTest, false, uint64(b.Seeds[k]), g.Candidates, nil)
 		require.NoError(t, err)
 		assert.Equal(t, want.TestCorrect, r.TestCorrect)
 		assert.Equal(t, want.TestScored, r.TestScored)
 		assert.Equal(t, want.Chosen[0].Beta, r.Chosen[0].Beta)
 		iters += float64(want.Choices[0].Final.Stats.TotalIterations())
 	}
-	s := Summarize(runs, false)
+	s := SummarizeSTKR(runs, false)
 	assert.Equal(t, 2, s.Fits)
 	assert.Equal(t, 4, s.Candidates)
 	assert.Equal(t, 3+4, s.Dropped)
@@ -70,7 +70,7 @@ func TestRunBenchmarkIsChooseSplit(t *testing.T) {
 }
 
 // TestRunCVFallsBack: with no class of two labels nothing is held out, and
-// RunCV fits the middle of the grid.
+// RunSTKRCV fits the middle of the grid.
 func TestRunCVFallsBack(t *testing.T) {
 	ds, err := datasets.Cora()
 	require.NoError(t, err)
@@ -85,10 +85,10 @@ func TestRunCVFallsBack(t *testing.T) {
 		}
 	}
 	task := Task{Graph: ds.Graph, Labels: labels, Classes: ds.Classes}
-	g := Grid{Base: stkr.Regressor{Transform: stkr.InverseLaplacian{}}, Etas: stkr.EtaGrid(), Betas: stkr.BetaGrid(), Iterations: []int{0}}
-	_, err = ChooseCV(context.Background(), task, eval.CV{}, g.Candidates())
+	g := STKRGrid{Base: stkr.Regressor{Transform: stkr.InverseLaplacian{}}, Etas: stkr.EtaGrid(), Betas: stkr.BetaGrid(), Iterations: []int{0}}
+	_, err = ChooseSTKRCV(context.Background(), task, eval.CV{}, g.Candidates())
 	require.True(t, errors.Is(err, eval.ErrTooFewLabels))
-	run, err := RunCV(context.Background(), task, eval.CV{}, g, nil)
+	run, err := RunSTKRCV(context.Background(), task, eval.CV{}, g, nil)
 	require.NoError(t, err)
 	assert.True(t, run.FellBack)
 	require.Len(t, run.Candidates, 1)

@@ -1,4 +1,4 @@
-package stkreval_test
+package protocol_test
 
 import (
 	"context"
@@ -6,15 +6,15 @@ import (
 
 	"github.com/gssl/gssl/datasets"
 	"github.com/gssl/gssl/eval"
-	"github.com/gssl/gssl/eval/stkreval"
 	"github.com/gssl/gssl/loaders"
+	"github.com/gssl/gssl/protocol"
 	"github.com/gssl/gssl/stkr"
 )
 
 // The protocol without a split: Cora with only its 140 training labels
 // known; η and β chosen by cross-validation over them, then every node
 // predicted.
-func ExampleChooseCV() {
+func ExampleChooseSTKRCV() {
 	ds, _ := datasets.Cora()
 	labels := make([]int, len(ds.Labels))
 	for i := range labels {
@@ -29,8 +29,8 @@ func ExampleChooseCV() {
 			cands = append(cands, &stkr.Classifier{Regressor: stkr.Regressor{Transform: stkr.InverseLaplacian{Eta: eta}, Beta: beta}})
 		}
 	}
-	task := stkreval.Task{Graph: ds.Graph, Labels: labels, Classes: ds.Classes}
-	c, err := stkreval.ChooseCV(context.Background(), task, eval.CV{Folds: 3, Seed: 1}, cands)
+	task := protocol.Task{Graph: ds.Graph, Labels: labels, Classes: ds.Classes}
+	c, err := protocol.ChooseSTKRCV(context.Background(), task, eval.CV{Folds: 3, Seed: 1}, cands)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -44,12 +44,12 @@ func ExampleChooseCV() {
 // The paper's protocol on Cora in the inductive setting: β is chosen on the
 // val nodes with val and test hidden, then the chosen regressor is refitted
 // with val visible and predicts the 27 hidden test nodes from their edges.
-func ExampleChoose() {
-	ds, err := loaders.LoadNodeDataset("../../testdata/cora")
+func ExampleChooseSTKR() {
+	ds, err := loaders.LoadNodeDataset("../testdata/cora")
 	if err != nil {
 		panic(err)
 	}
-	part, err := stkreval.NewPartition(ds.Graph.Nodes(), *ds.Split, 0.01, 1)
+	part, err := protocol.NewPartition(ds.Graph.Nodes(), *ds.Split, 0.01, 1)
 	if err != nil {
 		panic(err)
 	}
@@ -57,8 +57,8 @@ func ExampleChoose() {
 	for _, beta := range []float64{0.1, 1, 10} {
 		candidates = append(candidates, &stkr.Classifier{Regressor: stkr.Regressor{Transform: stkr.InverseLaplacian{Eta: 0.9}, Beta: beta}})
 	}
-	task := stkreval.Task{Graph: ds.Graph, Labels: ds.Labels, Classes: ds.Classes}
-	c, err := stkreval.Choose(context.Background(), task, part, stkreval.Inductive, candidates)
+	task := protocol.Task{Graph: ds.Graph, Labels: ds.Labels, Classes: ds.Classes}
+	c, err := protocol.ChooseSTKR(context.Background(), task, part, protocol.Inductive, candidates)
 	if err != nil {
 		panic(err)
 	}

@@ -1,4 +1,4 @@
-package stkreval
+package protocol
 
 import (
 	"context"
@@ -14,10 +14,10 @@ import (
 // as test nodes of a split (Appendix D.1, for Cora, CiteSeer and PubMed).
 const DefaultPTest = 0.01
 
-// Grid is a hyperparameter grid of STKR classifiers: every candidate is a
+// STKRGrid is a hyperparameter grid of STKR classifiers: every candidate is a
 // clone of Base with η (for the inverse Laplacian), β and the iteration
 // count set, η outermost, then β, then the iterations.
-type Grid struct {
+type STKRGrid struct {
 	// Base holds the hyperparameters every candidate shares (Transform,
 	// Solver, Tol, Eigen…). For the inverse Laplacian its η is replaced
 	// by each of Etas; other transforms ignore Etas.
@@ -28,7 +28,7 @@ type Grid struct {
 }
 
 // Lap reports whether the grid is over the inverse Laplacian's η.
-func (g Grid) Lap() bool {
+func (g STKRGrid) Lap() bool {
 	_, ok := g.Base.Transform.(stkr.InverseLaplacian)
 	return ok
 }
@@ -36,7 +36,7 @@ func (g Grid) Lap() bool {
 // Candidates returns fresh, unfitted classifiers for every point of the
 // grid. They share Base's Eigen (an EigenCache decomposes each visible
 // graph once).
-func (g Grid) Candidates() []*stkr.Classifier {
+func (g STKRGrid) Candidates() []*stkr.Classifier {
 	etas := g.Etas
 	if !g.Lap() {
 		etas = []float64{math.NaN()}
@@ -57,9 +57,9 @@ func (g Grid) Candidates() []*stkr.Classifier {
 	return out
 }
 
-// CVRun is the outcome of RunCV.
-type CVRun struct {
-	CVChoice
+// STKRCVRun is the outcome of RunSTKRCV.
+type STKRCVRun struct {
+	STKRCVChoice
 	// Candidates are the candidates chosen from (one, the middle of the
 	// grid, when FellBack) and Best is Candidates[Best], fitted on every
 	// labelled node.
@@ -70,21 +70,21 @@ type CVRun struct {
 	FellBack bool
 }
 
-// RunCV is the protocol without a split: ChooseCV over the grid's
+// RunSTKRCV is the protocol without a split: ChooseSTKRCV over the grid's
 // candidates, or, when no class has two labels (eval.ErrTooFewLabels),
 // the middle of the grid (η 0.9, β 1 for the default grids) fitted on every
 // labelled node. failed, when set, is called for each candidate whose
 // solver failed on a fold.
-func RunCV(ctx context.Context, task Task, cv eval.CV, g Grid, failed func(c *stkr.Classifier, err error)) (CVRun, error) {
+func RunSTKRCV(ctx context.Context, task Task, cv eval.CV, g STKRGrid, failed func(c *stkr.Classifier, err error)) (STKRCVRun, error) {
 	cands := g.Candidates()
-	c, err := ChooseCV(ctx, task, cv, cands)
-	run := CVRun{}
+	c, err := ChooseSTKRCV(ctx, task, cv, cands)
+	run := STKRCVRun{}
 	if errors.Is(err, eval.ErrTooFewLabels) && len(cands) > 1 {
 		cands = cands[len(cands)/2 : len(cands)/2+1]
 		run.FellBack = true
-		c, err = ChooseCV(ctx, task, cv, cands)
+		c, err = ChooseSTKRCV(ctx, task, cv, cands)
 	}
-	run.CVChoice, run.Candidates = c, cands
+	run.STKRCVChoice, run.Candidates = c, cands
 	for i, e := range c.Failed {
 		if e != nil && failed != nil {
 			failed(cands[i], e)
@@ -97,41 +97,41 @@ func RunCV(ctx context.Context, task Task, cv eval.CV, g Grid, failed func(c *st
 	return run, nil
 }
 
-// Benchmark is the paper's protocol repeated over seeds: one split per
-// seed, ChooseSplit on each.
-type Benchmark struct {
+// STKRBenchmark is the paper's protocol repeated over seeds: one split per
+// seed, ChooseSTKRSplit on each.
+type STKRBenchmark struct {
 	Task    Task
 	Setting Setting
-	// PTest and Chunks are ChooseSplit's.
+	// PTest and Chunks are ChooseSTKRSplit's.
 	PTest  float64
 	Chunks bool
 	Seeds  []int
 	// Split returns seed's split, a description of its source and the
 	// number of its nodes that were dropped (outside the graph used).
 	Split func(seed int) (split eval.Split, source string, dropped int, err error)
-	Grid  Grid
+	Grid  STKRGrid
 	// Observers, each optional: the expected number of candidate fits
 	// (once the first seed's chunks are known), the fits done, each failed
 	// candidate and each chosen fit.
 	Total  func(fits int)
 	Done   func(fits int)
 	Failed func(seed int, c *stkr.Classifier, err error)
-	Chosen func(seed int, o Outcome, best *stkr.Classifier)
+	Chosen func(seed int, o STKROutcome, best *stkr.Classifier)
 }
 
-// SeedRun is one seed of a Benchmark.
-type SeedRun struct {
+// STKRSeedRun is one seed of an STKRBenchmark.
+type STKRSeedRun struct {
 	Seed    int
 	Source  string
 	Dropped int
-	SplitRun
+	STKRSplitRun
 }
 
-// RunBenchmark runs the benchmark's seeds in order. A seed whose split has
-// no labelled test node to score is an error, as is a failed ChooseSplit
+// RunSTKRBenchmark runs the benchmark's seeds in order. A seed whose split has
+// no labelled test node to score is an error, as is a failed ChooseSTKRSplit
 // (its runs so far are returned with it).
-func RunBenchmark(ctx context.Context, b Benchmark) ([]SeedRun, error) {
-	var out []SeedRun
+func RunSTKRBenchmark(ctx context.Context, b STKRBenchmark) ([]STKRSeedRun, error) {
+	var out []STKRSeedRun
 	n := b.Task.Graph.Nodes()
 	ncand := len(b.Grid.Candidates())
 	for k, seed := range b.Seeds {
@@ -144,7 +144,7 @@ func RunBenchmark(ctx context.Context, b Benchmark) ([]SeedRun, error) {
 				b.Total(len(b.Seeds) * len(parts) * ncand)
 			}
 		}
-		run, err := ChooseSplit(ctx, b.Task, split, b.Setting, b.PTest, b.Chunks, uint64(seed), b.Grid.Candidates, b.Done)
+		run, err := ChooseSTKRSplit(ctx, b.Task, split, b.Setting, b.PTest, b.Chunks, uint64(seed), b.Grid.Candidates, b.Done)
 		names := b.Grid.Candidates()
 		for _, c := range run.Choices {
 			for i, o := range c.Candidates {
@@ -153,7 +153,7 @@ func RunBenchmark(ctx context.Context, b Benchmark) ([]SeedRun, error) {
 				}
 			}
 		}
-		sr := SeedRun{Seed: seed, Source: source, Dropped: dropped, SplitRun: run}
+		sr := STKRSeedRun{Seed: seed, Source: source, Dropped: dropped, STKRSplitRun: run}
 		if err != nil {
 			out = append(out, sr)
 			return out, fmt.Errorf("stkr: seed %d: %w", seed, err)
@@ -171,11 +171,11 @@ func RunBenchmark(ctx context.Context, b Benchmark) ([]SeedRun, error) {
 	return out, nil
 }
 
-// Summary sums up a Benchmark's runs: per fit (a seed, or a seed's chunk)
+// STKRSummary sums up an STKRBenchmark's runs: per fit (a seed, or a seed's chunk)
 // the chosen hyperparameters, and the means over fits of the chosen fits'
 // iterations, products and seconds; per seed the test and validation
 // accuracy.
-type Summary struct {
+type STKRSummary struct {
 	Fits, Candidates, Failed, NoEvidence, Dropped int
 	// VisibleNodes and TestNodes are the last fit's and the last seed's.
 	VisibleNodes, TestNodes int
@@ -191,10 +191,10 @@ type Summary struct {
 	Test, Val []float64
 }
 
-// Summarize returns the Summary of runs of a grid over lap's η (lap false:
+// SummarizeSTKR returns the STKRSummary of runs of a grid over lap's η (lap false:
 // no η recorded).
-func Summarize(runs []SeedRun, lap bool) Summary {
-	var s Summary
+func SummarizeSTKR(runs []STKRSeedRun, lap bool) STKRSummary {
+	var s STKRSummary
 	var iters, mvs, secs float64
 	for _, r := range runs {
 		s.Dropped += r.Dropped

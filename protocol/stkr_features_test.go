@@ -1,4 +1,4 @@
-package stkreval
+package protocol
 
 import (
 	"context"
@@ -28,18 +28,18 @@ func TestUseFeatures(t *testing.T) {
 	newR := func() *stkr.Classifier {
 		return cls(&stkr.Regressor{Transform: stkr.InverseLaplacian{Eta: 0.9}, Beta: 0.1})
 	}
-	plain, err := Prepare(task, part, Transductive)
+	plain, err := PrepareSTKR(task, part, Transductive)
 	require.NoError(t, err)
 	want, err := plain.Evaluate(ctx, newR())
 	require.NoError(t, err)
-	p0, err := Prepare(task, part, Transductive)
+	p0, err := PrepareSTKR(task, part, Transductive)
 	require.NoError(t, err)
 	require.NoError(t, p0.UseFeatures(x, 0))
 	got, err := p0.Evaluate(ctx, newR())
 	require.NoError(t, err)
 	require.Equal(t, want.TestAccuracy, got.TestAccuracy)
 	require.Equal(t, want.Stats, got.Stats)
-	p1, err := Prepare(task, part, Transductive)
+	p1, err := PrepareSTKR(task, part, Transductive)
 	require.NoError(t, err)
 	require.NoError(t, p1.UseFeatures(x, 2))
 	r := newR()
@@ -50,7 +50,7 @@ func TestUseFeatures(t *testing.T) {
 	ref := newR()
 	require.NoError(t, ref.FitIndexed(ctx, k, part.Train, mat.NewDense(2, 2, []float64{1, 0, 0, 1})))
 	require.True(t, mat.EqualApprox(mustPredict(t, ref), mustPredict(t, r), 1e-12))
-	pi, err := Prepare(task, part, Inductive)
+	pi, err := PrepareSTKR(task, part, Inductive)
 	require.NoError(t, err)
 	require.ErrorContains(t, pi.UseFeatures(x, 1), "transductive")
 }
