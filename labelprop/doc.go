@@ -144,21 +144,15 @@
 // Warm starts: the Chebyshev semi-iteration and CG accept any x_0 (the
 // residual r_0 = b − A x_0 drives them), so WarmStart starts a fit from a
 // previous model's scores, each class scaled by the β_j minimising ‖r_0‖
-// (A F' is known without a product, from the equation F' solves). Evaluate
-// warm-starts each a of the increasing grid from the previous one; the
-// labels are those of cold starts up to near-ties.
+// (A F' is known without a product, from the equation F' solves).
+// protocol.EvaluateLabelProp warm-starts each a of the increasing grid from
+// the previous one; the labels are those of cold starts up to near-ties.
 //
 // Choosing a: AlphaGrid is the grid of the peer script; AlphaCandidates
 // clones a base model once per value, so that every other hyperparameter
 // (Float32, the stopping rule, the solver) is the one cross-validated or
-// validated. Without a validation split ChooseAlpha chooses by seeded
-// stratified k-fold cross-validation over the labelled nodes
-// (eval.SelectByCV: the pooled held-out accuracy; k = 5 by default, fewer
-// when a class has fewer labels); on a split, eval.SelectOnSplit chooses on
-// the validation nodes (the first best value in grid order wins ties).
-// Evaluate runs the whole protocol of gssl labelprop: the splits of an
-// eval.Splitter over seeds, the choice of a on each (each value's solve
-// warm-started from the previous one's), and, without a split, the fit on
-// every labelled node with the chosen a (DefaultAlpha when no class has two
-// labels to cross-validate with).
+// validated. The protocols that choose a and score the chosen model
+// (protocol.ChooseAlpha by k-fold cross-validation over the labelled nodes,
+// protocol.EvaluateLabelProp over the splits and seeds of gssl labelprop)
+// are in package protocol.
 package labelprop

@@ -97,7 +97,7 @@ type Spreading struct {
 	// Alpha is a, the weight of the neighbours against the node's own label,
 	// inside (0, 1); 0 means DefaultAlpha (0.9). The best value depends on
 	// the graph: choose it from AlphaGrid on validation nodes, or by
-	// cross-validation (ChooseAlpha).
+	// cross-validation (protocol.ChooseAlpha).
 	Alpha float64
 	// Solver is Auto (the zero value), Chebyshev, CG or FixedPoint; all
 	// reach the same F.
@@ -148,7 +148,7 @@ type Spreading struct {
 	// start the solve (Chebyshev and CG), each class scaled by the factor
 	// that minimises the initial residual (see warmstart.go). The answer is
 	// the same to the tolerance; the solve takes fewer iterations when the
-	// two values of Alpha are close (Evaluate's grid, in increasing
+	// two values of Alpha are close (protocol.EvaluateLabelProp's grid, in increasing
 	// order). It is read, not changed.
 	WarmStart *Spreading
 

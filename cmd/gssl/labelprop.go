@@ -12,6 +12,7 @@ import (
 	"github.com/gssl/gssl/eval"
 	"github.com/gssl/gssl/labelprop"
 	"github.com/gssl/gssl/loaders"
+	"github.com/gssl/gssl/protocol"
 )
 
 // labelpropOptions are the settings of one labelprop run.
@@ -141,7 +142,7 @@ func runLabelprop(ctx context.Context, opts labelpropOptions, stdout, stderr io.
 		defer bar.Finish()
 		exp.Progress = func(int) { bar.Add(1) }
 	}
-	out, err := labelprop.Evaluate(ctx, exp)
+	out, err := protocol.EvaluateLabelProp(ctx, exp)
 	if err != nil {
 		return labelpropError(err, ds)
 	}
@@ -192,13 +193,13 @@ func (opts labelpropOptions) source() string {
 
 // labelpropError names the flags and nodes behind the protocol's errors.
 func labelpropError(err error, ds *loaders.NodeDataset) error {
-	var iso *labelprop.IsolatedError
+	var iso *protocol.IsolatedError
 	switch {
 	case errors.As(err, &iso):
 		return fmt.Errorf("labelprop: training node %s is isolated (degree 0), so its label cannot spread; pass --keep-isolated-seeds to keep it", nodeID(ds, iso.Node))
 	case errors.Is(err, eval.ErrNoValidation):
 		return errors.New("labelprop: --alpha auto needs validation nodes to choose a, and the split has none; give --alpha, or --split none to choose it by cross-validation")
-	case errors.Is(err, labelprop.ErrNoLabels):
+	case errors.Is(err, protocol.ErrNoLabels):
 		return errors.New("labelprop: no node is labelled: give --labels (an empty label means unlabelled)")
 	}
 	return err

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gssl/gssl/labelprop"
 	"github.com/gssl/gssl/loaders"
+	"github.com/gssl/gssl/protocol"
 )
 
 // labelpropResult is the JSON object of the command.
@@ -61,7 +62,7 @@ type labelpropResult struct {
 }
 
 // summarizeLabelprop builds the JSON object from Evaluate's outcome.
-func summarizeLabelprop(opts labelpropOptions, exp labelprop.Experiment, ds *loaders.NodeDataset, out labelprop.Outcome) labelpropResult {
+func summarizeLabelprop(opts labelpropOptions, exp protocol.LabelPropExperiment, ds *loaders.NodeDataset, out protocol.LabelPropOutcome) labelpropResult {
 	runs := out.Runs
 	r0 := runs[0]
 	spec := exp.Splits.Spec()
@@ -108,7 +109,7 @@ func summarizeLabelprop(opts labelpropOptions, exp labelprop.Experiment, ds *loa
 
 // summarizeRuns sets the accuracies (mean and spread over the runs), the
 // largest counters, the mean fit time, and a and its grid.
-func (res *labelpropResult) summarizeRuns(out labelprop.Outcome) {
+func (res *labelpropResult) summarizeRuns(out protocol.LabelPropOutcome) {
 	s, runs := out.Summary(), out.Runs
 	res.Iterations, res.Residual, res.FitSeconds = s.Iterations, s.Residual, s.FitSeconds
 	res.NIsolated, res.NUnreached, res.NIsolatedSeeds = s.Isolated, s.Unreached, s.IsolatedSeeds
@@ -136,7 +137,7 @@ func (res *labelpropResult) summarizeRuns(out labelprop.Outcome) {
 }
 
 // allLabelled sets the fields of the protocol without a split.
-func (res *labelpropResult) allLabelled(out labelprop.Outcome, seed uint64) {
+func (res *labelpropResult) allLabelled(out protocol.LabelPropOutcome, seed uint64) {
 	res.Protocol = "all-labelled"
 	res.ValReason = "no validation split: every labelled node is trained on"
 	res.TestReason = "no test split: every labelled node is trained on; the unlabelled nodes are predicted"
@@ -158,7 +159,7 @@ func (res *labelpropResult) allLabelled(out labelprop.Outcome, seed uint64) {
 	}
 }
 
-func printLabelprop(w io.Writer, res labelpropResult, runs []labelprop.Run) {
+func printLabelprop(w io.Writer, res labelpropResult, runs []protocol.LabelPropRun) {
 	fmt.Fprintf(w, "%s: %d nodes, %d edges, %d classes, %d labelled (%s)\n", res.Dataset, res.Nodes, res.Edges, res.Classes, res.Labelled, res.Data)
 	switch {
 	case res.Protocol == "all-labelled":
@@ -194,7 +195,7 @@ func printLabelprop(w io.Writer, res labelpropResult, runs []labelprop.Run) {
 // printLabelpropGrids prints the accuracy of every a of the grid: by
 // cross-validation without a split, on the validation and test nodes of a
 // single split.
-func printLabelpropGrids(w io.Writer, res labelpropResult, r labelprop.Run) {
+func printLabelpropGrids(w io.Writer, res labelpropResult, r protocol.LabelPropRun) {
 	if res.GridCVAccuracy != nil && len(res.AlphaGrid) == len(res.GridCVAccuracy) {
 		fmt.Fprintln(w)
 		fmt.Fprintf(w, "  alpha    cv acc\n")
@@ -262,7 +263,7 @@ func num(v any) string {
 }
 
 // writeLabelprop writes --out and --save from the first run.
-func writeLabelprop(opts labelpropOptions, ds *loaders.NodeDataset, run labelprop.Run, res *labelpropResult) error {
+func writeLabelprop(opts labelpropOptions, ds *loaders.NodeDataset, run protocol.LabelPropRun, res *labelpropResult) error {
 	if opts.Out != "" {
 		if err := writePredictions(opts.Out, ds, run); err != nil {
 			return err
@@ -281,7 +282,7 @@ func writeLabelprop(opts labelpropOptions, ds *loaders.NodeDataset, run labelpro
 // writePredictions writes one row per node that was not trained on: the
 // user's id, the predicted class, with a split the node's true class and
 // part, and the probability of every class, p_<class name>.
-func writePredictions(path string, ds *loaders.NodeDataset, run labelprop.Run) error {
+func writePredictions(path string, ds *loaders.NodeDataset, run protocol.LabelPropRun) error {
 	part := make([]string, len(ds.Labels))
 	for name, idx := range map[string][]int{"train": run.Split.Train, "val": run.Split.Val, "test": run.Split.Test} {
 		for _, i := range idx {

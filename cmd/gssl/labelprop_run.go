@@ -6,12 +6,13 @@ import (
 	"github.com/gssl/gssl/eval"
 	"github.com/gssl/gssl/labelprop"
 	"github.com/gssl/gssl/loaders"
+	"github.com/gssl/gssl/protocol"
 )
 
 // experiment checks the options and returns the protocol they ask for
 // (without its data, which is loaded after) and the parsed --split.
-func (opts labelpropOptions) experiment() (labelprop.Experiment, eval.SplitSpec, error) {
-	var exp labelprop.Experiment
+func (opts labelpropOptions) experiment() (protocol.LabelPropExperiment, eval.SplitSpec, error) {
+	var exp protocol.LabelPropExperiment
 	spec, err := parseSplitFlag(opts.Split)
 	if err != nil {
 		return exp, spec, fmt.Errorf("labelprop: %w", err)

@@ -23,7 +23,6 @@ import (
 	"github.com/gssl/gssl/figures"
 	"github.com/gssl/gssl/htmlreport"
 	"github.com/gssl/gssl/knngraph"
-	"github.com/gssl/gssl/labelprop"
 	"github.com/gssl/gssl/loaders"
 	"github.com/gssl/gssl/protocol"
 	"github.com/gssl/gssl/spectral"
@@ -253,7 +252,7 @@ func confusionPanels(pred, truth []int, idx []int, classes int, names []string) 
 // labelpropPicture: the confusion matrix and per-class accuracy on the
 // test nodes of the first run, and the Laplacian eigenmap coloured by
 // predicted class with the wrongly predicted test nodes ringed.
-func labelpropPicture(ctx context.Context, ds *loaders.NodeDataset, runs []labelprop.Run, res labelpropResult) (picture, error) {
+func labelpropPicture(ctx context.Context, ds *loaders.NodeDataset, runs []protocol.LabelPropRun, res labelpropResult) (picture, error) {
 	r := runs[0]
 	pred := r.Model.Labels()
 	pic := picture{caption: "label propagation: " + res.Data}

@@ -1,9 +1,8 @@
-package labelprop
+package protocol
 
 import (
 	"context"
 	"errors"
-	"math/rand/v2"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -11,6 +10,8 @@ import (
 
 	"github.com/gssl/gssl/datasets"
 	"github.com/gssl/gssl/eval"
+	"github.com/gssl/gssl/graph"
+	"github.com/gssl/gssl/labelprop"
 	"github.com/gssl/gssl/loaders"
 )
 
@@ -22,14 +23,14 @@ func coraSplitter(t *testing.T, ds *loaders.NodeDataset, split string) *eval.Spl
 	return s
 }
 
-// Evaluate on Cora's Planetoid split gives lp.py's choice and figures
+// EvaluateLabelProp on Cora's Planetoid split gives lp.py's choice and figures
 // (shared/bench/peers/lp.py, line lp-zhou: a = 0.95, val 0.706, test 0.718).
 func TestEvaluateCoraSplit(t *testing.T) {
 	ds, err := datasets.Cora()
 	require.NoError(t, err)
-	for _, solver := range []Solver{Auto, CG} { // warm-started, and from zero
-		out, err := Evaluate(context.Background(), Experiment{Graph: ds.Graph, Labels: ds.Labels, Model: &Spreading{Classes: ds.Classes, Solver: solver},
-			Grid: AlphaGrid(), Splits: coraSplitter(t, ds, "planetoid")})
+	for _, solver := range []labelprop.Solver{labelprop.Auto, labelprop.CG} { // warm-started, and from zero
+		out, err := EvaluateLabelProp(context.Background(), LabelPropExperiment{Graph: ds.Graph, Labels: ds.Labels, Model: &labelprop.Spreading{Classes: ds.Classes, Solver: solver},
+			Grid: labelprop.AlphaGrid(), Splits: coraSplitter(t, ds, "planetoid")})
 		require.NoError(t, err)
 		require.Len(t, out.Runs, 1)
 		r := out.Runs[0]
@@ -37,35 +38,35 @@ func TestEvaluateCoraSplit(t *testing.T) {
 		assert.Equal(t, []float64{0.658, 0.672, 0.692, 0.694, 0.706, 0.686}, r.GridVal)
 		assert.Equal(t, 0.718, r.Test)
 		assert.Equal(t, 0.706, r.Val)
-		assert.Equal(t, 0.95, r.Model.(*Spreading).Alpha)
+		assert.Equal(t, 0.95, r.Model.(*labelprop.Spreading).Alpha)
 	}
 
 	noVal := *ds.Split
 	noVal.Val = nil
 	s, err := eval.NewSplitter(eval.SplitSpec{Kind: eval.SplitOwn}, eval.SplitData{Labels: ds.Labels, Own: &noVal}, eval.DefaultSizes)
 	require.NoError(t, err)
-	_, err = Evaluate(context.Background(), Experiment{Graph: ds.Graph, Labels: ds.Labels, Model: &Spreading{}, Grid: AlphaGrid(), Splits: s})
+	_, err = EvaluateLabelProp(context.Background(), LabelPropExperiment{Graph: ds.Graph, Labels: ds.Labels, Model: &labelprop.Spreading{}, Grid: labelprop.AlphaGrid(), Splits: s})
 	assert.ErrorIs(t, err, eval.ErrNoValidation)
 }
 
-// Without a split, Evaluate cross-validates a over the labelled nodes
+// Without a split, EvaluateLabelProp cross-validates a over the labelled nodes
 // (ChooseAlpha) and fits on all of them; with too few labels it falls back
-// to DefaultAlpha and says so.
+// to labelprop.DefaultAlpha and says so.
 func TestEvaluateAllLabelled(t *testing.T) {
 	x, labels := coraTrainLabels(t)
 	spec, _ := eval.ParseSplitSpec("none")
 	s, err := eval.NewSplitter(spec, eval.SplitData{Labels: labels}, eval.DefaultSizes)
 	require.NoError(t, err)
-	base := &Spreading{Float32: true}
-	out, err := Evaluate(context.Background(), Experiment{Graph: x.Graph, Labels: labels, Model: base, Grid: AlphaGrid(), Splits: s, CV: eval.CV{Seed: 1}})
+	base := &labelprop.Spreading{Float32: true}
+	out, err := EvaluateLabelProp(context.Background(), LabelPropExperiment{Graph: x.Graph, Labels: labels, Model: base, Grid: labelprop.AlphaGrid(), Splits: s, CV: eval.CV{Seed: 1}})
 	require.NoError(t, err)
-	c, err := ChooseAlpha(context.Background(), x, labels, base, AlphaGrid(), eval.CV{Seed: 1})
+	c, err := ChooseAlpha(context.Background(), x, labels, base, labelprop.AlphaGrid(), eval.CV{Seed: 1})
 	require.NoError(t, err)
 	assert.Equal(t, &c, out.CV)
 	r := out.Runs[0]
 	assert.Equal(t, c.Alpha, r.Alpha)
 	assert.Len(t, r.Split.Train, 140)
-	assert.True(t, r.Model.(*Spreading).Float32, "the final model is a clone of the base")
+	assert.True(t, r.Model.(*labelprop.Spreading).Float32, "the final model is a clone of the base")
 
 	one := make([]int, len(labels))
 	for i := range one {
@@ -81,47 +82,45 @@ func TestEvaluateAllLabelled(t *testing.T) {
 	}
 	s, err = eval.NewSplitter(spec, eval.SplitData{Labels: one}, eval.DefaultSizes)
 	require.NoError(t, err)
-	out, err = Evaluate(context.Background(), Experiment{Graph: x.Graph, Labels: one, Model: &Spreading{}, Grid: AlphaGrid(), Splits: s})
+	out, err = EvaluateLabelProp(context.Background(), LabelPropExperiment{Graph: x.Graph, Labels: one, Model: &labelprop.Spreading{}, Grid: labelprop.AlphaGrid(), Splits: s})
 	require.NoError(t, err)
-	assert.Equal(t, DefaultAlpha, out.Runs[0].Alpha)
+	assert.Equal(t, labelprop.DefaultAlpha, out.Runs[0].Alpha)
 	assert.Nil(t, out.CV)
 	assert.Contains(t, out.Notes[0], "no class has two labels")
 }
 
 // An isolated training node is refused, named, unless the model keeps it.
 func TestEvaluateIsolated(t *testing.T) {
-	rng := rand.New(rand.NewPCG(31, 1))
-	p := randomProblem(rng, 3)
-	labels := make([]int, p.g.Nodes())
-	for i := range labels {
-		labels[i] = -1
-	}
-	for k, v := range p.nodes {
-		labels[v] = p.classes[k]
-	}
-	labels[p.isolated] = 0
+	// A path 0–1–2–3 and node 4 of degree 0, labelled like nodes 0 and 3.
+	g, err := graph.FromEdges(5, []graph.Edge{{U: 0, V: 1, W: 1}, {U: 1, V: 2, W: 1}, {U: 2, V: 3, W: 1}}, graph.Options{})
+	require.NoError(t, err)
+	p := struct {
+		g        *graph.CSR
+		isolated int
+	}{g, 4}
+	labels := []int{0, -1, -1, 1, 0}
 	spec, _ := eval.ParseSplitSpec("none")
 	s, err := eval.NewSplitter(spec, eval.SplitData{Labels: labels}, eval.DefaultSizes)
 	require.NoError(t, err)
-	_, err = Evaluate(context.Background(), Experiment{Graph: p.g, Labels: labels, Model: &Harmonic{}, Splits: s})
+	_, err = EvaluateLabelProp(context.Background(), LabelPropExperiment{Graph: p.g, Labels: labels, Model: &labelprop.Harmonic{}, Splits: s})
 	var iso *IsolatedError
 	require.True(t, errors.As(err, &iso), "%v", err)
 	assert.Equal(t, p.isolated, iso.Node)
-	_, err = Evaluate(context.Background(), Experiment{Graph: p.g, Labels: labels, Model: &Harmonic{IsolatedSeeds: IsolatedSeedKeep}, Splits: s})
+	_, err = EvaluateLabelProp(context.Background(), LabelPropExperiment{Graph: p.g, Labels: labels, Model: &labelprop.Harmonic{IsolatedSeeds: labelprop.IsolatedSeedKeep}, Splits: s})
 	assert.NoError(t, err)
 }
 
 // TestEvaluateSeeds: random splits over seeds, each seed's run that of a
-// one-seed Evaluate, and the Summary their mean, spread, largest counters
+// one-seed EvaluateLabelProp, and the LabelPropSummary their mean, spread, largest counters
 // and most frequent a.
 func TestEvaluateSeeds(t *testing.T) {
 	ds, err := datasets.Cora()
 	require.NoError(t, err)
-	exp := Experiment{Graph: ds.Graph, Labels: ds.Labels, Model: &Spreading{Classes: ds.Classes}, Grid: AlphaGrid(),
+	exp := LabelPropExperiment{Graph: ds.Graph, Labels: ds.Labels, Model: &labelprop.Spreading{Classes: ds.Classes}, Grid: labelprop.AlphaGrid(),
 		Splits: coraSplitter(t, ds, "random:5"), Seeds: []uint64{3, 4, 5}}
 	done := 0
 	exp.Progress = func(n int) { done = n }
-	out, err := Evaluate(context.Background(), exp)
+	out, err := EvaluateLabelProp(context.Background(), exp)
 	require.NoError(t, err)
 	require.Len(t, out.Runs, 3)
 	assert.Equal(t, 3, done)
@@ -130,7 +129,7 @@ func TestEvaluateSeeds(t *testing.T) {
 	for k, r := range out.Runs {
 		one := exp
 		one.Seeds, one.Progress = []uint64{exp.Seeds[k]}, nil
-		single, err := Evaluate(context.Background(), one)
+		single, err := EvaluateLabelProp(context.Background(), one)
 		require.NoError(t, err)
 		assert.Equal(t, single.Runs[0].Test, r.Test, "seed %d", exp.Seeds[k])
 		assert.Equal(t, single.Runs[0].Alpha, r.Alpha, "seed %d", exp.Seeds[k])

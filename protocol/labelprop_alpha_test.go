@@ -1,4 +1,4 @@
-package labelprop
+package protocol
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"github.com/gssl/gssl/datasets"
 	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/eval"
+	"github.com/gssl/gssl/labelprop"
 )
 
 // coraTrainLabels returns Cora's label vector with only the 140 training
@@ -30,7 +31,7 @@ func coraTrainLabels(t *testing.T) (estimator.Nodes, []int) {
 // manualCV is the loop ChooseAlpha stands for: for every a and every fold,
 // fit newModel(a) on the other folds and count the right held-out
 // predictions.
-func manualCV(t *testing.T, x estimator.Nodes, labels []int, grid []float64, folds *eval.Folds, newModel func(a float64) *Spreading) []float64 {
+func manualCV(t *testing.T, x estimator.Nodes, labels []int, grid []float64, folds *eval.Folds, newModel func(a float64) *labelprop.Spreading) []float64 {
 	var want []float64
 	for _, a := range grid {
 		right, total := 0, 0
@@ -59,12 +60,12 @@ func manualCV(t *testing.T, x estimator.Nodes, labels []int, grid []float64, fol
 func TestChooseAlphaMatchesManualCV(t *testing.T) {
 	x, labels := coraTrainLabels(t)
 	grid := []float64{0.5, 0.9, 0.99}
-	got, err := ChooseAlpha(context.Background(), x, labels, &Spreading{}, grid, eval.CV{Folds: 4, Seed: 3})
+	got, err := ChooseAlpha(context.Background(), x, labels, &labelprop.Spreading{}, grid, eval.CV{Folds: 4, Seed: 3})
 	require.NoError(t, err)
 	assert.Equal(t, 4, got.Folds)
 	folds, err := eval.NewFolds(labels, 4, 3)
 	require.NoError(t, err)
-	want := manualCV(t, x, labels, grid, folds, func(a float64) *Spreading { return &Spreading{Alpha: a, Classes: 7} })
+	want := manualCV(t, x, labels, grid, folds, func(a float64) *labelprop.Spreading { return &labelprop.Spreading{Alpha: a, Classes: 7} })
 	assert.Equal(t, want, got.Accuracy)
 	best, _ := eval.FirstBest(want)
 	assert.Equal(t, grid[best], got.Alpha)
@@ -79,9 +80,9 @@ func TestChooseAlphaMatchesManualCV(t *testing.T) {
 // accuracies.
 func TestChooseAlphaKeepsSettings(t *testing.T) {
 	x, labels := coraTrainLabels(t)
-	base := &Spreading{Float32: true, Stop: StopLabels, LabelPatience: 1, LabelTol: 0.5, Tol: 2e-5, MaxIter: 500, Ordering: ReverseCuthillMcKee}
+	base := &labelprop.Spreading{Float32: true, Stop: labelprop.StopLabels, LabelPatience: 1, LabelTol: 0.5, Tol: 2e-5, MaxIter: 500, Ordering: labelprop.ReverseCuthillMcKee}
 	grid := []float64{0.5, 0.9, 0.99}
-	for i, c := range AlphaCandidates(base, grid) {
+	for i, c := range labelprop.AlphaCandidates(base, grid) {
 		want := *base
 		want.Alpha = grid[i]
 		assert.Equal(t, want, *c, "candidate %d is the base with its a", i)
@@ -90,11 +91,11 @@ func TestChooseAlphaKeepsSettings(t *testing.T) {
 	require.NoError(t, err)
 	folds, err := eval.NewFolds(labels, 4, 3)
 	require.NoError(t, err)
-	want := manualCV(t, x, labels, grid, folds, func(a float64) *Spreading {
-		return &Spreading{Alpha: a, Classes: 7, Float32: true, Stop: StopLabels, LabelPatience: 1, LabelTol: 0.5, Tol: 2e-5, MaxIter: 500, Ordering: ReverseCuthillMcKee}
+	want := manualCV(t, x, labels, grid, folds, func(a float64) *labelprop.Spreading {
+		return &labelprop.Spreading{Alpha: a, Classes: 7, Float32: true, Stop: labelprop.StopLabels, LabelPatience: 1, LabelTol: 0.5, Tol: 2e-5, MaxIter: 500, Ordering: labelprop.ReverseCuthillMcKee}
 	})
 	assert.Equal(t, want, got.Accuracy)
-	converged := manualCV(t, x, labels, grid, folds, func(a float64) *Spreading { return &Spreading{Alpha: a, Classes: 7} })
+	converged := manualCV(t, x, labels, grid, folds, func(a float64) *labelprop.Spreading { return &labelprop.Spreading{Alpha: a, Classes: 7} })
 	assert.NotEqual(t, converged, got.Accuracy, "the fixture must tell the two settings apart")
 }
 
@@ -102,13 +103,13 @@ func TestChooseAlphaErrors(t *testing.T) {
 	ds, err := datasets.Cora()
 	require.NoError(t, err)
 	x := estimator.Nodes{Graph: ds.Graph}
-	_, err = ChooseAlpha(context.Background(), x, []int{0, 1}, &Spreading{}, nil, eval.CV{})
+	_, err = ChooseAlpha(context.Background(), x, []int{0, 1}, &labelprop.Spreading{}, nil, eval.CV{})
 	assert.ErrorContains(t, err, "2 labels for a graph of 2708 nodes")
 	labels := make([]int, ds.Graph.Nodes())
 	for i := range labels {
 		labels[i] = -1
 	}
 	labels[0], labels[1] = 0, 1
-	_, err = ChooseAlpha(context.Background(), x, labels, &Spreading{}, nil, eval.CV{})
+	_, err = ChooseAlpha(context.Background(), x, labels, &labelprop.Spreading{}, nil, eval.CV{})
 	assert.ErrorContains(t, err, "a class with at least 2 labelled items")
 }

@@ -1,4 +1,4 @@
-package labelprop_test
+package protocol_test
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/eval"
 	"github.com/gssl/gssl/labelprop"
+	"github.com/gssl/gssl/protocol"
 )
 
 // Without a validation split: a chosen by 5-fold cross-validation over
@@ -23,7 +24,7 @@ func ExampleChooseAlpha() {
 		labels[v] = ds.Labels[v]
 	}
 	base := &labelprop.Spreading{}
-	c, err := labelprop.ChooseAlpha(context.Background(), x, labels, base, nil, eval.CV{Seed: 1})
+	c, err := protocol.ChooseAlpha(context.Background(), x, labels, base, nil, eval.CV{Seed: 1})
 	if err != nil {
 		fmt.Println(err)
 		return

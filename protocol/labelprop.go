@@ -1,4 +1,4 @@
-package labelprop
+package protocol
 
 import (
 	"context"
@@ -10,20 +10,21 @@ import (
 	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/eval"
 	"github.com/gssl/gssl/graph"
+	"github.com/gssl/gssl/labelprop"
 )
 
-// Experiment is the evaluation protocol of gssl labelprop, set up: which
-// model, which values of a, which splits and seeds. Evaluate runs it.
-type Experiment struct {
+// LabelPropExperiment is the evaluation protocol of gssl labelprop, set up: which
+// model, which values of a, which splits and seeds. EvaluateLabelProp runs it.
+type LabelPropExperiment struct {
 	// Graph and Labels are the data: Labels[i] is node i's class, −1 when
 	// it is unknown.
 	Graph  *graph.CSR
 	Labels []int
-	// Model is the base model, a *Spreading or a *Harmonic with every
+	// Model is the base model, a *labelprop.Spreading or a *labelprop.Harmonic with every
 	// hyperparameter set: the models fitted are its clones.
-	Model Classifier
-	// Grid holds the values of a a Spreading chooses from; nil means its
-	// own Alpha alone. A Harmonic ignores it.
+	Model labelprop.Classifier
+	// Grid holds the values of a a labelprop.Spreading chooses from; nil means its
+	// own Alpha alone. A labelprop.Harmonic ignores it.
 	Grid []float64
 	// Splits builds the split of each seed. Its resolved kind
 	// eval.SplitNone is the protocol without a split: fit on every
@@ -37,9 +38,9 @@ type Experiment struct {
 	Progress func(done int)
 }
 
-// Run is the outcome of the protocol on one split (or on every labelled
+// LabelPropRun is the outcome of the protocol on one split (or on every labelled
 // node).
-type Run struct {
+type LabelPropRun struct {
 	Seed uint64
 	// Split is the split fitted and scored; WithSplit is false for the
 	// protocol without a split (Split.Train is every labelled node).
@@ -57,15 +58,15 @@ type Run struct {
 	Val, Test, MacroF1 float64
 	// Model is the chosen model, fitted on Split.Train; Details its fit's
 	// and FitSeconds the seconds the fit took.
-	Model      Classifier
-	Details    Details
+	Model      labelprop.Classifier
+	Details    labelprop.Details
 	FitSeconds float64
 }
 
-// Outcome is the outcome of Evaluate.
-type Outcome struct {
+// LabelPropOutcome is the outcome of EvaluateLabelProp.
+type LabelPropOutcome struct {
 	// Runs holds one run per seed (one without a split).
-	Runs []Run
+	Runs []LabelPropRun
 	// CV is the cross-validation that chose (or, for a single value,
 	// scored) a without a split; nil otherwise, or when it was impossible.
 	CV *AlphaChoice
@@ -76,8 +77,8 @@ type Outcome struct {
 	Grid []float64
 }
 
-// Summary is an Outcome over its runs.
-type Summary struct {
+// LabelPropSummary is an Outcome over its runs.
+type LabelPropSummary struct {
 	// Alpha is the a chosen most often (the first in grid order on ties);
 	// 0 for the harmonic function.
 	Alpha float64
@@ -92,8 +93,8 @@ type Summary struct {
 }
 
 // Summary summarises the runs.
-func (o Outcome) Summary() Summary {
-	var s Summary
+func (o LabelPropOutcome) Summary() LabelPropSummary {
+	var s LabelPropSummary
 	var vals, tests, f1s []float64
 	count := make([]int, len(o.Grid))
 	for _, r := range o.Runs {
@@ -121,7 +122,7 @@ func (o Outcome) Summary() Summary {
 	return s
 }
 
-// IsolatedError is Evaluate's error for a training node of degree zero
+// IsolatedError is EvaluateLabelProp's error for a training node of degree zero
 // when the model's IsolatedSeeds is IsolatedSeedError: its label cannot
 // spread.
 type IsolatedError struct{ Node int }
@@ -130,29 +131,33 @@ func (e *IsolatedError) Error() string {
 	return fmt.Sprintf("labelprop: training node %d is isolated (degree 0), so its label cannot spread", e.Node)
 }
 
-// ErrNoLabels is Evaluate's error when no node is labelled.
+// ErrNoLabels is EvaluateLabelProp's error when no node is labelled.
 var ErrNoLabels = errors.New("labelprop: no node is labelled")
 
-// Evaluate runs the experiment. With a split, for every seed: the seed's
+// EvaluateLabelProp runs the experiment. With a split, for every seed: the seed's
 // split, one clone of the model per value of the grid fitted on the
-// training nodes (each Chebyshev or Auto solve warm-started from the
+// training nodes (each labelprop.Chebyshev or labelprop.Auto solve warm-started from the
 // previous value's, the grid being in increasing order), the one with the
 // best validation accuracy chosen (eval.SelectOnSplit) and scored on the
 // test nodes. Without one: a chosen by cross-validation over the labelled
-// nodes (ChooseAlpha; DefaultAlpha, with a note, when no class has two
+// nodes (ChooseAlpha; labelprop.DefaultAlpha, with a note, when no class has two
 // labels to cross-validate with), then one fit on every labelled node.
-func Evaluate(ctx context.Context, e Experiment) (Outcome, error) {
+func EvaluateLabelProp(ctx context.Context, e LabelPropExperiment) (LabelPropOutcome, error) {
 	if e.Graph == nil || e.Model == nil || e.Splits == nil {
-		return Outcome{}, errors.New("labelprop: Evaluate needs a graph, a model and a Splitter")
+		return LabelPropOutcome{}, errors.New("labelprop: Evaluate needs a graph, a model and a Splitter")
 	}
 	if len(e.Labels) != e.Graph.Nodes() {
-		return Outcome{}, fmt.Errorf("labelprop: %d labels for a graph of %d nodes", len(e.Labels), e.Graph.Nodes())
+		return LabelPropOutcome{}, fmt.Errorf("labelprop: %d labels for a graph of %d nodes", len(e.Labels), e.Graph.Nodes())
 	}
-	if sp, ok := e.Model.(*Spreading); ok && e.Grid == nil {
-		e.Grid = []float64{sp.alpha()}
+	if sp, ok := e.Model.(*labelprop.Spreading); ok && e.Grid == nil {
+		a := sp.Alpha
+		if a == 0 {
+			a = labelprop.DefaultAlpha
+		}
+		e.Grid = []float64{a}
 	}
 	var grid []float64
-	if _, ok := e.Model.(*Spreading); ok {
+	if _, ok := e.Model.(*labelprop.Spreading); ok {
 		grid = e.Grid
 	}
 	if e.Splits.Spec().Kind == eval.SplitNone {
@@ -164,31 +169,31 @@ func Evaluate(ctx context.Context, e Experiment) (Outcome, error) {
 	if seeds == nil {
 		seeds = []uint64{0}
 	}
-	runs, err := eval.RunSeeds(ctx, seeds, func(ctx context.Context, seed uint64) (Run, error) {
+	runs, err := eval.RunSeeds(ctx, seeds, func(ctx context.Context, seed uint64) (LabelPropRun, error) {
 		sp, _, err := e.Splits.Split(seed)
 		if err != nil {
-			return Run{}, fmt.Errorf("labelprop: %w", err)
+			return LabelPropRun{}, fmt.Errorf("labelprop: %w", err)
 		}
 		r, err := e.onSplit(ctx, sp)
 		r.Seed = seed
 		return r, err
 	}, e.Progress)
-	return Outcome{Runs: runs, Grid: grid}, err
+	return LabelPropOutcome{Runs: runs, Grid: grid}, err
 }
 
 // candidates returns the number of models the grid asks for and the i-th
 // of them, unfitted, warm-started from the previous one where the solver
 // takes it.
-func (e *Experiment) candidates() (int, func(i int) Classifier) {
-	sp, ok := e.Model.(*Spreading)
+func (e *LabelPropExperiment) candidates() (int, func(i int) labelprop.Classifier) {
+	sp, ok := e.Model.(*labelprop.Spreading)
 	if !ok {
-		return 1, func(int) Classifier { return e.Model.(*Harmonic).Clone() }
+		return 1, func(int) labelprop.Classifier { return e.Model.(*labelprop.Harmonic).Clone() }
 	}
 	// --solver cg starts from zero, so that its iteration counts stay those
 	// of the peer's scipy CG.
-	warm := sp.Solver == Chebyshev || sp.Solver == Auto
-	var prev *Spreading
-	return len(e.Grid), func(i int) Classifier {
+	warm := sp.Solver == labelprop.Chebyshev || sp.Solver == labelprop.Auto
+	var prev *labelprop.Spreading
+	return len(e.Grid), func(i int) labelprop.Classifier {
 		m := sp.Clone()
 		m.Alpha = e.Grid[i]
 		if warm {
@@ -202,15 +207,15 @@ func (e *Experiment) candidates() (int, func(i int) Classifier) {
 }
 
 // checkIsolated refuses a training node of degree 0 when the model does.
-func (e *Experiment) checkIsolated(train []int) error {
-	policy := IsolatedSeedKeep
+func (e *LabelPropExperiment) checkIsolated(train []int) error {
+	policy := labelprop.IsolatedSeedKeep
 	switch m := e.Model.(type) {
-	case *Spreading:
+	case *labelprop.Spreading:
 		policy = m.IsolatedSeeds
-	case *Harmonic:
+	case *labelprop.Harmonic:
 		policy = m.IsolatedSeeds
 	}
-	if policy == IsolatedSeedKeep {
+	if policy == labelprop.IsolatedSeedKeep {
 		return nil
 	}
 	for _, v := range train {
@@ -222,26 +227,26 @@ func (e *Experiment) checkIsolated(train []int) error {
 }
 
 // onSplit is the protocol on one split.
-func (e *Experiment) onSplit(ctx context.Context, sp eval.Split) (Run, error) {
+func (e *LabelPropExperiment) onSplit(ctx context.Context, sp eval.Split) (LabelPropRun, error) {
 	if len(sp.Train) == 0 {
-		return Run{}, errors.New("labelprop: the split has no training node")
+		return LabelPropRun{}, errors.New("labelprop: the split has no training node")
 	}
 	n, candidate := e.candidates()
 	if n > 1 && len(sp.Val) == 0 {
-		return Run{}, fmt.Errorf("labelprop: %w: choosing a among %d values needs validation nodes, and the split has none", eval.ErrNoValidation, n)
+		return LabelPropRun{}, fmt.Errorf("labelprop: %w: choosing a among %d values needs validation nodes, and the split has none", eval.ErrNoValidation, n)
 	}
 	if err := e.checkIsolated(sp.Train); err != nil {
-		return Run{}, err
+		return LabelPropRun{}, err
 	}
 	c, err := eval.SelectOnSplit(ctx, estimator.Nodes{Graph: e.Graph}, e.Labels, sp, n, candidate)
 	if err != nil {
-		return Run{}, fmt.Errorf("labelprop: %w", err)
+		return LabelPropRun{}, fmt.Errorf("labelprop: %w", err)
 	}
-	r := Run{Split: sp, WithSplit: true, Model: c.Model, Details: c.Model.Details(),
+	r := LabelPropRun{Split: sp, WithSplit: true, Model: c.Model, Details: c.Model.Details(),
 		GridVal: c.Val, GridTest: c.Test, GridIterations: c.Iterations, GridSeconds: c.Seconds,
 		Val: c.ValAccuracy, Test: c.TestAccuracy, MacroF1: c.MacroF1, FitSeconds: c.Seconds[c.Best]}
 	if e.Grid != nil {
-		if _, ok := e.Model.(*Spreading); ok {
+		if _, ok := e.Model.(*labelprop.Spreading); ok {
 			r.Alpha = e.Grid[c.Best]
 		}
 	}
@@ -252,50 +257,50 @@ func (e *Experiment) onSplit(ctx context.Context, sp eval.Split) (Run, error) {
 // cross-validation over the labelled nodes when the grid has several
 // values (a single value is cross-validated too, for its accuracy; a note
 // says why when that is impossible), then one fit on every labelled node.
-func (e *Experiment) allLabelled(ctx context.Context) (Outcome, error) {
+func (e *LabelPropExperiment) allLabelled(ctx context.Context) (LabelPropOutcome, error) {
 	sp, _, err := e.Splits.Split(0)
 	if err != nil {
-		return Outcome{}, fmt.Errorf("labelprop: %w", err)
+		return LabelPropOutcome{}, fmt.Errorf("labelprop: %w", err)
 	}
 	if len(sp.Train) == 0 {
-		return Outcome{}, ErrNoLabels
+		return LabelPropOutcome{}, ErrNoLabels
 	}
 	if err := e.checkIsolated(sp.Train); err != nil {
-		return Outcome{}, err
+		return LabelPropOutcome{}, err
 	}
-	var out Outcome
-	run := Run{Split: sp, Val: math.NaN(), Test: math.NaN(), MacroF1: math.NaN()}
+	var out LabelPropOutcome
+	run := LabelPropRun{Split: sp, Val: math.NaN(), Test: math.NaN(), MacroF1: math.NaN()}
 	x := estimator.Nodes{Graph: e.Graph}
-	var m Classifier
+	var m labelprop.Classifier
 	switch base := e.Model.(type) {
-	case *Spreading:
+	case *labelprop.Spreading:
 		run.Alpha = e.Grid[0]
 		c, err := ChooseAlpha(ctx, x, e.Labels, base, e.Grid, e.CV)
 		switch {
 		case err == nil:
 			out.CV, run.Alpha = &c, c.Alpha
 		case errors.Is(err, eval.ErrTooFewLabels) && len(e.Grid) > 1:
-			run.Alpha = DefaultAlpha
-			out.Notes = append(out.Notes, fmt.Sprintf("no class has two labels, so a cannot be chosen by cross-validation: a = %g (--alpha sets it)", DefaultAlpha))
+			run.Alpha = labelprop.DefaultAlpha
+			out.Notes = append(out.Notes, fmt.Sprintf("no class has two labels, so a cannot be chosen by cross-validation: a = %g (--alpha sets it)", labelprop.DefaultAlpha))
 		case len(e.Grid) > 1:
-			return Outcome{}, err
+			return LabelPropOutcome{}, err
 		default:
 			out.Notes = append(out.Notes, fmt.Sprintf("no cross-validation accuracy: %v", err))
 		}
 		s := base.Clone()
 		s.Alpha = run.Alpha
 		m = s
-	case *Harmonic:
+	case *labelprop.Harmonic:
 		m = base.Clone()
 	default:
-		return Outcome{}, fmt.Errorf("labelprop: Evaluate: the model is a %T, not a *Spreading or a *Harmonic", e.Model)
+		return LabelPropOutcome{}, fmt.Errorf("labelprop: Evaluate: the model is a %T, not a *labelprop.Spreading or a *labelprop.Harmonic", e.Model)
 	}
 	t0 := time.Now()
 	if err := m.Fit(ctx, x, e.Labels); err != nil {
-		return Outcome{}, err
+		return LabelPropOutcome{}, err
 	}
 	run.FitSeconds, run.Model, run.Details = time.Since(t0).Seconds(), m, m.Details()
-	out.Runs = []Run{run}
+	out.Runs = []LabelPropRun{run}
 	if e.Progress != nil {
 		e.Progress(1)
 	}

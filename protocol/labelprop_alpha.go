@@ -1,4 +1,4 @@
-package labelprop
+package protocol
 
 import (
 	"context"
@@ -6,23 +6,8 @@ import (
 
 	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/eval"
+	"github.com/gssl/gssl/labelprop"
 )
-
-// AlphaGrid returns the values of a that the command line and the peer
-// script choose from on the validation nodes: 0.5, 0.7, 0.8, 0.9, 0.95, 0.99.
-func AlphaGrid() []float64 { return []float64{0.5, 0.7, 0.8, 0.9, 0.95, 0.99} }
-
-// AlphaCandidates returns one candidate per value of grid: a Clone of base
-// with Alpha set to it, every other hyperparameter kept (Float32, Stop,
-// LabelPatience, LabelTol, the solver and the tolerances among them).
-func AlphaCandidates(base *Spreading, grid []float64) []*Spreading {
-	out := make([]*Spreading, len(grid))
-	for i, a := range grid {
-		out[i] = base.Clone()
-		out[i].Alpha = a
-	}
-	return out
-}
 
 // AlphaChoice is the outcome of ChooseAlpha.
 type AlphaChoice struct {
@@ -40,7 +25,7 @@ type AlphaChoice struct {
 // ChooseAlpha chooses the spreading weight a without a validation split: by
 // seeded stratified k-fold cross-validation over the labelled nodes
 // (labels[i] ≥ 0; eval.SelectByCV). The candidates are AlphaCandidates of
-// base and grid (nil means AlphaGrid); for each and each fold a clone is
+// base and grid (nil means labelprop.AlphaGrid); for each and each fold a clone is
 // fitted on the other folds' nodes and scored by accuracy on the held-out
 // ones. cv.Folds 0 means eval.DefaultFolds; cv.Order nil deals the nodes
 // into folds in index order. When base's Classes is 0 the candidates' is
@@ -48,7 +33,7 @@ type AlphaChoice struct {
 //
 // It costs len(grid)·folds fits. The caller then fits on every labelled
 // node with the chosen a.
-func ChooseAlpha(ctx context.Context, x estimator.Nodes, labels []int, base *Spreading, grid []float64, cv eval.CV) (AlphaChoice, error) {
+func ChooseAlpha(ctx context.Context, x estimator.Nodes, labels []int, base *labelprop.Spreading, grid []float64, cv eval.CV) (AlphaChoice, error) {
 	if x.Graph == nil {
 		return AlphaChoice{}, fmt.Errorf("labelprop: ChooseAlpha: no graph")
 	}
@@ -56,9 +41,9 @@ func ChooseAlpha(ctx context.Context, x estimator.Nodes, labels []int, base *Spr
 		return AlphaChoice{}, fmt.Errorf("labelprop: ChooseAlpha: %d labels for a graph of %d nodes", len(labels), n)
 	}
 	if grid == nil {
-		grid = AlphaGrid()
+		grid = labelprop.AlphaGrid()
 	}
-	cands := AlphaCandidates(base, grid)
+	cands := labelprop.AlphaCandidates(base, grid)
 	if base.Classes == 0 {
 		classes := 0
 		for i, c := range labels {
