@@ -29,6 +29,9 @@ type Folds struct {
 	K      int
 	fold   []int // per item: its fold, or −1 (unlabelled, or always trained on)
 	always []int // items of single-label classes, trained on in every fold
+	// Progress, when set, is called by CrossValidate after each fit with
+	// the fits done and to do; CV.NewFolds sets it to CV.Progress.
+	Progress func(done, total int)
 }
 
 // CV says how to cross-validate: Folds folds (0 means DefaultFolds) drawn
@@ -36,15 +39,24 @@ type Folds struct {
 // dealt into folds (NewFolds), each labelled item once; sorting them by the user's ids makes the folds,
 // and so every choice made on them, independent of how a reader numbered
 // the items. nil means index order.
+// Progress, when set, observes the fits: CrossValidate over the folds
+// calls it after each fit of a value on a fold with the number of fits
+// done and the number it will do (values × folds).
 type CV struct {
-	Folds int
-	Seed  uint64
-	Order []int
+	Folds    int
+	Seed     uint64
+	Order    []int
+	Progress func(done, total int)
 }
 
-// NewFolds returns the folds of cv over labels (see NewFolds).
+// NewFolds returns the folds of cv over labels (see NewFolds); they carry
+// cv.Progress.
 func (cv CV) NewFolds(labels []int) (*Folds, error) {
-	return newFolds(labels, cv.Folds, cv.Seed, cv.Order)
+	f, err := newFolds(labels, cv.Folds, cv.Seed, cv.Order)
+	if f != nil {
+		f.Progress = cv.Progress
+	}
+	return f, err
 }
 
 // NewFolds assigns the labelled items of labels (negative = unknown) to
@@ -162,8 +174,10 @@ func mergeSorted(a, b []int) []int {
 // it predicts right and the number it scored. The score of v is the pooled
 // accuracy Σ correct / Σ scored over the folds. The best value is chosen by
 // FirstBest (the first in grid order on ties). An error from score stops the
-// search and is returned naming the value and the fold.
+// search and is returned naming the value and the fold. folds.Progress, when
+// set, is called after each fit.
 func CrossValidate[T any](ctx context.Context, grid []T, folds *Folds, score func(ctx context.Context, v T, train, test []int) (correct, scored int, err error)) (best int, accuracy []float64, err error) {
+	done := 0
 	return GridSearch(ctx, grid, func(ctx context.Context, v T) (float64, error) {
 		right, total := 0, 0
 		for i := 0; i < folds.K; i++ {
@@ -177,6 +191,9 @@ func CrossValidate[T any](ctx context.Context, grid []T, folds *Folds, score fun
 			}
 			right += c
 			total += s
+			if done++; folds.Progress != nil {
+				folds.Progress(done, len(grid)*folds.K)
+			}
 		}
 		if total == 0 {
 			return 0, fmt.Errorf("no held-out item was scored")

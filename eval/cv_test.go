@@ -102,3 +102,25 @@ func TestFoldsOrderInvariance(t *testing.T) {
 	_, err = CV{Folds: 3, Order: []int{0, 0, 1}}.NewFolds(labels)
 	assert.ErrorContains(t, err, "twice")
 }
+
+// CV.Progress is carried by the folds and called after every fit of a
+// value on a fold, counting up to values × folds, in order.
+func TestCrossValidateProgress(t *testing.T) {
+	labels := []int{0, 1, 0, 1, 0, 1, 0, 1, -1}
+	var calls [][2]int
+	f, err := CV{Folds: 3, Seed: 1, Progress: func(done, total int) { calls = append(calls, [2]int{done, total}) }}.NewFolds(labels)
+	require.NoError(t, err)
+	fits := 0
+	_, _, err = CrossValidate(context.Background(), []int{1, 2}, f, func(_ context.Context, v int, train, test []int) (int, int, error) {
+		fits++
+		assert.Len(t, calls, fits-1, "called after the fit, not before")
+		return 1, len(test), nil
+	})
+	require.NoError(t, err)
+	want := make([][2]int, 2*f.K)
+	for i := range want {
+		want[i] = [2]int{i + 1, 2 * f.K}
+	}
+	assert.Equal(t, want, calls)
+	assert.Equal(t, fits, len(calls))
+}

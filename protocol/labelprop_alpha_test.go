@@ -113,3 +113,17 @@ func TestChooseAlphaErrors(t *testing.T) {
 	_, err = ChooseAlpha(context.Background(), x, labels, &labelprop.Spreading{}, nil, eval.CV{})
 	assert.ErrorContains(t, err, "a class with at least 2 labelled items")
 }
+
+// ChooseAlpha's cross-validation reports each fit of a value on a fold to
+// CV.Progress: values × folds calls, the last one (total, total).
+func TestChooseAlphaProgress(t *testing.T) {
+	x, labels := coraTrainLabels(t)
+	grid := []float64{0.5, 0.9}
+	var done []int
+	total := 0
+	c, err := ChooseAlpha(context.Background(), x, labels, &labelprop.Spreading{}, grid, eval.CV{Folds: 3, Seed: 1, Progress: func(d, n int) { done, total = append(done, d), n }})
+	require.NoError(t, err)
+	assert.Equal(t, 3, c.Folds)
+	assert.Equal(t, len(grid)*c.Folds, total)
+	assert.Equal(t, []int{1, 2, 3, 4, 5, 6}, done)
+}

@@ -585,8 +585,10 @@ type STKRCVChoice struct {
 // and it is refitted on every labelled node to predict every node.
 // cv.Folds 0 means eval.DefaultFolds; fewer are used when a class has fewer
 // labelled nodes (eval.NewFolds); cv.Order, when set, is the order in which
-// the labelled nodes are dealt into folds. Any number of labels per class works: a class with
-// a single labelled node is trained on in every fold and never held out.
+// the labelled nodes are dealt into folds; cv.Progress, when set, is called
+// after each candidate's fit on each fold. Any number of labels per class
+// works: a class with a single labelled node is trained on in every fold and
+// never held out.
 func ChooseSTKRCV(ctx context.Context, task Task, cv eval.CV, candidates []*stkr.Classifier) (STKRCVChoice, error) {
 	if len(candidates) == 0 {
 		return STKRCVChoice{}, errors.New("stkr: ChooseCV: no candidate")
@@ -605,6 +607,7 @@ func ChooseSTKRCV(ctx context.Context, task Task, cv eval.CV, candidates []*stkr
 	c := STKRCVChoice{Best: -1, Folds: f.K, Accuracy: make([]float64, len(candidates)), Failed: make([]error, len(candidates))}
 	right := make([]int, len(candidates))
 	scored := make([]int, len(candidates))
+	done := 0
 	for k := 0; k < f.K; k++ {
 		train, test := f.Split(k)
 		prep, err := PrepareSTKR(task, Partition{Train: train, Test: test}, Transductive)
@@ -612,19 +615,21 @@ func ChooseSTKRCV(ctx context.Context, task Task, cv eval.CV, candidates []*stkr
 			return c, fmt.Errorf("stkr: fold %d of %d: %w", k+1, f.K, err)
 		}
 		for i, r := range candidates {
-			if c.Failed[i] != nil {
-				continue
+			if c.Failed[i] == nil {
+				o, err := prep.Evaluate(ctx, r)
+				if err != nil {
+					return c, fmt.Errorf("stkr: fold %d of %d: %w", k+1, f.K, err)
+				}
+				if o.Err != nil {
+					c.Failed[i] = fmt.Errorf("fold %d: %w", k+1, o.Err)
+				} else {
+					right[i] += o.TestCorrect
+					scored[i] += o.TestScored
+				}
 			}
-			o, err := prep.Evaluate(ctx, r)
-			if err != nil {
-				return c, fmt.Errorf("stkr: fold %d of %d: %w", k+1, f.K, err)
+			if done++; f.Progress != nil { // after each fit, or skipped fit of a failed candidate
+				f.Progress(done, f.K*len(candidates))
 			}
-			if o.Err != nil {
-				c.Failed[i] = fmt.Errorf("fold %d: %w", k+1, o.Err)
-				continue
-			}
-			right[i] += o.TestCorrect
-			scored[i] += o.TestScored
 		}
 	}
 	var failures []error

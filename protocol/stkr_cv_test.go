@@ -170,3 +170,21 @@ func TestChooseCVNoFolds(t *testing.T) {
 	_, err = ChooseSTKRCV(context.Background(), task, eval.CV{}, append(one, cls(&stkr.Regressor{Transform: stkr.InverseLaplacian{Eta: 0.5}, Beta: 1})))
 	assert.ErrorIs(t, err, eval.ErrTooFewLabels)
 }
+
+// ChooseSTKRCV reports each candidate's fit on each fold to CV.Progress.
+func TestChooseSTKRCVProgress(t *testing.T) {
+	task := coraTrainTask(t)
+	var cands []*stkr.Classifier
+	for _, beta := range []float64{1, 10} {
+		cands = append(cands, &stkr.Classifier{Regressor: stkr.Regressor{Transform: stkr.InverseLaplacian{Eta: 0.9}, Beta: beta}})
+	}
+	calls, total := 0, 0
+	c, err := ChooseSTKRCV(context.Background(), task, eval.CV{Folds: 3, Seed: 1, Progress: func(d, n int) {
+		calls++
+		assert.Equal(t, calls, d)
+		total = n
+	}}, cands)
+	require.NoError(t, err)
+	assert.Equal(t, 3*len(cands), total)
+	assert.Equal(t, c.Folds*len(cands), calls)
+}

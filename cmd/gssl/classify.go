@@ -310,12 +310,12 @@ func runClassify(ctx context.Context, opts classifyOptions, stdout, stderr io.Wr
 	}
 	loadSeconds := seconds(start)
 	seeds := classifySeeds(opts, splitOf, random)
-	bar := newProgress(stderr, len(seeds), "classify")
+	bar := newSteps(stderr, len(seeds), "classify")
 	runs, err := eval.EvaluateSeeds(ctx, eval.NodeSeeds{Search: search, Seeds: seeds, Split: splitOf,
 		CV: func(seed uint64, sp eval.Split) eval.CV {
 			return eval.CV{Folds: opts.Folds, Seed: seed, Order: idOrder(ds, sp.Train)}
 		},
-		Done: func(int) { bar.Add(1) }}, x, ds.Labels)
+		Done: func(done int) { bar.to(done, len(seeds), "seed %d of %d done", done, len(seeds)) }}, x, ds.Labels)
 	bar.Finish()
 	if err != nil {
 		return fmt.Errorf("classify: %w", err)

@@ -115,10 +115,13 @@ func runCluster(ctx context.Context, opts clusterOptions, stdout, stderr io.Writ
 	}
 	logf(stderr, "cluster: %s: %d nodes, %d components, using %d nodes; %d clusters", res.Data, res.Nodes, res.Components, res.Used, res.Clusters)
 	start := timeNow()
+	bar := newSteps(stderr, res.Clusters, "cluster")
 	sc := &spectral.SpectralClustering{Clusters: res.Clusters, Isolated: iso,
-		Eigen:  spectral.Settings{Tol: opts.Tol, Seed: opts.Seed},
+		Eigen:  spectral.Settings{Tol: opts.Tol, Seed: opts.Seed, Progress: lanczosProgress(bar)},
 		KMeans: spectral.KMeansSettings{Restarts: opts.Restarts, Seed: opts.Seed}}
-	if err := sc.Fit(ctx, estimator.Nodes{Graph: ds.Graph}); err != nil {
+	err = sc.Fit(ctx, estimator.Nodes{Graph: ds.Graph})
+	bar.Finish()
+	if err != nil {
 		var nc *estimator.NotConvergedError
 		if !errors.As(err, &nc) || sc.Labels() == nil {
 			return fmt.Errorf("cluster: %w", flagError(err))

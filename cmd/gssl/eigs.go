@@ -129,9 +129,9 @@ func runEigs(ctx context.Context, opts eigsOptions, stdout, stderr io.Writer) er
 		res.Tol = spectral.DefaultTol
 	}
 	logf(stderr, "eigs: %s: %d nodes, %d edges, %d components; %d smallest eigenpairs of L_%s", res.Data, res.Nodes, res.Edges, res.Components, opts.K, opts.Laplacian)
-	bar := newProgress(stderr, opts.K, "eigenpairs")
+	bar := newSteps(stderr, opts.K, "eigs")
 	settings := spectral.Settings{Tol: opts.Tol, BlockSize: opts.Block, BasisSize: opts.Basis, FilterDegree: opts.Filter, Seed: opts.Seed, Method: method,
-		Progress: func(s spectral.Status) { bar.Describe(fmt.Sprintf("restart %d, %d products", s.Restarts, s.MatVecs)) }}
+		Progress: lanczosProgress(bar)}
 	resetPeakRSS()
 	start := timeNow()
 	r, err := spectral.LaplacianEigs(ctx, g, kind, laplacian.Options{Isolated: iso}, opts.K, settings)
@@ -154,6 +154,16 @@ func runEigs(ctx context.Context, opts eigsOptions, stdout, stderr io.Writer) er
 		return err
 	}
 	return report(stdout, opts.JSON, res, func(w io.Writer) { printEigs(w, res) })
+}
+
+// lanczosProgress shows a Lanczos solve's converged eigenpairs (of the
+// component being solved) as they lock: a bar on a terminal, a line each
+// otherwise.
+func lanczosProgress(st *steps) func(spectral.Status) {
+	return func(s spectral.Status) {
+		st.bar.Describe(fmt.Sprintf("restart %d, %d products", s.Restarts, s.MatVecs))
+		st.to(s.Converged, max(s.Wanted, 1), "Lanczos: %d of %d eigenpairs converged (%d products so far)", s.Converged, s.Wanted, s.MatVecs)
+	}
 }
 
 // setSolution copies the eigensolver's answer into res, refusing a

@@ -102,8 +102,11 @@ func runEmbed(ctx context.Context, opts embedOptions, stdout, stderr io.Writer) 
 	}
 	logf(stderr, "embed: %s: %d nodes, %d components, using %d nodes; Laplacian eigenmap in %d dimensions", res.Data, res.Nodes, res.Components, res.Used, opts.Dim)
 	start := timeNow()
-	e := &spectral.LaplacianEigenmap{Dim: opts.Dim, Isolated: iso, Eigen: spectral.Settings{Tol: opts.Tol, Seed: opts.Seed}}
-	if err := e.Fit(ctx, estimator.Nodes{Graph: ds.Graph}); err != nil {
+	bar := newSteps(stderr, opts.Dim+1, "embed")
+	e := &spectral.LaplacianEigenmap{Dim: opts.Dim, Isolated: iso, Eigen: spectral.Settings{Tol: opts.Tol, Seed: opts.Seed, Progress: lanczosProgress(bar)}}
+	err = e.Fit(ctx, estimator.Nodes{Graph: ds.Graph})
+	bar.Finish()
+	if err != nil {
 		return fmt.Errorf("embed: %w", flagError(err))
 	}
 	res.Seconds = seconds(start)

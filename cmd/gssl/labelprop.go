@@ -137,11 +137,7 @@ func runLabelprop(ctx context.Context, opts labelpropOptions, stdout, stderr io.
 		return err
 	}
 	exp.CV.Order = idOrder(ds, labelledNodes(ds))
-	if exp.Splits.Spec().Kind != eval.SplitNone {
-		bar := newProgress(stderr, len(exp.Seeds), "labelprop")
-		defer bar.Finish()
-		exp.Progress = func(int) { bar.Add(1) }
-	}
+	defer labelpropProgress(&exp, stderr).Finish()
 	out, err := protocol.EvaluateLabelProp(ctx, exp)
 	if err != nil {
 		return labelpropError(err, ds)
@@ -159,6 +155,28 @@ func runLabelprop(ctx context.Context, opts labelpropOptions, stdout, stderr io.
 		return err
 	}
 	return report(stdout, opts.JSON, res, func(w io.Writer) { printLabelprop(w, res, out.Runs) })
+}
+
+// labelpropProgress attaches progress to the experiment: per seed with a
+// split, per fit of the cross-validation of a without one.
+func labelpropProgress(exp *protocol.LabelPropExperiment, stderr io.Writer) *steps {
+	if exp.Splits.Spec().Kind != eval.SplitNone {
+		st := newSteps(stderr, len(exp.Seeds), "labelprop")
+		if len(exp.Seeds) > 1 {
+			exp.Progress = func(done int) { st.to(done, len(exp.Seeds), "seed %d of %d done", done, len(exp.Seeds)) }
+		}
+		return st
+	}
+	values := max(len(exp.Grid), 1)
+	st := newSteps(stderr, values*exp.CV.Folds, "labelprop")
+	exp.CV.Progress = func(done, total int) {
+		if folds := total / values; done%folds == 0 {
+			st.to(done, total, "cross-validation: %d of %d values of a done (%d folds each)", done/folds, values, folds)
+			return
+		}
+		st.to(done, total, "")
+	}
+	return st
 }
 
 // load reads the graph and its labels: the input flags' data set (which

@@ -256,6 +256,15 @@ func stkrAllLabelled(ctx context.Context, opts stkrOptions, s *stkrSetup, in *st
 	logf(stderr, "stkr: %s (%d nodes, %d edges, %d classes, %d labelled), %s, %d candidates by cross-validation", ds.Name, res.Nodes, ds.Graph.Edges(), ds.Classes, res.Labelled, opts.Transform, len(g.Candidates()))
 	task := protocol.Task{Graph: ds.Graph, Labels: ds.Labels, Classes: ds.Classes}
 	cv := eval.CV{Folds: opts.Folds, Seed: uint64(opts.Seed), Order: idOrder(ds, labelledNodes(ds))}
+	st := newSteps(stderr, opts.Folds*len(g.Candidates()), "stkr")
+	defer st.Finish()
+	cv.Progress = func(done, total int) {
+		if cands := len(g.Candidates()); done%cands == 0 {
+			st.to(done, total, "cross-validation: fold %d of %d done (%d candidates each)", done/cands, total/cands, cands)
+			return
+		}
+		st.to(done, total, "")
+	}
 	c, err := protocol.RunSTKRCV(ctx, task, cv, g, func(c *stkr.Classifier, err error) {
 		res.FailedCandidates++
 		logf(stderr, "stkr: %s β=%g max-iter=%d: %v", c.Transform, c.Beta, c.Iterations, err)
