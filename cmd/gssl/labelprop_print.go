@@ -5,158 +5,39 @@ import (
 	"io"
 	"math"
 
-	"github.com/gssl/gssl/labelprop"
 	"github.com/gssl/gssl/loaders"
 	"github.com/gssl/gssl/protocol"
 )
 
-// labelpropResult is the JSON object of the command.
+// labelpropResult is the JSON object of the command: the data set, the
+// protocol's report, the outputs and the times.
 type labelpropResult struct {
-	Data             string      `json:"data"`
-	Dataset          string      `json:"dataset"`
-	Nodes            int         `json:"nodes"`
-	Edges            int         `json:"edges"`
-	Classes          int         `json:"classes"`
-	ClassNames       []string    `json:"class_names"`
-	Labelled         int         `json:"labelled"`
-	Method           string      `json:"method"`
-	Solver           string      `json:"solver"`
-	CMN              bool        `json:"cmn"`
-	Tol              float64     `json:"tol"`
-	Protocol         string      `json:"protocol"` // "split" or "all-labelled"
-	Split            string      `json:"split"`
-	Seeds            int         `json:"seeds"`
-	FirstSeed        uint64      `json:"first_seed"`
-	Folds            int         `json:"folds,omitempty"`
-	Train            int         `json:"train"`
-	Val              int         `json:"val"`
-	Test             int         `json:"test"`
-	Predicted        int         `json:"predicted"`
-	Alpha            any         `json:"alpha"`
-	AlphaPerSeed     []float64   `json:"alpha_per_seed,omitempty"`
-	AlphaGrid        []float64   `json:"alpha_grid,omitempty"`
-	GridValAccuracy  []any       `json:"grid_val_accuracy,omitempty"`
-	GridTestAccuracy []any       `json:"grid_test_accuracy,omitempty"`
-	GridCVAccuracy   []any       `json:"grid_cv_accuracy,omitempty"`
-	CVAccuracy       any         `json:"cv_accuracy,omitempty"`
-	ValAccuracy      any         `json:"val_accuracy"`
-	ValReason        string      `json:"val_accuracy_reason,omitempty"`
-	TestAccuracy     any         `json:"test_accuracy"`
-	TestReason       string      `json:"test_accuracy_reason,omitempty"`
-	TestAccuracyStd  any         `json:"test_accuracy_std,omitempty"`
-	MacroF1          any         `json:"macro_f1"`
-	MacroF1Std       any         `json:"macro_f1_std,omitempty"`
-	Iterations       int         `json:"iterations"`
-	ClassIterations  []int       `json:"class_iterations,omitempty"`
-	Residual         float64     `json:"residual"`
-	NIsolated        int         `json:"n_isolated"`
-	NUnreached       int         `json:"n_unreached"`
-	NIsolatedSeeds   int         `json:"n_isolated_seeds"`
-	FitSeconds       float64     `json:"fit_seconds"`
-	LoadSeconds      float64     `json:"load_seconds"`
-	KNN              *knnSummary `json:"knn,omitempty"` // the graph built from --features
-	Seconds          float64     `json:"seconds"`
-	Out              string      `json:"out,omitempty"`
-	Saved            string      `json:"saved,omitempty"`
-	Notes            []string    `json:"notes,omitempty"`
+	Data       string   `json:"data"`
+	Dataset    string   `json:"dataset"`
+	Nodes      int      `json:"nodes"`
+	Edges      int      `json:"edges"`
+	Classes    int      `json:"classes"`
+	ClassNames []string `json:"class_names"`
+	protocol.LabelPropReport
+	LoadSeconds float64     `json:"load_seconds"`
+	KNN         *knnSummary `json:"knn,omitempty"` // the graph built from --features
+	Seconds     float64     `json:"seconds"`
+	Out         string      `json:"out,omitempty"`
+	Saved       string      `json:"saved,omitempty"`
 }
 
-// summarizeLabelprop builds the JSON object from Evaluate's outcome.
+// summarizeLabelprop builds the JSON object from EvaluateLabelProp's outcome.
 func summarizeLabelprop(opts labelpropOptions, exp protocol.LabelPropExperiment, ds *loaders.NodeDataset, out protocol.LabelPropOutcome) labelpropResult {
-	runs := out.Runs
-	r0 := runs[0]
-	spec := exp.Splits.Spec()
-	res := labelpropResult{
-		Data: opts.source(), Dataset: ds.Name, Nodes: ds.Graph.Nodes(), Edges: ds.Graph.Edges(), Classes: ds.Classes,
-		Method: opts.Method, CMN: opts.CMN, Tol: opts.Tol, Split: spec.Name(), Seeds: len(runs), FirstSeed: opts.Seed,
-		Train: len(r0.Split.Train), Val: len(r0.Split.Val), Test: len(r0.Split.Test), Protocol: "split",
+	var notes []string
+	if opts.In.Features != "" && !opts.In.fromPoints() {
+		notes = append(notes, "the features are read but not used: label propagation uses only the graph")
 	}
+	res := labelpropResult{Data: opts.source(), Dataset: ds.Name, Nodes: ds.Graph.Nodes(), Edges: ds.Graph.Edges(), Classes: ds.Classes,
+		LabelPropReport: exp.Report(out, notes...)}
 	for c := 0; c < ds.Classes; c++ {
 		res.ClassNames = append(res.ClassNames, className(ds, c))
 	}
-	res.Labelled = len(labelledNodes(ds))
-	res.Predicted = ds.Graph.Nodes() - res.Train
-	if res.Tol == 0 {
-		res.Tol = labelprop.DefaultTol
-	}
-	res.Solver = "cg-jacobi"
-	if sp, ok := exp.Model.(*labelprop.Spreading); ok {
-		res.Solver = sp.Solver.String()
-		if r0.Details.Solver != labelprop.Auto {
-			res.Solver = r0.Details.Solver.String() // the one auto chose
-		}
-	}
-	res.summarizeRuns(out)
-	if !r0.WithSplit {
-		res.allLabelled(out, opts.Seed)
-	} else {
-		if res.Val == 0 {
-			res.ValReason = "the split has no validation node"
-		}
-		if res.Test == 0 {
-			res.TestReason = "the split has no test node"
-		}
-	}
-	if opts.In.Features != "" && !opts.In.fromPoints() {
-		res.Notes = append(res.Notes, "the features are read but not used: label propagation uses only the graph")
-	}
-	if res.NUnreached > 0 {
-		res.Notes = append(res.Notes, fmt.Sprintf("%d nodes (%d of them isolated) have no path to a labelled training node; they get the class prior", res.NUnreached, res.NIsolated))
-	}
-	res.Notes = append(res.Notes, out.Notes...)
 	return res
-}
-
-// summarizeRuns sets the accuracies (mean and spread over the runs), the
-// largest counters, the mean fit time, and a and its grid.
-func (res *labelpropResult) summarizeRuns(out protocol.LabelPropOutcome) {
-	s, runs := out.Summary(), out.Runs
-	res.Iterations, res.Residual, res.FitSeconds = s.Iterations, s.Residual, s.FitSeconds
-	res.NIsolated, res.NUnreached, res.NIsolatedSeeds = s.Isolated, s.Unreached, s.IsolatedSeeds
-	spreading, auto := out.Grid != nil, len(out.Grid) > 1
-	if spreading {
-		res.Alpha = s.Alpha
-		if auto {
-			res.AlphaGrid = out.Grid
-		}
-	}
-	res.ValAccuracy, res.TestAccuracy, res.MacroF1 = finite(s.Val.Mean), finite(s.Test.Mean), finite(s.MacroF1.Mean)
-	if len(runs) > 1 {
-		res.TestAccuracyStd, res.MacroF1Std = finite(s.Test.Std), finite(s.MacroF1.Std)
-		for _, r := range runs {
-			if spreading {
-				res.AlphaPerSeed = append(res.AlphaPerSeed, r.Alpha)
-			}
-		}
-		return
-	}
-	res.ClassIterations = runs[0].Details.ClassIterations
-	if spreading && auto && runs[0].WithSplit {
-		res.GridValAccuracy, res.GridTestAccuracy = finites(runs[0].GridVal), finites(runs[0].GridTest)
-	}
-}
-
-// allLabelled sets the fields of the protocol without a split.
-func (res *labelpropResult) allLabelled(out protocol.LabelPropOutcome, seed uint64) {
-	res.Protocol = "all-labelled"
-	res.ValReason = "no validation split: every labelled node is trained on"
-	res.TestReason = "no test split: every labelled node is trained on; the unlabelled nodes are predicted"
-	if cv := out.CV; cv != nil {
-		res.Folds, res.GridCVAccuracy = cv.Folds, finites(cv.Accuracy)
-		for k, a := range cv.Grid {
-			if a == cv.Alpha {
-				res.CVAccuracy = cv.Accuracy[k]
-			}
-		}
-		what := "alpha chosen"
-		if len(cv.Grid) == 1 {
-			what = "accuracy estimated"
-		}
-		res.Notes = append(res.Notes, fmt.Sprintf("%s by %d-fold cross-validation over the %d labelled nodes (seed %d)", what, cv.Folds, res.Labelled, seed))
-	}
-	if res.Predicted == 0 {
-		res.Notes = append(res.Notes, "every node is labelled, so there is nothing to predict; --split planetoid, random:K or a split file scores a benchmark split")
-	}
 }
 
 func printLabelprop(w io.Writer, res labelpropResult, runs []protocol.LabelPropRun) {

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -34,7 +36,13 @@ func runLabelpropJSON(t *testing.T, opts labelpropOptions) map[string]any {
 	opts.JSON = true
 	var out, errw bytes.Buffer
 	require.NoError(t, runLabelprop(context.Background(), opts, &out, &errw))
-	assert.Empty(t, errw.String(), "no progress bar or log when stderr is not a terminal")
+	// No bar when stderr is not a terminal: a line per stage (seed, or
+	// value of a cross-validated), nothing else.
+	for _, line := range strings.Split(strings.TrimSpace(errw.String()), "\n") {
+		if line != "" {
+			assert.Regexp(t, `^labelprop: (seed \d+ of \d+|cross-validation: \d+ of \d+ values of a) done`, line)
+		}
+	}
 	return decodeOne(t, out.Bytes())
 }
 
@@ -93,6 +101,9 @@ func TestLabelpropHarmonicAndFixedPoint(t *testing.T) {
 func TestLabelpropRandomSplitsOverSeeds(t *testing.T) {
 	o := defaults()
 	o.Split, o.Seeds = "random:20", 3
+	var stderr bytes.Buffer
+	require.NoError(t, runLabelprop(context.Background(), o, io.Discard, &stderr))
+	assert.Equal(t, "labelprop: seed 1 of 3 done\nlabelprop: seed 2 of 3 done\nlabelprop: seed 3 of 3 done\n", stderr.String(), "a line per seed when stderr is not a terminal")
 	obj := runLabelpropJSON(t, o)
 	assert.Equal(t, 3.0, obj["seeds"])
 	std, ok := obj["test_accuracy_std"].(float64)

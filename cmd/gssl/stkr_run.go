@@ -153,61 +153,35 @@ func stkrData(ctx context.Context, opts stkrOptions, stderr io.Writer) (*stkrInp
 	return in, nil
 }
 
-// stkrResult is the JSON object of one run.
+// stkrResult is the JSON object of one run: the data set and the
+// protocol's settings, its report, the outputs and the times.
 type stkrResult struct {
-	Data             string      `json:"data"`
-	Dataset          string      `json:"dataset"`
-	Protocol         string      `json:"protocol"` // "split" or "all-labelled"
-	Transform        string      `json:"transform"`
-	Setting          string      `json:"setting"`
-	Solver           string      `json:"solver"`
-	SolverDetail     string      `json:"solver_detail"`
-	PTest            float64     `json:"p_test"`
-	Seeds            []int       `json:"seeds"`
-	SplitSource      string      `json:"split_source"`
-	Nodes            int         `json:"nodes"`
-	Classes          int         `json:"classes"`
-	ClassNames       []string    `json:"class_names"`
-	Labelled         int         `json:"labelled"`
-	LCC              bool        `json:"lcc"`
-	DroppedSplit     int         `json:"dropped_split_nodes"` // split nodes outside the largest component, summed over seeds
-	VisibleNodes     int         `json:"visible_nodes"`
-	TestNodes        int         `json:"test_nodes"` // per seed (summed over chunks with --test-chunks)
-	TestChunks       bool        `json:"test_chunks"`
-	Refit            bool        `json:"refit"` // the fit that predicted test was a refit with val visible (setting inductive)
-	Fits             int         `json:"fits"`  // hyperparameter selections: seeds × chunks
-	Folds            int         `json:"folds,omitempty"`
-	CVAccuracy       any         `json:"cv_accuracy,omitempty"`
-	Predicted        int         `json:"predicted"`
-	TestAccuracyMean any         `json:"test_accuracy_mean"`
-	TestAccuracyStd  any         `json:"test_accuracy_std"`
-	TestReason       string      `json:"test_accuracy_reason,omitempty"`
-	ValAccuracyMean  any         `json:"val_accuracy_mean"`
-	ValReason        string      `json:"val_accuracy_reason,omitempty"`
-	TestAccuracies   []any       `json:"test_accuracies"`
-	Eta              []float64   `json:"eta"`               // per fit (per seed, or per seed and chunk)
-	Beta             []float64   `json:"beta"`              // per fit
-	ChosenIterations []int       `json:"chosen_iterations"` // per fit; 0 = solved to the tolerance
-	Iterations       float64     `json:"iterations"`
-	MatVecs          float64     `json:"matvecs"`
-	FitSeconds       float64     `json:"fit_seconds"`
-	Candidates       int         `json:"candidates"`
-	FailedCandidates int         `json:"failed_candidates"`
-	NoEvidence       int         `json:"no_evidence"`
-	Out              string      `json:"out,omitempty"`
-	Saved            string      `json:"saved,omitempty"`
-	Notes            []string    `json:"notes,omitempty"`
-	LoadSeconds      float64     `json:"load_seconds"`  // reading the input (and its largest component with --lcc)
-	KNN              *knnSummary `json:"knn,omitempty"` // the graph built from --features
-	Seconds          float64     `json:"seconds"`
+	Data       string   `json:"data"`
+	Dataset    string   `json:"dataset"`
+	Transform  string   `json:"transform"`
+	Setting    string   `json:"setting"`
+	Solver     string   `json:"solver"`
+	PTest      float64  `json:"p_test"`
+	Nodes      int      `json:"nodes"`
+	Classes    int      `json:"classes"`
+	ClassNames []string `json:"class_names"`
+	Labelled   int      `json:"labelled"`
+	LCC        bool     `json:"lcc"`
+	TestChunks bool     `json:"test_chunks"`
+	protocol.STKRReport
+	Out         string      `json:"out,omitempty"`
+	Saved       string      `json:"saved,omitempty"`
+	LoadSeconds float64     `json:"load_seconds"`  // reading the input (and its largest component with --lcc)
+	KNN         *knnSummary `json:"knn,omitempty"` // the graph built from --features
+	Seconds     float64     `json:"seconds"`
 
 	fig stkrFigure // the first selection's grid, for --plot and --report
 }
 
-func newSTKRResult(opts stkrOptions, s *stkrSetup, in *stkrInput) stkrResult {
+func newSTKRResult(opts stkrOptions, s *stkrSetup, in *stkrInput) (stkrResult, []string) {
 	ds := in.ds
 	res := stkrResult{Data: opts.In.source(), Dataset: ds.Name, Transform: opts.Transform, Setting: s.setting.String(), Solver: s.solver.String(),
-		PTest: opts.PTest, Nodes: ds.Graph.Nodes(), Classes: ds.Classes, LCC: opts.LCC, TestChunks: opts.TestChunks}
+		PTest: opts.PTest, Nodes: ds.Graph.Nodes(), Classes: ds.Classes, LCC: opts.LCC, TestChunks: opts.TestChunks, Labelled: len(labelledNodes(ds))}
 	if in.built != nil {
 		res.KNN = &in.built.Summary
 	}
@@ -217,32 +191,18 @@ func newSTKRResult(opts stkrOptions, s *stkrSetup, in *stkrInput) stkrResult {
 	for c := 0; c < ds.Classes; c++ {
 		res.ClassNames = append(res.ClassNames, className(ds, c))
 	}
-	for _, l := range ds.Labels {
-		if l >= 0 {
-			res.Labelled++
-		}
-	}
+	var notes []string
 	if opts.In.Features != "" && !opts.In.fromPoints() {
-		res.Notes = append(res.Notes, "the features are read but not used: STKR's base kernel is the graph's")
+		notes = append(notes, "the features are read but not used: STKR's base kernel is the graph's")
 	}
-	return res
+	return res, notes
 }
 
-// chosen records the hyperparameters of the chosen regressor.
-func (res *stkrResult) chosen(best *stkr.Classifier) {
-	if lap, ok := best.Transform.(stkr.InverseLaplacian); ok {
-		res.Eta = append(res.Eta, lap.Eta)
-	}
-	res.Beta = append(res.Beta, best.Beta)
-	res.ChosenIterations = append(res.ChosenIterations, best.Iterations)
-}
-
-// stkrAllLabelled is the protocol without a split (protocol.ChooseSTKRCV): fit on
+// stkrAllLabelled is the protocol without a split (protocol.RunSTKRCV): fit on
 // every labelled node, predict the others.
 func stkrAllLabelled(ctx context.Context, opts stkrOptions, s *stkrSetup, in *stkrInput, stderr io.Writer) (stkrResult, error) {
 	ds := in.ds
-	res := newSTKRResult(opts, s, in)
-	res.Protocol, res.SplitSource = "all-labelled", "none: every labelled node is trained on"
+	res, notes := newSTKRResult(opts, s, in)
 	if s.setting != protocol.Transductive {
 		return res, fmt.Errorf("stkr: --setting %s needs a split with test nodes to hide; without a split the fit is transductive", s.setting)
 	}
@@ -266,18 +226,19 @@ func stkrAllLabelled(ctx context.Context, opts stkrOptions, s *stkrSetup, in *st
 		st.to(done, total, "")
 	}
 	c, err := protocol.RunSTKRCV(ctx, task, cv, g, func(c *stkr.Classifier, err error) {
-		res.FailedCandidates++
 		logf(stderr, "stkr: %s β=%g max-iter=%d: %v", c.Transform, c.Beta, c.Iterations, err)
 	})
-	if c.FellBack {
-		res.Notes = append(res.Notes, fmt.Sprintf("no class has two labels, so nothing can be cross-validated: the middle of the grid, %s β=%g (--eta and --ridge set them)", c.Candidates[0].Transform, c.Candidates[0].Beta))
-	}
-	res.Candidates = len(c.Candidates)
+	res.STKRReport = c.Report(task, opts.Seed, notes...)
 	if err != nil {
 		return res, fmt.Errorf("%w (or give --eta and --ridge)", err)
 	}
-	best := c.Best
-	res.allLabelled(c, opts.Seed)
+	res.fig = stkrFigure{accuracy: c.Accuracy, best: c.STKRCVChoice.Best, transform: c.Best.Transform, what: "cross-validation accuracy"}
+	return res, stkrWrite(opts, in, c, &res)
+}
+
+// stkrWrite writes --out and --save of the protocol without a split.
+func stkrWrite(opts stkrOptions, in *stkrInput, c protocol.STKRCVRun, res *stkrResult) error {
+	ds := in.ds
 	if opts.Out != "" {
 		var rows []int
 		for i, l := range ds.Labels {
@@ -286,45 +247,25 @@ func stkrAllLabelled(ctx context.Context, opts stkrOptions, s *stkrSetup, in *st
 			}
 		}
 		if err := writeClassRows(opts.Out, ds, rows, c.Labels, c.Probabilities.RawRowView, false, nil); err != nil {
-			return res, fmt.Errorf("stkr: %w", err)
+			return fmt.Errorf("stkr: %w", err)
 		}
 		res.Out = opts.Out
 	}
 	if opts.Save != "" {
 		opts.In.built = in.built
-		if err := saveModel(opts.Save, best, ds, opts.In); err != nil {
-			return res, fmt.Errorf("stkr: %w", err)
+		if err := saveModel(opts.Save, c.Best, ds, opts.In); err != nil {
+			return fmt.Errorf("stkr: %w", err)
 		}
 		res.Saved = opts.Save
 	}
-	return res, nil
-}
-
-// allLabelled records the cross-validated choice of the protocol without
-// a split.
-func (res *stkrResult) allLabelled(c protocol.STKRCVRun, seed int) {
-	res.chosen(c.Best)
-	res.fig = stkrFigure{accuracy: c.Accuracy, best: c.STKRCVChoice.Best, transform: c.Best.Transform, what: "cross-validation accuracy"}
-	res.Folds, res.CVAccuracy, res.Fits, res.Seeds = c.Folds, finite(c.Accuracy[c.STKRCVChoice.Best]), 1, []int{seed}
-	res.VisibleNodes, res.NoEvidence, res.SolverDetail = res.Nodes, c.NoEvidence, c.Stats.Solver
-	res.Iterations, res.MatVecs = float64(c.Stats.TotalIterations()), float64(c.Stats.MatVecs)
-	res.Predicted = res.Nodes - res.Labelled
-	res.TestReason = "no test split: every labelled node is trained on; the unlabelled nodes are predicted"
-	res.ValReason = "no validation split: hyperparameters are chosen by cross-validation"
-	if c.Folds > 0 {
-		res.Notes = append(res.Notes, fmt.Sprintf("hyperparameters chosen by %d-fold cross-validation over the %d labelled nodes (seed %d)", c.Folds, res.Labelled, seed))
-	}
-	if res.Predicted == 0 {
-		res.Notes = append(res.Notes, "every node is labelled, so there is nothing to predict; --split or --splits scores a benchmark split")
-	}
+	return nil
 }
 
 // stkrBenchmark is the paper's protocol over seeds on a benchmark split.
 func stkrBenchmark(ctx context.Context, opts stkrOptions, s *stkrSetup, in *stkrInput, spec eval.SplitSpec, stderr io.Writer) (stkrResult, error) {
 	ds := in.ds
 	n := ds.Graph.Nodes()
-	res := newSTKRResult(opts, s, in)
-	res.Protocol, res.Refit = "split", s.setting == protocol.Inductive
+	res, notes := newSTKRResult(opts, s, in)
 	if opts.Out != "" {
 		return res, errors.New("stkr: --out writes the predictions of the protocol without a split (--split none); a benchmark split reports accuracies")
 	}
@@ -354,26 +295,9 @@ func stkrBenchmark(ctx context.Context, opts stkrOptions, s *stkrSetup, in *stkr
 	if err != nil {
 		return res, err
 	}
-	res.benchmark(runs, s.isLap)
-	return res, nil
-}
-
-// benchmark records the runs of the protocol on a split.
-func (res *stkrResult) benchmark(runs []protocol.STKRSeedRun, lap bool) {
-	sum := protocol.SummarizeSTKR(runs, lap)
-	res.DroppedSplit, res.SplitSource, res.Candidates, res.FailedCandidates = sum.Dropped, sum.Source, sum.Candidates, sum.Failed
-	res.VisibleNodes, res.Fits, res.NoEvidence, res.SolverDetail = sum.VisibleNodes, sum.Fits, sum.NoEvidence, sum.SolverDetail
-	res.Eta, res.Beta, res.ChosenIterations = sum.Eta, sum.Beta, sum.ChosenIterations
-	res.Seeds, res.TestNodes = sum.Seeds, sum.TestNodes
+	res.STKRReport = protocol.SummarizeSTKR(runs, s.isLap).Report(s.setting, notes...)
 	res.fig = newSTKRFigure(runs[0].Choices[0], runs[0].Chosen[0], runs[0].Seed)
-	res.TestAccuracies = finites(sum.Test)
-	tm, ts := eval.MeanStd(sum.Test)
-	vm, _ := eval.MeanStd(sum.Val)
-	res.TestAccuracyMean, res.TestAccuracyStd, res.ValAccuracyMean = finite(tm), finite(ts), finite(vm)
-	if res.ValAccuracyMean == nil {
-		res.ValReason = "the split has no labelled validation node"
-	}
-	res.Iterations, res.MatVecs, res.FitSeconds = sum.Iterations, sum.MatVecs, sum.FitSeconds
+	return res, nil
 }
 
 // stkrSplit returns seed s's train/val/test split (in the ids of in.ds), a
