@@ -188,3 +188,8 @@ func TestStratifiedFolds(t *testing.T) {
 	_, err = StratifiedFolds(labels, 1, 1)
 	assert.ErrorContains(t, err, "k=1 must be in [2, 102]")
 }
+
+func TestSeedRange(t *testing.T) {
+	assert.Equal(t, []uint64{5, 6, 7}, SeedRange(5, 3))
+	assert.Empty(t, SeedRange(5, 0))
+}

@@ -57,3 +57,12 @@ func RunSeeds[R any](ctx context.Context, seeds []uint64, run func(ctx context.C
 	}
 	return out, nil
 }
+
+// SeedRange returns the n seeds first, first+1, …, first+n−1.
+func SeedRange(first uint64, n int) []uint64 {
+	out := Seeds(n)
+	for i := range out {
+		out[i] += first
+	}
+	return out
+}

@@ -39,6 +39,14 @@ func TestEvaluateCoraSplit(t *testing.T) {
 		assert.Equal(t, 0.718, r.Test)
 		assert.Equal(t, 0.706, r.Val)
 		assert.Equal(t, 0.95, r.Model.(*labelprop.Spreading).Alpha)
+		rep := LabelPropExperiment{Graph: ds.Graph, Labels: ds.Labels, Model: &labelprop.Spreading{Solver: solver}, Splits: coraSplitter(t, ds, "planetoid")}.Report(out)
+		assert.Equal(t, 0.95, rep.Alpha)
+		assert.Equal(t, 0.718, rep.TestAccuracy)
+		assert.Equal(t, []any{0.658, 0.672, 0.692, 0.694, 0.706, 0.686}, rep.GridValAccuracy)
+		assert.Equal(t, ds.Graph.Nodes()-140, rep.Predicted)
+		assert.Equal(t, labelprop.DefaultTol, rep.Tol)
+		assert.Equal(t, "split", rep.Protocol)
+		assert.Nil(t, rep.TestAccuracyStd, "one run has no spread")
 	}
 
 	noVal := *ds.Split

@@ -67,6 +67,16 @@ func TestRunBenchmarkIsChooseSplit(t *testing.T) {
 	assert.Nil(t, s.Eta)
 	assert.Equal(t, iters/2, s.Iterations)
 	assert.Equal(t, float64(runs[1].TestCorrect)/float64(runs[1].TestScored), s.Test[1])
+
+	r := s.Report(Inductive, "first")
+	mean, std := eval.MeanStd(s.Test)
+	assert.Equal(t, mean, r.TestAccuracyMean)
+	assert.Equal(t, std, r.TestAccuracyStd)
+	assert.Equal(t, []any{s.Test[0], s.Test[1]}, r.TestAccuracies)
+	assert.True(t, r.Refit, "the inductive setting refits")
+	assert.Equal(t, "split", r.Protocol)
+	assert.Equal(t, []string{"first"}, r.Notes)
+	assert.Equal(t, s.Beta, r.Beta)
 }
 
 // TestRunCVFallsBack: with no class of two labels nothing is held out, and
@@ -96,4 +106,11 @@ func TestRunCVFallsBack(t *testing.T) {
 	assert.Equal(t, mid.Transform, run.Best.Transform)
 	assert.Equal(t, mid.Beta, run.Best.Beta)
 	assert.True(t, math.IsNaN(run.Accuracy[0]))
+
+	r := run.Report(task, 0)
+	assert.Nil(t, r.CVAccuracy, "nothing was cross-validated")
+	assert.Equal(t, "all-labelled", r.Protocol)
+	assert.Equal(t, len(labels)-len(seen), r.Predicted)
+	assert.Equal(t, []float64{mid.Beta}, r.Beta)
+	assert.Contains(t, r.Notes[0], "no class has two labels")
 }

@@ -11,11 +11,10 @@ import (
 
 	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/eval"
-	"github.com/gssl/gssl/linbp"
 	"github.com/gssl/gssl/loaders"
 	"github.com/gssl/gssl/nodeclass"
+	"github.com/gssl/gssl/protocol"
 	"github.com/gssl/gssl/savedmodel"
-	"github.com/gssl/gssl/stkr"
 )
 
 // classifyOptions are the settings of one classify run.
@@ -97,111 +96,59 @@ class, the label and split, and the score of every class (CSV, or JSON Lines).`,
 	return cmd
 }
 
-// classifyRun is the outcome of one seed.
+// classifyRun is the first seed's run as classifyPicture draws it.
 type classifyRun struct {
-	Seed  uint64 `json:"seed"`
-	Model string `json:"model"`
-	Val   any    `json:"val_accuracy"`
-	Test  any    `json:"test_accuracy"` // null without test nodes
-	test  float64
-	// With Correct & Smooth: the base model chosen first.
-	Base     string  `json:"base_model,omitempty"`
-	BaseVal  float64 `json:"base_val_accuracy,omitempty"`
-	BaseTest float64 `json:"base_test_accuracy,omitempty"`
-	out      eval.NodeOutcome
-	split    eval.Split
+	Seed  uint64
+	Model string
+	out   eval.NodeOutcome
+	split eval.Split
 }
 
 // classifyResult is the JSON object of the command.
 type classifyResult struct {
-	Data            string        `json:"data"`
-	Nodes           int           `json:"nodes"`
-	Edges           int           `json:"edges"`
-	Features        int           `json:"features"`
-	Classes         int           `json:"classes"`
-	ModelFlag       string        `json:"model_flag"`
-	Model           string        `json:"model"`
-	Split           string        `json:"split"`
-	Seeds           int           `json:"seeds"`
-	SeedsRun        int           `json:"seeds_run"`
-	Candidates      int           `json:"candidates"`
-	ValAccuracy     any           `json:"val_accuracy"`
-	TestAccuracy    any           `json:"test_accuracy"` // null without test nodes
-	TestAccuracyStd any           `json:"test_accuracy_std"`
-	BaseModel       string        `json:"base_model,omitempty"`
-	BaseTest        float64       `json:"base_test_accuracy,omitempty"`
-	BaseTestStd     float64       `json:"base_test_accuracy_std,omitempty"`
-	Runs            []classifyRun `json:"runs"`
-	LoadSeconds     float64       `json:"load_seconds"`
-	KNN             *knnSummary   `json:"knn,omitempty"` // the graph built from --features
-	Seconds         float64       `json:"seconds"`
-	Out             string        `json:"out,omitempty"`
-	Saved           string        `json:"saved,omitempty"`
-
-	test, sd float64 // the mean and std of the test accuracies
+	Data      string `json:"data"`
+	Nodes     int    `json:"nodes"`
+	Edges     int    `json:"edges"`
+	Features  int    `json:"features"`
+	Classes   int    `json:"classes"`
+	ModelFlag string `json:"model_flag"`
+	Split     string `json:"split"`
+	Seeds     int    `json:"seeds"`
+	protocol.NodeClassReport
+	LoadSeconds float64     `json:"load_seconds"`
+	KNN         *knnSummary `json:"knn,omitempty"` // the graph built from --features
+	Seconds     float64     `json:"seconds"`
+	Out         string      `json:"out,omitempty"`
+	Saved       string      `json:"saved,omitempty"`
 }
 
-// classifySearch maps --model to the grids of package nodeclass (SGC and
-// APPNP without feature normalisation when embed appends eigenmap
-// coordinates to the normalised features).
+// classifySearch maps --model to the grids of package nodeclass, naming
+// the flags in its errors.
 func classifySearch(model string, featureWeight float64, embed bool) (eval.NodeSearch, error) {
 	if featureWeight != 0 && model != "stkr" {
 		return eval.NodeSearch{}, fmt.Errorf("classify: --feature-weight applies to --model stkr only")
 	}
-	norm := nodeclass.RowSum
-	if embed {
-		norm = nodeclass.NoNormalization
+	if !(featureWeight >= 0) || math.IsInf(featureWeight, 0) {
+		return eval.NodeSearch{}, fmt.Errorf("classify: --feature-weight %v is invalid: it must be finite and ≥ 0", featureWeight)
 	}
-	sgc := func(c int) []nodeclass.Base {
-		return nodeclass.SGCGrid(&nodeclass.SGC{Classes: c, Normalization: norm})
+	s, err := protocol.NodeClassSearch(model, featureWeight, embed)
+	if err != nil {
+		return s, fmt.Errorf("classify: --model %q is invalid: want sgc, appnp, correct-smooth, auto, stkr, channels or linbp", model)
 	}
-	appnp := func(c int) []nodeclass.Base {
-		return nodeclass.APPNPGrid(&nodeclass.APPNP{Classes: c, Normalization: norm})
-	}
-	cs := func(best nodeclass.Base) []nodeclass.Base { return nodeclass.CorrectSmoothGrid(best) }
-	switch model {
-	case "stkr":
-		if !(featureWeight >= 0) || math.IsInf(featureWeight, 0) {
-			return eval.NodeSearch{}, fmt.Errorf("classify: --feature-weight %v is invalid: it must be finite and ≥ 0", featureWeight)
-		}
-		return eval.NodeSearch{Grid: func(c int) []nodeclass.Base {
-			return nodeclass.STKRGrid(&nodeclass.STKR{Classes: c, FeatureWeight: featureWeight}, stkr.EtaGrid(), stkr.BetaGrid())
-		}}, nil
-	case "sgc":
-		return eval.NodeSearch{Grid: sgc}, nil
-	case "appnp":
-		return eval.NodeSearch{Grid: appnp}, nil
-	case "correct-smooth", "cs":
-		return eval.NodeSearch{Grid: sgc, Refine: cs}, nil
-	case "auto":
-		return eval.NodeSearch{Grid: func(c int) []nodeclass.Base { return append(sgc(c), appnp(c)...) }, Refine: cs}, nil
-	case "channels":
-		return eval.NodeSearch{Grid: func(int) []nodeclass.Base { return []nodeclass.Base{&nodeclass.ChannelMLP{}} }}, nil
-	case "linbp":
-		return eval.NodeSearch{Grid: func(int) []nodeclass.Base { return []nodeclass.Base{&linbp.Propagation{}} }}, nil
-	}
-	return eval.NodeSearch{}, fmt.Errorf("classify: --model %q is invalid: want sgc, appnp, correct-smooth, auto, stkr, channels or linbp", model)
+	return s, nil
 }
 
-// classifySplits returns the split of each seed for --split (an
-// eval.SplitSpec), and whether it depends on the seed. "none" is every
-// labelled node as training, no val or test.
-func classifySplits(opts classifyOptions, ds *loaders.NodeDataset) (func(seed uint64) (eval.Split, error), bool, error) {
+// classifySplits returns the splitter of --split.
+func classifySplits(opts classifyOptions, ds *loaders.NodeDataset) (*eval.Splitter, error) {
 	spec, err := eval.ParseSplitSpec(opts.Split)
 	if err != nil {
-		return nil, false, fmt.Errorf("classify: %w", err)
+		return nil, fmt.Errorf("classify: %w", err)
 	}
 	s, err := newSplitter(spec, ds, opts.In.source(), opts.Val, opts.Test)
 	if err != nil {
-		return nil, false, fmt.Errorf("classify: --split: %w", err)
+		return nil, fmt.Errorf("classify: --split: %w", err)
 	}
-	return func(seed uint64) (eval.Split, error) {
-		sp, _, err := s.Split(seed)
-		if err != nil {
-			return sp, fmt.Errorf("classify: %w", err)
-		}
-		return sp, nil
-	}, s.Spec().Seeded(), nil
+	return s, nil
 }
 
 // check validates the flags that need no data.
@@ -271,22 +218,6 @@ func classifyData(ctx context.Context, opts classifyOptions, stderr io.Writer) (
 	return ds, estimator.Nodes{Graph: ds.Graph, Features: nodeclass.Matrix(x)}, nil
 }
 
-// classifySeeds returns the seeds to run: one on a fixed split with val
-// nodes (the models are deterministic), else --seeds from --seed.
-func classifySeeds(opts classifyOptions, splitOf func(uint64) (eval.Split, error), random bool) []uint64 {
-	n := opts.Seeds
-	if !random {
-		if sp, err := splitOf(opts.Seed); err == nil && len(sp.Val) > 0 {
-			n = 1
-		}
-	}
-	seeds := eval.Seeds(n)
-	for k := range seeds {
-		seeds[k] += opts.Seed
-	}
-	return seeds
-}
-
 func runClassify(ctx context.Context, opts classifyOptions, stdout, stderr io.Writer) error {
 	start := timeNow()
 	if ctx == nil {
@@ -304,18 +235,26 @@ func runClassify(ctx context.Context, opts classifyOptions, stdout, stderr io.Wr
 		return err
 	}
 	defer ds.Close()
-	splitOf, random, err := classifySplits(opts, ds)
+	splits, err := classifySplits(opts, ds)
 	if err != nil {
 		return err
 	}
 	loadSeconds := seconds(start)
-	seeds := classifySeeds(opts, splitOf, random)
+	seeds := protocol.NodeClassSeeds(splits, opts.Seed, opts.Seeds)
 	bar := newSteps(stderr, len(seeds), "classify")
-	runs, err := eval.EvaluateSeeds(ctx, eval.NodeSeeds{Search: search, Seeds: seeds, Split: splitOf,
+	runs, err := eval.EvaluateSeeds(ctx, eval.NodeSeeds{Search: search, Seeds: seeds,
+		Split: func(seed uint64) (eval.Split, error) {
+			sp, _, err := splits.Split(seed)
+			return sp, err
+		},
 		CV: func(seed uint64, sp eval.Split) eval.CV {
 			return eval.CV{Folds: opts.Folds, Seed: seed, Order: idOrder(ds, sp.Train)}
 		},
-		Done: func(done int) { bar.to(done, len(seeds), "seed %d of %d done", done, len(seeds)) }}, x, ds.Labels)
+		Done: func(done int) {
+			if len(seeds) > 1 {
+				bar.to(done, len(seeds), "seed %d of %d done", done, len(seeds))
+			}
+		}}, x, ds.Labels)
 	bar.Finish()
 	if err != nil {
 		return fmt.Errorf("classify: %w", err)
@@ -323,7 +262,8 @@ func runClassify(ctx context.Context, opts classifyOptions, stdout, stderr io.Wr
 	res := newClassifyResult(opts, ds, x, search, runs)
 	res.LoadSeconds = loadSeconds
 	res.Seconds = seconds(start) // the report written next shows the run's time
-	if err := classifyWrite(ctx, opts, ds, &res, runs[0].Best, stderr); err != nil {
+	first := classifyRun{Seed: runs[0].Seed, Model: runs[0].Model, out: runs[0].NodeOutcome, split: runs[0].Split}
+	if err := classifyWrite(ctx, opts, ds, &res, first, stderr); err != nil {
 		return err
 	}
 	res.Seconds = seconds(start)
@@ -333,39 +273,19 @@ func runClassify(ctx context.Context, opts classifyOptions, stdout, stderr io.Wr
 // newClassifyResult summarises the runs.
 func newClassifyResult(opts classifyOptions, ds *loaders.NodeDataset, x estimator.Nodes, search eval.NodeSearch, runs []eval.NodeRun) classifyResult {
 	_, d := x.Features.Dims()
-	res := classifyResult{
+	return classifyResult{
 		Data: opts.In.source(), Nodes: ds.Graph.Nodes(), Edges: ds.Graph.Edges(), Features: d, Classes: ds.Classes,
-		ModelFlag: opts.Model, Model: runs[0].Model, Split: opts.Split, Seeds: opts.Seeds, SeedsRun: len(runs),
-		Candidates: len(search.Grid(ds.Classes)), KNN: opts.In.builtSummary(),
+		ModelFlag: opts.Model, Split: opts.Split, Seeds: opts.Seeds, KNN: opts.In.builtSummary(),
+		NodeClassReport: protocol.ReportNodeClass(search, ds.Classes, runs),
 	}
-	tests, vals, bt := make([]float64, len(runs)), make([]float64, len(runs)), make([]float64, len(runs))
-	for k, o := range runs {
-		run := classifyRun{Seed: o.Seed, Model: o.Model, Val: o.Val, Test: finite(math.NaN()), test: math.NaN(), out: o.NodeOutcome, split: o.Split}
-		if len(o.Split.Test) > 0 {
-			run.Test, run.test = o.Test, o.Test
-		}
-		if search.Refine != nil {
-			run.Base, run.BaseVal, run.BaseTest = o.Base, o.BaseVal, o.BaseTest
-		}
-		res.Runs = append(res.Runs, run)
-		tests[k], vals[k], bt[k] = run.test, o.Val, o.BaseTest
-	}
-	res.test, res.sd = eval.MeanStd(tests)
-	res.TestAccuracy, res.TestAccuracyStd = finite(res.test), finite(res.sd)
-	if search.Refine != nil {
-		res.BaseModel = res.Runs[0].Base
-		res.BaseTest, res.BaseTestStd = eval.MeanStd(bt)
-	}
-	v, _ := eval.MeanStd(vals)
-	res.ValAccuracy = finite(v)
-	return res
 }
 
 // classifyWrite writes --out, --save and the plots of the first seed's
 // run (best is its chosen model).
-func classifyWrite(ctx context.Context, opts classifyOptions, ds *loaders.NodeDataset, res *classifyResult, best estimator.NodeClassifier, stderr io.Writer) error {
+func classifyWrite(ctx context.Context, opts classifyOptions, ds *loaders.NodeDataset, res *classifyResult, first classifyRun, stderr io.Writer) error {
+	best := first.out.Best
 	if opts.Out != "" {
-		if err := writeClassifyPredictions(opts.Out, ds, res.Runs[0]); err != nil {
+		if err := writeClassifyPredictions(opts.Out, ds, first); err != nil {
 			return fmt.Errorf("classify: %w", err)
 		}
 		res.Out = opts.Out
@@ -380,7 +300,7 @@ func classifyWrite(ctx context.Context, opts classifyOptions, ds *loaders.NodeDa
 		}
 		res.Saved = opts.Save
 	}
-	if err := opts.Plots.write(stderr, "classify", *res, func() (picture, error) { return classifyPicture(ctx, ds, res.Runs[0], *res) }); err != nil {
+	if err := opts.Plots.write(stderr, "classify", *res, func() (picture, error) { return classifyPicture(ctx, ds, first, *res) }); err != nil {
 		return fmt.Errorf("classify: %w", err)
 	}
 	return nil
@@ -390,12 +310,12 @@ func printClassify(w io.Writer, opts classifyOptions, res classifyResult) {
 	fmt.Fprintf(w, "%s: %d nodes, %d edges, %d features, %d classes; split %s, %d seed(s), %d candidates\n",
 		res.Data, res.Nodes, res.Edges, res.Features, res.Classes, opts.Split, len(res.Runs), res.Candidates)
 	for _, r := range res.Runs {
-		fmt.Fprintf(w, "  seed %d: %s  val %.4f  test %s\n", r.Seed, r.Model, r.out.Val, fmtAcc(r.test))
+		fmt.Fprintf(w, "  seed %d: %s  val %.4f  test %s\n", r.Seed, r.Model, r.Val, fmtAcc(r.Test))
 		if r.Base != "" {
 			fmt.Fprintf(w, "    base %s  val %.4f  test %s\n", r.Base, r.BaseVal, fmtAcc(r.BaseTest))
 		}
 	}
-	fmt.Fprintf(w, "test accuracy %s ± %s (%d seed(s)), %.2f s\n", fmtAcc(res.test), fmtAcc(res.sd), len(res.Runs), res.Seconds)
+	fmt.Fprintf(w, "test accuracy %s ± %s (%d seed(s)), %.2f s\n", fmtAcc(res.Test), fmtAcc(res.TestStd), len(res.Runs), res.Seconds)
 	if res.Out != "" {
 		fmt.Fprintf(w, "predictions written to %s\n", res.Out)
 	}
@@ -404,11 +324,12 @@ func printClassify(w io.Writer, opts classifyOptions, res classifyResult) {
 	}
 }
 
-func fmtAcc(v float64) string {
-	if math.IsNaN(v) {
-		return "– (no test nodes)"
+// fmtAcc prints an accuracy (a float64, or nil or NaN without test nodes).
+func fmtAcc(v any) string {
+	if f, ok := v.(float64); ok && !math.IsNaN(f) {
+		return strconv.FormatFloat(f, 'f', 4, 64)
 	}
-	return strconv.FormatFloat(v, 'f', 4, 64)
+	return "– (no test nodes)"
 }
 
 // writeClassifyPredictions writes one row per node not trained on: id,

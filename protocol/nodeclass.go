@@ -1,0 +1,139 @@
+package protocol
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/gssl/gssl/eval"
+	"github.com/gssl/gssl/linbp"
+	"github.com/gssl/gssl/nodeclass"
+	"github.com/gssl/gssl/stkr"
+)
+
+// NodeClassModels are the names NodeClassSearch knows ("cs" is also read
+// as correct-smooth).
+var NodeClassModels = []string{"sgc", "appnp", "correct-smooth", "auto", "stkr", "channels", "linbp"}
+
+// NodeClassSearch returns the search of gssl classify --model name over the
+// grids of package nodeclass: sgc and appnp (nodeclass.SGCGrid,
+// APPNPGrid; without feature normalisation when embedded, the features
+// then carrying eigenmap coordinates appended to normalised ones),
+// correct-smooth (Correct & Smooth over the chosen SGC model), auto (SGC
+// and APPNP, then Correct & Smooth on the chosen one), stkr (nodeclass.STKRGrid
+// over stkr.EtaGrid and stkr.BetaGrid, with the cosine feature kernel of
+// weight featureWeight ≥ 0 added to the graph kernel), channels and
+// linbp (one model each). featureWeight must be 0 for every model but
+// stkr.
+func NodeClassSearch(name string, featureWeight float64, embedded bool) (eval.NodeSearch, error) {
+	if featureWeight != 0 && name != "stkr" {
+		return eval.NodeSearch{}, fmt.Errorf("protocol: a feature weight applies to the stkr model only, not %q", name)
+	}
+	norm := nodeclass.RowSum
+	if embedded {
+		norm = nodeclass.NoNormalization
+	}
+	sgc := func(c int) []nodeclass.Base {
+		return nodeclass.SGCGrid(&nodeclass.SGC{Classes: c, Normalization: norm})
+	}
+	appnp := func(c int) []nodeclass.Base {
+		return nodeclass.APPNPGrid(&nodeclass.APPNP{Classes: c, Normalization: norm})
+	}
+	cs := func(best nodeclass.Base) []nodeclass.Base { return nodeclass.CorrectSmoothGrid(best) }
+	switch name {
+	case "stkr":
+		if !(featureWeight >= 0) || math.IsInf(featureWeight, 0) {
+			return eval.NodeSearch{}, fmt.Errorf("protocol: feature weight %v is invalid: it must be finite and ≥ 0", featureWeight)
+		}
+		return eval.NodeSearch{Grid: func(c int) []nodeclass.Base {
+			return nodeclass.STKRGrid(&nodeclass.STKR{Classes: c, FeatureWeight: featureWeight}, stkr.EtaGrid(), stkr.BetaGrid())
+		}}, nil
+	case "sgc":
+		return eval.NodeSearch{Grid: sgc}, nil
+	case "appnp":
+		return eval.NodeSearch{Grid: appnp}, nil
+	case "correct-smooth", "cs":
+		return eval.NodeSearch{Grid: sgc, Refine: cs}, nil
+	case "auto":
+		return eval.NodeSearch{Grid: func(c int) []nodeclass.Base { return append(sgc(c), appnp(c)...) }, Refine: cs}, nil
+	case "channels":
+		return eval.NodeSearch{Grid: func(int) []nodeclass.Base { return []nodeclass.Base{&nodeclass.ChannelMLP{}} }}, nil
+	case "linbp":
+		return eval.NodeSearch{Grid: func(int) []nodeclass.Base { return []nodeclass.Base{&linbp.Propagation{}} }}, nil
+	}
+	return eval.NodeSearch{}, fmt.Errorf("protocol: model %q is unknown: want one of %v", name, NodeClassModels)
+}
+
+// NodeClassSeeds returns the seeds of the runs of EvaluateSeeds: n seeds
+// from first when the split depends on the seed; one when it does not and
+// has validation nodes, since the models are deterministic and the seed
+// then changes nothing (without validation nodes it still draws the
+// cross-validation folds).
+func NodeClassSeeds(splits *eval.Splitter, first uint64, n int) []uint64 {
+	if !splits.Spec().Seeded() {
+		if sp, _, err := splits.Split(first); err == nil && len(sp.Val) > 0 {
+			n = 1
+		}
+	}
+	return eval.SeedRange(first, n)
+}
+
+// NodeClassRun is one seed's run of EvaluateSeeds as gssl classify reports
+// it; the test accuracy is nil without test nodes.
+type NodeClassRun struct {
+	Seed  uint64 `json:"seed"`
+	Model string `json:"model"`
+	Val   any    `json:"val_accuracy"`
+	Test  any    `json:"test_accuracy"`
+	// With a refining search (Correct & Smooth): the base model chosen
+	// first.
+	Base     string  `json:"base_model,omitempty"`
+	BaseVal  float64 `json:"base_val_accuracy,omitempty"`
+	BaseTest float64 `json:"base_test_accuracy,omitempty"`
+}
+
+// NodeClassReport sums up the runs of EvaluateSeeds: the accuracies as
+// mean and standard deviation over the seeds (nil where undefined), and
+// each run.
+type NodeClassReport struct {
+	Model           string         `json:"model"` // the first run's chosen model
+	SeedsRun        int            `json:"seeds_run"`
+	Candidates      int            `json:"candidates"`
+	ValAccuracy     any            `json:"val_accuracy"`
+	TestAccuracy    any            `json:"test_accuracy"` // null without test nodes
+	TestAccuracyStd any            `json:"test_accuracy_std"`
+	BaseModel       string         `json:"base_model,omitempty"`
+	BaseTest        float64        `json:"base_test_accuracy,omitempty"`
+	BaseTestStd     float64        `json:"base_test_accuracy_std,omitempty"`
+	Runs            []NodeClassRun `json:"runs"`
+	// Test and TestStd are the mean and standard deviation of the test
+	// accuracies (NaN without test nodes).
+	Test, TestStd float64 `json:"-"`
+}
+
+// ReportNodeClass sums up runs of the search s for labels of the given
+// number of classes.
+func ReportNodeClass(s eval.NodeSearch, classes int, runs []eval.NodeRun) NodeClassReport {
+	r := NodeClassReport{Model: runs[0].Model, SeedsRun: len(runs), Candidates: len(s.Grid(classes))}
+	tests, vals, bt := make([]float64, len(runs)), make([]float64, len(runs)), make([]float64, len(runs))
+	for k, o := range runs {
+		run := NodeClassRun{Seed: o.Seed, Model: o.Model, Val: o.Val}
+		tests[k] = math.NaN()
+		if len(o.Split.Test) > 0 {
+			run.Test, tests[k] = o.Test, o.Test
+		}
+		if s.Refine != nil {
+			run.Base, run.BaseVal, run.BaseTest = o.Base, o.BaseVal, o.BaseTest
+		}
+		r.Runs = append(r.Runs, run)
+		vals[k], bt[k] = o.Val, o.BaseTest
+	}
+	r.Test, r.TestStd = eval.MeanStd(tests)
+	r.TestAccuracy, r.TestAccuracyStd = number(r.Test), number(r.TestStd)
+	if s.Refine != nil {
+		r.BaseModel = r.Runs[0].Base
+		r.BaseTest, r.BaseTestStd = eval.MeanStd(bt)
+	}
+	v, _ := eval.MeanStd(vals)
+	r.ValAccuracy = number(v)
+	return r
+}
