@@ -190,6 +190,7 @@ func TestStratifiedFolds(t *testing.T) {
 }
 
 func TestSeedRange(t *testing.T) {
-	assert.Equal(t, []uint64{5, 6, 7}, SeedRange(5, 3))
+	assert.Equal(t, []uint64{5, 6, 7}, SeedRange(uint64(5), 3))
+	assert.Equal(t, []int{2, 3}, SeedRange(2, 2))
 	assert.Empty(t, SeedRange(5, 0))
 }

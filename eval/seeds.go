@@ -59,10 +59,10 @@ func RunSeeds[R any](ctx context.Context, seeds []uint64, run func(ctx context.C
 }
 
 // SeedRange returns the n seeds first, first+1, …, first+n−1.
-func SeedRange(first uint64, n int) []uint64 {
-	out := Seeds(n)
+func SeedRange[T ~int | ~uint64](first T, n int) []T {
+	out := make([]T, max(n, 0))
 	for i := range out {
-		out[i] += first
+		out[i] = first + T(i)
 	}
 	return out
 }

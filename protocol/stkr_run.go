@@ -14,6 +14,25 @@ import (
 // as test nodes of a split (Appendix D.1, for Cora, CiteSeer and PubMed).
 const DefaultPTest = 0.01
 
+// STKRSplitSizes returns the validation and test sizes of a random split
+// (spec K per class) of n nodes of the given number of classes in STKR's
+// protocol, from asked (−1: the default size): K per class validation
+// nodes, as stkr.py draws them, and round(pTest·n) test nodes (at least 1)
+// when pTest > 0, since only those are scored. Other splits and sizes ≥ 0
+// are returned as asked.
+func STKRSplitSizes(spec eval.SplitSpec, classes, n int, pTest float64, asked eval.SplitSizes) eval.SplitSizes {
+	if spec.Kind != eval.SplitRandom {
+		return asked
+	}
+	if asked.Val < 0 {
+		asked.Val = spec.PerClass * classes
+	}
+	if asked.Test < 0 && pTest > 0 {
+		asked.Test = testSize(n, pTest)
+	}
+	return asked
+}
+
 // STKRGrid is a hyperparameter grid of STKR classifiers: every candidate is a
 // clone of Base with η (for the inverse Laplacian), β and the iteration
 // count set, η outermost, then β, then the iterations.

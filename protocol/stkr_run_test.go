@@ -114,3 +114,17 @@ func TestRunCVFallsBack(t *testing.T) {
 	assert.Equal(t, []float64{mid.Beta}, r.Beta)
 	assert.Contains(t, r.Notes[0], "no class has two labels")
 }
+
+// STKRSplitSizes: K per class val nodes and round(p_test·N) test nodes for
+// a random split by default; anything else as asked.
+func TestSTKRSplitSizes(t *testing.T) {
+	random, err := eval.ParseSplitSpec("random:20")
+	require.NoError(t, err)
+	assert.Equal(t, eval.SplitSizes{Val: 140, Test: 27}, STKRSplitSizes(random, 7, 2708, 0.01, eval.DefaultSizes))
+	assert.Equal(t, eval.SplitSizes{Val: 140, Test: -1}, STKRSplitSizes(random, 7, 2708, 0, eval.DefaultSizes))
+	assert.Equal(t, eval.SplitSizes{Val: 5, Test: 6}, STKRSplitSizes(random, 7, 2708, 0.01, eval.SplitSizes{Val: 5, Test: 6}))
+	assert.Equal(t, eval.SplitSizes{Val: 1, Test: 1}, STKRSplitSizes(random, 7, 10, 0.01, eval.SplitSizes{Val: 1, Test: -1}), "at least one test node")
+	planetoid, err := eval.ParseSplitSpec("planetoid")
+	require.NoError(t, err)
+	assert.Equal(t, eval.DefaultSizes, STKRSplitSizes(planetoid, 7, 2708, 0.01, eval.DefaultSizes))
+}

@@ -45,10 +45,7 @@ func (opts labelpropOptions) experiment() (protocol.LabelPropExperiment, eval.Sp
 	if err := opts.Plots.check(); err != nil {
 		return exp, spec, fmt.Errorf("labelprop: %w", err)
 	}
-	exp.Seeds = eval.Seeds(opts.Seeds)
-	for k := range exp.Seeds {
-		exp.Seeds[k] += opts.Seed
-	}
+	exp.Seeds = eval.SeedRange(opts.Seed, opts.Seeds)
 	exp.CV = eval.CV{Folds: opts.Folds, Seed: opts.Seed}
 	return exp, spec, nil
 }

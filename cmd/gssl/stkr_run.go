@@ -276,13 +276,9 @@ func stkrBenchmark(ctx context.Context, opts stkrOptions, s *stkrSetup, in *stkr
 	logf(stderr, "stkr: %s (%d nodes, %d edges, %d classes), %s, %s, %d seeds", ds.Name, n, ds.Graph.Edges(), ds.Classes, opts.Transform, s.setting, opts.Seeds)
 	bar := newProgress(stderr, opts.Seeds*len(g.Candidates()), "stkr")
 	defer bar.Finish()
-	seeds := make([]int, opts.Seeds)
-	for k := range seeds {
-		seeds[k] = opts.Seed + k
-	}
 	runs, err := protocol.RunSTKRBenchmark(ctx, protocol.STKRBenchmark{
 		Task: protocol.Task{Graph: ds.Graph, Labels: ds.Labels, Classes: ds.Classes}, Setting: s.setting,
-		PTest: opts.PTest, Chunks: opts.TestChunks, Seeds: seeds, Grid: g,
+		PTest: opts.PTest, Chunks: opts.TestChunks, Seeds: eval.SeedRange(opts.Seed, opts.Seeds), Grid: g,
 		Split: func(seed int) (eval.Split, string, int, error) { return stkrSplit(in, spec, opts, seed) },
 		Total: bar.SetTotal, Done: bar.Add,
 		Failed: func(seed int, c *stkr.Classifier, err error) {
@@ -304,18 +300,9 @@ func stkrBenchmark(ctx context.Context, opts stkrOptions, s *stkrSetup, in *stkr
 // description of its source and the number of its nodes dropped outside
 // the largest component.
 func stkrSplit(in *stkrInput, spec eval.SplitSpec, opts stkrOptions, s int) (eval.Split, string, int, error) {
-	val, test := opts.Val, opts.Test
-	if spec.Kind == eval.SplitRandom {
-		if val < 0 {
-			val = spec.PerClass * in.ds.Classes
-		}
-		if test < 0 && opts.PTest > 0 {
-			test = max(1, int(math.Round(opts.PTest*float64(in.ds.Graph.Nodes()))))
-		}
-	}
 	d := splitData(in.full(), opts.In.source())
 	d.Subgraph = in.lcc
-	splits, err := eval.NewSplitter(spec, d, eval.SplitSizes{Val: val, Test: test})
+	splits, err := eval.NewSplitter(spec, d, protocol.STKRSplitSizes(spec, in.ds.Classes, in.ds.Graph.Nodes(), opts.PTest, eval.SplitSizes{Val: opts.Val, Test: opts.Test}))
 	if err != nil {
 		return eval.Split{}, "", 0, fmt.Errorf("stkr: %w", err)
 	}
