@@ -4,11 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math"
 
 	"github.com/spf13/cobra"
 
-	"github.com/gssl/gssl/graph"
 	"github.com/gssl/gssl/laplacian"
 	"github.com/gssl/gssl/spectral"
 )
@@ -70,25 +68,19 @@ its own component with a zero row (eigenvalue 0, as scipy and networkx) unless
 
 // eigsResult is the JSON object of gssl eigs.
 type eigsResult struct {
-	Data          string    `json:"data"`
-	Nodes         int       `json:"nodes"`
-	Edges         int       `json:"edges"`
-	Components    int       `json:"components"`
-	Isolated      int       `json:"isolated"`
-	Laplacian     string    `json:"laplacian"`
-	K             int       `json:"eigenpairs"`
-	Tol           float64   `json:"tol"`
-	Eigenvalues   []float64 `json:"eigenvalues"`
-	Residuals     []float64 `json:"residuals"`
-	MaxResidual   float64   `json:"max_residual"`
-	ZeroFound     int       `json:"zero_eigenvalues"`
-	Orthogonality float64   `json:"orthogonality"`
-	Restarts      int       `json:"restarts"`
-	MatVecs       int       `json:"matvecs"`
-	Seconds       float64   `json:"seconds"`
-	LoadSeconds   float64   `json:"load_seconds"`
-	PeakRSSMB     any       `json:"peak_rss_mb"`
-	Out           string    `json:"out,omitempty"`
+	Data       string  `json:"data"`
+	Nodes      int     `json:"nodes"`
+	Edges      int     `json:"edges"`
+	Components int     `json:"components"`
+	Isolated   int     `json:"isolated"`
+	Laplacian  string  `json:"laplacian"`
+	K          int     `json:"eigenpairs"`
+	Tol        float64 `json:"tol"`
+	spectral.Summary
+	Seconds     float64 `json:"seconds"`
+	LoadSeconds float64 `json:"load_seconds"`
+	PeakRSSMB   any     `json:"peak_rss_mb"`
+	Out         string  `json:"out,omitempty"`
 }
 
 func runEigs(ctx context.Context, opts eigsOptions, stdout, stderr io.Writer) error {
@@ -106,9 +98,9 @@ func runEigs(ctx context.Context, opts eigsOptions, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	method, err := eigsMethod(opts.Method)
+	method, err := spectral.ParseMethod(opts.Method)
 	if err != nil {
-		return err
+		return fmt.Errorf("eigs: --method %q is invalid: use auto, block or single", opts.Method)
 	}
 	loadStart := timeNow()
 	ds, err := opts.In.load(ctx, stderr)
@@ -141,8 +133,8 @@ func runEigs(ctx context.Context, opts eigsOptions, stdout, stderr io.Writer) er
 	if err != nil {
 		return fmt.Errorf("eigs: %w", flagError(err))
 	}
-	if err := res.setSolution(r, kind, g); err != nil {
-		return err
+	if res.Summary, err = spectral.Summarize(r, kind, g); err != nil {
+		return fmt.Errorf("eigs: %w; check the edge weights (%s)", err, magnitudeHint)
 	}
 	if opts.Out != "" {
 		if err := writeVectors(opts.Out, ds, r.Vectors, "v", nil); err != nil {
@@ -164,29 +156,6 @@ func lanczosProgress(st *steps) func(spectral.Status) {
 		st.bar.Describe(fmt.Sprintf("restart %d, %d products", s.Restarts, s.MatVecs))
 		st.to(s.Converged, max(s.Wanted, 1), "Lanczos: %d of %d eigenpairs converged (%d products so far)", s.Converged, s.Wanted, s.MatVecs)
 	}
-}
-
-// setSolution copies the eigensolver's answer into res, refusing a
-// non-finite one (the arithmetic overflowed).
-func (res *eigsResult) setSolution(r *spectral.Result, kind laplacian.Kind, g *graph.CSR) error {
-	for i, v := range r.Values {
-		if math.IsNaN(v) || math.IsInf(v, 0) || math.IsNaN(r.Residuals[i]) {
-			return fmt.Errorf("eigs: eigenvalue %d is %v (residual %v): the arithmetic overflowed; check the edge weights (%s)", i, v, r.Residuals[i], magnitudeHint)
-		}
-	}
-	res.Eigenvalues, res.Residuals = r.Values, r.Residuals
-	res.MaxResidual, res.Restarts, res.MatVecs = r.MaxResidual(), r.Restarts, r.MatVecs
-	for _, v := range r.Values {
-		if math.Abs(v) < 1e-8 {
-			res.ZeroFound++
-		}
-	}
-	var m []float64 // the eigenvectors of L_rw are D-orthonormal
-	if kind == laplacian.RandomWalk {
-		m = g.Degrees()
-	}
-	res.Orthogonality = r.Orthogonality(m)
-	return nil
 }
 
 func printEigs(w io.Writer, res eigsResult) {
@@ -241,27 +210,10 @@ func (opts eigsOptions) checkBasis(n int) error {
 	return checkMemory(8*int64(n)*vectors, limit, fmt.Sprintf("%d basis vectors × %d nodes", vectors, n), "give a smaller --basis or --eigenpairs")
 }
 
+// eigsKind parses --laplacian.
 func eigsKind(s string) (laplacian.Kind, error) {
-	switch s {
-	case "sym":
-		return laplacian.Symmetric, nil
-	case "rw":
-		return laplacian.RandomWalk, nil
-	case "un":
-		return laplacian.Unnormalized, nil
+	if k, err := laplacian.ParseKind(s); err == nil && k != laplacian.NormalizedAdjacency {
+		return k, nil
 	}
 	return 0, fmt.Errorf("--laplacian %q is invalid: use sym, rw or un", s)
-}
-
-// eigsMethod parses --method.
-func eigsMethod(s string) (spectral.Method, error) {
-	switch s {
-	case "", "auto":
-		return spectral.Auto, nil
-	case "block":
-		return spectral.Block, nil
-	case "single":
-		return spectral.SingleVector, nil
-	}
-	return 0, fmt.Errorf("eigs: --method %q is invalid: use auto, block or single", s)
 }
