@@ -194,3 +194,8 @@ func TestSeedRange(t *testing.T) {
 	assert.Equal(t, []int{2, 3}, SeedRange(2, 2))
 	assert.Empty(t, SeedRange(5, 0))
 }
+
+func TestSplitParts(t *testing.T) {
+	s := Split{Train: []int{0, 3}, Val: []int{1}, Test: []int{4, 9}}
+	assert.Equal(t, []string{"train", "val", "", "train", "test"}, s.Parts(5))
+}

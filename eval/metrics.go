@@ -267,3 +267,20 @@ func each(pred, truth []int, idx []int, fn func(p, t int)) error {
 	}
 	return nil
 }
+
+// Parts returns the part of each of n nodes in s: "train", "val", "test",
+// or "" for a node in none of them. Nodes outside [0, n) are ignored.
+func (s Split) Parts(n int) []string {
+	part := make([]string, n)
+	for _, p := range []struct {
+		name  string
+		nodes []int
+	}{{"train", s.Train}, {"val", s.Val}, {"test", s.Test}} {
+		for _, i := range p.nodes {
+			if i >= 0 && i < n {
+				part[i] = p.name
+			}
+		}
+	}
+	return part
+}

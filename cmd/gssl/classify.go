@@ -285,7 +285,7 @@ func newClassifyResult(opts classifyOptions, ds *loaders.NodeDataset, x estimato
 func classifyWrite(ctx context.Context, opts classifyOptions, ds *loaders.NodeDataset, res *classifyResult, first classifyRun, stderr io.Writer) error {
 	best := first.out.Best
 	if opts.Out != "" {
-		if err := writeClassifyPredictions(opts.Out, ds, first); err != nil {
+		if err := writeClassRows(opts.Out, ds, first.split, true, estimator.Argmax(first.out.Probabilities), first.out.Probabilities.RawRowView); err != nil {
 			return fmt.Errorf("classify: %w", err)
 		}
 		res.Out = opts.Out
@@ -330,24 +330,4 @@ func fmtAcc(v any) string {
 		return strconv.FormatFloat(f, 'f', 4, 64)
 	}
 	return "– (no test nodes)"
-}
-
-// writeClassifyPredictions writes one row per node not trained on: id,
-// predicted, label, split and the scores of every class (the shared
-// classifier --out format).
-func writeClassifyPredictions(path string, ds *loaders.NodeDataset, run classifyRun) error {
-	part := make([]string, len(ds.Labels))
-	for name, idx := range map[string][]int{"train": run.split.Train, "val": run.split.Val, "test": run.split.Test} {
-		for _, i := range idx {
-			part[i] = name
-		}
-	}
-	var rows []int
-	for i := range part {
-		if part[i] != "train" {
-			rows = append(rows, i)
-		}
-	}
-	p := run.out.Probabilities
-	return writeClassRows(path, ds, rows, estimator.Argmax(p), p.RawRowView, true, part)
 }

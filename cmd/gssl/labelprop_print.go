@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 
+	"github.com/gssl/gssl/eval"
 	"github.com/gssl/gssl/loaders"
 	"github.com/gssl/gssl/protocol"
 )
@@ -146,7 +147,7 @@ func num(v any) string {
 // writeLabelprop writes --out and --save from the first run.
 func writeLabelprop(opts labelpropOptions, ds *loaders.NodeDataset, run protocol.LabelPropRun, res *labelpropResult) error {
 	if opts.Out != "" {
-		if err := writePredictions(opts.Out, ds, run); err != nil {
+		if err := writeClassRows(opts.Out, ds, run.Split, run.WithSplit, run.Model.Labels(), run.Model.Probabilities().RawRowView); err != nil {
 			return err
 		}
 		res.Out = opts.Out
@@ -160,28 +161,18 @@ func writeLabelprop(opts labelpropOptions, ds *loaders.NodeDataset, run protocol
 	return nil
 }
 
-// writePredictions writes one row per node that was not trained on: the
-// user's id, the predicted class, with a split the node's true class and
-// part, and the probability of every class, p_<class name>.
-func writePredictions(path string, ds *loaders.NodeDataset, run protocol.LabelPropRun) error {
-	part := make([]string, len(ds.Labels))
-	for name, idx := range map[string][]int{"train": run.Split.Train, "val": run.Split.Val, "test": run.Split.Test} {
-		for _, i := range idx {
-			part[i] = name
-		}
-	}
+// writeClassRows writes a classifier's --out file: one row per node not
+// trained on in sp, with the user's id, the predicted class, with withSplit
+// the node's true class and part, and the probability of every class,
+// p_<class name>.
+func writeClassRows(path string, ds *loaders.NodeDataset, sp eval.Split, withSplit bool, pred []int, prob func(i int) []float64) error {
+	part := sp.Parts(len(ds.Labels))
 	var rows []int
-	for i := range part {
-		if part[i] != "train" {
+	for i, p := range part {
+		if p != "train" {
 			rows = append(rows, i)
 		}
 	}
-	return writeClassRows(path, ds, rows, run.Model.Labels(), run.Model.Probabilities().RawRowView, run.WithSplit, part)
-}
-
-// writeClassRows writes the rows of a classifier's --out file: id,
-// predicted, (label, split), p_<class>….
-func writeClassRows(path string, ds *loaders.NodeDataset, rows, pred []int, prob func(i int) []float64, withSplit bool, part []string) error {
 	cols := []string{"id", "predicted"}
 	if withSplit {
 		cols = append(cols, "label", "split")

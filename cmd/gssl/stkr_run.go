@@ -240,13 +240,7 @@ func stkrAllLabelled(ctx context.Context, opts stkrOptions, s *stkrSetup, in *st
 func stkrWrite(opts stkrOptions, in *stkrInput, c protocol.STKRCVRun, res *stkrResult) error {
 	ds := in.ds
 	if opts.Out != "" {
-		var rows []int
-		for i, l := range ds.Labels {
-			if l < 0 {
-				rows = append(rows, i)
-			}
-		}
-		if err := writeClassRows(opts.Out, ds, rows, c.Labels, c.Probabilities.RawRowView, false, nil); err != nil {
+		if err := writeClassRows(opts.Out, ds, eval.Split{Train: labelledNodes(ds)}, false, c.Labels, c.Probabilities.RawRowView); err != nil {
 			return fmt.Errorf("stkr: %w", err)
 		}
 		res.Out = opts.Out
