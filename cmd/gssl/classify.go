@@ -261,12 +261,13 @@ func runClassify(ctx context.Context, opts classifyOptions, stdout, stderr io.Wr
 	}
 	res := newClassifyResult(opts, ds, x, search, runs)
 	res.LoadSeconds = loadSeconds
-	res.Seconds = seconds(start) // the report written next shows the run's time
+	// The run's time, before --out, --save and the plots are written: the
+	// --report written next and the JSON show the same seconds.
+	res.Seconds = seconds(start)
 	first := classifyRun{Seed: runs[0].Seed, Model: runs[0].Model, out: runs[0].NodeOutcome, split: runs[0].Split}
 	if err := classifyWrite(ctx, opts, ds, &res, first, stderr); err != nil {
 		return err
 	}
-	res.Seconds = seconds(start)
 	return report(stdout, opts.JSON, res, func(w io.Writer) { printClassify(w, opts, res) })
 }
 

@@ -9,6 +9,8 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -166,4 +168,25 @@ func TestClassifyUserTables(t *testing.T) {
 		}
 	}
 	assert.Greater(t, right, 30, "the user's ids and class names, mostly right")
+}
+
+// The --report page and the --json object give the same seconds (the
+// report once showed 0.000 while the JSON had the run's time).
+func TestClassifyReportSeconds(t *testing.T) {
+	dir := writeFeatureFolder(t, 3, 40, 12)
+	rep := filepath.Join(t.TempDir(), "rep")
+	var stdout, stderr bytes.Buffer
+	opts := classifyOptions{In: nodeInput{Data: dir}, Model: "sgc", Split: "per-class:5,5", Seeds: 1, Folds: 5, JSON: true}
+	opts.Plots.Report = rep
+	require.NoError(t, runClassify(context.Background(), opts, &stdout, &stderr))
+	var res map[string]any
+	require.NoError(t, json.Unmarshal(stdout.Bytes(), &res))
+	html, err := os.ReadFile(filepath.Join(rep, "index.html"))
+	require.NoError(t, err)
+	m := regexp.MustCompile(`<td>seconds</td><td>([0-9.e+-]+)</td>`).FindSubmatch(html)
+	require.NotNil(t, m, "the report has a seconds row")
+	got, err := strconv.ParseFloat(string(m[1]), 64)
+	require.NoError(t, err)
+	assert.Greater(t, got, 0.0)
+	assert.Equal(t, res["seconds"], got)
 }
