@@ -102,3 +102,25 @@ func regraph(t *testing.T, g *graph.CSR) *graph.CSR {
 	require.NoError(t, err)
 	return h
 }
+
+// TestHarmonicMemoryBytes: as TestSpreadingMemoryBytes, for the harmonic
+// function's MemoryBytes.
+func TestHarmonicMemoryBytes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("allocates a 10^6-edge graph; skipped with -short")
+	}
+	const n, m, c = 100_000, 1_000_000, 10
+	g, nodes, classes := heapTestGraph(t, n, m, c)
+	defer debug.SetGCPercent(debug.SetGCPercent(5))
+	h := Harmonic{Classes: c}
+	want := h.MemoryBytes(g)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	require.NoError(t, h.FitIndexed(context.Background(), g, nodes, classes))
+	runtime.ReadMemStats(&after)
+	got := int64(after.TotalAlloc - before.TotalAlloc)
+	t.Logf("allocated %d, formula %d (%.3f)", got, want, float64(got)/float64(want))
+	require.LessOrEqual(t, float64(got), 1.3*float64(want))
+	require.GreaterOrEqual(t, float64(got), 0.9*float64(want))
+}

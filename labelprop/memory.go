@@ -68,3 +68,15 @@ func (m *Spreading) MemoryBytes(g *graph.CSR) int64 {
 	}
 	return total
 }
+
+// MemoryBytes returns the bytes a fit of the harmonic function allocates
+// beyond the graph: the subgraph induced by the unlabelled nodes (at most
+// g.Bytes()), ten n×c float64 blocks (the scores F and its class
+// probabilities, the right-hand side W_ul Y_l and the iterate, block CG's
+// work blocks and the columns it copies), and about 53 bytes per node of
+// index maps, degrees and the Jacobi preconditioner. TestHarmonicMemoryBytes
+// checks it against the Go heap.
+func (m *Harmonic) MemoryBytes(g *graph.CSR) int64 {
+	n, c := int64(g.Nodes()), int64(max(m.Classes, 1))
+	return int64(g.Bytes()) + 10*8*n*c + 53*n
+}

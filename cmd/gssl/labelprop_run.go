@@ -93,15 +93,12 @@ func (opts labelpropOptions) model() (labelprop.Classifier, []float64, error) {
 	return nil, nil, fmt.Errorf("labelprop: --method %q is invalid: want spreading or harmonic", opts.Method)
 }
 
-// labelpropMemoryBytes is what one fit of m takes beyond the graph
-// (Spreading's MemoryBytes; for the harmonic function, F and CG's three
-// n×c blocks).
+// labelpropMemoryBytes is what one fit of m takes beyond the graph.
 func labelpropMemoryBytes(m labelprop.Classifier, ds *loaders.NodeDataset) int64 {
 	if sp, ok := m.(*labelprop.Spreading); ok {
 		return sp.MemoryBytes(ds.Graph)
 	}
-	n, c := int64(ds.Graph.Nodes()), int64(max(ds.Classes, 1))
-	return 4*8*n*c + 53*n
+	return m.(*labelprop.Harmonic).MemoryBytes(ds.Graph)
 }
 
 // setClasses gives the model the data set's class count.
