@@ -13,6 +13,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/gssl/gssl/confidence"
 	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/gp"
 	"github.com/gssl/gssl/graphkernels"
@@ -52,6 +53,9 @@ type Context struct {
 	// the graph's weighting, kept so that new points are predicted
 	// (sections data.knn.*).
 	Points *Points `json:"-"`
+	// Calibration, for a classifier, maps its scores to calibrated
+	// probabilities and prediction sets (sections calibration.*).
+	Calibration *confidence.Calibration `json:"-"`
 }
 
 // Model is a fitted model that writes itself into a container.
@@ -77,6 +81,11 @@ func File(m Model, c Context) (*modelfile.File, error) {
 		}
 		if err := putPoints(f, c.Points, nm.Nodes()); err != nil {
 			return nil, err
+		}
+	}
+	if c.Calibration != nil {
+		if err := c.Calibration.Put(f); err != nil {
+			return nil, fmt.Errorf("savedmodel: %w", err)
 		}
 	}
 	if c.IDs != nil && !c.IDs.IsIdentity() {
@@ -125,6 +134,7 @@ type Saved struct {
 	classes []string // every class's display name; nil for regression
 	meta    serve.Metadata
 	b       backend
+	cal     *confidence.Calibration
 }
 
 // backend is one model family behind Saved.
@@ -264,6 +274,9 @@ func Decode(f *modelfile.File) (*Saved, error) {
 	if err := s.readContext(); err != nil {
 		return nil, err
 	}
+	if err := s.readCalibration(); err != nil {
+		return nil, err
+	}
 	var meta struct {
 		Hyperparameters json.RawMessage `json:"hyperparameters"`
 	}
@@ -279,6 +292,9 @@ func Decode(f *modelfile.File) (*Saved, error) {
 	}
 	s.meta = serve.Metadata{Kind: f.Kind, Task: task, Classes: s.classes, Nodes: s.b.nodes(), Features: s.b.features(),
 		NodeFeatures: nodeFeatures(s.b), Hyperparameters: hyper, Writer: f.Writer}
+	if s.cal != nil {
+		s.meta.ConformalAlpha = s.cal.Conformal.Alpha
+	}
 	s.graphMetadata()
 	for i := 0; i < min(s.b.nodes(), 3); i++ {
 		s.meta.ExampleIDs = append(s.meta.ExampleIDs, s.ids.ID(i))
@@ -457,6 +473,9 @@ func (s *Saved) PredictNodes(ctx context.Context, nodes []serve.NewNode) ([]serv
 	}
 	for i := range pred {
 		pred[i].ID = nodes[i].ID
+		if err := s.calibrate(&pred[i], idKey(nodes[i].ID)); err != nil {
+			return nil, err
+		}
 		s.name(&pred[i])
 	}
 	return pred, nil
@@ -655,6 +674,9 @@ func (s *Saved) PredictPoints(ctx context.Context, points [][]float64) ([]serve.
 		return nil, err
 	}
 	for i := range pred {
+		if err := s.calibrate(&pred[i], pointKey(points[i])); err != nil {
+			return nil, err
+		}
 		s.name(&pred[i])
 	}
 	return pred, nil
@@ -677,6 +699,8 @@ func (s *Saved) PredictFitted() []serve.Prediction {
 		default:
 			out[i].ID = s.ids.ID(i)
 		}
+		// A read model's fitted scores are finite: no error here.
+		_ = s.calibrate(&out[i], uint64(i))
 		s.name(&out[i])
 	}
 	return out
