@@ -48,6 +48,7 @@ var registry = []kind{
 	{krr.NystromKind, func() Model { return new(krr.Nystrom) }},
 	{krr.FalkonKind, func() Model { return new(krr.Falkon) }},
 	{krr.RandomFeaturesKind, func() Model { return new(krr.RandomFeatures) }},
+	{krr.ClassifierKind, func() Model { return new(krr.Classifier) }},
 	{imgp.RegressorKind, func() Model { return new(imgp.Regressor) }},
 	{svm.PointSVCKind, func() Model { return new(svm.PointSVC) }},
 	{svm.SVCKind, func() Model { return new(svm.SVC) }},
