@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gssl/gssl/diffusion"
 	"github.com/gssl/gssl/gp"
 	"github.com/gssl/gssl/graphkernels"
 	"github.com/gssl/gssl/imgp"
@@ -58,6 +59,7 @@ var registry = []kind{
 	{nodeclass.APPNPKind, func() Model { return new(nodeclass.APPNP) }},
 	{nodeclass.CorrectSmoothKind, func() Model { return new(nodeclass.CorrectSmooth) }},
 	{graphkernels.WLClassifierKind, func() Model { return new(graphkernels.WLClassifier) }},
+	{diffusion.HeatClassifierKind, func() Model { return new(diffusion.HeatClassifier) }},
 }
 
 // Kinds lists the registered kinds.
