@@ -107,8 +107,14 @@ func Save(path string, m Model, c Context) error {
 	return modelfile.WriteFile(path, f)
 }
 
-// Kinds lists the model kinds Open reads.
+// Kinds lists the model kinds Open reads: those with a backend of their
+// own, then those it opens by their role (roles.go).
 func Kinds() []string {
+	return append(ownKinds(), roleKinds()...)
+}
+
+// ownKinds lists the kinds with a backend of their own.
+func ownKinds() []string {
 	return []string{labelprop.SpreadingKind, labelprop.HarmonicKind, stkr.RegressorKind, stkr.ClassifierKind, gp.RegressorKind,
 		krr.ExactKind, krr.NystromKind, krr.FalkonKind, krr.RandomFeaturesKind, imgp.RegressorKind, svm.PointSVCKind, spectral.SpectralClusteringKind,
 		nodeclass.SGCKind, nodeclass.APPNPKind, nodeclass.CorrectSmoothKind,
@@ -259,7 +265,11 @@ func Decode(f *modelfile.File) (*Saved, error) {
 		}
 		s.b = stkrBackend{m: m, f: pred}
 	default:
-		return nil, fmt.Errorf("savedmodel: %w: the file holds a %q model, and this gssl reads %s", modelfile.ErrKind, f.Kind, strings.Join(Kinds(), ", "))
+		b, err := decodeRole(f)
+		if err != nil {
+			return nil, err
+		}
+		s.b = b
 	}
 	if f.Has("data.knn.json") {
 		if !pointsKind(f.Kind) {
