@@ -359,3 +359,53 @@ func TestECE(t *testing.T) {
 		t.Errorf("tolokers: ECE %.4f after calibration, want ≤ 0.05", cal)
 	}
 }
+
+// TestEvaluate checks the report of a calibration of label spreading on
+// Cora's Planetoid split against counts made here.
+func TestEvaluate(t *testing.T) {
+	ds, err := loaders.LoadNodeDataset("../testdata/cora")
+	if err != nil {
+		t.Fatal(err)
+	}
+	labels := make([]int, len(ds.Labels))
+	for i := range labels {
+		labels[i] = -1
+	}
+	for _, i := range ds.Split.Train {
+		labels[i] = ds.Labels[i]
+	}
+	m := &labelprop.Spreading{}
+	if err := m.Fit(context.Background(), estimator.Nodes{Graph: ds.Graph}, labels); err != nil {
+		t.Fatal(err)
+	}
+	s, err := m.Predict(context.Background(), estimator.FittedNodes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := confidence.Evaluate(s, ds.Labels, ds.Split.Val, ds.Split.Test, 0.1, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hit, size := 0, 0
+	for _, i := range ds.Split.Test {
+		size += len(r.Sets[i])
+		if slices.Contains(r.Sets[i], ds.Labels[i]) {
+			hit++
+		}
+	}
+	n := float64(len(ds.Split.Test))
+	if r.Tested != len(ds.Split.Test) || r.Coverage != float64(hit)/n || r.SetSize != float64(size)/n {
+		t.Errorf("report: %d tested, coverage %v, set size %v; counted %d, %v, %v", r.Tested, r.Coverage, r.SetSize, len(ds.Split.Test), float64(hit)/n, float64(size)/n)
+	}
+	if !(r.ECEAfter < r.ECEBefore) {
+		t.Errorf("ECE %v after calibration, %v before", r.ECEAfter, r.ECEBefore)
+	}
+	total := 0
+	for _, b := range r.Bins {
+		total += b.Count
+	}
+	if total != len(ds.Split.Test) {
+		t.Errorf("the reliability bins hold %d nodes, want %d", total, len(ds.Split.Test))
+	}
+	t.Logf("Cora: coverage %.3f, mean set size %.2f, ECE %.3f -> %.3f, T %.3f, smoothing %v", r.Coverage, r.SetSize, r.ECEBefore, r.ECEAfter, r.Temperature, r.Smoothing)
+}
