@@ -204,22 +204,18 @@ func (e GramEvaluation) fitPredict(ctx context.Context, c int, labels, train, te
 		ytr[p] = labels[i]
 	}
 	cross := svm.SubCross(k, test, train)
+	var m estimator.Classifier[mat.Symmetric, mat.Matrix] = &svm.SVC{C: v}
 	if e.Machine == graphkernels.Ridge {
-		m := &svm.KernelRidge{Ridge: v}
-		if err := m.Fit(ctx, ktr, ytr); err != nil {
-			return nil, err
-		}
-		return m.Predict(cross)
+		m = &svm.KernelRidge{Ridge: v}
 	}
-	m := &svm.SVC{C: v}
 	if err := m.Fit(ctx, ktr, ytr); err != nil {
 		return nil, err
 	}
-	votes, err := m.Predict(ctx, cross)
+	scores, err := m.Predict(ctx, cross)
 	if err != nil {
 		return nil, err
 	}
-	return estimator.Argmax(votes), nil
+	return estimator.Argmax(scores), nil
 }
 
 // SweepKernels runs e once for each kernel alone (e.Grams replaced by that
