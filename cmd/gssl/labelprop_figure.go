@@ -1,0 +1,26 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/gssl/gssl/labelprop"
+	"github.com/gssl/gssl/loaders"
+)
+
+// labelpropPicture: the confusion matrix and per-class accuracy on the
+// test nodes of the first run, and the Laplacian eigenmap coloured by
+// predicted class with the wrongly predicted test nodes ringed.
+func labelpropPicture(ctx context.Context, ds *loaders.NodeDataset, runs []labelprop.Run, res labelpropResult) (picture, error) {
+	r := runs[0]
+	pred := r.Model.Labels()
+	pic := picture{caption: "label propagation: " + res.Data}
+	if len(runs) > 1 {
+		pic.notes = append(pic.notes, fmt.Sprintf("the figure shows the first of %d splits (seed %d)", len(runs), res.FirstSeed))
+	}
+	var test []int
+	if r.WithSplit {
+		test = r.Split.Test
+	}
+	return predictionPicture(ctx, pic, ds, pred, test, res.ClassNames, res.FirstSeed)
+}
