@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"fmt"
 
+	"github.com/gssl/gssl/htmlreport"
 	"github.com/gssl/gssl/loaders"
 	"gonum.org/v1/gonum/floats"
 )
@@ -21,4 +23,21 @@ func classifyPicture(ctx context.Context, ds *loaders.NodeDataset, r classifyRun
 	}
 	pic := picture{caption: "classify: " + res.Data + ", " + r.Model}
 	return predictionPicture(ctx, pic, ds, pred, r.split.Test, names, r.Seed)
+}
+
+// runFacts: the seeds and timings of the run, for --report.
+func (r classifyResult) runFacts() (string, []htmlreport.Timing) {
+	return classifyRunSeeds(r), []htmlreport.Timing{
+		timing("load_seconds", r.LoadSeconds),
+		timing("seconds", r.Seconds),
+	}
+}
+
+// classifyRunSeeds lists the seeds of the runs.
+func classifyRunSeeds(r classifyResult) string {
+	seeds := make([]uint64, len(r.Runs))
+	for i, run := range r.Runs {
+		seeds[i] = run.Seed
+	}
+	return fmt.Sprintf("seeds = %v", seeds)
 }

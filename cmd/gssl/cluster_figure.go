@@ -54,3 +54,11 @@ func clusterPicture(ctx context.Context, ds *loaders.NodeDataset, clusters []int
 	}
 	return pic, nil
 }
+
+// runFacts: the seeds and timings of the run, for --report.
+func (r clusterResult) runFacts() (string, []htmlreport.Timing) {
+	return "", []htmlreport.Timing{
+		timing("load_seconds", r.LoadSeconds),
+		timing("seconds", r.Seconds),
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 
 	"github.com/gssl/gssl/figures"
+	"github.com/gssl/gssl/htmlreport"
 	"github.com/gssl/gssl/loaders"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/plot"
@@ -38,4 +39,12 @@ func embedPicture(ds *loaders.NodeDataset, c *mat.Dense, title string) (picture,
 		return picture{}, err
 	}
 	return picture{panels: []*plot.Plot{p}, caption: "Laplacian eigenmap of " + title}, nil
+}
+
+// runFacts: the seeds and timings of the run, for --report.
+func (r embedResult) runFacts() (string, []htmlreport.Timing) {
+	return "", []htmlreport.Timing{
+		timing("load_seconds", r.LoadSeconds),
+		timing("seconds", r.Seconds),
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/gssl/gssl/figures"
+	"github.com/gssl/gssl/htmlreport"
 	"gonum.org/v1/plot"
 )
 
@@ -37,4 +38,11 @@ func gpPicture(p *gpPrediction, data *regressionData, noise float64, res gpResul
 	}
 	pic.panels = []*plot.Plot{pl}
 	return pic, nil
+}
+
+// runFacts: the seeds and timings of the run, for --report.
+func (r gpResult) runFacts() (string, []htmlreport.Timing) {
+	return "", []htmlreport.Timing{
+		timing("seconds", r.Seconds),
+	}
 }

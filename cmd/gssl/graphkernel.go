@@ -141,6 +141,7 @@ type graphKernelResult struct {
 	OuterFolds       int              `json:"outer_folds"`
 	InnerFolds       int              `json:"inner_folds"`
 	Repeats          int              `json:"repeats"`
+	Seed             uint64           `json:"seed"`
 	FoldsFile        string           `json:"folds_file,omitempty"`
 	Grid             []float64        `json:"grid"`
 	GridChosen       []int            `json:"grid_chosen_counts,omitempty"`
@@ -338,7 +339,7 @@ func loadGraphKernelData(opts graphKernelOptions, stderr io.Writer) (*loaders.TU
 	res := graphKernelResult{
 		Dataset: ds.Name, Kernel: opts.Kernel, Normalize: opts.Normalize, Classifier: opts.Classifier,
 		Graphs: len(ds.Graphs), Classes: len(ds.LabelValues), LoadSeconds: seconds(start),
-		OuterFolds: opts.CV, InnerFolds: opts.Inner, Repeats: opts.Repeats, FoldsFile: opts.Folds, Grid: opts.Grid,
+		OuterFolds: opts.CV, InnerFolds: opts.Inner, Repeats: opts.Repeats, Seed: opts.Seed, FoldsFile: opts.Folds, Grid: opts.Grid,
 	}
 	switch opts.Kernel {
 	case "wl":

@@ -122,3 +122,20 @@ func heightPanel(res graphKernelResult) (*plot.Plot, htmlreport.Table, error) {
 	figures.IntegerTicks(&p.X, s.X)
 	return p, t, nil
 }
+
+// runFacts: the seeds and timings of the run, for --report.
+func (r graphKernelResult) runFacts() (string, []htmlreport.Timing) {
+	return graphKernelSeeds(r), []htmlreport.Timing{
+		timing("cv_seconds", r.CVSeconds),
+		timing("gram_seconds", r.GramSeconds),
+		timing("load_seconds", r.LoadSeconds),
+	}
+}
+
+// graphKernelSeeds names the seeds of the repetitions.
+func graphKernelSeeds(r graphKernelResult) string {
+	if r.Repeats == 0 {
+		return ""
+	}
+	return fmt.Sprintf("seeds %d..%d (one per repetition; the inner folds of --save use seed %d)", r.Seed, r.Seed+uint64(r.Repeats)-1, r.Seed)
+}

@@ -82,3 +82,13 @@ func knnComparePanel(res knnResult) (*plot.Plot, htmlreport.Table, error) {
 }
 
 func fmtG4(v float64) string { return strconv.FormatFloat(v, 'g', 4, 64) }
+
+// runFacts: the seeds and timings of the run, for --report.
+func (r knnResult) runFacts() (string, []htmlreport.Timing) {
+	return "", []htmlreport.Timing{
+		timing("cpu_seconds", r.CPUSeconds),
+		timing("graph_seconds", r.GraphSeconds),
+		timing("load_seconds", r.LoadSeconds),
+		timing("seconds", r.Seconds),
+	}
+}

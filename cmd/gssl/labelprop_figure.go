@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/gssl/gssl/htmlreport"
 	"github.com/gssl/gssl/labelprop"
 	"github.com/gssl/gssl/loaders"
 )
@@ -23,4 +24,13 @@ func labelpropPicture(ctx context.Context, ds *loaders.NodeDataset, runs []label
 		test = r.Split.Test
 	}
 	return predictionPicture(ctx, pic, ds, pred, test, res.ClassNames, res.FirstSeed)
+}
+
+// runFacts: the seeds and timings of the run, for --report.
+func (r labelpropResult) runFacts() (string, []htmlreport.Timing) {
+	return fmt.Sprintf("first_seed = %d, seeds = %d", r.FirstSeed, r.Seeds), []htmlreport.Timing{
+		timing("fit_seconds", r.FitSeconds),
+		timing("load_seconds", r.LoadSeconds),
+		timing("seconds", r.Seconds),
+	}
 }

@@ -2,15 +2,12 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -125,47 +122,31 @@ func (p plotFlags) write(stderr io.Writer, command string, res any, draw func() 
 // can give the one they run).
 var commandLine = func() []string { return os.Args }
 
-// runFacts picks the seeds (fields named *seed*) and the timings (fields
-// named *seconds) out of a command's JSON object.
+// runFacter is a command's result that states the seeds and timings of
+// its run for the report; each command's figure file implements it on the
+// command's result type, so that the report reads typed fields rather
+// than guessing from the names of JSON keys.
+type runFacter interface {
+	runFacts() (seeds string, timings []htmlreport.Timing)
+}
+
+// runFacts returns what res states about its run; a result without seeds
+// ran deterministically.
 func runFacts(res any) (string, []htmlreport.Timing) {
-	b, err := json.Marshal(res)
-	if err != nil {
-		return "", nil
-	}
-	var m map[string]any
-	if json.Unmarshal(b, &m) != nil {
-		return "", nil
-	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	var seeds []string
+	var seeds string
 	var timings []htmlreport.Timing
-	isSeed := func(k string) bool {
-		// n_isolated_seeds is a count of training nodes, not a seed.
-		return !strings.HasPrefix(k, "n_") && (k == "seed" || k == "seeds" || strings.HasSuffix(k, "_seed") || strings.HasSuffix(k, "_seeds"))
+	if f, ok := res.(runFacter); ok {
+		seeds, timings = f.runFacts()
 	}
-	for _, k := range keys {
-		switch v := m[k].(type) {
-		case float64:
-			if strings.HasSuffix(k, "seconds") {
-				timings = append(timings, htmlreport.Timing{Name: k, Seconds: v})
-			} else if isSeed(k) {
-				seeds = append(seeds, k+" = "+strconv.FormatFloat(v, 'f', -1, 64))
-			}
-		case []any:
-			if isSeed(k) && len(v) > 0 {
-				b, _ := json.Marshal(v)
-				seeds = append(seeds, k+" = "+string(b))
-			}
-		}
+	if seeds == "" {
+		seeds = "none (the run is deterministic)"
 	}
-	if len(seeds) == 0 {
-		seeds = append(seeds, "none (the run is deterministic)")
-	}
-	return strings.Join(seeds, ", "), timings
+	return seeds, timings
+}
+
+// timing is one row of a report's timings.
+func timing(name string, seconds float64) htmlreport.Timing {
+	return htmlreport.Timing{Name: name, Seconds: seconds}
 }
 
 // maxEmbedNodes bounds the graphs whose Laplacian eigenmap a figure

@@ -107,3 +107,15 @@ func stkrPicture(res stkrResult, s *stkrSetup) (picture, error) {
 	}
 	return pic, nil
 }
+
+// runFacts: the seeds and timings of the run, for --report.
+func (r stkrResult) runFacts() (string, []htmlreport.Timing) {
+	return stkrSeeds(r), []htmlreport.Timing{
+		timing("fit_seconds", r.FitSeconds),
+		timing("load_seconds", r.LoadSeconds),
+		timing("seconds", r.Seconds),
+	}
+}
+
+// stkrSeeds lists the seeds of the splits.
+func stkrSeeds(r stkrResult) string { return fmt.Sprintf("seeds = %v", r.Seeds) }
