@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/gssl/gssl/figures"
 	"github.com/gssl/gssl/htmlreport"
 	"github.com/gssl/gssl/loaders"
+	"gonum.org/v1/plot"
 )
 
 // clusterPicture: the Laplacian eigenmap of the clustered graph's largest
@@ -30,26 +32,20 @@ func clusterPicture(ctx context.Context, ds *loaders.NodeDataset, clusters []int
 		}
 	}
 	if ds.Classes > 0 {
-		t := htmlreport.Table{Caption: "clusters (rows) against classes (columns), labelled nodes", Header: []string{"cluster \\ class"}}
-		for c := 0; c < ds.Classes; c++ {
-			t.Header = append(t.Header, className(ds, c))
+		names, rows := make([]string, ds.Classes), make([]string, res.Clusters)
+		for k := range names {
+			names[k] = className(ds, k)
 		}
 		counts := make([][]int, res.Clusters)
 		for k := range counts {
-			counts[k] = make([]int, ds.Classes)
+			counts[k], rows[k] = make([]int, ds.Classes), strconv.Itoa(k)
 		}
 		for i, l := range ds.Labels {
 			if l >= 0 && l < ds.Classes && clusters[i] >= 0 && clusters[i] < res.Clusters {
 				counts[clusters[i]][l]++
 			}
 		}
-		for k, row := range counts {
-			r := []string{strconv.Itoa(k)}
-			for _, v := range row {
-				r = append(r, strconv.Itoa(v))
-			}
-			t.Rows = append(t.Rows, r)
-		}
+		t := htmlreport.CountTable("clusters (rows) against classes (columns), labelled nodes", "cluster \\ class", rows, names, counts)
 		pic.tables = append(pic.tables, t)
 	}
 	return pic, nil
@@ -61,4 +57,37 @@ func (r clusterResult) runFacts() (string, []htmlreport.Timing) {
 		timing("load_seconds", r.LoadSeconds),
 		timing("seconds", r.Seconds),
 	}
+}
+
+// embeddingPanels draws the 2-D coordinates (x, y) of nodes (indices into
+// ds) coloured by cluster (when clusters is not nil, indexed like nodes)
+// and by class when ds has labels.
+func embeddingPanels(title string, ds *loaders.NodeDataset, x, y []float64, nodes []int, clusters []int) ([]*plot.Plot, error) {
+	var panels []*plot.Plot
+	if clusters != nil {
+		p, err := figures.Embedding(title+" by cluster", x, y, clusters, nil, nil)
+		if err != nil {
+			return nil, err
+		}
+		panels = append(panels, p)
+	}
+	if ds.Classes > 0 {
+		cls := make([]int, len(nodes))
+		names := make([]string, ds.Classes)
+		for c := range names {
+			names[c] = className(ds, c)
+		}
+		for k, i := range nodes {
+			cls[k] = -1
+			if i < len(ds.Labels) {
+				cls[k] = ds.Labels[i]
+			}
+		}
+		p, err := figures.Embedding(title+" by class", x, y, cls, names, nil)
+		if err != nil {
+			return nil, err
+		}
+		panels = append(panels, p)
+	}
+	return panels, nil
 }

@@ -44,7 +44,7 @@ func graphKernelPicture(gram *mat.SymDense, labels []int, res graphKernelResult)
 			names[c] = strconv.Itoa(l)
 		}
 		pic.panels = append(pic.panels, p)
-		pic.tables = append(pic.tables, matrixTable("mean kernel value between classes (as drawn)", "class", names, g.Means))
+		pic.tables = append(pic.tables, htmlreport.MatrixTable("mean kernel value between classes (as drawn)", "class", names, names, g.Means))
 	}
 	if len(res.HChosen) > 0 {
 		names, vals := make([]string, len(res.HChosen)), make([]float64, len(res.HChosen))
@@ -67,20 +67,6 @@ func graphKernelPicture(gram *mat.SymDense, labels []int, res graphKernelResult)
 		pic.notes = append(pic.notes, "no accuracy-against-height panel: give --heights (e.g. 0,1,2,3,4,5) to evaluate each height fixed")
 	}
 	return pic, nil
-}
-
-// matrixTable is a square table of m with the same names on its rows and
-// columns, 4 decimals.
-func matrixTable(caption, corner string, names []string, m mat.Matrix) htmlreport.Table {
-	t := htmlreport.Table{Caption: caption, Header: append([]string{corner}, names...)}
-	for i, name := range names {
-		row := []string{name}
-		for j := range names {
-			row = append(row, strconv.FormatFloat(m.At(i, j), 'f', 4, 64))
-		}
-		t.Rows = append(t.Rows, row)
-	}
-	return t
 }
 
 // heightPanel draws accuracy against WL height (mean ± std over seeds),

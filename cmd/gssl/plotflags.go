@@ -193,14 +193,9 @@ func confusionPanels(pred, truth []int, idx []int, classes int, names []string) 
 	if err != nil {
 		return nil, nil, err
 	}
-	ct := htmlreport.Table{Caption: "confusion matrix (rows: true class, columns: predicted)", Header: append([]string{"true \\ predicted"}, names...)}
+	ct := htmlreport.CountTable("confusion matrix (rows: true class, columns: predicted)", "true \\ predicted", names, names, counts)
 	pt := htmlreport.Table{Caption: "accuracy per class", Header: []string{"class", "nodes", "correct", "accuracy"}}
 	for c := range counts {
-		row := []string{names[c]}
-		for _, v := range counts[c] {
-			row = append(row, strconv.Itoa(v))
-		}
-		ct.Rows = append(ct.Rows, row)
 		a := "–"
 		if total[c] > 0 {
 			a = strconv.FormatFloat(float64(correct[c])/float64(total[c]), 'f', 4, 64)
@@ -259,37 +254,4 @@ func predictedEmbedding(ctx context.Context, ds *loaders.NodeDataset, pred []int
 	title := fmt.Sprintf("Laplacian eigenmap (largest component, %d nodes) by predicted class", len(nodes))
 	emb, err := figures.Embedding(title, x, y, cls, names, wrong)
 	return emb, "", err
-}
-
-// embeddingPanels draws the 2-D coordinates (x, y) of nodes (indices into
-// ds) coloured by cluster (when clusters is not nil, indexed like nodes)
-// and by class when ds has labels.
-func embeddingPanels(title string, ds *loaders.NodeDataset, x, y []float64, nodes []int, clusters []int) ([]*plot.Plot, error) {
-	var panels []*plot.Plot
-	if clusters != nil {
-		p, err := figures.Embedding(title+" by cluster", x, y, clusters, nil, nil)
-		if err != nil {
-			return nil, err
-		}
-		panels = append(panels, p)
-	}
-	if ds.Classes > 0 {
-		cls := make([]int, len(nodes))
-		names := make([]string, ds.Classes)
-		for c := range names {
-			names[c] = className(ds, c)
-		}
-		for k, i := range nodes {
-			cls[k] = -1
-			if i < len(ds.Labels) {
-				cls[k] = ds.Labels[i]
-			}
-		}
-		p, err := figures.Embedding(title+" by class", x, y, cls, names, nil)
-		if err != nil {
-			return nil, err
-		}
-		panels = append(panels, p)
-	}
-	return panels, nil
 }
