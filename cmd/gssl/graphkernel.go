@@ -237,7 +237,7 @@ func runGraphKernel(ctx context.Context, opts graphKernelOptions, stdout, stderr
 	if err := fillGraphKernelResult(opts, ds, sr, &res, stderr); err != nil {
 		return err
 	}
-	if err := opts.Plots.write(stderr, "graphkernel", res, func() (picture, error) { return graphKernelPicture(sr.Gram, labels, res) }); err != nil {
+	if err := opts.Plots.write(stderr, "graphkernel", res, func() (picture, error) { return graphKernelPicture(sr, labels, res) }); err != nil {
 		return err
 	}
 	return report(stdout, opts.JSON, res, func(w io.Writer) { printGraphKernel(w, res) })

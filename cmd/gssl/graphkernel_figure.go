@@ -2,14 +2,16 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 
-	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/plot"
 
+	"github.com/gssl/gssl/eval"
 	"github.com/gssl/gssl/figures"
 	"github.com/gssl/gssl/graphkernels"
 	"github.com/gssl/gssl/htmlreport"
+	"github.com/gssl/gssl/protocol"
 )
 
 // maxGramPanel bounds the Gram matrices drawn: a heat map of more cells
@@ -21,7 +23,8 @@ const maxGramPanel = 2000
 // graphs do not drown the rest) and its class means, and with --select-h
 // how often each WL height was chosen, and with --heights the accuracy
 // against height.
-func graphKernelPicture(gram *mat.SymDense, labels []int, res graphKernelResult) (picture, error) {
+func graphKernelPicture(sr *protocol.GraphKernelStudyResult, labels []int, res graphKernelResult) (picture, error) {
+	gram := sr.Gram
 	pic := picture{caption: fmt.Sprintf("graph kernel %s on %s", res.Kernel, res.Dataset)}
 	if n := gram.SymmetricDim(); n > maxGramPanel {
 		pic.notes = append(pic.notes, fmt.Sprintf("no Gram matrix panel: %d graphs is more than %d", n, maxGramPanel))
@@ -46,9 +49,9 @@ func graphKernelPicture(gram *mat.SymDense, labels []int, res graphKernelResult)
 		pic.panels = append(pic.panels, p)
 		pic.tables = append(pic.tables, htmlreport.MatrixTable("mean kernel value between classes (as drawn)", "class", names, names, g.Means))
 	}
-	if len(res.HChosen) > 0 {
-		names, vals := make([]string, len(res.HChosen)), make([]float64, len(res.HChosen))
-		for h, c := range res.HChosen {
+	if len(sr.HChosen) > 0 {
+		names, vals := make([]string, len(sr.HChosen)), make([]float64, len(sr.HChosen))
+		for h, c := range sr.HChosen {
 			names[h], vals[h] = fmt.Sprintf("h = %d", h+1), float64(c)
 		}
 		p, err := figures.Bars("WL height chosen by the inner cross-validation", "outer folds × repeats", names, vals, 0)
@@ -57,8 +60,8 @@ func graphKernelPicture(gram *mat.SymDense, labels []int, res graphKernelResult)
 		}
 		pic.panels = append(pic.panels, p)
 	}
-	if len(res.Heights) > 0 {
-		p, t, err := heightPanel(res)
+	if len(sr.Heights) > 0 {
+		p, t, err := heightPanel(sr, res)
 		if err != nil {
 			return pic, err
 		}
@@ -72,22 +75,21 @@ func graphKernelPicture(gram *mat.SymDense, labels []int, res graphKernelResult)
 // heightPanel draws accuracy against WL height (mean ± std over seeds),
 // with the accuracy of the run itself (the height chosen by --select-h, or
 // --h) as a flat reference line.
-func heightPanel(res graphKernelResult) (*plot.Plot, htmlreport.Table, error) {
+func heightPanel(sr *protocol.GraphKernelStudyResult, res graphKernelResult) (*plot.Plot, htmlreport.Table, error) {
 	t := htmlreport.Table{Caption: "accuracy against WL height (height fixed, nested CV)", Header: []string{"h", "accuracy mean", "accuracy std"}}
 	s := figures.Series{Name: "height fixed (mean ± std over seeds)"}
-	for _, h := range res.Heights {
-		mean, ok := h.Mean.(float64)
-		if !ok {
+	for _, h := range sr.Heights {
+		mean, std := eval.MeanStd(h.Accuracy)
+		if math.IsNaN(mean) {
 			continue
 		}
-		std, _ := h.Std.(float64)
 		s.X, s.Y, s.Err = append(s.X, float64(h.H)), append(s.Y, mean), append(s.Err, std)
 		t.Rows = append(t.Rows, []string{strconv.Itoa(h.H), strconv.FormatFloat(mean, 'f', 4, 64), strconv.FormatFloat(std, 'f', 4, 64)})
 	}
 	series := []figures.Series{s}
-	if run, ok := res.AccuracyMean.(float64); ok && len(s.X) > 0 {
+	if run, _ := eval.MeanStd(sr.Evaluation.Accuracy); !math.IsNaN(run) && len(s.X) > 0 {
 		name := fmt.Sprintf("h = %d fixed (this run)", res.H)
-		if res.HChosen != nil {
+		if sr.HChosen != nil {
 			name = fmt.Sprintf("h chosen in 1..%d by the inner CV (this run)", res.H)
 		}
 		lo, hi := s.X[0], s.X[len(s.X)-1]
