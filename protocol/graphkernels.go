@@ -51,45 +51,22 @@ type GramEvaluationResult struct {
 func (e GramEvaluation) Run(ctx context.Context, labels []int) (*GramEvaluationResult, error) {
 	n := len(labels)
 	switch {
-	case len(e.Grams) == 0 || len(e.Grid) == 0:
-		return nil, fmt.Errorf("protocol: graph kernels: no candidates (%d Gram matrices, %d grid values)", len(e.Grams), len(e.Grid))
 	case e.Seeds < 1:
 		return nil, fmt.Errorf("protocol: graph kernels: Seeds=%d is invalid: it must be ≥ 1", e.Seeds)
-	case e.InnerFolds < 2:
-		return nil, fmt.Errorf("protocol: graph kernels: InnerFolds=%d is invalid: it must be ≥ 2", e.InnerFolds)
 	case e.Folds == nil && e.OuterFolds < 2:
 		return nil, fmt.Errorf("protocol: graph kernels: OuterFolds=%d is invalid: it must be ≥ 2", e.OuterFolds)
 	case e.Folds != nil && len(e.Folds) < e.Seeds:
 		return nil, fmt.Errorf("protocol: graph kernels: %d fold assignments for %d seeds", len(e.Folds), e.Seeds)
-	case e.Machine != graphkernels.SVM && e.Machine != graphkernels.Ridge:
-		return nil, fmt.Errorf("protocol: graph kernels: Machine=%d is invalid", int(e.Machine))
 	}
-	for _, k := range e.Grams {
-		if r, _ := k.Dims(); r != n {
-			return nil, fmt.Errorf("protocol: graph kernels: a %d×%d Gram matrix for %d graphs", r, r, n)
-		}
-	}
-	for _, v := range e.Grid {
-		if !(v > 0) || v > 1e300 {
-			return nil, fmt.Errorf("protocol: graph kernels: grid value %v is invalid: every value must be finite and > 0", v)
-		}
+	if err := e.checkCandidates(n); err != nil {
+		return nil, fmt.Errorf("protocol: graph kernels: %w", err)
 	}
 	nGrid := len(e.Grid)
 	cv := eval.NestedCV{
 		InnerFolds: e.InnerFolds,
 		Candidates: len(e.Grams) * nGrid,
 		Score: func(ctx context.Context, c int, train, test []int) (float64, error) {
-			pred, err := e.fitPredict(ctx, c, labels, train, test)
-			if err != nil {
-				return 0, err
-			}
-			right := 0
-			for p, i := range test {
-				if pred[p] == labels[i] {
-					right++
-				}
-			}
-			return float64(right) / float64(len(test)), nil
+			return e.accuracy(ctx, c, labels, train, test)
 		},
 	}
 	res := &GramEvaluationResult{}
@@ -143,19 +120,8 @@ func (e GramEvaluation) Run(ctx context.Context, labels []int) (*GramEvaluationR
 // to configure a final model refitted on every graph (as scikit-learn's
 // GridSearchCV refit). With one candidate it returns 0 without fitting.
 func (e GramEvaluation) Select(ctx context.Context, labels []int) (int, error) {
-	n := len(labels)
-	switch {
-	case len(e.Grams) == 0 || len(e.Grid) == 0:
-		return 0, fmt.Errorf("protocol: graph kernels: selection: no candidates (%d Gram matrices, %d grid values)", len(e.Grams), len(e.Grid))
-	case e.InnerFolds < 2:
-		return 0, fmt.Errorf("protocol: graph kernels: selection: InnerFolds=%d is invalid: it must be ≥ 2", e.InnerFolds)
-	case e.Machine != graphkernels.SVM && e.Machine != graphkernels.Ridge:
-		return 0, fmt.Errorf("protocol: graph kernels: selection: Machine=%d is invalid", int(e.Machine))
-	}
-	for _, k := range e.Grams {
-		if r, _ := k.Dims(); r != n {
-			return 0, fmt.Errorf("protocol: graph kernels: selection: a %d×%d Gram matrix for %d graphs", r, r, n)
-		}
+	if err := e.checkCandidates(len(labels)); err != nil {
+		return 0, fmt.Errorf("protocol: graph kernels: selection: %w", err)
 	}
 	cands := len(e.Grams) * len(e.Grid)
 	if cands == 1 {
@@ -173,17 +139,11 @@ func (e GramEvaluation) Select(ctx context.Context, labels []int) (int, error) {
 				return 0, err
 			}
 			train, test := eval.FoldSplit(fold, f)
-			pred, err := e.fitPredict(ctx, c, labels, train, test)
+			acc, err := e.accuracy(ctx, c, labels, train, test)
 			if err != nil {
 				return 0, fmt.Errorf("protocol: graph kernels: selection: candidate %d, fold %d: %w", c, f, err)
 			}
-			right := 0
-			for p, i := range test {
-				if pred[p] == labels[i] {
-					right++
-				}
-			}
-			sum += float64(right) / float64(len(test))
+			sum += acc
 		}
 		means[c] = sum / float64(e.InnerFolds)
 	}
@@ -192,6 +152,46 @@ func (e GramEvaluation) Select(ctx context.Context, labels []int) (int, error) {
 		return 0, fmt.Errorf("protocol: graph kernels: selection: %w", err)
 	}
 	return best, nil
+}
+
+// checkCandidates checks what Run and Select share: the candidates, the
+// inner folds and the machine, for n graphs.
+func (e GramEvaluation) checkCandidates(n int) error {
+	switch {
+	case len(e.Grams) == 0 || len(e.Grid) == 0:
+		return fmt.Errorf("no candidates (%d Gram matrices, %d grid values)", len(e.Grams), len(e.Grid))
+	case e.InnerFolds < 2:
+		return fmt.Errorf("InnerFolds=%d is invalid: it must be ≥ 2", e.InnerFolds)
+	case e.Machine != graphkernels.SVM && e.Machine != graphkernels.Ridge:
+		return fmt.Errorf("Machine=%d is invalid", int(e.Machine))
+	}
+	for _, k := range e.Grams {
+		if r, _ := k.Dims(); r != n {
+			return fmt.Errorf("a %d×%d Gram matrix for %d graphs", r, r, n)
+		}
+	}
+	for _, v := range e.Grid {
+		if !(v > 0) || v > 1e300 {
+			return fmt.Errorf("grid value %v is invalid: every value must be finite and > 0", v)
+		}
+	}
+	return nil
+}
+
+// accuracy is the fraction of the graphs test that candidate c, fitted on
+// the graphs train, classifies right.
+func (e GramEvaluation) accuracy(ctx context.Context, c int, labels, train, test []int) (float64, error) {
+	pred, err := e.fitPredict(ctx, c, labels, train, test)
+	if err != nil {
+		return 0, err
+	}
+	right := 0
+	for p, i := range test {
+		if pred[p] == labels[i] {
+			right++
+		}
+	}
+	return float64(right) / float64(len(test)), nil
 }
 
 // fitPredict fits candidate c on the graphs train and predicts test.
