@@ -28,7 +28,11 @@ func labelpropPicture(ctx context.Context, ds *loaders.NodeDataset, runs []label
 
 // runFacts: the seeds and timings of the run, for --report.
 func (r labelpropResult) runFacts() (string, []htmlreport.Timing) {
-	return fmt.Sprintf("first_seed = %d, seeds = %d", r.FirstSeed, r.Seeds), []htmlreport.Timing{
+	seeds := fmt.Sprintf("first_seed = %d", r.FirstSeed)
+	if r.Seeds > 1 {
+		seeds += fmt.Sprintf(" (%d splits: seeds %d..%d)", r.Seeds, r.FirstSeed, r.FirstSeed+uint64(r.Seeds)-1)
+	}
+	return seeds, []htmlreport.Timing{
 		timing("fit_seconds", r.FitSeconds),
 		timing("load_seconds", r.LoadSeconds),
 		timing("seconds", r.Seconds),
