@@ -76,9 +76,6 @@
 //
 // Each remaining departure from the rules, and why:
 //
-//   - svm.KernelRidge is not yet on a role: its Predict returns classes,
-//     not scores (it serves only the graph-kernel protocol); it is the one
-//     model estimatortest lists as pending.
 //   - logreg.Classifier, mlp.Classifier, spectral.LaplacianEigenmap and
 //     KernelPCA, the graph kernels alone, the nodeclass Spreading and STKR
 //     adapters, ChannelMLP and linbp.Propagation are not Savers: none has
