@@ -110,10 +110,10 @@ func (e *modelEntry) release() error {
 
 // fitData is the input of one fit, already viewed or copied from C.
 type fitData struct {
-	graph    *graphEntry // node roles
+	graph    *graphEntry  // node roles
 	features *matrixEntry // nil for none (node roles) or required (point roles)
-	labels   []int       // classifiers; nil otherwise
-	targets  []float64   // regressors; nil otherwise
+	labels   []int        // classifiers; nil otherwise
+	targets  []float64    // regressors; nil otherwise
 }
 
 func (e *modelEntry) fit(ctx context.Context, d fitData) error {
