@@ -51,6 +51,8 @@ def snake(name):
 
 def _f64(X, what):
     """X as a C-contiguous float64 or float32 array (no copy when it is one)."""
+    if sp.issparse(X):
+        raise ValueError(f"{what} is a SciPy sparse matrix, and this model takes a dense array: pass {what}.toarray()")
     X = np.asarray(X)
     if X.dtype not in (np.float64, np.float32):
         X = X.astype(np.float64)
