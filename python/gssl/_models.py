@@ -137,6 +137,7 @@ class Model:
 
     _kind = None
     _role = "none"
+    _savable = True
     _go_names = {}  # python name → Go field name
 
     def __init__(self, **params):
@@ -253,6 +254,9 @@ class Model:
         pass
 
     def __getstate__(self):
+        if getattr(self, "_h", None) is not None and not self._savable:
+            raise TypeError(f"a fitted {type(self).__name__} cannot be pickled: {self._kind} has no model file format "
+                            "(pickling goes through the model file); pickle it unfitted and fit it again")
         state = {k: v for k, v in self.__dict__.items() if k not in ("_h", "_graph", "_keep")}
         state["_model_file"] = None if getattr(self, "_h", None) is None else self.to_bytes()
         return state
@@ -499,7 +503,7 @@ _BASES = {
 }
 
 
-def _make_class(kind, role, defaults):
+def _make_class(kind, role, defaults, savable=True):
     name = NAMES.get(kind) or "".join(p[:1].upper() + p[1:] for p in re.split(r"[._]", kind))
     base = _BASES.get(role, Unconverted)
     go_names = {}
@@ -518,7 +522,10 @@ def _make_class(kind, role, defaults):
     doc = (f"The Go model {kind} (role {role}).\n\nHyperparameters (None: the library's default; "
            f"see the Go package's documentation of each field):\n\n"
            + "\n".join(f"    {p}  (Go field {go}; zero value {defaults[go]!r})" for p, go in go_names.items()))
+    if not savable:
+        doc += "\n\nA fitted model of this kind has no model file format: it cannot be saved or pickled."
     return type(name, (base,), {"__init__": __init__, "_kind": kind, "_role": role, "_go_names": go_names,
+                                "_savable": savable,
                                 "_defaults": dict(defaults),
                                 "__doc__": doc, "__module__": "gssl"})
 
@@ -531,7 +538,7 @@ def _kinds():
 
 CLASSES = {}
 for _k in _kinds():
-    CLASSES[_k["kind"]] = _make_class(_k["kind"], _k["role"], _k["hyperparameters"])
+    CLASSES[_k["kind"]] = _make_class(_k["kind"], _k["role"], _k["hyperparameters"], _k.get("savable", True))
 
 
 def load(path_or_bytes):
