@@ -154,15 +154,35 @@ def call(fn, *args, cancellable=False):
 
 
 def _run_cancellable(h, fn, args):
+    # The wait is on an Event the worker sets when the C call has returned,
+    # not on Thread.join: a KeyboardInterrupt inside join can leave the
+    # thread marked as stopped while it still runs (CPython releases the
+    # thread's state lock when the interrupted acquire finds it held), and
+    # the caller would then free arrays the Go call still reads.
     out = []
-    t = threading.Thread(target=lambda: out.append(fn(h, *args)), name="gssl-call", daemon=True)
+    done = threading.Event()
+
+    def work():
+        try:
+            out.append(fn(h, *args))
+        finally:
+            done.set()
+
+    t = threading.Thread(target=work, name="gssl-call", daemon=True)
     t.start()
     try:
-        while t.is_alive():
-            t.join(0.01)
+        while not done.wait(0.01):
+            pass
     except KeyboardInterrupt:
         lib.gssl_call_cancel(h)
-        t.join()
+        # The Go call returns within one iteration of its model; a second
+        # Ctrl-C meanwhile must not let the caller go on before it has.
+        while True:
+            try:
+                if done.wait(0.01):
+                    break
+            except KeyboardInterrupt:
+                pass
         raise
     return out[0]
 
