@@ -167,3 +167,20 @@ def test_new_nodes_with_sparse_features(cora):
     np.testing.assert_array_equal(ps, pd)
     assert ps.shape == (rows.size, 7)
     np.testing.assert_allclose(ps.sum(axis=1), 1, atol=1e-12)
+
+
+def test_sgc_saved_from_python_predicts_the_same_in_cli(gssl_cli, tmp_path, cora):
+    m = gssl.SGC(k=3, l2=3e-4).fit(cora.graph, cora.train_labels(), features=cora.features)
+    path = tmp_path / "sgc.gssl"
+    m.save(path)
+    out = tmp_path / "fitted.csv"
+    run_cli(gssl_cli, "predict", "--model", str(path), "--out", str(out))
+    ids, p = cli_probabilities(read_rows(out))
+    np.testing.assert_array_equal(m.predict_proba()[ids], p)
+    # and a model the CLI saved predicts in Python what it predicted there
+    res = json.loads(run_cli(gssl_cli, "classify", "--model", "sgc", "--save", str(tmp_path / "cli.gssl"),
+                             "--out", str(tmp_path / "cli.csv"), "--json"))
+    assert res["saved"]
+    back = gssl.load(tmp_path / "cli.gssl")
+    ids, p = cli_probabilities(read_rows(tmp_path / "cli.csv"))
+    np.testing.assert_array_equal(back.predict_proba()[ids], p)
