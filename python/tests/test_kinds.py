@@ -24,6 +24,7 @@ SETTINGS = {
     "spectral.SpectralClustering": {"clusters": 7},
 }
 ROLES = {k["kind"]: k["role"] for k in _kinds()}
+SAVABLE = {k["kind"]: k["savable"] for k in _kinds()}
 
 
 def data():
@@ -109,6 +110,14 @@ def test_kind(kind, tmp_path):
     got = out(m, role, cora, X, P)
     rows = 20 if role.startswith("point") else cora.graph.n_nodes
     assert got.shape[0] == rows and np.all(np.isfinite(got))
+    if not SAVABLE[kind]:
+        # no model file format: saving and pickling a fitted model say so
+        with pytest.raises(ValueError, match="cannot be saved"):
+            m.save(tmp_path / "m.gssl")
+        with pytest.raises(TypeError, match="cannot be pickled"):
+            pickle.dumps(m)
+        assert pickle.loads(pickle.dumps(cls(**SETTINGS.get(kind, {})))).get_params() == m.get_params()
+        return
     np.testing.assert_array_equal(out(pickle.loads(pickle.dumps(m)), role, cora, X, P), got)
     m.save(tmp_path / "m.gssl")
     back = gssl.load(tmp_path / "m.gssl")
