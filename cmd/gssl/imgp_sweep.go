@@ -12,7 +12,6 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/gssl/gssl/figures"
-	"github.com/gssl/gssl/imgp"
 	"github.com/gssl/gssl/protocol"
 )
 
@@ -124,16 +123,16 @@ func runIMGPSweep(ctx context.Context, opts sweepOptions, stdout, stderr io.Writ
 	if err != nil {
 		return err
 	}
-	if data.user || data.yt == nil {
+	if data.User || data.YTest == nil {
 		return fmt.Errorf("imgp sweep: needs every training target and scored test points: use --images or --synthetic")
 	}
-	n, _ := data.x.Dims()
+	n := rowsOf(data.X)
 	if err := checkGPMemory("imgp sweep", opts.MaxMemory, n); err != nil {
 		return err
 	}
 	prog := newProgress(stderr, len(opts.Fractions)*opts.Seeds, "imgp sweep")
 	defer prog.Finish()
-	model.Scaling = &imgp.Scaling{Mean: data.mean, Scale: data.scale}
+	model.Scaling = &data.Scaling
 	sw := protocol.IMGPSweep{Model: model, Fractions: opts.Fractions, Seeds: opts.Seeds,
 		Progress: func(run protocol.IMGPSweepRun) {
 			sc := run.Scores
@@ -143,19 +142,18 @@ func runIMGPSweep(ctx context.Context, opts sweepOptions, stdout, stderr io.Writ
 		}}
 	if opts.Subsets != "" {
 		sw.Subset = func(frac float64, seed int) ([]int, error) {
-			one := opts.imgpOptions
-			one.Subset = subsetFile(opts.Subsets, frac, seed)
-			if _, err := os.Stat(one.Subset); err != nil {
+			path := subsetFile(opts.Subsets, frac, seed)
+			if _, err := os.Stat(path); err != nil {
 				return nil, fmt.Errorf("imgp sweep: --subsets: %w", err)
 			}
-			return chooseLabelled(one, data)
+			return protocol.ReadLabelled(path, n)
 		}
 	}
-	sr, err := sw.Run(ctx, data.x, data.rawY, data.xt, data.rawYT)
+	sr, err := sw.Run(ctx, data.X, data.Y, data.XTest, data.YTest)
 	if err != nil {
 		return err
 	}
-	res := sweepResult{Data: data.name, Nodes: n, Test: rowsOf(data.xt), K: opts.K, Nu: opts.Nu, Eigenpairs: opts.Eigenpairs,
+	res := sweepResult{Data: data.Name, Nodes: n, Test: rowsOf(data.XTest), K: opts.K, Nu: opts.Nu, Eigenpairs: opts.Eigenpairs,
 		Iterations: opts.MaxIter, SecondsGraph: sr.GraphTime.Seconds()}
 	for _, run := range sr.Runs {
 		sc := run.Scores
