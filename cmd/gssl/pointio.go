@@ -3,9 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"math"
-	"os"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -13,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/loaders"
+	"github.com/gssl/gssl/memlimit"
 	"github.com/gssl/gssl/protocol"
 )
 
@@ -126,93 +124,33 @@ func (a *aliasValue) Set(s string) error {
 }
 
 // Memory limits of dense paths (#16): a dense n×n matrix is refused above
-// --max-memory, with the sparse or low-rank alternative named.
+// --max-memory, with the sparse or low-rank alternative named (package
+// memlimit).
 
-// defaultMemoryFraction of physical memory is the default --max-memory.
-const defaultMemoryFraction = 0.5
+// defaultMaxMemory is the --max-memory default (memlimit.Default).
+func defaultMaxMemory() string { return memlimit.Format(memlimit.Default()) }
 
-// fallbackMemory is the default --max-memory where physical memory is
-// unknown.
-const fallbackMemory = 4 << 30
-
-// physicalMemory returns the machine's memory in bytes (MemTotal of
-// /proc/meminfo), or 0 when unknown.
-func physicalMemory() int64 {
-	b, err := os.ReadFile("/proc/meminfo")
-	if err != nil {
-		return 0
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if rest, ok := strings.CutPrefix(line, "MemTotal:"); ok {
-			f := strings.Fields(rest)
-			if len(f) >= 1 {
-				kb, err := strconv.ParseInt(f[0], 10, 64)
-				if err == nil && kb > 0 {
-					return kb << 10
-				}
-			}
-		}
-	}
-	return 0
-}
-
-// defaultMaxMemory is the --max-memory default: half of physical memory,
-// or of the address-space limit (ulimit -v) when that is smaller.
-func defaultMaxMemory() string {
-	m := physicalMemory()
-	if as := addressSpaceLimit(); as > 0 && (m == 0 || as < m) {
-		m = as
-	}
-	if m > 0 {
-		return formatBytes(int64(defaultMemoryFraction * float64(m)))
-	}
-	return formatBytes(fallbackMemory)
-}
-
-// parseBytes reads a memory size: a number with an optional unit (B, KB,
-// MB, GB, TB, powers of 1024; KiB… accepted too).
+// parseBytes reads a memory size (memlimit.Parse); empty means the default.
 func parseBytes(flag, s string) (int64, error) {
 	if s == "" {
 		s = defaultMaxMemory() // the flag's default, for callers that build options by hand
 	}
-	t := strings.ToUpper(strings.TrimSpace(s))
-	mult := 1.0
-	for _, u := range []struct {
-		suffix string
-		m      float64
-	}{{"TIB", 1 << 40}, {"GIB", 1 << 30}, {"MIB", 1 << 20}, {"KIB", 1 << 10}, {"TB", 1 << 40}, {"GB", 1 << 30}, {"MB", 1 << 20}, {"KB", 1 << 10}, {"T", 1 << 40}, {"G", 1 << 30}, {"M", 1 << 20}, {"K", 1 << 10}, {"B", 1}} {
-		if strings.HasSuffix(t, u.suffix) {
-			t, mult = strings.TrimSpace(strings.TrimSuffix(t, u.suffix)), u.m
-			break
-		}
-	}
-	v, err := strconv.ParseFloat(t, 64)
-	if err != nil || !(v > 0) || math.IsInf(v, 0) || v*mult > math.MaxInt64/2 {
+	v, err := memlimit.Parse(s)
+	if err != nil {
 		return 0, fmt.Errorf("--%s %q is invalid: give a positive size such as 8GB or 512MB", flag, s)
 	}
-	return int64(v * mult), nil
+	return v, nil
 }
 
-func formatBytes(b int64) string {
-	switch {
-	case b >= 1<<30:
-		return strconv.FormatFloat(float64(b)/(1<<30), 'f', 1, 64) + "GB"
-	case b >= 1<<20:
-		return strconv.FormatFloat(float64(b)/(1<<20), 'f', 1, 64) + "MB"
-	}
-	return strconv.FormatInt(b, 10) + "B"
-}
+func formatBytes(b int64) string { return memlimit.Format(b) }
 
 // errTooMuchMemory is wrapped by the memory refusals.
-var errTooMuchMemory = errors.New("above the memory limit")
+var errTooMuchMemory = memlimit.ErrTooMuch
 
 // checkMemory refuses a dense allocation of need bytes (what describes it)
 // above the limit, naming the flag and the alternative.
 func checkMemory(need, limit int64, what, alternative string) error {
-	if need <= limit {
-		return nil
-	}
-	return fmt.Errorf("%s take %s, %w --max-memory %s; %s (or raise --max-memory)", what, formatBytes(need), errTooMuchMemory, formatBytes(limit), alternative)
+	return memlimit.Budget{Bytes: limit, Name: "--max-memory"}.Check(need, what, alternative)
 }
 
 // subRows copies the rows idx of x (protocol.Rows).
