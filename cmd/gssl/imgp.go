@@ -91,9 +91,9 @@ the name ends in .jsonl or .ndjson.`,
 	f.StringVar(&opts.Report, "report", "", "write a self-contained HTML report of the run (command line, versions, seeds, timings, the result and the --plot figure) to DIR/index.html")
 	f.StringVar(&opts.Out, "out", "", "write the predictions, one row per predicted point (CSV, or JSON Lines for .jsonl/.ndjson)")
 	f.StringVar(&opts.Save, "save", "", "save the fitted model (with the targets' standardisation) for gssl predict --features and gssl serve")
-	f.IntVar(&opts.LikProbes, "likelihood-probes", 30, "SLQ probes of the reported log marginal likelihood (used above --likelihood-exact-labels labels; -1 skips it)")
-	f.IntVar(&opts.LikSteps, "likelihood-steps", 50, "Lanczos steps per SLQ probe of the log marginal likelihood")
-	f.IntVar(&opts.LikExact, "likelihood-exact-labels", 128, "compute the likelihood exactly (determinant lemma, n·ν CG solves) up to this many labels; -1: always SLQ")
+	f.IntVar(&opts.LikProbes, "likelihood-probes", spectral.DefaultProbes, "SLQ probes of the reported log marginal likelihood (used above --likelihood-exact-labels labels; -1 skips it)")
+	f.IntVar(&opts.LikSteps, "likelihood-steps", spectral.DefaultSteps, "Lanczos steps per SLQ probe of the log marginal likelihood")
+	f.IntVar(&opts.LikExact, "likelihood-exact-labels", imgp.DefaultExactLabels, "compute the likelihood exactly (determinant lemma, n·ν CG solves) up to this many labels; -1: always SLQ")
 	cmd.AddCommand(newIMGPSweepCommand(g))
 	return cmd
 }
@@ -316,15 +316,13 @@ func runIMGP(ctx context.Context, opts imgpOptions, stdout, stderr io.Writer) er
 	r.Seed, r.Euclidean, r.Scaling = opts.Seed, &gp.Regressor{Fixed: opts.EuclFixed}, &data.Scaling
 	r.Progress = func(int, imgp.Hyperparameters, [4]float64) { prog.Add(1) }
 	logf(stderr, "imgp: %d nodes, %d labelled, %d points off the graph; fitting", rowsOf(data.X), len(data.Labelled), rowsOf(data.XTest))
-	run, err := protocol.RunIMGP(ctx, r, protocol.IMGPTask{X: data.X, Y: data.Y, Labelled: data.Labelled, XTest: data.XTest, YTest: data.YTest})
+	run, err := protocol.RunIMGP(ctx, r, protocol.IMGPTask{X: data.X, Y: data.Y, Labelled: data.Labelled, XTest: data.XTest, YTest: data.YTest,
+		Likelihood: imgpLikelihood(opts, prog, stderr)})
 	prog.Finish()
 	if err != nil {
 		return err
 	}
 	res := newIMGPResult(opts, data, r, run)
-	if err := imgpLikelihood(ctx, opts, r, &res, stderr); err != nil {
-		return err
-	}
 	if err := writeIMGPOutputs(ctx, opts, data, r, run, &res, stderr); err != nil {
 		return err
 	}
@@ -359,7 +357,28 @@ func checkIMGPOutputs(opts imgpOptions) error {
 	return nil
 }
 
-// newIMGPResult is the JSON object of a run, without the likelihood.
+// imgpLikelihood is the likelihood settings of the flags (nil:
+// --likelihood-probes < 0 skips it); its progress bar follows the fit's.
+func imgpLikelihood(opts imgpOptions, fit *progress, stderr io.Writer) *imgp.LikelihoodSettings {
+	if opts.LikProbes < 0 {
+		return nil
+	}
+	var bar *progress
+	return &imgp.LikelihoodSettings{ExactLabels: opts.LikExact, TraceSettings: spectral.TraceSettings{
+		Probes: opts.LikProbes, Steps: opts.LikSteps, Seed: opts.Seed,
+		Progress: func(done, total int) {
+			if bar == nil {
+				fit.Finish()
+				bar = newProgress(stderr, total, "imgp: likelihood")
+			}
+			bar.Add(1)
+			if done == total {
+				bar.Finish()
+			}
+		}}}
+}
+
+// newIMGPResult is the JSON object of a run.
 func newIMGPResult(opts imgpOptions, data *protocol.RegressionTask, r *imgp.Regressor, run *protocol.IMGPRun) imgpResult {
 	n, lab := rowsOf(data.X), len(data.Labelled)
 	res := imgpResult{Data: data.Name, Nodes: n, Test: rowsOf(data.XTest), NLabelled: lab, Seed: opts.Seed,
@@ -390,6 +409,9 @@ func newIMGPResult(opts imgpOptions, data *protocol.RegressionTask, r *imgp.Regr
 	_, res.Components = r.FittedGraph().Dist2.Components()
 	t := r.Timings()
 	res.SecondsGraph, res.SecondsTrain, res.SecondsEigen, res.SecondsEucl = t.Graph.Seconds(), t.Train.Seconds(), t.Eigen.Seconds(), t.Euclidean.Seconds()
+	if ll := run.Likelihood; ll != nil {
+		res.LML, res.LMLStdErr, res.LMLExact, res.SecondsLML = finite(ll.Value), finite(ll.StdErr), ll.Exact, run.LikelihoodTime.Seconds()
+	}
 	return res
 }
 
@@ -426,33 +448,6 @@ func rowsOf(x *mat.Dense) int {
 	}
 	n, _ := x.Dims()
 	return n
-}
-
-// imgpLikelihood fills the log marginal likelihood at the fitted
-// hyperparameters (--likelihood-probes ≥ 0).
-func imgpLikelihood(ctx context.Context, opts imgpOptions, r *imgp.Regressor, res *imgpResult, stderr io.Writer) error {
-	if opts.LikProbes < 0 {
-		return nil
-	}
-	likStart := timeNow()
-	var lprog *progress
-	ll, err := r.LogMarginalLikelihood(ctx, imgp.LikelihoodSettings{ExactLabels: opts.LikExact, TraceSettings: spectral.TraceSettings{
-		Probes: opts.LikProbes, Steps: opts.LikSteps, Seed: opts.Seed,
-		Progress: func(_, total int) {
-			if lprog == nil {
-				lprog = newProgress(stderr, total, "imgp: likelihood")
-			}
-			lprog.Add(1)
-		}}})
-	if lprog != nil {
-		lprog.Finish()
-	}
-	if err != nil {
-		return err
-	}
-	res.LML, res.LMLStdErr, res.LMLExact = finite(ll.Value), finite(ll.StdErr), ll.Exact
-	res.SecondsLML = seconds(likStart)
-	return nil
 }
 
 func printIMGP(w io.Writer, r imgpResult) {
