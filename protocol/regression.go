@@ -175,9 +175,11 @@ func (t *RegressionTask) predictions(rows []int, mean, latent, obs, gamma []floa
 	yt := t.Standardised()
 	out := make([]Prediction, len(rows))
 	for k, r := range rows {
-		p := Prediction{ID: t.IDs[min(r, n-1)], Set: "features", Mean: sc.Mean + sc.Scale*mean[k], Variance: s2 * latent[k],
+		p := Prediction{Set: "features", Mean: sc.Mean + sc.Scale*mean[k], Variance: s2 * latent[k],
 			Observation: s2 * obs[k], Gamma: 1, Target: math.NaN()}
-		if r >= n {
+		if r < n {
+			p.ID = t.IDs[r]
+		} else {
 			p.ID, p.Set = t.TestIDs[r-n], "test-features"
 			if yt != nil {
 				p.Target = sc.Mean + sc.Scale*yt[r-n]
