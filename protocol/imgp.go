@@ -135,6 +135,11 @@ func (s IMGPSweep) Run(ctx context.Context, x *mat.Dense, y []float64, xt *mat.D
 	if len(s.Fractions) == 0 {
 		return nil, fmt.Errorf("protocol: imgp sweep: no labelled fractions")
 	}
+	for i, f := range s.Fractions {
+		if !(f > 0 && f <= 1) {
+			return nil, fmt.Errorf("protocol: imgp sweep: fraction %d (%v) is invalid: it must be in (0, 1]", i+1, f)
+		}
+	}
 	n, _ := x.Dims()
 	if len(y) != n {
 		return nil, fmt.Errorf("protocol: imgp sweep: %d targets for %d points", len(y), n)

@@ -215,3 +215,20 @@ func TestReadLabelled(t *testing.T) {
 }
 
 func writeText(path, s string) error { return os.WriteFile(path, []byte(s), 0o644) }
+
+// TestSubsetFiles: fraction f and seed s name train_subset<100f>_seed<s>.txt
+// as scripts/imgp_subsets.py writes them.
+func TestSubsetFiles(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, writeText(dir+"/train_subset10_seed0.txt", "1\n2\n"))
+	require.NoError(t, writeText(dir+"/train_subset0.5_seed3.txt", "4\n"))
+	sub := SubsetFiles(dir, 5)
+	idx, err := sub(0.1, 0)
+	require.NoError(t, err)
+	assert.Equal(t, []int{1, 2}, idx)
+	idx, err = sub(0.005, 3)
+	require.NoError(t, err)
+	assert.Equal(t, []int{4}, idx)
+	_, err = sub(0.2, 0)
+	assert.ErrorContains(t, err, "train_subset20_seed0.txt")
+}

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"path/filepath"
+	"strconv"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -320,4 +322,15 @@ func IMGPPredictions(ctx context.Context, r *imgp.Regressor, t *RegressionTask, 
 		obs, gamma = append(obs, test.Observation...), append(gamma, test.Gamma...)
 	}
 	return t.predictions(rows, mean, latent, obs, gamma), nil
+}
+
+// SubsetFiles returns the Subset of an IMGPSweep that reads the labelled
+// rows of fraction f and seed s from dir/train_subset<100f>_seed<s>.txt
+// (the files scripts/imgp_subsets.py writes with numpy, so that the peer
+// libraries fit the same points), each checked to be a row in [0, n).
+func SubsetFiles(dir string, n int) func(f float64, s int) ([]int, error) {
+	return func(f float64, s int) ([]int, error) {
+		pct := strconv.FormatFloat(f*100, 'g', -1, 64)
+		return ReadLabelled(filepath.Join(dir, fmt.Sprintf("train_subset%s_seed%d.txt", pct, s)), n)
+	}
 }

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strconv"
 
 	"github.com/spf13/cobra"
@@ -99,11 +97,6 @@ type sweepResult struct {
 	Seconds      float64        `json:"seconds"`
 }
 
-func subsetFile(dir string, frac float64, seed int) string {
-	pct := strconv.FormatFloat(frac*100, 'g', -1, 64)
-	return filepath.Join(dir, fmt.Sprintf("train_subset%s_seed%d.txt", pct, seed))
-}
-
 func runIMGPSweep(ctx context.Context, opts sweepOptions, stdout, stderr io.Writer) error {
 	start := timeNow()
 	if err := checkSeedCount(opts.Seeds, 1); err != nil {
@@ -111,6 +104,11 @@ func runIMGPSweep(ctx context.Context, opts sweepOptions, stdout, stderr io.Writ
 	}
 	if len(opts.Fractions) == 0 {
 		return fmt.Errorf("imgp sweep: no --fractions")
+	}
+	for i, f := range opts.Fractions {
+		if !(f > 0 && f <= 1) {
+			return fmt.Errorf("imgp sweep: --fractions value %d (%v) is invalid: every labelled fraction must be in (0, 1]", i+1, f)
+		}
 	}
 	if _, err := plotFormat(opts.Plot); err != nil {
 		return fmt.Errorf("imgp sweep: %w", err)
@@ -141,12 +139,10 @@ func runIMGPSweep(ctx context.Context, opts sweepOptions, stdout, stderr io.Writ
 			prog.Add(1)
 		}}
 	if opts.Subsets != "" {
+		subset := protocol.SubsetFiles(opts.Subsets, n)
 		sw.Subset = func(frac float64, seed int) ([]int, error) {
-			path := subsetFile(opts.Subsets, frac, seed)
-			if _, err := os.Stat(path); err != nil {
-				return nil, fmt.Errorf("imgp sweep: --subsets: %w", err)
-			}
-			return protocol.ReadLabelled(path, n)
+			idx, err := subset(frac, seed)
+			return idx, withFlag("subsets", err)
 		}
 	}
 	sr, err := sw.Run(ctx, data.X, data.Y, data.XTest, data.YTest)
