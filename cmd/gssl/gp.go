@@ -97,11 +97,8 @@ type gpResult struct {
 // gpModel checks the output and model flags and returns the regressor
 // they describe.
 func gpModel(opts gpOptions) (*gp.Regressor, error) {
-	if err := checkOutPath("out", opts.Out); err != nil {
-		return nil, fmt.Errorf("gp: %w", err)
-	}
-	if err := checkOutPath("save", opts.Save); err != nil {
-		return nil, fmt.Errorf("gp: %w", err)
+	if err := checkOutPaths("gp", opts.Out, opts.Save); err != nil {
+		return nil, err
 	}
 	if err := opts.Plots.check(); err != nil {
 		return nil, fmt.Errorf("gp: %w", err)

@@ -348,13 +348,7 @@ func checkIMGPOutputs(opts imgpOptions) error {
 	if err := (&plotFlags{Report: opts.Report}).check(); err != nil {
 		return fmt.Errorf("imgp: %w", err)
 	}
-	if err := checkOutPath("out", opts.Out); err != nil {
-		return fmt.Errorf("imgp: %w", err)
-	}
-	if err := checkOutPath("save", opts.Save); err != nil {
-		return fmt.Errorf("imgp: %w", err)
-	}
-	return nil
+	return checkOutPaths("imgp", opts.Out, opts.Save)
 }
 
 // imgpLikelihood is the likelihood settings of the flags (nil:
