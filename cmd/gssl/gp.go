@@ -62,7 +62,7 @@ Lines for .jsonl/.ndjson).`,
 	f.Float64Var(&opts.Labelled, "labelled", 0.1, "fraction of the training points labelled, in (0, 1] (--images, --synthetic)")
 	f.StringVar(&opts.Subset, "subset", "", "file of labelled training indices (--images, --synthetic)")
 	f.Uint64Var(&opts.Seed, "seed", 0, "seed of the labelled subset and of the synthetic curve")
-	f.StringVar(&opts.Covariance, "covariance", "matern52", "matern52 or squared-exponential")
+	f.StringVar(&opts.Covariance, "covariance", gp.Matern52.String(), "matern52 or squared-exponential")
 	f.BoolVar(&opts.Fixed, "fixed", false, "keep the initial hyperparameters (amplitude 1, length scale 1, noise 1e-2)")
 	f.IntVar(&opts.MaxIter, "max-iter", gp.DefaultMaxIterations, "L-BFGS iterations of the hyperparameter fit")
 	f.StringVar(&opts.Out, "out", "", "write the predictions, one row per predicted point (CSV, or JSON Lines for .jsonl/.ndjson)")

@@ -94,8 +94,6 @@ func withFlag(flag string, err error) error {
 	return nil
 }
 
-func rowNumbers(n int) []string { return loaders.RowNumbers(n) }
-
 // renamedFlag registers old as a hidden alias of the flag named new (which
 // must already be defined): using it prints a deprecation notice on the
 // command's stderr and then sets new.
