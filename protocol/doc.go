@@ -15,7 +15,10 @@
 //     Rosasco 2017);
 //   - the nested cross-validation of kernel machines over Gram matrices of
 //     graphs (GramEvaluation: the protocol of Shervashidze et al., JMLR
-//     2011, §5).
+//     2011, §5), with GraphKernelStudy the whole graph-classification
+//     experiment of gssl graphkernel (timed Gram matrices, candidate WL
+//     heights, the nested cross-validation, accuracy against a fixed
+//     height, and the model refitted on every graph for saving).
 //
 // Model packages keep their equations; the commands call these.
 //

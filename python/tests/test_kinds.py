@@ -63,7 +63,18 @@ def out(m, role, cora, X, P):
     return m.transform(P[:20])
 
 
-@pytest.mark.parametrize("kind", sorted(ROLES))
+# Kinds the C ABI cannot build from Python yet, each with the reason.
+NOT_FROM_PYTHON = {
+    # Its Model field holds a kernel ridge model (krr.Exact, Falkon, ...),
+    # and the C ABI's components are kernels and spectral transforms only;
+    # gssl.sklearn.FalkonClassifier classifies with Falkon from Python.
+    "krr.Classifier": "Model is a nested model, which the C ABI cannot set",
+}
+
+
+@pytest.mark.parametrize("kind", [
+    pytest.param(k, marks=pytest.mark.xfail(reason=NOT_FROM_PYTHON[k], strict=True)) if k in NOT_FROM_PYTHON else k
+    for k in sorted(ROLES)])
 def test_kind(kind, tmp_path):
     role = ROLES[kind]
     cls = CLASSES[kind]
