@@ -111,7 +111,7 @@ func newLabelpropCmd(g *globals) *cobra.Command {
 	return cmd
 }
 
-// runLabelprop parses the options, runs labelprop.Evaluate and prints,
+// runLabelprop parses the options, runs protocol.EvaluateLabelProp and prints,
 // writes and plots what it returns.
 func runLabelprop(ctx context.Context, opts labelpropOptions, stdout, stderr io.Writer) error {
 	start := timeNow()
