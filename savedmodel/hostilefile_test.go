@@ -10,13 +10,16 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/gssl/gssl/gp"
 	"github.com/gssl/gssl/graphkernels"
 	"github.com/gssl/gssl/imgp"
+	"github.com/gssl/gssl/krr"
 	"github.com/gssl/gssl/labelprop"
 	"github.com/gssl/gssl/modelfile"
 	"github.com/gssl/gssl/nodeclass"
 	"github.com/gssl/gssl/spectral"
 	"github.com/gssl/gssl/stkr"
+	"github.com/gssl/gssl/svm"
 )
 
 // TestHostileFile: a model file of a kind saved by modelfile.Codec with
@@ -30,7 +33,8 @@ import (
 func TestHostileFile(t *testing.T) {
 	fx := kindFixtures(t)
 	kinds := []string{labelprop.SpreadingKind, labelprop.HarmonicKind, stkr.RegressorKind, stkr.ClassifierKind, imgp.RegressorKind,
-		nodeclass.SGCKind, nodeclass.APPNPKind, nodeclass.CorrectSmoothKind, spectral.SpectralClusteringKind, graphkernels.WLClassifierKind}
+		nodeclass.SGCKind, nodeclass.APPNPKind, nodeclass.CorrectSmoothKind, spectral.SpectralClusteringKind, graphkernels.WLClassifierKind,
+		svm.PointSVCKind, gp.RegressorKind, krr.ExactKind, krr.NystromKind, krr.FalkonKind, krr.RandomFeaturesKind}
 	hostile := []string{"-1", "0", "2147483647", "4611686018427387904", "-4611686018427387904", "1e300"}
 	for _, kind := range kinds {
 		f, err := File(fx[kind].m, fx[kind].c)
