@@ -16,12 +16,14 @@ import (
 
 	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/graphkernels"
+	"github.com/gssl/gssl/knngraph"
 	"github.com/gssl/gssl/loaders"
 	"github.com/gssl/gssl/nodeclass"
 	"github.com/gssl/gssl/nodeids"
 	"github.com/gssl/gssl/serve"
 	"github.com/gssl/gssl/spectral"
 	"github.com/gssl/gssl/svm"
+	"gonum.org/v1/gonum/mat"
 )
 
 // Query names the user's files a model predicts from: new nodes by their
@@ -464,4 +466,36 @@ func DecisionColumns(classes []string, preds []serve.Prediction) []string {
 		cols = append(cols, "decision_"+strconv.Itoa(k))
 	}
 	return cols
+}
+
+// PointsOf keeps what a model fitted on the K-nearest-neighbour graph w of
+// the points x needs to predict new points, for the model's nodes named
+// nodes (the graph's nodes, or a part of them such as its largest
+// component), matched to the rows of x by rows.
+func PointsOf(x *mat.Dense, w *knngraph.Weighted, rows *nodeids.Map, nodes []string) (*Points, error) {
+	n := len(nodes)
+	r, d := x.Dims()
+	if n == r {
+		return &Points{X: x, Weights: w}, nil
+	}
+	if n <= w.K {
+		return nil, fmt.Errorf("the model's %d nodes are too few to predict new points from their %d nearest", n, w.K)
+	}
+	out := mat.NewDense(n, d, nil)
+	sub := *w
+	sub.W, sub.N = nil, n
+	if w.Scale != nil {
+		sub.Scale = make([]float64, n)
+	}
+	for i, id := range nodes {
+		k, ok := rows.Lookup(id)
+		if !ok {
+			return nil, fmt.Errorf("node %q is not a row of the features", id)
+		}
+		copy(out.RawRowView(i), x.RawRowView(k))
+		if sub.Scale != nil {
+			sub.Scale[i] = w.Scale[k]
+		}
+	}
+	return &Points{X: out, Weights: &sub}, nil
 }
