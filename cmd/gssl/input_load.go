@@ -33,25 +33,11 @@ func loadNodes(_ context.Context, in *nodeInput) (*loaders.NodeDataset, error) {
 	return ds, nil
 }
 
-// graphOptions maps --directed to the graph options of a user's edge table:
-// undirected merges an edge given twice (either direction) by max, error
-// refuses it (and a Matrix Market matrix that is not symmetric), the others
-// read arcs and symmetrise them.
+// graphOptions maps --directed to the graph options of a user's edge table
+// (loaders.ParseDirected).
 func graphOptions(directed string) (graph.Options, error) {
-	opt := loaders.UserGraphOptions()
-	switch directed {
-	case "", "undirected":
-	case "error":
-		opt.Duplicates = graph.DuplicateError
-	case "max":
-		opt.Symmetrize = graph.DirectedMax
-	case "sum":
-		opt.Symmetrize = graph.DirectedSum
-	case "mean":
-		opt.Symmetrize = graph.DirectedMean
-	case "mutual":
-		opt.Symmetrize = graph.DirectedMutual
-	default:
+	opt, err := loaders.ParseDirected(directed)
+	if err != nil {
 		return opt, fmt.Errorf("--directed %q is invalid: use undirected, max, sum, mean, mutual or error", directed)
 	}
 	return opt, nil

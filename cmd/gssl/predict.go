@@ -110,8 +110,8 @@ func runPredict(ctx context.Context, opts predictOptions, stdout, stderr io.Writ
 		return fmt.Errorf("predict: --model %w", err)
 	}
 	meta := s.Metadata()
-	if opts.Graphs != "" && (opts.Edges != "" || opts.Features != "") {
-		return usageError{errors.New("predict: --graphs excludes --edges and --features: new graphs, new nodes or new points")}
+	if err := checkGraphInput(meta, opts); err != nil {
+		return err
 	}
 	if opts.Edges != "" && opts.Features != "" && s.NodeFeatures() == 0 {
 		return usageError{fmt.Errorf("predict: --edges and --features exclude each other for a %s model: new nodes, or new points (both together are for gssl classify's models)", meta.Kind)}
@@ -149,12 +149,35 @@ func runPredict(ctx context.Context, opts predictOptions, stdout, stderr io.Writ
 // predictError names the flag of the file a prediction error names.
 func predictError(err error, q savedmodel.Query) error {
 	msg := err.Error()
+	var pe *loaders.ParseError
+	errors.As(err, &pe)
 	for _, f := range []struct{ flag, path string }{{"edges", q.Edges}, {"features", q.Features}, {"feature-ids", q.FeatureIDs}, {"graphs", q.Graphs}} {
-		if f.path != "" && strings.HasPrefix(msg, f.path) {
+		switch {
+		case f.path == "":
+		case strings.HasPrefix(msg, f.path):
 			return fmt.Errorf("--%s %w", f.flag, err)
+		case (pe != nil && pe.Path == f.path) || f.flag == "graphs":
+			return fmt.Errorf("--%s: %w", f.flag, err)
 		}
 	}
 	return err
+}
+
+// checkGraphInput refuses inputs that do not fit the model: --graphs for
+// a model of nodes or points, --edges or --features for a model of graphs.
+func checkGraphInput(meta serve.Metadata, opts predictOptions) error {
+	graphs := meta.Input == serve.InputGraphs
+	switch {
+	case opts.Graphs != "" && (opts.Edges != "" || opts.Features != ""):
+		return usageError{errors.New("predict: --graphs excludes --edges and --features: new graphs, new nodes or new points")}
+	case opts.Graphs != "" && !graphs:
+		return fmt.Errorf("predict: --graphs %s: a %s model does not classify graphs: give --edges (new nodes) or --features (new points)", opts.Graphs, meta.Kind)
+	case graphs && opts.Edges != "":
+		return fmt.Errorf("predict: --edges %s: a %s model classifies whole graphs, not nodes: give --graphs DIR (a TU data set folder)", opts.Edges, meta.Kind)
+	case graphs && opts.Features != "":
+		return fmt.Errorf("predict: --features %s: a %s model classifies whole graphs, not points: give --graphs DIR (a TU data set folder)", opts.Features, meta.Kind)
+	}
+	return nil
 }
 
 func printPredictSummary(w io.Writer, res predictResult) {
