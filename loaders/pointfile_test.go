@@ -1,0 +1,141 @@
+package loaders
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/gssl/gssl/graph"
+	"github.com/gssl/gssl/nodeids"
+)
+
+func pointTestFile(t *testing.T, name, body string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	require.NoError(t, os.WriteFile(p, []byte(body), 0o644))
+	return p
+}
+
+func TestReadPointsIDs(t *testing.T) {
+	for _, c := range []struct {
+		name, body string
+		ids        []string
+	}{
+		{"header id", "id,x,y\n7,1,2\n9,3,4\n", []string{"7", "9"}},
+		{"names", "a,1,2\nb,3,4\n", []string{"a", "b"}},
+		{"numbers", "1,2\n3,4\n", []string{"0", "1"}},
+	} {
+		p, err := ReadPoints(pointTestFile(t, "p.csv", c.body), "")
+		require.NoError(t, err, c.name)
+		r, d := p.X.Dims()
+		require.Equal(t, []int{2, 2}, []int{r, d}, c.name)
+		require.Equal(t, 3.0, p.X.At(1, 0), c.name)
+		require.Equal(t, c.ids, p.IDs.Strings(), c.name)
+	}
+	ids := pointTestFile(t, "ids.txt", "u\nv\n")
+	p, err := ReadPoints(pointTestFile(t, "p.csv", "1,2\n3,4\n"), ids)
+	require.NoError(t, err)
+	require.Equal(t, []string{"u", "v"}, p.IDs.Strings())
+	_, err = ReadPoints(pointTestFile(t, "p.csv", "1,2\n3,4\n5,6\n"), ids)
+	require.ErrorContains(t, err, "lists 2 ids for the 3 rows")
+	_, err = ReadPoints(pointTestFile(t, "p.csv", "1,2\n3,nan\n"), "")
+	require.Error(t, err)
+}
+
+func TestReadPointValues(t *testing.T) {
+	ids, err := nodeids.FromStrings([]string{"a", "b", "c"})
+	require.NoError(t, err)
+	v, err := ReadPointValues(pointTestFile(t, "l.csv", "id,label\nc,x\na,y\n"), ids, "f.csv", true)
+	require.NoError(t, err)
+	require.Equal(t, []string{"y", "", "x"}, v)
+	v, err = ReadPointValues(pointTestFile(t, "l.txt", "1\nx\n2\n"), ids, "f.csv", true)
+	require.NoError(t, err)
+	require.Equal(t, []string{"1", "x", "2"}, v)
+	_, err = ReadPointValues(pointTestFile(t, "l.txt", "1\n2\n"), ids, "f.csv", true)
+	require.ErrorContains(t, err, "2 values for the 3 rows")
+	_, err = ReadPointValues(pointTestFile(t, "l.csv", "id,label\nz,x\n"), ids, "f.csv", true)
+	require.ErrorContains(t, err, `id "z" names no row`)
+	f, err := FloatValues("t.txt", []string{"1.5", ""})
+	require.NoError(t, err)
+	require.Equal(t, 1.5, f[0])
+	require.True(t, math.IsNaN(f[1]))
+	_, err = FloatValues("t.txt", []string{"1e200"})
+	require.ErrorContains(t, err, "beyond")
+}
+
+func TestReadIDLines(t *testing.T) {
+	got, err := ReadIDLines(pointTestFile(t, "ids.txt", "\ufeffa\r\nb\n\n"))
+	require.NoError(t, err)
+	require.Equal(t, []string{"a", "b"}, got)
+	_, err = ReadIDLines(pointTestFile(t, "ids.txt", "a\n\nb\n"))
+	require.ErrorContains(t, err, "line 2: a blank line")
+}
+
+// TestWriteTableRoundTrip reads the CSV and JSON Lines WriteTable writes
+// with encoding/csv and encoding/json.
+func TestWriteTableRoundTrip(t *testing.T) {
+	cols := []string{"id", "n", "x"}
+	row := func(r int, rec []any) {
+		rec[0], rec[1], rec[2] = []string{"a,b", "c"}[r], r, []float64{0.25, math.NaN()}[r]
+	}
+	var b bytes.Buffer
+	require.NoError(t, WriteTable(&b, false, cols, 2, row))
+	recs, err := csv.NewReader(&b).ReadAll()
+	require.NoError(t, err)
+	require.Equal(t, [][]string{cols, {"a,b", "0", "0.25"}, {"c", "1", ""}}, recs)
+	b.Reset()
+	require.NoError(t, WriteTable(&b, true, cols, 2, row))
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	require.Len(t, lines, 2)
+	var m map[string]any
+	require.NoError(t, json.Unmarshal([]byte(lines[1]), &m))
+	require.Equal(t, map[string]any{"id": "c", "n": 1.0, "x": nil}, m)
+	require.True(t, IsJSONLines("p.ndjson"))
+	require.False(t, IsJSONLines("p.csv"))
+}
+
+// TestWriteGraphRoundTrip writes a weighted graph with text ids in every
+// format and reads it back with LoadNodes.
+func TestWriteGraphRoundTrip(t *testing.T) {
+	ids, err := nodeids.FromStrings([]string{"x", "y", "z"})
+	require.NoError(t, err)
+	g, err := graph.FromEdges(3, []graph.Edge{{U: 0, V: 1, W: 0.5}, {U: 1, V: 2, W: 2}}, UserGraphOptions())
+	require.NoError(t, err)
+	for _, ext := range []string{"mtx", "gsg", "npz", "csv", "tsv", "txt"} {
+		path := filepath.Join(t.TempDir(), "g."+ext)
+		require.NoError(t, WriteGraph(path, g, ids), ext)
+		ds, err := LoadNodes(NodeFiles{Edges: path, Graph: UserGraphOptions()})
+		require.NoError(t, err, ext)
+		require.Equal(t, 3, ds.Graph.Nodes(), ext)
+		total := 0.0
+		ds.Graph.ForEachEdge(func(u, v int, w float64) { total += w })
+		require.Equal(t, 2.5, total, ext) // each edge once: 0.5 + 2
+		ds.Close()
+	}
+	_, err = GraphFormat("g.png")
+	require.ErrorContains(t, err, "unknown graph format")
+}
+
+// TestNodeDatasetSummary counts a small data set by hand.
+func TestNodeDatasetSummary(t *testing.T) {
+	ids, err := nodeids.FromStrings([]string{"b", "a", "c"})
+	require.NoError(t, err)
+	ds := &NodeDataset{IDs: ids, Labels: []int{1, -1, 1}, Classes: 2, ClassNames: []string{"p", "q"}, Targets: []float64{1, math.NaN(), 2}}
+	s := ds.Summary()
+	require.Equal(t, []int{0, 2}, s.ClassSizes)
+	require.Equal(t, []string{"p", "q"}, s.ClassNames)
+	require.Equal(t, 1, s.Unlabelled)
+	require.Equal(t, 2, s.Targets)
+	require.Equal(t, "text", s.IDs)
+	require.Equal(t, []int{0, 2}, ds.Labelled())
+	require.Equal(t, []int{1, 0, 2}, ds.IDOrder([]int{0, 1, 2}))
+	_, err = ParseDirected("sideways")
+	require.Error(t, err)
+}
