@@ -56,6 +56,8 @@ type Answer struct {
 	// Notes say what the caller may want to tell the user (a new node
 	// predicted from its features alone).
 	Notes []string
+	// Reports say how the tables were read (header, columns).
+	Reports []loaders.TableReport
 }
 
 // NoEvidence counts the predictions that are the class prior.
@@ -101,7 +103,7 @@ func (s *Saved) PredictFiles(ctx context.Context, q Query) (*Answer, error) {
 		if meta.Nodes == 0 {
 			return nil, fmt.Errorf("a %s model predicts points from their features (%d each), not nodes: give the features of new points", meta.Kind, meta.Features)
 		}
-		a.Predictions, err = s.predictEdgeFile(ctx, q)
+		a.Predictions, err = s.predictEdgeFile(ctx, q, a)
 	case q.Features != "":
 		a.Input = InputFeatures
 		a.Predictions, err = s.predictPointFile(ctx, q.Features)
@@ -118,11 +120,12 @@ func (s *Saved) PredictFiles(ctx context.Context, q Query) (*Answer, error) {
 }
 
 // predictEdgeFile answers for the new nodes of an edge file.
-func (s *Saved) predictEdgeFile(ctx context.Context, q Query) ([]serve.Prediction, error) {
-	nodes, err := ReadNewNodes(q.Edges, q.Table, s.IDs())
+func (s *Saved) predictEdgeFile(ctx context.Context, q Query, a *Answer) ([]serve.Prediction, error) {
+	nodes, rep, err := ReadNewNodes(q.Edges, q.Table, s.IDs())
 	if err != nil {
 		return nil, err
 	}
+	a.Reports = append(a.Reports, rep)
 	preds, err := s.PredictNodes(ctx, nodes)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", q.Edges, err)
@@ -186,10 +189,11 @@ func (s *Saved) predictFeatureNodes(ctx context.Context, q Query, a *Answer) ([]
 	if q.Edges == "" {
 		a.Notes = append(a.Notes, fmt.Sprintf("no edges: each of the %d new nodes is predicted from its features alone", len(nodes)))
 	} else {
-		withEdges, err := ReadNewNodes(q.Edges, q.Table, s.IDs())
+		withEdges, rep, err := ReadNewNodes(q.Edges, q.Table, s.IDs())
 		if err != nil {
 			return nil, err
 		}
+		a.Reports = append(a.Reports, rep)
 		for _, n := range withEdges {
 			i, ok := row[n.ID]
 			if !ok {
@@ -208,13 +212,20 @@ func (s *Saved) predictFeatureNodes(ctx context.Context, q Query, a *Answer) ([]
 // ReadNewNodes reads an edge table of new nodes: every row must join
 // exactly one fitted node (by its id in known) to a node that is not
 // fitted; the new nodes come in the order of their first row. Weights
-// must be finite and at most estimator.MaxMagnitude.
-func ReadNewNodes(path string, opt loaders.EdgeTableOptions, known *nodeids.Map) ([]serve.NewNode, error) {
+// must be finite and at most estimator.MaxMagnitude. The report says how
+// the table was read.
+func ReadNewNodes(path string, opt loaders.EdgeTableOptions, known *nodeids.Map) ([]serve.NewNode, loaders.TableReport, error) {
 	b := &nodeids.Builder{}
 	et, err := loaders.ReadEdgeTable(path, opt, b)
 	if err != nil {
-		return nil, err
+		return nil, loaders.TableReport{}, err
 	}
+	nodes, err := newNodesOf(path, et, b, known)
+	return nodes, et.Report, err
+}
+
+// newNodesOf turns the rows of an edge table into new nodes.
+func newNodesOf(path string, et *loaders.EdgeTable, b *nodeids.Builder, known *nodeids.Map) ([]serve.NewNode, error) {
 	m, perm := b.Finish()
 	id := func(v int32) string {
 		if perm != nil {

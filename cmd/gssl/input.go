@@ -146,9 +146,7 @@ func (in *nodeInput) load(ctx context.Context, stderr io.Writer) (*loaders.NodeD
 		return nil, err
 	}
 	in.reports = ds.Reports
-	for _, r := range ds.Reports {
-		logf(stderr, "gssl: read %s", r)
-	}
+	recordInputs(ctx, stderr, ds.Reports...)
 	if err := checkFiniteDataset(ds); err != nil {
 		ds.Close()
 		return nil, err

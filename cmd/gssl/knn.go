@@ -164,7 +164,8 @@ type knnResult struct {
 	Weights       string        `json:"weights,omitempty"`
 	Compare       []knnCompared `json:"compare,omitempty"`
 
-	ids *nodeids.Map // the points' ids (--features with an id column), or nil
+	ids    *nodeids.Map         // the points' ids (--features with an id column), or nil
+	report *loaders.TableReport // how --features was read
 }
 
 // check checks the flags, filling in the default weights, and returns the
@@ -237,6 +238,9 @@ func runKNN(ctx context.Context, opts knnOptions, stdout, stderr io.Writer) erro
 	x, res, err := knnPoints(opts, limit)
 	if err != nil {
 		return err
+	}
+	if res.report != nil {
+		recordInputs(ctx, stderr, *res.report)
 	}
 	n, d := x.Dims()
 	res.K, res.Rule, res.Threads, res.LoadSeconds = opts.K, opts.Rule, runtime.GOMAXPROCS(0), seconds(start)
@@ -325,10 +329,11 @@ func (r *knnResult) unit() string {
 // rescaled to pixels/255 units after the search).
 func knnPoints(opts knnOptions, limit int64) (*mat.Dense, knnResult, error) {
 	if opts.Features != "" {
-		x, ids, err := readPointFeatures(opts.Features, "", limit)
+		p, err := readPoints(opts.Features, "", limit)
 		if err != nil {
 			return nil, knnResult{}, fmt.Errorf("knn: %w", err)
 		}
+		x, ids := p.X, p.IDs
 		n, d := x.Dims()
 		if n == 0 {
 			return nil, knnResult{}, fmt.Errorf("knn: --features %s has no rows: a K-nearest-neighbour graph needs points", opts.Features)
@@ -341,7 +346,7 @@ func knnPoints(opts knnOptions, limit int64) (*mat.Dense, knnResult, error) {
 			n = opts.N
 			ids = ids.Subset(firstN(n))
 		}
-		return x, knnResult{Features: opts.Features, Dataset: strings.TrimSuffix(filepath.Base(opts.Features), filepath.Ext(opts.Features)), Nodes: n, Dim: d, ids: ids}, nil
+		return x, knnResult{Features: opts.Features, Dataset: strings.TrimSuffix(filepath.Base(opts.Features), filepath.Ext(opts.Features)), Nodes: n, Dim: d, ids: ids, report: &p.Report}, nil
 	}
 	if err := refuseNPYImages(opts.Images); err != nil {
 		return nil, knnResult{}, fmt.Errorf("knn: %w", err)

@@ -173,10 +173,13 @@ func (in *nodeInput) loadPoints(ctx context.Context, stderr io.Writer) (*loaders
 	if _, err := in.KNN.kernel(); err != nil {
 		return nil, err
 	}
-	x, ids, err := readPointFeatures(in.Features, in.FeatureIDs, limit)
+	p, err := readPoints(in.Features, in.FeatureIDs, limit)
 	if err != nil {
 		return nil, err
 	}
+	x, ids := p.X, p.IDs
+	in.reports = []loaders.TableReport{p.Report}
+	recordInputs(ctx, stderr, p.Report)
 	n, _ := x.Dims()
 	if n == 0 {
 		return nil, fmt.Errorf("--features %s has no rows: a K-nearest-neighbour graph needs points", in.Features)
@@ -205,7 +208,7 @@ func (in *nodeInput) pointValues(ds *loaders.NodeDataset) error {
 	if in.Labels != "" {
 		vals, err := loaders.ReadPointValues(in.Labels, ds.IDs, "--features "+in.Features, true)
 		if err != nil {
-			return fmt.Errorf("--labels %w", err)
+			return flagFile("labels", in.Labels, err)
 		}
 		ds.Labels, ds.ClassNames = loaders.ClassesOf(vals)
 		ds.Classes = len(ds.ClassNames)
@@ -216,7 +219,7 @@ func (in *nodeInput) pointValues(ds *loaders.NodeDataset) error {
 			ds.Targets, err = loaders.FloatValues(in.Targets, vals)
 		}
 		if err != nil {
-			return fmt.Errorf("--targets %w", err)
+			return flagFile("targets", in.Targets, err)
 		}
 	}
 	return nil
@@ -247,13 +250,25 @@ func (in *nodeInput) seed() uint64 {
 // readPointFeatures reads points and their ids (loaders.ReadPoints) and
 // refuses them above limit.
 func readPointFeatures(path, idsPath string, limit int64) (*mat.Dense, *nodeids.Map, error) {
-	p, err := loaders.ReadPoints(path, idsPath)
+	p, err := readPoints(path, idsPath, limit)
 	if err != nil {
-		return nil, nil, fmt.Errorf("--features %w", err)
-	}
-	n, d := p.X.Dims()
-	if err := checkMemory(knngraph.PointsBytes(n, d), limit, fmt.Sprintf("the %d×%d features of %s", n, d, path), "give fewer points or features"); err != nil {
 		return nil, nil, err
 	}
 	return p.X, p.IDs, nil
+}
+
+// readPoints is readPointFeatures with the reader's report.
+func readPoints(path, idsPath string, limit int64) (*loaders.Points, error) {
+	p, err := loaders.ReadPoints(path, idsPath)
+	if err != nil {
+		if named := flagFile("features", path, err); named != err {
+			return nil, named
+		}
+		return nil, fmt.Errorf("--features: %w", err)
+	}
+	n, d := p.X.Dims()
+	if err := checkMemory(knngraph.PointsBytes(n, d), limit, fmt.Sprintf("the %d×%d features of %s", n, d, path), "give fewer points or features"); err != nil {
+		return nil, err
+	}
+	return p, nil
 }

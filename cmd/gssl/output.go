@@ -16,6 +16,10 @@ import (
 // text to print a readable summary.
 func report(w io.Writer, asJSON bool, v any, text func(w io.Writer)) error {
 	if asJSON {
+		if b := withInputs(w, v); b != nil {
+			_, err := w.Write(b)
+			return err
+		}
 		enc := json.NewEncoder(w)
 		return enc.Encode(v)
 	}

@@ -122,6 +122,7 @@ func runPredict(ctx context.Context, opts predictOptions, stdout, stderr io.Writ
 	if err != nil {
 		return fmt.Errorf("predict: %w", predictError(err, q))
 	}
+	recordInputs(ctx, stderr, a.Reports...)
 	for _, n := range a.Notes {
 		logf(stderr, "predict: %s", n)
 	}
