@@ -51,7 +51,7 @@ func checkGenerateMemory(opts generateOptions) error {
 		return nil
 	}
 	if opts.Model == "sbm" && 8*opts.Features > 64*opts.Nodes {
-		alt = "give fewer --features"
+		alt = "give fewer --feature-columns"
 	}
 	if gsg {
 		alt = "use --format txt or csv, which stream the edges, or " + strings.TrimPrefix(alt, "give ")
@@ -73,7 +73,7 @@ memory (except for --format gsg, which builds the graph).
 sbm is a degree-corrected stochastic block model (Karrer & Newman 2011): --nodes
 nodes in --classes planted classes (or --sizes), power-law expected degrees with
 --exponent γ (inf: equal degrees) and mean --degree, and a fraction --mixing of
-each node's edges leaving its class; with --features F, sparse binary features
+each node's edges leaving its class; with --feature-columns F, sparse binary features
 drawn from class topics with probability --topic-prob. rmat is the Graph500
 R-MAT graph: 2^--scale nodes, --edge-factor edges per node, quadrant
 probabilities --abcd (default 0.57,0.19,0.19,0.05) and a random vertex order.
@@ -90,7 +90,7 @@ Files, for --out PREFIX:
                  a node-classification folder every command reads
 and, for sbm, PREFIX.split.txt ("train i"/"val i"/"test i": --per-class training
 nodes per class, then --val and --test nodes, capped to the nodes left) and, with
---features, PREFIX.features.txt.gz ("# n F" header, "col:1" pairs per node).
+--feature-columns, PREFIX.features.txt.gz ("# n F" header, "col:1" pairs per node).
 --gzip compresses the edge list (.gz added). rmat writes the edge list only.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -106,8 +106,8 @@ nodes per class, then --val and --test nodes, capped to the nodes left) and, wit
 	f.Float64Var(&opts.Degree, "degree", generate.DefaultDegree, "sbm: mean degree")
 	f.Float64Var(&opts.Exponent, "exponent", generate.DefaultExponent, "sbm: power-law exponent γ > 2 of the degrees (inf: equal degrees)")
 	f.Float64Var(&opts.Mixing, "mixing", generate.DefaultMixing, "sbm: fraction μ in [0, 1] of each node's edges that leave its class")
-	f.IntVar(&opts.Features, "features", 0, "sbm: number of sparse binary feature columns (0: no features)")
-	f.IntVar(&opts.PerNode, "features-per-node", 0, fmt.Sprintf("sbm: feature draws per node (0: min(%d, --features))", generate.DefaultFeaturesPerNode))
+	f.IntVar(&opts.Features, "feature-columns", 0, "sbm: number of sparse binary feature columns (0: no features)")
+	f.IntVar(&opts.PerNode, "features-per-node", 0, fmt.Sprintf("sbm: feature draws per node (0: min(%d, --feature-columns))", generate.DefaultFeaturesPerNode))
 	f.Float64Var(&opts.TopicProb, "topic-prob", generate.DefaultTopicProb, "sbm: probability that a feature draw is one of the class's topic columns")
 	f.IntVar(&opts.Scale, "scale", 16, fmt.Sprintf("rmat: 2^scale nodes, scale in [1, %d]", generate.MaxScale))
 	f.IntVar(&opts.EdgeFactor, "edge-factor", generate.DefaultEdgeFactor, "rmat: edges per node")
@@ -121,6 +121,8 @@ nodes per class, then --val and --test nodes, capped to the nodes left) and, wit
 	f.IntVar(&opts.Val, "val", 500, "sbm split: validation nodes")
 	f.IntVar(&opts.Test, "test", 1000, "sbm split: test nodes")
 	f.StringVar(&opts.MaxMemory, "max-memory", defaultMaxMemory(), "refuse a graph whose node tables (and, for --format gsg, edges) pass this size")
+	// --features names a file in every other command.
+	renamedFlag(cmd, "features", "feature-columns")
 	_ = cmd.MarkFlagRequired("out")
 	return cmd
 }
@@ -225,7 +227,7 @@ func newGenerator(opts generateOptions, rep *generateReport) (generate.Generator
 		return sbm, sbm, nil
 	case "rmat":
 		if opts.Features > 0 {
-			return nil, nil, fmt.Errorf("generate: --features is for sbm; rmat has no classes")
+			return nil, nil, fmt.Errorf("generate: --feature-columns is for sbm; rmat has no classes")
 		}
 		if len(opts.ABCD) != 4 {
 			return nil, nil, fmt.Errorf("generate: --abcd takes 4 probabilities a,b,c,d, got %d", len(opts.ABCD))

@@ -62,3 +62,10 @@ expect_ok "inputs: knn --json says how --features was read, and which column is 
 expect_ok "inputs: labelprop --features --json says how the points were read" \
 	'json_has "\"role\":\"features\"" && grep -q "^gssl: read features" "$err"' \
 	"$gssl" labelprop --json --features "$io28_f" --labels "$io28_l" --neighbors 2
+
+# One flag, one meaning: --features names a file everywhere; generate's
+# count of feature columns is --feature-columns, the old name a hidden
+# alias that says so.
+expect_ok "flags: generate --features N still works, with a notice naming --feature-columns" \
+	'grep -q "use --feature-columns" "$err" && [ "$(json_field features)" = 5 ]' \
+	"$gssl" generate sbm --nodes 100 --features 5 --out "$tmp/io28/gen" --json
