@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"compress/gzip"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -18,6 +19,7 @@ import (
 	"github.com/gssl/gssl/graphkernels"
 	"github.com/gssl/gssl/knngraph"
 	"github.com/gssl/gssl/loaders"
+	"github.com/gssl/gssl/modelfile"
 	"github.com/gssl/gssl/nodeclass"
 	"github.com/gssl/gssl/nodeids"
 	"github.com/gssl/gssl/serve"
@@ -509,4 +511,46 @@ func PointsOf(x *mat.Dense, w *knngraph.Weighted, rows *nodeids.Map, nodes []str
 		}
 	}
 	return &Points{X: out, Weights: &sub}, nil
+}
+
+// Description is what a saved model file holds, as gssl model info
+// prints it.
+type Description struct {
+	Path          string                  `json:"path"`
+	Bytes         int64                   `json:"bytes"`
+	SHA256        string                  `json:"sha256"`
+	FormatVersion int                     `json:"format_version"`
+	Kind          string                  `json:"kind"`
+	KindVersion   int                     `json:"kind_version"`
+	Writer        string                  `json:"writer"`
+	Task          string                  `json:"task"`
+	Nodes         int                     `json:"nodes"`
+	Graphs        int                     `json:"graphs,omitempty"` // training graphs of a model of graphs
+	Classes       []string                `json:"classes,omitempty"`
+	ExampleIDs    []string                `json:"example_ids,omitempty"`
+	Data          string                  `json:"data,omitempty"`
+	GraphSHA256   string                  `json:"graph_sha256,omitempty"`
+	Metadata      json.RawMessage         `json:"metadata"`
+	Sections      []modelfile.SectionInfo `json:"sections"`
+}
+
+// Describe opens the model file at path (checking its magic, version,
+// checksums and the model's own arrays, as Open does) and describes it.
+func Describe(path string) (*Description, error) {
+	s, err := Open(path)
+	if err != nil {
+		return nil, err
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	sum, err := modelfile.FileSHA256(path)
+	if err != nil {
+		return nil, err
+	}
+	f, meta, c := s.File(), s.Metadata(), s.Context()
+	return &Description{Path: path, Bytes: st.Size(), SHA256: sum, FormatVersion: modelfile.FormatVersion, Kind: f.Kind,
+		KindVersion: f.KindVersion, Writer: f.Writer, Task: string(meta.Task), Nodes: meta.Nodes, Graphs: meta.Graphs, Classes: meta.Classes,
+		ExampleIDs: meta.ExampleIDs, Data: c.Data, GraphSHA256: c.GraphSHA256, Metadata: f.Metadata, Sections: f.Sections()}, nil
 }
