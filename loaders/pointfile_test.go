@@ -139,3 +139,22 @@ func TestNodeDatasetSummary(t *testing.T) {
 	_, err = ParseDirected("sideways")
 	require.Error(t, err)
 }
+
+// TestLoadGraph reads an edge file with and without its self loop, and the
+// .gsg file written from it.
+func TestLoadGraph(t *testing.T) {
+	p := pointTestFile(t, "e.txt", "a b 2\nb c 1\nc c 1\n")
+	g, ids, err := LoadGraph(p, 0, false)
+	require.NoError(t, err)
+	require.Equal(t, 1, g.SelfLoops())
+	require.Equal(t, []string{"a", "b", "c"}, ids.Strings())
+	g2, _, err := LoadGraph(p, 0, true)
+	require.NoError(t, err)
+	require.Equal(t, 0, g2.SelfLoops())
+	gsg := filepath.Join(t.TempDir(), "g.gsg")
+	require.NoError(t, WriteGraph(gsg, g, ids))
+	g3, ids3, err := LoadGraph(gsg, 0, false)
+	require.NoError(t, err)
+	require.Equal(t, g.Edges(), g3.Edges())
+	require.Equal(t, ids.Strings(), ids3.Strings())
+}

@@ -3,11 +3,14 @@ package loaders
 import (
 	"fmt"
 	"math"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/gssl/gssl/graph"
+	"github.com/gssl/gssl/graphfile"
+	"github.com/gssl/gssl/nodeids"
 )
 
 // DatasetSummary counts what a node data set holds besides its graph.
@@ -187,4 +190,33 @@ func ParseDirected(name string) (graph.Options, error) {
 		return opt, fmt.Errorf("loaders: directed rule %q is invalid: use undirected, max, sum, mean, mutual or error", name)
 	}
 	return opt, nil
+}
+
+// LoadGraph reads a graph and its node ids from path: a .gsg graph file, a
+// node-classification folder, or an edge file in any format LoadNodes
+// reads (repeated edges merged by the larger weight; self loops kept unless
+// dropSelfLoops; a folder drops them always). nodes > 0 makes the ids the
+// integers 0..nodes−1.
+func LoadGraph(path string, nodes int, dropSelfLoops bool) (*graph.CSR, *nodeids.Map, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !st.IsDir() && graphfile.IsGraphFile(path) {
+		return graphfile.Read(path)
+	}
+	files := NodeFiles{Nodes: nodes}
+	if st.IsDir() {
+		files.Dir = path
+	} else {
+		files.Edges, files.Graph = path, UserGraphOptions()
+		if dropSelfLoops {
+			files.Graph.SelfLoops = graph.SelfLoopDrop
+		}
+	}
+	ds, err := LoadNodes(files)
+	if err != nil {
+		return nil, nil, err
+	}
+	return ds.Graph, ds.IDs, nil
 }
