@@ -251,3 +251,23 @@ func ReadGroundTruth(r io.Reader, name string, n, k int) (rows []int, kth []floa
 	}
 	return rows, kth, nil
 }
+
+// ParseRule is the inverse of Rule.String: "or" or "mutual".
+func ParseRule(s string) (Rule, error) {
+	for _, r := range []Rule{Or, Mutual} {
+		if s == r.String() {
+			return r, nil
+		}
+	}
+	return 0, fmt.Errorf("knngraph: rule %q is invalid: use or or mutual", s)
+}
+
+// ParsePrecision is the inverse of Precision.String: "float32" or "float64".
+func ParsePrecision(s string) (Precision, error) {
+	for _, p := range []Precision{Float32, Float64} {
+		if s == p.String() {
+			return p, nil
+		}
+	}
+	return 0, fmt.Errorf("knngraph: precision %q is invalid: use float32 or float64", s)
+}

@@ -123,3 +123,20 @@ func TestWeightsNamed(t *testing.T) {
 	_, err = g.WeightsNamed("bogus", 0)
 	require.Error(t, err)
 }
+
+func TestParseRuleAndPrecision(t *testing.T) {
+	for _, r := range []Rule{Or, Mutual} {
+		got, err := ParseRule(r.String())
+		require.NoError(t, err)
+		require.Equal(t, r, got)
+	}
+	for _, p := range []Precision{Float32, Float64} {
+		got, err := ParsePrecision(p.String())
+		require.NoError(t, err)
+		require.Equal(t, p, got)
+	}
+	_, err := ParseRule("and")
+	require.Error(t, err)
+	_, err = ParsePrecision("float16")
+	require.Error(t, err)
+}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/graph"
 	"github.com/gssl/gssl/nodeids"
@@ -157,4 +158,24 @@ func TestLoadGraph(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, g.Edges(), g3.Edges())
 	require.Equal(t, ids.Strings(), ids3.Strings())
+}
+
+// TestWriteVectors writes the rows of a 2×2 matrix for nodes 2 and 0 of a
+// 3-node data set and reads the CSV back: node 1 has empty cells.
+func TestWriteVectors(t *testing.T) {
+	ids, err := nodeids.FromStrings([]string{"a", "b", "c"})
+	require.NoError(t, err)
+	g, err := graph.FromEdges(3, []graph.Edge{{U: 0, V: 1, W: 1}}, UserGraphOptions())
+	require.NoError(t, err)
+	ds := &NodeDataset{Graph: g, IDs: ids}
+	path := filepath.Join(t.TempDir(), "v.csv")
+	x := mat.NewDense(2, 2, []float64{1, 2, 3, 4})
+	require.NoError(t, WriteVectors(path, ds, x, "v", []int{2, 0}, Column{Name: "row", Value: func(_, r int) any { return r }}))
+	f, err := os.Open(path)
+	require.NoError(t, err)
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	require.NoError(t, err)
+	require.Equal(t, [][]string{{"id", "row", "v1", "v2"}, {"a", "1", "3", "4"}, {"b", "-1", "", ""}, {"c", "0", "1", "2"}}, recs)
+	require.Error(t, WriteVectors(path, ds, x, "v", []int{5, 0}))
 }

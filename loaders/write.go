@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"codeberg.org/sbinet/npyio/npy"
+	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/graph"
 	"github.com/gssl/gssl/graphfile"
@@ -211,4 +212,52 @@ func WriteScipyCSR(w io.Writer, g *graph.CSR) error {
 		}
 	}
 	return z.Close()
+}
+
+// Column is an extra column of WriteVectors: Value(node, row) gives the
+// cell of a node and its row of the matrix (−1 when it has none).
+type Column struct {
+	Name  string
+	Value func(node, row int) any
+}
+
+// WriteVectors writes one row per node of ds to path (WriteTableFile): its
+// id, the extra columns, then its row of x as columns <prefix>1..<prefix>D.
+// orig, when set, names the node of each row of x (a subgraph's original
+// nodes); the other nodes get empty cells.
+func WriteVectors(path string, ds *NodeDataset, x *mat.Dense, prefix string, orig []int, extra ...Column) error {
+	n := ds.Graph.Nodes()
+	_, d := x.Dims()
+	row := make([]int, n)
+	for i := range row {
+		row[i] = i
+		if orig != nil {
+			row[i] = -1
+		}
+	}
+	for t, i := range orig {
+		if i < 0 || i >= n {
+			return fmt.Errorf("loaders: WriteVectors: row %d names node %d of %d", t, i, n)
+		}
+		row[i] = t
+	}
+	cols := []string{"id"}
+	for _, e := range extra {
+		cols = append(cols, e.Name)
+	}
+	first := len(cols)
+	for j := 0; j < d; j++ {
+		cols = append(cols, prefix+strconv.Itoa(j+1))
+	}
+	return WriteTableFile(path, cols, n, func(i int, rec []any) {
+		rec[0] = ds.NodeID(i)
+		for k, e := range extra {
+			rec[1+k] = e.Value(i, row[i])
+		}
+		if t := row[i]; t >= 0 {
+			for j := 0; j < d; j++ {
+				rec[first+j] = x.At(t, j)
+			}
+		}
+	})
 }

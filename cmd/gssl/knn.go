@@ -171,20 +171,10 @@ type knnResult struct {
 // check checks the flags, filling in the default weights, and returns the
 // search's precision, the graph's rule and the memory limit.
 func (opts *knnOptions) check() (prec knngraph.Precision, rule knngraph.Rule, limit int64, err error) {
-	switch opts.Precision {
-	case "float32":
-		prec = knngraph.Float32
-	case "float64":
-		prec = knngraph.Float64
-	default:
+	if prec, err = knngraph.ParsePrecision(opts.Precision); err != nil {
 		return 0, 0, 0, fmt.Errorf("knn: --precision %q is invalid: use float32 or float64", opts.Precision)
 	}
-	switch opts.Rule {
-	case "or":
-		rule = knngraph.Or
-	case "mutual":
-		rule = knngraph.Mutual
-	default:
+	if rule, err = knngraph.ParseRule(opts.Rule); err != nil {
 		return 0, 0, 0, fmt.Errorf("knn: --rule %q is invalid: use or or mutual", opts.Rule)
 	}
 	if opts.Weights == "" {

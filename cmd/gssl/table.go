@@ -5,7 +5,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
@@ -68,43 +67,17 @@ func statFile(path string) (os.FileInfo, error) {
 	return st, err
 }
 
-// writeVectors writes one row per node of ds: its id, then the row of x for
-// it as columns <prefix>1..<prefix>D. orig, when set, names the node of each
-// row of x (a subgraph's original ids); the other nodes get empty values.
-// extra, when set, adds columns after the id: extra(i, rec) fills them for
-// node i.
+// writeVectors writes one row per node of ds: its id, the extra columns,
+// then its row of x as columns <prefix>1..<prefix>D (loaders.WriteVectors).
 func writeVectors(path string, ds *loaders.NodeDataset, x *mat.Dense, prefix string, orig []int, extra ...column) error {
-	n := ds.Graph.Nodes()
-	_, d := x.Dims()
-	row := make([]int, n)
-	for i := range row {
-		row[i] = i
-		if orig != nil {
-			row[i] = -1
-		}
+	cols := make([]loaders.Column, len(extra))
+	for k, e := range extra {
+		cols[k] = loaders.Column{Name: e.name, Value: e.value}
 	}
-	for t, i := range orig {
-		row[i] = t
+	if err := loaders.WriteVectors(path, ds, x, prefix, orig, cols...); err != nil {
+		return fmt.Errorf("--out %s: %w", path, err)
 	}
-	cols := []string{"id"}
-	for _, e := range extra {
-		cols = append(cols, e.name)
-	}
-	first := len(cols)
-	for j := 0; j < d; j++ {
-		cols = append(cols, prefix+strconv.Itoa(j+1))
-	}
-	return writeTable(path, cols, n, func(i int, rec []any) {
-		rec[0] = nodeID(ds, i)
-		for k, e := range extra {
-			rec[1+k] = e.value(i, row[i])
-		}
-		if t := row[i]; t >= 0 {
-			for j := 0; j < d; j++ {
-				rec[first+j] = x.At(t, j)
-			}
-		}
-	})
+	return nil
 }
 
 // column is an extra column of writeVectors: value(node, row) gives the
