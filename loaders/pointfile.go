@@ -298,3 +298,29 @@ func FloatValues(path string, vals []string) ([]float64, error) {
 	}
 	return out, nil
 }
+
+// PointsDataset is the node data set whose nodes are the rows of p (its
+// graph is the caller's to build from them, as knngraph.FromPoints does):
+// the points as dense features, and the labels and targets files, when
+// named, matched to the rows by ReadPointValues. Errors name the file.
+func PointsDataset(p *Points, name, labels, targets string) (*NodeDataset, error) {
+	ds := &NodeDataset{Name: name, IDs: p.IDs, DenseFeatures: p.X, Reports: []TableReport{p.Report}}
+	if labels != "" {
+		vals, err := ReadPointValues(labels, p.IDs, "--features "+p.Report.Path, true)
+		if err != nil {
+			return nil, err
+		}
+		ds.Labels, ds.ClassNames = ClassesOf(vals)
+		ds.Classes = len(ds.ClassNames)
+	}
+	if targets != "" {
+		vals, err := ReadPointValues(targets, p.IDs, "--features "+p.Report.Path, false)
+		if err == nil {
+			ds.Targets, err = FloatValues(targets, vals)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return ds, nil
+}

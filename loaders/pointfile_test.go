@@ -179,3 +179,18 @@ func TestWriteVectors(t *testing.T) {
 	require.Equal(t, [][]string{{"id", "row", "v1", "v2"}, {"a", "1", "3", "4"}, {"b", "-1", "", ""}, {"c", "0", "1", "2"}}, recs)
 	require.Error(t, WriteVectors(path, ds, x, "v", []int{5, 0}))
 }
+
+// TestPointsDataset matches labels and targets to the rows by id.
+func TestPointsDataset(t *testing.T) {
+	p, err := ReadPoints(pointTestFile(t, "p.csv", "id,x\nu,1\nv,2\nw,3\n"), "")
+	require.NoError(t, err)
+	ds, err := PointsDataset(p, "p", pointTestFile(t, "l.csv", "id,label\nw,cat\nu,dog\n"), pointTestFile(t, "t.csv", "id,value\nv,2.5\n"))
+	require.NoError(t, err)
+	require.Equal(t, 2, ds.Classes)
+	require.Equal(t, "dog", ds.ClassName(ds.Labels[0]))
+	require.Equal(t, -1, ds.Labels[1])
+	require.Equal(t, "cat", ds.ClassName(ds.Labels[2]))
+	require.True(t, math.IsNaN(ds.Targets[0]))
+	require.Equal(t, 2.5, ds.Targets[1])
+	require.Equal(t, "features", ds.Reports[0].Role)
+}

@@ -184,10 +184,9 @@ func (in *nodeInput) loadPoints(ctx context.Context, stderr io.Writer) (*loaders
 	if n == 0 {
 		return nil, fmt.Errorf("--features %s has no rows: a K-nearest-neighbour graph needs points", in.Features)
 	}
-	ds := &loaders.NodeDataset{IDs: ids, DenseFeatures: x, Reports: in.reports,
-		Name: strings.TrimSuffix(filepath.Base(in.Features), filepath.Ext(in.Features)) + "-knn" + strconv.Itoa(in.KNN.Neighbors)}
-	if err := in.pointValues(ds); err != nil {
-		return nil, err
+	ds, err := loaders.PointsDataset(p, strings.TrimSuffix(filepath.Base(in.Features), filepath.Ext(in.Features))+"-knn"+strconv.Itoa(in.KNN.Neighbors), in.Labels, in.Targets)
+	if err != nil {
+		return nil, flagFile("targets", in.Targets, flagFile("labels", in.Labels, err))
 	}
 	if err := in.KNN.checkK(n, "rows of --features "+in.Features); err != nil {
 		return nil, err
@@ -201,28 +200,6 @@ func (in *nodeInput) loadPoints(ctx context.Context, stderr io.Writer) (*loaders
 	built.IDs = ids
 	in.built = built
 	return ds, nil
-}
-
-// pointValues reads --labels and --targets for the rows of the features.
-func (in *nodeInput) pointValues(ds *loaders.NodeDataset) error {
-	if in.Labels != "" {
-		vals, err := loaders.ReadPointValues(in.Labels, ds.IDs, "--features "+in.Features, true)
-		if err != nil {
-			return flagFile("labels", in.Labels, err)
-		}
-		ds.Labels, ds.ClassNames = loaders.ClassesOf(vals)
-		ds.Classes = len(ds.ClassNames)
-	}
-	if in.Targets != "" {
-		vals, err := loaders.ReadPointValues(in.Targets, ds.IDs, "--features "+in.Features, false)
-		if err == nil {
-			ds.Targets, err = loaders.FloatValues(in.Targets, vals)
-		}
-		if err != nil {
-			return flagFile("targets", in.Targets, err)
-		}
-	}
-	return nil
 }
 
 // builtSummary is the KNN graph's summary for --json, nil for a graph read
