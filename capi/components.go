@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/gssl/gssl/kernel"
+	"github.com/gssl/gssl/nodeclass"
 	"github.com/gssl/gssl/stkr"
 )
 
@@ -25,6 +26,23 @@ var components = []reflect.Type{
 	reflect.TypeFor[stkr.Polynomial](),
 	reflect.TypeFor[stkr.InverseLaplacian](),
 	reflect.TypeFor[stkr.TopD](),
+	// the base models of Correct & Smooth (nodeclass.CorrectSmooth.Base),
+	// given by their hyperparameters (models refuse JSON: fieldsOnly)
+	reflect.TypeFor[nodeclass.SGC](),
+	reflect.TypeFor[nodeclass.APPNP](),
+}
+
+var (
+	jsonMarshaler   = reflect.TypeFor[json.Marshaler]()
+	jsonUnmarshaler = reflect.TypeFor[json.Unmarshaler]()
+)
+
+// fieldsOnly reports whether component type t (a struct) has its own JSON
+// methods (a model, which refuses JSON): its value is then read and written
+// through its hyperparameter fields, as a model's are (params.go).
+func fieldsOnly(t reflect.Type) bool {
+	return t.Implements(jsonMarshaler) || reflect.PointerTo(t).Implements(jsonMarshaler) ||
+		reflect.PointerTo(t).Implements(jsonUnmarshaler)
 }
 
 // componentsOf lists the component types (or pointers to them) that
@@ -80,10 +98,16 @@ func setComponent(f reflect.Value, raw json.RawMessage) error {
 		}
 		p := reflect.New(elem)
 		rest, _ := json.Marshal(obj)
-		dec := json.NewDecoder(bytes.NewReader(rest))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(p.Interface()); err != nil {
-			return fmt.Errorf("%s: %w", name, err)
+		if fieldsOnly(elem) {
+			if err := setParams(name, p.Interface(), rest); err != nil {
+				return err
+			}
+		} else {
+			dec := json.NewDecoder(bytes.NewReader(rest))
+			dec.DisallowUnknownFields()
+			if err := dec.Decode(p.Interface()); err != nil {
+				return fmt.Errorf("%s: %w", name, err)
+			}
 		}
 		if c.Kind() == reflect.Pointer {
 			f.Set(p)
@@ -102,7 +126,17 @@ func componentJSON(f reflect.Value) ([]byte, error) {
 		return []byte("null"), nil
 	}
 	v := f.Elem()
-	b, err := json.Marshal(v.Interface())
+	t := v.Type()
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	var b []byte
+	var err error
+	if fieldsOnly(t) {
+		b, err = getParams(v.Interface())
+	} else {
+		b, err = json.Marshal(v.Interface())
+	}
 	if err != nil {
 		return nil, err
 	}

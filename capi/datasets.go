@@ -31,3 +31,27 @@ func cora() (*graphEntry, *result, *result, error) {
 	}
 	return newGraphEntry(ds.Graph, ids, nil, nil), labels, split, nil
 }
+
+// coraFeatures returns the embedded Cora's sparse bag-of-words features
+// (the CLI's copy) as three results: indptr (n+1 int64), indices (int64)
+// and data (float64), and the number of columns.
+func coraFeatures() (indptr, indices, data *result, cols int, err error) {
+	ds, err := datasets.Cora()
+	if err != nil {
+		return nil, nil, nil, 0, err
+	}
+	f := ds.Features
+	if f == nil {
+		return nil, nil, nil, 0, errorf("the embedded Cora has no features")
+	}
+	indptr = &result{rows: len(f.Indptr), cols: 1, i64: make([]int64, len(f.Indptr))}
+	for i, v := range f.Indptr {
+		indptr.i64[i] = int64(v)
+	}
+	indices = &result{rows: len(f.Indices), cols: 1, i64: make([]int64, len(f.Indices))}
+	for i, v := range f.Indices {
+		indices.i64[i] = int64(v)
+	}
+	data = &result{rows: len(f.Values), cols: 1, f64: append([]float64{}, f.Values...)}
+	return indptr, indices, data, f.Cols, nil
+}

@@ -33,6 +33,14 @@
 // offsets and edge ends). Results are copied out into caller-provided
 // buffers (gssl_result_copy), so no C pointer to Go memory survives a call.
 //
+// Feature matrices can also be handles (gssl_matrix_from_dense,
+// gssl_matrix_from_csr, used by gssl_model_fit_matrix and
+// gssl_model_predict_matrix): a CSR matrix becomes a *loaders.Sparse, which
+// the node models of features (package nodeclass) read without densifying
+// it; its float64 values and int32 column indices are views, an int64
+// indptr too, and the other dtypes are copied once (gssl_matrix_copied
+// names them).
+//
 // # Models
 //
 // Models are built by kind from the registry of model kinds (package
@@ -42,5 +50,14 @@
 // fit and predict dispatch on the role (node classifier, node regressor,
 // point classifier, …). Models are saved as the CLI saves them (package
 // savedmodel's container with the node ids and class names), so a model
-// saved here opens in gssl predict and gssl serve.
+// saved here opens in gssl predict and gssl serve. The spectral embeddings
+// (Laplacian eigenmap, kernel PCA) have no model file format yet: they are
+// kinds of this package only (kinds.go), fitted and applied but not saved.
+//
+// # Confidence tools
+//
+// gssl_eval_roc_auc, gssl_eval_fit_temperature, gssl_eval_reliability and
+// gssl_eval_conformal_calibrate/_sets expose package eval's ROC AUC,
+// temperature scaling, reliability diagram and ECE, and split-conformal
+// prediction sets on score arrays (eval.go).
 package main

@@ -75,6 +75,8 @@ func kindOf(v any) string {
 		return "model"
 	case *result:
 		return "result"
+	case *matrixEntry:
+		return "matrix"
 	case *call:
 		return "call"
 	}

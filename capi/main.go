@@ -320,6 +320,23 @@ func gssl_dataset_cora(ch C.int64_t, g, labels, split *C.int64_t) C.int32_t {
 	})
 }
 
+// gssl_dataset_cora_features returns the embedded Cora's sparse features
+// (the rows of gssl_dataset_cora's nodes) as results of the CSR arrays
+// indptr and indices (int64) and data (float64), and the number of
+// columns.
+//
+//export gssl_dataset_cora_features
+func gssl_dataset_cora_features(ch C.int64_t, indptr, indices, data, cols *C.int64_t) C.int32_t {
+	return guard(int64(ch), func(*call) error {
+		p, i, d, c, err := coraFeatures()
+		if err != nil {
+			return err
+		}
+		*indptr, *indices, *data, *cols = C.int64_t(handles.put(p)), C.int64_t(handles.put(i)), C.int64_t(handles.put(d)), C.int64_t(c)
+		return nil
+	})
+}
+
 // ---- models ----
 
 // gssl_kinds returns a result of a JSON array describing every model kind:
@@ -425,19 +442,10 @@ func gssl_model_fit(ch, m, g C.int64_t, features unsafe.Pointer, featureSize C.i
 				return err
 			}
 		}
-		if d.features, err = denseView(features, int32(featureSize), int64(rows), int64(cols), "features"); err != nil {
+		if d.features, err = denseEntry(features, int32(featureSize), int64(rows), int64(cols)); err != nil {
 			return err
 		}
-		if labels != nil {
-			src := unsafe.Slice((*int64)(unsafe.Pointer(labels)), int(ny))
-			d.labels = make([]int, len(src))
-			for i, v := range src {
-				d.labels[i] = int(v)
-			}
-		}
-		if targets != nil {
-			d.targets = unsafe.Slice((*float64)(unsafe.Pointer(targets)), int(ny))
-		}
+		d.labels, d.targets = fitTargets(labels, targets, int64(ny))
 		if progress != nil {
 			restore, _ := setProgress(e.m, func(it int64, v float64) { C.gssl_call_progress(progress, C.int64_t(it), C.double(v)) })
 			defer restore()
@@ -461,30 +469,11 @@ func gssl_model_predict(ch, m, nnew C.int64_t, offsets *C.int64_t, nodes unsafe.
 			return err
 		}
 		var q predictQuery
-		if q.features, err = denseView(features, int32(featureSize), int64(rows), int64(cols), "features"); err != nil {
+		if q.features, err = denseEntry(features, int32(featureSize), int64(rows), int64(cols)); err != nil {
 			return err
 		}
-		if nnew >= 0 {
-			off, _, err := intSlice(unsafe.Pointer(offsets), int64(nnew)+1, 8, "offsets")
-			if err != nil {
-				return err
-			}
-			if len(off) == 0 || off[0] != 0 {
-				return errorf("predict: offsets must start at 0")
-			}
-			nnz := int64(off[len(off)-1])
-			if nnz < 0 {
-				return errorf("predict: offsets end at %d: it must be ≥ 0", nnz)
-			}
-			nb, _, err := int32Slice(nodes, nnz, int32(idSize), "nodes")
-			if err != nil {
-				return err
-			}
-			var w []float64
-			if weights != nil {
-				w = unsafe.Slice((*float64)(unsafe.Pointer(weights)), nnz)
-			}
-			q.newNodes = &estimator.NewNodes{Offsets: off, Nodes: nb, Weights: w}
+		if q.newNodes, err = newNodes(int64(nnew), offsets, nodes, int32(idSize), weights); err != nil {
+			return err
 		}
 		r, err := e.predict(c.ctx, q)
 		if err != nil {
@@ -493,6 +482,166 @@ func gssl_model_predict(ch, m, nnew C.int64_t, offsets *C.int64_t, nodes unsafe.
 		*out = C.int64_t(handles.put(r))
 		return nil
 	})
+}
+
+// newNodes views the new nodes of a predict call (nil when nnew < 0).
+func newNodes(nnew int64, offsets *C.int64_t, nodes unsafe.Pointer, idSize int32, weights *C.double) (*estimator.NewNodes, error) {
+	if nnew < 0 {
+		return nil, nil
+	}
+	off, _, err := intSlice(unsafe.Pointer(offsets), nnew+1, 8, "offsets")
+	if err != nil {
+		return nil, err
+	}
+	if len(off) == 0 || off[0] != 0 {
+		return nil, errorf("predict: offsets must start at 0")
+	}
+	nnz := int64(off[len(off)-1])
+	if nnz < 0 {
+		return nil, errorf("predict: offsets end at %d: it must be ≥ 0", nnz)
+	}
+	nb, _, err := int32Slice(nodes, nnz, idSize, "nodes")
+	if err != nil {
+		return nil, err
+	}
+	var w []float64
+	if weights != nil {
+		w = unsafe.Slice((*float64)(unsafe.Pointer(weights)), nnz)
+	}
+	return &estimator.NewNodes{Offsets: off, Nodes: nb, Weights: w}, nil
+}
+
+// ---- feature matrices ----
+
+// gssl_matrix_from_dense makes a feature matrix handle over a rows×cols
+// C-order matrix (float64 viewed, float32 copied). A view must stay alive
+// and unmodified until the handle and every model fitted on it are freed.
+//
+//export gssl_matrix_from_dense
+func gssl_matrix_from_dense(ch C.int64_t, data unsafe.Pointer, elemSize C.int32_t, rows, cols C.int64_t, out *C.int64_t) C.int32_t {
+	return guard(int64(ch), func(*call) error {
+		x, err := matrixFromDense(data, int32(elemSize), int64(rows), int64(cols))
+		if err != nil {
+			return err
+		}
+		*out = C.int64_t(handles.put(x))
+		return nil
+	})
+}
+
+// gssl_matrix_from_csr makes a feature matrix handle over a rows×cols CSR
+// matrix: indptr (rows+1 entries of 4 or 8 bytes), indices (nnz of 4 or 8
+// bytes, strictly ascending in each row), data (nnz float64 or float32).
+// int64 indptr, int32 indices and float64 data are views (keep them alive
+// and unmodified until the handle and every model fitted on it are freed);
+// the others are copied. The node models of features read it without
+// densifying it.
+//
+//export gssl_matrix_from_csr
+func gssl_matrix_from_csr(ch, rows, cols, nnz C.int64_t, indptr unsafe.Pointer, indptrSize C.int32_t, indices unsafe.Pointer, indicesSize C.int32_t, data unsafe.Pointer, dataSize C.int32_t, out *C.int64_t) C.int32_t {
+	return guard(int64(ch), func(*call) error {
+		x, err := matrixFromCSR(int64(rows), int64(cols), int64(nnz), indptr, int32(indptrSize), indices, int32(indicesSize), data, int32(dataSize))
+		if err != nil {
+			return err
+		}
+		*out = C.int64_t(handles.put(x))
+		return nil
+	})
+}
+
+// gssl_matrix_copied returns a result holding the names of the input
+// arrays the matrix copied, comma-separated (empty: every array is a view).
+//
+//export gssl_matrix_copied
+func gssl_matrix_copied(ch, x C.int64_t, out *C.int64_t) C.int32_t {
+	return guard(int64(ch), func(*call) error {
+		m, err := lookup[*matrixEntry](int64(x), "matrix")
+		if err != nil {
+			return err
+		}
+		b := []byte(joinComma(m.copied))
+		*out = C.int64_t(handles.put(&result{rows: len(b), cols: 1, bytes: b}))
+		return nil
+	})
+}
+
+// lookupMatrix returns matrix handle x's object, nil for handle 0.
+func lookupMatrix(x C.int64_t) (*matrixEntry, error) {
+	if x == 0 {
+		return nil, nil
+	}
+	return lookup[*matrixEntry](int64(x), "matrix")
+}
+
+// gssl_model_fit_matrix is gssl_model_fit with the features given as a
+// matrix handle x (dense or CSR; 0 for none).
+//
+//export gssl_model_fit_matrix
+func gssl_model_fit_matrix(ch, m, g, x C.int64_t, labels *C.int64_t, targets *C.double, ny C.int64_t, progress C.gssl_progress) C.int32_t {
+	return guard(int64(ch), func(c *call) error {
+		e, err := lookup[*modelEntry](int64(m), "model")
+		if err != nil {
+			return err
+		}
+		var d fitData
+		if g != 0 {
+			if d.graph, err = lookup[*graphEntry](int64(g), "graph"); err != nil {
+				return err
+			}
+		}
+		if d.features, err = lookupMatrix(x); err != nil {
+			return err
+		}
+		d.labels, d.targets = fitTargets(labels, targets, int64(ny))
+		if progress != nil {
+			restore, _ := setProgress(e.m, func(it int64, v float64) { C.gssl_call_progress(progress, C.int64_t(it), C.double(v)) })
+			defer restore()
+		}
+		return e.fit(c.ctx, d)
+	})
+}
+
+// gssl_model_predict_matrix is gssl_model_predict with the features given
+// as a matrix handle x (dense or CSR; 0 for none).
+//
+//export gssl_model_predict_matrix
+func gssl_model_predict_matrix(ch, m, nnew C.int64_t, offsets *C.int64_t, nodes unsafe.Pointer, idSize C.int32_t, weights *C.double, x C.int64_t, out *C.int64_t) C.int32_t {
+	return guard(int64(ch), func(c *call) error {
+		e, err := lookup[*modelEntry](int64(m), "model")
+		if err != nil {
+			return err
+		}
+		var q predictQuery
+		if q.features, err = lookupMatrix(x); err != nil {
+			return err
+		}
+		if q.newNodes, err = newNodes(int64(nnew), offsets, nodes, int32(idSize), weights); err != nil {
+			return err
+		}
+		r, err := e.predict(c.ctx, q)
+		if err != nil {
+			return err
+		}
+		*out = C.int64_t(handles.put(r))
+		return nil
+	})
+}
+
+// fitTargets copies a fit's labels (int64 to int) and views its targets.
+func fitTargets(labels *C.int64_t, targets *C.double, ny int64) ([]int, []float64) {
+	var y []int
+	var t []float64
+	if labels != nil {
+		src := unsafe.Slice((*int64)(unsafe.Pointer(labels)), int(ny))
+		y = make([]int, len(src))
+		for i, v := range src {
+			y[i] = int(v)
+		}
+	}
+	if targets != nil {
+		t = unsafe.Slice((*float64)(unsafe.Pointer(targets)), int(ny))
+	}
+	return y, t
 }
 
 // gssl_model_fit_graphs fits a graph classifier under call ch

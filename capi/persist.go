@@ -139,6 +139,7 @@ func (e *modelEntry) info() ([]byte, error) {
 		ClassNames      []string        `json:"class_names,omitempty"`
 		Data            string          `json:"data,omitempty"`
 		IDs             []string        `json:"ids,omitempty"`
+		Eigenvalues     []float64       `json:"eigenvalues,omitempty"`
 	}{Kind: e.kind, Role: e.role.String(), Hyperparameters: params, ClassNames: e.classNames, Data: e.data}
 	if est, ok := e.m.(estimator.Estimator); ok {
 		in := est.Info()
@@ -146,6 +147,11 @@ func (e *modelEntry) info() ([]byte, error) {
 	}
 	if e.ids != nil && !e.ids.IsIdentity() {
 		out.IDs = e.ids.Strings()
+	}
+	// The spectral models' eigenvalues (those of the Laplacian or of S that
+	// each model's Eigenvalues documents).
+	if ev, ok := e.m.(interface{ Eigenvalues() []float64 }); ok {
+		out.Eigenvalues = ev.Eigenvalues()
 	}
 	return json.Marshal(out)
 }

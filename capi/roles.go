@@ -110,10 +110,10 @@ func (e *modelEntry) release() error {
 
 // fitData is the input of one fit, already viewed or copied from C.
 type fitData struct {
-	graph    *graphEntry // node roles
-	features *mat.Dense  // nil for none (node roles) or required (point roles)
-	labels   []int       // classifiers; nil otherwise
-	targets  []float64   // regressors; nil otherwise
+	graph    *graphEntry  // node roles
+	features *matrixEntry // nil for none (node roles) or required (point roles)
+	labels   []int        // classifiers; nil otherwise
+	targets  []float64    // regressors; nil otherwise
 }
 
 func (e *modelEntry) fit(ctx context.Context, d fitData) error {
@@ -129,10 +129,17 @@ func (e *modelEntry) fit(ctx context.Context, d fitData) error {
 	if d.graph != nil {
 		nodes = estimator.Nodes{Graph: d.graph.g}
 		if d.features != nil {
-			if r, _ := d.features.Dims(); r != d.graph.g.Nodes() {
+			if r := d.features.rows(); r != d.graph.g.Nodes() {
 				return fmt.Errorf("features has %d rows for a graph of %d nodes", r, d.graph.g.Nodes())
 			}
-			nodes.Features = d.features
+			nodes.Features = d.features.nodeFeatures()
+		}
+	}
+	var points *mat.Dense
+	if e.role.onPoints() {
+		var err error
+		if points, err = d.features.pointFeatures(e.kind); err != nil {
+			return err
 		}
 	}
 	needLabels := e.role == roleNodeClassifier || e.role == rolePointClassifier || e.role == roleGraphClassifier
@@ -154,11 +161,11 @@ func (e *modelEntry) fit(ctx context.Context, d fitData) error {
 	case estimator.NodeClusterer:
 		err = m.Fit(ctx, nodes)
 	case estimator.PointClassifier:
-		err = m.Fit(ctx, d.features, d.labels)
+		err = m.Fit(ctx, points, d.labels)
 	case estimator.PointRegressor:
-		err = m.Fit(ctx, d.features, d.targets)
+		err = m.Fit(ctx, points, d.targets)
 	case estimator.PointTransformer:
-		err = m.Fit(ctx, d.features)
+		err = m.Fit(ctx, points)
 	case graphClassifier:
 		return fmt.Errorf("%s is a graph classifier: fit it on graphs (gssl_model_fit_graphs)", e.kind)
 	default:
@@ -177,7 +184,7 @@ func (e *modelEntry) fit(ctx context.Context, d fitData) error {
 // predictQuery is the input of one predict, viewed or copied from C.
 type predictQuery struct {
 	newNodes *estimator.NewNodes // node roles: nil for the fitted nodes
-	features *mat.Dense          // node roles: the new nodes' features; point roles: the points (nil: fitted)
+	features *matrixEntry        // node roles: the new nodes' features; point roles: the points (nil: fitted)
 }
 
 // predict runs the role's Predict (or Transform) and returns its result:
@@ -187,9 +194,13 @@ type predictQuery struct {
 func (e *modelEntry) predict(ctx context.Context, q predictQuery) (*result, error) {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
-	nq := estimator.NodeQuery{New: q.newNodes}
-	if q.features != nil {
-		nq.Features = q.features
+	nq := estimator.NodeQuery{New: q.newNodes, Features: q.features.nodeFeatures()}
+	var points *mat.Dense
+	if e.role.onPoints() {
+		var err error
+		if points, err = q.features.pointFeatures(e.kind); err != nil {
+			return nil, err
+		}
 	}
 	switch m := e.m.(type) {
 	case estimator.NodeClassifier:
@@ -201,11 +212,11 @@ func (e *modelEntry) predict(ctx context.Context, q predictQuery) (*result, erro
 	case estimator.NodeClusterer:
 		return intResult(m.Predict(ctx, nq))
 	case estimator.PointClassifier:
-		return denseResult(m.Predict(ctx, q.features))
+		return denseResult(m.Predict(ctx, points))
 	case estimator.PointRegressor:
-		return regressionResult(m.Predict(ctx, q.features))
+		return regressionResult(m.Predict(ctx, points))
 	case estimator.PointTransformer:
-		return denseResult(m.Transform(ctx, q.features))
+		return denseResult(m.Transform(ctx, points))
 	}
 	return nil, fmt.Errorf("%s (role %s) cannot predict through the C ABI", e.kind, e.role)
 }

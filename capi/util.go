@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/gssl/gssl/estimator"
 	"strings"
 
 	"github.com/gssl/gssl/nodeids"
@@ -19,13 +20,14 @@ func idsJSON(ids *nodeids.Map) ([]byte, error) {
 	return json.Marshal(ids.Strings())
 }
 
-// kindsJSON describes every kind: its kind, role and default
-// hyperparameters.
+// kindsJSON describes every kind: its kind, role, default
+// hyperparameters, and whether a fitted model can be saved (a model file).
 func kindsJSON() ([]byte, error) {
 	type kindInfo struct {
 		Kind            string          `json:"kind"`
 		Role            string          `json:"role"`
 		Hyperparameters json.RawMessage `json:"hyperparameters"`
+		Savable         bool            `json:"savable"`
 	}
 	var out []kindInfo
 	for _, k := range kindNames() {
@@ -37,7 +39,8 @@ func kindsJSON() ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", k, err)
 		}
-		out = append(out, kindInfo{Kind: k, Role: roleOf(m).String(), Hyperparameters: p})
+		_, savable := m.(estimator.Saver)
+		out = append(out, kindInfo{Kind: k, Role: roleOf(m).String(), Hyperparameters: p, Savable: savable})
 	}
 	return json.Marshal(out)
 }

@@ -76,16 +76,11 @@
 //
 // Each remaining departure from the rules, and why:
 //
-//   - svm.KernelRidge is not yet on a role: its Predict returns classes,
-//     not scores (it serves only the graph-kernel protocol); it is the one
-//     model estimatortest lists as pending.
 //   - logreg.Classifier, mlp.Classifier, spectral.LaplacianEigenmap and
 //     KernelPCA, the graph kernels alone, the nodeclass Spreading and STKR
 //     adapters, ChannelMLP and linbp.Propagation are not Savers: none has
 //     a file format (a kernel is refitted in a fraction of its
-//     classifier's time, an adapter is saved as the model it adapts). krr.Classifier saves itself but is not yet in package
-//     persist's registry (it has no ModelFile/ReadModelFile pair), so gssl
-//     predict, gssl serve and the Python package cannot open its files.
+//     classifier's time, an adapter is saved as the model it adapts).
 //   - The nodeclass Spreading and STKR adapters, a Correct & Smooth fitted
 //     by FitScores or on them, nodeclass.ChannelMLP and linbp.Propagation
 //     predict their fitted nodes only and refuse new ones with an error;

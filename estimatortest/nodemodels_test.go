@@ -7,6 +7,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/gssl/gssl/diffusion"
 	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/estimatortest"
 	"github.com/gssl/gssl/graph"
@@ -253,5 +254,21 @@ func TestSTKRModels(t *testing.T) {
 		Invalid: invalid(func(r stkr.Regressor) estimator.Estimator { return &r }),
 		X:       x, Targets: targets,
 		Query: q, QueryRows: 3, FittedRows: 40,
+	})
+}
+
+var _ = cover(diffusion.HeatClassifierKind)
+
+func TestDiffusion(t *testing.T) {
+	g, _, labels := twoBlocks(20)
+	estimatortest.Check(t, estimatortest.Case[estimator.Nodes, estimator.NodeQuery]{
+		Name: diffusion.HeatClassifierKind,
+		New:  func() estimator.Estimator { return &diffusion.HeatClassifier{Time: 3} },
+		Invalid: map[string]func() estimator.Estimator{
+			"Time":    func() estimator.Estimator { return &diffusion.HeatClassifier{Time: -1} },
+			"Classes": func() estimator.Estimator { return &diffusion.HeatClassifier{Classes: -1} },
+		},
+		X: estimator.Nodes{Graph: g}, Labels: labels,
+		Query: estimator.NodeQuery{New: newNodes()}, QueryRows: 3, FittedRows: 40, Columns: 2,
 	})
 }

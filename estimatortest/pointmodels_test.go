@@ -17,7 +17,7 @@ import (
 )
 
 var _ = cover("gp.Regressor", "imgp.Regressor", "krr.Exact", "krr.Nystrom", "krr.Falkon", "krr.RandomFeatures",
-	"krr.Classifier", "svm.PointSVC", "svm.SVC")
+	"krr.Classifier", "svm.PointSVC", "svm.SVC", "svm.KernelRidge")
 
 // pointData is n points near a circle in R^3, a smooth target of the
 // angle (NaN for every fourth point when partial), three classes by
@@ -140,9 +140,9 @@ func TestPointModels(t *testing.T) {
 	}
 }
 
-// TestPrecomputedKernelModels checks svm.SVC, a classifier of items given
-// by their Gram matrix and, to predict, their kernel rows to the training
-// items.
+// TestPrecomputedKernelModels checks svm.SVC and svm.KernelRidge,
+// classifiers of items given by their Gram matrix and, to predict, their
+// kernel rows to the training items.
 func TestPrecomputedKernelModels(t *testing.T) {
 	x, _, labels, q := pointData(60, 7, false)
 	g := kernel.Gaussian{Sigma: 0.8}
@@ -166,6 +166,14 @@ func TestPrecomputedKernelModels(t *testing.T) {
 		Invalid: map[string]func() estimator.Estimator{
 			"C":   func() estimator.Estimator { return &svm.SVC{C: -1} },
 			"Tol": func() estimator.Estimator { return &svm.SVC{Settings: svm.Settings{Tol: -1}} },
+		},
+		X: sym, Labels: labels, Query: cross, QueryRows: 7, Columns: 3,
+	})
+	estimatortest.Check(t, estimatortest.Case[mat.Symmetric, mat.Matrix]{
+		Name: svm.KernelRidgeKind,
+		New:  func() estimator.Estimator { return &svm.KernelRidge{Ridge: 0.1} },
+		Invalid: map[string]func() estimator.Estimator{
+			"Ridge": func() estimator.Estimator { return &svm.KernelRidge{Ridge: -1} },
 		},
 		X: sym, Labels: labels, Query: cross, QueryRows: 7, Columns: 3,
 	})

@@ -144,10 +144,11 @@ func LogProbabilities(p mat.Matrix) *mat.Dense {
 // whose top probability falls in (Lo, Hi], their mean top probability and
 // the fraction of them predicted right.
 type ReliabilityBin struct {
-	Lo, Hi     float64
-	Count      int
-	Confidence float64
-	Accuracy   float64
+	Lo         float64 `json:"lo"`
+	Hi         float64 `json:"hi"`
+	Count      int     `json:"count"`
+	Confidence float64 `json:"confidence"`
+	Accuracy   float64 `json:"accuracy"`
 }
 
 // Reliability returns the bins of a reliability diagram and the expected

@@ -37,6 +37,55 @@ type Conformal struct {
 	Calibration int
 }
 
+// APSScore returns the randomised APS score s(p, y, u) of class y for one
+// item's probabilities p.
+func APSScore(p []float64, y int, u float64) float64 {
+	var s float64
+	for _, v := range p {
+		if v > p[y] {
+			s += v
+		}
+	}
+	return s + u*p[y]
+}
+
+// ConformalThreshold returns q̂ of the calibration scores: their
+// ⌈(n+1)(1−α)⌉-th smallest, +Inf when that rank exceeds n. It sorts scores.
+func ConformalThreshold(scores []float64, alpha float64) float64 {
+	slices.Sort(scores)
+	n := len(scores)
+	k := int(math.Ceil(float64(n+1) * (1 - alpha)))
+	if k <= n {
+		return scores[k-1]
+	}
+	return math.Inf(1)
+}
+
+// Set returns the prediction set, in decreasing probability (the first
+// class on ties), of one item with probabilities p and uniform u.
+func (c *Conformal) Set(p []float64, u float64) []int {
+	order := make([]int, len(p))
+	for j := range order {
+		order[j] = j
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		switch pa, pb := p[a], p[b]; {
+		case pa > pb:
+			return -1
+		case pa < pb:
+			return 1
+		}
+		return 0
+	})
+	var out []int
+	for _, y := range order {
+		if APSScore(p, y, u) <= c.Threshold {
+			out = append(out, y)
+		}
+	}
+	return out
+}
+
 // apsScore returns s(p_i, y, u).
 func apsScore(p mat.Matrix, i, y int, u float64) float64 {
 	_, c := p.Dims()
@@ -65,14 +114,7 @@ func Calibrate(p mat.Matrix, labels []int, idx []int, alpha float64, seed uint64
 	for j, i := range rows {
 		scores[j] = apsScore(p, i, labels[i], rng.Float64())
 	}
-	slices.Sort(scores)
-	n := len(rows)
-	k := int(math.Ceil(float64(n+1) * (1 - alpha)))
-	q := math.Inf(1)
-	if k <= n {
-		q = scores[k-1]
-	}
-	return &Conformal{Alpha: alpha, Threshold: q, Calibration: n}, nil
+	return &Conformal{Alpha: alpha, Threshold: ConformalThreshold(scores, alpha), Calibration: len(rows)}, nil
 }
 
 // Sets returns the prediction set of every row of p (classes in

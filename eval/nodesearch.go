@@ -26,6 +26,8 @@ type NodeSearch struct {
 	// Refine, when set, returns the second grid, built on the chosen
 	// candidate (fitted on the training labels).
 	Refine func(best estimator.NodeClassifier) []estimator.NodeClassifier
+	// Metric chooses and scores (zero: accuracy).
+	Metric Metric
 }
 
 // NodeChoice is the outcome of ChooseNode.
@@ -34,13 +36,18 @@ type NodeChoice struct {
 	Best estimator.NodeClassifier
 	// Index is Best's position among the candidates.
 	Index int
-	// Scores are the validation accuracies (the pooled held-out accuracy
-	// for cross-validation), one per candidate.
+	// Scores are the validation scores (the pooled held-out score for
+	// cross-validation), one per candidate.
 	Scores []float64
 }
 
-// ChooseNode fits every candidate and returns the one with the best
-// accuracy (the first on ties). labels holds every label the protocol may
+// ChooseNode is ChooseNodeBy with accuracy.
+func ChooseNode(ctx context.Context, cands []estimator.NodeClassifier, x estimator.Nodes, labels, val []int, cv CV) (*NodeChoice, error) {
+	return ChooseNodeBy(ctx, MetricAccuracy, cands, x, labels, val, cv)
+}
+
+// ChooseNodeBy fits every candidate and returns the one with the best
+// score under metric (the first on ties). labels holds every label the protocol may
 // see (−1 unknown). With val nodes, each candidate is fitted on labels
 // with the val labels hidden and scored on val, and the chosen one stays
 // fitted on the training labels (the Planetoid protocol). Without val
@@ -49,7 +56,7 @@ type NodeChoice struct {
 // one is refitted on every label. The loop runs fold by fold over the
 // candidates, so that candidates sharing memoised work fit it once per
 // fold. The candidates are fitted in place.
-func ChooseNode(ctx context.Context, cands []estimator.NodeClassifier, x estimator.Nodes, labels, val []int, cv CV) (*NodeChoice, error) {
+func ChooseNodeBy(ctx context.Context, metric Metric, cands []estimator.NodeClassifier, x estimator.Nodes, labels, val []int, cv CV) (*NodeChoice, error) {
 	if len(cands) == 0 {
 		return nil, errors.New("eval: choose: no candidates")
 	}
@@ -83,7 +90,18 @@ func ChooseNode(ctx context.Context, cands []estimator.NodeClassifier, x estimat
 	}
 	right := make([]int, len(cands))
 	total := 0
+	// For ROC AUC, each candidate's held-out score rows, in the order of
+	// the parts' test nodes (held), with their labels.
+	var held []int
+	var pooled []*mat.Dense
+	if metric == MetricROCAUC {
+		pooled = make([]*mat.Dense, len(cands))
+		for _, p := range parts {
+			held = append(held, p.test...)
+		}
+	}
 	for _, p := range parts {
+		off := total
 		total += len(p.test)
 		for k, c := range cands {
 			if err := c.Fit(ctx, x, p.train); err != nil {
@@ -92,6 +110,16 @@ func ChooseNode(ctx context.Context, cands []estimator.NodeClassifier, x estimat
 			pr, err := c.Predict(ctx, estimator.FittedNodes)
 			if err != nil {
 				return nil, err
+			}
+			if pooled != nil {
+				if pooled[k] == nil {
+					_, nc := pr.Dims()
+					pooled[k] = mat.NewDense(len(held), nc, nil)
+				}
+				for j, i := range p.test {
+					pooled[k].SetRow(off+j, pr.RawRowView(i))
+				}
+				continue
 			}
 			pred := estimator.Argmax(pr)
 			for _, i := range p.test {
@@ -104,6 +132,18 @@ func ChooseNode(ctx context.Context, cands []estimator.NodeClassifier, x estimat
 	scores := make([]float64, len(cands))
 	for k, r := range right {
 		scores[k] = float64(r) / float64(total)
+	}
+	if pooled != nil {
+		heldLabels := make([]int, len(held))
+		for j, i := range held {
+			heldLabels[j] = labels[i]
+		}
+		for k := range cands {
+			var err error
+			if scores[k], err = MacroROCAUC(pooled[k], heldLabels, nil); err != nil {
+				return nil, fmt.Errorf("eval: choose: candidate %d (%v): %w", k, cands[k], err)
+			}
+		}
 	}
 	best, err := FirstBest(scores)
 	if err != nil {
@@ -138,8 +178,10 @@ func checkNodeLabels(x estimator.Nodes, labels []int) error {
 // NodeOutcome is the result of EvaluateNodes on one split.
 type NodeOutcome struct {
 	Model         string     // the chosen model (its fmt.Sprint)
-	Val           float64    // its validation accuracy (pooled CV accuracy without val nodes)
-	Test          float64    // its test accuracy (0 without test nodes)
+	Metric        Metric     // what Val and Test are
+	Val           float64    // its validation score (pooled CV score without val nodes)
+	Test          float64    // its test score (0 without test nodes)
+	TestAccuracy  float64    // its test accuracy, whatever the metric (0 without test nodes)
 	Probabilities *mat.Dense // its class scores of every node
 	// Best is the chosen model, fitted on the training labels.
 	Best estimator.NodeClassifier
@@ -172,24 +214,28 @@ func EvaluateNodes(ctx context.Context, s NodeSearch, x estimator.Nodes, truth [
 			classes = max(classes, truth[i]+1)
 		}
 	}
+	out := NodeOutcome{Metric: s.Metric}
 	score := func(sel *NodeChoice) (string, float64, float64, *mat.Dense, error) {
 		p, err := sel.Best.Predict(ctx, estimator.FittedNodes)
 		if err != nil {
 			return "", 0, 0, nil, err
 		}
 		test := 0.0
+		out.TestAccuracy = 0
 		if len(split.Test) > 0 {
-			if test, err = Accuracy(estimator.Argmax(p), truth, split.Test); err != nil {
+			if test, err = s.Metric.Score(p, truth, split.Test); err != nil {
+				return "", 0, 0, nil, err
+			}
+			if out.TestAccuracy, err = Accuracy(estimator.Argmax(p), truth, split.Test); err != nil {
 				return "", 0, 0, nil, err
 			}
 		}
 		return fmt.Sprint(sel.Best), sel.Scores[sel.Index], test, p, nil
 	}
-	sel, err := ChooseNode(ctx, s.Grid(classes), x, known, split.Val, cv)
+	sel, err := ChooseNodeBy(ctx, s.Metric, s.Grid(classes), x, known, split.Val, cv)
 	if err != nil {
 		return NodeOutcome{}, err
 	}
-	var out NodeOutcome
 	if out.Model, out.Val, out.Test, out.Probabilities, err = score(sel); err != nil {
 		return NodeOutcome{}, err
 	}
@@ -198,7 +244,7 @@ func EvaluateNodes(ctx context.Context, s NodeSearch, x estimator.Nodes, truth [
 		return out, nil
 	}
 	out.Base, out.BaseVal, out.BaseTest = out.Model, out.Val, out.Test
-	if sel, err = ChooseNode(ctx, s.Refine(sel.Best), x, known, split.Val, cv); err != nil {
+	if sel, err = ChooseNodeBy(ctx, s.Metric, s.Refine(sel.Best), x, known, split.Val, cv); err != nil {
 		return NodeOutcome{}, err
 	}
 	if out.Model, out.Val, out.Test, out.Probabilities, err = score(sel); err != nil {

@@ -288,3 +288,17 @@ func TestFreeCorner(t *testing.T) {
 	require.False(t, top)
 	require.True(t, left)
 }
+
+// TestIntegerTicks: one labelled tick per value, whatever the axis range.
+func TestIntegerTicks(t *testing.T) {
+	p := plot.New()
+	IntegerTicks(&p.X, []float64{0, 1, 2, 5})
+	ticks := p.X.Tick.Marker.Ticks(-1, 9)
+	var labels []string
+	for _, tk := range ticks {
+		labels = append(labels, tk.Label)
+	}
+	if len(labels) != 4 || labels[0] != "0" || labels[3] != "5" {
+		t.Errorf("ticks %v, want [0 1 2 5]", labels)
+	}
+}

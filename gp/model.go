@@ -101,121 +101,92 @@ type regressorMeta struct {
 	Evaluations   int             `json:"evaluations"`
 }
 
-// ModelFile returns the fitted model as a modelfile container (kind
-// RegressorKind): the hyperparameters, the fitted ones, the training
-// points, the Cholesky factor of their covariance (n², the exact GP's own
-// cost) and α.
-func (r *Regressor) ModelFile() (*modelfile.File, error) {
-	p := r.fitted
-	if p == nil {
-		return nil, estimator.NotFitted("gp: MarshalBinary")
-	}
-	n, d := p.x.Dims()
-	f := modelfile.New(RegressorKind, ModelVersion)
-	meta := regressorMeta{Covariance: r.Covariance.String(), Initial: r.Initial, Bounds: r.Bounds, Fixed: r.Fixed,
-		MaxIterations: r.MaxIterations, Jitter: r.Jitter, Points: n, Features: d, Evaluations: p.evals}
-	if err := f.SetMetadata(meta); err != nil {
-		return nil, err
-	}
-	f.PutFloat64s("hyper", []float64{p.hyper.Amplitude, p.hyper.LengthScale, p.hyper.Noise, p.lml, p.jitter})
-	f.PutFloat64s("x", mat.DenseCopyOf(p.x).RawMatrix().Data)
-	rt := p.r.RawTriangular()
-	chol := make([]float64, 0, n*n)
-	for i := 0; i < n; i++ {
-		chol = append(chol, rt.Data[i*rt.Stride:i*rt.Stride+n]...)
-	}
-	f.PutFloat64s("cholesky", chol)
-	f.PutFloat64s("alpha", p.alpha)
-	return f, nil
+// regressorCodec stores a Regressor: the hyperparameters, the fitted
+// ones, the training points, the Cholesky factor of their covariance (n²,
+// the exact GP's own cost) and α. Progress is not stored; a model read
+// keeps its own.
+var regressorCodec = modelfile.Codec[Regressor, regressorMeta]{Kind: RegressorKind, Version: ModelVersion,
+	Fitted: func(r *Regressor) bool { return r.fitted != nil },
+	Put: func(r *Regressor, f *modelfile.File) (regressorMeta, error) {
+		p := r.fitted
+		n, d := p.x.Dims()
+		f.PutFloat64s("hyper", []float64{p.hyper.Amplitude, p.hyper.LengthScale, p.hyper.Noise, p.lml, p.jitter})
+		f.PutDense("x", p.x)
+		rt := p.r.RawTriangular() // its storage as it is, the lower part included
+		chol := make([]float64, 0, n*n)
+		for i := 0; i < n; i++ {
+			chol = append(chol, rt.Data[i*rt.Stride:i*rt.Stride+n]...)
+		}
+		f.PutFloat64s("cholesky", chol)
+		f.PutFloat64s("alpha", p.alpha)
+		return regressorMeta{Covariance: r.Covariance.String(), Initial: r.Initial, Bounds: r.Bounds, Fixed: r.Fixed,
+			MaxIterations: r.MaxIterations, Jitter: r.Jitter, Points: n, Features: d, Evaluations: p.evals}, nil
+	},
+	Get: readRegressor,
 }
 
-// MarshalBinary encodes the fitted model as a modelfile container; a model
-// read back predicts bitwise the same. Progress is not stored.
-func (r *Regressor) MarshalBinary() ([]byte, error) {
-	f, err := r.ModelFile()
-	if err != nil {
-		return nil, err
-	}
-	return f.MarshalBinary()
-}
-
-// UnmarshalBinary replaces r by the model encoded in data (Progress is
-// kept); on an error r is unchanged.
-func (r *Regressor) UnmarshalBinary(data []byte) error {
-	f, err := modelfile.Unmarshal(data)
-	if err != nil {
-		return fmt.Errorf("gp: %w", err)
-	}
-	return r.ReadModelFile(f)
-}
-
-// ReadModelFile replaces r by the model in f (see UnmarshalBinary).
-func (r *Regressor) ReadModelFile(f *modelfile.File) error {
-	if err := f.Expect(RegressorKind, ModelVersion); err != nil {
-		return fmt.Errorf("gp: %w", err)
-	}
-	var meta regressorMeta
-	if err := f.DecodeMetadata(&meta); err != nil {
-		return fmt.Errorf("gp: %w", err)
-	}
-	out := Regressor{Initial: meta.Initial, Bounds: meta.Bounds, Fixed: meta.Fixed, MaxIterations: meta.MaxIterations, Jitter: meta.Jitter, Progress: r.Progress}
+func readRegressor(f *modelfile.File, meta regressorMeta, dst *Regressor) error {
+	out := Regressor{Initial: meta.Initial, Bounds: meta.Bounds, Fixed: meta.Fixed, MaxIterations: meta.MaxIterations, Jitter: meta.Jitter, Progress: dst.Progress}
 	switch meta.Covariance {
 	case Matern52.String():
 		out.Covariance = Matern52
 	case SquaredExponential.String():
 		out.Covariance = SquaredExponential
 	default:
-		return fmt.Errorf("gp: the model file's covariance %q is not one this gssl knows", meta.Covariance)
+		return fmt.Errorf("the model file's covariance %q is not one this gssl knows", meta.Covariance)
 	}
 	if err := out.Validate(); err != nil {
-		return fmt.Errorf("gp: the model file's settings: %w", err)
+		return fmt.Errorf("the model file's settings: %w", err)
 	}
 	n, d := meta.Points, meta.Features
-	if n < 1 || d < 1 || n > math.MaxInt/max(n, d) {
-		return fmt.Errorf("gp: the model file declares %d points of %d features", n, d)
-	}
-	get := func(name string, want int) ([]float64, error) {
-		v, err := f.Float64s(name)
-		if err != nil {
-			return nil, fmt.Errorf("gp: %w", err)
-		}
-		if len(v) != want {
-			return nil, fmt.Errorf("gp: the model file's section %q has %d values, want %d", name, len(v), want)
-		}
-		return v, nil
-	}
-	h, err := get("hyper", 5)
+	h, err := f.Float64sLen("hyper", 5)
 	if err != nil {
 		return err
 	}
 	hyper := Hyperparameters{Amplitude: h[0], LengthScale: h[1], Noise: h[2]}
 	for _, v := range []float64{h[0], h[1], h[2], h[4]} {
 		if !(v >= 0) || math.IsInf(v, 0) {
-			return fmt.Errorf("gp: the model file's hyperparameters %v are not finite and ≥ 0", h)
+			return fmt.Errorf("the model file's hyperparameters %v are not finite and ≥ 0", h)
 		}
 	}
-	x, err := get("x", n*d)
+	x, err := f.Dense("x", n, d)
 	if err != nil {
 		return err
 	}
-	chol, err := get("cholesky", n*n)
+	chol, err := f.Dense("cholesky", n, n)
 	if err != nil {
 		return err
 	}
-	alpha, err := get("alpha", n)
+	alpha, err := f.Float64sLen("alpha", n)
 	if err != nil {
 		return err
 	}
 	for i := 0; i < n; i++ {
-		if !(chol[i*n+i] > 0) {
-			return fmt.Errorf("gp: the model file's Cholesky factor has %v on its diagonal (row %d)", chol[i*n+i], i)
+		if !(chol.At(i, i) > 0) {
+			return fmt.Errorf("the model file's Cholesky factor has %v on its diagonal (row %d)", chol.At(i, i), i)
 		}
 	}
-	out.fitted = &posterior{hyper: hyper, x: mat.NewDense(n, d, x), r: mat.NewTriDense(n, mat.Upper, chol), alpha: alpha,
+	out.fitted = &posterior{hyper: hyper, x: x, r: mat.NewTriDense(n, mat.Upper, chol.RawMatrix().Data), alpha: alpha,
 		lml: h[3], evals: meta.Evaluations, jitter: h[4]}
-	*r = out
+	*dst = out
 	return nil
 }
+
+// ModelFile returns the fitted model as a modelfile container (kind
+// RegressorKind).
+func (r *Regressor) ModelFile() (*modelfile.File, error) { return regressorCodec.File(r) }
+
+// ReadModelFile replaces r by the model in f (Progress is kept); on an
+// error r is unchanged.
+func (r *Regressor) ReadModelFile(f *modelfile.File) error { return regressorCodec.Read(f, r) }
+
+// MarshalBinary encodes the fitted model as a modelfile container; a model
+// read back predicts bitwise the same. Progress is not stored.
+func (r *Regressor) MarshalBinary() ([]byte, error) { return regressorCodec.Marshal(r) }
+
+// UnmarshalBinary replaces r by the model encoded in data (Progress is
+// kept); on an error r is unchanged.
+func (r *Regressor) UnmarshalBinary(data []byte) error { return regressorCodec.Unmarshal(data, r) }
 
 // MarshalJSON refuses: a fitted model is not JSON (estimator.ErrJSON).
 func (r Regressor) MarshalJSON() ([]byte, error) {

@@ -111,65 +111,93 @@ type classifierMeta struct {
 	Classes int `json:"classes"`
 }
 
-// MarshalBinary writes the Classifier as a modelfile container holding
-// the fitted regression's own container.
-func (c *Classifier) MarshalBinary() ([]byte, error) {
-	if c.fitted == nil {
-		return nil, estimator.NotFitted("krr: Classifier: MarshalBinary")
-	}
-	inner, err := c.fitted.(interface{ MarshalBinary() ([]byte, error) }).MarshalBinary()
-	if err != nil {
-		return nil, err
-	}
-	f := modelfile.New(ClassifierKind, ModelVersion)
-	if err := f.SetMetadata(classifierMeta{Classes: c.Classes}); err != nil {
-		return nil, err
-	}
-	f.PutBytes("model", inner)
-	return f.MarshalBinary()
+// classifierCodec stores a Classifier: the number of classes, and the
+// fitted regression's own container in section "model".
+var classifierCodec = modelfile.Codec[Classifier, classifierMeta]{Kind: ClassifierKind, Version: ModelVersion,
+	Fitted: func(c *Classifier) bool { return c.fitted != nil },
+	Put: func(c *Classifier, f *modelfile.File) (classifierMeta, error) {
+		inner, err := c.fitted.(interface {
+			ModelFile() (*modelfile.File, error)
+		}).ModelFile()
+		if err != nil {
+			return classifierMeta{}, err
+		}
+		return classifierMeta{Classes: c.Classes}, f.PutNested("model", inner)
+	},
+	Get: func(f *modelfile.File, meta classifierMeta, dst *Classifier) error {
+		if meta.Classes < 0 {
+			return fmt.Errorf("the model file's classes = %d", meta.Classes)
+		}
+		inner, err := f.Nested("model")
+		if err != nil {
+			return fmt.Errorf("the classifier's model: %w", err)
+		}
+		var m interface {
+			MultiOutput
+			ReadModelFile(*modelfile.File) error
+			Outputs() int
+		}
+		switch inner.Kind {
+		case ExactKind:
+			m = &Exact{}
+		case NystromKind:
+			m = &Nystrom{}
+		case FalkonKind:
+			m = &Falkon{}
+		case RandomFeaturesKind:
+			m = &RandomFeatures{}
+		default:
+			return fmt.Errorf("the classifier's model is a %q, not a kernel ridge model", inner.Kind)
+		}
+		if err := m.ReadModelFile(inner); err != nil {
+			return err
+		}
+		if meta.Classes != 0 && meta.Classes != m.Outputs() {
+			return fmt.Errorf("the model file's classes = %d, its model has %d outputs", meta.Classes, m.Outputs())
+		}
+		*dst = Classifier{Model: CloneModel(m), Classes: meta.Classes, fitted: m}
+		return nil
+	},
 }
 
-// UnmarshalBinary replaces c by the Classifier in data; on an error c is
+// Features returns the dimension of the training points, 0 before Fit.
+func (c *Classifier) Features() int {
+	if c.fitted == nil {
+		return 0
+	}
+	return c.fitted.(interface{ Features() int }).Features()
+}
+
+// Outputs returns the number of classes of a fitted model (the columns of
+// Predict), 0 before Fit.
+func (c *Classifier) Outputs() int {
+	if c.fitted == nil {
+		return 0
+	}
+	return c.fitted.(interface{ Outputs() int }).Outputs()
+}
+
+// ModelFile returns the fitted model as a modelfile container (kind
+// ClassifierKind).
+func (c *Classifier) ModelFile() (*modelfile.File, error) { return classifierCodec.File(c) }
+
+// ReadModelFile replaces c by the model in f; on an error c is unchanged.
+func (c *Classifier) ReadModelFile(f *modelfile.File) error { return classifierCodec.Read(f, c) }
+
+// MarshalBinary encodes the fitted model; a model read back predicts
+// bitwise the same.
+func (c *Classifier) MarshalBinary() ([]byte, error) { return classifierCodec.Marshal(c) }
+
+// UnmarshalBinary replaces c by the model in data; on an error c is
 // unchanged.
-func (c *Classifier) UnmarshalBinary(data []byte) error {
-	f, err := readFile(data, ClassifierKind)
-	if err != nil {
-		return err
-	}
-	var meta classifierMeta
-	if err := f.DecodeMetadata(&meta); err != nil {
-		return fmt.Errorf("krr: %w", err)
-	}
-	b, err := f.Bytes("model")
-	if err != nil {
-		return fmt.Errorf("krr: %w", err)
-	}
-	inner, err := modelfile.Unmarshal(b)
-	if err != nil {
-		return fmt.Errorf("krr: the classifier's model: %w", err)
-	}
-	var m interface {
-		MultiOutput
-		ReadModelFile(*modelfile.File) error
-	}
-	switch inner.Kind {
-	case ExactKind:
-		m = &Exact{}
-	case NystromKind:
-		m = &Nystrom{}
-	case FalkonKind:
-		m = &Falkon{}
-	case RandomFeaturesKind:
-		m = &RandomFeatures{}
-	default:
-		return fmt.Errorf("krr: the classifier's model is a %q, not a kernel ridge model", inner.Kind)
-	}
-	if err := m.ReadModelFile(inner); err != nil {
-		return err
-	}
-	if meta.Classes < 0 {
-		return fmt.Errorf("krr: the model file's classes = %d", meta.Classes)
-	}
-	*c = Classifier{Model: CloneModel(m), Classes: meta.Classes, fitted: m}
-	return nil
+func (c *Classifier) UnmarshalBinary(data []byte) error { return classifierCodec.Unmarshal(data, c) }
+
+// MarshalJSON refuses: a fitted model is not JSON (estimator.ErrJSON).
+func (c Classifier) MarshalJSON() ([]byte, error) {
+	return nil, fmt.Errorf("krr: Classifier: %w", estimator.ErrJSON)
+}
+
+// UnmarshalJSON refuses (estimator.ErrJSON).
+func (c *Classifier) UnmarshalJSON([]byte) error {
+	return fmt.Errorf("krr: Classifier: %w", estimator.ErrJSON)
 }

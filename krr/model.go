@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math"
 
-	"gonum.org/v1/gonum/mat"
-
 	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/kernel"
 	"github.com/gssl/gssl/modelfile"
@@ -85,53 +83,28 @@ func (e *expansion) put(f *modelfile.File) (expansionMeta, error) {
 	}
 	m, d := e.centres.Dims()
 	_, c := e.alpha.Dims()
-	f.PutFloat64s("centres", mat.DenseCopyOf(e.centres).RawMatrix().Data)
-	f.PutFloat64s("alpha", mat.DenseCopyOf(e.alpha).RawMatrix().Data)
+	f.PutDense("centres", e.centres)
+	f.PutDense("alpha", e.alpha)
 	return expansionMeta{Kernel: kj, Precision: int(e.prec), BlockRows: e.blockRows, Centres: m, Features: d, Outputs: c}, nil
 }
 
 func readExpansion(f *modelfile.File, meta expansionMeta) (expansion, error) {
 	k, err := meta.Kernel.Kernel()
 	if err != nil {
-		return expansion{}, fmt.Errorf("krr: the model file's kernel: %w", err)
-	}
-	m, d, c := meta.Centres, meta.Features, meta.Outputs
-	if m < 1 || d < 1 || c < 1 || m > math.MaxInt/max(d, c) {
-		return expansion{}, fmt.Errorf("krr: the model file declares %d centres of %d features and %d outputs", m, d, c)
+		return expansion{}, fmt.Errorf("the model file's kernel: %w", err)
 	}
 	if meta.BlockRows < 0 || (meta.Precision != int(kernel.Float64) && meta.Precision != int(kernel.Float32)) {
-		return expansion{}, fmt.Errorf("krr: the model file's precision %d or block rows %d are invalid", meta.Precision, meta.BlockRows)
+		return expansion{}, fmt.Errorf("the model file's precision %d or block rows %d are invalid", meta.Precision, meta.BlockRows)
 	}
-	get := func(name string, want int) ([]float64, error) {
-		v, err := f.Float64s(name)
-		if err != nil {
-			return nil, fmt.Errorf("krr: %w", err)
-		}
-		if len(v) != want {
-			return nil, fmt.Errorf("krr: the model file's section %q has %d values, want %d", name, len(v), want)
-		}
-		return v, nil
-	}
-	centres, err := get("centres", m*d)
+	centres, err := f.Dense("centres", meta.Centres, meta.Features)
 	if err != nil {
 		return expansion{}, err
 	}
-	alpha, err := get("alpha", m*c)
+	alpha, err := f.Dense("alpha", meta.Centres, meta.Outputs)
 	if err != nil {
 		return expansion{}, err
 	}
-	return expansion{k: k, centres: mat.NewDense(m, d, centres), alpha: mat.NewDense(m, c, alpha), prec: kernel.Precision(meta.Precision), blockRows: meta.BlockRows}, nil
-}
-
-func readFile(data []byte, kind string) (*modelfile.File, error) {
-	f, err := modelfile.Unmarshal(data)
-	if err != nil {
-		return nil, fmt.Errorf("krr: %w", err)
-	}
-	if err := f.Expect(kind, ModelVersion); err != nil {
-		return nil, fmt.Errorf("krr: %w", err)
-	}
-	return f, nil
+	return expansion{k: k, centres: centres, alpha: alpha, prec: kernel.Precision(meta.Precision), blockRows: meta.BlockRows}, nil
 }
 
 // Features returns the dimension of the points of a fitted expansion, 0
@@ -152,10 +125,38 @@ func (e *expansion) outputs() int {
 	return c
 }
 
+func (e *expansion) fitted() bool { return e.alpha != nil }
+
 type exactMeta struct {
 	Lambda    float64       `json:"lambda"`
 	Precision int           `json:"precision"`
 	Expansion expansionMeta `json:"expansion"`
+}
+
+// exactCodec stores an Exact: λ, the kernel, the training points (the
+// expansion's centres) and α.
+var exactCodec = modelfile.Codec[Exact, exactMeta]{Kind: ExactKind, Version: ModelVersion,
+	Fitted: func(e *Exact) bool { return e.fit.fitted() },
+	Put: func(e *Exact, f *modelfile.File) (exactMeta, error) {
+		em, err := e.fit.put(f)
+		return exactMeta{Lambda: e.Lambda, Precision: int(e.Precision), Expansion: em}, err
+	},
+	Get: func(f *modelfile.File, meta exactMeta, dst *Exact) error {
+		fit, err := readExpansion(f, meta.Expansion)
+		if err != nil {
+			return err
+		}
+		*dst = Exact{Kernel: fit.k, Lambda: meta.Lambda, Precision: kernel.Precision(meta.Precision), fit: fit}
+		return validFile(dst)
+	},
+}
+
+// validFile checks the hyperparameters a model file gave m.
+func validFile(m interface{ Validate() error }) error {
+	if err := m.Validate(); err != nil {
+		return fmt.Errorf("the model file's hyperparameters: %w", err)
+	}
+	return nil
 }
 
 // Features returns the dimension of the training points, 0 before Fit.
@@ -165,59 +166,19 @@ func (e *Exact) Features() int { return e.fit.features() }
 func (e *Exact) Outputs() int { return e.fit.outputs() }
 
 // ModelFile returns the fitted model as a modelfile container (kind
-// ExactKind): λ, the kernel, the training points and α.
-func (e *Exact) ModelFile() (*modelfile.File, error) {
-	if e.fit.alpha == nil {
-		return nil, estimator.NotFitted("krr: Exact.MarshalBinary")
-	}
-	f := modelfile.New(ExactKind, ModelVersion)
-	em, err := e.fit.put(f)
-	if err != nil {
-		return nil, err
-	}
-	return f, f.SetMetadata(exactMeta{Lambda: e.Lambda, Precision: int(e.Precision), Expansion: em})
-}
+// ExactKind).
+func (e *Exact) ModelFile() (*modelfile.File, error) { return exactCodec.File(e) }
+
+// ReadModelFile replaces e by the model in f; on an error e is unchanged.
+func (e *Exact) ReadModelFile(f *modelfile.File) error { return exactCodec.Read(f, e) }
 
 // MarshalBinary encodes the fitted model; a model read back predicts
 // bitwise the same.
-func (e *Exact) MarshalBinary() ([]byte, error) {
-	f, err := e.ModelFile()
-	if err != nil {
-		return nil, err
-	}
-	return f.MarshalBinary()
-}
+func (e *Exact) MarshalBinary() ([]byte, error) { return exactCodec.Marshal(e) }
 
 // UnmarshalBinary replaces e by the model in data; on an error e is
 // unchanged.
-func (e *Exact) UnmarshalBinary(data []byte) error {
-	f, err := readFile(data, ExactKind)
-	if err != nil {
-		return err
-	}
-	return e.ReadModelFile(f)
-}
-
-// ReadModelFile replaces e by the model in f.
-func (e *Exact) ReadModelFile(f *modelfile.File) error {
-	if err := f.Expect(ExactKind, ModelVersion); err != nil {
-		return fmt.Errorf("krr: %w", err)
-	}
-	var meta exactMeta
-	if err := f.DecodeMetadata(&meta); err != nil {
-		return fmt.Errorf("krr: %w", err)
-	}
-	fit, err := readExpansion(f, meta.Expansion)
-	if err != nil {
-		return err
-	}
-	out := Exact{Kernel: fit.k, Lambda: meta.Lambda, Precision: kernel.Precision(meta.Precision), fit: fit}
-	if err := out.Validate(); err != nil {
-		return fmt.Errorf("krr: the model file's hyperparameters: %w", err)
-	}
-	*e = out
-	return nil
-}
+func (e *Exact) UnmarshalBinary(data []byte) error { return exactCodec.Unmarshal(data, e) }
 
 type nystromMeta struct {
 	Lambda       float64       `json:"lambda"`
@@ -230,6 +191,52 @@ type nystromMeta struct {
 	Expansion    expansionMeta `json:"expansion"`
 }
 
+// nystromCodec stores a Nystrom: the hyperparameters, the centres, α and
+// which training rows the centres are.
+var nystromCodec = modelfile.Codec[Nystrom, nystromMeta]{Kind: NystromKind, Version: ModelVersion,
+	Fitted: func(s *Nystrom) bool { return s.fit.fitted() },
+	Put: func(s *Nystrom, f *modelfile.File) (nystromMeta, error) {
+		em, err := s.fit.put(f)
+		if err != nil {
+			return nystromMeta{}, err
+		}
+		cj, err := encodeCentres(s.Centres)
+		f.PutInts("centre_indices", s.idx)
+		f.PutInts("dropped_centres", s.dropped)
+		return nystromMeta{Lambda: s.Lambda, Centres: cj, Jitter: s.Jitter, Precision: int(s.Precision), BlockRows: s.BlockRows,
+			JitterUsed: s.jitter, JitterRaises: s.raised, Expansion: em}, err
+	},
+	Get: func(f *modelfile.File, meta nystromMeta, dst *Nystrom) error {
+		fit, c, idx, dropped, err := readCentred(f, meta.Expansion, meta.Centres)
+		if err != nil {
+			return err
+		}
+		*dst = Nystrom{Kernel: fit.k, Lambda: meta.Lambda, Centres: c, Jitter: meta.Jitter, Precision: kernel.Precision(meta.Precision),
+			BlockRows: meta.BlockRows, fit: fit, idx: idx, dropped: dropped, jitter: meta.JitterUsed, raised: meta.JitterRaises}
+		return validFile(dst)
+	},
+}
+
+// readCentred reads the expansion, the centre sampler, the training rows
+// of the centres (one per centre) and the dropped ones.
+func readCentred(f *modelfile.File, em expansionMeta, cj centresJSON) (fit expansion, c Centres, idx, dropped []int, err error) {
+	if fit, err = readExpansion(f, em); err != nil {
+		return
+	}
+	if c, err = cj.decode(); err != nil {
+		return
+	}
+	if idx, err = f.Indices("centre_indices", math.MaxInt32+1); err != nil {
+		return
+	}
+	if len(idx) != em.Centres {
+		err = fmt.Errorf("the model file has %d centre indices for %d centres", len(idx), em.Centres)
+		return
+	}
+	dropped, err = f.Indices("dropped_centres", math.MaxInt32+1)
+	return
+}
+
 // Features returns the dimension of the training points, 0 before Fit.
 func (s *Nystrom) Features() int { return s.fit.features() }
 
@@ -237,76 +244,19 @@ func (s *Nystrom) Features() int { return s.fit.features() }
 func (s *Nystrom) Outputs() int { return s.fit.outputs() }
 
 // ModelFile returns the fitted model as a modelfile container (kind
-// NystromKind): the hyperparameters, the centres, α and which training
-// rows the centres are.
-func (s *Nystrom) ModelFile() (*modelfile.File, error) {
-	if s.fit.alpha == nil {
-		return nil, estimator.NotFitted("krr: Nystrom.MarshalBinary")
-	}
-	f := modelfile.New(NystromKind, ModelVersion)
-	em, err := s.fit.put(f)
-	if err != nil {
-		return nil, err
-	}
-	cj, err := encodeCentres(s.Centres)
-	if err != nil {
-		return nil, err
-	}
-	f.PutInt64s("centre_indices", ints64(s.idx))
-	f.PutInt64s("dropped_centres", ints64(s.dropped))
-	return f, f.SetMetadata(nystromMeta{Lambda: s.Lambda, Centres: cj, Jitter: s.Jitter, Precision: int(s.Precision), BlockRows: s.BlockRows,
-		JitterUsed: s.jitter, JitterRaises: s.raised, Expansion: em})
-}
+// NystromKind).
+func (s *Nystrom) ModelFile() (*modelfile.File, error) { return nystromCodec.File(s) }
+
+// ReadModelFile replaces s by the model in f; on an error s is unchanged.
+func (s *Nystrom) ReadModelFile(f *modelfile.File) error { return nystromCodec.Read(f, s) }
 
 // MarshalBinary encodes the fitted model; a model read back predicts
 // bitwise the same.
-func (s *Nystrom) MarshalBinary() ([]byte, error) {
-	f, err := s.ModelFile()
-	if err != nil {
-		return nil, err
-	}
-	return f.MarshalBinary()
-}
+func (s *Nystrom) MarshalBinary() ([]byte, error) { return nystromCodec.Marshal(s) }
 
 // UnmarshalBinary replaces s by the model in data; on an error s is
 // unchanged.
-func (s *Nystrom) UnmarshalBinary(data []byte) error {
-	f, err := readFile(data, NystromKind)
-	if err != nil {
-		return err
-	}
-	return s.ReadModelFile(f)
-}
-
-// ReadModelFile replaces s by the model in f.
-func (s *Nystrom) ReadModelFile(f *modelfile.File) error {
-	if err := f.Expect(NystromKind, ModelVersion); err != nil {
-		return fmt.Errorf("krr: %w", err)
-	}
-	var meta nystromMeta
-	if err := f.DecodeMetadata(&meta); err != nil {
-		return fmt.Errorf("krr: %w", err)
-	}
-	fit, err := readExpansion(f, meta.Expansion)
-	if err != nil {
-		return err
-	}
-	c, err := meta.Centres.decode()
-	if err != nil {
-		return err
-	}
-	idx, dropped, err := centreIndices(f, meta.Expansion.Centres)
-	if err != nil {
-		return err
-	}
-	out := Nystrom{Kernel: fit.k, Lambda: meta.Lambda, Centres: c, Jitter: meta.Jitter, Precision: kernel.Precision(meta.Precision),
-		BlockRows: meta.BlockRows, fit: fit, idx: idx, dropped: dropped, jitter: meta.JitterUsed, raised: meta.JitterRaises}
-	if err := out.Validate(); err != nil {
-		return fmt.Errorf("krr: the model file's hyperparameters: %w", err)
-	}
-	*s = out
-	return nil
-}
+func (s *Nystrom) UnmarshalBinary(data []byte) error { return nystromCodec.Unmarshal(data, s) }
 
 type falkonMeta struct {
 	Lambda     float64       `json:"lambda"`
@@ -329,6 +279,38 @@ type falkonInfo struct {
 	Products     int     `json:"products"`
 }
 
+// falkonCodec stores a Falkon: the hyperparameters, the centres, α and the
+// fit's report. Progress is not stored; a model read keeps its own.
+var falkonCodec = modelfile.Codec[Falkon, falkonMeta]{Kind: FalkonKind, Version: ModelVersion,
+	Fitted: func(f *Falkon) bool { return f.fit.fitted() },
+	Put: func(f *Falkon, mf *modelfile.File) (falkonMeta, error) {
+		if math.IsNaN(f.info.Residual) || math.IsInf(f.info.Residual, 0) {
+			return falkonMeta{}, fmt.Errorf("krr: Falkon.MarshalBinary: the fit's residual is %v", f.info.Residual)
+		}
+		em, err := f.fit.put(mf)
+		if err != nil {
+			return falkonMeta{}, err
+		}
+		cj, err := encodeCentres(f.Centres)
+		mf.PutInts("centre_indices", f.info.Centres)
+		mf.PutInts("dropped_centres", f.info.DroppedCentres)
+		in := falkonInfo{Iterations: f.info.Iterations, Residual: f.info.Residual, Jitter: f.info.Jitter, JitterRaises: f.info.JitterRaises, Products: int(f.info.Products)}
+		return falkonMeta{Lambda: f.Lambda, Centres: cj, Iterations: f.Iterations, Tol: f.Tol, Jitter: f.Jitter,
+			Precision: int(f.Precision), BlockRows: f.BlockRows, Products: int(f.Products), Info: in, Expansion: em}, err
+	},
+	Get: func(mf *modelfile.File, meta falkonMeta, dst *Falkon) error {
+		fit, c, idx, dropped, err := readCentred(mf, meta.Expansion, meta.Centres)
+		if err != nil {
+			return err
+		}
+		*dst = Falkon{Kernel: fit.k, Lambda: meta.Lambda, Centres: c, Iterations: meta.Iterations, Tol: meta.Tol, Jitter: meta.Jitter,
+			Precision: kernel.Precision(meta.Precision), BlockRows: meta.BlockRows, Products: Products(meta.Products), Progress: dst.Progress, fit: fit,
+			info: FalkonInfo{Centres: idx, DroppedCentres: dropped, Iterations: meta.Info.Iterations, Residual: meta.Info.Residual,
+				Jitter: meta.Info.Jitter, JitterRaises: meta.Info.JitterRaises, Products: Products(meta.Info.Products)}}
+		return validFile(dst)
+	},
+}
+
 // Features returns the dimension of the training points, 0 before Fit.
 func (f *Falkon) Features() int { return f.fit.features() }
 
@@ -336,125 +318,20 @@ func (f *Falkon) Features() int { return f.fit.features() }
 func (f *Falkon) Outputs() int { return f.fit.outputs() }
 
 // ModelFile returns the fitted model as a modelfile container (kind
-// FalkonKind): the hyperparameters, the centres, α and the fit's report.
-func (f *Falkon) ModelFile() (*modelfile.File, error) {
-	if f.fit.alpha == nil {
-		return nil, estimator.NotFitted("krr: Falkon.MarshalBinary")
-	}
-	if math.IsNaN(f.info.Residual) || math.IsInf(f.info.Residual, 0) {
-		return nil, fmt.Errorf("krr: Falkon.MarshalBinary: the fit's residual is %v", f.info.Residual)
-	}
-	mf := modelfile.New(FalkonKind, ModelVersion)
-	em, err := f.fit.put(mf)
-	if err != nil {
-		return nil, err
-	}
-	cj, err := encodeCentres(f.Centres)
-	if err != nil {
-		return nil, err
-	}
-	mf.PutInt64s("centre_indices", ints64(f.info.Centres))
-	mf.PutInt64s("dropped_centres", ints64(f.info.DroppedCentres))
-	in := falkonInfo{Iterations: f.info.Iterations, Residual: f.info.Residual, Jitter: f.info.Jitter, JitterRaises: f.info.JitterRaises, Products: int(f.info.Products)}
-	return mf, mf.SetMetadata(falkonMeta{Lambda: f.Lambda, Centres: cj, Iterations: f.Iterations, Tol: f.Tol, Jitter: f.Jitter,
-		Precision: int(f.Precision), BlockRows: f.BlockRows, Products: int(f.Products), Info: in, Expansion: em})
-}
+// FalkonKind).
+func (f *Falkon) ModelFile() (*modelfile.File, error) { return falkonCodec.File(f) }
+
+// ReadModelFile replaces f by the model in mf (Progress is kept); on an
+// error f is unchanged.
+func (f *Falkon) ReadModelFile(mf *modelfile.File) error { return falkonCodec.Read(mf, f) }
 
 // MarshalBinary encodes the fitted model; a model read back predicts
 // bitwise the same. Progress is not stored.
-func (f *Falkon) MarshalBinary() ([]byte, error) {
-	mf, err := f.ModelFile()
-	if err != nil {
-		return nil, err
-	}
-	return mf.MarshalBinary()
-}
+func (f *Falkon) MarshalBinary() ([]byte, error) { return falkonCodec.Marshal(f) }
 
 // UnmarshalBinary replaces f by the model in data (Progress is kept); on
 // an error f is unchanged.
-func (f *Falkon) UnmarshalBinary(data []byte) error {
-	mf, err := readFile(data, FalkonKind)
-	if err != nil {
-		return err
-	}
-	return f.ReadModelFile(mf)
-}
-
-// ReadModelFile replaces f by the model in mf.
-func (f *Falkon) ReadModelFile(mf *modelfile.File) error {
-	if err := mf.Expect(FalkonKind, ModelVersion); err != nil {
-		return fmt.Errorf("krr: %w", err)
-	}
-	var meta falkonMeta
-	if err := mf.DecodeMetadata(&meta); err != nil {
-		return fmt.Errorf("krr: %w", err)
-	}
-	fit, err := readExpansion(mf, meta.Expansion)
-	if err != nil {
-		return err
-	}
-	c, err := meta.Centres.decode()
-	if err != nil {
-		return err
-	}
-	idx, dropped, err := centreIndices(mf, meta.Expansion.Centres)
-	if err != nil {
-		return err
-	}
-	out := Falkon{Kernel: fit.k, Lambda: meta.Lambda, Centres: c, Iterations: meta.Iterations, Tol: meta.Tol, Jitter: meta.Jitter,
-		Precision: kernel.Precision(meta.Precision), BlockRows: meta.BlockRows, Products: Products(meta.Products), Progress: f.Progress, fit: fit,
-		info: FalkonInfo{Centres: idx, DroppedCentres: dropped, Iterations: meta.Info.Iterations, Residual: meta.Info.Residual,
-			Jitter: meta.Info.Jitter, JitterRaises: meta.Info.JitterRaises, Products: Products(meta.Info.Products)}}
-	if err := out.Validate(); err != nil {
-		return fmt.Errorf("krr: the model file's hyperparameters: %w", err)
-	}
-	*f = out
-	return nil
-}
-
-func ints64(v []int) []int64 {
-	out := make([]int64, len(v))
-	for i, x := range v {
-		out[i] = int64(x)
-	}
-	return out
-}
-
-// centreIndices reads the training rows of the centres (as many as there
-// are centres) and the dropped ones.
-func centreIndices(f *modelfile.File, m int) (idx, dropped []int, err error) {
-	a, err := f.Int64s("centre_indices")
-	if err != nil {
-		return nil, nil, fmt.Errorf("krr: %w", err)
-	}
-	b, err := f.Int64s("dropped_centres")
-	if err != nil {
-		return nil, nil, fmt.Errorf("krr: %w", err)
-	}
-	if len(a) != m {
-		return nil, nil, fmt.Errorf("krr: the model file has %d centre indices for %d centres", len(a), m)
-	}
-	conv := func(v []int64) ([]int, error) {
-		if len(v) == 0 {
-			return nil, nil // as a fit leaves an empty list
-		}
-		out := make([]int, len(v))
-		for i, x := range v {
-			if x < 0 || x > math.MaxInt32 {
-				return nil, fmt.Errorf("krr: the model file's centre index %d is out of range", x)
-			}
-			out[i] = int(x)
-		}
-		return out, nil
-	}
-	if idx, err = conv(a); err != nil {
-		return nil, nil, err
-	}
-	if dropped, err = conv(b); err != nil {
-		return nil, nil, err
-	}
-	return idx, dropped, nil
-}
+func (f *Falkon) UnmarshalBinary(data []byte) error { return falkonCodec.Unmarshal(data, f) }
 
 // MarshalJSON refuses: a fitted model is not JSON (estimator.ErrJSON).
 func (e Exact) MarshalJSON() ([]byte, error) {

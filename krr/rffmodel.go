@@ -2,9 +2,6 @@ package krr
 
 import (
 	"fmt"
-	"math"
-
-	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/modelfile"
@@ -42,96 +39,59 @@ func (r *RandomFeatures) Outputs() int {
 	return c
 }
 
-// ModelFile returns the fitted model as a modelfile container (kind
-// RandomFeaturesKind): the hyperparameters, the feature map's W and b (so
-// a model read back needs neither the seed's random stream nor a given
-// FixedMap) and the weights w.
-func (r *RandomFeatures) ModelFile() (*modelfile.File, error) {
-	if r.w == nil {
-		return nil, estimator.NotFitted("krr: RandomFeatures.MarshalBinary")
-	}
-	D, c := r.w.Dims()
-	f := modelfile.New(RandomFeaturesKind, ModelVersion)
-	if err := f.SetMetadata(rffMeta{Sigma: r.Sigma, D: r.D, Lambda: r.Lambda, Seed: r.Seed, FixedMap: r.FixedMap != nil,
-		Features: r.d, Random: D, Outputs: c}); err != nil {
-		return nil, err
-	}
-	f.PutFloat64s("map_w", mat.DenseCopyOf(r.fm.W).RawMatrix().Data)
-	f.PutFloat64s("map_b", r.fm.B)
-	f.PutFloat64s("weights", mat.DenseCopyOf(r.w).RawMatrix().Data)
-	return f, nil
+// rffCodec stores a RandomFeatures: the hyperparameters, the feature
+// map's W and b (so a model read back needs neither the seed's random
+// stream nor a given FixedMap) and the weights w. A model fitted with a
+// FixedMap reads back with FixedMap set to the stored map.
+var rffCodec = modelfile.Codec[RandomFeatures, rffMeta]{Kind: RandomFeaturesKind, Version: ModelVersion,
+	Fitted: func(r *RandomFeatures) bool { return r.w != nil },
+	Put: func(r *RandomFeatures, f *modelfile.File) (rffMeta, error) {
+		D, c := r.w.Dims()
+		f.PutDense("map_w", r.fm.W)
+		f.PutFloat64s("map_b", r.fm.B)
+		f.PutDense("weights", r.w)
+		return rffMeta{Sigma: r.Sigma, D: r.D, Lambda: r.Lambda, Seed: r.Seed, FixedMap: r.FixedMap != nil,
+			Features: r.d, Random: D, Outputs: c}, nil
+	},
+	Get: func(f *modelfile.File, meta rffMeta, dst *RandomFeatures) error {
+		w, err := f.Dense("map_w", meta.Features, meta.Random)
+		if err != nil {
+			return err
+		}
+		b, err := f.Float64sLen("map_b", meta.Random)
+		if err != nil {
+			return err
+		}
+		wt, err := f.Dense("weights", meta.Random, meta.Outputs)
+		if err != nil {
+			return err
+		}
+		fm := &FourierMap{W: w, B: b}
+		if err := fm.check(meta.Features); err != nil {
+			return fmt.Errorf("the model file's feature map: %w", err)
+		}
+		*dst = RandomFeatures{Sigma: meta.Sigma, D: meta.D, Lambda: meta.Lambda, Seed: meta.Seed, fm: fm, w: wt, d: meta.Features}
+		if meta.FixedMap {
+			dst.FixedMap = fm
+		}
+		return validFile(dst)
+	},
 }
+
+// ModelFile returns the fitted model as a modelfile container (kind
+// RandomFeaturesKind).
+func (r *RandomFeatures) ModelFile() (*modelfile.File, error) { return rffCodec.File(r) }
+
+// ReadModelFile replaces r by the model in f; on an error r is unchanged.
+func (r *RandomFeatures) ReadModelFile(f *modelfile.File) error { return rffCodec.Read(f, r) }
 
 // MarshalBinary encodes the fitted model; a model read back predicts
 // bitwise the same.
-func (r *RandomFeatures) MarshalBinary() ([]byte, error) {
-	f, err := r.ModelFile()
-	if err != nil {
-		return nil, err
-	}
-	return f.MarshalBinary()
-}
+func (r *RandomFeatures) MarshalBinary() ([]byte, error) { return rffCodec.Marshal(r) }
 
 // UnmarshalBinary replaces r by the model in data; on an error r is
 // unchanged.
-func (r *RandomFeatures) UnmarshalBinary(data []byte) error {
-	f, err := readFile(data, RandomFeaturesKind)
-	if err != nil {
-		return err
-	}
-	return r.ReadModelFile(f)
-}
-
-// ReadModelFile replaces r by the model in f. A model fitted with a
-// FixedMap reads back with FixedMap set to the stored map.
-func (r *RandomFeatures) ReadModelFile(f *modelfile.File) error {
-	if err := f.Expect(RandomFeaturesKind, ModelVersion); err != nil {
-		return fmt.Errorf("krr: %w", err)
-	}
-	var meta rffMeta
-	if err := f.DecodeMetadata(&meta); err != nil {
-		return fmt.Errorf("krr: %w", err)
-	}
-	d, D, c := meta.Features, meta.Random, meta.Outputs
-	if d < 1 || D < 1 || c < 1 || D > math.MaxInt/max(d, c) {
-		return fmt.Errorf("krr: the model file declares %d random features of %d-dimensional points and %d outputs", D, d, c)
-	}
-	get := func(name string, want int) ([]float64, error) {
-		v, err := f.Float64s(name)
-		if err != nil {
-			return nil, fmt.Errorf("krr: %w", err)
-		}
-		if len(v) != want {
-			return nil, fmt.Errorf("krr: the model file's section %q has %d values, want %d", name, len(v), want)
-		}
-		return v, nil
-	}
-	w, err := get("map_w", d*D)
-	if err != nil {
-		return err
-	}
-	b, err := get("map_b", D)
-	if err != nil {
-		return err
-	}
-	wt, err := get("weights", D*c)
-	if err != nil {
-		return err
-	}
-	fm := &FourierMap{W: mat.NewDense(d, D, w), B: b}
-	if err := fm.check(d); err != nil {
-		return fmt.Errorf("krr: the model file's feature map: %w", err)
-	}
-	out := RandomFeatures{Sigma: meta.Sigma, D: meta.D, Lambda: meta.Lambda, Seed: meta.Seed, fm: fm, w: mat.NewDense(D, c, wt), d: d}
-	if meta.FixedMap {
-		out.FixedMap = fm
-	}
-	if err := out.Validate(); err != nil {
-		return fmt.Errorf("krr: the model file's hyperparameters: %w", err)
-	}
-	*r = out
-	return nil
-}
+func (r *RandomFeatures) UnmarshalBinary(data []byte) error { return rffCodec.Unmarshal(data, r) }
 
 // MarshalJSON refuses: a fitted model is not JSON (estimator.ErrJSON).
 func (r RandomFeatures) MarshalJSON() ([]byte, error) {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gssl/gssl/diffusion"
 	"github.com/gssl/gssl/gp"
 	"github.com/gssl/gssl/graphkernels"
 	"github.com/gssl/gssl/imgp"
@@ -48,6 +49,7 @@ var registry = []kind{
 	{krr.NystromKind, func() Model { return new(krr.Nystrom) }},
 	{krr.FalkonKind, func() Model { return new(krr.Falkon) }},
 	{krr.RandomFeaturesKind, func() Model { return new(krr.RandomFeatures) }},
+	{krr.ClassifierKind, func() Model { return new(krr.Classifier) }},
 	{imgp.RegressorKind, func() Model { return new(imgp.Regressor) }},
 	{svm.PointSVCKind, func() Model { return new(svm.PointSVC) }},
 	{svm.SVCKind, func() Model { return new(svm.SVC) }},
@@ -57,6 +59,7 @@ var registry = []kind{
 	{nodeclass.APPNPKind, func() Model { return new(nodeclass.APPNP) }},
 	{nodeclass.CorrectSmoothKind, func() Model { return new(nodeclass.CorrectSmooth) }},
 	{graphkernels.WLClassifierKind, func() Model { return new(graphkernels.WLClassifier) }},
+	{diffusion.HeatClassifierKind, func() Model { return new(diffusion.HeatClassifier) }},
 }
 
 // Kinds lists the registered kinds.

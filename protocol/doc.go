@@ -5,8 +5,11 @@
 // of kernel ridge regression (SweepCentres: test error and time against M,
 // Rudi, Carratino & Rosasco 2017), and the nested cross-validation of
 // kernel machines over Gram matrices of graphs (GramEvaluation: the
-// protocol of Shervashidze et al., JMLR 2011, §5). Model packages keep
-// their equations; the commands call these.
+// protocol of Shervashidze et al., JMLR 2011, §5), with GraphKernelStudy
+// the whole graph-classification experiment of gssl graphkernel (timed Gram
+// matrices, candidate WL heights, the nested cross-validation, accuracy
+// against a fixed height, and the model refitted on every graph for
+// saving). Model packages keep their equations; the commands call these.
 //
 // It is a package of its own because package eval sits below the models
 // (loaders use its splits, and model tests use loaders), while these

@@ -189,3 +189,98 @@ func TestTimedGram(t *testing.T) {
 	_, _, _, err = TimedGram(ctx, graphs, 0, nil)
 	assert.ErrorContains(t, err, "runs=0")
 }
+
+// TestGraphKernelStudy: the study's parts are the protocol's pieces run
+// by hand — the nested CV over the Gram matrices at heights 1..H fitted
+// here, the choice counts read off its Chosen, the sweep over fixed
+// heights, and the model the selection on all graphs refits.
+func TestGraphKernelStudy(t *testing.T) {
+	ctx := context.Background()
+	graphs, labels := shapeGraphs(t, []int{4, 5, 6, 7, 8, 9})
+	ev := GramEvaluation{Grid: []float64{0.1, 10}, OuterFolds: 3, InnerFolds: 2, Seeds: 2, Seed: 5}
+	study := GraphKernelStudy{Kernel: GraphKernelSpec{Name: KernelWL, H: 2, Normalize: true}, SelectH: true, Heights: []int{0, 2},
+		Evaluation: ev, GramRuns: 2, Refit: true}
+	var stages []string
+	study.Progress = func(stage string, done, total int) {
+		if done == 1 {
+			stages = append(stages, stage)
+		}
+	}
+	res, err := study.Run(ctx, graphs, labels)
+	require.NoError(t, err)
+	assert.Len(t, res.GramSeconds, 2)
+	assert.Equal(t, []string{"Gram matrix", "Gram matrix", "Gram matrix", "nested CV"}, stages, "a warm-up, two timed runs, the seeds")
+
+	var grams []*mat.SymDense
+	for h := 1; h <= 2; h++ {
+		g, err := graphkernels.FitGram(ctx, &graphkernels.Cosine{Kernel: &graphkernels.WeisfeilerLehman{H: h}}, graphs)
+		require.NoError(t, err)
+		grams = append(grams, g)
+	}
+	assert.True(t, mat.Equal(grams[1], res.Gram))
+	wl := &graphkernels.WeisfeilerLehman{H: 2}
+	require.NoError(t, wl.Fit(ctx, graphs))
+	assert.Equal(t, wl.Dimension(), res.Features)
+	assert.Equal(t, 4, res.Candidates)
+
+	ev.Grams = grams
+	want, err := ev.Run(ctx, labels)
+	require.NoError(t, err)
+	assert.Equal(t, want, res.Evaluation)
+	grid, hs := make([]int, 2), make([]int, 2)
+	for _, chosen := range want.Chosen {
+		for _, c := range chosen {
+			grid[c%2]++
+			hs[c/2]++
+		}
+	}
+	assert.Equal(t, grid, res.GridChosen)
+	assert.Equal(t, hs, res.HChosen)
+
+	sweep, err := ev.SweepKernels(ctx, labels, graphs, []graphkernels.Kernel{
+		&graphkernels.Cosine{Kernel: &graphkernels.WeisfeilerLehman{H: 0}}, &graphkernels.Cosine{Kernel: &graphkernels.WeisfeilerLehman{H: 2}}}, nil)
+	require.NoError(t, err)
+	require.Len(t, res.Heights, 2)
+	for i, h := range []int{0, 2} {
+		assert.Equal(t, HeightAccuracy{H: h, Accuracy: sweep[i].Accuracy}, res.Heights[i])
+	}
+
+	c, err := ev.Select(ctx, labels)
+	require.NoError(t, err)
+	require.NotNil(t, res.Model)
+	assert.Equal(t, []any{c/2 + 1, ev.Grid[c%2], true}, []any{res.Model.H, res.Model.C, res.Model.Normalize})
+	ref := &graphkernels.WLClassifier{H: res.Model.H, C: res.Model.C, Normalize: true}
+	require.NoError(t, ref.Fit(ctx, graphs, labels))
+	p1, err := ref.Predict(ctx, graphs)
+	require.NoError(t, err)
+	p2, err := res.Model.Predict(ctx, graphs)
+	require.NoError(t, err)
+	assert.True(t, mat.Equal(p1, p2))
+}
+
+// TestGraphKernelStudyRefusals: settings that cannot run are errors
+// naming the field.
+func TestGraphKernelStudyRefusals(t *testing.T) {
+	graphs, labels := shapeGraphs(t, []int{4, 5})
+	ok := GraphKernelStudy{Kernel: GraphKernelSpec{Name: KernelWL, H: 2}, Evaluation: GramEvaluation{Grid: []float64{1}, OuterFolds: 2, InnerFolds: 2, Seeds: 1}, GramRuns: 1}
+	for _, tc := range []struct {
+		change func(*GraphKernelStudy)
+		msg    string
+	}{
+		{func(s *GraphKernelStudy) { s.Kernel.Name = "xx" }, `Name="xx" is invalid`},
+		{func(s *GraphKernelStudy) { s.Kernel.H = 0 }, "H=0 is invalid"},
+		{func(s *GraphKernelStudy) { s.Kernel.Name, s.SelectH = KernelSP, true }, "SelectH needs the wl kernel"},
+		{func(s *GraphKernelStudy) { s.GramRuns = 0 }, "GramRuns=0 is invalid"},
+		{func(s *GraphKernelStudy) { s.Heights = []int{-1} }, "Heights value -1 is invalid"},
+		{func(s *GraphKernelStudy) { s.Heights, s.Evaluation.Seeds = []int{1}, 0 }, "Heights needs"},
+		{func(s *GraphKernelStudy) { s.Refit, s.Kernel.Name = true, KernelRW }, "Refit needs"},
+		{func(s *GraphKernelStudy) { s.Refit, s.Evaluation.Machine = true, graphkernels.Ridge }, "Refit needs"},
+	} {
+		s := ok
+		tc.change(&s)
+		_, err := s.Run(context.Background(), graphs, labels)
+		assert.ErrorContains(t, err, tc.msg)
+	}
+	_, err := ok.Run(context.Background(), graphs, labels[1:])
+	assert.ErrorContains(t, err, "labels for")
+}

@@ -25,6 +25,7 @@ import (
 	"github.com/gssl/gssl/labelprop"
 	"github.com/gssl/gssl/modelfile"
 	"github.com/gssl/gssl/nodeclass"
+	"github.com/gssl/gssl/persist"
 	"github.com/gssl/gssl/serve"
 	"github.com/gssl/gssl/spectral"
 	"github.com/gssl/gssl/stkr"
@@ -124,9 +125,37 @@ func kindFixtures(t *testing.T) map[string]kindFixture {
 	add(krr.RandomFeaturesKind, rf, Context{}, rf.FitTargets(ctx, x, tm))
 	sv := &svm.PointSVC{Kernel: kernel.Gaussian{Sigma: 0.6}, C: 2}
 	add(svm.PointSVCKind, sv, classCtx, sv.Fit(ctx, x, labels))
+	kc := &krr.Classifier{Model: &krr.Nystrom{Kernel: kernel.Gaussian{Sigma: 0.8}, Lambda: 1e-3, Centres: krr.Centres{M: 10, Seed: 5}}}
+	add(krr.ClassifierKind, kc, classCtx, kc.Fit(ctx, x, labels))
 	wl, wlCtx, err := wlFixture(t)
 	add(graphkernels.WLClassifierKind, wl, wlCtx, err)
+	roleFixtures(t, out, nodeCtx, x, labels, classCtx)
 	return out
+}
+
+// roleFixtures adds a fixture for every kind opened by its role that has
+// none yet: the model with its default hyperparameters, fitted on the
+// tiny graph's labels (a node classifier) or on the circle's three classes
+// (a point classifier). A kind whose defaults cannot fit there needs a
+// fixture of its own above.
+func roleFixtures(t *testing.T, out map[string]kindFixture, nodeCtx Context, x *mat.Dense, labels []int, classCtx Context) {
+	ds := tiny(t)
+	for _, kind := range roleKinds() {
+		if _, ok := out[kind]; ok {
+			continue
+		}
+		m, err := persist.New(kind)
+		require.NoError(t, err)
+		c := classCtx
+		switch m := m.(type) {
+		case nodeClassifier:
+			err, c = m.Fit(context.Background(), estimator.Nodes{Graph: ds.Graph}, ds.Labels), nodeCtx
+		case pointClassifier:
+			err = m.Fit(context.Background(), x, labels)
+		}
+		require.NoError(t, err, "%s with its defaults: give it a fixture of its own", kind)
+		out[kind] = kindFixture{m, c}
+	}
 }
 
 // kindAnswers is every prediction an opened model gives: of its fitted

@@ -179,6 +179,9 @@ func (s *Saved) PredictNodesWithFeatures(ctx context.Context, nodes []serve.NewN
 	}
 	for i := range pred {
 		pred[i].ID = nodes[i].ID
+		if err := s.calibrate(&pred[i], idKey(nodes[i].ID)); err != nil {
+			return nil, err
+		}
 		s.name(&pred[i])
 	}
 	return pred, nil

@@ -13,6 +13,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/gssl/gssl/confidence"
 	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/gp"
 	"github.com/gssl/gssl/graphkernels"
@@ -52,6 +53,9 @@ type Context struct {
 	// the graph's weighting, kept so that new points are predicted
 	// (sections data.knn.*).
 	Points *Points `json:"-"`
+	// Calibration, for a classifier, maps its scores to calibrated
+	// probabilities and prediction sets (sections calibration.*).
+	Calibration *confidence.Calibration `json:"-"`
 }
 
 // Model is a fitted model that writes itself into a container.
@@ -79,6 +83,11 @@ func File(m Model, c Context) (*modelfile.File, error) {
 			return nil, err
 		}
 	}
+	if c.Calibration != nil {
+		if err := c.Calibration.Put(f); err != nil {
+			return nil, fmt.Errorf("savedmodel: %w", err)
+		}
+	}
 	if c.IDs != nil && !c.IDs.IsIdentity() {
 		if c.IDs.IsText() {
 			f.PutStrings("data.ids", c.IDs.Strings())
@@ -98,8 +107,14 @@ func Save(path string, m Model, c Context) error {
 	return modelfile.WriteFile(path, f)
 }
 
-// Kinds lists the model kinds Open reads.
+// Kinds lists the model kinds Open reads: those with a backend of their
+// own, then those it opens by their role (roles.go).
 func Kinds() []string {
+	return append(ownKinds(), roleKinds()...)
+}
+
+// ownKinds lists the kinds with a backend of their own.
+func ownKinds() []string {
 	return []string{labelprop.SpreadingKind, labelprop.HarmonicKind, stkr.RegressorKind, stkr.ClassifierKind, gp.RegressorKind,
 		krr.ExactKind, krr.NystromKind, krr.FalkonKind, krr.RandomFeaturesKind, imgp.RegressorKind, svm.PointSVCKind, spectral.SpectralClusteringKind,
 		nodeclass.SGCKind, nodeclass.APPNPKind, nodeclass.CorrectSmoothKind,
@@ -125,6 +140,7 @@ type Saved struct {
 	classes []string // every class's display name; nil for regression
 	meta    serve.Metadata
 	b       backend
+	cal     *confidence.Calibration
 }
 
 // backend is one model family behind Saved.
@@ -249,7 +265,11 @@ func Decode(f *modelfile.File) (*Saved, error) {
 		}
 		s.b = stkrBackend{m: m, f: pred}
 	default:
-		return nil, fmt.Errorf("savedmodel: %w: the file holds a %q model, and this gssl reads %s", modelfile.ErrKind, f.Kind, strings.Join(Kinds(), ", "))
+		b, err := decodeRole(f)
+		if err != nil {
+			return nil, err
+		}
+		s.b = b
 	}
 	if f.Has("data.knn.json") {
 		if !pointsKind(f.Kind) {
@@ -262,6 +282,9 @@ func Decode(f *modelfile.File) (*Saved, error) {
 		s.b, s.ctx.Points = knnBackend{backend: s.b, p: p}, p
 	}
 	if err := s.readContext(); err != nil {
+		return nil, err
+	}
+	if err := s.readCalibration(); err != nil {
 		return nil, err
 	}
 	var meta struct {
@@ -279,6 +302,9 @@ func Decode(f *modelfile.File) (*Saved, error) {
 	}
 	s.meta = serve.Metadata{Kind: f.Kind, Task: task, Classes: s.classes, Nodes: s.b.nodes(), Features: s.b.features(),
 		NodeFeatures: nodeFeatures(s.b), Hyperparameters: hyper, Writer: f.Writer}
+	if s.cal != nil {
+		s.meta.ConformalAlpha = s.cal.Conformal.Alpha
+	}
 	s.graphMetadata()
 	for i := 0; i < min(s.b.nodes(), 3); i++ {
 		s.meta.ExampleIDs = append(s.meta.ExampleIDs, s.ids.ID(i))
@@ -457,6 +483,9 @@ func (s *Saved) PredictNodes(ctx context.Context, nodes []serve.NewNode) ([]serv
 	}
 	for i := range pred {
 		pred[i].ID = nodes[i].ID
+		if err := s.calibrate(&pred[i], idKey(nodes[i].ID)); err != nil {
+			return nil, err
+		}
 		s.name(&pred[i])
 	}
 	return pred, nil
@@ -655,6 +684,9 @@ func (s *Saved) PredictPoints(ctx context.Context, points [][]float64) ([]serve.
 		return nil, err
 	}
 	for i := range pred {
+		if err := s.calibrate(&pred[i], pointKey(points[i])); err != nil {
+			return nil, err
+		}
 		s.name(&pred[i])
 	}
 	return pred, nil
@@ -677,6 +709,8 @@ func (s *Saved) PredictFitted() []serve.Prediction {
 		default:
 			out[i].ID = s.ids.ID(i)
 		}
+		// A read model's fitted scores are finite: no error here.
+		_ = s.calibrate(&out[i], uint64(i))
 		s.name(&out[i])
 	}
 	return out

@@ -94,6 +94,10 @@ type Metadata struct {
 	Hyperparameters json.RawMessage `json:"hyperparameters,omitempty"`
 	// Writer is the gssl build that fitted the model.
 	Writer string `json:"writer,omitempty"`
+	// ConformalAlpha is the miscoverage of the prediction sets of a
+	// calibrated classifier (each Prediction's Set holds the true class
+	// with probability ≥ 1 − ConformalAlpha); 0 for a model without.
+	ConformalAlpha float64 `json:"conformal_alpha,omitempty"`
 }
 
 // NewNode is a node that was not in the graph at fit time.
@@ -118,8 +122,12 @@ type Prediction struct {
 	ID string `json:"id,omitempty"`
 	// Label is the most probable class's name (classifiers).
 	Label string `json:"label,omitempty"`
-	// Probabilities are in the order of Metadata.Classes (classifiers).
+	// Probabilities are in the order of Metadata.Classes (classifiers);
+	// calibrated for a calibrated classifier.
 	Probabilities []float64 `json:"probabilities,omitempty"`
+	// Set is the conformal prediction set of a calibrated classifier: class
+	// names in decreasing probability (package confidence).
+	Set []string `json:"set,omitempty"`
 	// Scores are a classifier's raw scores per class when it has no
 	// probabilities (e.g. STKR's regression on one-hot targets), a C-SVM's
 	// decision values (one per one-vs-one machine, in the order (0,1),

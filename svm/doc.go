@@ -36,8 +36,9 @@
 // # Kernel ridge classification
 //
 // KernelRidge solves (K + rI) A = Y for one-hot targets Y by krr.SolveGram
-// (the Cholesky solve krr.Exact uses too) and predicts the class of the
-// largest score k(x)ᵀA (course ch. 3). r is the ridge of the unnormalised
+// (the Cholesky solve krr.Exact uses too, so there is one kernel ridge);
+// Predict returns the scores k(x)ᵀA of every class, whose row maximum is
+// the predicted class (course ch. 3). r is the ridge of the unnormalised
 // objective Σ‖f(x_i) − y_i‖² + r‖f‖² (scikit-learn's alpha); krr.Exact's λ
 // of (1/n)Σ‖f(x_i) − y_i‖² + λ‖f‖² is r = nλ.
 //

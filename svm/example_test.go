@@ -73,10 +73,10 @@ func ExampleKernelRidge() {
 	if err != nil {
 		panic(err)
 	}
-	pred, err := m.Predict(kt)
+	scores, err := m.Predict(context.Background(), kt)
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(pred)
+	fmt.Println(estimator.Argmax(scores))
 	// Output: [0 1]
 }

@@ -216,33 +216,67 @@ type pointSVCMeta struct {
 	Pairs    int         `json:"pairs"`
 }
 
-// ModelFile returns the fitted model as a modelfile container (kind
-// PointSVCKind): the kernel and its parameters, C, the classes, the
-// support points and their training rows, and for each binary machine its
-// classes, support vectors (indices into the support points), α_i y_i,
-// bias and iterations.
-func (p *PointSVC) ModelFile() (*modelfile.File, error) {
-	if p.svm == nil {
-		return nil, estimator.NotFitted("svm: PointSVC.MarshalBinary")
-	}
-	kj, err := kernel.SpecOf(p.Kernel)
+// pointSVCCodec stores a PointSVC: the kernel and its parameters, C, the
+// classes, the support points and their training rows, and for each binary
+// machine its classes, support vectors (indices into the support points),
+// α_i y_i, bias and iterations.
+var pointSVCCodec = modelfile.Codec[PointSVC, pointSVCMeta]{Kind: PointSVCKind, Version: ModelVersion,
+	Fitted: func(p *PointSVC) bool { return p.svm != nil },
+	Put: func(p *PointSVC, f *modelfile.File) (pointSVCMeta, error) {
+		kj, err := kernel.SpecOf(p.Kernel)
+		if err != nil {
+			return pointSVCMeta{}, fmt.Errorf("svm: MarshalBinary: %w", err)
+		}
+		var pts []float64
+		if p.x != nil {
+			pts = mat.DenseCopyOf(p.x).RawMatrix().Data
+		}
+		f.PutFloat64s("support_points", pts)
+		f.PutInts("support_rows", p.sv)
+		p.svm.putMachines(f)
+		return pointSVCMeta{Kernel: kj, C: p.C, Tol: p.Settings.Tol, MaxIter: p.Settings.MaxIter, Classes: p.svm.classes,
+			Features: p.d, Support: len(p.sv), Pairs: len(p.svm.pairs)}, nil
+	},
+	Get: readPointSVC,
+}
+
+func readPointSVC(f *modelfile.File, meta pointSVCMeta, dst *PointSVC) error {
+	k, err := meta.Kernel.Kernel()
 	if err != nil {
-		return nil, fmt.Errorf("svm: MarshalBinary: %w", err)
+		return fmt.Errorf("the model file's kernel: %w", err)
 	}
-	s := p.svm
-	f := modelfile.New(PointSVCKind, ModelVersion)
-	if err := f.SetMetadata(pointSVCMeta{Kernel: kj, C: p.C, Tol: p.Settings.Tol, MaxIter: p.Settings.MaxIter, Classes: s.classes,
-		Features: p.d, Support: len(p.sv), Pairs: len(s.pairs)}); err != nil {
-		return nil, err
+	out := PointSVC{Kernel: k, C: meta.C, Settings: Settings{Tol: meta.Tol, MaxIter: meta.MaxIter}}
+	if err := out.Validate(); err != nil {
+		return fmt.Errorf("the model file's settings: %w", err)
 	}
-	var pts []float64
-	if p.x != nil {
-		pts = mat.DenseCopyOf(p.x).RawMatrix().Data
+	if err := checkClasses(meta.Classes); err != nil {
+		return err
 	}
-	f.PutFloat64s("support_points", pts)
-	f.PutInt64s("support_rows", toInt64(p.sv))
-	s.putMachines(f)
-	return f, nil
+	d, ns := meta.Features, meta.Support
+	if d < 1 || ns < 0 || meta.Pairs != len(meta.Classes)*(len(meta.Classes)-1)/2 || ns > math.MaxInt/d {
+		return fmt.Errorf("the model file declares %d classes, %d machines and %d support points of %d features", len(meta.Classes), meta.Pairs, ns, d)
+	}
+	pts, err := f.Float64sLen("support_points", ns*d)
+	if err != nil {
+		return err
+	}
+	if out.sv, err = f.Indices("support_rows", math.MaxInt32+1); err != nil {
+		return err
+	}
+	if len(out.sv) != ns {
+		return fmt.Errorf("the model file has %d support rows for %d support points", len(out.sv), ns)
+	}
+	if out.svm, err = readMachines(f, meta.Classes, ns, out.C, out.Settings); err != nil {
+		return err
+	}
+	out.d = d
+	if ns > 0 {
+		out.x = mat.NewDense(ns, d, pts)
+	} else {
+		out.sv = []int{}
+	}
+	*dst = out
+	return nil
 }
 
 func toInt64(v []int) []int64 {
@@ -253,87 +287,20 @@ func toInt64(v []int) []int64 {
 	return out
 }
 
+// ModelFile returns the fitted model as a modelfile container (kind
+// PointSVCKind).
+func (p *PointSVC) ModelFile() (*modelfile.File, error) { return pointSVCCodec.File(p) }
+
+// ReadModelFile replaces p by the model in f; on an error p is unchanged.
+func (p *PointSVC) ReadModelFile(f *modelfile.File) error { return pointSVCCodec.Read(f, p) }
+
 // MarshalBinary encodes the fitted model; a model read back predicts
 // bitwise the same.
-func (p *PointSVC) MarshalBinary() ([]byte, error) {
-	f, err := p.ModelFile()
-	if err != nil {
-		return nil, err
-	}
-	return f.MarshalBinary()
-}
+func (p *PointSVC) MarshalBinary() ([]byte, error) { return pointSVCCodec.Marshal(p) }
 
 // UnmarshalBinary replaces p by the model in data; on an error p is
 // unchanged.
-func (p *PointSVC) UnmarshalBinary(data []byte) error {
-	f, err := modelfile.Unmarshal(data)
-	if err != nil {
-		return fmt.Errorf("svm: %w", err)
-	}
-	return p.ReadModelFile(f)
-}
-
-// ReadModelFile replaces p by the model in f.
-func (p *PointSVC) ReadModelFile(f *modelfile.File) error {
-	if err := f.Expect(PointSVCKind, ModelVersion); err != nil {
-		return fmt.Errorf("svm: %w", err)
-	}
-	var meta pointSVCMeta
-	if err := f.DecodeMetadata(&meta); err != nil {
-		return fmt.Errorf("svm: %w", err)
-	}
-	k, err := meta.Kernel.Kernel()
-	if err != nil {
-		return fmt.Errorf("svm: the model file's kernel: %w", err)
-	}
-	out := PointSVC{Kernel: k, C: meta.C, Settings: Settings{Tol: meta.Tol, MaxIter: meta.MaxIter}}
-	if err := out.Validate(); err != nil {
-		return fmt.Errorf("svm: the model file's settings: %w", err)
-	}
-	if err := checkClasses(meta.Classes); err != nil {
-		return err
-	}
-	d, ns := meta.Features, meta.Support
-	if d < 1 || ns < 0 || meta.Pairs != len(meta.Classes)*(len(meta.Classes)-1)/2 || ns > math.MaxInt/d {
-		return fmt.Errorf("svm: the model file declares %d classes, %d machines and %d support points of %d features", len(meta.Classes), meta.Pairs, ns, d)
-	}
-	pts, err := f.Float64s("support_points")
-	if err != nil {
-		return fmt.Errorf("svm: %w", err)
-	}
-	if len(pts) != ns*d {
-		return fmt.Errorf("svm: the model file has %d support point values, want %d", len(pts), ns*d)
-	}
-	for i, v := range pts {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("svm: the model file's support point %d, coordinate %d is %v", i/d, i%d, v)
-		}
-	}
-	rows, err := f.Int64s("support_rows")
-	if err != nil {
-		return fmt.Errorf("svm: %w", err)
-	}
-	if len(rows) != ns {
-		return fmt.Errorf("svm: the model file has %d support rows for %d support points", len(rows), ns)
-	}
-	s, err := readMachines(f, meta.Classes, ns, out.C, out.Settings)
-	if err != nil {
-		return err
-	}
-	out.svm, out.d = s, d
-	out.sv = make([]int, ns)
-	for i, v := range rows {
-		if v < 0 || v > math.MaxInt32 {
-			return fmt.Errorf("svm: the model file's support row %d is %d", i, v)
-		}
-		out.sv[i] = int(v)
-	}
-	if ns > 0 {
-		out.x = mat.NewDense(ns, d, pts)
-	}
-	*p = out
-	return nil
-}
+func (p *PointSVC) UnmarshalBinary(data []byte) error { return pointSVCCodec.Unmarshal(data, p) }
 
 // MarshalJSON refuses: a fitted model is not JSON (estimator.ErrJSON).
 func (p PointSVC) MarshalJSON() ([]byte, error) {

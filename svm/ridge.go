@@ -100,23 +100,44 @@ func (r *KernelRidge) Scores(cross mat.Matrix) (*mat.Dense, error) {
 // Classes returns the classes seen at Fit, ascending.
 func (r *KernelRidge) Classes() []int { return r.classes }
 
-// Predict returns the class with the largest score for each row of cross
-// (the first on ties).
-func (r *KernelRidge) Predict(cross mat.Matrix) ([]int, error) {
+// Predict returns, for each row of cross (m × n_train: k(x, x_j) for the
+// training items), the score of every class 0..C−1 (C = 1 + the largest
+// class seen at Fit): column c holds Scores' column for class c, and a
+// class not seen at Fit scores −Inf, so that it is never predicted. The
+// predicted class is the row's first maximum (estimator.Argmax), the
+// smallest of the classes with the largest score. ctx is checked once.
+func (r *KernelRidge) Predict(ctx context.Context, cross mat.Matrix) (*mat.Dense, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	s, err := r.Scores(cross)
 	if err != nil {
 		return nil, err
 	}
-	m, c := s.Dims()
-	pred := make([]int, m)
+	m, _ := s.Dims()
+	out := mat.NewDense(m, r.classes[len(r.classes)-1]+1, nil)
 	for i := 0; i < m; i++ {
-		best := 0
-		for j := 1; j < c; j++ {
-			if s.At(i, j) > s.At(i, best) {
-				best = j
-			}
+		row := out.RawRowView(i)
+		for c := range row {
+			row[c] = math.Inf(-1)
 		}
-		pred[i] = r.classes[best]
+		for j, c := range r.classes {
+			row[c] = s.At(i, j)
+		}
 	}
-	return pred, nil
+	return out, nil
 }
+
+// KernelRidge is a classifier on a precomputed kernel, as SVC: fitted on
+// the Gram matrix of the training items, it scores items from their kernel
+// rows to them.
+var _ estimator.Classifier[mat.Symmetric, mat.Matrix] = (*KernelRidge)(nil)
+
+// Info is the zero Info: the Cholesky solve has no iterations.
+func (r *KernelRidge) Info() estimator.Info { return estimator.Info{} }
+
+// Kind returns KernelRidgeKind.
+func (r *KernelRidge) Kind() string { return KernelRidgeKind }
+
+// Clone returns an unfitted copy of r with the same hyperparameters.
+func (r *KernelRidge) Clone() *KernelRidge { return &KernelRidge{Ridge: r.Ridge} }

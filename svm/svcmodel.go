@@ -110,65 +110,47 @@ type svcMeta struct {
 // Items returns the number of training items, 0 before Fit.
 func (s *SVC) Items() int { return s.nTrain }
 
+// svcCodec stores an SVC: its settings, classes and machines.
+var svcCodec = modelfile.Codec[SVC, svcMeta]{Kind: SVCKind, Version: ModelVersion,
+	Fitted: func(s *SVC) bool { return s.pairs != nil },
+	Put: func(s *SVC, f *modelfile.File) (svcMeta, error) {
+		s.putMachines(f)
+		return svcMeta{C: s.C, Tol: s.Settings.Tol, MaxIter: s.Settings.MaxIter, Classes: s.classes, Items: s.nTrain}, nil
+	},
+	Get: func(f *modelfile.File, meta svcMeta, dst *SVC) error {
+		settings := Settings{Tol: meta.Tol, MaxIter: meta.MaxIter}
+		if err := (&SVC{C: meta.C, Settings: settings}).Validate(); err != nil {
+			return fmt.Errorf("the model file's settings: %w", err)
+		}
+		if err := checkClasses(meta.Classes); err != nil {
+			return err
+		}
+		if meta.Items < 1 {
+			return fmt.Errorf("the model file declares %d training items", meta.Items)
+		}
+		out, err := readMachines(f, meta.Classes, meta.Items, meta.C, settings)
+		if err != nil {
+			return err
+		}
+		*dst = *out
+		return nil
+	},
+}
+
 // ModelFile returns the fitted machine as a modelfile container (kind
 // SVCKind).
-func (s *SVC) ModelFile() (*modelfile.File, error) {
-	if s.pairs == nil {
-		return nil, estimator.NotFitted("svm: SVC.MarshalBinary")
-	}
-	f := modelfile.New(SVCKind, ModelVersion)
-	if err := f.SetMetadata(svcMeta{C: s.C, Tol: s.Settings.Tol, MaxIter: s.Settings.MaxIter, Classes: s.classes, Items: s.nTrain}); err != nil {
-		return nil, err
-	}
-	s.putMachines(f)
-	return f, nil
-}
+func (s *SVC) ModelFile() (*modelfile.File, error) { return svcCodec.File(s) }
+
+// ReadModelFile replaces s by the machine in f; on an error s is unchanged.
+func (s *SVC) ReadModelFile(f *modelfile.File) error { return svcCodec.Read(f, s) }
 
 // MarshalBinary encodes the fitted machine; one read back decides bitwise
 // the same on the same kernel rows.
-func (s *SVC) MarshalBinary() ([]byte, error) {
-	f, err := s.ModelFile()
-	if err != nil {
-		return nil, err
-	}
-	return f.MarshalBinary()
-}
+func (s *SVC) MarshalBinary() ([]byte, error) { return svcCodec.Marshal(s) }
 
 // UnmarshalBinary replaces s by the machine in data; on an error s is
 // unchanged.
-func (s *SVC) UnmarshalBinary(data []byte) error {
-	f, err := modelfile.Unmarshal(data)
-	if err != nil {
-		return fmt.Errorf("svm: %w", err)
-	}
-	return s.ReadModelFile(f)
-}
-
-// ReadModelFile replaces s by the machine in f.
-func (s *SVC) ReadModelFile(f *modelfile.File) error {
-	if err := f.Expect(SVCKind, ModelVersion); err != nil {
-		return fmt.Errorf("svm: %w", err)
-	}
-	var meta svcMeta
-	if err := f.DecodeMetadata(&meta); err != nil {
-		return fmt.Errorf("svm: %w", err)
-	}
-	if err := (&SVC{C: meta.C, Settings: Settings{Tol: meta.Tol, MaxIter: meta.MaxIter}}).Validate(); err != nil {
-		return fmt.Errorf("svm: the model file's settings: %w", err)
-	}
-	if err := checkClasses(meta.Classes); err != nil {
-		return err
-	}
-	if meta.Items < 1 {
-		return fmt.Errorf("svm: the model file declares %d training items", meta.Items)
-	}
-	out, err := readMachines(f, meta.Classes, meta.Items, meta.C, Settings{Tol: meta.Tol, MaxIter: meta.MaxIter})
-	if err != nil {
-		return err
-	}
-	*s = *out
-	return nil
-}
+func (s *SVC) UnmarshalBinary(data []byte) error { return svcCodec.Unmarshal(data, s) }
 
 // MarshalJSON refuses: a fitted model is not JSON (estimator.ErrJSON).
 func (s SVC) MarshalJSON() ([]byte, error) { return nil, fmt.Errorf("svm: SVC: %w", estimator.ErrJSON) }

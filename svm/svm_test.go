@@ -324,9 +324,42 @@ func TestKernelRidgeAgainstLU(t *testing.T) {
 	got, err := kr.Scores(k)
 	require.NoError(t, err)
 	assert.True(t, mat.EqualApprox(&want, got, 1e-10))
-	pred, err := kr.Predict(k)
+	scores, err := kr.Predict(context.Background(), k)
 	require.NoError(t, err)
-	assert.GreaterOrEqual(t, accuracy(pred, labels), 0.9)
+	assert.GreaterOrEqual(t, accuracy(estimator.Argmax(scores), labels), 0.9)
+}
+
+// TestKernelRidgePredictColumns: Predict's column c is Scores' column of
+// class c, and a class not seen at Fit scores −Inf, so that Argmax picks
+// among the seen classes as the first maximum of Scores does.
+func TestKernelRidgePredictColumns(t *testing.T) {
+	k := mat.NewSymDense(4, []float64{
+		2, 1, 0, 0,
+		1, 2, 0, 0,
+		0, 0, 2, 1,
+		0, 0, 1, 2,
+	})
+	kr := &KernelRidge{Ridge: 0.5}
+	require.NoError(t, kr.Fit(context.Background(), k, []int{1, 1, 3, 3}))
+	require.Equal(t, []int{1, 3}, kr.Classes())
+	s, err := kr.Scores(k)
+	require.NoError(t, err)
+	p, err := kr.Predict(context.Background(), k)
+	require.NoError(t, err)
+	r, c := p.Dims()
+	require.Equal(t, []int{4, 4}, []int{r, c})
+	for i := 0; i < 4; i++ {
+		assert.True(t, math.IsInf(p.At(i, 0), -1) && math.IsInf(p.At(i, 2), -1), "row %d: unseen classes 0 and 2", i)
+		assert.Equal(t, s.At(i, 0), p.At(i, 1))
+		assert.Equal(t, s.At(i, 1), p.At(i, 3))
+	}
+	assert.Equal(t, []int{1, 1, 3, 3}, estimator.Argmax(p))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err = kr.Predict(ctx, k)
+	require.ErrorIs(t, err, context.Canceled)
+	_, err = (&KernelRidge{}).Predict(context.Background(), k)
+	require.ErrorIs(t, err, estimator.ErrNotFitted)
 }
 
 func TestBadInput(t *testing.T) {

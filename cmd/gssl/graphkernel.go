@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"io"
@@ -10,7 +9,6 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/eval"
 	"github.com/gssl/gssl/graphkernels"
@@ -143,6 +141,7 @@ type graphKernelResult struct {
 	OuterFolds       int              `json:"outer_folds"`
 	InnerFolds       int              `json:"inner_folds"`
 	Repeats          int              `json:"repeats"`
+	Seed             uint64           `json:"seed"`
 	FoldsFile        string           `json:"folds_file,omitempty"`
 	Grid             []float64        `json:"grid"`
 	GridChosen       []int            `json:"grid_chosen_counts,omitempty"`
@@ -157,73 +156,61 @@ type graphKernelResult struct {
 }
 
 func (o graphKernelOptions) validate() error {
-	switch o.Kernel {
-	case "wl", "sp", "rw", "vh":
-	default:
-		return fmt.Errorf("graphkernel: --kernel %q is invalid: want wl, sp, rw or vh", o.Kernel)
-	}
-	if o.Kernel == "wl" && (o.H < 1 || o.H > graphkernels.MaxWLHeight) {
+	if err := o.spec().Validate(); err != nil {
+		if o.Kernel != "wl" && o.Kernel != "sp" && o.Kernel != "rw" && o.Kernel != "vh" {
+			return fmt.Errorf("graphkernel: --kernel %q is invalid: want wl, sp, rw or vh", o.Kernel)
+		}
 		return fmt.Errorf("graphkernel: --h %d is invalid: it must be in [1, %d]", o.H, graphkernels.MaxWLHeight)
 	}
-	if o.SelectH && o.Kernel != "wl" {
+	switch {
+	case o.SelectH && o.Kernel != "wl":
 		return fmt.Errorf("graphkernel: --select-h needs --kernel wl")
-	}
-	if o.Classifier != "svm" && o.Classifier != "ridge" {
+	case o.Classifier != "svm" && o.Classifier != "ridge":
 		return fmt.Errorf("graphkernel: --classifier %q is invalid: want svm or ridge", o.Classifier)
-	}
-	if len(o.Grid) == 0 {
+	case len(o.Grid) == 0:
 		return fmt.Errorf("graphkernel: --grid is empty")
+	case o.Folds == "" && o.CV < 2:
+		return fmt.Errorf("graphkernel: --folds %d is invalid: it must be ≥ 2", o.CV)
+	case o.Inner < 2:
+		return fmt.Errorf("graphkernel: --inner-folds %d is invalid: it must be ≥ 2", o.Inner)
+	case o.GramRuns < 1:
+		return fmt.Errorf("graphkernel: --gram-runs %d is invalid: it must be ≥ 1", o.GramRuns)
+	case len(o.Heights) > 0 && o.Kernel != "wl":
+		return fmt.Errorf("graphkernel: --heights needs --kernel wl")
+	case len(o.Heights) > 0 && o.Repeats < 1:
+		return fmt.Errorf("graphkernel: --heights needs --seeds ≥ 1 (it runs the cross-validation)")
 	}
 	for _, v := range o.Grid {
 		if !(v > 0) || v > 1e300 {
 			return fmt.Errorf("graphkernel: --grid value %v is invalid: every value must be finite and > 0", v)
 		}
 	}
-	if o.Folds == "" && o.CV < 2 {
-		return fmt.Errorf("graphkernel: --folds %d is invalid: it must be ≥ 2", o.CV)
-	}
-	if o.Inner < 2 {
-		return fmt.Errorf("graphkernel: --inner-folds %d is invalid: it must be ≥ 2", o.Inner)
-	}
 	if err := checkSeedCount(o.Repeats, 0); err != nil {
 		return fmt.Errorf("graphkernel: %w", err)
 	}
-	if len(o.Heights) > 0 {
-		if o.Kernel != "wl" {
-			return fmt.Errorf("graphkernel: --heights needs --kernel wl")
+	for _, h := range o.Heights {
+		if h < 0 || h > graphkernels.MaxWLHeight {
+			return fmt.Errorf("graphkernel: --heights value %d is invalid: every height must be in [0, %d]", h, graphkernels.MaxWLHeight)
 		}
-		if o.Repeats < 1 {
-			return fmt.Errorf("graphkernel: --heights needs --seeds ≥ 1 (it runs the cross-validation)")
-		}
-		for _, h := range o.Heights {
-			if h < 0 || h > graphkernels.MaxWLHeight {
-				return fmt.Errorf("graphkernel: --heights value %d is invalid: every height must be in [0, %d]", h, graphkernels.MaxWLHeight)
-			}
-		}
-	}
-	if o.GramRuns < 1 {
-		return fmt.Errorf("graphkernel: --gram-runs %d is invalid: it must be ≥ 1", o.GramRuns)
 	}
 	return o.validateSave()
 }
 
-// newGraphKernel returns the kernel the options name, at WL height h.
-func (o graphKernelOptions) newGraphKernel(h int, progress graphkernels.Progress) graphkernels.Kernel {
-	var k graphkernels.Kernel
-	switch o.Kernel {
-	case "wl":
-		k = &graphkernels.WeisfeilerLehman{H: h, Progress: progress}
-	case "sp":
-		k = &graphkernels.ShortestPath{Progress: progress}
-	case "rw":
-		k = &graphkernels.RandomWalk{Lambda: o.Lambda, Progress: progress}
-	default:
-		k = &graphkernels.VertexHistogram{Progress: progress}
+// spec is the kernel the options name.
+func (o graphKernelOptions) spec() protocol.GraphKernelSpec {
+	return protocol.GraphKernelSpec{Name: o.Kernel, H: o.H, Lambda: o.Lambda, Normalize: o.Normalize}
+}
+
+// study is the experiment the options describe (protocol.GraphKernelStudy),
+// with the outer folds read from --fold-file.
+func (o graphKernelOptions) study(folds [][]int, stderr io.Writer) (protocol.GraphKernelStudy, func()) {
+	ev := protocol.GramEvaluation{Grid: o.Grid, OuterFolds: o.CV, InnerFolds: o.Inner, Seeds: o.Repeats, Seed: o.Seed, Folds: folds}
+	if o.Classifier == "ridge" {
+		ev.Machine = graphkernels.Ridge
 	}
-	if o.Normalize {
-		k = &graphkernels.Cosine{Kernel: k}
-	}
-	return k
+	bars, finish := stageProgress(stderr)
+	return protocol.GraphKernelStudy{Kernel: o.spec(), SelectH: o.SelectH, Heights: o.Heights, Evaluation: ev,
+		GramRuns: o.GramRuns, Refit: o.Save != "", Progress: bars}, finish
 }
 
 func runGraphKernel(ctx context.Context, opts graphKernelOptions, stdout, stderr io.Writer) error {
@@ -241,31 +228,88 @@ func runGraphKernel(ctx context.Context, opts graphKernelOptions, stdout, stderr
 			return fmt.Errorf("graphkernel: --fold-file: %w", err)
 		}
 	}
-	gram, err := timedGram(ctx, opts, graphs, &res, stderr)
+	study, finish := opts.study(folds, stderr)
+	sr, err := study.Run(ctx, graphs, labels)
+	finish()
 	if err != nil {
+		return fmt.Errorf("graphkernel: %w", err)
+	}
+	if err := fillGraphKernelResult(opts, ds, sr, &res, stderr); err != nil {
 		return err
 	}
-	var grams []*mat.SymDense
-	var heights []int
-	if opts.Repeats > 0 || opts.Save != "" {
-		if grams, heights, err = candidateGrams(ctx, opts, graphs, gram); err != nil {
-			return err
-		}
-	}
-	if opts.Repeats == 0 {
-		res.AccuracyMean, res.AccuracyStd = nil, nil
-	} else if err := evaluateGraphKernel(ctx, opts, ds, graphs, labels, folds, grams, heights, &res, stderr); err != nil {
-		return err
-	}
-	if opts.Save != "" {
-		if err := saveGraphClassifier(ctx, opts, ds, graphs, grams, heights, &res, stderr); err != nil {
-			return err
-		}
-	}
-	if err := opts.Plots.write(stderr, "graphkernel", res, func() (picture, error) { return graphKernelPicture(gram, labels, res) }); err != nil {
+	if err := opts.Plots.write(stderr, "graphkernel", res, func() (picture, error) { return graphKernelPicture(sr, labels, res) }); err != nil {
 		return err
 	}
 	return report(stdout, opts.JSON, res, func(w io.Writer) { printGraphKernel(w, res) })
+}
+
+// fillGraphKernelResult copies the study's findings into the result and
+// writes --gram-out, --out and --save.
+func fillGraphKernelResult(opts graphKernelOptions, ds *loaders.TUDataset, sr *protocol.GraphKernelStudyResult, res *graphKernelResult, stderr io.Writer) error {
+	res.GramSecondsRuns, res.Features = sr.GramSeconds, sr.Features
+	res.GramSeconds = median(sr.GramSeconds)
+	logf(stderr, "graphkernel: Gram matrix %d×%d in %.4f s (median of %d)", res.Graphs, res.Graphs, res.GramSeconds, len(sr.GramSeconds))
+	if opts.GramOut != "" {
+		if err := writeAtomic(opts.GramOut, func(w io.Writer) error { return loaders.WriteMatrixText(w, sr.Gram) }); err != nil {
+			return fmt.Errorf("graphkernel: %w", err)
+		}
+	}
+	res.AccuracyMean, res.AccuracyStd = nil, nil
+	if er := sr.Evaluation; er != nil {
+		mean, std := eval.MeanStd(er.Accuracy)
+		res.OuterFolds, res.CVSeconds, res.AccuracyByRepeat = er.Folds, sr.CVSeconds, er.Accuracy
+		res.AccuracyMean, res.AccuracyStd, res.GridChosen, res.HChosen = finite(mean), finite(std), sr.GridChosen, sr.HChosen
+	}
+	for _, h := range sr.Heights {
+		mean, std := eval.MeanStd(h.Accuracy)
+		res.Heights = append(res.Heights, heightAccuracy{H: h.H, Mean: finite(mean), Std: finite(std), ByRepeat: finites(h.Accuracy)})
+		logf(stderr, "graphkernel: WL height %d fixed: accuracy %.4f ± %.4f", h.H, mean, std)
+	}
+	if opts.Out != "" && sr.Evaluation != nil {
+		if err := writeGraphRows(opts.Out, ds, ds.Classes(), sr.Evaluation); err != nil {
+			return err
+		}
+		res.Out = opts.Out
+	}
+	if sr.Model != nil {
+		return saveGraphClassifier(opts, ds, sr, res, stderr)
+	}
+	return nil
+}
+
+func median(xs []float64) float64 {
+	s := slices.Sorted(slices.Values(xs))
+	n := len(s)
+	if n == 0 {
+		return 0
+	}
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return 0.5 * (s[n/2-1] + s[n/2])
+}
+
+// stageProgress returns a protocol Progress that draws one bar on stderr
+// per run of a stage (a new bar when the stage changes or its count
+// restarts), and the function that finishes the last bar.
+func stageProgress(stderr io.Writer) (func(stage string, done, total int), func()) {
+	var bar *progress
+	var stage string
+	last := 0
+	finish := func() {
+		if bar != nil {
+			bar.Finish()
+			bar = nil
+		}
+	}
+	return func(s string, done, total int) {
+		if bar == nil || s != stage || done <= last {
+			finish()
+			bar, stage, last = newProgress(stderr, total, s), s, 0
+		}
+		bar.Add(done - last)
+		last = done
+	}, finish
 }
 
 // checkGraphKernelFlags checks the flags before any work.
@@ -295,7 +339,7 @@ func loadGraphKernelData(opts graphKernelOptions, stderr io.Writer) (*loaders.TU
 	res := graphKernelResult{
 		Dataset: ds.Name, Kernel: opts.Kernel, Normalize: opts.Normalize, Classifier: opts.Classifier,
 		Graphs: len(ds.Graphs), Classes: len(ds.LabelValues), LoadSeconds: seconds(start),
-		OuterFolds: opts.CV, InnerFolds: opts.Inner, Repeats: opts.Repeats, FoldsFile: opts.Folds, Grid: opts.Grid,
+		OuterFolds: opts.CV, InnerFolds: opts.Inner, Repeats: opts.Repeats, Seed: opts.Seed, FoldsFile: opts.Folds, Grid: opts.Grid,
 	}
 	switch opts.Kernel {
 	case "wl":
@@ -312,117 +356,6 @@ func loadGraphKernelData(opts graphKernelOptions, stderr io.Writer) (*loaders.TU
 	return ds, graphs, res, nil
 }
 
-// evaluateGraphKernel runs the nested cross-validation of the candidate
-// Gram matrices (protocol.GramEvaluation), the --heights sweep and --out.
-func evaluateGraphKernel(ctx context.Context, opts graphKernelOptions, ds *loaders.TUDataset, graphs []graphkernels.Graph, labels []int,
-	folds [][]int, grams []*mat.SymDense, heights []int, res *graphKernelResult, stderr io.Writer) error {
-	ev := protocol.GramEvaluation{Grams: grams, Grid: opts.Grid, OuterFolds: opts.CV, InnerFolds: opts.Inner,
-		Seeds: opts.Repeats, Seed: opts.Seed, Folds: folds}
-	if opts.Classifier == "ridge" {
-		ev.Machine = graphkernels.Ridge
-	}
-	t0 := time.Now()
-	bar := newProgress(stderr, opts.Repeats, "nested CV")
-	ev.Progress = func(int, int) { bar.Add(1) }
-	er, err := ev.Run(ctx, labels)
-	bar.Finish()
-	if err != nil {
-		return fmt.Errorf("graphkernel: %w", err)
-	}
-	res.CVSeconds = seconds(t0)
-	summariseChoices(opts, er, heights, res)
-	if len(opts.Heights) > 0 {
-		if res.Heights, err = heightSweep(ctx, opts, ev, graphs, labels, grams, heights, stderr); err != nil {
-			return err
-		}
-	}
-	if opts.Out != "" {
-		if err := writeGraphRows(opts.Out, ds, labels, er); err != nil {
-			return err
-		}
-		res.Out = opts.Out
-	}
-	return nil
-}
-
-// timedGram computes the Gram matrix of the kernel as configured (height H
-// for WL) --gram-runs times from the loaded graphs (after one warm-up when
-// more than once), reports the median time and writes --gram-out.
-func timedGram(ctx context.Context, opts graphKernelOptions, graphs []graphkernels.Graph, res *graphKernelResult, stderr io.Writer) (*mat.SymDense, error) {
-	var bar *progress
-	finish := func() {
-		if bar != nil {
-			bar.Finish()
-		}
-	}
-	k, gram, secs, err := protocol.TimedGram(ctx, graphs, max(opts.GramRuns, 1), func(int) graphkernels.Kernel {
-		finish()
-		bar = newProgress(stderr, len(graphs), "Gram matrix")
-		return opts.newGraphKernel(opts.H, func(done, _ int) { bar.Add(1) })
-	})
-	finish()
-	if err != nil {
-		return nil, fmt.Errorf("graphkernel: %w", err)
-	}
-	res.GramSecondsRuns = secs
-	if f, ok := featureCount(k); ok {
-		res.Features = f
-	}
-	res.GramSeconds = median(res.GramSecondsRuns)
-	logf(stderr, "graphkernel: Gram matrix %d×%d in %.4f s (median of %d)", len(graphs), len(graphs), res.GramSeconds, len(res.GramSecondsRuns))
-	if opts.GramOut != "" {
-		if err := writeMatrix(opts.GramOut, gram); err != nil {
-			return nil, fmt.Errorf("graphkernel: %w", err)
-		}
-	}
-	return gram, nil
-}
-
-// candidateGrams returns the candidate kernels: the one Gram matrix, or
-// one per WL height 1..H with --select-h.
-func candidateGrams(ctx context.Context, opts graphKernelOptions, graphs []graphkernels.Graph, gram *mat.SymDense) ([]*mat.SymDense, []int, error) {
-	if !opts.SelectH {
-		return []*mat.SymDense{gram}, []int{opts.H}, nil
-	}
-	var grams []*mat.SymDense
-	var heights []int
-	for h := 1; h <= opts.H; h++ {
-		kh := gram
-		if h != opts.H {
-			var err error
-			if kh, err = graphkernels.FitGram(ctx, opts.newGraphKernel(h, nil), graphs); err != nil {
-				return nil, nil, fmt.Errorf("graphkernel: %w", err)
-			}
-		}
-		grams, heights = append(grams, kh), append(heights, h)
-	}
-	return grams, heights, nil
-}
-
-// summariseChoices fills the accuracies and how often each grid value and
-// height was chosen.
-func summariseChoices(opts graphKernelOptions, er *protocol.GramEvaluationResult, heights []int, res *graphKernelResult) {
-	res.OuterFolds = er.Folds
-	nGrid := len(opts.Grid)
-	res.GridChosen = make([]int, nGrid)
-	hCount := map[int]int{}
-	for _, chosen := range er.Chosen {
-		for _, c := range chosen {
-			res.GridChosen[c%nGrid]++
-			hCount[heights[c/nGrid]]++
-		}
-	}
-	res.AccuracyByRepeat = er.Accuracy
-	mean, std := eval.MeanStd(res.AccuracyByRepeat)
-	res.AccuracyMean, res.AccuracyStd = finite(mean), finite(std)
-	if opts.SelectH {
-		res.HChosen = make([]int, opts.H)
-		for h, c := range hCount {
-			res.HChosen[h-1] = c
-		}
-	}
-}
-
 // writeGraphRows writes --out: one row per graph with its class, outer fold
 // (first seed) and out-of-fold prediction, classes as in the labels file.
 func writeGraphRows(path string, ds *loaders.TUDataset, labels []int, er *protocol.GramEvaluationResult) error {
@@ -435,64 +368,6 @@ func writeGraphRows(path string, ds *loaders.TUDataset, labels []int, er *protoc
 	return writeTable(path, []string{"graph", "label", "fold", "prediction"}, len(labels), func(i int, rec []any) {
 		rec[0], rec[1], rec[2], rec[3] = i+1, name(labels[i]), er.Fold[i], name(er.Prediction[i])
 	})
-}
-
-// featureCount returns the dictionary size of an explicit-feature kernel.
-func featureCount(k graphkernels.Kernel) (int, bool) {
-	if c, ok := k.(*graphkernels.Cosine); ok {
-		k = c.Fitted()
-	}
-	switch k := k.(type) {
-	case *graphkernels.WeisfeilerLehman:
-		return k.Dimension(), true
-	case interface {
-		Features() []graphkernels.SparseVector
-	}:
-		d := 0
-		for _, v := range k.Features() {
-			if n := len(v.Idx); n > 0 {
-				d = max(d, int(v.Idx[n-1])+1)
-			}
-		}
-		return d, true
-	}
-	return 0, false
-}
-
-func median(xs []float64) float64 {
-	s := slices.Sorted(slices.Values(xs))
-	n := len(s)
-	if n == 0 {
-		return 0
-	}
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return 0.5 * (s[n/2-1] + s[n/2])
-}
-
-// writeMatrix writes a matrix as text, one row per line, every value with
-// the digits that read back to the same float64.
-func writeMatrix(path string, m mat.Matrix) error {
-	return writeAtomic(path, func(f io.Writer) error {
-		return writeMatrixTo(f, m)
-	})
-}
-
-func writeMatrixTo(f io.Writer, m mat.Matrix) error {
-	w := bufio.NewWriter(f)
-	r, c := m.Dims()
-	buf := make([]byte, 0, 32)
-	for i := 0; i < r; i++ {
-		for j := 0; j < c; j++ {
-			if j > 0 {
-				w.WriteByte(' ')
-			}
-			w.Write(strconv.AppendFloat(buf[:0], m.At(i, j), 'g', -1, 64))
-		}
-		w.WriteByte('\n')
-	}
-	return w.Flush()
 }
 
 func printGraphKernel(w io.Writer, r graphKernelResult) {

@@ -1,12 +1,9 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"strconv"
-
-	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/graphkernels"
 	"github.com/gssl/gssl/loaders"
@@ -39,30 +36,14 @@ func (o graphKernelOptions) validateSave() error {
 	return nil
 }
 
-// saveGraphClassifier writes --save: the candidate that the protocol's
-// inner selection picks on all graphs (protocol.GramEvaluation.Select),
-// refitted on all of them as a WLClassifier with the data set's class
-// names (its graph labels).
-func saveGraphClassifier(ctx context.Context, opts graphKernelOptions, ds *loaders.TUDataset, graphs []graphkernels.Graph,
-	grams []*mat.SymDense, heights []int, res *graphKernelResult, stderr io.Writer) error {
-	labels := ds.Classes()
-	ev := protocol.GramEvaluation{Grams: grams, Grid: opts.Grid, InnerFolds: opts.Inner, Seed: opts.Seed}
-	c, err := ev.Select(ctx, labels)
-	if err != nil {
-		return fmt.Errorf("graphkernel: --save %s: %w", opts.Save, err)
-	}
-	nGrid := len(opts.Grid)
-	cfg := savedGraphModel{Kind: graphkernels.WLClassifierKind, H: heights[c/nGrid], C: opts.Grid[c%nGrid], Normalize: opts.Normalize, Graphs: len(graphs),
+// saveGraphClassifier writes --save: the model the study refitted on all
+// graphs, with the data set's class names (its graph labels).
+func saveGraphClassifier(opts graphKernelOptions, ds *loaders.TUDataset, sr *protocol.GraphKernelStudyResult, res *graphKernelResult, stderr io.Writer) error {
+	m := sr.Model
+	cfg := savedGraphModel{Kind: graphkernels.WLClassifierKind, H: m.H, C: m.C, Normalize: m.Normalize, Graphs: len(ds.Graphs),
 		Chosen: fmt.Sprintf("on %d inner folds of all graphs (seed %d)", opts.Inner, opts.Seed)}
-	if len(grams)*nGrid == 1 {
+	if sr.Candidates == 1 {
 		cfg.Chosen = "the only candidate"
-	}
-	if opts.Kernel == "vh" {
-		cfg.H = 0
-	}
-	m := &graphkernels.WLClassifier{H: cfg.H, C: cfg.C, Normalize: opts.Normalize}
-	if err := m.Fit(ctx, graphs, labels); err != nil {
-		return fmt.Errorf("graphkernel: --save %s: refitting h = %d, C = %g on all %d graphs: %w", opts.Save, cfg.H, cfg.C, len(graphs), err)
 	}
 	names := make([]string, len(ds.LabelValues))
 	for k, v := range ds.LabelValues {
@@ -71,7 +52,7 @@ func saveGraphClassifier(ctx context.Context, opts graphKernelOptions, ds *loade
 	if err := savedmodel.Save(opts.Save, m, savedmodel.Context{ClassNames: names, Data: opts.Data}); err != nil {
 		return fmt.Errorf("graphkernel: --save %w", err)
 	}
-	logf(stderr, "graphkernel: saved h = %d, C = %g (%s), refitted on all %d graphs, to %s", cfg.H, cfg.C, cfg.Chosen, len(graphs), opts.Save)
+	logf(stderr, "graphkernel: saved h = %d, C = %g (%s), refitted on all %d graphs, to %s", cfg.H, cfg.C, cfg.Chosen, cfg.Graphs, opts.Save)
 	res.Saved, res.SavedConfig = opts.Save, &cfg
 	return nil
 }
@@ -83,4 +64,13 @@ func printSavedGraphModel(w io.Writer, r graphKernelResult) {
 	c := r.SavedConfig
 	fmt.Fprintf(w, "  saved        %s: h = %d, C = %g (%s), refitted on all %d graphs (gssl predict --model %s --graphs DIR)\n",
 		r.Saved, c.H, c.C, c.Chosen, c.Graphs, r.Saved)
+}
+
+// heightAccuracy is the nested cross-validated accuracy of the WL kernel
+// with its height fixed (--heights).
+type heightAccuracy struct {
+	H        int   `json:"h"`
+	Mean     any   `json:"accuracy_mean"`
+	Std      any   `json:"accuracy_std"`
+	ByRepeat []any `json:"accuracy_by_repeat"`
 }

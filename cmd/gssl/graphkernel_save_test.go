@@ -147,10 +147,8 @@ func TestGraphKernelSaveChoosesAndServes(t *testing.T) {
 	for _, g := range ds.Graphs {
 		graphs = append(graphs, graphkernels.Graph{Adj: g.Graph, Labels: g.NodeLabels})
 	}
-	opts := graphKernelOptions{Kernel: "wl", H: 3, SelectH: true, Normalize: true}
-	gram, err := graphkernels.FitGram(t.Context(), opts.newGraphKernel(3, nil), graphs)
-	require.NoError(t, err)
-	grams, heights, err := candidateGrams(t.Context(), opts, graphs, gram)
+	spec := protocol.GraphKernelSpec{Name: protocol.KernelWL, H: 3, Normalize: true}
+	grams, heights, err := spec.CandidateGrams(t.Context(), graphs, nil, true)
 	require.NoError(t, err)
 	grid := []float64{0.01, 1, 100}
 	c, err := protocol.GramEvaluation{Grams: grams, Grid: grid, InnerFolds: 2, Seed: 4}.Select(t.Context(), ds.Classes())

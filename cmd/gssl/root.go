@@ -71,7 +71,7 @@ var commands = []func(*globals) *cobra.Command{
 	newIMGPCommand, newGPCommand, newFalkonCommand, newSVMCommand, newGraphKernelCommand,
 	newEigsCommand, newEmbedCommand, newClusterCommand, newKNNCommand,
 	newInfoCommand, newGenerateCommand, newConvertCommand,
-	newPredictCommand, newServeCommand, newModelCommand, newVersionCommand,
+	newFitCommand, newPredictCommand, newServeCommand, newModelCommand, newVersionCommand,
 }
 
 // usageError is a command line gssl cannot run (no command, a bad flag);

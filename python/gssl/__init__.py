@@ -10,15 +10,15 @@
 See python/README.md for the API.
 """
 
-from . import datasets
+from . import datasets, metrics
 from ._graph import Graph
 from ._lib import ABI_VERSION, FORK_MESSAGE
-from ._models import CLASSES, NAMES, Model, load
+from ._models import CLASSES, NAMES, FeatureMatrix, Model, load
 from .exceptions import CancelledError, ConvergenceWarning, NotFittedError
 
 for _cls in CLASSES.values():
     globals()[_cls.__name__] = _cls
 
-__all__ = ["Graph", "datasets", "load", "Model", "NotFittedError", "ConvergenceWarning", "CancelledError",
+__all__ = ["Graph", "FeatureMatrix", "datasets", "metrics", "load", "Model", "NotFittedError", "ConvergenceWarning", "CancelledError",
            "ABI_VERSION", "FORK_MESSAGE"] + [c.__name__ for c in CLASSES.values()]
 __version__ = "0.1.0"

@@ -39,13 +39,25 @@ _SIGNATURES = {
     "gssl_graph_copied": (i32, [i64, i64, P_i64]),
     "gssl_graph_data_address": (i32, [i64, i64, P_u]),
     "gssl_dataset_cora": (i32, [i64, P_i64, P_i64, P_i64]),
+    "gssl_dataset_cora_features": (i32, [i64, P_i64, P_i64, P_i64, P_i64]),
     "gssl_kinds": (i32, [i64, P_i64]),
+    "gssl_eval_roc_auc": (i32, [i64, vp, i64, i64, vp, ctypes.POINTER(ctypes.c_double)]),
+    "gssl_eval_fit_temperature": (i32, [i64, vp, i64, i64, vp, ctypes.POINTER(ctypes.c_double)]),
+    "gssl_eval_reliability": (i32, [i64, vp, i64, i64, vp, i64, P_i64, ctypes.POINTER(ctypes.c_double)]),
+    "gssl_eval_conformal_calibrate": (i32, [i64, vp, i64, i64, vp, ctypes.c_double, ctypes.c_uint64,
+                                            ctypes.POINTER(ctypes.c_double), P_i64]),
+    "gssl_eval_conformal_sets": (i32, [i64, vp, i64, i64, ctypes.c_double, ctypes.c_uint64, P_i64]),
     "gssl_model_new": (i32, [i64, cp, cp, P_i64]),
     "gssl_model_role": (i32, [i64]),
     "gssl_model_info": (i32, [i64, i64, P_i64]),
     "gssl_model_set_context": (i32, [i64, i64, cp]),
     "gssl_model_fit": (i32, [i64, i64, i64, vp, i32, i64, i64, vp, vp, i64, PROGRESS]),
     "gssl_model_predict": (i32, [i64, i64, i64, vp, vp, i32, vp, vp, i32, i64, i64, P_i64]),
+    "gssl_matrix_from_dense": (i32, [i64, vp, i32, i64, i64, P_i64]),
+    "gssl_matrix_from_csr": (i32, [i64, i64, i64, i64, vp, i32, vp, i32, vp, i32, P_i64]),
+    "gssl_matrix_copied": (i32, [i64, i64, P_i64]),
+    "gssl_model_fit_matrix": (i32, [i64, i64, i64, i64, vp, vp, i64, PROGRESS]),
+    "gssl_model_predict_matrix": (i32, [i64, i64, i64, vp, vp, i32, vp, i64, P_i64]),
     "gssl_model_fit_graphs": (i32, [i64, i64, vp, i64, vp, vp, PROGRESS]),
     "gssl_model_predict_graphs": (i32, [i64, i64, vp, i64, vp, P_i64]),
     "gssl_wl_kernel": (i32, [i64, i64, i32, vp, i64, vp, vp, i64, vp, P_i64]),
@@ -148,15 +160,35 @@ def call(fn, *args, cancellable=False):
 
 
 def _run_cancellable(h, fn, args):
+    # The wait is on an Event the worker sets when the C call has returned,
+    # not on Thread.join: a KeyboardInterrupt inside join can leave the
+    # thread marked as stopped while it still runs (CPython releases the
+    # thread's state lock when the interrupted acquire finds it held), and
+    # the caller would then free arrays the Go call still reads.
     out = []
-    t = threading.Thread(target=lambda: out.append(fn(h, *args)), name="gssl-call", daemon=True)
+    done = threading.Event()
+
+    def work():
+        try:
+            out.append(fn(h, *args))
+        finally:
+            done.set()
+
+    t = threading.Thread(target=work, name="gssl-call", daemon=True)
     t.start()
     try:
-        while t.is_alive():
-            t.join(0.01)
+        while not done.wait(0.01):
+            pass
     except KeyboardInterrupt:
         lib.gssl_call_cancel(h)
-        t.join()
+        # The Go call returns within one iteration of its model; a second
+        # Ctrl-C meanwhile must not let the caller go on before it has.
+        while True:
+            try:
+                if done.wait(0.01):
+                    break
+            except KeyboardInterrupt:
+                pass
         raise
     return out[0]
 

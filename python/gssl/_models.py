@@ -31,6 +31,8 @@ NAMES = {
     "svm.SVC": "PrecomputedSVC",
     "svm.KernelRidge": "PrecomputedKernelRidgeClassifier",
     "spectral.SpectralClustering": "SpectralClustering",
+    "spectral.LaplacianEigenmap": "LaplacianEigenmap",
+    "spectral.KernelPCA": "KernelPCA",
     "nodeclass.SGC": "SGC",
     "nodeclass.APPNP": "APPNP",
     "nodeclass.CorrectSmooth": "CorrectAndSmooth",
@@ -49,12 +51,83 @@ def snake(name):
 
 def _f64(X, what):
     """X as a C-contiguous float64 or float32 array (no copy when it is one)."""
+    if sp.issparse(X):
+        raise ValueError(f"{what} is a SciPy sparse matrix, and this model takes a dense array: pass {what}.toarray()")
     X = np.asarray(X)
     if X.dtype not in (np.float64, np.float32):
         X = X.astype(np.float64)
     if X.ndim != 2:
         raise ValueError(f"{what} must be 2-D (one row per item), got shape {X.shape}")
     return np.ascontiguousarray(X)
+
+
+class FeatureMatrix:
+    """A feature matrix handed to the library: a dense C-contiguous float64
+    or float32 array, or a SciPy sparse matrix in CSR form, read without
+    densifying it.
+
+    Read in place (no copy): float64 arrays; CSR ``indices`` of int32 and
+    ``data`` of float64, and ``indptr`` of int64. Copied once: float32
+    values (to float64), int64 ``indices`` (to int32), an int32 ``indptr``
+    (rows + 1 entries, to the platform's int). A CSR matrix that is not in
+    canonical form (unsorted or repeated columns in a row) is canonicalised
+    on a copy first; another sparse format (COO, CSC, …) is converted to
+    CSR; another dtype of a dense array is converted to float64; a dense
+    array that is not C-contiguous is copied. The object keeps the arrays
+    alive; a model fitted on it keeps a reference too.
+    """
+
+    def __init__(self, X, what="features"):
+        h = _lib.new_handle()
+        if sp.issparse(X):
+            if X.ndim != 2:
+                raise ValueError(f"{what} must be 2-D (one row per item), got shape {X.shape}")
+            if X.format != "csr":
+                X = X.tocsr()
+            if not X.has_canonical_format:
+                X = X.copy()
+                X.sum_duplicates()  # sorts the columns of each row too
+            data = X.data if X.data.dtype in (np.float64, np.float32) else X.data.astype(np.float64)
+            indptr, indices = X.indptr, X.indices
+            if indptr.dtype not in (np.int32, np.int64):
+                indptr = indptr.astype(np.int64)
+            if indices.dtype not in (np.int32, np.int64):
+                indices = indices.astype(np.int64)
+            data, indptr, indices = (np.ascontiguousarray(a) for a in (data, indptr, indices))
+            rows, cols = X.shape
+            call(lib.gssl_matrix_from_csr, rows, cols, data.size, _lib.ptr(indptr), indptr.itemsize,
+                 _lib.ptr(indices), indices.itemsize, _lib.ptr(data), data.itemsize, ctypes.byref(h))
+            self.arrays = (indptr, indices, data)
+        else:
+            X = _f64(X, what)
+            call(lib.gssl_matrix_from_dense, _lib.ptr(X), X.itemsize, X.shape[0], X.shape[1], ctypes.byref(h))
+            self.arrays = (X,)
+        self.shape = X.shape
+        self.sparse = sp.issparse(X)
+        self._h = h.value
+
+    def copied(self):
+        """The names of the arrays the library copied ("indptr", "indices",
+        "data"); empty when it reads every array in place."""
+        r = _lib.new_handle()
+        call(lib.gssl_matrix_copied, self._h, ctypes.byref(r))
+        s = _lib.take_result(r.value).decode()
+        return s.split(",") if s else []
+
+    def __del__(self):
+        try:
+            if getattr(self, "_h", None) is not None and not _lib._forked:
+                lib.gssl_free(self._h)
+        except Exception:  # interpreter shutdown: the library may be gone
+            pass
+        self._h = None
+
+
+def _matrix(X, what="features"):
+    """X as a FeatureMatrix (None stays None)."""
+    if X is None or isinstance(X, FeatureMatrix):
+        return X
+    return FeatureMatrix(X, what)
 
 
 class Model:
@@ -64,6 +137,7 @@ class Model:
 
     _kind = None
     _role = "none"
+    _savable = True
     _go_names = {}  # python name → Go field name
 
     def __init__(self, **params):
@@ -108,12 +182,12 @@ class Model:
         return self._h
 
     def _fit_call(self, graph, features, labels, targets, n, progress=None):
+        """Fits; features is None or a FeatureMatrix."""
         self._new_handle()
         report = _lib.progress_function(progress)  # alive until the call returns
         try:
-            call(lib.gssl_model_fit, self._h, 0 if graph is None else graph._handle(),
-                 _lib.ptr(features), 8 if features is None else features.itemsize,
-                 0 if features is None else features.shape[0], 0 if features is None else features.shape[1],
+            call(lib.gssl_model_fit_matrix, self._h, 0 if graph is None else graph._handle(),
+                 0 if features is None else features._h,
                  _lib.ptr(labels), _lib.ptr(targets), n, report, cancellable=True)
         except _lib.NotConverged as e:
             warnings.warn(str(e), ConvergenceWarning, stacklevel=3)
@@ -139,13 +213,10 @@ class Model:
             if nodes.dtype not in (np.int32, np.int64):
                 nodes = nodes.astype(np.int64)
             w = np.ascontiguousarray(new.data, dtype=np.float64)
-        if features is not None:
-            features = _f64(features, "features")
+        features = _matrix(features)
         r = _lib.new_handle()
-        call(lib.gssl_model_predict, h, nnew, _lib.ptr(off), _lib.ptr(nodes), 8 if nodes is None else nodes.itemsize,
-             _lib.ptr(w), _lib.ptr(features), 8 if features is None else features.itemsize,
-             0 if features is None else features.shape[0], 0 if features is None else features.shape[1],
-             ctypes.byref(r))
+        call(lib.gssl_model_predict_matrix, h, nnew, _lib.ptr(off), _lib.ptr(nodes), 8 if nodes is None else nodes.itemsize,
+             _lib.ptr(w), 0 if features is None else features._h, ctypes.byref(r))
         return _lib.take_result(r.value)
 
     # ---- description and persistence ----
@@ -183,6 +254,9 @@ class Model:
         pass
 
     def __getstate__(self):
+        if getattr(self, "_h", None) is not None and not self._savable:
+            raise TypeError(f"a fitted {type(self).__name__} cannot be pickled: {self._kind} has no model file format "
+                            "(pickling goes through the model file); pickle it unfitted and fit it again")
         state = {k: v for k, v in self.__dict__.items() if k not in ("_h", "_graph", "_keep")}
         state["_model_file"] = None if getattr(self, "_h", None) is None else self.to_bytes()
         return state
@@ -227,7 +301,7 @@ class NodeClassifier(Model):
         if y.ndim != 1 or y.dtype.kind not in "iu":
             raise ValueError(f"y must be a 1-D integer array (class 0..C−1, −1 for unknown), got dtype {y.dtype} and shape {y.shape}")
         labels = np.ascontiguousarray(y, dtype=np.int64)
-        X = None if features is None else _f64(features, "features")
+        X = _matrix(features)
         self._fit_call(graph, X, labels, None, labels.size, progress)
         self._graph, self._keep = graph, X
         self.classes_ = np.arange(int(labels.max(initial=-1)) + 1)
@@ -258,7 +332,7 @@ class NodeRegressor(Model):
     def fit(self, graph, y, features=None, progress=None):
         """Fits on ``graph`` with one target per node (NaN for unknown)."""
         y = np.ascontiguousarray(y, dtype=np.float64)
-        X = None if features is None else _f64(features, "features")
+        X = _matrix(features)
         self._fit_call(graph, X, None, y, y.size, progress)
         self._graph, self._keep = graph, (X, y)
         return self
@@ -276,7 +350,7 @@ class NodeTransformer(Model):
     """A model that maps the nodes of a graph to vectors (an embedding)."""
 
     def fit(self, graph, features=None, progress=None):
-        X = None if features is None else _f64(features, "features")
+        X = _matrix(features)
         self._fit_call(graph, X, None, None, 0, progress)
         self._graph, self._keep = graph, X
         return self
@@ -289,7 +363,7 @@ class NodeClusterer(Model):
     """A model that groups the nodes of a graph."""
 
     def fit(self, graph, features=None, progress=None):
-        X = None if features is None else _f64(features, "features")
+        X = _matrix(features)
         self._fit_call(graph, X, None, None, 0, progress)
         self._graph, self._keep = graph, X
         return self
@@ -302,7 +376,7 @@ class PointClassifier(Model):
     """A model that classifies points (rows of a feature matrix)."""
 
     def fit(self, X, y, progress=None):
-        X = _f64(X, "X")
+        X = _matrix(_f64(X, "X"), "X")
         labels = np.ascontiguousarray(y, dtype=np.int64)
         self._fit_call(None, X, labels, None, labels.size, progress)
         self._keep = X
@@ -320,7 +394,7 @@ class PointRegressor(Model):
     """A model that predicts a real value per point."""
 
     def fit(self, X, y, progress=None):
-        X = _f64(X, "X")
+        X = _matrix(_f64(X, "X"), "X")
         y = np.ascontiguousarray(y, dtype=np.float64)
         self._fit_call(None, X, None, y, y.size, progress)
         self._keep = (X, y)
@@ -339,7 +413,7 @@ class PointTransformer(Model):
     """A model that maps points to vectors."""
 
     def fit(self, X, progress=None):
-        X = _f64(X, "X")
+        X = _matrix(_f64(X, "X"), "X")
         self._fit_call(None, X, None, None, 0, progress)
         self._keep = X
         return self
@@ -429,7 +503,7 @@ _BASES = {
 }
 
 
-def _make_class(kind, role, defaults):
+def _make_class(kind, role, defaults, savable=True):
     name = NAMES.get(kind) or "".join(p[:1].upper() + p[1:] for p in re.split(r"[._]", kind))
     base = _BASES.get(role, Unconverted)
     go_names = {}
@@ -448,7 +522,10 @@ def _make_class(kind, role, defaults):
     doc = (f"The Go model {kind} (role {role}).\n\nHyperparameters (None: the library's default; "
            f"see the Go package's documentation of each field):\n\n"
            + "\n".join(f"    {p}  (Go field {go}; zero value {defaults[go]!r})" for p, go in go_names.items()))
+    if not savable:
+        doc += "\n\nA fitted model of this kind has no model file format: it cannot be saved or pickled."
     return type(name, (base,), {"__init__": __init__, "_kind": kind, "_role": role, "_go_names": go_names,
+                                "_savable": savable,
                                 "_defaults": dict(defaults),
                                 "__doc__": doc, "__module__": "gssl"})
 
@@ -461,7 +538,7 @@ def _kinds():
 
 CLASSES = {}
 for _k in _kinds():
-    CLASSES[_k["kind"]] = _make_class(_k["kind"], _k["role"], _k["hyperparameters"])
+    CLASSES[_k["kind"]] = _make_class(_k["kind"], _k["role"], _k["hyperparameters"], _k.get("savable", True))
 
 
 def load(path_or_bytes):

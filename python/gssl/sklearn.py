@@ -31,8 +31,9 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from . import _lib, _models
 from ._graph import Graph
 
-__all__ = ["LabelSpreading", "ImplicitManifoldGPRegressor", "GaussianProcessRegressor", "FalkonRegressor",
-           "FalkonClassifier", "WeisfeilerLehman"]
+__all__ = ["LabelSpreading", "SGCClassifier", "APPNPClassifier", "CorrectAndSmoothClassifier",
+           "ImplicitManifoldGPRegressor", "GaussianProcessRegressor", "FalkonRegressor", "FalkonClassifier",
+           "WeisfeilerLehman"]
 
 
 class LabelSpreading(ClassifierMixin, BaseEstimator):
@@ -148,25 +149,125 @@ IMGP_DEFAULT_K = 50
 FALKON_DEFAULT_LAMBDA = 1e-6
 
 
-def _with_params(kind, cls):
+def _with_params(kind, cls, extra=None):
     """Gives cls (a scikit-learn estimator on the gssl model ``kind``) the
     model's hyperparameters as keyword-only ``__init__`` parameters, None
-    meaning the library's default."""
-    names = list(_models.CLASSES[kind]._go_names)
+    meaning the library's default, after the parameters of ``extra`` (a
+    dict of name → default) that the estimator itself uses."""
+    extra = dict(extra or {})
+    names = list(extra) + [n for n in _models.CLASSES[kind]._go_names if n not in extra]
 
     def __init__(self, **params):
         for k in params:
             if k not in names:
                 raise TypeError(f"{cls.__name__} has no parameter {k!r}; its parameters are {', '.join(names)}")
         for k in names:
-            setattr(self, k, params.get(k))
+            setattr(self, k, params.get(k, extra.get(k)))
 
     sig = [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
-    sig += [inspect.Parameter(p, inspect.Parameter.KEYWORD_ONLY, default=None) for p in names]
+    sig += [inspect.Parameter(p, inspect.Parameter.KEYWORD_ONLY, default=extra.get(p)) for p in names]
     __init__.__signature__ = inspect.Signature(sig)
     cls.__init__ = __init__
     cls._kind = kind
+    cls._extra = tuple(extra)
     return cls
+
+
+class _NodeFeatureClassifier(ClassifierMixin, BaseEstimator):
+    """A gssl node classifier of features and graph (package nodeclass) as
+    a semi-supervised scikit-learn classifier of points: ``fit(X, y)``
+    builds the K-nearest-neighbour graph of the rows of X (symmetric, 0/1
+    weights, as LabelSpreading(kernel="knn")) and fits the model on that
+    graph with X as the node features and y as the labels (−1 for
+    unlabelled, scikit-learn's convention); ``transduction_`` and
+    ``label_distributions_`` are the fitted points' classes and
+    probabilities. ``predict_proba(X)`` treats each row as a new node whose
+    edges go to its ``n_neighbors`` nearest fitted points (weight 1), with
+    the row as its features: the model's own rule for new nodes.
+    ``n_iter_`` is the base solver's iteration count (L-BFGS of the
+    logistic regression).
+    ``normalization`` None means "none" here (the features as given, as
+    scikit-learn's estimators take X); "row-sum" is the library's default
+    for bag-of-words features. The other parameters are the Go model's
+    (None: its default)."""
+
+    def __sklearn_is_fitted__(self):
+        return hasattr(self, "model_")
+
+    def _model_params(self):
+        p = {k: v for k, v in self.get_params().items() if k not in self._extra}
+        if "normalization" in p and p["normalization"] is None:
+            p["normalization"] = "none"
+        if "base" in p and p["base"] is None:
+            p["base"] = {"type": "nodeclass.SGC", "Normalization": "none"}
+        return p
+
+    def fit(self, X, y):
+        X, y = validate_data(self, X, y, ensure_min_samples=2, dtype=np.float64, order="C")
+        check_classification_targets(y)
+        if not (isinstance(self.n_neighbors, Integral) and self.n_neighbors >= 1):
+            raise ValueError(f"n_neighbors={self.n_neighbors!r} is invalid: it must be an integer ≥ 1")
+        y = np.asarray(y)
+        unlabelled = (y == -1) if y.dtype.kind in "iuf" else np.zeros(y.shape, dtype=bool)
+        self.classes_ = np.unique(y[~unlabelled])
+        if self.classes_.size < 2:
+            raise ValueError(f"{type(self).__name__} needs labelled points of at least 2 classes, got {self.classes_.size} class")
+        codes = np.full(y.shape[0], -1, dtype=np.int64)
+        codes[~unlabelled] = np.searchsorted(self.classes_, y[~unlabelled])
+        self.X_ = X
+        graph = Graph.from_knn(X, min(self.n_neighbors, X.shape[0] - 1))
+        model = _models.CLASSES[self._kind](**self._model_params())
+        if "classes" in model._go_names:
+            model.classes = len(self.classes_)
+        self.model_ = model.fit(graph, codes, features=X)
+        self.label_distributions_ = self.model_.predict_proba()
+        self.transduction_ = self.classes_[np.argmax(self.label_distributions_, axis=1)]
+        self.n_iter_ = self.model_.info_["info"]["Iterations"]
+        return self
+
+    def _new_edges(self, X):
+        n = self.X_.shape[0]
+        k = min(self.n_neighbors, n)
+        idx = NearestNeighbors(n_neighbors=k).fit(self.X_).kneighbors(X, return_distance=False)
+        rows = np.repeat(np.arange(X.shape[0]), k)
+        return sp.csr_array((np.ones(rows.size), (rows, idx.ravel())), shape=(X.shape[0], n))
+
+    def predict_proba(self, X):
+        check_is_fitted(self)
+        X = validate_data(self, X, reset=False, dtype=np.float64, order="C")
+        return self.model_.predict_proba(new=self._new_edges(X), features=X)
+
+    def predict(self, X):
+        check_is_fitted(self)
+        return self.classes_[np.argmax(self.predict_proba(X), axis=1)]
+
+
+@lambda c: _with_params("nodeclass.SGC", c, {"n_neighbors": 10})
+class SGCClassifier(_NodeFeatureClassifier):
+    """SGC (Wu et al. 2019): logistic regression on S̃^K X, the features
+    propagated K steps over the K-nearest-neighbour graph of X. See
+    _NodeFeatureClassifier for fit and predict."""
+
+    __doc__ += _NodeFeatureClassifier.__doc__
+
+
+@lambda c: _with_params("nodeclass.APPNP", c, {"n_neighbors": 10})
+class APPNPClassifier(_NodeFeatureClassifier):
+    """APPNP with a linear base (Klicpera et al. 2019): logistic regression
+    on the personalised-PageRank propagation (1−a)(I − aS̃)⁻¹X over the
+    K-nearest-neighbour graph of X."""
+
+    __doc__ += _NodeFeatureClassifier.__doc__
+
+
+@lambda c: _with_params("nodeclass.CorrectSmooth", c, {"n_neighbors": 10})
+class CorrectAndSmoothClassifier(_NodeFeatureClassifier):
+    """Correct & Smooth (Huang et al. 2021) on a base model (``base``:
+    {"type": "nodeclass.SGC", "K": 2, …} or {"type": "nodeclass.APPNP",
+    …}; None: SGC with the library's defaults and "Normalization":
+    "none"), over the K-nearest-neighbour graph of X."""
+
+    __doc__ += _NodeFeatureClassifier.__doc__
 
 
 class _PointRegressor(RegressorMixin, BaseEstimator):

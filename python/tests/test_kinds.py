@@ -24,6 +24,7 @@ SETTINGS = {
     "spectral.SpectralClustering": {"clusters": 7},
 }
 ROLES = {k["kind"]: k["role"] for k in _kinds()}
+SAVABLE = {k["kind"]: k["savable"] for k in _kinds()}
 
 
 def data():
@@ -63,7 +64,18 @@ def out(m, role, cora, X, P):
     return m.transform(P[:20])
 
 
-@pytest.mark.parametrize("kind", sorted(ROLES))
+# Kinds the C ABI cannot build from Python yet, each with the reason.
+NOT_FROM_PYTHON = {
+    # Its Model field holds a kernel ridge model (krr.Exact, Falkon, ...),
+    # and the C ABI's components are kernels and spectral transforms only;
+    # gssl.sklearn.FalkonClassifier classifies with Falkon from Python.
+    "krr.Classifier": "Model is a nested model, which the C ABI cannot set",
+}
+
+
+@pytest.mark.parametrize("kind", [
+    pytest.param(k, marks=pytest.mark.xfail(reason=NOT_FROM_PYTHON[k], strict=True)) if k in NOT_FROM_PYTHON else k
+    for k in sorted(ROLES)])
 def test_kind(kind, tmp_path):
     role = ROLES[kind]
     cls = CLASSES[kind]
@@ -98,6 +110,14 @@ def test_kind(kind, tmp_path):
     got = out(m, role, cora, X, P)
     rows = 20 if role.startswith("point") else cora.graph.n_nodes
     assert got.shape[0] == rows and np.all(np.isfinite(got))
+    if not SAVABLE[kind]:
+        # no model file format: saving and pickling a fitted model say so
+        with pytest.raises(ValueError, match="cannot be saved"):
+            m.save(tmp_path / "m.gssl")
+        with pytest.raises(TypeError, match="cannot be pickled"):
+            pickle.dumps(m)
+        assert pickle.loads(pickle.dumps(cls(**SETTINGS.get(kind, {})))).get_params() == m.get_params()
+        return
     np.testing.assert_array_equal(out(pickle.loads(pickle.dumps(m)), role, cora, X, P), got)
     m.save(tmp_path / "m.gssl")
     back = gssl.load(tmp_path / "m.gssl")

@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/gssl/gssl/figures"
+	"github.com/gssl/gssl/htmlreport"
 	"github.com/gssl/gssl/imgp"
 )
 
@@ -44,4 +45,19 @@ func imgpPanel(data *regressionData, p, refined *imgp.Prediction, euclNoise, sca
 		return nil, fmt.Errorf("imgp: drawing the plot: %w", err)
 	}
 	return pl, nil
+}
+
+// runFacts: the seeds and timings of the run, for --report.
+func (r imgpResult) runFacts() (string, []htmlreport.Timing) {
+	return fmt.Sprintf("seed = %d", r.Seed), []htmlreport.Timing{
+		timing("seconds_likelihood", r.SecondsLML),
+		timing("seconds_graph", r.SecondsGraph),
+		timing("seconds_train", r.SecondsTrain),
+		timing("seconds_eigen", r.SecondsEigen),
+		timing("seconds_euclidean", r.SecondsEucl),
+		timing("seconds_euclidean_predict", r.SecondsEuclPred),
+		timing("seconds_predict", r.SecondsPredict),
+		timing("seconds_fit", r.SecondsFit),
+		timing("seconds", r.Seconds),
+	}
 }
