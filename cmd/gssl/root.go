@@ -149,7 +149,7 @@ gssl. docs/cli.md lists the flags shared by all commands.`,
 // their name ("eval: ", "loaders: ") so that a Go caller sees which package
 // failed, with the stages some of them name ("choose: ", "pipeline: ").
 var libraryPackages = []string{
-	"atomicfile", "capi", "choose", "datasets", "estimator", "estimatortest", "eval", "figures", "generate", "gp", "graph", "graphfile",
+	"atomicfile", "capi", "choose", "confidence", "datasets", "diffusion", "estimator", "estimatortest", "eval", "figures", "generate", "gp", "graph", "graphfile",
 	"graphkernels", "homophily", "htmlreport", "imgp", "kernel", "knngraph", "krr", "krylov", "labelprop", "laplacian",
 	"linbp", "linop", "loaders", "logreg", "mlp", "modelfile", "nodeclass", "nodeids", "persist", "pipeline", "propagate",
 	"protocol", "savedmodel", "serve", "spectral", "stkr", "stkreval", "svm",

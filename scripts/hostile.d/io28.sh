@@ -5,7 +5,7 @@
 # tables says on stderr, and in its --json object as "inputs", which
 # columns it used and how it decided the header.
 
-io28_pkgs='atomicfile|choose|eval|estimator|generate|gp|graph|graphfile|graphkernels|imgp|knngraph|krr|krylov|labelprop|laplacian|loaders|modelfile|nodeclass|nodeids|pipeline|protocol|savedmodel|serve|spectral|stkr|svm'
+io28_pkgs='atomicfile|choose|confidence|diffusion|eval|estimator|generate|gp|graph|graphfile|graphkernels|imgp|knngraph|krr|krylov|labelprop|laplacian|loaders|modelfile|nodeclass|nodeids|pipeline|protocol|savedmodel|serve|spectral|stkr|svm'
 
 # no_chain NAME COMMAND REGEX CMD...: must fail with a message matching
 # REGEX in which no package name follows the command's name ("gssl:
