@@ -39,8 +39,8 @@ no_chain "messages: stkr --eta 2 names the value without repeating the package" 
 	"$gssl" stkr --edges "$io28_e" --labels "$io28_l" --eta 2
 no_chain "messages: convert of a bad edge file names the file and line" '' 'bad\.csv:2: want 2 fields' \
 	"$gssl" convert "$io28_bad" "$tmp/io28/out.gsg"
-expect_ok "setup: a label-spreading model to predict with" 'true' \
-	"$gssl" labelprop --edges "$io28_e" --labels "$io28_l" --save "$tmp/io28/m.gssl"
+# A label-spreading model to predict with (setup, not a case).
+"$gssl" labelprop --edges "$io28_e" --labels "$io28_l" --save "$tmp/io28/m.gssl" >/dev/null 2>&1
 no_chain "messages: predict's bad --edges line names the flag and line" predict '--edges.*bad\.csv:2' \
 	"$gssl" predict --model "$tmp/io28/m.gssl" --edges "$io28_bad"
 
