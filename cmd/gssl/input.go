@@ -97,15 +97,11 @@ func (in *nodeInput) check() error {
 	if err := checkNodesFlag(in.Nodes); err != nil {
 		return err
 	}
-	switch in.Header {
-	case "", "auto", "yes", "no":
-	default:
-		return fmt.Errorf("--header %q is invalid: use auto, yes or no", in.Header)
+	if _, err := parseHeader(in.Header); err != nil {
+		return err
 	}
-	switch in.Directed {
-	case "", "undirected", "max", "sum", "mean", "mutual", "error":
-	default:
-		return fmt.Errorf("--directed %q is invalid: use undirected, max, sum, mean, mutual or error", in.Directed)
+	if _, err := graphOptions(in.Directed); err != nil {
+		return err
 	}
 	if in.Data != "" && in.Edges != "" {
 		return errors.New("--data and --edges exclude each other: a data folder, or an edge table")

@@ -189,15 +189,12 @@ func printPredictSummary(w io.Writer, res predictResult) {
 	fmt.Fprintln(w)
 }
 
-// parseHeader reads --header.
+// parseHeader reads --header (loaders.ParseHeaderMode), as the node
+// commands do.
 func parseHeader(s string) (loaders.HeaderMode, error) {
-	switch s {
-	case "", "auto":
-		return loaders.HeaderAuto, nil
-	case "yes":
-		return loaders.HeaderYes, nil
-	case "no":
-		return loaders.HeaderNo, nil
+	h, err := loaders.ParseHeaderMode(s)
+	if err != nil {
+		return 0, fmt.Errorf("--header %q is invalid: use auto, yes or no", s)
 	}
-	return 0, fmt.Errorf("--header %q is invalid: use auto, yes or no", s)
+	return h, nil
 }
