@@ -78,7 +78,7 @@ func ReadPointSet(f PointFiles) (*PointSet, error) {
 	}
 	n, dim := tr.X.Dims()
 	s := &PointSet{Name: f.Features, X: tr.X, IDs: orRowNumbers(tr.IDs, n)}
-	if s.Values, err = ReadPointValues(f.Values, f.IDColumn, f.Labels, n, tr.IDs); err != nil {
+	if s.Values, err = ReadRowValues(f.Values, f.IDColumn, f.Labels, n, tr.IDs); err != nil {
 		return nil, fail("Values", err)
 	}
 	if !f.Labels {
@@ -99,7 +99,7 @@ func ReadPointSet(f PointFiles) (*PointSet, error) {
 	}
 	s.XTest, s.TestIDs = te.X, orRowNumbers(te.IDs, m)
 	if f.TestValues != "" {
-		if s.TestValues, err = ReadPointValues(f.TestValues, f.IDColumn, f.Labels, m, te.IDs); err != nil {
+		if s.TestValues, err = ReadRowValues(f.TestValues, f.IDColumn, f.Labels, m, te.IDs); err != nil {
 			return nil, fail("TestValues", err)
 		}
 		if !f.Labels {
@@ -174,12 +174,12 @@ func ReadPointFeatures(path, idColumn string) (*PointTable, error) {
 	return t, nil
 }
 
-// ReadPointValues reads one value per point (ReadValueColumn with
+// ReadRowValues reads one value per point (ReadValueColumn with
 // idColumn, or a 1-D .npy: integers with −1 unknown when labels is true,
 // else floats with NaN unknown) and checks it against the points: rows
 // values in the same order, with the ids rowIDs when both files have ids.
 // Unknown values are "".
-func ReadPointValues(path, idColumn string, labels bool, rows int, rowIDs []string) ([]string, error) {
+func ReadRowValues(path, idColumn string, labels bool, rows int, rowIDs []string) ([]string, error) {
 	c := &ValueColumn{}
 	switch {
 	case strings.EqualFold(filepath.Ext(path), ".npy") && labels:

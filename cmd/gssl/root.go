@@ -151,7 +151,7 @@ gssl. docs/cli.md lists the flags shared by all commands.`,
 var libraryPackages = []string{
 	"atomicfile", "capi", "choose", "confidence", "datasets", "diffusion", "estimator", "estimatortest", "eval", "figures", "generate", "gp", "graph", "graphfile",
 	"graphkernels", "homophily", "htmlreport", "imgp", "kernel", "knngraph", "krr", "krylov", "labelprop", "laplacian",
-	"linbp", "linop", "loaders", "logreg", "mlp", "modelfile", "nodeclass", "nodeids", "persist", "pipeline", "propagate",
+	"linbp", "linop", "loaders", "logreg", "memlimit", "mlp", "modelfile", "nodeclass", "nodeids", "persist", "pipeline", "propagate",
 	"protocol", "savedmodel", "serve", "spectral", "stkr", "stkreval", "svm",
 }
 
