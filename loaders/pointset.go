@@ -19,7 +19,7 @@ import (
 // optionally further points to predict with their true values.
 type PointFiles struct {
 	Features     string // points, one per row: a text table (ReadPointTable), .npy or .npz
-	Values       string // one value per row of Features (ReadPointValues)
+	Values       string // one value per row of Features (ReadRowValues)
 	TestFeatures string // further points to predict, with Features' columns; optional
 	TestValues   string // their true values, to score the predictions; needs TestFeatures
 	// IDColumn names the id column of the text files, by header name or
@@ -78,7 +78,7 @@ func ReadPointSet(f PointFiles) (*PointSet, error) {
 	}
 	n, dim := tr.X.Dims()
 	s := &PointSet{Name: f.Features, X: tr.X, IDs: orRowNumbers(tr.IDs, n)}
-	if s.Values, err = ReadPointValues(f.Values, f.IDColumn, f.Labels, n, tr.IDs); err != nil {
+	if s.Values, err = ReadRowValues(f.Values, f.IDColumn, f.Labels, n, tr.IDs); err != nil {
 		return nil, fail("Values", err)
 	}
 	if !f.Labels {
@@ -99,7 +99,7 @@ func ReadPointSet(f PointFiles) (*PointSet, error) {
 	}
 	s.XTest, s.TestIDs = te.X, orRowNumbers(te.IDs, m)
 	if f.TestValues != "" {
-		if s.TestValues, err = ReadPointValues(f.TestValues, f.IDColumn, f.Labels, m, te.IDs); err != nil {
+		if s.TestValues, err = ReadRowValues(f.TestValues, f.IDColumn, f.Labels, m, te.IDs); err != nil {
 			return nil, fail("TestValues", err)
 		}
 		if !f.Labels {
@@ -174,31 +174,20 @@ func ReadPointFeatures(path, idColumn string) (*PointTable, error) {
 	return t, nil
 }
 
-// ReadPointValues reads one value per point (ReadValueColumn with
+// ReadRowValues reads one value per point (ReadValueColumn with
 // idColumn, or a 1-D .npy: integers with −1 unknown when labels is true,
 // else floats with NaN unknown) and checks it against the points: rows
 // values in the same order, with the ids rowIDs when both files have ids.
 // Unknown values are "".
-func ReadPointValues(path, idColumn string, labels bool, rows int, rowIDs []string) ([]string, error) {
+func ReadRowValues(path, idColumn string, labels bool, rows int, rowIDs []string) ([]string, error) {
 	c := &ValueColumn{}
-	switch {
-	case strings.EqualFold(filepath.Ext(path), ".npy") && labels:
-		ls, err := ReadNPYLabels(path)
+	if strings.EqualFold(filepath.Ext(path), ".npy") {
+		vals, err := readNPYValues(path, labels)
 		if err != nil {
 			return nil, err
 		}
-		for _, l := range ls {
-			c.Values = append(c.Values, map[bool]string{true: "", false: strconv.Itoa(l)}[l == -1])
-		}
-	case strings.EqualFold(filepath.Ext(path), ".npy"):
-		vs, err := ReadNPYVector(path)
-		if err != nil {
-			return nil, err
-		}
-		for _, v := range vs {
-			c.Values = append(c.Values, map[bool]string{true: "", false: strconv.FormatFloat(v, 'g', -1, 64)}[math.IsNaN(v)])
-		}
-	default:
+		c.Values = vals
+	} else {
 		var err error
 		if c, err = ReadValueColumn(path, idColumn); err != nil {
 			return nil, err
@@ -217,7 +206,7 @@ func ReadPointValues(path, idColumn string, labels bool, rows int, rowIDs []stri
 	return c.Values, nil
 }
 
-// ParseTargets parses regression targets as ReadPointValues returns them:
+// ParseTargets parses regression targets as ReadRowValues returns them:
 // NaN where unknown (""), else a finite number of magnitude at most
 // estimator.MaxMagnitude (squared errors overflow beyond). path names the
 // file in errors.

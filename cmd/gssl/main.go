@@ -15,14 +15,14 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	root, g := newRootGlobals()
-	err := root.ExecuteContext(ctx)
+	cmd, err := root.ExecuteContextC(ctx)
 	if g.stopProfile != nil {
 		if perr := g.stopProfile(); perr != nil && err == nil {
 			err = fmt.Errorf("--cpu-profile: %w", perr)
 		}
 	}
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "gssl:", err)
+		fmt.Fprintln(os.Stderr, "gssl:", userMessage(cmd, err))
 		if errors.As(err, new(usageError)) {
 			os.Exit(2)
 		}

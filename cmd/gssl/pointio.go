@@ -73,9 +73,9 @@ func readFeatures(flag, path, ids string) (*loaders.PointTable, error) {
 }
 
 // readValues reads a target or label file matched to the points' rows
-// (loaders.ReadPointValues).
+// (loaders.ReadRowValues).
 func readValues(flag, path, ids string, rows int, rowIDs []string) ([]string, error) {
-	v, err := loaders.ReadPointValues(path, ids, strings.Contains(flag, "label"), rows, rowIDs)
+	v, err := loaders.ReadRowValues(path, ids, strings.Contains(flag, "label"), rows, rowIDs)
 	return v, withFlag(flag, err)
 }
 
