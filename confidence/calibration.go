@@ -16,7 +16,7 @@ const DefaultAlpha = 0.1
 
 // smoothings are the weights ε of the uniform distribution mixed into
 // non-negative scores, among which Fit chooses by likelihood.
-var smoothings = []float64{0, 1e-6, 1e-4, 1e-3, 1e-2, 0.05, 0.1, 0.2}
+var smoothings = []float64{0, 1e-6, 1e-4, 1e-3, 1e-2, 0.05, 0.1, 0.2, 0.3, 0.5}
 
 // Calibration maps a classifier's scores to calibrated probabilities and
 // prediction sets.

@@ -7,7 +7,7 @@
 // logits) become log-scores z_i: when every score is non-negative,
 // z_ik = log((1−ε) p_ik + ε/C) of the row-normalised scores p_i (a row of
 // zeros, a node nothing reached, is uniform), with ε chosen among a few
-// values from 0 to 0.2 by the same likelihood as T (propagation leaves
+// values from 0 to 0.5 by the same likelihood as T (propagation leaves
 // classes it never reached at probability 0, which no temperature can
 // raise); otherwise the scores themselves. One temperature
 // T > 0 is fitted on held-out labelled nodes by the negative log-likelihood

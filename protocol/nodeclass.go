@@ -84,6 +84,10 @@ type NodeClassRun struct {
 	Model string `json:"model"`
 	Val   any    `json:"val_accuracy"`
 	Test  any    `json:"test_accuracy"`
+	// With ROC AUC as the metric: the validation and test AUC (Val is
+	// then nil: the validation score that chose the model is the AUC).
+	ValAUC  any `json:"val_auc,omitempty"`
+	TestAUC any `json:"test_auc,omitempty"`
 	// With a refining search (Correct & Smooth): the base model chosen
 	// first.
 	Base     string  `json:"base_model,omitempty"`
@@ -95,7 +99,8 @@ type NodeClassRun struct {
 // mean and standard deviation over the seeds (nil where undefined), and
 // each run.
 type NodeClassReport struct {
-	Model           string         `json:"model"` // the first run's chosen model
+	Metric          string         `json:"metric"` // what chose the model: accuracy or auc
+	Model           string         `json:"model"`  // the first run's chosen model
 	SeedsRun        int            `json:"seeds_run"`
 	Candidates      int            `json:"candidates"`
 	ValAccuracy     any            `json:"val_accuracy"`
@@ -104,6 +109,9 @@ type NodeClassReport struct {
 	BaseModel       string         `json:"base_model,omitempty"`
 	BaseTest        float64        `json:"base_test_accuracy,omitempty"`
 	BaseTestStd     float64        `json:"base_test_accuracy_std,omitempty"`
+	ValAUC          any            `json:"val_auc,omitempty"`
+	TestAUC         any            `json:"test_auc,omitempty"`
+	TestAUCStd      any            `json:"test_auc_std,omitempty"`
 	Runs            []NodeClassRun `json:"runs"`
 	// Test and TestStd are the mean and standard deviation of the test
 	// accuracies (NaN without test nodes).
@@ -113,13 +121,21 @@ type NodeClassReport struct {
 // ReportNodeClass sums up runs of the search s for labels of the given
 // number of classes.
 func ReportNodeClass(s eval.NodeSearch, classes int, runs []eval.NodeRun) NodeClassReport {
-	r := NodeClassReport{Model: runs[0].Model, SeedsRun: len(runs), Candidates: len(s.Grid(classes))}
+	r := NodeClassReport{Metric: s.Metric.String(), Model: runs[0].Model, SeedsRun: len(runs), Candidates: len(s.Grid(classes))}
+	auc := s.Metric == eval.MetricROCAUC
 	tests, vals, bt := make([]float64, len(runs)), make([]float64, len(runs)), make([]float64, len(runs))
+	aucs := make([]float64, len(runs))
 	for k, o := range runs {
 		run := NodeClassRun{Seed: o.Seed, Model: o.Model, Val: o.Val}
-		tests[k] = math.NaN()
+		tests[k], aucs[k] = math.NaN(), math.NaN()
+		if auc {
+			run.Val, run.ValAUC = nil, o.Val
+		}
 		if len(o.Split.Test) > 0 {
-			run.Test, tests[k] = o.Test, o.Test
+			run.Test, tests[k] = o.TestAccuracy, o.TestAccuracy
+			if auc {
+				run.TestAUC, aucs[k] = o.Test, o.Test
+			}
 		}
 		if s.Refine != nil {
 			run.Base, run.BaseVal, run.BaseTest = o.Base, o.BaseVal, o.BaseTest
@@ -135,5 +151,10 @@ func ReportNodeClass(s eval.NodeSearch, classes int, runs []eval.NodeRun) NodeCl
 	}
 	v, _ := eval.MeanStd(vals)
 	r.ValAccuracy = number(v)
+	if auc {
+		r.ValAccuracy, r.ValAUC = nil, number(v)
+		m, sd := eval.MeanStd(aucs)
+		r.TestAUC, r.TestAUCStd = number(m), number(sd)
+	}
 	return r
 }

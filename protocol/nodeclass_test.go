@@ -53,8 +53,8 @@ func TestReportNodeClass(t *testing.T) {
 	s, err := NodeClassSearch("linbp", 0, false)
 	require.NoError(t, err)
 	runs := []eval.NodeRun{
-		{Seed: 1, Split: eval.Split{Test: []int{1}}, NodeOutcome: eval.NodeOutcome{Model: "a", Val: 0.5, Test: 0.75}},
-		{Seed: 2, Split: eval.Split{Test: []int{1}}, NodeOutcome: eval.NodeOutcome{Model: "b", Val: 0.7, Test: 0.25}},
+		{Seed: 1, Split: eval.Split{Test: []int{1}}, NodeOutcome: eval.NodeOutcome{Model: "a", Val: 0.5, Test: 0.75, TestAccuracy: 0.75}},
+		{Seed: 2, Split: eval.Split{Test: []int{1}}, NodeOutcome: eval.NodeOutcome{Model: "b", Val: 0.7, Test: 0.25, TestAccuracy: 0.25}},
 	}
 	r := ReportNodeClass(s, 2, runs)
 	mean, std := eval.MeanStd([]float64{0.75, 0.25})
@@ -63,6 +63,29 @@ func TestReportNodeClass(t *testing.T) {
 	assert.InDelta(t, 0.6, r.ValAccuracy, 1e-15)
 	assert.Equal(t, "a", r.Model)
 	assert.Equal(t, 1, r.Candidates)
+	assert.Equal(t, "accuracy", r.Metric)
+	assert.Nil(t, r.TestAUC)
+
+	// With ROC AUC as the metric, Val and Test are AUCs, reported as such,
+	// and the accuracy is the outcome's TestAccuracy.
+	s.Metric = eval.MetricROCAUC
+	auc := []eval.NodeRun{
+		{Seed: 1, Split: eval.Split{Test: []int{1}}, NodeOutcome: eval.NodeOutcome{Model: "a", Metric: eval.MetricROCAUC, Val: 0.9, Test: 0.8, TestAccuracy: 0.6}},
+		{Seed: 2, Split: eval.Split{Test: []int{1}}, NodeOutcome: eval.NodeOutcome{Model: "b", Metric: eval.MetricROCAUC, Val: 0.7, Test: 0.6, TestAccuracy: 0.7}},
+	}
+	r = ReportNodeClass(s, 2, auc)
+	assert.Equal(t, "auc", r.Metric)
+	m, sd := eval.MeanStd([]float64{0.8, 0.6})
+	assert.Equal(t, m, r.TestAUC)
+	assert.Equal(t, sd, r.TestAUCStd)
+	ma, _ := eval.MeanStd([]float64{0.6, 0.7})
+	assert.Equal(t, ma, r.TestAccuracy)
+	assert.InDelta(t, 0.8, r.ValAUC, 1e-15)
+	assert.Nil(t, r.ValAccuracy)
+	assert.Equal(t, 0.9, r.Runs[0].ValAUC)
+	assert.Nil(t, r.Runs[0].Val)
+	s.Metric = eval.MetricAccuracy
+
 	runs[1].Split.Test = nil
 	r = ReportNodeClass(s, 2, runs[1:])
 	assert.Nil(t, r.TestAccuracy)

@@ -408,6 +408,11 @@ func (a *Answer) Table(meta serve.Metadata) ([]string, func(r int, rec []any)) {
 			cols = append(cols, prefix+c)
 		}
 	}
+	// A calibrated model's prediction sets, class names joined by "|".
+	sets := meta.ConformalAlpha > 0
+	if sets {
+		cols = append(cols, "set")
+	}
 	return cols, func(r int, rec []any) {
 		p := preds[r]
 		rec[0], rec[1] = p.ID, p.Label
@@ -417,6 +422,9 @@ func (a *Answer) Table(meta serve.Metadata) ([]string, func(r int, rec []any)) {
 		}
 		for c, x := range v {
 			rec[2+c] = x
+		}
+		if sets {
+			rec[len(rec)-1] = strings.Join(p.Set, "|")
 		}
 	}
 }

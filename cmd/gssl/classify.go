@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gssl/gssl/confidence"
 	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/eval"
 	"github.com/gssl/gssl/loaders"
@@ -30,6 +31,8 @@ type classifyOptions struct {
 	Embed int // > 0: Laplacian-eigenmap coordinates appended to the features
 	// FeatureWeight is γ of --model stkr's feature kernel (0: the graph only).
 	FeatureWeight float64
+	Metric        string    // auto, accuracy or auc
+	Conformal     float64   // > 0: calibrate on the val nodes, prediction sets at this miscoverage
 	Out           string    // predictions CSV of the first seed's run
 	Save          string    // model file of the first seed's chosen model
 	Plots         plotFlags // --plot, --report
@@ -91,7 +94,8 @@ class, the label and split, and the score of every class (CSV, or JSON Lines).`,
 	f.Float64Var(&opts.FeatureWeight, "feature-weight", 0, "--model stkr: weight γ of the cosine feature kernel added to the graph kernel (0: the graph only)")
 	f.IntVar(&opts.Embed, "embed", 0, "append this many Laplacian-eigenmap coordinates to the features (0: none)")
 	opts.Plots.addFlags(f, "the confusion matrix and per-class accuracy on the test nodes, and the Laplacian eigenmap coloured by predicted class with the wrong nodes ringed (the first seed's run),")
-	f.StringVar(&opts.Out, "out", "", "write one row per predicted node (id, predicted, label, split, p_<class>…): CSV, or JSON Lines for .jsonl/.ndjson (the first seed's run)")
+	addConfidenceFlags(f, &opts.Metric, &opts.Conformal)
+	f.StringVar(&opts.Out, "out", "", "write one row per predicted node (id, predicted, label, split, p_<class>…, and with --conformal the calibrated p_<class> and the set): CSV, or JSON Lines for .jsonl/.ndjson (the first seed's run)")
 	f.StringVar(&opts.Save, "save", "", "save the first seed's chosen model (fitted on its training nodes) for gssl predict and gssl serve: the fitted nodes, or new nodes from their features and edges to fitted nodes (not with --model stkr: use gssl stkr --save)")
 	return cmd
 }
@@ -115,11 +119,12 @@ type classifyResult struct {
 	Split     string `json:"split"`
 	Seeds     int    `json:"seeds"`
 	protocol.NodeClassReport
-	LoadSeconds float64     `json:"load_seconds"`
-	KNN         *knnSummary `json:"knn,omitempty"` // the graph built from --features
-	Seconds     float64     `json:"seconds"`
-	Out         string      `json:"out,omitempty"`
-	Saved       string      `json:"saved,omitempty"`
+	Confidence  *confidence.Report `json:"confidence,omitempty"` // --conformal: the first seed's run
+	LoadSeconds float64            `json:"load_seconds"`
+	KNN         *knnSummary        `json:"knn,omitempty"` // the graph built from --features
+	Seconds     float64            `json:"seconds"`
+	Out         string             `json:"out,omitempty"`
+	Saved       string             `json:"saved,omitempty"`
 }
 
 // classifySearch maps --model to the grids of package nodeclass, naming
@@ -173,6 +178,9 @@ func (opts classifyOptions) check() error {
 		}
 	}
 	if err := opts.Plots.check(); err != nil {
+		return fmt.Errorf("classify: %w", err)
+	}
+	if err := checkConfidenceFlags(opts.Metric, opts.Conformal); err != nil {
 		return fmt.Errorf("classify: %w", err)
 	}
 	if err := checkOutPath("out", opts.Out); err != nil {
@@ -239,6 +247,12 @@ func runClassify(ctx context.Context, opts classifyOptions, stdout, stderr io.Wr
 	if err != nil {
 		return err
 	}
+	search.Metric = resolveMetric(opts.Metric, ds.Classes)
+	if opts.Conformal > 0 {
+		if sp, _, err := splits.Split(opts.Seed); err == nil && len(sp.Val) == 0 {
+			return fmt.Errorf("classify: %w", errNoCalibrationNodes)
+		}
+	}
 	loadSeconds := seconds(start)
 	seeds := protocol.NodeClassSeeds(splits, opts.Seed, opts.Seeds)
 	bar := newSteps(stderr, len(seeds), "classify")
@@ -261,6 +275,11 @@ func runClassify(ctx context.Context, opts classifyOptions, stdout, stderr io.Wr
 	}
 	res := newClassifyResult(opts, ds, x, search, runs)
 	res.LoadSeconds = loadSeconds
+	if opts.Conformal > 0 {
+		if res.Confidence, err = conformalReport(runs[0], ds.Labels, opts.Conformal, opts.Seed); err != nil {
+			return fmt.Errorf("classify: %w", err)
+		}
+	}
 	// The run's time, before --out, --save and the plots are written: the
 	// --report written next and the JSON show the same seconds.
 	res.Seconds = seconds(start)
@@ -286,7 +305,11 @@ func newClassifyResult(opts classifyOptions, ds *loaders.NodeDataset, x estimato
 func classifyWrite(ctx context.Context, opts classifyOptions, ds *loaders.NodeDataset, res *classifyResult, first classifyRun, stderr io.Writer) error {
 	best := first.out.Best
 	if opts.Out != "" {
-		if err := writeClassRows(opts.Out, ds, first.split, true, estimator.Argmax(first.out.Probabilities), first.out.Probabilities.RawRowView); err != nil {
+		p, sets := first.out.Probabilities, [][]int(nil)
+		if res.Confidence != nil {
+			p, sets = res.Confidence.Probabilities, res.Confidence.Sets
+		}
+		if err := writeClassSetRows(opts.Out, ds, first.split, true, estimator.Argmax(p), p.RawRowView, sets); err != nil {
 			return fmt.Errorf("classify: %w", err)
 		}
 		res.Out = opts.Out
@@ -296,7 +319,11 @@ func classifyWrite(ctx context.Context, opts classifyOptions, ds *loaders.NodeDa
 		if !ok {
 			return fmt.Errorf("classify: --save %s: a %T cannot be saved", opts.Save, best)
 		}
-		if err := saveModel(opts.Save, sm, ds, opts.In); err != nil {
+		var cal *confidence.Calibration
+		if res.Confidence != nil {
+			cal = res.Confidence.Calibration
+		}
+		if err := saveCalibrated(opts.Save, sm, ds, opts.In, cal); err != nil {
 			return fmt.Errorf("classify: %w", err)
 		}
 		res.Saved = opts.Save
@@ -311,12 +338,20 @@ func printClassify(w io.Writer, opts classifyOptions, res classifyResult) {
 	fmt.Fprintf(w, "%s: %d nodes, %d edges, %d features, %d classes; split %s, %d seed(s), %d candidates\n",
 		res.Data, res.Nodes, res.Edges, res.Features, res.Classes, opts.Split, len(res.Runs), res.Candidates)
 	for _, r := range res.Runs {
-		fmt.Fprintf(w, "  seed %d: %s  val %.4f  test %s\n", r.Seed, r.Model, r.Val, fmtAcc(r.Test))
+		if r.ValAUC != nil {
+			fmt.Fprintf(w, "  seed %d: %s  val AUC %s  test AUC %s, accuracy %s\n", r.Seed, r.Model, fmtAcc(r.ValAUC), fmtAcc(r.TestAUC), fmtAcc(r.Test))
+		} else {
+			fmt.Fprintf(w, "  seed %d: %s  val %s  test %s\n", r.Seed, r.Model, fmtAcc(r.Val), fmtAcc(r.Test))
+		}
 		if r.Base != "" {
 			fmt.Fprintf(w, "    base %s  val %.4f  test %s\n", r.Base, r.BaseVal, fmtAcc(r.BaseTest))
 		}
 	}
+	if res.TestAUC != nil {
+		fmt.Fprintf(w, "test ROC AUC %s ± %s (the metric that chose the model)\n", fmtAcc(res.TestAUC), fmtAcc(res.TestAUCStd))
+	}
 	fmt.Fprintf(w, "test accuracy %s ± %s (%d seed(s)), %.2f s\n", fmtAcc(res.Test), fmtAcc(res.TestStd), len(res.Runs), res.Seconds)
+	printConfidence(w, res.Confidence)
 	if res.Out != "" {
 		fmt.Fprintf(w, "predictions written to %s\n", res.Out)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 
 	"github.com/gssl/gssl/eval"
 	"github.com/gssl/gssl/loaders"
@@ -166,6 +167,12 @@ func writeLabelprop(opts labelpropOptions, ds *loaders.NodeDataset, run protocol
 // the node's true class and part, and the probability of every class,
 // p_<class name>.
 func writeClassRows(path string, ds *loaders.NodeDataset, sp eval.Split, withSplit bool, pred []int, prob func(i int) []float64) error {
+	return writeClassSetRows(path, ds, sp, withSplit, pred, prob, nil)
+}
+
+// writeClassSetRows is writeClassRows with, for non-nil sets, a last
+// column "set": the node's prediction set, class names joined by "|".
+func writeClassSetRows(path string, ds *loaders.NodeDataset, sp eval.Split, withSplit bool, pred []int, prob func(i int) []float64, sets [][]int) error {
 	part := sp.Parts(len(ds.Labels))
 	var rows []int
 	for i, p := range part {
@@ -181,6 +188,9 @@ func writeClassRows(path string, ds *loaders.NodeDataset, sp eval.Split, withSpl
 	for c := 0; c < ds.Classes; c++ {
 		cols = append(cols, "p_"+className(ds, c))
 	}
+	if sets != nil {
+		cols = append(cols, "set")
+	}
 	return writeTable(path, cols, len(rows), func(r int, rec []any) {
 		i := rows[r]
 		rec[0], rec[1] = nodeID(ds, i), className(ds, pred[i])
@@ -194,6 +204,13 @@ func writeClassRows(path string, ds *loaders.NodeDataset, sp eval.Split, withSpl
 		}
 		for c, p := range prob(i) {
 			rec[first+c] = p
+		}
+		if sets != nil {
+			names := make([]string, len(sets[i]))
+			for k, c := range sets[i] {
+				names[k] = className(ds, c)
+			}
+			rec[len(rec)-1] = strings.Join(names, "|")
 		}
 	})
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/gssl/gssl/confidence"
 
 	"github.com/gssl/gssl/labelprop"
 	"github.com/gssl/gssl/loaders"
@@ -13,11 +14,17 @@ import (
 // saveModel writes a fitted model with the data set's ids and class names
 // (--save), atomically; gssl predict, model info and serve read it.
 func saveModel(path string, m any, ds *loaders.NodeDataset, in nodeInput) error {
+	return saveCalibrated(path, m, ds, in, nil)
+}
+
+// saveCalibrated is saveModel with, for a non-nil cal, the calibration of
+// the model's probabilities and prediction sets in the file.
+func saveCalibrated(path string, m any, ds *loaders.NodeDataset, in nodeInput, cal *confidence.Calibration) error {
 	sm, ok := m.(savedmodel.Model)
 	if !ok {
 		return fmt.Errorf("--save %s: a %T cannot be saved", path, m)
 	}
-	c := savedmodel.Context{IDs: ds.IDs, ClassNames: ds.ClassNames, Data: in.source()}
+	c := savedmodel.Context{IDs: ds.IDs, ClassNames: ds.ClassNames, Data: in.source(), Calibration: cal}
 	if keepsPoints(m) && in.built != nil {
 		p, err := in.built.pointsOf(ds)
 		if err != nil {
