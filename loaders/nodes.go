@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/gssl/gssl/graph"
 	"github.com/gssl/gssl/graphfile"
+	"github.com/gssl/gssl/internal/inputfile"
 	"github.com/gssl/gssl/modelfile"
 	"github.com/gssl/gssl/nodeids"
 )
@@ -436,7 +436,7 @@ func (ld *nodeLoad) checkValues(path string, nv *nodeValues) error {
 // head returns the first bytes of the (possibly gzipped) file, enough to
 // tell its format by its magic bytes.
 func head(path string) ([]byte, error) {
-	fh, err := os.Open(path)
+	fh, err := inputfile.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("loaders: %w", err)
 	}
