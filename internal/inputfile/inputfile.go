@@ -1,7 +1,6 @@
 package inputfile
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -18,8 +17,15 @@ const Stdin = "-"
 // in an error, not in a full disk.
 const DefaultCap int64 = 256 << 20
 
-// ErrTooLarge is wrapped by the error of a stream longer than its cap.
-var ErrTooLarge = errors.New("input stream over its size cap")
+// TooLargeError is the error of a stream longer than its cap.
+type TooLargeError struct {
+	Path string // the user's path
+	Cap  int64  // the cap in bytes
+}
+
+func (e *TooLargeError) Error() string {
+	return fmt.Sprintf("%s is a stream (a pipe or a FIFO, of unknown length) of more than %d bytes, the cap on a stream read as an input: save the data to a file and pass that", Display(e.Path), e.Cap)
+}
 
 // Display names path in messages: "standard input" for "-", else the path
 // as the user gave it.
@@ -210,7 +216,7 @@ func (c *copyOf) read(limit int64) error {
 	case err != nil:
 		return fail(fmt.Errorf("reading %s: %w", Display(c.path), err))
 	case n > limit:
-		return fail(fmt.Errorf("%s is not a regular file and holds more than %d bytes, the cap on a stream (a pipe, a FIFO or a device, of unknown length): %w; save the data to a file and pass that", Display(c.path), limit, ErrTooLarge))
+		return fail(&TooLargeError{Path: c.path, Cap: limit})
 	}
 	info, err := tmp.Stat()
 	if err != nil {
