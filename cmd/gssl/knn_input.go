@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -16,6 +15,7 @@ import (
 	"github.com/spf13/pflag"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/gssl/gssl/internal/inputfile"
 	"github.com/gssl/gssl/knngraph"
 	"github.com/gssl/gssl/loaders"
 	"github.com/gssl/gssl/nodeids"
@@ -312,7 +312,7 @@ func (in *nodeInput) seed() uint64 {
 // infinite values are errors naming the row and column.
 func readPointFeatures(path, idsPath string, limit int64) (*mat.Dense, *nodeids.Map, error) {
 	var t *loaders.PointTable
-	ext := strings.ToLower(filepath.Ext(strings.TrimSuffix(path, ".gz")))
+	ext := streamExt(path, strings.ToLower(filepath.Ext(strings.TrimSuffix(path, ".gz"))))
 	if ext == ".npy" || ext == ".npz" {
 		var err error
 		if t, err = readFeatures("features", path, ""); err != nil {
@@ -355,7 +355,7 @@ func readPointFeatures(path, idsPath string, limit int64) (*mat.Dense, *nodeids.
 	ids := nodeids.Identity(n)
 	switch {
 	case idsPath != "":
-		b, err := os.ReadFile(idsPath)
+		b, err := inputfile.ReadFile(idsPath)
 		if err != nil {
 			return nil, nil, fmt.Errorf("--feature-ids: %w", err)
 		}
@@ -381,7 +381,7 @@ func readPointFeatures(path, idsPath string, limit int64) (*mat.Dense, *nodeids.
 // hasIDHeader reports whether the table's first line is a header whose
 // first column is named as an id column (id, node, name, …).
 func hasIDHeader(path string) bool {
-	f, err := os.Open(path)
+	f, err := inputfile.Open(path)
 	if err != nil {
 		return false
 	}
@@ -421,7 +421,7 @@ func isIDColumn(name string) bool {
 // table naming the points by id.
 func readPointValues(flag, path string, ids *nodeids.Map, features string, classes bool) ([]string, error) {
 	n := ids.Len()
-	if strings.EqualFold(filepath.Ext(path), ".npy") {
+	if strings.EqualFold(streamExt(path, filepath.Ext(path)), ".npy") {
 		vals, err := readValues(flag, path, "", n, nil)
 		if err != nil {
 			return nil, fmt.Errorf("%w (--features %s has %d rows)", err, features, n)

@@ -56,7 +56,7 @@ type pointData struct {
 // readFeatures reads a feature file: NumPy .npy (a 2-D or higher array) or
 // .npz (numpy.savez of one array), else a text table (loaders.ReadPointTable).
 func readFeatures(flag, path, ids string) (*loaders.PointTable, error) {
-	ext := strings.ToLower(filepath.Ext(path))
+	ext := streamExt(path, strings.ToLower(filepath.Ext(path)))
 	if ext == ".npy" || ext == ".npz" {
 		if ids != "" {
 			return nil, fmt.Errorf("--%s %s: a NumPy array has no id column; drop --ids (rows are numbered from 0)", flag, path)
@@ -91,7 +91,7 @@ func readFeatures(flag, path, ids string) (*loaders.PointTable, error) {
 // array (NaN, or −1 for labels, marks a point to predict).
 func readValues(flag, path, ids string, rows int, rowIDs []string) ([]string, error) {
 	var c *loaders.ValueColumn
-	if strings.EqualFold(filepath.Ext(path), ".npy") {
+	if strings.EqualFold(streamExt(path, filepath.Ext(path)), ".npy") {
 		var vals []string
 		if strings.Contains(flag, "label") {
 			ls, err := loaders.ReadNPYLabels(path)

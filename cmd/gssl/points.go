@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/gssl/gssl/internal/inputfile"
 	"github.com/gssl/gssl/knngraph"
 	"github.com/gssl/gssl/loaders"
 	"github.com/gssl/gssl/nodeids"
@@ -82,7 +83,7 @@ func refuseNPYImages(path string) error {
 	if err != nil || st.IsDir() {
 		return nil // the image reader names a missing path
 	}
-	f, err := os.Open(path)
+	f, err := inputfile.Open(path)
 	if err != nil {
 		return nil
 	}

@@ -6,10 +6,10 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/gssl/gssl/internal/inputfile"
 	"github.com/gssl/gssl/loaders"
 	"github.com/gssl/gssl/nodeclass"
 	"github.com/gssl/gssl/savedmodel"
@@ -76,7 +76,7 @@ func predictFeatureNodes(ctx context.Context, opts predictOptions, header loader
 func readNodeFeatures(path, idsPath string) ([]string, nodeclass.Features, error) {
 	var x nodeclass.Features
 	var err error
-	ext := strings.ToLower(filepath.Ext(strings.TrimSuffix(strings.ToLower(path), ".gz")))
+	ext := streamExt(path, strings.ToLower(filepath.Ext(strings.TrimSuffix(strings.ToLower(path), ".gz"))))
 	switch {
 	case ext == ".npy":
 		x.Dense, err = loaders.ReadNPY(path)
@@ -125,7 +125,7 @@ func readNodeFeatures(path, idsPath string) ([]string, nodeclass.Features, error
 // startsWithHash reports whether the (possibly gzipped) file starts with
 // '#', the header of our sparse text format.
 func startsWithHash(path string) (bool, error) {
-	f, err := os.Open(path)
+	f, err := inputfile.Open(path)
 	if err != nil {
 		return false, err
 	}
@@ -148,7 +148,7 @@ func startsWithHash(path string) (bool, error) {
 // readIDLines reads one id per line (a trailing \r and blank lines at the
 // end dropped; a blank line elsewhere is an error).
 func readIDLines(path string) ([]string, error) {
-	b, err := os.ReadFile(path)
+	b, err := inputfile.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}

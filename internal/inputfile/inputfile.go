@@ -234,3 +234,13 @@ func (c *copyOf) read(limit int64) error {
 	}
 	return nil
 }
+
+// ReadFile is os.ReadFile of the input path, through Open.
+func ReadFile(path string) ([]byte, error) {
+	f, err := Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(f)
+}
