@@ -44,9 +44,10 @@ func IsStdin(path string) bool {
 
 // copyOf is the private copy of one stream.
 type copyOf struct {
-	once sync.Once
-	path string // the user's path
-	file *os.File
+	once   sync.Once
+	path   string      // the user's path
+	stream fs.FileInfo // the stream's os.Stat (nil for "-")
+	file   *os.File
 	// reopen is a name that opens the copy again with its own offset:
 	// /proc/self/fd/N where the copy is unlinked at once, else its name in
 	// the temporary folder (removed by Release).
@@ -57,9 +58,42 @@ type copyOf struct {
 }
 
 var (
-	mu     sync.Mutex
-	copies = map[string]*copyOf{}
+	mu sync.Mutex
+	// copies holds the copies of each path: a path such as /dev/fd/7 may
+	// name one pipe now and another later, told apart by os.SameFile.
+	copies = map[string][]*copyOf{}
 )
+
+// lookup returns the copy of the stream path names now, or nil; st is
+// path's os.Stat, nil when it fails (the stream is gone, its latest copy
+// stands for it). mu is held.
+func lookup(path string, st fs.FileInfo) *copyOf {
+	cs := copies[path]
+	if path == Stdin || st == nil {
+		if len(cs) > 0 {
+			return cs[len(cs)-1]
+		}
+		return nil
+	}
+	for _, c := range cs {
+		if c.stream != nil && os.SameFile(c.stream, st) {
+			return c
+		}
+	}
+	return nil
+}
+
+// statPath is os.Stat of path, nil for "-" or on failure.
+func statPath(path string) fs.FileInfo {
+	if path == Stdin {
+		return nil
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil
+	}
+	return st
+}
 
 // Open opens the input path for reading. "-" is standard input. A regular
 // file or a folder is opened with os.Open. Anything else is read once, up
@@ -100,7 +134,7 @@ func Stage(path string, limit int64) error {
 // standard input.
 func Stat(path string) (fs.FileInfo, error) {
 	mu.Lock()
-	c := copies[path]
+	c := lookup(path, statPath(path))
 	mu.Unlock()
 	if c != nil {
 		c.once.Do(func() {}) // wait for a copy under way
@@ -121,14 +155,13 @@ func IsStream(path string) bool {
 	if path == Stdin {
 		return true
 	}
-	mu.Lock()
-	c := copies[path]
-	mu.Unlock()
-	if c != nil {
+	st := statPath(path)
+	if st != nil && oneRead(st.Mode()) {
 		return true
 	}
-	st, err := os.Stat(path)
-	return err == nil && oneRead(st.Mode())
+	mu.Lock()
+	defer mu.Unlock()
+	return lookup(path, st) != nil
 }
 
 // Release closes and removes every copy. Later Opens of a stream's path
@@ -136,13 +169,15 @@ func IsStream(path string) bool {
 func Release() {
 	mu.Lock()
 	defer mu.Unlock()
-	for p, c := range copies {
-		c.once.Do(func() {})
-		if c.file != nil {
-			c.file.Close()
-		}
-		if c.removal != "" {
-			os.Remove(c.removal)
+	for p, cs := range copies {
+		for _, c := range cs {
+			c.once.Do(func() {})
+			if c.file != nil {
+				c.file.Close()
+			}
+			if c.removal != "" {
+				os.Remove(c.removal)
+			}
 		}
 		delete(copies, p)
 	}
@@ -159,18 +194,16 @@ func oneRead(m fs.FileMode) bool {
 // stage returns the copy of path, making it on first use, or nil when path
 // is a regular file, a folder or does not exist (os.Open then tells why).
 func stage(path string, limit int64) (*copyOf, error) {
+	st := statPath(path)
 	mu.Lock()
-	c := copies[path]
+	c := lookup(path, st)
 	if c == nil {
-		if path != Stdin {
-			st, err := os.Stat(path)
-			if err != nil || !oneRead(st.Mode()) {
-				mu.Unlock()
-				return nil, nil
-			}
+		if path != Stdin && (st == nil || !oneRead(st.Mode())) {
+			mu.Unlock()
+			return nil, nil
 		}
-		c = &copyOf{path: path}
-		copies[path] = c
+		c = &copyOf{path: path, stream: st}
+		copies[path] = append(copies[path], c)
 	}
 	mu.Unlock()
 	c.once.Do(func() { c.err = c.read(limit) })
