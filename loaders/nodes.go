@@ -144,6 +144,9 @@ func stageInputs(f NodeFiles) error {
 			continue
 		}
 		if err := inputfile.Stage(x.path, limit); err != nil {
+			if tl := new(inputfile.TooLargeError); errors.As(err, &tl) {
+				return fmt.Errorf("loaders: %s: %s is a stream (a pipe or a FIFO, of unknown length) of more than %d bytes, the smaller of the cap on a stream (%d bytes) and the memory limit (--max-memory): save the data to a file and pass that", x.role, inputfile.Display(x.path), tl.Cap, inputfile.DefaultCap)
+			}
 			return fmt.Errorf("loaders: %s: %w", x.role, err)
 		}
 	}
