@@ -4,11 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/gssl/gssl/internal/inputfile"
 	"github.com/gssl/gssl/modelfile"
 	"github.com/gssl/gssl/savedmodel"
 )
@@ -62,7 +62,7 @@ func runModelInfo(path string, asJSON bool, stdout io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("model info: %w", err)
 	}
-	st, err := os.Stat(path)
+	st, err := inputfile.Stat(path)
 	if err != nil {
 		return fmt.Errorf("model info: %w", err)
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"strconv"
 	"testing"
 
@@ -70,4 +71,25 @@ func TestInfoFromPipe(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, decode(want), decode(got))
 	assert.Contains(t, got, `"path":"`+fd+`"`)
+}
+
+// TestOutStdout: --out - writes the table on standard output, byte for
+// byte the file --out FILE writes, and the report goes to stderr; with
+// --json, or for gssl knn (a graph file), it is refused.
+func TestOutStdout(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "pred.csv")
+	args := []string{"labelprop", "--data", "../../testdata/cora", "--split", "planetoid", "--alpha", "0.9"}
+	_, err := runArgs(t, append(args, "--out", file)...)
+	require.NoError(t, err)
+	want, err := os.ReadFile(file)
+	require.NoError(t, err)
+	defer func() { tableStdout = os.Stdout }()
+	got, err := runArgs(t, append(args, "--out", "-")...)
+	require.NoError(t, err)
+	assert.Equal(t, string(want), got)
+
+	_, err = runArgs(t, append(args, "--out", "-", "--json")...)
+	assert.ErrorContains(t, err, "--out - writes the table on standard output, where --json prints its object")
+	_, err = runArgs(t, "knn", "--out", "-")
+	assert.ErrorContains(t, err, "gssl knn writes a file")
 }

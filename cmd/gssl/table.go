@@ -21,7 +21,11 @@ import (
 // writeAtomic writes a file through write (buffered), atomically
 // (internal/atomicfile): an interrupted or failed run leaves either the old
 // file or the complete new one, never half of one.
+// A path of "-" is standard output (--out -, see useOutStdout).
 func writeAtomic(path string, write func(w io.Writer) error) error {
+	if path == "-" {
+		return writeStdout(write)
+	}
 	return atomicfile.Write(path, func(w io.Writer) error {
 		bw := bufio.NewWriterSize(w, 1<<16)
 		if err := write(bw); err != nil {

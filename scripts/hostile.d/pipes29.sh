@@ -51,3 +51,18 @@ expect_error_msg "pipes29: - and /dev/stdin are the same standard input" '--edge
 	bash -c 'cat "$2" | "$1" labelprop --edges - --features /dev/stdin' _ "$gssl" "$p29_edges"
 expect_error_msg "pipes29: a stream over the cap (--max-memory 1MB) is refused naming it and the cap" 'standard input is a stream .* of more than 1048576 bytes' \
 	bash -c 'head -c 2000000 /dev/zero | tr "\0" 1 | "$1" info --edges - --max-memory 1MB' _ "$gssl"
+# A model read from a pipe: its size and SHA-256 are the file's, not those
+# of the empty stream left after the model was read.
+"$gssl" labelprop --data "$root/testdata/cora" --alpha 0.9 --save "$tmp/p29.gssl" >/dev/null 2>&1
+p29_sum=$(sha256sum "$tmp/p29.gssl" | cut -d' ' -f1)
+expect_ok "pipes29: model info <(cat m.gssl) reports the file's size and SHA-256" \
+	'[ -n "$p29_sum" ] && json_has "\"sha256\":\"$p29_sum\"" && [ "$(json_field bytes)" = "$(wc -c <"$tmp/p29.gssl" | tr -d " ")" ]' \
+	bash -c '"$1" model info --json <(cat "$2")' _ "$gssl" "$tmp/p29.gssl"
+# --out - writes the one table on standard output (the report on stderr),
+# not a file named "-".
+"$gssl" labelprop --data "$root/testdata/cora" --split planetoid --alpha 0.9 --out "$tmp/p29-pred.csv" >/dev/null 2>&1
+expect_ok "pipes29: labelprop --out - writes the predictions on standard output" \
+	'cmp -s "$out" "$tmp/p29-pred.csv" && [ ! -e "$tmp/p29-cwd/-" ]' \
+	bash -c 'mkdir -p "$3" && cd "$3" && "$1" labelprop --data "$2" --split planetoid --alpha 0.9 --out -' _ "$gssl" "$root/testdata/cora" "$tmp/p29-cwd"
+expect_error_msg "pipes29: --out - with --json is refused (both want standard output)" 'where --json prints its object' \
+	bash -c 'cd "$3" && "$1" labelprop --data "$2" --out - --json' _ "$gssl" "$root/testdata/cora" "$tmp"
