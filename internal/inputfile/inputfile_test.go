@@ -1,3 +1,5 @@
+//go:build unix
+
 package inputfile
 
 import (
@@ -7,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync"
 	"syscall"
 	"testing"
 
@@ -141,4 +144,33 @@ func TestIsStdin(t *testing.T) {
 	for _, p := range []string{"", "--", "/dev/fd/63", "stdin"} {
 		assert.False(t, IsStdin(p), p)
 	}
+}
+
+// TestOpenConcurrent opens one pipe from many goroutines at once: one copy
+// is made, and each reads all of it.
+func TestOpenConcurrent(t *testing.T) {
+	t.Cleanup(Release)
+	data := bytes.Repeat([]byte("3 4\n"), 50000)
+	path := pipePath(t, data)
+	got := make([][]byte, 8)
+	var wg sync.WaitGroup
+	for k := range got {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f, err := Open(path)
+			if err != nil {
+				return
+			}
+			defer f.Close()
+			got[k], _ = io.ReadAll(f)
+		}()
+	}
+	wg.Wait()
+	for k := range got {
+		assert.Equal(t, data, got[k], "goroutine %d", k)
+	}
+	mu.Lock()
+	assert.Len(t, copies[path], 1)
+	mu.Unlock()
 }
