@@ -205,19 +205,20 @@ type wlClassifierMeta struct {
 	Keys      int     `json:"signatures"`
 }
 
-// ModelFile returns the fitted classifier as a modelfile container (kind
-// WLClassifierKind): the WL dictionary — the round-0 labels with their ids
-// (wl.initial_labels, wl.initial_ids) and every round's signatures
-// (wl.keys, their byte offsets wl.key_offsets, rounds wl.key_rounds and
-// ids wl.key_ids) in sorted order —, the training graphs' feature vectors
-// (wl.train_offsets, wl.train_idx, wl.train_val) and the SVM (svm, a nested
-// svm.SVC model file).
-func (c *WLClassifier) ModelFile() (*modelfile.File, error) {
-	if c.svc == nil {
-		return nil, estimator.NotFitted("graphkernels: WLClassifier.MarshalBinary")
-	}
+// wlClassifierCodec stores a fitted WLClassifier (kind WLClassifierKind):
+// the WL dictionary — the round-0 labels with their ids (wl.initial_labels,
+// wl.initial_ids) and every round's signatures (wl.keys, their byte offsets
+// wl.key_offsets, rounds wl.key_rounds and ids wl.key_ids) in sorted order
+// —, the training graphs' feature vectors (wl.train_offsets, wl.train_idx,
+// wl.train_val) and the SVM (svm, a nested svm.SVC model file).
+var wlClassifierCodec = modelfile.Codec[WLClassifier, wlClassifierMeta]{Kind: WLClassifierKind, Version: ModelVersion,
+	Fitted: func(c *WLClassifier) bool { return c.svc != nil },
+	Put:    putWLClassifier,
+	Get:    readWLClassifier,
+}
+
+func putWLClassifier(c *WLClassifier, f *modelfile.File) (wlClassifierMeta, error) {
 	d := c.wl.dict
-	f := modelfile.New(WLClassifierKind, ModelVersion)
 	labels := make([]int, 0, len(d.initial))
 	for l := range d.initial {
 		labels = append(labels, l)
@@ -251,13 +252,9 @@ func (c *WLClassifier) ModelFile() (*modelfile.File, error) {
 		tidx, tval = append(tidx, v.Idx...), append(tval, v.Val...)
 		toff = append(toff, int64(len(tidx)))
 	}
-	svc, err := c.svc.MarshalBinary()
+	svc, err := c.svc.ModelFile()
 	if err != nil {
-		return nil, err
-	}
-	if err := f.SetMetadata(wlClassifierMeta{H: c.H, C: c.C, Normalize: c.Normalize, Tol: c.Settings.Tol, MaxIter: c.Settings.MaxIter, Size: int(d.size),
-		Graphs: len(c.train), Initial: len(labels), Keys: len(ids)}); err != nil {
-		return nil, err
+		return wlClassifierMeta{}, err
 	}
 	f.PutInt64s("wl.initial_labels", il)
 	f.PutInt32s("wl.initial_ids", ii)
@@ -268,53 +265,24 @@ func (c *WLClassifier) ModelFile() (*modelfile.File, error) {
 	f.PutInt64s("wl.train_offsets", toff)
 	f.PutInt32s("wl.train_idx", tidx)
 	f.PutFloat64s("wl.train_val", tval)
-	f.PutBytes("svm", svc)
-	return f, nil
+	if err := f.PutNested("svm", svc); err != nil {
+		return wlClassifierMeta{}, err
+	}
+	return wlClassifierMeta{H: c.H, C: c.C, Normalize: c.Normalize, Tol: c.Settings.Tol, MaxIter: c.Settings.MaxIter, Size: int(d.size),
+		Graphs: len(c.train), Initial: len(labels), Keys: len(ids)}, nil
 }
 
-// MarshalBinary encodes the fitted classifier; one read back predicts
-// bitwise the same.
-func (c *WLClassifier) MarshalBinary() ([]byte, error) {
-	f, err := c.ModelFile()
-	if err != nil {
-		return nil, err
-	}
-	return f.MarshalBinary()
-}
-
-// UnmarshalBinary replaces c by the classifier in data; on an error c is
-// unchanged.
-func (c *WLClassifier) UnmarshalBinary(data []byte) error {
-	f, err := modelfile.Unmarshal(data)
-	if err != nil {
-		return fmt.Errorf("graphkernels: %w", err)
-	}
-	return c.ReadModelFile(f)
-}
-
-// ReadModelFile replaces c by the classifier in f.
-func (c *WLClassifier) ReadModelFile(f *modelfile.File) error {
-	if err := f.Expect(WLClassifierKind, ModelVersion); err != nil {
-		return fmt.Errorf("graphkernels: %w", err)
-	}
-	var meta wlClassifierMeta
-	if err := f.DecodeMetadata(&meta); err != nil {
-		return fmt.Errorf("graphkernels: %w", err)
-	}
+func readWLClassifier(f *modelfile.File, meta wlClassifierMeta, dst *WLClassifier) error {
 	if meta.Normalize && f.KindVersion < 2 {
-		return fmt.Errorf("graphkernels: the model file's layout version %d has no normalisation, yet its metadata sets it", f.KindVersion)
+		return fmt.Errorf("the model file's layout version %d has no normalisation, yet its metadata sets it", f.KindVersion)
 	}
-	wl := &WeisfeilerLehman{H: meta.H}
-	if err := wl.Validate(); err != nil {
-		return fmt.Errorf("graphkernels: the model file's %w", err)
+	out := WLClassifier{H: meta.H, C: meta.C, Normalize: meta.Normalize, Settings: svm.Settings{Tol: meta.Tol, MaxIter: meta.MaxIter}}
+	if err := out.Validate(); err != nil {
+		return fmt.Errorf("the model file's %w", err)
 	}
 	bad := func(format string, args ...any) error {
-		return fmt.Errorf("graphkernels: the model file's "+format, args...)
+		return fmt.Errorf("the model file's "+format, args...)
 	}
-	if meta.Size < 1 || meta.Size > math.MaxInt32 || meta.Graphs < 1 {
-		return bad("dictionary of %d labels for %d graphs is invalid", meta.Size, meta.Graphs)
-	}
-	size := int32(meta.Size)
 	il, err1 := f.Int64s("wl.initial_labels")
 	ii, err2 := f.Int32s("wl.initial_ids")
 	keys, err3 := f.Bytes("wl.keys")
@@ -324,13 +292,19 @@ func (c *WLClassifier) ReadModelFile(f *modelfile.File) error {
 	toff, err7 := f.Int64s("wl.train_offsets")
 	tidx, err8 := f.Int32s("wl.train_idx")
 	tval, err9 := f.Float64s("wl.train_val")
-	svcBytes, err10 := f.Bytes("svm")
+	svcFile, err10 := f.Nested("svm")
 	if err := errors.Join(err1, err2, err3, err4, err5, err6, err7, err8, err9, err10); err != nil {
-		return fmt.Errorf("graphkernels: %w", err)
+		return err
 	}
 	if len(il) != meta.Initial || len(ii) != meta.Initial || len(ids) != meta.Keys || len(rounds) != meta.Keys || len(offs) != meta.Keys+1 {
 		return bad("dictionary arrays do not match its %d labels and %d signatures", meta.Initial, meta.Keys)
 	}
+	// Every id of the dictionary is a round-0 label's or a signature's,
+	// once: the size is their number (bounded by the sections).
+	if meta.Size < 1 || meta.Size != meta.Initial+meta.Keys || meta.Size > math.MaxInt32 || meta.Graphs < 1 {
+		return bad("dictionary of %d labels (%d round-0 labels and %d signatures) for %d graphs is invalid", meta.Size, meta.Initial, meta.Keys, meta.Graphs)
+	}
+	size := int32(meta.Size)
 	d := newWLDictionary(meta.H)
 	d.size = size
 	seen := make([]bool, size)
@@ -385,32 +359,46 @@ func (c *WLClassifier) ReadModelFile(f *modelfile.File) error {
 			if id < 0 || id >= size || (k > 0 && id <= v.Idx[k-1]) {
 				return bad("graph %d's feature indices are not increasing in [0, %d)", g, size)
 			}
-			if x := v.Val[k]; math.IsNaN(x) || math.IsInf(x, 0) {
-				return bad("graph %d has a feature value %v", g, x)
-			}
 		}
 		train[g] = v
 	}
 	s := &svm.SVC{}
-	if err := s.UnmarshalBinary(svcBytes); err != nil {
-		return fmt.Errorf("graphkernels: the model file's SVM: %w", err)
+	if err := s.ReadModelFile(svcFile); err != nil {
+		return fmt.Errorf("the model file's SVM: %w", err)
 	}
 	if s.Items() != meta.Graphs {
 		return bad("SVM was trained on %d items, the file has %d graphs", s.Items(), meta.Graphs)
 	}
-	var diag []float64
 	if meta.Normalize {
 		// The counts are integers, so their sums are exact: these are the
 		// diagonal Fit read off the Gram matrix, bit for bit.
-		diag = make([]float64, len(train))
+		out.diag = make([]float64, len(train))
 		for g, v := range train {
-			diag[g] = v.Dot(v)
+			out.diag[g] = v.Dot(v)
 		}
 	}
-	wl.dict, wl.train = d, train
-	*c = WLClassifier{H: meta.H, C: meta.C, Normalize: meta.Normalize, Settings: svm.Settings{Tol: meta.Tol, MaxIter: meta.MaxIter},
-		wl: wl, svc: s, train: train, diag: diag}
+	out.wl = &WeisfeilerLehman{H: meta.H, dict: d, train: train}
+	out.svc, out.train = s, train
+	*dst = out
 	return nil
+}
+
+// ModelFile returns the fitted classifier as a modelfile container (kind
+// WLClassifierKind; see wlClassifierCodec).
+func (c *WLClassifier) ModelFile() (*modelfile.File, error) { return wlClassifierCodec.File(c) }
+
+// ReadModelFile replaces c by the classifier in f; on an error c is
+// unchanged.
+func (c *WLClassifier) ReadModelFile(f *modelfile.File) error { return wlClassifierCodec.Read(f, c) }
+
+// MarshalBinary encodes the fitted classifier; one read back predicts
+// bitwise the same.
+func (c *WLClassifier) MarshalBinary() ([]byte, error) { return wlClassifierCodec.Marshal(c) }
+
+// UnmarshalBinary replaces c by the classifier in data; on an error c is
+// unchanged.
+func (c *WLClassifier) UnmarshalBinary(data []byte) error {
+	return wlClassifierCodec.Unmarshal(data, c)
 }
 
 // MarshalJSON refuses (estimator.ErrJSON).

@@ -16,18 +16,24 @@ import (
 	"github.com/gssl/gssl/spectral"
 )
 
+// DefaultExactLabels is the zero LikelihoodSettings' ExactLabels: up to
+// this many labelled nodes the likelihood is exact.
+const DefaultExactLabels = 128
+
 // LikelihoodSettings control Regressor.LogMarginalLikelihood. The zero value
 // is usable.
 type LikelihoodSettings struct {
 	// Probes, Steps, Seed and Progress of the stochastic Lanczos quadrature
-	// (0 means 30 probes and min(N, 50) Lanczos steps per probe; probe i is
+	// (0 means spectral.DefaultProbes probes and min(N,
+	// spectral.DefaultSteps) Lanczos steps per probe; probe i is
 	// Rademacher from rand.NewPCG(Seed, i)). With the exact route Progress
 	// counts the labelled nodes instead of the probes.
 	spectral.TraceSettings
 	// ExactLabels: when the number n of labelled nodes is at most
 	// ExactLabels, log det Q − log det P is computed exactly by the
 	// determinant lemma (n·ν CG solves with M and an n×n Cholesky factor);
-	// above it, by stochastic Lanczos quadrature. 0 means 128; a negative
+	// above it, by stochastic Lanczos quadrature. 0 means
+	// DefaultExactLabels; a negative
 	// value means always the quadrature. (The exact route's cost grows with
 	// the labels and the quadrature's is fixed, with a standard error of a
 	// few nats: up to about 128 labels the exact value is a small part of a
@@ -42,7 +48,7 @@ func (s LikelihoodSettings) resolve(n int) (LikelihoodSettings, error) {
 	}
 	s.TraceSettings = ts
 	if s.ExactLabels == 0 {
-		s.ExactLabels = 128
+		s.ExactLabels = DefaultExactLabels
 	}
 	return s, nil
 }

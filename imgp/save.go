@@ -111,130 +111,88 @@ type regressorMeta struct {
 	TargetScale float64  `json:"target_scale,omitempty"`
 }
 
-// ModelFile returns the fitted model as a modelfile container (kind
-// RegressorKind): the settings, the fitted hyperparameters, the points
-// (a new point's neighbours are searched among them), the degrees D̃ of
-// the graph at the fitted α (all the Nyström extension needs of the
-// graph), the L eigenpairs, the rank-L posterior of the feature weights,
-// the full-rank node mean, the labelled targets and the Euclidean GP (a
-// nested gp.Regressor container). The KNN graph itself is not stored:
-// after a round trip FittedGraph is nil and LogMarginalLikelihood, which
-// needs it, returns an error; predictions are bitwise the same.
-func (r *Regressor) ModelFile() (*modelfile.File, error) {
+// regressorCodec stores a Regressor (kind RegressorKind): the settings,
+// the fitted hyperparameters, the points (a new point's neighbours are
+// searched among them), the degrees D̃ of the graph at the fitted α (all
+// the Nyström extension needs of the graph), the L eigenpairs, the rank-L
+// posterior of the feature weights, the full-rank node mean, the labelled
+// targets and the Euclidean GP (a nested gp.Regressor container). The KNN
+// graph itself is not stored: after a round trip FittedGraph is nil and
+// LogMarginalLikelihood, which needs it, returns an error; predictions are
+// bitwise the same. Progress, Graph, Eigensolver, Approximate and
+// Euclidean (the settings, not the fitted GP) are not stored; a model read
+// keeps its Progress.
+var regressorCodec = modelfile.Codec[Regressor, regressorMeta]{Kind: RegressorKind, Version: ModelVersion,
+	Fitted: func(r *Regressor) bool { return r.fit != nil },
+	Put:    putRegressor,
+	Get:    readRegressor,
+}
+
+func putRegressor(r *Regressor, out *modelfile.File) (regressorMeta, error) {
 	f := r.fit
-	if f == nil {
-		return nil, estimator.NotFitted("imgp: MarshalBinary")
-	}
 	n, d := f.x.Dims()
 	L := len(f.eig.Values)
-	meta := regressorMeta{K: r.K, Nu: r.Nu, Eigenpairs: r.Eigenpairs, Initial: r.Initial, Iterations: r.Iterations,
-		LearningRate: r.LearningRate, Probes: r.Probes, Seed: r.Seed, Tol: r.Tol, Distance: r.Distance.String(),
-		MinNoise: r.MinNoise, Procedure: r.Procedure.String(),
-		Fitted: f.h, FittedNu: f.nu, FittedK: f.k, Points: n, Features: d, Components: L, Labelled: len(f.labelled),
-		Steps: f.steps, CGIterations: f.cgIters, Scaling: r.Scaling, TargetMean: f.scale.Mean, TargetScale: f.scale.Scale}
-	eucl, err := f.eucl.MarshalBinary()
+	eucl, err := f.eucl.ModelFile()
 	if err != nil {
-		return nil, fmt.Errorf("imgp: the Euclidean GP: %w", err)
+		return regressorMeta{}, fmt.Errorf("imgp: the Euclidean GP: %w", err)
 	}
-	out := modelfile.New(RegressorKind, ModelVersion)
-	if err := out.SetMetadata(meta); err != nil {
-		return nil, err
-	}
-	out.PutFloat64s("x", mat.DenseCopyOf(f.x).RawMatrix().Data)
+	out.PutDense("x", f.x)
 	out.PutFloat64s("dtilde", f.w.DTilde)
 	out.PutFloat64s("eigenvalues", f.eig.Values)
-	out.PutFloat64s("eigenvectors", mat.DenseCopyOf(f.eig.Vectors).RawMatrix().Data)
+	out.PutDense("eigenvectors", f.eig.Vectors)
 	out.PutFloat64s("phi_scale", f.phiScale)
 	out.PutFloat64s("mu", f.mu)
-	rs := f.sigma.RawSymmetric()
+	rs := f.sigma.RawSymmetric() // its storage as it is, the lower part included
 	sigma := make([]float64, 0, L*L)
 	for i := 0; i < L; i++ {
 		sigma = append(sigma, rs.Data[i*rs.Stride:i*rs.Stride+L]...)
 	}
 	out.PutFloat64s("sigma", sigma)
 	out.PutFloat64s("node_mean", f.gmrfMean)
-	lab := make([]int64, len(f.labelled))
-	for i, v := range f.labelled {
-		lab[i] = int64(v)
-	}
-	out.PutInt64s("labelled", lab)
+	out.PutInts("labelled", f.labelled)
 	out.PutFloat64s("y", f.y)
-	out.PutBytes("euclidean", eucl)
-	return out, nil
+	if err := out.PutNested("euclidean", eucl); err != nil {
+		return regressorMeta{}, fmt.Errorf("imgp: the Euclidean GP: %w", err)
+	}
+	return regressorMeta{K: r.K, Nu: r.Nu, Eigenpairs: r.Eigenpairs, Initial: r.Initial, Iterations: r.Iterations,
+		LearningRate: r.LearningRate, Probes: r.Probes, Seed: r.Seed, Tol: r.Tol, Distance: r.Distance.String(),
+		MinNoise: r.MinNoise, Procedure: r.Procedure.String(),
+		Fitted: f.h, FittedNu: f.nu, FittedK: f.k, Points: n, Features: d, Components: L, Labelled: len(f.labelled),
+		Steps: f.steps, CGIterations: f.cgIters, Scaling: r.Scaling, TargetMean: f.scale.Mean, TargetScale: f.scale.Scale}, nil
 }
 
-// MarshalBinary encodes the fitted model as a modelfile container (see
-// ModelFile); a model read back predicts bitwise the same. Progress,
-// Graph, Eigensolver, Approximate and Euclidean (the settings, not the
-// fitted GP) are not stored.
-func (r *Regressor) MarshalBinary() ([]byte, error) {
-	f, err := r.ModelFile()
-	if err != nil {
-		return nil, err
-	}
-	return f.MarshalBinary()
-}
-
-// UnmarshalBinary replaces r by the model encoded in data (Progress is
-// kept); on an error r is unchanged.
-func (r *Regressor) UnmarshalBinary(data []byte) error {
-	f, err := modelfile.Unmarshal(data)
-	if err != nil {
-		return fmt.Errorf("imgp: %w", err)
-	}
-	return r.ReadModelFile(f)
-}
-
-// ReadModelFile replaces r by the model in f (see UnmarshalBinary).
-func (r *Regressor) ReadModelFile(f *modelfile.File) error {
-	if err := f.Expect(RegressorKind, ModelVersion); err != nil {
-		return fmt.Errorf("imgp: %w", err)
-	}
-	var meta regressorMeta
-	if err := f.DecodeMetadata(&meta); err != nil {
-		return fmt.Errorf("imgp: %w", err)
-	}
+func readRegressor(f *modelfile.File, meta regressorMeta, dst *Regressor) error {
 	out := Regressor{K: meta.K, Nu: meta.Nu, Eigenpairs: meta.Eigenpairs, Initial: meta.Initial, Iterations: meta.Iterations,
 		LearningRate: meta.LearningRate, Probes: meta.Probes, Seed: meta.Seed, Tol: meta.Tol, MinNoise: meta.MinNoise,
-		Scaling: meta.Scaling, Progress: r.Progress}
+		Scaling: meta.Scaling, Progress: dst.Progress}
 	switch meta.Distance {
 	case NearestNode.String():
 		out.Distance = NearestNode
 	case MeanNeighbour.String():
 		out.Distance = MeanNeighbour
 	default:
-		return fmt.Errorf("imgp: the model file's distance rule %q is not one this gssl knows", meta.Distance)
+		return fmt.Errorf("the model file's distance rule %q is not one this gssl knows", meta.Distance)
 	}
 	p, err := ParseProcedure(meta.Procedure)
 	if err != nil {
-		return fmt.Errorf("imgp: the model file's procedure: %w", err)
+		return fmt.Errorf("the model file's procedure: %w", err)
 	}
 	out.Procedure = p
 	if err := out.Validate(); err != nil {
-		return fmt.Errorf("imgp: the model file's settings: %w", err)
+		return fmt.Errorf("the model file's settings: %w", err)
 	}
 	if err := meta.Fitted.validate("fitted "); err != nil {
-		return fmt.Errorf("imgp: the model file's fitted hyperparameters: %w", err)
+		return fmt.Errorf("the model file's fitted hyperparameters: %w", err)
 	}
 	n, d, L, nl := meta.Points, meta.Features, meta.Components, meta.Labelled
-	if n < 2 || d < 1 || L < 1 || L > n || nl < 1 || nl > n || n > math.MaxInt/max(d, L) || L > math.MaxInt/L {
-		return fmt.Errorf("imgp: the model file declares %d points of %d features, %d eigenpairs and %d labelled points", n, d, L, nl)
+	if n < 2 || d < 1 || L < 1 || L > n || nl < 1 || nl > n {
+		return fmt.Errorf("the model file declares %d points of %d features, %d eigenpairs and %d labelled points", n, d, L, nl)
 	}
 	if meta.FittedK < 1 || meta.FittedK >= n {
-		return fmt.Errorf("imgp: the model file's K = %d is invalid for %d points", meta.FittedK, n)
+		return fmt.Errorf("the model file's K = %d is invalid for %d points", meta.FittedK, n)
 	}
 	if err := checkNu(meta.FittedNu); err != nil || meta.FittedNu < 1 {
-		return fmt.Errorf("imgp: the model file's ν = %d is invalid", meta.FittedNu)
-	}
-	get := func(name string, want int) ([]float64, error) {
-		v, err := f.Float64s(name)
-		if err != nil {
-			return nil, fmt.Errorf("imgp: %w", err)
-		}
-		if len(v) != want {
-			return nil, fmt.Errorf("imgp: the model file's section %q has %d values, want %d", name, len(v), want)
-		}
-		return v, nil
+		return fmt.Errorf("the model file's ν = %d is invalid", meta.FittedNu)
 	}
 	fit := &fitted{h: meta.Fitted, nu: meta.FittedNu, k: meta.FittedK, steps: meta.Steps, cgIters: meta.CGIterations,
 		scale: Scaling{Mean: meta.TargetMean, Scale: meta.TargetScale}}
@@ -242,91 +200,91 @@ func (r *Regressor) ReadModelFile(f *modelfile.File) error {
 		fit.scale.Scale = 1
 	}
 	if s := fit.scale; math.IsNaN(s.Mean) || math.IsInf(s.Mean, 0) || !(s.Scale > 0) || math.IsInf(s.Scale, 0) {
-		return fmt.Errorf("imgp: the model file's target scaling %+v is invalid: the mean must be finite and the scale finite and > 0", s)
+		return fmt.Errorf("the model file's target scaling %+v is invalid: the mean must be finite and the scale finite and > 0", s)
 	}
-	x, err := get("x", n*d)
-	if err != nil {
+	if fit.x, err = f.Dense("x", n, d); err != nil {
 		return err
 	}
-	for i, v := range x {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("imgp: the model file's point %d, coordinate %d is %v", i/d, i%d, v)
-		}
-	}
-	fit.x = mat.NewDense(n, d, x)
-	dt, err := get("dtilde", n)
+	dt, err := f.Float64sLen("dtilde", n)
 	if err != nil {
 		return err
 	}
 	for i, v := range dt {
-		if !(v >= 1) || math.IsInf(v, 0) {
-			return fmt.Errorf("imgp: the model file's degree D̃ of node %d is %v; it must be finite and ≥ 1", i, v)
+		if !(v >= 1) {
+			return fmt.Errorf("the model file's degree D̃ of node %d is %v; it must be finite and ≥ 1", i, v)
 		}
 	}
 	fit.w = &knngraph.Weights{Alpha: meta.Fitted.Alpha, DTilde: dt}
-	vals, err := get("eigenvalues", L)
+	vals, err := f.Float64sLen("eigenvalues", L)
 	if err != nil {
 		return err
 	}
 	for q, v := range vals {
-		if math.IsNaN(v) || math.IsInf(v, 0) || v == 1 {
-			return fmt.Errorf("imgp: the model file's eigenvalue %d is %v; it must be finite and ≠ 1", q, v)
+		if v == 1 {
+			return fmt.Errorf("the model file's eigenvalue %d is %v; it must be finite and ≠ 1", q, v)
 		}
 	}
-	vecs, err := get("eigenvectors", n*L)
+	vecs, err := f.Dense("eigenvectors", n, L)
 	if err != nil {
 		return err
 	}
-	fit.eig = &Eigenpairs{Values: vals, Vectors: mat.NewDense(n, L, vecs)}
-	if fit.phiScale, err = get("phi_scale", L); err != nil {
+	fit.eig = &Eigenpairs{Values: vals, Vectors: vecs}
+	if fit.phiScale, err = f.Float64sLen("phi_scale", L); err != nil {
 		return err
 	}
-	if fit.mu, err = get("mu", L); err != nil {
+	if fit.mu, err = f.Float64sLen("mu", L); err != nil {
 		return err
 	}
-	sigma, err := get("sigma", L*L)
+	sigma, err := f.Dense("sigma", L, L)
 	if err != nil {
 		return err
 	}
-	fit.sigma = mat.NewSymDense(L, sigma)
+	fit.sigma = mat.NewSymDense(L, sigma.RawMatrix().Data)
 	if !fit.chol.Factorize(fit.sigma) {
-		return errors.New("imgp: the model file's posterior covariance is not positive definite")
+		return errors.New("the model file's posterior covariance is not positive definite")
 	}
-	if fit.gmrfMean, err = get("node_mean", n); err != nil {
+	if fit.gmrfMean, err = f.Float64sLen("node_mean", n); err != nil {
 		return err
 	}
-	lab, err := f.Int64s("labelled")
-	if err != nil {
-		return fmt.Errorf("imgp: %w", err)
-	}
-	if len(lab) != nl {
-		return fmt.Errorf("imgp: the model file's section \"labelled\" has %d values, want %d", len(lab), nl)
-	}
-	fit.labelled = make([]int, nl)
-	for i, v := range lab {
-		if v < 0 || v >= int64(n) {
-			return fmt.Errorf("imgp: the model file's labelled point %d is %d, not in [0, %d)", i, v, n)
-		}
-		fit.labelled[i] = int(v)
-	}
-	if fit.y, err = get("y", nl); err != nil {
+	if fit.labelled, err = f.Indices("labelled", n); err != nil {
 		return err
 	}
-	eb, err := f.Bytes("euclidean")
-	if err != nil {
-		return fmt.Errorf("imgp: %w", err)
+	if len(fit.labelled) != nl {
+		return fmt.Errorf("the model file's section \"labelled\" has %d values, want %d", len(fit.labelled), nl)
 	}
-	fit.eucl = &gp.Regressor{}
-	if err := fit.eucl.UnmarshalBinary(eb); err != nil {
-		return fmt.Errorf("imgp: the model file's Euclidean GP: %w", err)
+	if fit.y, err = f.Float64sLen("y", nl); err != nil {
+		return err
+	}
+	eucl, err := f.Nested("euclidean")
+	if err == nil {
+		fit.eucl = &gp.Regressor{}
+		err = fit.eucl.ReadModelFile(eucl)
+	}
+	if err != nil {
+		return fmt.Errorf("the model file's Euclidean GP: %w", err)
 	}
 	if fit.eucl.Features() != d {
-		return fmt.Errorf("imgp: the model file's Euclidean GP has %d features, the points %d", fit.eucl.Features(), d)
+		return fmt.Errorf("the model file's Euclidean GP has %d features, the points %d", fit.eucl.Features(), d)
 	}
 	out.fit = fit
-	*r = out
+	*dst = out
 	return nil
 }
+
+// ModelFile returns the fitted model as a modelfile container (kind
+// RegressorKind; see regressorCodec).
+func (r *Regressor) ModelFile() (*modelfile.File, error) { return regressorCodec.File(r) }
+
+// ReadModelFile replaces r by the model in f (see UnmarshalBinary).
+func (r *Regressor) ReadModelFile(f *modelfile.File) error { return regressorCodec.Read(f, r) }
+
+// MarshalBinary encodes the fitted model as a modelfile container (see
+// regressorCodec); a model read back predicts bitwise the same.
+func (r *Regressor) MarshalBinary() ([]byte, error) { return regressorCodec.Marshal(r) }
+
+// UnmarshalBinary replaces r by the model encoded in data (Progress is
+// kept); on an error r is unchanged.
+func (r *Regressor) UnmarshalBinary(data []byte) error { return regressorCodec.Unmarshal(data, r) }
 
 // MarshalJSON refuses: a fitted model is not JSON (estimator.ErrJSON).
 func (r Regressor) MarshalJSON() ([]byte, error) {

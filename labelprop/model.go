@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -241,12 +240,17 @@ type harmonicParams struct {
 
 // fitMeta is the learned state's description; the arrays are sections.
 type fitMeta[P any] struct {
-	Hyperparameters P                  `json:"hyperparameters"`
-	Nodes           int                `json:"nodes"`
-	Classes         int                `json:"classes"`
-	Info            info               `json:"info"`
-	ClassMass       bool               `json:"class_mass"` // a "scale" section is present
-	Graph           modelfile.GraphRef `json:"graph"`
+	Hyperparameters P `json:"hyperparameters"`
+	stateMeta
+}
+
+// stateMeta is the shared learned state's part of the metadata.
+type stateMeta struct {
+	Nodes     int                `json:"nodes"`
+	Classes   int                `json:"classes"`
+	Info      info               `json:"info"`
+	ClassMass bool               `json:"class_mass"` // a "scale" section is present
+	Graph     modelfile.GraphRef `json:"graph"`
 }
 
 // info is Info without Residual, which may not be finite and is stored as
@@ -273,74 +277,43 @@ func parseEnum[T fmt.Stringer](field, s string, vals ...T) (T, error) {
 	return zero, fmt.Errorf("labelprop: the model file's %s %q is not one this gssl knows", field, s)
 }
 
-// ModelFile returns the fitted model as a modelfile container (kind
-// SpreadingKind), for a caller that adds its own sections (node ids, class
-// names) before writing it. The sections share memory with the model.
-func (m *Spreading) ModelFile() (*modelfile.File, error) {
-	p := spreadingParams{Alpha: m.Alpha, Solver: m.Solver.String(), Tol: m.Tol, MaxIter: m.MaxIter, Classes: m.Classes,
-		ClassMassNormalization: m.ClassMassNormalization, IsolatedSeeds: m.IsolatedSeeds.String(), Ordering: m.Ordering.String(),
-		Float32: m.Float32, Stop: m.Stop.String(), LabelPatience: m.LabelPatience, LabelTol: m.LabelTol}
-	f, meta, err := m.state.modelFile(SpreadingKind, SpreadingVersion, p)
-	if err != nil {
-		return nil, err
-	}
-	deg := m.state.degree
-	if m.state.g != nil {
-		deg = m.state.g.Degrees()
-	}
-	f.PutFloat64s("degrees", deg)
-	if err := f.SetMetadata(meta); err != nil {
-		return nil, err
-	}
-	return f, nil
+// spreadingCodec stores a Spreading (kind SpreadingKind, layout
+// SpreadingVersion): hyperparameters, the scores F, the degrees, the class
+// prior and scales and the labels it was fitted with; not the graph, which
+// prediction does not need. Progress and WarmStart (which changes the
+// iterations, not the answer) are not stored: a model read keeps its
+// Progress and has no WarmStart. A layout-1 file reads with Float32, Stop,
+// LabelPatience and LabelTol zero.
+var spreadingCodec = modelfile.Codec[Spreading, fitMeta[spreadingParams]]{Kind: SpreadingKind, Version: SpreadingVersion,
+	Fitted: func(m *Spreading) bool { return m.state.fitted },
+	Put: func(m *Spreading, f *modelfile.File) (fitMeta[spreadingParams], error) {
+		st := m.state.put(f)
+		deg := m.state.degree
+		if m.state.g != nil {
+			deg = m.state.g.Degrees()
+		}
+		f.PutFloat64s("degrees", deg)
+		return fitMeta[spreadingParams]{Hyperparameters: spreadingParams{Alpha: m.Alpha, Solver: m.Solver.String(), Tol: m.Tol,
+			MaxIter: m.MaxIter, Classes: m.Classes, ClassMassNormalization: m.ClassMassNormalization,
+			IsolatedSeeds: m.IsolatedSeeds.String(), Ordering: m.Ordering.String(),
+			Float32: m.Float32, Stop: m.Stop.String(), LabelPatience: m.LabelPatience, LabelTol: m.LabelTol}, stateMeta: st}, nil
+	},
+	Get: readSpreading,
 }
 
-// MarshalBinary encodes the fitted model as a modelfile container (kind
-// SpreadingKind, layout SpreadingVersion): hyperparameters, the scores F,
-// the degrees, the class prior and scales and the labels it was fitted
-// with; not the graph, which prediction does not need. Progress and
-// WarmStart (which changes the iterations, not the answer) are not stored.
-func (m *Spreading) MarshalBinary() ([]byte, error) {
-	f, err := m.ModelFile()
-	if err != nil {
-		return nil, err
-	}
-	return f.MarshalBinary()
-}
-
-// UnmarshalBinary replaces m by the model encoded in data (MarshalBinary).
-// Predictions of the result are bitwise those of the model that was saved.
-// Progress is kept; WarmStart is nil. A layout-1 file reads with Float32,
-// Stop, LabelPatience and LabelTol zero. On an error m is unchanged.
-func (m *Spreading) UnmarshalBinary(data []byte) error {
-	f, err := modelfile.Unmarshal(data)
-	if err != nil {
-		return fmt.Errorf("labelprop: %w", err)
-	}
-	return m.ReadModelFile(f)
-}
-
-// ReadModelFile replaces m by the model in f (see UnmarshalBinary).
-func (m *Spreading) ReadModelFile(f *modelfile.File) error {
-	if err := f.Expect(SpreadingKind, SpreadingVersion); err != nil {
-		return fmt.Errorf("labelprop: %w", err)
-	}
-	var meta fitMeta[spreadingParams]
-	if err := f.DecodeMetadata(&meta); err != nil {
-		return fmt.Errorf("labelprop: %w", err)
-	}
+func readSpreading(f *modelfile.File, meta fitMeta[spreadingParams], dst *Spreading) error {
 	h := meta.Hyperparameters
 	if f.KindVersion < 2 {
 		// Layout 1 had no field for these: present, they are not a
 		// layout-1 writer's.
 		if h.Float32 || h.Stop != "" || h.LabelPatience != 0 || h.LabelTol != 0 {
-			return fmt.Errorf("labelprop: the model file has layout 1 but records the layout-2 hyperparameters float32, stop, label_patience or label_tol")
+			return errors.New("the model file has layout 1 but records the layout-2 hyperparameters float32, stop, label_patience or label_tol")
 		}
 		h.Stop = StopResidual.String()
 	}
 	var (
 		out = Spreading{Alpha: h.Alpha, Tol: h.Tol, MaxIter: h.MaxIter, Classes: h.Classes, ClassMassNormalization: h.ClassMassNormalization,
-			Float32: h.Float32, LabelPatience: h.LabelPatience, LabelTol: h.LabelTol, Progress: m.Progress}
+			Float32: h.Float32, LabelPatience: h.LabelPatience, LabelTol: h.LabelTol, Progress: dst.Progress}
 		err error
 	)
 	if out.Stop, err = parseEnum("stop", h.Stop, StopResidual, StopLabels); err != nil {
@@ -356,77 +329,43 @@ func (m *Spreading) ReadModelFile(f *modelfile.File) error {
 		return err
 	}
 	if err := out.Validate(); err != nil {
-		return fmt.Errorf("labelprop: the model file's hyperparameters: %w", err)
+		return fmt.Errorf("the model file's hyperparameters: %w", err)
 	}
-	deg, err := f.Float64s("degrees")
+	deg, err := f.Float64sLen("degrees", meta.Nodes)
 	if err != nil {
-		return fmt.Errorf("labelprop: %w", err)
-	}
-	if len(deg) != meta.Nodes {
-		return fmt.Errorf("labelprop: the model file has %d degrees for %d nodes", len(deg), meta.Nodes)
+		return err
 	}
 	for i, d := range deg {
-		if !(d >= 0) || math.IsInf(d, 0) {
-			return fmt.Errorf("labelprop: the model file's degree of node %d is %v", i, d)
+		if !(d >= 0) {
+			return fmt.Errorf("the model file's degree of node %d is %v; it must be finite and ≥ 0", i, d)
 		}
 	}
-	if err := out.state.readModelFile(f, meta.Nodes, meta.Classes, meta.ClassMass, meta.Info, meta.Graph); err != nil {
+	if err := out.state.read(f, meta.stateMeta); err != nil {
 		return err
 	}
 	out.state.degree = deg
-	*m = out
+	*dst = out
 	return nil
 }
 
-// ModelFile returns the fitted model as a modelfile container (kind
-// HarmonicKind); see Spreading.ModelFile.
-func (m *Harmonic) ModelFile() (*modelfile.File, error) {
-	p := harmonicParams{Tol: m.Tol, MaxIter: m.MaxIter, Preconditioner: m.Preconditioner.String(), Classes: m.Classes,
-		ClassMassNormalization: m.ClassMassNormalization, IsolatedSeeds: m.IsolatedSeeds.String(), Ordering: m.Ordering.String()}
-	f, meta, err := m.state.modelFile(HarmonicKind, HarmonicVersion, p)
-	if err != nil {
-		return nil, err
-	}
-	if err := f.SetMetadata(meta); err != nil {
-		return nil, err
-	}
-	return f, nil
+// harmonicCodec stores a Harmonic (kind HarmonicKind): hyperparameters,
+// the scores F, the class prior and scales and the labels it was fitted
+// with; not the graph. Progress is not stored.
+var harmonicCodec = modelfile.Codec[Harmonic, fitMeta[harmonicParams]]{Kind: HarmonicKind, Version: HarmonicVersion,
+	Fitted: func(m *Harmonic) bool { return m.state.fitted },
+	Put: func(m *Harmonic, f *modelfile.File) (fitMeta[harmonicParams], error) {
+		st := m.state.put(f)
+		return fitMeta[harmonicParams]{Hyperparameters: harmonicParams{Tol: m.Tol, MaxIter: m.MaxIter, Preconditioner: m.Preconditioner.String(),
+			Classes: m.Classes, ClassMassNormalization: m.ClassMassNormalization, IsolatedSeeds: m.IsolatedSeeds.String(),
+			Ordering: m.Ordering.String()}, stateMeta: st}, nil
+	},
+	Get: readHarmonic,
 }
 
-// MarshalBinary encodes the fitted model as a modelfile container (kind
-// HarmonicKind): hyperparameters, the scores F, the class prior and scales
-// and the labels it was fitted with; not the graph.
-func (m *Harmonic) MarshalBinary() ([]byte, error) {
-	f, err := m.ModelFile()
-	if err != nil {
-		return nil, err
-	}
-	return f.MarshalBinary()
-}
-
-// UnmarshalBinary replaces m by the model encoded in data (MarshalBinary);
-// predictions are bitwise those of the saved model. On an error m is
-// unchanged.
-func (m *Harmonic) UnmarshalBinary(data []byte) error {
-	f, err := modelfile.Unmarshal(data)
-	if err != nil {
-		return fmt.Errorf("labelprop: %w", err)
-	}
-	return m.ReadModelFile(f)
-}
-
-// ReadModelFile replaces m by the model in f (see UnmarshalBinary).
-func (m *Harmonic) ReadModelFile(f *modelfile.File) error {
-	if err := f.Expect(HarmonicKind, HarmonicVersion); err != nil {
-		return fmt.Errorf("labelprop: %w", err)
-	}
-	var meta fitMeta[harmonicParams]
-	if err := f.DecodeMetadata(&meta); err != nil {
-		return fmt.Errorf("labelprop: %w", err)
-	}
+func readHarmonic(f *modelfile.File, meta fitMeta[harmonicParams], dst *Harmonic) error {
 	h := meta.Hyperparameters
 	var (
-		out = Harmonic{Tol: h.Tol, MaxIter: h.MaxIter, Classes: h.Classes, ClassMassNormalization: h.ClassMassNormalization, Progress: m.Progress}
+		out = Harmonic{Tol: h.Tol, MaxIter: h.MaxIter, Classes: h.Classes, ClassMassNormalization: h.ClassMassNormalization, Progress: dst.Progress}
 		err error
 	)
 	if out.Preconditioner, err = parseEnum("preconditioner", h.Preconditioner, Jacobi, NoPreconditioner); err != nil {
@@ -439,29 +378,53 @@ func (m *Harmonic) ReadModelFile(f *modelfile.File) error {
 		return err
 	}
 	if err := out.Validate(); err != nil {
-		return fmt.Errorf("labelprop: the model file's hyperparameters: %w", err)
+		return fmt.Errorf("the model file's hyperparameters: %w", err)
 	}
-	if err := out.state.readModelFile(f, meta.Nodes, meta.Classes, meta.ClassMass, meta.Info, meta.Graph); err != nil {
+	if err := out.state.read(f, meta.stateMeta); err != nil {
 		return err
 	}
-	*m = out
+	*dst = out
 	return nil
 }
 
-// modelFile puts the shared learned state into a new container and
-// returns the metadata for the caller to complete with its
-// hyperparameters.
-func (st *state) modelFile(kind string, version int, params any) (*modelfile.File, any, error) {
-	if !st.fitted {
-		return nil, nil, estimator.NotFitted("labelprop: MarshalBinary")
-	}
+// ModelFile returns the fitted model as a modelfile container (kind
+// SpreadingKind), for a caller that adds its own sections (node ids, class
+// names) before writing it. The sections share memory with the model.
+func (m *Spreading) ModelFile() (*modelfile.File, error) { return spreadingCodec.File(m) }
+
+// ReadModelFile replaces m by the model in f (see UnmarshalBinary).
+func (m *Spreading) ReadModelFile(f *modelfile.File) error { return spreadingCodec.Read(f, m) }
+
+// MarshalBinary encodes the fitted model as a modelfile container (see
+// spreadingCodec for what it holds).
+func (m *Spreading) MarshalBinary() ([]byte, error) { return spreadingCodec.Marshal(m) }
+
+// UnmarshalBinary replaces m by the model encoded in data (MarshalBinary).
+// Predictions of the result are bitwise those of the model that was saved.
+// Progress is kept; WarmStart is nil. On an error m is unchanged.
+func (m *Spreading) UnmarshalBinary(data []byte) error { return spreadingCodec.Unmarshal(data, m) }
+
+// ModelFile returns the fitted model as a modelfile container (kind
+// HarmonicKind); see Spreading.ModelFile.
+func (m *Harmonic) ModelFile() (*modelfile.File, error) { return harmonicCodec.File(m) }
+
+// ReadModelFile replaces m by the model in f (see UnmarshalBinary).
+func (m *Harmonic) ReadModelFile(f *modelfile.File) error { return harmonicCodec.Read(f, m) }
+
+// MarshalBinary encodes the fitted model as a modelfile container (see
+// harmonicCodec).
+func (m *Harmonic) MarshalBinary() ([]byte, error) { return harmonicCodec.Marshal(m) }
+
+// UnmarshalBinary replaces m by the model encoded in data (MarshalBinary);
+// predictions are bitwise those of the saved model. On an error m is
+// unchanged.
+func (m *Harmonic) UnmarshalBinary(data []byte) error { return harmonicCodec.Unmarshal(data, m) }
+
+// put adds the shared learned state's sections to f and returns its part
+// of the metadata.
+func (st *state) put(f *modelfile.File) stateMeta {
 	n, c := st.scores.Dims()
-	f := modelfile.New(kind, version)
-	scores := make([]float64, 0, n*c)
-	for i := 0; i < n; i++ {
-		scores = append(scores, st.scores.RawRowView(i)...)
-	}
-	f.PutFloat64s("scores", scores)
+	f.PutDense("scores", st.scores)
 	f.PutFloat64s("prior", st.seeds.prior)
 	if st.scale != nil {
 		f.PutFloat64s("scale", st.scale)
@@ -484,14 +447,7 @@ func (st *state) modelFile(kind string, version int, params any) (*modelfile.Fil
 	if st.g != nil {
 		edges = st.g.Edges()
 	}
-	g := modelfile.GraphRef{Nodes: n, Edges: edges, Stored: true}
-	switch p := params.(type) {
-	case spreadingParams:
-		return f, fitMeta[spreadingParams]{Hyperparameters: p, Nodes: n, Classes: c, Info: in, ClassMass: st.scale != nil, Graph: g}, nil
-	case harmonicParams:
-		return f, fitMeta[harmonicParams]{Hyperparameters: p, Nodes: n, Classes: c, Info: in, ClassMass: st.scale != nil, Graph: g}, nil
-	}
-	panic("labelprop: unknown parameters")
+	return stateMeta{Nodes: n, Classes: c, Info: in, ClassMass: st.scale != nil, Graph: modelfile.GraphRef{Nodes: n, Edges: edges, Stored: true}}
 }
 
 // reachedAt reports whether fitted node i was reached by a label: its
@@ -503,61 +459,46 @@ func (st *state) reachedAt(i int) bool {
 	return true
 }
 
-// readModelFile restores the shared learned state from f, checking every
-// array against the declared sizes.
-func (st *state) readModelFile(f *modelfile.File, n, c int, classMass bool, in info, g modelfile.GraphRef) error {
-	if n < 1 || c < 1 {
-		return fmt.Errorf("labelprop: the model file declares %d nodes and %d classes", n, c)
-	}
-	get := func(name string, want int) ([]float64, error) {
-		v, err := f.Float64s(name)
-		if err != nil {
-			return nil, fmt.Errorf("labelprop: %w", err)
-		}
-		if len(v) != want {
-			return nil, fmt.Errorf("labelprop: the model file's section %q has %d values, want %d", name, len(v), want)
-		}
-		return v, nil
-	}
-	if n > math.MaxInt/c {
-		return fmt.Errorf("labelprop: the model file declares %d × %d scores", n, c)
-	}
-	scores, err := get("scores", n*c)
+// read restores the shared learned state from f, checking every array
+// against the sizes meta declares.
+func (st *state) read(f *modelfile.File, meta stateMeta) error {
+	n, c, in, g := meta.Nodes, meta.Classes, meta.Info, meta.Graph
+	scores, err := f.Dense("scores", n, c)
 	if err != nil {
 		return err
 	}
-	prior, err := get("prior", c)
+	prior, err := f.Float64sLen("prior", c)
 	if err != nil {
 		return err
 	}
 	var scale []float64
-	if classMass {
-		if scale, err = get("scale", c); err != nil {
+	if meta.ClassMass {
+		if scale, err = f.Float64sLen("scale", c); err != nil {
 			return err
 		}
 	}
-	res, err := get("residual", 1)
+	res, err := f.Float64sLen("residual", 1)
 	if err != nil {
 		return err
 	}
 	class, err := f.Int32s("labels")
 	if err != nil {
-		return fmt.Errorf("labelprop: %w", err)
+		return err
 	}
 	if len(class) != n {
-		return fmt.Errorf("labelprop: the model file has %d labels for %d nodes", len(class), n)
+		return fmt.Errorf("the model file has %d labels for %d nodes", len(class), n)
 	}
 	reachedBytes, err := f.Bytes("reached")
 	if err != nil {
-		return fmt.Errorf("labelprop: %w", err)
+		return err
 	}
 	if len(reachedBytes) != n {
-		return fmt.Errorf("labelprop: the model file has %d reached flags for %d nodes", len(reachedBytes), n)
+		return fmt.Errorf("the model file has %d reached flags for %d nodes", len(reachedBytes), n)
 	}
 	s := &seeds{n: n, classes: c, class: class, prior: prior, isolated: in.IsolatedSeeds}
 	for i, k := range class {
 		if k < -1 || int(k) >= c {
-			return fmt.Errorf("labelprop: the model file's label of node %d is %d, outside −1..%d", i, k, c-1)
+			return fmt.Errorf("the model file's label of node %d is %d, outside −1..%d", i, k, c-1)
 		}
 		if k >= 0 {
 			s.nodes = append(s.nodes, i)
@@ -566,21 +507,20 @@ func (st *state) readModelFile(f *modelfile.File, n, c int, classMass bool, in i
 	reached := make([]bool, n)
 	for i, b := range reachedBytes {
 		if b > 1 {
-			return fmt.Errorf("labelprop: the model file's reached flag of node %d is %d", i, b)
+			return fmt.Errorf("the model file's reached flag of node %d is %d", i, b)
 		}
 		reached[i] = b == 1
 	}
 	if g.Nodes != n || g.Edges < 0 {
-		return fmt.Errorf("labelprop: the model file's graph has %d nodes and %d edges, for %d fitted nodes", g.Nodes, g.Edges, n)
+		return fmt.Errorf("the model file's graph has %d nodes and %d edges, for %d fitted nodes", g.Nodes, g.Edges, n)
 	}
 	ran := Auto
 	if in.Solver != "" {
-		var err error
 		if ran, err = parseEnum("info's solver", in.Solver, Chebyshev, CG, FixedPoint); err != nil {
 			return err
 		}
 	}
-	*st = state{fitted: true, seeds: s, scores: mat.NewDense(n, c, scores), scale: scale, reached: reached, edges: g.Edges,
+	*st = state{fitted: true, seeds: s, scores: scores, scale: scale, reached: reached, edges: g.Edges,
 		info: Details{Iterations: in.Iterations, ClassIterations: in.ClassIterations, Residual: res[0], Products: in.Products,
 			Isolated: in.Isolated, Unreached: in.Unreached, IsolatedSeeds: in.IsolatedSeeds, Solver: ran}}
 	st.probs = mat.NewDense(n, c, nil)

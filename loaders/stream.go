@@ -28,3 +28,14 @@ func NumPyExt(path string) string {
 	}
 	return ""
 }
+
+// StreamExt returns ext, the extension by which a reader picks the format of
+// the input path, unless path is a stream (standard input, a pipe), which
+// has no extension to go by: then the one its magic bytes say (.npy, .npz),
+// or "" for text.
+func StreamExt(path, ext string) string {
+	if !inputfile.IsStream(path) {
+		return ext
+	}
+	return NumPyExt(path)
+}

@@ -3,6 +3,7 @@ package modelfile
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
@@ -31,6 +32,14 @@ type Codec[T, M any] struct {
 	Kind string
 	// Version is the newest layout of the kind this build writes and reads.
 	Version int
+	// Oldest is the oldest layout Read accepts (0: every layout up to
+	// Version); an older file is refused with ErrVersion and the advice to
+	// fit and save the model again.
+	Oldest int
+	// Also lists other kinds Read accepts in the same layouts (a file
+	// whose model T reads as well, e.g. a regression fitted on classes
+	// read as a classifier).
+	Also []string
 	// Fitted reports whether m has been fitted; File refuses an unfitted
 	// model with estimator.ErrNotFitted.
 	Fitted func(m *T) bool
@@ -76,8 +85,15 @@ func (c Codec[T, M]) Marshal(m *T) ([]byte, error) {
 
 // Read replaces *m by the model in f; on an error *m is unchanged.
 func (c Codec[T, M]) Read(f *File, m *T) error {
-	if err := f.Expect(c.Kind, c.Version); err != nil {
+	kind := c.Kind
+	if slices.Contains(c.Also, f.Kind) {
+		kind = f.Kind
+	}
+	if err := f.Expect(kind, c.Version); err != nil {
 		return fmt.Errorf("%s: %w", c.pkg(), err)
+	}
+	if f.KindVersion < c.Oldest {
+		return fmt.Errorf("%s: %w: the %s model has layout version %d, and this gssl reads layouts %d to %d: fit and save the model again", c.pkg(), ErrVersion, kind, f.KindVersion, c.Oldest, c.Version)
 	}
 	var meta M
 	if err := f.DecodeMetadata(&meta); err != nil {

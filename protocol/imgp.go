@@ -135,6 +135,11 @@ func (s IMGPSweep) Run(ctx context.Context, x *mat.Dense, y []float64, xt *mat.D
 	if len(s.Fractions) == 0 {
 		return nil, fmt.Errorf("protocol: imgp sweep: no labelled fractions")
 	}
+	for i, f := range s.Fractions {
+		if !(f > 0 && f <= 1) {
+			return nil, fmt.Errorf("protocol: imgp sweep: fraction %d (%v) is invalid: it must be in (0, 1]", i+1, f)
+		}
+	}
 	n, _ := x.Dims()
 	if len(y) != n {
 		return nil, fmt.Errorf("protocol: imgp sweep: %d targets for %d points", len(y), n)
@@ -238,6 +243,9 @@ type IMGPTask struct {
 	Labelled []int
 	XTest    *mat.Dense
 	YTest    []float64
+	// Likelihood, if not nil, has RunIMGP compute the log marginal
+	// likelihood at the fitted hyperparameters with these settings.
+	Likelihood *imgp.LikelihoodSettings
 }
 
 // IMGPRun is the outcome of RunIMGP. Scores and the RMSEs are in the
@@ -255,9 +263,12 @@ type IMGPRun struct {
 	// a known target: of the rank-L posterior and of the full-rank GMRF
 	// mean.
 	NodeRMSE, NodeRMSEFull float64
-	// The durations of the fit, the prediction at XTest and the Euclidean
-	// GP's prediction at XTest alone.
-	Fit, Predict, EuclideanPredict time.Duration
+	// Likelihood is the log marginal likelihood at the fitted
+	// hyperparameters (IMGPTask.Likelihood), nil when not asked for.
+	Likelihood *imgp.LogLikelihood
+	// The durations of the fit, the prediction at XTest, the Euclidean
+	// GP's prediction at XTest alone and the likelihood.
+	Fit, Predict, EuclideanPredict, LikelihoodTime time.Duration
 }
 
 // RunIMGP fits m on the labelled rows of t (m itself is fitted: the caller
@@ -332,6 +343,14 @@ func RunIMGP(ctx context.Context, m *imgp.Regressor, t IMGPTask) (*IMGPRun, erro
 	if len(pm) > 0 {
 		run.NodeRMSE, _ = eval.RMSE(pm, tm)
 		run.NodeRMSEFull, _ = eval.RMSE(pf, tm)
+	}
+	if t.Likelihood != nil {
+		start = time.Now()
+		ll, err := m.LogMarginalLikelihood(ctx, *t.Likelihood)
+		if err != nil {
+			return nil, err
+		}
+		run.Likelihood, run.LikelihoodTime = &ll, time.Since(start)
 	}
 	return run, nil
 }

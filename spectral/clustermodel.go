@@ -149,130 +149,101 @@ type eigenMeta struct {
 	Seed         uint64   `json:"seed"`
 }
 
-// ModelFile returns the fitted clustering as a modelfile container (kind
+// clusteringCodec stores a fitted SpectralClustering (kind
 // SpectralClusteringKind): the settings, every node's cluster, and what
-// Predict needs for new nodes — the eigenvalues, the n×k eigenvectors, the fitted
-// nodes' degrees and the k-means centres (the row-normalised embedding is
-// recomputed from the eigenvectors on reading). The graph is not stored.
-func (c *SpectralClustering) ModelFile() (*modelfile.File, error) {
-	if c.labels == nil {
-		return nil, estimator.NotFitted("spectral: SpectralClustering.MarshalBinary")
-	}
-	e := c.Eigen
-	f := modelfile.New(SpectralClusteringKind, ClusteringVersion)
-	if err := f.SetMetadata(clusteringMeta{Clusters: c.Clusters, Isolated: int(c.Isolated),
-		Eigen:  eigenMeta{Tol: e.Tol, BlockSize: e.BlockSize, BasisSize: e.BasisSize, Bounds: e.Bounds, FilterDegree: e.FilterDegree, MaxRestarts: e.MaxRestarts, Seed: e.Seed},
-		KMeans: c.KMeans, Nodes: len(c.labels), Inertia: c.inertia, KMIter: c.km.iterations, KMMoved: c.km.moved, KMConverged: c.km.converged,
-		Restarts: c.km.restarts, MatVecs: c.km.matVecs}); err != nil {
-		return nil, err
-	}
-	lab := make([]int32, len(c.labels))
-	for i, v := range c.labels {
-		lab[i] = int32(v)
-	}
-	f.PutInt32s("labels", lab)
-	f.PutFloat64s("eigenvalues", c.values)
-	f.PutFloat64s("vectors", mat.DenseCopyOf(c.vectors).RawMatrix().Data)
-	f.PutFloat64s("degrees", c.degrees)
-	f.PutFloat64s("centres", mat.DenseCopyOf(c.centres).RawMatrix().Data)
-	return f, nil
+// Predict needs for new nodes — the eigenvalues, the n×k eigenvectors, the
+// fitted nodes' degrees and the k-means centres (the row-normalised
+// embedding is recomputed from the eigenvectors on reading). The graph is
+// not stored, nor Eigen.Progress: a clustering read keeps its own.
+var clusteringCodec = modelfile.Codec[SpectralClustering, clusteringMeta]{Kind: SpectralClusteringKind, Version: ClusteringVersion,
+	Fitted: func(c *SpectralClustering) bool { return c.labels != nil },
+	Put: func(c *SpectralClustering, f *modelfile.File) (clusteringMeta, error) {
+		lab := make([]int32, len(c.labels))
+		for i, v := range c.labels {
+			lab[i] = int32(v)
+		}
+		f.PutInt32s("labels", lab)
+		f.PutFloat64s("eigenvalues", c.values)
+		f.PutDense("vectors", c.vectors)
+		f.PutFloat64s("degrees", c.degrees)
+		f.PutDense("centres", c.centres)
+		e := c.Eigen
+		return clusteringMeta{Clusters: c.Clusters, Isolated: int(c.Isolated),
+			Eigen:  eigenMeta{Tol: e.Tol, BlockSize: e.BlockSize, BasisSize: e.BasisSize, Bounds: e.Bounds, FilterDegree: e.FilterDegree, MaxRestarts: e.MaxRestarts, Seed: e.Seed},
+			KMeans: c.KMeans, Nodes: len(c.labels), Inertia: c.inertia, KMIter: c.km.iterations, KMMoved: c.km.moved, KMConverged: c.km.converged,
+			Restarts: c.km.restarts, MatVecs: c.km.matVecs}, nil
+	},
+	Get: readClustering,
 }
 
-// MarshalBinary encodes the fitted clustering; a clustering read back
-// assigns new nodes bitwise as the original does.
-func (c *SpectralClustering) MarshalBinary() ([]byte, error) {
-	f, err := c.ModelFile()
-	if err != nil {
-		return nil, err
-	}
-	return f.MarshalBinary()
-}
-
-// UnmarshalBinary replaces c by the clustering in data (Eigen.Progress is
-// kept); on an error c is unchanged.
-func (c *SpectralClustering) UnmarshalBinary(data []byte) error {
-	f, err := modelfile.Unmarshal(data)
-	if err != nil {
-		return fmt.Errorf("spectral: %w", err)
-	}
-	return c.ReadModelFile(f)
-}
-
-// ReadModelFile replaces c by the clustering in f.
-func (c *SpectralClustering) ReadModelFile(f *modelfile.File) error {
-	if err := f.Expect(SpectralClusteringKind, ClusteringVersion); err != nil {
-		return fmt.Errorf("spectral: %w", err)
-	}
-	var meta clusteringMeta
-	if err := f.DecodeMetadata(&meta); err != nil {
-		return fmt.Errorf("spectral: %w", err)
-	}
+func readClustering(f *modelfile.File, meta clusteringMeta, dst *SpectralClustering) error {
 	e := meta.Eigen
 	out := SpectralClustering{Clusters: meta.Clusters, Isolated: laplacian.IsolatedPolicy(meta.Isolated), KMeans: meta.KMeans,
 		Eigen: Settings{Tol: e.Tol, BlockSize: e.BlockSize, BasisSize: e.BasisSize, Bounds: e.Bounds, FilterDegree: e.FilterDegree,
-			MaxRestarts: e.MaxRestarts, Seed: e.Seed, Progress: c.Eigen.Progress}}
+			MaxRestarts: e.MaxRestarts, Seed: e.Seed, Progress: dst.Eigen.Progress}}
 	if err := out.Validate(); err != nil {
-		return fmt.Errorf("spectral: the model file's settings: %w", err)
+		return fmt.Errorf("the model file's settings: %w", err)
 	}
 	n, k := meta.Nodes, meta.Clusters
-	if n < 1 || k > n || n > math.MaxInt/k || meta.KMMoved < 0 || meta.KMMoved > n {
-		return fmt.Errorf("spectral: the model file declares %d clusters of %d nodes", k, n)
+	if n < 1 || k < 1 || k > n || meta.KMMoved < 0 || meta.KMMoved > n {
+		return fmt.Errorf("the model file declares %d clusters of %d nodes", k, n)
 	}
 	lab, err := f.Int32s("labels")
 	if err != nil {
-		return fmt.Errorf("spectral: %w", err)
+		return err
 	}
 	if len(lab) != n {
-		return fmt.Errorf("spectral: the model file has %d labels for %d nodes", len(lab), n)
+		return fmt.Errorf("the model file has %d labels for %d nodes", len(lab), n)
 	}
 	out.labels = make([]int, n)
 	for i, v := range lab {
 		if v < 0 || int(v) >= k {
-			return fmt.Errorf("spectral: the model file's node %d is in cluster %d, not in [0, %d)", i, v, k)
+			return fmt.Errorf("the model file's node %d is in cluster %d, not in [0, %d)", i, v, k)
 		}
 		out.labels[i] = int(v)
 	}
-	get := func(name string, want int) ([]float64, error) {
-		v, err := f.Float64s(name)
-		if err != nil {
-			return nil, fmt.Errorf("spectral: %w", err)
-		}
-		if len(v) != want {
-			return nil, fmt.Errorf("spectral: the model file's section %q has %d values, want %d", name, len(v), want)
-		}
-		for i, x := range v {
-			if math.IsNaN(x) || math.IsInf(x, 0) {
-				return nil, fmt.Errorf("spectral: the model file's section %q has %v at %d", name, x, i)
-			}
-		}
-		return v, nil
-	}
-	if out.values, err = get("eigenvalues", k); err != nil {
+	if out.values, err = f.Float64sLen("eigenvalues", k); err != nil {
 		return err
 	}
-	vec, err := get("vectors", n*k)
-	if err != nil {
+	if out.vectors, err = f.Dense("vectors", n, k); err != nil {
 		return err
 	}
-	if out.degrees, err = get("degrees", n); err != nil {
+	if out.degrees, err = f.Float64sLen("degrees", n); err != nil {
 		return err
 	}
 	for i, d := range out.degrees {
 		if d < 0 {
-			return fmt.Errorf("spectral: the model file's degree of node %d is %v < 0", i, d)
+			return fmt.Errorf("the model file's degree of node %d is %v < 0", i, d)
 		}
 	}
-	cen, err := get("centres", k*k)
-	if err != nil {
+	if out.centres, err = f.Dense("centres", k, k); err != nil {
 		return err
 	}
-	out.vectors, out.centres = mat.NewDense(n, k, vec), mat.NewDense(k, k, cen)
 	out.embedding = mat.DenseCopyOf(out.vectors)
 	normalizeRows(out.embedding)
 	out.inertia = meta.Inertia
 	out.km = kmeansInfo{iterations: meta.KMIter, moved: meta.KMMoved, converged: meta.KMConverged, matVecs: meta.MatVecs, restarts: meta.Restarts}
-	*c = out
+	*dst = out
 	return nil
+}
+
+// ModelFile returns the fitted clustering as a modelfile container (kind
+// SpectralClusteringKind; see clusteringCodec).
+func (c *SpectralClustering) ModelFile() (*modelfile.File, error) { return clusteringCodec.File(c) }
+
+// ReadModelFile replaces c by the clustering in f (see UnmarshalBinary).
+func (c *SpectralClustering) ReadModelFile(f *modelfile.File) error {
+	return clusteringCodec.Read(f, c)
+}
+
+// MarshalBinary encodes the fitted clustering; a clustering read back
+// assigns new nodes bitwise as the original does.
+func (c *SpectralClustering) MarshalBinary() ([]byte, error) { return clusteringCodec.Marshal(c) }
+
+// UnmarshalBinary replaces c by the clustering in data (Eigen.Progress is
+// kept); on an error c is unchanged.
+func (c *SpectralClustering) UnmarshalBinary(data []byte) error {
+	return clusteringCodec.Unmarshal(data, c)
 }
 
 // MarshalJSON refuses: a fitted clustering is not JSON (estimator.ErrJSON).

@@ -13,13 +13,22 @@ import (
 	"github.com/gssl/gssl/linop"
 )
 
+// DefaultProbes and DefaultSteps are the zero TraceSettings' probe vectors
+// and Lanczos steps per probe.
+const (
+	DefaultProbes = 30
+	DefaultSteps  = 50
+)
+
 // TraceSettings control Hutchinson, TraceFunc and LogDet. The zero value is
 // usable.
 type TraceSettings struct {
-	// Probes is the number of Rademacher probe vectors; 0 means 30.
+	// Probes is the number of Rademacher probe vectors; 0 means
+	// DefaultProbes.
 	Probes int
 	// Steps is the number of Lanczos steps per probe of the stochastic
-	// Lanczos quadrature (TraceFunc, LogDet); 0 means min(n, 50).
+	// Lanczos quadrature (TraceFunc, LogDet); 0 means min(n,
+	// DefaultSteps).
 	Steps int
 	// Seed seeds the probes: probe i uses the stream rand.NewPCG(Seed, i),
 	// so results do not depend on the number of cores.
@@ -44,16 +53,16 @@ func (s TraceSettings) Resolved(n int) (TraceSettings, error) { return s.resolve
 
 func (s TraceSettings) resolve(n int) (TraceSettings, error) {
 	if s.Probes < 0 {
-		return s, fmt.Errorf("spectral: Probes = %d is invalid: it must be ≥ 0 (0 means 30)", s.Probes)
+		return s, fmt.Errorf("spectral: Probes = %d is invalid: it must be ≥ 0 (0 means %d)", s.Probes, DefaultProbes)
 	}
 	if s.Steps < 0 {
-		return s, fmt.Errorf("spectral: Steps = %d is invalid: it must be ≥ 0 (0 means min(n, 50))", s.Steps)
+		return s, fmt.Errorf("spectral: Steps = %d is invalid: it must be ≥ 0 (0 means min(n, %d))", s.Steps, DefaultSteps)
 	}
 	if s.Probes == 0 {
-		s.Probes = 30
+		s.Probes = DefaultProbes
 	}
 	if s.Steps == 0 {
-		s.Steps = 50
+		s.Steps = DefaultSteps
 	}
 	s.Steps = min(s.Steps, n)
 	return s, nil

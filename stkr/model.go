@@ -455,17 +455,46 @@ type statsJSON struct {
 	MatVecs    int    `json:"matvecs"`
 }
 
-// ModelFile returns the fitted model as a modelfile container (kind
-// RegressorKind), for a caller that adds its own sections. Only models on
-// a GraphKernel (or read from a file) can be saved: an OperatorKernel's
-// rows for new points are the caller's.
-func (r *Regressor) ModelFile() (*modelfile.File, error) {
-	if r.u == nil {
-		return nil, estimator.NotFitted("stkr: MarshalBinary")
-	}
+// regressorCodec stores a Regressor (kind RegressorKind): hyperparameters,
+// U, α, the transductive predictions and the kernel's D^{-1/2}; not the
+// graph. A model read back predicts bitwise the same (Scores, PredictRow,
+// NewNodeScores). Only models on a GraphKernel (or read from a file) can
+// be saved: an OperatorKernel's rows for new points are the caller's.
+// Eigen and Progress are not stored; a model read keeps its own.
+var regressorCodec = modelfile.Codec[Regressor, regressorMeta]{Kind: RegressorKind, Version: ModelVersion,
+	Fitted: func(r *Regressor) bool { return r.u != nil },
+	Put:    putRegressor,
+	Get:    readRegressor,
+}
+
+// classifierCodec stores a Classifier in the Regressor's layout (kind
+// ClassifierKind; the metadata holds the classes). It also reads a file
+// of kind RegressorKind written by a Regressor fitted on classes.
+var classifierCodec = modelfile.Codec[Classifier, regressorMeta]{Kind: ClassifierKind, Version: ModelVersion,
+	Also:   []string{RegressorKind},
+	Fitted: func(c *Classifier) bool { return c.u != nil },
+	Put: func(c *Classifier, f *modelfile.File) (regressorMeta, error) {
+		if c.task.Classes == 0 {
+			return regressorMeta{}, errors.New("stkr: Classifier.MarshalBinary: the model was not fitted as a classifier (FitIndexed): save it as a Regressor")
+		}
+		return putRegressor(&c.Regressor, f)
+	},
+	Get: func(f *modelfile.File, meta regressorMeta, dst *Classifier) error {
+		if err := readRegressor(f, meta, &dst.Regressor); err != nil {
+			return err
+		}
+		if dst.task.Classes == 0 {
+			return errors.New("the model file holds a regression (no classes): read it with a Regressor")
+		}
+		dst.Classes = dst.task.Classes
+		return nil
+	},
+}
+
+func putRegressor(r *Regressor, f *modelfile.File) (regressorMeta, error) {
 	inv, err := r.invSqrtD()
 	if err != nil {
-		return nil, fmt.Errorf("stkr: MarshalBinary: %w", err)
+		return regressorMeta{}, fmt.Errorf("stkr: MarshalBinary: %w", err)
 	}
 	var t transformJSON
 	switch tr := r.Transform.(type) {
@@ -476,7 +505,7 @@ func (r *Regressor) ModelFile() (*modelfile.File, error) {
 	case TopD:
 		t = transformJSON{Type: "topd", D: tr.D}
 	default:
-		return nil, fmt.Errorf("stkr: MarshalBinary: transform %T cannot be saved", r.Transform)
+		return regressorMeta{}, fmt.Errorf("stkr: MarshalBinary: transform %T cannot be saved", r.Transform)
 	}
 	n, c := r.u.Dims()
 	meta := regressorMeta{Transform: t, Beta: r.Beta, Solver: r.Solver.String(), Tol: r.Tol, MaxIter: r.MaxIter, Restart: r.Restart,
@@ -488,121 +517,24 @@ func (r *Regressor) ModelFile() (*modelfile.File, error) {
 	} else if r.saved != nil {
 		meta.Graph.Edges = r.saved.edges
 	}
-	f := modelfile.New(RegressorKind, ModelVersion)
-	f.PutFloat64s("u", r.u.RawMatrix().Data)
 	pred, err := r.Scores()
 	if err != nil {
-		return nil, err
+		return regressorMeta{}, err
 	}
-	f.PutFloat64s("predictions", pred.RawMatrix().Data)
+	f.PutDense("u", r.u)
+	f.PutDense("predictions", pred)
 	f.PutFloat64s("inv_sqrt_degrees", inv)
 	f.PutFloat64s("residual", r.stats.Residual)
 	if r.alpha != nil {
 		meta.Train, _ = r.alpha.Dims()
-		f.PutFloat64s("alpha", r.alpha.RawMatrix().Data)
+		f.PutDense("alpha", r.alpha)
 	}
-	if err := f.SetMetadata(meta); err != nil {
-		return nil, err
-	}
-	return f, nil
+	return meta, nil
 }
 
-// MarshalBinary encodes the fitted model as a modelfile container:
-// hyperparameters, U, α, the transductive predictions and the kernel's
-// D^{-1/2}; not the graph. A model read back predicts bitwise the same
-// (Scores, PredictRow, NewNodeScores). Eigen and Progress are not stored.
-func (r *Regressor) MarshalBinary() ([]byte, error) {
-	f, err := r.ModelFile()
-	if err != nil {
-		return nil, err
-	}
-	return f.MarshalBinary()
-}
-
-// UnmarshalBinary replaces r by the model encoded in data; Eigen and
-// Progress are kept, and Classes is the fitted number of classes (0 for a
-// regression), so that refitting on the same labels gives the same model.
-// On an error r is unchanged.
-func (r *Regressor) UnmarshalBinary(data []byte) error {
-	f, err := modelfile.Unmarshal(data)
-	if err != nil {
-		return fmt.Errorf("stkr: %w", err)
-	}
-	return r.ReadModelFile(f)
-}
-
-// ModelFile returns the fitted classifier as a modelfile container of
-// kind ClassifierKind (the Regressor's layout, with the classes).
-func (c *Classifier) ModelFile() (*modelfile.File, error) {
-	if c.u != nil && c.task.Classes == 0 {
-		return nil, errors.New("stkr: Classifier.MarshalBinary: the model was not fitted as a classifier (FitIndexed): save it as a Regressor")
-	}
-	f, err := c.Regressor.ModelFile()
-	if err != nil {
-		return nil, err
-	}
-	f.Kind = ClassifierKind
-	return f, nil
-}
-
-// MarshalBinary encodes the fitted classifier (kind ClassifierKind).
-func (c *Classifier) MarshalBinary() ([]byte, error) {
-	f, err := c.ModelFile()
-	if err != nil {
-		return nil, err
-	}
-	return f.MarshalBinary()
-}
-
-// UnmarshalBinary replaces c by the classifier encoded in data (a file of
-// kind ClassifierKind, or of RegressorKind written by a Regressor fitted
-// on classes); Classes is the fitted number of classes. On an error c is
-// unchanged.
-func (c *Classifier) UnmarshalBinary(data []byte) error {
-	f, err := modelfile.Unmarshal(data)
-	if err != nil {
-		return fmt.Errorf("stkr: %w", err)
-	}
-	return c.ReadModelFile(f)
-}
-
-// ReadModelFile replaces c by the classifier in f (see UnmarshalBinary).
-func (c *Classifier) ReadModelFile(f *modelfile.File) error {
-	var r Regressor
-	r.Eigen, r.Progress = c.Eigen, c.Progress
-	if err := r.readModelFile(f, ClassifierKind, RegressorKind); err != nil {
-		return err
-	}
-	if r.task.Classes == 0 {
-		return fmt.Errorf("stkr: the model file holds a regression (no classes): read it with a Regressor")
-	}
-	c.Regressor, c.Classes = r, r.task.Classes
-	return nil
-}
-
-// ReadModelFile replaces r by the model in f (see UnmarshalBinary).
-func (r *Regressor) ReadModelFile(f *modelfile.File) error {
-	return r.readModelFile(f, RegressorKind)
-}
-
-// readModelFile reads a container of one of kinds (the first is the one
-// errors name).
-func (r *Regressor) readModelFile(f *modelfile.File, kinds ...string) error {
-	want := kinds[0]
-	for _, k := range kinds {
-		if f.Kind == k {
-			want = k
-		}
-	}
-	if err := f.Expect(want, ModelVersion); err != nil {
-		return fmt.Errorf("stkr: %w", err)
-	}
-	var meta regressorMeta
-	if err := f.DecodeMetadata(&meta); err != nil {
-		return fmt.Errorf("stkr: %w", err)
-	}
+func readRegressor(f *modelfile.File, meta regressorMeta, dst *Regressor) error {
 	out := Regressor{Beta: meta.Beta, Tol: meta.Tol, MaxIter: meta.MaxIter, Restart: meta.Restart, Iterations: meta.Iterations,
-		Eigen: r.Eigen, Progress: r.Progress, task: meta.Task}
+		Eigen: dst.Eigen, Progress: dst.Progress, task: meta.Task}
 	switch meta.Transform.Type {
 	case "polynomial":
 		out.Transform = Polynomial{Coeffs: meta.Transform.Coeffs}
@@ -611,80 +543,96 @@ func (r *Regressor) readModelFile(f *modelfile.File, kinds ...string) error {
 	case "topd":
 		out.Transform = TopD{D: meta.Transform.D}
 	default:
-		return fmt.Errorf("stkr: the model file's transform %q is not one this gssl knows", meta.Transform.Type)
+		return fmt.Errorf("the model file's transform %q is not one this gssl knows", meta.Transform.Type)
 	}
 	var err error
 	if out.Solver, err = ParseSolver(meta.Solver); err != nil {
-		return fmt.Errorf("stkr: the model file's solver: %w", err)
+		return fmt.Errorf("the model file's solver: %w", err)
 	}
 	if err := out.Validate(); err != nil {
-		return fmt.Errorf("stkr: the model file's hyperparameters: %w", err)
+		return fmt.Errorf("the model file's hyperparameters: %w", err)
 	}
 	if err := out.Transform.Validate(1); err != nil {
-		return fmt.Errorf("stkr: the model file's transform: %w", err)
+		return fmt.Errorf("the model file's transform: %w", err)
 	}
 	n, c := meta.Nodes, meta.Outputs
-	if n < 1 || c < 1 || n > math.MaxInt/c {
-		return fmt.Errorf("stkr: the model file declares %d nodes and %d outputs", n, c)
+	if out.u, err = f.Dense("u", n, c); err != nil {
+		return err
 	}
 	if meta.Task.Classes != 0 && (meta.Task.Classes != c || len(meta.Task.Prior) != c) {
-		return fmt.Errorf("stkr: the model file's task (%d classes, %d prior frequencies) does not match its %d outputs", meta.Task.Classes, len(meta.Task.Prior), c)
+		return fmt.Errorf("the model file's task (%d classes, %d prior frequencies) does not match its %d outputs", meta.Task.Classes, len(meta.Task.Prior), c)
 	}
 	for _, q := range meta.Task.Prior {
 		if !(q >= 0 && q <= 1) {
-			return fmt.Errorf("stkr: the model file's class prior %v is not a frequency", q)
+			return fmt.Errorf("the model file's class prior %v is not a frequency", q)
 		}
 	}
-	get := func(name string, want int) ([]float64, error) {
-		v, err := f.Float64s(name)
-		if err != nil {
-			return nil, fmt.Errorf("stkr: %w", err)
-		}
-		if len(v) != want {
-			return nil, fmt.Errorf("stkr: the model file's section %q has %d values, want %d", name, len(v), want)
-		}
-		return v, nil
-	}
-	u, err := get("u", n*c)
+	pred, err := f.Dense("predictions", n, c)
 	if err != nil {
 		return err
 	}
-	pred, err := get("predictions", n*c)
-	if err != nil {
-		return err
-	}
-	inv, err := get("inv_sqrt_degrees", n)
+	inv, err := f.Float64sLen("inv_sqrt_degrees", n)
 	if err != nil {
 		return err
 	}
 	for i, v := range inv {
-		if !(v >= 0) || math.IsInf(v, 0) {
-			return fmt.Errorf("stkr: the model file's D^{-1/2} of node %d is %v", i, v)
+		if !(v >= 0) {
+			return fmt.Errorf("the model file's D^{-1/2} of node %d is %v", i, v)
 		}
 	}
-	res, err := get("residual", len(meta.Stats.Iterations))
+	res, err := f.Float64sLen("residual", len(meta.Stats.Iterations))
 	if err != nil {
 		return err
 	}
-	out.u = mat.NewDense(n, c, u)
 	if meta.Train > 0 {
 		if meta.Train > n {
-			return fmt.Errorf("stkr: the model file declares %d training nodes for %d nodes", meta.Train, n)
+			return fmt.Errorf("the model file declares %d training nodes for %d nodes", meta.Train, n)
 		}
-		a, err := get("alpha", meta.Train*c)
-		if err != nil {
+		if out.alpha, err = f.Dense("alpha", meta.Train, c); err != nil {
 			return err
 		}
-		out.alpha = mat.NewDense(meta.Train, c, a)
 	}
 	out.stats = Stats{Solver: meta.Stats.Solver, Iterations: meta.Stats.Iterations, Residual: res, MatVecs: meta.Stats.MatVecs}
 	if meta.Graph.Nodes != n || meta.Graph.Edges < 0 {
-		return fmt.Errorf("stkr: the model file's graph has %d nodes and %d edges, for %d fitted nodes", meta.Graph.Nodes, meta.Graph.Edges, n)
+		return fmt.Errorf("the model file's graph has %d nodes and %d edges, for %d fitted nodes", meta.Graph.Nodes, meta.Graph.Edges, n)
 	}
-	out.saved = &savedKernel{pred: mat.NewDense(n, c, pred), invSqrtD: inv, edges: meta.Graph.Edges}
-	*r = out
+	out.saved = &savedKernel{pred: pred, invSqrtD: inv, edges: meta.Graph.Edges}
+	*dst = out
 	return nil
 }
+
+// ModelFile returns the fitted model as a modelfile container (kind
+// RegressorKind; see regressorCodec), for a caller that adds its own
+// sections.
+func (r *Regressor) ModelFile() (*modelfile.File, error) { return regressorCodec.File(r) }
+
+// ReadModelFile replaces r by the model in f (see UnmarshalBinary).
+func (r *Regressor) ReadModelFile(f *modelfile.File) error { return regressorCodec.Read(f, r) }
+
+// MarshalBinary encodes the fitted model as a modelfile container (see
+// regressorCodec).
+func (r *Regressor) MarshalBinary() ([]byte, error) { return regressorCodec.Marshal(r) }
+
+// UnmarshalBinary replaces r by the model encoded in data; Eigen and
+// Progress are kept, so that refitting on the same targets gives the same
+// model. On an error r is unchanged.
+func (r *Regressor) UnmarshalBinary(data []byte) error { return regressorCodec.Unmarshal(data, r) }
+
+// ModelFile returns the fitted classifier as a modelfile container of
+// kind ClassifierKind (the Regressor's layout, with the classes).
+func (c *Classifier) ModelFile() (*modelfile.File, error) { return classifierCodec.File(c) }
+
+// ReadModelFile replaces c by the classifier in f (see UnmarshalBinary).
+func (c *Classifier) ReadModelFile(f *modelfile.File) error { return classifierCodec.Read(f, c) }
+
+// MarshalBinary encodes the fitted classifier (kind ClassifierKind).
+func (c *Classifier) MarshalBinary() ([]byte, error) { return classifierCodec.Marshal(c) }
+
+// UnmarshalBinary replaces c by the classifier encoded in data (a file of
+// kind ClassifierKind, or of RegressorKind written by a Regressor fitted
+// on classes); Classes is the fitted number of classes. On an error c is
+// unchanged.
+func (c *Classifier) UnmarshalBinary(data []byte) error { return classifierCodec.Unmarshal(data, c) }
 
 // MarshalJSON refuses: a fitted model is not JSON (estimator.ErrJSON).
 func (r Regressor) MarshalJSON() ([]byte, error) {

@@ -56,6 +56,9 @@ func (r *KernelRidge) Fit(ctx context.Context, k mat.Symmetric, labels []int) er
 		if l < 0 {
 			return fmt.Errorf("svm: KernelRidge: label %d of item %d is negative; every training item needs a class", l, i)
 		}
+		if l > MaxClass {
+			return fmt.Errorf("svm: KernelRidge: label %d of item %d is above %d: number the classes from 0 (Predict has one column per class up to the largest)", l, i, MaxClass)
+		}
 	}
 	if n == 0 {
 		return fmt.Errorf("svm: KernelRidge: no training items")

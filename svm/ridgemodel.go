@@ -44,8 +44,8 @@ var ridgeCodec = modelfile.Codec[KernelRidge, ridgeMeta]{Kind: KernelRidgeKind, 
 		}
 		// One class is a valid fit for KernelRidge (every score is that class).
 		if len(meta.Classes) == 1 {
-			if meta.Classes[0] < 0 {
-				return fmt.Errorf("the model file's class %d is negative", meta.Classes[0])
+			if c := meta.Classes[0]; c < 0 || c > MaxClass {
+				return fmt.Errorf("the model file's class %d is not in 0..%d", c, MaxClass)
 			}
 		} else if err := checkClasses(meta.Classes); err != nil {
 			return err

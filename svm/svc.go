@@ -54,8 +54,13 @@ func (s *SVC) Validate() error {
 	return s.Settings.validate()
 }
 
+// MaxClass is the largest class label the classifiers take: their
+// predictions have one column per class from 0 to the largest, so a label
+// bounds the memory of every prediction and of a model file's reader.
+const MaxClass = 1<<16 - 1
+
 // Fit trains on the n×n Gram matrix k of the training items and their
-// classes (any non-negative ints; at least two distinct). Each pair's SMO
+// classes (ints in 0..MaxClass; at least two distinct). Each pair's SMO
 // solve works on the sub-Gram matrix of its two classes. When a pair's
 // solve stops at Settings.MaxIter, Fit keeps its last iterate, trains the
 // other pairs and returns a *NotConvergedError (the model predicts).
@@ -70,6 +75,9 @@ func (s *SVC) Fit(ctx context.Context, k mat.Symmetric, labels []int) error {
 	for i, l := range labels {
 		if l < 0 {
 			return fmt.Errorf("svm: SVC: label %d of item %d is negative; every training item needs a class", l, i)
+		}
+		if l > MaxClass {
+			return fmt.Errorf("svm: SVC: label %d of item %d is above %d: number the classes from 0 (Predict has one column per class up to the largest)", l, i, MaxClass)
 		}
 	}
 	classes := slices.Compact(slices.Sorted(slices.Values(labels)))

@@ -93,8 +93,8 @@ func readMachines(f *modelfile.File, classes []int, items int, c float64, settin
 
 func checkClasses(classes []int) error {
 	nc := len(classes)
-	if nc < 2 || !slices.IsSorted(classes) || len(slices.Compact(slices.Clone(classes))) != nc || classes[0] < 0 {
-		return fmt.Errorf("svm: the model file's classes %v are not at least two distinct, ascending and ≥ 0", classes)
+	if nc < 2 || !slices.IsSorted(classes) || len(slices.Compact(slices.Clone(classes))) != nc || classes[0] < 0 || classes[nc-1] > MaxClass {
+		return fmt.Errorf("svm: the model file's classes %v are not at least two distinct, ascending and in 0..%d", classes, MaxClass)
 	}
 	return nil
 }

@@ -8,10 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/gssl/gssl/graph"
 	"github.com/gssl/gssl/graphfile"
 	"github.com/gssl/gssl/loaders"
-	"github.com/gssl/gssl/nodeids"
 )
 
 type convertOptions struct {
@@ -62,36 +60,14 @@ type convertReport struct {
 
 func runConvert(ctx context.Context, opts convertOptions, stdout, stderr io.Writer) error {
 	start := timeNow()
-	st, err := os.Stat(opts.In)
-	if err != nil {
-		return fmt.Errorf("convert: %w", err)
-	}
-	var g *graph.CSR
-	var ids *nodeids.Map
-	switch {
-	case !st.IsDir() && graphfile.IsGraphFile(opts.In):
-		if g, ids, err = graphfile.Read(opts.In); err != nil {
-			return err
-		}
-	default:
+	if !graphfile.IsGraphFile(opts.In) {
 		if err := checkNodesFlag(opts.Nodes); err != nil {
 			return err
 		}
-		files := loaders.NodeFiles{Nodes: opts.Nodes}
-		if st.IsDir() {
-			files.Dir = opts.In
-		} else {
-			files.Edges = opts.In
-			files.Graph = loaders.UserGraphOptions()
-			if opts.DropSelfLoops {
-				files.Graph.SelfLoops = graph.SelfLoopDrop
-			}
-		}
-		ds, err := loaders.LoadNodes(files)
-		if err != nil {
-			return err
-		}
-		g, ids = ds.Graph, ds.IDs
+	}
+	g, ids, err := loaders.LoadGraph(opts.In, opts.Nodes, opts.DropSelfLoops)
+	if err != nil {
+		return fmt.Errorf("convert: %w", err)
 	}
 	if err := ctx.Err(); err != nil {
 		return err

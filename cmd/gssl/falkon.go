@@ -2,23 +2,22 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
 	"os"
-
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/estimator"
-	"github.com/gssl/gssl/eval"
 	"github.com/gssl/gssl/kernel"
 	"github.com/gssl/gssl/krr"
 	"github.com/gssl/gssl/loaders"
+	"github.com/gssl/gssl/protocol"
 	"github.com/gssl/gssl/savedmodel"
 )
 
@@ -161,44 +160,9 @@ type falkonResult struct {
 	PeakRSSMB      float64 `json:"peak_rss_mb"`
 }
 
-func parseKernel(name string, sigma float64) (kernel.Kernel, error) {
-	var k kernel.Kernel
-	switch strings.ToLower(name) {
-	case "gaussian":
-		k = kernel.Gaussian{Sigma: sigma}
-	case "laplacian":
-		k = kernel.Laplacian{Sigma: sigma}
-	case "matern12":
-		k = kernel.Matern{Nu: 0.5, Length: sigma}
-	case "matern32":
-		k = kernel.Matern{Nu: 1.5, Length: sigma}
-	case "matern52":
-		k = kernel.Matern{Nu: 2.5, Length: sigma}
-	default:
-		return nil, fmt.Errorf("--kernel %q is invalid: it must be gaussian, laplacian, matern12, matern32 or matern52", name)
-	}
-	if err := k.Validate(); err != nil {
-		return nil, fmt.Errorf("--sigma: %w", err)
-	}
-	return k, nil
-}
-
-// falkonData is a fit-and-predict problem: the training rows x with their
-// classes (or regression targets) and the rows xt to predict, with their
-// true values where known.
-type falkonData struct {
-	name       string
-	x, xt      *mat.Dense
-	classNames []string  // nil for regression
-	y          []int     // training classes
-	yr         []float64 // training targets (regression)
-	truth      []int     // class of every xt row, −1 unknown
-	truthR     []float64 // target of every xt row, NaN unknown
-	ids, sets  []string  // of the xt rows
-}
-
-// loadFalkonData reads --images or the user's points.
-func loadFalkonData(opts falkonOptions) (*falkonData, error) {
+// falkonTask reads --images or the user's points (--labels: classes,
+// --targets: regression).
+func falkonTask(opts falkonOptions) (*protocol.PointTask, error) {
 	if opts.Train < 0 || opts.Test < 0 {
 		return nil, fmt.Errorf("--train %d / --test %d is invalid: each must be ≥ 0 (0: all)", opts.Train, opts.Test)
 	}
@@ -209,13 +173,15 @@ func loadFalkonData(opts falkonOptions) (*falkonData, error) {
 	case !user && opts.Images == "":
 		return nil, fmt.Errorf("no data: give --features FILE with --labels FILE (classes) or --targets FILE (regression), or --images DIR (an image folder with origin.txt)")
 	case opts.Images != "":
-		return falkonImages(opts)
-	}
-	if opts.Train != 0 || opts.Test != 0 {
+		t, err := protocol.ReadImageTask(opts.Images, opts.Train, opts.Test)
+		if err != nil {
+			return nil, fmt.Errorf("--images: %w", err)
+		}
+		return t, nil
+	case opts.Train != 0 || opts.Test != 0:
 		return nil, fmt.Errorf("--train and --test apply to --images")
 	}
-	in := opts.Points
-	what := "labels"
+	in, what := opts.Points, "labels"
 	if opts.Targets != "" || opts.TestTargets != "" {
 		if in.Targets != "" || in.TestTargets != "" {
 			return nil, fmt.Errorf("give --labels (classification) or --targets (regression), not both")
@@ -226,154 +192,10 @@ func loadFalkonData(opts falkonOptions) (*falkonData, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &falkonData{name: p.Name}
-	var known, unknown []int
-	for i, v := range p.Values {
-		if v == "" {
-			unknown = append(unknown, i)
-		} else {
-			known = append(known, i)
-		}
-	}
-	if len(known) == 0 {
-		return nil, fmt.Errorf("--%s %s: no point has a value", what, in.Targets)
-	}
-	d.x = subRows(p.X, known)
-	xt := []*mat.Dense{subRows(p.X, unknown)}
-	for _, i := range unknown {
-		d.ids, d.sets = append(d.ids, p.IDs[i]), append(d.sets, "features")
-	}
-	m := 0
-	if p.XTest != nil {
-		xt = append(xt, p.XTest)
-		m, _ = p.XTest.Dims()
-		for i := 0; i < m; i++ {
-			d.ids, d.sets = append(d.ids, p.TestIDs[i]), append(d.sets, "test-features")
-		}
-	}
-	d.xt = stackRows(xt)
-	testVals := make([]string, len(unknown)+m)
-	if p.TestVals != nil {
-		copy(testVals[len(unknown):], p.TestVals)
-	}
-	if what == "targets" {
-		return d, d.setTargets(in, p.Values, known, testVals)
-	}
-	d.setClasses(p.Values, known, testVals)
-	return d, nil
-}
-
-// setTargets fills the regression targets of the known points and the
-// test points' true targets.
-func (d *falkonData) setTargets(in pointInput, values []string, known []int, testVals []string) error {
-	all, err := floatValues("targets", in.Targets, values)
-	if err != nil {
-		return err
-	}
-	for _, i := range known {
-		d.yr = append(d.yr, all[i])
-	}
-	d.truthR, err = floatValues("test-targets", in.TestTargets, testVals)
-	return err
-}
-
-// setClasses numbers the classes of the known points and the test
-// points' true classes (−1 unknown, −2 a class no training point has).
-func (d *falkonData) setClasses(values []string, known []int, testVals []string) {
-	train := make([]string, len(known))
-	for p2, i := range known {
-		train[p2] = values[i]
-	}
-	col := loaders.ValueColumn{Values: train}
-	d.y, d.classNames = col.Classes()
-	index := map[string]int{}
-	for c, name := range d.classNames {
-		index[name] = c
-	}
-	d.truth = make([]int, len(testVals))
-	for i, v := range testVals {
-		d.truth[i] = -1
-		if v != "" {
-			c, ok := index[canonicalClass(v)]
-			if !ok {
-				c = -2 // a class no training point has: never predicted
-			}
-			d.truth[i] = c
-		}
-	}
-}
-
-// canonicalClass spells an integer class as ValueColumn.Classes names it.
-func canonicalClass(s string) string {
-	if v, err := strconv.ParseInt(s, 10, 64); err == nil {
-		return strconv.FormatInt(v, 10)
-	}
-	return s
-}
-
-// falkonImages reads an image folder with origin.txt.
-func falkonImages(opts falkonOptions) (*falkonData, error) {
-	set, err := loaders.ReadImageSet(opts.Images, 0)
-	if err != nil {
-		return nil, fmt.Errorf("--images: %w", err)
-	}
-	if set.Train == nil {
-		return nil, fmt.Errorf("--images %s: no origin.txt (\"train j\" / \"test j\" per image) to split train and test", opts.Images)
-	}
-	train, test := set.Train, set.Test
-	if len(train) == 0 || len(test) == 0 {
-		return nil, fmt.Errorf("--images %s: origin.txt has %d train and %d test images; both parts are needed", opts.Images, len(train), len(test))
-	}
-	if opts.Train > 0 && opts.Train < len(train) {
-		train = train[:opts.Train]
-	}
-	if opts.Test > 0 && opts.Test < len(test) {
-		test = test[:opts.Test]
-	}
-	// Classes are the distinct labels, numbered in ascending order.
-	vals := make([]string, len(set.Labels))
-	for i, l := range set.Labels {
-		vals[i] = strconv.Itoa(l)
-	}
-	col := loaders.ValueColumn{Values: vals}
-	cls, names := col.Classes()
-	d := &falkonData{name: opts.Images, x: set.Images.Dense(train), xt: set.Images.Dense(test), classNames: names}
-	for _, i := range train {
-		d.y = append(d.y, cls[i])
-	}
-	for _, i := range test {
-		d.truth = append(d.truth, cls[i])
-		d.ids, d.sets = append(d.ids, strconv.Itoa(i)), append(d.sets, "test")
-	}
-	return d, nil
-}
-
-// stackRows stacks matrices with the same columns.
-func stackRows(ms []*mat.Dense) *mat.Dense {
-	rows, d := 0, 0
-	for _, m := range ms {
-		r, c := m.Dims()
-		rows, d = rows+r, c
-	}
-	out := mat.NewDense(max(rows, 1), d, nil)
-	at := 0
-	for _, m := range ms {
-		r, _ := m.Dims()
-		for i := 0; i < r; i++ {
-			copy(out.RawRowView(at), m.RawRowView(i))
-			at++
-		}
-	}
-	if rows == 0 {
-		return nil
-	}
-	return out
+	return protocol.NewPointTask(p, what == "labels")
 }
 
 func runFalkon(ctx context.Context, opts falkonOptions, stdout, stderr io.Writer) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	if len(opts.Sweep) > 0 {
 		return runFalkonSweep(ctx, opts, stdout, stderr)
 	}
@@ -387,38 +209,28 @@ func runFalkon(ctx context.Context, opts falkonOptions, stdout, stderr io.Writer
 	if err != nil {
 		return err
 	}
-	if err := checkOutPath("out", opts.Out); err != nil {
+	if err := checkOutPaths("falkon", opts.Out, opts.Save); err != nil {
 		return err
 	}
-	if err := checkOutPath("save", opts.Save); err != nil {
-		return fmt.Errorf("falkon: %w", err)
-	}
-	start := time.Now()
-	data, err := loadFalkonData(opts)
+	start := timeNow()
+	data, err := falkonTask(opts)
 	if err != nil {
 		return err
 	}
-	loadSeconds := seconds(start)
-	n, d := data.x.Dims()
-	y, err := falkonTargets(data)
+	res := newFalkonResult(opts, data, seconds(start))
+	logf(stderr, "falkon: %s: %d train, %d to predict, d=%d, loaded in %.2fs", data.Name, res.Train, res.Test, res.Dim, res.LoadSeconds)
+	bar := newProgress(stderr, opts.Iter, "CG")
+	if fk != nil {
+		fk.Progress = func(int, float64) { bar.Add(1) }
+	}
+	run, err := protocol.FitPredict(orBackground(ctx), model, data, cpuSeconds)
+	bar.Finish()
 	if err != nil {
 		return err
 	}
-	res := falkonResult{Data: data.name, Solver: opts.Solver, Train: n, Dim: d, Kernel: opts.Kernel, Sigma: opts.Sigma,
-		Lambda: opts.Lambda, Centres: opts.Centres, Precision: opts.Precision, LoadSeconds: loadSeconds, Task: "classification", Classes: len(data.classNames)}
-	if data.classNames == nil {
-		res.Task = "regression"
-	}
-	res.Test = rowsOf(data.xt)
-	res.Predicted = res.Test
-	logf(stderr, "falkon: %s: %d train, %d to predict, d=%d, loaded in %.2fs", data.name, n, res.Test, d, loadSeconds)
-	pTrain, pTest, err := fitFalkon(ctx, opts, model, fk, data, y, &res, stderr)
-	if err != nil {
-		return err
-	}
-	falkonScores(data, pTrain, pTest, &res)
-	falkonInfo(opts, model, fk, &res, stderr)
-	if err := writeFalkonOutputs(opts, model, data, pTest, &res, stderr); err != nil {
+	res.setRun(run)
+	falkonInfo(opts, model, &res, stderr)
+	if err := writeFalkonOutputs(opts, model, data, run.Test, &res, stderr); err != nil {
 		return err
 	}
 	res.PeakRSSMB = peakRSSMB()
@@ -427,50 +239,66 @@ func runFalkon(ctx context.Context, opts falkonOptions, stdout, stderr io.Writer
 	}); err != nil {
 		return err
 	}
-	return report(stdout, opts.JSON, res, func(w io.Writer) {
-		fmt.Fprintf(w, "%s on %s: %d train / %d predicted, d=%d, M=%d, %s σ=%g, λ=%g, %d iterations, %s\n",
-			opts.Solver, data.name, n, res.Test, d, res.M, opts.Kernel, opts.Sigma, opts.Lambda, res.Iterations, opts.Precision)
-		if res.Task == "regression" {
-			fmt.Fprintf(w, "test RMSE %s (train %s)\n", fmtAny(res.TestRMSE), fmtAny(res.TrainRMSE))
-		} else {
-			fmt.Fprintf(w, "test error %s (train %s)\n", fmtPercent(res.TestError), fmtPercent(res.TrainError))
-		}
-		fmt.Fprintf(w, "fit %.2fs + predict %.2fs = %.2fs (%.2f CPU-s; load %.2fs), peak RSS %.0f MB\n",
-			res.FitSeconds, res.PredictSeconds, res.Seconds, res.CPUSeconds, res.LoadSeconds, res.PeakRSSMB)
-	})
+	return report(stdout, opts.JSON, res, func(w io.Writer) { printFalkon(w, opts, res) })
 }
 
-// fitFalkon fits the model on the training points (all targets at once)
-// and predicts the points to predict and the training points, timing the
-// fit and the prediction.
-func fitFalkon(ctx context.Context, opts falkonOptions, model krr.MultiOutput, fk *krr.Falkon, data *falkonData, y *mat.Dense,
-	res *falkonResult, stderr io.Writer) (pTrain, pTest *mat.Dense, err error) {
-	bar := newProgress(stderr, opts.Iter, "CG")
-	if fk != nil {
-		fk.Progress = func(int, float64) { bar.Add(1) }
+func printFalkon(w io.Writer, opts falkonOptions, res falkonResult) {
+	fmt.Fprintf(w, "%s on %s: %d train / %d predicted, d=%d, M=%d, %s σ=%g, λ=%g, %d iterations, %s\n",
+		opts.Solver, res.Data, res.Train, res.Test, res.Dim, res.M, opts.Kernel, opts.Sigma, opts.Lambda, res.Iterations, opts.Precision)
+	if res.Task == "regression" {
+		fmt.Fprintf(w, "test RMSE %s (train %s)\n", fmtAny(res.TestRMSE), fmtAny(res.TrainRMSE))
+	} else {
+		fmt.Fprintf(w, "test error %s (train %s)\n", fmtPercent(res.TestError), fmtPercent(res.TrainError))
 	}
-	t0, cpu0 := time.Now(), cpuSeconds()
-	err = model.FitTargets(ctx, data.x, y)
-	bar.Finish()
-	if err != nil {
-		return nil, nil, err
+	fmt.Fprintf(w, "fit %.2fs + predict %.2fs = %.2fs (%.2f CPU-s; load %.2fs), peak RSS %.0f MB\n",
+		res.FitSeconds, res.PredictSeconds, res.Seconds, res.CPUSeconds, res.LoadSeconds, res.PeakRSSMB)
+}
+
+// newFalkonResult is the JSON object's description of the settings and data.
+func newFalkonResult(opts falkonOptions, data *protocol.PointTask, loadSeconds float64) falkonResult {
+	n, d := data.X.Dims()
+	res := falkonResult{Data: data.Name, Solver: opts.Solver, Train: n, Dim: d, Kernel: opts.Kernel, Sigma: opts.Sigma,
+		Lambda: opts.Lambda, Centres: opts.Centres, Precision: opts.Precision, LoadSeconds: loadSeconds, Task: "classification",
+		Classes: len(data.ClassNames), Test: rowsOf(data.XTest), Predicted: rowsOf(data.XTest)}
+	if data.Regression() {
+		res.Task = "regression"
 	}
-	res.FitSeconds = seconds(t0)
-	t1 := time.Now()
-	if data.xt != nil {
-		if pTest, err = model.PredictTargets(ctx, data.xt); err != nil {
-			return nil, nil, err
-		}
+	return res
+}
+
+// setRun fills the scores and times of a run.
+func (res *falkonResult) setRun(run *protocol.PointRun) {
+	if res.Task == "regression" {
+		res.TrainRMSE = finite(run.TrainScore)
+	} else {
+		res.TrainError = finite(run.TrainScore)
 	}
-	res.PredictSeconds = seconds(t1)
-	res.Seconds = seconds(t0)
-	res.CPUSeconds = cpuSeconds() - cpu0
-	pTrain, err = model.PredictTargets(ctx, data.x)
-	return pTrain, pTest, err
+	res.TestError, res.TestRMSE, res.TestReason = finite(run.Score.ErrorRate), finite(run.Score.RMSE), run.Score.Reason
+	res.FitSeconds, res.PredictSeconds = run.Fit.Seconds(), run.Predict.Seconds()
+	res.Seconds, res.CPUSeconds = run.Seconds, run.CPUSeconds
+}
+
+// orBackground is ctx, or context.Background() when ctx is nil.
+func orBackground(ctx context.Context) context.Context {
+	if ctx == nil {
+		return context.Background()
+	}
+	return ctx
+}
+
+// checkOutPaths checks --out and --save before any work.
+func checkOutPaths(cmd, out, save string) error {
+	if err := checkOutPath("out", out); err != nil {
+		return fmt.Errorf("%s: %w", cmd, err)
+	}
+	if err := checkOutPath("save", save); err != nil {
+		return fmt.Errorf("%s: %w", cmd, err)
+	}
+	return nil
 }
 
 // writeFalkonOutputs writes --out and --save.
-func writeFalkonOutputs(opts falkonOptions, model krr.MultiOutput, data *falkonData, pTest *mat.Dense, res *falkonResult, stderr io.Writer) error {
+func writeFalkonOutputs(opts falkonOptions, model krr.MultiOutput, data *protocol.PointTask, pTest *mat.Dense, res *falkonResult, stderr io.Writer) error {
 	if opts.Out != "" && pTest != nil {
 		if err := writeFalkonRows(opts.Out, data, pTest); err != nil {
 			return err
@@ -484,7 +312,7 @@ func writeFalkonOutputs(opts falkonOptions, model krr.MultiOutput, data *falkonD
 		if !ok {
 			return fmt.Errorf("falkon: --save: a %T cannot be saved", model)
 		}
-		if err := savedmodel.Save(opts.Save, sm, savedmodel.Context{Data: data.name, ClassNames: data.classNames}); err != nil {
+		if err := savedmodel.Save(opts.Save, sm, savedmodel.Context{Data: data.Name, ClassNames: data.ClassNames}); err != nil {
 			return fmt.Errorf("falkon: --save %w", err)
 		}
 		res.Saved = opts.Save
@@ -502,30 +330,25 @@ func fmtPercent(v any) string {
 // falkonModel checks the model flags and returns the regressor (and the
 // FALKON solver, to read its diagnostics, when that is the one).
 func falkonModel(opts falkonOptions, stderr io.Writer) (krr.MultiOutput, *krr.Falkon, error) {
-	k, err := parseKernel(opts.Kernel, opts.Sigma)
-	if err != nil {
-		return nil, nil, err
+	k, err := kernel.Named(opts.Kernel, opts.Sigma)
+	if errors.Is(err, kernel.ErrUnknownName) {
+		return nil, nil, fmt.Errorf("--kernel %q is invalid: %w", opts.Kernel, kernel.ErrUnknownName)
+	} else if err != nil {
+		return nil, nil, fmt.Errorf("--sigma: %w", err)
 	}
-	var prec kernel.Precision
-	switch opts.Precision {
-	case "float64":
-		prec = kernel.Float64
-	case "float32":
-		prec = kernel.Float32
-	default:
+	prec, ok := map[string]kernel.Precision{"float64": kernel.Float64, "float32": kernel.Float32}[opts.Precision]
+	switch {
+	case !ok:
 		return nil, nil, fmt.Errorf("--precision %q is invalid: it must be float32 or float64", opts.Precision)
-	}
-	if opts.Solver != "falkon" && opts.Solver != "nystrom" {
+	case opts.Solver != "falkon" && opts.Solver != "nystrom":
 		return nil, nil, fmt.Errorf("--solver %q is invalid: it must be falkon or nystrom", opts.Solver)
+	case opts.M < 0:
+		return nil, nil, fmt.Errorf("--m %d is invalid: it must be ≥ 1, or 0 for min(n, %d)", opts.M, krr.DefaultM)
+	case !(opts.Lambda > 0) || math.IsInf(opts.Lambda, 0):
+		return nil, nil, fmt.Errorf("--ridge %v is invalid: it must be finite and > 0", opts.Lambda)
 	}
 	if err := checkBounded("max-iter", opts.Iter, 1, maxIterations, " (conjugate-gradient iterations; 10 to 20 are usual)"); err != nil {
 		return nil, nil, err
-	}
-	if opts.M < 0 {
-		return nil, nil, fmt.Errorf("--m %d is invalid: it must be ≥ 1, or 0 for min(n, %d)", opts.M, krr.DefaultM)
-	}
-	if !(opts.Lambda > 0) || math.IsInf(opts.Lambda, 0) {
-		return nil, nil, fmt.Errorf("--ridge %v is invalid: it must be finite and > 0", opts.Lambda)
 	}
 	cs := krr.Centres{M: opts.M, Seed: opts.Seed}
 	switch opts.Centres {
@@ -551,82 +374,17 @@ func falkonModel(opts falkonOptions, stderr io.Writer) (krr.MultiOutput, *krr.Fa
 	return &krr.Nystrom{Kernel: k, Lambda: opts.Lambda, Centres: cs, Precision: prec}, nil, nil
 }
 
-// falkonTargets is the n × C one-hot matrix of the classes, or the n × 1
-// column of regression targets.
-func falkonTargets(data *falkonData) (*mat.Dense, error) {
-	if data.classNames == nil {
-		return mat.NewDense(len(data.yr), 1, append([]float64(nil), data.yr...)), nil
-	}
-	return krr.OneHot(data.y, len(data.classNames))
-}
-
-// falkonScores fills the train and test error (or RMSE): the test one over
-// the predicted rows whose true value is known, null with a reason when
-// there are none.
-func falkonScores(data *falkonData, pTrain, pTest *mat.Dense, res *falkonResult) {
-	if data.classNames == nil {
-		res.TrainRMSE = finite(rmseColumn(pTrain, data.yr))
-	} else {
-		res.TrainError = finite(errorRate(estimator.Argmax(pTrain), data.y))
-	}
-	res.TestError, res.TestRMSE, res.TestReason = falkonTestScore(data, pTest)
-}
-
-// falkonTestScore is the error rate (classification) or the RMSE
-// (regression) of the predictions of the xt rows whose true value is known,
-// or a reason why there is none.
-func falkonTestScore(data *falkonData, pTest *mat.Dense) (testError, testRMSE any, reason string) {
-	if data.classNames == nil {
-		var pred, truth []float64
-		for i, t := range data.truthR {
-			if !math.IsNaN(t) {
-				pred, truth = append(pred, pTest.At(i, 0)), append(truth, t)
-			}
-		}
-		if len(truth) == 0 {
-			return nil, nil, "no predicted point has a known target (--test-targets)"
-		}
-		r, _ := eval.RMSE(pred, truth)
-		return nil, finite(r), ""
-	}
-	if pTest == nil {
-		return nil, nil, "nothing to predict"
-	}
-	pred := estimator.Argmax(pTest)
-	var p, t []int
-	for i, c := range data.truth {
-		if c != -1 {
-			p, t = append(p, pred[i]), append(t, c)
-		}
-	}
-	if len(t) == 0 {
-		return nil, nil, "no predicted point has a known label (--test-labels)"
-	}
-	return finite(errorRate(p, t)), nil, ""
-}
-
-func rmseColumn(p *mat.Dense, y []float64) float64 {
-	col := make([]float64, len(y))
-	for i := range col {
-		col[i] = p.At(i, 0)
-	}
-	r, _ := eval.RMSE(col, y)
-	return r
-}
-
 // falkonInfo fills the solver's diagnostics and reports centres and jitter.
-func falkonInfo(opts falkonOptions, model krr.MultiOutput, fk *krr.Falkon, res *falkonResult, stderr io.Writer) {
+func falkonInfo(opts falkonOptions, model krr.MultiOutput, res *falkonResult, stderr io.Writer) {
 	res.M = opts.M
-	if fk != nil {
-		info := fk.Details()
-		res.M = len(info.Centres)
-		res.Iterations = info.Iterations
-		res.Products = info.Products.String()
-		res.Residual = finite(info.Residual)
+	switch m := model.(type) {
+	case *krr.Falkon:
+		info := m.Details()
+		res.M, res.Iterations, res.Products, res.Residual = len(info.Centres), info.Iterations, info.Products.String(), finite(info.Residual)
 		res.Jitter, res.JitterRaises, res.DroppedCentres = info.Jitter, info.JitterRaises, len(info.DroppedCentres)
-	} else if s, ok := model.(*krr.Nystrom); ok {
-		res.M = len(s.CentreIndices())
-		res.Jitter, res.JitterRaises, res.DroppedCentres = s.JitterUsed(), s.JitterRaises(), len(s.DroppedCentres())
+	case *krr.Nystrom:
+		res.M = len(m.CentreIndices())
+		res.Jitter, res.JitterRaises, res.DroppedCentres = m.JitterUsed(), m.JitterRaises(), len(m.DroppedCentres())
 	}
 	if res.DroppedCentres > 0 {
 		logf(stderr, "falkon: %d centres repeat a point already chosen and were left out: M=%d", res.DroppedCentres, res.M)
@@ -636,66 +394,42 @@ func falkonInfo(opts falkonOptions, model krr.MultiOutput, fk *krr.Falkon, res *
 	}
 }
 
-// writeFalkonRows writes --out: one row per predicted point.
-func writeFalkonRows(path string, data *falkonData, p *mat.Dense) error {
-	names := []string{"id", "set", "prediction"}
-	if data.classNames == nil {
-		names = append(names, "target")
-	} else {
-		for _, c := range data.classNames {
+// writeFalkonRows writes --out: one row per predicted point, with the
+// score of every class or the regression value.
+func writeFalkonRows(path string, data *protocol.PointTask, p *mat.Dense) error {
+	names := []string{"id", "set", "prediction", "target"}
+	var pred []int
+	if !data.Regression() {
+		names = names[:3]
+		for _, c := range data.ClassNames {
 			names = append(names, "score_"+c)
 		}
-		names = append(names, "label")
+		names, pred = append(names, "label"), estimator.Argmax(p)
 	}
-	var pred []int
-	if data.classNames != nil {
-		pred = estimator.Argmax(p)
-	}
-	return writeTable(path, names, len(data.ids), func(r int, rec []any) {
-		rec[0], rec[1] = data.ids[r], data.sets[r]
-		if data.classNames == nil {
-			rec[2] = p.At(r, 0)
-			rec[3] = data.truthR[r]
+	return writeTable(path, names, len(data.IDs), func(r int, rec []any) {
+		rec[0], rec[1] = data.IDs[r], data.Sets[r]
+		if data.Regression() {
+			rec[2], rec[3] = p.At(r, 0), data.TruthTargets[r]
 			return
 		}
-		rec[2] = data.classNames[pred[r]]
-		for c := range data.classNames {
+		rec[2], rec[len(rec)-1] = data.ClassNames[pred[r]], nil
+		for c := range data.ClassNames {
 			rec[3+c] = p.At(r, c)
 		}
-		switch t := data.truth[r]; {
-		case t >= 0:
-			rec[len(rec)-1] = data.classNames[t]
-		default:
-			rec[len(rec)-1] = nil
+		if t := data.Truth[r]; t >= 0 {
+			rec[len(rec)-1] = data.ClassNames[t]
 		}
 	})
-}
-
-func errorRate(pred, truth []int) float64 {
-	wrong := 0
-	for i, p := range pred {
-		if p != truth[i] {
-			wrong++
-		}
-	}
-	return float64(wrong) / float64(len(truth))
 }
 
 // peakRSSMB returns the process's peak resident memory (VmHWM) in MiB, or 0
 // where /proc is not available.
 func peakRSSMB() float64 {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return 0
-	}
+	b, _ := os.ReadFile("/proc/self/status")
 	for _, line := range strings.Split(string(b), "\n") {
-		if strings.HasPrefix(line, "VmHWM:") {
-			f := strings.Fields(line)
-			if len(f) >= 2 {
-				kb, err := strconv.ParseFloat(f[1], 64)
-				if err == nil {
-					return kb / 1024
-				}
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmHWM:" {
+			if kb, err := strconv.ParseFloat(f[1], 64); err == nil {
+				return kb / 1024
 			}
 		}
 	}

@@ -9,7 +9,6 @@ import (
 
 	"github.com/gssl/gssl/figures"
 	"github.com/gssl/gssl/htmlreport"
-	"github.com/gssl/gssl/krr"
 	"github.com/gssl/gssl/protocol"
 )
 
@@ -66,51 +65,49 @@ func runFalkonSweep(ctx context.Context, opts falkonOptions, stdout, stderr io.W
 	if err := opts.Plots.check(); err != nil {
 		return fmt.Errorf("falkon: %w", err)
 	}
-	model, _, err := falkonModel(opts, stderr)
+	model, fk, err := falkonModel(opts, stderr)
 	if err != nil {
 		return err
 	}
 	start := timeNow()
-	data, err := loadFalkonData(opts)
+	data, err := falkonTask(opts)
 	if err != nil {
 		return err
 	}
-	n, d := data.x.Dims()
+	n, d := data.X.Dims()
 	for _, m := range opts.Sweep {
 		if m > n {
 			return fmt.Errorf("falkon: --m %d is invalid: there are %d training points (every M must be in [1, %d])", m, n, n)
 		}
 	}
-	y, err := falkonTargets(data)
+	y, err := data.TargetMatrix()
 	if err != nil {
 		return err
 	}
-	res := falkonSweepResult{Data: data.name, Solver: opts.Solver, Train: n, Test: rowsOf(data.xt), Dim: d, Kernel: opts.Kernel,
+	res := falkonSweepResult{Data: data.Name, Solver: opts.Solver, Train: n, Test: rowsOf(data.XTest), Dim: d, Kernel: opts.Kernel,
 		Sigma: opts.Sigma, Lambda: opts.Lambda, Centres: opts.Centres, Seed: opts.Seed, Precision: opts.Precision,
-		Task: "classification", Classes: len(data.classNames), LoadSeconds: seconds(start)}
-	if data.classNames == nil {
+		Task: "classification", Classes: len(data.ClassNames), LoadSeconds: seconds(start)}
+	if data.Regression() {
 		res.Task = "regression"
 	}
-	if opts.Solver == "falkon" {
+	logf(stderr, "falkon: %s: %d train, %d to predict, d=%d; sweep over M = %v", data.Name, n, res.Test, d, opts.Sweep)
+	if fk != nil {
 		res.MaxIter = opts.Iter
-	}
-	logf(stderr, "falkon: %s: %d train, %d to predict, d=%d; sweep over M = %v", data.name, n, res.Test, d, opts.Sweep)
-	if fk, ok := model.(*krr.Falkon); ok {
 		bar := newProgress(stderr, opts.Iter*len(opts.Sweep), "CG")
 		fk.Progress = func(int, float64) { bar.Add(1) }
 		defer bar.Finish()
 	}
-	pts, err := protocol.SweepCentres(ctx, model, opts.Sweep, data.x, y, data.xt)
+	pts, err := protocol.SweepCentres(orBackground(ctx), model, opts.Sweep, data.X, y, data.XTest)
 	if err != nil {
 		return fmt.Errorf("falkon: %w", err)
 	}
 	for _, p := range pts {
-		sp := falkonSweepPoint{M: p.M, CentresUsed: p.Centres, FitSeconds: p.FitSeconds, PredictSeconds: p.PredictSeconds,
-			Iterations: p.Info.Iterations, JitterRaises: p.Info.JitterRaises}
-		sp.TestError, sp.TestRMSE, res.TestReason = falkonTestScore(data, p.Prediction)
-		res.Sweep = append(res.Sweep, sp)
-		if sp.CentresUsed < sp.M {
-			logf(stderr, "falkon: M=%d: %d centres repeat a point already chosen and were left out", sp.M, sp.M-sp.CentresUsed)
+		sc := data.TestScore(p.Prediction)
+		res.TestReason = sc.Reason
+		res.Sweep = append(res.Sweep, falkonSweepPoint{M: p.M, CentresUsed: p.Centres, FitSeconds: p.FitSeconds, PredictSeconds: p.PredictSeconds,
+			Iterations: p.Info.Iterations, JitterRaises: p.Info.JitterRaises, TestError: finite(sc.ErrorRate), TestRMSE: finite(sc.RMSE)})
+		if p.Centres < p.M {
+			logf(stderr, "falkon: M=%d: %d centres repeat a point already chosen and were left out", p.M, p.M-p.Centres)
 		}
 	}
 	res.PeakRSSMB = peakRSSMB()

@@ -56,21 +56,3 @@ func checkFiniteDataset(ds *loaders.NodeDataset) error {
 	}
 	return nil
 }
-
-// checkPointMagnitude refuses a feature table (X is the points' rows) with
-// a NaN, an infinity or a value beyond maxMagnitude, naming its row and
-// column: kernel distances square the features.
-func checkPointMagnitude(flag, path string, t *loaders.PointTable) error {
-	if t == nil || t.X == nil {
-		return nil
-	}
-	r, c := t.X.Dims()
-	for i := 0; i < r; i++ {
-		for j, v := range t.X.RawRowView(i)[:c] {
-			if !(math.Abs(v) <= maxMagnitude) {
-				return fmt.Errorf("--%s %s: row %d, column %d: %g is beyond %g, where kernel distances and norms overflow; scale the features", flag, path, i+1, j+1, v, maxMagnitude)
-			}
-		}
-	}
-	return nil
-}

@@ -4,14 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/gssl/gssl/eval"
 	"github.com/gssl/gssl/generate"
 )
 
@@ -40,16 +36,6 @@ type generateOptions struct {
 	JSON        bool
 }
 
-// Memory of gssl generate, per node and per edge: the SBM's label, degree,
-// member and alias tables and the labels written (about 64 bytes a node),
-// R-MAT's vertex permutation (4), and for --format gsg the graph built in
-// memory (edge buffer and CSR both ways: about 40 bytes an edge).
-const (
-	sbmBytesPerNode  = 64
-	rmatBytesPerNode = 4
-	gsgBytesPerEdge  = 40
-)
-
 // checkGenerateMemory refuses, before anything is allocated, a graph whose
 // tables pass --max-memory.
 func checkGenerateMemory(opts generateOptions) error {
@@ -57,42 +43,20 @@ func checkGenerateMemory(opts generateOptions) error {
 	if err != nil {
 		return fmt.Errorf("generate: %w", err)
 	}
-	var nodes, edges, extra float64
-	perNode := float64(sbmBytesPerNode)
-	switch opts.Model {
-	case "sbm":
-		nodes = float64(opts.Nodes)
-		for _, s := range opts.Sizes {
-			nodes = max(nodes, float64(s)) // a lower bound when --sizes is given
-		}
-		edges = nodes * max(opts.Degree, 0) / 2
-		extra = float64(max(opts.Features, 0)) * 8 // the feature columns' permutation and topics
-	case "rmat":
-		if opts.Scale < 1 || opts.Scale > generate.MaxScale {
-			return nil // NewRMAT names the valid range
-		}
-		nodes = math.Ldexp(1, opts.Scale)
-		edges = nodes * float64(max(opts.EdgeFactor, 0))
-		perNode = rmatBytesPerNode
-	default:
+	gsg := opts.Format == "gsg"
+	need, alt := generate.SBMBytes(opts.sbm(), opts.Features, gsg), "give fewer --nodes"
+	if opts.Model == "rmat" {
+		need, alt = generate.RMATBytes(opts.rmat(), gsg), "give a smaller --scale"
+	} else if opts.Model != "sbm" {
 		return nil
 	}
-	need := nodes*perNode + extra
-	alt := "give fewer --nodes"
-	if opts.Model == "rmat" {
-		alt = "give a smaller --scale"
+	if opts.Model == "sbm" && 8*opts.Features > 64*opts.Nodes {
+		alt = "give fewer --feature-columns"
 	}
-	if extra > nodes*perNode {
-		alt = "give fewer --features"
-	}
-	if opts.Format == "gsg" {
-		need += edges * gsgBytesPerEdge
+	if gsg {
 		alt = "use --format txt or csv, which stream the edges, or " + strings.TrimPrefix(alt, "give ")
 	}
-	if need > float64(math.MaxInt64/2) {
-		need = float64(math.MaxInt64 / 2)
-	}
-	if err := checkMemory(int64(need), limit, "the generator's tables", alt); err != nil {
+	if err := checkMemory(need, limit, "the generator's tables", alt); err != nil {
 		return fmt.Errorf("generate: %w", err)
 	}
 	return nil
@@ -109,7 +73,7 @@ memory (except for --format gsg, which builds the graph).
 sbm is a degree-corrected stochastic block model (Karrer & Newman 2011): --nodes
 nodes in --classes planted classes (or --sizes), power-law expected degrees with
 --exponent γ (inf: equal degrees) and mean --degree, and a fraction --mixing of
-each node's edges leaving its class; with --features F, sparse binary features
+each node's edges leaving its class; with --feature-columns F, sparse binary features
 drawn from class topics with probability --topic-prob. rmat is the Graph500
 R-MAT graph: 2^--scale nodes, --edge-factor edges per node, quadrant
 probabilities --abcd (default 0.57,0.19,0.19,0.05) and a random vertex order.
@@ -126,7 +90,7 @@ Files, for --out PREFIX:
                  a node-classification folder every command reads
 and, for sbm, PREFIX.split.txt ("train i"/"val i"/"test i": --per-class training
 nodes per class, then --val and --test nodes, capped to the nodes left) and, with
---features, PREFIX.features.txt.gz ("# n F" header, "col:1" pairs per node).
+--feature-columns, PREFIX.features.txt.gz ("# n F" header, "col:1" pairs per node).
 --gzip compresses the edge list (.gz added). rmat writes the edge list only.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -142,8 +106,8 @@ nodes per class, then --val and --test nodes, capped to the nodes left) and, wit
 	f.Float64Var(&opts.Degree, "degree", generate.DefaultDegree, "sbm: mean degree")
 	f.Float64Var(&opts.Exponent, "exponent", generate.DefaultExponent, "sbm: power-law exponent γ > 2 of the degrees (inf: equal degrees)")
 	f.Float64Var(&opts.Mixing, "mixing", generate.DefaultMixing, "sbm: fraction μ in [0, 1] of each node's edges that leave its class")
-	f.IntVar(&opts.Features, "features", 0, "sbm: number of sparse binary feature columns (0: no features)")
-	f.IntVar(&opts.PerNode, "features-per-node", 0, fmt.Sprintf("sbm: feature draws per node (0: min(%d, --features))", generate.DefaultFeaturesPerNode))
+	f.IntVar(&opts.Features, "feature-columns", 0, "sbm: number of sparse binary feature columns (0: no features)")
+	f.IntVar(&opts.PerNode, "features-per-node", 0, fmt.Sprintf("sbm: feature draws per node (0: min(%d, --feature-columns))", generate.DefaultFeaturesPerNode))
 	f.Float64Var(&opts.TopicProb, "topic-prob", generate.DefaultTopicProb, "sbm: probability that a feature draw is one of the class's topic columns")
 	f.IntVar(&opts.Scale, "scale", 16, fmt.Sprintf("rmat: 2^scale nodes, scale in [1, %d]", generate.MaxScale))
 	f.IntVar(&opts.EdgeFactor, "edge-factor", generate.DefaultEdgeFactor, "rmat: edges per node")
@@ -157,6 +121,8 @@ nodes per class, then --val and --test nodes, capped to the nodes left) and, wit
 	f.IntVar(&opts.Val, "val", 500, "sbm split: validation nodes")
 	f.IntVar(&opts.Test, "test", 1000, "sbm split: test nodes")
 	f.StringVar(&opts.MaxMemory, "max-memory", defaultMaxMemory(), "refuse a graph whose node tables (and, for --format gsg, edges) pass this size")
+	// --features names a file in every other command.
+	renamedFlag(cmd, "features", "feature-columns")
 	_ = cmd.MarkFlagRequired("out")
 	return cmd
 }
@@ -191,26 +157,50 @@ func runGenerate(ctx context.Context, opts generateOptions, stdout, stderr io.Wr
 		return err
 	}
 	rep.Nodes, rep.Edges = gen.Nodes(), gen.NumEdges()
-	p, err := generateFiles(opts)
+	p, err := generate.NewFiles(opts.Out, generate.FileLayout(opts.Format), opts.Gzip)
 	if err != nil {
+		return fmt.Errorf("generate: --format %q is invalid: want txt, csv, gsg or folder", opts.Format)
+	}
+	if err := p.WriteGraph(ctx, gen); err != nil {
 		return err
 	}
-	if opts.Format == "gsg" {
-		err = generate.WriteGraphFile(ctx, p.edges, gen)
-	} else {
-		err = generate.WriteEdges(ctx, p.edges, gen, p.edgeFormat)
-	}
-	if err != nil {
-		return err
-	}
-	rep.Files["edges"] = p.edges
+	rep.Files["edges"] = p.Edges
 	if sbm != nil {
-		if err := writeClassFiles(ctx, opts, sbm, p, &rep); err != nil {
+		if opts.PerClass < 1 || opts.Val < 0 || opts.Test < 0 {
+			return fmt.Errorf("generate: --per-class %d, --val %d, --test %d are invalid: want ≥ 1, ≥ 0, ≥ 0", opts.PerClass, opts.Val, opts.Test)
+		}
+		c, err := p.WriteClassFiles(ctx, sbm, generate.SplitSizes{PerClass: opts.PerClass, Val: opts.Val, Test: opts.Test}, opts.Seed,
+			generate.Features{Columns: opts.Features, PerNode: opts.PerNode, TopicProb: opts.TopicProb})
+		if err != nil {
 			return err
+		}
+		rep.Files["labels"], rep.Files["split"] = p.Labels, p.Split
+		rep.Train, rep.Val, rep.Test = c.Train, c.Val, c.Test
+		if c.Features {
+			rep.Files["features"], rep.Features = p.Features, opts.Features
 		}
 	}
 	rep.Seconds = seconds(start)
 	return report(stdout, opts.JSON, rep, func(w io.Writer) { printGenerate(w, rep) })
+}
+
+// sbm is the SBM of the flags.
+func (opts generateOptions) sbm() generate.SBM {
+	cfg := generate.SBM{Nodes: opts.Nodes, Classes: opts.Classes, Sizes: opts.Sizes, Degree: opts.Degree,
+		Exponent: opts.Exponent, Mixing: opts.Mixing, NoSelfLoops: opts.NoSelfLoops, Seed: opts.Seed}
+	if len(opts.Sizes) > 0 {
+		cfg.Classes = 0
+	}
+	return cfg
+}
+
+// rmat is the R-MAT of the flags.
+func (opts generateOptions) rmat() generate.RMAT {
+	r := generate.RMAT{Scale: opts.Scale, EdgeFactor: opts.EdgeFactor, NoSelfLoops: opts.NoSelfLoops, Seed: opts.Seed}
+	if len(opts.ABCD) == 4 {
+		r.A, r.B, r.C, r.D = opts.ABCD[0], opts.ABCD[1], opts.ABCD[2], opts.ABCD[3]
+	}
+	return r
 }
 
 // newGenerator builds the generator of --model (and, for sbm, returns it
@@ -218,11 +208,6 @@ func runGenerate(ctx context.Context, opts generateOptions, stdout, stderr io.Wr
 func newGenerator(opts generateOptions, rep *generateReport) (generate.Generator, *generate.SBMGraph, error) {
 	switch opts.Model {
 	case "sbm":
-		cfg := generate.SBM{Nodes: opts.Nodes, Classes: opts.Classes, Sizes: opts.Sizes, Degree: opts.Degree,
-			Exponent: opts.Exponent, Mixing: opts.Mixing, NoSelfLoops: opts.NoSelfLoops, Seed: opts.Seed}
-		if len(opts.Sizes) > 0 {
-			cfg.Classes = 0
-		}
 		if opts.Degree == 0 {
 			return nil, nil, fmt.Errorf("generate: --degree 0 is invalid: it must be > 0")
 		}
@@ -234,7 +219,7 @@ func newGenerator(opts generateOptions, rep *generateReport) (generate.Generator
 		if opts.Exponent == 0 {
 			return nil, nil, fmt.Errorf("generate: --exponent 0 is invalid: it must be > 2, or inf")
 		}
-		sbm, err := generate.NewSBM(cfg)
+		sbm, err := generate.NewSBM(opts.sbm())
 		if err != nil {
 			return nil, nil, err
 		}
@@ -242,7 +227,7 @@ func newGenerator(opts generateOptions, rep *generateReport) (generate.Generator
 		return sbm, sbm, nil
 	case "rmat":
 		if opts.Features > 0 {
-			return nil, nil, fmt.Errorf("generate: --features is for sbm; rmat has no classes")
+			return nil, nil, fmt.Errorf("generate: --feature-columns is for sbm; rmat has no classes")
 		}
 		if len(opts.ABCD) != 4 {
 			return nil, nil, fmt.Errorf("generate: --abcd takes 4 probabilities a,b,c,d, got %d", len(opts.ABCD))
@@ -250,8 +235,7 @@ func newGenerator(opts generateOptions, rep *generateReport) (generate.Generator
 		if opts.EdgeFactor < 1 || (opts.Scale >= 1 && opts.Scale < 31 && opts.EdgeFactor > 1<<opts.Scale) {
 			return nil, nil, fmt.Errorf("generate: --edge-factor %d is invalid: it must be in [1, 2^scale] (more edges per node than nodes is a stream without end, not a graph)", opts.EdgeFactor)
 		}
-		r, err := generate.NewRMAT(generate.RMAT{Scale: opts.Scale, EdgeFactor: opts.EdgeFactor,
-			A: opts.ABCD[0], B: opts.ABCD[1], C: opts.ABCD[2], D: opts.ABCD[3], NoSelfLoops: opts.NoSelfLoops, Seed: opts.Seed})
+		r, err := generate.NewRMAT(opts.rmat())
 		if err != nil {
 			return nil, nil, err
 		}
@@ -259,79 +243,6 @@ func newGenerator(opts generateOptions, rep *generateReport) (generate.Generator
 	default:
 		return nil, nil, fmt.Errorf("generate: unknown model %q: want sbm or rmat", opts.Model)
 	}
-}
-
-// generatePaths are the files gssl generate writes, and their formats.
-type generatePaths struct {
-	edges, labels, split, features string
-	labelFormat                    generate.LabelFormat
-	edgeFormat                     generate.EdgeFormat
-}
-
-// generateFiles names the files of --out in --format.
-func generateFiles(opts generateOptions) (generatePaths, error) {
-	name := func(suffix string) string { return opts.Out + suffix }
-	var p generatePaths
-	p.labelFormat, p.edgeFormat = generate.LabelsCSV, generate.EdgesText
-	gz := ""
-	if opts.Gzip {
-		gz = ".gz"
-	}
-	switch opts.Format {
-	case "txt":
-		p.edges, p.labels, p.labelFormat = name(".edges.txt"+gz), name(".labels.txt"), generate.LabelsText
-		p.split, p.features = name(".split.txt"), name(".features.txt.gz")
-	case "csv":
-		p.edges, p.labels, p.edgeFormat = name(".edges.csv"+gz), name(".labels.csv"), generate.EdgesCSV
-		p.split, p.features = name(".split.txt"), name(".features.txt.gz")
-	case "gsg":
-		p.edges, p.labels = name(".gsg"), name(".labels.csv")
-		p.split, p.features = name(".split.txt"), name(".features.txt.gz")
-	case "folder":
-		if err := os.MkdirAll(opts.Out, 0o755); err != nil {
-			return p, fmt.Errorf("generate: %w", err)
-		}
-		in := func(f string) string { return filepath.Join(opts.Out, f) }
-		p.edges, p.labels, p.labelFormat = in("edges.txt"+gz), in("labels.txt"), generate.LabelsText
-		p.split, p.features = in("split_planetoid.txt"), in("features.txt.gz")
-	default:
-		return p, fmt.Errorf("generate: --format %q is invalid: want txt, csv, gsg or folder", opts.Format)
-	}
-	return p, nil
-}
-
-// writeClassFiles writes the SBM's labels, a split and (with --features)
-// features, recording them in rep.
-func writeClassFiles(ctx context.Context, opts generateOptions, sbm *generate.SBMGraph, p generatePaths, rep *generateReport) error {
-	lab := sbm.Labels()
-	if err := generate.WriteLabels(p.labels, lab, p.labelFormat); err != nil {
-		return err
-	}
-	rep.Files["labels"] = p.labels
-	if opts.PerClass < 1 || opts.Val < 0 || opts.Test < 0 {
-		return fmt.Errorf("generate: --per-class %d, --val %d, --test %d are invalid: want ≥ 1, ≥ 0, ≥ 0", opts.PerClass, opts.Val, opts.Test)
-	}
-	left := sbm.Nodes() - opts.PerClass*sbm.Classes()
-	val := max(0, min(opts.Val, left))
-	test := max(0, min(opts.Test, left-val))
-	s, err := eval.RandomPerClass(lab, opts.PerClass, val, test, opts.Seed)
-	if err != nil {
-		return fmt.Errorf("generate: split: %w", err)
-	}
-	if err := generate.WriteSplit(p.split, s); err != nil {
-		return err
-	}
-	rep.Files["split"] = p.split
-	rep.Train, rep.Val, rep.Test = len(s.Train), len(s.Val), len(s.Test)
-	if opts.Features > 0 {
-		fo := generate.Features{Columns: opts.Features, PerNode: opts.PerNode, TopicProb: opts.TopicProb}
-		if err := generate.WriteFeatures(ctx, p.features, sbm, fo); err != nil {
-			return err
-		}
-		rep.Files["features"] = p.features
-		rep.Features = opts.Features
-	}
-	return nil
 }
 
 func printGenerate(w io.Writer, rep generateReport) {

@@ -131,7 +131,7 @@ func TestGenerateErrors(t *testing.T) {
 		{func(o *generateOptions) { o.Model = "er" }, `unknown model "er"`},
 		{func(o *generateOptions) { o.Format = "xml" }, `--format "xml"`},
 		{func(o *generateOptions) { o.Out = "" }, "--out is required"},
-		{func(o *generateOptions) { o.Model, o.Features = "rmat", 5 }, "--features is for sbm"},
+		{func(o *generateOptions) { o.Model, o.Features = "rmat", 5 }, "--feature-columns is for sbm"},
 		{func(o *generateOptions) { o.Model, o.ABCD = "rmat", []float64{0.5, 0.5} }, "4 probabilities"},
 		{func(o *generateOptions) { o.Mixing = 2 }, "mixing=2"},
 		{func(o *generateOptions) { o.Sizes = []int{100, 100} }, "sum to 200"},
@@ -140,7 +140,7 @@ func TestGenerateErrors(t *testing.T) {
 		{func(o *generateOptions) { o.Nodes, o.MaxMemory = 2_000_000_000, "1GB" }, "above the memory limit --max-memory 1.0GB; give fewer --nodes"},
 		{func(o *generateOptions) { o.Format, o.MaxMemory = "gsg", "20KB" }, "use --format txt or csv"},
 		{func(o *generateOptions) { o.Model, o.Scale, o.MaxMemory = "rmat", 30, "1GB" }, "give a smaller --scale"},
-		{func(o *generateOptions) { o.Features, o.MaxMemory = 1_000_000_000, "1GB" }, "give fewer --features"},
+		{func(o *generateOptions) { o.Features, o.MaxMemory = 1_000_000_000, "1GB" }, "give fewer --feature-columns"},
 		{func(o *generateOptions) { o.Degree = 1e9 }, "--degree 1e+09 is invalid: it must be below --nodes 400"},
 		{func(o *generateOptions) { o.Model, o.Scale, o.EdgeFactor = "rmat", 10, 1_000_000_000 }, "--edge-factor 1000000000 is invalid"},
 	} {

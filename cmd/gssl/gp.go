@@ -4,12 +4,12 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math"
 
 	"github.com/spf13/cobra"
 
-	"github.com/gssl/gssl/eval"
 	"github.com/gssl/gssl/gp"
+	"github.com/gssl/gssl/protocol"
+	"github.com/gssl/gssl/savedmodel"
 )
 
 // gpOptions are the flags of gssl gp.
@@ -62,7 +62,7 @@ Lines for .jsonl/.ndjson).`,
 	f.Float64Var(&opts.Labelled, "labelled", 0.1, "fraction of the training points labelled, in (0, 1] (--images, --synthetic)")
 	f.StringVar(&opts.Subset, "subset", "", "file of labelled training indices (--images, --synthetic)")
 	f.Uint64Var(&opts.Seed, "seed", 0, "seed of the labelled subset and of the synthetic curve")
-	f.StringVar(&opts.Covariance, "covariance", "matern52", "matern52 or squared-exponential")
+	f.StringVar(&opts.Covariance, "covariance", gp.Matern52.String(), "matern52 or squared-exponential")
 	f.BoolVar(&opts.Fixed, "fixed", false, "keep the initial hyperparameters (amplitude 1, length scale 1, noise 1e-2)")
 	f.IntVar(&opts.MaxIter, "max-iter", gp.DefaultMaxIterations, "L-BFGS iterations of the hyperparameter fit")
 	f.StringVar(&opts.Out, "out", "", "write the predictions, one row per predicted point (CSV, or JSON Lines for .jsonl/.ndjson)")
@@ -97,11 +97,8 @@ type gpResult struct {
 // gpModel checks the output and model flags and returns the regressor
 // they describe.
 func gpModel(opts gpOptions) (*gp.Regressor, error) {
-	if err := checkOutPath("out", opts.Out); err != nil {
-		return nil, fmt.Errorf("gp: %w", err)
-	}
-	if err := checkOutPath("save", opts.Save); err != nil {
-		return nil, fmt.Errorf("gp: %w", err)
+	if err := checkOutPaths("gp", opts.Out, opts.Save); err != nil {
+		return nil, err
 	}
 	if err := opts.Plots.check(); err != nil {
 		return nil, fmt.Errorf("gp: %w", err)
@@ -127,144 +124,78 @@ func runGP(ctx context.Context, opts gpOptions, stdout, stderr io.Writer) error 
 		return err
 	}
 	data, err := loadRegression("gp", opts.Images, opts.Synthetic, &opts.Points, opts.Seed)
+	if err == nil {
+		err = labelRegression("gp", data, opts.Subset, opts.Labelled, opts.Seed)
+	}
 	if err != nil {
 		return err
 	}
-	lab, err := chooseLabelledPoints("gp", opts.Subset, opts.Labelled, opts.Seed, data)
+	if err := checkGPMemory("gp", opts.MaxMemory, len(data.Labelled)); err != nil {
+		return err
+	}
+	n, d := data.X.Dims()
+	logf(stderr, "gp: %s: %d points in R^%d, %d labelled; fitting", data.Name, n, d, len(data.Labelled))
+	run, err := protocol.RunGP(ctx, m, data)
 	if err != nil {
-		return err
-	}
-	if err := checkGPMemory("gp", opts.MaxMemory, len(lab)); err != nil {
-		return err
-	}
-	x := subRows(data.x, lab)
-	y := make([]float64, len(lab))
-	for p, i := range lab {
-		y[p] = data.y[i]
-	}
-	n, d := data.x.Dims()
-	logf(stderr, "gp: %s: %d points in R^%d, %d labelled; fitting", data.name, n, d, len(lab))
-	if err := m.Fit(ctx, x, y); err != nil {
 		return fmt.Errorf("gp: %w", err)
 	}
 	h := m.Hyperparameters()
-	res := gpResult{Data: data.name, Points: n, Dims: d, Labelled: len(lab), Covariance: m.Covariance.String(),
-		Amplitude: h.Amplitude, LengthScale: h.LengthScale, Noise: h.Noise, LML: finite(m.LogMarginalLikelihood()), Evaluations: m.Evaluations()}
-	pred, err := predictGP(ctx, m, data, lab)
-	if err != nil {
+	res := gpResult{Data: data.Name, Points: n, Dims: d, Labelled: len(data.Labelled), Covariance: m.Covariance.String(),
+		Amplitude: h.Amplitude, LengthScale: h.LengthScale, Noise: h.Noise, LML: finite(m.LogMarginalLikelihood()), Evaluations: m.Evaluations(),
+		Predicted: len(run.Predictions), RMSE: finite(run.RMSE), NLL: finite(run.NLL), MetricsReason: run.Reason}
+	if err := writeRegressionOutputs("gp", opts.Out, opts.Save, m, data, run.Predictions, false); err != nil {
 		return err
 	}
-	res.Predicted = len(pred.rows)
-	res.RMSE, res.NLL, res.MetricsReason = pred.scores(data, h.Noise)
-	if opts.Out != "" {
-		if err := pred.write(opts.Out, data, h.Noise); err != nil {
+	res.Out, res.Saved, res.Seconds = opts.Out, opts.Save, seconds(start)
+	if err := opts.Plots.write(stderr, "gp", res, func() (picture, error) { return gpPicture(run, res) }); err != nil {
+		return err
+	}
+	return report(stdout, opts.JSON, res, func(w io.Writer) { printGP(w, res) })
+}
+
+func printGP(w io.Writer, res gpResult) {
+	fmt.Fprintf(w, "GP (%s) on %s: %d points in R^%d, %d labelled, %d predicted\n", res.Covariance, res.Data, res.Points, res.Dims, res.Labelled, res.Predicted)
+	fmt.Fprintf(w, "  amplitude %.4g, length scale %.4g, noise %.4g; log marginal likelihood %s (%d evaluations)\n", res.Amplitude, res.LengthScale, res.Noise, fmtAny(res.LML), res.Evaluations)
+	if res.MetricsReason == "" {
+		fmt.Fprintf(w, "  test RMSE %s, NLL %s\n", fmtAny(res.RMSE), fmtAny(res.NLL))
+	}
+	if res.Out != "" {
+		fmt.Fprintf(w, "  wrote %s\n", res.Out)
+	}
+	if res.Saved != "" {
+		fmt.Fprintf(w, "  model saved to %s (gssl predict --model %s --features FILE)\n", res.Saved, res.Saved)
+	}
+}
+
+// writeRegressionOutputs writes --out (the predictions in the targets'
+// units; gamma says whether imgp's γ column is written) and --save (gp
+// with the targets' standardisation; imgp standardises itself).
+func writeRegressionOutputs(cmd, out, save string, m savedmodel.Model, data *protocol.RegressionTask, preds []protocol.Prediction, gamma bool) error {
+	if out != "" {
+		cols := []string{"id", "set", "prediction", "variance", "observation_variance", "gamma", "target"}
+		if !gamma {
+			cols = append(cols[:5], "target")
+		}
+		err := writeTable(out, cols, len(preds), func(k int, rec []any) {
+			p := preds[k]
+			rec[0], rec[1], rec[2], rec[3], rec[4], rec[len(rec)-1] = p.ID, p.Set, p.Mean, p.Variance, p.Observation, p.Target
+			if gamma {
+				rec[5] = p.Gamma
+			}
+		})
+		if err != nil {
 			return err
 		}
-		res.Out = opts.Out
 	}
-	if opts.Save != "" {
-		if err := savePointModel(opts.Save, m, data); err != nil {
-			return fmt.Errorf("gp: %w", err)
-		}
-		res.Saved = opts.Save
+	if save == "" {
+		return nil
 	}
-	res.Seconds = seconds(start)
-	if err := opts.Plots.write(stderr, "gp", res, func() (picture, error) { return gpPicture(pred, data, h.Noise, res) }); err != nil {
-		return err
+	c := savedmodel.Context{Data: data.Name}
+	if !gamma {
+		c.TargetMean, c.TargetScale = data.Scaling.Mean, data.Scaling.Scale
 	}
-	return report(stdout, opts.JSON, res, func(w io.Writer) {
-		fmt.Fprintf(w, "GP (%s) on %s: %d points in R^%d, %d labelled, %d predicted\n", res.Covariance, res.Data, n, d, res.Labelled, res.Predicted)
-		fmt.Fprintf(w, "  amplitude %.4g, length scale %.4g, noise %.4g; log marginal likelihood %s (%d evaluations)\n", h.Amplitude, h.LengthScale, h.Noise, fmtAny(res.LML), res.Evaluations)
-		if res.MetricsReason == "" {
-			fmt.Fprintf(w, "  test RMSE %s, NLL %s\n", fmtAny(res.RMSE), fmtAny(res.NLL))
-		}
-		if res.Out != "" {
-			fmt.Fprintf(w, "  wrote %s\n", res.Out)
-		}
-		if res.Saved != "" {
-			fmt.Fprintf(w, "  model saved to %s (gssl predict --model %s --features FILE)\n", res.Saved, res.Saved)
-		}
-	})
-}
-
-// gpPrediction is the posterior at the predicted points: the rows of x
-// without a target (the user's points) and every test point.
-type gpPrediction struct {
-	rows         []int // index into x (set "features") or, from len(x) on, into xt
-	mean, latent []float64
-}
-
-func predictGP(ctx context.Context, m *gp.Regressor, data *regressionData, lab []int) (*gpPrediction, error) {
-	p := &gpPrediction{}
-	n, _ := data.x.Dims()
-	if data.user {
-		var un []int
-		for i, v := range data.y {
-			if math.IsNaN(v) {
-				un = append(un, i)
-			}
-		}
-		if len(un) > 0 {
-			r, err := m.Predict(ctx, subRows(data.x, un))
-			if err != nil {
-				return nil, fmt.Errorf("gp: %w", err)
-			}
-			p.rows, p.mean, p.latent = un, r.Mean, r.Variance
-		}
+	if err := savedmodel.Save(save, m, c); err != nil {
+		return fmt.Errorf("%s: --save %w", cmd, err)
 	}
-	if data.xt != nil {
-		r, err := m.Predict(ctx, data.xt)
-		if err != nil {
-			return nil, fmt.Errorf("gp: %w", err)
-		}
-		for i := range r.Mean {
-			p.rows = append(p.rows, n+i)
-		}
-		p.mean, p.latent = append(p.mean, r.Mean...), append(p.latent, r.Variance...)
-	}
-	return p, nil
-}
-
-// scores returns the test RMSE and NLL in the targets' units, or nil and
-// the reason they are undefined.
-func (p *gpPrediction) scores(data *regressionData, noise float64) (rmse, nll any, reason string) {
-	if data.yt == nil {
-		return nil, nil, "no test targets (--test-targets)"
-	}
-	n, _ := data.x.Dims()
-	var mean, obs, truth []float64
-	for k, r := range p.rows {
-		if r >= n {
-			mean = append(mean, data.mean+data.scale*p.mean[k])
-			obs = append(obs, data.scale*data.scale*(p.latent[k]+noise))
-			truth = append(truth, data.mean+data.scale*data.yt[r-n])
-		}
-	}
-	a, err := eval.RMSE(mean, truth)
-	if err != nil {
-		return nil, nil, err.Error()
-	}
-	b, err := eval.GaussianNLL(mean, obs, truth)
-	if err != nil {
-		return finite(a), nil, "NLL: " + err.Error()
-	}
-	return finite(a), finite(b), ""
-}
-
-func (p *gpPrediction) write(path string, data *regressionData, noise float64) error {
-	n, _ := data.x.Dims()
-	s2 := data.scale * data.scale
-	return writeTable(path, []string{"id", "set", "prediction", "variance", "observation_variance", "target"}, len(p.rows),
-		func(k int, rec []any) {
-			r := p.rows[k]
-			if r < n {
-				rec[0], rec[1], rec[5] = data.ids[r], "features", nil
-			} else {
-				rec[0], rec[1] = data.testIDs[r-n], "test-features"
-				if data.yt != nil {
-					rec[5] = data.mean + data.scale*data.yt[r-n]
-				}
-			}
-			rec[2], rec[3], rec[4] = data.mean+data.scale*p.mean[k], s2*p.latent[k], s2*(p.latent[k]+noise)
-		})
+	return nil
 }

@@ -7,25 +7,23 @@ import (
 
 	"github.com/gssl/gssl/figures"
 	"github.com/gssl/gssl/htmlreport"
+	"github.com/gssl/gssl/protocol"
 	"gonum.org/v1/plot"
 )
 
 // gpPicture: the test predictions against their targets with the ±2σ band
 // of a new observation, in the targets' units (the points with a known
 // target only).
-func gpPicture(p *gpPrediction, data *regressionData, noise float64, res gpResult) (picture, error) {
+func gpPicture(run *protocol.GPRun, res gpResult) (picture, error) {
 	pic := picture{caption: fmt.Sprintf("GP (%s) on %s: test predictions against targets", res.Covariance, res.Data)}
-	if data.yt == nil {
-		pic.notes = append(pic.notes, "no prediction panel: the test points have no targets (--test-targets)")
+	if math.IsNaN(run.RMSE) {
+		pic.notes = append(pic.notes, "no prediction panel: "+run.Reason)
 		return pic, nil
 	}
-	n, _ := data.x.Dims()
 	b := figures.Band{Name: "GP, " + res.Covariance}
-	for k, r := range p.rows {
-		if r >= n {
-			b.Truth = append(b.Truth, data.mean+data.scale*data.yt[r-n])
-			b.Mean = append(b.Mean, data.mean+data.scale*p.mean[k])
-			b.SD = append(b.SD, data.scale*math.Sqrt(p.latent[k]+noise))
+	for _, p := range run.Predictions {
+		if p.Set == "test-features" {
+			b.Truth, b.Mean, b.SD = append(b.Truth, p.Target), append(b.Mean, p.Mean), append(b.SD, math.Sqrt(p.Observation))
 		}
 	}
 	if len(b.Truth) == 0 {

@@ -5,19 +5,15 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"sort"
 
 	"github.com/spf13/cobra"
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/gssl/gssl/eval"
 	"github.com/gssl/gssl/figures"
 	"github.com/gssl/gssl/gp"
 	"github.com/gssl/gssl/imgp"
 	"github.com/gssl/gssl/knngraph"
-	"github.com/gssl/gssl/loaders"
 	"github.com/gssl/gssl/protocol"
-	"github.com/gssl/gssl/savedmodel"
 	"github.com/gssl/gssl/spectral"
 )
 
@@ -95,9 +91,9 @@ the name ends in .jsonl or .ndjson.`,
 	f.StringVar(&opts.Report, "report", "", "write a self-contained HTML report of the run (command line, versions, seeds, timings, the result and the --plot figure) to DIR/index.html")
 	f.StringVar(&opts.Out, "out", "", "write the predictions, one row per predicted point (CSV, or JSON Lines for .jsonl/.ndjson)")
 	f.StringVar(&opts.Save, "save", "", "save the fitted model (with the targets' standardisation) for gssl predict --features and gssl serve")
-	f.IntVar(&opts.LikProbes, "likelihood-probes", 30, "SLQ probes of the reported log marginal likelihood (used above --likelihood-exact-labels labels; -1 skips it)")
-	f.IntVar(&opts.LikSteps, "likelihood-steps", 50, "Lanczos steps per SLQ probe of the log marginal likelihood")
-	f.IntVar(&opts.LikExact, "likelihood-exact-labels", 128, "compute the likelihood exactly (determinant lemma, n·ν CG solves) up to this many labels; -1: always SLQ")
+	f.IntVar(&opts.LikProbes, "likelihood-probes", spectral.DefaultProbes, "SLQ probes of the reported log marginal likelihood (used above --likelihood-exact-labels labels; -1 skips it)")
+	f.IntVar(&opts.LikSteps, "likelihood-steps", spectral.DefaultSteps, "Lanczos steps per SLQ probe of the log marginal likelihood")
+	f.IntVar(&opts.LikExact, "likelihood-exact-labels", imgp.DefaultExactLabels, "compute the likelihood exactly (determinant lemma, n·ν CG solves) up to this many labels; -1: always SLQ")
 	cmd.AddCommand(newIMGPSweepCommand(g))
 	return cmd
 }
@@ -180,23 +176,8 @@ type imgpResult struct {
 	Saved           string  `json:"saved,omitempty"`
 }
 
-// regressionData is a transductive regression problem: every row of x is a
-// graph node; y (standardised, NaN where unknown) has one target per row;
-// xt are the points predicted off the graph, yt their standardised targets
-// (nil when unknown).
-type regressionData struct {
-	name         string
-	x, xt        *mat.Dense
-	y, yt        []float64
-	mean, scale  float64   // of the raw training targets: raw = mean + scale·standardised
-	rawY, rawYT  []float64 // the targets in their own units (rawYT nil when unknown)
-	ids, testIDs []string
-	user         bool // the user's points: the labelled rows are those with a target
-	defaultSplit string
-}
-
 // loadRegression reads the one data source the flags name.
-func loadRegression(cmd string, images string, synthetic int, in *pointInput, seed uint64) (*regressionData, error) {
+func loadRegression(cmd string, images string, synthetic int, in *pointInput, seed uint64) (*protocol.RegressionTask, error) {
 	sources := 0
 	for _, given := range []bool{images != "", synthetic != 0, in.given()} {
 		if given {
@@ -208,121 +189,48 @@ func loadRegression(cmd string, images string, synthetic int, in *pointInput, se
 		return nil, fmt.Errorf("%s: no data: give --features FILE --targets FILE (your points), --images DIR (a train/test image folder) or --synthetic N", cmd)
 	case sources > 1:
 		return nil, fmt.Errorf("%s: give one of --features/--targets, --images and --synthetic", cmd)
-	}
-	d := &regressionData{}
-	switch {
 	case synthetic != 0:
-		x, y, xt, yt, err := imgp.SyntheticCurve(synthetic, 500, seed)
+		t, err := protocol.SyntheticRegression(synthetic, seed)
 		if err != nil {
 			return nil, fmt.Errorf("%s: --synthetic %d is invalid: it must be in [2, %d]", cmd, synthetic, imgp.MaxCurvePoints)
 		}
-		d.name, d.x, d.y, d.xt, d.yt, d.mean, d.scale = fmt.Sprintf("synthetic-curve-N%d", synthetic), x, y, xt, yt, 0, 1
-		d.rawY, d.rawYT = y, yt
+		return t, nil
 	case images != "":
-		r, err := loaders.ReadImageRegression(images)
+		t, err := protocol.ReadImageRegression(images)
 		if err != nil {
 			return nil, fmt.Errorf("%s: --images: %w", cmd, err)
 		}
-		d.name, d.x, d.xt = images, r.X, r.XTest
-		d.mean, d.scale = eval.MeanStd(r.Y) // population std (ddof 0), as gp.py
-		if !(d.scale > 0) {
-			return nil, fmt.Errorf("%s: %s: the training targets are all equal; nothing to regress", cmd, images)
-		}
-		d.y, d.yt = standardise(r.Y, d.mean, d.scale), standardise(r.YTest, d.mean, d.scale)
-		d.rawY, d.rawYT = r.Y, r.YTest
-	default:
-		p, err := in.load("targets")
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", cmd, err)
-		}
-		y, err := floatValues("targets", in.Targets, p.Values)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", cmd, err)
-		}
-		var known []float64
-		for _, v := range y {
-			if !math.IsNaN(v) {
-				known = append(known, v)
-			}
-		}
-		if len(known) == 0 {
-			return nil, fmt.Errorf("%s: --targets %s: no point has a target", cmd, in.Targets)
-		}
-		d.mean, d.scale = eval.MeanStd(known)
-		if !(d.scale > 0) {
-			d.scale = 1 // constant targets: nothing to scale
-		}
-		d.name, d.x, d.xt, d.ids, d.testIDs, d.user = p.Name, p.X, p.XTest, p.IDs, p.TestIDs, true
-		d.y, d.rawY = standardise(y, d.mean, d.scale), y
-		if p.TestVals != nil {
-			yt, err := floatValues("test-targets", in.TestTargets, p.TestVals)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", cmd, err)
-			}
-			d.yt, d.rawYT = standardise(yt, d.mean, d.scale), yt
-		}
+		return t, nil
 	}
-	if d.ids == nil {
-		n, _ := d.x.Dims()
-		d.ids = rowNumbers(n)
-	}
-	if d.xt != nil && d.testIDs == nil {
-		m, _ := d.xt.Dims()
-		d.testIDs = rowNumbers(m)
-	}
-	return d, nil
-}
-
-func standardise(v []float64, mean, scale float64) []float64 {
-	out := make([]float64, len(v))
-	for i, x := range v {
-		out[i] = (x - mean) / scale
-	}
-	return out
-}
-
-// chooseLabelled returns the labelled training indices: the rows with a
-// target for the user's points, else --subset or a seeded --labelled
-// fraction.
-func chooseLabelled(opts imgpOptions, data *regressionData) ([]int, error) {
-	return chooseLabelledPoints("imgp", opts.Subset, opts.Labelled, opts.Seed, data)
-}
-
-// chooseLabelledPoints is chooseLabelled for any command.
-func chooseLabelledPoints(cmd, subset string, labelled float64, seed uint64, data *regressionData) ([]int, error) {
-	n, _ := data.x.Dims()
-	if data.user {
-		if subset != "" {
-			return nil, fmt.Errorf("%s: --subset applies to --images and --synthetic; with --targets the labelled points are those with a target", cmd)
-		}
-		var lab []int
-		for i, v := range data.y {
-			if !math.IsNaN(v) {
-				lab = append(lab, i)
-			}
-		}
-		return lab, nil
-	}
-	if subset != "" {
-		idx, err := loaders.ReadInts(subset)
-		if err != nil {
-			return nil, err
-		}
-		for p, i := range idx {
-			if i < 0 || i >= n {
-				return nil, fmt.Errorf("%s: %s line %d: index %d is not a training point in [0, %d)", cmd, subset, p+1, i, n)
-			}
-		}
-		return idx, nil
-	}
-	if !(labelled > 0 && labelled <= 1) {
-		return nil, fmt.Errorf("%s: --labelled %v is invalid: it must be a fraction in (0, 1]", cmd, labelled)
-	}
-	lab, err := eval.RandomLabelled(n, labelled, seed)
+	p, err := in.load("targets")
 	if err != nil {
-		return nil, fmt.Errorf("%s: --labelled: %w", cmd, err)
+		return nil, fmt.Errorf("%s: %w", cmd, err)
 	}
-	return lab, nil
+	t, err := protocol.NewRegressionTask(p)
+	if err != nil {
+		return nil, fmt.Errorf("%s: --targets: %w", cmd, err)
+	}
+	return t, nil
+}
+
+// labelRegression chooses the labelled points of benchmark data: --subset
+// or a seeded --labelled fraction (the user's points are labelled by their
+// targets).
+func labelRegression(cmd string, data *protocol.RegressionTask, subset string, labelled float64, seed uint64) error {
+	switch {
+	case data.User && subset != "":
+		return fmt.Errorf("%s: --subset applies to --images and --synthetic; with --targets the labelled points are those with a target", cmd)
+	case data.User:
+		return nil
+	case subset == "" && !(labelled > 0 && labelled <= 1):
+		return fmt.Errorf("%s: --labelled %v is invalid: it must be a fraction in (0, 1]", cmd, labelled)
+	}
+	if err := data.Label(subset, labelled, seed); err != nil && subset == "" {
+		return fmt.Errorf("%s: --labelled: %w", cmd, err)
+	} else if err != nil {
+		return err
+	}
+	return nil
 }
 
 // imgpModel checks the model flags and returns the regressor they describe
@@ -395,31 +303,27 @@ func runIMGP(ctx context.Context, opts imgpOptions, stdout, stderr io.Writer) er
 		return err
 	}
 	data, err := loadRegression("imgp", opts.Images, opts.Synthetic, &opts.Points, opts.Seed)
+	if err == nil {
+		err = labelRegression("imgp", data, opts.Subset, opts.Labelled, opts.Seed)
+	}
 	if err != nil {
 		return err
 	}
-	n, _ := data.x.Dims()
-	lab, err := chooseLabelled(opts, data)
-	if err != nil {
-		return err
-	}
-	if err := checkGPMemory("imgp", opts.MaxMemory, len(lab)); err != nil {
+	if err := checkGPMemory("imgp", opts.MaxMemory, len(data.Labelled)); err != nil {
 		return err
 	}
 	prog := newProgress(stderr, max(opts.MaxIter, 1), "imgp: Adam")
-	r.Seed, r.Euclidean, r.Scaling = opts.Seed, &gp.Regressor{Fixed: opts.EuclFixed}, &imgp.Scaling{Mean: data.mean, Scale: data.scale}
+	r.Seed, r.Euclidean, r.Scaling = opts.Seed, &gp.Regressor{Fixed: opts.EuclFixed}, &data.Scaling
 	r.Progress = func(int, imgp.Hyperparameters, [4]float64) { prog.Add(1) }
-	logf(stderr, "imgp: %d nodes, %d labelled, %d points off the graph; fitting", n, len(lab), rowsOf(data.xt))
-	run, err := protocol.RunIMGP(ctx, r, protocol.IMGPTask{X: data.x, Y: data.rawY, Labelled: lab, XTest: data.xt, YTest: data.rawYT})
+	logf(stderr, "imgp: %d nodes, %d labelled, %d points off the graph; fitting", rowsOf(data.X), len(data.Labelled), rowsOf(data.XTest))
+	run, err := protocol.RunIMGP(ctx, r, protocol.IMGPTask{X: data.X, Y: data.Y, Labelled: data.Labelled, XTest: data.XTest, YTest: data.YTest,
+		Likelihood: imgpLikelihood(opts, prog, stderr)})
 	prog.Finish()
 	if err != nil {
 		return err
 	}
-	res := newIMGPResult(opts, data, lab, r, run)
-	if err := imgpLikelihood(ctx, opts, r, &res, stderr); err != nil {
-		return err
-	}
-	if err := writeIMGPOutputs(opts, data, r, run, &res, stderr); err != nil {
+	res := newIMGPResult(opts, data, r, run)
+	if err := writeIMGPOutputs(ctx, opts, data, r, run, &res, stderr); err != nil {
 		return err
 	}
 	res.Seconds = seconds(start)
@@ -428,7 +332,7 @@ func runIMGP(ctx context.Context, opts imgpOptions, stdout, stderr io.Writer) er
 		if run.Scores == nil {
 			return picture{notes: []string{"no figure: it needs the true targets of the points off the graph (--test-targets)"}}, nil
 		}
-		pl, err := imgpPanel(data, run.Test, run.Scores.RefinedPrediction, r.EuclideanModel().Hyperparameters().Noise, data.scale)
+		pl, err := imgpPanel(data.Name, data.Standardised(), run.Test, run.Scores.RefinedPrediction, r.EuclideanModel().Hyperparameters().Noise, data.Scaling.Scale)
 		return picture{panels: []*figures.Plot{pl}, caption: "IMGP and the Euclidean GP: " + res.Data}, err
 	}); err != nil {
 		return err
@@ -444,27 +348,42 @@ func checkIMGPOutputs(opts imgpOptions) error {
 	if err := (&plotFlags{Report: opts.Report}).check(); err != nil {
 		return fmt.Errorf("imgp: %w", err)
 	}
-	if err := checkOutPath("out", opts.Out); err != nil {
-		return fmt.Errorf("imgp: %w", err)
-	}
-	if err := checkOutPath("save", opts.Save); err != nil {
-		return fmt.Errorf("imgp: %w", err)
-	}
-	return nil
+	return checkOutPaths("imgp", opts.Out, opts.Save)
 }
 
-// newIMGPResult is the JSON object of a run, without the likelihood.
-func newIMGPResult(opts imgpOptions, data *regressionData, lab []int, r *imgp.Regressor, run *protocol.IMGPRun) imgpResult {
-	n, _ := data.x.Dims()
-	res := imgpResult{Data: data.name, Nodes: n, Test: rowsOf(data.xt), NLabelled: len(lab), Seed: opts.Seed,
-		K: opts.K, Nu: opts.Nu, Eigenpairs: opts.Eigenpairs, SecondsFit: run.Fit.Seconds(), Labelled: float64(len(lab)) / float64(n)}
+// imgpLikelihood is the likelihood settings of the flags (nil:
+// --likelihood-probes < 0 skips it); its progress bar follows the fit's.
+func imgpLikelihood(opts imgpOptions, fit *progress, stderr io.Writer) *imgp.LikelihoodSettings {
+	if opts.LikProbes < 0 {
+		return nil
+	}
+	var bar *progress
+	return &imgp.LikelihoodSettings{ExactLabels: opts.LikExact, TraceSettings: spectral.TraceSettings{
+		Probes: opts.LikProbes, Steps: opts.LikSteps, Seed: opts.Seed,
+		Progress: func(done, total int) {
+			if bar == nil {
+				fit.Finish()
+				bar = newProgress(stderr, total, "imgp: likelihood")
+			}
+			bar.Add(1)
+			if done == total {
+				bar.Finish()
+			}
+		}}}
+}
+
+// newIMGPResult is the JSON object of a run.
+func newIMGPResult(opts imgpOptions, data *protocol.RegressionTask, r *imgp.Regressor, run *protocol.IMGPRun) imgpResult {
+	n, lab := rowsOf(data.X), len(data.Labelled)
+	res := imgpResult{Data: data.Name, Nodes: n, Test: rowsOf(data.XTest), NLabelled: lab, Seed: opts.Seed,
+		K: opts.K, Nu: opts.Nu, Eigenpairs: opts.Eigenpairs, SecondsFit: run.Fit.Seconds(), Labelled: float64(lab) / float64(n)}
 	if res.Eigenpairs == 0 {
 		res.Eigenpairs = min(n, imgp.DefaultEigenpairs) // what Fit used
 	}
 	switch {
-	case data.xt == nil:
+	case data.XTest == nil:
 		res.MetricsReason = "no points off the graph (--test-features)"
-	case data.yt == nil:
+	case data.YTest == nil:
 		res.MetricsReason = "no true targets for the points off the graph (--test-targets)"
 	}
 	if sc := run.Scores; sc != nil {
@@ -484,33 +403,36 @@ func newIMGPResult(opts imgpOptions, data *regressionData, lab []int, r *imgp.Re
 	_, res.Components = r.FittedGraph().Dist2.Components()
 	t := r.Timings()
 	res.SecondsGraph, res.SecondsTrain, res.SecondsEigen, res.SecondsEucl = t.Graph.Seconds(), t.Train.Seconds(), t.Eigen.Seconds(), t.Euclidean.Seconds()
+	if ll := run.Likelihood; ll != nil {
+		res.LML, res.LMLStdErr, res.LMLExact, res.SecondsLML = finite(ll.Value), finite(ll.StdErr), ll.Exact, run.LikelihoodTime.Seconds()
+	}
 	return res
 }
 
 // writeIMGPOutputs writes --plot, --out and --save.
-func writeIMGPOutputs(opts imgpOptions, data *regressionData, r *imgp.Regressor, run *protocol.IMGPRun, res *imgpResult, stderr io.Writer) error {
+func writeIMGPOutputs(ctx context.Context, opts imgpOptions, data *protocol.RegressionTask, r *imgp.Regressor, run *protocol.IMGPRun, res *imgpResult, stderr io.Writer) error {
 	if opts.Plot != "" && run.Scores != nil {
-		if err := plotIMGP(opts.Plot, data, run.Test, run.Scores.RefinedPrediction, r.EuclideanModel().Hyperparameters().Noise, data.scale); err != nil {
+		if err := plotIMGP(opts.Plot, data.Name, data.Standardised(), run.Test, run.Scores.RefinedPrediction, r.EuclideanModel().Hyperparameters().Noise, data.Scaling.Scale); err != nil {
 			return err
 		}
 		logf(stderr, "imgp: wrote %s", opts.Plot)
 	} else if opts.Plot != "" {
 		logf(stderr, "imgp: no --plot: it needs the true targets of the points off the graph (--test-targets)")
 	}
+	var preds []protocol.Prediction
 	if opts.Out != "" {
-		if err := writeRegressionRows(opts.Out, data, r, run.Test); err != nil {
+		var err error
+		if preds, err = protocol.IMGPPredictions(orBackground(ctx), r, data, run.Test); err != nil {
 			return err
 		}
+	}
+	if err := writeRegressionOutputs("imgp", opts.Out, opts.Save, r, data, preds, true); err != nil {
+		return err
+	}
+	if opts.Out != "" {
 		logf(stderr, "imgp: wrote %s", opts.Out)
 	}
-	if opts.Save != "" {
-		// The model standardises its targets itself: the file's context
-		// has no scaling of its own.
-		if err := savedmodel.Save(opts.Save, r, savedmodel.Context{Data: data.name}); err != nil {
-			return fmt.Errorf("imgp: --save %w", err)
-		}
-		res.Saved = opts.Save
-	}
+	res.Saved = opts.Save
 	return nil
 }
 
@@ -520,74 +442,6 @@ func rowsOf(x *mat.Dense) int {
 	}
 	n, _ := x.Dims()
 	return n
-}
-
-// imgpLikelihood fills the log marginal likelihood at the fitted
-// hyperparameters (--likelihood-probes ≥ 0).
-func imgpLikelihood(ctx context.Context, opts imgpOptions, r *imgp.Regressor, res *imgpResult, stderr io.Writer) error {
-	if opts.LikProbes < 0 {
-		return nil
-	}
-	likStart := timeNow()
-	var lprog *progress
-	ll, err := r.LogMarginalLikelihood(ctx, imgp.LikelihoodSettings{ExactLabels: opts.LikExact, TraceSettings: spectral.TraceSettings{
-		Probes: opts.LikProbes, Steps: opts.LikSteps, Seed: opts.Seed,
-		Progress: func(_, total int) {
-			if lprog == nil {
-				lprog = newProgress(stderr, total, "imgp: likelihood")
-			}
-			lprog.Add(1)
-		}}})
-	if lprog != nil {
-		lprog.Finish()
-	}
-	if err != nil {
-		return err
-	}
-	res.LML, res.LMLStdErr, res.LMLExact = finite(ll.Value), finite(ll.StdErr), ll.Exact
-	res.SecondsLML = seconds(likStart)
-	return nil
-}
-
-// writeRegressionRows writes --out: the unlabelled nodes of the user's
-// points (rank-L node posterior, γ = 1) and every point off the graph, in
-// the targets' original units.
-func writeRegressionRows(path string, data *regressionData, r *imgp.Regressor, p *imgp.Prediction) error {
-	type row struct {
-		id, set           string
-		mean, latent, obs float64
-		gamma, target     float64
-	}
-	var rows []row
-	un := func(v float64) float64 { return data.mean + data.scale*v }
-	s2 := data.scale * data.scale
-	if data.user {
-		nodes, err := r.Posterior(context.Background(), nil)
-		if err != nil {
-			return err
-		}
-		mean, variance := nodes.Mean, nodes.Variance
-		noise := r.Hyperparameters().Noise
-		for i, v := range data.y {
-			if math.IsNaN(v) {
-				rows = append(rows, row{data.ids[i], "features", un(mean[i]), s2 * variance[i], s2 * (variance[i] + noise), 1, math.NaN()})
-			}
-		}
-	}
-	if p != nil {
-		for i := range p.Mean {
-			t := math.NaN()
-			if data.yt != nil {
-				t = un(data.yt[i])
-			}
-			rows = append(rows, row{data.testIDs[i], "test-features", un(p.Mean[i]), s2 * p.Variance[i], s2 * p.Observation[i], p.Gamma[i], t})
-		}
-	}
-	return writeTable(path, []string{"id", "set", "prediction", "variance", "observation_variance", "gamma", "target"}, len(rows),
-		func(k int, rec []any) {
-			w := rows[k]
-			rec[0], rec[1], rec[2], rec[3], rec[4], rec[5], rec[6] = w.id, w.set, w.mean, w.latent, w.obs, w.gamma, w.target
-		})
 }
 
 func printIMGP(w io.Writer, r imgpResult) {
@@ -626,14 +480,4 @@ func fmtAny(v any) string {
 		return fmt.Sprintf("%.4f", f)
 	}
 	return "n/a"
-}
-
-// sortedBy returns the indices of v in increasing order.
-func sortedBy(v []float64) []int {
-	idx := make([]int, len(v))
-	for i := range idx {
-		idx[i] = i
-	}
-	sort.SliceStable(idx, func(a, b int) bool { return v[idx[a]] < v[idx[b]] })
-	return idx
 }

@@ -16,8 +16,8 @@ import (
 // units: scale × standardised) for both models, each with its ±2σ band of a
 // new observation as error bars, and the diagonal (figures.PredictionBands);
 // refined is IMGP after the rank-L refit (Regressor.Refined).
-func plotIMGP(path string, data *regressionData, p, refined *imgp.Prediction, euclNoise, scale float64) error {
-	pl, err := imgpPanel(data, p, refined, euclNoise, scale)
+func plotIMGP(path, name string, yt []float64, p, refined *imgp.Prediction, euclNoise, scale float64) error {
+	pl, err := imgpPanel(name, yt, p, refined, euclNoise, scale)
 	if err != nil {
 		return err
 	}
@@ -28,16 +28,16 @@ func plotIMGP(path string, data *regressionData, p, refined *imgp.Prediction, eu
 	return nil
 }
 
-// imgpPanel is plotIMGP's panel.
-func imgpPanel(data *regressionData, p, refined *imgp.Prediction, euclNoise, scale float64) (*plot.Plot, error) {
+// imgpPanel is plotIMGP's panel; yt are the standardised test targets.
+func imgpPanel(name string, yt []float64, p, refined *imgp.Prediction, euclNoise, scale float64) (*plot.Plot, error) {
 	band := func(name string, mean, variance []float64, noise float64) figures.Band {
-		b := figures.Band{Name: name, Truth: make([]float64, len(data.yt)), Mean: make([]float64, len(data.yt)), SD: make([]float64, len(data.yt))}
-		for i := range data.yt {
-			b.Truth[i], b.Mean[i], b.SD[i] = scale*data.yt[i], scale*mean[i], scale*math.Sqrt(variance[i]+noise)
+		b := figures.Band{Name: name, Truth: make([]float64, len(yt)), Mean: make([]float64, len(yt)), SD: make([]float64, len(yt))}
+		for i := range yt {
+			b.Truth[i], b.Mean[i], b.SD[i] = scale*yt[i], scale*mean[i], scale*math.Sqrt(variance[i]+noise)
 		}
 		return b
 	}
-	pl, err := figures.PredictionBands(fmt.Sprintf("IMGP vs Euclidean GP (%s)", data.name), "true target", "predicted (±2σ)",
+	pl, err := figures.PredictionBands(fmt.Sprintf("IMGP vs Euclidean GP (%s)", name), "true target", "predicted (±2σ)",
 		band("Euclidean GP", p.EuclideanMean, p.EuclideanVariance, euclNoise),
 		band("IMGP", p.Mean, p.Observation, 0),
 		band("IMGP, rank-L refit", refined.Mean, refined.Observation, 0))

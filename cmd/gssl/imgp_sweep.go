@@ -4,15 +4,12 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strconv"
 
 	"github.com/spf13/cobra"
 	"gonum.org/v1/plot/vg"
 
 	"github.com/gssl/gssl/figures"
-	"github.com/gssl/gssl/imgp"
 	"github.com/gssl/gssl/protocol"
 )
 
@@ -100,11 +97,6 @@ type sweepResult struct {
 	Seconds      float64        `json:"seconds"`
 }
 
-func subsetFile(dir string, frac float64, seed int) string {
-	pct := strconv.FormatFloat(frac*100, 'g', -1, 64)
-	return filepath.Join(dir, fmt.Sprintf("train_subset%s_seed%d.txt", pct, seed))
-}
-
 func runIMGPSweep(ctx context.Context, opts sweepOptions, stdout, stderr io.Writer) error {
 	start := timeNow()
 	if err := checkSeedCount(opts.Seeds, 1); err != nil {
@@ -112,6 +104,11 @@ func runIMGPSweep(ctx context.Context, opts sweepOptions, stdout, stderr io.Writ
 	}
 	if len(opts.Fractions) == 0 {
 		return fmt.Errorf("imgp sweep: no --fractions")
+	}
+	for i, f := range opts.Fractions {
+		if !(f > 0 && f <= 1) {
+			return fmt.Errorf("imgp sweep: --fractions value %d (%v) is invalid: every labelled fraction must be in (0, 1]", i+1, f)
+		}
 	}
 	if _, err := plotFormat(opts.Plot); err != nil {
 		return fmt.Errorf("imgp sweep: %w", err)
@@ -124,16 +121,16 @@ func runIMGPSweep(ctx context.Context, opts sweepOptions, stdout, stderr io.Writ
 	if err != nil {
 		return err
 	}
-	if data.user || data.yt == nil {
+	if data.User || data.YTest == nil {
 		return fmt.Errorf("imgp sweep: needs every training target and scored test points: use --images or --synthetic")
 	}
-	n, _ := data.x.Dims()
+	n := rowsOf(data.X)
 	if err := checkGPMemory("imgp sweep", opts.MaxMemory, n); err != nil {
 		return err
 	}
 	prog := newProgress(stderr, len(opts.Fractions)*opts.Seeds, "imgp sweep")
 	defer prog.Finish()
-	model.Scaling = &imgp.Scaling{Mean: data.mean, Scale: data.scale}
+	model.Scaling = &data.Scaling
 	sw := protocol.IMGPSweep{Model: model, Fractions: opts.Fractions, Seeds: opts.Seeds,
 		Progress: func(run protocol.IMGPSweepRun) {
 			sc := run.Scores
@@ -142,20 +139,17 @@ func runIMGPSweep(ctx context.Context, opts sweepOptions, stdout, stderr io.Writ
 			prog.Add(1)
 		}}
 	if opts.Subsets != "" {
+		subset := protocol.SubsetFiles(opts.Subsets, n)
 		sw.Subset = func(frac float64, seed int) ([]int, error) {
-			one := opts.imgpOptions
-			one.Subset = subsetFile(opts.Subsets, frac, seed)
-			if _, err := os.Stat(one.Subset); err != nil {
-				return nil, fmt.Errorf("imgp sweep: --subsets: %w", err)
-			}
-			return chooseLabelled(one, data)
+			idx, err := subset(frac, seed)
+			return idx, withFlag("subsets", err)
 		}
 	}
-	sr, err := sw.Run(ctx, data.x, data.rawY, data.xt, data.rawYT)
+	sr, err := sw.Run(ctx, data.X, data.Y, data.XTest, data.YTest)
 	if err != nil {
 		return err
 	}
-	res := sweepResult{Data: data.name, Nodes: n, Test: rowsOf(data.xt), K: opts.K, Nu: opts.Nu, Eigenpairs: opts.Eigenpairs,
+	res := sweepResult{Data: data.Name, Nodes: n, Test: rowsOf(data.XTest), K: opts.K, Nu: opts.Nu, Eigenpairs: opts.Eigenpairs,
 		Iterations: opts.MaxIter, SecondsGraph: sr.GraphTime.Seconds()}
 	for _, run := range sr.Runs {
 		sc := run.Scores

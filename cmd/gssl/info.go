@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 
@@ -45,54 +44,24 @@ describes the Cora embedded in gssl.`,
 
 // graphInfo is the JSON object of a single graph or node data set.
 type graphInfo struct {
-	Path             string         `json:"path"`
-	Kind             string         `json:"kind"`
-	Nodes            int            `json:"nodes"`
-	Edges            int            `json:"edges"`
-	SelfLoops        int            `json:"self_loops"`
-	DegreeMin        float64        `json:"degree_min"`
-	DegreeMean       float64        `json:"degree_mean"`
-	DegreeMax        float64        `json:"degree_max"`
-	Isolated         int            `json:"isolated"`
-	Components       int            `json:"components"`
-	LargestComponent int            `json:"largest_component"`
-	Classes          int            `json:"classes"`
-	ClassSizes       []int          `json:"class_sizes,omitempty"`
-	ClassNames       []string       `json:"class_names,omitempty"`
-	Unlabelled       int            `json:"unlabelled"`
-	Features         int            `json:"features"`
-	FeatureNonZeros  int            `json:"feature_nonzeros"` // -1 for dense features
-	DenseFeatures    bool           `json:"dense_features,omitempty"`
-	Targets          int            `json:"targets,omitempty"` // nodes with a known regression target
-	IDs              string         `json:"ids"`               // "index" (0..n-1), "integer" or "text"
-	Train            int            `json:"train"`
-	Val              int            `json:"val"`
-	Test             int            `json:"test"`
-	Homophily        *homophilyInfo `json:"homophily"`                // null without labels (see homophily_note)
-	HomophilyNote    string         `json:"homophily_note,omitempty"` // why homophily is null
-	Bytes            int            `json:"graph_bytes"`
-	LoadSeconds      float64        `json:"load_seconds"` // reading (or mapping) the input
-	Seconds          float64        `json:"seconds"`      // the whole command: load and statistics
+	Path string `json:"path"`
+	Kind string `json:"kind"`
+	graph.Stats
+	loaders.DatasetSummary
+	Homophily     *homophilyInfo `json:"homophily"`                // null without labels (see homophily_note)
+	HomophilyNote string         `json:"homophily_note,omitempty"` // why homophily is null
+	LoadSeconds   float64        `json:"load_seconds"`             // reading (or mapping) the input
+	Seconds       float64        `json:"seconds"`                  // the whole command: load and statistics
 	// Inputs say how each file was read: format, header, columns.
 	Inputs []loaders.TableReport `json:"inputs,omitempty"`
 }
 
 // tuInfo is the JSON object of a graph-classification data set.
 type tuInfo struct {
-	Path          string  `json:"path"`
-	Kind          string  `json:"kind"`
-	Graphs        int     `json:"graphs"`
-	Nodes         int     `json:"nodes"`
-	Edges         int     `json:"edges"`
-	Components    int     `json:"components"`
-	Classes       int     `json:"classes"`
-	ClassSizes    []int   `json:"class_sizes"`
-	LabelValues   []int   `json:"label_values"`
-	MeanNodes     float64 `json:"mean_nodes"`
-	MeanEdges     float64 `json:"mean_edges"`
-	NodeLabels    int     `json:"node_label_values"`
-	AttributeDims int     `json:"attribute_dims"`
-	Seconds       float64 `json:"seconds"`
+	Path string `json:"path"`
+	Kind string `json:"kind"`
+	loaders.TUSummary
+	Seconds float64 `json:"seconds"`
 }
 
 func runInfo(ctx context.Context, opts infoOptions, stdout, stderr io.Writer) error {
@@ -117,10 +86,7 @@ func runInfo(ctx context.Context, opts infoOptions, stdout, stderr io.Writer) er
 		return fmt.Errorf("info: %w", err)
 	}
 	defer ds.Close()
-	loadSeconds := seconds(start)
-	in := describe(ds.Graph)
-	in.LoadSeconds = loadSeconds
-	in.Path, in.Kind, in.IDs = opts.In.source(), "node-classification", "index"
+	in := graphInfo{Path: opts.In.source(), Kind: "node-classification", LoadSeconds: seconds(start), Stats: graph.Describe(ds.Graph), DatasetSummary: ds.Summary()}
 	if opts.In.Data == "" && !opts.In.embedded() {
 		in.Kind = "edge-table"
 		if len(ds.Reports) > 0 && ds.Reports[0].Format != "integer-edge-list" {
@@ -128,68 +94,9 @@ func runInfo(ctx context.Context, opts infoOptions, stdout, stderr io.Writer) er
 		}
 		in.Inputs = ds.Reports
 	}
-	in.Classes = ds.Classes
-	in.ClassSizes = make([]int, ds.Classes)
-	for c := 0; c < ds.Classes; c++ {
-		in.ClassNames = append(in.ClassNames, className(ds, c))
-	}
-	for _, l := range ds.Labels {
-		if l >= 0 {
-			in.ClassSizes[l]++
-		} else {
-			in.Unlabelled++
-		}
-	}
-	if ds.Features != nil {
-		in.Features, in.FeatureNonZeros = ds.Features.Cols, ds.Features.NNZ()
-	}
-	if ds.DenseFeatures != nil {
-		_, in.Features = ds.DenseFeatures.Dims()
-		in.FeatureNonZeros = -1
-		in.DenseFeatures = true
-	}
-	for _, v := range ds.Targets {
-		if !math.IsNaN(v) {
-			in.Targets++
-		}
-	}
-	if ds.IDs != nil && !ds.IDs.IsIdentity() {
-		in.IDs = "integer"
-		if ds.IDs.IsText() {
-			in.IDs = "text"
-		}
-	}
-	if ds.Split != nil {
-		in.Train, in.Val, in.Test = len(ds.Split.Train), len(ds.Split.Val), len(ds.Split.Test)
-	}
 	in.Homophily, in.HomophilyNote = measureHomophily(ds.Graph, ds.Labels)
 	in.Seconds = seconds(start)
 	return report(stdout, opts.JSON, in, func(w io.Writer) { printGraphInfo(w, in) })
-}
-
-// describe computes the structural statistics of one graph.
-func describe(g *graph.CSR) graphInfo {
-	in := graphInfo{Nodes: g.Nodes(), Edges: g.Edges(), SelfLoops: g.SelfLoops(), Bytes: g.Bytes()}
-	if g.Nodes() > 0 {
-		in.DegreeMin = math.Inf(1)
-		var sum float64
-		for i := 0; i < g.Nodes(); i++ {
-			d := float64(g.RowLen(i))
-			in.DegreeMin = math.Min(in.DegreeMin, d)
-			in.DegreeMax = math.Max(in.DegreeMax, d)
-			sum += d
-		}
-		in.DegreeMean = sum / float64(g.Nodes())
-	}
-	in.Isolated = len(g.Isolated())
-	comp, count := g.Components()
-	in.Components = count
-	sizes := make([]int, count)
-	for _, c := range comp {
-		sizes[c]++
-		in.LargestComponent = max(in.LargestComponent, sizes[c])
-	}
-	return in
 }
 
 func printGraphInfo(w io.Writer, in graphInfo) {
@@ -228,29 +135,7 @@ func infoTU(path string, asJSON bool, stdout io.Writer, start timeMark) error {
 	if err != nil {
 		return fmt.Errorf("info: %w", err)
 	}
-	in := tuInfo{Path: path, Kind: "graph-classification", Graphs: len(ds.Graphs), LabelValues: ds.LabelValues}
-	in.Classes = len(ds.LabelValues)
-	in.ClassSizes = make([]int, in.Classes)
-	nodeLabels := map[int]bool{}
-	for _, g := range ds.Graphs {
-		in.ClassSizes[g.Class]++
-		in.Nodes += g.Graph.Nodes()
-		in.Edges += g.Graph.Edges()
-		_, c := g.Graph.Components()
-		in.Components += c
-		for _, l := range g.NodeLabels {
-			nodeLabels[l] = true
-		}
-		if g.Attributes != nil {
-			_, in.AttributeDims = g.Attributes.Dims()
-		}
-	}
-	in.NodeLabels = len(nodeLabels)
-	if in.Graphs > 0 {
-		in.MeanNodes = float64(in.Nodes) / float64(in.Graphs)
-		in.MeanEdges = float64(in.Edges) / float64(in.Graphs)
-	}
-	in.Seconds = seconds(start)
+	in := tuInfo{Path: path, Kind: "graph-classification", TUSummary: ds.Summary(), Seconds: seconds(start)}
 	return report(stdout, asJSON, in, func(w io.Writer) {
 		fmt.Fprintf(w, "%s (%s)\n", in.Path, in.Kind)
 		fmt.Fprintf(w, "  graphs       %d\n", in.Graphs)

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -99,15 +97,11 @@ func (in *nodeInput) check() error {
 	if err := checkNodesFlag(in.Nodes); err != nil {
 		return err
 	}
-	switch in.Header {
-	case "", "auto", "yes", "no":
-	default:
-		return fmt.Errorf("--header %q is invalid: use auto, yes or no", in.Header)
+	if _, err := parseHeader(in.Header); err != nil {
+		return err
 	}
-	switch in.Directed {
-	case "", "undirected", "max", "sum", "mean", "mutual", "error":
-	default:
-		return fmt.Errorf("--directed %q is invalid: use undirected, max, sum, mean, mutual or error", in.Directed)
+	if _, err := graphOptions(in.Directed); err != nil {
+		return err
 	}
 	if in.Data != "" && in.Edges != "" {
 		return errors.New("--data and --edges exclude each other: a data folder, or an edge table")
@@ -148,9 +142,7 @@ func (in *nodeInput) load(ctx context.Context, stderr io.Writer) (*loaders.NodeD
 		return nil, err
 	}
 	in.reports = ds.Reports
-	for _, r := range ds.Reports {
-		logf(stderr, "gssl: read %s", r)
-	}
+	recordInputs(ctx, stderr, ds.Reports...)
 	if err := checkFiniteDataset(ds); err != nil {
 		ds.Close()
 		return nil, err
@@ -158,44 +150,23 @@ func (in *nodeInput) load(ctx context.Context, stderr io.Writer) (*loaders.NodeD
 	return ds, nil
 }
 
-// nodeID is the user's id of node i.
-func nodeID(ds *loaders.NodeDataset, i int) string {
-	if ds.IDs != nil {
-		return ds.IDs.ID(i)
-	}
-	return strconv.Itoa(i)
-}
+// nodeID is the user's id of node i (loaders.NodeDataset.NodeID).
+func nodeID(ds *loaders.NodeDataset, i int) string { return ds.NodeID(i) }
 
 // needLabels refuses a data set without any labelled node, for the
 // classifiers.
 func needLabels(ds *loaders.NodeDataset) error {
-	for _, l := range ds.Labels {
-		if l >= 0 {
-			return nil
-		}
+	if slices.ContainsFunc(ds.Labels, func(l int) bool { return l >= 0 }) {
+		return nil
 	}
 	return errors.New("no node is labelled: give --labels FILE (id,label rows; an empty label means unlabelled)")
 }
 
-// idOrder returns nodes sorted by the user's ids (as text), the order in
-// which cross-validation deals them into folds: the folds then depend on
-// the ids, not on the order in which the files listed them.
-func idOrder(ds *loaders.NodeDataset, nodes []int) []int {
-	out := slices.Clone(nodes)
-	slices.SortStableFunc(out, func(a, b int) int { return strings.Compare(nodeID(ds, a), nodeID(ds, b)) })
-	return out
-}
+// idOrder returns nodes sorted by the user's ids (loaders.NodeDataset.IDOrder).
+func idOrder(ds *loaders.NodeDataset, nodes []int) []int { return ds.IDOrder(nodes) }
 
 // labelledNodes returns the labelled nodes of ds, ascending.
-func labelledNodes(ds *loaders.NodeDataset) []int {
-	var out []int
-	for i, l := range ds.Labels {
-		if l >= 0 {
-			out = append(out, i)
-		}
-	}
-	return out
-}
+func labelledNodes(ds *loaders.NodeDataset) []int { return ds.Labelled() }
 
 // labelOf is node i's class, −1 when unlabelled or without labels.
 func labelOf(ds *loaders.NodeDataset, i int) int {
@@ -205,17 +176,8 @@ func labelOf(ds *loaders.NodeDataset, i int) int {
 	return ds.Labels[i]
 }
 
-// className is the user's name of class c: as written in the labels file,
-// else the label value of a folder's labels.txt, else its number.
-func className(ds *loaders.NodeDataset, c int) string {
-	switch {
-	case c >= 0 && c < len(ds.ClassNames) && ds.ClassNames[c] != "":
-		return ds.ClassNames[c]
-	case c >= 0 && c < len(ds.ClassValues):
-		return strconv.Itoa(ds.ClassValues[c])
-	}
-	return strconv.Itoa(c)
-}
+// className is the user's name of class c (loaders.NodeDataset.ClassName).
+func className(ds *loaders.NodeDataset, c int) string { return ds.ClassName(c) }
 
 // isolatedPolicy parses --isolated.
 func isolatedPolicy(s string) (laplacian.IsolatedPolicy, error) {
@@ -240,21 +202,10 @@ func flagError(err error) error {
 	return err
 }
 
-// restrictDataset returns ds restricted to the nodes of sub (a subgraph of
-// its graph): the subgraph, its nodes' labels and the class names; the
-// user's ids follow the nodes.
+// restrictDataset returns ds restricted to the nodes of sub
+// (loaders.NodeDataset.Restrict).
 func restrictDataset(ds *loaders.NodeDataset, sub *graph.Subgraph) *loaders.NodeDataset {
-	out := &loaders.NodeDataset{Name: ds.Name, Graph: sub.CSR, Classes: ds.Classes, ClassNames: ds.ClassNames, ClassValues: ds.ClassValues}
-	if ds.Labels != nil {
-		out.Labels = make([]int, len(sub.Original))
-		for t, i := range sub.Original {
-			out.Labels[t] = ds.Labels[i]
-		}
-	}
-	if ds.IDs != nil {
-		out.IDs = ds.IDs.Subset(sub.Original)
-	}
-	return out
+	return ds.Restrict(sub)
 }
 
 // bytesPerFixedNode is what one node of an explicit --nodes costs, edges

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/gssl/gssl/graph"
@@ -28,30 +29,16 @@ func loadNodes(_ context.Context, in *nodeInput) (*loaders.NodeDataset, error) {
 		Table: loaders.TableOptions{Header: header}, Weight: in.Weight, Source: in.Source, Target: in.Target,
 		IDColumn: in.IDColumn, LabelColumn: in.LabelColumn, TargetColumn: in.TargetColumn, MaxMemory: maxMemory, Graph: opt, Nodes: in.Nodes})
 	if err != nil {
-		return nil, loadError(err)
+		return nil, in.inputError(loadError(err))
 	}
 	return ds, nil
 }
 
-// graphOptions maps --directed to the graph options of a user's edge table:
-// undirected merges an edge given twice (either direction) by max, error
-// refuses it (and a Matrix Market matrix that is not symmetric), the others
-// read arcs and symmetrise them.
+// graphOptions maps --directed to the graph options of a user's edge table
+// (loaders.ParseDirected).
 func graphOptions(directed string) (graph.Options, error) {
-	opt := loaders.UserGraphOptions()
-	switch directed {
-	case "", "undirected":
-	case "error":
-		opt.Duplicates = graph.DuplicateError
-	case "max":
-		opt.Symmetrize = graph.DirectedMax
-	case "sum":
-		opt.Symmetrize = graph.DirectedSum
-	case "mean":
-		opt.Symmetrize = graph.DirectedMean
-	case "mutual":
-		opt.Symmetrize = graph.DirectedMutual
-	default:
+	opt, err := loaders.ParseDirected(directed)
+	if err != nil {
 		return opt, fmt.Errorf("--directed %q is invalid: use undirected, max, sum, mean, mutual or error", directed)
 	}
 	return opt, nil
@@ -75,4 +62,52 @@ func loadError(err error) error {
 		return err
 	}
 	return &loaders.ParseError{Path: pe.Path, Line: pe.Line, Msg: msg, Err: pe.Err}
+}
+
+// fileError is an error about one of the user's files, named by its flag:
+// "--labels l.csv:3: …" instead of "loaders: l.csv:3: …".
+type fileError struct {
+	msg string
+	err error
+}
+
+func (e *fileError) Error() string { return e.msg }
+func (e *fileError) Unwrap() error { return e.err }
+
+// flagFile names the flag of the file err is about (flag "" or a path
+// that err does not name: err unchanged), without the packages' prefixes.
+func flagFile(flag, path string, err error) error {
+	if err == nil || flag == "" || path == "" {
+		return err
+	}
+	msg := strings.TrimPrefix(packageChain.ReplaceAllString(err.Error(), "$1"), "open ")
+	if !strings.HasPrefix(msg, path) {
+		return err
+	}
+	return &fileError{msg: "--" + flag + " " + msg, err: err}
+}
+
+// inputError names the flag of the input file a reader's error is about.
+func (in *nodeInput) inputError(err error) error {
+	path := ""
+	var pe *loaders.ParseError
+	var fe *os.PathError
+	switch {
+	case errors.As(err, &pe):
+		path = pe.Path
+	case errors.As(err, &fe):
+		path = fe.Path
+	default:
+		return err
+	}
+	for _, f := range []struct{ flag, path string }{{"edges", in.Edges}, {"labels", in.Labels}, {"features", in.Features},
+		{"feature-ids", in.FeatureIDs}, {"targets", in.Targets}} {
+		if f.path == path {
+			return flagFile(f.flag, path, err)
+		}
+	}
+	if in.Data != "" && strings.HasPrefix(path, in.Data) {
+		return flagFile("data", in.Data, err)
+	}
+	return err
 }

@@ -1,21 +1,18 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"math"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/pflag"
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/gssl/gssl/internal/inputfile"
 	"github.com/gssl/gssl/knngraph"
 	"github.com/gssl/gssl/loaders"
 	"github.com/gssl/gssl/nodeids"
@@ -80,25 +77,10 @@ func (k *knnFlags) checkK(n int, what string) error {
 }
 
 // knnSummary says how a KNN graph was built, for stderr and --json.
-type knnSummary struct {
-	Points      int     `json:"points"`
-	Features    int     `json:"features"`
-	K           int     `json:"k"`
-	Method      string  `json:"method"`  // exact or nn-descent
-	Weights     string  `json:"weights"` // connectivity, gaussian, gaussian-self-tuning or imgp
-	Bandwidth   float64 `json:"bandwidth,omitempty"`
-	Rule        string  `json:"rule"`
-	Edges       int     `json:"edges"`
-	GraphBytes  int64   `json:"graph_bytes"`
-	DenseBytes  int64   `json:"features_bytes"`
-	Rescanned   int     `json:"rescanned,omitempty"`
-	Iterations  int     `json:"iterations,omitempty"`
-	SearchSecs  float64 `json:"search_seconds"`
-	MedianKthNN float64 `json:"median_kth_distance"`
-}
+type knnSummary = knngraph.Summary
 
-// line is the summary as one stderr line.
-func (s *knnSummary) line() string {
+// knnLine is the summary as one stderr line.
+func knnLine(s *knnSummary) string {
 	w := s.Weights
 	if s.Bandwidth > 0 {
 		w += fmt.Sprintf(" (σ = %.4g)", s.Bandwidth)
@@ -120,51 +102,16 @@ type knnBuilt struct {
 // part of it such as its largest component, matched by id) with their
 // scales, for a saved model.
 func (b *knnBuilt) pointsOf(ds *loaders.NodeDataset) (*savedmodel.Points, error) {
-	n := ds.Graph.Nodes()
-	rows, _ := b.X.Dims()
-	if n == rows {
-		return &savedmodel.Points{X: b.X, Weights: b.W}, nil
+	nodes := make([]string, ds.Graph.Nodes())
+	for i := range nodes {
+		nodes[i] = nodeID(ds, i)
 	}
-	if n <= b.W.K {
-		return nil, fmt.Errorf("the model's %d nodes are too few to predict new points from their %d nearest", n, b.W.K)
-	}
-	_, d := b.X.Dims()
-	x := mat.NewDense(n, d, nil)
-	w := *b.W
-	w.W, w.N = nil, n
-	if b.W.Scale != nil {
-		w.Scale = make([]float64, n)
-	}
-	for i := 0; i < n; i++ {
-		r, ok := b.IDs.Lookup(nodeID(ds, i))
-		if !ok {
-			return nil, fmt.Errorf("node %q is not a row of the features", nodeID(ds, i))
-		}
-		copy(x.RawRowView(i), b.X.RawRowView(r))
-		if w.Scale != nil {
-			w.Scale[i] = b.W.Scale[r]
-		}
-	}
-	return &savedmodel.Points{X: x, Weights: &w}, nil
+	return savedmodel.PointsOf(b.X, b.W, b.IDs, nodes)
 }
 
-// knnGraphBytes estimates the memory of the search and the graph of n
-// points with K neighbours: the neighbour lists (int32 index and float64
-// distance per entry), the symmetrised distances and the weighted graph
-// (at most 2nK entries of int32 index and float64 weight each, plus row
-// offsets and degrees): linear in n·K.
-func knnGraphBytes(n, k int) int64 {
-	lists := int64(n) * int64(k) * 12
-	graphs := 2 * (int64(n)*int64(2*k+1)*12 + int64(n)*16)
-	return lists + graphs
-}
-
-// knnDenseBytes is the points' memory: the float64 matrix and the float32
-// packed copy of the exact search.
-func knnDenseBytes(n, d int) int64 { return int64(n) * int64(d) * 12 }
-
-// buildKNN searches the K nearest neighbours of the rows of x and weighs
-// the symmetrised (or-rule) graph, after checking its memory against limit.
+// buildKNN builds the K-nearest-neighbour graph of the rows of x
+// (knngraph.FromPoints), with a bar (or a line per NN-descent iteration)
+// on stderr; what names the rows in errors.
 func buildKNN(ctx context.Context, x *mat.Dense, k knnFlags, seed uint64, limit int64, what string, stderr io.Writer) (*knnBuilt, error) {
 	kern, err := k.kernel()
 	if err != nil {
@@ -174,47 +121,32 @@ func buildKNN(ctx context.Context, x *mat.Dense, k knnFlags, seed uint64, limit 
 	if err := k.checkK(n, what); err != nil {
 		return nil, err
 	}
-	s := knnSummary{Points: n, Features: d, K: k.Neighbors, Rule: knngraph.Or.String(),
-		GraphBytes: knnGraphBytes(n, k.Neighbors), DenseBytes: knnDenseBytes(n, d)}
-	if err := checkMemory(s.GraphBytes+s.DenseBytes, limit, fmt.Sprintf("the %d×%d points and their K-nearest-neighbour graph (k = %d)", n, d, k.Neighbors), "give fewer points or features, or a smaller --neighbors"); err != nil {
-		return nil, err
-	}
-	start := timeNow()
-	var nb *knngraph.Neighbors
-	if k.Approximate {
-		s.Method = "nn-descent"
-		nb, err = knngraph.Approximate(ctx, x, k.Neighbors, &knngraph.Descent{Seed: seed, Progress: func(it, updates int) {
-			s.Iterations = it
-			logf(stderr, "knn: NN-descent iteration %d: %d updates", it, updates)
-		}})
-	} else {
-		s.Method = "exact"
-		bar := newProgress(stderr, n, "knn")
-		last := 0
-		nb, err = knngraph.Exact(ctx, x, k.Neighbors, &knngraph.Settings{Progress: func(done, total int) {
-			bar.Add(done - last)
-			last = done
-		}})
-		bar.Finish()
+	p := knngraph.PointGraph{K: k.Neighbors, Approximate: k.Approximate, Kernel: kern, Bandwidth: k.Bandwidth, Seed: seed, MaxBytes: limit}
+	bar := newProgress(stderr, n, "knn")
+	p.Progress = searchProgress(bar, k.Approximate, stderr)
+	w, s, err := knngraph.FromPoints(ctx, x, p)
+	bar.Finish()
+	var me *knngraph.MemoryError
+	if errors.As(err, &me) {
+		return nil, checkMemory(me.Need, limit, fmt.Sprintf("the %d×%d points and their K-nearest-neighbour graph (k = %d)", n, d, k.Neighbors), "give fewer points or features, or a smaller --neighbors")
 	}
 	if err != nil {
 		return nil, knnPointError(err, what)
 	}
-	s.SearchSecs, s.Rescanned = seconds(start), nb.Rescanned
-	g, err := knngraph.NewGraph(nb, knngraph.Or)
-	if err != nil {
-		return nil, err
-	}
-	w, err := g.Weigh(kern, k.Bandwidth)
-	if err != nil {
-		return nil, knnPointError(err, what)
-	}
-	s.Weights, s.Bandwidth, s.MedianKthNN = kern.String(), w.Sigma, g.MedianKth()
-	if w.SelfTuning() {
-		s.Weights = "gaussian-self-tuning"
-	}
-	s.Edges = w.W.Edges() - w.W.SelfLoops()
 	return &knnBuilt{X: x, W: w, Summary: s}, nil
+}
+
+// searchProgress reports a search: the exact search on a bar, NN-descent a
+// line per iteration.
+func searchProgress(bar *progress, approximate bool, stderr io.Writer) func(done, total int) {
+	if approximate {
+		return func(it, updates int) { logf(stderr, "knn: NN-descent iteration %d: %d updates", it, updates) }
+	}
+	last := 0
+	return func(done, total int) {
+		bar.Add(done - last)
+		last = done
+	}
 }
 
 // knnPointError rewrites the library's "knngraph: point i" into the
@@ -241,34 +173,20 @@ func (in *nodeInput) loadPoints(ctx context.Context, stderr io.Writer) (*loaders
 	if _, err := in.KNN.kernel(); err != nil {
 		return nil, err
 	}
-	x, ids, err := readPointFeatures(in.Features, in.FeatureIDs, limit)
+	p, err := readPoints(in.Features, in.FeatureIDs, limit)
 	if err != nil {
 		return nil, err
 	}
+	x, ids := p.X, p.IDs
+	in.reports = []loaders.TableReport{p.Report}
+	recordInputs(ctx, stderr, p.Report)
 	n, _ := x.Dims()
 	if n == 0 {
 		return nil, fmt.Errorf("--features %s has no rows: a K-nearest-neighbour graph needs points", in.Features)
 	}
-	ds := &loaders.NodeDataset{}
-	ds.Name = strings.TrimSuffix(filepath.Base(in.Features), filepath.Ext(in.Features)) + "-knn" + strconv.Itoa(in.KNN.Neighbors)
-	ds.IDs = ids
-	ds.DenseFeatures = x
-	if in.Labels != "" {
-		vals, err := readPointValues("labels", in.Labels, ids, in.Features, true)
-		if err != nil {
-			return nil, err
-		}
-		ds.Labels, ds.ClassNames = loaders.ClassesOf(vals)
-		ds.Classes = len(ds.ClassNames)
-	}
-	if in.Targets != "" {
-		vals, err := readPointValues("targets", in.Targets, ids, in.Features, false)
-		if err != nil {
-			return nil, err
-		}
-		if ds.Targets, err = floatValues("targets", in.Targets, vals); err != nil {
-			return nil, err
-		}
+	ds, err := loaders.PointsDataset(p, strings.TrimSuffix(filepath.Base(in.Features), filepath.Ext(in.Features))+"-knn"+strconv.Itoa(in.KNN.Neighbors), in.Labels, in.Targets)
+	if err != nil {
+		return nil, flagFile("targets", in.Targets, flagFile("labels", in.Labels, err))
 	}
 	if err := in.KNN.checkK(n, "rows of --features "+in.Features); err != nil {
 		return nil, err
@@ -277,7 +195,7 @@ func (in *nodeInput) loadPoints(ctx context.Context, stderr io.Writer) (*loaders
 	if err != nil {
 		return nil, err
 	}
-	logf(stderr, "gssl: %s", built.Summary.line())
+	logf(stderr, "gssl: %s", knnLine(&built.Summary))
 	ds.Graph = built.W.W
 	built.IDs = ids
 	in.built = built
@@ -306,161 +224,28 @@ func (in *nodeInput) seed() uint64 {
 	return v
 }
 
-// readPointFeatures reads a dense feature matrix (NumPy .npy or .npz, or a
-// CSV/TSV table, optionally with an id column named id, node or name) and
-// the rows' ids (--feature-ids, the id column, else 0, 1, …). NaN and
-// infinite values are errors naming the row and column.
+// readPointFeatures reads points and their ids (loaders.ReadPoints) and
+// refuses them above limit.
 func readPointFeatures(path, idsPath string, limit int64) (*mat.Dense, *nodeids.Map, error) {
-	var t *loaders.PointTable
-	ext := streamExt(path, strings.ToLower(filepath.Ext(strings.TrimSuffix(path, ".gz"))))
-	if ext == ".npy" || ext == ".npz" {
-		var err error
-		if t, err = readFeatures("features", path, ""); err != nil {
-			return nil, nil, err
-		}
-	} else {
-		var err error
-		t, err = loaders.ReadPointTable(path, "")
-		if err != nil {
-			// A first column of ids: retry with it as the id column when the
-			// header names it so.
-			t2, err2 := loaders.ReadPointTable(path, "1")
-			switch {
-			case err2 == nil && (allText(t2.IDs) || hasIDHeader(path)):
-				t = t2
-			case err2 != nil && hasIDHeader(path):
-				return nil, nil, fmt.Errorf("--features: %w", err2)
-			default:
-				return nil, nil, fmt.Errorf("--features: %w", err)
-			}
-		} else if t.Columns != nil && isIDColumn(t.Columns[0]) {
-			if t, err = loaders.ReadPointTable(path, "1"); err != nil {
-				return nil, nil, fmt.Errorf("--features: %w", err)
-			}
-		}
-	}
-	x := t.X
-	n, d := x.Dims()
-	if err := checkMemory(knnDenseBytes(n, d), limit, fmt.Sprintf("the %d×%d features of %s", n, d, path), "give fewer points or features"); err != nil {
+	p, err := readPoints(path, idsPath, limit)
+	if err != nil {
 		return nil, nil, err
 	}
-	raw := x.RawMatrix()
-	for i := 0; i < n; i++ {
-		for j, v := range raw.Data[i*raw.Stride : i*raw.Stride+d] {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, nil, fmt.Errorf("--features %s: row %d, column %d is %v; a K-nearest-neighbour graph needs finite features (drop or impute the row)", path, i, j, v)
-			}
-		}
-	}
-	ids := nodeids.Identity(n)
-	switch {
-	case idsPath != "":
-		b, err := inputfile.ReadFile(idsPath)
-		if err != nil {
-			return nil, nil, fmt.Errorf("--feature-ids: %w", err)
-		}
-		lines := strings.Split(strings.TrimRight(strings.ReplaceAll(string(b), "\r\n", "\n"), "\n"), "\n")
-		if len(b) == 0 {
-			lines = nil
-		}
-		if len(lines) != n {
-			return nil, nil, fmt.Errorf("--feature-ids %s lists %d ids for the %d rows of --features %s", idsPath, len(lines), n, path)
-		}
-		if ids, err = nodeids.FromStrings(lines); err != nil {
-			return nil, nil, fmt.Errorf("--feature-ids %s: %w", idsPath, err)
-		}
-	case t.IDs != nil:
-		var err error
-		if ids, err = nodeids.FromStrings(t.IDs); err != nil {
-			return nil, nil, fmt.Errorf("--features %s: %w", path, err)
-		}
-	}
-	return x, ids, nil
+	return p.X, p.IDs, nil
 }
 
-// hasIDHeader reports whether the table's first line is a header whose
-// first column is named as an id column (id, node, name, …).
-func hasIDHeader(path string) bool {
-	f, err := inputfile.Open(path)
+// readPoints is readPointFeatures with the reader's report.
+func readPoints(path, idsPath string, limit int64) (*loaders.Points, error) {
+	p, err := loaders.ReadPoints(path, idsPath)
 	if err != nil {
-		return false
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(io.LimitReader(f, 1<<20))
-	sc.Buffer(make([]byte, 0, 4096), 1<<20)
-	for sc.Scan() {
-		line := strings.TrimPrefix(strings.TrimSpace(sc.Text()), "\ufeff")
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
+		if named := flagFile("features", path, err); named != err {
+			return nil, named
 		}
-		first := strings.FieldsFunc(line, func(r rune) bool { return r == ',' || r == '\t' || r == ';' || r == ' ' })
-		return len(first) > 0 && isIDColumn(strings.Trim(first[0], `"'`))
+		return nil, fmt.Errorf("--features: %w", err)
 	}
-	return false
-}
-
-// allText reports whether no id is a number: a first column of names.
-func allText(ids []string) bool {
-	for _, id := range ids {
-		if _, err := strconv.ParseFloat(id, 64); err == nil {
-			return false
-		}
+	n, d := p.X.Dims()
+	if err := checkMemory(knngraph.PointsBytes(n, d), limit, fmt.Sprintf("the %d×%d features of %s", n, d, path), "give fewer points or features"); err != nil {
+		return nil, err
 	}
-	return len(ids) > 0
-}
-
-// idColumnNames are the header names of a features table's id column.
-var idColumnNames = []string{"id", "node", "name", "index", "node_id", "nodeid"}
-
-func isIDColumn(name string) bool {
-	return slices.Contains(idColumnNames, strings.ToLower(strings.TrimSpace(name)))
-}
-
-// readPointValues reads --labels or --targets for the rows of the features:
-// a NumPy vector or one value per line (row i is point i), or an "id,value"
-// table naming the points by id.
-func readPointValues(flag, path string, ids *nodeids.Map, features string, classes bool) ([]string, error) {
-	n := ids.Len()
-	if strings.EqualFold(streamExt(path, filepath.Ext(path)), ".npy") {
-		vals, err := readValues(flag, path, "", n, nil)
-		if err != nil {
-			return nil, fmt.Errorf("%w (--features %s has %d rows)", err, features, n)
-		}
-		return vals, nil
-	}
-	c, err := loaders.ReadValueColumn(path, "")
-	if err != nil {
-		var err2 error
-		if c, err2 = loaders.ReadValueColumn(path, "1"); err2 != nil || c.IDs == nil {
-			return nil, fmt.Errorf("--%s: %w", flag, err)
-		}
-	}
-	if c.IDs == nil {
-		if len(c.Values) != n {
-			return nil, fmt.Errorf("--%s %s: %d values for the %d rows of --features %s; give one per row, in the same order (or an id,%s table)", flag, path, len(c.Values), n, features, strings.TrimSuffix(flag, "s"))
-		}
-		return c.Values, nil
-	}
-	out := make([]string, n)
-	seen := make([]int, n)
-	for k, id := range c.IDs {
-		i, ok := ids.Lookup(id)
-		if !ok {
-			return nil, fmt.Errorf("--%s %s:%d: id %q names no row of --features %s (ids like %s)", flag, path, c.Lines[k], id, features, exampleIDs(ids))
-		}
-		if seen[i] > 0 {
-			return nil, fmt.Errorf("--%s %s:%d: id %q was given a value on line %d already", flag, path, c.Lines[k], id, seen[i])
-		}
-		seen[i] = c.Lines[k]
-		out[i] = c.Values[k]
-	}
-	return out, nil
-}
-
-func exampleIDs(ids *nodeids.Map) string {
-	var ex []string
-	for i := 0; i < min(3, ids.Len()); i++ {
-		ex = append(ex, strconv.Quote(ids.ID(i)))
-	}
-	return strings.Join(ex, ", ")
+	return p, nil
 }

@@ -17,7 +17,7 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	root, g := newRootGlobals()
-	err := root.ExecuteContext(ctx)
+	cmd, err := root.ExecuteContextC(ctx)
 	inputfile.Release() // the private copies of streams read as inputs
 	if g.stopProfile != nil {
 		if perr := g.stopProfile(); perr != nil && err == nil {
@@ -25,7 +25,7 @@ func main() {
 		}
 	}
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "gssl:", err)
+		fmt.Fprintln(os.Stderr, "gssl:", userMessage(cmd, err))
 		if errors.As(err, new(usageError)) {
 			os.Exit(2)
 		}

@@ -1,15 +1,12 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/gssl/gssl/internal/inputfile"
-	"github.com/gssl/gssl/modelfile"
 	"github.com/gssl/gssl/savedmodel"
 )
 
@@ -38,43 +35,14 @@ file's sections. docs/modelfile.md describes the format.`,
 }
 
 // modelInfo is gssl model info's JSON object.
-type modelInfo struct {
-	Path          string                  `json:"path"`
-	Bytes         int64                   `json:"bytes"`
-	SHA256        string                  `json:"sha256"`
-	FormatVersion int                     `json:"format_version"`
-	Kind          string                  `json:"kind"`
-	KindVersion   int                     `json:"kind_version"`
-	Writer        string                  `json:"writer"`
-	Task          string                  `json:"task"`
-	Nodes         int                     `json:"nodes"`
-	Graphs        int                     `json:"graphs,omitempty"` // training graphs of a model of graphs
-	Classes       []string                `json:"classes,omitempty"`
-	ExampleIDs    []string                `json:"example_ids,omitempty"`
-	Data          string                  `json:"data,omitempty"`
-	GraphSHA256   string                  `json:"graph_sha256,omitempty"`
-	Metadata      json.RawMessage         `json:"metadata"`
-	Sections      []modelfile.SectionInfo `json:"sections"`
-}
+type modelInfo = savedmodel.Description
 
 func runModelInfo(path string, asJSON bool, stdout io.Writer) error {
-	s, err := savedmodel.Open(path)
+	res, err := savedmodel.Describe(path)
 	if err != nil {
 		return fmt.Errorf("model info: %w", err)
 	}
-	st, err := inputfile.Stat(path)
-	if err != nil {
-		return fmt.Errorf("model info: %w", err)
-	}
-	sum, err := modelfile.FileSHA256(path)
-	if err != nil {
-		return fmt.Errorf("model info: %w", err)
-	}
-	f, meta, c := s.File(), s.Metadata(), s.Context()
-	res := modelInfo{Path: path, Bytes: st.Size(), SHA256: sum, FormatVersion: modelfile.FormatVersion, Kind: f.Kind,
-		KindVersion: f.KindVersion, Writer: f.Writer, Task: string(meta.Task), Nodes: meta.Nodes, Graphs: meta.Graphs, Classes: meta.Classes,
-		ExampleIDs: meta.ExampleIDs, Data: c.Data, GraphSHA256: c.GraphSHA256, Metadata: f.Metadata, Sections: f.Sections()}
-	return report(stdout, asJSON, res, func(w io.Writer) { printModelInfo(w, res) })
+	return report(stdout, asJSON, res, func(w io.Writer) { printModelInfo(w, *res) })
 }
 
 func printModelInfo(w io.Writer, r modelInfo) {

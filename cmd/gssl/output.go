@@ -16,6 +16,10 @@ import (
 // text to print a readable summary.
 func report(w io.Writer, asJSON bool, v any, text func(w io.Writer)) error {
 	if asJSON {
+		if b := withInputs(w, v); b != nil {
+			_, err := w.Write(b)
+			return err
+		}
 		enc := json.NewEncoder(w)
 		return enc.Encode(v)
 	}
@@ -52,17 +56,27 @@ func timeNow() timeMark { return time.Now() }
 // seconds returns the time since start in seconds.
 func seconds(start timeMark) float64 { return time.Since(start).Seconds() }
 
-// progress reports long loops on stderr: a bar when stderr is a terminal,
-// nothing otherwise (so piped output and logs stay clean).
+// progress reports long loops on stderr: a bar when stderr is a terminal;
+// otherwise, so that piped output and logs stay clean, one line when a
+// stage that took at least progressLineAfter ends.
 type progress struct {
 	bar *progressbar.ProgressBar
+	// Without a terminal: where the line goes, what it names, the count.
+	w           io.Writer
+	what        string
+	done, total int
+	start       timeMark
 }
+
+// progressLineAfter is how long a stage must take, without a terminal, to
+// be reported by a line when it ends.
+const progressLineAfter = time.Second
 
 // newProgress returns a progress reporter for total steps.
 func newProgress(stderr io.Writer, total int, what string) *progress {
 	f, ok := stderr.(*os.File)
 	if !ok || !term.IsTerminal(int(f.Fd())) || total <= 1 {
-		return &progress{}
+		return &progress{w: stderr, what: what, total: total, start: timeNow()}
 	}
 	return &progress{bar: progressbar.NewOptions(total,
 		progressbar.OptionSetWriter(stderr),
@@ -76,6 +90,7 @@ func newProgress(stderr io.Writer, total int, what string) *progress {
 
 // Add advances the bar by n steps.
 func (p *progress) Add(n int) {
+	p.done += n
 	if p.bar != nil {
 		_ = p.bar.Add(n)
 	}
@@ -83,6 +98,7 @@ func (p *progress) Add(n int) {
 
 // SetTotal changes the number of steps the bar counts to.
 func (p *progress) SetTotal(n int) {
+	p.total = n
 	if p.bar != nil {
 		p.bar.ChangeMax(n)
 	}
@@ -90,15 +106,21 @@ func (p *progress) SetTotal(n int) {
 
 // Describe changes the bar's label.
 func (p *progress) Describe(s string) {
+	p.what = s
 	if p.bar != nil {
 		p.bar.Describe(s)
 	}
 }
 
-// Finish removes the bar.
+// Finish removes the bar, or prints the stage's line.
 func (p *progress) Finish() {
 	if p.bar != nil {
 		_ = p.bar.Finish()
+		return
+	}
+	if p.w != nil && p.done > 0 && time.Since(p.start) >= progressLineAfter {
+		logf(p.w, "gssl: %s: %d of %d done in %.1f s", p.what, p.done, p.total, seconds(p.start))
+		p.w = nil // once
 	}
 }
 

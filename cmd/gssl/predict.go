@@ -2,21 +2,16 @@ package main
 
 import (
 	"context"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
-	"math"
-	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/gssl/gssl/loaders"
-	"github.com/gssl/gssl/nodeids"
 	"github.com/gssl/gssl/savedmodel"
 	"github.com/gssl/gssl/serve"
-	"github.com/gssl/gssl/spectral"
-	"github.com/gssl/gssl/svm"
 )
 
 // predictOptions are the settings of gssl predict.
@@ -115,35 +110,35 @@ func runPredict(ctx context.Context, opts predictOptions, stdout, stderr io.Writ
 		return fmt.Errorf("predict: --model %w", err)
 	}
 	meta := s.Metadata()
-	res := predictResult{Model: opts.Model, Kind: meta.Kind, Classes: meta.Classes}
 	if err := checkGraphInput(meta, opts); err != nil {
 		return err
 	}
-	preds, truth, err := predictAny(ctx, opts, header, s, &res, stderr)
+	if opts.Edges != "" && opts.Features != "" && s.NodeFeatures() == 0 {
+		return usageError{fmt.Errorf("predict: --edges and --features exclude each other for a %s model: new nodes, or new points (both together are for gssl classify's models)", meta.Kind)}
+	}
+	q := savedmodel.Query{Edges: opts.Edges, Features: opts.Features, FeatureIDs: opts.FeatureIDs, Graphs: opts.Graphs,
+		Table: loaders.EdgeTableOptions{Table: loaders.TableOptions{Header: header}, Weight: opts.Weight, Source: opts.Source, Target: opts.Target}}
+	a, err := s.PredictFiles(ctx, q)
 	if err != nil {
-		return err
+		return fmt.Errorf("predict: %w", predictError(err, q))
 	}
-	res.Predicted = len(preds)
-	for _, p := range preds {
-		if p.Prior {
-			res.NoEvidence++
-		}
+	recordInputs(ctx, stderr, a.Reports...)
+	for _, n := range a.Notes {
+		logf(stderr, "predict: %s", n)
 	}
-	cols, row := predictionColumns(meta, preds)
-	if meta.Input == serve.InputGraphs {
-		cols, row = graphPredictionColumns(meta, preds, truth)
-	}
+	res := predictResult{Model: opts.Model, Kind: meta.Kind, Classes: meta.Classes, Input: a.Input, Predicted: len(a.Predictions), NoEvidence: a.NoEvidence()}
+	cols, row := a.Table(meta)
 	if opts.Out != "" {
-		if err := writeTable(opts.Out, cols, len(preds), row); err != nil {
+		if err := writeTable(opts.Out, cols, len(a.Predictions), row); err != nil {
 			return fmt.Errorf("predict: %w", err)
 		}
 		res.Out = opts.Out
 	} else if opts.JSON {
-		res.Predictions = preds
+		res.Predictions = a.Predictions
 	}
 	return report(stdout, opts.JSON, res, func(w io.Writer) {
 		if opts.Out == "" {
-			if err := writeTableTo(w, cols, len(preds), row); err != nil {
+			if err := loaders.WriteTable(w, false, cols, len(a.Predictions), row); err != nil {
 				logf(stderr, "predict: %v", err)
 			}
 			return
@@ -152,84 +147,38 @@ func runPredict(ctx context.Context, opts predictOptions, stdout, stderr io.Writ
 	})
 }
 
-// predictAny answers for what the flags give: graphs, new nodes (with
-// their features), new points or the fitted items; truth holds the graphs'
-// classes of --graphs.
-func predictAny(ctx context.Context, opts predictOptions, header loaders.HeaderMode, s *savedmodel.Saved, res *predictResult, stderr io.Writer) (preds []serve.Prediction, truth []string, err error) {
-	meta := s.Metadata()
-	if opts.Edges != "" && opts.Features != "" && s.NodeFeatures() == 0 {
-		return nil, nil, usageError{fmt.Errorf("predict: --edges and --features exclude each other for a %s model: new nodes, or new points (both together are for gssl classify's models)", meta.Kind)}
+// predictError names the flag of the file a prediction error names.
+func predictError(err error, q savedmodel.Query) error {
+	msg := err.Error()
+	var pe *loaders.ParseError
+	errors.As(err, &pe)
+	for _, f := range []struct{ flag, path string }{{"edges", q.Edges}, {"features", q.Features}, {"feature-ids", q.FeatureIDs}, {"graphs", q.Graphs}} {
+		switch {
+		case f.path == "":
+		case strings.HasPrefix(msg, f.path):
+			return fmt.Errorf("--%s %w", f.flag, err)
+		case (pe != nil && pe.Path == f.path) || f.flag == "graphs":
+			return fmt.Errorf("--%s: %w", f.flag, err)
+		}
 	}
+	return err
+}
+
+// checkGraphInput refuses inputs that do not fit the model: --graphs for
+// a model of nodes or points, --edges or --features for a model of graphs.
+func checkGraphInput(meta serve.Metadata, opts predictOptions) error {
+	graphs := meta.Input == serve.InputGraphs
 	switch {
-	case opts.Graphs != "":
-		res.Input = "graphs"
-		if preds, truth, err = predictGraphFolder(ctx, s, opts.Graphs); err != nil {
-			return nil, nil, err
-		}
-	case s.NodeFeatures() > 0 && (opts.Edges != "" || opts.Features != ""):
-		res.Input = "edges+features"
-		if preds, err = predictFeatureNodes(ctx, opts, header, s, stderr); err != nil {
-			return nil, nil, err
-		}
-	case opts.Edges != "":
-		res.Input = "edges"
-		if meta.Nodes == 0 {
-			return nil, nil, fmt.Errorf("predict: a %s model predicts points from their features (%d each), not nodes: use --features", meta.Kind, meta.Features)
-		}
-		if preds, err = predictNewNodes(ctx, opts, header, s); err != nil {
-			return nil, nil, err
-		}
-	case opts.Features != "":
-		res.Input = "features"
-		if preds, err = predictNewPoints(ctx, opts, s); err != nil {
-			return nil, nil, err
-		}
-	default:
-		res.Input = "fitted"
-		preds = s.PredictFitted()
-		if len(preds) == 0 {
-			return nil, nil, fmt.Errorf("predict: a %s model keeps no fitted nodes or points to predict: give --features FILE (%d features per point)", meta.Kind, meta.Features)
-		}
+	case opts.Graphs != "" && (opts.Edges != "" || opts.Features != ""):
+		return usageError{errors.New("predict: --graphs excludes --edges and --features: new graphs, new nodes or new points")}
+	case opts.Graphs != "" && !graphs:
+		return fmt.Errorf("predict: --graphs %s: a %s model does not classify graphs: give --edges (new nodes) or --features (new points)", opts.Graphs, meta.Kind)
+	case graphs && opts.Edges != "":
+		return fmt.Errorf("predict: --edges %s: a %s model classifies whole graphs, not nodes: give --graphs DIR (a TU data set folder)", opts.Edges, meta.Kind)
+	case graphs && opts.Features != "":
+		return fmt.Errorf("predict: --features %s: a %s model classifies whole graphs, not points: give --graphs DIR (a TU data set folder)", opts.Features, meta.Kind)
 	}
-	return preds, truth, nil
-}
-
-// predictNewNodes answers for the new nodes of --edges.
-func predictNewNodes(ctx context.Context, opts predictOptions, header loaders.HeaderMode, s *savedmodel.Saved) ([]serve.Prediction, error) {
-	nodes, err := readNewNodes(opts.Edges, loaders.EdgeTableOptions{Table: loaders.TableOptions{Header: header}, Weight: opts.Weight, Source: opts.Source, Target: opts.Target}, s.IDs())
-	if err != nil {
-		return nil, fmt.Errorf("predict: %w", err)
-	}
-	preds, err := s.PredictNodes(ctx, nodes)
-	if err != nil {
-		return nil, fmt.Errorf("predict: --edges %s: %w", opts.Edges, err)
-	}
-	return preds, nil
-}
-
-// predictNewPoints answers for the points of --features, named by their
-// ids (or row numbers).
-func predictNewPoints(ctx context.Context, opts predictOptions, s *savedmodel.Saved) ([]serve.Prediction, error) {
-	t, err := readFeatures("features", opts.Features, "")
-	if err != nil {
-		return nil, fmt.Errorf("predict: %w", err)
-	}
-	r, c := t.X.Dims()
-	pts := make([][]float64, r)
-	for i := range pts {
-		pts[i] = t.X.RawRowView(i)[:c:c]
-	}
-	preds, err := s.PredictPoints(ctx, pts)
-	if err != nil {
-		return nil, fmt.Errorf("predict: --features %s: %w", opts.Features, err)
-	}
-	for i := range preds {
-		preds[i].ID = strconv.Itoa(i)
-		if t.IDs != nil {
-			preds[i].ID = t.IDs[i]
-		}
-	}
-	return preds, nil
+	return nil
 }
 
 func printPredictSummary(w io.Writer, res predictResult) {
@@ -240,164 +189,12 @@ func printPredictSummary(w io.Writer, res predictResult) {
 	fmt.Fprintln(w)
 }
 
-// parseHeader reads --header.
+// parseHeader reads --header (loaders.ParseHeaderMode), as the node
+// commands do.
 func parseHeader(s string) (loaders.HeaderMode, error) {
-	switch s {
-	case "", "auto":
-		return loaders.HeaderAuto, nil
-	case "yes":
-		return loaders.HeaderYes, nil
-	case "no":
-		return loaders.HeaderNo, nil
-	}
-	return 0, fmt.Errorf("--header %q is invalid: use auto, yes or no", s)
-}
-
-// readNewNodes reads an edge table of new nodes: every row must join
-// exactly one fitted node (by its id in known) to a node that is not
-// fitted; the new nodes come in the order of their first row.
-func readNewNodes(path string, opt loaders.EdgeTableOptions, known *nodeids.Map) ([]serve.NewNode, error) {
-	b := &nodeids.Builder{}
-	et, err := loaders.ReadEdgeTable(path, opt, b)
+	h, err := loaders.ParseHeaderMode(s)
 	if err != nil {
-		return nil, fmt.Errorf("--edges: %w", err)
+		return 0, fmt.Errorf("--header %q is invalid: use auto, yes or no", s)
 	}
-	m, perm := b.Finish()
-	id := func(v int32) string {
-		if perm != nil {
-			v = perm[v]
-		}
-		return m.ID(int(v))
-	}
-	var nodes []serve.NewNode
-	index := map[string]int{}
-	for k := range et.Src {
-		u, v := id(et.Src[k]), id(et.Dst[k])
-		_, uKnown := known.Lookup(u)
-		_, vKnown := known.Lookup(v)
-		switch {
-		case uKnown && vKnown:
-			return nil, fmt.Errorf("--edges %s, line %d: %s and %s are both fitted nodes; each row joins a new node to a fitted one", path, et.Lines[k], u, v)
-		case !uKnown && !vKnown:
-			return nil, fmt.Errorf("--edges %s, line %d: neither %s nor %s is a fitted node of the model (%d nodes); each row joins a new node to a fitted one", path, et.Lines[k], u, v, known.Len())
-		case uKnown:
-			u, v = v, u
-		}
-		w := 1.0
-		if et.W != nil {
-			w = et.W[k]
-		}
-		if !(math.Abs(w) <= maxMagnitude) {
-			return nil, fmt.Errorf("--edges %s, line %d: weight %g is beyond %g, where a new node's sum of weights overflows; %s", path, et.Lines[k], w, maxMagnitude, magnitudeHint)
-		}
-		i, ok := index[u]
-		if !ok {
-			i = len(nodes)
-			index[u] = i
-			nodes = append(nodes, serve.NewNode{ID: u})
-		}
-		nodes[i].Edges = append(nodes[i].Edges, serve.Edge{To: v, Weight: w})
-	}
-	if len(nodes) == 0 {
-		return nil, fmt.Errorf("--edges %s has no edge", path)
-	}
-	return nodes, nil
-}
-
-// predictionColumns returns the columns of a prediction table and a
-// function filling one row.
-func predictionColumns(meta serve.Metadata, preds []serve.Prediction) ([]string, func(r int, rec []any)) {
-	if meta.Task == serve.Regression {
-		cols := []string{"id", "prediction"}
-		withVar := len(preds) > 0 && preds[0].Variance != nil
-		if withVar {
-			cols = append(cols, "variance")
-		}
-		return cols, func(r int, rec []any) {
-			p := preds[r]
-			rec[0] = p.ID
-			if p.Mean != nil {
-				rec[1] = *p.Mean
-			}
-			if withVar && p.Variance != nil {
-				rec[2] = *p.Variance
-			}
-		}
-	}
-	if meta.Kind == spectral.SpectralClusteringKind {
-		// As gssl cluster --out.
-		return []string{"id", "cluster"}, func(r int, rec []any) { rec[0], rec[1] = preds[r].ID, preds[r].Label }
-	}
-	// Probabilities when the model has them (p_<class>, as labelprop and
-	// stkr --out), else its scores (score_<class>, as falkon --out).
-	prefix, scores := "p_", false
-	if len(preds) > 0 && preds[0].Probabilities == nil && preds[0].Scores != nil {
-		prefix, scores = "score_", true
-	}
-	cols := []string{"id", "predicted"}
-	if meta.Kind == svm.PointSVCKind {
-		// One decision value per one-vs-one machine, named as svm --out
-		// names them when every class has training points.
-		cols = append(cols, svmDecisionColumns(meta.Classes, preds)...)
-	} else {
-		for _, c := range meta.Classes {
-			cols = append(cols, prefix+c)
-		}
-	}
-	return cols, func(r int, rec []any) {
-		p := preds[r]
-		rec[0], rec[1] = p.ID, p.Label
-		v := p.Probabilities
-		if scores {
-			v = p.Scores
-		}
-		for c, x := range v {
-			rec[2+c] = x
-		}
-	}
-}
-
-// svmDecisionColumns names the decision values of a C-SVM's machines
-// decision_<a>_vs_<b>, or decision_<k> when the model saw fewer classes
-// than it has names for.
-func svmDecisionColumns(classes []string, preds []serve.Prediction) []string {
-	m := 0
-	if len(preds) > 0 {
-		m = len(preds[0].Scores)
-	}
-	var cols []string
-	if c := len(classes); c*(c-1)/2 == m {
-		for a := 0; a < c; a++ {
-			for b := a + 1; b < c; b++ {
-				cols = append(cols, "decision_"+classes[a]+"_vs_"+classes[b])
-			}
-		}
-		return cols
-	}
-	for k := 0; k < m; k++ {
-		cols = append(cols, "decision_"+strconv.Itoa(k))
-	}
-	return cols
-}
-
-// writeTableTo writes a table as CSV to w, with the cells of writeTable.
-func writeTableTo(w io.Writer, cols []string, rows int, row func(r int, rec []any)) error {
-	cw := csv.NewWriter(w)
-	if err := cw.Write(cols); err != nil {
-		return err
-	}
-	rec := make([]any, len(cols))
-	fields := make([]string, len(cols))
-	for r := 0; r < rows; r++ {
-		clear(rec)
-		row(r, rec)
-		for j, v := range rec {
-			fields[j] = csvField(v)
-		}
-		if err := cw.Write(fields); err != nil {
-			return err
-		}
-	}
-	cw.Flush()
-	return cw.Error()
+	return h, nil
 }

@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"regexp"
 	"runtime/pprof"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -121,6 +123,9 @@ gssl. docs/cli.md lists the flags shared by all commands.`,
 		"how long idle worker goroutines poll for work before they park (0: at once, for machines shared with other work); default from GSSL_SPIN")
 	root.PersistentFlags().StringVar(&g.CPUProfile, "cpu-profile", "", "write a CPU profile of the command to this file (read it with go tool pprof)")
 	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
+		rec := &inputRecord{}
+		cmd.SetContext(withInputRecord(cmd.Context(), rec))
+		cmd.SetOut(&commandOut{Writer: cmd.OutOrStdout(), rec: rec})
 		if err := checkOutputsNotInputs(cmd, args); err != nil {
 			return err
 		}
@@ -144,4 +149,43 @@ gssl. docs/cli.md lists the flags shared by all commands.`,
 		root.AddCommand(c(g))
 	}
 	return root, g
+}
+
+// libraryPackages are gssl's library packages, whose errors start with
+// their name ("eval: ", "loaders: ") so that a Go caller sees which package
+// failed, with the stages some of them name ("choose: ", "pipeline: ").
+var libraryPackages = []string{
+	"atomicfile", "capi", "choose", "confidence", "datasets", "diffusion", "estimator", "estimatortest", "eval", "figures", "generate", "gp", "graph", "graphfile",
+	"graphkernels", "homophily", "htmlreport", "imgp", "kernel", "knngraph", "krr", "krylov", "labelprop", "laplacian",
+	"linbp", "linop", "loaders", "logreg", "memlimit", "mlp", "modelfile", "nodeclass", "nodeids", "persist", "pipeline", "propagate",
+	"protocol", "savedmodel", "serve", "spectral", "stkr", "stkreval", "svm",
+}
+
+// packageChain matches one package prefix after the start or a colon.
+var packageChain = regexp.MustCompile(`(^|: )(?:` + strings.Join(libraryPackages, "|") + `): `)
+
+// userMessage is err as the command line prints it: the command's name
+// (when the message starts with it) and then the file, line, flag and value
+// the error names, without the chain of package names the error collected
+// on its way up ("classify: eval: seed 0: nodeclass: choose: …" becomes
+// "classify: seed 0: …").
+func userMessage(cmd *cobra.Command, err error) string {
+	msg := err.Error()
+	head := ""
+	if cmd != nil && cmd.Parent() != nil {
+		name := cmd.Name() + ": "
+		if cmd.Parent().Parent() != nil {
+			name = cmd.Parent().Name() + " " + name // model info: …
+		}
+		if strings.HasPrefix(msg, name) {
+			head, msg = name, msg[len(name):]
+		}
+	}
+	for {
+		next := packageChain.ReplaceAllString(msg, "$1")
+		if next == msg {
+			return head + msg
+		}
+		msg = next
+	}
 }

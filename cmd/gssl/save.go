@@ -49,13 +49,3 @@ func keepsPoints(m any) bool {
 	}
 	return false
 }
-
-// savePointModel writes a fitted model of points (--save of gssl gp) with
-// the standardisation of its targets.
-func savePointModel(path string, m savedmodel.Model, data *regressionData) error {
-	c := savedmodel.Context{Data: data.name, TargetMean: data.mean, TargetScale: data.scale}
-	if err := savedmodel.Save(path, m, c); err != nil {
-		return fmt.Errorf("--save %w", err)
-	}
-	return nil
-}

@@ -7,7 +7,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gssl/gssl/internal/inputfile"
-	"github.com/gssl/gssl/loaders"
 )
 
 // checkOneStdin refuses a command line on which two inputs read standard
@@ -35,15 +34,4 @@ func checkOneStdin(cmd *cobra.Command, args []string) error {
 		use("argument "+a, a)
 	}
 	return err
-}
-
-// streamExt returns ext, the extension by which a caller picks the format
-// of the input path, unless path is a stream (standard input, a pipe), which
-// has no extension to go by: then the extension its magic bytes say (.npy,
-// .npz), or "" for text.
-func streamExt(path, ext string) string {
-	if !inputfile.IsStream(path) {
-		return ext
-	}
-	return loaders.NumPyExt(path)
 }

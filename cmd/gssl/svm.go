@@ -5,15 +5,13 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strconv"
-	"time"
 
 	"github.com/spf13/cobra"
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/kernel"
 	"github.com/gssl/gssl/loaders"
+	"github.com/gssl/gssl/protocol"
 	"github.com/gssl/gssl/savedmodel"
 	"github.com/gssl/gssl/svm"
 )
@@ -102,43 +100,34 @@ type svmResult struct {
 	Saved          string  `json:"saved,omitempty"`
 }
 
-// svmData is the training points and the points to predict, with their
-// classes 0..C−1 (−1 unknown) and names.
-type svmData struct {
-	name       string
-	x, xt      *mat.Dense
-	y, truth   []int
-	classNames []string
-	ids, sets  []string
-}
-
-func loadSVMData(opts svmOptions) (*svmData, error) {
+// svmTask reads the user's points, --csv or draws two moons, and splits
+// them into training points and points to predict.
+func svmTask(opts svmOptions) (*protocol.PointTask, error) {
 	if opts.Points.given() {
 		if opts.CSV != "" {
 			return nil, fmt.Errorf("give either --features/--labels or --csv")
 		}
-		fo := falkonOptions{Points: opts.Points}
-		fd, err := loadFalkonData(fo)
+		p, err := opts.Points.load("labels")
 		if err != nil {
 			return nil, err
 		}
-		if fd.xt == nil {
+		t, err := protocol.NewPointTask(p, true)
+		if err == nil && t.XTest == nil {
 			return nil, fmt.Errorf("nothing to predict: give rows with a blank label or --test-features")
 		}
-		return &svmData{name: fd.name, x: fd.x, xt: fd.xt, y: fd.y, truth: fd.truth, classNames: fd.classNames, ids: fd.ids, sets: fd.sets}, nil
+		return t, err
 	}
 	var (
 		x      *mat.Dense
 		labels []int
 		err    error
-		name   string
+		name   = opts.CSV
 	)
 	if opts.CSV == "" {
 		x, labels, err = svm.TwoMoons(opts.N, opts.Noise, opts.Seed)
 		name = fmt.Sprintf("two-moons(n=%d, noise=%g, seed=%d)", opts.N, opts.Noise, opts.Seed)
 	} else {
-		x, labels, err = readLabelledPoints(opts.CSV)
-		name = opts.CSV
+		x, labels, err = loaders.ReadLabelledPoints(opts.CSV)
 	}
 	if err != nil {
 		return nil, err
@@ -151,21 +140,7 @@ func loadSVMData(opts svmOptions) (*svmData, error) {
 	if train < 2 || train >= n {
 		return nil, fmt.Errorf("--train %d is invalid: it must be in [2, %d) for %d points (0 means half)", opts.Train, n, n)
 	}
-	// Classes are the distinct labels in ascending order (a label of 10⁹
-	// costs nothing).
-	vals := make([]string, n)
-	for i, l := range labels {
-		vals[i] = strconv.Itoa(l)
-	}
-	col := loaders.ValueColumn{Values: vals}
-	cls, names := col.Classes()
-	_, dim := x.Dims()
-	d := &svmData{name: name, x: mat.DenseCopyOf(x.Slice(0, train, 0, dim)), xt: mat.DenseCopyOf(x.Slice(train, n, 0, dim)),
-		y: cls[:train], truth: cls[train:], classNames: names}
-	for i := train; i < n; i++ {
-		d.ids, d.sets = append(d.ids, strconv.Itoa(i)), append(d.sets, "test")
-	}
-	return d, nil
+	return protocol.FirstRowsTask(name, x, labels, train)
 }
 
 func runSVM(ctx context.Context, opts svmOptions, stdout, stderr io.Writer) error {
@@ -177,11 +152,8 @@ func runSVM(ctx context.Context, opts svmOptions, stdout, stderr io.Writer) erro
 	if err != nil {
 		return fmt.Errorf("svm: %w", err)
 	}
-	if err := checkOutPath("out", opts.Out); err != nil {
-		return fmt.Errorf("svm: %w", err)
-	}
-	if err := checkOutPath("save", opts.Save); err != nil {
-		return fmt.Errorf("svm: %w", err)
+	if err := checkOutPaths("svm", opts.Out, opts.Save); err != nil {
+		return err
 	}
 	if opts.CSV == "" && !opts.Points.given() {
 		// Two moons: refuse before drawing the points.
@@ -193,67 +165,52 @@ func runSVM(ctx context.Context, opts svmOptions, stdout, stderr io.Writer) erro
 			return err
 		}
 	}
-	data, err := loadSVMData(opts)
+	data, err := svmTask(opts)
 	if err != nil {
 		return fmt.Errorf("svm: %w", err)
 	}
-	n, d := data.x.Dims()
-	m := rowsOf(data.xt)
+	n, d := data.X.Dims()
+	m := rowsOf(data.XTest)
 	if err := checkSVMMemory(int64(n), int64(m), limit); err != nil {
 		return err
-	}
-	res := svmResult{Data: data.name, Kernel: opts.Kernel, C: opts.C, Points: n + m, Dims: d, Classes: len(data.classNames), Train: n, Test: m}
-	if opts.Kernel == "gaussian" {
-		res.Sigma = opts.Sigma
 	}
 	// The point model keeps the support points, so its predictions here
 	// and those of the saved model are the same numbers.
 	model := &svm.PointSVC{Kernel: k, C: opts.C, Settings: svm.Settings{Tol: opts.Tol}}
-	start := time.Now()
-	if err := model.Fit(ctx, data.x, data.y); err != nil {
-		return fmt.Errorf("svm: %w", err)
-	}
-	res.FitSeconds = seconds(start)
-	res.SupportVectors, res.Iterations = model.SupportVectors(), model.Iterations()
-	predTrain, err := svmClasses(ctx, model, data.x)
-	if err != nil {
-		return err
-	}
-	res.TrainAccuracy = finite(1 - errorRate(predTrain, data.y))
-	dec, err := model.Decision(data.xt)
+	run, err := protocol.FitClassify(ctx, model, data)
 	if err != nil {
 		return fmt.Errorf("svm: %w", err)
 	}
-	pred, err := svmClasses(ctx, model, data.xt)
-	if err != nil {
+	res := svmResult{Data: data.Name, Kernel: opts.Kernel, C: opts.C, Points: n + m, Dims: d, Classes: len(data.ClassNames), Train: n, Test: m,
+		FitSeconds: run.Fit.Seconds(), SupportVectors: model.SupportVectors(), Iterations: model.Iterations(),
+		TrainAccuracy: finite(run.TrainAccuracy), Accuracy: finite(run.Accuracy), AccuracyReason: run.Reason}
+	if opts.Kernel == "gaussian" {
+		res.Sigma = opts.Sigma
+	}
+	if err := writeSVMOutputs(opts, data, model, run.Classes, &res); err != nil {
 		return err
 	}
-	res.Accuracy, res.AccuracyReason = svmAccuracy(pred, data.truth)
+	logf(stderr, "svm: %s, %d training points, %d support vectors, %d SMO iterations, %.3f s", res.Data, n, res.SupportVectors, res.Iterations, res.FitSeconds)
+	return report(stdout, opts.JSON, res, func(w io.Writer) { printSVM(w, res) })
+}
+
+// writeSVMOutputs writes --out and --save.
+func writeSVMOutputs(opts svmOptions, data *protocol.PointTask, model *svm.PointSVC, pred []int, res *svmResult) error {
 	if opts.Out != "" {
-		if err := writeSVMRows(opts.Out, data, model, pred, dec); err != nil {
+		if err := writeSVMRows(opts.Out, data, model, pred); err != nil {
 			return err
 		}
 		res.Out = opts.Out
 	}
 	if opts.Save != "" {
 		cls := model.Classes()
-		names := data.classNames[:min(len(data.classNames), cls[len(cls)-1]+1)]
-		if err := savedmodel.Save(opts.Save, model, savedmodel.Context{ClassNames: names, Data: data.name}); err != nil {
+		names := data.ClassNames[:min(len(data.ClassNames), cls[len(cls)-1]+1)]
+		if err := savedmodel.Save(opts.Save, model, savedmodel.Context{ClassNames: names, Data: data.Name}); err != nil {
 			return fmt.Errorf("svm: --save %w", err)
 		}
 		res.Saved = opts.Save
 	}
-	logf(stderr, "svm: %s, %d training points, %d support vectors, %d SMO iterations, %.3f s", res.Data, n, res.SupportVectors, res.Iterations, res.FitSeconds)
-	return report(stdout, opts.JSON, res, func(w io.Writer) { printSVM(w, res) })
-}
-
-// svmClasses returns the predicted class of each row of x: the most voted.
-func svmClasses(ctx context.Context, model *svm.PointSVC, x *mat.Dense) ([]int, error) {
-	votes, err := model.Predict(ctx, x)
-	if err != nil {
-		return nil, fmt.Errorf("svm: %w", err)
-	}
-	return estimator.Argmax(votes), nil
+	return nil
 }
 
 // svmKernel checks the kernel and C flags.
@@ -303,66 +260,29 @@ func checkSVMMemory(n, m, limit int64) error {
 	return nil
 }
 
-// svmAccuracy is the accuracy over the predicted points with a known class
-// (a class no training point has counts as wrong).
-func svmAccuracy(pred, truth []int) (any, string) {
-	right, known := 0, 0
-	for i, t := range truth {
-		if t == -1 {
-			continue
-		}
-		known++
-		if pred[i] == t {
-			right++
-		}
-	}
-	if known == 0 {
-		return nil, "no predicted point has a known class (--test-labels)"
-	}
-	return float64(right) / float64(known), ""
-}
-
 // writeSVMRows writes --out: one row per predicted point with the decision
 // value of every one-vs-one machine ("a_vs_b": positive means a).
-func writeSVMRows(path string, data *svmData, model *svm.PointSVC, pred []int, dec *mat.Dense) error {
+func writeSVMRows(path string, data *protocol.PointTask, model *svm.PointSVC, pred []int) error {
+	dec, err := model.Decision(data.XTest)
+	if err != nil {
+		return fmt.Errorf("svm: %w", err)
+	}
 	names := []string{"id", "set", "prediction"}
 	cls := model.Classes()
 	for a := 0; a < len(cls); a++ {
 		for b := a + 1; b < len(cls); b++ {
-			names = append(names, "decision_"+data.classNames[cls[a]]+"_vs_"+data.classNames[cls[b]])
+			names = append(names, "decision_"+data.ClassNames[cls[a]]+"_vs_"+data.ClassNames[cls[b]])
 		}
 	}
 	names = append(names, "label")
 	_, pairs := dec.Dims()
 	return writeTable(path, names, len(pred), func(r int, rec []any) {
-		rec[0], rec[1], rec[2] = data.ids[r], data.sets[r], data.classNames[pred[r]]
+		rec[0], rec[1], rec[2] = data.IDs[r], data.Sets[r], data.ClassNames[pred[r]]
 		for p := 0; p < pairs; p++ {
 			rec[3+p] = dec.At(r, p)
 		}
-		if t := data.truth[r]; t >= 0 {
-			rec[len(rec)-1] = data.classNames[t]
+		if t := data.Truth[r]; t >= 0 {
+			rec[len(rec)-1] = data.ClassNames[t]
 		}
 	})
-}
-
-// readLabelledPoints reads a CSV of points whose last column is an integer
-// class ≥ 0.
-func readLabelledPoints(path string) (*mat.Dense, []int, error) {
-	all, err := loaders.ReadDense(path)
-	if err != nil {
-		return nil, nil, err
-	}
-	n, c := all.Dims()
-	if c < 2 {
-		return nil, nil, fmt.Errorf("%s: %d column, want the coordinates and then the class", path, c)
-	}
-	labels := make([]int, n)
-	for i := range labels {
-		v := all.At(i, c-1)
-		if v != math.Trunc(v) || v < 0 || v > math.MaxInt32 {
-			return nil, nil, fmt.Errorf("%s: data row %d: class %v in the last column is not a non-negative integer", path, i+1, v)
-		}
-		labels[i] = int(v)
-	}
-	return mat.DenseCopyOf(all.Slice(0, n, 0, c-1)), labels, nil
 }

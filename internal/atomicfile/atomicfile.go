@@ -184,3 +184,14 @@ func syncDir(dir string) {
 	_ = d.Sync()
 	_ = d.Close()
 }
+
+// Protected returns the path under which Protect registered the file that
+// path names (the same file, a symbolic link or a hard link to it), or ""
+// when path names no protected file.
+func Protected(path string) string {
+	st, err := os.Stat(path)
+	if err != nil {
+		return ""
+	}
+	return protectedAs(st)
+}

@@ -1,12 +1,12 @@
 //go:build unix
 
-package main
+package memlimit
 
 import "syscall"
 
-// addressSpaceLimit returns the process's address-space limit (ulimit -v)
+// addressSpace returns the process's address-space limit (ulimit -v)
 // in bytes, or 0 when there is none.
-func addressSpaceLimit() int64 {
+func addressSpace() int64 {
 	var r syscall.Rlimit
 	if err := syscall.Getrlimit(syscall.RLIMIT_AS, &r); err != nil || r.Cur > 1<<62 { // RLIM_INFINITY is all ones
 		return 0

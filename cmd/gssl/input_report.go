@@ -1,0 +1,87 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"sync"
+
+	"github.com/gssl/gssl/loaders"
+)
+
+// inputRecord collects how a command read the user's files (the reader's
+// column reports), so that its --json object carries them as "inputs".
+type inputRecord struct {
+	mu      sync.Mutex
+	reports []loaders.TableReport
+}
+
+type inputRecordKey struct{}
+
+// withInputRecord returns ctx carrying rec.
+func withInputRecord(ctx context.Context, rec *inputRecord) context.Context {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	return context.WithValue(ctx, inputRecordKey{}, rec)
+}
+
+// recordInputs prints each report on stderr ("gssl: read …") and keeps it
+// for the command's --json object.
+func recordInputs(ctx context.Context, stderr io.Writer, reports ...loaders.TableReport) {
+	for _, r := range reports {
+		logf(stderr, "gssl: read %s", r)
+	}
+	if ctx == nil {
+		return
+	}
+	if rec, ok := ctx.Value(inputRecordKey{}).(*inputRecord); ok {
+		rec.mu.Lock()
+		rec.reports = append(rec.reports, reports...)
+		rec.mu.Unlock()
+	}
+}
+
+// commandOut is a command's stdout, through which report adds the inputs
+// it read to its JSON object.
+type commandOut struct {
+	io.Writer
+	rec *inputRecord
+}
+
+// withInputs returns the JSON encoding of v with an "inputs" key holding
+// the reports recorded for w's command, when v encodes as an object
+// without one and there are reports; else nil.
+func withInputs(w io.Writer, v any) []byte {
+	out, ok := w.(*commandOut)
+	if !ok {
+		return nil
+	}
+	out.rec.mu.Lock()
+	reports := out.rec.reports
+	out.rec.mu.Unlock()
+	if len(reports) == 0 {
+		return nil
+	}
+	b, err := json.Marshal(v)
+	if err != nil || len(b) < 2 || b[0] != '{' {
+		return nil
+	}
+	var keys map[string]json.RawMessage
+	if json.Unmarshal(b, &keys) != nil {
+		return nil
+	}
+	if _, has := keys["inputs"]; has {
+		return nil
+	}
+	in, err := json.Marshal(reports)
+	if err != nil {
+		return nil
+	}
+	body := bytes.TrimSuffix(b, []byte("}"))
+	if len(keys) > 0 {
+		body = append(body, ',')
+	}
+	return append(append(append(body, `"inputs":`...), in...), '}', '\n')
+}
