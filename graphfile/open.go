@@ -13,6 +13,7 @@ import (
 	"unsafe"
 
 	"github.com/gssl/gssl/graph"
+	"github.com/gssl/gssl/internal/inputfile"
 	"github.com/gssl/gssl/internal/parallel"
 	"github.com/gssl/gssl/nodeids"
 )
@@ -78,14 +79,14 @@ func OpenWith(path string, opt OpenOptions) (*File, error) {
 	if opt.Verify < VerifyAll || opt.Verify > VerifyNone {
 		return nil, fmt.Errorf("graphfile: unknown verification level %d", int(opt.Verify))
 	}
-	f, err := os.Open(path)
+	f, err := inputfile.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("graphfile: %w", err)
 	}
 	defer f.Close()
 	h, size, err := readHeader(f)
 	if err != nil {
-		return nil, fmt.Errorf("graphfile: %s: %w", path, err)
+		return nil, fmt.Errorf("graphfile: %s: %w", inputfile.Display(path), err)
 	}
 	load := snapshotFile
 	if opt.Shared {
@@ -93,12 +94,12 @@ func OpenWith(path string, opt OpenOptions) (*File, error) {
 	}
 	data, unmap, err := load(f, size)
 	if err != nil {
-		return nil, fmt.Errorf("graphfile: %s: %w", path, err)
+		return nil, fmt.Errorf("graphfile: %s: %w", inputfile.Display(path), err)
 	}
 	gf := &File{Header: *h, path: path, release: []func() error{unmap}}
 	if err := gf.decode(data, opt); err != nil {
 		_ = gf.Close()
-		return nil, fmt.Errorf("graphfile: %s: %w", path, err)
+		return nil, fmt.Errorf("graphfile: %s: %w", inputfile.Display(path), err)
 	}
 	return gf, nil
 }
@@ -106,29 +107,29 @@ func OpenWith(path string, opt OpenOptions) (*File, error) {
 // Read reads the .gsg file at path into memory (no mapping: the graph stays
 // valid without a Close), with the checks of VerifyAll.
 func Read(path string) (*graph.CSR, *nodeids.Map, error) {
-	f, err := os.Open(path)
+	f, err := inputfile.Open(path)
 	if err != nil {
 		return nil, nil, fmt.Errorf("graphfile: %w", err)
 	}
 	defer f.Close()
 	h, size, err := readHeader(f)
 	if err != nil {
-		return nil, nil, fmt.Errorf("graphfile: %s: %w", path, err)
+		return nil, nil, fmt.Errorf("graphfile: %s: %w", inputfile.Display(path), err)
 	}
 	data, err := readAll(f, size)
 	if err != nil {
-		return nil, nil, fmt.Errorf("graphfile: %s: %w", path, err)
+		return nil, nil, fmt.Errorf("graphfile: %s: %w", inputfile.Display(path), err)
 	}
 	gf := &File{Header: *h, path: path}
 	if err := gf.decode(data, OpenOptions{}); err != nil {
-		return nil, nil, fmt.Errorf("graphfile: %s: %w", path, err)
+		return nil, nil, fmt.Errorf("graphfile: %s: %w", inputfile.Display(path), err)
 	}
 	return gf.Graph, gf.IDs, nil
 }
 
 // IsGraphFile reports whether the file at path starts with the .gsg magic.
 func IsGraphFile(path string) bool {
-	f, err := os.Open(path)
+	f, err := inputfile.Open(path)
 	if err != nil {
 		return false
 	}
@@ -146,7 +147,7 @@ func (f *File) Close() error {
 	var err error
 	for k := len(f.release) - 1; k >= 0; k-- {
 		if e := f.release[k](); e != nil && err == nil {
-			err = fmt.Errorf("graphfile: %s: %w", f.path, e)
+			err = fmt.Errorf("graphfile: %s: %w", inputfile.Display(f.path), e)
 		}
 	}
 	f.release = nil

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gssl/gssl/graph"
+	"github.com/gssl/gssl/internal/inputfile"
 	"github.com/gssl/gssl/nodeids"
 )
 
@@ -157,7 +158,7 @@ func (te *tableEdges) each(ids *nodeids.Map, perm []int32, fn func(u, v int32, w
 		}
 		return nil
 	}
-	if st, err := os.Stat(te.path); err != nil {
+	if st, err := inputfile.Stat(te.path); err != nil {
 		return fmt.Errorf("loaders: %w", err)
 	} else if st.Size() != te.size || !st.ModTime().Equal(te.mod) {
 		return te.errChanged()

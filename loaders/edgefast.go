@@ -15,6 +15,7 @@ import (
 	"unsafe"
 
 	"github.com/gssl/gssl/graph"
+	"github.com/gssl/gssl/internal/inputfile"
 	"github.com/gssl/gssl/internal/parallel"
 	"github.com/gssl/gssl/nodeids"
 )
@@ -105,7 +106,7 @@ type fastFile struct {
 // readIntEdgesParallel is ReadIntEdgesParallel, also telling the number of
 // self-loop lines and the field count.
 func readIntEdgesParallel(path string, opt graph.Options) (*graph.CSR, *nodeids.Map, fastFile, error) {
-	f, err := os.Open(path)
+	f, err := inputfile.Open(path)
 	if err != nil {
 		return nil, nil, fastFile{}, fmt.Errorf("loaders: %w", err)
 	}

@@ -26,7 +26,8 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
+
+	"github.com/gssl/gssl/internal/inputfile"
 )
 
 // idxTypes maps the element type byte to its size and name.
@@ -51,7 +52,7 @@ type idxArray struct {
 
 // readIDX opens an IDX file, gzipped or not.
 func readIDX(path string) (*idxArray, error) {
-	f, err := os.Open(path)
+	f, err := inputfile.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("loaders: %w", err)
 	}

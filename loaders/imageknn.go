@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/gssl/gssl/internal/inputfile"
 	"github.com/gssl/gssl/knngraph"
 	"github.com/gssl/gssl/nodeids"
 )
@@ -89,7 +90,7 @@ func RefuseNumPyImages(path string) error {
 	if err != nil || st.IsDir() {
 		return nil
 	}
-	f, err := os.Open(path)
+	f, err := inputfile.Open(path)
 	if err != nil {
 		return nil
 	}

@@ -4,9 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/gssl/gssl/internal/inputfile"
 )
 
 // Images is a set of equally sized 8-bit images stored back to back: image
@@ -26,7 +27,7 @@ func ReadImages(path string, pixels int) (*Images, error) {
 	if pixels <= 0 {
 		return nil, &ParseError{Path: path, Msg: fmt.Sprintf("%d pixels per image is invalid: it must be ≥ 1", pixels)}
 	}
-	f, err := os.Open(path)
+	f, err := inputfile.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("loaders: %w", err)
 	}
@@ -43,7 +44,7 @@ func ReadImagesCount(path string, count int) (*Images, error) {
 	if count <= 0 {
 		return nil, &ParseError{Path: path, Msg: fmt.Sprintf("%d images is invalid: it must be ≥ 1", count)}
 	}
-	f, err := os.Open(path)
+	f, err := inputfile.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("loaders: %w", err)
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/gssl/gssl/graph"
 	"github.com/gssl/gssl/graphfile"
+	"github.com/gssl/gssl/internal/inputfile"
 	"github.com/gssl/gssl/modelfile"
 	"github.com/gssl/gssl/nodeids"
 )
@@ -111,8 +111,46 @@ func LoadNodes(f NodeFiles) (*NodeDataset, error) {
 	if f.Nodes < 0 || f.Nodes > nodeids.MaxNodes {
 		return nil, fmt.Errorf("loaders: node count %d out of range [1, %d]", f.Nodes, nodeids.MaxNodes)
 	}
+	if err := stageInputs(f); err != nil {
+		return nil, err
+	}
 	ld := &nodeLoad{files: f}
 	return ld.load()
+}
+
+// stageInputs reads the files of f that can be read only once (standard
+// input as "-", a pipe, a FIFO) into private copies (package
+// internal/inputfile), each bounded by the smaller of the stream cap and
+// MaxMemory, so that sniffing a format and reading it see the same bytes.
+// Standard input named for two files is an error naming both.
+func stageInputs(f NodeFiles) error {
+	limit := inputfile.DefaultCap
+	if f.MaxMemory > 0 {
+		limit = min(limit, f.MaxMemory)
+	}
+	files := []struct{ role, path string }{{"edges", f.Edges}, {"labels", f.Labels}, {"features", f.Features}, {"feature ids", f.FeatureIDs}, {"targets", f.Targets}}
+	stdin := ""
+	for _, x := range files {
+		if !inputfile.IsStdin(x.path) {
+			continue
+		}
+		if stdin != "" {
+			return fmt.Errorf("loaders: the %s and the %s both read standard input, which can be read once: save one of them to a file", stdin, x.role)
+		}
+		stdin = x.role
+	}
+	for _, x := range files {
+		if x.path == "" {
+			continue
+		}
+		if err := inputfile.Stage(x.path, limit); err != nil {
+			if tl := new(inputfile.TooLargeError); errors.As(err, &tl) {
+				return fmt.Errorf("loaders: %s: %s is a stream (a pipe or a FIFO, of unknown length) of more than %d bytes, the smaller of the cap on a stream (%d bytes) and the memory limit (--max-memory): save the data to a file and pass that", x.role, inputfile.Display(x.path), tl.Cap, inputfile.DefaultCap)
+			}
+			return fmt.Errorf("loaders: %s: %w", x.role, err)
+		}
+	}
+	return nil
 }
 
 // nodeLoad holds the state of one LoadNodes call.
@@ -436,7 +474,7 @@ func (ld *nodeLoad) checkValues(path string, nv *nodeValues) error {
 // head returns the first bytes of the (possibly gzipped) file, enough to
 // tell its format by its magic bytes.
 func head(path string) ([]byte, error) {
-	fh, err := os.Open(path)
+	fh, err := inputfile.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("loaders: %w", err)
 	}

@@ -41,6 +41,8 @@ import (
 
 	"codeberg.org/sbinet/npyio/npy"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/gssl/gssl/internal/inputfile"
 )
 
 // npyMagic starts every .npy file.
@@ -638,7 +640,7 @@ func readNPYFile(path string) (*npyArray, error) { return readNPYFileLimit(path,
 // readNPYFileLimit decodes the .npy file at path, refusing an array whose
 // decoded elements pass limit bytes (0: no limit).
 func readNPYFileLimit(path string, limit int64) (*npyArray, error) {
-	f, err := os.Open(path)
+	f, err := inputfile.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("loaders: %w", err)
 	}
@@ -809,7 +811,7 @@ func openNPZ(path string) (*npzFile, error) { return openNPZLimit(path, 0) }
 // openNPZLimit opens a .npz archive whose arrays may take at most limit
 // bytes each once decoded (0: no limit beyond their declared sizes).
 func openNPZLimit(path string, limit int64) (*npzFile, error) {
-	f, err := os.Open(path)
+	f, err := inputfile.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("loaders: %w", err)
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -14,6 +13,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/estimator"
+	"github.com/gssl/gssl/internal/inputfile"
 	"github.com/gssl/gssl/nodeids"
 )
 
@@ -23,7 +23,7 @@ import (
 // refused, as is a value beyond estimator.MaxMagnitude (NaN included).
 func ReadPointMatrix(path string) (*PointTable, error) {
 	var t *PointTable
-	switch strings.ToLower(filepath.Ext(path)) {
+	switch StreamExt(path, strings.ToLower(filepath.Ext(path))) {
 	case ".npy":
 		x, err := ReadNPY(path)
 		if err != nil {
@@ -91,7 +91,7 @@ func ReadPoints(path, idsPath string) (*Points, error) {
 		}
 	}
 	p := &Points{X: t.X, IDs: nodeids.Identity(n), Report: TableReport{Path: path, Role: "features", Format: "table", ID: "the row number (row i is node i)"}}
-	if ext := strings.ToLower(filepath.Ext(strings.TrimSuffix(path, ".gz"))); ext == ".npy" || ext == ".npz" {
+	if ext := StreamExt(path, strings.ToLower(filepath.Ext(strings.TrimSuffix(path, ".gz")))); ext == ".npy" || ext == ".npz" {
 		p.Report.Format = ext[1:]
 	}
 	switch {
@@ -119,7 +119,7 @@ func ReadPoints(path, idsPath string) (*Points, error) {
 // readPointRows reads the dense rows of a points file, taking a table's
 // first column as ids when its header names it so or it holds names.
 func readPointRows(path string) (*PointTable, string, error) {
-	if ext := strings.ToLower(filepath.Ext(strings.TrimSuffix(path, ".gz"))); ext == ".npy" || ext == ".npz" {
+	if ext := StreamExt(path, strings.ToLower(filepath.Ext(strings.TrimSuffix(path, ".gz")))); ext == ".npy" || ext == ".npz" {
 		t, err := ReadPointMatrix(path)
 		return t, "", err
 	}
@@ -147,7 +147,7 @@ func readPointRows(path string) (*PointTable, string, error) {
 // hasIDHeader reports whether the table's first line is a header whose
 // first column is named as an id column.
 func hasIDHeader(path string) bool {
-	f, err := os.Open(path)
+	f, err := inputfile.Open(path)
 	if err != nil {
 		return false
 	}
@@ -179,7 +179,7 @@ func isIDColumn(name string) bool {
 // file in messages.
 func ReadPointValues(path string, ids *nodeids.Map, features string, classes bool) ([]string, error) {
 	n := ids.Len()
-	if strings.EqualFold(filepath.Ext(path), ".npy") {
+	if strings.EqualFold(StreamExt(path, filepath.Ext(path)), ".npy") {
 		vals, err := readNPYValues(path, classes)
 		if err != nil {
 			return nil, err
@@ -261,7 +261,7 @@ func exampleIDs(ids *nodeids.Map) string {
 // ReadIDLines reads one id per line: a BOM at the start, a trailing \r and
 // blank lines at the end are dropped; a blank line elsewhere is an error.
 func ReadIDLines(path string) ([]string, error) {
-	b, err := os.ReadFile(path)
+	b, err := inputfile.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}

@@ -135,7 +135,7 @@ func orRowNumbers(ids []string, n int) []string {
 // magnitude at most estimator.MaxMagnitude (kernel distances square the
 // features); the error names the row and column of the first that is not.
 func ReadPointFeatures(path, idColumn string) (*PointTable, error) {
-	ext := strings.ToLower(filepath.Ext(path))
+	ext := StreamExt(path, strings.ToLower(filepath.Ext(path)))
 	var t *PointTable
 	switch {
 	case ext == ".npy" || ext == ".npz":

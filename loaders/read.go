@@ -15,6 +15,7 @@ import (
 	"unsafe"
 
 	"github.com/gssl/gssl/graphfile"
+	"github.com/gssl/gssl/internal/inputfile"
 	"github.com/gssl/gssl/modelfile"
 )
 
@@ -30,9 +31,10 @@ type ParseError struct {
 	Err  error
 }
 
-// Error formats the error as "loaders: path:line: message".
+// Error formats the error as "loaders: path:line: message"; a Path of "-"
+// is shown as "standard input".
 func (e *ParseError) Error() string {
-	loc := e.Path
+	loc := inputfile.Display(e.Path)
 	if e.Line > 0 {
 		loc += ":" + strconv.Itoa(e.Line)
 	}
@@ -211,7 +213,7 @@ func (c crReader) Read(p []byte) (int, error) {
 
 // openLines opens path for reading lines.
 func openLines(path string) (*lineReader, error) {
-	f, err := os.Open(path)
+	f, err := inputfile.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("loaders: %w", err)
 	}

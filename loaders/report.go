@@ -3,6 +3,8 @@ package loaders
 import (
 	"fmt"
 	"strings"
+
+	"github.com/gssl/gssl/internal/inputfile"
 )
 
 // TableReport says how one input file was read: what its content was
@@ -41,7 +43,7 @@ type TableReport struct {
 // String is the report on one line, as the command line prints it.
 func (r TableReport) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s: %s", r.Role, r.Path, r.Format)
+	fmt.Fprintf(&b, "%s %s: %s", r.Role, inputfile.Display(r.Path), r.Format)
 	if r.Delimiter != "" {
 		fmt.Fprintf(&b, ", %s-separated", r.Delimiter)
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/gssl/gssl/graphfile"
+	"github.com/gssl/gssl/internal/inputfile"
 	"github.com/gssl/gssl/modelfile"
 )
 
@@ -176,7 +177,7 @@ func (ld *nodeLoad) readGraphFormat(format graphFormat) (*tableEdges, error) {
 		te.report, err = readEdgeIndexFile(f.Edges, format == formatZip, f.MaxMemory, te)
 	case formatGraphML:
 		var fh *os.File
-		if fh, err = os.Open(f.Edges); err != nil {
+		if fh, err = inputfile.Open(f.Edges); err != nil {
 			return nil, fmt.Errorf("loaders: %w", err)
 		}
 		defer fh.Close()

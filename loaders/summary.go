@@ -3,13 +3,13 @@ package loaders
 import (
 	"fmt"
 	"math"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/gssl/gssl/graph"
 	"github.com/gssl/gssl/graphfile"
+	"github.com/gssl/gssl/internal/inputfile"
 	"github.com/gssl/gssl/nodeids"
 )
 
@@ -198,7 +198,7 @@ func ParseDirected(name string) (graph.Options, error) {
 // dropSelfLoops; a folder drops them always). nodes > 0 makes the ids the
 // integers 0..nodes−1.
 func LoadGraph(path string, nodes int, dropSelfLoops bool) (*graph.CSR, *nodeids.Map, error) {
-	st, err := os.Stat(path)
+	st, err := inputfile.Stat(path)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gssl/gssl/internal/atomicfile"
+	"github.com/gssl/gssl/internal/inputfile"
 )
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -171,7 +172,7 @@ func WriteFile(path string, f *File) error {
 // It allocates the file's size and what decoding needs (at most a few times
 // that), nothing a header declares beyond it.
 func ReadFile(path string) (*File, error) {
-	fh, err := os.Open(path)
+	fh, err := inputfile.Open(path)
 	if err != nil {
 		return nil, err
 	}
@@ -222,7 +223,7 @@ const maxFileSize = 1 << 40
 
 // FileSHA256 returns the hex SHA-256 of the file at path (for GraphRef).
 func FileSHA256(path string) (string, error) {
-	fh, err := os.Open(path)
+	fh, err := inputfile.Open(path)
 	if err != nil {
 		return "", err
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/graphkernels"
+	"github.com/gssl/gssl/internal/inputfile"
 	"github.com/gssl/gssl/knngraph"
 	"github.com/gssl/gssl/loaders"
 	"github.com/gssl/gssl/modelfile"
@@ -279,7 +280,7 @@ func newNodesOf(path string, et *loaders.EdgeTable, b *nodeids.Builder, known *n
 func ReadNodeFeatures(path, idsPath string) ([]string, nodeclass.Features, error) {
 	var x nodeclass.Features
 	var err error
-	ext := strings.ToLower(filepath.Ext(strings.TrimSuffix(strings.ToLower(path), ".gz")))
+	ext := loaders.StreamExt(path, strings.ToLower(filepath.Ext(strings.TrimSuffix(strings.ToLower(path), ".gz"))))
 	switch {
 	case ext == ".npy":
 		x.Dense, err = loaders.ReadNPY(path)
@@ -328,7 +329,7 @@ func ReadNodeFeatures(path, idsPath string) ([]string, nodeclass.Features, error
 // startsWithHash reports whether the (possibly gzipped) file starts with
 // '#', the header of gssl's sparse text format.
 func startsWithHash(path string) (bool, error) {
-	f, err := os.Open(path)
+	f, err := inputfile.Open(path)
 	if err != nil {
 		return false, err
 	}
@@ -549,7 +550,7 @@ func Describe(path string) (*Description, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, err := os.Stat(path)
+	st, err := inputfile.Stat(path)
 	if err != nil {
 		return nil, err
 	}

@@ -5,13 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 
 	"github.com/spf13/pflag"
 
 	"github.com/gssl/gssl/datasets"
 	"github.com/gssl/gssl/graph"
+	"github.com/gssl/gssl/internal/inputfile"
 	"github.com/gssl/gssl/laplacian"
 	"github.com/gssl/gssl/loaders"
 )
@@ -128,7 +128,7 @@ func (in *nodeInput) load(ctx context.Context, stderr io.Writer) (*loaders.NodeD
 		return in.loadPoints(ctx, stderr)
 	}
 	if in.Data != "" {
-		st, err := os.Stat(in.Data)
+		st, err := inputfile.Stat(in.Data)
 		if err != nil {
 			return nil, fmt.Errorf("--data: %w", err)
 		}

@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+
+	"github.com/gssl/gssl/internal/inputfile"
 )
 
 func main() {
@@ -16,6 +18,7 @@ func main() {
 	defer stop()
 	root, g := newRootGlobals()
 	cmd, err := root.ExecuteContextC(ctx)
+	inputfile.Release() // the private copies of streams read as inputs
 	if g.stopProfile != nil {
 		if perr := g.stopProfile(); perr != nil && err == nil {
 			err = fmt.Errorf("--cpu-profile: %w", perr)

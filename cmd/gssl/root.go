@@ -129,6 +129,12 @@ gssl. docs/cli.md lists the flags shared by all commands.`,
 		if err := checkOutputsNotInputs(cmd, args); err != nil {
 			return err
 		}
+		if err := checkOneStdin(cmd, args); err != nil {
+			return err
+		}
+		if err := useOutStdout(cmd, g.JSON); err != nil {
+			return err
+		}
 		f := cmd.Flag("spin")
 		if err := configureParallel(g.Spin, f != nil && f.Changed, os.Getenv("GSSL_SPIN")); err != nil {
 			return err

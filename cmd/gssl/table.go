@@ -13,8 +13,12 @@ import (
 )
 
 // writeAtomic writes a file through write (buffered), atomically
-// (loaders.WriteFileAtomic).
+// (loaders.WriteFileAtomic). A path of "-" is standard output (--out -,
+// see useOutStdout).
 func writeAtomic(path string, write func(w io.Writer) error) error {
+	if path == "-" {
+		return writeStdout(write)
+	}
 	return loaders.WriteFileAtomic(path, write)
 }
 
@@ -34,9 +38,16 @@ func checkOutPath(flag, path string) error {
 }
 
 // writeTable writes a table to path as CSV or, for .jsonl/.ndjson, JSON
-// Lines, atomically (loaders.WriteTableFile).
+// Lines, atomically (loaders.WriteTableFile); "-" writes CSV on standard
+// output (--out -, see useOutStdout).
 func writeTable(path string, cols []string, rows int, row func(r int, rec []any)) error {
-	if err := loaders.WriteTableFile(path, cols, rows, row); err != nil {
+	write := func() error { return loaders.WriteTableFile(path, cols, rows, row) }
+	if path == "-" {
+		write = func() error {
+			return writeStdout(func(w io.Writer) error { return loaders.WriteTable(w, false, cols, rows, row) })
+		}
+	}
+	if err := write(); err != nil {
 		return fmt.Errorf("--out %s: %w", path, err)
 	}
 	return nil
