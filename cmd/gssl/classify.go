@@ -276,7 +276,7 @@ func runClassify(ctx context.Context, opts classifyOptions, stdout, stderr io.Wr
 	res := newClassifyResult(opts, ds, x, search, runs)
 	res.LoadSeconds = loadSeconds
 	if opts.Conformal > 0 {
-		if res.Confidence, err = conformalReport(runs[0], ds.Labels, opts.Conformal, opts.Seed); err != nil {
+		if res.Confidence, err = conformalReport(runs[0].Probabilities, runs[0].Split, ds.Labels, opts.Conformal, opts.Seed); err != nil {
 			return fmt.Errorf("classify: %w", err)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"math"
 
 	"github.com/spf13/pflag"
+	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/confidence"
 	"github.com/gssl/gssl/eval"
@@ -15,6 +16,11 @@ import (
 // addConfidenceFlags adds --metric and --conformal.
 func addConfidenceFlags(f *pflag.FlagSet, metric *string, alpha *float64) {
 	f.StringVar(metric, "metric", "auto", "what chooses the hyperparameters and is reported beside accuracy: accuracy, auc (ROC AUC; macro one-vs-rest for more than two classes), or auto (auc for two classes, as binary benchmarks such as tolokers report, else accuracy)")
+	addConformalFlag(f, alpha)
+}
+
+// addConformalFlag adds --conformal.
+func addConformalFlag(f *pflag.FlagSet, alpha *float64) {
 	f.Float64Var(alpha, "conformal", 0, "calibrate the chosen model's probabilities on the validation nodes (temperature scaling) and give each node a prediction set that holds its class with probability ≥ 1 − ALPHA (split-conformal, adaptive sets); ALPHA in (0, 1), 0: off")
 }
 
@@ -43,13 +49,14 @@ func resolveMetric(metric string, classes int) eval.Metric {
 
 var errNoCalibrationNodes = errors.New("--conformal needs validation nodes to calibrate on, and the split has none: use a split with val nodes (planetoid, random:K, per-class:T,V or a split file with val lines)")
 
-// conformalReport calibrates a run's chosen model (fitted on the training
-// labels) on the run's validation nodes and measures it on its test nodes.
-func conformalReport(run eval.NodeRun, labels []int, alpha float64, seed uint64) (*confidence.Report, error) {
-	if len(run.Split.Val) == 0 {
+// conformalReport calibrates the scores of a run's chosen model (fitted on
+// the training labels of split) on the split's validation nodes and
+// measures it on its test nodes.
+func conformalReport(scores mat.Matrix, split eval.Split, labels []int, alpha float64, seed uint64) (*confidence.Report, error) {
+	if len(split.Val) == 0 {
 		return nil, errNoCalibrationNodes
 	}
-	r, err := confidence.Evaluate(run.Probabilities, labels, run.Split.Val, run.Split.Test, alpha, seed)
+	r, err := confidence.Evaluate(scores, labels, split.Val, split.Test, alpha, seed)
 	if err != nil {
 		return nil, fmt.Errorf("--conformal: %w", err)
 	}

@@ -144,3 +144,44 @@ func TestClassifyConfidenceFlagErrors(t *testing.T) {
 		assert.Contains(t, err.Error(), tc.want)
 	}
 }
+
+// TestLabelpropConformal: gssl labelprop --conformal reports the coverage
+// of the --out file's sets on its test rows, and its saved model answers
+// gssl predict with the same calibrated probabilities and sets.
+func TestLabelpropConformal(t *testing.T) {
+	dir := t.TempDir()
+	out, saved, pred := filepath.Join(dir, "out.csv"), filepath.Join(dir, "m.gssl"), filepath.Join(dir, "pred.csv")
+	opts := defaults()
+	opts.Conformal, opts.Out, opts.Save, opts.JSON = 0.2, out, saved, true
+	var stdout, stderr bytes.Buffer
+	require.NoError(t, runLabelprop(context.Background(), opts, &stdout, &stderr), stderr.String())
+	var res struct {
+		Confidence struct {
+			Coverage float64 `json:"coverage"`
+			Tested   int     `json:"test_nodes"`
+		} `json:"confidence"`
+	}
+	require.NoError(t, json.Unmarshal(stdout.Bytes(), &res))
+	rows := readCSV(t, out)
+	label, split, set := slices.Index(rows[0], "label"), slices.Index(rows[0], "split"), slices.Index(rows[0], "set")
+	require.True(t, label > 0 && split > 0 && set > 0, "columns %v", rows[0])
+	n, hit := 0, 0
+	byID := map[string][]string{}
+	for _, r := range rows[1:] {
+		byID[r[0]] = r
+		if r[split] == "test" {
+			n++
+			if slices.Contains(strings.Split(r[set], "|"), r[label]) {
+				hit++
+			}
+		}
+	}
+	assert.Equal(t, n, res.Confidence.Tested)
+	assert.Equal(t, float64(hit)/float64(n), res.Confidence.Coverage)
+	require.NoError(t, runPredict(context.Background(), predictOptions{Model: saved, Out: pred}, &stdout, &stderr), stderr.String())
+	for _, r := range readCSV(t, pred)[1:] {
+		if c, ok := byID[r[0]]; ok {
+			require.Equal(t, c[4:], r[2:], "node %s", r[0])
+		}
+	}
+}

@@ -33,6 +33,7 @@ type labelpropOptions struct {
 	Stop              string    // spreading (Chebyshev): "residual" (default) or "labels"
 	Float32           bool      // spreading (Chebyshev): float32 iterate blocks
 	KeepIsolatedSeeds bool      // let isolated training nodes keep their label
+	Conformal         float64   // > 0: calibrate on the val nodes, prediction sets at this miscoverage
 	Out               string    // predictions file, "" for none
 	Save              string    // model file (--save), "" for none
 	JSON              bool
@@ -105,7 +106,8 @@ func newLabelpropCmd(g *globals) *cobra.Command {
 	f.StringVar(&opts.Stop, "stop", labelprop.StopResidual.String(), "spreading stopping rule (runs chebyshev): residual (every class's relative residual ≤ --tol), or labels (also stop once the residual is ≤ 1e-3 and no predicted label has changed for 5 iterations; a node near a tie may then differ)")
 	f.BoolVar(&opts.Float32, "float32", false, "spreading (runs chebyshev): keep the two n×c iterate blocks in float32 (half the memory; same labels on Cora and PubMed)")
 	f.BoolVar(&opts.KeepIsolatedSeeds, "keep-isolated-seeds", false, "let labelled nodes of degree 0 keep their label instead of failing")
-	f.StringVar(&opts.Out, "out", "", "write one row per predicted node (id, predicted, p_<class>…): CSV, or JSON Lines for .jsonl/.ndjson (with --seeds, the first seed's)")
+	addConformalFlag(f, &opts.Conformal)
+	f.StringVar(&opts.Out, "out", "", "write one row per predicted node (id, predicted, p_<class>…, and with --conformal the calibrated p_<class> and the set): CSV, or JSON Lines for .jsonl/.ndjson (with --seeds, the first seed's)")
 	f.StringVar(&opts.Save, "save", "", "save the fitted model (the chosen a; with a split, fitted on the training nodes of the first seed) for gssl predict and gssl serve")
 	opts.Plots.addFlags(f, "the confusion matrix and per-class accuracy on the test nodes, and the Laplacian eigenmap coloured by predicted class with the wrong nodes ringed,")
 	return cmd
@@ -121,6 +123,9 @@ func runLabelprop(ctx context.Context, opts labelpropOptions, stdout, stderr io.
 	exp, spec, err := opts.experiment()
 	if err != nil {
 		return err
+	}
+	if err := checkConfidenceFlags("auto", opts.Conformal); err != nil {
+		return fmt.Errorf("labelprop: %w", err)
 	}
 	ds, err := opts.load(ctx, stderr)
 	if err != nil {
@@ -147,6 +152,15 @@ func runLabelprop(ctx context.Context, opts labelpropOptions, stdout, stderr io.
 	if opts.In.built != nil {
 		res.KNN = &opts.In.built.Summary
 	}
+	if opts.Conformal > 0 {
+		run := out.Runs[0]
+		if !run.WithSplit {
+			run.Split.Val = nil
+		}
+		if res.Confidence, err = conformalReport(run.Model.Probabilities(), run.Split, ds.Labels, opts.Conformal, opts.Seed); err != nil {
+			return fmt.Errorf("labelprop: %w", err)
+		}
+	}
 	if err := writeLabelprop(opts, ds, out.Runs[0], &res); err != nil {
 		return fmt.Errorf("labelprop: %w", err)
 	}
@@ -154,7 +168,10 @@ func runLabelprop(ctx context.Context, opts labelpropOptions, stdout, stderr io.
 	if err := opts.Plots.write(stderr, "labelprop", res, func() (picture, error) { return labelpropPicture(ctx, ds, out.Runs, res) }); err != nil {
 		return err
 	}
-	return report(stdout, opts.JSON, res, func(w io.Writer) { printLabelprop(w, res, out.Runs) })
+	return report(stdout, opts.JSON, res, func(w io.Writer) {
+		printLabelprop(w, res, out.Runs)
+		printConfidence(w, res.Confidence)
+	})
 }
 
 // labelpropProgress attaches progress to the experiment: per seed with a

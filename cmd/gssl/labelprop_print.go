@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"github.com/gssl/gssl/confidence"
+	"github.com/gssl/gssl/estimator"
 	"io"
 	"math"
 	"strings"
@@ -21,11 +23,12 @@ type labelpropResult struct {
 	Classes    int      `json:"classes"`
 	ClassNames []string `json:"class_names"`
 	protocol.LabelPropReport
-	LoadSeconds float64     `json:"load_seconds"`
-	KNN         *knnSummary `json:"knn,omitempty"` // the graph built from --features
-	Seconds     float64     `json:"seconds"`
-	Out         string      `json:"out,omitempty"`
-	Saved       string      `json:"saved,omitempty"`
+	Confidence  *confidence.Report `json:"confidence,omitempty"` // --conformal: the first run
+	LoadSeconds float64            `json:"load_seconds"`
+	KNN         *knnSummary        `json:"knn,omitempty"` // the graph built from --features
+	Seconds     float64            `json:"seconds"`
+	Out         string             `json:"out,omitempty"`
+	Saved       string             `json:"saved,omitempty"`
 }
 
 // summarizeLabelprop builds the JSON object from EvaluateLabelProp's outcome.
@@ -147,14 +150,24 @@ func num(v any) string {
 
 // writeLabelprop writes --out and --save from the first run.
 func writeLabelprop(opts labelpropOptions, ds *loaders.NodeDataset, run protocol.LabelPropRun, res *labelpropResult) error {
+	var cal *confidence.Calibration
 	if opts.Out != "" {
-		if err := writeClassRows(opts.Out, ds, run.Split, run.WithSplit, run.Model.Labels(), run.Model.Probabilities().RawRowView); err != nil {
+		var err error
+		if c := res.Confidence; c != nil {
+			err = writeClassSetRows(opts.Out, ds, run.Split, run.WithSplit, estimator.Argmax(c.Probabilities), c.Probabilities.RawRowView, c.Sets)
+		} else {
+			err = writeClassRows(opts.Out, ds, run.Split, run.WithSplit, run.Model.Labels(), run.Model.Probabilities().RawRowView)
+		}
+		if err != nil {
 			return err
 		}
 		res.Out = opts.Out
 	}
+	if res.Confidence != nil {
+		cal = res.Confidence.Calibration
+	}
 	if opts.Save != "" {
-		if err := saveModel(opts.Save, run.Model, ds, opts.In); err != nil {
+		if err := saveCalibrated(opts.Save, run.Model, ds, opts.In, cal); err != nil {
 			return err
 		}
 		res.Saved = opts.Save
