@@ -136,6 +136,11 @@ func runLabelprop(ctx context.Context, opts labelpropOptions, stdout, stderr io.
 	if exp.Splits, err = newSplitter(spec, ds, opts.source(), opts.Val, opts.Test); err != nil {
 		return fmt.Errorf("labelprop: %w", err)
 	}
+	if opts.Conformal > 0 {
+		if sp, _, err := exp.Splits.Split(opts.Seed); err == nil && len(sp.Val) == 0 {
+			return fmt.Errorf("labelprop: %w", errNoCalibrationNodes)
+		}
+	}
 	exp.Graph, exp.Labels = ds.Graph, ds.Labels
 	setClasses(exp.Model, ds.Classes)
 	if err := checkClassMemory("labelprop", opts.In.MaxMemory, ds, labelpropMemoryBytes(exp.Model, ds)); err != nil {
