@@ -26,7 +26,7 @@ func addConformalFlag(f *pflag.FlagSet, alpha *float64) {
 
 // checkConfidenceFlags checks --metric and --conformal.
 func checkConfidenceFlags(metric string, alpha float64) error {
-	if metric != "auto" {
+	if metric != "auto" && metric != "" {
 		if _, err := eval.ParseMetric(metric); err != nil {
 			return fmt.Errorf("--metric: %w, auto", err)
 		}
@@ -38,9 +38,9 @@ func checkConfidenceFlags(metric string, alpha float64) error {
 }
 
 // resolveMetric is --metric for a task of this many classes (checked
-// already).
+// already; "" is auto).
 func resolveMetric(metric string, classes int) eval.Metric {
-	if metric == "auto" {
+	if metric == "auto" || metric == "" {
 		return eval.ConventionalMetric(classes)
 	}
 	m, _ := eval.ParseMetric(metric)

@@ -148,7 +148,9 @@ func TestClassifyUserTables(t *testing.T) {
 	var res map[string]any
 	require.NoError(t, json.Unmarshal(stdout.Bytes(), &res))
 	assert.Nil(t, res["test_accuracy"], "no test nodes without a split")
-	assert.NotNil(t, res["val_accuracy"], "the cross-validation accuracy")
+	// Two classes: ROC AUC chooses (--metric auto) and is the validation score.
+	assert.Equal(t, "auc", res["metric"])
+	assert.NotNil(t, res["val_auc"], "the cross-validation ROC AUC")
 	b, err := os.ReadFile(out)
 	require.NoError(t, err)
 	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
