@@ -43,11 +43,13 @@ type generateOptions struct {
 // Memory of gssl generate, per node and per edge: the SBM's label, degree,
 // member and alias tables and the labels written (about 64 bytes a node),
 // R-MAT's vertex permutation (4), and for --format gsg the graph built in
-// memory (edge buffer and CSR both ways: about 40 bytes an edge).
+// memory by counting (generate.BuildGraph: two 4-byte entries an edge and
+// the Builder's buffers, an eighth of the entries at 8 bytes: 12 bytes an
+// edge, rounded up).
 const (
 	sbmBytesPerNode  = 64
 	rmatBytesPerNode = 4
-	gsgBytesPerEdge  = 40
+	gsgBytesPerEdge  = 12
 )
 
 // checkGenerateMemory refuses, before anything is allocated, a graph whose
