@@ -134,7 +134,7 @@ watched() {
 		rss=$1; shift
 		for f in $DROP; do dd if="$f" iflag=nocache count=0 status=none; done
 		for f in $WARM; do cat "$f" > /dev/null; done
-		/usr/bin/time -f "%M %e" -o "$rss" "$@" &
+		/usr/bin/time -f "%M %e %U+%S" -o "$rss" "$@" &
 		pid=$!
 		killed=0
 		while kill -0 "$pid" 2> /dev/null; do
@@ -155,21 +155,21 @@ for spec in $BIG; do
 	IFS=: read -r name nodes classes alpha degree <<< "$spec"
 	prefix="$SCALE_DIR/sbm-$name"
 	gen=(generate sbm --nodes "$nodes" --classes "$classes" --degree "$degree" --exponent 2.5 --mixing 0.3
-		--per-class 20 --val 500 --test 1000 --seed 1 --max-memory 22GB --json)
+		--per-class 20 --val 500 --test 1000 --seed 1 --max-memory 22GB --spin 0 --json)
 	if [ ! -f "$prefix.gsg" ]; then
 		echo "generating $name ($nodes nodes, .gsg)" >&2
 		watched "$BIN" "${gen[@]}" --format gsg --out "$prefix"
-		read -r rss secs < "$SCALE_DIR/rss.txt"
-		echo "{\"size\": \"$name\", \"who\": \"generate-gsg\", \"rss_mb\": $((rss / 1024)), \"seconds\": $secs}" >> "$RES"
+		read -r rss secs cpu < "$SCALE_DIR/rss.txt"
+		echo "{\"size\": \"$name\", \"who\": \"generate-gsg\", \"rss_mb\": $((rss / 1024)), \"seconds\": $secs, \"cpu\": $(awk "BEGIN {print $cpu}")}" >> "$RES"
 	fi
 	if [ "${BIG_TEXT:-0}" = 1 ] && [ ! -f "$prefix-text.gsg" ]; then
 		echo "generating $name as text, converting" >&2
 		watched "$BIN" "${gen[@]}" --format txt --out "$prefix"
-		read -r rss secs < "$SCALE_DIR/rss.txt"
-		echo "{\"size\": \"$name\", \"who\": \"generate-txt\", \"rss_mb\": $((rss / 1024)), \"seconds\": $secs, \"bytes\": $(stat -c %s "$prefix.edges.txt")}" >> "$RES"
-		watched "$BIN" convert "$prefix.edges.txt" "$prefix-text.gsg" --json
-		read -r rss secs < "$SCALE_DIR/rss.txt"
-		echo "{\"size\": \"$name\", \"who\": \"convert\", \"rss_mb\": $((rss / 1024)), \"seconds\": $secs}" >> "$RES"
+		read -r rss secs cpu < "$SCALE_DIR/rss.txt"
+		echo "{\"size\": \"$name\", \"who\": \"generate-txt\", \"rss_mb\": $((rss / 1024)), \"seconds\": $secs, \"cpu\": $(awk "BEGIN {print $cpu}"), \"bytes\": $(stat -c %s "$prefix.edges.txt")}" >> "$RES"
+		watched "$BIN" convert "$prefix.edges.txt" "$prefix-text.gsg" --spin 0 --json
+		read -r rss secs cpu < "$SCALE_DIR/rss.txt"
+		echo "{\"size\": \"$name\", \"who\": \"convert\", \"rss_mb\": $((rss / 1024)), \"seconds\": $secs, \"cpu\": $(awk "BEGIN {print $cpu}")}" >> "$RES"
 	fi
 	for r in $(seq "$ROUNDS"); do
 		for cache in disk cache; do
@@ -178,13 +178,14 @@ for spec in $BIG; do
 			if [ "$cache" = disk ]; then drop="$prefix.gsg"; else warm="$prefix.gsg"; fi
 			DROP=$drop WARM=$warm watched "$BIN" labelprop --edges "$prefix.gsg" --labels "$prefix.labels.csv" \
 				--split "$prefix.split.txt" --alpha "$alpha" --float32 --spin 0 --json
-			read -r rss secs < "$SCALE_DIR/rss.txt"
+			read -r rss secs cpu < "$SCALE_DIR/rss.txt"
 			note=""
 			[ -f "$SCALE_DIR/killed" ] && note=killed
-			"$PY" - "$name" "$cache" "$rss" "$secs" "$note" "$SCALE_DIR/out.json" >> "$RES" <<'EOF'
+			"$PY" - "$name" "$cache" "$rss" "$secs" "$cpu" "$note" "$SCALE_DIR/out.json" >> "$RES" <<'EOF'
 import json, sys
-name, cache, rss, secs, note, path = sys.argv[1:]
-row = {"size": name, "who": "gssl-big", "variant": "float32", "cache": cache, "rss_mb": int(rss) // 1024, "seconds": float(secs)}
+name, cache, rss, secs, cpu, note, path = sys.argv[1:]
+row = {"size": name, "who": "gssl-big", "variant": "float32", "cache": cache, "rss_mb": int(rss) // 1024, "seconds": float(secs),
+       "cpu": sum(map(float, cpu.split("+")))}
 if note:
     row["killed"] = "MemAvailable under the watchdog's floor"
 else:
@@ -210,7 +211,7 @@ if [ -n "$BIG" ]; then
 import json, statistics, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
 med = lambda xs: statistics.median(xs) if xs else float("nan")
-print("| graph | step | time | peak RSS | accuracy | SciPy |")
+print("| graph | step | time (CPU) | peak RSS | accuracy | SciPy |")
 print("|---|---|---:|---:|---|---|")
 for size in dict.fromkeys(r["size"] for r in rows if r["who"] in ("gssl-big", "generate-gsg", "scipy-bound")):
     b = next((r for r in rows if r["size"] == size and r["who"] == "scipy-bound"), None)
@@ -218,7 +219,7 @@ for size in dict.fromkeys(r["size"] for r in rows if r["who"] in ("gssl-big", "g
     for who, label in (("generate-gsg", "`gssl generate sbm --format gsg`"), ("generate-txt", "`gssl generate sbm --format txt`"), ("convert", "`gssl convert` text → .gsg")):
         for r in rows:
             if r["size"] == size and r["who"] == who:
-                print(f"| {size} edges | {label} | {r['seconds']:.0f} s | {r['rss_mb']/1024:.2f} GB | | |")
+                print(f"| {size} edges | {label} | {r['seconds']:.0f} s ({r.get('cpu', float('nan')):.0f} s) | {r['rss_mb']/1024:.2f} GB | | |")
     for cache in ("disk", "cache"):
         g = [r for r in rows if r["size"] == size and r["who"] == "gssl-big" and r["cache"] == cache]
         if not g:
@@ -227,7 +228,7 @@ for size in dict.fromkeys(r["size"] for r in rows if r["who"] in ("gssl-big", "g
             print(f"| {size} edges | labelprop --float32 from {cache} | killed by the watchdog | {max(r['rss_mb'] for r in g)/1024:.2f} GB | | {peer} |")
             continue
         print(f"| {size} edges | labelprop --float32 from {cache}: load {med([r['load'] for r in g]):.1f} s, fit {med([r['fit'] for r in g]):.1f} s ({g[0]['iterations']} it.) "
-              f"| {med([r['seconds'] for r in g]):.0f} s | {med([r['rss_mb'] for r in g])/1024:.2f} GB | {g[0]['acc']:.4f} | {peer} |")
+              f"| {med([r['seconds'] for r in g]):.0f} s ({med([r.get('cpu', float('nan')) for r in g]):.0f} s) | {med([r['rss_mb'] for r in g])/1024:.2f} GB | {g[0]['acc']:.4f} | {peer} |")
 EOF
 	cat "$SCALE_DIR/big.md"
 fi
