@@ -154,11 +154,15 @@ type Spreading struct {
 	// MaxMemory, when positive, bounds the bytes of Go heap that Fit
 	// allocates beyond the graph (MemoryBytes). When the block CG solve of
 	// all classes at once would pass it, CG solves the classes in batches
-	// of the widest width that fits (see classBatch for the memory
-	// formula); every column's recursion is its own, so the answer is the
-	// one of a single batch. The other solvers keep their blocks in the
-	// storage of F and of the probabilities, which every fit holds, and
-	// always run in one batch. 0 means no bound.
+	// of the widest width that fits (memory formula in batch.go and
+	// MemoryBytes); every column's recursion is its own, so the scores are
+	// bitwise those of a single batch (unless a column is restarted after
+	// CG's true-residual check, see batch.go: then both meet Tol). Each
+	// batch reads the whole graph every iteration. The other solvers keep
+	// their blocks in the storage of F and of the probabilities, which
+	// every fit holds, and always run in one batch; a fit that cannot stay
+	// within MaxMemory is refused before any block is allocated. 0 means
+	// no bound.
 	MaxMemory int64
 
 	state
