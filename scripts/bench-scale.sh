@@ -159,16 +159,16 @@ for spec in $BIG; do
 	if [ ! -f "$prefix.gsg" ]; then
 		echo "generating $name ($nodes nodes, .gsg)" >&2
 		watched "$BIN" "${gen[@]}" --format gsg --out "$prefix"
-		read -r rss secs cpu < "$SCALE_DIR/rss.txt"
+		read -r rss secs cpu < <(tail -1 "$SCALE_DIR/rss.txt") # a killed run has time's note first
 		echo "{\"size\": \"$name\", \"who\": \"generate-gsg\", \"rss_mb\": $((rss / 1024)), \"seconds\": $secs, \"cpu\": $(awk "BEGIN {print $cpu}")}" >> "$RES"
 	fi
 	if [ "${BIG_TEXT:-0}" = 1 ] && [ ! -f "$prefix-text.gsg" ]; then
 		echo "generating $name as text, converting" >&2
 		watched "$BIN" "${gen[@]}" --format txt --out "$prefix"
-		read -r rss secs cpu < "$SCALE_DIR/rss.txt"
+		read -r rss secs cpu < <(tail -1 "$SCALE_DIR/rss.txt") # a killed run has time's note first
 		echo "{\"size\": \"$name\", \"who\": \"generate-txt\", \"rss_mb\": $((rss / 1024)), \"seconds\": $secs, \"cpu\": $(awk "BEGIN {print $cpu}"), \"bytes\": $(stat -c %s "$prefix.edges.txt")}" >> "$RES"
 		watched "$BIN" convert "$prefix.edges.txt" "$prefix-text.gsg" --spin 0 --json
-		read -r rss secs cpu < "$SCALE_DIR/rss.txt"
+		read -r rss secs cpu < <(tail -1 "$SCALE_DIR/rss.txt") # a killed run has time's note first
 		echo "{\"size\": \"$name\", \"who\": \"convert\", \"rss_mb\": $((rss / 1024)), \"seconds\": $secs, \"cpu\": $(awk "BEGIN {print $cpu}")}" >> "$RES"
 	fi
 	for r in $(seq "$ROUNDS"); do
@@ -178,7 +178,7 @@ for spec in $BIG; do
 			if [ "$cache" = disk ]; then drop="$prefix.gsg"; else warm="$prefix.gsg"; fi
 			DROP=$drop WARM=$warm watched "$BIN" labelprop --edges "$prefix.gsg" --labels "$prefix.labels.csv" \
 				--split "$prefix.split.txt" --alpha "$alpha" --float32 --spin 0 --json
-			read -r rss secs cpu < "$SCALE_DIR/rss.txt"
+			read -r rss secs cpu < <(tail -1 "$SCALE_DIR/rss.txt") # a killed run has time's note first
 			note=""
 			[ -f "$SCALE_DIR/killed" ] && note=killed
 			"$PY" - "$name" "$cache" "$rss" "$secs" "$cpu" "$note" "$SCALE_DIR/out.json" >> "$RES" <<'EOF'
