@@ -123,11 +123,13 @@ func (p Files) WriteClassFiles(ctx context.Context, g *SBMGraph, sizes SplitSize
 // Memory of the generators, per node and per edge: the SBM's label, degree,
 // member and alias tables and the labels written (about 64 bytes a node),
 // R-MAT's vertex permutation (4), and for a graph file the graph built in
-// memory (edge buffer and CSR both ways: about 40 bytes an edge).
+// memory by counting (BuildGraph: two 4-byte entries an edge and the
+// Builder's buffers, an eighth of the entries at 8 bytes: 12 bytes an
+// edge, rounded up).
 const (
 	sbmBytesPerNode  = 64
 	rmatBytesPerNode = 4
-	gsgBytesPerEdge  = 40
+	gsgBytesPerEdge  = 12
 )
 
 // SBMBytes estimates the memory of drawing cfg (with features columns of

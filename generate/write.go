@@ -223,10 +223,11 @@ func Graph(ctx context.Context, gen Generator) (*graph.CSR, error) {
 	return graph.FromCOO(gen.Nodes(), rows, cols, nil, GraphOptions())
 }
 
-// WriteGraphFile writes the graph of gen (see Graph) as a .gsg file with
-// identity node ids, atomically.
+// WriteGraphFile writes the graph of gen (see Graph; built by BuildGraph,
+// without holding the edges) as a .gsg file with identity node ids,
+// atomically.
 func WriteGraphFile(ctx context.Context, path string, gen Generator) error {
-	g, err := Graph(ctx, gen)
+	g, err := BuildGraph(ctx, gen)
 	if err != nil {
 		return err
 	}

@@ -22,7 +22,11 @@ import "github.com/gssl/gssl/graph"
 //	                               live in F's storage)
 //	  StopLabels  + 4n             the labels of the last iteration
 //	CG            + 24nc + 8n + S  r, p and q (q then holds the
-//	                               probabilities; S for c ≤ 8)
+//	                               probabilities; S for c ≤ 8); with
+//	                               MaxMemory, in class batches of w
+//	                               columns: + 8nc + 32nw + 8n + S (a batch ≤ 8)
+//	                               (the probabilities, the batch's x, r,
+//	                               p, q, scalings and degrees)
 //	FixedPoint    + 32nc + 16n + 8m + 8n
 //	                               B, two iterates, the probabilities, S's
 //	                               weights
@@ -35,11 +39,13 @@ import "github.com/gssl/gssl/graph"
 // (Chebyshev), 3.2 + 0.6 GB with CG, 1.6 + 0.5 GB with Float32, beside the
 // graph's 0.96 GB.
 func (m *Spreading) MemoryBytes(g *graph.CSR) int64 {
+	return m.memoryBytes(g, max(m.Classes, 1))
+}
+
+// memoryBytes is MemoryBytes for c classes.
+func (m *Spreading) memoryBytes(g *graph.CSR, classes int) int64 {
 	n, nnz := int64(g.Nodes()), int64(g.NNZ())
-	c := int64(m.Classes)
-	if c == 0 {
-		c = 1
-	}
+	c := int64(classes)
 	total := 8*n*c + 53*n
 	sliced := int64(0)
 	if c <= 8 {
@@ -59,7 +65,7 @@ func (m *Spreading) MemoryBytes(g *graph.CSR) int64 {
 			total += 4 * n
 		}
 	case CG:
-		total += 24*n*c + 8*n + sliced
+		total += batchExtra(g, n, c, int64(m.classBatch(g, classes)))
 	case FixedPoint:
 		total += 32*n*c + 16*n + 8*nnz + 8*n
 	}

@@ -82,16 +82,19 @@ func checkedRHS(g *graph.CSR, b, x *mat.Dense, what string) (sparseRHS, error) {
 // newCGRHS is newSpreadingCG with B given by its nonzero rows (no n×c block
 // for B).
 func newCGRHS(g *graph.CSR, a float64, b sparseRHS, x *mat.Dense, s krylov.Settings) (*spreadingCG, error) {
+	return newCGWork(g, a, b, x, s, nil, nil)
+}
+
+// newCGWork is newCGRHS with the storage of r, p and q taken from work
+// (3·n·c entries, zeroed) when it is not nil, and the scalings of prev (a
+// solve on the same graph and a) when it is not nil.
+func newCGWork(g *graph.CSR, a float64, b sparseRHS, x *mat.Dense, s krylov.Settings, work []float64, prev *spreadingCG) (*spreadingCG, error) {
 	n, c := g.Nodes(), b.c
 	if xr, xc := x.Dims(); xr != n || xc != c {
 		return nil, fmt.Errorf("labelprop: spreading CG: graph has %d nodes, B has %d columns, X is %d×%d", n, c, xr, xc)
 	}
 	if x.RawMatrix().Stride != c {
 		return nil, fmt.Errorf("labelprop: spreading CG: X has stride %d, want contiguous rows (stride %d)", x.RawMatrix().Stride, c)
-	}
-	deg, err := laplacian.NewDegrees(g, laplacian.Options{Isolated: laplacian.IsolatedZero})
-	if err != nil {
-		return nil, fmt.Errorf("labelprop: %w", err)
 	}
 	if s.Tol == 0 {
 		s.Tol = DefaultTol
@@ -101,22 +104,30 @@ func newCGRHS(g *graph.CSR, a float64, b sparseRHS, x *mat.Dense, s krylov.Setti
 	}
 	cg := &spreadingCG{
 		g: g, s: s,
-		t: deg.InvSqrtD, u: deg.SqrtD,
 		b: b, bChunk: b.chunks(n), x: x,
 		// huge pages when large: every product gathers rows of p at random
-		r: mat.NewDense(n, c, newBlock(n*c)), p: mat.NewDense(n, c, newBlock(n*c)), q: mat.NewDense(n, c, newBlock(n*c)),
+		r: mat.NewDense(n, c, workBlock(work, 0, n*c)), p: mat.NewDense(n, c, workBlock(work, 1, n*c)), q: mat.NewDense(n, c, workBlock(work, 2, n*c)),
 		bnorm: b.norms(),
 		n:     n, c: c,
 		RowPasses: krylov.NewRowPasses(n, c, g.NNZ()+n*c),
 	}
-	left := make([]float64, n)
-	for i := range left {
-		left[i] = -a * cg.t[i]
-		if cg.u[i] == 0 { // isolated: a zero row of S, p̃_i = p_i
-			cg.t[i], cg.u[i] = 1, 1
+	if prev != nil {
+		cg.t, cg.u, cg.op = prev.t, prev.u, prev.op
+	} else {
+		deg, err := laplacian.NewDegrees(g, laplacian.Options{Isolated: laplacian.IsolatedZero})
+		if err != nil {
+			return nil, fmt.Errorf("labelprop: %w", err)
 		}
+		cg.t, cg.u = deg.InvSqrtD, deg.SqrtD
+		left := make([]float64, n)
+		for i := range left {
+			left[i] = -a * cg.t[i]
+			if cg.u[i] == 0 { // isolated: a zero row of S, p̃_i = p_i
+				cg.t[i], cg.u[i] = 1, 1
+			}
+		}
+		cg.op = graph.Scaling{Diag: cg.u, Left: left}
 	}
-	cg.op = graph.Scaling{Diag: cg.u, Left: left}
 	// The solution of a zero column of B is zero; such a column never moves
 	// again (its α stays 0).
 	for j, nb := range cg.bnorm {

@@ -151,6 +151,19 @@ type Spreading struct {
 	// two values of Alpha are close (protocol.EvaluateLabelProp's grid, in increasing
 	// order). It is read, not changed.
 	WarmStart *Spreading
+	// MaxMemory, when positive, bounds the bytes of Go heap that Fit
+	// allocates beyond the graph (MemoryBytes). When the block CG solve of
+	// all classes at once would pass it, CG solves the classes in batches
+	// of the widest width that fits (memory formula in batch.go and
+	// MemoryBytes); every column's recursion is its own, so the scores are
+	// bitwise those of a single batch (unless a column is restarted after
+	// CG's true-residual check, see batch.go: then both meet Tol). Each
+	// batch reads the whole graph every iteration. The other solvers keep
+	// their blocks in the storage of F and of the probabilities, which
+	// every fit holds, and always run in one batch; a fit that cannot stay
+	// within MaxMemory is refused before any block is allocated. 0 means
+	// no bound.
+	MaxMemory int64
 
 	state
 }
@@ -204,6 +217,9 @@ func (m *Spreading) FitIndexed(ctx context.Context, g *graph.CSR, nodes, classes
 		return err
 	}
 	n, c := s.n, s.classes
+	if err := m.checkMemory(g, c); err != nil {
+		return err
+	}
 	a := m.alpha()
 	solver := m.solverFor(n, c)
 	// B = (1 − a)Y as an n×c block (fixed point, a renumbering); the
@@ -243,7 +259,7 @@ func (m *Spreading) FitIndexed(ctx context.Context, g *graph.CSR, nodes, classes
 	var spare []float64 // an n×c block the solver is done with
 	switch solver {
 	case CG:
-		info, spare, err = spreadCG(ctx, sg, a, m.rhs(s, b), sf, krylov.Settings{Tol: tol, MaxIter: m.MaxIter, Progress: m.Progress})
+		info, spare, err = spreadCGBatches(ctx, sg, a, m.rhs(s, b), sf, krylov.Settings{Tol: tol, MaxIter: m.MaxIter, Progress: m.Progress}, m.classBatch(g, c))
 	case Chebyshev:
 		rhs := m.rhs(s, b)
 		b = nil // the solve holds the nonzero rows only

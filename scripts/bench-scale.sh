@@ -20,10 +20,29 @@
 # SCIPY_FROM=FILE takes the peer's rows from an earlier results.jsonl
 # instead of running it (a shorter hold of the lock; the table's text must
 # say so).
+#
+# BIG lists graphs too large for a text folder and the peer, each
+# NAME:NODES:CLASSES:ALPHA:DEGREE (the billion-edge row of issue #34 is
+# BIG=1B:50000000:10:0.9:40 with SIZES="": 50 M nodes, 10⁹ edges,
+# power-law degrees γ = 2.5, 47 GB of disk at most, about 20 GB of RAM).
+# Each is generated once by `gssl generate sbm --format gsg` (built by
+# counting; time and peak RSS recorded), then `gssl labelprop --float32`
+# runs on the .gsg twice per round: first with the file's pages dropped
+# from the page cache (dd iflag=nocache: read from disk), then with them
+# read in first (from cache). Every run has a watchdog that kills it when
+# MemAvailable falls under 2 GB (WATCH_KB), so that other work on the
+# machine is not OOM-killed; a killed run is recorded as such. The peer is
+# not run at these sizes: its script reads the edge list into a string and
+# an int64 array before anything else, so it needs at least the text's
+# bytes plus 16 bytes an edge, which the table states against the RAM.
+# With BIG_TEXT=1 the edge list is also generated as text and converted
+# by `gssl convert` (time and peak RSS recorded).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${1:-3}
-SIZES=${2:-"1M:100000:5:0.5 10M:1000000:5:0.5 100M:10000000:10:0.9"}
+SIZES=${2-"1M:100000:5:0.5 10M:1000000:5:0.5 100M:10000000:10:0.9"}
+BIG=${BIG:-}
+WATCH_KB=${WATCH_KB:-2097152}
 SCALE_DIR=${SCALE_DIR:-/tmp/gssl-scale}
 VARIANTS=${VARIANTS:-"float64 float32=--float32"}
 PY=/usr/bin/python3
@@ -104,6 +123,115 @@ print(json.dumps({"size": name, "who": who, "bytes": int(nbytes), "rss_mb": int(
 EOF
 	done
 done
+
+# watched CMD…: runs CMD (stdout in $SCALE_DIR/out.json, peak RSS in
+# $SCALE_DIR/rss.txt) under the benchmark lock with the memory watchdog;
+# writes $SCALE_DIR/killed when the watchdog stopped it. DROP names files
+# whose page cache is dropped first, WARM files read in first.
+watched() {
+	rm -f "$SCALE_DIR/killed"
+	DROP=${DROP:-} WARM=${WARM:-} WATCH_KB=$WATCH_KB flock "$LOCK" bash -c '
+		rss=$1; shift
+		for f in $DROP; do dd if="$f" iflag=nocache count=0 status=none; done
+		for f in $WARM; do cat "$f" > /dev/null; done
+		/usr/bin/time -f "%M %e %U+%S" -o "$rss" "$@" &
+		pid=$!
+		killed=0
+		while kill -0 "$pid" 2> /dev/null; do
+			if [ "$(awk "/MemAvailable/ {print \$2}" /proc/meminfo)" -lt "$WATCH_KB" ]; then
+				pkill -KILL -P "$pid" && killed=1 # the command, child of time
+			fi
+			sleep 0.2
+		done
+		wait "$pid" || [ "$killed" = 1 ] || exit 1
+		[ "$killed" = 0 ] || echo "MemAvailable under $WATCH_KB kB" > "$(dirname "$rss")/killed"' \
+		_ "$SCALE_DIR/rss.txt" "$@" > "$SCALE_DIR/out.json" 2> "$SCALE_DIR/err.txt" || {
+		cat "$SCALE_DIR/err.txt" >&2
+		return 1
+	}
+}
+
+for spec in $BIG; do
+	IFS=: read -r name nodes classes alpha degree <<< "$spec"
+	prefix="$SCALE_DIR/sbm-$name"
+	gen=(generate sbm --nodes "$nodes" --classes "$classes" --degree "$degree" --exponent 2.5 --mixing 0.3
+		--per-class 20 --val 500 --test 1000 --seed 1 --max-memory 22GB --spin 0 --json)
+	if [ ! -f "$prefix.gsg" ]; then
+		echo "generating $name ($nodes nodes, .gsg)" >&2
+		watched "$BIN" "${gen[@]}" --format gsg --out "$prefix"
+		read -r rss secs cpu < <(tail -1 "$SCALE_DIR/rss.txt") # a killed run has time's note first
+		echo "{\"size\": \"$name\", \"who\": \"generate-gsg\", \"rss_mb\": $((rss / 1024)), \"seconds\": $secs, \"cpu\": $(awk "BEGIN {print $cpu}")}" >> "$RES"
+	fi
+	if [ "${BIG_TEXT:-0}" = 1 ] && [ ! -f "$prefix-text.gsg" ]; then
+		echo "generating $name as text, converting" >&2
+		watched "$BIN" "${gen[@]}" --format txt --out "$prefix"
+		read -r rss secs cpu < <(tail -1 "$SCALE_DIR/rss.txt") # a killed run has time's note first
+		echo "{\"size\": \"$name\", \"who\": \"generate-txt\", \"rss_mb\": $((rss / 1024)), \"seconds\": $secs, \"cpu\": $(awk "BEGIN {print $cpu}"), \"bytes\": $(stat -c %s "$prefix.edges.txt")}" >> "$RES"
+		watched "$BIN" convert "$prefix.edges.txt" "$prefix-text.gsg" --spin 0 --json
+		read -r rss secs cpu < <(tail -1 "$SCALE_DIR/rss.txt") # a killed run has time's note first
+		echo "{\"size\": \"$name\", \"who\": \"convert\", \"rss_mb\": $((rss / 1024)), \"seconds\": $secs, \"cpu\": $(awk "BEGIN {print $cpu}")}" >> "$RES"
+	fi
+	for r in $(seq "$ROUNDS"); do
+		for cache in disk cache; do
+			echo "$name round $r from $cache" >&2
+			drop="" warm=""
+			if [ "$cache" = disk ]; then drop="$prefix.gsg"; else warm="$prefix.gsg"; fi
+			DROP=$drop WARM=$warm watched "$BIN" labelprop --edges "$prefix.gsg" --labels "$prefix.labels.csv" \
+				--split "$prefix.split.txt" --alpha "$alpha" --float32 --spin 0 --json
+			read -r rss secs cpu < <(tail -1 "$SCALE_DIR/rss.txt") # a killed run has time's note first
+			note=""
+			[ -f "$SCALE_DIR/killed" ] && note=killed
+			"$PY" - "$name" "$cache" "$rss" "$secs" "$cpu" "$note" "$SCALE_DIR/out.json" >> "$RES" <<'EOF'
+import json, sys
+name, cache, rss, secs, cpu, note, path = sys.argv[1:]
+row = {"size": name, "who": "gssl-big", "variant": "float32", "cache": cache, "rss_mb": int(rss) // 1024, "seconds": float(secs),
+       "cpu": sum(map(float, cpu.split("+")))}
+if note:
+    row["killed"] = "MemAvailable under the watchdog's floor"
+else:
+    o = json.load(open(path))
+    row.update(load=o.get("load_seconds"), fit=o.get("fit_seconds"), acc=o.get("test_accuracy"), iterations=o.get("iterations"))
+print(json.dumps(row))
+EOF
+		done
+	done
+	# The peer's lower bound: the text of the edge list (2·log10(n) + 2
+	# bytes a line, estimated when no text was written) plus its int64 array.
+	"$PY" - "$name" "$nodes" "$degree" "$prefix.edges.txt" >> "$RES" <<'EOF'
+import json, math, os, sys
+name, n, d, text = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
+m = n * d / 2
+tb = os.path.getsize(text) if os.path.exists(text) else m * (2 * (math.log10(n) - 0.1) + 2)
+ram = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+print(json.dumps({"size": name, "who": "scipy-bound", "edges": m, "text_gb": tb / 1e9, "need_gb": (tb + 16 * m) / 1e9, "ram_gb": ram / 1e9}))
+EOF
+done
+if [ -n "$BIG" ]; then
+	"$PY" - "$RES" <<'EOF' > "$SCALE_DIR/big.md"
+import json, statistics, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+med = lambda xs: statistics.median(xs) if xs else float("nan")
+print("| graph | step | time (CPU) | peak RSS | accuracy | SciPy |")
+print("|---|---|---:|---:|---|---|")
+for size in dict.fromkeys(r["size"] for r in rows if r["who"] in ("gssl-big", "generate-gsg", "scipy-bound")):
+    b = next((r for r in rows if r["size"] == size and r["who"] == "scipy-bound"), None)
+    peer = f"not run: needs ≥ {b['need_gb']:.1f} GB (text {b['text_gb']:.1f} GB + int64 edges) of {b['ram_gb']:.0f} GB" if b else ""
+    for who, label in (("generate-gsg", "`gssl generate sbm --format gsg`"), ("generate-txt", "`gssl generate sbm --format txt`"), ("convert", "`gssl convert` text → .gsg")):
+        for r in rows:
+            if r["size"] == size and r["who"] == who:
+                print(f"| {size} edges | {label} | {r['seconds']:.0f} s ({r.get('cpu', float('nan')):.0f} s) | {r['rss_mb']/1024:.2f} GB | | |")
+    for cache in ("disk", "cache"):
+        g = [r for r in rows if r["size"] == size and r["who"] == "gssl-big" and r["cache"] == cache]
+        if not g:
+            continue
+        if any("killed" in r for r in g):
+            print(f"| {size} edges | labelprop --float32 from {cache} | killed by the watchdog | {max(r['rss_mb'] for r in g)/1024:.2f} GB | | {peer} |")
+            continue
+        print(f"| {size} edges | labelprop --float32 from {cache}: load {med([r['load'] for r in g]):.1f} s, fit {med([r['fit'] for r in g]):.1f} s ({g[0]['iterations']} it.) "
+              f"| {med([r['seconds'] for r in g]):.0f} s ({med([r.get('cpu', float('nan')) for r in g]):.0f} s) | {med([r['rss_mb'] for r in g])/1024:.2f} GB | {g[0]['acc']:.4f} | {peer} |")
+EOF
+	cat "$SCALE_DIR/big.md"
+fi
 
 "$PY" - "$RES" "$ROUNDS" <<'EOF' > "$SCALE_DIR/table.md"
 import json, statistics, sys

@@ -143,6 +143,9 @@ func runLabelprop(ctx context.Context, opts labelpropOptions, stdout, stderr io.
 	}
 	exp.Graph, exp.Labels = ds.Graph, ds.Labels
 	setClasses(exp.Model, ds.Classes)
+	if err := limitClassBatches(exp.Model, opts.In.MaxMemory); err != nil {
+		return err
+	}
 	if err := checkClassMemory("labelprop", opts.In.MaxMemory, ds, labelpropMemoryBytes(exp.Model, ds)); err != nil {
 		return err
 	}

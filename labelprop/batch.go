@@ -1,0 +1,150 @@
+package labelprop
+
+import (
+	"context"
+	"fmt"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/gssl/gssl/graph"
+	"github.com/gssl/gssl/krylov"
+)
+
+// Class batches of the block CG solve (Spreading.MaxMemory).
+//
+// Label spreading's columns are c independent systems (I − aS)f_j = b_j,
+// and block CG runs one recursion per column in lockstep: column j's
+// scalars α_j, β_j and its stopping test read column j only, and every
+// row pass sums a column over fixed chunks of rows in row order whatever
+// the block's width. So solving the columns a batch at a time gives
+// each column the iterates of the one-batch solve, bitwise, with one
+// exception: when every column of a batch has met the tolerance by its
+// recursive residual, the solve recomputes the true residual and restarts
+// the columns that do not meet it; a batch reaches that check at its own
+// last column, the whole block at the last of all, so a restarted column
+// may take other iterations (both answers meet the tolerance).
+//
+// Memory, with n nodes, c classes and batches of w columns, beside F (8nc)
+// and the 53n bytes of every fit (Spreading.MemoryBytes):
+//
+//	one batch (w = c)   24nc + 8n + S          r, p and q (q then holds the
+//	                                           probabilities)
+//	batches of w < c    8nc + 32nw + 8n + S    the probabilities, the
+//	                                           batch's x, r, p and q, its
+//	                                           scaling
+//
+// S is the SELL-4-σ copy of the graph (graph.CSR.SlicedCost) when a batch
+// (the last one included) has at most 8 columns. Batching trades time for
+// memory: every batch reads the whole graph once per iteration, and it
+// saves memory only for w < c/2 − 1 (less when the SELL copy comes with
+// it), down to 16nc + 40n + S with F at w = 1.
+
+// batchExtra is the memory of a batched CG solve of width w beyond F and
+// the 53n bytes of every fit.
+func batchExtra(g *graph.CSR, n, c, w int64) int64 {
+	sliced := int64(0)
+	if last := c % w; w <= 8 || (last > 0 && last <= 8) { // a batch of at most 8 columns
+		sliced = g.SlicedCost()
+	}
+	if w >= c {
+		return 24*n*c + 8*n + sliced
+	}
+	return 8*n*c + 32*n*w + 8*n + sliced
+}
+
+// classBatch returns the number of the c classes that CG solves at once
+// on g: c unless MaxMemory is set and the one-batch fit passes it, then
+// the widest batch whose fit fits, or 1 when none does (MemoryBytes then
+// reports more than MaxMemory and Fit refuses).
+func (m *Spreading) classBatch(g *graph.CSR, c int) int {
+	if m.MaxMemory <= 0 || c <= 1 {
+		return max(c, 1)
+	}
+	n := int64(g.Nodes())
+	base := 8*n*int64(c) + 53*n
+	if base+batchExtra(g, n, int64(c), int64(c)) <= m.MaxMemory {
+		return c
+	}
+	for w := c - 1; w > 1; w-- {
+		if base+batchExtra(g, n, int64(c), int64(w)) <= m.MaxMemory {
+			return w
+		}
+	}
+	return 1
+}
+
+// checkMemory refuses a fit of c classes on g whose memory (MemoryBytes
+// with Classes = c) passes MaxMemory.
+func (m *Spreading) checkMemory(g *graph.CSR, c int) error {
+	if m.MaxMemory <= 0 {
+		return nil
+	}
+	if need := m.memoryBytes(g, c); need > m.MaxMemory {
+		return fmt.Errorf("labelprop: label spreading of %d classes on %d nodes needs %d bytes beyond the graph, above MaxMemory = %d", c, g.Nodes(), need, m.MaxMemory)
+	}
+	return nil
+}
+
+// columns returns the columns [lo, hi) of r, with the same rows (a row
+// whose values there are zero included, so that each column's residual
+// adds the same terms as in the whole block).
+func (r sparseRHS) columns(lo, hi int) sparseRHS {
+	w := hi - lo
+	out := sparseRHS{c: w, rows: r.rows, vals: make([]float64, len(r.rows)*w)}
+	for p := range r.rows {
+		copy(out.vals[p*w:p*w+w], r.vals[p*r.c+lo:p*r.c+hi])
+	}
+	return out
+}
+
+// workBlock returns the k-th block of size entries of work, zeroed, or a
+// new block when work is nil.
+func workBlock(work []float64, k, size int) []float64 {
+	if work == nil {
+		return newBlock(size)
+	}
+	b := work[k*size : (k+1)*size : (k+1)*size]
+	clear(b)
+	return b
+}
+
+// spreadCGBatches is spreadCG on the columns of B in batches of width
+// columns, each solved in one reused work area (x, r, p and q of the batch)
+// and copied into F's columns; f holds the initial guess. With width ≥ c it
+// is spreadCG. The counters add up: Products over the batches, Iterations
+// and Residual the largest, ClassIterations per class. A batch that fails
+// stops the solve with F holding every batch solved so far and that
+// batch's last iterate; the error names its classes.
+func spreadCGBatches(ctx context.Context, g *graph.CSR, a float64, b sparseRHS, f *mat.Dense, s krylov.Settings, width int) (Details, []float64, error) {
+	c := b.c
+	if width >= c {
+		return spreadCG(ctx, g, a, b, f, s)
+	}
+	n := g.Nodes()
+	xbuf, work := newBlock(n*width), newBlock(3*n*width)
+	info := Details{ClassIterations: make([]int, c)}
+	var prev *spreadingCG // the scalings, computed once
+	for lo := 0; lo < c; lo += width {
+		hi := min(lo+width, c)
+		w := hi - lo
+		x := mat.NewDense(n, w, xbuf[:n*w])
+		x.Copy(f.Slice(0, n, lo, hi))
+		cg, err := newCGWork(g, a, b.columns(lo, hi), x, s, work[:3*n*w], prev)
+		if err != nil {
+			return info, nil, err
+		}
+		prev = cg
+		res, err := cg.run(ctx)
+		f.Slice(0, n, lo, hi).(*mat.Dense).Copy(x)
+		d := blockInfo(res)
+		copy(info.ClassIterations[lo:hi], d.ClassIterations)
+		info.Iterations = max(info.Iterations, d.Iterations)
+		info.Residual = max(info.Residual, d.Residual)
+		info.Products += d.Products
+		if err != nil {
+			what := fmt.Sprintf("label spreading (block CG, classes %d to %d of %d)", lo, hi-1, c)
+			return info, nil, wrapSolverError(what, d, s.Tol, err)
+		}
+	}
+	return info, nil, nil
+}
