@@ -192,8 +192,12 @@ func (m *SepGNN) FitValidated(ctx context.Context, x estimator.Nodes, labels, va
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("nodeclass: SepGNN fit cancelled at epoch %d: %w", epoch, err)
 		}
-		w.drawMasks(rng, m.dropout())
-		sepForward(p, s, f, op, w)
+		// Without dropout the evaluation pass of the last epoch is this
+		// epoch's training pass.
+		if m.dropout() > 0 || epoch == 1 {
+			w.drawMasks(rng, m.dropout())
+			sepForward(p, s, f, op, w)
+		}
 		sepBackward(p, g, s, f, op, w, train, ytr, m.decay())
 		opt.step(p.flat, g.flat)
 		w.clearMasks()
