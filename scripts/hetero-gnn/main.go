@@ -153,6 +153,7 @@ func run(dir string, splits int, model, hidden, layers, dropout, lr, decay strin
 							if err != nil {
 								return err
 							}
+							fmt.Fprintf(os.Stderr, "%s %+v split %d: val %.4f test %.4f, %d epochs, %.1f s\n", filepath.Base(dir), c, s, v, t, m.Info().Iterations, time.Since(start).Seconds())
 							vals = append(vals, v)
 							res.Tests = append(res.Tests, t)
 						}
