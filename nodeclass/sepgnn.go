@@ -24,6 +24,18 @@ const (
 	DefaultSepHoldOut      = 0.2
 )
 
+// StopRule names the validation score of early stopping.
+type StopRule int
+
+const (
+	// StopLoss keeps the epoch of least validation cross-entropy.
+	StopLoss StopRule = iota
+	// StopAccuracy keeps the epoch of highest validation accuracy, the
+	// lower cross-entropy breaking ties: the selection of Platonov et al.
+	// for the accuracy-scored data sets.
+	StopAccuracy
+)
+
 // SepGNN is a trained message-passing network with ego and neighbour
 // separation, residual connections and layer normalisation, the strong
 // baseline of Platonov et al. 2023 built on GraphSAGE's "sep" layer (see
@@ -50,9 +62,12 @@ type SepGNN struct {
 	LearningRate float64
 	// Epochs is the most full-batch steps, ≥ 1 (0: DefaultSepEpochs).
 	Epochs int
-	// Patience is the number of epochs without a lower validation loss
-	// after which training stops, ≥ 1 (0: DefaultSepPatience).
+	// Patience is the number of epochs without a better validation score
+	// (see Stop) after which training stops, ≥ 1 (0: DefaultSepPatience).
 	Patience int
+	// Stop is the validation score early stopping follows: StopLoss (the
+	// zero value) or StopAccuracy.
+	Stop StopRule
 	// HoldOut is the fraction of the labelled nodes Fit keeps apart for
 	// early stopping, in (0, 1) (0: DefaultSepHoldOut). FitValidated takes
 	// the validation nodes explicitly and ignores it.
@@ -113,6 +128,8 @@ func (m *SepGNN) Validate() error {
 		return fmt.Errorf("nodeclass: SepGNN Epochs=%d is invalid: it must be ≥ 1 (0 for %d)", m.Epochs, DefaultSepEpochs)
 	case m.Patience < 0:
 		return fmt.Errorf("nodeclass: SepGNN Patience=%d is invalid: it must be ≥ 1 (0 for %d)", m.Patience, DefaultSepPatience)
+	case m.Stop != StopLoss && m.Stop != StopAccuracy:
+		return fmt.Errorf("nodeclass: SepGNN Stop=%d is invalid: it must be StopLoss (%d) or StopAccuracy (%d)", m.Stop, StopLoss, StopAccuracy)
 	case !(m.HoldOut >= 0 && m.HoldOut < 1):
 		return fmt.Errorf("nodeclass: SepGNN HoldOut=%v is invalid: it must be in the open interval (0, 1) (0 for %v)", m.HoldOut, DefaultSepHoldOut)
 	}
@@ -126,8 +143,8 @@ func (m *SepGNN) Clone() *SepGNN {
 	return &c
 }
 
-// Info reports the epochs run (Iterations) and the best validation loss
-// (Residual) of the last fit.
+// Info reports the epochs run (Iterations) and the validation loss of the
+// kept epoch (Residual) of the last fit.
 func (m *SepGNN) Info() estimator.Info {
 	if m.fit == nil {
 		return estimator.Info{}
@@ -187,7 +204,7 @@ func (m *SepGNN) FitValidated(ctx context.Context, x estimator.Nodes, labels, va
 	op := newMeanOp(x.Graph)
 	w := newSepWork(n, s)
 	opt := &sepAdam{lr: m.rate()}
-	bestLoss, since, epoch := math.Inf(1), 0, 0
+	bestLoss, bestAcc, since, epoch := math.Inf(1), -1.0, 0, 0
 	for epoch = 1; epoch <= m.epochs(); epoch++ {
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("nodeclass: SepGNN fit cancelled at epoch %d: %w", epoch, err)
@@ -206,7 +223,15 @@ func (m *SepGNN) FitValidated(ctx context.Context, x estimator.Nodes, labels, va
 		if math.IsNaN(lv) || math.IsInf(lv, 0) {
 			return &estimator.NotConvergedError{Model: "nodeclass", Method: "SepGNN adam", Iterations: epoch, Residual: lv, Tol: bestLoss, Hint: "lower LearningRate"}
 		}
-		if lv < bestLoss {
+		better := lv < bestLoss
+		if m.Stop == StopAccuracy {
+			acc := sepAccuracy(w.prob, val, valLabels)
+			better = acc > bestAcc || acc == bestAcc && lv < bestLoss
+			if better {
+				bestAcc = acc
+			}
+		}
+		if better {
 			bestLoss, since = lv, 0
 			copy(best, p.flat)
 		} else if since++; since >= m.patience() {
@@ -218,6 +243,25 @@ func (m *SepGNN) FitValidated(ctx context.Context, x estimator.Nodes, labels, va
 	sepForward(p, s, f, op, w)
 	m.fit = &sepFit{prob: w.prob, info: estimator.Info{Iterations: min(epoch, m.epochs()), Residual: bestLoss}}
 	return nil
+}
+
+// sepAccuracy is the fraction of the nodes idx whose row of prob has its
+// first maximum at their class y.
+func sepAccuracy(prob *mat.Dense, idx, y []int) float64 {
+	right := 0
+	for k, i := range idx {
+		row := prob.RawRowView(i)
+		best := 0
+		for j, v := range row {
+			if v > row[best] {
+				best = j
+			}
+		}
+		if best == y[k] {
+			right++
+		}
+	}
+	return float64(right) / float64(len(idx))
 }
 
 // checkSepInput checks the graph, features, labels and validation nodes

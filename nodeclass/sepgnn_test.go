@@ -252,7 +252,7 @@ func TestSepGNNBadInput(t *testing.T) {
 	}
 	for field, m := range map[string]*SepGNN{
 		"Hidden": {Hidden: -1}, "Layers": {Layers: -2}, "Dropout": {Dropout: 1}, "WeightDecay": {WeightDecay: math.NaN()},
-		"LearningRate": {LearningRate: math.Inf(1)}, "Epochs": {Epochs: -1}, "Patience": {Patience: -1}, "HoldOut": {HoldOut: 1},
+		"LearningRate": {LearningRate: math.Inf(1)}, "Epochs": {Epochs: -1}, "Patience": {Patience: -1}, "HoldOut": {HoldOut: 1}, "Stop": {Stop: 7},
 	} {
 		if err := m.Validate(); err == nil || !strings.Contains(err.Error(), field) {
 			t.Errorf("%s: Validate gives %v, want an error naming the field", field, err)

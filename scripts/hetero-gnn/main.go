@@ -43,6 +43,7 @@ type config struct {
 	Dropout float64 `json:"dropout"`
 	LR      float64 `json:"lr"`
 	Decay   float64 `json:"weight_decay"`
+	StopAcc bool    `json:"stop_on_accuracy,omitempty"`
 }
 
 type result struct {
@@ -70,14 +71,15 @@ func main() {
 	epochs := flag.Int("epochs", 0, "most epochs (0: default)")
 	patience := flag.Int("patience", 0, "early-stopping patience (0: default)")
 	seed := flag.Uint64("seed", 0, "seed of every fit")
+	stopAcc := flag.Bool("stop-accuracy", false, "SepGNN: early stopping on validation accuracy instead of loss")
 	flag.Parse()
-	if err := run(*data, *splits, *model, *hidden, *layers, *dropout, *lr, *decay, *epochs, *patience, *seed); err != nil {
+	if err := run(*data, *splits, *model, *hidden, *layers, *dropout, *lr, *decay, *epochs, *patience, *seed, *stopAcc); err != nil {
 		fmt.Fprintln(os.Stderr, "hetero-gnn:", err)
 		os.Exit(1)
 	}
 }
 
-func run(dir string, splits int, model, hidden, layers, dropout, lr, decay string, epochs, patience int, seed uint64) error {
+func run(dir string, splits int, model, hidden, layers, dropout, lr, decay string, epochs, patience int, seed uint64, stopAcc bool) error {
 	ds, err := loaders.LoadNodeDataset(dir)
 	if err != nil {
 		return err
@@ -116,11 +118,11 @@ func run(dir string, splits int, model, hidden, layers, dropout, lr, decay strin
 			for _, q := range ds_ {
 				for _, r := range lrs {
 					for _, wd := range wds {
-						c := config{Model: model, Hidden: h, Layers: l, Dropout: q, LR: r, Decay: wd}
+						c := config{Model: model, Hidden: h, Layers: l, Dropout: q, LR: r, Decay: wd, StopAcc: stopAcc}
 						res := result{Data: filepath.Base(dir), Metric: metric, Config: c}
 						var vals []float64
 						for s, sp := range parts {
-							m, err := newModel(c, epochs, patience, seed)
+							m, err := newModel(c, epochs, patience, seed, stopAcc)
 							if err != nil {
 								return err
 							}
@@ -184,10 +186,14 @@ type fitter interface {
 	Info() estimator.Info
 }
 
-func newModel(c config, epochs, patience int, seed uint64) (fitter, error) {
+func newModel(c config, epochs, patience int, seed uint64, stopAcc bool) (fitter, error) {
 	switch c.Model {
 	case "sepgnn":
-		return &nodeclass.SepGNN{Hidden: c.Hidden, Layers: c.Layers, Dropout: c.Dropout, LearningRate: c.LR, WeightDecay: c.Decay, Epochs: epochs, Patience: patience, Seed: seed}, nil
+		m := &nodeclass.SepGNN{Hidden: c.Hidden, Layers: c.Layers, Dropout: c.Dropout, LearningRate: c.LR, WeightDecay: c.Decay, Epochs: epochs, Patience: patience, Seed: seed}
+		if stopAcc {
+			m.Stop = nodeclass.StopAccuracy
+		}
+		return m, nil
 	case "channelmlp":
 		return &nodeclass.ChannelMLP{MLP: mlp.Classifier{Hidden: c.Hidden, Dropout: c.Dropout, LearningRate: c.LR, WeightDecay: c.Decay, Epochs: epochs, Patience: patience, Seed: seed}}, nil
 	}
