@@ -145,7 +145,7 @@ func TestSepGNNLearnsHeterophily(t *testing.T) {
 		}
 	}
 	accEgo := float64(egoRight) / float64(len(test))
-	m := &SepGNN{Hidden: 16, Seed: 3}
+	m := &SepGNN{Hidden: 16, Layers: 2, Dropout: 0.2, Seed: 3}
 	if _, err := m.Predict(ctx, estimator.FittedNodes); !errors.Is(err, estimator.ErrNotFitted) {
 		t.Fatalf("predict before fit: %v", err)
 	}
