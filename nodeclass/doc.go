@@ -95,4 +95,29 @@
 //
 // WithEmbedding appends Laplacian-eigenmap coordinates (package spectral)
 // to the features, the spectral embedding C&S gives its linear base.
+//
+// # Trained message passing under heterophily
+//
+// SepGNN is the strong baseline of Platonov et al. ("A critical look at the
+// evaluation of GNNs under heterophily: Are we really making progress?",
+// ICLR 2023, §4): GraphSAGE's layer (Hamilton et al., NIPS 2017), which
+// keeps a node's own representation apart from its neighbours' mean, with
+// residual connections and layer normalisation. With S = D⁻¹A the
+// neighbour mean without self loops (NeighbourMean), M_l inverted-dropout
+// masks and LN the row-wise layer normalisation with gain γ_l and shift β_l,
+//
+//	H_0 = M_0 ⊙ ReLU(X W_in + b_in),
+//	H_l = H_{l−1} + M_l ⊙ ReLU(LN_l([H_{l−1}, S H_{l−1}] W_l + b_l)),   l = 1..L,
+//	P   = softmax(H_L W_out + b_out),
+//	LN(u) = γ ⊙ (u − ū)/√(var(u) + ε) + β   (ū, var over the h units of a row).
+//
+// It is trained full-batch by Adam (Kingma & Ba, ICLR 2015) on
+//
+//	L = −(1/|T|) Σ_{i∈T} log P_{i,y_i} + (λ/2) Σ ‖W‖²_F
+//
+// (T the labelled nodes; the penalty on W_in, W_l, W_out), back-propagated
+// through S by Sᵀ = A D⁻¹ (A symmetric), and stopped early on the
+// cross-entropy of validation nodes, keeping the best epoch's parameters.
+// Sparse features enter by the sparse product X W_in and its transpose
+// Xᵀ ∂H, so no n×d matrix is formed; S is applied to n×h blocks in CSR.
 package nodeclass

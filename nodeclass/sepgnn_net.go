@@ -1,0 +1,475 @@
+package nodeclass
+
+import (
+	"math"
+	"math/rand/v2"
+
+	vec "gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/gssl/gssl/graph"
+	"github.com/gssl/gssl/internal/parallel"
+)
+
+// sepLayerNormEps is the ε under LayerNorm's square root, PyTorch's
+// nn.LayerNorm default.
+const sepLayerNormEps = 1e-5
+
+// sepShape is the size of a SepGNN network: d input features, h hidden
+// units, c classes, L residual layers.
+type sepShape struct{ d, h, c, layers int }
+
+// size is the number of parameters.
+func (s sepShape) size() int {
+	return s.d*s.h + s.h + s.layers*(2*s.h*s.h+3*s.h) + s.h*s.c + s.c
+}
+
+// sepParams are views into one flat vector of parameters (Adam and the
+// best-epoch copy work on the flat vector):
+//
+//	W_in (d×h), b_in, then per layer W_l (2h×h: the ego rows over the
+//	neighbour rows), b_l, γ_l, β_l, then W_out (h×c), b_out.
+type sepParams struct {
+	flat           []float64
+	win            *mat.Dense
+	bin            []float64
+	w              []*mat.Dense
+	b, gamma, beta [][]float64
+	wout           *mat.Dense
+	bout           []float64
+	weights        [][]float64 // the entries weight decay applies to
+}
+
+// newSepParams lays the parameters of shape s over flat (allocated when
+// nil).
+func newSepParams(s sepShape, flat []float64) *sepParams {
+	if flat == nil {
+		flat = make([]float64, s.size())
+	}
+	p := &sepParams{flat: flat}
+	off := 0
+	take := func(k int) []float64 {
+		v := flat[off : off+k : off+k]
+		off += k
+		return v
+	}
+	p.win = mat.NewDense(s.d, s.h, take(s.d*s.h))
+	p.bin = take(s.h)
+	for l := 0; l < s.layers; l++ {
+		p.w = append(p.w, mat.NewDense(2*s.h, s.h, take(2*s.h*s.h)))
+		p.b = append(p.b, take(s.h))
+		p.gamma = append(p.gamma, take(s.h))
+		p.beta = append(p.beta, take(s.h))
+	}
+	p.wout = mat.NewDense(s.h, s.c, take(s.h*s.c))
+	p.bout = take(s.c)
+	p.weights = [][]float64{p.win.RawMatrix().Data, p.wout.RawMatrix().Data}
+	for _, w := range p.w {
+		p.weights = append(p.weights, w.RawMatrix().Data)
+	}
+	return p
+}
+
+// initSep draws the weights by Glorot's uniform rule and sets γ = 1, the
+// biases and β to 0.
+func initSep(p *sepParams, rng *rand.Rand) {
+	glorotFill(p.win, rng)
+	for l, w := range p.w {
+		glorotFill(w, rng)
+		for j := range p.gamma[l] {
+			p.gamma[l][j] = 1
+		}
+	}
+	glorotFill(p.wout, rng)
+}
+
+// glorotFill fills w with draws from U(−a, a), a = √(6/(fan_in + fan_out)).
+func glorotFill(w *mat.Dense, rng *rand.Rand) {
+	r, c := w.Dims()
+	a := math.Sqrt(6 / float64(r+c))
+	for i, data := 0, w.RawMatrix().Data; i < len(data); i++ {
+		data[i] = a * (2*rng.Float64() - 1)
+	}
+}
+
+// meanOp is S = D⁻¹A of a graph with its self loops left out, applied to
+// blocks of rows (NeighbourMean), and its transpose Sᵀ = A D⁻¹ (A is
+// symmetric in graph.CSR). Both gather over rows, so every row is summed
+// in one order whatever the number of workers.
+type meanOp struct {
+	g   *graph.CSR
+	inv []float64 // 1/Σ_{j≠i} w_ij, 0 for a node without neighbours
+}
+
+func newMeanOp(g *graph.CSR) meanOp {
+	n := g.Nodes()
+	inv := make([]float64, n)
+	for i := 0; i < n; i++ {
+		cols, ws := g.Row(i)
+		mass := 0.0
+		for k, j := range cols {
+			if int(j) != i {
+				mass += ws[k]
+			}
+		}
+		if mass > 0 {
+			inv[i] = 1 / mass
+		}
+	}
+	return meanOp{g: g, inv: inv}
+}
+
+// meanGrain is the rows per chunk of the parallel products.
+const meanGrain = 256
+
+// mul writes S src into dst (dst_i = Σ_{j≠i} w_ij src_j / Σ_{j≠i} w_ij).
+func (m meanOp) mul(dst, src *mat.Dense) { m.apply(dst, src, false) }
+
+// mulT writes Sᵀ src into dst (dst_j = Σ_{i≠j} w_ji src_i / Σ_{k≠i} w_ik).
+func (m meanOp) mulT(dst, src *mat.Dense) { m.apply(dst, src, true) }
+
+func (m meanOp) apply(dst, src *mat.Dense, transpose bool) {
+	parallel.For(m.g.Nodes(), meanGrain, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			out := dst.RawRowView(i)
+			clear(out)
+			cols, ws := m.g.Row(i)
+			for k, j := range cols {
+				if int(j) == i {
+					continue
+				}
+				a := ws[k]
+				if transpose {
+					a *= m.inv[j]
+				}
+				vec.AddScaled(out, a, src.RawRowView(int(j)))
+			}
+			if !transpose {
+				vec.Scale(m.inv[i], out)
+			}
+		}
+	})
+}
+
+// sepWork holds one pass's activations over all n nodes.
+type sepWork struct {
+	a0   *mat.Dense   // X W_in + b_in
+	h    []*mat.Dense // H_0 … H_L
+	sh   []*mat.Dense // S H_{l−1}, l = 1…L
+	xhat []*mat.Dense // the normalised pre-activations of layer l
+	rstd [][]float64  // 1/σ of each row of layer l
+	nrm  []*mat.Dense // γ x̂ + β
+	mask []*mat.Dense // dropout masks of H_0's units and of each layer (nil: none)
+	prob *mat.Dense   // softmax(H_L W_out + b_out)
+}
+
+func newSepWork(n int, s sepShape) *sepWork {
+	w := &sepWork{a0: mat.NewDense(n, s.h, nil), prob: mat.NewDense(n, s.c, nil)}
+	w.h = append(w.h, mat.NewDense(n, s.h, nil))
+	w.mask = make([]*mat.Dense, s.layers+1)
+	for l := 0; l < s.layers; l++ {
+		w.h = append(w.h, mat.NewDense(n, s.h, nil))
+		w.sh = append(w.sh, mat.NewDense(n, s.h, nil))
+		w.xhat = append(w.xhat, mat.NewDense(n, s.h, nil))
+		w.nrm = append(w.nrm, mat.NewDense(n, s.h, nil))
+		w.rstd = append(w.rstd, make([]float64, n))
+	}
+	return w
+}
+
+// drawMasks draws inverted-dropout masks with drop probability q (none
+// when q is 0).
+func (w *sepWork) drawMasks(rng *rand.Rand, q float64) {
+	for l := range w.mask {
+		if q == 0 {
+			w.mask[l] = nil
+			continue
+		}
+		if w.mask[l] == nil {
+			w.mask[l] = mat.NewDense(w.a0.RawMatrix().Rows, w.a0.RawMatrix().Cols, nil)
+		}
+		keep := 1 / (1 - q)
+		data := w.mask[l].RawMatrix().Data
+		for i := range data {
+			data[i] = 0
+			if rng.Float64() >= q {
+				data[i] = keep
+			}
+		}
+	}
+}
+
+// clearMasks turns dropout off (evaluation).
+func (w *sepWork) clearMasks() {
+	for l := range w.mask {
+		w.mask[l] = nil
+	}
+}
+
+// sepForward computes the activations and class probabilities of every
+// node (the equations of SepGNN's doc).
+func sepForward(p *sepParams, s sepShape, x Features, op meanOp, w *sepWork) {
+	featMulTo(w.a0, x, p.win)
+	addRowVec(w.a0, p.bin)
+	h0 := w.h[0].RawMatrix().Data
+	for i, v := range w.a0.RawMatrix().Data {
+		h0[i] = max(v, 0)
+	}
+	if w.mask[0] != nil {
+		w.h[0].MulElem(w.h[0], w.mask[0])
+	}
+	h := s.h
+	for l := 0; l < s.layers; l++ {
+		prev, next := w.h[l], w.h[l+1]
+		op.mul(w.sh[l], prev)
+		u := w.xhat[l]
+		u.Mul(prev, p.w[l].Slice(0, h, 0, h))
+		var t mat.Dense
+		t.Mul(w.sh[l], p.w[l].Slice(h, 2*h, 0, h))
+		u.Add(u, &t)
+		addRowVec(u, p.b[l])
+		layerNorm(u, w.rstd[l])
+		nrm := w.nrm[l]
+		for i := 0; i < nrm.RawMatrix().Rows; i++ {
+			out, xr := nrm.RawRowView(i), u.RawRowView(i)
+			for j := range out {
+				out[j] = p.gamma[l][j]*xr[j] + p.beta[l][j]
+			}
+		}
+		nd, pd, nx := next.RawMatrix().Data, prev.RawMatrix().Data, nrm.RawMatrix().Data
+		var md []float64
+		if w.mask[l+1] != nil {
+			md = w.mask[l+1].RawMatrix().Data
+		}
+		for i, v := range nx {
+			r := max(v, 0)
+			if md != nil {
+				r *= md[i]
+			}
+			nd[i] = pd[i] + r
+		}
+	}
+	w.prob.Mul(w.h[s.layers], p.wout)
+	addRowVec(w.prob, p.bout)
+	softmaxRowsInPlace(w.prob)
+}
+
+// layerNorm replaces each row of u by (u − mean)/σ, σ = √(var + ε), and
+// writes 1/σ into rstd.
+func layerNorm(u *mat.Dense, rstd []float64) {
+	r, c := u.Dims()
+	for i := 0; i < r; i++ {
+		row := u.RawRowView(i)
+		mean := vec.Sum(row) / float64(c)
+		v := 0.0
+		for _, x := range row {
+			v += (x - mean) * (x - mean)
+		}
+		rs := 1 / math.Sqrt(v/float64(c)+sepLayerNormEps)
+		for j, x := range row {
+			row[j] = (x - mean) * rs
+		}
+		rstd[i] = rs
+	}
+}
+
+// sepLoss returns the mean cross-entropy of the nodes idx with classes y
+// plus λ/2 times the squared weights, from the probabilities of the last
+// forward pass in w.
+func sepLoss(p *sepParams, w *sepWork, idx, y []int, lambda float64) float64 {
+	loss := 0.0
+	for k, i := range idx {
+		loss -= math.Log(max(w.prob.At(i, y[k]), math.SmallestNonzeroFloat64))
+	}
+	loss /= float64(len(idx))
+	if lambda > 0 {
+		sq := 0.0
+		for _, v := range p.weights {
+			sq += vec.Dot(v, v)
+		}
+		loss += lambda / 2 * sq
+	}
+	return loss
+}
+
+// sepBackward writes into g the gradient of sepLoss with respect to the
+// parameters, after sepForward filled w.
+func sepBackward(p, g *sepParams, s sepShape, x Features, op meanOp, w *sepWork, idx, y []int, lambda float64) {
+	n := w.prob.RawMatrix().Rows
+	h := s.h
+	// dZ = (P − Y)/|T| on the training rows, 0 elsewhere.
+	dz := mat.NewDense(n, s.c, nil)
+	inv := 1 / float64(len(idx))
+	for k, i := range idx {
+		row := dz.RawRowView(i)
+		for j, v := range w.prob.RawRowView(i) {
+			row[j] = v * inv
+		}
+		row[y[k]] -= inv
+	}
+	g.wout.Mul(w.h[s.layers].T(), dz)
+	colSumsTo(g.bout, dz)
+	dh := mat.NewDense(n, h, nil)
+	dh.Mul(dz, p.wout.T())
+	du := mat.NewDense(n, h, nil)
+	var t mat.Dense
+	back := mat.NewDense(n, h, nil)
+	for l := s.layers - 1; l >= 0; l-- {
+		// Through D = ReLU(N) ⊙ M into N, then LayerNorm into U.
+		dd, nx := du.RawMatrix().Data, w.nrm[l].RawMatrix().Data
+		hd := dh.RawMatrix().Data
+		var md []float64
+		if w.mask[l+1] != nil {
+			md = w.mask[l+1].RawMatrix().Data
+		}
+		for i, v := range hd {
+			switch {
+			case nx[i] <= 0:
+				dd[i] = 0
+			case md != nil:
+				dd[i] = v * md[i]
+			default:
+				dd[i] = v
+			}
+		}
+		clear(g.gamma[l])
+		clear(g.beta[l])
+		for i := 0; i < n; i++ {
+			dn, xr := du.RawRowView(i), w.xhat[l].RawRowView(i)
+			m1, m2 := 0.0, 0.0
+			for j, v := range dn {
+				g.gamma[l][j] += v * xr[j]
+				g.beta[l][j] += v
+				v *= p.gamma[l][j]
+				dn[j] = v
+				m1 += v
+				m2 += v * xr[j]
+			}
+			m1 /= float64(h)
+			m2 /= float64(h)
+			for j, v := range dn {
+				dn[j] = w.rstd[l][i] * (v - m1 - xr[j]*m2)
+			}
+		}
+		// U = H W_ego + (S H) W_nbr + b.
+		g.w[l].Slice(0, h, 0, h).(*mat.Dense).Mul(w.h[l].T(), du)
+		g.w[l].Slice(h, 2*h, 0, h).(*mat.Dense).Mul(w.sh[l].T(), du)
+		colSumsTo(g.b[l], du)
+		t.Mul(du, p.w[l].Slice(0, h, 0, h).T())
+		dh.Add(dh, &t)
+		t.Mul(du, p.w[l].Slice(h, 2*h, 0, h).T())
+		op.mulT(back, &t)
+		dh.Add(dh, back)
+	}
+	// Through H_0 = ReLU(A_0) ⊙ M_0 into W_in.
+	dd, ad := dh.RawMatrix().Data, w.a0.RawMatrix().Data
+	for i, a := range ad {
+		switch {
+		case a <= 0:
+			dd[i] = 0
+		case w.mask[0] != nil:
+			dd[i] *= w.mask[0].RawMatrix().Data[i]
+		}
+	}
+	featTMulTo(g.win, x, dh)
+	colSumsTo(g.bin, dh)
+	if lambda > 0 {
+		for k, v := range p.weights {
+			vec.AddScaled(g.weights[k], lambda, v)
+		}
+	}
+}
+
+// featMulTo writes X W into dst; sparse rows are multiplied in place.
+func featMulTo(dst *mat.Dense, x Features, w *mat.Dense) {
+	if x.Dense != nil {
+		dst.Mul(x.Dense, w)
+		return
+	}
+	n, _ := x.Dims()
+	parallel.For(n, meanGrain, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			row := dst.RawRowView(i)
+			clear(row)
+			cols, vals := x.Sparse.Row(i)
+			for k, c := range cols {
+				vec.AddScaled(row, vals[k], w.RawRowView(int(c)))
+			}
+		}
+	})
+}
+
+// featTMulTo writes Xᵀ W into dst (d×h). For sparse X it scatters row by
+// row, in row order, on one goroutine.
+func featTMulTo(dst *mat.Dense, x Features, w *mat.Dense) {
+	if x.Dense != nil {
+		dst.Mul(x.Dense.T(), w)
+		return
+	}
+	dst.Zero()
+	n, _ := x.Dims()
+	for i := 0; i < n; i++ {
+		src := w.RawRowView(i)
+		cols, vals := x.Sparse.Row(i)
+		for k, c := range cols {
+			vec.AddScaled(dst.RawRowView(int(c)), vals[k], src)
+		}
+	}
+}
+
+func addRowVec(m *mat.Dense, b []float64) {
+	r, _ := m.Dims()
+	for i := 0; i < r; i++ {
+		vec.Add(m.RawRowView(i), b)
+	}
+}
+
+func colSumsTo(dst []float64, m *mat.Dense) {
+	clear(dst)
+	r, _ := m.Dims()
+	for i := 0; i < r; i++ {
+		vec.Add(dst, m.RawRowView(i))
+	}
+}
+
+func softmaxRowsInPlace(m *mat.Dense) {
+	r, _ := m.Dims()
+	for i := 0; i < r; i++ {
+		row := m.RawRowView(i)
+		top := vec.Max(row)
+		s := 0.0
+		for j, v := range row {
+			row[j] = math.Exp(v - top)
+			s += row[j]
+		}
+		vec.Scale(1/s, row)
+	}
+}
+
+// sepAdam is Adam's state over the flat parameter vector (Kingma & Ba
+// 2015, with bias correction).
+type sepAdam struct {
+	lr     float64
+	t      int
+	m1, m2 []float64
+}
+
+const (
+	sepBeta1   = 0.9
+	sepBeta2   = 0.999
+	sepEpsilon = 1e-8
+)
+
+func (o *sepAdam) step(p, g []float64) {
+	if o.m1 == nil {
+		o.m1, o.m2 = make([]float64, len(p)), make([]float64, len(p))
+	}
+	o.t++
+	c1 := 1 - math.Pow(sepBeta1, float64(o.t))
+	c2 := 1 - math.Pow(sepBeta2, float64(o.t))
+	for i, gi := range g {
+		o.m1[i] = sepBeta1*o.m1[i] + (1-sepBeta1)*gi
+		o.m2[i] = sepBeta2*o.m2[i] + (1-sepBeta2)*gi*gi
+		p[i] -= o.lr * (o.m1[i] / c1) / (math.Sqrt(o.m2[i]/c2) + sepEpsilon)
+	}
+}
