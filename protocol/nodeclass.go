@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/gssl/gssl/graph"
+	"github.com/gssl/gssl/homophily"
+
 	"github.com/gssl/gssl/eval"
 	"github.com/gssl/gssl/linbp"
 	"github.com/gssl/gssl/nodeclass"
@@ -12,7 +15,7 @@ import (
 
 // NodeClassModels are the names NodeClassSearch knows ("cs" is also read
 // as correct-smooth).
-var NodeClassModels = []string{"sgc", "appnp", "correct-smooth", "auto", "stkr", "channels", "linbp"}
+var NodeClassModels = []string{"sgc", "appnp", "correct-smooth", "auto", "stkr", "channels", "sepgnn", "linbp"}
 
 // NodeClassSearch returns the search of gssl classify --model name over the
 // grids of package nodeclass: sgc and appnp (nodeclass.SGCGrid,
@@ -57,6 +60,8 @@ func NodeClassSearch(name string, featureWeight float64, embedded bool) (eval.No
 		return eval.NodeSearch{Grid: func(c int) []nodeclass.Base { return append(sgc(c), appnp(c)...) }, Refine: cs}, nil
 	case "channels":
 		return eval.NodeSearch{Grid: func(int) []nodeclass.Base { return []nodeclass.Base{&nodeclass.ChannelMLP{}} }}, nil
+	case "sepgnn":
+		return eval.NodeSearch{Grid: func(int) []nodeclass.Base { return []nodeclass.Base{&nodeclass.SepGNN{}} }}, nil
 	case "linbp":
 		return eval.NodeSearch{Grid: func(int) []nodeclass.Base { return []nodeclass.Base{&linbp.Propagation{}} }}, nil
 	}
@@ -157,4 +162,35 @@ func ReportNodeClass(s eval.NodeSearch, classes int, runs []eval.NodeRun) NodeCl
 		r.TestAUC, r.TestAUCStd = number(m), number(sd)
 	}
 	return r
+}
+
+// NodeClassAuto returns the search of gssl classify --model auto for the
+// graph g with the training labels train (−1 elsewhere; the validation and
+// test labels must not be among them): the family homophily.Advise calls
+// for on the graph's statistics from those labels, and its grid. A
+// homophilous graph gets the smoothing models (NodeClassSearch "auto"); a
+// heterophilous one whose neighbours' classes are informative gets
+// linearised belief propagation beside the two feature models; otherwise
+// the feature models alone: the channel perceptron (nodeclass.ChannelMLP)
+// and the trained ego/neighbour network (nodeclass.SepGNN), chosen on the
+// validation nodes.
+func NodeClassAuto(g *graph.CSR, train []int, embedded bool) (eval.NodeSearch, homophily.Family, string, error) {
+	st, err := homophily.Measure(g, train)
+	if err != nil {
+		return eval.NodeSearch{}, 0, "", fmt.Errorf("protocol: --model auto measures homophily on the training labels: %w", err)
+	}
+	fam, why := homophily.Advise(st)
+	features := func() []nodeclass.Base {
+		return []nodeclass.Base{&nodeclass.ChannelMLP{}, &nodeclass.SepGNN{}}
+	}
+	switch fam {
+	case homophily.Compatibility:
+		return eval.NodeSearch{Grid: func(int) []nodeclass.Base {
+			return append([]nodeclass.Base{&linbp.Propagation{}}, features()...)
+		}}, fam, why, nil
+	case homophily.Features:
+		return eval.NodeSearch{Grid: func(int) []nodeclass.Base { return features() }}, fam, why, nil
+	}
+	s, err := NodeClassSearch("auto", 0, embedded)
+	return s, fam, why, err
 }

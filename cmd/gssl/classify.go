@@ -50,8 +50,15 @@ Models (package nodeclass): sgc — logistic regression on S̃^K X (Wu et al. 20
 appnp — logistic regression on the personalised-PageRank propagation
 (1−a)(I − aS̃)^{-1}X, APPNP with a linear base (Klicpera et al. 2019);
 correct-smooth — Correct & Smooth (Huang et al. 2021) on the chosen SGC model;
-auto — SGC and APPNP, then Correct & Smooth on the chosen one (the base model
-and its accuracies are reported too); stkr — STKR's inverse Laplacian (SP-Lap,
+auto — chosen by the homophily of the training labels (gssl info shows it):
+on a homophilous graph SGC and APPNP, then Correct & Smooth on the chosen one
+(the base model and its accuracies are reported too); on a heterophilous one
+channels and sepgnn (and linbp when the neighbours' classes are informative),
+chosen on the validation nodes; channels — a perceptron on the ego and
+neighbour channels [X, SX, S²X, SY]; sepgnn — a trained network with separate
+ego and neighbour weights, residual connections and layer normalisation
+(Platonov et al. 2023's strong baseline); linbp — linearised belief
+propagation through the class compatibility matrix; stkr — STKR's inverse Laplacian (SP-Lap,
 η and β from the STKR paper's grids) on the graph kernel, or with
 --feature-weight γ on the graph kernel plus γ times the cosine kernel of the
 features (stkr.FeatureKernel). Hyperparameters (K, a, the L2 penalty, the C&S
@@ -84,7 +91,7 @@ class, the label and split, and the score of every class (CSV, or JSON Lines).`,
 	}
 	f := cmd.Flags()
 	opts.In.addFlags(f)
-	f.StringVar(&opts.Model, "model", "auto", "sgc, appnp, correct-smooth, auto, stkr (SP-Lap: STKR's inverse Laplacian, with --feature-weight on the graph and feature kernels), channels (a perceptron on the ego and neighbour channels, for heterophilous graphs) or linbp (belief propagation through the class compatibility matrix)")
+	f.StringVar(&opts.Model, "model", "auto", "sgc, appnp, correct-smooth, auto (by the homophily of the training labels: on a homophilous graph SGC and APPNP then Correct & Smooth, else the heterophily models below, chosen on the validation nodes), stkr (SP-Lap: STKR's inverse Laplacian, with --feature-weight on the graph and feature kernels), channels (a perceptron on the ego and neighbour channels, for heterophilous graphs), sepgnn (a trained network with separate ego and neighbour weights, residuals and layer norm, for heterophilous graphs) or linbp (belief propagation through the class compatibility matrix)")
 	f.StringVar(&opts.Split, "split", "auto", "auto (the data set's split if it has one, else none), none (fit on every labelled node, hyperparameters by cross-validation, predict the others), planetoid, random:K, per-class:T,V (T train and V val nodes per class, the rest test), or a split file")
 	f.IntVar(&opts.Val, "val", -1, "with --split random:K: validation nodes (-1: min(500, a third of the labelled nodes left))")
 	f.IntVar(&opts.Test, "test", -1, "with --split random:K: test nodes (-1: min(1000, half of the labelled nodes left))")
@@ -116,8 +123,11 @@ type classifyResult struct {
 	Features  int    `json:"features"`
 	Classes   int    `json:"classes"`
 	ModelFlag string `json:"model_flag"`
-	Split     string `json:"split"`
-	Seeds     int    `json:"seeds"`
+	// Advice is, for --model auto, what the homophily of the training
+	// labels calls for (homophily.Advise) and so which models were searched.
+	Advice string `json:"advice,omitempty"`
+	Split  string `json:"split"`
+	Seeds  int    `json:"seeds"`
 	protocol.NodeClassReport
 	Confidence  *confidence.Report `json:"confidence,omitempty"` // --conformal: the first seed's run
 	LoadSeconds float64            `json:"load_seconds"`
@@ -138,9 +148,30 @@ func classifySearch(model string, featureWeight float64, embed bool) (eval.NodeS
 	}
 	s, err := protocol.NodeClassSearch(model, featureWeight, embed)
 	if err != nil {
-		return s, fmt.Errorf("classify: --model %q is invalid: want sgc, appnp, correct-smooth, auto, stkr, channels or linbp", model)
+		return s, fmt.Errorf("classify: --model %q is invalid: want sgc, appnp, correct-smooth, auto, stkr, channels, sepgnn or linbp", model)
 	}
 	return s, nil
+}
+
+// classifyAuto returns --model auto's search for the data set: the model
+// family the homophily of the first split's training labels calls for.
+func classifyAuto(ds *loaders.NodeDataset, splits *eval.Splitter, opts classifyOptions) (eval.NodeSearch, string, error) {
+	sp, _, err := splits.Split(opts.Seed)
+	if err != nil {
+		return eval.NodeSearch{}, "", fmt.Errorf("classify: --split: %w", err)
+	}
+	train := make([]int, len(ds.Labels))
+	for i := range train {
+		train[i] = -1
+	}
+	for _, i := range sp.Train {
+		train[i] = ds.Labels[i]
+	}
+	s, _, why, err := protocol.NodeClassAuto(ds.Graph, train, opts.Embed > 0)
+	if err != nil {
+		return s, "", fmt.Errorf("classify: %w", err)
+	}
+	return s, why, nil
 }
 
 // classifySplits returns the splitter of --split.
@@ -189,7 +220,7 @@ func (opts classifyOptions) check() error {
 	if err := checkOutPath("save", opts.Save); err != nil {
 		return fmt.Errorf("classify: %w", err)
 	}
-	if opts.Save != "" && (opts.Model == "channels" || opts.Model == "linbp") {
+	if opts.Save != "" && (opts.Model == "channels" || opts.Model == "linbp" || opts.Model == "sepgnn") {
 		return fmt.Errorf("classify: --save works with --model sgc, appnp, correct-smooth and auto; --model %s is not saved yet", opts.Model)
 	}
 	if opts.Save != "" && opts.Model == "stkr" {
@@ -247,6 +278,12 @@ func runClassify(ctx context.Context, opts classifyOptions, stdout, stderr io.Wr
 	if err != nil {
 		return err
 	}
+	var advice string
+	if opts.Model == "auto" {
+		if search, advice, err = classifyAuto(ds, splits, opts); err != nil {
+			return err
+		}
+	}
 	search.Metric = resolveMetric(opts.Metric, ds.Classes)
 	if opts.Conformal > 0 {
 		if sp, _, err := splits.Split(opts.Seed); err == nil && len(sp.Val) == 0 {
@@ -274,7 +311,7 @@ func runClassify(ctx context.Context, opts classifyOptions, stdout, stderr io.Wr
 		return fmt.Errorf("classify: %w", err)
 	}
 	res := newClassifyResult(opts, ds, x, search, runs)
-	res.LoadSeconds = loadSeconds
+	res.LoadSeconds, res.Advice = loadSeconds, advice
 	if opts.Conformal > 0 {
 		if res.Confidence, err = conformalReport(runs[0].Probabilities, runs[0].Split, ds.Labels, opts.Conformal, opts.Seed); err != nil {
 			return fmt.Errorf("classify: %w", err)
@@ -337,6 +374,9 @@ func classifyWrite(ctx context.Context, opts classifyOptions, ds *loaders.NodeDa
 func printClassify(w io.Writer, opts classifyOptions, res classifyResult) {
 	fmt.Fprintf(w, "%s: %d nodes, %d edges, %d features, %d classes; split %s, %d seed(s), %d candidates\n",
 		res.Data, res.Nodes, res.Edges, res.Features, res.Classes, opts.Split, len(res.Runs), res.Candidates)
+	if res.Advice != "" {
+		fmt.Fprintf(w, "auto: %s\n", res.Advice)
+	}
 	for _, r := range res.Runs {
 		if r.ValAUC != nil {
 			fmt.Fprintf(w, "  seed %d: %s  val AUC %s  test AUC %s, accuracy %s\n", r.Seed, r.Model, fmtAcc(r.ValAUC), fmtAcc(r.TestAUC), fmtAcc(r.Test))
