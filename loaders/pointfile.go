@@ -278,27 +278,6 @@ func ReadIDLines(path string) ([]string, error) {
 	return lines, nil
 }
 
-// FloatValues parses regression targets written as text, NaN for "".
-// path names the file in errors.
-func FloatValues(path string, vals []string) ([]float64, error) {
-	out := make([]float64, len(vals))
-	for i, s := range vals {
-		if s == "" {
-			out[i] = math.NaN()
-			continue
-		}
-		v, err := strconv.ParseFloat(s, 64)
-		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, fmt.Errorf("%s: value %q of point %d is not a finite number", path, s, i)
-		}
-		if math.Abs(v) > estimator.MaxMagnitude {
-			return nil, fmt.Errorf("%s: value %g of point %d is beyond %g, where squared errors overflow; scale the values", path, v, i, estimator.MaxMagnitude)
-		}
-		out[i] = v
-	}
-	return out, nil
-}
-
 // PointsDataset is the node data set whose nodes are the rows of p (its
 // graph is the caller's to build from them, as knngraph.FromPoints does):
 // the points as dense features, and the labels and targets files, when
@@ -316,7 +295,7 @@ func PointsDataset(p *Points, name, labels, targets string) (*NodeDataset, error
 	if targets != "" {
 		vals, err := ReadPointValues(targets, p.IDs, "--features "+p.Report.Path, false)
 		if err == nil {
-			ds.Targets, err = FloatValues(targets, vals)
+			ds.Targets, err = ParseTargets(targets, vals)
 		}
 		if err != nil {
 			return nil, err

@@ -63,11 +63,11 @@ func TestReadPointValues(t *testing.T) {
 	require.ErrorContains(t, err, "2 values for the 3 rows")
 	_, err = ReadPointValues(pointTestFile(t, "l.csv", "id,label\nz,x\n"), ids, "f.csv", true)
 	require.ErrorContains(t, err, `id "z" names no row`)
-	f, err := FloatValues("t.txt", []string{"1.5", ""})
+	f, err := ParseTargets("t.txt", []string{"1.5", ""})
 	require.NoError(t, err)
 	require.Equal(t, 1.5, f[0])
 	require.True(t, math.IsNaN(f[1]))
-	_, err = FloatValues("t.txt", []string{"1e200"})
+	_, err = ParseTargets("t.txt", []string{"1e200"})
 	require.ErrorContains(t, err, "beyond")
 }
 
