@@ -189,7 +189,7 @@ func (m *Classifier) FitValidated(ctx context.Context, x *mat.Dense, labels []in
 	rng := rand.New(rand.NewPCG(m.Seed, 0x31a7))
 	p := newParams(d, m.hidden(), c, rng)
 	best, bestLoss, since, epoch := p.clone(), math.Inf(1), 0, 0
-	opt := newAdam(p, m.learningRate())
+	opt := &Adam{LearningRate: m.learningRate()}
 	g := p.zeroLike()
 	w := newWork(x.RawMatrix().Rows, m.hidden(), c)
 	wv := newWork(xv.RawMatrix().Rows, m.hidden(), c)
@@ -199,7 +199,7 @@ func (m *Classifier) FitValidated(ctx context.Context, x *mat.Dense, labels []in
 		}
 		w.drawMask(rng, m.dropout())
 		lossGrad(p, x, labels, w, m.weightDecay(), g)
-		opt.step(p, g)
+		opt.Step(p.slices(), g.slices())
 		lv := lossGrad(p, xv, yv, wv, 0, nil)
 		if math.IsNaN(lv) {
 			return &estimator.NotConvergedError{Model: "mlp", Method: "adam", Iterations: epoch, Residual: lv}

@@ -187,15 +187,19 @@ func colSums(dst []float64, m *mat.Dense) {
 	}
 }
 
-// adam is the state of Adam's moment estimates.
-type adam struct {
-	lr     float64
-	t      int
-	m1, m2 *params
-}
-
-func newAdam(p *params, lr float64) *adam {
-	return &adam{lr: lr, m1: p.zeroLike(), m2: p.zeroLike()}
+// Adam is the state of the Adam optimiser (Kingma & Ba, "Adam: a method
+// for stochastic optimization", ICLR 2015, with bias correction) over a
+// model's parameter arrays: with g the gradient at step t,
+//
+//	m ← β₁m + (1−β₁)g,  v ← β₂v + (1−β₂)g²,
+//	θ ← θ − η (m/(1−β₁ᵗ)) / (√(v/(1−β₂ᵗ)) + ε),
+//
+// β₁ = 0.9, β₂ = 0.999, ε = 1e-8. The zero Adam with LearningRate η set
+// starts from zero moments.
+type Adam struct {
+	LearningRate float64
+	t            int
+	m1, m2       [][]float64
 }
 
 const (
@@ -204,16 +208,24 @@ const (
 	epsilon = 1e-8
 )
 
-func (o *adam) step(p, g *params) {
+// Step takes one step of the parameter arrays p against their gradients
+// g, arrays of the same lengths in the same order at every step.
+func (o *Adam) Step(p, g [][]float64) {
+	if o.m1 == nil {
+		o.m1, o.m2 = make([][]float64, len(p)), make([][]float64, len(p))
+		for k := range p {
+			o.m1[k], o.m2[k] = make([]float64, len(p[k])), make([]float64, len(p[k]))
+		}
+	}
 	o.t++
 	c1 := 1 - math.Pow(beta1, float64(o.t))
 	c2 := 1 - math.Pow(beta2, float64(o.t))
-	ps, gs, m1, m2 := p.slices(), g.slices(), o.m1.slices(), o.m2.slices()
-	for k := range ps {
-		for i, gi := range gs[k] {
-			m1[k][i] = beta1*m1[k][i] + (1-beta1)*gi
-			m2[k][i] = beta2*m2[k][i] + (1-beta2)*gi*gi
-			ps[k][i] -= o.lr * (m1[k][i] / c1) / (math.Sqrt(m2[k][i]/c2) + epsilon)
+	for k := range p {
+		m1, m2, pk := o.m1[k], o.m2[k], p[k]
+		for i, gi := range g[k] {
+			m1[i] = beta1*m1[i] + (1-beta1)*gi
+			m2[i] = beta2*m2[i] + (1-beta2)*gi*gi
+			pk[i] -= o.LearningRate * (m1[i] / c1) / (math.Sqrt(m2[i]/c2) + epsilon)
 		}
 	}
 }

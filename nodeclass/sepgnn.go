@@ -207,7 +207,7 @@ func (m *SepGNN) FitValidated(ctx context.Context, x estimator.Nodes, labels, va
 	best := append([]float64(nil), p.flat...)
 	op := newMeanOp(x.Graph)
 	w := newSepWork(n, s)
-	opt := &sepAdam{lr: m.rate()}
+	opt := &mlp.Adam{LearningRate: m.rate()}
 	bestLoss, bestAcc, since, epoch := math.Inf(1), -1.0, 0, 0
 	for epoch = 1; epoch <= m.epochs(); epoch++ {
 		if err := ctx.Err(); err != nil {
@@ -220,7 +220,7 @@ func (m *SepGNN) FitValidated(ctx context.Context, x estimator.Nodes, labels, va
 			sepForward(p, s, f, op, w)
 		}
 		sepBackward(p, g, s, f, op, w, train, ytr, m.decay())
-		opt.step(p.flat, g.flat)
+		opt.Step([][]float64{p.flat}, [][]float64{g.flat})
 		w.clearMasks()
 		sepForward(p, s, f, op, w)
 		lv := sepLoss(p, w, val, valLabels, 0)

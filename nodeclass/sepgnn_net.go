@@ -445,31 +445,3 @@ func softmaxRowsInPlace(m *mat.Dense) {
 		vec.Scale(1/s, row)
 	}
 }
-
-// sepAdam is Adam's state over the flat parameter vector (Kingma & Ba
-// 2015, with bias correction).
-type sepAdam struct {
-	lr     float64
-	t      int
-	m1, m2 []float64
-}
-
-const (
-	sepBeta1   = 0.9
-	sepBeta2   = 0.999
-	sepEpsilon = 1e-8
-)
-
-func (o *sepAdam) step(p, g []float64) {
-	if o.m1 == nil {
-		o.m1, o.m2 = make([]float64, len(p)), make([]float64, len(p))
-	}
-	o.t++
-	c1 := 1 - math.Pow(sepBeta1, float64(o.t))
-	c2 := 1 - math.Pow(sepBeta2, float64(o.t))
-	for i, gi := range g {
-		o.m1[i] = sepBeta1*o.m1[i] + (1-sepBeta1)*gi
-		o.m2[i] = sepBeta2*o.m2[i] + (1-sepBeta2)*gi*gi
-		p[i] -= o.lr * (o.m1[i] / c1) / (math.Sqrt(o.m2[i]/c2) + sepEpsilon)
-	}
-}
