@@ -145,7 +145,7 @@ func runEigs(ctx context.Context, opts eigsOptions, stdout, stderr io.Writer) er
 	if err := opts.Plots.write(stderr, "eigs", res, func() (picture, error) { return eigsPicture(res) }); err != nil {
 		return err
 	}
-	return report(stdout, opts.JSON, res, func(w io.Writer) { printEigs(w, res) })
+	return reportSummary(stdout, opts.JSON, "eigs", res)
 }
 
 // lanczosProgress shows a Lanczos solve's converged eigenpairs (of the
@@ -156,16 +156,6 @@ func lanczosProgress(st *steps) func(spectral.Status) {
 		st.bar.Describe(fmt.Sprintf("restart %d, %d products", s.Restarts, s.MatVecs))
 		st.to(s.Converged, max(s.Wanted, 1), "Lanczos: %d of %d eigenpairs converged (%d products so far)", s.Converged, s.Wanted, s.MatVecs)
 	}
-}
-
-func printEigs(w io.Writer, res eigsResult) {
-	fmt.Fprintf(w, "%s: %d nodes, %d edges, %d components\n", res.Data, res.Nodes, res.Edges, res.Components)
-	fmt.Fprintf(w, "%d smallest eigenvalues of L_%s (%d zero):\n", res.K, res.Laplacian, res.ZeroFound)
-	for i, v := range res.Eigenvalues {
-		fmt.Fprintf(w, "  %4d  %.12f  (residual %.2g)\n", i, v, res.Residuals[i])
-	}
-	fmt.Fprintf(w, "max residual %.3g (tolerance %.3g), orthogonality %.3g\n", res.MaxResidual, res.Tol, res.Orthogonality)
-	fmt.Fprintf(w, "%.3f s (%d restarts, %d products), load %.3f s\n", res.Seconds, res.Restarts, res.MatVecs, res.LoadSeconds)
 }
 
 // check validates the numeric flags and the output file.

@@ -21,50 +21,41 @@ import (
 // targets with the options of their reader. Nothing given means the Cora
 // embedded in the binary.
 type nodeInput struct {
-	Data       string // folder: ours or OGB's node-property layout
-	Edges      string // edge table or Matrix Market file
-	Labels     string // "id,label" table
-	Features   string // node features
-	FeatureIDs string // the node of each feature row, one id per line
-	Targets    string // "id,value" regression targets
-	Header     string // auto, yes or no
-	Weight     string // weight column by name or 1-based position
-	Directed   string // undirected, max, sum, mean, mutual or error
-	Nodes      int    // > 0: ids are 0..Nodes−1
-	// Source and Target choose the edge table's id columns, IDColumn,
-	// LabelColumn and TargetColumn those of the labels and targets
-	// tables (by name or 1-based position).
-	Source, Target                      string
-	IDColumn, LabelColumn, TargetColumn string
-	// reports say how each file was read (loaders.TableReport), after load.
-	reports   []loaders.TableReport
-	KNN       knnFlags
-	MaxMemory string // refuse features and KNN graphs above this size
+	Data         string `flag:"data"`
+	Edges        string `flag:"edges"`
+	Labels       string `flag:"labels"`
+	Features     string `flag:"features"`
+	FeatureIDs   string `flag:"feature-ids"`
+	Targets      string `flag:"targets"`
+	Header       string `flag:"header"`
+	Weight       string `flag:"weight"`
+	Source       string `flag:"source"`
+	Target       string `flag:"target"`
+	IDColumn     string `flag:"id-column"`
+	LabelColumn  string `flag:"label-column"`
+	TargetColumn string `flag:"target-column"`
+	Directed     string `flag:"directed"`
+	Nodes        int    `flag:"nodes"`
+	KNN          knnFlags
+	MaxMemory    string `flag:"max-memory"`
 
-	flags *pflag.FlagSet // the command's flags (its --seed seeds NN-descent)
-	built *knnBuilt      // the KNN graph built from Features, after load
+	reports []loaders.TableReport // how each file was read, after load
+	flags   *pflag.FlagSet        // the command's flags (its --seed seeds NN-descent)
+	built   *knnBuilt             // the KNN graph built from Features, after load
 }
 
-// addFlags registers the input flags on f.
+// newNodeInput is the input flags' defaults.
+func newNodeInput() nodeInput {
+	return nodeInput{Header: "auto", Directed: "undirected", KNN: newKNNFlags(), MaxMemory: defaultMaxMemory()}
+}
+
+// boundTo keeps the command's flags (bindFlags calls it).
+func (in *nodeInput) boundTo(f *pflag.FlagSet) { in.flags = f }
+
+// addFlags registers the input flags on f with help/flags.md's texts.
 func (in *nodeInput) addFlags(f *pflag.FlagSet) {
-	f.StringVar(&in.Data, "data", "", "data folder: ours (edges.txt, labels.txt, …) or OGB's node-property layout (default: the Cora embedded in gssl)")
-	f.StringVar(&in.Edges, "edges", "", "edge table (CSV/TSV/whitespace; header by column names; string or integer ids; optional weight) or Matrix Market .mtx")
-	f.StringVar(&in.Labels, "labels", "", `"id,label" table; an empty or missing label means unlabelled; class names are kept`)
-	f.StringVar(&in.Features, "features", "", "node features (.npy, .npz, svmlight, CSV or our sparse text)")
-	f.StringVar(&in.FeatureIDs, "feature-ids", "", "the id of each row of --features, one per line (for a NumPy matrix saved next to its list of nodes)")
-	f.StringVar(&in.Targets, "targets", "", `"id,value" table of regression targets`)
-	f.StringVar(&in.Header, "header", "auto", "tables start with a header line: auto (recognised by column names), yes or no")
-	f.StringVar(&in.Weight, "weight", "", "edge weight column, by name or 1-based position (default: a column named weight, or a third numeric column; none: every weight 1)")
-	f.StringVar(&in.Source, "source", "", "source id column of --edges, by name or 1-based position (default: a column named source, src, from, u, …, else the first)")
-	f.StringVar(&in.Target, "target", "", "target id column of --edges, by name or 1-based position (default: a column named target, dst, to, v, …, else the second)")
-	f.StringVar(&in.IDColumn, "id-column", "", "node id column of --labels and --targets, by name or 1-based position (default: a column named id, node, name, …, or the first of two)")
-	f.StringVar(&in.LabelColumn, "label-column", "", "label column of --labels, by name or 1-based position (default: a column named label, class, y, …, or the second of two)")
-	f.StringVar(&in.TargetColumn, "target-column", "", "value column of --targets, by name or 1-based position (default: a column named target, value, y, …, or the second of two)")
-	f.StringVar(&in.Directed, "directed", "undirected", "how edges become an undirected graph: undirected (one line per edge; an edge given twice is merged by max), max, sum, mean or mutual (lines are arcs: W = max(A, Aᵀ), A + Aᵀ, (A + Aᵀ)/2, or arcs both ways), or error (an edge given twice, or a Matrix Market matrix that is not symmetric, is an error)")
-	f.IntVar(&in.Nodes, "nodes", 0, "the ids are the integers 0..N-1 (nodes without edges included); 0: the ids present")
-	in.KNN.addFlags(f, " (with --features and no --edges)")
-	f.StringVar(&in.MaxMemory, "max-memory", defaultMaxMemory(), "refuse --features and their K-nearest-neighbour graph, and a fit's dense blocks (classes × nodes, a Krylov basis), above this size")
-	in.flags = f
+	*in = newNodeInput()
+	bindFlags(f, "", helpText{}, in)
 }
 
 // fromPoints reports whether the graph is to be built from the features:

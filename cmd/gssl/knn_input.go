@@ -23,11 +23,14 @@ import (
 // points: the same flags, with the same meaning, in gssl knn and in every
 // node command given --features without --edges.
 type knnFlags struct {
-	Neighbors   int     // K
-	Approximate bool    // NN-descent instead of the exact search
-	Weights     string  // connectivity, gaussian or imgp
-	Bandwidth   float64 // σ of exp(−d²/(2σ²)); 0: self-tuning (gaussian) or the median K-th distance (imgp)
+	Neighbors   int     `flag:"neighbors"`
+	Approximate bool    `flag:"approximate"`
+	Weights     string  `flag:"knn-weights"` // connectivity, gaussian or imgp
+	Bandwidth   float64 `flag:"bandwidth"`   // σ of exp(−d²/(2σ²)); 0: self-tuning (gaussian) or the median K-th distance (imgp)
 }
+
+// newKNNFlags is the KNN flags' defaults.
+func newKNNFlags() knnFlags { return knnFlags{Neighbors: defaultNeighbors, Weights: defaultKNNWeights} }
 
 // defaultNeighbors is K of a KNN graph when --neighbors is not given:
 // scikit-learn's LabelSpreading default (n_neighbors=7) rounded up to the
@@ -39,12 +42,14 @@ const defaultNeighbors = 10
 const defaultKNNWeights = "connectivity"
 
 // addFlags registers --neighbors, --approximate, --knn-weights and
-// --bandwidth.
+// --bandwidth; what ends each flag's text.
 func (k *knnFlags) addFlags(f *pflag.FlagSet, what string) {
-	f.IntVar(&k.Neighbors, "neighbors", defaultNeighbors, "neighbours per point of the K-nearest-neighbour graph"+what)
-	f.BoolVar(&k.Approximate, "approximate", false, "build the K-nearest-neighbour graph by NN-descent (approximate, for large N) instead of the exact search"+what)
-	f.StringVar(&k.Weights, "knn-weights", defaultKNNWeights, "edge weights of the K-nearest-neighbour graph: connectivity (1 per edge, scikit-learn's kernel='knn'), gaussian (exp(−d²/(2σ²)), σ = --bandwidth, or self-tuning exp(−d²/(σ_iσ_j)) with σ_i the distance to the 7th neighbour when --bandwidth is 0), or imgp (IMGP's density-normalised Gaussian, σ = --bandwidth or the median distance to the K-th neighbour)"+what)
-	f.Float64Var(&k.Bandwidth, "bandwidth", 0, "bandwidth σ of the Gaussian exp(−d²/(2σ²)) of --knn-weights gaussian or imgp (0: self-tuning, or for imgp the median distance to the K-th neighbour)"+what)
+	*k = newKNNFlags()
+	bindFlags(f, "", helpText{}, k)
+	for _, name := range []string{"neighbors", "approximate", "knn-weights", "bandwidth"} {
+		fl := f.Lookup(name)
+		fl.Usage = strings.TrimSuffix(fl.Usage, " (with --features and no --edges)") + what
+	}
 }
 
 // kernel validates the weight flags.

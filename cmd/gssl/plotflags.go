@@ -25,8 +25,8 @@ import (
 // their result: one image of all the command's panels (package figures), and
 // a self-contained HTML page of the run (package htmlreport).
 type plotFlags struct {
-	Plot   string // image file: .png, .svg or .pdf
-	Report string // folder of index.html
+	Plot   string `flag:"plot"`   // image file: .png, .svg or .pdf
+	Report string `flag:"report"` // folder of index.html
 	start  time.Time
 }
 

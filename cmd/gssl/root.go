@@ -74,6 +74,9 @@ var commands = []func(*globals) *cobra.Command{
 	newFitCommand, newPredictCommand, newServeCommand, newModelCommand, newVersionCommand,
 }
 
+// rootHelp is help/gssl.md.
+var rootHelp = readHelp("gssl")
+
 // usageError is a command line gssl cannot run (no command, a bad flag);
 // main exits with status 2 for it, 1 for every other error.
 type usageError struct{ error }
@@ -91,20 +94,9 @@ func newRootGlobals() (*cobra.Command, *globals) {
 	g := &globals{}
 	var version bool
 	root := &cobra.Command{
-		Use:   "gssl",
-		Short: "Graph-based semi-supervised learning",
-		Long: `gssl: label propagation, spectral methods, STKR, implicit-manifold GPs,
-graph kernels and FALKON on sparse graphs.
-
-Every command accepts --json and then prints exactly one JSON object on stdout
-(rates as fractions in [0, 1], times in seconds; a number that is undefined is
-null, with a reason). Progress and errors go to stderr. Exit status: 0 on
-success, 1 when the command fails, 2 when the command line is wrong (no
-command, an unknown flag); "gssl --json" with no command prints nothing on
-stdout, the error on stderr, and exits with 2.
-
-Without input flags the node-level commands use the copy of Cora embedded in
-gssl. docs/cli.md lists the flags shared by all commands.`,
+		Use:           "gssl",
+		Short:         rootHelp.Short,
+		Long:          rootHelp.Long,
 		Args:          cobra.NoArgs,
 		SilenceUsage:  true,
 		SilenceErrors: true,
