@@ -18,7 +18,7 @@ func TestRunFactsAreTyped(t *testing.T) {
 	assert.Equal(t, "first_seed = 7 (3 splits: seeds 7..9)", seeds)
 	seeds, _ = runFacts(classifyResult{Seeds: 2, NodeClassReport: protocol.NodeClassReport{Runs: []protocol.NodeClassRun{{Seed: 4}, {Seed: 5}}}})
 	assert.Equal(t, "seeds = [4 5]", seeds)
-	seeds, timings := runFacts(imgpResult{Seed: 3, SecondsLML: 1.5, Seconds: 2})
+	seeds, timings := runFacts(imgpResult{IMGPReport: protocol.IMGPReport{Seed: 3, SecondsLML: 1.5}, Seconds: 2})
 	assert.Equal(t, "seed = 3", seeds)
 	assert.Contains(t, timings, htmlreport.Timing{Name: "seconds_likelihood", Seconds: 1.5})
 	assert.Contains(t, timings, htmlreport.Timing{Name: "seconds", Seconds: 2})

@@ -25,6 +25,9 @@ var summaries = template.Must(template.New("").Funcs(template.FuncMap{
 	"add":  func(a, b int) int { return a + b },
 	"sub":  func(a, b int) int { return a - b },
 	"idx":  func(v any, i int) any { return reflect.ValueOf(v).Index(i).Interface() },
+	// points28: "n/a" for a missing number, and 100·v (nil stays nil).
+	"na":       func(format string, v any) string { return orNA(formatFloat(format, v)) },
+	"times100": times100,
 }).ParseFS(summaryFiles, "summary/*.tmpl"))
 
 // printSummary writes the summary of command (summary/<command>.tmpl) of res.
@@ -80,4 +83,20 @@ func reportSummary(w io.Writer, asJSON bool, command string, res any) error {
 		return e
 	}
 	return err
+}
+
+// orNA is s, or "n/a" for formatFloat's missing number.
+func orNA(s string) string {
+	if s == "-" {
+		return "n/a"
+	}
+	return s
+}
+
+// times100 is 100·v for a number, nil otherwise (a percentage).
+func times100(v any) any {
+	if f, ok := v.(float64); ok {
+		return 100 * f
+	}
+	return nil
 }
