@@ -6,6 +6,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/krr"
 )
 
@@ -148,4 +149,46 @@ func SweepKRR(ctx context.Context, spec krr.Spec, model krr.MultiOutput, t *Poin
 			Iterations: p.Info.Iterations, JitterRaises: p.Info.JitterRaises, TestError: number(sc.ErrorRate), TestRMSE: number(sc.RMSE)})
 	}
 	return r, nil
+}
+
+// PredictionTable is a table of predictions, one row per predicted point:
+// the column names and Row, which fills rec (one value per column; nil
+// for a missing value) for row r.
+type PredictionTable struct {
+	Columns []string
+	Rows    int
+	Row     func(r int, rec []any)
+}
+
+// KRRTable is the table of p, the predictions of t's rows to predict
+// (FitPredict's Test): id, set, then the prediction and the true target of
+// a regression, or the predicted class, the score of every class
+// (score_<class>, the ridge outputs whose argmax is the prediction) and
+// the true class.
+func (t *PointTask) KRRTable(p *mat.Dense) PredictionTable {
+	if t.Regression() {
+		return PredictionTable{Columns: []string{"id", "set", "prediction", "target"}, Rows: len(t.IDs), Row: func(r int, rec []any) {
+			rec[0], rec[1], rec[2], rec[3] = t.IDs[r], t.Sets[r], p.At(r, 0), t.TruthTargets[r]
+		}}
+	}
+	cols := []string{"id", "set", "prediction"}
+	for _, c := range t.ClassNames {
+		cols = append(cols, "score_"+c)
+	}
+	pred := estimator.Argmax(p)
+	return PredictionTable{Columns: append(cols, "label"), Rows: len(t.IDs), Row: func(r int, rec []any) {
+		rec[0], rec[1], rec[2] = t.IDs[r], t.Sets[r], t.ClassNames[pred[r]]
+		for c := range t.ClassNames {
+			rec[3+c] = p.At(r, c)
+		}
+		rec[len(rec)-1] = t.className(t.Truth[r])
+	}}
+}
+
+// className is the name of class c, nil for an unknown class (−1).
+func (t *PointTask) className(c int) any {
+	if c < 0 {
+		return nil
+	}
+	return t.ClassNames[c]
 }

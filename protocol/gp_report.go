@@ -33,3 +33,20 @@ func NewGPReport(m *gp.Regressor, t *RegressionTask, run *GPRun) GPReport {
 		Amplitude: h.Amplitude, LengthScale: h.LengthScale, Noise: h.Noise, LML: number(m.LogMarginalLikelihood()),
 		Evaluations: m.Evaluations(), Predicted: len(run.Predictions), RMSE: number(run.RMSE), NLL: number(run.NLL), MetricsReason: run.Reason}
 }
+
+// RegressionTable is the table of predictions of RunGP or IMGPPredictions:
+// id, set, the prediction, the variance of f and of a new observation,
+// IMGP's γ when gamma is set, and the true target (nil when unknown).
+func RegressionTable(preds []Prediction, gamma bool) PredictionTable {
+	cols := []string{"id", "set", "prediction", "variance", "observation_variance", "gamma", "target"}
+	if !gamma {
+		cols = append(cols[:5], "target")
+	}
+	return PredictionTable{Columns: cols, Rows: len(preds), Row: func(k int, rec []any) {
+		p := preds[k]
+		rec[0], rec[1], rec[2], rec[3], rec[4], rec[len(rec)-1] = p.ID, p.Set, p.Mean, p.Variance, p.Observation, p.Target
+		if gamma {
+			rec[5] = p.Gamma
+		}
+	}}
+}

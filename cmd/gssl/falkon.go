@@ -12,7 +12,6 @@ import (
 	"github.com/spf13/cobra"
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/krr"
 	"github.com/gssl/gssl/loaders"
 	"github.com/gssl/gssl/protocol"
@@ -205,35 +204,12 @@ func (o falkonOptions) task(ctx context.Context, stderr io.Writer) (*protocol.Po
 	return protocol.NewPointTask(p, what == "labels")
 }
 
-// write writes --out (one row per predicted point: the score of every
-// class or the regression value) and --save.
+// write writes --out (protocol.PointTask.KRRTable) and --save.
 func (o falkonOptions) write(model krr.MultiOutput, data *protocol.PointTask, p *mat.Dense, res *falkonResult, stderr io.Writer) error {
 	if o.Out != "" && p == nil {
 		logf(stderr, "falkon: nothing to predict (every point has a value and there is no --test-features); %s not written", o.Out)
 	} else if o.Out != "" {
-		names, pred := []string{"id", "set", "prediction", "target"}, []int(nil)
-		if !data.Regression() {
-			names = names[:3]
-			for _, c := range data.ClassNames {
-				names = append(names, "score_"+c)
-			}
-			names, pred = append(names, "label"), estimator.Argmax(p)
-		}
-		err := writeTable(o.Out, names, len(data.IDs), func(r int, rec []any) {
-			rec[0], rec[1] = data.IDs[r], data.Sets[r]
-			if data.Regression() {
-				rec[2], rec[3] = p.At(r, 0), data.TruthTargets[r]
-				return
-			}
-			rec[2], rec[len(rec)-1] = data.ClassNames[pred[r]], nil
-			for c := range data.ClassNames {
-				rec[3+c] = p.At(r, c)
-			}
-			if t := data.Truth[r]; t >= 0 {
-				rec[len(rec)-1] = data.ClassNames[t]
-			}
-		})
-		if err != nil {
+		if err := writePredictions(o.Out, data.KRRTable(p)); err != nil {
 			return err
 		}
 		res.Out = o.Out

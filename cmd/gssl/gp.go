@@ -179,18 +179,7 @@ func checkGPMemory(maxMemory string, n int) error {
 // targets' standardisation; imgp standardises itself).
 func writeRegression(out, save string, m savedmodel.Model, data *protocol.RegressionTask, preds []protocol.Prediction, gamma bool) error {
 	if out != "" {
-		cols := []string{"id", "set", "prediction", "variance", "observation_variance", "gamma", "target"}
-		if !gamma {
-			cols = append(cols[:5], "target")
-		}
-		err := writeTable(out, cols, len(preds), func(k int, rec []any) {
-			p := preds[k]
-			rec[0], rec[1], rec[2], rec[3], rec[4], rec[len(rec)-1] = p.ID, p.Set, p.Mean, p.Variance, p.Observation, p.Target
-			if gamma {
-				rec[5] = p.Gamma
-			}
-		})
-		if err != nil {
+		if err := writePredictions(out, protocol.RegressionTable(preds, gamma)); err != nil {
 			return err
 		}
 	}

@@ -115,6 +115,11 @@ func savePointModel(path string, m savedmodel.Model, c savedmodel.Context) error
 	return nil
 }
 
+// writePredictions writes a table of predictions to path (writeTable).
+func writePredictions(path string, t protocol.PredictionTable) error {
+	return writeTable(path, t.Columns, t.Rows, t.Row)
+}
+
 // orBackground is ctx, or context.Background() when ctx is nil.
 func orBackground(ctx context.Context) context.Context {
 	if ctx == nil {

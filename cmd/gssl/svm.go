@@ -167,35 +167,18 @@ func checkSVMMemory(n, m, limit int64) error {
 		"train on fewer points (--train-points), or use gssl falkon (Nyström kernel ridge regression, memory n·M)")
 }
 
-// write writes --out (one row per predicted point with the decision value
-// of every one-vs-one machine, "a_vs_b": positive means a) and --save.
+// write writes --out (protocol.SVMTable) and --save.
 func (o svmOptions) write(data *protocol.PointTask, model *svm.PointSVC, pred []int) error {
-	cls := model.Classes()
 	if o.Out != "" {
-		dec, err := model.Decision(data.XTest)
-		if err != nil {
-			return err
+		tb, err := protocol.SVMTable(data, model, pred)
+		if err == nil {
+			err = writePredictions(o.Out, tb)
 		}
-		names := []string{"id", "set", "prediction"}
-		for a := 0; a < len(cls); a++ {
-			for b := a + 1; b < len(cls); b++ {
-				names = append(names, "decision_"+data.ClassNames[cls[a]]+"_vs_"+data.ClassNames[cls[b]])
-			}
-		}
-		_, pairs := dec.Dims()
-		err = writeTable(o.Out, append(names, "label"), len(pred), func(r int, rec []any) {
-			rec[0], rec[1], rec[2] = data.IDs[r], data.Sets[r], data.ClassNames[pred[r]]
-			for p := 0; p < pairs; p++ {
-				rec[3+p] = dec.At(r, p)
-			}
-			if t := data.Truth[r]; t >= 0 {
-				rec[len(rec)-1] = data.ClassNames[t]
-			}
-		})
 		if err != nil {
 			return err
 		}
 	}
+	cls := model.Classes()
 	names := data.ClassNames[:min(len(data.ClassNames), cls[len(cls)-1]+1)]
 	return savePointModel(o.Save, model, savedmodel.Context{ClassNames: names, Data: data.Name})
 }
