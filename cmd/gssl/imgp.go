@@ -4,14 +4,12 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math"
 
 	"github.com/spf13/cobra"
 	"gonum.org/v1/plot/vg"
 
 	"github.com/gssl/gssl/gp"
 	"github.com/gssl/gssl/imgp"
-	"github.com/gssl/gssl/knngraph"
 	"github.com/gssl/gssl/protocol"
 	"github.com/gssl/gssl/spectral"
 )
@@ -20,6 +18,7 @@ import (
 type imgpOptions struct {
 	In        regressionInput
 	Model     imgpModelFlags
+	MaxMemory string `flag:"max-memory"`
 	EuclFixed bool   `flag:"euclidean-fixed"`
 	LikProbes int    `flag:"likelihood-probes"`
 	LikSteps  int    `flag:"likelihood-steps"`
@@ -30,7 +29,8 @@ type imgpOptions struct {
 	JSON      bool
 }
 
-// imgpModelFlags are the model flags of imgp and imgp sweep.
+// imgpModelFlags are the model flags of imgp and imgp sweep: imgp.Spec's
+// fields, in its order (the types convert).
 type imgpModelFlags struct {
 	K            int     `flag:"neighbors"`
 	Nu           int     `flag:"nu"`
@@ -41,17 +41,16 @@ type imgpModelFlags struct {
 	Distance     string  `flag:"distance"`
 	Procedure    string  `flag:"procedure"`
 	Approximate  bool    `flag:"approximate"`
-	MaxMemory    string  `flag:"max-memory"`
 }
 
 // newIMGPModelFlags are the flags' defaults (the library's).
 func newIMGPModelFlags() imgpModelFlags {
 	return imgpModelFlags{K: imgp.DefaultK, Nu: imgp.DefaultNu, MaxIter: imgp.DefaultIterations, LearningRate: imgp.DefaultLearningRate,
-		Probes: imgp.DefaultProbes, Distance: "nearest", Procedure: imgp.ProcedureRefit.String(), MaxMemory: defaultMaxMemory()}
+		Probes: imgp.DefaultProbes, Distance: "nearest", Procedure: imgp.ProcedureRefit.String()}
 }
 
 func newIMGPCommand(g *globals) *cobra.Command {
-	opts := imgpOptions{In: regressionInput{Labelled: 0.1}, Model: newIMGPModelFlags(), LikProbes: spectral.DefaultProbes,
+	opts := imgpOptions{In: regressionInput{Labelled: 0.1}, Model: newIMGPModelFlags(), MaxMemory: defaultMaxMemory(), LikProbes: spectral.DefaultProbes,
 		LikSteps: spectral.DefaultSteps, LikExact: imgp.DefaultExactLabels}
 	cmd := newCommand("imgp", &opts, func(cmd *cobra.Command, _ []string) error {
 		opts.JSON, opts.In.labelledGiven = g.JSON, cmd.Flags().Changed("labelled")
@@ -69,42 +68,11 @@ type imgpResult struct {
 	Saved   string  `json:"saved,omitempty"`
 }
 
-// regressor checks the model flags and returns the regressor they
-// describe (without Progress, Seed and Euclidean).
-func (o imgpModelFlags) regressor(seed uint64) (*imgp.Regressor, error) {
-	distance, ok := map[string]imgp.DistanceRule{"nearest": imgp.NearestNode, "": imgp.NearestNode, "mean": imgp.MeanNeighbour}[o.Distance]
-	procedure, err := imgp.ParseProcedure(o.Procedure)
-	switch {
-	case !ok:
-		return nil, fmt.Errorf("--distance %q is invalid: use nearest or mean", o.Distance)
-	case err != nil && o.Procedure != "":
-		return nil, fmt.Errorf("--procedure %q is invalid: use refit or paper", o.Procedure)
-	case o.Nu < 1:
-		return nil, fmt.Errorf("--nu %d is invalid: the sparse precision needs a positive integer ν", o.Nu)
-	case o.MaxIter < 0 || o.MaxIter > maxIterations:
-		return nil, fmt.Errorf("--max-iter %d is invalid: it must be ≥ 0 (0 keeps the initial hyperparameters) and at most %d Adam steps", o.MaxIter, maxIterations)
-	case o.K < 1:
-		return nil, fmt.Errorf("--neighbors %d is invalid: it must be ≥ 1", o.K)
-	case o.Eigenpairs < 0:
-		return nil, fmt.Errorf("--eigenpairs %d is invalid: it must be ≥ 1, or 0 for min(N, %d)", o.Eigenpairs, imgp.DefaultEigenpairs)
-	case o.Probes < 1:
-		return nil, fmt.Errorf("--probes %d is invalid: it must be ≥ 1", o.Probes)
-	case !(o.LearningRate > 0) || math.IsInf(o.LearningRate, 0):
-		return nil, fmt.Errorf("--learning-rate %v is invalid: it must be finite and > 0", o.LearningRate)
-	}
-	if o.Procedure == "" {
-		procedure = imgp.ProcedureRefit
-	}
-	iters := o.MaxIter
-	if iters == 0 {
-		iters = -1 // the library's "no Adam steps"
-	}
-	r := &imgp.Regressor{K: o.K, Nu: o.Nu, Eigenpairs: o.Eigenpairs, Iterations: iters, LearningRate: o.LearningRate,
-		Probes: o.Probes, Distance: distance, Procedure: procedure, Seed: seed}
-	if o.Approximate {
-		r.Approximate = &knngraph.Descent{Seed: seed}
-	}
-	return r, nil
+// regressor is the regressor the model flags describe (imgp.Spec), an
+// invalid one named by its flag.
+func (o *imgpModelFlags) regressor(seed uint64) (*imgp.Regressor, error) {
+	r, err := imgp.Spec(*o).Regressor(seed)
+	return r, fieldFlagError(err, o)
 }
 
 // runIMGP fits IMGP and its Euclidean GP (protocol.RunIMGP) and prints,
@@ -121,7 +89,7 @@ func runIMGP(ctx context.Context, opts imgpOptions, stdout, stderr io.Writer) er
 	if err != nil {
 		return fmt.Errorf("imgp: %w", err)
 	}
-	data, err := opts.In.labelled(ctx, stderr, opts.Model.MaxMemory)
+	data, err := opts.In.labelled(ctx, stderr, opts.MaxMemory)
 	if err != nil {
 		return fmt.Errorf("imgp: %w", err)
 	}
@@ -191,6 +159,7 @@ func (o imgpOptions) likelihood(fit *progress, stderr io.Writer) *imgp.Likelihoo
 type sweepOptions struct {
 	In        RegressionData
 	Model     imgpModelFlags
+	MaxMemory string    `flag:"max-memory"`
 	Fractions []float64 `flag:"fractions"`
 	Seeds     int       `flag:"seeds"`
 	Subsets   string    `flag:"subsets"`
@@ -199,7 +168,7 @@ type sweepOptions struct {
 }
 
 func newIMGPSweepCommand(g *globals) *cobra.Command {
-	opts := sweepOptions{Model: newIMGPModelFlags(), Fractions: []float64{0.005, 0.01, 0.02, 0.05, 0.1}, Seeds: 5}
+	opts := sweepOptions{Model: newIMGPModelFlags(), MaxMemory: defaultMaxMemory(), Fractions: []float64{0.005, 0.01, 0.02, 0.05, 0.1}, Seeds: 5}
 	cmd := newCommand("imgp-sweep", &opts, func(cmd *cobra.Command, _ []string) error {
 		opts.JSON = g.JSON
 		return runIMGPSweep(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
@@ -234,7 +203,7 @@ func runIMGPSweep(ctx context.Context, opts sweepOptions, stdout, stderr io.Writ
 		return fmt.Errorf("imgp sweep: needs every training target and scored test points: use --images or --synthetic")
 	}
 	n := rowsOf(data.X)
-	if err := checkGPMemory(opts.Model.MaxMemory, n); err != nil {
+	if err := checkGPMemory(opts.MaxMemory, n); err != nil {
 		return fmt.Errorf("imgp sweep: %w", err)
 	}
 	prog := newProgress(stderr, len(opts.Fractions)*opts.Seeds, "imgp sweep")

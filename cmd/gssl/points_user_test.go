@@ -254,7 +254,7 @@ func TestPointsFromNumPy(t *testing.T) {
 
 	var stdout, errw bytes.Buffer
 	opts := svmOptions{Points: pointInput{Features: filepath.Join(td, "features.npy")}, Labels: pointLabels{Labels: filepath.Join(td, "labels.npy")},
-		Kernel: "gaussian", Sigma: 0.5, C: 10, JSON: true}
+		Model: svmModelFlags{Kernel: "gaussian", Sigma: 0.5, C: 10}, JSON: true}
 	require.NoError(t, runSVM(context.Background(), opts, &stdout, &errw))
 	obj := decodeOne(t, stdout.Bytes())
 	assert.Equal(t, 45.0, obj["train"])

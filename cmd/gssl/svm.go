@@ -5,12 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 
 	"github.com/spf13/cobra"
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/gssl/gssl/kernel"
 	"github.com/gssl/gssl/loaders"
 	"github.com/gssl/gssl/protocol"
 	"github.com/gssl/gssl/savedmodel"
@@ -26,18 +24,24 @@ type svmOptions struct {
 	Noise       float64 `flag:"noise"`
 	Seed        uint64  `flag:"seed"`
 	TrainPoints int     `flag:"train-points"`
-	Kernel      string  `flag:"kernel"`
-	Sigma       float64 `flag:"sigma"`
-	C           float64 `flag:"c"`
-	Tol         float64 `flag:"tol"`
-	Out         string  `flag:"out"`
-	Save        string  `flag:"save"`
-	MaxMemory   string  `flag:"max-memory"`
+	Model       svmModelFlags
+	Out         string `flag:"out"`
+	Save        string `flag:"save"`
+	MaxMemory   string `flag:"max-memory"`
 	JSON        bool
 }
 
+// svmModelFlags are svm.Spec's fields, in its order (the types convert).
+type svmModelFlags struct {
+	Kernel string  `flag:"kernel"`
+	Sigma  float64 `flag:"sigma"`
+	C      float64 `flag:"c"`
+	Tol    float64 `flag:"tol"`
+}
+
 func newSVMCommand(g *globals) *cobra.Command {
-	opts := svmOptions{Moons: 600, Noise: 0.15, Kernel: "gaussian", Sigma: 0.5, C: svm.DefaultC, Tol: svm.DefaultTol, MaxMemory: defaultMaxMemory()}
+	opts := svmOptions{Moons: 600, Noise: 0.15, Model: svmModelFlags{Kernel: "gaussian", Sigma: 0.5, C: svm.DefaultC, Tol: svm.DefaultTol},
+		MaxMemory: defaultMaxMemory()}
 	cmd := newCommand("svm", &opts, func(cmd *cobra.Command, _ []string) error {
 		opts.JSON = g.JSON
 		return runSVM(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
@@ -77,10 +81,10 @@ func runSVM(ctx context.Context, opts svmOptions, stdout, stderr io.Writer) erro
 	if err != nil {
 		return fmt.Errorf("svm: %w", err)
 	}
-	res := svmResult{ClassifierReport: protocol.NewClassifierReport(data, run), Kernel: opts.Kernel, C: opts.C,
+	res := svmResult{ClassifierReport: protocol.NewClassifierReport(data, run), Kernel: opts.Model.Kernel, C: opts.Model.C,
 		SupportVectors: model.SupportVectors(), Iterations: model.Iterations(), Out: opts.Out, Saved: opts.Save}
-	if opts.Kernel == "gaussian" {
-		res.Sigma = opts.Sigma
+	if opts.Model.Kernel == "gaussian" {
+		res.Sigma = opts.Model.Sigma
 	}
 	if err := opts.write(data, model, run.Classes); err != nil {
 		return fmt.Errorf("svm: %w", err)
@@ -93,21 +97,15 @@ func runSVM(ctx context.Context, opts svmOptions, stdout, stderr io.Writer) erro
 // (the point model keeps the support points, so its predictions here and
 // those of the saved model are the same numbers) and the memory limit.
 func (o svmOptions) model() (*svm.PointSVC, int64, error) {
-	k, ok := map[string]kernel.Kernel{"gaussian": kernel.Gaussian{Sigma: o.Sigma}, "linear": kernel.Linear{}}[o.Kernel]
-	if !ok {
-		return nil, 0, fmt.Errorf("--kernel %q is invalid: want gaussian or linear", o.Kernel)
-	}
-	if err := k.Validate(); err != nil {
-		return nil, 0, err
-	}
-	if !(o.C > 0) || math.IsInf(o.C, 0) {
-		return nil, 0, fmt.Errorf("--c %v is invalid: it must be finite and > 0", o.C)
+	m, err := svm.Spec(o.Model).PointSVC()
+	if err != nil {
+		return nil, 0, fieldFlagError(err, &o.Model)
 	}
 	limit, err := parseBytes("max-memory", o.MaxMemory)
 	if err != nil {
 		return nil, 0, err
 	}
-	return &svm.PointSVC{Kernel: k, C: o.C, Settings: svm.Settings{Tol: o.Tol}}, limit, checkOutPaths(o.Out, o.Save)
+	return m, limit, checkOutPaths(o.Out, o.Save)
 }
 
 // task reads the user's points, --csv or draws two moons (refused above
