@@ -207,18 +207,9 @@ func ReadRowValues(path, idColumn string, labels bool, rows int, rowIDs []string
 
 // readRowValues is ReadRowValues with the column's report.
 func readRowValues(path, idColumn string, labels bool, rows int, rowIDs []string) (*ValueColumn, error) {
-	c := &ValueColumn{}
-	if strings.EqualFold(filepath.Ext(path), ".npy") {
-		vals, err := readNPYValues(path, labels)
-		if err != nil {
-			return nil, err
-		}
-		c.Values, c.Report = vals, TableReport{Path: path, Format: "npy", ID: "the entry's index (entry i is point i)", Label: "the array's values"}
-	} else {
-		var err error
-		if c, err = ReadValueColumn(path, idColumn); err != nil {
-			return nil, err
-		}
+	c, err := readValueFile(path, idColumn, labels)
+	if err != nil {
+		return nil, err
 	}
 	if len(c.Values) != rows {
 		return nil, fmt.Errorf("loaders: %s: %d values for %d points; give one per point, in the same order", path, len(c.Values), rows)
