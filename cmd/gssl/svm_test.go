@@ -131,3 +131,25 @@ func TestSVMOnUserPoints(t *testing.T) {
 	assert.Equal(t, want, first["prediction"])
 	assert.Equal(t, []string{"upper", "lower"}[labels[0]], first["prediction"], "the moons are separable at this noise")
 }
+
+// TestPointRenamedFlags: svm's --n and --train and falkon's --train and
+// --test are hidden aliases of --moons, --train-points, --train-images and
+// --test-images: they still work and say so on stderr.
+func TestPointRenamedFlags(t *testing.T) {
+	out, errw, err := runRoot(t, "svm", "--json", "--n", "40", "--train", "10", "--kernel", "linear")
+	require.NoError(t, err)
+	assert.Contains(t, errw, "--n is deprecated; use --moons")
+	assert.Contains(t, errw, "--train is deprecated; use --train-points")
+	obj := decodeOne(t, []byte(out))
+	assert.Equal(t, 40.0, obj["points"])
+	assert.Equal(t, 10.0, obj["train"])
+
+	dir := writeImageFolder(t, 40, 10)
+	out, errw, err = runRoot(t, "falkon", "--json", "--images", dir, "--m", "5", "--train", "20", "--test", "4")
+	require.NoError(t, err)
+	assert.Contains(t, errw, "--train is deprecated; use --train-images")
+	assert.Contains(t, errw, "--test is deprecated; use --test-images")
+	obj = decodeOne(t, []byte(out))
+	assert.Equal(t, 20.0, obj["n_train"])
+	assert.Equal(t, 4.0, obj["n_test"])
+}
