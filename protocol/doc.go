@@ -71,7 +71,11 @@
 //     IMGP-against-GP sweep over labelled fractions and seeds (IMGPSweep);
 //   - the sweep of Nyström centres of kernel ridge regression
 //     (SweepCentres: test error and time against M, Rudi, Carratino &
-//     Rosasco 2017);
+//     Rosasco 2017; SweepKRR scores it);
+//   - the reports of these runs for a reader, whose JSON is the command
+//     line's: KRRReport, KRRSweepReport, ClassifierReport, GPReport,
+//     IMGPReport and IMGPSweepReport, and the tables of their predictions
+//     (PredictionTable: KRRTable, SVMTable, RegressionTable);
 //   - the nested cross-validation of kernel machines over Gram matrices of
 //     graphs (GramEvaluation: the protocol of Shervashidze et al., JMLR
 //     2011, §5), with GraphKernelStudy the whole graph-classification
