@@ -10,7 +10,6 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/loaders"
 	"github.com/gssl/gssl/memlimit"
@@ -199,6 +198,3 @@ var errTooMuchMemory = memlimit.ErrTooMuch
 func checkMemory(need, limit int64, what, alternative string) error {
 	return memlimit.Budget{Bytes: limit, Name: "--max-memory"}.Check(need, what, alternative)
 }
-
-// subRows copies the rows idx of x (protocol.Rows).
-func subRows(x *mat.Dense, idx []int) *mat.Dense { return protocol.Rows(x, idx) }

@@ -21,6 +21,7 @@ import (
 
 	"github.com/gssl/gssl/gp"
 	"github.com/gssl/gssl/imgp"
+	"github.com/gssl/gssl/protocol"
 )
 
 // userCurve writes the synthetic curve as the files a user would have: a
@@ -210,7 +211,7 @@ func TestGPOnUserPoints(t *testing.T) {
 		ky[p] = (ky[p] - mu) / sd
 	}
 	m := &gp.Regressor{}
-	require.NoError(t, m.Fit(context.Background(), subRows(x, known), ky))
+	require.NoError(t, m.Fit(context.Background(), protocol.Rows(x, known), ky))
 	pr, err := m.Predict(context.Background(), xt)
 	require.NoError(t, err)
 	mean := pr.Mean
