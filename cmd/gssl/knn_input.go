@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/spf13/pflag"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/knngraph"
@@ -40,17 +39,6 @@ const defaultNeighbors = 10
 // defaultKNNWeights are the edge weights of a KNN graph built for a node
 // command: scikit-learn's kernel='knn' (0/1 edges).
 const defaultKNNWeights = "connectivity"
-
-// addFlags registers --neighbors, --approximate, --knn-weights and
-// --bandwidth; what ends each flag's text.
-func (k *knnFlags) addFlags(f *pflag.FlagSet, what string) {
-	*k = newKNNFlags()
-	bindFlags(f, "", helpText{}, k)
-	for _, name := range []string{"neighbors", "approximate", "knn-weights", "bandwidth"} {
-		fl := f.Lookup(name)
-		fl.Usage = strings.TrimSuffix(fl.Usage, " (with --features and no --edges)") + what
-	}
-}
 
 // kernel validates the weight flags.
 func (k *knnFlags) kernel() (knngraph.Kernel, error) {
@@ -229,17 +217,8 @@ func (in *nodeInput) seed() uint64 {
 	return v
 }
 
-// readPointFeatures reads points and their ids (loaders.ReadPoints) and
-// refuses them above limit.
-func readPointFeatures(path, idsPath string, limit int64) (*mat.Dense, *nodeids.Map, error) {
-	p, err := readPoints(path, idsPath, limit)
-	if err != nil {
-		return nil, nil, err
-	}
-	return p.X, p.IDs, nil
-}
-
-// readPoints is readPointFeatures with the reader's report.
+// readPoints reads points and their ids (loaders.ReadPoints), with the
+// reader's report, and refuses them above limit.
 func readPoints(path, idsPath string, limit int64) (*loaders.Points, error) {
 	p, err := loaders.ReadPoints(path, idsPath)
 	if err != nil {

@@ -25,6 +25,8 @@ var summaries = template.Must(template.New("").Funcs(template.FuncMap{
 	"add":  func(a, b int) int { return a + b },
 	"sub":  func(a, b int) int { return a - b },
 	"idx":  func(v any, i int) any { return reflect.ValueOf(v).Index(i).Interface() },
+	// percent formats a fraction as a percentage (×100) with format.
+	"percent": func(format string, v any) string { return formatFloat(format, scaled(v, 100)) },
 }).ParseFS(summaryFiles, "summary/*.tmpl"))
 
 // printSummary writes the summary of command (summary/<command>.tmpl) of res.
@@ -80,4 +82,19 @@ func reportSummary(w io.Writer, asJSON bool, command string, res any) error {
 		return e
 	}
 	return err
+}
+
+// scaled is v (a number, or a pointer to one) times c, nil when v is nil.
+func scaled(v any, c float64) any {
+	rv := reflect.ValueOf(v)
+	for rv.IsValid() && (rv.Kind() == reflect.Pointer || rv.Kind() == reflect.Interface) {
+		if rv.IsNil() {
+			return nil
+		}
+		rv = rv.Elem()
+	}
+	if !rv.IsValid() || !rv.CanFloat() {
+		return v
+	}
+	return c * rv.Float()
 }
