@@ -26,7 +26,11 @@ var summaries = template.Must(template.New("").Funcs(template.FuncMap{
 	"sub":  func(a, b int) int { return a - b },
 	"idx":  func(v any, i int) any { return reflect.ValueOf(v).Index(i).Interface() },
 	// percent formats a fraction as a percentage (×100) with format.
-	"percent": func(format string, v any) string { return formatFloat(format, scaled(v, 100)) },
+	"percent": func(format string, v any) string { return formatFloat(format, scaled(v, 100, 1)) },
+	// div divides a number (as float64) by d, as the summaries' units do.
+	"div": func(v any, d float64) any { return scaled(v, 1, d) },
+	// words splits a list written in a template ("a b c").
+	"words": strings.Fields,
 }).ParseFS(summaryFiles, "summary/*.tmpl"))
 
 // printSummary writes the summary of command (summary/<command>.tmpl) of res.
@@ -84,8 +88,9 @@ func reportSummary(w io.Writer, asJSON bool, command string, res any) error {
 	return err
 }
 
-// scaled is v (a number, or a pointer to one) times c, nil when v is nil.
-func scaled(v any, c float64) any {
+// scaled is v (a number, or a pointer to one) times c divided by d, nil
+// when v is nil.
+func scaled(v any, c, d float64) any {
 	rv := reflect.ValueOf(v)
 	for rv.IsValid() && (rv.Kind() == reflect.Pointer || rv.Kind() == reflect.Interface) {
 		if rv.IsNil() {
@@ -93,8 +98,13 @@ func scaled(v any, c float64) any {
 		}
 		rv = rv.Elem()
 	}
-	if !rv.IsValid() || !rv.CanFloat() {
+	switch {
+	case !rv.IsValid():
 		return v
+	case rv.CanFloat():
+		return c * rv.Float() / d
+	case rv.CanInt():
+		return c * float64(rv.Int()) / d
 	}
-	return c * rv.Float()
+	return v
 }
