@@ -300,11 +300,11 @@ func (s GraphKernelSpec) Validate() error {
 	switch s.Name {
 	case KernelWL:
 		if s.H < 1 || s.H > graphkernels.MaxWLHeight {
-			return fmt.Errorf("protocol: graph kernel H=%d is invalid: it must be in [1, %d]", s.H, graphkernels.MaxWLHeight)
+			return fmt.Errorf("protocol: Kernel.H=%d is invalid: it must be in [1, %d]", s.H, graphkernels.MaxWLHeight)
 		}
 	case KernelSP, KernelRW, KernelVH:
 	default:
-		return fmt.Errorf("protocol: graph kernel Name=%q is invalid: want %s, %s, %s or %s", s.Name, KernelWL, KernelSP, KernelRW, KernelVH)
+		return fmt.Errorf("protocol: Kernel.Name=%q is invalid: want %s, %s, %s or %s", s.Name, KernelWL, KernelSP, KernelRW, KernelVH)
 	}
 	return nil
 }
@@ -414,14 +414,19 @@ func (s GraphKernelStudy) Validate() error {
 		return err
 	}
 	if s.SelectH && s.Kernel.Name != KernelWL {
-		return fmt.Errorf("protocol: SelectH needs the %s kernel, not %s", KernelWL, s.Kernel.Name)
+		return fmt.Errorf("protocol: SelectH needs Kernel.Name %s, not %s", KernelWL, s.Kernel.Name)
 	}
 	if s.GramRuns < 1 {
 		return fmt.Errorf("protocol: GramRuns=%d is invalid: it must be ≥ 1", s.GramRuns)
 	}
+	if s.Evaluation.Seeds != 0 || s.Refit {
+		if err := s.Evaluation.validate(); err != nil {
+			return err
+		}
+	}
 	for _, h := range s.Heights {
 		if s.Kernel.Name != KernelWL || s.Evaluation.Seeds < 1 {
-			return fmt.Errorf("protocol: Heights needs the %s kernel and Evaluation.Seeds ≥ 1", KernelWL)
+			return fmt.Errorf("protocol: Heights needs Kernel.Name %s and Evaluation.Seeds ≥ 1", KernelWL)
 		}
 		if h < 0 || h > graphkernels.MaxWLHeight {
 			return fmt.Errorf("protocol: Heights value %d is invalid: every height must be in [0, %d]", h, graphkernels.MaxWLHeight)
@@ -429,6 +434,29 @@ func (s GraphKernelStudy) Validate() error {
 	}
 	if s.Refit && (s.Kernel.Name != KernelWL && s.Kernel.Name != KernelVH || s.Evaluation.Machine != graphkernels.SVM) {
 		return fmt.Errorf("protocol: Refit needs the %s or %s kernel and the SVM (graphkernels.WLClassifier)", KernelWL, KernelVH)
+	}
+	return nil
+}
+
+// validate checks the settings of a GramEvaluation that do not depend on
+// the graphs, as fields of a GraphKernelStudy.
+func (e GramEvaluation) validate() error {
+	switch {
+	case e.Seeds < 0:
+		return fmt.Errorf("protocol: Evaluation.Seeds=%d is invalid: it must be ≥ 0", e.Seeds)
+	case len(e.Grid) == 0:
+		return fmt.Errorf("protocol: Evaluation.Grid is empty")
+	case e.Folds == nil && e.OuterFolds < 2:
+		return fmt.Errorf("protocol: Evaluation.OuterFolds=%d is invalid: it must be ≥ 2", e.OuterFolds)
+	case e.InnerFolds < 2:
+		return fmt.Errorf("protocol: Evaluation.InnerFolds=%d is invalid: it must be ≥ 2", e.InnerFolds)
+	case e.Machine != graphkernels.SVM && e.Machine != graphkernels.Ridge:
+		return fmt.Errorf("protocol: Evaluation.Machine=%d is invalid", int(e.Machine))
+	}
+	for _, v := range e.Grid {
+		if !(v > 0) || v > 1e300 {
+			return fmt.Errorf("protocol: Evaluation.Grid value %v is invalid: every value must be finite and > 0", v)
+		}
 	}
 	return nil
 }

@@ -55,53 +55,34 @@ func newGenerateCommand(g *globals) *cobra.Command {
 
 // generateReport is the JSON object of gssl generate.
 type generateReport struct {
-	Model    string            `json:"model"`
-	Nodes    int               `json:"nodes"`
-	Edges    int64             `json:"edges"`
-	Classes  int               `json:"classes,omitempty"`
-	Sizes    []int             `json:"class_sizes,omitempty"`
-	Features int               `json:"features,omitempty"`
-	Train    int               `json:"train,omitempty"`
-	Val      int               `json:"val,omitempty"`
-	Test     int               `json:"test,omitempty"`
-	Seed     uint64            `json:"seed"`
-	Files    map[string]string `json:"files"`
-	Seconds  float64           `json:"seconds"`
+	Model string `json:"model"`
+	generate.Written
+	Seed    uint64  `json:"seed"`
+	Seconds float64 `json:"seconds"`
 }
+
+// generateFields are the generator's parameters as package generate names
+// them, and their flags.
+var generateFields = []string{"generate: sbm: ", "generate: ", "generate: rmat: ", "generate: ", "nodes=", "--nodes ", "classes=", "--classes ",
+	"degree=", "--degree ", "exponent=", "--exponent ", "mixing=", "--mixing ", "scale=", "--scale ", "edge factor ", "--edge-factor "}
 
 func runGenerate(ctx context.Context, opts generateOptions, stdout, stderr io.Writer) error {
 	start := timeNow()
 	if err := opts.check(); err != nil {
 		return fmt.Errorf("generate: %w", err)
 	}
-	rep := generateReport{Model: opts.Model, Seed: opts.Seed, Files: map[string]string{}}
-	gen, sbm, err := newGenerator(opts, &rep)
+	gen, err := newGenerator(opts)
 	if err != nil {
-		return err
+		return flagNamed(err, generateFields...)
 	}
-	rep.Nodes, rep.Edges = gen.Nodes(), gen.NumEdges()
 	p, err := generate.NewFiles(opts.Out, generate.FileLayout(opts.Format), opts.Gzip)
 	if err != nil {
 		return fmt.Errorf("generate: --format %q is invalid: want txt, csv, gsg or folder", opts.Format)
 	}
-	if err := p.WriteGraph(ctx, gen); err != nil {
+	rep := generateReport{Model: opts.Model, Seed: opts.Seed}
+	if rep.Written, err = p.Write(ctx, gen, generate.SplitSizes{PerClass: opts.PerClass, Val: opts.Val, Test: opts.Test}, opts.Seed,
+		generate.Features{Columns: opts.Features, PerNode: opts.PerNode, TopicProb: opts.TopicProb}); err != nil {
 		return err
-	}
-	rep.Files["edges"] = p.Edges
-	if sbm != nil {
-		if opts.PerClass < 1 || opts.Val < 0 || opts.Test < 0 {
-			return fmt.Errorf("generate: --per-class %d, --val %d, --test %d are invalid: want ≥ 1, ≥ 0, ≥ 0", opts.PerClass, opts.Val, opts.Test)
-		}
-		c, err := p.WriteClassFiles(ctx, sbm, generate.SplitSizes{PerClass: opts.PerClass, Val: opts.Val, Test: opts.Test}, opts.Seed,
-			generate.Features{Columns: opts.Features, PerNode: opts.PerNode, TopicProb: opts.TopicProb})
-		if err != nil {
-			return err
-		}
-		rep.Files["labels"], rep.Files["split"] = p.Labels, p.Split
-		rep.Train, rep.Val, rep.Test = c.Train, c.Val, c.Test
-		if c.Features {
-			rep.Files["features"], rep.Features = p.Features, opts.Features
-		}
 	}
 	rep.Seconds = seconds(start)
 	return reportSummary(stdout, opts.JSON, "generate", rep)
@@ -152,39 +133,25 @@ func (opts generateOptions) rmat() generate.RMAT {
 	return r
 }
 
-// newGenerator builds the generator of --model (and, for sbm, returns it
-// as the SBM whose classes are written too), recording the classes in rep.
-func newGenerator(opts generateOptions, rep *generateReport) (generate.Generator, *generate.SBMGraph, error) {
-	fail := func(format string, a ...any) (generate.Generator, *generate.SBMGraph, error) {
-		return nil, nil, fmt.Errorf("generate: "+format, a...)
+// newGenerator builds the generator of --model. A zero --degree,
+// --exponent or --edge-factor, the library's "default", is refused: the
+// flags give the defaults.
+func newGenerator(opts generateOptions) (generate.Generator, error) {
+	switch {
+	case opts.Model == "sbm" && opts.Degree == 0:
+		return nil, fmt.Errorf("generate: --degree 0 is invalid: it must be > 0")
+	case opts.Model == "sbm" && opts.Exponent == 0:
+		return nil, fmt.Errorf("generate: --exponent 0 is invalid: it must be > 2, or inf")
+	case opts.Model == "sbm":
+		return generate.NewSBM(opts.sbm())
+	case opts.Model != "rmat":
+		return nil, fmt.Errorf("generate: unknown model %q: want sbm or rmat", opts.Model)
+	case opts.Features > 0:
+		return nil, fmt.Errorf("generate: --feature-columns is for sbm; rmat has no classes")
+	case len(opts.ABCD) != 4:
+		return nil, fmt.Errorf("generate: --abcd takes 4 probabilities a,b,c,d, got %d", len(opts.ABCD))
+	case opts.EdgeFactor < 1:
+		return nil, fmt.Errorf("generate: --edge-factor %d is invalid: it must be in [1, 2^scale]", opts.EdgeFactor)
 	}
-	switch opts.Model {
-	case "sbm":
-		switch n := float64(opts.Nodes); {
-		case opts.Degree == 0:
-			return fail("--degree 0 is invalid: it must be > 0")
-		case opts.Degree >= n && n > 0: // more edges than node pairs: a stream without end
-			return fail("--degree %v is invalid: it must be below --nodes %d", opts.Degree, opts.Nodes)
-		case opts.Exponent == 0:
-			return fail("--exponent 0 is invalid: it must be > 2, or inf")
-		}
-		sbm, err := generate.NewSBM(opts.sbm())
-		if err != nil {
-			return nil, nil, err
-		}
-		rep.Classes, rep.Sizes = sbm.Classes(), sbm.Sizes()
-		return sbm, sbm, nil
-	case "rmat":
-		switch {
-		case opts.Features > 0:
-			return fail("--feature-columns is for sbm; rmat has no classes")
-		case len(opts.ABCD) != 4:
-			return fail("--abcd takes 4 probabilities a,b,c,d, got %d", len(opts.ABCD))
-		case opts.EdgeFactor < 1 || (opts.Scale >= 1 && opts.Scale < 31 && opts.EdgeFactor > 1<<opts.Scale):
-			return fail("--edge-factor %d is invalid: it must be in [1, 2^scale] (more edges per node than nodes is a stream without end, not a graph)", opts.EdgeFactor)
-		}
-		r, err := generate.NewRMAT(opts.rmat())
-		return r, nil, err
-	}
-	return fail("unknown model %q: want sbm or rmat", opts.Model)
+	return generate.NewRMAT(opts.rmat())
 }

@@ -100,49 +100,28 @@ func (o graphKernelOptions) study(folds [][]int) protocol.GraphKernelStudy {
 		SelectH: o.SelectH, Heights: o.Heights, Evaluation: ev, GramRuns: o.GramRuns, Refit: o.Save != ""}
 }
 
+// graphKernelFields are the study's fields as package protocol names
+// them, and their flags.
+var graphKernelFields = []string{"protocol: ", "graphkernel: ", "Kernel.Name=", "--kernel ", "Kernel.Name ", "--kernel ", "Kernel.H=", "--h ",
+	"SelectH", "--select-h", "GramRuns=", "--gram-runs ", "Heights", "--heights", "Evaluation.Seeds=", "--seeds ", "Evaluation.Seeds", "--seeds",
+	"Evaluation.Grid", "--grid", "Evaluation.OuterFolds=", "--folds ", "Evaluation.InnerFolds=", "--inner-folds "}
+
 // check checks the flags before any work.
 func (o graphKernelOptions) check() error {
 	fail := func(format string, a ...any) error { return fmt.Errorf("graphkernel: "+format, a...) }
-	if err := o.study(nil).Kernel.Validate(); err != nil {
-		if o.Kernel != "wl" && o.Kernel != "sp" && o.Kernel != "rw" && o.Kernel != "vh" {
-			return fail("--kernel %q is invalid: want wl, sp, rw or vh", o.Kernel)
-		}
-		return fail("--h %d is invalid: it must be in [1, %d]", o.H, graphkernels.MaxWLHeight)
-	}
 	switch {
-	case o.SelectH && o.Kernel != "wl":
-		return fail("--select-h needs --kernel wl")
 	case o.Classifier != "svm" && o.Classifier != "ridge":
 		return fail("--classifier %q is invalid: want svm or ridge", o.Classifier)
-	case len(o.Grid) == 0:
-		return fail("--grid is empty")
-	case o.Folds == "" && o.CV < 2:
-		return fail("--folds %d is invalid: it must be ≥ 2", o.CV)
-	case o.Inner < 2:
-		return fail("--inner-folds %d is invalid: it must be ≥ 2", o.Inner)
-	case o.GramRuns < 1:
-		return fail("--gram-runs %d is invalid: it must be ≥ 1", o.GramRuns)
-	case len(o.Heights) > 0 && o.Kernel != "wl":
-		return fail("--heights needs --kernel wl")
-	case len(o.Heights) > 0 && o.Repeats < 1:
-		return fail("--heights needs --seeds ≥ 1 (it runs the cross-validation)")
 	case o.Save != "" && o.Kernel != "wl" && o.Kernel != "vh":
 		return fail("--save with --kernel %s: only the wl and vh kernels can be saved (as graphkernels.WLClassifier; vh is WL of height 0), not sp or rw", o.Kernel)
 	case o.Save != "" && o.Classifier != "svm":
 		return fail("--save with --classifier %s: only --classifier svm can be saved (graphkernels.WLClassifier is a C-SVM)", o.Classifier)
 	}
-	for _, v := range o.Grid {
-		if !(v > 0) || v > 1e300 {
-			return fail("--grid value %v is invalid: every value must be finite and > 0", v)
-		}
-	}
 	if err := checkSeedCount(o.Repeats, 0); err != nil {
 		return fail("%w", err)
 	}
-	for _, h := range o.Heights {
-		if h < 0 || h > graphkernels.MaxWLHeight {
-			return fail("--heights value %d is invalid: every height must be in [0, %d]", h, graphkernels.MaxWLHeight)
-		}
+	if err := o.study(nil).Validate(); err != nil {
+		return flagNamed(err, graphKernelFields...)
 	}
 	for _, p := range [][2]string{{"out", o.Out}, {"gram-out", o.GramOut}, {"save", o.Save}} {
 		if err := checkOutPath(p[0], p[1]); err != nil {

@@ -233,3 +233,23 @@ func readPoints(path, idsPath string, limit int64) (*loaders.Points, error) {
 	}
 	return p, nil
 }
+
+// flagNamedError is a library error retold in the user's words.
+type flagNamedError struct {
+	msg string
+	err error
+}
+
+func (e *flagNamedError) Error() string { return e.msg }
+func (e *flagNamedError) Unwrap() error { return e.err }
+
+// flagNamed retells a library error with the names of pairs (old, new, …:
+// a field as the library writes it, "degree=", and the flag that sets it,
+// "--degree ") replaced, so that it names what the user typed; nil stays
+// nil.
+func flagNamed(err error, pairs ...string) error {
+	if err == nil {
+		return nil
+	}
+	return &flagNamedError{strings.NewReplacer(pairs...).Replace(err.Error()), err}
+}
