@@ -132,27 +132,31 @@ func (r knnResult) DimUnit() string {
 	return "pixels"
 }
 
-// check checks the flags and returns the search's precision, the graph's
-// rule and the memory limit.
-func (opts *knnOptions) check() (prec knngraph.Precision, rule knngraph.Rule, limit int64, err error) {
-	fail := func(format string, a ...any) (knngraph.Precision, knngraph.Rule, int64, error) {
-		return 0, 0, 0, fmt.Errorf("knn: "+format, a...)
-	}
-	if prec, err = knngraph.ParsePrecision(opts.Precision); err != nil {
-		return fail("--precision %q is invalid: use float32 or float64", opts.Precision)
-	}
-	if rule, err = knngraph.ParseRule(opts.Rule); err != nil {
-		return fail("--rule %q is invalid: use or or mutual", opts.Rule)
+// check checks the flags and returns the search and graph they describe
+// and the memory limit.
+func (opts *knnOptions) check() (knngraph.PointGraph, int64, error) {
+	fail := func(format string, a ...any) (knngraph.PointGraph, int64, error) {
+		return knngraph.PointGraph{}, 0, fmt.Errorf("knn: "+format, a...)
 	}
 	if opts.Weights == "" {
 		opts.Weights = defaultKNNWeights
 	}
-	kf, suffix := knnFlags{Weights: opts.Weights, Bandwidth: opts.Bandwidth}, " (or distance2)"
+	kf := knnFlags{Neighbors: opts.K, Approximate: opts.Approx, Weights: opts.Weights, Bandwidth: opts.Bandwidth}
 	if opts.Weights == "affinity" || opts.Weights == "normalized" || opts.Weights == "distance2" {
-		kf.Weights, suffix = knngraph.Gaussian.String(), "" // only the bandwidth is checked
+		kf.Weights = knngraph.Gaussian.String() // IMGP's Ã and A, and the distances: only the bandwidth is checked
+	} else if _, err := knngraph.ParseKernel(opts.Weights); err != nil {
+		return fail("--knn-weights %q is invalid: use connectivity, gaussian or imgp (or distance2)", opts.Weights)
 	}
-	if _, err := kf.kernel(); err != nil {
-		return fail("%w%s", err, suffix)
+	p, err := kf.pointGraph()
+	if err != nil {
+		return fail("%w", err)
+	}
+	p.Seed = opts.Seed
+	if p.Precision, err = knngraph.ParsePrecision(opts.Precision); err != nil {
+		return fail("--precision %q is invalid: use float32 or float64", opts.Precision)
+	}
+	if p.Rule, err = knngraph.ParseRule(opts.Rule); err != nil {
+		return fail("--rule %q is invalid: use or or mutual", opts.Rule)
 	}
 	switch {
 	case opts.N < 0:
@@ -164,28 +168,27 @@ func (opts *knnOptions) check() (prec knngraph.Precision, rule knngraph.Rule, li
 	}
 	if opts.Compare {
 		if err := (knngraph.Comparison{Limits: opts.CompareIter}).Validate(); err != nil {
-			return fail("%s", strings.Replace(strings.TrimPrefix(err.Error(), "knngraph: "), "Comparison.Limits", "--compare-iterations", 1))
+			return fail("%w", flagNamed(err, "knngraph: Comparison.Limits", "--compare-iterations"))
 		}
 	}
 	if err := checkOutPath("out", opts.Out); err != nil {
 		return fail("%w", err)
 	}
-	if opts.Out != "" {
-		if _, err := loaders.GraphFormat(opts.Out); err != nil {
-			return fail("--out %w", err)
-		}
+	if _, err := loaders.GraphFormat(opts.Out); opts.Out != "" && err != nil {
+		return fail("--out %w", err)
 	}
 	if err := opts.Plots.check(); err != nil {
 		return fail("%w", err)
 	}
-	if limit, err = parseBytes("max-memory", opts.MaxMemory); err != nil {
+	limit, err := parseBytes("max-memory", opts.MaxMemory)
+	if err != nil {
 		return fail("%w", err)
 	}
-	return prec, rule, limit, nil
+	return p, limit, nil
 }
 
 func runKNN(ctx context.Context, opts knnOptions, stdout, stderr io.Writer) error {
-	prec, rule, limit, err := opts.check()
+	p, limit, err := opts.check()
 	if err != nil {
 		return err
 	}
@@ -203,7 +206,7 @@ func runKNN(ctx context.Context, opts knnOptions, stdout, stderr io.Writer) erro
 	if err := checkMemory(res.GraphBytes+knngraph.PointsBytes(n, d), limit, fmt.Sprintf("the %d×%d points and their K-nearest-neighbour graph (k = %d)", n, d, opts.K), "give fewer points (--n) or a smaller --neighbors"); err != nil {
 		return fmt.Errorf("knn: %w", err)
 	}
-	nb, err := knnSearch(ctx, opts, x, prec, &res, stderr)
+	nb, err := knnSearch(ctx, p, x, &res, stderr)
 	if err != nil {
 		return err
 	}
@@ -215,7 +218,7 @@ func runKNN(ctx context.Context, opts knnOptions, stdout, stderr io.Writer) erro
 		if opts.Approx {
 			exact = nil // the comparison runs (and times) the exact search
 		}
-		c := knngraph.Comparison{K: opts.K, Limits: opts.CompareIter, Seed: opts.Seed, Exact: exact, ExactSeconds: secs, Settings: &knngraph.Settings{Precision: prec},
+		c := knngraph.Comparison{K: opts.K, Limits: opts.CompareIter, Seed: opts.Seed, Exact: exact, ExactSeconds: secs, Settings: &knngraph.Settings{Precision: p.Precision},
 			Progress: func(c knngraph.Compared) {
 				if c.Method == "exact" {
 					logf(stderr, "knn: --compare: exact search in %.3f s", c.Seconds)
@@ -227,7 +230,7 @@ func runKNN(ctx context.Context, opts knnOptions, stdout, stderr io.Writer) erro
 			return fmt.Errorf("knn: --compare: %w", err)
 		}
 	}
-	if err := knnGraph(opts, nb, rule, &res, stderr); err != nil {
+	if err := knnGraph(opts, nb, p.Rule, &res, stderr); err != nil {
 		return err
 	}
 	if err := opts.Plots.write(stderr, "knn", res, func() (picture, error) { return knnPicture(nb, res) }); err != nil {
@@ -281,16 +284,13 @@ func knnGraph(opts knnOptions, nb *knngraph.Neighbors, rule knngraph.Rule, res *
 // rescaled to pixels/255 units after the search).
 func knnPoints(ctx context.Context, opts knnOptions, limit int64, stderr io.Writer) (*mat.Dense, knnResult, error) {
 	if opts.Features != "" {
-		p, err := readPoints(opts.Features, "", limit)
+		p, err := readPointRows(ctx, opts.Features, "", limit, stderr)
 		if err != nil {
 			return nil, knnResult{}, fmt.Errorf("knn: %w", err)
 		}
-		recordInputs(ctx, stderr, p.Report)
 		x, ids := p.X, p.IDs
 		n, d := x.Dims()
 		switch {
-		case n == 0:
-			return nil, knnResult{}, fmt.Errorf("knn: --features %s has no rows: a K-nearest-neighbour graph needs points", opts.Features)
 		case opts.N > n:
 			return nil, knnResult{}, fmt.Errorf("knn: --n %d is invalid: %s holds only %d points", opts.N, opts.Features, n)
 		case opts.N > 0:
@@ -326,14 +326,13 @@ func knnPoints(ctx context.Context, opts knnOptions, limit int64, stderr io.Writ
 
 // knnSearch runs the exact or NN-descent search, timed with its CPU time
 // and peak memory.
-func knnSearch(ctx context.Context, opts knnOptions, x *mat.Dense, prec knngraph.Precision, res *knnResult, stderr io.Writer) (*knngraph.Neighbors, error) {
+func knnSearch(ctx context.Context, p knngraph.PointGraph, x *mat.Dense, res *knnResult, stderr io.Writer) (*knngraph.Neighbors, error) {
 	n, _ := x.Dims()
 	bar := newProgress(stderr, n, "knn")
-	p := knngraph.PointGraph{K: opts.K, Approximate: opts.Approx, Precision: prec, Seed: opts.Seed}
-	progress := searchProgress(bar, opts.Approx, stderr)
+	progress := searchProgress(bar, p.Approximate, stderr)
 	p.Progress = progress
-	res.Method, res.Precision = "exact", prec.String()
-	if opts.Approx {
+	res.Method, res.Precision = "exact", p.Precision.String()
+	if p.Approximate {
 		res.Method, res.Precision = "nn-descent", ""
 		p.Progress = func(done, total int) {
 			res.Iterations = done
