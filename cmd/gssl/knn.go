@@ -124,14 +124,6 @@ func (r knnResult) Unit() string {
 	return "images"
 }
 
-// DimUnit names the coordinates of the points of the result.
-func (r knnResult) DimUnit() string {
-	if r.Features != "" {
-		return "features"
-	}
-	return "pixels"
-}
-
 // check checks the flags and returns the search and graph they describe
 // and the memory limit.
 func (opts *knnOptions) check() (knngraph.PointGraph, int64, error) {
