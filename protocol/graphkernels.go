@@ -359,6 +359,21 @@ func (s GraphKernelSpec) CandidateGrams(ctx context.Context, graphs []graphkerne
 	return grams, heights, nil
 }
 
+// The defaults of a graph-kernel study, those of Shervashidze et al.'s
+// protocol as shared/bench/peers/wl.py runs it: WL height 5, 10 outer and
+// 3 inner folds, 10 seeds, and C in 10⁻³..10³; the random walk's decay
+// 0.01.
+const (
+	DefaultWLHeight   = 5
+	DefaultDecay      = 0.01
+	DefaultOuterFolds = 10
+	DefaultInnerFolds = 3
+	DefaultSeeds      = 10
+)
+
+// DefaultCGrid returns wl.py's grid of C values.
+func DefaultCGrid() []float64 { return []float64{1e-3, 1e-2, 1e-1, 1, 1e1, 1e2, 1e3} }
+
 // GraphKernelStudy is the whole experiment of gssl graphkernel on a set of
 // graphs: the Gram matrix of Kernel computed GramRuns times (timed, after
 // a warm-up when more than once); the nested cross-validation of

@@ -39,11 +39,11 @@ type graphKernelOptions struct {
 }
 
 // defaultCGrid is wl.py's grid of C values.
-var defaultCGrid = []float64{1e-3, 1e-2, 1e-1, 1, 1e1, 1e2, 1e3}
+var defaultCGrid = protocol.DefaultCGrid()
 
 func newGraphKernelCommand(g *globals) *cobra.Command {
-	opts := graphKernelOptions{Kernel: protocol.KernelWL, H: 5, SelectH: true, Lambda: 0.01, Normalize: true, Classifier: "svm",
-		Grid: defaultCGrid, CV: 10, Inner: 3, Repeats: 10, GramRuns: 1}
+	opts := graphKernelOptions{Kernel: protocol.KernelWL, H: protocol.DefaultWLHeight, SelectH: true, Lambda: protocol.DefaultDecay, Normalize: true,
+		Classifier: "svm", Grid: protocol.DefaultCGrid(), CV: protocol.DefaultOuterFolds, Inner: protocol.DefaultInnerFolds, Repeats: protocol.DefaultSeeds, GramRuns: 1}
 	cmd := newCommand("graphkernel", &opts, func(cmd *cobra.Command, _ []string) error {
 		opts.JSON = g.JSON
 		if opts.Data == "" {
