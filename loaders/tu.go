@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
@@ -62,6 +63,16 @@ func (d *TUDataset) Classes() []int {
 		c[g] = d.Graphs[g].Class
 	}
 	return c
+}
+
+// ClassNames returns the graph label of every class as text: class c is
+// named strconv.Itoa(LabelValues[c]).
+func (d *TUDataset) ClassNames() []string {
+	names := make([]string, len(d.LabelValues))
+	for c, v := range d.LabelValues {
+		names[c] = strconv.Itoa(v)
+	}
+	return names
 }
 
 // TUGraphOptions are the options of every TUGraph.Graph: arcs symmetrised by

@@ -164,5 +164,6 @@ func TestTUReports(t *testing.T) {
 		{Path: path(tuNodeAttr), Role: "node attributes", Format: "tu", Note: "2 attribute columns"},
 	}, d.Reports)
 	assert.Equal(t, []int{0, 1, 0}, d.Graphs[0].NodeLabels)
+	assert.Equal(t, []string{"-1", "1"}, d.ClassNames(), "the graph labels of the classes, ascending")
 	assert.Equal(t, "node labels "+path(tuNodeLabel)+": tu; label = column 1; ignored columns 2..3", d.Reports[3].String())
 }

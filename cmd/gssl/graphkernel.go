@@ -187,10 +187,7 @@ func writeGraphKernel(opts graphKernelOptions, ds *loaders.TUDataset, sr *protoc
 			return fmt.Errorf("graphkernel: %w", err)
 		}
 	}
-	names := make([]string, len(ds.LabelValues))
-	for k, v := range ds.LabelValues {
-		names[k] = strconv.Itoa(v)
-	}
+	names := ds.ClassNames()
 	if er := sr.Evaluation; opts.Out != "" && er != nil {
 		name := func(c int) any {
 			if c < 0 || c >= len(names) {
