@@ -22,7 +22,7 @@ func TestRunFactsAreTyped(t *testing.T) {
 	assert.Equal(t, "seed = 3", seeds)
 	assert.Contains(t, timings, htmlreport.Timing{Name: "seconds_likelihood", Seconds: 1.5})
 	assert.Contains(t, timings, htmlreport.Timing{Name: "seconds", Seconds: 2})
-	seeds, _ = runFacts(graphKernelResult{Seed: 5, Repeats: 2})
+	seeds, _ = runFacts(graphKernelResult{GraphKernelReport: protocol.GraphKernelReport{Seed: 5, Repeats: 2}})
 	assert.Contains(t, seeds, "seeds 5..6")
 	seeds, timings = runFacts(struct{ Seed int }{Seed: 9})
 	assert.Equal(t, "none (the run is deterministic)", seeds)

@@ -25,9 +25,15 @@ var summaries = template.Must(template.New("").Funcs(template.FuncMap{
 	"add":  func(a, b int) int { return a + b },
 	"sub":  func(a, b int) int { return a - b },
 	"idx":  func(v any, i int) any { return reflect.ValueOf(v).Index(i).Interface() },
-	// points28: "n/a" for a missing number, and 100·v (nil stays nil).
+	// "n/a" for a missing number, and 100·v (nil stays nil).
 	"na":       func(format string, v any) string { return orNA(formatFloat(format, v)) },
-	"times100": times100,
+	"times100": func(v any) any { return scaled(v, 100, 1) },
+	// percent formats a fraction as a percentage (×100) with format.
+	"percent": func(format string, v any) string { return formatFloat(format, scaled(v, 100, 1)) },
+	// div divides a number (as float64) by d, as the summaries' units do.
+	"div": func(v any, d float64) any { return scaled(v, 1, d) },
+	// words splits a list written in a template ("a b c").
+	"words": strings.Fields,
 }).ParseFS(summaryFiles, "summary/*.tmpl"))
 
 // printSummary writes the summary of command (summary/<command>.tmpl) of res.
@@ -93,10 +99,23 @@ func orNA(s string) string {
 	return s
 }
 
-// times100 is 100·v for a number, nil otherwise (a percentage).
-func times100(v any) any {
-	if f, ok := v.(float64); ok {
-		return 100 * f
+// scaled is v (a number, or a pointer to one) times c divided by d, nil
+// when v is nil.
+func scaled(v any, c, d float64) any {
+	rv := reflect.ValueOf(v)
+	for rv.IsValid() && (rv.Kind() == reflect.Pointer || rv.Kind() == reflect.Interface) {
+		if rv.IsNil() {
+			return nil
+		}
+		rv = rv.Elem()
 	}
-	return nil
+	switch {
+	case !rv.IsValid():
+		return v
+	case rv.CanFloat():
+		return c * rv.Float() / d
+	case rv.CanInt():
+		return c * float64(rv.Int()) / d
+	}
+	return v
 }
