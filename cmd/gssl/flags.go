@@ -1,10 +1,15 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"strings"
+	"unicode"
 
+	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/eval"
 	"github.com/gssl/gssl/loaders"
+	"github.com/gssl/gssl/memlimit"
 )
 
 // parseSplitFlag reads --split (eval.ParseSplitSpec) and checks what can be
@@ -76,6 +81,66 @@ const maxIterations = 100000
 func checkBounded(flag string, v, lo, hi int, why string) error {
 	if v < lo || v > hi {
 		return fmt.Errorf("--%s %d is invalid: it must be in [%d, %d]%s", flag, v, lo, hi, why)
+	}
+	return nil
+}
+
+// fieldFlagError rewrites an *estimator.FieldError in err (a setting of
+// the library, named by its Go field) in the words of the command line:
+// "MaxGraphNodes = -1 is invalid: …" becomes "--max-graph-nodes -1 is
+// invalid: …". Other errors are returned unchanged.
+func fieldFlagError(err error) error {
+	var fe *estimator.FieldError
+	if !errors.As(err, &fe) {
+		return err
+	}
+	return fmt.Errorf("--%s %v is invalid: %s", flagName(fe.Field), fe.Value, fe.Reason)
+}
+
+// flagName is the flag of a Go field name: MaxGraphNodes → max-graph-nodes.
+func flagName(field string) string {
+	var b strings.Builder
+	for i, r := range field {
+		if unicode.IsUpper(r) {
+			if i > 0 {
+				b.WriteByte('-')
+			}
+			r = unicode.ToLower(r)
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// checkOutputs checks each flag and path pair of flagPaths with
+// checkOutPath before any work, naming command in the error.
+func checkOutputs(command string, flagPaths ...string) error {
+	for i := 0; i+1 < len(flagPaths); i += 2 {
+		if err := checkOutPath(flagPaths[i], flagPaths[i+1]); err != nil {
+			return fmt.Errorf("%s: %w", command, err)
+		}
+	}
+	return nil
+}
+
+// stkrClassBlocks and classifyClassBlocks are how many n×c float64 blocks
+// an STKR fit, and a fit of gssl classify's models, hold at once, counted
+// generously (targets, solution, work blocks, predictions).
+const (
+	stkrClassBlocks     = 8
+	classifyClassBlocks = 8
+)
+
+// checkClassMemory refuses, before any dense block is allocated, a fit
+// whose classes × nodes blocks, need bytes, pass --max-memory
+// (loaders.NodeDataset.CheckClassMemory).
+func checkClassMemory(cmd, maxMemory string, ds *loaders.NodeDataset, need int64) error {
+	limit, err := parseBytes("max-memory", maxMemory)
+	if err == nil {
+		err = ds.CheckClassMemory(need, memlimit.Budget{Bytes: limit, Name: "--max-memory"})
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", cmd, err)
 	}
 	return nil
 }

@@ -19,12 +19,13 @@ import (
 var summaryFiles embed.FS
 
 var summaries = template.Must(template.New("").Funcs(template.FuncMap{
-	"f":    formatFloat,
-	"pct":  func(v any) string { return formatFloat("%.4f", v) },
-	"join": func(sep string, v any) string { return joinValues(sep, v) },
-	"add":  func(a, b int) int { return a + b },
-	"sub":  func(a, b int) int { return a - b },
-	"idx":  func(v any, i int) any { return reflect.ValueOf(v).Index(i).Interface() },
+	"f":      formatFloat,
+	"pct":    func(v any) string { return formatFloat("%.4f", v) },
+	"join":   func(sep string, v any) string { return joinValues(sep, v) },
+	"add":    func(a, b int) int { return a + b },
+	"sub":    func(a, b int) int { return a - b },
+	"idx":    func(v any, i int) any { return reflect.ValueOf(v).Index(i).Interface() },
+	"isTrue": func(p *bool) bool { return p != nil && *p },
 }).ParseFS(summaryFiles, "summary/*.tmpl"))
 
 // printSummary writes the summary of command (summary/<command>.tmpl) of res.

@@ -5,8 +5,10 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strconv"
 	"sync"
+	"sync/atomic"
 )
 
 // Stdin is the path that names standard input.
@@ -21,11 +23,43 @@ const DefaultCap int64 = 256 << 20
 type TooLargeError struct {
 	Path string // the user's path
 	Cap  int64  // the cap in bytes
+	// TempDir, when set, is the temporary folder whose free space (less
+	// DiskReserve) bounded the copy below the cap.
+	TempDir string
 }
 
 func (e *TooLargeError) Error() string {
+	if e.TempDir != "" {
+		return fmt.Sprintf("%s is a stream (a pipe or a FIFO, of unknown length) of more than %d bytes, the room left in the temporary folder %s for its copy: save the data to a file and pass that, or point TMPDIR at a folder with more room", Display(e.Path), e.Cap, e.TempDir)
+	}
 	return fmt.Sprintf("%s is a stream (a pipe or a FIFO, of unknown length) of more than %d bytes, the cap on a stream read as an input: save the data to a file and pass that", Display(e.Path), e.Cap)
 }
+
+// DiskReserve is the free space of the temporary folder a stream's copy
+// leaves untouched: the copy of an endless stream ends in an error before
+// the disk is full.
+const DiskReserve int64 = 64 << 20
+
+// defaultCap is the cap of Open (SetCap).
+var defaultCap atomic.Int64
+
+func init() { defaultCap.Store(DefaultCap) }
+
+// SetCap sets the cap Open applies to a stream (DefaultCap until set); a
+// command sets it from its memory limit. A cap < 1 restores DefaultCap.
+func SetCap(limit int64) {
+	if limit < 1 {
+		limit = DefaultCap
+	}
+	defaultCap.Store(limit)
+}
+
+// Cap is the cap Open applies to a stream.
+func Cap() int64 { return defaultCap.Load() }
+
+// freeSpace returns the bytes free in folder dir, and whether it could
+// tell (a variable, so that tests can make the disk small).
+var freeSpace = diskFree
 
 // Display names path in messages: "standard input" for "-", else the path
 // as the user gave it.
@@ -97,10 +131,10 @@ func statPath(path string) fs.FileInfo {
 
 // Open opens the input path for reading. "-" is standard input. A regular
 // file or a folder is opened with os.Open. Anything else is read once, up
-// to DefaultCap bytes, into a private copy (see Stage); the returned file
+// to Cap() bytes, into a private copy (see Stage); the returned file
 // reads the copy from its start, with its own offset, and must be closed.
 func Open(path string) (*os.File, error) {
-	return OpenCap(path, DefaultCap)
+	return OpenCap(path, Cap())
 }
 
 // OpenCap is Open with the cap on a stream's length given; the first
@@ -244,12 +278,16 @@ func (c *copyOf) read(limit int64) error {
 		os.Remove(tmp.Name())
 		return err
 	}
-	n, err := io.Copy(tmp, io.LimitReader(src, limit+1))
+	tooLarge := &TooLargeError{Path: c.path, Cap: limit}
+	if free, ok := freeSpace(filepath.Dir(tmp.Name())); ok && free-DiskReserve < limit {
+		tooLarge = &TooLargeError{Path: c.path, Cap: max(free-DiskReserve, 0), TempDir: filepath.Dir(tmp.Name())}
+	}
+	n, err := io.Copy(tmp, io.LimitReader(src, tooLarge.Cap+1))
 	switch {
 	case err != nil:
 		return fail(fmt.Errorf("reading %s: %w", Display(c.path), err))
-	case n > limit:
-		return fail(&TooLargeError{Path: c.path, Cap: limit})
+	case n > tooLarge.Cap:
+		return fail(tooLarge)
 	}
 	info, err := tmp.Stat()
 	if err != nil {
