@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/gssl/gssl/estimator"
+	"github.com/gssl/gssl/eval"
 	"github.com/gssl/gssl/memlimit"
 )
 
@@ -97,4 +98,13 @@ func (ds *NodeDataset) CheckClassMemory(need int64, budget memlimit.Budget) erro
 		hint = fmt.Sprintf("%d distinct labels for %d labelled nodes: is the label column of --labels an id rather than a class?", c, labelled)
 	}
 	return budget.Check(need, fmt.Sprintf("%d classes × %d nodes: the dense score blocks", c, ds.Graph.Nodes()), hint)
+}
+
+// SplitData is what eval builds the splits of ds on: its labels, its own
+// split (split_planetoid.txt), the reader of split files (ReadSplit, whose
+// nodes are 0..n−1, so a data set with ids of its own refuses them),
+// source naming the data in errors, and its ids.
+func (ds *NodeDataset) SplitData(source string) eval.SplitData {
+	return eval.SplitData{Labels: ds.Labels, Own: ds.Split, Source: source, ReadFile: ReadSplit,
+		OwnIDs: ds.IDs != nil && !ds.IDs.IsIdentity(), NodeName: ds.NodeID}
 }

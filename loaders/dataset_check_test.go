@@ -81,3 +81,18 @@ func TestNodeDatasetCheckClassMemory(t *testing.T) {
 	ds.Classes = 50
 	assert.Contains(t, ds.CheckClassMemory(1001, b).Error(), "fewer classes (merge rare ones)", "at most 100 classes")
 }
+
+// SplitData carries the data set's labels, split and ids; a split file of
+// 0..n−1 is refused only for a data set with ids of its own.
+func TestNodeDatasetSplitData(t *testing.T) {
+	ids, err := nodeids.FromStrings([]string{"a", "b"})
+	require.NoError(t, err)
+	ds := &NodeDataset{Labels: []int{0, -1}, IDs: ids}
+	d := ds.SplitData("x.csv")
+	assert.Equal(t, ds.Labels, d.Labels)
+	assert.Equal(t, "x.csv", d.Source)
+	assert.True(t, d.OwnIDs)
+	assert.Equal(t, "b", d.NodeName(1))
+	ds.IDs = nodeids.Identity(2)
+	assert.False(t, ds.SplitData("d").OwnIDs)
+}

@@ -22,13 +22,8 @@ func parseSplitFlag(s string) (eval.SplitSpec, error) {
 	return spec, err
 }
 
-// splitData is what the splits of ds are built on: its labels, its own
-// split, its split files (whose nodes are 0..n−1, so a data set with ids
-// of its own refuses them) and its ids in errors.
-func splitData(ds *loaders.NodeDataset, source string) eval.SplitData {
-	return eval.SplitData{Labels: ds.Labels, Own: ds.Split, Source: source, ReadFile: loaders.ReadSplit,
-		OwnIDs: ds.IDs != nil && !ds.IDs.IsIdentity(), NodeName: func(i int) string { return nodeID(ds, i) }}
-}
+// splitData is what the splits of ds are built on (loaders.NodeDataset.SplitData).
+func splitData(ds *loaders.NodeDataset, source string) eval.SplitData { return ds.SplitData(source) }
 
 // newSplitter builds the splits of spec on ds with the --val and --test
 // sizes (−1: the defaults of eval.SplitSizes).

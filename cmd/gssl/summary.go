@@ -75,10 +75,8 @@ func joinValues(sep string, v any) string {
 // reportSummary prints res as one JSON object with asJSON, else as the
 // summary of command.
 func reportSummary(w io.Writer, asJSON bool, command string, res any) error {
-	var err error
-	e := report(w, asJSON, res, func(w io.Writer) { err = printSummary(w, command, res) })
-	if e != nil {
-		return e
+	if asJSON {
+		return report(w, true, res, nil)
 	}
-	return err
+	return printSummary(w, command, res)
 }
