@@ -98,6 +98,10 @@ func (p plotFlags) write(stderr io.Writer, command string, res any, draw func() 
 	}
 	rep := &htmlreport.Report{Title: "gssl " + command, Command: commandLine(), Started: p.start, Notes: pic.notes}
 	rep.Seeds, rep.Timings = runFacts(res)
+	if p.start.IsZero() { // a command that did not call check
+		p.start = processStart
+	}
+	rep.Started = p.start
 	rep.Timings = append(rep.Timings, timing("wall clock, run and figure", seconds(p.start)))
 	fields, err := htmlreport.FieldsTable("result (the fields of --json)", res)
 	if err == nil && len(pic.panels) > 0 {
@@ -114,6 +118,10 @@ func (p plotFlags) write(stderr io.Writer, command string, res any, draw func() 
 	}
 	return nil
 }
+
+// processStart is when the process started, the clock of a report whose
+// command did not start its own.
+var processStart = time.Now()
 
 // commandLine is the command line a report shows (tests set their own).
 var commandLine = func() []string { return os.Args }
