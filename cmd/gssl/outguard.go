@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"maps"
 	"os"
@@ -49,11 +48,11 @@ func commandFiles(cmd *cobra.Command, args []string) (outs, ins []namedFile) {
 	return outs, ins
 }
 
-// checkFiles checks the files of the command line before any work:
-// standard input named twice ("-", /dev/stdin, /dev/fd/0: it can be read
-// once), an output that is an input, and a stream (a pipe, a FIFO) longer
-// than the cap, read now into its private copy (package inputfile) so that
-// an endless one fails at once. The cap is --max-memory where given.
+// checkFiles checks the files of the command line before any work: an
+// output that is an input, and standard input named twice ("-",
+// /dev/stdin, /dev/fd/0: it can be read once). It sets the cap on the copy
+// of a stream read as an input (package inputfile) to --max-memory where
+// given, so that an endless stream fails there.
 func checkFiles(cmd *cobra.Command, args []string) error {
 	outs, ins := commandFiles(cmd, args)
 	if err := checkOutputsNotInputs(outs, ins); err != nil {
@@ -73,25 +72,13 @@ func checkFiles(cmd *cobra.Command, args []string) error {
 			stdin = label
 		}
 	}
-	inputfile.SetCap(0)
-	f := cmd.Flags().Lookup("max-memory")
-	if f != nil && f.Changed {
+	inputfile.SetCap(0, "")
+	if f := cmd.Flags().Lookup("max-memory"); f != nil && f.Changed {
 		limit, err := parseBytes("max-memory", f.Value.String())
 		if err != nil {
 			return err
 		}
-		inputfile.SetCap(limit)
-	}
-	for _, in := range ins {
-		if !inputfile.IsStream(in.path) {
-			continue
-		}
-		if err := inputfile.Stage(in.path, inputfile.Cap()); err != nil {
-			if tl := new(inputfile.TooLargeError); errors.As(err, &tl) && tl.TempDir == "" && f != nil {
-				err = fmt.Errorf("%w; --max-memory sets the cap", err)
-			}
-			return fmt.Errorf("%s: %s: %w", cmd.Name(), in.what, err)
-		}
+		inputfile.SetCap(limit, "--max-memory")
 	}
 	return nil
 }

@@ -14,17 +14,18 @@ import (
 // SetCap changes the cap of Open; a cap < 1 restores DefaultCap.
 func TestSetCap(t *testing.T) {
 	t.Cleanup(Release)
-	t.Cleanup(func() { SetCap(0) })
-	SetCap(500)
+	t.Cleanup(func() { SetCap(0, "") })
+	SetCap(500, "--max-memory")
 	assert.Equal(t, int64(500), Cap())
 	_, err := Open(pipePath(t, make([]byte, 501)))
 	var tl *TooLargeError
 	require.True(t, errors.As(err, &tl), "%v", err)
 	assert.Equal(t, int64(500), tl.Cap)
+	assert.Contains(t, err.Error(), "of more than 500 bytes, the cap on a stream read as an input (--max-memory)")
 	f, err := Open(pipePath(t, make([]byte, 500)))
 	require.NoError(t, err)
 	f.Close()
-	SetCap(0)
+	SetCap(0, "x")
 	assert.Equal(t, DefaultCap, Cap())
 }
 
