@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/modelfile"
+	"github.com/gssl/gssl/serve"
 )
 
 // A library setting's *estimator.FieldError reads as its flag.
@@ -68,4 +70,14 @@ func TestFitPredictSummaries(t *testing.T) {
 		require.NoError(t, printSummary(&got, "predict", r))
 		assert.Equal(t, want+"\n", got.String())
 	}
+}
+
+// serve names a negative limit by its flag (serve.Config.Validate's
+// *estimator.FieldError mapped by fieldFlagError).
+func TestServeLimitNamesTheFlag(t *testing.T) {
+	model := filepath.Join(t.TempDir(), "m.gssl")
+	_, _, err := runRoot(t, "labelprop", "--alpha", "0.9", "--split", "none", "--save", model)
+	require.NoError(t, err)
+	_, _, err = runRoot(t, "serve", "--model", model, "--max-graph-nodes", "-1")
+	assert.EqualError(t, err, fmt.Sprintf("serve: --max-graph-nodes -1 is invalid: it must be ≥ 1 (0 means %d)", serve.DefaultMaxGraphNodes))
 }

@@ -48,13 +48,11 @@ func runServe(ctx context.Context, opts serveOptions, _, stderr io.Writer) error
 	}
 	// serve.Config takes 0 for its defaults; on the command line the
 	// defaults are the flags' own, and 0 is refused.
-	for _, l := range []struct {
-		flag string
-		v    int64
-	}{{"max-batch", int64(opts.MaxBatch)}, {"max-body", opts.MaxBody}} {
-		if l.v < 1 {
-			return fmt.Errorf("serve: --%s %d is invalid: it must be ≥ 1", l.flag, l.v)
-		}
+	if opts.MaxBatch < 1 {
+		return fmt.Errorf("serve: --max-batch %d is invalid: it must be ≥ 1", opts.MaxBatch)
+	}
+	if opts.MaxBody < 1 {
+		return fmt.Errorf("serve: --max-body %d is invalid: it must be ≥ 1 byte", opts.MaxBody)
 	}
 	var token string
 	if opts.TokenFile != "" {
