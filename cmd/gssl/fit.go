@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -49,9 +50,21 @@ func runFit(ctx context.Context, opts fitOptions, stdout, stderr io.Writer) erro
 	if opts.Kind == "" {
 		return usageError{fmt.Errorf("fit: --kind is required: one of %s", strings.Join(persist.NodeClassifierKinds(), ", "))}
 	}
-	m, err := persist.NewNodeClassifier(opts.Kind, opts.Set...)
+	m, err := persist.NewNodeClassifier(opts.Kind)
 	if err != nil {
 		return fmt.Errorf("fit: --kind %s: %w", opts.Kind, err)
+	}
+	for _, p := range opts.Set {
+		name, value, ok := strings.Cut(p, "=")
+		if err = errors.New("want Field=value"); ok && name != "" {
+			err = persist.SetParam(m, name, value)
+		}
+		if err != nil {
+			return fmt.Errorf("fit: --set %s: %w", p, err)
+		}
+	}
+	if err := m.Validate(); err != nil {
+		return fmt.Errorf("fit: --set: %w", err)
 	}
 	if err := checkOutputs("fit", "save", opts.Save, "out", opts.Out); err != nil {
 		return err
