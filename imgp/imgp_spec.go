@@ -2,6 +2,7 @@ package imgp
 
 import (
 	"fmt"
+	"github.com/gssl/gssl/estimator"
 	"math"
 
 	"github.com/gssl/gssl/knngraph"
@@ -27,48 +28,30 @@ type Spec struct {
 	Approximate  bool    `json:"approximate"`   // build the graph by NN-descent (seeded by the Regressor's Seed)
 }
 
-// SpecError is a field of a Spec outside its valid range: Field is its Go
-// name, Value its value, Reason what it must be.
-type SpecError struct {
-	Field  string
-	Value  any
-	Reason string
-}
-
-func (e *SpecError) Error() string {
-	if s, ok := e.Value.(string); ok {
-		return fmt.Sprintf("imgp: %s %q is invalid: %s", e.Field, s, e.Reason)
-	}
-	return fmt.Sprintf("imgp: %s %v is invalid: %s", e.Field, e.Value, e.Reason)
-}
-
-// InvalidField returns the field, its value and the reason.
-func (e *SpecError) InvalidField() (string, any, string) { return e.Field, e.Value, e.Reason }
-
 var distances = map[string]DistanceRule{"": NearestNode, "nearest": NearestNode, "mean": MeanNeighbour}
 
 // Validate reports the first field outside its valid range as a
-// *SpecError.
+// *estimator.FieldError.
 func (s Spec) Validate() error {
 	_, known := distances[s.Distance]
 	_, err := ParseProcedure(s.Procedure)
 	switch {
 	case !known:
-		return &SpecError{"Distance", s.Distance, "use nearest or mean"}
+		return &estimator.FieldError{Package: "imgp", Field: "Distance", Value: s.Distance, Reason: "use nearest or mean"}
 	case err != nil && s.Procedure != "":
-		return &SpecError{"Procedure", s.Procedure, "use refit or paper"}
+		return &estimator.FieldError{Package: "imgp", Field: "Procedure", Value: s.Procedure, Reason: "use refit or paper"}
 	case s.Nu < 1:
-		return &SpecError{"Nu", s.Nu, "the sparse precision needs a positive integer ν"}
+		return &estimator.FieldError{Package: "imgp", Field: "Nu", Value: s.Nu, Reason: "the sparse precision needs a positive integer ν"}
 	case s.MaxIter < 0 || s.MaxIter > MaxSpecIterations:
-		return &SpecError{"MaxIter", s.MaxIter, fmt.Sprintf("it must be ≥ 0 (0 keeps the initial hyperparameters) and at most %d Adam steps", MaxSpecIterations)}
+		return &estimator.FieldError{Package: "imgp", Field: "MaxIter", Value: s.MaxIter, Reason: fmt.Sprintf("it must be ≥ 0 (0 keeps the initial hyperparameters) and at most %d Adam steps", MaxSpecIterations)}
 	case s.K < 1:
-		return &SpecError{"K", s.K, "it must be ≥ 1"}
+		return &estimator.FieldError{Package: "imgp", Field: "K", Value: s.K, Reason: "it must be ≥ 1"}
 	case s.Eigenpairs < 0:
-		return &SpecError{"Eigenpairs", s.Eigenpairs, fmt.Sprintf("it must be ≥ 1, or 0 for min(N, %d)", DefaultEigenpairs)}
+		return &estimator.FieldError{Package: "imgp", Field: "Eigenpairs", Value: s.Eigenpairs, Reason: fmt.Sprintf("it must be ≥ 1, or 0 for min(N, %d)", DefaultEigenpairs)}
 	case s.Probes < 1:
-		return &SpecError{"Probes", s.Probes, "it must be ≥ 1"}
+		return &estimator.FieldError{Package: "imgp", Field: "Probes", Value: s.Probes, Reason: "it must be ≥ 1"}
 	case !(s.LearningRate > 0) || math.IsInf(s.LearningRate, 0):
-		return &SpecError{"LearningRate", s.LearningRate, "it must be finite and > 0"}
+		return &estimator.FieldError{Package: "imgp", Field: "LearningRate", Value: s.LearningRate, Reason: "it must be finite and > 0"}
 	}
 	return nil
 }

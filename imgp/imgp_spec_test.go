@@ -2,6 +2,7 @@ package imgp
 
 import (
 	"errors"
+	"github.com/gssl/gssl/estimator"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -27,7 +28,7 @@ func TestSpecRegressor(t *testing.T) {
 	} {
 		bad := s
 		edit(&bad)
-		var se *SpecError
+		var se *estimator.FieldError
 		require.True(t, errors.As(bad.Validate(), &se), field)
 		assert.Equal(t, field, se.Field)
 	}

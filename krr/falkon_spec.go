@@ -3,6 +3,7 @@ package krr
 import (
 	"errors"
 	"fmt"
+	"github.com/gssl/gssl/estimator"
 	"math"
 
 	"github.com/gssl/gssl/kernel"
@@ -41,54 +42,31 @@ type Spec struct {
 	Precision string `json:"precision"`
 }
 
-// SpecError is a field of a Spec outside its valid range: Field is its Go
-// name, Value its value, Reason what it must be.
-type SpecError struct {
-	Field  string
-	Value  any
-	Reason string
-}
-
-func (e *SpecError) Error() string {
-	return fmt.Sprintf("krr: %s %s is invalid: %s", e.Field, quoteString(e.Value), e.Reason)
-}
-
-// InvalidField returns the field, its value and the reason.
-func (e *SpecError) InvalidField() (string, any, string) { return e.Field, e.Value, e.Reason }
-
-// quoteString formats v with %q when it is a string, else %v.
-func quoteString(v any) string {
-	if s, ok := v.(string); ok {
-		return fmt.Sprintf("%q", s)
-	}
-	return fmt.Sprint(v)
-}
-
 var precisions = map[string]kernel.Precision{"float64": kernel.Float64, "float32": kernel.Float32}
 
 // Validate reports the first field outside its valid range as a
-// *SpecError (a bad Sigma as the kernel's own error).
+// *estimator.FieldError (a bad Sigma as the kernel's own error).
 func (s Spec) Validate() error {
 	_, err := kernel.Named(s.Kernel, s.Sigma)
 	if errors.Is(err, kernel.ErrUnknownName) {
-		return &SpecError{"Kernel", s.Kernel, kernel.ErrUnknownName.Error()}
+		return &estimator.FieldError{Package: "krr", Field: "Kernel", Value: s.Kernel, Reason: kernel.ErrUnknownName.Error()}
 	}
 	_, prec := precisions[s.Precision]
 	switch {
 	case err != nil:
 		return err
 	case !prec:
-		return &SpecError{"Precision", s.Precision, "it must be float32 or float64"}
+		return &estimator.FieldError{Package: "krr", Field: "Precision", Value: s.Precision, Reason: "it must be float32 or float64"}
 	case s.Solver != "falkon" && s.Solver != "nystrom":
-		return &SpecError{"Solver", s.Solver, "it must be falkon or nystrom"}
+		return &estimator.FieldError{Package: "krr", Field: "Solver", Value: s.Solver, Reason: "it must be falkon or nystrom"}
 	case s.M < 0:
-		return &SpecError{"M", s.M, fmt.Sprintf("it must be ≥ 1, or 0 for min(n, %d)", DefaultM)}
+		return &estimator.FieldError{Package: "krr", Field: "M", Value: s.M, Reason: fmt.Sprintf("it must be ≥ 1, or 0 for min(n, %d)", DefaultM)}
 	case !(s.Lambda > 0) || math.IsInf(s.Lambda, 0):
-		return &SpecError{"Lambda", s.Lambda, "it must be finite and > 0"}
+		return &estimator.FieldError{Package: "krr", Field: "Lambda", Value: s.Lambda, Reason: "it must be finite and > 0"}
 	case s.MaxIter < 1 || s.MaxIter > MaxSpecIterations:
-		return &SpecError{"MaxIter", s.MaxIter, fmt.Sprintf("it must be in [1, %d] (conjugate-gradient iterations; 10 to 20 are usual)", MaxSpecIterations)}
+		return &estimator.FieldError{Package: "krr", Field: "MaxIter", Value: s.MaxIter, Reason: fmt.Sprintf("it must be in [1, %d] (conjugate-gradient iterations; 10 to 20 are usual)", MaxSpecIterations)}
 	case s.CentreIndices == nil && s.Centres != "uniform" && s.Centres != "leverage":
-		return &SpecError{"Centres", s.Centres, "it must be uniform or leverage, or come with CentreIndices"}
+		return &estimator.FieldError{Package: "krr", Field: "Centres", Value: s.Centres, Reason: "it must be uniform or leverage, or come with CentreIndices"}
 	}
 	return nil
 }

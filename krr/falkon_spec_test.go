@@ -3,6 +3,7 @@ package krr
 import (
 	"context"
 	"errors"
+	"github.com/gssl/gssl/estimator"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -45,9 +46,8 @@ func TestSpecModel(t *testing.T) {
 	} {
 		bad := Spec{Solver: "falkon", Kernel: "gaussian", Sigma: 1, Lambda: 1, MaxIter: 5, Centres: "uniform", Precision: "float32"}
 		edit(&bad)
-		var se *SpecError
+		var se *estimator.FieldError
 		require.True(t, errors.As(bad.Validate(), &se), field)
-		f, _, _ := se.InvalidField()
-		assert.Equal(t, field, f)
+		assert.Equal(t, field, se.Field)
 	}
 }

@@ -127,10 +127,10 @@ func SweepKRR(ctx context.Context, spec krr.Spec, model krr.MultiOutput, t *Poin
 	n, d := t.X.Dims()
 	for i, m := range ms {
 		if m < 1 {
-			return nil, &krr.SpecError{Field: "M", Value: m, Reason: fmt.Sprintf("every M of a sweep must be ≥ 1 (value %d)", i+1)}
+			return nil, &estimator.FieldError{Package: "krr", Field: "M", Value: m, Reason: fmt.Sprintf("every M of a sweep must be ≥ 1 (value %d)", i+1)}
 		}
 		if m > n {
-			return nil, &krr.SpecError{Field: "M", Value: m, Reason: fmt.Sprintf("there are %d training points (every M must be in [1, %d])", n, n)}
+			return nil, &estimator.FieldError{Package: "krr", Field: "M", Value: m, Reason: fmt.Sprintf("there are %d training points (every M must be in [1, %d])", n, n)}
 		}
 	}
 	y, err := t.TargetMatrix()

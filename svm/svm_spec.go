@@ -1,7 +1,7 @@
 package svm
 
 import (
-	"fmt"
+	"github.com/gssl/gssl/estimator"
 	"math"
 
 	"github.com/gssl/gssl/kernel"
@@ -16,33 +16,18 @@ type Spec struct {
 	Tol    float64 `json:"tol"`    // SMO's tolerance on the KKT violation (Settings.Tol)
 }
 
-// SpecError is a field of a Spec outside its valid range: Field is its Go
-// name, Value its value, Reason what it must be.
-type SpecError struct {
-	Field  string
-	Value  any
-	Reason string
-}
-
-func (e *SpecError) Error() string {
-	return fmt.Sprintf("svm: %s %v is invalid: %s", e.Field, e.Value, e.Reason)
-}
-
-// InvalidField returns the field, its value and the reason.
-func (e *SpecError) InvalidField() (string, any, string) { return e.Field, e.Value, e.Reason }
-
 // PointSVC returns the machine s describes; an invalid field is a
-// *SpecError (a bad Sigma the kernel's own error).
+// *estimator.FieldError (a bad Sigma the kernel's own error).
 func (s Spec) PointSVC() (*PointSVC, error) {
 	k, ok := map[string]kernel.Kernel{"gaussian": kernel.Gaussian{Sigma: s.Sigma}, "linear": kernel.Linear{}}[s.Kernel]
 	if !ok {
-		return nil, &SpecError{"Kernel", s.Kernel, "want gaussian or linear"}
+		return nil, &estimator.FieldError{Package: "svm", Field: "Kernel", Value: s.Kernel, Reason: "want gaussian or linear"}
 	}
 	if err := k.Validate(); err != nil {
 		return nil, err
 	}
 	if !(s.C > 0) || math.IsInf(s.C, 0) {
-		return nil, &SpecError{"C", s.C, "it must be finite and > 0"}
+		return nil, &estimator.FieldError{Package: "svm", Field: "C", Value: s.C, Reason: "it must be finite and > 0"}
 	}
 	p := &PointSVC{Kernel: k, C: s.C, Settings: Settings{Tol: s.Tol}}
 	return p, p.Validate()

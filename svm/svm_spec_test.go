@@ -2,6 +2,7 @@ package svm
 
 import (
 	"errors"
+	"github.com/gssl/gssl/estimator"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -18,7 +19,7 @@ func TestSpecPointSVC(t *testing.T) {
 	p, err = Spec{Kernel: "linear", C: 1}.PointSVC()
 	require.NoError(t, err)
 	assert.Equal(t, kernel.Linear{}, p.Kernel)
-	var se *SpecError
+	var se *estimator.FieldError
 	_, err = Spec{Kernel: "poly", C: 1}.PointSVC()
 	require.True(t, errors.As(err, &se))
 	assert.Equal(t, "Kernel", se.Field)

@@ -10,19 +10,37 @@ import (
 
 // bindFlags declares on f one flag for every field of the struct opts
 // points to that carries a `flag:"name"` tag: its default is the field's
-// value when bindFlags is called (set it from the library's Default…
+// value when bindFlags is called (set from the library's Default…
 // constants), its usage the text of the command's help file or, failing
 // that, of help/flags.md. Untagged exported struct fields are walked in
 // turn, so a group of flags (nodeInput, plotFlags) binds with every command
-// that embeds it. A tagged field without help text, or of a type with no
-// flag, is a bug of the binary and panics (TestHelpFiles builds every
-// command).
+// that embeds it; a group that implements flagBinder is then given f. A
+// tagged field without help text, or of a type with no flag, is a bug of
+// the binary and panics (TestHelpFiles builds every command).
 func bindFlags(f *pflag.FlagSet, command string, h helpText, opts any) {
 	v := reflect.ValueOf(opts)
 	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
 		panic(fmt.Sprintf("bindFlags: %T is not a pointer to a struct", opts))
 	}
-	bindStruct(f, command, h, v.Elem())
+	t := v.Elem().Type()
+	for i := range t.NumField() {
+		field, fv := t.Field(i), v.Elem().Field(i)
+		name, tagged := field.Tag.Lookup("flag")
+		switch {
+		case !field.IsExported() || name == "-":
+		case !tagged && fv.Kind() == reflect.Struct:
+			bindFlags(f, command, h, fv.Addr().Interface())
+		case tagged:
+			usage, ok := h.Flags[name]
+			if !ok {
+				usage, ok = sharedFlags[name]
+			}
+			if !ok {
+				panic(fmt.Sprintf("bindFlags: --%s of gssl %s has no text in help/%s.md or help/flags.md", name, command, command))
+			}
+			bindField(f, name, usage, fv.Addr().Interface())
+		}
+	}
 	if b, ok := opts.(flagBinder); ok {
 		b.boundTo(f)
 	}
@@ -30,34 +48,6 @@ func bindFlags(f *pflag.FlagSet, command string, h helpText, opts any) {
 
 // flagBinder is a group of flags that keeps the flag set it was bound to.
 type flagBinder interface{ boundTo(*pflag.FlagSet) }
-
-func bindStruct(f *pflag.FlagSet, command string, h helpText, v reflect.Value) {
-	t := v.Type()
-	for i := range t.NumField() {
-		field, fv := t.Field(i), v.Field(i)
-		name, tagged := field.Tag.Lookup("flag")
-		if !field.IsExported() || name == "-" {
-			continue
-		}
-		if !tagged {
-			if fv.Kind() == reflect.Struct {
-				bindStruct(f, command, h, fv)
-				if b, ok := fv.Addr().Interface().(flagBinder); ok {
-					b.boundTo(f)
-				}
-			}
-			continue
-		}
-		usage, ok := h.Flags[name]
-		if !ok {
-			usage, ok = sharedFlags[name]
-		}
-		if !ok {
-			panic(fmt.Sprintf("bindFlags: --%s of gssl %s has no text in help/%s.md or help/flags.md", name, command, command))
-		}
-		bindField(f, name, usage, fv.Addr().Interface())
-	}
-}
 
 // bindField declares one flag on the field p points to.
 func bindField(f *pflag.FlagSet, name, usage string, p any) {

@@ -42,45 +42,32 @@ func readHelp(name string) helpText {
 func parseHelp(s string) (helpText, error) {
 	h := helpText{Flags: map[string]string{}}
 	lines := strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n")
-	if len(lines) == 0 || !strings.HasPrefix(lines[0], "# ") {
+	if !strings.HasPrefix(lines[0], "# ") {
 		return h, fmt.Errorf("line 1: want a title \"# gssl <command>\"")
 	}
-	section, body := "", []string{}
-	flush := func() {
-		text := strings.Trim(strings.Join(body, "\n"), "\n")
-		switch section {
-		case "":
-			short, long, _ := strings.Cut(text, "\n\n")
-			h.Short, h.Long = short, strings.TrimSpace(long)
-		case "Examples":
-			h.Example = strings.Trim(strings.TrimSuffix(strings.TrimPrefix(text, "```"), "```"), "\n")
-		}
-		body = body[:0]
-	}
+	section, sections := "", map[string][]string{}
 	for k, line := range lines[1:] {
-		if name, ok := strings.CutPrefix(line, "## "); ok {
-			flush()
+		name, heading := strings.CutPrefix(line, "## ")
+		switch {
+		case heading:
 			section = name
-			continue
+		case section != "Flags":
+			sections[section] = append(sections[section], line)
+		case line != "":
+			rest, ok := strings.CutPrefix(line, "- `--")
+			name, usage, found := strings.Cut(rest, "`: ")
+			if _, dup := h.Flags[name]; dup {
+				return h, fmt.Errorf("line %d: --%s is described twice", k+2, name)
+			} else if !ok || !found || name == "" {
+				return h, fmt.Errorf("line %d: want \"- `--name`: text\", got %q", k+2, line)
+			}
+			h.Flags[name] = usage
 		}
-		if section != "Flags" {
-			body = append(body, line)
-			continue
-		}
-		if line == "" {
-			continue
-		}
-		rest, ok := strings.CutPrefix(line, "- `--")
-		name, usage, found := strings.Cut(rest, "`: ")
-		if !ok || !found || name == "" {
-			return h, fmt.Errorf("line %d: want \"- `--name`: text\", got %q", k+2, line)
-		}
-		if _, dup := h.Flags[name]; dup {
-			return h, fmt.Errorf("line %d: --%s is described twice", k+2, name)
-		}
-		h.Flags[name] = usage
 	}
-	flush()
+	text := func(section string) string { return strings.Trim(strings.Join(sections[section], "\n"), "\n") }
+	h.Short, h.Long, _ = strings.Cut(text(""), "\n\n")
+	h.Long = strings.TrimSpace(h.Long)
+	h.Example = strings.Trim(strings.TrimSuffix(strings.TrimPrefix(text("Examples"), "```"), "```"), "\n")
 	return h, nil
 }
 

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"slices"
+	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -16,8 +18,8 @@ import (
 	"github.com/gssl/gssl/loaders"
 )
 
-// nodeInput is the input vocabulary shared by the node-level commands
-// (docs/cli.md): a data folder, or tables of edges, labels, features and
+// nodeInput is the input vocabulary of the node-level commands
+// (help/flags.md): a data folder, or tables of edges, labels, features and
 // targets with the options of their reader. Nothing given means the Cora
 // embedded in the binary.
 type nodeInput struct {
@@ -58,14 +60,10 @@ func (in *nodeInput) addFlags(f *pflag.FlagSet) {
 	bindFlags(f, "", helpText{}, in)
 }
 
-// fromPoints reports whether the graph is to be built from the features:
-// --features without --edges or --data.
-func (in *nodeInput) fromPoints() bool {
-	return in.Features != "" && in.Edges == "" && in.Data == ""
-}
+// fromPoints: the graph is built from --features (no --edges or --data).
+func (in *nodeInput) fromPoints() bool { return in.Features != "" && in.Edges == "" && in.Data == "" }
 
-// embedded reports whether no input flag was given, so the embedded Cora is
-// used.
+// embedded: no input flag was given, so the embedded Cora is used.
 func (in *nodeInput) embedded() bool {
 	return in.Data == "" && in.Edges == "" && in.Labels == "" && in.Features == "" && in.Targets == ""
 }
@@ -94,31 +92,30 @@ func (in *nodeInput) check() error {
 	if _, err := graphOptions(in.Directed); err != nil {
 		return err
 	}
-	if in.Data != "" && in.Edges != "" {
+	switch {
+	case in.Data != "" && in.Edges != "":
 		return errors.New("--data and --edges exclude each other: a data folder, or an edge table")
-	}
-	if in.FeatureIDs != "" && in.Features == "" {
+	case in.FeatureIDs != "" && in.Features == "":
 		return errors.New("--feature-ids names the rows of --features: give --features FILE too")
-	}
-	if in.Edges == "" && in.Data == "" && !in.embedded() && in.Features == "" {
+	case in.Edges == "" && in.Data == "" && !in.embedded() && in.Features == "":
 		return errors.New("--labels and --targets need a graph: give --edges FILE (or --data DIR), or --features FILE to build the K-nearest-neighbour graph of its rows")
 	}
 	return nil
 }
 
-// load reads the input. A file given to --data is taken as --edges, with a
-// notice on stderr.
+// load reads the input (loaders.LoadNodes, or the KNN graph of the
+// features) and refuses values beyond what sums and distances hold. A
+// file given to --data is taken as --edges, with a notice on stderr.
 func (in *nodeInput) load(ctx context.Context, stderr io.Writer) (*loaders.NodeDataset, error) {
 	if err := in.check(); err != nil {
 		return nil, err
 	}
-	if in.embedded() {
+	switch {
+	case in.embedded():
 		return datasets.Cora()
-	}
-	if in.fromPoints() {
+	case in.fromPoints():
 		return in.loadPoints(ctx, stderr)
-	}
-	if in.Data != "" {
+	case in.Data != "":
 		st, err := inputfile.Stat(in.Data)
 		if err != nil {
 			return nil, fmt.Errorf("--data: %w", err)
@@ -134,30 +131,128 @@ func (in *nodeInput) load(ctx context.Context, stderr io.Writer) (*loaders.NodeD
 	}
 	in.reports = ds.Reports
 	recordInputs(ctx, stderr, ds.Reports...)
-	if err := checkFiniteDataset(ds); err != nil {
+	if err := ds.CheckFinite(); err != nil {
 		ds.Close()
-		return nil, err
+		var me *loaders.MagnitudeError
+		switch {
+		case !errors.As(err, &me):
+			return nil, err
+		case me.Input == "edges":
+			return nil, errors.New(me.Msg)
+		}
+		return nil, fmt.Errorf("--%s: %s", me.Input, me.Msg)
 	}
 	return ds, nil
 }
 
-// nodeID is the user's id of node i (loaders.NodeDataset.NodeID).
-func nodeID(ds *loaders.NodeDataset, i int) string { return ds.NodeID(i) }
-
-// needLabels refuses a data set without any labelled node, for the
-// classifiers.
-func needLabels(ds *loaders.NodeDataset) error {
-	if slices.ContainsFunc(ds.Labels, func(l int) bool { return l >= 0 }) {
-		return nil
+// loadNodes reads the folder or the tables named by in (loaders.LoadNodes).
+func loadNodes(_ context.Context, in *nodeInput) (*loaders.NodeDataset, error) {
+	header, err := parseHeader(in.Header)
+	if err != nil {
+		return nil, err
 	}
-	return errors.New("no node is labelled: give --labels FILE (id,label rows; an empty label means unlabelled)")
+	opt, err := graphOptions(in.Directed)
+	if err != nil {
+		return nil, err
+	}
+	maxMemory, err := parseBytes("max-memory", in.MaxMemory)
+	if err != nil {
+		return nil, err
+	}
+	ds, err := loaders.LoadNodes(loaders.NodeFiles{Dir: in.Data, Edges: in.Edges, Labels: in.Labels, Features: in.Features, FeatureIDs: in.FeatureIDs, Targets: in.Targets,
+		Table: loaders.TableOptions{Header: header}, Weight: in.Weight, Source: in.Source, Target: in.Target,
+		IDColumn: in.IDColumn, LabelColumn: in.LabelColumn, TargetColumn: in.TargetColumn, MaxMemory: maxMemory, Graph: opt, Nodes: in.Nodes})
+	if err != nil {
+		return nil, in.inputError(loadError(err))
+	}
+	return ds, nil
 }
 
-// idOrder returns nodes sorted by the user's ids (loaders.NodeDataset.IDOrder).
-func idOrder(ds *loaders.NodeDataset, nodes []int) []int { return ds.IDOrder(nodes) }
+// graphOptions maps --directed to the graph options of a user's edge table
+// (loaders.ParseDirected).
+func graphOptions(directed string) (graph.Options, error) {
+	opt, err := loaders.ParseDirected(directed)
+	if err != nil {
+		return opt, fmt.Errorf("--directed %q is invalid: use undirected, max, sum, mean, mutual or error", directed)
+	}
+	return opt, nil
+}
 
-// labelledNodes returns the labelled nodes of ds, ascending.
-func labelledNodes(ds *loaders.NodeDataset) []int { return ds.Labelled() }
+// loadError rewrites the reader's advice that names library options into
+// advice that names --directed.
+func loadError(err error) error {
+	var pe *loaders.ParseError
+	if !errors.As(err, &pe) {
+		return err
+	}
+	msg := pe.Msg
+	if i := strings.Index(msg, "; set a directed Symmetrize rule"); i >= 0 {
+		msg = msg[:i] + "; pass --directed max, sum, mean or mutual to symmetrise it"
+	}
+	if i := strings.Index(msg, " (duplicate policy: error"); i >= 0 {
+		msg = msg[:i] + ": --directed error refuses an edge given twice; --directed undirected merges it (by max), sum adds"
+	}
+	if msg == pe.Msg {
+		return err
+	}
+	return &loaders.ParseError{Path: pe.Path, Line: pe.Line, Msg: msg, Err: pe.Err}
+}
+
+// fileError is an error about one of the user's files, named by its flag:
+// "--labels l.csv:3: …" instead of "loaders: l.csv:3: …".
+type fileError struct {
+	msg string
+	err error
+}
+
+func (e *fileError) Error() string { return e.msg }
+func (e *fileError) Unwrap() error { return e.err }
+
+// flagFile names the flag of the file err is about, without the packages'
+// prefixes (flag "" or a path that err does not name: err unchanged).
+func flagFile(flag, path string, err error) error {
+	if err == nil || flag == "" || path == "" {
+		return err
+	}
+	msg := strings.TrimPrefix(packageChain.ReplaceAllString(err.Error(), "$1"), "open ")
+	if !strings.HasPrefix(msg, path) {
+		return err
+	}
+	return &fileError{msg: "--" + flag + " " + msg, err: err}
+}
+
+// inputError names the flag of the input file a reader's error is about.
+func (in *nodeInput) inputError(err error) error {
+	var pe *loaders.ParseError
+	var fe *os.PathError
+	path := ""
+	switch {
+	case errors.As(err, &pe):
+		path = pe.Path
+	case errors.As(err, &fe):
+		path = fe.Path
+	default:
+		return err
+	}
+	for _, f := range [][2]string{{"edges", in.Edges}, {"labels", in.Labels}, {"features", in.Features}, {"feature-ids", in.FeatureIDs}, {"targets", in.Targets}} {
+		if f[1] == path {
+			return flagFile(f[0], path, err)
+		}
+	}
+	if in.Data != "" && strings.HasPrefix(path, in.Data) {
+		return flagFile("data", in.Data, err)
+	}
+	return err
+}
+
+// Short names of loaders.NodeDataset's methods, used across the commands.
+func nodeID(ds *loaders.NodeDataset, i int) string       { return ds.NodeID(i) }
+func idOrder(ds *loaders.NodeDataset, nodes []int) []int { return ds.IDOrder(nodes) }
+func labelledNodes(ds *loaders.NodeDataset) []int        { return ds.Labelled() }
+func className(ds *loaders.NodeDataset, c int) string    { return ds.ClassName(c) }
+func restrictDataset(ds *loaders.NodeDataset, sub *graph.Subgraph) *loaders.NodeDataset {
+	return ds.Restrict(sub)
+}
 
 // labelOf is node i's class, −1 when unlabelled or without labels.
 func labelOf(ds *loaders.NodeDataset, i int) int {
@@ -167,8 +262,16 @@ func labelOf(ds *loaders.NodeDataset, i int) int {
 	return ds.Labels[i]
 }
 
-// className is the user's name of class c (loaders.NodeDataset.ClassName).
-func className(ds *loaders.NodeDataset, c int) string { return ds.ClassName(c) }
+// needLabels refuses a data set without any labelled node.
+func needLabels(ds *loaders.NodeDataset) error {
+	if slices.ContainsFunc(ds.Labels, func(l int) bool { return l >= 0 }) {
+		return nil
+	}
+	return errors.New("no node is labelled: give --labels FILE (id,label rows; an empty label means unlabelled)")
+}
+
+// magnitudeHint is what to do about edge weights too large to sum.
+const magnitudeHint = loaders.MagnitudeHint
 
 // isolatedPolicy parses --isolated.
 func isolatedPolicy(s string) (laplacian.IsolatedPolicy, error) {
@@ -179,35 +282,26 @@ func isolatedPolicy(s string) (laplacian.IsolatedPolicy, error) {
 	return p, nil
 }
 
-// flagError rewrites library errors that name library options into ones
-// that name the command's flags.
+// flagError rewrites laplacian's isolated-node error in the flags' words.
 func flagError(err error) error {
 	var iso *laplacian.IsolatedNodeError
-	if errors.As(err, &iso) {
-		more := ""
-		if len(iso.Nodes) > 1 {
-			more = fmt.Sprintf(" (and %d more)", len(iso.Nodes)-1)
-		}
-		return fmt.Errorf("node %d has degree 0%s, so D^-1/2 is undefined: drop --isolated error (the default, component, makes it its own component with eigenvalue 0), pass --isolated zero, or --lcc to keep the largest connected component", iso.Nodes[0], more)
+	if !errors.As(err, &iso) {
+		return err
 	}
-	return err
-}
-
-// restrictDataset returns ds restricted to the nodes of sub
-// (loaders.NodeDataset.Restrict).
-func restrictDataset(ds *loaders.NodeDataset, sub *graph.Subgraph) *loaders.NodeDataset {
-	return ds.Restrict(sub)
+	more := ""
+	if len(iso.Nodes) > 1 {
+		more = fmt.Sprintf(" (and %d more)", len(iso.Nodes)-1)
+	}
+	return fmt.Errorf("node %d has degree 0%s, so D^-1/2 is undefined: drop --isolated error (the default, component, makes it its own component with eigenvalue 0), pass --isolated zero, or --lcc to keep the largest connected component", iso.Nodes[0], more)
 }
 
 // bytesPerFixedNode is what one node of an explicit --nodes costs, edges
-// aside: its id, row offset, degree, label and component entries (about 85
-// bytes measured on a graph of 10⁷ mostly isolated nodes).
+// aside: its id, row offset, degree, label and component entries.
 const bytesPerFixedNode = 96
 
 // checkNodesFlag refuses a negative --nodes, and one whose node tables
-// alone pass the default --max-memory (half of the memory, or of ulimit
-// -v): --nodes is the one count the input does not justify, so a typo such
-// as 2·10⁹ must be an error, not a swap storm.
+// alone pass the default --max-memory: --nodes is the one count the input
+// does not justify, so a typo such as 2·10⁹ is an error, not a swap storm.
 func checkNodesFlag(n int) error {
 	if n < 0 {
 		return fmt.Errorf("--nodes %d is invalid: it must be ≥ 0 (0: the ids present)", n)

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"reflect"
-	"strconv"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -74,26 +72,6 @@ func (in *pointInput) load(ctx context.Context, stderr io.Writer, what, values, 
 	return s, err
 }
 
-// fieldFlagError rewrites a library error about an invalid field (one with an
-// InvalidField method, as krr.SpecError) to name the flag bound to the
-// field of the same name in the options struct opts points to.
-func fieldFlagError(err error, opts any) error {
-	var fe interface {
-		InvalidField() (string, any, string)
-	}
-	if !errors.As(err, &fe) {
-		return err
-	}
-	field, value, reason := fe.InvalidField()
-	f, ok := reflect.TypeOf(opts).Elem().FieldByName(field)
-	if !ok || f.Tag.Get("flag") == "" {
-		return err
-	}
-	if s, ok := value.(string); ok {
-		value = strconv.Quote(s)
-	}
-	return fmt.Errorf("--%s %v is invalid: %s", f.Tag.Get("flag"), value, reason)
-}
 
 // checkOutPaths checks --out and --save before any work.
 func checkOutPaths(out, save string) error {

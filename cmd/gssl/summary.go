@@ -33,7 +33,8 @@ var summaries = template.Must(template.New("").Funcs(template.FuncMap{
 	// div divides a number (as float64) by d, as the summaries' units do.
 	"div": func(v any, d float64) any { return scaled(v, 1, d) },
 	// words splits a list written in a template ("a b c").
-	"words": strings.Fields,
+	"words":  strings.Fields,
+	"isTrue": func(p *bool) bool { return p != nil && *p },
 }).ParseFS(summaryFiles, "summary/*.tmpl"))
 
 // printSummary writes the summary of command (summary/<command>.tmpl) of res.
@@ -83,12 +84,10 @@ func joinValues(sep string, v any) string {
 // reportSummary prints res as one JSON object with asJSON, else as the
 // summary of command.
 func reportSummary(w io.Writer, asJSON bool, command string, res any) error {
-	var err error
-	e := report(w, asJSON, res, func(w io.Writer) { err = printSummary(w, command, res) })
-	if e != nil {
-		return e
+	if asJSON {
+		return report(w, true, res, nil)
 	}
-	return err
+	return printSummary(w, command, res)
 }
 
 // orNA is s, or "n/a" for formatFloat's missing number.
