@@ -45,8 +45,8 @@ func TestRunBenchmarkIsChooseSplit(t *testing.T) {
 	require.NoError(t, err)
 	task := Task{Graph: ds.Graph, Labels: ds.Labels, Classes: ds.Classes}
 	g := STKRGrid{Base: stkr.Regressor{Transform: stkr.Power(2)}, Betas: []float64{0.1, 1}, Iterations: []int{0}}
-	b := STKRBenchmark{Task: task, Setting: Transductive, PTest: DefaultPTest, Seeds: []int{3, 4}, Grid: g,
-		Split: func(seed int) (eval.Split, string, int, error) { return *ds.Split, "planetoid", seed, nil }}
+	b := STKRBenchmark{Task: task, Setting: Transductive, PTest: DefaultPTest, Seeds: []uint64{3, 4}, Grid: g,
+		Split: func(seed uint64) (eval.Split, string, int, error) { return *ds.Split, "planetoid", int(seed), nil }}
 	runs, err := RunSTKRBenchmark(context.Background(), b)
 	require.NoError(t, err)
 	require.Len(t, runs, 2)
@@ -63,7 +63,7 @@ func TestRunBenchmarkIsChooseSplit(t *testing.T) {
 	assert.Equal(t, 2, s.Fits)
 	assert.Equal(t, 4, s.Candidates)
 	assert.Equal(t, 3+4, s.Dropped)
-	assert.Equal(t, []int{3, 4}, s.Seeds)
+	assert.Equal(t, []uint64{3, 4}, s.Seeds)
 	assert.Nil(t, s.Eta)
 	assert.Equal(t, iters/2, s.Iterations)
 	assert.Equal(t, float64(runs[1].TestCorrect)/float64(runs[1].TestScored), s.Test[1])

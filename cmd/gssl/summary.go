@@ -25,6 +25,14 @@ var summaries = template.Must(template.New("").Funcs(template.FuncMap{
 	"add":  func(a, b int) int { return a + b },
 	"sub":  func(a, b int) int { return a - b },
 	"idx":  func(v any, i int) any { return reflect.ValueOf(v).Index(i).Interface() },
+	// fd is f with dash, not "-", for a missing or undefined number.
+	"fd": func(format, dash string, v any) string {
+		if s := formatFloat(format, v); s != "-" {
+			return s
+		}
+		return dash
+	},
+	"fsub": func(a, b float64) float64 { return a - b },
 }).ParseFS(summaryFiles, "summary/*.tmpl"))
 
 // printSummary writes the summary of command (summary/<command>.tmpl) of res.
