@@ -99,7 +99,9 @@ func runClassify(ctx context.Context, opts classifyOptions, stdout, stderr io.Wr
 			sp, _, err := splits.Split(seed)
 			return sp, err
 		},
-		CV: func(seed uint64, sp eval.Split) eval.CV { return eval.CV{Folds: opts.Folds, Seed: seed, Order: idOrder(ds, sp.Train)} },
+		CV: func(seed uint64, sp eval.Split) eval.CV {
+			return eval.CV{Folds: opts.Folds, Seed: seed, Order: idOrder(ds, sp.Train)}
+		},
 		Done: func(done int) {
 			if len(seeds) > 1 {
 				bar.to(done, len(seeds), "seed %d of %d done", done, len(seeds))
