@@ -7,12 +7,10 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strings"
 
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/confidence"
-	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/eval"
 	"github.com/gssl/gssl/loaders"
 )
@@ -183,56 +181,12 @@ func writeClassOutputs(out, save string, ds *loaders.NodeDataset, in nodeInput, 
 	return o, s, err
 }
 
-// write writes the --out file: one row per node not trained on, with the
-// user's id, the predicted class, with withSplit the node's true class and
-// part, the probability of every class, p_<class name>, and with conf a
-// last column "set": the node's prediction set, class names joined by "|".
+// write writes the --out file (loaders.NodeDataset.PredictionTable).
 func (r classRows) write(path string, ds *loaders.NodeDataset) error {
-	prob, pred, sets := r.prob, r.pred, [][]int(nil)
+	p := loaders.ClassPredictions{Parts: r.split.Parts(len(ds.Labels)), WithSplit: r.withSplit, Predicted: r.pred, Probabilities: r.prob}
 	if r.conf != nil {
-		prob, pred, sets = r.conf.Probabilities, nil, r.conf.Sets
+		p.Predicted, p.Probabilities, p.Sets = nil, r.conf.Probabilities, r.conf.Sets
 	}
-	if pred == nil {
-		pred = estimator.Argmax(prob)
-	}
-	part := r.split.Parts(len(ds.Labels))
-	var rows []int
-	for i, p := range part {
-		if p != "train" {
-			rows = append(rows, i)
-		}
-	}
-	cols := []string{"id", "predicted"}
-	if r.withSplit {
-		cols = append(cols, "label", "split")
-	}
-	first := len(cols)
-	for c := 0; c < ds.Classes; c++ {
-		cols = append(cols, "p_"+className(ds, c))
-	}
-	if sets != nil {
-		cols = append(cols, "set")
-	}
-	return writeTable(path, cols, len(rows), func(k int, rec []any) {
-		i := rows[k]
-		rec[0], rec[1] = nodeID(ds, i), className(ds, pred[i])
-		if r.withSplit {
-			if ds.Labels[i] >= 0 {
-				rec[2] = className(ds, ds.Labels[i])
-			}
-			if part[i] != "" {
-				rec[3] = part[i]
-			}
-		}
-		for c, p := range prob.RawRowView(i) {
-			rec[first+c] = p
-		}
-		if sets != nil {
-			names := make([]string, len(sets[i]))
-			for k, c := range sets[i] {
-				names[k] = className(ds, c)
-			}
-			rec[len(rec)-1] = strings.Join(names, "|")
-		}
-	})
+	cols, rows, row := ds.PredictionTable(p)
+	return writeTable(path, cols, rows, row)
 }
