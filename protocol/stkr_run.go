@@ -250,3 +250,33 @@ func SummarizeSTKR(runs []STKRSeedRun, lap bool) STKRSummary {
 	}
 	return s
 }
+
+// Cells returns the best of the accuracies acc of the grid's candidates
+// (in the order of Candidates) over the iteration counts of each cell:
+// cells[i][j] for the i-th η (a single row when the transform has no η)
+// and the j-th β, NaN where every count's accuracy is NaN (failed fits).
+// It returns nil when acc does not hold one accuracy per candidate. The
+// candidate k lies in the cell (k / (β·counts), (k / counts) mod β).
+func (g STKRGrid) Cells(acc []float64) [][]float64 {
+	rows, nb, nc := len(g.Etas), len(g.Betas), len(g.Iterations)
+	if !g.Lap() {
+		rows = 1
+	}
+	if len(acc) != rows*nb*nc {
+		return nil
+	}
+	cells := make([][]float64, rows)
+	for i := range cells {
+		cells[i] = make([]float64, nb)
+		for j := range cells[i] {
+			best := math.NaN()
+			for _, a := range acc[(i*nb+j)*nc : (i*nb+j+1)*nc] {
+				if !math.IsNaN(a) && !(a <= best) {
+					best = a
+				}
+			}
+			cells[i][j] = best
+		}
+	}
+	return cells
+}

@@ -128,3 +128,36 @@ func TestSTKRSplitSizes(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, eval.DefaultSizes, STKRSplitSizes(planetoid, 7, 2708, 0.01, eval.DefaultSizes))
 }
+
+// TestSTKRGridCells: the best accuracy per (η, β) cell, against a brute
+// force over the candidates' own hyperparameters.
+func TestSTKRGridCells(t *testing.T) {
+	g := STKRGrid{Base: stkr.Regressor{Transform: stkr.InverseLaplacian{}}, Etas: []float64{0.5, 0.9}, Betas: []float64{0.1, 1, 10}, Iterations: []int{0, 4}}
+	cands := g.Candidates()
+	acc := make([]float64, len(cands))
+	for k := range acc {
+		acc[k] = float64((k*7)%11) / 10
+	}
+	acc[3] = math.NaN()
+	acc[6], acc[7] = math.NaN(), math.NaN() // the cell (η 0.9, β 0.1) failed
+	cells := g.Cells(acc)
+	require.Len(t, cells, 2)
+	for i, eta := range g.Etas {
+		for j, beta := range g.Betas {
+			want := math.NaN()
+			for k, c := range cands {
+				if c.Transform.(stkr.InverseLaplacian).Eta == eta && c.Beta == beta && !math.IsNaN(acc[k]) && (math.IsNaN(want) || acc[k] > want) {
+					want = acc[k]
+				}
+			}
+			if math.IsNaN(want) {
+				assert.True(t, math.IsNaN(cells[i][j]), "cell %d,%d", i, j)
+			} else {
+				assert.Equal(t, want, cells[i][j], "cell %d,%d", i, j)
+			}
+		}
+	}
+	assert.Nil(t, g.Cells(acc[:5]))
+	g.Base.Transform = stkr.Power(2) // no η: one row
+	assert.Len(t, g.Cells(acc[:6]), 1)
+}

@@ -20,17 +20,9 @@ func classifyPicture(ctx context.Context, ds *loaders.NodeDataset, r eval.NodeRu
 
 // runFacts: the seeds and timings of the run, for --report.
 func (r classifyResult) runFacts() (string, []htmlreport.Timing) {
-	return classifyRunSeeds(r), []htmlreport.Timing{
-		timing("load_seconds", r.LoadSeconds),
-		timing("seconds", r.Seconds),
-	}
-}
-
-// classifyRunSeeds lists the seeds of the runs.
-func classifyRunSeeds(r classifyResult) string {
 	seeds := make([]uint64, len(r.Runs))
 	for i, run := range r.Runs {
 		seeds[i] = run.Seed
 	}
-	return fmt.Sprintf("seeds = %v", seeds)
+	return fmt.Sprintf("seeds = %v", seeds), []htmlreport.Timing{timing("load_seconds", r.LoadSeconds), timing("seconds", r.Seconds)}
 }
