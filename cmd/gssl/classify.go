@@ -87,7 +87,7 @@ func runClassify(ctx context.Context, opts classifyOptions, stdout, stderr io.Wr
 			return fmt.Errorf("classify: %w", err)
 		}
 	}
-	search.Metric = resolveMetric(opts.Metric, ds.Classes)
+	search.Metric, _ = eval.MetricFor(opts.Metric, ds.Classes) // checked
 	if err := checkCalibrationSplit(splits, opts.Seed, opts.Conformal); err != nil {
 		return fmt.Errorf("classify: %w", err)
 	}

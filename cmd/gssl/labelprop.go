@@ -143,13 +143,7 @@ func labelpropProgress(exp *protocol.LabelPropExperiment, stderr io.Writer) *ste
 	}
 	values := max(len(exp.Grid), 1)
 	st := newSteps(stderr, values*exp.CV.Folds, "labelprop")
-	exp.CV.Progress = func(done, total int) {
-		if folds := total / values; done%folds == 0 {
-			st.to(done, total, "cross-validation: %d of %d values of a done (%d folds each)", done/folds, values, folds)
-			return
-		}
-		st.to(done, total, "")
-	}
+	exp.CV.Progress = cvProgress(st, func(total int) int { return total / values }, "cross-validation: %d of %d values of a done (%d folds each)")
 	return st
 }
 

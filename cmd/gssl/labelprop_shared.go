@@ -105,25 +105,13 @@ func checkSplitFlags(split string, seeds, val, test, folds int) (eval.SplitSpec,
 
 // checkConfidenceFlags checks --metric and --conformal.
 func checkConfidenceFlags(metric string, alpha float64) error {
-	if metric != "auto" && metric != "" {
-		if _, err := eval.ParseMetric(metric); err != nil {
-			return fmt.Errorf("--metric: %w, auto", err)
-		}
+	if _, err := eval.MetricFor(metric, 0); err != nil {
+		return fmt.Errorf("--metric: %w", err)
 	}
 	if !(alpha >= 0 && alpha < 1) || math.IsNaN(alpha) {
 		return fmt.Errorf("--conformal %v is invalid: it must be in the open interval (0, 1), or 0 for off", alpha)
 	}
 	return nil
-}
-
-// resolveMetric is --metric (checked already; "" is auto) for a task of
-// this many classes.
-func resolveMetric(metric string, classes int) eval.Metric {
-	if metric == "auto" || metric == "" {
-		return eval.ConventionalMetric(classes)
-	}
-	m, _ := eval.ParseMetric(metric)
-	return m
 }
 
 var errNoCalibrationNodes = errors.New("--conformal needs validation nodes to calibrate on, and the split has none: use a split with val nodes (planetoid, random:K, per-class:T,V or a split file with val lines)")
@@ -189,4 +177,18 @@ func (r classRows) write(path string, ds *loaders.NodeDataset) error {
 	}
 	cols, rows, row := ds.PredictionTable(p)
 	return writeTable(path, cols, rows, row)
+}
+
+// cvProgress shows a cross-validation's fits on st, with a line (format
+// of the groups done, the groups and the group size) after each group of
+// fits: of group(total) fits, total being the fits in all (the folds may
+// be fewer than asked).
+func cvProgress(st *steps, size func(total int) int, format string) func(done, total int) {
+	return func(done, total int) {
+		if group := size(total); done%group == 0 {
+			st.to(done, total, format, done/group, total/group, group)
+			return
+		}
+		st.to(done, total, "")
+	}
 }

@@ -222,13 +222,7 @@ func stkrAllLabelled(ctx context.Context, opts stkrOptions, g protocol.STKRGrid,
 	cv := eval.CV{Folds: opts.Folds, Seed: opts.Seed, Order: idOrder(ds, labelledNodes(ds))}
 	st := newSteps(stderr, opts.Folds*cands, "stkr")
 	defer st.Finish()
-	cv.Progress = func(done, total int) {
-		if done%cands == 0 {
-			st.to(done, total, "cross-validation: fold %d of %d done (%d candidates each)", done/cands, total/cands, cands)
-			return
-		}
-		st.to(done, total, "")
-	}
+	cv.Progress = cvProgress(st, func(int) int { return cands }, "cross-validation: fold %d of %d done (%d candidates each)")
 	c, err := protocol.RunSTKRCV(ctx, task, cv, g, func(c *stkr.Classifier, err error) {
 		logf(stderr, "stkr: %s β=%g max-iter=%d: %v", c.Transform, c.Beta, c.Iterations, err)
 	})
