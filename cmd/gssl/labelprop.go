@@ -164,7 +164,7 @@ func labelpropError(err error, ds interface{ NodeID(int) string }) error {
 // experiment checks the options and returns the protocol they ask for
 // (without its data, which is loaded after) and the parsed --split.
 func (opts labelpropOptions) experiment() (protocol.LabelPropExperiment, eval.SplitSpec, error) {
-	exp := protocol.LabelPropExperiment{Seeds: eval.SeedRange(opts.Seed, opts.Seeds), CV: eval.CV{Folds: opts.Folds, Seed: opts.Seed}}
+	exp := protocol.LabelPropExperiment{CV: eval.CV{Folds: opts.Folds, Seed: opts.Seed}}
 	spec, err := checkSplitFlags(opts.Split, opts.Seeds, opts.Val, opts.Test, opts.Folds)
 	if err == nil && opts.Seeds > 1 && !spec.Seeded() {
 		err = fmt.Errorf("--seeds %d needs --split random:K or per-class:T,V; the other protocols are deterministic", opts.Seeds)
@@ -174,6 +174,7 @@ func (opts labelpropOptions) experiment() (protocol.LabelPropExperiment, eval.Sp
 	}
 	if err == nil {
 		exp.Model, exp.Grid, err = opts.model()
+		exp.Seeds = eval.SeedRange(opts.Seed, opts.Seeds) // the count is checked
 	}
 	return exp, spec, err
 }
