@@ -56,7 +56,8 @@
 // STKRGrid when no class has two labels) fits on every labelled node with
 // the hyperparameters chosen by seeded stratified k-fold cross-validation
 // (pooled held-out accuracy, the first best candidate on ties); the scores
-// become class probabilities by stkr.Normalize.
+// become class probabilities by stkr.Normalize. STKRGrid.Cells reduces a
+// selection's accuracies to the best of each (η, β) cell.
 //
 // # Point models, regression, kernel machines and graph kernels
 //

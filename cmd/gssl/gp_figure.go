@@ -30,7 +30,7 @@ func gpPicture(run *protocol.GPRun, res gpResult) (picture, error) {
 		pic.notes = append(pic.notes, "no prediction panel: no test point")
 		return pic, nil
 	}
-	pl, err := figures.PredictionBands(fmt.Sprintf("GP on %s: RMSE %s", filepath.Base(res.Data), orNA(formatFloat("%.4f", res.RMSE))), "true target", "predicted (±2σ)", b)
+	pl, err := figures.PredictionBands(fmt.Sprintf("GP on %s: RMSE %s", filepath.Base(res.Data), formatOr("%.4f", "n/a", res.RMSE)), "true target", "predicted (±2σ)", b)
 	if err != nil {
 		return pic, err
 	}

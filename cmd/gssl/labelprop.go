@@ -9,17 +9,16 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gssl/gssl/confidence"
 	"github.com/gssl/gssl/eval"
 	"github.com/gssl/gssl/labelprop"
-	"github.com/gssl/gssl/loaders"
 	"github.com/gssl/gssl/protocol"
 )
 
 // labelpropOptions are the flags of gssl labelprop (help/labelprop.md).
 type labelpropOptions struct {
-	In                nodeInput
-	Images            string  `flag:"images"`
-	N                 int     `flag:"n"`
+	In nodeInput
+	ImageGraph
 	Method            string  `flag:"method"`
 	Alpha             string  `flag:"alpha"`
 	Split             string  `flag:"split"`
@@ -39,7 +38,6 @@ type labelpropOptions struct {
 	Save              string  `flag:"save"`
 	Plots             plotFlags
 	JSON              bool
-	Neighbors         int // In.KNN.Neighbors, for --images
 }
 
 // newLabelpropCmd builds gssl labelprop.
@@ -48,83 +46,89 @@ func newLabelpropCmd(g *globals) *cobra.Command {
 		Folds: eval.DefaultFolds, Seeds: 1, Solver: labelprop.Auto.String(), Stop: labelprop.StopResidual.String()}
 	cmd := newCommand("labelprop", &opts, func(cmd *cobra.Command, _ []string) error {
 		opts.JSON = g.JSON
-		opts.Neighbors = opts.In.KNN.Neighbors
-		if opts.Images != "" && !opts.In.embedded() {
-			return fmt.Errorf("labelprop: --images excludes --data, --edges and --labels: a graph, or an image set to build a KNN graph from")
-		}
 		return runLabelprop(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
 	})
 	renamedFlag(cmd, "k", "neighbors")
 	return cmd
 }
 
-// runLabelprop parses the options, runs protocol.EvaluateLabelProp and prints,
+// labelpropResult is the JSON object of the command: the data set, the
+// protocol's report, the outputs and the times.
+type labelpropResult struct {
+	nodeData
+	protocol.LabelPropReport
+	Confidence  *confidence.Report `json:"confidence,omitempty"` // --conformal: the first run
+	LoadSeconds float64            `json:"load_seconds"`
+	KNN         *knnSummary        `json:"knn,omitempty"` // the graph built from --features
+	Seconds     float64            `json:"seconds"`
+	Out         string             `json:"out,omitempty"`
+	Saved       string             `json:"saved,omitempty"`
+}
+
+// runLabelprop runs protocol.EvaluateLabelProp on the options and prints,
 // writes and plots what it returns.
 func runLabelprop(ctx context.Context, opts labelpropOptions, stdout, stderr io.Writer) error {
 	start := timeNow()
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	exp, spec, err := opts.experiment()
 	if err != nil {
-		return err
-	}
-	if err := checkConfidenceFlags("auto", opts.Conformal); err != nil {
 		return fmt.Errorf("labelprop: %w", err)
 	}
-	ds, err := opts.load(ctx, stderr)
+	ds, err := opts.load(ctx, &opts.In, stderr)
 	if err != nil {
-		return err
+		return fmt.Errorf("labelprop: %w", err)
 	}
 	defer ds.Close()
 	loadSeconds := seconds(start)
-	if exp.Splits, err = newSplitter(spec, ds, opts.source(), opts.Val, opts.Test); err != nil {
+	if exp.Splits, err = newSplitter(spec, ds, opts.source(&opts.In), opts.Val, opts.Test); err == nil {
+		err = checkCalibrationSplit(exp.Splits, opts.Seed, opts.Conformal)
+	}
+	if err != nil {
 		return fmt.Errorf("labelprop: %w", err)
 	}
-	if opts.Conformal > 0 {
-		if sp, _, err := exp.Splits.Split(opts.Seed); err == nil && len(sp.Val) == 0 {
-			return fmt.Errorf("labelprop: %w", errNoCalibrationNodes)
-		}
+	exp.Graph, exp.Labels, exp.CV.Order = ds.Graph, ds.Labels, idOrder(ds, labelledNodes(ds))
+	limit, err := parseBytes("max-memory", opts.In.MaxMemory)
+	if err != nil {
+		return fmt.Errorf("labelprop: %w", err)
 	}
-	exp.Graph, exp.Labels = ds.Graph, ds.Labels
-	setClasses(exp.Model, ds.Classes)
-	if err := limitClassBatches(exp.Model, opts.In.MaxMemory); err != nil {
+	var need int64
+	switch m := exp.Model.(type) {
+	case *labelprop.Spreading:
+		m.Classes, m.MaxMemory = ds.Classes, limit // block CG runs the classes in batches within the bound
+		need = m.MemoryBytes(ds.Graph)
+	case *labelprop.Harmonic:
+		m.Classes = ds.Classes
+		need = m.MemoryBytes(ds.Graph)
+	}
+	if err := checkClassMemory("labelprop", opts.In.MaxMemory, ds, need); err != nil {
 		return err
 	}
-	if err := checkClassMemory("labelprop", opts.In.MaxMemory, ds, labelpropMemoryBytes(exp.Model, ds)); err != nil {
-		return err
-	}
-	exp.CV.Order = idOrder(ds, labelledNodes(ds))
 	defer labelpropProgress(&exp, stderr).Finish()
 	out, err := protocol.EvaluateLabelProp(ctx, exp)
 	if err != nil {
 		return labelpropError(err, ds)
 	}
-	res := summarizeLabelprop(opts, exp, ds, out)
-	res.LoadSeconds = loadSeconds
-	if opts.In.built != nil {
-		res.KNN = &opts.In.built.Summary
+	var notes []string
+	if opts.In.Features != "" && !opts.In.fromPoints() {
+		notes = append(notes, "the features are read but not used: label propagation uses only the graph")
 	}
-	if opts.Conformal > 0 {
-		run := out.Runs[0]
-		if !run.WithSplit {
-			run.Split.Val = nil
-		}
-		if res.Confidence, err = conformalReport(run.Model.Probabilities(), run.Split, ds.Labels, opts.Conformal, opts.Seed); err != nil {
-			return fmt.Errorf("labelprop: %w", err)
-		}
+	run := out.Runs[0]
+	res := labelpropResult{nodeData: newNodeData(opts.source(&opts.In), ds), LabelPropReport: exp.Report(out, notes...),
+		LoadSeconds: loadSeconds, KNN: opts.In.builtSummary()}
+	if !run.WithSplit {
+		run.Split.Val = nil
 	}
-	if err := writeLabelprop(opts, ds, out.Runs[0], &res); err != nil {
+	if res.Confidence, err = conformalReport(run.Model.Probabilities(), run.Split, ds.Labels, opts.Conformal, opts.Seed); err != nil {
+		return fmt.Errorf("labelprop: %w", err)
+	}
+	rows := classRows{split: run.Split, withSplit: run.WithSplit, pred: run.Model.Labels(), prob: run.Model.Probabilities(), conf: res.Confidence}
+	if res.Out, res.Saved, err = writeClassOutputs(opts.Out, opts.Save, ds, opts.In, rows, run.Model); err != nil {
 		return fmt.Errorf("labelprop: %w", err)
 	}
 	res.Seconds = seconds(start)
 	if err := opts.Plots.write(stderr, "labelprop", res, func() (picture, error) { return labelpropPicture(ctx, ds, out.Runs, res) }); err != nil {
 		return err
 	}
-	return report(stdout, opts.JSON, res, func(w io.Writer) {
-		printLabelprop(w, res, out.Runs)
-		printConfidence(w, res.Confidence)
-	})
+	return reportSummary(stdout, opts.JSON, "labelprop", res)
 }
 
 // labelpropProgress attaches progress to the experiment: per seed with a
@@ -139,58 +143,81 @@ func labelpropProgress(exp *protocol.LabelPropExperiment, stderr io.Writer) *ste
 	}
 	values := max(len(exp.Grid), 1)
 	st := newSteps(stderr, values*exp.CV.Folds, "labelprop")
-	exp.CV.Progress = func(done, total int) {
-		if folds := total / values; done%folds == 0 {
-			st.to(done, total, "cross-validation: %d of %d values of a done (%d folds each)", done/folds, values, folds)
-			return
-		}
-		st.to(done, total, "")
-	}
+	exp.CV.Progress = cvProgress(st, func(total int) int { return total / values }, "cross-validation: %d of %d values of a done (%d folds each)")
 	return st
 }
 
-// load reads the graph and its labels: the input flags' data set (which
-// may build a KNN graph of --features: opts.In then holds it), or the KNN
-// graph of --images.
-func (opts *labelpropOptions) load(ctx context.Context, stderr io.Writer) (*loaders.NodeDataset, error) {
-	var ds *loaders.NodeDataset
-	var err error
-	if opts.Images != "" {
-		ds, err = imageGraphDataset(ctx, opts.Images, opts.N, opts.Neighbors, stderr)
-	} else {
-		ds, err = opts.In.load(ctx, stderr)
-	}
-	if err == nil {
-		if err = needLabels(ds); err != nil {
-			ds.Close()
-		}
-	}
-	if err != nil {
-		return nil, fmt.Errorf("labelprop: %w", err)
-	}
-	return ds, nil
-}
-
-// source names the input in outputs and errors.
-func (opts labelpropOptions) source() string {
-	if opts.Images != "" {
-		return opts.Images
-	}
-	return opts.In.source()
-}
-
 // labelpropError names the flags and nodes behind the protocol's errors.
-func labelpropError(err error, ds *loaders.NodeDataset) error {
+func labelpropError(err error, ds interface{ NodeID(int) string }) error {
 	var iso *protocol.IsolatedError
 	switch {
 	case errors.As(err, &iso):
-		return fmt.Errorf("labelprop: training node %s is isolated (degree 0), so its label cannot spread; pass --keep-isolated-seeds to keep it", nodeID(ds, iso.Node))
+		return fmt.Errorf("labelprop: training node %s is isolated (degree 0), so its label cannot spread; pass --keep-isolated-seeds to keep it", ds.NodeID(iso.Node))
 	case errors.Is(err, eval.ErrNoValidation):
 		return errors.New("labelprop: --alpha auto needs validation nodes to choose a, and the split has none; give --alpha, or --split none to choose it by cross-validation")
 	case errors.Is(err, protocol.ErrNoLabels):
 		return errors.New("labelprop: no node is labelled: give --labels (an empty label means unlabelled)")
 	}
 	return err
+}
+
+// experiment checks the options and returns the protocol they ask for
+// (without its data, which is loaded after) and the parsed --split.
+func (opts labelpropOptions) experiment() (protocol.LabelPropExperiment, eval.SplitSpec, error) {
+	exp := protocol.LabelPropExperiment{CV: eval.CV{Folds: opts.Folds, Seed: opts.Seed}}
+	spec, err := checkSplitFlags(opts.Split, opts.Seeds, opts.Val, opts.Test, opts.Folds)
+	if err == nil && opts.Seeds > 1 && !spec.Seeded() {
+		err = fmt.Errorf("--seeds %d needs --split random:K or per-class:T,V; the other protocols are deterministic", opts.Seeds)
+	}
+	if err == nil {
+		err = firstError(checkConfidenceFlags("auto", opts.Conformal), checkOutPath("out", opts.Out), checkOutPath("save", opts.Save), opts.Plots.check())
+	}
+	if err == nil {
+		exp.Model, exp.Grid, err = opts.model()
+		exp.Seeds = eval.SeedRange(opts.Seed, opts.Seeds) // the count is checked
+	}
+	return exp, spec, err
+}
+
+// model returns the base model of --method and its flags, and the values
+// of a to choose from (nil for the harmonic function).
+func (opts labelpropOptions) model() (labelprop.Classifier, []float64, error) {
+	iso := labelprop.IsolatedSeedError
+	if opts.KeepIsolatedSeeds {
+		iso = labelprop.IsolatedSeedKeep
+	}
+	if opts.Tol != 0 && !(opts.Tol > 0 && opts.Tol < 1) {
+		return nil, nil, fmt.Errorf("--tol %v is invalid: it must be inside (0, 1), or 0 for the default", opts.Tol)
+	}
+	switch opts.Method {
+	case "spreading":
+		grid, err := parseAlpha(opts.Alpha)
+		if err != nil {
+			return nil, nil, err
+		}
+		m := &labelprop.Spreading{Tol: opts.Tol, ClassMassNormalization: opts.CMN, IsolatedSeeds: iso, Float32: opts.Float32}
+		if m.Solver, err = labelprop.ParseSolver(opts.Solver); err != nil {
+			return nil, nil, fmt.Errorf("--solver: %w", err)
+		}
+		if m.Stop, err = labelprop.ParseStopRule(opts.Stop); opts.Stop != "" && err != nil {
+			return nil, nil, fmt.Errorf("--stop: %w", err)
+		}
+		if (m.Stop == labelprop.StopLabels || m.Float32) && m.Solver != labelprop.Chebyshev && m.Solver != labelprop.Auto {
+			return nil, nil, fmt.Errorf("--stop labels and --float32 need --solver chebyshev or auto (--solver is %s)", opts.Solver)
+		}
+		return m, grid, nil
+	case "harmonic":
+		switch {
+		case opts.Alpha != "auto" && opts.Alpha != "":
+			return nil, nil, fmt.Errorf("--alpha %s applies to --method spreading only; the harmonic function has no a", opts.Alpha)
+		case (opts.Stop != "" && opts.Stop != labelprop.StopResidual.String()) || opts.Float32:
+			return nil, nil, fmt.Errorf("--stop %s and --float32 apply to --method spreading only", opts.Stop)
+		case opts.Solver != "auto" && opts.Solver != "cg" && opts.Solver != "": // the default and what it runs pass
+			return nil, nil, fmt.Errorf("--solver %s applies to --method spreading only; the harmonic function is solved by CG", opts.Solver)
+		}
+		return &labelprop.Harmonic{Tol: opts.Tol, ClassMassNormalization: opts.CMN, IsolatedSeeds: iso}, nil, nil
+	}
+	return nil, nil, fmt.Errorf("--method %q is invalid: want spreading or harmonic", opts.Method)
 }
 
 // maxAlpha is the largest --alpha accepted: at 1 − 10⁻⁶ the Chebyshev
@@ -205,11 +232,10 @@ func parseAlpha(s string) ([]float64, error) {
 	}
 	a, err := strconv.ParseFloat(s, 64)
 	if err != nil || !(a > 0 && a < 1) {
-		return nil, fmt.Errorf("labelprop: --alpha %q is invalid: it must be a number inside the open interval (0, 1), or auto", s)
+		return nil, fmt.Errorf("--alpha %q is invalid: it must be a number inside the open interval (0, 1), or auto", s)
 	}
-	if a > maxAlpha {
-		// The iterations grow like 1/√(1−a): a run would not end.
-		return nil, fmt.Errorf("labelprop: --alpha %s is invalid: it must be at most %g (the solvers need about 1/√(1−a) iterations)", s, maxAlpha)
+	if a > maxAlpha { // the iterations grow like 1/√(1−a): a run would not end
+		return nil, fmt.Errorf("--alpha %s is invalid: it must be at most %g (the solvers need about 1/√(1−a) iterations)", s, maxAlpha)
 	}
 	return []float64{a}, nil
 }

@@ -25,8 +25,10 @@ var summaries = template.Must(template.New("").Funcs(template.FuncMap{
 	"add":  func(a, b int) int { return a + b },
 	"sub":  func(a, b int) int { return a - b },
 	"idx":  func(v any, i int) any { return reflect.ValueOf(v).Index(i).Interface() },
-	// "n/a" for a missing number, and 100·v (nil stays nil).
-	"na":       func(format string, v any) string { return orNA(formatFloat(format, v)) },
+	// fd is f with dash, not "-", for a missing or undefined number; na
+	// is fd with "n/a". times100 is 100·v (nil stays nil).
+	"fd":       formatOr,
+	"na":       func(format string, v any) string { return formatOr(format, "n/a", v) },
 	"times100": func(v any) any { return scaled(v, 100, 1) },
 	// percent formats a fraction as a percentage (×100) with format.
 	"percent": func(format string, v any) string { return formatFloat(format, scaled(v, 100, 1)) },
@@ -35,6 +37,7 @@ var summaries = template.Must(template.New("").Funcs(template.FuncMap{
 	// words splits a list written in a template ("a b c").
 	"words":  strings.Fields,
 	"isTrue": func(p *bool) bool { return p != nil && *p },
+	"fsub":   func(a, b float64) float64 { return a - b },
 }).ParseFS(summaryFiles, "summary/*.tmpl"))
 
 // printSummary writes the summary of command (summary/<command>.tmpl) of res.
@@ -90,12 +93,12 @@ func reportSummary(w io.Writer, asJSON bool, command string, res any) error {
 	return printSummary(w, command, res)
 }
 
-// orNA is s, or "n/a" for formatFloat's missing number.
-func orNA(s string) string {
-	if s == "-" {
-		return "n/a"
+// formatOr is formatFloat with dash for a missing or undefined number.
+func formatOr(format, dash string, v any) string {
+	if s := formatFloat(format, v); s != "-" {
+		return s
 	}
-	return s
+	return dash
 }
 
 // scaled is v (a number, or a pointer to one) times c divided by d, nil
