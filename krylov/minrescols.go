@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -95,11 +96,94 @@ func MINRESColumns(ctx context.Context, a linop.Operator, b, x *mat.Dense, s Set
 	if br != n || xr != n || xc != c {
 		return BlockResult{}, fmt.Errorf("krylov: %s: operator is %d×%d, B is %d×%d, X is %d×%d: %w", method, n, n, br, c, xr, xc, ErrDimension)
 	}
-	s, err := withDefaults(method, a, s, true)
-	if err != nil {
+	if err := finiteBlock(method, "B", b); err != nil {
 		return BlockResult{}, err
 	}
-	if err := finiteBlock(method, "B", b); err != nil {
+	return minresColumns(ctx, method, a, rhsBlock{dense: b}, x, s)
+}
+
+// RowBlock is an n×c block given by its nonzero rows: row Rows[t] of the
+// block is row t of Values, every other row is zero. Rows are distinct, in
+// any order.
+type RowBlock struct {
+	Rows   []int
+	Values *mat.Dense
+}
+
+// MINRESColumnsRows is MINRESColumns with B given by its nonzero rows: it
+// holds no n×c block for B (a right-hand side on a few labelled rows of a
+// large system), and each column's iterates, iteration count and residual
+// are bitwise those of MINRESColumns on the dense B.
+func MINRESColumnsRows(ctx context.Context, a linop.Operator, b RowBlock, x *mat.Dense, s Settings) (BlockResult, error) {
+	const method = "MINRESColumnsRows"
+	n := a.Dim()
+	if b.Values == nil {
+		return BlockResult{}, fmt.Errorf("krylov: %s: B's Values is nil: %w", method, ErrDimension)
+	}
+	br, c := b.Values.Dims()
+	xr, xc := x.Dims()
+	if br != len(b.Rows) || xr != n || xc != c {
+		return BlockResult{}, fmt.Errorf("krylov: %s: operator is %d×%d, B has %d rows of %d values for %d row numbers, X is %d×%d: %w", method, n, n, br, c, len(b.Rows), xr, xc, ErrDimension)
+	}
+	if err := finiteBlock(method, "B's Values", b.Values); err != nil {
+		return BlockResult{}, err
+	}
+	// The rows in increasing order: the norms of B's columns are then
+	// summed in the dense block's order.
+	order := make([]int, len(b.Rows))
+	for t := range order {
+		order[t] = t
+	}
+	slices.SortFunc(order, func(p, q int) int { return b.Rows[p] - b.Rows[q] })
+	for u, t := range order {
+		if i := b.Rows[t]; i < 0 || i >= n {
+			return BlockResult{}, fmt.Errorf("krylov: %s: B's row number Rows[%d] = %d is outside [0, %d)", method, t, i, n)
+		}
+		if u > 0 && b.Rows[order[u-1]] == b.Rows[t] {
+			return BlockResult{}, fmt.Errorf("krylov: %s: B's row %d is given twice (Rows[%d] and Rows[%d])", method, b.Rows[t], order[u-1], t)
+		}
+	}
+	return minresColumns(ctx, method, a, rhsBlock{rows: b.Rows, vals: b.Values, order: order}, x, s)
+}
+
+// rhsBlock is the right-hand side of MINRESColumns: a dense n×c block, or
+// its nonzero rows (rows[t] holding vals' row t; order lists the t by
+// increasing row).
+type rhsBlock struct {
+	dense *mat.Dense
+	rows  []int
+	vals  *mat.Dense
+	order []int
+}
+
+// norms sets dst[j] to the norm of column j.
+func (b rhsBlock) norms(dst []float64, all []int, n int) {
+	if b.dense != nil {
+		bm := b.dense.RawMatrix()
+		colNorms2(dst, bm.Data, bm.Stride, all, n)
+		return
+	}
+	st := make([]normState, len(all))
+	for t := range st {
+		st[t] = newNormState()
+	}
+	for _, t := range b.order {
+		row := b.vals.RawRowView(t)
+		for u, j := range all {
+			st[u].add(row[j])
+		}
+	}
+	for t := range st {
+		dst[t] = st[t].norm()
+	}
+}
+
+// minresColumns is MINRESColumns on a checked right-hand side.
+func minresColumns(ctx context.Context, method string, a linop.Operator, b rhsBlock, x *mat.Dense, s Settings) (BlockResult, error) {
+	n := a.Dim()
+	_, c := x.Dims()
+	s, err := withDefaults(method, a, s, true)
+	if err != nil {
 		return BlockResult{}, err
 	}
 	if err := finiteBlock(method, "initial guess X", x); err != nil {
@@ -117,12 +201,11 @@ func MINRESColumns(ctx context.Context, a linop.Operator, b, x *mat.Dense, s Set
 		res: res, errs: make([]error, c), col: make([]minresCol, c),
 	}
 	bn := make([]float64, c)
-	bm := b.RawMatrix()
 	all := make([]int, c)
 	for j := range all {
 		all[j] = j
 	}
-	colNorms2(bn, bm.Data, bm.Stride, all, n)
+	b.norms(bn, all, n)
 	live := false
 	for j := range m.col {
 		cl := &m.col[j]
@@ -200,7 +283,8 @@ type minresCol struct {
 // over the iterating columns (n×k views of vbuf and ybuf).
 type minresCols struct {
 	a, pre   linop.Operator
-	b, x     *mat.Dense
+	b        rhsBlock
+	x        *mat.Dense
 	n, c     int
 	tol      float64
 	max      int
@@ -352,7 +436,7 @@ func view(buf []float64, n, k int) *mat.Dense { return mat.NewDense(n, k, buf[:n
 func (m *minresCols) residuals(need []int) {
 	n, k := m.n, len(need)
 	v, y := view(m.vbuf, n, k), view(m.ybuf, n, k)
-	xm, bm := m.x.RawMatrix(), m.b.RawMatrix()
+	xm := m.x.RawMatrix()
 	vd := m.vbuf
 	parallel.For(n, rowGrain, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
@@ -366,15 +450,36 @@ func (m *minresCols) residuals(need []int) {
 	linop.MulBlock(m.a, y, v)
 	m.res.Products++
 	yd := m.ybuf
-	parallel.For(n, rowGrain, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			br := bm.Data[i*bm.Stride:]
-			yr := yd[i*k : i*k+k]
-			for t, j := range need {
-				yr[t] = br[j] - yr[t]
+	if m.b.dense != nil {
+		bm := m.b.dense.RawMatrix()
+		parallel.For(n, rowGrain, func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				br := bm.Data[i*bm.Stride:]
+				yr := yd[i*k : i*k+k]
+				for t, j := range need {
+					yr[t] = br[j] - yr[t]
+				}
+			}
+		})
+	} else {
+		// 0 − y on every row, then b + (0 − y) on B's rows: IEEE
+		// subtraction is the addition of the negated operand, so these are
+		// the dense path's b − y bit for bit (+0 where b = y, as there).
+		parallel.For(n, rowGrain, func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				yr := yd[i*k : i*k+k]
+				for t := range need {
+					yr[t] = 0 - yr[t]
+				}
+			}
+		})
+		for t, i := range m.b.rows {
+			br, yr := m.b.vals.RawRowView(t), yd[i*k:i*k+k]
+			for u, j := range need {
+				yr[u] = br[j] + yr[u]
 			}
 		}
-	})
+	}
 	nrm := m.scratch(&m.dots, k)
 	colNorms2(nrm, yd, k, m.first(k), n)
 	for t, j := range need {

@@ -476,3 +476,67 @@ func TestMINRESColumnsWorkers(t *testing.T) {
 		assert.True(t, mat.Equal(first, x), "workers %d: not bitwise the one-worker solution", w)
 	}
 }
+
+// TestMINRESColumnsRowsMatchesDense: B given by its nonzero rows (a third
+// of the rows, listed out of order, one column zero) gives bitwise the
+// iterates, iterations, residuals and errors of MINRESColumns on the dense
+// B, with and without a preconditioner and restarts (a low MaxIter makes
+// columns fail); bad row lists are refused with the row named.
+func TestMINRESColumnsRowsMatchesDense(t *testing.T) {
+	const n, c = 90, 4
+	am, q := indefinite(n, 5)
+	a, err := linop.NewDense(am)
+	require.NoError(t, err)
+	b, x0 := columnProblem(q, c, 6)
+	rng := rand.New(rand.NewPCG(8, 1))
+	var rows []int
+	for _, i := range rng.Perm(n) {
+		if i%3 == 0 {
+			rows = append(rows, i)
+		}
+	}
+	vals := mat.NewDense(len(rows), c, nil)
+	keep := mat.NewDense(n, c, nil)
+	for t, i := range rows {
+		vals.SetRow(t, b.RawRowView(i))
+		keep.SetRow(i, b.RawRowView(i))
+	}
+	pre := make(linop.Diagonal, n)
+	for i := range pre {
+		pre[i] = 0.5 + float64(i%5)/5
+	}
+	for _, s := range []Settings{
+		{Tol: 1e-10},
+		{Tol: 1e-10, Preconditioner: pre},
+		{Tol: 1e-12, MaxIter: 15},
+	} {
+		xd, xs := mat.DenseCopyOf(x0), mat.DenseCopyOf(x0)
+		rd, errd := MINRESColumns(context.Background(), a, keep, xd, s)
+		rs, errs := MINRESColumnsRows(context.Background(), a, RowBlock{Rows: rows, Values: vals}, xs, s)
+		assert.Equal(t, rd.Iterations, rs.Iterations)
+		assert.Equal(t, rd.Products, rs.Products)
+		for j := range rd.Residual {
+			assert.Equal(t, math.Float64bits(rd.Residual[j]), math.Float64bits(rs.Residual[j]), "residual of column %d", j)
+		}
+		for i := 0; i < n; i++ {
+			for j := 0; j < c; j++ {
+				require.Equal(t, math.Float64bits(xd.At(i, j)), math.Float64bits(xs.At(i, j)), "x[%d][%d], settings %+v", i, j, s)
+			}
+		}
+		if s.MaxIter == 0 {
+			require.NoError(t, errd)
+			assert.NoError(t, errs)
+		} else {
+			require.Error(t, errs)
+			assert.Equal(t, errd.Error(), errs.Error())
+		}
+	}
+	_, err = MINRESColumnsRows(context.Background(), a, RowBlock{Rows: []int{3, n}, Values: mat.NewDense(2, c, nil)}, mat.NewDense(n, c, nil), Settings{})
+	assert.ErrorContains(t, err, "Rows[1] = 90 is outside [0, 90)")
+	_, err = MINRESColumnsRows(context.Background(), a, RowBlock{Rows: []int{7, 3, 7}, Values: mat.NewDense(3, c, nil)}, mat.NewDense(n, c, nil), Settings{})
+	assert.ErrorContains(t, err, "B's row 7 is given twice (Rows[0] and Rows[2])")
+	bad := mat.NewDense(2, c, nil)
+	bad.Set(1, 2, math.NaN())
+	_, err = MINRESColumnsRows(context.Background(), a, RowBlock{Rows: []int{1, 2}, Values: bad}, mat.NewDense(n, c, nil), Settings{})
+	assert.ErrorContains(t, err, "B's Values[1][2] = NaN is not finite")
+}

@@ -27,17 +27,15 @@ import (
 // Memory, with n nodes, c classes and batches of w columns, beside F (8nc)
 // and the 53n bytes of every fit (Spreading.MemoryBytes):
 //
-//	one batch (w = c)   24nc + 8n + S          r, p and q (q then holds the
-//	                                           probabilities)
-//	batches of w < c    8nc + 32nw + 8n + S    the probabilities, the
-//	                                           batch's x, r, p and q, its
-//	                                           scaling
+//	one batch (w = c)   24nc + 8n + S          r, p and q
+//	batches of w < c    32nw + 8n + S          the batch's x, r, p and q,
+//	                                           its scaling
 //
 // S is the SELL-4-σ copy of the graph (graph.CSR.SlicedCost) when a batch
 // (the last one included) has at most 8 columns. Batching trades time for
 // memory: every batch reads the whole graph once per iteration, and it
-// saves memory only for w < c/2 − 1 (less when the SELL copy comes with
-// it), down to 16nc + 40n + S with F at w = 1.
+// saves memory for w < 3c/4 (less when the SELL copy comes with it), down
+// to 8nc + 32n + 8n + S with F at w = 1.
 
 // batchExtra is the memory of a batched CG solve of width w beyond F and
 // the 53n bytes of every fit.
@@ -49,7 +47,7 @@ func batchExtra(g *graph.CSR, n, c, w int64) int64 {
 	if w >= c {
 		return 24*n*c + 8*n + sliced
 	}
-	return 8*n*c + 32*n*w + 8*n + sliced
+	return 32*n*w + 8*n + sliced
 }
 
 // classBatch returns the number of the c classes that CG solves at once
@@ -115,7 +113,7 @@ func workBlock(work []float64, k, size int) []float64 {
 // and Residual the largest, ClassIterations per class. A batch that fails
 // stops the solve with F holding every batch solved so far and that
 // batch's last iterate; the error names its classes.
-func spreadCGBatches(ctx context.Context, g *graph.CSR, a float64, b sparseRHS, f *mat.Dense, s krylov.Settings, width int) (Details, []float64, error) {
+func spreadCGBatches(ctx context.Context, g *graph.CSR, a float64, b sparseRHS, f *mat.Dense, s krylov.Settings, width int) (Details, error) {
 	c := b.c
 	if width >= c {
 		return spreadCG(ctx, g, a, b, f, s)
@@ -131,7 +129,7 @@ func spreadCGBatches(ctx context.Context, g *graph.CSR, a float64, b sparseRHS, 
 		x.Copy(f.Slice(0, n, lo, hi))
 		cg, err := newCGWork(g, a, b.columns(lo, hi), x, s, work[:3*n*w], prev)
 		if err != nil {
-			return info, nil, err
+			return info, err
 		}
 		prev = cg
 		res, err := cg.run(ctx)
@@ -143,8 +141,8 @@ func spreadCGBatches(ctx context.Context, g *graph.CSR, a float64, b sparseRHS, 
 		info.Products += d.Products
 		if err != nil {
 			what := fmt.Sprintf("label spreading (block CG, classes %d to %d of %d)", lo, hi-1, c)
-			return info, nil, wrapSolverError(what, d, s.Tol, err)
+			return info, wrapSolverError(what, d, s.Tol, err)
 		}
 	}
-	return info, nil, nil
+	return info, nil
 }

@@ -121,14 +121,15 @@
 //
 // Memory (docs/memory.md): a Chebyshev fit holds F, one more n×c block
 // (the iterates z_k and z_{k−1} = D^{1/2}-scaled X, the first in F's own
-// storage; the second then holds the probabilities) and a few vectors —
-// 16nc + 69n bytes beyond the graph (MemoryBytes); a CG fit holds F, r, p
-// and q (q then holds the probabilities), 32nc + 61n. B enters by its
-// nonzero rows only, and the product rows of widths above 8 are formed per
-// chunk of rows, not as a block. With
-// Float32 both iterate blocks are float32 and live in F's storage (16nc +
-// 53n): every product and residual is still float64 (graph.CSR.MulBlock32RowsInto),
-// only the stored iterates are rounded, which bounds the reachable relative
+// storage) and a few vectors — 16nc + 69n bytes beyond the graph
+// (MemoryBytes); a CG fit holds F, r, p and q, 32nc + 61n. B enters by
+// its nonzero rows only, and the product rows of widths above 8 are formed
+// per chunk of rows, not as a block. The model keeps F and the labels; the
+// class probabilities are formed from F when asked for (Probabilities, or
+// ProbabilityRow a row at a time). With Float32 both iterate blocks are
+// float32 and live in F's storage (8nc + 53n): every product and residual
+// is still float64 (graph.CSR.MulBlock32RowsInto), only the stored
+// iterates are rounded, which bounds the reachable relative
 // residual near 2^-24·(1+a)/(1−a), hence DefaultTol32 = 1e-5; the labels
 // are those of the float64 solve on Cora and PubMed. Blocks of 64 MiB or
 // more are allocated with a request for transparent huge pages.

@@ -132,7 +132,7 @@ func (m *Harmonic) FitIndexed(ctx context.Context, g *graph.CSR, nodes, classes 
 	if len(unl) > 0 {
 		info, err = harmonicSolve(ctx, g, s, unl, f, m.Preconditioner, krylov.Settings{Tol: m.Tol, MaxIter: m.MaxIter, Progress: m.Progress})
 	}
-	m.state.finish(g, s, reached, f, m.ClassMassNormalization, info, nil)
+	m.state.finish(g, s, reached, f, m.ClassMassNormalization, info)
 	return err
 }
 

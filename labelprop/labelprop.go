@@ -225,7 +225,6 @@ type state struct {
 	seeds   *seeds
 	scores  *mat.Dense // F, n×c
 	scale   []float64  // class-mass normalisation factors, nil when off
-	probs   *mat.Dense
 	labels  []int
 	info    Details
 }
@@ -256,8 +255,10 @@ func blockInfo(res krylov.BlockResult) Details {
 	return info
 }
 
-// finish derives the class-mass scales, probabilities and labels from F.
-func (st *state) finish(g *graph.CSR, s *seeds, reached []bool, f *mat.Dense, cmn bool, info Details, spare []float64) {
+// finish derives the class-mass scales and labels from F. The
+// probabilities are not stored: a row of them is a function of F's row,
+// the scales and the prior (probabilityRow), formed when asked for.
+func (st *state) finish(g *graph.CSR, s *seeds, reached []bool, f *mat.Dense, cmn bool, info Details) {
 	n, c := f.Dims()
 	for i := 0; i < n; i++ {
 		if s.class[i] >= 0 {
@@ -291,21 +292,30 @@ func (st *state) finish(g *graph.CSR, s *seeds, reached []bool, f *mat.Dense, cm
 			}
 		}
 	}
-	if len(spare) >= n*c && n*c > 0 {
-		st.probs = mat.NewDense(n, c, spare[:n*c]) // every row is written below
-	} else {
-		st.probs = mat.NewDense(n, c, nil)
-	}
+	st.setLabels()
+}
+
+// setLabels sets every node's label from its row of probabilities, formed
+// one row at a time.
+func (st *state) setLabels() {
+	n, c := st.scores.Dims()
 	st.labels = make([]int, n)
-	for i := 0; i < n; i++ {
-		p := st.probs.RawRowView(i)
-		if reached[i] {
-			st.normalise(p, f.RawRowView(i))
-		} else {
-			copy(p, s.prior)
-		}
-		st.labels[i] = argmax(p)
+	p := make([]float64, c)
+	for i := range n {
+		st.labels[i] = argmax(st.probabilityRow(p, i))
 	}
+}
+
+// probabilityRow writes node i's class probabilities into p (len c) and
+// returns it: its row of F normalised (normalise) when a label reached
+// it, the prior otherwise.
+func (st *state) probabilityRow(p []float64, i int) []float64 {
+	if st.reached[i] {
+		st.normalise(p, st.scores.RawRowView(i))
+	} else {
+		copy(p, st.seeds.prior)
+	}
+	return p
 }
 
 // normalise sets p to the scores scaled by the class-mass factors, clipped
@@ -385,12 +395,37 @@ func (st *state) Scores() *mat.Dense {
 // Probabilities returns a copy of the n×c class probabilities: the rows of F
 // after class-mass normalisation (when used), clipped at zero and normalised
 // to sum 1; the class prior (the frequencies of the labelled classes) for
-// unreached nodes. It returns nil before Fit.
+// unreached nodes. It returns nil before Fit. The model does not keep
+// them (8nc bytes): each call forms a new matrix from the scores;
+// ProbabilityRow forms one row.
 func (st *state) Probabilities() *mat.Dense {
-	if st.probs == nil {
+	if st.scores == nil {
 		return nil
 	}
-	return mat.DenseCopyOf(st.probs)
+	n, c := st.scores.Dims()
+	out := mat.NewDense(n, c, nil)
+	for i := range n {
+		st.probabilityRow(out.RawRowView(i), i)
+	}
+	return out
+}
+
+// ProbabilityRow writes the class probabilities of fitted node i (row i
+// of Probabilities) into dst, which it returns: grown to the number of
+// classes when shorter, nil before Fit. Writers of large fits stream the
+// rows with it instead of holding the n×c matrix.
+func (st *state) ProbabilityRow(dst []float64, i int) []float64 {
+	if st.scores == nil {
+		return nil
+	}
+	n, c := st.scores.Dims()
+	if i < 0 || i >= n {
+		panic(fmt.Sprintf("labelprop: ProbabilityRow: node %d is out of range [0, %d)", i, n))
+	}
+	if cap(dst) < c {
+		dst = make([]float64, c)
+	}
+	return st.probabilityRow(dst[:c], i)
 }
 
 // Labels returns the predicted class of every node: the most probable one,

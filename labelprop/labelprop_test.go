@@ -607,3 +607,66 @@ func TestDefaultAlpha(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, b.RawMatrix().Data, a.RawMatrix().Data)
 }
+
+// TestProbabilityRowsAndLabels: the model keeps no probability matrix, so
+// Probabilities, ProbabilityRow and Labels are each formed from the
+// scores; they must agree with each other and with the probabilities
+// computed here from Scores (clipped, class-mass scaled, normalised), for
+// every solver path (the float32 one included) and both estimators.
+func TestProbabilityRowsAndLabels(t *testing.T) {
+	rng := rand.New(rand.NewPCG(14, 1))
+	p := randomProblem(rng, 3)
+	lab := p.labelled()
+	q := p.prior()
+	for _, m := range []Classifier{
+		&Spreading{Alpha: 0.9, Float32: true, ClassMassNormalization: true},
+		&Spreading{Alpha: 0.9, Solver: CG},
+		&Spreading{Alpha: 0.9, Solver: FixedPoint, ClassMassNormalization: true},
+		&Harmonic{},
+	} {
+		require.NoError(t, m.FitIndexed(context.Background(), p.g, p.nodes, p.classes))
+		f, probs, labels := m.Scores(), m.Probabilities(), m.Labels()
+		n := p.g.Nodes()
+		mass := make([]float64, p.c)
+		for i := 0; i < n; i++ {
+			if _, ok := lab[i]; !ok {
+				for k := range mass {
+					mass[k] += f.At(i, k)
+				}
+			}
+		}
+		cmn := false
+		switch e := m.(type) {
+		case *Spreading:
+			cmn = e.ClassMassNormalization
+		case *Harmonic:
+			cmn = e.ClassMassNormalization
+		}
+		var row []float64
+		for i := 0; i < n; i++ {
+			want := make([]float64, p.c)
+			var sum float64
+			for k := range want {
+				v := f.At(i, k)
+				if cmn {
+					v *= q[k] / mass[k]
+				}
+				want[k] = math.Max(v, 0)
+				sum += want[k]
+			}
+			if sum > 0 {
+				for k := range want {
+					want[k] /= sum
+				}
+			} else {
+				copy(want, q)
+			}
+			row = m.(interface {
+				ProbabilityRow([]float64, int) []float64
+			}).ProbabilityRow(row, i)
+			assert.Equal(t, probs.RawRowView(i), row, "node %d: ProbabilityRow against Probabilities", i)
+			assert.InDeltaSlice(t, want, row, 1e-12, "node %d", i)
+			assert.Equal(t, argmax(want), labels[i], "node %d", i)
+		}
+	}
+}

@@ -8,36 +8,35 @@ import "github.com/gssl/gssl/graph"
 // with Classes set for an exact count). A fit frees almost nothing before it
 // returns, so this is also its peak heap beyond the graph; the process peak
 // is the graph (g.Bytes, or the mapped file of a .gsg), plus this, plus the
-// runtime's headroom (docs/memory.md). With n nodes, m = g.NNZ() stored
+// runtime's headroom (docs/memory.md). The model keeps F, not the class
+// probabilities: Probabilities forms them (8nc more, the caller's), and
+// ProbabilityRow one row at a time. With n nodes, m = g.NNZ() stored
 // entries, 8-byte words and S = g.SlicedCost() (the SELL-4-σ copy, 4m + 8n
 // bytes for a 0/1 graph, 0 above graph.SetSlicedLimit):
 //
 //	every fit     8nc + 53n        F (n×c float64); degrees 32n, seeds 4n,
 //	                               components 9n, labels 8n
 //	Chebyshev     + 8nc + 16n      its second block z_{k−1} (the first is F's
-//	                               own storage), which then holds the
-//	                               probabilities, and two scalings
+//	                               own storage) and two scalings
 //	                               (c = 3 or 7: + 8nc + 8n), + S for c ≤ 8
-//	  Float32     + 8nc            the probabilities (both float32 blocks
-//	                               live in F's storage)
+//	  Float32     + 0              both float32 blocks live in F's storage
 //	  StopLabels  + 4n             the labels of the last iteration
-//	CG            + 24nc + 8n + S  r, p and q (q then holds the
-//	                               probabilities; S for c ≤ 8); with
+//	CG            + 24nc + 8n + S  r, p and q (S for c ≤ 8); with
 //	                               MaxMemory, in class batches of w
-//	                               columns: + 8nc + 32nw + 8n + S (a batch ≤ 8)
-//	                               (the probabilities, the batch's x, r,
-//	                               p, q, scalings and degrees)
-//	FixedPoint    + 32nc + 16n + 8m + 8n
-//	                               B, two iterates, the probabilities, S's
-//	                               weights
+//	                               columns: + 32nw + 8n + S (a batch ≤ 8)
+//	                               (the batch's x, r, p, q, scalings and
+//	                               degrees)
+//	FixedPoint    + 24nc + 16n + 8m + 8n
+//	                               B, two iterates, S's weights
 //	ReverseCuthillMcKee  + g.Bytes() + 24nc + 24n
 //	                               the renumbered graph, B, F and the scores
 //	                               in its numbering, the permutation
 //
 // For label spreading on 10^7 nodes, 2·10^8 stored entries and 10 classes
 // (the SELL copy is not built above 8 columns): 1.6 GB + 0.7 GB in float64
-// (Chebyshev), 3.2 + 0.6 GB with CG, 1.6 + 0.5 GB with Float32, beside the
-// graph's 0.96 GB.
+// (Chebyshev), 3.2 + 0.6 GB with CG, 0.8 + 0.5 GB with Float32, beside the
+// graph's 0.96 GB; on 5·10^7 nodes, 2·10^9 stored entries and 10 classes,
+// Float32 takes 4 GB + 2.65 GB beside the graph's 8.7 GB.
 func (m *Spreading) MemoryBytes(g *graph.CSR) int64 {
 	return m.memoryBytes(g, max(m.Classes, 1))
 }
@@ -58,8 +57,6 @@ func (m *Spreading) memoryBytes(g *graph.CSR, classes int) int64 {
 			if c == 3 || c == 7 {
 				total -= 8 * n
 			}
-		} else {
-			total += 8 * n * c
 		}
 		if m.Stop == StopLabels {
 			total += 4 * n
@@ -67,7 +64,7 @@ func (m *Spreading) memoryBytes(g *graph.CSR, classes int) int64 {
 	case CG:
 		total += batchExtra(g, n, c, int64(m.classBatch(g, classes)))
 	case FixedPoint:
-		total += 32*n*c + 16*n + 8*nnz + 8*n
+		total += 24*n*c + 16*n + 8*nnz + 8*n
 	}
 	if m.Ordering == ReverseCuthillMcKee {
 		total += int64(g.Bytes()) + 24*n*c + 24*n
@@ -77,12 +74,11 @@ func (m *Spreading) memoryBytes(g *graph.CSR, classes int) int64 {
 
 // MemoryBytes returns the bytes a fit of the harmonic function allocates
 // beyond the graph: the subgraph induced by the unlabelled nodes (at most
-// g.Bytes()), ten n×c float64 blocks (the scores F and its class
-// probabilities, the right-hand side W_ul Y_l and the iterate, block CG's
+// g.Bytes()), nine n×c float64 blocks (the scores F, the right-hand side W_ul Y_l and the iterate, block CG's
 // work blocks and the columns it copies), and about 53 bytes per node of
 // index maps, degrees and the Jacobi preconditioner. TestHarmonicMemoryBytes
 // checks it against the Go heap.
 func (m *Harmonic) MemoryBytes(g *graph.CSR) int64 {
 	n, c := int64(g.Nodes()), int64(max(m.Classes, 1))
-	return int64(g.Bytes()) + 10*8*n*c + 53*n
+	return int64(g.Bytes()) + 9*8*n*c + 53*n
 }

@@ -14,13 +14,13 @@ import (
 func ExampleSpreading_MemoryBytes() {
 	g := twoTriangles()
 	m := labelprop.Spreading{Alpha: 0.9, Classes: 2, Float32: true, Stop: labelprop.StopLabels}
-	fmt.Println("bytes beyond the graph:", m.MemoryBytes(g)) // 16nc + 53n + 4n, n = 6, c = 2
+	fmt.Println("bytes beyond the graph:", m.MemoryBytes(g)) // 8nc + 53n + 4n, n = 6, c = 2
 	if err := m.Fit(context.Background(), estimator.Nodes{Graph: g}, []int{0, -1, -1, -1, -1, 1}); err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println("labels:", m.Labels())
 	// Output:
-	// bytes beyond the graph: 534
+	// bytes beyond the graph: 438
 	// labels: [0 0 0 1 1 1]
 }
 

@@ -523,17 +523,7 @@ func (st *state) read(f *modelfile.File, meta stateMeta) error {
 	*st = state{fitted: true, seeds: s, scores: scores, scale: scale, reached: reached, edges: g.Edges,
 		info: Details{Iterations: in.Iterations, ClassIterations: in.ClassIterations, Residual: res[0], Products: in.Products,
 			Isolated: in.Isolated, Unreached: in.Unreached, IsolatedSeeds: in.IsolatedSeeds, Solver: ran}}
-	st.probs = mat.NewDense(n, c, nil)
-	st.labels = make([]int, n)
-	for i := 0; i < n; i++ {
-		p := st.probs.RawRowView(i)
-		if reached[i] {
-			st.normalise(p, st.scores.RawRowView(i))
-		} else {
-			copy(p, prior)
-		}
-		st.labels[i] = argmax(p)
-	}
+	st.setLabels()
 	return nil
 }
 

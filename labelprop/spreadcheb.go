@@ -531,31 +531,20 @@ type chebyshevOptions struct {
 }
 
 // spreadChebyshevOpts solves (I − aS) F = B, B by its nonzero rows, by
-// spreadingChebyshev, F holding the initial guess. It also returns the
-// storage of an n×c block the solve no longer needs (nil when it has none),
-// for the caller's probabilities.
-func spreadChebyshevOpts(ctx context.Context, g *graph.CSR, a float64, b sparseRHS, f *mat.Dense, s krylov.Settings, o chebyshevOptions) (Details, []float64, error) {
+// spreadingChebyshev, F holding the initial guess.
+func spreadChebyshevOpts(ctx context.Context, g *graph.CSR, a float64, b sparseRHS, f *mat.Dense, s krylov.Settings, o chebyshevOptions) (Details, error) {
 	newCh, what := newChebyshevRHS, "label spreading (Chebyshev)"
 	if o.float32 {
 		newCh, what = newChebyshev32, "label spreading (Chebyshev, float32)"
 	}
 	ch, err := newCh(g, a, b, f, s)
 	if err != nil {
-		return Details{}, nil, err
+		return Details{}, err
 	}
 	ch.stop = o.stop
 	res, err := ch.run(ctx)
-	var spare []float64
-	if !o.float32 {
-		// the iterates swap storage each step: the spare one is whichever
-		// is not F's (run has put the answer into F)
-		spare = ch.prv
-		if fd := f.RawMatrix().Data; len(fd) > 0 && len(spare) > 0 && &spare[0] == &fd[0] {
-			spare = ch.cur
-		}
-	}
 	info := blockInfo(res)
-	return info, spare, wrapSolverError(what, info, ch.s.Tol, err)
+	return info, wrapSolverError(what, info, ch.s.Tol, err)
 }
 
 // chebyshevBound is krylov.ChebyshevBound saturating at DefaultMaxIter.

@@ -256,14 +256,13 @@ func (m *Spreading) FitIndexed(ctx context.Context, g *graph.CSR, nodes, classes
 		}
 	}
 	var info Details
-	var spare []float64 // an n×c block the solver is done with
 	switch solver {
 	case CG:
-		info, spare, err = spreadCGBatches(ctx, sg, a, m.rhs(s, b), sf, krylov.Settings{Tol: tol, MaxIter: m.MaxIter, Progress: m.Progress}, m.classBatch(g, c))
+		info, err = spreadCGBatches(ctx, sg, a, m.rhs(s, b), sf, krylov.Settings{Tol: tol, MaxIter: m.MaxIter, Progress: m.Progress}, m.classBatch(g, c))
 	case Chebyshev:
 		rhs := m.rhs(s, b)
 		b = nil // the solve holds the nonzero rows only
-		info, spare, err = spreadChebyshevOpts(ctx, sg, a, rhs, sf, krylov.Settings{Tol: tol, MaxIter: m.MaxIter, Progress: m.Progress},
+		info, err = spreadChebyshevOpts(ctx, sg, a, rhs, sf, krylov.Settings{Tol: tol, MaxIter: m.MaxIter, Progress: m.Progress},
 			chebyshevOptions{float32: m.Float32, stop: newLabelWatch(m.Stop, m.LabelPatience, m.LabelTol)})
 	case FixedPoint:
 		var s *graph.CSR
@@ -280,7 +279,7 @@ func (m *Spreading) FitIndexed(ctx context.Context, g *graph.CSR, nodes, classes
 		rn.toCaller(f, sf)
 	}
 	info.Solver = solver
-	m.state.finish(g, s, s.reached(g), f, m.ClassMassNormalization, info, spare)
+	m.state.finish(g, s, s.reached(g), f, m.ClassMassNormalization, info)
 	return err
 }
 
@@ -378,16 +377,15 @@ func normalizedAdjacency(g *graph.CSR) (*graph.CSR, error) {
 }
 
 // spreadCG solves (I − aS) F = B by the fused block CG of spreadingCG, F
-// holding the initial guess; g is the graph of W. It also returns the
-// storage of its block q, free after the solve, for the probabilities.
-func spreadCG(ctx context.Context, g *graph.CSR, a float64, b sparseRHS, f *mat.Dense, s krylov.Settings) (Details, []float64, error) {
+// holding the initial guess; g is the graph of W.
+func spreadCG(ctx context.Context, g *graph.CSR, a float64, b sparseRHS, f *mat.Dense, s krylov.Settings) (Details, error) {
 	cg, err := newCGRHS(g, a, b, f, s)
 	if err != nil {
-		return Details{}, nil, err
+		return Details{}, err
 	}
 	res, err := cg.run(ctx)
 	info := blockInfo(res)
-	return info, cg.q.RawMatrix().Data, wrapSolverError("label spreading (block CG)", info, s.Tol, err)
+	return info, wrapSolverError("label spreading (block CG)", info, s.Tol, err)
 }
 
 // wrapSolverError turns a krylov error into a labelprop one.

@@ -52,7 +52,17 @@ mkdir -p "$SCALE_DIR"
 BIN="$SCALE_DIR/gssl"
 go build -o "$BIN" ./cmd/gssl
 RES="$SCALE_DIR/results.jsonl"
-: > "$RES"
+# The rows of the steps skipped because their output is on disk (the big
+# graphs' generation and conversion) are kept from the last run; every
+# other row is measured anew.
+if [ -f "$RES" ]; then
+	"$PY" -c 'import json, sys
+for l in open(sys.argv[1]):
+    if json.loads(l)["who"] in ("generate-gsg", "generate-txt", "convert"): print(l.strip())' "$RES" > "$RES.kept"
+	mv "$RES.kept" "$RES"
+else
+	: > "$RES"
+fi
 
 # peak RSS (MB) of a command run under the benchmark lock, with its stdout
 # kept in $SCALE_DIR/out.json. The files named by WARM (the command's input)
@@ -176,16 +186,17 @@ for spec in $BIG; do
 			echo "$name round $r from $cache" >&2
 			drop="" warm=""
 			if [ "$cache" = disk ]; then drop="$prefix.gsg"; else warm="$prefix.gsg"; fi
+			load=$(cut -d' ' -f1 /proc/loadavg) # the machine's load before the run, for the table's text
 			DROP=$drop WARM=$warm watched "$BIN" labelprop --edges "$prefix.gsg" --labels "$prefix.labels.csv" \
 				--split "$prefix.split.txt" --alpha "$alpha" --float32 --spin 0 --json
 			read -r rss secs cpu < <(tail -1 "$SCALE_DIR/rss.txt") # a killed run has time's note first
 			note=""
 			[ -f "$SCALE_DIR/killed" ] && note=killed
-			"$PY" - "$name" "$cache" "$rss" "$secs" "$cpu" "$note" "$SCALE_DIR/out.json" >> "$RES" <<'EOF'
+			"$PY" - "$name" "$cache" "$rss" "$secs" "$cpu" "$note" "$SCALE_DIR/out.json" "$load" >> "$RES" <<'EOF'
 import json, sys
-name, cache, rss, secs, cpu, note, path = sys.argv[1:]
+name, cache, rss, secs, cpu, note, path, load = sys.argv[1:]
 row = {"size": name, "who": "gssl-big", "variant": "float32", "cache": cache, "rss_mb": int(rss) // 1024, "seconds": float(secs),
-       "cpu": sum(map(float, cpu.split("+")))}
+       "cpu": sum(map(float, cpu.split("+"))), "load1": float(load)}
 if note:
     row["killed"] = "MemAvailable under the watchdog's floor"
 else:
@@ -227,7 +238,8 @@ for size in dict.fromkeys(r["size"] for r in rows if r["who"] in ("gssl-big", "g
         if any("killed" in r for r in g):
             print(f"| {size} edges | labelprop --float32 from {cache} | killed by the watchdog | {max(r['rss_mb'] for r in g)/1024:.2f} GB | | {peer} |")
             continue
-        print(f"| {size} edges | labelprop --float32 from {cache}: load {med([r['load'] for r in g]):.1f} s, fit {med([r['fit'] for r in g]):.1f} s ({g[0]['iterations']} it.) "
+        load = "".join(f", load average {r['load1']:g} before" for r in g[:1] if "load1" in r)
+        print(f"| {size} edges | labelprop --float32 from {cache}: load {med([r['load'] for r in g]):.1f} s, fit {med([r['fit'] for r in g]):.1f} s ({g[0]['iterations']} it.){load} "
               f"| {med([r['seconds'] for r in g]):.0f} s ({med([r.get('cpu', float('nan')) for r in g]):.0f} s) | {med([r['rss_mb'] for r in g])/1024:.2f} GB | {g[0]['acc']:.4f} | {peer} |")
 EOF
 	cat "$SCALE_DIR/big.md"

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"sync"
 	"sync/atomic"
 
@@ -198,6 +199,10 @@ func (r *Regressor) Validate() error {
 	return nil
 }
 
+// collectBytes is the size of an N×c block from which FitIndexed collects
+// the solver's garbage before it returns.
+const collectBytes = 64 << 20
+
 // IterationsGrid returns the numbers of iterations searched when early
 // stopping is chosen on the validation set: 0 (solve to the tolerance)
 // first, so that it wins ties, then 1, 2, 4, …, 256.
@@ -246,6 +251,13 @@ func (r *Regressor) FitIndexed(ctx context.Context, k BaseKernel, train []int, y
 		err = fmt.Errorf("stkr: unsupported transform type %T", r.Transform)
 	}
 	r.stats = Stats{Solver: job.solver, Iterations: job.iters, Residual: job.resid, MatVecs: int(count.Load())}
+	if 8*k.Dim()*c >= collectBytes {
+		// The solver's work blocks (six N×c for MINRES) are garbage now.
+		// Collected here, their memory is what the caller's next N×c
+		// blocks (Scores, probabilities) reuse; left to the pacer, the
+		// heap would first grow by those blocks, above the solve's peak.
+		runtime.GC()
+	}
 	if job.done {
 		r.u, r.kernel = job.u, k
 		r.alpha = nil
@@ -457,9 +469,21 @@ func (j *fitJob) columns(solve func(col int) error) error {
 // x holds a usable iterate; the error is, as columns returns it, the first
 // column's by column order.
 func (j *fitJob) minresColumns(ctx context.Context, a linop.Operator, b, x *mat.Dense, tol float64) (ok []bool, err error) {
-	_, c := b.Dims()
-	ok = make([]bool, c)
 	res, err := krylov.MINRESColumns(ctx, a, b, x, j.settings(-1, tol))
+	return j.minresOutcome(res, err)
+}
+
+// minresRows is minresColumns with b given by its nonzero rows
+// (krylov.MINRESColumnsRows: the same iterates, no N×c block for b).
+func (j *fitJob) minresRows(ctx context.Context, a linop.Operator, b krylov.RowBlock, x *mat.Dense, tol float64) (ok []bool, err error) {
+	res, err := krylov.MINRESColumnsRows(ctx, a, b, x, j.settings(-1, tol))
+	return j.minresOutcome(res, err)
+}
+
+// minresOutcome records the per-column counters of a MINRESColumns solve
+// and sorts its columns into usable ones and the first error.
+func (j *fitJob) minresOutcome(res krylov.BlockResult, err error) (ok []bool, _ error) {
+	ok = make([]bool, len(res.Iterations))
 	var ce *krylov.ColumnErrors
 	if err != nil && !errors.As(err, &ce) {
 		return ok, fmt.Errorf("stkr: %s: %w", j.solver, err)

@@ -7,6 +7,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/gssl/gssl/graph"
 	"github.com/gssl/gssl/internal/parallel"
 	"github.com/gssl/gssl/krylov"
 	"github.com/gssl/gssl/linop"
@@ -315,6 +316,48 @@ func (l *lapSystem) MulBlockTo(dst, x *mat.Dense) {
 	})
 }
 
+// scaledProduct is the block product with a GraphKernel's
+// M = D^{-1/2} W D^{-1/2} on a 0/1 graph, counted as counted does, computed
+// as graph.CSR.ScaledMulBlockTo computes it (x scaled by D^{-1/2} into a
+// copy, then the product with W scaled on the left), so bitwise the same,
+// with the copy held here, one N×c block for the whole solve: the graph
+// takes it from a pool per product, which can keep one per processor.
+type scaledProduct struct {
+	counted
+	g   *graph.CSR
+	inv []float64
+	buf []float64
+}
+
+// newScaledProduct returns the scaledProduct of m's kernel, or nil when it
+// is not a GraphKernel on a 0/1 graph (whose products copy nothing).
+func newScaledProduct(m counted) *scaledProduct {
+	gk, ok := m.m.(*GraphKernel)
+	if !ok || !gk.Graph().UnitWeights() {
+		return nil
+	}
+	return &scaledProduct{counted: m, g: gk.Graph(), inv: gk.s.Degrees().InvSqrtD}
+}
+
+func (p *scaledProduct) MulBlockTo(dst, x *mat.Dense) {
+	n, c := x.Dims()
+	if cap(p.buf) < n*c {
+		p.buf = make([]float64, n*c)
+	}
+	rx := p.buf[:n*c]
+	xm := x.RawMatrix()
+	parallel.For(n, lapRowGrain, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			ri, xi, di := p.inv[i], xm.Data[i*xm.Stride:i*xm.Stride+c], rx[i*c:i*c+c]
+			for k, v := range xi {
+				di[k] = ri * v
+			}
+		}
+	})
+	p.g.ScaledMulBlockTo(dst, mat.NewDense(n, c, rx), graph.Scaling{Left: p.inv})
+	p.n.Add(int64(c))
+}
+
 // lapRowGrain is the least number of rows per goroutine of lapSystem's
 // element-wise pass.
 const lapRowGrain = 4096
@@ -348,6 +391,9 @@ func (j *fitJob) inverseLaplacian(ctx context.Context, s InverseLaplacian) error
 		return fmt.Errorf("stkr: inverse Laplacian: CG does not apply: the system is indefinite; use minres (default), gmres or richardson")
 	case SolverMINRES, SolverGMRES:
 		sys := lapSystem{m: j.m, eta: eta, N: N, nbeta: n * beta, isTr: isTr}
+		if p := newScaledProduct(j.m); p != nil && solver == SolverMINRES && !j.r.columnByColumn {
+			sys.m = p
+		}
 		method, rhsScale := krylov.GMRES, 1.0
 		j.solver = "GMRES on the N×N system as written (paper eq. 20)"
 		if solver == SolverMINRES {
@@ -360,16 +406,17 @@ func (j *fitJob) inverseLaplacian(ctx context.Context, s InverseLaplacian) error
 			method, rhsScale = krylov.MINRES, -1/(N/eta-n*beta)
 		}
 		if solver == SolverMINRES && !j.r.columnByColumn {
+			// b is nonzero on the train rows only: given by those rows.
 			_, c := j.y.Dims()
-			b := mat.NewDense(j.N, c, nil)
-			for t, i := range j.train {
-				brow := b.RawRowView(i)
+			b := mat.NewDense(len(j.train), c, nil)
+			for t := range j.train {
+				brow := b.RawRowView(t)
 				for col, v := range j.y.RawRowView(t) {
 					brow[col] = rhsScale * v
 				}
 			}
 			var ok []bool
-			ok, err = j.minresColumns(ctx, &sys, b, j.u, tol)
+			ok, err = j.minresRows(ctx, &sys, krylov.RowBlock{Rows: j.train, Values: b}, j.u, tol)
 			zero := make([]float64, j.N)
 			for col, good := range ok {
 				if !good {
@@ -404,19 +451,49 @@ func (j *fitJob) inverseLaplacian(ctx context.Context, s InverseLaplacian) error
 	}
 	j.done = usable(err)
 	if j.done {
-		// α = ((I − ηM)θ)[train], with one block product (not counted:
-		// bookkeeping, not part of the solve).
-		_, c := j.u.Dims()
-		mt := mat.NewDense(j.N, c, nil)
-		linop.MulBlock(j.m.m, mt, j.u)
+		// α = ((I − ηM)θ)[train] (M's products not counted: bookkeeping,
+		// not part of the solve).
+		mt := trainRows(j.m.m, j.u, j.train)
 		for t, i := range j.train {
-			arow, urow, mrow := j.alpha.RawRowView(t), j.u.RawRowView(i), mt.RawRowView(i)
+			arow, urow, mrow := j.alpha.RawRowView(t), j.u.RawRowView(i), mt.RawRowView(t)
 			for col := range arow {
 				arow[col] = urow[col] - eta*mrow[col]
 			}
 		}
 	}
 	return err
+}
+
+// trainRows returns the rows rows of M·u (row t for rows[t]): for a
+// GraphKernel from the rows of its graph, M_ij = w_ij d_i^{-1/2} d_j^{-1/2}
+// (O(their edges·c), no N×c block), otherwise from one block product.
+func trainRows(m linop.Operator, u *mat.Dense, rows []int) *mat.Dense {
+	_, c := u.Dims()
+	out := mat.NewDense(len(rows), c, nil)
+	gk, ok := m.(*GraphKernel)
+	if !ok {
+		mu := mat.NewDense(m.Dim(), c, nil)
+		linop.MulBlock(m, mu, u)
+		for t, i := range rows {
+			out.SetRow(t, mu.RawRowView(i))
+		}
+		return out
+	}
+	g, inv := gk.s.Graph(), gk.s.Degrees().InvSqrtD
+	for t, i := range rows {
+		orow := out.RawRowView(t)
+		cols, ws := g.Row(i)
+		for e, j := range cols {
+			w, urow := ws[e]*inv[j], u.RawRowView(int(j))
+			for col, v := range urow {
+				orow[col] += w * v
+			}
+		}
+		for col := range orow {
+			orow[col] *= inv[i]
+		}
+	}
+	return out
 }
 
 // richardsonDivergence is the growth of the residual over its initial value
