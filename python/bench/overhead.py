@@ -1,6 +1,8 @@
-"""Seconds per predict_proba call on 1000 new nodes of Cora from Python,
-the median of --runs timed calls (compare with capi's BenchmarkPredictNew,
-the same work in Go: scripts/bench-python.sh runs both)."""
+"""Seconds per predict_proba call on 1000 new nodes of Cora from Python
+(compare with capi's BenchmarkPredictNew, the same Predict in Go:
+scripts/bench-python.sh runs both, interleaved). Prints one line: the
+mean over --runs timed calls (the figure go test -bench reports as
+ns/op) and their median (BenchmarkPredictNew's median-ns/op)."""
 
 import argparse
 import statistics
@@ -24,5 +26,5 @@ for _ in range(a.runs):
     t = time.perf_counter()
     m.predict_proba(new=new)
     ts.append(time.perf_counter() - t)
-print(f"python predict_proba, 1000 new nodes: mean {statistics.fmean(ts) * 1e6:.1f} µs (the figure go test -bench reports), "
-      f"median {statistics.median(ts) * 1e6:.1f} µs over {a.runs} calls")
+print(f"python predict_proba, 1000 new nodes: {statistics.fmean(ts) * 1e9:.0f} ns/op mean, "
+      f"{statistics.median(ts) * 1e9:.0f} median-ns/op over {a.runs} calls")
