@@ -2,7 +2,7 @@
 # The Python package's overheads (issue #30), each timed under the bench lock:
 #  * predict_proba on 1000 new nodes of Cora from Python against the same
 #    Predict in Go (capi's BenchmarkPredictNew), ROUNDS interleaved rounds
-#    (Go, then Python, each under its own short hold of the lock); the
+#    (Go, then Python) under one hold of the lock; the
 #    summary gives each round's Python/Go ratio of means and of medians and
 #    the median of each over the rounds;
 #  * Ctrl-C latency during a long fit (python/bench/cancel.py; CANCEL=0
@@ -17,10 +17,14 @@ bin=$(mktemp -d)
 trap 'rm -rf "$bin"' EXIT
 go test -c -o "$bin/capi.test" ./capi
 log=$bin/rounds.txt
-for r in $(seq "$rounds"); do
-	flock /tmp/gssl-bench.lock "$bin/capi.test" -test.run '^$' -test.bench BenchmarkPredictNew -test.benchtime 2000x | grep BenchmarkPredictNew | tee -a "$log"
-	flock /tmp/gssl-bench.lock "$py" python/bench/overhead.py | tee -a "$log"
-done
+# One hold of the lock for all the rounds (about 10 s a round), so that no
+# other timed run comes between the two sides of a round.
+export bin py log rounds
+flock /tmp/gssl-bench.lock bash -c '
+	for r in $(seq "$rounds"); do
+		"$bin/capi.test" -test.run "^\$" -test.bench BenchmarkPredictNew -test.benchtime 2000x | grep BenchmarkPredictNew | tee -a "$log"
+		"$py" python/bench/overhead.py | tee -a "$log"
+	done'
 "$py" - "$log" <<'PYEOF'
 import re, statistics, sys
 keys = ("ns/op", "median-ns/op", "cpu-median-ns/op")
