@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/gssl/gssl/kernel"
 	"github.com/gssl/gssl/nodeclass"
@@ -45,8 +46,24 @@ func fieldsOnly(t reflect.Type) bool {
 		reflect.PointerTo(t).Implements(jsonUnmarshaler)
 }
 
+// modelComponents maps the type of every model kind (a pointer type) to
+// its kind: a hyperparameter of an interface type that models implement
+// (the base classifier of a wrapper, the regression of a classifier) holds
+// a model, given by its kind and hyperparameters as {"type": kind,
+// fields…}, as a component is.
+var modelComponents = sync.OnceValue(func() map[reflect.Type]string {
+	out := map[reflect.Type]string{}
+	for _, k := range kindNames() {
+		if m, err := newKind(k); err == nil {
+			out[reflect.TypeOf(m)] = k
+		}
+	}
+	return out
+})
+
 // componentsOf lists the component types (or pointers to them) that
-// implement interface type t.
+// implement interface type t, then the model kinds that do (for an
+// interface with methods), sorted by kind.
 func componentsOf(t reflect.Type) []reflect.Type {
 	var out []reflect.Type
 	for _, c := range components {
@@ -57,14 +74,40 @@ func componentsOf(t reflect.Type) []reflect.Type {
 			out = append(out, reflect.PointerTo(c))
 		}
 	}
-	return out
+	if t.NumMethod() == 0 {
+		return out
+	}
+	var models []reflect.Type
+	for c := range modelComponents() {
+		if c.Implements(t) && !slices.Contains(out, c) {
+			models = append(models, c)
+		}
+	}
+	slices.SortFunc(models, func(a, b reflect.Type) int { return strings.Compare(componentName(a), componentName(b)) })
+	return append(out, models...)
 }
 
+// componentName is a model kind's name, or the component type's name.
 func componentName(t reflect.Type) string {
+	if k, ok := modelComponents()[t]; ok {
+		return k
+	}
 	if t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
 	return t.String()
+}
+
+// byFields reports whether component type c is set and shown through its
+// hyperparameter fields (a model) rather than as JSON.
+func byFields(c reflect.Type) bool {
+	if _, ok := modelComponents()[c]; ok {
+		return true
+	}
+	if c.Kind() == reflect.Pointer {
+		c = c.Elem()
+	}
+	return fieldsOnly(c)
 }
 
 // setComponent decodes {"type": name, fields…} into interface field f.
@@ -98,7 +141,7 @@ func setComponent(f reflect.Value, raw json.RawMessage) error {
 		}
 		p := reflect.New(elem)
 		rest, _ := json.Marshal(obj)
-		if fieldsOnly(elem) {
+		if byFields(c) {
 			if err := setParams(name, p.Interface(), rest); err != nil {
 				return err
 			}
@@ -126,13 +169,9 @@ func componentJSON(f reflect.Value) ([]byte, error) {
 		return []byte("null"), nil
 	}
 	v := f.Elem()
-	t := v.Type()
-	if t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
 	var b []byte
 	var err error
-	if fieldsOnly(t) {
+	if byFields(v.Type()) {
 		b, err = getParams(v.Interface())
 	} else {
 		b, err = json.Marshal(v.Interface())

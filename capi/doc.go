@@ -31,7 +31,9 @@
 // or model handle is freed (the Python package holds a reference). Other
 // dtypes are copied once (float32 weights, int64 column indices, int32 row
 // offsets and edge ends). Results are copied out into caller-provided
-// buffers (gssl_result_copy), so no C pointer to Go memory survives a call.
+// buffers (gssl_result_copy), so no C pointer to Go memory survives a call;
+// gssl_model_predict_into writes a prediction straight into the caller's
+// buffer when it fits, with no result handle and no intermediate copy.
 //
 // Feature matrices can also be handles (gssl_matrix_from_dense,
 // gssl_matrix_from_csr, used by gssl_model_fit_matrix and
@@ -53,6 +55,20 @@
 // saved here opens in gssl predict and gssl serve. The spectral embeddings
 // (Laplacian eigenmap, kernel PCA) have no model file format yet: they are
 // kinds of this package only (kinds.go), fitted and applied but not saved.
+//
+// A hyperparameter of an interface type that model kinds implement (the
+// base classifier of confidence.Classifier, the regression of
+// krr.Classifier) holds a model, given as {"type": kind, its
+// hyperparameters…} like a kernel (components.go): any kind of the right
+// role, not a list per wrapper.
+//
+// confidence.Classifier is a kind here too (kinds.go): fitted with the
+// nodes to calibrate on (gssl_model_fit_held_out), it predicts calibrated
+// probabilities and conformal prediction sets (gssl_model_predict_sets,
+// each node's uniform drawn from its key as gssl predict draws it). Its
+// file is its base model's with calibration sections, and every model file
+// with such sections (gssl classify and labelprop --conformal --save) opens
+// as this kind, predicting what gssl predict does.
 //
 // # Confidence tools
 //

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/gssl/gssl/confidence"
 	"github.com/gssl/gssl/persist"
 	"github.com/gssl/gssl/spectral"
 )
@@ -21,6 +22,19 @@ var unsavedKinds = map[string]func() any{
 	kernelPCAKind:         func() any { return new(spectral.KernelPCA) },
 }
 
+// conformalKind is the calibrated node classifier of package confidence: a
+// wrapper of another kind (its Base hyperparameter). It is saved as its
+// Base's model file with calibration sections, which is how gssl classify
+// and gssl labelprop --conformal save too; a file with those sections opens
+// as this kind (unmarshalModel).
+const conformalKind = "confidence.Classifier"
+
+// wrapperKinds are the savable kinds that are not in persist's registry:
+// their model file is that of the model they wrap, with sections added.
+var wrapperKinds = map[string]func() any{
+	conformalKind: func() any { return new(confidence.Classifier) },
+}
+
 // newKind returns an unfitted model of a kind with every hyperparameter at
 // its default, from the registry of model kinds (package persist), which
 // gssl predict and serve open model files through too, or from
@@ -29,6 +43,9 @@ var unsavedKinds = map[string]func() any{
 // reported with role "none" and refuses fit.
 func newKind(kind string) (any, error) {
 	if f, ok := unsavedKinds[kind]; ok {
+		return f(), nil
+	}
+	if f, ok := wrapperKinds[kind]; ok {
 		return f(), nil
 	}
 	m, err := persist.New(kind)
@@ -50,6 +67,9 @@ func unsavedNames() []string {
 // kindNames returns the kinds, sorted.
 func kindNames() []string {
 	out := append(persist.Kinds(), unsavedNames()...)
+	for k := range wrapperKinds {
+		out = append(out, k)
+	}
 	slices.Sort(out)
 	return out
 }

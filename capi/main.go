@@ -20,11 +20,12 @@ import (
 
 	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/graphkernels"
+	"github.com/gssl/gssl/savedmodel"
 )
 
 // abiVersion is the version of the C functions below: it changes whenever
 // a signature or the meaning of a code changes.
-const abiVersion = 1
+const abiVersion = 2
 
 func main() {}
 
@@ -578,6 +579,17 @@ func lookupMatrix(x C.int64_t) (*matrixEntry, error) {
 //
 //export gssl_model_fit_matrix
 func gssl_model_fit_matrix(ch, m, g, x C.int64_t, labels *C.int64_t, targets *C.double, ny C.int64_t, progress C.gssl_progress) C.int32_t {
+	return gssl_model_fit_held_out(ch, m, g, x, labels, targets, ny, nil, -1, progress)
+}
+
+// gssl_model_fit_held_out is gssl_model_fit_matrix telling a model that
+// calibrates itself (confidence.Classifier) which labelled nodes to hold
+// out of its fit and calibrate on: nheld node numbers (int64) at heldOut.
+// nheld < 0 means none given (the model draws its own); any other model
+// refuses held-out nodes.
+//
+//export gssl_model_fit_held_out
+func gssl_model_fit_held_out(ch, m, g, x C.int64_t, labels *C.int64_t, targets *C.double, ny C.int64_t, heldOut *C.int64_t, nheld C.int64_t, progress C.gssl_progress) C.int32_t {
 	return guard(int64(ch), func(c *call) error {
 		e, err := lookup[*modelEntry](int64(m), "model")
 		if err != nil {
@@ -593,6 +605,17 @@ func gssl_model_fit_matrix(ch, m, g, x C.int64_t, labels *C.int64_t, targets *C.
 			return err
 		}
 		d.labels, d.targets = fitTargets(labels, targets, int64(ny))
+		if nheld >= 0 {
+			if nheld > 0 && heldOut == nil {
+				return errorf("fit: %d held-out nodes at a NULL pointer", nheld)
+			}
+			d.heldOut = make([]int, nheld)
+			if nheld > 0 {
+				for i, v := range unsafe.Slice((*int64)(unsafe.Pointer(heldOut)), int(nheld)) {
+					d.heldOut[i] = int(v)
+				}
+			}
+		}
 		if progress != nil {
 			restore, _ := setProgress(e.m, func(it int64, v float64) { C.gssl_call_progress(progress, C.int64_t(it), C.double(v)) })
 			defer restore()
@@ -625,6 +648,112 @@ func gssl_model_predict_matrix(ch, m, nnew C.int64_t, offsets *C.int64_t, nodes 
 		*out = C.int64_t(handles.put(r))
 		return nil
 	})
+}
+
+// gssl_model_predict_into is gssl_model_predict_matrix writing the result
+// straight into dst, a buffer of capacity bytes (8-byte aligned), when it
+// fits: then *out is 0. A result that does not fit is returned as a result
+// handle in *out, as gssl_model_predict_matrix does. Either way *dtype,
+// *rows and *cols are the result's (gssl_result_info's). One call thus
+// predicts and copies out, with no result handle and no second copy.
+//
+//export gssl_model_predict_into
+func gssl_model_predict_into(ch, m, nnew C.int64_t, offsets *C.int64_t, nodes unsafe.Pointer, idSize C.int32_t, weights *C.double, x C.int64_t,
+	dst unsafe.Pointer, capacity C.int64_t, dtype *C.int32_t, rows, cols, out *C.int64_t) C.int32_t {
+	return guard(int64(ch), func(c *call) error {
+		e, err := lookup[*modelEntry](int64(m), "model")
+		if err != nil {
+			return err
+		}
+		if dst != nil && uintptr(dst)%8 != 0 {
+			return errorf("predict_into: dst %p is not 8-byte aligned", dst)
+		}
+		var q predictQuery
+		if q.features, err = lookupMatrix(x); err != nil {
+			return err
+		}
+		if q.newNodes, err = newNodes(int64(nnew), offsets, nodes, int32(idSize), weights); err != nil {
+			return err
+		}
+		shape, r, err := e.predictInto(c.ctx, q, dst, int(max(capacity, 0)))
+		if err != nil {
+			return err
+		}
+		*dtype, *rows, *cols, *out = C.int32_t(shape.dtype), C.int64_t(shape.rows), C.int64_t(shape.cols), 0
+		if r != nil {
+			*out = C.int64_t(handles.put(r))
+		}
+		return nil
+	})
+}
+
+// gssl_model_predict_sets returns the conformal prediction sets of a
+// calibrated classifier (confidence.Classifier, or a model file with a
+// calibration) as an int64 result, one row per node and one column per
+// class: the set's classes in decreasing probability, then −1. The nodes
+// are those of gssl_model_predict_matrix; new nodes are named by their ids
+// (n UTF-8 strings as one blob with nnew+1 int64 offsets), which draw their
+// sets' uniforms as gssl predict and serve do.
+//
+//export gssl_model_predict_sets
+func gssl_model_predict_sets(ch, m, nnew C.int64_t, offsets *C.int64_t, nodes unsafe.Pointer, idSize C.int32_t, weights *C.double, x C.int64_t,
+	idBlob unsafe.Pointer, idOffsets *C.int64_t, out *C.int64_t) C.int32_t {
+	return guard(int64(ch), func(c *call) error {
+		e, err := lookup[*modelEntry](int64(m), "model")
+		if err != nil {
+			return err
+		}
+		var q predictQuery
+		if q.features, err = lookupMatrix(x); err != nil {
+			return err
+		}
+		if q.newNodes, err = newNodes(int64(nnew), offsets, nodes, int32(idSize), weights); err != nil {
+			return err
+		}
+		var keys []uint64
+		if nnew >= 0 {
+			ids, err := stringsAt(idBlob, idOffsets, int64(nnew), "ids")
+			if err != nil {
+				return err
+			}
+			keys = make([]uint64, len(ids))
+			for i, id := range ids {
+				keys[i] = savedmodel.NewNodeKey(id)
+			}
+		}
+		r, err := e.predictSets(c.ctx, q, keys)
+		if err != nil {
+			return err
+		}
+		*out = C.int64_t(handles.put(r))
+		return nil
+	})
+}
+
+// stringsAt copies n UTF-8 strings given as one blob with n+1 int64
+// offsets.
+func stringsAt(blob unsafe.Pointer, offsets *C.int64_t, n int64, what string) ([]string, error) {
+	if n == 0 {
+		return nil, nil
+	}
+	if blob == nil || offsets == nil {
+		return nil, errorf("%s: %d strings at a NULL pointer", what, n)
+	}
+	off := unsafe.Slice((*int64)(unsafe.Pointer(offsets)), n+1)
+	if off[0] != 0 {
+		return nil, errorf("%s: offsets[0] = %d, want 0", what, off[0])
+	}
+	for i := range n {
+		if off[i+1] < off[i] {
+			return nil, errorf("%s: offsets decrease at %d", what, i)
+		}
+	}
+	b := unsafe.Slice((*byte)(blob), off[n])
+	out := make([]string, n)
+	for i := range out {
+		out[i] = string(b[off[i]:off[i+1]])
+	}
+	return out, nil
 }
 
 // fitTargets copies a fit's labels (int64 to int) and views its targets.

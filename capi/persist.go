@@ -3,8 +3,10 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 
+	"github.com/gssl/gssl/confidence"
 	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/modelfile"
 	"github.com/gssl/gssl/nodeids"
@@ -62,14 +64,10 @@ func unmarshalModel(b []byte) (*modelEntry, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err := persist.New(f.Kind)
+	e, err := modelOfFile(f)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", modelfile.ErrKind, err)
-	}
-	if err := m.ReadModelFile(f); err != nil {
 		return nil, err
 	}
-	e := &modelEntry{kind: f.Kind, m: m, role: roleOf(m)}
 	var c savedmodel.Context
 	if f.Has("data.json") {
 		js, err := f.Bytes("data.json")
@@ -102,6 +100,33 @@ func unmarshalModel(b []byte) (*modelEntry, error) {
 	return e, nil
 }
 
+// modelOfFile builds the model a file holds: its kind's, or, for a file
+// with a calibration (gssl classify and labelprop --conformal, or a saved
+// confidence.Classifier), the calibrated classifier of that model, which
+// predicts the calibrated probabilities and prediction sets, as gssl
+// predict and serve do.
+func modelOfFile(f *modelfile.File) (*modelEntry, error) {
+	cal, err := confidence.Read(f)
+	if err != nil {
+		return nil, err
+	}
+	if cal != nil {
+		c := new(confidence.Classifier)
+		if err := c.ReadModelFile(f); err != nil {
+			return nil, err
+		}
+		return &modelEntry{kind: conformalKind, m: c, role: roleOf(c)}, nil
+	}
+	m, err := persist.New(f.Kind)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", modelfile.ErrKind, err)
+	}
+	if err := m.ReadModelFile(f); err != nil {
+		return nil, err
+	}
+	return &modelEntry{kind: f.Kind, m: m, role: roleOf(m)}, nil
+}
+
 func loadModel(path string) (*modelEntry, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -132,15 +157,25 @@ func (e *modelEntry) info() ([]byte, error) {
 		return nil, err
 	}
 	out := struct {
-		Kind            string          `json:"kind"`
-		Role            string          `json:"role"`
-		Hyperparameters json.RawMessage `json:"hyperparameters"`
-		Info            *estimator.Info `json:"info,omitempty"`
-		ClassNames      []string        `json:"class_names,omitempty"`
-		Data            string          `json:"data,omitempty"`
-		IDs             []string        `json:"ids,omitempty"`
-		Eigenvalues     []float64       `json:"eigenvalues,omitempty"`
+		Kind            string           `json:"kind"`
+		Role            string           `json:"role"`
+		Hyperparameters json.RawMessage  `json:"hyperparameters"`
+		Info            *estimator.Info  `json:"info,omitempty"`
+		ClassNames      []string         `json:"class_names,omitempty"`
+		Data            string           `json:"data,omitempty"`
+		IDs             []string         `json:"ids,omitempty"`
+		Eigenvalues     []float64        `json:"eigenvalues,omitempty"`
+		Calibration     *calibrationInfo `json:"calibration,omitempty"`
 	}{Kind: e.kind, Role: e.role.String(), Hyperparameters: params, ClassNames: e.classNames, Data: e.data}
+	if c, ok := e.m.(calibrated); ok {
+		if cal := c.Calibration(); cal != nil {
+			out.Calibration = &calibrationInfo{Temperature: cal.Temperature, Smoothing: cal.Smoothing, Logits: cal.Logits,
+				Alpha: cal.Conformal.Alpha, Nodes: cal.Conformal.Calibration, Seed: cal.Seed}
+			if t := cal.Conformal.Threshold; !math.IsInf(t, 1) {
+				out.Calibration.Threshold = &t
+			}
+		}
+	}
 	if est, ok := e.m.(estimator.Estimator); ok {
 		in := est.Info()
 		out.Info = &in
@@ -154,4 +189,19 @@ func (e *modelEntry) info() ([]byte, error) {
 		out.Eigenvalues = ev.Eigenvalues()
 	}
 	return json.Marshal(out)
+}
+
+// calibrationInfo is a calibrated classifier's calibration in info: the
+// temperature and smoothing of its probabilities, and the miscoverage,
+// APS score threshold (null for +∞: too few calibration nodes for the
+// miscoverage, every class is in every set), number of calibration nodes and seed of its
+// prediction sets (confidence.Calibration).
+type calibrationInfo struct {
+	Temperature float64  `json:"temperature"`
+	Smoothing   float64  `json:"smoothing"`
+	Logits      bool     `json:"logits"`
+	Alpha       float64  `json:"alpha"`
+	Threshold   *float64 `json:"threshold"`
+	Nodes       int      `json:"nodes"`
+	Seed        uint64   `json:"seed"`
 }

@@ -254,8 +254,9 @@ func (m *Classifier) UnmarshalBinary(data []byte) error {
 	return m.ReadModelFile(f)
 }
 
-// ReadModelFile replaces m by the calibrated classifier in f; on an error
-// m is unchanged.
+// ReadModelFile replaces m by the calibrated classifier in f (a file that
+// MarshalBinary wrote, or any node classifier's file with a calibration);
+// on an error m is unchanged.
 func (m *Classifier) ReadModelFile(f *modelfile.File) error {
 	cal, err := Read(f)
 	if err != nil {
@@ -264,9 +265,14 @@ func (m *Classifier) ReadModelFile(f *modelfile.File) error {
 	if cal == nil {
 		return fmt.Errorf("confidence: the %s model file holds no calibration", f.Kind)
 	}
-	v, err := f.Float64s(sectionFit)
-	if err != nil {
-		return err
+	// A file calibrated on given nodes (gssl classify and labelprop
+	// --conformal, on the split's validation nodes) has no fit section:
+	// its Alpha and Seed are the calibration's, and Holdout the default.
+	v := []float64{0, cal.Conformal.Alpha, float64(cal.Seed >> 32), float64(cal.Seed & math.MaxUint32)}
+	if f.Has(sectionFit) {
+		if v, err = f.Float64s(sectionFit); err != nil {
+			return err
+		}
 	}
 	if len(v) != 4 {
 		return fmt.Errorf("confidence: section %s holds %d values, want 4", sectionFit, len(v))

@@ -54,8 +54,12 @@ func (s *Saved) calibrate(p *serve.Prediction, key uint64) error {
 	return nil
 }
 
-// idKey is the key of a new node's randomised conformal score: a hash of
-// its id with the top bit set, apart from the fitted nodes' indices.
+// NewNodeKey is the key of a new node's randomised conformal score
+// (confidence.Uniform), as gssl predict and serve draw it: a hash of its id
+// with the top bit set, apart from the fitted nodes' indices.
+func NewNodeKey(id string) uint64 { return idKey(id) }
+
+// idKey is NewNodeKey.
 func idKey(id string) uint64 {
 	h := fnv.New64a()
 	h.Write([]byte(id))

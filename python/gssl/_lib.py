@@ -12,7 +12,7 @@ import numpy as np
 from .exceptions import CancelledError, ConvergenceWarning, NotFittedError  # noqa: F401
 
 #: The C ABI version this package speaks (capi's abiVersion).
-ABI_VERSION = 1
+ABI_VERSION = 2
 
 i32, i64, vp, cp = ctypes.c_int32, ctypes.c_int64, ctypes.c_void_p, ctypes.c_char_p
 P_i32, P_i64, P_u = ctypes.POINTER(i32), ctypes.POINTER(i64), ctypes.POINTER(ctypes.c_size_t)
@@ -57,7 +57,10 @@ _SIGNATURES = {
     "gssl_matrix_from_csr": (i32, [i64, i64, i64, i64, vp, i32, vp, i32, vp, i32, P_i64]),
     "gssl_matrix_copied": (i32, [i64, i64, P_i64]),
     "gssl_model_fit_matrix": (i32, [i64, i64, i64, i64, vp, vp, i64, PROGRESS]),
+    "gssl_model_fit_held_out": (i32, [i64, i64, i64, i64, vp, vp, i64, vp, i64, PROGRESS]),
+    "gssl_model_predict_sets": (i32, [i64, i64, i64, vp, vp, i32, vp, i64, vp, vp, P_i64]),
     "gssl_model_predict_matrix": (i32, [i64, i64, i64, vp, vp, i32, vp, i64, P_i64]),
+    "gssl_model_predict_into": (i32, [i64, i64, i64, vp, vp, i32, vp, i64, vp, i64, P_i32, P_i64, P_i64, P_i64]),
     "gssl_model_fit_graphs": (i32, [i64, i64, vp, i64, vp, vp, PROGRESS]),
     "gssl_model_predict_graphs": (i32, [i64, i64, vp, i64, vp, P_i64]),
     "gssl_wl_kernel": (i32, [i64, i64, i32, vp, i64, vp, vp, i64, vp, P_i64]),
@@ -134,29 +137,67 @@ class NotConverged(Exception):
     """Internal: a fit stopped at its iteration cap (the model is kept)."""
 
 
-def call(fn, *args, cancellable=False):
-    """Runs one C function under a fresh call handle and raises its error.
+class _ThreadCall:
+    """The call handle of a thread's calls that cannot be cancelled, made
+    at its first call and freed when the thread ends."""
 
-    With cancellable, a call from the main thread runs in a helper thread
-    while the main thread waits, so that Ctrl-C (KeyboardInterrupt) cancels
-    the Go context at once and the call returns within one iteration; the
+    def __init__(self):
+        self.h = lib.gssl_call_new()
+
+    def __del__(self):
+        try:
+            if not _forked:
+                lib.gssl_free(self.h)
+        except Exception:  # interpreter shutdown: the library may be gone
+            pass
+
+
+_local = threading.local()
+
+
+def _thread_call():
+    c = getattr(_local, "call", None)
+    if c is None:
+        c = _local.call = _ThreadCall()
+    return c.h
+
+
+def call(fn, *args, cancellable=False):
+    """Runs one C function under a call handle and raises its error.
+
+    A call that cannot be cancelled runs under its thread's call handle
+    (its context is never cancelled, and its error message is read before
+    the thread's next call). With cancellable, the call gets a fresh call
+    handle, and a call from the main thread runs in a helper thread while
+    the main thread waits, so that Ctrl-C (KeyboardInterrupt) cancels the
+    Go context at once and the call returns within one iteration; the
     KeyboardInterrupt is then raised. ctypes releases the GIL during the
     call either way.
     """
     if _forked:
         raise RuntimeError(FORK_MESSAGE)
+    if not cancellable:
+        h = _thread_call()
+        code = fn(h, *args)
+        if code != OK:
+            _raise(h, code)
+        return
     h = lib.gssl_call_new()
     try:
-        if cancellable and threading.current_thread() is threading.main_thread():
+        if threading.current_thread() is threading.main_thread():
             code = _run_cancellable(h, fn, args)
         else:
             code = fn(h, *args)
-        if code == ENOTCONVERGED:
-            raise NotConverged(_error(h, code).args[0])
         if code != OK:
-            raise _error(h, code)
+            _raise(h, code)
     finally:
         lib.gssl_free(h)
+
+
+def _raise(h, code):
+    if code == ENOTCONVERGED:
+        raise NotConverged(_error(h, code).args[0])
+    raise _error(h, code)
 
 
 def _run_cancellable(h, fn, args):
@@ -207,6 +248,23 @@ def take_result(r):
         return out
     finally:
         lib.gssl_free(r)
+
+
+def predict_into(m, nnew, offsets, nodes, id_size, weights, x, guess):
+    """Runs gssl_model_predict_into on model handle m and returns the
+    result as an ndarray: written straight into a buffer of ``guess``
+    elements (the expected rows × columns) when it fits, else copied out of
+    the result handle the call returns."""
+    buf = np.empty(max(guess, 1), dtype=np.float64)
+    dtype, rows, cols, r = i32(), i64(), i64(), i64()
+    call(lib.gssl_model_predict_into, m, nnew, offsets, nodes, id_size, weights, x, buf.ctypes.data, buf.nbytes,
+         ctypes.byref(dtype), ctypes.byref(rows), ctypes.byref(cols), ctypes.byref(r))
+    if r.value:
+        return take_result(r.value)
+    n = rows.value * cols.value
+    if dtype.value == 2:
+        buf = buf.view(np.int64)
+    return buf[:n].reshape(rows.value, cols.value)
 
 
 def take_json(r):

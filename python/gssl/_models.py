@@ -37,6 +37,8 @@ NAMES = {
     "nodeclass.APPNP": "APPNP",
     "nodeclass.CorrectSmooth": "CorrectAndSmooth",
     "graphkernels.WLClassifier": "WLClassifier",
+    "confidence.Classifier": "ConformalClassifier",
+    "krr.Classifier": "KernelRidgeClassifier",
 }
 
 
@@ -123,6 +125,35 @@ class FeatureMatrix:
         self._h = None
 
 
+def _new_node_arrays(new):
+    """The CSR arrays of new nodes given as a sparse matrix (new nodes ×
+    fitted nodes) of edge weights: their count, int64 offsets, int32 or
+    int64 fitted node numbers and float64 weights (views when they are of
+    these types)."""
+    if not sp.issparse(new):
+        raise TypeError("new nodes are a SciPy sparse matrix (new nodes × fitted nodes) of edge weights")
+    new = new.tocsr() if new.format != "csr" else new
+    if not new.has_canonical_format:
+        new = new.copy()
+        new.sum_duplicates()
+    off = np.ascontiguousarray(new.indptr, dtype=np.int64)
+    nodes = np.ascontiguousarray(new.indices)
+    if nodes.dtype not in (np.int32, np.int64):
+        nodes = nodes.astype(np.int64)
+    return new.shape[0], off, nodes, np.ascontiguousarray(new.data, dtype=np.float64)
+
+
+def _param_value(v):
+    """A hyperparameter as the library shows it, in Python: a model (an
+    object {"type": kind, …} of a model kind) becomes an unfitted instance
+    of its class; anything else stays as it is."""
+    if isinstance(v, dict) and v.get("type") in CLASSES:
+        cls = CLASSES[v["type"]]
+        py = {go: p for p, go in cls._go_names.items()}
+        return cls(**{py[go]: _param_value(x) for go, x in v.items() if go != "type"})
+    return v
+
+
 def _matrix(X, what="features"):
     """X as a FeatureMatrix (None stays None)."""
     if X is None or isinstance(X, FeatureMatrix):
@@ -159,7 +190,9 @@ class Model:
             setattr(self, k, v)
         return self
 
-    def _params_json(self):
+    def _go_params(self):
+        """The hyperparameters set (not None) by Go name; a model given as
+        a hyperparameter becomes {"type": its kind, its hyperparameters}."""
         out = {}
         for k, go in self._go_names.items():
             v = getattr(self, k)
@@ -167,8 +200,13 @@ class Model:
                 continue
             if isinstance(v, np.generic):
                 v = v.item()
+            if isinstance(v, Model):
+                v = {"type": v._kind, **v._go_params()}
             out[go] = v
-        return json.dumps(out)
+        return out
+
+    def _params_json(self):
+        return json.dumps(self._go_params())
 
     def _new_handle(self):
         h = _lib.new_handle()
@@ -181,14 +219,16 @@ class Model:
             raise NotFittedError(f"this {type(self).__name__} is not fitted yet: call fit first, or gssl.load a saved model")
         return self._h
 
-    def _fit_call(self, graph, features, labels, targets, n, progress=None):
-        """Fits; features is None or a FeatureMatrix."""
+    def _fit_call(self, graph, features, labels, targets, n, progress=None, held_out=None):
+        """Fits; features is None or a FeatureMatrix; held_out is None or
+        the int64 node numbers a calibrated model calibrates on."""
         self._new_handle()
         report = _lib.progress_function(progress)  # alive until the call returns
         try:
-            call(lib.gssl_model_fit_matrix, self._h, 0 if graph is None else graph._handle(),
+            call(lib.gssl_model_fit_held_out, self._h, 0 if graph is None else graph._handle(),
                  0 if features is None else features._h,
-                 _lib.ptr(labels), _lib.ptr(targets), n, report, cancellable=True)
+                 _lib.ptr(labels), _lib.ptr(targets), n, _lib.ptr(held_out), -1 if held_out is None else held_out.size,
+                 report, cancellable=True)
         except _lib.NotConverged as e:
             warnings.warn(str(e), ConvergenceWarning, stacklevel=3)
         except BaseException:
@@ -201,23 +241,19 @@ class Model:
         h = self._fitted_handle()
         nnew, off, nodes, w = -1, None, None, None
         if new is not None:
-            if not sp.issparse(new):
-                raise TypeError("new nodes are a SciPy sparse matrix (new nodes × fitted nodes) of edge weights")
-            new = new.tocsr() if new.format != "csr" else new
-            if not new.has_canonical_format:
-                new = new.copy()
-                new.sum_duplicates()
-            nnew = new.shape[0]
-            off = np.ascontiguousarray(new.indptr, dtype=np.int64)
-            nodes = np.ascontiguousarray(new.indices)
-            if nodes.dtype not in (np.int32, np.int64):
-                nodes = nodes.astype(np.int64)
-            w = np.ascontiguousarray(new.data, dtype=np.float64)
+            nnew, off, nodes, w = _new_node_arrays(new)
         features = _matrix(features)
-        r = _lib.new_handle()
-        call(lib.gssl_model_predict_matrix, h, nnew, _lib.ptr(off), _lib.ptr(nodes), 8 if nodes is None else nodes.itemsize,
-             _lib.ptr(w), 0 if features is None else features._h, ctypes.byref(r))
-        return _lib.take_result(r.value)
+        # The result is written straight into an array of the expected
+        # shape: rows from the query (or the last prediction of the fitted
+        # items), columns from the last prediction.
+        rows = nnew if nnew >= 0 else features.shape[0] if features is not None else self.__dict__.get("_out_rows", 0)
+        cols = self.__dict__.get("_out_cols", 1)
+        out = _lib.predict_into(h, nnew, _lib.ptr(off), _lib.ptr(nodes), 8 if nodes is None else nodes.itemsize,
+                                _lib.ptr(w), 0 if features is None else features._h, rows * cols)
+        if nnew < 0 and features is None:
+            self._out_rows = out.shape[0]
+        self._out_cols = out.shape[1]
+        return out
 
     # ---- description and persistence ----
 
@@ -245,8 +281,9 @@ class Model:
         self._free()
         self._h = h
         info = self.info_
+        py = {go: p for p, go in self._go_names.items()}
         for go, v in info["hyperparameters"].items():
-            setattr(self, snake(go), v)
+            setattr(self, py.get(go, snake(go)), _param_value(v))
         names = info.get("class_names")
         self._restored(names)
 
@@ -295,6 +332,9 @@ class NodeClassifier(Model):
         feature row per node. ``progress``: a callable(iteration, residual)
         called during the fit (for models that report progress), or True
         for a tqdm bar when tqdm is installed. Returns self."""
+        return self._fit_labels(graph, y, features, progress)
+
+    def _fit_labels(self, graph, y, features, progress, held_out=None):
         if not isinstance(graph, Graph):
             raise TypeError(f"fit wants a gssl.Graph, got {type(graph).__name__} (see Graph.from_scipy, from_edges, from_networkx)")
         y = np.asarray(y)
@@ -302,7 +342,7 @@ class NodeClassifier(Model):
             raise ValueError(f"y must be a 1-D integer array (class 0..C−1, −1 for unknown), got dtype {y.dtype} and shape {y.shape}")
         labels = np.ascontiguousarray(y, dtype=np.int64)
         X = _matrix(features)
-        self._fit_call(graph, X, labels, None, labels.size, progress)
+        self._fit_call(graph, X, labels, None, labels.size, progress, held_out)
         self._graph, self._keep = graph, X
         self.classes_ = np.arange(int(labels.max(initial=-1)) + 1)
         self.n_nodes_ = graph.n_nodes
@@ -324,6 +364,69 @@ class NodeClassifier(Model):
     def predict(self, new=None, features=None):
         """The predicted class of each node (the first most probable)."""
         return self.classes_[np.argmax(self.predict_proba(new, features), axis=1)]
+
+
+class CalibratedNodeClassifier(NodeClassifier):
+    """A node classifier whose probabilities are calibrated (temperature
+    scaling) and which has conformal prediction sets (split conformal with
+    the randomised APS score): it fits a clone of ``base`` on the labelled
+    nodes it does not hold out, and calibrates on the held-out ones.
+
+    A model file written by ``gssl classify`` or ``gssl labelprop
+    --conformal A --save`` opens as this class (``gssl.load``), and one
+    saved from here is read by ``gssl predict`` and ``gssl serve``, which
+    answer the same probabilities and sets.
+    """
+
+    def fit(self, graph, y, features=None, held_out=None, progress=None):
+        """Fits on ``graph`` with one label per node (−1 for unknown).
+        ``held_out``: the nodes to calibrate on (an array of node numbers,
+        e.g. a split's validation nodes, whose labels are in ``y`` and are
+        not shown to the base model); None holds out a fraction
+        ``holdout`` of each class's labelled nodes, drawn with ``seed``."""
+        if held_out is not None:
+            h = np.asarray(held_out)
+            if h.ndim != 1 or (h.size and h.dtype.kind not in "iu"):
+                raise ValueError(f"held_out must be a 1-D array of node numbers, got dtype {h.dtype} and shape {h.shape}")
+            held_out = np.ascontiguousarray(h, dtype=np.int64)
+        return self._fit_labels(graph, y, features, progress, held_out)
+
+    @property
+    def calibration_(self):
+        """The fitted calibration: temperature and smoothing of the
+        probabilities; alpha, threshold (of the APS score; None for +∞),
+        number of calibration nodes and seed of the prediction sets."""
+        return self.info_["calibration"]
+
+    def predict_sets(self, new=None, features=None, ids=None):
+        """The conformal prediction set of each node (the fitted nodes, or
+        the new nodes of ``new`` as in ``predict_proba``): a list of arrays
+        of classes, in decreasing probability. Each set holds the node's
+        true class with probability at least 1 − alpha. A node's set draws
+        its uniform from its key: a fitted node's number, or a new node's
+        id, as ``gssl predict`` and ``gssl serve`` do; ``ids`` names the new
+        nodes (default: their row numbers "0", "1", …)."""
+        h = self._fitted_handle()
+        nnew, off, nodes, w = -1, None, None, None
+        blob, boff = None, None
+        if new is not None:
+            nnew, off, nodes, w = _new_node_arrays(new)
+            if ids is None:
+                ids = range(nnew)
+            ids = [str(v).encode("utf-8") for v in ids]
+            if len(ids) != nnew:
+                raise ValueError(f"{len(ids)} ids for {nnew} new nodes")
+            blob = np.frombuffer(b"".join(ids) or b"\0", dtype=np.uint8)
+            boff = np.zeros(nnew + 1, dtype=np.int64)
+            np.cumsum([len(v) for v in ids], out=boff[1:])
+        elif ids is not None:
+            raise ValueError("ids name new nodes: give them with new")
+        features = _matrix(features)
+        r = _lib.new_handle()
+        call(lib.gssl_model_predict_sets, h, nnew, _lib.ptr(off), _lib.ptr(nodes), 8 if nodes is None else nodes.itemsize,
+             _lib.ptr(w), 0 if features is None else features._h, _lib.ptr(blob), _lib.ptr(boff), ctypes.byref(r))
+        sets = _lib.take_result(r.value)
+        return [self.classes_[row[row >= 0]] for row in sets]
 
 
 class NodeRegressor(Model):
@@ -503,9 +606,13 @@ _BASES = {
 }
 
 
+# Kinds with methods beyond their role's.
+_KIND_BASES = {"confidence.Classifier": CalibratedNodeClassifier}
+
+
 def _make_class(kind, role, defaults, savable=True):
     name = NAMES.get(kind) or "".join(p[:1].upper() + p[1:] for p in re.split(r"[._]", kind))
-    base = _BASES.get(role, Unconverted)
+    base = _KIND_BASES.get(kind) or _BASES.get(role, Unconverted)
     go_names = {}
     for go in defaults:
         py = snake(go)

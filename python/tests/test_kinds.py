@@ -22,6 +22,9 @@ SETTINGS = {
     "stkr.Regressor": {"transform": {"type": "stkr.InverseLaplacian", "Eta": 0.9}, "beta": 1.0},
     "stkr.Classifier": {"transform": {"type": "stkr.InverseLaplacian", "Eta": 0.9}, "beta": 1.0},
     "spectral.SpectralClustering": {"clusters": 7},
+    # hyperparameters that are models: an unfitted model of a kind that fits
+    "krr.Classifier": {"model": CLASSES["krr.Exact"](kernel=KERNEL, lambda_=1e-3)},
+    "confidence.Classifier": {"base": CLASSES["labelprop.Spreading"](alpha=0.9)},
 }
 ROLES = {k["kind"]: k["role"] for k in _kinds()}
 SAVABLE = {k["kind"]: k["savable"] for k in _kinds()}
@@ -64,18 +67,7 @@ def out(m, role, cora, X, P):
     return m.transform(P[:20])
 
 
-# Kinds the C ABI cannot build from Python yet, each with the reason.
-NOT_FROM_PYTHON = {
-    # Its Model field holds a kernel ridge model (krr.Exact, Falkon, ...),
-    # and the C ABI's components are kernels and spectral transforms only;
-    # gssl.sklearn.FalkonClassifier classifies with Falkon from Python.
-    "krr.Classifier": "Model is a nested model, which the C ABI cannot set",
-}
-
-
-@pytest.mark.parametrize("kind", [
-    pytest.param(k, marks=pytest.mark.xfail(reason=NOT_FROM_PYTHON[k], strict=True)) if k in NOT_FROM_PYTHON else k
-    for k in sorted(ROLES)])
+@pytest.mark.parametrize("kind", sorted(ROLES))
 def test_kind(kind, tmp_path):
     role = ROLES[kind]
     cls = CLASSES[kind]
@@ -123,3 +115,36 @@ def test_kind(kind, tmp_path):
     back = gssl.load(tmp_path / "m.gssl")
     assert type(back) is cls
     np.testing.assert_array_equal(out(back, role, cora, X, P), got)
+
+
+def test_model_hyperparameter():
+    """A hyperparameter that is itself a model (krr.Classifier's Model) is
+    given as an unfitted model of a kind with that role, and the fitted
+    classifier is that regression of the one-hot labels: its scores are
+    K(P, X)(K + nλI)⁻¹Y, computed here with NumPy."""
+    rng = np.random.default_rng(5)
+    X, P = rng.normal(size=(60, 3)), rng.normal(size=(15, 3))
+    y = (X[:, 0] > 0).astype(int) + (X[:, 1] > 0.5).astype(int)
+    sigma, lam = 1.3, 1e-3
+    reg = gssl.KernelRidgeRegressor(kernel={"type": "kernel.Gaussian", "Sigma": sigma}, lambda_=lam)
+    m = gssl.KernelRidgeClassifier(model=reg).fit(X, y)
+
+    def gram(a, b):
+        return np.exp(-((a[:, None, :] - b[None, :, :]) ** 2).sum(-1) / (2 * sigma**2))
+
+    onehot = np.eye(3)[y]
+    want = gram(P, X) @ np.linalg.solve(gram(X, X) + len(X) * lam * np.eye(len(X)), onehot)
+    np.testing.assert_allclose(m.predict_proba(P), want, rtol=0, atol=1e-9)
+    # the model shows the nested model, and a saved one comes back with it
+    assert m.info_["hyperparameters"]["Model"] == {"type": "krr.Exact", "Kernel": {"type": "kernel.Gaussian", "Sigma": sigma},
+                                                   "Lambda": lam, "Precision": "float64"}
+    back = gssl.load(m.to_bytes())
+    assert type(back.model) is gssl.KernelRidgeRegressor and back.model.lambda_ == lam
+    np.testing.assert_array_equal(back.predict_proba(P), m.predict_proba(P))
+    # the template is not fitted by the classifier's fit
+    assert reg._h is None
+    # a model of another role, or a kind that is not a model, is refused with the valid kinds
+    with pytest.raises(ValueError, match=r'"labelprop.Spreading" is invalid here: want one of .*"krr.Exact"'):
+        gssl.KernelRidgeClassifier(model=gssl.LabelSpreading()).fit(X, y)
+    with pytest.raises(ValueError, match=r"Model"):
+        gssl.KernelRidgeClassifier(model={"type": "krr.Exact", "Lambda": "big"}).fit(X, y)
