@@ -120,4 +120,15 @@
 // cross-entropy of validation nodes, keeping the best epoch's parameters.
 // Sparse features enter by the sparse product X W_in and its transpose
 // Xᵀ ∂H, so no n×d matrix is formed; S is applied to n×h blocks in CSR.
+//
+// SepGNN predicts new nodes by the frozen-known rule: the fitted nodes keep
+// their representations H_0 … H_{L−1} (stored at fit time and in the model
+// file), and a new node v with edges of weight w_vu to fitted nodes u runs
+// the same layers with its neighbour mean taken over them,
+//
+//	(S H_{l−1})_v = Σ_u w_vu (H_{l−1})_u / Σ_u w_vu   (0 without edges),
+//
+// its own h_0 = ReLU(x_v W_in + b_in) and h_l from h_{l−1}. A new node
+// given the edges and features of a fitted node gets that node's
+// prediction.
 package nodeclass

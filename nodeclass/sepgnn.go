@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	vec "gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/estimator"
@@ -82,9 +83,15 @@ type SepGNN struct {
 	fit *sepFit
 }
 
+// sepFit is a fitted SepGNN: its shape and parameters, the fitted nodes'
+// class probabilities, and their representations H_0 … H_{L−1} (the rows
+// whose neighbour means new nodes take).
 type sepFit struct {
-	prob *mat.Dense
-	info estimator.Info
+	prob   *mat.Dense
+	s      sepShape
+	p      *sepParams
+	hidden []*mat.Dense
+	info   estimator.Info
 }
 
 var _ estimator.NodeClassifier = (*SepGNN)(nil)
@@ -203,49 +210,14 @@ func (m *SepGNN) FitValidated(ctx context.Context, x estimator.Nodes, labels, va
 	rng := rand.New(rand.NewPCG(m.Seed, 0x5e7))
 	p := newSepParams(s, nil)
 	initSep(p, rng)
-	g := newSepParams(s, nil)
-	best := append([]float64(nil), p.flat...)
-	op := newMeanOp(x.Graph)
-	w := newSepWork(n, s)
-	opt := &mlp.Adam{LearningRate: m.rate()}
-	bestLoss, bestAcc, since, epoch := math.Inf(1), -1.0, 0, 0
-	for epoch = 1; epoch <= m.epochs(); epoch++ {
-		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("nodeclass: SepGNN fit cancelled at epoch %d: %w", epoch, err)
-		}
-		// Without dropout the evaluation pass of the last epoch is this
-		// epoch's training pass.
-		if m.dropout() > 0 || epoch == 1 {
-			w.drawMasks(rng, m.dropout())
-			sepForward(p, s, f, op, w)
-		}
-		sepBackward(p, g, s, f, op, w, train, ytr, m.decay())
-		opt.Step([][]float64{p.flat}, [][]float64{g.flat})
-		w.clearMasks()
-		sepForward(p, s, f, op, w)
-		lv := sepLoss(p, w, val, valLabels, 0)
-		if math.IsNaN(lv) || math.IsInf(lv, 0) {
-			return &estimator.NotConvergedError{Model: "nodeclass", Method: "SepGNN adam", Iterations: epoch, Residual: lv, Tol: bestLoss, Hint: "lower LearningRate"}
-		}
-		better := lv < bestLoss
-		if m.Stop == StopAccuracy {
-			acc := sepAccuracy(w.prob, val, valLabels)
-			better = acc > bestAcc || acc == bestAcc && lv < bestLoss
-			if better {
-				bestAcc = acc
-			}
-		}
-		if better {
-			bestLoss, since = lv, 0
-			copy(best, p.flat)
-		} else if since++; since >= m.patience() {
-			break
-		}
+	nt := &sepNet{p: p, g: newSepParams(s, nil), s: s, x: f, op: newMeanOp(x.Graph), w: newSepWork(n, s)}
+	set := trainSettings{model: "SepGNN", epochs: m.epochs(), patience: m.patience(), dropout: m.dropout(), decay: m.decay(), rate: m.rate(), stop: m.Stop}
+	epochs, bestLoss, err := trainNet(ctx, nt, set, rng, train, ytr, val, valLabels)
+	if err != nil {
+		return err
 	}
-	copy(p.flat, best)
-	w.clearMasks()
-	sepForward(p, s, f, op, w)
-	m.fit = &sepFit{prob: w.prob, info: estimator.Info{Iterations: min(epoch, m.epochs()), Residual: bestLoss}}
+	m.fit = &sepFit{prob: nt.w.prob, s: s, p: p, hidden: append([]*mat.Dense(nil), nt.w.h[:s.layers]...),
+		info: estimator.Info{Iterations: epochs, Residual: bestLoss}}
 	return nil
 }
 
@@ -346,17 +318,93 @@ func finiteFeatures(f Features) error {
 	return nil
 }
 
-// Predict returns the class probabilities of the fitted nodes; new nodes
-// are not supported (their representations need the graph refitted).
+// Predict returns the class probabilities of the fitted nodes
+// (estimator.FittedNodes), or of new nodes given by their edges to fitted
+// nodes and their features (one row per new node, in the columns of Fit),
+// by the frozen-known rule of the package documentation: the fitted nodes
+// keep their representations, and a new node's neighbour mean at layer l
+// is the weighted mean of its neighbours' H_{l−1}.
 func (m *SepGNN) Predict(ctx context.Context, q estimator.NodeQuery) (*mat.Dense, error) {
 	if m.fit == nil {
-		return nil, fmt.Errorf("nodeclass: SepGNN: %w", estimator.ErrNotFitted)
-	}
-	if q.New != nil || q.Features != nil {
-		return nil, fmt.Errorf("nodeclass: SepGNN predicts its fitted nodes only (the zero NodeQuery)")
+		return nil, estimator.NotFitted("nodeclass: SepGNN.Predict")
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("nodeclass: SepGNN predict cancelled: %w", err)
 	}
-	return mat.DenseCopyOf(m.fit.prob), nil
+	if q.New == nil {
+		if q.Features != nil {
+			return nil, fmt.Errorf("nodeclass: SepGNN.Predict: the query has features but no new nodes: the fitted nodes keep the features of Fit; give New with the features of new nodes")
+		}
+		return mat.DenseCopyOf(m.fit.prob), nil
+	}
+	return m.fit.predictNodes(ctx, *q.New, q.Features)
+}
+
+// Features returns the number of features the model was fitted on, 0
+// before Fit.
+func (m *SepGNN) Features() int {
+	if m.fit == nil {
+		return 0
+	}
+	return m.fit.s.d
+}
+
+// predictNodes runs the network on new nodes whose neighbour means are
+// taken over the fitted nodes' stored representations.
+func (f *sepFit) predictNodes(ctx context.Context, nodes estimator.NewNodes, xq mat.Matrix) (*mat.Dense, error) {
+	n, _ := f.prob.Dims()
+	if nodes.Len() == 0 {
+		if err := nodes.Check(n); err != nil {
+			return nil, fmt.Errorf("nodeclass: SepGNN.Predict: %w", err)
+		}
+		return &mat.Dense{}, nil
+	}
+	if xq == nil {
+		return nil, fmt.Errorf("nodeclass: SepGNN.Predict: new nodes need their features (NodeQuery.Features, one row per new node)")
+	}
+	x := nodeFeatures(xq)
+	if err := checkNewNodes("SepGNN.Predict", n, f.s.d, nodes, x); err != nil {
+		return nil, err
+	}
+	w := newSepWork(nodes.Len(), f.s)
+	var err error
+	mean := func(dst, _ *mat.Dense, l int) {
+		if err == nil {
+			err = newNodeMeans(ctx, dst, f.hidden[l], nodes)
+		}
+	}
+	sepForwardWith(f.p, f.s, x, mean, w)
+	if err != nil {
+		return nil, fmt.Errorf("nodeclass: SepGNN.Predict: %w", err)
+	}
+	return w.prob, nil
+}
+
+// newNodeMeans writes into row i of dst the weighted mean of the rows of
+// h at new node i's neighbours (0 for a node without edges, or whose
+// edges weigh 0), summed in the order of its edges.
+func newNodeMeans(ctx context.Context, dst, h *mat.Dense, nodes estimator.NewNodes) error {
+	for i := range nodes.Len() {
+		if i%predictCheckEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		out := dst.RawRowView(i)
+		clear(out)
+		nb, ws := nodes.Row(i)
+		mass := 0.0
+		for k, u := range nb {
+			a := 1.0
+			if ws != nil {
+				a = ws[k]
+			}
+			vec.AddScaled(out, a, h.RawRowView(int(u)))
+			mass += a
+		}
+		if mass > 0 {
+			vec.Scale(1/mass, out)
+		}
+	}
+	return nil
 }

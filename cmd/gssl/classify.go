@@ -220,11 +220,11 @@ func (opts classifyOptions) check() error {
 	if err := checkOutPath("save", opts.Save); err != nil {
 		return fmt.Errorf("classify: %w", err)
 	}
-	if opts.Save != "" && (opts.Model == "channels" || opts.Model == "linbp" || opts.Model == "sepgnn") {
-		return fmt.Errorf("classify: --save works with --model sgc, appnp, correct-smooth and auto; --model %s is not saved yet", opts.Model)
+	if opts.Save != "" && (opts.Model == "channels" || opts.Model == "linbp") {
+		return fmt.Errorf("classify: --save works with --model sgc, appnp, correct-smooth, sepgnn and auto; --model %s is not saved yet", opts.Model)
 	}
 	if opts.Save != "" && opts.Model == "stkr" {
-		return fmt.Errorf("classify: --save works with --model sgc, appnp, correct-smooth and auto; the STKR adapter is not saved (gssl stkr --save saves STKR)")
+		return fmt.Errorf("classify: --save works with --model sgc, appnp, correct-smooth, sepgnn and auto; the STKR adapter is not saved (gssl stkr --save saves STKR)")
 	}
 	return nil
 }
