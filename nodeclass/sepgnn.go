@@ -175,19 +175,9 @@ func (m *SepGNN) Fit(ctx context.Context, x estimator.Nodes, labels []int) error
 		return err
 	}
 	m.fit = nil
-	train, _ := labelled(labels)
-	nv := int(math.Round(m.holdOut() * float64(len(train))))
-	if nv < 1 || nv >= len(train) {
-		return fmt.Errorf("nodeclass: SepGNN: %d labelled nodes with HoldOut=%v leave %d for validation and %d for training: both need ≥ 1", len(train), m.holdOut(), nv, len(train)-nv)
-	}
-	perm := rand.New(rand.NewPCG(m.Seed, 0x5e9)).Perm(len(train))
-	fitLabels := append([]int(nil), labels...)
-	val := make([]int, nv)
-	valLabels := make([]int, nv)
-	for k, p := range perm[:nv] {
-		i := train[p]
-		val[k], valLabels[k] = i, labels[i]
-		fitLabels[i] = -1
+	fitLabels, val, valLabels, err := holdOut("SepGNN", labels, m.holdOut(), m.Seed)
+	if err != nil {
+		return err
 	}
 	return m.FitValidated(ctx, x, fitLabels, val, valLabels)
 }
@@ -200,7 +190,7 @@ func (m *SepGNN) FitValidated(ctx context.Context, x estimator.Nodes, labels, va
 		return err
 	}
 	m.fit = nil
-	f, classes, err := checkSepInput(x, labels, val, valLabels)
+	f, classes, err := checkNetInput("SepGNN", x, labels, val, valLabels)
 	if err != nil {
 		return err
 	}
@@ -240,33 +230,33 @@ func sepAccuracy(prob *mat.Dense, idx, y []int) float64 {
 	return float64(right) / float64(len(idx))
 }
 
-// checkSepInput checks the graph, features, labels and validation nodes
+// checkNetInput checks, for the network model, the graph, features, labels and validation nodes
 // and returns the features and the number of classes.
-func checkSepInput(x estimator.Nodes, labels, val, valLabels []int) (Features, int, error) {
+func checkNetInput(model string, x estimator.Nodes, labels, val, valLabels []int) (Features, int, error) {
 	if x.Graph == nil {
-		return Features{}, 0, fmt.Errorf("nodeclass: SepGNN: no graph")
+		return Features{}, 0, fmt.Errorf("nodeclass: %s: no graph", model)
 	}
 	f := nodeFeatures(x.Features)
 	if f.Dense == nil && f.Sparse == nil {
-		return f, 0, fmt.Errorf("nodeclass: SepGNN needs node features")
+		return f, 0, fmt.Errorf("nodeclass: %s needs node features", model)
 	}
 	n := x.Graph.Nodes()
 	if r, _ := f.Dims(); r != n {
-		return f, 0, fmt.Errorf("nodeclass: SepGNN: %d feature rows for a graph of %d nodes", r, n)
+		return f, 0, fmt.Errorf("nodeclass: %s: %d feature rows for a graph of %d nodes", model, r, n)
 	}
 	if _, d := f.Dims(); d < 1 {
-		return f, 0, fmt.Errorf("nodeclass: SepGNN: the features have no columns")
+		return f, 0, fmt.Errorf("nodeclass: %s: the features have no columns", model)
 	}
-	if err := finiteFeatures(f); err != nil {
+	if err := finiteFeatures(model, f); err != nil {
 		return f, 0, err
 	}
 	if len(labels) != n {
-		return f, 0, fmt.Errorf("nodeclass: SepGNN: %d labels for a graph of %d nodes", len(labels), n)
+		return f, 0, fmt.Errorf("nodeclass: %s: %d labels for a graph of %d nodes", model, len(labels), n)
 	}
 	classes, train := 0, 0
 	for i, k := range labels {
 		if k < -1 {
-			return f, 0, fmt.Errorf("nodeclass: SepGNN: node %d has label %d: labels are ≥ 0, or −1 for unknown", i, k)
+			return f, 0, fmt.Errorf("nodeclass: %s: node %d has label %d: labels are ≥ 0, or −1 for unknown", model, i, k)
 		}
 		if k >= 0 {
 			train++
@@ -274,17 +264,17 @@ func checkSepInput(x estimator.Nodes, labels, val, valLabels []int) (Features, i
 		}
 	}
 	if train == 0 {
-		return f, 0, fmt.Errorf("nodeclass: SepGNN: no labelled node to train on")
+		return f, 0, fmt.Errorf("nodeclass: %s: no labelled node to train on", model)
 	}
 	if len(val) != len(valLabels) {
-		return f, 0, fmt.Errorf("nodeclass: SepGNN: %d validation nodes but %d validation labels", len(val), len(valLabels))
+		return f, 0, fmt.Errorf("nodeclass: %s: %d validation nodes but %d validation labels", model, len(val), len(valLabels))
 	}
 	if len(val) == 0 {
-		return f, 0, fmt.Errorf("nodeclass: SepGNN: no validation node for early stopping (use Fit to hold some out)")
+		return f, 0, fmt.Errorf("nodeclass: %s: no validation node for early stopping (use Fit to hold some out)", model)
 	}
 	for k, i := range val {
 		if i < 0 || i >= n || valLabels[k] < 0 {
-			return f, 0, fmt.Errorf("nodeclass: SepGNN: validation entry %d (node %d, label %d) is out of range: nodes in [0, %d), labels ≥ 0", k, i, valLabels[k], n)
+			return f, 0, fmt.Errorf("nodeclass: %s: validation entry %d (node %d, label %d) is out of range: nodes in [0, %d), labels ≥ 0", model, k, i, valLabels[k], n)
 		}
 		classes = max(classes, valLabels[k]+1)
 	}
@@ -293,14 +283,14 @@ func checkSepInput(x estimator.Nodes, labels, val, valLabels []int) (Features, i
 
 // finiteFeatures reports the first feature that is NaN, infinite or beyond
 // estimator.MaxMagnitude.
-func finiteFeatures(f Features) error {
+func finiteFeatures(model string, f Features) error {
 	bad := func(v float64) bool { return !(math.Abs(v) <= estimator.MaxMagnitude) }
 	if f.Dense != nil {
 		r, c := f.Dense.Dims()
 		for i := 0; i < r; i++ {
 			for j := 0; j < c; j++ {
 				if v := f.Dense.At(i, j); bad(v) {
-					return fmt.Errorf("nodeclass: SepGNN: feature (node %d, column %d) is %v: features must be finite and within ±%g", i, j, v, estimator.MaxMagnitude)
+					return fmt.Errorf("nodeclass: %s: feature (node %d, column %d) is %v: features must be finite and within ±%g", model, i, j, v, estimator.MaxMagnitude)
 				}
 			}
 		}
@@ -311,7 +301,7 @@ func finiteFeatures(f Features) error {
 		cols, vals := f.Sparse.Row(i)
 		for k, v := range vals {
 			if bad(v) {
-				return fmt.Errorf("nodeclass: SepGNN: feature (node %d, column %d) is %v: features must be finite and within ±%g", i, cols[k], v, estimator.MaxMagnitude)
+				return fmt.Errorf("nodeclass: %s: feature (node %d, column %d) is %v: features must be finite and within ±%g", model, i, cols[k], v, estimator.MaxMagnitude)
 			}
 		}
 	}

@@ -59,6 +59,7 @@ var registry = []kind{
 	{nodeclass.APPNPKind, func() Model { return new(nodeclass.APPNP) }},
 	{nodeclass.CorrectSmoothKind, func() Model { return new(nodeclass.CorrectSmooth) }},
 	{nodeclass.SepGNNKind, func() Model { return new(nodeclass.SepGNN) }},
+	{nodeclass.LINKXKind, func() Model { return new(nodeclass.LINKX) }},
 	{graphkernels.WLClassifierKind, func() Model { return new(graphkernels.WLClassifier) }},
 	{diffusion.HeatClassifierKind, func() Model { return new(diffusion.HeatClassifier) }},
 }

@@ -53,11 +53,12 @@ correct-smooth — Correct & Smooth (Huang et al. 2021) on the chosen SGC model;
 auto — chosen by the homophily of the training labels (gssl info shows it):
 on a homophilous graph SGC and APPNP, then Correct & Smooth on the chosen one
 (the base model and its accuracies are reported too); on a heterophilous one
-channels and sepgnn (and linbp when the neighbours' classes are informative),
+channels, sepgnn and linkx (and linbp when the neighbours' classes are informative),
 chosen on the validation nodes; channels — a perceptron on the ego and
 neighbour channels [X, SX, S²X, SY]; sepgnn — a trained network with separate
 ego and neighbour weights, residual connections and layer normalisation
-(Platonov et al. 2023's strong baseline); linbp — linearised belief
+(Platonov et al. 2023's strong baseline); linkx — a trained network on the
+rows of the adjacency matrix and the features (Lim et al. 2021); linbp — linearised belief
 propagation through the class compatibility matrix; stkr — STKR's inverse Laplacian (SP-Lap,
 η and β from the STKR paper's grids) on the graph kernel, or with
 --feature-weight γ on the graph kernel plus γ times the cosine kernel of the
@@ -91,7 +92,7 @@ class, the label and split, and the score of every class (CSV, or JSON Lines).`,
 	}
 	f := cmd.Flags()
 	opts.In.addFlags(f)
-	f.StringVar(&opts.Model, "model", "auto", "sgc, appnp, correct-smooth, auto (by the homophily of the training labels: on a homophilous graph SGC and APPNP then Correct & Smooth, else the heterophily models below, chosen on the validation nodes), stkr (SP-Lap: STKR's inverse Laplacian, with --feature-weight on the graph and feature kernels), channels (a perceptron on the ego and neighbour channels, for heterophilous graphs), sepgnn (a trained network with separate ego and neighbour weights, residuals and layer norm, for heterophilous graphs) or linbp (belief propagation through the class compatibility matrix)")
+	f.StringVar(&opts.Model, "model", "auto", "sgc, appnp, correct-smooth, auto (by the homophily of the training labels: on a homophilous graph SGC and APPNP then Correct & Smooth, else the heterophily models below, chosen on the validation nodes), stkr (SP-Lap: STKR's inverse Laplacian, with --feature-weight on the graph and feature kernels), channels (a perceptron on the ego and neighbour channels, for heterophilous graphs), sepgnn (a trained network with separate ego and neighbour weights, residuals and layer norm, for heterophilous graphs), linkx (a trained network on the adjacency rows and the features, for heterophilous graphs) or linbp (belief propagation through the class compatibility matrix)")
 	f.StringVar(&opts.Split, "split", "auto", "auto (the data set's split if it has one, else none), none (fit on every labelled node, hyperparameters by cross-validation, predict the others), planetoid, random:K, per-class:T,V (T train and V val nodes per class, the rest test), or a split file")
 	f.IntVar(&opts.Val, "val", -1, "with --split random:K: validation nodes (-1: min(500, a third of the labelled nodes left))")
 	f.IntVar(&opts.Test, "test", -1, "with --split random:K: test nodes (-1: min(1000, half of the labelled nodes left))")
@@ -148,7 +149,7 @@ func classifySearch(model string, featureWeight float64, embed bool) (eval.NodeS
 	}
 	s, err := protocol.NodeClassSearch(model, featureWeight, embed)
 	if err != nil {
-		return s, fmt.Errorf("classify: --model %q is invalid: want sgc, appnp, correct-smooth, auto, stkr, channels, sepgnn or linbp", model)
+		return s, fmt.Errorf("classify: --model %q is invalid: want sgc, appnp, correct-smooth, auto, stkr, channels, sepgnn, linkx or linbp", model)
 	}
 	return s, nil
 }
@@ -221,10 +222,10 @@ func (opts classifyOptions) check() error {
 		return fmt.Errorf("classify: %w", err)
 	}
 	if opts.Save != "" && (opts.Model == "channels" || opts.Model == "linbp") {
-		return fmt.Errorf("classify: --save works with --model sgc, appnp, correct-smooth, sepgnn and auto; --model %s is not saved yet", opts.Model)
+		return fmt.Errorf("classify: --save works with --model sgc, appnp, correct-smooth, sepgnn, linkx and auto; --model %s is not saved yet", opts.Model)
 	}
 	if opts.Save != "" && opts.Model == "stkr" {
-		return fmt.Errorf("classify: --save works with --model sgc, appnp, correct-smooth, sepgnn and auto; the STKR adapter is not saved (gssl stkr --save saves STKR)")
+		return fmt.Errorf("classify: --save works with --model sgc, appnp, correct-smooth, sepgnn, linkx and auto; the STKR adapter is not saved (gssl stkr --save saves STKR)")
 	}
 	return nil
 }
