@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	codeberg.org/sbinet/npyio v0.14.0
+	github.com/hbollon/go-edlib v1.7.0
 	github.com/prometheus/client_golang v1.25.0
 	github.com/prometheus/client_model v0.6.3
 	github.com/schollz/progressbar/v3 v3.19.1

@@ -35,6 +35,18 @@ func ParseMetric(s string) (Metric, error) {
 	return 0, fmt.Errorf("metric %q is not one of accuracy, auc", s)
 }
 
+// MetricFor is ParseMetric that also reads "auto" (or ""): the
+// ConventionalMetric of a task of this many classes.
+func MetricFor(s string, classes int) (Metric, error) {
+	if s == "auto" || s == "" {
+		return ConventionalMetric(classes), nil
+	}
+	if m, err := ParseMetric(s); err == nil {
+		return m, nil
+	}
+	return 0, fmt.Errorf("metric %q is not one of accuracy, auc, auto", s)
+}
+
 // ConventionalMetric is the metric node-classification benchmarks report
 // for a task of this many classes: ROC AUC for binary tasks (whose classes
 // are usually imbalanced; Platonov et al., ICLR 2023), accuracy otherwise.

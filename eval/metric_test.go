@@ -102,3 +102,19 @@ func TestChooseNodeByMetric(t *testing.T) {
 		t.Errorf("AUC scores %v, want [0.5 %v]", auc.Scores, want)
 	}
 }
+
+func TestMetricFor(t *testing.T) {
+	for _, tc := range []struct {
+		s       string
+		classes int
+		want    Metric
+	}{{"auto", 2, MetricROCAUC}, {"auto", 7, MetricAccuracy}, {"", 2, MetricROCAUC}, {"accuracy", 2, MetricAccuracy}, {"auc", 7, MetricROCAUC}} {
+		m, err := MetricFor(tc.s, tc.classes)
+		if err != nil || m != tc.want {
+			t.Errorf("MetricFor(%q, %d) = %v, %v; want %v", tc.s, tc.classes, m, err, tc.want)
+		}
+	}
+	if _, err := MetricFor("f1", 2); err == nil || err.Error() != `metric "f1" is not one of accuracy, auc, auto` {
+		t.Errorf("MetricFor(f1): %v", err)
+	}
+}

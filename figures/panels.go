@@ -970,3 +970,27 @@ func Bars(title, valueLabel string, names []string, values []float64, ref float6
 	p.X.Min, p.X.Max = 0, math.Max(peak, ref)*1.2
 	return p, nil
 }
+
+// ConfusionPanels draws a confusion matrix counts (rows: the true class,
+// columns: the predicted one) and, from its diagonal and row sums, the
+// accuracy of each class (ClassAccuracy).
+func ConfusionPanels(counts [][]int, names []string) ([]*plot.Plot, error) {
+	correct, total := make([]int, len(counts)), make([]int, len(counts))
+	for c, row := range counts {
+		for _, v := range row {
+			total[c] += v
+		}
+		if c < len(row) {
+			correct[c] = row[c]
+		}
+	}
+	conf, err := Confusion(counts, names)
+	if err != nil {
+		return nil, err
+	}
+	acc, err := ClassAccuracy(correct, total, names)
+	if err != nil {
+		return nil, err
+	}
+	return []*plot.Plot{conf, acc}, nil
+}

@@ -167,3 +167,43 @@ func clampBytes(b float64) int64 {
 	}
 	return int64(b)
 }
+
+// Written says what Files.Write wrote: the graph's size, an SBM's classes
+// and split, and the paths by role ("edges", and for an SBM "labels",
+// "split" and, with features, "features").
+type Written struct {
+	Nodes    int               `json:"nodes"`
+	Edges    int64             `json:"edges"` // drawn, repeats and self loops included
+	Classes  int               `json:"classes,omitempty"`
+	Sizes    []int             `json:"class_sizes,omitempty"`
+	Features int               `json:"features,omitempty"` // feature columns
+	Train    int               `json:"train,omitempty"`
+	Val      int               `json:"val,omitempty"`
+	Test     int               `json:"test,omitempty"`
+	Files    map[string]string `json:"files"`
+}
+
+// Write writes the edges of gen (WriteGraph) and, when gen is an SBM, its
+// class files (WriteClassFiles with sizes, seed and f).
+func (p Files) Write(ctx context.Context, gen Generator, sizes SplitSizes, seed uint64, f Features) (Written, error) {
+	w := Written{Nodes: gen.Nodes(), Edges: gen.NumEdges(), Files: map[string]string{}}
+	if err := p.WriteGraph(ctx, gen); err != nil {
+		return w, err
+	}
+	w.Files["edges"] = p.Edges
+	sbm, ok := gen.(*SBMGraph)
+	if !ok {
+		return w, nil
+	}
+	w.Classes, w.Sizes = sbm.Classes(), sbm.Sizes()
+	c, err := p.WriteClassFiles(ctx, sbm, sizes, seed, f)
+	if err != nil {
+		return w, err
+	}
+	w.Files["labels"], w.Files["split"] = p.Labels, p.Split
+	w.Train, w.Val, w.Test = c.Train, c.Val, c.Test
+	if c.Features {
+		w.Files["features"], w.Features = p.Features, f.Columns
+	}
+	return w, nil
+}

@@ -493,3 +493,17 @@ func TestWriteErrorsAreAtomic(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, entries, 1)
 }
+
+// TestStreamsWithoutEnd: a mean degree of n or more, or more R-MAT edges
+// per node than nodes, is refused by Validate (asking for more edges than
+// node pairs), naming the parameter.
+func TestStreamsWithoutEnd(t *testing.T) {
+	_, err := NewSBM(SBM{Nodes: 400, Classes: 4, Degree: 1e9})
+	require.ErrorContains(t, err, "degree=1e+09 is invalid: it must be below nodes=400")
+	_, err = NewSBM(SBM{Nodes: 400, Classes: 4, Degree: 399})
+	require.NoError(t, err)
+	_, err = NewRMAT(RMAT{Scale: 10, EdgeFactor: 1025})
+	require.ErrorContains(t, err, "edge factor 1025 is invalid: it must be in [1, 2^scale]")
+	_, err = NewRMAT(RMAT{Scale: 10, EdgeFactor: 1024})
+	require.NoError(t, err)
+}

@@ -57,6 +57,9 @@ func (r *RMAT) Validate() error {
 	if ef < 1 || int64(ef) > math.MaxInt64>>r.Scale {
 		return fmt.Errorf("generate: rmat: edge factor %d is invalid: it must be ≥ 1", r.EdgeFactor)
 	}
+	if r.Scale < 31 && ef > 1<<r.Scale {
+		return fmt.Errorf("generate: rmat: edge factor %d is invalid: it must be in [1, 2^scale] (more edges per node than nodes is an edge stream without end)", r.EdgeFactor)
+	}
 	for _, p := range []float64{a, b, c, d} {
 		if !(p >= 0 && p <= 1) {
 			return fmt.Errorf("generate: rmat: a=%v, b=%v, c=%v, d=%v are invalid: each must be in [0, 1]", a, b, c, d)

@@ -72,6 +72,9 @@ func (s *SBM) Validate() error {
 	if d := s.degree(); !(d > 0) || math.IsInf(d, 0) || d*float64(s.Nodes)/2 > math.MaxInt64/2 {
 		return fmt.Errorf("generate: sbm: degree=%v is invalid: it must be finite and > 0", s.Degree)
 	}
+	if s.Degree >= float64(s.Nodes) {
+		return fmt.Errorf("generate: sbm: degree=%v is invalid: it must be below nodes=%d (a mean degree of n or more asks for more edges than node pairs: an edge stream without end)", s.Degree, s.Nodes)
+	}
 	if g := s.exponent(); !(g > 2) {
 		return fmt.Errorf("generate: sbm: exponent=%v is invalid: it must be > 2 (finite mean degree), or +Inf for equal degrees", s.Exponent)
 	}

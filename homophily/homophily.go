@@ -158,3 +158,30 @@ func Advise(s Stats) (Family, string) {
 	}
 	return Features, fmt.Sprintf("heterophilous (adjusted homophily %.2f) and the neighbours' classes say little (label informativeness %.2f < %.2f): a model of the node's own features, the neighbours' in separate channels", s.Adjusted, s.LabelInformativeness, InformativeLI)
 }
+
+// Report is what Measure and Advise find, in a form to print or encode
+// (gssl info's "homophily"), the compatibility matrix as rows.
+type Report struct {
+	Edges                int         `json:"edges"` // edges between two labelled nodes: what the measures count
+	Edge                 float64     `json:"edge_homophily"`
+	Adjusted             float64     `json:"adjusted_homophily"`
+	LabelInformativeness float64     `json:"label_informativeness"`
+	Compatibility        [][]float64 `json:"compatibility"` // row k: where class k's edges lead
+	Family               string      `json:"family"`        // smoothing, compatibility or features
+	Advice               string      `json:"advice"`
+}
+
+// Describe measures g under labels (Measure) and says which family of model
+// that calls for (Advise). Its errors are Measure's.
+func Describe(g *graph.CSR, labels []int) (*Report, error) {
+	s, err := Measure(g, labels)
+	if err != nil {
+		return nil, err
+	}
+	f, advice := Advise(s)
+	r := &Report{Edges: s.Edges, Edge: s.Edge, Adjusted: s.Adjusted, LabelInformativeness: s.LabelInformativeness, Family: f.String(), Advice: advice}
+	for k := range s.Classes {
+		r.Compatibility = append(r.Compatibility, append([]float64(nil), s.Compatibility.RawRowView(k)...))
+	}
+	return r, nil
+}

@@ -168,3 +168,22 @@ func TestPublished(t *testing.T) {
 		})
 	}
 }
+
+// TestDescribe: the report of the hand-worked path (TestPathByHand) holds
+// its figures, the compatibility rows and Advise's verdict (h_adj = 1/3 ≥
+// HomophilousAdjusted: smoothing); Measure's errors pass through.
+func TestDescribe(t *testing.T) {
+	r, err := Describe(path(t), []int{0, 0, 1, 1})
+	require.NoError(t, err)
+	assert.Equal(t, 3, r.Edges)
+	assert.InDelta(t, 2.0/3, r.Edge, tol)
+	assert.InDelta(t, 1.0/3, r.Adjusted, tol)
+	assert.InDelta(t, 2-(2.0/3*math.Log(3)+1.0/3*math.Log(6))/math.Log(2), r.LabelInformativeness, tol)
+	require.Len(t, r.Compatibility, 2)
+	assert.InDeltaSlice(t, []float64{2.0 / 3, 1.0 / 3}, r.Compatibility[0], tol)
+	assert.InDeltaSlice(t, []float64{1.0 / 3, 2.0 / 3}, r.Compatibility[1], tol)
+	assert.Equal(t, "smoothing", r.Family)
+	assert.Contains(t, r.Advice, "homophilous (adjusted homophily 0.33 ≥ 0.30)")
+	_, err = Describe(path(t), []int{0, -1, -1, 1})
+	assert.ErrorIs(t, err, ErrNoEdges)
+}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"sort"
 	"strconv"
@@ -79,6 +80,26 @@ func GraphBytes(n, k int) int64 {
 // matrix and the float32 packed copy of the exact search.
 func PointsBytes(n, d int) int64 { return int64(n) * int64(d) * 12 }
 
+// Validate checks the settings that do not depend on the points, naming
+// the first invalid field.
+func (p PointGraph) Validate() error {
+	switch {
+	case p.K < 1:
+		return fmt.Errorf("knngraph: K=%d is invalid: it must be ≥ 1", p.K)
+	case p.Kernel < Connectivity || p.Kernel > IMGP:
+		return fmt.Errorf("knngraph: Kernel=%d is invalid: use Connectivity, Gaussian or IMGP", int(p.Kernel))
+	case p.Bandwidth < 0 || math.IsNaN(p.Bandwidth) || math.IsInf(p.Bandwidth, 0):
+		return fmt.Errorf("knngraph: Bandwidth=%v is invalid: it must be finite and ≥ 0 (0: the default)", p.Bandwidth)
+	case p.Kernel == Connectivity && p.Bandwidth != 0:
+		return fmt.Errorf("knngraph: Bandwidth=%v is given, but Kernel connectivity has no bandwidth: use Kernel gaussian or imgp", p.Bandwidth)
+	case p.Rule != Or && p.Rule != Mutual:
+		return fmt.Errorf("knngraph: Rule=%d is invalid: use Or or Mutual", int(p.Rule))
+	case p.Precision != Float32 && p.Precision != Float64:
+		return fmt.Errorf("knngraph: Precision=%d is invalid: use Float32 or Float64", int(p.Precision))
+	}
+	return nil
+}
+
 // Search returns the K nearest neighbours of every row of x, exactly or by
 // NN-descent (Approximate, seeded by Seed), reporting to p.Progress.
 func (p PointGraph) Search(ctx context.Context, x *mat.Dense) (*Neighbors, error) {
@@ -99,7 +120,10 @@ func (p PointGraph) Search(ctx context.Context, x *mat.Dense) (*Neighbors, error
 func FromPoints(ctx context.Context, x *mat.Dense, p PointGraph) (*Weighted, Summary, error) {
 	n, d := x.Dims()
 	s := Summary{Points: n, Features: d, K: p.K, Rule: p.Rule.String(), GraphBytes: GraphBytes(n, p.K), DenseBytes: PointsBytes(n, d), Method: "exact"}
-	if n < 2 || p.K < 1 || p.K >= n {
+	if err := p.Validate(); err != nil {
+		return nil, s, err
+	}
+	if n < 2 || p.K >= n {
 		return nil, s, fmt.Errorf("knngraph: K = %d is invalid for %d points: it must be in [1, n−1]", p.K, n)
 	}
 	if need := s.GraphBytes + s.DenseBytes; p.MaxBytes > 0 && need > p.MaxBytes {

@@ -3,6 +3,7 @@ package knngraph
 import (
 	"context"
 	"errors"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -139,4 +140,30 @@ func TestParseRuleAndPrecision(t *testing.T) {
 	require.Error(t, err)
 	_, err = ParsePrecision("float16")
 	require.Error(t, err)
+}
+
+// TestPointGraphValidate: each invalid setting is refused by name, before
+// any search (FromPoints returns the same error).
+func TestPointGraphValidate(t *testing.T) {
+	ok := PointGraph{K: 3, Kernel: Gaussian, Bandwidth: 0.5}
+	require.NoError(t, ok.Validate())
+	x := mat.NewDense(5, 2, []float64{0, 0, 1, 0, 0, 1, 1, 1, 2, 2})
+	for _, c := range []struct {
+		change func(*PointGraph)
+		msg    string
+	}{
+		{func(p *PointGraph) { p.K = 0 }, "K=0 is invalid"},
+		{func(p *PointGraph) { p.Kernel = 7 }, "Kernel=7 is invalid"},
+		{func(p *PointGraph) { p.Bandwidth = -1 }, "Bandwidth=-1 is invalid"},
+		{func(p *PointGraph) { p.Bandwidth = math.NaN() }, "Bandwidth=NaN is invalid"},
+		{func(p *PointGraph) { p.Kernel = Connectivity }, "Bandwidth=0.5 is given, but Kernel connectivity has no bandwidth"},
+		{func(p *PointGraph) { p.Rule = 2 }, "Rule=2 is invalid"},
+		{func(p *PointGraph) { p.Precision = 5 }, "Precision=5 is invalid"},
+	} {
+		p := ok
+		c.change(&p)
+		require.ErrorContains(t, p.Validate(), c.msg)
+		_, _, err := FromPoints(context.Background(), x, p)
+		require.ErrorContains(t, err, c.msg)
+	}
 }

@@ -249,4 +249,12 @@
 // One point per line, values separated by commas, tabs or spaces, '#'
 // comments, an optional header line (taken as one when none of its fields is
 // a number). Rows must all have the same length and values must be finite.
+//
+// # Predictions (NodeDataset.PredictionTable)
+//
+// A node classifier's predictions are written as one row per node not
+// trained on: the user's id, the predicted class name, optionally the
+// node's true class and part of the split, p_<class> for every class and
+// optionally the prediction set (class names joined by "|"), as CSV or JSON
+// Lines (WriteTableFile).
 package loaders

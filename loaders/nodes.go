@@ -120,11 +120,12 @@ func LoadNodes(f NodeFiles) (*NodeDataset, error) {
 
 // stageInputs reads the files of f that can be read only once (standard
 // input as "-", a pipe, a FIFO) into private copies (package
-// internal/inputfile), each bounded by the smaller of the stream cap and
-// MaxMemory, so that sniffing a format and reading it see the same bytes.
+// internal/inputfile), each bounded by the smaller of the stream cap
+// (inputfile.Cap, which a front end may set) and MaxMemory, so that
+// sniffing a format and reading it see the same bytes.
 // Standard input named for two files is an error naming both.
 func stageInputs(f NodeFiles) error {
-	limit := inputfile.DefaultCap
+	limit := inputfile.Cap()
 	if f.MaxMemory > 0 {
 		limit = min(limit, f.MaxMemory)
 	}
@@ -144,8 +145,8 @@ func stageInputs(f NodeFiles) error {
 			continue
 		}
 		if err := inputfile.Stage(x.path, limit); err != nil {
-			if tl := new(inputfile.TooLargeError); errors.As(err, &tl) {
-				return fmt.Errorf("loaders: %s: %s is a stream (a pipe or a FIFO, of unknown length) of more than %d bytes, the smaller of the cap on a stream (%d bytes) and the memory limit (--max-memory): save the data to a file and pass that", x.role, inputfile.Display(x.path), tl.Cap, inputfile.DefaultCap)
+			if tl := new(inputfile.TooLargeError); errors.As(err, &tl) && tl.TempDir == "" {
+				return fmt.Errorf("loaders: %s: %s is a stream (a pipe or a FIFO, of unknown length) of more than %d bytes, the smaller of the cap on a stream (%d bytes) and the memory limit (--max-memory): save the data to a file and pass that", x.role, inputfile.Display(x.path), tl.Cap, inputfile.Cap())
 			}
 			return fmt.Errorf("loaders: %s: %w", x.role, err)
 		}

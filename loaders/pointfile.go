@@ -179,26 +179,18 @@ func isIDColumn(name string) bool {
 // file in messages.
 func ReadPointValues(path string, ids *nodeids.Map, features string, classes bool) ([]string, error) {
 	n := ids.Len()
-	if strings.EqualFold(StreamExt(path, filepath.Ext(path)), ".npy") {
-		vals, err := readNPYValues(path, classes)
-		if err != nil {
-			return nil, err
-		}
-		if len(vals) != n {
-			return nil, fmt.Errorf("%s: %d values for %d points; give one per point, in the same order (%s has %d rows)", path, len(vals), n, features, n)
-		}
-		return vals, nil
-	}
-	c, err := ReadValueColumn(path, "")
+	c, err := readValueFile(path, "", classes)
 	if err != nil {
 		var err2 error
-		if c, err2 = ReadValueColumn(path, "1"); err2 != nil || c.IDs == nil {
+		if c, err2 = readValueFile(path, "1", classes); err2 != nil || c.IDs == nil {
 			return nil, err
 		}
 	}
 	if c.IDs == nil {
-		if len(c.Values) != n {
-			return nil, fmt.Errorf("%s: %d values for the %d rows of --features %s; give one per row, in the same order (or an id,value table)", path, len(c.Values), n, features)
+		if len(c.Values) != n && c.Report.Format == "npy" {
+			return nil, fmt.Errorf("%s: %d values for %d points; give one per point, in the same order (%s has %d rows)", path, len(c.Values), n, features, n)
+		} else if len(c.Values) != n {
+			return nil, fmt.Errorf("%s: %d values for the %d rows of %s; give one per row, in the same order (or an id,value table)", path, len(c.Values), n, features)
 		}
 		return c.Values, nil
 	}
@@ -207,7 +199,7 @@ func ReadPointValues(path string, ids *nodeids.Map, features string, classes boo
 	for k, id := range c.IDs {
 		i, ok := ids.Lookup(id)
 		if !ok {
-			return nil, fmt.Errorf("%s:%d: id %q names no row of --features %s (ids like %s)", path, c.Lines[k], id, features, exampleIDs(ids))
+			return nil, fmt.Errorf("%s:%d: id %q names no row of %s (ids like %s)", path, c.Lines[k], id, features, exampleIDs(ids))
 		}
 		if seen[i] > 0 {
 			return nil, fmt.Errorf("%s:%d: id %q was given a value on line %d already", path, c.Lines[k], id, seen[i])
@@ -216,6 +208,19 @@ func ReadPointValues(path string, ids *nodeids.Map, features string, classes boo
 		out[i] = c.Values[k]
 	}
 	return out, nil
+}
+
+// readValueFile reads one value per point: a NumPy vector (readNPYValues:
+// entry i is point i) or a value column (ReadValueColumn with idColumn).
+func readValueFile(path, idColumn string, classes bool) (*ValueColumn, error) {
+	if !strings.EqualFold(StreamExt(path, filepath.Ext(path)), ".npy") {
+		return ReadValueColumn(path, idColumn)
+	}
+	vals, err := readNPYValues(path, classes)
+	if err != nil {
+		return nil, err
+	}
+	return &ValueColumn{Values: vals, Report: TableReport{Path: path, Format: "npy", ID: "the entry's index (entry i is point i)", Label: "the array's values"}}, nil
 }
 
 // readNPYValues reads a NumPy vector of labels (−1: unknown) or of

@@ -18,6 +18,8 @@ type PointTable struct {
 	IDs     []string   // the id column's values, or nil without one
 	Columns []string   // the header's names of X's columns, or nil without a header
 	Lines   []int      // the 1-based line of every row, for messages
+	// Report says how the file was read (header, id column, columns).
+	Report TableReport
 }
 
 // ReadPointTable reads a table of points: values separated by commas (CSV),
@@ -43,6 +45,7 @@ func decodePointTable(lr *lineReader, idColumn string) (*PointTable, error) {
 		idAt       = -1
 		first      = true
 		headerLine int
+		idName     string
 	)
 	if idColumn != "" {
 		if p, err := strconv.Atoi(idColumn); err == nil {
@@ -79,6 +82,8 @@ func decodePointTable(lr *lineReader, idColumn string) (*PointTable, error) {
 				for j, x := range f {
 					if j != idAt {
 						t.Columns = append(t.Columns, x)
+					} else {
+						idName = x
 					}
 				}
 				return nil
@@ -125,7 +130,27 @@ func decodePointTable(lr *lineReader, idColumn string) (*PointTable, error) {
 		d--
 	}
 	t.X = mat.NewDense(n, d, data)
+	t.Report = TableReport{Path: lr.path, Role: "features", Format: "table", Header: "none (the first line holds numbers)",
+		ID: "the row number (row i is point i)", Note: fmt.Sprintf("%d feature columns", d)}
+	if headerLine != 0 {
+		t.Report.Header = fmt.Sprintf("line %d: no field but the id is a number", headerLine)
+		if d <= 8 {
+			t.Report.Note += ": " + strings.Join(t.Columns, ", ")
+		}
+	}
+	if idAt >= 0 {
+		t.Report.ID = columnRef(idAt, headerLine != 0, idName)
+	}
 	return t, nil
+}
+
+// columnRef describes column k (0-based) for a TableReport: `"name"
+// (column k+1)` when a header names it, else `column k+1`.
+func columnRef(k int, header bool, name string) string {
+	if header && name != "" {
+		return fmt.Sprintf("%q (column %d)", name, k+1)
+	}
+	return fmt.Sprintf("column %d", k+1)
 }
 
 // isHeaderExcept reports whether no field of a line but the skip-th is a
@@ -149,6 +174,8 @@ type ValueColumn struct {
 	IDs    []string // the id column's values, or nil without one
 	Name   string   // the header's name of the value column, or ""
 	Lines  []int    // the 1-based line of every row
+	// Report says how the file was read (header, id and value columns).
+	Report TableReport
 }
 
 // valueHeaderNames are the column names a header line of a value file is
@@ -187,7 +214,7 @@ func decodeValueColumn(lr *lineReader, idColumn string) (*ValueColumn, error) {
 		want = 2
 	}
 	var pending []string // a possible header, decided by the next line
-	pendingLine := 0
+	pendingLine, headerLine := 0, 0
 	row := 0
 	add := func(f []string, line int) {
 		for j, x := range f {
@@ -228,13 +255,13 @@ func decodeValueColumn(lr *lineReader, idColumn string) (*ValueColumn, error) {
 				if idAt < 0 {
 					return fmt.Errorf("no column named %q in the header %q", idColumn, s)
 				}
-				c.Name = f[1-idAt]
+				c.Name, headerLine = f[1-idAt], lr.line
 				return nil
 			}
 			v := valueOf(f)
 			for _, h := range valueHeaderNames {
 				if strings.EqualFold(v, h) {
-					c.Name = v
+					c.Name, headerLine = v, lr.line
 					return nil
 				}
 			}
@@ -245,7 +272,7 @@ func decodeValueColumn(lr *lineReader, idColumn string) (*ValueColumn, error) {
 		}
 		if pending != nil {
 			if isNumber(valueOf(f)) {
-				c.Name = valueOf(pending)
+				c.Name, headerLine = valueOf(pending), pendingLine
 			} else {
 				add(pending, pendingLine)
 			}
@@ -265,6 +292,19 @@ func decodeValueColumn(lr *lineReader, idColumn string) (*ValueColumn, error) {
 	}
 	if len(c.Values) == 0 {
 		return nil, lr.fileErrorf("no values")
+	}
+	c.Report = TableReport{Path: lr.path, Role: "values", Format: "table", Header: "none (the first line holds a value)",
+		ID: "the line's order (line i is point i)", Label: "column 1"}
+	if c.Name != "" {
+		c.Report.Header = fmt.Sprintf("line %d: %q names the value column", headerLine, c.Name)
+	}
+	if idAt >= 0 {
+		c.Report.ID, c.Report.Label = columnRef(idAt, false, ""), columnRef(1-idAt, c.Name != "", c.Name)
+		if named {
+			c.Report.ID = columnRef(idAt, true, idColumn)
+		}
+	} else if c.Name != "" {
+		c.Report.Label = columnRef(0, true, c.Name)
 	}
 	return c, nil
 }

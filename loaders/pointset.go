@@ -45,6 +45,11 @@ type PointSet struct {
 	// Targets and TestTargets are Values and TestValues as numbers (NaN
 	// where unknown; ParseTargets) when the values are not Labels.
 	Targets, TestTargets []float64
+	// Reports says how each file was read: Features, Values, then
+	// TestFeatures and TestValues when given. Their roles are "features",
+	// "labels" or "targets", "test-features", "test-labels" or
+	// "test-targets".
+	Reports []TableReport
 }
 
 // PointFileError is an error in one file of a PointFiles (Err names the
@@ -72,15 +77,22 @@ func ReadPointSet(f PointFiles) (*PointSet, error) {
 		return nil, errors.New("loaders: PointFiles.TestValues needs TestFeatures")
 	}
 	fail := func(field string, err error) error { return &PointFileError{Field: field, Err: err} }
+	what := "targets"
+	if f.Labels {
+		what = "labels"
+	}
 	tr, err := ReadPointFeatures(f.Features, f.IDColumn)
 	if err != nil {
 		return nil, fail("Features", err)
 	}
 	n, dim := tr.X.Dims()
 	s := &PointSet{Name: f.Features, X: tr.X, IDs: orRowNumbers(tr.IDs, n)}
-	if s.Values, err = ReadRowValues(f.Values, f.IDColumn, f.Labels, n, tr.IDs); err != nil {
+	vc, err := readRowValues(f.Values, f.IDColumn, f.Labels, n, tr.IDs)
+	if err != nil {
 		return nil, fail("Values", err)
 	}
+	s.Values, s.Reports = vc.Values, []TableReport{tr.Report, vc.Report}
+	s.Reports[1].Role = what
 	if !f.Labels {
 		if s.Targets, err = ParseTargets(f.Values, s.Values); err != nil {
 			return nil, fail("Values", err)
@@ -98,10 +110,16 @@ func ReadPointSet(f PointFiles) (*PointSet, error) {
 		return nil, fail("TestFeatures", fmt.Errorf("loaders: %s: %d columns, but the features %s have %d", f.TestFeatures, c, f.Features, dim))
 	}
 	s.XTest, s.TestIDs = te.X, orRowNumbers(te.IDs, m)
+	te.Report.Role = "test-features"
+	s.Reports = append(s.Reports, te.Report)
 	if f.TestValues != "" {
-		if s.TestValues, err = ReadRowValues(f.TestValues, f.IDColumn, f.Labels, m, te.IDs); err != nil {
+		tv, err := readRowValues(f.TestValues, f.IDColumn, f.Labels, m, te.IDs)
+		if err != nil {
 			return nil, fail("TestValues", err)
 		}
+		s.TestValues = tv.Values
+		tv.Report.Role = "test-" + what
+		s.Reports = append(s.Reports, tv.Report)
 		if !f.Labels {
 			if s.TestTargets, err = ParseTargets(f.TestValues, s.TestValues); err != nil {
 				return nil, fail("TestValues", err)
@@ -156,7 +174,7 @@ func ReadPointFeatures(path, idColumn string) (*PointTable, error) {
 		if err != nil {
 			return nil, err
 		}
-		t = &PointTable{X: x}
+		t = &PointTable{X: x, Report: TableReport{Path: path, Role: "features", Format: ext[1:], ID: "the row number (row i is point i)"}}
 	default:
 		var err error
 		if t, err = ReadPointTable(path, idColumn); err != nil {
@@ -180,18 +198,18 @@ func ReadPointFeatures(path, idColumn string) (*PointTable, error) {
 // values in the same order, with the ids rowIDs when both files have ids.
 // Unknown values are "".
 func ReadRowValues(path, idColumn string, labels bool, rows int, rowIDs []string) ([]string, error) {
-	c := &ValueColumn{}
-	if strings.EqualFold(filepath.Ext(path), ".npy") {
-		vals, err := readNPYValues(path, labels)
-		if err != nil {
-			return nil, err
-		}
-		c.Values = vals
-	} else {
-		var err error
-		if c, err = ReadValueColumn(path, idColumn); err != nil {
-			return nil, err
-		}
+	c, err := readRowValues(path, idColumn, labels, rows, rowIDs)
+	if err != nil {
+		return nil, err
+	}
+	return c.Values, nil
+}
+
+// readRowValues is ReadRowValues with the column's report.
+func readRowValues(path, idColumn string, labels bool, rows int, rowIDs []string) (*ValueColumn, error) {
+	c, err := readValueFile(path, idColumn, labels)
+	if err != nil {
+		return nil, err
 	}
 	if len(c.Values) != rows {
 		return nil, fmt.Errorf("loaders: %s: %d values for %d points; give one per point, in the same order", path, len(c.Values), rows)
@@ -203,7 +221,7 @@ func ReadRowValues(path, idColumn string, labels bool, rows int, rowIDs []string
 			}
 		}
 	}
-	return c.Values, nil
+	return c, nil
 }
 
 // ParseTargets parses regression targets as ReadRowValues returns them:

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
@@ -26,6 +27,9 @@ type TUDataset struct {
 	// SelfLoopsDropped is the number of lines of DS_A.txt that were self
 	// loops, which TUGraphOptions drops.
 	SelfLoopsDropped int
+	// Reports say how each file was read (format "tu"): its role and the
+	// columns used and ignored.
+	Reports []TableReport
 }
 
 // TUGraph is one graph of a TUDataset, on its own nodes 0..n−1 (node i is
@@ -59,6 +63,16 @@ func (d *TUDataset) Classes() []int {
 		c[g] = d.Graphs[g].Class
 	}
 	return c
+}
+
+// ClassNames returns the graph label of every class as text: class c is
+// named strconv.Itoa(LabelValues[c]).
+func (d *TUDataset) ClassNames() []string {
+	names := make([]string, len(d.LabelValues))
+	for c, v := range d.LabelValues {
+		names[c] = strconv.Itoa(v)
+	}
+	return names
 }
 
 // TUGraphOptions are the options of every TUGraph.Graph: arcs symmetrised by
@@ -133,7 +147,8 @@ func decodeTU(name string, src map[string]*lineReader) (*TUDataset, error) {
 
 	// Graph labels: N lines.
 	glr := src[tuGraphLabel]
-	labels, err := decodeTUInts(glr, "graph label", 0)
+	var cols tuColumns
+	labels, err := decodeTUIntCols(glr, "graph label", 0, cols.at(tuGraphLabel))
 	if err != nil {
 		return nil, err
 	}
@@ -180,7 +195,7 @@ func decodeTU(name string, src map[string]*lineReader) (*TUDataset, error) {
 
 	// Node labels: n lines; the first column is kept.
 	if lr := src[tuNodeLabel]; lr != nil {
-		nl, err := decodeTUInts(lr, "node label", n)
+		nl, err := decodeTUIntCols(lr, "node label", n, cols.at(tuNodeLabel))
 		if err != nil {
 			return nil, err
 		}
@@ -196,6 +211,9 @@ func decodeTU(name string, src map[string]*lineReader) (*TUDataset, error) {
 	if lr := src[tuNodeAttr]; lr != nil {
 		if err := decodeTUAttributes(lr, d, first, n, ilr.path); err != nil {
 			return nil, err
+		}
+		if len(d.Graphs) > 0 && d.Graphs[0].Attributes != nil {
+			_, *cols.at(tuNodeAttr) = d.Graphs[0].Attributes.Dims()
 		}
 	}
 
@@ -243,7 +261,7 @@ func decodeTU(name string, src map[string]*lineReader) (*TUDataset, error) {
 	// Edge labels: one per arc, in the order of the adjacency file.
 	elr := src[tuEdgeLabel]
 	if elr != nil {
-		el, err := decodeTUInts(elr, "edge label", len(arcs))
+		el, err := decodeTUIntCols(elr, "edge label", len(arcs), cols.at(tuEdgeLabel))
 		if err != nil {
 			return nil, err
 		}
@@ -322,16 +340,72 @@ func decodeTU(name string, src map[string]*lineReader) (*TUDataset, error) {
 		}
 		d.Graphs[g].EdgeLabels = rows
 	}
+	d.Reports = cols.reports(src)
 	return d, nil
+}
+
+// tuColumns counts the columns of the label and attribute files.
+type tuColumns map[string]*int
+
+func (c *tuColumns) at(suffix string) *int {
+	if *c == nil {
+		*c = tuColumns{}
+	}
+	if (*c)[suffix] == nil {
+		(*c)[suffix] = new(int)
+	}
+	return (*c)[suffix]
+}
+
+// reports describes the files of src in the order LoadTU opens them.
+func (c tuColumns) reports(src map[string]*lineReader) []TableReport {
+	var out []TableReport
+	for _, suffix := range []string{tuA, tuIndicator, tuGraphLabel, tuNodeLabel, tuEdgeLabel, tuNodeAttr} {
+		lr := src[suffix]
+		if lr == nil {
+			continue
+		}
+		r := TableReport{Path: lr.path, Role: strings.ReplaceAll(suffix, "_", " "), Format: "tu"}
+		switch k := 0; suffix {
+		case tuA:
+			r.Role, r.Source, r.Target = "edges", "column 1", "column 2"
+		case tuIndicator:
+			r.Note = "column 1: the graph of each node"
+		case tuNodeAttr:
+			if c[suffix] != nil {
+				k = *c[suffix]
+			}
+			r.Note = fmt.Sprintf("%d attribute columns", k)
+		default:
+			r.Label = "column 1"
+			if c[suffix] != nil {
+				k = *c[suffix]
+			}
+			if k == 2 {
+				r.Ignored = []string{"column 2"}
+			} else if k > 2 {
+				r.Ignored = []string{fmt.Sprintf("columns 2..%d", k)}
+			}
+		}
+		out = append(out, r)
+	}
+	return out
 }
 
 // decodeTUInts reads one integer per line; with several comma-separated
 // columns (some TU data sets have them) the first is kept. capHint sizes
 // the result.
 func decodeTUInts(lr *lineReader, what string, capHint int) ([]int, error) {
+	return decodeTUIntCols(lr, what, capHint, new(int))
+}
+
+// decodeTUIntCols is decodeTUInts that sets *cols to the most columns of a
+// line.
+func decodeTUIntCols(lr *lineReader, what string, capHint int, cols *int) ([]int, error) {
 	out := make([]int, 0, capHint)
 	err := lr.eachLine("#", blankTrailing, func(s string) error {
 		f := splitFields(s)
+		*cols = max(*cols, len(f))
 		v, err := parseInt(f[0], what)
 		if err != nil {
 			return err

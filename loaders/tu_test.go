@@ -148,3 +148,22 @@ func TestLoadTUMissingFiles(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "found 2")
 }
+
+// TestTUReports: every file read has its report, with the columns used and
+// those read past (a node-label file of three columns keeps the first).
+func TestTUReports(t *testing.T) {
+	dir := tuFolder(t, map[string]string{tuNodeLabel: "0, 5, 6\n1, 5, 6\n0, 5, 6\n2, 5, 6\n1, 5, 6\n1, 5, 6\n", tuEdgeLabel: absent})
+	d, err := LoadTU(dir)
+	require.NoError(t, err)
+	path := func(s string) string { return filepath.Join(dir, "TOY_"+s+".txt") }
+	assert.Equal(t, []TableReport{
+		{Path: path(tuA), Role: "edges", Format: "tu", Source: "column 1", Target: "column 2"},
+		{Path: path(tuIndicator), Role: "graph indicator", Format: "tu", Note: "column 1: the graph of each node"},
+		{Path: path(tuGraphLabel), Role: "graph labels", Format: "tu", Label: "column 1"},
+		{Path: path(tuNodeLabel), Role: "node labels", Format: "tu", Label: "column 1", Ignored: []string{"columns 2..3"}},
+		{Path: path(tuNodeAttr), Role: "node attributes", Format: "tu", Note: "2 attribute columns"},
+	}, d.Reports)
+	assert.Equal(t, []int{0, 1, 0}, d.Graphs[0].NodeLabels)
+	assert.Equal(t, []string{"-1", "1"}, d.ClassNames(), "the graph labels of the classes, ascending")
+	assert.Equal(t, "node labels "+path(tuNodeLabel)+": tu; label = column 1; ignored columns 2..3", d.Reports[3].String())
+}

@@ -56,7 +56,8 @@
 // STKRGrid when no class has two labels) fits on every labelled node with
 // the hyperparameters chosen by seeded stratified k-fold cross-validation
 // (pooled held-out accuracy, the first best candidate on ties); the scores
-// become class probabilities by stkr.Normalize.
+// become class probabilities by stkr.Normalize. STKRGrid.Cells reduces a
+// selection's accuracies to the best of each (η, β) cell.
 //
 // # Point models, regression, kernel machines and graph kernels
 //
@@ -71,7 +72,11 @@
 //     IMGP-against-GP sweep over labelled fractions and seeds (IMGPSweep);
 //   - the sweep of Nyström centres of kernel ridge regression
 //     (SweepCentres: test error and time against M, Rudi, Carratino &
-//     Rosasco 2017);
+//     Rosasco 2017; SweepKRR scores it);
+//   - the reports of these runs for a reader, whose JSON is the command
+//     line's: KRRReport, KRRSweepReport, ClassifierReport, GPReport,
+//     IMGPReport and IMGPSweepReport, and the tables of their predictions
+//     (PredictionTable: KRRTable, SVMTable, RegressionTable);
 //   - the nested cross-validation of kernel machines over Gram matrices of
 //     graphs (GramEvaluation: the protocol of Shervashidze et al., JMLR
 //     2011, §5), with GraphKernelStudy the whole graph-classification

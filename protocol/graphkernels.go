@@ -300,11 +300,11 @@ func (s GraphKernelSpec) Validate() error {
 	switch s.Name {
 	case KernelWL:
 		if s.H < 1 || s.H > graphkernels.MaxWLHeight {
-			return fmt.Errorf("protocol: graph kernel H=%d is invalid: it must be in [1, %d]", s.H, graphkernels.MaxWLHeight)
+			return fmt.Errorf("protocol: Kernel.H=%d is invalid: it must be in [1, %d]", s.H, graphkernels.MaxWLHeight)
 		}
 	case KernelSP, KernelRW, KernelVH:
 	default:
-		return fmt.Errorf("protocol: graph kernel Name=%q is invalid: want %s, %s, %s or %s", s.Name, KernelWL, KernelSP, KernelRW, KernelVH)
+		return fmt.Errorf("protocol: Kernel.Name=%q is invalid: want %s, %s, %s or %s", s.Name, KernelWL, KernelSP, KernelRW, KernelVH)
 	}
 	return nil
 }
@@ -358,6 +358,21 @@ func (s GraphKernelSpec) CandidateGrams(ctx context.Context, graphs []graphkerne
 	}
 	return grams, heights, nil
 }
+
+// The defaults of a graph-kernel study, those of Shervashidze et al.'s
+// protocol as shared/bench/peers/wl.py runs it: WL height 5, 10 outer and
+// 3 inner folds, 10 seeds, and C in 10⁻³..10³; the random walk's decay
+// 0.01.
+const (
+	DefaultWLHeight   = 5
+	DefaultDecay      = 0.01
+	DefaultOuterFolds = 10
+	DefaultInnerFolds = 3
+	DefaultSeeds      = 10
+)
+
+// DefaultCGrid returns wl.py's grid of C values.
+func DefaultCGrid() []float64 { return []float64{1e-3, 1e-2, 1e-1, 1, 1e1, 1e2, 1e3} }
 
 // GraphKernelStudy is the whole experiment of gssl graphkernel on a set of
 // graphs: the Gram matrix of Kernel computed GramRuns times (timed, after
@@ -414,14 +429,19 @@ func (s GraphKernelStudy) Validate() error {
 		return err
 	}
 	if s.SelectH && s.Kernel.Name != KernelWL {
-		return fmt.Errorf("protocol: SelectH needs the %s kernel, not %s", KernelWL, s.Kernel.Name)
+		return fmt.Errorf("protocol: SelectH needs Kernel.Name %s, not %s", KernelWL, s.Kernel.Name)
 	}
 	if s.GramRuns < 1 {
 		return fmt.Errorf("protocol: GramRuns=%d is invalid: it must be ≥ 1", s.GramRuns)
 	}
+	if s.Evaluation.Seeds != 0 || s.Refit {
+		if err := s.Evaluation.validate(); err != nil {
+			return err
+		}
+	}
 	for _, h := range s.Heights {
 		if s.Kernel.Name != KernelWL || s.Evaluation.Seeds < 1 {
-			return fmt.Errorf("protocol: Heights needs the %s kernel and Evaluation.Seeds ≥ 1", KernelWL)
+			return fmt.Errorf("protocol: Heights needs Kernel.Name %s and Evaluation.Seeds ≥ 1", KernelWL)
 		}
 		if h < 0 || h > graphkernels.MaxWLHeight {
 			return fmt.Errorf("protocol: Heights value %d is invalid: every height must be in [0, %d]", h, graphkernels.MaxWLHeight)
@@ -429,6 +449,29 @@ func (s GraphKernelStudy) Validate() error {
 	}
 	if s.Refit && (s.Kernel.Name != KernelWL && s.Kernel.Name != KernelVH || s.Evaluation.Machine != graphkernels.SVM) {
 		return fmt.Errorf("protocol: Refit needs the %s or %s kernel and the SVM (graphkernels.WLClassifier)", KernelWL, KernelVH)
+	}
+	return nil
+}
+
+// validate checks the settings of a GramEvaluation that do not depend on
+// the graphs, as fields of a GraphKernelStudy.
+func (e GramEvaluation) validate() error {
+	switch {
+	case e.Seeds < 0:
+		return fmt.Errorf("protocol: Evaluation.Seeds=%d is invalid: it must be ≥ 0", e.Seeds)
+	case len(e.Grid) == 0:
+		return fmt.Errorf("protocol: Evaluation.Grid is empty")
+	case e.Folds == nil && e.OuterFolds < 2:
+		return fmt.Errorf("protocol: Evaluation.OuterFolds=%d is invalid: it must be ≥ 2", e.OuterFolds)
+	case e.InnerFolds < 2:
+		return fmt.Errorf("protocol: Evaluation.InnerFolds=%d is invalid: it must be ≥ 2", e.InnerFolds)
+	case e.Machine != graphkernels.SVM && e.Machine != graphkernels.Ridge:
+		return fmt.Errorf("protocol: Evaluation.Machine=%d is invalid", int(e.Machine))
+	}
+	for _, v := range e.Grid {
+		if !(v > 0) || v > 1e300 {
+			return fmt.Errorf("protocol: Evaluation.Grid value %v is invalid: every value must be finite and > 0", v)
+		}
 	}
 	return nil
 }

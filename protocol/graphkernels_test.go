@@ -269,12 +269,17 @@ func TestGraphKernelStudyRefusals(t *testing.T) {
 	}{
 		{func(s *GraphKernelStudy) { s.Kernel.Name = "xx" }, `Name="xx" is invalid`},
 		{func(s *GraphKernelStudy) { s.Kernel.H = 0 }, "H=0 is invalid"},
-		{func(s *GraphKernelStudy) { s.Kernel.Name, s.SelectH = KernelSP, true }, "SelectH needs the wl kernel"},
+		{func(s *GraphKernelStudy) { s.Kernel.Name, s.SelectH = KernelSP, true }, "SelectH needs Kernel.Name wl, not sp"},
 		{func(s *GraphKernelStudy) { s.GramRuns = 0 }, "GramRuns=0 is invalid"},
 		{func(s *GraphKernelStudy) { s.Heights = []int{-1} }, "Heights value -1 is invalid"},
 		{func(s *GraphKernelStudy) { s.Heights, s.Evaluation.Seeds = []int{1}, 0 }, "Heights needs"},
 		{func(s *GraphKernelStudy) { s.Refit, s.Kernel.Name = true, KernelRW }, "Refit needs"},
 		{func(s *GraphKernelStudy) { s.Refit, s.Evaluation.Machine = true, graphkernels.Ridge }, "Refit needs"},
+		{func(s *GraphKernelStudy) { s.Evaluation.Grid = nil }, "Evaluation.Grid is empty"},
+		{func(s *GraphKernelStudy) { s.Evaluation.Grid = []float64{1, math.Inf(1)} }, "Evaluation.Grid value +Inf is invalid"},
+		{func(s *GraphKernelStudy) { s.Evaluation.OuterFolds = 1 }, "Evaluation.OuterFolds=1 is invalid"},
+		{func(s *GraphKernelStudy) { s.Evaluation.InnerFolds = 1 }, "Evaluation.InnerFolds=1 is invalid"},
+		{func(s *GraphKernelStudy) { s.Evaluation.Seeds = -1 }, "Evaluation.Seeds=-1 is invalid"},
 	} {
 		s := ok
 		tc.change(&s)

@@ -23,6 +23,7 @@ type LabelPropReport struct {
 	Split            string    `json:"split"`
 	Seeds            int       `json:"seeds"`
 	FirstSeed        uint64    `json:"first_seed"`
+	LastSeed         uint64    `json:"last_seed"`
 	Folds            int       `json:"folds,omitempty"`
 	Train            int       `json:"train"`
 	Val              int       `json:"val"`
@@ -33,6 +34,8 @@ type LabelPropReport struct {
 	AlphaGrid        []float64 `json:"alpha_grid,omitempty"`
 	GridValAccuracy  []any     `json:"grid_val_accuracy,omitempty"`
 	GridTestAccuracy []any     `json:"grid_test_accuracy,omitempty"`
+	GridIterations   []int     `json:"grid_iterations,omitempty"` // per value of a: iterations and seconds of its fit (one run with a split)
+	GridSeconds      []float64 `json:"grid_seconds,omitempty"`
 	GridCVAccuracy   []any     `json:"grid_cv_accuracy,omitempty"`
 	CVAccuracy       any       `json:"cv_accuracy,omitempty"`
 	ValAccuracy      any       `json:"val_accuracy"`
@@ -63,6 +66,7 @@ func (e LabelPropExperiment) Report(o LabelPropOutcome, notes ...string) LabelPr
 	if len(e.Seeds) > 0 {
 		r.FirstSeed = e.Seeds[0]
 	}
+	r.LastSeed = r.FirstSeed + uint64(len(o.Runs)) - 1
 	for _, l := range e.Labels {
 		if l >= 0 {
 			r.Labelled++
@@ -125,6 +129,7 @@ func (r *LabelPropReport) runs(o LabelPropOutcome) {
 	r.ClassIterations = runs[0].Details.ClassIterations
 	if spreading && auto && runs[0].WithSplit {
 		r.GridValAccuracy, r.GridTestAccuracy = numbers(runs[0].GridVal), numbers(runs[0].GridTest)
+		r.GridIterations, r.GridSeconds = runs[0].GridIterations, runs[0].GridSeconds
 	}
 }
 

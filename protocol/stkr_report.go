@@ -13,7 +13,7 @@ import (
 // accuracy without a split) is nil, null in JSON.
 type STKRReport struct {
 	Protocol         string    `json:"protocol"` // "split" or "all-labelled"
-	Seeds            []int     `json:"seeds"`
+	Seeds            []uint64  `json:"seeds"`
 	SplitSource      string    `json:"split_source"`
 	DroppedSplit     int       `json:"dropped_split_nodes"` // split nodes outside the graph used, summed over seeds
 	VisibleNodes     int       `json:"visible_nodes"`
@@ -61,9 +61,9 @@ func (s STKRSummary) Report(setting Setting, notes ...string) STKRReport {
 
 // Report sums up c, RunSTKRCV's outcome on task with the folds of seed;
 // notes come first among the notes.
-func (c STKRCVRun) Report(task Task, seed int, notes ...string) STKRReport {
+func (c STKRCVRun) Report(task Task, seed uint64, notes ...string) STKRReport {
 	r := STKRReport{Protocol: "all-labelled", SplitSource: "none: every labelled node is trained on", Notes: notes,
-		Candidates: len(c.Candidates), Folds: c.Folds, Fits: 1, Seeds: []int{seed}}
+		Candidates: len(c.Candidates), Folds: c.Folds, Fits: 1, Seeds: []uint64{seed}}
 	for _, e := range c.Failed {
 		if e != nil {
 			r.FailedCandidates++

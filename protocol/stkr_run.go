@@ -124,23 +124,23 @@ type STKRBenchmark struct {
 	// PTest and Chunks are ChooseSTKRSplit's.
 	PTest  float64
 	Chunks bool
-	Seeds  []int
+	Seeds  []uint64
 	// Split returns seed's split, a description of its source and the
 	// number of its nodes that were dropped (outside the graph used).
-	Split func(seed int) (split eval.Split, source string, dropped int, err error)
+	Split func(seed uint64) (split eval.Split, source string, dropped int, err error)
 	Grid  STKRGrid
 	// Observers, each optional: the expected number of candidate fits
 	// (once the first seed's chunks are known), the fits done, each failed
 	// candidate and each chosen fit.
 	Total  func(fits int)
 	Done   func(fits int)
-	Failed func(seed int, c *stkr.Classifier, err error)
-	Chosen func(seed int, o STKROutcome, best *stkr.Classifier)
+	Failed func(seed uint64, c *stkr.Classifier, err error)
+	Chosen func(seed uint64, o STKROutcome, best *stkr.Classifier)
 }
 
 // STKRSeedRun is one seed of an STKRBenchmark.
 type STKRSeedRun struct {
-	Seed    int
+	Seed    uint64
 	Source  string
 	Dropped int
 	STKRSplitRun
@@ -159,11 +159,11 @@ func RunSTKRBenchmark(ctx context.Context, b STKRBenchmark) ([]STKRSeedRun, erro
 			return out, err
 		}
 		if b.Chunks && k == 0 && b.Total != nil { // one fit per chunk: about this many per seed
-			if parts, err := TestChunks(n, split, b.PTest, uint64(seed)); err == nil {
+			if parts, err := TestChunks(n, split, b.PTest, seed); err == nil {
 				b.Total(len(b.Seeds) * len(parts) * ncand)
 			}
 		}
-		run, err := ChooseSTKRSplit(ctx, b.Task, split, b.Setting, b.PTest, b.Chunks, uint64(seed), b.Grid.Candidates, b.Done)
+		run, err := ChooseSTKRSplit(ctx, b.Task, split, b.Setting, b.PTest, b.Chunks, seed, b.Grid.Candidates, b.Done)
 		names := b.Grid.Candidates()
 		for _, c := range run.Choices {
 			for i, o := range c.Candidates {
@@ -206,7 +206,7 @@ type STKRSummary struct {
 	// Means over the fits.
 	Iterations, MatVecs, FitSeconds float64
 	// Per seed.
-	Seeds     []int
+	Seeds     []uint64
 	Test, Val []float64
 }
 
@@ -249,4 +249,34 @@ func SummarizeSTKR(runs []STKRSeedRun, lap bool) STKRSummary {
 		s.Iterations, s.MatVecs, s.FitSeconds = iters/f, mvs/f, secs/f
 	}
 	return s
+}
+
+// Cells returns the best of the accuracies acc of the grid's candidates
+// (in the order of Candidates) over the iteration counts of each cell:
+// cells[i][j] for the i-th η (a single row when the transform has no η)
+// and the j-th β, NaN where every count's accuracy is NaN (failed fits).
+// It returns nil when acc does not hold one accuracy per candidate. The
+// candidate k lies in the cell (k / (β·counts), (k / counts) mod β).
+func (g STKRGrid) Cells(acc []float64) [][]float64 {
+	rows, nb, nc := len(g.Etas), len(g.Betas), len(g.Iterations)
+	if !g.Lap() {
+		rows = 1
+	}
+	if len(acc) != rows*nb*nc {
+		return nil
+	}
+	cells := make([][]float64, rows)
+	for i := range cells {
+		cells[i] = make([]float64, nb)
+		for j := range cells[i] {
+			best := math.NaN()
+			for _, a := range acc[(i*nb+j)*nc : (i*nb+j+1)*nc] {
+				if !math.IsNaN(a) && !(a <= best) {
+					best = a
+				}
+			}
+			cells[i][j] = best
+		}
+	}
+	return cells
 }

@@ -45,8 +45,8 @@ func TestRunBenchmarkIsChooseSplit(t *testing.T) {
 	require.NoError(t, err)
 	task := Task{Graph: ds.Graph, Labels: ds.Labels, Classes: ds.Classes}
 	g := STKRGrid{Base: stkr.Regressor{Transform: stkr.Power(2)}, Betas: []float64{0.1, 1}, Iterations: []int{0}}
-	b := STKRBenchmark{Task: task, Setting: Transductive, PTest: DefaultPTest, Seeds: []int{3, 4}, Grid: g,
-		Split: func(seed int) (eval.Split, string, int, error) { return *ds.Split, "planetoid", seed, nil }}
+	b := STKRBenchmark{Task: task, Setting: Transductive, PTest: DefaultPTest, Seeds: []uint64{3, 4}, Grid: g,
+		Split: func(seed uint64) (eval.Split, string, int, error) { return *ds.Split, "planetoid", int(seed), nil }}
 	runs, err := RunSTKRBenchmark(context.Background(), b)
 	require.NoError(t, err)
 	require.Len(t, runs, 2)
@@ -63,7 +63,7 @@ func TestRunBenchmarkIsChooseSplit(t *testing.T) {
 	assert.Equal(t, 2, s.Fits)
 	assert.Equal(t, 4, s.Candidates)
 	assert.Equal(t, 3+4, s.Dropped)
-	assert.Equal(t, []int{3, 4}, s.Seeds)
+	assert.Equal(t, []uint64{3, 4}, s.Seeds)
 	assert.Nil(t, s.Eta)
 	assert.Equal(t, iters/2, s.Iterations)
 	assert.Equal(t, float64(runs[1].TestCorrect)/float64(runs[1].TestScored), s.Test[1])
@@ -127,4 +127,37 @@ func TestSTKRSplitSizes(t *testing.T) {
 	planetoid, err := eval.ParseSplitSpec("planetoid")
 	require.NoError(t, err)
 	assert.Equal(t, eval.DefaultSizes, STKRSplitSizes(planetoid, 7, 2708, 0.01, eval.DefaultSizes))
+}
+
+// TestSTKRGridCells: the best accuracy per (η, β) cell, against a brute
+// force over the candidates' own hyperparameters.
+func TestSTKRGridCells(t *testing.T) {
+	g := STKRGrid{Base: stkr.Regressor{Transform: stkr.InverseLaplacian{}}, Etas: []float64{0.5, 0.9}, Betas: []float64{0.1, 1, 10}, Iterations: []int{0, 4}}
+	cands := g.Candidates()
+	acc := make([]float64, len(cands))
+	for k := range acc {
+		acc[k] = float64((k*7)%11) / 10
+	}
+	acc[3] = math.NaN()
+	acc[6], acc[7] = math.NaN(), math.NaN() // the cell (η 0.9, β 0.1) failed
+	cells := g.Cells(acc)
+	require.Len(t, cells, 2)
+	for i, eta := range g.Etas {
+		for j, beta := range g.Betas {
+			want := math.NaN()
+			for k, c := range cands {
+				if c.Transform.(stkr.InverseLaplacian).Eta == eta && c.Beta == beta && !math.IsNaN(acc[k]) && (math.IsNaN(want) || acc[k] > want) {
+					want = acc[k]
+				}
+			}
+			if math.IsNaN(want) {
+				assert.True(t, math.IsNaN(cells[i][j]), "cell %d,%d", i, j)
+			} else {
+				assert.Equal(t, want, cells[i][j], "cell %d,%d", i, j)
+			}
+		}
+	}
+	assert.Nil(t, g.Cells(acc[:5]))
+	g.Base.Transform = stkr.Power(2) // no η: one row
+	assert.Len(t, g.Cells(acc[:6]), 1)
 }

@@ -121,6 +121,15 @@ func ownKinds() []string {
 		graphkernels.WLClassifierKind}
 }
 
+// KeepsPoints reports whether m, fitted on the K-nearest-neighbour graph of
+// points, can keep them in its file (Context.Points) to predict new points
+// through that graph: label propagation and STKR, which predict new nodes
+// from their edges. Other models take a new point's features themselves.
+func KeepsPoints(m Model) bool {
+	k, ok := m.(interface{ Kind() string })
+	return ok && pointsKind(k.Kind())
+}
+
 // pointsKind reports whether a model of this kind may keep the points of
 // its K-nearest-neighbour graph (Context.Points).
 func pointsKind(kind string) bool {

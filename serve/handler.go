@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/gssl/gssl/estimator"
 )
 
 // Defaults of Config.
@@ -106,24 +108,20 @@ func (c Config) withDefaults() Config {
 	return c
 }
 
-func (c Config) validate() error {
-	if c.MaxBatch < 0 {
-		return fmt.Errorf("serve: MaxBatch = %d is invalid: it must be ≥ 1 (0 means %d)", c.MaxBatch, DefaultMaxBatch)
-	}
-	if c.MaxGraphNodes < 0 {
-		return fmt.Errorf("serve: MaxGraphNodes = %d is invalid: it must be ≥ 1 (0 means %d)", c.MaxGraphNodes, DefaultMaxGraphNodes)
-	}
-	if c.MaxGraphEdges < 0 {
-		return fmt.Errorf("serve: MaxGraphEdges = %d is invalid: it must be ≥ 1 (0 means %d)", c.MaxGraphEdges, DefaultMaxGraphEdges)
-	}
-	if c.MaxBatchNodes < 0 {
-		return fmt.Errorf("serve: MaxBatchNodes = %d is invalid: it must be ≥ 1 (0 means %d)", c.MaxBatchNodes, DefaultMaxBatchNodes)
-	}
-	if c.MaxBatchEdges < 0 {
-		return fmt.Errorf("serve: MaxBatchEdges = %d is invalid: it must be ≥ 1 (0 means %d)", c.MaxBatchEdges, DefaultMaxBatchEdges)
-	}
-	if c.MaxBody < 0 {
-		return fmt.Errorf("serve: MaxBody = %d is invalid: it must be ≥ 1 byte (0 means %d)", c.MaxBody, DefaultMaxBody)
+// Validate checks the limits: none may be negative (0 means its
+// default), and the token must not contain white space. An invalid limit
+// is an *estimator.FieldError naming the Config field.
+func (c Config) Validate() error {
+	for _, l := range []struct {
+		field    string
+		v, deflt int64
+		unit     string
+	}{{"MaxBatch", int64(c.MaxBatch), DefaultMaxBatch, ""}, {"MaxGraphNodes", int64(c.MaxGraphNodes), DefaultMaxGraphNodes, ""},
+		{"MaxGraphEdges", int64(c.MaxGraphEdges), DefaultMaxGraphEdges, ""}, {"MaxBatchNodes", int64(c.MaxBatchNodes), DefaultMaxBatchNodes, ""},
+		{"MaxBatchEdges", int64(c.MaxBatchEdges), DefaultMaxBatchEdges, ""}, {"MaxBody", c.MaxBody, DefaultMaxBody, " byte"}} {
+		if l.v < 0 {
+			return fmt.Errorf("serve: %w", &estimator.FieldError{Field: l.field, Value: l.v, Reason: fmt.Sprintf("it must be ≥ 1%s (0 means %d)", l.unit, l.deflt)})
+		}
 	}
 	if strings.ContainsAny(c.Token, " \t\r\n") {
 		return errors.New("serve: the token must not contain white space")
@@ -148,7 +146,7 @@ type Handler struct {
 // NewHandler returns the handler for p under cfg (Addr and the timeouts are
 // the server's and are not used here).
 func NewHandler(p Predictor, cfg Config) (*Handler, error) {
-	if err := cfg.validate(); err != nil {
+	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
 	cfg = cfg.withDefaults()

@@ -1,12 +1,14 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 
 	"github.com/spf13/cobra"
+	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/eval"
@@ -17,55 +19,28 @@ import (
 	"github.com/gssl/gssl/spectral"
 )
 
+// clusterOptions are the flags of gssl cluster (help/cluster.md).
 type clusterOptions struct {
-	In       nodeInput // the graph and optional labels (nothing: the embedded Cora)
-	Clusters int       // clusters (0: the number of classes)
-	Restarts int       // k-means restarts
-	Tol      float64
-	Seed     uint64
-	Isolated string
-	LCC      bool   // restrict to the largest connected component
-	Out      string // cluster of every node, "" for none
-	Save     string // model file (--save)
+	In       nodeInput
+	Clusters int     `flag:"clusters"`
+	Restarts int     `flag:"restarts"`
+	Tol      float64 `flag:"tol"`
+	Seed     uint64  `flag:"seed"`
+	Isolated string  `flag:"isolated"`
+	LCC      bool    `flag:"lcc"`
+	Out      string  `flag:"out"`
+	Save     string  `flag:"save"`
+	Plots    plotFlags
 	JSON     bool
-	Plots    plotFlags // --plot, --report
 }
 
 func newClusterCommand(g *globals) *cobra.Command {
-	opts := clusterOptions{}
-	cmd := &cobra.Command{
-		Use:   "cluster",
-		Short: "Spectral clustering (Ng–Jordan–Weiss) of a graph, scored by adjusted Rand index",
-		Long: `cluster partitions the nodes of a graph into k clusters by the algorithm of Ng,
-Jordan & Weiss (2001): the k eigenvectors of D^-1/2 W D^-1/2 for its largest
-eigenvalues, rows scaled to unit length, k-means with k-means++ seeds and --restarts
-restarts. With labels it reports the adjusted Rand index of the clusters against the
-classes (unlabelled nodes are left out of the score).
-
-The graph comes from --data DIR or --edges FILE (with --labels FILE); without
-either, the Cora embedded in gssl. On a graph with c components the first c
-eigenvectors only mark components: --lcc clusters the largest one (the other nodes
-get no cluster). --out FILE writes one row per node: its id and its cluster.`,
-		Example: `  gssl cluster --lcc
-  gssl cluster --edges edges.csv --clusters 5 --out clusters.csv`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			opts.JSON = g.JSON
-			return runCluster(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
-		},
-	}
-	f := cmd.Flags()
-	opts.In.addFlags(f)
-	f.IntVar(&opts.Clusters, "clusters", 0, "number of clusters (0: the number of classes)")
+	opts := clusterOptions{In: newNodeInput(), Restarts: spectral.DefaultKMeansRestarts, Isolated: "component"}
+	cmd := newCommand("cluster", &opts, func(cmd *cobra.Command, _ []string) error {
+		opts.JSON = g.JSON
+		return runCluster(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
+	})
 	renamedFlag(cmd, "k", "clusters")
-	f.IntVar(&opts.Restarts, "restarts", spectral.DefaultKMeansRestarts, "k-means++ restarts")
-	f.Float64Var(&opts.Tol, "tol", 0, "eigenpair residual tolerance in (0, 1) (0: 1e-10)")
-	f.Uint64Var(&opts.Seed, "seed", 0, "seed of the eigensolver and of k-means")
-	f.StringVar(&opts.Isolated, "isolated", "component", "nodes of degree 0: component (own component, zero row: eigenvalue 0, as scipy and networkx), error, or zero (D^-1/2 := 0)")
-	f.BoolVar(&opts.LCC, "lcc", false, "work on the largest connected component (the other nodes get no cluster)")
-	f.StringVar(&opts.Out, "out", "", "write one row per node (id, cluster): CSV, or JSON Lines for .jsonl/.ndjson")
-	f.StringVar(&opts.Save, "save", "", "save the fitted clustering for gssl predict (new nodes: --edges to clustered ids) and gssl serve")
-	opts.Plots.addFlags(f, "the Laplacian eigenmap of the largest component coloured by cluster and, with labels, by class,")
 	return cmd
 }
 
@@ -92,26 +67,28 @@ type clusterResult struct {
 }
 
 func runCluster(ctx context.Context, opts clusterOptions, stdout, stderr io.Writer) error {
-	iso, err := opts.check()
+	if opts.Clusters < 0 {
+		return fmt.Errorf("cluster: --clusters %d is invalid: it must be ≥ 1 (0: the number of classes)", opts.Clusters)
+	}
+	iso, err := checkComponentFlags(opts.Tol, opts.Isolated, &opts.Plots, opts.Out, opts.Save)
+	if err == nil {
+		err = checkBounded("restarts", opts.Restarts, 1, maxIterations, " (k-means++ restarts)")
+	}
 	if err != nil {
 		return fmt.Errorf("cluster: %w", err)
 	}
-	if err := opts.Plots.check(); err != nil {
-		return fmt.Errorf("cluster: %w", err)
-	}
-	loadStart := timeNow()
-	all, err := opts.In.load(ctx, stderr)
+	v, err := loadComponentView(ctx, opts.In, opts.LCC, stderr)
 	if err != nil {
 		return fmt.Errorf("cluster: %w", err)
 	}
-	defer all.Close()
-	res := clusterResult{Data: opts.In.source(), Nodes: all.Graph.Nodes(), Clusters: opts.Clusters, Classes: all.Classes, LoadSeconds: seconds(loadStart)}
-	ds, orig, err := componentView(all, opts.LCC)
-	if err != nil {
-		return fmt.Errorf("cluster: %w", err)
-	}
-	if err := res.plan(all, ds, opts.LCC); err != nil {
-		return err
+	defer v.all.Close()
+	res := clusterResult{Data: v.data, Nodes: v.nodes, Components: v.components, LCC: opts.LCC, Used: v.used, Clusters: cmp.Or(opts.Clusters, v.all.Classes),
+		Classes: v.all.Classes, LoadSeconds: v.loadSeconds, Notes: v.notes("the first eigenvectors only mark them; --lcc clusters the largest")}
+	switch {
+	case res.Clusters == 0:
+		return errors.New("cluster: --clusters is needed: the data set has no labels to take the number of classes from")
+	case res.Clusters > res.Used:
+		return fmt.Errorf("cluster: --clusters %d is invalid: it must be in [1, %d] (the number of nodes)", res.Clusters, res.Used)
 	}
 	logf(stderr, "cluster: %s: %d nodes, %d components, using %d nodes; %d clusters", res.Data, res.Nodes, res.Components, res.Used, res.Clusters)
 	start := timeNow()
@@ -119,90 +96,106 @@ func runCluster(ctx context.Context, opts clusterOptions, stdout, stderr io.Writ
 	sc := &spectral.SpectralClustering{Clusters: res.Clusters, Isolated: iso,
 		Eigen:  spectral.Settings{Tol: opts.Tol, Seed: opts.Seed, Progress: lanczosProgress(bar)},
 		KMeans: spectral.KMeansSettings{Restarts: opts.Restarts, Seed: opts.Seed}}
-	err = sc.Fit(ctx, estimator.Nodes{Graph: ds.Graph})
+	err = sc.Fit(ctx, estimator.Nodes{Graph: v.ds.Graph})
 	bar.Finish()
-	if err != nil {
-		var nc *estimator.NotConvergedError
-		if !errors.As(err, &nc) || sc.Labels() == nil {
-			return fmt.Errorf("cluster: %w", flagError(err))
-		}
-		// k-means stopped at its cap: the partition is kept and reported.
-		res.Notes = append(res.Notes, err.Error())
+	if nc := (*estimator.NotConvergedError)(nil); err != nil && (!errors.As(err, &nc) || sc.Labels() == nil) {
+		return fmt.Errorf("cluster: %w", flagError(err))
+	} else if err != nil {
+		res.Notes = append(res.Notes, err.Error()) // k-means stopped at its cap: the partition is kept
 	}
 	res.Seconds = seconds(start)
 	res.Eigenvalues, res.Inertia = sc.Eigenvalues(), sc.Inertia()
-	score := eval.ScoreClusters(sc.Labels(), ds.Labels, res.Clusters)
-	res.Sizes, res.Scored, res.ARI = score.Sizes, score.Scored, finite(score.ARI)
-	if res.ARI == nil {
+	score := eval.ScoreClusters(sc.Labels(), v.ds.Labels, res.Clusters)
+	if res.Sizes, res.Scored, res.ARI = score.Sizes, score.Scored, finite(score.ARI); res.ARI == nil {
 		res.ARIReason = "no labelled node to score (give --labels), or the score is undefined"
 	}
-	if err := clusterWrite(ctx, opts, all, ds, orig, sc, &res, stderr); err != nil {
+	if err := clusterWrite(opts, v, sc, &res); err != nil {
+		return fmt.Errorf("cluster: %w", err)
+	}
+	if err := opts.Plots.write(stderr, "cluster", res, func() (picture, error) { return clusterPicture(ctx, v.ds, sc.Labels(), res, opts.Seed) }); err != nil {
 		return err
 	}
-	return report(stdout, opts.JSON, res, func(w io.Writer) { printCluster(w, res) })
+	return reportSummary(stdout, opts.JSON, "cluster", res)
 }
 
-// plan fills in the graph's components and the nodes and clusters used
-// (--clusters 0: the number of classes).
-func (res *clusterResult) plan(all, ds *loaders.NodeDataset, lcc bool) error {
-	_, res.Components = all.Graph.Components()
-	res.LCC, res.Used = lcc, ds.Graph.Nodes()
-	if res.Clusters == 0 {
-		if res.Classes == 0 {
-			return errors.New("cluster: --clusters is needed: the data set has no labels to take the number of classes from")
+// clusterWrite writes --out (one row per node: its id and its cluster,
+// empty outside the clustered component) and --save.
+func clusterWrite(opts clusterOptions, v *componentView, sc *spectral.SpectralClustering, res *clusterResult) error {
+	labels := sc.Labels()
+	cluster := column{name: "cluster", value: func(node, row int) any {
+		if v.orig == nil {
+			return labels[node]
+		} else if row < 0 {
+			return nil
 		}
-		res.Clusters = res.Classes
+		return labels[row]
+	}}
+	var err error
+	if res.Out, err = writeOut(opts.Out, func() error { return writeVectors(opts.Out, v.all, &mat.Dense{}, "", v.orig, cluster) }); err != nil {
+		return err
 	}
-	if res.Clusters > res.Used {
-		return fmt.Errorf("cluster: --clusters %d is invalid: it must be in [1, %d] (the number of nodes)", res.Clusters, res.Used)
-	}
-	if !lcc && res.Components > 1 {
-		res.Notes = append(res.Notes, fmt.Sprintf("the graph has %d connected components, and the first eigenvectors only mark them; --lcc clusters the largest", res.Components))
-	}
-	return nil
-}
-
-// clusterWrite writes --out, --save and the plots.
-func clusterWrite(ctx context.Context, opts clusterOptions, all, ds *loaders.NodeDataset, orig []int, sc *spectral.SpectralClustering, res *clusterResult, stderr io.Writer) error {
-	if opts.Out != "" {
-		if err := writeClusters(opts.Out, all, sc.Labels(), orig); err != nil {
-			return fmt.Errorf("cluster: %w", err)
-		}
-		res.Out = opts.Out
-	}
-	if opts.Save != "" {
-		c := savedmodel.Context{IDs: ds.IDs, Data: opts.In.source()}
+	res.Saved, err = writeOut(opts.Save, func() error {
+		c := savedmodel.Context{IDs: v.ds.IDs, Data: v.data}
 		if opts.In.Edges != "" && !opts.LCC {
 			sum, err := modelfile.FileSHA256(opts.In.Edges)
 			if err != nil {
-				return fmt.Errorf("cluster: --save %s: hashing the graph file: %w", opts.Save, err)
+				return fmt.Errorf("--save %s: hashing the graph file: %w", opts.Save, err)
 			}
 			c.GraphSHA256 = sum
 		}
 		if err := savedmodel.Save(opts.Save, sc, c); err != nil {
-			return fmt.Errorf("cluster: --save %w", err)
+			return fmt.Errorf("--save %w", err)
 		}
-		res.Saved = opts.Save
-	}
-	return opts.Plots.write(stderr, "cluster", *res, func() (picture, error) { return clusterPicture(ctx, ds, sc.Labels(), *res, opts.Seed) })
+		return nil
+	})
+	return err
 }
 
-// check validates the flags that need no data.
-func (opts clusterOptions) check() (laplacian.IsolatedPolicy, error) {
-	if opts.Clusters < 0 {
-		return 0, fmt.Errorf("--clusters %d is invalid: it must be ≥ 1 (0: the number of classes)", opts.Clusters)
+// componentView is a loaded graph and, with --lcc, its largest connected
+// component (the first on ties), which embed and cluster work on.
+type componentView struct {
+	all, ds                 *loaders.NodeDataset // as loaded, and the graph worked on
+	orig                    []int                // the node of all of each node of ds; nil without --lcc
+	data                    string
+	nodes, components, used int
+	loadSeconds             float64
+}
+
+// loadComponentView loads the input and, with lcc, its largest component.
+func loadComponentView(ctx context.Context, in nodeInput, lcc bool, stderr io.Writer) (*componentView, error) {
+	start := timeNow()
+	all, err := in.load(ctx, stderr)
+	if err != nil {
+		return nil, err
 	}
-	if err := checkBounded("restarts", opts.Restarts, 1, maxIterations, " (k-means++ restarts)"); err != nil {
+	v := &componentView{all: all, ds: all, data: in.source(), nodes: all.Graph.Nodes(), loadSeconds: seconds(start)}
+	_, v.components = all.Graph.Components()
+	if lcc {
+		sub, err := all.Graph.LargestComponent()
+		if err != nil {
+			all.Close()
+			return nil, err
+		}
+		v.ds, v.orig = restrictDataset(all, sub), sub.Original
+	}
+	v.used = v.ds.Graph.Nodes()
+	return v, nil
+}
+
+// notes is the note on a graph of several components worked on whole:
+// what says what they do to the result.
+func (v *componentView) notes(what string) []string {
+	if v.orig != nil || v.components <= 1 {
+		return nil
+	}
+	return []string{fmt.Sprintf("the graph has %d connected components, and %s", v.components, what)}
+}
+
+// checkComponentFlags checks the flags embed and cluster share (--out and
+// --save may be "" where a command has none) and parses --isolated.
+func checkComponentFlags(tol float64, isolated string, plots *plotFlags, out, save string) (laplacian.IsolatedPolicy, error) {
+	if err := firstError(checkTol(tol), plots.check(), checkOutPath("out", out), checkOutPath("save", save)); err != nil {
 		return 0, err
 	}
-	if err := checkTol(opts.Tol); err != nil {
-		return 0, err
-	}
-	if err := checkOutPath("out", opts.Out); err != nil {
-		return 0, err
-	}
-	if err := checkOutPath("save", opts.Save); err != nil {
-		return 0, err
-	}
-	return isolatedPolicy(opts.Isolated)
+	return isolatedPolicy(isolated)
 }

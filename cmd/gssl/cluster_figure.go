@@ -8,34 +8,39 @@ import (
 	"github.com/gssl/gssl/figures"
 	"github.com/gssl/gssl/htmlreport"
 	"github.com/gssl/gssl/loaders"
-	"gonum.org/v1/plot"
 )
 
 // clusterPicture: the Laplacian eigenmap of the clustered graph's largest
-// component coloured by cluster and, with labels, by class; the cluster
-// sizes and, with labels, the clusters against the classes.
+// component coloured by cluster and, with labels, by class; with labels,
+// the clusters against the classes.
 func clusterPicture(ctx context.Context, ds *loaders.NodeDataset, clusters []int, res clusterResult, seed uint64) (picture, error) {
 	pic := picture{caption: fmt.Sprintf("spectral clustering of %s into %d clusters", res.Data, res.Clusters)}
 	x, y, nodes, note, err := eigenmap2D(ctx, ds, seed)
 	if err != nil {
 		return pic, err
 	}
+	names, rows := classNames(ds), make([]string, res.Clusters)
 	if note != "" {
 		pic.notes = append(pic.notes, note)
 	} else {
-		cl := make([]int, len(nodes))
+		title := fmt.Sprintf("Laplacian eigenmap (largest component, %d nodes)", len(nodes))
+		cl, cls := make([]int, len(nodes)), make([]int, len(nodes))
 		for k, i := range nodes {
-			cl[k] = clusters[i]
+			cl[k], cls[k] = clusters[i], labelOf(ds, i)
 		}
-		if pic.panels, err = embeddingPanels(fmt.Sprintf("Laplacian eigenmap (largest component, %d nodes)", len(nodes)), ds, x, y, nodes, cl); err != nil {
-			return pic, err
+		for _, c := range []struct {
+			by     string
+			colour []int
+			names  []string
+		}{{"cluster", cl, nil}, {"class", cls, names}}[:1+min(ds.Classes, 1)] { // by class with labels only
+			p, err := figures.Embedding(title+" by "+c.by, x, y, c.colour, c.names, nil)
+			if err != nil {
+				return pic, err
+			}
+			pic.panels = append(pic.panels, p)
 		}
 	}
 	if ds.Classes > 0 {
-		names, rows := make([]string, ds.Classes), make([]string, res.Clusters)
-		for k := range names {
-			names[k] = className(ds, k)
-		}
 		counts := make([][]int, res.Clusters)
 		for k := range counts {
 			counts[k], rows[k] = make([]int, ds.Classes), strconv.Itoa(k)
@@ -45,49 +50,26 @@ func clusterPicture(ctx context.Context, ds *loaders.NodeDataset, clusters []int
 				counts[clusters[i]][l]++
 			}
 		}
-		t := htmlreport.CountTable("clusters (rows) against classes (columns), labelled nodes", "cluster \\ class", rows, names, counts)
-		pic.tables = append(pic.tables, t)
+		pic.tables = append(pic.tables, htmlreport.CountTable("clusters (rows) against classes (columns), labelled nodes", "cluster \\ class", rows, names, counts))
 	}
 	return pic, nil
 }
 
-// runFacts: the seeds and timings of the run, for --report.
-func (r clusterResult) runFacts() (string, []htmlreport.Timing) {
-	return "", []htmlreport.Timing{
-		timing("load_seconds", r.LoadSeconds),
-		timing("seconds", r.Seconds),
+// classNames are the names of ds's classes.
+func classNames(ds *loaders.NodeDataset) []string {
+	names := make([]string, ds.Classes)
+	for c := range names {
+		names[c] = className(ds, c)
 	}
+	return names
 }
 
-// embeddingPanels draws the 2-D coordinates (x, y) of nodes (indices into
-// ds) coloured by cluster (when clusters is not nil, indexed like nodes)
-// and by class when ds has labels.
-func embeddingPanels(title string, ds *loaders.NodeDataset, x, y []float64, nodes []int, clusters []int) ([]*plot.Plot, error) {
-	var panels []*plot.Plot
-	if clusters != nil {
-		p, err := figures.Embedding(title+" by cluster", x, y, clusters, nil, nil)
-		if err != nil {
-			return nil, err
-		}
-		panels = append(panels, p)
-	}
-	if ds.Classes > 0 {
-		cls := make([]int, len(nodes))
-		names := make([]string, ds.Classes)
-		for c := range names {
-			names[c] = className(ds, c)
-		}
-		for k, i := range nodes {
-			cls[k] = -1
-			if i < len(ds.Labels) {
-				cls[k] = ds.Labels[i]
-			}
-		}
-		p, err := figures.Embedding(title+" by class", x, y, cls, names, nil)
-		if err != nil {
-			return nil, err
-		}
-		panels = append(panels, p)
-	}
-	return panels, nil
+// runTimes are the times of a run that computes no seeded split (eigs,
+// embed, cluster), for --report.
+func runTimes(load, total float64) (string, []htmlreport.Timing) {
+	return "", []htmlreport.Timing{timing("load_seconds", load), timing("seconds", total)}
+}
+
+func (r clusterResult) runFacts() (string, []htmlreport.Timing) {
+	return runTimes(r.LoadSeconds, r.Seconds)
 }

@@ -31,10 +31,6 @@ func eigsPicture(res eigsResult) (picture, error) {
 	return picture{panels: []*plot.Plot{spec, resid}, caption: "spectrum of " + res.Data, tables: []htmlreport.Table{t}}, nil
 }
 
-// runFacts: the seeds and timings of the run, for --report.
 func (r eigsResult) runFacts() (string, []htmlreport.Timing) {
-	return "", []htmlreport.Timing{
-		timing("load_seconds", r.LoadSeconds),
-		timing("seconds", r.Seconds),
-	}
+	return runTimes(r.LoadSeconds, r.Seconds)
 }

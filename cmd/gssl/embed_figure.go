@@ -19,32 +19,17 @@ func embedPicture(ds *loaders.NodeDataset, c *mat.Dense, title string) (picture,
 	if d >= 2 {
 		y = mat.Col(nil, 1, c)
 	}
-	nodes := make([]int, n)
-	for i := range nodes {
-		nodes[i] = i
-	}
 	cls := make([]int, n)
 	for i := range cls {
-		cls[i] = -1
-		if i < len(ds.Labels) {
-			cls[i] = ds.Labels[i]
-		}
+		cls[i] = labelOf(ds, i)
 	}
-	names := make([]string, ds.Classes)
-	for k := range names {
-		names[k] = className(ds, k)
-	}
-	p, err := figures.Embedding("Laplacian eigenmap: "+filepath.Base(title), x, y, cls, names, nil)
+	p, err := figures.Embedding("Laplacian eigenmap: "+filepath.Base(title), x, y, cls, classNames(ds), nil)
 	if err != nil {
 		return picture{}, err
 	}
 	return picture{panels: []*plot.Plot{p}, caption: "Laplacian eigenmap of " + title}, nil
 }
 
-// runFacts: the seeds and timings of the run, for --report.
 func (r embedResult) runFacts() (string, []htmlreport.Timing) {
-	return "", []htmlreport.Timing{
-		timing("load_seconds", r.LoadSeconds),
-		timing("seconds", r.Seconds),
-	}
+	return runTimes(r.LoadSeconds, r.Seconds)
 }

@@ -17,7 +17,7 @@ func TestEmbedJSONPlotAndCSV(t *testing.T) {
 	png := filepath.Join(dir, "cora.png")
 	csvPath := filepath.Join(dir, "cora.csv")
 	var out, errw bytes.Buffer
-	opts := embedOptions{In: nodeInput{Data: coraDir}, Dim: 2, Plot: png, Out: csvPath, Isolated: "error", LCC: true, JSON: true}
+	opts := embedOptions{In: nodeInput{Data: coraDir}, Dim: 2, Plots: plotFlags{Plot: png}, Out: csvPath, Isolated: "error", LCC: true, JSON: true}
 	require.NoError(t, runEmbed(context.Background(), opts, &out, &errw))
 	obj := decodeOne(t, out.Bytes())
 	// The largest component of Cora has 2485 nodes (gssl info).

@@ -80,7 +80,7 @@ func TestFalkonSweepRefusals(t *testing.T) {
 	}{
 		{[]string{"--m", "5,10", "--out", filepath.Join(dir, "p.csv")}, "--out needs one --m (a sweep fits 2 models)"},
 		{[]string{"--m", "5,10", "--save", filepath.Join(dir, "m.gssl")}, "--save needs one --m"},
-		{[]string{"--m", "5,0"}, "--m value 2 (0) is invalid: every M of a sweep must be ≥ 1"},
+		{[]string{"--m", "5,0"}, "--m 0 is invalid: every M of a sweep must be ≥ 1 (value 2)"},
 		{[]string{"--m", "5,31"}, "--m 31 is invalid: there are 30 training points"},
 		{[]string{"--m", "5,10", "--plot", filepath.Join(dir, "p.jpg")}, `unknown image format ".jpg"`},
 		{[]string{"--m", "5", "--plot", filepath.Join(dir, "p.png")}, "give several values to --m"},

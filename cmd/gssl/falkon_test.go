@@ -59,7 +59,7 @@ func writeImages(t *testing.T, n, nTest, period int) string {
 }
 
 func falkonDefaults(dir string) falkonOptions {
-	return falkonOptions{Images: dir, M: 50, Kernel: "gaussian", Sigma: 15, Lambda: 1e-6, Iter: 10,
+	return falkonOptions{Images: dir, M: []int{50}, Kernel: "gaussian", Sigma: 15, Lambda: 1e-6, MaxIter: 10,
 		Centres: "uniform", Precision: "float32", Solver: "falkon", JSON: true}
 }
 
@@ -108,7 +108,7 @@ func TestFalkonDuplicateCentres(t *testing.T) {
 	for _, solver := range []string{"falkon", "nystrom"} {
 		var out, errw bytes.Buffer
 		opts := falkonDefaults(dir)
-		opts.Solver, opts.M = solver, 100
+		opts.Solver, opts.M = solver, []int{100}
 		require.NoError(t, runFalkon(context.Background(), opts, &out, &errw))
 		obj := decodeOne(t, out.Bytes())
 		assert.Equal(t, 50.0, obj["dropped_centres"], solver)
@@ -128,14 +128,14 @@ func TestFalkonBadInput(t *testing.T) {
 	}{
 		{func(o *falkonOptions) { o.Lambda = 0 }, "--ridge 0 is invalid"},
 		{func(o *falkonOptions) { o.Sigma = -1 }, "Gaussian sigma=-1 is invalid"},
-		{func(o *falkonOptions) { o.M = 31 }, "M=31 is invalid: it must be in [1, n=30]"},
+		{func(o *falkonOptions) { o.M = []int{31} }, "M=31 is invalid: it must be in [1, n=30]"},
 		{func(o *falkonOptions) { o.Kernel = "rbf" }, `--kernel "rbf" is invalid`},
 		{func(o *falkonOptions) { o.Precision = "half" }, `--precision "half" is invalid`},
 		{func(o *falkonOptions) { o.Solver = "sgd" }, `--solver "sgd" is invalid`},
-		{func(o *falkonOptions) { o.Iter = 0 }, "--max-iter 0 is invalid"},
-		{func(o *falkonOptions) { o.Iter = 1_000_000_000 }, "--max-iter 1000000000 is invalid"},
-		{func(o *falkonOptions) { o.Train = -5 }, "--train -5 / --test 0 is invalid: each must be ≥ 0"},
-		{func(o *falkonOptions) { o.Test = -1 }, "--test -1 is invalid"},
+		{func(o *falkonOptions) { o.MaxIter = 0 }, "--max-iter 0 is invalid"},
+		{func(o *falkonOptions) { o.MaxIter = 1_000_000_000 }, "--max-iter 1000000000 is invalid"},
+		{func(o *falkonOptions) { o.TrainImages = -5 }, "--train-images -5 / --test-images 0 is invalid: each must be ≥ 0"},
+		{func(o *falkonOptions) { o.TestImages = -1 }, "--test-images -1 is invalid"},
 		{func(o *falkonOptions) { o.Images = "" }, "no data: give --features FILE with --labels FILE"},
 		{func(o *falkonOptions) { o.Centres = bad }, "fixed centre index 99 is outside [0, n=30)"},
 		{func(o *falkonOptions) { o.Images = filepath.Join(dir, "nowhere") }, "no such file"},
@@ -183,9 +183,9 @@ func TestFalkonOnUserPoints(t *testing.T) {
 		require.NoError(t, os.WriteFile(p, []byte(s), 0o644))
 		return p
 	}
-	opts := falkonOptions{Points: pointInput{Features: w("x.csv", feat.String()), Targets: w("y.csv", lab.String()),
-		TestFeatures: w("xt.csv", tfeat.String()), TestTargets: w("yt.csv", tlab.String()), IDs: "id"},
-		M: 20, Kernel: "gaussian", Sigma: 1, Lambda: 1e-6, Iter: 20, Centres: "uniform", Precision: "float64", Solver: "falkon",
+	opts := falkonOptions{Points: pointInput{Features: w("x.csv", feat.String()), TestFeatures: w("xt.csv", tfeat.String()), IDs: "id"},
+		Labels: pointLabels{Labels: w("y.csv", lab.String()), TestLabels: w("yt.csv", tlab.String())},
+		M:      []int{20}, Kernel: "gaussian", Sigma: 1, Lambda: 1e-6, MaxIter: 20, Centres: "uniform", Precision: "float64", Solver: "falkon",
 		Out: filepath.Join(dir, "p.csv"), JSON: true}
 	var out, errw bytes.Buffer
 	require.NoError(t, runFalkon(context.Background(), opts, &out, &errw))
@@ -213,7 +213,7 @@ func TestFalkonOnUserPoints(t *testing.T) {
 		}
 		fmt.Fprintf(&tg, "%d\n", 10*(i%2))
 	}
-	opts.Targets, opts.Points.Targets, opts.Points.TestTargets, opts.Points.IDs = w("t.csv", tg.String()), "", "", ""
+	opts.Targets.Targets, opts.Labels, opts.Points.IDs = w("t.csv", tg.String()), pointLabels{}, ""
 	opts.Points.TestFeatures = ""
 	opts.Points.IDs = "id" // in the features only
 	out.Reset()

@@ -1,10 +1,17 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+	"unicode"
 
+	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/eval"
 	"github.com/gssl/gssl/loaders"
+	"github.com/gssl/gssl/memlimit"
 )
 
 // parseSplitFlag reads --split (eval.ParseSplitSpec) and checks what can be
@@ -17,13 +24,8 @@ func parseSplitFlag(s string) (eval.SplitSpec, error) {
 	return spec, err
 }
 
-// splitData is what the splits of ds are built on: its labels, its own
-// split, its split files (whose nodes are 0..n−1, so a data set with ids
-// of its own refuses them) and its ids in errors.
-func splitData(ds *loaders.NodeDataset, source string) eval.SplitData {
-	return eval.SplitData{Labels: ds.Labels, Own: ds.Split, Source: source, ReadFile: loaders.ReadSplit,
-		OwnIDs: ds.IDs != nil && !ds.IDs.IsIdentity(), NodeName: func(i int) string { return nodeID(ds, i) }}
-}
+// splitData is what the splits of ds are built on (loaders.NodeDataset.SplitData).
+func splitData(ds *loaders.NodeDataset, source string) eval.SplitData { return ds.SplitData(source) }
 
 // newSplitter builds the splits of spec on ds with the --val and --test
 // sizes (−1: the defaults of eval.SplitSizes).
@@ -76,6 +78,78 @@ const maxIterations = 100000
 func checkBounded(flag string, v, lo, hi int, why string) error {
 	if v < lo || v > hi {
 		return fmt.Errorf("--%s %d is invalid: it must be in [%d, %d]%s", flag, v, lo, hi, why)
+	}
+	return nil
+}
+
+// fieldFlagError rewrites an *estimator.FieldError in err (a setting of
+// the library, named by its Go field) in the words of the command line:
+// "MaxGraphNodes = -1 is invalid: …" becomes "--max-graph-nodes -1 is
+// invalid: …". The flag is the tag of the field of that name in the options
+// struct opts points to, when one is given and has it, else the field's
+// name in kebab case. Other errors are returned unchanged.
+func fieldFlagError(err error, opts ...any) error {
+	var fe *estimator.FieldError
+	if !errors.As(err, &fe) {
+		return err
+	}
+	flag := flagName(fe.Field)
+	for _, o := range opts {
+		if f, ok := reflect.TypeOf(o).Elem().FieldByName(fe.Field); ok && f.Tag.Get("flag") != "" {
+			flag = f.Tag.Get("flag")
+		}
+	}
+	v := fe.Value
+	if s, ok := v.(string); ok {
+		v = strconv.Quote(s)
+	}
+	return fmt.Errorf("--%s %v is invalid: %s", flag, v, fe.Reason)
+}
+
+// flagName is the flag of a Go field name: MaxGraphNodes → max-graph-nodes.
+func flagName(field string) string {
+	var b strings.Builder
+	for i, r := range field {
+		if unicode.IsUpper(r) {
+			if i > 0 {
+				b.WriteByte('-')
+			}
+			r = unicode.ToLower(r)
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// checkOutputs checks each flag and path pair of flagPaths with
+// checkOutPath before any work, naming command in the error.
+func checkOutputs(command string, flagPaths ...string) error {
+	for i := 0; i+1 < len(flagPaths); i += 2 {
+		if err := checkOutPath(flagPaths[i], flagPaths[i+1]); err != nil {
+			return fmt.Errorf("%s: %w", command, err)
+		}
+	}
+	return nil
+}
+
+// stkrClassBlocks and classifyClassBlocks are how many n×c float64 blocks
+// an STKR fit, and a fit of gssl classify's models, hold at once, counted
+// generously (targets, solution, work blocks, predictions).
+const (
+	stkrClassBlocks     = 8
+	classifyClassBlocks = 8
+)
+
+// checkClassMemory refuses, before any dense block is allocated, a fit
+// whose classes × nodes blocks, need bytes, pass --max-memory
+// (loaders.NodeDataset.CheckClassMemory).
+func checkClassMemory(cmd, maxMemory string, ds *loaders.NodeDataset, need int64) error {
+	limit, err := parseBytes("max-memory", maxMemory)
+	if err == nil {
+		err = ds.CheckClassMemory(need, memlimit.Budget{Bytes: limit, Name: "--max-memory"})
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", cmd, err)
 	}
 	return nil
 }

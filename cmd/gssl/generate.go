@@ -11,177 +11,107 @@ import (
 	"github.com/gssl/gssl/generate"
 )
 
+// generateOptions are the flags of gssl generate (help/generate.md).
 type generateOptions struct {
-	Model       string  // sbm | rmat
-	Nodes       int     // sbm: n
-	Classes     int     // sbm: C
-	Sizes       []int   // sbm: class sizes (overrides Classes)
-	Degree      float64 // sbm: mean degree
-	Exponent    float64 // sbm: power-law exponent (+Inf: equal degrees)
-	Mixing      float64 // sbm: μ
-	Features    int     // sbm: feature columns (0: none)
-	PerNode     int     // sbm: feature draws per node (0: default)
-	TopicProb   float64 // sbm: probability of a class-topic feature
-	Scale       int     // rmat: n = 2^scale
-	EdgeFactor  int     // rmat: m = edge factor · n
-	ABCD        []float64
-	NoSelfLoops bool
-	Seed        uint64
-	Out         string // file prefix, or the folder for --format folder
-	Format      string // txt | csv | gsg | folder
-	Gzip        bool   // compress the edge list
-	PerClass    int    // split: training nodes per class
-	Val, Test   int    // split: validation and test nodes (capped to what is left)
-	MaxMemory   string // refuse a graph whose per-node tables (and, for gsg, edges) pass this
+	Model       string    // the argument: sbm | rmat
+	Nodes       int       `flag:"nodes"`
+	Classes     int       `flag:"classes"`
+	Sizes       []int     `flag:"sizes"`
+	Degree      float64   `flag:"degree"`
+	Exponent    float64   `flag:"exponent"`
+	Mixing      float64   `flag:"mixing"`
+	Features    int       `flag:"feature-columns"`
+	PerNode     int       `flag:"features-per-node"`
+	TopicProb   float64   `flag:"topic-prob"`
+	Scale       int       `flag:"scale"`
+	EdgeFactor  int       `flag:"edge-factor"`
+	ABCD        []float64 `flag:"abcd"`
+	NoSelfLoops bool      `flag:"no-self-loops"`
+	Seed        uint64    `flag:"seed"`
+	Out         string    `flag:"out"`
+	Format      string    `flag:"format"`
+	Gzip        bool      `flag:"gzip"`
+	PerClass    int       `flag:"per-class"`
+	Val         int       `flag:"val"`
+	Test        int       `flag:"test"`
+	MaxMemory   string    `flag:"max-memory"`
 	JSON        bool
 }
 
-// checkGenerateMemory refuses, before anything is allocated, a graph whose
-// tables pass --max-memory.
-func checkGenerateMemory(opts generateOptions) error {
-	limit, err := parseBytes("max-memory", opts.MaxMemory)
-	if err != nil {
-		return fmt.Errorf("generate: %w", err)
-	}
-	gsg := opts.Format == "gsg"
-	need, alt := generate.SBMBytes(opts.sbm(), opts.Features, gsg), "give fewer --nodes"
-	if opts.Model == "rmat" {
-		need, alt = generate.RMATBytes(opts.rmat(), gsg), "give a smaller --scale"
-	} else if opts.Model != "sbm" {
-		return nil
-	}
-	if opts.Model == "sbm" && 8*opts.Features > 64*opts.Nodes {
-		alt = "give fewer --feature-columns"
-	}
-	if gsg {
-		alt = "use --format txt or csv, which stream the edges, or " + strings.TrimPrefix(alt, "give ")
-	}
-	if err := checkMemory(need, limit, "the generator's tables", alt); err != nil {
-		return fmt.Errorf("generate: %w", err)
-	}
-	return nil
-}
-
 func newGenerateCommand(g *globals) *cobra.Command {
-	opts := generateOptions{}
-	cmd := &cobra.Command{
-		Use:   "generate sbm|rmat --out PREFIX [flags]",
-		Short: "Write a random graph: a degree-corrected block model with classes, or R-MAT",
-		Long: `generate draws a random graph and streams it to disk without holding it in
-memory (except for --format gsg, which builds the graph).
-
-sbm is a degree-corrected stochastic block model (Karrer & Newman 2011): --nodes
-nodes in --classes planted classes (or --sizes), power-law expected degrees with
---exponent γ (inf: equal degrees) and mean --degree, and a fraction --mixing of
-each node's edges leaving its class; with --feature-columns F, sparse binary features
-drawn from class topics with probability --topic-prob. rmat is the Graph500
-R-MAT graph: 2^--scale nodes, --edge-factor edges per node, quadrant
-probabilities --abcd (default 0.57,0.19,0.19,0.05) and a random vertex order.
-
-Edges are written as drawn: self loops and repeated edges occur (gssl's readers
-merge repeats and drop self loops); --no-self-loops redraws self loops. The same
---seed gives the same files on any machine.
-
-Files, for --out PREFIX:
-  --format txt   PREFIX.edges.txt ("u v" lines), PREFIX.labels.txt (line i: class of node i)
-  --format csv   PREFIX.edges.csv ("source,target" header), PREFIX.labels.csv ("id,label")
-  --format gsg   PREFIX.gsg (binary graph; repeats merged, self loops dropped), PREFIX.labels.csv
-  --format folder  PREFIX/edges.txt, labels.txt, split_planetoid.txt, features.txt.gz:
-                 a node-classification folder every command reads
-and, for sbm, PREFIX.split.txt ("train i"/"val i"/"test i": --per-class training
-nodes per class, then --val and --test nodes, capped to the nodes left) and, with
---feature-columns, PREFIX.features.txt.gz ("# n F" header, "col:1" pairs per node).
---gzip compresses the edge list (.gz added). rmat writes the edge list only.`,
-		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Model = args[0]
-			opts.JSON = g.JSON
-			return runGenerate(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
-		},
-	}
-	f := cmd.Flags()
-	f.IntVar(&opts.Nodes, "nodes", 10000, "sbm: number of nodes")
-	f.IntVar(&opts.Classes, "classes", generate.DefaultClasses, "sbm: number of classes")
-	f.IntSliceVar(&opts.Sizes, "sizes", nil, "sbm: class sizes, comma-separated, summing to --nodes (default: equal)")
-	f.Float64Var(&opts.Degree, "degree", generate.DefaultDegree, "sbm: mean degree")
-	f.Float64Var(&opts.Exponent, "exponent", generate.DefaultExponent, "sbm: power-law exponent γ > 2 of the degrees (inf: equal degrees)")
-	f.Float64Var(&opts.Mixing, "mixing", generate.DefaultMixing, "sbm: fraction μ in [0, 1] of each node's edges that leave its class")
-	f.IntVar(&opts.Features, "feature-columns", 0, "sbm: number of sparse binary feature columns (0: no features)")
-	f.IntVar(&opts.PerNode, "features-per-node", 0, fmt.Sprintf("sbm: feature draws per node (0: min(%d, --feature-columns))", generate.DefaultFeaturesPerNode))
-	f.Float64Var(&opts.TopicProb, "topic-prob", generate.DefaultTopicProb, "sbm: probability that a feature draw is one of the class's topic columns")
-	f.IntVar(&opts.Scale, "scale", 16, fmt.Sprintf("rmat: 2^scale nodes, scale in [1, %d]", generate.MaxScale))
-	f.IntVar(&opts.EdgeFactor, "edge-factor", generate.DefaultEdgeFactor, "rmat: edges per node")
-	f.Float64SliceVar(&opts.ABCD, "abcd", []float64{generate.DefaultA, generate.DefaultB, generate.DefaultC, generate.DefaultD}, "rmat: quadrant probabilities a,b,c,d")
-	f.BoolVar(&opts.NoSelfLoops, "no-self-loops", false, "redraw edges from a node to itself")
-	f.Uint64Var(&opts.Seed, "seed", 1, "random seed")
-	f.StringVar(&opts.Out, "out", "", "output prefix (a folder for --format folder)")
-	f.StringVar(&opts.Format, "format", "txt", "txt | csv | gsg | folder")
-	f.BoolVar(&opts.Gzip, "gzip", false, "gzip the edge list")
-	f.IntVar(&opts.PerClass, "per-class", 20, "sbm split: training nodes per class")
-	f.IntVar(&opts.Val, "val", 500, "sbm split: validation nodes")
-	f.IntVar(&opts.Test, "test", 1000, "sbm split: test nodes")
-	f.StringVar(&opts.MaxMemory, "max-memory", defaultMaxMemory(), "refuse a graph whose node tables (and, for --format gsg, edges) pass this size")
-	// --features names a file in every other command.
-	renamedFlag(cmd, "features", "feature-columns")
+	opts := generateOptions{Nodes: 10000, Classes: generate.DefaultClasses, Degree: generate.DefaultDegree, Exponent: generate.DefaultExponent,
+		Mixing: generate.DefaultMixing, TopicProb: generate.DefaultTopicProb, Scale: 16, EdgeFactor: generate.DefaultEdgeFactor,
+		ABCD: []float64{generate.DefaultA, generate.DefaultB, generate.DefaultC, generate.DefaultD}, Seed: 1, Format: string(generate.LayoutText),
+		PerClass: 20, Val: 500, Test: 1000, MaxMemory: defaultMaxMemory()}
+	cmd := newCommand("generate", &opts, func(cmd *cobra.Command, args []string) error {
+		opts.Model, opts.JSON = args[0], g.JSON
+		return runGenerate(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
+	})
+	cmd.Use, cmd.Args = "generate sbm|rmat --out PREFIX [flags]", cobra.ExactArgs(1)
+	renamedFlag(cmd, "features", "feature-columns") // --features names a file in every other command
 	_ = cmd.MarkFlagRequired("out")
 	return cmd
 }
 
 // generateReport is the JSON object of gssl generate.
 type generateReport struct {
-	Model    string            `json:"model"`
-	Nodes    int               `json:"nodes"`
-	Edges    int64             `json:"edges"`
-	Classes  int               `json:"classes,omitempty"`
-	Sizes    []int             `json:"class_sizes,omitempty"`
-	Features int               `json:"features,omitempty"`
-	Train    int               `json:"train,omitempty"`
-	Val      int               `json:"val,omitempty"`
-	Test     int               `json:"test,omitempty"`
-	Seed     uint64            `json:"seed"`
-	Files    map[string]string `json:"files"`
-	Seconds  float64           `json:"seconds"`
+	Model string `json:"model"`
+	generate.Written
+	Seed    uint64  `json:"seed"`
+	Seconds float64 `json:"seconds"`
 }
+
+// generateFields are the generator's parameters as package generate names
+// them, and their flags.
+var generateFields = []string{"generate: sbm: ", "generate: ", "generate: rmat: ", "generate: ", "nodes=", "--nodes ", "classes=", "--classes ",
+	"degree=", "--degree ", "exponent=", "--exponent ", "mixing=", "--mixing ", "scale=", "--scale ", "edge factor ", "--edge-factor "}
 
 func runGenerate(ctx context.Context, opts generateOptions, stdout, stderr io.Writer) error {
 	start := timeNow()
-	if opts.Out == "" {
-		return fmt.Errorf("generate: --out is required")
+	if err := opts.check(); err != nil {
+		return fmt.Errorf("generate: %w", err)
 	}
-	if err := checkGenerateMemory(opts); err != nil {
-		return err
-	}
-	rep := generateReport{Model: opts.Model, Seed: opts.Seed, Files: map[string]string{}}
-	gen, sbm, err := newGenerator(opts, &rep)
+	gen, err := newGenerator(opts)
 	if err != nil {
-		return err
+		return flagNamed(err, generateFields...)
 	}
-	rep.Nodes, rep.Edges = gen.Nodes(), gen.NumEdges()
 	p, err := generate.NewFiles(opts.Out, generate.FileLayout(opts.Format), opts.Gzip)
 	if err != nil {
 		return fmt.Errorf("generate: --format %q is invalid: want txt, csv, gsg or folder", opts.Format)
 	}
-	if err := p.WriteGraph(ctx, gen); err != nil {
+	rep := generateReport{Model: opts.Model, Seed: opts.Seed}
+	if rep.Written, err = p.Write(ctx, gen, generate.SplitSizes{PerClass: opts.PerClass, Val: opts.Val, Test: opts.Test}, opts.Seed,
+		generate.Features{Columns: opts.Features, PerNode: opts.PerNode, TopicProb: opts.TopicProb}); err != nil {
 		return err
 	}
-	rep.Files["edges"] = p.Edges
-	if sbm != nil {
-		if opts.PerClass < 1 || opts.Val < 0 || opts.Test < 0 {
-			return fmt.Errorf("generate: --per-class %d, --val %d, --test %d are invalid: want ≥ 1, ≥ 0, ≥ 0", opts.PerClass, opts.Val, opts.Test)
-		}
-		c, err := p.WriteClassFiles(ctx, sbm, generate.SplitSizes{PerClass: opts.PerClass, Val: opts.Val, Test: opts.Test}, opts.Seed,
-			generate.Features{Columns: opts.Features, PerNode: opts.PerNode, TopicProb: opts.TopicProb})
-		if err != nil {
-			return err
-		}
-		rep.Files["labels"], rep.Files["split"] = p.Labels, p.Split
-		rep.Train, rep.Val, rep.Test = c.Train, c.Val, c.Test
-		if c.Features {
-			rep.Files["features"], rep.Features = p.Features, opts.Features
-		}
-	}
 	rep.Seconds = seconds(start)
-	return report(stdout, opts.JSON, rep, func(w io.Writer) { printGenerate(w, rep) })
+	return reportSummary(stdout, opts.JSON, "generate", rep)
+}
+
+// check refuses a missing --out and, before anything is allocated, a graph
+// whose tables pass --max-memory.
+func (opts generateOptions) check() error {
+	if opts.Out == "" {
+		return fmt.Errorf("--out is required")
+	}
+	limit, err := parseBytes("max-memory", opts.MaxMemory)
+	if err != nil {
+		return err
+	}
+	gsg := opts.Format == string(generate.LayoutGraphFile)
+	need, alt := generate.SBMBytes(opts.sbm(), opts.Features, gsg), "give fewer --nodes"
+	switch {
+	case opts.Model == "rmat":
+		need, alt = generate.RMATBytes(opts.rmat(), gsg), "give a smaller --scale"
+	case opts.Model != "sbm":
+		return nil
+	case 8*opts.Features > 64*opts.Nodes:
+		alt = "give fewer --feature-columns"
+	}
+	if gsg {
+		alt = "use --format txt or csv, which stream the edges, or " + strings.TrimPrefix(alt, "give ")
+	}
+	return checkMemory(need, limit, "the generator's tables", alt)
 }
 
 // sbm is the SBM of the flags.
@@ -203,60 +133,25 @@ func (opts generateOptions) rmat() generate.RMAT {
 	return r
 }
 
-// newGenerator builds the generator of --model (and, for sbm, returns it
-// as the SBM whose classes are written too), recording the classes in rep.
-func newGenerator(opts generateOptions, rep *generateReport) (generate.Generator, *generate.SBMGraph, error) {
-	switch opts.Model {
-	case "sbm":
-		if opts.Degree == 0 {
-			return nil, nil, fmt.Errorf("generate: --degree 0 is invalid: it must be > 0")
-		}
-		// A mean degree of n or more asks for more edges than node pairs:
-		// an edge stream without end, not a graph.
-		if n := float64(opts.Nodes); opts.Degree >= n && n > 0 {
-			return nil, nil, fmt.Errorf("generate: --degree %v is invalid: it must be below --nodes %d", opts.Degree, opts.Nodes)
-		}
-		if opts.Exponent == 0 {
-			return nil, nil, fmt.Errorf("generate: --exponent 0 is invalid: it must be > 2, or inf")
-		}
-		sbm, err := generate.NewSBM(opts.sbm())
-		if err != nil {
-			return nil, nil, err
-		}
-		rep.Classes, rep.Sizes = sbm.Classes(), sbm.Sizes()
-		return sbm, sbm, nil
-	case "rmat":
-		if opts.Features > 0 {
-			return nil, nil, fmt.Errorf("generate: --feature-columns is for sbm; rmat has no classes")
-		}
-		if len(opts.ABCD) != 4 {
-			return nil, nil, fmt.Errorf("generate: --abcd takes 4 probabilities a,b,c,d, got %d", len(opts.ABCD))
-		}
-		if opts.EdgeFactor < 1 || (opts.Scale >= 1 && opts.Scale < 31 && opts.EdgeFactor > 1<<opts.Scale) {
-			return nil, nil, fmt.Errorf("generate: --edge-factor %d is invalid: it must be in [1, 2^scale] (more edges per node than nodes is a stream without end, not a graph)", opts.EdgeFactor)
-		}
-		r, err := generate.NewRMAT(opts.rmat())
-		if err != nil {
-			return nil, nil, err
-		}
-		return r, nil, nil
-	default:
-		return nil, nil, fmt.Errorf("generate: unknown model %q: want sbm or rmat", opts.Model)
+// newGenerator builds the generator of --model. A zero --degree,
+// --exponent or --edge-factor, the library's "default", is refused: the
+// flags give the defaults.
+func newGenerator(opts generateOptions) (generate.Generator, error) {
+	switch {
+	case opts.Model == "sbm" && opts.Degree == 0:
+		return nil, fmt.Errorf("generate: --degree 0 is invalid: it must be > 0")
+	case opts.Model == "sbm" && opts.Exponent == 0:
+		return nil, fmt.Errorf("generate: --exponent 0 is invalid: it must be > 2, or inf")
+	case opts.Model == "sbm":
+		return generate.NewSBM(opts.sbm())
+	case opts.Model != "rmat":
+		return nil, fmt.Errorf("generate: unknown model %q: want sbm or rmat", opts.Model)
+	case opts.Features > 0:
+		return nil, fmt.Errorf("generate: --feature-columns is for sbm; rmat has no classes")
+	case len(opts.ABCD) != 4:
+		return nil, fmt.Errorf("generate: --abcd takes 4 probabilities a,b,c,d, got %d", len(opts.ABCD))
+	case opts.EdgeFactor < 1:
+		return nil, fmt.Errorf("generate: --edge-factor %d is invalid: it must be in [1, 2^scale]", opts.EdgeFactor)
 	}
-}
-
-func printGenerate(w io.Writer, rep generateReport) {
-	fmt.Fprintf(w, "%s graph: %d nodes, %d edges", rep.Model, rep.Nodes, rep.Edges)
-	if rep.Classes > 0 {
-		fmt.Fprintf(w, ", %d classes %v", rep.Classes, rep.Sizes)
-	}
-	fmt.Fprintln(w)
-	for _, k := range []string{"edges", "labels", "split", "features"} {
-		if p, ok := rep.Files[k]; ok {
-			fmt.Fprintf(w, "  %-9s %s\n", k, p)
-		}
-	}
-	if rep.Train+rep.Val+rep.Test > 0 {
-		fmt.Fprintf(w, "  split     train %d, val %d, test %d\n", rep.Train, rep.Val, rep.Test)
-	}
+	return generate.NewRMAT(opts.rmat())
 }

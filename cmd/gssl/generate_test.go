@@ -133,7 +133,7 @@ func TestGenerateErrors(t *testing.T) {
 		{func(o *generateOptions) { o.Out = "" }, "--out is required"},
 		{func(o *generateOptions) { o.Model, o.Features = "rmat", 5 }, "--feature-columns is for sbm"},
 		{func(o *generateOptions) { o.Model, o.ABCD = "rmat", []float64{0.5, 0.5} }, "4 probabilities"},
-		{func(o *generateOptions) { o.Mixing = 2 }, "mixing=2"},
+		{func(o *generateOptions) { o.Mixing = 2 }, "generate: --mixing 2 is invalid"},
 		{func(o *generateOptions) { o.Sizes = []int{100, 100} }, "sum to 200"},
 		{func(o *generateOptions) { o.PerClass = 200 }, "fewer than perClass=200"},
 		// Refused before anything is allocated: 2·10⁹ nodes of tables.

@@ -30,7 +30,7 @@ func gpPicture(run *protocol.GPRun, res gpResult) (picture, error) {
 		pic.notes = append(pic.notes, "no prediction panel: no test point")
 		return pic, nil
 	}
-	pl, err := figures.PredictionBands(fmt.Sprintf("GP on %s: RMSE %s", filepath.Base(res.Data), fmtAny(res.RMSE)), "true target", "predicted (±2σ)", b)
+	pl, err := figures.PredictionBands(fmt.Sprintf("GP on %s: RMSE %s", filepath.Base(res.Data), formatOr("%.4f", "n/a", res.RMSE)), "true target", "predicted (±2σ)", b)
 	if err != nil {
 		return pic, err
 	}
@@ -40,7 +40,5 @@ func gpPicture(run *protocol.GPRun, res gpResult) (picture, error) {
 
 // runFacts: the seeds and timings of the run, for --report.
 func (r gpResult) runFacts() (string, []htmlreport.Timing) {
-	return "", []htmlreport.Timing{
-		timing("seconds", r.Seconds),
-	}
+	return "", []htmlreport.Timing{timing("seconds", r.Seconds)}
 }

@@ -2,12 +2,11 @@ package main
 
 import (
 	"fmt"
-	"math"
+	"slices"
 	"strconv"
 
 	"gonum.org/v1/plot"
 
-	"github.com/gssl/gssl/eval"
 	"github.com/gssl/gssl/figures"
 	"github.com/gssl/gssl/graphkernels"
 	"github.com/gssl/gssl/htmlreport"
@@ -49,9 +48,9 @@ func graphKernelPicture(sr *protocol.GraphKernelStudyResult, labels []int, res g
 		pic.panels = append(pic.panels, p)
 		pic.tables = append(pic.tables, htmlreport.MatrixTable("mean kernel value between classes (as drawn)", "class", names, names, g.Means))
 	}
-	if len(sr.HChosen) > 0 {
-		names, vals := make([]string, len(sr.HChosen)), make([]float64, len(sr.HChosen))
-		for h, c := range sr.HChosen {
+	if len(res.HChosen) > 0 {
+		names, vals := make([]string, len(res.HChosen)), make([]float64, len(res.HChosen))
+		for h, c := range res.HChosen {
 			names[h], vals[h] = fmt.Sprintf("h = %d", h+1), float64(c)
 		}
 		p, err := figures.Bars("WL height chosen by the inner cross-validation", "outer folds × repeats", names, vals, 0)
@@ -60,8 +59,8 @@ func graphKernelPicture(sr *protocol.GraphKernelStudyResult, labels []int, res g
 		}
 		pic.panels = append(pic.panels, p)
 	}
-	if len(sr.Heights) > 0 {
-		p, t, err := heightPanel(sr, res)
+	if len(res.Heights) > 0 {
+		p, t, err := heightPanel(res)
 		if err != nil {
 			return pic, err
 		}
@@ -75,28 +74,22 @@ func graphKernelPicture(sr *protocol.GraphKernelStudyResult, labels []int, res g
 // heightPanel draws accuracy against WL height (mean ± std over seeds),
 // with the accuracy of the run itself (the height chosen by --select-h, or
 // --h) as a flat reference line.
-func heightPanel(sr *protocol.GraphKernelStudyResult, res graphKernelResult) (*plot.Plot, htmlreport.Table, error) {
+func heightPanel(res graphKernelResult) (*plot.Plot, htmlreport.Table, error) {
 	t := htmlreport.Table{Caption: "accuracy against WL height (height fixed, nested CV)", Header: []string{"h", "accuracy mean", "accuracy std"}}
 	s := figures.Series{Name: "height fixed (mean ± std over seeds)"}
-	for _, h := range sr.Heights {
-		mean, std := eval.MeanStd(h.Accuracy)
-		if math.IsNaN(mean) {
-			continue
+	for _, h := range res.Heights {
+		if h.Mean != nil {
+			s.X, s.Y, s.Err = append(s.X, float64(h.H)), append(s.Y, *h.Mean), append(s.Err, *h.Std)
+			t.Rows = append(t.Rows, []string{strconv.Itoa(h.H), formatFloat("%.4f", h.Mean), formatFloat("%.4f", h.Std)})
 		}
-		s.X, s.Y, s.Err = append(s.X, float64(h.H)), append(s.Y, mean), append(s.Err, std)
-		t.Rows = append(t.Rows, []string{strconv.Itoa(h.H), strconv.FormatFloat(mean, 'f', 4, 64), strconv.FormatFloat(std, 'f', 4, 64)})
 	}
 	series := []figures.Series{s}
-	if run, _ := eval.MeanStd(sr.Evaluation.Accuracy); !math.IsNaN(run) && len(s.X) > 0 {
+	if run := res.AccuracyMean; run != nil && len(s.X) > 0 {
 		name := fmt.Sprintf("h = %d fixed (this run)", res.H)
-		if sr.HChosen != nil {
+		if res.HChosen != nil {
 			name = fmt.Sprintf("h chosen in 1..%d by the inner CV (this run)", res.H)
 		}
-		lo, hi := s.X[0], s.X[len(s.X)-1]
-		for _, x := range s.X {
-			lo, hi = min(lo, x), max(hi, x)
-		}
-		series = append(series, figures.Series{Name: name, X: []float64{lo, hi}, Y: []float64{run, run}})
+		series = append(series, figures.Series{Name: name, X: []float64{slices.Min(s.X), slices.Max(s.X)}, Y: []float64{*run, *run}})
 	}
 	seeds := "seeds"
 	if res.Repeats == 1 {

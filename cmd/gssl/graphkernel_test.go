@@ -182,11 +182,16 @@ func TestGraphKernelOutAndFoldFile(t *testing.T) {
 	errw.Reset()
 	root.SetOut(&stdout)
 	root.SetErr(&errw)
-	root.SetArgs([]string{"graphkernel", "--json", "--data", dir, "--folds", folds, "--repeats", "1", "--inner", "2", "--h", "2", "--lambda", "0.01"})
+	root.SetArgs([]string{"graphkernel", "--json", "--data", dir, "--fold-file", folds, "--repeats", "1", "--inner", "2", "--h", "2", "--lambda", "0.01"})
 	require.NoError(t, root.Execute())
-	assert.Contains(t, errw.String(), "--folds FILE is deprecated; use --fold-file")
 	assert.Contains(t, errw.String(), "--repeats is deprecated; use --seeds")
 	assert.Equal(t, 2.0, decodeOne(t, stdout.Bytes())["outer_folds"])
+
+	// --folds is a number of folds, as in every command; a file there is
+	// an error pointing to --fold-file.
+	root = newRoot()
+	root.SetArgs([]string{"graphkernel", "--data", dir, "--folds", folds})
+	require.ErrorContains(t, root.Execute(), "is not a number of folds (a file of fold assignments is --fold-file FILE)")
 
 	root = newRoot()
 	root.SetOut(&stdout)

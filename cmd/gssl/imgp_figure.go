@@ -7,28 +7,26 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 
+	"github.com/gssl/gssl/protocol"
+
 	"github.com/gssl/gssl/figures"
 	"github.com/gssl/gssl/htmlreport"
 	"github.com/gssl/gssl/imgp"
 )
 
-// plotIMGP draws predicted against true targets (in the data's original
-// units: scale × standardised) for both models, each with its ±2σ band of a
-// new observation as error bars, and the diagonal (figures.PredictionBands);
-// refined is IMGP after the rank-L refit (Regressor.Refined).
-func plotIMGP(path, name string, yt []float64, p, refined *imgp.Prediction, euclNoise, scale float64) error {
-	pl, err := imgpPanel(name, yt, p, refined, euclNoise, scale)
-	if err != nil {
-		return err
+// imgpPicture: predicted against true targets (in the data's original
+// units: scale × standardised) for both models, each with its ±2σ band of
+// a new observation as error bars, and the diagonal
+// (figures.PredictionBands); the refined IMGP is the rank-L refit.
+func imgpPicture(data *protocol.RegressionTask, r *imgp.Regressor, run *protocol.IMGPRun, res imgpResult) (picture, error) {
+	if run.Scores == nil {
+		return picture{notes: []string{"no figure: it needs the true targets of the points off the graph (--test-targets)"}}, nil
 	}
-	fig := &figures.Figure{Panels: []*plot.Plot{pl}, PanelWidth: 7 * vg.Inch, PanelHeight: 6 * vg.Inch}
-	if err := fig.Save(path); err != nil {
-		return fmt.Errorf("imgp: writing the plot: %w", err)
-	}
-	return nil
+	pl, err := imgpPanel(data.Name, data.Standardised(), run.Test, run.Scores.RefinedPrediction, r.EuclideanModel().Hyperparameters().Noise, data.Scaling.Scale)
+	return picture{panels: []*figures.Plot{pl}, caption: "IMGP and the Euclidean GP: " + res.Data}, err
 }
 
-// imgpPanel is plotIMGP's panel; yt are the standardised test targets.
+// imgpPanel is imgpPicture's panel; yt are the standardised test targets.
 func imgpPanel(name string, yt []float64, p, refined *imgp.Prediction, euclNoise, scale float64) (*plot.Plot, error) {
 	band := func(name string, mean, variance []float64, noise float64) figures.Band {
 		b := figures.Band{Name: name, Truth: make([]float64, len(yt)), Mean: make([]float64, len(yt)), SD: make([]float64, len(yt))}
@@ -42,7 +40,7 @@ func imgpPanel(name string, yt []float64, p, refined *imgp.Prediction, euclNoise
 		band("IMGP", p.Mean, p.Observation, 0),
 		band("IMGP, rank-L refit", refined.Mean, refined.Observation, 0))
 	if err != nil {
-		return nil, fmt.Errorf("imgp: drawing the plot: %w", err)
+		return nil, err
 	}
 	return pl, nil
 }
@@ -60,4 +58,38 @@ func (r imgpResult) runFacts() (string, []htmlreport.Timing) {
 		timing("seconds_fit", r.SecondsFit),
 		timing("seconds", r.Seconds),
 	}
+}
+
+// savePanels saves the panels draw returns to path, each w × h.
+func savePanels(path string, draw func() (picture, error), w, h vg.Length) error {
+	pic, err := draw()
+	if err != nil {
+		return fmt.Errorf("drawing the plot: %w", err)
+	}
+	fig := &figures.Figure{Panels: pic.panels, PanelWidth: w, PanelHeight: h}
+	if err := fig.Save(path); err != nil {
+		return fmt.Errorf("writing the plot: %w", err)
+	}
+	return nil
+}
+
+// plotSweep draws test RMSE against the labelled fraction, mean ± std over
+// seeds, for IMGP, its refit and the Euclidean GP, on log axes.
+func plotSweep(path string, r *protocol.IMGPSweepResult) error {
+	type stat = func(s protocol.IMGPSweepSummary) (float64, float64)
+	series := func(name string, f stat) figures.Series {
+		out := figures.Series{Name: name}
+		for _, s := range r.Summary {
+			m, sd := f(s)
+			out.X, out.Y, out.Err = append(out.X, s.Fraction), append(out.Y, m), append(out.Err, sd)
+		}
+		return out
+	}
+	return savePanels(path, func() (picture, error) {
+		pl, err := figures.Curves("RMSE against labelled fraction", "labelled fraction", "test RMSE (standardised), mean ± std over seeds", true, true,
+			series("IMGP", func(s protocol.IMGPSweepSummary) (float64, float64) { return s.RMSEMean, s.RMSEStd }),
+			series("IMGP, rank-L refit", func(s protocol.IMGPSweepSummary) (float64, float64) { return s.RefinedRMSEMean, s.RefinedRMSEStd }),
+			series("Euclidean GP (Matérn 5/2)", func(s protocol.IMGPSweepSummary) (float64, float64) { return s.EuclideanRMSEMean, s.EuclideanRMSEStd }))
+		return picture{panels: []*figures.Plot{pl}}, err
+	}, 6*vg.Inch, 4.5*vg.Inch)
 }

@@ -16,13 +16,13 @@ import (
 )
 
 func smallIMGP() imgpOptions {
-	return imgpOptions{Labelled: 0.2, K: 8, Nu: 2, Eigenpairs: 20, MaxIter: 5, LearningRate: 0.05, Probes: 2, Seed: 1, Distance: "nearest", JSON: true}
+	return imgpOptions{In: regressionInput{Labelled: 0.2, RegressionData: RegressionData{Seed: 1}}, Model: imgpModelFlags{K: 8, Nu: 2, Eigenpairs: 20, MaxIter: 5, LearningRate: 0.05, Probes: 2, Distance: "nearest"}, JSON: true}
 }
 
 func TestIMGPJSONOnSyntheticCurve(t *testing.T) {
 	opts := smallIMGP()
-	opts.Synthetic = 300
-	opts.Plot = filepath.Join(t.TempDir(), "imgp.png")
+	opts.In.Synthetic = 300
+	opts.Plots.Plot = filepath.Join(t.TempDir(), "imgp.png")
 	var out, errw bytes.Buffer
 	require.NoError(t, runIMGP(context.Background(), opts, &out, &errw))
 	obj := decodeOne(t, out.Bytes())
@@ -38,12 +38,12 @@ func TestIMGPJSONOnSyntheticCurve(t *testing.T) {
 	assert.Less(t, obj["rmse"], 0.5, "IMGP on the curve should beat predicting 0 (RMSE ≈ 0.71)")
 	assert.Equal(t, true, obj["log_marginal_likelihood_exact"], "60 labels: the determinant lemma")
 	assert.Equal(t, 0.0, obj["log_marginal_likelihood_stderr"])
-	st, err := os.Stat(opts.Plot)
+	st, err := os.Stat(opts.Plots.Plot)
 	require.NoError(t, err)
 	assert.Greater(t, st.Size(), int64(1000))
 
 	opts.JSON = false
-	opts.Plot = ""
+	opts.Plots.Plot = ""
 	out.Reset()
 	require.NoError(t, runIMGP(context.Background(), opts, &out, &errw))
 	assert.Contains(t, out.String(), "Euclidean GP")
@@ -88,7 +88,7 @@ func writeAngles(t *testing.T, n, m int) string {
 
 func TestIMGPJSONOnImageFolder(t *testing.T) {
 	opts := smallIMGP()
-	opts.Images = writeAngles(t, 120, 20)
+	opts.In.Images = writeAngles(t, 120, 20)
 	var out, errw bytes.Buffer
 	require.NoError(t, runIMGP(context.Background(), opts, &out, &errw))
 	obj := decodeOne(t, out.Bytes())
@@ -98,14 +98,14 @@ func TestIMGPJSONOnImageFolder(t *testing.T) {
 
 	sub := filepath.Join(t.TempDir(), "subset.txt")
 	require.NoError(t, os.WriteFile(sub, []byte("3\n50\n100\n7\n"), 0o644))
-	opts.Subset = sub
+	opts.In.Subset = sub
 	out.Reset()
 	require.NoError(t, runIMGP(context.Background(), opts, &out, &errw))
 	assert.Equal(t, 4.0, decodeOne(t, out.Bytes())["n_labelled"])
 
 	// 96 labels > 50: the determinant term by stochastic Lanczos quadrature.
-	opts.Subset = ""
-	opts.Labelled = 0.8
+	opts.In.Subset = ""
+	opts.In.Labelled = 0.8
 	opts.LikExact = 50
 	out.Reset()
 	require.NoError(t, runIMGP(context.Background(), opts, &out, &errw))
@@ -124,22 +124,22 @@ func TestIMGPBadInput(t *testing.T) {
 		edit func(*imgpOptions)
 		want string
 	}{
-		"no labels":     {func(o *imgpOptions) { o.Labelled = 0.001 }, "labels no point"},
-		"fraction":      {func(o *imgpOptions) { o.Labelled = 1.5 }, "--labelled 1.5 is invalid"},
-		"nu":            {func(o *imgpOptions) { o.Nu = 0 }, "--nu 0 is invalid"},
-		"K ≥ N":         {func(o *imgpOptions) { o.K = 40 }, "K = 40 is invalid for 40 points"},
-		"max-iter":      {func(o *imgpOptions) { o.MaxIter = -1 }, "--max-iter -1 is invalid: it must be ≥ 0"},
-		"max-iter 10^9": {func(o *imgpOptions) { o.MaxIter = 1_000_000_000 }, "--max-iter 1000000000 is invalid"},
-		"synthetic":     {func(o *imgpOptions) { o.Images, o.Synthetic = "", -5 }, "--synthetic -5 is invalid: it must be in [2, "},
-		"no data":       {func(o *imgpOptions) { o.Images = "" }, "no data: give --features FILE --targets FILE"},
-		"two sources":   {func(o *imgpOptions) { o.Synthetic = 100 }, "give one of"},
-		"plot format":   {func(o *imgpOptions) { o.Plot = filepath.Join(dir, "x.bogus") }, `unknown image format ".bogus"`},
-		"distance":      {func(o *imgpOptions) { o.Distance = "far" }, `--distance "far" is invalid`},
-		"missing dir":   {func(o *imgpOptions) { o.Images = filepath.Join(dir, "nope") }, "nope"},
+		"no labels":     {func(o *imgpOptions) { o.In.Labelled = 0.001 }, "labels no point"},
+		"fraction":      {func(o *imgpOptions) { o.In.Labelled = 1.5 }, "--labelled 1.5 is invalid"},
+		"nu":            {func(o *imgpOptions) { o.Model.Nu = 0 }, "--nu 0 is invalid"},
+		"K ≥ N":         {func(o *imgpOptions) { o.Model.K = 40 }, "K = 40 is invalid for 40 points"},
+		"max-iter":      {func(o *imgpOptions) { o.Model.MaxIter = -1 }, "--max-iter -1 is invalid: it must be ≥ 0"},
+		"max-iter 10^9": {func(o *imgpOptions) { o.Model.MaxIter = 1_000_000_000 }, "--max-iter 1000000000 is invalid"},
+		"synthetic":     {func(o *imgpOptions) { o.In.Images, o.In.Synthetic = "", -5 }, "--synthetic -5 is invalid: it must be in [2, "},
+		"no data":       {func(o *imgpOptions) { o.In.Images = "" }, "no data: give --features FILE --targets FILE"},
+		"two sources":   {func(o *imgpOptions) { o.In.Synthetic = 100 }, "give one of"},
+		"plot format":   {func(o *imgpOptions) { o.Plots.Plot = filepath.Join(dir, "x.bogus") }, `unknown image format ".bogus"`},
+		"distance":      {func(o *imgpOptions) { o.Model.Distance = "far" }, `--distance "far" is invalid`},
+		"missing dir":   {func(o *imgpOptions) { o.In.Images = filepath.Join(dir, "nope") }, "nope"},
 	}
 	for name, c := range cases {
 		opts := smallIMGP()
-		opts.Images = dir
+		opts.In.Images = dir
 		c.edit(&opts)
 		err := runIMGP(ctx, opts, &out, &errw)
 		require.ErrorContains(t, err, c.want, name)
@@ -147,13 +147,13 @@ func TestIMGPBadInput(t *testing.T) {
 	sub := filepath.Join(t.TempDir(), "subset.txt")
 	require.NoError(t, os.WriteFile(sub, []byte("3\n99\n"), 0o644))
 	opts := smallIMGP()
-	opts.Images, opts.Subset = dir, sub
+	opts.In.Images, opts.In.Subset = dir, sub
 	require.ErrorContains(t, runIMGP(ctx, opts, &out, &errw), "line 2: index 99")
 }
 
 func TestIMGPSweepJSON(t *testing.T) {
-	opts := sweepOptions{imgpOptions: smallIMGP(), Fractions: []float64{0.1, 0.3}, Seeds: 2}
-	opts.Synthetic = 200
+	opts := sweepOptions{In: smallIMGP().In.RegressionData, Model: smallIMGP().Model, JSON: true, Fractions: []float64{0.1, 0.3}, Seeds: 2}
+	opts.In.Synthetic = 200
 	opts.Plot = filepath.Join(t.TempDir(), "sweep.png")
 	var out, errw bytes.Buffer
 	require.NoError(t, runIMGPSweep(context.Background(), opts, &out, &errw))

@@ -74,8 +74,10 @@ func TestInfoOnEdgeListAndTU(t *testing.T) {
 
 	mutag := sharedtest.Data(t, "MUTAG")
 	out.Reset()
-	require.NoError(t, runInfo(context.Background(), infoOptions{In: pathInput(mutag), JSON: true}, &out, &out))
+	errw.Reset()
+	require.NoError(t, runInfo(context.Background(), infoOptions{In: pathInput(mutag), JSON: true}, &out, &errw))
 	obj = decodeOne(t, out.Bytes())
+	assert.Contains(t, errw.String(), "gssl: read graph labels "+filepath.Join(mutag, "MUTAG_graph_labels.txt")+": tu; label = column 1")
 	assert.Equal(t, 188.0, obj["graphs"])
 	assert.Equal(t, 2.0, obj["classes"])
 	assert.Equal(t, []any{63.0, 125.0}, obj["class_sizes"])

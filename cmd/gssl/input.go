@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"slices"
+	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -16,65 +18,52 @@ import (
 	"github.com/gssl/gssl/loaders"
 )
 
-// nodeInput is the input vocabulary shared by the node-level commands
-// (docs/cli.md): a data folder, or tables of edges, labels, features and
+// nodeInput is the input vocabulary of the node-level commands
+// (help/flags.md): a data folder, or tables of edges, labels, features and
 // targets with the options of their reader. Nothing given means the Cora
 // embedded in the binary.
 type nodeInput struct {
-	Data       string // folder: ours or OGB's node-property layout
-	Edges      string // edge table or Matrix Market file
-	Labels     string // "id,label" table
-	Features   string // node features
-	FeatureIDs string // the node of each feature row, one id per line
-	Targets    string // "id,value" regression targets
-	Header     string // auto, yes or no
-	Weight     string // weight column by name or 1-based position
-	Directed   string // undirected, max, sum, mean, mutual or error
-	Nodes      int    // > 0: ids are 0..Nodes−1
-	// Source and Target choose the edge table's id columns, IDColumn,
-	// LabelColumn and TargetColumn those of the labels and targets
-	// tables (by name or 1-based position).
-	Source, Target                      string
-	IDColumn, LabelColumn, TargetColumn string
-	// reports say how each file was read (loaders.TableReport), after load.
-	reports   []loaders.TableReport
-	KNN       knnFlags
-	MaxMemory string // refuse features and KNN graphs above this size
+	Data         string `flag:"data"`
+	Edges        string `flag:"edges"`
+	Labels       string `flag:"labels"`
+	Features     string `flag:"features"`
+	FeatureIDs   string `flag:"feature-ids"`
+	Targets      string `flag:"targets"`
+	Header       string `flag:"header"`
+	Weight       string `flag:"weight"`
+	Source       string `flag:"source"`
+	Target       string `flag:"target"`
+	IDColumn     string `flag:"id-column"`
+	LabelColumn  string `flag:"label-column"`
+	TargetColumn string `flag:"target-column"`
+	Directed     string `flag:"directed"`
+	Nodes        int    `flag:"nodes"`
+	KNN          knnFlags
+	MaxMemory    string `flag:"max-memory"`
 
-	flags *pflag.FlagSet // the command's flags (its --seed seeds NN-descent)
-	built *knnBuilt      // the KNN graph built from Features, after load
+	reports []loaders.TableReport // how each file was read, after load
+	flags   *pflag.FlagSet        // the command's flags (its --seed seeds NN-descent)
+	built   *knnBuilt             // the KNN graph built from Features, after load
 }
 
-// addFlags registers the input flags on f.
+// newNodeInput is the input flags' defaults.
+func newNodeInput() nodeInput {
+	return nodeInput{Header: "auto", Directed: "undirected", KNN: newKNNFlags(), MaxMemory: defaultMaxMemory()}
+}
+
+// boundTo keeps the command's flags (bindFlags calls it).
+func (in *nodeInput) boundTo(f *pflag.FlagSet) { in.flags = f }
+
+// addFlags registers the input flags on f with help/flags.md's texts.
 func (in *nodeInput) addFlags(f *pflag.FlagSet) {
-	f.StringVar(&in.Data, "data", "", "data folder: ours (edges.txt, labels.txt, …) or OGB's node-property layout (default: the Cora embedded in gssl)")
-	f.StringVar(&in.Edges, "edges", "", "edge table (CSV/TSV/whitespace; header by column names; string or integer ids; optional weight) or Matrix Market .mtx")
-	f.StringVar(&in.Labels, "labels", "", `"id,label" table; an empty or missing label means unlabelled; class names are kept`)
-	f.StringVar(&in.Features, "features", "", "node features (.npy, .npz, svmlight, CSV or our sparse text)")
-	f.StringVar(&in.FeatureIDs, "feature-ids", "", "the id of each row of --features, one per line (for a NumPy matrix saved next to its list of nodes)")
-	f.StringVar(&in.Targets, "targets", "", `"id,value" table of regression targets`)
-	f.StringVar(&in.Header, "header", "auto", "tables start with a header line: auto (recognised by column names), yes or no")
-	f.StringVar(&in.Weight, "weight", "", "edge weight column, by name or 1-based position (default: a column named weight, or a third numeric column; none: every weight 1)")
-	f.StringVar(&in.Source, "source", "", "source id column of --edges, by name or 1-based position (default: a column named source, src, from, u, …, else the first)")
-	f.StringVar(&in.Target, "target", "", "target id column of --edges, by name or 1-based position (default: a column named target, dst, to, v, …, else the second)")
-	f.StringVar(&in.IDColumn, "id-column", "", "node id column of --labels and --targets, by name or 1-based position (default: a column named id, node, name, …, or the first of two)")
-	f.StringVar(&in.LabelColumn, "label-column", "", "label column of --labels, by name or 1-based position (default: a column named label, class, y, …, or the second of two)")
-	f.StringVar(&in.TargetColumn, "target-column", "", "value column of --targets, by name or 1-based position (default: a column named target, value, y, …, or the second of two)")
-	f.StringVar(&in.Directed, "directed", "undirected", "how edges become an undirected graph: undirected (one line per edge; an edge given twice is merged by max), max, sum, mean or mutual (lines are arcs: W = max(A, Aᵀ), A + Aᵀ, (A + Aᵀ)/2, or arcs both ways), or error (an edge given twice, or a Matrix Market matrix that is not symmetric, is an error)")
-	f.IntVar(&in.Nodes, "nodes", 0, "the ids are the integers 0..N-1 (nodes without edges included); 0: the ids present")
-	in.KNN.addFlags(f, " (with --features and no --edges)")
-	f.StringVar(&in.MaxMemory, "max-memory", defaultMaxMemory(), "refuse --features and their K-nearest-neighbour graph, and a fit's dense blocks (classes × nodes, a Krylov basis), above this size")
-	in.flags = f
+	*in = newNodeInput()
+	bindFlags(f, "", helpText{}, in)
 }
 
-// fromPoints reports whether the graph is to be built from the features:
-// --features without --edges or --data.
-func (in *nodeInput) fromPoints() bool {
-	return in.Features != "" && in.Edges == "" && in.Data == ""
-}
+// fromPoints: the graph is built from --features (no --edges or --data).
+func (in *nodeInput) fromPoints() bool { return in.Features != "" && in.Edges == "" && in.Data == "" }
 
-// embedded reports whether no input flag was given, so the embedded Cora is
-// used.
+// embedded: no input flag was given, so the embedded Cora is used.
 func (in *nodeInput) embedded() bool {
 	return in.Data == "" && in.Edges == "" && in.Labels == "" && in.Features == "" && in.Targets == ""
 }
@@ -103,31 +92,30 @@ func (in *nodeInput) check() error {
 	if _, err := graphOptions(in.Directed); err != nil {
 		return err
 	}
-	if in.Data != "" && in.Edges != "" {
+	switch {
+	case in.Data != "" && in.Edges != "":
 		return errors.New("--data and --edges exclude each other: a data folder, or an edge table")
-	}
-	if in.FeatureIDs != "" && in.Features == "" {
+	case in.FeatureIDs != "" && in.Features == "":
 		return errors.New("--feature-ids names the rows of --features: give --features FILE too")
-	}
-	if in.Edges == "" && in.Data == "" && !in.embedded() && in.Features == "" {
+	case in.Edges == "" && in.Data == "" && !in.embedded() && in.Features == "":
 		return errors.New("--labels and --targets need a graph: give --edges FILE (or --data DIR), or --features FILE to build the K-nearest-neighbour graph of its rows")
 	}
 	return nil
 }
 
-// load reads the input. A file given to --data is taken as --edges, with a
-// notice on stderr.
+// load reads the input (loaders.LoadNodes, or the KNN graph of the
+// features) and refuses values beyond what sums and distances hold. A
+// file given to --data is taken as --edges, with a notice on stderr.
 func (in *nodeInput) load(ctx context.Context, stderr io.Writer) (*loaders.NodeDataset, error) {
 	if err := in.check(); err != nil {
 		return nil, err
 	}
-	if in.embedded() {
+	switch {
+	case in.embedded():
 		return datasets.Cora()
-	}
-	if in.fromPoints() {
+	case in.fromPoints():
 		return in.loadPoints(ctx, stderr)
-	}
-	if in.Data != "" {
+	case in.Data != "":
 		st, err := inputfile.Stat(in.Data)
 		if err != nil {
 			return nil, fmt.Errorf("--data: %w", err)
@@ -143,30 +131,128 @@ func (in *nodeInput) load(ctx context.Context, stderr io.Writer) (*loaders.NodeD
 	}
 	in.reports = ds.Reports
 	recordInputs(ctx, stderr, ds.Reports...)
-	if err := checkFiniteDataset(ds); err != nil {
+	if err := ds.CheckFinite(); err != nil {
 		ds.Close()
-		return nil, err
+		var me *loaders.MagnitudeError
+		switch {
+		case !errors.As(err, &me):
+			return nil, err
+		case me.Input == "edges":
+			return nil, errors.New(me.Msg)
+		}
+		return nil, fmt.Errorf("--%s: %s", me.Input, me.Msg)
 	}
 	return ds, nil
 }
 
-// nodeID is the user's id of node i (loaders.NodeDataset.NodeID).
-func nodeID(ds *loaders.NodeDataset, i int) string { return ds.NodeID(i) }
-
-// needLabels refuses a data set without any labelled node, for the
-// classifiers.
-func needLabels(ds *loaders.NodeDataset) error {
-	if slices.ContainsFunc(ds.Labels, func(l int) bool { return l >= 0 }) {
-		return nil
+// loadNodes reads the folder or the tables named by in (loaders.LoadNodes).
+func loadNodes(_ context.Context, in *nodeInput) (*loaders.NodeDataset, error) {
+	header, err := parseHeader(in.Header)
+	if err != nil {
+		return nil, err
 	}
-	return errors.New("no node is labelled: give --labels FILE (id,label rows; an empty label means unlabelled)")
+	opt, err := graphOptions(in.Directed)
+	if err != nil {
+		return nil, err
+	}
+	maxMemory, err := parseBytes("max-memory", in.MaxMemory)
+	if err != nil {
+		return nil, err
+	}
+	ds, err := loaders.LoadNodes(loaders.NodeFiles{Dir: in.Data, Edges: in.Edges, Labels: in.Labels, Features: in.Features, FeatureIDs: in.FeatureIDs, Targets: in.Targets,
+		Table: loaders.TableOptions{Header: header}, Weight: in.Weight, Source: in.Source, Target: in.Target,
+		IDColumn: in.IDColumn, LabelColumn: in.LabelColumn, TargetColumn: in.TargetColumn, MaxMemory: maxMemory, Graph: opt, Nodes: in.Nodes})
+	if err != nil {
+		return nil, in.inputError(loadError(err))
+	}
+	return ds, nil
 }
 
-// idOrder returns nodes sorted by the user's ids (loaders.NodeDataset.IDOrder).
-func idOrder(ds *loaders.NodeDataset, nodes []int) []int { return ds.IDOrder(nodes) }
+// graphOptions maps --directed to the graph options of a user's edge table
+// (loaders.ParseDirected).
+func graphOptions(directed string) (graph.Options, error) {
+	opt, err := loaders.ParseDirected(directed)
+	if err != nil {
+		return opt, fmt.Errorf("--directed %q is invalid: use undirected, max, sum, mean, mutual or error", directed)
+	}
+	return opt, nil
+}
 
-// labelledNodes returns the labelled nodes of ds, ascending.
-func labelledNodes(ds *loaders.NodeDataset) []int { return ds.Labelled() }
+// loadError rewrites the reader's advice that names library options into
+// advice that names --directed.
+func loadError(err error) error {
+	var pe *loaders.ParseError
+	if !errors.As(err, &pe) {
+		return err
+	}
+	msg := pe.Msg
+	if i := strings.Index(msg, "; set a directed Symmetrize rule"); i >= 0 {
+		msg = msg[:i] + "; pass --directed max, sum, mean or mutual to symmetrise it"
+	}
+	if i := strings.Index(msg, " (duplicate policy: error"); i >= 0 {
+		msg = msg[:i] + ": --directed error refuses an edge given twice; --directed undirected merges it (by max), sum adds"
+	}
+	if msg == pe.Msg {
+		return err
+	}
+	return &loaders.ParseError{Path: pe.Path, Line: pe.Line, Msg: msg, Err: pe.Err}
+}
+
+// fileError is an error about one of the user's files, named by its flag:
+// "--labels l.csv:3: …" instead of "loaders: l.csv:3: …".
+type fileError struct {
+	msg string
+	err error
+}
+
+func (e *fileError) Error() string { return e.msg }
+func (e *fileError) Unwrap() error { return e.err }
+
+// flagFile names the flag of the file err is about, without the packages'
+// prefixes (flag "" or a path that err does not name: err unchanged).
+func flagFile(flag, path string, err error) error {
+	if err == nil || flag == "" || path == "" {
+		return err
+	}
+	msg := strings.TrimPrefix(packageChain.ReplaceAllString(err.Error(), "$1"), "open ")
+	if !strings.HasPrefix(msg, path) {
+		return err
+	}
+	return &fileError{msg: "--" + flag + " " + msg, err: err}
+}
+
+// inputError names the flag of the input file a reader's error is about.
+func (in *nodeInput) inputError(err error) error {
+	var pe *loaders.ParseError
+	var fe *os.PathError
+	path := ""
+	switch {
+	case errors.As(err, &pe):
+		path = pe.Path
+	case errors.As(err, &fe):
+		path = fe.Path
+	default:
+		return err
+	}
+	for _, f := range [][2]string{{"edges", in.Edges}, {"labels", in.Labels}, {"features", in.Features}, {"feature-ids", in.FeatureIDs}, {"targets", in.Targets}} {
+		if f[1] == path {
+			return flagFile(f[0], path, err)
+		}
+	}
+	if in.Data != "" && strings.HasPrefix(path, in.Data) {
+		return flagFile("data", in.Data, err)
+	}
+	return err
+}
+
+// Short names of loaders.NodeDataset's methods, used across the commands.
+func nodeID(ds *loaders.NodeDataset, i int) string       { return ds.NodeID(i) }
+func idOrder(ds *loaders.NodeDataset, nodes []int) []int { return ds.IDOrder(nodes) }
+func labelledNodes(ds *loaders.NodeDataset) []int        { return ds.Labelled() }
+func className(ds *loaders.NodeDataset, c int) string    { return ds.ClassName(c) }
+func restrictDataset(ds *loaders.NodeDataset, sub *graph.Subgraph) *loaders.NodeDataset {
+	return ds.Restrict(sub)
+}
 
 // labelOf is node i's class, −1 when unlabelled or without labels.
 func labelOf(ds *loaders.NodeDataset, i int) int {
@@ -176,8 +262,16 @@ func labelOf(ds *loaders.NodeDataset, i int) int {
 	return ds.Labels[i]
 }
 
-// className is the user's name of class c (loaders.NodeDataset.ClassName).
-func className(ds *loaders.NodeDataset, c int) string { return ds.ClassName(c) }
+// needLabels refuses a data set without any labelled node.
+func needLabels(ds *loaders.NodeDataset) error {
+	if slices.ContainsFunc(ds.Labels, func(l int) bool { return l >= 0 }) {
+		return nil
+	}
+	return errors.New("no node is labelled: give --labels FILE (id,label rows; an empty label means unlabelled)")
+}
+
+// magnitudeHint is what to do about edge weights too large to sum.
+const magnitudeHint = loaders.MagnitudeHint
 
 // isolatedPolicy parses --isolated.
 func isolatedPolicy(s string) (laplacian.IsolatedPolicy, error) {
@@ -188,35 +282,26 @@ func isolatedPolicy(s string) (laplacian.IsolatedPolicy, error) {
 	return p, nil
 }
 
-// flagError rewrites library errors that name library options into ones
-// that name the command's flags.
+// flagError rewrites laplacian's isolated-node error in the flags' words.
 func flagError(err error) error {
 	var iso *laplacian.IsolatedNodeError
-	if errors.As(err, &iso) {
-		more := ""
-		if len(iso.Nodes) > 1 {
-			more = fmt.Sprintf(" (and %d more)", len(iso.Nodes)-1)
-		}
-		return fmt.Errorf("node %d has degree 0%s, so D^-1/2 is undefined: drop --isolated error (the default, component, makes it its own component with eigenvalue 0), pass --isolated zero, or --lcc to keep the largest connected component", iso.Nodes[0], more)
+	if !errors.As(err, &iso) {
+		return err
 	}
-	return err
-}
-
-// restrictDataset returns ds restricted to the nodes of sub
-// (loaders.NodeDataset.Restrict).
-func restrictDataset(ds *loaders.NodeDataset, sub *graph.Subgraph) *loaders.NodeDataset {
-	return ds.Restrict(sub)
+	more := ""
+	if len(iso.Nodes) > 1 {
+		more = fmt.Sprintf(" (and %d more)", len(iso.Nodes)-1)
+	}
+	return fmt.Errorf("node %d has degree 0%s, so D^-1/2 is undefined: drop --isolated error (the default, component, makes it its own component with eigenvalue 0), pass --isolated zero, or --lcc to keep the largest connected component", iso.Nodes[0], more)
 }
 
 // bytesPerFixedNode is what one node of an explicit --nodes costs, edges
-// aside: its id, row offset, degree, label and component entries (about 85
-// bytes measured on a graph of 10⁷ mostly isolated nodes).
+// aside: its id, row offset, degree, label and component entries.
 const bytesPerFixedNode = 96
 
 // checkNodesFlag refuses a negative --nodes, and one whose node tables
-// alone pass the default --max-memory (half of the memory, or of ulimit
-// -v): --nodes is the one count the input does not justify, so a typo such
-// as 2·10⁹ must be an error, not a swap storm.
+// alone pass the default --max-memory: --nodes is the one count the input
+// does not justify, so a typo such as 2·10⁹ is an error, not a swap storm.
 func checkNodesFlag(n int) error {
 	if n < 0 {
 		return fmt.Errorf("--nodes %d is invalid: it must be ≥ 0 (0: the ids present)", n)

@@ -10,7 +10,7 @@ import (
 	"github.com/gssl/gssl/loaders"
 )
 
-// inputRecord collects how a command read the user's files (the reader's
+// inputRecord collects how a command read the user's files (the readers'
 // column reports), so that its --json object carries them as "inputs".
 type inputRecord struct {
 	mu      sync.Mutex
@@ -61,18 +61,9 @@ func withInputs(w io.Writer, v any) []byte {
 	out.rec.mu.Lock()
 	reports := out.rec.reports
 	out.rec.mu.Unlock()
-	if len(reports) == 0 {
-		return nil
-	}
 	b, err := json.Marshal(v)
-	if err != nil || len(b) < 2 || b[0] != '{' {
-		return nil
-	}
 	var keys map[string]json.RawMessage
-	if json.Unmarshal(b, &keys) != nil {
-		return nil
-	}
-	if _, has := keys["inputs"]; has {
+	if len(reports) == 0 || err != nil || json.Unmarshal(b, &keys) != nil || keys == nil || keys["inputs"] != nil {
 		return nil
 	}
 	in, err := json.Marshal(reports)

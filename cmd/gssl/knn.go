@@ -19,96 +19,45 @@ import (
 	"github.com/gssl/gssl/nodeids"
 )
 
+// knnOptions are the flags of gssl knn (help/knn.md).
 type knnOptions struct {
-	Images      string  // an image folder (images_u8.bin.gz, labels.txt) or a raw uint8 image file
-	Features    string  // or points: NumPy .npy/.npz or a CSV table, one point per row
-	MaxMemory   string  // refuse points and graphs above this size
-	Pixels      int     // bytes per image; 0 infers it from labels.txt next to the file, else 784
-	N           int     // first N images; 0 means all
-	K           int     // neighbours per point
-	Approx      bool    // NN-descent instead of the exact search
-	Precision   string  // exact search: float32 or float64
-	Seed        uint64  // NN-descent and the recall sample
-	Rule        string  // or | mutual
-	Bandwidth   float64 // σ of the Gaussian weights exp(−d²/(2σ²)); 0 means the default
-	Weights     string  // written weights: connectivity | gaussian | imgp | distance2 (affinity, normalized: IMGP's Ã and A)
-	Out         string  // output graph: .mtx, .gsg, .npz or an edge table (.csv, .tsv, .txt)
-	RecallN     int     // exact neighbours of this many sampled points measure the recall; 0 = none
-	GroundTruth string  // a shared/bench/groundtruth file to measure the recall against instead
-	Compare     bool    // also time exact search and NN-descent at CompareIters, recall against exact
-	CompareIter []int   // NN-descent iteration limits of --compare
+	Images      string  `flag:"images"`
+	Features    string  `flag:"features"`
+	MaxMemory   string  `flag:"max-memory"`
+	Pixels      int     `flag:"pixels"`
+	N           int     `flag:"n"`
+	K           int     `flag:"neighbors"`
+	Approx      bool    `flag:"approximate"`
+	Precision   string  `flag:"precision"`
+	Seed        uint64  `flag:"seed"`
+	Rule        string  `flag:"rule"`
+	Bandwidth   float64 `flag:"bandwidth"`
+	Weights     string  `flag:"knn-weights"` // also distance2, and the old affinity and normalized
+	Out         string  `flag:"out"`
+	RecallN     int     `flag:"recall-sample"`
+	GroundTruth string  `flag:"groundtruth"`
+	Compare     bool    `flag:"compare"`
+	CompareIter []int   `flag:"compare-iterations"`
 	JSON        bool
-	Plots       plotFlags // --plot, --report
+	Plots       plotFlags
 }
 
 func newKNNCommand(g *globals) *cobra.Command {
-	opts := knnOptions{}
-	kf := knnFlags{}
-	cmd := &cobra.Command{
-		Use:   "knn (--features X.npy | --images PATH) [--n N] [--neighbors K] [--approximate] [--knn-weights W] [--out graph.mtx|.gsg|.npz|.csv]",
-		Short: "K-nearest-neighbour graph of points or images, exact or by NN-descent, with recall and kernel weights",
-		Long: `knn builds the K-nearest-neighbour graph of the first N points of --features (a
-NumPy .npy/.npz array or a CSV table, one point per row; Euclidean distances on
-the values as given) or of the first N images of a uint8 image
-set (e.g. shared/data/mnist) by exact search or, with --approximate, by NN-descent,
-and measures its recall against exact neighbours of a sample of points (or of the
-queries of a knn.py ground-truth file). Distances are Euclidean on pixels/255; the
-search itself runs on the raw bytes, so squared distances are exact and ties are
-broken by smaller index exactly as in the ground truth.
-
-With --out it writes the symmetrised graph (or-rule by default, --rule mutual for
-the and-rule) in any format gssl reads, chosen by the extension: Matrix Market
-(.mtx), a gssl graph file (.gsg), a SciPy sparse matrix (.npz, scipy.sparse.load_npz)
-or an edge table "source,target,weight" (.csv; .tsv and .txt: tab- or
-space-separated). The weights (--knn-weights) are those of the node commands:
-connectivity (1 per edge), gaussian (exp(−d²/(2σ²)) with σ = --bandwidth, or the
-self-tuning exp(−d²/(σ_iσ_j)), σ_i the distance to the 7th neighbour, when
---bandwidth is 0), imgp (IMGP's density-normalised A = D̃^{-1}ÃD̃^{-1} with
-Ã = exp(−d²/(2σ²)) and self loops; σ defaults to the median distance to the K-th
-neighbour), or the squared distances (distance2). The old --weights affinity
-(IMGP's Ã with self loops) and normalized (imgp) still work.
-
-"seconds" times the search from the pixels in memory to the neighbour lists, as
-shared/bench/peers/knn.py times scikit-learn; "peak_rss_mb" is the process's
-peak resident memory during that block, measured the same way (VmHWM after
-resetting it through /proc/self/clear_refs).
-
---compare also runs the exact search (unless the run was exact: it is reused) and
-NN-descent stopped after each of --compare-iterations iterations, and reports for
-each its time and its recall against the exact graph of all N points ("compare");
---plot then adds recall against time.`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.JSON = g.JSON
-			if opts.Images == "" && opts.Features == "" {
-				return fmt.Errorf("knn: no data: give --features FILE (points: .npy, .npz or CSV), --images DIR (images_u8.bin.gz and labels.txt) or --images FILE (raw uint8 images)")
-			}
-			opts.K, opts.Approx, opts.Weights, opts.Bandwidth = kf.Neighbors, kf.Approximate, kf.Weights, kf.Bandwidth
-			return runKNN(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
-		},
-	}
-	f := cmd.Flags()
-	f.StringVar(&opts.Features, "features", "", "points, one per row: NumPy .npy/.npz or a CSV/TSV table (an id, node or name first column is the point's id)")
-	f.StringVar(&opts.Images, "images", "", "image folder (images_u8.bin.gz, labels.txt) or raw uint8 image file")
-	f.IntVar(&opts.Pixels, "pixels", 0, "bytes per image (0: from labels.txt next to the images, else 784)")
-	f.IntVar(&opts.N, "n", 0, "use the first N images (0: all)")
-	kf.addFlags(f, "")
-	f.Lookup("knn-weights").Usage += "; distance2: the squared distances"
-	f.StringVar(&opts.MaxMemory, "max-memory", defaultMaxMemory(), "refuse points and their K-nearest-neighbour graph above this size")
-	f.StringVar(&opts.Precision, "precision", "float32", "dot products of the exact search: float32 or float64")
-	f.Uint64Var(&opts.Seed, "seed", 0, "seed of NN-descent and of the recall sample")
-	f.StringVar(&opts.Rule, "rule", "or", "symmetrisation: or | mutual")
-	f.StringVar(&opts.Out, "out", "", "write the graph: Matrix Market (.mtx), gssl graph (.gsg), SciPy sparse (.npz) or an edge table (.csv, .tsv, .txt)")
-	opts.Plots.addFlags(f, "the distribution of the distance to the K-th neighbour, the distance quantiles against neighbour rank and, with --compare, recall against time")
-	f.IntVar(&opts.RecallN, "recall-sample", 1000, "measure recall on this many sampled points (0: skip)")
-	f.StringVar(&opts.GroundTruth, "groundtruth", "", "measure recall against a knn.py ground-truth file instead")
-	f.BoolVar(&opts.Compare, "compare", false, "also time the exact search and NN-descent at --compare-iterations, with their recall against the exact graph")
-	f.IntSliceVar(&opts.CompareIter, "compare-iterations", []int{1, 2, 4, 8}, "NN-descent iteration limits of --compare")
+	opts := knnOptions{MaxMemory: defaultMaxMemory(), K: defaultNeighbors, Weights: defaultKNNWeights, Precision: knngraph.Float32.String(),
+		Rule: knngraph.Or.String(), RecallN: 1000, CompareIter: []int{1, 2, 4, 8}}
+	cmd := newCommand("knn", &opts, func(cmd *cobra.Command, _ []string) error {
+		opts.JSON = g.JSON
+		if opts.Images == "" && opts.Features == "" {
+			return fmt.Errorf("knn: no data: give --features FILE (points: .npy, .npz or CSV), --images DIR (images_u8.bin.gz and labels.txt) or --images FILE (raw uint8 images)")
+		}
+		return runKNN(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
+	})
+	cmd.Use = "knn (--features X.npy | --images PATH) [--n N] [--neighbors K] [--approximate] [--knn-weights W] [--out graph.mtx|.gsg|.npz|.csv]"
 	renamedFlag(cmd, "k", "neighbors")
 	renamedFlag(cmd, "approx", "approximate")
 	renamedFlag(cmd, "weights", "knn-weights")
-	f.Var(&alphaAlias{cmd: cmd, sigma: &kf.Bandwidth}, "alpha", "deprecated: use --bandwidth (σ = α√2)")
-	_ = f.MarkHidden("alpha")
+	cmd.Flags().Var(&alphaAlias{cmd: cmd, sigma: &opts.Bandwidth}, "alpha", "deprecated: use --bandwidth (σ = α√2)")
+	_ = cmd.Flags().MarkHidden("alpha")
 	return cmd
 }
 
@@ -134,209 +83,213 @@ func (a *alphaAlias) Set(s string) error {
 
 // knnResult is the JSON object of gssl knn.
 type knnResult struct {
-	Images        string        `json:"images,omitempty"`
-	Features      string        `json:"features,omitempty"`
-	Dataset       string        `json:"dataset"`
-	Nodes         int           `json:"nodes"`
-	Dim           int           `json:"dim"`
-	K             int           `json:"k"`
-	Method        string        `json:"method"`
-	Precision     string        `json:"precision,omitempty"`
-	Seconds       float64       `json:"seconds"`
-	CPUSeconds    float64       `json:"cpu_seconds"`
-	PeakRSSMB     float64       `json:"peak_rss_mb"`
-	RSSReset      bool          `json:"rss_reset"`
-	Threads       int           `json:"threads"`
-	Iterations    int           `json:"iterations,omitempty"`
-	Rescanned     int           `json:"rescanned"`
-	Recall        any           `json:"recall"`
-	RecallQueries int           `json:"recall_queries"`
-	RecallSource  string        `json:"recall_source,omitempty"`
-	Rule          string        `json:"rule"`
-	Edges         int           `json:"edges"`
-	MedianKth     float64       `json:"median_kth_distance"`
-	Bandwidth     float64       `json:"bandwidth"`
-	Alpha         float64       `json:"alpha"`
-	GraphBytes    int64         `json:"graph_bytes"`
-	GraphSeconds  float64       `json:"graph_seconds"`
-	LoadSeconds   float64       `json:"load_seconds"`
-	Out           string        `json:"out,omitempty"`
-	Weights       string        `json:"weights,omitempty"`
-	Compare       []knnCompared `json:"compare,omitempty"`
+	Images        string              `json:"images,omitempty"`
+	Features      string              `json:"features,omitempty"`
+	Dataset       string              `json:"dataset"`
+	Nodes         int                 `json:"nodes"`
+	Dim           int                 `json:"dim"`
+	K             int                 `json:"k"`
+	Method        string              `json:"method"`
+	Precision     string              `json:"precision,omitempty"`
+	Seconds       float64             `json:"seconds"`
+	CPUSeconds    float64             `json:"cpu_seconds"`
+	PeakRSSMB     float64             `json:"peak_rss_mb"`
+	RSSReset      bool                `json:"rss_reset"`
+	Threads       int                 `json:"threads"`
+	Iterations    int                 `json:"iterations,omitempty"`
+	Rescanned     int                 `json:"rescanned"`
+	Recall        *float64            `json:"recall"`
+	RecallQueries int                 `json:"recall_queries"`
+	RecallSource  string              `json:"recall_source,omitempty"`
+	Rule          string              `json:"rule"`
+	Edges         int                 `json:"edges"`
+	MedianKth     float64             `json:"median_kth_distance"`
+	Bandwidth     float64             `json:"bandwidth"`
+	Alpha         float64             `json:"alpha"`
+	GraphBytes    int64               `json:"graph_bytes"`
+	GraphSeconds  float64             `json:"graph_seconds"`
+	LoadSeconds   float64             `json:"load_seconds"`
+	Out           string              `json:"out,omitempty"`
+	Weights       string              `json:"weights,omitempty"`
+	Compare       []knngraph.Compared `json:"compare,omitempty"`
 
-	ids    *nodeids.Map         // the points' ids (--features with an id column), or nil
-	report *loaders.TableReport // how --features was read
+	ids *nodeids.Map // the points' ids (--features with an id column), or nil
 }
 
-// check checks the flags, filling in the default weights, and returns the
-// search's precision, the graph's rule and the memory limit.
-func (opts *knnOptions) check() (prec knngraph.Precision, rule knngraph.Rule, limit int64, err error) {
-	if prec, err = knngraph.ParsePrecision(opts.Precision); err != nil {
-		return 0, 0, 0, fmt.Errorf("knn: --precision %q is invalid: use float32 or float64", opts.Precision)
-	}
-	if rule, err = knngraph.ParseRule(opts.Rule); err != nil {
-		return 0, 0, 0, fmt.Errorf("knn: --rule %q is invalid: use or or mutual", opts.Rule)
-	}
-	if opts.Weights == "" {
-		opts.Weights = defaultKNNWeights
-	}
-	switch opts.Weights {
-	case "affinity", "normalized", "distance2":
-		if opts.Bandwidth < 0 || math.IsNaN(opts.Bandwidth) || math.IsInf(opts.Bandwidth, 0) {
-			return 0, 0, 0, fmt.Errorf("knn: --bandwidth %v is invalid: it must be finite and ≥ 0 (0: the default)", opts.Bandwidth)
-		}
-	default:
-		kf := knnFlags{Weights: opts.Weights, Bandwidth: opts.Bandwidth}
-		if _, err := kf.kernel(); err != nil {
-			return 0, 0, 0, fmt.Errorf("knn: %w (or distance2)", err)
-		}
-	}
-	if opts.N < 0 {
-		return 0, 0, 0, fmt.Errorf("knn: --n %d is invalid: it must be ≥ 0 (0 means all images)", opts.N)
-	}
-	if opts.RecallN < 0 {
-		return 0, 0, 0, fmt.Errorf("knn: --recall-sample %d is invalid: it must be ≥ 0", opts.RecallN)
-	}
-	if err := checkCompare(*opts); err != nil {
-		return 0, 0, 0, err
-	}
-	if opts.Images != "" && opts.Features != "" {
-		return 0, 0, 0, fmt.Errorf("knn: --images and --features exclude each other: uint8 images, or points")
-	}
-	if err := checkOutPath("out", opts.Out); err != nil {
-		return 0, 0, 0, fmt.Errorf("knn: %w", err)
-	}
-	if err := checkGraphOut(opts.Out); err != nil {
-		return 0, 0, 0, fmt.Errorf("knn: %w", err)
-	}
-	if err := opts.Plots.check(); err != nil {
-		return 0, 0, 0, fmt.Errorf("knn: %w", err)
-	}
-	limit, err = parseBytes("max-memory", opts.MaxMemory)
-	if err != nil {
-		return 0, 0, 0, fmt.Errorf("knn: %w", err)
-	}
-	return prec, rule, limit, nil
-}
-
-func runKNN(ctx context.Context, opts knnOptions, stdout, stderr io.Writer) error {
-	prec, rule, limit, err := opts.check()
-	if err != nil {
-		return err
-	}
-	start := timeNow()
-	x, res, err := knnPoints(opts, limit)
-	if err != nil {
-		return err
-	}
-	if res.report != nil {
-		recordInputs(ctx, stderr, *res.report)
-	}
-	n, d := x.Dims()
-	res.K, res.Rule, res.Threads, res.LoadSeconds = opts.K, opts.Rule, runtime.GOMAXPROCS(0), seconds(start)
-	if opts.K < 1 || opts.K >= n {
-		return fmt.Errorf("knn: --neighbors %d is invalid: it must be in [1, %d) for %d %s", opts.K, n, n, res.unit())
-	}
-	res.GraphBytes = knngraph.GraphBytes(n, opts.K)
-	if err := checkMemory(res.GraphBytes+knngraph.PointsBytes(n, d), limit, fmt.Sprintf("the %d×%d points and their K-nearest-neighbour graph (k = %d)", n, d, opts.K), "give fewer points (--n) or a smaller --neighbors"); err != nil {
-		return fmt.Errorf("knn: %w", err)
-	}
-
-	nb, err := knnSearch(ctx, opts, x, prec, &res, stderr)
-	if err != nil {
-		return err
-	}
-	res.Rescanned = nb.Rescanned
-
-	// Recall against exact neighbours of a sample (or of the ground truth).
-	if err := knnRecall(ctx, opts, x, nb, &res, stderr); err != nil {
-		return err
-	}
-	if opts.Compare {
-		if res.Compare, err = knnCompare(ctx, opts, x, nb, res, prec, stderr); err != nil {
-			return err
-		}
-	}
-
-	if opts.Images != "" {
-		// Distances in pixels/255 units, then the graph.
-		scale := loaders.PixelScale * loaders.PixelScale
-		for i := range nb.Dist2 {
-			nb.Dist2[i] *= scale
-		}
-	}
-	start = timeNow()
-	g, err := knngraph.NewGraph(nb, rule)
-	if err != nil {
-		return fmt.Errorf("knn: %w", err)
-	}
-	res.GraphSeconds = seconds(start)
-	res.Edges = g.Dist2.Edges() - g.Dist2.SelfLoops()
-	res.MedianKth = g.MedianKth()
-	res.Bandwidth = opts.Bandwidth
-	if res.Bandwidth == 0 && opts.Weights != "gaussian" {
-		res.Bandwidth = math.Sqrt2 * g.DefaultAlpha()
-	}
-	res.Alpha = res.Bandwidth / math.Sqrt2
-	logf(stderr, "knn: %d %s of %d features: k = %d, %s search, %s rule, %s weights%s; %d edges, graph %s (linear in n·k)",
-		n, res.unit(), d, opts.K, res.Method, opts.Rule, opts.Weights, bandwidthNote(opts.Weights, res.Bandwidth), res.Edges, formatBytes(res.GraphBytes))
-	if opts.Out != "" {
-		if err := writeKNNGraph(opts.Out, g, res.ids, res.Bandwidth, opts.Weights); err != nil {
-			return err
-		}
-		res.Out = opts.Out
-	}
-	res.Weights = opts.Weights
-	if err := opts.Plots.write(stderr, "knn", res, func() (picture, error) { return knnPicture(nb, res) }); err != nil {
-		return err
-	}
-	return report(stdout, opts.JSON, res, func(w io.Writer) { printKNN(w, res, opts) })
-}
-
-// bandwidthNote says which σ the weights use, for the stderr line.
-func bandwidthNote(weights string, sigma float64) string {
-	switch weights {
-	case "connectivity", "distance2":
-		return ""
-	case "gaussian":
-		if sigma == 0 {
-			return " (self-tuning σ_i: distance to the 7th neighbour)"
-		}
-	}
-	return fmt.Sprintf(" (σ = %.4g)", sigma)
-}
-
-// unit names the points of the result.
-func (r *knnResult) unit() string {
+// Unit names the points of the result.
+func (r knnResult) Unit() string {
 	if r.Features != "" {
 		return "points"
 	}
 	return "images"
 }
 
+// check checks the flags and returns the search and graph they describe
+// and the memory limit.
+func (opts *knnOptions) check() (knngraph.PointGraph, int64, error) {
+	fail := func(format string, a ...any) (knngraph.PointGraph, int64, error) {
+		return knngraph.PointGraph{}, 0, fmt.Errorf("knn: "+format, a...)
+	}
+	if opts.Weights == "" {
+		opts.Weights = defaultKNNWeights
+	}
+	kf := knnFlags{Neighbors: opts.K, Approximate: opts.Approx, Weights: opts.Weights, Bandwidth: opts.Bandwidth}
+	if opts.Weights == "affinity" || opts.Weights == "normalized" || opts.Weights == "distance2" {
+		kf.Weights = knngraph.Gaussian.String() // IMGP's Ã and A, and the distances: only the bandwidth is checked
+	} else if _, err := knngraph.ParseKernel(opts.Weights); err != nil {
+		return fail("--knn-weights %q is invalid: use connectivity, gaussian or imgp (or distance2)", opts.Weights)
+	}
+	p, err := kf.pointGraph()
+	if err != nil {
+		return fail("%w", err)
+	}
+	p.Seed = opts.Seed
+	if p.Precision, err = knngraph.ParsePrecision(opts.Precision); err != nil {
+		return fail("--precision %q is invalid: use float32 or float64", opts.Precision)
+	}
+	if p.Rule, err = knngraph.ParseRule(opts.Rule); err != nil {
+		return fail("--rule %q is invalid: use or or mutual", opts.Rule)
+	}
+	switch {
+	case opts.N < 0:
+		return fail("--n %d is invalid: it must be ≥ 0 (0 means all images)", opts.N)
+	case opts.RecallN < 0:
+		return fail("--recall-sample %d is invalid: it must be ≥ 0", opts.RecallN)
+	case opts.Images != "" && opts.Features != "":
+		return fail("--images and --features exclude each other: uint8 images, or points")
+	}
+	if opts.Compare {
+		if err := (knngraph.Comparison{Limits: opts.CompareIter}).Validate(); err != nil {
+			return fail("%w", flagNamed(err, "knngraph: Comparison.Limits", "--compare-iterations"))
+		}
+	}
+	if err := checkOutPath("out", opts.Out); err != nil {
+		return fail("%w", err)
+	}
+	if _, err := loaders.GraphFormat(opts.Out); opts.Out != "" && err != nil {
+		return fail("--out %w", err)
+	}
+	if err := opts.Plots.check(); err != nil {
+		return fail("%w", err)
+	}
+	limit, err := parseBytes("max-memory", opts.MaxMemory)
+	if err != nil {
+		return fail("%w", err)
+	}
+	return p, limit, nil
+}
+
+func runKNN(ctx context.Context, opts knnOptions, stdout, stderr io.Writer) error {
+	p, limit, err := opts.check()
+	if err != nil {
+		return err
+	}
+	start := timeNow()
+	x, res, err := knnPoints(ctx, opts, limit, stderr)
+	if err != nil {
+		return err
+	}
+	n, d := x.Dims()
+	res.K, res.Rule, res.Threads, res.LoadSeconds = opts.K, opts.Rule, runtime.GOMAXPROCS(0), seconds(start)
+	if opts.K < 1 || opts.K >= n {
+		return fmt.Errorf("knn: --neighbors %d is invalid: it must be in [1, %d) for %d %s", opts.K, n, n, res.Unit())
+	}
+	res.GraphBytes = knngraph.GraphBytes(n, opts.K)
+	if err := checkMemory(res.GraphBytes+knngraph.PointsBytes(n, d), limit, fmt.Sprintf("the %d×%d points and their K-nearest-neighbour graph (k = %d)", n, d, opts.K), "give fewer points (--n) or a smaller --neighbors"); err != nil {
+		return fmt.Errorf("knn: %w", err)
+	}
+	nb, err := knnSearch(ctx, p, x, &res, stderr)
+	if err != nil {
+		return err
+	}
+	if err := knnRecall(ctx, opts, x, nb, &res, stderr); err != nil {
+		return err
+	}
+	if opts.Compare {
+		exact, secs := nb, res.Seconds
+		if opts.Approx {
+			exact = nil // the comparison runs (and times) the exact search
+		}
+		c := knngraph.Comparison{K: opts.K, Limits: opts.CompareIter, Seed: opts.Seed, Exact: exact, ExactSeconds: secs, Settings: &knngraph.Settings{Precision: p.Precision},
+			Progress: func(c knngraph.Compared) {
+				if c.Method == "exact" {
+					logf(stderr, "knn: --compare: exact search in %.3f s", c.Seconds)
+					return
+				}
+				logf(stderr, "knn: --compare: NN-descent, %d of at most %d iterations: %.3f s, recall %.4f", c.Ran, c.Iterations, c.Seconds, c.Recall)
+			}}
+		if res.Compare, err = c.Run(ctx, x); err != nil {
+			return fmt.Errorf("knn: --compare: %w", err)
+		}
+	}
+	if err := knnGraph(opts, nb, p.Rule, &res, stderr); err != nil {
+		return err
+	}
+	if err := opts.Plots.write(stderr, "knn", res, func() (picture, error) { return knnPicture(nb, res) }); err != nil {
+		return err
+	}
+	return reportSummary(stdout, opts.JSON, "knn", res)
+}
+
+// knnGraph symmetrises the neighbour lists (distances in pixels/255 units
+// for images), describes the graph in res and writes --out.
+func knnGraph(opts knnOptions, nb *knngraph.Neighbors, rule knngraph.Rule, res *knnResult, stderr io.Writer) error {
+	if opts.Images != "" {
+		for i := range nb.Dist2 {
+			nb.Dist2[i] *= loaders.PixelScale * loaders.PixelScale
+		}
+	}
+	start := timeNow()
+	g, err := knngraph.NewGraph(nb, rule)
+	if err != nil {
+		return fmt.Errorf("knn: %w", err)
+	}
+	res.GraphSeconds, res.Edges, res.MedianKth = seconds(start), g.Dist2.Edges()-g.Dist2.SelfLoops(), g.MedianKth()
+	if res.Bandwidth = opts.Bandwidth; res.Bandwidth == 0 && opts.Weights != "gaussian" {
+		res.Bandwidth = math.Sqrt2 * g.DefaultAlpha()
+	}
+	res.Alpha, res.Weights = res.Bandwidth/math.Sqrt2, opts.Weights
+	note := fmt.Sprintf(" (σ = %.4g)", res.Bandwidth)
+	if opts.Weights == "connectivity" || opts.Weights == "distance2" {
+		note = ""
+	} else if opts.Weights == "gaussian" && res.Bandwidth == 0 {
+		note = " (self-tuning σ_i: distance to the 7th neighbour)"
+	}
+	logf(stderr, "knn: %d %s of %d features: k = %d, %s search, %s rule, %s weights%s; %d edges, graph %s (linear in n·k)",
+		res.Nodes, res.Unit(), res.Dim, opts.K, res.Method, opts.Rule, opts.Weights, note, res.Edges, formatBytes(res.GraphBytes))
+	if opts.Out == "" {
+		return nil
+	}
+	w, err := g.WeightsNamed(opts.Weights, res.Bandwidth)
+	if err != nil {
+		return fmt.Errorf("knn: %w", err)
+	}
+	if err := loaders.WriteGraph(opts.Out, w, res.ids); err != nil {
+		return fmt.Errorf("knn: --out %s: %w", opts.Out, err)
+	}
+	res.Out = opts.Out
+	return nil
+}
+
 // knnPoints reads the first N points of --features, or the first N images
 // of --images as raw byte values (squared distances are exact integers,
 // rescaled to pixels/255 units after the search).
-func knnPoints(opts knnOptions, limit int64) (*mat.Dense, knnResult, error) {
+func knnPoints(ctx context.Context, opts knnOptions, limit int64, stderr io.Writer) (*mat.Dense, knnResult, error) {
 	if opts.Features != "" {
-		p, err := readPoints(opts.Features, "", limit)
+		p, err := readPointRows(ctx, opts.Features, "", limit, stderr)
 		if err != nil {
 			return nil, knnResult{}, fmt.Errorf("knn: %w", err)
 		}
 		x, ids := p.X, p.IDs
 		n, d := x.Dims()
-		if n == 0 {
-			return nil, knnResult{}, fmt.Errorf("knn: --features %s has no rows: a K-nearest-neighbour graph needs points", opts.Features)
-		}
-		if opts.N > n {
+		switch {
+		case opts.N > n:
 			return nil, knnResult{}, fmt.Errorf("knn: --n %d is invalid: %s holds only %d points", opts.N, opts.Features, n)
-		}
-		if opts.N > 0 {
-			x = x.Slice(0, opts.N, 0, d).(*mat.Dense)
-			n = opts.N
+		case opts.N > 0:
+			x, n = x.Slice(0, opts.N, 0, d).(*mat.Dense), opts.N
 			ids = ids.Subset(firstN(n))
 		}
-		return x, knnResult{Features: opts.Features, Dataset: strings.TrimSuffix(filepath.Base(opts.Features), filepath.Ext(opts.Features)), Nodes: n, Dim: d, ids: ids, report: &p.Report}, nil
+		return x, knnResult{Features: opts.Features, Dataset: strings.TrimSuffix(filepath.Base(opts.Features), filepath.Ext(opts.Features)), Nodes: n, Dim: d, ids: ids}, nil
 	}
 	if err := refuseNPYImages(opts.Images); err != nil {
 		return nil, knnResult{}, fmt.Errorf("knn: %w", err)
@@ -345,87 +298,49 @@ func knnPoints(opts knnOptions, limit int64) (*mat.Dense, knnResult, error) {
 	if err != nil {
 		return nil, knnResult{}, fmt.Errorf("knn: --images: %w", err)
 	}
-	im, pixels, file := set.Images, set.Images.Pixels, set.Path
+	im, pixels := set.Images, set.Images.Pixels
 	n := opts.N
 	if n == 0 {
 		n = im.Count
 	}
 	if n > im.Count {
-		return nil, knnResult{}, fmt.Errorf("knn: --n %d is invalid: %s holds only %d images", n, file, im.Count)
+		return nil, knnResult{}, fmt.Errorf("knn: --n %d is invalid: %s holds only %d images", n, set.Path, im.Count)
 	}
 	if err := checkMemory(knngraph.PointsBytes(n, pixels), limit, fmt.Sprintf("%d images of %d pixels", n, pixels), "give fewer images (--n)"); err != nil {
 		return nil, knnResult{}, fmt.Errorf("knn: %w", err)
 	}
-	return im.BytesRange(0, n), knnResult{Images: opts.Images, Dataset: datasetName(opts.Images), Nodes: n, Dim: pixels}, nil
-}
-
-// printKNN prints the readable summary of gssl knn.
-func printKNN(w io.Writer, res knnResult, opts knnOptions) {
-	n, pixels := res.Nodes, res.Dim
-	unit := "pixels"
-	if res.Features != "" {
-		unit = "features"
+	dataset := opts.Images
+	if st, err := os.Stat(dataset); err == nil && !st.IsDir() {
+		dataset = filepath.Dir(dataset)
 	}
-	fmt.Fprintf(w, "%s: %d %s of %d %s, k = %d, %s", res.Dataset, n, res.unit(), pixels, unit, opts.K, res.Method)
-	if res.Precision != "" {
-		fmt.Fprintf(w, " (%s)", res.Precision)
-	}
-	fmt.Fprintln(w)
-	fmt.Fprintf(w, "  search       %.3f s (%.3f s of CPU), peak memory %.1f MB, %d threads", res.Seconds, res.CPUSeconds, res.PeakRSSMB, res.Threads)
-	if res.Iterations > 0 {
-		fmt.Fprintf(w, ", %d iterations", res.Iterations)
-	}
-	fmt.Fprintln(w)
-	if r, ok := res.Recall.(float64); ok {
-		fmt.Fprintf(w, "  recall@%d    %.4f on %d points (%s)\n", opts.K, r, res.RecallQueries, res.RecallSource)
-	}
-	for _, c := range res.Compare {
-		fmt.Fprintf(w, "  compare      %-24s %8.3f s, recall@%d %.4f against the exact graph\n", c.label(), c.Seconds, opts.K, c.Recall)
-	}
-	fmt.Fprintf(w, "  graph        %d edges (%s rule) plus %d self loops, built in %.3f s\n", res.Edges, opts.Rule, n, res.GraphSeconds)
-	fmt.Fprintf(w, "  bandwidth    median K-th distance %.4f, σ = %.4f (α = σ/√2 = %.4f)\n", res.MedianKth, res.Bandwidth, res.Alpha)
-	if res.Out != "" {
-		fmt.Fprintf(w, "  written      %s (%s)\n", res.Out, res.Weights)
-	}
+	return im.BytesRange(0, n), knnResult{Images: opts.Images, Dataset: filepath.Base(filepath.Clean(dataset)), Nodes: n, Dim: pixels}, nil
 }
 
 // knnSearch runs the exact or NN-descent search, timed with its CPU time
 // and peak memory.
-func knnSearch(ctx context.Context, opts knnOptions, x *mat.Dense, prec knngraph.Precision, res *knnResult, stderr io.Writer) (*knngraph.Neighbors, error) {
+func knnSearch(ctx context.Context, p knngraph.PointGraph, x *mat.Dense, res *knnResult, stderr io.Writer) (*knngraph.Neighbors, error) {
 	n, _ := x.Dims()
 	bar := newProgress(stderr, n, "knn")
-	p := knngraph.PointGraph{K: opts.K, Approximate: opts.Approx, Precision: prec, Seed: opts.Seed}
-	progress := searchProgress(bar, opts.Approx, stderr)
-	p.Progress = func(done, total int) {
-		res.Iterations = done
-		progress(done, total)
-	}
-	res.Method, res.Precision = "exact", prec.String()
-	if opts.Approx {
+	progress := searchProgress(bar, p.Approximate, stderr)
+	p.Progress = progress
+	res.Method, res.Precision = "exact", p.Precision.String()
+	if p.Approximate {
 		res.Method, res.Precision = "nn-descent", ""
-	} else {
-		p.Progress = progress
+		p.Progress = func(done, total int) {
+			res.Iterations = done
+			progress(done, total)
+		}
 	}
 	res.RSSReset = resetPeakRSS()
-	cpu0 := cpuSeconds()
-	start := timeNow()
+	cpu0, start := cpuSeconds(), timeNow()
 	nb, err := p.Search(ctx, x)
-	res.Seconds = seconds(start)
-	res.CPUSeconds = cpuSeconds() - cpu0
-	res.PeakRSSMB = peakRSSMB()
+	res.Seconds, res.CPUSeconds, res.PeakRSSMB = seconds(start), cpuSeconds()-cpu0, peakRSSMB()
 	bar.Finish()
 	if err != nil {
 		return nil, fmt.Errorf("knn: %w", err)
 	}
+	res.Rescanned = nb.Rescanned
 	return nb, nil
-}
-
-func datasetName(path string) string {
-	st, err := os.Stat(path)
-	if err == nil && !st.IsDir() {
-		path = filepath.Dir(path)
-	}
-	return filepath.Base(filepath.Clean(path))
 }
 
 // knnRecall measures recall@k of nb against exact neighbours, counting a
@@ -433,6 +348,7 @@ func datasetName(path string) string {
 // shared/bench/peers/knn.py does: those of --groundtruth, or of a sample.
 func knnRecall(ctx context.Context, opts knnOptions, x *mat.Dense, nb *knngraph.Neighbors, res *knnResult, stderr io.Writer) error {
 	n, _ := x.Dims()
+	var recall float64
 	var err error
 	switch {
 	case opts.GroundTruth != "":
@@ -446,44 +362,20 @@ func knnRecall(ctx context.Context, opts knnOptions, x *mat.Dense, nb *knngraph.
 			return fmt.Errorf("knn: --groundtruth %w", err)
 		}
 		res.RecallSource, res.RecallQueries = "ground truth "+filepath.Base(opts.GroundTruth), len(rows)
-		res.Recall, err = knngraph.RecallAt(nb, rows, kth)
+		recall, err = knngraph.RecallAt(nb, rows, kth)
 	case opts.RecallN > 0:
 		start := timeNow()
 		res.RecallQueries = min(opts.RecallN, n)
-		res.Recall, err = knngraph.SampleRecall(ctx, x, nb, opts.RecallN, opts.Seed)
+		recall, err = knngraph.SampleRecall(ctx, x, nb, opts.RecallN, opts.Seed)
 		logf(stderr, "knn: exact neighbours of %d sampled points in %.2f s", res.RecallQueries, seconds(start))
 		res.RecallSource = fmt.Sprintf("exact search on %d points sampled with seed %d", res.RecallQueries, opts.Seed)
 	default:
-		res.Recall = nil
+		return nil
 	}
 	if err != nil {
 		return fmt.Errorf("knn: recall: %w", err)
 	}
-	return nil
-}
-
-// checkGraphOut refuses an --out whose extension names no graph format.
-func checkGraphOut(path string) error {
-	if path == "" {
-		return nil
-	}
-	if _, err := loaders.GraphFormat(path); err != nil {
-		return fmt.Errorf("--out %w", err)
-	}
-	return nil
-}
-
-// writeKNNGraph writes the weights of g named by --knn-weights (sigma: σ
-// of the Gaussian weights, 0 for the default) in the format of the path's
-// extension (loaders.WriteGraph).
-func writeKNNGraph(path string, g *knngraph.Graph, ids *nodeids.Map, sigma float64, weights string) error {
-	w, err := g.WeightsNamed(weights, sigma)
-	if err != nil {
-		return fmt.Errorf("knn: %w", err)
-	}
-	if err := loaders.WriteGraph(path, w, ids); err != nil {
-		return fmt.Errorf("knn: --out %s: %w", path, err)
-	}
+	res.Recall = &recall
 	return nil
 }
 

@@ -205,8 +205,9 @@ func TestReadPointFeaturesIDs(t *testing.T) {
 	} {
 		path := filepath.Join(dir, "f.csv")
 		require.NoError(t, os.WriteFile(path, []byte(c.text), 0o644))
-		x, ids, err := readPointFeatures(path, "", 1<<30)
+		p, err := readPoints(path, "", 1<<30)
 		require.NoError(t, err, c.text)
+		x, ids := p.X, p.IDs
 		r, d := x.Dims()
 		assert.Equal(t, len(c.ids), r, c.text)
 		assert.Equal(t, c.cols, d, c.text)

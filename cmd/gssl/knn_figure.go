@@ -70,7 +70,7 @@ func knnComparePanel(res knnResult) (*plot.Plot, htmlreport.Table, error) {
 			ran = strconv.Itoa(c.Ran)
 		}
 		all = append(all, c.Seconds)
-		t.Rows = append(t.Rows, []string{c.label(), ran, strconv.FormatFloat(c.Seconds, 'f', 3, 64), strconv.FormatFloat(c.Recall, 'f', 4, 64)})
+		t.Rows = append(t.Rows, []string{c.Label(), ran, strconv.FormatFloat(c.Seconds, 'f', 3, 64), strconv.FormatFloat(c.Recall, 'f', 4, 64)})
 	}
 	p, err := figures.Curves(fmt.Sprintf("recall@%d against time (%d points)", res.K, res.Nodes), "seconds", fmt.Sprintf("recall@%d against the exact graph", res.K),
 		spansDecade(all), false, nd, ex)

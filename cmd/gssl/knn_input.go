@@ -5,12 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"path/filepath"
 	"strconv"
 	"strings"
 
-	"github.com/spf13/pflag"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/knngraph"
@@ -23,11 +21,14 @@ import (
 // points: the same flags, with the same meaning, in gssl knn and in every
 // node command given --features without --edges.
 type knnFlags struct {
-	Neighbors   int     // K
-	Approximate bool    // NN-descent instead of the exact search
-	Weights     string  // connectivity, gaussian or imgp
-	Bandwidth   float64 // σ of exp(−d²/(2σ²)); 0: self-tuning (gaussian) or the median K-th distance (imgp)
+	Neighbors   int     `flag:"neighbors"`
+	Approximate bool    `flag:"approximate"`
+	Weights     string  `flag:"knn-weights"` // connectivity, gaussian or imgp
+	Bandwidth   float64 `flag:"bandwidth"`
 }
+
+// newKNNFlags is the KNN flags' defaults.
+func newKNNFlags() knnFlags { return knnFlags{Neighbors: defaultNeighbors, Weights: defaultKNNWeights} }
 
 // defaultNeighbors is K of a KNN graph when --neighbors is not given:
 // scikit-learn's LabelSpreading default (n_neighbors=7) rounded up to the
@@ -38,56 +39,25 @@ const defaultNeighbors = 10
 // command: scikit-learn's kernel='knn' (0/1 edges).
 const defaultKNNWeights = "connectivity"
 
-// addFlags registers --neighbors, --approximate, --knn-weights and
-// --bandwidth.
-func (k *knnFlags) addFlags(f *pflag.FlagSet, what string) {
-	f.IntVar(&k.Neighbors, "neighbors", defaultNeighbors, "neighbours per point of the K-nearest-neighbour graph"+what)
-	f.BoolVar(&k.Approximate, "approximate", false, "build the K-nearest-neighbour graph by NN-descent (approximate, for large N) instead of the exact search"+what)
-	f.StringVar(&k.Weights, "knn-weights", defaultKNNWeights, "edge weights of the K-nearest-neighbour graph: connectivity (1 per edge, scikit-learn's kernel='knn'), gaussian (exp(−d²/(2σ²)), σ = --bandwidth, or self-tuning exp(−d²/(σ_iσ_j)) with σ_i the distance to the 7th neighbour when --bandwidth is 0), or imgp (IMGP's density-normalised Gaussian, σ = --bandwidth or the median distance to the K-th neighbour)"+what)
-	f.Float64Var(&k.Bandwidth, "bandwidth", 0, "bandwidth σ of the Gaussian exp(−d²/(2σ²)) of --knn-weights gaussian or imgp (0: self-tuning, or for imgp the median distance to the K-th neighbour)"+what)
-}
+// knnFields are knngraph.PointGraph's fields and their flags.
+var knnFields = []string{"knngraph: ", "", "K=", "--neighbors ", "Bandwidth=", "--bandwidth ", "Kernel ", "--knn-weights "}
 
-// kernel validates the weight flags.
-func (k *knnFlags) kernel() (knngraph.Kernel, error) {
+// pointGraph is the graph the flags describe, checked
+// (knngraph.PointGraph.Validate).
+func (k *knnFlags) pointGraph() (knngraph.PointGraph, error) {
 	if k.Weights == "" {
 		k.Weights = defaultKNNWeights
 	}
 	kern, err := knngraph.ParseKernel(k.Weights)
 	if err != nil {
-		return 0, fmt.Errorf("--knn-weights %q is invalid: use connectivity, gaussian or imgp", k.Weights)
+		return knngraph.PointGraph{}, fmt.Errorf("--knn-weights %q is invalid: use connectivity, gaussian or imgp", k.Weights)
 	}
-	if k.Bandwidth < 0 || math.IsNaN(k.Bandwidth) || math.IsInf(k.Bandwidth, 0) {
-		return 0, fmt.Errorf("--bandwidth %v is invalid: it must be finite and ≥ 0 (0: the default)", k.Bandwidth)
-	}
-	if kern == knngraph.Connectivity && k.Bandwidth != 0 {
-		return 0, fmt.Errorf("--bandwidth %v is given, but --knn-weights connectivity has no bandwidth: pass --knn-weights gaussian or imgp", k.Bandwidth)
-	}
-	return kern, nil
-}
-
-// checkK refuses K outside [1, n−1].
-func (k *knnFlags) checkK(n int, what string) error {
-	if n < 2 {
-		return fmt.Errorf("%d %s: a K-nearest-neighbour graph needs at least 2 points", n, what)
-	}
-	if k.Neighbors < 1 || k.Neighbors >= n {
-		return fmt.Errorf("--neighbors %d is invalid: it must be in [1, %d] for %d %s (a point's neighbours are the other points)", k.Neighbors, n-1, n, what)
-	}
-	return nil
+	p := knngraph.PointGraph{K: k.Neighbors, Approximate: k.Approximate, Kernel: kern, Bandwidth: k.Bandwidth}
+	return p, flagNamed(p.Validate(), knnFields...)
 }
 
 // knnSummary says how a KNN graph was built, for stderr and --json.
 type knnSummary = knngraph.Summary
-
-// knnLine is the summary as one stderr line.
-func knnLine(s *knnSummary) string {
-	w := s.Weights
-	if s.Bandwidth > 0 {
-		w += fmt.Sprintf(" (σ = %.4g)", s.Bandwidth)
-	}
-	return fmt.Sprintf("KNN graph of %d points (%d features): k = %d, %s search, %s weights, %s rule; %d edges, graph %s (linear in n·k), features %s",
-		s.Points, s.Features, s.K, s.Method, w, s.Rule, s.Edges, formatBytes(s.GraphBytes), formatBytes(s.DenseBytes))
-}
 
 // knnBuilt is a KNN graph a node command built from --features: the points
 // and the weights, which a saved model keeps to predict new points.
@@ -109,33 +79,6 @@ func (b *knnBuilt) pointsOf(ds *loaders.NodeDataset) (*savedmodel.Points, error)
 	return savedmodel.PointsOf(b.X, b.W, b.IDs, nodes)
 }
 
-// buildKNN builds the K-nearest-neighbour graph of the rows of x
-// (knngraph.FromPoints), with a bar (or a line per NN-descent iteration)
-// on stderr; what names the rows in errors.
-func buildKNN(ctx context.Context, x *mat.Dense, k knnFlags, seed uint64, limit int64, what string, stderr io.Writer) (*knnBuilt, error) {
-	kern, err := k.kernel()
-	if err != nil {
-		return nil, err
-	}
-	n, d := x.Dims()
-	if err := k.checkK(n, what); err != nil {
-		return nil, err
-	}
-	p := knngraph.PointGraph{K: k.Neighbors, Approximate: k.Approximate, Kernel: kern, Bandwidth: k.Bandwidth, Seed: seed, MaxBytes: limit}
-	bar := newProgress(stderr, n, "knn")
-	p.Progress = searchProgress(bar, k.Approximate, stderr)
-	w, s, err := knngraph.FromPoints(ctx, x, p)
-	bar.Finish()
-	var me *knngraph.MemoryError
-	if errors.As(err, &me) {
-		return nil, checkMemory(me.Need, limit, fmt.Sprintf("the %d×%d points and their K-nearest-neighbour graph (k = %d)", n, d, k.Neighbors), "give fewer points or features, or a smaller --neighbors")
-	}
-	if err != nil {
-		return nil, knnPointError(err, what)
-	}
-	return &knnBuilt{X: x, W: w, Summary: s}, nil
-}
-
 // searchProgress reports a search: the exact search on a bar, NN-descent a
 // line per iteration.
 func searchProgress(bar *progress, approximate bool, stderr io.Writer) func(done, total int) {
@@ -149,19 +92,11 @@ func searchProgress(bar *progress, approximate bool, stderr io.Writer) func(done
 	}
 }
 
-// knnPointError rewrites the library's "knngraph: point i" into the
-// user's row numbering and file.
-func knnPointError(err error, what string) error {
-	msg := strings.TrimPrefix(err.Error(), "knngraph: ")
-	msg = strings.Replace(msg, "point ", what+" row ", 1)
-	msg = strings.Replace(msg, "node ", what+" row ", 1)
-	return errors.New(msg)
-}
-
 // loadPoints builds the node data set of a node command given --features
-// and no graph: the K-nearest-neighbour graph of the feature rows, whose
-// nodes are the rows (named by --feature-ids, or an id column of a CSV
-// table, else 0, 1, …), with --labels and --targets matched to them.
+// and no graph: the K-nearest-neighbour graph (knngraph.FromPoints) of the
+// feature rows, whose nodes are the rows (named by --feature-ids, or an id
+// column of a CSV table, else 0, 1, …), with --labels and --targets matched
+// to them.
 func (in *nodeInput) loadPoints(ctx context.Context, stderr io.Writer) (*loaders.NodeDataset, error) {
 	if in.Nodes != 0 {
 		return nil, fmt.Errorf("--nodes %d applies to edge tables; with --features and no --edges the nodes are the rows of --features", in.Nodes)
@@ -170,35 +105,44 @@ func (in *nodeInput) loadPoints(ctx context.Context, stderr io.Writer) (*loaders
 	if err != nil {
 		return nil, err
 	}
-	if _, err := in.KNN.kernel(); err != nil {
-		return nil, err
-	}
-	p, err := readPoints(in.Features, in.FeatureIDs, limit)
+	p, err := in.KNN.pointGraph()
 	if err != nil {
 		return nil, err
 	}
-	x, ids := p.X, p.IDs
-	in.reports = []loaders.TableReport{p.Report}
-	recordInputs(ctx, stderr, p.Report)
-	n, _ := x.Dims()
-	if n == 0 {
-		return nil, fmt.Errorf("--features %s has no rows: a K-nearest-neighbour graph needs points", in.Features)
+	pts, err := readPointRows(ctx, in.Features, in.FeatureIDs, limit, stderr)
+	if err != nil {
+		return nil, err
 	}
-	ds, err := loaders.PointsDataset(p, strings.TrimSuffix(filepath.Base(in.Features), filepath.Ext(in.Features))+"-knn"+strconv.Itoa(in.KNN.Neighbors), in.Labels, in.Targets)
+	in.reports = []loaders.TableReport{pts.Report}
+	ds, err := loaders.PointsDataset(pts, strings.TrimSuffix(filepath.Base(in.Features), filepath.Ext(in.Features))+"-knn"+strconv.Itoa(in.KNN.Neighbors), in.Labels, in.Targets)
 	if err != nil {
 		return nil, flagFile("targets", in.Targets, flagFile("labels", in.Labels, err))
 	}
-	if err := in.KNN.checkK(n, "rows of --features "+in.Features); err != nil {
-		return nil, err
+	n, d := pts.X.Dims()
+	if what := "rows of --features " + in.Features; n < 2 {
+		return nil, fmt.Errorf("%d %s: a K-nearest-neighbour graph needs at least 2 points", n, what)
+	} else if in.KNN.Neighbors >= n {
+		return nil, fmt.Errorf("--neighbors %d is invalid: it must be in [1, %d] for %d %s (a point's neighbours are the other points)", in.KNN.Neighbors, n-1, n, what)
 	}
-	built, err := buildKNN(ctx, x, in.KNN, in.seed(), limit, "--features "+in.Features+":", stderr)
-	if err != nil {
-		return nil, err
+	p.Seed, p.MaxBytes = in.seed(), limit
+	bar := newProgress(stderr, n, "knn")
+	p.Progress = searchProgress(bar, p.Approximate, stderr)
+	w, s, err := knngraph.FromPoints(ctx, pts.X, p)
+	bar.Finish()
+	if me := (*knngraph.MemoryError)(nil); errors.As(err, &me) {
+		return nil, checkMemory(me.Need, limit, fmt.Sprintf("the %d×%d points and their K-nearest-neighbour graph (k = %d)", n, d, p.K), "give fewer points or features, or a smaller --neighbors")
+	} else if err != nil {
+		// The library's "knngraph: point i" in the user's row numbering and file.
+		msg := strings.Replace(strings.TrimPrefix(err.Error(), "knngraph: "), "point ", "--features "+in.Features+": row ", 1)
+		return nil, errors.New(strings.Replace(msg, "node ", "--features "+in.Features+": row ", 1))
 	}
-	logf(stderr, "gssl: %s", knnLine(&built.Summary))
-	ds.Graph = built.W.W
-	built.IDs = ids
-	in.built = built
+	w8 := s.Weights
+	if s.Bandwidth > 0 {
+		w8 += fmt.Sprintf(" (σ = %.4g)", s.Bandwidth)
+	}
+	logf(stderr, "gssl: KNN graph of %d points (%d features): k = %d, %s search, %s weights, %s rule; %d edges, graph %s (linear in n·k), features %s",
+		s.Points, s.Features, s.K, s.Method, w8, s.Rule, s.Edges, formatBytes(s.GraphBytes), formatBytes(s.DenseBytes))
+	ds.Graph, in.built = w.W, &knnBuilt{X: pts.X, IDs: pts.IDs, W: w, Summary: s}
 	return ds, nil
 }
 
@@ -224,17 +168,8 @@ func (in *nodeInput) seed() uint64 {
 	return v
 }
 
-// readPointFeatures reads points and their ids (loaders.ReadPoints) and
-// refuses them above limit.
-func readPointFeatures(path, idsPath string, limit int64) (*mat.Dense, *nodeids.Map, error) {
-	p, err := readPoints(path, idsPath, limit)
-	if err != nil {
-		return nil, nil, err
-	}
-	return p.X, p.IDs, nil
-}
-
-// readPoints is readPointFeatures with the reader's report.
+// readPoints reads points and their ids (loaders.ReadPoints), with the
+// reader's report, and refuses them above limit.
 func readPoints(path, idsPath string, limit int64) (*loaders.Points, error) {
 	p, err := loaders.ReadPoints(path, idsPath)
 	if err != nil {
@@ -248,4 +183,38 @@ func readPoints(path, idsPath string, limit int64) (*loaders.Points, error) {
 		return nil, err
 	}
 	return p, nil
+}
+
+// readPointRows is readPoints that records the reader's report and
+// refuses a file without rows.
+func readPointRows(ctx context.Context, path, idsPath string, limit int64, stderr io.Writer) (*loaders.Points, error) {
+	p, err := readPoints(path, idsPath, limit)
+	if err != nil {
+		return nil, err
+	}
+	recordInputs(ctx, stderr, p.Report)
+	if n, _ := p.X.Dims(); n == 0 {
+		return nil, fmt.Errorf("--features %s has no rows: a K-nearest-neighbour graph needs points", path)
+	}
+	return p, nil
+}
+
+// flagNamedError is a library error retold in the user's words.
+type flagNamedError struct {
+	msg string
+	err error
+}
+
+func (e *flagNamedError) Error() string { return e.msg }
+func (e *flagNamedError) Unwrap() error { return e.err }
+
+// flagNamed retells a library error with the names of pairs (old, new, …:
+// a field as the library writes it, "degree=", and the flag that sets it,
+// "--degree ") replaced, so that it names what the user typed; nil stays
+// nil.
+func flagNamed(err error, pairs ...string) error {
+	if err == nil {
+		return nil
+	}
+	return &flagNamedError{strings.NewReplacer(pairs...).Replace(err.Error()), err}
 }

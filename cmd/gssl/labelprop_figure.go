@@ -32,9 +32,5 @@ func (r labelpropResult) runFacts() (string, []htmlreport.Timing) {
 	if r.Seeds > 1 {
 		seeds += fmt.Sprintf(" (%d splits: seeds %d..%d)", r.Seeds, r.FirstSeed, r.FirstSeed+uint64(r.Seeds)-1)
 	}
-	return seeds, []htmlreport.Timing{
-		timing("fit_seconds", r.FitSeconds),
-		timing("load_seconds", r.LoadSeconds),
-		timing("seconds", r.Seconds),
-	}
+	return seeds, []htmlreport.Timing{timing("fit_seconds", r.FitSeconds), timing("load_seconds", r.LoadSeconds), timing("seconds", r.Seconds)}
 }

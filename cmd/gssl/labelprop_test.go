@@ -250,7 +250,7 @@ func TestLabelpropOnImages(t *testing.T) {
 	digits := sharedtest.Data(t, "digits8x8")
 	var out, errw bytes.Buffer
 	opts := defaults()
-	opts.Images, opts.N, opts.Neighbors, opts.Split, opts.Seeds, opts.JSON = digits, 1700, 8, "random:10", 2, true
+	opts.Images, opts.N, opts.In.KNN.Neighbors, opts.Split, opts.Seeds, opts.JSON = digits, 1700, 8, "random:10", 2, true
 	require.NoError(t, runLabelprop(context.Background(), opts, &out, &errw))
 	obj := decodeOne(t, out.Bytes())
 	assert.Equal(t, "digits8x8-knn8", obj["dataset"])

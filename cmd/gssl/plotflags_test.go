@@ -289,18 +289,18 @@ func TestGPPlotAndReport(t *testing.T) {
 
 func TestIMGPPlotAndReport(t *testing.T) {
 	opts := smallIMGP()
-	opts.Synthetic = 300
+	opts.In.Synthetic = 300
 	dir := t.TempDir()
-	opts.Plot, opts.Report = filepath.Join(dir, "imgp.png"), filepath.Join(dir, "rep")
+	opts.Plots.Plot, opts.Plots.Report = filepath.Join(dir, "imgp.png"), filepath.Join(dir, "rep")
 	var sink bytes.Buffer
 	require.NoError(t, runIMGP(context.Background(), opts, &sink, &sink))
 	// One 7 × 6 in panel at 96 dpi.
-	b, err := os.ReadFile(opts.Plot)
+	b, err := os.ReadFile(opts.Plots.Plot)
 	require.NoError(t, err)
 	img, _, err := image.Decode(bytes.NewReader(b))
 	require.NoError(t, err)
 	require.Equal(t, image.Rect(0, 0, 672, 576), img.Bounds())
-	checkReport(t, opts.Report, 1, 1, "<td>euclidean_rmse</td>")
+	checkReport(t, opts.Plots.Report, 1, 1, "<td>euclidean_rmse</td>")
 }
 
 // --heights: one nested CV per fixed height, the same protocol as the run

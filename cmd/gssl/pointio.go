@@ -1,89 +1,108 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
-	"strings"
+	"io"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/loaders"
 	"github.com/gssl/gssl/memlimit"
 	"github.com/gssl/gssl/protocol"
+	"github.com/gssl/gssl/savedmodel"
 )
 
 // pointInput is the user's point data of the point-level model commands
-// (gp, imgp, falkon, svm): features, one target or class per row, and the
-// points to predict.
+// (gp, imgp, falkon, svm): the points, further points to predict and the
+// id column; the values (one class or target per point) are the
+// command's pointLabels or pointTargets.
 type pointInput struct {
-	Features     string // training (and, for rows without a target, to-predict) points
-	Targets      string // one value per row of Features; blank = unknown (predicted)
-	TestFeatures string // further points to predict
-	TestTargets  string // their values, to score the predictions
-	IDs          string // the id column of the feature (and target) files, by name or 1-based position
+	Features     string `flag:"features"`
+	TestFeatures string `flag:"test-features"`
+	IDs          string `flag:"ids"`
 }
 
-// addFlags registers the flags; what is "targets" (regression) or "labels"
-// (classification).
-func (in *pointInput) addFlags(f *pflag.FlagSet, what string) {
-	f.StringVar(&in.Features, "features", "", "points, one per row: CSV/TSV/whitespace with an optional header, or NumPy .npy/.npz")
-	f.StringVar(&in.Targets, what, "", "one "+strings.TrimSuffix(what, "s")+" per row of --features (a column, optionally with a header, or id and value with --ids; or a 1-D .npy); a blank value marks a point to predict")
-	f.StringVar(&in.TestFeatures, "test-features", "", "further points to predict, same columns as --features")
-	f.StringVar(&in.TestTargets, "test-"+what, "", "the true "+what+" of --test-features, to score the predictions")
-	f.StringVar(&in.IDs, "ids", "", "column of the feature files (and of the "+what+" files) holding each point's id, by header name or 1-based position; default: the row number")
+// pointLabels are one class per point (--labels) and of the test points.
+type pointLabels struct {
+	Labels     string `flag:"labels"`
+	TestLabels string `flag:"test-labels"`
+}
+
+// pointTargets are one regression target per point (--targets) and of the
+// test points.
+type pointTargets struct {
+	Targets     string `flag:"targets"`
+	TestTargets string `flag:"test-targets"`
 }
 
 // given reports whether any point file is named.
-func (in *pointInput) given() bool {
-	return in.Features != "" || in.Targets != "" || in.TestFeatures != "" || in.TestTargets != ""
-}
+func (in *pointInput) given() bool { return in.Features != "" || in.TestFeatures != "" }
 
-// files are the loaders' names of the files; what names the value flag
-// ("targets" or "labels").
-func (in *pointInput) files(what string) loaders.PointFiles {
-	return loaders.PointFiles{Features: in.Features, Values: in.Targets, TestFeatures: in.TestFeatures, TestValues: in.TestTargets,
-		IDColumn: in.IDs, Labels: what == "labels"}
-}
+// given reports whether a labels file is named.
+func (l pointLabels) given() bool { return l.Labels != "" || l.TestLabels != "" }
 
-// load reads the files; what names the value flag ("targets" or "labels").
-func (in *pointInput) load(what string) (*loaders.PointSet, error) {
+// given reports whether a targets file is named.
+func (t pointTargets) given() bool { return t.Targets != "" || t.TestTargets != "" }
+
+// load reads the points with the values of the flag --what (labels or
+// targets) and of --test-what, reporting the columns it read
+// (recordInputs).
+func (in *pointInput) load(ctx context.Context, stderr io.Writer, what, values, testValues string) (*loaders.PointSet, error) {
 	switch {
 	case in.Features == "":
 		return nil, fmt.Errorf("--features is needed with --%s, --test-features or --test-%s", what, what)
-	case in.Targets == "":
+	case values == "":
 		return nil, fmt.Errorf("--%s is needed with --features: one value per point (blank for the points to predict)", what)
-	case in.TestTargets != "" && in.TestFeatures == "":
+	case testValues != "" && in.TestFeatures == "":
 		return nil, fmt.Errorf("--test-%s needs --test-features", what)
 	}
-	s, err := loaders.ReadPointSet(in.files(what))
+	s, err := loaders.ReadPointSet(loaders.PointFiles{Features: in.Features, Values: values, TestFeatures: in.TestFeatures,
+		TestValues: testValues, IDColumn: in.IDs, Labels: what == "labels"})
 	var fe *loaders.PointFileError
 	if errors.As(err, &fe) {
 		flag := map[string]string{"Features": "features", "Values": what, "TestFeatures": "test-features", "TestValues": "test-" + what}[fe.Field]
 		return nil, fmt.Errorf("--%s: %w", flag, fe.Err)
 	}
+	if err == nil {
+		recordInputs(ctx, stderr, s.Reports...)
+	}
 	return s, err
 }
 
-// readFeatures reads a feature file (loaders.ReadPointFeatures).
-func readFeatures(flag, path, ids string) (*loaders.PointTable, error) {
-	t, err := loaders.ReadPointFeatures(path, ids)
-	return t, withFlag(flag, err)
+
+// checkOutPaths checks --out and --save before any work.
+func checkOutPaths(out, save string) error {
+	if err := checkOutPath("out", out); err != nil {
+		return err
+	}
+	return checkOutPath("save", save)
 }
 
-// readValues reads a target or label file matched to the points' rows
-// (loaders.ReadRowValues).
-func readValues(flag, path, ids string, rows int, rowIDs []string) ([]string, error) {
-	v, err := loaders.ReadRowValues(path, ids, strings.Contains(flag, "label"), rows, rowIDs)
-	return v, withFlag(flag, err)
+// savePointModel writes --save (when given) with the context c.
+func savePointModel(path string, m savedmodel.Model, c savedmodel.Context) error {
+	if path == "" {
+		return nil
+	}
+	if err := savedmodel.Save(path, m, c); err != nil {
+		return fmt.Errorf("--save %w", err)
+	}
+	return nil
 }
 
-// floatValues parses regression targets, NaN where unknown
-// (loaders.ParseTargets).
-func floatValues(flag, path string, vals []string) ([]float64, error) {
-	v, err := loaders.ParseTargets(path, vals)
-	return v, withFlag(flag, err)
+// writePredictions writes a table of predictions to path (writeTable).
+func writePredictions(path string, t protocol.PredictionTable) error {
+	return writeTable(path, t.Columns, t.Rows, t.Row)
+}
+
+// orBackground is ctx, or context.Background() when ctx is nil.
+func orBackground(ctx context.Context) context.Context {
+	if ctx == nil {
+		return context.Background()
+	}
+	return ctx
 }
 
 // withFlag prefixes err with the flag it concerns.
@@ -106,6 +125,13 @@ func renamedFlag(cmd *cobra.Command, old, new string) {
 	f.Var(&aliasValue{cmd: cmd, flags: f, old: old, new: new}, old, "deprecated: use --"+new)
 	f.Lookup(old).NoOptDefVal = target.NoOptDefVal
 	_ = f.MarkHidden(old)
+}
+
+// renamedFlags registers renamedFlag for every pair old, new of pairs.
+func renamedFlags(cmd *cobra.Command, pairs ...string) {
+	for i := 0; i+1 < len(pairs); i += 2 {
+		renamedFlag(cmd, pairs[i], pairs[i+1])
+	}
 }
 
 type aliasValue struct {
@@ -150,6 +176,3 @@ var errTooMuchMemory = memlimit.ErrTooMuch
 func checkMemory(need, limit int64, what, alternative string) error {
 	return memlimit.Budget{Bytes: limit, Name: "--max-memory"}.Check(need, what, alternative)
 }
-
-// subRows copies the rows idx of x (protocol.Rows).
-func subRows(x *mat.Dense, idx []int) *mat.Dense { return protocol.Rows(x, idx) }

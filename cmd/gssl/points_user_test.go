@@ -21,6 +21,7 @@ import (
 
 	"github.com/gssl/gssl/gp"
 	"github.com/gssl/gssl/imgp"
+	"github.com/gssl/gssl/protocol"
 )
 
 // userCurve writes the synthetic curve as the files a user would have: a
@@ -93,8 +94,8 @@ func parseNum(t *testing.T, s string) float64 {
 func TestIMGPOnUserPoints(t *testing.T) {
 	dir, x, y, xt, _, known := userCurve(t, 200)
 	opts := smallIMGP()
-	opts.Points = pointInput{Features: filepath.Join(dir, "train_x.csv"), Targets: filepath.Join(dir, "train_y.csv"),
-		TestFeatures: filepath.Join(dir, "test_x.csv"), TestTargets: filepath.Join(dir, "test_y.csv"), IDs: "name"}
+	opts.In.Points = pointInput{Features: filepath.Join(dir, "train_x.csv"), TestFeatures: filepath.Join(dir, "test_x.csv"), IDs: "name"}
+	opts.In.Targets = pointTargets{Targets: filepath.Join(dir, "train_y.csv"), TestTargets: filepath.Join(dir, "test_y.csv")}
 	opts.Out = filepath.Join(dir, "pred.csv")
 	opts.LikProbes = -1
 	var out, errw bytes.Buffer
@@ -130,7 +131,7 @@ func TestIMGPOnUserPoints(t *testing.T) {
 	}
 
 	// JSON Lines by extension; no test files: only the unlabelled rows.
-	opts.Points.TestFeatures, opts.Points.TestTargets = "", ""
+	opts.In.Points.TestFeatures, opts.In.Targets.TestTargets = "", ""
 	opts.Out = filepath.Join(dir, "pred.jsonl")
 	out.Reset()
 	require.NoError(t, runIMGP(context.Background(), opts, &out, &errw))
@@ -161,11 +162,11 @@ func meanStd(v []float64) (float64, float64) {
 // leaves no file (#16).
 func TestPlotBogusLeavesNoFile(t *testing.T) {
 	opts := smallIMGP()
-	opts.Synthetic = 100
-	opts.Plot = filepath.Join(t.TempDir(), "x.bogus")
+	opts.In.Synthetic = 100
+	opts.Plots.Plot = filepath.Join(t.TempDir(), "x.bogus")
 	var out, errw bytes.Buffer
 	require.ErrorContains(t, runIMGP(context.Background(), opts, &out, &errw), "unknown image format")
-	_, err := os.Stat(opts.Plot)
+	_, err := os.Stat(opts.Plots.Plot)
 	assert.True(t, os.IsNotExist(err))
 }
 
@@ -188,8 +189,8 @@ func TestDeprecatedAliases(t *testing.T) {
 // and the test points as the library does, and scores the test points.
 func TestGPOnUserPoints(t *testing.T) {
 	dir, x, y, xt, yt, known := userCurve(t, 120)
-	opts := gpOptions{Points: pointInput{Features: filepath.Join(dir, "train_x.csv"), Targets: filepath.Join(dir, "train_y.csv"),
-		TestFeatures: filepath.Join(dir, "test_x.csv"), TestTargets: filepath.Join(dir, "test_y.csv"), IDs: "1"},
+	opts := gpOptions{In: regressionInput{RegressionData: RegressionData{Points: pointInput{Features: filepath.Join(dir, "train_x.csv"), TestFeatures: filepath.Join(dir, "test_x.csv"), IDs: "1"},
+		Targets: pointTargets{Targets: filepath.Join(dir, "train_y.csv"), TestTargets: filepath.Join(dir, "test_y.csv")}}},
 		Covariance: "matern52", MaxIter: 200, Out: filepath.Join(dir, "gp.csv"), JSON: true}
 	var out, errw bytes.Buffer
 	require.NoError(t, runGP(context.Background(), opts, &out, &errw))
@@ -210,7 +211,7 @@ func TestGPOnUserPoints(t *testing.T) {
 		ky[p] = (ky[p] - mu) / sd
 	}
 	m := &gp.Regressor{}
-	require.NoError(t, m.Fit(context.Background(), subRows(x, known), ky))
+	require.NoError(t, m.Fit(context.Background(), protocol.Rows(x, known), ky))
 	pr, err := m.Predict(context.Background(), xt)
 	require.NoError(t, err)
 	mean := pr.Mean
@@ -235,7 +236,7 @@ func TestPointsFromNumPy(t *testing.T) {
 	td := filepath.Join("..", "..", "testdata", "points")
 	run := func(features, targets string) []map[string]string {
 		out := filepath.Join(t.TempDir(), "p.csv")
-		opts := gpOptions{Points: pointInput{Features: filepath.Join(td, features), Targets: filepath.Join(td, targets)},
+		opts := gpOptions{In: regressionInput{RegressionData: RegressionData{Points: pointInput{Features: filepath.Join(td, features)}, Targets: pointTargets{Targets: filepath.Join(td, targets)}}},
 			Covariance: "matern52", MaxIter: 100, Out: out, JSON: true}
 		var stdout, errw bytes.Buffer
 		require.NoError(t, runGP(context.Background(), opts, &stdout, &errw))
@@ -253,8 +254,8 @@ func TestPointsFromNumPy(t *testing.T) {
 	assert.InDelta(t, parseNum(t, npy[0]["prediction"]), parseNum(t, f32[0]["prediction"]), 1e-3)
 
 	var stdout, errw bytes.Buffer
-	opts := svmOptions{Points: pointInput{Features: filepath.Join(td, "features.npy"), Targets: filepath.Join(td, "labels.npy")},
-		Kernel: "gaussian", Sigma: 0.5, C: 10, JSON: true}
+	opts := svmOptions{Points: pointInput{Features: filepath.Join(td, "features.npy")}, Labels: pointLabels{Labels: filepath.Join(td, "labels.npy")},
+		Model: svmModelFlags{Kernel: "gaussian", Sigma: 0.5, C: 10}, JSON: true}
 	require.NoError(t, runSVM(context.Background(), opts, &stdout, &errw))
 	obj := decodeOne(t, stdout.Bytes())
 	assert.Equal(t, 45.0, obj["train"])

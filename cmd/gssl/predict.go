@@ -14,76 +14,34 @@ import (
 	"github.com/gssl/gssl/serve"
 )
 
-// predictOptions are the settings of gssl predict.
+// predictOptions are gssl predict's flags (help/predict.md).
 type predictOptions struct {
-	Model    string // the saved model
-	Edges    string // edges of new nodes to fitted nodes
-	Features string // feature vectors of new points (or new nodes, nodeclass)
-	// FeatureIDs names the rows of --features for new nodes.
-	FeatureIDs string
-	Graphs     string // TU folder of graphs to classify
-	Header     string // auto, yes or no (tables)
-	Weight     string // weight column of --edges
-	// Source and Target choose the id columns of --edges.
-	Source, Target string
-	Out            string // predictions file
-	JSON           bool
+	Model      string `flag:"model"`
+	Edges      string `flag:"edges"`
+	Features   string `flag:"features"`
+	FeatureIDs string `flag:"feature-ids"`
+	Graphs     string `flag:"graphs"`
+	Header     string `flag:"header"`
+	Weight     string `flag:"weight"`
+	Source     string `flag:"source"`
+	Target     string `flag:"target"`
+	Out        string `flag:"out"`
+	JSON       bool
 }
 
 func newPredictCommand(g *globals) *cobra.Command {
-	opts := predictOptions{}
-	cmd := &cobra.Command{
-		Use:   "predict",
-		Short: "Predict with a saved model: new nodes from their edges, new points, or the fitted nodes",
-		Long: `predict reads a model saved by --save and predicts:
-
-  --edges FILE     new nodes from their edges to fitted nodes: an edge table
-                   (as --edges of the fitting commands) whose every row joins a
-                   new node to a fitted node, by the ids of the user's files;
-                   a new node is predicted from all its rows
-  --features FILE  new points from their feature vectors (models of features)
-  --graphs DIR     new graphs, a TU data set folder as gssl graphkernel reads
-                   (models of graphs: gssl graphkernel --save)
-  both             new nodes of gssl classify's models (SGC, APPNP, Correct &
-                   Smooth) from their features and their edges to fitted nodes:
-                   the new nodes are the rows of --features, named by its first
-                   column (a CSV table) or by --feature-ids; --edges as above
-  none of them     the nodes, points or graphs the model was fitted on
-
---out writes one row per prediction with the fitting command's columns (id,
-predicted, p_<class>… for classifiers; id, prediction[, variance] for regression): CSV,
-or JSON Lines for .jsonl/.ndjson; for graphs, graph (its number in the TU files),
-label (its class in the files, empty for the fitted graphs), prediction and the
-C-SVM's decision_<a>_vs_<b> values. Without --out the rows go to stdout (with
---json, inside the JSON object).
-
-  gssl labelprop --edges edges.csv --labels labels.csv --save model.gssl
-  gssl predict --model model.gssl --edges new_edges.csv --out predictions.csv`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			opts.JSON = g.JSON
-			return runPredict(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
-		},
-	}
-	f := cmd.Flags()
-	f.StringVar(&opts.Model, "model", "", "the saved model (a .gssl file written by --save)")
-	f.StringVar(&opts.Edges, "edges", "", "edge table of new nodes: each row joins a new node to a fitted node (by id), optional weight")
-	f.StringVar(&opts.Features, "features", "", "feature vectors of new points (.npy, .npz or a CSV table, optionally with an id column), or of new nodes for gssl classify's models (also svmlight or our sparse text; named by a first id column or --feature-ids)")
-	f.StringVar(&opts.FeatureIDs, "feature-ids", "", "the new node of each row of --features, one id per line (for a matrix without ids, such as a NumPy array)")
-	f.StringVar(&opts.Graphs, "graphs", "", "TU data set folder of new graphs to classify (NAME_A.txt, NAME_graph_indicator.txt, NAME_graph_labels.txt, …), for a model of graphs")
-	f.StringVar(&opts.Header, "header", "auto", "tables start with a header line: auto (recognised by column names), yes or no")
-	f.StringVar(&opts.Weight, "weight", "", "weight column of --edges, by name or 1-based position (default: a column named weight, or a third numeric column; none: every weight 1)")
-	f.StringVar(&opts.Source, "source", "", "source id column of --edges (the new node), by name or 1-based position (default: a column named source, src, from, u, …, else the first)")
-	f.StringVar(&opts.Target, "target", "", "target id column of --edges (the fitted node), by name or 1-based position (default: a column named target, dst, to, v, …, else the second)")
-	f.StringVar(&opts.Out, "out", "", "write the predictions: CSV, or JSON Lines for .jsonl/.ndjson")
-	return cmd
+	opts := predictOptions{Header: "auto"}
+	return newCommand("predict", &opts, func(cmd *cobra.Command, _ []string) error {
+		opts.JSON = g.JSON
+		return runPredict(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
+	})
 }
 
 // predictResult is gssl predict's JSON object.
 type predictResult struct {
 	Model       string             `json:"model"`
 	Kind        string             `json:"kind"`
-	Input       string             `json:"input"` // fitted, edges, features, edges+features (new nodes of a nodeclass model) or graphs
+	Input       string             `json:"input"` // savedmodel's Input… names
 	Predicted   int                `json:"predicted"`
 	NoEvidence  int                `json:"no_evidence"` // predictions that are the class prior
 	Classes     []string           `json:"classes,omitempty"`
@@ -91,10 +49,9 @@ type predictResult struct {
 	Predictions []serve.Prediction `json:"predictions,omitempty"`
 }
 
+// runPredict answers the files of opts with the saved model
+// (savedmodel.Saved.PredictFiles) and writes its table.
 func runPredict(ctx context.Context, opts predictOptions, stdout, stderr io.Writer) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	if opts.Model == "" {
 		return usageError{errors.New("predict: --model FILE is required (a model saved by --save)")}
 	}
@@ -110,11 +67,8 @@ func runPredict(ctx context.Context, opts predictOptions, stdout, stderr io.Writ
 		return fmt.Errorf("predict: --model %w", err)
 	}
 	meta := s.Metadata()
-	if err := checkGraphInput(meta, opts); err != nil {
+	if err := checkGraphInput(meta, opts, s.NodeFeatures() > 0); err != nil {
 		return err
-	}
-	if opts.Edges != "" && opts.Features != "" && s.NodeFeatures() == 0 {
-		return usageError{fmt.Errorf("predict: --edges and --features exclude each other for a %s model: new nodes, or new points (both together are for gssl classify's models)", meta.Kind)}
 	}
 	q := savedmodel.Query{Edges: opts.Edges, Features: opts.Features, FeatureIDs: opts.FeatureIDs, Graphs: opts.Graphs,
 		Table: loaders.EdgeTableOptions{Table: loaders.TableOptions{Header: header}, Weight: opts.Weight, Source: opts.Source, Target: opts.Target}}
@@ -126,25 +80,19 @@ func runPredict(ctx context.Context, opts predictOptions, stdout, stderr io.Writ
 	for _, n := range a.Notes {
 		logf(stderr, "predict: %s", n)
 	}
-	res := predictResult{Model: opts.Model, Kind: meta.Kind, Classes: meta.Classes, Input: a.Input, Predicted: len(a.Predictions), NoEvidence: a.NoEvidence()}
+	res := predictResult{Model: opts.Model, Kind: meta.Kind, Classes: meta.Classes, Input: a.Input, Predicted: len(a.Predictions), NoEvidence: a.NoEvidence(), Out: opts.Out}
 	cols, row := a.Table(meta)
-	if opts.Out != "" {
+	switch {
+	case opts.Out != "":
 		if err := writeTable(opts.Out, cols, len(a.Predictions), row); err != nil {
 			return fmt.Errorf("predict: %w", err)
 		}
-		res.Out = opts.Out
-	} else if opts.JSON {
+		return reportSummary(stdout, opts.JSON, "predict", res)
+	case opts.JSON:
 		res.Predictions = a.Predictions
+		return report(stdout, true, res, nil)
 	}
-	return report(stdout, opts.JSON, res, func(w io.Writer) {
-		if opts.Out == "" {
-			if err := loaders.WriteTable(w, false, cols, len(a.Predictions), row); err != nil {
-				logf(stderr, "predict: %v", err)
-			}
-			return
-		}
-		printPredictSummary(w, res)
-	})
+	return loaders.WriteTable(stdout, false, cols, len(a.Predictions), row)
 }
 
 // predictError names the flag of the file a prediction error names.
@@ -164,9 +112,11 @@ func predictError(err error, q savedmodel.Query) error {
 	return err
 }
 
-// checkGraphInput refuses inputs that do not fit the model: --graphs for
-// a model of nodes or points, --edges or --features for a model of graphs.
-func checkGraphInput(meta serve.Metadata, opts predictOptions) error {
+// checkGraphInput refuses, in the flags' words, the inputs that do not fit
+// the model (savedmodel.Saved.PredictFiles refuses them too): --graphs for
+// a model of nodes or points, --edges or --features for a model of graphs,
+// both --edges and --features for a model without node features.
+func checkGraphInput(meta serve.Metadata, opts predictOptions, nodeFeatures bool) error {
 	graphs := meta.Input == serve.InputGraphs
 	switch {
 	case opts.Graphs != "" && (opts.Edges != "" || opts.Features != ""):
@@ -177,20 +127,13 @@ func checkGraphInput(meta serve.Metadata, opts predictOptions) error {
 		return fmt.Errorf("predict: --edges %s: a %s model classifies whole graphs, not nodes: give --graphs DIR (a TU data set folder)", opts.Edges, meta.Kind)
 	case graphs && opts.Features != "":
 		return fmt.Errorf("predict: --features %s: a %s model classifies whole graphs, not points: give --graphs DIR (a TU data set folder)", opts.Features, meta.Kind)
+	case opts.Edges != "" && opts.Features != "" && !nodeFeatures:
+		return usageError{fmt.Errorf("predict: --edges and --features exclude each other for a %s model: new nodes, or new points (both together are for gssl classify's models)", meta.Kind)}
 	}
 	return nil
 }
 
-func printPredictSummary(w io.Writer, res predictResult) {
-	fmt.Fprintf(w, "predict: %d predictions of the %s model %s (%s) written to %s", res.Predicted, res.Kind, res.Model, res.Input, res.Out)
-	if res.NoEvidence > 0 {
-		fmt.Fprintf(w, "; %d had no evidence and got the class prior", res.NoEvidence)
-	}
-	fmt.Fprintln(w)
-}
-
-// parseHeader reads --header (loaders.ParseHeaderMode), as the node
-// commands do.
+// parseHeader reads --header (loaders.ParseHeaderMode).
 func parseHeader(s string) (loaders.HeaderMode, error) {
 	h, err := loaders.ParseHeaderMode(s)
 	if err != nil {

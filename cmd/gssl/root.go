@@ -14,11 +14,11 @@ import (
 	"github.com/gssl/gssl/internal/parallel"
 )
 
-// globals are the flags every command shares.
+// globals are the flags every command shares (help/gssl.md).
 type globals struct {
-	JSON       bool          // print one JSON object on stdout instead of a summary
-	Spin       time.Duration // how long idle worker goroutines poll before they park
-	CPUProfile string        // write a CPU profile (go tool pprof) of the command here
+	JSON       bool          `flag:"json"`
+	Spin       time.Duration `flag:"spin"`
+	CPUProfile string        `flag:"cpu-profile"`
 
 	stopProfile func() error // ends the profile; set once a command starts
 }
@@ -88,48 +88,28 @@ func newRoot() *cobra.Command {
 // newRootGlobals is newRoot, also returning the shared flags (main ends the
 // profile through them, whether the command succeeded or not).
 func newRootGlobals() (*cobra.Command, *globals) {
-	g := &globals{}
-	var version bool
-	root := &cobra.Command{
-		Use:   "gssl",
-		Short: "Graph-based semi-supervised learning",
-		Long: `gssl: label propagation, spectral methods, STKR, implicit-manifold GPs,
-graph kernels and FALKON on sparse graphs.
-
-Every command accepts --json and then prints exactly one JSON object on stdout
-(rates as fractions in [0, 1], times in seconds; a number that is undefined is
-null, with a reason). Progress and errors go to stderr. Exit status: 0 on
-success, 1 when the command fails, 2 when the command line is wrong (no
-command, an unknown flag); "gssl --json" with no command prints nothing on
-stdout, the error on stderr, and exits with 2.
-
-Without input flags the node-level commands use the copy of Cora embedded in
-gssl. docs/cli.md lists the flags shared by all commands.`,
-		Args:          cobra.NoArgs,
-		SilenceUsage:  true,
-		SilenceErrors: true,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			switch {
-			case version:
-				return printVersion(cmd.OutOrStdout(), g.JSON)
-			case g.JSON:
-				return usageError{errors.New("no command given (gssl --help lists them); --json applies to a command")}
-			}
-			return cmd.Help()
-		},
+	g := &globals{Spin: parallel.DefaultSpin}
+	var v struct {
+		Version bool `flag:"version"`
 	}
-	root.PersistentFlags().BoolVar(&g.JSON, "json", false, "print one JSON object on stdout")
-	root.PersistentFlags().DurationVar(&g.Spin, "spin", parallel.DefaultSpin,
-		"how long idle worker goroutines poll for work before they park (0: at once, for machines shared with other work); default from GSSL_SPIN")
-	root.PersistentFlags().StringVar(&g.CPUProfile, "cpu-profile", "", "write a CPU profile of the command to this file (read it with go tool pprof)")
+	root := newCommand("gssl", nil, func(cmd *cobra.Command, _ []string) error {
+		switch {
+		case v.Version:
+			return printVersion(cmd, g.JSON)
+		case g.JSON:
+			return usageError{errors.New("no command given (gssl --help lists them); --json applies to a command")}
+		}
+		return cmd.Help()
+	})
+	root.SilenceUsage, root.SilenceErrors = true, true
+	h := readHelp("gssl")
+	bindFlags(root.PersistentFlags(), "gssl", h, g)
+	bindFlags(root.Flags(), "gssl", h, &v)
 	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
 		rec := &inputRecord{}
 		cmd.SetContext(withInputRecord(cmd.Context(), rec))
 		cmd.SetOut(&commandOut{Writer: cmd.OutOrStdout(), rec: rec})
-		if err := checkOutputsNotInputs(cmd, args); err != nil {
-			return err
-		}
-		if err := checkOneStdin(cmd, args); err != nil {
+		if err := checkFiles(cmd, args); err != nil {
 			return err
 		}
 		if err := useOutStdout(cmd, g.JSON); err != nil {
@@ -143,7 +123,6 @@ gssl. docs/cli.md lists the flags shared by all commands.`,
 		g.stopProfile = stop
 		return err
 	}
-	root.Flags().BoolVar(&version, "version", false, "print gssl's version and build revision (same as gssl version)")
 	root.SetFlagErrorFunc(unknownFlagError)
 	for _, c := range commands {
 		root.AddCommand(c(g))

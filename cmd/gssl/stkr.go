@@ -2,186 +2,270 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/gssl/gssl/eval"
+	"github.com/gssl/gssl/graph"
+	"github.com/gssl/gssl/loaders"
 	"github.com/gssl/gssl/protocol"
 	"github.com/gssl/gssl/stkr"
 )
 
+// stkrOptions are the flags of gssl stkr (help/stkr.md).
 type stkrOptions struct {
-	In nodeInput // the graph and its labels (nothing: the embedded Cora)
-	// Images, when set, replaces In by the unweighted K-nearest-neighbour
-	// graph of the first N images of an image set (imageGraphDataset).
-	Images       string
-	N, Neighbors int
-	Split        string  // auto, none, planetoid, random:K or a split file
-	Splits       string  // folder of random20_seed<s>.txt files, one per seed
-	Val, Test    int     // random:K sizes; -1: automatic
-	Folds        int     // cross-validation folds without a split
-	Transform    string  // inverse-laplacian, poly:P, krr, topd:D
-	Eta          string  // a number or "auto"
-	Ridge        string  // β: a number or "auto"
-	Setting      string  // transductive, inductive, inductive-strict or inductive-test-only
-	PTest        float64 // fraction of all nodes in the test set; 0 keeps the split's test set
-	Seeds        int     // number of seeds, starting at Seed
-	Seed         int
-	Solver       string  // auto, cg, minres, gmres, richardson
-	Tol          float64 // 0 means the estimator's default
-	// MaxIter is "auto" (chosen from stkr.IterationsGrid), a count N ≥ 0
-	// (stop the solver after N iterations; 0 = to the tolerance) or a
-	// comma-separated grid.
-	MaxIter string
-	// LCC restricts the graph to its largest connected component: splits are
-	// mapped to its ids and nodes outside it are dropped from them.
-	LCC bool
-	// TestChunks (needs PTest > 0) scores every test node of the split at
-	// the hidden fraction p_test (protocol.TestChunks).
-	TestChunks bool
-	Out        string // predictions file (without a split)
-	Save       string // model file (without a split)
+	In nodeInput
+	ImageGraph
+	Split      string  `flag:"split"`
+	Splits     string  `flag:"splits"`
+	Val        int     `flag:"val"`
+	Test       int     `flag:"test"`
+	Folds      int     `flag:"folds"`
+	Transform  string  `flag:"transform"`
+	Eta        string  `flag:"eta"`
+	Ridge      string  `flag:"ridge"`
+	Setting    string  `flag:"setting"`
+	PTest      float64 `flag:"p-test"`
+	Seeds      int     `flag:"seeds"`
+	Seed       uint64  `flag:"seed"`
+	Solver     string  `flag:"solver"`
+	Tol        float64 `flag:"tol"`
+	MaxIter    string  `flag:"max-iter"`
+	LCC        bool    `flag:"lcc"`
+	TestChunks bool    `flag:"test-chunks"`
+	Out        string  `flag:"out"`
+	Save       string  `flag:"save"`
+	Plots      plotFlags
 	JSON       bool
-	Plots      plotFlags // --plot, --report
 }
 
 func newSTKRCommand(g *globals) *cobra.Command {
-	opts := stkrOptions{}
+	opts := stkrOptions{In: newNodeInput(), Split: "auto", Val: -1, Test: -1, Folds: eval.DefaultFolds, Transform: "inverse-laplacian", Eta: "auto", Ridge: "auto",
+		Setting: protocol.Transductive.String(), PTest: protocol.DefaultPTest, Seeds: 1, Solver: "auto", MaxIter: "0"}
 	refit := true
-	cmd := &cobra.Command{
-		Use:   "stkr",
-		Short: "Spectrally transformed kernel regression on a node-classification graph",
-		Long: `stkr fits STKR (Zhai et al., "Spectrally Transformed Kernel Regression") on a graph
-with base kernel K = N·W_ij/√(d_i d_j) and classifies its nodes.
-
-Without a split (--split none, or auto on data without one) it fits on every
-labelled node and predicts every unlabelled one; η, β and the iteration count are
-chosen by seeded stratified k-fold cross-validation over the labelled nodes
-(--folds, default 5, fewer when a class has fewer labels; --seed), from
-η ∈ {0.5, 0.9, 0.99}, β ∈ {0.01, 0.1, 1, 10, 100} with "auto". Any number of
-labels per class works. --out FILE writes one row per predicted node: the user's
-id, the predicted class and p_<class> (the scores clipped at 0 and normalised).
-
-With a benchmark split (the paper's protocol, Appendix D.1: train / val / test /
-other) it runs --seeds seeds from --seed and reports the test accuracy (mean ± std),
-the hyperparameters chosen on val, the solver's iterations and times. Splits:
---splits DIR (random20_seed<s>.txt per seed, as stkr.py's), --split planetoid (the
-data set's own), random:K (K per class for train; --val default K per class, --test
-default round(p_test·N)) or a split file. --p-test keeps round(p·N) of the test
-nodes as the test set (the rest become "other"); 0 keeps them all.
-
-Settings: transductive (every node visible, val and test labels hidden);
-inductive (test nodes and their edges invisible at every fit, predicted from
-their edges afterwards; η, β chosen with val hidden too, then refitted with val
-visible); inductive-strict (val hidden at the final fit too); inductive-test-only.
-
---max-iter N stops the solver after N iterations, as a regulariser (0, the
-default, solves to the tolerance); auto chooses N from {0, 1, 2, 4, …, 256}, a
-list such as 0,256,1024 is searched the same way. --images DIR runs on the
-unweighted K-nearest-neighbour graph (--neighbors) of the first --n images of an
-image set (every image is labelled: give --split random:K).`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.JSON = g.JSON
-			opts.Neighbors = opts.In.KNN.Neighbors
-			if opts.Images != "" && !opts.In.embedded() {
-				return fmt.Errorf("stkr: --images excludes --data, --edges and --labels: a graph, or an image set to build a KNN graph from")
+	cmd := newCommand("stkr", &opts, func(cmd *cobra.Command, args []string) error {
+		opts.JSON = g.JSON
+		if cmd.Flags().Changed("refit") {
+			if !refit {
+				return fmt.Errorf("stkr: --refit=false is gone: use --setting inductive-strict for val hidden at the fit that predicts test")
 			}
-			if cmd.Flags().Changed("refit") {
-				if !refit {
-					return fmt.Errorf("stkr: --refit=false is gone: use --setting inductive-strict for val hidden at the fit that predicts test")
-				}
-				logf(cmd.ErrOrStderr(), "stkr: --refit is deprecated: --setting inductive now refits with val visible before predicting test (--setting inductive-strict keeps val hidden)")
-			}
-			return runSTKR(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
-		},
+			logf(cmd.ErrOrStderr(), "stkr: --refit is deprecated: --setting inductive now refits with val visible before predicting test (--setting inductive-strict keeps val hidden)")
+		}
+		return runSTKR(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
+	})
+	for _, r := range [][2]string{{"k", "neighbors"}, {"beta", "ridge"}, {"first-seed", "seed"}, {"iterations", "max-iter"}} {
+		renamedFlag(cmd, r[0], r[1])
 	}
-	opts.addFlags(cmd, &refit)
+	cmd.Flags().BoolVar(&refit, "refit", true, "") // the opt-in for what --setting inductive now does
+	_ = cmd.Flags().MarkHidden("refit")
 	return cmd
+}
+
+// stkrResult is the JSON object of one run: the data set and the
+// protocol's settings, its report, the outputs and the times.
+type stkrResult struct {
+	nodeData
+	Transform  string  `json:"transform"`
+	Setting    string  `json:"setting"`
+	Solver     string  `json:"solver"`
+	PTest      float64 `json:"p_test"`
+	Labelled   int     `json:"labelled"`
+	LCC        bool    `json:"lcc"`
+	TestChunks bool    `json:"test_chunks"`
+	protocol.STKRReport
+	Out         string      `json:"out,omitempty"`
+	Saved       string      `json:"saved,omitempty"`
+	LoadSeconds float64     `json:"load_seconds"`  // reading the input (and its largest component with --lcc)
+	KNN         *knnSummary `json:"knn,omitempty"` // the graph built from --features
+	Seconds     float64     `json:"seconds"`
+
+	fig stkrFigure // the first selection's grid, for --plot and --report
 }
 
 func runSTKR(ctx context.Context, opts stkrOptions, stdout, stderr io.Writer) error {
 	start := timeNow()
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	setup, err := newSTKRSetup(opts)
+	grid, setting, err := opts.check()
 	if err != nil {
-		return err
-	}
-	if err := checkOutPath("save", opts.Save); err != nil {
 		return fmt.Errorf("stkr: %w", err)
 	}
-	if err := opts.Plots.check(); err != nil {
+	ds, err := opts.load(ctx, &opts.In, stderr)
+	if err != nil {
 		return fmt.Errorf("stkr: %w", err)
 	}
-	loadStart := timeNow()
-	ds, err := stkrData(ctx, opts, stderr)
-	if err != nil {
+	defer ds.Close()
+	if err := checkClassMemory("stkr", opts.In.MaxMemory, ds, stkrClassBlocks*8*int64(ds.Graph.Nodes())*int64(max(ds.Classes, 1))); err != nil {
 		return err
 	}
-	defer ds.loaded.Close()
-	loadSeconds := seconds(loadStart)
+	var lcc *graph.Subgraph
+	used := ds
+	if opts.LCC {
+		if lcc, err = ds.Graph.LargestComponent(); err != nil {
+			return err
+		}
+		used = restrictDataset(ds, lcc)
+	}
+	res := stkrResult{nodeData: newNodeData(opts.source(&opts.In), used), Transform: opts.Transform, Setting: setting.String(), Solver: grid.Base.Solver.String(),
+		PTest: opts.PTest, LCC: opts.LCC, TestChunks: opts.TestChunks, Labelled: len(labelledNodes(used)), KNN: opts.In.builtSummary(), LoadSeconds: seconds(start)}
+	var notes []string
+	if opts.In.Features != "" && !opts.In.fromPoints() {
+		notes = append(notes, "the features are read but not used: STKR's base kernel is the graph's")
+	}
+	task := protocol.Task{Graph: used.Graph, Labels: used.Labels, Classes: used.Classes}
 	spec, _ := eval.ParseSplitSpec(opts.Split)
 	if opts.Splits != "" {
 		spec = eval.SplitFolderSpec(opts.Splits)
 	}
-	spec = spec.Resolve(ds.ds.Split != nil)
-	var res stkrResult
-	if spec.Kind == eval.SplitNone {
-		res, err = stkrAllLabelled(ctx, opts, setup, ds, stderr)
+	if spec = spec.Resolve(ds.Split != nil); spec.Kind == eval.SplitNone {
+		err = stkrAllLabelled(ctx, opts, grid, setting, used, task, notes, &res, stderr)
 	} else {
-		res, err = stkrBenchmark(ctx, opts, setup, ds, spec, stderr)
+		split := func(seed uint64) (eval.Split, string, int, error) {
+			d := splitData(ds, opts.In.source())
+			d.Subgraph = lcc
+			splits, err := eval.NewSplitter(spec, d, protocol.STKRSplitSizes(spec, used.Classes, used.Graph.Nodes(), opts.PTest, eval.SplitSizes{Val: opts.Val, Test: opts.Test}))
+			if err != nil {
+				return eval.Split{}, "", 0, fmt.Errorf("stkr: %w", err)
+			}
+			sp, dropped, err := splits.Split(seed)
+			return sp, splits.Source(), dropped, err
+		}
+		err = stkrBenchmark(ctx, opts, grid, setting, task, split, notes, &res, stderr)
 	}
 	if err != nil {
 		return err
 	}
-	res.LoadSeconds, res.Seconds = loadSeconds, seconds(start)
-	if err := opts.Plots.write(stderr, "stkr", res, func() (picture, error) { return stkrPicture(res, setup) }); err != nil {
+	res.Seconds, res.SplitSource = seconds(start), strings.TrimSpace(res.SplitSource)
+	if err := opts.Plots.write(stderr, "stkr", res, func() (picture, error) { return stkrPicture(res, grid) }); err != nil {
 		return err
 	}
-	return report(stdout, opts.JSON, res, func(w io.Writer) { printSTKR(w, res) })
+	return reportSummary(stdout, opts.JSON, "stkr", res)
 }
 
-// addFlags registers the command's flags on cmd (refit: the hidden,
-// deprecated --refit).
-func (opts *stkrOptions) addFlags(cmd *cobra.Command, refit *bool) {
-	f := cmd.Flags()
-	opts.In.addFlags(f)
-	f.Lookup("neighbors").Usage = "neighbours per point of the K-nearest-neighbour graph (with --features and no --edges, or per image with --images)"
-	f.StringVar(&opts.Images, "images", "", "image set (images_u8.bin.gz + labels.txt): run on the unweighted K-nearest-neighbour graph of its images")
-	f.IntVar(&opts.N, "n", 0, "with --images: use the first N images (0: all)")
-	renamedFlag(cmd, "k", "neighbors")
-	f.StringVar(&opts.Split, "split", "auto", "auto (the data set's split if it has one, else none), none (fit on every labelled node, predict the others), planetoid (the data set's own: split_planetoid.txt, or an OGB folder's), random:K, or a split file (lines \"train|val|test i\", nodes 0..n-1)")
-	f.StringVar(&opts.Splits, "splits", "", "folder of per-seed split files random20_seed<s>.txt (e.g. ../shared/bench/splits/cora)")
-	f.IntVar(&opts.Val, "val", -1, "with --split random:K: validation nodes (-1: K per class)")
-	f.IntVar(&opts.Test, "test", -1, "with --split random:K: test nodes (-1: round(p_test·N), or min(1000, half the rest) with --p-test 0)")
-	f.IntVar(&opts.Folds, "folds", eval.DefaultFolds, "cross-validation folds without a split (fewer when a class has fewer labels)")
-	f.StringVar(&opts.Transform, "transform", "inverse-laplacian", "inverse-laplacian, poly:P (s=λ^P), krr (s=λ) or topd:D (kernel PCA)")
-	f.StringVar(&opts.Eta, "eta", "auto", "η of the inverse Laplacian, in (0, 1), or auto")
-	f.StringVar(&opts.Ridge, "ridge", "auto", "ridge β > 0, or auto")
-	renamedFlag(cmd, "beta", "ridge")
-	f.StringVar(&opts.Setting, "setting", "transductive", "with a split: transductive, inductive, inductive-strict or inductive-test-only")
-	f.Float64Var(&opts.PTest, "p-test", protocol.DefaultPTest, "with a split: fraction of all nodes used as test set, in [0, 1); 0 keeps the split's test set")
-	f.IntVar(&opts.Seeds, "seeds", 1, "with a split: number of seeds S..S+N-1 (random splits, p_test subsets)")
-	f.IntVar(&opts.Seed, "seed", 0, "seed S: the first split, and the cross-validation folds")
-	renamedFlag(cmd, "first-seed", "seed")
-	f.StringVar(&opts.Solver, "solver", "auto", "auto (minres / cg), cg, minres, gmres or richardson")
-	f.Float64Var(&opts.Tol, "tol", 0, "relative residual tolerance in (0, 1); 0 means 1e-6 (polynomial) or 1e-9 (inverse Laplacian)")
-	f.BoolVar(&opts.LCC, "lcc", false, "work on the largest connected component (nodes outside it are dropped)")
-	f.BoolVar(&opts.TestChunks, "test-chunks", false, "score every test node of the split at the hidden fraction p_test: one fit per chunk of round(p_test·N) test nodes (needs --p-test > 0)")
-	f.StringVar(&opts.MaxIter, "max-iter", "0", "stop the solver after N iterations (0 = solve to the tolerance), auto to choose N from 0, 1, 2, 4, …, 256, or a comma-separated list to choose from")
-	renamedFlag(cmd, "iterations", "max-iter")
-	f.StringVar(&opts.Out, "out", "", "without a split: write one row per predicted node (id, predicted, p_<class>…): CSV, or JSON Lines for .jsonl/.ndjson")
-	f.StringVar(&opts.Save, "save", "", "without a split: save the chosen model, refitted on every labelled node, for gssl predict and gssl serve")
-	opts.Plots.addFlags(f, "the selection accuracy over the η/β grid (the chosen cell outlined) and the chosen spectral transform r(λ)")
-	// --refit was the opt-in for what --setting inductive now does.
-	f.BoolVar(refit, "refit", true, "")
-	_ = f.MarkHidden("refit")
+// check validates the flags that need no data and returns the
+// hyperparameter grid and the setting they ask for.
+func (opts *stkrOptions) check() (protocol.STKRGrid, protocol.Setting, error) {
+	g := protocol.STKRGrid{Base: stkr.Regressor{Tol: opts.Tol, Eigen: &stkr.EigenCache{}}}
+	var setting protocol.Setting
+	_, err := checkSplitFlags(opts.Split, opts.Seeds, opts.Val, opts.Test, opts.Folds)
+	switch {
+	case err != nil:
+		return g, setting, err
+	case !(opts.PTest >= 0 && opts.PTest < 1):
+		return g, setting, fmt.Errorf("--p-test=%v is invalid: it must be in [0, 1) (0 keeps the split's test set)", opts.PTest)
+	case opts.TestChunks && opts.PTest == 0:
+		return g, setting, fmt.Errorf("--test-chunks needs --p-test > 0 (the chunk size is round(p_test·N)); --p-test 0 already scores every test node")
+	}
+	if opts.Splits != "" {
+		if st, err := os.Stat(opts.Splits); err != nil || !st.IsDir() {
+			return g, setting, fmt.Errorf("--splits %s is not a folder of split files (random20_seed<s>.txt)", opts.Splits)
+		}
+		if opts.Split != "auto" && opts.Split != "" {
+			return g, setting, fmt.Errorf("--splits and --split exclude each other: a folder of per-seed split files, or one split")
+		}
+	}
+	if setting, err = protocol.ParseSetting(opts.Setting); err != nil {
+		return g, setting, fmt.Errorf("--setting: %w", err)
+	}
+	if g.Base.Solver, err = stkr.ParseSolver(opts.Solver); err != nil {
+		return g, setting, fmt.Errorf("--solver: %w", err)
+	}
+	if g.Base.Transform, err = stkr.ParseTransform(opts.Transform, 0); err != nil {
+		return g, setting, fmt.Errorf("--transform: %w", err)
+	}
+	if g.Etas, err = hyperGrid("eta", opts.Eta, stkr.EtaGrid()); err == nil {
+		g.Betas, err = hyperGrid("ridge", opts.Ridge, stkr.BetaGrid())
+	}
+	if err == nil {
+		g.Iterations, err = iterationGrid(opts.MaxIter)
+	}
+	if err != nil {
+		return g, setting, err
+	}
+	if _, ok := g.Base.Transform.(stkr.TopD); ok && opts.MaxIter == "auto" {
+		return g, setting, fmt.Errorf("--max-iter auto does not apply to --transform %s (kernel PCA has no iterative solve)", opts.Transform)
+	}
+	if !g.Lap() && opts.Eta != "auto" && opts.Eta != "" {
+		return g, setting, fmt.Errorf("--eta applies only to --transform inverse-laplacian, not %s", opts.Transform)
+	}
+	if err := firstError(checkOutPath("out", opts.Out), checkOutPath("save", opts.Save), opts.Plots.check()); err != nil {
+		return g, setting, err
+	}
+	for _, r := range g.Candidates() { // bad η, β refused before anything is loaded, naming the flags
+		if err := r.Validate(); err != nil {
+			return g, setting, fmt.Errorf("--ridge, --tol or --max-iter: %w", err)
+		}
+		if err := r.Transform.Validate(1); err != nil {
+			return g, setting, fmt.Errorf("--eta or --transform: %w", err)
+		}
+	}
+	return g, setting, nil
+}
+
+// stkrAllLabelled is the protocol without a split (protocol.RunSTKRCV):
+// fit on every labelled node, predict the others.
+func stkrAllLabelled(ctx context.Context, opts stkrOptions, g protocol.STKRGrid, setting protocol.Setting, ds *loaders.NodeDataset, task protocol.Task, notes []string, res *stkrResult, stderr io.Writer) error {
+	switch {
+	case setting != protocol.Transductive:
+		return fmt.Errorf("stkr: --setting %s needs a split with test nodes to hide; without a split the fit is transductive", setting)
+	case opts.Seeds > 1 || opts.TestChunks:
+		return errors.New("stkr: --seeds and --test-chunks need a split (--split or --splits); without one every labelled node is trained on")
+	case res.Labelled == 0:
+		return errors.New("stkr: no node is labelled: give --labels (an empty label means unlabelled)")
+	}
+	cands := len(g.Candidates())
+	logf(stderr, "stkr: %s (%d nodes, %d edges, %d classes, %d labelled), %s, %d candidates by cross-validation", ds.Name, res.Nodes, ds.Graph.Edges(), ds.Classes, res.Labelled, opts.Transform, cands)
+	cv := eval.CV{Folds: opts.Folds, Seed: opts.Seed, Order: idOrder(ds, labelledNodes(ds))}
+	st := newSteps(stderr, opts.Folds*cands, "stkr")
+	defer st.Finish()
+	cv.Progress = cvProgress(st, func(int) int { return cands }, "cross-validation: fold %d of %d done (%d candidates each)")
+	c, err := protocol.RunSTKRCV(ctx, task, cv, g, func(c *stkr.Classifier, err error) {
+		logf(stderr, "stkr: %s β=%g max-iter=%d: %v", c.Transform, c.Beta, c.Iterations, err)
+	})
+	res.STKRReport = c.Report(task, opts.Seed, notes...)
+	if err != nil {
+		return fmt.Errorf("%w (or give --eta and --ridge)", err)
+	}
+	res.fig = stkrFigure{accuracy: c.Accuracy, best: c.STKRCVChoice.Best, transform: c.Best.Transform, what: "cross-validation accuracy"}
+	rows := classRows{split: eval.Split{Train: labelledNodes(ds)}, pred: c.Labels, prob: c.Probabilities}
+	if res.Out, res.Saved, err = writeClassOutputs(opts.Out, opts.Save, ds, opts.In, rows, c.Best); err != nil {
+		return fmt.Errorf("stkr: %w", err)
+	}
+	return nil
+}
+
+// stkrBenchmark is the paper's protocol over seeds on a benchmark split.
+func stkrBenchmark(ctx context.Context, opts stkrOptions, g protocol.STKRGrid, setting protocol.Setting, task protocol.Task,
+	split func(uint64) (eval.Split, string, int, error), notes []string, res *stkrResult, stderr io.Writer) error {
+	switch {
+	case opts.Out != "":
+		return errors.New("stkr: --out writes the predictions of the protocol without a split (--split none); a benchmark split reports accuracies")
+	case opts.Save != "":
+		return errors.New("stkr: --save saves the model of the protocol without a split (--split none), fitted on every labelled node; a benchmark split reports accuracies")
+	}
+	logf(stderr, "stkr: %s (%d nodes, %d edges, %d classes), %s, %s, %d seeds", res.Dataset, res.Nodes, res.Edges, res.Classes, opts.Transform, setting, opts.Seeds)
+	bar := newProgress(stderr, opts.Seeds*len(g.Candidates()), "stkr")
+	defer bar.Finish()
+	runs, err := protocol.RunSTKRBenchmark(ctx, protocol.STKRBenchmark{Task: task, Setting: setting,
+		PTest: opts.PTest, Chunks: opts.TestChunks, Seeds: eval.SeedRange(opts.Seed, opts.Seeds), Grid: g, Split: split,
+		Total: bar.SetTotal, Done: bar.Add,
+		Failed: func(seed uint64, c *stkr.Classifier, err error) {
+			logf(stderr, "stkr: seed %d: %s β=%g max-iter=%d: %v", seed, c.Transform, c.Beta, c.Iterations, err)
+		},
+		Chosen: func(seed uint64, o protocol.STKROutcome, best *stkr.Classifier) {
+			logf(stderr, "stkr: seed %d: test %.4f (%d nodes) val %.4f (%s β=%g, stop after %d, %d iterations, %d products, %.3fs)", seed, o.TestAccuracy, o.TestScored, o.ValAccuracy, best.Transform, best.Beta, best.Iterations, o.Stats.TotalIterations(), o.Stats.MatVecs, o.Seconds)
+		},
+	})
+	if err != nil {
+		return err
+	}
+	res.STKRReport = protocol.SummarizeSTKR(runs, g.Lap()).Report(setting, notes...)
+	res.fig = newSTKRFigure(runs[0].Choices[0], runs[0].Chosen[0], runs[0].Seed)
+	return nil
 }
 
 // hyperGrid reads "auto" (the grid) or one number.
@@ -191,7 +275,7 @@ func hyperGrid(name, v string, grid []float64) ([]float64, error) {
 	}
 	x, err := strconv.ParseFloat(v, 64)
 	if err != nil {
-		return nil, fmt.Errorf("stkr: --%s=%q is neither a number nor auto", name, v)
+		return nil, fmt.Errorf("--%s=%q is neither a number nor auto", name, v)
 	}
 	return []float64{x}, nil
 }
@@ -209,7 +293,7 @@ func iterationGrid(v string) ([]int, error) {
 	for _, f := range strings.Split(v, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(f))
 		if err != nil || n < 0 || n > maxIterations {
-			return nil, fmt.Errorf("stkr: --max-iter=%q is invalid: want auto, an integer in [0, %d] (0 = solve to the tolerance) or a comma-separated list of them", v, maxIterations)
+			return nil, fmt.Errorf("--max-iter=%q is invalid: want auto, an integer in [0, %d] (0 = solve to the tolerance) or a comma-separated list of them", v, maxIterations)
 		}
 		out = append(out, n)
 	}

@@ -21,7 +21,7 @@ type stkrFigure struct {
 	what      string
 }
 
-func newSTKRFigure(c protocol.STKRChoice, best *stkr.Classifier, seed int) stkrFigure {
+func newSTKRFigure(c protocol.STKRChoice, best *stkr.Classifier, seed uint64) stkrFigure {
 	acc := make([]float64, len(c.Candidates))
 	for i, o := range c.Candidates {
 		acc[i] = o.ValAccuracy
@@ -35,43 +35,29 @@ func newSTKRFigure(c protocol.STKRChoice, best *stkr.Classifier, seed int) stkrF
 // stkrPicture: the selection accuracy over the η/β grid (the best over
 // the iteration counts in each cell) with the chosen cell outlined, and
 // the chosen transform r(λ) against plain KRR's r(λ) = λ.
-func stkrPicture(res stkrResult, s *stkrSetup) (picture, error) {
+func stkrPicture(res stkrResult, g protocol.STKRGrid) (picture, error) {
 	f := res.fig
 	pic := picture{caption: "STKR: " + res.Data}
-	etas := s.etas
-	if !s.isLap {
-		etas = []float64{math.NaN()}
-	}
-	nb, nc := len(s.betas), len(s.counts)
-	if len(f.accuracy) == len(etas)*nb*nc && len(f.accuracy) > 1 {
-		z := make([][]float64, len(etas))
-		rows := make([]string, len(etas))
-		cols := make([]string, nb)
-		for j, b := range s.betas {
+	lap, nb, nc := g.Lap(), len(g.Betas), len(g.Iterations)
+	if z := g.Cells(f.accuracy); z != nil && len(f.accuracy) > 1 {
+		rows, cols := make([]string, len(z)), make([]string, nb)
+		for j, b := range g.Betas {
 			cols[j] = strconv.FormatFloat(b, 'g', 3, 64)
 		}
 		t := htmlreport.Table{Caption: "STKR selection grid: " + f.what + " (rows η, columns β)", Header: append([]string{"η \\ β"}, cols...)}
-		for i, eta := range etas {
-			rows[i] = strconv.FormatFloat(eta, 'g', 3, 64)
-			if !s.isLap {
-				rows[i] = res.Transform
+		for i := range z {
+			rows[i] = res.Transform
+			if lap {
+				rows[i] = strconv.FormatFloat(g.Etas[i], 'g', 3, 64)
 			}
-			z[i] = make([]float64, nb)
 			row := []string{rows[i]}
-			for j := range s.betas {
-				best := math.NaN()
-				for k := 0; k < nc; k++ {
-					if a := f.accuracy[(i*nb+j)*nc+k]; !math.IsNaN(a) && !(a <= best) {
-						best = a
-					}
-				}
-				z[i][j] = best
+			for _, best := range z[i] {
 				row = append(row, strconv.FormatFloat(best, 'f', 4, 64))
 			}
 			t.Rows = append(t.Rows, row)
 		}
 		rowLabel := "η"
-		if !s.isLap {
+		if !lap {
 			rowLabel = "transform"
 		}
 		title := f.what
@@ -110,12 +96,5 @@ func stkrPicture(res stkrResult, s *stkrSetup) (picture, error) {
 
 // runFacts: the seeds and timings of the run, for --report.
 func (r stkrResult) runFacts() (string, []htmlreport.Timing) {
-	return stkrSeeds(r), []htmlreport.Timing{
-		timing("fit_seconds", r.FitSeconds),
-		timing("load_seconds", r.LoadSeconds),
-		timing("seconds", r.Seconds),
-	}
+	return fmt.Sprintf("seeds = %v", r.Seeds), []htmlreport.Timing{timing("fit_seconds", r.FitSeconds), timing("load_seconds", r.LoadSeconds), timing("seconds", r.Seconds)}
 }
-
-// stkrSeeds lists the seeds of the splits.
-func stkrSeeds(r stkrResult) string { return fmt.Sprintf("seeds = %v", r.Seeds) }

@@ -98,7 +98,7 @@ func TestSTKRBadInput(t *testing.T) {
 		{"d larger than N", func(o *stkrOptions) { o.Transform, o.Ridge = "topd:5000", "1" }, "d=5000 is larger than the number of visible nodes N=2708"},
 		{"missing data", func(o *stkrOptions) { o.In.Data = "no/such/dir" }, "no/such/dir"},
 		{"missing splits", func(o *stkrOptions) { o.Splits = "no/such/splits" }, "--splits no/such/splits is not a folder"},
-		{"folds", func(o *stkrOptions) { o.Folds = 0 }, "--folds=0 is invalid"},
+		{"folds", func(o *stkrOptions) { o.Folds = 0 }, "--folds 0 is invalid"},
 		{"test size", func(o *stkrOptions) { o.Test = -3 }, "--test -3 is invalid"},
 		{"out with a split", func(o *stkrOptions) { o.Out = "p.csv" }, "--out writes the predictions of the protocol without a split"},
 		{"iterations word", func(o *stkrOptions) { o.MaxIter = "many" }, `--max-iter="many" is invalid`},
@@ -231,7 +231,7 @@ func TestSTKRDeprecatedRefit(t *testing.T) {
 // both settings; bad --n / --k and --data with --images are refused.
 func TestSTKROnImages(t *testing.T) {
 	digits := sharedtest.Data(t, "digits8x8")
-	base := stkrOptions{Images: digits, N: 600, Neighbors: 8, Split: "random:20", Transform: "poly:2", Eta: "auto", Ridge: "1",
+	base := stkrOptions{ImageGraph: ImageGraph{Images: digits, N: 600}, In: nodeInput{KNN: knnFlags{Neighbors: 8}}, Split: "random:20", Transform: "poly:2", Eta: "auto", Ridge: "1",
 		Setting: "transductive", PTest: 0.05, Seeds: 2, Solver: "auto", MaxIter: "0", Folds: 5, Val: -1, Test: -1, JSON: true}
 	for _, setting := range []string{"transductive", "inductive"} {
 		o := base
@@ -251,8 +251,8 @@ func TestSTKROnImages(t *testing.T) {
 		mod  func(*stkrOptions)
 		want string
 	}{
-		{"k = n", func(o *stkrOptions) { o.Neighbors = 600 }, "--neighbors 600 is invalid: it must be in [1, 600)"},
-		{"k zero", func(o *stkrOptions) { o.Neighbors = 0 }, "--neighbors 0 is invalid"},
+		{"k = n", func(o *stkrOptions) { o.In.KNN.Neighbors = 600 }, "--neighbors 600 is invalid: it must be in [1, 600)"},
+		{"k zero", func(o *stkrOptions) { o.In.KNN.Neighbors = 0 }, "--neighbors 0 is invalid"},
 		{"n too large", func(o *stkrOptions) { o.N = 5000 }, "--n 5000 is invalid: "},
 		{"no such folder", func(o *stkrOptions) { o.Images = "no/such/images" }, "no/such/images"},
 	} {

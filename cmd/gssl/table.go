@@ -12,9 +12,8 @@ import (
 	"github.com/gssl/gssl/loaders"
 )
 
-// writeAtomic writes a file through write (buffered), atomically
-// (loaders.WriteFileAtomic). A path of "-" is standard output (--out -,
-// see useOutStdout).
+// writeAtomic writes a file through write, buffered and atomically
+// (loaders.WriteFileAtomic); "-" is standard output (see useOutStdout).
 func writeAtomic(path string, write func(w io.Writer) error) error {
 	if path == "-" {
 		return writeStdout(write)
@@ -22,16 +21,20 @@ func writeAtomic(path string, write func(w io.Writer) error) error {
 	return loaders.WriteFileAtomic(path, write)
 }
 
-// checkOutPath refuses an --out file whose folder does not exist, before
-// any work is done.
+// isDir reports whether path is a folder.
+func isDir(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.IsDir()
+}
+
+// checkOutPath refuses, before any work, an output file whose folder does
+// not exist or that is a folder.
 func checkOutPath(flag, path string) error {
-	if path == "" {
-		return nil
-	}
-	if st, err := os.Stat(filepath.Dir(path)); err != nil || !st.IsDir() {
+	switch {
+	case path == "":
+	case !isDir(filepath.Dir(path)):
 		return fmt.Errorf("--%s %s: the folder %s does not exist", flag, path, filepath.Dir(path))
-	}
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
+	case isDir(path):
 		return fmt.Errorf("--%s %s is a folder; give a file name", flag, path)
 	}
 	return nil
@@ -39,43 +42,32 @@ func checkOutPath(flag, path string) error {
 
 // writeTable writes a table to path as CSV or, for .jsonl/.ndjson, JSON
 // Lines, atomically (loaders.WriteTableFile); "-" writes CSV on standard
-// output (--out -, see useOutStdout).
+// output (see useOutStdout).
 func writeTable(path string, cols []string, rows int, row func(r int, rec []any)) error {
-	write := func() error { return loaders.WriteTableFile(path, cols, rows, row) }
+	var err error
 	if path == "-" {
-		write = func() error {
-			return writeStdout(func(w io.Writer) error { return loaders.WriteTable(w, false, cols, rows, row) })
-		}
+		err = writeStdout(func(w io.Writer) error { return loaders.WriteTable(w, false, cols, rows, row) })
+	} else {
+		err = loaders.WriteTableFile(path, cols, rows, row)
 	}
-	if err := write(); err != nil {
+	if err != nil {
 		return fmt.Errorf("--out %s: %w", path, err)
 	}
 	return nil
 }
 
-// plotFormat returns the image format of a --plot file from its extension
-// (those gonum/plot writes), or an error naming the valid ones, so that a
-// bad name is refused before anything is computed and no file is left
-// behind. No --plot ("") is no format and no error.
+// plotFormat returns the image format of a --plot file from its extension,
+// or an error naming the valid ones, before anything is computed; no
+// --plot ("") is no format and no error.
 func plotFormat(path string) (string, error) {
 	if path == "" {
 		return "", nil
 	}
-	ext := strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), ".")
-	switch ext {
+	switch ext := strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), "."); ext {
 	case "png", "svg", "pdf", "eps", "jpg", "jpeg", "tif", "tiff":
 		return ext, checkOutPath("plot", path)
 	}
 	return "", fmt.Errorf("--plot %s: unknown image format %q; use a name ending in .png, .svg, .pdf, .eps, .jpg or .tiff", path, filepath.Ext(path))
-}
-
-// statFile stats a regular file.
-func statFile(path string) (os.FileInfo, error) {
-	st, err := os.Stat(path)
-	if err == nil && st.IsDir() {
-		return nil, fmt.Errorf("%s is a folder", path)
-	}
-	return st, err
 }
 
 // writeVectors writes one row per node of ds: its id, the extra columns,
@@ -91,8 +83,8 @@ func writeVectors(path string, ds *loaders.NodeDataset, x *mat.Dense, prefix str
 	return nil
 }
 
-// column is an extra column of writeVectors: value(node, row) gives the
-// value for a node and its row in the matrix (−1 when it has none).
+// column is an extra column of writeVectors: value(node, row) of a node
+// and its row in the matrix (−1 when it has none).
 type column struct {
 	name  string
 	value func(node, row int) any

@@ -9,6 +9,9 @@
 // once, up to a cap, into a private temporary file, and serves this and
 // every later Open of the same path from that copy; a regular file (or a
 // folder), and a device that opens afresh each time (/dev/zero), is opened
-// as it is. Error messages keep the user's path: Display
-// names "-" as "standard input" and any other path as given.
+// as it is. The cap is DefaultCap unless a command sets its own (SetCap,
+// from --max-memory), and a copy never takes the temporary folder's last
+// DiskReserve bytes: an endless stream ends in an error naming the cap or
+// the folder, not in a full disk. Error messages keep the user's path:
+// Display names "-" as "standard input" and any other path as given.
 package inputfile

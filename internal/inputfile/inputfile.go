@@ -5,8 +5,10 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strconv"
 	"sync"
+	"sync/atomic"
 )
 
 // Stdin is the path that names standard input.
@@ -21,11 +23,61 @@ const DefaultCap int64 = 256 << 20
 type TooLargeError struct {
 	Path string // the user's path
 	Cap  int64  // the cap in bytes
+	// CapName names the setting the cap came from (SetCap), if any.
+	CapName string
+	// TempDir, when set, is the temporary folder whose free space (less
+	// DiskReserve) bounded the copy below the cap.
+	TempDir string
 }
 
 func (e *TooLargeError) Error() string {
-	return fmt.Sprintf("%s is a stream (a pipe or a FIFO, of unknown length) of more than %d bytes, the cap on a stream read as an input: save the data to a file and pass that", Display(e.Path), e.Cap)
+	if e.TempDir != "" {
+		return fmt.Sprintf("%s is a stream (a pipe or a FIFO, of unknown length) of more than %d bytes, the room left in the temporary folder %s for its copy: save the data to a file and pass that, or point TMPDIR at a folder with more room", Display(e.Path), e.Cap, e.TempDir)
+	}
+	name := ""
+	if e.CapName != "" {
+		name = " (" + e.CapName + ")"
+	}
+	return fmt.Sprintf("%s is a stream (a pipe or a FIFO, of unknown length) of more than %d bytes, the cap on a stream read as an input%s: save the data to a file and pass that", Display(e.Path), e.Cap, name)
 }
+
+// DiskReserve is the free space of the temporary folder a stream's copy
+// leaves untouched: the copy of an endless stream ends in an error before
+// the disk is full.
+const DiskReserve int64 = 64 << 20
+
+// streamCap is the cap of Open and the setting it came from (SetCap).
+type streamCap struct {
+	bytes int64
+	name  string
+}
+
+var defaultCap atomic.Pointer[streamCap]
+
+// SetCap sets the cap Open applies to a stream (DefaultCap until set) and
+// the name of the setting it comes from, which a stream over it names (a
+// command sets them from its memory limit: "--max-memory"). A cap < 1
+// restores DefaultCap.
+func SetCap(limit int64, name string) {
+	if limit < 1 {
+		limit, name = DefaultCap, ""
+	}
+	defaultCap.Store(&streamCap{limit, name})
+}
+
+// Cap is the cap Open applies to a stream.
+func Cap() int64 { return currentCap().bytes }
+
+func currentCap() streamCap {
+	if c := defaultCap.Load(); c != nil {
+		return *c
+	}
+	return streamCap{bytes: DefaultCap}
+}
+
+// freeSpace returns the bytes free in folder dir, and whether it could
+// tell (a variable, so that tests can make the disk small).
+var freeSpace = diskFree
 
 // Display names path in messages: "standard input" for "-", else the path
 // as the user gave it.
@@ -97,15 +149,19 @@ func statPath(path string) fs.FileInfo {
 
 // Open opens the input path for reading. "-" is standard input. A regular
 // file or a folder is opened with os.Open. Anything else is read once, up
-// to DefaultCap bytes, into a private copy (see Stage); the returned file
+// to Cap() bytes, into a private copy (see Stage); the returned file
 // reads the copy from its start, with its own offset, and must be closed.
 func Open(path string) (*os.File, error) {
-	return OpenCap(path, DefaultCap)
+	return openCap(path, currentCap())
 }
 
 // OpenCap is Open with the cap on a stream's length given; the first
 // Open or Stage of a path reads it, and its cap is the one that applies.
 func OpenCap(path string, limit int64) (*os.File, error) {
+	return openCap(path, streamCap{bytes: limit})
+}
+
+func openCap(path string, limit streamCap) (*os.File, error) {
 	c, err := stage(path, limit)
 	if err != nil || c == nil {
 		if err != nil {
@@ -125,7 +181,7 @@ func OpenCap(path string, limit int64) (*os.File, error) {
 // copy; a regular file or a folder is left alone. Reading the streams of a
 // command up front lets a cap other than DefaultCap apply (--max-memory).
 func Stage(path string, limit int64) error {
-	_, err := stage(path, limit)
+	_, err := stage(path, streamCap{bytes: limit})
 	return err
 }
 
@@ -193,7 +249,7 @@ func oneRead(m fs.FileMode) bool {
 
 // stage returns the copy of path, making it on first use, or nil when path
 // is a regular file, a folder or does not exist (os.Open then tells why).
-func stage(path string, limit int64) (*copyOf, error) {
+func stage(path string, limit streamCap) (*copyOf, error) {
 	st := statPath(path)
 	mu.Lock()
 	c := lookup(path, st)
@@ -214,7 +270,7 @@ func stage(path string, limit int64) (*copyOf, error) {
 }
 
 // read copies the stream into a temporary file.
-func (c *copyOf) read(limit int64) error {
+func (c *copyOf) read(limit streamCap) error {
 	var src io.Reader = os.Stdin
 	if c.path == Stdin {
 		// Standard input redirected from a regular file is that file.
@@ -244,12 +300,16 @@ func (c *copyOf) read(limit int64) error {
 		os.Remove(tmp.Name())
 		return err
 	}
-	n, err := io.Copy(tmp, io.LimitReader(src, limit+1))
+	tooLarge := &TooLargeError{Path: c.path, Cap: limit.bytes, CapName: limit.name}
+	if free, ok := freeSpace(filepath.Dir(tmp.Name())); ok && free-DiskReserve < limit.bytes {
+		tooLarge = &TooLargeError{Path: c.path, Cap: max(free-DiskReserve, 0), TempDir: filepath.Dir(tmp.Name())}
+	}
+	n, err := io.Copy(tmp, io.LimitReader(src, tooLarge.Cap+1))
 	switch {
 	case err != nil:
 		return fail(fmt.Errorf("reading %s: %w", Display(c.path), err))
-	case n > limit:
-		return fail(&TooLargeError{Path: c.path, Cap: limit})
+	case n > tooLarge.Cap:
+		return fail(tooLarge)
 	}
 	info, err := tmp.Stat()
 	if err != nil {

@@ -1,4 +1,4 @@
-# New nodes sent to saved heterophily networks (classify --model sepgnn and
+# New nodes sent to saved heterophily networks (classify --classifier sepgnn and
 # linkx --save, then gssl predict): a wrong feature count or an unknown
 # neighbour id is refused naming the counts or the id, not answered.
 "$gssl" generate sbm --out "$tmp/gnn32b/g" --nodes 300 --classes 3 --degree 6 --mixing 0.8 \
@@ -8,7 +8,7 @@ gnn32b_feat8=$(file gnn32b/f8.csv 'id,a,b,c,d,e,f,g,h\nn1,1,0,0,1,0,0,0,1\n')
 gnn32b_edges=$(file gnn32b/e.csv 'source,target\nn1,3\n')
 gnn32b_unknown=$(file gnn32b/u.csv 'source,target\nn1,99999\n')
 for m in sepgnn linkx; do
-	"$gssl" classify --data "$tmp/gnn32b/g" --model $m --save "$tmp/gnn32b/$m.gssl" >/dev/null 2>&1
+	"$gssl" classify --data "$tmp/gnn32b/g" --classifier $m --save "$tmp/gnn32b/$m.gssl" >/dev/null 2>&1
 	expect_error_msg "predict: a new node with 2 features sent to a saved $m of 8" \
 		'has 2 columns of features; the nodeclass\.(SepGNN|LINKX) model was fitted on 8' \
 		"$gssl" predict --model "$tmp/gnn32b/$m.gssl" --edges "$gnn32b_edges" --features "$gnn32b_feat"

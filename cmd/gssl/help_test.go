@@ -1,0 +1,69 @@
+package main
+
+import (
+	"io/fs"
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"github.com/stretchr/testify/require"
+)
+
+// TestHelpFiles: every help file parses and belongs to a command, and every
+// flag text in it names a flag the command has (help/flags.md: a flag some
+// command has), so no text outlives its flag.
+func TestHelpFiles(t *testing.T) {
+	root := newRoot()
+	byName := map[string]*cobra.Command{}
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		name := strings.ReplaceAll(strings.TrimPrefix(strings.TrimPrefix(c.CommandPath(), "gssl"), " "), " ", "-")
+		if name == "" {
+			name = "gssl"
+		}
+		byName[name] = c
+		for _, s := range c.Commands() {
+			walk(s)
+		}
+	}
+	walk(root)
+	anyHas := map[string]bool{}
+	for _, c := range byName {
+		c.Flags().VisitAll(func(f *pflag.Flag) { anyHas[f.Name] = true })
+		c.PersistentFlags().VisitAll(func(f *pflag.Flag) { anyHas[f.Name] = true })
+	}
+	files, err := fs.Glob(helpFiles, "help/*.md")
+	require.NoError(t, err)
+	for _, file := range files {
+		name := strings.TrimSuffix(strings.TrimPrefix(file, "help/"), ".md")
+		b, err := helpFiles.ReadFile(file)
+		require.NoError(t, err)
+		h, err := parseHelp(string(b))
+		require.NoError(t, err, file)
+		if name == "flags" {
+			for flag := range h.Flags {
+				require.True(t, anyHas[flag], "help/flags.md describes --%s, which no command has", flag)
+			}
+			continue
+		}
+		c, ok := byName[name]
+		require.True(t, ok, "%s belongs to no command", file)
+		require.True(t, strings.HasPrefix(string(b), "# "+c.CommandPath()+"\n"), "%s: the title must be %q", file, "# "+c.CommandPath())
+		for flag := range h.Flags {
+			require.True(t, c.Flags().Lookup(flag) != nil || c.PersistentFlags().Lookup(flag) != nil, "%s describes --%s, which gssl %s does not have", file, flag, name)
+		}
+	}
+}
+
+// TestParseHelp checks the help format on a small file and its errors.
+func TestParseHelp(t *testing.T) {
+	h, err := parseHelp("# gssl x\n\nShort line\n\nLong\ntext.\n\n## Examples\n\n```\n  gssl x --a 1\n```\n\n## Flags\n\n- `--a`: the a\n- `--b-c`: b: and `c`\n")
+	require.NoError(t, err)
+	require.Equal(t, helpText{Short: "Short line", Long: "Long\ntext.", Example: "  gssl x --a 1",
+		Flags: map[string]string{"a": "the a", "b-c": "b: and `c`"}}, h)
+	_, err = parseHelp("# gssl x\n\nS\n\n## Flags\n\n- --a: no quotes\n")
+	require.ErrorContains(t, err, "line 7")
+	_, err = parseHelp("# gssl x\n\nS\n\n## Flags\n\n- `--a`: one\n- `--a`: two\n")
+	require.ErrorContains(t, err, "--a is described twice")
+}
