@@ -1,5 +1,5 @@
 // Command hetero-gnn scores nodeclass.SepGNN, nodeclass.LINKX or
-// nodeclass.ChannelMLP, or gssl classify's --model auto selection
+// nodeclass.ChannelMLP, or gssl classify's --classifier auto selection
 // (protocol.NodeClassAuto, chosen on each split's validation nodes), on a
 // node-classification folder with
 // fixed splits split_0.txt … split_{k−1}.txt (the heterophilous sets of
@@ -253,7 +253,7 @@ func newModel(c config, epochs, patience int, seed uint64, stopAcc bool) (fitter
 	return nil, fmt.Errorf("-model %q: want sepgnn, linkx, channelmlp or auto", c.Model)
 }
 
-// runAuto runs gssl classify's --model auto on every split: the family
+// runAuto runs gssl classify's --classifier auto on every split: the family
 // protocol.NodeClassAuto advises from the split's training labels, its
 // candidates chosen on the split's validation nodes in the data set's
 // metric (eval.EvaluateNodes), the choice scored on the test nodes.
