@@ -24,5 +24,6 @@ func TestSepGNN(t *testing.T) {
 			"Dropout": func() estimator.Estimator { return &nodeclass.SepGNN{Dropout: 1} },
 		},
 		X: nodes, Labels: nl, FittedRows: 60, Columns: 3,
+		Query: estimator.NodeQuery{New: newNodes(), Features: blockFeatures([]int{0, 1, 2}, 3).Grow(0, 1)}, QueryRows: 3,
 	})
 }

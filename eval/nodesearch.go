@@ -104,7 +104,7 @@ func ChooseNodeBy(ctx context.Context, metric Metric, cands []estimator.NodeClas
 		off := total
 		total += len(p.test)
 		for k, c := range cands {
-			if err := c.Fit(ctx, x, p.train); err != nil {
+			if err := fitOn(ctx, c, x, p.train, val, labels); err != nil {
 				return nil, fmt.Errorf("eval: choose: candidate %d (%v): %w", k, c, err)
 			}
 			pr, err := c.Predict(ctx, estimator.FittedNodes)
@@ -153,10 +153,30 @@ func ChooseNodeBy(ctx context.Context, metric Metric, cands []estimator.NodeClas
 	if len(val) == 0 {
 		final = labels
 	}
-	if err := cands[best].Fit(ctx, x, final); err != nil {
+	if err := fitOn(ctx, cands[best], x, final, val, labels); err != nil {
 		return nil, fmt.Errorf("eval: choose: refitting %v: %w", cands[best], err)
 	}
 	return &NodeChoice{Best: cands[best], Index: best, Scores: scores}, nil
+}
+
+// validatedFitter is a model that stops early on given validation nodes
+// (nodeclass.SepGNN, LINKX, ChannelMLP).
+type validatedFitter interface {
+	FitValidated(ctx context.Context, x estimator.Nodes, labels, val, valLabels []int) error
+}
+
+// fitOn fits c on train; a model that stops early on validation nodes
+// stops on the split's val nodes (with their labels), as Platonov et al.
+// train, instead of holding out some of the training nodes.
+func fitOn(ctx context.Context, c estimator.NodeClassifier, x estimator.Nodes, train, val, labels []int) error {
+	if v, ok := c.(validatedFitter); ok && len(val) > 0 {
+		valLabels := make([]int, len(val))
+		for k, i := range val {
+			valLabels[k] = labels[i]
+		}
+		return v.FitValidated(ctx, x, train, val, valLabels)
+	}
+	return c.Fit(ctx, x, train)
 }
 
 // checkNodeLabels checks the graph and labels of a node protocol.

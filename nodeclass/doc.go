@@ -120,4 +120,36 @@
 // cross-entropy of validation nodes, keeping the best epoch's parameters.
 // Sparse features enter by the sparse product X W_in and its transpose
 // Xᵀ ∂H, so no n×d matrix is formed; S is applied to n×h blocks in CSR.
+//
+// SepGNN predicts new nodes by the frozen-known rule: the fitted nodes keep
+// their representations H_0 … H_{L−1} (stored at fit time and in the model
+// file), and a new node v with edges of weight w_vu to fitted nodes u runs
+// the same layers with its neighbour mean taken over them,
+//
+//	(S H_{l−1})_v = Σ_u w_vu (H_{l−1})_u / Σ_u w_vu   (0 without edges),
+//
+// its own h_0 = ReLU(x_v W_in + b_in) and h_l from h_{l−1}. A new node
+// given the edges and features of a fitted node gets that node's
+// prediction.
+//
+// # LINKX
+//
+// LINKX (Lim et al., "Large Scale Learning on Non-Homophilous Graphs: New
+// Benchmarks and Strong Simple Methods", NeurIPS 2021, §5) reads the rows
+// of the adjacency matrix A (n×n, sparse, as stored) as features beside X:
+//
+//	H_A = A W_A + b_A,   H_X = X W_X + b_X,
+//	H   = M_1 ⊙ ReLU([H_A, H_X] W_c + b_c + H_A + H_X),
+//	Z   = M_2 ⊙ ReLU(H W_1 + b_1),
+//	P   = softmax(Z W_o + b_o),
+//
+// W_A (n×h) one row per fitted node, W_c (2h×h) the combination with its
+// skip connection, and a two-layer perceptron on top; M_1, M_2 are
+// inverted-dropout masks. It is trained as SepGNN, on the same loss with
+// the penalty on W_A, W_X, W_c, W_1 and W_o; the gradient reaches W_A
+// through Aᵀ ∂H_A = A ∂H_A (A symmetric). Sparse X and A enter by sparse
+// products only. A new node's H_A is its own row of A over the fitted
+// nodes, Σ_u w_vu (W_A)_u + b_A, so its prediction is exactly the
+// network's on the graph with the node added (the fitted nodes' rows
+// would gain a column the model has no weights for, and are kept).
 package nodeclass

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	vec "gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/estimator"
@@ -82,9 +83,15 @@ type SepGNN struct {
 	fit *sepFit
 }
 
+// sepFit is a fitted SepGNN: its shape and parameters, the fitted nodes'
+// class probabilities, and their representations H_0 … H_{L−1} (the rows
+// whose neighbour means new nodes take).
 type sepFit struct {
-	prob *mat.Dense
-	info estimator.Info
+	prob   *mat.Dense
+	s      sepShape
+	p      *sepParams
+	hidden []*mat.Dense
+	info   estimator.Info
 }
 
 var _ estimator.NodeClassifier = (*SepGNN)(nil)
@@ -168,19 +175,9 @@ func (m *SepGNN) Fit(ctx context.Context, x estimator.Nodes, labels []int) error
 		return err
 	}
 	m.fit = nil
-	train, _ := labelled(labels)
-	nv := int(math.Round(m.holdOut() * float64(len(train))))
-	if nv < 1 || nv >= len(train) {
-		return fmt.Errorf("nodeclass: SepGNN: %d labelled nodes with HoldOut=%v leave %d for validation and %d for training: both need ≥ 1", len(train), m.holdOut(), nv, len(train)-nv)
-	}
-	perm := rand.New(rand.NewPCG(m.Seed, 0x5e9)).Perm(len(train))
-	fitLabels := append([]int(nil), labels...)
-	val := make([]int, nv)
-	valLabels := make([]int, nv)
-	for k, p := range perm[:nv] {
-		i := train[p]
-		val[k], valLabels[k] = i, labels[i]
-		fitLabels[i] = -1
+	fitLabels, val, valLabels, err := holdOut("SepGNN", labels, m.holdOut(), m.Seed)
+	if err != nil {
+		return err
 	}
 	return m.FitValidated(ctx, x, fitLabels, val, valLabels)
 }
@@ -193,7 +190,7 @@ func (m *SepGNN) FitValidated(ctx context.Context, x estimator.Nodes, labels, va
 		return err
 	}
 	m.fit = nil
-	f, classes, err := checkSepInput(x, labels, val, valLabels)
+	f, classes, err := checkNetInput("SepGNN", x, labels, val, valLabels)
 	if err != nil {
 		return err
 	}
@@ -203,49 +200,14 @@ func (m *SepGNN) FitValidated(ctx context.Context, x estimator.Nodes, labels, va
 	rng := rand.New(rand.NewPCG(m.Seed, 0x5e7))
 	p := newSepParams(s, nil)
 	initSep(p, rng)
-	g := newSepParams(s, nil)
-	best := append([]float64(nil), p.flat...)
-	op := newMeanOp(x.Graph)
-	w := newSepWork(n, s)
-	opt := &mlp.Adam{LearningRate: m.rate()}
-	bestLoss, bestAcc, since, epoch := math.Inf(1), -1.0, 0, 0
-	for epoch = 1; epoch <= m.epochs(); epoch++ {
-		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("nodeclass: SepGNN fit cancelled at epoch %d: %w", epoch, err)
-		}
-		// Without dropout the evaluation pass of the last epoch is this
-		// epoch's training pass.
-		if m.dropout() > 0 || epoch == 1 {
-			w.drawMasks(rng, m.dropout())
-			sepForward(p, s, f, op, w)
-		}
-		sepBackward(p, g, s, f, op, w, train, ytr, m.decay())
-		opt.Step([][]float64{p.flat}, [][]float64{g.flat})
-		w.clearMasks()
-		sepForward(p, s, f, op, w)
-		lv := sepLoss(p, w, val, valLabels, 0)
-		if math.IsNaN(lv) || math.IsInf(lv, 0) {
-			return &estimator.NotConvergedError{Model: "nodeclass", Method: "SepGNN adam", Iterations: epoch, Residual: lv, Tol: bestLoss, Hint: "lower LearningRate"}
-		}
-		better := lv < bestLoss
-		if m.Stop == StopAccuracy {
-			acc := sepAccuracy(w.prob, val, valLabels)
-			better = acc > bestAcc || acc == bestAcc && lv < bestLoss
-			if better {
-				bestAcc = acc
-			}
-		}
-		if better {
-			bestLoss, since = lv, 0
-			copy(best, p.flat)
-		} else if since++; since >= m.patience() {
-			break
-		}
+	nt := &sepNet{p: p, g: newSepParams(s, nil), s: s, x: f, op: newMeanOp(x.Graph), w: newSepWork(n, s)}
+	set := trainSettings{model: "SepGNN", epochs: m.epochs(), patience: m.patience(), dropout: m.dropout(), decay: m.decay(), rate: m.rate(), stop: m.Stop}
+	epochs, bestLoss, err := trainNet(ctx, nt, set, rng, train, ytr, val, valLabels)
+	if err != nil {
+		return err
 	}
-	copy(p.flat, best)
-	w.clearMasks()
-	sepForward(p, s, f, op, w)
-	m.fit = &sepFit{prob: w.prob, info: estimator.Info{Iterations: min(epoch, m.epochs()), Residual: bestLoss}}
+	m.fit = &sepFit{prob: nt.w.prob, s: s, p: p, hidden: append([]*mat.Dense(nil), nt.w.h[:s.layers]...),
+		info: estimator.Info{Iterations: epochs, Residual: bestLoss}}
 	return nil
 }
 
@@ -268,33 +230,33 @@ func sepAccuracy(prob *mat.Dense, idx, y []int) float64 {
 	return float64(right) / float64(len(idx))
 }
 
-// checkSepInput checks the graph, features, labels and validation nodes
+// checkNetInput checks, for the network model, the graph, features, labels and validation nodes
 // and returns the features and the number of classes.
-func checkSepInput(x estimator.Nodes, labels, val, valLabels []int) (Features, int, error) {
+func checkNetInput(model string, x estimator.Nodes, labels, val, valLabels []int) (Features, int, error) {
 	if x.Graph == nil {
-		return Features{}, 0, fmt.Errorf("nodeclass: SepGNN: no graph")
+		return Features{}, 0, fmt.Errorf("nodeclass: %s: no graph", model)
 	}
 	f := nodeFeatures(x.Features)
 	if f.Dense == nil && f.Sparse == nil {
-		return f, 0, fmt.Errorf("nodeclass: SepGNN needs node features")
+		return f, 0, fmt.Errorf("nodeclass: %s needs node features", model)
 	}
 	n := x.Graph.Nodes()
 	if r, _ := f.Dims(); r != n {
-		return f, 0, fmt.Errorf("nodeclass: SepGNN: %d feature rows for a graph of %d nodes", r, n)
+		return f, 0, fmt.Errorf("nodeclass: %s: %d feature rows for a graph of %d nodes", model, r, n)
 	}
 	if _, d := f.Dims(); d < 1 {
-		return f, 0, fmt.Errorf("nodeclass: SepGNN: the features have no columns")
+		return f, 0, fmt.Errorf("nodeclass: %s: the features have no columns", model)
 	}
-	if err := finiteFeatures(f); err != nil {
+	if err := finiteFeatures(model, f); err != nil {
 		return f, 0, err
 	}
 	if len(labels) != n {
-		return f, 0, fmt.Errorf("nodeclass: SepGNN: %d labels for a graph of %d nodes", len(labels), n)
+		return f, 0, fmt.Errorf("nodeclass: %s: %d labels for a graph of %d nodes", model, len(labels), n)
 	}
 	classes, train := 0, 0
 	for i, k := range labels {
 		if k < -1 {
-			return f, 0, fmt.Errorf("nodeclass: SepGNN: node %d has label %d: labels are ≥ 0, or −1 for unknown", i, k)
+			return f, 0, fmt.Errorf("nodeclass: %s: node %d has label %d: labels are ≥ 0, or −1 for unknown", model, i, k)
 		}
 		if k >= 0 {
 			train++
@@ -302,17 +264,17 @@ func checkSepInput(x estimator.Nodes, labels, val, valLabels []int) (Features, i
 		}
 	}
 	if train == 0 {
-		return f, 0, fmt.Errorf("nodeclass: SepGNN: no labelled node to train on")
+		return f, 0, fmt.Errorf("nodeclass: %s: no labelled node to train on", model)
 	}
 	if len(val) != len(valLabels) {
-		return f, 0, fmt.Errorf("nodeclass: SepGNN: %d validation nodes but %d validation labels", len(val), len(valLabels))
+		return f, 0, fmt.Errorf("nodeclass: %s: %d validation nodes but %d validation labels", model, len(val), len(valLabels))
 	}
 	if len(val) == 0 {
-		return f, 0, fmt.Errorf("nodeclass: SepGNN: no validation node for early stopping (use Fit to hold some out)")
+		return f, 0, fmt.Errorf("nodeclass: %s: no validation node for early stopping (use Fit to hold some out)", model)
 	}
 	for k, i := range val {
 		if i < 0 || i >= n || valLabels[k] < 0 {
-			return f, 0, fmt.Errorf("nodeclass: SepGNN: validation entry %d (node %d, label %d) is out of range: nodes in [0, %d), labels ≥ 0", k, i, valLabels[k], n)
+			return f, 0, fmt.Errorf("nodeclass: %s: validation entry %d (node %d, label %d) is out of range: nodes in [0, %d), labels ≥ 0", model, k, i, valLabels[k], n)
 		}
 		classes = max(classes, valLabels[k]+1)
 	}
@@ -321,14 +283,14 @@ func checkSepInput(x estimator.Nodes, labels, val, valLabels []int) (Features, i
 
 // finiteFeatures reports the first feature that is NaN, infinite or beyond
 // estimator.MaxMagnitude.
-func finiteFeatures(f Features) error {
+func finiteFeatures(model string, f Features) error {
 	bad := func(v float64) bool { return !(math.Abs(v) <= estimator.MaxMagnitude) }
 	if f.Dense != nil {
 		r, c := f.Dense.Dims()
 		for i := 0; i < r; i++ {
 			for j := 0; j < c; j++ {
 				if v := f.Dense.At(i, j); bad(v) {
-					return fmt.Errorf("nodeclass: SepGNN: feature (node %d, column %d) is %v: features must be finite and within ±%g", i, j, v, estimator.MaxMagnitude)
+					return fmt.Errorf("nodeclass: %s: feature (node %d, column %d) is %v: features must be finite and within ±%g", model, i, j, v, estimator.MaxMagnitude)
 				}
 			}
 		}
@@ -339,24 +301,100 @@ func finiteFeatures(f Features) error {
 		cols, vals := f.Sparse.Row(i)
 		for k, v := range vals {
 			if bad(v) {
-				return fmt.Errorf("nodeclass: SepGNN: feature (node %d, column %d) is %v: features must be finite and within ±%g", i, cols[k], v, estimator.MaxMagnitude)
+				return fmt.Errorf("nodeclass: %s: feature (node %d, column %d) is %v: features must be finite and within ±%g", model, i, cols[k], v, estimator.MaxMagnitude)
 			}
 		}
 	}
 	return nil
 }
 
-// Predict returns the class probabilities of the fitted nodes; new nodes
-// are not supported (their representations need the graph refitted).
+// Predict returns the class probabilities of the fitted nodes
+// (estimator.FittedNodes), or of new nodes given by their edges to fitted
+// nodes and their features (one row per new node, in the columns of Fit),
+// by the frozen-known rule of the package documentation: the fitted nodes
+// keep their representations, and a new node's neighbour mean at layer l
+// is the weighted mean of its neighbours' H_{l−1}.
 func (m *SepGNN) Predict(ctx context.Context, q estimator.NodeQuery) (*mat.Dense, error) {
 	if m.fit == nil {
-		return nil, fmt.Errorf("nodeclass: SepGNN: %w", estimator.ErrNotFitted)
-	}
-	if q.New != nil || q.Features != nil {
-		return nil, fmt.Errorf("nodeclass: SepGNN predicts its fitted nodes only (the zero NodeQuery)")
+		return nil, estimator.NotFitted("nodeclass: SepGNN.Predict")
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("nodeclass: SepGNN predict cancelled: %w", err)
 	}
-	return mat.DenseCopyOf(m.fit.prob), nil
+	if q.New == nil {
+		if q.Features != nil {
+			return nil, fmt.Errorf("nodeclass: SepGNN.Predict: the query has features but no new nodes: the fitted nodes keep the features of Fit; give New with the features of new nodes")
+		}
+		return mat.DenseCopyOf(m.fit.prob), nil
+	}
+	return m.fit.predictNodes(ctx, *q.New, q.Features)
+}
+
+// Features returns the number of features the model was fitted on, 0
+// before Fit.
+func (m *SepGNN) Features() int {
+	if m.fit == nil {
+		return 0
+	}
+	return m.fit.s.d
+}
+
+// predictNodes runs the network on new nodes whose neighbour means are
+// taken over the fitted nodes' stored representations.
+func (f *sepFit) predictNodes(ctx context.Context, nodes estimator.NewNodes, xq mat.Matrix) (*mat.Dense, error) {
+	n, _ := f.prob.Dims()
+	if nodes.Len() == 0 {
+		if err := nodes.Check(n); err != nil {
+			return nil, fmt.Errorf("nodeclass: SepGNN.Predict: %w", err)
+		}
+		return &mat.Dense{}, nil
+	}
+	if xq == nil {
+		return nil, fmt.Errorf("nodeclass: SepGNN.Predict: new nodes need their features (NodeQuery.Features, one row per new node)")
+	}
+	x := nodeFeatures(xq)
+	if err := checkNewNodes("SepGNN.Predict", n, f.s.d, nodes, x); err != nil {
+		return nil, err
+	}
+	w := newSepWork(nodes.Len(), f.s)
+	var err error
+	mean := func(dst, _ *mat.Dense, l int) {
+		if err == nil {
+			err = newNodeMeans(ctx, dst, f.hidden[l], nodes)
+		}
+	}
+	sepForwardWith(f.p, f.s, x, mean, w)
+	if err != nil {
+		return nil, fmt.Errorf("nodeclass: SepGNN.Predict: %w", err)
+	}
+	return w.prob, nil
+}
+
+// newNodeMeans writes into row i of dst the weighted mean of the rows of
+// h at new node i's neighbours (0 for a node without edges, or whose
+// edges weigh 0), summed in the order of its edges.
+func newNodeMeans(ctx context.Context, dst, h *mat.Dense, nodes estimator.NewNodes) error {
+	for i := range nodes.Len() {
+		if i%predictCheckEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		out := dst.RawRowView(i)
+		clear(out)
+		nb, ws := nodes.Row(i)
+		mass := 0.0
+		for k, u := range nb {
+			a := 1.0
+			if ws != nil {
+				a = ws[k]
+			}
+			vec.AddScaled(out, a, h.RawRowView(int(u)))
+			mass += a
+		}
+		if mass > 0 {
+			vec.Scale(1/mass, out)
+		}
+	}
+	return nil
 }

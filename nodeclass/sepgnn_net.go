@@ -209,6 +209,13 @@ func (w *sepWork) clearMasks() {
 // sepForward computes the activations and class probabilities of every
 // node (the equations of SepGNN's doc).
 func sepForward(p *sepParams, s sepShape, x Features, op meanOp, w *sepWork) {
+	sepForwardWith(p, s, x, func(dst, src *mat.Dense, _ int) { op.mul(dst, src) }, w)
+}
+
+// sepForwardWith is sepForward with the neighbour means of layer l
+// (S H_{l−1}, l = 0..L−1) written into dst by mean: the fitted graph's S,
+// or new nodes' means over the fitted nodes' stored H_{l−1}.
+func sepForwardWith(p *sepParams, s sepShape, x Features, mean func(dst, src *mat.Dense, l int), w *sepWork) {
 	featMulTo(w.a0, x, p.win)
 	addRowVec(w.a0, p.bin)
 	h0 := w.h[0].RawMatrix().Data
@@ -221,7 +228,7 @@ func sepForward(p *sepParams, s sepShape, x Features, op meanOp, w *sepWork) {
 	h := s.h
 	for l := 0; l < s.layers; l++ {
 		prev, next := w.h[l], w.h[l+1]
-		op.mul(w.sh[l], prev)
+		mean(w.sh[l], prev, l)
 		u := w.xhat[l]
 		u.Mul(prev, p.w[l].Slice(0, h, 0, h))
 		var t mat.Dense
@@ -444,4 +451,26 @@ func softmaxRowsInPlace(m *mat.Dense) {
 		}
 		vec.Scale(1/s, row)
 	}
+}
+
+// sepNet is SepGNN's network on a graph and its features, as trainNet
+// trains it.
+type sepNet struct {
+	p, g *sepParams
+	s    sepShape
+	x    Features
+	op   meanOp
+	w    *sepWork
+}
+
+var _ net = (*sepNet)(nil)
+
+func (nt *sepNet) params() []float64                   { return nt.p.flat }
+func (nt *sepNet) grads() []float64                    { return nt.g.flat }
+func (nt *sepNet) drawMasks(rng *rand.Rand, q float64) { nt.w.drawMasks(rng, q) }
+func (nt *sepNet) clearMasks()                         { nt.w.clearMasks() }
+func (nt *sepNet) forward()                            { sepForward(nt.p, nt.s, nt.x, nt.op, nt.w) }
+func (nt *sepNet) prob() *mat.Dense                    { return nt.w.prob }
+func (nt *sepNet) backward(idx, y []int, lambda float64) {
+	sepBackward(nt.p, nt.g, nt.s, nt.x, nt.op, nt.w, idx, y, lambda)
 }

@@ -58,6 +58,8 @@ var registry = []kind{
 	{nodeclass.SGCKind, func() Model { return new(nodeclass.SGC) }},
 	{nodeclass.APPNPKind, func() Model { return new(nodeclass.APPNP) }},
 	{nodeclass.CorrectSmoothKind, func() Model { return new(nodeclass.CorrectSmooth) }},
+	{nodeclass.SepGNNKind, func() Model { return new(nodeclass.SepGNN) }},
+	{nodeclass.LINKXKind, func() Model { return new(nodeclass.LINKX) }},
 	{graphkernels.WLClassifierKind, func() Model { return new(graphkernels.WLClassifier) }},
 	{diffusion.HeatClassifierKind, func() Model { return new(diffusion.HeatClassifier) }},
 }

@@ -15,7 +15,7 @@ import (
 
 // NodeClassModels are the names NodeClassSearch knows ("cs" is also read
 // as correct-smooth).
-var NodeClassModels = []string{"sgc", "appnp", "correct-smooth", "auto", "stkr", "channels", "sepgnn", "linbp"}
+var NodeClassModels = []string{"sgc", "appnp", "correct-smooth", "auto", "stkr", "channels", "sepgnn", "linkx", "linbp"}
 
 // NodeClassSearch returns the search of gssl classify --model name over the
 // grids of package nodeclass: sgc and appnp (nodeclass.SGCGrid,
@@ -62,6 +62,8 @@ func NodeClassSearch(name string, featureWeight float64, embedded bool) (eval.No
 		return eval.NodeSearch{Grid: func(int) []nodeclass.Base { return []nodeclass.Base{&nodeclass.ChannelMLP{}} }}, nil
 	case "sepgnn":
 		return eval.NodeSearch{Grid: func(int) []nodeclass.Base { return []nodeclass.Base{&nodeclass.SepGNN{}} }}, nil
+	case "linkx":
+		return eval.NodeSearch{Grid: func(int) []nodeclass.Base { return []nodeclass.Base{&nodeclass.LINKX{}} }}, nil
 	case "linbp":
 		return eval.NodeSearch{Grid: func(int) []nodeclass.Base { return []nodeclass.Base{&linbp.Propagation{}} }}, nil
 	}
@@ -171,9 +173,9 @@ func ReportNodeClass(s eval.NodeSearch, classes int, runs []eval.NodeRun) NodeCl
 // homophilous graph gets the smoothing models (NodeClassSearch "auto"); a
 // heterophilous one whose neighbours' classes are informative gets
 // linearised belief propagation beside the two feature models; otherwise
-// the feature models alone: the channel perceptron (nodeclass.ChannelMLP)
-// and the trained ego/neighbour network (nodeclass.SepGNN), chosen on the
-// validation nodes.
+// the feature models alone: the channel perceptron (nodeclass.ChannelMLP),
+// the trained ego/neighbour network (nodeclass.SepGNN) and the adjacency-row
+// network (nodeclass.LINKX), chosen on the validation nodes.
 func NodeClassAuto(g *graph.CSR, train []int, embedded bool) (eval.NodeSearch, homophily.Family, string, error) {
 	st, err := homophily.Measure(g, train)
 	if err != nil {
@@ -181,7 +183,7 @@ func NodeClassAuto(g *graph.CSR, train []int, embedded bool) (eval.NodeSearch, h
 	}
 	fam, why := homophily.Advise(st)
 	features := func() []nodeclass.Base {
-		return []nodeclass.Base{&nodeclass.ChannelMLP{}, &nodeclass.SepGNN{}}
+		return []nodeclass.Base{&nodeclass.ChannelMLP{}, &nodeclass.SepGNN{}, &nodeclass.LINKX{}}
 	}
 	switch fam {
 	case homophily.Compatibility:

@@ -94,6 +94,10 @@ func kindFixtures(t *testing.T) map[string]kindFixture {
 	add(nodeclass.APPNPKind, ap, nodeCtx, ap.Fit(ctx, estimator.Nodes{Graph: ds.Graph, Features: nodeclass.Matrix(x0)}, ds.Labels))
 	cs := &nodeclass.CorrectSmooth{Base: &nodeclass.SGC{}}
 	add(nodeclass.CorrectSmoothKind, cs, nodeCtx, cs.Fit(ctx, estimator.Nodes{Graph: ds.Graph, Features: nodeclass.Matrix(x0)}, ds.Labels))
+	sg := &nodeclass.SepGNN{Hidden: 4, Epochs: 5, Seed: 1}
+	add(nodeclass.SepGNNKind, sg, nodeCtx, sg.Fit(ctx, estimator.Nodes{Graph: ds.Graph, Features: nodeclass.Matrix(x0)}, ds.Labels))
+	lx := &nodeclass.LINKX{Hidden: 4, Epochs: 5, Seed: 1}
+	add(nodeclass.LINKXKind, lx, nodeCtx, lx.Fit(ctx, estimator.Nodes{Graph: ds.Graph, Features: nodeclass.Matrix(x0)}, ds.Labels))
 	sc := &spectral.SpectralClustering{Clusters: 2, KMeans: spectral.KMeansSettings{Seed: 1}}
 	add(spectral.SpectralClusteringKind, sc, Context{IDs: ds.IDs}, sc.Fit(ctx, estimator.Nodes{Graph: ds.Graph}))
 

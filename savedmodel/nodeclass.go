@@ -33,7 +33,8 @@ func nodeFeatures(b backend) int {
 	return 0
 }
 
-// nodeclassModel is what the backend uses of SGC, APPNP and CorrectSmooth.
+// nodeclassModel is what the backend uses of SGC, APPNP, CorrectSmooth,
+// SepGNN and LINKX.
 type nodeclassModel interface {
 	ReadModelFile(f *modelfile.File) error
 	Predict(ctx context.Context, q estimator.NodeQuery) (*mat.Dense, error)
@@ -58,6 +59,10 @@ func newNodeclassBackend(f *modelfile.File) (nodeclassBackend, error) {
 		m = &nodeclass.SGC{}
 	case nodeclass.APPNPKind:
 		m = &nodeclass.APPNP{}
+	case nodeclass.SepGNNKind:
+		m = &nodeclass.SepGNN{}
+	case nodeclass.LINKXKind:
+		m = &nodeclass.LINKX{}
 	default:
 		m = &nodeclass.CorrectSmooth{}
 	}

@@ -19,14 +19,14 @@ import (
 	"github.com/gssl/gssl/serve"
 )
 
-// nodeclassFixture is an SGC, an APPNP and a Correct & Smooth on the tiny
+// nodeclassFixture is an SGC, an APPNP, a Correct & Smooth, a SepGNN and a LINKX on the tiny
 // citation graph with four features per node, each opened from its file.
 func nodeclassFixture(t *testing.T) (map[string]*Saved, map[string]estimator.NodeClassifier) {
 	t.Helper()
 	fx := kindFixtures(t)
 	saved := map[string]*Saved{}
 	models := map[string]estimator.NodeClassifier{}
-	for _, kind := range []string{nodeclass.SGCKind, nodeclass.APPNPKind, nodeclass.CorrectSmoothKind} {
+	for _, kind := range []string{nodeclass.SGCKind, nodeclass.APPNPKind, nodeclass.CorrectSmoothKind, nodeclass.SepGNNKind, nodeclass.LINKXKind} {
 		path := filepath.Join(t.TempDir(), "m.gssl")
 		require.NoError(t, Save(path, fx[kind].m, fx[kind].c))
 		s, err := Open(path)

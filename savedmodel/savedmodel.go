@@ -117,7 +117,7 @@ func Kinds() []string {
 func ownKinds() []string {
 	return []string{labelprop.SpreadingKind, labelprop.HarmonicKind, stkr.RegressorKind, stkr.ClassifierKind, gp.RegressorKind,
 		krr.ExactKind, krr.NystromKind, krr.FalkonKind, krr.RandomFeaturesKind, imgp.RegressorKind, svm.PointSVCKind, spectral.SpectralClusteringKind,
-		nodeclass.SGCKind, nodeclass.APPNPKind, nodeclass.CorrectSmoothKind,
+		nodeclass.SGCKind, nodeclass.APPNPKind, nodeclass.CorrectSmoothKind, nodeclass.SepGNNKind, nodeclass.LINKXKind,
 		graphkernels.WLClassifierKind}
 }
 
@@ -245,7 +245,7 @@ func Decode(f *modelfile.File) (*Saved, error) {
 			return nil, err
 		}
 		s.b = svmBackend{m: m}
-	case nodeclass.SGCKind, nodeclass.APPNPKind, nodeclass.CorrectSmoothKind:
+	case nodeclass.SGCKind, nodeclass.APPNPKind, nodeclass.CorrectSmoothKind, nodeclass.SepGNNKind, nodeclass.LINKXKind:
 		b, err := newNodeclassBackend(f)
 		if err != nil {
 			return nil, err

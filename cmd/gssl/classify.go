@@ -139,7 +139,7 @@ func (opts *classifyOptions) check() (eval.NodeSearch, error) {
 	if opts.Model == "stkr" && err != nil {
 		return s, fmt.Errorf("--feature-weight %v is invalid: it must be finite and ≥ 0", opts.FeatureWeight)
 	} else if err != nil {
-		return s, fmt.Errorf("--classifier %q is invalid: want sgc, appnp, correct-smooth, auto, stkr, channels, sepgnn or linbp", opts.Model)
+		return s, fmt.Errorf("--classifier %q is invalid: want sgc, appnp, correct-smooth, auto, stkr, channels, sepgnn, linkx or linbp", opts.Model)
 	}
 	if opts.Embed < 0 {
 		return s, fmt.Errorf("--embed %d is invalid: it must be ≥ 0 (0: no embedding)", opts.Embed)
@@ -151,10 +151,10 @@ func (opts *classifyOptions) check() (eval.NodeSearch, error) {
 		return s, err
 	}
 	switch {
-	case opts.Save != "" && (opts.Model == "channels" || opts.Model == "linbp" || opts.Model == "sepgnn"):
-		return s, fmt.Errorf("--save works with --classifier sgc, appnp, correct-smooth and auto; --classifier %s is not saved yet", opts.Model)
+	case opts.Save != "" && (opts.Model == "channels" || opts.Model == "linbp"):
+		return s, fmt.Errorf("--save works with --classifier sgc, appnp, correct-smooth, sepgnn, linkx and auto; --classifier %s is not saved yet", opts.Model)
 	case opts.Save != "" && opts.Model == "stkr":
-		return s, fmt.Errorf("--save works with --classifier sgc, appnp, correct-smooth and auto; the STKR adapter is not saved (gssl stkr --save saves STKR)")
+		return s, fmt.Errorf("--save works with --classifier sgc, appnp, correct-smooth, sepgnn, linkx and auto; the STKR adapter is not saved (gssl stkr --save saves STKR)")
 	}
 	return s, nil
 }

@@ -36,6 +36,8 @@ NAMES = {
     "nodeclass.SGC": "SGC",
     "nodeclass.APPNP": "APPNP",
     "nodeclass.CorrectSmooth": "CorrectAndSmooth",
+    "nodeclass.SepGNN": "SepGNN",
+    "nodeclass.LINKX": "LINKX",
     "graphkernels.WLClassifier": "WLClassifier",
     "confidence.Classifier": "ConformalClassifier",
     "krr.Classifier": "KernelRidgeClassifier",

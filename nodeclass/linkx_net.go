@@ -1,0 +1,257 @@
+package nodeclass
+
+import (
+	"math/rand/v2"
+
+	vec "gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/gssl/gssl/graph"
+	"github.com/gssl/gssl/internal/parallel"
+)
+
+// linkxShape is the size of a LINKX network: n fitted nodes (the columns
+// of A), d features, h hidden units, c classes.
+type linkxShape struct{ n, d, h, c int }
+
+// size is the number of parameters.
+func (s linkxShape) size() int {
+	return s.n*s.h + s.h + s.d*s.h + s.h + 2*s.h*s.h + s.h + s.h*s.h + s.h + s.h*s.c + s.c
+}
+
+// linkxParams are views into one flat vector of parameters:
+//
+//	W_A (n×h), b_A, W_X (d×h), b_X, W_c (2h×h: the A rows over the X
+//	rows), b_c, W_1 (h×h), b_1, W_o (h×c), b_o.
+type linkxParams struct {
+	flat       []float64
+	wa, wx, wc *mat.Dense
+	w1, wo     *mat.Dense
+	ba, bx, bc []float64
+	b1, bo     []float64
+	weights    [][]float64 // the entries weight decay applies to
+}
+
+// newLINKXParams lays the parameters of shape s over flat (allocated when
+// nil).
+func newLINKXParams(s linkxShape, flat []float64) *linkxParams {
+	if flat == nil {
+		flat = make([]float64, s.size())
+	}
+	p := &linkxParams{flat: flat}
+	off := 0
+	take := func(k int) []float64 {
+		v := flat[off : off+k : off+k]
+		off += k
+		return v
+	}
+	p.wa, p.ba = mat.NewDense(s.n, s.h, take(s.n*s.h)), take(s.h)
+	p.wx, p.bx = mat.NewDense(s.d, s.h, take(s.d*s.h)), take(s.h)
+	p.wc, p.bc = mat.NewDense(2*s.h, s.h, take(2*s.h*s.h)), take(s.h)
+	p.w1, p.b1 = mat.NewDense(s.h, s.h, take(s.h*s.h)), take(s.h)
+	p.wo, p.bo = mat.NewDense(s.h, s.c, take(s.h*s.c)), take(s.c)
+	for _, w := range []*mat.Dense{p.wa, p.wx, p.wc, p.w1, p.wo} {
+		p.weights = append(p.weights, w.RawMatrix().Data)
+	}
+	return p
+}
+
+// initLINKX draws the weights by Glorot's uniform rule; the biases stay 0.
+func initLINKX(p *linkxParams, rng *rand.Rand) {
+	for _, w := range []*mat.Dense{p.wa, p.wx, p.wc, p.w1, p.wo} {
+		glorotFill(w, rng)
+	}
+}
+
+// linkxWork holds one pass's activations over its rows.
+type linkxWork struct {
+	ha, hx *mat.Dense // A W_A + b_A, X W_X + b_X
+	u      *mat.Dense // [H_A, H_X] W_c + b_c + H_A + H_X
+	hid    *mat.Dense // ReLU(U) ⊙ M_1
+	a1     *mat.Dense // hid W_1 + b_1
+	z      *mat.Dense // ReLU(a1) ⊙ M_2
+	m1, m2 *mat.Dense // dropout masks (nil: none)
+	prob   *mat.Dense // softmax(z W_o + b_o)
+}
+
+func newLINKXWork(r int, s linkxShape) *linkxWork {
+	nh := func() *mat.Dense { return mat.NewDense(r, s.h, nil) }
+	return &linkxWork{ha: nh(), hx: nh(), u: nh(), hid: nh(), a1: nh(), z: nh(), prob: mat.NewDense(r, s.c, nil)}
+}
+
+func (w *linkxWork) drawMasks(rng *rand.Rand, q float64) {
+	if q == 0 {
+		w.m1, w.m2 = nil, nil
+		return
+	}
+	r, h := w.u.Dims()
+	if w.m1 == nil {
+		w.m1, w.m2 = mat.NewDense(r, h, nil), mat.NewDense(r, h, nil)
+	}
+	keep := 1 / (1 - q)
+	for _, m := range []*mat.Dense{w.m1, w.m2} {
+		data := m.RawMatrix().Data
+		for i := range data {
+			data[i] = 0
+			if rng.Float64() >= q {
+				data[i] = keep
+			}
+		}
+	}
+}
+
+func (w *linkxWork) clearMasks() { w.m1, w.m2 = nil, nil }
+
+// adjMulTo writes A W into dst (dst_i = Σ_j A_ij W_j, j in the row of i
+// in g, self loops included as stored), gathering rows in parallel.
+func adjMulTo(dst *mat.Dense, g *graph.CSR, w *mat.Dense) {
+	parallel.For(g.Nodes(), meanGrain, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			out := dst.RawRowView(i)
+			clear(out)
+			cols, ws := g.Row(i)
+			for k, j := range cols {
+				vec.AddScaled(out, ws[k], w.RawRowView(int(j)))
+			}
+		}
+	})
+}
+
+// linkxForward computes the activations and class probabilities of the
+// rows of x (the equations of LINKX's doc); adj writes the rows' A W_A
+// (without b_A) into its argument.
+func linkxForward(p *linkxParams, s linkxShape, x Features, adj func(dst *mat.Dense), w *linkxWork) {
+	adj(w.ha)
+	addRowVec(w.ha, p.ba)
+	featMulTo(w.hx, x, p.wx)
+	addRowVec(w.hx, p.bx)
+	h := s.h
+	var t mat.Dense
+	w.u.Mul(w.ha, p.wc.Slice(0, h, 0, h))
+	t.Mul(w.hx, p.wc.Slice(h, 2*h, 0, h))
+	w.u.Add(w.u, &t)
+	w.u.Add(w.u, w.ha)
+	w.u.Add(w.u, w.hx)
+	addRowVec(w.u, p.bc)
+	reluMasked(w.hid, w.u, w.m1)
+	w.a1.Mul(w.hid, p.w1)
+	addRowVec(w.a1, p.b1)
+	reluMasked(w.z, w.a1, w.m2)
+	w.prob.Mul(w.z, p.wo)
+	addRowVec(w.prob, p.bo)
+	softmaxRowsInPlace(w.prob)
+}
+
+// reluMasked writes max(a, 0) ⊙ m into dst (m nil: no mask).
+func reluMasked(dst, a, m *mat.Dense) {
+	dd, ad := dst.RawMatrix().Data, a.RawMatrix().Data
+	var md []float64
+	if m != nil {
+		md = m.RawMatrix().Data
+	}
+	for i, v := range ad {
+		r := max(v, 0)
+		if md != nil {
+			r *= md[i]
+		}
+		dd[i] = r
+	}
+}
+
+// reluMaskedBack replaces d by d ⊙ m ⊙ [a > 0] (m nil: no mask).
+func reluMaskedBack(d, a, m *mat.Dense) {
+	dd, ad := d.RawMatrix().Data, a.RawMatrix().Data
+	var md []float64
+	if m != nil {
+		md = m.RawMatrix().Data
+	}
+	for i, v := range ad {
+		switch {
+		case v <= 0:
+			dd[i] = 0
+		case md != nil:
+			dd[i] *= md[i]
+		}
+	}
+}
+
+// linkxLoss is the mean cross-entropy of the nodes idx with classes y plus
+// λ/2 times the squared weights, from the last forward pass in w.
+func linkxLoss(p *linkxParams, w *linkxWork, idx, y []int, lambda float64) float64 {
+	loss := crossEntropy(w.prob, idx, y)
+	if lambda > 0 {
+		sq := 0.0
+		for _, v := range p.weights {
+			sq += vec.Dot(v, v)
+		}
+		loss += lambda / 2 * sq
+	}
+	return loss
+}
+
+// linkxBackward writes into g the gradient of linkxLoss with respect to
+// the parameters, after linkxForward filled w for the fitted graph g0.
+// A is symmetric in graph.CSR, so Aᵀ ∂H_A is the gather A ∂H_A.
+func linkxBackward(p, g *linkxParams, s linkxShape, x Features, g0 *graph.CSR, w *linkxWork, idx, y []int, lambda float64) {
+	n, h := s.n, s.h
+	do := mat.NewDense(n, s.c, nil)
+	inv := 1 / float64(len(idx))
+	for k, i := range idx {
+		row := do.RawRowView(i)
+		for j, v := range w.prob.RawRowView(i) {
+			row[j] = v * inv
+		}
+		row[y[k]] -= inv
+	}
+	g.wo.Mul(w.z.T(), do)
+	colSumsTo(g.bo, do)
+	d1 := mat.NewDense(n, h, nil)
+	d1.Mul(do, p.wo.T())
+	reluMaskedBack(d1, w.a1, w.m2)
+	g.w1.Mul(w.hid.T(), d1)
+	colSumsTo(g.b1, d1)
+	du := mat.NewDense(n, h, nil)
+	du.Mul(d1, p.w1.T())
+	reluMaskedBack(du, w.u, w.m1)
+	g.wc.Slice(0, h, 0, h).(*mat.Dense).Mul(w.ha.T(), du)
+	g.wc.Slice(h, 2*h, 0, h).(*mat.Dense).Mul(w.hx.T(), du)
+	colSumsTo(g.bc, du)
+	dha, dhx := mat.NewDense(n, h, nil), mat.NewDense(n, h, nil)
+	dha.Mul(du, p.wc.Slice(0, h, 0, h).T())
+	dha.Add(dha, du)
+	dhx.Mul(du, p.wc.Slice(h, 2*h, 0, h).T())
+	dhx.Add(dhx, du)
+	adjMulTo(g.wa, g0, dha)
+	colSumsTo(g.ba, dha)
+	featTMulTo(g.wx, x, dhx)
+	colSumsTo(g.bx, dhx)
+	if lambda > 0 {
+		for k, v := range p.weights {
+			vec.AddScaled(g.weights[k], lambda, v)
+		}
+	}
+}
+
+// linkxNet is LINKX's network on a graph and its features, as trainNet
+// trains it.
+type linkxNet struct {
+	p, g *linkxParams
+	s    linkxShape
+	x    Features
+	a    *graph.CSR
+	w    *linkxWork
+}
+
+var _ net = (*linkxNet)(nil)
+
+func (nt *linkxNet) params() []float64                   { return nt.p.flat }
+func (nt *linkxNet) grads() []float64                    { return nt.g.flat }
+func (nt *linkxNet) drawMasks(rng *rand.Rand, q float64) { nt.w.drawMasks(rng, q) }
+func (nt *linkxNet) clearMasks()                         { nt.w.clearMasks() }
+func (nt *linkxNet) prob() *mat.Dense                    { return nt.w.prob }
+func (nt *linkxNet) forward() {
+	linkxForward(nt.p, nt.s, nt.x, func(dst *mat.Dense) { adjMulTo(dst, nt.a, nt.p.wa) }, nt.w)
+}
+func (nt *linkxNet) backward(idx, y []int, lambda float64) {
+	linkxBackward(nt.p, nt.g, nt.s, nt.x, nt.a, nt.w, idx, y, lambda)
+}

@@ -1,0 +1,97 @@
+package nodeclass
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/gssl/gssl/estimator"
+	"github.com/gssl/gssl/mlp"
+)
+
+// net is a network trained full-batch over all nodes (SepGNN, LINKX): its
+// parameters and their gradient as flat vectors, and one pass's
+// activations, which forward fills and backward reads.
+type net interface {
+	params() []float64
+	grads() []float64
+	// drawMasks draws inverted-dropout masks with drop probability q;
+	// clearMasks turns dropout off.
+	drawMasks(rng *rand.Rand, q float64)
+	clearMasks()
+	// forward computes every node's class probabilities (prob).
+	forward()
+	// backward writes into grads the gradient of the mean cross-entropy
+	// of the nodes idx with classes y plus λ/2 times the squared weights.
+	backward(idx, y []int, lambda float64)
+	prob() *mat.Dense
+}
+
+// trainSettings are the settings of trainNet that the models share.
+type trainSettings struct {
+	model            string // the model's name in errors
+	epochs, patience int
+	dropout, decay   float64
+	rate             float64
+	stop             StopRule
+}
+
+// trainNet fits nt by Adam on the nodes train with classes ytr, stopping
+// early on the nodes val with classes valLabels, and leaves nt with the
+// parameters of the best epoch and its evaluation pass (no dropout). It
+// returns the epochs run and the kept epoch's validation cross-entropy.
+func trainNet(ctx context.Context, nt net, set trainSettings, rng *rand.Rand, train, ytr, val, valLabels []int) (int, float64, error) {
+	p := nt.params()
+	best := append([]float64(nil), p...)
+	opt := &mlp.Adam{LearningRate: set.rate}
+	bestLoss, bestAcc, since, epoch := math.Inf(1), -1.0, 0, 0
+	for epoch = 1; epoch <= set.epochs; epoch++ {
+		if err := ctx.Err(); err != nil {
+			return epoch, bestLoss, fmt.Errorf("nodeclass: %s fit cancelled at epoch %d: %w", set.model, epoch, err)
+		}
+		// Without dropout the evaluation pass of the last epoch is this
+		// epoch's training pass.
+		if set.dropout > 0 || epoch == 1 {
+			nt.drawMasks(rng, set.dropout)
+			nt.forward()
+		}
+		nt.backward(train, ytr, set.decay)
+		opt.Step([][]float64{p}, [][]float64{nt.grads()})
+		nt.clearMasks()
+		nt.forward()
+		lv := crossEntropy(nt.prob(), val, valLabels)
+		if math.IsNaN(lv) || math.IsInf(lv, 0) {
+			return epoch, bestLoss, &estimator.NotConvergedError{Model: "nodeclass", Method: set.model + " adam", Iterations: epoch, Residual: lv, Tol: bestLoss, Hint: "lower LearningRate"}
+		}
+		better := lv < bestLoss
+		if set.stop == StopAccuracy {
+			acc := sepAccuracy(nt.prob(), val, valLabels)
+			better = acc > bestAcc || acc == bestAcc && lv < bestLoss
+			if better {
+				bestAcc = acc
+			}
+		}
+		if better {
+			bestLoss, since = lv, 0
+			copy(best, p)
+		} else if since++; since >= set.patience {
+			break
+		}
+	}
+	copy(p, best)
+	nt.clearMasks()
+	nt.forward()
+	return min(epoch, set.epochs), bestLoss, nil
+}
+
+// crossEntropy is the mean of −log prob[i, y_i] over the nodes idx.
+func crossEntropy(prob *mat.Dense, idx, y []int) float64 {
+	loss := 0.0
+	for k, i := range idx {
+		loss -= math.Log(max(prob.At(i, y[k]), math.SmallestNonzeroFloat64))
+	}
+	return loss / float64(len(idx))
+}
