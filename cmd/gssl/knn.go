@@ -53,9 +53,6 @@ func newKNNCommand(g *globals) *cobra.Command {
 		return runKNN(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
 	})
 	cmd.Use = "knn (--features X.npy | --images PATH) [--n N] [--neighbors K] [--approximate] [--knn-weights W] [--out graph.mtx|.gsg|.npz|.csv]"
-	renamedFlag(cmd, "k", "neighbors")
-	renamedFlag(cmd, "approx", "approximate")
-	renamedFlag(cmd, "weights", "knn-weights")
 	cmd.Flags().Var(&alphaAlias{cmd: cmd, sigma: &opts.Bandwidth}, "alpha", "deprecated: use --bandwidth (σ = α√2)")
 	_ = cmd.Flags().MarkHidden("alpha")
 	return cmd
