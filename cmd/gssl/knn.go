@@ -16,6 +16,7 @@ import (
 
 	"github.com/gssl/gssl/knngraph"
 	"github.com/gssl/gssl/loaders"
+	"github.com/gssl/gssl/memlimit"
 	"github.com/gssl/gssl/nodeids"
 )
 
@@ -253,7 +254,7 @@ func knnGraph(opts knnOptions, nb *knngraph.Neighbors, rule knngraph.Rule, res *
 		note = " (self-tuning σ_i: distance to the 7th neighbour)"
 	}
 	logf(stderr, "knn: %d %s of %d features: k = %d, %s search, %s rule, %s weights%s; %d edges, graph %s (linear in n·k)",
-		res.Nodes, res.Unit(), res.Dim, opts.K, res.Method, opts.Rule, opts.Weights, note, res.Edges, formatBytes(res.GraphBytes))
+		res.Nodes, res.Unit(), res.Dim, opts.K, res.Method, opts.Rule, opts.Weights, note, res.Edges, memlimit.Format(res.GraphBytes))
 	if opts.Out == "" {
 		return nil
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/gssl/gssl/knngraph"
 	"github.com/gssl/gssl/loaders"
+	"github.com/gssl/gssl/memlimit"
 	"github.com/gssl/gssl/nodeids"
 	"github.com/gssl/gssl/savedmodel"
 )
@@ -141,7 +142,7 @@ func (in *nodeInput) loadPoints(ctx context.Context, stderr io.Writer) (*loaders
 		w8 += fmt.Sprintf(" (σ = %.4g)", s.Bandwidth)
 	}
 	logf(stderr, "gssl: KNN graph of %d points (%d features): k = %d, %s search, %s weights, %s rule; %d edges, graph %s (linear in n·k), features %s",
-		s.Points, s.Features, s.K, s.Method, w8, s.Rule, s.Edges, formatBytes(s.GraphBytes), formatBytes(s.DenseBytes))
+		s.Points, s.Features, s.K, s.Method, w8, s.Rule, s.Edges, memlimit.Format(s.GraphBytes), memlimit.Format(s.DenseBytes))
 	ds.Graph, in.built = w.W, &knnBuilt{X: pts.X, IDs: pts.IDs, W: w, Summary: s}
 	return ds, nil
 }

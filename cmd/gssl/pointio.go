@@ -128,11 +128,6 @@ func parseBytes(flag, s string) (int64, error) {
 	return v, nil
 }
 
-func formatBytes(b int64) string { return memlimit.Format(b) }
-
-// errTooMuchMemory is wrapped by the memory refusals.
-var errTooMuchMemory = memlimit.ErrTooMuch
-
 // checkMemory refuses a dense allocation of need bytes (what describes it)
 // above the limit, naming the flag and the alternative.
 func checkMemory(need, limit int64, what, alternative string) error {
