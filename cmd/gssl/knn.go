@@ -350,17 +350,10 @@ func knnRecall(ctx context.Context, opts knnOptions, x *mat.Dense, nb *knngraph.
 	var err error
 	switch {
 	case opts.GroundTruth != "":
-		f, err := os.Open(opts.GroundTruth)
-		if err != nil {
-			return fmt.Errorf("knn: --groundtruth: %w", err)
+		if recall, res.RecallQueries, err = knngraph.GroundTruthRecall(opts.GroundTruth, nb); err != nil {
+			return fmt.Errorf("knn: %w", flagFile("groundtruth", opts.GroundTruth, err))
 		}
-		defer f.Close()
-		rows, kth, err := knngraph.ReadGroundTruth(f, opts.GroundTruth, n, opts.K)
-		if err != nil {
-			return fmt.Errorf("knn: --groundtruth %w", err)
-		}
-		res.RecallSource, res.RecallQueries = "ground truth "+filepath.Base(opts.GroundTruth), len(rows)
-		recall, err = knngraph.RecallAt(nb, rows, kth)
+		res.RecallSource = "ground truth " + filepath.Base(opts.GroundTruth)
 	case opts.RecallN > 0:
 		start := timeNow()
 		res.RecallQueries = min(opts.RecallN, n)
