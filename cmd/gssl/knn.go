@@ -296,22 +296,15 @@ func knnPoints(ctx context.Context, opts knnOptions, limit int64, stderr io.Writ
 	if err != nil {
 		return nil, knnResult{}, fmt.Errorf("knn: --images: %w", err)
 	}
-	im, pixels := set.Images, set.Images.Pixels
-	n := opts.N
-	if n == 0 {
-		n = im.Count
+	n, err := set.First(opts.N)
+	if err != nil {
+		return nil, knnResult{}, fmt.Errorf("knn: %w", paramFlagError(err))
 	}
-	if n > im.Count {
-		return nil, knnResult{}, fmt.Errorf("knn: --n %d is invalid: %s holds only %d images", n, set.Path, im.Count)
-	}
+	pixels := set.Images.Pixels
 	if err := checkMemory(knngraph.PointsBytes(n, pixels), limit, fmt.Sprintf("%d images of %d pixels", n, pixels), "give fewer images (--n)"); err != nil {
 		return nil, knnResult{}, fmt.Errorf("knn: %w", err)
 	}
-	dataset := opts.Images
-	if st, err := os.Stat(dataset); err == nil && !st.IsDir() {
-		dataset = filepath.Dir(dataset)
-	}
-	return im.BytesRange(0, n), knnResult{Images: opts.Images, Dataset: filepath.Base(filepath.Clean(dataset)), Nodes: n, Dim: pixels}, nil
+	return set.Images.BytesRange(0, n), knnResult{Images: opts.Images, Dataset: filepath.Base(filepath.Dir(set.Path)), Nodes: n, Dim: pixels}, nil
 }
 
 // knnSearch runs the exact or NN-descent search, timed with its CPU time
