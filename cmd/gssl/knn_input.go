@@ -169,32 +169,22 @@ func (in *nodeInput) seed() uint64 {
 	return v
 }
 
-// readPoints reads points and their ids (loaders.ReadPoints), with the
-// reader's report, and refuses them above limit.
-func readPoints(path, idsPath string, limit int64) (*loaders.Points, error) {
+// readPointRows reads points and their ids (loaders.ReadPoints), records
+// the reader's report, and refuses a file without rows or points above
+// limit.
+func readPointRows(ctx context.Context, path, idsPath string, limit int64, stderr io.Writer) (*loaders.Points, error) {
 	p, err := loaders.ReadPoints(path, idsPath)
-	if err != nil {
-		if named := flagFile("features", path, err); named != err {
-			return nil, named
-		}
+	if named := flagFile("features", path, err); named != err {
+		return nil, named
+	} else if err != nil {
 		return nil, fmt.Errorf("--features: %w", err)
 	}
 	n, d := p.X.Dims()
 	if err := checkMemory(knngraph.PointsBytes(n, d), limit, fmt.Sprintf("the %d×%d features of %s", n, d, path), "give fewer points or features"); err != nil {
 		return nil, err
 	}
-	return p, nil
-}
-
-// readPointRows is readPoints that records the reader's report and
-// refuses a file without rows.
-func readPointRows(ctx context.Context, path, idsPath string, limit int64, stderr io.Writer) (*loaders.Points, error) {
-	p, err := readPoints(path, idsPath, limit)
-	if err != nil {
-		return nil, err
-	}
 	recordInputs(ctx, stderr, p.Report)
-	if n, _ := p.X.Dims(); n == 0 {
+	if n == 0 {
 		return nil, fmt.Errorf("--features %s has no rows: a K-nearest-neighbour graph needs points", path)
 	}
 	return p, nil
