@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -274,6 +275,23 @@ func ReadGroundTruth(r io.Reader, name string, n, k int) (rows []int, kth []floa
 		return nil, nil, fmt.Errorf("%s: no queries", name)
 	}
 	return rows, kth, nil
+}
+
+// GroundTruthRecall is recall@K of nb against the ground-truth file at
+// path (ReadGroundTruth, then RecallAt), with the number of queries the
+// file holds. Errors about the file start with its path.
+func GroundTruthRecall(path string, nb *Neighbors) (recall float64, queries int, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer f.Close()
+	rows, kth, err := ReadGroundTruth(f, path, nb.N, nb.K)
+	if err != nil {
+		return 0, 0, err
+	}
+	recall, err = RecallAt(nb, rows, kth)
+	return recall, len(rows), err
 }
 
 // ParseRule is the inverse of Rule.String: "or" or "mutual".

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -97,6 +99,27 @@ func TestReadGroundTruth(t *testing.T) {
 	require.Equal(t, []float64{0.75, 2}, kth)
 	_, _, err = ReadGroundTruth(strings.NewReader("9 1 2 | 1 2\n"), "gt.txt", 5, 2)
 	require.ErrorContains(t, err, "gt.txt:1: query \"9\" is not a point index in [0, 5)")
+}
+
+// TestGroundTruthRecall: points 0, 1, 3, 7, 15 on a line, whose exact
+// 2 nearest neighbours are worked out by hand in the file below; neighbour
+// lists with one of the four query neighbours too far give recall 3/4.
+func TestGroundTruthRecall(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "gt.txt")
+	// point 1 (x=1): 0 at d²=1, 3 at d²=4; point 3 (x=7): 3 at 16, 15 at 64
+	require.NoError(t, os.WriteFile(path, []byte("# q n1 n2 | d1 d2\n1 0 2 | 1 4\n3 2 4 | 16 64\n"), 0o644))
+	nb := &Neighbors{N: 5, K: 2, Index: make([]int32, 10), Dist2: make([]float64, 10)}
+	copy(nb.Dist2[2:4], []float64{1, 4})
+	copy(nb.Dist2[6:8], []float64{16, 100})
+	r, q, err := GroundTruthRecall(path, nb)
+	require.NoError(t, err)
+	require.Equal(t, 2, q)
+	require.Equal(t, 0.75, r)
+	_, _, err = GroundTruthRecall(filepath.Join(t.TempDir(), "none.txt"), nb)
+	require.ErrorContains(t, err, "none.txt")
+	require.NoError(t, os.WriteFile(path, []byte("7 0 2 | 1 4\n"), 0o644))
+	_, _, err = GroundTruthRecall(path, nb)
+	require.ErrorContains(t, err, path+":1: query \"7\" is not a point index in [0, 5)")
 }
 
 // TestWeightsNamed: distance2 is the squared distances, connectivity ones,

@@ -20,7 +20,7 @@ import (
 // as classes (numbered in ascending order). It is named
 // "<folder>-knn<K>". progress, if not nil, observes the neighbour search.
 func ImageKNNDataset(ctx context.Context, path string, n, k int, progress func(done, total int)) (*NodeDataset, error) {
-	if n < 0 {
+	if n < 0 { // before any file is read
 		return nil, &ParamError{"n", n, "it must be ≥ 0 (0: every image)"}
 	}
 	if err := RefuseNumPyImages(path); err != nil {
@@ -34,11 +34,8 @@ func ImageKNNDataset(ctx context.Context, path string, n, k int, progress func(d
 	if labels == nil {
 		return nil, fmt.Errorf("loaders: %s: no labels.txt next to the images; a node data set needs a label per image", path)
 	}
-	if n == 0 {
-		n = im.Count
-	}
-	if n > im.Count {
-		return nil, &ParamError{"n", n, fmt.Sprintf("%s holds only %d images", set.Path, im.Count)}
+	if n, err = set.First(n); err != nil {
+		return nil, err
 	}
 	if k < 1 || k >= n {
 		return nil, &ParamError{"k", k, fmt.Sprintf("it must be in [1, %d) for %d images", n, n)}
@@ -67,6 +64,20 @@ func ImageKNNDataset(ctx context.Context, path string, n, k int, progress func(d
 	}
 	return &NodeDataset{Name: fmt.Sprintf("%s-knn%d", filepath.Base(filepath.Clean(dir)), k), Graph: a, IDs: nodeids.Identity(n),
 		Labels: classes, Classes: len(values), ClassValues: values}, nil
+}
+
+// First is how many images "the first n images" of s are: n, or every
+// image for n = 0; a *ParamError for n < 0 or above the count.
+func (s *ImageSet) First(n int) (int, error) {
+	switch {
+	case n < 0:
+		return 0, &ParamError{"n", n, "it must be ≥ 0 (0: every image)"}
+	case n > s.Images.Count:
+		return 0, &ParamError{"n", n, fmt.Sprintf("%s holds only %d images", s.Path, s.Images.Count)}
+	case n == 0:
+		return s.Images.Count, nil
+	}
+	return n, nil
 }
 
 // ParamError is a parameter of a loader outside its valid range: its

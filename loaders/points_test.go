@@ -126,6 +126,18 @@ func TestReadImageSet(t *testing.T) {
 	assert.Equal(t, []int{0, 1, 3}, set.Train)
 	assert.Equal(t, []int{2, 4, 5}, set.Test)
 	assert.Equal(t, []byte{10, 11, 12, 13, 14}, set.Images.Image(2))
+	for n, want := range map[int]int{0: 6, 1: 1, 6: 6} {
+		got, err := set.First(n)
+		require.NoError(t, err)
+		assert.Equal(t, want, got, "the first %d images", n)
+	}
+	var pe *ParamError
+	for _, n := range []int{-1, 7} {
+		_, err = set.First(n)
+		require.ErrorAs(t, err, &pe)
+		assert.Equal(t, ParamError{"n", n, pe.Reason}, *pe)
+	}
+	assert.Contains(t, pe.Reason, "holds only 6 images")
 
 	// A doubled labels.txt no longer divides the size: an error, not 12
 	// images of 2.5 pixels (or of a size guessed from a gzip trailer).

@@ -41,7 +41,6 @@ func newClassifyCommand(g *globals) *cobra.Command {
 		opts.JSON = g.JSON
 		return runClassify(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
 	})
-	renamedFlag(cmd, "model", "classifier") // --model names a saved model file in predict and serve
 	return cmd
 }
 

@@ -40,7 +40,6 @@ func newClusterCommand(g *globals) *cobra.Command {
 		opts.JSON = g.JSON
 		return runCluster(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
 	})
-	renamedFlag(cmd, "k", "clusters")
 	return cmd
 }
 

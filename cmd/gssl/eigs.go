@@ -35,7 +35,6 @@ func newEigsCommand(g *globals) *cobra.Command {
 		opts.JSON = g.JSON
 		return runEigs(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
 	})
-	renamedFlag(cmd, "k", "eigenpairs")
 	return cmd
 }
 

@@ -48,7 +48,6 @@ func newFalkonCommand(g *globals) *cobra.Command {
 		opts.JSON = g.JSON
 		return runFalkon(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
 	})
-	renamedFlags(cmd, "data", "images", "iter", "max-iter", "lambda", "ridge", "train", "train-images", "test", "test-images")
 	return cmd
 }
 

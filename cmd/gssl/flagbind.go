@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"time"
 
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
 
@@ -77,4 +78,32 @@ func bindField(f *pflag.FlagSet, name, usage string, p any) {
 	default:
 		panic(fmt.Sprintf("bindFlags: --%s: no flag for a field of type %T", name, p))
 	}
+}
+
+// bindRenamed registers old as a hidden alias of the flag named new (which
+// must already be defined): using it prints a deprecation notice on the
+// command's stderr and then sets new.
+func bindRenamed(cmd *cobra.Command, old, new string) {
+	f := cmd.Flags()
+	target := f.Lookup(new)
+	if target == nil {
+		panic(fmt.Sprintf("help/%s.md: renamed flag --%s: gssl %s has no flag --%s", cmd.Name(), old, cmd.Name(), new))
+	}
+	f.Var(&aliasValue{cmd: cmd, flags: f, old: old, new: new}, old, "deprecated: use --"+new)
+	f.Lookup(old).NoOptDefVal = target.NoOptDefVal
+	_ = f.MarkHidden(old)
+}
+
+// aliasValue is the flag of an old name: it sets the new one, with a notice.
+type aliasValue struct {
+	cmd      *cobra.Command
+	flags    *pflag.FlagSet
+	old, new string
+}
+
+func (a *aliasValue) String() string { return "" }
+func (a *aliasValue) Type() string   { return a.flags.Lookup(a.new).Value.Type() }
+func (a *aliasValue) Set(s string) error {
+	fmt.Fprintf(a.cmd.ErrOrStderr(), "gssl %s: --%s is deprecated; use --%s\n", a.cmd.Name(), a.old, a.new)
+	return a.flags.Set(a.new, s)
 }

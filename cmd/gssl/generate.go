@@ -48,7 +48,6 @@ func newGenerateCommand(g *globals) *cobra.Command {
 		return runGenerate(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
 	})
 	cmd.Use, cmd.Args = "generate sbm|rmat --out PREFIX [flags]", cobra.ExactArgs(1)
-	renamedFlag(cmd, "features", "feature-columns") // --features names a file in every other command
 	_ = cmd.MarkFlagRequired("out")
 	return cmd
 }

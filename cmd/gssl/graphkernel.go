@@ -54,10 +54,6 @@ func newGraphKernelCommand(g *globals) *cobra.Command {
 		}
 		return runGraphKernel(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
 	})
-	renamedFlag(cmd, "lambda", "decay")
-	renamedFlag(cmd, "cv", "folds")
-	renamedFlag(cmd, "inner", "inner-folds")
-	renamedFlag(cmd, "repeats", "seeds")
 	return cmd
 }
 

@@ -11,9 +11,11 @@ import (
 // The help of every command lives in help/<command>.md (subcommands joined
 // by "-": help/imgp-sweep.md): a title line "# gssl <command>", the one-line
 // summary, the long description, an optional "## Examples" block and a
-// "## Flags" list of "- `--name`: text" lines. help/flags.md holds the text
-// of the flags several commands share, so that a flag means one thing in
-// every command; a command's own file may give a more specific text.
+// "## Flags" list of "- `--name`: text" lines and an optional "## Renamed
+// flags" list of "- `--old`: --new" lines (old names kept as hidden aliases
+// that print a deprecation notice). help/flags.md holds the text of the
+// flags several commands share, so that a flag means one thing in every
+// command; a command's own file may give a more specific text.
 //
 //go:embed help/*.md
 var helpFiles embed.FS
@@ -22,6 +24,7 @@ var helpFiles embed.FS
 type helpText struct {
 	Short, Long, Example string
 	Flags                map[string]string // flag name (without --) → usage
+	Renamed              map[string]string // old flag name → its new name
 }
 
 // readHelp parses help/<name>.md. A missing or malformed file is a bug of
@@ -40,7 +43,8 @@ func readHelp(name string) helpText {
 
 // parseHelp parses the format described above.
 func parseHelp(s string) (helpText, error) {
-	h := helpText{Flags: map[string]string{}}
+	h := helpText{Flags: map[string]string{}, Renamed: map[string]string{}}
+	lists := map[string]map[string]string{"Flags": h.Flags, "Renamed flags": h.Renamed}
 	lines := strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n")
 	if !strings.HasPrefix(lines[0], "# ") {
 		return h, fmt.Errorf("line 1: want a title \"# gssl <command>\"")
@@ -51,17 +55,20 @@ func parseHelp(s string) (helpText, error) {
 		switch {
 		case heading:
 			section = name
-		case section != "Flags":
+		case lists[section] == nil:
 			sections[section] = append(sections[section], line)
 		case line != "":
 			rest, ok := strings.CutPrefix(line, "- `--")
 			name, usage, found := strings.Cut(rest, "`: ")
-			if _, dup := h.Flags[name]; dup {
-				return h, fmt.Errorf("line %d: --%s is described twice", k+2, name)
-			} else if !ok || !found || name == "" {
-				return h, fmt.Errorf("line %d: want \"- `--name`: text\", got %q", k+2, line)
+			if section == "Renamed flags" {
+				usage, found = strings.CutPrefix(usage, "--")
 			}
-			h.Flags[name] = usage
+			if _, dup := lists[section][name]; dup {
+				return h, fmt.Errorf("line %d: --%s is described twice", k+2, name)
+			} else if !ok || !found || name == "" || usage == "" {
+				return h, fmt.Errorf("line %d: want \"- `--name`: text\" (under Renamed flags: \"- `--old`: --new\"), got %q", k+2, line)
+			}
+			lists[section][name] = usage
 		}
 	}
 	text := func(section string) string { return strings.Trim(strings.Join(sections[section], "\n"), "\n") }
@@ -89,6 +96,9 @@ func newCommand(name string, opts any, run func(cmd *cobra.Command, args []strin
 	}
 	if opts != nil {
 		bindFlags(cmd.Flags(), name, h, opts)
+	}
+	for old, new := range h.Renamed {
+		bindRenamed(cmd, old, new)
 	}
 	return cmd
 }

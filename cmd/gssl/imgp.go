@@ -56,7 +56,6 @@ func newIMGPCommand(g *globals) *cobra.Command {
 		opts.JSON, opts.In.labelledGiven = g.JSON, cmd.Flags().Changed("labelled")
 		return runIMGP(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
 	})
-	renamedFlags(cmd, "data", "images", "k", "neighbors", "iterations", "max-iter")
 	cmd.AddCommand(newIMGPSweepCommand(g))
 	return cmd
 }
@@ -173,7 +172,6 @@ func newIMGPSweepCommand(g *globals) *cobra.Command {
 		opts.JSON = g.JSON
 		return runIMGPSweep(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
 	})
-	renamedFlags(cmd, "data", "images", "k", "neighbors", "iterations", "max-iter")
 	return cmd
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/gssl/gssl/internal/inputfile"
 	"github.com/gssl/gssl/laplacian"
 	"github.com/gssl/gssl/loaders"
+	"github.com/gssl/gssl/memlimit"
 )
 
 // nodeInput is the input vocabulary of the node-level commands
@@ -53,12 +54,6 @@ func newNodeInput() nodeInput {
 
 // boundTo keeps the command's flags (bindFlags calls it).
 func (in *nodeInput) boundTo(f *pflag.FlagSet) { in.flags = f }
-
-// addFlags registers the input flags on f with help/flags.md's texts.
-func (in *nodeInput) addFlags(f *pflag.FlagSet) {
-	*in = newNodeInput()
-	bindFlags(f, "", helpText{}, in)
-}
 
 // fromPoints: the graph is built from --features (no --edges or --data).
 func (in *nodeInput) fromPoints() bool { return in.Features != "" && in.Edges == "" && in.Data == "" }
@@ -198,18 +193,9 @@ func loadError(err error) error {
 	return &loaders.ParseError{Path: pe.Path, Line: pe.Line, Msg: msg, Err: pe.Err}
 }
 
-// fileError is an error about one of the user's files, named by its flag:
-// "--labels l.csv:3: …" instead of "loaders: l.csv:3: …".
-type fileError struct {
-	msg string
-	err error
-}
-
-func (e *fileError) Error() string { return e.msg }
-func (e *fileError) Unwrap() error { return e.err }
-
 // flagFile names the flag of the file err is about, without the packages'
-// prefixes (flag "" or a path that err does not name: err unchanged).
+// prefixes: "--labels l.csv:3: …" instead of "loaders: l.csv:3: …" (flag ""
+// or a path that err does not name: err unchanged).
 func flagFile(flag, path string, err error) error {
 	if err == nil || flag == "" || path == "" {
 		return err
@@ -218,7 +204,7 @@ func flagFile(flag, path string, err error) error {
 	if !strings.HasPrefix(msg, path) {
 		return err
 	}
-	return &fileError{msg: "--" + flag + " " + msg, err: err}
+	return &flagNamedError{msg: "--" + flag + " " + msg, err: err}
 }
 
 // inputError names the flag of the input file a reader's error is about.
@@ -311,7 +297,7 @@ func checkNodesFlag(n int) error {
 		return err
 	}
 	if need := int64(n) * bytesPerFixedNode; need > limit {
-		return fmt.Errorf("--nodes %d is invalid: %d nodes take %s, above %s (half of the available memory); give the number of nodes of the graph, or 0 for the ids present", n, n, formatBytes(need), formatBytes(limit))
+		return fmt.Errorf("--nodes %d is invalid: %d nodes take %s, above %s (half of the available memory); give the number of nodes of the graph, or 0 for the ids present", n, n, memlimit.Format(need), memlimit.Format(limit))
 	}
 	return nil
 }

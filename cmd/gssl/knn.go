@@ -16,6 +16,7 @@ import (
 
 	"github.com/gssl/gssl/knngraph"
 	"github.com/gssl/gssl/loaders"
+	"github.com/gssl/gssl/memlimit"
 	"github.com/gssl/gssl/nodeids"
 )
 
@@ -53,9 +54,6 @@ func newKNNCommand(g *globals) *cobra.Command {
 		return runKNN(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
 	})
 	cmd.Use = "knn (--features X.npy | --images PATH) [--n N] [--neighbors K] [--approximate] [--knn-weights W] [--out graph.mtx|.gsg|.npz|.csv]"
-	renamedFlag(cmd, "k", "neighbors")
-	renamedFlag(cmd, "approx", "approximate")
-	renamedFlag(cmd, "weights", "knn-weights")
 	cmd.Flags().Var(&alphaAlias{cmd: cmd, sigma: &opts.Bandwidth}, "alpha", "deprecated: use --bandwidth (σ = α√2)")
 	_ = cmd.Flags().MarkHidden("alpha")
 	return cmd
@@ -256,7 +254,7 @@ func knnGraph(opts knnOptions, nb *knngraph.Neighbors, rule knngraph.Rule, res *
 		note = " (self-tuning σ_i: distance to the 7th neighbour)"
 	}
 	logf(stderr, "knn: %d %s of %d features: k = %d, %s search, %s rule, %s weights%s; %d edges, graph %s (linear in n·k)",
-		res.Nodes, res.Unit(), res.Dim, opts.K, res.Method, opts.Rule, opts.Weights, note, res.Edges, formatBytes(res.GraphBytes))
+		res.Nodes, res.Unit(), res.Dim, opts.K, res.Method, opts.Rule, opts.Weights, note, res.Edges, memlimit.Format(res.GraphBytes))
 	if opts.Out == "" {
 		return nil
 	}
@@ -298,22 +296,15 @@ func knnPoints(ctx context.Context, opts knnOptions, limit int64, stderr io.Writ
 	if err != nil {
 		return nil, knnResult{}, fmt.Errorf("knn: --images: %w", err)
 	}
-	im, pixels := set.Images, set.Images.Pixels
-	n := opts.N
-	if n == 0 {
-		n = im.Count
+	n, err := set.First(opts.N)
+	if err != nil {
+		return nil, knnResult{}, fmt.Errorf("knn: %w", paramFlagError(err))
 	}
-	if n > im.Count {
-		return nil, knnResult{}, fmt.Errorf("knn: --n %d is invalid: %s holds only %d images", n, set.Path, im.Count)
-	}
+	pixels := set.Images.Pixels
 	if err := checkMemory(knngraph.PointsBytes(n, pixels), limit, fmt.Sprintf("%d images of %d pixels", n, pixels), "give fewer images (--n)"); err != nil {
 		return nil, knnResult{}, fmt.Errorf("knn: %w", err)
 	}
-	dataset := opts.Images
-	if st, err := os.Stat(dataset); err == nil && !st.IsDir() {
-		dataset = filepath.Dir(dataset)
-	}
-	return im.BytesRange(0, n), knnResult{Images: opts.Images, Dataset: filepath.Base(filepath.Clean(dataset)), Nodes: n, Dim: pixels}, nil
+	return set.Images.BytesRange(0, n), knnResult{Images: opts.Images, Dataset: filepath.Base(filepath.Dir(set.Path)), Nodes: n, Dim: pixels}, nil
 }
 
 // knnSearch runs the exact or NN-descent search, timed with its CPU time
@@ -352,17 +343,10 @@ func knnRecall(ctx context.Context, opts knnOptions, x *mat.Dense, nb *knngraph.
 	var err error
 	switch {
 	case opts.GroundTruth != "":
-		f, err := os.Open(opts.GroundTruth)
-		if err != nil {
-			return fmt.Errorf("knn: --groundtruth: %w", err)
+		if recall, res.RecallQueries, err = knngraph.GroundTruthRecall(opts.GroundTruth, nb); err != nil {
+			return fmt.Errorf("knn: %w", flagFile("groundtruth", opts.GroundTruth, err))
 		}
-		defer f.Close()
-		rows, kth, err := knngraph.ReadGroundTruth(f, opts.GroundTruth, n, opts.K)
-		if err != nil {
-			return fmt.Errorf("knn: --groundtruth %w", err)
-		}
-		res.RecallSource, res.RecallQueries = "ground truth "+filepath.Base(opts.GroundTruth), len(rows)
-		recall, err = knngraph.RecallAt(nb, rows, kth)
+		res.RecallSource = "ground truth " + filepath.Base(opts.GroundTruth)
 	case opts.RecallN > 0:
 		start := timeNow()
 		res.RecallQueries = min(opts.RecallN, n)

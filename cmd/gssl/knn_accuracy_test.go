@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -205,7 +206,7 @@ func TestReadPointFeaturesIDs(t *testing.T) {
 	} {
 		path := filepath.Join(dir, "f.csv")
 		require.NoError(t, os.WriteFile(path, []byte(c.text), 0o644))
-		p, err := readPoints(path, "", 1<<30)
+		p, err := readPointRows(context.Background(), path, "", 1<<30, io.Discard)
 		require.NoError(t, err, c.text)
 		x, ids := p.X, p.IDs
 		r, d := x.Dims()

@@ -13,6 +13,7 @@ import (
 
 	"github.com/gssl/gssl/knngraph"
 	"github.com/gssl/gssl/loaders"
+	"github.com/gssl/gssl/memlimit"
 	"github.com/gssl/gssl/nodeids"
 	"github.com/gssl/gssl/savedmodel"
 )
@@ -141,7 +142,7 @@ func (in *nodeInput) loadPoints(ctx context.Context, stderr io.Writer) (*loaders
 		w8 += fmt.Sprintf(" (σ = %.4g)", s.Bandwidth)
 	}
 	logf(stderr, "gssl: KNN graph of %d points (%d features): k = %d, %s search, %s weights, %s rule; %d edges, graph %s (linear in n·k), features %s",
-		s.Points, s.Features, s.K, s.Method, w8, s.Rule, s.Edges, formatBytes(s.GraphBytes), formatBytes(s.DenseBytes))
+		s.Points, s.Features, s.K, s.Method, w8, s.Rule, s.Edges, memlimit.Format(s.GraphBytes), memlimit.Format(s.DenseBytes))
 	ds.Graph, in.built = w.W, &knnBuilt{X: pts.X, IDs: pts.IDs, W: w, Summary: s}
 	return ds, nil
 }
@@ -168,32 +169,22 @@ func (in *nodeInput) seed() uint64 {
 	return v
 }
 
-// readPoints reads points and their ids (loaders.ReadPoints), with the
-// reader's report, and refuses them above limit.
-func readPoints(path, idsPath string, limit int64) (*loaders.Points, error) {
+// readPointRows reads points and their ids (loaders.ReadPoints), records
+// the reader's report, and refuses a file without rows or points above
+// limit.
+func readPointRows(ctx context.Context, path, idsPath string, limit int64, stderr io.Writer) (*loaders.Points, error) {
 	p, err := loaders.ReadPoints(path, idsPath)
-	if err != nil {
-		if named := flagFile("features", path, err); named != err {
-			return nil, named
-		}
+	if named := flagFile("features", path, err); named != err {
+		return nil, named
+	} else if err != nil {
 		return nil, fmt.Errorf("--features: %w", err)
 	}
 	n, d := p.X.Dims()
 	if err := checkMemory(knngraph.PointsBytes(n, d), limit, fmt.Sprintf("the %d×%d features of %s", n, d, path), "give fewer points or features"); err != nil {
 		return nil, err
 	}
-	return p, nil
-}
-
-// readPointRows is readPoints that records the reader's report and
-// refuses a file without rows.
-func readPointRows(ctx context.Context, path, idsPath string, limit int64, stderr io.Writer) (*loaders.Points, error) {
-	p, err := readPoints(path, idsPath, limit)
-	if err != nil {
-		return nil, err
-	}
 	recordInputs(ctx, stderr, p.Report)
-	if n, _ := p.X.Dims(); n == 0 {
+	if n == 0 {
 		return nil, fmt.Errorf("--features %s has no rows: a K-nearest-neighbour graph needs points", path)
 	}
 	return p, nil

@@ -48,7 +48,6 @@ func newLabelpropCmd(g *globals) *cobra.Command {
 		opts.JSON = g.JSON
 		return runLabelprop(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
 	})
-	renamedFlag(cmd, "k", "neighbors")
 	return cmd
 }
 

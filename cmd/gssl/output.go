@@ -38,18 +38,6 @@ func finite(v float64) any {
 	return v
 }
 
-// finites maps finite on every element.
-func finites(v []float64) []any {
-	if v == nil {
-		return nil
-	}
-	out := make([]any, len(v))
-	for i, x := range v {
-		out[i] = finite(x)
-	}
-	return out
-}
-
 // timeMark is a point in time that seconds measures from (timeNow).
 type timeMark = time.Time
 

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/spf13/pflag"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/plot"
 
@@ -27,12 +26,6 @@ type plotFlags struct {
 	Plot   string `flag:"plot"`
 	Report string `flag:"report"`
 	start  time.Time
-}
-
-// addFlags registers --plot and --report; what says what the image shows.
-func (p *plotFlags) addFlags(f *pflag.FlagSet, what string) {
-	f.StringVar(&p.Plot, "plot", "", "draw "+what+" into one image (.png, .svg or .pdf)")
-	f.StringVar(&p.Report, "report", "", sharedFlags["report"])
 }
 
 // check refuses a bad --plot or --report before any work, and starts the

@@ -6,9 +6,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
-
 	"github.com/gssl/gssl/loaders"
 	"github.com/gssl/gssl/memlimit"
 	"github.com/gssl/gssl/protocol"
@@ -72,7 +69,6 @@ func (in *pointInput) load(ctx context.Context, stderr io.Writer, what, values, 
 	return s, err
 }
 
-
 // checkOutPaths checks --out and --save before any work.
 func checkOutPaths(out, save string) error {
 	if err := checkOutPath("out", out); err != nil {
@@ -113,40 +109,6 @@ func withFlag(flag string, err error) error {
 	return nil
 }
 
-// renamedFlag registers old as a hidden alias of the flag named new (which
-// must already be defined): using it prints a deprecation notice on the
-// command's stderr and then sets new.
-func renamedFlag(cmd *cobra.Command, old, new string) {
-	f := cmd.Flags()
-	target := f.Lookup(new)
-	if target == nil {
-		panic("renamedFlag: no flag --" + new)
-	}
-	f.Var(&aliasValue{cmd: cmd, flags: f, old: old, new: new}, old, "deprecated: use --"+new)
-	f.Lookup(old).NoOptDefVal = target.NoOptDefVal
-	_ = f.MarkHidden(old)
-}
-
-// renamedFlags registers renamedFlag for every pair old, new of pairs.
-func renamedFlags(cmd *cobra.Command, pairs ...string) {
-	for i := 0; i+1 < len(pairs); i += 2 {
-		renamedFlag(cmd, pairs[i], pairs[i+1])
-	}
-}
-
-type aliasValue struct {
-	cmd      *cobra.Command
-	flags    *pflag.FlagSet
-	old, new string
-}
-
-func (a *aliasValue) String() string { return "" }
-func (a *aliasValue) Type() string   { return a.flags.Lookup(a.new).Value.Type() }
-func (a *aliasValue) Set(s string) error {
-	fmt.Fprintf(a.cmd.ErrOrStderr(), "gssl %s: --%s is deprecated; use --%s\n", a.cmd.Name(), a.old, a.new)
-	return a.flags.Set(a.new, s)
-}
-
 // Memory limits of dense paths (#16): a dense n×n matrix is refused above
 // --max-memory, with the sparse or low-rank alternative named (package
 // memlimit).
@@ -165,11 +127,6 @@ func parseBytes(flag, s string) (int64, error) {
 	}
 	return v, nil
 }
-
-func formatBytes(b int64) string { return memlimit.Format(b) }
-
-// errTooMuchMemory is wrapped by the memory refusals.
-var errTooMuchMemory = memlimit.ErrTooMuch
 
 // checkMemory refuses a dense allocation of need bytes (what describes it)
 // above the limit, naming the flag and the alternative.

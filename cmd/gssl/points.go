@@ -27,11 +27,20 @@ func imageGraphDataset(ctx context.Context, dir string, n, k int, stderr io.Writ
 	if bar != nil {
 		bar.Finish()
 	}
-	var pe *loaders.ParamError
-	if errors.As(err, &pe) {
-		return nil, fmt.Errorf("--%s %d is invalid: %s", map[string]string{"n": "n", "k": "neighbors"}[pe.Name], pe.Value, pe.Reason)
+	if pe := paramFlagError(err); pe != err {
+		return nil, pe
 	}
 	return ds, withFlag("images", err)
+}
+
+// paramFlagError retells a *loaders.ParamError (n or k of the first n
+// images) in the words of --n and --neighbors; other errors are unchanged.
+func paramFlagError(err error) error {
+	var pe *loaders.ParamError
+	if !errors.As(err, &pe) {
+		return err
+	}
+	return fmt.Errorf("--%s %d is invalid: %s", map[string]string{"n": "n", "k": "neighbors"}[pe.Name], pe.Value, pe.Reason)
 }
 
 // refuseNPYImages refuses a NumPy file given as raw uint8 images

@@ -59,9 +59,6 @@ func newSTKRCommand(g *globals) *cobra.Command {
 		}
 		return runSTKR(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
 	})
-	for _, r := range [][2]string{{"k", "neighbors"}, {"beta", "ridge"}, {"first-seed", "seed"}, {"iterations", "max-iter"}} {
-		renamedFlag(cmd, r[0], r[1])
-	}
 	cmd.Flags().BoolVar(&refit, "refit", true, "") // the opt-in for what --setting inductive now does
 	_ = cmd.Flags().MarkHidden("refit")
 	return cmd

@@ -46,7 +46,6 @@ func newSVMCommand(g *globals) *cobra.Command {
 		opts.JSON = g.JSON
 		return runSVM(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
 	})
-	renamedFlags(cmd, "C", "c", "n", "moons", "train", "train-points")
 	return cmd
 }
 
