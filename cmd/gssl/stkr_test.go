@@ -85,13 +85,13 @@ func TestSTKRBadInput(t *testing.T) {
 		edit func(o *stkrOptions)
 		want string
 	}{
-		{"eta at 1", func(o *stkrOptions) { o.Eta = "1" }, "eta=1 is invalid"},
-		{"eta word", func(o *stkrOptions) { o.Eta = "big" }, "neither a number nor auto"},
-		{"beta zero", func(o *stkrOptions) { o.Ridge = "0" }, "Beta=0 is invalid"},
-		{"transform", func(o *stkrOptions) { o.Transform = "heat" }, "unknown transform"},
-		{"eta with poly", func(o *stkrOptions) { o.Transform, o.Eta = "poly:8", "0.5" }, "--eta applies only"},
+		{"eta at 1", func(o *stkrOptions) { o.Eta = "1" }, `--eta "1" is invalid: it must be a number inside the open interval`},
+		{"eta word", func(o *stkrOptions) { o.Eta = "big" }, `--eta "big" is invalid`},
+		{"beta zero", func(o *stkrOptions) { o.Ridge = "0" }, `--ridge "0" is invalid: it must be a finite number > 0, or auto`},
+		{"transform", func(o *stkrOptions) { o.Transform = "heat" }, `--transform "heat" is invalid: unknown transform`},
+		{"eta with poly", func(o *stkrOptions) { o.Transform, o.Eta = "poly:8", "0.5" }, `--eta "0.5" is invalid: it applies only to the inverse-laplacian transform`},
 		{"setting", func(o *stkrOptions) { o.Setting = "online" }, "unknown setting"},
-		{"solver", func(o *stkrOptions) { o.Solver = "lu" }, "unknown solver"},
+		{"solver", func(o *stkrOptions) { o.Solver = "lu" }, `--solver "lu" is invalid: want one of auto`},
 		{"seeds", func(o *stkrOptions) { o.Seeds = 0 }, "--seeds 0 is invalid"},
 		{"seeds 10^9", func(o *stkrOptions) { o.Seeds = 1_000_000_000 }, "--seeds 1000000000 is invalid: it must be in [1, 10000]"},
 		{"p-test", func(o *stkrOptions) { o.PTest = 1 }, "--p-test=1"},
@@ -101,13 +101,13 @@ func TestSTKRBadInput(t *testing.T) {
 		{"folds", func(o *stkrOptions) { o.Folds = 0 }, "--folds 0 is invalid"},
 		{"test size", func(o *stkrOptions) { o.Test = -3 }, "--test -3 is invalid"},
 		{"out with a split", func(o *stkrOptions) { o.Out = "p.csv" }, "--out writes the predictions of the protocol without a split"},
-		{"iterations word", func(o *stkrOptions) { o.MaxIter = "many" }, `--max-iter="many" is invalid`},
-		{"iterations negative", func(o *stkrOptions) { o.MaxIter = "-2" }, `--max-iter="-2" is invalid`},
-		{"iterations 10^9", func(o *stkrOptions) { o.MaxIter = "8,1000000000" }, `--max-iter="8,1000000000" is invalid`},
-		{"iterations list", func(o *stkrOptions) { o.MaxIter = "0,8,x" }, `--max-iter="0,8,x" is invalid`},
-		{"iterations with topd", func(o *stkrOptions) { o.Transform, o.Ridge, o.MaxIter = "topd:8", "1", "8" }, "Iterations=8 does not apply to kernel PCA"},
+		{"iterations word", func(o *stkrOptions) { o.MaxIter = "many" }, `--max-iter "many" is invalid`},
+		{"iterations negative", func(o *stkrOptions) { o.MaxIter = "-2" }, `--max-iter "-2" is invalid`},
+		{"iterations 10^9", func(o *stkrOptions) { o.MaxIter = "8,1000000000" }, `--max-iter "8,1000000000" is invalid`},
+		{"iterations list", func(o *stkrOptions) { o.MaxIter = "0,8,x" }, `--max-iter "0,8,x" is invalid`},
+		{"iterations with topd", func(o *stkrOptions) { o.Transform, o.Ridge, o.MaxIter = "topd:8", "1", "8" }, `--max-iter "8" is invalid: it does not apply to the transform topd:8: kernel PCA has no iterative solve`},
 		{"test chunks without p-test", func(o *stkrOptions) { o.TestChunks, o.PTest = true, 0 }, "--test-chunks needs --p-test > 0"},
-		{"iterations auto with topd", func(o *stkrOptions) { o.Transform, o.Ridge, o.MaxIter = "topd:8", "1", "auto" }, "--max-iter auto does not apply"},
+		{"iterations auto with topd", func(o *stkrOptions) { o.Transform, o.Ridge, o.MaxIter = "topd:8", "1", "auto" }, `--max-iter "auto" is invalid: it does not apply`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
