@@ -22,7 +22,7 @@ type EigsSpec struct {
 	Isolated     string  `json:"isolated"`      // laplacian.ParseIsolated's names
 }
 
-func eigsSpecError(field string, v any, reason string) error {
+func specError(field string, v any, reason string) error {
 	return &estimator.FieldError{Package: "spectral", Field: field, Value: v, Reason: reason}
 }
 
@@ -39,30 +39,27 @@ func (s EigsSpec) Validate() error {
 func (s EigsSpec) Parse() (laplacian.Kind, laplacian.Options, Settings, error) {
 	var none Settings
 	if s.Eigenpairs < 1 {
-		return 0, laplacian.Options{}, none, eigsSpecError("Eigenpairs", s.Eigenpairs, "it must be ≥ 1")
+		return 0, laplacian.Options{}, none, specError("Eigenpairs", s.Eigenpairs, "it must be ≥ 1")
 	}
 	for _, v := range []struct {
 		field string
 		v     int
 	}{{"BlockSize", s.BlockSize}, {"BasisSize", s.BasisSize}, {"FilterDegree", s.FilterDegree}} {
 		if v.v < 0 {
-			return 0, laplacian.Options{}, none, eigsSpecError(v.field, v.v, "it must be ≥ 0 (0: automatic)")
+			return 0, laplacian.Options{}, none, specError(v.field, v.v, "it must be ≥ 0 (0: automatic)")
 		}
 	}
-	if s.Tol != 0 && !(s.Tol > 0 && s.Tol < 1) {
-		return 0, laplacian.Options{}, none, eigsSpecError("Tol", s.Tol, "it must be in (0, 1), or 0 for the default")
+	iso, err := checkTolIsolated(s.Tol, s.Isolated)
+	if err != nil {
+		return 0, laplacian.Options{}, none, err
 	}
 	kind, err := laplacian.ParseKind(s.Laplacian)
 	if err != nil || kind == laplacian.NormalizedAdjacency {
-		return 0, laplacian.Options{}, none, eigsSpecError("Laplacian", s.Laplacian, "use sym, rw or un")
-	}
-	iso, err := laplacian.ParseIsolated(s.Isolated)
-	if err != nil {
-		return 0, laplacian.Options{}, none, eigsSpecError("Isolated", s.Isolated, "use component (an isolated node is its own component, eigenvalue 0), error, or zero (D^-1/2 := 0)")
+		return 0, laplacian.Options{}, none, specError("Laplacian", s.Laplacian, "use sym, rw or un")
 	}
 	method, err := ParseMethod(s.Method)
 	if err != nil {
-		return 0, laplacian.Options{}, none, eigsSpecError("Method", s.Method, "use auto, block or single")
+		return 0, laplacian.Options{}, none, specError("Method", s.Method, "use auto, block or single")
 	}
 	return kind, laplacian.Options{Isolated: iso}, Settings{Tol: s.Tol, BlockSize: s.BlockSize, BasisSize: s.BasisSize, FilterDegree: s.FilterDegree, Method: method}, nil
 }
@@ -72,18 +69,18 @@ func (s EigsSpec) Parse() (laplacian.Kind, laplacian.Options, Settings, error) {
 // an *estimator.FieldError.
 func (s EigsSpec) ValidateFor(n int) error {
 	if s.Eigenpairs > n {
-		return eigsSpecError("Eigenpairs", s.Eigenpairs, fmt.Sprintf("it must be in [1, %d] (the number of nodes)", n))
+		return specError("Eigenpairs", s.Eigenpairs, fmt.Sprintf("it must be in [1, %d] (the number of nodes)", n))
 	}
 	for _, v := range []struct {
 		field string
 		v     int
 	}{{"BasisSize", s.BasisSize}, {"BlockSize", s.BlockSize}} {
 		if v.v > n {
-			return eigsSpecError(v.field, v.v, fmt.Sprintf("it must be in [0, %d] (the number of nodes; 0: automatic)", n))
+			return specError(v.field, v.v, fmt.Sprintf("it must be in [0, %d] (the number of nodes; 0: automatic)", n))
 		}
 	}
 	if s.BlockSize > 0 && s.BasisSize > 0 && s.BlockSize > s.BasisSize {
-		return eigsSpecError("BlockSize", s.BlockSize, fmt.Sprintf("it must be at most the basis size %d", s.BasisSize))
+		return specError("BlockSize", s.BlockSize, fmt.Sprintf("it must be at most the basis size %d", s.BasisSize))
 	}
 	return nil
 }
