@@ -111,3 +111,28 @@ func iterationGrid(v string) ([]int, error) {
 	}
 	return out, nil
 }
+
+// STKRSettingSpec describes how an STKR benchmark hides and scores the
+// test nodes (STKRBenchmark's Setting, PTest and Chunks) by names and
+// numbers; Parse checks it.
+type STKRSettingSpec struct {
+	Setting    string  `json:"setting"`     // ParseSetting's names
+	PTest      float64 `json:"p_test"`      // the fraction of all nodes scored, in [0, 1); 0 keeps the split's test set
+	TestChunks bool    `json:"test_chunks"` // score every test node in chunks of round(PTest·N); needs PTest > 0
+}
+
+// Parse returns the setting s names, or the first invalid field as an
+// *estimator.FieldError.
+func (s STKRSettingSpec) Parse() (Setting, error) {
+	switch {
+	case !(s.PTest >= 0 && s.PTest < 1):
+		return 0, stkrSpecError("PTest", s.PTest, "it must be in [0, 1) (0 keeps the split's test set)")
+	case s.TestChunks && s.PTest == 0:
+		return 0, stkrSpecError("PTest", s.PTest, "test chunks need it > 0 (the chunk size is round(p_test·N)); 0 already scores every test node")
+	}
+	setting, err := ParseSetting(s.Setting)
+	if err != nil {
+		return 0, stkrSpecError("Setting", s.Setting, "want "+strings.Join(settingNames, ", "))
+	}
+	return setting, nil
+}

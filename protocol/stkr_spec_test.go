@@ -58,3 +58,26 @@ func TestSTKRGridSpecNamesTheField(t *testing.T) {
 		assert.Equal(t, c.field, fe.Field, "%+v", s)
 	}
 }
+
+func TestSTKRSettingSpec(t *testing.T) {
+	for _, name := range settingNames {
+		got, err := STKRSettingSpec{Setting: name, PTest: DefaultPTest, TestChunks: true}.Parse()
+		require.NoError(t, err)
+		want, _ := ParseSetting(name)
+		assert.Equal(t, want, got)
+	}
+	for _, c := range []struct {
+		spec  STKRSettingSpec
+		field string
+	}{
+		{STKRSettingSpec{Setting: "online"}, "Setting"},
+		{STKRSettingSpec{Setting: "transductive", PTest: 1}, "PTest"},
+		{STKRSettingSpec{Setting: "transductive", PTest: -0.1}, "PTest"},
+		{STKRSettingSpec{Setting: "transductive", TestChunks: true}, "PTest"},
+	} {
+		var fe *estimator.FieldError
+		_, err := c.spec.Parse()
+		require.True(t, errors.As(err, &fe), "%+v: %v", c.spec, err)
+		assert.Equal(t, c.field, fe.Field, "%+v", c.spec)
+	}
+}

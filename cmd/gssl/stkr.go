@@ -151,13 +151,11 @@ func (opts *stkrOptions) check() (protocol.STKRGrid, protocol.Setting, error) {
 	var g protocol.STKRGrid
 	var setting protocol.Setting
 	_, err := checkSplitFlags(opts.Split, opts.Seeds, opts.Val, opts.Test, opts.Folds)
-	switch {
-	case err != nil:
-		return g, setting, err
-	case !(opts.PTest >= 0 && opts.PTest < 1):
-		return g, setting, fmt.Errorf("--p-test=%v is invalid: it must be in [0, 1) (0 keeps the split's test set)", opts.PTest)
-	case opts.TestChunks && opts.PTest == 0:
-		return g, setting, fmt.Errorf("--test-chunks needs --p-test > 0 (the chunk size is round(p_test·N)); --p-test 0 already scores every test node")
+	if err == nil {
+		setting, err = protocol.STKRSettingSpec{Setting: opts.Setting, PTest: opts.PTest, TestChunks: opts.TestChunks}.Parse()
+	}
+	if err != nil {
+		return g, setting, fieldFlagError(err, opts)
 	}
 	if opts.Splits != "" {
 		if st, err := os.Stat(opts.Splits); err != nil || !st.IsDir() {
@@ -166,9 +164,6 @@ func (opts *stkrOptions) check() (protocol.STKRGrid, protocol.Setting, error) {
 		if opts.Split != "auto" && opts.Split != "" {
 			return g, setting, fmt.Errorf("--splits and --split exclude each other: a folder of per-seed split files, or one split")
 		}
-	}
-	if setting, err = protocol.ParseSetting(opts.Setting); err != nil {
-		return g, setting, fmt.Errorf("--setting: %w", err)
 	}
 	spec := protocol.STKRGridSpec{Transform: opts.Transform, Eta: opts.Eta, Ridge: opts.Ridge, MaxIter: opts.MaxIter, Solver: opts.Solver, Tol: opts.Tol}
 	if g, err = spec.Grid(); err != nil {

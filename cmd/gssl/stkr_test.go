@@ -90,11 +90,11 @@ func TestSTKRBadInput(t *testing.T) {
 		{"beta zero", func(o *stkrOptions) { o.Ridge = "0" }, `--ridge "0" is invalid: it must be a finite number > 0, or auto`},
 		{"transform", func(o *stkrOptions) { o.Transform = "heat" }, `--transform "heat" is invalid: unknown transform`},
 		{"eta with poly", func(o *stkrOptions) { o.Transform, o.Eta = "poly:8", "0.5" }, `--eta "0.5" is invalid: it applies only to the inverse-laplacian transform`},
-		{"setting", func(o *stkrOptions) { o.Setting = "online" }, "unknown setting"},
+		{"setting", func(o *stkrOptions) { o.Setting = "online" }, `--setting "online" is invalid: want transductive`},
 		{"solver", func(o *stkrOptions) { o.Solver = "lu" }, `--solver "lu" is invalid: want one of auto`},
 		{"seeds", func(o *stkrOptions) { o.Seeds = 0 }, "--seeds 0 is invalid"},
 		{"seeds 10^9", func(o *stkrOptions) { o.Seeds = 1_000_000_000 }, "--seeds 1000000000 is invalid: it must be in [1, 10000]"},
-		{"p-test", func(o *stkrOptions) { o.PTest = 1 }, "--p-test=1"},
+		{"p-test", func(o *stkrOptions) { o.PTest = 1 }, "--p-test 1 is invalid: it must be in [0, 1)"},
 		{"d larger than N", func(o *stkrOptions) { o.Transform, o.Ridge = "topd:5000", "1" }, "d=5000 is larger than the number of visible nodes N=2708"},
 		{"missing data", func(o *stkrOptions) { o.In.Data = "no/such/dir" }, "no/such/dir"},
 		{"missing splits", func(o *stkrOptions) { o.Splits = "no/such/splits" }, "--splits no/such/splits is not a folder"},
@@ -106,7 +106,7 @@ func TestSTKRBadInput(t *testing.T) {
 		{"iterations 10^9", func(o *stkrOptions) { o.MaxIter = "8,1000000000" }, `--max-iter "8,1000000000" is invalid`},
 		{"iterations list", func(o *stkrOptions) { o.MaxIter = "0,8,x" }, `--max-iter "0,8,x" is invalid`},
 		{"iterations with topd", func(o *stkrOptions) { o.Transform, o.Ridge, o.MaxIter = "topd:8", "1", "8" }, `--max-iter "8" is invalid: it does not apply to the transform topd:8: kernel PCA has no iterative solve`},
-		{"test chunks without p-test", func(o *stkrOptions) { o.TestChunks, o.PTest = true, 0 }, "--test-chunks needs --p-test > 0"},
+		{"test chunks without p-test", func(o *stkrOptions) { o.TestChunks, o.PTest = true, 0 }, "--p-test 0 is invalid: test chunks need it > 0"},
 		{"iterations auto with topd", func(o *stkrOptions) { o.Transform, o.Ridge, o.MaxIter = "topd:8", "1", "auto" }, `--max-iter "auto" is invalid: it does not apply`},
 	}
 	for _, c := range cases {
