@@ -50,7 +50,11 @@ func (s STKRGridSpec) Grid() (STKRGrid, error) {
 		return g, stkrSpecError("Solver", s.Solver, "want one of auto, cg, minres, gmres, richardson")
 	}
 	if g.Base.Transform, err = stkr.ParseTransform(s.Transform, 0); err != nil {
-		return g, stkrSpecError("Transform", s.Transform, strings.TrimPrefix(err.Error(), "stkr: "))
+		reason := strings.TrimPrefix(err.Error(), "stkr: ")
+		for _, head := range []string{"unknown transform %q: ", "transform %q: "} { // the value is in the error's head
+			reason = strings.TrimPrefix(reason, fmt.Sprintf(head, s.Transform))
+		}
+		return g, stkrSpecError("Transform", s.Transform, reason)
 	}
 	if s.Tol != 0 && !(s.Tol > 0 && s.Tol < 1) {
 		return g, stkrSpecError("Tol", s.Tol, "it must be in (0, 1), or 0 for the default")

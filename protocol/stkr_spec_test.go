@@ -81,3 +81,14 @@ func TestSTKRSettingSpec(t *testing.T) {
 		assert.Equal(t, c.field, fe.Field, "%+v", c.spec)
 	}
 }
+
+func TestSTKRGridSpecTransformReason(t *testing.T) {
+	for in, want := range map[string]string{
+		"heat":   "want inverse-laplacian, poly:P, krr or topd:D",
+		"poly:0": "the power p must be a positive integer",
+	} {
+		var fe *estimator.FieldError
+		require.True(t, errors.As(STKRGridSpec{Transform: in, Solver: "auto"}.Validate(), &fe), in)
+		assert.Equal(t, want, fe.Reason, in)
+	}
+}

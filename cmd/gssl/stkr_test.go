@@ -88,7 +88,7 @@ func TestSTKRBadInput(t *testing.T) {
 		{"eta at 1", func(o *stkrOptions) { o.Eta = "1" }, `--eta "1" is invalid: it must be a number inside the open interval`},
 		{"eta word", func(o *stkrOptions) { o.Eta = "big" }, `--eta "big" is invalid`},
 		{"beta zero", func(o *stkrOptions) { o.Ridge = "0" }, `--ridge "0" is invalid: it must be a finite number > 0, or auto`},
-		{"transform", func(o *stkrOptions) { o.Transform = "heat" }, `--transform "heat" is invalid: unknown transform`},
+		{"transform", func(o *stkrOptions) { o.Transform = "heat" }, `--transform "heat" is invalid: want inverse-laplacian, poly:P, krr or topd:D`},
 		{"eta with poly", func(o *stkrOptions) { o.Transform, o.Eta = "poly:8", "0.5" }, `--eta "0.5" is invalid: it applies only to the inverse-laplacian transform`},
 		{"setting", func(o *stkrOptions) { o.Setting = "online" }, `--setting "online" is invalid: want transductive`},
 		{"solver", func(o *stkrOptions) { o.Solver = "lu" }, `--solver "lu" is invalid: want one of auto`},
