@@ -285,7 +285,7 @@ expect_error_msg "generate: sbm --features 10^9" 'memory limit' "$gssl" generate
 expect_error_msg "generate: rmat --edge-factor 10^9" 'edge-factor 1000000000 is invalid' "$gssl" generate rmat --scale 10 --edge-factor 1000000000 --out "$tmp/gen-big"
 if ls "$tmp"/gen-big* >/dev/null 2>&1; then report "generate: no files left by refused runs" 1 "$(ls "$tmp"/gen-big* | head -1)"; else report "generate: no files left by refused runs" 0; fi
 expect_error_msg "cluster: --restarts 10^9" 'restarts 1000000000 is invalid' "$gssl" cluster --data "$d" --clusters 2 --restarts 1000000000
-expect_error_msg "stkr: --max-iter 10^9" 'max-iter="1000000000" is invalid' "$gssl" stkr --data "$d" --max-iter 1000000000
+expect_error_msg "stkr: --max-iter 10^9" 'max-iter "1000000000" is invalid' "$gssl" stkr --data "$d" --max-iter 1000000000
 expect_error_msg "stkr: --splits names a missing folder" 'not a folder' "$gssl" stkr --data "$d" --splits "$tmp/no-such-splits"
 expect_error_msg "labelprop: --tol 1e-300 ends with a clear non-convergence" 'did not converge|tol' "$gssl" labelprop --data "$d" --tol 1e-300
 expect_error_msg "eigs: --tol 1e-300" 'tol|Tol' "$gssl" eigs --data "$d" --tol 1e-300 --eigenpairs 2

@@ -131,17 +131,9 @@ func runClassify(ctx context.Context, opts classifyOptions, stdout, stderr io.Wr
 // check validates the flags that need no data and returns the search of
 // --classifier (for auto, the smoothing models' until the data tell).
 func (opts *classifyOptions) check() (eval.NodeSearch, error) {
-	if opts.FeatureWeight != 0 && opts.Model != "stkr" {
-		return eval.NodeSearch{}, fmt.Errorf("--feature-weight applies to --classifier stkr only")
-	}
-	s, err := protocol.NodeClassSearch(opts.Model, opts.FeatureWeight, opts.Embed > 0)
-	if opts.Model == "stkr" && err != nil {
-		return s, fmt.Errorf("--feature-weight %v is invalid: it must be finite and ≥ 0", opts.FeatureWeight)
-	} else if err != nil {
-		return s, fmt.Errorf("--classifier %q is invalid: want sgc, appnp, correct-smooth, auto, stkr, channels, sepgnn, linkx or linbp", opts.Model)
-	}
-	if opts.Embed < 0 {
-		return s, fmt.Errorf("--embed %d is invalid: it must be ≥ 0 (0: no embedding)", opts.Embed)
+	s, err := protocol.NodeClassSpec{Classifier: opts.Model, FeatureWeight: opts.FeatureWeight, Embed: opts.Embed}.Search()
+	if err != nil {
+		return s, fieldFlagError(err, opts)
 	}
 	if _, err := checkSplitFlags(opts.Split, opts.Seeds, opts.Val, opts.Test, opts.Folds); err != nil {
 		return s, err

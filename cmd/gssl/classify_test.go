@@ -104,7 +104,7 @@ func TestClassifyErrors(t *testing.T) {
 		{classifyOptions{In: nodeInput{Data: dir}, Model: "sgc", Split: "per-class:x", Seeds: 1, Folds: 5}, "per-class:T,V"},
 		{classifyOptions{In: nodeInput{Data: dir}, Model: "sgc", Split: "planetoid", Seeds: 1, Folds: 5}, "no split of its own"},
 		{classifyOptions{In: nodeInput{Data: dir}, Model: "sgc", Split: "planetoid", Seeds: 0, Folds: 5}, "--seeds"},
-		{classifyOptions{In: nodeInput{Data: dir}, Model: "sgc", Split: "per-class:3,3", Seeds: 1, Folds: 5, FeatureWeight: 1}, "--classifier stkr only"},
+		{classifyOptions{In: nodeInput{Data: dir}, Model: "sgc", Split: "per-class:3,3", Seeds: 1, Folds: 5, FeatureWeight: 1}, "--feature-weight 1 is invalid: it applies to the stkr classifier only"},
 		{classifyOptions{In: nodeInput{Data: dir}, Model: "stkr", Split: "per-class:3,3", Seeds: 1, Folds: 5, FeatureWeight: -1}, "--feature-weight"},
 	} {
 		err := runClassify(context.Background(), tc.opts, &stdout, &stderr)

@@ -12,7 +12,6 @@ import (
 
 	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/eval"
-	"github.com/gssl/gssl/laplacian"
 	"github.com/gssl/gssl/loaders"
 	"github.com/gssl/gssl/modelfile"
 	"github.com/gssl/gssl/savedmodel"
@@ -69,11 +68,8 @@ func runCluster(ctx context.Context, opts clusterOptions, stdout, stderr io.Writ
 	if opts.Clusters < 0 {
 		return fmt.Errorf("cluster: --clusters %d is invalid: it must be ≥ 1 (0: the number of classes)", opts.Clusters)
 	}
-	iso, err := checkComponentFlags(opts.Tol, opts.Isolated, &opts.Plots, opts.Out, opts.Save)
-	if err == nil {
-		err = checkBounded("restarts", opts.Restarts, 1, maxIterations, " (k-means++ restarts)")
-	}
-	if err != nil {
+	spec := spectral.ClusteringSpec{Clusters: opts.Clusters, Restarts: opts.Restarts, Tol: opts.Tol, Isolated: opts.Isolated}
+	if err := firstError(fieldFlagError(spec.Validate(), &opts), opts.Plots.check(), checkOutPath("out", opts.Out), checkOutPath("save", opts.Save)); err != nil {
 		return fmt.Errorf("cluster: %w", err)
 	}
 	v, err := loadComponentView(ctx, opts.In, opts.LCC, stderr)
@@ -83,18 +79,18 @@ func runCluster(ctx context.Context, opts clusterOptions, stdout, stderr io.Writ
 	defer v.all.Close()
 	res := clusterResult{Data: v.data, Nodes: v.nodes, Components: v.components, LCC: opts.LCC, Used: v.used, Clusters: cmp.Or(opts.Clusters, v.all.Classes),
 		Classes: v.all.Classes, LoadSeconds: v.loadSeconds, Notes: v.notes("the first eigenvectors only mark them; --lcc clusters the largest")}
-	switch {
-	case res.Clusters == 0:
+	if res.Clusters == 0 {
 		return errors.New("cluster: --clusters is needed: the data set has no labels to take the number of classes from")
-	case res.Clusters > res.Used:
-		return fmt.Errorf("cluster: --clusters %d is invalid: it must be in [1, %d] (the number of nodes)", res.Clusters, res.Used)
+	}
+	spec.Clusters = res.Clusters
+	sc, err := spec.Model(res.Used, opts.Seed)
+	if err != nil {
+		return fmt.Errorf("cluster: %w", fieldFlagError(err, &opts))
 	}
 	logf(stderr, "cluster: %s: %d nodes, %d components, using %d nodes; %d clusters", res.Data, res.Nodes, res.Components, res.Used, res.Clusters)
 	start := timeNow()
 	bar := newSteps(stderr, res.Clusters, "cluster")
-	sc := &spectral.SpectralClustering{Clusters: res.Clusters, Isolated: iso,
-		Eigen:  spectral.Settings{Tol: opts.Tol, Seed: opts.Seed, Progress: lanczosProgress(bar)},
-		KMeans: spectral.KMeansSettings{Restarts: opts.Restarts, Seed: opts.Seed}}
+	sc.Eigen.Progress = lanczosProgress(bar)
 	err = sc.Fit(ctx, estimator.Nodes{Graph: v.ds.Graph})
 	bar.Finish()
 	if nc := (*estimator.NotConvergedError)(nil); err != nil && (!errors.As(err, &nc) || sc.Labels() == nil) {
@@ -188,13 +184,4 @@ func (v *componentView) notes(what string) []string {
 		return nil
 	}
 	return []string{fmt.Sprintf("the graph has %d connected components, and %s", v.components, what)}
-}
-
-// checkComponentFlags checks the flags embed and cluster share (--out and
-// --save may be "" where a command has none) and parses --isolated.
-func checkComponentFlags(tol float64, isolated string, plots *plotFlags, out, save string) (laplacian.IsolatedPolicy, error) {
-	if err := firstError(checkTol(tol), plots.check(), checkOutPath("out", out), checkOutPath("save", save)); err != nil {
-		return 0, err
-	}
-	return isolatedPolicy(isolated)
 }

@@ -28,7 +28,7 @@ func floatsOf(t *testing.T, v any) []float64 {
 
 func TestEigsJSONOnCora(t *testing.T) {
 	var out, errw bytes.Buffer
-	opts := eigsOptions{In: nodeInput{Data: coraDir}, K: 80, Laplacian: "sym", Isolated: "error", JSON: true}
+	opts := eigsOptions{In: nodeInput{Data: coraDir}, JSON: true, Spec: eigsSpecFlags{Eigenpairs: 80, Laplacian: "sym", Isolated: "error"}}
 	require.NoError(t, runEigs(context.Background(), opts, &out, &errw))
 	obj := decodeOne(t, out.Bytes())
 	vals := floatsOf(t, obj["eigenvalues"])
@@ -47,7 +47,7 @@ func TestEigsJSONOnCora(t *testing.T) {
 	assert.Contains(t, errw.String(), "78 components")
 
 	out.Reset()
-	opts.JSON, opts.K = false, 3
+	opts.JSON, opts.Spec.Eigenpairs = false, 3
 	require.NoError(t, runEigs(context.Background(), opts, &out, &errw))
 	assert.Contains(t, out.String(), "3 smallest eigenvalues of L_sym (3 zero)")
 }
@@ -85,7 +85,7 @@ func TestEigsCycleClosedForm(t *testing.T) {
 		// above the dense-component size, so Lanczos runs)
 		for _, filter := range []int{0, 1, 6} {
 			var out, errw bytes.Buffer
-			require.NoError(t, runEigs(context.Background(), eigsOptions{In: nodeInput{Data: p}, K: k, Laplacian: lap, Filter: filter, Isolated: "error", JSON: true}, &out, &errw))
+			require.NoError(t, runEigs(context.Background(), eigsOptions{In: nodeInput{Data: p}, JSON: true, Spec: eigsSpecFlags{Eigenpairs: k, Laplacian: lap, FilterDegree: filter, Isolated: "error"}}, &out, &errw))
 			obj := decodeOne(t, out.Bytes())
 			assert.InDeltaSlice(t, w, floatsOf(t, obj["eigenvalues"]), 1e-9, "%s filter %d", lap, filter)
 			assert.Less(t, obj["orthogonality"].(float64), 1e-10, "%s filter %d", lap, filter)
@@ -96,28 +96,28 @@ func TestEigsCycleClosedForm(t *testing.T) {
 func TestEigsErrors(t *testing.T) {
 	ctx := context.Background()
 	var out bytes.Buffer
-	err := runEigs(ctx, eigsOptions{In: nodeInput{Data: coraDir}, K: 5, Laplacian: "lap", Isolated: "error"}, &out, &out)
+	err := runEigs(ctx, eigsOptions{In: nodeInput{Data: coraDir}, Spec: eigsSpecFlags{Eigenpairs: 5, Laplacian: "lap", Isolated: "error"}}, &out, &out)
 	assert.ErrorContains(t, err, `--laplacian "lap" is invalid`)
-	err = runEigs(ctx, eigsOptions{In: nodeInput{Data: coraDir}, K: 5, Laplacian: "sym", Isolated: "maybe"}, &out, &out)
+	err = runEigs(ctx, eigsOptions{In: nodeInput{Data: coraDir}, Spec: eigsSpecFlags{Eigenpairs: 5, Laplacian: "sym", Isolated: "maybe"}}, &out, &out)
 	assert.ErrorContains(t, err, `--isolated "maybe" is invalid`)
-	err = runEigs(ctx, eigsOptions{In: nodeInput{Data: coraDir}, K: 3000, Laplacian: "sym", Isolated: "error"}, &out, &out)
+	err = runEigs(ctx, eigsOptions{In: nodeInput{Data: coraDir}, Spec: eigsSpecFlags{Eigenpairs: 3000, Laplacian: "sym", Isolated: "error"}}, &out, &out)
 	assert.ErrorContains(t, err, "--eigenpairs 3000 is invalid: it must be in [1, 2708] (the number of nodes)")
-	err = runEigs(ctx, eigsOptions{In: nodeInput{Data: coraDir}, K: 5, Laplacian: "sym", Filter: -1, Isolated: "error"}, &out, &out)
+	err = runEigs(ctx, eigsOptions{In: nodeInput{Data: coraDir}, Spec: eigsSpecFlags{Eigenpairs: 5, Laplacian: "sym", FilterDegree: -1, Isolated: "error"}}, &out, &out)
 	assert.ErrorContains(t, err, "--filter-degree -1 is invalid: it must be ≥ 0")
 	// An isolated node: an error naming it, or eigenvalue 1 with --isolated zero.
 	p := filepath.Join(t.TempDir(), "iso.txt")
 	require.NoError(t, os.WriteFile(p, []byte("0 1\n1 2\n"), 0o644))
-	err = runEigs(ctx, eigsOptions{In: nodeInput{Edges: p, Nodes: 5}, K: 2, Laplacian: "sym", Isolated: "error"}, &out, &out)
+	err = runEigs(ctx, eigsOptions{In: nodeInput{Edges: p, Nodes: 5}, Spec: eigsSpecFlags{Eigenpairs: 2, Laplacian: "sym", Isolated: "error"}}, &out, &out)
 	assert.ErrorContains(t, err, "node 3 has degree 0 (and 1 more), so D^-1/2 is undefined: drop --isolated error")
 	assert.NotContains(t, err.Error(), "IsolatedZero", "the message names the flag, not the library option")
 	out.Reset()
 	var errw bytes.Buffer
-	require.NoError(t, runEigs(ctx, eigsOptions{In: nodeInput{Edges: p, Nodes: 5}, K: 5, Laplacian: "sym", Isolated: "zero", JSON: true}, &out, &errw))
+	require.NoError(t, runEigs(ctx, eigsOptions{In: nodeInput{Edges: p, Nodes: 5}, JSON: true, Spec: eigsSpecFlags{Eigenpairs: 5, Laplacian: "sym", Isolated: "zero"}}, &out, &errw))
 	obj := decodeOne(t, out.Bytes())
 	// Path 0-1-2 (0, 1, 2) and two isolated nodes (1, 1).
 	assert.InDeltaSlice(t, []float64{0, 1, 1, 1, 2}, floatsOf(t, obj["eigenvalues"]), 1e-12)
 	assert.Equal(t, 2.0, obj["isolated"])
-	err = runEigs(ctx, eigsOptions{In: nodeInput{Data: "/nonexistent"}, K: 2, Laplacian: "sym", Isolated: "error"}, &out, &out)
+	err = runEigs(ctx, eigsOptions{In: nodeInput{Data: "/nonexistent"}, Spec: eigsSpecFlags{Eigenpairs: 2, Laplacian: "sym", Isolated: "error"}}, &out, &out)
 	assert.Error(t, err)
 }
 
@@ -142,7 +142,7 @@ func TestEigsMethodSingleAgainstBlock(t *testing.T) {
 	vals := map[string][]float64{}
 	for _, method := range []string{"single", "block"} {
 		var out, errw bytes.Buffer
-		require.NoError(t, runEigs(context.Background(), eigsOptions{In: nodeInput{Data: p}, K: 12, Laplacian: "sym", Method: method, Tol: 1e-12, Isolated: "error", JSON: true}, &out, &errw))
+		require.NoError(t, runEigs(context.Background(), eigsOptions{In: nodeInput{Data: p}, JSON: true, Spec: eigsSpecFlags{Eigenpairs: 12, Laplacian: "sym", Method: method, Tol: 1e-12, Isolated: "error"}}, &out, &errw))
 		obj := decodeOne(t, out.Bytes())
 		vals[method] = floatsOf(t, obj["eigenvalues"])
 		assert.LessOrEqual(t, obj["max_residual"].(float64), 1e-11, method)
@@ -150,6 +150,6 @@ func TestEigsMethodSingleAgainstBlock(t *testing.T) {
 	}
 	assert.InDeltaSlice(t, vals["block"], vals["single"], 1e-10)
 	var out bytes.Buffer
-	err := runEigs(context.Background(), eigsOptions{In: nodeInput{Data: p}, K: 3, Laplacian: "sym", Method: "arnoldi", Isolated: "error"}, &out, &out)
+	err := runEigs(context.Background(), eigsOptions{In: nodeInput{Data: p}, Spec: eigsSpecFlags{Eigenpairs: 3, Laplacian: "sym", Method: "arnoldi", Isolated: "error"}}, &out, &out)
 	assert.ErrorContains(t, err, `--method "arnoldi" is invalid`)
 }

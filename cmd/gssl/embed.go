@@ -50,11 +50,8 @@ type embedResult struct {
 }
 
 func runEmbed(ctx context.Context, opts embedOptions, stdout, stderr io.Writer) error {
-	if opts.Dim < 1 {
-		return fmt.Errorf("embed: --dim %d is invalid: it must be ≥ 1", opts.Dim)
-	}
-	iso, err := checkComponentFlags(opts.Tol, opts.Isolated, &opts.Plots, opts.Out, "")
-	if err != nil {
+	spec := spectral.EigenmapSpec{Dim: opts.Dim, Tol: opts.Tol, Isolated: opts.Isolated}
+	if err := firstError(fieldFlagError(spec.Validate(), &opts), opts.Plots.check(), checkOutPath("out", opts.Out)); err != nil {
 		return fmt.Errorf("embed: %w", err)
 	}
 	v, err := loadComponentView(ctx, opts.In, opts.LCC, stderr)
@@ -63,14 +60,15 @@ func runEmbed(ctx context.Context, opts embedOptions, stdout, stderr io.Writer) 
 	}
 	defer v.all.Close()
 	res := embedResult{Data: v.data, Nodes: v.nodes, Components: v.components, LCC: opts.LCC, Used: v.used, Dim: opts.Dim, Plot: opts.Plots.Plot, Classes: v.all.Classes, LoadSeconds: v.loadSeconds}
-	if opts.Dim >= res.Used {
-		return fmt.Errorf("embed: --dim %d is invalid: it must be in [1, %d) for %d nodes (the trivial eigenvector is dropped)", opts.Dim, res.Used, res.Used)
+	e, err := spec.Model(res.Used, opts.Seed)
+	if err != nil {
+		return fmt.Errorf("embed: %w", fieldFlagError(err, &opts))
 	}
 	res.Notes = v.notes("the first coordinates only mark them; --lcc embeds the largest")
 	logf(stderr, "embed: %s: %d nodes, %d components, using %d nodes; Laplacian eigenmap in %d dimensions", res.Data, res.Nodes, res.Components, res.Used, opts.Dim)
 	start := timeNow()
 	bar := newSteps(stderr, opts.Dim+1, "embed")
-	e := &spectral.LaplacianEigenmap{Dim: opts.Dim, Isolated: iso, Eigen: spectral.Settings{Tol: opts.Tol, Seed: opts.Seed, Progress: lanczosProgress(bar)}}
+	e.Eigen.Progress = lanczosProgress(bar)
 	err = e.Fit(ctx, estimator.Nodes{Graph: v.ds.Graph})
 	bar.Finish()
 	if err != nil {

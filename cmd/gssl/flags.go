@@ -45,14 +45,6 @@ func checkCount(name string, v, lo int, auto string) error {
 	return fmt.Errorf("--%s %d is invalid: it must be ≥ %d", name, v, lo)
 }
 
-// checkTol refuses a tolerance outside (0, 1); 0 means the default.
-func checkTol(tol float64) error {
-	if tol != 0 && !(tol > 0 && tol < 1) {
-		return fmt.Errorf("--tol %v is invalid: it must be in (0, 1), or 0 for the default", tol)
-	}
-	return nil
-}
-
 // maxSeeds bounds --seeds: every seed is a whole run (a split, a fit, a
 // score), and a count from a typo such as 10⁹ would run for days and hold a
 // result per seed. The benchmarks use 10 to 100.
@@ -62,22 +54,6 @@ const maxSeeds = 10000
 func checkSeedCount(n, lo int) error {
 	if n < lo || n > maxSeeds {
 		return fmt.Errorf("--seeds %d is invalid: it must be in [%d, %d] (each seed is a whole run)", n, lo, maxSeeds)
-	}
-	return nil
-}
-
-// maxIterations bounds the iteration and restart counts given by flags
-// (--max-iter of falkon, imgp and stkr, cluster's --restarts): each is a
-// pass over the data, and the solvers that stop early on convergence also
-// take a count as a cap, so a typo such as 10⁹ would run without end. The
-// published protocols use at most a few thousand.
-const maxIterations = 100000
-
-// checkBounded refuses a count flag outside [lo, hi]; why says what the
-// bound is for.
-func checkBounded(flag string, v, lo, hi int, why string) error {
-	if v < lo || v > hi {
-		return fmt.Errorf("--%s %d is invalid: it must be in [%d, %d]%s", flag, v, lo, hi, why)
 	}
 	return nil
 }

@@ -259,15 +259,6 @@ func needLabels(ds *loaders.NodeDataset) error {
 // magnitudeHint is what to do about edge weights too large to sum.
 const magnitudeHint = loaders.MagnitudeHint
 
-// isolatedPolicy parses --isolated.
-func isolatedPolicy(s string) (laplacian.IsolatedPolicy, error) {
-	p, err := laplacian.ParseIsolated(s)
-	if err != nil {
-		return 0, fmt.Errorf("--isolated %q is invalid: use component (an isolated node is its own component, eigenvalue 0), error, or zero (D^-1/2 := 0)", s)
-	}
-	return p, nil
-}
-
 // flagError rewrites laplacian's isolated-node error in the flags' words.
 func flagError(err error) error {
 	var iso *laplacian.IsolatedNodeError

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 
 	"github.com/spf13/cobra"
 
@@ -19,31 +18,37 @@ import (
 type labelpropOptions struct {
 	In nodeInput
 	ImageGraph
+	Model     labelpropModelFlags
+	Split     string  `flag:"split"`
+	Val       int     `flag:"val"`
+	Test      int     `flag:"test"`
+	Folds     int     `flag:"folds"`
+	Seeds     int     `flag:"seeds"`
+	Seed      uint64  `flag:"seed"`
+	Conformal float64 `flag:"conformal"`
+	Out       string  `flag:"out"`
+	Save      string  `flag:"save"`
+	Plots     plotFlags
+	JSON      bool
+}
+
+// labelpropModelFlags are the model flags: labelprop.Spec's fields, in
+// its order (the types convert).
+type labelpropModelFlags struct {
 	Method            string  `flag:"method"`
 	Alpha             string  `flag:"alpha"`
-	Split             string  `flag:"split"`
-	Val               int     `flag:"val"`
-	Test              int     `flag:"test"`
-	Folds             int     `flag:"folds"`
-	Seeds             int     `flag:"seeds"`
-	Seed              uint64  `flag:"seed"`
-	CMN               bool    `flag:"cmn"`
-	Solver            string  `flag:"solver"`
 	Tol               float64 `flag:"tol"`
+	Solver            string  `flag:"solver"`
 	Stop              string  `flag:"stop"`
 	Float32           bool    `flag:"float32"`
+	CMN               bool    `flag:"cmn"`
 	KeepIsolatedSeeds bool    `flag:"keep-isolated-seeds"`
-	Conformal         float64 `flag:"conformal"`
-	Out               string  `flag:"out"`
-	Save              string  `flag:"save"`
-	Plots             plotFlags
-	JSON              bool
 }
 
 // newLabelpropCmd builds gssl labelprop.
 func newLabelpropCmd(g *globals) *cobra.Command {
-	opts := labelpropOptions{In: newNodeInput(), Method: "spreading", Alpha: "auto", Split: "auto", Val: -1, Test: -1,
-		Folds: eval.DefaultFolds, Seeds: 1, Solver: labelprop.Auto.String(), Stop: labelprop.StopResidual.String()}
+	opts := labelpropOptions{In: newNodeInput(), Split: "auto", Val: -1, Test: -1, Folds: eval.DefaultFolds, Seeds: 1,
+		Model: labelpropModelFlags{Method: "spreading", Alpha: "auto", Solver: labelprop.Auto.String(), Stop: labelprop.StopResidual.String()}}
 	cmd := newCommand("labelprop", &opts, func(cmd *cobra.Command, _ []string) error {
 		opts.JSON = g.JSON
 		return runLabelprop(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
@@ -172,69 +177,9 @@ func (opts labelpropOptions) experiment() (protocol.LabelPropExperiment, eval.Sp
 		err = firstError(checkConfidenceFlags("auto", opts.Conformal), checkOutPath("out", opts.Out), checkOutPath("save", opts.Save), opts.Plots.check())
 	}
 	if err == nil {
-		exp.Model, exp.Grid, err = opts.model()
+		exp.Model, exp.Grid, err = labelprop.Spec(opts.Model).Model()
+		err = fieldFlagError(err, &opts.Model)
 		exp.Seeds = eval.SeedRange(opts.Seed, opts.Seeds) // the count is checked
 	}
 	return exp, spec, err
-}
-
-// model returns the base model of --method and its flags, and the values
-// of a to choose from (nil for the harmonic function).
-func (opts labelpropOptions) model() (labelprop.Classifier, []float64, error) {
-	iso := labelprop.IsolatedSeedError
-	if opts.KeepIsolatedSeeds {
-		iso = labelprop.IsolatedSeedKeep
-	}
-	if opts.Tol != 0 && !(opts.Tol > 0 && opts.Tol < 1) {
-		return nil, nil, fmt.Errorf("--tol %v is invalid: it must be inside (0, 1), or 0 for the default", opts.Tol)
-	}
-	switch opts.Method {
-	case "spreading":
-		grid, err := parseAlpha(opts.Alpha)
-		if err != nil {
-			return nil, nil, err
-		}
-		m := &labelprop.Spreading{Tol: opts.Tol, ClassMassNormalization: opts.CMN, IsolatedSeeds: iso, Float32: opts.Float32}
-		if m.Solver, err = labelprop.ParseSolver(opts.Solver); err != nil {
-			return nil, nil, fmt.Errorf("--solver: %w", err)
-		}
-		if m.Stop, err = labelprop.ParseStopRule(opts.Stop); opts.Stop != "" && err != nil {
-			return nil, nil, fmt.Errorf("--stop: %w", err)
-		}
-		if (m.Stop == labelprop.StopLabels || m.Float32) && m.Solver != labelprop.Chebyshev && m.Solver != labelprop.Auto {
-			return nil, nil, fmt.Errorf("--stop labels and --float32 need --solver chebyshev or auto (--solver is %s)", opts.Solver)
-		}
-		return m, grid, nil
-	case "harmonic":
-		switch {
-		case opts.Alpha != "auto" && opts.Alpha != "":
-			return nil, nil, fmt.Errorf("--alpha %s applies to --method spreading only; the harmonic function has no a", opts.Alpha)
-		case (opts.Stop != "" && opts.Stop != labelprop.StopResidual.String()) || opts.Float32:
-			return nil, nil, fmt.Errorf("--stop %s and --float32 apply to --method spreading only", opts.Stop)
-		case opts.Solver != "auto" && opts.Solver != "cg" && opts.Solver != "": // the default and what it runs pass
-			return nil, nil, fmt.Errorf("--solver %s applies to --method spreading only; the harmonic function is solved by CG", opts.Solver)
-		}
-		return &labelprop.Harmonic{Tol: opts.Tol, ClassMassNormalization: opts.CMN, IsolatedSeeds: iso}, nil, nil
-	}
-	return nil, nil, fmt.Errorf("--method %q is invalid: want spreading or harmonic", opts.Method)
-}
-
-// maxAlpha is the largest --alpha accepted: at 1 − 10⁻⁶ the Chebyshev
-// solver already needs about 10⁴ iterations at the default tolerance.
-const maxAlpha = 1 - 1e-6
-
-// parseAlpha returns the grid to search: the peer's grid for "auto", one
-// value otherwise.
-func parseAlpha(s string) ([]float64, error) {
-	if s == "auto" || s == "" {
-		return labelprop.AlphaGrid(), nil
-	}
-	a, err := strconv.ParseFloat(s, 64)
-	if err != nil || !(a > 0 && a < 1) {
-		return nil, fmt.Errorf("--alpha %q is invalid: it must be a number inside the open interval (0, 1), or auto", s)
-	}
-	if a > maxAlpha { // the iterations grow like 1/√(1−a): a run would not end
-		return nil, fmt.Errorf("--alpha %s is invalid: it must be at most %g (the solvers need about 1/√(1−a) iterations)", s, maxAlpha)
-	}
-	return []float64{a}, nil
 }

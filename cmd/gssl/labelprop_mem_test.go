@@ -15,9 +15,9 @@ import (
 func TestLabelpropStopAndFloat32(t *testing.T) {
 	base := runLabelpropJSON(t, defaults())
 	for _, o := range []func(*labelpropOptions){
-		func(o *labelpropOptions) { o.Stop = "labels" },
-		func(o *labelpropOptions) { o.Float32 = true },
-		func(o *labelpropOptions) { o.Stop, o.Float32 = "labels", true },
+		func(o *labelpropOptions) { o.Model.Stop = "labels" },
+		func(o *labelpropOptions) { o.Model.Float32 = true },
+		func(o *labelpropOptions) { o.Model.Stop, o.Model.Float32 = "labels", true },
 	} {
 		opts := defaults()
 		o(&opts)
@@ -25,15 +25,15 @@ func TestLabelpropStopAndFloat32(t *testing.T) {
 		assert.Equal(t, coraPeerAlpha, obj["alpha"], "%+v", opts)
 		assert.Equal(t, coraPeerTest, obj["test_accuracy"], "%+v", opts)
 		assert.Equal(t, coraPeerVal, obj["grid_val_accuracy"], "%+v", opts)
-		if opts.Stop == "labels" && !opts.Float32 {
+		if opts.Model.Stop == "labels" && !opts.Model.Float32 {
 			assert.Less(t, obj["iterations"], base["iterations"], "%+v", opts)
 		}
 	}
 	for _, o := range []func(*labelpropOptions){
-		func(o *labelpropOptions) { o.Stop = "argmax" },
-		func(o *labelpropOptions) { o.Stop, o.Solver = "labels", "cg" },
-		func(o *labelpropOptions) { o.Float32, o.Solver = true, "fixed-point" },
-		func(o *labelpropOptions) { o.Float32, o.Method = true, "harmonic" },
+		func(o *labelpropOptions) { o.Model.Stop = "argmax" },
+		func(o *labelpropOptions) { o.Model.Stop, o.Model.Solver = "labels", "cg" },
+		func(o *labelpropOptions) { o.Model.Float32, o.Model.Solver = true, "fixed-point" },
+		func(o *labelpropOptions) { o.Model.Float32, o.Model.Method = true, "harmonic" },
 	} {
 		opts := defaults()
 		o(&opts)

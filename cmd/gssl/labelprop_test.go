@@ -48,7 +48,7 @@ func runLabelpropJSON(t *testing.T, opts labelpropOptions) map[string]any {
 
 // defaults are the flag defaults.
 func defaults() labelpropOptions {
-	return labelpropOptions{Method: "spreading", Alpha: "auto", Split: "auto", Val: -1, Test: -1, Folds: 5, Seeds: 1, Solver: "auto"}
+	return labelpropOptions{Model: labelpropModelFlags{Method: "spreading", Alpha: "auto", Solver: "auto"}, Split: "auto", Val: -1, Test: -1, Folds: 5, Seeds: 1}
 }
 
 func TestLabelpropJSONOnCora(t *testing.T) {
@@ -74,14 +74,14 @@ func TestLabelpropJSONOnCora(t *testing.T) {
 
 func TestLabelpropHarmonicAndFixedPoint(t *testing.T) {
 	o := defaults()
-	o.Method, o.CMN = "harmonic", true
+	o.Model.Method, o.Model.CMN = "harmonic", true
 	obj := runLabelpropJSON(t, o)
 	assert.InDelta(t, coraPeerCMN, obj["test_accuracy"], 0.003)
 	assert.Nil(t, obj["alpha"])
 	assert.Equal(t, "cg-jacobi", obj["solver"])
 
 	o = defaults()
-	o.Alpha, o.Solver = "0.95", "fixed-point"
+	o.Model.Alpha, o.Model.Solver = "0.95", "fixed-point"
 	obj = runLabelpropJSON(t, o)
 	assert.Equal(t, coraPeerTest, obj["test_accuracy"])
 	assert.Equal(t, 216.0, obj["iterations"]) // lp.py: 216 fixed-point sweeps at a = 0.95
@@ -89,7 +89,7 @@ func TestLabelpropHarmonicAndFixedPoint(t *testing.T) {
 
 	// Block CG: lp.py's accuracies and its iteration count for every a.
 	o = defaults()
-	o.Solver = "cg"
+	o.Model.Solver = "cg"
 	obj = runLabelpropJSON(t, o)
 	assert.Equal(t, "cg", obj["solver"])
 	assert.Equal(t, coraPeerAlpha, obj["alpha"])
@@ -174,23 +174,23 @@ func TestLabelpropBadInput(t *testing.T) {
 		edit func(*labelpropOptions)
 		want string
 	}{
-		{"alpha 0", func(o *labelpropOptions) { o.Alpha = "0" }, `--alpha "0" is invalid: it must be a number inside the open interval (0, 1)`},
-		{"alpha 1", func(o *labelpropOptions) { o.Alpha = "1" }, `--alpha "1" is invalid`},
-		{"alpha text", func(o *labelpropOptions) { o.Alpha = "big" }, `--alpha "big" is invalid`},
-		{"method", func(o *labelpropOptions) { o.Method = "gcn" }, `--method "gcn" is invalid: want spreading or harmonic`},
-		{"solver", func(o *labelpropOptions) { o.Solver = "lu" }, `unknown solver "lu"`},
-		{"alpha with harmonic", func(o *labelpropOptions) { o.Method, o.Alpha = "harmonic", "0.9" }, "--alpha 0.9 applies to --method spreading only"},
+		{"alpha 0", func(o *labelpropOptions) { o.Model.Alpha = "0" }, `--alpha "0" is invalid: it must be a number inside the open interval (0, 1)`},
+		{"alpha 1", func(o *labelpropOptions) { o.Model.Alpha = "1" }, `--alpha "1" is invalid`},
+		{"alpha text", func(o *labelpropOptions) { o.Model.Alpha = "big" }, `--alpha "big" is invalid`},
+		{"method", func(o *labelpropOptions) { o.Model.Method = "gcn" }, `--method "gcn" is invalid: want spreading or harmonic`},
+		{"solver", func(o *labelpropOptions) { o.Model.Solver = "lu" }, `--solver "lu" is invalid: want auto, chebyshev, cg or fixed-point`},
+		{"alpha with harmonic", func(o *labelpropOptions) { o.Model.Method, o.Model.Alpha = "harmonic", "0.9" }, `--alpha "0.9" is invalid: it applies to the spreading method only`},
 		{"split", func(o *labelpropOptions) { o.Split = "random:0" }, "want random:K with K ≥ 1"},
 		{"split file", func(o *labelpropOptions) { o.Split = "no/such/split.txt" }, `--split "no/such/split.txt" is not auto, none, planetoid, random:K or per-class:T,V`},
 		{"seeds with planetoid", func(o *labelpropOptions) { o.Split, o.Seeds = "planetoid", 3 }, "--seeds 3 needs --split random:K"},
 		{"seeds without split", func(o *labelpropOptions) { o.Split, o.Seeds = "none", 3 }, "--seeds 3 needs --split random:K"},
 		{"val", func(o *labelpropOptions) { o.Split, o.Val = "random:20", -5 }, "--val -5 is invalid: it must be ≥ 0, or -1"},
 		{"folds", func(o *labelpropOptions) { o.Folds = 1 }, "--folds 1 is invalid: it must be ≥ 2"},
-		{"alpha near 1", func(o *labelpropOptions) { o.Alpha = "0.9999999999999999" }, "it must be at most"},
+		{"alpha near 1", func(o *labelpropOptions) { o.Model.Alpha = "0.9999999999999999" }, "it must be at most"},
 		{"out folder", func(o *labelpropOptions) { o.Out = "no/such/dir/p.csv" }, "--out no/such/dir/p.csv: the folder no/such/dir does not exist"},
 		{"seeds 0", func(o *labelpropOptions) { o.Seeds = 0 }, "--seeds 0 is invalid"},
 		{"seeds 10^9", func(o *labelpropOptions) { o.Seeds = 1_000_000_000; o.Split = "random:1" }, "--seeds 1000000000 is invalid"},
-		{"tol", func(o *labelpropOptions) { o.Tol = 3 }, "--tol 3 is invalid"},
+		{"tol", func(o *labelpropOptions) { o.Model.Tol = 3 }, "--tol 3 is invalid"},
 		{"data", func(o *labelpropOptions) { o.In.Data = "no/such/dir" }, "no/such/dir"},
 		{"labels without graph", func(o *labelpropOptions) { o.In.Labels = "l.csv" }, "--labels and --targets need a graph"},
 		{"too many per class", func(o *labelpropOptions) { o.Split = "random:200" }, "class 6 has 180 labelled items, fewer than perClass=200"},
@@ -217,17 +217,17 @@ func TestLabelpropIsolatedTrainingNode(t *testing.T) {
 	write("labels.txt", "0\n0\n1\n1\n1\n")
 	write("split_planetoid.txt", "train 0\ntrain 4\ntrain 3\ntest 1\ntest 2\n")
 	o := defaults()
-	o.In.Data, o.Alpha = dir, "0.9"
+	o.In.Data, o.Model.Alpha = dir, "0.9"
 	var out bytes.Buffer
 	err := runLabelprop(context.Background(), o, &out, &out)
 	assert.ErrorContains(t, err, "training node 4 is isolated (degree 0), so its label cannot spread; pass --keep-isolated-seeds")
-	o.KeepIsolatedSeeds = true
+	o.Model.KeepIsolatedSeeds = true
 	obj := runLabelpropJSON(t, o)
 	assert.Equal(t, 1.0, obj["n_isolated_seeds"])
 	assert.Equal(t, 1.0, obj["test_accuracy"])
 	assert.Nil(t, obj["val_accuracy"], "no validation nodes: null, not NaN")
 
-	o.Alpha = "auto"
+	o.Model.Alpha = "auto"
 	err = runLabelprop(context.Background(), o, &out, &out)
 	assert.ErrorContains(t, err, "--alpha auto needs validation nodes")
 }

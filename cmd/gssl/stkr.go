@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -146,16 +145,14 @@ func runSTKR(ctx context.Context, opts stkrOptions, stdout, stderr io.Writer) er
 // check validates the flags that need no data and returns the
 // hyperparameter grid and the setting they ask for.
 func (opts *stkrOptions) check() (protocol.STKRGrid, protocol.Setting, error) {
-	g := protocol.STKRGrid{Base: stkr.Regressor{Tol: opts.Tol, Eigen: &stkr.EigenCache{}}}
+	var g protocol.STKRGrid
 	var setting protocol.Setting
 	_, err := checkSplitFlags(opts.Split, opts.Seeds, opts.Val, opts.Test, opts.Folds)
-	switch {
-	case err != nil:
-		return g, setting, err
-	case !(opts.PTest >= 0 && opts.PTest < 1):
-		return g, setting, fmt.Errorf("--p-test=%v is invalid: it must be in [0, 1) (0 keeps the split's test set)", opts.PTest)
-	case opts.TestChunks && opts.PTest == 0:
-		return g, setting, fmt.Errorf("--test-chunks needs --p-test > 0 (the chunk size is round(p_test·N)); --p-test 0 already scores every test node")
+	if err == nil {
+		setting, err = protocol.STKRSettingSpec{Setting: opts.Setting, PTest: opts.PTest, TestChunks: opts.TestChunks}.Parse()
+	}
+	if err != nil {
+		return g, setting, fieldFlagError(err, opts)
 	}
 	if opts.Splits != "" {
 		if st, err := os.Stat(opts.Splits); err != nil || !st.IsDir() {
@@ -165,42 +162,11 @@ func (opts *stkrOptions) check() (protocol.STKRGrid, protocol.Setting, error) {
 			return g, setting, fmt.Errorf("--splits and --split exclude each other: a folder of per-seed split files, or one split")
 		}
 	}
-	if setting, err = protocol.ParseSetting(opts.Setting); err != nil {
-		return g, setting, fmt.Errorf("--setting: %w", err)
+	spec := protocol.STKRGridSpec{Transform: opts.Transform, Eta: opts.Eta, Ridge: opts.Ridge, MaxIter: opts.MaxIter, Solver: opts.Solver, Tol: opts.Tol}
+	if g, err = spec.Grid(); err != nil {
+		return g, setting, fieldFlagError(err, opts)
 	}
-	if g.Base.Solver, err = stkr.ParseSolver(opts.Solver); err != nil {
-		return g, setting, fmt.Errorf("--solver: %w", err)
-	}
-	if g.Base.Transform, err = stkr.ParseTransform(opts.Transform, 0); err != nil {
-		return g, setting, fmt.Errorf("--transform: %w", err)
-	}
-	if g.Etas, err = hyperGrid("eta", opts.Eta, stkr.EtaGrid()); err == nil {
-		g.Betas, err = hyperGrid("ridge", opts.Ridge, stkr.BetaGrid())
-	}
-	if err == nil {
-		g.Iterations, err = iterationGrid(opts.MaxIter)
-	}
-	if err != nil {
-		return g, setting, err
-	}
-	if _, ok := g.Base.Transform.(stkr.TopD); ok && opts.MaxIter == "auto" {
-		return g, setting, fmt.Errorf("--max-iter auto does not apply to --transform %s (kernel PCA has no iterative solve)", opts.Transform)
-	}
-	if !g.Lap() && opts.Eta != "auto" && opts.Eta != "" {
-		return g, setting, fmt.Errorf("--eta applies only to --transform inverse-laplacian, not %s", opts.Transform)
-	}
-	if err := firstError(checkOutPath("out", opts.Out), checkOutPath("save", opts.Save), opts.Plots.check()); err != nil {
-		return g, setting, err
-	}
-	for _, r := range g.Candidates() { // bad η, β refused before anything is loaded, naming the flags
-		if err := r.Validate(); err != nil {
-			return g, setting, fmt.Errorf("--ridge, --tol or --max-iter: %w", err)
-		}
-		if err := r.Transform.Validate(1); err != nil {
-			return g, setting, fmt.Errorf("--eta or --transform: %w", err)
-		}
-	}
-	return g, setting, nil
+	return g, setting, firstError(checkOutPath("out", opts.Out), checkOutPath("save", opts.Save), opts.Plots.check())
 }
 
 // stkrAllLabelled is the protocol without a split (protocol.RunSTKRCV):
@@ -263,36 +229,4 @@ func stkrBenchmark(ctx context.Context, opts stkrOptions, g protocol.STKRGrid, s
 	res.STKRReport = protocol.SummarizeSTKR(runs, g.Lap()).Report(setting, notes...)
 	res.fig = newSTKRFigure(runs[0].Choices[0], runs[0].Chosen[0], runs[0].Seed)
 	return nil
-}
-
-// hyperGrid reads "auto" (the grid) or one number.
-func hyperGrid(name, v string, grid []float64) ([]float64, error) {
-	if v == "auto" || v == "" {
-		return grid, nil
-	}
-	x, err := strconv.ParseFloat(v, 64)
-	if err != nil {
-		return nil, fmt.Errorf("--%s=%q is neither a number nor auto", name, v)
-	}
-	return []float64{x}, nil
-}
-
-// iterationGrid reads --max-iter: "auto" (stkr.IterationsGrid), one
-// count N ≥ 0, or a comma-separated grid of counts to choose from.
-func iterationGrid(v string) ([]int, error) {
-	if v == "auto" {
-		return stkr.IterationsGrid(), nil
-	}
-	if v == "" {
-		return []int{0}, nil
-	}
-	var out []int
-	for _, f := range strings.Split(v, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil || n < 0 || n > maxIterations {
-			return nil, fmt.Errorf("--max-iter=%q is invalid: want auto, an integer in [0, %d] (0 = solve to the tolerance) or a comma-separated list of them", v, maxIterations)
-		}
-		out = append(out, n)
-	}
-	return out, nil
 }

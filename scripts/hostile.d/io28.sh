@@ -35,7 +35,7 @@ no_chain "messages: a bad line of --edges names the flag, file and line" stkr '-
 	"$gssl" stkr --edges "$io28_bad"
 no_chain "messages: a text cell of knn --features names the flag, file and line" knn '--features .*e\.csv:2: column 1' \
 	"$gssl" knn --features "$io28_e"
-no_chain "messages: stkr --eta 2 names the value without repeating the package" stkr 'eta=2 is invalid' \
+no_chain "messages: stkr --eta 2 names the value without repeating the package" stkr 'eta "2" is invalid' \
 	"$gssl" stkr --edges "$io28_e" --labels "$io28_l" --eta 2
 no_chain "messages: convert of a bad edge file names the file and line" '' 'bad\.csv:2: want 2 fields' \
 	"$gssl" convert "$io28_bad" "$tmp/io28/out.gsg"
