@@ -32,7 +32,7 @@ func ScaleGrid() []float64 { return []float64{Autoscale, 1, 5} }
 // grid propagates once per K and set of training nodes.
 func SGCGrid(base *SGC) []Base {
 	b := base.Clone()
-	b.cache = &designCache{}
+	b.cache = &designCache{l2s: L2Grid()}
 	var out []Base
 	for _, k := range KGrid() {
 		for _, l2 := range L2Grid() {
@@ -49,7 +49,7 @@ func SGCGrid(base *SGC) []Base {
 // solve per a).
 func APPNPGrid(base *APPNP) []Base {
 	b := base.Clone()
-	b.cache = &designCache{}
+	b.cache = &designCache{l2s: L2Grid()}
 	var out []Base
 	for _, a := range AlphaGrid() {
 		for _, l2 := range L2Grid() {
