@@ -93,6 +93,13 @@ func CorrectSmoothGrid(base Base) []Base {
 	return out
 }
 
+// FitOnce returns base behind a memo that skips a fit on the same graph,
+// features and labels as its last one (the model is deterministic, so the
+// fit would repeat itself): the selection's final refit of the chosen
+// candidate on the training labels it was scored with costs nothing. The
+// memo is its own Clone.
+func FitOnce(base Base) Base { return &memo{base: base} }
+
 // memo is a Base that refits its model only when the graph, features or
 // labels differ from the last fit's: the base shared by the candidates of
 // CorrectSmoothGrid. Its Clone is itself, so that Correct & Smooth, which

@@ -604,6 +604,10 @@ type design struct {
 	scale          float64
 	cols           int
 	reduced, basis *mat.Dense
+	// sparse holds the rows of scaled when few of its entries are non-zero
+	// (sparseDesignDensity): the fit then runs on them in the primal,
+	// without the row space's eigendecomposition.
+	sparse *loaders.Sparse
 
 	mu   sync.Mutex
 	path []pathFit // the fits so far, by penalty
@@ -626,25 +630,26 @@ type pathFit struct {
 // kept for the other models of the grid: the same optimum, in fewer
 // iterations.
 func (d *design) fit(ctx context.Context, grid []float64, l2 float64, classes, maxIter int, y []int) (*logreg.Classifier, error) {
-	on := d.scaled
-	if d.reduced != nil {
-		on = d.reduced
+	var on logreg.Design = logreg.Dense{X: d.scaled}
+	switch {
+	case d.reduced != nil:
+		on = logreg.Dense{X: d.reduced}
+	case d.sparse != nil:
+		on = logreg.Sparse{X: d.sparse}
 	}
-	one := func(l2 float64, start *logreg.Classifier) (*logreg.Classifier, error) {
-		lr := &logreg.Classifier{L2: l2, Classes: classes, MaxIter: maxIter, Precondition: true, Start: start}
+	one := func(l2 float64, start *logreg.Classifier, path bool) (*logreg.Classifier, error) {
+		lr := &logreg.Classifier{L2: l2, Classes: classes, MaxIter: maxIter, Primal: d.sparse != nil}
+		if path {
+			lr.Precondition, lr.Start = d.reduced != nil, start
+		}
 		var nc *estimator.NotConvergedError
-		if err := lr.Fit(ctx, on, y); err != nil && !errors.As(err, &nc) {
+		if err := lr.FitDesign(ctx, on, y); err != nil && !errors.As(err, &nc) {
 			return nil, err
 		}
 		return lr, nil
 	}
 	if grid == nil {
-		lr := &logreg.Classifier{L2: l2, Classes: classes, MaxIter: maxIter}
-		var nc *estimator.NotConvergedError
-		if err := lr.Fit(ctx, on, y); err != nil && !errors.As(err, &nc) {
-			return nil, err
-		}
-		return lr, nil
+		return one(l2, nil, false)
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -665,7 +670,7 @@ func (d *design) fit(ctx context.Context, grid []float64, l2 float64, classes, m
 			prev = d.path[k].lr
 			continue
 		}
-		lr, err := one(v, prev)
+		lr, err := one(v, prev, true)
 		if err != nil {
 			return nil, err
 		}
@@ -679,6 +684,10 @@ func newDesign(z *mat.Dense) (*design, error) {
 	r, c := z.Dims()
 	d := &design{scale: designScale(z), cols: c, scaled: mat.NewDense(r, c, nil)}
 	d.scaled.Scale(d.scale, z)
+	if nnz := countNonZero(d.scaled); float64(nnz) <= sparseDesignDensity*float64(r)*float64(c) {
+		d.sparse = sparseRows(d.scaled, nnz)
+		return d, nil
+	}
 	if c > r {
 		var err error
 		if d.reduced, d.basis, err = logreg.RowSpace(logreg.Dense{X: d.scaled}); err != nil {
@@ -686,6 +695,43 @@ func newDesign(z *mat.Dense) (*design, error) {
 		}
 	}
 	return d, nil
+}
+
+// sparseDesignDensity is the largest fraction of non-zero entries of a
+// training design fitted as a sparse matrix in the primal: a logistic
+// regression evaluation then costs O(nnz·c) and no eigendecomposition of
+// the row space is needed. Propagated bag-of-words rows are sparse after
+// one step and fill in with more.
+const sparseDesignDensity = 0.3
+
+// countNonZero returns the number of non-zero entries of z.
+func countNonZero(z *mat.Dense) int {
+	n := 0
+	r, _ := z.Dims()
+	for i := 0; i < r; i++ {
+		for _, v := range z.RawRowView(i) {
+			if v != 0 {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// sparseRows returns the rows of z with their nnz non-zero entries.
+func sparseRows(z *mat.Dense, nnz int) *loaders.Sparse {
+	r, c := z.Dims()
+	s := &loaders.Sparse{Rows: r, Cols: c, Indptr: make([]int, 1, r+1), Indices: make([]int32, 0, nnz), Values: make([]float64, 0, nnz)}
+	for i := 0; i < r; i++ {
+		for j, v := range z.RawRowView(i) {
+			if v != 0 {
+				s.Indices = append(s.Indices, int32(j))
+				s.Values = append(s.Values, v)
+			}
+		}
+		s.Indptr = append(s.Indptr, len(s.Indices))
+	}
+	return s
 }
 
 // designCache keeps the training designs of the last fits of the models of
