@@ -700,9 +700,10 @@ func newDesign(z *mat.Dense) (*design, error) {
 // sparseDesignDensity is the largest fraction of non-zero entries of a
 // training design fitted as a sparse matrix in the primal: a logistic
 // regression evaluation then costs O(nnz·c) and no eigendecomposition of
-// the row space is needed. Propagated bag-of-words rows are sparse after
-// one step and fill in with more.
-const sparseDesignDensity = 0.3
+// the row space is needed, which costs as much as the iterations it
+// saves until most entries are non-zero. Propagated bag-of-words rows are
+// sparse after one step and fill in with more.
+const sparseDesignDensity = 0.6
 
 // countNonZero returns the number of non-zero entries of z.
 func countNonZero(z *mat.Dense) int {
