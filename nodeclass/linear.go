@@ -684,7 +684,9 @@ func newDesign(z *mat.Dense) (*design, error) {
 	r, c := z.Dims()
 	d := &design{scale: designScale(z), cols: c, scaled: mat.NewDense(r, c, nil)}
 	d.scaled.Scale(d.scale, z)
-	if nnz := countNonZero(d.scaled); float64(nnz) <= sparseDesignDensity*float64(r)*float64(c) {
+	// Sparse unless too dense, or (more columns than rows) unless its
+	// row-space design, r×r, is much smaller.
+	if nnz := countNonZero(d.scaled); float64(nnz) <= sparseDesignDensity*float64(r)*float64(c) && (c <= r || nnz <= 2*r*r) {
 		d.sparse = sparseRows(d.scaled, nnz)
 		return d, nil
 	}
