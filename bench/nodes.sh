@@ -6,12 +6,20 @@
 #
 #   bench/nodes.sh [ROUNDS] [DATASET...]     (default 3 rounds; cora chameleon_filtered squirrel_filtered actor)
 #
+# Environment: MODELS, the gssl classify models (default "sgc appnp auto"); PEERS, the PyG models (default all:
+# gcn sgc appnp cs); LP=0 leaves out label spreading; BEFORE=BINARY also times another gssl build (e.g. main's)
+# the same way, interleaved, in rows "gssl(before) classify --model M".
+#
 # Output: bench/out/nodes.jsonl (one line per run), then the table (bench/table.py).
 source "$(dirname "$0")/common.sh"
 ROUNDS=${1:-3}
 shift || true
 SETS=${*:-cora chameleon_filtered squirrel_filtered actor}
 ALPHA=${ALPHA:-0.9}
+MODELS=${MODELS:-sgc appnp auto}
+PEERS=${PEERS:-all}
+LP=${LP:-1}
+BEFORE=${BEFORE:-}
 mkdir -p bench/out
 OUT=${OUT:-bench/out/nodes.jsonl}
 : > "$OUT"
@@ -20,14 +28,26 @@ for r in $(seq "$ROUNDS"); do
 		d=$DATA/$ds
 		s=$(split_of "$d")
 		echo "round $r $ds" >&2
-		flock "$LOCK" "$GSSL" labelprop --data "$d" --split "$s" --alpha "$ALPHA" --json > "$BENCHTMP/g.json"
-		gssl_row lp "$ds" "gssl labelprop (fit)" "$BENCHTMP/g.json" >> "$OUT"
-		flock "$LOCK" "$PEERPY" bench/peers.py lp "$d" "$s" "$ALPHA" >> "$OUT"
-		for m in sgc appnp auto; do
+		if [ "$LP" != 0 ]; then
+			flock "$LOCK" "$GSSL" labelprop --data "$d" --split "$s" --alpha "$ALPHA" --json > "$BENCHTMP/g.json"
+			gssl_row lp "$ds" "gssl labelprop (fit)" "$BENCHTMP/g.json" >> "$OUT"
+			flock "$LOCK" "$PEERPY" bench/peers.py lp "$d" "$s" "$ALPHA" >> "$OUT"
+		fi
+		for m in $MODELS; do
 			flock "$LOCK" "$GSSL" classify --data "$d" --split "$s" --model "$m" --json > "$BENCHTMP/g.json"
 			gssl_row gnn "$ds" "gssl classify --model $m" "$BENCHTMP/g.json" >> "$OUT"
+			if [ -n "$BEFORE" ]; then
+				flock "$LOCK" "$BEFORE" classify --data "$d" --split "$s" --model "$m" --json > "$BENCHTMP/g.json"
+				gssl_row gnn "$ds" "gssl(before) classify --model $m" "$BENCHTMP/g.json" >> "$OUT"
+			fi
 		done
-		flock "$LOCK" "$PEERPY" bench/peers.py gnn "$d" "$s" >> "$OUT"
+		if [ "$PEERS" = all ]; then
+			flock "$LOCK" "$PEERPY" bench/peers.py gnn "$d" "$s" >> "$OUT"
+		else
+			for p in $PEERS; do
+				flock "$LOCK" "$PEERPY" bench/peers.py gnn "$d" "$s" "$p" >> "$OUT"
+			done
+		fi
 	done
 done
 "$PEERPY" bench/table.py "$OUT"

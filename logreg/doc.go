@@ -23,4 +23,21 @@
 // W⊥ = 0 (the representer theorem). The problem on the r×c matrix A with
 // the design Z = UΛ^{1/2} (m×r) is the same problem, at a cost of O(m²d)
 // for the Gram matrix instead of O(m·d·c) per evaluation of J.
+//
+// Preconditioning (Classifier.Precondition) runs L-BFGS on v = θ⊙s, with
+// s_j = √(h‖x_j‖²/m + λ) for the coefficients of column j, s = √h for the
+// intercepts, h = 1/4 (the largest curvature p(1−p) of the loss along a
+// logit) and every s divided by the largest. ‖x_j‖²·h/m + λ bounds the
+// Hessian's diagonal entry of column j's coefficients, so v is the Jacobi
+// scaling of the problem (Nocedal & Wright, "Numerical Optimization",
+// 2006, §7.2 on scaling); on the row-space design Z = UΛ^{1/2}, whose
+// columns are orthogonal (ZᵀZ = Λ), it matches the Gram part of the
+// Hessian exactly. The minimiser is the same; since s ≤ 1,
+// ∇_v J = ∇_θ J ⊘ s and ‖∇_v J‖_∞ ≤ tol implies ‖∇_θ J‖_∞ ≤ tol.
+//
+// A warm start (Classifier.Start) begins at another fit's coefficients,
+// e.g. the previous penalty's along a path from the largest λ down, as
+// glmnet does (Friedman, Hastie & Tibshirani, J. Stat. Softw. 2010). On
+// the row-space design it begins at A = BᵀXW, the coordinates of W
+// projected on the row space, which has the same logits.
 package logreg

@@ -42,6 +42,18 @@ type Classifier struct {
 	// Primal, when true, always fits W directly instead of in the row space
 	// of X when d > m (the same optimum; the primal path is the reference).
 	Primal bool
+	// Precondition, when true, runs L-BFGS on the coefficients scaled by
+	// the square roots of a bound on the diagonal of J's Hessian (Jacobi
+	// preconditioning, doc.go): the same optimum and stopping rule on ∇J,
+	// in fewer iterations when the columns of X differ in scale, as the
+	// orthogonal columns of a row-space design do. It applies to dense and
+	// sparse designs.
+	Precondition bool
+	// Start, when set, is a fitted classifier on designs of the same width
+	// and classes whose coefficients start L-BFGS (a warm start, e.g. the
+	// fit at the next larger penalty along a path); nil starts from zero.
+	// The optimum does not depend on it, only the iterations.
+	Start *Classifier
 
 	fit *fitted
 }
@@ -208,6 +220,16 @@ func (m *Classifier) solve(ctx context.Context, x Design, y []int, c int) (*fitt
 	}
 	_, dz := z.Dims()
 	obj := newObjective(z, y, c, lambda)
+	x0 := make([]float64, (dz+1)*c)
+	if m.Start != nil {
+		if err := m.startAt(x0, x, basis, c); err != nil {
+			return nil, err
+		}
+	}
+	var pre *jacobi
+	if m.Precondition {
+		pre = newJacobi(z, c, lambda)
+	}
 	maxIter := m.MaxIter
 	if maxIter == 0 {
 		maxIter = DefaultMaxIter
@@ -216,9 +238,14 @@ func (m *Classifier) solve(ctx context.Context, x Design, y []int, c int) (*fitt
 	if gtol == 0 {
 		gtol = DefaultGradTol
 	}
+	value, grad := obj.value, obj.grad
+	if pre != nil {
+		value, grad = pre.value(obj), pre.grad(obj)
+		pre.toScaled(x0)
+	}
 	p := optimize.Problem{
-		Func: obj.value,
-		Grad: obj.grad,
+		Func: value,
+		Grad: grad,
 		Status: func() (optimize.Status, error) {
 			if err := ctx.Err(); err != nil {
 				return optimize.Failure, err
@@ -226,7 +253,6 @@ func (m *Classifier) solve(ctx context.Context, x Design, y []int, c int) (*fitt
 			return optimize.NotTerminated, nil
 		},
 	}
-	x0 := make([]float64, (dz+1)*c)
 	res, err := optimize.Minimize(p, x0, &optimize.Settings{
 		GradientThreshold: gtol,
 		MajorIterations:   maxIter,
@@ -236,6 +262,9 @@ func (m *Classifier) solve(ctx context.Context, x Design, y []int, c int) (*fitt
 		return nil, fmt.Errorf("logreg: L-BFGS: %w", err)
 	}
 	theta := res.X
+	if pre != nil {
+		theta = pre.fromScaled(nil, theta)
+	}
 	w := mat.NewDense(dz, c, theta[:dz*c])
 	if reduce {
 		// W = Xᵀ·(basis·A).
@@ -272,6 +301,35 @@ func (m *Classifier) solve(ctx context.Context, x Design, y []int, c int) (*fitt
 		}
 	}
 	return f, nil
+}
+
+// startAt writes the coefficients of m.Start into x0 ([W row-major, b] in
+// the coordinates fitted: on the row-space design, A = Bᵀ·X·W, whose
+// classifier Xᵀ·B·A is W projected on the row space of X, with the same
+// logits).
+func (m *Classifier) startAt(x0 []float64, x Design, basis *mat.Dense, c int) error {
+	s, err := m.Start.fitted()
+	if err != nil {
+		return fmt.Errorf("logreg: the warm start: %w", err)
+	}
+	rows, d := x.Dims()
+	if s.d != d || s.c != c {
+		return fmt.Errorf("logreg: the warm start was fitted on %d columns and %d classes, the design has %d columns and %d classes", s.d, s.c, d, c)
+	}
+	w := s.w
+	if basis != nil {
+		xw := mat.NewDense(rows, c, nil)
+		x.MulTo(xw, s.w)
+		var a mat.Dense
+		a.Mul(basis.T(), xw)
+		w = &a
+	}
+	r, _ := w.Dims()
+	for i := 0; i < r; i++ {
+		copy(x0[i*c:(i+1)*c], w.RawRowView(i))
+	}
+	copy(x0[r*c:], s.b)
+	return nil
 }
 
 // RowSpace returns the design Z = UΛ^{1/2} (m×r) of the row space of X and

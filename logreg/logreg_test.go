@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -38,7 +39,22 @@ func TestAgainstSciPy(t *testing.T) {
 	wantB := []float64{0.2494778403745622, -0.1722601071152334, -0.07721773325932879}
 	wantP := []float64{0.24830117977681967, 0.16972108500006716, 0.5819777352231131, 0.20492195736742483, 0.7139371697254613, 0.08114087290711385, 0.15238168655075404, 0.35851280186566215, 0.48910551158358395}
 	x, y := sklearnData()
-	m := Classifier{L2: 0.05, GradTol: 1e-10}
+	// From zero, and preconditioned from the fit at a larger penalty (a
+	// warm start along a path): the same minimiser.
+	for _, m := range []Classifier{{L2: 0.05, GradTol: 1e-10}, {L2: 0.05, GradTol: 1e-10, Precondition: true, Start: pathStart(t, x, y)}} {
+		checkSciPy(t, m, x, y, wantW, wantB, wantP)
+	}
+}
+
+// pathStart is the fit at penalty 0.5 of x, y, preconditioned.
+func pathStart(t *testing.T, x *mat.Dense, y []int) *Classifier {
+	s := &Classifier{L2: 0.5, Precondition: true}
+	require.NoError(t, s.Fit(context.Background(), x, y))
+	return s
+}
+
+func checkSciPy(t *testing.T, m Classifier, x *mat.Dense, y []int, wantW, wantB, wantP []float64) {
+	t.Helper()
 	require.NoError(t, m.Fit(context.Background(), x, y))
 	w, b, err := m.Coefficients()
 	require.NoError(t, err)
@@ -123,8 +139,17 @@ func TestDesignsAndRowSpace(t *testing.T) {
 		{"dense-rowspace", Dense{xd}, false},
 		{"sparse-primal", Sparse{X: xs}, true},
 		{"sparse-rowspace", Sparse{X: xs}, false},
+		{"sparse-primal-warm", Sparse{X: xs}, true},
+		{"dense-rowspace-warm", Dense{xd}, false},
 	} {
 		m := Classifier{L2: 0.01, Primal: tc.primal, GradTol: 1e-9}
+		if strings.HasSuffix(tc.name, "-warm") {
+			// Preconditioned, from the fit at a larger penalty (mapped
+			// into the row space on the row-space path).
+			start := &Classifier{L2: 0.1, Primal: true}
+			require.NoError(t, start.FitDesign(ctx, tc.x, y))
+			m.Precondition, m.Start = true, start
+		}
 		require.NoError(t, m.FitDesign(ctx, tc.x, y), tc.name)
 		p, err := m.Probabilities(Sparse{X: xs})
 		require.NoError(t, err)

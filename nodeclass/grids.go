@@ -32,7 +32,7 @@ func ScaleGrid() []float64 { return []float64{Autoscale, 1, 5} }
 // grid propagates once per K and set of training nodes.
 func SGCGrid(base *SGC) []Base {
 	b := base.Clone()
-	b.cache = &designCache{}
+	b.cache = &designCache{l2s: L2Grid()}
 	var out []Base
 	for _, k := range KGrid() {
 		for _, l2 := range L2Grid() {
@@ -49,7 +49,7 @@ func SGCGrid(base *SGC) []Base {
 // solve per a).
 func APPNPGrid(base *APPNP) []Base {
 	b := base.Clone()
-	b.cache = &designCache{}
+	b.cache = &designCache{l2s: L2Grid()}
 	var out []Base
 	for _, a := range AlphaGrid() {
 		for _, l2 := range L2Grid() {
@@ -93,16 +93,25 @@ func CorrectSmoothGrid(base Base) []Base {
 	return out
 }
 
+// FitOnce returns base behind a memo that skips a fit on the same graph,
+// features and labels as its last one (the model is deterministic, so the
+// fit would repeat itself): the selection's final refit of the chosen
+// candidate on the training labels it was scored with costs nothing. The
+// memo is its own Clone.
+func FitOnce(base Base) Base { return &memo{base: base} }
+
 // memo is a Base that refits its model only when the graph, features or
 // labels differ from the last fit's: the base shared by the candidates of
 // CorrectSmoothGrid. Its Clone is itself, so that Correct & Smooth, which
 // fits a clone of its base, fits the shared one.
 type memo struct {
-	base   Base
-	g      *graph.CSR
-	x      mat.Matrix
-	labels []int
-	err    error
+	base      Base
+	g         *graph.CSR
+	x         mat.Matrix
+	labels    []int
+	val       []int // the validation nodes of the last FitValidated, nil after Fit
+	validated bool  // the last fit was a FitValidated
+	err       error
 }
 
 func (m *memo) Validate() error      { return m.base.Validate() }
@@ -111,11 +120,29 @@ func (m *memo) Clone() *memo         { return m }
 func (m *memo) String() string       { return fmt.Sprint(m.base) }
 
 func (m *memo) Fit(ctx context.Context, x estimator.Nodes, labels []int) error {
-	if m.labels != nil && m.g == x.Graph && m.x == x.Features && slices.Equal(m.labels, labels) {
+	if !m.validated && m.labels != nil && m.g == x.Graph && m.x == x.Features && slices.Equal(m.labels, labels) {
 		return m.err
 	}
 	m.err = m.base.Fit(ctx, x, labels)
-	m.g, m.x, m.labels = x.Graph, x.Features, slices.Clone(labels)
+	m.g, m.x, m.labels, m.val, m.validated = x.Graph, x.Features, slices.Clone(labels), nil, false
+	return m.err
+}
+
+// FitValidated is the base's FitValidated (early stopping on the nodes
+// val), refitting only when the graph, features, labels or val differ from
+// the last FitValidated's; a base without it is fitted by Fit.
+func (m *memo) FitValidated(ctx context.Context, x estimator.Nodes, labels, val, valLabels []int) error {
+	v, ok := m.base.(interface {
+		FitValidated(ctx context.Context, x estimator.Nodes, labels, val, valLabels []int) error
+	})
+	if !ok {
+		return m.Fit(ctx, x, labels)
+	}
+	if m.validated && m.g == x.Graph && m.x == x.Features && slices.Equal(m.labels, labels) && slices.Equal(m.val, val) {
+		return m.err
+	}
+	m.err = v.FitValidated(ctx, x, labels, val, valLabels)
+	m.g, m.x, m.labels, m.val, m.validated = x.Graph, x.Features, slices.Clone(labels), slices.Clone(val), true
 	return m.err
 }
 

@@ -238,16 +238,11 @@ func fitLinear(ctx context.Context, g *graph.CSR, x Features, labels []int, norm
 	if err != nil {
 		return nil, fmt.Errorf("nodeclass: %w", err)
 	}
-	lr := logreg.Classifier{L2: l2, Classes: classes, MaxIter: maxIter}
-	if lr.Classes == 0 {
-		lr.Classes = numClasses(labels)
+	if classes == 0 {
+		classes = numClasses(labels)
 	}
-	fitOn := d.scaled
-	if d.reduced != nil {
-		fitOn = d.reduced
-	}
-	var nc *estimator.NotConvergedError
-	if err := lr.Fit(ctx, fitOn, y); err != nil && !errors.As(err, &nc) {
+	lr, err := d.fit(ctx, cache.penalties(), l2, classes, maxIter, y)
+	if err != nil {
 		return nil, fmt.Errorf("nodeclass: %w", err)
 	}
 	w, b, err := lr.Coefficients()
@@ -258,7 +253,8 @@ func fitLinear(ctx context.Context, g *graph.CSR, x Features, labels []int, norm
 		// W' = Zsᵀ·B·A on the scaled design Zs.
 		var ba mat.Dense
 		ba.Mul(d.basis, w)
-		w = mat.NewDense(d.cols, lr.Classes, nil)
+		_, cw := w.Dims()
+		w = mat.NewDense(d.cols, cw, nil)
 		w.Mul(d.scaled.T(), &ba)
 	}
 	// Logits of unscaled propagated features: (s·PX̂)W' = P(X̂·sW').
@@ -608,12 +604,92 @@ type design struct {
 	scale          float64
 	cols           int
 	reduced, basis *mat.Dense
+	// sparse holds the rows of scaled when few of its entries are non-zero
+	// (sparseDesignDensity): the fit then runs on them in the primal,
+	// without the row space's eigendecomposition.
+	sparse *loaders.Sparse
+
+	mu   sync.Mutex
+	path []pathFit // the fits so far, by penalty
+}
+
+// pathFit is one logistic regression of a design's penalty path.
+type pathFit struct {
+	l2               float64
+	classes, maxIter int
+	lr               *logreg.Classifier
+}
+
+// fit returns the logistic regression at penalty l2 on the design (its
+// row space when reduced) with the training classes y. Outside a grid
+// (grid nil) it is fitted from zero, as logreg.Classifier's defaults fit
+// it. In a grid it is the fit at l2 along the path of the grid's penalties
+// from the largest down to l2, each started from the previous one's
+// solution (a warm start) and Jacobi-preconditioned (logreg.Classifier's
+// Precondition, exact on the orthogonal columns of the row space), and
+// kept for the other models of the grid: the same optimum, in fewer
+// iterations.
+func (d *design) fit(ctx context.Context, grid []float64, l2 float64, classes, maxIter int, y []int) (*logreg.Classifier, error) {
+	var on logreg.Design = logreg.Dense{X: d.scaled}
+	switch {
+	case d.reduced != nil:
+		on = logreg.Dense{X: d.reduced}
+	case d.sparse != nil:
+		on = logreg.Sparse{X: d.sparse}
+	}
+	one := func(l2 float64, start *logreg.Classifier, path bool) (*logreg.Classifier, error) {
+		lr := &logreg.Classifier{L2: l2, Classes: classes, MaxIter: maxIter, Primal: d.sparse != nil}
+		if path {
+			lr.Precondition, lr.Start = d.reduced != nil, start
+		}
+		var nc *estimator.NotConvergedError
+		if err := lr.FitDesign(ctx, on, y); err != nil && !errors.As(err, &nc) {
+			return nil, err
+		}
+		return lr, nil
+	}
+	if grid == nil {
+		return one(l2, nil, false)
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	steps := []float64{l2}
+	for _, v := range grid {
+		if v > l2 && !slices.Contains(steps, v) {
+			steps = append(steps, v)
+		}
+	}
+	slices.Sort(steps)
+	slices.Reverse(steps)
+	var prev *logreg.Classifier
+	for _, v := range steps {
+		k := slices.IndexFunc(d.path, func(p pathFit) bool {
+			return p.l2 == v && p.classes == classes && p.maxIter == maxIter
+		})
+		if k >= 0 {
+			prev = d.path[k].lr
+			continue
+		}
+		lr, err := one(v, prev, true)
+		if err != nil {
+			return nil, err
+		}
+		d.path = append(d.path, pathFit{l2: v, classes: classes, maxIter: maxIter, lr: lr})
+		prev = lr
+	}
+	return prev, nil
 }
 
 func newDesign(z *mat.Dense) (*design, error) {
 	r, c := z.Dims()
 	d := &design{scale: designScale(z), cols: c, scaled: mat.NewDense(r, c, nil)}
 	d.scaled.Scale(d.scale, z)
+	// Sparse unless too dense, or (more columns than rows) unless its
+	// row-space design, r×r, is much smaller.
+	if nnz := countNonZero(d.scaled); float64(nnz) <= sparseDesignDensity*float64(r)*float64(c) && (c <= r || nnz <= 2*r*r) {
+		d.sparse = sparseRows(d.scaled, nnz)
+		return d, nil
+	}
 	if c > r {
 		var err error
 		if d.reduced, d.basis, err = logreg.RowSpace(logreg.Dense{X: d.scaled}); err != nil {
@@ -623,10 +699,51 @@ func newDesign(z *mat.Dense) (*design, error) {
 	return d, nil
 }
 
+// sparseDesignDensity is the largest fraction of non-zero entries of a
+// training design fitted as a sparse matrix in the primal: a logistic
+// regression evaluation then costs O(nnz·c) and no eigendecomposition of
+// the row space is needed, which costs as much as the iterations it
+// saves until most entries are non-zero. Propagated bag-of-words rows are
+// sparse after one step and fill in with more.
+const sparseDesignDensity = 0.6
+
+// countNonZero returns the number of non-zero entries of z.
+func countNonZero(z *mat.Dense) int {
+	n := 0
+	r, _ := z.Dims()
+	for i := 0; i < r; i++ {
+		for _, v := range z.RawRowView(i) {
+			if v != 0 {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// sparseRows returns the rows of z with their nnz non-zero entries.
+func sparseRows(z *mat.Dense, nnz int) *loaders.Sparse {
+	r, c := z.Dims()
+	s := &loaders.Sparse{Rows: r, Cols: c, Indptr: make([]int, 1, r+1), Indices: make([]int32, 0, nnz), Values: make([]float64, 0, nnz)}
+	for i := 0; i < r; i++ {
+		for j, v := range z.RawRowView(i) {
+			if v != 0 {
+				s.Indices = append(s.Indices, int32(j))
+				s.Values = append(s.Values, v)
+			}
+		}
+		s.Indptr = append(s.Indptr, len(s.Indices))
+	}
+	return s
+}
+
 // designCache keeps the training designs of the last fits of the models of
 // one grid, which differ only in the penalty: each (filter, normalisation,
 // training set) is propagated and decomposed once per set of data.
 type designCache struct {
+	// l2s are the penalties of the grid, fitted along one warm-started
+	// path per design (design.fit).
+	l2s     []float64
 	mu      sync.Mutex
 	g       *graph.CSR
 	x       Features
@@ -635,6 +752,15 @@ type designCache struct {
 	normX    Features
 	normKind Normalization
 	normOf   Features
+}
+
+// penalties returns the grid's penalties (nil for a nil cache: a model
+// fitted alone).
+func (c *designCache) penalties() []float64 {
+	if c == nil {
+		return nil
+	}
+	return c.l2s
 }
 
 // normalized returns normalize(x, norm), kept for the next fit of the grid

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 
+	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -64,15 +65,30 @@ func Reduce(ctx context.Context, x Features, k int, seed uint64) (*mat.Dense, er
 	return z, nil
 }
 
-// orthonormal returns an orthonormal basis of y's columns (thin QR's Q).
+// orthonormal returns an orthonormal basis of y's columns: the thin Q of
+// y = QR (Householder, formed with y's shape, never the full r×r Q).
 func orthonormal(y *mat.Dense) *mat.Dense {
-	var qr mat.QR
-	qr.Factorize(y)
-	var q mat.Dense
-	qr.QTo(&q)
-	_, c := y.Dims()
-	r, _ := q.Dims()
-	return mat.DenseCopyOf(q.Slice(0, r, 0, c))
+	r, c := y.Dims()
+	if r < c {
+		var qr mat.QR
+		qr.Factorize(y)
+		var q mat.Dense
+		qr.QTo(&q)
+		return mat.DenseCopyOf(q.Slice(0, r, 0, min(r, c)))
+	}
+	q := mat.DenseCopyOf(y)
+	a := q.RawMatrix()
+	tau := make([]float64, c)
+	work := make([]float64, 1)
+	lapack64.Geqrf(a, tau, work, -1)
+	work = make([]float64, max(int(work[0]), r))
+	lapack64.Geqrf(a, tau, work, len(work))
+	lapack64.Orgqr(a, tau, work[:1], -1)
+	if need := max(int(work[0]), c); need > len(work) {
+		work = make([]float64, need)
+	}
+	lapack64.Orgqr(a, tau, work, len(work))
+	return q
 }
 
 // featMul returns X W.

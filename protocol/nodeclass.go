@@ -182,8 +182,10 @@ func NodeClassAuto(g *graph.CSR, train []int, embedded bool) (eval.NodeSearch, h
 		return eval.NodeSearch{}, 0, "", fmt.Errorf("protocol: --model auto measures homophily on the training labels: %w", err)
 	}
 	fam, why := homophily.Advise(st)
+	// The trained models are deterministic: the selection's refit of the
+	// chosen one on the same training labels reuses its fit.
 	features := func() []nodeclass.Base {
-		return []nodeclass.Base{&nodeclass.ChannelMLP{}, &nodeclass.SepGNN{}, &nodeclass.LINKX{}}
+		return []nodeclass.Base{nodeclass.FitOnce(&nodeclass.ChannelMLP{}), nodeclass.FitOnce(&nodeclass.SepGNN{}), nodeclass.FitOnce(&nodeclass.LINKX{})}
 	}
 	switch fam {
 	case homophily.Compatibility:

@@ -1,0 +1,90 @@
+package nodeclass
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/gssl/gssl/estimator"
+)
+
+// countingBase counts its fits; Predict returns nothing.
+type countingBase struct {
+	estimator.NodeClassifier
+	fits int
+}
+
+func (c *countingBase) Fit(context.Context, estimator.Nodes, []int) error {
+	c.fits++
+	return nil
+}
+
+// TestFitOnce checks that FitOnce refits its model exactly when the graph,
+// the features or the labels differ from the last fit's.
+func TestFitOnce(t *testing.T) {
+	ctx := context.Background()
+	g, x, truth := heterophilous(t, 30, 1)
+	g2, _, _ := heterophilous(t, 30, 2)
+	base := &countingBase{}
+	m := FitOnce(base)
+	nodes := estimator.Nodes{Graph: g, Features: x}
+	labels := slices.Clone(truth)
+	for k, step := range []struct {
+		nodes  estimator.Nodes
+		labels []int
+		fits   int
+	}{
+		{nodes, labels, 1},
+		{nodes, slices.Clone(labels), 1},                         // equal labels, another slice
+		{nodes, append([]int{-1}, labels[1:]...), 2},             // a label hidden
+		{estimator.Nodes{Graph: g2, Features: x}, labels, 3},     // another graph
+		{estimator.Nodes{Graph: g2, Features: x.T()}, labels, 4}, // other features
+		{estimator.Nodes{Graph: g2, Features: x.T()}, labels, 4}, // the same again
+	} {
+		require.NoError(t, m.Fit(ctx, step.nodes, step.labels))
+		require.Equal(t, step.fits, base.fits, "step %d", k)
+	}
+}
+
+// validatingBase counts its fits and its fits that stop early on val.
+type validatingBase struct {
+	countingBase
+	validated int
+}
+
+func (c *validatingBase) FitValidated(context.Context, estimator.Nodes, []int, []int, []int) error {
+	c.validated++
+	return nil
+}
+
+// TestFitOnceValidated checks that FitOnce passes FitValidated on to a base
+// that has it (the selection then stops early on the split's val nodes),
+// refitting exactly when the labels or the val nodes differ, and that a
+// plain Fit after it refits.
+func TestFitOnceValidated(t *testing.T) {
+	ctx := context.Background()
+	g, x, truth := heterophilous(t, 30, 1)
+	nodes := estimator.Nodes{Graph: g, Features: x}
+	base := &validatingBase{}
+	m, ok := FitOnce(base).(interface {
+		FitValidated(ctx context.Context, x estimator.Nodes, labels, val, valLabels []int) error
+	})
+	require.True(t, ok, "FitOnce hides FitValidated")
+	val, valLabels := []int{0, 1}, []int{truth[0], truth[1]}
+	for k, step := range []struct {
+		val             []int
+		validated, fits int
+	}{
+		{val, 1, 0},
+		{slices.Clone(val), 1, 0}, // the same nodes again
+		{[]int{0, 2}, 2, 0},       // other val nodes
+	} {
+		require.NoError(t, m.FitValidated(ctx, nodes, truth, step.val, valLabels))
+		require.Equal(t, [2]int{step.validated, step.fits}, [2]int{base.validated, base.fits}, "step %d", k)
+	}
+	require.NoError(t, FitOnce(base).Fit(ctx, nodes, truth))
+	require.NoError(t, m.(Base).Fit(ctx, nodes, truth))
+	require.Equal(t, 2, base.fits, "Fit after FitValidated must refit")
+}
