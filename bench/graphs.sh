@@ -54,7 +54,7 @@ for r in $(seq "$ROUNDS"); do
 		cluster)
 			for ds in cora amazon_photo; do
 				flock "$LOCK" "$GSSL" cluster --data "$DATA/$ds" --lcc --json > "$BENCHTMP/g.json"
-				"$PEERPY" -c 'import json,sys; o=json.load(open(sys.argv[1])); print(json.dumps(dict(area="cluster", dataset=sys.argv[2], peer="gssl cluster --lcc", gssl=True, seconds=o["seconds"]-o["load_seconds"], total_seconds=o["seconds"], ari=o["ari"], nodes_used=o["nodes_used"], clusters=o["clusters"])))' "$BENCHTMP/g.json" "$ds" >> "$OUT"
+				"$PEERPY" -c 'import json,sys; o=json.load(open(sys.argv[1])); print(json.dumps(dict(area="cluster", dataset=sys.argv[2], peer="gssl cluster --lcc", gssl=True, seconds=o["seconds"], load_seconds=o["load_seconds"], ari=o["ari"], nodes_used=o["nodes_used"], clusters=o["clusters"])))' "$BENCHTMP/g.json" "$ds" >> "$OUT"
 				flock "$LOCK" "$PEERPY" bench/peers.py cluster "$DATA/$ds" >> "$OUT"
 			done
 			;;
