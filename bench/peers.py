@@ -9,6 +9,10 @@ Usage (inside the venv made by bench/peers-env.sh; one JSON line per timed run o
                                              (n_iter = H is gssl's --h H); GRAM: gssl's --gram-out, compared
   peers.py knn   IMAGE_DIR N K               FAISS flat and HNSW, hnswlib, pynndescent, scikit-learn
   peers.py eigs  DATA_DIR K                  SciPy eigsh (shift-invert on L_sym) and lobpcg
+  peers.py cluster DATA_DIR                  scikit-learn SpectralClustering (affinity precomputed, largest
+                                             component, clusters = classes), ARI against the labels
+  peers.py gp    SRMNIST_DIR SUBSET STEPS    GPyTorch ExactGP (Matern 5/2, Adam STEPS steps) on the labelled
+                                             SUBSET, RMSE on the test images (standardised angle)
 
 Hyperparameters are the ones each library documents in its own examples (PyG: examples/gcn.py, sgc.py,
 citation/appnp.py, correct_and_smooth.py; see the dict HYPER below). Threads: torch.set_num_threads and the
@@ -358,6 +362,100 @@ def run_eigs(d, k):
          max_residual=float(res), eigenvalues=[float(v) for v in np.sort(vals2)])
 
 
+# ---------------------------------------------------------------- spectral clustering
+def run_cluster(d, seed=0):
+    """scikit-learn SpectralClustering on the graph itself (affinity="precomputed", the 0/1 adjacency), on its
+    largest connected component as gssl cluster --lcc, with as many clusters as classes and as many k-means
+    restarts (n_init) as gssl's --restarts default, with each of its three documented label assignments
+    (kmeans, the default; discretize; cluster_qr); ARI of the clusters against the classes."""
+    import sklearn
+    from scipy.sparse.csgraph import connected_components
+    from sklearn.cluster import SpectralClustering
+    from sklearn.metrics import adjusted_rand_score
+    y = load_labels(d)
+    n = len(y)
+    W = adjacency(load_edges(d), n)
+    _, comp = connected_components(W, directed=False)
+    lcc = np.flatnonzero(comp == np.bincount(comp).argmax())
+    A = W[lcc][:, lcc].tocsr()
+    c = int(y.max()) + 1
+    for assign in ("kmeans", "discretize", "cluster_qr"):
+        t = time.perf_counter()
+        pred = SpectralClustering(n_clusters=c, affinity="precomputed", n_init=10, random_state=seed,
+                                  assign_labels=assign).fit_predict(A)
+        s = time.perf_counter() - t
+        emit(area="cluster", dataset=name(d),
+             peer=f"scikit-learn {sklearn.__version__} SpectralClustering assign_labels={assign}",
+             seconds=s, ari=float(adjusted_rand_score(y[lcc], pred)), nodes_used=len(lcc), clusters=c,
+             params=dict(affinity="precomputed", n_init=10, assign_labels=assign, eigen_solver="arpack"))
+
+
+# ---------------------------------------------------------------- exact GP regression
+def load_srmnist(d):
+    def images(f, n):
+        with gzip.open(os.path.join(d, f), "rb") as fh:
+            return np.frombuffer(fh.read(), dtype=np.uint8).reshape(n, 784).astype(np.float64) / 255
+    ytr = np.loadtxt(os.path.join(d, "train_angles.txt"))
+    yte = np.loadtxt(os.path.join(d, "test_angles.txt"))
+    return images("train_images_u8.bin.gz", len(ytr)), ytr, images("test_images_u8.bin.gz", len(yte)), yte
+
+
+def run_gp(d, subset, steps):
+    """GPyTorch ExactGP as its Simple GP Regression tutorial: ScaleKernel(MaternKernel(nu=2.5)) (gssl's
+    --covariance matern52, one length scale), GaussianLikelihood, Adam at lr 0.1 on the exact marginal
+    log-likelihood for STEPS steps (gssl: --max-iter STEPS L-BFGS iterations), GPyTorch's default settings
+    otherwise (float32 as its tutorial). Same labelled points (SUBSET), same standardisation of the targets
+    (mean and std of all training angles, as gssl gp --images), and the same points predicted (mean and
+    variance): the test images, as gssl gp --images predicts. RMSE and mean Gaussian NLL of the test
+    predictions in degrees, the targets' units, as gssl reports them."""
+    import torch
+    import gpytorch
+    torch.set_num_threads(THREADS)
+    X, y, Xt, yt = load_srmnist(d)
+    mu, sd = y.mean(), y.std()
+    lab = np.loadtxt(subset, dtype=np.int64)
+    tx = torch.tensor(X[lab], dtype=torch.float32)
+    ty = torch.tensor((y[lab] - mu) / sd, dtype=torch.float32)
+    tq = torch.tensor(Xt, dtype=torch.float32)
+
+    class Model(gpytorch.models.ExactGP):
+        def __init__(self, x, y, lik):
+            super().__init__(x, y, lik)
+            self.mean = gpytorch.means.ConstantMean()
+            self.cov = gpytorch.kernels.ScaleKernel(gpytorch.kernels.MaternKernel(nu=2.5))
+
+        def forward(self, x):
+            return gpytorch.distributions.MultivariateNormal(self.mean(x), self.cov(x))
+    torch.manual_seed(0)
+    t = time.perf_counter()
+    lik = gpytorch.likelihoods.GaussianLikelihood()
+    m = Model(tx, ty, lik)
+    m.train()
+    lik.train()
+    opt = torch.optim.Adam(m.parameters(), lr=0.1)
+    mll = gpytorch.mlls.ExactMarginalLogLikelihood(lik, m)
+    for _ in range(steps):
+        opt.zero_grad()
+        loss = -mll(m(tx), ty)
+        loss.backward()
+        opt.step()
+    m.eval()
+    lik.eval()
+    with torch.no_grad():
+        p = lik(m(tq))
+        mean, var = p.mean.numpy(), p.variance.numpy()
+    s = time.perf_counter() - t
+    te_mean, te_var = mu + sd * mean.astype(np.float64), sd * sd * var.astype(np.float64)
+    rmse = float(np.sqrt(np.mean((te_mean - yt) ** 2)))
+    nll = float(np.mean(0.5 * np.log(2 * np.pi * te_var) + (te_mean - yt) ** 2 / (2 * te_var)))
+    emit(area="gp", dataset=f"srmnist {len(lab)} labelled", peer=f"GPyTorch {gpytorch.__version__} ExactGP",
+         seconds=s, rmse=rmse, nll=nll, predicted=len(tq),
+         params=dict(kernel="ScaleKernel(MaternKernel(nu=2.5))", optimizer="Adam", lr=0.1, steps=steps,
+                     dtype="float32"),
+         length_scale=float(m.cov.base_kernel.lengthscale.item()), amplitude=float(m.cov.outputscale.item()),
+         noise=float(lik.noise.item()))
+
+
 if __name__ == "__main__":
     a = sys.argv[1:]
     if not a or a[0] in ("-h", "--help"):
@@ -373,5 +471,9 @@ if __name__ == "__main__":
         run_knn(a[1], int(a[2]), int(a[3]))
     elif a[0] == "eigs":
         run_eigs(a[1], int(a[2]))
+    elif a[0] == "cluster":
+        run_cluster(a[1])
+    elif a[0] == "gp":
+        run_gp(a[1], a[2], int(a[3]))
     else:
-        sys.exit(f"peers.py: unknown area {a[0]!r} (lp, gnn, wl, knn, eigs)")
+        sys.exit(f"peers.py: unknown area {a[0]!r} (lp, gnn, wl, knn, eigs, cluster, gp)")

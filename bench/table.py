@@ -16,10 +16,14 @@ for r in rows:
 
 
 def quality(rs):
-    for key in ("test_accuracy", "recall", "max_residual", "gram_max_abs_diff"):
+    for key in ("test_accuracy", "recall", "ari", "rmse", "max_residual", "gram_max_abs_diff"):
         v = [r[key] for r in rs if r.get(key) is not None]
         if v:
             m = statistics.median(v)
+            if key == "ari":
+                return f"ARI {m:.3f}"
+            if key == "rmse":
+                return f"RMSE {m:.3f}°"
             return f"{m:.3f}" if key in ("test_accuracy", "recall") else f"{key.split('_')[0]} {m:.1e}"
     return "–"
 
