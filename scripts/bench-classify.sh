@@ -6,7 +6,7 @@
 #
 #   scripts/bench-classify.sh [ROUNDS] [DATA]
 #
-# ROUNDS (default 3) interleaved rounds of: one whole `gssl classify --model
+# ROUNDS (default 3) interleaved rounds of: one whole `gssl classify --classifier
 # auto` (the command's "seconds": loading and the selection over every
 # candidate included; the peer excludes loading), then one training run of each PyG model.
 # Prints the median seconds of each and the ratio gssl / one GCN run.
@@ -25,7 +25,7 @@ go build -o "$tmp/gssl" ./cmd/gssl
 : > "$tmp/res.jsonl"
 for r in $(seq "$ROUNDS"); do
 	echo "round $r" >&2
-	flock "$LOCK" "$tmp/gssl" classify --data "$DATA" --split "$SPLIT" --model auto --json > "$tmp/g.json"
+	flock "$LOCK" "$tmp/gssl" classify --data "$DATA" --split "$SPLIT" --classifier auto --json > "$tmp/g.json"
 	/usr/bin/python3 -c 'import json,sys; o=json.load(open(sys.argv[1])); print(json.dumps({"who":"gssl","seconds":o["seconds"],"acc":o["test_accuracy"],"model":o["model"]}))' "$tmp/g.json" >> "$tmp/res.jsonl"
 	OMP_NUM_THREADS=2 PEER_THREADS=2 flock "$LOCK" .venv-peers/bin/python bench/peers.py gnn "$DATA" "$SPLIT" 2>/dev/null >> "$tmp/res.jsonl"
 done
@@ -34,7 +34,7 @@ import json, statistics, sys
 rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 g = [r for r in rows if r.get("who") == "gssl"]
 gs = statistics.median(r["seconds"] for r in g)
-print(f"gssl classify --model auto: {gs:.3f} s (median of {len(g)}), test accuracy {g[0]['acc']:.4f}, {g[0]['model']}")
+print(f"gssl classify --classifier auto: {gs:.3f} s (median of {len(g)}), test accuracy {g[0]['acc']:.4f}, {g[0]['model']}")
 for name in sorted({r["peer"] for r in rows if r.get("area") == "gnn"}):
     p = [r for r in rows if r.get("peer") == name]
     s = statistics.median(r["seconds"] for r in p)

@@ -36,7 +36,7 @@ def chosen(model, pattern):
 
 def classify(cli, tmp_path, model, *extra):
     out = tmp_path / f"{model}.csv"
-    res = json.loads(run_cli(cli, "classify", "--model", model, "--out", str(out), "--json", *extra))
+    res = json.loads(run_cli(cli, "classify", "--classifier", model, "--out", str(out), "--json", *extra))
     ids, p = cli_probabilities(read_rows(out))
     return res, ids, p
 
@@ -178,7 +178,7 @@ def test_sgc_saved_from_python_predicts_the_same_in_cli(gssl_cli, tmp_path, cora
     ids, p = cli_probabilities(read_rows(out))
     np.testing.assert_array_equal(m.predict_proba()[ids], p)
     # and a model the CLI saved predicts in Python what it predicted there
-    res = json.loads(run_cli(gssl_cli, "classify", "--model", "sgc", "--save", str(tmp_path / "cli.gssl"),
+    res = json.loads(run_cli(gssl_cli, "classify", "--classifier", "sgc", "--save", str(tmp_path / "cli.gssl"),
                              "--out", str(tmp_path / "cli.csv"), "--json"))
     assert res["saved"]
     back = gssl.load(tmp_path / "cli.gssl")
