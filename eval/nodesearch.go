@@ -153,10 +153,22 @@ func ChooseNodeBy(ctx context.Context, metric Metric, cands []estimator.NodeClas
 	if len(val) == 0 {
 		final = labels
 	}
-	if err := fitOn(ctx, cands[best], x, final, val, labels); err != nil {
-		return nil, fmt.Errorf("eval: choose: refitting %v: %w", cands[best], err)
+	chosen := cands[best]
+	if d, ok := chosen.(detacher); ok {
+		chosen = d.Detached()
 	}
-	return &NodeChoice{Best: cands[best], Index: best, Scores: scores}, nil
+	if err := fitOn(ctx, chosen, x, final, val, labels); err != nil {
+		return nil, fmt.Errorf("eval: choose: refitting %v: %w", chosen, err)
+	}
+	return &NodeChoice{Best: chosen, Index: best, Scores: scores}, nil
+}
+
+// detacher is a candidate that shares state with the other candidates of
+// its grid (nodeclass's warm-started penalty path): Detached returns an
+// unfitted copy that shares nothing, so that the chosen model is refitted
+// exactly as a user fits that model alone.
+type detacher interface {
+	Detached() estimator.NodeClassifier
 }
 
 // validatedFitter is a model that stops early on given validation nodes
