@@ -35,7 +35,9 @@ func detach(b Base) Base {
 	switch v := b.(type) {
 	case *memo:
 		return detach(v.base)
-	case interface{ Detached() estimator.NodeClassifier }:
+	case interface {
+		Detached() estimator.NodeClassifier
+	}:
 		if d, ok := v.Detached().(Base); ok {
 			return d
 		}
