@@ -10,7 +10,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/estimator"
-	"github.com/gssl/gssl/mlp"
 )
 
 // Defaults of LINKX's fields (used where a field is zero): the settings
@@ -88,22 +87,9 @@ func (m *LINKX) Validate() error {
 	switch {
 	case m.Hidden < 0:
 		return fmt.Errorf("nodeclass: LINKX Hidden=%d is invalid: it must be ≥ 1 (0 for %d)", m.Hidden, DefaultLINKXHidden)
-	case m.Dropout != mlp.Off && !(m.Dropout >= 0 && m.Dropout < 1):
-		return fmt.Errorf("nodeclass: LINKX Dropout=%v is invalid: it must be in [0, 1) (0 for %v, mlp.Off for none)", m.Dropout, DefaultLINKXDropout)
-	case m.WeightDecay != mlp.Off && !(m.WeightDecay >= 0 && !math.IsInf(m.WeightDecay, 1)):
-		return fmt.Errorf("nodeclass: LINKX WeightDecay=%v is invalid: it must be finite and ≥ 0 (0 for %v, mlp.Off for none)", m.WeightDecay, DefaultLINKXWeightDecay)
-	case !(m.LearningRate >= 0 && !math.IsInf(m.LearningRate, 1)):
-		return fmt.Errorf("nodeclass: LINKX LearningRate=%v is invalid: it must be finite and > 0 (0 for %v)", m.LearningRate, DefaultLINKXLearningRate)
-	case m.Epochs < 0:
-		return fmt.Errorf("nodeclass: LINKX Epochs=%d is invalid: it must be ≥ 1 (0 for %d)", m.Epochs, DefaultLINKXEpochs)
-	case m.Patience < 0:
-		return fmt.Errorf("nodeclass: LINKX Patience=%d is invalid: it must be ≥ 1 (0 for %d)", m.Patience, DefaultLINKXPatience)
-	case m.Stop != StopLoss && m.Stop != StopAccuracy:
-		return fmt.Errorf("nodeclass: LINKX Stop=%d is invalid: it must be StopLoss (%d) or StopAccuracy (%d)", m.Stop, StopLoss, StopAccuracy)
-	case !(m.HoldOut >= 0 && m.HoldOut < 1):
-		return fmt.Errorf("nodeclass: LINKX HoldOut=%v is invalid: it must be in the open interval (0, 1) (0 for %v)", m.HoldOut, DefaultLINKXHoldOut)
 	}
-	return nil
+	return checkTraining("LINKX", training{m.Dropout, m.WeightDecay, m.LearningRate, m.Epochs, m.Patience, m.Stop, m.HoldOut},
+		training{DefaultLINKXDropout, DefaultLINKXWeightDecay, DefaultLINKXLearningRate, DefaultLINKXEpochs, DefaultLINKXPatience, StopLoss, DefaultLINKXHoldOut})
 }
 
 // Clone returns an unfitted copy with the same hyperparameters.

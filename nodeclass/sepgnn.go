@@ -129,22 +129,9 @@ func (m *SepGNN) Validate() error {
 		return fmt.Errorf("nodeclass: SepGNN Hidden=%d is invalid: it must be ≥ 1 (0 for %d)", m.Hidden, DefaultSepHidden)
 	case m.Layers < 0:
 		return fmt.Errorf("nodeclass: SepGNN Layers=%d is invalid: it must be ≥ 1 (0 for %d)", m.Layers, DefaultSepLayers)
-	case m.Dropout != mlp.Off && !(m.Dropout >= 0 && m.Dropout < 1):
-		return fmt.Errorf("nodeclass: SepGNN Dropout=%v is invalid: it must be in [0, 1) (0 for %v, mlp.Off for none)", m.Dropout, DefaultSepDropout)
-	case m.WeightDecay != mlp.Off && !(m.WeightDecay >= 0 && !math.IsInf(m.WeightDecay, 1)):
-		return fmt.Errorf("nodeclass: SepGNN WeightDecay=%v is invalid: it must be finite and ≥ 0 (0 for %v, mlp.Off for none)", m.WeightDecay, DefaultSepWeightDecay)
-	case !(m.LearningRate >= 0 && !math.IsInf(m.LearningRate, 1)):
-		return fmt.Errorf("nodeclass: SepGNN LearningRate=%v is invalid: it must be finite and > 0 (0 for %v)", m.LearningRate, DefaultSepLearningRate)
-	case m.Epochs < 0:
-		return fmt.Errorf("nodeclass: SepGNN Epochs=%d is invalid: it must be ≥ 1 (0 for %d)", m.Epochs, DefaultSepEpochs)
-	case m.Patience < 0:
-		return fmt.Errorf("nodeclass: SepGNN Patience=%d is invalid: it must be ≥ 1 (0 for %d)", m.Patience, DefaultSepPatience)
-	case m.Stop != StopLoss && m.Stop != StopAccuracy:
-		return fmt.Errorf("nodeclass: SepGNN Stop=%d is invalid: it must be StopLoss (%d) or StopAccuracy (%d)", m.Stop, StopLoss, StopAccuracy)
-	case !(m.HoldOut >= 0 && m.HoldOut < 1):
-		return fmt.Errorf("nodeclass: SepGNN HoldOut=%v is invalid: it must be in the open interval (0, 1) (0 for %v)", m.HoldOut, DefaultSepHoldOut)
 	}
-	return nil
+	return checkTraining("SepGNN", training{m.Dropout, m.WeightDecay, m.LearningRate, m.Epochs, m.Patience, m.Stop, m.HoldOut},
+		training{DefaultSepDropout, DefaultSepWeightDecay, DefaultSepLearningRate, DefaultSepEpochs, DefaultSepPatience, StopLoss, DefaultSepHoldOut})
 }
 
 // Clone returns an unfitted copy with the same hyperparameters.

@@ -30,6 +30,37 @@ type net interface {
 	prob() *mat.Dense
 }
 
+// training holds the training hyperparameters SepGNN and LINKX share, as
+// the user set them or as their defaults.
+type training struct {
+	dropout, decay, rate float64
+	epochs, patience     int
+	stop                 StopRule
+	holdOut              float64
+}
+
+// checkTraining checks the shared training hyperparameters t of model,
+// whose zero values mean those of def.
+func checkTraining(model string, t, def training) error {
+	switch {
+	case t.dropout != mlp.Off && !(t.dropout >= 0 && t.dropout < 1):
+		return fmt.Errorf("nodeclass: %s Dropout=%v is invalid: it must be in [0, 1) (0 for %v, mlp.Off for none)", model, t.dropout, def.dropout)
+	case t.decay != mlp.Off && !(t.decay >= 0 && !math.IsInf(t.decay, 1)):
+		return fmt.Errorf("nodeclass: %s WeightDecay=%v is invalid: it must be finite and ≥ 0 (0 for %v, mlp.Off for none)", model, t.decay, def.decay)
+	case !(t.rate >= 0 && !math.IsInf(t.rate, 1)):
+		return fmt.Errorf("nodeclass: %s LearningRate=%v is invalid: it must be finite and > 0 (0 for %v)", model, t.rate, def.rate)
+	case t.epochs < 0:
+		return fmt.Errorf("nodeclass: %s Epochs=%d is invalid: it must be ≥ 1 (0 for %d)", model, t.epochs, def.epochs)
+	case t.patience < 0:
+		return fmt.Errorf("nodeclass: %s Patience=%d is invalid: it must be ≥ 1 (0 for %d)", model, t.patience, def.patience)
+	case t.stop != StopLoss && t.stop != StopAccuracy:
+		return fmt.Errorf("nodeclass: %s Stop=%d is invalid: it must be StopLoss (%d) or StopAccuracy (%d)", model, t.stop, StopLoss, StopAccuracy)
+	case !(t.holdOut >= 0 && t.holdOut < 1):
+		return fmt.Errorf("nodeclass: %s HoldOut=%v is invalid: it must be in the open interval (0, 1) (0 for %v)", model, t.holdOut, def.holdOut)
+	}
+	return nil
+}
+
 // trainSettings are the settings of trainNet that the models share.
 type trainSettings struct {
 	model            string // the model's name in errors
