@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gssl/gssl/internal/cputime"
 	prog "github.com/gssl/gssl/internal/progress"
 )
 
@@ -106,3 +107,6 @@ func writeStdout(write func(w io.Writer) error) error {
 	}
 	return bw.Flush()
 }
+
+// cpuSeconds is the CPU time of the process so far (package cputime).
+var cpuSeconds = cputime.Seconds

@@ -75,7 +75,7 @@ func (p plotFlags) write(stderr io.Writer, command string, res any, draw func() 
 	}
 	rep := &htmlreport.Report{Title: "gssl " + command, Command: commandLine(), Started: p.start}
 	rep.Seeds, rep.Timings = runFacts(res)
-	rep.Timings = append(rep.Timings, timing("wall clock, run and figure", seconds(p.start)))
+	rep.Timings = append(rep.Timings, htmlreport.Timing{Name: "wall clock, run and figure", Seconds: seconds(p.start)})
 	if err := pic.AddTo(rep, "result (the fields of --json)", res); err != nil {
 		return fmt.Errorf("%s: --report: %w", command, err)
 	}
@@ -124,18 +124,13 @@ func runFacts(res any) (seeds string, timings []htmlreport.Timing) {
 	return seeds, timings
 }
 
-// timing is one row of a report's timings.
-func timing(name string, seconds float64) htmlreport.Timing {
-	return htmlreport.Timing{Name: name, Seconds: seconds}
-}
-
 // timings are the rows of a report's timings: the i-th of the
 // space-separated names with secs[i].
 func timings(names string, secs ...float64) []htmlreport.Timing {
 	f := strings.Fields(names)
 	t := make([]htmlreport.Timing, min(len(f), len(secs)))
 	for i := range t {
-		t[i] = timing(f[i], secs[i])
+		t[i] = htmlreport.Timing{Name: f[i], Seconds: secs[i]}
 	}
 	return t
 }
