@@ -329,3 +329,26 @@ func TestSpansFactor(t *testing.T) {
 	assert.False(t, spansFactor([]float64{0, 100}, 10))
 	assert.False(t, spansFactor([]float64{math.NaN(), 100}, 10))
 }
+
+// The IMGP sweep: RMSE against the labelled fraction on log axes, over
+// exactly the fractions swept and the RMSEs of the three models; IMGP
+// without test targets draws nothing and says why.
+func TestIMGPSweepAndIMGP(t *testing.T) {
+	r := &protocol.IMGPSweepResult{Summary: []protocol.IMGPSweepSummary{
+		{Fraction: 0.01, RMSEMean: 0.5, RefinedRMSEMean: 0.45, EuclideanRMSEMean: 0.9},
+		{Fraction: 0.1, RMSEMean: 0.2, RefinedRMSEMean: 0.19, EuclideanRMSEMean: 0.4},
+		{Fraction: 1, RMSEMean: 0.05, RefinedRMSEMean: 0.04, EuclideanRMSEMean: 0.1}}}
+	pic, err := IMGPSweep(r)
+	require.NoError(t, err)
+	require.Len(t, pic.Panels, 1)
+	p := pic.Panels[0]
+	assert.InDelta(t, -2, p.X.Min, 1e-12)
+	assert.InDelta(t, 0, p.X.Max, 1e-12)
+	assert.InDelta(t, math.Log10(0.04), p.Y.Min, 1e-12)
+	assert.InDelta(t, math.Log10(0.9), p.Y.Max, 1e-12)
+
+	pic, err = IMGP(nil, nil, &protocol.IMGPRun{})
+	require.NoError(t, err)
+	assert.Empty(t, pic.Panels)
+	assert.Len(t, pic.Notes, 1)
+}
