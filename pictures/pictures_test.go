@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/plot"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -29,6 +30,16 @@ func cell(t *testing.T, s string) float64 {
 	v, err := strconv.ParseFloat(s, 64)
 	require.NoError(t, err, s)
 	return v
+}
+
+// points counts the distinct places where p draws glyphs (a point of a
+// line, its marker and its label are one place).
+func points(p *plot.Plot) int {
+	seen := map[[2]float64]bool{}
+	for _, b := range p.GlyphBoxes(p) {
+		seen[[2]float64{b.X, b.Y}] = true
+	}
+	return len(seen)
 }
 
 // The sweep over M: one table row per M with its score, the error panel's
@@ -54,6 +65,7 @@ func TestKRRSweep(t *testing.T) {
 	assert.LessOrEqual(t, e.Y.Min, 0.2)
 	assert.GreaterOrEqual(t, e.Y.Max, 0.3)
 	assert.Contains(t, e.Title.Text, "test error against M")
+	assert.Equal(t, len(rep.Sweep), points(e), "one point per M")
 	// Fit seconds span a factor 20: a log y axis over them.
 	assert.InDelta(t, math.Log10(0.1), pic.Panels[1].Y.Min, 1e-12)
 	assert.InDelta(t, math.Log10(2), pic.Panels[1].Y.Max, 1e-12)
@@ -151,6 +163,7 @@ func TestKNN(t *testing.T) {
 	require.Len(t, pic.Tables, 2)
 	assert.Len(t, pic.Tables[1].Rows, len(cmp))
 	assert.Equal(t, "3", pic.Tables[1].Rows[2][1])
+	assert.Equal(t, len(cmp), points(pic.Panels[2]), "one point per search")
 	assert.InDelta(t, 0.5, pic.Panels[2].X.Min, 1e-12)
 	assert.InDelta(t, 2, pic.Panels[2].X.Max, 1e-12)
 	assert.Empty(t, pic.Notes)
@@ -346,6 +359,7 @@ func TestIMGPSweepAndIMGP(t *testing.T) {
 	assert.InDelta(t, 0, p.X.Max, 1e-12)
 	assert.InDelta(t, math.Log10(0.04), p.Y.Min, 1e-12)
 	assert.InDelta(t, math.Log10(0.9), p.Y.Max, 1e-12)
+	assert.Equal(t, 3*len(r.Summary), points(p), "a point per fraction and model")
 
 	pic, err = IMGP(nil, nil, &protocol.IMGPRun{})
 	require.NoError(t, err)
