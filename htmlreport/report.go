@@ -137,3 +137,19 @@ func shellQuote(args []string) string {
 	}
 	return strings.Join(out, " ")
 }
+
+// CheckDir refuses, before any work, a report folder that is a file or
+// whose parent folder does not exist; "" (no report) passes.
+func CheckDir(dir string) error {
+	if dir == "" {
+		return nil
+	}
+	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
+		return fmt.Errorf("%s is a file; give a folder (index.html is written into it)", dir)
+	}
+	parent := filepath.Dir(filepath.Clean(dir))
+	if st, err := os.Stat(parent); err != nil || !st.IsDir() {
+		return fmt.Errorf("%s: the folder %s does not exist", dir, parent)
+	}
+	return nil
+}

@@ -123,7 +123,7 @@ func runFalkon(ctx context.Context, opts falkonOptions, stdout, stderr io.Writer
 	}
 	res.PeakRSSMB = peakRSSMB()
 	if err := opts.Plots.write(stderr, "falkon", res, func() (picture, error) {
-		return picture{notes: []string{"no figure: one M was fitted (give several values to --m to draw error and time against M)"}}, nil
+		return picture{Notes: []string{"no figure: one M was fitted (give several values to --m to draw error and time against M)"}}, nil
 	}); err != nil {
 		return err
 	}

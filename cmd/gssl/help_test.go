@@ -56,20 +56,6 @@ func TestHelpFiles(t *testing.T) {
 	}
 }
 
-// TestParseHelp checks the help format on a small file and its errors.
-func TestParseHelp(t *testing.T) {
-	h, err := parseHelp("# gssl x\n\nShort line\n\nLong\ntext.\n\n## Examples\n\n```\n  gssl x --a 1\n```\n\n## Flags\n\n- `--a`: the a\n- `--b-c`: b: and `c`\n\n## Renamed flags\n\n- `--x`: --a\n")
-	require.NoError(t, err)
-	require.Equal(t, helpText{Short: "Short line", Long: "Long\ntext.", Example: "  gssl x --a 1",
-		Flags: map[string]string{"a": "the a", "b-c": "b: and `c`"}, Renamed: map[string]string{"x": "a"}}, h)
-	_, err = parseHelp("# gssl x\n\nS\n\n## Renamed flags\n\n- `--x`: a\n")
-	require.ErrorContains(t, err, "line 7")
-	_, err = parseHelp("# gssl x\n\nS\n\n## Flags\n\n- --a: no quotes\n")
-	require.ErrorContains(t, err, "line 7")
-	_, err = parseHelp("# gssl x\n\nS\n\n## Flags\n\n- `--a`: one\n- `--a`: two\n")
-	require.ErrorContains(t, err, "--a is described twice")
-}
-
 // TestRenamedFlags: an old name of help/<cmd>.md's "Renamed flags" is a
 // hidden flag that sets the new one and says so on stderr.
 func TestRenamedFlags(t *testing.T) {

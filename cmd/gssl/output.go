@@ -10,9 +10,10 @@ import (
 	"os"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
+
+	"github.com/gssl/gssl/internal/cputime"
+	prog "github.com/gssl/gssl/internal/progress"
 )
 
 // report prints v as one JSON object when asJSON is set (with the inputs
@@ -51,96 +52,25 @@ func logf(stderr io.Writer, format string, args ...any) {
 	fmt.Fprintf(stderr, format+"\n", args...)
 }
 
-// progress reports long loops on stderr: a bar when stderr is a terminal;
-// otherwise, so that piped output and logs stay clean, one line when a
-// stage that took at least progressLineAfter ends.
-type progress struct {
-	bar         *progressbar.ProgressBar
-	w           io.Writer // without a terminal: the line's writer, its stage name and count
-	what        string
-	done, total int
-	start       timeMark
-}
+// progress and steps show the progress of long calls on stderr
+// (package progress): a bar on a terminal, else lines in the log.
+type progress = prog.Bar
 
-// progressLineAfter is how long a stage must take, without a terminal, to
-// be reported by a line when it ends.
-const progressLineAfter = time.Second
-
-// newProgress returns a progress reporter for total steps.
 func newProgress(stderr io.Writer, total int, what string) *progress {
-	p := &progress{w: stderr, what: what, total: total, start: timeNow()}
-	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) && total > 1 {
-		p.bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(stderr), progressbar.OptionSetDescription(what),
-			progressbar.OptionShowCount(), progressbar.OptionSetElapsedTime(true), progressbar.OptionSetPredictTime(true),
-			progressbar.OptionClearOnFinish())
-	}
-	return p
+	return prog.New(stderr, total, what)
 }
 
-// Add advances the bar by n steps.
-func (p *progress) Add(n int) {
-	if p.done += n; p.bar != nil {
-		_ = p.bar.Add(n)
-	}
-}
-
-// SetTotal changes the number of steps the bar counts to.
-func (p *progress) SetTotal(n int) {
-	if p.total = n; p.bar != nil {
-		p.bar.ChangeMax(n)
-	}
-}
-
-// Describe changes the bar's label.
-func (p *progress) Describe(s string) {
-	if p.what = s; p.bar != nil {
-		p.bar.Describe(s)
-	}
-}
-
-// Finish removes the bar, or prints the stage's line (once).
-func (p *progress) Finish() {
-	switch {
-	case p.bar != nil:
-		_ = p.bar.Finish()
-	case p.w != nil && p.done > 0 && time.Since(p.start) >= progressLineAfter:
-		logf(p.w, "gssl: %s: %d of %d done in %.1f s", p.what, p.done, p.total, seconds(p.start))
-		p.w = nil
-	}
-}
-
-// steps shows the progress of a long library call: the bar of newProgress
-// on a terminal, otherwise one line per stage, so that a log shows how far
-// the call got.
 type steps struct {
-	bar        *progress
-	stderr     io.Writer
-	what, last string
-	done       int
+	*prog.Steps
+	bar *progress
 }
 
-// newSteps returns the progress of total steps of what (the command's name).
 func newSteps(stderr io.Writer, total int, what string) *steps {
-	return &steps{bar: newProgress(stderr, total, what), stderr: stderr, what: what}
+	s := prog.NewSteps(stderr, total, what)
+	return &steps{s, s.Bar()}
 }
 
-// to moves the bar to done of total steps; without a bar it writes the
-// line stage (format and args) when it is new and not empty.
-func (s *steps) to(done, total int, format string, args ...any) {
-	if s.bar.bar != nil {
-		s.bar.SetTotal(total)
-		s.bar.Add(done - s.done)
-		s.done = done
-		return
-	}
-	if line := fmt.Sprintf(format, args...); format != "" && line != s.last {
-		logf(s.stderr, "%s: %s", s.what, line)
-		s.last = line
-	}
-}
-
-// Finish removes the bar.
-func (s *steps) Finish() { s.bar.Finish() }
+func (s *steps) to(done, total int, format string, args ...any) { s.To(done, total, format, args...) }
 
 // tableStdout is where a table given as --out - is written: the command's
 // standard output, set aside by useOutStdout.
@@ -177,3 +107,6 @@ func writeStdout(write func(w io.Writer) error) error {
 	}
 	return bw.Flush()
 }
+
+// cpuSeconds is the CPU time of the process so far (package cputime).
+var cpuSeconds = cputime.Seconds

@@ -136,7 +136,7 @@ func newRootGlobals() (*cobra.Command, *globals) {
 var libraryPackages = []string{
 	"atomicfile", "capi", "choose", "confidence", "datasets", "diffusion", "estimator", "estimatortest", "eval", "figures", "generate", "gp", "graph", "graphfile",
 	"graphkernels", "homophily", "htmlreport", "imgp", "kernel", "knngraph", "krr", "krylov", "labelprop", "laplacian",
-	"linbp", "linop", "loaders", "logreg", "memlimit", "mlp", "modelfile", "nodeclass", "nodeids", "persist", "pipeline", "propagate",
+	"linbp", "linop", "loaders", "logreg", "memlimit", "mlp", "modelfile", "nodeclass", "nodeids", "persist", "pictures", "pipeline", "propagate",
 	"protocol", "savedmodel", "serve", "spectral", "stkr", "stkreval", "svm",
 }
 

@@ -193,7 +193,7 @@ func stkrAllLabelled(ctx context.Context, opts stkrOptions, g protocol.STKRGrid,
 	if err != nil {
 		return fmt.Errorf("%w (or give --eta and --ridge)", err)
 	}
-	res.fig = stkrFigure{accuracy: c.Accuracy, best: c.STKRCVChoice.Best, transform: c.Best.Transform, what: "cross-validation accuracy"}
+	res.fig = stkrFigure{Accuracy: c.Accuracy, Best: c.STKRCVChoice.Best, Transform: c.Best.Transform, What: "cross-validation accuracy"}
 	rows := classRows{split: eval.Split{Train: labelledNodes(ds)}, pred: c.Labels, prob: c.Probabilities}
 	if res.Out, res.Saved, err = writeClassOutputs(opts.Out, opts.Save, ds, opts.In, rows, c.Best); err != nil {
 		return fmt.Errorf("stkr: %w", err)
