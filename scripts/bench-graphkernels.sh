@@ -105,7 +105,7 @@ K = np.exp(-d2 / (2 * 0.5**2))
 t = time.perf_counter(); m = SVC(kernel="precomputed", C=C).fit(K, y); s = time.perf_counter() - t
 print(json.dumps({"task": "svm-fit", "peer": "sklearn-SVC", "C": C, "seconds": s, "support_vectors": int(len(m.support_)), "iterations": int(m.n_iter_[0])}))
 PYEOF
-    flock "$LOCK" "$TMP/gssl" svm --csv "$TMP/moons.csv" --train 1000 --c $C --json 2> /dev/null >> "$OUT/svm_go.jsonl"
+    flock "$LOCK" "$TMP/gssl" svm --csv "$TMP/moons.csv" --train-points 1000 --c $C --json 2> /dev/null >> "$OUT/svm_go.jsonl"
   done
 done
 

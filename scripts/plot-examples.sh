@@ -19,7 +19,7 @@ go build -o "$bin" ./cmd/gssl
 "$bin" gp --synthetic 300 --plot "$out/gp.png" > /dev/null
 if [ -d "$SHARED/data/mnist" ]; then
 	"$bin" knn --images "$SHARED/data/mnist" --n 5000 --neighbors 10 --compare --compare-iterations 1,2,3,4,6,8 --plot "$out/knn.png" > /dev/null
-	"$bin" falkon --images "$SHARED/data/mnist" --train 3000 --test 1000 --m 50,100,200,400,800,1600 --plot "$out/falkon.png" > /dev/null
+	"$bin" falkon --images "$SHARED/data/mnist" --train-images 3000 --test-images 1000 --m 50,100,200,400,800,1600 --plot "$out/falkon.png" > /dev/null
 else
 	echo "SKIP knn, falkon: $SHARED/data/mnist is absent"
 fi

@@ -33,7 +33,7 @@ func newSplitter(spec eval.SplitSpec, ds *loaders.NodeDataset, source string, va
 	return eval.NewSplitter(spec, splitData(ds, source), eval.SplitSizes{Val: val, Test: test})
 }
 
-// checkRange refuses a negative count flag; -1 may mean "automatic" where
+// checkCount refuses a negative count flag; -1 may mean "automatic" where
 // allowAuto is set.
 func checkCount(name string, v, lo int, auto string) error {
 	if v >= lo || (auto != "" && v == -1) {
