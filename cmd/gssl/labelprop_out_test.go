@@ -136,3 +136,28 @@ func peakHeap(run func()) int64 {
 	close(stop)
 	return <-done
 }
+
+// TestLabelpropMapsGraphFile: the commands map a .gsg read-only and shared
+// instead of copying it, and say so in the input report (stderr and the
+// JSON object's inputs), with the same result as the text edge list.
+func TestLabelpropMapsGraphFile(t *testing.T) {
+	gsg := filepath.Join(t.TempDir(), "cora.gsg")
+	_, _, err := runRoot(t, "convert", filepath.Join(coraDir, "edges.txt"), gsg)
+	require.NoError(t, err)
+	labels := filepath.Join(coraDir, "labels.txt")
+	var acc []any
+	for _, edges := range []string{filepath.Join(coraDir, "edges.txt"), gsg} {
+		out, errw, err := runRoot(t, "labelprop", "--edges", edges, "--labels", labels, "--split", filepath.Join(coraDir, "split_planetoid.txt"), "--alpha", "0.9", "--json")
+		require.NoError(t, err)
+		obj := decodeOne(t, []byte(out))
+		acc = append(acc, obj["test_accuracy"])
+		note, _ := obj["inputs"].([]any)[0].(map[string]any)["note"].(string)
+		if edges == gsg {
+			assert.Contains(t, note, "mapped read-only and shared")
+			assert.Contains(t, errw, "mapped read-only and shared")
+		} else {
+			assert.NotContains(t, note, "mapped")
+		}
+	}
+	assert.Equal(t, acc[0], acc[1])
+}
