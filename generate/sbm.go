@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"github.com/gssl/gssl/internal/hugepage"
 )
 
 // Defaults of the SBM's zero fields.
@@ -208,7 +210,7 @@ func NewSBM(cfg SBM) (*SBMGraph, error) {
 		}
 		buildAlias(prob[lo:hi], alias[lo:hi], w, small, large)
 	}
-	g.slots = make([]nodeSlot, n)
+	g.slots = hugepage.Slice[nodeSlot](n) // read at random by every draw
 	for c := 0; c < C; c++ {
 		lo, hi := g.start[c], g.start[c+1]
 		for k := lo; k < hi; k++ {
