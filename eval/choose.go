@@ -50,6 +50,14 @@ func SelectByCV[M NodeModel[M]](ctx context.Context, x estimator.Nodes, labels [
 	})
 }
 
+// fittedLabeler is a node classifier that keeps its fitted nodes' classes
+// (labelprop's models): FittedLabels returns the Argmax of
+// Predict(FittedNodes) and its number of columns, without the n×c matrix
+// that Predict forms.
+type fittedLabeler interface {
+	FittedLabels() (pred []int, classes int)
+}
+
 // fitPredict fits m on x with the labels of the nodes train (every other
 // node unlabelled) and returns its predicted class of every fitted node
 // and the number of classes it predicts.
@@ -66,6 +74,10 @@ func fitPredict(ctx context.Context, m estimator.NodeClassifier, x estimator.Nod
 	}
 	if err := m.Fit(ctx, x, y); err != nil {
 		return nil, 0, err
+	}
+	if f, ok := m.(fittedLabeler); ok {
+		pred, c := f.FittedLabels()
+		return pred, c, nil
 	}
 	p, err := m.Predict(ctx, estimator.FittedNodes)
 	if err != nil {

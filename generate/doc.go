@@ -64,7 +64,12 @@
 // edges. Edges are drawn in fixed chunks, each from its own PCG stream
 // (math/rand/v2) keyed by the seed and the chunk's index, computed in
 // parallel and delivered in order: the output depends on the seed only, not
-// on the number of cores. Memory is O(n) (classes, θ and the sampling
+// on the number of cores. A node is looked up in its class's alias table
+// for a batch of edges at a time, after the batch's random numbers are
+// drawn, so that the lookups of a table larger than the caches overlap
+// (the same numbers in the same order: the same edges). BuildGraph, whose
+// graph does not depend on the order of the edges, counts and fills each
+// chunk on the goroutine that drew it (UnorderedGenerator). Memory is O(n) (classes, θ and the sampling
 // tables: about 30 bytes per node), never O(m): edges are streamed to a
 // callback or a file in chunks.
 package generate

@@ -115,7 +115,8 @@ func (g *RMATGraph) NumEdges() int64 { return g.m }
 
 // draw places one edge by descending the scale levels, as Graph500's
 // reference generator does: the row bit is 1 with probability c + d, then
-// the column bit is 1 with probability b/(a+b) or d/(c+d).
+// the column bit is 1 with probability b/(a+b) or d/(c+d). The nodes are
+// those of the matrix, before the permutation.
 func (g *RMATGraph) draw(rng *rand.Rand) (int32, int32) {
 	for {
 		var i, j int32
@@ -135,14 +136,29 @@ func (g *RMATGraph) draw(rng *rand.Rand) (int32, int32) {
 			j |= jb << level
 		}
 		if !g.cfg.NoSelfLoops || i != j {
-			return g.perm[i], g.perm[j]
+			return i, j
 		}
+	}
+}
+
+// drawChunk draws count edges into b, then permutes their nodes: the
+// lookups of a chunk, independent of each other, wait for memory together.
+func (g *RMATGraph) drawChunk(rng *rand.Rand, count int, b *edgeBuf) {
+	perEdge(g.draw)(rng, count, b)
+	for e, i := range b.src {
+		b.src[e], b.dst[e] = g.perm[i], g.perm[b.dst[e]]
 	}
 }
 
 // Generate streams the m edges to fn in chunks (see Generator).
 func (g *RMATGraph) Generate(ctx context.Context, fn func(Edges) error) error {
-	return generateEdges(ctx, g.cfg.Seed, g.m, g.draw, fn)
+	return generateEdges(ctx, g.cfg.Seed, g.m, g.drawChunk, fn)
 }
 
-var _ Generator = (*RMATGraph)(nil)
+// GenerateUnordered streams the chunks of Generate to fn from several
+// goroutines (see UnorderedGenerator).
+func (g *RMATGraph) GenerateUnordered(ctx context.Context, fn func(Edges) error) error {
+	return generateUnordered(ctx, g.cfg.Seed, g.m, g.drawChunk, fn)
+}
+
+var _ UnorderedGenerator = (*RMATGraph)(nil)

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"github.com/gssl/gssl/internal/hugepage"
 )
 
 // Defaults of the SBM's zero fields.
@@ -208,7 +210,7 @@ func NewSBM(cfg SBM) (*SBMGraph, error) {
 		}
 		buildAlias(prob[lo:hi], alias[lo:hi], w, small, large)
 	}
-	g.slots = make([]nodeSlot, n)
+	g.slots = hugepage.Slice[nodeSlot](n) // read at random by every draw
 	for c := 0; c < C; c++ {
 		lo, hi := g.start[c], g.start[c+1]
 		for k := lo; k < hi; k++ {
@@ -353,33 +355,16 @@ type nodeSlot struct {
 // node draws a node of class r ∝ θ: sampleAlias on the class's slots (the
 // same draws from rng, the same node).
 func (g *SBMGraph) node(r int32, rng *rand.Rand) int32 {
-	lo, hi := g.start[r], g.start[r+1]
-	sl := &g.slots[lo+rng.IntN(hi-lo)]
-	if rng.Float64() < sl.prob {
-		return sl.self
-	}
-	return sl.other
+	k, u := g.slot(r, rng)
+	return g.slots[k].pick(u)
 }
 
-// draw draws one edge.
+// draw draws one edge: its classes, then a node of each ∝ θ.
 func (g *SBMGraph) draw(rng *rand.Rand) (int32, int32) {
-	if g.cfg.Mixing > 0 && (g.intra == nil || rng.Float64() < g.cfg.Mixing) {
-		var r, s int32
-		if g.pairs != nil {
-			C := int32(len(g.sizes))
-			k := g.pairs.sample(rng)
-			r, s = k/(C-1), k%(C-1)
-			if s >= r {
-				s++
-			}
-		} else {
-			for r == s {
-				r, s = g.inter.sample(rng), g.inter.sample(rng)
-			}
-		}
+	r, s := g.classes(rng)
+	if r != s {
 		return g.node(r, rng), g.node(s, rng)
 	}
-	r := g.intra.sample(rng)
 	u, v := g.node(r, rng), g.node(r, rng)
 	for g.cfg.NoSelfLoops && u == v {
 		u, v = g.node(r, rng), g.node(r, rng)
@@ -387,9 +372,91 @@ func (g *SBMGraph) draw(rng *rand.Rand) (int32, int32) {
 	return u, v
 }
 
-// Generate streams the m edges to fn in chunks (see Generator).
-func (g *SBMGraph) Generate(ctx context.Context, fn func(Edges) error) error {
-	return generateEdges(ctx, g.cfg.Seed, g.m, g.draw, fn)
+// classes draws the classes of one edge's ends, as draw does before its
+// nodes.
+func (g *SBMGraph) classes(rng *rand.Rand) (r, s int32) {
+	if g.cfg.Mixing > 0 && (g.intra == nil || rng.Float64() < g.cfg.Mixing) {
+		if g.pairs != nil {
+			C := int32(len(g.sizes))
+			k := g.pairs.sample(rng)
+			r, s = k/(C-1), k%(C-1)
+			if s >= r {
+				s++
+			}
+			return r, s
+		}
+		for r == s {
+			r, s = g.inter.sample(rng), g.inter.sample(rng)
+		}
+		return r, s
+	}
+	r = g.intra.sample(rng)
+	return r, r
 }
 
-var _ Generator = (*SBMGraph)(nil)
+// resolveBatch is the number of edges drawChunk draws before it looks their
+// nodes up.
+const resolveBatch = 256
+
+// drawChunk draws count edges into b, the edges draw gives from the same
+// stream. A node is drawn as a slot of its class's alias table and a
+// uniform number (node's two draws), and the slot, read where the number
+// decides between its node and its alias, is looked up later, for a batch
+// of edges at a time: the slots of a large graph are far larger than the
+// caches, and the lookups of a batch, independent of each other, wait for
+// memory together instead of one after the other. With NoSelfLoops the
+// nodes decide whether an edge is drawn again, so it draws edge by edge.
+func (g *SBMGraph) drawChunk(rng *rand.Rand, count int, b *edgeBuf) {
+	if g.cfg.NoSelfLoops {
+		perEdge(g.draw)(rng, count, b)
+		return
+	}
+	if cap(b.fu) < resolveBatch {
+		b.fu, b.fv = make([]float64, resolveBatch), make([]float64, resolveBatch)
+	}
+	b.src, b.dst = b.src[:count], b.dst[:count]
+	for lo := 0; lo < count; lo += resolveBatch {
+		src, dst := b.src[lo:min(lo+resolveBatch, count)], b.dst[lo:min(lo+resolveBatch, count)]
+		fu, fv := b.fu[:len(src)], b.fv[:len(src)]
+		for e := range src {
+			r, s := g.classes(rng)
+			src[e], fu[e] = g.slot(r, rng)
+			dst[e], fv[e] = g.slot(s, rng)
+		}
+		for e, k := range src {
+			src[e] = g.slots[k].pick(fu[e])
+			dst[e] = g.slots[dst[e]].pick(fv[e])
+		}
+	}
+}
+
+// slot draws a slot of class r's alias table and the uniform number that
+// picks its node or its alias (node's draws, in node's order).
+func (g *SBMGraph) slot(r int32, rng *rand.Rand) (int32, float64) {
+	lo, hi := g.start[r], g.start[r+1]
+	k := lo + rng.IntN(hi-lo)
+	return int32(k), rng.Float64()
+}
+
+// pick returns the slot's node when u < its acceptance probability, else
+// its alias.
+func (sl *nodeSlot) pick(u float64) int32 {
+	v := sl.other
+	if u < sl.prob {
+		v = sl.self
+	}
+	return v
+}
+
+// Generate streams the m edges to fn in chunks (see Generator).
+func (g *SBMGraph) Generate(ctx context.Context, fn func(Edges) error) error {
+	return generateEdges(ctx, g.cfg.Seed, g.m, g.drawChunk, fn)
+}
+
+// GenerateUnordered streams the chunks of Generate to fn from several
+// goroutines (see UnorderedGenerator).
+func (g *SBMGraph) GenerateUnordered(ctx context.Context, fn func(Edges) error) error {
+	return generateUnordered(ctx, g.cfg.Seed, g.m, g.drawChunk, fn)
+}
+
+var _ UnorderedGenerator = (*SBMGraph)(nil)

@@ -3,6 +3,7 @@ package generate
 import (
 	"context"
 	"math/rand/v2"
+	"sync/atomic"
 
 	"github.com/gssl/gssl/internal/parallel"
 )
@@ -84,26 +85,81 @@ func streamChunks[B any](ctx context.Context, total int64, size int, newBuf func
 	return nil
 }
 
-// edgeBuf is one chunk's edges.
+// edgeBuf is one chunk's edges, and the scratch of the draws that resolve
+// their nodes in batches (see SBMGraph.drawChunk).
 type edgeBuf struct {
 	src, dst []int32
+	fu, fv   []float64
 }
 
 func newEdgeBuf() *edgeBuf {
 	return &edgeBuf{src: make([]int32, 0, edgeChunk), dst: make([]int32, 0, edgeChunk)}
 }
 
-// generateEdges runs draw for every edge of a chunk, in chunk streams.
-func generateEdges(ctx context.Context, seed uint64, m int64, draw func(rng *rand.Rand) (u, v int32), fn func(Edges) error) error {
+// chunkDrawer draws count edges from rng into b.src and b.dst, the same
+// edges in the same order for the same stream.
+type chunkDrawer func(rng *rand.Rand, count int, b *edgeBuf)
+
+// perEdge is the chunkDrawer of a function that draws one edge at a time.
+func perEdge(draw func(rng *rand.Rand) (u, v int32)) chunkDrawer {
+	return func(rng *rand.Rand, count int, b *edgeBuf) {
+		b.src, b.dst = b.src[:0], b.dst[:0]
+		for range count {
+			u, v := draw(rng)
+			b.src = append(b.src, u)
+			b.dst = append(b.dst, v)
+		}
+	}
+}
+
+// generateEdges draws the m edges in chunk streams and delivers them to fn
+// in order on the calling goroutine.
+func generateEdges(ctx context.Context, seed uint64, m int64, draw chunkDrawer, fn func(Edges) error) error {
 	return streamChunks(ctx, m, edgeChunk, newEdgeBuf,
-		func(k int, lo, hi int64, b *edgeBuf) {
-			rng := stream(seed, tagEdges, k)
-			b.src, b.dst = b.src[:0], b.dst[:0]
-			for e := lo; e < hi; e++ {
-				u, v := draw(rng)
-				b.src = append(b.src, u)
-				b.dst = append(b.dst, v)
-			}
-		},
+		func(k int, lo, hi int64, b *edgeBuf) { draw(stream(seed, tagEdges, k), int(hi-lo), b) },
 		func(b *edgeBuf) error { return fn(Edges{Src: b.src, Dst: b.dst}) })
+}
+
+// UnorderedGenerator is a Generator that can also deliver its chunks from
+// several goroutines at once, in no fixed order: for consumers whose result
+// does not depend on the order of the edges (a graph.Builder's count and
+// fill), so that the callback runs on every core beside the draws instead
+// of on one goroutine after them.
+type UnorderedGenerator interface {
+	Generator
+	// GenerateUnordered calls fn with every chunk of edges that Generate
+	// delivers, the same chunks, concurrently and in any order; fn must be
+	// safe for concurrent use. It stops at the first error of fn or of ctx
+	// (chunks already under way finish).
+	GenerateUnordered(ctx context.Context, fn func(Edges) error) error
+}
+
+// generateUnordered is generateEdges with fn called on the drawing
+// goroutines, each chunk as soon as it is drawn.
+func generateUnordered(ctx context.Context, seed uint64, m int64, draw chunkDrawer, fn func(Edges) error) error {
+	chunks := int((m + int64(edgeChunk) - 1) / int64(edgeChunk))
+	bufs := parallel.FreeList[*edgeBuf]{New: newEdgeBuf}
+	var failed atomic.Bool
+	errs := make([]error, chunks)
+	parallel.Chunks(chunks, 1, func(k, _, _ int) {
+		if failed.Load() {
+			return
+		}
+		if errs[k] = ctx.Err(); errs[k] == nil {
+			b := bufs.Get()
+			lo := int64(k) * int64(edgeChunk)
+			draw(stream(seed, tagEdges, k), int(min(lo+int64(edgeChunk), m)-lo), b)
+			errs[k] = fn(Edges{Src: b.src, Dst: b.dst})
+			bufs.Put(b)
+		}
+		if errs[k] != nil {
+			failed.Store(true)
+		}
+	})
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }

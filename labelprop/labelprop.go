@@ -432,6 +432,17 @@ func (st *state) ProbabilityRow(dst []float64, i int) []float64 {
 // the smallest on ties. It returns nil before Fit.
 func (st *state) Labels() []int { return append([]int(nil), st.labels...) }
 
+// FittedLabels returns Labels and the number of classes: the Argmax of
+// Predict(FittedNodes) and its columns, without forming the n×c
+// probabilities (eval scores a fit by it).
+func (st *state) FittedLabels() ([]int, int) {
+	if st.scores == nil {
+		return nil, 0
+	}
+	_, c := st.scores.Dims()
+	return st.Labels(), c
+}
+
 // Info describes the last fit: the iterations, the final residual and the
 // products with the graph (the zero Info before Fit).
 func (st *state) Info() estimator.Info {
@@ -474,6 +485,7 @@ type Classifier interface {
 	FitIndexed(ctx context.Context, g *graph.CSR, nodes, classes []int) error
 	Labels() []int
 	Probabilities() *mat.Dense
+	ProbabilityRow(dst []float64, i int) []float64
 	Scores() *mat.Dense
 	Details() Details
 	NewNodeDetails(ctx context.Context, nodes estimator.NewNodes) ([]Prediction, error)

@@ -75,6 +75,14 @@ type NodeFiles struct {
 	// Nodes > 0 fixes the nodes to the integer ids 0..Nodes−1: any other id
 	// is an error, and nodes listed in no file are isolated nodes.
 	Nodes int
+	// MapGraph maps a .gsg graph file read-only and shared
+	// (graphfile.OpenOptions.Shared) instead of reading it into a private
+	// copy: no copy is made and the graph's pages are the page cache's,
+	// which the kernel may drop under memory pressure and read again, where
+	// a private copy stays in memory (or swap). The file must then not be
+	// rewritten in place while it is open (gssl's writers replace a file by
+	// renaming a new one, which an open mapping survives).
+	MapGraph bool
 }
 
 // UserGraphOptions are the graph options for a user's edge table: each line
@@ -221,7 +229,7 @@ func (ld *nodeLoad) load() (_ *NodeDataset, err error) {
 			}
 		default:
 			var gf *graphfile.File
-			if gf, err = graphfile.Open(f.Edges); err == nil {
+			if gf, err = graphfile.OpenWith(f.Edges, graphfile.OpenOptions{Shared: f.MapGraph}); err == nil {
 				g, fileIDs, ds.closer = gf.Graph, gf.IDs, gf
 			}
 		}
@@ -232,7 +240,14 @@ func (ld *nodeLoad) load() (_ *NodeDataset, err error) {
 		if isZip {
 			kind = "scipy-sparse"
 		}
-		ds.Reports = append(ds.Reports, TableReport{Path: f.Edges, Role: "edges", Format: string(kind)})
+		rep := TableReport{Path: f.Edges, Role: "edges", Format: string(kind)}
+		if isGSG {
+			rep.Note = "read into a private copy"
+			if f.MapGraph {
+				rep.Note = "mapped read-only and shared: its pages are the page cache's"
+			}
+		}
+		ds.Reports = append(ds.Reports, rep)
 		if f.Nodes > 0 && f.Nodes != g.Nodes() {
 			return nil, fmt.Errorf("loaders: %s has %d nodes, but --nodes says %d", f.Edges, g.Nodes(), f.Nodes)
 		}

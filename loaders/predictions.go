@@ -19,6 +19,10 @@ type ClassPredictions struct {
 	Predicted []int
 	// Probabilities holds each node's probability of each class.
 	Probabilities *mat.Dense
+	// ProbabilityRow, used when Probabilities is nil, writes node i's
+	// probabilities into dst and returns it (grown to the classes), so
+	// that the table is written row by row without an n×c matrix.
+	ProbabilityRow func(dst []float64, i int) []float64
 	// Sets, when not nil, holds each node's prediction set: the last
 	// column "set", class names joined by "|".
 	Sets [][]int
@@ -30,12 +34,18 @@ type ClassPredictions struct {
 // WithSplit its true class and part, its probability of every class in
 // columns p_<class name>, and with Sets its prediction set.
 func (ds *NodeDataset) PredictionTable(p ClassPredictions) (cols []string, rows int, row func(r int, rec []any)) {
+	probRow := p.ProbabilityRow
+	if p.Probabilities != nil {
+		probRow = func(_ []float64, i int) []float64 { return p.Probabilities.RawRowView(i) }
+	}
 	pred := p.Predicted
 	if pred == nil {
 		pred = make([]int, len(p.Parts))
+		var buf []float64
 		for i := range pred {
-			for c, v := range p.Probabilities.RawRowView(i) {
-				if v > p.Probabilities.At(i, pred[i]) {
+			buf = probRow(buf, i)
+			for c, v := range buf {
+				if v > buf[pred[i]] {
 					pred[i] = c
 				}
 			}
@@ -58,6 +68,7 @@ func (ds *NodeDataset) PredictionTable(p ClassPredictions) (cols []string, rows 
 	if p.Sets != nil {
 		cols = append(cols, "set")
 	}
+	var buf []float64
 	return cols, len(nodes), func(r int, rec []any) {
 		i := nodes[r]
 		rec[0], rec[1] = ds.NodeID(i), ds.ClassName(pred[i])
@@ -69,7 +80,8 @@ func (ds *NodeDataset) PredictionTable(p ClassPredictions) (cols []string, rows 
 				rec[3] = p.Parts[i]
 			}
 		}
-		for c, v := range p.Probabilities.RawRowView(i) {
+		buf = probRow(buf, i)
+		for c, v := range buf {
 			rec[first+c] = v
 		}
 		if p.Sets != nil {

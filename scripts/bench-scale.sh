@@ -26,8 +26,9 @@
 # BIG=1B:50000000:10:0.9:40 with SIZES="": 50 M nodes, 10⁹ edges,
 # power-law degrees γ = 2.5, 47 GB of disk at most, about 20 GB of RAM).
 # Each is generated once by `gssl generate sbm --format gsg` (built by
-# counting; time and peak RSS recorded), then `gssl labelprop --float32`
-# runs on the .gsg twice per round: first with the file's pages dropped
+# counting; time and peak RSS recorded), then `gssl labelprop --float32
+# --out` (the predictions table written row by row) runs on the .gsg,
+# which it maps, twice per round: first with the file's pages dropped
 # from the page cache (dd iflag=nocache: read from disk), then with them
 # read in first (from cache). Every run has a watchdog that kills it when
 # MemAvailable falls under 2 GB (WATCH_KB), so that other work on the
@@ -137,7 +138,11 @@ done
 # watched CMD…: runs CMD (stdout in $SCALE_DIR/out.json, peak RSS in
 # $SCALE_DIR/rss.txt) under the benchmark lock with the memory watchdog;
 # writes $SCALE_DIR/killed when the watchdog stopped it. DROP names files
-# whose page cache is dropped first, WARM files read in first.
+# whose page cache is dropped first, WARM files read in first. The
+# watchdog also samples the command's private and file-backed resident
+# pages (RssAnon, RssFile of /proc/PID/status) and writes, in kB, those of
+# the sample with the largest sum to $SCALE_DIR/rssparts.txt: a mapped .gsg
+# counts as file pages, the fit's blocks as private ones.
 watched() {
 	rm -f "$SCALE_DIR/killed"
 	DROP=${DROP:-} WARM=${WARM:-} WATCH_KB=$WATCH_KB flock "$LOCK" bash -c '
@@ -146,13 +151,16 @@ watched() {
 		for f in $WARM; do cat "$f" > /dev/null; done
 		/usr/bin/time -f "%M %e %U+%S" -o "$rss" "$@" &
 		pid=$!
-		killed=0
+		killed=0 anon=0 file=0
 		while kill -0 "$pid" 2> /dev/null; do
 			if [ "$(awk "/MemAvailable/ {print \$2}" /proc/meminfo)" -lt "$WATCH_KB" ]; then
 				pkill -KILL -P "$pid" && killed=1 # the command, child of time
 			fi
+			read -r a f < <(cat /proc/"$(pgrep -P "$pid" | head -1)"/status 2> /dev/null | awk "/^RssAnon/ {a = \$2} /^RssFile/ {f = \$2} END {print a + 0, f + 0}")
+			if [ $((a + f)) -gt $((anon + file)) ]; then anon=$a file=$f; fi
 			sleep 0.2
 		done
+		echo "$anon $file" > "$(dirname "$rss")/rssparts.txt"
 		wait "$pid" || [ "$killed" = 1 ] || exit 1
 		[ "$killed" = 0 ] || echo "MemAvailable under $WATCH_KB kB" > "$(dirname "$rss")/killed"' \
 		_ "$SCALE_DIR/rss.txt" "$@" > "$SCALE_DIR/out.json" 2> "$SCALE_DIR/err.txt" || {
@@ -168,9 +176,10 @@ for spec in $BIG; do
 		--per-class 20 --val 500 --test 1000 --seed 1 --max-memory 22GB --spin 0 --json)
 	if [ ! -f "$prefix.gsg" ]; then
 		echo "generating $name ($nodes nodes, .gsg)" >&2
+		load=$(cut -d' ' -f1 /proc/loadavg)
 		watched "$BIN" "${gen[@]}" --format gsg --out "$prefix"
 		read -r rss secs cpu < <(tail -1 "$SCALE_DIR/rss.txt") # a killed run has time's note first
-		echo "{\"size\": \"$name\", \"who\": \"generate-gsg\", \"rss_mb\": $((rss / 1024)), \"seconds\": $secs, \"cpu\": $(awk "BEGIN {print $cpu}")}" >> "$RES"
+		echo "{\"size\": \"$name\", \"who\": \"generate-gsg\", \"rss_mb\": $((rss / 1024)), \"seconds\": $secs, \"cpu\": $(awk "BEGIN {print $cpu}"), \"load1\": $load}" >> "$RES"
 	fi
 	if [ "${BIG_TEXT:-0}" = 1 ] && [ ! -f "$prefix-text.gsg" ]; then
 		echo "generating $name as text, converting" >&2
@@ -188,15 +197,16 @@ for spec in $BIG; do
 			if [ "$cache" = disk ]; then drop="$prefix.gsg"; else warm="$prefix.gsg"; fi
 			load=$(cut -d' ' -f1 /proc/loadavg) # the machine's load before the run, for the table's text
 			DROP=$drop WARM=$warm watched "$BIN" labelprop --edges "$prefix.gsg" --labels "$prefix.labels.csv" \
-				--split "$prefix.split.txt" --alpha "$alpha" --float32 --spin 0 --json
+				--split "$prefix.split.txt" --alpha "$alpha" --float32 --spin 0 --json --out "$prefix.pred.csv"
 			read -r rss secs cpu < <(tail -1 "$SCALE_DIR/rss.txt") # a killed run has time's note first
+			read -r anon file < "$SCALE_DIR/rssparts.txt"
 			note=""
 			[ -f "$SCALE_DIR/killed" ] && note=killed
-			"$PY" - "$name" "$cache" "$rss" "$secs" "$cpu" "$note" "$SCALE_DIR/out.json" "$load" >> "$RES" <<'EOF'
+			"$PY" - "$name" "$cache" "$rss" "$secs" "$cpu" "$note" "$SCALE_DIR/out.json" "$load" "$anon" "$file" >> "$RES" <<'EOF'
 import json, sys
-name, cache, rss, secs, cpu, note, path, load = sys.argv[1:]
+name, cache, rss, secs, cpu, note, path, load, anon, file = sys.argv[1:]
 row = {"size": name, "who": "gssl-big", "variant": "float32", "cache": cache, "rss_mb": int(rss) // 1024, "seconds": float(secs),
-       "cpu": sum(map(float, cpu.split("+"))), "load1": float(load)}
+       "cpu": sum(map(float, cpu.split("+"))), "load1": float(load), "anon_mb": int(anon) // 1024, "file_mb": int(file) // 1024}
 if note:
     row["killed"] = "MemAvailable under the watchdog's floor"
 else:
@@ -230,7 +240,8 @@ for size in dict.fromkeys(r["size"] for r in rows if r["who"] in ("gssl-big", "g
     for who, label in (("generate-gsg", "`gssl generate sbm --format gsg`"), ("generate-txt", "`gssl generate sbm --format txt`"), ("convert", "`gssl convert` text → .gsg")):
         for r in rows:
             if r["size"] == size and r["who"] == who:
-                print(f"| {size} edges | {label} | {r['seconds']:.0f} s ({r.get('cpu', float('nan')):.0f} s) | {r['rss_mb']/1024:.2f} GB | | |")
+                load = f", load average {r['load1']:g} before" if "load1" in r else ""
+                print(f"| {size} edges | {label}{load} | {r['seconds']:.0f} s ({r.get('cpu', float('nan')):.0f} s) | {r['rss_mb']/1024:.2f} GB | | |")
     for cache in ("disk", "cache"):
         g = [r for r in rows if r["size"] == size and r["who"] == "gssl-big" and r["cache"] == cache]
         if not g:
@@ -239,6 +250,7 @@ for size in dict.fromkeys(r["size"] for r in rows if r["who"] in ("gssl-big", "g
             print(f"| {size} edges | labelprop --float32 from {cache} | killed by the watchdog | {max(r['rss_mb'] for r in g)/1024:.2f} GB | | {peer} |")
             continue
         load = "".join(f", load average {r['load1']:g} before" for r in g[:1] if "load1" in r)
+        load += "".join(f"; RSS {r['anon_mb']/1024:.2f} GB private + {r['file_mb']/1024:.2f} GB file pages" for r in g[:1] if "anon_mb" in r)
         print(f"| {size} edges | labelprop --float32 from {cache}: load {med([r['load'] for r in g]):.1f} s, fit {med([r['fit'] for r in g]):.1f} s ({g[0]['iterations']} it.){load} "
               f"| {med([r['seconds'] for r in g]):.0f} s ({med([r.get('cpu', float('nan')) for r in g]):.0f} s) | {med([r['rss_mb'] for r in g])/1024:.2f} GB | {g[0]['acc']:.4f} | {peer} |")
 EOF

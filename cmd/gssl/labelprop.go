@@ -103,9 +103,11 @@ func runLabelprop(ctx context.Context, opts labelpropOptions, stdout, stderr io.
 		m.Classes = ds.Classes
 		need = m.MemoryBytes(ds.Graph)
 	}
-	// The command then forms the n×c probabilities once, beside the model's
-	// scores (the summary's calibration and --out read them).
-	need += 8 * int64(ds.Graph.Nodes()) * int64(max(ds.Classes, 1))
+	// --conformal forms the n×c probabilities once, beside the model's
+	// scores, to calibrate them; --out streams them row by row.
+	if opts.Conformal > 0 {
+		need += 8 * int64(ds.Graph.Nodes()) * int64(max(ds.Classes, 1))
+	}
 	if err := checkClassMemory("labelprop", opts.In.MaxMemory, ds, need); err != nil {
 		return err
 	}
@@ -124,11 +126,13 @@ func runLabelprop(ctx context.Context, opts labelpropOptions, stdout, stderr io.
 	if !run.WithSplit {
 		run.Split.Val = nil
 	}
-	prob := run.Model.Probabilities()
-	if res.Confidence, err = conformalReport(prob, run.Split, ds.Labels, opts.Conformal, opts.Seed); err != nil {
-		return fmt.Errorf("labelprop: %w", err)
+	rows := classRows{split: run.Split, withSplit: run.WithSplit, pred: run.Model.Labels(), probRow: run.Model.ProbabilityRow}
+	if opts.Conformal > 0 {
+		if rows.conf, err = conformalReport(run.Model.Probabilities(), run.Split, ds.Labels, opts.Conformal, opts.Seed); err != nil {
+			return fmt.Errorf("labelprop: %w", err)
+		}
+		res.Confidence = rows.conf
 	}
-	rows := classRows{split: run.Split, withSplit: run.WithSplit, pred: run.Model.Labels(), prob: prob, conf: res.Confidence}
 	if res.Out, res.Saved, err = writeClassOutputs(opts.Out, opts.Save, ds, opts.In, rows, run.Model); err != nil {
 		return fmt.Errorf("labelprop: %w", err)
 	}

@@ -144,13 +144,14 @@ func conformalReport(scores mat.Matrix, split eval.Split, labels []int, alpha fl
 
 // classRows is a node classifier's run as its --out file shows it: the
 // split, the predicted classes (nil: the argmax of prob) and the
-// probabilities, replaced by the calibrated ones and the prediction sets
-// of conf when it is not nil.
+// probabilities (prob, or when it is nil probRow, row by row), replaced by
+// the calibrated ones and the prediction sets of conf when it is not nil.
 type classRows struct {
 	split     eval.Split
 	withSplit bool
 	pred      []int
 	prob      *mat.Dense
+	probRow   func(dst []float64, i int) []float64
 	conf      *confidence.Report
 }
 
@@ -171,7 +172,7 @@ func writeClassOutputs(out, save string, ds *loaders.NodeDataset, in nodeInput, 
 
 // write writes the --out file (loaders.NodeDataset.PredictionTable).
 func (r classRows) write(path string, ds *loaders.NodeDataset) error {
-	p := loaders.ClassPredictions{Parts: r.split.Parts(len(ds.Labels)), WithSplit: r.withSplit, Predicted: r.pred, Probabilities: r.prob}
+	p := loaders.ClassPredictions{Parts: r.split.Parts(len(ds.Labels)), WithSplit: r.withSplit, Predicted: r.pred, Probabilities: r.prob, ProbabilityRow: r.probRow}
 	if r.conf != nil {
 		p.Predicted, p.Probabilities, p.Sets = nil, r.conf.Probabilities, r.conf.Sets
 	}

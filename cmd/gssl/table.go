@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
@@ -44,6 +45,7 @@ func checkOutPath(flag, path string) error {
 // Lines, atomically (loaders.WriteTableFile); "-" writes CSV on standard
 // output (see useOutStdout).
 func writeTable(path string, cols []string, rows int, row func(r int, rec []any)) error {
+	defer boundGarbage()()
 	var err error
 	if path == "-" {
 		err = writeStdout(func(w io.Writer) error { return loaders.WriteTable(w, false, cols, rows, row) })
@@ -89,3 +91,22 @@ type column struct {
 	name  string
 	value func(node, row int) any
 }
+
+// boundGarbage lowers GOGC to writeGCPercent until the returned function
+// restores it: a table's writer makes garbage with every cell (a boxed
+// value, a formatted string), and under the default GOGC of 100 the heap
+// grows by as much as is live before each collection, gigabytes beside a
+// large fit's blocks; at 10 the garbage stays within a tenth of the live
+// heap, for a collection every tenth of it (the live heap is mostly arrays
+// without pointers, which a collection does not scan). A GOGC the user set
+// lower (or off) is kept.
+func boundGarbage() func() {
+	prev := debug.SetGCPercent(writeGCPercent)
+	if prev < writeGCPercent {
+		debug.SetGCPercent(prev)
+	}
+	return func() { debug.SetGCPercent(prev) }
+}
+
+// writeGCPercent is the GOGC of a table's writing (boundGarbage).
+const writeGCPercent = 10

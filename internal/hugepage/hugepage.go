@@ -41,6 +41,17 @@ func Float32s(n int) []float32 {
 	return s
 }
 
+// Slice is Float64s for any element type: a zeroed slice of n T, advised
+// for huge pages when it holds at least MinBytes (tables read at random,
+// such as a generator's sampling tables or a builder's row cursors).
+func Slice[T any](n int) []T {
+	s := make([]T, n)
+	if b := bytesOf(s); len(b) >= MinBytes {
+		advise(alignedPart(b))
+	}
+	return s
+}
+
 // hugeSize is the size of a transparent huge page on x86-64 and arm64 with
 // 4 KiB base pages.
 const hugeSize = 2 << 20

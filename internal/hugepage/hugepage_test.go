@@ -46,3 +46,25 @@ func TestFloat64sZeroedAndAdvised(t *testing.T) {
 		require.Equal(t, before+1, advised, "madvise(MADV_HUGEPAGE) failed with transparent huge pages %q", thp)
 	}
 }
+
+// TestSliceOfStructs: Slice advises by the bytes of its element type: a
+// slice of 16-byte structs is advised from MinBytes/16 elements, not
+// below, and is zeroed.
+func TestSliceOfStructs(t *testing.T) {
+	type slot struct {
+		p    float64
+		a, b int32
+	}
+	before := advised
+	small := Slice[slot](MinBytes/16 - 1)
+	require.Len(t, small, MinBytes/16-1)
+	require.Equal(t, before, advised, "a slice under MinBytes was advised")
+	big := Slice[slot](MinBytes / 16)
+	require.Len(t, big, MinBytes/16)
+	for i := 0; i < len(big); i += 4096 {
+		require.Zero(t, big[i])
+	}
+	if thp, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled"); runtime.GOOS == "linux" && err == nil && !strings.Contains(string(thp), "[never]") {
+		require.Equal(t, before+1, advised, "madvise(MADV_HUGEPAGE) failed with transparent huge pages %q", thp)
+	}
+}
