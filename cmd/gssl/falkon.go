@@ -5,9 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"strconv"
-	"strings"
 
 	"github.com/spf13/cobra"
 	"gonum.org/v1/gonum/mat"
@@ -225,18 +222,4 @@ func rowsOf(x *mat.Dense) int {
 	}
 	n, _ := x.Dims()
 	return n
-}
-
-// peakRSSMB returns the process's peak resident memory (VmHWM) in MiB, or 0
-// where /proc is not available.
-func peakRSSMB() float64 {
-	b, _ := os.ReadFile("/proc/self/status")
-	for _, line := range strings.Split(string(b), "\n") {
-		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmHWM:" {
-			if kb, err := strconv.ParseFloat(f[1], 64); err == nil {
-				return kb / 1024
-			}
-		}
-	}
-	return 0
 }

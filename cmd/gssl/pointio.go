@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/gssl/gssl/internal/procstat"
 	"github.com/gssl/gssl/loaders"
 	"github.com/gssl/gssl/memlimit"
 	"github.com/gssl/gssl/protocol"
@@ -133,3 +134,10 @@ func parseBytes(flag, s string) (int64, error) {
 func checkMemory(need, limit int64, what, alternative string) error {
 	return memlimit.Budget{Bytes: limit, Name: "--max-memory"}.Check(need, what, alternative)
 }
+
+// The process's CPU time and peak memory, for the reports (procstat).
+var (
+	cpuSeconds   = procstat.CPUSeconds
+	peakRSSMB    = procstat.PeakRSSMB
+	resetPeakRSS = procstat.ResetPeakRSS
+)

@@ -1,13 +1,13 @@
 //go:build unix
 
-package main
+package procstat
 
 import "syscall"
 
-// cpuSeconds returns the user plus system CPU time of the process so far
+// CPUSeconds returns the user plus system CPU time of the process so far
 // (0 where getrusage is not available): on a shared machine it is less
 // sensitive than wall time to other processes.
-func cpuSeconds() float64 {
+func CPUSeconds() float64 {
 	var ru syscall.Rusage
 	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
 		return 0
