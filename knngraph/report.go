@@ -209,3 +209,13 @@ func (r Run) graph(nb *Neighbors, rep *Report) (*Graph, error) {
 		rep.Nodes, rep.Unit(), rep.Dim, rep.K, rep.Method, rep.Rule, r.Weights, note, rep.Edges, memlimit.Format(rep.GraphBytes))
 	return g, nil
 }
+
+// String is the summary in one line, as gssl logs it.
+func (s Summary) String() string {
+	w8 := s.Weights
+	if s.Bandwidth > 0 {
+		w8 += fmt.Sprintf(" (σ = %.4g)", s.Bandwidth)
+	}
+	return fmt.Sprintf("KNN graph of %d points (%d features): k = %d, %s search, %s weights, %s rule; %d edges, graph %s (linear in n·k), features %s",
+		s.Points, s.Features, s.K, s.Method, w8, s.Rule, s.Edges, memlimit.Format(s.GraphBytes), memlimit.Format(s.DenseBytes))
+}

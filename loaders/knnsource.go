@@ -1,6 +1,8 @@
 package loaders
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -101,4 +103,27 @@ func firstN(n int) []int {
 		out[i] = i
 	}
 	return out
+}
+
+// KNNGraph builds the K-nearest-neighbour graph of the points pts, read
+// from path, (knngraph.FromPoints with p) as the graph of ds, whose nodes
+// are the rows, within budget; errors name the rows of path.
+func KNNGraph(ctx context.Context, ds *NodeDataset, pts *Points, path string, p knngraph.PointGraph, budget memlimit.Budget) (*knngraph.Weighted, knngraph.Summary, error) {
+	n, d := pts.X.Dims()
+	if what := "rows of --features " + path; n < 2 {
+		return nil, knngraph.Summary{}, fmt.Errorf("%d %s: a K-nearest-neighbour graph needs at least 2 points", n, what)
+	} else if p.K >= n {
+		return nil, knngraph.Summary{}, fmt.Errorf("--neighbors %d is invalid: it must be in [1, %d] for %d %s (a point's neighbours are the other points)", p.K, n-1, n, what)
+	}
+	p.MaxBytes = budget.Bytes
+	w, s, err := knngraph.FromPoints(ctx, pts.X, p)
+	if me := (*knngraph.MemoryError)(nil); errors.As(err, &me) {
+		return nil, s, budget.Check(me.Need, fmt.Sprintf("the %d×%d points and their K-nearest-neighbour graph (k = %d)", n, d, p.K), "give fewer points or features, or a smaller --neighbors")
+	} else if err != nil {
+		// The library's "knngraph: point i" in the user's row numbering and file.
+		msg := strings.Replace(strings.TrimPrefix(err.Error(), "knngraph: "), "point ", "--features "+path+": row ", 1)
+		return nil, s, errors.New(strings.Replace(msg, "node ", "--features "+path+": row ", 1))
+	}
+	ds.Graph = w.W
+	return w, s, nil
 }

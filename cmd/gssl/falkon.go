@@ -169,35 +169,10 @@ func (o falkonOptions) spec(stderr io.Writer) (krr.Spec, error) {
 	return s, nil
 }
 
-// task reads --images or the user's points (--labels: classes,
-// --targets: regression).
+// task reads the data (protocol.KRRData), recording the files it reads.
 func (o falkonOptions) task(ctx context.Context, stderr io.Writer) (*protocol.PointTask, error) {
-	if o.TrainImages < 0 || o.TestImages < 0 {
-		return nil, fmt.Errorf("--train-images %d / --test-images %d is invalid: each must be ≥ 0 (0: all)", o.TrainImages, o.TestImages)
-	}
-	user := o.Points.given() || o.Labels.given() || o.Targets.given()
-	switch {
-	case user && o.Images != "":
-		return nil, errors.New("give either --images or --features with --labels/--targets")
-	case !user && o.Images == "":
-		return nil, errors.New("no data: give --features FILE with --labels FILE (classes) or --targets FILE (regression), or --images DIR (an image folder with origin.txt)")
-	case o.Images != "":
-		t, err := protocol.ReadImageTask(o.Images, o.TrainImages, o.TestImages)
-		return t, withFlag("images", err)
-	case o.TrainImages != 0 || o.TestImages != 0:
-		return nil, errors.New("--train-images and --test-images apply to --images")
-	case o.Labels.given() && o.Targets.given():
-		return nil, errors.New("give --labels (classification) or --targets (regression), not both")
-	}
-	what, vals, test := "labels", o.Labels.Labels, o.Labels.TestLabels
-	if o.Targets.given() {
-		what, vals, test = "targets", o.Targets.Targets, o.Targets.TestTargets
-	}
-	p, err := o.Points.load(ctx, stderr, what, vals, test)
-	if err != nil {
-		return nil, err
-	}
-	return protocol.NewPointTask(p, what == "labels")
+	o.Points.Record = recordTo(ctx, stderr)
+	return protocol.KRRData{Points: o.Points, Labels: o.Labels, Targets: o.Targets, Images: o.Images, TrainImages: o.TrainImages, TestImages: o.TestImages}.Load()
 }
 
 // write writes --out (protocol.PointTask.KRRTable) and --save.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -53,7 +54,7 @@ func newIMGPCommand(g *globals) *cobra.Command {
 	opts := imgpOptions{In: regressionInput{Labelled: 0.1}, Model: newIMGPModelFlags(), MaxMemory: defaultMaxMemory(), LikProbes: spectral.DefaultProbes,
 		LikSteps: spectral.DefaultSteps, LikExact: imgp.DefaultExactLabels}
 	cmd := newCommand("imgp", &opts, func(cmd *cobra.Command, _ []string) error {
-		opts.JSON, opts.In.labelledGiven = g.JSON, cmd.Flags().Changed("labelled")
+		opts.JSON, opts.In.LabelledGiven = g.JSON, cmd.Flags().Changed("labelled")
 		return runIMGP(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
 	})
 	cmd.AddCommand(newIMGPSweepCommand(g))
@@ -88,7 +89,7 @@ func runIMGP(ctx context.Context, opts imgpOptions, stdout, stderr io.Writer) er
 	if err != nil {
 		return fmt.Errorf("imgp: %w", err)
 	}
-	data, err := opts.In.labelled(ctx, stderr, opts.MaxMemory)
+	data, err := loadLabelled(ctx, stderr, opts.In, opts.MaxMemory)
 	if err != nil {
 		return fmt.Errorf("imgp: %w", err)
 	}
@@ -193,7 +194,8 @@ func runIMGPSweep(ctx context.Context, opts sweepOptions, stdout, stderr io.Writ
 		return fmt.Errorf("imgp sweep: %w", err)
 	}
 	model.Seed = 0 // each run's seed is its own
-	data, err := opts.In.load(ctx, stderr)
+	opts.In.Points.Record = recordTo(ctx, stderr)
+	data, err := opts.In.Load()
 	if err != nil {
 		return fmt.Errorf("imgp sweep: %w", err)
 	}
@@ -201,7 +203,8 @@ func runIMGPSweep(ctx context.Context, opts sweepOptions, stdout, stderr io.Writ
 		return fmt.Errorf("imgp sweep: needs every training target and scored test points: use --images or --synthetic")
 	}
 	n := rowsOf(data.X)
-	if err := checkGPMemory(opts.MaxMemory, n); err != nil {
+	b, err := budget(opts.MaxMemory)
+	if err = cmp.Or(err, protocol.CheckGPMemory(b, n)); err != nil {
 		return fmt.Errorf("imgp sweep: %w", err)
 	}
 	prog := newProgress(stderr, len(opts.Fractions)*opts.Seeds, "imgp sweep")

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -119,31 +118,16 @@ func (in *nodeInput) loadPoints(ctx context.Context, stderr io.Writer) (*loaders
 	if err != nil {
 		return nil, flagFile("targets", in.Targets, flagFile("labels", in.Labels, err))
 	}
-	n, d := pts.X.Dims()
-	if what := "rows of --features " + in.Features; n < 2 {
-		return nil, fmt.Errorf("%d %s: a K-nearest-neighbour graph needs at least 2 points", n, what)
-	} else if in.KNN.Neighbors >= n {
-		return nil, fmt.Errorf("--neighbors %d is invalid: it must be in [1, %d] for %d %s (a point's neighbours are the other points)", in.KNN.Neighbors, n-1, n, what)
-	}
-	p.Seed, p.MaxBytes = in.seed(), limit
-	bar := newProgress(stderr, n, "knn")
+	p.Seed = in.seed()
+	bar := newProgress(stderr, rowsOf(pts.X), "knn")
 	p.Progress = searchProgress(bar, p.Approximate, stderr)
-	w, s, err := knngraph.FromPoints(ctx, pts.X, p)
+	w, s, err := loaders.KNNGraph(ctx, ds, pts, in.Features, p, memlimit.Budget{Bytes: limit, Name: "--max-memory"})
 	bar.Finish()
-	if me := (*knngraph.MemoryError)(nil); errors.As(err, &me) {
-		return nil, checkMemory(me.Need, limit, fmt.Sprintf("the %d×%d points and their K-nearest-neighbour graph (k = %d)", n, d, p.K), "give fewer points or features, or a smaller --neighbors")
-	} else if err != nil {
-		// The library's "knngraph: point i" in the user's row numbering and file.
-		msg := strings.Replace(strings.TrimPrefix(err.Error(), "knngraph: "), "point ", "--features "+in.Features+": row ", 1)
-		return nil, errors.New(strings.Replace(msg, "node ", "--features "+in.Features+": row ", 1))
+	if err != nil {
+		return nil, err
 	}
-	w8 := s.Weights
-	if s.Bandwidth > 0 {
-		w8 += fmt.Sprintf(" (σ = %.4g)", s.Bandwidth)
-	}
-	logf(stderr, "gssl: KNN graph of %d points (%d features): k = %d, %s search, %s weights, %s rule; %d edges, graph %s (linear in n·k), features %s",
-		s.Points, s.Features, s.K, s.Method, w8, s.Rule, s.Edges, memlimit.Format(s.GraphBytes), memlimit.Format(s.DenseBytes))
-	ds.Graph, in.built = w.W, &knnBuilt{X: pts.X, IDs: pts.IDs, W: w, Summary: s}
+	logf(stderr, "gssl: %s", s)
+	in.built = &knnBuilt{X: pts.X, IDs: pts.IDs, W: w, Summary: s}
 	return ds, nil
 }
 
@@ -170,8 +154,8 @@ func (in *nodeInput) seed() uint64 {
 }
 
 // readPointRows reads points and their ids (loaders.ReadPoints), records
-// the reader's report, and refuses a file without rows or points above
-// limit.
+// the reader's report, and refuses points above limit and a file without
+// rows (loaders.Points.Check).
 func readPointRows(ctx context.Context, path, idsPath string, limit int64, stderr io.Writer) (*loaders.Points, error) {
 	p, err := loaders.ReadPoints(path, idsPath)
 	if named := flagFile("features", path, err); named != err {
@@ -179,15 +163,12 @@ func readPointRows(ctx context.Context, path, idsPath string, limit int64, stder
 	} else if err != nil {
 		return nil, fmt.Errorf("--features: %w", err)
 	}
-	n, d := p.X.Dims()
-	if err := checkMemory(knngraph.PointsBytes(n, d), limit, fmt.Sprintf("the %d×%d features of %s", n, d, path), "give fewer points or features"); err != nil {
-		return nil, err
+	err = p.Check(memlimit.Budget{Bytes: limit, Name: "--max-memory"})
+	if n, _ := p.X.Dims(); n > 0 && err != nil {
+		return nil, err // points above the limit are refused before they are recorded
 	}
 	recordInputs(ctx, stderr, p.Report)
-	if n == 0 {
-		return nil, fmt.Errorf("--features %s has no rows: a K-nearest-neighbour graph needs points", path)
-	}
-	return p, nil
+	return p, err
 }
 
 // flagNamedError is a library error retold in the user's words.

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 
@@ -13,61 +12,18 @@ import (
 	"github.com/gssl/gssl/savedmodel"
 )
 
-// pointInput is the user's point data of the point-level model commands
-// (gp, imgp, falkon, svm): the points, further points to predict and the
-// id column; the values (one class or target per point) are the
-// command's pointLabels or pointTargets.
-type pointInput struct {
-	Features     string `flag:"features"`
-	TestFeatures string `flag:"test-features"`
-	IDs          string `flag:"ids"`
-}
+// The point data of the point commands (protocol's data sources).
+type (
+	pointInput      = protocol.PointFiles
+	pointLabels     = protocol.LabelFiles
+	pointTargets    = protocol.TargetFiles
+	RegressionData  = protocol.RegressionData
+	regressionInput = protocol.LabelledRegression
+)
 
-// pointLabels are one class per point (--labels) and of the test points.
-type pointLabels struct {
-	Labels     string `flag:"labels"`
-	TestLabels string `flag:"test-labels"`
-}
-
-// pointTargets are one regression target per point (--targets) and of the
-// test points.
-type pointTargets struct {
-	Targets     string `flag:"targets"`
-	TestTargets string `flag:"test-targets"`
-}
-
-// given reports whether any point file is named.
-func (in *pointInput) given() bool { return in.Features != "" || in.TestFeatures != "" }
-
-// given reports whether a labels file is named.
-func (l pointLabels) given() bool { return l.Labels != "" || l.TestLabels != "" }
-
-// given reports whether a targets file is named.
-func (t pointTargets) given() bool { return t.Targets != "" || t.TestTargets != "" }
-
-// load reads the points with the values of the flag --what (labels or
-// targets) and of --test-what, reporting the columns it read
-// (recordInputs).
-func (in *pointInput) load(ctx context.Context, stderr io.Writer, what, values, testValues string) (*loaders.PointSet, error) {
-	switch {
-	case in.Features == "":
-		return nil, fmt.Errorf("--features is needed with --%s, --test-features or --test-%s", what, what)
-	case values == "":
-		return nil, fmt.Errorf("--%s is needed with --features: one value per point (blank for the points to predict)", what)
-	case testValues != "" && in.TestFeatures == "":
-		return nil, fmt.Errorf("--test-%s needs --test-features", what)
-	}
-	s, err := loaders.ReadPointSet(loaders.PointFiles{Features: in.Features, Values: values, TestFeatures: in.TestFeatures,
-		TestValues: testValues, IDColumn: in.IDs, Labels: what == "labels"})
-	var fe *loaders.PointFileError
-	if errors.As(err, &fe) {
-		flag := map[string]string{"Features": "features", "Values": what, "TestFeatures": "test-features", "TestValues": "test-" + what}[fe.Field]
-		return nil, fmt.Errorf("--%s: %w", flag, fe.Err)
-	}
-	if err == nil {
-		recordInputs(ctx, stderr, s.Reports...)
-	}
-	return s, err
+// recordTo records the files a data source reads (recordInputs).
+func recordTo(ctx context.Context, stderr io.Writer) func(...loaders.TableReport) {
+	return func(r ...loaders.TableReport) { recordInputs(ctx, stderr, r...) }
 }
 
 // checkOutPaths checks --out and --save before any work.
@@ -127,6 +83,12 @@ func parseBytes(flag, s string) (int64, error) {
 		return 0, fmt.Errorf("--%s %q is invalid: give a positive size such as 8GB or 512MB", flag, s)
 	}
 	return v, nil
+}
+
+// budget is the memory budget of --max-memory (parseBytes).
+func budget(maxMemory string) (memlimit.Budget, error) {
+	limit, err := parseBytes("max-memory", maxMemory)
+	return memlimit.Budget{Bytes: limit, Name: "--max-memory"}, err
 }
 
 // checkMemory refuses a dense allocation of need bytes (what describes it)

@@ -2,14 +2,12 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
+	"github.com/gssl/gssl/memlimit"
 	"io"
 
 	"github.com/spf13/cobra"
-	"gonum.org/v1/gonum/mat"
 
-	"github.com/gssl/gssl/loaders"
 	"github.com/gssl/gssl/protocol"
 	"github.com/gssl/gssl/savedmodel"
 	"github.com/gssl/gssl/svm"
@@ -68,12 +66,14 @@ func runSVM(ctx context.Context, opts svmOptions, stdout, stderr io.Writer) erro
 	if err != nil {
 		return fmt.Errorf("svm: %w", err)
 	}
-	data, err := opts.task(orBackground(ctx), stderr, limit)
+	opts.Points.Record, ctx = recordTo(ctx, stderr), orBackground(ctx)
+	b := memlimit.Budget{Bytes: limit, Name: "--max-memory"}
+	data, err := protocol.SVMData{Points: opts.Points, Labels: opts.Labels, CSV: opts.CSV, Moons: opts.Moons, Noise: opts.Noise, Seed: opts.Seed, TrainPoints: opts.TrainPoints}.Load(b)
 	if err != nil {
 		return fmt.Errorf("svm: %w", err)
 	}
 	n, _ := data.X.Dims()
-	if err := checkSVMMemory(int64(n), int64(rowsOf(data.XTest)), limit); err != nil {
+	if err := protocol.CheckSVMMemory(b, int64(n), int64(rowsOf(data.XTest))); err != nil {
 		return fmt.Errorf("svm: %w", err)
 	}
 	run, err := protocol.FitClassify(ctx, model, data)
@@ -105,63 +105,6 @@ func (o svmOptions) model() (*svm.PointSVC, int64, error) {
 		return nil, 0, err
 	}
 	return m, limit, checkOutPaths(o.Out, o.Save)
-}
-
-// task reads the user's points, --csv or draws two moons (refused above
-// limit before they are drawn), and splits them into training points and
-// points to predict.
-func (o svmOptions) task(ctx context.Context, stderr io.Writer, limit int64) (*protocol.PointTask, error) {
-	if o.Points.given() || o.Labels.given() {
-		if o.CSV != "" {
-			return nil, errors.New("give either --features/--labels or --csv")
-		}
-		p, err := o.Points.load(ctx, stderr, "labels", o.Labels.Labels, o.Labels.TestLabels)
-		if err != nil {
-			return nil, err
-		}
-		t, err := protocol.NewPointTask(p, true)
-		if err == nil && t.XTest == nil {
-			return nil, errors.New("nothing to predict: give rows with a blank label or --test-features")
-		}
-		return t, err
-	}
-	var x *mat.Dense
-	var labels []int
-	var err error
-	name := o.CSV
-	if o.CSV == "" {
-		train := int64(o.TrainPoints)
-		if train <= 0 {
-			train = int64(o.Moons / 2)
-		}
-		if err := checkSVMMemory(train, int64(o.Moons)-train, limit); err != nil {
-			return nil, err
-		}
-		x, labels, err = svm.TwoMoons(o.Moons, o.Noise, o.Seed)
-		name = fmt.Sprintf("two-moons(n=%d, noise=%g, seed=%d)", o.Moons, o.Noise, o.Seed)
-	} else {
-		x, labels, err = loaders.ReadLabelledPoints(o.CSV)
-	}
-	if err != nil {
-		return nil, err
-	}
-	n, _ := x.Dims()
-	train := o.TrainPoints
-	if train == 0 {
-		train = n / 2
-	}
-	if train < 2 || train >= n {
-		return nil, fmt.Errorf("--train-points %d is invalid: it must be in [2, %d) for %d points (0 means half)", o.TrainPoints, n, n)
-	}
-	return protocol.FirstRowsTask(name, x, labels, train)
-}
-
-// checkSVMMemory refuses the dense kernel matrices of n training and m
-// predicted points above limit: K_train as a dense and a symmetric copy,
-// and the m × n cross matrix.
-func checkSVMMemory(n, m, limit int64) error {
-	return checkMemory(8*(2*n*n+m*n), limit, fmt.Sprintf("the dense kernel matrices of %d training and %d predicted points", n, m),
-		"train on fewer points (--train-points), or use gssl falkon (Nyström kernel ridge regression, memory n·M)")
 }
 
 // write writes --out (protocol.SVMTable) and --save.
