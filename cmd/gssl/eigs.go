@@ -21,18 +21,8 @@ type eigsOptions struct {
 	JSON  bool
 }
 
-// eigsSpecFlags are spectral.EigsSpec's fields, in its order (the types
-// convert).
-type eigsSpecFlags struct {
-	Eigenpairs   int     `flag:"eigenpairs"`
-	Laplacian    string  `flag:"laplacian"`
-	Tol          float64 `flag:"tol"`
-	BlockSize    int     `flag:"block"`
-	BasisSize    int     `flag:"basis"`
-	FilterDegree int     `flag:"filter-degree"`
-	Method       string  `flag:"method"`
-	Isolated     string  `flag:"isolated"`
-}
+// eigsSpecFlags are the eigensolver's flags (spectral.EigsSpec).
+type eigsSpecFlags = spectral.EigsSpec
 
 func newEigsCommand(g *globals) *cobra.Command {
 	opts := eigsOptions{In: newNodeInput(), Spec: eigsSpecFlags{Eigenpairs: 10, Laplacian: "sym", Method: "auto", Isolated: "component"}}
@@ -61,7 +51,7 @@ type eigsResult struct {
 }
 
 func runEigs(ctx context.Context, opts eigsOptions, stdout, stderr io.Writer) error {
-	spec := spectral.EigsSpec(opts.Spec)
+	spec := opts.Spec
 	kind, lopts, settings, err := spec.Parse()
 	if err = firstError(fieldFlagError(err, &opts.Spec), checkOutPath("out", opts.Out), opts.Plots.check()); err != nil {
 		return fmt.Errorf("eigs: %w", err)

@@ -30,19 +30,8 @@ type imgpOptions struct {
 	JSON      bool
 }
 
-// imgpModelFlags are the model flags of imgp and imgp sweep: imgp.Spec's
-// fields, in its order (the types convert).
-type imgpModelFlags struct {
-	K            int     `flag:"neighbors"`
-	Nu           int     `flag:"nu"`
-	Eigenpairs   int     `flag:"eigenpairs"`
-	MaxIter      int     `flag:"max-iter"`
-	LearningRate float64 `flag:"learning-rate"`
-	Probes       int     `flag:"probes"`
-	Distance     string  `flag:"distance"`
-	Procedure    string  `flag:"procedure"`
-	Approximate  bool    `flag:"approximate"`
-}
+// imgpModelFlags are the model flags of imgp and imgp sweep (imgp.Spec).
+type imgpModelFlags = imgp.Spec
 
 // newIMGPModelFlags are the flags' defaults (the library's).
 func newIMGPModelFlags() imgpModelFlags {
@@ -68,11 +57,11 @@ type imgpResult struct {
 	Saved   string  `json:"saved,omitempty"`
 }
 
-// regressor is the regressor the model flags describe (imgp.Spec), an
-// invalid one named by its flag.
-func (o *imgpModelFlags) regressor(seed uint64) (*imgp.Regressor, error) {
-	r, err := imgp.Spec(*o).Regressor(seed)
-	return r, fieldFlagError(err, o)
+// imgpRegressor is the regressor the model flags describe, an invalid one
+// named by its flag.
+func imgpRegressor(o imgpModelFlags, seed uint64) (*imgp.Regressor, error) {
+	r, err := o.Regressor(seed)
+	return r, fieldFlagError(err, &o)
 }
 
 // runIMGP fits IMGP and its Euclidean GP (protocol.RunIMGP) and prints,
@@ -85,7 +74,7 @@ func runIMGP(ctx context.Context, opts imgpOptions, stdout, stderr io.Writer) er
 	if err := checkOutPaths(opts.Out, opts.Save); err != nil {
 		return fmt.Errorf("imgp: %w", err)
 	}
-	r, err := opts.Model.regressor(opts.In.Seed)
+	r, err := imgpRegressor(opts.Model, opts.In.Seed)
 	if err != nil {
 		return fmt.Errorf("imgp: %w", err)
 	}
@@ -189,7 +178,7 @@ func runIMGPSweep(ctx context.Context, opts sweepOptions, stdout, stderr io.Writ
 	if err := opts.check(); err != nil {
 		return fmt.Errorf("imgp sweep: %w", err)
 	}
-	model, err := opts.Model.regressor(opts.In.Seed)
+	model, err := imgpRegressor(opts.Model, opts.In.Seed)
 	if err != nil {
 		return fmt.Errorf("imgp sweep: %w", err)
 	}

@@ -29,13 +29,8 @@ type svmOptions struct {
 	JSON        bool
 }
 
-// svmModelFlags are svm.Spec's fields, in its order (the types convert).
-type svmModelFlags struct {
-	Kernel string  `flag:"kernel"`
-	Sigma  float64 `flag:"sigma"`
-	C      float64 `flag:"c"`
-	Tol    float64 `flag:"tol"`
-}
+// svmModelFlags are the model flags (svm.Spec).
+type svmModelFlags = svm.Spec
 
 func newSVMCommand(g *globals) *cobra.Command {
 	opts := svmOptions{Moons: 600, Noise: 0.15, Model: svmModelFlags{Kernel: "gaussian", Sigma: 0.5, C: svm.DefaultC, Tol: svm.DefaultTol},
@@ -96,7 +91,7 @@ func runSVM(ctx context.Context, opts svmOptions, stdout, stderr io.Writer) erro
 // (the point model keeps the support points, so its predictions here and
 // those of the saved model are the same numbers) and the memory limit.
 func (o svmOptions) model() (*svm.PointSVC, int64, error) {
-	m, err := svm.Spec(o.Model).PointSVC()
+	m, err := o.Model.PointSVC()
 	if err != nil {
 		return nil, 0, fieldFlagError(err, &o.Model)
 	}
