@@ -20,27 +20,19 @@ type falkonOptions struct {
 	Points      pointInput
 	Labels      pointLabels
 	Targets     pointTargets
-	Images      string  `flag:"images"`
-	M           []int   `flag:"m"`
-	Kernel      string  `flag:"kernel"`
-	Sigma       float64 `flag:"sigma"`
-	Lambda      float64 `flag:"ridge"`
-	MaxIter     int     `flag:"max-iter"`
-	Centres     string  `flag:"centres"`
-	Seed        uint64  `flag:"seed"`
-	Precision   string  `flag:"precision"`
-	Solver      string  `flag:"solver"`
-	TrainImages int     `flag:"train-images"`
-	TestImages  int     `flag:"test-images"`
-	Out         string  `flag:"out"`
-	Save        string  `flag:"save"`
+	Images      string `flag:"images"`
+	M           []int  `flag:"m"`
+	krr.Spec           // the model (its M is --m's when one is given)
+	TrainImages int    `flag:"train-images"`
+	TestImages  int    `flag:"test-images"`
+	Out         string `flag:"out"`
+	Save        string `flag:"save"`
 	Plots       plotFlags
 	JSON        bool
 }
 
 func newFalkonCommand(g *globals) *cobra.Command {
-	opts := falkonOptions{M: []int{0}, Kernel: "gaussian", Sigma: 15, Lambda: 1e-8, MaxIter: krr.DefaultIterations,
-		Centres: "uniform", Precision: "float32", Solver: "falkon"}
+	opts := falkonOptions{M: []int{0}, Spec: krr.DefaultSpec()}
 	cmd := newCommand("falkon", &opts, func(cmd *cobra.Command, _ []string) error {
 		opts.JSON = g.JSON
 		return runFalkon(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
@@ -150,8 +142,7 @@ func (o falkonOptions) check() error {
 
 // spec is the model the flags describe; a --centres file is read.
 func (o falkonOptions) spec(stderr io.Writer) (krr.Spec, error) {
-	s := krr.Spec{Solver: o.Solver, Kernel: o.Kernel, Sigma: o.Sigma, Lambda: o.Lambda, MaxIter: o.MaxIter,
-		Centres: o.Centres, Seed: o.Seed, Precision: o.Precision}
+	s := o.Spec
 	if len(o.M) == 1 {
 		s.M = o.M[0]
 	}
