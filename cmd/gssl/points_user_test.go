@@ -97,7 +97,7 @@ func TestIMGPOnUserPoints(t *testing.T) {
 	opts.In.Points = pointInput{Features: filepath.Join(dir, "train_x.csv"), TestFeatures: filepath.Join(dir, "test_x.csv"), IDs: "name"}
 	opts.In.Targets = pointTargets{Targets: filepath.Join(dir, "train_y.csv"), TestTargets: filepath.Join(dir, "test_y.csv")}
 	opts.Out = filepath.Join(dir, "pred.csv")
-	opts.LikProbes = -1
+	opts.Lik.Probes = -1
 	var out, errw bytes.Buffer
 	require.NoError(t, runIMGP(context.Background(), opts, &out, &errw))
 	obj := decodeOne(t, out.Bytes())
