@@ -18,43 +18,9 @@ import (
 )
 
 // knnFlags are the settings of a K-nearest-neighbour graph built from
-// points: the same flags, with the same meaning, in gssl knn and in every
-// node command given --features without --edges.
-type knnFlags struct {
-	Neighbors   int     `flag:"neighbors"`
-	Approximate bool    `flag:"approximate"`
-	Weights     string  `flag:"knn-weights"` // connectivity, gaussian or imgp
-	Bandwidth   float64 `flag:"bandwidth"`
-}
-
-// newKNNFlags is the KNN flags' defaults.
-func newKNNFlags() knnFlags { return knnFlags{Neighbors: defaultNeighbors, Weights: defaultKNNWeights} }
-
-// defaultNeighbors is K of a KNN graph when --neighbors is not given:
-// scikit-learn's LabelSpreading default (n_neighbors=7) rounded up to the
-// value gssl knn has always used.
-const defaultNeighbors = 10
-
-// defaultKNNWeights are the edge weights of a KNN graph built for a node
-// command: scikit-learn's kernel='knn' (0/1 edges).
-const defaultKNNWeights = "connectivity"
-
-// knnFields are knngraph.PointGraph's fields and their flags.
-var knnFields = []string{"knngraph: ", "", "K=", "--neighbors ", "Bandwidth=", "--bandwidth ", "Kernel ", "--knn-weights "}
-
-// pointGraph is the graph the flags describe, checked
-// (knngraph.PointGraph.Validate).
-func (k *knnFlags) pointGraph() (knngraph.PointGraph, error) {
-	if k.Weights == "" {
-		k.Weights = defaultKNNWeights
-	}
-	kern, err := knngraph.ParseKernel(k.Weights)
-	if err != nil {
-		return knngraph.PointGraph{}, fmt.Errorf("--knn-weights %q is invalid: use connectivity, gaussian or imgp", k.Weights)
-	}
-	p := knngraph.PointGraph{K: k.Neighbors, Approximate: k.Approximate, Kernel: kern, Bandwidth: k.Bandwidth}
-	return p, flagNamed(p.Validate(), knnFields...)
-}
+// points (knngraph.GraphOptions): the same flags, with the same meaning, in
+// gssl knn and in every node command given --features without --edges.
+type knnFlags = knngraph.GraphOptions
 
 // knnSummary says how a KNN graph was built, for stderr and --json.
 type knnSummary = knngraph.Summary
@@ -105,7 +71,7 @@ func (in *nodeInput) loadPoints(ctx context.Context, stderr io.Writer) (*loaders
 	if err != nil {
 		return nil, err
 	}
-	p, err := in.KNN.pointGraph()
+	p, err := in.KNN.PointGraph()
 	if err != nil {
 		return nil, err
 	}
