@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 
@@ -10,29 +9,22 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/krr"
-	"github.com/gssl/gssl/loaders"
 	"github.com/gssl/gssl/protocol"
 	"github.com/gssl/gssl/savedmodel"
 )
 
 // falkonOptions are the flags of gssl falkon (help/falkon.md).
 type falkonOptions struct {
-	Points      pointInput
-	Labels      pointLabels
-	Targets     pointTargets
-	Images      string `flag:"images"`
-	M           []int  `flag:"m"`
-	krr.Spec           // the model (its M is --m's when one is given)
-	TrainImages int    `flag:"train-images"`
-	TestImages  int    `flag:"test-images"`
-	Out         string `flag:"out"`
-	Save        string `flag:"save"`
-	Plots       plotFlags
-	JSON        bool
+	protocol.KRRData
+	protocol.KRRModels
+	Out   string `flag:"out"`
+	Save  string `flag:"save"`
+	Plots plotFlags
+	JSON  bool
 }
 
 func newFalkonCommand(g *globals) *cobra.Command {
-	opts := falkonOptions{M: []int{0}, Spec: krr.DefaultSpec()}
+	opts := falkonOptions{KRRModels: protocol.KRRModels{M: []int{0}, Spec: krr.DefaultSpec()}}
 	cmd := newCommand("falkon", &opts, func(cmd *cobra.Command, _ []string) error {
 		opts.JSON = g.JSON
 		return runFalkon(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
@@ -60,19 +52,20 @@ type falkonSweepResult struct {
 // a sweep (protocol.SweepKRR), and prints, writes and plots the report.
 func runFalkon(ctx context.Context, opts falkonOptions, stdout, stderr io.Writer) error {
 	ctx = orBackground(ctx)
-	if err := opts.check(); err != nil {
+	spec, note, err := opts.Resolve()
+	if err = firstError(err, opts.check()); err != nil {
 		return fmt.Errorf("falkon: %w", err)
 	}
-	spec, err := opts.spec(stderr)
-	if err != nil {
-		return fmt.Errorf("falkon: %w", err)
+	if note != "" {
+		logf(stderr, "falkon: %s", note)
 	}
 	model, err := spec.Model()
 	if err != nil {
 		return fmt.Errorf("falkon: %w", fieldFlagError(err, &opts))
 	}
 	start := timeNow()
-	data, err := opts.task(ctx, stderr)
+	opts.Points.Record = recordTo(ctx, stderr)
+	data, err := opts.KRRData.Load()
 	if err != nil {
 		return fmt.Errorf("falkon: %w", err)
 	}
@@ -119,51 +112,17 @@ func runFalkon(ctx context.Context, opts falkonOptions, stdout, stderr io.Writer
 	return reportSummary(stdout, opts.JSON, "falkon", res)
 }
 
-// check refuses flags that do not go together, and bad output paths.
+// check refuses outputs that need one M, and bad output paths.
 func (o falkonOptions) check() error {
-	sweep := len(o.M) > 1
 	switch {
-	case len(o.M) == 0:
-		return errors.New("--m is empty: give a number of centres, or several (--m 250,500,1000)")
-	case sweep && o.Out != "":
+	case o.Sweep() && o.Out != "":
 		return fmt.Errorf("--out needs one --m (a sweep fits %d models)", len(o.M))
-	case sweep && o.Save != "":
+	case o.Sweep() && o.Save != "":
 		return fmt.Errorf("--save needs one --m (a sweep fits %d models)", len(o.M))
-	case sweep && o.Centres != "uniform" && o.Centres != "leverage":
-		return fmt.Errorf("--centres %s: a file of centres holds one M; sweep --m with uniform or leverage centres", o.Centres)
-	case !sweep && o.Plots.Plot != "":
+	case !o.Sweep() && o.Plots.Plot != "":
 		return fmt.Errorf("--plot %s draws test error and time against M: give several values to --m (e.g. --m 250,500,1000)", o.Plots.Plot)
 	}
-	if err := checkOutPaths(o.Out, o.Save); err != nil {
-		return err
-	}
-	return o.Plots.check()
-}
-
-// spec is the model the flags describe; a --centres file is read.
-func (o falkonOptions) spec(stderr io.Writer) (krr.Spec, error) {
-	s := o.Spec
-	if len(o.M) == 1 {
-		s.M = o.M[0]
-	}
-	if o.Centres == "uniform" || o.Centres == "leverage" {
-		return s, nil
-	}
-	idx, err := loaders.ReadInts(o.Centres)
-	if err != nil {
-		return s, fmt.Errorf("--centres: %w", err)
-	}
-	if s.M != 0 && len(idx) != s.M {
-		logf(stderr, "falkon: %s holds %d centres; using M=%d", o.Centres, len(idx), len(idx))
-	}
-	s.CentreIndices = idx
-	return s, nil
-}
-
-// task reads the data (protocol.KRRData), recording the files it reads.
-func (o falkonOptions) task(ctx context.Context, stderr io.Writer) (*protocol.PointTask, error) {
-	o.Points.Record = recordTo(ctx, stderr)
-	return protocol.KRRData{Points: o.Points, Labels: o.Labels, Targets: o.Targets, Images: o.Images, TrainImages: o.TrainImages, TestImages: o.TestImages}.Load()
+	return firstError(checkOutPaths(o.Out, o.Save), o.Plots.check())
 }
 
 // write writes --out (protocol.PointTask.KRRTable) and --save.

@@ -17,6 +17,7 @@ import (
 
 	"github.com/gssl/gssl/kernel"
 	"github.com/gssl/gssl/krr"
+	"github.com/gssl/gssl/protocol"
 )
 
 // writeImageFolder writes n 28×28 images of two classes (a bright top half
@@ -63,8 +64,8 @@ func writeImages(t *testing.T, n, nTest, period int) string {
 }
 
 func falkonDefaults(dir string) falkonOptions {
-	return falkonOptions{Images: dir, M: []int{50}, Spec: krr.Spec{Kernel: "gaussian", Sigma: 15, Lambda: 1e-6, MaxIter: 10,
-		Centres: "uniform", Precision: "float32", Solver: "falkon"}, JSON: true}
+	return falkonOptions{KRRData: protocol.KRRData{Images: dir}, KRRModels: protocol.KRRModels{M: []int{50}, Spec: krr.Spec{Kernel: "gaussian", Sigma: 15, Lambda: 1e-6, MaxIter: 10,
+		Centres: "uniform", Precision: "float32", Solver: "falkon"}}, JSON: true}
 }
 
 func TestFalkonJSON(t *testing.T) {
@@ -187,10 +188,10 @@ func TestFalkonOnUserPoints(t *testing.T) {
 		require.NoError(t, os.WriteFile(p, []byte(s), 0o644))
 		return p
 	}
-	opts := falkonOptions{Points: pointInput{Features: w("x.csv", feat.String()), TestFeatures: w("xt.csv", tfeat.String()), IDs: "id"},
-		Labels: pointLabels{Labels: w("y.csv", lab.String()), TestLabels: w("yt.csv", tlab.String())},
-		M:      []int{20}, Spec: krr.Spec{Kernel: "gaussian", Sigma: 1, Lambda: 1e-6, MaxIter: 20, Centres: "uniform", Precision: "float64", Solver: "falkon"},
-		Out: filepath.Join(dir, "p.csv"), JSON: true}
+	opts := falkonOptions{KRRData: protocol.KRRData{Points: pointInput{Features: w("x.csv", feat.String()), TestFeatures: w("xt.csv", tfeat.String()), IDs: "id"},
+		Labels: pointLabels{Labels: w("y.csv", lab.String()), TestLabels: w("yt.csv", tlab.String())}},
+		KRRModels: protocol.KRRModels{M: []int{20}, Spec: krr.Spec{Kernel: "gaussian", Sigma: 1, Lambda: 1e-6, MaxIter: 20, Centres: "uniform", Precision: "float64", Solver: "falkon"}},
+		Out:       filepath.Join(dir, "p.csv"), JSON: true}
 	var out, errw bytes.Buffer
 	require.NoError(t, runFalkon(context.Background(), opts, &out, &errw))
 	obj := decodeOne(t, out.Bytes())
