@@ -129,8 +129,8 @@ type SVMData struct {
 	TrainPoints int     `flag:"train-points"`
 }
 
-// Load reads or draws the points, refusing, before two moons are drawn,
-// kernel matrices above budget (CheckSVMMemory).
+// Load reads or draws the points, refusing kernel matrices above budget
+// (CheckSVMMemory; for two moons before they are drawn).
 func (d SVMData) Load(budget memlimit.Budget) (*PointTask, error) {
 	if d.Points.Given() || d.Labels.Given() {
 		if d.CSV != "" {
@@ -144,7 +144,7 @@ func (d SVMData) Load(budget memlimit.Budget) (*PointTask, error) {
 		if err == nil && t.XTest == nil {
 			return nil, errors.New("nothing to predict: give rows with a blank label or --test-features")
 		}
-		return t, err
+		return t, t.checkSVM(err, budget)
 	}
 	var x *mat.Dense
 	var labels []int
@@ -174,7 +174,17 @@ func (d SVMData) Load(budget memlimit.Budget) (*PointTask, error) {
 	if train < 2 || train >= n {
 		return nil, fmt.Errorf("--train-points %d is invalid: it must be in [2, %d) for %d points (0 means half)", d.TrainPoints, n, n)
 	}
-	return FirstRowsTask(name, x, labels, train)
+	t, err := FirstRowsTask(name, x, labels, train)
+	return t, t.checkSVM(err, budget)
+}
+
+// checkSVM refuses, unless err is already set, the SVM's kernel matrices
+// of t above budget.
+func (t *PointTask) checkSVM(err error, budget memlimit.Budget) error {
+	if err != nil {
+		return err
+	}
+	return CheckSVMMemory(budget, int64(rowCount(t.X)), int64(rowCount(t.XTest)))
 }
 
 // CheckSVMMemory refuses the dense kernel matrices of n training and m

@@ -14,19 +14,17 @@ import (
 
 // gpOptions are the flags of gssl gp (help/gp.md).
 type gpOptions struct {
-	In         regressionInput
-	Covariance string `flag:"covariance"`
-	Fixed      bool   `flag:"fixed"`
-	MaxIter    int    `flag:"max-iter"`
-	Out        string `flag:"out"`
-	Save       string `flag:"save"`
-	MaxMemory  string `flag:"max-memory"`
-	JSON       bool
-	Plots      plotFlags
+	In regressionInput
+	gp.Spec
+	Out       string `flag:"out"`
+	Save      string `flag:"save"`
+	MaxMemory string `flag:"max-memory"`
+	JSON      bool
+	Plots     plotFlags
 }
 
 func newGPCommand(g *globals) *cobra.Command {
-	opts := gpOptions{In: regressionInput{Labelled: 0.1}, Covariance: gp.Matern52.String(), MaxIter: gp.DefaultMaxIterations, MaxMemory: defaultMaxMemory()}
+	opts := gpOptions{In: regressionInput{Labelled: 0.1}, Spec: gp.DefaultSpec(), MaxMemory: defaultMaxMemory()}
 	return newCommand("gp", &opts, func(cmd *cobra.Command, _ []string) error {
 		opts.JSON, opts.In.LabelledGiven = g.JSON, cmd.Flags().Changed("labelled")
 		return runGP(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
@@ -45,21 +43,8 @@ type gpResult struct {
 // prints, writes and plots its report.
 func runGP(ctx context.Context, opts gpOptions, stdout, stderr io.Writer) error {
 	start := timeNow()
-	m := &gp.Regressor{Fixed: opts.Fixed, MaxIterations: opts.MaxIter}
-	switch opts.Covariance {
-	case "matern52":
-	case "squared-exponential", "rbf", "gaussian":
-		m.Covariance = gp.SquaredExponential
-	default:
-		return fmt.Errorf("gp: --covariance %q is invalid: use matern52 or squared-exponential", opts.Covariance)
-	}
-	if opts.MaxIter < 1 {
-		return fmt.Errorf("gp: --max-iter %d is invalid: it must be ≥ 1", opts.MaxIter)
-	}
-	if err := checkOutPaths(opts.Out, opts.Save); err != nil {
-		return fmt.Errorf("gp: %w", err)
-	}
-	if err := opts.Plots.check(); err != nil {
+	m, err := opts.Regressor()
+	if err = firstError(fieldFlagError(err, &opts), checkOutPaths(opts.Out, opts.Save), opts.Plots.check()); err != nil {
 		return fmt.Errorf("gp: %w", err)
 	}
 	data, err := loadLabelled(ctx, stderr, opts.In, opts.MaxMemory)

@@ -15,26 +15,19 @@ import (
 
 // svmOptions are the flags of gssl svm (help/svm.md).
 type svmOptions struct {
-	Points      pointInput
-	Labels      pointLabels
-	CSV         string  `flag:"csv"`
-	Moons       int     `flag:"moons"`
-	Noise       float64 `flag:"noise"`
-	Seed        uint64  `flag:"seed"`
-	TrainPoints int     `flag:"train-points"`
-	Model       svmModelFlags
-	Out         string `flag:"out"`
-	Save        string `flag:"save"`
-	MaxMemory   string `flag:"max-memory"`
-	JSON        bool
+	protocol.SVMData
+	Model     svmModelFlags
+	Out       string `flag:"out"`
+	Save      string `flag:"save"`
+	MaxMemory string `flag:"max-memory"`
+	JSON      bool
 }
 
 // svmModelFlags are the model flags (svm.Spec).
 type svmModelFlags = svm.Spec
 
 func newSVMCommand(g *globals) *cobra.Command {
-	opts := svmOptions{Moons: 600, Noise: 0.15, Model: svmModelFlags{Kernel: "gaussian", Sigma: 0.5, C: svm.DefaultC, Tol: svm.DefaultTol},
-		MaxMemory: defaultMaxMemory()}
+	opts := svmOptions{SVMData: protocol.SVMData{Moons: 600, Noise: 0.15}, Model: svm.DefaultSpec(), MaxMemory: defaultMaxMemory()}
 	cmd := newCommand("svm", &opts, func(cmd *cobra.Command, _ []string) error {
 		opts.JSON = g.JSON
 		return runSVM(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
@@ -43,16 +36,7 @@ func newSVMCommand(g *globals) *cobra.Command {
 }
 
 // svmResult is the JSON object of gssl svm.
-type svmResult struct {
-	protocol.ClassifierReport
-	Kernel         string  `json:"kernel"`
-	Sigma          float64 `json:"sigma,omitempty"`
-	C              float64 `json:"C"`
-	SupportVectors int     `json:"support_vectors"`
-	Iterations     int     `json:"iterations"`
-	Out            string  `json:"out,omitempty"`
-	Saved          string  `json:"saved,omitempty"`
-}
+type svmResult struct{ protocol.SVMReport }
 
 // runSVM trains the machine on the training points (protocol.FitClassify)
 // and prints and writes what it predicts.
@@ -62,28 +46,20 @@ func runSVM(ctx context.Context, opts svmOptions, stdout, stderr io.Writer) erro
 		return fmt.Errorf("svm: %w", err)
 	}
 	opts.Points.Record, ctx = recordTo(ctx, stderr), orBackground(ctx)
-	b := memlimit.Budget{Bytes: limit, Name: "--max-memory"}
-	data, err := protocol.SVMData{Points: opts.Points, Labels: opts.Labels, CSV: opts.CSV, Moons: opts.Moons, Noise: opts.Noise, Seed: opts.Seed, TrainPoints: opts.TrainPoints}.Load(b)
+	data, err := opts.SVMData.Load(memlimit.Budget{Bytes: limit, Name: "--max-memory"})
 	if err != nil {
-		return fmt.Errorf("svm: %w", err)
-	}
-	n, _ := data.X.Dims()
-	if err := protocol.CheckSVMMemory(b, int64(n), int64(rowsOf(data.XTest))); err != nil {
 		return fmt.Errorf("svm: %w", err)
 	}
 	run, err := protocol.FitClassify(ctx, model, data)
 	if err != nil {
 		return fmt.Errorf("svm: %w", err)
 	}
-	res := svmResult{ClassifierReport: protocol.NewClassifierReport(data, run), Kernel: opts.Model.Kernel, C: opts.Model.C,
-		SupportVectors: model.SupportVectors(), Iterations: model.Iterations(), Out: opts.Out, Saved: opts.Save}
-	if opts.Model.Kernel == "gaussian" {
-		res.Sigma = opts.Model.Sigma
-	}
+	res := svmResult{protocol.NewSVMReport(opts.Model, model, data, run)}
+	res.Out, res.Saved = opts.Out, opts.Save
 	if err := opts.write(data, model, run.Classes); err != nil {
 		return fmt.Errorf("svm: %w", err)
 	}
-	logf(stderr, "svm: %s, %d training points, %d support vectors, %d SMO iterations, %.3f s", res.Data, n, res.SupportVectors, res.Iterations, res.FitSeconds)
+	logf(stderr, "svm: %s, %d training points, %d support vectors, %d SMO iterations, %.3f s", res.Data, res.Train, res.SupportVectors, res.Iterations, res.FitSeconds)
 	return reportSummary(stdout, opts.JSON, "svm", res)
 }
 
