@@ -65,8 +65,8 @@ func (s KNNSource) Select(p *Points, budget memlimit.Budget) (*KNNPoints, error)
 		return &KNNPoints{X: x, IDs: ids, Dist2Scale: 1,
 			Report: knngraph.Report{Features: s.Features, Dataset: name, Nodes: n, Dim: d}}, nil
 	}
-	if err := RefuseNumPyImages(s.Images); err != nil {
-		return nil, fmt.Errorf("--images: %w; give it to --features (one point per row), e.g. gssl knn --features %s", err, s.Images)
+	if err := CheckImagesPath(s.Images); err != nil {
+		return nil, err
 	}
 	set, err := ReadImageSet(s.Images, s.Pixels)
 	if err != nil {
@@ -126,4 +126,13 @@ func KNNGraph(ctx context.Context, ds *NodeDataset, pts *Points, path string, p 
 	}
 	ds.Graph = w.W
 	return w, s, nil
+}
+
+// CheckImagesPath refuses a NumPy file given to --images as raw uint8
+// images (RefuseNumPyImages), pointing to --features.
+func CheckImagesPath(path string) error {
+	if err := RefuseNumPyImages(path); err != nil {
+		return fmt.Errorf("--images: %w; give it to --features (one point per row), e.g. gssl knn --features %s", err, path)
+	}
+	return nil
 }

@@ -95,21 +95,13 @@ func clusterWrite(opts clusterOptions, v *protocol.ComponentView, sc *spectral.S
 	if res.Out, err = writeOut(opts.Out, func() error { return writeVectors(opts.Out, v.All, &mat.Dense{}, "", v.Orig, cluster) }); err != nil {
 		return err
 	}
-	res.Saved, err = writeOut(opts.Save, func() error {
-		c := savedmodel.Context{IDs: v.DS.IDs, Data: v.Data}
-		if opts.In.Edges != "" && !opts.LCC {
-			sum, err := modelfile.FileSHA256(opts.In.Edges)
-			if err != nil {
-				return fmt.Errorf("--save %s: hashing the graph file: %w", opts.Save, err)
-			}
-			c.GraphSHA256 = sum
+	c := savedmodel.Context{IDs: v.DS.IDs, Data: v.Data}
+	if res.Saved = opts.Save; opts.Save != "" && opts.In.Edges != "" && !opts.LCC {
+		if c.GraphSHA256, err = modelfile.FileSHA256(opts.In.Edges); err != nil {
+			return fmt.Errorf("--save %s: hashing the graph file: %w", opts.Save, err)
 		}
-		if err := savedmodel.Save(opts.Save, sc, c); err != nil {
-			return fmt.Errorf("--save %w", err)
-		}
-		return nil
-	})
-	return err
+	}
+	return savePointModel(opts.Save, sc, c)
 }
 
 // loadComponentView loads the input and, with lcc, its largest component

@@ -51,7 +51,6 @@ type falkonSweepResult struct {
 // runFalkon fits the model of the flags (krr.Spec) once, or once per M of
 // a sweep (protocol.SweepKRR), and prints, writes and plots the report.
 func runFalkon(ctx context.Context, opts falkonOptions, stdout, stderr io.Writer) error {
-	ctx = orBackground(ctx)
 	spec, note, err := opts.Resolve()
 	if err = firstError(err, opts.check()); err != nil {
 		return fmt.Errorf("falkon: %w", err)

@@ -57,7 +57,7 @@ func imgpRegressor(o imgpModelFlags, seed uint64) (*imgp.Regressor, error) {
 // runIMGP fits IMGP and its Euclidean GP (protocol.RunIMGP) and prints,
 // writes and plots the report.
 func runIMGP(ctx context.Context, opts imgpOptions, stdout, stderr io.Writer) error {
-	start, ctx := timeNow(), orBackground(ctx)
+	start := timeNow()
 	if err := opts.Plots.check(); err != nil {
 		return fmt.Errorf("imgp: %w", err)
 	}
@@ -156,7 +156,7 @@ type sweepResult struct {
 // runIMGPSweep runs protocol.IMGPSweep over the fractions and seeds on one
 // graph and prints and plots the report.
 func runIMGPSweep(ctx context.Context, opts sweepOptions, stdout, stderr io.Writer) error {
-	start, ctx := timeNow(), orBackground(ctx)
+	start := timeNow()
 	if err := opts.check(); err != nil {
 		return fmt.Errorf("imgp sweep: %w", err)
 	}

@@ -50,14 +50,6 @@ func writePredictions(path string, t protocol.PredictionTable) error {
 	return writeTable(path, t.Columns, t.Rows, t.Row)
 }
 
-// orBackground is ctx, or context.Background() when ctx is nil.
-func orBackground(ctx context.Context) context.Context {
-	if ctx == nil {
-		return context.Background()
-	}
-	return ctx
-}
-
 // withFlag prefixes err with the flag it concerns.
 func withFlag(flag string, err error) error {
 	if err != nil {

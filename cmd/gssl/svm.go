@@ -45,7 +45,7 @@ func runSVM(ctx context.Context, opts svmOptions, stdout, stderr io.Writer) erro
 	if err != nil {
 		return fmt.Errorf("svm: %w", err)
 	}
-	opts.Points.Record, ctx = recordTo(ctx, stderr), orBackground(ctx)
+	opts.Points.Record = recordTo(ctx, stderr)
 	data, err := opts.SVMData.Load(memlimit.Budget{Bytes: limit, Name: "--max-memory"})
 	if err != nil {
 		return fmt.Errorf("svm: %w", err)
