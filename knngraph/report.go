@@ -74,15 +74,27 @@ type Run struct {
 	// σ; 0 takes √2 times the IMGP default α, except for self-tuning gaussian.
 	Weights   string
 	Bandwidth float64
+	// Budget, when its Bytes are set, refuses points and graph whose
+	// memory (GraphBytes + PointsBytes) passes it, before the search.
+	Budget memlimit.Budget
 	// Log, when set, receives one line per finished stage.
 	Log func(format string, args ...any)
 }
 
 // Do runs r on the rows of x and fills rep (whose source fields, Images,
-// Features, Dataset, Nodes and Dim, the caller sets). It returns the
-// neighbours and the graph.
+// Features, Dataset, Nodes and Dim, the caller sets), after checking K
+// and the memory. It returns the neighbours and the graph.
 func (r Run) Do(ctx context.Context, x *mat.Dense, rep *Report) (*Neighbors, *Graph, error) {
-	n, _ := x.Dims()
+	n, d := x.Dims()
+	if k := r.Graph.K; k < 1 || k >= n {
+		return nil, nil, fmt.Errorf("--neighbors %d is invalid: it must be in [1, %d) for %d %s", k, n, n, rep.Unit())
+	}
+	if r.Budget.Bytes > 0 {
+		what := fmt.Sprintf("the %d×%d points and their K-nearest-neighbour graph (k = %d)", n, d, r.Graph.K)
+		if err := r.Budget.Check(GraphBytes(n, r.Graph.K)+PointsBytes(n, d), what, "give fewer points (--n) or a smaller --neighbors"); err != nil {
+			return nil, nil, err
+		}
+	}
 	rep.K, rep.Rule, rep.Threads, rep.GraphBytes = r.Graph.K, r.Graph.Rule.String(), runtime.GOMAXPROCS(0), GraphBytes(n, r.Graph.K)
 	nb, err := r.search(ctx, x, rep)
 	if err != nil {

@@ -47,3 +47,17 @@ func (k KRRModels) Resolve() (s krr.Spec, note string, err error) {
 	s.CentreIndices = idx
 	return s, note, nil
 }
+
+// Warnings are what the fit of r did that its user should know: centres
+// that repeat a point already chosen, and a jitter raised on a singular
+// K_MM.
+func (r KRRReport) Warnings() []string {
+	var w []string
+	if r.DroppedCentres > 0 {
+		w = append(w, fmt.Sprintf("%d centres repeat a point already chosen and were left out: M=%d", r.DroppedCentres, r.M))
+	}
+	if r.JitterRaises > 0 {
+		w = append(w, fmt.Sprintf("K_MM is numerically singular for λ=%g: jitter ε raised %d times to %g", r.Lambda, r.JitterRaises, r.Jitter))
+	}
+	return w
+}

@@ -49,11 +49,8 @@ func runEigs(ctx context.Context, opts eigsOptions, stdout, stderr io.Writer) er
 	}
 	defer ds.Close()
 	b, err := budget(opts.In.MaxMemory)
-	var rep *spectral.EigsReport
-	if err == nil {
-		rep, err = opts.Spec.Report(opts.In.source(), ds.Graph, b)
-	}
-	if err != nil {
+	rep, rerr := opts.Spec.Report(opts.In.source(), ds.Graph, b)
+	if err = firstError(err, rerr); err != nil {
 		return fmt.Errorf("eigs: %w", fieldFlagError(err, &opts.Spec))
 	}
 	res := eigsResult{*rep}

@@ -93,11 +93,8 @@ func runFalkon(ctx context.Context, opts falkonOptions, stdout, stderr io.Writer
 		return fmt.Errorf("falkon: %w", err)
 	}
 	res := falkonResult{KRRReport: protocol.NewKRRReport(spec, model, data, run), LoadSeconds: load}
-	if res.DroppedCentres > 0 {
-		logf(stderr, "falkon: %d centres repeat a point already chosen and were left out: M=%d", res.DroppedCentres, res.M)
-	}
-	if res.JitterRaises > 0 {
-		logf(stderr, "falkon: K_MM is numerically singular for λ=%g: jitter ε raised %d times to %g", opts.Lambda, res.JitterRaises, res.Jitter)
+	for _, w := range res.Warnings() {
+		logf(stderr, "falkon: %s", w)
 	}
 	if err := opts.write(model, data, run.Test, &res, stderr); err != nil {
 		return fmt.Errorf("falkon: %w", err)

@@ -47,25 +47,12 @@ type imgpResult struct {
 	Saved   string  `json:"saved,omitempty"`
 }
 
-// imgpRegressor is the regressor the model flags describe, an invalid one
-// named by its flag.
-func imgpRegressor(o imgpModelFlags, seed uint64) (*imgp.Regressor, error) {
-	r, err := o.Regressor(seed)
-	return r, fieldFlagError(err, &o)
-}
-
 // runIMGP fits IMGP and its Euclidean GP (protocol.RunIMGP) and prints,
 // writes and plots the report.
 func runIMGP(ctx context.Context, opts imgpOptions, stdout, stderr io.Writer) error {
 	start := timeNow()
-	if err := opts.Plots.check(); err != nil {
-		return fmt.Errorf("imgp: %w", err)
-	}
-	if err := checkOutPaths(opts.Out, opts.Save); err != nil {
-		return fmt.Errorf("imgp: %w", err)
-	}
-	r, err := imgpRegressor(opts.Model, opts.In.Seed)
-	if err != nil {
+	r, err := opts.Model.Regressor(opts.In.Seed)
+	if err = firstError(opts.Plots.check(), checkOutPaths(opts.Out, opts.Save), fieldFlagError(err, &opts.Model)); err != nil {
 		return fmt.Errorf("imgp: %w", err)
 	}
 	data, err := loadLabelled(ctx, stderr, opts.In, opts.MaxMemory)
@@ -87,16 +74,14 @@ func runIMGP(ctx context.Context, opts imgpOptions, stdout, stderr io.Writer) er
 		logf(stderr, "imgp: no --plot: it needs the true targets of the points off the graph (--test-targets)")
 		opts.Plots.Plot = ""
 	}
-	if opts.Out != "" || opts.Save != "" {
-		var preds []protocol.Prediction
-		if opts.Out != "" {
-			if preds, err = protocol.IMGPPredictions(ctx, r, data, run.Test); err != nil {
-				return err
-			}
+	var preds []protocol.Prediction
+	if opts.Out != "" {
+		if preds, err = protocol.IMGPPredictions(ctx, r, data, run.Test); err != nil {
+			return err
 		}
-		if err := writeRegression(opts.Out, opts.Save, r, data, preds, true); err != nil {
-			return fmt.Errorf("imgp: %w", err)
-		}
+	}
+	if err := writeRegression(opts.Out, opts.Save, r, data, preds, true); err != nil {
+		return fmt.Errorf("imgp: %w", err)
 	}
 	res.Seconds = seconds(start)
 	draw := func() (picture, error) { return imgpPicture(data, r, run, res) }
@@ -157,18 +142,12 @@ type sweepResult struct {
 // graph and prints and plots the report.
 func runIMGPSweep(ctx context.Context, opts sweepOptions, stdout, stderr io.Writer) error {
 	start := timeNow()
-	if err := opts.check(); err != nil {
-		return fmt.Errorf("imgp sweep: %w", err)
-	}
-	model, err := imgpRegressor(opts.Model, opts.In.Seed)
-	if err != nil {
+	model, err := opts.Model.Regressor(opts.In.Seed)
+	b, berr := budget(opts.MaxMemory)
+	if err = firstError(opts.check(), fieldFlagError(err, &opts.Model), berr); err != nil {
 		return fmt.Errorf("imgp sweep: %w", err)
 	}
 	opts.In.Points.Record = recordTo(ctx, stderr)
-	b, err := budget(opts.MaxMemory)
-	if err != nil {
-		return fmt.Errorf("imgp sweep: %w", err)
-	}
 	sw, data, err := opts.In.Sweep(model, b)
 	if err != nil {
 		return fmt.Errorf("imgp sweep: %w", err)

@@ -96,31 +96,23 @@ func runKNN(ctx context.Context, opts knnOptions, stdout, stderr io.Writer) erro
 		return fmt.Errorf("knn: %w", paramFlagError(err))
 	}
 	res, x := knnResult{in.Report}, in.X
-	n, d := x.Dims()
-	k := opts.Neighbors
-	if res.LoadSeconds = seconds(start); k < 1 || k >= n {
-		return fmt.Errorf("knn: --neighbors %d is invalid: it must be in [1, %d) for %d %s", k, n, n, res.Unit())
-	}
-	if err := checkMemory(knngraph.GraphBytes(n, k)+knngraph.PointsBytes(n, d), limit, fmt.Sprintf("the %d×%d points and their K-nearest-neighbour graph (k = %d)", n, d, k), "give fewer points (--n) or a smaller --neighbors"); err != nil {
-		return fmt.Errorf("knn: %w", err)
-	}
-	bar := newProgress(stderr, n, "knn")
-	run.Graph.Progress, run.Dist2Scale = searchProgress(bar, run.Graph.Approximate, stderr), in.Dist2Scale
+	res.LoadSeconds = seconds(start)
+	bar := newProgress(stderr, rowsOf(x), "knn")
+	run.Graph.Progress, run.Dist2Scale, run.Budget = searchProgress(bar, run.Graph.Approximate, stderr), in.Dist2Scale, budget
 	run.Log = func(format string, a ...any) { bar.Finish(); logf(stderr, "knn: "+format, a...) }
 	nb, g, err := run.Do(ctx, x, &res.Report)
 	bar.Finish()
 	if err != nil {
 		return fmt.Errorf("knn: %w", flagFile("groundtruth", opts.GroundTruth, err))
 	}
-	if opts.Out != "" {
+	if res.Out, err = writeOut(opts.Out, func() error {
 		w, err := g.WeightsNamed(run.Weights, res.Bandwidth)
-		if err == nil {
-			err = withFlag("out "+opts.Out, loaders.WriteGraph(opts.Out, w, in.IDs))
-		}
 		if err != nil {
-			return fmt.Errorf("knn: %w", err)
+			return err
 		}
-		res.Out = opts.Out
+		return withFlag("out "+opts.Out, loaders.WriteGraph(opts.Out, w, in.IDs))
+	}); err != nil {
+		return fmt.Errorf("knn: %w", err)
 	}
 	if err := opts.Plots.write(stderr, "knn", res, func() (picture, error) { return knnPicture(nb, res) }); err != nil {
 		return err

@@ -68,11 +68,8 @@ func (in *nodeInput) loadPoints(ctx context.Context, stderr io.Writer) (*loaders
 		return nil, fmt.Errorf("--nodes %d applies to edge tables; with --features and no --edges the nodes are the rows of --features", in.Nodes)
 	}
 	limit, err := parseBytes("max-memory", in.MaxMemory)
-	if err != nil {
-		return nil, err
-	}
-	p, err := in.KNN.PointGraph()
-	if err != nil {
+	p, perr := in.KNN.PointGraph()
+	if err = firstError(err, perr); err != nil {
 		return nil, err
 	}
 	pts, err := readPointRows(ctx, in.Features, in.FeatureIDs, limit, stderr)
@@ -108,15 +105,13 @@ func (in *nodeInput) builtSummary() *knnSummary {
 
 // seed is the command's --seed (NN-descent's seed), 0 without one.
 func (in *nodeInput) seed() uint64 {
-	if in.flags == nil {
-		return 0
+	if in.flags != nil {
+		if f := in.flags.Lookup("seed"); f != nil {
+			v, _ := strconv.ParseUint(f.Value.String(), 10, 64)
+			return v
+		}
 	}
-	f := in.flags.Lookup("seed")
-	if f == nil {
-		return 0
-	}
-	v, _ := strconv.ParseUint(f.Value.String(), 10, 64)
-	return v
+	return 0
 }
 
 // readPointRows reads points and their ids (loaders.ReadPoints), records

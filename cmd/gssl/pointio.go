@@ -90,8 +90,4 @@ func checkMemory(need, limit int64, what, alternative string) error {
 }
 
 // The process's CPU time and peak memory, for the reports (procstat).
-var (
-	cpuSeconds   = procstat.CPUSeconds
-	peakRSSMB    = procstat.PeakRSSMB
-	resetPeakRSS = procstat.ResetPeakRSS
-)
+var cpuSeconds, peakRSSMB = procstat.CPUSeconds, procstat.PeakRSSMB

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"github.com/gssl/gssl/memlimit"
 	"io"
 
 	"github.com/spf13/cobra"
@@ -41,12 +40,15 @@ type svmResult struct{ protocol.SVMReport }
 // runSVM trains the machine on the training points (protocol.FitClassify)
 // and prints and writes what it predicts.
 func runSVM(ctx context.Context, opts svmOptions, stdout, stderr io.Writer) error {
-	model, limit, err := opts.model()
-	if err != nil {
+	// The point model keeps the support points, so its predictions here and
+	// those of the saved model are the same numbers.
+	model, err := opts.Model.PointSVC()
+	b, berr := budget(opts.MaxMemory)
+	if err = firstError(fieldFlagError(err, &opts.Model), berr, checkOutPaths(opts.Out, opts.Save)); err != nil {
 		return fmt.Errorf("svm: %w", err)
 	}
 	opts.Points.Record = recordTo(ctx, stderr)
-	data, err := opts.SVMData.Load(memlimit.Budget{Bytes: limit, Name: "--max-memory"})
+	data, err := opts.SVMData.Load(b)
 	if err != nil {
 		return fmt.Errorf("svm: %w", err)
 	}
@@ -61,21 +63,6 @@ func runSVM(ctx context.Context, opts svmOptions, stdout, stderr io.Writer) erro
 	}
 	logf(stderr, "svm: %s, %d training points, %d support vectors, %d SMO iterations, %.3f s", res.Data, res.Train, res.SupportVectors, res.Iterations, res.FitSeconds)
 	return reportSummary(stdout, opts.JSON, "svm", res)
-}
-
-// model checks the model, memory and output flags and returns the machine
-// (the point model keeps the support points, so its predictions here and
-// those of the saved model are the same numbers) and the memory limit.
-func (o svmOptions) model() (*svm.PointSVC, int64, error) {
-	m, err := o.Model.PointSVC()
-	if err != nil {
-		return nil, 0, fieldFlagError(err, &o.Model)
-	}
-	limit, err := parseBytes("max-memory", o.MaxMemory)
-	if err != nil {
-		return nil, 0, err
-	}
-	return m, limit, checkOutPaths(o.Out, o.Save)
 }
 
 // write writes --out (protocol.SVMTable) and --save.
