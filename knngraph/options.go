@@ -45,19 +45,19 @@ func (o GraphOptions) PointGraph() (PointGraph, error) {
 	}
 	p := PointGraph{K: o.Neighbors, Approximate: o.Approximate, Kernel: kern, Bandwidth: o.Bandwidth}
 	if err := p.Validate(); err != nil {
-		return p, &flagError{pointGraphFlags.Replace(err.Error()), err}
+		return p, flagError{err, pointGraphFlags}
 	}
 	return p, nil
 }
 
 // flagError is an error retold in the words of the flags.
 type flagError struct {
-	msg string
-	err error
+	err   error
+	words *strings.Replacer // a field's name → its flag's
 }
 
-func (e *flagError) Error() string { return e.msg }
-func (e *flagError) Unwrap() error { return e.err }
+func (e flagError) Error() string { return e.words.Replace(e.err.Error()) }
+func (e flagError) Unwrap() error { return e.err }
 
 // Options are the settings of gssl knn by name: the graph, the search's
 // precision, rule and seed, and what measures it (Run).
@@ -107,7 +107,7 @@ func (o Options) Run() (Run, error) {
 	if o.Compare {
 		r.Compare = o.CompareIterations
 		if err := (Comparison{Limits: r.Compare}).Validate(); err != nil {
-			return r, &flagError{strings.Replace(err.Error(), "knngraph: Comparison.Limits", "--compare-iterations", 1), err}
+			return r, flagError{err, strings.NewReplacer("knngraph: Comparison.Limits", "--compare-iterations")}
 		}
 	}
 	return r, nil

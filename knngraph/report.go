@@ -10,6 +10,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/gssl/gssl/internal/cputime"
 	"github.com/gssl/gssl/internal/procstat"
 	"github.com/gssl/gssl/memlimit"
 )
@@ -133,9 +134,9 @@ func (r Run) search(ctx context.Context, x *mat.Dense, rep *Report) (*Neighbors,
 		}
 	}
 	rep.RSSReset = procstat.ResetPeakRSS()
-	cpu0, start := procstat.CPUSeconds(), time.Now()
+	cpu0, start := cputime.Seconds(), time.Now()
 	nb, err := p.Search(ctx, x)
-	rep.Seconds, rep.CPUSeconds, rep.PeakRSSMB = time.Since(start).Seconds(), procstat.CPUSeconds()-cpu0, procstat.PeakRSSMB()
+	rep.Seconds, rep.CPUSeconds, rep.PeakRSSMB = time.Since(start).Seconds(), cputime.Seconds()-cpu0, procstat.PeakRSSMB()
 	if err != nil {
 		return nil, err
 	}

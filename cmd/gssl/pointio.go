@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/gssl/gssl/internal/cputime"
 	"github.com/gssl/gssl/internal/procstat"
 	"github.com/gssl/gssl/loaders"
 	"github.com/gssl/gssl/memlimit"
@@ -90,4 +91,4 @@ func checkMemory(need, limit int64, what, alternative string) error {
 }
 
 // The process's CPU time and peak memory, for the reports (procstat).
-var cpuSeconds, peakRSSMB = procstat.CPUSeconds, procstat.PeakRSSMB
+var cpuSeconds, peakRSSMB = cputime.Seconds, procstat.PeakRSSMB

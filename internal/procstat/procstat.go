@@ -1,7 +1,7 @@
-// Package procstat reads the resources the running process has used: its
-// CPU time and its peak resident memory, which the measured runs of the
-// library (knngraph.Run, the point-model reports) record beside their wall
-// time.
+// Package procstat reads the peak resident memory of the running process,
+// which the measured runs of the library (knngraph.Run,
+// spectral.EigsSpec.Solve) record beside their wall and CPU time (package
+// cputime).
 package procstat
 
 import (
