@@ -66,17 +66,9 @@ func withFlag(flag string, err error) error {
 // defaultMaxMemory is the --max-memory default (memlimit.Default).
 func defaultMaxMemory() string { return memlimit.Format(memlimit.Default()) }
 
-// parseBytes reads a memory size (memlimit.Parse); empty means the default.
-func parseBytes(flag, s string) (int64, error) {
-	if s == "" {
-		s = defaultMaxMemory() // the flag's default, for callers that build options by hand
-	}
-	v, err := memlimit.Parse(s)
-	if err != nil {
-		return 0, fmt.Errorf("--%s %q is invalid: give a positive size such as 8GB or 512MB", flag, s)
-	}
-	return v, nil
-}
+// parseBytes reads a memory size (memlimit.ParseFlag); empty means the
+// default.
+var parseBytes = memlimit.ParseFlag
 
 // budget is the memory budget of --max-memory (parseBytes).
 func budget(maxMemory string) (memlimit.Budget, error) {
