@@ -17,15 +17,15 @@ const MaxSpecIterations = 100000
 // Unlike the Regressor's fields, zero is not a default here (except
 // Eigenpairs, and MaxIter, where 0 keeps the initial hyperparameters).
 type Spec struct {
-	K            int     `json:"k"`             // nearest neighbours of the graph, ≥ 1
-	Nu           int     `json:"nu"`            // smoothness ν ≥ 1 of the graph Matérn prior
-	Eigenpairs   int     `json:"eigenpairs"`    // L ≥ 1, or 0 for min(N, DefaultEigenpairs)
-	MaxIter      int     `json:"max_iter"`      // Adam steps in [0, MaxSpecIterations]; 0 keeps the initial hyperparameters
-	LearningRate float64 `json:"learning_rate"` // Adam's, finite and > 0
-	Probes       int     `json:"probes"`        // Hutchinson probes per gradient, ≥ 1
-	Distance     string  `json:"distance"`      // "nearest" (node) or "mean" (of the K neighbours); "" is nearest
-	Procedure    string  `json:"procedure"`     // "refit" or "paper" (ParseProcedure); "" is refit
-	Approximate  bool    `json:"approximate"`   // build the graph by NN-descent (seeded by the Regressor's Seed)
+	K            int     `json:"k" flag:"neighbors"`                 // nearest neighbours of the graph, ≥ 1
+	Nu           int     `json:"nu" flag:"nu"`                       // smoothness ν ≥ 1 of the graph Matérn prior
+	Eigenpairs   int     `json:"eigenpairs" flag:"eigenpairs"`       // L ≥ 1, or 0 for min(N, DefaultEigenpairs)
+	MaxIter      int     `json:"max_iter" flag:"max-iter"`           // Adam steps in [0, MaxSpecIterations]; 0 keeps the initial hyperparameters
+	LearningRate float64 `json:"learning_rate" flag:"learning-rate"` // Adam's, finite and > 0
+	Probes       int     `json:"probes" flag:"probes"`               // Hutchinson probes per gradient, ≥ 1
+	Distance     string  `json:"distance" flag:"distance"`           // "nearest" (node) or "mean" (of the K neighbours); "" is nearest
+	Procedure    string  `json:"procedure" flag:"procedure"`         // "refit" or "paper" (ParseProcedure); "" is refit
+	Approximate  bool    `json:"approximate" flag:"approximate"`     // build the graph by NN-descent (seeded by the Regressor's Seed)
 }
 
 var distances = map[string]DistanceRule{"": NearestNode, "nearest": NearestNode, "mean": MeanNeighbour}

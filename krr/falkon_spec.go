@@ -16,33 +16,43 @@ const MaxSpecIterations = 100000
 // Spec describes a Nyström kernel ridge model by names and numbers, as a
 // command line, a configuration file or another front end gives it; Model
 // builds the regressor. Every field must be set (there are no zero-value
-// defaults except M).
+// defaults except M and Precision); DefaultSpec holds the defaults. The
+// flag tags are gssl falkon's flags.
 type Spec struct {
 	// Solver is "falkon" (preconditioned conjugate gradient, Falkon) or
 	// "nystrom" (the direct solve of the same system, Nystrom).
-	Solver string `json:"solver"`
+	Solver string `json:"solver" flag:"solver"`
 	// Kernel is a name of kernel.Named and Sigma its width (σ, or the
 	// length scale ℓ of a Matérn kernel).
-	Kernel string  `json:"kernel"`
-	Sigma  float64 `json:"sigma"`
+	Kernel string  `json:"kernel" flag:"kernel"`
+	Sigma  float64 `json:"sigma" flag:"sigma"`
 	// Lambda is the ridge parameter λ > 0.
-	Lambda float64 `json:"lambda"`
+	Lambda float64 `json:"lambda" flag:"ridge"`
 	// M is the number of centres, ≥ 0 (0 means min(n, DefaultM)).
-	M int `json:"-"`
+	M int `json:"-" flag:"-"`
 	// MaxIter is FALKON's number of CG iterations, in [1,
 	// MaxSpecIterations] (DefaultIterations is usual).
-	MaxIter int `json:"max_iter"`
+	MaxIter int `json:"max_iter" flag:"max-iter"`
 	// Centres is "uniform", "leverage" (approximate ridge leverage scores)
 	// or, with CentreIndices, the name of where those come from.
-	Centres       string `json:"centres"`
+	Centres       string `json:"centres" flag:"centres"`
 	CentreIndices []int  `json:"-"`
 	// Seed seeds the choice of centres.
-	Seed uint64 `json:"seed"`
-	// Precision of the kernel inner products: "float32" or "float64".
-	Precision string `json:"precision"`
+	Seed uint64 `json:"seed" flag:"seed"`
+	// Precision of the kernel inner products: "float32" or "float64"; ""
+	// is DefaultPrecision.
+	Precision string `json:"precision" flag:"precision"`
 }
 
-var precisions = map[string]kernel.Precision{"float64": kernel.Float64, "float32": kernel.Float32}
+var precisions = map[string]kernel.Precision{"float64": kernel.Float64, "float32": kernel.Float32, "": precisionOf(DefaultPrecision)}
+
+// precisionOf is the kernel.Precision of the name p.
+func precisionOf(p string) kernel.Precision {
+	if p == "float64" {
+		return kernel.Float64
+	}
+	return kernel.Float32
+}
 
 // Validate reports the first field outside its valid range as a
 // *estimator.FieldError (a bad Sigma as the kernel's own error).

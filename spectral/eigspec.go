@@ -12,14 +12,14 @@ import (
 // the Eigenpairs smallest eigenpairs of the Laplacian named Laplacian.
 // Parse checks it and returns LaplacianEigs's arguments.
 type EigsSpec struct {
-	Eigenpairs   int     `json:"eigenpairs"`    // k ≥ 1 (and at most the nodes, ValidateFor)
-	Laplacian    string  `json:"laplacian"`     // sym, rw or un (laplacian.ParseKind's names, not adj)
-	Tol          float64 `json:"tol"`           // in (0, 1), or 0 for DefaultTol
-	BlockSize    int     `json:"block"`         // ≥ 0, 0 automatic (Settings.BlockSize)
-	BasisSize    int     `json:"basis"`         // ≥ 0, 0 automatic (Settings.BasisSize)
-	FilterDegree int     `json:"filter_degree"` // ≥ 0, 0 automatic (Settings.FilterDegree)
-	Method       string  `json:"method"`        // ParseMethod's names
-	Isolated     string  `json:"isolated"`      // laplacian.ParseIsolated's names
+	Eigenpairs   int     `json:"eigenpairs" flag:"eigenpairs"`       // k ≥ 1 (and at most the nodes, ValidateFor)
+	Laplacian    string  `json:"laplacian" flag:"laplacian"`         // sym, rw or un (laplacian.ParseKind's names, not adj)
+	Tol          float64 `json:"tol" flag:"tol"`                     // in (0, 1), or 0 for DefaultTol
+	BlockSize    int     `json:"block" flag:"block"`                 // ≥ 0, 0 automatic (Settings.BlockSize)
+	BasisSize    int     `json:"basis" flag:"basis"`                 // ≥ 0, 0 automatic (Settings.BasisSize)
+	FilterDegree int     `json:"filter_degree" flag:"filter-degree"` // ≥ 0, 0 automatic (Settings.FilterDegree)
+	Method       string  `json:"method" flag:"method"`               // ParseMethod's names
+	Isolated     string  `json:"isolated" flag:"isolated"`           // laplacian.ParseIsolated's names
 }
 
 func specError(field string, v any, reason string) error {

@@ -10,10 +10,10 @@ import (
 // Spec describes a PointSVC by names and numbers, as a command line, a
 // configuration file or another front end gives it; PointSVC builds it.
 type Spec struct {
-	Kernel string  `json:"kernel"` // "gaussian" or "linear"
-	Sigma  float64 `json:"sigma"`  // the Gaussian kernel's bandwidth σ > 0
-	C      float64 `json:"C"`      // box constraint, finite and > 0
-	Tol    float64 `json:"tol"`    // SMO's tolerance on the KKT violation (Settings.Tol)
+	Kernel string  `json:"kernel" flag:"kernel"` // "gaussian" or "linear"
+	Sigma  float64 `json:"sigma" flag:"sigma"`   // the Gaussian kernel's bandwidth σ > 0
+	C      float64 `json:"C" flag:"c"`           // box constraint, finite and > 0
+	Tol    float64 `json:"tol" flag:"tol"`       // SMO's tolerance on the KKT violation (Settings.Tol)
 }
 
 // PointSVC returns the machine s describes; an invalid field is a

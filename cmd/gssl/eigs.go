@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -21,18 +20,8 @@ type eigsOptions struct {
 	JSON  bool
 }
 
-// eigsSpecFlags are spectral.EigsSpec's fields, in its order (the types
-// convert).
-type eigsSpecFlags struct {
-	Eigenpairs   int     `flag:"eigenpairs"`
-	Laplacian    string  `flag:"laplacian"`
-	Tol          float64 `flag:"tol"`
-	BlockSize    int     `flag:"block"`
-	BasisSize    int     `flag:"basis"`
-	FilterDegree int     `flag:"filter-degree"`
-	Method       string  `flag:"method"`
-	Isolated     string  `flag:"isolated"`
-}
+// eigsSpecFlags are the eigensolver's flags (spectral.EigsSpec).
+type eigsSpecFlags = spectral.EigsSpec
 
 func newEigsCommand(g *globals) *cobra.Command {
 	opts := eigsOptions{In: newNodeInput(), Spec: eigsSpecFlags{Eigenpairs: 10, Laplacian: "sym", Method: "auto", Isolated: "component"}}
@@ -44,25 +33,12 @@ func newEigsCommand(g *globals) *cobra.Command {
 }
 
 // eigsResult is the JSON object of gssl eigs.
-type eigsResult struct {
-	Data       string  `json:"data"`
-	Nodes      int     `json:"nodes"`
-	Edges      int     `json:"edges"`
-	Components int     `json:"components"`
-	Isolated   int     `json:"isolated"`
-	Laplacian  string  `json:"laplacian"`
-	K          int     `json:"eigenpairs"`
-	Tol        float64 `json:"tol"`
-	spectral.Summary
-	Seconds     float64 `json:"seconds"`
-	LoadSeconds float64 `json:"load_seconds"`
-	PeakRSSMB   any     `json:"peak_rss_mb"`
-	Out         string  `json:"out,omitempty"`
-}
+type eigsResult struct{ spectral.EigsReport }
 
+// runEigs solves the eigenproblem (spectral.EigsSpec.Solve) and writes,
+// plots and prints the report.
 func runEigs(ctx context.Context, opts eigsOptions, stdout, stderr io.Writer) error {
-	spec := spectral.EigsSpec(opts.Spec)
-	kind, lopts, settings, err := spec.Parse()
+	_, _, _, err := opts.Spec.Parse()
 	if err = firstError(fieldFlagError(err, &opts.Spec), checkOutPath("out", opts.Out), opts.Plots.check()); err != nil {
 		return fmt.Errorf("eigs: %w", err)
 	}
@@ -72,26 +48,21 @@ func runEigs(ctx context.Context, opts eigsOptions, stdout, stderr io.Writer) er
 		return fmt.Errorf("eigs: %w", err)
 	}
 	defer ds.Close()
-	g := ds.Graph
-	if err := opts.checkBasis(spec, g.Nodes()); err != nil {
-		return fmt.Errorf("eigs: %w", err)
+	b, err := budget(opts.In.MaxMemory)
+	rep, rerr := opts.Spec.Report(opts.In.source(), ds.Graph, b)
+	if err = firstError(err, rerr); err != nil {
+		return fmt.Errorf("eigs: %w", fieldFlagError(err, &opts.Spec))
 	}
-	res := eigsResult{Data: opts.In.source(), Nodes: g.Nodes(), Edges: g.Edges(), Isolated: len(g.Isolated()), Laplacian: opts.Spec.Laplacian, K: opts.Spec.Eigenpairs,
-		Tol: cmp.Or(opts.Spec.Tol, spectral.DefaultTol), LoadSeconds: seconds(loadStart)}
-	_, res.Components = g.Components()
-	logf(stderr, "eigs: %s: %d nodes, %d edges, %d components; %d smallest eigenpairs of L_%s", res.Data, res.Nodes, res.Edges, res.Components, opts.Spec.Eigenpairs, opts.Spec.Laplacian)
-	bar := newSteps(stderr, opts.Spec.Eigenpairs, "eigs")
-	settings.Seed, settings.Progress = opts.Seed, lanczosProgress(bar)
-	resetPeakRSS()
-	start := timeNow()
-	r, err := spectral.LaplacianEigs(ctx, g, kind, lopts, opts.Spec.Eigenpairs, settings)
-	res.Seconds, res.PeakRSSMB = seconds(start), peakRSSMB()
+	res := eigsResult{*rep}
+	res.LoadSeconds = seconds(loadStart)
+	logf(stderr, "eigs: %s: %d nodes, %d edges, %d components; %d smallest eigenpairs of L_%s", res.Data, res.Nodes, res.Edges, res.Components, res.K, res.Laplacian)
+	bar := newSteps(stderr, res.K, "eigs")
+	r, err := opts.Spec.Solve(ctx, ds.Graph, opts.Seed, lanczosProgress(bar), &res.EigsReport)
 	bar.Finish()
-	if err != nil {
-		return fmt.Errorf("eigs: %w", flagError(err))
-	}
-	if res.Summary, err = spectral.Summarize(r, kind, g); err != nil {
+	if err != nil && r != nil {
 		return fmt.Errorf("eigs: %w; check the edge weights (%s)", err, magnitudeHint)
+	} else if err != nil {
+		return fmt.Errorf("eigs: %w", flagError(err))
 	}
 	if res.Out, err = writeOut(opts.Out, func() error { return writeVectors(opts.Out, ds, r.Vectors, "v", nil) }); err != nil {
 		return fmt.Errorf("eigs: %w", err)
@@ -110,19 +81,4 @@ func lanczosProgress(st *steps) func(spectral.Status) {
 		st.bar.Describe(fmt.Sprintf("restart %d, %d products", s.Restarts, s.MatVecs))
 		st.to(s.Converged, max(s.Wanted, 1), "Lanczos: %d of %d eigenpairs converged (%d products so far)", s.Converged, s.Wanted, s.MatVecs)
 	}
-}
-
-// checkBasis refuses an --eigenpairs, --basis or --block beyond the graph
-// (spectral.EigsSpec.ValidateFor), and a Krylov basis whose dense vectors
-// pass --max-memory, before anything is allocated.
-func (opts eigsOptions) checkBasis(spec spectral.EigsSpec, n int) error {
-	if err := spec.ValidateFor(n); err != nil {
-		return fieldFlagError(err, &opts.Spec)
-	}
-	limit, err := parseBytes("max-memory", opts.In.MaxMemory)
-	if err != nil {
-		return err
-	}
-	vectors := spec.BasisVectors()
-	return checkMemory(8*int64(n)*vectors, limit, fmt.Sprintf("%d basis vectors × %d nodes", vectors, n), "give a smaller --basis or --eigenpairs")
 }

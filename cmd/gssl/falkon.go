@@ -2,48 +2,29 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"os"
-	"strconv"
-	"strings"
 
 	"github.com/spf13/cobra"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/krr"
-	"github.com/gssl/gssl/loaders"
 	"github.com/gssl/gssl/protocol"
 	"github.com/gssl/gssl/savedmodel"
 )
 
 // falkonOptions are the flags of gssl falkon (help/falkon.md).
 type falkonOptions struct {
-	Points      pointInput
-	Labels      pointLabels
-	Targets     pointTargets
-	Images      string  `flag:"images"`
-	M           []int   `flag:"m"`
-	Kernel      string  `flag:"kernel"`
-	Sigma       float64 `flag:"sigma"`
-	Lambda      float64 `flag:"ridge"`
-	MaxIter     int     `flag:"max-iter"`
-	Centres     string  `flag:"centres"`
-	Seed        uint64  `flag:"seed"`
-	Precision   string  `flag:"precision"`
-	Solver      string  `flag:"solver"`
-	TrainImages int     `flag:"train-images"`
-	TestImages  int     `flag:"test-images"`
-	Out         string  `flag:"out"`
-	Save        string  `flag:"save"`
-	Plots       plotFlags
-	JSON        bool
+	protocol.KRRData
+	protocol.KRRModels
+	Out   string `flag:"out"`
+	Save  string `flag:"save"`
+	Plots plotFlags
+	JSON  bool
 }
 
 func newFalkonCommand(g *globals) *cobra.Command {
-	opts := falkonOptions{M: []int{0}, Kernel: "gaussian", Sigma: 15, Lambda: 1e-8, MaxIter: krr.DefaultIterations,
-		Centres: "uniform", Precision: "float32", Solver: "falkon"}
+	opts := falkonOptions{KRRModels: protocol.KRRModels{M: []int{0}, Spec: krr.DefaultSpec()}}
 	cmd := newCommand("falkon", &opts, func(cmd *cobra.Command, _ []string) error {
 		opts.JSON = g.JSON
 		return runFalkon(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
@@ -70,20 +51,20 @@ type falkonSweepResult struct {
 // runFalkon fits the model of the flags (krr.Spec) once, or once per M of
 // a sweep (protocol.SweepKRR), and prints, writes and plots the report.
 func runFalkon(ctx context.Context, opts falkonOptions, stdout, stderr io.Writer) error {
-	ctx = orBackground(ctx)
-	if err := opts.check(); err != nil {
+	spec, note, err := opts.Resolve()
+	if err = firstError(err, opts.check()); err != nil {
 		return fmt.Errorf("falkon: %w", err)
 	}
-	spec, err := opts.spec(stderr)
-	if err != nil {
-		return fmt.Errorf("falkon: %w", err)
+	if note != "" {
+		logf(stderr, "falkon: %s", note)
 	}
 	model, err := spec.Model()
 	if err != nil {
 		return fmt.Errorf("falkon: %w", fieldFlagError(err, &opts))
 	}
 	start := timeNow()
-	data, err := opts.task(ctx, stderr)
+	opts.Points.Record = recordTo(ctx, stderr)
+	data, err := opts.KRRData.Load()
 	if err != nil {
 		return fmt.Errorf("falkon: %w", err)
 	}
@@ -112,11 +93,8 @@ func runFalkon(ctx context.Context, opts falkonOptions, stdout, stderr io.Writer
 		return fmt.Errorf("falkon: %w", err)
 	}
 	res := falkonResult{KRRReport: protocol.NewKRRReport(spec, model, data, run), LoadSeconds: load}
-	if res.DroppedCentres > 0 {
-		logf(stderr, "falkon: %d centres repeat a point already chosen and were left out: M=%d", res.DroppedCentres, res.M)
-	}
-	if res.JitterRaises > 0 {
-		logf(stderr, "falkon: K_MM is numerically singular for λ=%g: jitter ε raised %d times to %g", opts.Lambda, res.JitterRaises, res.Jitter)
+	for _, w := range res.Warnings() {
+		logf(stderr, "falkon: %s", w)
 	}
 	if err := opts.write(model, data, run.Test, &res, stderr); err != nil {
 		return fmt.Errorf("falkon: %w", err)
@@ -130,77 +108,17 @@ func runFalkon(ctx context.Context, opts falkonOptions, stdout, stderr io.Writer
 	return reportSummary(stdout, opts.JSON, "falkon", res)
 }
 
-// check refuses flags that do not go together, and bad output paths.
+// check refuses outputs that need one M, and bad output paths.
 func (o falkonOptions) check() error {
-	sweep := len(o.M) > 1
 	switch {
-	case len(o.M) == 0:
-		return errors.New("--m is empty: give a number of centres, or several (--m 250,500,1000)")
-	case sweep && o.Out != "":
+	case o.Sweep() && o.Out != "":
 		return fmt.Errorf("--out needs one --m (a sweep fits %d models)", len(o.M))
-	case sweep && o.Save != "":
+	case o.Sweep() && o.Save != "":
 		return fmt.Errorf("--save needs one --m (a sweep fits %d models)", len(o.M))
-	case sweep && o.Centres != "uniform" && o.Centres != "leverage":
-		return fmt.Errorf("--centres %s: a file of centres holds one M; sweep --m with uniform or leverage centres", o.Centres)
-	case !sweep && o.Plots.Plot != "":
+	case !o.Sweep() && o.Plots.Plot != "":
 		return fmt.Errorf("--plot %s draws test error and time against M: give several values to --m (e.g. --m 250,500,1000)", o.Plots.Plot)
 	}
-	if err := checkOutPaths(o.Out, o.Save); err != nil {
-		return err
-	}
-	return o.Plots.check()
-}
-
-// spec is the model the flags describe; a --centres file is read.
-func (o falkonOptions) spec(stderr io.Writer) (krr.Spec, error) {
-	s := krr.Spec{Solver: o.Solver, Kernel: o.Kernel, Sigma: o.Sigma, Lambda: o.Lambda, MaxIter: o.MaxIter,
-		Centres: o.Centres, Seed: o.Seed, Precision: o.Precision}
-	if len(o.M) == 1 {
-		s.M = o.M[0]
-	}
-	if o.Centres == "uniform" || o.Centres == "leverage" {
-		return s, nil
-	}
-	idx, err := loaders.ReadInts(o.Centres)
-	if err != nil {
-		return s, fmt.Errorf("--centres: %w", err)
-	}
-	if s.M != 0 && len(idx) != s.M {
-		logf(stderr, "falkon: %s holds %d centres; using M=%d", o.Centres, len(idx), len(idx))
-	}
-	s.CentreIndices = idx
-	return s, nil
-}
-
-// task reads --images or the user's points (--labels: classes,
-// --targets: regression).
-func (o falkonOptions) task(ctx context.Context, stderr io.Writer) (*protocol.PointTask, error) {
-	if o.TrainImages < 0 || o.TestImages < 0 {
-		return nil, fmt.Errorf("--train-images %d / --test-images %d is invalid: each must be ≥ 0 (0: all)", o.TrainImages, o.TestImages)
-	}
-	user := o.Points.given() || o.Labels.given() || o.Targets.given()
-	switch {
-	case user && o.Images != "":
-		return nil, errors.New("give either --images or --features with --labels/--targets")
-	case !user && o.Images == "":
-		return nil, errors.New("no data: give --features FILE with --labels FILE (classes) or --targets FILE (regression), or --images DIR (an image folder with origin.txt)")
-	case o.Images != "":
-		t, err := protocol.ReadImageTask(o.Images, o.TrainImages, o.TestImages)
-		return t, withFlag("images", err)
-	case o.TrainImages != 0 || o.TestImages != 0:
-		return nil, errors.New("--train-images and --test-images apply to --images")
-	case o.Labels.given() && o.Targets.given():
-		return nil, errors.New("give --labels (classification) or --targets (regression), not both")
-	}
-	what, vals, test := "labels", o.Labels.Labels, o.Labels.TestLabels
-	if o.Targets.given() {
-		what, vals, test = "targets", o.Targets.Targets, o.Targets.TestTargets
-	}
-	p, err := o.Points.load(ctx, stderr, what, vals, test)
-	if err != nil {
-		return nil, err
-	}
-	return protocol.NewPointTask(p, what == "labels")
+	return firstError(checkOutPaths(o.Out, o.Save), o.Plots.check())
 }
 
 // write writes --out (protocol.PointTask.KRRTable) and --save.
@@ -225,18 +143,4 @@ func rowsOf(x *mat.Dense) int {
 	}
 	n, _ := x.Dims()
 	return n
-}
-
-// peakRSSMB returns the process's peak resident memory (VmHWM) in MiB, or 0
-// where /proc is not available.
-func peakRSSMB() float64 {
-	b, _ := os.ReadFile("/proc/self/status")
-	for _, line := range strings.Split(string(b), "\n") {
-		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmHWM:" {
-			if kb, err := strconv.ParseFloat(f[1], 64); err == nil {
-				return kb / 1024
-			}
-		}
-	}
-	return 0
 }

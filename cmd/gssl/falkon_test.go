@@ -8,11 +8,16 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gssl/gssl/kernel"
+	"github.com/gssl/gssl/krr"
+	"github.com/gssl/gssl/protocol"
 )
 
 // writeImageFolder writes n 28×28 images of two classes (a bright top half
@@ -59,8 +64,8 @@ func writeImages(t *testing.T, n, nTest, period int) string {
 }
 
 func falkonDefaults(dir string) falkonOptions {
-	return falkonOptions{Images: dir, M: []int{50}, Kernel: "gaussian", Sigma: 15, Lambda: 1e-6, MaxIter: 10,
-		Centres: "uniform", Precision: "float32", Solver: "falkon", JSON: true}
+	return falkonOptions{KRRData: protocol.KRRData{Images: dir}, KRRModels: protocol.KRRModels{M: []int{50}, Spec: krr.Spec{Kernel: "gaussian", Sigma: 15, Lambda: 1e-6, MaxIter: 10,
+		Centres: "uniform", Precision: "float32", Solver: "falkon"}}, JSON: true}
 }
 
 func TestFalkonJSON(t *testing.T) {
@@ -183,10 +188,10 @@ func TestFalkonOnUserPoints(t *testing.T) {
 		require.NoError(t, os.WriteFile(p, []byte(s), 0o644))
 		return p
 	}
-	opts := falkonOptions{Points: pointInput{Features: w("x.csv", feat.String()), TestFeatures: w("xt.csv", tfeat.String()), IDs: "id"},
-		Labels: pointLabels{Labels: w("y.csv", lab.String()), TestLabels: w("yt.csv", tlab.String())},
-		M:      []int{20}, Kernel: "gaussian", Sigma: 1, Lambda: 1e-6, MaxIter: 20, Centres: "uniform", Precision: "float64", Solver: "falkon",
-		Out: filepath.Join(dir, "p.csv"), JSON: true}
+	opts := falkonOptions{KRRData: protocol.KRRData{Points: pointInput{Features: w("x.csv", feat.String()), TestFeatures: w("xt.csv", tfeat.String()), IDs: "id"},
+		Labels: pointLabels{Labels: w("y.csv", lab.String()), TestLabels: w("yt.csv", tlab.String())}},
+		KRRModels: protocol.KRRModels{M: []int{20}, Spec: krr.Spec{Kernel: "gaussian", Sigma: 1, Lambda: 1e-6, MaxIter: 20, Centres: "uniform", Precision: "float64", Solver: "falkon"}},
+		Out:       filepath.Join(dir, "p.csv"), JSON: true}
 	var out, errw bytes.Buffer
 	require.NoError(t, runFalkon(context.Background(), opts, &out, &errw))
 	obj := decodeOne(t, out.Bytes())
@@ -225,4 +230,36 @@ func TestFalkonOnUserPoints(t *testing.T) {
 	require.Len(t, rows, 16)
 	assert.Equal(t, "u4", rows[0]["id"])
 	assert.InDelta(t, 0, parseNum(t, rows[0]["prediction"]), 1)
+}
+
+// TestFalkonDefaultsAgreeWithKRR checks every model flag of gssl falkon
+// against krr.DefaultSpec, field by field through the flag tags, and that
+// a Spec naming no precision fits what the command fits by default.
+func TestFalkonDefaultsAgreeWithKRR(t *testing.T) {
+	f := newFalkonCommand(&globals{}).Flags()
+	def := reflect.ValueOf(krr.DefaultSpec())
+	checked := 0
+	for i := range def.NumField() {
+		name := def.Type().Field(i).Tag.Get("flag")
+		if name == "" || name == "-" {
+			continue
+		}
+		fl := f.Lookup(name)
+		require.NotNil(t, fl, "--%s", name)
+		assert.Equal(t, fmt.Sprint(def.Field(i).Interface()), fl.DefValue, "--%s against krr.DefaultSpec().%s", name, def.Type().Field(i).Name)
+		checked++
+	}
+	assert.Equal(t, 8, checked, "every model flag is compared")
+	assert.Equal(t, "[0]", f.Lookup("m").DefValue, "--m 0: min(n, krr.DefaultM) centres, as Spec.M = 0")
+
+	zero := krr.DefaultSpec()
+	zero.Precision = ""
+	for _, s := range []krr.Spec{krr.DefaultSpec(), zero} {
+		m, err := s.Model()
+		require.NoError(t, err)
+		fk, ok := m.(*krr.Falkon)
+		require.True(t, ok)
+		assert.Equal(t, kernel.Float32, fk.Precision, "precision %q", s.Precision)
+		assert.Equal(t, krr.DefaultIterations, fk.Iterations)
+	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -11,7 +12,6 @@ import (
 	"github.com/gssl/gssl/gp"
 	"github.com/gssl/gssl/imgp"
 	"github.com/gssl/gssl/protocol"
-	"github.com/gssl/gssl/spectral"
 )
 
 // imgpOptions are the flags of gssl imgp (help/imgp.md).
@@ -20,40 +20,20 @@ type imgpOptions struct {
 	Model     imgpModelFlags
 	MaxMemory string `flag:"max-memory"`
 	EuclFixed bool   `flag:"euclidean-fixed"`
-	LikProbes int    `flag:"likelihood-probes"`
-	LikSteps  int    `flag:"likelihood-steps"`
-	LikExact  int    `flag:"likelihood-exact-labels"`
+	Lik       protocol.IMGPLikelihood
 	Out       string `flag:"out"`
 	Save      string `flag:"save"`
 	Plots     plotFlags
 	JSON      bool
 }
 
-// imgpModelFlags are the model flags of imgp and imgp sweep: imgp.Spec's
-// fields, in its order (the types convert).
-type imgpModelFlags struct {
-	K            int     `flag:"neighbors"`
-	Nu           int     `flag:"nu"`
-	Eigenpairs   int     `flag:"eigenpairs"`
-	MaxIter      int     `flag:"max-iter"`
-	LearningRate float64 `flag:"learning-rate"`
-	Probes       int     `flag:"probes"`
-	Distance     string  `flag:"distance"`
-	Procedure    string  `flag:"procedure"`
-	Approximate  bool    `flag:"approximate"`
-}
-
-// newIMGPModelFlags are the flags' defaults (the library's).
-func newIMGPModelFlags() imgpModelFlags {
-	return imgpModelFlags{K: imgp.DefaultK, Nu: imgp.DefaultNu, MaxIter: imgp.DefaultIterations, LearningRate: imgp.DefaultLearningRate,
-		Probes: imgp.DefaultProbes, Distance: "nearest", Procedure: imgp.ProcedureRefit.String()}
-}
+// imgpModelFlags are the model flags of imgp and imgp sweep (imgp.Spec).
+type imgpModelFlags = imgp.Spec
 
 func newIMGPCommand(g *globals) *cobra.Command {
-	opts := imgpOptions{In: regressionInput{Labelled: 0.1}, Model: newIMGPModelFlags(), MaxMemory: defaultMaxMemory(), LikProbes: spectral.DefaultProbes,
-		LikSteps: spectral.DefaultSteps, LikExact: imgp.DefaultExactLabels}
+	opts := imgpOptions{In: regressionInput{Labelled: 0.1}, Model: imgp.DefaultSpec(), MaxMemory: defaultMaxMemory(), Lik: protocol.DefaultIMGPLikelihood()}
 	cmd := newCommand("imgp", &opts, func(cmd *cobra.Command, _ []string) error {
-		opts.JSON, opts.In.labelledGiven = g.JSON, cmd.Flags().Changed("labelled")
+		opts.JSON, opts.In.LabelledGiven = g.JSON, cmd.Flags().Changed("labelled")
 		return runIMGP(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
 	})
 	cmd.AddCommand(newIMGPSweepCommand(g))
@@ -67,28 +47,15 @@ type imgpResult struct {
 	Saved   string  `json:"saved,omitempty"`
 }
 
-// regressor is the regressor the model flags describe (imgp.Spec), an
-// invalid one named by its flag.
-func (o *imgpModelFlags) regressor(seed uint64) (*imgp.Regressor, error) {
-	r, err := imgp.Spec(*o).Regressor(seed)
-	return r, fieldFlagError(err, o)
-}
-
 // runIMGP fits IMGP and its Euclidean GP (protocol.RunIMGP) and prints,
 // writes and plots the report.
 func runIMGP(ctx context.Context, opts imgpOptions, stdout, stderr io.Writer) error {
-	start, ctx := timeNow(), orBackground(ctx)
-	if err := opts.Plots.check(); err != nil {
+	start := timeNow()
+	r, err := opts.Model.Regressor(opts.In.Seed)
+	if err = firstError(opts.Plots.check(), checkOutPaths(opts.Out, opts.Save), fieldFlagError(err, &opts.Model)); err != nil {
 		return fmt.Errorf("imgp: %w", err)
 	}
-	if err := checkOutPaths(opts.Out, opts.Save); err != nil {
-		return fmt.Errorf("imgp: %w", err)
-	}
-	r, err := opts.Model.regressor(opts.In.Seed)
-	if err != nil {
-		return fmt.Errorf("imgp: %w", err)
-	}
-	data, err := opts.In.labelled(ctx, stderr, opts.MaxMemory)
+	data, err := loadLabelled(ctx, stderr, opts.In, opts.MaxMemory)
 	if err != nil {
 		return fmt.Errorf("imgp: %w", err)
 	}
@@ -97,7 +64,7 @@ func runIMGP(ctx context.Context, opts imgpOptions, stdout, stderr io.Writer) er
 	r.Progress = func(int, imgp.Hyperparameters, [4]float64) { prog.Add(1) }
 	logf(stderr, "imgp: %d nodes, %d labelled, %d points off the graph; fitting", rowsOf(data.X), len(data.Labelled), rowsOf(data.XTest))
 	run, err := protocol.RunIMGP(ctx, r, protocol.IMGPTask{X: data.X, Y: data.Y, Labelled: data.Labelled, XTest: data.XTest, YTest: data.YTest,
-		Likelihood: opts.likelihood(prog, stderr)})
+		Likelihood: opts.Lik.Settings(opts.In.Seed, likelihoodProgress(prog, stderr))})
 	prog.Finish()
 	if err != nil {
 		return err
@@ -107,16 +74,14 @@ func runIMGP(ctx context.Context, opts imgpOptions, stdout, stderr io.Writer) er
 		logf(stderr, "imgp: no --plot: it needs the true targets of the points off the graph (--test-targets)")
 		opts.Plots.Plot = ""
 	}
-	if opts.Out != "" || opts.Save != "" {
-		var preds []protocol.Prediction
-		if opts.Out != "" {
-			if preds, err = protocol.IMGPPredictions(ctx, r, data, run.Test); err != nil {
-				return err
-			}
+	var preds []protocol.Prediction
+	if opts.Out != "" {
+		if preds, err = protocol.IMGPPredictions(ctx, r, data, run.Test); err != nil {
+			return err
 		}
-		if err := writeRegression(opts.Out, opts.Save, r, data, preds, true); err != nil {
-			return fmt.Errorf("imgp: %w", err)
-		}
+	}
+	if err := writeRegression(opts.Out, opts.Save, r, data, preds, true); err != nil {
+		return fmt.Errorf("imgp: %w", err)
 	}
 	res.Seconds = seconds(start)
 	draw := func() (picture, error) { return imgpPicture(data, r, run, res) }
@@ -133,41 +98,33 @@ func runIMGP(ctx context.Context, opts imgpOptions, stdout, stderr io.Writer) er
 	return reportSummary(stdout, opts.JSON, "imgp", res)
 }
 
-// likelihood is the likelihood settings of the flags (nil:
-// --likelihood-probes < 0 skips it); its progress bar follows the fit's.
-func (o imgpOptions) likelihood(fit *progress, stderr io.Writer) *imgp.LikelihoodSettings {
-	if o.LikProbes < 0 {
-		return nil
-	}
+// likelihoodProgress shows the likelihood's trace estimate on a bar that
+// follows the fit's.
+func likelihoodProgress(fit *progress, stderr io.Writer) func(done, total int) {
 	var bar *progress
-	return &imgp.LikelihoodSettings{ExactLabels: o.LikExact, TraceSettings: spectral.TraceSettings{
-		Probes: o.LikProbes, Steps: o.LikSteps, Seed: o.In.Seed,
-		Progress: func(done, total int) {
-			if bar == nil {
-				fit.Finish()
-				bar = newProgress(stderr, total, "imgp: likelihood")
-			}
-			bar.Add(1)
-			if done == total {
-				bar.Finish()
-			}
-		}}}
+	return func(done, total int) {
+		if bar == nil {
+			fit.Finish()
+			bar = newProgress(stderr, total, "imgp: likelihood")
+		}
+		bar.Add(1)
+		if done == total {
+			bar.Finish()
+		}
+	}
 }
 
 // sweepOptions are the flags of gssl imgp sweep (help/imgp-sweep.md).
 type sweepOptions struct {
-	In        RegressionData
+	In        protocol.IMGPSweepData
 	Model     imgpModelFlags
-	MaxMemory string    `flag:"max-memory"`
-	Fractions []float64 `flag:"fractions"`
-	Seeds     int       `flag:"seeds"`
-	Subsets   string    `flag:"subsets"`
-	Plot      string    `flag:"plot"`
+	MaxMemory string `flag:"max-memory"`
+	Plot      string `flag:"plot"`
 	JSON      bool
 }
 
 func newIMGPSweepCommand(g *globals) *cobra.Command {
-	opts := sweepOptions{Model: newIMGPModelFlags(), MaxMemory: defaultMaxMemory(), Fractions: []float64{0.005, 0.01, 0.02, 0.05, 0.1}, Seeds: 5}
+	opts := sweepOptions{Model: imgp.DefaultSpec(), MaxMemory: defaultMaxMemory(), In: protocol.IMGPSweepData{Fractions: []float64{0.005, 0.01, 0.02, 0.05, 0.1}, Seeds: 5}}
 	cmd := newCommand("imgp-sweep", &opts, func(cmd *cobra.Command, _ []string) error {
 		opts.JSON = g.JSON
 		return runIMGPSweep(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
@@ -184,41 +141,22 @@ type sweepResult struct {
 // runIMGPSweep runs protocol.IMGPSweep over the fractions and seeds on one
 // graph and prints and plots the report.
 func runIMGPSweep(ctx context.Context, opts sweepOptions, stdout, stderr io.Writer) error {
-	start, ctx := timeNow(), orBackground(ctx)
-	if err := opts.check(); err != nil {
+	start := timeNow()
+	model, err := opts.Model.Regressor(opts.In.Seed)
+	b, berr := budget(opts.MaxMemory)
+	if err = firstError(opts.check(), fieldFlagError(err, &opts.Model), berr); err != nil {
 		return fmt.Errorf("imgp sweep: %w", err)
 	}
-	model, err := opts.Model.regressor(opts.In.Seed)
+	opts.In.Points.Record = recordTo(ctx, stderr)
+	sw, data, err := opts.In.Sweep(model, b)
 	if err != nil {
 		return fmt.Errorf("imgp sweep: %w", err)
 	}
-	model.Seed = 0 // each run's seed is its own
-	data, err := opts.In.load(ctx, stderr)
-	if err != nil {
-		return fmt.Errorf("imgp sweep: %w", err)
-	}
-	if data.User || data.YTest == nil {
-		return fmt.Errorf("imgp sweep: needs every training target and scored test points: use --images or --synthetic")
-	}
-	n := rowsOf(data.X)
-	if err := checkGPMemory(opts.MaxMemory, n); err != nil {
-		return fmt.Errorf("imgp sweep: %w", err)
-	}
-	prog := newProgress(stderr, len(opts.Fractions)*opts.Seeds, "imgp sweep")
+	prog := newProgress(stderr, len(opts.In.Fractions)*opts.In.Seeds, "imgp sweep")
 	defer prog.Finish()
-	model.Scaling = &data.Scaling
-	sw := protocol.IMGPSweep{Model: model, Fractions: opts.Fractions, Seeds: opts.Seeds, Progress: func(run protocol.IMGPSweepRun) {
-		sc := run.Scores
-		logf(stderr, "imgp sweep: fraction %g seed %d (%d labelled): IMGP RMSE %.4f NLL %.4g, refined %.4f %.4g, Euclidean RMSE %.4f NLL %.4g (%.1fs)",
-			run.Fraction, run.Seed, run.Labelled, sc.RMSE, sc.NLL, sc.RefinedRMSE, sc.RefinedNLL, sc.EuclideanRMSE, sc.EuclideanNLL, run.Duration.Seconds())
+	sw.Progress = func(run protocol.IMGPSweepRun) {
+		logf(stderr, "imgp sweep: %s", run)
 		prog.Add(1)
-	}}
-	if opts.Subsets != "" {
-		subset := protocol.SubsetFiles(opts.Subsets, n)
-		sw.Subset = func(frac float64, seed int) ([]int, error) {
-			idx, err := subset(frac, seed)
-			return idx, withFlag("subsets", err)
-		}
 	}
 	sr, err := sw.Run(ctx, data.X, data.Y, data.XTest, data.YTest)
 	if err != nil {
@@ -236,17 +174,9 @@ func runIMGPSweep(ctx context.Context, opts sweepOptions, stdout, stderr io.Writ
 
 // check validates the seeds, fractions and --plot.
 func (o sweepOptions) check() error {
-	if err := checkSeedCount(o.Seeds, 1); err != nil {
+	if err := checkSeedCount(o.In.Seeds, 1); err != nil {
 		return err
 	}
-	if len(o.Fractions) == 0 {
-		return fmt.Errorf("no --fractions")
-	}
-	for i, f := range o.Fractions {
-		if !(f > 0 && f <= 1) {
-			return fmt.Errorf("--fractions value %d (%v) is invalid: every labelled fraction must be in (0, 1]", i+1, f)
-		}
-	}
 	_, err := plotFormat(o.Plot)
-	return err
+	return cmp.Or(o.In.Validate(), err)
 }

@@ -13,6 +13,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gssl/gssl/protocol"
 )
 
 func smallIMGP() imgpOptions {
@@ -50,7 +52,7 @@ func TestIMGPJSONOnSyntheticCurve(t *testing.T) {
 	assert.Contains(t, out.String(), "log marginal likelihood")
 
 	opts.JSON = true
-	opts.LikProbes = -1
+	opts.Lik.Probes = -1
 	out.Reset()
 	require.NoError(t, runIMGP(context.Background(), opts, &out, &errw))
 	obj = decodeOne(t, out.Bytes())
@@ -106,7 +108,7 @@ func TestIMGPJSONOnImageFolder(t *testing.T) {
 	// 96 labels > 50: the determinant term by stochastic Lanczos quadrature.
 	opts.In.Subset = ""
 	opts.In.Labelled = 0.8
-	opts.LikExact = 50
+	opts.Lik.ExactLabels = 50
 	out.Reset()
 	require.NoError(t, runIMGP(context.Background(), opts, &out, &errw))
 	obj = decodeOne(t, out.Bytes())
@@ -152,7 +154,7 @@ func TestIMGPBadInput(t *testing.T) {
 }
 
 func TestIMGPSweepJSON(t *testing.T) {
-	opts := sweepOptions{In: smallIMGP().In.RegressionData, Model: smallIMGP().Model, JSON: true, Fractions: []float64{0.1, 0.3}, Seeds: 2}
+	opts := sweepOptions{In: protocol.IMGPSweepData{RegressionData: smallIMGP().In.RegressionData, Fractions: []float64{0.1, 0.3}, Seeds: 2}, Model: smallIMGP().Model, JSON: true}
 	opts.In.Synthetic = 200
 	opts.Plot = filepath.Join(t.TempDir(), "sweep.png")
 	var out, errw bytes.Buffer
@@ -171,8 +173,8 @@ func TestIMGPSweepJSON(t *testing.T) {
 	_, err := os.Stat(opts.Plot)
 	require.NoError(t, err)
 
-	opts.Subsets = t.TempDir()
+	opts.In.Subsets = t.TempDir()
 	require.ErrorContains(t, runIMGPSweep(context.Background(), opts, &out, &errw), "train_subset10_seed0.txt")
-	opts.Subsets, opts.Seeds = "", 0
+	opts.In.Subsets, opts.In.Seeds = "", 0
 	require.ErrorContains(t, runIMGPSweep(context.Background(), opts, &out, &errw), "--seeds 0 is invalid")
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/gssl/gssl/datasets"
 	"github.com/gssl/gssl/graph"
 	"github.com/gssl/gssl/internal/inputfile"
+	"github.com/gssl/gssl/knngraph"
 	"github.com/gssl/gssl/laplacian"
 	"github.com/gssl/gssl/loaders"
 	"github.com/gssl/gssl/memlimit"
@@ -49,7 +50,7 @@ type nodeInput struct {
 
 // newNodeInput is the input flags' defaults.
 func newNodeInput() nodeInput {
-	return nodeInput{Header: "auto", Directed: "undirected", KNN: newKNNFlags(), MaxMemory: defaultMaxMemory()}
+	return nodeInput{Header: "auto", Directed: "undirected", KNN: knngraph.DefaultGraphOptions(), MaxMemory: defaultMaxMemory()}
 }
 
 // boundTo keeps the command's flags (bindFlags calls it).

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -19,43 +18,9 @@ import (
 )
 
 // knnFlags are the settings of a K-nearest-neighbour graph built from
-// points: the same flags, with the same meaning, in gssl knn and in every
-// node command given --features without --edges.
-type knnFlags struct {
-	Neighbors   int     `flag:"neighbors"`
-	Approximate bool    `flag:"approximate"`
-	Weights     string  `flag:"knn-weights"` // connectivity, gaussian or imgp
-	Bandwidth   float64 `flag:"bandwidth"`
-}
-
-// newKNNFlags is the KNN flags' defaults.
-func newKNNFlags() knnFlags { return knnFlags{Neighbors: defaultNeighbors, Weights: defaultKNNWeights} }
-
-// defaultNeighbors is K of a KNN graph when --neighbors is not given:
-// scikit-learn's LabelSpreading default (n_neighbors=7) rounded up to the
-// value gssl knn has always used.
-const defaultNeighbors = 10
-
-// defaultKNNWeights are the edge weights of a KNN graph built for a node
-// command: scikit-learn's kernel='knn' (0/1 edges).
-const defaultKNNWeights = "connectivity"
-
-// knnFields are knngraph.PointGraph's fields and their flags.
-var knnFields = []string{"knngraph: ", "", "K=", "--neighbors ", "Bandwidth=", "--bandwidth ", "Kernel ", "--knn-weights "}
-
-// pointGraph is the graph the flags describe, checked
-// (knngraph.PointGraph.Validate).
-func (k *knnFlags) pointGraph() (knngraph.PointGraph, error) {
-	if k.Weights == "" {
-		k.Weights = defaultKNNWeights
-	}
-	kern, err := knngraph.ParseKernel(k.Weights)
-	if err != nil {
-		return knngraph.PointGraph{}, fmt.Errorf("--knn-weights %q is invalid: use connectivity, gaussian or imgp", k.Weights)
-	}
-	p := knngraph.PointGraph{K: k.Neighbors, Approximate: k.Approximate, Kernel: kern, Bandwidth: k.Bandwidth}
-	return p, flagNamed(p.Validate(), knnFields...)
-}
+// points (knngraph.GraphOptions): the same flags, with the same meaning, in
+// gssl knn and in every node command given --features without --edges.
+type knnFlags = knngraph.GraphOptions
 
 // knnSummary says how a KNN graph was built, for stderr and --json.
 type knnSummary = knngraph.Summary
@@ -103,11 +68,8 @@ func (in *nodeInput) loadPoints(ctx context.Context, stderr io.Writer) (*loaders
 		return nil, fmt.Errorf("--nodes %d applies to edge tables; with --features and no --edges the nodes are the rows of --features", in.Nodes)
 	}
 	limit, err := parseBytes("max-memory", in.MaxMemory)
-	if err != nil {
-		return nil, err
-	}
-	p, err := in.KNN.pointGraph()
-	if err != nil {
+	p, perr := in.KNN.PointGraph()
+	if err = firstError(err, perr); err != nil {
 		return nil, err
 	}
 	pts, err := readPointRows(ctx, in.Features, in.FeatureIDs, limit, stderr)
@@ -119,31 +81,16 @@ func (in *nodeInput) loadPoints(ctx context.Context, stderr io.Writer) (*loaders
 	if err != nil {
 		return nil, flagFile("targets", in.Targets, flagFile("labels", in.Labels, err))
 	}
-	n, d := pts.X.Dims()
-	if what := "rows of --features " + in.Features; n < 2 {
-		return nil, fmt.Errorf("%d %s: a K-nearest-neighbour graph needs at least 2 points", n, what)
-	} else if in.KNN.Neighbors >= n {
-		return nil, fmt.Errorf("--neighbors %d is invalid: it must be in [1, %d] for %d %s (a point's neighbours are the other points)", in.KNN.Neighbors, n-1, n, what)
-	}
-	p.Seed, p.MaxBytes = in.seed(), limit
-	bar := newProgress(stderr, n, "knn")
+	p.Seed = in.seed()
+	bar := newProgress(stderr, rowsOf(pts.X), "knn")
 	p.Progress = searchProgress(bar, p.Approximate, stderr)
-	w, s, err := knngraph.FromPoints(ctx, pts.X, p)
+	w, s, err := loaders.KNNGraph(ctx, ds, pts, in.Features, p, memlimit.Budget{Bytes: limit, Name: "--max-memory"})
 	bar.Finish()
-	if me := (*knngraph.MemoryError)(nil); errors.As(err, &me) {
-		return nil, checkMemory(me.Need, limit, fmt.Sprintf("the %d×%d points and their K-nearest-neighbour graph (k = %d)", n, d, p.K), "give fewer points or features, or a smaller --neighbors")
-	} else if err != nil {
-		// The library's "knngraph: point i" in the user's row numbering and file.
-		msg := strings.Replace(strings.TrimPrefix(err.Error(), "knngraph: "), "point ", "--features "+in.Features+": row ", 1)
-		return nil, errors.New(strings.Replace(msg, "node ", "--features "+in.Features+": row ", 1))
+	if err != nil {
+		return nil, err
 	}
-	w8 := s.Weights
-	if s.Bandwidth > 0 {
-		w8 += fmt.Sprintf(" (σ = %.4g)", s.Bandwidth)
-	}
-	logf(stderr, "gssl: KNN graph of %d points (%d features): k = %d, %s search, %s weights, %s rule; %d edges, graph %s (linear in n·k), features %s",
-		s.Points, s.Features, s.K, s.Method, w8, s.Rule, s.Edges, memlimit.Format(s.GraphBytes), memlimit.Format(s.DenseBytes))
-	ds.Graph, in.built = w.W, &knnBuilt{X: pts.X, IDs: pts.IDs, W: w, Summary: s}
+	logf(stderr, "gssl: %s", s)
+	in.built = &knnBuilt{X: pts.X, IDs: pts.IDs, W: w, Summary: s}
 	return ds, nil
 }
 
@@ -158,20 +105,18 @@ func (in *nodeInput) builtSummary() *knnSummary {
 
 // seed is the command's --seed (NN-descent's seed), 0 without one.
 func (in *nodeInput) seed() uint64 {
-	if in.flags == nil {
-		return 0
+	if in.flags != nil {
+		if f := in.flags.Lookup("seed"); f != nil {
+			v, _ := strconv.ParseUint(f.Value.String(), 10, 64)
+			return v
+		}
 	}
-	f := in.flags.Lookup("seed")
-	if f == nil {
-		return 0
-	}
-	v, _ := strconv.ParseUint(f.Value.String(), 10, 64)
-	return v
+	return 0
 }
 
 // readPointRows reads points and their ids (loaders.ReadPoints), records
-// the reader's report, and refuses a file without rows or points above
-// limit.
+// the reader's report, and refuses points above limit and a file without
+// rows (loaders.Points.Check).
 func readPointRows(ctx context.Context, path, idsPath string, limit int64, stderr io.Writer) (*loaders.Points, error) {
 	p, err := loaders.ReadPoints(path, idsPath)
 	if named := flagFile("features", path, err); named != err {
@@ -179,15 +124,12 @@ func readPointRows(ctx context.Context, path, idsPath string, limit int64, stder
 	} else if err != nil {
 		return nil, fmt.Errorf("--features: %w", err)
 	}
-	n, d := p.X.Dims()
-	if err := checkMemory(knngraph.PointsBytes(n, d), limit, fmt.Sprintf("the %d×%d features of %s", n, d, path), "give fewer points or features"); err != nil {
-		return nil, err
+	err = p.Check(memlimit.Budget{Bytes: limit, Name: "--max-memory"})
+	if n, _ := p.X.Dims(); n > 0 && err != nil {
+		return nil, err // points above the limit are refused before they are recorded
 	}
 	recordInputs(ctx, stderr, p.Report)
-	if n == 0 {
-		return nil, fmt.Errorf("--features %s has no rows: a K-nearest-neighbour graph needs points", path)
-	}
-	return p, nil
+	return p, err
 }
 
 // flagNamedError is a library error retold in the user's words.

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gssl/gssl/graph"
 	"github.com/gssl/gssl/internal/sharedtest"
+	"github.com/gssl/gssl/knngraph"
 	"github.com/gssl/gssl/loaders"
 )
 
@@ -22,8 +23,8 @@ func TestKNNJSONOnDigits(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "g.mtx")
 	for _, approx := range []bool{false, true} {
 		var stdout, stderr bytes.Buffer
-		opts := knnOptions{Images: digits, N: 600, K: 8, Approx: approx, Precision: "float32", Rule: "or",
-			Weights: "affinity", Out: out, RecallN: 200, JSON: true}
+		opts := knnTestOptions(digits, 600, 8)
+		opts.Approximate, opts.Out, opts.RecallSample, opts.JSON = approx, out, 200, true
 		require.NoError(t, runKNN(context.Background(), opts, &stdout, &stderr))
 		obj := decodeOne(t, stdout.Bytes())
 		assert.Equal(t, 600.0, obj["nodes"])
@@ -60,8 +61,8 @@ func TestKNNGroundTruthRecall(t *testing.T) {
 	gt := filepath.Join(dir, "gt.txt")
 	require.NoError(t, os.WriteFile(gt, []byte("# header\n0 1 | 1\n2 1 | 4\n"), 0o644))
 	var stdout, stderr bytes.Buffer
-	opts := knnOptions{Images: filepath.Join(dir, "img.bin"), Pixels: 1, K: 1, Precision: "float64", Rule: "mutual",
-		Weights: "distance2", GroundTruth: gt, JSON: true}
+	opts := knnTestOptions(filepath.Join(dir, "img.bin"), 0, 1)
+	opts.Pixels, opts.Precision, opts.Rule, opts.Weights, opts.GroundTruth, opts.JSON = 1, "float64", "mutual", "distance2", gt, true
 	require.NoError(t, runKNN(context.Background(), opts, &stdout, &stderr))
 	obj := decodeOne(t, stdout.Bytes())
 	assert.Equal(t, 1.0, obj["recall"])
@@ -69,9 +70,18 @@ func TestKNNGroundTruthRecall(t *testing.T) {
 	assert.Equal(t, 1.0, obj["edges"]) // mutual: only 0–1
 }
 
+// knnTestOptions are gssl knn's options on the first n images of images
+// with k neighbours: the float32 or-rule search, IMGP's affinity weights,
+// no recall sample.
+func knnTestOptions(images string, n, k int) knnOptions {
+	o := knnOptions{KNNSource: loaders.KNNSource{Images: images, N: n}, Options: knngraph.DefaultOptions()}
+	o.Neighbors, o.Weights, o.RecallSample, o.CompareIterations = k, "affinity", 0, nil
+	return o
+}
+
 func TestKNNErrors(t *testing.T) {
 	digits := sharedtest.Data(t, "digits8x8")
-	base := knnOptions{Images: digits, K: 5, Precision: "float32", Rule: "or", Weights: "affinity"}
+	base := knnTestOptions(digits, 0, 5)
 	cases := []struct {
 		mod  func(*knnOptions)
 		want string
@@ -81,8 +91,8 @@ func TestKNNErrors(t *testing.T) {
 		{func(o *knnOptions) { o.Weights = "x" }, `--knn-weights "x"`},
 		{func(o *knnOptions) { o.N = 5000 }, "holds only 1797 images"},
 		{func(o *knnOptions) { o.N = -1 }, "--n -1"},
-		{func(o *knnOptions) { o.N = 10; o.K = 10 }, "--neighbors 10 is invalid: it must be in [1, 10)"},
-		{func(o *knnOptions) { o.K = 0 }, "--neighbors 0 is invalid"},
+		{func(o *knnOptions) { o.N = 10; o.Neighbors = 10 }, "--neighbors 10 is invalid: it must be in [1, 10)"},
+		{func(o *knnOptions) { o.Neighbors = 0 }, "--neighbors 0 is invalid"},
 		{func(o *knnOptions) { o.Images = "no/such/dir" }, "no/such/dir"},
 		{func(o *knnOptions) { o.Bandwidth = -1 }, "--bandwidth -1"},
 		{func(o *knnOptions) { o.GroundTruth = "no/such/gt.txt" }, "--groundtruth"},

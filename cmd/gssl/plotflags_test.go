@@ -239,7 +239,8 @@ func TestClusterAndEmbedPlots(t *testing.T) {
 func TestKNNPlot(t *testing.T) {
 	digits := sharedtest.Data(t, "digits8x8")
 	png := filepath.Join(t.TempDir(), "knn.png")
-	opts := knnOptions{Images: digits, N: 300, K: 5, Precision: "float32", Rule: "or", Weights: "affinity", Plots: plotFlags{Plot: png}}
+	opts := knnTestOptions(digits, 300, 5)
+	opts.Plots.Plot = png
 	var sink bytes.Buffer
 	require.NoError(t, runKNN(context.Background(), opts, &sink, &sink))
 	readPNG(t, png, 2, 1)
@@ -251,8 +252,9 @@ func TestKNNPlot(t *testing.T) {
 	for _, approx := range []bool{false, true} {
 		var out bytes.Buffer
 		dir := t.TempDir()
-		opts := knnOptions{Images: digits, N: 300, K: 5, Precision: "float32", Rule: "or", Weights: "affinity", Approx: approx, JSON: true,
-			Compare: true, CompareIter: []int{1, 2, 5}, Plots: plotFlags{Plot: filepath.Join(dir, "knn.png"), Report: filepath.Join(dir, "r")}}
+		opts := knnTestOptions(digits, 300, 5)
+		opts.Approximate, opts.JSON, opts.Compare, opts.CompareIterations = approx, true, true, []int{1, 2, 5}
+		opts.Plots = plotFlags{Plot: filepath.Join(dir, "knn.png"), Report: filepath.Join(dir, "r")}
 		require.NoError(t, runKNN(context.Background(), opts, &out, &sink))
 		readPNG(t, opts.Plots.Plot, 3, 1)
 		checkReport(t, opts.Plots.Report, 3, 1, "<caption>recall against time (--compare)</caption>")
@@ -274,7 +276,7 @@ func TestKNNPlot(t *testing.T) {
 		}
 		assert.Greater(t, prev, 0.9)
 	}
-	opts.Compare, opts.CompareIter = true, []int{0}
+	opts.Compare, opts.CompareIterations = true, []int{0}
 	require.ErrorContains(t, runKNN(context.Background(), opts, &sink, &sink), "--compare-iterations value 0 is invalid")
 }
 

@@ -12,7 +12,7 @@ import (
 // imageGraphDataset is the KNN graph of the first n images of an image
 // set (0: all) with their labels (loaders.ImageKNNDataset).
 func imageGraphDataset(ctx context.Context, dir string, n, k int, stderr io.Writer) (*loaders.NodeDataset, error) {
-	if err := refuseNPYImages(dir); err != nil {
+	if err := loaders.CheckImagesPath(dir); err != nil {
 		return nil, err
 	}
 	var bar *progress
@@ -41,13 +41,4 @@ func paramFlagError(err error) error {
 		return err
 	}
 	return fmt.Errorf("--%s %d is invalid: %s", map[string]string{"n": "n", "k": "neighbors"}[pe.Name], pe.Value, pe.Reason)
-}
-
-// refuseNPYImages refuses a NumPy file given as raw uint8 images
-// (loaders.RefuseNumPyImages).
-func refuseNPYImages(path string) error {
-	if err := loaders.RefuseNumPyImages(path); err != nil {
-		return fmt.Errorf("--images: %w; give it to --features (one point per row), e.g. gssl knn --features %s", err, path)
-	}
-	return nil
 }

@@ -97,7 +97,7 @@ func TestIMGPOnUserPoints(t *testing.T) {
 	opts.In.Points = pointInput{Features: filepath.Join(dir, "train_x.csv"), TestFeatures: filepath.Join(dir, "test_x.csv"), IDs: "name"}
 	opts.In.Targets = pointTargets{Targets: filepath.Join(dir, "train_y.csv"), TestTargets: filepath.Join(dir, "test_y.csv")}
 	opts.Out = filepath.Join(dir, "pred.csv")
-	opts.LikProbes = -1
+	opts.Lik.Probes = -1
 	var out, errw bytes.Buffer
 	require.NoError(t, runIMGP(context.Background(), opts, &out, &errw))
 	obj := decodeOne(t, out.Bytes())
@@ -189,9 +189,8 @@ func TestDeprecatedAliases(t *testing.T) {
 // and the test points as the library does, and scores the test points.
 func TestGPOnUserPoints(t *testing.T) {
 	dir, x, y, xt, yt, known := userCurve(t, 120)
-	opts := gpOptions{In: regressionInput{RegressionData: RegressionData{Points: pointInput{Features: filepath.Join(dir, "train_x.csv"), TestFeatures: filepath.Join(dir, "test_x.csv"), IDs: "1"},
-		Targets: pointTargets{Targets: filepath.Join(dir, "train_y.csv"), TestTargets: filepath.Join(dir, "test_y.csv")}}},
-		Covariance: "matern52", MaxIter: 200, Out: filepath.Join(dir, "gp.csv"), JSON: true}
+	opts := gpOptions{Spec: gp.Spec{Covariance: "matern52", MaxIter: 200}, In: regressionInput{RegressionData: RegressionData{Points: pointInput{Features: filepath.Join(dir, "train_x.csv"), TestFeatures: filepath.Join(dir, "test_x.csv"), IDs: "1"},
+		Targets: pointTargets{Targets: filepath.Join(dir, "train_y.csv"), TestTargets: filepath.Join(dir, "test_y.csv")}}}, Out: filepath.Join(dir, "gp.csv"), JSON: true}
 	var out, errw bytes.Buffer
 	require.NoError(t, runGP(context.Background(), opts, &out, &errw))
 	obj := decodeOne(t, out.Bytes())
@@ -224,7 +223,7 @@ func TestGPOnUserPoints(t *testing.T) {
 	assert.InDelta(t, math.Sqrt(se/float64(len(mean))), obj["rmse"], 1e-9)
 
 	// No data: an error naming the flags; too little memory: refused.
-	require.ErrorContains(t, runGP(context.Background(), gpOptions{Covariance: "matern52", MaxIter: 10}, &out, &errw), "--features FILE --targets FILE")
+	require.ErrorContains(t, runGP(context.Background(), gpOptions{Spec: gp.Spec{Covariance: "matern52", MaxIter: 10}}, &out, &errw), "--features FILE --targets FILE")
 	opts.MaxMemory = "1KB"
 	require.ErrorContains(t, runGP(context.Background(), opts, &out, &errw), "--max-memory 1024B")
 }
@@ -236,8 +235,7 @@ func TestPointsFromNumPy(t *testing.T) {
 	td := filepath.Join("..", "..", "testdata", "points")
 	run := func(features, targets string) []map[string]string {
 		out := filepath.Join(t.TempDir(), "p.csv")
-		opts := gpOptions{In: regressionInput{RegressionData: RegressionData{Points: pointInput{Features: filepath.Join(td, features)}, Targets: pointTargets{Targets: filepath.Join(td, targets)}}},
-			Covariance: "matern52", MaxIter: 100, Out: out, JSON: true}
+		opts := gpOptions{Spec: gp.Spec{Covariance: "matern52", MaxIter: 100}, In: regressionInput{RegressionData: RegressionData{Points: pointInput{Features: filepath.Join(td, features)}, Targets: pointTargets{Targets: filepath.Join(td, targets)}}}, Out: out, JSON: true}
 		var stdout, errw bytes.Buffer
 		require.NoError(t, runGP(context.Background(), opts, &stdout, &errw))
 		assert.Equal(t, 45.0, decodeOne(t, stdout.Bytes())["n_labelled"])
@@ -254,8 +252,7 @@ func TestPointsFromNumPy(t *testing.T) {
 	assert.InDelta(t, parseNum(t, npy[0]["prediction"]), parseNum(t, f32[0]["prediction"]), 1e-3)
 
 	var stdout, errw bytes.Buffer
-	opts := svmOptions{Points: pointInput{Features: filepath.Join(td, "features.npy")}, Labels: pointLabels{Labels: filepath.Join(td, "labels.npy")},
-		Model: svmModelFlags{Kernel: "gaussian", Sigma: 0.5, C: 10}, JSON: true}
+	opts := svmOptions{SVMData: protocol.SVMData{Points: pointInput{Features: filepath.Join(td, "features.npy")}, Labels: pointLabels{Labels: filepath.Join(td, "labels.npy")}}, Model: svmModelFlags{Kernel: "gaussian", Sigma: 0.5, C: 10}, JSON: true}
 	require.NoError(t, runSVM(context.Background(), opts, &stdout, &errw))
 	obj := decodeOne(t, stdout.Bytes())
 	assert.Equal(t, 45.0, obj["train"])

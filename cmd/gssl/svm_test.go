@@ -14,12 +14,13 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gssl/gssl/protocol"
 	"github.com/gssl/gssl/svm"
 )
 
 func TestSVMJSONOnTwoMoons(t *testing.T) {
 	var out, errw bytes.Buffer
-	opts := svmOptions{Moons: 600, Noise: 0.15, Model: svmModelFlags{Kernel: "gaussian", Sigma: 0.5, C: 1}, JSON: true}
+	opts := svmOptions{SVMData: protocol.SVMData{Moons: 600, Noise: 0.15}, Model: svmModelFlags{Kernel: "gaussian", Sigma: 0.5, C: 1}, JSON: true}
 	require.NoError(t, runSVM(context.Background(), opts, &out, &errw))
 	obj := decodeOne(t, out.Bytes())
 	// Course ch. 4: about 99 % with the Gaussian kernel.
@@ -41,21 +42,21 @@ func TestSVMOnCSV(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "moons.csv")
 	require.NoError(t, os.WriteFile(p, b.Bytes(), 0o644))
 	var out bytes.Buffer
-	require.NoError(t, runSVM(context.Background(), svmOptions{CSV: p, TrainPoints: 150, Model: svmModelFlags{Kernel: "gaussian", Sigma: 0.5, C: 10}}, &out, &out))
+	require.NoError(t, runSVM(context.Background(), svmOptions{SVMData: protocol.SVMData{CSV: p, TrainPoints: 150}, Model: svmModelFlags{Kernel: "gaussian", Sigma: 0.5, C: 10}}, &out, &out))
 	assert.Contains(t, out.String(), "train 150, test 50")
 	assert.Contains(t, out.String(), "test accuracy")
 
 	bad := filepath.Join(t.TempDir(), "bad.csv")
 	require.NoError(t, os.WriteFile(bad, []byte("0.1,0.2,1\n0.3,0.1,0.5\n"), 0o644))
-	err = runSVM(context.Background(), svmOptions{CSV: bad, Model: svmModelFlags{Kernel: "linear", C: 1}}, &out, &out)
+	err = runSVM(context.Background(), svmOptions{SVMData: protocol.SVMData{CSV: bad}, Model: svmModelFlags{Kernel: "linear", C: 1}}, &out, &out)
 	require.ErrorContains(t, err, "data row 2: class 0.5 in the last column is not a non-negative integer")
-	err = runSVM(context.Background(), svmOptions{Moons: 50, Noise: 0.1, Model: svmModelFlags{Kernel: "poly", C: 1}}, &out, &out)
+	err = runSVM(context.Background(), svmOptions{SVMData: protocol.SVMData{Moons: 50, Noise: 0.1}, Model: svmModelFlags{Kernel: "poly", C: 1}}, &out, &out)
 	require.ErrorContains(t, err, `--kernel "poly" is invalid`)
-	err = runSVM(context.Background(), svmOptions{Moons: 50, Noise: 0.1, Model: svmModelFlags{Kernel: "gaussian", Sigma: 0, C: 1}}, &out, &out)
+	err = runSVM(context.Background(), svmOptions{SVMData: protocol.SVMData{Moons: 50, Noise: 0.1}, Model: svmModelFlags{Kernel: "gaussian", Sigma: 0, C: 1}}, &out, &out)
 	require.ErrorContains(t, err, "sigma=0 is invalid")
-	err = runSVM(context.Background(), svmOptions{Moons: 50, Noise: 0.1, Model: svmModelFlags{Kernel: "linear", C: 0}}, &out, &out)
+	err = runSVM(context.Background(), svmOptions{SVMData: protocol.SVMData{Moons: 50, Noise: 0.1}, Model: svmModelFlags{Kernel: "linear", C: 0}}, &out, &out)
 	require.ErrorContains(t, err, "--c 0 is invalid")
-	err = runSVM(context.Background(), svmOptions{Moons: 50, Noise: 0.1, Model: svmModelFlags{Kernel: "linear", C: 1}, TrainPoints: 50}, &out, &out)
+	err = runSVM(context.Background(), svmOptions{SVMData: protocol.SVMData{Moons: 50, Noise: 0.1, TrainPoints: 50}, Model: svmModelFlags{Kernel: "linear", C: 1}}, &out, &out)
 	require.ErrorContains(t, err, "--train-points 50 is invalid")
 }
 
@@ -70,7 +71,7 @@ func fmtFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 // asked for 12.8 GB).
 func TestSVMMemoryLimit(t *testing.T) {
 	var out, errw bytes.Buffer
-	opts := svmOptions{Moons: 40000, Noise: 0.15, Model: svmModelFlags{Kernel: "gaussian", Sigma: 0.5, C: 1}, MaxMemory: "1GB"}
+	opts := svmOptions{SVMData: protocol.SVMData{Moons: 40000, Noise: 0.15}, Model: svmModelFlags{Kernel: "gaussian", Sigma: 0.5, C: 1}, MaxMemory: "1GB"}
 	err := runSVM(context.Background(), opts, &out, &errw)
 	require.ErrorContains(t, err, "above the memory limit --max-memory 1.0GB")
 	require.ErrorContains(t, err, "gssl falkon")
@@ -98,7 +99,7 @@ func TestSVMOnUserPoints(t *testing.T) {
 	require.NoError(t, os.WriteFile(fp, f.Bytes(), 0o644))
 	require.NoError(t, os.WriteFile(lp, l.Bytes(), 0o644))
 	var out, errw bytes.Buffer
-	opts := svmOptions{Points: pointInput{Features: fp}, Labels: pointLabels{Labels: lp}, Model: svmModelFlags{Kernel: "gaussian", Sigma: 0.5, C: 1}, Out: filepath.Join(dir, "p.jsonl"), JSON: true}
+	opts := svmOptions{SVMData: protocol.SVMData{Points: pointInput{Features: fp}, Labels: pointLabels{Labels: lp}}, Model: svmModelFlags{Kernel: "gaussian", Sigma: 0.5, C: 1}, Out: filepath.Join(dir, "p.jsonl"), JSON: true}
 	err = runSVM(context.Background(), opts, &out, &errw)
 	require.ErrorContains(t, err, "blank line before more data", "a blank label line in the middle is refused, not skipped")
 
