@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/gssl/gssl/internal/cputime"
 	"github.com/gssl/gssl/internal/procstat"
 	"github.com/gssl/gssl/loaders"
 	"github.com/gssl/gssl/memlimit"
@@ -82,5 +81,5 @@ func checkMemory(need, limit int64, what, alternative string) error {
 	return memlimit.Budget{Bytes: limit, Name: "--max-memory"}.Check(need, what, alternative)
 }
 
-// The process's CPU time and peak memory, for the reports (procstat).
-var cpuSeconds, peakRSSMB = cputime.Seconds, procstat.PeakRSSMB
+// peakRSSMB is the process's peak memory, for the reports (procstat).
+var peakRSSMB = procstat.PeakRSSMB
