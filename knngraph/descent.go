@@ -1,6 +1,7 @@
 package knngraph
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -8,6 +9,7 @@ import (
 	"slices"
 	"sync/atomic"
 
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/internal/gemm"
@@ -26,12 +28,14 @@ type Descent struct {
 	Seed uint64
 
 	// ListSize is the number of neighbours each point keeps while
-	// searching; the K best are returned. 0 means K + K/2 (at least K + 5).
-	// Larger lists raise recall and cost.
+	// searching; the K best are returned. 0 means K + 2. Larger lists raise
+	// recall and cost.
 	ListSize int
 
-	// Sample is the fraction ρ of a list's new entries joined per
-	// iteration, in (0, 1]; 0 means 0.5.
+	// Sample is the sampling rate ρ: each iteration joins at most
+	// ⌈ρ·ListSize⌉ new and as many old candidates of each point, drawn at
+	// random from its list and its reverse list together (pynndescent's
+	// max_candidates); in (0, 1]; 0 means 1.
 	Sample float64
 
 	// MaxIterations bounds the iterations; 0 means 30.
@@ -46,7 +50,7 @@ type Descent struct {
 	// means none (random initial lists only).
 	Trees int
 
-	// LeafSize is the largest leaf of those trees; 0 means max(2·ListSize, 32).
+	// LeafSize is the largest leaf of those trees; 0 means max(32, ListSize + 1).
 	LeafSize int
 
 	// Progress, when not nil, is called after each iteration with its number
@@ -58,11 +62,11 @@ type Descent struct {
 func (s *Descent) Validate() error {
 	switch {
 	case s.ListSize < 0:
-		return fmt.Errorf("knngraph: Descent.ListSize = %d is invalid: it must be ≥ 0 (0 means K + K/2)", s.ListSize)
+		return fmt.Errorf("knngraph: Descent.ListSize = %d is invalid: it must be ≥ 0 (0 means K + 2)", s.ListSize)
 	case !(s.Sample >= 0 && s.Sample <= 1):
-		return fmt.Errorf("knngraph: Descent.Sample = %v is invalid: it must be in (0, 1] (0 means 0.5)", s.Sample)
+		return fmt.Errorf("knngraph: Descent.Sample = %v is invalid: it must be in (0, 1] (0 means 1)", s.Sample)
 	case s.LeafSize < 0:
-		return fmt.Errorf("knngraph: Descent.LeafSize = %d is invalid: it must be ≥ 0 (0 means max(2·ListSize, 32))", s.LeafSize)
+		return fmt.Errorf("knngraph: Descent.LeafSize = %d is invalid: it must be ≥ 0 (0 means max(32, ListSize + 1))", s.LeafSize)
 	case s.MaxIterations < 0:
 		return fmt.Errorf("knngraph: Descent.MaxIterations = %d is invalid: it must be ≥ 0 (0 means 30)", s.MaxIterations)
 	case !(s.Delta >= 0 && s.Delta < 1):
@@ -92,12 +96,12 @@ func Approximate(ctx context.Context, x *mat.Dense, k int, s *Descent) (*Neighbo
 	}
 	L := s.ListSize
 	if L == 0 {
-		L = max(k+k/2, k+5)
+		L = k + defaultListExtra
 	}
 	L = min(max(L, k), n-1)
 	rho := s.Sample
 	if rho == 0 {
-		rho = 0.5
+		rho = 1
 	}
 	maxIter := s.MaxIterations
 	if maxIter == 0 {
@@ -107,28 +111,26 @@ func Approximate(ctx context.Context, x *mat.Dense, k int, s *Descent) (*Neighbo
 	if delta == 0 {
 		delta = 0.001
 	}
-
 	trees := s.Trees
 	if trees == 0 {
-		trees = 4
+		trees = defaultTrees
 	}
 	leafSize := max(s.LeafSize, 0)
 	if leafSize == 0 {
-		leafSize = max(2*L, 32)
+		leafSize = max(defaultLeafSize, L+1)
 	}
 	nd := newDescentState(x, n, d, L)
-	rng := rand.New(rand.NewPCG(s.Seed, 0x6e6e2d64657363)) // "nn-desc"
 	if err := nd.initTrees(ctx, s.Seed, trees, leafSize); err != nil {
 		return nil, fmt.Errorf("knngraph: NN-descent stopped while building trees: %w", err)
 	}
-	nd.fillRandom(rng)
+	nd.fillRandom(rand.New(rand.NewPCG(s.Seed, 0x6e6e2d64657363))) // "nn-desc"
 
-	sampleN := max(1, int(math.Ceil(rho*float64(L))))
+	c := max(1, int(math.Ceil(rho*float64(L))))
 	for it := 1; it <= maxIter; it++ {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("knngraph: NN-descent stopped at iteration %d: %w", it, err)
 		}
-		nd.candidates(rng, sampleN)
+		nd.candidates(s.Seed, it, c)
 		updates := nd.join(ctx)
 		if s.Progress != nil {
 			s.Progress(it, updates)
@@ -143,38 +145,110 @@ func Approximate(ctx context.Context, x *mat.Dense, k int, s *Descent) (*Neighbo
 	return nd.result(k), nil
 }
 
+// Defaults of Descent: lists of K + defaultListExtra entries, defaultTrees
+// trees with leaves of at most defaultLeafSize points (more when the lists
+// are longer).
+const (
+	defaultListExtra = 2
+	defaultTrees     = 4
+	defaultLeafSize  = 32
+)
+
 // descentState holds the working lists: point i's entries are at
 // [i*L, (i+1)*L), unsorted, with the largest distance tracked in worst.
 type descentState struct {
 	x      *mat.Dense
 	n, L   int
-	stride int       // float32 row length, a multiple of 16
-	pts    []float32 // points in float32, zero-padded to stride
-	dist   []float32
-	idx    []int32
-	isNew  []bool
-	worst  []float32 // largest distance in each list, +Inf while not full
-	count  []int32   // entries in each list (L once filled)
-	// candidate lists of the current iteration, capacity cap each
+	stride int       // row length of pts or u8, a multiple of 16 or 32
+	pts    []float32 // points in float32, zero-padded to stride, or nil
+	sqnorm []float32 // ‖point‖² in float32 (with pts)
+	u8     []uint8   // byte-valued points, zero-padded to stride, or nil
+	segs   []int     // ends of the segments of a u8 row summed before each check of d2Below
+	// exactInt: every coordinate is an integer of magnitude at most 2048,
+	// so a float32 squared distance below 2²⁴ is the exact integer (see
+	// result).
+	exactInt bool
+	dist     []float32
+	idx      []int32
+	isNew    []bool
+	worst    []float32 // largest distance in each list, +Inf while not full
+	count    []int32   // entries in each list (L once filled)
+	// candidate lists of the current iteration, cap each
 	cap          int
 	newC, oldC   []int32
 	newCn, oldCn []int32
+	rev          csr // list positions p = i*L + slot that name each point
+	// order is the order of the local joins: the leaf order of the first
+	// tree, so that consecutive points share candidates and their
+	// coordinates are still in cache; nil means 0, 1, …, n−1.
+	order []int32
 }
 
+// exactIntLimit bounds the coordinates for which float32 squared distances
+// below 2²⁴ are exact: differences are at most 4096 in magnitude, so every
+// square is an integer of at most 2²⁴, and every partial sum of such
+// non-negative integers is at most the total.
+const exactIntLimit = 2048
+
 func newDescentState(x *mat.Dense, n, d, L int) *descentState {
-	stride := (d + 15) / 16 * 16
-	nd := &descentState{x: x, n: n, L: L, stride: stride, pts: make([]float32, n*stride),
+	nd := &descentState{x: x, n: n, L: L,
 		dist: make([]float32, n*L), idx: make([]int32, n*L), isNew: make([]bool, n*L), worst: make([]float32, n), count: make([]int32, n)}
 	for i := range nd.worst {
 		nd.worst[i] = float32(math.Inf(1))
 	}
 	raw := x.RawMatrix()
+	// Classify the coordinates: bytes (pixels), other small integers, or
+	// anything else.
+	var notByte, notInt atomic.Bool
+	parallel.For(n, 1024, func(lo, hi int) {
+		byteValued, integer := true, true
+		for i := lo; i < hi && integer; i++ {
+			for _, v := range row(raw.Data, raw.Stride, d, i) {
+				byteValued = byteValued && v >= 0 && v <= 255 && v == math.Trunc(v)
+				integer = integer && v == math.Trunc(v) && math.Abs(v) <= exactIntLimit
+			}
+		}
+		if !byteValued {
+			notByte.Store(true)
+		}
+		if !integer {
+			notInt.Store(true)
+		}
+	})
+	nd.exactInt = !notInt.Load()
+	if !notByte.Load() && d <= 1<<15 {
+		// Bytes: a quarter of the memory traffic of float32, and exact
+		// integer distances. The coordinates are stored by decreasing
+		// variance and constant ones are left out (neither changes a
+		// distance), so that a partial sum reaches a bound early (d2Below).
+		cols := byVariance(raw, n, d)
+		nd.stride = max(32, (len(cols)+31)/32*32)
+		nd.u8 = make([]uint8, n*nd.stride)
+		parallel.For(n, 1024, func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				dst := nd.u8[i*nd.stride : i*nd.stride+len(cols)]
+				src := row(raw.Data, raw.Stride, d, i)
+				for t, c := range cols {
+					dst[t] = uint8(src[c])
+				}
+			}
+		})
+		for end := 64; end < nd.stride; end = 2*end + 64 {
+			nd.segs = append(nd.segs, end)
+		}
+		nd.segs = append(nd.segs, nd.stride)
+		return nd
+	}
+	nd.stride = (d + 15) / 16 * 16
+	nd.pts, nd.sqnorm = make([]float32, n*nd.stride), make([]float32, n)
+	zero := make([]float32, nd.stride)
 	parallel.For(n, 1024, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
-			dst := nd.pts[i*stride : i*stride+d]
+			dst := nd.pts[i*nd.stride : i*nd.stride+d]
 			for t, v := range row(raw.Data, raw.Stride, d, i) {
 				dst[t] = float32(v)
 			}
+			nd.sqnorm[i] = gemm.SqDist16(nd.pts[i*nd.stride:(i+1)*nd.stride], zero)
 		}
 	})
 	return nd
@@ -182,6 +256,37 @@ func newDescentState(x *mat.Dense, n, d, L int) *descentState {
 
 func (nd *descentState) point(i int32) []float32 {
 	return nd.pts[int(i)*nd.stride : int(i+1)*nd.stride]
+}
+
+// d2Below returns the squared distance of points a and b as d2 does, or
+// some value ≥ bound once a partial sum of the bytes' terms reaches bound
+// (the terms are non-negative, so the whole sum would too).
+func (nd *descentState) d2Below(a, b int32, bound float32) float32 {
+	if nd.u8 == nil {
+		return nd.d2(a, b)
+	}
+	s := nd.stride
+	x, y := nd.u8[int(a)*s:int(a+1)*s], nd.u8[int(b)*s:int(b+1)*s]
+	var sum uint32
+	lo := 0
+	for _, hi := range nd.segs {
+		sum += sqDistU8(x[lo:hi], y[lo:hi])
+		if float32(sum) >= bound {
+			return float32(sum)
+		}
+		lo = hi
+	}
+	return float32(sum)
+}
+
+// d2 returns the squared distance of points a and b as stored: exact for
+// bytes, float32 otherwise.
+func (nd *descentState) d2(a, b int32) float32 {
+	if nd.u8 != nil {
+		s := nd.stride
+		return float32(sqDistU8(nd.u8[int(a)*s:int(a+1)*s], nd.u8[int(b)*s:int(b+1)*s]))
+	}
+	return gemm.SqDist16(nd.point(a), nd.point(b))
 }
 
 // fillRandom completes every list that is not full with distinct random
@@ -210,7 +315,7 @@ func (nd *descentState) fillRandom(rng *rand.Rand) {
 				continue
 			}
 			for p := i*L + int(start[i]); p < (i+1)*L; p++ {
-				nd.dist[p] = gemm.SqDist16(nd.point(int32(i)), nd.point(nd.idx[p]))
+				nd.dist[p] = nd.d2(int32(i), nd.idx[p])
 				nd.isNew[p] = true
 			}
 			var w float32
@@ -222,49 +327,102 @@ func (nd *descentState) fillRandom(rng *rand.Rand) {
 	})
 }
 
-// candidates builds this iteration's new and old candidate lists: up to
-// sampleN new entries of each list (then marked old), all old entries, and
-// up to sampleN of each kind from the reverse lists.
-func (nd *descentState) candidates(rng *rand.Rand, sampleN int) {
+// priority is the random rank of list position p in iteration it: a
+// splitmix64 hash, so every candidate list can be drawn independently and
+// in parallel with the same result.
+func priority(seed uint64, it, p int) uint64 {
+	z := seed ^ uint64(it)*0x9e3779b97f4a7c15 ^ uint64(p)*0xd1b54a32d192ed03
+	z ^= z >> 30
+	z *= 0xbf58476d1ce4e5b9
+	z ^= z >> 27
+	z *= 0x94d049bb133111eb
+	return z ^ z>>31
+}
+
+// candidates builds this iteration's new and old candidate lists as
+// pynndescent does: every entry j of i's list offers j to i and i to j, as
+// a new or an old candidate by the entry's flag, with a random priority;
+// each point keeps the c offers of each kind with the smallest priorities
+// (no point twice). The new entries of a list that became candidates of
+// their own point are then marked old.
+func (nd *descentState) candidates(seed uint64, it, c int) {
 	n, L := nd.n, nd.L
-	nd.cap = L + 2*sampleN
-	if nd.newC == nil {
-		nd.newC = make([]int32, n*nd.cap)
-		nd.oldC = make([]int32, n*nd.cap)
+	if nd.newC == nil || nd.cap != c {
+		nd.cap = c
+		nd.newC = make([]int32, n*c)
+		nd.oldC = make([]int32, n*c)
 		nd.newCn = make([]int32, n)
 		nd.oldCn = make([]int32, n)
 	}
-	// Forward lists.
-	pos := make([]int, 0, L)
-	for i := 0; i < n; i++ {
-		nn, on := 0, 0
-		newC := nd.newC[i*nd.cap : (i+1)*nd.cap]
-		oldC := nd.oldC[i*nd.cap : (i+1)*nd.cap]
-		pos = pos[:0]
-		for p := i * L; p < (i+1)*L; p++ {
-			if nd.isNew[p] {
-				pos = append(pos, p)
-			} else {
-				oldC[on] = nd.idx[p]
-				on++
+	nd.rev = reversePositions(n, L, nd.idx, nd.rev)
+	parallel.For(n, 256, func(lo, hi int) {
+		var nh, oh candHeap
+		nh.pr, oh.pr = make([]uint64, c), make([]uint64, c)
+		for v := lo; v < hi; v++ {
+			nh.reset(nd.newC[v*c : (v+1)*c])
+			oh.reset(nd.oldC[v*c : (v+1)*c])
+			for p := v * L; p < (v+1)*L; p++ {
+				if nd.isNew[p] {
+					nh.push(priority(seed, it, p), nd.idx[p])
+				} else {
+					oh.push(priority(seed, it, p), nd.idx[p])
+				}
+			}
+			for _, p := range nd.rev.adj[nd.rev.ptr[v]:nd.rev.ptr[v+1]] {
+				if nd.isNew[p] {
+					nh.push(priority(seed, it, int(p)), p/int32(L))
+				} else {
+					oh.push(priority(seed, it, int(p)), p/int32(L))
+				}
+			}
+			nd.newCn[v], nd.oldCn[v] = int32(nh.n), int32(oh.n)
+		}
+	})
+	parallel.For(n, 256, func(lo, hi int) {
+		for v := lo; v < hi; v++ {
+			cand := nd.newC[v*c : v*c+int(nd.newCn[v])]
+			for p := v * L; p < (v+1)*L; p++ {
+				if nd.isNew[p] && slices.Contains(cand, nd.idx[p]) {
+					nd.isNew[p] = false
+				}
 			}
 		}
-		// Sample sampleN of the new entries by a partial Fisher–Yates shuffle.
-		for c := 0; c < len(pos) && c < sampleN; c++ {
-			r := c + rng.IntN(len(pos)-c)
-			pos[c], pos[r] = pos[r], pos[c]
-			newC[nn] = nd.idx[pos[c]]
-			nn++
-			nd.isNew[pos[c]] = false
-		}
-		nd.newCn[i], nd.oldCn[i] = int32(nn), int32(on)
+	})
+}
+
+// candHeap keeps the entries with the c smallest priorities offered, each
+// point once.
+type candHeap struct {
+	pr  []uint64
+	idx []int32
+	n   int
+	top int // position of the largest priority once full
+}
+
+func (h *candHeap) reset(idx []int32) { h.idx, h.n, h.top = idx, 0, 0 }
+
+func (h *candHeap) push(pr uint64, j int32) {
+	full := h.n == len(h.idx)
+	if full && pr >= h.pr[h.top] {
+		return
 	}
-	// Reverse lists, in CSR form, from the forward candidates.
-	revNew := reverse(n, nd.newC, nd.newCn, nd.cap)
-	revOld := reverse(n, nd.oldC, nd.oldCn, nd.cap)
-	for i := 0; i < n; i++ {
-		nd.addSample(rng, i, revNew, nd.newC, nd.newCn, sampleN)
-		nd.addSample(rng, i, revOld, nd.oldC, nd.oldCn, sampleN)
+	if slices.Contains(h.idx[:h.n], j) {
+		return
+	}
+	if !full {
+		h.pr[h.n], h.idx[h.n] = pr, j
+		h.n++
+		if h.n < len(h.idx) {
+			return
+		}
+	} else {
+		h.pr[h.top], h.idx[h.top] = pr, j
+	}
+	h.top = 0
+	for t, v := range h.pr[:h.n] {
+		if v > h.pr[h.top] {
+			h.top = t
+		}
 	}
 }
 
@@ -274,44 +432,26 @@ type csr struct {
 	adj []int32
 }
 
-// reverse builds the lists of nodes that name each node in lists.
-func reverse(n int, lists []int32, counts []int32, cap int) csr {
-	ptr := make([]int, n+1)
-	for i := 0; i < n; i++ {
-		for _, j := range lists[i*cap : i*cap+int(counts[i])] {
-			ptr[j+1]++
-		}
+// reversePositions lists, for every point j, the positions p = i*L + slot
+// of the lists that name j, in increasing order of p. It reuses r's memory.
+func reversePositions(n, L int, idx []int32, r csr) csr {
+	if len(r.ptr) != n+1 {
+		r.ptr = make([]int, n+1)
+		r.adj = make([]int32, n*L)
+	}
+	clear(r.ptr)
+	for _, j := range idx[:n*L] {
+		r.ptr[j+1]++
 	}
 	for i := 0; i < n; i++ {
-		ptr[i+1] += ptr[i]
+		r.ptr[i+1] += r.ptr[i]
 	}
-	adj := make([]int32, ptr[n])
-	next := append([]int(nil), ptr[:n]...)
-	for i := 0; i < n; i++ {
-		for _, j := range lists[i*cap : i*cap+int(counts[i])] {
-			adj[next[j]] = int32(i)
-			next[j]++
-		}
+	next := append([]int(nil), r.ptr[:n]...)
+	for p, j := range idx[:n*L] {
+		r.adj[next[j]] = int32(p)
+		next[j]++
 	}
-	return csr{ptr, adj}
-}
-
-// addSample appends up to sampleN entries of node i's reverse list to its
-// candidate list, skipping ones already there.
-func (nd *descentState) addSample(rng *rand.Rand, i int, rev csr, lists []int32, counts []int32, sampleN int) {
-	r := rev.adj[rev.ptr[i]:rev.ptr[i+1]]
-	list := lists[i*nd.cap : (i+1)*nd.cap]
-	c := int(counts[i])
-	for s := 0; s < len(r) && s < sampleN && c < nd.cap; s++ {
-		p := s + rng.IntN(len(r)-s)
-		r[s], r[p] = r[p], r[s]
-		j := r[s]
-		if !slices.Contains(list[:c], j) {
-			list[c] = j
-			c++
-		}
-	}
-	counts[i] = int32(c)
+	return r
 }
 
 // proposal says: point a may have b as a neighbour at distance dist.
@@ -406,17 +546,21 @@ func (nd *descentState) chunked(ctx context.Context, items int, gen func(lo, hi 
 // each other and with its old ones, and appends the proposals that would
 // improve a list as it was before this chunk.
 func (nd *descentState) localJoins(lo, hi int, out []proposal) []proposal {
-	for v := lo; v < hi; v++ {
+	for pos := lo; pos < hi; pos++ {
+		v := pos
+		if nd.order != nil {
+			v = int(nd.order[pos])
+		}
 		newC := nd.newC[v*nd.cap : v*nd.cap+int(nd.newCn[v])]
 		oldC := nd.oldC[v*nd.cap : v*nd.cap+int(nd.oldCn[v])]
 		for x, a := range newC {
-			pa := nd.point(a)
+			wa := nd.worst[a]
 			for _, b := range newC[x+1:] {
-				out = nd.propose(out, a, b, gemm.SqDist16(pa, nd.point(b)))
+				out = nd.propose(out, a, b, nd.d2Below(a, b, max(wa, nd.worst[b])))
 			}
 			for _, b := range oldC {
 				if a != b {
-					out = nd.propose(out, a, b, gemm.SqDist16(pa, nd.point(b)))
+					out = nd.propose(out, a, b, nd.d2Below(a, b, max(wa, nd.worst[b])))
 				}
 			}
 		}
@@ -474,11 +618,18 @@ func (nd *descentState) insert(a, b int32, d float32) bool {
 	return true
 }
 
-// result re-ranks every list by exact distance and keeps the k best.
+// result re-ranks every list by exact distance and keeps the k best. A
+// float32 distance of integer points (exactInt) below 2²⁴ is already the
+// exact integer SquaredDistance returns: every difference, square and
+// partial sum is then an integer below 2²⁴, which float32 holds exactly,
+// and a sum that reached 2²⁴ cannot be rounded back below it (the terms are
+// non-negative and rounding is monotone). Other distances are recomputed in
+// float64.
 func (nd *descentState) result(k int) *Neighbors {
 	nb := newNeighbors(nd.n, k)
 	raw := nd.x.RawMatrix()
 	L := nd.L
+	const exactBelow = 1 << 24
 	parallel.For(nd.n, 256, func(lo, hi int) {
 		cd := make([]float64, L)
 		ci := make([]int32, L)
@@ -486,7 +637,11 @@ func (nd *descentState) result(k int) *Neighbors {
 			xi := row(raw.Data, raw.Stride, raw.Cols, i)
 			copy(ci, nd.idx[i*L:(i+1)*L])
 			for p, j := range ci {
-				cd[p] = SquaredDistance(xi, row(raw.Data, raw.Stride, raw.Cols, int(j)))
+				if d := nd.dist[i*L+p]; nd.exactInt && d < exactBelow {
+					cd[p] = float64(d)
+				} else {
+					cd[p] = SquaredDistance(xi, row(raw.Data, raw.Stride, raw.Cols, int(j)))
+				}
 			}
 			sortPairs(cd, ci)
 			idx, d2 := nb.Row(i)
@@ -512,6 +667,7 @@ func (nd *descentState) initTrees(ctx context.Context, seed uint64, trees, leafS
 	}
 	fs := make([]forest, trees)
 	parallel.For(trees, 1, func(lo, hi int) {
+		normal := make([]float32, nd.stride)
 		for t := lo; t < hi; t++ {
 			rng := rand.New(rand.NewPCG(seed, 0x7270747265650000+uint64(t))) // "rptree"
 			perm := make([]int32, nd.n)
@@ -519,10 +675,11 @@ func (nd *descentState) initTrees(ctx context.Context, seed uint64, trees, leafS
 				perm[i] = int32(i)
 			}
 			leaves := []int{0}
-			nd.split(rng, perm, 0, leafSize, &leaves)
+			nd.split(rng, perm, 0, leafSize, &leaves, normal)
 			fs[t] = forest{perm, leaves}
 		}
 	})
+	nd.order = fs[0].perm
 	// Leaves of all trees, in tree order, as (tree, leaf) pairs.
 	type leaf struct{ t, l int }
 	var all []leaf
@@ -536,11 +693,8 @@ func (nd *descentState) initTrees(ctx context.Context, seed uint64, trees, leafS
 			f := fs[lf.t]
 			pts := f.perm[f.leaves[lf.l-1]:f.leaves[lf.l]]
 			for x, a := range pts {
-				pa := nd.point(a)
 				for _, b := range pts[x+1:] {
-					out = append(out, proposal{a, b, 0}, proposal{b, a, 0})
-					d := gemm.SqDist16(pa, nd.point(b))
-					out[len(out)-2].dist, out[len(out)-1].dist = d, d
+					out = nd.propose(out, a, b, nd.d2(a, b))
 				}
 			}
 		}
@@ -549,24 +703,32 @@ func (nd *descentState) initTrees(ctx context.Context, seed uint64, trees, leafS
 	return ctx.Err()
 }
 
-// split partitions perm (points) recursively and appends leaf ends.
-func (nd *descentState) split(rng *rand.Rand, perm []int32, offset, leafSize int, leaves *[]int) {
+// split partitions perm (points) recursively and appends leaf ends. A point
+// x goes left when it is closer to a than to b (the hyperplane half-way
+// between them). For float32 points that is u·x < (‖a‖² − ‖b‖²)/2 for
+// u = a − b, with 2u·x = ‖u‖² + ‖x‖² − ‖u − x‖² from one vectorised squared
+// distance; normal is scratch of nd.stride. Bytes compare the two
+// distances.
+func (nd *descentState) split(rng *rand.Rand, perm []int32, offset, leafSize int, leaves *[]int, normal []float32) {
 	if len(perm) <= leafSize {
 		*leaves = append(*leaves, offset+len(perm))
 		return
 	}
-	a := nd.point(perm[rng.IntN(len(perm))])
-	b := nd.point(perm[rng.IntN(len(perm))])
-	normal := make([]float32, nd.stride)
-	var off float32
-	for t := range normal {
-		normal[t] = a[t] - b[t]
-		off += normal[t] * (a[t] + b[t]) / 2
+	ia, ib := perm[rng.IntN(len(perm))], perm[rng.IntN(len(perm))]
+	left := func(j int32) bool { return nd.d2(j, ia) < nd.d2(j, ib) }
+	if nd.u8 == nil {
+		a, b := nd.point(ia), nd.point(ib)
+		var uu float32
+		for t := range normal {
+			normal[t] = a[t] - b[t]
+			uu += normal[t] * normal[t]
+		}
+		off := nd.sqnorm[ia] - nd.sqnorm[ib]
+		left = func(j int32) bool { return uu+nd.sqnorm[j]-gemm.SqDist16(normal, nd.point(j)) < off }
 	}
-	// Partition: points with normal·x < off first.
 	lo, hi := 0, len(perm)
 	for lo < hi {
-		if dot32(normal, nd.point(perm[lo])) < off {
+		if left(perm[lo]) {
 			lo++
 		} else {
 			hi--
@@ -580,23 +742,47 @@ func (nd *descentState) split(rng *rand.Rand, perm []int32, offset, leafSize int
 		}
 		lo = len(perm) / 2
 	}
-	nd.split(rng, perm[:lo], offset, leafSize, leaves)
-	nd.split(rng, perm[lo:], offset+lo, leafSize, leaves)
+	nd.split(rng, perm[:lo], offset, leafSize, leaves, normal)
+	nd.split(rng, perm[lo:], offset+lo, leafSize, leaves, normal)
 }
 
-// dot32 returns Σ a_t b_t.
-func dot32(a, b []float32) float32 {
-	b = b[:len(a)]
-	var s0, s1, s2, s3 float32
-	t := 0
-	for ; t+4 <= len(a); t += 4 {
-		s0 += a[t] * b[t]
-		s1 += a[t+1] * b[t+1]
-		s2 += a[t+2] * b[t+2]
-		s3 += a[t+3] * b[t+3]
+// byVariance returns the columns of the n×d matrix raw whose values are not
+// all equal, by decreasing variance (ties by column).
+func byVariance(raw blas64.General, n, d int) []int {
+	size := max(512, (n+63)/64)
+	chunks := parallel.NumChunks(n, size)
+	// Per chunk: sums, sums of squares, minima and maxima of the columns.
+	part := make([]float64, 4*chunks*d)
+	parallel.Chunks(n, size, func(c, lo, hi int) {
+		p := part[4*c*d : 4*(c+1)*d]
+		s, s2, mn, mx := p[:d], p[d:2*d], p[2*d:3*d], p[3*d:]
+		copy(mn, row(raw.Data, raw.Stride, d, lo))
+		copy(mx, mn)
+		for i := lo; i < hi; i++ {
+			for t, v := range row(raw.Data, raw.Stride, d, i) {
+				s[t] += v
+				s2[t] += v * v
+				mn[t], mx[t] = min(mn[t], v), max(mx[t], v)
+			}
+		}
+	})
+	variance := make([]float64, d)
+	var cols []int
+	for t := range variance {
+		var s, s2 float64
+		lo, hi := part[2*d+t], part[3*d+t]
+		for c := 0; c < chunks; c++ {
+			p := part[4*c*d : 4*(c+1)*d]
+			s += p[t]
+			s2 += p[d+t]
+			lo, hi = min(lo, p[2*d+t]), max(hi, p[3*d+t])
+		}
+		mean := s / float64(n)
+		variance[t] = s2/float64(n) - mean*mean
+		if lo != hi {
+			cols = append(cols, t)
+		}
 	}
-	for ; t < len(a); t++ {
-		s0 += a[t] * b[t]
-	}
-	return (s0 + s1) + (s2 + s3)
+	slices.SortStableFunc(cols, func(a, b int) int { return cmp.Compare(variance[b], variance[a]) })
+	return cols
 }

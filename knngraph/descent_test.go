@@ -2,7 +2,12 @@ package knngraph
 
 import (
 	"context"
+	"math"
+	"math/rand/v2"
+	"runtime"
 	"testing"
+
+	"gonum.org/v1/gonum/mat"
 
 	"github.com/stretchr/testify/require"
 )
@@ -35,4 +40,96 @@ func TestApproximateRecallMNIST(t *testing.T) {
 	r := recall(approx, exact)
 	t.Logf("recall@%d = %.4f after %d iterations", k, r, iters)
 	require.GreaterOrEqual(t, r, 0.95)
+}
+
+// TestApproximateStorages runs NN-descent on the three storages of the
+// points (bytes, with constant columns left out and the others reordered;
+// small integers in float32; real numbers in float32) and checks each
+// against the exact search by brute force: the reported distances are
+// SquaredDistance's bit for bit, rows are sorted, recall is high, and the
+// result is the same on one and on four goroutines.
+func TestApproximateStorages(t *testing.T) {
+	const n, d, k = 2000, 40, 8
+	rng := rand.New(rand.NewPCG(21, 22))
+	// Points near a 3-dimensional subspace (as images are near a
+	// low-dimensional manifold), in three codings.
+	latent := randomPoints(rng, n, 3, 0)
+	mix := randomPoints(rng, 3, d, 0)
+	var y mat.Dense
+	y.Mul(latent, mix)
+	code := func(scale, shift float64, round bool) *mat.Dense {
+		x := mat.NewDense(n, d, nil)
+		x.Apply(func(i, j int, v float64) float64 {
+			v = v*scale + shift + rng.NormFloat64()
+			if round {
+				v = math.Round(v)
+			}
+			return v
+		}, &y)
+		return x
+	}
+	bytes := code(12, 128, true)
+	bytes.Apply(func(_, _ int, v float64) float64 { return min(max(v, 0), 255) }, bytes)
+	for i := 0; i < n; i++ {
+		bytes.Set(i, 3, 7) // constant columns: left out of the byte copy
+		bytes.Set(i, 17, 0)
+		bytes.Set(i, 30, 255)
+	}
+	ints := code(300, 0, true) // beyond bytes, within ±exactIntLimit
+	ints.Apply(func(_, _ int, v float64) float64 { return min(max(v, -exactIntLimit), exactIntLimit) }, ints)
+	reals := code(1, 0, false)
+	for name, x := range map[string]*mat.Dense{"bytes": bytes, "integers": ints, "reals": reals} {
+		nd := newDescentState(x, n, d, k)
+		require.Equal(t, name == "bytes", nd.u8 != nil, name)
+		require.Equal(t, name != "reals", nd.exactInt, name)
+		run := func(procs int) *Neighbors {
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+			nb, err := Approximate(context.Background(), x, k, &Descent{Seed: 9})
+			require.NoError(t, err)
+			return nb
+		}
+		a, b := run(1), run(4)
+		require.Equal(t, a.Index, b.Index, name)
+		require.Equal(t, a.Dist2, b.Dist2, name)
+		exact := bruteForceAll(x, k)
+		t.Logf("%s: recall %.4f", name, recall(a, exact))
+		require.GreaterOrEqual(t, recall(a, exact), 0.95, name)
+		for i := 0; i < n; i++ {
+			idx, d2 := a.Row(i)
+			for p, j := range idx {
+				require.NotEqual(t, int32(i), j, name)
+				require.Equal(t, SquaredDistance(x.RawRowView(i), x.RawRowView(int(j))), d2[p], "%s: row %d", name, i)
+				if p > 0 {
+					require.True(t, less(d2[p-1], idx[p-1], d2[p], idx[p]), "%s: row %d", name, i)
+				}
+			}
+		}
+	}
+}
+
+// bruteForceAll is bruteForce for every row of x, itself excluded.
+func bruteForceAll(x *mat.Dense, k int) *Neighbors {
+	n, _ := x.Dims()
+	nb := newNeighbors(n, k)
+	for i := 0; i < n; i++ {
+		j, d := bruteForce(x, x.RawRowView(i), i, k)
+		idx, d2 := nb.Row(i)
+		copy(idx, j)
+		copy(d2, d)
+	}
+	return nb
+}
+
+// TestByVariance: constant columns are left out exactly (even where the
+// variance computed from sums would round away from zero), the others come
+// by decreasing variance.
+func TestByVariance(t *testing.T) {
+	x := mat.NewDense(5, 4, []float64{
+		1e8, 0, 5, 1,
+		1e8, 2, 5, 1,
+		1e8, 0, 5, 2,
+		1e8, 2, 5, 1,
+		1e8 + 1, 0, 5, 1,
+	})
+	require.Equal(t, []int{1, 3, 0}, byVariance(x.RawMatrix(), 5, 4))
 }

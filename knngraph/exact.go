@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -100,7 +101,7 @@ func Exact(ctx context.Context, x *mat.Dense, k int, s *Settings) (*Neighbors, e
 		if err := checkK(k, n-1, true); err != nil {
 			return nil, err
 		}
-		return selfJoin(ctx, newIndex(x, Float32), k, s)
+		return selfJoin(ctx, newIndex(x, Float32, true), k, s)
 	}
 	rows := make([]int, n)
 	for i := range rows {
@@ -168,7 +169,7 @@ func NewIndex(base *mat.Dense, s *Settings) (*Index, error) {
 	if _, _, err := checkPoints("base point", base); err != nil {
 		return nil, err
 	}
-	return &Index{ix: newIndex(base, s.Precision), s: *s}, nil
+	return &Index{ix: newIndex(base, s.Precision, false), s: *s}, nil
 }
 
 // Len returns the number of base points.
@@ -231,7 +232,7 @@ func search(ctx context.Context, x *mat.Dense, q querySet, k int, s *Settings) (
 	if err := s.validate(); err != nil {
 		return nil, err
 	}
-	return run(ctx, newIndex(x, s.Precision), q, k, s)
+	return run(ctx, newIndex(x, s.Precision, false), q, k, s)
 }
 
 // run searches the queries q against a prepared index.
@@ -298,16 +299,24 @@ type index struct {
 	cent   []float64             // Float64: centred points, n×d
 	norm64 []float64
 
+	// cols (Float32 self-join only): the columns that are not constant,
+	// the only ones packed; a constant column adds nothing to a distance
+	// between base points. nil means all d.
+	cols []int
+	kd   int // packed depth: len(cols), or d
+
 	scale   float64   // Float32: centred coordinates are multiplied by scale
 	norms   []float64 // ‖centred (scaled) point‖ as stored
 	maxNorm float64   // largest of norms
 	coef    float64   // |approximate − exact distance·scale²| ≤ coef·(‖q‖ + ‖y‖)²
 }
 
-func newIndex(x *mat.Dense, prec Precision) *index {
+// newIndex prepares x. compact (Float32 only) packs the columns that are
+// not constant only: for a self-join, where every query is a base point.
+func newIndex(x *mat.Dense, prec Precision, compact bool) *index {
 	raw := x.RawMatrix()
 	n, d := raw.Rows, raw.Cols
-	ix := &index{n: n, d: d, raw: raw.Data, stride: raw.Stride, prec: prec, mean: make([]float64, d)}
+	ix := &index{n: n, d: d, kd: d, raw: raw.Data, stride: raw.Stride, prec: prec, mean: make([]float64, d)}
 	// The mean by partial sums over fixed chunks of rows, added in chunk
 	// order: the same bits for every number of workers.
 	size := max(512, (n+63)/64)
@@ -328,6 +337,19 @@ func newIndex(x *mat.Dense, prec Precision) *index {
 	}
 	for t := range ix.mean {
 		ix.mean[t] /= float64(n)
+	}
+	if compact && prec == Float32 && n > 0 {
+		if cols := nonConstant(raw, n, d); len(cols) < d {
+			ix.cols, ix.kd = cols, len(cols)
+			// The mean of a constant column is that constant exactly, so
+			// its centred coordinates are exactly 0 (rerank's norms).
+			first := ix.point(0)
+			for t := range ix.mean {
+				if _, found := slices.BinarySearch(cols, t); !found {
+					ix.mean[t] = first[t]
+				}
+			}
+		}
 	}
 	// Float32: scale the centred points into [−1, 1] so that neither
 	// overflow nor subnormal numbers can occur for the base points.
@@ -366,12 +388,13 @@ func newIndex(x *mat.Dense, prec Precision) *index {
 	ix.norms = norms
 	switch prec {
 	case Float32:
-		ix.packed = gemm.NewPanels[float32](n, d, gemm.NR32, nil)
+		ix.packed = gemm.NewPanels[float32](n, ix.kd, gemm.NR32, nil)
 		panels := ix.packed.Count()
 		ix.norm32 = make([]float32, panels*gemm.NR32)
 		parallel.For(panels, 64, func(lo, hi int) {
+			buf := make([]float64, ix.kd)
 			for i := lo * gemm.NR32; i < min(hi*gemm.NR32, n); i++ {
-				s := ix.packed.SetRow(i, ix.point(i), ix.mean, ix.scale)
+				s := ix.packRow(ix.packed, i, i, buf)
 				ix.norm32[i] = float32(s)
 				norms[i] = math.Sqrt(s)
 			}
@@ -400,6 +423,48 @@ func newIndex(x *mat.Dense, prec Precision) *index {
 }
 
 func (ix *index) point(i int) []float64 { return row(ix.raw, ix.stride, ix.d, i) }
+
+// packRow stores base point i, centred, scaled and restricted to ix.cols,
+// as row r of p; buf is scratch of ix.kd. It returns the squared norm
+// stored.
+func (ix *index) packRow(p *gemm.Panels[float32], r, i int, buf []float64) float64 {
+	if ix.cols == nil {
+		return p.SetRow(r, ix.point(i), ix.mean, ix.scale)
+	}
+	pt := ix.point(i)
+	for t, c := range ix.cols {
+		buf[t] = (pt[c] - ix.mean[c]) * ix.scale
+	}
+	return p.SetRow(r, buf, nil, 1)
+}
+
+// nonConstant returns, in increasing order, the columns of the n×d matrix
+// raw whose values are not all equal.
+func nonConstant(raw blas64.General, n, d int) []int {
+	differs := make([]bool, d)
+	first := row(raw.Data, raw.Stride, d, 0)
+	var mu sync.Mutex
+	parallel.For(n, 1024, func(lo, hi int) {
+		local := make([]bool, d)
+		for i := lo; i < hi; i++ {
+			for t, v := range row(raw.Data, raw.Stride, d, i) {
+				local[t] = local[t] || v != first[t]
+			}
+		}
+		mu.Lock()
+		for t, b := range local {
+			differs[t] = differs[t] || b
+		}
+		mu.Unlock()
+	})
+	var cols []int
+	for t, b := range differs {
+		if b {
+			cols = append(cols, t)
+		}
+	}
+	return cols
+}
 
 // worker holds one goroutine's scratch space.
 type worker struct {

@@ -174,3 +174,24 @@ func TestExactExtremeScales(t *testing.T) {
 	_, err = Exact(context.Background(), mat.NewDense(3, 1, []float64{0, 1, 2e150}), 1, nil)
 	require.ErrorContains(t, err, "point 2, coordinate 0 is 2e+150; coordinates must be at most 1e+150")
 }
+
+// TestExactConstantColumns: the self-join packs only the columns that vary;
+// with constant columns of any value (here 0, 3.7 and 1e3) among them the
+// result is still the brute-force one, bit for bit.
+func TestExactConstantColumns(t *testing.T) {
+	const n, d, k = 700, 12, 6
+	rng := rand.New(rand.NewPCG(31, 32))
+	x := randomPoints(rng, n, d, 0)
+	for i := 0; i < n; i++ {
+		x.Set(i, 0, 0)
+		x.Set(i, 5, 3.7)
+		x.Set(i, 11, 1e3)
+	}
+	ix := newIndex(x, Float32, true)
+	require.Equal(t, []int{1, 2, 3, 4, 6, 7, 8, 9, 10}, ix.cols)
+	got, err := Exact(context.Background(), x, k, nil)
+	require.NoError(t, err)
+	want := bruteForceAll(x, k)
+	require.Equal(t, want.Index, got.Index)
+	require.Equal(t, want.Dist2, got.Dist2)
+}

@@ -52,7 +52,7 @@ func selfJoin(ctx context.Context, ix *index, k int, s *Settings) (*Neighbors, e
 		for wi := lo; wi < hi; wi++ {
 			c := newCandLists(n, m)
 			lists[wi] = c
-			sc := newJoinScratch(ix.d)
+			sc := newJoinScratch(ix.kd)
 			for !failed.Load() {
 				I := int(next.Add(1)) - 1
 				if I >= items {
@@ -196,10 +196,11 @@ func less32(d1 float32, i1 int32, d2 float32, i2 int32) bool {
 type joinScratch struct {
 	apack *gemm.Panels[float32]
 	tile  []float32
+	buf   []float64 // a compacted row (index.packRow)
 }
 
 func newJoinScratch(d int) *joinScratch {
-	return &joinScratch{apack: gemm.NewPanels[float32](queryBlock, d, gemm.MR, nil), tile: make([]float32, gemm.MR*gemm.NR32)}
+	return &joinScratch{apack: gemm.NewPanels[float32](queryBlock, d, gemm.MR, nil), tile: make([]float32, gemm.MR*gemm.NR32), buf: make([]float64, d)}
 }
 
 // scan offers the distances of rows [rlo, rhi) (rlo a multiple of
@@ -209,10 +210,10 @@ func newJoinScratch(d int) *joinScratch {
 // looked at; thresholds only fall, so a marked entry is tested again.
 func (w *joinScratch) scan(ix *index, c *candLists, rlo, rhi int) {
 	const mr, nr = gemm.MR, gemm.NR32
-	n, d := ix.n, ix.d
+	n, d := ix.n, ix.kd
 	clear(w.apack.Data)
 	for r := rlo; r < rhi; r++ {
-		w.apack.SetRow(r-rlo, ix.point(r), ix.mean, ix.scale)
+		ix.packRow(w.apack, r-rlo, r, w.buf)
 	}
 	rows := rhi - rlo
 	apanels := (rows + mr - 1) / mr
