@@ -99,7 +99,7 @@ func runClassify(ctx context.Context, opts classifyOptions, stdout, stderr io.Wr
 			return sp, err
 		},
 		CV: func(seed uint64, sp eval.Split) eval.CV {
-			return eval.CV{Folds: opts.Folds, Seed: seed, Order: idOrder(ds, sp.Train)}
+			return eval.CV{Folds: opts.Folds, Seed: seed, Order: ds.IDOrder(sp.Train)}
 		},
 		Done: func(done int) {
 			if len(seeds) > 1 {

@@ -89,7 +89,7 @@ func runLabelprop(ctx context.Context, opts labelpropOptions, stdout, stderr io.
 	if err != nil {
 		return fmt.Errorf("labelprop: %w", err)
 	}
-	exp.Graph, exp.Labels, exp.CV.Order = ds.Graph, ds.Labels, idOrder(ds, labelledNodes(ds))
+	exp.Graph, exp.Labels, exp.CV.Order = ds.Graph, ds.Labels, ds.IDOrder(ds.Labelled())
 	limit, err := parseBytes("max-memory", opts.In.MaxMemory)
 	if err != nil {
 		return fmt.Errorf("labelprop: %w", err)

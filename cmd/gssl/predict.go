@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gssl/gssl/loaders"
+	"github.com/gssl/gssl/protocol"
 	"github.com/gssl/gssl/savedmodel"
 	"github.com/gssl/gssl/serve"
 )
@@ -58,7 +59,7 @@ func runPredict(ctx context.Context, opts predictOptions, stdout, stderr io.Writ
 	if err := checkOutPath("out", opts.Out); err != nil {
 		return fmt.Errorf("predict: %w", err)
 	}
-	header, err := parseHeader(opts.Header)
+	header, err := protocol.ParseHeader(opts.Header)
 	if err != nil {
 		return fmt.Errorf("predict: %w", err)
 	}
@@ -131,13 +132,4 @@ func checkGraphInput(meta serve.Metadata, opts predictOptions, nodeFeatures bool
 		return usageError{fmt.Errorf("predict: --edges and --features exclude each other for a %s model: new nodes, or new points (both together are for gssl classify's models)", meta.Kind)}
 	}
 	return nil
-}
-
-// parseHeader reads --header (loaders.ParseHeaderMode).
-func parseHeader(s string) (loaders.HeaderMode, error) {
-	h, err := loaders.ParseHeaderMode(s)
-	if err != nil {
-		return 0, fmt.Errorf("--header %q is invalid: use auto, yes or no", s)
-	}
-	return h, nil
 }

@@ -104,10 +104,10 @@ func runSTKR(ctx context.Context, opts stkrOptions, stdout, stderr io.Writer) er
 		if lcc, err = ds.Graph.LargestComponent(); err != nil {
 			return err
 		}
-		used = restrictDataset(ds, lcc)
+		used = ds.Restrict(lcc)
 	}
 	res := stkrResult{nodeData: newNodeData(opts.source(&opts.In), used), Transform: opts.Transform, Setting: setting.String(), Solver: grid.Base.Solver.String(),
-		PTest: opts.PTest, LCC: opts.LCC, TestChunks: opts.TestChunks, Labelled: len(labelledNodes(used)), KNN: opts.In.builtSummary(), LoadSeconds: seconds(start)}
+		PTest: opts.PTest, LCC: opts.LCC, TestChunks: opts.TestChunks, Labelled: len(used.Labelled()), KNN: opts.In.builtSummary(), LoadSeconds: seconds(start)}
 	var notes []string
 	if opts.In.Features != "" && !opts.In.fromPoints() {
 		notes = append(notes, "the features are read but not used: STKR's base kernel is the graph's")
@@ -182,7 +182,7 @@ func stkrAllLabelled(ctx context.Context, opts stkrOptions, g protocol.STKRGrid,
 	}
 	cands := len(g.Candidates())
 	logf(stderr, "stkr: %s (%d nodes, %d edges, %d classes, %d labelled), %s, %d candidates by cross-validation", ds.Name, res.Nodes, ds.Graph.Edges(), ds.Classes, res.Labelled, opts.Transform, cands)
-	cv := eval.CV{Folds: opts.Folds, Seed: opts.Seed, Order: idOrder(ds, labelledNodes(ds))}
+	cv := eval.CV{Folds: opts.Folds, Seed: opts.Seed, Order: ds.IDOrder(ds.Labelled())}
 	st := newSteps(stderr, opts.Folds*cands, "stkr")
 	defer st.Finish()
 	cv.Progress = cvProgress(st, func(int) int { return cands }, "cross-validation: fold %d of %d done (%d candidates each)")
@@ -194,7 +194,7 @@ func stkrAllLabelled(ctx context.Context, opts stkrOptions, g protocol.STKRGrid,
 		return fmt.Errorf("%w (or give --eta and --ridge)", err)
 	}
 	res.fig = stkrFigure{accuracy: c.Accuracy, best: c.STKRCVChoice.Best, transform: c.Best.Transform, what: "cross-validation accuracy"}
-	rows := classRows{split: eval.Split{Train: labelledNodes(ds)}, pred: c.Labels, prob: c.Probabilities}
+	rows := classRows{split: eval.Split{Train: ds.Labelled()}, pred: c.Labels, prob: c.Probabilities}
 	if res.Out, res.Saved, err = writeClassOutputs(opts.Out, opts.Save, ds, opts.In, rows, c.Best); err != nil {
 		return fmt.Errorf("stkr: %w", err)
 	}
