@@ -46,7 +46,7 @@ func newClassifyCommand(g *globals) *cobra.Command {
 
 // classifyResult is the JSON object of the command.
 type classifyResult struct {
-	nodeData
+	protocol.NodeData
 	Features  int    `json:"features"`
 	ModelFlag string `json:"model_flag"` // --classifier
 	// Advice is, for --classifier auto, what the homophily of the training
@@ -74,7 +74,7 @@ func runClassify(ctx context.Context, opts classifyOptions, stdout, stderr io.Wr
 		return err
 	}
 	defer ds.Close()
-	res := classifyResult{nodeData: newNodeData(opts.In.source(), ds), ModelFlag: opts.Model, Split: opts.Split, Seeds: opts.Seeds, KNN: opts.In.builtSummary()}
+	res := classifyResult{NodeData: protocol.DescribeNodes(opts.In.source(), ds), ModelFlag: opts.Model, Split: opts.Split, Seeds: opts.Seeds, KNN: opts.In.builtSummary()}
 	_, res.Features = x.Features.Dims()
 	spec, _ := eval.ParseSplitSpec(opts.Split) // checked
 	splits, err := newSplitter(spec, ds, res.Data, opts.Val, opts.Test)
@@ -87,7 +87,7 @@ func runClassify(ctx context.Context, opts classifyOptions, stdout, stderr io.Wr
 		}
 	}
 	search.Metric, _ = eval.MetricFor(opts.Metric, ds.Classes) // checked
-	if err := checkCalibrationSplit(splits, opts.Seed, opts.Conformal); err != nil {
+	if err := protocol.CheckCalibrationSplit(splits, opts.Seed, opts.Conformal); err != nil {
 		return fmt.Errorf("classify: %w", err)
 	}
 	res.LoadSeconds = seconds(start)
@@ -112,7 +112,7 @@ func runClassify(ctx context.Context, opts classifyOptions, stdout, stderr io.Wr
 	}
 	res.NodeClassReport = protocol.ReportNodeClass(search, ds.Classes, runs)
 	first := runs[0]
-	if res.Confidence, err = conformalReport(first.Probabilities, first.Split, ds.Labels, opts.Conformal, opts.Seed); err != nil {
+	if res.Confidence, err = protocol.Conformal(first.Probabilities, first.Split, ds.Labels, opts.Conformal, opts.Seed); err != nil {
 		return fmt.Errorf("classify: %w", err)
 	}
 	// The run's time, before --out, --save and the plots are written: the
@@ -138,7 +138,7 @@ func (opts *classifyOptions) check() (eval.NodeSearch, error) {
 	if _, err := checkSplitFlags(opts.Split, opts.Seeds, opts.Val, opts.Test, opts.Folds); err != nil {
 		return s, err
 	}
-	if err := firstError(opts.Plots.check(), checkConfidenceFlags(opts.Metric, opts.Conformal), checkOutPath("out", opts.Out), checkOutPath("save", opts.Save)); err != nil {
+	if err := firstError(opts.Plots.check(), protocol.CheckConformal(opts.Metric, opts.Conformal), checkOutPath("out", opts.Out), checkOutPath("save", opts.Save)); err != nil {
 		return s, err
 	}
 	switch {

@@ -59,7 +59,7 @@ func newLabelpropCmd(g *globals) *cobra.Command {
 // labelpropResult is the JSON object of the command: the data set, the
 // protocol's report, the outputs and the times.
 type labelpropResult struct {
-	nodeData
+	protocol.NodeData
 	protocol.LabelPropReport
 	Confidence  *confidence.Report `json:"confidence,omitempty"` // --conformal: the first run
 	LoadSeconds float64            `json:"load_seconds"`
@@ -84,7 +84,7 @@ func runLabelprop(ctx context.Context, opts labelpropOptions, stdout, stderr io.
 	defer ds.Close()
 	loadSeconds := seconds(start)
 	if exp.Splits, err = newSplitter(spec, ds, opts.source(&opts.In), opts.Val, opts.Test); err == nil {
-		err = checkCalibrationSplit(exp.Splits, opts.Seed, opts.Conformal)
+		err = protocol.CheckCalibrationSplit(exp.Splits, opts.Seed, opts.Conformal)
 	}
 	if err != nil {
 		return fmt.Errorf("labelprop: %w", err)
@@ -119,13 +119,13 @@ func runLabelprop(ctx context.Context, opts labelpropOptions, stdout, stderr io.
 		notes = append(notes, "the features are read but not used: label propagation uses only the graph")
 	}
 	run := out.Runs[0]
-	res := labelpropResult{nodeData: newNodeData(opts.source(&opts.In), ds), LabelPropReport: exp.Report(out, notes...),
+	res := labelpropResult{NodeData: protocol.DescribeNodes(opts.source(&opts.In), ds), LabelPropReport: exp.Report(out, notes...),
 		LoadSeconds: loadSeconds, KNN: opts.In.builtSummary()}
 	if !run.WithSplit {
 		run.Split.Val = nil
 	}
 	prob := run.Model.Probabilities()
-	if res.Confidence, err = conformalReport(prob, run.Split, ds.Labels, opts.Conformal, opts.Seed); err != nil {
+	if res.Confidence, err = protocol.Conformal(prob, run.Split, ds.Labels, opts.Conformal, opts.Seed); err != nil {
 		return fmt.Errorf("labelprop: %w", err)
 	}
 	rows := classRows{split: run.Split, withSplit: run.WithSplit, pred: run.Model.Labels(), prob: prob, conf: res.Confidence}
@@ -178,7 +178,7 @@ func (opts labelpropOptions) experiment() (protocol.LabelPropExperiment, eval.Sp
 		err = fmt.Errorf("--seeds %d needs --split random:K or per-class:T,V; the other protocols are deterministic", opts.Seeds)
 	}
 	if err == nil {
-		err = firstError(checkConfidenceFlags("auto", opts.Conformal), checkOutPath("out", opts.Out), checkOutPath("save", opts.Save), opts.Plots.check())
+		err = firstError(protocol.CheckConformal("auto", opts.Conformal), checkOutPath("out", opts.Out), checkOutPath("save", opts.Save), opts.Plots.check())
 	}
 	if err == nil {
 		exp.Model, exp.Grid, err = labelprop.Spec(opts.Model).Model()

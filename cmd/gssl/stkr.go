@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -11,10 +10,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gssl/gssl/eval"
-	"github.com/gssl/gssl/graph"
 	"github.com/gssl/gssl/loaders"
 	"github.com/gssl/gssl/protocol"
-	"github.com/gssl/gssl/stkr"
 )
 
 // stkrOptions are the flags of gssl stkr (help/stkr.md).
@@ -66,7 +63,7 @@ func newSTKRCommand(g *globals) *cobra.Command {
 // stkrResult is the JSON object of one run: the data set and the
 // protocol's settings, its report, the outputs and the times.
 type stkrResult struct {
-	nodeData
+	protocol.NodeData
 	Transform  string  `json:"transform"`
 	Setting    string  `json:"setting"`
 	Solver     string  `json:"solver"`
@@ -98,39 +95,33 @@ func runSTKR(ctx context.Context, opts stkrOptions, stdout, stderr io.Writer) er
 	if err := checkClassMemory("stkr", opts.In.MaxMemory, ds, stkrClassBlocks*8*int64(ds.Graph.Nodes())*int64(max(ds.Classes, 1))); err != nil {
 		return err
 	}
-	var lcc *graph.Subgraph
-	used := ds
-	if opts.LCC {
-		if lcc, err = ds.Graph.LargestComponent(); err != nil {
-			return err
-		}
-		used = ds.Restrict(lcc)
+	run := opts.run(ds, grid, setting, stderr)
+	used, lcc, err := run.Used()
+	if err != nil {
+		return err
 	}
-	res := stkrResult{nodeData: newNodeData(opts.source(&opts.In), used), Transform: opts.Transform, Setting: setting.String(), Solver: grid.Base.Solver.String(),
+	res := stkrResult{NodeData: protocol.DescribeNodes(opts.source(&opts.In), used), Transform: opts.Transform, Setting: setting.String(), Solver: grid.Base.Solver.String(),
 		PTest: opts.PTest, LCC: opts.LCC, TestChunks: opts.TestChunks, Labelled: len(used.Labelled()), KNN: opts.In.builtSummary(), LoadSeconds: seconds(start)}
 	var notes []string
 	if opts.In.Features != "" && !opts.In.fromPoints() {
 		notes = append(notes, "the features are read but not used: STKR's base kernel is the graph's")
 	}
-	task := protocol.Task{Graph: used.Graph, Labels: used.Labels, Classes: used.Classes}
-	spec, _ := eval.ParseSplitSpec(opts.Split)
-	if opts.Splits != "" {
-		spec = eval.SplitFolderSpec(opts.Splits)
+	var bar interface{ Finish() } = &steps{bar: &progress{}}
+	run.CV = func(cands, folds int) func(done, total int) {
+		st := newSteps(stderr, folds*cands, "stkr")
+		bar = st
+		return cvProgress(st, func(int) int { return cands }, "cross-validation: fold %d of %d done (%d candidates each)")
 	}
-	if spec = spec.Resolve(ds.Split != nil); spec.Kind == eval.SplitNone {
-		err = stkrAllLabelled(ctx, opts, grid, setting, used, task, notes, &res, stderr)
-	} else {
-		split := func(seed uint64) (eval.Split, string, int, error) {
-			d := splitData(ds, opts.In.source())
-			d.Subgraph = lcc
-			splits, err := eval.NewSplitter(spec, d, protocol.STKRSplitSizes(spec, used.Classes, used.Graph.Nodes(), opts.PTest, eval.SplitSizes{Val: opts.Val, Test: opts.Test}))
-			if err != nil {
-				return eval.Split{}, "", 0, fmt.Errorf("stkr: %w", err)
-			}
-			sp, dropped, err := splits.Split(seed)
-			return sp, splits.Source(), dropped, err
-		}
-		err = stkrBenchmark(ctx, opts, grid, setting, task, split, notes, &res, stderr)
+	run.Total = func(fits int) (func(int), func(int)) {
+		p := newProgress(stderr, fits, "stkr")
+		bar = p
+		return p.SetTotal, p.Add
+	}
+	out, err := run.Run(ctx, used, lcc, notes...)
+	bar.Finish()
+	res.STKRReport = out.Report
+	if err == nil {
+		err = opts.write(out, &res)
 	}
 	if err != nil {
 		return err
@@ -140,6 +131,34 @@ func runSTKR(ctx context.Context, opts stkrOptions, stdout, stderr io.Writer) er
 		return err
 	}
 	return reportSummary(stdout, opts.JSON, "stkr", res)
+}
+
+// run is the protocol of the options on ds.
+func (opts *stkrOptions) run(ds *loaders.NodeDataset, grid protocol.STKRGrid, setting protocol.Setting, stderr io.Writer) protocol.STKRRun {
+	spec, _ := eval.ParseSplitSpec(opts.Split) // checked
+	if opts.Splits != "" {
+		spec = eval.SplitFolderSpec(opts.Splits)
+	}
+	return protocol.STKRRun{Data: ds, Source: opts.In.source(), LCC: opts.LCC, Split: spec, Sizes: eval.SplitSizes{Val: opts.Val, Test: opts.Test},
+		Grid: grid, Transform: opts.Transform, Setting: setting, PTest: opts.PTest, Chunks: opts.TestChunks, Folds: opts.Folds,
+		Seeds: eval.SeedRange(opts.Seed, opts.Seeds), Out: opts.Out != "", Save: opts.Save != "",
+		Log: func(format string, args ...any) { logf(stderr, format, args...) }}
+}
+
+// write keeps the figure's grid and writes --out and --save.
+func (opts *stkrOptions) write(out protocol.STKRRunResult, res *stkrResult) error {
+	if c := out.CV; c == nil {
+		res.fig = newSTKRFigure(out.Runs[0].Choices[0], out.Runs[0].Chosen[0], out.Runs[0].Seed)
+		return nil
+	}
+	c := out.CV
+	res.fig = stkrFigure{accuracy: c.Accuracy, best: c.STKRCVChoice.Best, transform: c.Best.Transform, what: "cross-validation accuracy"}
+	rows := classRows{split: eval.Split{Train: out.Used.Labelled()}, pred: c.Labels, prob: c.Probabilities}
+	var err error
+	if res.Out, res.Saved, err = writeClassOutputs(opts.Out, opts.Save, out.Used, opts.In, rows, c.Best); err != nil {
+		return fmt.Errorf("stkr: %w", err)
+	}
+	return nil
 }
 
 // check validates the flags that need no data and returns the
@@ -167,66 +186,4 @@ func (opts *stkrOptions) check() (protocol.STKRGrid, protocol.Setting, error) {
 		return g, setting, fieldFlagError(err, opts)
 	}
 	return g, setting, firstError(checkOutPath("out", opts.Out), checkOutPath("save", opts.Save), opts.Plots.check())
-}
-
-// stkrAllLabelled is the protocol without a split (protocol.RunSTKRCV):
-// fit on every labelled node, predict the others.
-func stkrAllLabelled(ctx context.Context, opts stkrOptions, g protocol.STKRGrid, setting protocol.Setting, ds *loaders.NodeDataset, task protocol.Task, notes []string, res *stkrResult, stderr io.Writer) error {
-	switch {
-	case setting != protocol.Transductive:
-		return fmt.Errorf("stkr: --setting %s needs a split with test nodes to hide; without a split the fit is transductive", setting)
-	case opts.Seeds > 1 || opts.TestChunks:
-		return errors.New("stkr: --seeds and --test-chunks need a split (--split or --splits); without one every labelled node is trained on")
-	case res.Labelled == 0:
-		return errors.New("stkr: no node is labelled: give --labels (an empty label means unlabelled)")
-	}
-	cands := len(g.Candidates())
-	logf(stderr, "stkr: %s (%d nodes, %d edges, %d classes, %d labelled), %s, %d candidates by cross-validation", ds.Name, res.Nodes, ds.Graph.Edges(), ds.Classes, res.Labelled, opts.Transform, cands)
-	cv := eval.CV{Folds: opts.Folds, Seed: opts.Seed, Order: ds.IDOrder(ds.Labelled())}
-	st := newSteps(stderr, opts.Folds*cands, "stkr")
-	defer st.Finish()
-	cv.Progress = cvProgress(st, func(int) int { return cands }, "cross-validation: fold %d of %d done (%d candidates each)")
-	c, err := protocol.RunSTKRCV(ctx, task, cv, g, func(c *stkr.Classifier, err error) {
-		logf(stderr, "stkr: %s β=%g max-iter=%d: %v", c.Transform, c.Beta, c.Iterations, err)
-	})
-	res.STKRReport = c.Report(task, opts.Seed, notes...)
-	if err != nil {
-		return fmt.Errorf("%w (or give --eta and --ridge)", err)
-	}
-	res.fig = stkrFigure{accuracy: c.Accuracy, best: c.STKRCVChoice.Best, transform: c.Best.Transform, what: "cross-validation accuracy"}
-	rows := classRows{split: eval.Split{Train: ds.Labelled()}, pred: c.Labels, prob: c.Probabilities}
-	if res.Out, res.Saved, err = writeClassOutputs(opts.Out, opts.Save, ds, opts.In, rows, c.Best); err != nil {
-		return fmt.Errorf("stkr: %w", err)
-	}
-	return nil
-}
-
-// stkrBenchmark is the paper's protocol over seeds on a benchmark split.
-func stkrBenchmark(ctx context.Context, opts stkrOptions, g protocol.STKRGrid, setting protocol.Setting, task protocol.Task,
-	split func(uint64) (eval.Split, string, int, error), notes []string, res *stkrResult, stderr io.Writer) error {
-	switch {
-	case opts.Out != "":
-		return errors.New("stkr: --out writes the predictions of the protocol without a split (--split none); a benchmark split reports accuracies")
-	case opts.Save != "":
-		return errors.New("stkr: --save saves the model of the protocol without a split (--split none), fitted on every labelled node; a benchmark split reports accuracies")
-	}
-	logf(stderr, "stkr: %s (%d nodes, %d edges, %d classes), %s, %s, %d seeds", res.Dataset, res.Nodes, res.Edges, res.Classes, opts.Transform, setting, opts.Seeds)
-	bar := newProgress(stderr, opts.Seeds*len(g.Candidates()), "stkr")
-	defer bar.Finish()
-	runs, err := protocol.RunSTKRBenchmark(ctx, protocol.STKRBenchmark{Task: task, Setting: setting,
-		PTest: opts.PTest, Chunks: opts.TestChunks, Seeds: eval.SeedRange(opts.Seed, opts.Seeds), Grid: g, Split: split,
-		Total: bar.SetTotal, Done: bar.Add,
-		Failed: func(seed uint64, c *stkr.Classifier, err error) {
-			logf(stderr, "stkr: seed %d: %s β=%g max-iter=%d: %v", seed, c.Transform, c.Beta, c.Iterations, err)
-		},
-		Chosen: func(seed uint64, o protocol.STKROutcome, best *stkr.Classifier) {
-			logf(stderr, "stkr: seed %d: test %.4f (%d nodes) val %.4f (%s β=%g, stop after %d, %d iterations, %d products, %.3fs)", seed, o.TestAccuracy, o.TestScored, o.ValAccuracy, best.Transform, best.Beta, best.Iterations, o.Stats.TotalIterations(), o.Stats.MatVecs, o.Seconds)
-		},
-	})
-	if err != nil {
-		return err
-	}
-	res.STKRReport = protocol.SummarizeSTKR(runs, g.Lap()).Report(setting, notes...)
-	res.fig = newSTKRFigure(runs[0].Choices[0], runs[0].Chosen[0], runs[0].Seed)
-	return nil
 }
