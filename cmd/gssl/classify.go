@@ -11,7 +11,6 @@ import (
 	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/eval"
 	"github.com/gssl/gssl/loaders"
-	"github.com/gssl/gssl/nodeclass"
 	"github.com/gssl/gssl/protocol"
 )
 
@@ -81,31 +80,21 @@ func runClassify(ctx context.Context, opts classifyOptions, stdout, stderr io.Wr
 	if err != nil {
 		return fmt.Errorf("classify: --split: %w", err)
 	}
-	if opts.Model == "auto" {
-		if search, res.Advice, err = classifyAuto(ds, splits, opts); err != nil {
-			return fmt.Errorf("classify: %w", err)
-		}
+	if search, res.Advice, err = opts.spec().Auto(search, ds, splits, opts.Seed); err == nil {
+		search.Metric, _ = eval.MetricFor(opts.Metric, ds.Classes) // checked
+		err = protocol.CheckCalibrationSplit(splits, opts.Seed, opts.Conformal)
 	}
-	search.Metric, _ = eval.MetricFor(opts.Metric, ds.Classes) // checked
-	if err := protocol.CheckCalibrationSplit(splits, opts.Seed, opts.Conformal); err != nil {
+	if err != nil {
 		return fmt.Errorf("classify: %w", err)
 	}
 	res.LoadSeconds = seconds(start)
 	seeds := protocol.NodeClassSeeds(splits, opts.Seed, opts.Seeds)
 	bar := newSteps(stderr, len(seeds), "classify")
-	runs, err := eval.EvaluateSeeds(ctx, eval.NodeSeeds{Search: search, Seeds: seeds,
-		Split: func(seed uint64) (eval.Split, error) {
-			sp, _, err := splits.Split(seed)
-			return sp, err
-		},
-		CV: func(seed uint64, sp eval.Split) eval.CV {
-			return eval.CV{Folds: opts.Folds, Seed: seed, Order: ds.IDOrder(sp.Train)}
-		},
-		Done: func(done int) {
-			if len(seeds) > 1 {
-				bar.to(done, len(seeds), "seed %d of %d done", done, len(seeds))
-			}
-		}}, x, ds.Labels)
+	runs, err := protocol.EvaluateNodeClass(ctx, search, ds, x, splits, seeds, opts.Folds, func(done, runs int) {
+		if runs > 1 {
+			bar.to(done, runs, "seed %d of %d done", done, runs)
+		}
+	})
 	bar.Finish()
 	if err != nil {
 		return fmt.Errorf("classify: %w", err)
@@ -128,45 +117,25 @@ func runClassify(ctx context.Context, opts classifyOptions, stdout, stderr io.Wr
 	return reportSummary(stdout, opts.JSON, "classify", res)
 }
 
+func (opts *classifyOptions) spec() protocol.NodeClassSpec {
+	return protocol.NodeClassSpec{Classifier: opts.Model, FeatureWeight: opts.FeatureWeight, Embed: opts.Embed}
+}
+
 // check validates the flags that need no data and returns the search of
 // --classifier (for auto, the smoothing models' until the data tell).
 func (opts *classifyOptions) check() (eval.NodeSearch, error) {
-	s, err := protocol.NodeClassSpec{Classifier: opts.Model, FeatureWeight: opts.FeatureWeight, Embed: opts.Embed}.Search()
+	s, err := opts.spec().Search()
 	if err != nil {
 		return s, fieldFlagError(err, opts)
 	}
 	if _, err := checkSplitFlags(opts.Split, opts.Seeds, opts.Val, opts.Test, opts.Folds); err != nil {
 		return s, err
 	}
-	if err := firstError(opts.Plots.check(), protocol.CheckConformal(opts.Metric, opts.Conformal), checkOutPath("out", opts.Out), checkOutPath("save", opts.Save)); err != nil {
-		return s, err
+	err = firstError(opts.Plots.check(), protocol.CheckConformal(opts.Metric, opts.Conformal), checkOutPath("out", opts.Out), checkOutPath("save", opts.Save))
+	if err == nil && opts.Save != "" {
+		err = opts.spec().CheckSave()
 	}
-	switch {
-	case opts.Save != "" && (opts.Model == "channels" || opts.Model == "linbp"):
-		return s, fmt.Errorf("--save works with --classifier sgc, appnp, correct-smooth, sepgnn, linkx and auto; --classifier %s is not saved yet", opts.Model)
-	case opts.Save != "" && opts.Model == "stkr":
-		return s, fmt.Errorf("--save works with --classifier sgc, appnp, correct-smooth, sepgnn, linkx and auto; the STKR adapter is not saved (gssl stkr --save saves STKR)")
-	}
-	return s, nil
-}
-
-// classifyAuto returns --classifier auto's search for the data set: the
-// model family the homophily of the first split's training labels calls
-// for.
-func classifyAuto(ds *loaders.NodeDataset, splits *eval.Splitter, opts classifyOptions) (eval.NodeSearch, string, error) {
-	sp, _, err := splits.Split(opts.Seed)
-	if err != nil {
-		return eval.NodeSearch{}, "", fmt.Errorf("--split: %w", err)
-	}
-	train := make([]int, len(ds.Labels))
-	for i := range train {
-		train[i] = -1
-	}
-	for _, i := range sp.Train {
-		train[i] = ds.Labels[i]
-	}
-	s, _, why, err := protocol.NodeClassAuto(ds.Graph, train, opts.Embed > 0)
-	return s, why, err
+	return s, err
 }
 
 // classifyData loads the data set and its features (with --embed, the
@@ -183,16 +152,10 @@ func classifyData(ctx context.Context, opts *classifyOptions, stderr io.Writer) 
 		ds.Close()
 		return nil, estimator.Nodes{}, err
 	}
-	if ds.Features == nil && ds.DenseFeatures == nil {
+	x, err := opts.spec().Nodes(ctx, ds, opts.In.source())
+	if err != nil {
 		ds.Close()
-		return nil, estimator.Nodes{}, fmt.Errorf("classify: %s has no node features: give --features FILE (or a folder with features.txt.gz); the graph-only classifiers are gssl labelprop and gssl stkr", opts.In.source())
+		return nil, estimator.Nodes{}, fmt.Errorf("classify: %w", err)
 	}
-	x := nodeclass.Features{Sparse: ds.Features, Dense: ds.DenseFeatures}
-	if opts.Embed > 0 {
-		if x, err = nodeclass.WithEmbedding(ctx, ds.Graph, x, nodeclass.RowSum, opts.Embed, 1); err != nil {
-			ds.Close()
-			return nil, estimator.Nodes{}, fmt.Errorf("classify: %w", err)
-		}
-	}
-	return ds, estimator.Nodes{Graph: ds.Graph, Features: nodeclass.Matrix(x)}, nil
+	return ds, x, nil
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 
@@ -94,25 +93,13 @@ func runLabelprop(ctx context.Context, opts labelpropOptions, stdout, stderr io.
 	if err != nil {
 		return fmt.Errorf("labelprop: %w", err)
 	}
-	var need int64
-	switch m := exp.Model.(type) {
-	case *labelprop.Spreading:
-		m.Classes, m.MaxMemory = ds.Classes, limit // block CG runs the classes in batches within the bound
-		need = m.MemoryBytes(ds.Graph)
-	case *labelprop.Harmonic:
-		m.Classes = ds.Classes
-		need = m.MemoryBytes(ds.Graph)
-	}
-	// The command then forms the n×c probabilities once, beside the model's
-	// scores (the summary's calibration and --out read them).
-	need += 8 * int64(ds.Graph.Nodes()) * int64(max(ds.Classes, 1))
-	if err := checkClassMemory("labelprop", opts.In.MaxMemory, ds, need); err != nil {
+	if err := checkClassMemory("labelprop", opts.In.MaxMemory, ds, exp.Bound(ds.Classes, limit)); err != nil {
 		return err
 	}
 	defer labelpropProgress(&exp, stderr).Finish()
 	out, err := protocol.EvaluateLabelProp(ctx, exp)
 	if err != nil {
-		return labelpropError(err, ds)
+		return protocol.LabelPropError(err, ds)
 	}
 	var notes []string
 	if opts.In.Features != "" && !opts.In.fromPoints() {
@@ -155,30 +142,13 @@ func labelpropProgress(exp *protocol.LabelPropExperiment, stderr io.Writer) *ste
 	return st
 }
 
-// labelpropError names the flags and nodes behind the protocol's errors.
-func labelpropError(err error, ds interface{ NodeID(int) string }) error {
-	var iso *protocol.IsolatedError
-	switch {
-	case errors.As(err, &iso):
-		return fmt.Errorf("labelprop: training node %s is isolated (degree 0), so its label cannot spread; pass --keep-isolated-seeds to keep it", ds.NodeID(iso.Node))
-	case errors.Is(err, eval.ErrNoValidation):
-		return errors.New("labelprop: --alpha auto needs validation nodes to choose a, and the split has none; give --alpha, or --split none to choose it by cross-validation")
-	case errors.Is(err, protocol.ErrNoLabels):
-		return errors.New("labelprop: no node is labelled: give --labels (an empty label means unlabelled)")
-	}
-	return err
-}
-
 // experiment checks the options and returns the protocol they ask for
 // (without its data, which is loaded after) and the parsed --split.
 func (opts labelpropOptions) experiment() (protocol.LabelPropExperiment, eval.SplitSpec, error) {
 	exp := protocol.LabelPropExperiment{CV: eval.CV{Folds: opts.Folds, Seed: opts.Seed}}
 	spec, err := checkSplitFlags(opts.Split, opts.Seeds, opts.Val, opts.Test, opts.Folds)
-	if err == nil && opts.Seeds > 1 && !spec.Seeded() {
-		err = fmt.Errorf("--seeds %d needs --split random:K or per-class:T,V; the other protocols are deterministic", opts.Seeds)
-	}
 	if err == nil {
-		err = firstError(protocol.CheckConformal("auto", opts.Conformal), checkOutPath("out", opts.Out), checkOutPath("save", opts.Save), opts.Plots.check())
+		err = firstError(protocol.CheckSeeds(spec, opts.Seeds), protocol.CheckConformal("auto", opts.Conformal), checkOutPath("out", opts.Out), checkOutPath("save", opts.Save), opts.Plots.check())
 	}
 	if err == nil {
 		exp.Model, exp.Grid, err = labelprop.Spec(opts.Model).Model()

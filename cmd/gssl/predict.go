@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -68,14 +67,16 @@ func runPredict(ctx context.Context, opts predictOptions, stdout, stderr io.Writ
 		return fmt.Errorf("predict: --model %w", err)
 	}
 	meta := s.Metadata()
-	if err := checkGraphInput(meta, opts, s.NodeFeatures() > 0); err != nil {
-		return err
-	}
 	q := savedmodel.Query{Edges: opts.Edges, Features: opts.Features, FeatureIDs: opts.FeatureIDs, Graphs: opts.Graphs,
 		Table: loaders.EdgeTableOptions{Table: loaders.TableOptions{Header: header}, Weight: opts.Weight, Source: opts.Source, Target: opts.Target}}
+	if err := q.CheckFor(s); errors.Is(err, savedmodel.ErrQueryUsage) {
+		return usageError{err}
+	} else if err != nil {
+		return err
+	}
 	a, err := s.PredictFiles(ctx, q)
 	if err != nil {
-		return fmt.Errorf("predict: %w", predictError(err, q))
+		return fmt.Errorf("predict: %w", q.FlagError(err))
 	}
 	recordInputs(ctx, stderr, a.Reports...)
 	for _, n := range a.Notes {
@@ -94,42 +95,4 @@ func runPredict(ctx context.Context, opts predictOptions, stdout, stderr io.Writ
 		return report(stdout, true, res, nil)
 	}
 	return loaders.WriteTable(stdout, false, cols, len(a.Predictions), row)
-}
-
-// predictError names the flag of the file a prediction error names.
-func predictError(err error, q savedmodel.Query) error {
-	msg := err.Error()
-	var pe *loaders.ParseError
-	errors.As(err, &pe)
-	for _, f := range []struct{ flag, path string }{{"edges", q.Edges}, {"features", q.Features}, {"feature-ids", q.FeatureIDs}, {"graphs", q.Graphs}} {
-		switch {
-		case f.path == "":
-		case strings.HasPrefix(msg, f.path):
-			return fmt.Errorf("--%s %w", f.flag, err)
-		case (pe != nil && pe.Path == f.path) || f.flag == "graphs":
-			return fmt.Errorf("--%s: %w", f.flag, err)
-		}
-	}
-	return err
-}
-
-// checkGraphInput refuses, in the flags' words, the inputs that do not fit
-// the model (savedmodel.Saved.PredictFiles refuses them too): --graphs for
-// a model of nodes or points, --edges or --features for a model of graphs,
-// both --edges and --features for a model without node features.
-func checkGraphInput(meta serve.Metadata, opts predictOptions, nodeFeatures bool) error {
-	graphs := meta.Input == serve.InputGraphs
-	switch {
-	case opts.Graphs != "" && (opts.Edges != "" || opts.Features != ""):
-		return usageError{errors.New("predict: --graphs excludes --edges and --features: new graphs, new nodes or new points")}
-	case opts.Graphs != "" && !graphs:
-		return fmt.Errorf("predict: --graphs %s: a %s model does not classify graphs: give --edges (new nodes) or --features (new points)", opts.Graphs, meta.Kind)
-	case graphs && opts.Edges != "":
-		return fmt.Errorf("predict: --edges %s: a %s model classifies whole graphs, not nodes: give --graphs DIR (a TU data set folder)", opts.Edges, meta.Kind)
-	case graphs && opts.Features != "":
-		return fmt.Errorf("predict: --features %s: a %s model classifies whole graphs, not points: give --graphs DIR (a TU data set folder)", opts.Features, meta.Kind)
-	case opts.Edges != "" && opts.Features != "" && !nodeFeatures:
-		return usageError{fmt.Errorf("predict: --edges and --features exclude each other for a %s model: new nodes, or new points (both together are for gssl classify's models)", meta.Kind)}
-	}
-	return nil
 }
