@@ -16,26 +16,24 @@ import (
 
 // classifyOptions are the flags of gssl classify (help/classify.md).
 type classifyOptions struct {
-	In            nodeInput
-	Model         string  `flag:"classifier"`
-	Split         string  `flag:"split"`
-	Val           int     `flag:"val"`
-	Test          int     `flag:"test"`
-	Seeds         int     `flag:"seeds"`
-	Seed          uint64  `flag:"seed"`
-	Folds         int     `flag:"folds"`
-	Embed         int     `flag:"embed"`
-	FeatureWeight float64 `flag:"feature-weight"`
-	Metric        string  `flag:"metric"`
-	Conformal     float64 `flag:"conformal"`
-	Out           string  `flag:"out"`
-	Save          string  `flag:"save"`
-	Plots         plotFlags
-	JSON          bool
+	In nodeInput
+	protocol.NodeClassSpec
+	Split     string  `flag:"split"`
+	Val       int     `flag:"val"`
+	Test      int     `flag:"test"`
+	Seeds     int     `flag:"seeds"`
+	Seed      uint64  `flag:"seed"`
+	Folds     int     `flag:"folds"`
+	Metric    string  `flag:"metric"`
+	Conformal float64 `flag:"conformal"`
+	Out       string  `flag:"out"`
+	Save      string  `flag:"save"`
+	Plots     plotFlags
+	JSON      bool
 }
 
 func newClassifyCommand(g *globals) *cobra.Command {
-	opts := classifyOptions{In: newNodeInput(), Model: "auto", Split: "auto", Val: -1, Test: -1, Seeds: 1, Folds: eval.DefaultFolds, Metric: "auto"}
+	opts := classifyOptions{In: newNodeInput(), NodeClassSpec: protocol.NodeClassSpec{Classifier: "auto"}, Split: "auto", Val: -1, Test: -1, Seeds: 1, Folds: eval.DefaultFolds, Metric: "auto"}
 	cmd := newCommand("classify", &opts, func(cmd *cobra.Command, _ []string) error {
 		opts.JSON = g.JSON
 		return runClassify(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
@@ -73,14 +71,14 @@ func runClassify(ctx context.Context, opts classifyOptions, stdout, stderr io.Wr
 		return err
 	}
 	defer ds.Close()
-	res := classifyResult{NodeData: protocol.DescribeNodes(opts.In.source(), ds), ModelFlag: opts.Model, Split: opts.Split, Seeds: opts.Seeds, KNN: opts.In.builtSummary()}
+	res := classifyResult{NodeData: protocol.DescribeNodes(opts.In.source(), ds), ModelFlag: opts.Classifier, Split: opts.Split, Seeds: opts.Seeds, KNN: opts.In.builtSummary()}
 	_, res.Features = x.Features.Dims()
 	spec, _ := eval.ParseSplitSpec(opts.Split) // checked
 	splits, err := newSplitter(spec, ds, res.Data, opts.Val, opts.Test)
 	if err != nil {
 		return fmt.Errorf("classify: --split: %w", err)
 	}
-	if search, res.Advice, err = opts.spec().Auto(search, ds, splits, opts.Seed); err == nil {
+	if search, res.Advice, err = opts.NodeClassSpec.Auto(search, ds, splits, opts.Seed); err == nil {
 		search.Metric, _ = eval.MetricFor(opts.Metric, ds.Classes) // checked
 		err = protocol.CheckCalibrationSplit(splits, opts.Seed, opts.Conformal)
 	}
@@ -117,14 +115,10 @@ func runClassify(ctx context.Context, opts classifyOptions, stdout, stderr io.Wr
 	return reportSummary(stdout, opts.JSON, "classify", res)
 }
 
-func (opts *classifyOptions) spec() protocol.NodeClassSpec {
-	return protocol.NodeClassSpec{Classifier: opts.Model, FeatureWeight: opts.FeatureWeight, Embed: opts.Embed}
-}
-
 // check validates the flags that need no data and returns the search of
 // --classifier (for auto, the smoothing models' until the data tell).
 func (opts *classifyOptions) check() (eval.NodeSearch, error) {
-	s, err := opts.spec().Search()
+	s, err := opts.NodeClassSpec.Search()
 	if err != nil {
 		return s, fieldFlagError(err, opts)
 	}
@@ -133,7 +127,7 @@ func (opts *classifyOptions) check() (eval.NodeSearch, error) {
 	}
 	err = firstError(opts.Plots.check(), protocol.CheckConformal(opts.Metric, opts.Conformal), checkOutPath("out", opts.Out), checkOutPath("save", opts.Save))
 	if err == nil && opts.Save != "" {
-		err = opts.spec().CheckSave()
+		err = opts.NodeClassSpec.CheckSave()
 	}
 	return s, err
 }
@@ -152,7 +146,7 @@ func classifyData(ctx context.Context, opts *classifyOptions, stderr io.Writer) 
 		ds.Close()
 		return nil, estimator.Nodes{}, err
 	}
-	x, err := opts.spec().Nodes(ctx, ds, opts.In.source())
+	x, err := opts.NodeClassSpec.Nodes(ctx, ds, opts.In.source())
 	if err != nil {
 		ds.Close()
 		return nil, estimator.Nodes{}, fmt.Errorf("classify: %w", err)

@@ -17,37 +17,24 @@ import (
 type labelpropOptions struct {
 	In nodeInput
 	ImageGraph
-	Model     labelpropModelFlags
-	Split     string  `flag:"split"`
-	Val       int     `flag:"val"`
-	Test      int     `flag:"test"`
-	Folds     int     `flag:"folds"`
-	Seeds     int     `flag:"seeds"`
-	Seed      uint64  `flag:"seed"`
-	Conformal float64 `flag:"conformal"`
-	Out       string  `flag:"out"`
-	Save      string  `flag:"save"`
+	Model     labelprop.Spec // the model flags, tagged
+	Split     string         `flag:"split"`
+	Val       int            `flag:"val"`
+	Test      int            `flag:"test"`
+	Folds     int            `flag:"folds"`
+	Seeds     int            `flag:"seeds"`
+	Seed      uint64         `flag:"seed"`
+	Conformal float64        `flag:"conformal"`
+	Out       string         `flag:"out"`
+	Save      string         `flag:"save"`
 	Plots     plotFlags
 	JSON      bool
-}
-
-// labelpropModelFlags are the model flags: labelprop.Spec's fields, in
-// its order (the types convert).
-type labelpropModelFlags struct {
-	Method            string  `flag:"method"`
-	Alpha             string  `flag:"alpha"`
-	Tol               float64 `flag:"tol"`
-	Solver            string  `flag:"solver"`
-	Stop              string  `flag:"stop"`
-	Float32           bool    `flag:"float32"`
-	CMN               bool    `flag:"cmn"`
-	KeepIsolatedSeeds bool    `flag:"keep-isolated-seeds"`
 }
 
 // newLabelpropCmd builds gssl labelprop.
 func newLabelpropCmd(g *globals) *cobra.Command {
 	opts := labelpropOptions{In: newNodeInput(), Split: "auto", Val: -1, Test: -1, Folds: eval.DefaultFolds, Seeds: 1,
-		Model: labelpropModelFlags{Method: "spreading", Alpha: "auto", Solver: labelprop.Auto.String(), Stop: labelprop.StopResidual.String()}}
+		Model: labelprop.Spec{Method: "spreading", Alpha: "auto", Solver: labelprop.Auto.String(), Stop: labelprop.StopResidual.String()}}
 	cmd := newCommand("labelprop", &opts, func(cmd *cobra.Command, _ []string) error {
 		opts.JSON = g.JSON
 		return runLabelprop(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
@@ -151,7 +138,7 @@ func (opts labelpropOptions) experiment() (protocol.LabelPropExperiment, eval.Sp
 		err = firstError(protocol.CheckSeeds(spec, opts.Seeds), protocol.CheckConformal("auto", opts.Conformal), checkOutPath("out", opts.Out), checkOutPath("save", opts.Save), opts.Plots.check())
 	}
 	if err == nil {
-		exp.Model, exp.Grid, err = labelprop.Spec(opts.Model).Model()
+		exp.Model, exp.Grid, err = opts.Model.Model()
 		err = fieldFlagError(err, &opts.Model)
 		exp.Seeds = eval.SeedRange(opts.Seed, opts.Seeds) // the count is checked
 	}

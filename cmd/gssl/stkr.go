@@ -18,32 +18,26 @@ import (
 type stkrOptions struct {
 	In nodeInput
 	ImageGraph
-	Split      string  `flag:"split"`
-	Splits     string  `flag:"splits"`
-	Val        int     `flag:"val"`
-	Test       int     `flag:"test"`
-	Folds      int     `flag:"folds"`
-	Transform  string  `flag:"transform"`
-	Eta        string  `flag:"eta"`
-	Ridge      string  `flag:"ridge"`
-	Setting    string  `flag:"setting"`
-	PTest      float64 `flag:"p-test"`
-	Seeds      int     `flag:"seeds"`
-	Seed       uint64  `flag:"seed"`
-	Solver     string  `flag:"solver"`
-	Tol        float64 `flag:"tol"`
-	MaxIter    string  `flag:"max-iter"`
-	LCC        bool    `flag:"lcc"`
-	TestChunks bool    `flag:"test-chunks"`
-	Out        string  `flag:"out"`
-	Save       string  `flag:"save"`
-	Plots      plotFlags
-	JSON       bool
+	protocol.STKRGridSpec
+	protocol.STKRSettingSpec
+	Split  string `flag:"split"`
+	Splits string `flag:"splits"`
+	Val    int    `flag:"val"`
+	Test   int    `flag:"test"`
+	Folds  int    `flag:"folds"`
+	Seeds  int    `flag:"seeds"`
+	Seed   uint64 `flag:"seed"`
+	LCC    bool   `flag:"lcc"`
+	Out    string `flag:"out"`
+	Save   string `flag:"save"`
+	Plots  plotFlags
+	JSON   bool
 }
 
 func newSTKRCommand(g *globals) *cobra.Command {
-	opts := stkrOptions{In: newNodeInput(), Split: "auto", Val: -1, Test: -1, Folds: eval.DefaultFolds, Transform: "inverse-laplacian", Eta: "auto", Ridge: "auto",
-		Setting: protocol.Transductive.String(), PTest: protocol.DefaultPTest, Seeds: 1, Solver: "auto", MaxIter: "0"}
+	opts := stkrOptions{In: newNodeInput(), Split: "auto", Val: -1, Test: -1, Folds: eval.DefaultFolds, Seeds: 1,
+		STKRGridSpec:    protocol.STKRGridSpec{Transform: "inverse-laplacian", Eta: "auto", Ridge: "auto", Solver: "auto", MaxIter: "0"},
+		STKRSettingSpec: protocol.STKRSettingSpec{Setting: protocol.Transductive.String(), PTest: protocol.DefaultPTest}}
 	refit := true
 	cmd := newCommand("stkr", &opts, func(cmd *cobra.Command, args []string) error {
 		opts.JSON = g.JSON
@@ -168,7 +162,7 @@ func (opts *stkrOptions) check() (protocol.STKRGrid, protocol.Setting, error) {
 	var setting protocol.Setting
 	_, err := checkSplitFlags(opts.Split, opts.Seeds, opts.Val, opts.Test, opts.Folds)
 	if err == nil {
-		setting, err = protocol.STKRSettingSpec{Setting: opts.Setting, PTest: opts.PTest, TestChunks: opts.TestChunks}.Parse()
+		setting, err = opts.STKRSettingSpec.Parse()
 	}
 	if err != nil {
 		return g, setting, fieldFlagError(err, opts)
@@ -181,8 +175,7 @@ func (opts *stkrOptions) check() (protocol.STKRGrid, protocol.Setting, error) {
 			return g, setting, fmt.Errorf("--splits and --split exclude each other: a folder of per-seed split files, or one split")
 		}
 	}
-	spec := protocol.STKRGridSpec{Transform: opts.Transform, Eta: opts.Eta, Ridge: opts.Ridge, MaxIter: opts.MaxIter, Solver: opts.Solver, Tol: opts.Tol}
-	if g, err = spec.Grid(); err != nil {
+	if g, err = opts.Grid(); err != nil {
 		return g, setting, fieldFlagError(err, opts)
 	}
 	return g, setting, firstError(checkOutPath("out", opts.Out), checkOutPath("save", opts.Save), opts.Plots.check())
