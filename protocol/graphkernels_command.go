@@ -3,6 +3,7 @@ package protocol
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/gssl/gssl/graphkernels"
@@ -66,4 +67,20 @@ func (r *GraphKernelStudyResult) PredictionTable(labels []int, names []string) (
 	return []string{"graph", "label", "fold", "prediction"}, len(labels), func(i int, rec []any) {
 		rec[0], rec[1], rec[2], rec[3] = i+1, name(labels[i]), er.Fold[i], name(er.Prediction[i])
 	}
+}
+
+// FoldCount is a number of outer folds as a command-line value (a
+// pflag.Value): a file of fold assignments, which the flag once took, is
+// refused with a pointer to --fold-file.
+type FoldCount int
+
+func (f *FoldCount) String() string { return strconv.Itoa(int(*f)) }
+func (f *FoldCount) Type() string   { return "int" }
+func (f *FoldCount) Set(s string) error {
+	v, err := strconv.Atoi(s)
+	if err != nil {
+		return fmt.Errorf("%q is not a number of folds (a file of fold assignments is --fold-file FILE)", s)
+	}
+	*f = FoldCount(v)
+	return nil
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strconv"
 
 	"github.com/spf13/cobra"
 
@@ -16,24 +15,24 @@ import (
 
 // graphKernelOptions are the flags of gssl graphkernel (help/graphkernel.md).
 type graphKernelOptions struct {
-	Data       string    `flag:"data"`
-	Kernel     string    `flag:"kernel"`
-	H          int       `flag:"h"`
-	SelectH    bool      `flag:"select-h"` // applies to wl only
-	Heights    []int     `flag:"heights"`
-	Lambda     float64   `flag:"decay"`
-	Normalize  bool      `flag:"normalize"`
-	Classifier string    `flag:"classifier"`
-	Grid       []float64 `flag:"grid"`
-	CV         foldCount `flag:"folds"`
-	Inner      int       `flag:"inner-folds"`
-	Repeats    int       `flag:"seeds"`
-	Seed       uint64    `flag:"seed"`
-	Folds      string    `flag:"fold-file"`
-	GramRuns   int       `flag:"gram-runs"`
-	GramOut    string    `flag:"gram-out"`
-	Out        string    `flag:"out"`
-	Save       string    `flag:"save"`
+	Data       string             `flag:"data"`
+	Kernel     string             `flag:"kernel"`
+	H          int                `flag:"h"`
+	SelectH    bool               `flag:"select-h"` // applies to wl only
+	Heights    []int              `flag:"heights"`
+	Lambda     float64            `flag:"decay"`
+	Normalize  bool               `flag:"normalize"`
+	Classifier string             `flag:"classifier"`
+	Grid       []float64          `flag:"grid"`
+	CV         protocol.FoldCount `flag:"folds"`
+	Inner      int                `flag:"inner-folds"`
+	Repeats    int                `flag:"seeds"`
+	Seed       uint64             `flag:"seed"`
+	Folds      string             `flag:"fold-file"`
+	GramRuns   int                `flag:"gram-runs"`
+	GramOut    string             `flag:"gram-out"`
+	Out        string             `flag:"out"`
+	Save       string             `flag:"save"`
 	JSON       bool
 	Plots      plotFlags
 }
@@ -55,21 +54,6 @@ func newGraphKernelCommand(g *globals) *cobra.Command {
 		return runGraphKernel(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
 	})
 	return cmd
-}
-
-// foldCount is --folds: a number of folds, with a pointer to --fold-file
-// for the file the flag once took.
-type foldCount int
-
-func (f *foldCount) String() string { return strconv.Itoa(int(*f)) }
-func (f *foldCount) Type() string   { return "int" }
-func (f *foldCount) Set(s string) error {
-	v, err := strconv.Atoi(s)
-	if err != nil {
-		return fmt.Errorf("%q is not a number of folds (a file of fold assignments is --fold-file FILE)", s)
-	}
-	*f = foldCount(v)
-	return nil
 }
 
 // graphKernelResult is the JSON object of gssl graphkernel.
