@@ -72,3 +72,32 @@ func Conformal(scores mat.Matrix, split eval.Split, labels []int, alpha float64,
 	}
 	return r, nil
 }
+
+// ClassRows is a node classifier's run as its prediction table shows it:
+// the split, the predicted classes (nil: the argmax of Probabilities) and
+// the probabilities, replaced by the calibrated ones and the prediction
+// sets of Conformal when it is not nil.
+type ClassRows struct {
+	Split         eval.Split
+	WithSplit     bool
+	Predicted     []int
+	Probabilities *mat.Dense
+	Conformal     *confidence.Report
+}
+
+// Predictions are the rows of n nodes for loaders.NodeDataset.PredictionTable.
+func (r ClassRows) Predictions(n int) loaders.ClassPredictions {
+	p := loaders.ClassPredictions{Parts: r.Split.Parts(n), WithSplit: r.WithSplit, Predicted: r.Predicted, Probabilities: r.Probabilities}
+	if r.Conformal != nil {
+		p.Predicted, p.Probabilities, p.Sets = nil, r.Conformal.Probabilities, r.Conformal.Sets
+	}
+	return p
+}
+
+// Calibration is Conformal's calibration, nil without one.
+func (r ClassRows) Calibration() *confidence.Calibration {
+	if r.Conformal == nil {
+		return nil
+	}
+	return r.Conformal.Calibration
+}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gssl/gssl/eval"
 	"github.com/gssl/gssl/graph"
+	"github.com/gssl/gssl/knngraph"
 	"github.com/gssl/gssl/loaders"
 	"github.com/gssl/gssl/stkr"
 )
@@ -140,4 +141,29 @@ func (r STKRRun) allLabelled(ctx context.Context, task Task, res STKRRunResult, 
 		return res, fmt.Errorf("%w (or give --eta and --ridge)", err)
 	}
 	return res, nil
+}
+
+// STKRRunReport is an STKRRun's report: the data set used, the
+// protocol's settings and report, the outputs and the times.
+type STKRRunReport struct {
+	NodeData
+	Transform  string  `json:"transform"`
+	Setting    string  `json:"setting"`
+	Solver     string  `json:"solver"`
+	PTest      float64 `json:"p_test"`
+	Labelled   int     `json:"labelled"`
+	LCC        bool    `json:"lcc"`
+	TestChunks bool    `json:"test_chunks"`
+	STKRReport
+	Out         string            `json:"out,omitempty"`
+	Saved       string            `json:"saved,omitempty"`
+	LoadSeconds float64           `json:"load_seconds"`  // reading the input (and its largest component with LCC)
+	KNN         *knngraph.Summary `json:"knn,omitempty"` // the graph built from the features
+	Seconds     float64           `json:"seconds"`
+}
+
+// Describe starts the report of r on used (Used's), read from source.
+func (r STKRRun) Describe(source string, used *loaders.NodeDataset) STKRRunReport {
+	return STKRRunReport{NodeData: DescribeNodes(source, used), Transform: r.Transform, Setting: r.Setting.String(), Solver: r.Grid.Base.Solver.String(),
+		PTest: r.PTest, LCC: r.LCC, TestChunks: r.Chunks, Labelled: len(used.Labelled())}
 }

@@ -105,7 +105,7 @@ func runClassify(ctx context.Context, opts classifyOptions, stdout, stderr io.Wr
 	// The run's time, before --out, --save and the plots are written: the
 	// --report written next and the JSON show the same seconds.
 	res.Seconds = seconds(start)
-	rows := classRows{split: first.Split, withSplit: true, prob: first.Probabilities, conf: res.Confidence}
+	rows := protocol.ClassRows{Split: first.Split, WithSplit: true, Probabilities: first.Probabilities, Conformal: res.Confidence}
 	if res.Out, res.Saved, err = writeClassOutputs(opts.Out, opts.Save, ds, opts.In, rows, first.Best); err != nil {
 		return fmt.Errorf("classify: %w", err)
 	}

@@ -78,7 +78,7 @@ func runFit(ctx context.Context, opts fitOptions, stdout, stderr io.Writer) erro
 		}
 	}
 	if opts.Save != "" {
-		if err := saveModel(opts.Save, m, ds, opts.In); err != nil {
+		if err := saveCalibrated(opts.Save, m, ds, opts.In, nil); err != nil {
 			return err
 		}
 	}

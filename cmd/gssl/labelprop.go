@@ -102,7 +102,7 @@ func runLabelprop(ctx context.Context, opts labelpropOptions, stdout, stderr io.
 	if res.Confidence, err = protocol.Conformal(prob, run.Split, ds.Labels, opts.Conformal, opts.Seed); err != nil {
 		return fmt.Errorf("labelprop: %w", err)
 	}
-	rows := classRows{split: run.Split, withSplit: run.WithSplit, pred: run.Model.Labels(), prob: prob, conf: res.Confidence}
+	rows := protocol.ClassRows{Split: run.Split, WithSplit: run.WithSplit, Predicted: run.Model.Labels(), Probabilities: prob, Conformal: res.Confidence}
 	if res.Out, res.Saved, err = writeClassOutputs(opts.Out, opts.Save, ds, opts.In, rows, run.Model); err != nil {
 		return fmt.Errorf("labelprop: %w", err)
 	}

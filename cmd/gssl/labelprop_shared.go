@@ -7,11 +7,9 @@ import (
 	"fmt"
 	"io"
 
-	"gonum.org/v1/gonum/mat"
-
-	"github.com/gssl/gssl/confidence"
 	"github.com/gssl/gssl/eval"
 	"github.com/gssl/gssl/loaders"
+	"github.com/gssl/gssl/protocol"
 )
 
 // Helpers the node commands (labelprop, stkr, classify, eigs, embed,
@@ -84,41 +82,18 @@ func checkSplitFlags(split string, seeds, val, test, folds int) (eval.SplitSpec,
 	return spec, err
 }
 
-// classRows is a node classifier's run as its --out file shows it: the
-// split, the predicted classes (nil: the argmax of prob) and the
-// probabilities, replaced by the calibrated ones and the prediction sets
-// of conf when it is not nil.
-type classRows struct {
-	split     eval.Split
-	withSplit bool
-	pred      []int
-	prob      *mat.Dense
-	conf      *confidence.Report
-}
-
 // writeClassOutputs writes --out (out, the rows) and --save (save, the
-// model with the calibration of rows.conf) and returns the paths written.
-func writeClassOutputs(out, save string, ds *loaders.NodeDataset, in nodeInput, rows classRows, model any) (string, string, error) {
-	o, err := writeOut(out, func() error { return rows.write(out, ds) })
+// model with the calibration of rows) and returns the paths written.
+func writeClassOutputs(out, save string, ds *loaders.NodeDataset, in nodeInput, rows protocol.ClassRows, model any) (string, string, error) {
+	o, err := writeOut(out, func() error {
+		cols, n, row := ds.PredictionTable(rows.Predictions(len(ds.Labels)))
+		return writeTable(out, cols, n, row)
+	})
 	if err != nil {
 		return o, "", err
 	}
-	var cal *confidence.Calibration
-	if rows.conf != nil {
-		cal = rows.conf.Calibration
-	}
-	s, err := writeOut(save, func() error { return saveCalibrated(save, model, ds, in, cal) })
+	s, err := writeOut(save, func() error { return saveCalibrated(save, model, ds, in, rows.Calibration()) })
 	return o, s, err
-}
-
-// write writes the --out file (loaders.NodeDataset.PredictionTable).
-func (r classRows) write(path string, ds *loaders.NodeDataset) error {
-	p := loaders.ClassPredictions{Parts: r.split.Parts(len(ds.Labels)), WithSplit: r.withSplit, Predicted: r.pred, Probabilities: r.prob}
-	if r.conf != nil {
-		p.Predicted, p.Probabilities, p.Sets = nil, r.conf.Probabilities, r.conf.Sets
-	}
-	cols, rows, row := ds.PredictionTable(p)
-	return writeTable(path, cols, rows, row)
 }
 
 // cvProgress shows a cross-validation's fits on st, with a line (format

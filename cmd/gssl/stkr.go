@@ -57,21 +57,7 @@ func newSTKRCommand(g *globals) *cobra.Command {
 // stkrResult is the JSON object of one run: the data set and the
 // protocol's settings, its report, the outputs and the times.
 type stkrResult struct {
-	protocol.NodeData
-	Transform  string  `json:"transform"`
-	Setting    string  `json:"setting"`
-	Solver     string  `json:"solver"`
-	PTest      float64 `json:"p_test"`
-	Labelled   int     `json:"labelled"`
-	LCC        bool    `json:"lcc"`
-	TestChunks bool    `json:"test_chunks"`
-	protocol.STKRReport
-	Out         string      `json:"out,omitempty"`
-	Saved       string      `json:"saved,omitempty"`
-	LoadSeconds float64     `json:"load_seconds"`  // reading the input (and its largest component with --lcc)
-	KNN         *knnSummary `json:"knn,omitempty"` // the graph built from --features
-	Seconds     float64     `json:"seconds"`
-
+	protocol.STKRRunReport
 	fig stkrFigure // the first selection's grid, for --plot and --report
 }
 
@@ -94,8 +80,8 @@ func runSTKR(ctx context.Context, opts stkrOptions, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	res := stkrResult{NodeData: protocol.DescribeNodes(opts.source(&opts.In), used), Transform: opts.Transform, Setting: setting.String(), Solver: grid.Base.Solver.String(),
-		PTest: opts.PTest, LCC: opts.LCC, TestChunks: opts.TestChunks, Labelled: len(used.Labelled()), KNN: opts.In.builtSummary(), LoadSeconds: seconds(start)}
+	res := stkrResult{STKRRunReport: run.Describe(opts.source(&opts.In), used)}
+	res.KNN, res.LoadSeconds = opts.In.builtSummary(), seconds(start)
 	var notes []string
 	if opts.In.Features != "" && !opts.In.fromPoints() {
 		notes = append(notes, "the features are read but not used: STKR's base kernel is the graph's")
@@ -147,7 +133,7 @@ func (opts *stkrOptions) write(out protocol.STKRRunResult, res *stkrResult) erro
 	}
 	c := out.CV
 	res.fig = stkrFigure{accuracy: c.Accuracy, best: c.STKRCVChoice.Best, transform: c.Best.Transform, what: "cross-validation accuracy"}
-	rows := classRows{split: eval.Split{Train: out.Used.Labelled()}, pred: c.Labels, prob: c.Probabilities}
+	rows := protocol.ClassRows{Split: eval.Split{Train: out.Used.Labelled()}, Predicted: c.Labels, Probabilities: c.Probabilities}
 	var err error
 	if res.Out, res.Saved, err = writeClassOutputs(opts.Out, opts.Save, out.Used, opts.In, rows, c.Best); err != nil {
 		return fmt.Errorf("stkr: %w", err)
