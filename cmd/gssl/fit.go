@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -44,14 +43,8 @@ func runFit(ctx context.Context, opts fitOptions, stdout, stderr io.Writer) erro
 	if err != nil {
 		return fmt.Errorf("fit: --kind %s: %w", opts.Kind, err)
 	}
-	for _, p := range opts.Set {
-		name, value, ok := strings.Cut(p, "=")
-		if err = errors.New("want Field=value"); ok && name != "" {
-			err = persist.SetParam(m, name, value)
-		}
-		if err != nil {
-			return fmt.Errorf("fit: --set %s: %w", p, err)
-		}
+	if err := persist.SetParams(m, opts.Set); err != nil {
+		return fmt.Errorf("fit: --set %w", err)
 	}
 	if err := m.Validate(); err != nil {
 		return fmt.Errorf("fit: --set: %w", err)
