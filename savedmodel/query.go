@@ -59,3 +59,23 @@ func (q Query) FlagError(err error) error {
 	}
 	return err
 }
+
+// AnswerReport sums up an Answer of the model in file path: its kind,
+// classes and input, the predictions (and how many are the class prior,
+// with no evidence) and the table written (Out).
+type AnswerReport struct {
+	Model       string             `json:"model"`
+	Kind        string             `json:"kind"`
+	Input       string             `json:"input"` // one of the Input… names
+	Predicted   int                `json:"predicted"`
+	NoEvidence  int                `json:"no_evidence"` // predictions that are the class prior
+	Classes     []string           `json:"classes,omitempty"`
+	Out         string             `json:"out,omitempty"`
+	Predictions []serve.Prediction `json:"predictions,omitempty"`
+}
+
+// Report sums up a, the answer of the model in file path with metadata
+// meta.
+func (a *Answer) Report(path string, meta serve.Metadata) AnswerReport {
+	return AnswerReport{Model: path, Kind: meta.Kind, Classes: meta.Classes, Input: a.Input, Predicted: len(a.Predictions), NoEvidence: a.NoEvidence()}
+}

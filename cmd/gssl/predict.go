@@ -11,7 +11,6 @@ import (
 	"github.com/gssl/gssl/loaders"
 	"github.com/gssl/gssl/protocol"
 	"github.com/gssl/gssl/savedmodel"
-	"github.com/gssl/gssl/serve"
 )
 
 // predictOptions are gssl predict's flags (help/predict.md).
@@ -38,16 +37,7 @@ func newPredictCommand(g *globals) *cobra.Command {
 }
 
 // predictResult is gssl predict's JSON object.
-type predictResult struct {
-	Model       string             `json:"model"`
-	Kind        string             `json:"kind"`
-	Input       string             `json:"input"` // savedmodel's Input… names
-	Predicted   int                `json:"predicted"`
-	NoEvidence  int                `json:"no_evidence"` // predictions that are the class prior
-	Classes     []string           `json:"classes,omitempty"`
-	Out         string             `json:"out,omitempty"`
-	Predictions []serve.Prediction `json:"predictions,omitempty"`
-}
+type predictResult = savedmodel.AnswerReport
 
 // runPredict answers the files of opts with the saved model
 // (savedmodel.Saved.PredictFiles) and writes its table.
@@ -82,7 +72,8 @@ func runPredict(ctx context.Context, opts predictOptions, stdout, stderr io.Writ
 	for _, n := range a.Notes {
 		logf(stderr, "predict: %s", n)
 	}
-	res := predictResult{Model: opts.Model, Kind: meta.Kind, Classes: meta.Classes, Input: a.Input, Predicted: len(a.Predictions), NoEvidence: a.NoEvidence(), Out: opts.Out}
+	res := a.Report(opts.Model, meta)
+	res.Out = opts.Out
 	cols, row := a.Table(meta)
 	switch {
 	case opts.Out != "":
