@@ -7,7 +7,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/gssl/gssl/confidence"
 	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/eval"
 	"github.com/gssl/gssl/loaders"
@@ -42,23 +41,7 @@ func newClassifyCommand(g *globals) *cobra.Command {
 }
 
 // classifyResult is the JSON object of the command.
-type classifyResult struct {
-	protocol.NodeData
-	Features  int    `json:"features"`
-	ModelFlag string `json:"model_flag"` // --classifier
-	// Advice is, for --classifier auto, what the homophily of the training
-	// labels calls for (homophily.Advise) and so which models were searched.
-	Advice string `json:"advice,omitempty"`
-	Split  string `json:"split"`
-	Seeds  int    `json:"seeds"`
-	protocol.NodeClassReport
-	Confidence  *confidence.Report `json:"confidence,omitempty"` // --conformal: the first seed's run
-	LoadSeconds float64            `json:"load_seconds"`
-	KNN         *knnSummary        `json:"knn,omitempty"` // the graph built from --features
-	Seconds     float64            `json:"seconds"`
-	Out         string             `json:"out,omitempty"`
-	Saved       string             `json:"saved,omitempty"`
-}
+type classifyResult struct{ protocol.NodeClassRunReport }
 
 func runClassify(ctx context.Context, opts classifyOptions, stdout, stderr io.Writer) error {
 	start := timeNow()
@@ -71,7 +54,7 @@ func runClassify(ctx context.Context, opts classifyOptions, stdout, stderr io.Wr
 		return err
 	}
 	defer ds.Close()
-	res := classifyResult{NodeData: protocol.DescribeNodes(opts.In.source(), ds), ModelFlag: opts.Classifier, Split: opts.Split, Seeds: opts.Seeds, KNN: opts.In.builtSummary()}
+	res := classifyResult{protocol.NodeClassRunReport{NodeData: protocol.DescribeNodes(opts.In.source(), ds), ModelFlag: opts.Classifier, Split: opts.Split, Seeds: opts.Seeds, KNN: opts.In.builtSummary()}}
 	_, res.Features = x.Features.Dims()
 	spec, _ := eval.ParseSplitSpec(opts.Split) // checked
 	splits, err := newSplitter(spec, ds, res.Data, opts.Val, opts.Test)

@@ -57,17 +57,7 @@ func newGraphKernelCommand(g *globals) *cobra.Command {
 }
 
 // graphKernelResult is the JSON object of gssl graphkernel.
-type graphKernelResult struct {
-	Dataset     string  `json:"dataset"`
-	Graphs      int     `json:"graphs"`
-	Nodes       int     `json:"nodes"`
-	Classes     int     `json:"classes"`
-	LoadSeconds float64 `json:"load_seconds"`
-	FoldsFile   string  `json:"folds_file,omitempty"`
-	Out         string  `json:"out,omitempty"`
-	Saved       string  `json:"saved,omitempty"`
-	protocol.GraphKernelReport
-}
+type graphKernelResult struct{ protocol.GraphKernelRunReport }
 
 // study is the experiment the options describe, with the outer folds read
 // from --fold-file; it checks --classifier.
@@ -104,7 +94,7 @@ func runGraphKernel(ctx context.Context, opts graphKernelOptions, stdout, stderr
 		return fmt.Errorf("graphkernel: %w", err)
 	}
 	recordInputs(ctx, stderr, ds.Reports...)
-	res := graphKernelResult{Dataset: ds.Name, Graphs: len(ds.Graphs), Classes: len(ds.LabelValues), LoadSeconds: seconds(start), FoldsFile: opts.Folds}
+	res := graphKernelResult{protocol.GraphKernelRunReport{Dataset: ds.Name, Graphs: len(ds.Graphs), Classes: len(ds.LabelValues), LoadSeconds: seconds(start), FoldsFile: opts.Folds}}
 	graphs := make([]graphkernels.Graph, len(ds.Graphs))
 	for i, g := range ds.Graphs {
 		graphs[i] = graphkernels.Graph{Adj: g.Graph, Labels: g.NodeLabels}

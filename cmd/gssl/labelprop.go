@@ -7,7 +7,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/gssl/gssl/confidence"
 	"github.com/gssl/gssl/eval"
 	"github.com/gssl/gssl/labelprop"
 	"github.com/gssl/gssl/protocol"
@@ -44,16 +43,7 @@ func newLabelpropCmd(g *globals) *cobra.Command {
 
 // labelpropResult is the JSON object of the command: the data set, the
 // protocol's report, the outputs and the times.
-type labelpropResult struct {
-	protocol.NodeData
-	protocol.LabelPropReport
-	Confidence  *confidence.Report `json:"confidence,omitempty"` // --conformal: the first run
-	LoadSeconds float64            `json:"load_seconds"`
-	KNN         *knnSummary        `json:"knn,omitempty"` // the graph built from --features
-	Seconds     float64            `json:"seconds"`
-	Out         string             `json:"out,omitempty"`
-	Saved       string             `json:"saved,omitempty"`
-}
+type labelpropResult struct{ protocol.LabelPropRunReport }
 
 // runLabelprop runs protocol.EvaluateLabelProp on the options and prints,
 // writes and plots what it returns.
@@ -93,8 +83,8 @@ func runLabelprop(ctx context.Context, opts labelpropOptions, stdout, stderr io.
 		notes = append(notes, "the features are read but not used: label propagation uses only the graph")
 	}
 	run := out.Runs[0]
-	res := labelpropResult{NodeData: protocol.DescribeNodes(opts.source(&opts.In), ds), LabelPropReport: exp.Report(out, notes...),
-		LoadSeconds: loadSeconds, KNN: opts.In.builtSummary()}
+	res := labelpropResult{protocol.LabelPropRunReport{NodeData: protocol.DescribeNodes(opts.source(&opts.In), ds), LabelPropReport: exp.Report(out, notes...),
+		LoadSeconds: loadSeconds, KNN: opts.In.builtSummary()}}
 	if !run.WithSplit {
 		run.Split.Val = nil
 	}
