@@ -48,3 +48,17 @@ func LabelPropError(err error, ds interface{ NodeID(int) string }) error {
 	}
 	return err
 }
+
+// Rows returns the first run's rows for a prediction table: its split
+// (without validation nodes when there was no split), its predictions and
+// probabilities, calibrated on the split's validation nodes for alpha > 0
+// (Conformal with labels and seed).
+func (o LabelPropOutcome) Rows(labels []int, alpha float64, seed uint64) (ClassRows, error) {
+	run := o.Runs[0]
+	if !run.WithSplit {
+		run.Split.Val = nil
+	}
+	prob := run.Model.Probabilities()
+	conf, err := Conformal(prob, run.Split, labels, alpha, seed)
+	return ClassRows{Split: run.Split, WithSplit: run.WithSplit, Predicted: run.Model.Labels(), Probabilities: prob, Conformal: conf}, err
+}

@@ -82,18 +82,13 @@ func runLabelprop(ctx context.Context, opts labelpropOptions, stdout, stderr io.
 	if opts.In.Features != "" && !opts.In.fromPoints() {
 		notes = append(notes, "the features are read but not used: label propagation uses only the graph")
 	}
-	run := out.Runs[0]
 	res := labelpropResult{protocol.LabelPropRunReport{NodeData: protocol.DescribeNodes(opts.source(&opts.In), ds), LabelPropReport: exp.Report(out, notes...),
 		LoadSeconds: loadSeconds, KNN: opts.In.builtSummary()}}
-	if !run.WithSplit {
-		run.Split.Val = nil
-	}
-	prob := run.Model.Probabilities()
-	if res.Confidence, err = protocol.Conformal(prob, run.Split, ds.Labels, opts.Conformal, opts.Seed); err != nil {
+	rows, err := out.Rows(ds.Labels, opts.Conformal, opts.Seed)
+	if res.Confidence = rows.Conformal; err != nil {
 		return fmt.Errorf("labelprop: %w", err)
 	}
-	rows := protocol.ClassRows{Split: run.Split, WithSplit: run.WithSplit, Predicted: run.Model.Labels(), Probabilities: prob, Conformal: res.Confidence}
-	if res.Out, res.Saved, err = writeClassOutputs(opts.Out, opts.Save, ds, opts.In, rows, run.Model); err != nil {
+	if res.Out, res.Saved, err = writeClassOutputs(opts.Out, opts.Save, ds, opts.In, rows, out.Runs[0].Model); err != nil {
 		return fmt.Errorf("labelprop: %w", err)
 	}
 	res.Seconds = seconds(start)
