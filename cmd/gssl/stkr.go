@@ -86,19 +86,19 @@ func runSTKR(ctx context.Context, opts stkrOptions, stdout, stderr io.Writer) er
 	if opts.In.Features != "" && !opts.In.fromPoints() {
 		notes = append(notes, "the features are read but not used: STKR's base kernel is the graph's")
 	}
-	var bar interface{ Finish() } = &steps{bar: &progress{}}
+	finish := func() {} // the bar of the protocol run
 	run.CV = func(cands, folds int) func(done, total int) {
 		st := newSteps(stderr, folds*cands, "stkr")
-		bar = st
+		finish = st.Finish
 		return cvProgress(st, func(int) int { return cands }, "cross-validation: fold %d of %d done (%d candidates each)")
 	}
 	run.Total = func(fits int) (func(int), func(int)) {
 		p := newProgress(stderr, fits, "stkr")
-		bar = p
+		finish = p.Finish
 		return p.SetTotal, p.Add
 	}
 	out, err := run.Run(ctx, used, lcc, notes...)
-	bar.Finish()
+	finish()
 	res.STKRReport = out.Report
 	if err == nil {
 		err = opts.write(out, &res)
