@@ -224,25 +224,30 @@ func (m *Classifier) Kind() string {
 
 const sectionFit = "calibration.fit" // Holdout, Alpha, Seed (its two 32-bit halves)
 
-// MarshalBinary writes Base's model file with the calibration added.
-func (m *Classifier) MarshalBinary() ([]byte, error) {
-	if m.cal == nil {
-		return nil, estimator.NotFitted("confidence: Classifier: MarshalBinary")
-	}
-	b, ok := m.fitted.(persist.Model)
-	if !ok {
-		return nil, fmt.Errorf("confidence: a %T cannot be saved", m.fitted)
-	}
-	f, err := b.ModelFile()
-	if err != nil {
-		return nil, err
-	}
-	if err := m.cal.Put(f); err != nil {
-		return nil, err
-	}
-	f.PutFloat64s(sectionFit, []float64{m.Holdout, m.Alpha, float64(m.Seed >> 32), float64(m.Seed & math.MaxUint32)})
-	return f.MarshalBinary()
+// classifierCodec stores a Classifier as its fitted Base's model file
+// with the calibration's sections and sectionFit added: the file is
+// Base's kind, which package persist reads as the uncalibrated Base.
+var classifierCodec = modelfile.Codec[Classifier, struct{}]{Kind: "confidence.Classifier",
+	Fitted: func(m *Classifier) bool { return m.cal != nil },
+	Base: func(m *Classifier) (*modelfile.File, error) {
+		b, ok := m.fitted.(persist.Model)
+		if !ok {
+			return nil, fmt.Errorf("confidence: a %T cannot be saved", m.fitted)
+		}
+		return b.ModelFile()
+	},
+	Put: func(m *Classifier, f *modelfile.File) (struct{}, error) {
+		if err := m.cal.Put(f); err != nil {
+			return struct{}{}, err
+		}
+		f.PutFloat64s(sectionFit, []float64{m.Holdout, m.Alpha, float64(m.Seed >> 32), float64(m.Seed & math.MaxUint32)})
+		return struct{}{}, nil
+	},
+	Get: readClassifier,
 }
+
+// MarshalBinary writes Base's model file with the calibration added.
+func (m *Classifier) MarshalBinary() ([]byte, error) { return classifierCodec.Marshal(m) }
 
 // UnmarshalBinary replaces m by the calibrated classifier in data; on an
 // error m is unchanged.
@@ -257,7 +262,10 @@ func (m *Classifier) UnmarshalBinary(data []byte) error {
 // ReadModelFile replaces m by the calibrated classifier in f (a file that
 // MarshalBinary wrote, or any node classifier's file with a calibration);
 // on an error m is unchanged.
-func (m *Classifier) ReadModelFile(f *modelfile.File) error {
+func (m *Classifier) ReadModelFile(f *modelfile.File) error { return classifierCodec.Read(f, m) }
+
+// readClassifier reads the calibrated classifier in f into dst.
+func readClassifier(f *modelfile.File, _ struct{}, dst *Classifier) error {
 	cal, err := Read(f)
 	if err != nil {
 		return err
@@ -295,6 +303,6 @@ func (m *Classifier) ReadModelFile(f *modelfile.File) error {
 		return fmt.Errorf("confidence: section %s: %w", sectionFit, err)
 	}
 	next.fitted, next.cal = nc, cal
-	*m = next
+	*dst = next
 	return nil
 }

@@ -17,14 +17,14 @@ const MaxAlpha = 1 - 1e-6
 // Model builds it. The zero Spec is label spreading with a chosen from
 // AlphaGrid by the caller's protocol.
 type Spec struct {
-	Method            string  `json:"method"`              // "spreading" (or "") or "harmonic"
-	Alpha             string  `json:"alpha"`               // spreading's a in (0, MaxAlpha], or "auto" (or "") for AlphaGrid
-	Tol               float64 `json:"tol"`                 // in (0, 1), or 0 for the default
-	Solver            string  `json:"solver"`              // ParseSolver's names, or "" for auto; the harmonic function takes auto or cg
-	Stop              string  `json:"stop"`                // ParseStopRule's names, or "" for residual; spreading only
-	Float32           bool    `json:"float32"`             // spreading only, with the Chebyshev or auto solver
-	CMN               bool    `json:"cmn"`                 // class mass normalization
-	KeepIsolatedSeeds bool    `json:"keep_isolated_seeds"` // IsolatedSeedKeep instead of IsolatedSeedError
+	Method            string  `json:"method" flag:"method"`                           // "spreading" (or "") or "harmonic"
+	Alpha             string  `json:"alpha" flag:"alpha"`                             // spreading's a in (0, MaxAlpha], or "auto" (or "") for AlphaGrid
+	Tol               float64 `json:"tol" flag:"tol"`                                 // in (0, 1), or 0 for the default
+	Solver            string  `json:"solver" flag:"solver"`                           // ParseSolver's names, or "" for auto; the harmonic function takes auto or cg
+	Stop              string  `json:"stop" flag:"stop"`                               // ParseStopRule's names, or "" for residual; spreading only
+	Float32           bool    `json:"float32" flag:"float32"`                         // spreading only, with the Chebyshev or auto solver
+	CMN               bool    `json:"cmn" flag:"cmn"`                                 // class mass normalization
+	KeepIsolatedSeeds bool    `json:"keep_isolated_seeds" flag:"keep-isolated-seeds"` // IsolatedSeedKeep instead of IsolatedSeedError
 }
 
 func specError(field string, v any, reason string) error {

@@ -1,6 +1,8 @@
 package loaders
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -62,4 +64,24 @@ func (r TableReport) String() string {
 		fmt.Fprintf(&b, " (%s)", r.Note)
 	}
 	return b.String()
+}
+
+// JSONWithReports returns the JSON encoding of v with an "inputs" key
+// holding reports, when v encodes as an object without one and there are
+// reports; else nil.
+func JSONWithReports(v any, reports []TableReport) []byte {
+	b, err := json.Marshal(v)
+	var keys map[string]json.RawMessage
+	if len(reports) == 0 || err != nil || json.Unmarshal(b, &keys) != nil || keys == nil || keys["inputs"] != nil {
+		return nil
+	}
+	in, err := json.Marshal(reports)
+	if err != nil {
+		return nil
+	}
+	body := bytes.TrimSuffix(b, []byte("}"))
+	if len(keys) > 0 {
+		body = append(body, ',')
+	}
+	return append(append(append(body, `"inputs":`...), in...), '}', '\n')
 }

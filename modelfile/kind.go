@@ -45,6 +45,13 @@ type Codec[T, M any] struct {
 	Fitted func(m *T) bool
 	Put    func(m *T, f *File) (M, error)
 	Get    func(f *File, meta M, dst *T) error
+	// Base, when set, makes T's file another model's with sections added
+	// (a wrapper, such as a calibration around a classifier): File starts
+	// from Base(m), that model's whole file, instead of a new file of
+	// Kind, and keeps its metadata (Put's is dropped); Read then accepts
+	// any kind, leaves the metadata to Get (M is struct{}) and returns
+	// Get's errors as they are.
+	Base func(m *T) (*File, error)
 }
 
 // pkg and name split Kind into "package" and "Type".
@@ -64,9 +71,18 @@ func (c Codec[T, M]) File(m *T) (*File, error) {
 		return nil, estimator.NotFitted(c.pkg() + ": " + c.name() + ".MarshalBinary")
 	}
 	f := New(c.Kind, c.Version)
+	if c.Base != nil {
+		var err error
+		if f, err = c.Base(m); err != nil {
+			return nil, err
+		}
+	}
 	meta, err := c.Put(m, f)
 	if err != nil {
 		return nil, err
+	}
+	if c.Base != nil {
+		return f, nil
 	}
 	if err := f.SetMetadata(meta); err != nil {
 		return nil, err
@@ -85,6 +101,15 @@ func (c Codec[T, M]) Marshal(m *T) ([]byte, error) {
 
 // Read replaces *m by the model in f; on an error *m is unchanged.
 func (c Codec[T, M]) Read(f *File, m *T) error {
+	if c.Base != nil {
+		var meta M
+		tmp := *m
+		if err := c.Get(f, meta, &tmp); err != nil {
+			return err
+		}
+		*m = tmp
+		return nil
+	}
 	kind := c.Kind
 	if slices.Contains(c.Also, f.Kind) {
 		kind = f.Kind

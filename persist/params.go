@@ -121,3 +121,20 @@ func settable(k reflect.Kind) bool {
 	}
 	return false
 }
+
+// SetParams sets the hyperparameters of the model m points to from
+// params, each "Field=value" (SetParam); an error names the setting it is
+// about ("Alpha=3: …").
+func SetParams(m any, params []string) error {
+	for _, p := range params {
+		name, value, ok := strings.Cut(p, "=")
+		err := errors.New("want Field=value")
+		if ok && name != "" {
+			err = SetParam(m, name, value)
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", p, err)
+		}
+	}
+	return nil
+}

@@ -12,9 +12,9 @@ import (
 // numbers, as a command line, a configuration file or another front end
 // gives it; Search builds it (NodeClassSearch).
 type NodeClassSpec struct {
-	Classifier    string  `json:"classifier"`     // one of NodeClassModels
-	FeatureWeight float64 `json:"feature_weight"` // the stkr classifier's feature kernel weight, finite and ≥ 0; 0 for the others
-	Embed         int     `json:"embed"`          // eigenmap coordinates appended to the features, ≥ 0 (0: none)
+	Classifier    string  `json:"classifier" flag:"classifier"`         // one of NodeClassModels
+	FeatureWeight float64 `json:"feature_weight" flag:"feature-weight"` // the stkr classifier's feature kernel weight, finite and ≥ 0; 0 for the others
+	Embed         int     `json:"embed" flag:"embed"`                   // eigenmap coordinates appended to the features, ≥ 0 (0: none)
 }
 
 func nodeClassSpecError(field string, v any, reason string) error {

@@ -21,12 +21,12 @@ const MaxSTKRIterations = 100000
 // that hyperparameter (stkr.EtaGrid, stkr.BetaGrid, stkr.IterationsGrid;
 // "" for MaxIter is 0 alone).
 type STKRGridSpec struct {
-	Transform string  `json:"transform"` // stkr.ParseTransform's names
-	Eta       string  `json:"eta"`       // η of the inverse Laplacian in (0, 1/λ_max) ⊂ (0, 1), or auto
-	Ridge     string  `json:"ridge"`     // β, finite and > 0, or auto
-	MaxIter   string  `json:"max_iter"`  // auto, a count in [0, MaxSTKRIterations] (0 solves to Tol) or a comma-separated list of counts
-	Solver    string  `json:"solver"`    // stkr.ParseSolver's names
-	Tol       float64 `json:"tol"`       // in (0, 1), or 0 for the default
+	Transform string  `json:"transform" flag:"transform"` // stkr.ParseTransform's names
+	Eta       string  `json:"eta" flag:"eta"`             // η of the inverse Laplacian in (0, 1/λ_max) ⊂ (0, 1), or auto
+	Ridge     string  `json:"ridge" flag:"ridge"`         // β, finite and > 0, or auto
+	MaxIter   string  `json:"max_iter" flag:"max-iter"`   // auto, a count in [0, MaxSTKRIterations] (0 solves to Tol) or a comma-separated list of counts
+	Solver    string  `json:"solver" flag:"solver"`       // stkr.ParseSolver's names
+	Tol       float64 `json:"tol" flag:"tol"`             // in (0, 1), or 0 for the default
 }
 
 func stkrSpecError(field string, v any, reason string) error {
@@ -120,9 +120,9 @@ func iterationGrid(v string) ([]int, error) {
 // test nodes (STKRBenchmark's Setting, PTest and Chunks) by names and
 // numbers; Parse checks it.
 type STKRSettingSpec struct {
-	Setting    string  `json:"setting"`     // ParseSetting's names
-	PTest      float64 `json:"p_test"`      // the fraction of all nodes scored, in [0, 1); 0 keeps the split's test set
-	TestChunks bool    `json:"test_chunks"` // score every test node in chunks of round(PTest·N); needs PTest > 0
+	Setting    string  `json:"setting" flag:"setting"`         // ParseSetting's names
+	PTest      float64 `json:"p_test" flag:"p-test"`           // the fraction of all nodes scored, in [0, 1); 0 keeps the split's test set
+	TestChunks bool    `json:"test_chunks" flag:"test-chunks"` // score every test node in chunks of round(PTest·N); needs PTest > 0
 }
 
 // Parse returns the setting s names, or the first invalid field as an

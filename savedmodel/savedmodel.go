@@ -20,6 +20,7 @@ import (
 	"github.com/gssl/gssl/imgp"
 	"github.com/gssl/gssl/krr"
 	"github.com/gssl/gssl/labelprop"
+	"github.com/gssl/gssl/loaders"
 	"github.com/gssl/gssl/modelfile"
 	"github.com/gssl/gssl/nodeclass"
 	"github.com/gssl/gssl/nodeids"
@@ -818,4 +819,18 @@ func (b clusterBackend) predictNodes(ctx context.Context, nn estimator.NewNodes)
 		out[i] = serve.Prediction{Label: strconv.Itoa(c)}
 	}
 	return out, nil
+}
+
+// NodeContext is the context of a model fitted on ds, read from data: its
+// ids and class names, the calibration cal and, when edges names the
+// graph's file, that file's SHA-256.
+func NodeContext(ds *loaders.NodeDataset, data, edges string, cal *confidence.Calibration) (Context, error) {
+	c := Context{IDs: ds.IDs, ClassNames: ds.ClassNames, Data: data, Calibration: cal}
+	if edges != "" {
+		var err error
+		if c.GraphSHA256, err = modelfile.FileSHA256(edges); err != nil {
+			return c, fmt.Errorf("hashing the graph file: %w", err)
+		}
+	}
+	return c, nil
 }

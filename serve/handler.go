@@ -41,24 +41,26 @@ const (
 )
 
 // Config holds the server's settings; zero values mean the Default
-// constants.
+// constants. The flag tags are gssl serve's flags.
 type Config struct {
 	// Addr is host:port to listen on (ListenAndServe); "" means
 	// DefaultAddr. A non-loopback host needs Token.
-	Addr string
+	Addr string `flag:"addr"`
 	// Token, when set, is the bearer token every request but /healthz and
 	// the page at / must carry ("Authorization: Bearer <token>").
 	Token string
 	// MaxBatch is the most nodes, points or graphs in one request.
-	MaxBatch int
+	MaxBatch int `flag:"max-batch"`
 	// MaxGraphNodes and MaxGraphEdges bound each graph of a request of
 	// graphs.
-	MaxGraphNodes, MaxGraphEdges int
+	MaxGraphNodes int `flag:"max-graph-nodes"`
+	MaxGraphEdges int `flag:"max-graph-edges"`
 	// MaxBatchNodes and MaxBatchEdges bound the total nodes and edges of
 	// the graphs of one request.
-	MaxBatchNodes, MaxBatchEdges int
+	MaxBatchNodes int `flag:"max-batch-nodes"`
+	MaxBatchEdges int `flag:"max-batch-edges"`
 	// MaxBody is the largest request body in bytes.
-	MaxBody int64
+	MaxBody int64 `flag:"max-body"`
 	// Timeouts of the http.Server.
 	ReadTimeout, WriteTimeout, IdleTimeout time.Duration
 	// ShutdownTimeout bounds how long Serve waits for requests in flight
@@ -67,6 +69,10 @@ type Config struct {
 	// Logger receives one line per request; nil means no request logs.
 	Logger *slog.Logger
 }
+
+// DefaultConfig is the configuration with every setting at its default
+// (gssl serve's flag defaults).
+func DefaultConfig() Config { return Config{}.withDefaults() }
 
 func (c Config) withDefaults() Config {
 	if c.Addr == "" {

@@ -7,36 +7,32 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/gssl/gssl/confidence"
 	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/eval"
 	"github.com/gssl/gssl/loaders"
-	"github.com/gssl/gssl/nodeclass"
 	"github.com/gssl/gssl/protocol"
 )
 
 // classifyOptions are the flags of gssl classify (help/classify.md).
 type classifyOptions struct {
-	In            nodeInput
-	Model         string  `flag:"classifier"`
-	Split         string  `flag:"split"`
-	Val           int     `flag:"val"`
-	Test          int     `flag:"test"`
-	Seeds         int     `flag:"seeds"`
-	Seed          uint64  `flag:"seed"`
-	Folds         int     `flag:"folds"`
-	Embed         int     `flag:"embed"`
-	FeatureWeight float64 `flag:"feature-weight"`
-	Metric        string  `flag:"metric"`
-	Conformal     float64 `flag:"conformal"`
-	Out           string  `flag:"out"`
-	Save          string  `flag:"save"`
-	Plots         plotFlags
-	JSON          bool
+	In nodeInput
+	protocol.NodeClassSpec
+	Split     string  `flag:"split"`
+	Val       int     `flag:"val"`
+	Test      int     `flag:"test"`
+	Seeds     int     `flag:"seeds"`
+	Seed      uint64  `flag:"seed"`
+	Folds     int     `flag:"folds"`
+	Metric    string  `flag:"metric"`
+	Conformal float64 `flag:"conformal"`
+	Out       string  `flag:"out"`
+	Save      string  `flag:"save"`
+	Plots     plotFlags
+	JSON      bool
 }
 
 func newClassifyCommand(g *globals) *cobra.Command {
-	opts := classifyOptions{In: newNodeInput(), Model: "auto", Split: "auto", Val: -1, Test: -1, Seeds: 1, Folds: eval.DefaultFolds, Metric: "auto"}
+	opts := classifyOptions{In: newNodeInput(), NodeClassSpec: protocol.NodeClassSpec{Classifier: "auto"}, Split: "auto", Val: -1, Test: -1, Seeds: 1, Folds: eval.DefaultFolds, Metric: "auto"}
 	cmd := newCommand("classify", &opts, func(cmd *cobra.Command, _ []string) error {
 		opts.JSON = g.JSON
 		return runClassify(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
@@ -45,23 +41,7 @@ func newClassifyCommand(g *globals) *cobra.Command {
 }
 
 // classifyResult is the JSON object of the command.
-type classifyResult struct {
-	nodeData
-	Features  int    `json:"features"`
-	ModelFlag string `json:"model_flag"` // --classifier
-	// Advice is, for --classifier auto, what the homophily of the training
-	// labels calls for (homophily.Advise) and so which models were searched.
-	Advice string `json:"advice,omitempty"`
-	Split  string `json:"split"`
-	Seeds  int    `json:"seeds"`
-	protocol.NodeClassReport
-	Confidence  *confidence.Report `json:"confidence,omitempty"` // --conformal: the first seed's run
-	LoadSeconds float64            `json:"load_seconds"`
-	KNN         *knnSummary        `json:"knn,omitempty"` // the graph built from --features
-	Seconds     float64            `json:"seconds"`
-	Out         string             `json:"out,omitempty"`
-	Saved       string             `json:"saved,omitempty"`
-}
+type classifyResult struct{ protocol.NodeClassRunReport }
 
 func runClassify(ctx context.Context, opts classifyOptions, stdout, stderr io.Writer) error {
 	start := timeNow()
@@ -74,51 +54,41 @@ func runClassify(ctx context.Context, opts classifyOptions, stdout, stderr io.Wr
 		return err
 	}
 	defer ds.Close()
-	res := classifyResult{nodeData: newNodeData(opts.In.source(), ds), ModelFlag: opts.Model, Split: opts.Split, Seeds: opts.Seeds, KNN: opts.In.builtSummary()}
+	res := classifyResult{protocol.NodeClassRunReport{NodeData: protocol.DescribeNodes(opts.In.source(), ds), ModelFlag: opts.Classifier, Split: opts.Split, Seeds: opts.Seeds, KNN: opts.In.builtSummary()}}
 	_, res.Features = x.Features.Dims()
 	spec, _ := eval.ParseSplitSpec(opts.Split) // checked
 	splits, err := newSplitter(spec, ds, res.Data, opts.Val, opts.Test)
 	if err != nil {
 		return fmt.Errorf("classify: --split: %w", err)
 	}
-	if opts.Model == "auto" {
-		if search, res.Advice, err = classifyAuto(ds, splits, opts); err != nil {
-			return fmt.Errorf("classify: %w", err)
-		}
+	if search, res.Advice, err = opts.NodeClassSpec.Auto(search, ds, splits, opts.Seed); err == nil {
+		search.Metric, _ = eval.MetricFor(opts.Metric, ds.Classes) // checked
+		err = protocol.CheckCalibrationSplit(splits, opts.Seed, opts.Conformal)
 	}
-	search.Metric, _ = eval.MetricFor(opts.Metric, ds.Classes) // checked
-	if err := checkCalibrationSplit(splits, opts.Seed, opts.Conformal); err != nil {
+	if err != nil {
 		return fmt.Errorf("classify: %w", err)
 	}
 	res.LoadSeconds = seconds(start)
 	seeds := protocol.NodeClassSeeds(splits, opts.Seed, opts.Seeds)
 	bar := newSteps(stderr, len(seeds), "classify")
-	runs, err := eval.EvaluateSeeds(ctx, eval.NodeSeeds{Search: search, Seeds: seeds,
-		Split: func(seed uint64) (eval.Split, error) {
-			sp, _, err := splits.Split(seed)
-			return sp, err
-		},
-		CV: func(seed uint64, sp eval.Split) eval.CV {
-			return eval.CV{Folds: opts.Folds, Seed: seed, Order: idOrder(ds, sp.Train)}
-		},
-		Done: func(done int) {
-			if len(seeds) > 1 {
-				bar.to(done, len(seeds), "seed %d of %d done", done, len(seeds))
-			}
-		}}, x, ds.Labels)
+	runs, err := protocol.EvaluateNodeClass(ctx, search, ds, x, splits, seeds, opts.Folds, func(done, runs int) {
+		if runs > 1 {
+			bar.to(done, runs, "seed %d of %d done", done, runs)
+		}
+	})
 	bar.Finish()
 	if err != nil {
 		return fmt.Errorf("classify: %w", err)
 	}
 	res.NodeClassReport = protocol.ReportNodeClass(search, ds.Classes, runs)
 	first := runs[0]
-	if res.Confidence, err = conformalReport(first.Probabilities, first.Split, ds.Labels, opts.Conformal, opts.Seed); err != nil {
+	if res.Confidence, err = protocol.Conformal(first.Probabilities, first.Split, ds.Labels, opts.Conformal, opts.Seed); err != nil {
 		return fmt.Errorf("classify: %w", err)
 	}
 	// The run's time, before --out, --save and the plots are written: the
 	// --report written next and the JSON show the same seconds.
 	res.Seconds = seconds(start)
-	rows := classRows{split: first.Split, withSplit: true, prob: first.Probabilities, conf: res.Confidence}
+	rows := protocol.ClassRows{Split: first.Split, WithSplit: true, Probabilities: first.Probabilities, Conformal: res.Confidence}
 	if res.Out, res.Saved, err = writeClassOutputs(opts.Out, opts.Save, ds, opts.In, rows, first.Best); err != nil {
 		return fmt.Errorf("classify: %w", err)
 	}
@@ -131,42 +101,18 @@ func runClassify(ctx context.Context, opts classifyOptions, stdout, stderr io.Wr
 // check validates the flags that need no data and returns the search of
 // --classifier (for auto, the smoothing models' until the data tell).
 func (opts *classifyOptions) check() (eval.NodeSearch, error) {
-	s, err := protocol.NodeClassSpec{Classifier: opts.Model, FeatureWeight: opts.FeatureWeight, Embed: opts.Embed}.Search()
+	s, err := opts.NodeClassSpec.Search()
 	if err != nil {
 		return s, fieldFlagError(err, opts)
 	}
 	if _, err := checkSplitFlags(opts.Split, opts.Seeds, opts.Val, opts.Test, opts.Folds); err != nil {
 		return s, err
 	}
-	if err := firstError(opts.Plots.check(), checkConfidenceFlags(opts.Metric, opts.Conformal), checkOutPath("out", opts.Out), checkOutPath("save", opts.Save)); err != nil {
-		return s, err
+	err = firstError(opts.Plots.check(), protocol.CheckConformal(opts.Metric, opts.Conformal), checkOutPath("out", opts.Out), checkOutPath("save", opts.Save))
+	if err == nil && opts.Save != "" {
+		err = opts.NodeClassSpec.CheckSave()
 	}
-	switch {
-	case opts.Save != "" && (opts.Model == "channels" || opts.Model == "linbp"):
-		return s, fmt.Errorf("--save works with --classifier sgc, appnp, correct-smooth, sepgnn, linkx and auto; --classifier %s is not saved yet", opts.Model)
-	case opts.Save != "" && opts.Model == "stkr":
-		return s, fmt.Errorf("--save works with --classifier sgc, appnp, correct-smooth, sepgnn, linkx and auto; the STKR adapter is not saved (gssl stkr --save saves STKR)")
-	}
-	return s, nil
-}
-
-// classifyAuto returns --classifier auto's search for the data set: the
-// model family the homophily of the first split's training labels calls
-// for.
-func classifyAuto(ds *loaders.NodeDataset, splits *eval.Splitter, opts classifyOptions) (eval.NodeSearch, string, error) {
-	sp, _, err := splits.Split(opts.Seed)
-	if err != nil {
-		return eval.NodeSearch{}, "", fmt.Errorf("--split: %w", err)
-	}
-	train := make([]int, len(ds.Labels))
-	for i := range train {
-		train[i] = -1
-	}
-	for _, i := range sp.Train {
-		train[i] = ds.Labels[i]
-	}
-	s, _, why, err := protocol.NodeClassAuto(ds.Graph, train, opts.Embed > 0)
-	return s, why, err
+	return s, err
 }
 
 // classifyData loads the data set and its features (with --embed, the
@@ -183,16 +129,10 @@ func classifyData(ctx context.Context, opts *classifyOptions, stderr io.Writer) 
 		ds.Close()
 		return nil, estimator.Nodes{}, err
 	}
-	if ds.Features == nil && ds.DenseFeatures == nil {
+	x, err := opts.NodeClassSpec.Nodes(ctx, ds, opts.In.source())
+	if err != nil {
 		ds.Close()
-		return nil, estimator.Nodes{}, fmt.Errorf("classify: %s has no node features: give --features FILE (or a folder with features.txt.gz); the graph-only classifiers are gssl labelprop and gssl stkr", opts.In.source())
+		return nil, estimator.Nodes{}, fmt.Errorf("classify: %w", err)
 	}
-	x := nodeclass.Features{Sparse: ds.Features, Dense: ds.DenseFeatures}
-	if opts.Embed > 0 {
-		if x, err = nodeclass.WithEmbedding(ctx, ds.Graph, x, nodeclass.RowSum, opts.Embed, 1); err != nil {
-			ds.Close()
-			return nil, estimator.Nodes{}, fmt.Errorf("classify: %w", err)
-		}
-	}
-	return ds, estimator.Nodes{Graph: ds.Graph, Features: nodeclass.Matrix(x)}, nil
+	return ds, x, nil
 }

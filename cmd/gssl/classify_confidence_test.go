@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/gssl/gssl/protocol"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -22,8 +23,7 @@ func TestClassifyConformal(t *testing.T) {
 	dir := t.TempDir()
 	out, saved, pred := filepath.Join(dir, "out.csv"), filepath.Join(dir, "m.gssl"), filepath.Join(dir, "pred.csv")
 	var stdout, stderr bytes.Buffer
-	require.NoError(t, runClassify(context.Background(), classifyOptions{Model: "sgc", Split: "auto", Metric: "auto", Seeds: 1, Folds: 3,
-		Conformal: 0.1, Out: out, Save: saved, JSON: true}, &stdout, &stderr), stderr.String())
+	require.NoError(t, runClassify(context.Background(), classifyOptions{Split: "auto", Metric: "auto", Seeds: 1, Folds: 3, Conformal: 0.1, Out: out, Save: saved, JSON: true, NodeClassSpec: protocol.NodeClassSpec{Classifier: "sgc"}}, &stdout, &stderr), stderr.String())
 	var res struct {
 		Metric     string `json:"metric"`
 		Confidence struct {
@@ -86,8 +86,7 @@ func TestClassifyMetricAUC(t *testing.T) {
 	dir := writeFeatureFolder(t, 2, 60, 20)
 	out := filepath.Join(t.TempDir(), "out.csv")
 	var stdout, stderr bytes.Buffer
-	require.NoError(t, runClassify(context.Background(), classifyOptions{In: nodeInput{Data: dir}, Model: "sgc", Split: "per-class:10,20",
-		Metric: "auto", Seeds: 1, Folds: 3, Out: out, JSON: true}, &stdout, &stderr), stderr.String())
+	require.NoError(t, runClassify(context.Background(), classifyOptions{In: nodeInput{Data: dir}, Split: "per-class:10,20", Metric: "auto", Seeds: 1, Folds: 3, Out: out, JSON: true, NodeClassSpec: protocol.NodeClassSpec{Classifier: "sgc"}}, &stdout, &stderr), stderr.String())
 	var res struct {
 		Metric  string   `json:"metric"`
 		TestAUC *float64 `json:"test_auc"`
@@ -134,9 +133,9 @@ func TestClassifyConfidenceFlagErrors(t *testing.T) {
 		opts classifyOptions
 		want string
 	}{
-		{classifyOptions{Model: "sgc", Split: "auto", Metric: "f1", Seeds: 1, Folds: 3}, "--metric"},
-		{classifyOptions{Model: "sgc", Split: "auto", Metric: "auto", Conformal: 1.5, Seeds: 1, Folds: 3}, "--conformal 1.5"},
-		{classifyOptions{Model: "sgc", Split: "none", Metric: "auto", Conformal: 0.1, Seeds: 1, Folds: 3}, "validation nodes"},
+		{classifyOptions{Split: "auto", Metric: "f1", Seeds: 1, Folds: 3, NodeClassSpec: protocol.NodeClassSpec{Classifier: "sgc"}}, "--metric"},
+		{classifyOptions{Split: "auto", Metric: "auto", Conformal: 1.5, Seeds: 1, Folds: 3, NodeClassSpec: protocol.NodeClassSpec{Classifier: "sgc"}}, "--conformal 1.5"},
+		{classifyOptions{Split: "none", Metric: "auto", Conformal: 0.1, Seeds: 1, Folds: 3, NodeClassSpec: protocol.NodeClassSpec{Classifier: "sgc"}}, "validation nodes"},
 	} {
 		var stdout, stderr bytes.Buffer
 		err := runClassify(context.Background(), tc.opts, &stdout, &stderr)

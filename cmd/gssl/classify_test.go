@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/gssl/gssl/protocol"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -65,7 +66,7 @@ func TestClassifyJSON(t *testing.T) {
 	dir := writeFeatureFolder(t, 3, 40, 12)
 	out := filepath.Join(t.TempDir(), "pred.csv")
 	var stdout, stderr bytes.Buffer
-	err := runClassify(context.Background(), classifyOptions{In: nodeInput{Data: dir}, Model: "sgc", Split: "per-class:5,5", Seeds: 2, Folds: 5, Out: out, JSON: true}, &stdout, &stderr)
+	err := runClassify(context.Background(), classifyOptions{In: nodeInput{Data: dir}, Split: "per-class:5,5", Seeds: 2, Folds: 5, Out: out, JSON: true, NodeClassSpec: protocol.NodeClassSpec{Classifier: "sgc"}}, &stdout, &stderr)
 	require.NoError(t, err)
 	var res map[string]any
 	require.NoError(t, json.Unmarshal(stdout.Bytes(), &res))
@@ -82,13 +83,13 @@ func TestClassifyJSON(t *testing.T) {
 
 	// Without val nodes the hyperparameters come from cross-validation.
 	stdout.Reset()
-	require.NoError(t, runClassify(context.Background(), classifyOptions{In: nodeInput{Data: dir}, Model: "correct-smooth", Split: "per-class:10,0", Seeds: 1, Folds: 3, JSON: true}, &stdout, &stderr))
+	require.NoError(t, runClassify(context.Background(), classifyOptions{In: nodeInput{Data: dir}, Split: "per-class:10,0", Seeds: 1, Folds: 3, JSON: true, NodeClassSpec: protocol.NodeClassSpec{Classifier: "correct-smooth"}}, &stdout, &stderr))
 	require.NoError(t, json.Unmarshal(stdout.Bytes(), &res))
 	assert.Greater(t, res["test_accuracy"].(float64), 0.7)
 
 	// SP-Lap on the graph and feature kernels.
 	stdout.Reset()
-	require.NoError(t, runClassify(context.Background(), classifyOptions{In: nodeInput{Data: dir}, Model: "stkr", FeatureWeight: 0.1, Split: "per-class:5,5", Seeds: 1, Folds: 5, JSON: true}, &stdout, &stderr))
+	require.NoError(t, runClassify(context.Background(), classifyOptions{In: nodeInput{Data: dir}, Split: "per-class:5,5", Seeds: 1, Folds: 5, JSON: true, NodeClassSpec: protocol.NodeClassSpec{Classifier: "stkr", FeatureWeight: 0.1}}, &stdout, &stderr))
 	require.NoError(t, json.Unmarshal(stdout.Bytes(), &res))
 	assert.Contains(t, res["model"], "γ=0.1")
 }
@@ -100,12 +101,12 @@ func TestClassifyErrors(t *testing.T) {
 		opts classifyOptions
 		want string
 	}{
-		{classifyOptions{In: nodeInput{Data: dir}, Model: "gcn", Split: "planetoid", Seeds: 1, Folds: 5}, "--classifier"},
-		{classifyOptions{In: nodeInput{Data: dir}, Model: "sgc", Split: "per-class:x", Seeds: 1, Folds: 5}, "per-class:T,V"},
-		{classifyOptions{In: nodeInput{Data: dir}, Model: "sgc", Split: "planetoid", Seeds: 1, Folds: 5}, "no split of its own"},
-		{classifyOptions{In: nodeInput{Data: dir}, Model: "sgc", Split: "planetoid", Seeds: 0, Folds: 5}, "--seeds"},
-		{classifyOptions{In: nodeInput{Data: dir}, Model: "sgc", Split: "per-class:3,3", Seeds: 1, Folds: 5, FeatureWeight: 1}, "--feature-weight 1 is invalid: it applies to the stkr classifier only"},
-		{classifyOptions{In: nodeInput{Data: dir}, Model: "stkr", Split: "per-class:3,3", Seeds: 1, Folds: 5, FeatureWeight: -1}, "--feature-weight"},
+		{classifyOptions{In: nodeInput{Data: dir}, Split: "planetoid", Seeds: 1, Folds: 5, NodeClassSpec: protocol.NodeClassSpec{Classifier: "gcn"}}, "--classifier"},
+		{classifyOptions{In: nodeInput{Data: dir}, Split: "per-class:x", Seeds: 1, Folds: 5, NodeClassSpec: protocol.NodeClassSpec{Classifier: "sgc"}}, "per-class:T,V"},
+		{classifyOptions{In: nodeInput{Data: dir}, Split: "planetoid", Seeds: 1, Folds: 5, NodeClassSpec: protocol.NodeClassSpec{Classifier: "sgc"}}, "no split of its own"},
+		{classifyOptions{In: nodeInput{Data: dir}, Split: "planetoid", Seeds: 0, Folds: 5, NodeClassSpec: protocol.NodeClassSpec{Classifier: "sgc"}}, "--seeds"},
+		{classifyOptions{In: nodeInput{Data: dir}, Split: "per-class:3,3", Seeds: 1, Folds: 5, NodeClassSpec: protocol.NodeClassSpec{Classifier: "sgc", FeatureWeight: 1}}, "--feature-weight 1 is invalid: it applies to the stkr classifier only"},
+		{classifyOptions{In: nodeInput{Data: dir}, Split: "per-class:3,3", Seeds: 1, Folds: 5, NodeClassSpec: protocol.NodeClassSpec{Classifier: "stkr", FeatureWeight: -1}}, "--feature-weight"},
 	} {
 		err := runClassify(context.Background(), tc.opts, &stdout, &stderr)
 		require.Error(t, err)
@@ -143,7 +144,7 @@ func TestClassifyUserTables(t *testing.T) {
 	out := filepath.Join(dir, "pred.csv")
 	var stdout, stderr bytes.Buffer
 	in := nodeInput{Edges: filepath.Join(dir, "edges.csv"), Labels: filepath.Join(dir, "labels.csv"), Features: filepath.Join(dir, "features.csv")}
-	err := runClassify(context.Background(), classifyOptions{In: in, Model: "sgc", Split: "auto", Seeds: 1, Folds: 3, Out: out, JSON: true}, &stdout, &stderr)
+	err := runClassify(context.Background(), classifyOptions{In: in, Split: "auto", Seeds: 1, Folds: 3, Out: out, JSON: true, NodeClassSpec: protocol.NodeClassSpec{Classifier: "sgc"}}, &stdout, &stderr)
 	require.NoError(t, err, stderr.String())
 	var res map[string]any
 	require.NoError(t, json.Unmarshal(stdout.Bytes(), &res))
@@ -178,7 +179,7 @@ func TestClassifyReportSeconds(t *testing.T) {
 	dir := writeFeatureFolder(t, 3, 40, 12)
 	rep := filepath.Join(t.TempDir(), "rep")
 	var stdout, stderr bytes.Buffer
-	opts := classifyOptions{In: nodeInput{Data: dir}, Model: "sgc", Split: "per-class:5,5", Seeds: 1, Folds: 5, JSON: true}
+	opts := classifyOptions{In: nodeInput{Data: dir}, Split: "per-class:5,5", Seeds: 1, Folds: 5, JSON: true, NodeClassSpec: protocol.NodeClassSpec{Classifier: "sgc"}}
 	opts.Plots.Report = rep
 	require.NoError(t, runClassify(context.Background(), opts, &stdout, &stderr))
 	var res map[string]any

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -31,19 +30,6 @@ func newConvertCommand(g *globals) *cobra.Command {
 	return cmd
 }
 
-// convertReport is the JSON object of gssl convert.
-type convertReport struct {
-	In        string  `json:"in"`
-	Out       string  `json:"out"`
-	Nodes     int     `json:"nodes"`
-	Edges     int     `json:"edges"`
-	SelfLoops int     `json:"self_loops"`
-	Weighted  bool    `json:"weighted"`
-	IDs       string  `json:"ids"`
-	Bytes     int64   `json:"bytes"`
-	Seconds   float64 `json:"seconds"`
-}
-
 func runConvert(ctx context.Context, opts convertOptions, stdout, stderr io.Writer) error {
 	start := timeNow()
 	if !graphfile.IsGraphFile(opts.In) {
@@ -61,16 +47,9 @@ func runConvert(ctx context.Context, opts convertOptions, stdout, stderr io.Writ
 	if err := graphfile.WriteWith(opts.Out, g, ids, graphfile.WriteOptions{Float32Weights: opts.Float32}); err != nil {
 		return err
 	}
-	out, err := os.Stat(opts.Out)
+	rep, err := loaders.DescribeGraphFile(opts.In, opts.Out, g, ids)
 	if err != nil {
 		return fmt.Errorf("convert: %w", err)
-	}
-	rep := convertReport{In: opts.In, Out: opts.Out, Nodes: g.Nodes(), Edges: g.Edges(), SelfLoops: g.SelfLoops(),
-		Weighted: !g.UnitWeights(), IDs: "identity", Bytes: out.Size()}
-	if ids != nil && ids.IsText() {
-		rep.IDs = "text"
-	} else if ids != nil && !ids.IsIdentity() {
-		rep.IDs = "integer"
 	}
 	rep.Seconds = seconds(start)
 	return reportSummary(stdout, opts.JSON, "convert", rep)

@@ -2,15 +2,14 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/persist"
+	"github.com/gssl/gssl/protocol"
 )
 
 // fitOptions are gssl fit's flags (help/fit.md).
@@ -32,20 +31,10 @@ func newFitCommand(g *globals) *cobra.Command {
 }
 
 // fitResult is gssl fit's JSON object.
-type fitResult struct {
-	Kind      string         `json:"kind"`
-	Data      string         `json:"data"`
-	Nodes     int            `json:"nodes"`
-	Labelled  int            `json:"labelled"`
-	Classes   int            `json:"classes"`
-	Predicted map[string]int `json:"predicted"` // nodes per predicted class name
-	Info      estimator.Info `json:"info"`
-	Saved     string         `json:"saved,omitempty"`
-	Out       string         `json:"out,omitempty"`
-}
+type fitResult = protocol.FitReport
 
-// runFit builds the model of --kind (persist.NewNodeClassifier), fits it,
-// writes its scores and saves it.
+// runFit builds the model of --kind (persist.NewNodeClassifier), fits it
+// (protocol.FitNodes), writes its scores and saves it.
 func runFit(ctx context.Context, opts fitOptions, stdout, stderr io.Writer) error {
 	if opts.Kind == "" {
 		return usageError{fmt.Errorf("fit: --kind is required: one of %s", strings.Join(persist.NodeClassifierKinds(), ", "))}
@@ -54,14 +43,8 @@ func runFit(ctx context.Context, opts fitOptions, stdout, stderr io.Writer) erro
 	if err != nil {
 		return fmt.Errorf("fit: --kind %s: %w", opts.Kind, err)
 	}
-	for _, p := range opts.Set {
-		name, value, ok := strings.Cut(p, "=")
-		if err = errors.New("want Field=value"); ok && name != "" {
-			err = persist.SetParam(m, name, value)
-		}
-		if err != nil {
-			return fmt.Errorf("fit: --set %s: %w", p, err)
-		}
+	if err := persist.SetParams(m, opts.Set); err != nil {
+		return fmt.Errorf("fit: --set %w", err)
 	}
 	if err := m.Validate(); err != nil {
 		return fmt.Errorf("fit: --set: %w", err)
@@ -77,37 +60,18 @@ func runFit(ctx context.Context, opts fitOptions, stdout, stderr io.Writer) erro
 	if err := needLabels(ds); err != nil {
 		return err
 	}
-	if err := m.Fit(ctx, ds.EstimatorNodes(), ds.Labels); err != nil {
-		return fmt.Errorf("fit: %s: %w", opts.Kind, err)
-	}
-	scores, err := m.Predict(ctx, estimator.FittedNodes)
+	scores, res, err := protocol.FitNodes(ctx, opts.Kind, m, ds, opts.In.source())
 	if err != nil {
-		return fmt.Errorf("fit: %s: %w", opts.Kind, err)
+		return fmt.Errorf("fit: %w", err)
 	}
-	_, classes := scores.Dims()
-	pred := estimator.Argmax(scores)
-	res := fitResult{Kind: opts.Kind, Data: opts.In.source(), Nodes: len(pred), Labelled: len(ds.Labelled()), Classes: classes,
-		Predicted: map[string]int{}, Info: m.Info(), Out: opts.Out, Saved: opts.Save}
-	cols := []string{"id", "predicted"}
-	for c := range classes {
-		cols = append(cols, "score_"+className(ds, c))
-	}
-	for _, c := range pred {
-		res.Predicted[className(ds, c)]++
-	}
-	if opts.Out != "" {
-		err := writeTable(opts.Out, cols, len(pred), func(r int, rec []any) {
-			rec[0], rec[1] = nodeID(ds, r), className(ds, pred[r])
-			for c := range classes {
-				rec[2+c] = scores.At(r, c)
-			}
-		})
-		if err != nil {
+	res.Out, res.Saved = opts.Out, opts.Save
+	if cols, rows, row := protocol.ScoreTable(ds, scores); opts.Out != "" {
+		if err := writeTable(opts.Out, cols, rows, row); err != nil {
 			return fmt.Errorf("fit: %w", err)
 		}
 	}
 	if opts.Save != "" {
-		if err := saveModel(opts.Save, m, ds, opts.In); err != nil {
+		if err := saveCalibrated(opts.Save, m, ds, opts.In, nil); err != nil {
 			return err
 		}
 	}

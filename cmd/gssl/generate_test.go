@@ -11,14 +11,15 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gssl/gssl/generate"
 	"github.com/gssl/gssl/graphfile"
 	"github.com/gssl/gssl/loaders"
 )
 
 func defaultGenerateOptions() generateOptions {
-	return generateOptions{Model: "sbm", Nodes: 400, Classes: 4, Degree: 6, Exponent: 2.5, Mixing: 0.2,
+	return generateOptions{Spec: generate.Spec{Model: "sbm", Nodes: 400, Classes: 4, Degree: 6, Exponent: 2.5, Mixing: 0.2,
 		Scale: 8, EdgeFactor: 8, ABCD: []float64{0.57, 0.19, 0.19, 0.05}, Seed: 1, Format: "txt",
-		PerClass: 5, Val: 50, Test: 100, TopicProb: 0.5}
+		PerClass: 5, Val: 50, Test: 100, TopicProb: 0.5}}
 }
 
 func TestGenerateFolderLoads(t *testing.T) {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strconv"
 
 	"github.com/spf13/cobra"
 
@@ -16,24 +15,24 @@ import (
 
 // graphKernelOptions are the flags of gssl graphkernel (help/graphkernel.md).
 type graphKernelOptions struct {
-	Data       string    `flag:"data"`
-	Kernel     string    `flag:"kernel"`
-	H          int       `flag:"h"`
-	SelectH    bool      `flag:"select-h"` // applies to wl only
-	Heights    []int     `flag:"heights"`
-	Lambda     float64   `flag:"decay"`
-	Normalize  bool      `flag:"normalize"`
-	Classifier string    `flag:"classifier"`
-	Grid       []float64 `flag:"grid"`
-	CV         foldCount `flag:"folds"`
-	Inner      int       `flag:"inner-folds"`
-	Repeats    int       `flag:"seeds"`
-	Seed       uint64    `flag:"seed"`
-	Folds      string    `flag:"fold-file"`
-	GramRuns   int       `flag:"gram-runs"`
-	GramOut    string    `flag:"gram-out"`
-	Out        string    `flag:"out"`
-	Save       string    `flag:"save"`
+	Data       string             `flag:"data"`
+	Kernel     string             `flag:"kernel"`
+	H          int                `flag:"h"`
+	SelectH    bool               `flag:"select-h"` // applies to wl only
+	Heights    []int              `flag:"heights"`
+	Lambda     float64            `flag:"decay"`
+	Normalize  bool               `flag:"normalize"`
+	Classifier string             `flag:"classifier"`
+	Grid       []float64          `flag:"grid"`
+	CV         protocol.FoldCount `flag:"folds"`
+	Inner      int                `flag:"inner-folds"`
+	Repeats    int                `flag:"seeds"`
+	Seed       uint64             `flag:"seed"`
+	Folds      string             `flag:"fold-file"`
+	GramRuns   int                `flag:"gram-runs"`
+	GramOut    string             `flag:"gram-out"`
+	Out        string             `flag:"out"`
+	Save       string             `flag:"save"`
 	JSON       bool
 	Plots      plotFlags
 }
@@ -57,75 +56,30 @@ func newGraphKernelCommand(g *globals) *cobra.Command {
 	return cmd
 }
 
-// foldCount is --folds: a number of folds, with a pointer to --fold-file
-// for the file the flag once took.
-type foldCount int
-
-func (f *foldCount) String() string { return strconv.Itoa(int(*f)) }
-func (f *foldCount) Type() string   { return "int" }
-func (f *foldCount) Set(s string) error {
-	v, err := strconv.Atoi(s)
-	if err != nil {
-		return fmt.Errorf("%q is not a number of folds (a file of fold assignments is --fold-file FILE)", s)
-	}
-	*f = foldCount(v)
-	return nil
-}
-
 // graphKernelResult is the JSON object of gssl graphkernel.
-type graphKernelResult struct {
-	Dataset     string  `json:"dataset"`
-	Graphs      int     `json:"graphs"`
-	Nodes       int     `json:"nodes"`
-	Classes     int     `json:"classes"`
-	LoadSeconds float64 `json:"load_seconds"`
-	FoldsFile   string  `json:"folds_file,omitempty"`
-	Out         string  `json:"out,omitempty"`
-	Saved       string  `json:"saved,omitempty"`
-	protocol.GraphKernelReport
-}
+type graphKernelResult struct{ protocol.GraphKernelRunReport }
 
 // study is the experiment the options describe, with the outer folds read
-// from --fold-file.
-func (o graphKernelOptions) study(folds [][]int) protocol.GraphKernelStudy {
-	ev := protocol.GramEvaluation{Grid: o.Grid, OuterFolds: int(o.CV), InnerFolds: o.Inner, Seeds: o.Repeats, Seed: o.Seed, Folds: folds}
-	if o.Classifier == "ridge" {
-		ev.Machine = graphkernels.Ridge
-	}
+// from --fold-file; it checks --classifier.
+func (o graphKernelOptions) study(folds [][]int) (protocol.GraphKernelStudy, error) {
+	m, err := protocol.ParseMachine(o.Classifier)
+	ev := protocol.GramEvaluation{Grid: o.Grid, OuterFolds: int(o.CV), InnerFolds: o.Inner, Seeds: o.Repeats, Seed: o.Seed, Folds: folds, Machine: m}
 	return protocol.GraphKernelStudy{Kernel: protocol.GraphKernelSpec{Name: o.Kernel, H: o.H, Lambda: o.Lambda, Normalize: o.Normalize},
-		SelectH: o.SelectH, Heights: o.Heights, Evaluation: ev, GramRuns: o.GramRuns, Refit: o.Save != ""}
+		SelectH: o.SelectH, Heights: o.Heights, Evaluation: ev, GramRuns: o.GramRuns, Refit: o.Save != ""}, err
 }
 
-// graphKernelFields are the study's fields as package protocol names
-// them, and their flags.
-var graphKernelFields = []string{"protocol: ", "graphkernel: ", "Kernel.Name=", "--kernel ", "Kernel.Name ", "--kernel ", "Kernel.H=", "--h ",
-	"SelectH", "--select-h", "GramRuns=", "--gram-runs ", "Heights", "--heights", "Evaluation.Seeds=", "--seeds ", "Evaluation.Seeds", "--seeds",
-	"Evaluation.Grid", "--grid", "Evaluation.OuterFolds=", "--folds ", "Evaluation.InnerFolds=", "--inner-folds "}
-
-// check checks the flags before any work.
+// check checks the flags before any work (GraphKernelStudy.CheckCommand).
 func (o graphKernelOptions) check() error {
-	fail := func(format string, a ...any) error { return fmt.Errorf("graphkernel: "+format, a...) }
-	switch {
-	case o.Classifier != "svm" && o.Classifier != "ridge":
-		return fail("--classifier %q is invalid: want svm or ridge", o.Classifier)
-	case o.Save != "" && o.Kernel != "wl" && o.Kernel != "vh":
-		return fail("--save with --kernel %s: only the wl and vh kernels can be saved (as graphkernels.WLClassifier; vh is WL of height 0), not sp or rw", o.Kernel)
-	case o.Save != "" && o.Classifier != "svm":
-		return fail("--save with --classifier %s: only --classifier svm can be saved (graphkernels.WLClassifier is a C-SVM)", o.Classifier)
+	s, err := o.study(nil)
+	if err != nil {
+		return err
 	}
-	if err := checkSeedCount(o.Repeats, 0); err != nil {
-		return fail("%w", err)
+	if err := s.CheckCommand(); err != nil {
+		return err
 	}
-	if err := o.study(nil).Validate(); err != nil {
-		return flagNamed(err, graphKernelFields...)
-	}
-	for _, p := range [][2]string{{"out", o.Out}, {"gram-out", o.GramOut}, {"save", o.Save}} {
-		if err := checkOutPath(p[0], p[1]); err != nil {
-			return fail("%w", err)
-		}
-	}
-	if err := o.Plots.check(); err != nil {
-		return fail("%w", err)
+	err = firstError(checkSeedCount(o.Repeats, 0), checkOutPath("out", o.Out), checkOutPath("gram-out", o.GramOut), checkOutPath("save", o.Save), o.Plots.check())
+	if err != nil {
+		return fmt.Errorf("graphkernel: %w", err)
 	}
 	return nil
 }
@@ -140,7 +94,7 @@ func runGraphKernel(ctx context.Context, opts graphKernelOptions, stdout, stderr
 		return fmt.Errorf("graphkernel: %w", err)
 	}
 	recordInputs(ctx, stderr, ds.Reports...)
-	res := graphKernelResult{Dataset: ds.Name, Graphs: len(ds.Graphs), Classes: len(ds.LabelValues), LoadSeconds: seconds(start), FoldsFile: opts.Folds}
+	res := graphKernelResult{protocol.GraphKernelRunReport{Dataset: ds.Name, Graphs: len(ds.Graphs), Classes: len(ds.LabelValues), LoadSeconds: seconds(start), FoldsFile: opts.Folds}}
 	graphs := make([]graphkernels.Graph, len(ds.Graphs))
 	for i, g := range ds.Graphs {
 		graphs[i] = graphkernels.Graph{Adj: g.Graph, Labels: g.NodeLabels}
@@ -153,7 +107,7 @@ func runGraphKernel(ctx context.Context, opts graphKernelOptions, stdout, stderr
 			return fmt.Errorf("graphkernel: --fold-file: %w", err)
 		}
 	}
-	study := opts.study(folds)
+	study, _ := opts.study(folds) // checked
 	var finish func()
 	study.Progress, finish = stageProgress(stderr)
 	sr, err := study.Run(ctx, graphs, ds.Classes())
@@ -184,17 +138,8 @@ func writeGraphKernel(opts graphKernelOptions, ds *loaders.TUDataset, sr *protoc
 		}
 	}
 	names := ds.ClassNames()
-	if er := sr.Evaluation; opts.Out != "" && er != nil {
-		name := func(c int) any {
-			if c < 0 || c >= len(names) {
-				return nil
-			}
-			return names[c]
-		}
-		labels := ds.Classes()
-		if err := writeTable(opts.Out, []string{"graph", "label", "fold", "prediction"}, len(labels), func(i int, rec []any) {
-			rec[0], rec[1], rec[2], rec[3] = i+1, name(labels[i]), er.Fold[i], name(er.Prediction[i])
-		}); err != nil {
+	if cols, rows, row := sr.PredictionTable(ds.Classes(), names); opts.Out != "" && cols != nil {
+		if err := writeTable(opts.Out, cols, rows, row); err != nil {
 			return err
 		}
 		res.Out = opts.Out

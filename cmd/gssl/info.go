@@ -2,17 +2,14 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
-	"github.com/gssl/gssl/graph"
-	"github.com/gssl/gssl/homophily"
 	"github.com/gssl/gssl/loaders"
+	"github.com/gssl/gssl/protocol"
 )
 
 // infoOptions are the argument and flags of gssl info (help/info.md).
@@ -35,28 +32,6 @@ func newInfoCommand(g *globals) *cobra.Command {
 	return cmd
 }
 
-// graphInfo is the JSON object of a single graph or node data set.
-type graphInfo struct {
-	Path string `json:"path"`
-	Kind string `json:"kind"`
-	graph.Stats
-	loaders.DatasetSummary
-	Homophily     *homophily.Report `json:"homophily"`                // null without labels (see homophily_note)
-	HomophilyNote string            `json:"homophily_note,omitempty"` // why homophily is null
-	LoadSeconds   float64           `json:"load_seconds"`             // reading (or mapping) the input
-	Seconds       float64           `json:"seconds"`                  // the whole command: load and statistics
-	// Inputs say how each file was read: format, header, columns.
-	Inputs []loaders.TableReport `json:"inputs,omitempty"`
-}
-
-// tuInfo is the JSON object of a graph-classification data set.
-type tuInfo struct {
-	Path string `json:"path"`
-	Kind string `json:"kind"`
-	loaders.TUSummary
-	Seconds float64 `json:"seconds"`
-}
-
 func runInfo(ctx context.Context, opts infoOptions, stdout, stderr io.Writer) error {
 	start := timeNow()
 	if opts.Path != "" {
@@ -69,35 +44,21 @@ func runInfo(ctx context.Context, opts infoOptions, stdout, stderr io.Writer) er
 			opts.In.Edges = opts.Path
 		}
 	}
-	if m, _ := filepath.Glob(filepath.Join(opts.In.Data, "*_graph_indicator.txt")); opts.In.Data != "" && len(m) > 0 {
+	if protocol.IsTUFolder(opts.In.Data) {
 		ds, err := loaders.LoadTU(opts.In.Data)
 		if err != nil {
 			return fmt.Errorf("info: %w", err)
 		}
 		recordInputs(ctx, stderr, ds.Reports...)
-		return reportSummary(stdout, opts.JSON, "info-tu", tuInfo{Path: opts.In.Data, Kind: "graph-classification", TUSummary: ds.Summary(), Seconds: seconds(start)})
+		return reportSummary(stdout, opts.JSON, "info-tu", protocol.TUInfo{Path: opts.In.Data, Kind: "graph-classification", TUSummary: ds.Summary(), Seconds: seconds(start)})
 	}
 	ds, err := opts.In.load(ctx, stderr)
 	if err != nil {
 		return fmt.Errorf("info: %w", err)
 	}
 	defer ds.Close()
-	in := graphInfo{Path: opts.In.source(), Kind: "node-classification", LoadSeconds: seconds(start), Stats: graph.Describe(ds.Graph), DatasetSummary: ds.Summary()}
-	if opts.In.Data == "" && !opts.In.embedded() {
-		in.Kind = "edge-table"
-		if len(ds.Reports) > 0 && ds.Reports[0].Format != "integer-edge-list" {
-			in.Kind = ds.Reports[0].Format
-		}
-		in.Inputs = ds.Reports
-	}
-	switch in.Homophily, err = homophily.Describe(ds.Graph, ds.Labels); {
-	case ds.Labels == nil:
-		in.HomophilyNote = "no labels"
-	case errors.Is(err, homophily.ErrNoEdges):
-		in.HomophilyNote = "no edge joins two labelled nodes"
-	case err != nil:
-		in.HomophilyNote = err.Error()
-	}
-	in.Seconds = seconds(start)
+	load := seconds(start)
+	in := protocol.DescribeNodeDataset(opts.In.spec(), ds)
+	in.LoadSeconds, in.Seconds = load, seconds(start)
 	return reportSummary(stdout, opts.JSON, "info", in)
 }

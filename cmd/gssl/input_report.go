@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"io"
 	"sync"
 
@@ -51,8 +49,7 @@ type commandOut struct {
 }
 
 // withInputs returns the JSON encoding of v with an "inputs" key holding
-// the reports recorded for w's command, when v encodes as an object
-// without one and there are reports; else nil.
+// the reports recorded for w's command (loaders.JSONWithReports), or nil.
 func withInputs(w io.Writer, v any) []byte {
 	out, ok := w.(*commandOut)
 	if !ok {
@@ -61,18 +58,5 @@ func withInputs(w io.Writer, v any) []byte {
 	out.rec.mu.Lock()
 	reports := out.rec.reports
 	out.rec.mu.Unlock()
-	b, err := json.Marshal(v)
-	var keys map[string]json.RawMessage
-	if len(reports) == 0 || err != nil || json.Unmarshal(b, &keys) != nil || keys == nil || keys["inputs"] != nil {
-		return nil
-	}
-	in, err := json.Marshal(reports)
-	if err != nil {
-		return nil
-	}
-	body := bytes.TrimSuffix(b, []byte("}"))
-	if len(keys) > 0 {
-		body = append(body, ',')
-	}
-	return append(append(append(body, `"inputs":`...), in...), '}', '\n')
+	return loaders.JSONWithReports(v, reports)
 }

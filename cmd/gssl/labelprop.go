@@ -2,13 +2,11 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 
 	"github.com/spf13/cobra"
 
-	"github.com/gssl/gssl/confidence"
 	"github.com/gssl/gssl/eval"
 	"github.com/gssl/gssl/labelprop"
 	"github.com/gssl/gssl/protocol"
@@ -18,37 +16,24 @@ import (
 type labelpropOptions struct {
 	In nodeInput
 	ImageGraph
-	Model     labelpropModelFlags
-	Split     string  `flag:"split"`
-	Val       int     `flag:"val"`
-	Test      int     `flag:"test"`
-	Folds     int     `flag:"folds"`
-	Seeds     int     `flag:"seeds"`
-	Seed      uint64  `flag:"seed"`
-	Conformal float64 `flag:"conformal"`
-	Out       string  `flag:"out"`
-	Save      string  `flag:"save"`
+	Model     labelprop.Spec // the model flags, tagged
+	Split     string         `flag:"split"`
+	Val       int            `flag:"val"`
+	Test      int            `flag:"test"`
+	Folds     int            `flag:"folds"`
+	Seeds     int            `flag:"seeds"`
+	Seed      uint64         `flag:"seed"`
+	Conformal float64        `flag:"conformal"`
+	Out       string         `flag:"out"`
+	Save      string         `flag:"save"`
 	Plots     plotFlags
 	JSON      bool
-}
-
-// labelpropModelFlags are the model flags: labelprop.Spec's fields, in
-// its order (the types convert).
-type labelpropModelFlags struct {
-	Method            string  `flag:"method"`
-	Alpha             string  `flag:"alpha"`
-	Tol               float64 `flag:"tol"`
-	Solver            string  `flag:"solver"`
-	Stop              string  `flag:"stop"`
-	Float32           bool    `flag:"float32"`
-	CMN               bool    `flag:"cmn"`
-	KeepIsolatedSeeds bool    `flag:"keep-isolated-seeds"`
 }
 
 // newLabelpropCmd builds gssl labelprop.
 func newLabelpropCmd(g *globals) *cobra.Command {
 	opts := labelpropOptions{In: newNodeInput(), Split: "auto", Val: -1, Test: -1, Folds: eval.DefaultFolds, Seeds: 1,
-		Model: labelpropModelFlags{Method: "spreading", Alpha: "auto", Solver: labelprop.Auto.String(), Stop: labelprop.StopResidual.String()}}
+		Model: labelprop.Spec{Method: "spreading", Alpha: "auto", Solver: labelprop.Auto.String(), Stop: labelprop.StopResidual.String()}}
 	cmd := newCommand("labelprop", &opts, func(cmd *cobra.Command, _ []string) error {
 		opts.JSON = g.JSON
 		return runLabelprop(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
@@ -58,16 +43,7 @@ func newLabelpropCmd(g *globals) *cobra.Command {
 
 // labelpropResult is the JSON object of the command: the data set, the
 // protocol's report, the outputs and the times.
-type labelpropResult struct {
-	nodeData
-	protocol.LabelPropReport
-	Confidence  *confidence.Report `json:"confidence,omitempty"` // --conformal: the first run
-	LoadSeconds float64            `json:"load_seconds"`
-	KNN         *knnSummary        `json:"knn,omitempty"` // the graph built from --features
-	Seconds     float64            `json:"seconds"`
-	Out         string             `json:"out,omitempty"`
-	Saved       string             `json:"saved,omitempty"`
-}
+type labelpropResult struct{ protocol.LabelPropRunReport }
 
 // runLabelprop runs protocol.EvaluateLabelProp on the options and prints,
 // writes and plots what it returns.
@@ -84,56 +60,35 @@ func runLabelprop(ctx context.Context, opts labelpropOptions, stdout, stderr io.
 	defer ds.Close()
 	loadSeconds := seconds(start)
 	if exp.Splits, err = newSplitter(spec, ds, opts.source(&opts.In), opts.Val, opts.Test); err == nil {
-		err = checkCalibrationSplit(exp.Splits, opts.Seed, opts.Conformal)
+		err = protocol.CheckCalibrationSplit(exp.Splits, opts.Seed, opts.Conformal)
 	}
 	if err != nil {
 		return fmt.Errorf("labelprop: %w", err)
 	}
-	exp.Graph, exp.Labels, exp.CV.Order = ds.Graph, ds.Labels, idOrder(ds, labelledNodes(ds))
+	exp.Graph, exp.Labels, exp.CV.Order = ds.Graph, ds.Labels, ds.IDOrder(ds.Labelled())
 	limit, err := parseBytes("max-memory", opts.In.MaxMemory)
 	if err != nil {
 		return fmt.Errorf("labelprop: %w", err)
 	}
-	var need int64
-	switch m := exp.Model.(type) {
-	case *labelprop.Spreading:
-		m.Classes, m.MaxMemory = ds.Classes, limit // block CG runs the classes in batches within the bound
-		need = m.MemoryBytes(ds.Graph)
-	case *labelprop.Harmonic:
-		m.Classes = ds.Classes
-		need = m.MemoryBytes(ds.Graph)
-	}
-	// --conformal forms the n×c probabilities once, beside the model's
-	// scores, to calibrate them; --out streams them row by row.
-	if opts.Conformal > 0 {
-		need += 8 * int64(ds.Graph.Nodes()) * int64(max(ds.Classes, 1))
-	}
-	if err := checkClassMemory("labelprop", opts.In.MaxMemory, ds, need); err != nil {
+	if err := checkClassMemory("labelprop", opts.In.MaxMemory, ds, exp.Bound(ds.Classes, limit, opts.Conformal > 0)); err != nil {
 		return err
 	}
 	defer labelpropProgress(&exp, stderr).Finish()
 	out, err := protocol.EvaluateLabelProp(ctx, exp)
 	if err != nil {
-		return labelpropError(err, ds)
+		return protocol.LabelPropError(err, ds)
 	}
 	var notes []string
 	if opts.In.Features != "" && !opts.In.fromPoints() {
 		notes = append(notes, "the features are read but not used: label propagation uses only the graph")
 	}
-	run := out.Runs[0]
-	res := labelpropResult{nodeData: newNodeData(opts.source(&opts.In), ds), LabelPropReport: exp.Report(out, notes...),
-		LoadSeconds: loadSeconds, KNN: opts.In.builtSummary()}
-	if !run.WithSplit {
-		run.Split.Val = nil
+	res := labelpropResult{protocol.LabelPropRunReport{NodeData: protocol.DescribeNodes(opts.source(&opts.In), ds), LabelPropReport: exp.Report(out, notes...),
+		LoadSeconds: loadSeconds, KNN: opts.In.builtSummary()}}
+	rows, err := out.Rows(ds.Labels, opts.Conformal, opts.Seed)
+	if res.Confidence = rows.Conformal; err != nil {
+		return fmt.Errorf("labelprop: %w", err)
 	}
-	rows := classRows{split: run.Split, withSplit: run.WithSplit, pred: run.Model.Labels(), probRow: run.Model.ProbabilityRow}
-	if opts.Conformal > 0 {
-		if rows.conf, err = conformalReport(run.Model.Probabilities(), run.Split, ds.Labels, opts.Conformal, opts.Seed); err != nil {
-			return fmt.Errorf("labelprop: %w", err)
-		}
-		res.Confidence = rows.conf
-	}
-	if res.Out, res.Saved, err = writeClassOutputs(opts.Out, opts.Save, ds, opts.In, rows, run.Model); err != nil {
+	if res.Out, res.Saved, err = writeClassOutputs(opts.Out, opts.Save, ds, opts.In, rows, out.Runs[0].Model); err != nil {
 		return fmt.Errorf("labelprop: %w", err)
 	}
 	res.Seconds = seconds(start)
@@ -159,33 +114,16 @@ func labelpropProgress(exp *protocol.LabelPropExperiment, stderr io.Writer) *ste
 	return st
 }
 
-// labelpropError names the flags and nodes behind the protocol's errors.
-func labelpropError(err error, ds interface{ NodeID(int) string }) error {
-	var iso *protocol.IsolatedError
-	switch {
-	case errors.As(err, &iso):
-		return fmt.Errorf("labelprop: training node %s is isolated (degree 0), so its label cannot spread; pass --keep-isolated-seeds to keep it", ds.NodeID(iso.Node))
-	case errors.Is(err, eval.ErrNoValidation):
-		return errors.New("labelprop: --alpha auto needs validation nodes to choose a, and the split has none; give --alpha, or --split none to choose it by cross-validation")
-	case errors.Is(err, protocol.ErrNoLabels):
-		return errors.New("labelprop: no node is labelled: give --labels (an empty label means unlabelled)")
-	}
-	return err
-}
-
 // experiment checks the options and returns the protocol they ask for
 // (without its data, which is loaded after) and the parsed --split.
 func (opts labelpropOptions) experiment() (protocol.LabelPropExperiment, eval.SplitSpec, error) {
 	exp := protocol.LabelPropExperiment{CV: eval.CV{Folds: opts.Folds, Seed: opts.Seed}}
 	spec, err := checkSplitFlags(opts.Split, opts.Seeds, opts.Val, opts.Test, opts.Folds)
-	if err == nil && opts.Seeds > 1 && !spec.Seeded() {
-		err = fmt.Errorf("--seeds %d needs --split random:K or per-class:T,V; the other protocols are deterministic", opts.Seeds)
+	if err == nil {
+		err = firstError(protocol.CheckSeeds(spec, opts.Seeds), protocol.CheckConformal("auto", opts.Conformal), checkOutPath("out", opts.Out), checkOutPath("save", opts.Save), opts.Plots.check())
 	}
 	if err == nil {
-		err = firstError(checkConfidenceFlags("auto", opts.Conformal), checkOutPath("out", opts.Out), checkOutPath("save", opts.Save), opts.Plots.check())
-	}
-	if err == nil {
-		exp.Model, exp.Grid, err = labelprop.Spec(opts.Model).Model()
+		exp.Model, exp.Grid, err = opts.Model.Model()
 		err = fieldFlagError(err, &opts.Model)
 		exp.Seeds = eval.SeedRange(opts.Seed, opts.Seeds) // the count is checked
 	}

@@ -59,14 +59,15 @@ func TestLabelpropOutStreamsRows(t *testing.T) {
 			require.NoError(t, err)
 			exp.Splits, err = newSplitter(spec, ds, o.source(&o.In), o.Val, o.Test)
 			require.NoError(t, err)
-			exp.Graph, exp.Labels, exp.CV.Order = ds.Graph, ds.Labels, idOrder(ds, labelledNodes(ds))
+			exp.Graph, exp.Labels, exp.CV.Order = ds.Graph, ds.Labels, ds.IDOrder(ds.Labelled())
 			exp.Model.(*labelprop.Spreading).Classes = ds.Classes
 			out, err := protocol.EvaluateLabelProp(ctx, exp)
 			require.NoError(t, err)
 			run := out.Runs[0]
 			want := filepath.Join(t.TempDir(), "matrix"+ext)
-			rows := classRows{split: run.Split, withSplit: run.WithSplit, pred: run.Model.Labels(), prob: run.Model.Probabilities()}
-			require.NoError(t, rows.write(want, ds))
+			rows := protocol.ClassRows{Split: run.Split, WithSplit: run.WithSplit, Predicted: run.Model.Labels(), Probabilities: run.Model.Probabilities()}
+			cols, n, row := ds.PredictionTable(rows.Predictions(len(ds.Labels)))
+			require.NoError(t, writeTable(want, cols, n, row))
 			wantBytes, err := os.ReadFile(want)
 			require.NoError(t, err)
 			require.Greater(t, len(wantBytes), 1000, name)

@@ -6,13 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 
-	"gonum.org/v1/gonum/mat"
-
-	"github.com/gssl/gssl/confidence"
 	"github.com/gssl/gssl/eval"
 	"github.com/gssl/gssl/loaders"
+	"github.com/gssl/gssl/protocol"
 )
 
 // Helpers the node commands (labelprop, stkr, classify, eigs, embed,
@@ -73,24 +70,6 @@ func (im ImageGraph) source(in *nodeInput) string {
 	return cmp.Or(im.Images, in.source())
 }
 
-// nodeData describes a node classifier's data set in its JSON object.
-type nodeData struct {
-	Data       string   `json:"data"`
-	Dataset    string   `json:"dataset"`
-	Nodes      int      `json:"nodes"`
-	Edges      int      `json:"edges"`
-	Classes    int      `json:"classes"`
-	ClassNames []string `json:"class_names"`
-}
-
-func newNodeData(source string, ds *loaders.NodeDataset) nodeData {
-	d := nodeData{Data: source, Dataset: ds.Name, Nodes: ds.Graph.Nodes(), Edges: ds.Graph.Edges(), Classes: ds.Classes}
-	for c := 0; c < ds.Classes; c++ {
-		d.ClassNames = append(d.ClassNames, className(ds, c))
-	}
-	return d
-}
-
 // checkSplitFlags checks --split, --seeds, --val, --test and --folds.
 func checkSplitFlags(split string, seeds, val, test, folds int) (eval.SplitSpec, error) {
 	spec, err := parseSplitFlag(split)
@@ -103,81 +82,18 @@ func checkSplitFlags(split string, seeds, val, test, folds int) (eval.SplitSpec,
 	return spec, err
 }
 
-// checkConfidenceFlags checks --metric and --conformal.
-func checkConfidenceFlags(metric string, alpha float64) error {
-	if _, err := eval.MetricFor(metric, 0); err != nil {
-		return fmt.Errorf("--metric: %w", err)
-	}
-	if !(alpha >= 0 && alpha < 1) || math.IsNaN(alpha) {
-		return fmt.Errorf("--conformal %v is invalid: it must be in the open interval (0, 1), or 0 for off", alpha)
-	}
-	return nil
-}
-
-var errNoCalibrationNodes = errors.New("--conformal needs validation nodes to calibrate on, and the split has none: use a split with val nodes (planetoid, random:K, per-class:T,V or a split file with val lines)")
-
-// checkCalibrationSplit refuses --conformal on a split without validation
-// nodes before anything is fitted.
-func checkCalibrationSplit(splits *eval.Splitter, seed uint64, alpha float64) error {
-	if sp, _, err := splits.Split(seed); alpha > 0 && err == nil && len(sp.Val) == 0 {
-		return errNoCalibrationNodes
-	}
-	return nil
-}
-
-// conformalReport calibrates, for --conformal alpha > 0, the scores of a
-// run's chosen model (fitted on the training labels of split) on the
-// split's validation nodes and measures it on its test nodes.
-func conformalReport(scores mat.Matrix, split eval.Split, labels []int, alpha float64, seed uint64) (*confidence.Report, error) {
-	if alpha == 0 {
-		return nil, nil
-	}
-	if len(split.Val) == 0 {
-		return nil, errNoCalibrationNodes
-	}
-	r, err := confidence.Evaluate(scores, labels, split.Val, split.Test, alpha, seed)
-	if err != nil {
-		return nil, fmt.Errorf("--conformal: %w", err)
-	}
-	return r, nil
-}
-
-// classRows is a node classifier's run as its --out file shows it: the
-// split, the predicted classes (nil: the argmax of prob) and the
-// probabilities (prob, or when it is nil probRow, row by row), replaced by
-// the calibrated ones and the prediction sets of conf when it is not nil.
-type classRows struct {
-	split     eval.Split
-	withSplit bool
-	pred      []int
-	prob      *mat.Dense
-	probRow   func(dst []float64, i int) []float64
-	conf      *confidence.Report
-}
-
 // writeClassOutputs writes --out (out, the rows) and --save (save, the
-// model with the calibration of rows.conf) and returns the paths written.
-func writeClassOutputs(out, save string, ds *loaders.NodeDataset, in nodeInput, rows classRows, model any) (string, string, error) {
-	o, err := writeOut(out, func() error { return rows.write(out, ds) })
+// model with the calibration of rows) and returns the paths written.
+func writeClassOutputs(out, save string, ds *loaders.NodeDataset, in nodeInput, rows protocol.ClassRows, model any) (string, string, error) {
+	o, err := writeOut(out, func() error {
+		cols, n, row := ds.PredictionTable(rows.Predictions(len(ds.Labels)))
+		return writeTable(out, cols, n, row)
+	})
 	if err != nil {
 		return o, "", err
 	}
-	var cal *confidence.Calibration
-	if rows.conf != nil {
-		cal = rows.conf.Calibration
-	}
-	s, err := writeOut(save, func() error { return saveCalibrated(save, model, ds, in, cal) })
+	s, err := writeOut(save, func() error { return saveCalibrated(save, model, ds, in, rows.Calibration()) })
 	return o, s, err
-}
-
-// write writes the --out file (loaders.NodeDataset.PredictionTable).
-func (r classRows) write(path string, ds *loaders.NodeDataset) error {
-	p := loaders.ClassPredictions{Parts: r.split.Parts(len(ds.Labels)), WithSplit: r.withSplit, Predicted: r.pred, Probabilities: r.prob, ProbabilityRow: r.probRow}
-	if r.conf != nil {
-		p.Predicted, p.Probabilities, p.Sets = nil, r.conf.Probabilities, r.conf.Sets
-	}
-	cols, rows, row := ds.PredictionTable(p)
-	return writeTable(path, cols, rows, row)
 }
 
 // cvProgress shows a cross-validation's fits on st, with a line (format

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"github.com/gssl/gssl/labelprop"
 	"io"
 	"math"
 	"os"
@@ -48,7 +49,7 @@ func runLabelpropJSON(t *testing.T, opts labelpropOptions) map[string]any {
 
 // defaults are the flag defaults.
 func defaults() labelpropOptions {
-	return labelpropOptions{Model: labelpropModelFlags{Method: "spreading", Alpha: "auto", Solver: "auto"}, Split: "auto", Val: -1, Test: -1, Folds: 5, Seeds: 1}
+	return labelpropOptions{Model: labelprop.Spec{Method: "spreading", Alpha: "auto", Solver: "auto"}, Split: "auto", Val: -1, Test: -1, Folds: 5, Seeds: 1}
 }
 
 func TestLabelpropJSONOnCora(t *testing.T) {

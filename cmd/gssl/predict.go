@@ -5,13 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/gssl/gssl/loaders"
+	"github.com/gssl/gssl/protocol"
 	"github.com/gssl/gssl/savedmodel"
-	"github.com/gssl/gssl/serve"
 )
 
 // predictOptions are gssl predict's flags (help/predict.md).
@@ -38,16 +37,7 @@ func newPredictCommand(g *globals) *cobra.Command {
 }
 
 // predictResult is gssl predict's JSON object.
-type predictResult struct {
-	Model       string             `json:"model"`
-	Kind        string             `json:"kind"`
-	Input       string             `json:"input"` // savedmodel's Input… names
-	Predicted   int                `json:"predicted"`
-	NoEvidence  int                `json:"no_evidence"` // predictions that are the class prior
-	Classes     []string           `json:"classes,omitempty"`
-	Out         string             `json:"out,omitempty"`
-	Predictions []serve.Prediction `json:"predictions,omitempty"`
-}
+type predictResult = savedmodel.AnswerReport
 
 // runPredict answers the files of opts with the saved model
 // (savedmodel.Saved.PredictFiles) and writes its table.
@@ -58,7 +48,7 @@ func runPredict(ctx context.Context, opts predictOptions, stdout, stderr io.Writ
 	if err := checkOutPath("out", opts.Out); err != nil {
 		return fmt.Errorf("predict: %w", err)
 	}
-	header, err := parseHeader(opts.Header)
+	header, err := protocol.ParseHeader(opts.Header)
 	if err != nil {
 		return fmt.Errorf("predict: %w", err)
 	}
@@ -67,20 +57,23 @@ func runPredict(ctx context.Context, opts predictOptions, stdout, stderr io.Writ
 		return fmt.Errorf("predict: --model %w", err)
 	}
 	meta := s.Metadata()
-	if err := checkGraphInput(meta, opts, s.NodeFeatures() > 0); err != nil {
-		return err
-	}
 	q := savedmodel.Query{Edges: opts.Edges, Features: opts.Features, FeatureIDs: opts.FeatureIDs, Graphs: opts.Graphs,
 		Table: loaders.EdgeTableOptions{Table: loaders.TableOptions{Header: header}, Weight: opts.Weight, Source: opts.Source, Target: opts.Target}}
+	if err := q.CheckFor(s); errors.Is(err, savedmodel.ErrQueryUsage) {
+		return usageError{err}
+	} else if err != nil {
+		return err
+	}
 	a, err := s.PredictFiles(ctx, q)
 	if err != nil {
-		return fmt.Errorf("predict: %w", predictError(err, q))
+		return fmt.Errorf("predict: %w", q.FlagError(err))
 	}
 	recordInputs(ctx, stderr, a.Reports...)
 	for _, n := range a.Notes {
 		logf(stderr, "predict: %s", n)
 	}
-	res := predictResult{Model: opts.Model, Kind: meta.Kind, Classes: meta.Classes, Input: a.Input, Predicted: len(a.Predictions), NoEvidence: a.NoEvidence(), Out: opts.Out}
+	res := a.Report(opts.Model, meta)
+	res.Out = opts.Out
 	cols, row := a.Table(meta)
 	switch {
 	case opts.Out != "":
@@ -93,51 +86,4 @@ func runPredict(ctx context.Context, opts predictOptions, stdout, stderr io.Writ
 		return report(stdout, true, res, nil)
 	}
 	return loaders.WriteTable(stdout, false, cols, len(a.Predictions), row)
-}
-
-// predictError names the flag of the file a prediction error names.
-func predictError(err error, q savedmodel.Query) error {
-	msg := err.Error()
-	var pe *loaders.ParseError
-	errors.As(err, &pe)
-	for _, f := range []struct{ flag, path string }{{"edges", q.Edges}, {"features", q.Features}, {"feature-ids", q.FeatureIDs}, {"graphs", q.Graphs}} {
-		switch {
-		case f.path == "":
-		case strings.HasPrefix(msg, f.path):
-			return fmt.Errorf("--%s %w", f.flag, err)
-		case (pe != nil && pe.Path == f.path) || f.flag == "graphs":
-			return fmt.Errorf("--%s: %w", f.flag, err)
-		}
-	}
-	return err
-}
-
-// checkGraphInput refuses, in the flags' words, the inputs that do not fit
-// the model (savedmodel.Saved.PredictFiles refuses them too): --graphs for
-// a model of nodes or points, --edges or --features for a model of graphs,
-// both --edges and --features for a model without node features.
-func checkGraphInput(meta serve.Metadata, opts predictOptions, nodeFeatures bool) error {
-	graphs := meta.Input == serve.InputGraphs
-	switch {
-	case opts.Graphs != "" && (opts.Edges != "" || opts.Features != ""):
-		return usageError{errors.New("predict: --graphs excludes --edges and --features: new graphs, new nodes or new points")}
-	case opts.Graphs != "" && !graphs:
-		return fmt.Errorf("predict: --graphs %s: a %s model does not classify graphs: give --edges (new nodes) or --features (new points)", opts.Graphs, meta.Kind)
-	case graphs && opts.Edges != "":
-		return fmt.Errorf("predict: --edges %s: a %s model classifies whole graphs, not nodes: give --graphs DIR (a TU data set folder)", opts.Edges, meta.Kind)
-	case graphs && opts.Features != "":
-		return fmt.Errorf("predict: --features %s: a %s model classifies whole graphs, not points: give --graphs DIR (a TU data set folder)", opts.Features, meta.Kind)
-	case opts.Edges != "" && opts.Features != "" && !nodeFeatures:
-		return usageError{fmt.Errorf("predict: --edges and --features exclude each other for a %s model: new nodes, or new points (both together are for gssl classify's models)", meta.Kind)}
-	}
-	return nil
-}
-
-// parseHeader reads --header (loaders.ParseHeaderMode).
-func parseHeader(s string) (loaders.HeaderMode, error) {
-	h, err := loaders.ParseHeaderMode(s)
-	if err != nil {
-		return 0, fmt.Errorf("--header %q is invalid: use auto, yes or no", s)
-	}
-	return h, nil
 }

@@ -192,7 +192,7 @@ func TestServeCommand(t *testing.T) {
 	var logs strings.Builder
 	logw := &syncWriter{w: &logs}
 	go func() {
-		done <- runServe(ctx, serveOptions{Model: model, Addr: "127.0.0.1:0", MaxBatch: 10, MaxBody: 1 << 16,
+		done <- runServe(ctx, serveOptions{Model: model, Config: serve.Config{Addr: "127.0.0.1:0", MaxBatch: 10, MaxBody: 1 << 16},
 			ready: func(a net.Addr) { addrc <- a }}, io.Discard, logw)
 	}()
 	var addr net.Addr

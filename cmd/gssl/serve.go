@@ -17,25 +17,18 @@ import (
 	"github.com/gssl/gssl/serve"
 )
 
-// serveOptions are gssl serve's flags (help/serve.md).
+// serveOptions are gssl serve's flags (help/serve.md): the model, the
+// token file and the server's settings (serve.Config, tagged).
 type serveOptions struct {
-	Model         string `flag:"model"`
-	Addr          string `flag:"addr"`
-	TokenFile     string `flag:"token-file"`
-	MaxBatch      int    `flag:"max-batch"`
-	MaxBody       int64  `flag:"max-body"`
-	MaxGraphNodes int    `flag:"max-graph-nodes"`
-	MaxGraphEdges int    `flag:"max-graph-edges"`
-	MaxBatchNodes int    `flag:"max-batch-nodes"`
-	MaxBatchEdges int    `flag:"max-batch-edges"`
+	Model     string `flag:"model"`
+	TokenFile string `flag:"token-file"`
+	serve.Config
 	// ready, when set (tests), is called with the bound address.
 	ready func(net.Addr)
 }
 
 func newServeCommand(*globals) *cobra.Command {
-	opts := serveOptions{Addr: serve.DefaultAddr, MaxBatch: serve.DefaultMaxBatch, MaxBody: serve.DefaultMaxBody,
-		MaxGraphNodes: serve.DefaultMaxGraphNodes, MaxGraphEdges: serve.DefaultMaxGraphEdges,
-		MaxBatchNodes: serve.DefaultMaxBatchNodes, MaxBatchEdges: serve.DefaultMaxBatchEdges}
+	opts := serveOptions{Config: serve.DefaultConfig()}
 	return newCommand("serve", &opts, func(cmd *cobra.Command, _ []string) error {
 		return runServe(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
 	})
@@ -54,10 +47,9 @@ func runServe(ctx context.Context, opts serveOptions, _, stderr io.Writer) error
 	if opts.MaxBody < 1 {
 		return fmt.Errorf("serve: --max-body %d is invalid: it must be ≥ 1 byte", opts.MaxBody)
 	}
-	var token string
 	if opts.TokenFile != "" {
 		var err error
-		if token, err = serve.ReadToken(opts.TokenFile); err != nil {
+		if opts.Token, err = serve.ReadToken(opts.TokenFile); err != nil {
 			return fmt.Errorf("serve: %w", err)
 		}
 	}
@@ -66,9 +58,8 @@ func runServe(ctx context.Context, opts serveOptions, _, stderr io.Writer) error
 		return fmt.Errorf("serve: --model %w", err)
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, nil))
-	srv, err := serve.New(s, serve.Config{Addr: opts.Addr, Token: token, MaxBatch: opts.MaxBatch, MaxBody: opts.MaxBody,
-		MaxGraphNodes: opts.MaxGraphNodes, MaxGraphEdges: opts.MaxGraphEdges,
-		MaxBatchNodes: opts.MaxBatchNodes, MaxBatchEdges: opts.MaxBatchEdges, Logger: logger})
+	opts.Logger = logger
+	srv, err := serve.New(s, opts.Config)
 	if err != nil {
 		if fe := fieldFlagError(err); fe != err {
 			return fmt.Errorf("serve: %w", fe)

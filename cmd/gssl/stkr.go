@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -11,42 +10,34 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gssl/gssl/eval"
-	"github.com/gssl/gssl/graph"
 	"github.com/gssl/gssl/loaders"
 	"github.com/gssl/gssl/protocol"
-	"github.com/gssl/gssl/stkr"
 )
 
 // stkrOptions are the flags of gssl stkr (help/stkr.md).
 type stkrOptions struct {
 	In nodeInput
 	ImageGraph
-	Split      string  `flag:"split"`
-	Splits     string  `flag:"splits"`
-	Val        int     `flag:"val"`
-	Test       int     `flag:"test"`
-	Folds      int     `flag:"folds"`
-	Transform  string  `flag:"transform"`
-	Eta        string  `flag:"eta"`
-	Ridge      string  `flag:"ridge"`
-	Setting    string  `flag:"setting"`
-	PTest      float64 `flag:"p-test"`
-	Seeds      int     `flag:"seeds"`
-	Seed       uint64  `flag:"seed"`
-	Solver     string  `flag:"solver"`
-	Tol        float64 `flag:"tol"`
-	MaxIter    string  `flag:"max-iter"`
-	LCC        bool    `flag:"lcc"`
-	TestChunks bool    `flag:"test-chunks"`
-	Out        string  `flag:"out"`
-	Save       string  `flag:"save"`
-	Plots      plotFlags
-	JSON       bool
+	protocol.STKRGridSpec
+	protocol.STKRSettingSpec
+	Split  string `flag:"split"`
+	Splits string `flag:"splits"`
+	Val    int    `flag:"val"`
+	Test   int    `flag:"test"`
+	Folds  int    `flag:"folds"`
+	Seeds  int    `flag:"seeds"`
+	Seed   uint64 `flag:"seed"`
+	LCC    bool   `flag:"lcc"`
+	Out    string `flag:"out"`
+	Save   string `flag:"save"`
+	Plots  plotFlags
+	JSON   bool
 }
 
 func newSTKRCommand(g *globals) *cobra.Command {
-	opts := stkrOptions{In: newNodeInput(), Split: "auto", Val: -1, Test: -1, Folds: eval.DefaultFolds, Transform: "inverse-laplacian", Eta: "auto", Ridge: "auto",
-		Setting: protocol.Transductive.String(), PTest: protocol.DefaultPTest, Seeds: 1, Solver: "auto", MaxIter: "0"}
+	opts := stkrOptions{In: newNodeInput(), Split: "auto", Val: -1, Test: -1, Folds: eval.DefaultFolds, Seeds: 1,
+		STKRGridSpec:    protocol.STKRGridSpec{Transform: "inverse-laplacian", Eta: "auto", Ridge: "auto", Solver: "auto", MaxIter: "0"},
+		STKRSettingSpec: protocol.STKRSettingSpec{Setting: protocol.Transductive.String(), PTest: protocol.DefaultPTest}}
 	refit := true
 	cmd := newCommand("stkr", &opts, func(cmd *cobra.Command, args []string) error {
 		opts.JSON = g.JSON
@@ -66,21 +57,7 @@ func newSTKRCommand(g *globals) *cobra.Command {
 // stkrResult is the JSON object of one run: the data set and the
 // protocol's settings, its report, the outputs and the times.
 type stkrResult struct {
-	nodeData
-	Transform  string  `json:"transform"`
-	Setting    string  `json:"setting"`
-	Solver     string  `json:"solver"`
-	PTest      float64 `json:"p_test"`
-	Labelled   int     `json:"labelled"`
-	LCC        bool    `json:"lcc"`
-	TestChunks bool    `json:"test_chunks"`
-	protocol.STKRReport
-	Out         string      `json:"out,omitempty"`
-	Saved       string      `json:"saved,omitempty"`
-	LoadSeconds float64     `json:"load_seconds"`  // reading the input (and its largest component with --lcc)
-	KNN         *knnSummary `json:"knn,omitempty"` // the graph built from --features
-	Seconds     float64     `json:"seconds"`
-
+	protocol.STKRRunReport
 	fig stkrFigure // the first selection's grid, for --plot and --report
 }
 
@@ -98,39 +75,33 @@ func runSTKR(ctx context.Context, opts stkrOptions, stdout, stderr io.Writer) er
 	if err := checkClassMemory("stkr", opts.In.MaxMemory, ds, stkrClassBlocks*8*int64(ds.Graph.Nodes())*int64(max(ds.Classes, 1))); err != nil {
 		return err
 	}
-	var lcc *graph.Subgraph
-	used := ds
-	if opts.LCC {
-		if lcc, err = ds.Graph.LargestComponent(); err != nil {
-			return err
-		}
-		used = restrictDataset(ds, lcc)
+	run := opts.run(ds, grid, setting, stderr)
+	used, lcc, err := run.Used()
+	if err != nil {
+		return err
 	}
-	res := stkrResult{nodeData: newNodeData(opts.source(&opts.In), used), Transform: opts.Transform, Setting: setting.String(), Solver: grid.Base.Solver.String(),
-		PTest: opts.PTest, LCC: opts.LCC, TestChunks: opts.TestChunks, Labelled: len(labelledNodes(used)), KNN: opts.In.builtSummary(), LoadSeconds: seconds(start)}
+	res := stkrResult{STKRRunReport: run.Describe(opts.source(&opts.In), used)}
+	res.KNN, res.LoadSeconds = opts.In.builtSummary(), seconds(start)
 	var notes []string
 	if opts.In.Features != "" && !opts.In.fromPoints() {
 		notes = append(notes, "the features are read but not used: STKR's base kernel is the graph's")
 	}
-	task := protocol.Task{Graph: used.Graph, Labels: used.Labels, Classes: used.Classes}
-	spec, _ := eval.ParseSplitSpec(opts.Split)
-	if opts.Splits != "" {
-		spec = eval.SplitFolderSpec(opts.Splits)
+	finish := func() {} // the bar of the protocol run
+	run.CV = func(cands, folds int) func(done, total int) {
+		st := newSteps(stderr, folds*cands, "stkr")
+		finish = st.Finish
+		return cvProgress(st, func(int) int { return cands }, "cross-validation: fold %d of %d done (%d candidates each)")
 	}
-	if spec = spec.Resolve(ds.Split != nil); spec.Kind == eval.SplitNone {
-		err = stkrAllLabelled(ctx, opts, grid, setting, used, task, notes, &res, stderr)
-	} else {
-		split := func(seed uint64) (eval.Split, string, int, error) {
-			d := splitData(ds, opts.In.source())
-			d.Subgraph = lcc
-			splits, err := eval.NewSplitter(spec, d, protocol.STKRSplitSizes(spec, used.Classes, used.Graph.Nodes(), opts.PTest, eval.SplitSizes{Val: opts.Val, Test: opts.Test}))
-			if err != nil {
-				return eval.Split{}, "", 0, fmt.Errorf("stkr: %w", err)
-			}
-			sp, dropped, err := splits.Split(seed)
-			return sp, splits.Source(), dropped, err
-		}
-		err = stkrBenchmark(ctx, opts, grid, setting, task, split, notes, &res, stderr)
+	run.Total = func(fits int) (func(int), func(int)) {
+		p := newProgress(stderr, fits, "stkr")
+		finish = p.Finish
+		return p.SetTotal, p.Add
+	}
+	out, err := run.Run(ctx, used, lcc, notes...)
+	finish()
+	res.STKRReport = out.Report
+	if err == nil {
+		err = opts.write(out, &res)
 	}
 	if err != nil {
 		return err
@@ -142,6 +113,34 @@ func runSTKR(ctx context.Context, opts stkrOptions, stdout, stderr io.Writer) er
 	return reportSummary(stdout, opts.JSON, "stkr", res)
 }
 
+// run is the protocol of the options on ds.
+func (opts *stkrOptions) run(ds *loaders.NodeDataset, grid protocol.STKRGrid, setting protocol.Setting, stderr io.Writer) protocol.STKRRun {
+	spec, _ := eval.ParseSplitSpec(opts.Split) // checked
+	if opts.Splits != "" {
+		spec = eval.SplitFolderSpec(opts.Splits)
+	}
+	return protocol.STKRRun{Data: ds, Source: opts.In.source(), LCC: opts.LCC, Split: spec, Sizes: eval.SplitSizes{Val: opts.Val, Test: opts.Test},
+		Grid: grid, Transform: opts.Transform, Setting: setting, PTest: opts.PTest, Chunks: opts.TestChunks, Folds: opts.Folds,
+		Seeds: eval.SeedRange(opts.Seed, opts.Seeds), Out: opts.Out != "", Save: opts.Save != "",
+		Log: func(format string, args ...any) { logf(stderr, format, args...) }}
+}
+
+// write keeps the figure's grid and writes --out and --save.
+func (opts *stkrOptions) write(out protocol.STKRRunResult, res *stkrResult) error {
+	if c := out.CV; c == nil {
+		res.fig = newSTKRFigure(out.Runs[0].Choices[0], out.Runs[0].Chosen[0], out.Runs[0].Seed)
+		return nil
+	}
+	c := out.CV
+	res.fig = stkrFigure{Accuracy: c.Accuracy, Best: c.STKRCVChoice.Best, Transform: c.Best.Transform, What: "cross-validation accuracy"}
+	rows := protocol.ClassRows{Split: eval.Split{Train: out.Used.Labelled()}, Predicted: c.Labels, Probabilities: c.Probabilities}
+	var err error
+	if res.Out, res.Saved, err = writeClassOutputs(opts.Out, opts.Save, out.Used, opts.In, rows, c.Best); err != nil {
+		return fmt.Errorf("stkr: %w", err)
+	}
+	return nil
+}
+
 // check validates the flags that need no data and returns the
 // hyperparameter grid and the setting they ask for.
 func (opts *stkrOptions) check() (protocol.STKRGrid, protocol.Setting, error) {
@@ -149,7 +148,7 @@ func (opts *stkrOptions) check() (protocol.STKRGrid, protocol.Setting, error) {
 	var setting protocol.Setting
 	_, err := checkSplitFlags(opts.Split, opts.Seeds, opts.Val, opts.Test, opts.Folds)
 	if err == nil {
-		setting, err = protocol.STKRSettingSpec{Setting: opts.Setting, PTest: opts.PTest, TestChunks: opts.TestChunks}.Parse()
+		setting, err = opts.STKRSettingSpec.Parse()
 	}
 	if err != nil {
 		return g, setting, fieldFlagError(err, opts)
@@ -162,71 +161,8 @@ func (opts *stkrOptions) check() (protocol.STKRGrid, protocol.Setting, error) {
 			return g, setting, fmt.Errorf("--splits and --split exclude each other: a folder of per-seed split files, or one split")
 		}
 	}
-	spec := protocol.STKRGridSpec{Transform: opts.Transform, Eta: opts.Eta, Ridge: opts.Ridge, MaxIter: opts.MaxIter, Solver: opts.Solver, Tol: opts.Tol}
-	if g, err = spec.Grid(); err != nil {
+	if g, err = opts.Grid(); err != nil {
 		return g, setting, fieldFlagError(err, opts)
 	}
 	return g, setting, firstError(checkOutPath("out", opts.Out), checkOutPath("save", opts.Save), opts.Plots.check())
-}
-
-// stkrAllLabelled is the protocol without a split (protocol.RunSTKRCV):
-// fit on every labelled node, predict the others.
-func stkrAllLabelled(ctx context.Context, opts stkrOptions, g protocol.STKRGrid, setting protocol.Setting, ds *loaders.NodeDataset, task protocol.Task, notes []string, res *stkrResult, stderr io.Writer) error {
-	switch {
-	case setting != protocol.Transductive:
-		return fmt.Errorf("stkr: --setting %s needs a split with test nodes to hide; without a split the fit is transductive", setting)
-	case opts.Seeds > 1 || opts.TestChunks:
-		return errors.New("stkr: --seeds and --test-chunks need a split (--split or --splits); without one every labelled node is trained on")
-	case res.Labelled == 0:
-		return errors.New("stkr: no node is labelled: give --labels (an empty label means unlabelled)")
-	}
-	cands := len(g.Candidates())
-	logf(stderr, "stkr: %s (%d nodes, %d edges, %d classes, %d labelled), %s, %d candidates by cross-validation", ds.Name, res.Nodes, ds.Graph.Edges(), ds.Classes, res.Labelled, opts.Transform, cands)
-	cv := eval.CV{Folds: opts.Folds, Seed: opts.Seed, Order: idOrder(ds, labelledNodes(ds))}
-	st := newSteps(stderr, opts.Folds*cands, "stkr")
-	defer st.Finish()
-	cv.Progress = cvProgress(st, func(int) int { return cands }, "cross-validation: fold %d of %d done (%d candidates each)")
-	c, err := protocol.RunSTKRCV(ctx, task, cv, g, func(c *stkr.Classifier, err error) {
-		logf(stderr, "stkr: %s β=%g max-iter=%d: %v", c.Transform, c.Beta, c.Iterations, err)
-	})
-	res.STKRReport = c.Report(task, opts.Seed, notes...)
-	if err != nil {
-		return fmt.Errorf("%w (or give --eta and --ridge)", err)
-	}
-	res.fig = stkrFigure{Accuracy: c.Accuracy, Best: c.STKRCVChoice.Best, Transform: c.Best.Transform, What: "cross-validation accuracy"}
-	rows := classRows{split: eval.Split{Train: labelledNodes(ds)}, pred: c.Labels, prob: c.Probabilities}
-	if res.Out, res.Saved, err = writeClassOutputs(opts.Out, opts.Save, ds, opts.In, rows, c.Best); err != nil {
-		return fmt.Errorf("stkr: %w", err)
-	}
-	return nil
-}
-
-// stkrBenchmark is the paper's protocol over seeds on a benchmark split.
-func stkrBenchmark(ctx context.Context, opts stkrOptions, g protocol.STKRGrid, setting protocol.Setting, task protocol.Task,
-	split func(uint64) (eval.Split, string, int, error), notes []string, res *stkrResult, stderr io.Writer) error {
-	switch {
-	case opts.Out != "":
-		return errors.New("stkr: --out writes the predictions of the protocol without a split (--split none); a benchmark split reports accuracies")
-	case opts.Save != "":
-		return errors.New("stkr: --save saves the model of the protocol without a split (--split none), fitted on every labelled node; a benchmark split reports accuracies")
-	}
-	logf(stderr, "stkr: %s (%d nodes, %d edges, %d classes), %s, %s, %d seeds", res.Dataset, res.Nodes, res.Edges, res.Classes, opts.Transform, setting, opts.Seeds)
-	bar := newProgress(stderr, opts.Seeds*len(g.Candidates()), "stkr")
-	defer bar.Finish()
-	runs, err := protocol.RunSTKRBenchmark(ctx, protocol.STKRBenchmark{Task: task, Setting: setting,
-		PTest: opts.PTest, Chunks: opts.TestChunks, Seeds: eval.SeedRange(opts.Seed, opts.Seeds), Grid: g, Split: split,
-		Total: bar.SetTotal, Done: bar.Add,
-		Failed: func(seed uint64, c *stkr.Classifier, err error) {
-			logf(stderr, "stkr: seed %d: %s β=%g max-iter=%d: %v", seed, c.Transform, c.Beta, c.Iterations, err)
-		},
-		Chosen: func(seed uint64, o protocol.STKROutcome, best *stkr.Classifier) {
-			logf(stderr, "stkr: seed %d: test %.4f (%d nodes) val %.4f (%s β=%g, stop after %d, %d iterations, %d products, %.3fs)", seed, o.TestAccuracy, o.TestScored, o.ValAccuracy, best.Transform, best.Beta, best.Iterations, o.Stats.TotalIterations(), o.Stats.MatVecs, o.Seconds)
-		},
-	})
-	if err != nil {
-		return err
-	}
-	res.STKRReport = protocol.SummarizeSTKR(runs, g.Lap()).Report(setting, notes...)
-	res.fig = newSTKRFigure(runs[0].Choices[0], runs[0].Chosen[0], runs[0].Seed)
-	return nil
 }

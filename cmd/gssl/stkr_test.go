@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"github.com/gssl/gssl/protocol"
 	"io"
 	"os"
 	"path/filepath"
@@ -20,8 +21,7 @@ func TestSTKRJSONOnCora(t *testing.T) {
 	for _, setting := range []string{"transductive", "inductive", "inductive-strict"} {
 		t.Run(setting, func(t *testing.T) {
 			var out, errw bytes.Buffer
-			opts := stkrOptions{In: nodeInput{Data: "../../testdata/cora"}, Transform: "inverse-laplacian", Eta: "0.9", Ridge: "auto",
-				Setting: setting, PTest: 0.01, Seeds: 2, Solver: "auto", Folds: 5, Val: -1, Test: -1, JSON: true}
+			opts := stkrOptions{In: nodeInput{Data: "../../testdata/cora"}, Seeds: 2, Folds: 5, Val: -1, Test: -1, JSON: true, STKRGridSpec: protocol.STKRGridSpec{Transform: "inverse-laplacian", Eta: "0.9", Ridge: "auto", Solver: "auto"}, STKRSettingSpec: protocol.STKRSettingSpec{Setting: setting, PTest: 0.01}}
 			require.NoError(t, runSTKR(context.Background(), opts, &out, &errw))
 			obj := decodeOne(t, out.Bytes())
 			for _, key := range []string{"test_accuracy_mean", "test_accuracy_std", "iterations", "seconds", "matvecs", "eta", "beta", "fit_seconds"} {
@@ -53,8 +53,7 @@ func TestSTKRJSONOnCora(t *testing.T) {
 // steps (N per class column: 7·N solver iterations on Cora), and
 // --iterations auto reports the count chosen on val from the grid.
 func TestSTKRIterations(t *testing.T) {
-	base := stkrOptions{In: nodeInput{Data: "../../testdata/cora"}, Transform: "inverse-laplacian", Eta: "0.9", Ridge: "10",
-		Setting: "transductive", PTest: 0.01, Seeds: 1, Solver: "auto", Folds: 5, Val: -1, Test: -1, JSON: true}
+	base := stkrOptions{In: nodeInput{Data: "../../testdata/cora"}, Seeds: 1, Folds: 5, Val: -1, Test: -1, JSON: true, STKRGridSpec: protocol.STKRGridSpec{Transform: "inverse-laplacian", Eta: "0.9", Ridge: "10", Solver: "auto"}, STKRSettingSpec: protocol.STKRSettingSpec{Setting: "transductive", PTest: 0.01}}
 	t.Run("fixed", func(t *testing.T) {
 		o := base
 		o.MaxIter = "4"
@@ -78,8 +77,7 @@ func TestSTKRIterations(t *testing.T) {
 }
 
 func TestSTKRBadInput(t *testing.T) {
-	base := stkrOptions{In: nodeInput{Data: "../../testdata/cora"}, Transform: "inverse-laplacian", Eta: "auto", Ridge: "auto",
-		Setting: "transductive", PTest: 0.01, Seeds: 1, Solver: "auto", Folds: 5, Val: -1, Test: -1}
+	base := stkrOptions{In: nodeInput{Data: "../../testdata/cora"}, Seeds: 1, Folds: 5, Val: -1, Test: -1, STKRGridSpec: protocol.STKRGridSpec{Transform: "inverse-laplacian", Eta: "auto", Ridge: "auto", Solver: "auto"}, STKRSettingSpec: protocol.STKRSettingSpec{Setting: "transductive", PTest: 0.01}}
 	cases := []struct {
 		name string
 		edit func(o *stkrOptions)
@@ -126,8 +124,7 @@ func TestSTKRBadInput(t *testing.T) {
 // nodes, as gssl info and Cora's README report), maps the saved split to it
 // and counts the split nodes it drops (each one outside the component).
 func TestSTKRLargestComponent(t *testing.T) {
-	opts := stkrOptions{In: nodeInput{Data: "../../testdata/cora"}, Transform: "inverse-laplacian", Eta: "0.9", Ridge: "10",
-		Setting: "transductive", PTest: 0.01, Seeds: 1, Solver: "auto", LCC: true, Folds: 5, Val: -1, Test: -1, Splits: sharedtest.Path(t, "bench/splits/cora"), JSON: true}
+	opts := stkrOptions{In: nodeInput{Data: "../../testdata/cora"}, Seeds: 1, LCC: true, Folds: 5, Val: -1, Test: -1, Splits: sharedtest.Path(t, "bench/splits/cora"), JSON: true, STKRGridSpec: protocol.STKRGridSpec{Transform: "inverse-laplacian", Eta: "0.9", Ridge: "10", Solver: "auto"}, STKRSettingSpec: protocol.STKRSettingSpec{Setting: "transductive", PTest: 0.01}}
 	var out, errw bytes.Buffer
 	require.NoError(t, runSTKR(context.Background(), opts, &out, &errw))
 	obj := decodeOne(t, out.Bytes())
@@ -166,8 +163,7 @@ func TestSTKRLargestComponent(t *testing.T) {
 // inductive setting the final fits (refits) see the val nodes: N − chunk
 // nodes visible; in inductive-strict they do not.
 func TestSTKRTestChunks(t *testing.T) {
-	base := stkrOptions{In: nodeInput{Data: "../../testdata/cora"}, Transform: "poly:4", Eta: "auto", Ridge: "1",
-		Setting: "transductive", PTest: 0.2, Seeds: 1, Solver: "auto", Folds: 5, Val: -1, Test: -1, JSON: true}
+	base := stkrOptions{In: nodeInput{Data: "../../testdata/cora"}, Seeds: 1, Folds: 5, Val: -1, Test: -1, JSON: true, STKRGridSpec: protocol.STKRGridSpec{Transform: "poly:4", Eta: "auto", Ridge: "1", Solver: "auto"}, STKRSettingSpec: protocol.STKRSettingSpec{Setting: "transductive", PTest: 0.2}}
 	run := func(o stkrOptions) map[string]any {
 		var out, errw bytes.Buffer
 		require.NoError(t, runSTKR(context.Background(), o, &out, &errw))
@@ -231,8 +227,7 @@ func TestSTKRDeprecatedRefit(t *testing.T) {
 // both settings; bad --n / --k and --data with --images are refused.
 func TestSTKROnImages(t *testing.T) {
 	digits := sharedtest.Data(t, "digits8x8")
-	base := stkrOptions{ImageGraph: ImageGraph{Images: digits, N: 600}, In: nodeInput{KNN: knnFlags{Neighbors: 8}}, Split: "random:20", Transform: "poly:2", Eta: "auto", Ridge: "1",
-		Setting: "transductive", PTest: 0.05, Seeds: 2, Solver: "auto", MaxIter: "0", Folds: 5, Val: -1, Test: -1, JSON: true}
+	base := stkrOptions{ImageGraph: ImageGraph{Images: digits, N: 600}, In: nodeInput{KNN: knnFlags{Neighbors: 8}}, Split: "random:20", Seeds: 2, Folds: 5, Val: -1, Test: -1, JSON: true, STKRGridSpec: protocol.STKRGridSpec{Transform: "poly:2", Eta: "auto", Ridge: "1", Solver: "auto", MaxIter: "0"}, STKRSettingSpec: protocol.STKRSettingSpec{Setting: "transductive", PTest: 0.05}}
 	for _, setting := range []string{"transductive", "inductive"} {
 		o := base
 		o.Setting = setting
