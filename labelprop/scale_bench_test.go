@@ -21,8 +21,8 @@ import (
 // without it, a random graph of that shape (no locality: every row's 20
 // columns drawn uniformly). 100 random seeds, GSSL_LP_CLASSES classes
 // (default 5). It times the column panels of the solve (panels/auto, the
-// default; panels/1 one column at a time; panels/c the row-major block) and
-// class batches of one column, and reports seconds per iteration.
+// default; panels/w at most w columns at a time; panels/c the row-major
+// block), interleaved with -count, and reports seconds per iteration.
 //
 //	GSSL_LP_GRAPH=/tmp/gssl-scale/sbm-10M.gsg go test ./labelprop -run '^$' -bench SpreadingScale -benchtime 3x
 func BenchmarkSpreadingScale(b *testing.B) {
@@ -57,7 +57,10 @@ func BenchmarkSpreadingScale(b *testing.B) {
 		b.ReportMetric(float64(it), "iterations")
 		b.ReportMetric(b.Elapsed().Seconds()/float64(b.N)/float64(max(it, 1)), "s/iteration")
 	}
-	for _, w := range []int{0, 1, c} {
+	for _, w := range []int{0, 1, 2, 3, c} {
+		if w > c {
+			continue
+		}
 		name := "panels/" + strconv.Itoa(w)
 		if w == 0 {
 			name = "panels/auto"
@@ -73,11 +76,6 @@ func BenchmarkSpreadingScale(b *testing.B) {
 			})
 		})
 	}
-	b.Run("batches/1", func(b *testing.B) {
-		run(b, func() (Details, error) {
-			return spreadCGBatches(context.Background(), g, 0.5, rhs, f, krylov.Settings{}, 1)
-		})
-	})
 }
 
 // scaleGraph reads the graph of GSSL_LP_GRAPH, or makes a random one of 10⁶
