@@ -484,10 +484,7 @@ func TestMINRESColumnsWorkers(t *testing.T) {
 // columns fail); bad row lists are refused with the row named.
 func TestMINRESColumnsRowsMatchesDense(t *testing.T) {
 	const n, c = 90, 4
-	am, q := indefinite(n, 5)
-	a, err := linop.NewDense(am)
-	require.NoError(t, err)
-	b, x0 := columnProblem(q, c, 6)
+	a, b, x0 := indefiniteColumns(t, n, c, 5)
 	rng := rand.New(rand.NewPCG(8, 1))
 	var rows []int
 	for _, i := range rng.Perm(n) {
@@ -531,7 +528,7 @@ func TestMINRESColumnsRowsMatchesDense(t *testing.T) {
 			assert.Equal(t, errd.Error(), errs.Error())
 		}
 	}
-	_, err = MINRESColumnsRows(context.Background(), a, RowBlock{Rows: []int{3, n}, Values: mat.NewDense(2, c, nil)}, mat.NewDense(n, c, nil), Settings{})
+	_, err := MINRESColumnsRows(context.Background(), a, RowBlock{Rows: []int{3, n}, Values: mat.NewDense(2, c, nil)}, mat.NewDense(n, c, nil), Settings{})
 	assert.ErrorContains(t, err, "Rows[1] = 90 is outside [0, 90)")
 	_, err = MINRESColumnsRows(context.Background(), a, RowBlock{Rows: []int{7, 3, 7}, Values: mat.NewDense(3, c, nil)}, mat.NewDense(n, c, nil), Settings{})
 	assert.ErrorContains(t, err, "B's row 7 is given twice (Rows[0] and Rows[2])")
@@ -549,10 +546,7 @@ func TestMINRESColumnsRowsMatchesDense(t *testing.T) {
 // widest batch.
 func TestMINRESColumnsRowsBatches(t *testing.T) {
 	const n, c = 90, 5
-	am, q := indefinite(n, 7)
-	a, err := linop.NewDense(am)
-	require.NoError(t, err)
-	b, x0 := columnProblem(q, c, 8)
+	a, b, x0 := indefiniteColumns(t, n, c, 7)
 	var rows []int
 	for i := 0; i < n; i += 4 {
 		rows = append(rows, i)
@@ -595,4 +589,15 @@ func TestMINRESColumnsRowsBatches(t *testing.T) {
 			}
 		}
 	}
+}
+
+// indefiniteColumns is an indefinite n×n operator (indefinite(n, seed)) with
+// a c-column right-hand side and initial guess (columnProblem(…, seed+1)).
+func indefiniteColumns(t *testing.T, n, c int, seed uint64) (linop.Operator, *mat.Dense, *mat.Dense) {
+	t.Helper()
+	am, q := indefinite(n, seed)
+	a, err := linop.NewDense(am)
+	require.NoError(t, err)
+	b, x0 := columnProblem(q, c, seed+1)
+	return a, b, x0
 }
