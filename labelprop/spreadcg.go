@@ -40,7 +40,8 @@ const spreadParallelWork = krylov.ParallelWork
 //   - No vector is allocated per iteration (only the small closures of the
 //     passes), and the passes run on one goroutine when the problem is too
 //     small for a second one to pay.
-//   - R, P and Q are stored in column panels (spreadPanels): panel k holds
+//   - R, P and Q are stored in column panels (spreadPanels; one panel, the
+//     row-major block, unless spreadPanelBytes is set): panel k holds
 //     columns [c0, c0+w) as a contiguous row-major n×w block. The product
 //     runs panel by panel, so its random reads of P̃ touch n·w·8 bytes at a
 //     time: a panel that fits the last-level cache is read from it, where
@@ -76,11 +77,18 @@ type spreadingCG struct {
 type panel struct{ c0, w int }
 
 // spreadPanelBytes is the largest panel of the product's input, in bytes,
-// when the n×c block is larger: a quarter of the last-level cache of the
-// machine the panels were timed on (32 MiB, shared by its cores and with
-// whatever else runs), so that a panel stays cached while the product
-// streams the graph and writes Q past it (BenchmarkSpreadingScale).
-var spreadPanelBytes = 8 << 20
+// when the n×c block is larger; 0 turns panels off. It is 0: on the
+// 10 M-edge graph of BENCHMARKS.md ("Loading and scale"), on this shared
+// machine, panels sized to a quarter of its last-level cache (8 MiB, one
+// column) were slower than the row-major block, and panels of 2 and 3
+// columns no faster (BenchmarkSpreadingScale; the figures are in the commit
+// that set it). The panels stay for machines with more cache to spare:
+// set it there, and time it.
+var spreadPanelBytes = 0
+
+// spreadPanelsDefault is the panel budget the tests exercise spreadPanels
+// with.
+const spreadPanelsDefault = 8 << 20
 
 // spreadPanels returns the column panels of an n×c solve: one panel (the
 // row-major block) when the block fits spreadPanelBytes or when not even a
@@ -92,7 +100,7 @@ func spreadPanels(n, c, width int) []panel {
 	w := width
 	if w <= 0 {
 		col := 8 * n
-		if col == 0 || c*col <= spreadPanelBytes || col > spreadPanelBytes {
+		if col == 0 || spreadPanelBytes <= 0 || c*col <= spreadPanelBytes || col > spreadPanelBytes {
 			return []panel{{0, c}}
 		}
 		w = spreadPanelBytes / col

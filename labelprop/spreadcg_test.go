@@ -170,6 +170,9 @@ func TestSpreadingCGPanels(t *testing.T) {
 			}
 		}
 	}
+	require.Equal(t, []panel{{0, 5}}, spreadPanels(spreadPanelsDefault/8, 5, 0), "panels are off by default")
+	defer func(v int) { spreadPanelBytes = v }(spreadPanelBytes)
+	spreadPanelBytes = spreadPanelsDefault
 	mib := 1 << 20
 	cases := []struct {
 		n, c int
