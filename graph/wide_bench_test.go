@@ -91,6 +91,30 @@ func BenchmarkWideBlock(b *testing.B) {
 				report(b, len(indices))
 			})
 		}
+		if c <= maxSliced && hasSellAVX2 && os.Getenv("GSSL_WIDE_PANEL") != "" {
+			// The block in column panels of at most w columns, each panel
+			// n×w and contiguous, one product per panel: the gathers of a
+			// panel product touch n·w·8 bytes instead of n·c·8.
+			sl := g.sliced()
+			for _, w := range []int{1, 2, 3} {
+				if w >= c {
+					continue
+				}
+				b.Run("f64sellpanel"+strconv.Itoa(w)+"/c="+strconv.Itoa(c), func(b *testing.B) {
+					cpuStart = cpuTime()
+					for b.Loop() {
+						for c0 := 0; c0 < c; c0 += w {
+							pw := min(w, c-c0)
+							px, pd := x[n*c0:n*(c0+pw)], dst[n*c0:n*(c0+pw)]
+							parallel.Balanced(sl.off, 1<<14, func(lo, hi int) {
+								sl.mulBlock(pd, pw, px, pw, pw, Scaling{Left: left, Diag: diag}, lo, hi)
+							})
+						}
+					}
+					report(b, len(indices))
+				})
+			}
+		}
 		x32 := hugepage.Float32s(n * c)
 		for i := range x32 {
 			x32[i] = float32(x[i])

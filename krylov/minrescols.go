@@ -99,7 +99,7 @@ func MINRESColumns(ctx context.Context, a linop.Operator, b, x *mat.Dense, s Set
 	if err := finiteBlock(method, "B", b); err != nil {
 		return BlockResult{}, err
 	}
-	return minresColumns(ctx, method, a, rhsBlock{dense: b}, x, s)
+	return minresColumns(ctx, method, a, rhsBlock{dense: b}, x, s, nil)
 }
 
 // RowBlock is an n×c block given by its nonzero rows: row Rows[t] of the
@@ -115,6 +115,35 @@ type RowBlock struct {
 // large system), and each column's iterates, iteration count and residual
 // are bitwise those of MINRESColumns on the dense B.
 func MINRESColumnsRows(ctx context.Context, a linop.Operator, b RowBlock, x *mat.Dense, s Settings) (BlockResult, error) {
+	return MINRESColumnsRowsWith(ctx, a, b, x, s, nil)
+}
+
+// MINRESBlocks holds the work blocks of MINRESColumnsRowsWith between
+// solves. A caller solving the columns of one system in batches (to bound
+// its memory) passes the same MINRESBlocks to every batch: the batches
+// then share one set of blocks, sized for the widest, where each would
+// otherwise allocate its own and leave the last batch's to the collector.
+// The zero value is ready to use; a MINRESBlocks is not safe for
+// concurrent solves.
+type MINRESBlocks struct{ buf []float64 }
+
+// take returns m zeroed entries of the shared storage, growing it if needed.
+func (w *MINRESBlocks) take(m int) []float64 {
+	if cap(w.buf) < m {
+		w.buf = nil // let the old storage go before the new is allocated
+		w.buf = make([]float64, m)
+	}
+	b := w.buf[:m]
+	clear(b)
+	return b
+}
+
+// MINRESColumnsRowsWith is MINRESColumnsRows with its work blocks (6·n·c
+// entries, 7·n·c with a preconditioner) taken from work when it is not nil.
+// X may be a view of wider storage (a batch of columns of a larger block,
+// mat.Dense.Slice). Each column's iterates are bitwise those of
+// MINRESColumnsRows on the same columns alone or in any batch.
+func MINRESColumnsRowsWith(ctx context.Context, a linop.Operator, b RowBlock, x *mat.Dense, s Settings, work *MINRESBlocks) (BlockResult, error) {
 	const method = "MINRESColumnsRows"
 	n := a.Dim()
 	if b.Values == nil {
@@ -143,7 +172,7 @@ func MINRESColumnsRows(ctx context.Context, a linop.Operator, b RowBlock, x *mat
 			return BlockResult{}, fmt.Errorf("krylov: %s: B's row %d is given twice (Rows[%d] and Rows[%d])", method, b.Rows[t], order[u-1], t)
 		}
 	}
-	return minresColumns(ctx, method, a, rhsBlock{rows: b.Rows, vals: b.Values, order: order}, x, s)
+	return minresColumns(ctx, method, a, rhsBlock{rows: b.Rows, vals: b.Values, order: order}, x, s, work)
 }
 
 // rhsBlock is the right-hand side of MINRESColumns: a dense n×c block, or
@@ -178,8 +207,9 @@ func (b rhsBlock) norms(dst []float64, all []int, n int) {
 	}
 }
 
-// minresColumns is MINRESColumns on a checked right-hand side.
-func minresColumns(ctx context.Context, method string, a linop.Operator, b rhsBlock, x *mat.Dense, s Settings) (BlockResult, error) {
+// minresColumns is MINRESColumns on a checked right-hand side, with its
+// blocks from work when it is not nil.
+func minresColumns(ctx context.Context, method string, a linop.Operator, b rhsBlock, x *mat.Dense, s Settings, work *MINRESBlocks) (BlockResult, error) {
 	n := a.Dim()
 	_, c := x.Dims()
 	s, err := withDefaults(method, a, s, true)
@@ -220,15 +250,23 @@ func minresColumns(ctx context.Context, method string, a linop.Operator, b rhsBl
 	if !live {
 		return m.res, nil
 	}
-	m.r1 = mat.NewDense(n, c, nil)
-	m.r2 = mat.NewDense(n, c, nil)
-	m.wo = mat.NewDense(n, c, nil)
-	m.wn = mat.NewDense(n, c, nil)
+	blocks := 6
 	if m.pre != nil {
-		m.z = mat.NewDense(n, c, nil)
+		blocks++
 	}
-	m.vbuf = make([]float64, n*c)
-	m.ybuf = make([]float64, n*c)
+	if work == nil {
+		work = new(MINRESBlocks)
+	}
+	buf := work.take(blocks * n * c)
+	block := func(k int) []float64 { return buf[k*n*c : (k+1)*n*c : (k+1)*n*c] }
+	m.r1 = mat.NewDense(n, c, block(0))
+	m.r2 = mat.NewDense(n, c, block(1))
+	m.wo = mat.NewDense(n, c, block(2))
+	m.wn = mat.NewDense(n, c, block(3))
+	m.vbuf, m.ybuf = block(4), block(5)
+	if m.pre != nil {
+		m.z = mat.NewDense(n, c, block(6))
+	}
 	return m.run(ctx)
 }
 

@@ -484,10 +484,7 @@ func TestMINRESColumnsWorkers(t *testing.T) {
 // columns fail); bad row lists are refused with the row named.
 func TestMINRESColumnsRowsMatchesDense(t *testing.T) {
 	const n, c = 90, 4
-	am, q := indefinite(n, 5)
-	a, err := linop.NewDense(am)
-	require.NoError(t, err)
-	b, x0 := columnProblem(q, c, 6)
+	a, b, x0 := indefiniteColumns(t, n, c, 5)
 	rng := rand.New(rand.NewPCG(8, 1))
 	var rows []int
 	for _, i := range rng.Perm(n) {
@@ -531,7 +528,7 @@ func TestMINRESColumnsRowsMatchesDense(t *testing.T) {
 			assert.Equal(t, errd.Error(), errs.Error())
 		}
 	}
-	_, err = MINRESColumnsRows(context.Background(), a, RowBlock{Rows: []int{3, n}, Values: mat.NewDense(2, c, nil)}, mat.NewDense(n, c, nil), Settings{})
+	_, err := MINRESColumnsRows(context.Background(), a, RowBlock{Rows: []int{3, n}, Values: mat.NewDense(2, c, nil)}, mat.NewDense(n, c, nil), Settings{})
 	assert.ErrorContains(t, err, "Rows[1] = 90 is outside [0, 90)")
 	_, err = MINRESColumnsRows(context.Background(), a, RowBlock{Rows: []int{7, 3, 7}, Values: mat.NewDense(3, c, nil)}, mat.NewDense(n, c, nil), Settings{})
 	assert.ErrorContains(t, err, "B's row 7 is given twice (Rows[0] and Rows[2])")
@@ -539,4 +536,68 @@ func TestMINRESColumnsRowsMatchesDense(t *testing.T) {
 	bad.Set(1, 2, math.NaN())
 	_, err = MINRESColumnsRows(context.Background(), a, RowBlock{Rows: []int{1, 2}, Values: bad}, mat.NewDense(n, c, nil), Settings{})
 	assert.ErrorContains(t, err, "B's Values[1][2] = NaN is not finite")
+}
+
+// TestMINRESColumnsRowsBatches solves the columns in batches of every width
+// through MINRESColumnsRowsWith, each batch's X a view into the whole block
+// and the batches sharing one MINRESBlocks: every column's iterate,
+// iteration count and residual are bitwise those of the one-batch solve,
+// with and without a preconditioner, and the shared storage is that of the
+// widest batch.
+func TestMINRESColumnsRowsBatches(t *testing.T) {
+	const n, c = 90, 5
+	a, b, x0 := indefiniteColumns(t, n, c, 7)
+	var rows []int
+	for i := 0; i < n; i += 4 {
+		rows = append(rows, i)
+	}
+	vals := mat.NewDense(len(rows), c, nil)
+	for t, i := range rows {
+		vals.SetRow(t, b.RawRowView(i))
+	}
+	pre := make(linop.Diagonal, n)
+	for i := range pre {
+		pre[i] = 0.5 + float64(i%3)/3
+	}
+	for _, s := range []Settings{{Tol: 1e-10}, {Tol: 1e-10, Preconditioner: pre}} {
+		want := mat.DenseCopyOf(x0)
+		wres, err := MINRESColumnsRows(context.Background(), a, RowBlock{Rows: rows, Values: vals}, want, s)
+		require.NoError(t, err)
+		blocks := 6
+		if s.Preconditioner != nil {
+			blocks = 7
+		}
+		for w := 1; w < c; w++ {
+			x := mat.DenseCopyOf(x0)
+			var work MINRESBlocks
+			for lo := 0; lo < c; lo += w {
+				hi := min(lo+w, c)
+				res, err := MINRESColumnsRowsWith(context.Background(), a,
+					RowBlock{Rows: rows, Values: vals.Slice(0, len(rows), lo, hi).(*mat.Dense)},
+					x.Slice(0, n, lo, hi).(*mat.Dense), s, &work)
+				require.NoError(t, err)
+				assert.Equal(t, wres.Iterations[lo:hi], res.Iterations, "width %d, columns [%d, %d)", w, lo, hi)
+				for j, r := range res.Residual {
+					assert.Equal(t, math.Float64bits(wres.Residual[lo+j]), math.Float64bits(r), "width %d, residual of column %d", w, lo+j)
+				}
+			}
+			assert.Equal(t, blocks*n*w, cap(work.buf), "width %d: one set of blocks for the widest batch", w)
+			for i := 0; i < n; i++ {
+				for j := 0; j < c; j++ {
+					require.Equal(t, math.Float64bits(want.At(i, j)), math.Float64bits(x.At(i, j)), "width %d: x[%d][%d]", w, i, j)
+				}
+			}
+		}
+	}
+}
+
+// indefiniteColumns is an indefinite n×n operator (indefinite(n, seed)) with
+// a c-column right-hand side and initial guess (columnProblem(…, seed+1)).
+func indefiniteColumns(t *testing.T, n, c int, seed uint64) (linop.Operator, *mat.Dense, *mat.Dense) {
+	t.Helper()
+	am, q := indefinite(n, seed)
+	a, err := linop.NewDense(am)
+	require.NoError(t, err)
+	b, x0 := columnProblem(q, c, seed+1)
+	return a, b, x0
 }

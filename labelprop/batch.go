@@ -32,7 +32,8 @@ import (
 //	                                           its scaling
 //
 // S is the SELL-4-σ copy of the graph (graph.CSR.SlicedCost) when a batch
-// (the last one included) has at most 8 columns. Batching trades time for
+// (the last one included) or a column panel of the CG blocks (spreadPanels)
+// has at most 8 columns. Batching trades time for
 // memory: every batch reads the whole graph once per iteration, and it
 // saves memory for w < 3c/4 (less when the SELL copy comes with it), down
 // to 8nc + 32n + 8n + S with F at w = 1.
@@ -41,7 +42,7 @@ import (
 // the 53n bytes of every fit.
 func batchExtra(g *graph.CSR, n, c, w int64) int64 {
 	sliced := int64(0)
-	if last := c % w; w <= 8 || (last > 0 && last <= 8) { // a batch of at most 8 columns
+	if last := c % w; w <= 8 || (last > 0 && last <= 8) || spreadPanels(int(n), int(min(w, c)), 0)[0].w <= 8 { // a batch or panel of at most 8 columns
 		sliced = g.SlicedCost()
 	}
 	if w >= c {

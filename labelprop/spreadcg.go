@@ -40,6 +40,15 @@ const spreadParallelWork = krylov.ParallelWork
 //   - No vector is allocated per iteration (only the small closures of the
 //     passes), and the passes run on one goroutine when the problem is too
 //     small for a second one to pay.
+//   - R, P and Q are stored in column panels (spreadPanels; one panel, the
+//     row-major block, unless spreadPanelBytes is set): panel k holds
+//     columns [c0, c0+w) as a contiguous row-major n×w block. The product
+//     runs panel by panel, so its random reads of P̃ touch n·w·8 bytes at a
+//     time: a panel that fits the last-level cache is read from it, where
+//     the whole n×c block would be read from memory. Each column's
+//     arithmetic, and the order of every sum, is the same whatever the
+//     panels, so the iterates are bitwise those of one row-major block
+//     (tested). X, the caller's block, stays row-major.
 type spreadingCG struct {
 	g *graph.CSR
 	s krylov.Settings
@@ -47,15 +56,67 @@ type spreadingCG struct {
 	t, u []float64     // p̃ = t∘p, p = u∘p̃
 	op   graph.Scaling // Diag u, Left −a·d^{-1/2}: (I − aS)p = op applied to p̃
 
-	b       sparseRHS  // B by its nonzero rows
-	bChunk  []int      // per row chunk, the index in b.rows of its first row
-	x, r, p *mat.Dense // p holds p̃
-	q       *mat.Dense // (I − aS)p
+	b      sparseRHS  // B by its nonzero rows
+	bChunk []int      // per row chunk, the index in b.rows of its first row
+	x      *mat.Dense // the caller's X, row-major
+	// r, p and q in panel layout (n·c entries each); p holds p̃ and
+	// q = (I − aS)p.
+	r, p, q []float64
+	panels  []panel
+	pv, qv  []*mat.Dense // per panel, its n×w block of p and of q
 
 	bnorm []float64
+	sums  []float64 // c scratch sums of the panel products
 
 	n, c int
 	*krylov.RowPasses
+}
+
+// panel is a column panel of the CG blocks: columns [c0, c0+w), stored
+// row-major from entry n·c0 of the block.
+type panel struct{ c0, w int }
+
+// spreadPanelBytes is the largest panel of the product's input, in bytes,
+// when the n×c block is larger; 0 turns panels off. It is 0: on the
+// 10 M-edge graph of BENCHMARKS.md ("Loading and scale"), on this shared
+// machine, panels sized to a quarter of its last-level cache (8 MiB, one
+// column) were slower than the row-major block, and panels of 2 and 3
+// columns no faster (BenchmarkSpreadingScale; the figures are in the commit
+// that set it). The panels stay for machines with more cache to spare:
+// set it there, and time it.
+var spreadPanelBytes = 0
+
+// spreadPanelsDefault is the panel budget the tests exercise spreadPanels
+// with.
+const spreadPanelsDefault = 8 << 20
+
+// spreadPanels returns the column panels of an n×c solve: one panel (the
+// row-major block) when the block fits spreadPanelBytes or when not even a
+// single column does (then every panel would be read from memory, and
+// narrower panels only read the graph more often); otherwise the fewest
+// panels of at most spreadPanelBytes, of widths differing by at most one.
+// width > 0 forces panels of at most width columns (tests, benchmarks).
+func spreadPanels(n, c, width int) []panel {
+	w := width
+	if w <= 0 {
+		col := 8 * n
+		if col == 0 || spreadPanelBytes <= 0 || c*col <= spreadPanelBytes || col > spreadPanelBytes {
+			return []panel{{0, c}}
+		}
+		w = spreadPanelBytes / col
+	}
+	k := (c + w - 1) / w
+	out := make([]panel, k)
+	c0 := 0
+	for i := range out {
+		pw := c / k
+		if i < c%k {
+			pw++
+		}
+		out[i] = panel{c0, pw}
+		c0 += pw
+	}
+	return out
 }
 
 // newSpreadingCG prepares a solve of (I − aS) X = B for the graph g of W,
@@ -89,6 +150,12 @@ func newCGRHS(g *graph.CSR, a float64, b sparseRHS, x *mat.Dense, s krylov.Setti
 // (3·n·c entries, zeroed) when it is not nil, and the scalings of prev (a
 // solve on the same graph and a) when it is not nil.
 func newCGWork(g *graph.CSR, a float64, b sparseRHS, x *mat.Dense, s krylov.Settings, work []float64, prev *spreadingCG) (*spreadingCG, error) {
+	return newCGPanels(g, a, b, x, s, work, prev, 0)
+}
+
+// newCGPanels is newCGWork with panels of at most width columns (0: the
+// panels of spreadPanels).
+func newCGPanels(g *graph.CSR, a float64, b sparseRHS, x *mat.Dense, s krylov.Settings, work []float64, prev *spreadingCG, width int) (*spreadingCG, error) {
 	n, c := g.Nodes(), b.c
 	if xr, xc := x.Dims(); xr != n || xc != c {
 		return nil, fmt.Errorf("labelprop: spreading CG: graph has %d nodes, B has %d columns, X is %d×%d", n, c, xr, xc)
@@ -106,10 +173,16 @@ func newCGWork(g *graph.CSR, a float64, b sparseRHS, x *mat.Dense, s krylov.Sett
 		g: g, s: s,
 		b: b, bChunk: b.chunks(n), x: x,
 		// huge pages when large: every product gathers rows of p at random
-		r: mat.NewDense(n, c, workBlock(work, 0, n*c)), p: mat.NewDense(n, c, workBlock(work, 1, n*c)), q: mat.NewDense(n, c, workBlock(work, 2, n*c)),
-		bnorm: b.norms(),
-		n:     n, c: c,
+		r: workBlock(work, 0, n*c), p: workBlock(work, 1, n*c), q: workBlock(work, 2, n*c),
+		panels: spreadPanels(n, c, width),
+		bnorm:  b.norms(), sums: make([]float64, c),
+		n: n, c: c,
 		RowPasses: krylov.NewRowPasses(n, c, g.NNZ()+n*c),
+	}
+	for _, pn := range cg.panels {
+		lo, hi := n*pn.c0, n*(pn.c0+pn.w)
+		cg.pv = append(cg.pv, mat.NewDense(n, pn.w, cg.p[lo:hi:hi]))
+		cg.qv = append(cg.qv, mat.NewDense(n, pn.w, cg.q[lo:hi:hi]))
 	}
 	if prev != nil {
 		cg.t, cg.u, cg.op = prev.t, prev.u, prev.op
@@ -142,48 +215,65 @@ func newCGWork(g *graph.CSR, a float64, b sparseRHS, x *mat.Dense, s krylov.Sett
 	return cg, nil
 }
 
+// rows returns entries [lo, hi) of panel k's rows of a block in panel
+// layout, and the panel's first column and width.
+func (cg *spreadingCG) rows(v []float64, k, lo, hi int) ([]float64, int, int) {
+	pn := cg.panels[k]
+	o := cg.n * pn.c0
+	return v[o+lo*pn.w : o+hi*pn.w], pn.c0, pn.w
+}
+
 // product sets q = (I − aS)p from the scaled p̃ and returns pᵀq per column in
-// dst.
+// dst, one pass over the rows per panel.
 func (cg *spreadingCG) product(dst []float64) []float64 {
-	c, u := cg.c, cg.u
-	pd, qd := cg.p.RawMatrix().Data, cg.q.RawMatrix().Data
-	return cg.Run(dst, func(_, lo, hi int, acc []float64) {
-		cg.g.ScaledMulBlockRowsTo(cg.q, cg.p, cg.op, lo, hi)
-		if len(acc) == 0 {
-			return
-		}
-		// Flat loops over the rows' c·(hi−lo) entries, j cycling over the
-		// columns: per-row slicing cost more than the arithmetic.
-		p, q := pd[lo*c:hi*c], qd[lo*c:hi*c]
-		q = q[:len(p)]
-		i, j, ui := lo, 0, u[lo]
-		for k, pk := range p {
-			acc[j] += ui * pk * q[k]
-			if j++; j == c {
-				j, i = 0, i+1
-				if i < hi {
-					ui = u[i]
+	u := cg.u
+	for k := range cg.panels {
+		cg.Run(cg.sums, func(_, lo, hi int, acc []float64) {
+			cg.g.ScaledMulBlockRowsTo(cg.qv[k], cg.pv[k], cg.op, lo, hi)
+			if dst == nil {
+				return
+			}
+			// Flat loops over the rows' w·(hi−lo) entries, j cycling over the
+			// panel's columns: per-row slicing cost more than the arithmetic.
+			p, c0, w := cg.rows(cg.p, k, lo, hi)
+			q, _, _ := cg.rows(cg.q, k, lo, hi)
+			q = q[:len(p)]
+			acc = acc[c0 : c0+w]
+			i, j, ui := lo, 0, u[lo]
+			for e, pe := range p {
+				acc[j] += ui * pe * q[e]
+				if j++; j == w {
+					j, i = 0, i+1
+					if i < hi {
+						ui = u[i]
+					}
 				}
 			}
+		})
+		if dst != nil {
+			pn := cg.panels[k]
+			copy(dst[pn.c0:pn.c0+pn.w], cg.sums[pn.c0:pn.c0+pn.w])
 		}
-	})
+	}
+	return dst
 }
 
 // Update applies r ← r − α∘q and sets ‖r_j‖² in rr.
 func (cg *spreadingCG) Update(rr, alpha []float64) {
-	c := cg.c
-	rd, qd := cg.r.RawMatrix().Data, cg.q.RawMatrix().Data
 	cg.Run(rr, func(_, lo, hi int, acc []float64) {
-		alpha := alpha[:len(acc)]
-		r, q := rd[lo*c:hi*c], qd[lo*c:hi*c]
-		q = q[:len(r)]
-		j := 0
-		for k, rk := range r {
-			v := rk - alpha[j]*q[k]
-			r[k] = v
-			acc[j] += v * v
-			if j++; j == c {
-				j = 0
+		for k := range cg.panels {
+			r, c0, w := cg.rows(cg.r, k, lo, hi)
+			q, _, _ := cg.rows(cg.q, k, lo, hi)
+			q = q[:len(r)]
+			alpha, acc := alpha[c0:c0+w], acc[c0:c0+w]
+			j := 0
+			for e, re := range r {
+				v := re - alpha[j]*q[e]
+				r[e] = v
+				acc[j] += v * v
+				if j++; j == w {
+					j = 0
+				}
 			}
 		}
 	})
@@ -192,20 +282,23 @@ func (cg *spreadingCG) Update(rr, alpha []float64) {
 // Step applies x ← x + α∘p and then p ← on∘(r + β∘p), on the scaled p̃.
 func (cg *spreadingCG) Step(alpha, beta, on []float64) {
 	c, t, u := cg.c, cg.t, cg.u
-	xd, rd, pd := cg.x.RawMatrix().Data, cg.r.RawMatrix().Data, cg.p.RawMatrix().Data
+	xd := cg.x.RawMatrix().Data
 	cg.Run(nil, func(_, lo, hi int, _ []float64) {
-		alpha, beta, on := alpha[:c], beta[:c], on[:c]
-		x, r, p := xd[lo*c:hi*c], rd[lo*c:hi*c], pd[lo*c:hi*c]
-		r, p = r[:len(x)], p[:len(x)]
-		i, j, ti, ui := lo, 0, t[lo], u[lo]
-		for k := range x {
-			pk := p[k]
-			x[k] += alpha[j] * (ui * pk)
-			p[k] = on[j] * (ti*r[k] + beta[j]*pk)
-			if j++; j == c {
-				j, i = 0, i+1
-				if i < hi {
-					ti, ui = t[i], u[i]
+		for k := range cg.panels {
+			p, c0, w := cg.rows(cg.p, k, lo, hi)
+			r, _, _ := cg.rows(cg.r, k, lo, hi)
+			r = r[:len(p)]
+			alpha, beta, on := alpha[c0:c0+w], beta[c0:c0+w], on[c0:c0+w]
+			x := xd[lo*c+c0 : (hi-1)*c+c0+w]
+			i, j, o, ti, ui := lo, 0, 0, t[lo], u[lo]
+			for e, pe := range p {
+				x[o+j] += alpha[j] * (ui * pe)
+				p[e] = on[j] * (ti*r[e] + beta[j]*pe)
+				if j++; j == w {
+					j, i, o = 0, i+1, o+c
+					if i < hi {
+						ti, ui = t[i], u[i]
+					}
 				}
 			}
 		}
@@ -230,48 +323,53 @@ func (cg *spreadingCG) Product(pap []float64) { cg.product(pap) }
 func (cg *spreadingCG) Residual(rr []float64, first bool) int {
 	xZero := first && !slices.ContainsFunc(cg.x.RawMatrix().Data[:cg.n*cg.c], func(v float64) bool { return v != 0 })
 	c, t := cg.c, cg.t
-	xd, rd, pd, qd := cg.x.RawMatrix().Data, cg.r.RawMatrix().Data, cg.p.RawMatrix().Data, cg.q.RawMatrix().Data
+	xd := cg.x.RawMatrix().Data
 	if !xZero {
 		// p̃ = t∘x is scratch here: restart rebuilds p from r.
 		cg.Run(nil, func(_, lo, hi int, _ []float64) {
-			x, p := xd[lo*c:hi*c], pd[lo*c:hi*c]
-			p = p[:len(x)]
-			i, j, ti := lo, 0, t[lo]
-			for k, v := range x {
-				p[k] = ti * v
-				if j++; j == c {
-					j, i = 0, i+1
-					if i < hi {
-						ti = t[i]
+			for k := range cg.panels {
+				p, c0, w := cg.rows(cg.p, k, lo, hi)
+				x := xd[lo*c+c0 : (hi-1)*c+c0+w]
+				i, j, o, ti := lo, 0, 0, t[lo]
+				for e := range p {
+					p[e] = ti * x[o+j]
+					if j++; j == w {
+						j, i, o = 0, i+1, o+c
+						if i < hi {
+							ti = t[i]
+						}
 					}
 				}
 			}
 		})
 		cg.product(nil)
 	}
-	cg.Run(rr, func(k, lo, hi int, acc []float64) {
-		r := rd[lo*c : hi*c]
-		if xZero {
-			clear(r)
-		} else {
-			q := qd[lo*c : hi*c]
-			q = q[:len(r)]
-			for e, v := range q {
-				r[e] = -v
+	cg.Run(rr, func(ch, lo, hi int, acc []float64) {
+		for k := range cg.panels {
+			r, c0, w := cg.rows(cg.r, k, lo, hi)
+			if xZero {
+				clear(r)
+			} else {
+				q, _, _ := cg.rows(cg.q, k, lo, hi)
+				q = q[:len(r)]
+				for e, v := range q {
+					r[e] = -v
+				}
 			}
-		}
-		b := cg.b
-		for p := cg.bChunk[k]; p < len(b.rows) && b.rows[p] < hi; p++ {
-			o := (b.rows[p] - lo) * c
-			for j, v := range b.vals[p*c : p*c+c] {
-				r[o+j] += v
+			b := cg.b
+			for p := cg.bChunk[ch]; p < len(b.rows) && b.rows[p] < hi; p++ {
+				o := (b.rows[p] - lo) * w
+				for j, v := range b.vals[p*c+c0 : p*c+c0+w] {
+					r[o+j] += v
+				}
 			}
-		}
-		j := 0
-		for _, v := range r {
-			acc[j] += v * v
-			if j++; j == c {
-				j = 0
+			acc := acc[c0 : c0+w]
+			j := 0
+			for _, v := range r {
+				acc[j] += v * v
+				if j++; j == w {
+					j = 0
+				}
 			}
 		}
 	})
@@ -283,19 +381,21 @@ func (cg *spreadingCG) Residual(rr []float64, first bool) int {
 
 // Restart sets p̃ = on∘(t∘r), without reading p.
 func (cg *spreadingCG) Restart(on []float64) {
-	c, t := cg.c, cg.t
-	rd, pd := cg.r.RawMatrix().Data, cg.p.RawMatrix().Data
+	t := cg.t
 	cg.Run(nil, func(_, lo, hi int, _ []float64) {
-		on := on[:c]
-		r, p := rd[lo*c:hi*c], pd[lo*c:hi*c]
-		p = p[:len(r)]
-		i, j, ti := lo, 0, t[lo]
-		for k, v := range r {
-			p[k] = on[j] * (ti * v)
-			if j++; j == c {
-				j, i = 0, i+1
-				if i < hi {
-					ti = t[i]
+		for k := range cg.panels {
+			p, c0, w := cg.rows(cg.p, k, lo, hi)
+			r, _, _ := cg.rows(cg.r, k, lo, hi)
+			r = r[:len(p)]
+			on := on[c0 : c0+w]
+			i, j, ti := lo, 0, t[lo]
+			for e, v := range r {
+				p[e] = on[j] * (ti * v)
+				if j++; j == w {
+					j, i = 0, i+1
+					if i < hi {
+						ti = t[i]
+					}
 				}
 			}
 		}

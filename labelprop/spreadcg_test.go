@@ -128,3 +128,64 @@ func TestUnweightedSpreadingMatchesDenseLU(t *testing.T) {
 		assert.Equal(t, 2, m.Details().Isolated)
 	}
 }
+
+// TestSpreadingCGPanels checks the column panels of the CG blocks: every
+// panel width gives bitwise the iterates, counts and residuals of one
+// row-major block (each column's arithmetic and sums are the same), on a
+// weighted graph and on a 0/1 graph large enough for the SELL kernels and
+// the parallel passes, from a zero and from a nonzero initial guess; and
+// the widths spreadPanels chooses.
+func TestSpreadingCGPanels(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 11))
+	p := randomProblem(rng, 5)
+	g, nodes, classes := unweightedProblem(rng, 9000, 7)
+	require.True(t, g.SlicedRows(0, graph.RowWindow, 3) || !g.UnitWeights(), "the 0/1 case should run the SELL kernels where the CPU has them")
+	for _, in := range []problem{p, {g: g, nodes: nodes, classes: classes, c: 7}} {
+		n := in.g.Nodes()
+		b := denseRHS(oneHot(n, in.c, 0.9, in.nodes, in.classes))
+		guess := mat.NewDense(n, in.c, nil)
+		for i := 0; i < n; i += 7 {
+			guess.Set(i, i%in.c, 0.01*float64(i%5))
+		}
+		for _, start := range []*mat.Dense{nil, guess} {
+			solve := func(width int) (*mat.Dense, krylov.BlockResult) {
+				f := mat.NewDense(n, in.c, nil)
+				if start != nil {
+					f.Copy(start)
+				}
+				cg, err := newCGPanels(in.g, 0.9, b, f, krylov.Settings{Tol: 1e-10}, nil, nil, width)
+				require.NoError(t, err)
+				if width > 0 {
+					require.Len(t, cg.panels, (in.c+width-1)/width)
+				}
+				res, err := cg.run(context.Background())
+				require.NoError(t, err)
+				return f, res
+			}
+			want, wres := solve(in.c)
+			for w := 1; w < in.c; w++ {
+				f, res := solve(w)
+				assert.True(t, mat.Equal(want, f), "c=%d width %d: F differs from the row-major block's", in.c, w)
+				assert.Equal(t, wres, res, "c=%d width %d", in.c, w)
+			}
+		}
+	}
+	require.Equal(t, []panel{{0, 5}}, spreadPanels(spreadPanelsDefault/8, 5, 0), "panels are off by default")
+	defer func(v int) { spreadPanelBytes = v }(spreadPanelBytes)
+	spreadPanelBytes = spreadPanelsDefault
+	mib := 1 << 20
+	cases := []struct {
+		n, c int
+		want []panel
+	}{
+		{1000, 5, []panel{{0, 5}}}, // fits: one block
+		{spreadPanelBytes / 8, 5, []panel{{0, 1}, {1, 1}, {2, 1}, {3, 1}, {4, 1}}},
+		{spreadPanelBytes / 16, 5, []panel{{0, 2}, {2, 2}, {4, 1}}},
+		{spreadPanelBytes / 24, 7, []panel{{0, 3}, {3, 2}, {5, 2}}},
+		{spreadPanelBytes/8 + 1, 5, []panel{{0, 5}}},     // no column fits
+		{spreadPanelBytes / (8 * 5), 5, []panel{{0, 5}}}, // the block fits
+	}
+	for _, tc := range cases {
+		assert.Equal(t, tc.want, spreadPanels(tc.n, tc.c, 0), "n=%d c=%d (panel budget %d MiB)", tc.n, tc.c, spreadPanelBytes/mib)
+	}
+}

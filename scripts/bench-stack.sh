@@ -37,6 +37,8 @@
 # round (fewer waits behind other benchmarks on a shared machine), and with
 # LOCK_SCOPE=none not at all: the caller holds it
 # (flock /tmp/gssl-bench.lock env LOCK_SCOPE=none scripts/bench-stack.sh …).
+# STKR_FLAGS adds flags to gssl stkr (e.g. "--max-memory 4GB": the classes
+# in batches whose solver blocks fit, stkr.Regressor.MaxMemory).
 # PEER_TASKS lists the tasks the peer runs (default: all of TASKS; the others
 # are gssl alone). PEER_TIMEOUT=S stops a peer run after S seconds (its time is then a lower
 # bound, shown as > S s).
@@ -135,7 +137,7 @@ for size in $SIZES; do
 				srss=$(timed scipy "$PY" "$PEER" "$dir" cluster --k "$classes" --tol "$TOL" --out "$WORK/clusters-scipy.npy" --cache "$WORK/npy") ;;
 			stkr)
 				grss=$(timed gssl "$BIN" stkr --edges "$dir.gsg" --labels "$dir/labels.txt" --split "$dir/split_planetoid.txt" \
-					--eta "$ETA" --ridge "$BETA" --p-test 0 --json)
+					--eta "$ETA" --ridge "$BETA" --p-test 0 ${STKR_FLAGS:-} --json)
 				srss=$(timed scipy "$PY" "$PEER" "$dir" stkr --eta "$ETA" --beta "$BETA" --cache "$WORK/npy") ;;
 			*) echo "unknown task $task" >&2; exit 2 ;;
 			esac

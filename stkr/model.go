@@ -63,7 +63,7 @@ func (c *Classifier) Clone() *Classifier {
 // Progress are shared).
 func (r *Regressor) Clone() *Regressor {
 	return &Regressor{Transform: r.Transform, Beta: r.Beta, Solver: r.Solver, Tol: r.Tol, MaxIter: r.MaxIter, Restart: r.Restart,
-		Iterations: r.Iterations, Eigen: r.Eigen, Progress: r.Progress, columnByColumn: r.columnByColumn}
+		Iterations: r.Iterations, Eigen: r.Eigen, MaxMemory: r.MaxMemory, Progress: r.Progress, columnByColumn: r.columnByColumn}
 }
 
 // Kind returns ClassifierKind.

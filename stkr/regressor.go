@@ -148,6 +148,14 @@ type Regressor struct {
 	// (spectral's Lanczos, O(N·d) memory). DenseEigen is the explicit dense
 	// reference (O(N²) memory, small graphs only).
 	Eigen Eigensolver
+	// MaxMemory, when > 0, bounds the bytes of the N×c blocks of an
+	// inverse-Laplacian fit by block MINRES (InverseLaplacianBytes): the
+	// output columns are then solved in batches, each holding the solver's
+	// blocks for its own columns only (one set shared by the batches), with
+	// every column's iterates bitwise those of one batch. Every batch reads
+	// the graph once per iteration, so fewer columns per batch cost time.
+	// 0 means one batch.
+	MaxMemory int64
 	// Progress, when set, observes every iteration of every column's solve
 	// (calls are serialised; columns may be solved concurrently). Block CG
 	// and MINRES solve all columns at once and report column −1 with the
@@ -192,6 +200,9 @@ func (r *Regressor) Validate() error {
 	}
 	if r.Iterations < 0 {
 		return fmt.Errorf("stkr: Iterations=%d is invalid: it must be ≥ 0 (0 means solve to the tolerance)", r.Iterations)
+	}
+	if r.MaxMemory < 0 {
+		return fmt.Errorf("stkr: MaxMemory=%d is invalid: it must be ≥ 0 (0 means no bound)", r.MaxMemory)
 	}
 	if _, ok := r.Transform.(TopD); ok && r.Iterations > 0 {
 		return fmt.Errorf("stkr: Iterations=%d does not apply to kernel PCA (%s), which has no iterative solve; use 0", r.Iterations, r.Transform)
@@ -478,6 +489,89 @@ func (j *fitJob) minresColumns(ctx context.Context, a linop.Operator, b, x *mat.
 func (j *fitJob) minresRows(ctx context.Context, a linop.Operator, b krylov.RowBlock, x *mat.Dense, tol float64) (ok []bool, err error) {
 	res, err := krylov.MINRESColumnsRows(ctx, a, b, x, j.settings(-1, tol))
 	return j.minresOutcome(res, err)
+}
+
+// minresBatches is minresRows into j.u with the columns solved in batches
+// of the width classBatch gives (scaled says the operator holds a scaled
+// copy of the product's input, one more N×w block), the batches sharing
+// one set of solver blocks. Each column's iterates are those of the
+// one-batch solve, bitwise (krylov.MINRESColumnsRowsWith); the counters
+// are merged column by column, the products added up.
+func (j *fitJob) minresBatches(ctx context.Context, a linop.Operator, b krylov.RowBlock, tol float64, scaled bool) (ok []bool, err error) {
+	_, c := j.u.Dims()
+	width := j.r.classBatch(j.N, c, scaled)
+	if width >= c {
+		return j.minresRows(ctx, a, b, j.u, tol)
+	}
+	all := krylov.BlockResult{Iterations: make([]int, c), Residual: make([]float64, c)}
+	errs := make([]error, c)
+	failed := false
+	var work krylov.MINRESBlocks
+	for lo := 0; lo < c; lo += width {
+		hi := min(lo+width, c)
+		batch := krylov.RowBlock{Rows: b.Rows, Values: b.Values.Slice(0, len(b.Rows), lo, hi).(*mat.Dense)}
+		res, err := krylov.MINRESColumnsRowsWith(ctx, a, batch, j.u.Slice(0, j.N, lo, hi).(*mat.Dense), j.settings(-1, tol), &work)
+		var ce *krylov.ColumnErrors
+		if err != nil && !errors.As(err, &ce) {
+			return j.minresOutcome(all, err) // cancelled: the batches so far are in j.u
+		}
+		copy(all.Iterations[lo:hi], res.Iterations)
+		copy(all.Residual[lo:hi], res.Residual)
+		all.Products += res.Products
+		if ce != nil {
+			copy(errs[lo:hi], ce.Err)
+			failed = true
+		}
+	}
+	if failed {
+		err = &krylov.ColumnErrors{Method: "MINRESColumns", Err: errs}
+	}
+	return j.minresOutcome(all, err)
+}
+
+// minresBlocks is the number of N×w float64 blocks the inverse Laplacian's
+// MINRES solve of w columns holds beside θ: MINRESColumns' six, and on a
+// 0/1 graph the scaled copy of the product's input.
+func minresBlocks(scaled bool) int64 {
+	if scaled {
+		return 7
+	}
+	return 6
+}
+
+// classBatch returns how many of the c output columns the inverse
+// Laplacian's MINRES solves at once on N nodes: c unless MaxMemory is set
+// and θ with one batch of c columns passes it, then the widest batch
+// whose blocks fit beside θ, made even (c split into the same number of
+// batches, widths differing by at most one), and 1 when none fits
+// (InverseLaplacianBytes then reports more than MaxMemory).
+func (r *Regressor) classBatch(N, c int, scaled bool) int {
+	if r.MaxMemory <= 0 || c <= 1 {
+		return max(c, 1)
+	}
+	n, per := int64(N), 8*minresBlocks(scaled)
+	free := r.MaxMemory - 8*n*int64(c)
+	w := int64(c)
+	if n > 0 {
+		w = min(w, free/(per*n))
+	}
+	if w < 1 {
+		return 1
+	}
+	k := (int64(c) + w - 1) / w
+	return int((int64(c) + k - 1) / k)
+}
+
+// InverseLaplacianBytes returns the bytes of the N×c float64 blocks an
+// inverse-Laplacian fit by block MINRES holds at once on N nodes with c
+// output columns, with the columns in the batches MaxMemory allows: θ
+// (8Nc) and the solver's blocks, 8N·w·7 for batches of w columns (six for
+// MINRES, one for the scaled copy of the product's input on a 0/1 graph;
+// counted for every graph). The graph, the O(N) vectors and the
+// right-hand side (its labelled rows only) are not counted.
+func (r *Regressor) InverseLaplacianBytes(N, c int) int64 {
+	w := r.classBatch(N, c, true)
+	return 8*int64(N)*int64(c) + 8*minresBlocks(true)*int64(N)*int64(w)
 }
 
 // minresOutcome records the per-column counters of a MINRESColumns solve

@@ -391,8 +391,9 @@ func (j *fitJob) inverseLaplacian(ctx context.Context, s InverseLaplacian) error
 		return fmt.Errorf("stkr: inverse Laplacian: CG does not apply: the system is indefinite; use minres (default), gmres or richardson")
 	case SolverMINRES, SolverGMRES:
 		sys := lapSystem{m: j.m, eta: eta, N: N, nbeta: n * beta, isTr: isTr}
+		scaled := false
 		if p := newScaledProduct(j.m); p != nil && solver == SolverMINRES && !j.r.columnByColumn {
-			sys.m = p
+			sys.m, scaled = p, true
 		}
 		method, rhsScale := krylov.GMRES, 1.0
 		j.solver = "GMRES on the N×N system as written (paper eq. 20)"
@@ -416,7 +417,7 @@ func (j *fitJob) inverseLaplacian(ctx context.Context, s InverseLaplacian) error
 				}
 			}
 			var ok []bool
-			ok, err = j.minresRows(ctx, &sys, krylov.RowBlock{Rows: j.train, Values: b}, j.u, tol)
+			ok, err = j.minresBatches(ctx, &sys, krylov.RowBlock{Rows: j.train, Values: b}, tol, scaled)
 			zero := make([]float64, j.N)
 			for col, good := range ok {
 				if !good {
