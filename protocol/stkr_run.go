@@ -280,3 +280,21 @@ func (g STKRGrid) Cells(acc []float64) [][]float64 {
 	}
 	return cells
 }
+
+// stkrClassBlocks is how many n×c float64 blocks an STKR fit holds at
+// once, counted generously (targets, solution, work blocks, predictions).
+const stkrClassBlocks = 8
+
+// Bound sets, for the inverse Laplacian, the memory bound (limit bytes)
+// within which MINRES solves the classes in batches, and returns the bytes
+// a fit on nodes × classes takes: the batched solve's, or the three blocks
+// of scores after it when those are more; eight n×c blocks for the other
+// transforms.
+func (g *STKRGrid) Bound(nodes, classes int, limit int64) int64 {
+	block := 8 * int64(nodes) * int64(max(classes, 1))
+	if !g.Lap() {
+		return stkrClassBlocks * block
+	}
+	g.Base.MaxMemory = limit
+	return max(g.Base.InverseLaplacianBytes(nodes, max(classes, 1)), 3*block)
+}

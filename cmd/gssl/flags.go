@@ -108,13 +108,10 @@ func checkOutputs(command string, flagPaths ...string) error {
 	return nil
 }
 
-// stkrClassBlocks and classifyClassBlocks are how many n×c float64 blocks
-// an STKR fit, and a fit of gssl classify's models, hold at once, counted
-// generously (targets, solution, work blocks, predictions).
-const (
-	stkrClassBlocks     = 8
-	classifyClassBlocks = 8
-)
+// classifyClassBlocks is how many n×c float64 blocks a fit of gssl
+// classify's models holds at once, counted generously (targets, solution,
+// work blocks, predictions).
+const classifyClassBlocks = 8
 
 // checkClassMemory refuses, before any dense block is allocated, a fit
 // whose classes × nodes blocks, need bytes, pass --max-memory

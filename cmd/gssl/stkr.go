@@ -76,14 +76,7 @@ func runSTKR(ctx context.Context, opts stkrOptions, stdout, stderr io.Writer) er
 	if err != nil {
 		return fmt.Errorf("stkr: %w", err)
 	}
-	need := stkrClassBlocks * 8 * int64(ds.Graph.Nodes()) * int64(max(ds.Classes, 1))
-	if _, ok := grid.Base.Transform.(stkr.InverseLaplacian); ok {
-		// MINRES solves the classes in batches within the bound; the
-		// scores after it take three blocks.
-		grid.Base.MaxMemory = limit
-		need = max(grid.Base.InverseLaplacianBytes(ds.Graph.Nodes(), max(ds.Classes, 1)), 3*8*int64(ds.Graph.Nodes())*int64(max(ds.Classes, 1)))
-	}
-	if err := checkClassMemory("stkr", opts.In.MaxMemory, ds, need); err != nil {
+	if err := checkClassMemory("stkr", opts.In.MaxMemory, ds, grid.Bound(ds.Graph.Nodes(), ds.Classes, limit)); err != nil {
 		return err
 	}
 	run := opts.run(ds, grid, setting, stderr)
