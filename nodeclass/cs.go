@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
+	"sync"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -54,6 +56,33 @@ func Correct(ctx context.Context, s linop.BlockOperator, z *mat.Dense, labels []
 // correct is Correct, returning also the propagated errors Ê and the
 // autoscale σ, which the prediction of new nodes needs.
 func correct(ctx context.Context, s linop.BlockOperator, z *mat.Dense, labels []int, alpha, scale float64, set propagate.Settings) (out, eh *mat.Dense, sigma float64, err error) {
+	return (*errorMemo)(nil).correct(ctx, nil, s, z, labels, alpha, scale, set)
+}
+
+// errorMemo keeps the propagated errors Ê and the autoscale σ of the
+// models of one CorrectSmoothGrid, which share one base: its candidates of
+// equal α₁ differ only after the correction's solve (in the scale and the
+// smoothing), so it is solved once per α₁. A nil memo keeps nothing.
+type errorMemo struct {
+	mu      sync.Mutex
+	g       *graph.CSR // the graph of S
+	z       *mat.Dense // the base scores the entries are of
+	labels  []int
+	entries []errorEntry
+}
+
+type errorEntry struct {
+	alpha float64
+	set   propagate.Settings
+	eh    *mat.Dense
+	sigma float64
+}
+
+// correct is Correct with Ê and σ from the memo when it holds them for the
+// same graph g (S is its propagate.Symmetric), scores, labels, α and
+// settings: the solve is deterministic, so the result is bitwise the one
+// computed anew.
+func (em *errorMemo) correct(ctx context.Context, g *graph.CSR, s linop.BlockOperator, z *mat.Dense, labels []int, alpha, scale float64, set propagate.Settings) (out, eh *mat.Dense, sigma float64, err error) {
 	n, c := z.Dims()
 	if err := checkCS(s, n, labels, alpha, c); err != nil {
 		return nil, nil, 0, err
@@ -61,24 +90,8 @@ func correct(ctx context.Context, s linop.BlockOperator, z *mat.Dense, labels []
 	if scale < 0 || math.IsNaN(scale) || math.IsInf(scale, 0) {
 		return nil, nil, 0, fmt.Errorf("nodeclass: correct: scale=%v is invalid: it must be finite and ≥ 0 (0 = autoscale)", scale)
 	}
-	e := mat.NewDense(n, c, nil)
-	for i, l := range labels {
-		if l < 0 {
-			continue
-		}
-		row, zi := e.RawRowView(i), z.RawRowView(i)
-		for j := range row {
-			row[j] = -zi[j]
-		}
-		row[l]++
-		for _, v := range row {
-			sigma += math.Abs(v)
-		}
-	}
-	sigma /= float64(numLabelled(labels))
-	eh, _, err = propagate.PPRBlock(ctx, s, e, alpha, set)
-	if err != nil {
-		return nil, nil, 0, fmt.Errorf("nodeclass: correct: %w", err)
+	if eh, sigma, err = em.errors(ctx, g, s, z, labels, alpha, set); err != nil {
+		return nil, nil, 0, err
 	}
 	out = mat.DenseCopyOf(z)
 	for i := 0; i < n; i++ {
@@ -99,6 +112,49 @@ func correct(ctx context.Context, s linop.BlockOperator, z *mat.Dense, labels []
 		}
 	}
 	return out, eh, sigma, nil
+}
+
+// errors returns Ê = (1 − α)(I − αS)^{-1}E and σ = mean_{j∈L} ‖E_j‖₁ for
+// the residuals E of the scores z on the labelled nodes, from the memo
+// when it holds them (Ê is then shared: callers do not modify it).
+func (em *errorMemo) errors(ctx context.Context, g *graph.CSR, s linop.BlockOperator, z *mat.Dense, labels []int, alpha float64, set propagate.Settings) (*mat.Dense, float64, error) {
+	if em != nil {
+		em.mu.Lock()
+		defer em.mu.Unlock()
+		if em.z == nil || em.g != g || !slices.Equal(em.labels, labels) || !mat.Equal(em.z, z) {
+			em.g, em.z, em.labels, em.entries = g, mat.DenseCopyOf(z), slices.Clone(labels), nil
+		}
+		for _, e := range em.entries {
+			if e.alpha == alpha && e.set == set {
+				return e.eh, e.sigma, nil
+			}
+		}
+	}
+	n, c := z.Dims()
+	e := mat.NewDense(n, c, nil)
+	var sigma float64
+	for i, l := range labels {
+		if l < 0 {
+			continue
+		}
+		row, zi := e.RawRowView(i), z.RawRowView(i)
+		for j := range row {
+			row[j] = -zi[j]
+		}
+		row[l]++
+		for _, v := range row {
+			sigma += math.Abs(v)
+		}
+	}
+	sigma /= float64(numLabelled(labels))
+	eh, _, err := propagate.PPRBlock(ctx, s, e, alpha, set)
+	if err != nil {
+		return nil, 0, fmt.Errorf("nodeclass: correct: %w", err)
+	}
+	if em != nil {
+		em.entries = append(em.entries, errorEntry{alpha: alpha, set: set, eh: eh, sigma: sigma})
+	}
+	return eh, sigma, nil
 }
 
 // Smooth is the second step of Correct & Smooth: the corrected scores with
@@ -175,6 +231,7 @@ type CorrectSmooth struct {
 	fitBase  nodeBase
 	baseName string
 	info     estimator.Info
+	errs     *errorMemo // shared by the models of one CorrectSmoothGrid
 }
 
 // Validate checks the hyperparameters, and the base's.
@@ -263,7 +320,7 @@ func (m *CorrectSmooth) FitScores(ctx context.Context, g *graph.CSR, z *mat.Dens
 		return err
 	}
 	s := propagate.Symmetric(g)
-	zc, eh, sigma, err := correct(ctx, s, z, labels, orDefault(m.CorrectAlpha, DefaultCorrectAlpha), m.Scale, propagation(m.Propagation))
+	zc, eh, sigma, err := m.errs.correct(ctx, g, s, z, labels, orDefault(m.CorrectAlpha, DefaultCorrectAlpha), m.Scale, propagation(m.Propagation))
 	if err != nil {
 		return err
 	}

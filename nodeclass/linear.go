@@ -611,6 +611,7 @@ type design struct {
 
 	mu   sync.Mutex
 	path []pathFit // the fits so far, by penalty
+	cold []pathFit // the fits from zero so far (design.fit without a grid)
 }
 
 // pathFit is one logistic regression of a design's penalty path.
@@ -623,7 +624,7 @@ type pathFit struct {
 // fit returns the logistic regression at penalty l2 on the design (its
 // row space when reduced) with the training classes y. Outside a grid
 // (grid nil) it is fitted from zero, as logreg.Classifier's defaults fit
-// it. In a grid it is the fit at l2 along the path of the grid's penalties
+// it, and kept for the next fit at the same penalty. In a grid it is the fit at l2 along the path of the grid's penalties
 // from the largest down to l2, each started from the previous one's
 // solution (a warm start) and Jacobi-preconditioned (logreg.Classifier's
 // Precondition, exact on the orthogonal columns of the row space), and
@@ -648,11 +649,25 @@ func (d *design) fit(ctx context.Context, grid []float64, l2 float64, classes, m
 		}
 		return lr, nil
 	}
-	if grid == nil {
-		return one(l2, nil, false)
-	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	if grid == nil {
+		// A cold fit is deterministic: kept, the other models detached
+		// from the same grid (the selection's refits of its choice) reuse
+		// it.
+		k := slices.IndexFunc(d.cold, func(p pathFit) bool {
+			return p.l2 == l2 && p.classes == classes && p.maxIter == maxIter
+		})
+		if k >= 0 {
+			return d.cold[k].lr, nil
+		}
+		lr, err := one(l2, nil, false)
+		if err != nil {
+			return nil, err
+		}
+		d.cold = append(d.cold, pathFit{l2: l2, classes: classes, maxIter: maxIter, lr: lr})
+		return lr, nil
+	}
 	steps := []float64{l2}
 	for _, v := range grid {
 		if v > l2 && !slices.Contains(steps, v) {
@@ -742,8 +757,15 @@ func sparseRows(z *mat.Dense, nnz int) *loaders.Sparse {
 // training set) is propagated and decomposed once per set of data.
 type designCache struct {
 	// l2s are the penalties of the grid, fitted along one warm-started
-	// path per design (design.fit).
-	l2s     []float64
+	// path per design (design.fit); nil for the cache of a detached model
+	// (cold), whose fits start from zero as a model fitted alone.
+	l2s []float64
+	*designStore
+}
+
+// designStore is what the caches of one grid share: the designs and the
+// normalised features.
+type designStore struct {
 	mu      sync.Mutex
 	g       *graph.CSR
 	x       Features
@@ -754,6 +776,10 @@ type designCache struct {
 	normOf   Features
 }
 
+func newDesignCache(l2s []float64) *designCache {
+	return &designCache{l2s: l2s, designStore: &designStore{}}
+}
+
 // penalties returns the grid's penalties (nil for a nil cache: a model
 // fitted alone).
 func (c *designCache) penalties() []float64 {
@@ -761,6 +787,17 @@ func (c *designCache) penalties() []float64 {
 		return nil
 	}
 	return c.l2s
+}
+
+// cold returns a cache on c's designs without the penalty path: the fits
+// through it are those of a model fitted alone (the propagated designs
+// are deterministic, and so are the fits from zero, which the designs
+// keep), at no more than their cost. nil for a nil c.
+func (c *designCache) cold() *designCache {
+	if c == nil {
+		return nil
+	}
+	return &designCache{designStore: c.designStore}
 }
 
 // normalized returns normalize(x, norm), kept for the next fit of the grid
