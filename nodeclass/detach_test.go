@@ -2,6 +2,7 @@ package nodeclass
 
 import (
 	"context"
+	"math"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -73,13 +74,18 @@ func TestSelectionChoiceIsLoneFit(t *testing.T) {
 	require.NoError(t, loneCS.Fit(ctx, x, train))
 	require.True(t, mat.Equal(probs(loneCS), probs(chosen)), "chosen %v against the lone fit", chosen)
 	// Every candidate of the C&S grid against its lone fit on the chosen
-	// base's scores: the shared propagated errors change nothing.
+	// base's scores: the shared propagated errors change nothing, and the
+	// smoothing of the 12 candidates of one α₂ in one block solve stops
+	// within the solve's tolerance (1e-4 relative) of the lone solve.
 	z := probs(lone)
 	for k, c := range CorrectSmoothGrid(base.Best) {
 		c := c.(*CorrectSmooth)
 		require.NoError(t, c.Fit(ctx, x, train))
 		one := &CorrectSmooth{CorrectAlpha: c.CorrectAlpha, SmoothAlpha: c.SmoothAlpha, Scale: c.Scale}
 		require.NoError(t, one.FitScores(ctx, ds.Graph, z, train))
-		require.True(t, mat.Equal(probs(one), probs(c)), "C&S candidate %d (%v)", k, c)
+		var diff mat.Dense
+		diff.Sub(probs(one), probs(c))
+		require.Less(t, mat.Norm(&diff, math.Inf(1)), 1e-3, "C&S candidate %d (%v)", k, c)
+		require.Equal(t, estimator.Argmax(probs(one)), estimator.Argmax(probs(c)), "C&S candidate %d (%v): classes", k, c)
 	}
 }

@@ -79,8 +79,9 @@ func STKRGrid(base *STKR, etas, betas []float64) []Base {
 // CorrectSmoothGrid returns Correct & Smooth models over CorrectAlphaGrid ×
 // SmoothAlphaGrid × ScaleGrid, all on one base. The base is fitted once per
 // set of training labels (the candidates share it), and the correction's
-// propagated errors once per α₁, so a grid costs one base fit, one
-// c-column propagation per α₁ and one per candidate.
+// propagated errors once per α₁, and the candidates of one α₂ are smoothed
+// together: a grid costs one base fit, one c-column propagation per α₁ and
+// one propagation of 12·c columns per α₂.
 func CorrectSmoothGrid(base Base) []Base {
 	shared, errs := &memo{base: base}, &errorMemo{}
 	var out []Base
@@ -88,6 +89,7 @@ func CorrectSmoothGrid(base Base) []Base {
 		for _, a2 := range SmoothAlphaGrid() {
 			for _, s := range ScaleGrid() {
 				out = append(out, &CorrectSmooth{Base: shared, CorrectAlpha: a1, SmoothAlpha: a2, Scale: s, errs: errs})
+				errs.combos = append(errs.combos, csSetting{a1, a2, s})
 			}
 		}
 	}
