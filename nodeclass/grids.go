@@ -46,10 +46,11 @@ func SGCGrid(base *SGC) []Base {
 
 // APPNPGrid returns clones of base over AlphaGrid × L2Grid, each with
 // Alpha and L2 set, sharing the propagated rows of the training nodes (one
-// solve per a).
+// series of products for every a: propagate.PPRRowsSeries).
 func APPNPGrid(base *APPNP) []Base {
 	b := base.Clone()
 	b.cache = newDesignCache(L2Grid())
+	b.cache.alphas = AlphaGrid()
 	var out []Base
 	for _, a := range AlphaGrid() {
 		for _, l2 := range L2Grid() {

@@ -187,9 +187,14 @@ type pprFilter struct {
 	set propagate.Settings
 }
 
+// rows gives the rows of ΠX̂ from the truncated Chebyshev series of Π
+// (propagate.PPRRowsSeries), which a grid computes for all its a at once.
 func (f pprFilter) rows(ctx context.Context, g *graph.CSR, x Features, rows []int) (*mat.Dense, error) {
-	p, _, err := propagate.PPRRows(ctx, propagate.GCN(g), x, f.a, rows, f.set)
-	return p, err
+	p, _, err := propagate.PPRRowsSeries(ctx, propagate.GCN(g), x, []float64{f.a}, rows, f.set.Tol)
+	if err != nil {
+		return nil, err
+	}
+	return p[0], nil
 }
 
 func (f pprFilter) block(ctx context.Context, g *graph.CSR, b *mat.Dense) (*mat.Dense, int, error) {
@@ -557,9 +562,11 @@ func (m *APPNP) Clone() *APPNP {
 func (m *APPNP) Kind() string { return APPNPKind }
 
 // Fit fits the model on the labelled nodes (labels[i] ≥ 0; −1 unlabelled)
-// of x.Graph with features x.Features (required): one PPR solve with
-// len(train) columns, one product with X, the logistic regression, and
-// one PPR solve with c columns for the predictions.
+// of x.Graph with features x.Features (required): the rows of ΠX̂ at the
+// training nodes from the Chebyshev series of Π truncated at
+// Propagation.Tol (propagate.PPRRowsSeries: products with len(train)
+// columns, then one product with X), the logistic regression, and one PPR
+// solve with c columns for the predictions.
 func (m *APPNP) Fit(ctx context.Context, x estimator.Nodes, labels []int) error {
 	if err := m.Validate(); err != nil {
 		return err
@@ -766,6 +773,10 @@ type designCache struct {
 // designStore is what the caches of one grid share: the designs and the
 // normalised features.
 type designStore struct {
+	// alphas are the APPNP weights of the grid, whose designs are
+	// propagated together (propagate.PPRRowsSeries) on the first request
+	// for one of them.
+	alphas  []float64
 	mu      sync.Mutex
 	g       *graph.CSR
 	x       Features
@@ -847,21 +858,41 @@ func (c *designCache) design(ctx context.Context, g *graph.CSR, x, xn Features, 
 			return e.d, nil
 		}
 	}
-	z, err := f.rows(ctx, g, xn, train)
-	if err != nil {
-		return nil, err
-	}
-	d, err := newDesign(z)
-	if err != nil {
-		return nil, err
+	fs := []filter{f}
+	var zs []*mat.Dense
+	if p, ok := f.(pprFilter); ok && slices.Contains(c.alphas, p.a) {
+		fs = fs[:0]
+		for _, a := range c.alphas {
+			fs = append(fs, pprFilter{a, p.set})
+		}
+		var err error
+		if zs, _, err = propagate.PPRRowsSeries(ctx, propagate.GCN(g), xn, c.alphas, train, p.set.Tol); err != nil {
+			return nil, err
+		}
+	} else {
+		z, err := f.rows(ctx, g, xn, train)
+		if err != nil {
+			return nil, err
+		}
+		zs = []*mat.Dense{z}
 	}
 	// The grid's filters for one training set; a new training set (the
 	// next fold) replaces them.
 	if len(c.entries) > 0 && !slices.Equal(c.entries[0].train, train) {
 		c.entries = nil
 	}
-	c.entries = append(c.entries, designEntry{f: f, norm: norm, train: slices.Clone(train), d: d})
-	return d, nil
+	var out *design
+	for k, z := range zs {
+		d, err := newDesign(z)
+		if err != nil {
+			return nil, err
+		}
+		c.entries = append(c.entries, designEntry{f: fs[k], norm: norm, train: slices.Clone(train), d: d})
+		if fs[k] == f {
+			out = d
+		}
+	}
+	return out, nil
 }
 
 // propagation returns set with a zero Tol replaced by DefaultPropagationTol.
