@@ -61,6 +61,27 @@ func TestSelectionChoiceIsLoneFit(t *testing.T) {
 	// (so that the comparison above means something).
 	require.False(t, mat.Equal(probs(lone), probs(grid[base.Index])), "grid candidate %v", grid[base.Index])
 
+	// Refitted on other classes of the same training nodes, the chosen
+	// model (which keeps the grid's designs and fits) is the lone fit of
+	// those labels, not a kept fit.
+	shifted := make([]int, len(train))
+	for i, l := range train {
+		shifted[i] = l
+		if l >= 0 {
+			shifted[i] = (l + 1) % ds.Classes
+		}
+	}
+	again := base.Best.(interface {
+		Detached() estimator.NodeClassifier
+	}).Detached()
+	require.NoError(t, again.Fit(ctx, x, shifted))
+	require.NoError(t, base.Best.Fit(ctx, x, shifted))
+	loneShifted := cloneBase(lone)
+	require.NoError(t, loneShifted.Fit(ctx, x, shifted))
+	require.True(t, mat.Equal(probs(loneShifted), probs(again)), "detached refit on other labels")
+	require.True(t, mat.Equal(probs(loneShifted), probs(base.Best)), "chosen model refitted on other labels")
+	require.NoError(t, base.Best.Fit(ctx, x, train))
+
 	cs, err := eval.ChooseNode(ctx, CorrectSmoothGrid(base.Best), x, known, ds.Split.Val, eval.CV{})
 	require.NoError(t, err)
 	chosen := cs.Best.(*CorrectSmooth)

@@ -621,11 +621,18 @@ type design struct {
 	cold []pathFit // the fits from zero so far (design.fit without a grid)
 }
 
-// pathFit is one logistic regression of a design's penalty path.
+// pathFit is one logistic regression of a design's penalty path, or one
+// fit from zero, with the training classes y it was fitted to.
 type pathFit struct {
 	l2               float64
 	classes, maxIter int
+	y                []int
 	lr               *logreg.Classifier
+}
+
+// is reports whether p is the fit at l2 of y.
+func (p pathFit) is(l2 float64, classes, maxIter int, y []int) bool {
+	return p.l2 == l2 && p.classes == classes && p.maxIter == maxIter && slices.Equal(p.y, y)
 }
 
 // fit returns the logistic regression at penalty l2 on the design (its
@@ -662,9 +669,7 @@ func (d *design) fit(ctx context.Context, grid []float64, l2 float64, classes, m
 		// A cold fit is deterministic: kept, the other models detached
 		// from the same grid (the selection's refits of its choice) reuse
 		// it.
-		k := slices.IndexFunc(d.cold, func(p pathFit) bool {
-			return p.l2 == l2 && p.classes == classes && p.maxIter == maxIter
-		})
+		k := slices.IndexFunc(d.cold, func(p pathFit) bool { return p.is(l2, classes, maxIter, y) })
 		if k >= 0 {
 			return d.cold[k].lr, nil
 		}
@@ -672,7 +677,7 @@ func (d *design) fit(ctx context.Context, grid []float64, l2 float64, classes, m
 		if err != nil {
 			return nil, err
 		}
-		d.cold = append(d.cold, pathFit{l2: l2, classes: classes, maxIter: maxIter, lr: lr})
+		d.cold = append(d.cold, pathFit{l2: l2, classes: classes, maxIter: maxIter, y: slices.Clone(y), lr: lr})
 		return lr, nil
 	}
 	steps := []float64{l2}
@@ -685,9 +690,7 @@ func (d *design) fit(ctx context.Context, grid []float64, l2 float64, classes, m
 	slices.Reverse(steps)
 	var prev *logreg.Classifier
 	for _, v := range steps {
-		k := slices.IndexFunc(d.path, func(p pathFit) bool {
-			return p.l2 == v && p.classes == classes && p.maxIter == maxIter
-		})
+		k := slices.IndexFunc(d.path, func(p pathFit) bool { return p.is(v, classes, maxIter, y) })
 		if k >= 0 {
 			prev = d.path[k].lr
 			continue
@@ -696,7 +699,7 @@ func (d *design) fit(ctx context.Context, grid []float64, l2 float64, classes, m
 		if err != nil {
 			return nil, err
 		}
-		d.path = append(d.path, pathFit{l2: v, classes: classes, maxIter: maxIter, lr: lr})
+		d.path = append(d.path, pathFit{l2: v, classes: classes, maxIter: maxIter, y: slices.Clone(y), lr: lr})
 		prev = lr
 	}
 	return prev, nil
