@@ -5,6 +5,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/gssl/gssl/internal/gemm"
 	"github.com/gssl/gssl/internal/parallel"
 	"github.com/gssl/gssl/loaders"
 )
@@ -140,4 +141,75 @@ func (x Sparse) Gram() *mat.SymDense {
 		}
 	})
 	return g
+}
+
+// packed is a dense design packed once for the two products of every
+// evaluation of a fit (internal/gemm's panels, the register-blocked
+// micro-kernels): X for X·W and Xᵀ for Xᵀ·R. Each entry of a product is a
+// dot product accumulated in order, on one goroutine, so the result does
+// not depend on the number of workers. gonum's Dgemm, which Dense uses,
+// spends most of its time on the short rows of W and R (c entries) when
+// the design is small, as the row-space designs are.
+type packed struct {
+	Dense
+	x, xt  *gemm.Panels[float64]
+	bw, br *gemm.Panels[float64] // Wᵀ and Rᵀ, packed per product
+}
+
+// newPacked packs the design x: 2·m·d values besides X.
+func newPacked(x Dense) *packed {
+	m, d := x.Dims()
+	p := &packed{Dense: x, x: gemm.NewPanels[float64](m, d, gemm.MR, nil), xt: gemm.NewPanels[float64](d, m, gemm.MR, nil)}
+	for i := 0; i < m; i++ {
+		p.x.SetRow(i, x.X.RawRowView(i), nil, 1)
+	}
+	raw := x.X.RawMatrix()
+	p.xt.SetColumns(raw.Data, raw.Stride)
+	return p
+}
+
+// MulTo sets dst = X·W.
+func (p *packed) MulTo(dst, w *mat.Dense) { p.bw = mul(dst, p.x, w, p.bw) }
+
+// TMulTo sets dst = Xᵀ·R.
+func (p *packed) TMulTo(dst, r *mat.Dense) { p.br = mul(dst, p.xt, r, p.br) }
+
+// mul sets dst = A·B for the packed A (Rows×K) and B (K×c), packing the
+// columns of B in buf's storage, which it returns.
+func mul(dst *mat.Dense, a *gemm.Panels[float64], b *mat.Dense, buf *gemm.Panels[float64]) *gemm.Panels[float64] {
+	k, c := b.Dims()
+	if dr, dc := dst.Dims(); k != a.K || dr != a.Rows || dc != c {
+		panic(fmt.Sprintf("logreg: dimension mismatch: %d×%d times %d×%d into %d×%d", a.Rows, a.K, k, c, dr, dc))
+	}
+	buf = columnPanels(buf, b)
+	mulTo(dst, a, buf)
+	return buf
+}
+
+// columnPanels packs the columns of a (K×c) as the c rows of right-operand
+// panels, reusing p's storage.
+func columnPanels(p *gemm.Panels[float64], a *mat.Dense) *gemm.Panels[float64] {
+	k, c := a.Dims()
+	var buf []float64
+	if p != nil {
+		buf = p.Data
+	}
+	p = gemm.NewPanels(c, k, gemm.NR[float64](), buf)
+	raw := a.RawMatrix()
+	p.SetColumns(raw.Data, raw.Stride)
+	return p
+}
+
+// mulTo sets dst = A·Bᵀ, in parallel over the panels of A when there are
+// many.
+func mulTo(dst *mat.Dense, a, b *gemm.Panels[float64]) {
+	raw := dst.RawMatrix()
+	if a.Rows == 0 || b.Rows == 0 {
+		return
+	}
+	if a.K == 0 {
+		dst.Zero()
+		return
+	}
+	gemm.ParallelMulTTo(raw.Data, raw.Stride, a, b)
 }

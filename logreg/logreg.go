@@ -219,7 +219,11 @@ func (m *Classifier) solve(ctx context.Context, x Design, y []int, c int) (*fitt
 		z = Dense{zd}
 	}
 	_, dz := z.Dims()
-	obj := newObjective(z, y, c, lambda)
+	on := z
+	if zd, ok := z.(Dense); ok {
+		on = newPacked(zd)
+	}
+	obj := newObjective(on, y, c, lambda)
 	x0 := make([]float64, (dz+1)*c)
 	if m.Start != nil {
 		if err := m.startAt(x0, x, basis, c); err != nil {

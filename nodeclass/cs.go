@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
+	"sync"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -54,6 +56,54 @@ func Correct(ctx context.Context, s linop.BlockOperator, z *mat.Dense, labels []
 // correct is Correct, returning also the propagated errors Ê and the
 // autoscale σ, which the prediction of new nodes needs.
 func correct(ctx context.Context, s linop.BlockOperator, z *mat.Dense, labels []int, alpha, scale float64, set propagate.Settings) (out, eh *mat.Dense, sigma float64, err error) {
+	return (*errorMemo)(nil).correct(ctx, nil, s, z, labels, alpha, scale, set)
+}
+
+// errorMemo keeps the propagated errors Ê and the autoscale σ of the
+// models of one CorrectSmoothGrid, which share one base: its candidates of
+// equal α₁ differ only after the correction's solve (in the scale and the
+// smoothing), so it is solved once per α₁. With the grid's settings
+// (combos), it also smooths every candidate of one α₂ in one block solve
+// (smoothed). A nil memo keeps nothing.
+type errorMemo struct {
+	mu       sync.Mutex
+	g        *graph.CSR // the graph of S
+	z        *mat.Dense // the base scores the entries are of
+	labels   []int
+	entries  []errorEntry
+	combos   []csSetting
+	smoothed []smoothEntry
+}
+
+type errorEntry struct {
+	alpha float64
+	set   propagate.Settings
+	eh    *mat.Dense
+	sigma float64
+}
+
+// csSetting is one candidate's (α₁, α₂, scale) in a CorrectSmoothGrid.
+type csSetting struct{ a1, a2, scale float64 }
+
+type smoothEntry struct {
+	csSetting
+	set propagate.Settings
+	y   *mat.Dense
+}
+
+// key makes the memo's entries those of the graph g, scores z and labels,
+// dropping the others. The caller holds mu.
+func (em *errorMemo) key(g *graph.CSR, z *mat.Dense, labels []int) {
+	if em.z == nil || em.g != g || !slices.Equal(em.labels, labels) || !mat.Equal(em.z, z) {
+		em.g, em.z, em.labels, em.entries, em.smoothed = g, mat.DenseCopyOf(z), slices.Clone(labels), nil, nil
+	}
+}
+
+// correct is Correct with Ê and σ from the memo when it holds them for the
+// same graph g (S is its propagate.Symmetric), scores, labels, α and
+// settings: the solve is deterministic, so the result is bitwise the one
+// computed anew.
+func (em *errorMemo) correct(ctx context.Context, g *graph.CSR, s linop.BlockOperator, z *mat.Dense, labels []int, alpha, scale float64, set propagate.Settings) (out, eh *mat.Dense, sigma float64, err error) {
 	n, c := z.Dims()
 	if err := checkCS(s, n, labels, alpha, c); err != nil {
 		return nil, nil, 0, err
@@ -61,26 +111,16 @@ func correct(ctx context.Context, s linop.BlockOperator, z *mat.Dense, labels []
 	if scale < 0 || math.IsNaN(scale) || math.IsInf(scale, 0) {
 		return nil, nil, 0, fmt.Errorf("nodeclass: correct: scale=%v is invalid: it must be finite and ≥ 0 (0 = autoscale)", scale)
 	}
-	e := mat.NewDense(n, c, nil)
-	for i, l := range labels {
-		if l < 0 {
-			continue
-		}
-		row, zi := e.RawRowView(i), z.RawRowView(i)
-		for j := range row {
-			row[j] = -zi[j]
-		}
-		row[l]++
-		for _, v := range row {
-			sigma += math.Abs(v)
-		}
+	if eh, sigma, err = em.errors(ctx, g, s, z, labels, alpha, set); err != nil {
+		return nil, nil, 0, err
 	}
-	sigma /= float64(numLabelled(labels))
-	eh, _, err = propagate.PPRBlock(ctx, s, e, alpha, set)
-	if err != nil {
-		return nil, nil, 0, fmt.Errorf("nodeclass: correct: %w", err)
-	}
-	out = mat.DenseCopyOf(z)
+	return corrected(z, eh, sigma, scale), eh, sigma, nil
+}
+
+// corrected returns Z + the scaled correction of Ê (Correct's rule).
+func corrected(z, eh *mat.Dense, sigma, scale float64) *mat.Dense {
+	out := mat.DenseCopyOf(z)
+	n, _ := z.Dims()
 	for i := 0; i < n; i++ {
 		row, ei := out.RawRowView(i), eh.RawRowView(i)
 		f := scale
@@ -98,7 +138,55 @@ func correct(ctx context.Context, s linop.BlockOperator, z *mat.Dense, labels []
 			row[j] += f * ei[j]
 		}
 	}
-	return out, eh, sigma, nil
+	return out
+}
+
+// errors returns Ê = (1 − α)(I − αS)^{-1}E and σ = mean_{j∈L} ‖E_j‖₁ for
+// the residuals E of the scores z on the labelled nodes, from the memo
+// when it holds them (Ê is then shared: callers do not modify it).
+func (em *errorMemo) errors(ctx context.Context, g *graph.CSR, s linop.BlockOperator, z *mat.Dense, labels []int, alpha float64, set propagate.Settings) (*mat.Dense, float64, error) {
+	if em != nil {
+		em.mu.Lock()
+		defer em.mu.Unlock()
+		em.key(g, z, labels)
+	}
+	return em.errorsLocked(ctx, s, z, labels, alpha, set)
+}
+
+// errorsLocked is errors once the memo is keyed; the caller holds mu.
+func (em *errorMemo) errorsLocked(ctx context.Context, s linop.BlockOperator, z *mat.Dense, labels []int, alpha float64, set propagate.Settings) (*mat.Dense, float64, error) {
+	if em != nil {
+		for _, e := range em.entries {
+			if e.alpha == alpha && e.set == set {
+				return e.eh, e.sigma, nil
+			}
+		}
+	}
+	n, c := z.Dims()
+	e := mat.NewDense(n, c, nil)
+	var sigma float64
+	for i, l := range labels {
+		if l < 0 {
+			continue
+		}
+		row, zi := e.RawRowView(i), z.RawRowView(i)
+		for j := range row {
+			row[j] = -zi[j]
+		}
+		row[l]++
+		for _, v := range row {
+			sigma += math.Abs(v)
+		}
+	}
+	sigma /= float64(numLabelled(labels))
+	eh, _, err := propagate.PPRBlock(ctx, s, e, alpha, set)
+	if err != nil {
+		return nil, 0, fmt.Errorf("nodeclass: correct: %w", err)
+	}
+	if em != nil {
+		em.entries = append(em.entries, errorEntry{alpha: alpha, set: set, eh: eh, sigma: sigma})
+	}
+	return eh, sigma, nil
 }
 
 // Smooth is the second step of Correct & Smooth: the corrected scores with
@@ -112,19 +200,84 @@ func Smooth(ctx context.Context, s linop.BlockOperator, z *mat.Dense, labels []i
 		return nil, err
 	}
 	g := mat.DenseCopyOf(z)
-	for i, l := range labels {
-		if l < 0 {
-			continue
-		}
-		row := g.RawRowView(i)
-		clear(row)
-		row[l] = 1
-	}
+	oneHot(g, labels, 0, c)
 	out, _, err := propagate.PPRBlock(ctx, s, g, alpha, set)
 	if err != nil {
 		return nil, fmt.Errorf("nodeclass: smooth: %w", err)
 	}
 	return out, nil
+}
+
+// oneHot replaces columns col to col+c−1 of g by the one-hot labels on
+// the labelled rows.
+func oneHot(g *mat.Dense, labels []int, col, c int) {
+	for i, l := range labels {
+		if l < 0 {
+			continue
+		}
+		row := g.RawRowView(i)[col:]
+		clear(row[:c])
+		row[l] = 1
+	}
+}
+
+// smooth returns Smooth of the corrected scores of the candidate (a1, a2,
+// scale) of the memo's grid on the base scores z: on the first request
+// for α₂, every candidate of the grid with that α₂ is smoothed in one
+// block solve (the same operator and α, their inputs side by side), and
+// the others' results are kept for their fits. The block's solve stops on
+// the whole block's residual, so a result may differ from Smooth alone
+// within the tolerance; the selection refits its choice alone. A request
+// outside the grid is Smooth.
+func (em *errorMemo) smooth(ctx context.Context, g *graph.CSR, s linop.BlockOperator, z *mat.Dense, labels []int, a1, a2, scale float64, set propagate.Settings) (*mat.Dense, error) {
+	want := csSetting{a1, a2, scale}
+	if em == nil || !slices.Contains(em.combos, want) {
+		eh, sigma, err := em.errors(ctx, g, s, z, labels, a1, set)
+		if err != nil {
+			return nil, err
+		}
+		return Smooth(ctx, s, corrected(z, eh, sigma, scale), labels, a2, set)
+	}
+	em.mu.Lock()
+	defer em.mu.Unlock()
+	em.key(g, z, labels)
+	for _, e := range em.smoothed {
+		if e.csSetting == want && e.set == set {
+			return e.y, nil
+		}
+	}
+	n, c := z.Dims()
+	if err := checkCS(s, n, labels, a2, c); err != nil {
+		return nil, err
+	}
+	var batch []csSetting
+	for _, cs := range em.combos {
+		if cs.a2 == a2 && !slices.Contains(batch, cs) {
+			batch = append(batch, cs)
+		}
+	}
+	in := mat.NewDense(n, len(batch)*c, nil)
+	for b, cs := range batch {
+		eh, sigma, err := em.errorsLocked(ctx, s, z, labels, cs.a1, set)
+		if err != nil {
+			return nil, err
+		}
+		in.Slice(0, n, b*c, (b+1)*c).(*mat.Dense).Copy(corrected(z, eh, sigma, cs.scale))
+		oneHot(in, labels, b*c, c)
+	}
+	out, _, err := propagate.PPRBlock(ctx, s, in, a2, set)
+	if err != nil {
+		return nil, fmt.Errorf("nodeclass: smooth: %w", err)
+	}
+	var y *mat.Dense
+	for b, cs := range batch {
+		yb := mat.DenseCopyOf(out.Slice(0, n, b*c, (b+1)*c))
+		em.smoothed = append(em.smoothed, smoothEntry{csSetting: cs, set: set, y: yb})
+		if cs == want {
+			y = yb
+		}
+	}
+	return y, nil
 }
 
 func checkCS(s linop.BlockOperator, n int, labels []int, alpha float64, c int) error {
@@ -175,6 +328,7 @@ type CorrectSmooth struct {
 	fitBase  nodeBase
 	baseName string
 	info     estimator.Info
+	errs     *errorMemo // shared by the models of one CorrectSmoothGrid
 }
 
 // Validate checks the hyperparameters, and the base's.
@@ -263,11 +417,12 @@ func (m *CorrectSmooth) FitScores(ctx context.Context, g *graph.CSR, z *mat.Dens
 		return err
 	}
 	s := propagate.Symmetric(g)
-	zc, eh, sigma, err := correct(ctx, s, z, labels, orDefault(m.CorrectAlpha, DefaultCorrectAlpha), m.Scale, propagation(m.Propagation))
+	a1, a2, set := orDefault(m.CorrectAlpha, DefaultCorrectAlpha), orDefault(m.SmoothAlpha, DefaultSmoothAlpha), propagation(m.Propagation)
+	_, eh, sigma, err := m.errs.correct(ctx, g, s, z, labels, a1, m.Scale, set)
 	if err != nil {
 		return err
 	}
-	y, err := Smooth(ctx, s, zc, labels, orDefault(m.SmoothAlpha, DefaultSmoothAlpha), propagation(m.Propagation))
+	y, err := m.errs.smooth(ctx, g, s, z, labels, a1, a2, m.Scale, set)
 	if err != nil {
 		return err
 	}

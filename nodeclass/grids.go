@@ -32,7 +32,7 @@ func ScaleGrid() []float64 { return []float64{Autoscale, 1, 5} }
 // grid propagates once per K and set of training nodes.
 func SGCGrid(base *SGC) []Base {
 	b := base.Clone()
-	b.cache = &designCache{l2s: L2Grid()}
+	b.cache = newDesignCache(L2Grid())
 	var out []Base
 	for _, k := range KGrid() {
 		for _, l2 := range L2Grid() {
@@ -46,10 +46,11 @@ func SGCGrid(base *SGC) []Base {
 
 // APPNPGrid returns clones of base over AlphaGrid × L2Grid, each with
 // Alpha and L2 set, sharing the propagated rows of the training nodes (one
-// solve per a).
+// series of products for every a: propagate.PPRRowsSeries).
 func APPNPGrid(base *APPNP) []Base {
 	b := base.Clone()
-	b.cache = &designCache{l2s: L2Grid()}
+	b.cache = newDesignCache(L2Grid())
+	b.cache.alphas = AlphaGrid()
 	var out []Base
 	for _, a := range AlphaGrid() {
 		for _, l2 := range L2Grid() {
@@ -78,15 +79,18 @@ func STKRGrid(base *STKR, etas, betas []float64) []Base {
 
 // CorrectSmoothGrid returns Correct & Smooth models over CorrectAlphaGrid ×
 // SmoothAlphaGrid × ScaleGrid, all on one base. The base is fitted once per
-// set of training labels (the candidates share it), so a grid costs one
-// base fit and two c-column propagations per candidate.
+// set of training labels (the candidates share it), and the correction's
+// propagated errors once per α₁, and the candidates of one α₂ are smoothed
+// together: a grid costs one base fit, one c-column propagation per α₁ and
+// one propagation of 12·c columns per α₂.
 func CorrectSmoothGrid(base Base) []Base {
-	shared := &memo{base: base}
+	shared, errs := &memo{base: base}, &errorMemo{}
 	var out []Base
 	for _, a1 := range CorrectAlphaGrid() {
 		for _, a2 := range SmoothAlphaGrid() {
 			for _, s := range ScaleGrid() {
-				out = append(out, &CorrectSmooth{Base: shared, CorrectAlpha: a1, SmoothAlpha: a2, Scale: s})
+				out = append(out, &CorrectSmooth{Base: shared, CorrectAlpha: a1, SmoothAlpha: a2, Scale: s, errs: errs})
+				errs.combos = append(errs.combos, csSetting{a1, a2, s})
 			}
 		}
 	}

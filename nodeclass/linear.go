@@ -187,9 +187,14 @@ type pprFilter struct {
 	set propagate.Settings
 }
 
+// rows gives the rows of ΠX̂ from the truncated Chebyshev series of Π
+// (propagate.PPRRowsSeries), which a grid computes for all its a at once.
 func (f pprFilter) rows(ctx context.Context, g *graph.CSR, x Features, rows []int) (*mat.Dense, error) {
-	p, _, err := propagate.PPRRows(ctx, propagate.GCN(g), x, f.a, rows, f.set)
-	return p, err
+	p, _, err := propagate.PPRRowsSeries(ctx, propagate.GCN(g), x, []float64{f.a}, rows, f.set.Tol)
+	if err != nil {
+		return nil, err
+	}
+	return p[0], nil
 }
 
 func (f pprFilter) block(ctx context.Context, g *graph.CSR, b *mat.Dense) (*mat.Dense, int, error) {
@@ -557,9 +562,11 @@ func (m *APPNP) Clone() *APPNP {
 func (m *APPNP) Kind() string { return APPNPKind }
 
 // Fit fits the model on the labelled nodes (labels[i] ≥ 0; −1 unlabelled)
-// of x.Graph with features x.Features (required): one PPR solve with
-// len(train) columns, one product with X, the logistic regression, and
-// one PPR solve with c columns for the predictions.
+// of x.Graph with features x.Features (required): the rows of ΠX̂ at the
+// training nodes from the Chebyshev series of Π truncated at
+// Propagation.Tol (propagate.PPRRowsSeries: products with len(train)
+// columns, then one product with X), the logistic regression, and one PPR
+// solve with c columns for the predictions.
 func (m *APPNP) Fit(ctx context.Context, x estimator.Nodes, labels []int) error {
 	if err := m.Validate(); err != nil {
 		return err
@@ -611,19 +618,27 @@ type design struct {
 
 	mu   sync.Mutex
 	path []pathFit // the fits so far, by penalty
+	cold []pathFit // the fits from zero so far (design.fit without a grid)
 }
 
-// pathFit is one logistic regression of a design's penalty path.
+// pathFit is one logistic regression of a design's penalty path, or one
+// fit from zero, with the training classes y it was fitted to.
 type pathFit struct {
 	l2               float64
 	classes, maxIter int
+	y                []int
 	lr               *logreg.Classifier
+}
+
+// is reports whether p is the fit at l2 of y.
+func (p pathFit) is(l2 float64, classes, maxIter int, y []int) bool {
+	return p.l2 == l2 && p.classes == classes && p.maxIter == maxIter && slices.Equal(p.y, y)
 }
 
 // fit returns the logistic regression at penalty l2 on the design (its
 // row space when reduced) with the training classes y. Outside a grid
 // (grid nil) it is fitted from zero, as logreg.Classifier's defaults fit
-// it. In a grid it is the fit at l2 along the path of the grid's penalties
+// it, and kept for the next fit at the same penalty. In a grid it is the fit at l2 along the path of the grid's penalties
 // from the largest down to l2, each started from the previous one's
 // solution (a warm start) and Jacobi-preconditioned (logreg.Classifier's
 // Precondition, exact on the orthogonal columns of the row space), and
@@ -648,11 +663,23 @@ func (d *design) fit(ctx context.Context, grid []float64, l2 float64, classes, m
 		}
 		return lr, nil
 	}
-	if grid == nil {
-		return one(l2, nil, false)
-	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	if grid == nil {
+		// A cold fit is deterministic: kept, the other models detached
+		// from the same grid (the selection's refits of its choice) reuse
+		// it.
+		k := slices.IndexFunc(d.cold, func(p pathFit) bool { return p.is(l2, classes, maxIter, y) })
+		if k >= 0 {
+			return d.cold[k].lr, nil
+		}
+		lr, err := one(l2, nil, false)
+		if err != nil {
+			return nil, err
+		}
+		d.cold = append(d.cold, pathFit{l2: l2, classes: classes, maxIter: maxIter, y: slices.Clone(y), lr: lr})
+		return lr, nil
+	}
 	steps := []float64{l2}
 	for _, v := range grid {
 		if v > l2 && !slices.Contains(steps, v) {
@@ -663,9 +690,7 @@ func (d *design) fit(ctx context.Context, grid []float64, l2 float64, classes, m
 	slices.Reverse(steps)
 	var prev *logreg.Classifier
 	for _, v := range steps {
-		k := slices.IndexFunc(d.path, func(p pathFit) bool {
-			return p.l2 == v && p.classes == classes && p.maxIter == maxIter
-		})
+		k := slices.IndexFunc(d.path, func(p pathFit) bool { return p.is(v, classes, maxIter, y) })
 		if k >= 0 {
 			prev = d.path[k].lr
 			continue
@@ -674,7 +699,7 @@ func (d *design) fit(ctx context.Context, grid []float64, l2 float64, classes, m
 		if err != nil {
 			return nil, err
 		}
-		d.path = append(d.path, pathFit{l2: v, classes: classes, maxIter: maxIter, lr: lr})
+		d.path = append(d.path, pathFit{l2: v, classes: classes, maxIter: maxIter, y: slices.Clone(y), lr: lr})
 		prev = lr
 	}
 	return prev, nil
@@ -742,8 +767,19 @@ func sparseRows(z *mat.Dense, nnz int) *loaders.Sparse {
 // training set) is propagated and decomposed once per set of data.
 type designCache struct {
 	// l2s are the penalties of the grid, fitted along one warm-started
-	// path per design (design.fit).
-	l2s     []float64
+	// path per design (design.fit); nil for the cache of a detached model
+	// (cold), whose fits start from zero as a model fitted alone.
+	l2s []float64
+	*designStore
+}
+
+// designStore is what the caches of one grid share: the designs and the
+// normalised features.
+type designStore struct {
+	// alphas are the APPNP weights of the grid, whose designs are
+	// propagated together (propagate.PPRRowsSeries) on the first request
+	// for one of them.
+	alphas  []float64
 	mu      sync.Mutex
 	g       *graph.CSR
 	x       Features
@@ -754,6 +790,10 @@ type designCache struct {
 	normOf   Features
 }
 
+func newDesignCache(l2s []float64) *designCache {
+	return &designCache{l2s: l2s, designStore: &designStore{}}
+}
+
 // penalties returns the grid's penalties (nil for a nil cache: a model
 // fitted alone).
 func (c *designCache) penalties() []float64 {
@@ -761,6 +801,17 @@ func (c *designCache) penalties() []float64 {
 		return nil
 	}
 	return c.l2s
+}
+
+// cold returns a cache on c's designs without the penalty path: the fits
+// through it are those of a model fitted alone (the propagated designs
+// are deterministic, and so are the fits from zero, which the designs
+// keep), at no more than their cost. nil for a nil c.
+func (c *designCache) cold() *designCache {
+	if c == nil {
+		return nil
+	}
+	return &designCache{designStore: c.designStore}
 }
 
 // normalized returns normalize(x, norm), kept for the next fit of the grid
@@ -810,21 +861,41 @@ func (c *designCache) design(ctx context.Context, g *graph.CSR, x, xn Features, 
 			return e.d, nil
 		}
 	}
-	z, err := f.rows(ctx, g, xn, train)
-	if err != nil {
-		return nil, err
-	}
-	d, err := newDesign(z)
-	if err != nil {
-		return nil, err
+	fs := []filter{f}
+	var zs []*mat.Dense
+	if p, ok := f.(pprFilter); ok && slices.Contains(c.alphas, p.a) {
+		fs = fs[:0]
+		for _, a := range c.alphas {
+			fs = append(fs, pprFilter{a, p.set})
+		}
+		var err error
+		if zs, _, err = propagate.PPRRowsSeries(ctx, propagate.GCN(g), xn, c.alphas, train, p.set.Tol); err != nil {
+			return nil, err
+		}
+	} else {
+		z, err := f.rows(ctx, g, xn, train)
+		if err != nil {
+			return nil, err
+		}
+		zs = []*mat.Dense{z}
 	}
 	// The grid's filters for one training set; a new training set (the
 	// next fold) replaces them.
 	if len(c.entries) > 0 && !slices.Equal(c.entries[0].train, train) {
 		c.entries = nil
 	}
-	c.entries = append(c.entries, designEntry{f: f, norm: norm, train: slices.Clone(train), d: d})
-	return d, nil
+	var out *design
+	for k, z := range zs {
+		d, err := newDesign(z)
+		if err != nil {
+			return nil, err
+		}
+		c.entries = append(c.entries, designEntry{f: fs[k], norm: norm, train: slices.Clone(train), d: d})
+		if fs[k] == f {
+			out = d
+		}
+	}
+	return out, nil
 }
 
 // propagation returns set with a zero Tol replaced by DefaultPropagationTol.

@@ -41,6 +41,26 @@
 // one block product and one fused row pass; the stopping test uses the true
 // residual ‖(1−a)H − (I − aS)F_k‖_F ≤ Tol·‖(1−a)H‖_F.
 //
+// # Chebyshev series
+//
+// PPRRowsSeries expands the PPR operator instead of solving with it. On
+// [−1, 1], with r = a/(1 + √(1 − a²)) (so that a = 2r/(1 + r²)) and the
+// generating function Σ_k r^k T_k(x) = (1 − rx)/(1 − 2rx + r²) of the
+// Chebyshev polynomials T_k (Mason & Handscomb, "Chebyshev Polynomials",
+// 2003, §5.2),
+//
+//	(1 − a)/(1 − ax) = c₀·[1 + 2 Σ_{k≥1} r^k T_k(x)],   c₀ = (1 − a)/√(1 − a²),
+//
+// and since |T_k| ≤ 1 there, the series cut after K terms is within
+// 2c₀·r^{K+1}/(1 − r) of Π = (1 − a)(I − aS)^{-1} in the 2-norm (S is
+// symmetric with its spectrum in [−1, 1]). The terms T_k(S)·E_R come from
+// the three-term recurrence T_{k+1} = 2S·T_k − T_{k−1}, one block product
+// each, and do not depend on a: the rows for several a (APPNP's grid) cost
+// the products of the largest, whose r is the largest. The rate r is the
+// Chebyshev semi-iteration's, so one a costs about as many products as
+// its solve; the number of terms is fixed by a and the tolerance before
+// any product.
+//
 // # Sparse features
 //
 // A sparse X is never copied into a dense matrix: the first product S·X is

@@ -132,22 +132,14 @@ func TestPPRAgainstDense(t *testing.T) {
 		s := NewAdjacency(g, loop)
 		sd := denseAdjacency(g, loop)
 		for _, a := range []float64{0.5, 0.9, 0.99} {
-			// want = (1−a)(I − aS)^{-1}X by a dense LU solve.
-			m := mat.NewDense(30, 30, nil)
-			m.Scale(-a, sd)
-			for i := 0; i < 30; i++ {
-				m.Set(i, i, m.At(i, i)+1)
-			}
-			var want mat.Dense
-			require.NoError(t, want.Solve(m, xd))
-			want.Scale(1-a, &want)
+			want := densePPR(t, sd, xd, a)
 			set := Settings{Tol: 1e-12}
 			for name, f := range map[string]Features{"dense": {Dense: xd}, "sparse": {Sparse: xs}} {
 				got, info, err := PPR(ctx, s, f, a, set)
 				require.NoError(t, err)
 				require.LessOrEqual(t, info.Residual, 1e-12)
 				// the residual bound 1e-12 and cond(I − aS) ≤ (1+a)/(1−a) = 199
-				require.True(t, mat.EqualApprox(&want, got, 1e-9), "%s loop %v a %v", name, loop, a)
+				require.True(t, mat.EqualApprox(want, got, 1e-9), "%s loop %v a %v", name, loop, a)
 				rows := []int{29, 0, 11}
 				gr, _, err := PPRRows(ctx, s, f, a, rows, set)
 				require.NoError(t, err)
@@ -157,6 +149,20 @@ func TestPPRAgainstDense(t *testing.T) {
 			}
 		}
 	}
+}
+
+// densePPR returns (1−a)(I − aS)^{-1}X by a dense LU solve.
+func densePPR(t *testing.T, sd, x *mat.Dense, a float64) *mat.Dense {
+	n, _ := sd.Dims()
+	m := mat.NewDense(n, n, nil)
+	m.Scale(-a, sd)
+	for i := 0; i < n; i++ {
+		m.Set(i, i, m.At(i, i)+1)
+	}
+	var want mat.Dense
+	require.NoError(t, want.Solve(m, x))
+	want.Scale(1-a, &want)
+	return &want
 }
 
 func TestPPRErrors(t *testing.T) {
