@@ -214,7 +214,7 @@ func run(dir string, splits int, model, hidden, layers, dropout, lr, decay strin
 						res.FitSec /= k
 						res.Epochs /= k
 						res.Val = stat.Mean(vals, nil)
-						res.Test, res.TestStd = stat.MeanStdDev(res.Tests, nil)
+						res.Test, res.TestStd = meanStd(res.Tests)
 						res.compare()
 						if err := enc.Encode(res); err != nil {
 							return err
@@ -294,9 +294,18 @@ func runAuto(dir string, ds *loaders.NodeDataset, nodes estimator.Nodes, parts [
 	}
 	res.FitSec /= float64(len(parts))
 	res.Val = stat.Mean(vals, nil)
-	res.Test, res.TestStd = stat.MeanStdDev(res.Tests, nil)
+	res.Test, res.TestStd = meanStd(res.Tests)
 	res.compare()
 	return json.NewEncoder(os.Stdout).Encode(res)
+}
+
+// meanStd is the mean and the standard deviation (n − 1) of xs; the
+// deviation of a single split is reported as 0 (JSON has no NaN).
+func meanStd(xs []float64) (float64, float64) {
+	if len(xs) < 2 {
+		return stat.Mean(xs, nil), 0
+	}
+	return stat.MeanStdDev(xs, nil)
 }
 
 // score is the ROC AUC of class 1 or the accuracy over the nodes idx.
