@@ -69,14 +69,20 @@ func LabelRows(labels []int, classes int) (*mat.Dense, error) {
 // "Adaptive graph diffusion networks", and Platonov et al. 2023 keep
 // them apart for heterophily):
 //
-//	[X, S X, S² X, S Y]
+//	[X, S X, S² X, S Y, S² Y − R Y, log(1 + d)]
 //
-// with S = D⁻¹A (the neighbour mean without self, NeighbourMean) and Y the
-// one-hot training labels (LabelRows of labels). Labels enter one hop
-// only: S² Y would hand each training node its own label back through its
-// neighbours, a signal the test nodes do not have. Each column is then
-// standardised over all nodes (mean 0, variance 1; constant columns become
-// 0), which uses no labels. The result is n × (3d + classes).
+// with S = D⁻¹A (the neighbour mean without self, NeighbourMean), Y the
+// one-hot training labels (LabelRows of labels), R = diag(S²) the weight
+// of the two-step walks that return to their start (R_ii = Σ_{j≠i} S_ij
+// S_ji), and d_i = Σ_{j≠i} w_ij the node's degree without its self loop.
+// S² Y alone would hand each training node its own label back through
+// its neighbours, a signal the test nodes do not have; S² Y − R Y keeps
+// only the two-step walks that end at another node, so no node's label
+// enters its own row (the label trick of Wang et al., "Bag of Tricks for
+// Node Classification with Graph Neural Networks", 2021, without its
+// random masks). Each column is then standardised over all nodes (mean 0,
+// variance 1; constant columns become 0), which uses no labels. The result
+// is n × (3d + 2·classes + 1).
 func Channels(ctx context.Context, g *graph.CSR, x Features, labels []int, classes int) (*mat.Dense, error) {
 	n, d := x.Dims()
 	if n != g.Nodes() || len(labels) != n {
@@ -95,19 +101,46 @@ func Channels(ctx context.Context, g *graph.CSR, x Features, labels []int, class
 	if err != nil {
 		return nil, err
 	}
-	out := mat.NewDense(n, 3*d+classes, nil)
-	ego := out.Slice(0, n, 0, d).(*mat.Dense)
-	ego.Copy(xd)
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("nodeclass: channels cancelled: %w", err)
+	out := mat.NewDense(n, 3*d+2*classes+1, nil)
+	block := func(lo, w int) *mat.Dense { return out.Slice(0, n, lo, lo+w).(*mat.Dense) }
+	block(0, d).Copy(xd)
+	cancelled := func() error {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("nodeclass: channels cancelled: %w", err)
+		}
+		return nil
+	}
+	if err := cancelled(); err != nil {
+		return nil, err
 	}
 	hop1 := NeighbourMean(g, xd, nil)
-	out.Slice(0, n, d, 2*d).(*mat.Dense).Copy(hop1)
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("nodeclass: channels cancelled: %w", err)
+	block(d, d).Copy(hop1)
+	if err := cancelled(); err != nil {
+		return nil, err
 	}
-	out.Slice(0, n, 2*d, 3*d).(*mat.Dense).Copy(NeighbourMean(g, hop1, nil))
-	out.Slice(0, n, 3*d, 3*d+classes).(*mat.Dense).Copy(NeighbourMean(g, y, nil))
+	block(2*d, d).Copy(NeighbourMean(g, hop1, nil))
+	sy := NeighbourMean(g, y, nil)
+	block(3*d, classes).Copy(sy)
+	if err := cancelled(); err != nil {
+		return nil, err
+	}
+	s2y := NeighbourMean(g, sy, nil)
+	op := newMeanOp(g)
+	for i := 0; i < n; i++ {
+		cols, ws := g.Row(i)
+		ret, deg := 0.0, 0.0
+		for k, j := range cols {
+			if int(j) != i {
+				ret += ws[k] * op.inv[i] * ws[k] * op.inv[j]
+				deg += ws[k]
+			}
+		}
+		if k := labels[i]; k >= 0 {
+			s2y.Set(i, k, s2y.At(i, k)-ret)
+		}
+		out.Set(i, 3*d+2*classes, math.Log1p(deg))
+	}
+	block(3*d+classes, classes).Copy(s2y)
 	Standardise(out)
 	return out, nil
 }

@@ -31,7 +31,8 @@ func randomGraph(t *testing.T, n int, rng *rand.Rand) *graph.CSR {
 
 // TestChannelsDense checks Channels against the dense formula: S = D⁻¹A
 // from the dense adjacency with its diagonal removed, then the blocks
-// [X, SX, S²X, SY] standardised column by column.
+// [X, SX, S²X, SY, S²Y − diag(S²)Y, log(1 + d)] standardised column by
+// column, and checks that no training node's own label reaches its row.
 func TestChannelsDense(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	n, d, c := 12, 3, 3
@@ -66,16 +67,33 @@ func TestChannelsDense(t *testing.T) {
 			y.Set(i, k, 1)
 		}
 	}
-	var sx, ssx, sy mat.Dense
+	var sx, ssx, sy, s2, s2y mat.Dense
 	sx.Mul(s, x)
 	ssx.Mul(s, &sx)
 	sy.Mul(s, y)
-	want := mat.NewDense(n, 3*d+c, nil)
+	s2.Mul(s, s)
+	s2y.Mul(&s2, y)
+	width := 3*d + 2*c + 1
+	want := mat.NewDense(n, width, nil)
 	for i := 0; i < n; i++ {
 		row := append(append(append(append([]float64(nil), x.RawRowView(i)...), sx.RawRowView(i)...), ssx.RawRowView(i)...), sy.RawRowView(i)...)
-		want.SetRow(i, row)
+		for k := 0; k < c; k++ {
+			row = append(row, s2y.At(i, k)-s2.At(i, i)*y.At(i, k))
+		}
+		deg := 0.0
+		for j := 0; j < n; j++ {
+			if j != i {
+				deg += a.At(i, j)
+			}
+		}
+		want.SetRow(i, append(row, math.Log1p(deg)))
 	}
-	for j := 0; j < 3*d+c; j++ {
+	// The two-hop label block is S²Y with S's diagonal-free square: a
+	// node's own label reaches it only through S²'s diagonal, which the
+	// channel leaves out. Flipping one training label must not move that
+	// node's two-hop entries (before standardisation).
+	raw := mat.DenseCopyOf(want)
+	for j := 0; j < width; j++ {
 		col := mat.Col(nil, j, want)
 		mean, sd := 0.0, 0.0
 		for _, v := range col {
@@ -94,6 +112,25 @@ func TestChannelsDense(t *testing.T) {
 	}
 	if !mat.EqualApprox(got, want, 1e-12) {
 		t.Errorf("channels\n%v\nwant\n%v", mat.Formatted(got), mat.Formatted(want))
+	}
+	flipped := append([]int(nil), labels...)
+	flipped[0] = 1
+	yf := mat.NewDense(n, c, nil)
+	for i, k := range flipped {
+		if k >= 0 {
+			yf.Set(i, k, 1)
+		}
+	}
+	var s2yf mat.Dense
+	s2yf.Mul(&s2, yf)
+	for k := 0; k < c; k++ {
+		own := s2yf.At(0, k) - s2.At(0, 0)*yf.At(0, k)
+		if math.Abs(own-raw.At(0, 3*d+c+k)) > 1e-12 {
+			t.Errorf("node 0's two-hop label entry %d moves with its own label: %v → %v", k, raw.At(0, 3*d+c+k), own)
+		}
+	}
+	if s2.At(0, 0) == 0 {
+		t.Error("the test graph gives node 0 no returning two-step walk: the leak check checks nothing")
 	}
 	if _, err := Channels(context.Background(), g, Features{Dense: x}, append(labels[:n-1:n-1], 5), c); err == nil {
 		t.Error("a label beyond the classes was accepted")

@@ -159,4 +159,19 @@
 // nodes, Σ_u w_vu (W_A)_u + b_A, so its prediction is exactly the
 // network's on the graph with the node added (the fitted nodes' rows
 // would gain a column the model has no weights for, and are kept).
+//
+// # Channels
+//
+// ChannelMLP feeds a perceptron (package mlp) the ego and neighbour
+// channels of Channels, each column standardised over the nodes:
+//
+//	[X, S X, S² X, S Y, S² Y − R Y, log(1 + d)],   R = diag(S²),
+//
+// Y the one-hot training labels and d the degree without self loops. The
+// two-hop label channel drops the walks i → j → i, the only way a node's
+// own label could reach its row, so training and test nodes see the same
+// kind of signal (the label trick of Wang et al., "Bag of Tricks for
+// Node Classification with Graph Neural Networks", 2021, by construction
+// rather than by random masks). The degree channel carries what GCN's
+// symmetric normalisation sees and the neighbour means hide.
 package nodeclass

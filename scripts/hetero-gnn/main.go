@@ -42,6 +42,10 @@ import (
 	"github.com/gssl/gssl/protocol"
 )
 
+// firstSplit is the number of the first split run (-first): the splits
+// are split_F … split_{F+k−1}, and messages name them by that number.
+var firstSplit int
+
 type config struct {
 	Model   string  `json:"model"`
 	Hidden  int     `json:"hidden"`
@@ -104,7 +108,8 @@ func (r *result) compare() {
 
 func main() {
 	data := flag.String("data", "", "node-classification folder with split_<k>.txt files")
-	splits := flag.Int("splits", 10, "number of splits to run (split_0 … split_{k-1})")
+	splits := flag.Int("splits", 10, "number of splits to run (split_F … split_{F+k-1}, F the -first)")
+	flag.IntVar(&firstSplit, "first", 0, "the first split to run (F), so that a long run can take its splits one lock hold at a time")
 	model := flag.String("model", "sepgnn", "sepgnn, linkx, channelmlp or auto")
 	hidden := flag.String("hidden", "0", "hidden widths (0: the model's default)")
 	layers := flag.String("layers", "0", "SepGNN layer counts (0: default)")
@@ -137,7 +142,7 @@ func run(dir string, splits int, model, hidden, layers, dropout, lr, decay strin
 	}
 	nodes := estimator.Nodes{Graph: ds.Graph, Features: feats}
 	var parts []*loaders.Split
-	for s := 0; s < splits; s++ {
+	for s := firstSplit; s < firstSplit+splits; s++ {
 		sp, err := loaders.ReadSplit(filepath.Join(dir, fmt.Sprintf("split_%d.txt", s)), len(ds.Labels))
 		if err != nil {
 			return err
@@ -185,7 +190,7 @@ func run(dir string, splits int, model, hidden, layers, dropout, lr, decay strin
 							}
 							start := time.Now()
 							if err := m.FitValidated(context.Background(), nodes, labels, sp.Val, valLabels); err != nil {
-								return fmt.Errorf("split %d: %w", s, err)
+								return fmt.Errorf("split %d: %w", firstSplit+s, err)
 							}
 							res.FitSec += time.Since(start).Seconds()
 							res.Epochs += float64(m.Info().Iterations)
@@ -201,7 +206,7 @@ func run(dir string, splits int, model, hidden, layers, dropout, lr, decay strin
 							if err != nil {
 								return err
 							}
-							fmt.Fprintf(os.Stderr, "%s %+v split %d: val %.4f test %.4f, %d epochs, %.1f s\n", filepath.Base(dir), c, s, v, t, m.Info().Iterations, time.Since(start).Seconds())
+							fmt.Fprintf(os.Stderr, "%s %+v split %d: val %.4f test %.4f, %d epochs, %.1f s\n", filepath.Base(dir), c, firstSplit+s, v, t, m.Info().Iterations, time.Since(start).Seconds())
 							vals = append(vals, v)
 							res.Tests = append(res.Tests, t)
 						}
@@ -209,7 +214,7 @@ func run(dir string, splits int, model, hidden, layers, dropout, lr, decay strin
 						res.FitSec /= k
 						res.Epochs /= k
 						res.Val = stat.Mean(vals, nil)
-						res.Test, res.TestStd = stat.MeanStdDev(res.Tests, nil)
+						res.Test, res.TestStd = meanStd(res.Tests)
 						res.compare()
 						if err := enc.Encode(res); err != nil {
 							return err
@@ -271,7 +276,7 @@ func runAuto(dir string, ds *loaders.NodeDataset, nodes estimator.Nodes, parts [
 		start := time.Now()
 		search, _, why, err := protocol.NodeClassAuto(ds.Graph, train, false)
 		if err != nil {
-			return fmt.Errorf("split %d: %w", s, err)
+			return fmt.Errorf("split %d: %w", firstSplit+s, err)
 		}
 		search.Metric = eval.MetricAccuracy
 		if metric == "roc_auc" {
@@ -279,19 +284,28 @@ func runAuto(dir string, ds *loaders.NodeDataset, nodes estimator.Nodes, parts [
 		}
 		out, err := eval.EvaluateNodes(context.Background(), search, nodes, ds.Labels, eval.Split{Train: sp.Train, Val: sp.Val, Test: sp.Test}, eval.CV{})
 		if err != nil {
-			return fmt.Errorf("split %d: %w", s, err)
+			return fmt.Errorf("split %d: %w", firstSplit+s, err)
 		}
 		res.FitSec += time.Since(start).Seconds()
-		fmt.Fprintf(os.Stderr, "%s auto split %d (%s): %s val %.4f test %.4f, %.1f s\n", filepath.Base(dir), s, why, out.Model, out.Val, out.Test, time.Since(start).Seconds())
+		fmt.Fprintf(os.Stderr, "%s auto split %d (%s): %s val %.4f test %.4f, %.1f s\n", filepath.Base(dir), firstSplit+s, why, out.Model, out.Val, out.Test, time.Since(start).Seconds())
 		vals = append(vals, out.Val)
 		res.Tests = append(res.Tests, out.Test)
 		res.Chosen = append(res.Chosen, out.Model)
 	}
 	res.FitSec /= float64(len(parts))
 	res.Val = stat.Mean(vals, nil)
-	res.Test, res.TestStd = stat.MeanStdDev(res.Tests, nil)
+	res.Test, res.TestStd = meanStd(res.Tests)
 	res.compare()
 	return json.NewEncoder(os.Stdout).Encode(res)
+}
+
+// meanStd is the mean and the standard deviation (n − 1) of xs; the
+// deviation of a single split is reported as 0 (JSON has no NaN).
+func meanStd(xs []float64) (float64, float64) {
+	if len(xs) < 2 {
+		return stat.Mean(xs, nil), 0
+	}
+	return stat.MeanStdDev(xs, nil)
 }
 
 // score is the ROC AUC of class 1 or the accuracy over the nodes idx.
