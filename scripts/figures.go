@@ -325,7 +325,7 @@ func main() {
 			rel := filepath.ToSlash(filepath.Join(*out, s.slug+".svg"))
 			ref := fmt.Sprintf("![%s: speed against the peers](%s)", decoration.Replace(s.title), rel)
 			at := s.line + inserted
-			if !strings.Contains(strings.Join(lines[at:min(at+4, len(lines))], "\n"), "("+rel+")") {
+			if !strings.Contains(strings.Join(lines[at:min(at+6, len(lines))], "\n"), "("+rel+")") { // the accuracy link may stand first
 				lines = append(lines[:at+1], append([]string{"", ref}, lines[at+1:]...)...)
 				inserted += 2
 			}
