@@ -78,12 +78,12 @@
 //
 //   - logreg.Classifier, mlp.Classifier, spectral.LaplacianEigenmap and
 //     KernelPCA, the graph kernels alone, the nodeclass Spreading and STKR
-//     adapters, ChannelMLP, SepGNN and linbp.Propagation are not Savers: none has
+//     adapters, ChannelMLP and linbp.Propagation are not Savers: none has
 //     a file format (a kernel is refitted in a fraction of its
 //     classifier's time, an adapter is saved as the model it adapts).
 //   - The nodeclass Spreading and STKR adapters, a Correct & Smooth fitted
-//     by FitScores or on them, nodeclass.ChannelMLP, nodeclass.SepGNN and
-//     linbp.Propagation predict their fitted nodes only and refuse new ones with an error;
+//     by FitScores or on them, nodeclass.ChannelMLP and linbp.Propagation
+//     predict their fitted nodes only and refuse new ones with an error;
 //     mlp.Classifier keeps no training rows, so it refuses a nil query.
 //   - spectral.SpectralClustering.Clusters has no default: the number of
 //     groups is the question the user asks.
