@@ -10,9 +10,10 @@ import (
 
 // Bound sets the model's number of classes and, for label spreading, the
 // memory bound its block CG batches the classes within (limit bytes), and
-// returns the bytes the run takes: the model's, and with conformal the
-// n×classes probabilities formed once beside its scores to calibrate them
-// (without it, Rows streams them row by row).
+// returns the bytes the run takes: the model's, the seed rows of its
+// right-hand side (8·classes bytes per training node), and with conformal the n×classes probabilities
+// formed once beside its scores to calibrate them (without it, Rows
+// streams them row by row).
 func (e *LabelPropExperiment) Bound(classes int, limit int64, conformal bool) int64 {
 	var need int64
 	switch m := e.Model.(type) {
@@ -26,7 +27,30 @@ func (e *LabelPropExperiment) Bound(classes int, limit int64, conformal bool) in
 	if conformal {
 		need += 8 * int64(e.Graph.Nodes()) * int64(max(classes, 1))
 	}
-	return need
+	return need + 8*int64(e.trainNodes())*int64(max(classes, 1))
+}
+
+// trainNodes returns the number of seeds a fit starts from, the training
+// nodes of the first run's split (every labelled node without a split, or
+// when the split cannot be built: the run reports why). Labelprop keeps a
+// row of classes float64 values of its right-hand side for each.
+func (e *LabelPropExperiment) trainNodes() int {
+	if e.Splits != nil {
+		seed := uint64(0)
+		if len(e.Seeds) > 0 {
+			seed = e.Seeds[0]
+		}
+		if sp, _, err := e.Splits.Split(seed); err == nil {
+			return len(sp.Train)
+		}
+	}
+	labelled := 0
+	for _, l := range e.Labels {
+		if l >= 0 {
+			labelled++
+		}
+	}
+	return labelled
 }
 
 // CheckSeeds refuses several seeds on a split that does not depend on
