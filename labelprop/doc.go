@@ -56,12 +56,11 @@
 // the caches, a product is a random gather from memory and costs most of
 // an iteration of either solver, so the iteration count decides; CG's
 // error in the energy norm never exceeds Chebyshev's bound, and it needs
-// far fewer iterations when
-// the spectrum is clustered (13 against 31 iterations at a = 0.9 on the
+// far fewer iterations when the spectrum is clustered (the
 // planted-partition graphs of BENCHMARKS.md, whose bulk eigenvalues lie
 // near zero), while on a citation graph in cache the two counts are close
-// (29 against 31, PubMed) and Chebyshev's cheaper iteration wins. The
-// solver that ran is Info.Solver.
+// (PubMed) and Chebyshev's cheaper iteration wins. The solver that ran is
+// Info.Solver.
 //
 // Harmonic function (Harmonic) — X. Zhu, Z. Ghahramani and J. Lafferty,
 // "Semi-supervised learning using Gaussian fields and harmonic functions",

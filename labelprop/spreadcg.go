@@ -78,12 +78,11 @@ type panel struct{ c0, w int }
 
 // spreadPanelBytes is the largest panel of the product's input, in bytes,
 // when the n×c block is larger; 0 turns panels off. It is 0: on the
-// 10 M-edge graph of BENCHMARKS.md ("Loading and scale"), on this shared
-// machine, panels sized to a quarter of its last-level cache (8 MiB, one
-// column) were slower than the row-major block, and panels of 2 and 3
-// columns no faster (BenchmarkSpreadingScale; the figures are in the commit
-// that set it). The panels stay for machines with more cache to spare:
-// set it there, and time it.
+// 10 M-edge graph of BENCHMARKS.md ("Loading and scale"), panels sized to a
+// quarter of a 32 MiB last-level cache (8 MiB, one column) are slower than
+// the row-major block, and panels of 2 and 3 columns no faster
+// (BenchmarkSpreadingScale). The panels stay for machines with more cache
+// to spare: set it there, and time it.
 var spreadPanelBytes = 0
 
 // spreadPanelsDefault is the panel budget the tests exercise spreadPanels

@@ -25,12 +25,11 @@ const (
 	// Float32 or StopLabels, which only Chebyshev has). Above that size a
 	// product gathers its rows from memory, not the caches, and costs most
 	// of an iteration of either solver, so CG, whose error in the energy
-	// norm never exceeds Chebyshev's bound and which often needs far fewer
-	// iterations (13 against 31 at
-	// a = 0.9 on the random planted-partition graphs of BENCHMARKS.md,
-	// whose spectra are clustered), is the faster; in the caches
-	// Chebyshev's cheaper iteration wins where the counts are close (29
-	// against 31 on PubMed at a = 0.9). Info.Solver tells which one ran.
+	// norm never exceeds Chebyshev's bound and which needs far fewer
+	// iterations where the spectrum is clustered (the random
+	// planted-partition graphs of BENCHMARKS.md, "Loading and scale"), is
+	// the faster; in the caches Chebyshev's cheaper iteration wins where
+	// the counts are close (PubMed). Info.Solver tells which one ran.
 	Auto Solver = iota
 	// Chebyshev runs the Chebyshev semi-iteration on I − aS, whose
 	// eigenvalues lie in [1 − a, 1 + a] for every graph, so
@@ -65,9 +64,9 @@ func (s Solver) String() string {
 	return fmt.Sprintf("Solver(%d)", int(s))
 }
 
-// AutoCGBytes is the size of F (8·n·c bytes) from which Auto runs CG: the
-// last-level cache of the development machine (BENCHMARKS.md, label
-// spreading at scale), about that of common server CPUs per socket.
+// AutoCGBytes is the size of F (8·n·c bytes) from which Auto runs CG: a
+// last-level cache of 32 MiB, about that of common server CPUs per socket
+// (BENCHMARKS.md, "Loading and scale").
 const AutoCGBytes = 32 << 20
 
 // ParseSolver reads the names of String: "auto", "chebyshev", "cg" or

@@ -142,11 +142,9 @@
 // memory is the ids' map,
 // 8 bytes per node of counts and one read buffer: on a file of 10⁶ edges
 // among 2·10⁵ text ids ("user_123 user_456") the live heap peaks at the
-// graph itself, 11.2 bytes per edge, plus the map, about 70 bytes per node,
-// where holding the rows and their []graph.Edge copy with lines took 55
-// bytes per edge (TestTableEdgesPeakHeap). Weights add 16 bytes per edge
-// to the graph (a float64 per stored entry) and added 24 to the old path
-// (the Builder's 16 and the rows' 8). A repeated
+// graph itself, 11.2 bytes per edge, plus the map, about 70 bytes per node
+// (TestTableEdgesPeakHeap). Weights add 16 bytes per edge to the graph (a
+// float64 per stored entry). A repeated
 // edge that the policy rejects is traced back to its two lines by more
 // passes over the file, on that error only; a file that cannot be read
 // twice (a named pipe) keeps its rows, 12 bytes per edge (20 with weights).

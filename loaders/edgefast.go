@@ -37,9 +37,9 @@ var fastBlock = 16 << 20
 // second-level cache from the copy out of the page cache to its parse,
 // where a whole block in one read would go to memory and back. It is a
 // quarter of a 1 MiB L2, which the parse shares with pass 1's count
-// batches and pass 2's fill scratch: on the 100M graph of BENCHMARKS.md
-// 256 KiB pieces took about 1 CPU-s less than 1 MiB ones (64 to 512 KiB
-// were alike). Tests make it small.
+// batches and pass 2's fill scratch (on the 100M graph of BENCHMARKS.md,
+// 256 KiB pieces cost less CPU time than 1 MiB ones; 64 to 512 KiB are
+// alike). Tests make it small.
 var fastPiece = 256 << 10
 
 // fastPage is the number of consecutive ids whose counts share one page of
@@ -57,9 +57,9 @@ const fastBatch = 8192
 // pass 1 only; files below 64 MiB get size/(64·countGroups), at least 16).
 // The ids of a group are counted together, 4096 ids whose counts lie in
 // about 40 KB (at 10 M ids), so most increments hit the first- and
-// second-level caches instead of missing in a 13 MB table; with 16 ids a
-// group, pass 1's counting took 2–3 times as long on the 100 M-edge graph
-// of BENCHMARKS.md.
+// second-level caches instead of missing in a 13 MB table (with 16 ids a
+// group, pass 1's counting is several times slower on the 100 M-edge
+// graph of BENCHMARKS.md).
 const countGroupSize = 4096
 
 // ReadIntEdgesParallel reads an edge list of integer ids, "u v" or "u v w"

@@ -134,7 +134,7 @@ func TestLabelsHugeValue(t *testing.T) {
 
 func TestTUWideAttributes(t *testing.T) {
 	// 200 nodes and a first attribute line of 20 000 fields: the reader
-	// used to allocate 200 × 20 000 values before seeing line 2.
+	// must not allocate 200 × 20 000 values before seeing line 2.
 	var ind, attr strings.Builder
 	for i := 0; i < 200; i++ {
 		ind.WriteString("1\n")

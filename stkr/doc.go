@@ -82,9 +82,9 @@
 // its algorithms among the hyperparameters chosen on val. Regressor.Iterations
 // = k stops the fit after k steps of Algorithm 1 / 2 from zero (or k Krylov
 // iterations with an explicit Krylov solver); IterationsGrid is the grid
-// searched by `gssl stkr --iterations auto`. On Cora it moves SP-Lap by a
-// fraction of a point (BENCHMARKS.md), so 0, solve to the tolerance, stays
-// the default.
+// searched by `gssl stkr --max-iter auto`. On Cora it moves SP-Lap by a
+// fraction of a point (BENCHMARKS.md, STKR), so 0, solve to the tolerance,
+// is the default.
 //
 // MINRES (the default for the inverse Laplacian and for indefinite
 // polynomials) solves all output columns at once with krylov.MINRESColumns:

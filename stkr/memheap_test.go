@@ -72,8 +72,7 @@ func (h heapGraphs) allocatedBlocks(t *testing.T, r *Regressor, g *graph.CSR) fl
 // six, 7 blocks of 8Nc bytes, plus, on a 0/1 graph, the graph's scaled
 // copy of a product's input (graph.CSR.ScaledMulBlockTo), plus O(N)
 // vectors. The right-hand side enters by its train rows and α is formed
-// from the train rows of M, so neither takes a block; with them the fit
-// took 2 blocks more. The SELL copy of the graph (built for products
+// from the train rows of M, so neither takes a block. The SELL copy of the graph (built for products
 // of at most 8 columns below graph.SetSlicedLimit) is turned off here, as
 // it is at scale.
 func TestInverseLaplacianMINRESHeap(t *testing.T) {

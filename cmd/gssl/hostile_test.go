@@ -15,8 +15,8 @@ import (
 )
 
 // TestNodesFlagBounded: --nodes is the one node count the input does not
-// justify; 2·10⁹ is refused before anything is allocated (it ran for
-// minutes towards 180 GB), a plausible count is accepted.
+// justify; 2·10⁹ is refused before anything is allocated (unchecked,
+// it heads for about 180 GB), a plausible count is accepted.
 func TestNodesFlagBounded(t *testing.T) {
 	require.NoError(t, checkNodesFlag(0))
 	require.NoError(t, checkNodesFlag(1000))
