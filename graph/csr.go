@@ -366,7 +366,7 @@ func (g *CSR) MulBlockTo(dst, x *mat.Dense) {
 // Right into a scratch n×c block (pooled between calls) and gathers from
 // it: one random read per stored entry instead of two (Right_j and row j of
 // x), which is most of a product's time once neither fits in cache (10 M
-// nodes: BENCHMARKS.md, stkr at scale). The results are bitwise those of
+// nodes: BENCHMARKS.md, The graph stack at scale). The results are bitwise those of
 // the direct product.
 func (g *CSR) ScaledMulBlockTo(dst, x *mat.Dense, s Scaling) {
 	g.checkScaling(s)

@@ -11,7 +11,8 @@ const (
 	// paper does, then re-maximises κ, s and σ_ε² on the exact likelihood
 	// of the rank-L model that predictions use (doc.go, "Rank-L refit").
 	// With few labels it predicts better than the paper's procedure and
-	// than the Euclidean GP (BENCHMARKS.md, IMGP); it is the default.
+	// than the Euclidean GP (BENCHMARKS.md, Gaussian processes); it is the
+	// default.
 	ProcedureRefit Procedure = iota
 	// ProcedurePaper keeps the hyperparameters of the full-rank GMRF
 	// likelihood (Fichera et al. 2023: the paper's procedure).

@@ -48,7 +48,7 @@
 // graph.CSR.MulBlockRowsFunc); it stops by CG's rule
 // (every class's true relative residual ≤ tol) and returns that iterate
 // for every class. It takes more iterations than CG but each costs about
-// half as much, so it solves faster (BENCHMARKS.md, labelprop). Block CG
+// half as much, so it solves faster (BENCHMARKS.md, Label propagation). Block CG
 // (Solver CG) takes exactly the peer's iteration counts.
 //
 // The default, Auto, runs Chebyshev while F (8nc bytes) is smaller than

@@ -38,7 +38,7 @@ const (
 	// nodes stay hidden in the fit that predicts test as well, n = |train|,
 	// m = |other|. Where val is a large share of a sparse graph (Cora: 18 %)
 	// this cuts paths to the test nodes and costs about 8 points of test
-	// accuracy against Transductive (BENCHMARKS.md, stkr).
+	// accuracy against Transductive (BENCHMARKS.md, STKR).
 	InductiveStrict
 	// InductiveTestOnly is a looser inductive setting (not the paper's):
 	// only the test nodes and their edges are invisible; val nodes stay in
