@@ -30,7 +30,7 @@
 # --out` (the predictions table written row by row) runs on the .gsg,
 # which it maps, twice per round: first with the file's pages dropped
 # from the page cache (dd iflag=nocache: read from disk), then with them
-# read in first (from cache). Every run has a watchdog that kills it when
+# read in first (from cache); BIG_CACHES="cache" runs the second alone. Every run has a watchdog that kills it when
 # MemAvailable falls under 2 GB (WATCH_KB), so that other work on the
 # machine is not OOM-killed; a killed run is recorded as such. The peer is
 # not run at these sizes: its script reads the edge list into a string and
@@ -191,7 +191,7 @@ for spec in $BIG; do
 		echo "{\"size\": \"$name\", \"who\": \"convert\", \"rss_mb\": $((rss / 1024)), \"seconds\": $secs, \"cpu\": $(awk "BEGIN {print $cpu}")}" >> "$RES"
 	fi
 	for r in $(seq "$ROUNDS"); do
-		for cache in disk cache; do
+		for cache in ${BIG_CACHES:-disk cache}; do
 			echo "$name round $r from $cache" >&2
 			drop="" warm=""
 			if [ "$cache" = disk ]; then drop="$prefix.gsg"; else warm="$prefix.gsg"; fi

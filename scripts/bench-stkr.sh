@@ -62,7 +62,7 @@ done
 # 2. The full table of the paper's protocol (Appendix D.1): 10 seeds,
 #    p_test = 0.01, hyperparameters chosen on val, every transform in every
 #    setting (kernel PCA by Lanczos). LP(t) on the same partitions:
-#    go test ./stkr -run '^$' -bench LPPaperProtocol -benchtime 1x -v
+#    go test ./protocol -run '^$' -bench LPPaperProtocol -benchtime 1x -v
 for ds in cora pubmed amazon_photo coauthor_cs coauthor_physics; do
   trs="inverse-laplacian poly:8 krr topd:128"
   splits "$ds"
@@ -109,11 +109,11 @@ for t in 1 4 16 64 256 1024 4096; do
   "${LOCK[@]}" "${GSSL[@]}" stkr --json --data "$SHARED/data/cora" --splits "$SHARED/bench/splits/cora" --transform inverse-laplacian \
     --p-test 0 --seeds 10 --max-iter "$t" >"$OUT/early-cora-lap-curve-$t.json" 2>/dev/null
 done
-"${LOCK[@]}" env GOMAXPROCS=2 go test ./stkr -run '^$' -bench LPStepsPaperProtocol -benchtime 1x -v -count=1 \
+"${LOCK[@]}" env GOMAXPROCS=2 go test ./protocol -run '^$' -bench LPStepsPaperProtocol -benchtime 1x -v -count=1 \
   >"$OUT/early-cora-lp-steps.txt" 2>&1
 
 # 3. Solver comparison on Cora's Planetoid split (products with M, same tolerance).
-"${LOCK[@]}" env GOMAXPROCS=2 go test ./stkr -run 'TestKrylovNeedsFewerProducts|TestAlgorithm2' -v -count=1 \
+"${LOCK[@]}" env GOMAXPROCS=2 go test ./protocol -run 'TestKrylovNeedsFewerProducts|TestAlgorithm2' -v -count=1 \
   >"$OUT/solvers.txt" 2>&1
 # 4. Cora's largest connected component (--lcc), 10 saved splits mapped to it.
 #    Accuracies (no timing lock; long runs under nice): every transform ×
