@@ -62,7 +62,7 @@ ARPACK_MAXITER=${ARPACK_MAXITER:-0}
 LOCK_SCOPE=${LOCK_SCOPE:-command}
 PEER_TIMEOUT=${PEER_TIMEOUT:-0}
 PEER_TASKS=${PEER_TASKS:-$TASKS}
-PY=/usr/bin/python3
+PY=${PY:-$(pwd)/.venv-peers/bin/python} # the peer venv (bench/peers-env.sh): the system python3 has no NumPy
 PEER=scripts/peers/stack_scale.py
 LOCK=/tmp/gssl-bench.lock
 export GOMAXPROCS=2 OMP_NUM_THREADS=2 OPENBLAS_NUM_THREADS=2
