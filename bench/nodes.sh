@@ -10,7 +10,8 @@
 # gcn sgc appnp cs); LP=0 leaves out label spreading; BEFORE=BINARY also times another gssl build (e.g. main's)
 # the same way, interleaved, in rows "gssl(before) classify --model M".
 #
-# Output: bench/out/nodes.jsonl (one line per run), then the table (bench/table.py).
+# Output: bench/out/nodes.jsonl (one line per run), then the table (bench/table.py); each gssl classify report
+# as bench/out/nodes-DATASET-MODEL-ROUND.json.
 source "$(dirname "$0")/common.sh"
 ROUNDS=${1:-3}
 shift || true
@@ -36,6 +37,7 @@ for r in $(seq "$ROUNDS"); do
 		for m in $MODELS; do
 			flock "$LOCK" "$GSSL" classify --data "$d" --split "$s" --model "$m" --json > "$BENCHTMP/g.json"
 			gssl_row gnn "$ds" "gssl classify --model $m" "$BENCHTMP/g.json" >> "$OUT"
+			cp "$BENCHTMP/g.json" "bench/out/nodes-$ds-$m-$r.json" # the whole report (ROC AUC, the model chosen)
 			if [ -n "$BEFORE" ]; then
 				flock "$LOCK" "$BEFORE" classify --data "$d" --split "$s" --model "$m" --json > "$BENCHTMP/g.json"
 				gssl_row gnn "$ds" "gssl(before) classify --model $m" "$BENCHTMP/g.json" >> "$OUT"

@@ -177,8 +177,14 @@ def run_gnn(d, split, only=None):
         return best_val, best_out
 
     def report(model_name, t, val, out):
+        s = time.perf_counter() - t
         pred = out.argmax(1).numpy()
-        emit(area="gnn", dataset=name(d), peer=f"{ver} {model_name}", seconds=time.perf_counter() - t,
+        extra = {}
+        if c == 2:  # binary sets (tolokers) are scored by ROC AUC of class 1
+            from sklearn.metrics import roc_auc_score
+            score = (out[:, 1] - out[:, 0]).numpy()  # softmax's p_1 is increasing in it
+            extra["test_auc"] = float(roc_auc_score(y[te], score[te]))
+        emit(area="gnn", dataset=name(d), peer=f"{ver} {model_name}", seconds=s, **extra,
              val_accuracy=val, test_accuracy=acc(pred, y, te), params=HYPER[model_name.split()[0].lower()
                                                                              .replace("gcnconv", "gcn")
                                                                              .replace("sgconv", "sgc")

@@ -59,11 +59,23 @@ func TestTrainNetPatience(t *testing.T) {
 		require.InDelta(t, -math.Log(0.8), loss, 1e-15)
 		require.Equal(t, nt.after[3], nt.p[0], "the parameters of epoch 4 are kept")
 	}
+	// A loss that falls at every epoch runs to the cap and keeps the last.
+	falling := make([]float64, 50)
+	for k := range falling {
+		falling[k] = 0.5 + 0.009*float64(k)
+	}
+	nt := &scriptedNet{p: []float64{0}, g: []float64{0}, script: falling, pr: mat.NewDense(1, 2, nil)}
+	set := trainSettings{model: "test", epochs: 30, patience: 10, rate: 0.1}
+	epochs, _, err := trainNet(context.Background(), nt, set, rand.New(rand.NewPCG(1, 1)), []int{0}, []int{0}, []int{0}, []int{0})
+	require.NoError(t, err)
+	require.Equal(t, 30, epochs)
+	require.Equal(t, nt.after[29], nt.p[0])
 }
 
 // TestHeterophilyGrid checks the candidates of --classifier auto on a
 // heterophilous graph: the three models, each with the patience
-// AutoPatience, each fitted once per set of training labels.
+// AutoPatience and at most AutoEpochs epochs, each fitted once per set of
+// training labels.
 func TestHeterophilyGrid(t *testing.T) {
 	grid := HeterophilyGrid()
 	require.Len(t, grid, 3)
@@ -74,12 +86,15 @@ func TestHeterophilyGrid(t *testing.T) {
 		switch v := m.base.(type) {
 		case *ChannelMLP:
 			require.Equal(t, AutoPatience, v.MLP.Patience)
+			require.Equal(t, AutoEpochs, v.MLP.Epochs)
 			kinds = append(kinds, "channels")
 		case *SepGNN:
 			require.Equal(t, AutoPatience, v.patience())
+			require.Equal(t, AutoEpochs, v.epochs())
 			kinds = append(kinds, "sepgnn")
 		case *LINKX:
 			require.Equal(t, AutoPatience, v.patience())
+			require.Equal(t, AutoEpochs, v.epochs())
 			kinds = append(kinds, "linkx")
 		default:
 			t.Fatalf("unexpected candidate %T", v)
