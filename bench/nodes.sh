@@ -11,7 +11,7 @@
 # the same way, interleaved, in rows "gssl(before) classify --model M".
 #
 # Output: bench/out/nodes.jsonl (one line per run), then the table (bench/table.py); each gssl classify report
-# as bench/out/nodes-DATASET-MODEL-ROUND.json.
+# as bench/out/nodes-DATASET-MODEL-ROUND.json; the load average around each run in bench/out/nodes-load.txt.
 source "$(dirname "$0")/common.sh"
 ROUNDS=${1:-3}
 shift || true
@@ -24,30 +24,38 @@ BEFORE=${BEFORE:-}
 mkdir -p bench/out
 OUT=${OUT:-bench/out/nodes.jsonl}
 : > "$OUT"
+LOADLOG=${OUT%.jsonl}-load.txt
+: > "$LOADLOG"
+# locked CMD...: CMD under the benchmark lock; the 1-minute load average when the lock is taken and when CMD ends
+# goes to $LOADLOG.
+locked() {
+	flock "$LOCK" bash -c 'l0=$(cut -d" " -f1 /proc/loadavg); "$@"; rc=$?; a=""; for x in "$@"; do a+=" ${x##*/}"; done
+echo "$(date -u +%T) load $l0 -> $(cut -d" " -f1 /proc/loadavg):$a" >> "'"$LOADLOG"'"; exit $rc' _ "$@"
+}
 for r in $(seq "$ROUNDS"); do
 	for ds in $SETS; do
 		d=$DATA/$ds
 		s=$(split_of "$d")
 		echo "round $r $ds" >&2
 		if [ "$LP" != 0 ]; then
-			flock "$LOCK" "$GSSL" labelprop --data "$d" --split "$s" --alpha "$ALPHA" --json > "$BENCHTMP/g.json"
+			locked "$GSSL" labelprop --data "$d" --split "$s" --alpha "$ALPHA" --json > "$BENCHTMP/g.json"
 			gssl_row lp "$ds" "gssl labelprop (fit)" "$BENCHTMP/g.json" >> "$OUT"
-			flock "$LOCK" "$PEERPY" bench/peers.py lp "$d" "$s" "$ALPHA" >> "$OUT"
+			locked "$PEERPY" bench/peers.py lp "$d" "$s" "$ALPHA" >> "$OUT"
 		fi
 		for m in $MODELS; do
-			flock "$LOCK" "$GSSL" classify --data "$d" --split "$s" --model "$m" --json > "$BENCHTMP/g.json"
+			locked "$GSSL" classify --data "$d" --split "$s" --model "$m" --json > "$BENCHTMP/g.json"
 			gssl_row gnn "$ds" "gssl classify --model $m" "$BENCHTMP/g.json" >> "$OUT"
 			cp "$BENCHTMP/g.json" "bench/out/nodes-$ds-$m-$r.json" # the whole report (ROC AUC, the model chosen)
 			if [ -n "$BEFORE" ]; then
-				flock "$LOCK" "$BEFORE" classify --data "$d" --split "$s" --model "$m" --json > "$BENCHTMP/g.json"
+				locked "$BEFORE" classify --data "$d" --split "$s" --model "$m" --json > "$BENCHTMP/g.json"
 				gssl_row gnn "$ds" "gssl(before) classify --model $m" "$BENCHTMP/g.json" >> "$OUT"
 			fi
 		done
 		if [ "$PEERS" = all ]; then
-			flock "$LOCK" "$PEERPY" bench/peers.py gnn "$d" "$s" >> "$OUT"
+			locked "$PEERPY" bench/peers.py gnn "$d" "$s" >> "$OUT"
 		else
 			for p in $PEERS; do
-				flock "$LOCK" "$PEERPY" bench/peers.py gnn "$d" "$s" "$p" >> "$OUT"
+				locked "$PEERPY" bench/peers.py gnn "$d" "$s" "$p" >> "$OUT"
 			done
 		fi
 	done
