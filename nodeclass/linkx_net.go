@@ -73,6 +73,8 @@ type linkxWork struct {
 	m1, m2 *mat.Dense // dropout masks (nil: none)
 	prob   *mat.Dense // softmax(z W_o + b_o)
 	tmp    *mat.Dense // r×h scratch of the products
+	// The gradient pass's blocks, allocated by its first call and reused.
+	do, d1, du, dha, dhx *mat.Dense
 }
 
 func newLINKXWork(r int, s linkxShape) *linkxWork {
@@ -196,7 +198,9 @@ func linkxLoss(p *linkxParams, w *linkxWork, idx, y []int, lambda float64) float
 // A is symmetric in graph.CSR, so Aᵀ ∂H_A is the gather A ∂H_A.
 func linkxBackward(p, g *linkxParams, s linkxShape, x Features, g0 *graph.CSR, w *linkxWork, idx, y []int, lambda float64) {
 	n, h := s.n, s.h
-	do := mat.NewDense(n, s.c, nil)
+	w.do = grow(w.do, n, s.c)
+	do := w.do
+	do.Zero()
 	inv := 1 / float64(len(idx))
 	for k, i := range idx {
 		row := do.RawRowView(i)
@@ -207,18 +211,17 @@ func linkxBackward(p, g *linkxParams, s linkxShape, x Features, g0 *graph.CSR, w
 	}
 	mulInto(g.wo, w.z, true, do, false)
 	colSumsTo(g.bo, do)
-	d1 := mat.NewDense(n, h, nil)
+	w.d1, w.du, w.dha, w.dhx = grow(w.d1, n, h), grow(w.du, n, h), grow(w.dha, n, h), grow(w.dhx, n, h)
+	d1, du, dha, dhx := w.d1, w.du, w.dha, w.dhx
 	mulInto(d1, do, false, p.wo, true)
 	reluMaskedBack(d1, w.a1, w.m2)
 	mulInto(g.w1, w.hid, true, d1, false)
 	colSumsTo(g.b1, d1)
-	du := mat.NewDense(n, h, nil)
 	mulInto(du, d1, false, p.w1, true)
 	reluMaskedBack(du, w.u, w.m1)
 	mulInto(g.wc.Slice(0, h, 0, h).(*mat.Dense), w.ha, true, du, false)
 	mulInto(g.wc.Slice(h, 2*h, 0, h).(*mat.Dense), w.hx, true, du, false)
 	colSumsTo(g.bc, du)
-	dha, dhx := mat.NewDense(n, h, nil), mat.NewDense(n, h, nil)
 	mulInto(dha, du, false, p.wc.Slice(0, h, 0, h).(*mat.Dense), true)
 	dha.Add(dha, du)
 	mulInto(dhx, du, false, p.wc.Slice(h, 2*h, 0, h).(*mat.Dense), true)

@@ -165,6 +165,17 @@ type sepWork struct {
 	mask []*mat.Dense // dropout masks of H_0's units and of each layer (nil: none)
 	prob *mat.Dense   // softmax(H_L W_out + b_out)
 	tmp  *mat.Dense   // n×h scratch of the products
+	// The gradient pass's n×c and n×h blocks, allocated by its first call
+	// and reused by the next epochs'.
+	dz, dh, du, back *mat.Dense
+}
+
+// grow returns m, or a new r×c matrix when m is nil.
+func grow(m *mat.Dense, r, c int) *mat.Dense {
+	if m == nil {
+		return mat.NewDense(r, c, nil)
+	}
+	return m
 }
 
 func newSepWork(n int, s sepShape) *sepWork {
@@ -308,7 +319,9 @@ func sepBackward(p, g *sepParams, s sepShape, x Features, op meanOp, w *sepWork,
 	n := w.prob.RawMatrix().Rows
 	h := s.h
 	// dZ = (P − Y)/|T| on the training rows, 0 elsewhere.
-	dz := mat.NewDense(n, s.c, nil)
+	w.dz = grow(w.dz, n, s.c)
+	dz := w.dz
+	dz.Zero()
 	inv := 1 / float64(len(idx))
 	for k, i := range idx {
 		row := dz.RawRowView(i)
@@ -319,11 +332,10 @@ func sepBackward(p, g *sepParams, s sepShape, x Features, op meanOp, w *sepWork,
 	}
 	mulInto(g.wout, w.h[s.layers], true, dz, false)
 	colSumsTo(g.bout, dz)
-	dh := mat.NewDense(n, h, nil)
+	w.dh, w.du, w.back = grow(w.dh, n, h), grow(w.du, n, h), grow(w.back, n, h)
+	dh, du, back := w.dh, w.du, w.back
 	mulInto(dh, dz, false, p.wout, true)
-	du := mat.NewDense(n, h, nil)
 	t := w.tmp
-	back := mat.NewDense(n, h, nil)
 	for l := s.layers - 1; l >= 0; l-- {
 		// Through D = ReLU(N) ⊙ M into N, then LayerNorm into U.
 		dd, nx := du.RawMatrix().Data, w.nrm[l].RawMatrix().Data
