@@ -164,22 +164,22 @@ func (m *memo) Predict(ctx context.Context, q estimator.NodeQuery) (*mat.Dense, 
 // (scripts/hetero-gnn -patience; BENCHMARKS.md's heterophilous table).
 const AutoPatience = 10
 
-// AutoEpochs is the most epochs a candidate of HeterophilyGrid trains,
-// below the models' own defaults (500): the selection's time budget. A
-// candidate whose validation loss still falls at that point keeps its last
-// epoch (see the package doc for where it binds).
+// AutoEpochs is the most epochs the trained networks of HeterophilyGrid
+// (SepGNN, LINKX) run, below their own defaults (500): the selection's
+// time budget. A network whose validation loss still falls at that point
+// keeps its last epoch (see the package doc for where it binds).
 const AutoEpochs = 100
 
 // HeterophilyGrid returns the models gssl classify --classifier auto
 // chooses among on a heterophilous graph: the channel perceptron
 // (ChannelMLP), the ego/neighbour network (SepGNN) and the adjacency-row
 // network (LINKX), at their defaults but for the patience AutoPatience
-// and the most epochs AutoEpochs, each behind FitOnce (they are
+// and the networks' most epochs AutoEpochs, each behind FitOnce (they are
 // deterministic, so the selection's refit of the chosen one on the same
 // training labels reuses its fit).
 func HeterophilyGrid() []Base {
 	return []Base{
-		FitOnce(&ChannelMLP{MLP: mlp.Classifier{Patience: AutoPatience, Epochs: AutoEpochs}}),
+		FitOnce(&ChannelMLP{MLP: mlp.Classifier{Patience: AutoPatience}}),
 		FitOnce(&SepGNN{Patience: AutoPatience, Epochs: AutoEpochs}),
 		FitOnce(&LINKX{Patience: AutoPatience, Epochs: AutoEpochs}),
 	}
