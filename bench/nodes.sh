@@ -8,7 +8,8 @@
 #
 # Environment: MODELS, the gssl classify models (default "sgc appnp auto"); PEERS, the PyG models (default all:
 # gcn sgc appnp cs); LP=0 leaves out label spreading; BEFORE=BINARY also times another gssl build (e.g. main's)
-# the same way, interleaved, in rows "gssl(before) classify --model M".
+# the same way, interleaved, in rows "gssl(before) classify --model M"; PEER_TIMEOUT=S stops a peer run after S
+# seconds (it then leaves no row, and the load log says "timeout"), to keep each hold of the lock short.
 #
 # Output: bench/out/nodes.jsonl (one line per run), then the table (bench/table.py); each gssl classify report
 # as bench/out/nodes-DATASET-MODEL-ROUND.json; the load average around each run in bench/out/nodes-load.txt.
@@ -21,6 +22,8 @@ MODELS=${MODELS:-sgc appnp auto}
 PEERS=${PEERS:-all}
 LP=${LP:-1}
 BEFORE=${BEFORE:-}
+PEERRUN=()
+[ -n "${PEER_TIMEOUT:-}" ] && PEERRUN=(timeout "$PEER_TIMEOUT")
 mkdir -p bench/out
 OUT=${OUT:-bench/out/nodes.jsonl}
 : > "$OUT"
@@ -30,7 +33,8 @@ LOADLOG=${OUT%.jsonl}-load.txt
 # goes to $LOADLOG.
 locked() {
 	flock "$LOCK" bash -c 'l0=$(cut -d" " -f1 /proc/loadavg); "$@"; rc=$?; a=""; for x in "$@"; do a+=" ${x##*/}"; done
-echo "$(date -u +%T) load $l0 -> $(cut -d" " -f1 /proc/loadavg):$a" >> "'"$LOADLOG"'"; exit $rc' _ "$@"
+[ $rc = 124 ] && a+=" (timeout)"
+echo "$(date -u +%T) load $l0 -> $(cut -d" " -f1 /proc/loadavg):$a" >> "'"$LOADLOG"'"; [ $rc = 124 ] && rc=0; exit $rc' _ "$@"
 }
 for r in $(seq "$ROUNDS"); do
 	for ds in $SETS; do
@@ -52,10 +56,10 @@ for r in $(seq "$ROUNDS"); do
 			fi
 		done
 		if [ "$PEERS" = all ]; then
-			locked "$PEERPY" bench/peers.py gnn "$d" "$s" >> "$OUT"
+			locked "${PEERRUN[@]}" "$PEERPY" bench/peers.py gnn "$d" "$s" >> "$OUT"
 		else
 			for p in $PEERS; do
-				locked "$PEERPY" bench/peers.py gnn "$d" "$s" "$p" >> "$OUT"
+				locked "${PEERRUN[@]}" "$PEERPY" bench/peers.py gnn "$d" "$s" "$p" >> "$OUT"
 			done
 		fi
 	done
