@@ -8,14 +8,21 @@
 #
 # FALKON_SRC / MANIFOLD_GP_SRC: git checkouts (or bare git directories) of FalkonML/falkon and
 # nash169/manifold-gp; without them those two are recorded as not installed. Nothing of their code is kept in
-# this repository.
+# this repository. VENV (default .venv-peers of this checkout) chooses the environment, so that a worktree can
+# complete a shared one.
+#
+# falkon is built CPU-only (FORCE_ONLY_CPU=1: its CUDA kernels need nvcc, which is not here) by torch's
+# cpp_extension through ninja, MAX_JOBS (default 2) compilers at a time under nice -n 19 (they yield to timed
+# runs); the full log is kept in $VENV/falkon-build.log. It is installed without its declared dependencies:
+# all but pykeops/keopscore/wheel are in the lock, and falkon uses KeOps only for inputs of at most 50
+# dimensions (falkon/kernels/keops_helpers.py), importing it lazily.
 #
 # PyPI's torch wheel for Linux x86_64 is the CUDA build: it pulls in the nvidia-* and cuda-* wheels (cuDNN,
 # cuBLAS, NCCL, triton, ...; see peers.lock), 4.0 GB of the venv's 5.9 GB, although the peers run on the CPU only. PyPI has no
 # CPU-only torch wheel; the CPU one lives on another index this project's machines do not reach.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-VENV=$(pwd)/.venv-peers
+VENV=${VENV:-$(pwd)/.venv-peers}
 PY=${PYTHON:-python3}
 FALKON_SRC=${1:-${FALKON_SRC:-}}
 MGP_SRC=${2:-${MANIFOLD_GP_SRC:-}}
@@ -40,10 +47,13 @@ if [ -n "$FALKON_SRC" ]; then
 	src=$(checkout "$FALKON_SRC" falkon)
 	rev=$(git -C "$src" rev-parse --short HEAD 2>/dev/null || echo unknown)
 	# falkon compiles its C++ extension against the installed torch; no CUDA toolkit here, so a CPU-only build.
-	if "$VENV/bin/python" -m pip install --progress-bar off -q --no-build-isolation "$src" > "$tmp/falkon.log" 2>&1; then
-		echo "falkon (source $rev): installed" >> "$tmp/extra.txt"
+	start=$(date +%s)
+	if env FORCE_ONLY_CPU=1 MAX_JOBS="${MAX_JOBS:-2}" nice -n 19 "$VENV/bin/python" -m pip install --progress-bar off -v \
+		--no-build-isolation --no-deps "$src" > "$VENV/falkon-build.log" 2>&1 &&
+		(cd "$tmp" && "$VENV/bin/python" -c 'import falkon, torch; torch.ops.falkon._cuda_version()' > "$tmp/falkon-import.log" 2>&1); then
+		echo "falkon $(cat "$src/falkon/VERSION") (source $rev): installed, CPU-only C++ extension built in $((($(date +%s) - start) / 60)) min (MAX_JOBS=${MAX_JOBS:-2}, nice 19); pykeops not installed (unused for d > 50)" >> "$tmp/extra.txt"
 	else
-		echo "falkon (source $rev): did not build: $(grep -iE 'error' "$tmp/falkon.log" | head -3 | tr '\n' ' ')" >> "$tmp/extra.txt"
+		echo "falkon (source $rev): did not build or import after $((($(date +%s) - start) / 60)) min: $( (grep -E 'error|Error' "$VENV/falkon-build.log"; tail -1 "$tmp/falkon-import.log" 2>/dev/null) | head -3 | tr '\n' ' ')" >> "$tmp/extra.txt"
 	fi
 else
 	echo "falkon: not installed (no FALKON_SRC given)" >> "$tmp/extra.txt"
@@ -51,8 +61,9 @@ fi
 if [ -n "$MGP_SRC" ]; then
 	src=$(checkout "$MGP_SRC" manifold-gp)
 	rev=$(git -C "$src" rev-parse --short HEAD 2>/dev/null || echo unknown)
-	# manifold-gp declares faiss-gpu, torch-scatter and torch-sparse; install it without them and see whether
-	# its modules import with faiss-cpu and the torch of the lock file.
+	# manifold-gp declares faiss-gpu, torch-scatter and torch-sparse, and imports jaxtyping without declaring it
+	# (pinned in the lock); install it without them and see whether its modules import with faiss-cpu and the
+	# torch of the lock file.
 	if "$VENV/bin/python" -m pip install --progress-bar off -q --no-deps "$src" > "$tmp/mgp.log" 2>&1 &&
 		(cd "$tmp" && "$VENV/bin/python" -c 'import manifold_gp.kernels, manifold_gp.models' > "$tmp/mgp-import.log" 2>&1); then
 		echo "manifold-gp (source $rev): installed" >> "$tmp/extra.txt"
