@@ -11,7 +11,9 @@
 #
 # A CASE is DATASET:M[:PEERS] with PEERS a comma list of gssl, falkon, sklearn32, sklearn64 (default all four;
 # SKLEARN64_MAX_M, default 1000, drops sklearn64 above that M: it is the slowest peer and needs 6 GB at
-# M = 5000 on Fashion-MNIST). GSSL_ITERS (default 10) lists the --max-iter values of the gssl runs.
+# M = 5000 on Fashion-MNIST). GSSL_RUNS (default "10 20 nystrom") lists the gssl runs: a number is FALKON with
+# that many CG iterations (10 is the peers' setting), nystrom the direct solve of the same Nystroem system
+# (--solver nystrom), the solution scikit-learn's Ridge computes.
 #
 # Output: bench/out/krr.jsonl, the load before and after each case in bench/out/krr-load.txt, then the table
 # (bench/table.py) and the peak RSS per entry.
@@ -20,7 +22,7 @@ ROUNDS=${1:-3}
 shift || true
 CASES=${*:-mnist:1000 fashion_mnist:1000 fashion_mnist:5000}
 SKLEARN64_MAX_M=${SKLEARN64_MAX_M:-1000}
-GSSL_ITERS=${GSSL_ITERS:-10}
+GSSL_RUNS=${GSSL_RUNS:-10 20 nystrom}
 mkdir -p bench/out
 OUT=${OUT:-bench/out/krr.jsonl}
 : > "$OUT"
@@ -38,15 +40,17 @@ for r in $(seq "$ROUNDS"); do
 		for p in ${who//,/ }; do
 			case $p in
 			gssl)
-				for it in $GSSL_ITERS; do
+				for run in $GSSL_RUNS; do
+					if [ "$run" = nystrom ]; then solver=(--solver nystrom); else solver=(--max-iter "$run"); fi
 					flock "$LOCK" "$GSSL" falkon --json --images "$DATA/$ds" --centres "$centres" --sigma 15 --ridge 1e-8 \
-						--max-iter "$it" --precision float32 > "$BENCHTMP/g.json"
+						"${solver[@]}" --precision float32 > "$BENCHTMP/g.json"
 					"$PEERPY" -c 'import json,sys
 o=json.load(open(sys.argv[1]))
+who = "--solver nystrom (direct)" if sys.argv[3] == "nystrom" else "(%s CG it.)" % sys.argv[3]
 print(json.dumps(dict(area="krr", dataset="%s %d/%d M=%d" % (sys.argv[2], o["n_train"], o["n_test"], o["m"]),
-  peer="gssl falkon (float32, %s CG it.)" % sys.argv[3], gssl=True, seconds=o["seconds"], fit_seconds=o["fit_seconds"],
-  test_error=o["test_error"], test_accuracy=1-o["test_error"], peak_rss_mb=o["peak_rss_mb"], products=o["products"],
-  load_seconds=o["load_seconds"])))' "$BENCHTMP/g.json" "$ds" "$it" >> "$OUT"
+  peer="gssl falkon float32 " + who, gssl=True, seconds=o["seconds"], fit_seconds=o["fit_seconds"],
+  test_error=o["test_error"], test_accuracy=1-o["test_error"], peak_rss_mb=o["peak_rss_mb"], products=o.get("products"),
+  load_seconds=o["load_seconds"])))' "$BENCHTMP/g.json" "$ds" "$run" >> "$OUT"
 				done
 				;;
 			falkon | sklearn32 | sklearn64)
