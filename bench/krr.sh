@@ -3,9 +3,10 @@
 # library's falkon.Falkon (float32, as its MNIST example) and scikit-learn's Nystroem + Ridge (float32 and
 # float64), on the same images (pixels/255), the same Gaussian kernel (sigma = 15), lambda = 1e-8, the same M
 # centres (the ones scikit-learn's Nystroem(random_state=0) draws, given to gssl as --centres and to falkon as
-# a FixedSelector) and 10 CG iterations for both FALKONs. Each run holds the benchmark lock on its own; the
-# rounds interleave gssl and the peers. Test error, seconds (fit + test prediction from the data in memory)
-# and the peak RSS of each process.
+# a FixedSelector) and 10 CG iterations for both FALKONs. The rounds interleave gssl and the peers; HOLD=case
+# (default) takes the benchmark lock once per case and round for all its runs (gssl and the peers one after
+# the other in the same hold), HOLD=run once per run. Test error, seconds (fit + test prediction from the
+# data in memory) and the peak RSS of each process.
 #
 #   bench/krr.sh [ROUNDS] [CASE...]     (default 3 rounds; cases mnist:1000 fashion_mnist:1000 fashion_mnist:5000)
 #
@@ -23,6 +24,9 @@ shift || true
 CASES=${*:-mnist:1000 fashion_mnist:1000 fashion_mnist:5000}
 SKLEARN64_MAX_M=${SKLEARN64_MAX_M:-1000}
 GSSL_RUNS=${GSSL_RUNS:-10 20 nystrom}
+HOLD=${HOLD:-case}
+exec 9>> "$LOCK"
+run_lock() { if [ "$HOLD" = run ]; then flock "$LOCK" "$@"; else "$@"; fi; }
 mkdir -p bench/out
 OUT=${OUT:-bench/out/krr.jsonl}
 : > "$OUT"
@@ -36,13 +40,14 @@ for r in $(seq "$ROUNDS"); do
 		centres=$BENCHTMP/centres-$ds-$m.txt
 		[ -f "$centres" ] || "$PEERPY" bench/peers.py krr-centres "$DATA/$ds" "$m" "$centres"
 		echo "round $r $ds M=$m ($who)" >&2
+		if [ "$HOLD" != run ]; then flock 9; fi
 		echo "round $r $ds M=$m before: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$LOAD"
 		for p in ${who//,/ }; do
 			case $p in
 			gssl)
 				for run in $GSSL_RUNS; do
 					if [ "$run" = nystrom ]; then solver=(--solver nystrom); else solver=(--max-iter "$run"); fi
-					flock "$LOCK" "$GSSL" falkon --json --images "$DATA/$ds" --centres "$centres" --sigma 15 --ridge 1e-8 \
+					run_lock "$GSSL" falkon --json --images "$DATA/$ds" --centres "$centres" --sigma 15 --ridge 1e-8 \
 						"${solver[@]}" --precision float32 > "$BENCHTMP/g.json"
 					"$PEERPY" -c 'import json,sys
 o=json.load(open(sys.argv[1]))
@@ -54,7 +59,7 @@ print(json.dumps(dict(area="krr", dataset="%s %d/%d M=%d" % (sys.argv[2], o["n_t
 				done
 				;;
 			falkon | sklearn32 | sklearn64)
-				flock "$LOCK" "$PEERPY" bench/peers.py krr "$DATA/$ds" "$centres" "$p" >> "$OUT"
+				run_lock "$PEERPY" bench/peers.py krr "$DATA/$ds" "$centres" "$p" >> "$OUT"
 				;;
 			*)
 				echo "krr.sh: unknown peer $p (gssl, falkon, sklearn32, sklearn64)" >&2
@@ -63,6 +68,7 @@ print(json.dumps(dict(area="krr", dataset="%s %d/%d M=%d" % (sys.argv[2], o["n_t
 			esac
 		done
 		echo "round $r $ds M=$m after:  $(cut -d' ' -f1-3 /proc/loadavg)" >> "$LOAD"
+		if [ "$HOLD" != run ]; then flock -u 9; fi
 	done
 done
 "$PEERPY" bench/table.py "$OUT"
