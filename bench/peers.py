@@ -13,6 +13,13 @@ Usage (inside the venv made by bench/peers-env.sh; one JSON line per timed run o
                                              component, clusters = classes), ARI against the labels
   peers.py gp    SRMNIST_DIR SUBSET STEPS    GPyTorch ExactGP (Matern 5/2, Adam STEPS steps) on the labelled
                                              SUBSET, RMSE on the test images (standardised angle)
+  peers.py krr-centres IMAGE_DIR M FILE      the M Nystroem centres scikit-learn's Nystroem(random_state=0)
+                                             draws, written to FILE (indices into the training part)
+  peers.py krr   IMAGE_DIR CENTRES WHO [MAXITER]  Nystroem kernel ridge classification (one-hot targets,
+                                             pixels/255, Gaussian sigma = 15, lambda = 1e-8) on those centres:
+                                             WHO = falkon (falkon.Falkon, float32, MAXITER CG iterations,
+                                             default 10), sklearn32 / sklearn64 (Nystroem + Ridge in
+                                             float32 / float64); test error and the process's peak RSS
 
 Hyperparameters are the ones each library documents in its own examples (PyG: examples/gcn.py, sgc.py,
 citation/appnp.py, correct_and_smooth.py; see the dict HYPER below). Threads: torch.set_num_threads and the
@@ -469,6 +476,91 @@ def run_gp(d, subset, steps):
          noise=float(lik.noise.item()))
 
 
+# ---------------------------------------------------------------- Nystroem kernel ridge regression
+KRR = dict(sigma=15.0, penalty=1e-8, maxiter=10)  # falkon's MNIST example (doc/examples/falkon_mnist.ipynb)
+
+
+def load_image_split(d, dtype):
+    """The training and test parts of an image folder (origin.txt "train j" / "test j"), pixels / 255."""
+    with gzip.open(os.path.join(d, "images_u8.bin.gz"), "rb") as fh:
+        raw = np.frombuffer(fh.read(), dtype=np.uint8).reshape(-1, 784)
+    part = np.array([line.split()[0] for line in open(os.path.join(d, "origin.txt"))])
+    y = np.loadtxt(os.path.join(d, "labels.txt"), dtype=np.int64)
+    tr, te = part == "train", part == "test"
+    X = raw.astype(dtype) / dtype(255)
+    return X[tr], y[tr], X[te], y[te]
+
+
+def sklearn_centres(n, M):
+    """The rows scikit-learn's Nystroem(n_components=M, random_state=0) takes as its components: the first M
+    of RandomState(0).permutation(n) (sklearn/kernel_approximation.py, Nystroem.fit); run_krr checks the
+    fitted component_indices_ against them."""
+    return np.random.RandomState(0).permutation(n)[:M]
+
+
+def write_krr_centres(d, M, path):
+    n = sum(1 for line in open(os.path.join(d, "origin.txt")) if line.startswith("train"))
+    np.savetxt(path, sklearn_centres(n, M), fmt="%d",
+               header=f"scikit-learn Nystroem(n_components={M}, random_state=0) components: rows of the training part")
+
+
+def peak_rss_mb():
+    import resource
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def run_krr(d, centres_file, who, maxiter=KRR["maxiter"]):
+    """Kernel ridge classification on one-hot targets, f = argmax of the M-centre Nystroem model minimising
+    (1/n) sum ||f(x_i) - y_i||^2 + lambda ||f||_H^2, with k(x, y) = exp(-||x - y||^2 / (2 sigma^2)) and the
+    centres of CENTRES (falkon: FixedSelector; scikit-learn's Nystroem draws the same ones itself).
+    falkon.Falkon as its MNIST example: float32 tensors, FalkonOptions(use_cpu=True), GaussianKernel(15),
+    penalty 1e-8, M centres, maxiter 10. scikit-learn: Nystroem(kernel="rbf", gamma=1/(2 sigma^2),
+    n_components=M, random_state=0) then Ridge(alpha=n lambda, fit_intercept=False), the same objective
+    (Ridge minimises ||ZW - Y||^2 + alpha ||W||^2 over the Nystroem features Z). "seconds": fit and the test
+    predictions from the arrays in memory."""
+    sigma, lam = KRR["sigma"], KRR["penalty"]
+    dtype = np.float64 if who == "sklearn64" else np.float32
+    X, y, Xt, yt = load_image_split(d, dtype)
+    n = len(X)
+    idx = np.loadtxt(centres_file, dtype=np.int64, comments="#", ndmin=1)
+    M = len(idx)
+    Y = np.eye(10, dtype=dtype)[y]
+    ds = f"{name(d)} {n}/{len(Xt)} M={M}"
+    params = dict(sigma=sigma, penalty=lam, M=M, dtype=np.dtype(dtype).name)
+    if who == "falkon":
+        import torch
+        import falkon
+        torch.set_num_threads(THREADS)
+        tx, ty, txt = torch.from_numpy(X), torch.from_numpy(Y), torch.from_numpy(Xt)
+        sel = falkon.center_selection.FixedSelector(centers=tx[torch.from_numpy(idx)])
+        t = time.perf_counter()
+        flk = falkon.Falkon(kernel=falkon.kernels.GaussianKernel(sigma=sigma), penalty=lam, M=M,
+                            center_selection=sel, maxiter=maxiter, options=falkon.FalkonOptions(use_cpu=True))
+        flk.fit(tx, ty)
+        pred = flk.predict(txt).argmax(1).numpy()
+        s = time.perf_counter() - t
+        peer = f"falkon {falkon.__version__} Falkon (float32, {maxiter} CG it.)"
+        params.update(maxiter=maxiter, pc_epsilon="falkon's default for float32")
+    elif who in ("sklearn32", "sklearn64"):
+        import sklearn
+        from sklearn.kernel_approximation import Nystroem
+        from sklearn.linear_model import Ridge
+        t = time.perf_counter()
+        ny = Nystroem(kernel="rbf", gamma=1 / (2 * sigma ** 2), n_components=M, random_state=0)
+        Z = ny.fit_transform(X)
+        rid = Ridge(alpha=n * lam, fit_intercept=False).fit(Z, Y)
+        pred = rid.predict(ny.transform(Xt)).argmax(1)
+        s = time.perf_counter() - t
+        if not np.array_equal(np.sort(ny.component_indices_), np.sort(idx)):
+            sys.exit("peers.py krr: scikit-learn's Nystroem drew other centres than " + centres_file)
+        peer = f"scikit-learn {sklearn.__version__} Nystroem + Ridge ({np.dtype(dtype).name})"
+        params.update(ridge_alpha=n * lam, fit_intercept=False)
+    else:
+        sys.exit(f"peers.py krr: unknown peer {who!r} (falkon, sklearn32, sklearn64)")
+    emit(area="krr", dataset=ds, peer=peer, seconds=s, test_error=float(np.mean(pred != yt)),
+         test_accuracy=float(np.mean(pred == yt)), peak_rss_mb=peak_rss_mb(), params=params)
+
+
 if __name__ == "__main__":
     a = sys.argv[1:]
     if not a or a[0] in ("-h", "--help"):
@@ -488,5 +580,9 @@ if __name__ == "__main__":
         run_cluster(a[1])
     elif a[0] == "gp":
         run_gp(a[1], a[2], int(a[3]))
+    elif a[0] == "krr-centres":
+        write_krr_centres(a[1], int(a[2]), a[3])
+    elif a[0] == "krr":
+        run_krr(a[1], a[2], a[3], *(int(v) for v in a[4:5]))
     else:
-        sys.exit(f"peers.py: unknown area {a[0]!r} (lp, gnn, wl, knn, eigs, cluster, gp)")
+        sys.exit(f"peers.py: unknown area {a[0]!r} (lp, gnn, wl, knn, eigs, cluster, gp, krr-centres, krr)")

@@ -142,3 +142,37 @@ func TestMatrixBadInput(t *testing.T) {
 	_, _, err = km.Normal(ctx, nil, nil)
 	assert.ErrorIs(t, err, context.Canceled)
 }
+
+// TestNormalGroupsOfBlocks checks Normal's grouped accumulation (full
+// groups of blocks, then a partial group and a short last block) against
+// the dense KᵀK and Kᵀy.
+func TestNormalGroupsOfBlocks(t *testing.T) {
+	defer func(v int) { normalGroupMinM = v }(normalGroupMinM)
+	normalGroupMinM = 1
+	rng := rand.New(rand.NewPCG(7, 8))
+	x := randomPoints(rng, 530, 5) // 33 blocks of 16 rows and one of 2: four full groups of 8
+	c := randomPoints(rng, 41, 5)
+	u := randomPoints(rng, 530, 2)
+	k := Gaussian{Sigma: 1.5}
+	for _, prec := range []Precision{Float64, Float32} {
+		km, err := NewMatrix(k, x, c, prec, 16)
+		require.NoError(t, err)
+		ref := mat.NewDense(530, 41, nil)
+		for i := 0; i < 530; i++ {
+			for j := 0; j < 41; j++ {
+				ref.Set(i, j, k.Eval(x.RawRowView(i), c.RawRowView(j)))
+			}
+		}
+		tol := blocked64Tol
+		if prec == Float32 {
+			tol = blocked32Tol
+		}
+		var wantG, wantT mat.Dense
+		wantG.Mul(ref.T(), ref)
+		wantT.Mul(ref.T(), u)
+		g, kty, err := km.Normal(context.Background(), u, nil)
+		require.NoError(t, err)
+		assertClose(t, &wantG, g, tol, "%v grouped KᵀK", prec)
+		assertClose(t, &wantT, kty, tol, "%v grouped Kᵀy", prec)
+	}
+}

@@ -18,7 +18,7 @@ import (
 // DefaultIterations is the number of CG iterations of Falkon when
 // Iterations is 0 (and gssl falkon's --max-iter): t of the order of log n
 // suffices for the statistical rate (Rudi, Carratino & Rosasco 2017), and
-// it is the setting of scripts/bench-falkon.sh.
+// it is the setting of bench/krr.sh (and of falkon's MNIST example).
 const DefaultIterations = 10
 
 // stallTol is the relative residual below which a column of FALKON's CG is

@@ -207,3 +207,55 @@ func randRow(rng *rand.Rand, k int) []float64 {
 	}
 	return r
 }
+
+// TestAddUpperSumIsTheBlockedGram splits a deep S (rows × m) into blocks of
+// rows and checks that ParallelAddUpperSumTo over the blocks adds the upper
+// triangle of SᵀS, against float64 sums, and leaves the rest of C alone.
+func TestAddUpperSumIsTheBlockedGram(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	// blocks of unequal depth, m leaving partial panels and several groups
+	for _, sz := range []struct {
+		m      int
+		depths []int
+	}{{1, []int{3}}, {61, []int{7, 1, 20}}, {101, []int{33, 33, 5, 0, 12}}} {
+		name := fmt.Sprintf("%v", sz)
+		var rows [][]float64 // the rows of S
+		var a, b []*Panels[float64]
+		for _, k := range sz.depths {
+			blk := make([]float64, k*sz.m)
+			for r := 0; r < k; r++ {
+				row := randRow(rng, sz.m)
+				copy(blk[r*sz.m:], row)
+				rows = append(rows, row)
+			}
+			pa := NewPanels[float64](sz.m, k, MR, nil)
+			pb := NewPanels[float64](sz.m, k, NR64, nil)
+			pa.SetColumns(blk, sz.m)
+			pb.SetColumns(blk, sz.m)
+			a, b = append(a, pa), append(b, pb)
+		}
+		ldc := sz.m + 2
+		c := make([]float64, sz.m*ldc)
+		for i := range c {
+			c[i] = 1
+		}
+		ParallelAddUpperSumTo(c, ldc, 2, a, b)
+		for i := 0; i < sz.m; i++ {
+			for j := 0; j < ldc; j++ {
+				if j < i || j >= sz.m {
+					require.Equal(t, 1.0, c[i*ldc+j], "%s: (%d,%d) outside the upper triangle", name, i, j)
+					continue
+				}
+				var s, abs float64
+				for _, row := range rows {
+					s += row[i] * row[j]
+					abs += math.Abs(row[i] * row[j])
+				}
+				require.InDelta(t, 1+2*s, c[i*ldc+j], 2*gamma[float64](len(rows))*abs+1e-15, "%s: (%d,%d)", name, i, j)
+			}
+		}
+	}
+	assert.Panics(t, func() {
+		ParallelAddUpperSumTo(make([]float64, 4), 2, 1, []*Panels[float64]{NewPanels[float64](2, 1, MR, nil)}, nil)
+	})
+}

@@ -130,6 +130,71 @@ func ParallelAddUpperTo[T Float](c []float64, ldc int, alpha float64, a, b *Pane
 	parallel.Balanced(prefix, groupA*MR*NR[T](), func(lo, hi int) { mulT(c, ldc, a, b, lo, hi, alpha, true) })
 }
 
+// ParallelAddUpperSumTo is ParallelAddUpperTo for the sum Σ_s A_s·B_sᵀ of
+// several pairs (the A_s with the same Rows, the B_s too; each pair with
+// its own K): each tile of C is summed over the pairs before it is added,
+// so that C is swept once per call instead of once per pair. With A_s and
+// B_s packing block s of S it accumulates SᵀS over a deep S split in
+// blocks of rows.
+func ParallelAddUpperSumTo[T Float](c []float64, ldc int, alpha float64, a, b []*Panels[T]) {
+	if len(a) != len(b) {
+		panic(fmt.Sprintf("gemm: %d left and %d right operands", len(a), len(b)))
+	}
+	if len(a) == 0 {
+		return
+	}
+	for s := range a {
+		check(c, ldc, a[s], b[s])
+		if a[s].Rows != a[0].Rows || b[s].Rows != b[0].Rows {
+			panic(fmt.Sprintf("gemm: pair %d is %d×%d, pair 0 %d×%d", s, a[s].Rows, b[s].Rows, a[0].Rows, b[0].Rows))
+		}
+	}
+	np := a[0].Count()
+	prefix := make([]int, np+1)
+	for p := 0; p < np; p++ {
+		prefix[p+1] = prefix[p] + max(b[0].Rows-p*MR, 1)
+	}
+	parallel.Balanced(prefix, groupA*MR*NR[T](), func(lo, hi int) { mulTSum(c, ldc, a, b, lo, hi, alpha) })
+}
+
+// mulTSum adds alpha·Σ_s A_s·B_sᵀ to the entries j ≥ i of the rows of C
+// held by A panels [p0, p1): each tile is summed over the pairs in a local
+// buffer and added to C once.
+func mulTSum[T Float](c []float64, ldc int, a, b []*Panels[T], p0, p1 int, alpha float64) {
+	var tile [MR * NR32]T
+	var acc [MR * NR32]float64
+	kern := kernelFor[T]()
+	nr := b[0].W
+	rows, cols := a[0].Rows, b[0].Rows
+	for g0 := p0; g0 < p1; g0 += groupA {
+		g1 := min(g0+groupA, p1)
+		for q := g0 * MR / nr; q < b[0].Count(); q++ {
+			col0 := q * nr
+			ncol := min(nr, cols-col0)
+			for pa := g0; pa < g1; pa++ {
+				row0 := pa * MR
+				if col0+ncol <= row0 {
+					continue // the tile lies below the diagonal
+				}
+				clear(acc[:])
+				for s := range a {
+					kern(a[s].K, a[s].Panel(pa), b[s].Panel(q), tile[:])
+					for i, v := range tile[:MR*nr] {
+						acc[i] += float64(v)
+					}
+				}
+				for i := 0; i < min(MR, rows-row0); i++ {
+					dst := c[(row0+i)*ldc+col0 : (row0+i)*ldc+col0+ncol]
+					src := acc[i*nr : i*nr+ncol]
+					for j := max(0, row0+i-col0); j < ncol; j++ {
+						dst[j] += alpha * src[j]
+					}
+				}
+			}
+		}
+	}
+}
+
 func check[T Float](c []float64, ldc int, a, b *Panels[T]) {
 	if a.W != MR || b.W != NR[T]() || a.K != b.K {
 		panic(fmt.Sprintf("gemm: A is %d×%d in panels of %d, B is %d×%d in panels of %d: want widths %d and %d and the same K",
