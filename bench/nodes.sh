@@ -8,9 +8,11 @@
 #
 # Environment: MODELS, the gssl classify models (default "sgc appnp auto"); PEERS, the PyG models (default all:
 # gcn sgc appnp cs); LP=0 leaves out label spreading; BEFORE=BINARY also times another gssl build (e.g. main's)
-# the same way, interleaved, in rows "gssl(before) classify --model M".
+# the same way, interleaved, in rows "gssl(before) classify --model M"; PEER_TIMEOUT=S stops a peer run after S
+# seconds (it then leaves no row, and the load log says "timeout"), to keep each hold of the lock short.
 #
-# Output: bench/out/nodes.jsonl (one line per run), then the table (bench/table.py).
+# Output: bench/out/nodes.jsonl (one line per run), then the table (bench/table.py); each gssl classify report
+# as bench/out/nodes-DATASET-MODEL-ROUND.json; the load average around each run in bench/out/nodes-load.txt.
 source "$(dirname "$0")/common.sh"
 ROUNDS=${1:-3}
 shift || true
@@ -20,32 +22,44 @@ MODELS=${MODELS:-sgc appnp auto}
 PEERS=${PEERS:-all}
 LP=${LP:-1}
 BEFORE=${BEFORE:-}
+PEERRUN=()
+[ -n "${PEER_TIMEOUT:-}" ] && PEERRUN=(timeout "$PEER_TIMEOUT")
 mkdir -p bench/out
 OUT=${OUT:-bench/out/nodes.jsonl}
 : > "$OUT"
+LOADLOG=${OUT%.jsonl}-load.txt
+: > "$LOADLOG"
+# locked CMD...: CMD under the benchmark lock; the 1-minute load average when the lock is taken and when CMD ends
+# goes to $LOADLOG.
+locked() {
+	flock "$LOCK" bash -c 'l0=$(cut -d" " -f1 /proc/loadavg); "$@"; rc=$?; a=""; for x in "$@"; do a+=" ${x##*/}"; done
+[ $rc = 124 ] && a+=" (timeout)"
+echo "$(date -u +%T) load $l0 -> $(cut -d" " -f1 /proc/loadavg):$a" >> "'"$LOADLOG"'"; [ $rc = 124 ] && rc=0; exit $rc' _ "$@"
+}
 for r in $(seq "$ROUNDS"); do
 	for ds in $SETS; do
 		d=$DATA/$ds
 		s=$(split_of "$d")
 		echo "round $r $ds" >&2
 		if [ "$LP" != 0 ]; then
-			flock "$LOCK" "$GSSL" labelprop --data "$d" --split "$s" --alpha "$ALPHA" --json > "$BENCHTMP/g.json"
+			locked "$GSSL" labelprop --data "$d" --split "$s" --alpha "$ALPHA" --json > "$BENCHTMP/g.json"
 			gssl_row lp "$ds" "gssl labelprop (fit)" "$BENCHTMP/g.json" >> "$OUT"
-			flock "$LOCK" "$PEERPY" bench/peers.py lp "$d" "$s" "$ALPHA" >> "$OUT"
+			locked "$PEERPY" bench/peers.py lp "$d" "$s" "$ALPHA" >> "$OUT"
 		fi
 		for m in $MODELS; do
-			flock "$LOCK" "$GSSL" classify --data "$d" --split "$s" --model "$m" --json > "$BENCHTMP/g.json"
+			locked "$GSSL" classify --data "$d" --split "$s" --model "$m" --json > "$BENCHTMP/g.json"
 			gssl_row gnn "$ds" "gssl classify --model $m" "$BENCHTMP/g.json" >> "$OUT"
+			cp "$BENCHTMP/g.json" "bench/out/nodes-$ds-$m-$r.json" # the whole report (ROC AUC, the model chosen)
 			if [ -n "$BEFORE" ]; then
-				flock "$LOCK" "$BEFORE" classify --data "$d" --split "$s" --model "$m" --json > "$BENCHTMP/g.json"
+				locked "$BEFORE" classify --data "$d" --split "$s" --model "$m" --json > "$BENCHTMP/g.json"
 				gssl_row gnn "$ds" "gssl(before) classify --model $m" "$BENCHTMP/g.json" >> "$OUT"
 			fi
 		done
 		if [ "$PEERS" = all ]; then
-			flock "$LOCK" "$PEERPY" bench/peers.py gnn "$d" "$s" >> "$OUT"
+			locked "${PEERRUN[@]}" "$PEERPY" bench/peers.py gnn "$d" "$s" >> "$OUT"
 		else
 			for p in $PEERS; do
-				flock "$LOCK" "$PEERPY" bench/peers.py gnn "$d" "$s" "$p" >> "$OUT"
+				locked "${PEERRUN[@]}" "$PEERPY" bench/peers.py gnn "$d" "$s" "$p" >> "$OUT"
 			done
 		fi
 	done

@@ -72,11 +72,14 @@ type linkxWork struct {
 	z      *mat.Dense // ReLU(a1) ⊙ M_2
 	m1, m2 *mat.Dense // dropout masks (nil: none)
 	prob   *mat.Dense // softmax(z W_o + b_o)
+	tmp    *mat.Dense // r×h scratch of the products
+	// The gradient pass's blocks, allocated by its first call and reused.
+	do, d1, du, dha, dhx *mat.Dense
 }
 
 func newLINKXWork(r int, s linkxShape) *linkxWork {
 	nh := func() *mat.Dense { return mat.NewDense(r, s.h, nil) }
-	return &linkxWork{ha: nh(), hx: nh(), u: nh(), hid: nh(), a1: nh(), z: nh(), prob: mat.NewDense(r, s.c, nil)}
+	return &linkxWork{ha: nh(), hx: nh(), u: nh(), hid: nh(), a1: nh(), z: nh(), prob: mat.NewDense(r, s.c, nil), tmp: nh()}
 }
 
 func (w *linkxWork) drawMasks(rng *rand.Rand, q float64) {
@@ -106,13 +109,15 @@ func (w *linkxWork) clearMasks() { w.m1, w.m2 = nil, nil }
 // in g, self loops included as stored), gathering rows in parallel.
 func adjMulTo(dst *mat.Dense, g *graph.CSR, w *mat.Dense) {
 	parallel.For(g.Nodes(), meanGrain, func(lo, hi int) {
+		var acc rowAcc
 		for i := lo; i < hi; i++ {
-			out := dst.RawRowView(i)
-			clear(out)
+			acc.out = dst.RawRowView(i)
+			clear(acc.out)
 			cols, ws := g.Row(i)
 			for k, j := range cols {
-				vec.AddScaled(out, ws[k], w.RawRowView(int(j)))
+				acc.add(ws[k], w.RawRowView(int(j)))
 			}
+			acc.flush()
 		}
 	})
 }
@@ -126,18 +131,17 @@ func linkxForward(p *linkxParams, s linkxShape, x Features, adj func(dst *mat.De
 	featMulTo(w.hx, x, p.wx)
 	addRowVec(w.hx, p.bx)
 	h := s.h
-	var t mat.Dense
-	w.u.Mul(w.ha, p.wc.Slice(0, h, 0, h))
-	t.Mul(w.hx, p.wc.Slice(h, 2*h, 0, h))
-	w.u.Add(w.u, &t)
+	mulInto(w.u, w.ha, false, p.wc.Slice(0, h, 0, h).(*mat.Dense), false)
+	mulInto(w.tmp, w.hx, false, p.wc.Slice(h, 2*h, 0, h).(*mat.Dense), false)
+	w.u.Add(w.u, w.tmp)
 	w.u.Add(w.u, w.ha)
 	w.u.Add(w.u, w.hx)
 	addRowVec(w.u, p.bc)
 	reluMasked(w.hid, w.u, w.m1)
-	w.a1.Mul(w.hid, p.w1)
+	mulInto(w.a1, w.hid, false, p.w1, false)
 	addRowVec(w.a1, p.b1)
 	reluMasked(w.z, w.a1, w.m2)
-	w.prob.Mul(w.z, p.wo)
+	mulInto(w.prob, w.z, false, p.wo, false)
 	addRowVec(w.prob, p.bo)
 	softmaxRowsInPlace(w.prob)
 }
@@ -194,7 +198,9 @@ func linkxLoss(p *linkxParams, w *linkxWork, idx, y []int, lambda float64) float
 // A is symmetric in graph.CSR, so Aᵀ ∂H_A is the gather A ∂H_A.
 func linkxBackward(p, g *linkxParams, s linkxShape, x Features, g0 *graph.CSR, w *linkxWork, idx, y []int, lambda float64) {
 	n, h := s.n, s.h
-	do := mat.NewDense(n, s.c, nil)
+	w.do = grow(w.do, n, s.c)
+	do := w.do
+	do.Zero()
 	inv := 1 / float64(len(idx))
 	for k, i := range idx {
 		row := do.RawRowView(i)
@@ -203,23 +209,22 @@ func linkxBackward(p, g *linkxParams, s linkxShape, x Features, g0 *graph.CSR, w
 		}
 		row[y[k]] -= inv
 	}
-	g.wo.Mul(w.z.T(), do)
+	mulInto(g.wo, w.z, true, do, false)
 	colSumsTo(g.bo, do)
-	d1 := mat.NewDense(n, h, nil)
-	d1.Mul(do, p.wo.T())
+	w.d1, w.du, w.dha, w.dhx = grow(w.d1, n, h), grow(w.du, n, h), grow(w.dha, n, h), grow(w.dhx, n, h)
+	d1, du, dha, dhx := w.d1, w.du, w.dha, w.dhx
+	mulInto(d1, do, false, p.wo, true)
 	reluMaskedBack(d1, w.a1, w.m2)
-	g.w1.Mul(w.hid.T(), d1)
+	mulInto(g.w1, w.hid, true, d1, false)
 	colSumsTo(g.b1, d1)
-	du := mat.NewDense(n, h, nil)
-	du.Mul(d1, p.w1.T())
+	mulInto(du, d1, false, p.w1, true)
 	reluMaskedBack(du, w.u, w.m1)
-	g.wc.Slice(0, h, 0, h).(*mat.Dense).Mul(w.ha.T(), du)
-	g.wc.Slice(h, 2*h, 0, h).(*mat.Dense).Mul(w.hx.T(), du)
+	mulInto(g.wc.Slice(0, h, 0, h).(*mat.Dense), w.ha, true, du, false)
+	mulInto(g.wc.Slice(h, 2*h, 0, h).(*mat.Dense), w.hx, true, du, false)
 	colSumsTo(g.bc, du)
-	dha, dhx := mat.NewDense(n, h, nil), mat.NewDense(n, h, nil)
-	dha.Mul(du, p.wc.Slice(0, h, 0, h).T())
+	mulInto(dha, du, false, p.wc.Slice(0, h, 0, h).(*mat.Dense), true)
 	dha.Add(dha, du)
-	dhx.Mul(du, p.wc.Slice(h, 2*h, 0, h).T())
+	mulInto(dhx, du, false, p.wc.Slice(h, 2*h, 0, h).(*mat.Dense), true)
 	dhx.Add(dhx, du)
 	adjMulTo(g.wa, g0, dha)
 	colSumsTo(g.ba, dha)

@@ -130,9 +130,11 @@ func (m meanOp) mulT(dst, src *mat.Dense) { m.apply(dst, src, true) }
 
 func (m meanOp) apply(dst, src *mat.Dense, transpose bool) {
 	parallel.For(m.g.Nodes(), meanGrain, func(lo, hi int) {
+		var acc rowAcc
 		for i := lo; i < hi; i++ {
 			out := dst.RawRowView(i)
 			clear(out)
+			acc.out = out
 			cols, ws := m.g.Row(i)
 			for k, j := range cols {
 				if int(j) == i {
@@ -142,8 +144,9 @@ func (m meanOp) apply(dst, src *mat.Dense, transpose bool) {
 				if transpose {
 					a *= m.inv[j]
 				}
-				vec.AddScaled(out, a, src.RawRowView(int(j)))
+				acc.add(a, src.RawRowView(int(j)))
 			}
+			acc.flush()
 			if !transpose {
 				vec.Scale(m.inv[i], out)
 			}
@@ -161,10 +164,22 @@ type sepWork struct {
 	nrm  []*mat.Dense // γ x̂ + β
 	mask []*mat.Dense // dropout masks of H_0's units and of each layer (nil: none)
 	prob *mat.Dense   // softmax(H_L W_out + b_out)
+	tmp  *mat.Dense   // n×h scratch of the products
+	// The gradient pass's n×c and n×h blocks, allocated by its first call
+	// and reused by the next epochs'.
+	dz, dh, du, back *mat.Dense
+}
+
+// grow returns m, or a new r×c matrix when m is nil.
+func grow(m *mat.Dense, r, c int) *mat.Dense {
+	if m == nil {
+		return mat.NewDense(r, c, nil)
+	}
+	return m
 }
 
 func newSepWork(n int, s sepShape) *sepWork {
-	w := &sepWork{a0: mat.NewDense(n, s.h, nil), prob: mat.NewDense(n, s.c, nil)}
+	w := &sepWork{a0: mat.NewDense(n, s.h, nil), prob: mat.NewDense(n, s.c, nil), tmp: mat.NewDense(n, s.h, nil)}
 	w.h = append(w.h, mat.NewDense(n, s.h, nil))
 	w.mask = make([]*mat.Dense, s.layers+1)
 	for l := 0; l < s.layers; l++ {
@@ -230,10 +245,9 @@ func sepForwardWith(p *sepParams, s sepShape, x Features, mean func(dst, src *ma
 		prev, next := w.h[l], w.h[l+1]
 		mean(w.sh[l], prev, l)
 		u := w.xhat[l]
-		u.Mul(prev, p.w[l].Slice(0, h, 0, h))
-		var t mat.Dense
-		t.Mul(w.sh[l], p.w[l].Slice(h, 2*h, 0, h))
-		u.Add(u, &t)
+		mulInto(u, prev, false, p.w[l].Slice(0, h, 0, h).(*mat.Dense), false)
+		mulInto(w.tmp, w.sh[l], false, p.w[l].Slice(h, 2*h, 0, h).(*mat.Dense), false)
+		u.Add(u, w.tmp)
 		addRowVec(u, p.b[l])
 		layerNorm(u, w.rstd[l])
 		nrm := w.nrm[l]
@@ -256,7 +270,7 @@ func sepForwardWith(p *sepParams, s sepShape, x Features, mean func(dst, src *ma
 			nd[i] = pd[i] + r
 		}
 	}
-	w.prob.Mul(w.h[s.layers], p.wout)
+	mulInto(w.prob, w.h[s.layers], false, p.wout, false)
 	addRowVec(w.prob, p.bout)
 	softmaxRowsInPlace(w.prob)
 }
@@ -305,7 +319,9 @@ func sepBackward(p, g *sepParams, s sepShape, x Features, op meanOp, w *sepWork,
 	n := w.prob.RawMatrix().Rows
 	h := s.h
 	// dZ = (P − Y)/|T| on the training rows, 0 elsewhere.
-	dz := mat.NewDense(n, s.c, nil)
+	w.dz = grow(w.dz, n, s.c)
+	dz := w.dz
+	dz.Zero()
 	inv := 1 / float64(len(idx))
 	for k, i := range idx {
 		row := dz.RawRowView(i)
@@ -314,13 +330,12 @@ func sepBackward(p, g *sepParams, s sepShape, x Features, op meanOp, w *sepWork,
 		}
 		row[y[k]] -= inv
 	}
-	g.wout.Mul(w.h[s.layers].T(), dz)
+	mulInto(g.wout, w.h[s.layers], true, dz, false)
 	colSumsTo(g.bout, dz)
-	dh := mat.NewDense(n, h, nil)
-	dh.Mul(dz, p.wout.T())
-	du := mat.NewDense(n, h, nil)
-	var t mat.Dense
-	back := mat.NewDense(n, h, nil)
+	w.dh, w.du, w.back = grow(w.dh, n, h), grow(w.du, n, h), grow(w.back, n, h)
+	dh, du, back := w.dh, w.du, w.back
+	mulInto(dh, dz, false, p.wout, true)
+	t := w.tmp
 	for l := s.layers - 1; l >= 0; l-- {
 		// Through D = ReLU(N) ⊙ M into N, then LayerNorm into U.
 		dd, nx := du.RawMatrix().Data, w.nrm[l].RawMatrix().Data
@@ -359,13 +374,13 @@ func sepBackward(p, g *sepParams, s sepShape, x Features, op meanOp, w *sepWork,
 			}
 		}
 		// U = H W_ego + (S H) W_nbr + b.
-		g.w[l].Slice(0, h, 0, h).(*mat.Dense).Mul(w.h[l].T(), du)
-		g.w[l].Slice(h, 2*h, 0, h).(*mat.Dense).Mul(w.sh[l].T(), du)
+		mulInto(g.w[l].Slice(0, h, 0, h).(*mat.Dense), w.h[l], true, du, false)
+		mulInto(g.w[l].Slice(h, 2*h, 0, h).(*mat.Dense), w.sh[l], true, du, false)
 		colSumsTo(g.b[l], du)
-		t.Mul(du, p.w[l].Slice(0, h, 0, h).T())
-		dh.Add(dh, &t)
-		t.Mul(du, p.w[l].Slice(h, 2*h, 0, h).T())
-		op.mulT(back, &t)
+		mulInto(t, du, false, p.w[l].Slice(0, h, 0, h).(*mat.Dense), true)
+		dh.Add(dh, t)
+		mulInto(t, du, false, p.w[l].Slice(h, 2*h, 0, h).(*mat.Dense), true)
+		op.mulT(back, t)
 		dh.Add(dh, back)
 	}
 	// Through H_0 = ReLU(A_0) ⊙ M_0 into W_in.
@@ -395,13 +410,15 @@ func featMulTo(dst *mat.Dense, x Features, w *mat.Dense) {
 	}
 	n, _ := x.Dims()
 	parallel.For(n, meanGrain, func(lo, hi int) {
+		var acc rowAcc
 		for i := lo; i < hi; i++ {
-			row := dst.RawRowView(i)
-			clear(row)
+			acc.out = dst.RawRowView(i)
+			clear(acc.out)
 			cols, vals := x.Sparse.Row(i)
 			for k, c := range cols {
-				vec.AddScaled(row, vals[k], w.RawRowView(int(c)))
+				acc.add(vals[k], w.RawRowView(int(c)))
 			}
+			acc.flush()
 		}
 	})
 }

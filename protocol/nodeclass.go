@@ -175,18 +175,15 @@ func ReportNodeClass(s eval.NodeSearch, classes int, runs []eval.NodeRun) NodeCl
 // linearised belief propagation beside the two feature models; otherwise
 // the feature models alone: the channel perceptron (nodeclass.ChannelMLP),
 // the trained ego/neighbour network (nodeclass.SepGNN) and the adjacency-row
-// network (nodeclass.LINKX), chosen on the validation nodes.
+// network (nodeclass.LINKX) of nodeclass.HeterophilyGrid, chosen on the
+// validation nodes.
 func NodeClassAuto(g *graph.CSR, train []int, embedded bool) (eval.NodeSearch, homophily.Family, string, error) {
 	st, err := homophily.Measure(g, train)
 	if err != nil {
 		return eval.NodeSearch{}, 0, "", fmt.Errorf("protocol: --model auto measures homophily on the training labels: %w", err)
 	}
 	fam, why := homophily.Advise(st)
-	// The trained models are deterministic: the selection's refit of the
-	// chosen one on the same training labels reuses its fit.
-	features := func() []nodeclass.Base {
-		return []nodeclass.Base{nodeclass.FitOnce(&nodeclass.ChannelMLP{}), nodeclass.FitOnce(&nodeclass.SepGNN{}), nodeclass.FitOnce(&nodeclass.LINKX{})}
-	}
+	features := nodeclass.HeterophilyGrid
 	switch fam {
 	case homophily.Compatibility:
 		return eval.NodeSearch{Grid: func(int) []nodeclass.Base {
