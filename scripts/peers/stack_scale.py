@@ -175,7 +175,7 @@ def main():
             # gssl's ||b - K theta|| / ||b|| <= tol: continue from the iterate with scipy's tol
             # lowered by the factor still missing, until gssl's rule holds
             for _ in range(5):
-                x, info = sla.minres(K, rhs, x0=x, tol=t, maxiter=100000,
+                x, info = sla.minres(K, rhs, x0=x, rtol=t, maxiter=100000,
                                      callback=lambda _x, cnt=cnt: cnt.__setitem__(0, cnt[0] + 1))
                 rr = np.linalg.norm(rhs - K.matvec(x))
                 if rr <= tol * nb:
