@@ -104,30 +104,24 @@ const groupA = 8
 // precision T accumulated in order of t.
 func MulTTo[T Float](c []float64, ldc int, a, b *Panels[T]) {
 	check(c, ldc, a, b)
-	mulT(c, ldc, a, b, 0, a.Count(), 1, false)
+	mulT(c, ldc, a, b, 0, a.Count())
 }
 
 // ParallelMulTTo is MulTTo with the panels of A shared among
 // parallel.Workers() goroutines.
 func ParallelMulTTo[T Float](c []float64, ldc int, a, b *Panels[T]) {
 	check(c, ldc, a, b)
-	parallel.For(a.Count(), groupA, func(lo, hi int) { mulT(c, ldc, a, b, lo, hi, 1, false) })
+	parallel.For(a.Count(), groupA, func(lo, hi int) { mulT(c, ldc, a, b, lo, hi) })
 }
 
 // ParallelAddUpperTo adds alpha times the entries j ≥ i of A·Bᵀ to C
 // (row-major, row stride ldc), leaving the entries below the diagonal
 // untouched, with the rows shared among parallel.Workers() goroutines in
 // parts of equal work. With B packing the same matrix as A it accumulates
-// the upper triangle of a Gram matrix SᵀS over blocks S.
+// the upper triangle of a Gram matrix SᵀS over blocks S. It is
+// ParallelAddUpperSumTo of the one pair.
 func ParallelAddUpperTo[T Float](c []float64, ldc int, alpha float64, a, b *Panels[T]) {
-	check(c, ldc, a, b)
-	// work of A panel p: the columns j ≥ its first row
-	np := a.Count()
-	prefix := make([]int, np+1)
-	for p := 0; p < np; p++ {
-		prefix[p+1] = prefix[p] + max(b.Rows-p*MR, 1)
-	}
-	parallel.Balanced(prefix, groupA*MR*NR[T](), func(lo, hi int) { mulT(c, ldc, a, b, lo, hi, alpha, true) })
+	ParallelAddUpperSumTo(c, ldc, alpha, []*Panels[T]{a}, []*Panels[T]{b})
 }
 
 // ParallelAddUpperSumTo is ParallelAddUpperTo for the sum Σ_s A_s·B_sᵀ of
@@ -214,40 +208,25 @@ func kernelFor[T Float]() func(k int, a, b, c []T) {
 	return any(Kernel64).(func(int, []T, []T, []T))
 }
 
-// mulT computes the rows of C held by A panels [p0, p1): it sets them to
-// A·Bᵀ, or with upper adds alpha times the entries j ≥ i.
-func mulT[T Float](c []float64, ldc int, a, b *Panels[T], p0, p1 int, alpha float64, upper bool) {
+// mulT sets the rows of C held by A panels [p0, p1) to A·Bᵀ.
+func mulT[T Float](c []float64, ldc int, a, b *Panels[T], p0, p1 int) {
 	var tile [MR * NR32]T
 	kern := kernelFor[T]()
 	nr := b.W
 	k := a.K
 	for g0 := p0; g0 < p1; g0 += groupA {
 		g1 := min(g0+groupA, p1)
-		q0 := 0
-		if upper {
-			q0 = g0 * MR / nr // the first B panel reaching the diagonal
-		}
-		for q := q0; q < b.Count(); q++ {
+		for q := 0; q < b.Count(); q++ {
 			bp := b.Panel(q)
 			col0 := q * nr
 			ncol := min(nr, b.Rows-col0)
 			for pa := g0; pa < g1; pa++ {
 				row0 := pa * MR
-				if upper && col0+ncol <= row0 {
-					continue // the tile lies below the diagonal
-				}
 				kern(k, a.Panel(pa), bp, tile[:])
 				for i := 0; i < min(MR, a.Rows-row0); i++ {
 					dst := c[(row0+i)*ldc+col0 : (row0+i)*ldc+col0+ncol]
-					src := tile[i*nr : i*nr+ncol]
-					if !upper {
-						for j, v := range src {
-							dst[j] = float64(v)
-						}
-						continue
-					}
-					for j := max(0, row0+i-col0); j < ncol; j++ {
-						dst[j] += alpha * float64(src[j])
+					for j, v := range tile[i*nr : i*nr+ncol] {
+						dst[j] = float64(v)
 					}
 				}
 			}
