@@ -284,6 +284,11 @@ func decodeValueColumn(lr *lineReader, idColumn string) (*ValueColumn, error) {
 		add(f, lr.line)
 		return nil
 	})
+	if pe := (*ParseError)(nil); errors.As(err, &pe) && strings.HasPrefix(pe.Msg, blankLineMsg) {
+		// pandas writes a missing value as an empty line (to_csv's na_rep
+		// is ""); say how to mark one instead.
+		pe.Msg += `; mark a missing value with NA, nan or ? (pandas: to_csv(na_rep="NA"))`
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -341,6 +341,10 @@ func readFile[T any](path string, parse func(*lineReader) (T, error)) (T, error)
 	return parse(lr)
 }
 
+// blankLineMsg is the error of a blank line followed by more data in a
+// format whose line i describes item i.
+const blankLineMsg = "blank line before more data: line i of this file describes item i, so a blank line would shift the rest"
+
 // blankRule says what a blank line means in a format.
 type blankRule int
 
@@ -371,7 +375,7 @@ func (r *lineReader) eachLine(comments string, blank blankRule, fn func(s string
 			continue
 		}
 		if blankAt != 0 {
-			return &ParseError{Path: r.path, Line: blankAt, Msg: "blank line before more data: line i of this file describes item i, so a blank line would shift the rest"}
+			return &ParseError{Path: r.path, Line: blankAt, Msg: blankLineMsg}
 		}
 		if err := fn(s); err != nil {
 			if rerr := r.err(); rerr != nil {

@@ -102,6 +102,7 @@ func TestSVMOnUserPoints(t *testing.T) {
 	opts := svmOptions{SVMData: protocol.SVMData{Points: pointInput{Features: fp}, Labels: pointLabels{Labels: lp}}, Model: svmModelFlags{Kernel: "gaussian", Sigma: 0.5, C: 1}, Out: filepath.Join(dir, "p.jsonl"), JSON: true}
 	err = runSVM(context.Background(), opts, &out, &errw)
 	require.ErrorContains(t, err, "blank line before more data", "a blank label line in the middle is refused, not skipped")
+	require.ErrorContains(t, err, "mark a missing value with NA", "the refusal says how to mark a point to predict")
 
 	require.NoError(t, os.WriteFile(lp, bytes.ReplaceAll(l.Bytes(), []byte("\n\n"), []byte("\n?\n")), 0o644))
 	b, _ := os.ReadFile(lp)
