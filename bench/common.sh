@@ -20,5 +20,5 @@ gssl_row() {
 	"$PEERPY" -c 'import json,sys
 o=json.load(open(sys.argv[4]))
 print(json.dumps(dict(area=sys.argv[1], dataset=sys.argv[2], peer=sys.argv[3], gssl=True, seconds=o.get("fit_seconds", o.get("seconds")),
-  total_seconds=o.get("seconds"), test_accuracy=o.get("test_accuracy"), model=o.get("model"), val_accuracy=o.get("val_accuracy"))))' "$@"
+  total_seconds=o.get("seconds"), test_accuracy=o.get("test_accuracy"), test_auc=o.get("test_auc"), model=o.get("model"), val_accuracy=o.get("val_accuracy"))))' "$@"
 }
