@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -11,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gssl/gssl/internal/atomicfile"
 	"github.com/gssl/gssl/internal/sharedtest"
 )
 
@@ -93,6 +95,25 @@ func TestInfoErrors(t *testing.T) {
 	err = runInfo(context.Background(), infoOptions{In: pathInput(p)}, &out, &out)
 	assert.ErrorContains(t, err, "bad.txt:2")
 	assert.Empty(t, out.String())
+}
+
+// TestProtectionEndsWithCommand: the inputs a command protects from being
+// overwritten are protected during that command only; a stale protection
+// once refused a later test's output that got a deleted input's inode.
+func TestProtectionEndsWithCommand(t *testing.T) {
+	edges := filepath.Join(t.TempDir(), "edges.txt")
+	require.NoError(t, os.WriteFile(edges, []byte("0 1\n1 2\n"), 0o644))
+	run := func(args ...string) error {
+		root := newRoot()
+		root.SetOut(io.Discard)
+		root.SetErr(io.Discard)
+		root.SetArgs(args)
+		return root.Execute()
+	}
+	require.NoError(t, run("info", "--json", edges))
+	assert.Empty(t, atomicfile.Protected(edges), "after a command that succeeded")
+	require.ErrorContains(t, run("info", "--json", "--cpu-profile", edges, edges), "an output never replaces an input", "the guard holds during the command")
+	assert.Empty(t, atomicfile.Protected(edges), "after a command that failed")
 }
 
 func TestRootRegistersInfo(t *testing.T) {

@@ -7,12 +7,22 @@ import (
 	"regexp"
 	"runtime/pprof"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/gssl/gssl/internal/atomicfile"
 	"github.com/gssl/gssl/internal/parallel"
 )
+
+// endProtection makes a command's protection of its inputs (checkFiles,
+// atomicfile.Protect) end with the command, error or not. The protected
+// set is the process's: left in place, it would outlive inputs that are
+// then deleted, and a later file given a deleted input's inode (as the
+// file system reuses them) would be refused as that input; tests run many
+// commands in one process.
+var endProtection sync.Once
 
 // globals are the flags every command shares (help/gssl.md).
 type globals struct {
@@ -88,6 +98,7 @@ func newRoot() *cobra.Command {
 // newRootGlobals is newRoot, also returning the shared flags (main ends the
 // profile through them, whether the command succeeded or not).
 func newRootGlobals() (*cobra.Command, *globals) {
+	endProtection.Do(func() { cobra.OnFinalize(func() { atomicfile.Protect() }) })
 	g := &globals{Spin: parallel.DefaultSpin}
 	var v struct {
 		Version bool `flag:"version"`
