@@ -5,5 +5,8 @@ package hugepage
 // advised counts the ranges given MADV_HUGEPAGE (never, here).
 var advised int
 
+// collapsed counts the ranges given MADV_COLLAPSE (never, here).
+var collapsed int
+
 // advise is a no-op where madvise(MADV_HUGEPAGE) does not exist.
 func advise(b []byte) {}

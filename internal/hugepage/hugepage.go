@@ -13,7 +13,9 @@
 // Float64s and Float32s allocate an ordinary Go slice and, for slices of at
 // least MinBytes on Linux, advise the kernel on the 2 MiB-aligned part of it
 // before it is first written (a fresh large Go allocation is not yet touched,
-// so its pages fault in as huge pages). The advice changes speed only, never
+// so its pages fault in as huge pages), and collapse the pages of that part
+// that are already resident (a large allocation that reuses heap memory an
+// earlier phase touched) into huge pages. The advice changes speed only, never
 // values; where it is not available (other systems, or a kernel without
 // transparent huge pages) it is a no-op and the slice is the same.
 package hugepage
