@@ -12,7 +12,9 @@
 //	MINRESColumns
 //	            the same, for an n×c right-hand side: c independent MINRES
 //	            recurrences (each column's iterates bitwise MINRES's) sharing
-//	            one block product per step; not a block Krylov method
+//	            one block product per step; not a block Krylov method. An
+//	            operator that forms its own input (ColumnsOperator) saves
+//	            it two of its six n×c blocks
 //	GMRES       any non-singular A, restarted GMRES(m) with right
 //	            preconditioning and Givens rotations (Saad & Schultz 1986; Saad
 //	            Alg. 6.9 and 9.5)

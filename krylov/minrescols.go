@@ -87,7 +87,11 @@ func (e *ColumnErrors) Unwrap() []error {
 // place; y = M·r2 is r2 itself without a preconditioner), 7 with a
 // preconditioner (M·r2), and for a column whose best iterate is not its last
 // (after a restart, until the recurrence overtakes the iterate it restarted
-// from) one n-vector copy of it.
+// from) one n-vector copy of it. When A is a ColumnsOperator and there is no
+// preconditioner it keeps 4: A forms v from r2 itself and hands A·v over by
+// row ranges, which go straight into r1's block (y − (β/β_old)·r1 is taken
+// row by row, and r1 is not read again), and the passes that read v take
+// r2/β again, the same numbers.
 func MINRESColumns(ctx context.Context, a linop.Operator, b, x *mat.Dense, s Settings) (BlockResult, error) {
 	const method = "MINRESColumns"
 	n := a.Dim()
@@ -139,7 +143,8 @@ func (w *MINRESBlocks) take(m int) []float64 {
 }
 
 // MINRESColumnsRowsWith is MINRESColumnsRows with its work blocks (6·n·c
-// entries, 7·n·c with a preconditioner) taken from work when it is not nil.
+// entries, 7·n·c with a preconditioner, 4·n·c for a ColumnsOperator
+// without one) taken from work when it is not nil.
 // X may be a view of wider storage (a batch of columns of a larger block,
 // mat.Dense.Slice). Each column's iterates are bitwise those of
 // MINRESColumnsRows on the same columns alone or in any batch.
@@ -250,7 +255,14 @@ func minresColumns(ctx context.Context, method string, a linop.Operator, b rhsBl
 	if !live {
 		return m.res, nil
 	}
-	blocks := 6
+	// The product: fused when A forms its own input from the columns
+	// (ColumnsOperator) and no preconditioner needs v kept, else v and y =
+	// A·v in two blocks of the solver's.
+	fused, isCols := a.(ColumnsOperator)
+	blocks := 4
+	if !isCols || m.pre != nil {
+		blocks += 2
+	}
 	if m.pre != nil {
 		blocks++
 	}
@@ -263,9 +275,15 @@ func minresColumns(ctx context.Context, method string, a linop.Operator, b rhsBl
 	m.r2 = mat.NewDense(n, c, block(1))
 	m.wo = mat.NewDense(n, c, block(2))
 	m.wn = mat.NewDense(n, c, block(3))
-	m.vbuf, m.ybuf = block(4), block(5)
-	if m.pre != nil {
-		m.z = mat.NewDense(n, c, block(6))
+	if isCols && m.pre == nil {
+		m.op = fused
+	} else {
+		mp := &materialized{a: a, n: n, vbuf: block(4), ybuf: block(5)}
+		m.op = mp
+		if m.pre != nil {
+			m.z = mat.NewDense(n, c, block(6))
+			m.kept = mp // v must outlive the new z = M·r2: read it from v's block
+		}
 	}
 	return m.run(ctx)
 }
@@ -333,18 +351,19 @@ type minresCols struct {
 	col   []minresCol
 	steps int
 
-	r1, r2     *mat.Dense
-	wo, wn     *mat.Dense // w_{k−2} (overwritten by w_k) and w_{k−1}
-	z          *mat.Dense // M·r2; nil without a preconditioner
-	vbuf, ybuf []float64
+	r1, r2 *mat.Dense
+	wo, wn *mat.Dense // w_{k−2} (overwritten by w_k) and w_{k−1}
+	z      *mat.Dense // M·r2; nil without a preconditioner
+	op     ColumnsOperator
+	kept   *materialized // with a preconditioner: the product's v, read back by the passes
 
 	// Per-iteration scratch, one entry per iterating column.
 	act         []int
 	sc, a1, a2  []float64
 	later       []bool // the iterating column is past its first iteration
 	upd         []int  // positions in act of the columns that update x
-	ident       []int
 	lanes, dots []float64
+	vrow        []float64
 }
 
 // rowGrain is the least number of rows per goroutine of the element-wise
@@ -468,58 +487,116 @@ func (m *minresCols) finish(j int) {
 // view returns the first n·k entries of buf as an n×k block.
 func view(buf []float64, n, k int) *mat.Dense { return mat.NewDense(n, k, buf[:n*k]) }
 
-// residuals sets, for the columns need, y_t = b_j − A x_j (packed, t the
-// position in need) and the relative residual rel of each column, with one
-// block product.
-func (m *minresCols) residuals(need []int) {
-	n, k := m.n, len(need)
-	v, y := view(m.vbuf, n, k), view(m.ybuf, n, k)
-	xm := m.x.RawMatrix()
-	vd := m.vbuf
+// ColumnsOperator is a linop.Operator that multiplies scaled columns of a
+// block without the caller forming them, and hands the product over by row
+// ranges. MINRESColumns uses it, when A implements it and there is no
+// preconditioner, in place of forming the Lanczos vectors v and the product
+// y = A·v in two blocks of its own: an operator that makes a copy of its
+// input anyway (a graph product gathering from a scaled copy) then costs
+// one n×k block where it cost three.
+type ColumnsOperator interface {
+	linop.Operator
+	// MulColumnsRows computes Y = A·V for the n×k block V whose column t
+	// is s[t]·(column cols[t] of z), each entry the product s[t]*z[i][cols[t]]
+	// (column cols[t] itself when s is nil), so that Y is bitwise
+	// MulBlockTo's product with V formed first. It calls rows(lo, hi, y)
+	// for disjoint row ranges covering [0, n), possibly concurrently, with
+	// y holding rows lo … hi−1 of Y row-major ((hi−lo)×k); y is valid during
+	// the call only.
+	MulColumnsRows(z *mat.Dense, cols []int, s []float64, rows func(lo, hi int, y []float64))
+}
+
+// materialized is the ColumnsOperator of any operator: V and Y = A·V formed
+// in two n×k blocks (packed views of vbuf and ybuf).
+type materialized struct {
+	a          linop.Operator
+	n, k       int
+	vbuf, ybuf []float64
+}
+
+func (p *materialized) Dim() int                  { return p.n }
+func (p *materialized) MulVecTo(dst, x []float64) { p.a.MulVecTo(dst, x) }
+
+func (p *materialized) MulColumnsRows(z *mat.Dense, cols []int, s []float64, rows func(lo, hi int, y []float64)) {
+	n, k := p.n, len(cols)
+	p.k = k
+	zm := z.RawMatrix()
+	vd := p.vbuf
 	parallel.For(n, rowGrain, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
-			xr := xm.Data[i*xm.Stride:]
+			zr := zm.Data[i*zm.Stride:]
 			vr := vd[i*k : i*k+k]
-			for t, j := range need {
-				vr[t] = xr[j]
+			if s == nil {
+				for t, j := range cols {
+					vr[t] = zr[j]
+				}
+				continue
+			}
+			for t, j := range cols {
+				vr[t] = s[t] * zr[j]
 			}
 		}
 	})
-	linop.MulBlock(m.a, y, v)
-	m.res.Products++
-	yd := m.ybuf
-	if m.b.dense != nil {
-		bm := m.b.dense.RawMatrix()
-		parallel.For(n, rowGrain, func(lo, hi int) {
+	linop.MulBlock(p.a, view(p.ybuf, n, k), view(vd, n, k))
+	yd := p.ybuf
+	parallel.For(n, rowGrain, func(lo, hi int) { rows(lo, hi, yd[lo*k:hi*k]) })
+}
+
+// vRow returns row i of the Lanczos block v of the iterating columns act:
+// v_t = sc[t]·z_{i,act[t]} computed into buf from z (row-major, stride zs),
+// or, with a preconditioner, row i of the block the product kept.
+func (m *minresCols) vRow(buf []float64, z []float64, zs int, act []int, sc []float64, i int) []float64 {
+	if m.kept != nil {
+		k := len(act)
+		return m.kept.vbuf[i*k : i*k+k]
+	}
+	zr := z[i*zs:]
+	for t, j := range act {
+		buf[t] = float64(sc[t] * zr[j])
+	}
+	return buf[:len(act)]
+}
+
+// residuals sets, for the columns need, column j of r2 to b_j − A x_j and
+// the relative residual rel of each column, with one block product. The
+// columns of need start afresh or stop, so their r2 is free.
+func (m *minresCols) residuals(need []int) {
+	n, c := m.n, m.c
+	r2 := m.r2.RawMatrix().Data
+	dense := m.b.dense
+	m.op.MulColumnsRows(m.x, need, nil, func(lo, hi int, y []float64) {
+		k := len(need)
+		if dense != nil {
+			bm := dense.RawMatrix()
 			for i := lo; i < hi; i++ {
-				br := bm.Data[i*bm.Stride:]
-				yr := yd[i*k : i*k+k]
+				br, yr, rr := bm.Data[i*bm.Stride:], y[(i-lo)*k:(i-lo)*k+k], r2[i*c:i*c+c]
 				for t, j := range need {
-					yr[t] = br[j] - yr[t]
+					rr[j] = br[j] - yr[t]
 				}
 			}
-		})
-	} else {
+			return
+		}
 		// 0 − y on every row, then b + (0 − y) on B's rows: IEEE
 		// subtraction is the addition of the negated operand, so these are
 		// the dense path's b − y bit for bit (+0 where b = y, as there).
-		parallel.For(n, rowGrain, func(lo, hi int) {
-			for i := lo; i < hi; i++ {
-				yr := yd[i*k : i*k+k]
-				for t := range need {
-					yr[t] = 0 - yr[t]
-				}
+		for i := lo; i < hi; i++ {
+			yr, rr := y[(i-lo)*k:(i-lo)*k+k], r2[i*c:i*c+c]
+			for t, j := range need {
+				rr[j] = 0 - yr[t]
 			}
-		})
+		}
+	})
+	m.res.Products++
+	if dense == nil {
 		for t, i := range m.b.rows {
-			br, yr := m.b.vals.RawRowView(t), yd[i*k:i*k+k]
-			for u, j := range need {
-				yr[u] = br[j] + yr[u]
+			br, rr := m.b.vals.RawRowView(t), r2[i*c:i*c+c]
+			for _, j := range need {
+				rr[j] = br[j] + rr[j]
 			}
 		}
 	}
-	nrm := m.scratch(&m.dots, k)
-	colNorms2(nrm, yd, k, m.first(k), n)
+	nrm := m.scratch(&m.dots, len(need))
+	colNorms2(nrm, r2, c, need, n)
 	for t, j := range need {
 		cl := &m.col[j]
 		cl.rel, cl.resKnown = nrm[t]/cl.bnorm, true
@@ -527,41 +604,49 @@ func (m *minresCols) residuals(need []int) {
 }
 
 // restart starts MINRES afresh for the columns need[t], t in ts, from the
-// residuals that residuals left in the packed y: r1 = r2 = r, y = M r (z),
-// β₁ = √(rᵀMr), w = w2 = 0.
+// residuals that residuals left in their columns of r2: r1 = r2 = r,
+// y = M r (z), β₁ = √(rᵀMr), w = w2 = 0.
 func (m *minresCols) restart(need, ts []int) {
-	n, k := m.n, len(need)
-	yd := m.ybuf
-	pd := yd // M·r, packed like y
+	n, c, k := m.n, m.c, len(need)
+	r1, r2, wo, wn := m.r1.RawMatrix().Data, m.r2.RawMatrix().Data, m.wo.RawMatrix().Data, m.wn.RawMatrix().Data
+	var pd, zd []float64 // M·r, packed over need (v's block), and z
 	if m.pre != nil {
-		linop.MulBlock(m.pre, view(m.vbuf, n, k), view(m.ybuf, n, k))
-		pd = m.vbuf
+		// r packed into y's block, M·r into v's.
+		yd := m.kept.ybuf
+		parallel.For(n, rowGrain, func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				rr, yr := r2[i*c:i*c+c], yd[i*k:i*k+k]
+				for t, j := range need {
+					yr[t] = rr[j]
+				}
+			}
+		})
+		linop.MulBlock(m.pre, view(m.kept.vbuf, n, k), view(yd, n, k))
+		pd, zd = m.kept.vbuf, m.z.RawMatrix().Data
 	}
 	lanes := m.scratch(&m.lanes, dotLanes*len(ts))
 	n4 := n - n%dotLanes
 	for i := 0; i < n; i++ {
 		l := laneOf(i, n4)
-		yr, pr := yd[i*k:i*k+k], pd[i*k:i*k+k]
+		rr := r2[i*c : i*c+c]
 		for u, t := range ts {
-			lanes[u*dotLanes+l] = dotAdd(lanes[u*dotLanes+l], yr[t], pr[t])
+			r := rr[need[t]]
+			p := r
+			if pd != nil {
+				p = pd[i*k+t]
+			}
+			lanes[u*dotLanes+l] = dotAdd(lanes[u*dotLanes+l], r, p)
 		}
 	}
-	r1, r2, wo, wn := m.r1.RawMatrix(), m.r2.RawMatrix(), m.wo.RawMatrix(), m.wn.RawMatrix()
-	var zd []float64
-	if m.z != nil {
-		zd = m.z.RawMatrix().Data
-	}
-	c := m.c
 	parallel.For(n, rowGrain, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
-			yr, pr := yd[i*k:i*k+k], pd[i*k:i*k+k]
 			o := i * c
 			for _, t := range ts {
 				j := need[t]
-				r1.Data[o+j], r2.Data[o+j] = yr[t], yr[t]
-				wo.Data[o+j], wn.Data[o+j] = 0, 0
+				r1[o+j] = r2[o+j]
+				wo[o+j], wn[o+j] = 0, 0
 				if zd != nil {
-					zd[o+j] = pr[t]
+					zd[o+j] = pd[i*k+t]
 				}
 			}
 		}
@@ -601,40 +686,38 @@ func (m *minresCols) step(ctx context.Context) {
 			a1[t] = -cl.beta / cl.oldb
 		}
 	}
-	// v = y/β, y = M r2 (r2 itself without a preconditioner).
-	zm := m.r2.RawMatrix()
+	// v = y/β, y = M r2 (r2 itself without a preconditioner); A·v into
+	// r1's block, less (β/β_old) r1 from the second iteration on (r1 is not
+	// read again).
+	zmat := m.r2
 	if m.z != nil {
-		zm = m.z.RawMatrix()
+		zmat = m.z
 	}
-	vd, yd := m.vbuf, m.ybuf
-	parallel.For(n, rowGrain, func(lo, hi int) {
+	zm := zmat.RawMatrix()
+	r1 := m.r1.RawMatrix().Data
+	later := m.later
+	m.op.MulColumnsRows(zmat, act, sc, func(lo, hi int, y []float64) {
 		for i := lo; i < hi; i++ {
-			zr := zm.Data[i*zm.Stride:]
-			vr := vd[i*k : i*k+k]
+			yr, rr := y[(i-lo)*k:(i-lo)*k+k], r1[i*c:i*c+c]
 			for t, j := range act {
-				vr[t] = sc[t] * zr[j]
+				yv := yr[t]
+				if later[t] {
+					yv = axpy(yv, a1[t], rr[j])
+				}
+				rr[j] = yv
 			}
 		}
 	})
-	linop.MulBlock(m.a, view(yd, n, k), view(vd, n, k))
 	m.res.Products++
-	// y −= (β/β_old) r1 from the second iteration on; α = vᵀy. The sums
-	// are taken row after row, in floats.Dot's order.
+	// α = vᵀy, the sums taken row after row, in floats.Dot's order.
 	n4 := n - n%dotLanes
-	r1 := m.r1.RawMatrix().Data
 	lanes := m.scratch(&m.lanes, dotLanes*k)
-	later := m.later
+	vrow := m.scratch(&m.vrow, k)
 	for i := 0; i < n; i++ {
 		l := laneOf(i, n4)
-		yr, vr := yd[i*k:i*k+k], vd[i*k:i*k+k]
-		rr := r1[i*c : i*c+c]
+		vr, rr := m.vRow(vrow, zm.Data, zm.Stride, act, sc, i), r1[i*c:i*c+c]
 		for t, j := range act {
-			yv := yr[t]
-			if later[t] {
-				yv = axpy(yv, a1[t], rr[j])
-				yr[t] = yv
-			}
-			lanes[t*dotLanes+l] = dotAdd(lanes[t*dotLanes+l], vr[t], yv)
+			lanes[t*dotLanes+l] = dotAdd(lanes[t*dotLanes+l], vr[t], rr[j])
 		}
 	}
 	a2 := m.scratch(&m.a2, k)
@@ -643,16 +726,15 @@ func (m *minresCols) step(ctx context.Context) {
 		cl.alfa = laneSum(lanes[t*dotLanes : (t+1)*dotLanes])
 		a2[t] = -cl.alfa / cl.beta
 	}
-	// y −= (α/β) r2; r1 ← r2, r2 ← y (into r1's block, then the two are
+	// y −= (α/β) r2 in r1's block; r1 ← r2, r2 ← y (the two blocks
 	// swapped); β = r2ᵀ M r2.
 	r2 := m.r2.RawMatrix().Data
 	clear(lanes)
 	for i := 0; i < n; i++ {
 		l := laneOf(i, n4)
-		yr := yd[i*k : i*k+k]
 		nr, or := r1[i*c:i*c+c], r2[i*c:i*c+c]
 		for t, j := range act {
-			yv := axpy(yr[t], a2[t], or[j])
+			yv := axpy(nr[j], a2[t], or[j])
 			nr[j] = yv
 			if m.z == nil {
 				lanes[t*dotLanes+l] = dotAdd(lanes[t*dotLanes+l], yv, yv)
@@ -704,11 +786,14 @@ func (m *minresCols) step(ctx context.Context) {
 	}
 	m.upd = upd
 	// w = (v − ε w_{k−2} − δ w_{k−1})/γ into w_{k−2}'s block; x += φ w.
+	// v is the old r2's (now r1's) or the preconditioned z's kept copy.
 	wo, wn, xm := m.wo.RawMatrix().Data, m.wn.RawMatrix().Data, m.x.RawMatrix()
 	col := m.col
+	vsrc := m.r1.RawMatrix()
 	parallel.For(n, rowGrain, func(lo, hi int) {
+		buf := make([]float64, k)
 		for i := lo; i < hi; i++ {
-			vr := vd[i*k : i*k+k]
+			vr := m.vRow(buf, vsrc.Data, vsrc.Stride, act, sc, i)
 			or, nr := wo[i*c:i*c+c], wn[i*c:i*c+c]
 			xr := xm.Data[i*xm.Stride:]
 			for _, t := range upd {
@@ -780,14 +865,6 @@ func (m *minresCols) scratch(buf *[]float64, k int) []float64 {
 	*buf = (*buf)[:k]
 	clear(*buf)
 	return *buf
-}
-
-// first returns 0, 1, …, k−1.
-func (m *minresCols) first(k int) []int {
-	for t := len(m.ident); t < k; t++ {
-		m.ident = append(m.ident, t)
-	}
-	return m.ident[:k]
 }
 
 // colNorms2 sets dst[t] = floats.Norm(column cols[t] of the n-row block data

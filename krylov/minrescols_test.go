@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -149,6 +150,45 @@ func perColumn(t *testing.T, a linop.Operator, b, x *mat.Dense, s Settings) (*ma
 // through linop.MulBlock's column-by-column products: bitwise MINRES's.
 type vecOnly struct{ linop.Operator }
 
+// colsOnly is a ColumnsOperator made of an operator's vector products: it
+// forms V itself, multiplies column by column (bitwise MINRES's products)
+// and hands the rows over in chunks of uneven sizes, last chunk first and
+// concurrently, as a parallel operator may.
+type colsOnly struct {
+	linop.Operator
+	formed *int // V's entries formed, over all calls
+}
+
+func (o colsOnly) MulColumnsRows(z *mat.Dense, cols []int, s []float64, rows func(lo, hi int, y []float64)) {
+	n, k := o.Dim(), len(cols)
+	y := make([]float64, n*k)
+	v, yc := make([]float64, n), make([]float64, n)
+	for t, j := range cols {
+		for i := 0; i < n; i++ {
+			v[i] = z.At(i, j)
+			if s != nil {
+				v[i] = s[t] * z.At(i, j)
+			}
+		}
+		*o.formed += n
+		o.MulVecTo(yc, v)
+		for i := 0; i < n; i++ {
+			y[i*k+t] = yc[i]
+		}
+	}
+	var wg sync.WaitGroup
+	for hi := n; hi > 0; {
+		lo := max(0, hi-1-hi/3)
+		wg.Add(1)
+		go func(lo, hi int) {
+			defer wg.Done()
+			rows(lo, hi, y[lo*k:hi*k])
+		}(lo, hi)
+		hi = lo
+	}
+	wg.Wait()
+}
+
 // minresColumnsTol is the agreement, relative to max|x|, of MINRESColumns
 // with MINRES when A's block product (gonum's Mul) sums in another order
 // than its vector product (MulVec): a well-conditioned system (|λ| in
@@ -179,6 +219,8 @@ func TestMINRESColumnsMatchesMINRES(t *testing.T) {
 		}{
 			{"vector products", vecOnly{dense}, q, nil, true},
 			{"vector products, preconditioned", vecOnly{dense}, q, pre, true},
+			{"columns operator", colsOnly{dense, new(int)}, q, nil, true},
+			{"columns operator, preconditioned", colsOnly{dense, new(int)}, q, pre, true},
 			{"block products", well, wellq, nil, false},
 		} {
 			b, x0 := columnProblem(tc.q, c, uint64(c))
@@ -276,14 +318,20 @@ func TestMINRESColumnsRestart(t *testing.T) {
 	}
 	restarts := 0
 	for _, tc := range []struct {
-		tol float64
-		pre linop.Operator
-	}{{1e-12, nil}, {1e-14, nil}, {3e-15, nil}, {1e-12, pre}, {1e-14, pre}, {3e-15, pre}} {
+		tol  float64
+		pre  linop.Operator
+		cols bool // the operator as a ColumnsOperator
+	}{{1e-12, nil, false}, {1e-14, nil, false}, {3e-15, nil, false}, {1e-12, pre, false}, {1e-14, pre, false}, {3e-15, pre, false},
+		{1e-12, nil, true}, {1e-14, nil, true}, {3e-15, nil, true}} {
 		tol := tc.tol
 		s := Settings{Tol: tol, MaxIter: 300, Preconditioner: tc.pre}
 		want, wres, werrs := perColumn(t, a, b, x0, s)
 		x := mat.DenseCopyOf(x0)
-		got, err := MINRESColumns(context.Background(), a, b, x, s)
+		var op linop.Operator = a
+		if tc.cols {
+			op = colsOnly{a, new(int)}
+		}
+		got, err := MINRESColumns(context.Background(), op, b, x, s)
 		var ce *ColumnErrors
 		if err != nil {
 			require.ErrorAs(t, err, &ce)
@@ -313,8 +361,8 @@ func TestMINRESColumnsRestart(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d of 18 solves restart in MINRES", restarts)
-	assert.GreaterOrEqual(t, restarts, 6, "the test should reach MINRES's restart path")
+	t.Logf("%d of 27 solves restart in MINRES", restarts)
+	assert.GreaterOrEqual(t, restarts, 9, "the test should reach MINRES's restart path")
 }
 
 // TestMINRESColumnsNotConverged: at the iteration cap every unfinished
@@ -600,4 +648,40 @@ func indefiniteColumns(t *testing.T, n, c int, seed uint64) (linop.Operator, *ma
 	require.NoError(t, err)
 	b, x0 := columnProblem(q, c, seed+1)
 	return a, b, x0
+}
+
+// TestMINRESColumnsBlocks: the work blocks MINRESColumnsRowsWith takes are
+// four n×c blocks for a ColumnsOperator (r1, r2 and two w's: no v, no
+// y = A·v), six for another operator and seven with a preconditioner, and
+// the columns operator is handed the Lanczos columns to form itself.
+func TestMINRESColumnsBlocks(t *testing.T) {
+	const n, c = 90, 3
+	am, q := indefinite(n, 6)
+	dense, err := linop.NewDense(am)
+	require.NoError(t, err)
+	b, _ := columnProblem(q, c, 4)
+	rows := []int{3, 17, 40, 41, 88}
+	vals := mat.NewDense(len(rows), c, nil)
+	for t, i := range rows {
+		vals.SetRow(t, b.RawRowView(i))
+	}
+	pre := make(linop.Diagonal, n)
+	for i := range pre {
+		pre[i] = 1 + float64(i%3)
+	}
+	formed := new(int)
+	for _, tc := range []struct {
+		name   string
+		a      linop.Operator
+		pre    linop.Operator
+		blocks int
+	}{{"columns operator", colsOnly{dense, formed}, nil, 4}, {"vector products", vecOnly{dense}, nil, 6}, {"preconditioned", colsOnly{dense, new(int)}, pre, 7}} {
+		var work MINRESBlocks
+		x := mat.NewDense(n, c, nil)
+		res, err := MINRESColumnsRowsWith(context.Background(), tc.a, RowBlock{Rows: rows, Values: vals}, x, Settings{Tol: 1e-10, Preconditioner: tc.pre}, &work)
+		require.NoError(t, err, tc.name)
+		assert.Equal(t, tc.blocks*n*c, len(work.buf), tc.name)
+		assert.Greater(t, res.Products, 3, tc.name)
+	}
+	assert.Positive(t, *formed, "the columns operator formed V")
 }

@@ -93,13 +93,18 @@
 // iterating done as one block product with M per iteration (one pass over
 // the graph for every class), as block CG and the Richardson iterations do.
 // It holds 6 N×c blocks (n×c for a polynomial) for the recurrences, besides
-// the solution. For the inverse Laplacian the right-hand side is nonzero on
-// the train rows only and enters by them (krylov.MINRESColumnsRows), α is
-// formed from the train rows of M, and on a 0/1 graph the product's copy of
-// its input scaled by D^{-1/2} is one more block held for the solve: a fit
-// allocates 8·N·c·(7 + [0/1 graph]) bytes beyond the kernel and O(N)
-// vectors (TestInverseLaplacianMINRESHeap), and collects the solver's
-// blocks before it returns, so that Scores' N×c block reuses them.
+// the solution. For the inverse Laplacian of a graph kernel it holds 4: the
+// system takes MINRES's columns as they are (krylov.ColumnsOperator), forms
+// the one input block the graph gathers from (v, scaled by D^{-1/2} on a
+// 0/1 graph, as graph.CSR.ScaledMulBlockTo would) and hands the product
+// back by row ranges, so neither v nor y = A·v takes a block of its own.
+// The right-hand side is nonzero on the train rows only and enters by them
+// (krylov.MINRESColumnsRows), and α is formed from the train rows of M: a
+// fit allocates 8·N·c·6 bytes beyond the kernel and O(N) vectors (θ, four
+// solver blocks, the product's input; TestInverseLaplacianMINRESHeap), and
+// collects the solver's blocks before it returns, so that Scores' N×c
+// block reuses them. Regressor.MaxMemory solves the columns in batches of
+// w, 8·N·(c + 5w) bytes (InverseLaplacianBytes).
 //
 // Every fit reports, per output column, iterations and final relative
 // residual, and the number of products with M over all columns.

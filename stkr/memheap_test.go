@@ -68,13 +68,14 @@ func (h heapGraphs) allocatedBlocks(t *testing.T, r *Regressor, g *graph.CSR) fl
 
 // TestInverseLaplacianMINRESHeap measures the Go heap an inverse-Laplacian
 // fit by MINRES allocates on a graph of 10^5 nodes and 10 classes, and
-// checks it against the doc's count of N×c blocks: θ and MINRESColumns'
-// six, 7 blocks of 8Nc bytes, plus, on a 0/1 graph, the graph's scaled
-// copy of a product's input (graph.CSR.ScaledMulBlockTo), plus O(N)
-// vectors. The right-hand side enters by its train rows and α is formed
-// from the train rows of M, so neither takes a block. The SELL copy of the graph (built for products
-// of at most 8 columns below graph.SetSlicedLimit) is turned off here, as
-// it is at scale.
+// checks it against the doc's count of N×c blocks: θ, MINRESColumns' four
+// (r1, r2 and two w's) and the product's input (lapColumns: the Lanczos
+// block v scaled by D^{-1/2} on a 0/1 graph, v on a weighted one), 6
+// blocks of 8Nc bytes on either graph, plus O(N) vectors. The right-hand
+// side enters by its train rows and α is formed from the train rows of M,
+// so neither takes a block. The SELL copy of the graph (built for
+// products of at most 8 columns below graph.SetSlicedLimit) is turned off
+// here, as it is at scale.
 func TestInverseLaplacianMINRESHeap(t *testing.T) {
 	h := newHeapGraphs(t)
 	defer graph.SetSlicedLimit(graph.SetSlicedLimit(0))
@@ -82,7 +83,7 @@ func TestInverseLaplacianMINRESHeap(t *testing.T) {
 		name   string
 		g      *graph.CSR
 		blocks float64
-	}{{"weighted", h.weighted, 7}, {"0/1", h.unit, 8}} {
+	}{{"weighted", h.weighted, 6}, {"0/1", h.unit, 6}} {
 		r := Regressor{Transform: InverseLaplacian{Eta: 0.9}, Beta: 10}
 		got := h.allocatedBlocks(t, &r, tc.g)
 		t.Logf("%s: allocated %.2f blocks of 8Nc, %d iterations", tc.name, got, r.Stats().Iterations[0])
@@ -92,12 +93,11 @@ func TestInverseLaplacianMINRESHeap(t *testing.T) {
 }
 
 // TestInverseLaplacianMaxMemoryHeap is TestInverseLaplacianMINRESHeap with
-// MaxMemory set to θ plus the blocks of a batch of half the classes (4.5
-// blocks of 8Nc on the 0/1 graph, 4 on the weighted one; the one-batch
-// fit takes 8 and 7): the fit runs two batches of 5 sharing one set of
-// solver blocks, and allocates no more than MaxMemory plus four N-vectors
-// (the O(N) vectors it holds beside the blocks, which MaxMemory does not
-// count), and no less than the blocks it must hold.
+// MaxMemory set to θ plus the blocks of a batch of half the classes (3.5
+// blocks of 8Nc; the one-batch fit takes 6): the fit runs two batches of 5
+// sharing one set of solver blocks, and allocates no more than MaxMemory
+// plus four N-vectors (the O(N) vectors it holds beside the blocks, which
+// MaxMemory does not count), and no less than the blocks it must hold.
 func TestInverseLaplacianMaxMemoryHeap(t *testing.T) {
 	h := newHeapGraphs(t)
 	defer graph.SetSlicedLimit(graph.SetSlicedLimit(0))
@@ -106,10 +106,10 @@ func TestInverseLaplacianMaxMemoryHeap(t *testing.T) {
 		name   string
 		g      *graph.CSR
 		blocks float64
-	}{{"weighted", h.weighted, 4}, {"0/1", h.unit, 4.5}} {
+	}{{"weighted", h.weighted, 3.5}, {"0/1", h.unit, 3.5}} {
 		limit := int64(tc.blocks * block)
 		r := Regressor{Transform: InverseLaplacian{Eta: 0.9}, Beta: 10, MaxMemory: limit}
-		require.Equal(t, 5, r.classBatch(heapN, heapC, tc.g.UnitWeights()), tc.name)
+		require.Equal(t, 5, r.classBatch(heapN, heapC, true), tc.name)
 		got := h.allocatedBlocks(t, &r, tc.g)
 		t.Logf("%s: allocated %.2f blocks of 8Nc (MaxMemory %d = %.2f blocks)", tc.name, got, limit, tc.blocks)
 		require.GreaterOrEqual(t, got, tc.blocks, tc.name)

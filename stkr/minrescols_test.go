@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/graph"
+	"github.com/gssl/gssl/internal/parallel"
 	"github.com/gssl/gssl/krylov"
 )
 
@@ -152,8 +153,8 @@ func TestMINRESBlockPathCancel(t *testing.T) {
 // TestInverseLaplacianBatches: an inverse-Laplacian fit whose MaxMemory
 // makes MINRES solve the classes in batches gives bitwise the model of the
 // fit column by column (krylov.MINRES per class): iterations, residuals, θ,
-// α and the scores; on Cora (a 0/1 graph: the scaled product) and a
-// weighted random graph, batches of 1, 2 and 3 of the 7 and 4 classes; and
+// α and the scores; on Cora (a 0/1 graph: the product's input scaled by
+// D^{-1/2}) and a weighted random graph, batches of 1, 2 and 3 of the 7 and 4 classes; and
 // InverseLaplacianBytes, the bound MaxMemory is held to, counts the batch
 // the fit ran.
 func TestInverseLaplacianBatches(t *testing.T) {
@@ -173,22 +174,21 @@ func TestInverseLaplacianBatches(t *testing.T) {
 	}
 	ctx := context.Background()
 	for _, gc := range []struct {
-		name   string
-		k      *GraphKernel
-		train  []int
-		y      *mat.Dense
-		scaled bool
-	}{{"cora", cora, coraTrain, coraY, true}, {"random 3000", midK, midTrain, midY, false}} {
+		name  string
+		k     *GraphKernel
+		train []int
+		y     *mat.Dense
+	}{{"cora", cora, coraTrain, coraY}, {"random 3000", midK, midTrain, midY}} {
 		N, c := gc.k.Graph().Nodes(), gc.y.RawMatrix().Cols
 		ref := Regressor{Transform: InverseLaplacian{Eta: 0.9}, Beta: 1, columnByColumn: true}
 		require.NoError(t, ref.FitIndexed(ctx, gc.k, gc.train, gc.y))
 		for _, w := range []int{1, 2, 3} {
 			// θ and w columns of the solver's blocks, and a little less
 			// than one more column.
-			per := int64(8 * N * int(minresBlocks(gc.scaled)))
+			per := int64(8 * N * int(minresBlocks(true))) // a graph kernel's system: lapColumns
 			blk := Regressor{Transform: InverseLaplacian{Eta: 0.9}, Beta: 1, MaxMemory: int64(8*N*c) + int64(w)*per + per - 1}
 			k := (c + w - 1) / w // batches; their widths even out
-			require.Equal(t, (c+k-1)/k, blk.classBatch(N, c, gc.scaled), "%s: batch width for %d columns", gc.name, w)
+			require.Equal(t, (c+k-1)/k, blk.classBatch(N, c, true), "%s: batch width for %d columns", gc.name, w)
 			require.NoError(t, blk.FitIndexed(ctx, gc.k, gc.train, gc.y))
 			name := gc.name + ", batches of " + string(rune('0'+w))
 			assert.Equal(t, ref.Stats().Iterations, blk.Stats().Iterations, name)
@@ -198,12 +198,50 @@ func TestInverseLaplacianBatches(t *testing.T) {
 			assert.True(t, mat.Equal(mustVectors(t, &ref), mustVectors(t, &blk)), "%s: θ", name)
 			assert.True(t, mat.Equal(mustAlpha(t, &ref), mustAlpha(t, &blk)), "%s: α", name)
 			assert.True(t, mat.Equal(mustPredict(t, &ref), mustPredict(t, &blk)), "%s: scores", name)
-			if gc.scaled {
-				assert.LessOrEqual(t, blk.InverseLaplacianBytes(N, c), blk.MaxMemory, name)
-			}
+			assert.LessOrEqual(t, blk.InverseLaplacianBytes(N, c), blk.MaxMemory, name)
 		}
 	}
 	r := Regressor{MaxMemory: -1}
 	r.Transform, r.Beta = InverseLaplacian{Eta: 0.9}, 1
 	assert.ErrorContains(t, r.Validate(), "MaxMemory=-1 is invalid")
+}
+
+// TestInverseLaplacianWorkers: the inverse Laplacian's MINRES fit, whose
+// product runs by row ranges on several goroutines (lapColumns), gives the
+// same iterations and bitwise the same θ on 1, 2 and 8 workers, on Cora
+// (0/1) and a weighted graph of 5000 nodes (3 row ranges).
+func TestInverseLaplacianWorkers(t *testing.T) {
+	ds := loadCora(t)
+	cora, coraTrain, coraY := coraPlanetoid(t, ds)
+	g := randomGraph(t, 5000, 15000, true, 7)
+	gk, err := NewGraphKernel(g)
+	require.NoError(t, err)
+	var train []int
+	for i := 0; i < 5000; i += 25 {
+		train = append(train, i)
+	}
+	y := mat.NewDense(len(train), 3, nil)
+	for p := range train {
+		y.Set(p, p%3, 1)
+	}
+	defer func(cfg parallel.Config) { require.NoError(t, parallel.Configure(cfg)) }(parallel.Current())
+	for _, gc := range []struct {
+		name  string
+		k     *GraphKernel
+		train []int
+		y     *mat.Dense
+	}{{"cora", cora, coraTrain, coraY}, {"weighted 5000", gk, train, y}} {
+		var first *Regressor
+		for _, w := range []int{1, 2, 8} {
+			require.NoError(t, parallel.Configure(parallel.Config{Workers: w}))
+			r := &Regressor{Transform: InverseLaplacian{Eta: 0.9}, Beta: 1}
+			require.NoError(t, r.FitIndexed(context.Background(), gc.k, gc.train, gc.y))
+			if first == nil {
+				first = r
+				continue
+			}
+			assert.Equal(t, first.Stats().Iterations, r.Stats().Iterations, "%s, %d workers", gc.name, w)
+			assert.True(t, mat.Equal(mustVectors(t, first), mustVectors(t, r)), "%s, %d workers: θ", gc.name, w)
+		}
+	}
 }

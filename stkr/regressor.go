@@ -492,14 +492,14 @@ func (j *fitJob) minresRows(ctx context.Context, a linop.Operator, b krylov.RowB
 }
 
 // minresBatches is minresRows into j.u with the columns solved in batches
-// of the width classBatch gives (scaled says the operator holds a scaled
-// copy of the product's input, one more N×w block), the batches sharing
-// one set of solver blocks. Each column's iterates are those of the
-// one-batch solve, bitwise (krylov.MINRESColumnsRowsWith); the counters
-// are merged column by column, the products added up.
-func (j *fitJob) minresBatches(ctx context.Context, a linop.Operator, b krylov.RowBlock, tol float64, scaled bool) (ok []bool, err error) {
+// of the width classBatch gives (fused says the operator takes MINRES's
+// columns as they are, krylov.ColumnsOperator), the batches sharing one
+// set of solver blocks. Each column's iterates are those of the one-batch
+// solve, bitwise (krylov.MINRESColumnsRowsWith); the counters are merged
+// column by column, the products added up.
+func (j *fitJob) minresBatches(ctx context.Context, a linop.Operator, b krylov.RowBlock, tol float64, fused bool) (ok []bool, err error) {
 	_, c := j.u.Dims()
-	width := j.r.classBatch(j.N, c, scaled)
+	width := j.r.classBatch(j.N, c, fused)
 	if width >= c {
 		return j.minresRows(ctx, a, b, j.u, tol)
 	}
@@ -530,11 +530,13 @@ func (j *fitJob) minresBatches(ctx context.Context, a linop.Operator, b krylov.R
 }
 
 // minresBlocks is the number of N×w float64 blocks the inverse Laplacian's
-// MINRES solve of w columns holds beside θ: MINRESColumns' six, and on a
-// 0/1 graph the scaled copy of the product's input.
-func minresBlocks(scaled bool) int64 {
-	if scaled {
-		return 7
+// MINRES solve of w columns holds beside θ: MINRESColumns' four (r1, r2 and
+// two of the w's) and the product's input, when the system takes the
+// columns as they are (fused: a graph kernel, lapColumns); otherwise its
+// six (v and y = A·v besides).
+func minresBlocks(fused bool) int64 {
+	if fused {
+		return 5
 	}
 	return 6
 }
@@ -545,11 +547,11 @@ func minresBlocks(scaled bool) int64 {
 // whose blocks fit beside θ, made even (c split into the same number of
 // batches, widths differing by at most one), and 1 when none fits
 // (InverseLaplacianBytes then reports more than MaxMemory).
-func (r *Regressor) classBatch(N, c int, scaled bool) int {
+func (r *Regressor) classBatch(N, c int, fused bool) int {
 	if r.MaxMemory <= 0 || c <= 1 {
 		return max(c, 1)
 	}
-	n, per := int64(N), 8*minresBlocks(scaled)
+	n, per := int64(N), 8*minresBlocks(fused)
 	free := r.MaxMemory - 8*n*int64(c)
 	w := int64(c)
 	if n > 0 {
@@ -563,12 +565,12 @@ func (r *Regressor) classBatch(N, c int, scaled bool) int {
 }
 
 // InverseLaplacianBytes returns the bytes of the N×c float64 blocks an
-// inverse-Laplacian fit by block MINRES holds at once on N nodes with c
-// output columns, with the columns in the batches MaxMemory allows: θ
-// (8Nc) and the solver's blocks, 8N·w·7 for batches of w columns (six for
-// MINRES, one for the scaled copy of the product's input on a 0/1 graph;
-// counted for every graph). The graph, the O(N) vectors and the
-// right-hand side (its labelled rows only) are not counted.
+// inverse-Laplacian fit of a graph kernel by block MINRES holds at once on
+// N nodes with c output columns, with the columns in the batches MaxMemory
+// allows: θ (8Nc) and the solver's blocks, 8N·w·5 for batches of w
+// columns (four for MINRES, one for the product's input). The graph, the
+// O(N) vectors, the product's per-task rows and the right-hand side (its
+// labelled rows only) are not counted.
 func (r *Regressor) InverseLaplacianBytes(N, c int) int64 {
 	w := r.classBatch(N, c, true)
 	return 8*int64(N)*int64(c) + 8*minresBlocks(true)*int64(N)*int64(w)

@@ -316,46 +316,104 @@ func (l *lapSystem) MulBlockTo(dst, x *mat.Dense) {
 	})
 }
 
-// scaledProduct is the block product with a GraphKernel's
-// M = D^{-1/2} W D^{-1/2} on a 0/1 graph, counted as counted does, computed
-// as graph.CSR.ScaledMulBlockTo computes it (x scaled by D^{-1/2} into a
-// copy, then the product with W scaled on the left), so bitwise the same,
-// with the copy held here, one N×c block for the whole solve: the graph
-// takes it from a pool per product, which can keep one per processor.
-type scaledProduct struct {
-	counted
-	g   *graph.CSR
-	inv []float64
-	buf []float64
+// lapColumns is the symmetric inverse-Laplacian system of a GraphKernel as
+// a krylov.ColumnsOperator: MINRESColumns hands it the columns it
+// multiplies (v_t = s_t·z_{·,cols[t]}) instead of forming them, and takes
+// the product by row ranges, so that the solve holds one N×k block for the
+// product, the input the graph gathers from, where it held three (v, its
+// copy scaled by D^{-1/2} and y = A·v). The input is formed as
+// graph.CSR.ScaledMulBlockTo forms it, rx_i = d_i^{-1/2}·v_i on a 0/1 graph
+// (one random read per stored entry instead of two) and v itself on a
+// weighted one (scaled inside the kernels), and the rows as the whole
+// product computes them (graph.CSR.ScaledMulBlockRowsInto), so every
+// product is bitwise lapSystem.MulBlockTo's on the formed v.
+type lapColumns struct {
+	*lapSystem
+	cnt   counted
+	g     *graph.CSR
+	inv   []float64
+	unit  bool
+	buf   []float64                     // the input block, N×k, one for the solve
+	parts parallel.FreeList[*[]float64] // the tasks' output rows
 }
 
-// newScaledProduct returns the scaledProduct of m's kernel, or nil when it
-// is not a GraphKernel on a 0/1 graph (whose products copy nothing).
-func newScaledProduct(m counted) *scaledProduct {
+var _ krylov.ColumnsOperator = (*lapColumns)(nil)
+
+// newLapColumns returns the lapColumns of sys, whose kernel is m, or nil
+// when m is not a GraphKernel.
+func newLapColumns(sys *lapSystem, m counted) *lapColumns {
 	gk, ok := m.m.(*GraphKernel)
-	if !ok || !gk.Graph().UnitWeights() {
+	if !ok {
 		return nil
 	}
-	return &scaledProduct{counted: m, g: gk.Graph(), inv: gk.s.Degrees().InvSqrtD}
+	return &lapColumns{lapSystem: sys, cnt: m, g: gk.Graph(), inv: gk.s.Degrees().InvSqrtD, unit: gk.Graph().UnitWeights(),
+		parts: parallel.FreeList[*[]float64]{New: func() *[]float64 { return new([]float64) }}}
 }
 
-func (p *scaledProduct) MulBlockTo(dst, x *mat.Dense) {
-	n, c := x.Dims()
-	if cap(p.buf) < n*c {
-		p.buf = make([]float64, n*c)
+// lapColumnsRows is the number of rows of a task of lapColumns' product:
+// a multiple of graph.RowWindow (so that the SELL-4-σ copy serves the
+// ranges), whose (rows × k) output stays in the L2 cache for k ≤ 16.
+const lapColumnsRows = 2 * graph.RowWindow
+
+// MulColumnsRows computes the system's product with v (v_t =
+// s_t·z_{·,cols[t]}, z's column when s is nil) row range by row range.
+func (l *lapColumns) MulColumnsRows(z *mat.Dense, cols []int, s []float64, rows func(lo, hi int, y []float64)) {
+	n, k := l.Dim(), len(cols)
+	if cap(l.buf) < n*k {
+		l.buf = nil
+		l.buf = make([]float64, n*k)
 	}
-	rx := p.buf[:n*c]
-	xm := x.RawMatrix()
+	in := l.buf[:n*k]
+	zm := z.RawMatrix()
+	inv, unit := l.inv, l.unit
+	// v_t = s_t·z (as MINRESColumns forms it), and on a 0/1 graph
+	// d^{-1/2}·v (as ScaledMulBlockTo's prescaled copy).
 	parallel.For(n, lapRowGrain, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
-			ri, xi, di := p.inv[i], xm.Data[i*xm.Stride:i*xm.Stride+c], rx[i*c:i*c+c]
-			for k, v := range xi {
-				di[k] = ri * v
+			zr, ir := zm.Data[i*zm.Stride:], in[i*k:i*k+k]
+			for t, j := range cols {
+				v := zr[j]
+				if s != nil {
+					v = float64(s[t] * v)
+				}
+				if unit {
+					v = float64(inv[i] * v)
+				}
+				ir[t] = v
 			}
 		}
 	})
-	p.g.ScaledMulBlockTo(dst, mat.NewDense(n, c, rx), graph.Scaling{Left: p.inv})
-	p.n.Add(int64(c))
+	sc := graph.Scaling{Left: inv, Right: inv}
+	if unit {
+		sc.Right = nil
+	}
+	x := mat.NewDense(n, k, in)
+	parallel.Chunks(n, lapColumnsRows, func(_, lo, hi int) {
+		p := l.parts.Get()
+		if cap(*p) < lapColumnsRows*k {
+			*p = make([]float64, lapColumnsRows*k)
+		}
+		y := (*p)[:(hi-lo)*k]
+		l.g.ScaledMulBlockRowsInto(mat.NewDense(hi-lo, k, y), x, sc, lo, hi)
+		for i := lo; i < hi; i++ {
+			yr, zr := y[(i-lo)*k:(i-lo)*k+k], zm.Data[i*zm.Stride:]
+			tr := l.isTr[i]
+			for t, j := range cols {
+				v := zr[j]
+				if s != nil {
+					v = float64(s[t] * v)
+				}
+				d := v - l.eta*yr[t]
+				if tr {
+					d -= l.c * v
+				}
+				yr[t] = d
+			}
+		}
+		rows(lo, hi, y)
+		l.parts.Put(p)
+	})
+	l.cnt.n.Add(int64(k))
 }
 
 // lapRowGrain is the least number of rows per goroutine of lapSystem's
@@ -391,10 +449,6 @@ func (j *fitJob) inverseLaplacian(ctx context.Context, s InverseLaplacian) error
 		return fmt.Errorf("stkr: inverse Laplacian: CG does not apply: the system is indefinite; use minres (default), gmres or richardson")
 	case SolverMINRES, SolverGMRES:
 		sys := lapSystem{m: j.m, eta: eta, N: N, nbeta: n * beta, isTr: isTr}
-		scaled := false
-		if p := newScaledProduct(j.m); p != nil && solver == SolverMINRES && !j.r.columnByColumn {
-			sys.m, scaled = p, true
-		}
 		method, rhsScale := krylov.GMRES, 1.0
 		j.solver = "GMRES on the N×N system as written (paper eq. 20)"
 		if solver == SolverMINRES {
@@ -416,8 +470,15 @@ func (j *fitJob) inverseLaplacian(ctx context.Context, s InverseLaplacian) error
 					brow[col] = rhsScale * v
 				}
 			}
+			// A graph kernel's system takes MINRES's columns as they are
+			// (lapColumns: one N×k block for the product instead of three).
+			var a linop.Operator = &sys
+			fused := false
+			if lc := newLapColumns(&sys, j.m); lc != nil {
+				a, fused = lc, true
+			}
 			var ok []bool
-			ok, err = j.minresBatches(ctx, &sys, krylov.RowBlock{Rows: j.train, Values: b}, tol, scaled)
+			ok, err = j.minresBatches(ctx, a, krylov.RowBlock{Rows: j.train, Values: b}, tol, fused)
 			zero := make([]float64, j.N)
 			for col, good := range ok {
 				if !good {
