@@ -34,7 +34,7 @@ func (s *scriptedNet) clearMasks() {
 	s.after = append(s.after, s.p[0])
 }
 
-func (s *scriptedNet) forward() {
+func (s *scriptedNet) forward([]int) {
 	q := 0.5
 	if s.steps > 0 {
 		q = s.script[min(s.steps, len(s.script))-1]

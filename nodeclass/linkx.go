@@ -242,7 +242,7 @@ func (m *LINKX) Predict(ctx context.Context, q estimator.NodeQuery) (*mat.Dense,
 			}
 		}
 	}
-	linkxForward(fit.p, fit.s, x, adj, w)
+	linkxForward(fit.p, fit.s, x, func(dst *mat.Dense, _ []int) { adj(dst) }, w, nil)
 	if err != nil {
 		return nil, fmt.Errorf("nodeclass: LINKX predict cancelled: %w", err)
 	}

@@ -345,12 +345,12 @@ func (f *sepFit) predictNodes(ctx context.Context, nodes estimator.NewNodes, xq 
 	}
 	w := newSepWork(nodes.Len(), f.s)
 	var err error
-	mean := func(dst, _ *mat.Dense, l int) {
+	mean := func(dst, _ *mat.Dense, l int, _ []int) {
 		if err == nil {
 			err = newNodeMeans(ctx, dst, f.hidden[l], nodes)
 		}
 	}
-	sepForwardWith(f.p, f.s, x, mean, w)
+	sepForwardWith(f.p, f.s, x, mean, w, nil)
 	if err != nil {
 		return nil, fmt.Errorf("nodeclass: SepGNN.Predict: %w", err)
 	}

@@ -22,10 +22,13 @@ type net interface {
 	// clearMasks turns dropout off.
 	drawMasks(rng *rand.Rand, q float64)
 	clearMasks()
-	// forward computes every node's class probabilities (prob).
-	forward()
+	// forward computes the class probabilities (prob) of the nodes idx,
+	// of every node when idx is nil; the other rows of prob, and of the
+	// activations backward reads, are left as they were.
+	forward(idx []int)
 	// backward writes into grads the gradient of the mean cross-entropy
-	// of the nodes idx with classes y plus λ/2 times the squared weights.
+	// of the nodes idx with classes y plus λ/2 times the squared weights,
+	// after a forward pass over (at least) the nodes idx.
 	backward(idx, y []int, lambda float64)
 	prob() *mat.Dense
 }
@@ -83,16 +86,14 @@ func trainNet(ctx context.Context, nt net, set trainSettings, rng *rand.Rand, tr
 		if err := ctx.Err(); err != nil {
 			return epoch, bestLoss, fmt.Errorf("nodeclass: %s fit cancelled at epoch %d: %w", set.model, epoch, err)
 		}
-		// Without dropout the evaluation pass of the last epoch is this
-		// epoch's training pass.
-		if set.dropout > 0 || epoch == 1 {
-			nt.drawMasks(rng, set.dropout)
-			nt.forward()
-		}
+		// The training pass computes the training nodes' rows, the
+		// evaluation pass the validation nodes'.
+		nt.drawMasks(rng, set.dropout)
+		nt.forward(train)
 		nt.backward(train, ytr, set.decay)
 		opt.Step([][]float64{p}, [][]float64{nt.grads()})
 		nt.clearMasks()
-		nt.forward()
+		nt.forward(val)
 		lv := crossEntropy(nt.prob(), val, valLabels)
 		if math.IsNaN(lv) || math.IsInf(lv, 0) {
 			return epoch, bestLoss, &estimator.NotConvergedError{Model: "nodeclass", Method: set.model + " adam", Iterations: epoch, Residual: lv, Tol: bestLoss, Hint: "lower LearningRate"}
@@ -114,7 +115,7 @@ func trainNet(ctx context.Context, nt net, set trainSettings, rng *rand.Rand, tr
 	}
 	copy(p, best)
 	nt.clearMasks()
-	nt.forward()
+	nt.forward(nil)
 	return min(epoch, set.epochs), bestLoss, nil
 }
 
