@@ -82,7 +82,7 @@ func newLINKXWork(r int, s linkxShape) *linkxWork {
 	return &linkxWork{ha: nh(), hx: nh(), u: nh(), hid: nh(), a1: nh(), z: nh(), prob: mat.NewDense(r, s.c, nil), tmp: nh()}
 }
 
-func (w *linkxWork) drawMasks(rng *rand.Rand, q float64) {
+func (w *linkxWork) drawMasks(src *rand.PCG, q float64) {
 	if q == 0 {
 		w.m1, w.m2 = nil, nil
 		return
@@ -91,16 +91,8 @@ func (w *linkxWork) drawMasks(rng *rand.Rand, q float64) {
 	if w.m1 == nil {
 		w.m1, w.m2 = mat.NewDense(r, h, nil), mat.NewDense(r, h, nil)
 	}
-	keep := 1 / (1 - q)
-	for _, m := range []*mat.Dense{w.m1, w.m2} {
-		data := m.RawMatrix().Data
-		for i := range data {
-			data[i] = 0
-			if rng.Float64() >= q {
-				data[i] = keep
-			}
-		}
-	}
+	dropoutMask(w.m1.RawMatrix().Data, src, q)
+	dropoutMask(w.m2.RawMatrix().Data, src, q)
 }
 
 func (w *linkxWork) clearMasks() { w.m1, w.m2 = nil, nil }
@@ -269,11 +261,11 @@ type linkxNet struct {
 
 var _ net = (*linkxNet)(nil)
 
-func (nt *linkxNet) params() []float64                   { return nt.p.flat }
-func (nt *linkxNet) grads() []float64                    { return nt.g.flat }
-func (nt *linkxNet) drawMasks(rng *rand.Rand, q float64) { nt.w.drawMasks(rng, q) }
-func (nt *linkxNet) clearMasks()                         { nt.w.clearMasks() }
-func (nt *linkxNet) prob() *mat.Dense                    { return nt.w.prob }
+func (nt *linkxNet) params() []float64                  { return nt.p.flat }
+func (nt *linkxNet) grads() []float64                   { return nt.g.flat }
+func (nt *linkxNet) drawMasks(src *rand.PCG, q float64) { nt.w.drawMasks(src, q) }
+func (nt *linkxNet) clearMasks()                        { nt.w.clearMasks() }
+func (nt *linkxNet) prob() *mat.Dense                   { return nt.w.prob }
 func (nt *linkxNet) forward(idx []int) {
 	linkxForward(nt.p, nt.s, nt.x, func(dst *mat.Dense, idx []int) { adjMulRows(dst, nt.a, nt.p.wa, idx) }, nt.w, idx)
 }

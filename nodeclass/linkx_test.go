@@ -37,7 +37,7 @@ func TestLINKXGradient(t *testing.T) {
 	}
 	const lambda = 0.03
 	w := newLINKXWork(n, s)
-	w.drawMasks(rng, 0.3)
+	w.drawMasks(rand.NewPCG(7, 10), 0.3)
 	for _, f := range []Features{{Dense: x}, {Sparse: denseToSparse(x)}} {
 		nt := &linkxNet{p: p, g: newLINKXParams(s, nil), s: s, x: f, a: g, w: w}
 		nt.forward(nil)

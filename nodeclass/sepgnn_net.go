@@ -205,7 +205,7 @@ func newSepWork(n int, s sepShape) *sepWork {
 
 // drawMasks draws inverted-dropout masks with drop probability q (none
 // when q is 0).
-func (w *sepWork) drawMasks(rng *rand.Rand, q float64) {
+func (w *sepWork) drawMasks(src *rand.PCG, q float64) {
 	for l := range w.mask {
 		if q == 0 {
 			w.mask[l] = nil
@@ -214,14 +214,7 @@ func (w *sepWork) drawMasks(rng *rand.Rand, q float64) {
 		if w.mask[l] == nil {
 			w.mask[l] = mat.NewDense(w.a0.RawMatrix().Rows, w.a0.RawMatrix().Cols, nil)
 		}
-		keep := 1 / (1 - q)
-		data := w.mask[l].RawMatrix().Data
-		for i := range data {
-			data[i] = 0
-			if rng.Float64() >= q {
-				data[i] = keep
-			}
-		}
+		dropoutMask(w.mask[l].RawMatrix().Data, src, q)
 	}
 }
 
@@ -527,12 +520,12 @@ type sepNet struct {
 
 var _ net = (*sepNet)(nil)
 
-func (nt *sepNet) params() []float64                   { return nt.p.flat }
-func (nt *sepNet) grads() []float64                    { return nt.g.flat }
-func (nt *sepNet) drawMasks(rng *rand.Rand, q float64) { nt.w.drawMasks(rng, q) }
-func (nt *sepNet) clearMasks()                         { nt.w.clearMasks() }
-func (nt *sepNet) forward(idx []int)                   { sepForwardRows(nt.p, nt.s, nt.x, nt.op, nt.w, idx) }
-func (nt *sepNet) prob() *mat.Dense                    { return nt.w.prob }
+func (nt *sepNet) params() []float64                  { return nt.p.flat }
+func (nt *sepNet) grads() []float64                   { return nt.g.flat }
+func (nt *sepNet) drawMasks(src *rand.PCG, q float64) { nt.w.drawMasks(src, q) }
+func (nt *sepNet) clearMasks()                        { nt.w.clearMasks() }
+func (nt *sepNet) forward(idx []int)                  { sepForwardRows(nt.p, nt.s, nt.x, nt.op, nt.w, idx) }
+func (nt *sepNet) prob() *mat.Dense                   { return nt.w.prob }
 func (nt *sepNet) backward(idx, y []int, lambda float64) {
 	sepBackward(nt.p, nt.g, nt.s, nt.x, nt.op, nt.w, idx, y, lambda)
 }

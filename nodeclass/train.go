@@ -18,9 +18,9 @@ import (
 type net interface {
 	params() []float64
 	grads() []float64
-	// drawMasks draws inverted-dropout masks with drop probability q;
-	// clearMasks turns dropout off.
-	drawMasks(rng *rand.Rand, q float64)
+	// drawMasks draws inverted-dropout masks with drop probability q
+	// (dropoutMask); clearMasks turns dropout off.
+	drawMasks(src *rand.PCG, q float64)
 	clearMasks()
 	// forward computes the class probabilities (prob) of the nodes idx,
 	// of every node when idx is nil; the other rows of prob, and of the
@@ -77,7 +77,7 @@ type trainSettings struct {
 // early on the nodes val with classes valLabels, and leaves nt with the
 // parameters of the best epoch and its evaluation pass (no dropout). It
 // returns the epochs run and the kept epoch's validation cross-entropy.
-func trainNet(ctx context.Context, nt net, set trainSettings, rng *rand.Rand, train, ytr, val, valLabels []int) (int, float64, error) {
+func trainNet(ctx context.Context, nt net, set trainSettings, src *rand.PCG, train, ytr, val, valLabels []int) (int, float64, error) {
 	p := nt.params()
 	best := append([]float64(nil), p...)
 	opt := &mlp.Adam{LearningRate: set.rate}
@@ -88,7 +88,7 @@ func trainNet(ctx context.Context, nt net, set trainSettings, rng *rand.Rand, tr
 		}
 		// The training pass computes the training nodes' rows, the
 		// evaluation pass the validation nodes'.
-		nt.drawMasks(rng, set.dropout)
+		nt.drawMasks(src, set.dropout)
 		nt.forward(train)
 		nt.backward(train, ytr, set.decay)
 		opt.Step([][]float64{p}, [][]float64{nt.grads()})
@@ -117,6 +117,23 @@ func trainNet(ctx context.Context, nt net, set trainSettings, rng *rand.Rand, tr
 	nt.clearMasks()
 	nt.forward(nil)
 	return min(epoch, set.epochs), bestLoss, nil
+}
+
+// dropoutMask fills data with an inverted-dropout mask of drop probability
+// q: an entry is 1/(1 − q) when rand.New(src).Float64() ≥ q would be, else
+// 0. Float64 is u/2⁵³ for the top 53 bits u of src.Uint64(), so the test is
+// u ≥ q·2⁵³, exact in float64: the same masks without the interface call
+// per entry.
+func dropoutMask(data []float64, src *rand.PCG, q float64) {
+	keep := 1 / (1 - q)
+	t := q * (1 << 53)
+	for i := range data {
+		v := 0.0
+		if float64(src.Uint64()<<11>>11) >= t {
+			v = keep
+		}
+		data[i] = v
+	}
 }
 
 // crossEntropy is the mean of −log prob[i, y_i] over the nodes idx.
