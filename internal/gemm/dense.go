@@ -5,6 +5,8 @@ import (
 	"sync"
 
 	"gonum.org/v1/gonum/blas/blas64"
+
+	"github.com/gssl/gssl/internal/parallel"
 )
 
 // PackOp64 packs the rows of op(m) into panels of width w (MR for a left
@@ -57,6 +59,10 @@ func PackOp64(m blas64.General, trans bool, w int, buf []float64) *Panels[float6
 	for q := 0; q < np; q++ {
 		panel := buf[q*w*k : (q+1)*w*k]
 		r0, r1 := q*w, min((q+1)*w, rows)
+		if w == MR && r1-r0 == MR {
+			packSix(panel, m, r0, r0+1, r0+2, r0+3, r0+4, r0+5)
+			continue
+		}
 		for i := r0; i < r1; i++ {
 			row := m.Data[i*m.Stride : i*m.Stride+k]
 			dst := panel[i-r0:]
@@ -71,6 +77,23 @@ func PackOp64(m blas64.General, trans bool, w int, buf []float64) *Panels[float6
 		}
 	}
 	return p
+}
+
+// packSix stores rows i0 … i5 of m as one full panel of width MR, writing
+// the panel in order.
+func packSix(panel []float64, m blas64.General, i0, i1, i2, i3, i4, i5 int) {
+	k := m.Cols
+	r0 := m.Data[i0*m.Stride : i0*m.Stride+k]
+	r1 := m.Data[i1*m.Stride : i1*m.Stride+k]
+	r2 := m.Data[i2*m.Stride : i2*m.Stride+k]
+	r3 := m.Data[i3*m.Stride : i3*m.Stride+k]
+	r4 := m.Data[i4*m.Stride : i4*m.Stride+k]
+	r5 := m.Data[i5*m.Stride : i5*m.Stride+k]
+	panel = panel[:MR*k]
+	for t := range k {
+		d := panel[t*MR : t*MR+MR]
+		d[0], d[1], d[2], d[3], d[4], d[5] = r0[t], r1[t], r2[t], r3[t], r4[t], r5[t]
+	}
 }
 
 // panelPool recycles the packing buffers of Mul64.
@@ -168,6 +191,10 @@ func PackRows64(m blas64.General, idx []int, trans bool, w int, buf []float64) *
 	for q := 0; q < np; q++ {
 		panel := buf[q*w*k : (q+1)*w*k]
 		r0, r1 := q*w, min((q+1)*w, rows)
+		if w == MR && r1-r0 == MR {
+			packSix(panel, m, idx[r0], idx[r0+1], idx[r0+2], idx[r0+3], idx[r0+4], idx[r0+5])
+			continue
+		}
 		for i := r0; i < r1; i++ {
 			row := m.Data[idx[i]*m.Stride : idx[i]*m.Stride+k]
 			dst := panel[i-r0:]
@@ -206,18 +233,34 @@ func MulRows64(dst, a blas64.General, idx []int, b blas64.General, tb bool) {
 	}
 	pa := PackRows64(a, idx, false, MR, getBuf())
 	pb := PackOp64(b, !tb, NR64, getBuf())
-	out := getBuf()
-	if cap(out) < len(idx)*bc {
-		out = make([]float64, len(idx)*bc)
-	}
-	out = out[:len(idx)*bc]
-	ParallelMulTTo(out, bc, pa, pb)
-	for k, i := range idx {
-		copy(dst.Data[i*dst.Stride:i*dst.Stride+bc], out[k*bc:(k+1)*bc])
-	}
+	parallel.For(pa.Count(), groupA, func(lo, hi int) { mulTScatter(dst, idx, pa, pb, lo, hi) })
 	putBuf(pa.Data)
 	putBuf(pb.Data)
-	putBuf(out)
+}
+
+// mulTScatter is mulT with row r of A·Bᵀ written to row idx[r] of dst.
+func mulTScatter(dst blas64.General, idx []int, a, b *Panels[float64], p0, p1 int) {
+	var tile [MR * NR64]float64
+	nr := b.W
+	for g0 := p0; g0 < p1; g0 += groupA {
+		g1 := min(g0+groupA, p1)
+		for q := 0; q < b.Count(); q++ {
+			bp := b.Panel(q)
+			col0 := q * nr
+			ncol := min(nr, b.Rows-col0)
+			for pa := g0; pa < g1; pa++ {
+				row0 := pa * MR
+				Kernel64(a.K, a.Panel(pa), bp, tile[:])
+				for i := 0; i < min(MR, a.Rows-row0); i++ {
+					r := idx[row0+i]
+					out := dst.Data[r*dst.Stride+col0 : r*dst.Stride+col0+ncol]
+					for j, v := range tile[i*nr : i*nr+ncol] {
+						out[j] = v
+					}
+				}
+			}
+		}
+	}
 }
 
 // MulTRows64 sets dst = a[idx]ᵀ·b[idx], the sum over the rows idx in their
