@@ -207,7 +207,7 @@ const AutoPatience = 10
 // (SepGNN, LINKX) run, below their own defaults (500): the selection's
 // time budget. A network whose validation loss still falls at that point
 // keeps its last epoch (see the package doc for where it binds).
-const AutoEpochs = 100
+const AutoEpochs = 40
 
 // HeterophilyGrid returns the models gssl classify --classifier auto
 // chooses among on a heterophilous graph: the channel perceptron
