@@ -94,7 +94,8 @@ func TestFitOnceValidated(t *testing.T) {
 // fits every member on those inputs once (with two workers), that their
 // own calls then fit nothing, that other val nodes refit them all, that
 // with one worker a member fits alone, and that the heterophily grid
-// fitted together predicts bitwise what its models fitted one by one do.
+// fitted together on two workers predicts bitwise what its models fitted
+// one by one on one worker do.
 func TestTogether(t *testing.T) {
 	defer func(c parallel.Config) { require.NoError(t, parallel.Configure(c)) }(parallel.Current())
 	ctx := context.Background()
@@ -126,14 +127,16 @@ func TestTogether(t *testing.T) {
 	}
 	// The heterophily grid on a heterophilous graph with features.
 	require.NoError(t, parallel.Configure(parallel.Config{Workers: 2}))
-	hg, hx, ht := sepHetero(t, 300, 6)
+	hg, hx, ht := sepHetero(t, 1200, 6)
 	hl, hval, hvalLabels, _ := sepSplit(ht)
 	hn := estimator.Nodes{Graph: hg, Features: hx}
 	together := HeterophilyGrid()
 	for k, m := range together {
 		require.NoError(t, m.(validated).FitValidated(ctx, hn, hl, hval, hvalLabels))
 		alone := HeterophilyGrid()[k].(*memo).base
+		require.NoError(t, parallel.Configure(parallel.Config{Workers: 1}))
 		require.NoError(t, alone.(validated).FitValidated(ctx, hn, hl, hval, hvalLabels))
+		require.NoError(t, parallel.Configure(parallel.Config{Workers: 2}))
 		p1, err := m.Predict(ctx, estimator.FittedNodes)
 		require.NoError(t, err)
 		p0, err := alone.Predict(ctx, estimator.FittedNodes)
