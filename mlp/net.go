@@ -6,6 +6,8 @@ import (
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/gssl/gssl/internal/gemm"
 )
 
 // params are the weights and biases of the perceptron.
@@ -55,13 +57,43 @@ func (p *params) copyFrom(q *params) {
 }
 
 // work holds one batch's activations: the pre-activations A, the masked
-// hidden units H, the dropout mask (nil: none) and the probabilities.
+// hidden units H, the dropout mask (nil: none), the probabilities and the
+// hidden units' gradient; and the rows of the batch X and of Xᵀ packed for
+// the products (package gemm), once for the batch it last saw.
 type work struct {
-	a, h, mask, prob *mat.Dense
+	a, h, mask, prob, dh *mat.Dense
+	x                    *mat.Dense
+	xa, xt               *gemm.Panels[float64]
 }
 
 func newWork(n, h, c int) *work {
 	return &work{a: mat.NewDense(n, h, nil), h: mat.NewDense(n, h, nil), prob: mat.NewDense(n, c, nil)}
+}
+
+// pack packs the rows of x (for XW₁) and, with trans, of Xᵀ (for XᵀD),
+// unless x is the matrix packed last.
+func (w *work) pack(x *mat.Dense, trans bool) {
+	if w.x != x {
+		w.x, w.xa, w.xt = x, nil, nil
+	}
+	if w.xa == nil {
+		w.xa = gemm.PackOp64(x.RawMatrix(), false, gemm.MR, nil)
+	}
+	if trans && w.xt == nil {
+		w.xt = gemm.PackOp64(x.RawMatrix(), true, gemm.MR, nil)
+	}
+}
+
+// mulPacked sets dst = op(A)·b for the packed rows a of op(A) (dst and b
+// row-major, without views).
+func mulPacked(dst *mat.Dense, a *gemm.Panels[float64], b *mat.Dense) {
+	pb := gemm.PackOp64(b.RawMatrix(), true, gemm.NR64, nil)
+	gemm.ParallelMulTTo(dst.RawMatrix().Data, dst.RawMatrix().Stride, a, pb)
+}
+
+// mul sets dst = op(a)·op(b) (gemm.Mul64).
+func mul(dst, a *mat.Dense, ta bool, b *mat.Dense, tb bool) {
+	gemm.Mul64(dst.RawMatrix(), a.RawMatrix(), ta, b.RawMatrix(), tb)
 }
 
 // drawMask draws an inverted-dropout mask with drop probability p (none
@@ -87,7 +119,8 @@ func (w *work) drawMask(rng *rand.Rand, p float64) {
 
 // forward computes A, H and P for the rows of x.
 func forward(p *params, x *mat.Dense, w *work) {
-	w.a.Mul(x, p.w1)
+	w.pack(x, false)
+	mulPacked(w.a, w.xa, p.w1)
 	addRow(w.a, p.b1)
 	ad, hd := w.a.RawMatrix().Data, w.h.RawMatrix().Data
 	for i, v := range ad {
@@ -96,7 +129,7 @@ func forward(p *params, x *mat.Dense, w *work) {
 	if w.mask != nil {
 		w.h.MulElem(w.h, w.mask)
 	}
-	w.prob.Mul(w.h, p.w2)
+	mul(w.prob, w.h, false, p.w2, false)
 	addRow(w.prob, p.b2)
 	softmaxRows(w.prob)
 }
@@ -145,10 +178,13 @@ func lossGrad(p *params, x *mat.Dense, y []int, w *work, lambda float64, g *para
 		gz.Set(i, k, gz.At(i, k)-1)
 	}
 	gz.Scale(1/n, gz)
-	g.w2.Mul(w.h.T(), gz)
+	mul(g.w2, w.h, true, gz, false)
 	colSums(g.b2, gz)
-	dh := mat.NewDense(len(y), len(p.b1), nil)
-	dh.Mul(gz, p.w2.T())
+	if w.dh == nil {
+		w.dh = mat.NewDense(len(y), len(p.b1), nil)
+	}
+	dh := w.dh
+	mul(dh, gz, false, p.w2, true)
 	if w.mask != nil {
 		dh.MulElem(dh, w.mask)
 	}
@@ -158,23 +194,18 @@ func lossGrad(p *params, x *mat.Dense, y []int, w *work, lambda float64, g *para
 			dd[i] = 0
 		}
 	}
-	g.w1.Mul(x.T(), dh)
+	w.pack(x, true)
+	mulPacked(g.w1, w.xt, dh)
 	colSums(g.b1, dh)
 	if lambda > 0 {
-		g.w1.Add(g.w1, scaled(lambda, p.w1))
-		g.w2.Add(g.w2, scaled(lambda, p.w2))
+		floats.AddScaled(g.w1.RawMatrix().Data, lambda, p.w1.RawMatrix().Data)
+		floats.AddScaled(g.w2.RawMatrix().Data, lambda, p.w2.RawMatrix().Data)
 	}
 	return loss
 }
 
 func sumSq(m *mat.Dense) float64 {
 	return floats.Dot(m.RawMatrix().Data, m.RawMatrix().Data)
-}
-
-func scaled(a float64, m *mat.Dense) *mat.Dense {
-	var out mat.Dense
-	out.Scale(a, m)
-	return &out
 }
 
 func colSums(dst []float64, m *mat.Dense) {

@@ -23,7 +23,7 @@ type scriptedNet struct {
 
 func (s *scriptedNet) params() []float64              { return s.p }
 func (s *scriptedNet) grads() []float64               { return s.g }
-func (s *scriptedNet) drawMasks(*rand.Rand, float64)  {}
+func (s *scriptedNet) drawMasks(*rand.PCG, float64)   {}
 func (s *scriptedNet) backward([]int, []int, float64) { s.g[0] = 1 }
 func (s *scriptedNet) prob() *mat.Dense               { return s.pr }
 
@@ -34,7 +34,7 @@ func (s *scriptedNet) clearMasks() {
 	s.after = append(s.after, s.p[0])
 }
 
-func (s *scriptedNet) forward() {
+func (s *scriptedNet) forward([]int) {
 	q := 0.5
 	if s.steps > 0 {
 		q = s.script[min(s.steps, len(s.script))-1]
@@ -53,7 +53,7 @@ func TestTrainNetPatience(t *testing.T) {
 	for _, patience := range []int{1, 3, 10} {
 		nt := &scriptedNet{p: []float64{0}, g: []float64{0}, script: script, pr: mat.NewDense(1, 2, nil)}
 		set := trainSettings{model: "test", epochs: 100, patience: patience, rate: 0.1}
-		epochs, loss, err := trainNet(context.Background(), nt, set, rand.New(rand.NewPCG(1, 1)), []int{0}, []int{0}, []int{0}, []int{0})
+		epochs, loss, err := trainNet(context.Background(), nt, set, rand.NewPCG(1, 1), []int{0}, []int{0}, []int{0}, []int{0})
 		require.NoError(t, err)
 		require.Equal(t, 4+patience, epochs, "patience %d", patience)
 		require.InDelta(t, -math.Log(0.8), loss, 1e-15)
@@ -66,7 +66,7 @@ func TestTrainNetPatience(t *testing.T) {
 	}
 	nt := &scriptedNet{p: []float64{0}, g: []float64{0}, script: falling, pr: mat.NewDense(1, 2, nil)}
 	set := trainSettings{model: "test", epochs: 30, patience: 10, rate: 0.1}
-	epochs, _, err := trainNet(context.Background(), nt, set, rand.New(rand.NewPCG(1, 1)), []int{0}, []int{0}, []int{0}, []int{0})
+	epochs, _, err := trainNet(context.Background(), nt, set, rand.NewPCG(1, 1), []int{0}, []int{0}, []int{0}, []int{0})
 	require.NoError(t, err)
 	require.Equal(t, 30, epochs)
 	require.Equal(t, nt.after[29], nt.p[0])

@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sync"
 
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/graph"
+	"github.com/gssl/gssl/internal/parallel"
 	"github.com/gssl/gssl/mlp"
 )
 
@@ -117,6 +119,9 @@ type memo struct {
 	val       []int // the validation nodes of the last FitValidated, nil after Fit
 	validated bool  // the last fit was a FitValidated
 	err       error
+	// group, when set, holds the memos fitted together by the first
+	// FitValidated of any of them (Together).
+	group *[]*memo
 }
 
 func (m *memo) Validate() error      { return m.base.Validate() }
@@ -143,12 +148,46 @@ func (m *memo) FitValidated(ctx context.Context, x estimator.Nodes, labels, val,
 	if !ok {
 		return m.Fit(ctx, x, labels)
 	}
-	if m.validated && m.g == x.Graph && m.x == x.Features && slices.Equal(m.labels, labels) && slices.Equal(m.val, val) {
+	if m.fitted(x, labels, val) {
 		return m.err
 	}
-	m.err = v.FitValidated(ctx, x, labels, val, valLabels)
-	m.g, m.x, m.labels, m.val, m.validated = x.Graph, x.Features, slices.Clone(labels), slices.Clone(val), true
+	if m.group != nil && parallel.Workers() > 1 {
+		// Fit every member of the group that needs it on its own
+		// goroutine; this one's fit is among them.
+		var wg sync.WaitGroup
+		for _, o := range *m.group {
+			if o.fitted(x, labels, val) {
+				continue
+			}
+			ov, ok := o.base.(interface {
+				FitValidated(ctx context.Context, x estimator.Nodes, labels, val, valLabels []int) error
+			})
+			if !ok {
+				continue // fitted by its own call
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				o.record(ov.FitValidated(ctx, x, labels, val, valLabels), x, labels, val)
+			}()
+		}
+		wg.Wait()
+		return m.err
+	}
+	m.record(v.FitValidated(ctx, x, labels, val, valLabels), x, labels, val)
 	return m.err
+}
+
+// fitted reports whether the last fit was a FitValidated on x, labels and
+// val.
+func (m *memo) fitted(x estimator.Nodes, labels, val []int) bool {
+	return m.validated && m.g == x.Graph && m.x == x.Features && slices.Equal(m.labels, labels) && slices.Equal(m.val, val)
+}
+
+// record keeps the outcome err of a FitValidated on x, labels and val.
+func (m *memo) record(err error, x estimator.Nodes, labels, val []int) {
+	m.err = err
+	m.g, m.x, m.labels, m.val, m.validated = x.Graph, x.Features, slices.Clone(labels), slices.Clone(val), true
 }
 
 func (m *memo) Predict(ctx context.Context, q estimator.NodeQuery) (*mat.Dense, error) {
@@ -168,7 +207,7 @@ const AutoPatience = 10
 // (SepGNN, LINKX) run, below their own defaults (500): the selection's
 // time budget. A network whose validation loss still falls at that point
 // keeps its last epoch (see the package doc for where it binds).
-const AutoEpochs = 100
+const AutoEpochs = 40
 
 // HeterophilyGrid returns the models gssl classify --classifier auto
 // chooses among on a heterophilous graph: the channel perceptron
@@ -178,9 +217,28 @@ const AutoEpochs = 100
 // deterministic, so the selection's refit of the chosen one on the same
 // training labels reuses its fit).
 func HeterophilyGrid() []Base {
-	return []Base{
-		FitOnce(&ChannelMLP{MLP: mlp.Classifier{Patience: AutoPatience}}),
-		FitOnce(&SepGNN{Patience: AutoPatience, Epochs: AutoEpochs}),
-		FitOnce(&LINKX{Patience: AutoPatience, Epochs: AutoEpochs}),
+	return Together(
+		&ChannelMLP{MLP: mlp.Classifier{Patience: AutoPatience}},
+		&SepGNN{Patience: AutoPatience, Epochs: AutoEpochs},
+		&LINKX{Patience: AutoPatience, Epochs: AutoEpochs},
+	)
+}
+
+// Together returns the bases behind FitOnce memos that are fitted
+// together: the first FitValidated of any of them fits every one whose
+// last fit was not a FitValidated on the same graph, features, labels and
+// validation nodes, each on its own goroutine (one after the other when
+// parallel.Workers() is 1), and their own calls with those inputs then
+// cost nothing. A selection that fits each candidate in turn on the same
+// split (eval.ChooseNodeBy) so runs them side by side on the cores. The
+// models are deterministic and their numbers do not depend on the number
+// of workers, so the fits are those of one after the other.
+func Together(bases ...Base) []Base {
+	group := make([]*memo, len(bases))
+	out := make([]Base, len(bases))
+	for k, b := range bases {
+		group[k] = &memo{base: b, group: &group}
+		out[k] = group[k]
 	}
+	return out
 }

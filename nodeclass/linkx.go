@@ -174,12 +174,13 @@ func (m *LINKX) FitValidated(ctx context.Context, x estimator.Nodes, labels, val
 	train, ytr := labelled(labels)
 	n, d := f.Dims()
 	s := linkxShape{n: n, d: d, h: m.hidden(), c: classes}
-	rng := rand.New(rand.NewPCG(m.Seed, 0x11c5))
+	src := rand.NewPCG(m.Seed, 0x11c5)
+	rng := rand.New(src)
 	p := newLINKXParams(s, nil)
 	initLINKX(p, rng)
 	nt := &linkxNet{p: p, g: newLINKXParams(s, nil), s: s, x: f, a: x.Graph, w: newLINKXWork(n, s)}
 	set := trainSettings{model: "LINKX", epochs: m.epochs(), patience: m.patience(), dropout: m.dropout(), decay: m.decay(), rate: m.rate(), stop: m.Stop}
-	epochs, bestLoss, err := trainNet(ctx, nt, set, rng, train, ytr, val, valLabels)
+	epochs, bestLoss, err := trainNet(ctx, nt, set, src, train, ytr, val, valLabels)
 	if err != nil {
 		return err
 	}
@@ -242,7 +243,7 @@ func (m *LINKX) Predict(ctx context.Context, q estimator.NodeQuery) (*mat.Dense,
 			}
 		}
 	}
-	linkxForward(fit.p, fit.s, x, adj, w)
+	linkxForward(fit.p, fit.s, x, func(dst *mat.Dense, _ []int) { adj(dst) }, w, nil)
 	if err != nil {
 		return nil, fmt.Errorf("nodeclass: LINKX predict cancelled: %w", err)
 	}

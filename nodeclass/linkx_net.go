@@ -82,7 +82,7 @@ func newLINKXWork(r int, s linkxShape) *linkxWork {
 	return &linkxWork{ha: nh(), hx: nh(), u: nh(), hid: nh(), a1: nh(), z: nh(), prob: mat.NewDense(r, s.c, nil), tmp: nh()}
 }
 
-func (w *linkxWork) drawMasks(rng *rand.Rand, q float64) {
+func (w *linkxWork) drawMasks(src *rand.PCG, q float64) {
 	if q == 0 {
 		w.m1, w.m2 = nil, nil
 		return
@@ -91,26 +91,29 @@ func (w *linkxWork) drawMasks(rng *rand.Rand, q float64) {
 	if w.m1 == nil {
 		w.m1, w.m2 = mat.NewDense(r, h, nil), mat.NewDense(r, h, nil)
 	}
-	keep := 1 / (1 - q)
-	for _, m := range []*mat.Dense{w.m1, w.m2} {
-		data := m.RawMatrix().Data
-		for i := range data {
-			data[i] = 0
-			if rng.Float64() >= q {
-				data[i] = keep
-			}
-		}
-	}
+	dropoutMask(w.m1.RawMatrix().Data, src, q)
+	dropoutMask(w.m2.RawMatrix().Data, src, q)
 }
 
 func (w *linkxWork) clearMasks() { w.m1, w.m2 = nil, nil }
 
 // adjMulTo writes A W into dst (dst_i = Σ_j A_ij W_j, j in the row of i
 // in g, self loops included as stored), gathering rows in parallel.
-func adjMulTo(dst *mat.Dense, g *graph.CSR, w *mat.Dense) {
-	parallel.For(g.Nodes(), meanGrain, func(lo, hi int) {
+func adjMulTo(dst *mat.Dense, g *graph.CSR, w *mat.Dense) { adjMulRows(dst, g, w, nil) }
+
+// adjMulRows is adjMulTo on the rows idx of dst (nil: every row).
+func adjMulRows(dst *mat.Dense, g *graph.CSR, w *mat.Dense, idx []int) {
+	n := g.Nodes()
+	if idx != nil {
+		n = len(idx)
+	}
+	parallel.For(n, meanGrain, func(lo, hi int) {
 		var acc rowAcc
-		for i := lo; i < hi; i++ {
+		for t := lo; t < hi; t++ {
+			i := t
+			if idx != nil {
+				i = idx[t]
+			}
 			acc.out = dst.RawRowView(i)
 			clear(acc.out)
 			cols, ws := g.Row(i)
@@ -123,27 +126,28 @@ func adjMulTo(dst *mat.Dense, g *graph.CSR, w *mat.Dense) {
 }
 
 // linkxForward computes the activations and class probabilities of the
-// rows of x (the equations of LINKX's doc); adj writes the rows' A W_A
-// (without b_A) into its argument.
-func linkxForward(p *linkxParams, s linkxShape, x Features, adj func(dst *mat.Dense), w *linkxWork) {
-	adj(w.ha)
-	addRowVec(w.ha, p.ba)
-	featMulTo(w.hx, x, p.wx)
-	addRowVec(w.hx, p.bx)
+// rows idx of x (nil: every row; the equations of LINKX's doc), leaving
+// the other rows of w as they were; adj writes the rows' A W_A (without
+// b_A) into its argument.
+func linkxForward(p *linkxParams, s linkxShape, x Features, adj func(dst *mat.Dense, idx []int), w *linkxWork, idx []int) {
+	adj(w.ha, idx)
+	addRowVecRows(w.ha, p.ba, idx)
+	featMulRows(w.hx, x, p.wx, idx)
+	addRowVecRows(w.hx, p.bx, idx)
 	h := s.h
-	mulInto(w.u, w.ha, false, p.wc.Slice(0, h, 0, h).(*mat.Dense), false)
-	mulInto(w.tmp, w.hx, false, p.wc.Slice(h, 2*h, 0, h).(*mat.Dense), false)
-	w.u.Add(w.u, w.tmp)
-	w.u.Add(w.u, w.ha)
-	w.u.Add(w.u, w.hx)
-	addRowVec(w.u, p.bc)
-	reluMasked(w.hid, w.u, w.m1)
-	mulInto(w.a1, w.hid, false, p.w1, false)
-	addRowVec(w.a1, p.b1)
-	reluMasked(w.z, w.a1, w.m2)
-	mulInto(w.prob, w.z, false, p.wo, false)
-	addRowVec(w.prob, p.bo)
-	softmaxRowsInPlace(w.prob)
+	mulRows(w.u, w.ha, idx, p.wc.Slice(0, h, 0, h).(*mat.Dense), false)
+	mulRows(w.tmp, w.hx, idx, p.wc.Slice(h, 2*h, 0, h).(*mat.Dense), false)
+	addRows(w.u, w.tmp, idx)
+	addRows(w.u, w.ha, idx)
+	addRows(w.u, w.hx, idx)
+	addRowVecRows(w.u, p.bc, idx)
+	reluMaskedRows(w.hid, w.u, w.m1, idx)
+	mulRows(w.a1, w.hid, idx, p.w1, false)
+	addRowVecRows(w.a1, p.b1, idx)
+	reluMaskedRows(w.z, w.a1, w.m2, idx)
+	mulRows(w.prob, w.z, idx, p.wo, false)
+	addRowVecRows(w.prob, p.bo, idx)
+	softmaxRowsOf(w.prob, idx)
 }
 
 // reluMasked writes max(a, 0) ⊙ m into dst (m nil: no mask).
@@ -209,27 +213,35 @@ func linkxBackward(p, g *linkxParams, s linkxShape, x Features, g0 *graph.CSR, w
 		}
 		row[y[k]] -= inv
 	}
-	mulInto(g.wo, w.z, true, do, false)
-	colSumsTo(g.bo, do)
+	// Every gradient block below is zero outside the rows of idx: the
+	// products and sums run over those rows alone, in ascending order.
+	rows := sortedRows(idx)
+	mulTRows(g.wo, w.z, do, rows)
+	colSumsRows(g.bo, do, rows)
 	w.d1, w.du, w.dha, w.dhx = grow(w.d1, n, h), grow(w.du, n, h), grow(w.dha, n, h), grow(w.dhx, n, h)
 	d1, du, dha, dhx := w.d1, w.du, w.dha, w.dhx
-	mulInto(d1, do, false, p.wo, true)
-	reluMaskedBack(d1, w.a1, w.m2)
-	mulInto(g.w1, w.hid, true, d1, false)
-	colSumsTo(g.b1, d1)
-	mulInto(du, d1, false, p.w1, true)
-	reluMaskedBack(du, w.u, w.m1)
-	mulInto(g.wc.Slice(0, h, 0, h).(*mat.Dense), w.ha, true, du, false)
-	mulInto(g.wc.Slice(h, 2*h, 0, h).(*mat.Dense), w.hx, true, du, false)
-	colSumsTo(g.bc, du)
-	mulInto(dha, du, false, p.wc.Slice(0, h, 0, h).(*mat.Dense), true)
-	dha.Add(dha, du)
-	mulInto(dhx, du, false, p.wc.Slice(h, 2*h, 0, h).(*mat.Dense), true)
-	dhx.Add(dhx, du)
+	mulRows(d1, do, rows, p.wo, true)
+	reluMaskedBackRows(d1, w.a1, w.m2, rows)
+	mulTRows(g.w1, w.hid, d1, rows)
+	colSumsRows(g.b1, d1, rows)
+	mulRows(du, d1, rows, p.w1, true)
+	reluMaskedBackRows(du, w.u, w.m1, rows)
+	mulTRows(g.wc.Slice(0, h, 0, h).(*mat.Dense), w.ha, du, rows)
+	mulTRows(g.wc.Slice(h, 2*h, 0, h).(*mat.Dense), w.hx, du, rows)
+	colSumsRows(g.bc, du, rows)
+	mulRows(dha, du, rows, p.wc.Slice(0, h, 0, h).(*mat.Dense), true)
+	addRows(dha, du, rows)
+	mulRows(dhx, du, rows, p.wc.Slice(h, 2*h, 0, h).(*mat.Dense), true)
+	addRows(dhx, du, rows)
+	// Aᵀ ∂H_A gathers over every node's neighbours, and the dense Xᵀ ∂H_X
+	// runs over every row: the other rows are the zeros they are in the
+	// pass over every node.
+	zeroOutside(dha, rows)
+	zeroOutside(dhx, rows)
 	adjMulTo(g.wa, g0, dha)
-	colSumsTo(g.ba, dha)
-	featTMulTo(g.wx, x, dhx)
-	colSumsTo(g.bx, dhx)
+	colSumsRows(g.ba, dha, rows)
+	featTMulRows(g.wx, x, dhx, rows)
+	colSumsRows(g.bx, dhx, rows)
 	if lambda > 0 {
 		for k, v := range p.weights {
 			vec.AddScaled(g.weights[k], lambda, v)
@@ -249,13 +261,13 @@ type linkxNet struct {
 
 var _ net = (*linkxNet)(nil)
 
-func (nt *linkxNet) params() []float64                   { return nt.p.flat }
-func (nt *linkxNet) grads() []float64                    { return nt.g.flat }
-func (nt *linkxNet) drawMasks(rng *rand.Rand, q float64) { nt.w.drawMasks(rng, q) }
-func (nt *linkxNet) clearMasks()                         { nt.w.clearMasks() }
-func (nt *linkxNet) prob() *mat.Dense                    { return nt.w.prob }
-func (nt *linkxNet) forward() {
-	linkxForward(nt.p, nt.s, nt.x, func(dst *mat.Dense) { adjMulTo(dst, nt.a, nt.p.wa) }, nt.w)
+func (nt *linkxNet) params() []float64                  { return nt.p.flat }
+func (nt *linkxNet) grads() []float64                   { return nt.g.flat }
+func (nt *linkxNet) drawMasks(src *rand.PCG, q float64) { nt.w.drawMasks(src, q) }
+func (nt *linkxNet) clearMasks()                        { nt.w.clearMasks() }
+func (nt *linkxNet) prob() *mat.Dense                   { return nt.w.prob }
+func (nt *linkxNet) forward(idx []int) {
+	linkxForward(nt.p, nt.s, nt.x, func(dst *mat.Dense, idx []int) { adjMulRows(dst, nt.a, nt.p.wa, idx) }, nt.w, idx)
 }
 func (nt *linkxNet) backward(idx, y []int, lambda float64) {
 	linkxBackward(nt.p, nt.g, nt.s, nt.x, nt.a, nt.w, idx, y, lambda)

@@ -37,13 +37,13 @@ func TestLINKXGradient(t *testing.T) {
 	}
 	const lambda = 0.03
 	w := newLINKXWork(n, s)
-	w.drawMasks(rng, 0.3)
+	w.drawMasks(rand.NewPCG(7, 10), 0.3)
 	for _, f := range []Features{{Dense: x}, {Sparse: denseToSparse(x)}} {
 		nt := &linkxNet{p: p, g: newLINKXParams(s, nil), s: s, x: f, a: g, w: w}
-		nt.forward()
+		nt.forward(nil)
 		nt.backward(idx, y, lambda)
 		loss := func() float64 {
-			nt.forward()
+			nt.forward(nil)
 			return linkxLoss(p, w, idx, y, lambda)
 		}
 		for i := range p.flat {

@@ -184,12 +184,13 @@ func (m *SepGNN) FitValidated(ctx context.Context, x estimator.Nodes, labels, va
 	train, ytr := labelled(labels)
 	n, d := f.Dims()
 	s := sepShape{d: d, h: m.hidden(), c: classes, layers: m.layers()}
-	rng := rand.New(rand.NewPCG(m.Seed, 0x5e7))
+	src := rand.NewPCG(m.Seed, 0x5e7)
+	rng := rand.New(src)
 	p := newSepParams(s, nil)
 	initSep(p, rng)
 	nt := &sepNet{p: p, g: newSepParams(s, nil), s: s, x: f, op: newMeanOp(x.Graph), w: newSepWork(n, s)}
 	set := trainSettings{model: "SepGNN", epochs: m.epochs(), patience: m.patience(), dropout: m.dropout(), decay: m.decay(), rate: m.rate(), stop: m.Stop}
-	epochs, bestLoss, err := trainNet(ctx, nt, set, rng, train, ytr, val, valLabels)
+	epochs, bestLoss, err := trainNet(ctx, nt, set, src, train, ytr, val, valLabels)
 	if err != nil {
 		return err
 	}
@@ -345,12 +346,12 @@ func (f *sepFit) predictNodes(ctx context.Context, nodes estimator.NewNodes, xq 
 	}
 	w := newSepWork(nodes.Len(), f.s)
 	var err error
-	mean := func(dst, _ *mat.Dense, l int) {
+	mean := func(dst, _ *mat.Dense, l int, _ []int) {
 		if err == nil {
 			err = newNodeMeans(ctx, dst, f.hidden[l], nodes)
 		}
 	}
-	sepForwardWith(f.p, f.s, x, mean, w)
+	sepForwardWith(f.p, f.s, x, mean, w, nil)
 	if err != nil {
 		return nil, fmt.Errorf("nodeclass: SepGNN.Predict: %w", err)
 	}

@@ -123,15 +123,26 @@ func newMeanOp(g *graph.CSR) meanOp {
 const meanGrain = 256
 
 // mul writes S src into dst (dst_i = Σ_{j≠i} w_ij src_j / Σ_{j≠i} w_ij).
-func (m meanOp) mul(dst, src *mat.Dense) { m.apply(dst, src, false) }
+func (m meanOp) mul(dst, src *mat.Dense) { m.apply(dst, src, false, nil) }
+
+// mulRows is mul on the rows idx of dst (nil: every row).
+func (m meanOp) mulRows(dst, src *mat.Dense, idx []int) { m.apply(dst, src, false, idx) }
 
 // mulT writes Sᵀ src into dst (dst_j = Σ_{i≠j} w_ji src_i / Σ_{k≠i} w_ik).
-func (m meanOp) mulT(dst, src *mat.Dense) { m.apply(dst, src, true) }
+func (m meanOp) mulT(dst, src *mat.Dense) { m.apply(dst, src, true, nil) }
 
-func (m meanOp) apply(dst, src *mat.Dense, transpose bool) {
-	parallel.For(m.g.Nodes(), meanGrain, func(lo, hi int) {
+func (m meanOp) apply(dst, src *mat.Dense, transpose bool, idx []int) {
+	n := m.g.Nodes()
+	if idx != nil {
+		n = len(idx)
+	}
+	parallel.For(n, meanGrain, func(lo, hi int) {
 		var acc rowAcc
-		for i := lo; i < hi; i++ {
+		for t := lo; t < hi; t++ {
+			i := t
+			if idx != nil {
+				i = idx[t]
+			}
 			out := dst.RawRowView(i)
 			clear(out)
 			acc.out = out
@@ -194,7 +205,7 @@ func newSepWork(n int, s sepShape) *sepWork {
 
 // drawMasks draws inverted-dropout masks with drop probability q (none
 // when q is 0).
-func (w *sepWork) drawMasks(rng *rand.Rand, q float64) {
+func (w *sepWork) drawMasks(src *rand.PCG, q float64) {
 	for l := range w.mask {
 		if q == 0 {
 			w.mask[l] = nil
@@ -203,14 +214,7 @@ func (w *sepWork) drawMasks(rng *rand.Rand, q float64) {
 		if w.mask[l] == nil {
 			w.mask[l] = mat.NewDense(w.a0.RawMatrix().Rows, w.a0.RawMatrix().Cols, nil)
 		}
-		keep := 1 / (1 - q)
-		data := w.mask[l].RawMatrix().Data
-		for i := range data {
-			data[i] = 0
-			if rng.Float64() >= q {
-				data[i] = keep
-			}
-		}
+		dropoutMask(w.mask[l].RawMatrix().Data, src, q)
 	}
 }
 
@@ -224,13 +228,20 @@ func (w *sepWork) clearMasks() {
 // sepForward computes the activations and class probabilities of every
 // node (the equations of SepGNN's doc).
 func sepForward(p *sepParams, s sepShape, x Features, op meanOp, w *sepWork) {
-	sepForwardWith(p, s, x, func(dst, src *mat.Dense, _ int) { op.mul(dst, src) }, w)
+	sepForwardRows(p, s, x, op, w, nil)
 }
 
-// sepForwardWith is sepForward with the neighbour means of layer l
-// (S H_{l−1}, l = 0..L−1) written into dst by mean: the fitted graph's S,
-// or new nodes' means over the fitted nodes' stored H_{l−1}.
-func sepForwardWith(p *sepParams, s sepShape, x Features, mean func(dst, src *mat.Dense, l int), w *sepWork) {
+// sepForwardRows is sepForward with the last layer and the output computed
+// on the rows idx alone (nil: every row), the rows the loss reads.
+func sepForwardRows(p *sepParams, s sepShape, x Features, op meanOp, w *sepWork, idx []int) {
+	sepForwardWith(p, s, x, func(dst, src *mat.Dense, _ int, rows []int) { op.mulRows(dst, src, rows) }, w, idx)
+}
+
+// sepForwardWith is sepForwardRows with the neighbour means of layer l
+// (S H_{l−1}, l = 0..L−1) written into the rows given (nil: every row) of
+// dst by mean: the fitted graph's S, or new nodes' means over the fitted
+// nodes' stored H_{l−1}.
+func sepForwardWith(p *sepParams, s sepShape, x Features, mean func(dst, src *mat.Dense, l int, rows []int), w *sepWork, idx []int) {
 	featMulTo(w.a0, x, p.win)
 	addRowVec(w.a0, p.bin)
 	h0 := w.h[0].RawMatrix().Data
@@ -242,56 +253,57 @@ func sepForwardWith(p *sepParams, s sepShape, x Features, mean func(dst, src *ma
 	}
 	h := s.h
 	for l := 0; l < s.layers; l++ {
+		var rows []int // the layer's rows: all but in the last layer
+		if l == s.layers-1 {
+			rows = idx
+		}
 		prev, next := w.h[l], w.h[l+1]
-		mean(w.sh[l], prev, l)
+		mean(w.sh[l], prev, l, rows)
 		u := w.xhat[l]
-		mulInto(u, prev, false, p.w[l].Slice(0, h, 0, h).(*mat.Dense), false)
-		mulInto(w.tmp, w.sh[l], false, p.w[l].Slice(h, 2*h, 0, h).(*mat.Dense), false)
-		u.Add(u, w.tmp)
-		addRowVec(u, p.b[l])
-		layerNorm(u, w.rstd[l])
-		nrm := w.nrm[l]
-		for i := 0; i < nrm.RawMatrix().Rows; i++ {
-			out, xr := nrm.RawRowView(i), u.RawRowView(i)
+		mulRows(u, prev, rows, p.w[l].Slice(0, h, 0, h).(*mat.Dense), false)
+		mulRows(w.tmp, w.sh[l], rows, p.w[l].Slice(h, 2*h, 0, h).(*mat.Dense), false)
+		addRows(u, w.tmp, rows)
+		addRowVecRows(u, p.b[l], rows)
+		n := u.RawMatrix().Rows
+		eachRow(n, rows, func(i int) {
+			layerNormRow(u.RawRowView(i), &w.rstd[l][i])
+			out, xr := w.nrm[l].RawRowView(i), u.RawRowView(i)
 			for j := range out {
 				out[j] = p.gamma[l][j]*xr[j] + p.beta[l][j]
 			}
-		}
-		nd, pd, nx := next.RawMatrix().Data, prev.RawMatrix().Data, nrm.RawMatrix().Data
-		var md []float64
-		if w.mask[l+1] != nil {
-			md = w.mask[l+1].RawMatrix().Data
-		}
-		for i, v := range nx {
-			r := max(v, 0)
-			if md != nil {
-				r *= md[i]
+			nd, pd, nx := next.RawRowView(i), prev.RawRowView(i), out
+			var md []float64
+			if w.mask[l+1] != nil {
+				md = w.mask[l+1].RawRowView(i)
 			}
-			nd[i] = pd[i] + r
-		}
+			for j, v := range nx {
+				r := max(v, 0)
+				if md != nil {
+					r *= md[j]
+				}
+				nd[j] = pd[j] + r
+			}
+		})
 	}
-	mulInto(w.prob, w.h[s.layers], false, p.wout, false)
-	addRowVec(w.prob, p.bout)
-	softmaxRowsInPlace(w.prob)
+	mulRows(w.prob, w.h[s.layers], idx, p.wout, false)
+	addRowVecRows(w.prob, p.bout, idx)
+	softmaxRowsOf(w.prob, idx)
 }
 
-// layerNorm replaces each row of u by (u − mean)/σ, σ = √(var + ε), and
-// writes 1/σ into rstd.
-func layerNorm(u *mat.Dense, rstd []float64) {
-	r, c := u.Dims()
-	for i := 0; i < r; i++ {
-		row := u.RawRowView(i)
-		mean := vec.Sum(row) / float64(c)
-		v := 0.0
-		for _, x := range row {
-			v += (x - mean) * (x - mean)
-		}
-		rs := 1 / math.Sqrt(v/float64(c)+sepLayerNormEps)
-		for j, x := range row {
-			row[j] = (x - mean) * rs
-		}
-		rstd[i] = rs
+// layerNormRow replaces row by (row − mean)/σ, σ = √(var + ε), and writes
+// 1/σ into rstd.
+func layerNormRow(row []float64, rstd *float64) {
+	c := len(row)
+	mean := vec.Sum(row) / float64(c)
+	v := 0.0
+	for _, x := range row {
+		v += (x - mean) * (x - mean)
 	}
+	rs := 1 / math.Sqrt(v/float64(c)+sepLayerNormEps)
+	for j, x := range row {
+		row[j] = (x - mean) * rs
+	}
+	*rstd = rs
 }
 
 // sepLoss returns the mean cross-entropy of the nodes idx with classes y
@@ -330,34 +342,43 @@ func sepBackward(p, g *sepParams, s sepShape, x Features, op meanOp, w *sepWork,
 		}
 		row[y[k]] -= inv
 	}
-	mulInto(g.wout, w.h[s.layers], true, dz, false)
-	colSumsTo(g.bout, dz)
+	// The gradients of the output and of the last layer are zero outside
+	// the training rows: they are computed on those rows alone, in
+	// ascending order, and the blocks that reach the layers below are
+	// zeroed elsewhere.
+	rows := sortedRows(idx)
+	mulTRows(g.wout, w.h[s.layers], dz, rows)
+	colSumsRows(g.bout, dz, rows)
 	w.dh, w.du, w.back = grow(w.dh, n, h), grow(w.du, n, h), grow(w.back, n, h)
 	dh, du, back := w.dh, w.du, w.back
-	mulInto(dh, dz, false, p.wout, true)
+	mulRows(dh, dz, rows, p.wout, true)
+	zeroOutside(dh, rows)
 	t := w.tmp
 	for l := s.layers - 1; l >= 0; l-- {
+		var lr []int // the layer's rows: all but in the last layer
+		if l == s.layers-1 {
+			lr = rows
+		}
 		// Through D = ReLU(N) ⊙ M into N, then LayerNorm into U.
-		dd, nx := du.RawMatrix().Data, w.nrm[l].RawMatrix().Data
-		hd := dh.RawMatrix().Data
-		var md []float64
-		if w.mask[l+1] != nil {
-			md = w.mask[l+1].RawMatrix().Data
-		}
-		for i, v := range hd {
-			switch {
-			case nx[i] <= 0:
-				dd[i] = 0
-			case md != nil:
-				dd[i] = v * md[i]
-			default:
-				dd[i] = v
-			}
-		}
 		clear(g.gamma[l])
 		clear(g.beta[l])
-		for i := 0; i < n; i++ {
-			dn, xr := du.RawRowView(i), w.xhat[l].RawRowView(i)
+		eachRow(n, lr, func(i int) {
+			dn, nx, hd := du.RawRowView(i), w.nrm[l].RawRowView(i), dh.RawRowView(i)
+			var md []float64
+			if w.mask[l+1] != nil {
+				md = w.mask[l+1].RawRowView(i)
+			}
+			for j, v := range hd {
+				switch {
+				case nx[j] <= 0:
+					dn[j] = 0
+				case md != nil:
+					dn[j] = v * md[j]
+				default:
+					dn[j] = v
+				}
+			}
+			xr := w.xhat[l].RawRowView(i)
 			m1, m2 := 0.0, 0.0
 			for j, v := range dn {
 				g.gamma[l][j] += v * xr[j]
@@ -372,14 +393,15 @@ func sepBackward(p, g *sepParams, s sepShape, x Features, op meanOp, w *sepWork,
 			for j, v := range dn {
 				dn[j] = w.rstd[l][i] * (v - m1 - xr[j]*m2)
 			}
-		}
+		})
 		// U = H W_ego + (S H) W_nbr + b.
-		mulInto(g.w[l].Slice(0, h, 0, h).(*mat.Dense), w.h[l], true, du, false)
-		mulInto(g.w[l].Slice(h, 2*h, 0, h).(*mat.Dense), w.sh[l], true, du, false)
-		colSumsTo(g.b[l], du)
-		mulInto(t, du, false, p.w[l].Slice(0, h, 0, h).(*mat.Dense), true)
-		dh.Add(dh, t)
-		mulInto(t, du, false, p.w[l].Slice(h, 2*h, 0, h).(*mat.Dense), true)
+		mulTRows(g.w[l].Slice(0, h, 0, h).(*mat.Dense), w.h[l], du, lr)
+		mulTRows(g.w[l].Slice(h, 2*h, 0, h).(*mat.Dense), w.sh[l], du, lr)
+		colSumsRows(g.b[l], du, lr)
+		mulRows(t, du, lr, p.w[l].Slice(0, h, 0, h).(*mat.Dense), true)
+		addRows(dh, t, lr)
+		mulRows(t, du, lr, p.w[l].Slice(h, 2*h, 0, h).(*mat.Dense), true)
+		zeroOutside(t, lr)
 		op.mulT(back, t)
 		dh.Add(dh, back)
 	}
@@ -403,15 +425,26 @@ func sepBackward(p, g *sepParams, s sepShape, x Features, op meanOp, w *sepWork,
 }
 
 // featMulTo writes X W into dst; sparse rows are multiplied in place.
-func featMulTo(dst *mat.Dense, x Features, w *mat.Dense) {
+func featMulTo(dst *mat.Dense, x Features, w *mat.Dense) { featMulRows(dst, x, w, nil) }
+
+// featMulRows writes the rows idx of X W into dst (nil: every row); dense
+// features are multiplied whole.
+func featMulRows(dst *mat.Dense, x Features, w *mat.Dense, idx []int) {
 	if x.Dense != nil {
 		dst.Mul(x.Dense, w)
 		return
 	}
 	n, _ := x.Dims()
+	if idx != nil {
+		n = len(idx)
+	}
 	parallel.For(n, meanGrain, func(lo, hi int) {
 		var acc rowAcc
-		for i := lo; i < hi; i++ {
+		for t := lo; t < hi; t++ {
+			i := t
+			if idx != nil {
+				i = idx[t]
+			}
 			acc.out = dst.RawRowView(i)
 			clear(acc.out)
 			cols, vals := x.Sparse.Row(i)
@@ -425,20 +458,25 @@ func featMulTo(dst *mat.Dense, x Features, w *mat.Dense) {
 
 // featTMulTo writes Xᵀ W into dst (d×h). For sparse X it scatters row by
 // row, in row order, on one goroutine.
-func featTMulTo(dst *mat.Dense, x Features, w *mat.Dense) {
+func featTMulTo(dst *mat.Dense, x Features, w *mat.Dense) { featTMulRows(dst, x, w, nil) }
+
+// featTMulRows is featTMulTo for a W whose rows outside idx (ascending)
+// are zero: sparse rows are scattered from the rows idx alone (a zero row
+// adds nothing); dense features are multiplied whole.
+func featTMulRows(dst *mat.Dense, x Features, w *mat.Dense, idx []int) {
 	if x.Dense != nil {
 		dst.Mul(x.Dense.T(), w)
 		return
 	}
 	dst.Zero()
 	n, _ := x.Dims()
-	for i := 0; i < n; i++ {
+	eachRow(n, idx, func(i int) {
 		src := w.RawRowView(i)
 		cols, vals := x.Sparse.Row(i)
 		for k, c := range cols {
 			vec.AddScaled(dst.RawRowView(int(c)), vals[k], src)
 		}
-	}
+	})
 }
 
 func addRowVec(m *mat.Dense, b []float64) {
@@ -482,12 +520,12 @@ type sepNet struct {
 
 var _ net = (*sepNet)(nil)
 
-func (nt *sepNet) params() []float64                   { return nt.p.flat }
-func (nt *sepNet) grads() []float64                    { return nt.g.flat }
-func (nt *sepNet) drawMasks(rng *rand.Rand, q float64) { nt.w.drawMasks(rng, q) }
-func (nt *sepNet) clearMasks()                         { nt.w.clearMasks() }
-func (nt *sepNet) forward()                            { sepForward(nt.p, nt.s, nt.x, nt.op, nt.w) }
-func (nt *sepNet) prob() *mat.Dense                    { return nt.w.prob }
+func (nt *sepNet) params() []float64                  { return nt.p.flat }
+func (nt *sepNet) grads() []float64                   { return nt.g.flat }
+func (nt *sepNet) drawMasks(src *rand.PCG, q float64) { nt.w.drawMasks(src, q) }
+func (nt *sepNet) clearMasks()                        { nt.w.clearMasks() }
+func (nt *sepNet) forward(idx []int)                  { sepForwardRows(nt.p, nt.s, nt.x, nt.op, nt.w, idx) }
+func (nt *sepNet) prob() *mat.Dense                   { return nt.w.prob }
 func (nt *sepNet) backward(idx, y []int, lambda float64) {
 	sepBackward(nt.p, nt.g, nt.s, nt.x, nt.op, nt.w, idx, y, lambda)
 }

@@ -47,7 +47,7 @@ func TestSepGNNGradient(t *testing.T) {
 	const lambda = 0.03
 	op := newMeanOp(g)
 	w := newSepWork(n, s)
-	w.drawMasks(rng, 0.3)
+	w.drawMasks(rand.NewPCG(7, 10), 0.3)
 	for _, f := range []Features{{Dense: x}, {Sparse: denseToSparse(x)}} {
 		gr := newSepParams(s, nil)
 		sepForward(p, s, f, op, w)

@@ -18,14 +18,17 @@ import (
 type net interface {
 	params() []float64
 	grads() []float64
-	// drawMasks draws inverted-dropout masks with drop probability q;
-	// clearMasks turns dropout off.
-	drawMasks(rng *rand.Rand, q float64)
+	// drawMasks draws inverted-dropout masks with drop probability q
+	// (dropoutMask); clearMasks turns dropout off.
+	drawMasks(src *rand.PCG, q float64)
 	clearMasks()
-	// forward computes every node's class probabilities (prob).
-	forward()
+	// forward computes the class probabilities (prob) of the nodes idx,
+	// of every node when idx is nil; the other rows of prob, and of the
+	// activations backward reads, are left as they were.
+	forward(idx []int)
 	// backward writes into grads the gradient of the mean cross-entropy
-	// of the nodes idx with classes y plus λ/2 times the squared weights.
+	// of the nodes idx with classes y plus λ/2 times the squared weights,
+	// after a forward pass over (at least) the nodes idx.
 	backward(idx, y []int, lambda float64)
 	prob() *mat.Dense
 }
@@ -74,7 +77,7 @@ type trainSettings struct {
 // early on the nodes val with classes valLabels, and leaves nt with the
 // parameters of the best epoch and its evaluation pass (no dropout). It
 // returns the epochs run and the kept epoch's validation cross-entropy.
-func trainNet(ctx context.Context, nt net, set trainSettings, rng *rand.Rand, train, ytr, val, valLabels []int) (int, float64, error) {
+func trainNet(ctx context.Context, nt net, set trainSettings, src *rand.PCG, train, ytr, val, valLabels []int) (int, float64, error) {
 	p := nt.params()
 	best := append([]float64(nil), p...)
 	opt := &mlp.Adam{LearningRate: set.rate}
@@ -83,16 +86,14 @@ func trainNet(ctx context.Context, nt net, set trainSettings, rng *rand.Rand, tr
 		if err := ctx.Err(); err != nil {
 			return epoch, bestLoss, fmt.Errorf("nodeclass: %s fit cancelled at epoch %d: %w", set.model, epoch, err)
 		}
-		// Without dropout the evaluation pass of the last epoch is this
-		// epoch's training pass.
-		if set.dropout > 0 || epoch == 1 {
-			nt.drawMasks(rng, set.dropout)
-			nt.forward()
-		}
+		// The training pass computes the training nodes' rows, the
+		// evaluation pass the validation nodes'.
+		nt.drawMasks(src, set.dropout)
+		nt.forward(train)
 		nt.backward(train, ytr, set.decay)
 		opt.Step([][]float64{p}, [][]float64{nt.grads()})
 		nt.clearMasks()
-		nt.forward()
+		nt.forward(val)
 		lv := crossEntropy(nt.prob(), val, valLabels)
 		if math.IsNaN(lv) || math.IsInf(lv, 0) {
 			return epoch, bestLoss, &estimator.NotConvergedError{Model: "nodeclass", Method: set.model + " adam", Iterations: epoch, Residual: lv, Tol: bestLoss, Hint: "lower LearningRate"}
@@ -114,8 +115,25 @@ func trainNet(ctx context.Context, nt net, set trainSettings, rng *rand.Rand, tr
 	}
 	copy(p, best)
 	nt.clearMasks()
-	nt.forward()
+	nt.forward(nil)
 	return min(epoch, set.epochs), bestLoss, nil
+}
+
+// dropoutMask fills data with an inverted-dropout mask of drop probability
+// q: an entry is 1/(1 − q) when rand.New(src).Float64() ≥ q would be, else
+// 0. Float64 is u/2⁵³ for the top 53 bits u of src.Uint64(), so the test is
+// u ≥ q·2⁵³, exact in float64: the same masks without the interface call
+// per entry.
+func dropoutMask(data []float64, src *rand.PCG, q float64) {
+	keep := 1 / (1 - q)
+	t := q * (1 << 53)
+	for i := range data {
+		v := 0.0
+		if float64(src.Uint64()<<11>>11) >= t {
+			v = keep
+		}
+		data[i] = v
+	}
 }
 
 // crossEntropy is the mean of −log prob[i, y_i] over the nodes idx.
