@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Label spreading at scale: gssl against the plain scipy script of the scale
-# peer (../shared/bench/peers/lp_scale.py), side by side on the same generated
+# peer (scripts/peers/lp_scale.py, the shared script with SciPy 1.17's rtol), side by side on the same generated
 # graphs, interleaved, under the benchmark lock.
 #
 #   scripts/bench-scale.sh [ROUNDS] [SIZES]
@@ -46,8 +46,8 @@ BIG=${BIG:-}
 WATCH_KB=${WATCH_KB:-2097152}
 SCALE_DIR=${SCALE_DIR:-/tmp/gssl-scale}
 VARIANTS=${VARIANTS:-"float64 float32=--float32"}
-PY=/usr/bin/python3
-PEER=${PEER:-../shared/bench/peers/lp_scale.py}
+PY=${PY:-$(pwd)/.venv-peers/bin/python} # the peer venv (bench/peers-env.sh): the system python3 has no NumPy
+PEER=${PEER:-scripts/peers/lp_scale.py}
 LOCK=${LOCK:-/tmp/gssl-bench.lock} # a caller that holds the lock for the whole run passes another file
 mkdir -p "$SCALE_DIR"
 BIN="$SCALE_DIR/gssl"
