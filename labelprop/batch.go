@@ -33,7 +33,9 @@ import (
 //
 // S is the SELL-4-σ copy of the graph (graph.CSR.SlicedCost) when a batch
 // (the last one included) or a column panel of the CG blocks (spreadPanels)
-// has at most 8 columns. Batching trades time for
+// has at most 8 columns, or the column segments of the product
+// (graph.CSR.SegmentsBytes) when the first batch's block is split into
+// them (spreadSegments). Batching trades time for
 // memory: every batch reads the whole graph once per iteration, and it
 // saves memory for w < 3c/4 (less when the SELL copy comes with it), down
 // to 8nc + 32n + 8n + S with F at w = 1.
@@ -42,7 +44,9 @@ import (
 // the 53n bytes of every fit.
 func batchExtra(g *graph.CSR, n, c, w int64) int64 {
 	sliced := int64(0)
-	if last := c % w; w <= 8 || (last > 0 && last <= 8) || spreadPanels(int(n), int(min(w, c)), 0)[0].w <= 8 { // a batch or panel of at most 8 columns
+	if k := spreadSegments(int(n), int(min(w, c))); k > 1 && len(spreadPanels(int(n), int(min(w, c)), 0)) == 1 {
+		sliced = g.SegmentsBytes(k) // every product by the segments, which every batch shares
+	} else if last := c % w; w <= 8 || (last > 0 && last <= 8) || spreadPanels(int(n), int(min(w, c)), 0)[0].w <= 8 { // a batch or panel of at most 8 columns
 		sliced = g.SlicedCost()
 	}
 	if w >= c {

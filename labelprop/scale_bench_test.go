@@ -57,6 +57,26 @@ func BenchmarkSpreadingScale(b *testing.B) {
 		b.ReportMetric(float64(it), "iterations")
 		b.ReportMetric(b.Elapsed().Seconds()/float64(b.N)/float64(max(it, 1)), "s/iteration")
 	}
+	for _, k := range []int{1, 2, 3, 4, 5, 6, 8} {
+		b.Run("segments/"+strconv.Itoa(k), func(b *testing.B) {
+			defer func(bytes, most int) { spreadSegmentBytes, spreadMaxSegments = bytes, most }(spreadSegmentBytes, spreadMaxSegments)
+			spreadSegmentBytes, spreadMaxSegments = (8*n*c+k-1)/k, 64
+			if k == 1 {
+				spreadSegmentBytes = 0
+			}
+			run(b, func() (Details, error) {
+				cg, err := newCGPanels(g, 0.5, rhs, f, krylov.Settings{}, nil, nil, c)
+				if err != nil {
+					return Details{}, err
+				}
+				res, err := cg.run(context.Background())
+				return blockInfo(res), err
+			})
+		})
+	}
+	if os.Getenv("GSSL_LP_PANELS") == "" {
+		return
+	}
 	for _, w := range []int{0, 1, 2, 3, c} {
 		if w > c {
 			continue

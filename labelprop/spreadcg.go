@@ -68,6 +68,12 @@ type spreadingCG struct {
 	bnorm []float64
 	sums  []float64 // c scratch sums of the panel products
 
+	// seg, when not nil, is the graph split into column segments: the
+	// product sums each row segment by segment, one pass over the rows
+	// per segment, so that its gathers read a part of p̃ that fits the
+	// last-level cache (spreadSegments); bitwise the one-pass product.
+	seg *graph.ColumnSegments
+
 	n, c int
 	*krylov.RowPasses
 }
@@ -168,6 +174,7 @@ func newCGPanels(g *graph.CSR, a float64, b sparseRHS, x *mat.Dense, s krylov.Se
 	if s.MaxIter == 0 {
 		s.MaxIter = min(2*n+100, DefaultMaxIter)
 	}
+	var err error
 	cg := &spreadingCG{
 		g: g, s: s,
 		b: b, bChunk: b.chunks(n), x: x,
@@ -185,7 +192,15 @@ func newCGPanels(g *graph.CSR, a float64, b sparseRHS, x *mat.Dense, s krylov.Se
 	}
 	if prev != nil {
 		cg.t, cg.u, cg.op = prev.t, prev.u, prev.op
+		if len(cg.panels) == 1 {
+			cg.seg = prev.seg
+		}
 	} else {
+		if k := spreadSegments(n, c); k > 1 && len(cg.panels) == 1 {
+			if cg.seg, err = g.ColumnSegments(k); err != nil {
+				return nil, fmt.Errorf("labelprop: %w", err)
+			}
+		}
 		deg, err := laplacian.NewDegrees(g, laplacian.Options{Isolated: laplacian.IsolatedZero})
 		if err != nil {
 			return nil, fmt.Errorf("labelprop: %w", err)
@@ -225,6 +240,9 @@ func (cg *spreadingCG) rows(v []float64, k, lo, hi int) ([]float64, int, int) {
 // product sets q = (I − aS)p from the scaled p̃ and returns pᵀq per column in
 // dst, one pass over the rows per panel.
 func (cg *spreadingCG) product(dst []float64) []float64 {
+	if cg.seg != nil {
+		return cg.segmentProduct(dst)
+	}
 	u := cg.u
 	for k := range cg.panels {
 		cg.Run(cg.sums, func(_, lo, hi int, acc []float64) {
@@ -255,6 +273,62 @@ func (cg *spreadingCG) product(dst []float64) []float64 {
 		}
 	}
 	return dst
+}
+
+// segmentProduct is product with the column segments of cg.seg: one pass
+// over the rows per segment, each adding its terms to q's rows, the last
+// one also scaling them and summing pᵀq.
+func (cg *spreadingCG) segmentProduct(dst []float64) []float64 {
+	u, c, k := cg.u, cg.c, cg.seg.Len()
+	for s := 0; s < k-1; s++ {
+		cg.Run(nil, func(_, lo, hi int, _ []float64) {
+			cg.seg.AddBlockRowsTo(cg.q, c, cg.p, c, c, s, lo, hi)
+		})
+	}
+	cg.Run(dst, func(_, lo, hi int, acc []float64) {
+		cg.seg.AddBlockRowsTo(cg.q, c, cg.p, c, c, k-1, lo, hi)
+		cg.seg.FinishRows(cg.q, c, cg.p, c, c, cg.op, lo, hi)
+		if dst == nil {
+			return
+		}
+		p, q := cg.p[lo*c:hi*c], cg.q[lo*c:hi*c]
+		q = q[:len(p)]
+		i, j, ui := lo, 0, u[lo]
+		for e, pe := range p {
+			acc[j] += ui * pe * q[e]
+			if j++; j == c {
+				j, i = 0, i+1
+				if i < hi {
+					ui = u[i]
+				}
+			}
+		}
+	})
+	return dst
+}
+
+// spreadSegmentBytes is the largest column segment of p̃, in bytes, that
+// spreadSegments aims for (0: no segments); spreadMaxSegments the most
+// segments, beyond which the extra passes over q cost more than the
+// gathers save. Segments are off until measured to pay on the 10 M-edge
+// graph of BENCHMARKS.md (BenchmarkSpreadingScale/segments).
+var (
+	spreadSegmentBytes = 0
+	spreadMaxSegments  = 8
+)
+
+// spreadSegments returns the number of column segments of the CG product
+// of an n×c block: 1 (no segments) when the block fits spreadSegmentBytes
+// or would need more than spreadMaxSegments of them.
+func spreadSegments(n, c int) int {
+	if spreadSegmentBytes <= 0 {
+		return 1
+	}
+	k := (8*n*c + spreadSegmentBytes - 1) / spreadSegmentBytes
+	if k > spreadMaxSegments || k > n {
+		return 1
+	}
+	return max(k, 1)
 }
 
 // Update applies r ← r − α∘q and sets ‖r_j‖² in rr.
