@@ -27,8 +27,9 @@ import (
 // Memory, with n nodes, c classes and batches of w columns, beside F (8nc)
 // and the 53n bytes of every fit (Spreading.MemoryBytes):
 //
-//	one batch (w = c)   24nc + 8n + S          r, p and q
-//	batches of w < c    32nw + 8n + S          the batch's x, r, p and q,
+//	one batch (w = c)   24nc + 8n + S          r, p and q (and n/8: the
+//	                                           bits of p̃'s nonzero rows)
+//	batches of w < c    32nw + 8n + S          the batch's x, r, p and q (n/8),
 //	                                           its scaling
 //
 // S is the SELL-4-σ copy of the graph (graph.CSR.SlicedCost) when a batch
@@ -50,9 +51,9 @@ func batchExtra(g *graph.CSR, n, c, w int64) int64 {
 		sliced = g.SlicedCost()
 	}
 	if w >= c {
-		return 24*n*c + 8*n + sliced
+		return 24*n*c + 8*n + n/8 + sliced
 	}
-	return 32*n*w + 8*n + sliced
+	return 32*n*w + 8*n + n/8 + sliced
 }
 
 // classBatch returns the number of the c classes that CG solves at once

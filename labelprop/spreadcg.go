@@ -74,6 +74,19 @@ type spreadingCG struct {
 	// last-level cache (spreadSegments); bitwise the one-pass product.
 	seg *graph.ColumnSegments
 
+	// supp marks p̃'s nonzero rows (bit i%64 of supp[i/64]) and suppRows
+	// counts them, when suppOK: Restart and Step record them while they
+	// are few, and the product then skips the zero rows
+	// (graph.CSR.ScaledMulBlockRowsSupportTo, bitwise the full product).
+	// From labels on a few nodes, p̃ is nonzero on the seeds and their
+	// neighbourhoods only: the first products of a solve are nearly free.
+	supp      []uint64
+	suppRows  int
+	suppOK    bool
+	suppCount []int // per row chunk, its nonzero rows
+	// supportProducts counts the products that skipped zero rows.
+	supportProducts int
+
 	n, c int
 	*krylov.RowPasses
 }
@@ -185,6 +198,9 @@ func newCGPanels(g *graph.CSR, a float64, b sparseRHS, x *mat.Dense, s krylov.Se
 		n: n, c: c,
 		RowPasses: krylov.NewRowPasses(n, c, g.NNZ()+n*c),
 	}
+	if len(cg.panels) == 1 {
+		cg.supp, cg.suppCount = make([]uint64, (n+63)/64), make([]int, (n+spreadRowChunk-1)/spreadRowChunk)
+	}
 	for _, pn := range cg.panels {
 		lo, hi := n*pn.c0, n*(pn.c0+pn.w)
 		cg.pv = append(cg.pv, mat.NewDense(n, pn.w, cg.p[lo:hi:hi]))
@@ -240,6 +256,9 @@ func (cg *spreadingCG) rows(v []float64, k, lo, hi int) ([]float64, int, int) {
 // product sets q = (I − aS)p from the scaled p̃ and returns pᵀq per column in
 // dst, one pass over the rows per panel.
 func (cg *spreadingCG) product(dst []float64) []float64 {
+	if cg.sparseSupport() {
+		return cg.supportProduct(dst)
+	}
 	if cg.seg != nil {
 		return cg.segmentProduct(dst)
 	}
@@ -273,6 +292,71 @@ func (cg *spreadingCG) product(dst []float64) []float64 {
 		}
 	}
 	return dst
+}
+
+// spreadSupportShare is the inverse of the largest share of nonzero rows
+// of p̃ for which the product skips its zero rows: up to n/4 of them. 0
+// turns the support off (tests).
+var spreadSupportShare = 4
+
+// sparseSupport reports whether p̃'s nonzero rows are known and few enough
+// for supportProduct.
+func (cg *spreadingCG) sparseSupport() bool {
+	return spreadSupportShare > 0 && cg.suppOK && cg.suppRows*spreadSupportShare <= cg.n
+}
+
+// supportProduct is product reading only p̃'s nonzero rows (cg.supp).
+func (cg *spreadingCG) supportProduct(dst []float64) []float64 {
+	u, c := cg.u, cg.c
+	cg.supportProducts++
+	cg.Run(dst, func(_, lo, hi int, acc []float64) {
+		cg.g.ScaledMulBlockRowsSupportTo(cg.qv[0], cg.pv[0], cg.op, cg.supp, lo, hi)
+		if dst == nil {
+			return
+		}
+		p, q := cg.p[lo*c:hi*c], cg.q[lo*c:hi*c]
+		q = q[:len(p)]
+		i, j, ui := lo, 0, u[lo]
+		for e, pe := range p {
+			acc[j] += ui * pe * q[e]
+			if j++; j == c {
+				j, i = 0, i+1
+				if i < hi {
+					ui = u[i]
+				}
+			}
+		}
+	})
+	return dst
+}
+
+// markSupport records which rows [lo, hi) of p̃ (row chunk k, in the
+// one-panel layout) hold a nonzero entry.
+func (cg *spreadingCG) markSupport(k, lo, hi int) {
+	c := cg.c
+	words := cg.supp[lo/64 : (hi+63)/64] // lo is a multiple of 64: the chunk's own words
+	clear(words)
+	count := 0
+	for i := lo; i < hi; i++ {
+		for _, v := range cg.p[i*c : i*c+c] {
+			if v != 0 {
+				words[(i-lo)/64] |= 1 << (i % 64)
+				count++
+				break
+			}
+		}
+	}
+	cg.suppCount[k] = count
+}
+
+// countSupport sets suppRows from the chunks' counts and marks the support
+// known.
+func (cg *spreadingCG) countSupport() {
+	cg.suppRows = 0
+	for _, v := range cg.suppCount {
+		cg.suppRows += v
+	}
+	cg.suppOK = true
 }
 
 // segmentProduct is product with the column segments of cg.seg: one pass
@@ -356,7 +440,11 @@ func (cg *spreadingCG) Update(rr, alpha []float64) {
 func (cg *spreadingCG) Step(alpha, beta, on []float64) {
 	c, t, u := cg.c, cg.t, cg.u
 	xd := cg.x.RawMatrix().Data
-	cg.Run(nil, func(_, lo, hi int, _ []float64) {
+	// p̃'s support grows by a neighbourhood per iteration: follow it while
+	// the product can use it.
+	track := cg.sparseSupport()
+	cg.suppOK = false
+	cg.Run(nil, func(ch, lo, hi int, _ []float64) {
 		for k := range cg.panels {
 			p, c0, w := cg.rows(cg.p, k, lo, hi)
 			r, _, _ := cg.rows(cg.r, k, lo, hi)
@@ -375,7 +463,13 @@ func (cg *spreadingCG) Step(alpha, beta, on []float64) {
 				}
 			}
 		}
+		if track {
+			cg.markSupport(ch, lo, hi)
+		}
 	})
+	if track {
+		cg.countSupport()
+	}
 }
 
 var _ krylov.BlockCGPasses = (*spreadingCG)(nil)
@@ -394,6 +488,7 @@ func (cg *spreadingCG) Product(pap []float64) { cg.product(pap) }
 // Residual sets R = B − (I − aS)X (R = B without a product when first and
 // X is zero) and rr_j = ‖r_j‖²; it returns the products taken.
 func (cg *spreadingCG) Residual(rr []float64, first bool) int {
+	cg.suppOK = false // p̃ is scratch here
 	xZero := first && !slices.ContainsFunc(cg.x.RawMatrix().Data[:cg.n*cg.c], func(v float64) bool { return v != 0 })
 	c, t := cg.c, cg.t
 	xd := cg.x.RawMatrix().Data
@@ -455,7 +550,8 @@ func (cg *spreadingCG) Residual(rr []float64, first bool) int {
 // Restart sets p̃ = on∘(t∘r), without reading p.
 func (cg *spreadingCG) Restart(on []float64) {
 	t := cg.t
-	cg.Run(nil, func(_, lo, hi int, _ []float64) {
+	track := cg.supp != nil
+	cg.Run(nil, func(ch, lo, hi int, _ []float64) {
 		for k := range cg.panels {
 			p, c0, w := cg.rows(cg.p, k, lo, hi)
 			r, _, _ := cg.rows(cg.r, k, lo, hi)
@@ -472,5 +568,11 @@ func (cg *spreadingCG) Restart(on []float64) {
 				}
 			}
 		}
+		if track {
+			cg.markSupport(ch, lo, hi)
+		}
 	})
+	if track {
+		cg.countSupport()
+	}
 }

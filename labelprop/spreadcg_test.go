@@ -250,3 +250,46 @@ func TestSpreadingCGSegments(t *testing.T) {
 		assert.Equal(t, tc.want, spreadSegments(tc.n, tc.c), "n=%d c=%d", tc.n, tc.c)
 	}
 }
+
+// TestSpreadingCGSupport checks that the products which skip p̃'s zero rows
+// (the first iterations from a few labels) leave the solve bitwise the
+// same (F and every counter) as full products, with and without column
+// segments, from zero and from a guess, and that they ran.
+func TestSpreadingCGSupport(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 17))
+	p := randomProblem(rng, 5)
+	g, nodes, classes := unweightedProblem(rng, 20000, 5)
+	defer func(share, bytes int) { spreadSupportShare, spreadSegmentBytes = share, bytes }(spreadSupportShare, spreadSegmentBytes)
+	for _, in := range []problem{p, {g: g, nodes: nodes[:6], classes: classes[:6], c: 5}} {
+		n := in.g.Nodes()
+		b := denseRHS(oneHot(n, in.c, 0.9, in.nodes, in.classes))
+		guess := mat.NewDense(n, in.c, nil)
+		for i := 0; i < n; i += 7 {
+			guess.Set(i, i%in.c, 0.01*float64(i%5))
+		}
+		for _, start := range []*mat.Dense{nil, guess} {
+			for _, segBytes := range []int{0, (8*n*in.c + 2) / 3} {
+				solve := func(share int) (*mat.Dense, krylov.BlockResult, int) {
+					spreadSupportShare, spreadSegmentBytes = share, segBytes
+					f := mat.NewDense(n, in.c, nil)
+					if start != nil {
+						f.Copy(start)
+					}
+					cg, err := newCGRHS(in.g, 0.9, b, f, krylov.Settings{Tol: 1e-10})
+					require.NoError(t, err)
+					res, err := cg.run(context.Background())
+					require.NoError(t, err)
+					return f, res, cg.supportProducts
+				}
+				want, wres, none := solve(0)
+				require.Zero(t, none)
+				f, res, sparse := solve(4)
+				assert.True(t, mat.Equal(want, f), "n=%d, segments %d B, guess %v: F differs from the full products'", n, segBytes, start != nil)
+				assert.Equal(t, wres, res, "n=%d, segments %d B, guess %v", n, segBytes, start != nil)
+				if start == nil && n == 20000 {
+					assert.GreaterOrEqual(t, sparse, 2, "few seeds on a large sparse graph: the first products skip zero rows")
+				}
+			}
+		}
+	}
+}
