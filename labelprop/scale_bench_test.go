@@ -20,7 +20,9 @@ import (
 // file, such as /tmp/gssl-scale/sbm-10M.gsg of scripts/bench-scale.sh) or,
 // without it, a random graph of that shape (no locality: every row's 20
 // columns drawn uniformly). 100 random seeds, GSSL_LP_CLASSES classes
-// (default 5). It times the column panels of the solve (panels/auto, the
+// (default 5). It times the product by k column segments of p̃
+// (segments/k; segments/1 is the one-pass product) and, with
+// GSSL_LP_PANELS set, the column panels of the solve (panels/auto, the
 // default; panels/w at most w columns at a time; panels/c the row-major
 // block), interleaved with -count, and reports seconds per iteration.
 //

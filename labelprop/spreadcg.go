@@ -394,8 +394,12 @@ func (cg *spreadingCG) segmentProduct(dst []float64) []float64 {
 // spreadSegmentBytes is the largest column segment of p̃, in bytes, that
 // spreadSegments aims for (0: no segments); spreadMaxSegments the most
 // segments, beyond which the extra passes over q cost more than the
-// gathers save. Segments are off until measured to pay on the 10 M-edge
-// graph of BENCHMARKS.md (BenchmarkSpreadingScale/segments).
+// gathers save. Segments are off: on the 10 M-edge graph of BENCHMARKS.md
+// (1 M nodes, 5 classes, a 40 MB block) 5 segments of 8 MB took twice the
+// one-pass product's time on this machine's 32 MiB L3, shared with other
+// virtual machines (BenchmarkSpreadingScale/segments/5 against /1): the
+// segments' gathers do not stay in the cache. Set it where they do, and
+// time it.
 var (
 	spreadSegmentBytes = 0
 	spreadMaxSegments  = 8
