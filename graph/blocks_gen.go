@@ -2528,3 +2528,775 @@ func block32Rows16(g *CSR, dst []float64, x []float32, xs, lo, hi int) {
 	}
 	keep(sink)
 }
+
+// blockAddKernels[c] adds rows [lo, hi) of W·X for a c-column block into rows [lo, hi) of dst (row stride ds), starting from zero when zero is set.
+var blockAddKernels = [maxUnrolled + 1]func(g *CSR, dst []float64, ds int, x []float64, xs int, zero bool, lo, hi int){
+	1:  blockAddRows1,
+	2:  blockAddRows2,
+	3:  blockAddRows3,
+	4:  blockAddRows4,
+	5:  blockAddRows5,
+	6:  blockAddRows6,
+	7:  blockAddRows7,
+	8:  blockAddRows8,
+	9:  blockAddRows9,
+	10: blockAddRows10,
+	11: blockAddRows11,
+	12: blockAddRows12,
+	13: blockAddRows13,
+	14: blockAddRows14,
+	15: blockAddRows15,
+	16: blockAddRows16,
+}
+
+func blockAddRows1(g *CSR, dst []float64, ds int, x []float64, xs int, zero bool, lo, hi int) {
+	indptr, indices, weights := g.indptr, g.indices, g.weights
+	a, last := indptr[lo], indptr[hi]-1
+	var sink uint64
+	for i := lo; i < hi; i++ {
+		b := indptr[i+1]
+		d := dst[i*ds : i*ds+1 : i*ds+1]
+		var a0 float64
+		if !zero {
+			a0 = d[0]
+		}
+		if g.unitWeights {
+			for k := a; k < b; k++ {
+				sink ^= math.Float64bits(x[int(indices[min(k+prefetchAhead, last)])*xs])
+				o := int(indices[k]) * xs
+				xr := x[o : o+1 : o+1]
+				a0 += xr[0]
+			}
+		} else {
+			for k := a; k < b; k++ {
+				sink ^= math.Float64bits(x[int(indices[min(k+prefetchAhead, last)])*xs])
+				w, o := weights[k], int(indices[k])*xs
+				xr := x[o : o+1 : o+1]
+				a0 += float64(w * xr[0])
+			}
+		}
+		a = b
+		d[0] = a0
+	}
+	keep(sink)
+}
+
+func blockAddRows2(g *CSR, dst []float64, ds int, x []float64, xs int, zero bool, lo, hi int) {
+	indptr, indices, weights := g.indptr, g.indices, g.weights
+	a, last := indptr[lo], indptr[hi]-1
+	var sink uint64
+	for i := lo; i < hi; i++ {
+		b := indptr[i+1]
+		d := dst[i*ds : i*ds+2 : i*ds+2]
+		var a0, a1 float64
+		if !zero {
+			a0, a1 = d[0], d[1]
+		}
+		if g.unitWeights {
+			for k := a; k < b; k++ {
+				sink ^= math.Float64bits(x[int(indices[min(k+prefetchAhead, last)])*xs])
+				o := int(indices[k]) * xs
+				xr := x[o : o+2 : o+2]
+				a0 += xr[0]
+				a1 += xr[1]
+			}
+		} else {
+			for k := a; k < b; k++ {
+				sink ^= math.Float64bits(x[int(indices[min(k+prefetchAhead, last)])*xs])
+				w, o := weights[k], int(indices[k])*xs
+				xr := x[o : o+2 : o+2]
+				a0 += float64(w * xr[0])
+				a1 += float64(w * xr[1])
+			}
+		}
+		a = b
+		d[0], d[1] = a0, a1
+	}
+	keep(sink)
+}
+
+func blockAddRows3(g *CSR, dst []float64, ds int, x []float64, xs int, zero bool, lo, hi int) {
+	indptr, indices, weights := g.indptr, g.indices, g.weights
+	a, last := indptr[lo], indptr[hi]-1
+	var sink uint64
+	for i := lo; i < hi; i++ {
+		b := indptr[i+1]
+		d := dst[i*ds : i*ds+3 : i*ds+3]
+		var a0, a1, a2 float64
+		if !zero {
+			a0, a1, a2 = d[0], d[1], d[2]
+		}
+		if g.unitWeights {
+			for k := a; k < b; k++ {
+				sink ^= math.Float64bits(x[int(indices[min(k+prefetchAhead, last)])*xs])
+				o := int(indices[k]) * xs
+				xr := x[o : o+3 : o+3]
+				a0 += xr[0]
+				a1 += xr[1]
+				a2 += xr[2]
+			}
+		} else {
+			for k := a; k < b; k++ {
+				sink ^= math.Float64bits(x[int(indices[min(k+prefetchAhead, last)])*xs])
+				w, o := weights[k], int(indices[k])*xs
+				xr := x[o : o+3 : o+3]
+				a0 += float64(w * xr[0])
+				a1 += float64(w * xr[1])
+				a2 += float64(w * xr[2])
+			}
+		}
+		a = b
+		d[0], d[1], d[2] = a0, a1, a2
+	}
+	keep(sink)
+}
+
+func blockAddRows4(g *CSR, dst []float64, ds int, x []float64, xs int, zero bool, lo, hi int) {
+	indptr, indices, weights := g.indptr, g.indices, g.weights
+	a, last := indptr[lo], indptr[hi]-1
+	var sink uint64
+	for i := lo; i < hi; i++ {
+		b := indptr[i+1]
+		d := dst[i*ds : i*ds+4 : i*ds+4]
+		var a0, a1, a2, a3 float64
+		if !zero {
+			a0, a1, a2, a3 = d[0], d[1], d[2], d[3]
+		}
+		if g.unitWeights {
+			for k := a; k < b; k++ {
+				sink ^= math.Float64bits(x[int(indices[min(k+prefetchAhead, last)])*xs])
+				o := int(indices[k]) * xs
+				xr := x[o : o+4 : o+4]
+				a0 += xr[0]
+				a1 += xr[1]
+				a2 += xr[2]
+				a3 += xr[3]
+			}
+		} else {
+			for k := a; k < b; k++ {
+				sink ^= math.Float64bits(x[int(indices[min(k+prefetchAhead, last)])*xs])
+				w, o := weights[k], int(indices[k])*xs
+				xr := x[o : o+4 : o+4]
+				a0 += float64(w * xr[0])
+				a1 += float64(w * xr[1])
+				a2 += float64(w * xr[2])
+				a3 += float64(w * xr[3])
+			}
+		}
+		a = b
+		d[0], d[1], d[2], d[3] = a0, a1, a2, a3
+	}
+	keep(sink)
+}
+
+func blockAddRows5(g *CSR, dst []float64, ds int, x []float64, xs int, zero bool, lo, hi int) {
+	indptr, indices, weights := g.indptr, g.indices, g.weights
+	a, last := indptr[lo], indptr[hi]-1
+	var sink uint64
+	for i := lo; i < hi; i++ {
+		b := indptr[i+1]
+		d := dst[i*ds : i*ds+5 : i*ds+5]
+		var a0, a1, a2, a3, a4 float64
+		if !zero {
+			a0, a1, a2, a3, a4 = d[0], d[1], d[2], d[3], d[4]
+		}
+		if g.unitWeights {
+			for k := a; k < b; k++ {
+				sink ^= math.Float64bits(x[int(indices[min(k+prefetchAhead, last)])*xs])
+				o := int(indices[k]) * xs
+				xr := x[o : o+5 : o+5]
+				a0 += xr[0]
+				a1 += xr[1]
+				a2 += xr[2]
+				a3 += xr[3]
+				a4 += xr[4]
+			}
+		} else {
+			for k := a; k < b; k++ {
+				sink ^= math.Float64bits(x[int(indices[min(k+prefetchAhead, last)])*xs])
+				w, o := weights[k], int(indices[k])*xs
+				xr := x[o : o+5 : o+5]
+				a0 += float64(w * xr[0])
+				a1 += float64(w * xr[1])
+				a2 += float64(w * xr[2])
+				a3 += float64(w * xr[3])
+				a4 += float64(w * xr[4])
+			}
+		}
+		a = b
+		d[0], d[1], d[2], d[3], d[4] = a0, a1, a2, a3, a4
+	}
+	keep(sink)
+}
+
+func blockAddRows6(g *CSR, dst []float64, ds int, x []float64, xs int, zero bool, lo, hi int) {
+	indptr, indices, weights := g.indptr, g.indices, g.weights
+	a, last := indptr[lo], indptr[hi]-1
+	var sink uint64
+	for i := lo; i < hi; i++ {
+		b := indptr[i+1]
+		d := dst[i*ds : i*ds+6 : i*ds+6]
+		var a0, a1, a2, a3, a4, a5 float64
+		if !zero {
+			a0, a1, a2, a3, a4, a5 = d[0], d[1], d[2], d[3], d[4], d[5]
+		}
+		if g.unitWeights {
+			for k := a; k < b; k++ {
+				sink ^= math.Float64bits(x[int(indices[min(k+prefetchAhead, last)])*xs])
+				o := int(indices[k]) * xs
+				xr := x[o : o+6 : o+6]
+				a0 += xr[0]
+				a1 += xr[1]
+				a2 += xr[2]
+				a3 += xr[3]
+				a4 += xr[4]
+				a5 += xr[5]
+			}
+		} else {
+			for k := a; k < b; k++ {
+				sink ^= math.Float64bits(x[int(indices[min(k+prefetchAhead, last)])*xs])
+				w, o := weights[k], int(indices[k])*xs
+				xr := x[o : o+6 : o+6]
+				a0 += float64(w * xr[0])
+				a1 += float64(w * xr[1])
+				a2 += float64(w * xr[2])
+				a3 += float64(w * xr[3])
+				a4 += float64(w * xr[4])
+				a5 += float64(w * xr[5])
+			}
+		}
+		a = b
+		d[0], d[1], d[2], d[3], d[4], d[5] = a0, a1, a2, a3, a4, a5
+	}
+	keep(sink)
+}
+
+func blockAddRows7(g *CSR, dst []float64, ds int, x []float64, xs int, zero bool, lo, hi int) {
+	indptr, indices, weights := g.indptr, g.indices, g.weights
+	a, last := indptr[lo], indptr[hi]-1
+	var sink uint64
+	for i := lo; i < hi; i++ {
+		b := indptr[i+1]
+		d := dst[i*ds : i*ds+7 : i*ds+7]
+		var a0, a1, a2, a3, a4, a5, a6 float64
+		if !zero {
+			a0, a1, a2, a3, a4, a5, a6 = d[0], d[1], d[2], d[3], d[4], d[5], d[6]
+		}
+		if g.unitWeights {
+			for k := a; k < b; k++ {
+				sink ^= math.Float64bits(x[int(indices[min(k+prefetchAhead, last)])*xs])
+				o := int(indices[k]) * xs
+				xr := x[o : o+7 : o+7]
+				a0 += xr[0]
+				a1 += xr[1]
+				a2 += xr[2]
+				a3 += xr[3]
+				a4 += xr[4]
+				a5 += xr[5]
+				a6 += xr[6]
+			}
+		} else {
+			for k := a; k < b; k++ {
+				sink ^= math.Float64bits(x[int(indices[min(k+prefetchAhead, last)])*xs])
+				w, o := weights[k], int(indices[k])*xs
+				xr := x[o : o+7 : o+7]
+				a0 += float64(w * xr[0])
+				a1 += float64(w * xr[1])
+				a2 += float64(w * xr[2])
+				a3 += float64(w * xr[3])
+				a4 += float64(w * xr[4])
+				a5 += float64(w * xr[5])
+				a6 += float64(w * xr[6])
+			}
+		}
+		a = b
+		d[0], d[1], d[2], d[3], d[4], d[5], d[6] = a0, a1, a2, a3, a4, a5, a6
+	}
+	keep(sink)
+}
+
+func blockAddRows8(g *CSR, dst []float64, ds int, x []float64, xs int, zero bool, lo, hi int) {
+	indptr, indices, weights := g.indptr, g.indices, g.weights
+	a, last := indptr[lo], indptr[hi]-1
+	var sink uint64
+	for i := lo; i < hi; i++ {
+		b := indptr[i+1]
+		d := dst[i*ds : i*ds+8 : i*ds+8]
+		var a0, a1, a2, a3, a4, a5, a6, a7 float64
+		if !zero {
+			a0, a1, a2, a3, a4, a5, a6, a7 = d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7]
+		}
+		if g.unitWeights {
+			for k := a; k < b; k++ {
+				sink ^= math.Float64bits(x[int(indices[min(k+prefetchAhead, last)])*xs])
+				o := int(indices[k]) * xs
+				xr := x[o : o+8 : o+8]
+				a0 += xr[0]
+				a1 += xr[1]
+				a2 += xr[2]
+				a3 += xr[3]
+				a4 += xr[4]
+				a5 += xr[5]
+				a6 += xr[6]
+				a7 += xr[7]
+			}
+		} else {
+			for k := a; k < b; k++ {
+				sink ^= math.Float64bits(x[int(indices[min(k+prefetchAhead, last)])*xs])
+				w, o := weights[k], int(indices[k])*xs
+				xr := x[o : o+8 : o+8]
+				a0 += float64(w * xr[0])
+				a1 += float64(w * xr[1])
+				a2 += float64(w * xr[2])
+				a3 += float64(w * xr[3])
+				a4 += float64(w * xr[4])
+				a5 += float64(w * xr[5])
+				a6 += float64(w * xr[6])
+				a7 += float64(w * xr[7])
+			}
+		}
+		a = b
+		d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7] = a0, a1, a2, a3, a4, a5, a6, a7
+	}
+	keep(sink)
+}
+
+func blockAddRows9(g *CSR, dst []float64, ds int, x []float64, xs int, zero bool, lo, hi int) {
+	indptr, indices, weights := g.indptr, g.indices, g.weights
+	a, last := indptr[lo], indptr[hi]-1
+	var sink uint64
+	for i := lo; i < hi; i++ {
+		b := indptr[i+1]
+		d := dst[i*ds : i*ds+9 : i*ds+9]
+		var a0, a1, a2, a3, a4, a5, a6, a7, a8 float64
+		if !zero {
+			a0, a1, a2, a3, a4, a5, a6, a7, a8 = d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7], d[8]
+		}
+		if g.unitWeights {
+			for k := a; k < b; k++ {
+				sink ^= math.Float64bits(x[int(indices[min(k+prefetchAhead, last)])*xs])
+				o := int(indices[k]) * xs
+				xr := x[o : o+9 : o+9]
+				a0 += xr[0]
+				a1 += xr[1]
+				a2 += xr[2]
+				a3 += xr[3]
+				a4 += xr[4]
+				a5 += xr[5]
+				a6 += xr[6]
+				a7 += xr[7]
+				a8 += xr[8]
+			}
+		} else {
+			for k := a; k < b; k++ {
+				sink ^= math.Float64bits(x[int(indices[min(k+prefetchAhead, last)])*xs])
+				w, o := weights[k], int(indices[k])*xs
+				xr := x[o : o+9 : o+9]
+				a0 += float64(w * xr[0])
+				a1 += float64(w * xr[1])
+				a2 += float64(w * xr[2])
+				a3 += float64(w * xr[3])
+				a4 += float64(w * xr[4])
+				a5 += float64(w * xr[5])
+				a6 += float64(w * xr[6])
+				a7 += float64(w * xr[7])
+				a8 += float64(w * xr[8])
+			}
+		}
+		a = b
+		d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7], d[8] = a0, a1, a2, a3, a4, a5, a6, a7, a8
+	}
+	keep(sink)
+}
+
+func blockAddRows10(g *CSR, dst []float64, ds int, x []float64, xs int, zero bool, lo, hi int) {
+	indptr, indices, weights := g.indptr, g.indices, g.weights
+	a, last := indptr[lo], indptr[hi]-1
+	var sink uint64
+	for i := lo; i < hi; i++ {
+		b := indptr[i+1]
+		d := dst[i*ds : i*ds+10 : i*ds+10]
+		var a0, a1, a2, a3, a4, a5, a6, a7, a8, a9 float64
+		if !zero {
+			a0, a1, a2, a3, a4, a5, a6, a7, a8, a9 = d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7], d[8], d[9]
+		}
+		if g.unitWeights {
+			for k := a; k < b; k++ {
+				sink ^= math.Float64bits(x[int(indices[min(k+prefetchAhead, last)])*xs])
+				o := int(indices[k]) * xs
+				xr := x[o : o+10 : o+10]
+				a0 += xr[0]
+				a1 += xr[1]
+				a2 += xr[2]
+				a3 += xr[3]
+				a4 += xr[4]
+				a5 += xr[5]
+				a6 += xr[6]
+				a7 += xr[7]
+				a8 += xr[8]
+				a9 += xr[9]
+			}
+		} else {
+			for k := a; k < b; k++ {
+				sink ^= math.Float64bits(x[int(indices[min(k+prefetchAhead, last)])*xs])
+				w, o := weights[k], int(indices[k])*xs
+				xr := x[o : o+10 : o+10]
+				a0 += float64(w * xr[0])
+				a1 += float64(w * xr[1])
+				a2 += float64(w * xr[2])
+				a3 += float64(w * xr[3])
+				a4 += float64(w * xr[4])
+				a5 += float64(w * xr[5])
+				a6 += float64(w * xr[6])
+				a7 += float64(w * xr[7])
+				a8 += float64(w * xr[8])
+				a9 += float64(w * xr[9])
+			}
+		}
+		a = b
+		d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7], d[8], d[9] = a0, a1, a2, a3, a4, a5, a6, a7, a8, a9
+	}
+	keep(sink)
+}
+
+func blockAddRows11(g *CSR, dst []float64, ds int, x []float64, xs int, zero bool, lo, hi int) {
+	indptr, indices, weights := g.indptr, g.indices, g.weights
+	a, last := indptr[lo], indptr[hi]-1
+	var sink uint64
+	for i := lo; i < hi; i++ {
+		b := indptr[i+1]
+		d := dst[i*ds : i*ds+11 : i*ds+11]
+		var a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10 float64
+		if !zero {
+			a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10 = d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7], d[8], d[9], d[10]
+		}
+		if g.unitWeights {
+			for k := a; k < b; k++ {
+				sink ^= math.Float64bits(x[int(indices[min(k+prefetchAhead, last)])*xs])
+				o := int(indices[k]) * xs
+				xr := x[o : o+11 : o+11]
+				a0 += xr[0]
+				a1 += xr[1]
+				a2 += xr[2]
+				a3 += xr[3]
+				a4 += xr[4]
+				a5 += xr[5]
+				a6 += xr[6]
+				a7 += xr[7]
+				a8 += xr[8]
+				a9 += xr[9]
+				a10 += xr[10]
+			}
+		} else {
+			for k := a; k < b; k++ {
+				sink ^= math.Float64bits(x[int(indices[min(k+prefetchAhead, last)])*xs])
+				w, o := weights[k], int(indices[k])*xs
+				xr := x[o : o+11 : o+11]
+				a0 += float64(w * xr[0])
+				a1 += float64(w * xr[1])
+				a2 += float64(w * xr[2])
+				a3 += float64(w * xr[3])
+				a4 += float64(w * xr[4])
+				a5 += float64(w * xr[5])
+				a6 += float64(w * xr[6])
+				a7 += float64(w * xr[7])
+				a8 += float64(w * xr[8])
+				a9 += float64(w * xr[9])
+				a10 += float64(w * xr[10])
+			}
+		}
+		a = b
+		d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7], d[8], d[9], d[10] = a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10
+	}
+	keep(sink)
+}
+
+func blockAddRows12(g *CSR, dst []float64, ds int, x []float64, xs int, zero bool, lo, hi int) {
+	indptr, indices, weights := g.indptr, g.indices, g.weights
+	a, last := indptr[lo], indptr[hi]-1
+	var sink uint64
+	for i := lo; i < hi; i++ {
+		b := indptr[i+1]
+		d := dst[i*ds : i*ds+12 : i*ds+12]
+		var a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11 float64
+		if !zero {
+			a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11 = d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7], d[8], d[9], d[10], d[11]
+		}
+		if g.unitWeights {
+			for k := a; k < b; k++ {
+				sink ^= math.Float64bits(x[int(indices[min(k+prefetchAhead, last)])*xs])
+				o := int(indices[k]) * xs
+				xr := x[o : o+12 : o+12]
+				a0 += xr[0]
+				a1 += xr[1]
+				a2 += xr[2]
+				a3 += xr[3]
+				a4 += xr[4]
+				a5 += xr[5]
+				a6 += xr[6]
+				a7 += xr[7]
+				a8 += xr[8]
+				a9 += xr[9]
+				a10 += xr[10]
+				a11 += xr[11]
+			}
+		} else {
+			for k := a; k < b; k++ {
+				sink ^= math.Float64bits(x[int(indices[min(k+prefetchAhead, last)])*xs])
+				w, o := weights[k], int(indices[k])*xs
+				xr := x[o : o+12 : o+12]
+				a0 += float64(w * xr[0])
+				a1 += float64(w * xr[1])
+				a2 += float64(w * xr[2])
+				a3 += float64(w * xr[3])
+				a4 += float64(w * xr[4])
+				a5 += float64(w * xr[5])
+				a6 += float64(w * xr[6])
+				a7 += float64(w * xr[7])
+				a8 += float64(w * xr[8])
+				a9 += float64(w * xr[9])
+				a10 += float64(w * xr[10])
+				a11 += float64(w * xr[11])
+			}
+		}
+		a = b
+		d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7], d[8], d[9], d[10], d[11] = a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11
+	}
+	keep(sink)
+}
+
+func blockAddRows13(g *CSR, dst []float64, ds int, x []float64, xs int, zero bool, lo, hi int) {
+	indptr, indices, weights := g.indptr, g.indices, g.weights
+	a, last := indptr[lo], indptr[hi]-1
+	var sink uint64
+	for i := lo; i < hi; i++ {
+		b := indptr[i+1]
+		d := dst[i*ds : i*ds+13 : i*ds+13]
+		var a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12 float64
+		if !zero {
+			a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12 = d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7], d[8], d[9], d[10], d[11], d[12]
+		}
+		if g.unitWeights {
+			for k := a; k < b; k++ {
+				sink ^= math.Float64bits(x[int(indices[min(k+prefetchAhead, last)])*xs])
+				o := int(indices[k]) * xs
+				xr := x[o : o+13 : o+13]
+				a0 += xr[0]
+				a1 += xr[1]
+				a2 += xr[2]
+				a3 += xr[3]
+				a4 += xr[4]
+				a5 += xr[5]
+				a6 += xr[6]
+				a7 += xr[7]
+				a8 += xr[8]
+				a9 += xr[9]
+				a10 += xr[10]
+				a11 += xr[11]
+				a12 += xr[12]
+			}
+		} else {
+			for k := a; k < b; k++ {
+				sink ^= math.Float64bits(x[int(indices[min(k+prefetchAhead, last)])*xs])
+				w, o := weights[k], int(indices[k])*xs
+				xr := x[o : o+13 : o+13]
+				a0 += float64(w * xr[0])
+				a1 += float64(w * xr[1])
+				a2 += float64(w * xr[2])
+				a3 += float64(w * xr[3])
+				a4 += float64(w * xr[4])
+				a5 += float64(w * xr[5])
+				a6 += float64(w * xr[6])
+				a7 += float64(w * xr[7])
+				a8 += float64(w * xr[8])
+				a9 += float64(w * xr[9])
+				a10 += float64(w * xr[10])
+				a11 += float64(w * xr[11])
+				a12 += float64(w * xr[12])
+			}
+		}
+		a = b
+		d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7], d[8], d[9], d[10], d[11], d[12] = a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12
+	}
+	keep(sink)
+}
+
+func blockAddRows14(g *CSR, dst []float64, ds int, x []float64, xs int, zero bool, lo, hi int) {
+	indptr, indices, weights := g.indptr, g.indices, g.weights
+	a, last := indptr[lo], indptr[hi]-1
+	var sink uint64
+	for i := lo; i < hi; i++ {
+		b := indptr[i+1]
+		d := dst[i*ds : i*ds+14 : i*ds+14]
+		var a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13 float64
+		if !zero {
+			a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13 = d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7], d[8], d[9], d[10], d[11], d[12], d[13]
+		}
+		if g.unitWeights {
+			for k := a; k < b; k++ {
+				sink ^= math.Float64bits(x[int(indices[min(k+prefetchAhead, last)])*xs])
+				o := int(indices[k]) * xs
+				xr := x[o : o+14 : o+14]
+				a0 += xr[0]
+				a1 += xr[1]
+				a2 += xr[2]
+				a3 += xr[3]
+				a4 += xr[4]
+				a5 += xr[5]
+				a6 += xr[6]
+				a7 += xr[7]
+				a8 += xr[8]
+				a9 += xr[9]
+				a10 += xr[10]
+				a11 += xr[11]
+				a12 += xr[12]
+				a13 += xr[13]
+			}
+		} else {
+			for k := a; k < b; k++ {
+				sink ^= math.Float64bits(x[int(indices[min(k+prefetchAhead, last)])*xs])
+				w, o := weights[k], int(indices[k])*xs
+				xr := x[o : o+14 : o+14]
+				a0 += float64(w * xr[0])
+				a1 += float64(w * xr[1])
+				a2 += float64(w * xr[2])
+				a3 += float64(w * xr[3])
+				a4 += float64(w * xr[4])
+				a5 += float64(w * xr[5])
+				a6 += float64(w * xr[6])
+				a7 += float64(w * xr[7])
+				a8 += float64(w * xr[8])
+				a9 += float64(w * xr[9])
+				a10 += float64(w * xr[10])
+				a11 += float64(w * xr[11])
+				a12 += float64(w * xr[12])
+				a13 += float64(w * xr[13])
+			}
+		}
+		a = b
+		d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7], d[8], d[9], d[10], d[11], d[12], d[13] = a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13
+	}
+	keep(sink)
+}
+
+func blockAddRows15(g *CSR, dst []float64, ds int, x []float64, xs int, zero bool, lo, hi int) {
+	indptr, indices, weights := g.indptr, g.indices, g.weights
+	a, last := indptr[lo], indptr[hi]-1
+	var sink uint64
+	for i := lo; i < hi; i++ {
+		b := indptr[i+1]
+		d := dst[i*ds : i*ds+15 : i*ds+15]
+		var a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14 float64
+		if !zero {
+			a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14 = d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7], d[8], d[9], d[10], d[11], d[12], d[13], d[14]
+		}
+		if g.unitWeights {
+			for k := a; k < b; k++ {
+				sink ^= math.Float64bits(x[int(indices[min(k+prefetchAhead, last)])*xs])
+				o := int(indices[k]) * xs
+				xr := x[o : o+15 : o+15]
+				a0 += xr[0]
+				a1 += xr[1]
+				a2 += xr[2]
+				a3 += xr[3]
+				a4 += xr[4]
+				a5 += xr[5]
+				a6 += xr[6]
+				a7 += xr[7]
+				a8 += xr[8]
+				a9 += xr[9]
+				a10 += xr[10]
+				a11 += xr[11]
+				a12 += xr[12]
+				a13 += xr[13]
+				a14 += xr[14]
+			}
+		} else {
+			for k := a; k < b; k++ {
+				sink ^= math.Float64bits(x[int(indices[min(k+prefetchAhead, last)])*xs])
+				w, o := weights[k], int(indices[k])*xs
+				xr := x[o : o+15 : o+15]
+				a0 += float64(w * xr[0])
+				a1 += float64(w * xr[1])
+				a2 += float64(w * xr[2])
+				a3 += float64(w * xr[3])
+				a4 += float64(w * xr[4])
+				a5 += float64(w * xr[5])
+				a6 += float64(w * xr[6])
+				a7 += float64(w * xr[7])
+				a8 += float64(w * xr[8])
+				a9 += float64(w * xr[9])
+				a10 += float64(w * xr[10])
+				a11 += float64(w * xr[11])
+				a12 += float64(w * xr[12])
+				a13 += float64(w * xr[13])
+				a14 += float64(w * xr[14])
+			}
+		}
+		a = b
+		d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7], d[8], d[9], d[10], d[11], d[12], d[13], d[14] = a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14
+	}
+	keep(sink)
+}
+
+func blockAddRows16(g *CSR, dst []float64, ds int, x []float64, xs int, zero bool, lo, hi int) {
+	indptr, indices, weights := g.indptr, g.indices, g.weights
+	a, last := indptr[lo], indptr[hi]-1
+	var sink uint64
+	for i := lo; i < hi; i++ {
+		b := indptr[i+1]
+		d := dst[i*ds : i*ds+16 : i*ds+16]
+		var a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15 float64
+		if !zero {
+			a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15 = d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7], d[8], d[9], d[10], d[11], d[12], d[13], d[14], d[15]
+		}
+		if g.unitWeights {
+			for k := a; k < b; k++ {
+				sink ^= math.Float64bits(x[int(indices[min(k+prefetchAhead, last)])*xs])
+				o := int(indices[k]) * xs
+				xr := x[o : o+16 : o+16]
+				a0 += xr[0]
+				a1 += xr[1]
+				a2 += xr[2]
+				a3 += xr[3]
+				a4 += xr[4]
+				a5 += xr[5]
+				a6 += xr[6]
+				a7 += xr[7]
+				a8 += xr[8]
+				a9 += xr[9]
+				a10 += xr[10]
+				a11 += xr[11]
+				a12 += xr[12]
+				a13 += xr[13]
+				a14 += xr[14]
+				a15 += xr[15]
+			}
+		} else {
+			for k := a; k < b; k++ {
+				sink ^= math.Float64bits(x[int(indices[min(k+prefetchAhead, last)])*xs])
+				w, o := weights[k], int(indices[k])*xs
+				xr := x[o : o+16 : o+16]
+				a0 += float64(w * xr[0])
+				a1 += float64(w * xr[1])
+				a2 += float64(w * xr[2])
+				a3 += float64(w * xr[3])
+				a4 += float64(w * xr[4])
+				a5 += float64(w * xr[5])
+				a6 += float64(w * xr[6])
+				a7 += float64(w * xr[7])
+				a8 += float64(w * xr[8])
+				a9 += float64(w * xr[9])
+				a10 += float64(w * xr[10])
+				a11 += float64(w * xr[11])
+				a12 += float64(w * xr[12])
+				a13 += float64(w * xr[13])
+				a14 += float64(w * xr[14])
+				a15 += float64(w * xr[15])
+			}
+		}
+		a = b
+		d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7], d[8], d[9], d[10], d[11], d[12], d[13], d[14], d[15] = a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15
+	}
+	keep(sink)
+}

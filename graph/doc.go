@@ -63,6 +63,16 @@
 // SlicedRows), since rows are reordered only within a window; other ranges
 // use the CSR kernels, with the same results.
 //
+// Two row-range products serve solvers whose block is larger than the
+// caches, both bitwise ScaledMulBlockRowsTo (each row still summed in its
+// column order from +0): ScaledMulBlockRowsSupportTo skips the rows of the
+// block that the caller marks as zero (adding a zero to a sum that started
+// at +0 changes nothing), one sequential pass over the indices while few
+// rows are nonzero; ColumnSegments splits the entries into ranges of
+// columns, and AddBlockRowsTo sums a row range by range, each continuing
+// from the last, so that a pass's gathers read a part of the block that
+// fits the last-level cache.
+//
 // MulBlock32RowsInto multiplies by a block stored in float32 (half the
 // memory and gather traffic of a float64 block) with float64 products and
 // accumulators: bitwise the float64 product of the rounded block.

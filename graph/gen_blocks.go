@@ -115,6 +115,7 @@ func main() {
 		b.WriteString("\t\t}\n\t}\n\tkeep(sink)\n}\n\n")
 	}
 	write32(&b)
+	writeAdd(&b)
 	src, err := format.Source(b.Bytes())
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -162,6 +163,49 @@ func write32(b *bytes.Buffer) {
 		for t := 0; t < c; t++ {
 			fmt.Fprintf(b, "\t\td[%d] = a%d\n", t, t)
 		}
+		b.WriteString("\t}\n\tkeep(sink)\n}\n\n")
+	}
+}
+
+// writeAdd writes blockAddKernels: rows [lo, hi) of dst += W·X for a
+// c-column float64 block, the unscaled sums of the generated kernels above
+// continued from the values in dst (zero when zero is set), each term added
+// in the row's order: a product summed over consecutive column ranges
+// (ColumnSegments) ends with the sums of one pass over the whole row.
+func writeAdd(b *bytes.Buffer) {
+	b.WriteString("// blockAddKernels[c] adds rows [lo, hi) of W·X for a c-column block into rows [lo, hi) of dst (row stride ds), starting from zero when zero is set.\n")
+	b.WriteString("var blockAddKernels = [maxUnrolled + 1]func(g *CSR, dst []float64, ds int, x []float64, xs int, zero bool, lo, hi int){\n")
+	for c := 1; c <= maxUnrolled; c++ {
+		fmt.Fprintf(b, "\t%d: blockAddRows%d,\n", c, c)
+	}
+	b.WriteString("}\n\n")
+	for c := 1; c <= maxUnrolled; c++ {
+		acc := make([]string, c)
+		dv := make([]string, c)
+		for t := range acc {
+			acc[t] = fmt.Sprintf("a%d", t)
+			dv[t] = fmt.Sprintf("d[%d]", t)
+		}
+		fmt.Fprintf(b, "func blockAddRows%d(g *CSR, dst []float64, ds int, x []float64, xs int, zero bool, lo, hi int) {\n", c)
+		b.WriteString("\tindptr, indices, weights := g.indptr, g.indices, g.weights\n")
+		b.WriteString("\ta, last := indptr[lo], indptr[hi]-1\n\tvar sink uint64\n\tfor i := lo; i < hi; i++ {\n\t\tb := indptr[i+1]\n")
+		fmt.Fprintf(b, "\t\td := dst[i*ds : i*ds+%d : i*ds+%d]\n", c, c)
+		fmt.Fprintf(b, "\t\tvar %s float64\n", strings.Join(acc, ", "))
+		fmt.Fprintf(b, "\t\tif !zero {\n\t\t\t%s = %s\n\t\t}\n", strings.Join(acc, ", "), strings.Join(dv, ", "))
+		b.WriteString("\t\tif g.unitWeights {\n\t\t\tfor k := a; k < b; k++ {\n")
+		b.WriteString(prefetch64)
+		fmt.Fprintf(b, "\t\t\t\to := int(indices[k]) * xs\n\t\t\t\txr := x[o : o+%d : o+%d]\n", c, c)
+		for t := 0; t < c; t++ {
+			fmt.Fprintf(b, "\t\t\t\ta%d += xr[%d]\n", t, t)
+		}
+		b.WriteString("\t\t\t}\n\t\t} else {\n\t\t\tfor k := a; k < b; k++ {\n")
+		b.WriteString(prefetch64)
+		fmt.Fprintf(b, "\t\t\t\tw, o := weights[k], int(indices[k])*xs\n\t\t\t\txr := x[o : o+%d : o+%d]\n", c, c)
+		for t := 0; t < c; t++ {
+			fmt.Fprintf(b, "\t\t\t\ta%d += float64(w * xr[%d])\n", t, t)
+		}
+		b.WriteString("\t\t\t}\n\t\t}\n\t\ta = b\n")
+		fmt.Fprintf(b, "\t\t%s = %s\n", strings.Join(dv, ", "), strings.Join(acc, ", "))
 		b.WriteString("\t}\n\tkeep(sink)\n}\n\n")
 	}
 }

@@ -27,13 +27,16 @@ import (
 // Memory, with n nodes, c classes and batches of w columns, beside F (8nc)
 // and the 53n bytes of every fit (Spreading.MemoryBytes):
 //
-//	one batch (w = c)   24nc + 8n + S          r, p and q
-//	batches of w < c    32nw + 8n + S          the batch's x, r, p and q,
+//	one batch (w = c)   24nc + 8n + S          r, p and q (and n/8: the
+//	                                           bits of p̃'s nonzero rows)
+//	batches of w < c    32nw + 8n + S          the batch's x, r, p and q (n/8),
 //	                                           its scaling
 //
 // S is the SELL-4-σ copy of the graph (graph.CSR.SlicedCost) when a batch
 // (the last one included) or a column panel of the CG blocks (spreadPanels)
-// has at most 8 columns. Batching trades time for
+// has at most 8 columns, or the column segments of the product
+// (graph.CSR.SegmentsBytes) when the first batch's block is split into
+// them (spreadSegments). Batching trades time for
 // memory: every batch reads the whole graph once per iteration, and it
 // saves memory for w < 3c/4 (less when the SELL copy comes with it), down
 // to 8nc + 32n + 8n + S with F at w = 1.
@@ -42,13 +45,15 @@ import (
 // the 53n bytes of every fit.
 func batchExtra(g *graph.CSR, n, c, w int64) int64 {
 	sliced := int64(0)
-	if last := c % w; w <= 8 || (last > 0 && last <= 8) || spreadPanels(int(n), int(min(w, c)), 0)[0].w <= 8 { // a batch or panel of at most 8 columns
+	if k := spreadSegments(int(n), int(min(w, c))); k > 1 && len(spreadPanels(int(n), int(min(w, c)), 0)) == 1 {
+		sliced = g.SegmentsBytes(k) // every product by the segments, which every batch shares
+	} else if last := c % w; w <= 8 || (last > 0 && last <= 8) || spreadPanels(int(n), int(min(w, c)), 0)[0].w <= 8 { // a batch or panel of at most 8 columns
 		sliced = g.SlicedCost()
 	}
 	if w >= c {
-		return 24*n*c + 8*n + sliced
+		return 24*n*c + 8*n + n/8 + sliced
 	}
-	return 32*n*w + 8*n + sliced
+	return 32*n*w + 8*n + n/8 + sliced
 }
 
 // classBatch returns the number of the c classes that CG solves at once

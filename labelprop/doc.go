@@ -27,6 +27,14 @@
 // every weight is 1), and the CG bookkeeping is fused into the row passes
 // (spreadcg.go: the passes krylov.BlockCGWith runs, the recursion of
 // krylov.BlockCG); it takes the same iterations as krylov.BlockCG on I − aS.
+// From x_0 = 0 the first direction is B, nonzero on the labelled nodes
+// only, and each iteration widens the nonzero rows of p by one
+// neighbourhood: while they are at most a quarter of the nodes, the
+// product skips the zero rows (graph.CSR.ScaledMulBlockRowsSupportTo; a
+// sum from +0 is unchanged by adding zeros, so the iterates are bitwise
+// those of full products), one sequential pass over the graph's indices
+// instead of a random gather per stored entry (the first 3 of the 9
+// products of the 10 M-edge fit of BENCHMARKS.md).
 //
 // Solver Chebyshev is the Chebyshev semi-iteration (Y. Saad,
 // "Iterative Methods for Sparse Linear Systems", 2nd ed., SIAM 2003,

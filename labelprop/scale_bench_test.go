@@ -20,7 +20,9 @@ import (
 // file, such as /tmp/gssl-scale/sbm-10M.gsg of scripts/bench-scale.sh) or,
 // without it, a random graph of that shape (no locality: every row's 20
 // columns drawn uniformly). 100 random seeds, GSSL_LP_CLASSES classes
-// (default 5). It times the column panels of the solve (panels/auto, the
+// (default 5). It times the product by k column segments of p̃
+// (segments/k; segments/1 is the one-pass product) and, with
+// GSSL_LP_PANELS set, the column panels of the solve (panels/auto, the
 // default; panels/w at most w columns at a time; panels/c the row-major
 // block), interleaved with -count, and reports seconds per iteration.
 //
@@ -56,6 +58,26 @@ func BenchmarkSpreadingScale(b *testing.B) {
 		}
 		b.ReportMetric(float64(it), "iterations")
 		b.ReportMetric(b.Elapsed().Seconds()/float64(b.N)/float64(max(it, 1)), "s/iteration")
+	}
+	for _, k := range []int{1, 2, 3, 4, 5, 6, 8} {
+		b.Run("segments/"+strconv.Itoa(k), func(b *testing.B) {
+			defer func(bytes, most int) { spreadSegmentBytes, spreadMaxSegments = bytes, most }(spreadSegmentBytes, spreadMaxSegments)
+			spreadSegmentBytes, spreadMaxSegments = (8*n*c+k-1)/k, 64
+			if k == 1 {
+				spreadSegmentBytes = 0
+			}
+			run(b, func() (Details, error) {
+				cg, err := newCGPanels(g, 0.5, rhs, f, krylov.Settings{}, nil, nil, c)
+				if err != nil {
+					return Details{}, err
+				}
+				res, err := cg.run(context.Background())
+				return blockInfo(res), err
+			})
+		})
+	}
+	if os.Getenv("GSSL_LP_PANELS") == "" {
+		return
 	}
 	for _, w := range []int{0, 1, 2, 3, c} {
 		if w > c {

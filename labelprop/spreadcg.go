@@ -68,6 +68,25 @@ type spreadingCG struct {
 	bnorm []float64
 	sums  []float64 // c scratch sums of the panel products
 
+	// seg, when not nil, is the graph split into column segments: the
+	// product sums each row segment by segment, one pass over the rows
+	// per segment, so that its gathers read a part of p̃ that fits the
+	// last-level cache (spreadSegments); bitwise the one-pass product.
+	seg *graph.ColumnSegments
+
+	// supp marks p̃'s nonzero rows (bit i%64 of supp[i/64]) and suppRows
+	// counts them, when suppOK: Restart and Step record them while they
+	// are few, and the product then skips the zero rows
+	// (graph.CSR.ScaledMulBlockRowsSupportTo, bitwise the full product).
+	// From labels on a few nodes, p̃ is nonzero on the seeds and their
+	// neighbourhoods only: the first products of a solve are nearly free.
+	supp      []uint64
+	suppRows  int
+	suppOK    bool
+	suppCount []int // per row chunk, its nonzero rows
+	// supportProducts counts the products that skipped zero rows.
+	supportProducts int
+
 	n, c int
 	*krylov.RowPasses
 }
@@ -168,6 +187,7 @@ func newCGPanels(g *graph.CSR, a float64, b sparseRHS, x *mat.Dense, s krylov.Se
 	if s.MaxIter == 0 {
 		s.MaxIter = min(2*n+100, DefaultMaxIter)
 	}
+	var err error
 	cg := &spreadingCG{
 		g: g, s: s,
 		b: b, bChunk: b.chunks(n), x: x,
@@ -178,6 +198,9 @@ func newCGPanels(g *graph.CSR, a float64, b sparseRHS, x *mat.Dense, s krylov.Se
 		n: n, c: c,
 		RowPasses: krylov.NewRowPasses(n, c, g.NNZ()+n*c),
 	}
+	if len(cg.panels) == 1 {
+		cg.supp, cg.suppCount = make([]uint64, (n+63)/64), make([]int, (n+spreadRowChunk-1)/spreadRowChunk)
+	}
 	for _, pn := range cg.panels {
 		lo, hi := n*pn.c0, n*(pn.c0+pn.w)
 		cg.pv = append(cg.pv, mat.NewDense(n, pn.w, cg.p[lo:hi:hi]))
@@ -185,7 +208,15 @@ func newCGPanels(g *graph.CSR, a float64, b sparseRHS, x *mat.Dense, s krylov.Se
 	}
 	if prev != nil {
 		cg.t, cg.u, cg.op = prev.t, prev.u, prev.op
+		if len(cg.panels) == 1 {
+			cg.seg = prev.seg
+		}
 	} else {
+		if k := spreadSegments(n, c); k > 1 && len(cg.panels) == 1 {
+			if cg.seg, err = g.ColumnSegments(k); err != nil {
+				return nil, fmt.Errorf("labelprop: %w", err)
+			}
+		}
 		deg, err := laplacian.NewDegrees(g, laplacian.Options{Isolated: laplacian.IsolatedZero})
 		if err != nil {
 			return nil, fmt.Errorf("labelprop: %w", err)
@@ -225,6 +256,12 @@ func (cg *spreadingCG) rows(v []float64, k, lo, hi int) ([]float64, int, int) {
 // product sets q = (I − aS)p from the scaled p̃ and returns pᵀq per column in
 // dst, one pass over the rows per panel.
 func (cg *spreadingCG) product(dst []float64) []float64 {
+	if cg.sparseSupport() {
+		return cg.supportProduct(dst)
+	}
+	if cg.seg != nil {
+		return cg.segmentProduct(dst)
+	}
 	u := cg.u
 	for k := range cg.panels {
 		cg.Run(cg.sums, func(_, lo, hi int, acc []float64) {
@@ -257,6 +294,131 @@ func (cg *spreadingCG) product(dst []float64) []float64 {
 	return dst
 }
 
+// spreadSupportShare is the inverse of the largest share of nonzero rows
+// of p̃ for which the product skips its zero rows: up to n/4 of them. 0
+// turns the support off (tests).
+var spreadSupportShare = 4
+
+// sparseSupport reports whether p̃'s nonzero rows are known and few enough
+// for supportProduct.
+func (cg *spreadingCG) sparseSupport() bool {
+	return spreadSupportShare > 0 && cg.suppOK && cg.suppRows*spreadSupportShare <= cg.n
+}
+
+// supportProduct is product reading only p̃'s nonzero rows (cg.supp).
+func (cg *spreadingCG) supportProduct(dst []float64) []float64 {
+	u, c := cg.u, cg.c
+	cg.supportProducts++
+	cg.Run(dst, func(_, lo, hi int, acc []float64) {
+		cg.g.ScaledMulBlockRowsSupportTo(cg.qv[0], cg.pv[0], cg.op, cg.supp, lo, hi)
+		if dst == nil {
+			return
+		}
+		p, q := cg.p[lo*c:hi*c], cg.q[lo*c:hi*c]
+		q = q[:len(p)]
+		i, j, ui := lo, 0, u[lo]
+		for e, pe := range p {
+			acc[j] += ui * pe * q[e]
+			if j++; j == c {
+				j, i = 0, i+1
+				if i < hi {
+					ui = u[i]
+				}
+			}
+		}
+	})
+	return dst
+}
+
+// markSupport records which rows [lo, hi) of p̃ (row chunk k, in the
+// one-panel layout) hold a nonzero entry.
+func (cg *spreadingCG) markSupport(k, lo, hi int) {
+	c := cg.c
+	words := cg.supp[lo/64 : (hi+63)/64] // lo is a multiple of 64: the chunk's own words
+	clear(words)
+	count := 0
+	for i := lo; i < hi; i++ {
+		for _, v := range cg.p[i*c : i*c+c] {
+			if v != 0 {
+				words[(i-lo)/64] |= 1 << (i % 64)
+				count++
+				break
+			}
+		}
+	}
+	cg.suppCount[k] = count
+}
+
+// countSupport sets suppRows from the chunks' counts and marks the support
+// known.
+func (cg *spreadingCG) countSupport() {
+	cg.suppRows = 0
+	for _, v := range cg.suppCount {
+		cg.suppRows += v
+	}
+	cg.suppOK = true
+}
+
+// segmentProduct is product with the column segments of cg.seg: one pass
+// over the rows per segment, each adding its terms to q's rows, the last
+// one also scaling them and summing pᵀq.
+func (cg *spreadingCG) segmentProduct(dst []float64) []float64 {
+	u, c, k := cg.u, cg.c, cg.seg.Len()
+	for s := 0; s < k-1; s++ {
+		cg.Run(nil, func(_, lo, hi int, _ []float64) {
+			cg.seg.AddBlockRowsTo(cg.q, c, cg.p, c, c, s, lo, hi)
+		})
+	}
+	cg.Run(dst, func(_, lo, hi int, acc []float64) {
+		cg.seg.AddBlockRowsTo(cg.q, c, cg.p, c, c, k-1, lo, hi)
+		cg.seg.FinishRows(cg.q, c, cg.p, c, c, cg.op, lo, hi)
+		if dst == nil {
+			return
+		}
+		p, q := cg.p[lo*c:hi*c], cg.q[lo*c:hi*c]
+		q = q[:len(p)]
+		i, j, ui := lo, 0, u[lo]
+		for e, pe := range p {
+			acc[j] += ui * pe * q[e]
+			if j++; j == c {
+				j, i = 0, i+1
+				if i < hi {
+					ui = u[i]
+				}
+			}
+		}
+	})
+	return dst
+}
+
+// spreadSegmentBytes is the largest column segment of p̃, in bytes, that
+// spreadSegments aims for (0: no segments); spreadMaxSegments the most
+// segments, beyond which the extra passes over q cost more than the
+// gathers save. Segments are off: on the 10 M-edge graph of BENCHMARKS.md
+// (1 M nodes, 5 classes, a 40 MB block) 5 segments of 8 MB took twice the
+// one-pass product's time on this machine's 32 MiB L3, shared with other
+// virtual machines (BenchmarkSpreadingScale/segments/5 against /1): the
+// segments' gathers do not stay in the cache. Set it where they do, and
+// time it.
+var (
+	spreadSegmentBytes = 0
+	spreadMaxSegments  = 8
+)
+
+// spreadSegments returns the number of column segments of the CG product
+// of an n×c block: 1 (no segments) when the block fits spreadSegmentBytes
+// or would need more than spreadMaxSegments of them.
+func spreadSegments(n, c int) int {
+	if spreadSegmentBytes <= 0 {
+		return 1
+	}
+	k := (8*n*c + spreadSegmentBytes - 1) / spreadSegmentBytes
+	if k > spreadMaxSegments || k > n {
+		return 1
+	}
+	return max(k, 1)
+}
+
 // Update applies r ← r − α∘q and sets ‖r_j‖² in rr.
 func (cg *spreadingCG) Update(rr, alpha []float64) {
 	cg.Run(rr, func(_, lo, hi int, acc []float64) {
@@ -282,7 +444,11 @@ func (cg *spreadingCG) Update(rr, alpha []float64) {
 func (cg *spreadingCG) Step(alpha, beta, on []float64) {
 	c, t, u := cg.c, cg.t, cg.u
 	xd := cg.x.RawMatrix().Data
-	cg.Run(nil, func(_, lo, hi int, _ []float64) {
+	// p̃'s support grows by a neighbourhood per iteration: follow it while
+	// the product can use it.
+	track := cg.sparseSupport()
+	cg.suppOK = false
+	cg.Run(nil, func(ch, lo, hi int, _ []float64) {
 		for k := range cg.panels {
 			p, c0, w := cg.rows(cg.p, k, lo, hi)
 			r, _, _ := cg.rows(cg.r, k, lo, hi)
@@ -301,7 +467,13 @@ func (cg *spreadingCG) Step(alpha, beta, on []float64) {
 				}
 			}
 		}
+		if track {
+			cg.markSupport(ch, lo, hi)
+		}
 	})
+	if track {
+		cg.countSupport()
+	}
 }
 
 var _ krylov.BlockCGPasses = (*spreadingCG)(nil)
@@ -320,6 +492,7 @@ func (cg *spreadingCG) Product(pap []float64) { cg.product(pap) }
 // Residual sets R = B − (I − aS)X (R = B without a product when first and
 // X is zero) and rr_j = ‖r_j‖²; it returns the products taken.
 func (cg *spreadingCG) Residual(rr []float64, first bool) int {
+	cg.suppOK = false // p̃ is scratch here
 	xZero := first && !slices.ContainsFunc(cg.x.RawMatrix().Data[:cg.n*cg.c], func(v float64) bool { return v != 0 })
 	c, t := cg.c, cg.t
 	xd := cg.x.RawMatrix().Data
@@ -381,7 +554,8 @@ func (cg *spreadingCG) Residual(rr []float64, first bool) int {
 // Restart sets p̃ = on∘(t∘r), without reading p.
 func (cg *spreadingCG) Restart(on []float64) {
 	t := cg.t
-	cg.Run(nil, func(_, lo, hi int, _ []float64) {
+	track := cg.supp != nil
+	cg.Run(nil, func(ch, lo, hi int, _ []float64) {
 		for k := range cg.panels {
 			p, c0, w := cg.rows(cg.p, k, lo, hi)
 			r, _, _ := cg.rows(cg.r, k, lo, hi)
@@ -398,5 +572,11 @@ func (cg *spreadingCG) Restart(on []float64) {
 				}
 			}
 		}
+		if track {
+			cg.markSupport(ch, lo, hi)
+		}
 	})
+	if track {
+		cg.countSupport()
+	}
 }

@@ -189,3 +189,107 @@ func TestSpreadingCGPanels(t *testing.T) {
 		assert.Equal(t, tc.want, spreadPanels(tc.n, tc.c, 0), "n=%d c=%d (panel budget %d MiB)", tc.n, tc.c, spreadPanelBytes/mib)
 	}
 }
+
+// TestSpreadingCGSegments checks that the product by column segments
+// gives the one-pass product's solve bit for bit (F and every counter), on
+// a 0/1 graph (SELL kernels where the CPU has them) and a weighted one,
+// from zero and from a guess, and the segment counts spreadSegments
+// chooses.
+func TestSpreadingCGSegments(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 13))
+	p := randomProblem(rng, 5)
+	g, nodes, classes := unweightedProblem(rng, 9000, 7)
+	defer func(bytes, most int) { spreadSegmentBytes, spreadMaxSegments = bytes, most }(spreadSegmentBytes, spreadMaxSegments)
+	for _, in := range []problem{p, {g: g, nodes: nodes, classes: classes, c: 7}} {
+		n := in.g.Nodes()
+		b := denseRHS(oneHot(n, in.c, 0.9, in.nodes, in.classes))
+		guess := mat.NewDense(n, in.c, nil)
+		for i := 0; i < n; i += 7 {
+			guess.Set(i, i%in.c, 0.01*float64(i%5))
+		}
+		for _, start := range []*mat.Dense{nil, guess} {
+			solve := func(k int) (*mat.Dense, krylov.BlockResult) {
+				spreadSegmentBytes, spreadMaxSegments = 0, 64
+				if k > 1 {
+					spreadSegmentBytes = (8*n*in.c + k - 1) / k
+				}
+				f := mat.NewDense(n, in.c, nil)
+				if start != nil {
+					f.Copy(start)
+				}
+				cg, err := newCGRHS(in.g, 0.9, b, f, krylov.Settings{Tol: 1e-10})
+				require.NoError(t, err)
+				if k > 1 {
+					require.NotNil(t, cg.seg)
+					require.Equal(t, k, cg.seg.Len())
+				} else {
+					require.Nil(t, cg.seg)
+				}
+				res, err := cg.run(context.Background())
+				require.NoError(t, err)
+				return f, res
+			}
+			want, wres := solve(1)
+			for _, k := range []int{2, 3, 5} {
+				f, res := solve(k)
+				assert.True(t, mat.Equal(want, f), "c=%d, %d segments: F differs from the one-pass product's", in.c, k)
+				assert.Equal(t, wres, res, "c=%d, %d segments", in.c, k)
+			}
+		}
+	}
+	spreadSegmentBytes, spreadMaxSegments = 8<<20, 8
+	for _, tc := range []struct{ n, c, want int }{
+		{1000, 5, 1},        // fits
+		{1 << 20, 1, 1},     // 8 MiB: fits
+		{1<<20 + 1, 1, 2},   // just above
+		{1_000_000, 5, 5},   // the 10 M-edge graph: 40 MB
+		{10_000_000, 10, 1}, // the 100 M-edge graph: 96 segments, too many
+		{1 << 20, 9, 1},     // 9 segments
+		{1 << 20, 8, 8},     // 8
+	} {
+		assert.Equal(t, tc.want, spreadSegments(tc.n, tc.c), "n=%d c=%d", tc.n, tc.c)
+	}
+}
+
+// TestSpreadingCGSupport checks that the products which skip p̃'s zero rows
+// (the first iterations from a few labels) leave the solve bitwise the
+// same (F and every counter) as full products, with and without column
+// segments, from zero and from a guess, and that they ran.
+func TestSpreadingCGSupport(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 17))
+	p := randomProblem(rng, 5)
+	g, nodes, classes := unweightedProblem(rng, 20000, 5)
+	defer func(share, bytes int) { spreadSupportShare, spreadSegmentBytes = share, bytes }(spreadSupportShare, spreadSegmentBytes)
+	for _, in := range []problem{p, {g: g, nodes: nodes[:6], classes: classes[:6], c: 5}} {
+		n := in.g.Nodes()
+		b := denseRHS(oneHot(n, in.c, 0.9, in.nodes, in.classes))
+		guess := mat.NewDense(n, in.c, nil)
+		for i := 0; i < n; i += 7 {
+			guess.Set(i, i%in.c, 0.01*float64(i%5))
+		}
+		for _, start := range []*mat.Dense{nil, guess} {
+			for _, segBytes := range []int{0, (8*n*in.c + 2) / 3} {
+				solve := func(share int) (*mat.Dense, krylov.BlockResult, int) {
+					spreadSupportShare, spreadSegmentBytes = share, segBytes
+					f := mat.NewDense(n, in.c, nil)
+					if start != nil {
+						f.Copy(start)
+					}
+					cg, err := newCGRHS(in.g, 0.9, b, f, krylov.Settings{Tol: 1e-10})
+					require.NoError(t, err)
+					res, err := cg.run(context.Background())
+					require.NoError(t, err)
+					return f, res, cg.supportProducts
+				}
+				want, wres, none := solve(0)
+				require.Zero(t, none)
+				f, res, sparse := solve(4)
+				assert.True(t, mat.Equal(want, f), "n=%d, segments %d B, guess %v: F differs from the full products'", n, segBytes, start != nil)
+				assert.Equal(t, wres, res, "n=%d, segments %d B, guess %v", n, segBytes, start != nil)
+				if start == nil && n == 20000 {
+					assert.GreaterOrEqual(t, sparse, 2, "few seeds on a large sparse graph: the first products skip zero rows")
+				}
+			}
+		}
+	}
+}

@@ -41,7 +41,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${1:-3}
-SIZES=${2-"1M:100000:5:0.5 10M:1000000:5:0.5 100M:10000000:10:0.9"}
+SIZES=${2-${SIZES-"1M:100000:5:0.5 10M:1000000:5:0.5 100M:10000000:10:0.9"}} # the second argument, else $SIZES
 BIG=${BIG:-}
 WATCH_KB=${WATCH_KB:-2097152}
 SCALE_DIR=${SCALE_DIR:-/tmp/gssl-scale}
