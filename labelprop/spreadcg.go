@@ -269,22 +269,9 @@ func (cg *spreadingCG) product(dst []float64) []float64 {
 			if dst == nil {
 				return
 			}
-			// Flat loops over the rows' w·(hi−lo) entries, j cycling over the
-			// panel's columns: per-row slicing cost more than the arithmetic.
 			p, c0, w := cg.rows(cg.p, k, lo, hi)
 			q, _, _ := cg.rows(cg.q, k, lo, hi)
-			q = q[:len(p)]
-			acc = acc[c0 : c0+w]
-			i, j, ui := lo, 0, u[lo]
-			for e, pe := range p {
-				acc[j] += ui * pe * q[e]
-				if j++; j == w {
-					j, i = 0, i+1
-					if i < hi {
-						ui = u[i]
-					}
-				}
-			}
+			addPQ(acc[c0:c0+w], u, p, q, w, lo, hi)
 		})
 		if dst != nil {
 			pn := cg.panels[k]
@@ -292,6 +279,23 @@ func (cg *spreadingCG) product(dst []float64) []float64 {
 		}
 	}
 	return dst
+}
+
+// addPQ adds u_i·p_ij·q_ij to acc[j] over the rows [lo, hi) of p and q, w
+// entries each: flat loops over the entries, j cycling over the columns
+// (per-row slicing cost more than the arithmetic).
+func addPQ(acc, u, p, q []float64, w, lo, hi int) {
+	q = q[:len(p)]
+	i, j, ui := lo, 0, u[lo]
+	for e, pe := range p {
+		acc[j] += ui * pe * q[e]
+		if j++; j == w {
+			j, i = 0, i+1
+			if i < hi {
+				ui = u[i]
+			}
+		}
+	}
 }
 
 // spreadSupportShare is the inverse of the largest share of nonzero rows
@@ -314,18 +318,7 @@ func (cg *spreadingCG) supportProduct(dst []float64) []float64 {
 		if dst == nil {
 			return
 		}
-		p, q := cg.p[lo*c:hi*c], cg.q[lo*c:hi*c]
-		q = q[:len(p)]
-		i, j, ui := lo, 0, u[lo]
-		for e, pe := range p {
-			acc[j] += ui * pe * q[e]
-			if j++; j == c {
-				j, i = 0, i+1
-				if i < hi {
-					ui = u[i]
-				}
-			}
-		}
+		addPQ(acc, u, cg.p[lo*c:hi*c], cg.q[lo*c:hi*c], c, lo, hi)
 	})
 	return dst
 }
@@ -375,18 +368,7 @@ func (cg *spreadingCG) segmentProduct(dst []float64) []float64 {
 		if dst == nil {
 			return
 		}
-		p, q := cg.p[lo*c:hi*c], cg.q[lo*c:hi*c]
-		q = q[:len(p)]
-		i, j, ui := lo, 0, u[lo]
-		for e, pe := range p {
-			acc[j] += ui * pe * q[e]
-			if j++; j == c {
-				j, i = 0, i+1
-				if i < hi {
-					ui = u[i]
-				}
-			}
-		}
+		addPQ(acc, u, cg.p[lo*c:hi*c], cg.q[lo*c:hi*c], c, lo, hi)
 	})
 	return dst
 }

@@ -14,69 +14,7 @@ import (
 // buf's storage when it is large enough. Only the padding rows of the last
 // panel are cleared: every other entry is written.
 func PackOp64(m blas64.General, trans bool, w int, buf []float64) *Panels[float64] {
-	if w != MR && w != NR64 {
-		panic(fmt.Sprintf("gemm: panel width %d: want %d or %d", w, MR, NR64))
-	}
-	rows, k := m.Rows, m.Cols
-	if trans {
-		rows, k = k, rows
-	}
-	size := (rows + w - 1) / w * w * k
-	if cap(buf) >= size {
-		buf = buf[:size]
-	} else {
-		buf = make([]float64, size)
-	}
-	p := &Panels[float64]{Rows: rows, K: k, W: w, Data: buf}
-	if rows == 0 || k == 0 {
-		return p
-	}
-	np := (rows + w - 1) / w
-	if trans {
-		// Row i of op(m) is column i of m: row t of m is read once, in
-		// pieces of w entries, one per panel.
-		for t := 0; t < k; t++ {
-			src := m.Data[t*m.Stride : t*m.Stride+rows]
-			for q := 0; q < np; q++ {
-				dst := buf[q*w*k+t*w : q*w*k+t*w+w]
-				r0 := q * w
-				if r0+w <= rows {
-					for i := range dst {
-						dst[i] = src[r0+i]
-					}
-					continue
-				}
-				for i := range dst {
-					dst[i] = 0
-					if r0+i < rows {
-						dst[i] = src[r0+i]
-					}
-				}
-			}
-		}
-		return p
-	}
-	for q := 0; q < np; q++ {
-		panel := buf[q*w*k : (q+1)*w*k]
-		r0, r1 := q*w, min((q+1)*w, rows)
-		if w == MR && r1-r0 == MR {
-			packSix(panel, m, r0, r0+1, r0+2, r0+3, r0+4, r0+5)
-			continue
-		}
-		for i := r0; i < r1; i++ {
-			row := m.Data[i*m.Stride : i*m.Stride+k]
-			dst := panel[i-r0:]
-			for t, v := range row {
-				dst[t*w] = v
-			}
-		}
-		for i := r1 - r0; i < w; i++ {
-			for t := 0; t < k; t++ {
-				panel[t*w+i] = 0
-			}
-		}
-	}
-	return p
+	return packRows64(m, nil, trans, w, buf)
 }
 
 // packSix stores rows i0 … i5 of m as one full panel of width MR, writing
@@ -148,10 +86,26 @@ func Mul64(dst, a blas64.General, ta bool, b blas64.General, tb bool) {
 // are m's rows idx) or of their transpose (trans set: op(m) = m[idx]ᵀ,
 // whose inner index runs over idx in its order).
 func PackRows64(m blas64.General, idx []int, trans bool, w int, buf []float64) *Panels[float64] {
+	return packRows64(m, idx, trans, w, buf)
+}
+
+// packRows64 is PackRows64, and PackOp64 when idx is nil (every row of m in
+// its order).
+func packRows64(m blas64.General, idx []int, trans bool, w int, buf []float64) *Panels[float64] {
 	if w != MR && w != NR64 {
 		panic(fmt.Sprintf("gemm: panel width %d: want %d or %d", w, MR, NR64))
 	}
-	rows, k := len(idx), m.Cols
+	n := m.Rows
+	if idx != nil {
+		n = len(idx)
+	}
+	row := func(i int) int {
+		if idx == nil {
+			return i
+		}
+		return idx[i]
+	}
+	rows, k := n, m.Cols
 	if trans {
 		rows, k = k, rows
 	}
@@ -167,7 +121,10 @@ func PackRows64(m blas64.General, idx []int, trans bool, w int, buf []float64) *
 	}
 	np := (rows + w - 1) / w
 	if trans {
-		for t, r := range idx {
+		// Row i of op(m) is column i of m[idx]: row t of m[idx] is read
+		// once, in pieces of w entries, one per panel.
+		for t := 0; t < k; t++ {
+			r := row(t)
 			src := m.Data[r*m.Stride : r*m.Stride+rows]
 			for q := 0; q < np; q++ {
 				dst := buf[q*w*k+t*w : q*w*k+t*w+w]
@@ -192,13 +149,14 @@ func PackRows64(m blas64.General, idx []int, trans bool, w int, buf []float64) *
 		panel := buf[q*w*k : (q+1)*w*k]
 		r0, r1 := q*w, min((q+1)*w, rows)
 		if w == MR && r1-r0 == MR {
-			packSix(panel, m, idx[r0], idx[r0+1], idx[r0+2], idx[r0+3], idx[r0+4], idx[r0+5])
+			packSix(panel, m, row(r0), row(r0+1), row(r0+2), row(r0+3), row(r0+4), row(r0+5))
 			continue
 		}
 		for i := r0; i < r1; i++ {
-			row := m.Data[idx[i]*m.Stride : idx[i]*m.Stride+k]
+			ri := row(i)
+			src := m.Data[ri*m.Stride : ri*m.Stride+k]
 			dst := panel[i-r0:]
-			for t, v := range row {
+			for t, v := range src {
 				dst[t*w] = v
 			}
 		}
