@@ -191,34 +191,9 @@ func MulRows64(dst, a blas64.General, idx []int, b blas64.General, tb bool) {
 	}
 	pa := PackRows64(a, idx, false, MR, getBuf())
 	pb := PackOp64(b, !tb, NR64, getBuf())
-	parallel.For(pa.Count(), groupA, func(lo, hi int) { mulTScatter(dst, idx, pa, pb, lo, hi) })
+	parallel.For(pa.Count(), groupA, func(lo, hi int) { mulT(dst.Data, dst.Stride, idx, pa, pb, lo, hi) })
 	putBuf(pa.Data)
 	putBuf(pb.Data)
-}
-
-// mulTScatter is mulT with row r of A·Bᵀ written to row idx[r] of dst.
-func mulTScatter(dst blas64.General, idx []int, a, b *Panels[float64], p0, p1 int) {
-	var tile [MR * NR64]float64
-	nr := b.W
-	for g0 := p0; g0 < p1; g0 += groupA {
-		g1 := min(g0+groupA, p1)
-		for q := 0; q < b.Count(); q++ {
-			bp := b.Panel(q)
-			col0 := q * nr
-			ncol := min(nr, b.Rows-col0)
-			for pa := g0; pa < g1; pa++ {
-				row0 := pa * MR
-				Kernel64(a.K, a.Panel(pa), bp, tile[:])
-				for i := 0; i < min(MR, a.Rows-row0); i++ {
-					r := idx[row0+i]
-					out := dst.Data[r*dst.Stride+col0 : r*dst.Stride+col0+ncol]
-					for j, v := range tile[i*nr : i*nr+ncol] {
-						out[j] = v
-					}
-				}
-			}
-		}
-	}
 }
 
 // MulTRows64 sets dst = a[idx]ᵀ·b[idx], the sum over the rows idx in their

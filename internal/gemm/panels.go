@@ -104,14 +104,14 @@ const groupA = 8
 // precision T accumulated in order of t.
 func MulTTo[T Float](c []float64, ldc int, a, b *Panels[T]) {
 	check(c, ldc, a, b)
-	mulT(c, ldc, a, b, 0, a.Count())
+	mulT(c, ldc, nil, a, b, 0, a.Count())
 }
 
 // ParallelMulTTo is MulTTo with the panels of A shared among
 // parallel.Workers() goroutines.
 func ParallelMulTTo[T Float](c []float64, ldc int, a, b *Panels[T]) {
 	check(c, ldc, a, b)
-	parallel.For(a.Count(), groupA, func(lo, hi int) { mulT(c, ldc, a, b, lo, hi) })
+	parallel.For(a.Count(), groupA, func(lo, hi int) { mulT(c, ldc, nil, a, b, lo, hi) })
 }
 
 // ParallelAddUpperTo adds alpha times the entries j ≥ i of A·Bᵀ to C
@@ -208,8 +208,9 @@ func kernelFor[T Float]() func(k int, a, b, c []T) {
 	return any(Kernel64).(func(int, []T, []T, []T))
 }
 
-// mulT sets the rows of C held by A panels [p0, p1) to A·Bᵀ.
-func mulT[T Float](c []float64, ldc int, a, b *Panels[T], p0, p1 int) {
+// mulT sets the rows of C held by A panels [p0, p1) to A·Bᵀ, row r of A·Bᵀ
+// written to row idx[r] of C (to row r when idx is nil).
+func mulT[T Float](c []float64, ldc int, idx []int, a, b *Panels[T], p0, p1 int) {
 	var tile [MR * NR32]T
 	kern := kernelFor[T]()
 	nr := b.W
@@ -224,7 +225,11 @@ func mulT[T Float](c []float64, ldc int, a, b *Panels[T], p0, p1 int) {
 				row0 := pa * MR
 				kern(k, a.Panel(pa), bp, tile[:])
 				for i := 0; i < min(MR, a.Rows-row0); i++ {
-					dst := c[(row0+i)*ldc+col0 : (row0+i)*ldc+col0+ncol]
+					r := row0 + i
+					if idx != nil {
+						r = idx[r]
+					}
+					dst := c[r*ldc+col0 : r*ldc+col0+ncol]
 					for j, v := range tile[i*nr : i*nr+ncol] {
 						dst[j] = float64(v)
 					}
