@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/graph"
+	"github.com/gssl/gssl/internal/hugepage"
 	"github.com/gssl/gssl/internal/parallel"
 	"github.com/gssl/gssl/krylov"
 	"github.com/gssl/gssl/linop"
@@ -326,7 +327,11 @@ func (l *lapSystem) MulBlockTo(dst, x *mat.Dense) {
 // (one random read per stored entry instead of two) and v itself on a
 // weighted one (scaled inside the kernels), and the rows as the whole
 // product computes them (graph.CSR.ScaledMulBlockRowsInto), so every
-// product is bitwise lapSystem.MulBlockTo's on the formed v.
+// product is bitwise lapSystem.MulBlockTo's on the formed v. The input
+// block is read at random, one row per stored entry, so it is allocated by
+// internal/hugepage: with 4 KiB pages every gather from a block far larger
+// than the TLB's reach also walks the page tables (on the 10 M-node graph
+// of BENCHMARKS.md's graph stack section, an 800 MB block).
 type lapColumns struct {
 	*lapSystem
 	cnt   counted
@@ -361,7 +366,7 @@ func (l *lapColumns) MulColumnsRows(z *mat.Dense, cols []int, s []float64, rows 
 	n, k := l.Dim(), len(cols)
 	if cap(l.buf) < n*k {
 		l.buf = nil
-		l.buf = make([]float64, n*k)
+		l.buf = hugepage.Float64s(n * k) // gathered from at random: huge pages
 	}
 	in := l.buf[:n*k]
 	zm := z.RawMatrix()

@@ -10,6 +10,9 @@ var advised int
 // collapsed counts the ranges given MADV_COLLAPSE successfully (for tests).
 var collapsed int
 
+// madvise is unix.Madvise (a variable so that tests can make it fail).
+var madvise = unix.Madvise
+
 // advise asks for huge pages on b (2 MiB-aligned, or nil): MADV_HUGEPAGE
 // for the pages not yet touched, which then fault in as huge pages, and
 // MADV_COLLAPSE (Linux 6.1) for those already resident, which the first
@@ -24,10 +27,10 @@ func advise(b []byte) {
 	if len(b) == 0 {
 		return
 	}
-	if unix.Madvise(b, unix.MADV_HUGEPAGE) == nil {
+	if madvise(b, unix.MADV_HUGEPAGE) == nil {
 		advised++
 	}
-	if unix.Madvise(b, unix.MADV_COLLAPSE) == nil {
+	if madvise(b, unix.MADV_COLLAPSE) == nil {
 		collapsed++
 	}
 }
