@@ -3,10 +3,8 @@
 package stkr
 
 import (
-	"bufio"
 	"math/rand/v2"
 	"os"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -87,27 +85,13 @@ func TestLapColumnsInputHugePages(t *testing.T) {
 func vmFlags(t *testing.T, p *float64) []string {
 	t.Helper()
 	addr := uint64(uintptr(unsafe.Pointer(p)))
-	f, err := os.Open("/proc/self/smaps")
+	ms, err := hugepage.Mappings()
 	require.NoError(t, err)
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	in := false
-	for sc.Scan() {
-		fs := strings.Fields(sc.Text())
-		if len(fs) == 0 {
-			continue
-		}
-		if r := strings.SplitN(fs[0], "-", 2); len(r) == 2 && !strings.HasSuffix(fs[0], ":") {
-			lo, err1 := strconv.ParseUint(r[0], 16, 64)
-			hi, err2 := strconv.ParseUint(r[1], 16, 64)
-			in = err1 == nil && err2 == nil && lo <= addr && addr < hi
-			continue
-		}
-		if in && fs[0] == "VmFlags:" {
-			return fs[1:]
+	for _, m := range ms {
+		if m.Lo <= addr && addr < m.Hi {
+			return m.Flags
 		}
 	}
-	require.NoError(t, sc.Err())
 	t.Fatalf("no mapping of /proc/self/smaps holds %#x", addr)
 	return nil
 }

@@ -3,7 +3,6 @@
 package hugepage
 
 import (
-	"bufio"
 	"os"
 	"strconv"
 	"strings"
@@ -48,29 +47,14 @@ func TestAdviseCollapsesTouchedPages(t *testing.T) {
 func hugeKB(t *testing.T, b []byte) int {
 	lo := uint64(uintptr(unsafe.Pointer(unsafe.SliceData(b))))
 	hi := lo + uint64(len(b))
-	f, err := os.Open("/proc/self/smaps")
+	ms, err := Mappings()
 	require.NoError(t, err)
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	in, sum := false, 0
-	for sc.Scan() {
-		fs := strings.Fields(sc.Text())
-		if len(fs) == 0 {
-			continue
-		}
-		if r := strings.SplitN(fs[0], "-", 2); len(r) == 2 && !strings.HasSuffix(fs[0], ":") {
-			a, err1 := strconv.ParseUint(r[0], 16, 64)
-			z, err2 := strconv.ParseUint(r[1], 16, 64)
-			in = err1 == nil && err2 == nil && a >= lo && z <= hi
-			continue
-		}
-		if in && fs[0] == "AnonHugePages:" {
-			kb, err := strconv.Atoi(fs[1])
-			require.NoError(t, err)
-			sum += kb
+	sum := 0
+	for _, m := range ms {
+		if m.Lo >= lo && m.Hi <= hi {
+			sum += m.AnonHugeKB
 		}
 	}
-	require.NoError(t, sc.Err())
 	return sum
 }
 

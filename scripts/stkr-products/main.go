@@ -17,15 +17,12 @@
 package main
 
 import (
-	"bufio"
 	"flag"
 	"fmt"
 	"math"
 	"os"
 	"runtime"
 	"slices"
-	"strconv"
-	"strings"
 	"syscall"
 	"time"
 	"unsafe"
@@ -135,80 +132,33 @@ func cpuSeconds() float64 {
 	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
 }
 
-// vma is one mapping of /proc/self/smaps.
-type vma struct {
-	lo, hi      uint64
-	name        string
-	rss, hugeKB int
-}
-
-// mappings reads /proc/self/smaps.
-func mappings() ([]vma, error) {
-	fh, err := os.Open("/proc/self/smaps")
-	if err != nil {
-		return nil, err
-	}
-	defer fh.Close()
-	var out []vma
-	sc := bufio.NewScanner(fh)
-	for sc.Scan() {
-		fs := strings.Fields(sc.Text())
-		if len(fs) == 0 {
-			continue
-		}
-		if r := strings.SplitN(fs[0], "-", 2); len(r) == 2 && !strings.HasSuffix(fs[0], ":") {
-			a, err1 := strconv.ParseUint(r[0], 16, 64)
-			z, err2 := strconv.ParseUint(r[1], 16, 64)
-			if err1 == nil && err2 == nil {
-				m := vma{lo: a, hi: z}
-				if len(fs) >= 6 {
-					m.name = fs[5]
-				}
-				out = append(out, m)
-				continue
-			}
-		}
-		if len(out) == 0 || len(fs) < 2 {
-			continue
-		}
-		kb, _ := strconv.Atoi(fs[1])
-		switch fs[0] {
-		case "Rss:":
-			out[len(out)-1].rss = kb
-		case "AnonHugePages:":
-			out[len(out)-1].hugeKB = kb
-		}
-	}
-	return out, sc.Err()
-}
-
 // report prints the mappings that overlap b with their resident and huge
 // kilobytes (a mapping may hold more than b: the Go heap's arenas).
 func report(name string, b []float64) {
 	lo := uint64(uintptr(unsafe.Pointer(unsafe.SliceData(b))))
 	hi := lo + 8*uint64(len(b))
-	ms, err := mappings()
+	ms, err := hugepage.Mappings()
 	if err != nil {
 		fmt.Println("smaps:", err)
 		return
 	}
 	for _, m := range ms {
-		if m.hi > lo && m.lo < hi {
+		if m.Hi > lo && m.Lo < hi {
 			fmt.Printf("  %s (%d MB at %#x): mapping %#x-%#x (%d MB) Rss %d MB AnonHugePages %d MB\n",
-				name, 8*len(b)>>20, lo, m.lo, m.hi, (m.hi-m.lo)>>20, m.rss>>10, m.hugeKB>>10)
+				name, 8*len(b)>>20, lo, m.Lo, m.Hi, (m.Hi-m.Lo)>>20, m.RssKB>>10, m.AnonHugeKB>>10)
 		}
 	}
 }
 
 // reportMapped prints the mappings of the graph file.
 func reportMapped(path string) {
-	ms, err := mappings()
+	ms, err := hugepage.Mappings()
 	if err != nil {
 		return
 	}
 	for _, m := range ms {
-		if m.name == path {
-			fmt.Printf("  graph file mapping %#x-%#x (%d MB) Rss %d MB\n", m.lo, m.hi, (m.hi-m.lo)>>20, m.rss>>10)
+		if m.Name == path {
+			fmt.Printf("  graph file mapping %#x-%#x (%d MB) Rss %d MB\n", m.Lo, m.Hi, (m.Hi-m.Lo)>>20, m.RssKB>>10)
 		}
 	}
 }
