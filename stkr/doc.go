@@ -103,7 +103,10 @@
 // fit allocates 8·N·c·6 bytes beyond the kernel and O(N) vectors (θ, four
 // solver blocks, the product's input; TestInverseLaplacianMINRESHeap), and
 // collects the solver's blocks before it returns, so that Scores' N×c
-// block reuses them. Regressor.MaxMemory solves the columns in batches of
+// block reuses them. The product's input, which the graph gathers from at
+// random, is allocated by internal/hugepage (transparent huge pages: with
+// 4 KiB pages each gather from an 800 MB block also misses the TLB).
+// Regressor.MaxMemory solves the columns in batches of
 // w, 8·N·(c + 5w) bytes (InverseLaplacianBytes).
 //
 // Every fit reports, per output column, iterations and final relative
