@@ -129,11 +129,7 @@ func KMeans(ctx context.Context, x *mat.Dense, k int, s KMeansSettings) (*KMeans
 // are bitwise those of computing every distance in every iteration.
 func lloyd(ctx context.Context, x *mat.Dense, k, maxIter int, rng *rand.Rand) (*KMeansResult, error) {
 	n, d := x.Dims()
-	raw := x.RawMatrix()
-	row := func(i int) []float64 { return raw.Data[i*raw.Stride : i*raw.Stride+d] }
 	centers := mat.NewDense(k, d, nil)
-	cr := centers.RawMatrix()
-	center := func(c int) []float64 { return cr.Data[c*cr.Stride : c*cr.Stride+d] }
 	dist := make([]float64, n)
 	seedCenters(x, centers, dist, rng)
 	labels := make([]int, n)
@@ -153,39 +149,12 @@ func lloyd(ctx context.Context, x *mat.Dense, k, maxIter int, rng *rand.Rand) (*
 			res.Converged = true
 			break
 		}
-		// Update: means of the clusters; re-seed empty ones.
 		b.old.Copy(centers)
-		centers.Zero()
-		for c := range counts {
-			counts[c] = 0
-		}
-		for i, c := range labels {
-			counts[c]++
-			cc := center(c)
-			for j, v := range row(i) {
-				cc[j] += v
-			}
-		}
+		sumClusters(x, centers, labels, counts)
 		if slices.Contains(counts, 0) {
 			b.exact(x, b.old, labels, dist) // the re-seeding reads every distance
 		}
-		for c := 0; c < k; c++ {
-			if counts[c] == 0 {
-				far := 0
-				for i := range dist {
-					if dist[i] > dist[far] {
-						far = i
-					}
-				}
-				copy(center(c), row(far))
-				dist[far] = 0
-				continue
-			}
-			cc := center(c)
-			for j := range cc {
-				cc[j] /= float64(counts[c])
-			}
-		}
+		meansOrReseed(x, centers, counts, dist)
 		b.move(centers, labels)
 	}
 	if !res.Converged {
@@ -232,6 +201,44 @@ func seedCenters(x, centers *mat.Dense, dist []float64, rng *rand.Rand) {
 		copy(center(c), row(pick))
 		for i := range dist {
 			dist[i] = math.Min(dist[i], sqDist(row(i), center(c)))
+		}
+	}
+}
+
+// sumClusters sets the rows of centers to the sums of the rows of x in
+// each cluster and counts to their sizes.
+func sumClusters(x, centers *mat.Dense, labels, counts []int) {
+	centers.Zero()
+	clear(counts)
+	for i, c := range labels {
+		counts[c]++
+		cc := centers.RawRowView(c)
+		for j, v := range x.RawRowView(i) {
+			cc[j] += v
+		}
+	}
+}
+
+// meansOrReseed divides the sums of sumClusters by the sizes, and re-seeds
+// an empty cluster with the row farthest from its centre (dist: every
+// row's squared distance to its centre before the update; the chosen
+// row's is then 0).
+func meansOrReseed(x, centers *mat.Dense, counts []int, dist []float64) {
+	for c, cnt := range counts {
+		cc := centers.RawRowView(c)
+		if cnt == 0 {
+			far := 0
+			for i := range dist {
+				if dist[i] > dist[far] {
+					far = i
+				}
+			}
+			copy(cc, x.RawRowView(far))
+			dist[far] = 0
+			continue
+		}
+		for j := range cc {
+			cc[j] /= float64(cnt)
 		}
 	}
 }

@@ -13,45 +13,15 @@ import (
 	"github.com/gssl/gssl/internal/parallel"
 )
 
-// lloydRef is lloyd before Hamerly's bounds (plain Lloyd: every distance
-// in every iteration), the reference of TestLloydBoundsBitwise.
+// lloydRef is lloyd before Hamerly's bounds: plain Lloyd, every distance
+// in every iteration (assignRef, the assignment step as it was), the
+// reference of TestLloydBoundsBitwise. The seeding and the update are
+// lloyd's own (unchanged by the bounds).
 func lloydRef(ctx context.Context, x *mat.Dense, k, maxIter int, rng *rand.Rand) (*KMeansResult, error) {
 	n, d := x.Dims()
-	raw := x.RawMatrix()
-	row := func(i int) []float64 { return raw.Data[i*raw.Stride : i*raw.Stride+d] }
 	centers := mat.NewDense(k, d, nil)
-	cr := centers.RawMatrix()
-	center := func(c int) []float64 { return cr.Data[c*cr.Stride : c*cr.Stride+d] }
-	// k-means++ seeding.
 	dist := make([]float64, n)
-	copy(center(0), row(rng.IntN(n)))
-	for i := range dist {
-		dist[i] = sqDist(row(i), center(0))
-	}
-	for c := 1; c < k; c++ {
-		var total float64
-		for _, v := range dist {
-			total += v
-		}
-		pick := 0
-		if total > 0 {
-			u := rng.Float64() * total
-			for i, v := range dist {
-				u -= v
-				if u < 0 {
-					pick = i
-					break
-				}
-				pick = i
-			}
-		} else {
-			pick = rng.IntN(n)
-		}
-		copy(center(c), row(pick))
-		for i := range dist {
-			dist[i] = math.Min(dist[i], sqDist(row(i), center(c)))
-		}
-	}
+	seedCenters(x, centers, dist, rng)
 	labels := make([]int, n)
 	for i := range labels {
 		labels[i] = -1
@@ -68,35 +38,8 @@ func lloydRef(ctx context.Context, x *mat.Dense, k, maxIter int, rng *rand.Rand)
 			res.Converged = true
 			break
 		}
-		// Update: means of the clusters; re-seed empty ones.
-		centers.Zero()
-		for c := range counts {
-			counts[c] = 0
-		}
-		for i, c := range labels {
-			counts[c]++
-			cc := center(c)
-			for j, v := range row(i) {
-				cc[j] += v
-			}
-		}
-		for c := 0; c < k; c++ {
-			if counts[c] == 0 {
-				far := 0
-				for i := range dist {
-					if dist[i] > dist[far] {
-						far = i
-					}
-				}
-				copy(center(c), row(far))
-				dist[far] = 0
-				continue
-			}
-			cc := center(c)
-			for j := range cc {
-				cc[j] /= float64(counts[c])
-			}
-		}
+		sumClusters(x, centers, labels, counts)
+		meansOrReseed(x, centers, counts, dist)
 	}
 	if !res.Converged {
 		assignRef(x, centers, labels, dist)
