@@ -325,3 +325,29 @@ func TestKernelPCAErrors(t *testing.T) {
 	path := pathOrCycle(6, false)
 	require.ErrorContains(t, (&KernelPCA{Dim: 6}).Fit(ctx, estimator.Nodes{Graph: path}), "≤ 0, so the Nyström extension is undefined")
 }
+
+// TestSpectralClusteringSingleVectorAboveMin: on a component of
+// SingleVectorMinNodes nodes or more, Method Auto is the single-vector
+// method (bitwise its pairs), and the clustering is the block method's
+// (the path below the threshold, and of every component before it was
+// lowered from 5 000): same partition and eigenvalues for several seeds.
+func TestSpectralClusteringSingleVectorAboveMin(t *testing.T) {
+	rng := rand.New(rand.NewPCG(61, 62))
+	g, _ := plantedPartition(rng, 6, 250, 0.04, 0.003) // 1 500 nodes, average degree ≈ 14
+	require.GreaterOrEqual(t, g.Nodes(), SingleVectorMinNodes)
+	comp, count := g.Components()
+	require.Equal(t, 1, count, "%v", comp[:1])
+	for seed := uint64(0); seed < 4; seed++ {
+		fit := func(m Method) *SpectralClustering {
+			sc := &SpectralClustering{Clusters: 6, Eigen: Settings{Seed: seed, Method: m}, KMeans: KMeansSettings{Seed: seed}}
+			require.NoError(t, sc.Fit(context.Background(), estimator.Nodes{Graph: g}), "seed %d %v", seed, m)
+			return sc
+		}
+		auto, single, block := fit(Auto), fit(SingleVector), fit(Block)
+		require.Equal(t, single.Labels(), auto.Labels(), "seed %d", seed)
+		require.Equal(t, single.Eigenvalues(), auto.Eigenvalues(), "seed %d", seed)
+		require.True(t, mat.Equal(single.Embedding(), auto.Embedding()), "seed %d", seed)
+		require.True(t, samePartition(block.Labels(), auto.Labels()), "seed %d", seed)
+		require.InDeltaSlice(t, block.Eigenvalues(), auto.Eigenvalues(), valueTol, "seed %d", seed)
+	}
+}

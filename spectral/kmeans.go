@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -122,16 +123,58 @@ func KMeans(ctx context.Context, x *mat.Dense, k int, s KMeansSettings) (*KMeans
 	return best, nil
 }
 
-// lloyd runs one k-means++ initialisation and Lloyd iterations.
+// lloyd runs one k-means++ initialisation and Lloyd iterations. The
+// assignment step skips the rows whose nearest centre cannot have changed
+// (Hamerly's bounds, see bounds): the labels, centres, inertia and counts
+// are bitwise those of computing every distance in every iteration.
 func lloyd(ctx context.Context, x *mat.Dense, k, maxIter int, rng *rand.Rand) (*KMeansResult, error) {
 	n, d := x.Dims()
-	raw := x.RawMatrix()
-	row := func(i int) []float64 { return raw.Data[i*raw.Stride : i*raw.Stride+d] }
 	centers := mat.NewDense(k, d, nil)
-	cr := centers.RawMatrix()
-	center := func(c int) []float64 { return cr.Data[c*cr.Stride : c*cr.Stride+d] }
-	// k-means++ seeding.
 	dist := make([]float64, n)
+	seedCenters(x, centers, dist, rng)
+	labels := make([]int, n)
+	for i := range labels {
+		labels[i] = -1
+	}
+	counts := make([]int, k)
+	res := &KMeansResult{Labels: labels, Centers: centers}
+	b := newBounds(x, k)
+	for it := 0; it < maxIter; it++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		changed := b.assign(x, centers, labels, dist)
+		res.Iterations, res.Moved = it+1, changed
+		if changed == 0 && it > 0 {
+			res.Converged = true
+			break
+		}
+		b.old.Copy(centers)
+		sumClusters(x, centers, labels, counts)
+		if slices.Contains(counts, 0) {
+			b.exact(x, b.old, labels, dist) // the re-seeding reads every distance
+		}
+		meansOrReseed(x, centers, counts, dist)
+		b.move(centers, labels)
+	}
+	if !res.Converged {
+		b.assign(x, centers, labels, dist)
+	}
+	b.exact(x, centers, labels, dist)
+	for _, v := range dist {
+		res.Inertia += v
+	}
+	return res, nil
+}
+
+// seedCenters draws the k-means++ seeds into the rows of centers; dist is
+// scratch of one entry per row of x.
+func seedCenters(x, centers *mat.Dense, dist []float64, rng *rand.Rand) {
+	n, d := x.Dims()
+	k, _ := centers.Dims()
+	raw, cr := x.RawMatrix(), centers.RawMatrix()
+	row := func(i int) []float64 { return raw.Data[i*raw.Stride : i*raw.Stride+d] }
+	center := func(c int) []float64 { return cr.Data[c*cr.Stride : c*cr.Stride+d] }
 	copy(center(0), row(rng.IntN(n)))
 	for i := range dist {
 		dist[i] = sqDist(row(i), center(0))
@@ -160,90 +203,150 @@ func lloyd(ctx context.Context, x *mat.Dense, k, maxIter int, rng *rand.Rand) (*
 			dist[i] = math.Min(dist[i], sqDist(row(i), center(c)))
 		}
 	}
-	labels := make([]int, n)
-	for i := range labels {
-		labels[i] = -1
-	}
-	counts := make([]int, k)
-	res := &KMeansResult{Labels: labels, Centers: centers}
-	for it := 0; it < maxIter; it++ {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		changed := assign(x, centers, labels, dist)
-		res.Iterations, res.Moved = it+1, changed
-		if changed == 0 && it > 0 {
-			res.Converged = true
-			break
-		}
-		// Update: means of the clusters; re-seed empty ones.
-		centers.Zero()
-		for c := range counts {
-			counts[c] = 0
-		}
-		for i, c := range labels {
-			counts[c]++
-			cc := center(c)
-			for j, v := range row(i) {
-				cc[j] += v
-			}
-		}
-		for c := 0; c < k; c++ {
-			if counts[c] == 0 {
-				far := 0
-				for i := range dist {
-					if dist[i] > dist[far] {
-						far = i
-					}
-				}
-				copy(center(c), row(far))
-				dist[far] = 0
-				continue
-			}
-			cc := center(c)
-			for j := range cc {
-				cc[j] /= float64(counts[c])
-			}
-		}
-	}
-	if !res.Converged {
-		assign(x, centers, labels, dist)
-	}
-	for _, v := range dist {
-		res.Inertia += v
-	}
-	return res, nil
 }
 
-// assign sets each label to the nearest centre (the first on ties) and dist
-// to the squared distance; it returns how many labels changed.
-func assign(x, centers *mat.Dense, labels []int, dist []float64) int {
+// sumClusters sets the rows of centers to the sums of the rows of x in
+// each cluster and counts to their sizes.
+func sumClusters(x, centers *mat.Dense, labels, counts []int) {
+	centers.Zero()
+	clear(counts)
+	for i, c := range labels {
+		counts[c]++
+		cc := centers.RawRowView(c)
+		for j, v := range x.RawRowView(i) {
+			cc[j] += v
+		}
+	}
+}
+
+// meansOrReseed divides the sums of sumClusters by the sizes, and re-seeds
+// an empty cluster with the row farthest from its centre (dist: every
+// row's squared distance to its centre before the update; the chosen
+// row's is then 0).
+func meansOrReseed(x, centers *mat.Dense, counts []int, dist []float64) {
+	for c, cnt := range counts {
+		cc := centers.RawRowView(c)
+		if cnt == 0 {
+			far := 0
+			for i := range dist {
+				if dist[i] > dist[far] {
+					far = i
+				}
+			}
+			copy(cc, x.RawRowView(far))
+			dist[far] = 0
+			continue
+		}
+		for j := range cc {
+			cc[j] /= float64(cnt)
+		}
+	}
+}
+
+// bounds are Hamerly's bounds for Lloyd's assignment step (Hamerly, "Making
+// k-means even faster", SDM 2010): per row an upper bound u_i on the
+// distance to its own centre a and a lower bound l_i on the distance to
+// every other centre, per centre half the distance s_a to its nearest other
+// centre. The nearest centre of row i is still a when u_i < max(s_a, l_i),
+// and then no distance is computed. After an update that moves centre c by
+// p_c, u_i grows by p_a and l_i falls by max_c p_c. A row is skipped only
+// when u_i + slack < max(s_a, l_i), slack = 1e-9·max_i ‖x_i‖ far above the
+// rounding of the bounds and of the squared distances (relative 1e-15 of
+// distances at most 2·max_i ‖x_i‖ over at most a few hundred iterations),
+// so every skipped row would have kept its label, the first nearest centre,
+// in the plain computation too.
+type bounds struct {
+	upper, lower []float64 // per row
+	half, moved  []float64 // per centre
+	old          *mat.Dense
+	slack        float64
+	changes      []int // per chunk of rowGrain rows
+}
+
+func newBounds(x *mat.Dense, k int) *bounds {
+	n, d := x.Dims()
+	var r2 float64
+	for i := 0; i < n; i++ {
+		r2 = math.Max(r2, mat.Dot(x.RowView(i), x.RowView(i)))
+	}
+	return &bounds{upper: make([]float64, n), lower: make([]float64, n), half: make([]float64, k), moved: make([]float64, k),
+		old: mat.NewDense(k, d, nil), slack: 1e-9 * math.Sqrt(r2), changes: make([]int, (n+rowGrain-1)/rowGrain)}
+}
+
+// assign sets each label to the nearest centre (the first on ties), dist
+// to the squared distance of the rows it computes, and the bounds; it
+// returns how many labels changed. Rows labelled −1 are computed.
+func (b *bounds) assign(x, centers *mat.Dense, labels []int, dist []float64) int {
 	n, d := x.Dims()
 	k, _ := centers.Dims()
 	raw, cr := x.RawMatrix(), centers.RawMatrix()
-	changes := make([]int, (n+rowGrain-1)/rowGrain)
-	parallel.For(len(changes), 1, func(lo, hi int) {
+	center := func(c int) []float64 { return cr.Data[c*cr.Stride : c*cr.Stride+d] }
+	for c := range b.half {
+		b.half[c] = math.Inf(1)
+		for o := range k {
+			if o != c {
+				b.half[c] = math.Min(b.half[c], math.Sqrt(sqDist(center(c), center(o)))/2)
+			}
+		}
+	}
+	clear(b.changes)
+	parallel.For(len(b.changes), 1, func(lo, hi int) {
 		for ch := lo; ch < hi; ch++ {
 			for i := ch * rowGrain; i < min(n, (ch+1)*rowGrain); i++ {
 				xi := raw.Data[i*raw.Stride : i*raw.Stride+d]
-				best, bc := math.Inf(1), 0
-				for c := 0; c < k; c++ {
-					if dd := sqDist(xi, cr.Data[c*cr.Stride:c*cr.Stride+d]); dd < best {
-						best, bc = dd, c
+				a := labels[i]
+				if a >= 0 {
+					m := math.Max(b.half[a], b.lower[i])
+					if b.upper[i]+b.slack < m {
+						continue
+					}
+					da := sqDist(xi, center(a))
+					if b.upper[i] = math.Sqrt(da); b.upper[i]+b.slack < m {
+						dist[i] = da
+						continue
 					}
 				}
-				if labels[i] != bc {
-					changes[ch]++
+				best, second, bc := math.Inf(1), math.Inf(1), 0
+				for c := 0; c < k; c++ {
+					dd := sqDist(xi, center(c))
+					if dd < best {
+						best, second, bc = dd, best, c
+					} else if dd < second {
+						second = dd
+					}
 				}
-				labels[i], dist[i] = bc, best
+				if a != bc {
+					b.changes[ch]++
+				}
+				labels[i], dist[i], b.upper[i], b.lower[i] = bc, best, math.Sqrt(best), math.Sqrt(second)
 			}
 		}
 	})
 	total := 0
-	for _, c := range changes {
+	for _, c := range b.changes {
 		total += c
 	}
 	return total
+}
+
+// move updates the bounds for the centres' move from b.old to centers.
+func (b *bounds) move(centers *mat.Dense, labels []int) {
+	var most float64
+	for c := range b.moved {
+		b.moved[c] = math.Sqrt(sqDist(b.old.RawRowView(c), centers.RawRowView(c)))
+		most = math.Max(most, b.moved[c])
+	}
+	for i, a := range labels {
+		b.upper[i] += b.moved[a]
+		b.lower[i] -= most
+	}
+}
+
+// exact sets dist to the squared distance of every row to its centre.
+func (b *bounds) exact(x, centers *mat.Dense, labels []int, dist []float64) {
+	for i, a := range labels {
+		dist[i] = sqDist(x.RawRowView(i), centers.RawRowView(a))
+	}
 }
 
 func sqDist(a, b []float64) float64 {

@@ -135,8 +135,9 @@ func TestAutoMethod(t *testing.T) {
 	}
 	// The rule of LaplacianEigs with Method Auto, on the two benchmark
 	// graphs' shapes: PubMed (19 717 nodes, nnz/n 4.5), MNIST KNN (20 000,
-	// 14.8), and a small component.
+	// 14.8), Cora's largest component (2 485), and a small component.
 	require.Equal(t, Block, autoMethod(SingleVectorMinNodes-1))
+	require.Equal(t, SingleVector, autoMethod(2485)) // Cora's largest component
 	require.Equal(t, SingleVector, autoMethod(19717))
 	require.Equal(t, SingleVector, autoMethod(20000))
 }

@@ -1,0 +1,48 @@
+package spectral
+
+import (
+	"context"
+	"testing"
+
+	"github.com/gssl/gssl/estimator"
+	"github.com/gssl/gssl/internal/sharedtest"
+	"github.com/gssl/gssl/laplacian"
+	"github.com/gssl/gssl/loaders"
+)
+
+// BenchmarkSpectralClustering times gssl cluster --lcc's fit (the
+// eigensolve and the k-means restarts, clusters = classes) on the largest
+// components of Cora and Amazon Photo, and the eigensolve alone.
+func BenchmarkSpectralClustering(b *testing.B) {
+	for _, name := range []string{"cora", "amazon_photo"} {
+		b.Run(name, func(b *testing.B) {
+			ds, err := loaders.LoadNodeDataset(sharedtest.Data(b, name))
+			if err != nil {
+				b.Fatal(err)
+			}
+			sub, err := ds.Graph.LargestComponent()
+			if err != nil {
+				b.Fatal(err)
+			}
+			g := sub.CSR
+			b.Run("fit", func(b *testing.B) {
+				var mv int
+				for i := 0; i < b.N; i++ {
+					sc := &SpectralClustering{Clusters: ds.Classes, KMeans: KMeansSettings{Restarts: DefaultKMeansRestarts}}
+					if err := sc.Fit(context.Background(), estimator.Nodes{Graph: g}); err != nil {
+						b.Fatal(err)
+					}
+					mv = sc.km.matVecs
+				}
+				b.ReportMetric(float64(mv), "products")
+			})
+			b.Run("eigs", func(b *testing.B) {
+				for i := 0; i < b.N; i++ {
+					if _, err := LaplacianEigs(context.Background(), g, laplacian.Symmetric, laplacian.Options{}, ds.Classes, Settings{}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		})
+	}
+}
