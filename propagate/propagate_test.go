@@ -122,18 +122,15 @@ func TestPowerAgainstDense(t *testing.T) {
 	}
 	_, err := Power(ctx, a, Features{Sparse: xs}, 0)
 	require.Error(t, err)
+	checkPowerRowsSeries(t, a, s, xd, xs)
 }
 
-// TestPowerRowsSeries checks the rows of S^k X for several k from one
+// checkPowerRowsSeries checks the rows of S^k X for several k from one
 // sequence of products: bitwise those of k products of E_R for each k
 // alone (PowerRows before it shared the sequence), and those of the dense
 // powers.
-func TestPowerRowsSeries(t *testing.T) {
+func checkPowerRowsSeries(t *testing.T, a *Adjacency, s, xd *mat.Dense, xs *loaders.Sparse) {
 	ctx := context.Background()
-	g := testGraph(t, 25, 2)
-	xs, xd := testFeatures(25, 5, 4)
-	a := GCN(g)
-	s := denseAdjacency(g, 1)
 	rows := []int{0, 7, 3, 24, 7}
 	ks := []int{3, 0, 1, 3}
 	for name, f := range map[string]Features{"dense": {Dense: xd}, "sparse": {Sparse: xs}} {
