@@ -95,10 +95,15 @@
 // training rows of each propagation and fit its penalties as one path,
 // from the largest λ down, each logistic regression started at the
 // previous solution and Jacobi-preconditioned (package logreg): the same
-// optima as separate fits from zero. A training design with at most 60 %
-// non-zero entries (bag-of-words features after a few propagation steps)
-// is fitted as a sparse matrix in the primal; a denser one with more
-// columns than rows in its row space (logreg.RowSpace).
+// optima as separate fits from zero; SGCGrid's designs for every K come
+// from one sequence of propagations (propagate.PowerRowsSeries), and with
+// several workers the paths of a grid's designs are fitted side by side.
+// A training design with more columns than rows r is fitted in its row
+// space (logreg.RowSpace, r×r) when the eigendecomposition (about 9r³
+// operations) costs less than what the path's evaluations save on the
+// smaller design (Cora's 140 training rows); otherwise in the primal, as
+// a sparse matrix when at most 60 % of its entries are non-zero
+// (bag-of-words features after a few propagation steps), else dense.
 //
 // WithEmbedding appends Laplacian-eigenmap coordinates (package spectral)
 // to the features, the spectral embedding C&S gives its linear base.

@@ -32,10 +32,12 @@ func ScaleGrid() []float64 { return []float64{Autoscale, 1, 5} }
 
 // SGCGrid returns clones of base over KGrid × L2Grid, each with K and L2
 // set. They share a memo of the propagated rows of the training nodes: a
-// grid propagates once per K and set of training nodes.
+// grid propagates once per set of training nodes, every K from one
+// sequence of products (propagate.PowerRowsSeries).
 func SGCGrid(base *SGC) []Base {
 	b := base.Clone()
 	b.cache = newDesignCache(L2Grid())
+	b.cache.ks = KGrid()
 	var out []Base
 	for _, k := range KGrid() {
 		for _, l2 := range L2Grid() {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/graph"
+	"github.com/gssl/gssl/internal/parallel"
 	"github.com/gssl/gssl/loaders"
 	"github.com/gssl/gssl/logreg"
 	"github.com/gssl/gssl/propagate"
@@ -245,6 +246,9 @@ func fitLinear(ctx context.Context, g *graph.CSR, x Features, labels []int, norm
 	}
 	if classes == 0 {
 		classes = numClasses(labels)
+	}
+	if err := cache.fitPaths(ctx, classes, maxIter, y); err != nil {
+		return nil, fmt.Errorf("nodeclass: %w", err)
 	}
 	lr, err := d.fit(ctx, cache.penalties(), l2, classes, maxIter, y)
 	if err != nil {
@@ -604,16 +608,16 @@ func (m *APPNP) String() string {
 }
 
 // design is the training design of a linear model: the propagated rows at
-// the training nodes scaled by scale (designScale), and, when there are
-// more columns than rows, their row space (logreg.RowSpace).
+// the training nodes scaled by scale (designScale), and, in the form it is
+// fitted in (newDesign), their row space (logreg.RowSpace) or their sparse
+// rows.
 type design struct {
 	scaled         *mat.Dense
 	scale          float64
 	cols           int
 	reduced, basis *mat.Dense
-	// sparse holds the rows of scaled when few of its entries are non-zero
-	// (sparseDesignDensity): the fit then runs on them in the primal,
-	// without the row space's eigendecomposition.
+	// sparse holds the rows of scaled when the fit runs on them in the
+	// primal and few of their entries are non-zero (sparseDesignDensity).
 	sparse *loaders.Sparse
 
 	mu   sync.Mutex
@@ -653,7 +657,7 @@ func (d *design) fit(ctx context.Context, grid []float64, l2 float64, classes, m
 		on = logreg.Sparse{X: d.sparse}
 	}
 	one := func(l2 float64, start *logreg.Classifier, path bool) (*logreg.Classifier, error) {
-		lr := &logreg.Classifier{L2: l2, Classes: classes, MaxIter: maxIter, Primal: d.sparse != nil}
+		lr := &logreg.Classifier{L2: l2, Classes: classes, MaxIter: maxIter, Primal: true}
 		if path {
 			lr.Precondition, lr.Start = d.reduced != nil, start
 		}
@@ -705,30 +709,70 @@ func (d *design) fit(ctx context.Context, grid []float64, l2 float64, classes, m
 	return prev, nil
 }
 
+// designForm is the form a training design is fitted in.
+type designForm int
+
+const (
+	denseForm    designForm = iota // the scaled rows, in the primal (packed for internal/gemm)
+	sparseForm                     // their non-zero entries, in the primal
+	rowSpaceForm                   // their row space (logreg.RowSpace), r×r
+)
+
+// newDesign returns the design of the training rows z in the form that
+// costs least: the row space when it has fewer dimensions than the rows
+// and its eigendecomposition costs less than the evaluations it saves
+// (rowSpaceCheaper), else the primal, sparse unless too dense
+// (sparseDesignDensity). Every form has the same optimum.
 func newDesign(z *mat.Dense) (*design, error) {
 	r, c := z.Dims()
 	d := &design{scale: designScale(z), cols: c, scaled: mat.NewDense(r, c, nil)}
 	d.scaled.Scale(d.scale, z)
-	// Sparse unless too dense, or (more columns than rows) unless its
-	// row-space design, r×r, is much smaller.
-	if nnz := countNonZero(d.scaled); float64(nnz) <= sparseDesignDensity*float64(r)*float64(c) && (c <= r || nnz <= 2*r*r) {
+	nnz := countNonZero(d.scaled)
+	form := denseForm
+	switch {
+	case c > r && rowSpaceCheaper(r, c, nnz):
+		form = rowSpaceForm
+	case float64(nnz) <= sparseDesignDensity*float64(r)*float64(c):
+		form = sparseForm
+	}
+	return d, d.as(form, nnz)
+}
+
+// as sets the form of d, whose scaled rows have nnz non-zero entries.
+func (d *design) as(form designForm, nnz int) error {
+	d.sparse, d.reduced, d.basis = nil, nil, nil
+	switch form {
+	case sparseForm:
 		d.sparse = sparseRows(d.scaled, nnz)
-		return d, nil
-	}
-	if c > r {
+	case rowSpaceForm:
 		var err error
-		if d.reduced, d.basis, err = logreg.RowSpace(logreg.Dense{X: d.scaled}); err != nil {
-			return nil, err
-		}
+		d.reduced, d.basis, err = logreg.RowSpace(logreg.Dense{X: d.scaled})
+		return err
 	}
-	return d, nil
+	return nil
+}
+
+// pathEvaluations is about the number of evaluations of J and ∇J, times
+// the classes, of a penalty path of L2Grid (Cora's and squirrel's paths
+// take 500 to 900 evaluations for each K, with 5 to 7 classes).
+const pathEvaluations = 3000
+
+// rowSpaceCheaper reports whether a path of fits on an r×c training design
+// with nnz non-zero entries (c > r) costs less in the row space than in
+// the primal: the eigendecomposition of the r×r Gram matrix (about 9r³
+// operations) and per class and evaluation 2r² for the products and 30r
+// for L-BFGS's update (its memory of 15 pairs), against 2·min(nnz, r·c)
+// and 30c in the primal (sparse or dense).
+func rowSpaceCheaper(r, c, nnz int) bool {
+	rf, cf := float64(r), float64(c)
+	primal := 2*math.Min(float64(nnz), rf*cf) + 30*cf
+	reduced := 2*rf*rf + 30*rf
+	return 9*rf*rf*rf < pathEvaluations*(primal-reduced)
 }
 
 // sparseDesignDensity is the largest fraction of non-zero entries of a
-// training design fitted as a sparse matrix in the primal: a logistic
-// regression evaluation then costs O(nnz·c) and no eigendecomposition of
-// the row space is needed, which costs as much as the iterations it
-// saves until most entries are non-zero. Propagated bag-of-words rows are
+// training design fitted in the primal as a sparse matrix (an evaluation
+// costs O(nnz·c)) rather than a dense one. Propagated bag-of-words rows are
 // sparse after one step and fill in with more.
 const sparseDesignDensity = 0.6
 
@@ -779,7 +823,10 @@ type designStore struct {
 	// alphas are the APPNP weights of the grid, whose designs are
 	// propagated together (propagate.PPRRowsSeries) on the first request
 	// for one of them.
-	alphas  []float64
+	alphas []float64
+	// ks are the SGC powers of the grid, propagated together
+	// (propagate.PowerRowsSeries) as the alphas.
+	ks      []int
 	mu      sync.Mutex
 	g       *graph.CSR
 	x       Features
@@ -861,23 +908,9 @@ func (c *designCache) design(ctx context.Context, g *graph.CSR, x, xn Features, 
 			return e.d, nil
 		}
 	}
-	fs := []filter{f}
-	var zs []*mat.Dense
-	if p, ok := f.(pprFilter); ok && slices.Contains(c.alphas, p.a) {
-		fs = fs[:0]
-		for _, a := range c.alphas {
-			fs = append(fs, pprFilter{a, p.set})
-		}
-		var err error
-		if zs, _, err = propagate.PPRRowsSeries(ctx, propagate.GCN(g), xn, c.alphas, train, p.set.Tol); err != nil {
-			return nil, err
-		}
-	} else {
-		z, err := f.rows(ctx, g, xn, train)
-		if err != nil {
-			return nil, err
-		}
-		zs = []*mat.Dense{z}
+	fs, zs, err := c.propagate(ctx, g, xn, f, train)
+	if err != nil {
+		return nil, err
 	}
 	// The grid's filters for one training set; a new training set (the
 	// next fold) replaces them.
@@ -896,6 +929,62 @@ func (c *designCache) design(ctx context.Context, g *graph.CSR, x, xn Features, 
 		}
 	}
 	return out, nil
+}
+
+// fitPaths fits the whole penalty path of every design the cache holds
+// (the grid's filters on one training set, propagated together), one
+// design per goroutine when there are several workers: design.fit then
+// finds every fit of the grid done. The paths are independent and
+// deterministic, so the fits are those of one design after the other. A
+// cache without a grid, or one worker, fits nothing ahead.
+func (c *designCache) fitPaths(ctx context.Context, classes, maxIter int, y []int) error {
+	if c == nil || c.l2s == nil || parallel.Workers() < 2 {
+		return nil
+	}
+	c.mu.Lock()
+	ds := make([]*design, len(c.entries))
+	for k, e := range c.entries {
+		ds[k] = e.d
+	}
+	c.mu.Unlock()
+	if len(ds) < 2 {
+		return nil
+	}
+	low := slices.Min(c.l2s)
+	errs := make([]error, len(ds))
+	parallel.Chunks(len(ds), 1, func(k, _, _ int) {
+		_, errs[k] = ds[k].fit(ctx, c.l2s, low, classes, maxIter, y)
+	})
+	return errors.Join(errs...)
+}
+
+// propagate returns the training rows of the propagation f of xn and, when
+// f is one of the grid's filters, of the grid's other filters with it, from
+// one sequence of products (APPNP's a by propagate.PPRRowsSeries, SGC's K
+// by propagate.PowerRowsSeries): the filters and their rows.
+func (c *designCache) propagate(ctx context.Context, g *graph.CSR, xn Features, f filter, train []int) ([]filter, []*mat.Dense, error) {
+	switch p := f.(type) {
+	case pprFilter:
+		if slices.Contains(c.alphas, p.a) {
+			var fs []filter
+			for _, a := range c.alphas {
+				fs = append(fs, pprFilter{a, p.set})
+			}
+			zs, _, err := propagate.PPRRowsSeries(ctx, propagate.GCN(g), xn, c.alphas, train, p.set.Tol)
+			return fs, zs, err
+		}
+	case powerFilter:
+		if slices.Contains(c.ks, p.k) {
+			var fs []filter
+			for _, k := range c.ks {
+				fs = append(fs, powerFilter{k})
+			}
+			zs, err := propagate.PowerRowsSeries(ctx, propagate.GCN(g), xn, c.ks, train)
+			return fs, zs, err
+		}
+	}
+	z, err := f.rows(ctx, g, xn, train)
+	return []filter{f}, []*mat.Dense{z}, err
 }
 
 // propagation returns set with a zero Tol replaced by DefaultPropagationTol.

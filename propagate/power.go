@@ -3,6 +3,7 @@ package propagate
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -67,20 +68,55 @@ func PowerBlock(ctx context.Context, op linop.BlockOperator, b *mat.Dense, k int
 // without forming S^K X: (S^K X)_R = (S^K E_R)ᵀ X (S is symmetric), which
 // costs K products of len(rows) columns and one product with X.
 func PowerRows(ctx context.Context, a *Adjacency, x Features, k int, rows []int) (*mat.Dense, error) {
+	z, err := PowerRowsSeries(ctx, a, x, []int{k}, rows)
+	if err != nil {
+		return nil, err
+	}
+	return z[0], nil
+}
+
+// PowerRowsSeries returns the rows of S^k X at the listed nodes for each k
+// of ks, from one sequence of products S^j E_R, j = 1..max(ks): the cost of
+// the largest k, not of their sum (SGC's grid of K). Each result is
+// bitwise PowerRows' for its k alone.
+func PowerRowsSeries(ctx context.Context, a *Adjacency, x Features, ks []int, rows []int) ([]*mat.Dense, error) {
 	n := a.Dim()
 	if err := x.check(n); err != nil {
 		return nil, err
 	}
-	if k < 0 {
-		return nil, fmt.Errorf("propagate: power K = %d is invalid: it must be ≥ 0", k)
+	if len(ks) == 0 {
+		return nil, fmt.Errorf("propagate: no powers K requested")
 	}
-	e, err := unitColumns(n, rows)
+	for _, k := range ks {
+		if k < 0 {
+			return nil, fmt.Errorf("propagate: power K = %d is invalid: it must be ≥ 0", k)
+		}
+	}
+	cur, err := unitColumns(n, rows)
 	if err != nil {
 		return nil, err
 	}
-	p, err := powerBlock(ctx, a, e, k)
-	if err != nil {
-		return nil, err
+	out := make([]*mat.Dense, len(ks))
+	take := func(j int) {
+		for i, k := range ks {
+			if k == j {
+				out[i] = x.TMul(cur)
+			}
+		}
 	}
-	return x.TMul(p), nil
+	take(0)
+	_, m := cur.Dims()
+	var next *mat.Dense
+	for j := 1; j <= slices.Max(ks); j++ {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("propagate: power stopped after %d products: %w", j-1, err)
+		}
+		if next == nil {
+			next = mat.NewDense(n, m, nil)
+		}
+		a.MulBlockTo(next, cur)
+		cur, next = next, cur
+		take(j)
+	}
+	return out, nil
 }

@@ -122,6 +122,43 @@ func TestPowerAgainstDense(t *testing.T) {
 	}
 	_, err := Power(ctx, a, Features{Sparse: xs}, 0)
 	require.Error(t, err)
+	checkPowerRowsSeries(t, a, s, xd, xs)
+}
+
+// checkPowerRowsSeries checks the rows of S^k X for several k from one
+// sequence of products: bitwise those of k products of E_R for each k
+// alone (PowerRows before it shared the sequence), and those of the dense
+// powers.
+func checkPowerRowsSeries(t *testing.T, a *Adjacency, s, xd *mat.Dense, xs *loaders.Sparse) {
+	ctx := context.Background()
+	rows := []int{0, 7, 3, 24, 7}
+	ks := []int{3, 0, 1, 3}
+	for name, f := range map[string]Features{"dense": {Dense: xd}, "sparse": {Sparse: xs}} {
+		got, err := PowerRowsSeries(ctx, a, f, ks, rows)
+		require.NoError(t, err)
+		require.Len(t, got, len(ks))
+		for j, k := range ks {
+			// The old PowerRows: k products of E_R, then the product with X.
+			e, err := unitColumns(25, rows)
+			require.NoError(t, err)
+			p, err := powerBlock(ctx, a, e, k)
+			require.NoError(t, err)
+			require.Equal(t, f.TMul(p).RawMatrix().Data, got[j].RawMatrix().Data, "%s K=%d", name, k)
+			want := mat.DenseCopyOf(xd)
+			for i := 0; i < k; i++ {
+				want.Mul(s, mat.DenseCopyOf(want))
+			}
+			for r, i := range rows {
+				require.InDeltaSlice(t, want.RawRowView(i), got[j].RawRowView(r), tol, "%s K=%d row %d", name, k, i)
+			}
+		}
+	}
+	for _, bad := range [][]int{nil, {1, -1}} {
+		_, err := PowerRowsSeries(ctx, a, Features{Sparse: xs}, bad, rows)
+		require.Error(t, err, "ks %v", bad)
+	}
+	_, err := PowerRowsSeries(ctx, a, Features{Sparse: xs}, []int{1}, []int{25})
+	require.Error(t, err)
 }
 
 func TestPPRAgainstDense(t *testing.T) {
