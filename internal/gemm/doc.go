@@ -12,7 +12,12 @@
 // full depth K in one call. On amd64 CPUs with AVX2 and FMA the kernels are
 // Go assembly holding the 6×16 (float32) or 6×8 (float64) tile in twelve
 // 256-bit registers; elsewhere portable Go kernels run (HasAVX2 reports
-// which). Each entry is a dot product accumulated in order of t, so its
+// which). With AVX-512 (HasAVX512) the same tiles run with a row of the B
+// panel in one 512-bit register, and the drivers compute the tiles of two
+// consecutive B panels against one A panel in one pass (twelve independent
+// 512-bit accumulators, 6×32 in float32, 6×16 in float64): each entry is
+// the same chain of FMAs from zero, so the results are bitwise the AVX2
+// kernels'. Each entry is a dot product accumulated in order of t, so its
 // rounding error is at most γ_K·Σ_t|a_t b_t| with γ_K = K·u/(1 − K·u)
 // (Higham, "Accuracy and Stability of Numerical Algorithms", 2nd ed.,
 // §3.1): callers that need exact answers (knngraph's certified search)

@@ -7,6 +7,24 @@ import "golang.org/x/sys/cpu"
 // up to rounding, since fused and separate multiply-adds round differently).
 var HasAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 
+// HasAVX512 reports whether the AVX-512 kernels run instead of the AVX2
+// ones (AVX-512F, its register state saved by the OS): the same tiles with
+// a row of the B panel in one 512-bit register, each entry accumulated by
+// FMA in the same order, so bitwise the AVX2 kernels' results.
+var HasAVX512 = HasAVX2 && cpu.X86.HasAVX512F
+
+//go:noescape
+func kernel32AVX512(k int, a, b, c *float32)
+
+//go:noescape
+func kernel64AVX512(k int, a, b, c *float64)
+
+//go:noescape
+func kernel32x2AVX512(k int, a, b, c *float32)
+
+//go:noescape
+func kernel64x2AVX512(k int, a, b, c *float64)
+
 //go:noescape
 func kernel32AVX2(k int, a, b, c *float32)
 
@@ -28,6 +46,10 @@ func Kernel32(k int, a, b, c []float32) {
 		_ = a[MR*k-1]
 		_ = b[NR32*k-1]
 		_ = c[MR*NR32-1]
+		if HasAVX512 {
+			kernel32AVX512(k, &a[0], &b[0], &c[0])
+			return
+		}
 		kernel32AVX2(k, &a[0], &b[0], &c[0])
 		return
 	}
@@ -46,6 +68,10 @@ func Kernel64(k int, a, b, c []float64) {
 		_ = a[MR*k-1]
 		_ = b[NR64*k-1]
 		_ = c[MR*NR64-1]
+		if HasAVX512 {
+			kernel64AVX512(k, &a[0], &b[0], &c[0])
+			return
+		}
 		kernel64AVX2(k, &a[0], &b[0], &c[0])
 		return
 	}
@@ -70,3 +96,34 @@ func kernel64StridedAVX2(k int, a *float64, lda int, b, c *float64)
 
 //go:noescape
 func distMask32AVX2(c, an, bn, rthr, cthr *float32, mask *uint16)
+
+// kernelPair32 sets the tiles of two consecutive B panels against one A
+// panel, c[:MR·NR32] from b[:NR32·k] and c[MR·NR32:] from the next k·NR32
+// values: two Kernel32 calls in one pass over a, k > 0.
+func kernelPair32(k int, a, b, c []float32) {
+	_ = a[MR*k-1]
+	_ = b[2*NR32*k-1]
+	_ = c[2*MR*NR32-1]
+	kernel32x2AVX512(k, &a[0], &b[0], &c[0])
+}
+
+// kernelPair64 is kernelPair32 in float64.
+func kernelPair64(k int, a, b, c []float64) {
+	_ = a[MR*k-1]
+	_ = b[2*NR64*k-1]
+	_ = c[2*MR*NR64-1]
+	kernel64x2AVX512(k, &a[0], &b[0], &c[0])
+}
+
+// kernelPairFor returns the two-panel kernel of T, or nil when the
+// AVX-512 kernels do not run.
+func kernelPairFor[T Float]() func(k int, a, b, c []T) {
+	if !HasAVX512 {
+		return nil
+	}
+	var z T
+	if _, ok := any(z).(float32); ok {
+		return any(kernelPair32).(func(int, []T, []T, []T))
+	}
+	return any(kernelPair64).(func(int, []T, []T, []T))
+}

@@ -5,6 +5,12 @@ package gemm
 // HasAVX2 is false off amd64: the portable Go kernels run.
 const HasAVX2 = false
 
+// HasAVX512 is false off amd64.
+const HasAVX512 = false
+
+// kernelPairFor returns nil off amd64: one Kernel32 or Kernel64 call per tile.
+func kernelPairFor[T Float]() func(k int, a, b, c []T) { return nil }
+
 // Kernel32 sets the MR×NR32 tile c[i*NR32+j] = Σ_{t<k} a[t*MR+i]·b[t*NR32+j]
 // from one packed panel of each operand (Panels.Panel).
 func Kernel32(k int, a, b, c []float32) { Kernel32Go(k, a, b, c) }

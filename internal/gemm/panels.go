@@ -155,36 +155,40 @@ func ParallelAddUpperSumTo[T Float](c []float64, ldc int, alpha float64, a, b []
 // held by A panels [p0, p1): each tile is summed over the pairs in a local
 // buffer and added to C once.
 func mulTSum[T Float](c []float64, ldc int, a, b []*Panels[T], p0, p1 int, alpha float64) {
-	var tile [MR * NR32]T
-	var acc [MR * NR32]float64
-	kern := kernelFor[T]()
-	nr := b[0].W
+	var tile [2 * MR * NR32]T
+	var acc [2 * MR * NR32]float64
+	tl := newTiler[T]()
+	nr, nb := b[0].W, b[0].Count()
 	rows, cols := a[0].Rows, b[0].Rows
 	for g0 := p0; g0 < p1; g0 += groupA {
 		g1 := min(g0+groupA, p1)
-		for q := g0 * MR / nr; q < b[0].Count(); q++ {
-			col0 := q * nr
-			ncol := min(nr, cols-col0)
+		for q := g0 * MR / nr; q < nb; {
+			n := tl.step(q, nb)
 			for pa := g0; pa < g1; pa++ {
 				row0 := pa * MR
-				if col0+ncol <= row0 {
-					continue // the tile lies below the diagonal
+				if min((q+n)*nr, cols) <= row0 {
+					continue // the tiles lie below the diagonal
 				}
-				clear(acc[:])
+				clear(acc[:n*MR*nr])
 				for s := range a {
-					kern(a[s].K, a[s].Panel(pa), b[s].Panel(q), tile[:])
-					for i, v := range tile[:MR*nr] {
+					tl.run(n, a[s].K, a[s].Panel(pa), b[s], q, tile[:])
+					for i, v := range tile[:n*MR*nr] {
 						acc[i] += float64(v)
 					}
 				}
-				for i := 0; i < min(MR, rows-row0); i++ {
-					dst := c[(row0+i)*ldc+col0 : (row0+i)*ldc+col0+ncol]
-					src := acc[i*nr : i*nr+ncol]
-					for j := max(0, row0+i-col0); j < ncol; j++ {
-						dst[j] += alpha * src[j]
+				for h := range n {
+					col0 := (q + h) * nr
+					ncol := min(nr, cols-col0)
+					for i := 0; i < min(MR, rows-row0); i++ {
+						dst := c[(row0+i)*ldc+col0 : (row0+i)*ldc+col0+ncol]
+						src := acc[(h*MR+i)*nr : (h*MR+i)*nr+ncol]
+						for j := max(0, row0+i-col0); j < ncol; j++ {
+							dst[j] += alpha * src[j]
+						}
 					}
 				}
 			}
+			q += n
 		}
 	}
 }
@@ -208,33 +212,66 @@ func kernelFor[T Float]() func(k int, a, b, c []T) {
 	return any(Kernel64).(func(int, []T, []T, []T))
 }
 
+// tiler computes the tiles of one A panel against one B panel, or against
+// two consecutive ones in one pass when the two-panel kernel runs
+// (kernelPairFor); both give every tile bitwise as the one-panel kernel.
+type tiler[T Float] struct{ one, pair func(k int, a, b, c []T) }
+
+func newTiler[T Float]() tiler[T] { return tiler[T]{kernelFor[T](), kernelPairFor[T]()} }
+
+// step is the number of B panels from q that the next run covers: 2 when
+// the two-panel kernel runs and panel q+1 exists, else 1.
+func (tl tiler[T]) step(q, nb int) int {
+	if tl.pair != nil && q+1 < nb {
+		return 2
+	}
+	return 1
+}
+
+// run sets tile[h·MR·W : (h+1)·MR·W] to the tile of the A panel a (depth
+// k) against B panel q+h, h < n.
+func (tl tiler[T]) run(n, k int, a []T, b *Panels[T], q int, tile []T) {
+	w := b.W
+	switch {
+	case n == 1:
+		tl.one(k, a, b.Panel(q), tile)
+	case k == 0:
+		clear(tile[:n*MR*w])
+	default:
+		tl.pair(k, a, b.Data[q*w*k:(q+2)*w*k], tile)
+	}
+}
+
 // mulT sets the rows of C held by A panels [p0, p1) to A·Bᵀ, row r of A·Bᵀ
 // written to row idx[r] of C (to row r when idx is nil).
 func mulT[T Float](c []float64, ldc int, idx []int, a, b *Panels[T], p0, p1 int) {
-	var tile [MR * NR32]T
-	kern := kernelFor[T]()
-	nr := b.W
+	var tile [2 * MR * NR32]T
+	tl := newTiler[T]()
+	nr, nb := b.W, b.Count()
 	k := a.K
 	for g0 := p0; g0 < p1; g0 += groupA {
 		g1 := min(g0+groupA, p1)
-		for q := 0; q < b.Count(); q++ {
-			bp := b.Panel(q)
-			col0 := q * nr
-			ncol := min(nr, b.Rows-col0)
+		for q := 0; q < nb; {
+			n := tl.step(q, nb)
 			for pa := g0; pa < g1; pa++ {
 				row0 := pa * MR
-				kern(k, a.Panel(pa), bp, tile[:])
-				for i := 0; i < min(MR, a.Rows-row0); i++ {
-					r := row0 + i
-					if idx != nil {
-						r = idx[r]
-					}
-					dst := c[r*ldc+col0 : r*ldc+col0+ncol]
-					for j, v := range tile[i*nr : i*nr+ncol] {
-						dst[j] = float64(v)
+				tl.run(n, k, a.Panel(pa), b, q, tile[:])
+				for h := range n {
+					col0 := (q + h) * nr
+					ncol := min(nr, b.Rows-col0)
+					for i := 0; i < min(MR, a.Rows-row0); i++ {
+						r := row0 + i
+						if idx != nil {
+							r = idx[r]
+						}
+						dst := c[r*ldc+col0 : r*ldc+col0+ncol]
+						for j, v := range tile[(h*MR+i)*nr : (h*MR+i)*nr+ncol] {
+							dst[j] = float64(v)
+						}
 					}
 				}
 			}
+			q += n
 		}
 	}
 }
