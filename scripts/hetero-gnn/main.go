@@ -1,5 +1,6 @@
-// Command hetero-gnn scores nodeclass.SepGNN, nodeclass.LINKX or
-// nodeclass.ChannelMLP, or gssl classify's --classifier auto selection
+// Command hetero-gnn scores nodeclass.SepGNN, nodeclass.LINKX,
+// nodeclass.ChannelMLP or an mlp.Classifier on the features alone (the
+// published tables' MLP baseline), or gssl classify's --classifier auto selection
 // (protocol.NodeClassAuto, chosen on each split's validation nodes), on a
 // node-classification folder with
 // fixed splits split_0.txt … split_{k−1}.txt (the heterophilous sets of
@@ -113,7 +114,7 @@ func main() {
 	data := flag.String("data", "", "node-classification folder with split_<k>.txt files")
 	splits := flag.Int("splits", 10, "number of splits to run (split_F … split_{F+k-1}, F the -first)")
 	flag.IntVar(&firstSplit, "first", 0, "the first split to run (F), so that a long run can take its splits one lock hold at a time")
-	model := flag.String("model", "sepgnn", "sepgnn, linkx, channelmlp or auto")
+	model := flag.String("model", "sepgnn", "sepgnn, linkx, channelmlp, mlp (the features alone) or auto")
 	hidden := flag.String("hidden", "0", "hidden widths (0: the model's default)")
 	layers := flag.String("layers", "0", "SepGNN layer counts (0: default)")
 	dropout := flag.String("dropout", "0", "dropout rates (0: default, -1: none)")
@@ -257,8 +258,52 @@ func newModel(c config, epochs, patience int, seed uint64, stopAcc bool) (fitter
 		return m, nil
 	case "channelmlp":
 		return &nodeclass.ChannelMLP{MLP: mlp.Classifier{Hidden: c.Hidden, Dropout: c.Dropout, LearningRate: c.LR, WeightDecay: c.Decay, Epochs: epochs, Patience: patience, Seed: seed}}, nil
+	case "mlp":
+		return &featureMLP{net: mlp.Classifier{Hidden: c.Hidden, Dropout: c.Dropout, LearningRate: c.LR, WeightDecay: c.Decay, Epochs: epochs, Patience: patience, Seed: seed}}, nil
 	}
-	return nil, fmt.Errorf("-model %q: want sepgnn, linkx, channelmlp or auto", c.Model)
+	return nil, fmt.Errorf("-model %q: want sepgnn, linkx, channelmlp, mlp or auto", c.Model)
+}
+
+// featureMLP is the perceptron on the node features alone, the graph
+// unused: the published tables' MLP baseline, as a reference for what the
+// graph adds.
+type featureMLP struct {
+	net  mlp.Classifier
+	prob *mat.Dense
+}
+
+func (m *featureMLP) FitValidated(ctx context.Context, x estimator.Nodes, labels, val, valLabels []int) error {
+	if x.Features == nil {
+		return fmt.Errorf("-model mlp needs node features")
+	}
+	all := mat.DenseCopyOf(x.Features)
+	var train, ytr []int
+	for i, y := range labels {
+		if y >= 0 {
+			train, ytr = append(train, i), append(ytr, y)
+		}
+	}
+	if err := m.net.FitValidated(ctx, rows(all, train), ytr, rows(all, val), valLabels); err != nil {
+		return err
+	}
+	var err error
+	m.prob, err = m.net.Predict(ctx, all)
+	return err
+}
+
+func (m *featureMLP) Predict(context.Context, estimator.NodeQuery) (*mat.Dense, error) {
+	return m.prob, nil
+}
+
+func (m *featureMLP) Info() estimator.Info { return m.net.Info() }
+
+func rows(x *mat.Dense, idx []int) *mat.Dense {
+	_, d := x.Dims()
+	out := mat.NewDense(len(idx), d, nil)
+	for k, i := range idx {
+		out.SetRow(k, x.RawRowView(i))
+	}
+	return out
 }
 
 // runAuto runs gssl classify's --classifier auto on every split: the family
