@@ -47,6 +47,9 @@ import (
 // are split_F … split_{F+k−1}, and messages name them by that number.
 var firstSplit int
 
+// channelRank is ChannelMLP's Rank (-rank).
+var channelRank int
+
 type config struct {
 	Model   string  `json:"model"`
 	Hidden  int     `json:"hidden"`
@@ -124,6 +127,7 @@ func main() {
 	patience := flag.Int("patience", 0, "early-stopping patience (0: default)")
 	seed := flag.Uint64("seed", 0, "seed of every fit")
 	stopAcc := flag.Bool("stop-accuracy", false, "SepGNN: early stopping on validation accuracy instead of loss")
+	flag.IntVar(&channelRank, "rank", 0, "ChannelMLP: the width the features are reduced to (0: nodeclass.DefaultRank)")
 	flag.Parse()
 	if err := run(*data, *splits, *model, *hidden, *layers, *dropout, *lr, *decay, *epochs, *patience, *seed, *stopAcc); err != nil {
 		fmt.Fprintln(os.Stderr, "hetero-gnn:", err)
@@ -257,7 +261,7 @@ func newModel(c config, epochs, patience int, seed uint64, stopAcc bool) (fitter
 		}
 		return m, nil
 	case "channelmlp":
-		return &nodeclass.ChannelMLP{MLP: mlp.Classifier{Hidden: c.Hidden, Dropout: c.Dropout, LearningRate: c.LR, WeightDecay: c.Decay, Epochs: epochs, Patience: patience, Seed: seed}}, nil
+		return &nodeclass.ChannelMLP{Rank: channelRank, MLP: mlp.Classifier{Hidden: c.Hidden, Dropout: c.Dropout, LearningRate: c.LR, WeightDecay: c.Decay, Epochs: epochs, Patience: patience, Seed: seed}}, nil
 	case "mlp":
 		return &featureMLP{net: mlp.Classifier{Hidden: c.Hidden, Dropout: c.Dropout, LearningRate: c.LR, WeightDecay: c.Decay, Epochs: epochs, Patience: patience, Seed: seed}}, nil
 	}
