@@ -178,52 +178,10 @@ func run(dir string, splits int, model, hidden, layers, dropout, lr, decay strin
 				for _, r := range lrs {
 					for _, wd := range wds {
 						c := config{Model: model, Hidden: h, Layers: l, Dropout: q, LR: r, Decay: wd, StopAcc: stopAcc}
-						res := result{Data: filepath.Base(dir), Metric: metric, Config: c}
-						var vals []float64
-						for s, sp := range parts {
-							m, err := newModel(c, epochs, patience, seed, stopAcc)
-							if err != nil {
-								return err
-							}
-							labels := make([]int, len(ds.Labels))
-							for i := range labels {
-								labels[i] = -1
-							}
-							for _, i := range sp.Train {
-								labels[i] = ds.Labels[i]
-							}
-							valLabels := make([]int, len(sp.Val))
-							for k, i := range sp.Val {
-								valLabels[k] = ds.Labels[i]
-							}
-							start := time.Now()
-							if err := m.FitValidated(context.Background(), nodes, labels, sp.Val, valLabels); err != nil {
-								return fmt.Errorf("split %d: %w", firstSplit+s, err)
-							}
-							res.FitSec += time.Since(start).Seconds()
-							res.Epochs += float64(m.Info().Iterations)
-							p, err := m.Predict(context.Background(), estimator.FittedNodes)
-							if err != nil {
-								return err
-							}
-							v, err := score(metric, p, ds.Labels, sp.Val)
-							if err != nil {
-								return err
-							}
-							t, err := score(metric, p, ds.Labels, sp.Test)
-							if err != nil {
-								return err
-							}
-							fmt.Fprintf(os.Stderr, "%s %+v split %d: val %.4f test %.4f, %d epochs, %.1f s\n", filepath.Base(dir), c, firstSplit+s, v, t, m.Info().Iterations, time.Since(start).Seconds())
-							vals = append(vals, v)
-							res.Tests = append(res.Tests, t)
+						res, err := scoreConfig(dir, ds, nodes, parts, metric, c, epochs, patience, seed)
+						if err != nil {
+							return err
 						}
-						k := float64(len(parts))
-						res.FitSec /= k
-						res.Epochs /= k
-						res.Val = stat.Mean(vals, nil)
-						res.Test, res.TestStd = meanStd(res.Tests)
-						res.compare()
 						if err := enc.Encode(res); err != nil {
 							return err
 						}
@@ -238,6 +196,58 @@ func run(dir string, splits int, model, hidden, layers, dropout, lr, decay strin
 	}
 	best.Selected = true
 	return enc.Encode(best)
+}
+
+// scoreConfig fits the configuration c on every split and returns its
+// mean validation and test scores.
+func scoreConfig(dir string, ds *loaders.NodeDataset, nodes estimator.Nodes, parts []*loaders.Split, metric string, c config, epochs, patience int, seed uint64) (result, error) {
+	res := result{Data: filepath.Base(dir), Metric: metric, Config: c}
+	var vals []float64
+	for s, sp := range parts {
+		m, err := newModel(c, epochs, patience, seed, c.StopAcc)
+		if err != nil {
+			return res, err
+		}
+		labels := make([]int, len(ds.Labels))
+		for i := range labels {
+			labels[i] = -1
+		}
+		for _, i := range sp.Train {
+			labels[i] = ds.Labels[i]
+		}
+		valLabels := make([]int, len(sp.Val))
+		for k, i := range sp.Val {
+			valLabels[k] = ds.Labels[i]
+		}
+		start := time.Now()
+		if err := m.FitValidated(context.Background(), nodes, labels, sp.Val, valLabels); err != nil {
+			return res, fmt.Errorf("split %d: %w", firstSplit+s, err)
+		}
+		res.FitSec += time.Since(start).Seconds()
+		res.Epochs += float64(m.Info().Iterations)
+		p, err := m.Predict(context.Background(), estimator.FittedNodes)
+		if err != nil {
+			return res, err
+		}
+		v, err := score(metric, p, ds.Labels, sp.Val)
+		if err != nil {
+			return res, err
+		}
+		t, err := score(metric, p, ds.Labels, sp.Test)
+		if err != nil {
+			return res, err
+		}
+		fmt.Fprintf(os.Stderr, "%s %+v split %d: val %.4f test %.4f, %d epochs, %.1f s\n", filepath.Base(dir), c, firstSplit+s, v, t, m.Info().Iterations, time.Since(start).Seconds())
+		vals = append(vals, v)
+		res.Tests = append(res.Tests, t)
+	}
+	k := float64(len(parts))
+	res.FitSec /= k
+	res.Epochs /= k
+	res.Val = stat.Mean(vals, nil)
+	res.Test, res.TestStd = meanStd(res.Tests)
+	res.compare()
+	return res, nil
 }
 
 type fitter interface {
