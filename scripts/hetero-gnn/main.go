@@ -1,5 +1,6 @@
-// Command hetero-gnn scores nodeclass.SepGNN, nodeclass.LINKX or
-// nodeclass.ChannelMLP, or gssl classify's --classifier auto selection
+// Command hetero-gnn scores nodeclass.SepGNN, nodeclass.LINKX,
+// nodeclass.ChannelMLP or an mlp.Classifier on the features alone (the
+// published tables' MLP baseline), or gssl classify's --classifier auto selection
 // (protocol.NodeClassAuto, chosen on each split's validation nodes), on a
 // node-classification folder with
 // fixed splits split_0.txt … split_{k−1}.txt (the heterophilous sets of
@@ -45,6 +46,9 @@ import (
 // firstSplit is the number of the first split run (-first): the splits
 // are split_F … split_{F+k−1}, and messages name them by that number.
 var firstSplit int
+
+// channelRank is ChannelMLP's Rank (-rank).
+var channelRank int
 
 type config struct {
 	Model   string  `json:"model"`
@@ -113,7 +117,7 @@ func main() {
 	data := flag.String("data", "", "node-classification folder with split_<k>.txt files")
 	splits := flag.Int("splits", 10, "number of splits to run (split_F … split_{F+k-1}, F the -first)")
 	flag.IntVar(&firstSplit, "first", 0, "the first split to run (F), so that a long run can take its splits one lock hold at a time")
-	model := flag.String("model", "sepgnn", "sepgnn, linkx, channelmlp or auto")
+	model := flag.String("model", "sepgnn", "sepgnn, linkx, channelmlp, mlp (the features alone) or auto")
 	hidden := flag.String("hidden", "0", "hidden widths (0: the model's default)")
 	layers := flag.String("layers", "0", "SepGNN layer counts (0: default)")
 	dropout := flag.String("dropout", "0", "dropout rates (0: default, -1: none)")
@@ -123,6 +127,7 @@ func main() {
 	patience := flag.Int("patience", 0, "early-stopping patience (0: default)")
 	seed := flag.Uint64("seed", 0, "seed of every fit")
 	stopAcc := flag.Bool("stop-accuracy", false, "SepGNN: early stopping on validation accuracy instead of loss")
+	flag.IntVar(&channelRank, "rank", 0, "ChannelMLP: the width the features are reduced to (0: nodeclass.DefaultRank)")
 	flag.Parse()
 	if err := run(*data, *splits, *model, *hidden, *layers, *dropout, *lr, *decay, *epochs, *patience, *seed, *stopAcc); err != nil {
 		fmt.Fprintln(os.Stderr, "hetero-gnn:", err)
@@ -173,52 +178,10 @@ func run(dir string, splits int, model, hidden, layers, dropout, lr, decay strin
 				for _, r := range lrs {
 					for _, wd := range wds {
 						c := config{Model: model, Hidden: h, Layers: l, Dropout: q, LR: r, Decay: wd, StopAcc: stopAcc}
-						res := result{Data: filepath.Base(dir), Metric: metric, Config: c}
-						var vals []float64
-						for s, sp := range parts {
-							m, err := newModel(c, epochs, patience, seed, stopAcc)
-							if err != nil {
-								return err
-							}
-							labels := make([]int, len(ds.Labels))
-							for i := range labels {
-								labels[i] = -1
-							}
-							for _, i := range sp.Train {
-								labels[i] = ds.Labels[i]
-							}
-							valLabels := make([]int, len(sp.Val))
-							for k, i := range sp.Val {
-								valLabels[k] = ds.Labels[i]
-							}
-							start := time.Now()
-							if err := m.FitValidated(context.Background(), nodes, labels, sp.Val, valLabels); err != nil {
-								return fmt.Errorf("split %d: %w", firstSplit+s, err)
-							}
-							res.FitSec += time.Since(start).Seconds()
-							res.Epochs += float64(m.Info().Iterations)
-							p, err := m.Predict(context.Background(), estimator.FittedNodes)
-							if err != nil {
-								return err
-							}
-							v, err := score(metric, p, ds.Labels, sp.Val)
-							if err != nil {
-								return err
-							}
-							t, err := score(metric, p, ds.Labels, sp.Test)
-							if err != nil {
-								return err
-							}
-							fmt.Fprintf(os.Stderr, "%s %+v split %d: val %.4f test %.4f, %d epochs, %.1f s\n", filepath.Base(dir), c, firstSplit+s, v, t, m.Info().Iterations, time.Since(start).Seconds())
-							vals = append(vals, v)
-							res.Tests = append(res.Tests, t)
+						res, err := scoreConfig(dir, ds, nodes, parts, metric, c, epochs, patience, seed)
+						if err != nil {
+							return err
 						}
-						k := float64(len(parts))
-						res.FitSec /= k
-						res.Epochs /= k
-						res.Val = stat.Mean(vals, nil)
-						res.Test, res.TestStd = meanStd(res.Tests)
-						res.compare()
 						if err := enc.Encode(res); err != nil {
 							return err
 						}
@@ -233,6 +196,58 @@ func run(dir string, splits int, model, hidden, layers, dropout, lr, decay strin
 	}
 	best.Selected = true
 	return enc.Encode(best)
+}
+
+// scoreConfig fits the configuration c on every split and returns its
+// mean validation and test scores.
+func scoreConfig(dir string, ds *loaders.NodeDataset, nodes estimator.Nodes, parts []*loaders.Split, metric string, c config, epochs, patience int, seed uint64) (result, error) {
+	res := result{Data: filepath.Base(dir), Metric: metric, Config: c}
+	var vals []float64
+	for s, sp := range parts {
+		m, err := newModel(c, epochs, patience, seed, c.StopAcc)
+		if err != nil {
+			return res, err
+		}
+		labels := make([]int, len(ds.Labels))
+		for i := range labels {
+			labels[i] = -1
+		}
+		for _, i := range sp.Train {
+			labels[i] = ds.Labels[i]
+		}
+		valLabels := make([]int, len(sp.Val))
+		for k, i := range sp.Val {
+			valLabels[k] = ds.Labels[i]
+		}
+		start := time.Now()
+		if err := m.FitValidated(context.Background(), nodes, labels, sp.Val, valLabels); err != nil {
+			return res, fmt.Errorf("split %d: %w", firstSplit+s, err)
+		}
+		res.FitSec += time.Since(start).Seconds()
+		res.Epochs += float64(m.Info().Iterations)
+		p, err := m.Predict(context.Background(), estimator.FittedNodes)
+		if err != nil {
+			return res, err
+		}
+		v, err := score(metric, p, ds.Labels, sp.Val)
+		if err != nil {
+			return res, err
+		}
+		t, err := score(metric, p, ds.Labels, sp.Test)
+		if err != nil {
+			return res, err
+		}
+		fmt.Fprintf(os.Stderr, "%s %+v split %d: val %.4f test %.4f, %d epochs, %.1f s\n", filepath.Base(dir), c, firstSplit+s, v, t, m.Info().Iterations, time.Since(start).Seconds())
+		vals = append(vals, v)
+		res.Tests = append(res.Tests, t)
+	}
+	k := float64(len(parts))
+	res.FitSec /= k
+	res.Epochs /= k
+	res.Val = stat.Mean(vals, nil)
+	res.Test, res.TestStd = meanStd(res.Tests)
+	res.compare()
+	return res, nil
 }
 
 type fitter interface {
@@ -256,9 +271,53 @@ func newModel(c config, epochs, patience int, seed uint64, stopAcc bool) (fitter
 		}
 		return m, nil
 	case "channelmlp":
-		return &nodeclass.ChannelMLP{MLP: mlp.Classifier{Hidden: c.Hidden, Dropout: c.Dropout, LearningRate: c.LR, WeightDecay: c.Decay, Epochs: epochs, Patience: patience, Seed: seed}}, nil
+		return &nodeclass.ChannelMLP{Rank: channelRank, MLP: mlp.Classifier{Hidden: c.Hidden, Dropout: c.Dropout, LearningRate: c.LR, WeightDecay: c.Decay, Epochs: epochs, Patience: patience, Seed: seed}}, nil
+	case "mlp":
+		return &featureMLP{net: mlp.Classifier{Hidden: c.Hidden, Dropout: c.Dropout, LearningRate: c.LR, WeightDecay: c.Decay, Epochs: epochs, Patience: patience, Seed: seed}}, nil
 	}
-	return nil, fmt.Errorf("-model %q: want sepgnn, linkx, channelmlp or auto", c.Model)
+	return nil, fmt.Errorf("-model %q: want sepgnn, linkx, channelmlp, mlp or auto", c.Model)
+}
+
+// featureMLP is the perceptron on the node features alone, the graph
+// unused: the published tables' MLP baseline, as a reference for what the
+// graph adds.
+type featureMLP struct {
+	net  mlp.Classifier
+	prob *mat.Dense
+}
+
+func (m *featureMLP) FitValidated(ctx context.Context, x estimator.Nodes, labels, val, valLabels []int) error {
+	if x.Features == nil {
+		return fmt.Errorf("-model mlp needs node features")
+	}
+	all := mat.DenseCopyOf(x.Features)
+	var train, ytr []int
+	for i, y := range labels {
+		if y >= 0 {
+			train, ytr = append(train, i), append(ytr, y)
+		}
+	}
+	if err := m.net.FitValidated(ctx, rows(all, train), ytr, rows(all, val), valLabels); err != nil {
+		return err
+	}
+	var err error
+	m.prob, err = m.net.Predict(ctx, all)
+	return err
+}
+
+func (m *featureMLP) Predict(context.Context, estimator.NodeQuery) (*mat.Dense, error) {
+	return m.prob, nil
+}
+
+func (m *featureMLP) Info() estimator.Info { return m.net.Info() }
+
+func rows(x *mat.Dense, idx []int) *mat.Dense {
+	_, d := x.Dims()
+	out := mat.NewDense(len(idx), d, nil)
+	for k, i := range idx {
+		out.SetRow(k, x.RawRowView(i))
+	}
+	return out
 }
 
 // runAuto runs gssl classify's --classifier auto on every split: the family

@@ -27,20 +27,16 @@
 package main
 
 import (
-	"compress/gzip"
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
 	"math"
 	"os"
-	"path/filepath"
-	"slices"
-	"strconv"
 
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/loaders"
+	"github.com/gssl/gssl/scripts/internal/nodefolder"
 )
 
 func main() {
@@ -62,16 +58,6 @@ func main() {
 	}
 }
 
-// counts are the verified counts of a converted set.
-type counts struct {
-	Nodes      int      `json:"nodes"`
-	Edges      int      `json:"undirected_edges"`
-	Classes    int      `json:"classes"`
-	ClassSizes []int    `json:"class_sizes"`
-	Features   int      `json:"features"`
-	Splits     [][3]int `json:"splits_train_val_test"`
-}
-
 // dataset is a checked .npz.
 type dataset struct {
 	features *mat.Dense
@@ -81,7 +67,6 @@ type dataset struct {
 }
 
 var maskNames = [3]string{"train_masks", "val_masks", "test_masks"}
-var partNames = [3]string{"train", "val", "test"}
 
 // read reads and checks the arrays of the .npz at path.
 func read(path string) (*dataset, error) {
@@ -180,153 +165,33 @@ func edgeList(path string, e *mat.Dense, n int) ([][2]int, error) {
 		}
 		out[r] = p
 	}
-	// Sort row indices rather than the pairs, so that a duplicate can be
-	// reported by the rows it occupies in the file.
-	order := make([]int, rows)
-	for r := range order {
-		order[r] = r
-	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		if c := out[a][0] - out[b][0]; c != 0 {
-			return c
-		}
-		return out[a][1] - out[b][1]
-	})
-	sorted := make([][2]int, rows)
-	for k, r := range order {
-		sorted[k] = out[r]
-		if k > 0 && sorted[k] == sorted[k-1] {
-			return nil, fmt.Errorf("%s: edges[%d] and edges[%d] are the same undirected edge (%d, %d)", path, order[k-1], r, out[r][0], out[r][1])
+	sorted, order := nodefolder.SortedEdges(out)
+	for k := 1; k < len(sorted); k++ {
+		if sorted[k] == sorted[k-1] {
+			return nil, fmt.Errorf("%s: edges[%d] and edges[%d] are the same undirected edge (%d, %d)", path, order[k-1], order[k], sorted[k][0], sorted[k][1])
 		}
 	}
 	return sorted, nil
 }
 
 // convert checks the .npz at path and writes its folder into dir.
-func convert(path, dir string) (*counts, error) {
+func convert(path, dir string) (*nodefolder.Counts, error) {
 	d, err := read(path)
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
-	n := len(d.labels)
-	_, f := d.features.Dims()
-	c := &counts{Nodes: n, Edges: len(d.edges), Features: f}
-	for _, y := range d.labels {
-		for y >= len(c.ClassSizes) {
-			c.ClassSizes = append(c.ClassSizes, 0)
-		}
-		c.ClassSizes[y]++
-	}
-	c.Classes = len(c.ClassSizes)
-
-	err = loaders.WriteFileAtomic(filepath.Join(dir, "edges.txt"), func(w io.Writer) error {
-		for _, e := range d.edges {
-			if _, err := fmt.Fprintf(w, "%d %d\n", e[0], e[1]); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	err = loaders.WriteFileAtomic(filepath.Join(dir, "labels.txt"), func(w io.Writer) error {
-		for _, y := range d.labels {
-			if _, err := fmt.Fprintf(w, "%d\n", y); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	err = loaders.WriteFileAtomic(filepath.Join(dir, "features.txt.gz"), func(w io.Writer) error {
-		zw := gzip.NewWriter(w)
-		if err := writeFeatures(zw, d.features); err != nil {
-			return err
-		}
-		return zw.Close()
-	})
-	if err != nil {
-		return nil, err
-	}
-	splits, _ := d.masks[0].Dims()
+	set := &nodefolder.Set{Features: d.features, Labels: d.labels, Edges: d.edges}
+	splits, n := d.masks[0].Dims()
 	for s := 0; s < splits; s++ {
-		var size [3]int
-		err := loaders.WriteFileAtomic(filepath.Join(dir, fmt.Sprintf("split_%d.txt", s)), func(w io.Writer) error {
-			for k, m := range d.masks {
-				for i := 0; i < n; i++ {
-					if m.At(s, i) == 0 {
-						continue
-					}
-					size[k]++
-					if _, err := fmt.Fprintf(w, "%s %d\n", partNames[k], i); err != nil {
-						return err
-					}
+		var parts [3][]int
+		for k, m := range d.masks {
+			for i := 0; i < n; i++ {
+				if m.At(s, i) != 0 {
+					parts[k] = append(parts[k], i)
 				}
 			}
-			return nil
-		})
-		if err != nil {
-			return nil, err
 		}
-		c.Splits = append(c.Splits, size)
+		set.Splits = append(set.Splits, nodefolder.Split{Train: parts[0], Val: parts[1], Test: parts[2]})
 	}
-	return c, nil
-}
-
-// writeFeatures writes x in the sparse text format of features.txt.gz.
-func writeFeatures(w io.Writer, x *mat.Dense) error {
-	n, f := x.Dims()
-	if _, err := fmt.Fprintf(w, "# %d %d\n", n, f); err != nil {
-		return err
-	}
-	var line []byte
-	for i := 0; i < n; i++ {
-		line = line[:0]
-		for j := 0; j < f; j++ {
-			v := x.At(i, j)
-			if v == 0 {
-				continue
-			}
-			if len(line) > 0 {
-				line = append(line, ' ')
-			}
-			line = strconv.AppendInt(line, int64(j), 10)
-			line = append(line, ':')
-			line = appendPyRepr(line, v)
-		}
-		line = append(line, '\n')
-		if _, err := w.Write(line); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// appendPyRepr appends Python's repr of the finite float v: the shortest
-// digits that round-trip (as Go's), in positional notation with at least
-// one decimal ("1.0", "0.0001") when the decimal exponent is in [−4, 16),
-// else in exponent notation with a two-digit minimum exponent ("1e-05",
-// "1.5e+16"), as CPython's float_repr chooses.
-func appendPyRepr(dst []byte, v float64) []byte {
-	e := strconv.AppendFloat(nil, v, 'e', -1, 64)
-	k := len(e) - 1
-	for e[k] != 'e' {
-		k--
-	}
-	exp, _ := strconv.Atoi(string(e[k+1:]))
-	if exp < -4 || exp >= 16 {
-		return append(dst, e...)
-	}
-	start := len(dst)
-	dst = strconv.AppendFloat(dst, v, 'f', -1, 64)
-	if !slices.Contains(dst[start:], '.') {
-		dst = append(dst, ".0"...)
-	}
-	return dst
+	return nodefolder.Write(dir, set)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
@@ -14,34 +15,8 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/internal/sharedtest"
+	"github.com/gssl/gssl/scripts/internal/nodefolder"
 )
-
-// TestAppendPyRepr compares with CPython 3's repr of the same doubles
-// (printed by python3 -c "print(repr(v))").
-func TestAppendPyRepr(t *testing.T) {
-	for _, c := range []struct {
-		v    float64
-		want string
-	}{
-		{1, "1.0"},
-		{0.5, "0.5"},
-		{0.0001, "0.0001"},
-		{1e-05, "1e-05"},
-		{0.00012345, "0.00012345"},
-		{1234567890123456, "1234567890123456.0"},
-		{1e16, "1e+16"},
-		{1.5e16, "1.5e+16"},
-		{-2.5, "-2.5"},
-		{123456, "123456.0"},
-		{1e6, "1000000.0"},
-		{float64(float32(0.1)), "0.10000000149011612"},
-		{-3.0000001e-7, "-3.0000001e-07"},
-		{5e-324, "5e-324"},
-		{1.7976931348623157e308, "1.7976931348623157e+308"},
-	} {
-		assert.Equal(t, c.want, string(appendPyRepr(nil, c.v)), "%v", c.v)
-	}
-}
 
 // TestSharedTolokers converts the paper's tolokers.npz and compares with
 // the shared folder made from it: the text files byte for byte, and
@@ -111,7 +86,7 @@ func TestConvertSmall(t *testing.T) {
 	dir := t.TempDir()
 	c, err := convert(writeNPZ(t, small()), dir)
 	require.NoError(t, err)
-	assert.Equal(t, &counts{Nodes: 4, Edges: 3, Classes: 2, ClassSizes: []int{2, 2}, Features: 2,
+	assert.Equal(t, &nodefolder.Counts{Nodes: 4, Edges: 3, Classes: 2, ClassSizes: []int{2, 2}, Features: 2,
 		Splits: [][3]int{{1, 1, 2}, {1, 1, 2}}}, c)
 	for name, want := range map[string]string{
 		"edges.txt":   "0 1\n0 2\n2 3\n",
@@ -163,6 +138,9 @@ func TestConvertRefuses(t *testing.T) {
 		{"feature rows", func(a map[string]any) {
 			a["node_features.npy"] = mat.NewDense(3, 1, []float64{1, 2, 3})
 		}, "node_features has 3 rows, node_labels 4 nodes"},
+		{"not finite", func(a map[string]any) {
+			a["node_features.npy"] = mat.NewDense(4, 2, []float64{0, 1, 0.5, 0, 0, math.NaN(), 2, 1e-5})
+		}, "member \"node_features.npy\": element [2, 1] = NaN is not finite"},
 		{"missing", func(a map[string]any) { delete(a, "edges.npy") }, "edges"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
