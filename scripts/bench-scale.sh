@@ -20,6 +20,19 @@
 # SCIPY_FROM=FILE takes the peer's rows from an earlier results.jsonl
 # instead of running it (a shorter hold of the lock; the table's text must
 # say so).
+# PEERS lists the peers run on SIZES (default "scipy"): scipy (lp_scale.py),
+# pyg (scripts/peers/lp_scale_pyg.py: PyTorch Geometric's LabelPropagation
+# called as bench/peers.py calls it, with edge_index) and pyg-csr (the same
+# with a torch.sparse CSR adjacency, PyG's sparse-dense product instead of
+# an E x c message block). Before the rounds, the number of layers is chosen
+# once per graph: the smallest whose iterate has every class's relative
+# residual <= 1e-6 (lp_scale.py's rtol), found by `lp_scale_pyg.py
+# --calibrate --adj csr` (untimed, under the lock; its row is "pyg-calib");
+# PYG_LAYERS=N skips that and runs N layers. PyG runs with PYG_THREADS
+# threads (default 2, as gssl on this machine) under `watched` (the lock and
+# the memory watchdog below): a run the watchdog stops is recorded with the
+# limit it hit. With PyG rows a second table ($SCALE_DIR/pyg.md) sets them
+# beside gssl's first variant and scipy.
 #
 # BIG lists graphs too large for a text folder and the peer, each
 # NAME:NODES:CLASSES:ALPHA:DEGREE (the billion-edge row of issue #34 is
@@ -48,6 +61,8 @@ SCALE_DIR=${SCALE_DIR:-/tmp/gssl-scale}
 VARIANTS=${VARIANTS:-"float64 float32=--float32"}
 PY=${PY:-$(pwd)/.venv-peers/bin/python} # the peer venv (bench/peers-env.sh): the system python3 has no NumPy
 PEER=${PEER:-scripts/peers/lp_scale.py}
+PEERS=${PEERS:-scipy}
+PYG_THREADS=${PYG_THREADS:-2}
 LOCK=${LOCK:-/tmp/gssl-bench.lock} # a caller that holds the lock for the whole run passes another file
 mkdir -p "$SCALE_DIR"
 BIN="$SCALE_DIR/gssl"
@@ -78,62 +93,6 @@ timed() {
 	}
 	echo $(( $(tail -1 "$SCALE_DIR/rss.txt") / 1024 ))
 }
-
-for spec in $SIZES; do
-	IFS=: read -r name nodes classes alpha <<< "$spec"
-	dir="$SCALE_DIR/sbm-$name"
-	if [ ! -f "$dir/split_planetoid.txt" ]; then
-		echo "generating $name ($nodes nodes)" >&2
-		"$BIN" generate sbm --nodes "$nodes" --classes "$classes" --degree 20 --mixing 0.3 --exponent inf \
-			--per-class 20 --val 500 --test 1000 --seed 1 --format folder --out "$dir" >&2
-	fi
-	if [ ! -f "$dir.gsg" ]; then
-		"$BIN" convert "$dir" "$dir.gsg" >&2
-	fi
-	bytes=$(stat -c %s "$dir/edges.txt")
-	for r in $(seq "$ROUNDS"); do
-		echo "$name round $r" >&2
-		for variant in $VARIANTS; do
-			vname=${variant%%=*}
-			vflags=""
-			[ "$variant" != "$vname" ] && vflags=${variant#*=}
-			# shellcheck disable=SC2086 # the flags are words
-			rss=$(WARM="$dir/edges.txt $dir/labels.txt $dir/split_planetoid.txt" timed "$BIN" labelprop --data "$dir" --split planetoid --alpha "$alpha" ${vflags//,/ } --json)
-			"$PY" - "$name" "$bytes" "$rss" "$SCALE_DIR/out.json" gssl "$vname" "${vflags//,/ }" >> "$RES" <<'EOF'
-import json, sys
-name, nbytes, rss, path, who, variant, flags = sys.argv[1:]
-o = json.load(open(path))
-print(json.dumps({"size": name, "who": who, "variant": variant, "flags": flags, "bytes": int(nbytes), "rss_mb": int(rss),
-                  "load": o.get("load_seconds"), "fit": o.get("fit_seconds"), "acc": o.get("test_accuracy"),
-                  "iterations": o.get("iterations")}))
-EOF
-		done
-		rss=$(WARM="$dir.gsg" timed "$BIN" info "$dir.gsg" --json)
-		"$PY" - "$name" "$rss" "$SCALE_DIR/out.json" >> "$RES" <<'EOF'
-import json, sys
-name, rss, path = sys.argv[1:]
-o = json.load(open(path))
-print(json.dumps({"size": name, "who": "gsg-open", "rss_mb": int(rss), "load": o.get("load_seconds", o.get("seconds"))}))
-EOF
-		if [ -n "${SCIPY_FROM:-}" ]; then
-			# the peer's rows of an earlier run of this script (say so in
-			# the table's text): the peer's figures do not depend on gssl
-			"$PY" -c 'import json, sys
-for l in open(sys.argv[1]):
-    r = json.loads(l)
-    if r["size"] == sys.argv[2] and r["who"] == "scipy": print(l.strip())' "$SCIPY_FROM" "$name" >> "$RES"
-			continue
-		fi
-		rss=$(WARM="$dir/edges.txt $dir/labels.txt $dir/split_planetoid.txt" timed "$PY" "$PEER" "$dir" "$alpha")
-		"$PY" - "$name" "$bytes" "$rss" "$SCALE_DIR/out.json" scipy >> "$RES" <<'EOF'
-import json, sys
-name, nbytes, rss, path, who = sys.argv[1:]
-o = json.loads(open(path).read().strip().splitlines()[-1])
-print(json.dumps({"size": name, "who": who, "bytes": int(nbytes), "rss_mb": int(rss),
-                  "load": o["load"], "fit": o["solve"], "acc": o["acc"]}))
-EOF
-	done
-done
 
 # watched CMD…: runs CMD (stdout in $SCALE_DIR/out.json, peak RSS in
 # $SCALE_DIR/rss.txt) under the benchmark lock with the memory watchdog;
@@ -168,6 +127,122 @@ watched() {
 		return 1
 	}
 }
+
+# pyg NAME DIR ALPHA LAYERS ADJ [--calibrate]: one run of lp_scale_pyg.py
+# under `watched`, its row appended to $RES ("pyg", "pyg-csr", or
+# "pyg-calib" with --calibrate); with LAYERS empty (no calibrated count)
+# the run is not made and the row says so.
+pyg() {
+	local name=$1 dir=$2 alpha=$3 layers=$4 adj=$5 calib=${6:-}
+	local who=pyg load
+	[ "$adj" = csr ] && who=pyg-csr
+	[ -n "$calib" ] && who=pyg-calib
+	load=$(cut -d' ' -f1 /proc/loadavg)
+	rm -f "$SCALE_DIR/killed"
+	if [ -n "$layers" ]; then
+		# shellcheck disable=SC2086 # $calib is a flag or nothing
+		WARM="$dir/edges.txt $dir/labels.txt $dir/split_planetoid.txt" watched "$PY" -W ignore scripts/peers/lp_scale_pyg.py \
+			"$dir" "$alpha" --layers "$layers" --adj "$adj" --threads "$PYG_THREADS" $calib || true
+	else
+		echo "no layer count: the calibration failed" > "$SCALE_DIR/err.txt"
+		: > "$SCALE_DIR/out.json"
+	fi
+	"$PY" - "$name" "$who" "$SCALE_DIR" "$load" "$layers" >> "$RES" <<'EOF'
+import json, os, sys
+name, who, d, load, layers = sys.argv[1:]
+row = {"size": name, "who": who, "load1": float(load)}
+lines = open(f"{d}/out.json").read().strip().splitlines()
+if layers:
+    rss, secs, _ = open(f"{d}/rss.txt").read().strip().splitlines()[-1].split()
+    row.update(rss_mb=int(rss) // 1024, seconds=float(secs))
+if os.path.exists(f"{d}/killed"):
+    row["failed"] = "killed by the watchdog: " + open(f"{d}/killed").read().strip()
+elif lines and lines[-1].startswith("{"):
+    o = json.loads(lines[-1])
+    row.update(layers=o.get("layers"), load=o.get("load"), fit=o.get("solve"), acc=o.get("acc"),
+               residual=o.get("residual"), peer=o.get("peer"), calib_seconds=o.get("calibration", {}).get("seconds"))
+    if "error" in o:
+        row["failed"] = o["error"]
+else:
+    err = open(f"{d}/err.txt").read().strip().splitlines()
+    row["failed"] = err[-1] if err else "no output"
+print(json.dumps(row))
+EOF
+}
+
+for spec in $SIZES; do
+	IFS=: read -r name nodes classes alpha <<< "$spec"
+	dir="$SCALE_DIR/sbm-$name"
+	if [ ! -f "$dir/split_planetoid.txt" ]; then
+		echo "generating $name ($nodes nodes)" >&2
+		"$BIN" generate sbm --nodes "$nodes" --classes "$classes" --degree 20 --mixing 0.3 --exponent inf \
+			--per-class 20 --val 500 --test 1000 --seed 1 --format folder --out "$dir" >&2
+	fi
+	if [ ! -f "$dir.gsg" ]; then
+		"$BIN" convert "$dir" "$dir.gsg" >&2
+	fi
+	bytes=$(stat -c %s "$dir/edges.txt")
+	layers=${PYG_LAYERS:-}
+	case " $PEERS " in *" pyg "* | *" pyg-csr "*)
+		if [ -z "$layers" ] && [ "$ROUNDS" -gt 0 ]; then
+			echo "$name: PyG layers for residual 1e-6" >&2
+			pyg "$name" "$dir" "$alpha" auto csr --calibrate
+			layers=$(tail -1 "$RES" | "$PY" -c 'import json, sys; print(json.load(sys.stdin).get("layers") or "")')
+		fi
+		;;
+	esac
+	for r in $(seq "$ROUNDS"); do
+		echo "$name round $r" >&2
+		for variant in $VARIANTS; do
+			vname=${variant%%=*}
+			vflags=""
+			[ "$variant" != "$vname" ] && vflags=${variant#*=}
+			# shellcheck disable=SC2086 # the flags are words
+			rss=$(WARM="$dir/edges.txt $dir/labels.txt $dir/split_planetoid.txt" timed "$BIN" labelprop --data "$dir" --split planetoid --alpha "$alpha" ${vflags//,/ } --json)
+			"$PY" - "$name" "$bytes" "$rss" "$SCALE_DIR/out.json" gssl "$vname" "${vflags//,/ }" >> "$RES" <<'EOF'
+import json, sys
+name, nbytes, rss, path, who, variant, flags = sys.argv[1:]
+o = json.load(open(path))
+print(json.dumps({"size": name, "who": who, "variant": variant, "flags": flags, "bytes": int(nbytes), "rss_mb": int(rss),
+                  "load": o.get("load_seconds"), "fit": o.get("fit_seconds"), "acc": o.get("test_accuracy"),
+                  "iterations": o.get("iterations")}))
+EOF
+		done
+		rss=$(WARM="$dir.gsg" timed "$BIN" info "$dir.gsg" --json)
+		"$PY" - "$name" "$rss" "$SCALE_DIR/out.json" >> "$RES" <<'EOF'
+import json, sys
+name, rss, path = sys.argv[1:]
+o = json.load(open(path))
+print(json.dumps({"size": name, "who": "gsg-open", "rss_mb": int(rss), "load": o.get("load_seconds", o.get("seconds"))}))
+EOF
+		case " $PEERS " in *" scipy "*)
+			if [ -n "${SCIPY_FROM:-}" ]; then
+				# the peer's rows of an earlier run of this script (say so in
+				# the table's text): the peer's figures do not depend on gssl
+				"$PY" -c 'import json, sys
+for l in open(sys.argv[1]):
+    r = json.loads(l)
+    if r["size"] == sys.argv[2] and r["who"] == "scipy": print(l.strip())' "$SCIPY_FROM" "$name" >> "$RES"
+			else
+				rss=$(WARM="$dir/edges.txt $dir/labels.txt $dir/split_planetoid.txt" timed "$PY" "$PEER" "$dir" "$alpha")
+				"$PY" - "$name" "$bytes" "$rss" "$SCALE_DIR/out.json" scipy >> "$RES" <<'EOF'
+import json, sys
+name, nbytes, rss, path, who = sys.argv[1:]
+o = json.loads(open(path).read().strip().splitlines()[-1])
+print(json.dumps({"size": name, "who": who, "bytes": int(nbytes), "rss_mb": int(rss),
+                  "load": o["load"], "fit": o["solve"], "acc": o["acc"]}))
+EOF
+			fi
+			;;
+		esac
+		for peer in $PEERS; do
+			case $peer in
+			pyg) pyg "$name" "$dir" "$alpha" "$layers" edge_index ;;
+			pyg-csr) pyg "$name" "$dir" "$alpha" "$layers" csr ;;
+			esac
+		done
+	done
+done
 
 for spec in $BIG; do
 	IFS=: read -r name nodes classes alpha degree <<< "$spec"
@@ -267,6 +342,7 @@ for size in dict.fromkeys(r["size"] for r in rows):
     s = [r for r in rows if r["size"] == size and r["who"] == "scipy"]
     o = [r for r in rows if r["size"] == size and r["who"] == "gsg-open"]
     sl, sf, sr = med([r["load"] for r in s]), med([r["fit"] for r in s]), med([r["rss_mb"] for r in s])
+    sa = f"{s[0]['acc']:.4f}" if s else "—"
     for variant in dict.fromkeys(r.get("variant", "") for r in rows if r["size"] == size and r["who"] == "gssl"):
         g = [r for r in rows if r["size"] == size and r["who"] == "gssl" and r.get("variant", "") == variant]
         gl, gf, gr = med([r["load"] for r in g]), med([r["fit"] for r in g]), med([r["rss_mb"] for r in g])
@@ -275,9 +351,49 @@ for size in dict.fromkeys(r["size"] for r in rows):
         label = variant + (f" (`{g[0]['flags']}`)" if g[0].get("flags") else "")
         print(f"| {size} edges | {label} | {mb:.0f} MB | {gl:.2f} s | {sl:.2f} s | {gl/sl:.2f} | {mb/gl:.0f} | {med([r['load'] for r in o]):.2f} s "
               f"| {gf:.2f} s ({it} it.) | {gf/max(it, 1):.2f} s | {sf:.2f} s | {gf/sf:.2f} | {gr/1024:.2f} GB | {sr/1024:.2f} GB | {gr/sr:.2f} "
-              f"| {g[0]['acc']:.4f} / {s[0]['acc']:.4f} |")
+              f"| {g[0]['acc']:.4f} / {sa} |")
 EOF
 cat "$SCALE_DIR/table.md"
+if grep -q '"who": "pyg' "$RES"; then
+	"$PY" - "$RES" > "$SCALE_DIR/pyg.md" <<'EOF'
+import json, statistics, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+med = lambda xs: statistics.median(xs) if xs else float("nan")
+spread = lambda xs: f" ({min(xs):.2f}–{max(xs):.2f})" if len(xs) > 1 else ""
+calls = {"pyg": "edge_index", "pyg-csr": "torch.sparse CSR"}
+print("| graph | PyG call | layers | PyG load | PyG solve | s / layer | gssl fit | scipy solve | fit gssl / PyG | PyG peak RSS | gssl peak RSS | RSS gssl / PyG | accuracy gssl / scipy / PyG | PyG residual | rounds |")
+print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|")
+for size in dict.fromkeys(r["size"] for r in rows if r["who"] in calls):
+    pick = lambda who: [r for r in rows if r["size"] == size and r["who"] == who]
+    g, s = pick("gssl"), pick("scipy")
+    g = [r for r in g if r.get("variant") == g[0].get("variant")] if g else g
+    gf, gr = med([r["fit"] for r in g]), med([r["rss_mb"] for r in g])
+    gname = f"{g[0]['variant']} " if g else ""
+    ga = f"{g[0]['acc']:.4f}" if g else "—"
+    sa = f"{s[0]['acc']:.4f}" if s else "—"
+    sf = f"{med([r['fit'] for r in s]):.2f} s" if s else "—"
+    for who, call in calls.items():
+        p = pick(who)
+        if not p:
+            continue
+        bad = [r for r in p if "failed" in r]
+        if bad:
+            r = bad[0]
+            peak = f"{r['rss_mb']/1024:.2f} GB" if "rss_mb" in r else "—"
+            print(f"| {size} edges | {call} | {r.get('layers') or '—'} | failed: {r['failed']} | after {r.get('seconds', float('nan')):.0f} s | | {gf:.2f} s | {sf} | | {peak} at the stop | {gr/1024:.2f} GB | | {ga} / {sa} / — | | {len(p)} |")
+            continue
+        pl, pf, pr = [r["load"] for r in p], [r["fit"] for r in p], [r["rss_mb"] for r in p]
+        L = p[0]["layers"]
+        print(f"| {size} edges | {call} | {L} | {med(pl):.2f} s | {med(pf):.2f} s{spread(pf)} | {med(pf)/max(L, 1):.3f} s | {gname}{gf:.2f} s{spread([r['fit'] for r in g])} "
+              f"| {sf} | {gf/med(pf):.2f} | {med(pr)/1024:.2f} GB | {gr/1024:.2f} GB | {gr/med(pr):.2f} | {ga} / {sa} / {p[0]['acc']:.4f} | {p[0]['residual']:.1e} | {len(p)} |")
+for r in rows:
+    if r["who"] == "pyg-calib":
+        what = f"{r['layers']} layers, calibration {r['calib_seconds']:.1f} s" if r.get("layers") is not None else r.get("failed", "")
+        print(f"\n{r['size']}: PyG layers for residual 1e-6 (`lp_scale_pyg.py --calibrate --adj csr`): {what}", end="")
+print()
+EOF
+	cat "$SCALE_DIR/pyg.md"
+fi
 if [ "${WRITE:-0}" = 1 ]; then
 	# Only the table is replaced: the section's text (what was run, when,
 	# and what the figures mean) is the caller's to update.
