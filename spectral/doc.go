@@ -109,13 +109,11 @@
 // T_d((θ_1 − γ)/e) ≤ 1e6 (the filtered block stays well conditioned). When
 // the wanted end of the spectrum has no gap, the predicted number of block
 // products exceeds 150 (or 40 passes pass) and the component is handed to
-// the Lanczos method. On a graph of 10 M nodes the products are gathers from
-// memory far larger than the cache, and a block of 12 vectors costs little
-// more per pass than one vector, while the single-vector method also reads
-// its basis of m vectors twice per step; Method Auto therefore uses the
-// subspace iteration on components of at least SubspaceMinNodes (2 M)
-// nodes, where the 100 M-edge benchmark graph took it, and SingleVector or
-// Block below.
+// the Lanczos method. It is opt-in: Method Auto does not choose it, because
+// on the 100 M-edge benchmark graph (10 M nodes) it had reported only two
+// Rayleigh–Ritz steps (120 products) after 4.5 minutes of a single run on a
+// loaded machine, while the single-vector method's whole solve took 296 s
+// (BENCHMARKS.md); where that time goes is not yet profiled.
 //
 // # Laplacians
 //

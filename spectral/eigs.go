@@ -128,9 +128,8 @@ const (
 	// Symmetric and RandomWalk Laplacians (see the package documentation):
 	// one block product per filter step, no Krylov basis. Elsewhere (Eigs,
 	// the unnormalised Laplacian, a component that needs only its null
-	// vector) it means Auto. Auto uses it on components of at least
-	// SubspaceMinNodes nodes and hands over to SingleVector when it predicts
-	// slow convergence.
+	// vector) it means Auto; it hands over to Auto's Lanczos method when it
+	// predicts slow convergence. Auto does not choose it (yet).
 	Subspace
 )
 

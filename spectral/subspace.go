@@ -20,11 +20,6 @@ import (
 // component, the Method Subspace path of LaplacianEigs (see the package
 // documentation for when Auto takes it).
 
-// SubspaceMinNodes is the component size from which LaplacianEigs with
-// Method Auto tries Chebyshev-filtered subspace iteration on S before the
-// single-vector method (see the package documentation).
-const SubspaceMinNodes = 2_000_000
-
 // Tuning of the subspace iteration.
 const (
 	// subspaceExtra is the least number of buffer vectors beyond the wanted

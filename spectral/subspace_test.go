@@ -157,17 +157,16 @@ func TestSubspaceDeterministic(t *testing.T) {
 	require.InDeltaSlice(t, a.Values, c.Values, valueTol)
 }
 
-// TestSubspaceChoice checks the Auto rule of useSubspace.
+// TestSubspaceChoice checks useSubspace: opt-in, normalised Laplacians only.
 func TestSubspaceChoice(t *testing.T) {
-	big := SubspaceMinNodes
-	require.True(t, useSubspace(Auto, laplacian.Symmetric, big, 10, true))
-	require.True(t, useSubspace(Auto, laplacian.RandomWalk, big, 10, true))
-	require.False(t, useSubspace(Auto, laplacian.Symmetric, big-1, 10, true))
+	big := 10_000_000
+	require.False(t, useSubspace(Auto, laplacian.Symmetric, big, 10, true))
+	require.True(t, useSubspace(Subspace, laplacian.RandomWalk, big, 10, true))
 	require.True(t, useSubspace(Subspace, laplacian.Symmetric, 100, 10, true))
 	require.False(t, useSubspace(Subspace, laplacian.Unnormalized, big, 10, true))
-	require.False(t, useSubspace(Auto, laplacian.Symmetric, big, 1, true))
-	require.False(t, useSubspace(Auto, laplacian.Symmetric, big, 10, false))
-	require.False(t, useSubspace(Auto, laplacian.Symmetric, big, subspaceMaxWidth, true))
+	require.False(t, useSubspace(Subspace, laplacian.Symmetric, big, 1, true))
+	require.False(t, useSubspace(Subspace, laplacian.Symmetric, big, 10, false))
+	require.False(t, useSubspace(Subspace, laplacian.Symmetric, big, subspaceMaxWidth, true))
 	require.False(t, useSubspace(SingleVector, laplacian.Symmetric, big, 10, true))
 	m, err := ParseMethod("subspace")
 	require.NoError(t, err)
