@@ -89,6 +89,32 @@
 // LaplacianEigs uses it (Method Auto) only on components of at least
 // SingleVectorMinNodes nodes.
 //
+// Settings.Method Subspace is Chebyshev-filtered subspace iteration (Zhou &
+// Saad, SIAM J. Matrix Anal. Appl. 29, 2007), for LaplacianEigs with L_sym
+// or L_rw on one connected component at a time. It works on S with its
+// eigenvalue 1 removed (the known vector D^{1/2}1 is projected out of the
+// block), with a block X of p = k' + max(3, k'/4) vectors (k' = k − 1, at
+// most 16) and no Krylov basis:
+//
+//	X ← T_d((S − γI)/e)·X,   γ = (c − 1)/2,  e = (c + 1)/2,  c = θ_p,
+//
+// then SVQB orthonormalisation (Stathopoulos & Wu, SIAM J. Sci. Comput. 23,
+// 2002) and a Rayleigh–Ritz step with one more block product, whose Ritz
+// values θ_1 ≥ … ≥ θ_p give the next cut c = θ_p and whose explicit
+// residuals decide convergence. Each filter step is one pass over the graph
+// for the whole block (graph.ChebyshevStepTo), run on Z = D^{-1/2}X so that
+// a stored entry costs one gather of a row of Z. The degree d of a pass is
+// what the k'-th Ritz value's rate 1/T_d((θ_k' − γ)/e) needs to bring the
+// largest residual to Tol, between 4 and 30, and capped so that
+// T_d((θ_1 − γ)/e) ≤ 1e6 (the filtered block stays well conditioned). When
+// the wanted end of the spectrum has no gap, the predicted number of block
+// products exceeds 150 (or 40 passes pass) and the component is handed to
+// the Lanczos method. It is opt-in: Method Auto does not choose it, because
+// on the 100 M-edge benchmark graph (10 M nodes) it had reported only two
+// Rayleigh–Ritz steps (120 products) after 4.5 minutes of a single run on a
+// loaded machine, while the single-vector method's whole solve took 296 s
+// (BENCHMARKS.md); where that time goes is not yet profiled.
+//
 // # Laplacians
 //
 // LaplacianEigs returns the k smallest eigenpairs of L_un, L_sym or L_rw

@@ -123,6 +123,14 @@ const (
 	// operators whose wanted eigenvalues are simple (the normalised
 	// adjacency of a connected graph without symmetries).
 	SingleVector
+	// Subspace is Chebyshev-filtered subspace iteration on the normalised
+	// adjacency of each connected component, for LaplacianEigs with the
+	// Symmetric and RandomWalk Laplacians (see the package documentation):
+	// one block product per filter step, no Krylov basis. Elsewhere (Eigs,
+	// the unnormalised Laplacian, a component that needs only its null
+	// vector) it means Auto; it hands over to Auto's Lanczos method when it
+	// predicts slow convergence. Auto does not choose it (yet).
+	Subspace
 )
 
 func (m Method) String() string {
@@ -133,6 +141,8 @@ func (m Method) String() string {
 		return "block"
 	case SingleVector:
 		return "single-vector"
+	case Subspace:
+		return "subspace"
 	}
 	return fmt.Sprintf("Method(%d)", int(m))
 }
@@ -335,8 +345,8 @@ func (s Settings) resolve(n, k int) (config, error) {
 		c.lo, c.hi = bnd.Lo, bnd.Hi
 	}
 	c.buffer = max(c.b, k/4)
-	if s.Method < Auto || s.Method > SingleVector {
-		return c, fmt.Errorf("spectral: Method = %v is invalid: use Auto, Block or SingleVector", s.Method)
+	if s.Method < Auto || s.Method > Subspace {
+		return c, fmt.Errorf("spectral: Method = %v is invalid: use Auto, Block, SingleVector or Subspace", s.Method)
 	}
 	return c, nil
 }
@@ -383,6 +393,9 @@ func Eigs(ctx context.Context, a linop.Operator, k int, which Which, s Settings)
 	}
 	if ctx == nil {
 		ctx = context.Background()
+	}
+	if s.Method == Subspace {
+		s.Method = Auto
 	}
 	if s.Method == SingleVector {
 		if c.degree == 0 {

@@ -59,7 +59,7 @@ func (s EigsSpec) Parse() (laplacian.Kind, laplacian.Options, Settings, error) {
 	}
 	method, err := ParseMethod(s.Method)
 	if err != nil {
-		return 0, laplacian.Options{}, none, specError("Method", s.Method, "use auto, block or single")
+		return 0, laplacian.Options{}, none, specError("Method", s.Method, "use auto, block, single or subspace")
 	}
 	return kind, laplacian.Options{Isolated: iso}, Settings{Tol: s.Tol, BlockSize: s.BlockSize, BasisSize: s.BasisSize, FilterDegree: s.FilterDegree, Method: method}, nil
 }

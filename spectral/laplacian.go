@@ -238,92 +238,171 @@ func componentEigs(ctx context.Context, g *graph.CSR, dg *laplacian.Degrees, kin
 			return nil, nil, err
 		}
 	} else {
-		sub := g
-		if size < g.Nodes() {
-			sg, err := g.Induced(nodes)
-			if err != nil {
-				return nil, nil, fmt.Errorf("spectral: LaplacianEigs: %w", err)
-			}
-			sub = sg.CSR
-		}
-		opKind, which := laplacian.NormalizedAdjacency, Largest
-		if kind == laplacian.Unnormalized {
-			opKind, which = laplacian.Unnormalized, Smallest
-		}
-		sdg, err := laplacian.NewDegrees(sub, laplacian.Options{Isolated: laplacian.IsolatedZero})
+		var err error
+		vals, vecs, err = krylovComponent(ctx, g, dg, kind, nodes, need, hasZero, s, total)
 		if err != nil {
-			return nil, nil, fmt.Errorf("spectral: LaplacianEigs: %w", err)
-		}
-		op, err := newSparseOperator(sub, opKind, sdg)
-		if err != nil {
-			return nil, nil, fmt.Errorf("spectral: LaplacianEigs: %w", err)
-		}
-		cs := s
-		if cs.Method == Auto {
-			cs.Method = autoMethod(size)
-		}
-		if cs.FilterDegree == 0 {
-			cs.FilterDegree = graphFilterDegree(sub.NNZ(), size)
-			if cs.Method == SingleVector {
-				cs.FilterDegree = singleFilterDegree(sub.NNZ(), size, singleVectorBasis(size, need, cs.BasisSize))
-			}
-		}
-		// Spectrum bounds for the Chebyshev filter: S has its spectrum in
-		// [−1, 1], L_un in [0, 2·max degree] (Gershgorin).
-		cs.Bounds = Interval{Lo: -1, Hi: 1}
-		if kind == laplacian.Unnormalized {
-			var dmax float64
-			for _, i := range nodes {
-				dmax = math.Max(dmax, dg.D[i])
-			}
-			cs.Bounds = Interval{Lo: 0, Hi: 2 * dmax}
-		}
-		if s.Progress != nil {
-			done := total.MatVecs
-			cs.Progress = func(st Status) { st.MatVecs += done; s.Progress(st) }
-		}
-		r, err := Eigs(ctx, op, need, which, cs)
-		if r != nil {
-			total.Restarts += r.Restarts
-			total.MatVecs += r.MatVecs
-		}
-		if err != nil {
-			var nc *NotConvergedError
-			if errors.As(err, &nc) {
-				return nil, nil, fmt.Errorf("spectral: LaplacianEigs: component of %d nodes (node %d): %w", size, nodes[0], err)
-			}
 			return nil, nil, err
-		}
-		vals = make([]float64, need)
-		vecs = make([][]float64, need)
-		for t := 0; t < need; t++ {
-			// Largest of S ascending means smallest of L_sym descending.
-			src := t
-			if which == Largest {
-				src = need - 1 - t
-				vals[t] = 1 - r.Values[src]
-			} else {
-				vals[t] = r.Values[src]
-			}
-			vecs[t] = mat.Col(nil, src, r.Vectors)
 		}
 	}
 	// The null vector of a connected component is known exactly.
 	if hasZero {
-		null := make([]float64, size)
-		var ss float64
-		for l, i := range nodes {
-			x := 1.0
-			if kind != laplacian.Unnormalized && dg.D[i] > 0 {
-				x = dg.SqrtD[i] // an isolated node's null vector is e_i
-			}
-			null[l] = x
-			ss += x * x
+		setNull(kind, dg, nodes, vals, vecs)
+	}
+	return vals, vecs, nil
+}
+
+// krylovComponent solves one component of more than denseComponentMax
+// nodes iteratively: Chebyshev-filtered subspace iteration when useSubspace
+// says so (handing over to Lanczos when it gives up), else Eigs on S or L_un.
+// The first pair is left for the caller when hasZero.
+func krylovComponent(ctx context.Context, g *graph.CSR, dg *laplacian.Degrees, kind laplacian.Kind, nodes []int, need int, hasZero bool, s Settings, total *Result) ([]float64, [][]float64, error) {
+	size := len(nodes)
+	var vals []float64
+	var vecs [][]float64
+	sub := g
+	if size < g.Nodes() {
+		sg, err := g.Induced(nodes)
+		if err != nil {
+			return nil, nil, fmt.Errorf("spectral: LaplacianEigs: %w", err)
 		}
-		for l := range null {
-			null[l] /= math.Sqrt(ss)
+		sub = sg.CSR
+	}
+	opKind, which := laplacian.NormalizedAdjacency, Largest
+	if kind == laplacian.Unnormalized {
+		opKind, which = laplacian.Unnormalized, Smallest
+	}
+	sdg, err := laplacian.NewDegrees(sub, laplacian.Options{Isolated: laplacian.IsolatedZero})
+	if err != nil {
+		return nil, nil, fmt.Errorf("spectral: LaplacianEigs: %w", err)
+	}
+	op, err := newSparseOperator(sub, opKind, sdg)
+	if err != nil {
+		return nil, nil, fmt.Errorf("spectral: LaplacianEigs: %w", err)
+	}
+	cs := lanczosSettings(s, kind, sub, dg, nodes, need, total)
+	if useSubspace(s.Method, kind, size, need, hasZero) {
+		var err error
+		vals, vecs, err = subspaceComponent(ctx, sub, sdg, need, cs, total)
+		if err != nil && !errors.Is(err, errSubspaceHandOver) {
+			return nil, nil, err
 		}
-		vals[0], vecs[0] = 0, null
+	}
+	if vals != nil {
+		return vals, vecs, nil
+	}
+	r, err := Eigs(ctx, op, need, which, cs)
+	if r != nil {
+		total.Restarts += r.Restarts
+		total.MatVecs += r.MatVecs
+	}
+	if err != nil {
+		var nc *NotConvergedError
+		if errors.As(err, &nc) {
+			return nil, nil, fmt.Errorf("spectral: LaplacianEigs: component of %d nodes (node %d): %w", size, nodes[0], err)
+		}
+		return nil, nil, err
+	}
+	vals = make([]float64, need)
+	vecs = make([][]float64, need)
+	for t := 0; t < need; t++ {
+		// Largest of S ascending means smallest of L_sym descending.
+		src := t
+		if which == Largest {
+			src = need - 1 - t
+			vals[t] = 1 - r.Values[src]
+		} else {
+			vals[t] = r.Values[src]
+		}
+		vecs[t] = mat.Col(nil, src, r.Vectors)
+	}
+	return vals, vecs, nil
+}
+
+// lanczosSettings returns the Settings of Eigs on a component sub (nodes
+// of the whole graph) of size nodes: Method Auto (and Subspace, when it hands
+// over or does not apply) resolved by autoMethod, the filter degree from
+// the cost models, the spectrum bounds, and progress counted on from total.
+func lanczosSettings(s Settings, kind laplacian.Kind, sub *graph.CSR, dg *laplacian.Degrees, nodes []int, need int, total *Result) Settings {
+	size := len(nodes)
+	cs := s
+	if cs.Method == Auto || cs.Method == Subspace {
+		cs.Method = autoMethod(size)
+	}
+	if cs.FilterDegree == 0 {
+		cs.FilterDegree = graphFilterDegree(sub.NNZ(), size)
+		if cs.Method == SingleVector {
+			cs.FilterDegree = singleFilterDegree(sub.NNZ(), size, singleVectorBasis(size, need, cs.BasisSize))
+		}
+	}
+	// Spectrum bounds for the Chebyshev filter: S has its spectrum in
+	// [−1, 1], L_un in [0, 2·max degree] (Gershgorin).
+	cs.Bounds = Interval{Lo: -1, Hi: 1}
+	if kind == laplacian.Unnormalized {
+		var dmax float64
+		for _, i := range nodes {
+			dmax = math.Max(dmax, dg.D[i])
+		}
+		cs.Bounds = Interval{Lo: 0, Hi: 2 * dmax}
+	}
+	if s.Progress != nil {
+		done := total.MatVecs
+		cs.Progress = func(st Status) { st.MatVecs += done; s.Progress(st) }
+	}
+	return cs
+}
+
+// setNull sets the first pair to the eigenvalue 0 and the exact null vector
+// of the component's Laplacian.
+func setNull(kind laplacian.Kind, dg *laplacian.Degrees, nodes []int, vals []float64, vecs [][]float64) {
+	null := make([]float64, len(nodes))
+	var ss float64
+	for l, i := range nodes {
+		x := 1.0
+		if kind != laplacian.Unnormalized && dg.D[i] > 0 {
+			x = dg.SqrtD[i] // an isolated node's null vector is e_i
+		}
+		null[l] = x
+		ss += x * x
+	}
+	for l := range null {
+		null[l] /= math.Sqrt(ss)
+	}
+	vals[0], vecs[0] = 0, null
+}
+
+// useSubspace reports whether componentEigs runs Chebyshev-filtered
+// subspace iteration on a component: a normalised Laplacian whose null
+// vector is known, more than that pair wanted, and Method Subspace (Auto
+// does not take it: on the 100 M-edge graph its first passes were slower
+// than the single-vector method, see the package documentation).
+func useSubspace(m Method, kind laplacian.Kind, size, need int, hasZero bool) bool {
+	if kind == laplacian.Unnormalized || !hasZero || need < 2 || need-1+subspaceExtra > subspaceMaxWidth {
+		return false
+	}
+	return m == Subspace && size > 0
+}
+
+// subspaceComponent runs the subspace iteration for the need−1 largest
+// eigenvalues of S below 1 on a connected graph and returns the need
+// smallest pairs of L_sym, the first (the null pair) left for the caller to
+// set. Counters are added to total, also when it hands over.
+func subspaceComponent(ctx context.Context, g *graph.CSR, dg *laplacian.Degrees, need int, s Settings, total *Result) ([]float64, [][]float64, error) {
+	c, err := s.resolve(g.Nodes(), need)
+	if err != nil {
+		return nil, nil, err
+	}
+	sp := newSubspace(ctx, g, dg.InvSqrtD, need-1, c)
+	theta, v, err := sp.run()
+	total.Restarts += sp.passes
+	total.MatVecs += sp.matvecs
+	if err != nil {
+		return nil, nil, err
+	}
+	vals := make([]float64, need)
+	vecs := make([][]float64, need)
+	for t := 1; t < need; t++ {
+		vals[t] = 1 - theta[t-1]
+		vecs[t] = mat.Col(nil, t-1, v)
 	}
 	return vals, vecs, nil
 }

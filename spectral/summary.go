@@ -51,8 +51,8 @@ func Summarize(r *Result, kind laplacian.Kind, g *graph.CSR) (Summary, error) {
 	return s, nil
 }
 
-// ParseMethod reads the names of String: auto (or ""), block, and single
-// or single-vector.
+// ParseMethod reads the names of String: auto (or ""), block, single
+// or single-vector, and subspace.
 func ParseMethod(s string) (Method, error) {
 	switch s {
 	case "", "auto":
@@ -61,6 +61,8 @@ func ParseMethod(s string) (Method, error) {
 		return Block, nil
 	case "single", "single-vector":
 		return SingleVector, nil
+	case "subspace":
+		return Subspace, nil
 	}
-	return 0, fmt.Errorf("spectral: unknown method %q: want auto, block or single", s)
+	return 0, fmt.Errorf("spectral: unknown method %q: want auto, block, single or subspace", s)
 }
