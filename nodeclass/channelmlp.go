@@ -15,9 +15,8 @@ const DefaultRank = 128
 
 // ChannelMLP classifies nodes of heterophilous graphs by a perceptron on
 // their separate ego and neighbour channels: the feature rows reduced to
-// Rank dimensions (Reduce), then Channels [X, SX, S²X, SY], then
-// mlp.Classifier. Predict returns the class probabilities of the fitted
-// nodes.
+// Rank dimensions (Reduce), then Channels, then mlp.Classifier. Predict
+// returns the class probabilities of the fitted nodes.
 type ChannelMLP struct {
 	// Rank is the width the features are reduced to, ≥ 1 (0: DefaultRank).
 	Rank int

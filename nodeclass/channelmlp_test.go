@@ -122,3 +122,102 @@ func TestChannelMLPComposition(t *testing.T) {
 		t.Error("Rank=-1 was accepted")
 	}
 }
+
+// bagOfWords is a 3-class graph of random edges (the neighbours say
+// nothing) whose nodes carry 0/1 word features: 20 topic words per class,
+// present with probability 0.18 in the class's nodes and 0.03 in the
+// others', and rare words, each present with probability 0.004.
+func bagOfWords(t *testing.T, n, rare int, seed uint64) (*graph.CSR, *mat.Dense, []int) {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	const topic = 20
+	truth := make([]int, n)
+	x := mat.NewDense(n, 3*topic+rare, nil)
+	for i := range truth {
+		truth[i] = rng.IntN(3)
+		for j := 0; j < 3*topic; j++ {
+			p := 0.03
+			if j/topic == truth[i] {
+				p = 0.18
+			}
+			if rng.Float64() < p {
+				x.Set(i, j, 1)
+			}
+		}
+		for j := 3 * topic; j < 3*topic+rare; j++ {
+			if rng.Float64() < 0.004 {
+				x.Set(i, j, 1)
+			}
+		}
+	}
+	var edges []graph.Edge
+	for i := 0; i < n; i++ {
+		for e := 0; e < 2; e++ {
+			if j := rng.IntN(n); j != i {
+				edges = append(edges, graph.Edge{U: i, V: j, W: 1})
+			}
+		}
+	}
+	g, err := graph.FromEdges(n, edges, graph.Options{Duplicates: graph.DuplicateMax})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g, x, truth
+}
+
+// TestChannelMLPBagOfWords checks that the channel perceptron keeps most
+// of what sparse 0/1 word features say when the neighbours say nothing:
+// its test accuracy stays within 0.2 of a perceptron on the raw features
+// alone (the two neighbour channels, noise here, enter at the ego
+// channel's scale), both with the words reduced (Rank below the
+// vocabulary) and kept. Standardising every column to unit variance, as
+// Channels once did, made the trailing directions and the rare words as
+// loud as the topics and fell to chance here (0.375 and 0.417 against
+// 0.854; WebKB's Cornell: 40 % against 80 %).
+func TestChannelMLPBagOfWords(t *testing.T) {
+	ctx := context.Background()
+	n := 240
+	g, x, truth := bagOfWords(t, n, 900, 5)
+	labels := make([]int, n)
+	var train, ytr, val, valLabels, test []int
+	for i := range labels {
+		labels[i] = -1
+		switch i % 5 {
+		case 0, 1:
+			labels[i] = truth[i]
+			train, ytr = append(train, i), append(ytr, truth[i])
+		case 2, 3:
+			val, valLabels = append(val, i), append(valLabels, truth[i])
+		default:
+			test = append(test, i)
+		}
+	}
+	base := mlp.Classifier{Seed: 3}
+	accuracy := func(p *mat.Dense) float64 {
+		right := 0
+		for k, i := range test {
+			if estimator.Argmax(p)[k] == truth[i] {
+				right++
+			}
+		}
+		return float64(right) / float64(len(test))
+	}
+	ego := base.Clone()
+	if err := ego.FitValidated(ctx, rowsOf(x, train), ytr, rowsOf(x, val), valLabels); err != nil {
+		t.Fatal(err)
+	}
+	pe, _ := ego.Predict(ctx, rowsOf(x, test))
+	accEgo := accuracy(pe)
+	if accEgo < 0.7 {
+		t.Fatalf("the raw-feature perceptron reaches %v: the fixture does not show what it should", accEgo)
+	}
+	for _, rank := range []int{0, 2000} {
+		m := &ChannelMLP{Rank: rank, MLP: base}
+		if err := m.FitValidated(ctx, estimator.Nodes{Graph: g, Features: x}, labels, val, valLabels); err != nil {
+			t.Fatal(err)
+		}
+		p, _ := m.Predict(ctx, estimator.FittedNodes)
+		if acc := accuracy(rowsOf(p, test)); acc < accEgo-0.2 {
+			t.Errorf("Rank %d: channel perceptron %v, raw-feature perceptron %v: want within 0.2", rank, acc, accEgo)
+		}
+	}
+}

@@ -80,9 +80,15 @@ func LabelRows(labels []int, classes int) (*mat.Dense, error) {
 // only the two-step walks that end at another node, so no node's label
 // enters its own row (the label trick of Wang et al., "Bag of Tricks for
 // Node Classification with Graph Neural Networks", 2021, without its
-// random masks). Each column is then standardised over all nodes (mean 0,
-// variance 1; constant columns become 0), which uses no labels. The result
-// is n × (3d + 2·classes + 1).
+// random masks). The channels are then scaled over all nodes, which uses
+// no labels: each of X, SX and S²X is centred and divided by one scale so
+// that its rows have mean squared norm 1, its columns keeping their
+// relative weights (CentreScale: a rare word, or a trailing singular
+// direction of Reduce, stays quieter than a common one, as in the
+// features); the 2·classes + 1 label and degree columns are standardised
+// one by one and then share the same unit mean squared norm. Each channel
+// thus enters the perceptron at the same total scale, whatever d. The
+// result is n × (3d + 2·classes + 1).
 func Channels(ctx context.Context, g *graph.CSR, x Features, labels []int, classes int) (*mat.Dense, error) {
 	n, d := x.Dims()
 	if n != g.Nodes() || len(labels) != n {
@@ -141,16 +147,38 @@ func Channels(ctx context.Context, g *graph.CSR, x Features, labels []int, class
 		out.Set(i, 3*d+2*classes, math.Log1p(deg))
 	}
 	block(3*d+classes, classes).Copy(s2y)
-	Standardise(out)
+	for c := 0; c < 3; c++ {
+		CentreScale(block(c*d, d))
+	}
+	labelled := block(3*d, 2*classes+1)
+	Standardise(labelled)
+	labelled.Scale(1/math.Sqrt(float64(2*classes+1)), labelled)
 	return out, nil
 }
 
-// Standardise scales each column of x in place to mean 0 and variance 1
-// over the rows; a constant column becomes 0.
-func Standardise(x *mat.Dense) {
+// CentreScale centres each column of x in place (mean 0 over the rows)
+// and divides all of them by one scale, so that the rows' mean squared
+// norm becomes 1 and the columns keep their relative weights. A constant x
+// becomes 0.
+func CentreScale(x *mat.Dense) {
+	n, _ := x.Dims()
+	mean := columnMeans(x)
+	ss := 0.0
+	for i := 0; i < n; i++ {
+		row := x.RawRowView(i)
+		for j, v := range row {
+			row[j] = v - mean[j]
+			ss += row[j] * row[j]
+		}
+	}
+	if ss > 0 {
+		x.Scale(1/math.Sqrt(ss/float64(n)), x)
+	}
+}
+
+func columnMeans(x *mat.Dense) []float64 {
 	n, d := x.Dims()
 	mean := make([]float64, d)
-	sq := make([]float64, d)
 	for i := 0; i < n; i++ {
 		for j, v := range x.RawRowView(i) {
 			mean[j] += v
@@ -159,6 +187,15 @@ func Standardise(x *mat.Dense) {
 	for j := range mean {
 		mean[j] /= float64(n)
 	}
+	return mean
+}
+
+// Standardise scales each column of x in place to mean 0 and variance 1
+// over the rows; a constant column becomes 0.
+func Standardise(x *mat.Dense) {
+	n, d := x.Dims()
+	mean := columnMeans(x)
+	sq := make([]float64, d)
 	for i := 0; i < n; i++ {
 		for j, v := range x.RawRowView(i) {
 			sq[j] += (v - mean[j]) * (v - mean[j])

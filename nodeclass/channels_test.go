@@ -31,8 +31,8 @@ func randomGraph(t *testing.T, n int, rng *rand.Rand) *graph.CSR {
 
 // TestChannelsDense checks Channels against the dense formula: S = D⁻¹A
 // from the dense adjacency with its diagonal removed, then the blocks
-// [X, SX, S²X, SY, S²Y − diag(S²)Y, log(1 + d)] standardised column by
-// column, and checks that no training node's own label reaches its row.
+// [X, SX, S²X, SY, S²Y − diag(S²)Y, log(1 + d)] scaled channel by channel,
+// and checks that no training node's own label reaches its row.
 func TestChannelsDense(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	n, d, c := 12, 3, 3
@@ -93,20 +93,38 @@ func TestChannelsDense(t *testing.T) {
 	// channel leaves out. Flipping one training label must not move that
 	// node's two-hop entries (before standardisation).
 	raw := mat.DenseCopyOf(want)
-	for j := 0; j < width; j++ {
-		col := mat.Col(nil, j, want)
-		mean, sd := 0.0, 0.0
-		for _, v := range col {
-			mean += v / float64(n)
+	// The scaling, column statistics by hand: each feature channel centred
+	// and divided by the root of its mean squared row norm; the label and
+	// degree columns standardised, then divided by √(2c+1).
+	labelScale := 1 / math.Sqrt(float64(2*c+1))
+	for lo, w := range map[int]int{0: d, d: d, 2 * d: d, 3 * d: 2*c + 1} {
+		total := 0.0
+		for j := lo; j < lo+w; j++ {
+			col := mat.Col(nil, j, want)
+			mean, sd := 0.0, 0.0
+			for _, v := range col {
+				mean += v / float64(n)
+			}
+			for i, v := range col {
+				want.Set(i, j, v-mean)
+				sd += (v - mean) * (v - mean) / float64(n)
+			}
+			total += sd
+			if lo == 3*d {
+				for i := range col {
+					if sd > 0 {
+						want.Set(i, j, want.At(i, j)/math.Sqrt(sd)*labelScale)
+					} else {
+						want.Set(i, j, 0)
+					}
+				}
+			}
 		}
-		for _, v := range col {
-			sd += (v - mean) * (v - mean) / float64(n)
-		}
-		for i, v := range col {
-			if sd > 0 {
-				want.Set(i, j, (v-mean)/math.Sqrt(sd))
-			} else {
-				want.Set(i, j, 0)
+		if lo < 3*d {
+			for j := lo; j < lo+w; j++ {
+				for i := 0; i < n; i++ {
+					want.Set(i, j, want.At(i, j)/math.Sqrt(total))
+				}
 			}
 		}
 	}
