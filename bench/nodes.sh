@@ -8,7 +8,7 @@
 #
 # Environment: MODELS, the gssl classify models (default "sgc appnp auto"); PEERS, the PyG models (default all:
 # gcn sgc appnp cs); LP=0 leaves out label spreading; BEFORE=BINARY also times another gssl build (e.g. main's)
-# the same way, interleaved, in rows "gssl(before) classify --model M"; PEER_TIMEOUT=S stops a peer run after S
+# the same way, interleaved, in rows "gssl(before) classify --classifier M"; PEER_TIMEOUT=S stops a peer run after S
 # seconds (it then leaves no row, and the load log says "timeout"), to keep each hold of the lock short.
 #
 # Output: bench/out/nodes.jsonl (one line per run), then the table (bench/table.py); each gssl classify report
@@ -47,12 +47,12 @@ for r in $(seq "$ROUNDS"); do
 			locked "$PEERPY" bench/peers.py lp "$d" "$s" "$ALPHA" >> "$OUT"
 		fi
 		for m in $MODELS; do
-			locked "$GSSL" classify --data "$d" --split "$s" --model "$m" --json > "$BENCHTMP/g.json"
-			gssl_row gnn "$ds" "gssl classify --model $m" "$BENCHTMP/g.json" >> "$OUT"
+			locked "$GSSL" classify --data "$d" --split "$s" --classifier "$m" --json > "$BENCHTMP/g.json"
+			gssl_row gnn "$ds" "gssl classify --classifier $m" "$BENCHTMP/g.json" >> "$OUT"
 			cp "$BENCHTMP/g.json" "bench/out/nodes-$ds-$m-$r.json" # the whole report (ROC AUC, the model chosen)
 			if [ -n "$BEFORE" ]; then
-				locked "$BEFORE" classify --data "$d" --split "$s" --model "$m" --json > "$BENCHTMP/g.json"
-				gssl_row gnn "$ds" "gssl(before) classify --model $m" "$BENCHTMP/g.json" >> "$OUT"
+				locked "$BEFORE" classify --data "$d" --split "$s" --classifier "$m" --json > "$BENCHTMP/g.json"
+				gssl_row gnn "$ds" "gssl(before) classify --classifier $m" "$BENCHTMP/g.json" >> "$OUT"
 			fi
 		done
 		if [ "$PEERS" = all ]; then
