@@ -10,7 +10,9 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/graph"
+	"github.com/gssl/gssl/internal/sharedtest"
 	"github.com/gssl/gssl/laplacian"
+	"github.com/gssl/gssl/loaders"
 
 	"github.com/gssl/gssl/estimator"
 )
@@ -349,5 +351,30 @@ func TestSpectralClusteringSingleVectorAboveMin(t *testing.T) {
 		require.True(t, mat.Equal(single.Embedding(), auto.Embedding()), "seed %d", seed)
 		require.True(t, samePartition(block.Labels(), auto.Labels()), "seed %d", seed)
 		require.InDeltaSlice(t, block.Eigenvalues(), auto.Eigenvalues(), valueTol, "seed %d", seed)
+	}
+}
+
+// TestSpectralClusteringTolSameClusters: with the default tolerance
+// (DefaultClusteringTol) the clusters of Cora's and Amazon Photo's largest
+// components are those of the eigensolver's DefaultTol, label for label,
+// for several seeds, with fewer operator products, and the eigenvalues
+// agree to far below the gaps between them.
+func TestSpectralClusteringTolSameClusters(t *testing.T) {
+	for _, name := range []string{"cora", "amazon_photo"} {
+		ds, err := loaders.LoadNodeDataset(sharedtest.Data(t, name))
+		require.NoError(t, err)
+		sub, err := ds.Graph.LargestComponent()
+		require.NoError(t, err)
+		for seed := uint64(0); seed < 5; seed++ {
+			fit := func(tol float64) *SpectralClustering {
+				sc := &SpectralClustering{Clusters: ds.Classes, Eigen: Settings{Tol: tol, Seed: seed}, KMeans: KMeansSettings{Seed: seed}}
+				require.NoError(t, sc.Fit(context.Background(), estimator.Nodes{Graph: sub.CSR}), "%s seed %d tol %g", name, seed, tol)
+				return sc
+			}
+			loose, tight := fit(0), fit(DefaultTol)
+			require.Equal(t, tight.Labels(), loose.Labels(), "%s seed %d", name, seed)
+			require.InDeltaSlice(t, tight.Eigenvalues(), loose.Eigenvalues(), 1e-9, "%s seed %d", name, seed)
+			require.Less(t, loose.km.matVecs, tight.km.matVecs, "%s seed %d", name, seed)
+		}
 	}
 }

@@ -139,8 +139,16 @@
 // L_rw (Belkin & Niyogi, Neural Computation 15, 2003). SpectralClustering is
 // the algorithm of Ng, Jordan & Weiss (NIPS 2001): the top-k eigenvectors of
 // S, rows scaled to unit length, then KMeans with k-means++ seeds (Arthur &
-// Vassilvitskii, SODA 2007) and several restarts. KernelPCA takes the top-d
-// eigenvectors of S, the Gram matrix of the graph kernel
+// Vassilvitskii, SODA 2007) and several restarts. k-means depends only on
+// the subspace the eigenvectors span (distances between rows are invariant
+// under a rotation of U), whose error is at most ‖R‖/(λ_{k+1} − λ_k) for
+// residuals R (Davis–Kahan), so SpectralClustering asks the eigensolver
+// for residuals of 1e-6 (DefaultClusteringTol) rather than 1e-10. Lloyd's
+// assignment step skips rows by Hamerly's bounds (SDM 2010) and, in the
+// rows it scans, centres c with d(b, c) ≥ 2·d(x, b) for the nearest centre
+// b so far (Elkan, ICML 2003), with a margin far above rounding, so the
+// labels are bitwise those of computing every distance. KernelPCA takes
+// the top-d eigenvectors of S, the Gram matrix of the graph kernel
 // K(x_i, x_j) = N·W_ij/√(d_i d_j) over N (STKR, Zhai et al., ICLR 2024,
 // eq. 23), and extends them to a new node x with edge weights w_j by the
 // Nyström formula (Williams & Seeger, NIPS 2001; Bengio et al., NIPS 2003)

@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sync"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -62,12 +63,14 @@ type KMeansResult struct {
 // uniformly random row, each next one a row drawn with probability
 // proportional to its squared distance to the nearest centre so far. A
 // cluster that empties is re-seeded with the row farthest from its centre.
-// Restarts run in parallel over the cores.
+// Restarts run in parallel over the cores, or one after the other with the
+// rows of each assignment step split over the cores when there are fewer
+// restarts than cores; the result is the same either way.
 func KMeans(ctx context.Context, x *mat.Dense, k int, s KMeansSettings) (*KMeansResult, error) {
 	if x == nil || x.IsEmpty() {
 		return nil, errors.New("spectral: KMeans: no data")
 	}
-	n, d := x.Dims()
+	n, _ := x.Dims()
 	if k < 1 || k > n {
 		return nil, fmt.Errorf("spectral: KMeans: k = %d is invalid: it must lie in [1, %d] (the number of rows)", k, n)
 	}
@@ -75,8 +78,8 @@ func KMeans(ctx context.Context, x *mat.Dense, k int, s KMeansSettings) (*KMeans
 		return nil, fmt.Errorf("spectral: KMeans: %w", err)
 	}
 	for i := 0; i < n; i++ {
-		for j := 0; j < d; j++ {
-			if v := x.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
+		for j, v := range x.RawRowView(i) {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
 				return nil, fmt.Errorf("spectral: KMeans: x[%d, %d] = %v is not finite", i, j, v)
 			}
 		}
@@ -90,60 +93,100 @@ func KMeans(ctx context.Context, x *mat.Dense, k int, s KMeansSettings) (*KMeans
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	// Each worker keeps only the best of its restarts (the earlier on ties),
-	// so that at most one labelling per worker is held besides the runs in
-	// progress: n labels per restart add up on graphs of millions of nodes.
-	runs := make([]*KMeansResult, s.Restarts)
-	errs := make([]error, s.Restarts)
-	parallel.For(s.Restarts, 1, func(lo, hi int) {
-		kept := -1
-		for r := lo; r < hi; r++ {
-			runs[r], errs[r] = lloyd(ctx, x, k, s.MaxIter, rand.New(rand.NewPCG(s.Seed, uint64(r))))
-			switch {
-			case errs[r] != nil:
-			case kept < 0 || runs[r].Inertia < runs[kept].Inertia:
-				if kept >= 0 {
-					runs[kept] = nil
-				}
-				kept = r
-			default:
-				runs[r] = nil
-			}
+	cfg := lloydConfig{k: k, maxIter: s.MaxIter, slack: boundSlack(x), parallelRows: s.Restarts < parallel.Workers()}
+	best, err := bestRestart(ctx, x, cfg, s)
+	if err != nil {
+		return nil, fmt.Errorf("spectral: KMeans: %w", err)
+	}
+	return best, nil
+}
+
+// bestRestart runs the s.Restarts restarts and returns the one of smallest
+// inertia, the first on ties. Only the best run so far is kept besides the
+// runs in progress: n labels per restart add up on graphs of millions of
+// nodes. With cfg.parallelRows the restarts run one after the other, else
+// in parallel, claimed one at a time so that long and short runs balance.
+func bestRestart(ctx context.Context, x *mat.Dense, cfg lloydConfig, s KMeansSettings) (*KMeansResult, error) {
+	var (
+		mu    sync.Mutex
+		best  *KMeansResult
+		first = -1 // the restart of best
+		errs  = make([]error, s.Restarts)
+	)
+	run := func(r int) {
+		res, err := lloyd(ctx, x, cfg, rand.New(rand.NewPCG(s.Seed, uint64(r))))
+		mu.Lock()
+		defer mu.Unlock()
+		switch {
+		case err != nil:
+			errs[r] = err
+		case best == nil || res.Inertia < best.Inertia || (res.Inertia == best.Inertia && r < first):
+			best, first = res, r
 		}
-	})
-	var best *KMeansResult
-	for r, run := range runs {
-		if errs[r] != nil {
-			return nil, fmt.Errorf("spectral: KMeans: %w", errs[r])
+	}
+	if cfg.parallelRows {
+		for r := 0; r < s.Restarts; r++ {
+			run(r)
 		}
-		if run != nil && (best == nil || run.Inertia < best.Inertia) {
-			best = run
+	} else {
+		parallel.Chunks(s.Restarts, 1, func(r, _, _ int) { run(r) })
+	}
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
 		}
 	}
 	return best, nil
 }
 
+// lloydConfig are the settings of one k-means run.
+type lloydConfig struct {
+	k, maxIter   int
+	slack        float64 // of the bounds (boundSlack)
+	parallelRows bool    // split the assignment step over the cores
+}
+
+// boundSlack is the margin of the bounds' tests (see bounds): 1e-9 of the
+// largest row norm of x.
+func boundSlack(x *mat.Dense) float64 {
+	var r2 float64
+	n, _ := x.Dims()
+	for i := 0; i < n; i++ {
+		var ss float64
+		for _, v := range x.RawRowView(i) {
+			ss += v * v
+		}
+		r2 = math.Max(r2, ss)
+	}
+	return 1e-9 * math.Sqrt(r2)
+}
+
 // lloyd runs one k-means++ initialisation and Lloyd iterations. The
-// assignment step skips the rows whose nearest centre cannot have changed
-// (Hamerly's bounds, see bounds): the labels, centres, inertia and counts
-// are bitwise those of computing every distance in every iteration.
-func lloyd(ctx context.Context, x *mat.Dense, k, maxIter int, rng *rand.Rand) (*KMeansResult, error) {
+// seeding computes every row's distance to every seed, so it makes the
+// first assignment itself; later assignment steps skip the rows whose
+// nearest centre cannot have changed and the centres that cannot be a
+// row's nearest (Hamerly's and Elkan's bounds, see bounds): the labels,
+// centres, inertia and counts are bitwise those of computing every
+// distance in every iteration.
+func lloyd(ctx context.Context, x *mat.Dense, cfg lloydConfig, rng *rand.Rand) (*KMeansResult, error) {
 	n, d := x.Dims()
+	k := cfg.k
 	centers := mat.NewDense(k, d, nil)
 	dist := make([]float64, n)
-	seedCenters(x, centers, dist, rng)
 	labels := make([]int, n)
-	for i := range labels {
-		labels[i] = -1
-	}
+	b := newBounds(n, k, d, cfg)
+	seedCenters(x, centers, dist, labels, b.lower, rng)
+	b.start(dist)
 	counts := make([]int, k)
 	res := &KMeansResult{Labels: labels, Centers: centers}
-	b := newBounds(x, k)
-	for it := 0; it < maxIter; it++ {
+	for it := 0; it < cfg.maxIter; it++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		changed := b.assign(x, centers, labels, dist)
+		changed := n // the seeding assigned every row
+		if it > 0 {
+			changed = b.assign(x, centers, labels, dist)
+		}
 		res.Iterations, res.Moved = it+1, changed
 		if changed == 0 && it > 0 {
 			res.Converged = true
@@ -152,7 +195,7 @@ func lloyd(ctx context.Context, x *mat.Dense, k, maxIter int, rng *rand.Rand) (*
 		b.old.Copy(centers)
 		sumClusters(x, centers, labels, counts)
 		if slices.Contains(counts, 0) {
-			b.exact(x, b.old, labels, dist) // the re-seeding reads every distance
+			exactDist(x, b.old, labels, dist) // the re-seeding reads every distance
 		}
 		meansOrReseed(x, centers, counts, dist)
 		b.move(centers, labels)
@@ -160,49 +203,60 @@ func lloyd(ctx context.Context, x *mat.Dense, k, maxIter int, rng *rand.Rand) (*
 	if !res.Converged {
 		b.assign(x, centers, labels, dist)
 	}
-	b.exact(x, centers, labels, dist)
+	exactDist(x, centers, labels, dist)
 	for _, v := range dist {
 		res.Inertia += v
 	}
 	return res, nil
 }
 
-// seedCenters draws the k-means++ seeds into the rows of centers; dist is
-// scratch of one entry per row of x.
-func seedCenters(x, centers *mat.Dense, dist []float64, rng *rand.Rand) {
+// seedCenters draws the k-means++ seeds into the rows of centers. Every
+// row's squared distance to every seed is computed on the way, so it also
+// assigns the rows as the assignment step would: labels to the nearest
+// seed (the first on ties), dist to the squared distance to it and second
+// to the squared distance to the next nearest (+Inf for k = 1).
+func seedCenters(x, centers *mat.Dense, dist []float64, labels []int, second []float64, rng *rand.Rand) {
 	n, d := x.Dims()
 	k, _ := centers.Dims()
 	raw, cr := x.RawMatrix(), centers.RawMatrix()
 	row := func(i int) []float64 { return raw.Data[i*raw.Stride : i*raw.Stride+d] }
 	center := func(c int) []float64 { return cr.Data[c*cr.Stride : c*cr.Stride+d] }
 	copy(center(0), row(rng.IntN(n)))
+	c0 := center(0)
 	for i := range dist {
-		dist[i] = sqDist(row(i), center(0))
+		dist[i], labels[i], second[i] = sqDist(row(i), c0), 0, math.Inf(1)
 	}
 	for c := 1; c < k; c++ {
-		var total float64
-		for _, v := range dist {
-			total += v
-		}
-		pick := 0
-		if total > 0 {
-			u := rng.Float64() * total
-			for i, v := range dist {
-				u -= v
-				if u < 0 {
-					pick = i
-					break
-				}
-				pick = i
-			}
-		} else {
-			pick = rng.IntN(n)
-		}
-		copy(center(c), row(pick))
+		copy(center(c), row(pickSeed(dist, rng)))
+		cc := center(c)
 		for i := range dist {
-			dist[i] = math.Min(dist[i], sqDist(row(i), center(c)))
+			switch dd := sqDist(row(i), cc); {
+			case dd < dist[i]:
+				dist[i], second[i], labels[i] = dd, dist[i], c
+			case dd < second[i]:
+				second[i] = dd
+			}
 		}
 	}
+}
+
+// pickSeed draws a row with probability proportional to dist (uniformly
+// when every entry is 0).
+func pickSeed(dist []float64, rng *rand.Rand) int {
+	var total float64
+	for _, v := range dist {
+		total += v
+	}
+	if !(total > 0) {
+		return rng.IntN(len(dist))
+	}
+	u := rng.Float64() * total
+	for i, v := range dist {
+		if u -= v; u < 0 {
+			return i
+		}
+	}
+	return len(dist) - 1
 }
 
 // sumClusters sets the rows of centers to the sums of the rows of x in
@@ -210,10 +264,13 @@ func seedCenters(x, centers *mat.Dense, dist []float64, rng *rand.Rand) {
 func sumClusters(x, centers *mat.Dense, labels, counts []int) {
 	centers.Zero()
 	clear(counts)
+	raw, cr := x.RawMatrix(), centers.RawMatrix()
+	d := raw.Cols
 	for i, c := range labels {
 		counts[c]++
-		cc := centers.RawRowView(c)
-		for j, v := range x.RawRowView(i) {
+		xi := raw.Data[i*raw.Stride : i*raw.Stride+d]
+		cc := cr.Data[c*cr.Stride : c*cr.Stride+d]
+		for j, v := range xi {
 			cc[j] += v
 		}
 	}
@@ -243,113 +300,17 @@ func meansOrReseed(x, centers *mat.Dense, counts []int, dist []float64) {
 	}
 }
 
-// bounds are Hamerly's bounds for Lloyd's assignment step (Hamerly, "Making
-// k-means even faster", SDM 2010): per row an upper bound u_i on the
-// distance to its own centre a and a lower bound l_i on the distance to
-// every other centre, per centre half the distance s_a to its nearest other
-// centre. The nearest centre of row i is still a when u_i < max(s_a, l_i),
-// and then no distance is computed. After an update that moves centre c by
-// p_c, u_i grows by p_a and l_i falls by max_c p_c. A row is skipped only
-// when u_i + slack < max(s_a, l_i), slack = 1e-9·max_i ‖x_i‖ far above the
-// rounding of the bounds and of the squared distances (relative 1e-15 of
-// distances at most 2·max_i ‖x_i‖ over at most a few hundred iterations),
-// so every skipped row would have kept its label, the first nearest centre,
-// in the plain computation too.
-type bounds struct {
-	upper, lower []float64 // per row
-	half, moved  []float64 // per centre
-	old          *mat.Dense
-	slack        float64
-	changes      []int // per chunk of rowGrain rows
-}
-
-func newBounds(x *mat.Dense, k int) *bounds {
-	n, d := x.Dims()
-	var r2 float64
-	for i := 0; i < n; i++ {
-		r2 = math.Max(r2, mat.Dot(x.RowView(i), x.RowView(i)))
-	}
-	return &bounds{upper: make([]float64, n), lower: make([]float64, n), half: make([]float64, k), moved: make([]float64, k),
-		old: mat.NewDense(k, d, nil), slack: 1e-9 * math.Sqrt(r2), changes: make([]int, (n+rowGrain-1)/rowGrain)}
-}
-
-// assign sets each label to the nearest centre (the first on ties), dist
-// to the squared distance of the rows it computes, and the bounds; it
-// returns how many labels changed. Rows labelled −1 are computed.
-func (b *bounds) assign(x, centers *mat.Dense, labels []int, dist []float64) int {
-	n, d := x.Dims()
-	k, _ := centers.Dims()
+// exactDist sets dist to the squared distance of every row to its centre.
+func exactDist(x, centers *mat.Dense, labels []int, dist []float64) {
 	raw, cr := x.RawMatrix(), centers.RawMatrix()
-	center := func(c int) []float64 { return cr.Data[c*cr.Stride : c*cr.Stride+d] }
-	for c := range b.half {
-		b.half[c] = math.Inf(1)
-		for o := range k {
-			if o != c {
-				b.half[c] = math.Min(b.half[c], math.Sqrt(sqDist(center(c), center(o)))/2)
-			}
-		}
-	}
-	clear(b.changes)
-	parallel.For(len(b.changes), 1, func(lo, hi int) {
-		for ch := lo; ch < hi; ch++ {
-			for i := ch * rowGrain; i < min(n, (ch+1)*rowGrain); i++ {
-				xi := raw.Data[i*raw.Stride : i*raw.Stride+d]
-				a := labels[i]
-				if a >= 0 {
-					m := math.Max(b.half[a], b.lower[i])
-					if b.upper[i]+b.slack < m {
-						continue
-					}
-					da := sqDist(xi, center(a))
-					if b.upper[i] = math.Sqrt(da); b.upper[i]+b.slack < m {
-						dist[i] = da
-						continue
-					}
-				}
-				best, second, bc := math.Inf(1), math.Inf(1), 0
-				for c := 0; c < k; c++ {
-					dd := sqDist(xi, center(c))
-					if dd < best {
-						best, second, bc = dd, best, c
-					} else if dd < second {
-						second = dd
-					}
-				}
-				if a != bc {
-					b.changes[ch]++
-				}
-				labels[i], dist[i], b.upper[i], b.lower[i] = bc, best, math.Sqrt(best), math.Sqrt(second)
-			}
-		}
-	})
-	total := 0
-	for _, c := range b.changes {
-		total += c
-	}
-	return total
-}
-
-// move updates the bounds for the centres' move from b.old to centers.
-func (b *bounds) move(centers *mat.Dense, labels []int) {
-	var most float64
-	for c := range b.moved {
-		b.moved[c] = math.Sqrt(sqDist(b.old.RawRowView(c), centers.RawRowView(c)))
-		most = math.Max(most, b.moved[c])
-	}
+	d := raw.Cols
 	for i, a := range labels {
-		b.upper[i] += b.moved[a]
-		b.lower[i] -= most
-	}
-}
-
-// exact sets dist to the squared distance of every row to its centre.
-func (b *bounds) exact(x, centers *mat.Dense, labels []int, dist []float64) {
-	for i, a := range labels {
-		dist[i] = sqDist(x.RawRowView(i), centers.RawRowView(a))
+		dist[i] = sqDist(raw.Data[i*raw.Stride:i*raw.Stride+d], cr.Data[a*cr.Stride:a*cr.Stride+d])
 	}
 }
 
 func sqDist(a, b []float64) float64 {
+	b = b[:len(a)]
 	var s float64
 	for i, v := range a {
 		t := v - b[i]

@@ -5,23 +5,28 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/internal/parallel"
+	"github.com/gssl/gssl/internal/sharedtest"
+	"github.com/gssl/gssl/laplacian"
+	"github.com/gssl/gssl/loaders"
 )
 
 // lloydRef is lloyd before Hamerly's bounds: plain Lloyd, every distance
-// in every iteration (assignRef, the assignment step as it was), the
-// reference of TestLloydBoundsBitwise. The seeding and the update are
+// in every iteration (assignRef, the assignment step as it was), from the
+// seeds of seedCentersRef (the seeding as it was before it assigned the
+// rows too), the reference of TestLloydBoundsBitwise. The update is
 // lloyd's own (unchanged by the bounds).
 func lloydRef(ctx context.Context, x *mat.Dense, k, maxIter int, rng *rand.Rand) (*KMeansResult, error) {
 	n, d := x.Dims()
 	centers := mat.NewDense(k, d, nil)
 	dist := make([]float64, n)
-	seedCenters(x, centers, dist, rng)
+	seedCentersRef(x, centers, dist, rng)
 	labels := make([]int, n)
 	for i := range labels {
 		labels[i] = -1
@@ -48,6 +53,42 @@ func lloydRef(ctx context.Context, x *mat.Dense, k, maxIter int, rng *rand.Rand)
 		res.Inertia += v
 	}
 	return res, nil
+}
+
+// seedCentersRef draws the k-means++ seeds into the rows of centers as
+// seedCenters did before it assigned the rows; dist is scratch of one
+// entry per row of x.
+func seedCentersRef(x, centers *mat.Dense, dist []float64, rng *rand.Rand) {
+	n, _ := x.Dims()
+	k, _ := centers.Dims()
+	copy(centers.RawRowView(0), x.RawRowView(rng.IntN(n)))
+	for i := range dist {
+		dist[i] = sqDist(x.RawRowView(i), centers.RawRowView(0))
+	}
+	for c := 1; c < k; c++ {
+		var total float64
+		for _, v := range dist {
+			total += v
+		}
+		pick := 0
+		if total > 0 {
+			u := rng.Float64() * total
+			for i, v := range dist {
+				u -= v
+				if u < 0 {
+					pick = i
+					break
+				}
+				pick = i
+			}
+		} else {
+			pick = rng.IntN(n)
+		}
+		copy(centers.RawRowView(c), x.RawRowView(pick))
+		for i := range dist {
+			dist[i] = math.Min(dist[i], sqDist(x.RawRowView(i), centers.RawRowView(c)))
+		}
+	}
 }
 
 // assignRef sets each label to the nearest centre (the first on ties) and dist
@@ -131,16 +172,118 @@ func TestLloydBoundsBitwise(t *testing.T) {
 			k, iter int
 		}{fmt.Sprintf("crowded %d", r), blobs(40, 2, 3, 1), 15, 300})
 	}
-	for _, c := range cases {
-		for seed := uint64(0); seed < 6; seed++ {
-			got, err := lloyd(context.Background(), c.x, c.k, c.iter, rand.New(rand.NewPCG(seed, 9)))
-			require.NoError(t, err)
-			want, err := lloydRef(context.Background(), c.x, c.k, c.iter, rand.New(rand.NewPCG(seed, 9)))
-			require.NoError(t, err)
-			require.Equal(t, want.Labels, got.Labels, "%s seed %d", c.name, seed)
-			require.True(t, mat.Equal(want.Centers, got.Centers), "%s seed %d", c.name, seed)
-			require.Equal(t, math.Float64bits(want.Inertia), math.Float64bits(got.Inertia), "%s seed %d", c.name, seed)
-			require.Equal(t, [3]any{want.Iterations, want.Moved, want.Converged}, [3]any{got.Iterations, got.Moved, got.Converged}, "%s seed %d", c.name, seed)
+	defer func(m int) { maxPairedCentres = m }(maxPairedCentres)
+	for _, paired := range []int{maxPairedCentres, 0} { // with and without Elkan's test
+		maxPairedCentres = paired
+		for _, c := range cases {
+			for seed := uint64(0); seed < 6; seed++ {
+				for _, rows := range []bool{false, true} {
+					cfg := lloydConfig{k: c.k, maxIter: c.iter, slack: boundSlack(c.x), parallelRows: rows}
+					got, err := lloyd(context.Background(), c.x, cfg, rand.New(rand.NewPCG(seed, 9)))
+					require.NoError(t, err)
+					want, err := lloydRef(context.Background(), c.x, c.k, c.iter, rand.New(rand.NewPCG(seed, 9)))
+					require.NoError(t, err)
+					requireSameRun(t, want, got, "%s seed %d paired %d rows %v", c.name, seed, paired, rows)
+				}
+			}
+		}
+	}
+}
+
+// requireSameRun checks that two k-means results are bitwise the same.
+func requireSameRun(t *testing.T, want, got *KMeansResult, msg string, args ...any) {
+	t.Helper()
+	m := fmt.Sprintf(msg, args...)
+	require.Equal(t, want.Labels, got.Labels, m)
+	require.True(t, mat.Equal(want.Centers, got.Centers), m)
+	require.Equal(t, math.Float64bits(want.Inertia), math.Float64bits(got.Inertia), m)
+	require.Equal(t, [3]any{want.Iterations, want.Moved, want.Converged}, [3]any{got.Iterations, got.Moved, got.Converged}, m)
+}
+
+// kmeansRef is KMeans on lloydRef: the restarts one after the other, the
+// smallest inertia winning (the first on ties).
+func kmeansRef(x *mat.Dense, k int, s KMeansSettings) *KMeansResult {
+	var best *KMeansResult
+	for r := 0; r < s.Restarts; r++ {
+		run, err := lloydRef(context.Background(), x, k, DefaultKMeansMaxIter, rand.New(rand.NewPCG(s.Seed, uint64(r))))
+		if err != nil {
+			panic(err)
+		}
+		if best == nil || run.Inertia < best.Inertia {
+			best = run
+		}
+	}
+	return best
+}
+
+// TestKMeansSpectralEmbeddingsBitwise: on the spectral embeddings gssl
+// cluster --lcc clusters (Cora's and Amazon Photo's largest components),
+// KMeans gives bitwise the result of plain Lloyd over the same restarts
+// (kmeansRef), under GOMAXPROCS 1, 2 and 8 and with restarts in parallel
+// (10) or one after the other with the rows split (1): the result does not
+// depend on the number of cores.
+func TestKMeansSpectralEmbeddingsBitwise(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	for _, name := range []string{"cora", "amazon_photo"} {
+		ds, err := loaders.LoadNodeDataset(sharedtest.Data(t, name))
+		require.NoError(t, err)
+		sub, err := ds.Graph.LargestComponent()
+		require.NoError(t, err)
+		r, err := LaplacianEigs(context.Background(), sub.CSR, laplacian.Symmetric, laplacian.Options{}, ds.Classes, Settings{})
+		require.NoError(t, err)
+		u := mat.DenseCopyOf(r.Vectors)
+		normalizeRows(u)
+		for _, s := range []KMeansSettings{{Restarts: DefaultKMeansRestarts, Seed: 0}, {Restarts: 1, Seed: 5}, {Restarts: 3, Seed: 2}} {
+			want := kmeansRef(u, ds.Classes, s)
+			for _, procs := range []int{1, 2, 8} {
+				runtime.GOMAXPROCS(procs)
+				got, err := KMeans(context.Background(), u, ds.Classes, s)
+				require.NoError(t, err)
+				requireSameRun(t, want, got, "%s %+v GOMAXPROCS %d", name, s, procs)
+			}
+		}
+	}
+}
+
+// TestNearestAgainstBruteForce: bounds.nearest, from any starting centre,
+// returns the first nearest centre and its squared distance as a scan of
+// every centre does, and a lower bound on the distance to every other
+// centre, on integer points and centres (many exact ties), with and without
+// Elkan's test.
+func TestNearestAgainstBruteForce(t *testing.T) {
+	rng := rand.New(rand.NewPCG(81, 82))
+	defer func(m int) { maxPairedCentres = m }(maxPairedCentres)
+	for _, paired := range []int{maxPairedCentres, 0} {
+		maxPairedCentres = paired
+		for trial := 0; trial < 200; trial++ {
+			k, d := 1+rng.IntN(9), 1+rng.IntN(3)
+			centers := mat.NewDense(k, d, nil)
+			for c := 0; c < k; c++ {
+				for j := 0; j < d; j++ {
+					centers.Set(c, j, float64(rng.IntN(5)))
+				}
+			}
+			x := mat.NewDense(1, d, nil)
+			b := newBounds(1, k, d, lloydConfig{k: k, slack: 1e-9 * 8})
+			b.centreDistances(centers)
+			for p := 0; p < 20; p++ {
+				for j := 0; j < d; j++ {
+					x.Set(0, j, float64(rng.IntN(5)))
+				}
+				xi := x.RawRowView(0)
+				wantC, wantD, second := 0, math.Inf(1), math.Inf(1)
+				for c := 0; c < k; c++ {
+					if dd := sqDist(xi, centers.RawRowView(c)); dd < wantD {
+						wantC, wantD, second = c, dd, wantD
+					} else if dd < second {
+						second = dd
+					}
+				}
+				a := rng.IntN(k)
+				c, dd, lower := b.nearest(xi, centers.RawMatrix(), a, sqDist(xi, centers.RawRowView(a)))
+				require.Equal(t, [2]any{wantC, wantD}, [2]any{c, dd}, "trial %d start %d paired %d", trial, a, paired)
+				require.LessOrEqual(t, lower, math.Sqrt(second)+1e-12, "trial %d start %d paired %d", trial, a, paired)
+			}
 		}
 	}
 }

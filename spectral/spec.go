@@ -16,7 +16,7 @@ const MaxKMeansRestarts = 100000
 type ClusteringSpec struct {
 	Clusters int     `json:"clusters"` // k in [1, nodes]; 0 until the caller fills it in (gssl cluster takes the number of classes)
 	Restarts int     `json:"restarts"` // k-means++ restarts in [1, MaxKMeansRestarts]
-	Tol      float64 `json:"tol"`      // the eigensolver's, in (0, 1), or 0 for DefaultTol
+	Tol      float64 `json:"tol"`      // the eigensolver's, in (0, 1), or 0 for DefaultClusteringTol
 	Isolated string  `json:"isolated"` // laplacian.ParseIsolated's names
 }
 
