@@ -51,7 +51,7 @@ func TestDesignFormsAgree(t *testing.T) {
 	ref, err := newDesign(z)
 	require.NoError(t, err)
 	nnz := countNonZero(ref.scaled)
-	require.Less(t, float64(nnz), sparseDesignDensity*float64(r*c), "the test needs a sparse design")
+	require.Less(t, 2*nnz, r*c, "the test needs a sparse design (a fit on its sparse rows skips most entries)")
 	for _, form := range []designForm{denseForm, sparseForm, rowSpaceForm} {
 		d := &design{scaled: ref.scaled, scale: ref.scale, cols: c}
 		require.NoError(t, d.as(form, nnz))
@@ -81,6 +81,18 @@ func TestRowSpaceCheaper(t *testing.T) {
 	require.False(t, rowSpaceCheaper(1053, 2089, 286000))
 	require.False(t, rowSpaceCheaper(1053, 2089, 1053*2089))
 	require.False(t, rowSpaceCheaper(100, 110, 1000), "barely more columns than rows")
+}
+
+// TestSparseCheaper checks the primal form at the densities of actor's and
+// squirrel's training designs: sparse at 3 % non-zero entries (actor,
+// K = 1), dense at 33 % (actor, K = 2) and 52 % (squirrel, K = 2), where
+// the sparse products took 3 to 4 times as long.
+func TestSparseCheaper(t *testing.T) {
+	require.True(t, sparseCheaper(3648, 932, 107446))
+	require.False(t, sparseCheaper(3648, 932, 1135471))
+	require.False(t, sparseCheaper(1053, 2089, 1146185))
+	require.False(t, sparseCheaper(10, 10, 100), "no zero entry")
+	require.True(t, sparseCheaper(10, 10, 0), "a zero design")
 }
 
 // TestSGCGridWorkers fits SGCGrid with one worker and with two, where

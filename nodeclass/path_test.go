@@ -15,13 +15,24 @@ import (
 	"github.com/gssl/gssl/loaders"
 )
 
+// pathProbTol bounds the difference of the probabilities of a model of the
+// grid's path, stopped at ‖∇J‖_∞ ≤ pathGradTol, from the model fitted
+// alone to 1e-6, per class and node (the largest row sum of |Δp| over the
+// classes): J is λ-strongly convex, so the coefficients of the path's fit
+// are within √p·pathGradTol/λ of the optimum in the worst case; in
+// practice the probabilities move 0.012 at λ = 1e-5 (chameleon, K = 1),
+// and the bound allows four times that, and 1e-3 where pathGradTol/λ is
+// small.
+func pathProbTol(l2 float64) float64 { return max(1e-3, 0.05*pathGradTol/l2) }
+
 // TestSGCGridPathMatchesColdFits checks the warm-started, preconditioned
-// penalty path of SGCGrid (design.fit) against every model of the grid
-// fitted alone from zero without preconditioning (logreg's defaults): on
-// Cora's Planetoid split and on split 0 of the heterophilous
-// chameleon_filtered, both choose the same model on the validation nodes,
-// and every model's probabilities agree within what the stopping rule
-// ‖∇J‖_∞ ≤ 1e-6 leaves (both fits stop there, on the same strictly convex
+// penalty path of SGCGrid (design.fit, stopped at pathGradTol) against
+// every model of the grid fitted alone from zero without preconditioning
+// (logreg's defaults, stopped at 1e-6): on Cora's Planetoid split and on
+// split 0 of the heterophilous chameleon_filtered, both choose the same
+// model on the validation nodes, every model's validation accuracy is
+// within one node, and every model's probabilities agree within
+// pathProbTol (both fits approach the optimum of the same strictly convex
 // J).
 func TestSGCGridPathMatchesColdFits(t *testing.T) {
 	for _, tc := range []struct{ name, dir, split string }{
@@ -67,7 +78,7 @@ func TestSGCGridPathMatchesColdFits(t *testing.T) {
 				require.NoError(t, err)
 				var diff mat.Dense
 				diff.Sub(pw, pc)
-				require.Less(t, mat.Norm(&diff, math.Inf(1))/float64(ds.Classes), 1e-3, "%v: probabilities", warm)
+				require.Less(t, mat.Norm(&diff, math.Inf(1))/float64(ds.Classes), pathProbTol(warm.L2), "%v: probabilities", warm)
 				aw, err := eval.Accuracy(estimator.Argmax(pw), ds.Labels, split.Val)
 				require.NoError(t, err)
 				ac, err := eval.Accuracy(estimator.Argmax(pc), ds.Labels, split.Val)
