@@ -169,13 +169,7 @@ func mulTSum[T Float](c []float64, ldc int, a, b []*Panels[T], p0, p1 int, alpha
 				if min((q+n)*nr, cols) <= row0 {
 					continue // the tiles lie below the diagonal
 				}
-				clear(acc[:n*MR*nr])
-				for s := range a {
-					tl.run(n, a[s].K, a[s].Panel(pa), b[s], q, tile[:])
-					for i, v := range tile[:n*MR*nr] {
-						acc[i] += float64(v)
-					}
-				}
+				sumTiles(acc[:n*MR*nr], tile[:n*MR*nr], tl, a, b, pa, q, n)
 				for h := range n {
 					col0 := (q + h) * nr
 					ncol := min(nr, cols-col0)
@@ -189,6 +183,27 @@ func mulTSum[T Float](c []float64, ldc int, a, b []*Panels[T], p0, p1 int, alpha
 				}
 			}
 			q += n
+		}
+	}
+}
+
+// sumTiles sets acc to the sum over the pairs s of the tiles of A_s panel
+// pa against B_s panels q…q+n−1, tile being the kernels' scratch. With one
+// pair the tile is converted without a separate clear (acc = 0 + v,
+// as the sum over one pair, bitwise).
+func sumTiles[T Float](acc []float64, tile []T, tl tiler[T], a, b []*Panels[T], pa, q, n int) {
+	if len(a) == 1 {
+		tl.run(n, a[0].K, a[0].Panel(pa), b[0], q, tile)
+		for i, v := range tile {
+			acc[i] = 0 + float64(v)
+		}
+		return
+	}
+	clear(acc)
+	for s := range a {
+		tl.run(n, a[s].K, a[s].Panel(pa), b[s], q, tile)
+		for i, v := range tile {
+			acc[i] += float64(v)
 		}
 	}
 }
