@@ -20,7 +20,14 @@
 // (1e-5 … 1e5 for ConstantKernel, Matern length scale and WhiteKernel).
 //
 // The optimiser stops when the log likelihood has not improved (by 1e-10
-// relative) for 5 iterations.
+// relative) for 5 iterations. Its line search backtracks from the
+// quasi-Newton step until the sufficient-decrease (Armijo) condition
+// holds: near the optimum, where the noise hyperparameter sits at its
+// lower bound and K is ill-conditioned, the log likelihood is reproducible
+// to about 5e-13 relative only, and a bracketing search (gonum's default
+// bisection) spends tens of evaluations searching that rounding noise
+// (srmnist, 2 000 images: 116 evaluations against 61, the same optimum to
+// 2e-14).
 //
 // With W = ααᵀ − K⁻¹ the three traces are sums over the entries of W:
 //

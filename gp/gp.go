@@ -278,7 +278,7 @@ func (r *Regressor) fitKnown(ctx context.Context, x *mat.Dense, y []float64) err
 			GradientThreshold: 1e-5,
 			Converger:         &ContextConverger{Context: ctx, Inner: &optimize.FunctionConverge{Absolute: 1e-9, Relative: 1e-10, Iterations: 5}},
 		}
-		res, err := optimize.Minimize(problem, u0, settings, &optimize.LBFGS{})
+		res, err := optimize.Minimize(problem, u0, settings, &optimize.LBFGS{Linesearcher: &optimize.Backtracking{}})
 		if cerr := ctx.Err(); cerr != nil {
 			return fmt.Errorf("gp: fit cancelled: %w", cerr)
 		}
