@@ -27,7 +27,7 @@ func BenchmarkLikelihood(b *testing.B) {
 		}
 		y[i] = rng.NormFloat64()
 	}
-	l := &likelihood{cov: Matern52, d2: sqDistances(x, x), y: y, jitter: 1e-10}
+	l := newLikelihood(Matern52, sqDistances(x, x), y, 1e-10)
 	h := Hyperparameters{Amplitude: 1.5, LengthScale: 4, Noise: 0.1}
 	for b.Loop() {
 		l.last = Hyperparameters{} // no cache

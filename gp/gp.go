@@ -233,9 +233,8 @@ func (r *Regressor) fitKnown(ctx context.Context, x *mat.Dense, y []float64) err
 	if err := checkData(x, y); err != nil {
 		return err
 	}
-	d2 := sqDistances(x, x)
 	init := r.initial()
-	lik := &likelihood{cov: r.Covariance, d2: d2, y: y, jitter: r.jitter()}
+	lik := newLikelihood(r.Covariance, sqDistances(x, x), y, r.jitter())
 	best := init
 	evals := 0
 	if !r.Fixed {
@@ -279,7 +278,7 @@ func (r *Regressor) fitKnown(ctx context.Context, x *mat.Dense, y []float64) err
 			GradientThreshold: 1e-5,
 			Converger:         &ContextConverger{Context: ctx, Inner: &optimize.FunctionConverge{Absolute: 1e-9, Relative: 1e-10, Iterations: 5}},
 		}
-		res, err := optimize.Minimize(problem, u0, settings, &optimize.LBFGS{})
+		res, err := optimize.Minimize(problem, u0, settings, &optimize.LBFGS{Linesearcher: &optimize.Backtracking{}})
 		if cerr := ctx.Err(); cerr != nil {
 			return fmt.Errorf("gp: fit cancelled: %w", cerr)
 		}
@@ -292,7 +291,9 @@ func (r *Regressor) fitKnown(ctx context.Context, x *mat.Dense, y []float64) err
 		// A line-search failure after progress still leaves a usable optimum.
 		best = box.hyper(res.X)
 	}
-	post, err := factor(r.Covariance, x, d2, y, best, r.jitter())
+	dist := lik.dist
+	lik = nil // its n×n buffers are no longer needed
+	post, err := factor(r.Covariance, x, dist, y, best, r.jitter())
 	if err != nil {
 		return err
 	}
@@ -415,10 +416,11 @@ func (p *posterior) cross(cov Covariance, x *mat.Dense) *mat.Dense {
 	return d2
 }
 
-// factor builds the posterior at fixed hyperparameters.
-func factor(cov Covariance, x, d2 *mat.Dense, y []float64, h Hyperparameters, jitter float64) (*posterior, error) {
+// factor builds the posterior at fixed hyperparameters; dist holds the
+// covDistance of the squared distances between the rows of x.
+func factor(cov Covariance, x, dist *mat.Dense, y []float64, h Hyperparameters, jitter float64) (*posterior, error) {
 	n := len(y)
-	k := covariance(cov, d2, h, jitter)
+	k := covariance(cov, dist, h, jitter)
 	p := &posterior{hyper: h, x: mat.DenseCopyOf(x), jitter: jitter}
 	r, ok := dense.Cholesky(k)
 	if !ok {

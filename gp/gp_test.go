@@ -79,7 +79,7 @@ func testLikelihoodAgainstReference(t *testing.T, n int) {
 	x, y := sample(1, n, 3)
 	for _, cov := range []Covariance{Matern52, SquaredExponential} {
 		h := Hyperparameters{Amplitude: 1.3, LengthScale: 0.7, Noise: 0.05}
-		lik := &likelihood{cov: cov, d2: sqDistances(x, x), y: y, jitter: 1e-10}
+		lik := newLikelihood(cov, sqDistances(x, x), y, 1e-10)
 		v, g, err := lik.eval(h, true)
 		require.NoError(t, err)
 		require.InEpsilon(t, referenceLML(cov, x, y, h), v, solveTol, "%v n=%d", cov, n)
@@ -196,9 +196,9 @@ func scaled(h Hyperparameters, p int, s float64) Hyperparameters {
 	return h
 }
 
-// TestUpperInverseAgainstGonum: the slab-wise inverse of a triangle equals
+// TestOldUpperInverseAgainstGonum: the slab-wise inverse of the old path of a triangle equals
 // gonum's, across slab boundaries.
-func TestUpperInverseAgainstGonum(t *testing.T) {
+func TestOldUpperInverseAgainstGonum(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for _, n := range []int{1, 7, upperSlab, upperSlab + 1, 3*upperSlab + 5} {
 		r := mat.NewTriDense(n, mat.Upper, nil)

@@ -4,8 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/internal/dense"
@@ -64,12 +63,27 @@ func rowSqNorms(x *mat.Dense) []float64 {
 	return s
 }
 
+// covDistance is the form of the squared distance d2 that the covariance
+// reads: √(5d²) for Matérn 5/2 (so that u = √(5d²)/ℓ needs no square root
+// per evaluation), d² itself for the squared exponential.
+func covDistance(cov Covariance, d2 float64) float64 {
+	if cov == SquaredExponential {
+		return d2
+	}
+	return math.Sqrt(5 * d2)
+}
+
 // unitCov is the covariance with amplitude 1 at squared distance d2.
 func unitCov(cov Covariance, d2, length float64) float64 {
+	return unitCovAt(cov, covDistance(cov, d2), length)
+}
+
+// unitCovAt is the covariance with amplitude 1 at s = covDistance(d²).
+func unitCovAt(cov Covariance, s, length float64) float64 {
 	if cov == SquaredExponential {
-		return math.Exp(-d2 / (2 * length * length))
+		return math.Exp(-s / (2 * length * length))
 	}
-	u := math.Sqrt(5*d2) / length
+	u := s / length
 	return (1 + u + u*u/3) * math.Exp(-u)
 }
 
@@ -83,60 +97,29 @@ func logDetFromFactor(r *mat.TriDense) float64 {
 	return 2 * s
 }
 
-// logLengthSlope is (∂k/∂ log ℓ)/k at squared distance d2: for Matérn 5/2
+// lengthSlopeAt is (∂k/∂ log ℓ)/k at s = covDistance(d²): for Matérn 5/2
 // with u = √(5d²)/ℓ, k = (1 + u + u²/3)e^{−u} and ∂k/∂ log ℓ = u²(1 + u)e^{−u}/3,
 // whose ratio needs no exponential; for the squared exponential, d²/ℓ².
-func logLengthSlope(cov Covariance, d2, length float64) float64 {
+func lengthSlopeAt(cov Covariance, s, length float64) float64 {
 	if cov == SquaredExponential {
-		return d2 / (length * length)
+		return s / (length * length)
 	}
-	u := math.Sqrt(5*d2) / length
+	u := s / length
 	return u * u * (1 + u) / (3 * (1 + u + u*u/3))
 }
 
-// upperSlab is the number of columns of R⁻¹ that upperInverse computes
-// with one triangular solve.
-const upperSlab = 128
-
-// upperInverse returns R⁻¹ for an upper triangular R with a stored
-// diagonal. Columns [j0, j1) of R⁻¹ are zero below row j1, so they solve
-// R[:j1, :j1]·X = I[:j1, j0:j1] with the leading block only (n³/6
-// multiply-adds in all, against n³/2 for a solve with the whole identity);
-// the slabs are independent and run in parallel.
-func upperInverse(r *mat.TriDense) *mat.TriDense {
-	rr := r.RawTriangular()
-	n := rr.N
-	z := make([]float64, n*n)
-	slabs := (n + upperSlab - 1) / upperSlab
-	parallel.For(slabs, 1, func(lo, hi int) {
-		for s := lo; s < hi; s++ {
-			j0, j1 := s*upperSlab, min((s+1)*upperSlab, n)
-			var lead mat.TriDense
-			lead.SetRawTriangular(blas64.Triangular{N: j1, Stride: rr.Stride, Data: rr.Data, Uplo: blas.Upper, Diag: blas.NonUnit})
-			x := mat.NewDense(j1, j1-j0, nil)
-			for j := j0; j < j1; j++ {
-				x.Set(j, j-j0, 1)
-			}
-			dense.TriSolve(&lead, false, x)
-			for i := 0; i < j1; i++ {
-				copy(z[i*n+j0:i*n+j1], x.RawRowView(i))
-			}
-		}
-	})
-	return mat.NewTriDense(n, mat.Upper, z)
-}
-
-// covariance returns a·k(D2) + (v + jitter)·I.
-func covariance(cov Covariance, d2 *mat.Dense, h Hyperparameters, jitter float64) *mat.SymDense {
-	n, _ := d2.Dims()
+// covariance returns a·k(D) + (v + jitter)·I for the matrix D of
+// covDistance values.
+func covariance(cov Covariance, dist *mat.Dense, h Hyperparameters, jitter float64) *mat.SymDense {
+	n, _ := dist.Dims()
 	k := mat.NewSymDense(n, nil)
 	raw := k.RawSymmetric()
 	parallel.For(n, 64, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
-			src := d2.RawRowView(i)
+			src := dist.RawRowView(i)
 			dst := raw.Data[i*raw.Stride : i*raw.Stride+n]
 			for j := i; j < n; j++ {
-				dst[j] = h.Amplitude * unitCov(cov, src[j], h.LengthScale)
+				dst[j] = h.Amplitude * unitCovAt(cov, src[j], h.LengthScale)
 			}
 			dst[i] += h.Noise + jitter
 		}
@@ -144,13 +127,36 @@ func covariance(cov Covariance, d2 *mat.Dense, h Hyperparameters, jitter float64
 	return k
 }
 
+// distances returns the matrix of covDistance(‖x_i − x_j‖²), overwriting
+// the squared distances d2 (its upper triangle is what is read).
+func distances(cov Covariance, d2 *mat.Dense) *mat.Dense {
+	n, _ := d2.Dims()
+	parallel.For(n, 64, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			row := d2.RawRowView(i)
+			for j := i; j < n; j++ {
+				row[j] = covDistance(cov, row[j])
+			}
+		}
+	})
+	return d2
+}
+
 // likelihood evaluates the log marginal likelihood and its gradient with
-// respect to (log a, log ℓ, log v).
+// respect to (log a, log ℓ, log v). Its n×n buffers are kept across
+// evaluations: f holds K in its upper triangle (factored in place into R)
+// and a·k(D) (the amplitude part of K) below it; inv holds R⁻¹.
 type likelihood struct {
 	cov    Covariance
-	d2     *mat.Dense
+	dist   *mat.Dense // covDistance of the squared distances (upper triangle)
 	y      []float64
 	jitter float64
+
+	f    []float64
+	kd   []float64 // the diagonal of K
+	a    []float64 // α = K⁻¹y
+	inv  *inverse
+	grad []float64
 
 	last     Hyperparameters
 	lastVal  float64
@@ -158,61 +164,76 @@ type likelihood struct {
 	haveGrad bool
 }
 
+// newLikelihood returns the likelihood of targets y at points with
+// squared distances d2 (overwritten by their covDistance).
+func newLikelihood(cov Covariance, d2 *mat.Dense, y []float64, jitter float64) *likelihood {
+	return &likelihood{cov: cov, dist: distances(cov, d2), y: y, jitter: jitter}
+}
+
+// covTile is the order of the tiles in which fillCovariance writes K and
+// its mirror image, so that both stay in cache.
+const covTile = 64
+
+// fillCovariance sets the upper triangle of f to K = a·k(D) + (v + jitter)·I
+// and the entries below the diagonal to a·k(D) (f[j·n+i] = K_ij, j > i),
+// in one pass over D.
+func (l *likelihood) fillCovariance(h Hyperparameters) {
+	n := len(l.y)
+	f, dist := l.f, l.dist.RawMatrix()
+	tiles := (n + covTile - 1) / covTile
+	prefix := make([]int, tiles+1)
+	for t := 0; t < tiles; t++ {
+		prefix[t+1] = prefix[t] + (n - t*covTile)
+	}
+	parallel.Balanced(prefix, 4*covTile*covTile, func(lo, hi int) {
+		for ti := lo; ti < hi; ti++ {
+			i0, i1 := ti*covTile, min((ti+1)*covTile, n)
+			for j0 := i0; j0 < n; j0 += covTile {
+				j1 := min(j0+covTile, n)
+				for i := i0; i < i1; i++ {
+					src := dist.Data[i*dist.Stride : i*dist.Stride+j1]
+					for j := max(j0, i); j < j1; j++ {
+						v := h.Amplitude * unitCovAt(l.cov, src[j], h.LengthScale)
+						f[i*n+j] = v
+						f[j*n+i] = v
+					}
+				}
+			}
+			for i := i0; i < i1; i++ {
+				f[i*n+i] += h.Noise + l.jitter
+				l.kd[i] = f[i*n+i]
+			}
+		}
+	})
+}
+
 func (l *likelihood) eval(h Hyperparameters, wantGrad bool) (float64, []float64, error) {
 	if h == l.last && l.lastGrad != nil && (l.haveGrad || !wantGrad) {
 		return l.lastVal, l.lastGrad, nil
 	}
 	n := len(l.y)
-	k := covariance(l.cov, l.d2, h, l.jitter)
-	// K = RᵀR by the GEMM-based blocked Cholesky of internal/dense, faster
-	// than gonum's pure-Go factorisation and inverse (BenchmarkLikelihood).
-	r, ok := dense.Cholesky(k)
-	if !ok {
+	if l.f == nil {
+		l.f, l.kd, l.a = make([]float64, n*n), make([]float64, n), make([]float64, n)
+	}
+	l.fillCovariance(h)
+	// K = RᵀR in place by the GEMM-based blocked Cholesky of internal/dense,
+	// which leaves a·k(D) below the diagonal for the gradient.
+	if !dense.CholeskyUpper(l.f, n) {
 		return math.NaN(), nil, fmt.Errorf("covariance not positive definite at %v", h)
 	}
-	a := mat.NewVecDense(n, append([]float64(nil), l.y...))
-	am := a.RawVector()
-	av := mat.NewDense(n, 1, am.Data) // α = R^{-1} R^{-T} y, in place
+	r := mat.NewTriDense(n, mat.Upper, l.f) // only the upper triangle is read
+	copy(l.a, l.y)
+	av := mat.NewDense(n, 1, l.a) // α = R^{-1} R^{-T} y, in place
 	dense.TriSolve(r, true, av)
 	dense.TriSolve(r, false, av)
-	yv := mat.NewVecDense(n, l.y)
-	val := -0.5*mat.Dot(a, yv) - 0.5*logDetFromFactor(r) - 0.5*float64(n)*math.Log(2*math.Pi)
+	val := -0.5*floats.Dot(l.a, l.y) - 0.5*logDetFromFactor(r) - 0.5*float64(n)*math.Log(2*math.Pi)
 	grad := make([]float64, 3)
 	if wantGrad {
-		inv := dense.Gram(upperInverse(r), 1) // K⁻¹ = R⁻¹R⁻ᵀ
-		ad := a.RawVector().Data
-		ir := inv.RawSymmetric()
-		kr := k.RawSymmetric()
-		diag := h.Noise + l.jitter
-		// W = ααᵀ − K⁻¹; ∂/∂θ = ½ Σ_ij W_ij ∂K_ij (symmetric: diagonal once, off-diagonal twice).
-		type part struct{ amp, length, trace float64 }
-		parts := make([]part, parallel.Workers()*4)
-		chunk := (n + len(parts) - 1) / len(parts)
-		parallel.For(len(parts), 1, func(lo, hi int) {
-			for p := lo; p < hi; p++ {
-				var s part
-				for i := p * chunk; i < min(n, (p+1)*chunk); i++ {
-					drow := l.d2.RawRowView(i)
-					irow := ir.Data[i*ir.Stride:]
-					krow := kr.Data[i*kr.Stride:]
-					for j := i; j < n; j++ {
-						w := ad[i]*ad[j] - irow[j]
-						// a·k(d²), read back from K rather than evaluated again
-						ak := krow[j]
-						if j != i {
-							w *= 2
-						} else {
-							s.trace += w
-							ak -= diag
-						}
-						s.amp += w * ak
-						s.length += w * ak * logLengthSlope(l.cov, drow[j], h.LengthScale)
-					}
-				}
-				parts[p] = s
-			}
-		})
-		for _, s := range parts {
+		if l.inv == nil {
+			l.inv = newInverse(n)
+		}
+		l.inv.invert(l.f)
+		for _, s := range l.inv.gradientParts(l, h) {
 			grad[0] += 0.5 * s.amp
 			grad[1] += 0.5 * s.length
 			grad[2] += 0.5 * s.trace * h.Noise

@@ -241,6 +241,20 @@ func CholeskyInPlace(d []float64, m int) (*mat.TriDense, bool) {
 	for i := 1; i < m; i++ {
 		clear(d[i*m : i*m+i])
 	}
+	if !CholeskyUpper(d, m) {
+		return nil, false
+	}
+	return mat.NewTriDense(m, mat.Upper, d), true
+}
+
+// CholeskyUpper is CholeskyInPlace without the zeroing: it reads and
+// overwrites only the upper triangle of d (the entries j ≥ i of row i),
+// so that the caller may keep data of its own below the diagonal. It
+// reports false when the matrix is not numerically positive definite.
+func CholeskyUpper(d []float64, m int) bool {
+	if len(d) < m*m {
+		panic(fmt.Sprintf("dense: CholeskyUpper: %d values for a %d×%d matrix", len(d), m, m))
+	}
 	var pa, pb *gemm.Panels[float64]
 	for k0 := 0; k0 < m; k0 += cholBlock {
 		k1 := min(k0+cholBlock, m)
@@ -256,7 +270,7 @@ func CholeskyInPlace(d []float64, m int) (*mat.TriDense, bool) {
 				}
 			}
 			if !(rj[j] > 0) {
-				return nil, false
+				return false
 			}
 			rj[j] = math.Sqrt(rj[j])
 			inv := 1 / rj[j]
@@ -291,7 +305,7 @@ func CholeskyInPlace(d []float64, m int) (*mat.TriDense, bool) {
 		})
 		gemm.ParallelAddUpperTo(d[k1*m+k1:], m, -1, pa, pb)
 	}
-	return mat.NewTriDense(m, mat.Upper, d), true
+	return true
 }
 
 // symRows is the number of rows of G packed at once by SymMulTo.

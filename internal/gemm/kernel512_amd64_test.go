@@ -99,3 +99,30 @@ func randSlice[T Float](rng *rand.Rand, n int) []T {
 	}
 	return s
 }
+
+// KernelPair64 with separate panels at a depth offset equals two Kernel64
+// calls bitwise.
+func TestKernelPair64SplitBitwiseKernel64(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, k := range []int{0, 1, 2, 3, 5, 17, 100, 301} {
+		const off = 3
+		a := randSlice[float64](rng, MR*(k+off))
+		b0, b1 := randSlice[float64](rng, NR64*(k+off)), randSlice[float64](rng, NR64*(k+off+5))
+		want := make([]float64, 2*MR*NR64)
+		Kernel64Go(k, a[off*MR:], b0[off*NR64:], want[:MR*NR64])
+		Kernel64Go(k, a[off*MR:], b1[off*NR64:], want[MR*NR64:])
+		got := make([]float64, 2*MR*NR64)
+		KernelPair64(k, a[off*MR:], b0[off*NR64:], b1[off*NR64:], got)
+		if HasAVX2 {
+			for i := range want {
+				require.InDelta(t, want[i], got[i], 1e-12*float64(k+1), "k=%d entry %d", k, i)
+			}
+			w2 := make([]float64, 2*MR*NR64)
+			Kernel64(k, a[off*MR:], b0[off*NR64:], w2[:MR*NR64])
+			Kernel64(k, a[off*MR:], b1[off*NR64:], w2[MR*NR64:])
+			require.Equal(t, w2, got, "k=%d: bitwise Kernel64", k)
+			continue
+		}
+		require.Equal(t, want, got, "k=%d", k)
+	}
+}

@@ -127,3 +127,24 @@ func kernelPairFor[T Float]() func(k int, a, b, c []T) {
 	}
 	return any(kernelPair64).(func(int, []T, []T, []T))
 }
+
+//go:noescape
+func kernel64x2sAVX512(k int, a, b0, b1, c *float64)
+
+// KernelPair64 sets c[:MR·NR64] to the tile of the A panel a against the B
+// panel b0 and c[MR·NR64:] to the tile against b1, both of depth k (each as
+// Kernel64 computes it, bitwise): the two panels need not be consecutive in
+// memory, so that callers may start both at a depth offset. With AVX-512
+// the two tiles are computed in one pass over a.
+func KernelPair64(k int, a, b0, b1, c []float64) {
+	if k <= 0 || !HasAVX512 {
+		Kernel64(k, a, b0, c[:MR*NR64])
+		Kernel64(k, a, b1, c[MR*NR64:])
+		return
+	}
+	_ = a[MR*k-1]
+	_ = b0[NR64*k-1]
+	_ = b1[NR64*k-1]
+	_ = c[2*MR*NR64-1]
+	kernel64x2sAVX512(k, &a[0], &b0[0], &b1[0], &c[0])
+}

@@ -31,3 +31,10 @@ func SqDist16(a, b []float32) float32 {
 func kernel64StridedAVX2(k int, a *float64, lda int, b, c *float64) { panic("gemm: no AVX2") }
 
 func distMask32AVX2(c, an, bn, rthr, cthr *float32, mask *uint16) { panic("gemm: no AVX2") }
+
+// KernelPair64 sets c[:MR·NR64] to the tile of the A panel a against the B
+// panel b0 and c[MR·NR64:] to the tile against b1, both of depth k.
+func KernelPair64(k int, a, b0, b1, c []float64) {
+	Kernel64(k, a, b0, c[:MR*NR64])
+	Kernel64(k, a, b1, c[MR*NR64:])
+}

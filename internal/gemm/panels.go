@@ -169,26 +169,45 @@ func mulTSum[T Float](c []float64, ldc int, a, b []*Panels[T], p0, p1 int, alpha
 				if min((q+n)*nr, cols) <= row0 {
 					continue // the tiles lie below the diagonal
 				}
-				clear(acc[:n*MR*nr])
-				for s := range a {
-					tl.run(n, a[s].K, a[s].Panel(pa), b[s], q, tile[:])
-					for i, v := range tile[:n*MR*nr] {
-						acc[i] += float64(v)
-					}
+				if len(a) == 1 {
+					// one pair: the tile is added as it comes (0 + v is
+					// what the sum over one pair holds, bitwise)
+					tl.run(n, a[0].K, a[0].Panel(pa), b[0], q, tile[:])
+					addTiles(c, ldc, alpha, tile[:n*MR*nr], n, nr, row0, q, rows, cols)
+					continue
 				}
-				for h := range n {
-					col0 := (q + h) * nr
-					ncol := min(nr, cols-col0)
-					for i := 0; i < min(MR, rows-row0); i++ {
-						dst := c[(row0+i)*ldc+col0 : (row0+i)*ldc+col0+ncol]
-						src := acc[(h*MR+i)*nr : (h*MR+i)*nr+ncol]
-						for j := max(0, row0+i-col0); j < ncol; j++ {
-							dst[j] += alpha * src[j]
-						}
-					}
-				}
+				sumTiles(acc[:n*MR*nr], tile[:n*MR*nr], tl, a, b, pa, q, n)
+				addTiles(c, ldc, alpha, acc[:n*MR*nr], n, nr, row0, q, rows, cols)
 			}
 			q += n
+		}
+	}
+}
+
+// addTiles adds alpha times the entries j ≥ i of the n tiles src (A rows
+// from row0, B panels from q) to C.
+func addTiles[S Float](c []float64, ldc int, alpha float64, src []S, n, nr, row0, q, rows, cols int) {
+	for h := range n {
+		col0 := (q + h) * nr
+		ncol := min(nr, cols-col0)
+		for i := 0; i < min(MR, rows-row0); i++ {
+			dst := c[(row0+i)*ldc+col0 : (row0+i)*ldc+col0+ncol]
+			s := src[(h*MR+i)*nr : (h*MR+i)*nr+ncol]
+			for j := max(0, row0+i-col0); j < ncol; j++ {
+				dst[j] += alpha * (0 + float64(s[j]))
+			}
+		}
+	}
+}
+
+// sumTiles sets acc to the sum over the pairs s of the tiles of A_s panel
+// pa against B_s panels q…q+n−1, tile being the kernels' scratch.
+func sumTiles[T Float](acc []float64, tile []T, tl tiler[T], a, b []*Panels[T], pa, q, n int) {
+	clear(acc)
+	for s := range a {
+		tl.run(n, a[s].K, a[s].Panel(pa), b[s], q, tile)
+		for i, v := range tile {
+			acc[i] += float64(v)
 		}
 	}
 }
