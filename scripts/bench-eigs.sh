@@ -33,6 +33,9 @@ if [[ -z "${SHARED:-}" ]]; then
   [[ -d $SHARED ]] || SHARED=../../shared
 fi
 SHARED=$(cd "$SHARED" && pwd)
+# The peer's Python: the peer environment of bench/peers-env.sh when it is there (SciPy from the lock file),
+# else the system's (which then needs NumPy and SciPy).
+PY=${PEERPY:-$([ -x .venv-peers/bin/python ] && echo "$(pwd)/.venv-peers/bin/python" || echo /usr/bin/python3)}
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 go build -o "$WORK/gssl" ./cmd/gssl
@@ -96,14 +99,14 @@ exec 9>>/tmp/gssl-bench.lock
 flock 9
 for ds in pubmed mnist; do
   echo "== $ds $(uptime)" >&2
-  /usr/bin/python3 "$WORK/driver.py" "$SHARED/bench/peers" "$SHARED/data/$ds" "$REPS" "$TOL" "$WORK/gssl" "$WORK" "$METHOD" >> "$OUT"
+  "$PY" "$WORK/driver.py" "$SHARED/bench/peers" "$SHARED/data/$ds" "$REPS" "$TOL" "$WORK/gssl" "$WORK" "$METHOD" >> "$OUT"
 done
 echo "== done $(uptime)" >&2
 flock -u 9
 exec 9>&-
 if [[ "${FULL:-0}" == 1 ]]; then
-  $LOCK /usr/bin/python3 "$SHARED/bench/peers/eigs.py" "$SHARED/data/pubmed" 10 50 100 >> "$OUT"
-  $LOCK /usr/bin/python3 "$SHARED/bench/peers/eigs.py" "$SHARED/data/mnist" 10 50 100 --n 20000 >> "$OUT"
+  $LOCK "$PY" "$SHARED/bench/peers/eigs.py" "$SHARED/data/pubmed" 10 50 100 >> "$OUT"
+  $LOCK "$PY" "$SHARED/bench/peers/eigs.py" "$SHARED/data/mnist" 10 50 100 --n 20000 >> "$OUT"
 fi
 
 # Summary: medians over repetitions, ratio Go / scipy (below 1: Go faster).
