@@ -17,13 +17,14 @@
 # scipy.io.mmwrite into a temporary folder (nothing is written into shared/).
 # Run eigs.py in full once with FULL=1 for its shift-invert/LOBPCG lines.
 #
-#   scripts/bench-eigs.sh [REPS] [OUT]       (default 3 repetitions, bench-eigs.jsonl)
+#   scripts/bench-eigs.sh [REPS] [OUT]       (default 3 repetitions, bench/out/eigs.jsonl)
 #   TOL=1e-13                                gssl's residual tolerance (default 1e-13)
 #   METHOD=auto                              gssl eigs --method: auto, block or single
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REPS=${1:-3}
-OUT=${2:-bench-eigs.jsonl}
+OUT=${2:-bench/out/eigs.jsonl}
+mkdir -p "$(dirname "$OUT")"
 TOL=${TOL:-1e-13}
 METHOD=${METHOD:-auto}
 # SHARED=/path/to/shared to override; default: the shared folder next to the
