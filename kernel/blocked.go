@@ -8,6 +8,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/gssl/gssl/internal/dense"
 	"github.com/gssl/gssl/internal/gemm"
 	"github.com/gssl/gssl/internal/parallel"
 )
@@ -131,7 +132,7 @@ func NewMatrix(k Kernel, x, c *mat.Dense, p Precision, blockRows int) (*Matrix, 
 	if km.rad != nil {
 		// Distances do not change under a shift, and centring shrinks the
 		// norms that the rounding errors of ⟨x, c⟩ are relative to.
-		km.shift = colMeans(c)
+		km.shift = dense.ColumnMeans(c)
 	}
 	km.cn = make([]float64, m)
 	if p == Float32 {
@@ -152,20 +153,6 @@ func packRows[T gemm.Float](p *gemm.Panels[T], a *mat.Dense, shift, norms []floa
 			norms[j] = p.SetRow(j, a.RawRowView(j), shift, 1)
 		}
 	})
-}
-
-func colMeans(a *mat.Dense) []float64 {
-	r, c := a.Dims()
-	mu := make([]float64, c)
-	for i := 0; i < r; i++ {
-		for t, v := range a.RawRowView(i) {
-			mu[t] += v
-		}
-	}
-	for t := range mu {
-		mu[t] /= float64(r)
-	}
-	return mu
 }
 
 // Dims returns n and M.

@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/graph"
+	"github.com/gssl/gssl/internal/dense"
 )
 
 // NeighbourMean writes into dst (n×d, allocated when nil) the weighted mean
@@ -162,7 +163,7 @@ func Channels(ctx context.Context, g *graph.CSR, x Features, labels []int, class
 // becomes 0.
 func CentreScale(x *mat.Dense) {
 	n, _ := x.Dims()
-	mean := columnMeans(x)
+	mean := dense.ColumnMeans(x)
 	ss := 0.0
 	for i := 0; i < n; i++ {
 		row := x.RawRowView(i)
@@ -176,25 +177,11 @@ func CentreScale(x *mat.Dense) {
 	}
 }
 
-func columnMeans(x *mat.Dense) []float64 {
-	n, d := x.Dims()
-	mean := make([]float64, d)
-	for i := 0; i < n; i++ {
-		for j, v := range x.RawRowView(i) {
-			mean[j] += v
-		}
-	}
-	for j := range mean {
-		mean[j] /= float64(n)
-	}
-	return mean
-}
-
 // Standardise scales each column of x in place to mean 0 and variance 1
 // over the rows; a constant column becomes 0.
 func Standardise(x *mat.Dense) {
 	n, d := x.Dims()
-	mean := columnMeans(x)
+	mean := dense.ColumnMeans(x)
 	sq := make([]float64, d)
 	for i := 0; i < n; i++ {
 		for j, v := range x.RawRowView(i) {

@@ -341,3 +341,18 @@ func SymMulTo(dst *mat.Dense, g *mat.SymDense, v *mat.Dense) {
 		}
 	})
 }
+
+// ColumnMeans returns the mean of each column of a over its rows.
+func ColumnMeans(a *mat.Dense) []float64 {
+	r, c := a.Dims()
+	mu := make([]float64, c)
+	for i := 0; i < r; i++ {
+		for t, v := range a.RawRowView(i) {
+			mu[t] += v
+		}
+	}
+	for t := range mu {
+		mu[t] /= float64(r)
+	}
+	return mu
+}
