@@ -97,7 +97,7 @@ func mul(dst, a *mat.Dense, ta bool, b *mat.Dense, tb bool) {
 }
 
 // drawMask draws an inverted-dropout mask with drop probability p (none
-// when p is 0).
+// when p is 0; DropoutMask).
 func (w *work) drawMask(rng *rand.Rand, p float64) {
 	if p == 0 {
 		w.mask = nil
@@ -107,14 +107,7 @@ func (w *work) drawMask(rng *rand.Rand, p float64) {
 		n, h := w.a.Dims()
 		w.mask = mat.NewDense(n, h, nil)
 	}
-	keep := 1 / (1 - p)
-	data := w.mask.RawMatrix().Data
-	for i := range data {
-		data[i] = 0
-		if rng.Float64() >= p {
-			data[i] = keep
-		}
-	}
+	DropoutMask(w.mask.RawMatrix().Data, rng, p)
 }
 
 // forward computes A, H and P for the rows of x.

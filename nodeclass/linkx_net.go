@@ -8,6 +8,7 @@ import (
 
 	"github.com/gssl/gssl/graph"
 	"github.com/gssl/gssl/internal/parallel"
+	"github.com/gssl/gssl/mlp"
 )
 
 // linkxShape is the size of a LINKX network: n fitted nodes (the columns
@@ -91,8 +92,8 @@ func (w *linkxWork) drawMasks(src *rand.PCG, q float64) {
 	if w.m1 == nil {
 		w.m1, w.m2 = mat.NewDense(r, h, nil), mat.NewDense(r, h, nil)
 	}
-	dropoutMask(w.m1.RawMatrix().Data, src, q)
-	dropoutMask(w.m2.RawMatrix().Data, src, q)
+	mlp.DropoutMask(w.m1.RawMatrix().Data, src, q)
+	mlp.DropoutMask(w.m2.RawMatrix().Data, src, q)
 }
 
 func (w *linkxWork) clearMasks() { w.m1, w.m2 = nil, nil }

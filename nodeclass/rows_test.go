@@ -71,21 +71,3 @@ func newTestSep(f Features, g *graph.CSR, d, layers int) net {
 	initSep(p, rand.New(rand.NewPCG(2, 2)))
 	return &sepNet{p: p, g: newSepParams(s, nil), s: s, x: f, op: newMeanOp(g), w: newSepWork(n, s)}
 }
-
-// TestDropoutMask checks dropoutMask against the rule it replaces,
-// rand.New(src).Float64() ≥ q, on the same stream, for drop rates that are
-// and are not multiples of 2⁻⁵³.
-func TestDropoutMask(t *testing.T) {
-	for _, q := range []float64{0.5, 0.2, 0.1, 1.0 / 3, 0.999} {
-		got := make([]float64, 5000)
-		dropoutMask(got, rand.NewPCG(4, 5), q)
-		rng := rand.New(rand.NewPCG(4, 5))
-		for i, v := range got {
-			want := 0.0
-			if rng.Float64() >= q {
-				want = 1 / (1 - q)
-			}
-			require.Equal(t, want, v, "q=%v entry %d", q, i)
-		}
-	}
-}

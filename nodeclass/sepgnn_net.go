@@ -9,6 +9,7 @@ import (
 
 	"github.com/gssl/gssl/graph"
 	"github.com/gssl/gssl/internal/parallel"
+	"github.com/gssl/gssl/mlp"
 )
 
 // sepLayerNormEps is the ε under LayerNorm's square root, PyTorch's
@@ -214,7 +215,7 @@ func (w *sepWork) drawMasks(src *rand.PCG, q float64) {
 		if w.mask[l] == nil {
 			w.mask[l] = mat.NewDense(w.a0.RawMatrix().Rows, w.a0.RawMatrix().Cols, nil)
 		}
-		dropoutMask(w.mask[l].RawMatrix().Data, src, q)
+		mlp.DropoutMask(w.mask[l].RawMatrix().Data, src, q)
 	}
 }
 

@@ -19,7 +19,7 @@ type net interface {
 	params() []float64
 	grads() []float64
 	// drawMasks draws inverted-dropout masks with drop probability q
-	// (dropoutMask); clearMasks turns dropout off.
+	// (mlp.DropoutMask); clearMasks turns dropout off.
 	drawMasks(src *rand.PCG, q float64)
 	clearMasks()
 	// forward computes the class probabilities (prob) of the nodes idx,
@@ -117,23 +117,6 @@ func trainNet(ctx context.Context, nt net, set trainSettings, src *rand.PCG, tra
 	nt.clearMasks()
 	nt.forward(nil)
 	return min(epoch, set.epochs), bestLoss, nil
-}
-
-// dropoutMask fills data with an inverted-dropout mask of drop probability
-// q: an entry is 1/(1 − q) when rand.New(src).Float64() ≥ q would be, else
-// 0. Float64 is u/2⁵³ for the top 53 bits u of src.Uint64(), so the test is
-// u ≥ q·2⁵³, exact in float64: the same masks without the interface call
-// per entry.
-func dropoutMask(data []float64, src *rand.PCG, q float64) {
-	keep := 1 / (1 - q)
-	t := q * (1 << 53)
-	for i := range data {
-		v := 0.0
-		if float64(src.Uint64()<<11>>11) >= t {
-			v = keep
-		}
-		data[i] = v
-	}
 }
 
 // crossEntropy is the mean of −log prob[i, y_i] over the nodes idx.
