@@ -28,7 +28,9 @@
 // after Patience epochs without improvement (early stopping, Prechelt,
 // "Early stopping — but when?", 1998). Weights start Glorot-uniform (Glorot
 // & Bengio, AISTATS 2010), biases at 0; the initial weights and the masks
-// come from one PCG stream seeded by Seed, so a fit is deterministic.
+// come from one PCG stream seeded by Seed, so a fit is deterministic. The
+// masks (DropoutMask, which nodeclass's networks share) take p rounded to a
+// multiple of 2⁻¹⁶ and four entries from each 64-bit draw.
 //
 // Channel models for heterophily feed it [X, mean of neighbours without
 // self, 2-hop mean, propagated training labels] (Zhu et al., "Beyond
