@@ -32,7 +32,9 @@ type NodeSearch struct {
 
 // NodeChoice is the outcome of ChooseNode.
 type NodeChoice struct {
-	// Best is the chosen candidate, fitted on the training labels.
+	// Best is the chosen candidate, fitted on the training labels: the
+	// model itself when the candidate wraps one to share its fit
+	// (nodeclass.FitOnce; see unwrapper).
 	Best estimator.NodeClassifier
 	// Index is Best's position among the candidates.
 	Index int
