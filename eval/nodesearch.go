@@ -32,7 +32,9 @@ type NodeSearch struct {
 
 // NodeChoice is the outcome of ChooseNode.
 type NodeChoice struct {
-	// Best is the chosen candidate, fitted on the training labels.
+	// Best is the chosen candidate, fitted on the training labels: the
+	// model itself when the candidate wraps one to share its fit
+	// (nodeclass.FitOnce; see unwrapper).
 	Best estimator.NodeClassifier
 	// Index is Best's position among the candidates.
 	Index int
@@ -160,7 +162,25 @@ func ChooseNodeBy(ctx context.Context, metric Metric, cands []estimator.NodeClas
 	if err := fitOn(ctx, chosen, x, final, val, labels); err != nil {
 		return nil, fmt.Errorf("eval: choose: refitting %v: %w", chosen, err)
 	}
+	for {
+		u, ok := chosen.(unwrapper)
+		if !ok {
+			break
+		}
+		chosen = u.Unwrap()
+	}
 	return &NodeChoice{Best: chosen, Index: best, Scores: scores}, nil
+}
+
+// unwrapper is a candidate that wraps another model to share a fit with
+// the rest of its grid (nodeclass.FitOnce's memo, which skips a refit on
+// the inputs of its last fit): Unwrap returns the model inside, fitted by
+// the wrapper's last fit, without refitting it. The chosen candidate is
+// refitted first (through the wrapper, so the refit on the inputs it was
+// scored with costs nothing) and then unwrapped, so that the model
+// returned, saved and reported is the model itself.
+type unwrapper interface {
+	Unwrap() estimator.NodeClassifier
 }
 
 // detacher is a candidate that shares state with the other candidates of

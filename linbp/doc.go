@@ -24,4 +24,9 @@
 // when the largest change of an entry is at most Tol times the largest
 // entry of E. A node's class is the argmax of its row of B; 1/c + B are the
 // approximate beliefs.
+//
+// A Propagation predicts its fitted nodes only: a new node's belief would
+// need the system solved again on the graph with it. Its model file
+// (PropagationKind) keeps the hyperparameters, B and Ĥ; read back, it
+// predicts B bitwise and refuses new nodes as the fitted model does.
 package linbp

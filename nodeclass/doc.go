@@ -193,12 +193,21 @@
 // strongest, and on bag-of-words features drowns the signal (WebKB's
 // Cornell: 40 % where a perceptron on the raw words reaches 80 %).
 //
+// ChannelMLP predicts its fitted nodes only: a new node's channels need its
+// neighbours' features and labels, the graph refitted. Its model file
+// (ChannelMLPKind) keeps the hyperparameters and what Predict returns, the
+// fitted nodes' probabilities; read back, it predicts those bitwise and
+// refuses new nodes as the fitted model does.
+//
 // # The heterophily selection
 //
 // HeterophilyGrid is what gssl classify --classifier auto fits on a
 // graph whose training labels call for features (package homophily):
 // ChannelMLP, SepGNN and LINKX at their defaults, each stopped early on
 // the split's validation nodes, the one of best validation score kept.
+// Each is behind a FitOnce memo; the memo's Unwrap hands on the model it
+// fitted, which eval's selection returns, so that the chosen model (not
+// its memo) is reported and saved, without a refit.
 // The three are fitted side by side (Together): the selection's first fit
 // starts all three on their own goroutines, which changes no number (each
 // fit is deterministic and independent of the number of workers) and lets

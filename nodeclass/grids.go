@@ -196,6 +196,17 @@ func (m *memo) Predict(ctx context.Context, q estimator.NodeQuery) (*mat.Dense, 
 	return m.base.Predict(ctx, q)
 }
 
+// Unwrap returns the model behind the memo as the memo's last fit left
+// it, without refitting it: eval's selection hands its chosen candidate
+// on this way, so that it is saved and reported as the model itself. A
+// memo of a memo is unwrapped to the innermost model.
+func (m *memo) Unwrap() estimator.NodeClassifier {
+	if inner, ok := m.base.(*memo); ok {
+		return inner.Unwrap()
+	}
+	return m.base
+}
+
 // AutoPatience is the early-stopping patience of the candidates of
 // HeterophilyGrid, below the models' own defaults (DefaultSepPatience,
 // DefaultLINKXPatience, mlp.DefaultPatience): on the heterophilous sets'

@@ -12,6 +12,7 @@ import (
 	"github.com/gssl/gssl/imgp"
 	"github.com/gssl/gssl/krr"
 	"github.com/gssl/gssl/labelprop"
+	"github.com/gssl/gssl/linbp"
 	"github.com/gssl/gssl/modelfile"
 	"github.com/gssl/gssl/nodeclass"
 	"github.com/gssl/gssl/spectral"
@@ -60,6 +61,8 @@ var registry = []kind{
 	{nodeclass.CorrectSmoothKind, func() Model { return new(nodeclass.CorrectSmooth) }},
 	{nodeclass.SepGNNKind, func() Model { return new(nodeclass.SepGNN) }},
 	{nodeclass.LINKXKind, func() Model { return new(nodeclass.LINKX) }},
+	{nodeclass.ChannelMLPKind, func() Model { return new(nodeclass.ChannelMLP) }},
+	{linbp.PropagationKind, func() Model { return new(linbp.Propagation) }},
 	{graphkernels.WLClassifierKind, func() Model { return new(graphkernels.WLClassifier) }},
 	{diffusion.HeatClassifierKind, func() Model { return new(diffusion.HeatClassifier) }},
 }

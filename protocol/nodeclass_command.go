@@ -11,14 +11,11 @@ import (
 )
 
 // CheckSave refuses to save a classifier whose model has no file format:
-// the saved classifiers are sgc, appnp, correct-smooth, sepgnn, linkx and
-// the one auto chooses.
+// every classifier but stkr saves (sgc, appnp, correct-smooth, channels,
+// sepgnn, linkx, linbp, and whichever auto chooses: one of those).
 func (s NodeClassSpec) CheckSave() error {
-	switch s.Classifier {
-	case "channels", "linbp":
-		return fmt.Errorf("--save works with --classifier sgc, appnp, correct-smooth, sepgnn, linkx and auto; --classifier %s is not saved yet", s.Classifier)
-	case "stkr":
-		return fmt.Errorf("--save works with --classifier sgc, appnp, correct-smooth, sepgnn, linkx and auto; the STKR adapter is not saved (gssl stkr --save saves STKR)")
+	if s.Classifier == "stkr" {
+		return fmt.Errorf("--save works with --classifier sgc, appnp, correct-smooth, channels, sepgnn, linkx, linbp and auto; the STKR adapter is not saved (gssl stkr --save saves STKR)")
 	}
 	return nil
 }

@@ -23,6 +23,8 @@ import (
 	"github.com/gssl/gssl/kernel"
 	"github.com/gssl/gssl/krr"
 	"github.com/gssl/gssl/labelprop"
+	"github.com/gssl/gssl/linbp"
+	"github.com/gssl/gssl/mlp"
 	"github.com/gssl/gssl/modelfile"
 	"github.com/gssl/gssl/nodeclass"
 	"github.com/gssl/gssl/persist"
@@ -98,6 +100,19 @@ func kindFixtures(t *testing.T) map[string]kindFixture {
 	add(nodeclass.SepGNNKind, sg, nodeCtx, sg.Fit(ctx, estimator.Nodes{Graph: ds.Graph, Features: nodeclass.Matrix(x0)}, ds.Labels))
 	lx := &nodeclass.LINKX{Hidden: 4, Epochs: 5, Seed: 1}
 	add(nodeclass.LINKXKind, lx, nodeCtx, lx.Fit(ctx, estimator.Nodes{Graph: ds.Graph, Features: nodeclass.Matrix(x0)}, ds.Labels))
+	ch := &nodeclass.ChannelMLP{Rank: 2, MLP: mlp.Classifier{Hidden: 4, Epochs: 5, Seed: 1}}
+	add(nodeclass.ChannelMLPKind, ch, nodeCtx, ch.Fit(ctx, estimator.Nodes{Graph: ds.Graph, Features: nodeclass.Matrix(x0)}, ds.Labels))
+	// Belief propagation estimates its compatibility matrix from edges
+	// between labelled nodes, which the tiny graph's four labels lack:
+	// paper_2 and paper_9 take their neighbours' classes.
+	bpLabels := slices.Clone(ds.Labels)
+	for _, p := range [][2]string{{"paper_2", "paper_1"}, {"paper_9", "paper_8"}} {
+		i, _ := ds.IDs.Lookup(p[0])
+		j, _ := ds.IDs.Lookup(p[1])
+		bpLabels[i] = bpLabels[j]
+	}
+	bp := &linbp.Propagation{Alpha: 0.5}
+	add(linbp.PropagationKind, bp, nodeCtx, bp.Fit(ctx, estimator.Nodes{Graph: ds.Graph}, bpLabels))
 	sc := &spectral.SpectralClustering{Clusters: 2, KMeans: spectral.KMeansSettings{Seed: 1}}
 	add(spectral.SpectralClusteringKind, sc, Context{IDs: ds.IDs}, sc.Fit(ctx, estimator.Nodes{Graph: ds.Graph}))
 
@@ -194,8 +209,16 @@ func kindAnswers(t *testing.T, s *Saved) []byte {
 			}
 		}
 		a.Nodes, err = s.PredictNodes(context.Background(), nodes)
-		require.NoError(t, err)
-		if strings.HasPrefix(s.Metadata().Kind, "nodeclass.") {
+		if k := s.Metadata().Kind; k == nodeclass.ChannelMLPKind || k == linbp.PropagationKind {
+			// They answer for their fitted nodes only, and say so.
+			var ie *serve.InputError
+			require.ErrorAs(t, err, &ie, k)
+			require.ErrorContains(t, err, "fitted nodes only", k)
+			require.Zero(t, s.Metadata().NodeFeatures, k)
+		} else {
+			require.NoError(t, err)
+		}
+		if k := s.Metadata().Kind; strings.HasPrefix(k, "nodeclass.") && k != nodeclass.ChannelMLPKind {
 			require.Equal(t, 4, s.Metadata().NodeFeatures)
 		}
 	} else {

@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/estimator"
+	"github.com/gssl/gssl/linbp"
 	"github.com/gssl/gssl/modelfile"
 	"github.com/gssl/gssl/nodeclass"
 	"github.com/gssl/gssl/serve"
@@ -34,18 +35,22 @@ func nodeFeatures(b backend) int {
 }
 
 // nodeclassModel is what the backend uses of SGC, APPNP, CorrectSmooth,
-// SepGNN and LINKX.
+// SepGNN, LINKX, ChannelMLP and linbp.Propagation; those with Features()
+// > 0 (nodeclass's models but ChannelMLP) also predict new nodes from
+// their features and edges.
 type nodeclassModel interface {
 	ReadModelFile(f *modelfile.File) error
 	Predict(ctx context.Context, q estimator.NodeQuery) (*mat.Dense, error)
-	Features() int
 }
 
-// nodeclassBackend is a feature model of package nodeclass (SGC, APPNP,
-// Correct & Smooth): the fitted nodes from the class probabilities it
-// stores, new nodes from their features and their edges to fitted nodes
-// (the models' PredictNodes). A Correct & Smooth saved without a base that
-// predicts new nodes answers for its fitted nodes only.
+// nodeclassBackend is a node classifier of features (package nodeclass:
+// SGC, APPNP, Correct & Smooth, SepGNN, LINKX, ChannelMLP) or of the graph
+// alone (linbp.Propagation): the fitted nodes from the class
+// probabilities (linbp: the centred beliefs, as scores) it stores, new
+// nodes from their features and their edges to fitted nodes (the models'
+// PredictNodes). A Correct & Smooth saved without a base that predicts
+// new nodes, a ChannelMLP and a linbp.Propagation answer for their fitted
+// nodes only.
 type nodeclassBackend struct {
 	kind string
 	m    nodeclassModel
@@ -63,6 +68,10 @@ func newNodeclassBackend(f *modelfile.File) (nodeclassBackend, error) {
 		m = &nodeclass.SepGNN{}
 	case nodeclass.LINKXKind:
 		m = &nodeclass.LINKX{}
+	case nodeclass.ChannelMLPKind:
+		m = &nodeclass.ChannelMLP{}
+	case linbp.PropagationKind:
+		m = &linbp.Propagation{}
 	default:
 		m = &nodeclass.CorrectSmooth{}
 	}
@@ -76,10 +85,15 @@ func newNodeclassBackend(f *modelfile.File) (nodeclassBackend, error) {
 	return nodeclassBackend{kind: f.Kind, m: m, p: p}, nil
 }
 
-func (b nodeclassBackend) nodes() int        { r, _ := b.p.Dims(); return r }
-func (b nodeclassBackend) features() int     { return 0 }
-func (b nodeclassBackend) classes() int      { _, c := b.p.Dims(); return c }
-func (b nodeclassBackend) nodeFeatures() int { return b.m.Features() }
+func (b nodeclassBackend) nodes() int    { r, _ := b.p.Dims(); return r }
+func (b nodeclassBackend) features() int { return 0 }
+func (b nodeclassBackend) classes() int  { _, c := b.p.Dims(); return c }
+func (b nodeclassBackend) nodeFeatures() int {
+	if fm, ok := b.m.(interface{ Features() int }); ok {
+		return fm.Features()
+	}
+	return 0
+}
 
 // classRows turns rows of class probabilities into predictions (the most
 // probable class, the first on ties).
@@ -102,11 +116,28 @@ func classRows(p *mat.Dense) []serve.Prediction {
 	return out
 }
 
-func (b nodeclassBackend) fitted() []serve.Prediction { return classRows(b.p) }
+// fitted returns the fitted nodes' predictions: class probabilities, or
+// for linbp.Propagation its centred beliefs as scores (they are not
+// probabilities).
+func (b nodeclassBackend) fitted() []serve.Prediction {
+	if b.kind == linbp.PropagationKind {
+		return classPredictions(b.p)
+	}
+	return classRows(b.p)
+}
 
 func (b nodeclassBackend) predictNodes(context.Context, estimator.NewNodes) ([]serve.Prediction, error) {
 	// Reached only when nodeFeatures() is 0.
-	return nil, &serve.InputError{Field: "nodes", Msg: fmt.Sprintf("this %s model was saved without a base model that predicts new nodes (fitted from given scores, or on a Spreading or STKR base); it answers for its fitted nodes only", b.kind)}
+	var why string
+	switch b.kind {
+	case nodeclass.ChannelMLPKind:
+		why = "a new node's channels (its neighbours' features and labels) need the graph refitted"
+	case linbp.PropagationKind:
+		why = "belief propagation solves for the fitted graph's nodes together"
+	default:
+		return nil, &serve.InputError{Field: "nodes", Msg: fmt.Sprintf("this %s model was saved without a base model that predicts new nodes (fitted from given scores, or on a Spreading or STKR base); it answers for its fitted nodes only", b.kind)}
+	}
+	return nil, &serve.InputError{Field: "nodes", Msg: fmt.Sprintf("a %s model answers for its fitted nodes only: %s; fit it again on the graph with the new nodes", b.kind, why)}
 }
 
 func (b nodeclassBackend) predictNodeFeatures(ctx context.Context, nn estimator.NewNodes, x nodeclass.Features) ([]serve.Prediction, error) {

@@ -14,6 +14,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/estimator"
+	"github.com/gssl/gssl/linbp"
 	"github.com/gssl/gssl/loaders"
 	"github.com/gssl/gssl/nodeclass"
 	"github.com/gssl/gssl/serve"
@@ -186,3 +187,38 @@ func TestNodeclassWithoutBase(t *testing.T) {
 }
 
 func ptrTo[T any](v T) *T { return &v }
+
+// TestFittedOnlySaved: an opened ChannelMLP or linbp.Propagation answers
+// for its fitted nodes with the fitted model's Predict rows, bitwise (the
+// perceptron's as probabilities, belief propagation's centred beliefs as
+// scores), and refuses new nodes, with or without features, with an
+// input error that says why.
+func TestFittedOnlySaved(t *testing.T) {
+	ctx := context.Background()
+	fx := kindFixtures(t)
+	for _, kind := range []string{nodeclass.ChannelMLPKind, linbp.PropagationKind} {
+		path := filepath.Join(t.TempDir(), "m.gssl")
+		require.NoError(t, Save(path, fx[kind].m, fx[kind].c))
+		s, err := Open(path)
+		require.NoError(t, err, kind)
+		want, err := fx[kind].m.(estimator.NodeClassifier).Predict(ctx, estimator.FittedNodes)
+		require.NoError(t, err, kind)
+		got := s.PredictFitted()
+		require.Len(t, got, want.RawMatrix().Rows, kind)
+		for i, p := range got {
+			row := p.Probabilities
+			if kind == linbp.PropagationKind {
+				require.Nil(t, p.Probabilities, kind)
+				row = p.Scores
+			}
+			require.Equal(t, want.RawRowView(i), row, "%s: node %d", kind, i)
+		}
+		require.Zero(t, s.Metadata().NodeFeatures, kind)
+		var ie *serve.InputError
+		_, err = s.PredictNodes(ctx, []serve.NewNode{{ID: "n1", Edges: []serve.Edge{{To: "paper_2", Weight: 1}}}})
+		require.ErrorAs(t, err, &ie, kind)
+		require.ErrorContains(t, err, "fitted nodes only", kind)
+		_, err = s.PredictNodesWithFeatures(ctx, []serve.NewNode{{ID: "n1"}}, nodeclass.Features{Dense: mat.NewDense(1, 4, nil)})
+		require.ErrorAs(t, err, &ie, kind)
+	}
+}

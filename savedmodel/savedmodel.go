@@ -20,6 +20,7 @@ import (
 	"github.com/gssl/gssl/imgp"
 	"github.com/gssl/gssl/krr"
 	"github.com/gssl/gssl/labelprop"
+	"github.com/gssl/gssl/linbp"
 	"github.com/gssl/gssl/loaders"
 	"github.com/gssl/gssl/modelfile"
 	"github.com/gssl/gssl/nodeclass"
@@ -119,6 +120,7 @@ func ownKinds() []string {
 	return []string{labelprop.SpreadingKind, labelprop.HarmonicKind, stkr.RegressorKind, stkr.ClassifierKind, gp.RegressorKind,
 		krr.ExactKind, krr.NystromKind, krr.FalkonKind, krr.RandomFeaturesKind, imgp.RegressorKind, svm.PointSVCKind, spectral.SpectralClusteringKind,
 		nodeclass.SGCKind, nodeclass.APPNPKind, nodeclass.CorrectSmoothKind, nodeclass.SepGNNKind, nodeclass.LINKXKind,
+		nodeclass.ChannelMLPKind, linbp.PropagationKind,
 		graphkernels.WLClassifierKind}
 }
 
@@ -246,7 +248,8 @@ func Decode(f *modelfile.File) (*Saved, error) {
 			return nil, err
 		}
 		s.b = svmBackend{m: m}
-	case nodeclass.SGCKind, nodeclass.APPNPKind, nodeclass.CorrectSmoothKind, nodeclass.SepGNNKind, nodeclass.LINKXKind:
+	case nodeclass.SGCKind, nodeclass.APPNPKind, nodeclass.CorrectSmoothKind, nodeclass.SepGNNKind, nodeclass.LINKXKind,
+		nodeclass.ChannelMLPKind, linbp.PropagationKind:
 		b, err := newNodeclassBackend(f)
 		if err != nil {
 			return nil, err

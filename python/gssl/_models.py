@@ -38,6 +38,8 @@ NAMES = {
     "nodeclass.CorrectSmooth": "CorrectAndSmooth",
     "nodeclass.SepGNN": "SepGNN",
     "nodeclass.LINKX": "LINKX",
+    "nodeclass.ChannelMLP": "ChannelMLP",
+    "linbp.Propagation": "LinBP",
     "graphkernels.WLClassifier": "WLClassifier",
     "confidence.Classifier": "ConformalClassifier",
     "krr.Classifier": "KernelRidgeClassifier",
