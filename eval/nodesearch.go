@@ -65,8 +65,36 @@ func ChooseNodeBy(ctx context.Context, metric Metric, cands []estimator.NodeClas
 	if err := checkNodeLabels(x, labels); err != nil {
 		return nil, err
 	}
-	type part struct{ train, test []int }
-	var parts []part
+	parts, err := choiceParts(labels, val, cv)
+	if err != nil {
+		return nil, err
+	}
+	scores, err := scoreCandidates(ctx, metric, cands, x, labels, val, parts)
+	if err != nil {
+		return nil, err
+	}
+	best, err := FirstBest(scores)
+	if err != nil {
+		return nil, err
+	}
+	final := parts[0].train
+	if len(val) == 0 {
+		final = labels
+	}
+	chosen, err := refitChosen(ctx, cands[best], x, final, val, labels)
+	if err != nil {
+		return nil, err
+	}
+	return &NodeChoice{Best: chosen, Index: best, Scores: scores}, nil
+}
+
+// choicePart is one training set of a selection and the nodes it is
+// scored on.
+type choicePart struct{ train, test []int }
+
+// choiceParts returns the training sets of ChooseNodeBy: labels with the
+// val nodes hidden, scored on val, or one per fold of cv without val.
+func choiceParts(labels, val []int, cv CV) ([]choicePart, error) {
 	if len(val) > 0 {
 		train := slices.Clone(labels)
 		for _, i := range val {
@@ -75,25 +103,32 @@ func ChooseNodeBy(ctx context.Context, metric Metric, cands []estimator.NodeClas
 			}
 			train[i] = -1
 		}
-		parts = []part{{train, val}}
-	} else {
-		folds, err := cv.NewFolds(labels)
-		if err != nil {
-			return nil, fmt.Errorf("eval: choose: %w", err)
-		}
-		for f := 0; f < folds.K; f++ {
-			_, test := folds.Split(f)
-			train := slices.Clone(labels)
-			for _, i := range test {
-				train[i] = -1
-			}
-			parts = append(parts, part{train, test})
-		}
+		return []choicePart{{train, val}}, nil
 	}
+	folds, err := cv.NewFolds(labels)
+	if err != nil {
+		return nil, fmt.Errorf("eval: choose: %w", err)
+	}
+	var parts []choicePart
+	for f := 0; f < folds.K; f++ {
+		_, test := folds.Split(f)
+		train := slices.Clone(labels)
+		for _, i := range test {
+			train[i] = -1
+		}
+		parts = append(parts, choicePart{train, test})
+	}
+	return parts, nil
+}
+
+// scoreCandidates fits every candidate on every part, part by part, and
+// returns each one's pooled held-out score under metric: the accuracy, or
+// the macro ROC AUC of its held-out score rows.
+func scoreCandidates(ctx context.Context, metric Metric, cands []estimator.NodeClassifier, x estimator.Nodes, labels, val []int, parts []choicePart) ([]float64, error) {
 	right := make([]int, len(cands))
 	total := 0
 	// For ROC AUC, each candidate's held-out score rows, in the order of
-	// the parts' test nodes (held), with their labels.
+	// the parts' test nodes (held).
 	var held []int
 	var pooled []*mat.Dense
 	if metric == MetricROCAUC {
@@ -135,27 +170,26 @@ func ChooseNodeBy(ctx context.Context, metric Metric, cands []estimator.NodeClas
 	for k, r := range right {
 		scores[k] = float64(r) / float64(total)
 	}
-	if pooled != nil {
-		heldLabels := make([]int, len(held))
-		for j, i := range held {
-			heldLabels[j] = labels[i]
+	if pooled == nil {
+		return scores, nil
+	}
+	heldLabels := make([]int, len(held))
+	for j, i := range held {
+		heldLabels[j] = labels[i]
+	}
+	for k := range cands {
+		var err error
+		if scores[k], err = MacroROCAUC(pooled[k], heldLabels, nil); err != nil {
+			return nil, fmt.Errorf("eval: choose: candidate %d (%v): %w", k, cands[k], err)
 		}
-		for k := range cands {
-			var err error
-			if scores[k], err = MacroROCAUC(pooled[k], heldLabels, nil); err != nil {
-				return nil, fmt.Errorf("eval: choose: candidate %d (%v): %w", k, cands[k], err)
-			}
-		}
 	}
-	best, err := FirstBest(scores)
-	if err != nil {
-		return nil, err
-	}
-	final := parts[0].train
-	if len(val) == 0 {
-		final = labels
-	}
-	chosen := cands[best]
+	return scores, nil
+}
+
+// refitChosen refits the chosen candidate on the final labels (detached
+// from its grid when it shares state with it) and returns the model
+// itself, unwrapped from any memo.
+func refitChosen(ctx context.Context, chosen estimator.NodeClassifier, x estimator.Nodes, final, val, labels []int) (estimator.NodeClassifier, error) {
 	if d, ok := chosen.(detacher); ok {
 		chosen = d.Detached()
 	}
@@ -165,11 +199,10 @@ func ChooseNodeBy(ctx context.Context, metric Metric, cands []estimator.NodeClas
 	for {
 		u, ok := chosen.(unwrapper)
 		if !ok {
-			break
+			return chosen, nil
 		}
 		chosen = u.Unwrap()
 	}
-	return &NodeChoice{Best: chosen, Index: best, Scores: scores}, nil
 }
 
 // unwrapper is a candidate that wraps another model to share a fit with
