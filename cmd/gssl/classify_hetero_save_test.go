@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"compress/gzip"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -36,26 +34,7 @@ func writeHeteroFolder(t *testing.T, m int, compatible bool) string {
 			fmt.Fprintf(&edges, "%d %d\n", u, v)
 		}
 	}
-	var feats bytes.Buffer
-	zw := gzip.NewWriter(&feats)
-	fmt.Fprintf(zw, "# %d %d\n", n, d)
-	for u := 0; u < n; u++ {
-		var row []string
-		for j := 0; j < d; j++ {
-			p := 0.15
-			if j%3 == u%3 {
-				p = 0.5
-			}
-			if rng.Float64() < p {
-				row = append(row, fmt.Sprintf("%d:1", j))
-			}
-		}
-		fmt.Fprintln(zw, strings.Join(row, " "))
-	}
-	require.NoError(t, zw.Close())
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "edges.txt"), []byte(edges.String()), 0o644))
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "labels.txt"), []byte(labels.String()), 0o644))
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "features.txt.gz"), feats.Bytes(), 0o644))
+	writeNodeFolder(t, dir, rng, edges.String(), labels.String(), n, d, 3, 0.5, 0.15)
 	return dir
 }
 

@@ -39,15 +39,24 @@ func writeFeatureFolder(t *testing.T, c, m, d int) string {
 			}
 		}
 	}
+	writeNodeFolder(t, dir, rng, edges.String(), labels.String(), n, d, c, 0.4, 0.1)
+	return dir
+}
+
+// writeNodeFolder writes edges, labels and a gzipped sparse 0/1 feature
+// table into dir: n rows of d columns, entry (u, j) set with probability
+// pIn when j ≡ u (mod c), else pOut, drawn from rng.
+func writeNodeFolder(t *testing.T, dir string, rng *rand.Rand, edges, labels string, n, d, c int, pIn, pOut float64) {
+	t.Helper()
 	var feats bytes.Buffer
 	zw := gzip.NewWriter(&feats)
 	fmt.Fprintf(zw, "# %d %d\n", n, d)
 	for u := 0; u < n; u++ {
 		var row []string
 		for j := 0; j < d; j++ {
-			p := 0.1
+			p := pOut
 			if j%c == u%c {
-				p = 0.4
+				p = pIn
 			}
 			if rng.Float64() < p {
 				row = append(row, fmt.Sprintf("%d:1", j))
@@ -56,10 +65,9 @@ func writeFeatureFolder(t *testing.T, c, m, d int) string {
 		fmt.Fprintln(zw, strings.Join(row, " "))
 	}
 	require.NoError(t, zw.Close())
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "edges.txt"), []byte(edges.String()), 0o644))
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "labels.txt"), []byte(labels.String()), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "edges.txt"), []byte(edges), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "labels.txt"), []byte(labels), 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "features.txt.gz"), feats.Bytes(), 0o644))
-	return dir
 }
 
 func TestClassifyJSON(t *testing.T) {
