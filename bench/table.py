@@ -1,6 +1,7 @@
 """Markdown tables from the JSON lines of bench/*.sh: per area and data set, every gssl and peer entry with the
 median seconds over the rounds, the spread (min–max), the median test accuracy (or the check the area uses),
-and for each gssl entry the ratio to the fastest peer.
+the median validation accuracy and the model a selection chose (its most frequent choice over the rounds) where
+the entry reports them, and for each gssl entry the ratio to the fastest peer.
 
   table.py OUT.jsonl
 """
@@ -28,18 +29,26 @@ def quality(rs):
     return "–"
 
 
+def chosen(rs):
+    v = [r["val_accuracy"] for r in rs if r.get("val_accuracy") is not None]
+    val = f"{statistics.median(v):.3f}" if v else "–"
+    models = [str(r["model"]) for r in rs if r.get("model")]
+    return val, (statistics.mode(models) if models else "–")
+
+
 def fmt(s):
     return f"{s:.3f}" if s < 10 else f"{s:.1f}"
 
 
 for (area, ds), entries in groups.items():
     print(f"\n{area} · {ds}\n")
-    print("| who | seconds (median) | spread | runs | accuracy | ratio to fastest peer |")
-    print("|---|---:|---:|---:|---:|---:|")
+    print("| who | seconds (median) | spread | runs | accuracy | val | model chosen | ratio to fastest peer |")
+    print("|---|---:|---:|---:|---:|---:|---|---:|")
     peers = {k: v for k, v in entries.items() if not k[0]}
     fastest = min((statistics.median(r["seconds"] for r in v), k[1]) for k, v in peers.items()) if peers else None
     for (is_gssl, who), rs in sorted(entries.items(), key=lambda kv: (not kv[0][0], kv[0][1])):
         sec = [r["seconds"] for r in rs]
         med = statistics.median(sec)
         ratio = f"**{med / fastest[0]:.2f}** ({fastest[1]})" if is_gssl and fastest else ""
-        print(f"| {who} | {fmt(med)} | {fmt(min(sec))}–{fmt(max(sec))} | {len(sec)} | {quality(rs)} | {ratio} |")
+        val, model = chosen(rs)
+        print(f"| {who} | {fmt(med)} | {fmt(min(sec))}–{fmt(max(sec))} | {len(sec)} | {quality(rs)} | {val} | {model} | {ratio} |")

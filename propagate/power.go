@@ -64,9 +64,11 @@ func PowerBlock(ctx context.Context, op linop.BlockOperator, b *mat.Dense, k int
 	return powerBlock(ctx, op, mat.DenseCopyOf(b), k)
 }
 
-// PowerRows returns the rows of S^K X at the listed nodes (len(rows)×d)
-// without forming S^K X: (S^K X)_R = (S^K E_R)ᵀ X (S is symmetric), which
-// costs K products of len(rows) columns and one product with X.
+// PowerRows returns the rows of S^K X at the listed nodes (len(rows)×d):
+// with no more rows than features without forming S^K X, as
+// (S^K X)_R = (S^K E_R)ᵀ X (S is symmetric), K products of len(rows)
+// columns and one product with X; with more, from K products of X's d
+// columns (PowerRowsSeries).
 func PowerRows(ctx context.Context, a *Adjacency, x Features, k int, rows []int) (*mat.Dense, error) {
 	z, err := PowerRowsSeries(ctx, a, x, []int{k}, rows)
 	if err != nil {
@@ -76,8 +78,11 @@ func PowerRows(ctx context.Context, a *Adjacency, x Features, k int, rows []int)
 }
 
 // PowerRowsSeries returns the rows of S^k X at the listed nodes for each k
-// of ks, from one sequence of products S^j E_R, j = 1..max(ks): the cost of
-// the largest k, not of their sum (SGC's grid of K). Each result is
+// of ks, from one sequence of products, j = 1..max(ks): the cost of the
+// largest k, not of their sum (SGC's grid of K). The products are of
+// whichever block is narrower: E_R (len(rows) columns), then
+// (S^k X)_R = (S^k E_R)ᵀX; or X itself (d columns, when there are more rows
+// than features; the rows are then bitwise Power's). Each result is
 // bitwise PowerRows' for its k alone.
 func PowerRowsSeries(ctx context.Context, a *Adjacency, x Features, ks []int, rows []int) ([]*mat.Dense, error) {
 	n := a.Dim()
@@ -91,6 +96,9 @@ func PowerRowsSeries(ctx context.Context, a *Adjacency, x Features, ks []int, ro
 		if k < 0 {
 			return nil, fmt.Errorf("propagate: power K = %d is invalid: it must be ≥ 0", k)
 		}
+	}
+	if _, d := x.Dims(); len(rows) > d {
+		return powerRowsOfX(ctx, a, x, ks, rows)
 	}
 	cur, err := unitColumns(n, rows)
 	if err != nil {
@@ -117,6 +125,48 @@ func PowerRowsSeries(ctx context.Context, a *Adjacency, x Features, ks []int, ro
 		a.MulBlockTo(next, cur)
 		cur, next = next, cur
 		take(j)
+	}
+	return out, nil
+}
+
+// powerRowsOfX is PowerRowsSeries by products of the features: S^j X (n×d,
+// as Power computes it: the first product from a sparse X's CSR arrays),
+// j = 1..max(ks), and the listed rows of each power asked for. It holds two
+// n×d blocks where the products of E_R hold two n×len(rows).
+func powerRowsOfX(ctx context.Context, a *Adjacency, x Features, ks, rows []int) ([]*mat.Dense, error) {
+	n, d := x.Dims()
+	for _, i := range rows {
+		if i < 0 || i >= n {
+			return nil, fmt.Errorf("propagate: row %d is outside [0, %d)", i, n)
+		}
+	}
+	out := make([]*mat.Dense, len(ks))
+	take := func(j int, cur Features) {
+		for i, k := range ks {
+			if k == j {
+				out[i] = cur.Rows(rows)
+			}
+		}
+	}
+	take(0, x)
+	top := slices.Max(ks)
+	if top == 0 {
+		return out, nil
+	}
+	cur, next := mat.NewDense(n, d, nil), mat.NewDense(n, d, nil)
+	if x.Sparse != nil {
+		a.MulSparseTo(cur, x.Sparse, 1)
+	} else {
+		a.MulBlockTo(cur, x.Dense)
+	}
+	take(1, Features{Dense: cur})
+	for j := 2; j <= top; j++ {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("propagate: power stopped after %d products: %w", j-1, err)
+		}
+		a.MulBlockTo(next, cur)
+		cur, next = next, cur
+		take(j, Features{Dense: cur})
 	}
 	return out, nil
 }

@@ -220,3 +220,50 @@ func TestPPRErrors(t *testing.T) {
 	_, _, err = PPR(cctx, s, Features{Dense: xd}, 0.9, Settings{})
 	require.ErrorIs(t, err, context.Canceled)
 }
+
+// TestPowerRowsMoreRowsThanFeatures: with more rows than features the rows
+// of S^k X come from products of X (powerRowsOfX): bitwise the rows of
+// Power's S^k X, within tol of the products of E_R (the path of fewer
+// rows) and of the dense powers, for dense and sparse features, repeated
+// rows and k = 0.
+func TestPowerRowsMoreRowsThanFeatures(t *testing.T) {
+	ctx := context.Background()
+	g := testGraph(t, 25, 2)
+	xs, xd := testFeatures(25, 3, 7)
+	a := GCN(g)
+	s := denseAdjacency(g, 1)
+	rows := []int{0, 7, 3, 24, 7, 12}
+	ks := []int{2, 0, 3, 1}
+	for name, f := range map[string]Features{"dense": {Dense: xd}, "sparse": {Sparse: xs}} {
+		got, err := PowerRowsSeries(ctx, a, f, ks, rows)
+		require.NoError(t, err)
+		for j, k := range ks {
+			want := mat.DenseCopyOf(xd)
+			for i := 0; i < k; i++ {
+				want.Mul(s, mat.DenseCopyOf(want))
+			}
+			e, err := unitColumns(25, rows)
+			require.NoError(t, err)
+			p, err := powerBlock(ctx, a, e, k)
+			require.NoError(t, err)
+			viaE := f.TMul(p)
+			for r, i := range rows {
+				require.InDeltaSlice(t, want.RawRowView(i), got[j].RawRowView(r), tol, "%s K=%d row %d", name, k, i)
+				require.InDeltaSlice(t, viaE.RawRowView(r), got[j].RawRowView(r), tol, "%s K=%d row %d", name, k, i)
+			}
+			if k == 0 {
+				continue
+			}
+			pw, err := Power(ctx, a, f, k)
+			require.NoError(t, err)
+			for r, i := range rows {
+				require.Equal(t, pw.RawRowView(i), got[j].RawRowView(r), "%s K=%d row %d: Power's", name, k, i)
+			}
+			one, err := PowerRows(ctx, a, f, k, rows)
+			require.NoError(t, err)
+			require.Equal(t, got[j].RawMatrix().Data, one.RawMatrix().Data, "%s K=%d: PowerRows alone", name, k)
+		}
+	}
+	_, err := PowerRowsSeries(ctx, a, Features{Sparse: xs}, []int{1}, []int{0, 1, 2, 25})
+	require.Error(t, err, "a row outside the graph")
+}

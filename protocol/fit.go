@@ -7,27 +7,37 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/estimator"
+	"github.com/gssl/gssl/eval"
 	"github.com/gssl/gssl/loaders"
 )
 
 // FitReport describes a node classifier fitted on a data set: its kind,
-// the data, the nodes predicted per class name and the fit's Info.
+// the data, the nodes predicted per class name and the fit's Info; with a
+// split, the split and the accuracies on its validation and test nodes
+// (nil where the split has none); the times in seconds.
 type FitReport struct {
-	Kind      string         `json:"kind"`
-	Data      string         `json:"data"`
-	Nodes     int            `json:"nodes"`
-	Labelled  int            `json:"labelled"`
-	Classes   int            `json:"classes"`
-	Predicted map[string]int `json:"predicted"` // nodes per predicted class name
-	Info      estimator.Info `json:"info"`
-	Saved     string         `json:"saved,omitempty"`
-	Out       string         `json:"out,omitempty"`
+	Kind         string         `json:"kind"`
+	Data         string         `json:"data"`
+	Nodes        int            `json:"nodes"`
+	Labelled     int            `json:"labelled"`
+	Classes      int            `json:"classes"`
+	Predicted    map[string]int `json:"predicted"` // nodes per predicted class name
+	Info         estimator.Info `json:"info"`
+	Split        string         `json:"split,omitempty"`
+	ValAccuracy  any            `json:"val_accuracy,omitempty"`
+	TestAccuracy any            `json:"test_accuracy,omitempty"`
+	LoadSeconds  float64        `json:"load_seconds"`
+	FitSeconds   float64        `json:"fit_seconds"` // the fit and the prediction of every node
+	Seconds      float64        `json:"seconds"`
+	Saved        string         `json:"saved,omitempty"`
+	Out          string         `json:"out,omitempty"`
 }
 
-// FitNodes fits m (of kind) on the nodes and labels of ds, read from
+// FitNodes fits m (of kind) on the nodes of ds with the given labels (ds's
+// own, or those of a split's training nodes; −1 elsewhere), read from
 // source, and returns the scores of every node and the report.
-func FitNodes(ctx context.Context, kind string, m estimator.NodeClassifier, ds *loaders.NodeDataset, source string) (*mat.Dense, FitReport, error) {
-	if err := m.Fit(ctx, ds.EstimatorNodes(), ds.Labels); err != nil {
+func FitNodes(ctx context.Context, kind string, m estimator.NodeClassifier, ds *loaders.NodeDataset, labels []int, source string) (*mat.Dense, FitReport, error) {
+	if err := m.Fit(ctx, ds.EstimatorNodes(), labels); err != nil {
 		return nil, FitReport{}, fmt.Errorf("%s: %w", kind, err)
 	}
 	scores, err := m.Predict(ctx, estimator.FittedNodes)
@@ -35,11 +45,53 @@ func FitNodes(ctx context.Context, kind string, m estimator.NodeClassifier, ds *
 		return nil, FitReport{}, fmt.Errorf("%s: %w", kind, err)
 	}
 	n, classes := scores.Dims()
-	r := FitReport{Kind: kind, Data: source, Nodes: n, Labelled: len(ds.Labelled()), Classes: classes, Predicted: map[string]int{}, Info: m.Info()}
+	labelled := 0
+	for _, l := range labels {
+		if l >= 0 {
+			labelled++
+		}
+	}
+	r := FitReport{Kind: kind, Data: source, Nodes: n, Labelled: labelled, Classes: classes, Predicted: map[string]int{}, Info: m.Info()}
 	for _, c := range estimator.Argmax(scores) {
 		r.Predicted[ds.ClassName(c)]++
 	}
 	return scores, r, nil
+}
+
+// TrainingLabels returns truth at the training nodes of split and −1
+// elsewhere: what a model fitted on the split sees.
+func TrainingLabels(truth []int, split eval.Split) []int {
+	out := make([]int, len(truth))
+	for i := range out {
+		out[i] = -1
+	}
+	for _, i := range split.Train {
+		out[i] = truth[i]
+	}
+	return out
+}
+
+// ScoreSplit sets the report's accuracies of scores (every node's) on the
+// validation and test nodes of split against truth, as eval.EvaluateNodes
+// scores a chosen model (eval.Accuracy of the argmax); nil for an empty
+// part.
+func (r *FitReport) ScoreSplit(scores *mat.Dense, truth []int, split eval.Split) error {
+	pred := estimator.Argmax(scores)
+	for _, part := range []struct {
+		nodes []int
+		acc   *any
+	}{{split.Val, &r.ValAccuracy}, {split.Test, &r.TestAccuracy}} {
+		*part.acc = nil
+		if len(part.nodes) == 0 {
+			continue
+		}
+		a, err := eval.Accuracy(pred, truth, part.nodes)
+		if err != nil {
+			return err
+		}
+		*part.acc = a
+	}
+	return nil
 }
 
 // ScoreTable is the table of scores of the nodes of ds: per node its id,

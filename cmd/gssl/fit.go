@@ -8,22 +8,26 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gssl/gssl/eval"
+	"github.com/gssl/gssl/loaders"
 	"github.com/gssl/gssl/persist"
 	"github.com/gssl/gssl/protocol"
 )
 
 // fitOptions are gssl fit's flags (help/fit.md).
 type fitOptions struct {
-	Kind string   `flag:"kind"`
-	Set  []string `flag:"set"`
-	Save string   `flag:"save"`
-	Out  string   `flag:"out"`
-	JSON bool
-	In   nodeInput
+	Kind  string   `flag:"kind"`
+	Set   []string `flag:"set"`
+	Split string   `flag:"split"`
+	Seed  uint64   `flag:"seed"`
+	Save  string   `flag:"save"`
+	Out   string   `flag:"out"`
+	JSON  bool
+	In    nodeInput
 }
 
 func newFitCommand(g *globals) *cobra.Command {
-	opts := fitOptions{In: newNodeInput()}
+	opts := fitOptions{In: newNodeInput(), Split: "none"}
 	return newCommand("fit", &opts, func(cmd *cobra.Command, _ []string) error {
 		opts.JSON = g.JSON
 		return runFit(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
@@ -34,8 +38,11 @@ func newFitCommand(g *globals) *cobra.Command {
 type fitResult = protocol.FitReport
 
 // runFit builds the model of --kind (persist.NewNodeClassifier), fits it
-// (protocol.FitNodes), writes its scores and saves it.
+// (protocol.FitNodes) on every label or, with --split, on the split's
+// training labels and scores it on its validation and test nodes, writes
+// its scores and saves it.
 func runFit(ctx context.Context, opts fitOptions, stdout, stderr io.Writer) error {
+	start := timeNow()
 	if opts.Kind == "" {
 		return usageError{fmt.Errorf("fit: --kind is required: one of %s", strings.Join(persist.NodeClassifierKinds(), ", "))}
 	}
@@ -49,6 +56,10 @@ func runFit(ctx context.Context, opts fitOptions, stdout, stderr io.Writer) erro
 	if err := m.Validate(); err != nil {
 		return fmt.Errorf("fit: --set: %w", err)
 	}
+	spec, err := parseSplitFlag(opts.Split)
+	if err != nil {
+		return fmt.Errorf("fit: %w", err)
+	}
 	if err := checkOutputs("fit", "save", opts.Save, "out", opts.Out); err != nil {
 		return err
 	}
@@ -60,10 +71,23 @@ func runFit(ctx context.Context, opts fitOptions, stdout, stderr io.Writer) erro
 	if err := needLabels(ds); err != nil {
 		return err
 	}
-	scores, res, err := protocol.FitNodes(ctx, opts.Kind, m, ds, opts.In.source())
+	split, labels, err := fitSplit(spec, ds, opts)
+	if err != nil {
+		return err
+	}
+	load, fitStart := seconds(start), timeNow()
+	scores, res, err := protocol.FitNodes(ctx, opts.Kind, m, ds, labels, opts.In.source())
 	if err != nil {
 		return fmt.Errorf("fit: %w", err)
 	}
+	res.LoadSeconds, res.FitSeconds = load, seconds(fitStart)
+	if split != nil {
+		res.Split = opts.Split
+		if err := res.ScoreSplit(scores, ds.Labels, *split); err != nil {
+			return fmt.Errorf("fit: --split: %w", err)
+		}
+	}
+	res.Seconds = seconds(start)
 	res.Out, res.Saved = opts.Out, opts.Save
 	if cols, rows, row := protocol.ScoreTable(ds, scores); opts.Out != "" {
 		if err := writeTable(opts.Out, cols, rows, row); err != nil {
@@ -76,4 +100,24 @@ func runFit(ctx context.Context, opts fitOptions, stdout, stderr io.Writer) erro
 		}
 	}
 	return reportSummary(stdout, opts.JSON, "fit", res)
+}
+
+// fitSplit returns the split of --split (and --seed) on ds and the labels
+// of its training nodes; without a split (none), nil and every label.
+func fitSplit(spec eval.SplitSpec, ds *loaders.NodeDataset, opts fitOptions) (*eval.Split, []int, error) {
+	if spec.Kind == eval.SplitNone {
+		return nil, ds.Labels, nil
+	}
+	splits, err := newSplitter(spec, ds, opts.In.source(), -1, -1)
+	if err != nil {
+		return nil, nil, fmt.Errorf("fit: --split: %w", err)
+	}
+	sp, _, err := splits.Split(opts.Seed)
+	if err != nil {
+		return nil, nil, fmt.Errorf("fit: --split: %w", err)
+	}
+	if len(sp.Train) == 0 {
+		return nil, nil, fmt.Errorf("fit: --split %s has no training nodes", opts.Split)
+	}
+	return &sp, protocol.TrainingLabels(ds.Labels, sp), nil
 }
