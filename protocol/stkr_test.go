@@ -122,6 +122,11 @@ func TestPartition(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, split.Test, all.Test)
 	assert.Len(t, all.Other, 40-14)
+	// Other is allocated at its size (no appends' garbage, no spare room),
+	// with and without p_test.
+	assert.Equal(t, len(all.Other), cap(all.Other))
+	assert.Equal(t, len(p.Other), cap(p.Other))
+	assert.Len(t, p.Other, 40-2-2-4)
 
 	_, err = NewPartition(40, split, 0.5, 7)
 	assert.ErrorContains(t, err, "asks for 20 test nodes but the split has only 10")

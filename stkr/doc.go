@@ -103,7 +103,11 @@
 // fit allocates 8·N·c·6 bytes beyond the kernel and O(N) vectors (θ, four
 // solver blocks, the product's input; TestInverseLaplacianMINRESHeap), and
 // collects the solver's blocks before it returns, so that Scores' N×c
-// block reuses them. The product's input, which the graph gathers from at
+// block reuses them. A fit whose N×c blocks are 64 MiB or more first
+// returns the heap's free memory to the system (debug.FreeOSMemory): the
+// garbage of the caller's earlier phases (a loader's parsed text and id
+// tables) would otherwise stay resident beside the blocks for the whole
+// solve. The product's input, which the graph gathers from at
 // random, is allocated by internal/hugepage (transparent huge pages: with
 // 4 KiB pages each gather from an 800 MB block also misses the TLB).
 // Regressor.MaxMemory solves the columns in batches of

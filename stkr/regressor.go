@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 
@@ -210,9 +211,14 @@ func (r *Regressor) Validate() error {
 	return nil
 }
 
-// collectBytes is the size of an N×c block from which FitIndexed collects
-// the solver's garbage before it returns.
+// collectBytes is the size of an N×c block from which FitIndexed returns
+// the heap's free memory to the system before it allocates its blocks, and
+// collects the solver's garbage before it returns.
 const collectBytes = 64 << 20
+
+// freeOSMemory is debug.FreeOSMemory (a variable so that tests can count
+// its calls).
+var freeOSMemory = debug.FreeOSMemory
 
 // IterationsGrid returns the numbers of iterations searched when early
 // stopping is chosen on the validation set: 0 (solve to the tolerance)
@@ -246,6 +252,15 @@ func (r *Regressor) FitIndexed(ctx context.Context, k BaseKernel, train []int, y
 	var count atomic.Int64
 	job := &fitJob{r: r, m: counted{m: k, n: &count}, N: k.Dim(), radius: k.Radius(), train: train, y: y}
 	_, c := y.Dims()
+	if 8*k.Dim()*c >= collectBytes {
+		// Memory the heap holds but no longer uses (the garbage of the
+		// caller's earlier phases: a loader's parsed text, its id tables)
+		// goes back to the system before the N×c blocks are allocated.
+		// Kept, it would stay resident beside them for the whole solve:
+		// the blocks raise the collector's goal far above it, and each
+		// block, one allocation, rarely fits in its holes (docs/memory.md).
+		freeOSMemory()
+	}
 	job.u = mat.NewDense(k.Dim(), c, nil)
 	job.alpha = mat.NewDense(len(train), c, nil)
 	job.iters = make([]int, c)

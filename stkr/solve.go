@@ -484,10 +484,9 @@ func (j *fitJob) inverseLaplacian(ctx context.Context, s InverseLaplacian) error
 			}
 			var ok []bool
 			ok, err = j.minresBatches(ctx, a, krylov.RowBlock{Rows: j.train, Values: b}, tol, fused)
-			zero := make([]float64, j.N)
 			for col, good := range ok {
 				if !good {
-					j.u.SetCol(col, zero)
+					zeroColumn(j.u, col) // no N-vector of zeros beside the solver's blocks
 				}
 			}
 			break
@@ -788,4 +787,12 @@ func (j *fitJob) topD(ctx context.Context, s TopD) error {
 	j.u.Mul(vecs, &w)
 	j.done = true
 	return nil
+}
+
+// zeroColumn sets column col of a to zero.
+func zeroColumn(a *mat.Dense, col int) {
+	r, _ := a.Dims()
+	for i := 0; i < r; i++ {
+		a.Set(i, col, 0)
+	}
 }
