@@ -37,6 +37,7 @@
 # round (fewer waits behind other benchmarks on a shared machine), and with
 # LOCK_SCOPE=none not at all: the caller holds it
 # (flock /tmp/gssl-bench.lock env LOCK_SCOPE=none scripts/bench-stack.sh …).
+# EIGS_FLAGS adds flags to gssl eigs (e.g. "--method subspace").
 # STKR_FLAGS adds flags to gssl stkr (e.g. "--max-memory 4GB": the classes
 # in batches whose solver blocks fit, stkr.Regressor.MaxMemory).
 # PEER_TASKS lists the tasks the peer runs (default: all of TASKS; the others
@@ -130,7 +131,7 @@ for size in $SIZES; do
 				grss=$(timed gssl "$BIN" info "$dir.gsg" --json)
 				srss=$(timed scipy "$PY" "$PEER" "$dir" info --cache "$WORK/npy") ;;
 			eigs)
-				grss=$(timed gssl "$BIN" eigs --edges "$dir.gsg" --eigenpairs 10 --tol "$TOL" --json)
+				grss=$(timed gssl "$BIN" eigs --edges "$dir.gsg" --eigenpairs 10 --tol "$TOL" ${EIGS_FLAGS:-} --json)
 				srss=$(timed scipy "$PY" "$PEER" "$dir" eigs --k 10 --tol "$TOL" --maxiter "$ARPACK_MAXITER" --cache "$WORK/npy") ;;
 			cluster)
 				grss=$(timed gssl "$BIN" cluster --edges "$dir.gsg" --labels "$dir/labels.txt" --tol "$TOL" --out "$WORK/clusters-gssl.csv" --json)

@@ -102,8 +102,10 @@
 // 2002) and a Rayleigh–Ritz step with one more block product, whose Ritz
 // values θ_1 ≥ … ≥ θ_p give the next cut c = θ_p and whose explicit
 // residuals decide convergence. Each filter step is one pass over the graph
-// for the whole block (graph.ChebyshevStepTo), run on Z = D^{-1/2}X so that
-// a stored entry costs one gather of a row of Z. The degree d of a pass is
+// for the whole block (graph.ScaledMulBlockRowsInto, window by window), run
+// on Z = D^{-1/2}X so that a stored entry costs one gather of a row of Z;
+// Z_{i+1} overwrites Z_{i−1} row by row, so the recursion holds two n×p
+// blocks. The degree d of a pass is
 // what the k'-th Ritz value's rate 1/T_d((θ_k' − γ)/e) needs to bring the
 // largest residual to Tol, between 4 and 30, and capped so that
 // T_d((θ_1 − γ)/e) ≤ 1e6 (the filtered block stays well conditioned). When

@@ -62,10 +62,11 @@ type subspace struct {
 	sqrtD    []float64
 	invD     []float64
 	null     []float64 // D^{1/2}1, normalised
-	x, ax, z *mat.Dense
+	x, ax    *mat.Dense
 	f32a     []float32 // the float32 recursion's blocks (subspace32.go)
 	f32b     []float32
-	single   bool // no float32 passes
+	single   bool  // no float32 passes
+	work     []int // stored entries before each row window (windowWork)
 	matvecs  int
 	passes   int
 }
@@ -85,7 +86,7 @@ func newSubspace(ctx context.Context, g *graph.CSR, invSqrtD []float64, k int, c
 	for i, v := range s.sqrtD {
 		s.null[i] = v / nrm
 	}
-	s.x, s.ax, s.z = mat.NewDense(n, p, nil), mat.NewDense(n, p, nil), mat.NewDense(n, p, nil)
+	s.x, s.ax = mat.NewDense(n, p, nil), mat.NewDense(n, p, nil)
 	return s
 }
 
@@ -120,6 +121,7 @@ func (s *subspace) run() ([]float64, *mat.Dense, error) {
 		if s.use32(worst) {
 			s.filter32(d, (cut-1)/2, (cut+1)/2)
 		} else {
+			s.f32a, s.f32b = nil, nil // float32 passes are over
 			s.filter(d, (cut-1)/2, (cut+1)/2)
 		}
 		s.passes++
@@ -181,23 +183,64 @@ func (s *subspace) degree(theta []float64, worst float64) (int, bool) {
 //
 //	Z_{i+1} = (2/e)(D^{-1}W − γ)Z_i − Z_{i−1},   Y_d = D^{1/2} Z_d,
 //
-// one gather per stored entry and no scaling of the gathered rows.
+// one gather per stored entry and no scaling of the gathered rows. Z_{i+1}
+// overwrites Z_{i−1} row by row (the gathers read only Z_i), so the
+// recursion needs the two blocks X and AX.
 func (s *subspace) filter(d int, gamma, e float64) {
-	shift := make([]float64, s.n)
-	for i := range shift {
-		shift[i] = -gamma
-	}
-	sc := graph.Scaling{Diag: shift, Left: s.invD}
 	s.scaleRows(s.x, s.invSqrtD)
-	prev, cur, free := s.x, s.ax, s.z
-	s.g.ChebyshevStepTo(cur, prev, nil, sc, 1/e)
+	s.step(s.ax, s.x, 1/e, gamma, true)
+	prev, cur := s.x, s.ax
 	for i := 1; i < d; i++ {
-		s.g.ChebyshevStepTo(free, cur, prev, sc, 2/e)
-		prev, cur, free = cur, free, prev
+		s.step(prev, cur, 2/e, gamma, false)
+		prev, cur = cur, prev
 	}
 	s.matvecs += d * s.p
 	s.scaleRows(cur, s.sqrtD)
-	s.x, s.ax, s.z = cur, prev, free
+	s.x, s.ax = cur, prev
+}
+
+// step sets next = α(D^{-1}W·cur − γ·cur) − next (first: without the
+// subtraction), in parallel over windows of graph.RowWindow rows (so that
+// blocks of up to 8 columns run from the graph's SELL copy), each window's
+// product rows in a scratch block that stays in cache.
+func (s *subspace) step(next, cur *mat.Dense, alpha, gamma float64, first bool) {
+	p, w := s.p, graph.RowWindow
+	nm, cm := next.RawMatrix(), cur.RawMatrix()
+	sc := graph.Scaling{Left: s.invD}
+	parallel.Balanced(s.windowWork(), 1<<15, func(lo, hi int) {
+		buf := mat.NewDense(w, p, nil)
+		bm := buf.RawMatrix()
+		for r0 := lo * w; r0 < min(hi*w, s.n); r0 += w {
+			r1 := min(s.n, r0+w)
+			s.g.ScaledMulBlockRowsInto(buf.Slice(0, r1-r0, 0, p).(*mat.Dense), cur, sc, r0, r1)
+			for i := r0; i < r1; i++ {
+				b := bm.Data[(i-r0)*bm.Stride : (i-r0)*bm.Stride+p]
+				c := cm.Data[i*cm.Stride : i*cm.Stride+p]
+				nx := nm.Data[i*nm.Stride : i*nm.Stride+p]
+				for j, v := range b {
+					y := alpha * (-gamma*c[j] + v)
+					if !first {
+						y -= nx[j]
+					}
+					nx[j] = y
+				}
+			}
+		}
+	})
+}
+
+// windowWork returns the stored entries before each window of
+// graph.RowWindow rows (a prefix sum over windows for parallel.Balanced).
+func (s *subspace) windowWork() []int {
+	if s.work == nil {
+		indptr := s.g.Arrays().Indptr
+		w := graph.RowWindow
+		s.work = make([]int, (s.n+w-1)/w+1)
+		for t := range s.work {
+			s.work[t] = indptr[min(t*w, s.n)]
+		}
+	}
+	return s.work
 }
 
 // scaleRows multiplies row i of b by f[i].
@@ -217,9 +260,9 @@ func (s *subspace) scaleRows(b *mat.Dense, f []float64) {
 // XᵀAX (Ritz values descending) and returns the Ritz values and the
 // residual norms ‖Sx_j − θ_j x_j‖.
 func (s *subspace) rayleighRitz() ([]float64, []float64) {
-	s.z.Copy(s.x)
-	s.scaleRows(s.z, s.invSqrtD)
-	s.g.ScaledMulBlockTo(s.ax, s.z, graph.Scaling{Left: s.invSqrtD})
+	s.scaleRows(s.x, s.invSqrtD)
+	s.g.ScaledMulBlockTo(s.ax, s.x, graph.Scaling{Left: s.invSqrtD})
+	s.scaleRows(s.x, s.sqrtD)
 	s.matvecs += s.p
 	h := s.gram(s.x, s.ax)
 	var es mat.EigenSym
