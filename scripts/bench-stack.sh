@@ -41,7 +41,7 @@
 # STKR_FLAGS adds flags to gssl stkr (e.g. "--max-memory 4GB": the classes
 # in batches whose solver blocks fit, stkr.Regressor.MaxMemory).
 # PEER_TASKS lists the tasks the peer runs (default: all of TASKS; the others
-# are gssl alone). PEER_TIMEOUT=S stops a peer run after S seconds (its time is then a lower
+# are gssl alone; an empty PEER_TASKS means the default, so gssl alone on every task is PEER_TASKS=none). PEER_TIMEOUT=S stops a peer run after S seconds (its time is then a lower
 # bound, shown as > S s).
 #
 # Peak RSS is /usr/bin/time's maximum resident set of the whole process.
