@@ -199,3 +199,13 @@ func TestSplitParts(t *testing.T) {
 	s := Split{Train: []int{0, 3}, Val: []int{1}, Test: []int{4, 9}}
 	assert.Equal(t, []string{"train", "val", "", "train", "test"}, s.Parts(5))
 }
+
+// TestSplitTrainingLabels: the labels of the training nodes kept, every
+// other node (val, test, unlabelled) −1, truth untouched.
+func TestSplitTrainingLabels(t *testing.T) {
+	truth := []int{2, 0, 1, -1, 1, 0}
+	sp := Split{Train: []int{4, 0}, Val: []int{1}, Test: []int{2, 5}}
+	assert.Equal(t, []int{2, -1, -1, -1, 1, -1}, sp.TrainingLabels(truth))
+	assert.Equal(t, []int{2, 0, 1, -1, 1, 0}, truth)
+	assert.Equal(t, []int{-1, -1}, Split{}.TrainingLabels([]int{0, 1}))
+}

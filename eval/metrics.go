@@ -12,6 +12,19 @@ type Split struct {
 	Train, Val, Test []int
 }
 
+// TrainingLabels returns truth at s's training nodes and −1 elsewhere:
+// what a model fitted on the split sees.
+func (s Split) TrainingLabels(truth []int) []int {
+	out := make([]int, len(truth))
+	for i := range out {
+		out[i] = -1
+	}
+	for _, i := range s.Train {
+		out[i] = truth[i]
+	}
+	return out
+}
+
 // Accuracy returns the fraction of items in idx whose prediction equals
 // their label, skipping items with a negative (unknown) label. A nil idx
 // means every item. It returns an error when pred and truth differ in

@@ -33,10 +33,35 @@ type FitReport struct {
 	Out          string         `json:"out,omitempty"`
 }
 
-// FitNodes fits m (of kind) on the nodes of ds with the given labels (ds's
-// own, or those of a split's training nodes; −1 elsewhere), read from
-// source, and returns the scores of every node and the report.
-func FitNodes(ctx context.Context, kind string, m estimator.NodeClassifier, ds *loaders.NodeDataset, labels []int, source string) (*mat.Dense, FitReport, error) {
+// FitSplit returns seed's split of spec on ds (read from source) with the
+// default validation and test sizes; nil for SplitNone (every label).
+func FitSplit(spec eval.SplitSpec, ds *loaders.NodeDataset, source string, seed uint64) (*eval.Split, error) {
+	if spec.Kind == eval.SplitNone {
+		return nil, nil
+	}
+	splits, err := eval.NewSplitter(spec, ds.SplitData(source), eval.SplitSizes{Val: -1, Test: -1})
+	if err != nil {
+		return nil, err
+	}
+	sp, _, err := splits.Split(seed)
+	if err != nil {
+		return nil, err
+	}
+	if len(sp.Train) == 0 {
+		return nil, fmt.Errorf("the split has no training nodes")
+	}
+	return &sp, nil
+}
+
+// FitNodes fits m (of kind) on the nodes of ds, read from source, with
+// ds's labels or, with a split, those of its training nodes only, and
+// returns the scores of every node and the report, with a split's
+// validation and test accuracies.
+func FitNodes(ctx context.Context, kind string, m estimator.NodeClassifier, ds *loaders.NodeDataset, split *eval.Split, source string) (*mat.Dense, FitReport, error) {
+	labels := ds.Labels
+	if split != nil {
+		labels = split.TrainingLabels(ds.Labels)
+	}
 	if err := m.Fit(ctx, ds.EstimatorNodes(), labels); err != nil {
 		return nil, FitReport{}, fmt.Errorf("%s: %w", kind, err)
 	}
@@ -55,27 +80,19 @@ func FitNodes(ctx context.Context, kind string, m estimator.NodeClassifier, ds *
 	for _, c := range estimator.Argmax(scores) {
 		r.Predicted[ds.ClassName(c)]++
 	}
+	if split != nil {
+		if err := r.scoreSplit(scores, ds.Labels, *split); err != nil {
+			return nil, FitReport{}, err
+		}
+	}
 	return scores, r, nil
 }
 
-// TrainingLabels returns truth at the training nodes of split and −1
-// elsewhere: what a model fitted on the split sees.
-func TrainingLabels(truth []int, split eval.Split) []int {
-	out := make([]int, len(truth))
-	for i := range out {
-		out[i] = -1
-	}
-	for _, i := range split.Train {
-		out[i] = truth[i]
-	}
-	return out
-}
-
-// ScoreSplit sets the report's accuracies of scores (every node's) on the
+// scoreSplit sets the report's accuracies of scores (every node's) on the
 // validation and test nodes of split against truth, as eval.EvaluateNodes
 // scores a chosen model (eval.Accuracy of the argmax); nil for an empty
 // part.
-func (r *FitReport) ScoreSplit(scores *mat.Dense, truth []int, split eval.Split) error {
+func (r *FitReport) scoreSplit(scores *mat.Dense, truth []int, split eval.Split) error {
 	pred := estimator.Argmax(scores)
 	for _, part := range []struct {
 		nodes []int

@@ -48,14 +48,7 @@ func (s NodeClassSpec) Auto(search eval.NodeSearch, ds *loaders.NodeDataset, spl
 	if err != nil {
 		return eval.NodeSearch{}, "", fmt.Errorf("--split: %w", err)
 	}
-	train := make([]int, len(ds.Labels))
-	for i := range train {
-		train[i] = -1
-	}
-	for _, i := range sp.Train {
-		train[i] = ds.Labels[i]
-	}
-	search, _, why, err := NodeClassAuto(ds.Graph, train, s.Embed > 0)
+	search, _, why, err := NodeClassAuto(ds.Graph, sp.TrainingLabels(ds.Labels), s.Embed > 0)
 	return search, why, err
 }
 

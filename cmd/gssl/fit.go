@@ -8,8 +8,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/gssl/gssl/eval"
-	"github.com/gssl/gssl/loaders"
 	"github.com/gssl/gssl/persist"
 	"github.com/gssl/gssl/protocol"
 )
@@ -37,10 +35,9 @@ func newFitCommand(g *globals) *cobra.Command {
 // fitResult is gssl fit's JSON object.
 type fitResult = protocol.FitReport
 
-// runFit builds the model of --kind (persist.NewNodeClassifier), fits it
-// (protocol.FitNodes) on every label or, with --split, on the split's
-// training labels and scores it on its validation and test nodes, writes
-// its scores and saves it.
+// runFit builds the model of --kind (persist.NewNodeClassifier), fits and
+// scores it (protocol.FitNodes: every label, or --split's training labels
+// scored on its validation and test nodes), writes its scores, saves it.
 func runFit(ctx context.Context, opts fitOptions, stdout, stderr io.Writer) error {
 	start := timeNow()
 	if opts.Kind == "" {
@@ -71,21 +68,18 @@ func runFit(ctx context.Context, opts fitOptions, stdout, stderr io.Writer) erro
 	if err := needLabels(ds); err != nil {
 		return err
 	}
-	split, labels, err := fitSplit(spec, ds, opts)
+	split, err := protocol.FitSplit(spec, ds, opts.In.source(), opts.Seed)
 	if err != nil {
-		return err
+		return fmt.Errorf("fit: --split %s: %w", opts.Split, err)
 	}
 	load, fitStart := seconds(start), timeNow()
-	scores, res, err := protocol.FitNodes(ctx, opts.Kind, m, ds, labels, opts.In.source())
+	scores, res, err := protocol.FitNodes(ctx, opts.Kind, m, ds, split, opts.In.source())
 	if err != nil {
 		return fmt.Errorf("fit: %w", err)
 	}
 	res.LoadSeconds, res.FitSeconds = load, seconds(fitStart)
 	if split != nil {
 		res.Split = opts.Split
-		if err := res.ScoreSplit(scores, ds.Labels, *split); err != nil {
-			return fmt.Errorf("fit: --split: %w", err)
-		}
 	}
 	res.Seconds = seconds(start)
 	res.Out, res.Saved = opts.Out, opts.Save
@@ -100,24 +94,4 @@ func runFit(ctx context.Context, opts fitOptions, stdout, stderr io.Writer) erro
 		}
 	}
 	return reportSummary(stdout, opts.JSON, "fit", res)
-}
-
-// fitSplit returns the split of --split (and --seed) on ds and the labels
-// of its training nodes; without a split (none), nil and every label.
-func fitSplit(spec eval.SplitSpec, ds *loaders.NodeDataset, opts fitOptions) (*eval.Split, []int, error) {
-	if spec.Kind == eval.SplitNone {
-		return nil, ds.Labels, nil
-	}
-	splits, err := newSplitter(spec, ds, opts.In.source(), -1, -1)
-	if err != nil {
-		return nil, nil, fmt.Errorf("fit: --split: %w", err)
-	}
-	sp, _, err := splits.Split(opts.Seed)
-	if err != nil {
-		return nil, nil, fmt.Errorf("fit: --split: %w", err)
-	}
-	if len(sp.Train) == 0 {
-		return nil, nil, fmt.Errorf("fit: --split %s has no training nodes", opts.Split)
-	}
-	return &sp, protocol.TrainingLabels(ds.Labels, sp), nil
 }

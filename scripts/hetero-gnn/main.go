@@ -208,13 +208,7 @@ func scoreConfig(dir string, ds *loaders.NodeDataset, nodes estimator.Nodes, par
 		if err != nil {
 			return res, err
 		}
-		labels := make([]int, len(ds.Labels))
-		for i := range labels {
-			labels[i] = -1
-		}
-		for _, i := range sp.Train {
-			labels[i] = ds.Labels[i]
-		}
+		labels := sp.TrainingLabels(ds.Labels)
 		valLabels := make([]int, len(sp.Val))
 		for k, i := range sp.Val {
 			valLabels[k] = ds.Labels[i]
