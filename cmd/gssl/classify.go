@@ -33,11 +33,10 @@ type classifyOptions struct {
 
 func newClassifyCommand(g *globals) *cobra.Command {
 	opts := classifyOptions{In: newNodeInput(), NodeClassSpec: protocol.NodeClassSpec{Classifier: "auto"}, Split: "auto", Val: -1, Test: -1, Seeds: 1, Folds: eval.DefaultFolds, Metric: "auto"}
-	cmd := newCommand("classify", &opts, func(cmd *cobra.Command, _ []string) error {
+	return newCommand("classify", &opts, func(cmd *cobra.Command, _ []string) error {
 		opts.JSON = g.JSON
 		return runClassify(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
 	})
-	return cmd
 }
 
 // classifyResult is the JSON object of the command.

@@ -31,11 +31,10 @@ type clusterOptions struct {
 
 func newClusterCommand(g *globals) *cobra.Command {
 	opts := clusterOptions{In: newNodeInput(), Restarts: spectral.DefaultKMeansRestarts, Isolated: "component"}
-	cmd := newCommand("cluster", &opts, func(cmd *cobra.Command, _ []string) error {
+	return newCommand("cluster", &opts, func(cmd *cobra.Command, _ []string) error {
 		opts.JSON = g.JSON
 		return runCluster(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
 	})
-	return cmd
 }
 
 // clusterResult is the JSON object of gssl cluster.

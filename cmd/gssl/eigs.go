@@ -25,11 +25,10 @@ type eigsSpecFlags = spectral.EigsSpec
 
 func newEigsCommand(g *globals) *cobra.Command {
 	opts := eigsOptions{In: newNodeInput(), Spec: eigsSpecFlags{Eigenpairs: 10, Laplacian: "sym", Method: "auto", Isolated: "component"}}
-	cmd := newCommand("eigs", &opts, func(cmd *cobra.Command, _ []string) error {
+	return newCommand("eigs", &opts, func(cmd *cobra.Command, _ []string) error {
 		opts.JSON = g.JSON
 		return runEigs(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
 	})
-	return cmd
 }
 
 // eigsResult is the JSON object of gssl eigs.

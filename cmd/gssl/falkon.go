@@ -25,11 +25,10 @@ type falkonOptions struct {
 
 func newFalkonCommand(g *globals) *cobra.Command {
 	opts := falkonOptions{KRRModels: protocol.KRRModels{M: []int{0}, Spec: krr.DefaultSpec()}}
-	cmd := newCommand("falkon", &opts, func(cmd *cobra.Command, _ []string) error {
+	return newCommand("falkon", &opts, func(cmd *cobra.Command, _ []string) error {
 		opts.JSON = g.JSON
 		return runFalkon(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
 	})
-	return cmd
 }
 
 // falkonResult is the JSON object of gssl falkon with one --m.

@@ -24,13 +24,10 @@ func parseSplitFlag(s string) (eval.SplitSpec, error) {
 	return spec, err
 }
 
-// splitData is what the splits of ds are built on (loaders.NodeDataset.SplitData).
-func splitData(ds *loaders.NodeDataset, source string) eval.SplitData { return ds.SplitData(source) }
-
 // newSplitter builds the splits of spec on ds with the --val and --test
 // sizes (−1: the defaults of eval.SplitSizes).
 func newSplitter(spec eval.SplitSpec, ds *loaders.NodeDataset, source string, val, test int) (*eval.Splitter, error) {
-	return eval.NewSplitter(spec, splitData(ds, source), eval.SplitSizes{Val: val, Test: test})
+	return eval.NewSplitter(spec, ds.SplitData(source), eval.SplitSizes{Val: val, Test: test})
 }
 
 // checkCount refuses a negative count flag; -1 may mean "automatic" where

@@ -43,7 +43,7 @@ var defaultCGrid = protocol.DefaultCGrid()
 func newGraphKernelCommand(g *globals) *cobra.Command {
 	opts := graphKernelOptions{Kernel: protocol.KernelWL, H: protocol.DefaultWLHeight, SelectH: true, Lambda: protocol.DefaultDecay, Normalize: true,
 		Classifier: "svm", Grid: protocol.DefaultCGrid(), CV: protocol.DefaultOuterFolds, Inner: protocol.DefaultInnerFolds, Repeats: protocol.DefaultSeeds, GramRuns: 1}
-	cmd := newCommand("graphkernel", &opts, func(cmd *cobra.Command, _ []string) error {
+	return newCommand("graphkernel", &opts, func(cmd *cobra.Command, _ []string) error {
 		opts.JSON = g.JSON
 		if opts.Data == "" {
 			return fmt.Errorf("graphkernel: no data: give --data DIR, a TU data set folder (NAME_A.txt, NAME_graph_indicator.txt, NAME_graph_labels.txt, …)")
@@ -53,7 +53,6 @@ func newGraphKernelCommand(g *globals) *cobra.Command {
 		}
 		return runGraphKernel(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
 	})
-	return cmd
 }
 
 // graphKernelResult is the JSON object of gssl graphkernel.

@@ -125,11 +125,10 @@ type sweepOptions struct {
 
 func newIMGPSweepCommand(g *globals) *cobra.Command {
 	opts := sweepOptions{Model: imgp.DefaultSpec(), MaxMemory: defaultMaxMemory(), In: protocol.IMGPSweepData{Fractions: []float64{0.005, 0.01, 0.02, 0.05, 0.1}, Seeds: 5}}
-	cmd := newCommand("imgp-sweep", &opts, func(cmd *cobra.Command, _ []string) error {
+	return newCommand("imgp-sweep", &opts, func(cmd *cobra.Command, _ []string) error {
 		opts.JSON = g.JSON
 		return runIMGPSweep(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
 	})
-	return cmd
 }
 
 // sweepResult is the JSON object of gssl imgp sweep.

@@ -34,11 +34,10 @@ type labelpropOptions struct {
 func newLabelpropCmd(g *globals) *cobra.Command {
 	opts := labelpropOptions{In: newNodeInput(), Split: "auto", Val: -1, Test: -1, Folds: eval.DefaultFolds, Seeds: 1,
 		Model: labelprop.Spec{Method: "spreading", Alpha: "auto", Solver: labelprop.Auto.String(), Stop: labelprop.StopResidual.String()}}
-	cmd := newCommand("labelprop", &opts, func(cmd *cobra.Command, _ []string) error {
+	return newCommand("labelprop", &opts, func(cmd *cobra.Command, _ []string) error {
 		opts.JSON = g.JSON
 		return runLabelprop(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
 	})
-	return cmd
 }
 
 // labelpropResult is the JSON object of the command: the data set, the

@@ -27,11 +27,10 @@ type svmModelFlags = svm.Spec
 
 func newSVMCommand(g *globals) *cobra.Command {
 	opts := svmOptions{SVMData: protocol.SVMData{Moons: 600, Noise: 0.15}, Model: svm.DefaultSpec(), MaxMemory: defaultMaxMemory()}
-	cmd := newCommand("svm", &opts, func(cmd *cobra.Command, _ []string) error {
+	return newCommand("svm", &opts, func(cmd *cobra.Command, _ []string) error {
 		opts.JSON = g.JSON
 		return runSVM(cmd.Context(), opts, cmd.OutOrStdout(), cmd.ErrOrStderr())
 	})
-	return cmd
 }
 
 // svmResult is the JSON object of gssl svm.
