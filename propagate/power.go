@@ -31,11 +31,13 @@ func Power(ctx context.Context, a *Adjacency, x Features, k int) (*mat.Dense, er
 	} else {
 		cur.Copy(x.Dense)
 	}
-	return powerBlock(ctx, a, cur, k)
+	return powerBlock(ctx, a, cur, k, nil)
 }
 
-// powerBlock applies k products of op to cur, in place when k is even.
-func powerBlock(ctx context.Context, op linop.BlockOperator, cur *mat.Dense, k int) (*mat.Dense, error) {
+// powerBlock applies k products of op to cur, in place when k is even,
+// and hands each power to each (when not nil) as it is formed: the i-th
+// product's result as each(i, power), i = 1..k.
+func powerBlock(ctx context.Context, op linop.BlockOperator, cur *mat.Dense, k int, each func(i int, power *mat.Dense)) (*mat.Dense, error) {
 	if k == 0 {
 		return cur, nil
 	}
@@ -47,6 +49,9 @@ func powerBlock(ctx context.Context, op linop.BlockOperator, cur *mat.Dense, k i
 		}
 		op.MulBlockTo(next, cur)
 		cur, next = next, cur
+		if each != nil {
+			each(i+1, cur)
+		}
 	}
 	return cur, nil
 }
@@ -61,7 +66,7 @@ func PowerBlock(ctx context.Context, op linop.BlockOperator, b *mat.Dense, k int
 	if r, _ := b.Dims(); r != op.Dim() {
 		return nil, fmt.Errorf("propagate: block has %d rows, the operator has dimension %d", r, op.Dim())
 	}
-	return powerBlock(ctx, op, mat.DenseCopyOf(b), k)
+	return powerBlock(ctx, op, mat.DenseCopyOf(b), k, nil)
 }
 
 // PowerRows returns the rows of S^K X at the listed nodes (len(rows)×d):
@@ -153,20 +158,15 @@ func powerRowsOfX(ctx context.Context, a *Adjacency, x Features, ks, rows []int)
 	if top == 0 {
 		return out, nil
 	}
-	cur, next := mat.NewDense(n, d, nil), mat.NewDense(n, d, nil)
+	cur := mat.NewDense(n, d, nil)
 	if x.Sparse != nil {
 		a.MulSparseTo(cur, x.Sparse, 1)
 	} else {
 		a.MulBlockTo(cur, x.Dense)
 	}
 	take(1, Features{Dense: cur})
-	for j := 2; j <= top; j++ {
-		if err := ctx.Err(); err != nil {
-			return nil, fmt.Errorf("propagate: power stopped after %d products: %w", j-1, err)
-		}
-		a.MulBlockTo(next, cur)
-		cur, next = next, cur
-		take(j, Features{Dense: cur})
+	if _, err := powerBlock(ctx, a, cur, top-1, func(i int, p *mat.Dense) { take(i+1, Features{Dense: p}) }); err != nil {
+		return nil, err
 	}
 	return out, nil
 }

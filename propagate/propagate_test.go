@@ -141,7 +141,7 @@ func checkPowerRowsSeries(t *testing.T, a *Adjacency, s, xd *mat.Dense, xs *load
 			// The old PowerRows: k products of E_R, then the product with X.
 			e, err := unitColumns(25, rows)
 			require.NoError(t, err)
-			p, err := powerBlock(ctx, a, e, k)
+			p, err := powerBlock(ctx, a, e, k, nil)
 			require.NoError(t, err)
 			require.Equal(t, f.TMul(p).RawMatrix().Data, got[j].RawMatrix().Data, "%s K=%d", name, k)
 			want := mat.DenseCopyOf(xd)
@@ -244,7 +244,7 @@ func TestPowerRowsMoreRowsThanFeatures(t *testing.T) {
 			}
 			e, err := unitColumns(25, rows)
 			require.NoError(t, err)
-			p, err := powerBlock(ctx, a, e, k)
+			p, err := powerBlock(ctx, a, e, k, nil)
 			require.NoError(t, err)
 			viaE := f.TMul(p)
 			for r, i := range rows {
