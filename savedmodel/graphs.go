@@ -10,7 +10,6 @@ import (
 	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/graph"
 	"github.com/gssl/gssl/graphkernels"
-	"github.com/gssl/gssl/modelfile"
 	"github.com/gssl/gssl/serve"
 )
 
@@ -62,15 +61,6 @@ func (b wlBackend) predictGraphs(ctx context.Context, graphs []graphkernels.Grap
 		out[i] = serve.Prediction{Label: strconv.Itoa(pred[i]), Scores: slices.Clone(dec.RawRowView(i))}
 	}
 	return out, nil
-}
-
-// decodeWL reads a Weisfeiler–Lehman graph classifier.
-func decodeWL(f *modelfile.File) (backend, error) {
-	m := &graphkernels.WLClassifier{}
-	if err := m.ReadModelFile(f); err != nil {
-		return nil, err
-	}
-	return wlBackend{m: m}, nil
 }
 
 // graphMetadata says, for a model of graphs, that requests send graphs

@@ -11,7 +11,6 @@ import (
 
 	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/linbp"
-	"github.com/gssl/gssl/modelfile"
 	"github.com/gssl/gssl/nodeclass"
 	"github.com/gssl/gssl/serve"
 )
@@ -39,7 +38,7 @@ func nodeFeatures(b backend) int {
 // > 0 (nodeclass's models but ChannelMLP) also predict new nodes from
 // their features and edges.
 type nodeclassModel interface {
-	ReadModelFile(f *modelfile.File) error
+	Kind() string
 	Predict(ctx context.Context, q estimator.NodeQuery) (*mat.Dense, error)
 }
 
@@ -57,32 +56,12 @@ type nodeclassBackend struct {
 	p    *mat.Dense
 }
 
-func newNodeclassBackend(f *modelfile.File) (nodeclassBackend, error) {
-	var m nodeclassModel
-	switch f.Kind {
-	case nodeclass.SGCKind:
-		m = &nodeclass.SGC{}
-	case nodeclass.APPNPKind:
-		m = &nodeclass.APPNP{}
-	case nodeclass.SepGNNKind:
-		m = &nodeclass.SepGNN{}
-	case nodeclass.LINKXKind:
-		m = &nodeclass.LINKX{}
-	case nodeclass.ChannelMLPKind:
-		m = &nodeclass.ChannelMLP{}
-	case linbp.PropagationKind:
-		m = &linbp.Propagation{}
-	default:
-		m = &nodeclass.CorrectSmooth{}
-	}
-	if err := m.ReadModelFile(f); err != nil {
-		return nodeclassBackend{}, err
-	}
+func newNodeclassBackend(m nodeclassModel) (nodeclassBackend, error) {
 	p, err := m.Predict(context.Background(), estimator.FittedNodes)
 	if err != nil {
 		return nodeclassBackend{}, err
 	}
-	return nodeclassBackend{kind: f.Kind, m: m, p: p}, nil
+	return nodeclassBackend{kind: m.Kind(), m: m, p: p}, nil
 }
 
 func (b nodeclassBackend) nodes() int    { r, _ := b.p.Dims(); return r }

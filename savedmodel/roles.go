@@ -3,15 +3,12 @@ package savedmodel
 import (
 	"context"
 	"errors"
-	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/estimator"
-	"github.com/gssl/gssl/modelfile"
 	"github.com/gssl/gssl/persist"
 	"github.com/gssl/gssl/serve"
 )
@@ -127,23 +124,4 @@ func (b pointRoleBackend) predictPoints(ctx context.Context, points [][]float64)
 		return nil, err
 	}
 	return classPredictions(s), nil
-}
-
-// decodeRole reads a model of a kind without a backend of its own through
-// package persist and opens it by its role.
-func decodeRole(f *modelfile.File) (backend, error) {
-	m, err := persist.New(f.Kind)
-	if err == nil {
-		if _, ok := roleBackend(m); !ok {
-			err = errors.New("no role")
-		}
-	}
-	if err != nil {
-		return nil, fmt.Errorf("savedmodel: %w: the file holds a %q model, and this gssl reads %s", modelfile.ErrKind, f.Kind, strings.Join(Kinds(), ", "))
-	}
-	if err := m.ReadModelFile(f); err != nil {
-		return nil, err
-	}
-	b, _ := roleBackend(m)
-	return b, nil
 }

@@ -25,6 +25,7 @@ import (
 	"github.com/gssl/gssl/modelfile"
 	"github.com/gssl/gssl/nodeclass"
 	"github.com/gssl/gssl/nodeids"
+	"github.com/gssl/gssl/persist"
 	"github.com/gssl/gssl/serve"
 	"github.com/gssl/gssl/spectral"
 	"github.com/gssl/gssl/stkr"
@@ -181,118 +182,29 @@ func Open(path string) (*Saved, error) {
 	return s, nil
 }
 
-// Decode builds the model in f.
+// Decode builds the model in f: the model of f's kind from package
+// persist's registry reads its sections, and the backend of its family
+// (backendOf) answers for it.
 func Decode(f *modelfile.File) (*Saved, error) {
 	s := &Saved{file: f}
-	if f.Has("data.json") {
-		b, err := f.Bytes("data.json")
-		if err != nil {
-			return nil, fmt.Errorf("savedmodel: %w", err)
-		}
-		dec := json.NewDecoder(bytes.NewReader(b))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&s.ctx); err != nil {
-			return nil, fmt.Errorf("savedmodel: section data.json: %w", err)
-		}
+	if err := s.readData(); err != nil {
+		return nil, err
 	}
-	switch f.Kind {
-	case krr.ExactKind, krr.NystromKind, krr.FalkonKind, krr.RandomFeaturesKind:
-		var m krrModel
-		switch f.Kind {
-		case krr.ExactKind:
-			m = &krr.Exact{}
-		case krr.NystromKind:
-			m = &krr.Nystrom{}
-		case krr.FalkonKind:
-			m = &krr.Falkon{}
-		default:
-			m = &krr.RandomFeatures{}
-		}
-		if err := m.ReadModelFile(f); err != nil {
-			return nil, err
-		}
-		s.b = newKRRBackend(m, m.Features(), m.Outputs(), s.ctx)
-	case labelprop.SpreadingKind:
-		m := &labelprop.Spreading{}
-		if err := m.ReadModelFile(f); err != nil {
-			return nil, err
-		}
-		s.b = lpBackend{m: m, p: m.Probabilities()}
-	case labelprop.HarmonicKind:
-		m := &labelprop.Harmonic{}
-		if err := m.ReadModelFile(f); err != nil {
-			return nil, err
-		}
-		s.b = lpBackend{m: m, p: m.Probabilities()}
-	case gp.RegressorKind:
-		m := &gp.Regressor{}
-		if err := m.ReadModelFile(f); err != nil {
-			return nil, err
-		}
-		s.b = gpBackend{m: m}
-	case imgp.RegressorKind:
-		m := &imgp.Regressor{}
-		if err := m.ReadModelFile(f); err != nil {
-			return nil, err
-		}
-		s.b = imgpBackend{m: m}
-	case spectral.SpectralClusteringKind:
-		m := &spectral.SpectralClustering{}
-		if err := m.ReadModelFile(f); err != nil {
-			return nil, err
-		}
-		s.b = clusterBackend{m: m}
-	case svm.PointSVCKind:
-		m := &svm.PointSVC{}
-		if err := m.ReadModelFile(f); err != nil {
-			return nil, err
-		}
-		s.b = svmBackend{m: m}
-	case nodeclass.SGCKind, nodeclass.APPNPKind, nodeclass.CorrectSmoothKind, nodeclass.SepGNNKind, nodeclass.LINKXKind,
-		nodeclass.ChannelMLPKind, linbp.PropagationKind:
-		b, err := newNodeclassBackend(f)
-		if err != nil {
-			return nil, err
-		}
-		s.b = b
-	case graphkernels.WLClassifierKind:
-		b, err := decodeWL(f)
-		if err != nil {
-			return nil, err
-		}
-		s.b = b
-	case stkr.RegressorKind, stkr.ClassifierKind:
-		m := &stkr.Regressor{}
-		if f.Kind == stkr.ClassifierKind {
-			c := &stkr.Classifier{}
-			if err := c.ReadModelFile(f); err != nil {
-				return nil, err
-			}
-			m = &c.Regressor
-		} else if err := m.ReadModelFile(f); err != nil {
-			return nil, err
-		}
-		pred, err := m.Scores()
-		if err != nil {
-			return nil, err
-		}
-		s.b = stkrBackend{m: m, f: pred}
-	default:
-		b, err := decodeRole(f)
-		if err != nil {
-			return nil, err
-		}
-		s.b = b
+	if !slices.Contains(Kinds(), f.Kind) {
+		return nil, unknownKind(f)
 	}
-	if f.Has("data.knn.json") {
-		if !pointsKind(f.Kind) {
-			return nil, fmt.Errorf("savedmodel: section data.knn.json in a %s model, which predicts no points", f.Kind)
-		}
-		p, err := readPoints(f, s.b.nodes())
-		if err != nil {
-			return nil, err
-		}
-		s.b, s.ctx.Points = knnBackend{backend: s.b, p: p}, p
+	m, err := persist.New(f.Kind)
+	if err != nil {
+		return nil, err
+	}
+	if err := m.ReadModelFile(f); err != nil {
+		return nil, err
+	}
+	if s.b, err = backendOf(m, s.ctx); err != nil {
+		return nil, err
+	}
+	if err := s.readKNNPoints(); err != nil {
+		return nil, err
 	}
 	if err := s.readContext(); err != nil {
 		return nil, err
@@ -300,6 +212,98 @@ func Decode(f *modelfile.File) (*Saved, error) {
 	if err := s.readCalibration(); err != nil {
 		return nil, err
 	}
+	s.describe()
+	return s, nil
+}
+
+// readData decodes the optional section data.json into s.ctx, strictly.
+func (s *Saved) readData() error {
+	if !s.file.Has("data.json") {
+		return nil
+	}
+	b, err := s.file.Bytes("data.json")
+	if err != nil {
+		return fmt.Errorf("savedmodel: %w", err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&s.ctx); err != nil {
+		return fmt.Errorf("savedmodel: section data.json: %w", err)
+	}
+	return nil
+}
+
+// unknownKind is the error for a file whose kind this gssl does not read.
+func unknownKind(f *modelfile.File) error {
+	return fmt.Errorf("savedmodel: %w: the file holds a %q model, and this gssl reads %s", modelfile.ErrKind, f.Kind, strings.Join(Kinds(), ", "))
+}
+
+// backendOf returns the backend that answers for m, a model read from a
+// file: the families with a backend of their own (ownKinds), then any other
+// by its estimator role (roleBackend).
+func backendOf(m persist.Model, ctx Context) (backend, error) {
+	switch m := m.(type) {
+	case *krr.Exact, *krr.Nystrom, *krr.Falkon, *krr.RandomFeatures:
+		k := m.(krrModel)
+		return newKRRBackend(k, k.Features(), k.Outputs(), ctx), nil
+	case *labelprop.Spreading:
+		return lpBackend{m: m, p: m.Probabilities()}, nil
+	case *labelprop.Harmonic:
+		return lpBackend{m: m, p: m.Probabilities()}, nil
+	case *gp.Regressor:
+		return gpBackend{m: m}, nil
+	case *imgp.Regressor:
+		return imgpBackend{m: m}, nil
+	case *spectral.SpectralClustering:
+		return clusterBackend{m: m}, nil
+	case *svm.PointSVC:
+		return svmBackend{m: m}, nil
+	case *nodeclass.SGC, *nodeclass.APPNP, *nodeclass.CorrectSmooth, *nodeclass.SepGNN, *nodeclass.LINKX,
+		*nodeclass.ChannelMLP, *linbp.Propagation:
+		return newNodeclassBackend(m.(nodeclassModel))
+	case *graphkernels.WLClassifier:
+		return wlBackend{m: m}, nil
+	case *stkr.Regressor:
+		return newSTKRBackend(m)
+	case *stkr.Classifier:
+		return newSTKRBackend(&m.Regressor)
+	}
+	if b, ok := roleBackend(m); ok {
+		return b, nil
+	}
+	return nil, fmt.Errorf("savedmodel: no backend answers for a %T", m)
+}
+
+// newSTKRBackend answers from the fitted scores of an STKR model.
+func newSTKRBackend(m *stkr.Regressor) (backend, error) {
+	pred, err := m.Scores()
+	if err != nil {
+		return nil, err
+	}
+	return stkrBackend{m: m, f: pred}, nil
+}
+
+// readKNNPoints reads the optional section data.knn.json: the points of
+// the K-nearest-neighbour graph a graph model was fitted on.
+func (s *Saved) readKNNPoints() error {
+	f := s.file
+	if !f.Has("data.knn.json") {
+		return nil
+	}
+	if !pointsKind(f.Kind) {
+		return fmt.Errorf("savedmodel: section data.knn.json in a %s model, which predicts no points", f.Kind)
+	}
+	p, err := readPoints(f, s.b.nodes())
+	if err != nil {
+		return err
+	}
+	s.b, s.ctx.Points = knnBackend{backend: s.b, p: p}, p
+	return nil
+}
+
+// describe sets the metadata that gssl serve and model info report.
+func (s *Saved) describe() {
+	f := s.file
 	var meta struct {
 		Hyperparameters json.RawMessage `json:"hyperparameters"`
 	}
@@ -322,7 +326,6 @@ func Decode(f *modelfile.File) (*Saved, error) {
 	for i := 0; i < min(s.b.nodes(), 3); i++ {
 		s.meta.ExampleIDs = append(s.meta.ExampleIDs, s.ids.ID(i))
 	}
-	return s, nil
 }
 
 // lpBackend is a label-propagation model.
