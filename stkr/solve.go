@@ -163,59 +163,28 @@ func (p *polyBlock) MulBlockTo(dst, a *mat.Dense) {
 }
 
 func (j *fitJob) polynomial(ctx context.Context, s Polynomial) error {
-	solver := j.r.Solver
-	if solver == SolverAuto {
-		solver = SolverMINRES
-		if s.nonNegative() {
-			solver = SolverCG
-		}
-		if j.r.Iterations > 0 {
-			solver = SolverRichardson // early stopping: the paper's Algorithm 1
-		}
-	}
+	solver := j.polySolver(s)
 	j.solver = fmt.Sprintf("%s on the n×n system (%s)", solver, s)
-	if solver == SolverRichardson {
-		j.solver = fmt.Sprintf("Richardson, Algorithm 1 (%s)", s)
-	}
 	tol := j.tol(DefaultTol)
-	n := len(j.train)
-	// Algorithm 1's step: the eigenvalues of G_s[n,n] + nβI lie in
-	// [nβ + N·min s, nβ + N·max s] ⊂ [nβ − N·S, nβ + N·S], S = Σ|π_p| r^p;
-	// for s ≥ 0 the optimal step for that interval is 2/(N·S + 2nβ).
-	gamma := 2 / (float64(j.N)*s.maxAbs(j.radius) + 2*float64(n)*j.r.Beta)
-	if solver == SolverRichardson {
+	switch {
+	case solver == SolverRichardson:
+		j.solver = fmt.Sprintf("Richardson, Algorithm 1 (%s)", s)
+		// Algorithm 1's step: the eigenvalues of G_s[n,n] + nβI lie in
+		// [nβ + N·min s, nβ + N·max s] ⊂ [nβ − N·S, nβ + N·S], S = Σ|π_p| r^p;
+		// for s ≥ 0 the optimal step for that interval is 2/(N·S + 2nβ).
+		gamma := 2 / (float64(j.N)*s.maxAbs(j.radius) + 2*float64(len(j.train))*j.r.Beta)
 		err := j.algorithm1(ctx, s, gamma, tol)
 		j.done = usable(err)
 		if err != nil {
 			return fmt.Errorf("stkr: %s: %w", j.solver, err)
 		}
 		return nil
-	}
-	if solver == SolverCG {
-		j.solver = fmt.Sprintf("block CG on the n×n system (%s)", s)
+	case solver == SolverCG:
+		return j.polyBlockCG(ctx, s, tol)
+	case solver == SolverMINRES && !j.r.columnByColumn:
 		_, c := j.y.Dims()
 		sys := newPolyBlock(j.m, s, j.train, j.r.Beta, c)
-		alpha := mat.NewDense(n, c, nil)
-		res, err := krylov.BlockCG(ctx, sys, j.y, alpha, j.settings(-1, tol))
-		err = j.early(err)
-		copy(j.iters, res.Iterations)
-		copy(j.resid, res.Residual)
-		if !usable(err) {
-			return fmt.Errorf("stkr: %s: %w", j.solver, err)
-		}
-		j.alpha.Copy(alpha)
-		sys.scatter(alpha)
-		j.u.Copy(sys.hornerInner())
-		j.done = true
-		if err != nil {
-			return fmt.Errorf("stkr: %s: %w", j.solver, err)
-		}
-		return nil
-	}
-	if solver == SolverMINRES && !j.r.columnByColumn {
-		_, c := j.y.Dims()
-		sys := newPolyBlock(j.m, s, j.train, j.r.Beta, c)
-		alpha := mat.NewDense(n, c, nil)
+		alpha := mat.NewDense(len(j.train), c, nil)
 		ok, err := j.minresColumns(ctx, sys, j.y, alpha, tol)
 		sys.scatter(alpha)
 		copyColumns(j.alpha, alpha, ok)
@@ -223,16 +192,59 @@ func (j *fitJob) polynomial(ctx context.Context, s Polynomial) error {
 		j.done = usable(err)
 		return err
 	}
-	err := j.columns(func(col int) error {
+	err := j.polyColumns(ctx, s, solver, tol)
+	j.done = usable(err)
+	return err
+}
+
+// polySolver resolves SolverAuto for a polynomial transform: Richardson
+// (Algorithm 1) under early stopping, CG when s ≥ 0 (the system is then
+// positive definite), MINRES otherwise.
+func (j *fitJob) polySolver(s Polynomial) Solver {
+	switch {
+	case j.r.Solver != SolverAuto:
+		return j.r.Solver
+	case j.r.Iterations > 0:
+		return SolverRichardson // early stopping: the paper's Algorithm 1
+	case s.nonNegative():
+		return SolverCG
+	}
+	return SolverMINRES
+}
+
+// polyBlockCG solves the n×n system for every column at once by block CG.
+func (j *fitJob) polyBlockCG(ctx context.Context, s Polynomial, tol float64) error {
+	j.solver = fmt.Sprintf("block CG on the n×n system (%s)", s)
+	_, c := j.y.Dims()
+	sys := newPolyBlock(j.m, s, j.train, j.r.Beta, c)
+	alpha := mat.NewDense(len(j.train), c, nil)
+	res, err := krylov.BlockCG(ctx, sys, j.y, alpha, j.settings(-1, tol))
+	err = j.early(err)
+	copy(j.iters, res.Iterations)
+	copy(j.resid, res.Residual)
+	if !usable(err) {
+		return fmt.Errorf("stkr: %s: %w", j.solver, err)
+	}
+	j.alpha.Copy(alpha)
+	sys.scatter(alpha)
+	j.u.Copy(sys.hornerInner())
+	j.done = true
+	if err != nil {
+		return fmt.Errorf("stkr: %s: %w", j.solver, err)
+	}
+	return nil
+}
+
+// polyColumns solves the n×n system column by column (MINRES or GMRES).
+func (j *fitJob) polyColumns(ctx context.Context, s Polynomial, solver Solver, tol float64) error {
+	return j.columns(func(col int) error {
 		sys := newPolySystem(j.m, s, j.train, j.r.Beta)
 		b := mat.Col(nil, col, j.y)
-		alpha := make([]float64, n)
+		alpha := make([]float64, len(j.train))
 		st := j.settings(col, tol)
 		var res krylov.Result
 		var err error
 		switch solver {
-		case SolverCG:
-			res, err = krylov.CG(ctx, sys, b, alpha, st)
 		case SolverMINRES:
 			res, err = krylov.MINRES(ctx, sys, b, alpha, st)
 		case SolverGMRES:
@@ -248,8 +260,6 @@ func (j *fitJob) polynomial(ctx context.Context, s Polynomial) error {
 		j.u.SetCol(col, sys.hornerInner(sys.x))
 		return err
 	})
-	j.done = usable(err)
-	return err
 }
 
 var (
@@ -430,86 +440,16 @@ const lapRowGrain = 4096
 const minScaleGap = 1e-8
 
 func (j *fitJob) inverseLaplacian(ctx context.Context, s InverseLaplacian) error {
-	N, n := float64(j.N), float64(len(j.train))
-	eta, beta := s.Eta, j.r.Beta
-	solver := j.r.Solver
-	if solver == SolverAuto {
-		switch {
-		case j.r.Iterations > 0:
-			solver = SolverRichardson // early stopping: the paper's Algorithm 2
-		case math.Abs(N-eta*n*beta) < minScaleGap*N:
-			solver = SolverGMRES // the symmetric form divides by N/η − nβ = 0
-		default:
-			solver = SolverMINRES
-		}
-	}
-	isTr := make([]bool, j.N)
-	for _, i := range j.train {
-		isTr[i] = true
-	}
-	tol := j.tol(DefaultLapTol)
+	eta := s.Eta
 	var err error
-	switch solver {
+	switch solver := j.lapSolver(eta); solver {
 	case SolverCG:
 		return fmt.Errorf("stkr: inverse Laplacian: CG does not apply: the system is indefinite; use minres (default), gmres or richardson")
 	case SolverMINRES, SolverGMRES:
-		sys := lapSystem{m: j.m, eta: eta, N: N, nbeta: n * beta, isTr: isTr}
-		method, rhsScale := krylov.GMRES, 1.0
-		j.solver = "GMRES on the N×N system as written (paper eq. 20)"
-		if solver == SolverMINRES {
-			j.solver = "MINRES on the symmetrised N×N system"
-			gap := N - eta*n*beta
-			if math.Abs(gap) < minScaleGap*N {
-				return fmt.Errorf("stkr: inverse Laplacian: η·n·β = %g equals N = %g, so the symmetric form is undefined; change eta or beta, or use the gmres solver", eta*n*beta, N)
-			}
-			sys.symmetric, sys.c = true, N/gap
-			method, rhsScale = krylov.MINRES, -1/(N/eta-n*beta)
-		}
-		if solver == SolverMINRES && !j.r.columnByColumn {
-			// b is nonzero on the train rows only: given by those rows.
-			_, c := j.y.Dims()
-			b := mat.NewDense(len(j.train), c, nil)
-			for t := range j.train {
-				brow := b.RawRowView(t)
-				for col, v := range j.y.RawRowView(t) {
-					brow[col] = rhsScale * v
-				}
-			}
-			// A graph kernel's system takes MINRES's columns as they are
-			// (lapColumns: one N×k block for the product instead of three).
-			var a linop.Operator = &sys
-			fused := false
-			if lc := newLapColumns(&sys, j.m); lc != nil {
-				a, fused = lc, true
-			}
-			var ok []bool
-			ok, err = j.minresBatches(ctx, a, krylov.RowBlock{Rows: j.train, Values: b}, tol, fused)
-			for col, good := range ok {
-				if !good {
-					zeroColumn(j.u, col) // no N-vector of zeros beside the solver's blocks
-				}
-			}
-			break
-		}
-		err = j.columns(func(col int) error {
-			op := sys
-			op.mt = make([]float64, j.N)
-			b := make([]float64, j.N)
-			for t, i := range j.train {
-				b[i] = rhsScale * j.y.At(t, col)
-			}
-			theta := make([]float64, j.N)
-			res, err := method(ctx, &op, b, theta, j.settings(col, tol))
-			err = j.early(err)
-			j.iters[col], j.resid[col] = res.Iterations, res.Residual
-			if usable(err) {
-				j.u.SetCol(col, theta)
-			}
-			return err
-		})
+		err = j.lapKrylov(ctx, eta, solver)
 	case SolverRichardson:
 		j.solver = "Richardson, Algorithm 2 (coupled α/θ iteration)"
-		if err = j.algorithm2(ctx, eta, tol); err != nil {
+		if err = j.algorithm2(ctx, eta, j.tol(DefaultLapTol)); err != nil {
 			err = fmt.Errorf("stkr: %s: %w", j.solver, err)
 		}
 	default:
@@ -520,11 +460,99 @@ func (j *fitJob) inverseLaplacian(ctx context.Context, s InverseLaplacian) error
 		// α = ((I − ηM)θ)[train] (M's products not counted: bookkeeping,
 		// not part of the solve).
 		mt := trainRows(j.m.m, j.u, j.train)
-		for t, i := range j.train {
-			arow, urow, mrow := j.alpha.RawRowView(t), j.u.RawRowView(i), mt.RawRowView(t)
+		for t := range j.train {
+			arow, urow, mrow := j.alpha.RawRowView(t), j.u.RawRowView(j.train[t]), mt.RawRowView(t)
 			for col := range arow {
 				arow[col] = urow[col] - eta*mrow[col]
 			}
+		}
+	}
+	return err
+}
+
+// lapSolver resolves SolverAuto for the inverse Laplacian at η: Richardson
+// (Algorithm 2) under early stopping, GMRES where the symmetric form would
+// divide by N/η − nβ = 0, MINRES otherwise.
+func (j *fitJob) lapSolver(eta float64) Solver {
+	N, n := float64(j.N), float64(len(j.train))
+	switch {
+	case j.r.Solver != SolverAuto:
+		return j.r.Solver
+	case j.r.Iterations > 0:
+		return SolverRichardson // early stopping: the paper's Algorithm 2
+	case math.Abs(N-eta*n*j.r.Beta) < minScaleGap*N:
+		return SolverGMRES // the symmetric form divides by N/η − nβ = 0
+	}
+	return SolverMINRES
+}
+
+// lapKrylov solves the inverse-Laplacian system by MINRES (symmetrised) or
+// GMRES (as written): MINRES on every column side by side unless the
+// Regressor asks for columns one by one, GMRES column by column.
+func (j *fitJob) lapKrylov(ctx context.Context, eta float64, solver Solver) error {
+	N, n := float64(j.N), float64(len(j.train))
+	isTr := make([]bool, j.N)
+	for _, i := range j.train {
+		isTr[i] = true
+	}
+	tol := j.tol(DefaultLapTol)
+	sys := lapSystem{m: j.m, eta: eta, N: N, nbeta: n * j.r.Beta, isTr: isTr}
+	method, rhsScale := krylov.GMRES, 1.0
+	j.solver = "GMRES on the N×N system as written (paper eq. 20)"
+	if solver == SolverMINRES {
+		j.solver = "MINRES on the symmetrised N×N system"
+		gap := N - eta*sys.nbeta
+		if math.Abs(gap) < minScaleGap*N {
+			return fmt.Errorf("stkr: inverse Laplacian: η·n·β = %g equals N = %g, so the symmetric form is undefined; change eta or beta, or use the gmres solver", eta*sys.nbeta, N)
+		}
+		sys.symmetric, sys.c = true, N/gap
+		method, rhsScale = krylov.MINRES, -1/(N/eta-sys.nbeta)
+	}
+	if solver == SolverMINRES && !j.r.columnByColumn {
+		return j.lapMINRESColumns(ctx, &sys, rhsScale, tol)
+	}
+	return j.columns(func(col int) error {
+		op := sys
+		op.mt = make([]float64, j.N)
+		b := make([]float64, j.N)
+		for t, i := range j.train {
+			b[i] = rhsScale * j.y.At(t, col)
+		}
+		theta := make([]float64, j.N)
+		res, err := method(ctx, &op, b, theta, j.settings(col, tol))
+		err = j.early(err)
+		j.iters[col], j.resid[col] = res.Iterations, res.Residual
+		if usable(err) {
+			j.u.SetCol(col, theta)
+		}
+		return err
+	})
+}
+
+// lapMINRESColumns solves the symmetrised system for every column side by
+// side (krylov.MINRESColumns through minresBatches); a column that fails is
+// zeroed in j.u.
+func (j *fitJob) lapMINRESColumns(ctx context.Context, sys *lapSystem, rhsScale, tol float64) error {
+	// b is nonzero on the train rows only: given by those rows.
+	_, c := j.y.Dims()
+	b := mat.NewDense(len(j.train), c, nil)
+	for t := range j.train {
+		brow := b.RawRowView(t)
+		for col, v := range j.y.RawRowView(t) {
+			brow[col] = rhsScale * v
+		}
+	}
+	// A graph kernel's system takes MINRES's columns as they are
+	// (lapColumns: one N×k block for the product instead of three).
+	var a linop.Operator = sys
+	fused := false
+	if lc := newLapColumns(sys, j.m); lc != nil {
+		a, fused = lc, true
+	}
+	ok, err := j.minresBatches(ctx, a, krylov.RowBlock{Rows: j.train, Values: b}, tol, fused)
+	for col, good := range ok {
+		if !good {
+			zeroColumn(j.u, col) // no N-vector of zeros beside the solver's blocks
 		}
 	}
 	return err
