@@ -227,30 +227,10 @@ type STKRPrepared struct {
 // visible nodes, k(x)_j = N·w(x,x_j)/√(d_x d_j). For Inductive this is the
 // view hyperparameters are chosen on; ChooseSTKR adds the refit.
 func PrepareSTKR(task Task, part Partition, setting Setting) (*STKRPrepared, error) {
+	if err := checkSTKRTask(task, part); err != nil {
+		return nil, err
+	}
 	g := task.Graph
-	if g == nil {
-		return nil, fmt.Errorf("stkr: task has no graph")
-	}
-	n := g.Nodes()
-	if len(task.Labels) != n {
-		return nil, fmt.Errorf("stkr: %d labels for a graph of %d nodes", len(task.Labels), n)
-	}
-	if task.Classes < 1 {
-		return nil, fmt.Errorf("stkr: task has %d classes", task.Classes)
-	}
-	for _, i := range part.Train {
-		if i < 0 || i >= n {
-			return nil, fmt.Errorf("stkr: train node %d out of range [0, %d)", i, n)
-		}
-		if l := task.Labels[i]; l < 0 || l >= task.Classes {
-			return nil, fmt.Errorf("stkr: train node %d has label %d, outside [0, %d)", i, l, task.Classes)
-		}
-	}
-	// The train × Classes targets are sized by a number: at most half the
-	// classes may lack a training node (a label is not a count).
-	if distinct := len(slices.Compact(slices.Sorted(slices.Values(trainLabels(task.Labels, part.Train))))); task.Classes > 2*distinct {
-		return nil, fmt.Errorf("stkr: task has %d classes but its %d training nodes have %d distinct labels: at most half the classes may have no training node (number the classes 0..C−1)", task.Classes, len(part.Train), distinct)
-	}
 	p := &STKRPrepared{Setting: setting, labels: task.Labels, val: part.Val, test: part.Test}
 	counts := make([]int, task.Classes)
 	p.y = mat.NewDense(len(part.Train), task.Classes, nil)
@@ -271,52 +251,7 @@ func PrepareSTKR(task Task, part Partition, setting Setting) (*STKRPrepared, err
 		}
 		p.kernel, p.train, p.valAt, p.testAt = k, part.Train, part.Val, part.Test
 	case Inductive, InductiveStrict, InductiveTestOnly:
-		visible := sorted(append(append([]int(nil), part.Train...), part.Other...))
-		if !setting.hidesVal() {
-			visible = sorted(append(visible, part.Val...))
-		}
-		sub, err := g.Induced(visible)
-		if err != nil {
-			return nil, fmt.Errorf("stkr: inductive setting: %w", err)
-		}
-		k, err := stkr.NewGraphKernel(sub.CSR)
-		if err != nil {
-			return nil, err
-		}
-		p.kernel = k
-		p.train = make([]int, len(part.Train))
-		for t, i := range part.Train {
-			p.train[t], _ = sub.Local(i)
-		}
-		rows := func(nodes []int) ([]stkr.KernelRow, error) {
-			out := make([]stkr.KernelRow, len(nodes))
-			for t, x := range nodes {
-				cols, ws := g.Row(x)
-				var nb []int
-				var wt []float64
-				for q, j := range cols {
-					if l, ok := sub.Local(int(j)); ok {
-						nb = append(nb, l)
-						wt = append(wt, ws[q])
-					}
-				}
-				r, err := k.Row(nb, wt)
-				if err != nil {
-					return nil, fmt.Errorf("stkr: node %d: %w", x, err)
-				}
-				out[t] = r
-			}
-			return out, nil
-		}
-		if !setting.hidesVal() {
-			p.valAt = make([]int, len(part.Val))
-			for t, i := range part.Val {
-				p.valAt[t], _ = sub.Local(i)
-			}
-		} else if p.valRow, err = rows(part.Val); err != nil {
-			return nil, err
-		}
-		if p.testRow, err = rows(part.Test); err != nil {
+		if err := p.prepareInductive(g, part); err != nil {
 			return nil, err
 		}
 	default:
@@ -324,6 +259,88 @@ func PrepareSTKR(task Task, part Partition, setting Setting) (*STKRPrepared, err
 	}
 	p.Visible = p.kernel.Dim()
 	return p, nil
+}
+
+// checkSTKRTask checks the graph, the labels and the training nodes.
+func checkSTKRTask(task Task, part Partition) error {
+	g := task.Graph
+	if g == nil {
+		return fmt.Errorf("stkr: task has no graph")
+	}
+	n := g.Nodes()
+	if len(task.Labels) != n {
+		return fmt.Errorf("stkr: %d labels for a graph of %d nodes", len(task.Labels), n)
+	}
+	if task.Classes < 1 {
+		return fmt.Errorf("stkr: task has %d classes", task.Classes)
+	}
+	for _, i := range part.Train {
+		if i < 0 || i >= n {
+			return fmt.Errorf("stkr: train node %d out of range [0, %d)", i, n)
+		}
+		if l := task.Labels[i]; l < 0 || l >= task.Classes {
+			return fmt.Errorf("stkr: train node %d has label %d, outside [0, %d)", i, l, task.Classes)
+		}
+	}
+	// The train × Classes targets are sized by a number: at most half the
+	// classes may lack a training node (a label is not a count).
+	if distinct := len(slices.Compact(slices.Sorted(slices.Values(trainLabels(task.Labels, part.Train))))); task.Classes > 2*distinct {
+		return fmt.Errorf("stkr: task has %d classes but its %d training nodes have %d distinct labels: at most half the classes may have no training node (number the classes 0..C−1)", task.Classes, len(part.Train), distinct)
+	}
+	return nil
+}
+
+// prepareInductive builds the kernel on the graph induced by the visible
+// nodes (train and other, and val unless the setting hides it); a hidden
+// node is scored through its kernel row from its edges to visible nodes.
+func (p *STKRPrepared) prepareInductive(g *graph.CSR, part Partition) error {
+	visible := sorted(append(append([]int(nil), part.Train...), part.Other...))
+	if !p.Setting.hidesVal() {
+		visible = sorted(append(visible, part.Val...))
+	}
+	sub, err := g.Induced(visible)
+	if err != nil {
+		return fmt.Errorf("stkr: inductive setting: %w", err)
+	}
+	k, err := stkr.NewGraphKernel(sub.CSR)
+	if err != nil {
+		return err
+	}
+	p.kernel = k
+	p.train = make([]int, len(part.Train))
+	for t, i := range part.Train {
+		p.train[t], _ = sub.Local(i)
+	}
+	rows := func(nodes []int) ([]stkr.KernelRow, error) {
+		out := make([]stkr.KernelRow, len(nodes))
+		for t, x := range nodes {
+			cols, ws := g.Row(x)
+			var nb []int
+			var wt []float64
+			for q, j := range cols {
+				if l, ok := sub.Local(int(j)); ok {
+					nb = append(nb, l)
+					wt = append(wt, ws[q])
+				}
+			}
+			r, err := k.Row(nb, wt)
+			if err != nil {
+				return nil, fmt.Errorf("stkr: node %d: %w", x, err)
+			}
+			out[t] = r
+		}
+		return out, nil
+	}
+	if !p.Setting.hidesVal() {
+		p.valAt = make([]int, len(part.Val))
+		for t, i := range part.Val {
+			p.valAt[t], _ = sub.Local(i)
+		}
+	} else if p.valRow, err = rows(part.Val); err != nil {
+		return err
+	}
+	p.testRow, err = rows(part.Test)
+	return err
 }
 
 // Kernel returns the base kernel on the visible graph.
