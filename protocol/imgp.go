@@ -12,6 +12,7 @@ import (
 	"github.com/gssl/gssl/eval"
 	"github.com/gssl/gssl/gp"
 	"github.com/gssl/gssl/imgp"
+	"github.com/gssl/gssl/knngraph"
 )
 
 // IMGPScores are the test metrics of one IMGP fit: the RMSE and the mean Gaussian
@@ -126,32 +127,8 @@ type IMGPSweepResult struct {
 // Run sweeps on training points x with targets y (every row is a graph
 // node) and test points xt with targets yt.
 func (s IMGPSweep) Run(ctx context.Context, x *mat.Dense, y []float64, xt *mat.Dense, yt []float64) (*IMGPSweepResult, error) {
-	if s.Model == nil {
-		return nil, errors.New("protocol: imgp sweep: no Model")
-	}
-	if s.Seeds < 1 {
-		return nil, fmt.Errorf("protocol: imgp sweep: %d seeds is invalid: it must be ≥ 1", s.Seeds)
-	}
-	if len(s.Fractions) == 0 {
-		return nil, fmt.Errorf("protocol: imgp sweep: no labelled fractions")
-	}
-	for i, f := range s.Fractions {
-		if !(f > 0 && f <= 1) {
-			return nil, fmt.Errorf("protocol: imgp sweep: fraction %d (%v) is invalid: it must be in (0, 1]", i+1, f)
-		}
-	}
-	n, _ := x.Dims()
-	if len(y) != n {
-		return nil, fmt.Errorf("protocol: imgp sweep: %d targets for %d points", len(y), n)
-	}
-	k := s.Model.K
-	if k == 0 {
-		k = imgp.DefaultK
-	}
-	if k < 1 || k >= n {
-		return nil, fmt.Errorf("protocol: imgp sweep: K=%d is invalid for %d points: it must be in [1, %d]", k, n, n-1)
-	}
-	if err := s.Model.Validate(); err != nil {
+	k, err := s.check(x, y)
+	if err != nil {
 		return nil, err
 	}
 	start := time.Now()
@@ -162,37 +139,10 @@ func (s IMGPSweep) Run(ctx context.Context, x *mat.Dense, y []float64, xt *mat.D
 	res := &IMGPSweepResult{GraphTime: time.Since(start)}
 	for _, frac := range s.Fractions {
 		for seed := 0; seed < s.Seeds; seed++ {
-			var lab []int
-			if s.Subset != nil {
-				lab, err = s.Subset(frac, seed)
-			} else {
-				lab, err = eval.RandomLabelled(n, frac, uint64(seed))
-			}
+			run, err := s.runOne(ctx, geo, x, y, xt, yt, frac, seed)
 			if err != nil {
 				return nil, err
 			}
-			ys := make([]float64, len(lab))
-			for p, i := range lab {
-				if i < 0 || i >= n {
-					return nil, fmt.Errorf("protocol: imgp sweep: fraction %v seed %d: labelled index %d is not a point in [0, %d)", frac, seed, i, n)
-				}
-				ys[p] = y[i]
-			}
-			t0 := time.Now()
-			r := s.Model.Clone()
-			r.Graph, r.Seed, r.Euclidean, r.Progress = geo, uint64(seed), &gp.Regressor{}, nil
-			if err := r.FitIndexed(ctx, x, lab, ys); err != nil {
-				return nil, fmt.Errorf("protocol: imgp sweep: fraction %v seed %d: %w", frac, seed, err)
-			}
-			p, err := r.Posterior(ctx, xt)
-			if err != nil {
-				return nil, err
-			}
-			sc, err := ScoreIMGP(ctx, r, p, xt, yt)
-			if err != nil {
-				return nil, err
-			}
-			run := IMGPSweepRun{Fraction: frac, Seed: seed, Labelled: len(lab), Scores: *sc, Fitted: r.Hyperparameters(), Duration: time.Since(t0), Regressor: r}
 			res.Runs = append(res.Runs, run)
 			if s.Progress != nil {
 				s.Progress(run)
@@ -200,35 +150,110 @@ func (s IMGPSweep) Run(ctx context.Context, x *mat.Dense, y []float64, xt *mat.D
 		}
 	}
 	for _, frac := range s.Fractions {
-		var rm, nl, erm, enl, frm, fnl []float64
-		for _, run := range res.Runs {
-			if run.Fraction != frac {
-				continue
-			}
-			sc := run.Scores
-			rm, erm, frm = append(rm, sc.RMSE), append(erm, sc.EuclideanRMSE), append(frm, sc.RefinedRMSE)
-			if !math.IsNaN(sc.NLL) {
-				nl = append(nl, sc.NLL)
-			}
-			if !math.IsNaN(sc.EuclideanNLL) {
-				enl = append(enl, sc.EuclideanNLL)
-			}
-			if !math.IsNaN(sc.RefinedNLL) {
-				fnl = append(fnl, sc.RefinedNLL)
-			}
-		}
-		m := IMGPSweepSummary{Fraction: frac}
-		m.RMSEMean, m.RMSEStd = eval.MeanStd(rm)
-		m.NLLMean, m.NLLStd = eval.MeanStd(nl)
-		m.EuclideanRMSEMean, m.EuclideanRMSEStd = eval.MeanStd(erm)
-		m.EuclideanNLLMean, m.EuclideanNLLStd = eval.MeanStd(enl)
-		m.RefinedRMSEMean, m.RefinedRMSEStd = eval.MeanStd(frm)
-		m.RefinedNLLMean, m.RefinedNLLStd = eval.MeanStd(fnl)
-		m.EuclideanOverIMGP = m.EuclideanRMSEMean / m.RMSEMean
-		m.EuclideanOverRefined = m.EuclideanRMSEMean / m.RefinedRMSEMean
-		res.Summary = append(res.Summary, m)
+		res.Summary = append(res.Summary, summariseIMGP(res.Runs, frac))
 	}
 	return res, nil
+}
+
+// check validates the sweep's settings against the rows of x and returns
+// the graph's number of neighbours (imgp.DefaultK for 0).
+func (s IMGPSweep) check(x *mat.Dense, y []float64) (int, error) {
+	if s.Model == nil {
+		return 0, errors.New("protocol: imgp sweep: no Model")
+	}
+	if s.Seeds < 1 {
+		return 0, fmt.Errorf("protocol: imgp sweep: %d seeds is invalid: it must be ≥ 1", s.Seeds)
+	}
+	if len(s.Fractions) == 0 {
+		return 0, fmt.Errorf("protocol: imgp sweep: no labelled fractions")
+	}
+	for i, f := range s.Fractions {
+		if !(f > 0 && f <= 1) {
+			return 0, fmt.Errorf("protocol: imgp sweep: fraction %d (%v) is invalid: it must be in (0, 1]", i+1, f)
+		}
+	}
+	n, _ := x.Dims()
+	if len(y) != n {
+		return 0, fmt.Errorf("protocol: imgp sweep: %d targets for %d points", len(y), n)
+	}
+	k := s.Model.K
+	if k == 0 {
+		k = imgp.DefaultK
+	}
+	if k < 1 || k >= n {
+		return 0, fmt.Errorf("protocol: imgp sweep: K=%d is invalid for %d points: it must be in [1, %d]", k, n, n-1)
+	}
+	return k, s.Model.Validate()
+}
+
+// runOne fits and scores the sweep's model at one labelled fraction and
+// seed on the graph geo.
+func (s IMGPSweep) runOne(ctx context.Context, geo *knngraph.Graph, x *mat.Dense, y []float64, xt *mat.Dense, yt []float64, frac float64, seed int) (IMGPSweepRun, error) {
+	n, _ := x.Dims()
+	var lab []int
+	var err error
+	if s.Subset != nil {
+		lab, err = s.Subset(frac, seed)
+	} else {
+		lab, err = eval.RandomLabelled(n, frac, uint64(seed))
+	}
+	if err != nil {
+		return IMGPSweepRun{}, err
+	}
+	ys := make([]float64, len(lab))
+	for p, i := range lab {
+		if i < 0 || i >= n {
+			return IMGPSweepRun{}, fmt.Errorf("protocol: imgp sweep: fraction %v seed %d: labelled index %d is not a point in [0, %d)", frac, seed, i, n)
+		}
+		ys[p] = y[i]
+	}
+	t0 := time.Now()
+	r := s.Model.Clone()
+	r.Graph, r.Seed, r.Euclidean, r.Progress = geo, uint64(seed), &gp.Regressor{}, nil
+	if err := r.FitIndexed(ctx, x, lab, ys); err != nil {
+		return IMGPSweepRun{}, fmt.Errorf("protocol: imgp sweep: fraction %v seed %d: %w", frac, seed, err)
+	}
+	p, err := r.Posterior(ctx, xt)
+	if err != nil {
+		return IMGPSweepRun{}, err
+	}
+	sc, err := ScoreIMGP(ctx, r, p, xt, yt)
+	if err != nil {
+		return IMGPSweepRun{}, err
+	}
+	return IMGPSweepRun{Fraction: frac, Seed: seed, Labelled: len(lab), Scores: *sc, Fitted: r.Hyperparameters(), Duration: time.Since(t0), Regressor: r}, nil
+}
+
+// summariseIMGP returns the means and standard deviations over the runs of
+// one fraction; undefined NLLs are left out of their means.
+func summariseIMGP(runs []IMGPSweepRun, frac float64) IMGPSweepSummary {
+	var rm, nl, erm, enl, frm, fnl []float64
+	for _, run := range runs {
+		if run.Fraction != frac {
+			continue
+		}
+		sc := run.Scores
+		rm, erm, frm = append(rm, sc.RMSE), append(erm, sc.EuclideanRMSE), append(frm, sc.RefinedRMSE)
+		if !math.IsNaN(sc.NLL) {
+			nl = append(nl, sc.NLL)
+		}
+		if !math.IsNaN(sc.EuclideanNLL) {
+			enl = append(enl, sc.EuclideanNLL)
+		}
+		if !math.IsNaN(sc.RefinedNLL) {
+			fnl = append(fnl, sc.RefinedNLL)
+		}
+	}
+	m := IMGPSweepSummary{Fraction: frac}
+	m.RMSEMean, m.RMSEStd = eval.MeanStd(rm)
+	m.NLLMean, m.NLLStd = eval.MeanStd(nl)
+	m.EuclideanRMSEMean, m.EuclideanRMSEStd = eval.MeanStd(erm)
+	m.EuclideanNLLMean, m.EuclideanNLLStd = eval.MeanStd(enl)
+	m.RefinedRMSEMean, m.RefinedRMSEStd = eval.MeanStd(frm)
+	m.RefinedNLLMean, m.RefinedNLLStd = eval.MeanStd(fnl)
+	m.EuclideanOverIMGP = m.EuclideanRMSEMean / m.RMSEMean
+	m.EuclideanOverRefined = m.EuclideanRMSEMean / m.RefinedRMSEMean
+	return m
 }
 
 // IMGPTask is the data of one transductive IMGP run: every row of X is a
