@@ -331,18 +331,7 @@ func sepLoss(p *sepParams, w *sepWork, idx, y []int, lambda float64) float64 {
 func sepBackward(p, g *sepParams, s sepShape, x Features, op meanOp, w *sepWork, idx, y []int, lambda float64) {
 	n := w.prob.RawMatrix().Rows
 	h := s.h
-	// dZ = (P − Y)/|T| on the training rows, 0 elsewhere.
-	w.dz = grow(w.dz, n, s.c)
-	dz := w.dz
-	dz.Zero()
-	inv := 1 / float64(len(idx))
-	for k, i := range idx {
-		row := dz.RawRowView(i)
-		for j, v := range w.prob.RawRowView(i) {
-			row[j] = v * inv
-		}
-		row[y[k]] -= inv
-	}
+	dz := sepOutputGrad(w, s.c, idx, y)
 	// The gradients of the output and of the last layer are zero outside
 	// the training rows: they are computed on those rows alone, in
 	// ascending order, and the blocks that reach the layers below are
@@ -363,38 +352,7 @@ func sepBackward(p, g *sepParams, s sepShape, x Features, op meanOp, w *sepWork,
 		// Through D = ReLU(N) ⊙ M into N, then LayerNorm into U.
 		clear(g.gamma[l])
 		clear(g.beta[l])
-		eachRow(n, lr, func(i int) {
-			dn, nx, hd := du.RawRowView(i), w.nrm[l].RawRowView(i), dh.RawRowView(i)
-			var md []float64
-			if w.mask[l+1] != nil {
-				md = w.mask[l+1].RawRowView(i)
-			}
-			for j, v := range hd {
-				switch {
-				case nx[j] <= 0:
-					dn[j] = 0
-				case md != nil:
-					dn[j] = v * md[j]
-				default:
-					dn[j] = v
-				}
-			}
-			xr := w.xhat[l].RawRowView(i)
-			m1, m2 := 0.0, 0.0
-			for j, v := range dn {
-				g.gamma[l][j] += v * xr[j]
-				g.beta[l][j] += v
-				v *= p.gamma[l][j]
-				dn[j] = v
-				m1 += v
-				m2 += v * xr[j]
-			}
-			m1 /= float64(h)
-			m2 /= float64(h)
-			for j, v := range dn {
-				dn[j] = w.rstd[l][i] * (v - m1 - xr[j]*m2)
-			}
-		})
+		eachRow(n, lr, func(i int) { sepNormRowBackward(p, g, w, l, i, du, dh) })
 		// U = H W_ego + (S H) W_nbr + b.
 		mulTRows(g.w[l].Slice(0, h, 0, h).(*mat.Dense), w.h[l], du, lr)
 		mulTRows(g.w[l].Slice(h, 2*h, 0, h).(*mat.Dense), w.sh[l], du, lr)
@@ -422,6 +380,60 @@ func sepBackward(p, g *sepParams, s sepShape, x Features, op meanOp, w *sepWork,
 		for k, v := range p.weights {
 			vec.AddScaled(g.weights[k], lambda, v)
 		}
+	}
+}
+
+// sepOutputGrad returns dZ = (P − Y)/|T| on the training rows idx (classes
+// y), 0 elsewhere, in w.dz.
+func sepOutputGrad(w *sepWork, c int, idx, y []int) *mat.Dense {
+	w.dz = grow(w.dz, w.prob.RawMatrix().Rows, c)
+	dz := w.dz
+	dz.Zero()
+	inv := 1 / float64(len(idx))
+	for k, i := range idx {
+		row := dz.RawRowView(i)
+		for j, v := range w.prob.RawRowView(i) {
+			row[j] = v * inv
+		}
+		row[y[k]] -= inv
+	}
+	return dz
+}
+
+// sepNormRowBackward takes row i of layer l's output gradient dh through
+// D = ReLU(N) ⊙ M into N, then through the LayerNorm into row i of du,
+// adding the row's share of the LayerNorm's gain and bias gradients to g.
+func sepNormRowBackward(p, g *sepParams, w *sepWork, l, i int, du, dh *mat.Dense) {
+	dn, nx, hd := du.RawRowView(i), w.nrm[l].RawRowView(i), dh.RawRowView(i)
+	var md []float64
+	if w.mask[l+1] != nil {
+		md = w.mask[l+1].RawRowView(i)
+	}
+	for j, v := range hd {
+		switch {
+		case nx[j] <= 0:
+			dn[j] = 0
+		case md != nil:
+			dn[j] = v * md[j]
+		default:
+			dn[j] = v
+		}
+	}
+	xr := w.xhat[l].RawRowView(i)
+	m1, m2 := 0.0, 0.0
+	for j, v := range dn {
+		g.gamma[l][j] += v * xr[j]
+		g.beta[l][j] += v
+		v *= p.gamma[l][j]
+		dn[j] = v
+		m1 += v
+		m2 += v * xr[j]
+	}
+	h := float64(len(dn))
+	m1 /= h
+	m2 /= h
+	for j, v := range dn {
+		dn[j] = w.rstd[l][i] * (v - m1 - xr[j]*m2)
 	}
 }
 
