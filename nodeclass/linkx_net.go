@@ -203,17 +203,8 @@ func linkxLoss(p *linkxParams, w *linkxWork, idx, y []int, lambda float64) float
 // A is symmetric in graph.CSR, so Aᵀ ∂H_A is the gather A ∂H_A.
 func linkxBackward(p, g *linkxParams, s linkxShape, x Features, g0 *graph.CSR, w *linkxWork, idx, y []int, lambda float64) {
 	n, h := s.n, s.h
-	w.do = grow(w.do, n, s.c)
+	w.do = crossEntropyGrad(w.do, w.prob, idx, y)
 	do := w.do
-	do.Zero()
-	inv := 1 / float64(len(idx))
-	for k, i := range idx {
-		row := do.RawRowView(i)
-		for j, v := range w.prob.RawRowView(i) {
-			row[j] = v * inv
-		}
-		row[y[k]] -= inv
-	}
 	// Every gradient block below is zero outside the rows of idx: the
 	// products and sums run over those rows alone, in ascending order.
 	rows := sortedRows(idx)

@@ -160,3 +160,21 @@ func sortedRows(idx []int) []int {
 	}
 	return slices.Sorted(slices.Values(idx))
 }
+
+// crossEntropyGrad returns dst, grown to the shape of prob, holding the
+// gradient of the mean cross-entropy of the rows idx (classes y) with
+// respect to the logits: (P − Y)/|idx| on those rows, 0 elsewhere.
+func crossEntropyGrad(dst, prob *mat.Dense, idx, y []int) *mat.Dense {
+	n, c := prob.Dims()
+	dst = grow(dst, n, c)
+	dst.Zero()
+	inv := 1 / float64(len(idx))
+	for k, i := range idx {
+		row := dst.RawRowView(i)
+		for j, v := range prob.RawRowView(i) {
+			row[j] = v * inv
+		}
+		row[y[k]] -= inv
+	}
+	return dst
+}

@@ -331,7 +331,8 @@ func sepLoss(p *sepParams, w *sepWork, idx, y []int, lambda float64) float64 {
 func sepBackward(p, g *sepParams, s sepShape, x Features, op meanOp, w *sepWork, idx, y []int, lambda float64) {
 	n := w.prob.RawMatrix().Rows
 	h := s.h
-	dz := sepOutputGrad(w, s.c, idx, y)
+	w.dz = crossEntropyGrad(w.dz, w.prob, idx, y)
+	dz := w.dz
 	// The gradients of the output and of the last layer are zero outside
 	// the training rows: they are computed on those rows alone, in
 	// ascending order, and the blocks that reach the layers below are
@@ -381,23 +382,6 @@ func sepBackward(p, g *sepParams, s sepShape, x Features, op meanOp, w *sepWork,
 			vec.AddScaled(g.weights[k], lambda, v)
 		}
 	}
-}
-
-// sepOutputGrad returns dZ = (P − Y)/|T| on the training rows idx (classes
-// y), 0 elsewhere, in w.dz.
-func sepOutputGrad(w *sepWork, c int, idx, y []int) *mat.Dense {
-	w.dz = grow(w.dz, w.prob.RawMatrix().Rows, c)
-	dz := w.dz
-	dz.Zero()
-	inv := 1 / float64(len(idx))
-	for k, i := range idx {
-		row := dz.RawRowView(i)
-		for j, v := range w.prob.RawRowView(i) {
-			row[j] = v * inv
-		}
-		row[y[k]] -= inv
-	}
-	return dz
 }
 
 // sepNormRowBackward takes row i of layer l's output gradient dh through
