@@ -14,6 +14,7 @@ import (
 	"github.com/gssl/gssl/eval"
 	"github.com/gssl/gssl/internal/sharedtest"
 	"github.com/gssl/gssl/labelprop"
+	"github.com/gssl/gssl/linbp"
 	"github.com/gssl/gssl/loaders"
 	"github.com/gssl/gssl/modelfile"
 )
@@ -174,11 +175,14 @@ func roundTrip(f *modelfile.File) (*modelfile.File, error) {
 	return modelfile.Unmarshal(b)
 }
 
-// randomSplits fits label spreading on splits of ds drawn with seeds
-// 0..splits−1 (perClass training nodes per class, then cal calibration
-// nodes, the rest test) and returns the mean test coverage, the mean set
-// size and the number of calibration nodes.
-func randomSplits(t *testing.T, ds *loaders.NodeDataset, splits, perClass, cal int, alpha float64) (cover, size float64) {
+// randomSplits fits base (label spreading when nil) on splits of ds
+// drawn with seeds 0..splits−1 (perClass training nodes per class, then
+// cal calibration nodes, the rest test) and returns the mean test
+// coverage and the mean set size.
+func randomSplits(t *testing.T, ds *loaders.NodeDataset, base estimator.NodeClassifier, splits, perClass, cal int, alpha float64) (cover, size float64) {
+	if base == nil {
+		base = &labelprop.Spreading{}
+	}
 	n := len(ds.Labels)
 	for s := 0; s < splits; s++ {
 		rng := rand.New(rand.NewPCG(uint64(s), 99))
@@ -201,9 +205,12 @@ func randomSplits(t *testing.T, ds *loaders.NodeDataset, splits, perClass, cal i
 		for _, i := range held {
 			labels[i] = ds.Labels[i]
 		}
-		m := &confidence.Classifier{Base: &labelprop.Spreading{}, Alpha: alpha}
+		m := &confidence.Classifier{Base: base, Alpha: alpha}
 		if err := m.FitHeldOut(context.Background(), estimator.Nodes{Graph: ds.Graph}, labels, held); err != nil {
 			t.Fatal(err)
+		}
+		if m.Calibration().Logits {
+			t.Fatalf("split %d: the %T's scores were taken as logits: it returned a negative probability", s, base)
 		}
 		sets, err := m.Sets(context.Background(), estimator.FittedNodes)
 		if err != nil {
@@ -246,7 +253,7 @@ func TestCoverageCora(t *testing.T) {
 		t.Fatal(err)
 	}
 	const splits, perClass, cal, alpha = 100, 20, 500, 0.1
-	cover, size := randomSplits(t, ds, splits, perClass, cal, alpha)
+	cover, size := randomSplits(t, ds, nil, splits, perClass, cal, alpha)
 	checkCoverage(t, "Cora", cover, size, splits, cal, len(ds.Labels)-7*perClass-cal, alpha)
 }
 
@@ -259,8 +266,25 @@ func TestCoverageChameleon(t *testing.T) {
 		t.Fatal(err)
 	}
 	const splits, perClass, cal, alpha = 100, 20, 300, 0.1
-	cover, size := randomSplits(t, ds, splits, perClass, cal, alpha)
+	cover, size := randomSplits(t, ds, nil, splits, perClass, cal, alpha)
 	checkCoverage(t, "chameleon_filtered", cover, size, splits, cal, len(ds.Labels)-5*perClass-cal, alpha)
+}
+
+// TestCoverageLinBPChameleon: linearised belief propagation's
+// probabilities calibrated on held-out nodes keep the coverage guarantee
+// on a heterophilous graph, the class compatibility matrix estimated anew
+// on each split's training nodes.
+func TestCoverageLinBPChameleon(t *testing.T) {
+	if testing.Short() {
+		t.Skip("100 fits of belief propagation on chameleon")
+	}
+	ds, err := loaders.LoadNodeDataset(sharedtest.Data(t, "chameleon_filtered"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const splits, perClass, cal, alpha = 100, 20, 300, 0.1
+	cover, size := randomSplits(t, ds, &linbp.Propagation{}, splits, perClass, cal, alpha)
+	checkCoverage(t, "LinBP chameleon_filtered", cover, size, splits, cal, len(ds.Labels)-5*perClass-cal, alpha)
 }
 
 // ece fits base on the training nodes of a split, calibrates on its

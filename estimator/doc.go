@@ -77,10 +77,10 @@
 // Each remaining departure from the rules, and why:
 //
 //   - logreg.Classifier, mlp.Classifier, spectral.LaplacianEigenmap and
-//     KernelPCA, the graph kernels alone, the nodeclass Spreading and STKR
-//     adapters, ChannelMLP and linbp.Propagation are not Savers: none has
-//     a file format (a kernel is refitted in a fraction of its
-//     classifier's time, an adapter is saved as the model it adapts).
+//     KernelPCA, the graph kernels alone and the nodeclass Spreading and
+//     STKR adapters are not Savers: none has a file format (a kernel is
+//     refitted in a fraction of its classifier's time, an adapter is saved
+//     as the model it adapts).
 //   - The nodeclass Spreading and STKR adapters, a Correct & Smooth fitted
 //     by FitScores or on them, nodeclass.ChannelMLP and linbp.Propagation
 //     predict their fitted nodes only and refuse new ones with an error;

@@ -23,7 +23,9 @@ const (
 
 // Propagation is linearised belief propagation with the compatibility
 // matrix estimated from the training labels (see the package doc).
-// Predict returns the centred beliefs B of the fitted nodes.
+// Predict returns the class probabilities of the fitted nodes, the
+// approximate beliefs 1/c + B clipped at 0 and renormalised
+// (see the package doc); Beliefs returns the centred beliefs B themselves.
 type Propagation struct {
 	// Alpha is a ρ(Ĥ), in the open interval (0, 1) (0: DefaultAlpha).
 	Alpha float64
@@ -139,8 +141,10 @@ func (m *Propagation) Fit(ctx context.Context, x estimator.Nodes, labels []int) 
 	return nil
 }
 
-// Predict returns the centred beliefs of the fitted nodes (the zero
-// NodeQuery); new nodes are not supported.
+// Predict returns the class probabilities of the fitted nodes (the zero
+// NodeQuery), probabilities of the centred beliefs: each row is
+// non-negative, sums to 1 and has the largest entry where the row of B
+// has its first largest; new nodes are not supported.
 func (m *Propagation) Predict(ctx context.Context, q estimator.NodeQuery) (*mat.Dense, error) {
 	if m.fit == nil {
 		return nil, fmt.Errorf("linbp: %w", estimator.ErrNotFitted)
@@ -151,7 +155,49 @@ func (m *Propagation) Predict(ctx context.Context, q estimator.NodeQuery) (*mat.
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("linbp: predict cancelled: %w", err)
 	}
-	return mat.DenseCopyOf(m.fit.beliefs), nil
+	return probabilities(m.fit.beliefs), nil
+}
+
+// Beliefs returns the centred beliefs B of the fitted nodes (rows sum to
+// 0; decision values, not probabilities), nil before a fit.
+func (m *Propagation) Beliefs() *mat.Dense {
+	if m.fit == nil {
+		return nil
+	}
+	return mat.DenseCopyOf(m.fit.beliefs)
+}
+
+// probabilities returns, for centred beliefs b (n×c, rows summing to 0),
+// the approximate beliefs 1/c + b clipped at 0 and each row divided by its
+// sum. A row's largest entry stays where b's first largest is: clipping
+// and scaling keep the order of the entries, and where rounding would tie
+// an earlier entry with it, the largest is raised by one unit in the last
+// place. A row of b sums to 0, so its largest entry is ≥ 0 and the row's
+// sum is ≥ 1/c: it is never divided by 0.
+func probabilities(b *mat.Dense) *mat.Dense {
+	n, c := b.Dims()
+	p := mat.NewDense(n, c, nil)
+	u := 1 / float64(c)
+	for i := 0; i < n; i++ {
+		src, dst := b.RawRowView(i), p.RawRowView(i)
+		best, sum := 0, 0.0
+		for k, v := range src {
+			if v > src[best] {
+				best = k
+			}
+			dst[k] = max(u+v, 0)
+			sum += dst[k]
+		}
+		for k := range dst {
+			dst[k] /= sum
+		}
+		for k := 0; k < best; k++ {
+			if dst[k] >= dst[best] {
+				dst[best] = math.Nextafter(dst[k], math.Inf(1))
+			}
+		}
+	}
+	return p
 }
 
 // Centre returns Ĥ = H − 1/c, a zero row of H (a class without counted

@@ -5,9 +5,11 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/estimator"
@@ -61,10 +63,7 @@ func TestAgainstKroneckerSolve(t *testing.T) {
 	if err := m.Fit(ctx, estimator.Nodes{Graph: g}, labels); err != nil {
 		t.Fatal(err)
 	}
-	b, err := m.Predict(ctx, estimator.FittedNodes)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := m.Beliefs()
 	hc := m.Compatibility()
 	c, _ := hc.Dims()
 	a := 0.8 / SpectralRadius(hc)
@@ -136,7 +135,80 @@ func TestAgainstKroneckerSolve(t *testing.T) {
 	if acc, accPlain := accuracy(b), accuracy(plain); acc < 0.6 || acc < accPlain+0.3 {
 		t.Errorf("accuracy on the unlabelled nodes %v, plain propagation %v: want ≥ 0.6 and 0.3 above", acc, accPlain)
 	}
+	checkProbabilities(t, m, &sol)
+}
 
+// checkProbabilities checks m's Predict against the probabilities of the
+// dense solve's beliefs sol (vec(B), columns stacked), written out here:
+// max(1/c + B, 0) row-normalised. The rows are distributions, and their
+// argmax is B's.
+func checkProbabilities(t *testing.T, m *Propagation, sol *mat.VecDense) {
+	t.Helper()
+	p, err := m.Predict(context.Background(), estimator.FittedNodes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, c := p.Dims()
+	b := m.Beliefs()
+	if !slices.Equal(estimator.Argmax(p), estimator.Argmax(b)) {
+		t.Error("the probabilities' argmax is not the beliefs'")
+	}
+	clipped := 0
+	for i := 0; i < n; i++ {
+		want := make([]float64, c)
+		sum := 0.0
+		for k := range want {
+			want[k] = math.Max(0, 1/float64(c)+sol.AtVec(k*n+i))
+			sum += want[k]
+		}
+		total := 0.0
+		for k, v := range p.RawRowView(i) {
+			if !(v >= 0) || math.Abs(v-want[k]/sum) > 1e-10 {
+				t.Fatalf("P[%d,%d] = %v, want %v", i, k, v, want[k]/sum)
+			}
+			if v == 0 {
+				clipped++
+			}
+			total += v
+		}
+		if math.Abs(total-1) > 1e-14 {
+			t.Fatalf("row %d of P sums to %v", i, total)
+		}
+	}
+	t.Logf("%d of %d×%d probabilities clipped to 0", clipped, n, c)
+}
+
+// TestProbabilitiesKeepTheArgmax: rows whose two largest beliefs are one
+// unit in the last place apart keep the second (the first largest) as the
+// most probable class, though 1/c + B rounds many of them to a tie.
+func TestProbabilitiesKeepTheArgmax(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	const rows, c = 1000, 5
+	b := mat.NewDense(rows, c, nil)
+	for i := 0; i < rows; i++ {
+		x := 0.25 + 0.25*rng.Float64()
+		y := math.Nextafter(x, 1)
+		b.SetRow(i, []float64{x, y, -x, -y, 0})
+	}
+	ties := 0
+	for i := 0; i < rows; i++ {
+		if 1/float64(c)+b.At(i, 0) == 1/float64(c)+b.At(i, 1) {
+			ties++
+		}
+	}
+	if ties == 0 {
+		t.Fatal("no row rounds to a tie: the test checks nothing")
+	}
+	p := probabilities(b)
+	for i, k := range estimator.Argmax(p) {
+		if k != 1 {
+			t.Fatalf("row %d: most probable class %d, want 1 (P = %v)", i, k, p.RawRowView(i))
+		}
+		if s := floats.Sum(p.RawRowView(i)); math.Abs(s-1) > 1e-15 {
+			t.Fatalf("row %d sums to %v", i, s)
+		}
+	}
+	t.Logf("%d of %d rows tie after adding 1/c", ties, rows)
 }
 
 func TestErrors(t *testing.T) {

@@ -2,16 +2,22 @@ package linbp
 
 import (
 	"fmt"
+	"slices"
+
+	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/modelfile"
 )
 
 // PropagationKind is Propagation's kind in a modelfile container, and
-// PropagationVersion the layout this package reads and writes.
+// PropagationVersion the layout this package reads and writes. Layout 1
+// held the same sections, but its Predict returned the centred beliefs B:
+// a calibration stored beside it (package confidence) maps B, not the
+// probabilities Predict now returns, so it is refused.
 const (
 	PropagationKind    = "linbp.Propagation"
-	PropagationVersion = 1
+	PropagationVersion = 2
 )
 
 // maxDim bounds the declared numbers of nodes and classes, so that their
@@ -34,9 +40,9 @@ type propagationMeta struct {
 
 // codec stores a fitted Propagation: the hyperparameters and the numbers
 // of nodes, classes and iterations in the metadata; the fitted nodes'
-// centred beliefs B (n×c, what Predict returns) in section "beliefs", the
-// centred compatibility matrix Ĥ (c×c) in "compatibility" and the last
-// relative change in "residual". Not the graph: the model predicts its
+// centred beliefs B (n×c; Predict returns their probabilities) in section
+// "beliefs", the centred compatibility matrix Ĥ (c×c) in "compatibility"
+// and the last relative change in "residual". Not the graph: the model predicts its
 // fitted nodes only, and so does the model read back.
 var codec = modelfile.Codec[Propagation, propagationMeta]{Kind: PropagationKind, Version: PropagationVersion, Oldest: PropagationVersion,
 	Fitted: func(m *Propagation) bool { return m.fit != nil },
@@ -74,6 +80,9 @@ func read(f *modelfile.File, meta propagationMeta, dst *Propagation) error {
 	if err != nil {
 		return err
 	}
+	if err := checkBeliefs(b); err != nil {
+		return err
+	}
 	h, err := f.Dense("compatibility", meta.Classes, meta.Classes)
 	if err != nil {
 		return err
@@ -85,6 +94,19 @@ func read(f *modelfile.File, meta propagationMeta, dst *Propagation) error {
 	info := estimator.Info{Iterations: meta.Iterations, Residual: res[0], Products: meta.Iterations}
 	out.fit = &fitted{beliefs: b, compat: h, info: info}
 	*dst = out
+	return nil
+}
+
+// checkBeliefs refuses a row of centred beliefs with no entry above −1/c:
+// its probabilities would divide by 0. A fitted model's rows sum to 0, so
+// their largest entries are ≥ 0.
+func checkBeliefs(b *mat.Dense) error {
+	n, c := b.Dims()
+	for i := 0; i < n; i++ {
+		if slices.Max(b.RawRowView(i)) <= -1/float64(c) {
+			return fmt.Errorf("the model file's section \"beliefs\": row %d has no entry above −1/%d, so it is not a row of centred beliefs", i, c)
+		}
+	}
 	return nil
 }
 

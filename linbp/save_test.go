@@ -49,7 +49,13 @@ func TestSaveLoad(t *testing.T) {
 	a, _ := m.Predict(ctx, estimator.FittedNodes)
 	b, err := back.Predict(ctx, estimator.FittedNodes)
 	if err != nil || a.RawMatrix().Rows != 60 || !slices.Equal(a.RawMatrix().Data, b.RawMatrix().Data) {
-		t.Errorf("beliefs read back differ (err %v)", err)
+		t.Errorf("probabilities read back differ (err %v)", err)
+	}
+	if !slices.Equal(back.Beliefs().RawMatrix().Data, m.Beliefs().RawMatrix().Data) {
+		t.Error("beliefs read back differ")
+	}
+	if slices.Equal(a.RawMatrix().Data, m.Beliefs().RawMatrix().Data) || slices.Min(a.RawMatrix().Data) < 0 {
+		t.Error("Predict returns the centred beliefs, not probabilities")
 	}
 	nn := estimator.NewNodes{Offsets: []int{0, 1}, Nodes: []int32{2}}
 	_, want := m.Predict(ctx, estimator.NodeQuery{New: &nn})
@@ -102,4 +108,76 @@ func TestSaveLoad(t *testing.T) {
 	if _, err := (Propagation{}).MarshalJSON(); !errors.Is(err, estimator.ErrJSON) {
 		t.Errorf("MarshalJSON: %v", err)
 	}
+}
+
+// TestSaveRefuses: a file of layout 1 (whose Predict returned B) is
+// refused, and so are beliefs whose probabilities are undefined (a row
+// with no entry above −1/c); the model read into is unchanged.
+func TestSaveRefuses(t *testing.T) {
+	g, truth := bipartiteish(t, 60)
+	m := &Propagation{}
+	if err := m.Fit(context.Background(), estimator.Nodes{Graph: g}, truth); err != nil {
+		t.Fatal(err)
+	}
+	for what, f := range map[string]*modelfile.File{
+		"layout 1":    resaved(t, m, 1, nil),
+		"not centred": resaved(t, m, PropagationVersion, func(b []float64) { copy(b[3:6], []float64{-1, -1, -1}) }),
+		"row of −1/c": resaved(t, m, PropagationVersion, func(b []float64) { copy(b[:3], []float64{-1. / 3, -1. / 3, -1. / 3}) }),
+	} {
+		back := Propagation{Alpha: 0.3}
+		kept := back
+		err := back.ReadModelFile(f)
+		if err == nil || back != kept {
+			t.Errorf("%s: read (err %v), or the model changed", what, err)
+			continue
+		}
+		t.Logf("%s: %v", what, err)
+		if what == "layout 1" && !errors.Is(err, modelfile.ErrVersion) {
+			t.Errorf("layout 1: %v, want modelfile.ErrVersion", err)
+		}
+	}
+	// The same file unchanged is read, and predicts as m.
+	var back Propagation
+	if err := back.ReadModelFile(resaved(t, m, PropagationVersion, nil)); err != nil {
+		t.Fatal(err)
+	}
+	a, _ := m.Predict(context.Background(), estimator.FittedNodes)
+	b, _ := back.Predict(context.Background(), estimator.FittedNodes)
+	if !slices.Equal(a.RawMatrix().Data, b.RawMatrix().Data) {
+		t.Error("the file written again predicts otherwise")
+	}
+}
+
+// resaved returns m's model file written again as layout version, its
+// beliefs changed by change (nil: as they are), through the bytes.
+func resaved(t *testing.T, m *Propagation, version int, change func(b []float64)) *modelfile.File {
+	t.Helper()
+	f, err := m.ModelFile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := modelfile.New(PropagationKind, version)
+	var meta propagationMeta
+	if err := f.DecodeMetadata(&meta); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.SetMetadata(meta); err != nil {
+		t.Fatal(err)
+	}
+	b := m.Beliefs().RawMatrix().Data
+	if change != nil {
+		change(b)
+	}
+	g.PutFloat64s("beliefs", b)
+	g.PutDense("compatibility", m.Compatibility())
+	g.PutFloat64s("residual", []float64{m.Info().Residual})
+	data, err := g.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := modelfile.Unmarshal(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }

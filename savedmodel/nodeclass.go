@@ -45,7 +45,7 @@ type nodeclassModel interface {
 // nodeclassBackend is a node classifier of features (package nodeclass:
 // SGC, APPNP, Correct & Smooth, SepGNN, LINKX, ChannelMLP) or of the graph
 // alone (linbp.Propagation): the fitted nodes from the class
-// probabilities (linbp: the centred beliefs, as scores) it stores, new
+// probabilities its Predict returns, new
 // nodes from their features and their edges to fitted nodes (the models'
 // PredictNodes). A Correct & Smooth saved without a base that predicts
 // new nodes, a ChannelMLP and a linbp.Propagation answer for their fitted
@@ -95,15 +95,9 @@ func classRows(p *mat.Dense) []serve.Prediction {
 	return out
 }
 
-// fitted returns the fitted nodes' predictions: class probabilities, or
-// for linbp.Propagation its centred beliefs as scores (they are not
-// probabilities).
-func (b nodeclassBackend) fitted() []serve.Prediction {
-	if b.kind == linbp.PropagationKind {
-		return classPredictions(b.p)
-	}
-	return classRows(b.p)
-}
+// fitted returns the fitted nodes' predictions: their class
+// probabilities.
+func (b nodeclassBackend) fitted() []serve.Prediction { return classRows(b.p) }
 
 func (b nodeclassBackend) predictNodes(context.Context, estimator.NewNodes) ([]serve.Prediction, error) {
 	// Reached only when nodeFeatures() is 0.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/estimator"
@@ -189,10 +190,10 @@ func TestNodeclassWithoutBase(t *testing.T) {
 func ptrTo[T any](v T) *T { return &v }
 
 // TestFittedOnlySaved: an opened ChannelMLP or linbp.Propagation answers
-// for its fitted nodes with the fitted model's Predict rows, bitwise (the
-// perceptron's as probabilities, belief propagation's centred beliefs as
-// scores), and refuses new nodes, with or without features, with an
-// input error that says why.
+// for its fitted nodes with the fitted model's Predict rows as
+// probabilities, bitwise (each row a distribution: belief propagation's
+// probabilities, not its centred beliefs), and refuses new nodes, with or
+// without features, with an input error that says why.
 func TestFittedOnlySaved(t *testing.T) {
 	ctx := context.Background()
 	fx := kindFixtures(t)
@@ -206,12 +207,9 @@ func TestFittedOnlySaved(t *testing.T) {
 		got := s.PredictFitted()
 		require.Len(t, got, want.RawMatrix().Rows, kind)
 		for i, p := range got {
-			row := p.Probabilities
-			if kind == linbp.PropagationKind {
-				require.Nil(t, p.Probabilities, kind)
-				row = p.Scores
-			}
-			require.Equal(t, want.RawRowView(i), row, "%s: node %d", kind, i)
+			require.Equal(t, want.RawRowView(i), p.Probabilities, "%s: node %d", kind, i)
+			require.InDelta(t, 1, floats.Sum(p.Probabilities), 1e-14, "%s: node %d", kind, i)
+			require.GreaterOrEqual(t, floats.Min(p.Probabilities), 0.0, "%s: node %d", kind, i)
 		}
 		require.Zero(t, s.Metadata().NodeFeatures, kind)
 		var ie *serve.InputError

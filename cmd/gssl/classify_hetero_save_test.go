@@ -52,8 +52,8 @@ var modelKinds = map[string]string{
 // auto chooses), and with channels and linbp, the models auto may choose
 // that predict their fitted nodes only, saves the chosen model itself;
 // gssl model info names its kind, gssl predict gives classify --out's
-// predicted class and scores, bitwise as printed, for every node --out
-// lists, and refuses new nodes.
+// predicted class and probabilities (distributions, whichever model),
+// bitwise as printed, for every node --out lists, and refuses new nodes.
 func TestClassifyHeteroSaveThenPredict(t *testing.T) {
 	compatible, features := writeHeteroFolder(t, 40, true), writeHeteroFolder(t, 40, false)
 	for _, tc := range []struct{ data, classifier, family string }{
@@ -100,7 +100,9 @@ func TestClassifyHeteroSaveThenPredict(t *testing.T) {
 		for _, r := range got[1:] {
 			byID[r[0]] = r
 		}
+		require.Equal(t, "p_0", fit[0][4], name)
 		for _, r := range fit[1:] {
+			checkDistribution(t, name, r[4:])
 			p, ok := byID[r[0]]
 			require.True(t, ok, "%s: node %s", name, r[0])
 			assert.Equal(t, append([]string{r[0], r[1]}, r[4:]...), p, "%s: node %s", name, r[0])

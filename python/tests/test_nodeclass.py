@@ -101,6 +101,20 @@ def test_correct_and_smooth_matches_cli_bitwise(gssl_cli, tmp_path, cora):
     assert m.info_["hyperparameters"]["Base"]["K"] == int(k)
 
 
+def test_linbp_probabilities_match_cli_bitwise(gssl_cli, tmp_path, cora):
+    # Belief propagation's predict_proba is probabilities (the centred
+    # beliefs 1/c + B clipped and renormalised), the CLI's p_ columns, and
+    # the same after a round trip through its model file.
+    res, ids, want = classify(gssl_cli, tmp_path, "linbp")
+    m = gssl.LinBP().fit(cora.graph, cora.train_labels())
+    p = m.predict_proba()
+    assert (p >= 0).all()
+    np.testing.assert_allclose(p.sum(axis=1), 1, rtol=0, atol=1e-12)
+    np.testing.assert_array_equal(p[ids], want)
+    assert (m.predict()[cora.test] == cora.labels[cora.test]).mean() == res["test_accuracy"]
+    np.testing.assert_array_equal(gssl.load(m.to_bytes()).predict_proba(), p)
+
+
 def test_sparse_features_are_read_in_place():
     # SciPy keeps indptr and indices of one dtype. The library's CSR has
     # int32 columns and platform-int offsets, so with int32 (SciPy's choice
