@@ -82,9 +82,9 @@ var (
 	// ErrFormat: the bytes are not a well-formed model file (not one at all,
 	// truncated, damaged, or inconsistent).
 	ErrFormat = errors.New("modelfile: not a valid model file")
-	// ErrVersion: the file was written by a newer format or kind version
-	// than this build reads.
-	ErrVersion = errors.New("modelfile: newer version")
+	// ErrVersion: the file was written in a format or kind layout version
+	// that this build does not read (newer, or an older layout it refuses).
+	ErrVersion = errors.New("modelfile: version this gssl does not read")
 	// ErrKind: the file holds another kind of model than the one asked for.
 	ErrKind = errors.New("modelfile: wrong model kind")
 	// ErrSection: a section a model needs is missing or of the wrong type.
