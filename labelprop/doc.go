@@ -53,8 +53,12 @@
 // product skips the zero rows (graph.CSR.ScaledMulBlockRowsSupportTo; a
 // sum from +0 is unchanged by adding zeros, so the iterates are bitwise
 // those of full products), one sequential pass over the graph's indices
-// instead of a random gather per stored entry (the first 3 of the 9
-// products of the 10 M-edge fit of BENCHMARKS.md).
+// instead of a random gather per stored entry (the first 3 of the 8
+// products of the 10 M-edge fit of BENCHMARKS.md); while those rows and
+// their neighbours are at most an eighth of the nodes, it computes those
+// rows of q only (nearproduct.go: the neighbours marked from the support's
+// rows), reading neither the rest of the graph nor the rest of the blocks
+// (the first 2 of the 3).
 //
 // Solver Chebyshev is the Chebyshev semi-iteration (Y. Saad,
 // "Iterative Methods for Sparse Linear Systems", 2nd ed., SIAM 2003,

@@ -94,6 +94,14 @@ type spreadingCG struct {
 	// supportProducts counts the products that skipped zero rows.
 	supportProducts int
 
+	// near marks the rows of p̃'s support and their neighbours, the rows
+	// of q a support product can make nonzero; qNear those where q may be
+	// nonzero (all of them when qAll). A product whose near rows are few
+	// computes those rows only (nearProduct); nearProducts counts them.
+	near, qNear  []uint64
+	qAll         bool
+	nearProducts int
+
 	n, c int
 	*krylov.RowPasses
 }
@@ -207,6 +215,7 @@ func newCGPanels(g *graph.CSR, a float64, b sparseRHS, x *mat.Dense, s krylov.Se
 	}
 	if len(cg.panels) == 1 {
 		cg.supp, cg.suppCount = make([]uint64, (n+63)/64), make([]int, (n+spreadRowChunk-1)/spreadRowChunk)
+		cg.near, cg.qNear = make([]uint64, (n+63)/64), make([]uint64, (n+63)/64)
 	}
 	for _, pn := range cg.panels {
 		lo, hi := n*pn.c0, n*(pn.c0+pn.w)
@@ -269,11 +278,16 @@ func (cg *spreadingCG) rows(v []float64, k, lo, hi int) ([]float64, int, int) {
 // returns pᵀAp per column in dst (deflated: that of the projected P p).
 func (cg *spreadingCG) product(dst []float64) []float64 {
 	switch {
+	case cg.sparseSupport() && cg.fewNear():
+		cg.nearProduct(dst != nil)
 	case cg.sparseSupport():
+		cg.qAll = true
 		cg.supportProduct(dst != nil)
 	case cg.seg != nil:
+		cg.qAll = true
 		cg.segmentProduct(dst != nil)
 	default:
+		cg.qAll = true
 		cg.panelProduct(dst != nil)
 	}
 	if dst == nil {

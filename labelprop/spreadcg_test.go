@@ -256,14 +256,17 @@ func TestSpreadingCGSegments(t *testing.T) {
 }
 
 // TestSpreadingCGSupport checks that the products which skip p̃'s zero rows
-// (the first iterations from a few labels) leave the solve bitwise the
+// (the first iterations from a few labels), and those which compute only
+// the rows near its support (nearProduct), leave the solve bitwise the
 // same (F and every counter) as full products, with and without column
 // segments, from zero and from a guess, and that they ran.
 func TestSpreadingCGSupport(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 17))
 	p := randomProblem(rng, 5)
 	g, nodes, classes := unweightedProblem(rng, 20000, 5)
-	defer func(share, bytes int) { spreadSupportShare, spreadSegmentBytes = share, bytes }(spreadSupportShare, spreadSegmentBytes)
+	defer func(share, near, bytes int) {
+		spreadSupportShare, spreadNearShare, spreadSegmentBytes = share, near, bytes
+	}(spreadSupportShare, spreadNearShare, spreadSegmentBytes)
 	for _, in := range []problem{p, {g: g, nodes: nodes[:6], classes: classes[:6], c: 5}} {
 		n := in.g.Nodes()
 		b := denseRHS(oneHot(n, in.c, 0.9, in.nodes, in.classes))
@@ -273,8 +276,8 @@ func TestSpreadingCGSupport(t *testing.T) {
 		}
 		for _, start := range []*mat.Dense{nil, guess} {
 			for _, segBytes := range []int{0, (8*n*in.c + 2) / 3} {
-				solve := func(share int) (*mat.Dense, krylov.BlockResult, int) {
-					spreadSupportShare, spreadSegmentBytes = share, segBytes
+				solve := func(share, near int) (*mat.Dense, krylov.BlockResult, *spreadingCG) {
+					spreadSupportShare, spreadNearShare, spreadSegmentBytes = share, near, segBytes
 					f := mat.NewDense(n, in.c, nil)
 					if start != nil {
 						f.Copy(start)
@@ -283,15 +286,23 @@ func TestSpreadingCGSupport(t *testing.T) {
 					require.NoError(t, err)
 					res, err := cg.run(context.Background())
 					require.NoError(t, err)
-					return f, res, cg.supportProducts
+					return f, res, cg
 				}
-				want, wres, none := solve(0)
-				require.Zero(t, none)
-				f, res, sparse := solve(4)
-				assert.True(t, mat.Equal(want, f), "n=%d, segments %d B, guess %v: F differs from the full products'", n, segBytes, start != nil)
-				assert.Equal(t, wres, res, "n=%d, segments %d B, guess %v", n, segBytes, start != nil)
-				if start == nil && n == 20000 {
-					assert.GreaterOrEqual(t, sparse, 2, "few seeds on a large sparse graph: the first products skip zero rows")
+				want, wres, full := solve(0, 0)
+				require.Zero(t, full.supportProducts+full.nearProducts)
+				what := fmt.Sprintf("n=%d, segments %d B, guess %v", n, segBytes, start != nil)
+				for _, near := range []int{0, 8} {
+					f, res, cg := solve(4, near)
+					assert.True(t, mat.Equal(want, f), "%s, near share %d: F differs from the full products'", what, near)
+					assert.Equal(t, wres, res, "%s, near share %d", what, near)
+					if start == nil && n == 20000 {
+						assert.GreaterOrEqual(t, cg.supportProducts+cg.nearProducts, 2, "few seeds on a large sparse graph: the first products skip zero rows")
+						if near > 0 {
+							assert.GreaterOrEqual(t, cg.nearProducts, 1, "the first products compute the rows near the seeds only")
+						} else {
+							assert.Zero(t, cg.nearProducts)
+						}
+					}
 				}
 			}
 		}
