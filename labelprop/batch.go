@@ -94,7 +94,7 @@ func (m *Spreading) checkMemory(g *graph.CSR, c int) error {
 // adds the same terms as in the whole block).
 func (r sparseRHS) columns(lo, hi int) sparseRHS {
 	w := hi - lo
-	out := sparseRHS{c: w, rows: r.rows, vals: make([]float64, len(r.rows)*w)}
+	out := sparseRHS{c: w, rows: r.rows, vals: make([]float64, len(r.rows)*w), reached: r.reached}
 	for p := range r.rows {
 		copy(out.vals[p*w:p*w+w], r.vals[p*r.c+lo:p*r.c+hi])
 	}

@@ -26,15 +26,39 @@
 // aD^{-1/2}(W p̃) is a product with W itself (only its pattern is read when
 // every weight is 1), and the CG bookkeeping is fused into the row passes
 // (spreadcg.go: the passes krylov.BlockCGWith runs, the recursion of
-// krylov.BlockCG); it takes the same iterations as krylov.BlockCG on I − aS.
+// krylov.BlockCG).
+//
+// Deflation (deflate.go). S has the eigenvector e = D^{1/2}1/‖D^{1/2}1‖
+// with eigenvalue 1 (taken on the components that hold a label, where the
+// solution lives), so (I − aS)e = (1 − a)e: the smallest eigenvalue of
+// I − aS, alone at the end of the spectrum, whose component CG spends
+// about an iteration on. The solution's component along e is known,
+// eᵀF_j = eᵀB_j/(1 − a), and CG runs on the orthogonal complement: with
+// P = I − eeᵀ (which commutes with I − aS) it is CG with P as a singular
+// preconditioner, and the iterate is F = P X_s + e eᵀB/(1 − a), assembled
+// before every true residual, which is that of F on the original system
+// (same stopping rule, every class's relative residual ≤ tol). The stored
+// residual and directions stay unprojected while their component along e
+// is small against the rest (the projections enter through eᵀr and eᵀp,
+// summed in the passes), so that from labels on a few nodes they stay
+// zero away from them and the first products skip the zero rows (below);
+// Step projects them explicitly once that component is 10² times the
+// rest. It saves an iteration on the planted-partition graphs of
+// BENCHMARKS.md (8 to 7 at 10 M edges, a = 0.5; 13 to 10 at 100 M edges,
+// a = 0.9), none on PubMed, and costs two multiply–adds per entry in the
+// passes.
 // From x_0 = 0 the first direction is B, nonzero on the labelled nodes
 // only, and each iteration widens the nonzero rows of p by one
 // neighbourhood: while they are at most a quarter of the nodes, the
 // product skips the zero rows (graph.CSR.ScaledMulBlockRowsSupportTo; a
 // sum from +0 is unchanged by adding zeros, so the iterates are bitwise
 // those of full products), one sequential pass over the graph's indices
-// instead of a random gather per stored entry (the first 3 of the 9
-// products of the 10 M-edge fit of BENCHMARKS.md).
+// instead of a random gather per stored entry (the first 3 of the 8
+// products of the 10 M-edge fit of BENCHMARKS.md); while those rows and
+// their neighbours are at most an eighth of the nodes, it computes those
+// rows of q only (nearproduct.go: the neighbours marked from the support's
+// rows), reading neither the rest of the graph nor the rest of the blocks
+// (the first 2 of the 3).
 //
 // Solver Chebyshev is the Chebyshev semi-iteration (Y. Saad,
 // "Iterative Methods for Sparse Linear Systems", 2nd ed., SIAM 2003,
@@ -57,7 +81,7 @@
 // (every class's true relative residual ≤ tol) and returns that iterate
 // for every class. It takes more iterations than CG but each costs about
 // half as much, so it solves faster (BENCHMARKS.md, Label propagation). Block CG
-// (Solver CG) takes exactly the peer's iteration counts.
+// (Solver CG) takes the peer's iteration counts less what the deflation saves.
 //
 // The default, Auto, runs Chebyshev while F (8nc bytes) is smaller than
 // AutoCGBytes (32 MiB) and CG from there on. Once the blocks no longer fit

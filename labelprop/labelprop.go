@@ -11,6 +11,7 @@ import (
 
 	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/graph"
+	"github.com/gssl/gssl/internal/parallel"
 	"github.com/gssl/gssl/krylov"
 )
 
@@ -295,15 +296,20 @@ func (st *state) finish(g *graph.CSR, s *seeds, reached []bool, f *mat.Dense, cm
 	st.setLabels()
 }
 
+// labelGrain is the number of rows per task of setLabels.
+const labelGrain = 16384
+
 // setLabels sets every node's label from its row of probabilities, formed
-// one row at a time.
+// one row at a time, rows in parallel (each label its own row's).
 func (st *state) setLabels() {
 	n, c := st.scores.Dims()
 	st.labels = make([]int, n)
-	p := make([]float64, c)
-	for i := range n {
-		st.labels[i] = argmax(st.probabilityRow(p, i))
-	}
+	parallel.For(n, labelGrain, func(lo, hi int) {
+		p := make([]float64, c)
+		for i := lo; i < hi; i++ {
+			st.labels[i] = argmax(st.probabilityRow(p, i))
+		}
+	})
 }
 
 // probabilityRow writes node i's class probabilities into p (len c) and

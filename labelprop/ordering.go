@@ -88,6 +88,15 @@ func (r *renumbering) toSolver(a *mat.Dense) *mat.Dense {
 	return out
 }
 
+// marksToSolver returns the per-node marks v in the solver's numbering.
+func (r *renumbering) marksToSolver(v []bool) []bool {
+	out := make([]bool, len(v))
+	for i, p := range r.perm {
+		out[i] = v[p]
+	}
+	return out
+}
+
 // toCaller copies the solver-numbered block a into dst in the caller's
 // numbering: row perm[i] of dst is row i of a.
 func (r *renumbering) toCaller(dst, a *mat.Dense) {

@@ -15,6 +15,9 @@ type sparseRHS struct {
 	c    int
 	rows []int
 	vals []float64
+	// reached, when not nil, marks the nodes with a path to a nonzero row
+	// (the CG's deflation computes it from the graph otherwise).
+	reached []bool
 }
 
 // denseRHS returns the nonzero rows of b.

@@ -24,8 +24,9 @@ const spreadParallelWork = krylov.ParallelWork
 // spreadingCG is block conjugate gradients on (I − aS) F = B,
 // S = D^{-1/2} W D^{-1/2}: krylov.BlockCGWith, the one block CG recursion
 // (one CG per column in lockstep, a column stopping at relative residual
-// Tol; the iterates of krylov.BlockCG on I − aS in exact arithmetic,
-// checked against it in the tests), run on passes (krylov.BlockCGPasses)
+// Tol; without deflation the iterates of krylov.BlockCG on I − aS in exact
+// arithmetic, checked against it in the tests; with it, defl, deflated CG,
+// deflate.go), run on passes (krylov.BlockCGPasses)
 // specialised for label spreading, which make an iteration cost little
 // more than its product with W:
 //
@@ -54,6 +55,7 @@ type spreadingCG struct {
 	s krylov.Settings
 
 	t, u []float64     // p̃ = t∘p, p = u∘p̃
+	deg  []float64     // the degrees d_i
 	op   graph.Scaling // Diag u, Left −a·d^{-1/2}: (I − aS)p = op applied to p̃
 
 	b      sparseRHS  // B by its nonzero rows
@@ -66,7 +68,12 @@ type spreadingCG struct {
 	pv, qv  []*mat.Dense // per panel, its n×w block of p and of q
 
 	bnorm []float64
-	sums  []float64 // c scratch sums of the panel products
+	// sums holds a product's c sums pᵀq, then its c sums d_i·p̃_i (for
+	// the deflation); psums is one panel's.
+	sums, psums []float64
+
+	// defl, when not nil, deflates the known eigenvector (deflate.go).
+	defl *deflation
 
 	// seg, when not nil, is the graph split into column segments: the
 	// product sums each row segment by segment, one pass over the rows
@@ -86,6 +93,14 @@ type spreadingCG struct {
 	suppCount []int // per row chunk, its nonzero rows
 	// supportProducts counts the products that skipped zero rows.
 	supportProducts int
+
+	// near marks the rows of p̃'s support and their neighbours, the rows
+	// of q a support product can make nonzero; qNear those where q may be
+	// nonzero (all of them when qAll). A product whose near rows are few
+	// computes those rows only (nearProduct); nearProducts counts them.
+	near, qNear  []uint64
+	qAll         bool
+	nearProducts int
 
 	n, c int
 	*krylov.RowPasses
@@ -194,12 +209,13 @@ func newCGPanels(g *graph.CSR, a float64, b sparseRHS, x *mat.Dense, s krylov.Se
 		// huge pages when large: every product gathers rows of p at random
 		r: workBlock(work, 0, n*c), p: workBlock(work, 1, n*c), q: workBlock(work, 2, n*c),
 		panels: spreadPanels(n, c, width),
-		bnorm:  b.norms(), sums: make([]float64, c),
+		bnorm:  b.norms(), sums: make([]float64, 2*c), psums: make([]float64, 2*c),
 		n: n, c: c,
-		RowPasses: krylov.NewRowPasses(n, c, g.NNZ()+n*c),
+		RowPasses: krylov.NewRowPasses(n, 2*c, g.NNZ()+n*c),
 	}
 	if len(cg.panels) == 1 {
 		cg.supp, cg.suppCount = make([]uint64, (n+63)/64), make([]int, (n+spreadRowChunk-1)/spreadRowChunk)
+		cg.near, cg.qNear = make([]uint64, (n+63)/64), make([]uint64, (n+63)/64)
 	}
 	for _, pn := range cg.panels {
 		lo, hi := n*pn.c0, n*(pn.c0+pn.w)
@@ -207,7 +223,7 @@ func newCGPanels(g *graph.CSR, a float64, b sparseRHS, x *mat.Dense, s krylov.Se
 		cg.qv = append(cg.qv, mat.NewDense(n, pn.w, cg.q[lo:hi:hi]))
 	}
 	if prev != nil {
-		cg.t, cg.u, cg.op = prev.t, prev.u, prev.op
+		cg.t, cg.u, cg.op, cg.deg = prev.t, prev.u, prev.op, prev.deg
 		if len(cg.panels) == 1 {
 			cg.seg = prev.seg
 		}
@@ -221,7 +237,7 @@ func newCGPanels(g *graph.CSR, a float64, b sparseRHS, x *mat.Dense, s krylov.Se
 		if err != nil {
 			return nil, fmt.Errorf("labelprop: %w", err)
 		}
-		cg.t, cg.u = deg.InvSqrtD, deg.SqrtD
+		cg.t, cg.u, cg.deg = deg.InvSqrtD, deg.SqrtD, deg.D
 		left := make([]float64, n)
 		for i := range left {
 			left[i] = -a * cg.t[i]
@@ -230,6 +246,11 @@ func newCGPanels(g *graph.CSR, a float64, b sparseRHS, x *mat.Dense, s krylov.Se
 			}
 		}
 		cg.op = graph.Scaling{Diag: cg.u, Left: left}
+	}
+	if prev == nil {
+		cg.defl = newDeflation(g, cg.deg, cg.t, a, b)
+	} else if prev.defl != nil {
+		cg.defl = prev.defl.forRHS(cg.t, b)
 	}
 	// The solution of a zero column of B is zero; such a column never moves
 	// again (its α stays 0).
@@ -253,46 +274,100 @@ func (cg *spreadingCG) rows(v []float64, k, lo, hi int) ([]float64, int, int) {
 	return v[o+lo*pn.w : o+hi*pn.w], pn.c0, pn.w
 }
 
-// product sets q = (I − aS)p from the scaled p̃ and returns pᵀq per column in
-// dst, one pass over the rows per panel.
+// product sets q = (I − aS)p from the scaled p̃ and, when dst is not nil,
+// returns pᵀAp per column in dst (deflated: that of the projected P p).
 func (cg *spreadingCG) product(dst []float64) []float64 {
-	if cg.sparseSupport() {
-		return cg.supportProduct(dst)
+	switch {
+	case cg.sparseSupport() && cg.fewNear():
+		cg.nearProduct(dst != nil)
+	case cg.sparseSupport():
+		cg.qAll = true
+		cg.supportProduct(dst != nil)
+	case cg.seg != nil:
+		cg.qAll = true
+		cg.segmentProduct(dst != nil)
+	default:
+		cg.qAll = true
+		cg.panelProduct(dst != nil)
 	}
-	if cg.seg != nil {
-		return cg.segmentProduct(dst)
+	if dst == nil {
+		return nil
 	}
-	u := cg.u
-	for k := range cg.panels {
-		cg.Run(cg.sums, func(_, lo, hi int, acc []float64) {
-			cg.g.ScaledMulBlockRowsTo(cg.qv[k], cg.pv[k], cg.op, lo, hi)
-			if dst == nil {
-				return
-			}
-			p, c0, w := cg.rows(cg.p, k, lo, hi)
-			q, _, _ := cg.rows(cg.q, k, lo, hi)
-			addPQ(acc[c0:c0+w], u, p, q, w, lo, hi)
-		})
-		if dst != nil {
-			pn := cg.panels[k]
-			copy(dst[pn.c0:pn.c0+pn.w], cg.sums[pn.c0:pn.c0+pn.w])
-		}
+	c := cg.c
+	if cg.defl != nil {
+		copy(cg.defl.pi, cg.sums[c:])
+		cg.defl.projectPAP(dst, cg.sums[:c], cg.sums[c:])
+	} else {
+		copy(dst, cg.sums[:c])
 	}
 	return dst
 }
 
+// panelProduct is product by column panels, one pass over the rows per
+// panel; with sums it sets cg.sums (pᵀq per column, then the sums of
+// d_i·p̃_i).
+func (cg *spreadingCG) panelProduct(sums bool) {
+	u, c := cg.u, cg.c
+	d := cg.deflationDegrees()
+	for k := range cg.panels {
+		var dst []float64
+		if sums {
+			dst = cg.psums
+		}
+		cg.Run(dst, func(_, lo, hi int, acc []float64) {
+			cg.g.ScaledMulBlockRowsTo(cg.qv[k], cg.pv[k], cg.op, lo, hi)
+			if !sums {
+				return
+			}
+			p, c0, w := cg.rows(cg.p, k, lo, hi)
+			q, _, _ := cg.rows(cg.q, k, lo, hi)
+			addPQ(acc[c0:c0+w], acc[c+c0:c+c0+w], u, d, p, q, w, lo, hi)
+		})
+		if sums {
+			pn := cg.panels[k]
+			copy(cg.sums[pn.c0:pn.c0+pn.w], cg.psums[pn.c0:pn.c0+pn.w])
+			copy(cg.sums[c+pn.c0:c+pn.c0+pn.w], cg.psums[c+pn.c0:c+pn.c0+pn.w])
+		}
+	}
+}
+
+// deflationDegrees returns the degrees when the solve is deflated, else
+// nil.
+func (cg *spreadingCG) deflationDegrees() []float64 {
+	if cg.defl == nil {
+		return nil
+	}
+	return cg.deg
+}
+
 // addPQ adds u_i·p_ij·q_ij to acc[j] over the rows [lo, hi) of p and q, w
-// entries each: flat loops over the entries, j cycling over the columns
-// (per-row slicing cost more than the arithmetic).
-func addPQ(acc, u, p, q []float64, w, lo, hi int) {
+// entries each, and when d is not nil d_i·p_ij to accD[j]: flat loops over
+// the entries, j cycling over the columns (per-row slicing cost more than
+// the arithmetic).
+func addPQ(acc, accD, u, d, p, q []float64, w, lo, hi int) {
 	q = q[:len(p)]
 	i, j, ui := lo, 0, u[lo]
+	if d == nil {
+		for e, pe := range p {
+			acc[j] += ui * pe * q[e]
+			if j++; j == w {
+				j, i = 0, i+1
+				if i < hi {
+					ui = u[i]
+				}
+			}
+		}
+		return
+	}
+	accD = accD[:w]
+	di := d[lo]
 	for e, pe := range p {
 		acc[j] += ui * pe * q[e]
+		accD[j] += di * pe
 		if j++; j == w {
 			j, i = 0, i+1
 			if i < hi {
-				ui = u[i]
+				ui, di = u[i], d[i]
 			}
 		}
 	}
@@ -310,17 +385,19 @@ func (cg *spreadingCG) sparseSupport() bool {
 }
 
 // supportProduct is product reading only p̃'s nonzero rows (cg.supp).
-func (cg *spreadingCG) supportProduct(dst []float64) []float64 {
-	u, c := cg.u, cg.c
+func (cg *spreadingCG) supportProduct(sums bool) {
+	u, c, d := cg.u, cg.c, cg.deflationDegrees()
 	cg.supportProducts++
+	var dst []float64
+	if sums {
+		dst = cg.sums
+	}
 	cg.Run(dst, func(_, lo, hi int, acc []float64) {
 		cg.g.ScaledMulBlockRowsSupportTo(cg.qv[0], cg.pv[0], cg.op, cg.supp, lo, hi)
-		if dst == nil {
-			return
+		if sums {
+			addPQ(acc[:c], acc[c:], u, d, cg.p[lo*c:hi*c], cg.q[lo*c:hi*c], c, lo, hi)
 		}
-		addPQ(acc, u, cg.p[lo*c:hi*c], cg.q[lo*c:hi*c], c, lo, hi)
 	})
-	return dst
 }
 
 // markSupport records which rows [lo, hi) of p̃ (row chunk k, in the
@@ -355,22 +432,24 @@ func (cg *spreadingCG) countSupport() {
 // segmentProduct is product with the column segments of cg.seg: one pass
 // over the rows per segment, each adding its terms to q's rows, the last
 // one also scaling them and summing pᵀq.
-func (cg *spreadingCG) segmentProduct(dst []float64) []float64 {
-	u, c, k := cg.u, cg.c, cg.seg.Len()
+func (cg *spreadingCG) segmentProduct(sums bool) {
+	u, c, k, d := cg.u, cg.c, cg.seg.Len(), cg.deflationDegrees()
 	for s := 0; s < k-1; s++ {
 		cg.Run(nil, func(_, lo, hi int, _ []float64) {
 			cg.seg.AddBlockRowsTo(cg.q, c, cg.p, c, c, s, lo, hi)
 		})
 	}
+	var dst []float64
+	if sums {
+		dst = cg.sums
+	}
 	cg.Run(dst, func(_, lo, hi int, acc []float64) {
 		cg.seg.AddBlockRowsTo(cg.q, c, cg.p, c, c, k-1, lo, hi)
 		cg.seg.FinishRows(cg.q, c, cg.p, c, c, cg.op, lo, hi)
-		if dst == nil {
-			return
+		if sums {
+			addPQ(acc[:c], acc[c:], u, d, cg.p[lo*c:hi*c], cg.q[lo*c:hi*c], c, lo, hi)
 		}
-		addPQ(acc, u, cg.p[lo*c:hi*c], cg.q[lo*c:hi*c], c, lo, hi)
 	})
-	return dst
 }
 
 // spreadSegmentBytes is the largest column segment of p̃, in bytes, that
@@ -401,25 +480,56 @@ func spreadSegments(n, c int) int {
 	return max(k, 1)
 }
 
-// Update applies r ← r − α∘q and sets ‖r_j‖² in rr.
+// Update applies r ← r − α∘q and sets ‖r_j‖² in rr (deflated: ‖P r_j‖²).
 func (cg *spreadingCG) Update(rr, alpha []float64) {
-	cg.Run(rr, func(_, lo, hi int, acc []float64) {
+	c, t, d := cg.c, cg.t, cg.deflationDegrees()
+	dst := rr
+	if d != nil {
+		dst = cg.sums
+	}
+	cg.Run(dst, func(_, lo, hi int, acc []float64) {
 		for k := range cg.panels {
 			r, c0, w := cg.rows(cg.r, k, lo, hi)
 			q, _, _ := cg.rows(cg.q, k, lo, hi)
-			q = q[:len(r)]
-			alpha, acc := alpha[c0:c0+w], acc[c0:c0+w]
-			j := 0
-			for e, re := range r {
-				v := re - alpha[j]*q[e]
-				r[e] = v
-				acc[j] += v * v
-				if j++; j == w {
-					j = 0
-				}
-			}
+			updateRows(acc[c0:c0+w], acc[c+c0:c+c0+w], alpha[c0:c0+w], r, q, t, d, w, lo, hi)
 		}
 	})
+	if d != nil {
+		cg.defl.projectRR(rr, cg.sums[:c], cg.sums[c:])
+	}
+}
+
+// updateRows applies r ← r − α∘q to the rows [lo, hi) of a panel of width
+// w and adds r_ij² to acc[j], and when d is not nil d_i·t_i·r_ij to
+// accD[j].
+func updateRows(acc, accD, alpha, r, q, t, d []float64, w, lo, hi int) {
+	q = q[:len(r)]
+	j := 0
+	if d == nil {
+		for e, re := range r {
+			v := re - alpha[j]*q[e]
+			r[e] = v
+			acc[j] += v * v
+			if j++; j == w {
+				j = 0
+			}
+		}
+		return
+	}
+	accD = accD[:w]
+	i, ei := lo, d[lo]*t[lo]
+	for e, re := range r {
+		v := re - alpha[j]*q[e]
+		r[e] = v
+		acc[j] += v * v
+		accD[j] += ei * v
+		if j++; j == w {
+			j, i = 0, i+1
+			if i < hi {
+				ei = d[i] * t[i]
+			}
+		}
+	}
 }
 
 // Step applies x ← x + α∘p and then p ← on∘(r + β∘p), on the scaled p̃.
@@ -430,8 +540,20 @@ func (cg *spreadingCG) Step(alpha, beta, on []float64) {
 	// the product can use it.
 	track := cg.sparseSupport()
 	cg.suppOK = false
+	var kr, kp []float64
+	if df := cg.defl; df != nil {
+		df.assembled = false
+		var some bool
+		if kr, kp, some = df.projections(); !some {
+			kr = nil
+		}
+	}
 	cg.Run(nil, func(ch, lo, hi int, _ []float64) {
 		for k := range cg.panels {
+			if kr != nil {
+				cg.stepProjected(k, lo, hi, alpha, beta, on, kr, kp)
+				continue
+			}
 			p, c0, w := cg.rows(cg.p, k, lo, hi)
 			r, _, _ := cg.rows(cg.r, k, lo, hi)
 			r = r[:len(p)]
@@ -458,79 +580,201 @@ func (cg *spreadingCG) Step(alpha, beta, on []float64) {
 	}
 }
 
+// stepProjected is Step on panel k's rows [lo, hi) with the explicit
+// projection of deflation.projections: x ← x + α∘p, r ← P r (by kr),
+// p ← on∘(r + β∘P p) (by kp).
+func (cg *spreadingCG) stepProjected(k, lo, hi int, alpha, beta, on, kr, kp []float64) {
+	c, t, u, d := cg.c, cg.t, cg.u, cg.deg
+	xd := cg.x.RawMatrix().Data
+	p, c0, w := cg.rows(cg.p, k, lo, hi)
+	r, _, _ := cg.rows(cg.r, k, lo, hi)
+	r = r[:len(p)]
+	alpha, beta, on = alpha[c0:c0+w], beta[c0:c0+w], on[c0:c0+w]
+	kr, kp = kr[c0:c0+w], kp[c0:c0+w]
+	x := xd[lo*c+c0 : (hi-1)*c+c0+w]
+	i, j, o := lo, 0, 0
+	ti, ui, ei, fi := t[lo], u[lo], d[lo]*t[lo], indicator(d[lo] > 0)
+	for e, pe := range p {
+		x[o+j] += alpha[j] * (ui * pe)
+		rv := r[e] - kr[j]*ei
+		r[e] = rv
+		p[e] = on[j] * (ti*rv + beta[j]*(pe-kp[j]*fi))
+		if j++; j == w {
+			j, i, o = 0, i+1, o+c
+			if i < hi {
+				ti, ui, ei, fi = t[i], u[i], d[i]*t[i], indicator(d[i] > 0)
+			}
+		}
+	}
+}
+
+// indicator returns 1 for true and 0 for false.
+func indicator(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 var _ krylov.BlockCGPasses = (*spreadingCG)(nil)
 
 // run solves by krylov.BlockCGWith; on failure x holds the last iterate.
 func (cg *spreadingCG) run(ctx context.Context) (krylov.BlockResult, error) {
-	return krylov.BlockCGWith(ctx, cg, cg.bnorm, cg.s, "spreading CG")
+	res, err := krylov.BlockCGWith(ctx, cg, cg.bnorm, cg.s, "spreading CG")
+	cg.assemble() // a solve done at its first residual leaves x_s = 0
+	return res, err
 }
 
-// Precondition sets rz = rr: there is no preconditioner (Z = R).
-func (cg *spreadingCG) Precondition(rz, rr []float64) { copy(rz, rr) }
+// Precondition sets rz = rr: there is no preconditioner (Z = R). Deflated,
+// Z = P R: rz_j = ‖P r_j‖², rr_j less the correction a true residual left.
+func (cg *spreadingCG) Precondition(rz, rr []float64) {
+	copy(rz, rr)
+	if df := cg.defl; df != nil {
+		for j, v := range df.corr {
+			rz[j] = max(rz[j]-v, 0)
+		}
+		clear(df.corr)
+	}
+}
 
 // Product sets q = (I − aS)p from the scaled p̃ and pap = pᵀq per column.
 func (cg *spreadingCG) Product(pap []float64) { cg.product(pap) }
 
 // Residual sets R = B − (I − aS)X (R = B without a product when first and
-// X is zero) and rr_j = ‖r_j‖²; it returns the products taken.
+// X is zero) and rr_j = ‖r_j‖²; it returns the products taken. Deflated,
+// X is assembled first (assemble), so rr is that of the iterate on the
+// original system; from a zero X, which stands for (eᵀb/(1 − a))e, rr_j is
+// that iterate's ‖P b_j‖².
 func (cg *spreadingCG) Residual(rr []float64, first bool) int {
 	cg.suppOK = false // p̃ is scratch here
 	xZero := first && !slices.ContainsFunc(cg.x.RawMatrix().Data[:cg.n*cg.c], func(v float64) bool { return v != 0 })
-	c, t := cg.c, cg.t
-	xd := cg.x.RawMatrix().Data
 	if !xZero {
-		// p̃ = t∘x is scratch here: restart rebuilds p from r.
-		cg.Run(nil, func(_, lo, hi int, _ []float64) {
-			for k := range cg.panels {
-				p, c0, w := cg.rows(cg.p, k, lo, hi)
-				x := xd[lo*c+c0 : (hi-1)*c+c0+w]
-				i, j, o, ti := lo, 0, 0, t[lo]
-				for e := range p {
-					p[e] = ti * x[o+j]
-					if j++; j == w {
-						j, i, o = 0, i+1, o+c
-						if i < hi {
-							ti = t[i]
-						}
-					}
-				}
-			}
-		})
+		cg.assemble()
+		cg.scaleX()
 		cg.product(nil)
 	}
-	cg.Run(rr, func(ch, lo, hi int, acc []float64) {
+	c, d := cg.c, cg.deflationDegrees()
+	dst := rr
+	if d != nil {
+		dst = cg.sums
+	}
+	cg.Run(dst, func(ch, lo, hi int, acc []float64) {
 		for k := range cg.panels {
-			r, c0, w := cg.rows(cg.r, k, lo, hi)
-			if xZero {
-				clear(r)
-			} else {
-				q, _, _ := cg.rows(cg.q, k, lo, hi)
-				q = q[:len(r)]
-				for e, v := range q {
-					r[e] = -v
-				}
-			}
-			b := cg.b
-			for p := cg.bChunk[ch]; p < len(b.rows) && b.rows[p] < hi; p++ {
-				o := (b.rows[p] - lo) * w
-				for j, v := range b.vals[p*c+c0 : p*c+c0+w] {
-					r[o+j] += v
-				}
-			}
-			acc := acc[c0 : c0+w]
-			j := 0
-			for _, v := range r {
-				acc[j] += v * v
-				if j++; j == w {
-					j = 0
-				}
-			}
+			cg.residualRows(acc, k, ch, lo, hi, xZero)
 		}
 	})
+	if df := cg.defl; df != nil {
+		if xZero {
+			df.projectRR(rr, cg.sums[:c], cg.sums[c:])
+			clear(df.corr)
+			df.assembled = false
+		} else {
+			copy(rr, cg.sums[:c])
+			copy(df.rho, cg.sums[c:])
+			for j, v := range df.rho {
+				df.corr[j] = (v / df.norm) * (v / df.norm)
+			}
+		}
+	}
 	if xZero {
 		return 0
 	}
 	return 1
+}
+
+// scaleX sets p̃ = t∘x (scratch for the product of Residual: Restart
+// rebuilds p from r).
+func (cg *spreadingCG) scaleX() {
+	c, t := cg.c, cg.t
+	xd := cg.x.RawMatrix().Data
+	cg.Run(nil, func(_, lo, hi int, _ []float64) {
+		for k := range cg.panels {
+			p, c0, w := cg.rows(cg.p, k, lo, hi)
+			x := xd[lo*c+c0 : (hi-1)*c+c0+w]
+			i, j, o, ti := lo, 0, 0, t[lo]
+			for e := range p {
+				p[e] = ti * x[o+j]
+				if j++; j == w {
+					j, i, o = 0, i+1, o+c
+					if i < hi {
+						ti = t[i]
+					}
+				}
+			}
+		}
+	})
+}
+
+// residualRows sets panel k's rows [lo, hi) (row chunk ch) of r to B − q,
+// or to B when xZero, and adds ‖r_j‖² to acc[j] and, deflated,
+// d_i·t_i·r_ij to acc[c+j].
+func (cg *spreadingCG) residualRows(acc []float64, k, ch, lo, hi int, xZero bool) {
+	c := cg.c
+	r, c0, w := cg.rows(cg.r, k, lo, hi)
+	if xZero {
+		clear(r)
+	} else {
+		q, _, _ := cg.rows(cg.q, k, lo, hi)
+		q = q[:len(r)]
+		for e, v := range q {
+			r[e] = -v
+		}
+	}
+	b := cg.b
+	for p := cg.bChunk[ch]; p < len(b.rows) && b.rows[p] < hi; p++ {
+		o := (b.rows[p] - lo) * w
+		for j, v := range b.vals[p*c+c0 : p*c+c0+w] {
+			r[o+j] += v
+		}
+	}
+	sq := acc[c0 : c0+w]
+	j := 0
+	for _, v := range r {
+		sq[j] += v * v
+		if j++; j == w {
+			j = 0
+		}
+	}
+	if cg.defl == nil {
+		return
+	}
+	ed := acc[c+c0 : c+c0+w]
+	for i := lo; i < hi; i++ {
+		ei := cg.deg[i] * cg.t[i]
+		for j, v := range r[(i-lo)*w : (i-lo+1)*w] {
+			ed[j] += ei * v
+		}
+	}
+}
+
+// assemble writes into X, when it holds x_s, the iterate of the deflated
+// recursion, x_s + γe with γ_j = eᵀb_j/(1 − a) − eᵀx_s,j: two passes
+// over X.
+func (cg *spreadingCG) assemble() {
+	df := cg.defl
+	if df == nil || df.assembled {
+		return
+	}
+	c, t := cg.c, cg.t
+	xd := cg.x.RawMatrix().Data
+	raw := cg.Run(cg.psums[:c], func(_, lo, hi int, acc []float64) {
+		for i := lo; i < hi; i++ {
+			ei := cg.deg[i] * t[i]
+			for j, v := range xd[i*c : i*c+c] {
+				acc[j] += ei * v
+			}
+		}
+	})
+	gamma := df.assembleGamma(raw)
+	cg.Run(nil, func(_, lo, hi int, _ []float64) {
+		for i := lo; i < hi; i++ {
+			ei := df.weight(i, t)
+			for j := range xd[i*c : i*c+c] {
+				xd[i*c+j] += gamma[j] * ei
+			}
+		}
+	})
+	df.assembled = true
 }
 
 // Restart sets p̃ = on∘(t∘r), without reading p.

@@ -2,7 +2,9 @@ package labelprop
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -64,10 +66,12 @@ func oneHot(n, c int, a float64, nodes, classes []int) *mat.Dense {
 	return b
 }
 
-// TestSpreadingCGMatchesBlockCG checks the fused solver against
-// krylov.BlockCG: the same iteration count for every class, the same F to
+// TestSpreadingCGMatchesBlockCG checks the fused solver, without its
+// deflation, against krylov.BlockCG: the same iteration count for every class, the same F to
 // rounding, and bitwise the same answer on one goroutine and on several.
 func TestSpreadingCGMatchesBlockCG(t *testing.T) {
+	defer func(v bool) { spreadDeflate = v }(spreadDeflate)
+	spreadDeflate = false // the plain recursion (TestSpreadingCGDeflation checks the deflated one)
 	rng := rand.New(rand.NewPCG(9, 2))
 	type instance struct {
 		name           string
@@ -252,14 +256,17 @@ func TestSpreadingCGSegments(t *testing.T) {
 }
 
 // TestSpreadingCGSupport checks that the products which skip p̃'s zero rows
-// (the first iterations from a few labels) leave the solve bitwise the
+// (the first iterations from a few labels), and those which compute only
+// the rows near its support (nearProduct), leave the solve bitwise the
 // same (F and every counter) as full products, with and without column
 // segments, from zero and from a guess, and that they ran.
 func TestSpreadingCGSupport(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 17))
 	p := randomProblem(rng, 5)
 	g, nodes, classes := unweightedProblem(rng, 20000, 5)
-	defer func(share, bytes int) { spreadSupportShare, spreadSegmentBytes = share, bytes }(spreadSupportShare, spreadSegmentBytes)
+	defer func(share, near, bytes int) {
+		spreadSupportShare, spreadNearShare, spreadSegmentBytes = share, near, bytes
+	}(spreadSupportShare, spreadNearShare, spreadSegmentBytes)
 	for _, in := range []problem{p, {g: g, nodes: nodes[:6], classes: classes[:6], c: 5}} {
 		n := in.g.Nodes()
 		b := denseRHS(oneHot(n, in.c, 0.9, in.nodes, in.classes))
@@ -269,8 +276,8 @@ func TestSpreadingCGSupport(t *testing.T) {
 		}
 		for _, start := range []*mat.Dense{nil, guess} {
 			for _, segBytes := range []int{0, (8*n*in.c + 2) / 3} {
-				solve := func(share int) (*mat.Dense, krylov.BlockResult, int) {
-					spreadSupportShare, spreadSegmentBytes = share, segBytes
+				solve := func(share, near int) (*mat.Dense, krylov.BlockResult, *spreadingCG) {
+					spreadSupportShare, spreadNearShare, spreadSegmentBytes = share, near, segBytes
 					f := mat.NewDense(n, in.c, nil)
 					if start != nil {
 						f.Copy(start)
@@ -279,17 +286,132 @@ func TestSpreadingCGSupport(t *testing.T) {
 					require.NoError(t, err)
 					res, err := cg.run(context.Background())
 					require.NoError(t, err)
-					return f, res, cg.supportProducts
+					return f, res, cg
 				}
-				want, wres, none := solve(0)
-				require.Zero(t, none)
-				f, res, sparse := solve(4)
-				assert.True(t, mat.Equal(want, f), "n=%d, segments %d B, guess %v: F differs from the full products'", n, segBytes, start != nil)
-				assert.Equal(t, wres, res, "n=%d, segments %d B, guess %v", n, segBytes, start != nil)
-				if start == nil && n == 20000 {
-					assert.GreaterOrEqual(t, sparse, 2, "few seeds on a large sparse graph: the first products skip zero rows")
+				want, wres, full := solve(0, 0)
+				require.Zero(t, full.supportProducts+full.nearProducts)
+				what := fmt.Sprintf("n=%d, segments %d B, guess %v", n, segBytes, start != nil)
+				for _, near := range []int{0, 8} {
+					f, res, cg := solve(4, near)
+					assert.True(t, mat.Equal(want, f), "%s, near share %d: F differs from the full products'", what, near)
+					assert.Equal(t, wres, res, "%s, near share %d", what, near)
+					if start == nil && n == 20000 {
+						assert.GreaterOrEqual(t, cg.supportProducts+cg.nearProducts, 2, "few seeds on a large sparse graph: the first products skip zero rows")
+						if near > 0 {
+							assert.GreaterOrEqual(t, cg.nearProducts, 1, "the first products compute the rows near the seeds only")
+						} else {
+							assert.Zero(t, cg.nearProducts)
+						}
+					}
 				}
 			}
 		}
 	}
+}
+
+// TestSpreadingCGDeflation checks the deflated CG (deflate.go) against
+// independent references: a dense LU solve at a tight tolerance; at the
+// default tolerance the true relative residual of the assembled F on the
+// original system, recomputed with krylov's generic operator (S built as a
+// graph), within the tolerance for every class, and no more iterations
+// than the plain recursion; F exactly zero on the components without a
+// label (the isolated node, the unlabelled block) as the plain solve's;
+// bitwise the same F on one goroutine and on several, from zero and from a
+// guess; and a solve of a right-hand side along e, done at its first
+// residual by the closed form alone.
+func TestSpreadingCGDeflation(t *testing.T) {
+	rng := rand.New(rand.NewPCG(31, 7))
+	var cases []problem
+	for trial := 0; trial < 3; trial++ {
+		cases = append(cases, randomProblem(rng, 2+trial))
+	}
+	g, nodes, classes := unweightedProblem(rng, 9000, 4)
+	cases = append(cases, problem{g: g, nodes: nodes, classes: classes, c: 4, isolated: -1})
+	solve := func(in problem, a, tol float64, deflate, serial bool, guess *mat.Dense) (*mat.Dense, krylov.BlockResult) {
+		defer func(v bool) { spreadDeflate = v }(spreadDeflate)
+		spreadDeflate = deflate
+		n := in.g.Nodes()
+		f := mat.NewDense(n, in.c, nil)
+		if guess != nil {
+			f.Copy(guess)
+		}
+		cg, err := newSpreadingCG(in.g, a, oneHot(n, in.c, a, in.nodes, in.classes), f, krylov.Settings{Tol: tol})
+		require.NoError(t, err)
+		require.Equal(t, deflate, cg.defl != nil)
+		cg.Serial = serial
+		res, err := cg.run(context.Background())
+		require.NoError(t, err)
+		return f, res
+	}
+	for _, in := range cases {
+		n := in.g.Nodes()
+		for _, a := range []float64{0.5, 0.9, 0.99} {
+			what := fmt.Sprintf("n=%d c=%d a=%v", n, in.c, a)
+			if n < 200 {
+				f, _ := solve(in, a, tightTol, true, true, nil)
+				assert.Less(t, maxAbsDiff(f, denseSpreading(t, in, a)), denseTol, "%s: against LU", what)
+			}
+			plainF, plain := solve(in, a, DefaultTol, false, true, nil)
+			f, res := solve(in, a, DefaultTol, true, true, nil)
+			b := oneHot(n, in.c, a, in.nodes, in.classes)
+			for j, rel := range trueRelResiduals(t, in.g, a, b, f) {
+				assert.LessOrEqual(t, rel, DefaultTol, "%s: class %d: true residual", what, j)
+				assert.InDelta(t, rel, res.Residual[j], 1e-12, "%s: class %d: reported residual", what, j)
+				assert.LessOrEqual(t, res.Iterations[j], plain.Iterations[j], "%s: class %d: iterations", what, j)
+			}
+			assert.Less(t, maxAbsDiff(f, plainF), 1e-4, "%s: against the plain solve", what)
+			for i := 0; i < n; i++ {
+				if zero := plainF.RawRowView(i); !slices.ContainsFunc(zero, func(v float64) bool { return v != 0 }) {
+					assert.Equal(t, zero, f.RawRowView(i), "%s: node %d, unreached", what, i)
+				}
+			}
+			guess := mat.NewDense(n, in.c, nil)
+			for i := 0; i < n; i += 5 {
+				guess.Set(i, i%in.c, 0.03*float64(i%7))
+			}
+			for _, start := range []*mat.Dense{nil, guess} {
+				one, _ := solve(in, a, DefaultTol, true, true, start)
+				par, _ := solve(in, a, DefaultTol, true, false, start)
+				assert.True(t, mat.Equal(one, par), "%s: serial and parallel passes differ", what)
+			}
+		}
+	}
+	// A cycle, every node labelled: B = (1 − a)·1 lies along e = 1/√n, and
+	// F = 1 is the closed form, without an iteration.
+	var edges []graph.Edge
+	for i := 0; i < 50; i++ {
+		edges = append(edges, graph.Edge{U: i, V: (i + 1) % 50, W: 1})
+	}
+	cyc, err := graph.FromEdges(50, edges, graph.Options{})
+	require.NoError(t, err)
+	b := mat.NewDense(50, 1, nil)
+	for i := 0; i < 50; i++ {
+		b.Set(i, 0, 0.5)
+	}
+	f := mat.NewDense(50, 1, nil)
+	cg, err := newSpreadingCG(cyc, 0.5, b, f, krylov.Settings{Tol: DefaultTol})
+	require.NoError(t, err)
+	res, err := cg.run(context.Background())
+	require.NoError(t, err)
+	assert.Equal(t, []int{0}, res.Iterations)
+	assert.Zero(t, res.Products)
+	for i := 0; i < 50; i++ {
+		assert.InDelta(t, 1, f.At(i, 0), 1e-14, "node %d", i)
+	}
+}
+
+// trueRelResiduals returns ‖b_j − (I − aS)f_j‖/‖b_j‖ per column, with S
+// built as a graph (normalizedAdjacency) and the generic operator.
+func trueRelResiduals(t *testing.T, g *graph.CSR, a float64, b, f *mat.Dense) []float64 {
+	sg, err := normalizedAdjacency(g)
+	require.NoError(t, err)
+	n, c := b.Dims()
+	r := mat.NewDense(n, c, nil)
+	newSpreadingOperator(sg, a).MulBlockTo(r, f)
+	r.Sub(b, r)
+	out := make([]float64, c)
+	for j := range out {
+		out[j] = mat.Norm(r.ColView(j), 2) / mat.Norm(b.ColView(j), 2)
+	}
+	return out
 }

@@ -42,8 +42,9 @@ const (
 	Chebyshev Solver = iota
 	// CG runs block conjugate gradients on I − aS, which is symmetric
 	// positive definite for 0 < a < 1. Each class stops when its relative
-	// residual reaches Tol. It needs O(√(1/(1−a))) iterations, and takes
-	// exactly the iterations of the peer script's scipy CG.
+	// residual reaches Tol. It needs O(√(1/(1−a))) iterations: those of
+	// the peer script's scipy CG, less what deflating the known eigenvector
+	// D^{1/2}1 saves (doc.go, "Deflation").
 	CG
 	// FixedPoint iterates F ← aSF + (1 − a)Y from F = 0 (Zhou et al.'s
 	// algorithm) until max|ΔF| ≤ Tol·max|F|. It needs O(1/(1−a)) sweeps.
@@ -254,10 +255,16 @@ func (m *Spreading) FitIndexed(ctx context.Context, g *graph.CSR, nodes, classes
 			tol = DefaultTol32
 		}
 	}
+	reached := s.reached(g) // in the caller's numbering
 	var info Details
 	switch solver {
 	case CG:
-		info, err = spreadCGBatches(ctx, sg, a, m.rhs(s, b), sf, krylov.Settings{Tol: tol, MaxIter: m.MaxIter, Progress: m.Progress}, m.classBatch(g, c))
+		rhs := m.rhs(s, b)
+		rhs.reached = reached // the deflation's support
+		if rn != nil {
+			rhs.reached = rn.marksToSolver(reached)
+		}
+		info, err = spreadCGBatches(ctx, sg, a, rhs, sf, krylov.Settings{Tol: tol, MaxIter: m.MaxIter, Progress: m.Progress}, m.classBatch(g, c))
 	case Chebyshev:
 		rhs := m.rhs(s, b)
 		b = nil // the solve holds the nonzero rows only
@@ -278,7 +285,7 @@ func (m *Spreading) FitIndexed(ctx context.Context, g *graph.CSR, nodes, classes
 		rn.toCaller(f, sf)
 	}
 	info.Solver = solver
-	m.state.finish(g, s, s.reached(g), f, m.ClassMassNormalization, info)
+	m.state.finish(g, s, reached, f, m.ClassMassNormalization, info)
 	return err
 }
 
