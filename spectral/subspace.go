@@ -5,12 +5,15 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"sync"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/graph"
+	"github.com/gssl/gssl/internal/gemm"
+	"github.com/gssl/gssl/internal/hugepage"
 	"github.com/gssl/gssl/internal/parallel"
 )
 
@@ -86,7 +89,7 @@ func newSubspace(ctx context.Context, g *graph.CSR, invSqrtD []float64, k int, c
 	for i, v := range s.sqrtD {
 		s.null[i] = v / nrm
 	}
-	s.x, s.ax = mat.NewDense(n, p, nil), mat.NewDense(n, p, nil)
+	s.x, s.ax = mat.NewDense(n, p, hugepage.Float64s(n*p)), mat.NewDense(n, p, hugepage.Float64s(n*p))
 	return s
 }
 
@@ -318,7 +321,8 @@ func (s *subspace) residuals(theta []float64) []float64 {
 }
 
 // gram returns AᵀB (p×p, row-major) summed over fixed row chunks in chunk
-// order.
+// order, each chunk's p×p product on the gemm micro-kernels (every entry a
+// dot product over the chunk's rows in order).
 func (s *subspace) gram(a, b *mat.Dense) []float64 {
 	p := s.p
 	am, bm := a.RawMatrix(), b.RawMatrix()
@@ -326,8 +330,12 @@ func (s *subspace) gram(a, b *mat.Dense) []float64 {
 	parallel.Chunks(s.n, subspaceRows, func(c, lo, hi int) {
 		ac := blas64.General{Rows: hi - lo, Cols: p, Stride: am.Stride, Data: am.Data[lo*am.Stride:]}
 		bc := blas64.General{Rows: hi - lo, Cols: p, Stride: bm.Stride, Data: bm.Data[lo*bm.Stride:]}
-		part := blas64.General{Rows: p, Cols: p, Stride: p, Data: parts[c*p*p : (c+1)*p*p]}
-		blas64.Gemm(blas.Trans, blas.NoTrans, 1, ac, bc, 0, part)
+		buf := panelBuffers.Get().(*[2][]float64)
+		pa := gemm.PackOp64(ac, true, gemm.MR, buf[0])
+		pb := gemm.PackOp64(bc, true, gemm.NR64, buf[1])
+		gemm.MulTTo(parts[c*p*p:(c+1)*p*p], p, pa, pb)
+		buf[0], buf[1] = pa.Data, pb.Data
+		panelBuffers.Put(buf)
 	})
 	g := make([]float64, p*p)
 	for c := 0; c < len(parts)/(p*p); c++ {
@@ -338,23 +346,30 @@ func (s *subspace) gram(a, b *mat.Dense) []float64 {
 	return g
 }
 
-// rotate sets B ← B·R in place, row by row (R p×p row-major).
+// panelBuffers recycles the packed panels of gram and rotate.
+var panelBuffers = sync.Pool{New: func() any { return new([2][]float64) }}
+
+// rotate sets B ← B·R in place (R p×p row-major), subspaceRows rows at a
+// time on the gemm micro-kernels (each entry a dot product over R's rows in
+// order, whatever the rows' grouping).
 func (s *subspace) rotate(b *mat.Dense, r []float64) {
 	m := b.RawMatrix()
 	p := s.p
+	pr := gemm.PackOp64(blas64.General{Rows: p, Cols: p, Stride: p, Data: r}, true, gemm.NR64, nil)
 	parallel.For(s.n, subspaceRows, func(lo, hi int) {
-		tmp := make([]float64, p)
-		for i := lo; i < hi; i++ {
-			row := m.Data[i*m.Stride : i*m.Stride+p]
-			clear(tmp)
-			for a, v := range row {
-				ra := r[a*p : a*p+p]
-				for j, w := range ra {
-					tmp[j] += v * w
-				}
+		tmp := make([]float64, subspaceRows*p)
+		buf := panelBuffers.Get().(*[2][]float64)
+		for r0 := lo; r0 < hi; r0 += subspaceRows {
+			r1 := min(hi, r0+subspaceRows)
+			xc := blas64.General{Rows: r1 - r0, Cols: p, Stride: m.Stride, Data: m.Data[r0*m.Stride:]}
+			pa := gemm.PackOp64(xc, false, gemm.MR, buf[0])
+			buf[0] = pa.Data
+			gemm.MulTTo(tmp, p, pa, pr)
+			for i := r0; i < r1; i++ {
+				copy(m.Data[i*m.Stride:i*m.Stride+p], tmp[(i-r0)*p:(i-r0+1)*p])
 			}
-			copy(row, tmp)
 		}
+		panelBuffers.Put(buf)
 	})
 }
 

@@ -157,11 +157,14 @@ func TestSubspaceDeterministic(t *testing.T) {
 	require.InDeltaSlice(t, a.Values, c.Values, valueTol)
 }
 
-// TestSubspaceChoice checks useSubspace: opt-in (Method Subspace only),
-// normalised Laplacians only.
+// TestSubspaceChoice checks useSubspace: Method Subspace, or Auto on
+// components of at least SubspaceMinNodes nodes; normalised Laplacians only.
 func TestSubspaceChoice(t *testing.T) {
 	big := 10_000_000
-	require.False(t, useSubspace(Auto, laplacian.Symmetric, big, 10, true))
+	require.True(t, useSubspace(Auto, laplacian.Symmetric, big, 10, true))
+	require.True(t, useSubspace(Auto, laplacian.Symmetric, SubspaceMinNodes, 10, true))
+	require.False(t, useSubspace(Auto, laplacian.Symmetric, SubspaceMinNodes-1, 10, true))
+	require.False(t, useSubspace(Auto, laplacian.Unnormalized, big, 10, true))
 	require.False(t, useSubspace(Block, laplacian.Symmetric, big, 10, true))
 	require.True(t, useSubspace(Subspace, laplacian.RandomWalk, big, 10, true))
 	require.True(t, useSubspace(Subspace, laplacian.Symmetric, 100, 10, true))
