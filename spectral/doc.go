@@ -104,10 +104,17 @@
 // residuals decide convergence. Each filter step is one pass over the graph
 // for the whole block, run on Z = D^{-1/2}X so that a stored entry costs one
 // gather of a row of Z; Z_{i+1} overwrites Z_{i−1} row by row, so the
-// recursion holds two n×p blocks. While the largest residual is above 1e-4
-// the recursion runs on float32 blocks (sums in float64) whose rows are
-// padded to 16, 32 or 64 bytes, so that a gather fetches one cache line
-// (graph.MulBlock32StridedRowsInto); later passes run in float64. Blocks of
+// recursion holds two n×p blocks. It runs on float32 blocks (sums in
+// float64) whose rows are padded to 16, 32 or 64 bytes, so that a gather
+// fetches one cache line (graph.MulBlock32StridedRowsInto), in correction
+// form: with the Ritz values Θ of X and R = SX − XΘ (known from the
+// Rayleigh–Ritz step), T_d(Ŝ)X = X·T_d(Θ̂) + E_d, Ŝ = (S − γ)/e, where only
+// E, of the size of R, runs in float32,
+//
+//	E_0 = 0,  E_1 = R/e,  E_{i+1} = 2ŜE_i − E_{i−1} + 2(R/e)·T_i(Θ̂),
+//
+// so the passes reach float64 residuals at the cost of float32 gathers, with
+// d − 1 products a pass. Blocks of
 // 8, 12 and 16 columns have AVX2 row kernels that prefetch the row 16
 // entries ahead: with Go's loads the out-of-order window holds too few
 // gathers, and a 12-column float32 block product cost 6.5 times a vector

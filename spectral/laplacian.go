@@ -410,6 +410,7 @@ func subspaceComponent(ctx context.Context, g *graph.CSR, dg *laplacian.Degrees,
 	total.Restarts += sp.passes
 	total.MatVecs += sp.matvecs
 	if err != nil {
+		sp.release()
 		return nil, nil, err
 	}
 	vals := make([]float64, need)
@@ -418,6 +419,7 @@ func subspaceComponent(ctx context.Context, g *graph.CSR, dg *laplacian.Degrees,
 		vals[t] = 1 - theta[t-1]
 		vecs[t] = mat.Col(nil, t-1, v)
 	}
+	sp.release()
 	return vals, vecs, nil
 }
 

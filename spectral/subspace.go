@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"runtime/debug"
 	"sync"
 
 	"gonum.org/v1/gonum/blas"
@@ -68,8 +69,9 @@ type subspace struct {
 	x, ax    *mat.Dense
 	f32a     []float32 // the float32 recursion's blocks (subspace32.go)
 	f32b     []float32
-	single   bool  // no float32 passes
-	work     []int // stored entries before each row window (windowWork)
+	f32r     []float32 // D^{-1/2}R/e of filterCorrected
+	single   bool      // float64 filter passes (filter) instead of filterCorrected: the tests' reference
+	work     []int     // stored entries before each row window (windowWork)
 	matvecs  int
 	passes   int
 }
@@ -91,6 +93,20 @@ func newSubspace(ctx context.Context, g *graph.CSR, invSqrtD []float64, k int, c
 	}
 	s.x, s.ax = mat.NewDense(n, p, hugepage.Float64s(n*p)), mat.NewDense(n, p, hugepage.Float64s(n*p))
 	return s
+}
+
+// release drops the blocks and, when they were large, returns the heap's
+// free memory to the system (debug.FreeOSMemory, as stkr does after a
+// solve): five blocks of about 200 bytes a node in all (two float64, three
+// padded float32) would otherwise stay with the process, unreclaimed until
+// the heap doubles, while the caller's residual products (or the Lanczos
+// method it hands over to) allocate their own.
+func (s *subspace) release() {
+	large := 8*s.n*s.p >= hugepage.MinBytes
+	s.x, s.ax, s.f32a, s.f32b, s.f32r = nil, nil, nil, nil, nil
+	if large {
+		debug.FreeOSMemory()
+	}
 }
 
 // run returns the k largest eigenvalues of S below 1, descending, and the
@@ -121,22 +137,16 @@ func (s *subspace) run() ([]float64, *mat.Dense, error) {
 			return nil, nil, errSubspaceHandOver
 		}
 		cut := theta[s.p-1]
-		if s.use32(worst) {
-			s.filter32(d, (cut-1)/2, (cut+1)/2)
-		} else {
-			s.f32a, s.f32b = nil, nil // float32 passes are over
+		if s.single {
 			s.filter(d, (cut-1)/2, (cut+1)/2)
+		} else {
+			s.filterCorrected(d, theta, (cut-1)/2, (cut+1)/2)
 		}
 		s.passes++
 		if err := s.orthonormalize(); err != nil {
 			return nil, nil, err
 		}
 	}
-}
-
-// use32 reports whether the next filter pass runs in float32.
-func (s *subspace) use32(worst float64) bool {
-	return !s.single && worst > subspace32Above && s.tol < subspace32Above
 }
 
 func countBelow(x []float64, tol float64) int {
@@ -171,11 +181,7 @@ func (s *subspace) degree(theta []float64, worst float64) (int, bool) {
 	if s.passes >= 2 && math.Log(2*worst/s.tol)/rate > subspaceBudget {
 		return 0, false
 	}
-	target := s.tol
-	if s.use32(worst) {
-		target = max(s.tol, subspace32Target)
-	}
-	d := int(math.Ceil(math.Log(2*worst/target)/rate)) + 1
+	d := int(math.Ceil(math.Log(2*worst/s.tol)/rate)) + 1
 	if x0 > 1 {
 		d = min(d, int(math.Log(2*subspaceRange)/math.Acosh(x0)))
 	}
