@@ -131,7 +131,7 @@
 // gather of a product is a miss to memory whether it fetches 8 bytes or a
 // 64-byte block row, and the ~50 block products of the subspace iteration
 // cost less than the ~135 products and the orthogonalisation of Lanczos
-// (the 10 pairs of the 100 M-edge benchmark graph of 10 M nodes: 53 block
+// (the 10 pairs of the 100 M-edge benchmark graph of 10 M nodes: 51 block
 // products, see SubspaceMinNodes).
 //
 // # Laplacians

@@ -390,10 +390,12 @@ func useSubspace(m Method, kind laplacian.Kind, size, need int, hasZero bool) bo
 // fetches one float64 or a 64-byte row of a padded float32 block, so a block
 // product costs about what a single-vector product does (2.5 s against 2.7 s
 // on the 100 M-edge graph of 10 M nodes), and the subspace iteration's ~50
-// block products beat Lanczos's ~135 single ones with its
-// orthogonalisation against a basis of 30 long vectors (168 s against
-// about 300 s). On smaller graphs the vector stays in cache and the
-// single-vector method wins (10 s against 20 s on 1 M nodes, 10 M edges).
+// block products beat Lanczos's ~137 single ones with its
+// orthogonalisation against a basis of 30 long vectors (165 s against 396 s
+// back to back on a loaded machine). On smaller graphs the vector stays in
+// cache and the single-vector method wins (10 s against 18–20 s on 1 M
+// nodes, 10 M edges); the crossover between 1 M and 10 M nodes was not
+// measured more finely.
 const SubspaceMinNodes = 4_000_000
 
 // subspaceComponent runs the subspace iteration for the need−1 largest
