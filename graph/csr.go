@@ -482,6 +482,9 @@ func (g *CSR) scaledBlockRows(dst []float64, ds int, x []float64, xs int, c int,
 
 // scaledBlockRowsAt is the CSR kernel of blockRowsAt.
 func (g *CSR) scaledBlockRowsAt(dst []float64, ds, first int, x []float64, xs int, c int, s Scaling, lo, hi int) {
+	if g.blockRowsAVX2(dst, ds, first, x, xs, c, s, lo, hi) {
+		return
+	}
 	if c <= maxUnrolled {
 		blockKernels[c](g, dst, ds, first, x, xs, s, lo, hi)
 		return

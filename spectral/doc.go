@@ -102,20 +102,37 @@
 // 2002) and a Rayleigh–Ritz step with one more block product, whose Ritz
 // values θ_1 ≥ … ≥ θ_p give the next cut c = θ_p and whose explicit
 // residuals decide convergence. Each filter step is one pass over the graph
-// for the whole block (graph.ScaledMulBlockRowsInto, window by window), run
-// on Z = D^{-1/2}X so that a stored entry costs one gather of a row of Z;
-// Z_{i+1} overwrites Z_{i−1} row by row, so the recursion holds two n×p
-// blocks. The degree d of a pass is
+// for the whole block, run on Z = D^{-1/2}X so that a stored entry costs one
+// gather of a row of Z; Z_{i+1} overwrites Z_{i−1} row by row, so the
+// recursion holds two n×p blocks. It runs on float32 blocks (sums in
+// float64) whose rows are padded to 16, 32 or 64 bytes, so that a gather
+// fetches one cache line (graph.MulBlock32StridedRowsInto), in correction
+// form: with the Ritz values Θ of X and R = SX − XΘ (known from the
+// Rayleigh–Ritz step), T_d(Ŝ)X = X·T_d(Θ̂) + E_d, Ŝ = (S − γ)/e, where only
+// E, of the size of R, runs in float32,
+//
+//	E_0 = 0,  E_1 = R/e,  E_{i+1} = 2ŜE_i − E_{i−1} + 2(R/e)·T_i(Θ̂),
+//
+// so the passes reach float64 residuals at the cost of float32 gathers, with
+// d − 1 products a pass. Blocks of
+// 8, 12 and 16 columns have AVX2 row kernels that prefetch the row 16
+// entries ahead: with Go's loads the out-of-order window holds too few
+// gathers, and a 12-column float32 block product cost 6.5 times a vector
+// product on a 1 M-node graph (CSR kernels) instead of 1.7 times. The blocks are allocated with
+// huge pages (internal/hugepage), as is the single-vector method's basis.
+// The degree d of a pass is
 // what the k'-th Ritz value's rate 1/T_d((θ_k' − γ)/e) needs to bring the
 // largest residual to Tol, between 4 and 30, and capped so that
 // T_d((θ_1 − γ)/e) ≤ 1e6 (the filtered block stays well conditioned). When
 // the wanted end of the spectrum has no gap, the predicted number of block
 // products exceeds 150 (or 40 passes pass) and the component is handed to
-// the Lanczos method. It is opt-in: Method Auto does not choose it, because
-// on the 100 M-edge benchmark graph (10 M nodes) it had reported only two
-// Rayleigh–Ritz steps (120 products) after 4.5 minutes of a single run on a
-// loaded machine, while the single-vector method's whole solve took 296 s
-// (BENCHMARKS.md); where that time goes is not yet profiled.
+// the Lanczos method. Method Auto chooses it on components of at least
+// SubspaceMinNodes nodes: there a vector no longer fits in the caches, every
+// gather of a product is a miss to memory whether it fetches 8 bytes or a
+// 64-byte block row, and the ~50 block products of the subspace iteration
+// cost less than the ~135 products and the orthogonalisation of Lanczos
+// (the 10 pairs of the 100 M-edge benchmark graph of 10 M nodes: 51 block
+// products, see SubspaceMinNodes).
 //
 // # Laplacians
 //

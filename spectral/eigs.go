@@ -106,7 +106,8 @@ type Method int
 
 const (
 	// Auto lets the caller choose: Eigs uses Block; LaplacianEigs uses
-	// SingleVector (Chebyshev-filtered) on components of at least
+	// Subspace where it applies on components of at least SubspaceMinNodes
+	// nodes, SingleVector (Chebyshev-filtered) on components of at least
 	// SingleVectorMinNodes nodes and Block on smaller ones.
 	Auto Method = iota
 	// Block is thick-restart block Lanczos with locking and, when Bounds
@@ -129,7 +130,8 @@ const (
 	// one block product per filter step, no Krylov basis. Elsewhere (Eigs,
 	// the unnormalised Laplacian, a component that needs only its null
 	// vector) it means Auto; it hands over to Auto's Lanczos method when it
-	// predicts slow convergence. Auto does not choose it (yet).
+	// predicts slow convergence. Auto chooses it in LaplacianEigs on
+	// components of at least SubspaceMinNodes nodes.
 	Subspace
 )
 

@@ -5,12 +5,16 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"runtime/debug"
+	"sync"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/graph"
+	"github.com/gssl/gssl/internal/gemm"
+	"github.com/gssl/gssl/internal/hugepage"
 	"github.com/gssl/gssl/internal/parallel"
 )
 
@@ -65,8 +69,9 @@ type subspace struct {
 	x, ax    *mat.Dense
 	f32a     []float32 // the float32 recursion's blocks (subspace32.go)
 	f32b     []float32
-	single   bool  // no float32 passes
-	work     []int // stored entries before each row window (windowWork)
+	f32r     []float32 // D^{-1/2}R/e of filterCorrected
+	single   bool      // float64 filter passes (filter) instead of filterCorrected: the tests' reference
+	work     []int     // stored entries before each row window (windowWork)
 	matvecs  int
 	passes   int
 }
@@ -86,8 +91,22 @@ func newSubspace(ctx context.Context, g *graph.CSR, invSqrtD []float64, k int, c
 	for i, v := range s.sqrtD {
 		s.null[i] = v / nrm
 	}
-	s.x, s.ax = mat.NewDense(n, p, nil), mat.NewDense(n, p, nil)
+	s.x, s.ax = mat.NewDense(n, p, hugepage.Float64s(n*p)), mat.NewDense(n, p, hugepage.Float64s(n*p))
 	return s
+}
+
+// release drops the blocks and, when they were large, returns the heap's
+// free memory to the system (debug.FreeOSMemory, as stkr does after a
+// solve): five blocks of about 200 bytes a node in all (two float64, three
+// padded float32) would otherwise stay with the process, unreclaimed until
+// the heap doubles, while the caller's residual products (or the Lanczos
+// method it hands over to) allocate their own.
+func (s *subspace) release() {
+	large := 8*s.n*s.p >= hugepage.MinBytes
+	s.x, s.ax, s.f32a, s.f32b, s.f32r = nil, nil, nil, nil, nil
+	if large {
+		debug.FreeOSMemory()
+	}
 }
 
 // run returns the k largest eigenvalues of S below 1, descending, and the
@@ -118,22 +137,16 @@ func (s *subspace) run() ([]float64, *mat.Dense, error) {
 			return nil, nil, errSubspaceHandOver
 		}
 		cut := theta[s.p-1]
-		if s.use32(worst) {
-			s.filter32(d, (cut-1)/2, (cut+1)/2)
-		} else {
-			s.f32a, s.f32b = nil, nil // float32 passes are over
+		if s.single {
 			s.filter(d, (cut-1)/2, (cut+1)/2)
+		} else {
+			s.filterCorrected(d, theta, (cut-1)/2, (cut+1)/2)
 		}
 		s.passes++
 		if err := s.orthonormalize(); err != nil {
 			return nil, nil, err
 		}
 	}
-}
-
-// use32 reports whether the next filter pass runs in float32.
-func (s *subspace) use32(worst float64) bool {
-	return !s.single && worst > subspace32Above && s.tol < subspace32Above
 }
 
 func countBelow(x []float64, tol float64) int {
@@ -168,11 +181,7 @@ func (s *subspace) degree(theta []float64, worst float64) (int, bool) {
 	if s.passes >= 2 && math.Log(2*worst/s.tol)/rate > subspaceBudget {
 		return 0, false
 	}
-	target := s.tol
-	if s.use32(worst) {
-		target = max(s.tol, subspace32Target)
-	}
-	d := int(math.Ceil(math.Log(2*worst/target)/rate)) + 1
+	d := int(math.Ceil(math.Log(2*worst/s.tol)/rate)) + 1
 	if x0 > 1 {
 		d = min(d, int(math.Log(2*subspaceRange)/math.Acosh(x0)))
 	}
@@ -318,7 +327,8 @@ func (s *subspace) residuals(theta []float64) []float64 {
 }
 
 // gram returns AᵀB (p×p, row-major) summed over fixed row chunks in chunk
-// order.
+// order, each chunk's p×p product on the gemm micro-kernels (every entry a
+// dot product over the chunk's rows in order).
 func (s *subspace) gram(a, b *mat.Dense) []float64 {
 	p := s.p
 	am, bm := a.RawMatrix(), b.RawMatrix()
@@ -326,8 +336,12 @@ func (s *subspace) gram(a, b *mat.Dense) []float64 {
 	parallel.Chunks(s.n, subspaceRows, func(c, lo, hi int) {
 		ac := blas64.General{Rows: hi - lo, Cols: p, Stride: am.Stride, Data: am.Data[lo*am.Stride:]}
 		bc := blas64.General{Rows: hi - lo, Cols: p, Stride: bm.Stride, Data: bm.Data[lo*bm.Stride:]}
-		part := blas64.General{Rows: p, Cols: p, Stride: p, Data: parts[c*p*p : (c+1)*p*p]}
-		blas64.Gemm(blas.Trans, blas.NoTrans, 1, ac, bc, 0, part)
+		buf := panelBuffers.Get().(*[2][]float64)
+		pa := gemm.PackOp64(ac, true, gemm.MR, buf[0])
+		pb := gemm.PackOp64(bc, true, gemm.NR64, buf[1])
+		gemm.MulTTo(parts[c*p*p:(c+1)*p*p], p, pa, pb)
+		buf[0], buf[1] = pa.Data, pb.Data
+		panelBuffers.Put(buf)
 	})
 	g := make([]float64, p*p)
 	for c := 0; c < len(parts)/(p*p); c++ {
@@ -338,23 +352,30 @@ func (s *subspace) gram(a, b *mat.Dense) []float64 {
 	return g
 }
 
-// rotate sets B ← B·R in place, row by row (R p×p row-major).
+// panelBuffers recycles the packed panels of gram and rotate.
+var panelBuffers = sync.Pool{New: func() any { return new([2][]float64) }}
+
+// rotate sets B ← B·R in place (R p×p row-major), subspaceRows rows at a
+// time on the gemm micro-kernels (each entry a dot product over R's rows in
+// order, whatever the rows' grouping).
 func (s *subspace) rotate(b *mat.Dense, r []float64) {
 	m := b.RawMatrix()
 	p := s.p
+	pr := gemm.PackOp64(blas64.General{Rows: p, Cols: p, Stride: p, Data: r}, true, gemm.NR64, nil)
 	parallel.For(s.n, subspaceRows, func(lo, hi int) {
-		tmp := make([]float64, p)
-		for i := lo; i < hi; i++ {
-			row := m.Data[i*m.Stride : i*m.Stride+p]
-			clear(tmp)
-			for a, v := range row {
-				ra := r[a*p : a*p+p]
-				for j, w := range ra {
-					tmp[j] += v * w
-				}
+		tmp := make([]float64, subspaceRows*p)
+		buf := panelBuffers.Get().(*[2][]float64)
+		for r0 := lo; r0 < hi; r0 += subspaceRows {
+			r1 := min(hi, r0+subspaceRows)
+			xc := blas64.General{Rows: r1 - r0, Cols: p, Stride: m.Stride, Data: m.Data[r0*m.Stride:]}
+			pa := gemm.PackOp64(xc, false, gemm.MR, buf[0])
+			buf[0] = pa.Data
+			gemm.MulTTo(tmp, p, pa, pr)
+			for i := r0; i < r1; i++ {
+				copy(m.Data[i*m.Stride:i*m.Stride+p], tmp[(i-r0)*p:(i-r0+1)*p])
 			}
-			copy(row, tmp)
 		}
+		panelBuffers.Put(buf)
 	})
 }
 

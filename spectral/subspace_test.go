@@ -11,6 +11,7 @@ import (
 	"github.com/gssl/gssl/graph"
 	"github.com/gssl/gssl/internal/parallel"
 	"github.com/gssl/gssl/laplacian"
+	"github.com/gssl/gssl/linop"
 )
 
 // plantedGraph returns a connected planted-partition graph: n nodes in
@@ -115,6 +116,48 @@ func TestSubspaceAgreesWithSingleVector(t *testing.T) {
 	}
 }
 
+// TestSubspaceCorrectedPasses checks the float32 passes in correction form
+// (filterCorrected) against the float64 passes of filter (single) on the
+// same graph and start: the same
+// eigenvalues to 1e-12, residuals within the tolerance, and spans that
+// agree (singular values of V_corrᵀ·V_64 all 1).
+func TestSubspaceCorrectedPasses(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	g := plantedGraph(rng, 6000, 10, 20, 0.3, true)
+	dg, err := laplacian.NewDegrees(g, laplacian.Options{})
+	require.NoError(t, err)
+	k := 9
+	c, err := Settings{Tol: solveTol}.resolve(g.Nodes(), k+1)
+	require.NoError(t, err)
+	run := func(single bool) ([]float64, *mat.Dense, int) {
+		sp := newSubspace(context.Background(), g, dg.InvSqrtD, k, c)
+		sp.single = single
+		theta, v, err := sp.run()
+		require.NoError(t, err)
+		return theta, mat.DenseCopyOf(v.Slice(0, g.Nodes(), 0, k)), sp.matvecs
+	}
+	th64, v64, mv64 := run(true)
+	thc, vc, mvc := run(false)
+	require.InDeltaSlice(t, th64, thc, 1e-12)
+	require.Less(t, mvc, mv64, "the corrected passes save one product per pass")
+	s, err := laplacian.New(g, laplacian.NormalizedAdjacency, laplacian.Options{})
+	require.NoError(t, err)
+	for _, v := range []*mat.Dense{v64, vc} {
+		av := mat.NewDense(g.Nodes(), k, nil)
+		linop.MulBlock(s, av, v)
+		for j, r := range residualNorms(av, v, thc) {
+			require.LessOrEqual(t, r, solveTol*1.01, "column %d", j)
+		}
+	}
+	var prod mat.Dense
+	prod.Mul(v64.T(), vc)
+	var svd mat.SVD
+	require.True(t, svd.Factorize(&prod, mat.SVDNone))
+	for _, sv := range svd.Values(nil) {
+		require.InDelta(t, 1, sv, 1e-9)
+	}
+}
+
 // TestSubspaceHandsOver checks the hand-over on a spectrum without a gap
 // after the wanted pairs (a grid: its smallest eigenvalues are clustered,
 // so the filter's predicted work exceeds subspaceBudget): the subspace
@@ -157,11 +200,14 @@ func TestSubspaceDeterministic(t *testing.T) {
 	require.InDeltaSlice(t, a.Values, c.Values, valueTol)
 }
 
-// TestSubspaceChoice checks useSubspace: opt-in (Method Subspace only),
-// normalised Laplacians only.
+// TestSubspaceChoice checks useSubspace: Method Subspace, or Auto on
+// components of at least SubspaceMinNodes nodes; normalised Laplacians only.
 func TestSubspaceChoice(t *testing.T) {
 	big := 10_000_000
-	require.False(t, useSubspace(Auto, laplacian.Symmetric, big, 10, true))
+	require.True(t, useSubspace(Auto, laplacian.Symmetric, big, 10, true))
+	require.True(t, useSubspace(Auto, laplacian.Symmetric, SubspaceMinNodes, 10, true))
+	require.False(t, useSubspace(Auto, laplacian.Symmetric, SubspaceMinNodes-1, 10, true))
+	require.False(t, useSubspace(Auto, laplacian.Unnormalized, big, 10, true))
 	require.False(t, useSubspace(Block, laplacian.Symmetric, big, 10, true))
 	require.True(t, useSubspace(Subspace, laplacian.RandomWalk, big, 10, true))
 	require.True(t, useSubspace(Subspace, laplacian.Symmetric, 100, 10, true))

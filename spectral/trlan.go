@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/internal/gemm"
+	"github.com/gssl/gssl/internal/hugepage"
 	"github.com/gssl/gssl/internal/parallel"
 	"github.com/gssl/gssl/linop"
 )
@@ -83,8 +84,9 @@ func newTrlan(ctx context.Context, a linop.Operator, k int, which Which, c confi
 	m := singleVectorBasis(n, k, basis)
 	return &trlan{
 		ctx: ctx, a: a, n: n, k: k, m: m, which: which, c: c,
-		rng:  rand.New(rand.NewPCG(c.seed, 0x5eed1a9c21)),
-		v:    make([]float64, (m+1)*n),
+		rng: rand.New(rand.NewPCG(c.seed, 0x5eed1a9c21)),
+		v:   hugepage.Float64s((m + 1) * n), // columns are gathered from at random
+
 		h:    make([]float64, m*m),
 		coef: make([]float64, m+2),
 	}

@@ -1,0 +1,388 @@
+#include "textflag.h"
+
+// CSR row kernels for float32 blocks of 4·G columns (G = 2, 3, 4: 8, 12 and
+// 16 columns), x rows xbytes apart (16·G, or more for a padded block whose
+// rows fill whole cache lines):
+//
+//	func csr32G…AVX2(dst *float64, x *float32, xbytes int, weights *float64, wstep int,
+//		indptr *int, indices *int32, lo, hi, last int)
+//
+// For each row i in [lo, hi), dst[(i−lo)·4G : (i−lo+1)·4G] = Σ_k w_k·x[col_k, :]
+// over the row's stored entries k in order: each float32 group of four
+// columns widened (VCVTPS2PD, exact), multiplied by the broadcast weight
+// (VMULPD; a unit-weight graph passes a pointer to 1.0 with wstep 0, and
+// 1·x = x exactly) and added (VADDPD) into one float64 accumulator per
+// column: the operations of the Go kernels block32Rows…, in the same order,
+// so the sums are bitwise theirs. The block row of the entry 16 ahead
+// (clamped to last, the range's last entry) is prefetched (PREFETCHT0 of its
+// first and last byte): the prefetch retires at once, so far more misses
+// overlap than with a load.
+//
+// Registers: SI dst, DI x, DX xbytes, R14 weight pointer, R8 indptr, R11 indices,
+// CX row, R12 hi, R13 last, R9 entry, R10 the row's end, AX/BX scratch;
+// Y0–Y3 accumulators, Y10 weight, Y11 widened x.
+
+// func csr32G2AVX2(dst *float64, x *float32, xbytes int, weights *float64, wstep int, indptr *int, indices *int32, lo, hi, last int)
+TEXT ·csr32G2AVX2(SB), NOSPLIT, $0-80
+	MOVQ dst+0(FP), SI
+	MOVQ x+8(FP), DI
+	MOVQ xbytes+16(FP), DX
+	MOVQ indptr+40(FP), R8
+	MOVQ indices+48(FP), R11
+	MOVQ lo+56(FP), CX
+	MOVQ hi+64(FP), R12
+	MOVQ last+72(FP), R13
+	MOVQ (R8)(CX*8), R9
+	MOVQ R9, AX
+	IMULQ wstep+32(FP), AX
+	MOVQ weights+24(FP), R14
+	ADDQ AX, R14
+csr32G2AVX2_row:
+	CMPQ CX, R12
+	JGE csr32G2AVX2_done
+	MOVQ 8(R8)(CX*8), R10
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	CMPQ R9, R10
+	JGE csr32G2AVX2_store
+csr32G2AVX2_entry:
+	LEAQ 16(R9), BX
+	CMPQ BX, R13
+	CMOVQGT R13, BX
+	MOVLQSX (R11)(BX*4), BX
+	IMULQ DX, BX
+	PREFETCHT0 (DI)(BX*1)
+	PREFETCHT0 31(DI)(BX*1)
+	MOVLQSX (R11)(R9*4), AX
+	IMULQ DX, AX
+	VBROADCASTSD (R14), Y10
+	VCVTPS2PD 0(DI)(AX*1), Y11
+	VMULPD Y11, Y10, Y11
+	VADDPD Y11, Y0, Y0
+	VCVTPS2PD 16(DI)(AX*1), Y11
+	VMULPD Y11, Y10, Y11
+	VADDPD Y11, Y1, Y1
+	ADDQ wstep+32(FP), R14
+	INCQ R9
+	CMPQ R9, R10
+	JLT csr32G2AVX2_entry
+csr32G2AVX2_store:
+	VMOVUPD Y0, 0(SI)
+	VMOVUPD Y1, 32(SI)
+	ADDQ $64, SI
+	INCQ CX
+	JMP csr32G2AVX2_row
+csr32G2AVX2_done:
+	VZEROUPPER
+	RET
+
+// func csr32G3AVX2(dst *float64, x *float32, xbytes int, weights *float64, wstep int, indptr *int, indices *int32, lo, hi, last int)
+TEXT ·csr32G3AVX2(SB), NOSPLIT, $0-80
+	MOVQ dst+0(FP), SI
+	MOVQ x+8(FP), DI
+	MOVQ xbytes+16(FP), DX
+	MOVQ indptr+40(FP), R8
+	MOVQ indices+48(FP), R11
+	MOVQ lo+56(FP), CX
+	MOVQ hi+64(FP), R12
+	MOVQ last+72(FP), R13
+	MOVQ (R8)(CX*8), R9
+	MOVQ R9, AX
+	IMULQ wstep+32(FP), AX
+	MOVQ weights+24(FP), R14
+	ADDQ AX, R14
+csr32G3AVX2_row:
+	CMPQ CX, R12
+	JGE csr32G3AVX2_done
+	MOVQ 8(R8)(CX*8), R10
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	CMPQ R9, R10
+	JGE csr32G3AVX2_store
+csr32G3AVX2_entry:
+	LEAQ 16(R9), BX
+	CMPQ BX, R13
+	CMOVQGT R13, BX
+	MOVLQSX (R11)(BX*4), BX
+	IMULQ DX, BX
+	PREFETCHT0 (DI)(BX*1)
+	PREFETCHT0 47(DI)(BX*1)
+	MOVLQSX (R11)(R9*4), AX
+	IMULQ DX, AX
+	VBROADCASTSD (R14), Y10
+	VCVTPS2PD 0(DI)(AX*1), Y11
+	VMULPD Y11, Y10, Y11
+	VADDPD Y11, Y0, Y0
+	VCVTPS2PD 16(DI)(AX*1), Y11
+	VMULPD Y11, Y10, Y11
+	VADDPD Y11, Y1, Y1
+	VCVTPS2PD 32(DI)(AX*1), Y11
+	VMULPD Y11, Y10, Y11
+	VADDPD Y11, Y2, Y2
+	ADDQ wstep+32(FP), R14
+	INCQ R9
+	CMPQ R9, R10
+	JLT csr32G3AVX2_entry
+csr32G3AVX2_store:
+	VMOVUPD Y0, 0(SI)
+	VMOVUPD Y1, 32(SI)
+	VMOVUPD Y2, 64(SI)
+	ADDQ $96, SI
+	INCQ CX
+	JMP csr32G3AVX2_row
+csr32G3AVX2_done:
+	VZEROUPPER
+	RET
+
+// func csr32G4AVX2(dst *float64, x *float32, xbytes int, weights *float64, wstep int, indptr *int, indices *int32, lo, hi, last int)
+TEXT ·csr32G4AVX2(SB), NOSPLIT, $0-80
+	MOVQ dst+0(FP), SI
+	MOVQ x+8(FP), DI
+	MOVQ xbytes+16(FP), DX
+	MOVQ indptr+40(FP), R8
+	MOVQ indices+48(FP), R11
+	MOVQ lo+56(FP), CX
+	MOVQ hi+64(FP), R12
+	MOVQ last+72(FP), R13
+	MOVQ (R8)(CX*8), R9
+	MOVQ R9, AX
+	IMULQ wstep+32(FP), AX
+	MOVQ weights+24(FP), R14
+	ADDQ AX, R14
+csr32G4AVX2_row:
+	CMPQ CX, R12
+	JGE csr32G4AVX2_done
+	MOVQ 8(R8)(CX*8), R10
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	CMPQ R9, R10
+	JGE csr32G4AVX2_store
+csr32G4AVX2_entry:
+	LEAQ 16(R9), BX
+	CMPQ BX, R13
+	CMOVQGT R13, BX
+	MOVLQSX (R11)(BX*4), BX
+	IMULQ DX, BX
+	PREFETCHT0 (DI)(BX*1)
+	PREFETCHT0 63(DI)(BX*1)
+	MOVLQSX (R11)(R9*4), AX
+	IMULQ DX, AX
+	VBROADCASTSD (R14), Y10
+	VCVTPS2PD 0(DI)(AX*1), Y11
+	VMULPD Y11, Y10, Y11
+	VADDPD Y11, Y0, Y0
+	VCVTPS2PD 16(DI)(AX*1), Y11
+	VMULPD Y11, Y10, Y11
+	VADDPD Y11, Y1, Y1
+	VCVTPS2PD 32(DI)(AX*1), Y11
+	VMULPD Y11, Y10, Y11
+	VADDPD Y11, Y2, Y2
+	VCVTPS2PD 48(DI)(AX*1), Y11
+	VMULPD Y11, Y10, Y11
+	VADDPD Y11, Y3, Y3
+	ADDQ wstep+32(FP), R14
+	INCQ R9
+	CMPQ R9, R10
+	JLT csr32G4AVX2_entry
+csr32G4AVX2_store:
+	VMOVUPD Y0, 0(SI)
+	VMOVUPD Y1, 32(SI)
+	VMOVUPD Y2, 64(SI)
+	VMOVUPD Y3, 96(SI)
+	ADDQ $128, SI
+	INCQ CX
+	JMP csr32G4AVX2_row
+csr32G4AVX2_done:
+	VZEROUPPER
+	RET
+
+// CSR row kernels for float64 blocks of 4·G columns (G = 2, 3, 4), the
+// same loop on 32-byte column groups (VMOVUPD), x rows xbytes apart and dst
+// rows dbytes apart:
+//
+//	func csr64G…AVX2(dst *float64, dbytes int, x *float64, xbytes int, weights *float64, wstep int,
+//		indptr *int, indices *int32, lo, hi, last int)
+//
+// dst row i−lo gets the unscaled sums Σ_k w_k·x[col_k, :], bitwise those of
+// the Go kernels blockRows… before their Left and Diag scaling.
+
+// func csr64G2AVX2(dst *float64, dbytes int, x *float64, xbytes int, weights *float64, wstep int, indptr *int, indices *int32, lo, hi, last int)
+TEXT ·csr64G2AVX2(SB), NOSPLIT, $0-88
+	MOVQ dst+0(FP), SI
+	MOVQ x+16(FP), DI
+	MOVQ indptr+48(FP), R8
+	MOVQ indices+56(FP), R11
+	MOVQ lo+64(FP), CX
+	MOVQ hi+72(FP), R12
+	MOVQ last+80(FP), R13
+	MOVQ xbytes+24(FP), DX
+	MOVQ (R8)(CX*8), R9
+	MOVQ R9, AX
+	IMULQ wstep+40(FP), AX
+	MOVQ weights+32(FP), R14
+	ADDQ AX, R14
+csr64G2AVX2_row:
+	CMPQ CX, R12
+	JGE csr64G2AVX2_done
+	MOVQ 8(R8)(CX*8), R10
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	CMPQ R9, R10
+	JGE csr64G2AVX2_store
+csr64G2AVX2_entry:
+	LEAQ 16(R9), BX
+	CMPQ BX, R13
+	CMOVQGT R13, BX
+	MOVLQSX (R11)(BX*4), BX
+	IMULQ DX, BX
+	PREFETCHT0 (DI)(BX*1)
+	PREFETCHT0 63(DI)(BX*1)
+	MOVLQSX (R11)(R9*4), AX
+	IMULQ DX, AX
+	VBROADCASTSD (R14), Y10
+	VMOVUPD 0(DI)(AX*1), Y11
+	VMULPD Y11, Y10, Y11
+	VADDPD Y11, Y0, Y0
+	VMOVUPD 32(DI)(AX*1), Y11
+	VMULPD Y11, Y10, Y11
+	VADDPD Y11, Y1, Y1
+	ADDQ wstep+40(FP), R14
+	INCQ R9
+	CMPQ R9, R10
+	JLT csr64G2AVX2_entry
+csr64G2AVX2_store:
+	VMOVUPD Y0, 0(SI)
+	VMOVUPD Y1, 32(SI)
+	ADDQ dbytes+8(FP), SI
+	INCQ CX
+	JMP csr64G2AVX2_row
+csr64G2AVX2_done:
+	VZEROUPPER
+	RET
+
+// func csr64G3AVX2(dst *float64, dbytes int, x *float64, xbytes int, weights *float64, wstep int, indptr *int, indices *int32, lo, hi, last int)
+TEXT ·csr64G3AVX2(SB), NOSPLIT, $0-88
+	MOVQ dst+0(FP), SI
+	MOVQ x+16(FP), DI
+	MOVQ indptr+48(FP), R8
+	MOVQ indices+56(FP), R11
+	MOVQ lo+64(FP), CX
+	MOVQ hi+72(FP), R12
+	MOVQ last+80(FP), R13
+	MOVQ xbytes+24(FP), DX
+	MOVQ (R8)(CX*8), R9
+	MOVQ R9, AX
+	IMULQ wstep+40(FP), AX
+	MOVQ weights+32(FP), R14
+	ADDQ AX, R14
+csr64G3AVX2_row:
+	CMPQ CX, R12
+	JGE csr64G3AVX2_done
+	MOVQ 8(R8)(CX*8), R10
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	CMPQ R9, R10
+	JGE csr64G3AVX2_store
+csr64G3AVX2_entry:
+	LEAQ 16(R9), BX
+	CMPQ BX, R13
+	CMOVQGT R13, BX
+	MOVLQSX (R11)(BX*4), BX
+	IMULQ DX, BX
+	PREFETCHT0 (DI)(BX*1)
+	PREFETCHT0 95(DI)(BX*1)
+	MOVLQSX (R11)(R9*4), AX
+	IMULQ DX, AX
+	VBROADCASTSD (R14), Y10
+	VMOVUPD 0(DI)(AX*1), Y11
+	VMULPD Y11, Y10, Y11
+	VADDPD Y11, Y0, Y0
+	VMOVUPD 32(DI)(AX*1), Y11
+	VMULPD Y11, Y10, Y11
+	VADDPD Y11, Y1, Y1
+	VMOVUPD 64(DI)(AX*1), Y11
+	VMULPD Y11, Y10, Y11
+	VADDPD Y11, Y2, Y2
+	ADDQ wstep+40(FP), R14
+	INCQ R9
+	CMPQ R9, R10
+	JLT csr64G3AVX2_entry
+csr64G3AVX2_store:
+	VMOVUPD Y0, 0(SI)
+	VMOVUPD Y1, 32(SI)
+	VMOVUPD Y2, 64(SI)
+	ADDQ dbytes+8(FP), SI
+	INCQ CX
+	JMP csr64G3AVX2_row
+csr64G3AVX2_done:
+	VZEROUPPER
+	RET
+
+// func csr64G4AVX2(dst *float64, dbytes int, x *float64, xbytes int, weights *float64, wstep int, indptr *int, indices *int32, lo, hi, last int)
+TEXT ·csr64G4AVX2(SB), NOSPLIT, $0-88
+	MOVQ dst+0(FP), SI
+	MOVQ x+16(FP), DI
+	MOVQ indptr+48(FP), R8
+	MOVQ indices+56(FP), R11
+	MOVQ lo+64(FP), CX
+	MOVQ hi+72(FP), R12
+	MOVQ last+80(FP), R13
+	MOVQ xbytes+24(FP), DX
+	MOVQ (R8)(CX*8), R9
+	MOVQ R9, AX
+	IMULQ wstep+40(FP), AX
+	MOVQ weights+32(FP), R14
+	ADDQ AX, R14
+csr64G4AVX2_row:
+	CMPQ CX, R12
+	JGE csr64G4AVX2_done
+	MOVQ 8(R8)(CX*8), R10
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	CMPQ R9, R10
+	JGE csr64G4AVX2_store
+csr64G4AVX2_entry:
+	LEAQ 16(R9), BX
+	CMPQ BX, R13
+	CMOVQGT R13, BX
+	MOVLQSX (R11)(BX*4), BX
+	IMULQ DX, BX
+	PREFETCHT0 (DI)(BX*1)
+	PREFETCHT0 127(DI)(BX*1)
+	MOVLQSX (R11)(R9*4), AX
+	IMULQ DX, AX
+	VBROADCASTSD (R14), Y10
+	VMOVUPD 0(DI)(AX*1), Y11
+	VMULPD Y11, Y10, Y11
+	VADDPD Y11, Y0, Y0
+	VMOVUPD 32(DI)(AX*1), Y11
+	VMULPD Y11, Y10, Y11
+	VADDPD Y11, Y1, Y1
+	VMOVUPD 64(DI)(AX*1), Y11
+	VMULPD Y11, Y10, Y11
+	VADDPD Y11, Y2, Y2
+	VMOVUPD 96(DI)(AX*1), Y11
+	VMULPD Y11, Y10, Y11
+	VADDPD Y11, Y3, Y3
+	ADDQ wstep+40(FP), R14
+	INCQ R9
+	CMPQ R9, R10
+	JLT csr64G4AVX2_entry
+csr64G4AVX2_store:
+	VMOVUPD Y0, 0(SI)
+	VMOVUPD Y1, 32(SI)
+	VMOVUPD Y2, 64(SI)
+	VMOVUPD Y3, 96(SI)
+	ADDQ dbytes+8(FP), SI
+	INCQ CX
+	JMP csr64G4AVX2_row
+csr64G4AVX2_done:
+	VZEROUPPER
+	RET
+
