@@ -127,7 +127,7 @@ func (s *subspace) run() ([]float64, *mat.Dense, error) {
 			worst = math.Max(worst, r)
 		}
 		if s.progress != nil {
-			s.progress(Status{Restarts: s.passes, MatVecs: s.matvecs, Converged: countBelow(res[:s.k], s.tol), Wanted: s.k + 1, Residual: worst})
+			s.progress(Status{Restarts: s.passes, MatVecs: s.matvecs, Converged: countBelow(res[:s.k], s.tol) + 1, Wanted: s.k + 1, Residual: worst})
 		}
 		if worst <= s.tol {
 			return theta[:s.k], s.x, nil

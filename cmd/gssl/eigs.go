@@ -78,6 +78,6 @@ func runEigs(ctx context.Context, opts eigsOptions, stdout, stderr io.Writer) er
 func lanczosProgress(st *steps) func(spectral.Status) {
 	return func(s spectral.Status) {
 		st.bar.Describe(fmt.Sprintf("restart %d, %d products", s.Restarts, s.MatVecs))
-		st.to(s.Converged, max(s.Wanted, 1), "Lanczos: %d of %d eigenpairs converged (%d products so far)", s.Converged, s.Wanted, s.MatVecs)
+		st.to(s.Converged, max(s.Wanted, 1), "%d of %d eigenpairs converged (%d products so far)", s.Converged, s.Wanted, s.MatVecs)
 	}
 }
