@@ -122,11 +122,14 @@ func TestPowerAgainstDense(t *testing.T) {
 	}
 	_, err := Power(ctx, a, Features{Sparse: xs}, 0)
 	require.Error(t, err)
+	// More than twice as many features as rows: the products of E_R.
+	xs, xd = testFeatures(25, 11, 4)
 	checkPowerRowsSeries(t, a, s, xd, xs)
 }
 
 // checkPowerRowsSeries checks the rows of S^k X for several k from one
-// sequence of products: bitwise those of k products of E_R for each k
+// sequence of products, for features wider than twice the 5 rows: bitwise
+// those of k products of E_R for each k
 // alone (PowerRows before it shared the sequence), and those of the dense
 // powers.
 func checkPowerRowsSeries(t *testing.T, a *Adjacency, s, xd *mat.Dense, xs *loaders.Sparse) {
@@ -229,10 +232,32 @@ func TestPPRErrors(t *testing.T) {
 func TestPowerRowsMoreRowsThanFeatures(t *testing.T) {
 	ctx := context.Background()
 	g := testGraph(t, 25, 2)
-	xs, xd := testFeatures(25, 3, 7)
+	xs, _ := testFeatures(25, 3, 7)
+	a := GCN(g)
+	rows := []int{0, 7, 3, 24, 7, 12}
+	checkPowerRowsOfX(t, g, 3, rows)
+	// Wider than the graph kernels' unrolled rows (16 columns), on unit
+	// weights (the product through the prescaled rows) and on weights.
+	wide := make([]int, 40)
+	for k := range wide {
+		wide[k] = (7 * k) % 25
+	}
+	checkPowerRowsOfX(t, g, 21, wide)
+	checkPowerRowsOfX(t, unitWeights(t, g), 21, wide)
+	_, err := PowerRowsSeries(ctx, a, Features{Sparse: xs}, []int{1}, []int{0, 1, 2, 25})
+	require.Error(t, err, "a row outside the graph")
+}
+
+// checkPowerRowsOfX checks PowerRowsSeries on more rows than features
+// (products of X: d features of testFeatures on g) against dense powers of
+// S̃, the products of E_R, and bitwise against Power and PowerRows.
+func checkPowerRowsOfX(t *testing.T, g *graph.CSR, d int, rows []int) {
+	t.Helper()
+	ctx := context.Background()
+	n := g.Nodes()
+	xs, xd := testFeatures(n, d, 7)
 	a := GCN(g)
 	s := denseAdjacency(g, 1)
-	rows := []int{0, 7, 3, 24, 7, 12}
 	ks := []int{2, 0, 3, 1}
 	for name, f := range map[string]Features{"dense": {Dense: xd}, "sparse": {Sparse: xs}} {
 		got, err := PowerRowsSeries(ctx, a, f, ks, rows)
@@ -242,7 +267,7 @@ func TestPowerRowsMoreRowsThanFeatures(t *testing.T) {
 			for i := 0; i < k; i++ {
 				want.Mul(s, mat.DenseCopyOf(want))
 			}
-			e, err := unitColumns(25, rows)
+			e, err := unitColumns(n, rows)
 			require.NoError(t, err)
 			p, err := powerBlock(ctx, a, e, k, nil)
 			require.NoError(t, err)
@@ -264,6 +289,21 @@ func TestPowerRowsMoreRowsThanFeatures(t *testing.T) {
 			require.Equal(t, got[j].RawMatrix().Data, one.RawMatrix().Data, "%s K=%d: PowerRows alone", name, k)
 		}
 	}
-	_, err := PowerRowsSeries(ctx, a, Features{Sparse: xs}, []int{1}, []int{0, 1, 2, 25})
-	require.Error(t, err, "a row outside the graph")
+}
+
+// unitWeights returns g with every edge weight 1.
+func unitWeights(t *testing.T, g *graph.CSR) *graph.CSR {
+	t.Helper()
+	var edges []graph.Edge
+	for u := 0; u < g.Nodes(); u++ {
+		cols, _ := g.Row(u)
+		for _, v := range cols {
+			if int(v) > u {
+				edges = append(edges, graph.Edge{U: u, V: int(v), W: 1})
+			}
+		}
+	}
+	h, err := graph.FromEdges(g.Nodes(), edges, graph.Options{})
+	require.NoError(t, err)
+	return h
 }
