@@ -723,10 +723,11 @@ const (
 // and its eigendecomposition costs less than the evaluations it saves
 // (rowSpaceCheaper), else the primal, sparse when its non-zero entries
 // cost less than the dense rows (sparseCheaper). Every form has the same
-// optimum.
+// optimum. z is scaled in place and kept (design.scaled): the caller hands
+// it over.
 func newDesign(z *mat.Dense) (*design, error) {
 	r, c := z.Dims()
-	d := &design{scale: designScale(z), cols: c, scaled: mat.NewDense(r, c, nil)}
+	d := &design{scale: designScale(z), cols: c, scaled: z}
 	d.scaled.Scale(d.scale, z)
 	nnz := countNonZero(d.scaled)
 	form := denseForm
