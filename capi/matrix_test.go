@@ -64,8 +64,9 @@ func TestMatrixFromCSR(t *testing.T) {
 }
 
 // TestSparseFeaturesFit: SGC fitted through the C ABI's path on a CSR
-// matrix predicts what it predicts on the same matrix dense, and a point
-// model refuses the sparse matrix.
+// matrix predicts what it predicts on the same matrix dense (to rounding:
+// the sparse rows of S^K X come from propagate's sparse walks, the dense
+// ones from block products), and a point model refuses the sparse matrix.
 func TestSparseFeaturesFit(t *testing.T) {
 	g, labels, split, err := cora()
 	require.NoError(t, err)
@@ -93,7 +94,8 @@ func TestSparseFeaturesFit(t *testing.T) {
 		require.NoError(t, err)
 		got[k] = r.f64
 	}
-	require.Equal(t, got[0], got[1])
+	require.Len(t, got[1], len(got[0]))
+	require.InDeltaSlice(t, got[0], got[1], 1e-9)
 
 	e, err := newModel("krr.Exact", `{"Kernel": {"type": "kernel.Gaussian", "Sigma": 1}, "Lambda": 0.1}`)
 	require.NoError(t, err)

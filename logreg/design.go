@@ -156,15 +156,23 @@ type packed struct {
 	bw, br *gemm.Panels[float64] // Wᵀ and Rᵀ, packed per product
 }
 
-// newPacked packs the design x: 2·m·d values besides X.
+// newPacked packs the design x: 2·m·d values besides X, X and Xᵀ on two
+// goroutines when there are two workers.
 func newPacked(x Dense) *packed {
 	m, d := x.Dims()
 	p := &packed{Dense: x, x: gemm.NewPanels[float64](m, d, gemm.MR, nil), xt: gemm.NewPanels[float64](d, m, gemm.MR, nil)}
-	for i := 0; i < m; i++ {
-		p.x.SetRow(i, x.X.RawRowView(i), nil, 1)
-	}
-	raw := x.X.RawMatrix()
-	p.xt.SetColumns(raw.Data, raw.Stride)
+	parallel.For(2, 1, func(lo, hi int) {
+		for k := lo; k < hi; k++ {
+			if k == 0 {
+				for i := 0; i < m; i++ {
+					p.x.SetRow(i, x.X.RawRowView(i), nil, 1)
+				}
+				continue
+			}
+			raw := x.X.RawMatrix()
+			p.xt.SetColumns(raw.Data, raw.Stride)
+		}
+	})
 	return p
 }
 

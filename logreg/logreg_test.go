@@ -230,6 +230,49 @@ func TestErrors(t *testing.T) {
 	_, err = short.Predict(context.Background(), nil)
 	require.ErrorContains(t, err, "nil")
 	require.ErrorContains(t, (&Classifier{MaxIter: -1}).Validate(), "MaxIter=-1")
+	require.ErrorContains(t, (&Classifier{Memory: -1}).Validate(), "Memory=-1")
 	c := (&Classifier{L2: 0.5, Classes: 3, MaxIter: 7, GradTol: 1e-4, Primal: true}).Clone()
 	assert.Equal(t, Classifier{L2: 0.5, Classes: 3, MaxIter: 7, GradTol: 1e-4, Primal: true}, *c)
+}
+
+// TestMemoryAndStoppingRule: the fits with DefaultMemory correction pairs
+// and with gonum's 15 (the old default), and a preconditioned one, each
+// stopped at ‖∇_θ J‖_∞ < 1e-6 (the preconditioned one by gradientRule on
+// the unscaled gradient), lie as close to a tight fit (1e-9) as that
+// tolerance allows: J is λ-strongly convex in W, ‖ΔW‖ ≤ ‖∇J‖₂/λ, and their
+// probabilities agree to 1e-5. The longer memory takes fewer evaluations.
+func TestMemoryAndStoppingRule(t *testing.T) {
+	ctx := context.Background()
+	xd, _, y := randomProblem(300, 40, 4, 5)
+	for j := 0; j < 40; j++ {
+		// columns of different scales, for the preconditioner to matter
+		for i := 0; i < 300; i++ {
+			xd.Set(i, j, xd.At(i, j)*float64(1+j%7))
+		}
+	}
+	const lambda = 1e-3
+	tight := Classifier{L2: lambda, GradTol: 1e-9}
+	require.NoError(t, tight.Fit(ctx, xd, y))
+	wt, _, err := tight.Coefficients()
+	require.NoError(t, err)
+	pt, err := tight.Predict(ctx, xd)
+	require.NoError(t, err)
+	bound := (1e-6 + 1e-9) * math.Sqrt(41*4) / lambda
+	evals := map[int]int{}
+	for _, m := range []Classifier{{L2: lambda, Memory: 15}, {L2: lambda}, {L2: lambda, Precondition: true}} {
+		require.NoError(t, m.Fit(ctx, xd, y))
+		assert.Less(t, m.Details().GradNorm, 1e-6)
+		w, _, err := m.Coefficients()
+		require.NoError(t, err)
+		var d mat.Dense
+		d.Sub(w, wt)
+		assert.Less(t, mat.Norm(&d, 2), bound, "memory %d precondition %v", m.Memory, m.Precondition)
+		p, err := m.Predict(ctx, xd)
+		require.NoError(t, err)
+		assert.True(t, mat.EqualApprox(pt, p, 1e-5), "memory %d precondition %v", m.Memory, m.Precondition)
+		if !m.Precondition {
+			evals[m.memory()] = m.Info().Products
+		}
+	}
+	assert.Less(t, evals[DefaultMemory], evals[15], "evaluations with %d and 15 pairs", DefaultMemory)
 }

@@ -9,7 +9,7 @@ import (
 
 // objective evaluates J and ∇J (doc.go) with θ = [W row-major (d×c), b].
 // The value and gradient at the same θ share one pass: the last θ, its
-// probabilities and its value are kept.
+// probabilities, its value and, once computed, its gradient are kept.
 type objective struct {
 	x      Design
 	y      []int
@@ -19,6 +19,8 @@ type objective struct {
 	last   []float64
 	p      *mat.Dense // m×c probabilities at last
 	value0 float64
+	g0     []float64 // ∇J at last when hasG0
+	hasG0  bool
 }
 
 func newObjective(x Design, y []int, c int, lambda float64) *objective {
@@ -33,6 +35,7 @@ func (o *objective) eval(theta []float64) {
 		return
 	}
 	o.last = append(o.last[:0], theta...)
+	o.hasG0 = false
 	d, c := o.d, o.c
 	w := mat.NewDense(d, c, theta[:d*c:d*c])
 	b := theta[d*c:]
@@ -62,6 +65,11 @@ func (o *objective) value(theta []float64) float64 {
 
 func (o *objective) grad(g, theta []float64) {
 	o.eval(theta)
+	if o.hasG0 {
+		copy(g, o.g0)
+		return
+	}
+	defer func() { o.g0, o.hasG0 = append(o.g0[:0], g...), true }()
 	d, c := o.d, o.c
 	m := len(o.y)
 	inv := 1 / float64(m)

@@ -3,6 +3,8 @@ package logreg
 import (
 	"math"
 	"slices"
+
+	"gonum.org/v1/gonum/optimize"
 )
 
 // hessianBound bounds the curvature of the softmax loss of one row along
@@ -89,4 +91,26 @@ func (p *jacobi) grad(o *objective) func(g, v []float64) {
 			g[k] = x / p.s[k/p.c]
 		}
 	}
+}
+
+// gradientRule is the stopping rule ‖∇_θ J‖_∞ < tol of an unscaled fit for
+// L-BFGS on the scaled coefficients v = θ⊙s, whose gradient is
+// ∇_v J = ∇_θ J ⊘ s: it is tested on s⊙∇_v J at every major iteration, so
+// that a preconditioned fit stops where the unscaled one would by its
+// gradient, not at the stricter ‖∇_v J‖_∞ < tol.
+type gradientRule struct {
+	p   *jacobi
+	tol float64
+}
+
+func (r gradientRule) Init(int) {}
+
+// Converged reports optimize.GradientThreshold once ‖s⊙∇_v J‖_∞ < tol.
+func (r gradientRule) Converged(loc *optimize.Location) optimize.Status {
+	for k, g := range loc.Gradient {
+		if math.Abs(g*r.p.s[k/r.p.c]) >= r.tol {
+			return optimize.NotTerminated
+		}
+	}
+	return optimize.GradientThreshold
 }

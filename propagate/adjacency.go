@@ -84,6 +84,23 @@ func (a *Adjacency) MulVecTo(dst, x []float64) {
 // MulBlockTo sets dst = S_σ·x for n×c blocks (dst and x must not overlap).
 func (a *Adjacency) MulBlockTo(dst, x *mat.Dense) { a.g.ScaledMulBlockTo(dst, x, a.sc) }
 
+// mulRowsTo sets row k of dst (len(rows)×c) to row rows[k] of S_σ·x for an
+// n×c block x, in parallel over the rows: bitwise the rows of MulBlockTo's
+// product (graph.CSR.ScaledMulBlockRowsInto), at their cost only.
+func (a *Adjacency) mulRowsTo(dst, x *mat.Dense, rows []int) {
+	_, c := x.Dims()
+	if r, dc := dst.Dims(); r != len(rows) || dc != c {
+		panic(fmt.Sprintf("propagate: dimension mismatch: %d rows of a product with %d columns into %d×%d", len(rows), c, r, dc))
+	}
+	raw := dst.RawMatrix()
+	parallel.For(len(rows), 8, func(lo, hi int) {
+		for k := lo; k < hi; k++ {
+			row := mat.NewDense(1, c, raw.Data[k*raw.Stride:k*raw.Stride+c])
+			a.g.ScaledMulBlockRowsInto(row, x, a.sc, rows[k], rows[k]+1)
+		}
+	})
+}
+
 // MulSparseTo sets dst = scale·S_σ·X for a sparse n×d X, row by row from
 // X's CSR arrays: row i is scale·(σ t_i² X_i + Σ_j t_i W_ij t_j X_j), the
 // sparse rows of i's neighbours scattered into dst's row. It costs

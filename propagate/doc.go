@@ -72,7 +72,16 @@
 //	(S^K X)_R = (S^K E_R)ᵀ X,
 //
 // with E_R the unit columns of the rows R, so the cost is |R| propagated
-// columns plus one product with X (O(|R|·nnz(X)) for a sparse X). Models
+// columns plus one product with X (O(|R|·nnz(X)) for a sparse X). For a
+// sparse X, PowerRows walks each row instead when that costs less (the
+// usual case: short walks on sparse graphs): row i of S^k is the sparse
+// vector v_k = S v_{k−1}, v_0 = e_i, and row i of S^k X is Σ_l v_k[l]·X_l,
+// the sparse rows of X at v_k's support; at K = 2 it costs about
+// |R|·deg·deg₂·(1 + nnz(X)/n) (deg₂ the degree of a neighbour), 6.5 million
+// scattered entries for actor's 3 648 training rows where the block
+// products take 26 million multiply-adds. With more than half as many rows
+// as features and a dense X, the rows come from products of X itself, the
+// last one at the rows R only. Models
 // that are linear in the propagated features (SGC, APPNP with a linear base)
 // need only these rows to fit and the propagation of X·W (c columns) to
 // predict.

@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/graph"
+	"github.com/gssl/gssl/internal/parallel"
 	"github.com/gssl/gssl/loaders"
 )
 
@@ -122,11 +123,14 @@ func TestPowerAgainstDense(t *testing.T) {
 	}
 	_, err := Power(ctx, a, Features{Sparse: xs}, 0)
 	require.Error(t, err)
+	// More than twice as many features as rows: the products of E_R.
+	xs, xd = testFeatures(25, 11, 4)
 	checkPowerRowsSeries(t, a, s, xd, xs)
 }
 
 // checkPowerRowsSeries checks the rows of S^k X for several k from one
-// sequence of products: bitwise those of k products of E_R for each k
+// sequence of products, for features wider than twice the 5 rows: bitwise
+// those of k products of E_R for each k
 // alone (PowerRows before it shared the sequence), and those of the dense
 // powers.
 func checkPowerRowsSeries(t *testing.T, a *Adjacency, s, xd *mat.Dense, xs *loaders.Sparse) {
@@ -143,7 +147,10 @@ func checkPowerRowsSeries(t *testing.T, a *Adjacency, s, xd *mat.Dense, xs *load
 			require.NoError(t, err)
 			p, err := powerBlock(ctx, a, e, k, nil)
 			require.NoError(t, err)
-			require.Equal(t, f.TMul(p).RawMatrix().Data, got[j].RawMatrix().Data, "%s K=%d", name, k)
+			if blockRoute(a, f, rows) {
+				require.Equal(t, f.TMul(p).RawMatrix().Data, got[j].RawMatrix().Data, "%s K=%d", name, k)
+			}
+			require.True(t, mat.EqualApprox(f.TMul(p), got[j], tol), "%s K=%d", name, k)
 			want := mat.DenseCopyOf(xd)
 			for i := 0; i < k; i++ {
 				want.Mul(s, mat.DenseCopyOf(want))
@@ -229,10 +236,32 @@ func TestPPRErrors(t *testing.T) {
 func TestPowerRowsMoreRowsThanFeatures(t *testing.T) {
 	ctx := context.Background()
 	g := testGraph(t, 25, 2)
-	xs, xd := testFeatures(25, 3, 7)
+	xs, _ := testFeatures(25, 3, 7)
+	a := GCN(g)
+	rows := []int{0, 7, 3, 24, 7, 12}
+	checkPowerRowsOfX(t, g, 3, rows)
+	// Wider than the graph kernels' unrolled rows (16 columns), on unit
+	// weights (the product through the prescaled rows) and on weights.
+	wide := make([]int, 40)
+	for k := range wide {
+		wide[k] = (7 * k) % 25
+	}
+	checkPowerRowsOfX(t, g, 21, wide)
+	checkPowerRowsOfX(t, unitWeights(t, g), 21, wide)
+	_, err := PowerRowsSeries(ctx, a, Features{Sparse: xs}, []int{1}, []int{0, 1, 2, 25})
+	require.Error(t, err, "a row outside the graph")
+}
+
+// checkPowerRowsOfX checks PowerRowsSeries on more rows than features
+// (products of X: d features of testFeatures on g) against dense powers of
+// S̃, the products of E_R, and bitwise against Power and PowerRows.
+func checkPowerRowsOfX(t *testing.T, g *graph.CSR, d int, rows []int) {
+	t.Helper()
+	ctx := context.Background()
+	n := g.Nodes()
+	xs, xd := testFeatures(n, d, 7)
 	a := GCN(g)
 	s := denseAdjacency(g, 1)
-	rows := []int{0, 7, 3, 24, 7, 12}
 	ks := []int{2, 0, 3, 1}
 	for name, f := range map[string]Features{"dense": {Dense: xd}, "sparse": {Sparse: xs}} {
 		got, err := PowerRowsSeries(ctx, a, f, ks, rows)
@@ -242,7 +271,7 @@ func TestPowerRowsMoreRowsThanFeatures(t *testing.T) {
 			for i := 0; i < k; i++ {
 				want.Mul(s, mat.DenseCopyOf(want))
 			}
-			e, err := unitColumns(25, rows)
+			e, err := unitColumns(n, rows)
 			require.NoError(t, err)
 			p, err := powerBlock(ctx, a, e, k, nil)
 			require.NoError(t, err)
@@ -257,13 +286,87 @@ func TestPowerRowsMoreRowsThanFeatures(t *testing.T) {
 			pw, err := Power(ctx, a, f, k)
 			require.NoError(t, err)
 			for r, i := range rows {
-				require.Equal(t, pw.RawRowView(i), got[j].RawRowView(r), "%s K=%d row %d: Power's", name, k, i)
+				if blockRoute(a, f, rows) {
+					require.Equal(t, pw.RawRowView(i), got[j].RawRowView(r), "%s K=%d row %d: Power's", name, k, i)
+				}
+				require.InDeltaSlice(t, pw.RawRowView(i), got[j].RawRowView(r), tol, "%s K=%d row %d: Power's", name, k, i)
 			}
 			one, err := PowerRows(ctx, a, f, k, rows)
 			require.NoError(t, err)
 			require.Equal(t, got[j].RawMatrix().Data, one.RawMatrix().Data, "%s K=%d: PowerRows alone", name, k)
 		}
 	}
-	_, err := PowerRowsSeries(ctx, a, Features{Sparse: xs}, []int{1}, []int{0, 1, 2, 25})
-	require.Error(t, err, "a row outside the graph")
+}
+
+// unitWeights returns g with every edge weight 1.
+func unitWeights(t *testing.T, g *graph.CSR) *graph.CSR {
+	t.Helper()
+	var edges []graph.Edge
+	for u := 0; u < g.Nodes(); u++ {
+		cols, _ := g.Row(u)
+		for _, v := range cols {
+			if int(v) > u {
+				edges = append(edges, graph.Edge{U: u, V: int(v), W: 1})
+			}
+		}
+	}
+	h, err := graph.FromEdges(g.Nodes(), edges, graph.Options{})
+	require.NoError(t, err)
+	return h
+}
+
+// blockRoute reports whether PowerRowsSeries takes the rows of f from
+// block products (bitwise those of Power or of the products of E_R), not
+// from the walks of powerRowsSparse.
+func blockRoute(a *Adjacency, f Features, rows []int) bool {
+	return f.Sparse == nil || !sparseRowsCheaper(a, f.Sparse, len(rows))
+}
+
+// TestPowerRowsSparseWalk: the rows of S^k X from the walks of
+// powerRowsSparse (any sparse X) match the dense powers of S_σ (GCN's and,
+// with an isolated node and no self loops, the symmetric one; weighted and
+// unit weights), the k = 0 rows are X's bitwise, and each k's rows are
+// bitwise the same asked alone, in a series, and on one worker or four.
+func TestPowerRowsSparseWalk(t *testing.T) {
+	ctx := context.Background()
+	g := testGraph(t, 40, 3)
+	xs, xd := testFeatures(40, 9, 5)
+	rows := []int{0, 39, 7, 3, 7, 21}
+	ks := []int{3, 0, 1, 2}
+	for name, a := range map[string]*Adjacency{"gcn": GCN(g), "symmetric": Symmetric(g), "unit": GCN(unitWeights(t, g))} {
+		s := denseAdjacency(a.Graph(), a.Loop())
+		got, err := powerRowsSparse(ctx, a, xs, ks, rows)
+		require.NoError(t, err)
+		for j, k := range ks {
+			want := mat.DenseCopyOf(xd)
+			for i := 0; i < k; i++ {
+				want.Mul(s, mat.DenseCopyOf(want))
+			}
+			for r, i := range rows {
+				require.InDeltaSlice(t, want.RawRowView(i), got[j].RawRowView(r), tol, "%s K=%d row %d", name, k, i)
+				if k == 0 {
+					require.Equal(t, xd.RawRowView(i), got[j].RawRowView(r), "%s: X's row %d", name, i)
+				}
+			}
+			one, err := powerRowsSparse(ctx, a, xs, []int{k}, rows)
+			require.NoError(t, err)
+			require.Equal(t, got[j].RawMatrix().Data, one[0].RawMatrix().Data, "%s K=%d alone", name, k)
+		}
+		for _, workers := range []int{1, 4} {
+			prev := parallel.Current()
+			require.NoError(t, parallel.Configure(parallel.Config{Workers: workers}))
+			again, err := powerRowsSparse(ctx, a, xs, ks, rows)
+			require.NoError(t, parallel.Configure(prev))
+			require.NoError(t, err)
+			for j := range ks {
+				require.Equal(t, got[j].RawMatrix().Data, again[j].RawMatrix().Data, "%s: %d workers", name, workers)
+			}
+		}
+	}
+	_, err := powerRowsSparse(ctx, GCN(g), xs, ks, []int{0, 40})
+	require.ErrorContains(t, err, "outside")
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	_, err = powerRowsSparse(cctx, GCN(g), xs, ks, rows)
+	require.ErrorIs(t, err, context.Canceled)
 }
