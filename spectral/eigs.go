@@ -195,17 +195,31 @@ func (r *Result) MaxResidual() float64 {
 // An entry m[i] ≤ 0 counts as 1.
 func (r *Result) Orthogonality(m []float64) float64 {
 	n, k := r.Vectors.Dims()
+	// One pass over the rows, each entry of the Gram matrix summed over
+	// the rows in ascending order.
+	g := make([]float64, k*k)
+	for i := 0; i < n; i++ {
+		v := r.Vectors.RawRowView(i)
+		w := 1.0
+		scaled := m != nil && m[i] > 0
+		if scaled {
+			w = m[i]
+		}
+		for a, va := range v {
+			row := g[a*k : (a+1)*k]
+			for b := a; b < k; b++ {
+				x := va * v[b]
+				if scaled {
+					x *= w
+				}
+				row[b] += x
+			}
+		}
+	}
 	var worst float64
 	for a := 0; a < k; a++ {
 		for b := a; b < k; b++ {
-			var s float64
-			for i := 0; i < n; i++ {
-				x := r.Vectors.At(i, a) * r.Vectors.At(i, b)
-				if m != nil && m[i] > 0 {
-					x *= m[i]
-				}
-				s += x
-			}
+			s := g[a*k+b]
 			if a == b {
 				s--
 			}
