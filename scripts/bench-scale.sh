@@ -244,6 +244,48 @@ EOF
 	done
 done
 
+# big_peers NAME PREFIX ALPHA: the peers of BIG_PEERS on the big graph's text
+# (a folder of links to PREFIX.edges.txt, .labels.txt, .split.txt), each
+# under `watched` until it ends or the watchdog stops it; the row records
+# the peak RSS, the time and the last phase the peer announced on stderr.
+big_peers() {
+	local name=$1 prefix=$2 alpha=$3 dir="$2-peer" peer load
+	mkdir -p "$dir"
+	ln -sf "$prefix.edges.txt" "$dir/edges.txt"
+	ln -sf "$prefix.labels.txt" "$dir/labels.txt"
+	ln -sf "$prefix.split.txt" "$dir/split_planetoid.txt"
+	for peer in $BIG_PEERS; do
+		echo "$name: $peer until it ends or fails" >&2
+		load=$(cut -d' ' -f1 /proc/loadavg)
+		case $peer in
+		scipy) watched "$PY" -W ignore "$PEER" "$dir" "$alpha" || true ;;
+		scipy-stream) watched "$PY" -W ignore "$PEER" "$dir" "$alpha" --stream || true ;;
+		pyg) watched "$PY" -W ignore scripts/peers/lp_scale_pyg.py "$dir" "$alpha" --layers 26 --adj edge_index \
+			--threads "$PYG_THREADS" || true ;;
+		esac
+		"$PY" - "$name" "$peer" "$SCALE_DIR" "$load" >> "$RES" <<'EOF'
+import json, os, sys
+name, who, d, load = sys.argv[1:]
+row = {"size": name, "who": "big-" + who, "load1": float(load)}
+rss, secs, cpu = open(f"{d}/rss.txt").read().strip().splitlines()[-1].split()
+row.update(rss_mb=int(rss) // 1024, seconds=float(secs), cpu=sum(map(float, cpu.split("+"))))
+err = [l for l in open(f"{d}/err.txt").read().splitlines() if l.strip()]
+phases = [l for l in err if l.startswith("lp_scale")]  # lp_scale.py and lp_scale_pyg.py announce their phases
+row["last_phase"] = phases[-1] if phases else (err[-1] if err else "")
+if os.path.exists(f"{d}/killed"):
+    row["failed"] = "killed by the watchdog: " + open(f"{d}/killed").read().strip()
+else:
+    lines = open(f"{d}/out.json").read().strip().splitlines()
+    if lines and lines[-1].startswith("{"):
+        o = json.loads(lines[-1])
+        row.update(load=o.get("load"), fit=o.get("solve"), acc=o.get("acc"))
+    else:
+        row["failed"] = err[-1] if err else "no output"
+print(json.dumps(row))
+EOF
+	done
+}
+
 for spec in $BIG; do
 	IFS=: read -r name nodes classes alpha degree <<< "$spec"
 	prefix="$SCALE_DIR/sbm-$name"
@@ -256,7 +298,7 @@ for spec in $BIG; do
 		read -r rss secs cpu < <(tail -1 "$SCALE_DIR/rss.txt") # a killed run has time's note first
 		echo "{\"size\": \"$name\", \"who\": \"generate-gsg\", \"rss_mb\": $((rss / 1024)), \"seconds\": $secs, \"cpu\": $(awk "BEGIN {print $cpu}"), \"load1\": $load}" >> "$RES"
 	fi
-	if [ "${BIG_TEXT:-0}" = 1 ] && [ ! -f "$prefix-text.gsg" ]; then
+	if { [ "${BIG_TEXT:-0}" = 1 ] || [ -n "${BIG_PEERS:-}" ]; } && [ ! -f "$prefix-text.gsg" ]; then
 		echo "generating $name as text, converting" >&2
 		watched "$BIN" "${gen[@]}" --format txt --out "$prefix"
 		read -r rss secs cpu < <(tail -1 "$SCALE_DIR/rss.txt") # a killed run has time's note first
@@ -264,6 +306,9 @@ for spec in $BIG; do
 		watched "$BIN" convert "$prefix.edges.txt" "$prefix-text.gsg" --spin 0 --json
 		read -r rss secs cpu < <(tail -1 "$SCALE_DIR/rss.txt") # a killed run has time's note first
 		echo "{\"size\": \"$name\", \"who\": \"convert\", \"rss_mb\": $((rss / 1024)), \"seconds\": $secs, \"cpu\": $(awk "BEGIN {print $cpu}")}" >> "$RES"
+	fi
+	if [ -n "${BIG_PEERS:-}" ]; then
+		big_peers "$name" "$prefix" "$alpha"
 	fi
 	for r in $(seq "$ROUNDS"); do
 		for cache in ${BIG_CACHES:-disk cache}; do
@@ -328,6 +373,13 @@ for size in dict.fromkeys(r["size"] for r in rows if r["who"] in ("gssl-big", "g
         load += "".join(f"; RSS {r['anon_mb']/1024:.2f} GB private + {r['file_mb']/1024:.2f} GB file pages" for r in g[:1] if "anon_mb" in r)
         print(f"| {size} edges | labelprop --float32 from {cache}: load {med([r['load'] for r in g]):.1f} s, fit {med([r['fit'] for r in g]):.1f} s ({g[0]['iterations']} it.){load} "
               f"| {med([r['seconds'] for r in g]):.0f} s ({med([r.get('cpu', float('nan')) for r in g]):.0f} s) | {med([r['rss_mb'] for r in g])/1024:.2f} GB | {g[0]['acc']:.4f} | {peer} |")
+    labels = {"big-scipy": "SciPy, `lp_scale.py`", "big-scipy-stream": "SciPy, `lp_scale.py --stream` (int32 blocks, float32 CSR)",
+              "big-pyg": "PyG, `lp_scale_pyg.py --adj edge_index`"}
+    for r in rows:
+        if r["size"] == size and r["who"] in labels:
+            what = r.get("failed", f"accuracy {r.get('acc')}")
+            print(f"| {size} edges | {labels[r['who']]}, load average {r['load1']:g} before | {r['seconds']:.0f} s ({r['cpu']:.0f} s) "
+                  f"| {r['rss_mb']/1024:.2f} GB | | {what}; last phase: {r['last_phase']} |")
 EOF
 	cat "$SCALE_DIR/big.md"
 fi

@@ -45,9 +45,22 @@ def peak_mb():
     return float("nan")
 
 
+T0 = time.perf_counter()
+
+
+def phase(what):
+    """Announces a phase of the load on stderr, so that a run stopped from outside says where it was."""
+    print(f"lp_scale_pyg.py: {time.perf_counter() - T0:.1f} s: {what}", file=sys.stderr, flush=True)
+
+
 def load(d, adj):
     import torch
-    e = np.fromstring(open(d + "/edges.txt").read(), dtype=np.int64, sep=" ").reshape(-1, 2)
+    phase("reading the edge list into a string")
+    s = open(d + "/edges.txt").read()
+    phase("parsing it into int64 pairs")
+    e = np.fromstring(s, dtype=np.int64, sep=" ").reshape(-1, 2)
+    del s
+    phase(f"{len(e)} edges read; COO -> CSR, W + W^T")
     lab = np.fromstring(open(d + "/labels.txt").read(), dtype=np.int64, sep="\n")
     n = len(lab)
     if len(e) and (e.min() < 0 or e.max() >= n):
@@ -56,6 +69,7 @@ def load(d, adj):
     del e
     W = (W + W.T).tocsr()
     W.sort_indices()
+    phase(f"CSR with {W.nnz} stored entries; the adjacency as torch tensors ({adj})")
     col = torch.from_numpy(W.indices.astype(np.int64))
     if adj == "csr":
         g = torch.sparse_csr_tensor(torch.from_numpy(W.indptr.astype(np.int64)), col,
