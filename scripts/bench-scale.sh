@@ -45,12 +45,17 @@
 # from the page cache (dd iflag=nocache: read from disk), then with them
 # read in first (from cache); BIG_CACHES="cache" runs the second alone. Every run has a watchdog that kills it when
 # MemAvailable falls under 2 GB (WATCH_KB), so that other work on the
-# machine is not OOM-killed; a killed run is recorded as such. The peer is
-# not run at these sizes: its script reads the edge list into a string and
-# an int64 array before anything else, so it needs at least the text's
-# bytes plus 16 bytes an edge, which the table states against the RAM.
-# With BIG_TEXT=1 the edge list is also generated as text and converted
-# by `gssl convert` (time and peak RSS recorded).
+# machine is not OOM-killed; a killed run is recorded as such. The peers'
+# scripts read the edge list into a string and an int64 array before
+# anything else, so they need at least the text's bytes plus 16 bytes an
+# edge, which the table states against the RAM. With BIG_TEXT=1 the edge
+# list is also generated as text and converted by `gssl convert` (time and
+# peak RSS recorded). BIG_PEERS (e.g. "scipy scipy-stream pyg") runs those
+# peers on that text (BIG_TEXT implied) until they end or the watchdog stops
+# them: scipy is lp_scale.py, scipy-stream the same with --stream (the edges
+# parsed in blocks into int32, a float32 CSR), pyg lp_scale_pyg.py with
+# edge_index; each row has the peak RSS, the time and the last phase the
+# peer announced.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${1:-3}
