@@ -46,6 +46,16 @@ type Case[X, Q any] struct {
 	// Columns is the number of columns of a classifier's scores or a
 	// transformer's rows (0: not checked).
 	Columns int
+	// Output states what a classifier's Predict returns: Probabilities
+	// (every row a distribution) or DecisionValues. A classifier's case
+	// must state it, and it must agree with the model's documentation of
+	// Predict (which promises "class probabilities" or does not). Other
+	// roles leave it Unstated.
+	Output Output
+	// SumTol is how far from 1 a row of probabilities may sum (0:
+	// DefaultSumTol); a model that stores its probabilities in float32
+	// states its float32 rounding.
+	SumTol float64
 }
 
 // T is what Check needs of a test: *testing.T through Wrap, or a recorder
@@ -109,6 +119,7 @@ func CheckT[X, Q any](t T, c Case[X, Q], newProcess bool) {
 		if fitted == nil {
 			return
 		}
+		t.Run("probabilities", func(t T) { checkProbabilities(t, c, r, fitted) })
 		t.Run("deterministic", func(t T) { checkDeterministic(t, c, r, fitted) })
 		t.Run("clone", func(t T) { checkClone(t, c, r, fitted) })
 		t.Run("save and load", func(t T) { checkSave(t, c, r, fitted, newProcess) })

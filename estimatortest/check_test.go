@@ -144,7 +144,59 @@ func centroidCase(broken string) Case[*mat.Dense, *mat.Dense] {
 		Query:     mat.NewDense(3, 2, []float64{0, 0, 5, 5, 2, 2}),
 		QueryRows: 3,
 		Columns:   2,
+		Output:    DecisionValues,
 	}
+}
+
+// Centroid names centroid exported, so that a struct embedding it promotes
+// its hyperparameters (Shrink, Bias) as a model's are.
+type Centroid = centroid
+
+// softmaxCentroid is centroid with probabilities: the softmax of its
+// scores. Its broken variants perturb them.
+type softmaxCentroid struct{ Centroid }
+
+func (m *softmaxCentroid) Clone() *softmaxCentroid { return &softmaxCentroid{*m.Centroid.Clone()} }
+
+// Predict returns the class probabilities of the rows of x, the softmax of
+// the nearest-mean scores; broken "unnormalised" scales the first row
+// (it sums to 1.5), "negative" flips the sign of its first entry.
+func (m *softmaxCentroid) Predict(ctx context.Context, x *mat.Dense) (*mat.Dense, error) {
+	s, err := m.Centroid.Predict(ctx, x)
+	if err != nil {
+		return nil, err
+	}
+	r, c := s.Dims()
+	for i := 0; i < r; i++ {
+		row := s.RawRowView(i)
+		top, sum := row[0], 0.0
+		for _, v := range row {
+			top = max(top, v)
+		}
+		for k, v := range row {
+			row[k] = math.Exp(v - top)
+			sum += row[k]
+		}
+		for k := range row {
+			row[k] /= sum
+		}
+	}
+	switch {
+	case m.broken == "unnormalised" && r > 0:
+		for k := 0; k < c; k++ {
+			s.Set(0, k, 1.5*s.At(0, k))
+		}
+	case m.broken == "negative" && r > 0:
+		s.Set(0, 0, -s.At(0, 0))
+	}
+	return s, nil
+}
+
+func softmaxCase(broken string) Case[*mat.Dense, *mat.Dense] {
+	c := centroidCase(broken)
+	c.New = func() estimator.Estimator { return &softmaxCentroid{centroid{Shrink: 0.1, Bias: 2, broken: broken}} }
+	c.Output = Probabilities
+	return c
 }
 
 // recorder is a T that records failures instead of failing the test.
@@ -206,9 +258,52 @@ func TestCheckFailsBrokenModels(t *testing.T) {
 			t.Errorf("a model broken by %q: Check's failures do not say %q:\n%s", broken, want, strings.Join(errs, "\n"))
 		}
 	}
+	if errs := record(t, softmaxCase("")); len(errs) > 0 {
+		t.Errorf("a correct model of probabilities fails Check:\n%s", strings.Join(errs, "\n"))
+	}
 	c := centroidCase("")
 	c.Invalid["Shrink"] = func() estimator.Estimator { return &centroid{Shrink: 0.5} }
 	if errs := record(t, c); !strings.Contains(strings.Join(errs, "\n"), "accepts the invalid Shrink") {
 		t.Errorf("a valid model listed as invalid passes: %v", errs)
+	}
+}
+
+// TestCheckFailsBadProbabilities: a model of probabilities whose rows are
+// perturbed fails, with the row named; so do cases whose Output is unset
+// or disagrees with the model's documentation of Predict.
+func TestCheckFailsBadProbabilities(t *testing.T) {
+	for broken, want := range map[string]string{
+		"unnormalised": "predicting the query: the probabilities are not distributions: row 0 sums to 1.5, not 1",
+		"negative":     "predicting the query: the probabilities are not distributions: row 0 has -",
+	} {
+		errs := strings.Join(record(t, softmaxCase(broken)), "\n")
+		if !strings.Contains(errs, want) {
+			t.Errorf("probabilities broken by %q: Check's failures do not say %q:\n%s", broken, want, errs)
+		}
+	}
+	for _, c := range []struct {
+		name   string
+		c      Case[*mat.Dense, *mat.Dense]
+		output Output
+		want   string
+	}{
+		{"unstated", softmaxCase(""), Unstated, "does not state Output"},
+		{"probabilities as decision values", softmaxCase(""), DecisionValues, `*estimatortest.softmaxCentroid's Predict says "class probabilities"`},
+		{"decision values as probabilities", centroidCase(""), Probabilities, `*estimatortest.centroid's Predict does not say "class probabilities"`},
+		{"a promoted Predict", centroidCase(""), Probabilities, `*estimatortest.savedCentroid's Predict does not say`},
+	} {
+		c.c.Output = c.output
+		if c.name == "a promoted Predict" {
+			c.c.New = func() estimator.Estimator { return &savedCentroid{centroid{Shrink: 0.1, Bias: 2}} }
+		}
+		errs := strings.Join(record(t, c.c), "\n")
+		if !strings.Contains(errs, c.want) {
+			t.Errorf("%s: Check's failures do not say %q:\n%s", c.name, c.want, errs)
+		}
+	}
+	c := centroidCase("")
+	c.Output = Probabilities
+	if errs := strings.Join(record(t, c), "\n"); !strings.Contains(errs, "not distributions") {
+		t.Errorf("scores −distance² checked as probabilities pass:\n%s", errs)
 	}
 }

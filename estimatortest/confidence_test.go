@@ -47,6 +47,6 @@ func TestConfidenceContract(t *testing.T) {
 			"Alpha":   func() estimator.Estimator { return &confidence.Classifier{Base: &labelprop.Spreading{}, Alpha: -0.1} },
 		},
 		X: estimator.Nodes{Graph: g}, Labels: labels, Query: estimator.NodeQuery{New: nn},
-		QueryRows: 2, FittedRows: 40, Columns: 2,
+		QueryRows: 2, FittedRows: 40, Columns: 2, Output: estimatortest.Probabilities,
 	})
 }

@@ -96,6 +96,7 @@ func TestGraphModels(t *testing.T) {
 				"C": func() estimator.Estimator { return &graphkernels.WLClassifier{C: -1} },
 			},
 			X: train, Labels: labels, Query: test, QueryRows: 3, FittedRows: 12, Columns: 3,
+			Output: estimatortest.DecisionValues,
 		},
 	}
 	for _, c := range cases {

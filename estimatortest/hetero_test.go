@@ -56,7 +56,7 @@ func TestHeteroModels(t *testing.T) {
 			"Hidden":  func() estimator.Estimator { return &mlp.Classifier{Hidden: -1} },
 			"Dropout": func() estimator.Estimator { return &mlp.Classifier{Dropout: 1} },
 		},
-		X: x, Labels: labels, Query: q, QueryRows: 7, Columns: 3,
+		X: x, Labels: labels, Query: q, QueryRows: 7, Columns: 3, Output: estimatortest.Probabilities,
 	})
 	nodes, nl := heteroNodes(t, 60)
 	type nodeCase = estimatortest.Case[estimator.Nodes, estimator.NodeQuery]
@@ -68,7 +68,7 @@ func TestHeteroModels(t *testing.T) {
 		Invalid: map[string]func() estimator.Estimator{
 			"Rank": func() estimator.Estimator { return &nodeclass.ChannelMLP{Rank: -1} },
 		},
-		X: nodes, Labels: nl, FittedRows: 60, Columns: 3,
+		X: nodes, Labels: nl, FittedRows: 60, Columns: 3, Output: estimatortest.Probabilities,
 	})
 	estimatortest.Check(t, nodeCase{
 		Name: "linbp.Propagation",
@@ -76,6 +76,6 @@ func TestHeteroModels(t *testing.T) {
 		Invalid: map[string]func() estimator.Estimator{
 			"Alpha": func() estimator.Estimator { return &linbp.Propagation{Alpha: 1.5} },
 		},
-		X: nodes, Labels: nl, FittedRows: 60, Columns: 3,
+		X: nodes, Labels: nl, FittedRows: 60, Columns: 3, Output: estimatortest.Probabilities,
 	})
 }

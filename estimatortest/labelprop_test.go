@@ -49,7 +49,7 @@ func TestLabelpropContract(t *testing.T) {
 			"IsolatedSeeds": func() estimator.Estimator { return &labelprop.Spreading{IsolatedSeeds: 7} },
 			"Ordering":      func() estimator.Estimator { return &labelprop.Spreading{Ordering: 7} },
 		},
-		X: x, Labels: labels, Query: q, QueryRows: 2, FittedRows: 12, Columns: 2,
+		X: x, Labels: labels, Query: q, QueryRows: 2, FittedRows: 12, Columns: 2, Output: estimatortest.Probabilities,
 	})
 	estimatortest.Check(t, estimatortest.Case[estimator.Nodes, estimator.NodeQuery]{
 		Name: labelprop.HarmonicKind,
@@ -62,6 +62,6 @@ func TestLabelpropContract(t *testing.T) {
 			"IsolatedSeeds":  func() estimator.Estimator { return &labelprop.Harmonic{IsolatedSeeds: 7} },
 			"Ordering":       func() estimator.Estimator { return &labelprop.Harmonic{Ordering: 7} },
 		},
-		X: x, Labels: labels, Query: q, QueryRows: 2, FittedRows: 12, Columns: 2,
+		X: x, Labels: labels, Query: q, QueryRows: 2, FittedRows: 12, Columns: 2, Output: estimatortest.Probabilities,
 	})
 }

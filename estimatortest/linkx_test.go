@@ -24,7 +24,7 @@ func TestLINKX(t *testing.T) {
 			"LearningRate": func() estimator.Estimator { return &nodeclass.LINKX{LearningRate: -1} },
 			"HoldOut":      func() estimator.Estimator { return &nodeclass.LINKX{HoldOut: 1} },
 		},
-		X: nodes, Labels: nl, FittedRows: 60, Columns: 3,
+		X: nodes, Labels: nl, FittedRows: 60, Columns: 3, Output: estimatortest.Probabilities,
 		Query: estimator.NodeQuery{New: newNodes(), Features: blockFeatures([]int{0, 1, 2}, 3).Grow(0, 1)}, QueryRows: 3,
 	})
 }

@@ -87,7 +87,7 @@ func TestLogreg(t *testing.T) {
 			"GradTol": func() estimator.Estimator { return &logreg.Classifier{GradTol: -1} },
 		},
 		X: x, Labels: labels,
-		Query: mat.DenseCopyOf(x.Slice(0, 7, 0, 3)), QueryRows: 7, Columns: 3,
+		Query: mat.DenseCopyOf(x.Slice(0, 7, 0, 3)), QueryRows: 7, Columns: 3, Output: estimatortest.Probabilities,
 	})
 }
 
@@ -171,7 +171,7 @@ func TestNodeclassModels(t *testing.T) {
 			"Classes":       func() estimator.Estimator { return &nodeclass.SGC{Classes: -1} },
 			"MaxIter":       func() estimator.Estimator { return &nodeclass.SGC{MaxIter: -1} },
 		},
-		Query: q, QueryRows: 3, FittedRows: 40, Columns: 2,
+		Query: q, QueryRows: 3, FittedRows: 40, Columns: 2, Output: estimatortest.Probabilities,
 	}, {
 		Name: "nodeclass.APPNP",
 		New:  func() estimator.Estimator { return &nodeclass.APPNP{Alpha: 0.8, Propagation: tight} },
@@ -180,7 +180,7 @@ func TestNodeclassModels(t *testing.T) {
 			"Propagation": func() estimator.Estimator { return &nodeclass.APPNP{Propagation: propagate.Settings{Tol: 2}} },
 			"L2":          func() estimator.Estimator { return &nodeclass.APPNP{L2: nan()} },
 		},
-		Query: q, QueryRows: 3, FittedRows: 40, Columns: 2,
+		Query: q, QueryRows: 3, FittedRows: 40, Columns: 2, Output: estimatortest.Probabilities,
 	}, {
 		Name: "nodeclass.CorrectSmooth",
 		New:  func() estimator.Estimator { return &nodeclass.CorrectSmooth{Propagation: tight} },
@@ -190,7 +190,7 @@ func TestNodeclassModels(t *testing.T) {
 			"Scale":        func() estimator.Estimator { return &nodeclass.CorrectSmooth{Scale: -1} },
 			"Base":         func() estimator.Estimator { return &nodeclass.CorrectSmooth{Base: &nodeclass.SGC{K: -1}} },
 		},
-		Query: q, QueryRows: 3, FittedRows: 40, Columns: 2,
+		Query: q, QueryRows: 3, FittedRows: 40, Columns: 2, Output: estimatortest.Probabilities,
 	}, {
 		Name: "nodeclass.Spreading",
 		New:  func() estimator.Estimator { return &nodeclass.Spreading{Alpha: 0.8} },
@@ -198,7 +198,7 @@ func TestNodeclassModels(t *testing.T) {
 			"Alpha":   func() estimator.Estimator { return &nodeclass.Spreading{Alpha: 1} },
 			"Classes": func() estimator.Estimator { return &nodeclass.Spreading{Classes: -2} },
 		},
-		FittedRows: 40, Columns: 2,
+		FittedRows: 40, Columns: 2, Output: estimatortest.Probabilities,
 	}, {
 		Name: "nodeclass.STKR",
 		New:  func() estimator.Estimator { return &nodeclass.STKR{Eta: 0.9, Beta: 0.1, FeatureWeight: 0.5} },
@@ -208,7 +208,7 @@ func TestNodeclassModels(t *testing.T) {
 			"FeatureWeight": func() estimator.Estimator { return &nodeclass.STKR{FeatureWeight: nan()} },
 			"Classes":       func() estimator.Estimator { return &nodeclass.STKR{Classes: -1} },
 		},
-		FittedRows: 40, Columns: 2,
+		FittedRows: 40, Columns: 2, Output: estimatortest.Probabilities,
 	}}
 	for _, c := range cases {
 		c.X, c.Labels = x, labels
@@ -246,7 +246,7 @@ func TestSTKRModels(t *testing.T) {
 		New:     func() estimator.Estimator { return &stkr.Classifier{Regressor: base} },
 		Invalid: ci,
 		X:       x, Labels: labels,
-		Query: q, QueryRows: 3, FittedRows: 40, Columns: 2,
+		Query: q, QueryRows: 3, FittedRows: 40, Columns: 2, Output: estimatortest.DecisionValues,
 	})
 	estimatortest.Check(t, nodeCase{
 		Name:    "stkr.Regressor",
@@ -269,6 +269,6 @@ func TestDiffusion(t *testing.T) {
 			"Classes": func() estimator.Estimator { return &diffusion.HeatClassifier{Classes: -1} },
 		},
 		X: estimator.Nodes{Graph: g}, Labels: labels,
-		Query: estimator.NodeQuery{New: newNodes()}, QueryRows: 3, FittedRows: 40, Columns: 2,
+		Query: estimator.NodeQuery{New: newNodes()}, QueryRows: 3, FittedRows: 40, Columns: 2, Output: estimatortest.DecisionValues,
 	})
 }

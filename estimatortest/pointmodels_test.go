@@ -123,7 +123,7 @@ func TestPointModels(t *testing.T) {
 				"Model":   func() estimator.Estimator { return &krr.Classifier{} },
 				"Classes": func() estimator.Estimator { return &krr.Classifier{Model: falkon(), Classes: -1} },
 			},
-			X: x, Labels: labels, Query: q, QueryRows: 7, Columns: 3,
+			X: x, Labels: labels, Query: q, QueryRows: 7, Columns: 3, Output: estimatortest.DecisionValues,
 		},
 		{
 			Name: svm.PointSVCKind,
@@ -132,7 +132,7 @@ func TestPointModels(t *testing.T) {
 				"C":      func() estimator.Estimator { return &svm.PointSVC{Kernel: g, C: -1} },
 				"Kernel": func() estimator.Estimator { return &svm.PointSVC{} },
 			},
-			X: x, Labels: labels, Query: q, QueryRows: 7, Columns: 3,
+			X: x, Labels: labels, Query: q, QueryRows: 7, Columns: 3, Output: estimatortest.DecisionValues,
 		},
 	}
 	for _, c := range cases {
@@ -167,7 +167,7 @@ func TestPrecomputedKernelModels(t *testing.T) {
 			"C":   func() estimator.Estimator { return &svm.SVC{C: -1} },
 			"Tol": func() estimator.Estimator { return &svm.SVC{Settings: svm.Settings{Tol: -1}} },
 		},
-		X: sym, Labels: labels, Query: cross, QueryRows: 7, Columns: 3,
+		X: sym, Labels: labels, Query: cross, QueryRows: 7, Columns: 3, Output: estimatortest.DecisionValues,
 	})
 	estimatortest.Check(t, estimatortest.Case[mat.Symmetric, mat.Matrix]{
 		Name: svm.KernelRidgeKind,
@@ -175,6 +175,6 @@ func TestPrecomputedKernelModels(t *testing.T) {
 		Invalid: map[string]func() estimator.Estimator{
 			"Ridge": func() estimator.Estimator { return &svm.KernelRidge{Ridge: -1} },
 		},
-		X: sym, Labels: labels, Query: cross, QueryRows: 7, Columns: 3,
+		X: sym, Labels: labels, Query: cross, QueryRows: 7, Columns: 3, Output: estimatortest.DecisionValues,
 	})
 }

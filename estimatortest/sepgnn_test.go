@@ -23,7 +23,7 @@ func TestSepGNN(t *testing.T) {
 			"Layers":  func() estimator.Estimator { return &nodeclass.SepGNN{Layers: -1} },
 			"Dropout": func() estimator.Estimator { return &nodeclass.SepGNN{Dropout: 1} },
 		},
-		X: nodes, Labels: nl, FittedRows: 60, Columns: 3,
+		X: nodes, Labels: nl, FittedRows: 60, Columns: 3, Output: estimatortest.Probabilities,
 		Query: estimator.NodeQuery{New: newNodes(), Features: blockFeatures([]int{0, 1, 2}, 3).Grow(0, 1)}, QueryRows: 3,
 	})
 }

@@ -279,7 +279,7 @@ func parseEnum[T fmt.Stringer](field, s string, vals ...T) (T, error) {
 
 // spreadingCodec stores a Spreading (kind SpreadingKind, layout
 // SpreadingVersion): hyperparameters, the scores F, the degrees, the class
-// prior and scales and the labels it was fitted with; not the graph, which
+// prior (a distribution, checked on reading) and scales and the labels it was fitted with; not the graph, which
 // prediction does not need. Progress and WarmStart (which changes the
 // iterations, not the answer) are not stored: a model read keeps its
 // Progress and has no WarmStart. A layout-1 file reads with Float32, Stop,
@@ -467,7 +467,7 @@ func (st *state) read(f *modelfile.File, meta stateMeta) error {
 	if err != nil {
 		return err
 	}
-	prior, err := f.Float64sLen("prior", c)
+	prior, err := f.Distribution("prior", c)
 	if err != nil {
 		return err
 	}

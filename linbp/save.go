@@ -2,7 +2,7 @@ package linbp
 
 import (
 	"fmt"
-	"slices"
+	"math"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -97,14 +97,23 @@ func read(f *modelfile.File, meta propagationMeta, dst *Propagation) error {
 	return nil
 }
 
-// checkBeliefs refuses a row of centred beliefs with no entry above −1/c:
-// its probabilities would divide by 0. A fitted model's rows sum to 0, so
-// their largest entries are ≥ 0.
+// checkBeliefs refuses a row of centred beliefs that does not sum to 0
+// (to modelfile.SumTol relative to the sum of its magnitudes): the beliefs
+// are E + aABĤ with the rows of E and Ĥ summing to 0, and Predict's
+// probabilities 1/c + b are a distribution only then. A row that passes
+// has an entry ≥ 0 > −1/c (a row of negatives sums to minus its
+// magnitude), so its probabilities never divide by 0.
 func checkBeliefs(b *mat.Dense) error {
-	n, c := b.Dims()
+	n, _ := b.Dims()
 	for i := 0; i < n; i++ {
-		if slices.Max(b.RawRowView(i)) <= -1/float64(c) {
-			return fmt.Errorf("the model file's section \"beliefs\": row %d has no entry above −1/%d, so it is not a row of centred beliefs", i, c)
+		row := b.RawRowView(i)
+		sum, mag := 0.0, 0.0
+		for _, v := range row {
+			sum += v
+			mag += math.Abs(v)
+		}
+		if !(math.Abs(sum) <= modelfile.SumTol*max(mag, 1)) {
+			return fmt.Errorf("model file, section \"beliefs\": row %d sums to %.6g, not 0: it is not a row of centred beliefs", i, sum)
 		}
 	}
 	return nil

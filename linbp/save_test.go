@@ -111,27 +111,34 @@ func TestSaveLoad(t *testing.T) {
 }
 
 // TestSaveRefuses: a file of layout 1 (whose Predict returned B) is
-// refused, and so are beliefs whose probabilities are undefined (a row
-// with no entry above −1/c); the model read into is unchanged.
+// refused, and so are beliefs whose rows do not sum to 0 (the last one's
+// probabilities would divide by 0); the error names the row and its sum,
+// and the model read into is unchanged.
 func TestSaveRefuses(t *testing.T) {
 	g, truth := bipartiteish(t, 60)
 	m := &Propagation{}
 	if err := m.Fit(context.Background(), estimator.Nodes{Graph: g}, truth); err != nil {
 		t.Fatal(err)
 	}
-	for what, f := range map[string]*modelfile.File{
-		"layout 1":    resaved(t, m, 1, nil),
-		"not centred": resaved(t, m, PropagationVersion, func(b []float64) { copy(b[3:6], []float64{-1, -1, -1}) }),
-		"row of −1/c": resaved(t, m, PropagationVersion, func(b []float64) { copy(b[:3], []float64{-1. / 3, -1. / 3, -1. / 3}) }),
+	for what, c := range map[string]struct {
+		f    *modelfile.File
+		want string
+	}{
+		"layout 1":    {resaved(t, m, 1, nil), "layout version 1"},
+		"not centred": {resaved(t, m, PropagationVersion, func(b []float64) { copy(b[3:6], []float64{-1, -1, -1}) }), `section "beliefs": row 1 sums to -3, not 0`},
+		"off by 0.25": {resaved(t, m, PropagationVersion, func(b []float64) { b[7] += 0.25 }), `section "beliefs": row 2 sums to 0.25, not 0`},
+		"row of −1/c": {resaved(t, m, PropagationVersion, func(b []float64) { copy(b[:3], []float64{-1. / 3, -1. / 3, -1. / 3}) }), `section "beliefs": row 0 sums to -1, not 0`},
 	} {
 		back := Propagation{Alpha: 0.3}
 		kept := back
-		err := back.ReadModelFile(f)
+		err := back.ReadModelFile(c.f)
 		if err == nil || back != kept {
 			t.Errorf("%s: read (err %v), or the model changed", what, err)
 			continue
 		}
-		t.Logf("%s: %v", what, err)
+		if !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want it to say %q", what, err, c.want)
+		}
 		if what == "layout 1" && !errors.Is(err, modelfile.ErrVersion) {
 			t.Errorf("layout 1: %v, want modelfile.ErrVersion", err)
 		}

@@ -72,6 +72,14 @@
 // it was fitted on). Large arrays (scores, degrees, node ids) go in
 // sections.
 //
+// A table of probabilities (a model's fitted class probabilities, a class
+// prior) is read with Distributions or Distribution, which refuse a row
+// that is not a distribution (an entry negative or not finite, or a sum
+// farther than SumTol = 1e-9 from 1), naming the section, the row and what
+// is wrong: `model file, section "probabilities": row 17 sums to 0.43, not
+// 1`. CheckDistributions is the same check on any table, such as one in the
+// metadata.
+//
 // Section names that start with "data." are reserved for the data set's
 // context that the saving command adds (node ids, class names; package
 // savedmodel); models never use them.

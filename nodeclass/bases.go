@@ -212,9 +212,9 @@ func (m *STKR) Scores() (*mat.Dense, error) {
 	return mat.DenseCopyOf(m.scores), nil
 }
 
-// Predict returns the rows of Scores clipped at zero and normalised to sum
-// 1 (a row without a positive entry: one at its largest entry), for the
-// fitted nodes only.
+// Predict returns the class probabilities of the fitted nodes only: the
+// rows of Scores clipped at zero and normalised to sum 1 (a row without a
+// positive entry: one at its largest entry).
 func (m *STKR) Predict(_ context.Context, q estimator.NodeQuery) (*mat.Dense, error) {
 	s, err := fittedOnly("STKR", m.scores, q)
 	if err != nil {

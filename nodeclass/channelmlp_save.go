@@ -79,7 +79,7 @@ func readChannelMLP(f *modelfile.File, meta channelMeta, dst *ChannelMLP) error 
 	}
 	// Dense compares the section's length with nodes × classes before
 	// using it: nothing is allocated that the file does not hold.
-	prob, err := f.Dense("probabilities", meta.Nodes, meta.Classes)
+	prob, err := f.Distributions("probabilities", meta.Nodes, meta.Classes)
 	if err != nil {
 		return err
 	}

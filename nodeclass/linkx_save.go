@@ -90,7 +90,7 @@ func readLINKX(f *modelfile.File, meta linkxMeta, dst *LINKX) error {
 	if size := (float64(s.n)+float64(s.d)+3*h+float64(s.c)+4)*h + float64(s.c); size > math.MaxInt32*float64(1<<20) || len(flat) != s.size() {
 		return fmt.Errorf("the model file's section parameters has %d values; a network of %d nodes, %d features, %d hidden units and %d classes has %.0f", len(flat), s.n, s.d, s.h, s.c, size)
 	}
-	prob, err := f.Dense("probabilities", s.n, s.c)
+	prob, err := f.Distributions("probabilities", s.n, s.c)
 	if err != nil {
 		return err
 	}

@@ -70,7 +70,8 @@ func parseNormalization(s string) (Normalization, error) {
 // the propagation, the logistic regression's weights W (d×c, row-major;
 // logits P(X̂W) + 1bᵀ on the normalised features X̂) in section "weights",
 // the intercepts b in "intercepts", the fitted nodes' class probabilities
-// (n×c) in "probabilities", the final L-BFGS gradient norm in "residual",
+// (n×c; each row a distribution, checked on reading) in "probabilities",
+// the final L-BFGS gradient norm in "residual",
 // and what Predict needs for new nodes of the fitted graph: the fitted
 // nodes' weighted degrees (n) in "degrees" and the propagated logits in
 // "propagated" (SGC: S̃^j X̂W for j = 0..K−1, K blocks of n×c one after the
@@ -168,7 +169,7 @@ func readLinear(f *modelfile.File, meta linearMeta) (*linear, error) {
 	if err != nil {
 		return nil, err
 	}
-	probs, err := f.Dense("probabilities", n, c)
+	probs, err := f.Distributions("probabilities", n, c)
 	if err != nil {
 		return nil, err
 	}

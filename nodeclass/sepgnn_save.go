@@ -104,7 +104,7 @@ func readSepGNN(f *modelfile.File, meta sepMeta, dst *SepGNN) error {
 	if want, ok := sepSize(s); !ok || len(flat) != want {
 		return fmt.Errorf("the model file's section parameters has %d values; a network of %d features, %d hidden units, %d layers and %d classes has %d", len(flat), s.d, s.h, s.layers, s.c, want)
 	}
-	prob, err := f.Dense("probabilities", n, s.c)
+	prob, err := f.Distributions("probabilities", n, s.c)
 	if err != nil {
 		return err
 	}

@@ -8,5 +8,8 @@
 // kind; the model writes its own sections (ModelFile) and reads them back
 // (ReadModelFile), validating every value as user input: nothing in a file
 // is executed, and a damaged or hostile file is an error naming what is
-// wrong.
+// wrong. Tables of probabilities must be distributions: the nodeclass
+// models' "probabilities", labelprop's "prior", the class prior in an STKR
+// classifier's metadata (modelfile.Distributions and CheckDistributions),
+// and linbp's centred "beliefs" must have rows summing to 0.
 package persist

@@ -562,9 +562,12 @@ func readRegressor(f *modelfile.File, meta regressorMeta, dst *Regressor) error 
 	if meta.Task.Classes != 0 && (meta.Task.Classes != c || len(meta.Task.Prior) != c) {
 		return fmt.Errorf("the model file's task (%d classes, %d prior frequencies) does not match its %d outputs", meta.Task.Classes, len(meta.Task.Prior), c)
 	}
-	for _, q := range meta.Task.Prior {
-		if !(q >= 0 && q <= 1) {
-			return fmt.Errorf("the model file's class prior %v is not a frequency", q)
+	if meta.Task.Classes == 0 && len(meta.Task.Prior) != 0 {
+		return fmt.Errorf("the model file's task has a class prior and no classes")
+	}
+	if meta.Task.Classes != 0 {
+		if err := modelfile.CheckDistributions(meta.Task.Prior, c, modelfile.SumTol); err != nil {
+			return fmt.Errorf("model file: metadata task.prior (the class prior): %w", err)
 		}
 	}
 	pred, err := f.Dense("predictions", n, c)
