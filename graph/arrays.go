@@ -63,110 +63,139 @@ func FromCSRArrays(n int, a CSRArrays) (*CSR, error) {
 		a.Degrees = make([]float64, n)
 	}
 	k0, k1 := rand.Uint64(), rand.Uint64()|1
+	rc := rowChecker{n: n, a: a, given: given, k0: k0, k1: k1}
 	var (
-		mu           sync.Mutex
-		firstBad     = n // lowest row with an error
-		firstErr     error
-		upper, lower uint64
-		selfLoops    int
-		allUnit      = true
-		recordErr    = func(i int, err error) {
-			mu.Lock()
-			if i < firstBad {
-				firstBad, firstErr = i, err
-			}
-			mu.Unlock()
-		}
+		mu       sync.Mutex
+		firstBad = n // lowest row with an error
+		firstErr error
+		total    = rowTally{ones: true}
 	)
-	ku := k0 ^ math.Float64bits(1)*k1 // entryHash's key for weight 1
 	parallel.Balanced(a.Indptr, minCheckWork, func(lo, hi int) {
-		var up, low uint64
-		loops, ones := 0, true
+		var t rowTally
+		var bad int
+		var err error
 		if unit {
-			// The pattern alone: entryHash(k0, k1, i, j, 1) is mix64 of
-			// the position under ku.
-			for i := lo; i < hi; i++ {
-				prev := int32(-1)
-				row := a.Indices[a.Indptr[i]:a.Indptr[i+1]]
-				for k, c := range row {
-					if c <= prev || int(c) >= n {
-						recordErr(i, columnError(i, a.Indptr[i]+k, c, prev, n))
-						return
-					}
-					prev = c
-					switch {
-					case int(c) > i:
-						up += mix64((uint64(i)<<32 | uint64(c)) ^ ku)
-					case int(c) < i:
-						low += mix64((uint64(c)<<32 | uint64(i)) ^ ku)
-					default:
-						loops++
-					}
-				}
-				if err := setDegree(a.Degrees, given, i, float64(len(row))); err != nil {
-					recordErr(i, err)
-					return
-				}
-			}
-			mu.Lock()
-			upper += up
-			lower += low
-			selfLoops += loops
-			mu.Unlock()
-			return
-		}
-		for i := lo; i < hi; i++ {
-			var d float64
-			prev := int32(-1)
-			for p := a.Indptr[i]; p < a.Indptr[i+1]; p++ {
-				c, w := a.Indices[p], 1.0
-				if !unit {
-					w = a.Weights[p]
-				}
-				if c <= prev || int(c) >= n {
-					recordErr(i, columnError(i, p, c, prev, n))
-					return
-				}
-				if math.IsNaN(w) || math.IsInf(w, 0) || w < 0 {
-					recordErr(i, fmt.Errorf("graph: row %d, column %d: weight %v; weights must be finite and ≥ 0", i, c, w))
-					return
-				}
-				prev = c
-				d += w
-				if w != 1 {
-					ones = false
-				}
-				switch {
-				case int(c) > i:
-					up += entryHash(k0, k1, uint32(i), uint32(c), w)
-				case int(c) < i:
-					low += entryHash(k0, k1, uint32(c), uint32(i), w)
-				default:
-					loops++
-				}
-			}
-			if err := setDegree(a.Degrees, given, i, d); err != nil {
-				recordErr(i, err)
-				return
-			}
+			t, bad, err = rc.unitRows(lo, hi)
+		} else {
+			t, bad, err = rc.weightedRows(lo, hi)
 		}
 		mu.Lock()
-		upper += up
-		lower += low
-		selfLoops += loops
-		allUnit = allUnit && ones
-		mu.Unlock()
+		defer mu.Unlock()
+		if err != nil {
+			if bad < firstBad {
+				firstBad, firstErr = bad, err
+			}
+			return
+		}
+		total.add(t)
 	})
 	if firstErr != nil {
 		return nil, firstErr
 	}
-	if upper != lower {
+	if total.upper != total.lower {
 		return nil, fmt.Errorf("graph: the arrays are not symmetric: some entry W_ij has no equal W_ji")
 	}
 	g := &CSR{n: n, indptr: a.Indptr, indices: a.Indices, weights: a.Weights, degree: a.Degrees,
-		selfLoops: selfLoops, unitWeights: unit || allUnit}
+		selfLoops: total.selfLoops, unitWeights: unit || total.ones}
 	g.dropUnitWeights()
 	return g, nil
+}
+
+// rowTally sums what FromCSRArrays learns from a range of rows: the
+// entries' hashes above and below the diagonal, the self loops, and
+// whether every weight is 1.
+type rowTally struct {
+	upper, lower uint64
+	selfLoops    int
+	ones         bool
+}
+
+// add adds the tally of another range of rows to t.
+func (t *rowTally) add(o rowTally) {
+	t.upper += o.upper
+	t.lower += o.lower
+	t.selfLoops += o.selfLoops
+	t.ones = t.ones && o.ones
+}
+
+// rowChecker checks the rows of arrays a on n nodes for FromCSRArrays,
+// hashing entries under the key (k0, k1); it sets the degrees, or checks
+// the given ones.
+type rowChecker struct {
+	n      int
+	a      CSRArrays
+	given  bool
+	k0, k1 uint64
+}
+
+// unitRows checks rows [lo, hi) of unit weights (the pattern alone) and
+// returns their tally, or the row of the first error and the error.
+func (rc *rowChecker) unitRows(lo, hi int) (rowTally, int, error) {
+	n, a, given := rc.n, rc.a, rc.given
+	// entryHash(k0, k1, i, j, 1) is mix64 of the position under ku.
+	ku := rc.k0 ^ math.Float64bits(1)*rc.k1
+	var up, low uint64
+	loops := 0
+	for i := lo; i < hi; i++ {
+		prev := int32(-1)
+		row := a.Indices[a.Indptr[i]:a.Indptr[i+1]]
+		for k, c := range row {
+			if c <= prev || int(c) >= n {
+				return rowTally{}, i, columnError(i, a.Indptr[i]+k, c, prev, n)
+			}
+			prev = c
+			switch {
+			case int(c) > i:
+				up += mix64((uint64(i)<<32 | uint64(c)) ^ ku)
+			case int(c) < i:
+				low += mix64((uint64(c)<<32 | uint64(i)) ^ ku)
+			default:
+				loops++
+			}
+		}
+		if err := setDegree(a.Degrees, given, i, float64(len(row))); err != nil {
+			return rowTally{}, i, err
+		}
+	}
+	return rowTally{upper: up, lower: low, selfLoops: loops, ones: true}, 0, nil
+}
+
+// weightedRows checks rows [lo, hi) with their weights and returns their
+// tally, or the row of the first error and the error.
+func (rc *rowChecker) weightedRows(lo, hi int) (rowTally, int, error) {
+	n, a, given, k0, k1 := rc.n, rc.a, rc.given, rc.k0, rc.k1
+	var up, low uint64
+	loops, ones := 0, true
+	for i := lo; i < hi; i++ {
+		var d float64
+		prev := int32(-1)
+		for p := a.Indptr[i]; p < a.Indptr[i+1]; p++ {
+			c, w := a.Indices[p], a.Weights[p]
+			if c <= prev || int(c) >= n {
+				return rowTally{}, i, columnError(i, p, c, prev, n)
+			}
+			if math.IsNaN(w) || math.IsInf(w, 0) || w < 0 {
+				return rowTally{}, i, fmt.Errorf("graph: row %d, column %d: weight %v; weights must be finite and ≥ 0", i, c, w)
+			}
+			prev = c
+			d += w
+			if w != 1 {
+				ones = false
+			}
+			switch {
+			case int(c) > i:
+				up += entryHash(k0, k1, uint32(i), uint32(c), w)
+			case int(c) < i:
+				low += entryHash(k0, k1, uint32(c), uint32(i), w)
+			default:
+				loops++
+			}
+		}
+		if err := setDegree(a.Degrees, given, i, d); err != nil {
+			return rowTally{}, i, err
+		}
+	}
+	return rowTally{upper: up, lower: low, selfLoops: loops, ones: ones}, 0, nil
 }
 
 // FromCSRArraysTrusted is FromCSRArrays for arrays known to be valid, such

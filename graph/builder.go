@@ -308,6 +308,45 @@ const fillBatch = 8192
 
 // fillSome is FillChunk for at most fillBatch edges.
 func (b *Builder) fillSome(sc *fillScratch, src, dst []int32, w []float64) error {
+	if err := b.collect(sc, src, dst, w); err != nil {
+		return err
+	}
+	// Sort the entries by row range, then write each range's entries
+	// holding its lock.
+	sorted, sortedW, ends := b.sortByRange(sc)
+	// Concurrent fills visit the ranges from different starts (the first
+	// entry's), so that they seldom meet at one range's lock.
+	start := 0
+	if len(sc.entries) > 0 {
+		start = int(sc.entries[0].row >> b.partShift)
+	}
+	parts := len(b.parts)
+	for q := range parts {
+		p := (start + q) % parts
+		lo, hi := int32(0), ends[p]
+		if p > 0 {
+			lo = ends[p-1]
+		}
+		if hi > lo {
+			var ws []float64
+			if sortedW != nil {
+				ws = sortedW[lo:hi]
+			}
+			b.parts[p].Lock()
+			err := b.hold(p, sorted[lo:hi], ws)
+			b.parts[p].Unlock()
+			if err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// collect checks the edges (src[k], dst[k]) with weights w[k] (nil: 1) and
+// sets sc.entries (and sc.weights, when the Builder stores weights) to
+// their entries: one for a self loop, else one in each row.
+func (b *Builder) collect(sc *fillScratch, src, dst []int32, w []float64) error {
 	// The scratch grows to the largest call (two entries an edge), so that
 	// a small graph's fill allocates in proportion to its edges.
 	if need := 2 * len(src); cap(sc.entries) < need {
@@ -329,11 +368,8 @@ func (b *Builder) fillSome(sc *fillScratch, src, dst []int32, w []float64) error
 		x := 1.0
 		if w != nil {
 			x = w[k]
-			if math.IsNaN(x) || math.IsInf(x, 0) {
-				return fmt.Errorf("graph: edge (%d, %d): weight %v is not finite", u, v, x)
-			}
-			if x < 0 {
-				return fmt.Errorf("graph: edge (%d, %d): weight %v is negative; weights must be ≥ 0", u, v, x)
+			if err := checkEdgeWeight(u, v, x); err != nil {
+				return err
 			}
 		}
 		es = append(es, fillEntry{row: u, col: v})
@@ -352,13 +388,32 @@ func (b *Builder) fillSome(sc *fillScratch, src, dst []int32, w []float64) error
 		}
 	}
 	sc.entries, sc.weights = es, xs
-	// Sort the entries by row range (counting sort into sc.sorted), then
-	// write each range's entries holding its lock.
+	return nil
+}
+
+// checkEdgeWeight returns an error unless the weight x of edge (u, v) is
+// finite and non-negative.
+func checkEdgeWeight(u, v int32, x float64) error {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return fmt.Errorf("graph: edge (%d, %d): weight %v is not finite", u, v, x)
+	}
+	if x < 0 {
+		return fmt.Errorf("graph: edge (%d, %d): weight %v is negative; weights must be ≥ 0", u, v, x)
+	}
+	return nil
+}
+
+// sortByRange sorts sc's entries (and weights) by row range, by a counting
+// sort into sc.sorted (and sc.sortedW, nil without weights), and returns
+// them with the ranges' ends: range p's entries are sorted[ends[p−1]:ends[p]]
+// (from 0 for p = 0).
+func (b *Builder) sortByRange(sc *fillScratch) (sorted []fillEntry, sortedW []float64, ends []int32) {
+	es, xs := sc.entries, sc.weights
 	parts := len(b.parts)
 	if cap(sc.ends) < parts+1 {
 		sc.ends = make([]int32, parts+1)
 	}
-	ends := sc.ends[:parts+1]
+	ends = sc.ends[:parts+1]
 	clear(ends)
 	for _, e := range es {
 		ends[e.row>>b.partShift+1]++
@@ -366,8 +421,7 @@ func (b *Builder) fillSome(sc *fillScratch, src, dst []int32, w []float64) error
 	for p := 1; p <= parts; p++ {
 		ends[p] += ends[p-1]
 	}
-	sorted := sc.sorted[:len(es)]
-	var sortedW []float64
+	sorted = sc.sorted[:len(es)]
 	if b.ws != nil {
 		sortedW = sc.sortedW[:len(es)]
 		for k, e := range es {
@@ -382,32 +436,7 @@ func (b *Builder) fillSome(sc *fillScratch, src, dst []int32, w []float64) error
 			ends[p]++
 		}
 	}
-	// Concurrent fills visit the ranges from different starts (the first
-	// entry's), so that they seldom meet at one range's lock.
-	start := 0
-	if len(es) > 0 {
-		start = int(es[0].row >> b.partShift)
-	}
-	for q := range parts {
-		p := (start + q) % parts
-		lo, hi := int32(0), ends[p]
-		if p > 0 {
-			lo = ends[p-1]
-		}
-		if hi > lo {
-			var ws []float64
-			if sortedW != nil {
-				ws = sortedW[lo:hi]
-			}
-			b.parts[p].Lock()
-			err := b.hold(p, sorted[lo:hi], ws)
-			b.parts[p].Unlock()
-			if err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+	return sorted, sortedW, ends
 }
 
 // fillEntry is one entry of a FillChunk call on its way to its row (its
@@ -540,15 +569,8 @@ func (b *Builder) Build() (*CSR, error) {
 	if !b.state.CompareAndSwap(filling, built) {
 		panic("graph: Builder.Build called twice")
 	}
-	if b.held != nil {
-		errs := make([]error, len(b.held))
-		parallel.Chunks(len(b.held), 1, func(p, _, _ int) { errs[p] = b.writeHeld(p) })
-		b.held, b.heldW = nil, nil
-		for _, err := range errs {
-			if err != nil {
-				return nil, err
-			}
-		}
+	if err := b.writeAllHeld(); err != nil {
+		return nil, err
 	}
 	n, indptr := b.n, b.indptr
 	for i := 0; i < n; i++ {
@@ -556,23 +578,67 @@ func (b *Builder) Build() (*CSR, error) {
 			return nil, fmt.Errorf("graph: Builder: node %d was counted with %d entries and filled with %d", i, indptr[i+1]-indptr[i], c-indptr[i])
 		}
 	}
-	// Sort and merge every row in place; its new length goes to cursor.
+	selfLoops, shrank, err := b.mergeRows()
+	if err != nil {
+		return nil, err
+	}
+	out := indptr[n]
+	if shrank {
+		out = b.closeGaps()
+	}
+	cols, ws := b.cols[:out], b.ws
+	if ws != nil {
+		ws = ws[:out]
+	}
+	if out < len(b.cols)/2 {
+		cols = slices.Clone(cols)
+		if ws != nil {
+			ws = slices.Clone(ws)
+		}
+	}
+	b.cursor, b.cursor32, b.cols, b.ws, b.indptr = nil, nil, nil, nil, nil
+	return finishLoops(n, indptr, cols, ws, selfLoops), nil
+}
+
+// writeAllHeld writes the entries every row range still holds and drops
+// the held buffers.
+func (b *Builder) writeAllHeld() error {
+	if b.held == nil {
+		return nil
+	}
+	errs := make([]error, len(b.held))
+	parallel.Chunks(len(b.held), 1, func(p, _, _ int) { errs[p] = b.writeHeld(p) })
+	b.held, b.heldW = nil, nil
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// mergeRows sorts and merges every row in place, its new length going to
+// its cursor. It returns the number of self loops of the merged rows, and
+// whether some row merged repeated entries (shrank); under DuplicateError a
+// repeat is a *DuplicateEdgeError for the lowest row with one.
+func (b *Builder) mergeRows() (selfLoops int, shrank bool, err error) {
+	indptr := b.indptr
 	var mu sync.Mutex
 	dupRow, dupCol := -1, int32(-1)
-	var selfLoops atomic.Int64 // counted on the merged rows, while in cache
-	var shrank atomic.Bool     // some row merged repeated entries
+	var loopCount atomic.Int64 // counted on the merged rows, while in cache
+	var anyShrank atomic.Bool  // some row merged repeated entries
 	parallel.Balanced(indptr, mergeWork, func(lo, hi int) {
-		loops, short := 0, false
+		loops, shrankHere := 0, false
 		defer func() {
-			selfLoops.Add(int64(loops))
-			if short {
-				shrank.Store(true)
+			loopCount.Add(int64(loops))
+			if shrankHere {
+				anyShrank.Store(true)
 			}
 		}()
 		for i := lo; i < hi; i++ {
 			m, col, dup := b.mergeRow(i)
 			b.setCursor(i, m)
-			short = short || m != indptr[i+1]-indptr[i]
+			shrankHere = shrankHere || m != indptr[i+1]-indptr[i]
 			for _, c := range b.cols[indptr[i] : indptr[i]+m] {
 				if int(c) == i {
 					loops++
@@ -589,38 +655,30 @@ func (b *Builder) Build() (*CSR, error) {
 		}
 	})
 	if dupRow >= 0 {
-		return nil, &DuplicateEdgeError{U: dupRow, V: int(dupCol), Directed: b.directed}
+		return 0, false, &DuplicateEdgeError{U: dupRow, V: int(dupCol), Directed: b.directed}
 	}
-	// Close the gaps the merges left, rows moving only towards the start
-	// (there are none when no row shrank).
-	out := indptr[n]
-	if shrank.Load() {
-		out = 0
-		for i := 0; i < n; i++ {
-			lo, m := indptr[i], b.cursorAt(i)
-			indptr[i] = out
-			if out != lo {
-				copy(b.cols[out:out+m], b.cols[lo:lo+m])
-				if b.ws != nil {
-					copy(b.ws[out:out+m], b.ws[lo:lo+m])
-				}
+	return int(loopCount.Load()), anyShrank.Load(), nil
+}
+
+// closeGaps moves the merged rows (row i's length in its cursor) together,
+// rows moving only towards the start, updates indptr and returns the
+// number of entries.
+func (b *Builder) closeGaps() int {
+	n, indptr := b.n, b.indptr
+	out := 0
+	for i := 0; i < n; i++ {
+		lo, m := indptr[i], b.cursorAt(i)
+		indptr[i] = out
+		if out != lo {
+			copy(b.cols[out:out+m], b.cols[lo:lo+m])
+			if b.ws != nil {
+				copy(b.ws[out:out+m], b.ws[lo:lo+m])
 			}
-			out += m
 		}
-		indptr[n] = out
+		out += m
 	}
-	cols, ws := b.cols[:out], b.ws
-	if ws != nil {
-		ws = ws[:out]
-	}
-	if out < len(b.cols)/2 {
-		cols = slices.Clone(cols)
-		if ws != nil {
-			ws = slices.Clone(ws)
-		}
-	}
-	b.cursor, b.cursor32, b.cols, b.ws, b.indptr = nil, nil, nil, nil, nil
-	return finishLoops(n, indptr, cols, ws, int(selfLoops.Load())), nil
+	indptr[n] = out
+	return out
 }
 
 // mergeRow sorts row i and merges it in place. It returns the merged length

@@ -55,6 +55,10 @@ func TestChebyshevStepAgainstDense(t *testing.T) {
 				}
 			}
 			assert.True(t, mat.Equal(got, ref), "n=%d cols=%d: not bitwise the CSR kernels' result (sliced: %v)", n, cols, g.SlicedRows(0, n, cols))
+			// dst = prev: bitwise the result with a separate dst.
+			inPlace := mat.DenseCopyOf(prev)
+			g.ChebyshevStepTo(inPlace, x, inPlace, Scaling{Diag: c, Left: l, Right: r}, alpha)
+			assert.True(t, mat.Equal(inPlace, got), "n=%d cols=%d: dst = prev differs from a separate dst (sliced: %v)", n, cols, g.SlicedRows(0, n, cols))
 		}
 	}
 	g, err := FromEdges(3, []Edge{{0, 1, 1}}, Options{})

@@ -53,105 +53,148 @@ func main() {
 	}
 }
 
+// kernel writes the kernel with or without a Right scaling for one or two
+// 4-column halves of the block.
 func kernel(b *bytes.Buffer, right bool, halves int) {
-	name := fmt.Sprintf("sellBlock%s%dAVX2", map[bool]string{false: "", true: "Right"}[right], halves)
-	p := func(format string, a ...any) { fmt.Fprintf(b, "\t"+format+"\n", a...) }
-	label := func(l string) { fmt.Fprintf(b, "%s_%s:\n", name, l) }
-	// entry accumulates the term of the entry whose index is at ioff(R13)
-	// and weight at woff(R14) into slot r's accumulators.
-	entry := func(ioff, woff, r int) {
-		p("MOVLQSX %d(R13), AX", ioff)
-		if right {
-			p("VMOVSD %d(R14), X10", woff)
-			p("VMULSD (R8)(AX*8), X10, X10")
-			p("VBROADCASTSD X10, Y10")
-		} else {
-			p("VBROADCASTSD %d(R14), Y10", woff)
-		}
-		p("IMULQ DX, AX")
-		p("VMASKMOVPD (DI)(AX*1), Y8, Y11")
-		p("VMULPD Y11, Y10, Y11")
-		p("VADDPD Y11, Y%d, Y%d", r, r)
-		if halves == 2 {
-			p("VMASKMOVPD 32(DI)(AX*1), Y9, Y12")
-			p("VMULPD Y12, Y10, Y12")
-			p("VADDPD Y12, Y%d, Y%d", r+4, r+4)
-		}
+	k := &asmKernel{b: b, right: right, halves: halves,
+		name: fmt.Sprintf("sellBlock%s%dAVX2", map[bool]string{false: "", true: "Right"}[right], halves)}
+	k.prologue()
+	k.chunkStart()
+	k.lockstep()
+	k.tails()
+	k.chunkEnd()
+}
+
+// asmKernel writes one SELL block kernel to b.
+type asmKernel struct {
+	b      *bytes.Buffer
+	name   string
+	right  bool
+	halves int
+}
+
+// p writes one instruction.
+func (k *asmKernel) p(format string, a ...any) { fmt.Fprintf(k.b, "\t"+format+"\n", a...) }
+
+// label writes the kernel's label l.
+func (k *asmKernel) label(l string) { fmt.Fprintf(k.b, "%s_%s:\n", k.name, l) }
+
+// entry accumulates the term of the entry whose index is at ioff(R13) and
+// weight at woff(R14) into slot r's accumulators.
+func (k *asmKernel) entry(ioff, woff, r int) {
+	k.p("MOVLQSX %d(R13), AX", ioff)
+	if k.right {
+		k.p("VMOVSD %d(R14), X10", woff)
+		k.p("VMULSD (R8)(AX*8), X10, X10")
+		k.p("VBROADCASTSD X10, Y10")
+	} else {
+		k.p("VBROADCASTSD %d(R14), Y10", woff)
 	}
-	fmt.Fprintf(b, "\n// func %s(sums, x *float64, xbytes int, right, weights *float64, wstep int, indices, lens *int32, off *int, chunks int, masks *[8]int64)\n", name)
-	fmt.Fprintf(b, "TEXT ·%s(SB), NOSPLIT, $0-88\n", name)
-	p("MOVQ sums+0(FP), SI")
-	p("MOVQ x+8(FP), DI")
-	p("MOVQ xbytes+16(FP), DX")
-	p("MOVQ right+24(FP), R8")
-	p("MOVQ indices+48(FP), R11")
-	p("MOVQ lens+56(FP), R12")
-	p("MOVQ off+64(FP), BX")
-	p("MOVQ chunks+72(FP), CX")
-	p("MOVQ masks+80(FP), AX")
-	p("VMOVDQU (AX), Y8")
-	p("VMOVDQU 32(AX), Y9")
-	p("TESTQ CX, CX")
-	p("JZ %s_done", name)
-	label("chunk")
-	for r := 0; r < 4*halves; r++ {
-		p("VXORPD Y%d, Y%d, Y%d", r, r, r)
+	k.p("IMULQ DX, AX")
+	k.p("VMASKMOVPD (DI)(AX*1), Y8, Y11")
+	k.p("VMULPD Y11, Y10, Y11")
+	k.p("VADDPD Y11, Y%d, Y%d", r, r)
+	if k.halves == 2 {
+		k.p("VMASKMOVPD 32(DI)(AX*1), Y9, Y12")
+		k.p("VMULPD Y12, Y10, Y12")
+		k.p("VADDPD Y12, Y%d, Y%d", r+4, r+4)
+	}
+}
+
+// prologue writes the header and loads the arguments and the masks.
+func (k *asmKernel) prologue() {
+	fmt.Fprintf(k.b, "\n// func %s(sums, x *float64, xbytes int, right, weights *float64, wstep int, indices, lens *int32, off *int, chunks int, masks *[8]int64)\n", k.name)
+	fmt.Fprintf(k.b, "TEXT ·%s(SB), NOSPLIT, $0-88\n", k.name)
+	k.p("MOVQ sums+0(FP), SI")
+	k.p("MOVQ x+8(FP), DI")
+	k.p("MOVQ xbytes+16(FP), DX")
+	k.p("MOVQ right+24(FP), R8")
+	k.p("MOVQ indices+48(FP), R11")
+	k.p("MOVQ lens+56(FP), R12")
+	k.p("MOVQ off+64(FP), BX")
+	k.p("MOVQ chunks+72(FP), CX")
+	k.p("MOVQ masks+80(FP), AX")
+	k.p("VMOVDQU (AX), Y8")
+	k.p("VMOVDQU 32(AX), Y9")
+	k.p("TESTQ CX, CX")
+	k.p("JZ %s_done", k.name)
+}
+
+// chunkStart clears the accumulators and points R13 and R14 at the chunk's
+// first entry.
+func (k *asmKernel) chunkStart() {
+	k.label("chunk")
+	for r := 0; r < 4*k.halves; r++ {
+		k.p("VXORPD Y%d, Y%d, Y%d", r, r, r)
 	}
 	// R13 = &indices[off[k]], R14 = weights + off[k]·wstep
-	p("MOVQ (BX), AX")
-	p("LEAQ (R11)(AX*4), R13")
-	p("IMULQ wstep+40(FP), AX")
-	p("MOVQ weights+32(FP), R14")
-	p("ADDQ AX, R14")
-	p("MOVLQSX 12(R12), R9")
-	p("TESTQ R9, R9")
-	p("JZ %s_tails", name)
-	label("lockstep")
+	k.p("MOVQ (BX), AX")
+	k.p("LEAQ (R11)(AX*4), R13")
+	k.p("IMULQ wstep+40(FP), AX")
+	k.p("MOVQ weights+32(FP), R14")
+	k.p("ADDQ AX, R14")
+	k.p("MOVLQSX 12(R12), R9")
+	k.p("TESTQ R9, R9")
+	k.p("JZ %s_tails", k.name)
+}
+
+// lockstep writes the loop over the four rows up to the shortest.
+func (k *asmKernel) lockstep() {
+	k.label("lockstep")
 	for r := 0; r < 4; r++ {
-		entry(4*r, 8*r, r)
+		k.entry(4*r, 8*r, r)
 	}
-	p("ADDQ $16, R13")
-	p("MOVQ wstep+40(FP), AX")
-	p("LEAQ (R14)(AX*4), R14")
-	p("DECQ R9")
-	p("JNZ %s_lockstep", name)
-	label("tails")
-	p("MOVQ R13, R10")
-	p("VMOVQ R14, X13")
+	k.p("ADDQ $16, R13")
+	k.p("MOVQ wstep+40(FP), AX")
+	k.p("LEAQ (R14)(AX*4), R14")
+	k.p("DECQ R9")
+	k.p("JNZ %s_lockstep", k.name)
+}
+
+// tails writes the loops of the three longer rows, one by one.
+func (k *asmKernel) tails() {
+	k.label("tails")
+	k.p("MOVQ R13, R10")
+	k.p("VMOVQ R14, X13")
 	// slot r < 3 continues from entry m·4 + r up to its own length; R13 and
 	// R14 point at the lockstep's end (entry m·4), saved in R10 and X13.
 	for r := 0; r < 3; r++ {
-		p("MOVLQSX %d(R12), R9", 4*r)
-		p("MOVLQSX 12(R12), AX")
-		p("SUBQ AX, R9")
-		p("JZ %s_tail%d_done", name, r)
-		p("LEAQ %d(R10), R13", 4*r)
-		p("VMOVQ X13, R14")
+		k.p("MOVLQSX %d(R12), R9", 4*r)
+		k.p("MOVLQSX 12(R12), AX")
+		k.p("SUBQ AX, R9")
+		k.p("JZ %s_tail%d_done", k.name, r)
+		k.p("LEAQ %d(R10), R13", 4*r)
+		k.p("VMOVQ X13, R14")
 		if r > 0 {
-			p("MOVQ wstep+40(FP), AX")
-			p("LEAQ (R14)(AX*%d), R14", r)
+			k.p("MOVQ wstep+40(FP), AX")
+			k.p("LEAQ (R14)(AX*%d), R14", r)
 		}
-		label(fmt.Sprintf("tail%d", r))
-		entry(0, 0, r)
-		p("ADDQ $16, R13")
-		p("MOVQ wstep+40(FP), AX")
-		p("LEAQ (R14)(AX*4), R14")
-		p("DECQ R9")
-		p("JNZ %s_tail%d", name, r)
-		label(fmt.Sprintf("tail%d_done", r))
+		k.label(fmt.Sprintf("tail%d", r))
+		k.entry(0, 0, r)
+		k.p("ADDQ $16, R13")
+		k.p("MOVQ wstep+40(FP), AX")
+		k.p("LEAQ (R14)(AX*4), R14")
+		k.p("DECQ R9")
+		k.p("JNZ %s_tail%d", k.name, r)
+		k.label(fmt.Sprintf("tail%d_done", r))
 	}
+}
+
+// chunkEnd stores the sums, moves to the next chunk and returns after the
+// last.
+func (k *asmKernel) chunkEnd() {
 	for r := 0; r < 4; r++ {
-		p("VMOVUPD Y%d, %d(SI)", r, 64*r)
-		if halves == 2 {
-			p("VMOVUPD Y%d, %d(SI)", r+4, 64*r+32)
+		k.p("VMOVUPD Y%d, %d(SI)", r, 64*r)
+		if k.halves == 2 {
+			k.p("VMOVUPD Y%d, %d(SI)", r+4, 64*r+32)
 		}
 	}
-	p("ADDQ $256, SI")
-	p("ADDQ $8, BX")
-	p("ADDQ $16, R12")
-	p("DECQ CX")
-	p("JNZ %s_chunk", name)
-	label("done")
-	p("VZEROUPPER")
-	p("RET")
+	k.p("ADDQ $256, SI")
+	k.p("ADDQ $8, BX")
+	k.p("ADDQ $16, R12")
+	k.p("DECQ CX")
+	k.p("JNZ %s_chunk", k.name)
+	k.label("done")
+	k.p("VZEROUPPER")
+	k.p("RET")
 }

@@ -18,11 +18,31 @@ import (
 // counts of neighbours, self loops excluded. The result is deterministic and
 // takes O(n + nnz·log(max degree)) time and O(n) memory beyond the output.
 func ReverseCuthillMcKee(g *CSR) []int {
-	n := g.n
+	deg, maxDeg := neighbourCounts(g)
+	byDegree := nodesByDegree(deg, maxDeg)
+	search := newLevelSearch(g)
+	order := make([]int, 0, g.n)
+	numbered := make([]bool, g.n) // nodes already in order
+	var nbrs []int32
+	// The first node of byDegree not yet numbered has the smallest degree
+	// of its component, since the whole component is unnumbered.
+	for _, start := range byDegree {
+		if numbered[start] {
+			continue
+		}
+		root := pseudoPeripheral(start, deg, search.level, search.bfs)
+		order, nbrs = appendCuthillMcKee(order, nbrs, g, root, deg, numbered)
+	}
+	slices.Reverse(order)
+	return order
+}
+
+// neighbourCounts returns the number of neighbours of each node of g, self
+// loops excluded, and the largest of them.
+func neighbourCounts(g *CSR) (deg []int32, maxDeg int32) {
 	indptr, indices := g.indptr, g.indices
-	deg := make([]int32, n)
-	maxDeg := int32(0)
-	for i := 0; i < n; i++ {
+	deg = make([]int32, g.n)
+	for i := range deg {
 		d := int32(indptr[i+1] - indptr[i])
 		for _, c := range indices[indptr[i]:indptr[i+1]] {
 			if int(c) == i {
@@ -32,75 +52,88 @@ func ReverseCuthillMcKee(g *CSR) []int {
 		deg[i] = d
 		maxDeg = max(maxDeg, d)
 	}
-	// byDegree lists the nodes by increasing degree, ties by id (a counting
-	// sort). The first node of this list not yet numbered has the smallest
-	// degree of its component, since the whole component is unnumbered.
-	byDegree := make([]int32, n)
-	{
-		count := make([]int, maxDeg+2)
-		for _, d := range deg {
-			count[d+1]++
-		}
-		for d := 1; d < len(count); d++ {
-			count[d] += count[d-1]
-		}
-		for i, d := range deg {
-			byDegree[count[d]] = int32(i)
-			count[d]++
-		}
+	return deg, maxDeg
+}
+
+// nodesByDegree lists the nodes by increasing degree, ties by id, by a
+// counting sort of deg (whose entries lie in [0, maxDeg]).
+func nodesByDegree(deg []int32, maxDeg int32) []int32 {
+	byDegree := make([]int32, len(deg))
+	count := make([]int, maxDeg+2)
+	for _, d := range deg {
+		count[d+1]++
 	}
-	order := make([]int, 0, n)
+	for d := 1; d < len(count); d++ {
+		count[d] += count[d-1]
+	}
+	for i, d := range deg {
+		byDegree[count[d]] = int32(i)
+		count[d]++
+	}
+	return byDegree
+}
+
+// levelSearch runs the breadth-first searches of pseudoPeripheral over one
+// graph, reusing its level marks and queue.
+type levelSearch struct {
+	indptr  []int
+	indices []int32
 	// level holds the BFS level of each node in the current search plus
-	// one (0: not reached), reset after each search over the nodes it
-	// reached; numbered marks nodes already in order.
-	level := make([]int32, n)
-	numbered := make([]bool, n)
-	queue := make([]int32, 0, n)
-	// bfs runs a breadth-first search from root inside root's component
-	// and returns the nodes in visiting order and the depth (the number of
-	// levels); level is left set for the caller to read and reset.
-	bfs := func(root int32) ([]int32, int32) {
-		queue = append(queue[:0], root)
-		level[root] = 1
-		for h := 0; h < len(queue); h++ {
-			v := queue[h]
-			lv := level[v] + 1
-			for _, c := range indices[indptr[v]:indptr[v+1]] {
-				if level[c] == 0 {
-					level[c] = lv
-					queue = append(queue, c)
-				}
-			}
-		}
-		return queue, level[queue[len(queue)-1]]
-	}
-	var nbrs []int32
-	for _, start := range byDegree {
-		if numbered[start] {
-			continue
-		}
-		root := pseudoPeripheral(start, deg, level, bfs)
-		// Cuthill–McKee from root: the queue is the ordering itself.
-		head := len(order)
-		order = append(order, int(root))
-		numbered[root] = true
-		for h := head; h < len(order); h++ {
-			v := order[h]
-			nbrs = nbrs[:0]
-			for _, c := range indices[indptr[v]:indptr[v+1]] {
-				if !numbered[c] {
-					numbered[c] = true
-					nbrs = append(nbrs, c)
-				}
-			}
-			sortByDegree(nbrs, deg)
-			for _, c := range nbrs {
-				order = append(order, int(c))
+	// one (0: not reached); the caller resets it after each search over
+	// the nodes that search reached.
+	level []int32
+	queue []int32
+}
+
+func newLevelSearch(g *CSR) *levelSearch {
+	return &levelSearch{indptr: g.indptr, indices: g.indices, level: make([]int32, g.n), queue: make([]int32, 0, g.n)}
+}
+
+// bfs runs a breadth-first search from root inside root's component and
+// returns the nodes in visiting order and the depth (the number of
+// levels); level is left set for the caller to read and reset.
+func (s *levelSearch) bfs(root int32) ([]int32, int32) {
+	level, indptr, indices := s.level, s.indptr, s.indices
+	queue := append(s.queue[:0], root)
+	level[root] = 1
+	for h := 0; h < len(queue); h++ {
+		v := queue[h]
+		lv := level[v] + 1
+		for _, c := range indices[indptr[v]:indptr[v+1]] {
+			if level[c] == 0 {
+				level[c] = lv
+				queue = append(queue, c)
 			}
 		}
 	}
-	slices.Reverse(order)
-	return order
+	s.queue = queue
+	return queue, level[queue[len(queue)-1]]
+}
+
+// appendCuthillMcKee appends root's component to order in Cuthill–McKee
+// order: breadth-first from root, the unnumbered neighbours of each node
+// by increasing degree (ties by id), marking them numbered; the queue is
+// the ordering itself. nbrs is scratch, returned for reuse.
+func appendCuthillMcKee(order []int, nbrs []int32, g *CSR, root int32, deg []int32, numbered []bool) ([]int, []int32) {
+	indptr, indices := g.indptr, g.indices
+	head := len(order)
+	order = append(order, int(root))
+	numbered[root] = true
+	for h := head; h < len(order); h++ {
+		v := order[h]
+		nbrs = nbrs[:0]
+		for _, c := range indices[indptr[v]:indptr[v+1]] {
+			if !numbered[c] {
+				numbered[c] = true
+				nbrs = append(nbrs, c)
+			}
+		}
+		sortByDegree(nbrs, deg)
+		for _, c := range nbrs {
+			order = append(order, int(c))
+		}
+	}
+	return order, nbrs
 }
 
 // sortByDegree sorts nodes by increasing degree, ties by id: insertion sort

@@ -923,15 +923,57 @@ func eigSym(h []float64, hs, j int) ([]float64, *mat.Dense, error) {
 // by the next block. It returns the new active size (where the next block
 // sits) and the largest residual among the wanted unconverged pairs.
 func (l *lanczos) restart(j int) (int, float64, error) {
-	hs := l.hs
 	l.res.Restarts++
-	theta, y, err := eigSym(l.h, hs, j)
+	theta, y, err := eigSym(l.h, l.hs, j)
 	if err != nil {
 		return 0, 0, err
 	}
+	wanted, keep, cand := l.restartSizes(j)
 	// Wanted first: by the end of the spectrum of B that holds the wanted
 	// eigenvalues of A (the top of p(A) when filtering).
-	largest := l.which == Largest || l.deg > 1
+	sel := wantedOrder(j, l.which == Largest || l.deg > 1)[:keep]
+	nextCol := l.nl + j
+	l.compress(j, y, sel)
+	vals, resid, err := l.keptRitzPairs(j, cand, keep, theta, y, sel)
+	if err != nil {
+		return 0, 0, err
+	}
+	nlock, maxRes := l.lockConverged(vals, resid, wanted)
+	keep -= nlock
+	if l.nl >= l.k {
+		return 0, maxRes, nil
+	}
+	if l.c.filtered() && !l.polish && cand > nlock && l.refilter(vals, resid, cand, wanted) {
+		l.restartFrom(cand - nlock)
+		return 0, maxRes, nil
+	}
+	if nlock > 0 {
+		l.dropLocked(keep, nlock)
+	}
+	copyCols(l.v, l.nl+keep, l.v, nextCol, l.c.b)
+	return keep, maxRes, nil
+}
+
+// restartSizes returns, for a restart of j active columns, the number of
+// pairs still wanted, of Ritz vectors kept (the wanted ones and about half
+// of the rest) and of candidates whose residuals are computed (with a
+// filter, explicitly, for the wanted ones and a buffer).
+func (l *lanczos) restartSizes(j int) (wanted, keep, cand int) {
+	wanted = l.k - l.nl
+	m := l.c.m
+	keep = wanted + (m-wanted)/2
+	keep = min(keep, m-l.c.b, j)
+	keep = max(keep, min(wanted, j))
+	cand = wanted
+	if l.c.filtered() {
+		cand = min(keep, wanted+l.c.buffer)
+	}
+	return wanted, keep, cand
+}
+
+// wantedOrder returns the indices of j ascending Ritz values from the
+// wanted end: the largest first when largest is set, else the smallest.
+func wantedOrder(j int, largest bool) []int {
 	order := make([]int, j)
 	for i := range order {
 		if largest {
@@ -940,103 +982,109 @@ func (l *lanczos) restart(j int) (int, float64, error) {
 			order[i] = i
 		}
 	}
-	wanted := l.k - l.nl
-	m := l.c.m
-	// Kept vectors: the wanted ones and about half of the rest.
-	keep := wanted + (m-wanted)/2
-	keep = min(keep, m-l.c.b, j)
-	keep = max(keep, min(wanted, j))
-	cand := wanted
-	if l.c.filtered() {
-		// Explicit residuals for the wanted ones and a buffer.
-		cand = min(keep, wanted+l.c.buffer)
-	}
-	sel := order[:keep]
+	return order
+}
+
+// compress replaces the j active columns of V by the Ritz vectors sel (the
+// columns of the eigenvector matrix y) and clears H.
+func (l *lanczos) compress(j int, y *mat.Dense, sel []int) {
+	keep := len(sel)
 	s := make([]float64, j*keep)
 	for r := 0; r < j; r++ {
 		for t, i := range sel {
 			s[r*keep+t] = y.At(r, i)
 		}
 	}
-	nextCol := l.nl + j
 	rotate(l.v, l.nl, j, s, keep, l.nl)
 	for i := range l.h {
 		l.h[i] = 0
 	}
-	var vals, resid []float64
+}
+
+// keptRitzPairs returns the Ritz values and residuals of the first cand
+// kept vectors (explicit, after a Rayleigh–Ritz step with A, when
+// filtering; estimated otherwise) and puts the kept Ritz values on the
+// diagonal of H.
+func (l *lanczos) keptRitzPairs(j, cand, keep int, theta []float64, y *mat.Dense, sel []int) (vals, resid []float64, err error) {
+	hs := l.hs
 	if l.c.filtered() {
 		vals, resid, err = l.rayleighRitz(cand, theta, sel)
 		if err != nil {
-			return 0, 0, err
+			return nil, nil, err
 		}
 		for t := cand; t < keep; t++ {
 			l.h[t*hs+t] = theta[sel[t]]
 		}
-	} else {
-		l.anorm = math.Max(l.anorm, math.Max(math.Abs(theta[0]), math.Abs(theta[j-1])))
-		vals, resid = l.estimates(j, theta, y, sel[:cand])
-		for t := 0; t < keep; t++ {
-			l.h[t*hs+t] = theta[sel[t]]
-		}
+		return vals, resid, nil
 	}
+	l.anorm = math.Max(l.anorm, math.Max(math.Abs(theta[0]), math.Abs(theta[j-1])))
+	vals, resid = l.estimates(j, theta, y, sel[:cand])
+	for t := 0; t < keep; t++ {
+		l.h[t*hs+t] = theta[sel[t]]
+	}
+	return vals, resid, nil
+}
+
+// lockConverged locks the leading wanted pairs whose residuals meet the
+// tolerance and returns how many, and the largest residual of the wanted
+// pairs left.
+func (l *lanczos) lockConverged(vals, resid []float64, wanted int) (nlock int, maxRes float64) {
 	thr := l.c.tol * l.anorm
-	nlock := 0
 	for nlock < wanted && resid[nlock] <= thr {
 		nlock++
 	}
-	maxRes := 0.0
 	for _, r := range resid[nlock:wanted] {
 		maxRes = math.Max(maxRes, r)
 	}
 	l.locked = append(l.locked, vals[:nlock]...)
 	l.nl += nlock
-	keep -= nlock
-	if l.nl >= l.k {
-		return 0, maxRes, nil
+	return nlock, maxRes
+}
+
+// refilter reports whether the filter should change, and if so moves its
+// cut: the far end of the candidates' Ritz values bounds the
+// (nl+cand)-th eigenvalue. If the last wanted Ritz value lies inside the
+// damped interval, by more than its residual, the cut may damp wanted
+// eigenvalues: move it to that bound. If the bound lies far beyond the
+// cut, a better filter pays for discarding the Krylov basis. Either way
+// the caller restarts from the candidates.
+func (l *lanczos) refilter(vals, resid []float64, cand, wanted int) bool {
+	cut := vals[cand-1]
+	wi := min(wanted, cand) - 1
+	worst := vals[wi]
+	dist := worst - l.cut
+	if l.which == Smallest {
+		dist = -dist
 	}
-	if l.c.filtered() && !l.polish && cand > nlock {
-		// The far end of the candidates' Ritz values bounds the
-		// (nl+cand)-th eigenvalue. If the last wanted Ritz value lies inside
-		// the damped interval, by more than its residual, the cut may damp
-		// wanted eigenvalues: move it to that bound. If the bound lies far
-		// beyond the cut, a better filter pays for discarding the Krylov
-		// basis. Either way restart from the candidates.
-		cut := vals[cand-1]
-		wi := min(wanted, cand) - 1
-		worst := vals[wi]
-		dist := worst - l.cut
-		if l.which == Smallest {
-			dist = -dist
-		}
-		inside := dist < 0 && resid[wi] < -dist
-		nd := max(1, l.c.filterDegree(l.which, cut))
-		moved := cut > l.cut
-		if l.which == Smallest {
-			moved = cut < l.cut
-		}
-		better := dist >= 0 && moved && l.separation(cut, nd, worst, cut) > 2*l.separation(l.cut, l.deg, worst, cut)+1
-		if inside || better {
-			l.setFilter(cut)
-			l.restartFrom(cand - nlock)
-			return 0, maxRes, nil
-		}
+	inside := dist < 0 && resid[wi] < -dist
+	nd := max(1, l.c.filterDegree(l.which, cut))
+	moved := cut > l.cut
+	if l.which == Smallest {
+		moved = cut < l.cut
 	}
-	if nlock > 0 {
-		// Drop the locked rows and columns of H.
-		for r := 0; r < keep; r++ {
-			copy(l.h[r*hs:r*hs+keep], l.h[(r+nlock)*hs+nlock:(r+nlock)*hs+nlock+keep])
-			for t := keep; t < keep+nlock; t++ {
-				l.h[r*hs+t] = 0
-			}
-		}
-		for r := keep; r < keep+nlock; r++ {
-			for t := 0; t < keep+nlock; t++ {
-				l.h[r*hs+t] = 0
-			}
+	better := dist >= 0 && moved && l.separation(cut, nd, worst, cut) > 2*l.separation(l.cut, l.deg, worst, cut)+1
+	if inside || better {
+		l.setFilter(cut)
+		return true
+	}
+	return false
+}
+
+// dropLocked removes the rows and columns of the nlock pairs just locked
+// from the leading keep+nlock block of H.
+func (l *lanczos) dropLocked(keep, nlock int) {
+	hs := l.hs
+	for r := 0; r < keep; r++ {
+		copy(l.h[r*hs:r*hs+keep], l.h[(r+nlock)*hs+nlock:(r+nlock)*hs+nlock+keep])
+		for t := keep; t < keep+nlock; t++ {
+			l.h[r*hs+t] = 0
 		}
 	}
-	copyCols(l.v, l.nl+keep, l.v, nextCol, l.c.b)
-	return keep, maxRes, nil
+	for r := keep; r < keep+nlock; r++ {
+		for t := 0; t < keep+nlock; t++ {
+			l.h[r*hs+t] = 0
+		}
+	}
 }
 
 // estimates returns the Ritz values and the residual estimates ‖R·y_last‖

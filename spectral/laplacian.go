@@ -73,25 +73,13 @@ const krylovPairFraction = 4
 // s.Tol applies to each component's solve; Restarts and MatVecs add up over
 // components.
 func LaplacianEigs(ctx context.Context, g *graph.CSR, kind laplacian.Kind, opt laplacian.Options, k int, s Settings) (*Result, error) {
-	if g == nil {
-		return nil, errors.New("spectral: LaplacianEigs: graph is nil")
-	}
-	n := g.Nodes()
-	if n == 0 {
-		return nil, errors.New("spectral: LaplacianEigs: graph has no nodes")
-	}
-	if k < 1 || k > n {
-		return nil, fmt.Errorf("spectral: LaplacianEigs: k = %d is invalid: it must lie in [1, %d] (the number of nodes)", k, n)
-	}
-	if kind != laplacian.Unnormalized && kind != laplacian.Symmetric && kind != laplacian.RandomWalk {
-		return nil, fmt.Errorf("spectral: LaplacianEigs: kind %v is invalid: use Unnormalized, Symmetric or RandomWalk (the eigenvalues of S are 1 − those of Symmetric)", kind)
-	}
-	if _, err := s.resolve(n, k); err != nil {
+	if err := checkLaplacianEigs(g, kind, k, s); err != nil {
 		return nil, err
 	}
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	n := g.Nodes()
 	degOpt := opt
 	if kind == laplacian.Unnormalized {
 		degOpt.Isolated = laplacian.IsolatedZero
@@ -100,51 +88,12 @@ func LaplacianEigs(ctx context.Context, g *graph.CSR, kind laplacian.Kind, opt l
 	if err != nil {
 		return nil, fmt.Errorf("spectral: LaplacianEigs: %w", err)
 	}
-	comp, count := g.Components()
-	members := make([][]int, count)
-	for i, c := range comp {
-		members[c] = append(members[c], i)
-	}
-	hasZero := func(nodes []int) bool { return componentHasZero(kind, opt, dg, nodes) }
-	c0 := 0
-	for _, nodes := range members {
-		if hasZero(nodes) {
-			c0++
-		}
-	}
-	type pair struct {
-		value float64
-		comp  int
-		vec   []float64 // on the component's nodes, unit 2-norm (an L_sym / L_un vector)
-	}
-	var pairs []pair
+	members := componentMembers(g)
 	total := &Result{}
-	for ci, nodes := range members {
-		z := hasZero(nodes)
-		need := k - c0
-		if z {
-			need++
-		}
-		need = max(1, min(need, len(nodes)))
-		vals, vecs, err := componentEigs(ctx, g, dg, kind, opt, nodes, need, s, total)
-		if err != nil {
-			var big *tooManyPairsError
-			if errors.As(err, &big) {
-				return nil, fmt.Errorf("spectral: LaplacianEigs: k = %d asks for %d eigenpairs of the connected component of %d nodes containing node %d, more than 1/%d of it: the Krylov basis would be as large as the matrix, and the dense path (%d MB) is limited to DenseEigsMaxNodes = %d nodes; ask for k ≤ %d", k, need, len(nodes), nodes[0], krylovPairFraction, denseEigsBytesPerEntry*len(nodes)*len(nodes)>>20, DenseEigsMaxNodes, k-need+len(nodes)/krylovPairFraction)
-			}
-			return nil, err
-		}
-		for t := range vals {
-			pairs = append(pairs, pair{value: vals[t], comp: ci, vec: vecs[t]})
-		}
+	pairs, err := smallestComponentPairs(ctx, g, dg, kind, opt, members, k, s, total)
+	if err != nil {
+		return nil, err
 	}
-	sort.SliceStable(pairs, func(a, b int) bool {
-		if pairs[a].value != pairs[b].value {
-			return pairs[a].value < pairs[b].value
-		}
-		return pairs[a].comp < pairs[b].comp
-	})
-	pairs = pairs[:k]
 	res := &Result{Values: make([]float64, k), Vectors: mat.NewDense(n, k, nil), Restarts: total.Restarts, MatVecs: total.MatVecs}
 	for t, p := range pairs {
 		res.Values[t] = p.value
@@ -168,6 +117,82 @@ func LaplacianEigs(ctx context.Context, g *graph.CSR, kind laplacian.Kind, opt l
 	}
 	fixSigns(res.Vectors)
 	return res, nil
+}
+
+// checkLaplacianEigs validates the arguments of LaplacianEigs.
+func checkLaplacianEigs(g *graph.CSR, kind laplacian.Kind, k int, s Settings) error {
+	if g == nil {
+		return errors.New("spectral: LaplacianEigs: graph is nil")
+	}
+	n := g.Nodes()
+	if n == 0 {
+		return errors.New("spectral: LaplacianEigs: graph has no nodes")
+	}
+	if k < 1 || k > n {
+		return fmt.Errorf("spectral: LaplacianEigs: k = %d is invalid: it must lie in [1, %d] (the number of nodes)", k, n)
+	}
+	if kind != laplacian.Unnormalized && kind != laplacian.Symmetric && kind != laplacian.RandomWalk {
+		return fmt.Errorf("spectral: LaplacianEigs: kind %v is invalid: use Unnormalized, Symmetric or RandomWalk (the eigenvalues of S are 1 − those of Symmetric)", kind)
+	}
+	_, err := s.resolve(n, k)
+	return err
+}
+
+// componentMembers returns the nodes of each connected component of g, in
+// increasing order.
+func componentMembers(g *graph.CSR) [][]int {
+	comp, count := g.Components()
+	members := make([][]int, count)
+	for i, c := range comp {
+		members[c] = append(members[c], i)
+	}
+	return members
+}
+
+// componentPair is an eigenpair of the Laplacian on one connected component.
+type componentPair struct {
+	value float64
+	comp  int
+	vec   []float64 // on the component's nodes, unit 2-norm (an L_sym / L_un vector)
+}
+
+// smallestComponentPairs solves every component for the pairs it may
+// contribute to the k smallest and returns the k smallest of all, ascending
+// (ties by component), adding the solves' restarts and products to total.
+func smallestComponentPairs(ctx context.Context, g *graph.CSR, dg *laplacian.Degrees, kind laplacian.Kind, opt laplacian.Options, members [][]int, k int, s Settings, total *Result) ([]componentPair, error) {
+	hasZero := func(nodes []int) bool { return componentHasZero(kind, opt, dg, nodes) }
+	c0 := 0
+	for _, nodes := range members {
+		if hasZero(nodes) {
+			c0++
+		}
+	}
+	var pairs []componentPair
+	for ci, nodes := range members {
+		need := k - c0
+		if hasZero(nodes) {
+			need++
+		}
+		need = max(1, min(need, len(nodes)))
+		vals, vecs, err := componentEigs(ctx, g, dg, kind, opt, nodes, need, s, total)
+		if err != nil {
+			var big *tooManyPairsError
+			if errors.As(err, &big) {
+				return nil, fmt.Errorf("spectral: LaplacianEigs: k = %d asks for %d eigenpairs of the connected component of %d nodes containing node %d, more than 1/%d of it: the Krylov basis would be as large as the matrix, and the dense path (%d MB) is limited to DenseEigsMaxNodes = %d nodes; ask for k ≤ %d", k, need, len(nodes), nodes[0], krylovPairFraction, denseEigsBytesPerEntry*len(nodes)*len(nodes)>>20, DenseEigsMaxNodes, k-need+len(nodes)/krylovPairFraction)
+			}
+			return nil, err
+		}
+		for t := range vals {
+			pairs = append(pairs, componentPair{value: vals[t], comp: ci, vec: vecs[t]})
+		}
+	}
+	sort.SliceStable(pairs, func(a, b int) bool {
+		if pairs[a].value != pairs[b].value {
+			return pairs[a].value < pairs[b].value
+		}
+		return pairs[a].comp < pairs[b].comp
+	})
+	return pairs[:k], nil
 }
 
 // componentHasZero reports whether the Laplacian of the given kind has the

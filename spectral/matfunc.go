@@ -107,38 +107,9 @@ var ErrFunctionDomain = errors.New("function not finite on the spectrum")
 // exp(−tA) it decays superlinearly once j exceeds ‖tA‖). When MaxIter is
 // reached the best approximation is left in dst with a *FuncNotConvergedError.
 func MatFunc(ctx context.Context, a linop.Operator, f Function, dst, b []float64, s FuncSettings) (FuncResult, error) {
-	if a == nil {
-		return FuncResult{}, errors.New("spectral: MatFunc: operator is nil")
-	}
-	if f.F == nil {
-		return FuncResult{}, errors.New("spectral: MatFunc: function is nil")
-	}
-	n := a.Dim()
-	if len(dst) != n || len(b) != n {
-		return FuncResult{}, fmt.Errorf("spectral: MatFunc: operator is %d×%d but b has length %d and dst has length %d", n, n, len(b), len(dst))
-	}
-	if !linop.IsSymmetric(a) {
-		return FuncResult{}, fmt.Errorf("spectral: MatFunc needs a symmetric operator: %w", ErrNotSymmetric)
-	}
-	tol := s.Tol
-	if tol == 0 {
-		tol = DefaultFuncTol
-	}
-	if !(tol >= 1e-15 && tol < 1) {
-		return FuncResult{}, fmt.Errorf("spectral: MatFunc: Tol = %v is invalid: it must lie in [1e-15, 1) (0 means %g)", s.Tol, DefaultFuncTol)
-	}
-	if s.MaxIter < 0 {
-		return FuncResult{}, fmt.Errorf("spectral: MatFunc: MaxIter = %d is invalid: it must be ≥ 0 (0 means min(n, 500))", s.MaxIter)
-	}
-	maxIter := s.MaxIter
-	if maxIter == 0 {
-		maxIter = 500
-	}
-	maxIter = min(maxIter, n)
-	for i, v := range b {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return FuncResult{}, fmt.Errorf("spectral: MatFunc: b[%d] = %v is not finite", i, v)
-		}
+	tol, maxIter, err := checkMatFunc(a, f, dst, b, s)
+	if err != nil {
+		return FuncResult{}, err
 	}
 	if ctx == nil {
 		ctx = context.Background()
@@ -163,53 +134,97 @@ func MatFunc(ctx context.Context, a linop.Operator, f Function, dst, b []float64
 			kb.combine(dst, coef, bnorm)
 			return res, fmt.Errorf("spectral: MatFunc stopped after %d steps: %w", j, err)
 		}
-		check := invariant || j == maxIter || j < 40 || j%4 == 0
-		if check {
-			c, err := kb.funcCoefficients(f)
-			if err != nil {
-				kb.combine(dst, coef, bnorm)
-				return res, err
-			}
-			change := 1.0
-			if prev != nil {
-				var d2, c2 float64
-				for i, x := range c {
-					p := 0.0
-					if i < len(prev) {
-						p = prev[i]
-					}
-					d2 += (x - p) * (x - p)
-					c2 += x * x
-				}
-				if c2 > 0 {
-					change = math.Sqrt(d2 / c2)
-				} else {
-					change = math.Sqrt(d2)
-				}
-			}
-			prev, coef = c, c
-			res.Change = change
-			if invariant {
-				res.Change = 0
-			}
-			if s.Progress != nil {
-				s.Progress(j, res.Change)
-			}
-			if change <= tol {
-				small++
-			} else {
-				small = 0
-			}
-			if invariant || small >= 2 {
-				kb.combine(dst, coef, bnorm)
-				return res, nil
-			}
-			if j == maxIter {
-				kb.combine(dst, coef, bnorm)
-				return res, &FuncNotConvergedError{Function: f.Name, Iterations: j, Change: change, Tol: tol}
-			}
+		if !invariant && j != maxIter && j >= 40 && j%4 != 0 {
+			continue
+		}
+		c, err := kb.funcCoefficients(f)
+		if err != nil {
+			kb.combine(dst, coef, bnorm)
+			return res, err
+		}
+		change := 1.0
+		if prev != nil {
+			change = relativeChange(c, prev)
+		}
+		prev, coef = c, c
+		res.Change = change
+		if invariant {
+			res.Change = 0
+		}
+		if s.Progress != nil {
+			s.Progress(j, res.Change)
+		}
+		if change <= tol {
+			small++
+		} else {
+			small = 0
+		}
+		if invariant || small >= 2 {
+			kb.combine(dst, coef, bnorm)
+			return res, nil
+		}
+		if j == maxIter {
+			kb.combine(dst, coef, bnorm)
+			return res, &FuncNotConvergedError{Function: f.Name, Iterations: j, Change: change, Tol: tol}
 		}
 	}
+}
+
+// checkMatFunc validates the arguments of MatFunc and returns the
+// tolerance and the step cap, defaults applied.
+func checkMatFunc(a linop.Operator, f Function, dst, b []float64, s FuncSettings) (tol float64, maxIter int, err error) {
+	if a == nil {
+		return 0, 0, errors.New("spectral: MatFunc: operator is nil")
+	}
+	if f.F == nil {
+		return 0, 0, errors.New("spectral: MatFunc: function is nil")
+	}
+	n := a.Dim()
+	if len(dst) != n || len(b) != n {
+		return 0, 0, fmt.Errorf("spectral: MatFunc: operator is %d×%d but b has length %d and dst has length %d", n, n, len(b), len(dst))
+	}
+	if !linop.IsSymmetric(a) {
+		return 0, 0, fmt.Errorf("spectral: MatFunc needs a symmetric operator: %w", ErrNotSymmetric)
+	}
+	tol = s.Tol
+	if tol == 0 {
+		tol = DefaultFuncTol
+	}
+	if !(tol >= 1e-15 && tol < 1) {
+		return 0, 0, fmt.Errorf("spectral: MatFunc: Tol = %v is invalid: it must lie in [1e-15, 1) (0 means %g)", s.Tol, DefaultFuncTol)
+	}
+	if s.MaxIter < 0 {
+		return 0, 0, fmt.Errorf("spectral: MatFunc: MaxIter = %d is invalid: it must be ≥ 0 (0 means min(n, 500))", s.MaxIter)
+	}
+	maxIter = s.MaxIter
+	if maxIter == 0 {
+		maxIter = 500
+	}
+	maxIter = min(maxIter, n)
+	for i, v := range b {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return 0, 0, fmt.Errorf("spectral: MatFunc: b[%d] = %v is not finite", i, v)
+		}
+	}
+	return tol, maxIter, nil
+}
+
+// relativeChange returns ‖c − prev‖/‖c‖ (‖c − prev‖ when c is zero), prev
+// padded with zeros to the length of c.
+func relativeChange(c, prev []float64) float64 {
+	var d2, c2 float64
+	for i, x := range c {
+		p := 0.0
+		if i < len(prev) {
+			p = prev[i]
+		}
+		d2 += (x - p) * (x - p)
+		c2 += x * x
+	}
+	if c2 > 0 {
+		return math.Sqrt(d2 / c2)
+	}
+	return math.Sqrt(d2)
 }
 
 // FuncNotConvergedError is returned by MatFunc when MaxIter steps did not

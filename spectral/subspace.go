@@ -71,7 +71,6 @@ type subspace struct {
 	f32b     []float32
 	f32r     []float32 // D^{-1/2}R/e of filterCorrected
 	single   bool      // float64 filter passes (filter) instead of filterCorrected: the tests' reference
-	work     []int     // stored entries before each row window (windowWork)
 	matvecs  int
 	passes   int
 }
@@ -192,64 +191,26 @@ func (s *subspace) degree(theta []float64, worst float64) (int, bool) {
 //
 //	Z_{i+1} = (2/e)(D^{-1}W − γ)Z_i − Z_{i−1},   Y_d = D^{1/2} Z_d,
 //
-// one gather per stored entry and no scaling of the gathered rows. Z_{i+1}
-// overwrites Z_{i−1} row by row (the gathers read only Z_i), so the
+// one gather per stored entry and no scaling of the gathered rows: each step
+// is graph.ChebyshevStepTo with the diagonal −γ and the left scaling D^{-1}.
+// Z_{i+1} overwrites Z_{i−1} (ChebyshevStepTo allows dst = prev), so the
 // recursion needs the two blocks X and AX.
 func (s *subspace) filter(d int, gamma, e float64) {
+	shift := make([]float64, s.n)
+	for i := range shift {
+		shift[i] = -gamma
+	}
+	sc := graph.Scaling{Diag: shift, Left: s.invD}
 	s.scaleRows(s.x, s.invSqrtD)
-	s.step(s.ax, s.x, 1/e, gamma, true)
+	s.g.ChebyshevStepTo(s.ax, s.x, nil, sc, 1/e)
 	prev, cur := s.x, s.ax
 	for i := 1; i < d; i++ {
-		s.step(prev, cur, 2/e, gamma, false)
+		s.g.ChebyshevStepTo(prev, cur, prev, sc, 2/e)
 		prev, cur = cur, prev
 	}
 	s.matvecs += d * s.p
 	s.scaleRows(cur, s.sqrtD)
 	s.x, s.ax = cur, prev
-}
-
-// step sets next = α(D^{-1}W·cur − γ·cur) − next (first: without the
-// subtraction), in parallel over windows of graph.RowWindow rows (so that
-// blocks of up to 8 columns run from the graph's SELL copy), each window's
-// product rows in a scratch block that stays in cache.
-func (s *subspace) step(next, cur *mat.Dense, alpha, gamma float64, first bool) {
-	p, w := s.p, graph.RowWindow
-	nm, cm := next.RawMatrix(), cur.RawMatrix()
-	sc := graph.Scaling{Left: s.invD}
-	parallel.Balanced(s.windowWork(), 1<<15, func(lo, hi int) {
-		buf := mat.NewDense(w, p, nil)
-		bm := buf.RawMatrix()
-		for r0 := lo * w; r0 < min(hi*w, s.n); r0 += w {
-			r1 := min(s.n, r0+w)
-			s.g.ScaledMulBlockRowsInto(buf.Slice(0, r1-r0, 0, p).(*mat.Dense), cur, sc, r0, r1)
-			for i := r0; i < r1; i++ {
-				b := bm.Data[(i-r0)*bm.Stride : (i-r0)*bm.Stride+p]
-				c := cm.Data[i*cm.Stride : i*cm.Stride+p]
-				nx := nm.Data[i*nm.Stride : i*nm.Stride+p]
-				for j, v := range b {
-					y := alpha * (-gamma*c[j] + v)
-					if !first {
-						y -= nx[j]
-					}
-					nx[j] = y
-				}
-			}
-		}
-	})
-}
-
-// windowWork returns the stored entries before each window of
-// graph.RowWindow rows (a prefix sum over windows for parallel.Balanced).
-func (s *subspace) windowWork() []int {
-	if s.work == nil {
-		indptr := s.g.Arrays().Indptr
-		w := graph.RowWindow
-		s.work = make([]int, (s.n+w-1)/w+1)
-		for t := range s.work {
-			s.work[t] = indptr[min(t*w, s.n)]
-		}
-	}
-	return s.work
 }
 
 // scaleRows multiplies row i of b by f[i].

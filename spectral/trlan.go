@@ -222,8 +222,7 @@ func (t *trlan) randomUnit(j int) {
 // ũ_j was normalised by. The last vector is re-orthogonalised on its own.
 func (t *trlan) extend(j0 int) (float64, error) {
 	n, m := t.n, t.m
-	size := t.chunk()
-	nc := parallel.NumChunks(n, size)
+	nc := parallel.NumChunks(n, t.chunk())
 	q := 2*m + 3 // per chunk: a, b, ũᵀũ, ũᵀw, wᵀw
 	if len(t.part) < nc*q {
 		t.part = make([]float64, nc*q)
@@ -240,94 +239,18 @@ func (t *trlan) extend(j0 int) (float64, error) {
 		}
 		u, w := t.col(j), t.col(j+1)
 		t.apply(w, u)
-		h := func(i int) *float64 { return &t.h[i*m+j] }
 		var ww float64
 		sj := 1.0 // the norm v_j = (ũ_j − V_j·a)/s_j was divided by
 		if !pending {
-			// v_j is final: one sweep against V_{j+1}, the second one
-			// comes with the next step.
-			p := j + 1
-			part := t.part[:nc*p]
-			parallel.Chunks(n, size, func(k, lo, hi int) {
-				projectRows(part[k*p:(k+1)*p], t.v[lo:], n, w[lo:hi])
-			})
-			b := t.coef[:p]
-			sumParts(b, part, nc, p)
-			for i, x := range b {
-				*h(i) = x
-			}
-			parallel.Chunks(n, size, func(k, lo, hi int) {
-				subtractRows(w[lo:hi], t.v[lo:], n, b)
-				t.part[k] = sumSquares(w[lo:hi])
-			})
-			ww = sumFirst(t.part, nc)
+			ww = t.sweepFinal(j, w)
 		} else {
-			p := j
-			r := 2*p + 3
-			part := t.part[:nc*r]
-			parallel.Chunks(n, size, func(k, lo, hi int) {
-				c := part[k*r : (k+1)*r]
-				projectRows2(c[:p], c[p:2*p], t.v[lo:], n, u[lo:hi], w[lo:hi])
-				var uu, uw float64
-				for i, x := range u[lo:hi] {
-					uu += x * x
-					uw += x * w[lo+i]
-				}
-				c[2*p], c[2*p+1] = uu, uw
-			})
-			c := t.coef[:r]
-			sumParts(c, part, nc, r)
-			a, b := c[:p], c[p:2*p]
-			uu, uw := c[2*p], c[2*p+1]
-			var aa, ab float64
-			for i := range a {
-				aa += a[i] * a[i]
-				ab += a[i] * b[i]
+			var err error
+			ww, sj, err = t.sweepDelayed(j, u, w, scale, sPrev, hm)
+			if err != nil {
+				return 0, err
 			}
-			// ũ_j was kept only if its norm after one sweep exceeded
-			// breakdownTol·‖A‖, so what is left of it along V_j is at
-			// most ~ε/breakdownTol ≈ 2e-4 of it and s ≈ 1; anything else
-			// means the basis has lost orthogonality.
-			s := math.Sqrt(uu - aa)
-			if !(s > 0.5) {
-				return 0, fmt.Errorf("spectral: single-vector Lanczos lost orthogonality at step %d (‖V_jᵀv_j‖² = %.3g of ‖v_j‖² = %.3g)", j, aa, uu)
-			}
-			sj = s
-			gamma := (uw - ab) / s
-			// Column j−1 gets the second sweep of its residual.
-			f := scale / sPrev
-			for i := 0; i < j; i++ {
-				t.h[i*m+j-1] += f * a[i]
-			}
-			betaPrev := scale * s / sPrev
-			// hm = H_{[:j+1, :j]}·a from the upper triangle of the
-			// symmetric H; row j holds only the coupling β_{j−1} (the
-			// entries H[j][i], i < j−1, vanish for j > j0).
-			for l := 0; l < j; l++ {
-				var x float64
-				for i := 0; i < j; i++ {
-					x += t.h[min(l, i)*m+max(l, i)] * a[i]
-				}
-				hm[l] = x
-			}
-			for l := 0; l < j; l++ {
-				*h(l) = (b[l] - hm[l]) / s
-			}
-			*h(j) = (gamma - betaPrev*a[j-1]) / s
-			parallel.Chunks(n, size, func(k, lo, hi int) {
-				uc, wc := u[lo:hi], w[lo:hi]
-				subtractRows2(uc, wc, t.v[lo:], n, a, b)
-				var ss float64
-				for i := range uc {
-					uc[i] /= s
-					wc[i] -= gamma * uc[i]
-					ss += wc[i] * wc[i]
-				}
-				t.part[k] = ss
-			})
-			ww = sumFirst(t.part, nc)
 		}
-		t.anorm = math.Max(t.anorm, math.Abs(*h(j)))
+		t.anorm = math.Max(t.anorm, math.Abs(t.h[j*m+j]))
 		beta := math.Sqrt(ww)
 		if beta <= breakdownTol*math.Max(t.anorm, 1e-300) {
 			// Invariant subspace: continue from a fresh direction
@@ -345,7 +268,118 @@ func (t *trlan) extend(j0 int) (float64, error) {
 	if !pending {
 		return 0, nil
 	}
-	// The second sweep of the last vector, on its own.
+	return t.sweepLast(scale, sPrev), nil
+}
+
+// sweepFinal is the step of extend for a final v_j = u: one sweep of
+// w = A·v_j against V_{j+1}, whose coefficients are column j of H, the
+// second one coming with the next step. It returns ‖w‖².
+func (t *trlan) sweepFinal(j int, w []float64) float64 {
+	n, m, size := t.n, t.m, t.chunk()
+	nc := parallel.NumChunks(n, size)
+	p := j + 1
+	part := t.part[:nc*p]
+	parallel.Chunks(n, size, func(k, lo, hi int) {
+		projectRows(part[k*p:(k+1)*p], t.v[lo:], n, w[lo:hi])
+	})
+	b := t.coef[:p]
+	sumParts(b, part, nc, p)
+	for i, x := range b {
+		t.h[i*m+j] = x
+	}
+	parallel.Chunks(n, size, func(k, lo, hi int) {
+		subtractRows(w[lo:hi], t.v[lo:], n, b)
+		t.part[k] = sumSquares(w[lo:hi])
+	})
+	return sumFirst(t.part, nc)
+}
+
+// sweepDelayed is the step of extend for a pending u = ũ_j, once
+// orthogonalised, and w = A·ũ_j: it projects both on V_j in one pass
+// (a = V_jᵀũ_j, b = V_jᵀw), gives column j−1 of H the second sweep of its
+// residual (scale and sPrev are β'_{j−1} and s_{j−1}), sets column j of H
+// (hm is scratch for H_{[:j+1, :j]}·a), and updates both vectors in one
+// more pass: v_j = (ũ_j − V_j·a)/s, w ← w − V_j·b − γ·v_j. It returns ‖w‖²
+// and s (as sj).
+func (t *trlan) sweepDelayed(j int, u, w []float64, scale, sPrev float64, hm []float64) (ww, sj float64, err error) {
+	n, size := t.n, t.chunk()
+	nc := parallel.NumChunks(n, size)
+	p := j
+	r := 2*p + 3
+	part := t.part[:nc*r]
+	parallel.Chunks(n, size, func(k, lo, hi int) {
+		c := part[k*r : (k+1)*r]
+		projectRows2(c[:p], c[p:2*p], t.v[lo:], n, u[lo:hi], w[lo:hi])
+		var uu, uw float64
+		for i, x := range u[lo:hi] {
+			uu += x * x
+			uw += x * w[lo+i]
+		}
+		c[2*p], c[2*p+1] = uu, uw
+	})
+	c := t.coef[:r]
+	sumParts(c, part, nc, r)
+	a, b := c[:p], c[p:2*p]
+	uu, uw := c[2*p], c[2*p+1]
+	var aa, ab float64
+	for i := range a {
+		aa += a[i] * a[i]
+		ab += a[i] * b[i]
+	}
+	// ũ_j was kept only if its norm after one sweep exceeded
+	// breakdownTol·‖A‖, so what is left of it along V_j is at most
+	// ~ε/breakdownTol ≈ 2e-4 of it and s ≈ 1; anything else means the basis
+	// has lost orthogonality.
+	s := math.Sqrt(uu - aa)
+	if !(s > 0.5) {
+		return 0, 0, fmt.Errorf("spectral: single-vector Lanczos lost orthogonality at step %d (‖V_jᵀv_j‖² = %.3g of ‖v_j‖² = %.3g)", j, aa, uu)
+	}
+	gamma := (uw - ab) / s
+	t.delayedColumn(j, a, b, gamma, s, scale, sPrev, hm)
+	parallel.Chunks(n, size, func(k, lo, hi int) {
+		uc, wc := u[lo:hi], w[lo:hi]
+		subtractRows2(uc, wc, t.v[lo:], n, a, b)
+		var ss float64
+		for i := range uc {
+			uc[i] /= s
+			wc[i] -= gamma * uc[i]
+			ss += wc[i] * wc[i]
+		}
+		t.part[k] = ss
+	})
+	return sumFirst(t.part, nc), s, nil
+}
+
+// delayedColumn updates H for sweepDelayed: column j−1 gains
+// (β'_{j−1}/s_{j−1})·a, and column j is ([b; γ] − H_{[:j+1, :j]}·a)/s.
+func (t *trlan) delayedColumn(j int, a, b []float64, gamma, s, scale, sPrev float64, hm []float64) {
+	m := t.m
+	f := scale / sPrev
+	for i := 0; i < j; i++ {
+		t.h[i*m+j-1] += f * a[i]
+	}
+	betaPrev := scale * s / sPrev
+	// hm = H_{[:j+1, :j]}·a from the upper triangle of the symmetric H; row
+	// j holds only the coupling β_{j−1} (the entries H[j][i], i < j−1,
+	// vanish for j > j0).
+	for l := 0; l < j; l++ {
+		var x float64
+		for i := 0; i < j; i++ {
+			x += t.h[min(l, i)*m+max(l, i)] * a[i]
+		}
+		hm[l] = x
+	}
+	for l := 0; l < j; l++ {
+		t.h[l*m+j] = (b[l] - hm[l]) / s
+	}
+	t.h[j*m+j] = (gamma - betaPrev*a[j-1]) / s
+}
+
+// sweepLast gives the last basis vector, pending, its second sweep on its
+// own, adds its share to column m−1 of H and returns the coupling β_m.
+func (t *trlan) sweepLast(scale, sPrev float64) float64 {
+	n, m, size := t.n, t.m, t.chunk()
+	nc := parallel.NumChunks(n, size)
 	u := t.col(m)
 	p := m
 	part := t.part[:nc*p]
@@ -366,7 +400,7 @@ func (t *trlan) extend(j0 int) (float64, error) {
 	for i := 0; i < m; i++ {
 		t.h[i*m+m-1] += f * a[i]
 	}
-	return scale * s / sPrev, nil
+	return scale * s / sPrev
 }
 
 // sumSquares returns Σ x².
@@ -405,46 +439,19 @@ func (t *trlan) run() (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		theta, y, err := eigSym(t.h, m, m)
+		theta, y, err := t.ritzPairs()
 		if err != nil {
 			return nil, err
 		}
-		if t.deg <= 1 {
-			for _, th := range theta {
-				t.anorm = math.Max(t.anorm, math.Abs(th))
-			}
-			if t.c.hi > t.c.lo {
-				for _, th := range theta {
-					if th < t.c.lo-1e-8*t.anorm || th > t.c.hi+1e-8*t.anorm {
-						return nil, fmt.Errorf("spectral: Ritz value %v lies outside Bounds [%v, %v]: the bounds are wrong for this operator", th, t.c.lo, t.c.hi)
-					}
-				}
-			}
-		}
 		// Ritz pairs ordered from the wanted end (the largest of B when
 		// filtering).
-		order := make([]int, m)
-		for i := range order {
-			if t.which == Largest || t.deg > 1 {
-				order[i] = m - 1 - i
-			} else {
-				order[i] = i
-			}
-		}
+		order := wantedOrder(m, t.which == Largest || t.deg > 1)
 		tol := t.c.tol * t.anorm
 		if t.deg > 1 {
 			tol = t.tolB
 		}
-		nconv := 0
-		var worst float64
-		for _, i := range order[:k] {
-			r := math.Abs(beta * y.At(m-1, i))
-			if r <= tol {
-				nconv++
-			} else {
-				worst = math.Max(worst, r)
-			}
-		}
+		rb := t.residualEstimates(beta, y, order[:k]) // of the wanted pairs
+		nconv, worst := countConverged(rb, tol)
 		capped := t.res.Restarts >= t.c.maxRestarts
 		if probe && nconv < k && !capped {
 			probe = false
@@ -455,31 +462,13 @@ func (t *trlan) run() (*Result, error) {
 			}
 		}
 		if t.deg <= 1 && (nconv == k || capped) {
-			sel := append([]int(nil), order[:k]...)
-			if nconv < k {
-				// Only the converged ones, from the wanted end.
-				sel = sel[:0]
-				for _, i := range order[:k] {
-					if math.Abs(beta*y.At(m-1, i)) <= tol {
-						sel = append(sel, i)
-					}
-				}
-			}
-			res := t.result(theta, y, sel)
-			if nconv < k {
-				return nil, &NotConvergedError{Wanted: k, Restarts: t.res.Restarts, MatVecs: t.res.MatVecs, Residual: worst, Tol: tol, Converged: res}
-			}
-			return res, nil
+			return t.finalResult(theta, y, order[:k], rb, tol, worst)
 		}
 		// Thick restart: keep the wanted Ritz vectors and some more
 		// (ARPACK's nev + min(nconv, (ncv − nev)/2)), then the residual
 		// vector.
 		keep := min(k+min(nconv, (m-k)/2), m-1)
 		keep = max(keep, min(k+1, m-1))
-		rb := make([]float64, k) // B's residual estimates of the wanted pairs
-		for q, i := range order[:k] {
-			rb[q] = math.Abs(beta * y.At(m-1, i))
-		}
 		damped := t.deg > 1 && theta[order[k-1]] <= 1/t.tfar
 		j0 = t.restart(theta, y, order[:keep])
 		if t.deg > 1 && (nconv == k || capped) {
@@ -504,6 +493,68 @@ func (t *trlan) run() (*Result, error) {
 			t.c.progress(Status{Restarts: t.res.Restarts, MatVecs: t.res.MatVecs, Converged: nconv, Wanted: k, Residual: worst})
 		}
 	}
+}
+
+// ritzPairs returns the Ritz values (ascending) and vectors of H. Without a
+// filter they raise the estimate of ‖A‖, and must lie inside Bounds when
+// those are set.
+func (t *trlan) ritzPairs() ([]float64, *mat.Dense, error) {
+	theta, y, err := eigSym(t.h, t.m, t.m)
+	if err != nil || t.deg > 1 {
+		return theta, y, err
+	}
+	for _, th := range theta {
+		t.anorm = math.Max(t.anorm, math.Abs(th))
+	}
+	if t.c.hi > t.c.lo {
+		for _, th := range theta {
+			if th < t.c.lo-1e-8*t.anorm || th > t.c.hi+1e-8*t.anorm {
+				return nil, nil, fmt.Errorf("spectral: Ritz value %v lies outside Bounds [%v, %v]: the bounds are wrong for this operator", th, t.c.lo, t.c.hi)
+			}
+		}
+	}
+	return theta, y, nil
+}
+
+// residualEstimates returns the residual estimates |β_m·y_{m−1,i}| of the
+// Ritz pairs sel.
+func (t *trlan) residualEstimates(beta float64, y *mat.Dense, sel []int) []float64 {
+	r := make([]float64, len(sel))
+	for q, i := range sel {
+		r[q] = math.Abs(beta * y.At(t.m-1, i))
+	}
+	return r
+}
+
+// countConverged returns how many of the residuals meet tol, and the
+// largest of the others.
+func countConverged(resid []float64, tol float64) (nconv int, worst float64) {
+	for _, r := range resid {
+		if r <= tol {
+			nconv++
+		} else {
+			worst = math.Max(worst, r)
+		}
+	}
+	return nconv, worst
+}
+
+// finalResult returns the result of an unfiltered run that stops: the
+// wanted Ritz pairs when all converged (their residual estimates resid at
+// most tol), else a *NotConvergedError holding the converged ones, from the
+// wanted end, worst being the largest estimate of the others.
+func (t *trlan) finalResult(theta []float64, y *mat.Dense, wanted []int, resid []float64, tol, worst float64) (*Result, error) {
+	sel := make([]int, 0, len(wanted))
+	for q, i := range wanted {
+		if resid[q] <= tol {
+			sel = append(sel, i)
+		}
+	}
+	res := t.result(theta, y, sel)
+	if len(sel) < len(wanted) {
+		return nil, &NotConvergedError{Wanted: t.k, Restarts: t.res.Restarts, MatVecs: t.res.MatVecs, Residual: worst, Tol: tol, Converged: res}
+	}
+	return res, nil
 }
 
 // restart replaces the basis by the Ritz vectors sel followed by the
