@@ -449,9 +449,9 @@ func (km *Matrix) Normal(ctx context.Context, y *mat.Dense, progress func(done, 
 		kty = mat.NewDense(m, c, nil)
 	}
 	// Blocks are processed one after another; inside a block the rows of K
-	// are evaluated in parallel and Kbᵀ is packed twice (as left and right
-	// operand). The upper triangle of Σ KbᵀKb over a group of
-	// normalGroup(m) blocks is added to g at once, in parallel in parts of
+	// are evaluated in parallel, and each worker packs its rows into Kbᵀ
+	// twice (as left and right operand). The upper triangle of Σ KbᵀKb over
+	// a group of normalGroup(m) blocks is added to g at once, in parallel in parts of
 	// equal work, so that g is swept once per group rather than per block.
 	br := km.blockRows
 	kb := make([]float64, br*m)
@@ -468,19 +468,15 @@ func (km *Matrix) Normal(ctx context.Context, y *mat.Dense, progress func(done, 
 		for b0 := r0; b0 < min(r0+group*br, km.n); b0 += br {
 			b1 := min(b0+br, km.n)
 			rows := b1 - b0
+			at, ar := gemm.UnclearedPanels(m, rows, gemm.MR, dataOf(kt[nb])), gemm.UnclearedPanels(m, rows, gemm.NR64, dataOf(kr[nb]))
+			kt[nb], kr[nb] = at, ar
 			parallel.For(rows, 2*gemm.MR, func(lo, hi int) {
+				// each worker packs the depths of its own rows, still in cache
 				sub := km.space()
 				km.rowsTo(sub, kb[lo*m:], m, b0+lo, b0+hi)
 				km.spaces.Put(sub)
-			})
-			parallel.For(2, 1, func(lo, hi int) {
-				for q := lo; q < hi; q++ {
-					if q == 0 {
-						kt[nb] = gemm.PackColumns(kb, m, m, rows, gemm.MR, dataOf(kt[nb]))
-					} else {
-						kr[nb] = gemm.PackColumns(kb, m, m, rows, gemm.NR64, dataOf(kr[nb]))
-					}
-				}
+				at.SetColumnRows(kb[lo*m:], m, lo, hi)
+				ar.SetColumnRows(kb[lo*m:], m, lo, hi)
 			})
 			if y != nil {
 				yraw := y.RawMatrix()

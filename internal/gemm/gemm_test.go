@@ -203,9 +203,23 @@ func testColumns[T Float](t *testing.T) {
 				require.Equal(t, want.Data[i], packed.Data[i], "PackColumns %v width %d entry %d", dims, w, i)
 			}
 			assert.Equal(t, [3]int{rows, k, w}, [3]int{packed.Rows, packed.K, packed.W})
+			// in two row ranges, the second one first, over garbage
+			for i := range dirty {
+				dirty[i] = T(rng.NormFloat64())
+			}
+			parts := UnclearedPanels(rows, k, w, dirty)
+			h := k / 3
+			parts.SetColumnRows(src[h*ld:], ld, h, k)
+			parts.SetColumnRows(src, ld, 0, h)
+			for i := range want.Data {
+				require.Equal(t, want.Data[i], parts.Data[i], "SetColumnRows %v width %d entry %d", dims, w, i)
+			}
 		}
 	}
 	assert.Panics(t, func() { PackColumns[T](make([]float64, 3), 3, 3, 2, 5, nil) })
+	p := NewPanels[T](3, 4, MR, nil)
+	assert.Panics(t, func() { p.SetColumnRows(make([]float64, 6), 3, 2, 5) })
+	assert.Panics(t, func() { p.SetColumnRows(make([]float64, 5), 3, 1, 3) })
 }
 
 func TestPanelsMisuse(t *testing.T) {

@@ -77,12 +77,18 @@ func (p *Panels[T]) SetRow(i int, row, shift []float64, scale float64) float64 {
 // SetColumns stores the transpose of the K×Rows row-major matrix src (row
 // stride ld): row i of the panels is column i of src, and the padding rows
 // of the last panel are set to zero. It is how the product SᵀS of a block S
-// is packed. It fills one panel after the other, reading a strip of W
+// is packed.
+func (p *Panels[T]) SetColumns(src []float64, ld int) { p.SetColumnRows(src, ld, 0, p.K) }
+
+// SetColumnRows is SetColumns for rows t0 … t1−1 of the K×Rows matrix
+// alone, held in src (row t at src[(t−t0)·ld:]): it sets the depths
+// [t0, t1) of every panel, so that disjoint row ranges may be packed
+// concurrently. It fills one panel after the other, reading a strip of W
 // columns of src (held in L1 from one panel to the next) and writing the
 // panel in order.
-func (p *Panels[T]) SetColumns(src []float64, ld int) {
-	if p.K > 0 && (ld < p.Rows || len(src) < (p.K-1)*ld+p.Rows) {
-		panic(fmt.Sprintf("gemm: SetColumns of %d×%d panels from %d values with stride %d", p.Rows, p.K, len(src), ld))
+func (p *Panels[T]) SetColumnRows(src []float64, ld, t0, t1 int) {
+	if t0 < 0 || t1 > p.K || t0 > t1 || (t1 > t0 && (ld < p.Rows || len(src) < (t1-t0-1)*ld+p.Rows)) {
+		panic(fmt.Sprintf("gemm: SetColumnRows [%d, %d) of %d×%d panels from %d values with stride %d", t0, t1, p.Rows, p.K, len(src), ld))
 	}
 	w, k := p.W, p.K
 	for q := 0; q < p.Count(); q++ {
@@ -91,23 +97,23 @@ func (p *Panels[T]) SetColumns(src []float64, ld int) {
 		switch {
 		case c0+w > p.Rows:
 			nc := p.Rows - c0
-			for t := range k {
+			for t := t0; t < t1; t++ {
 				d := panel[t*w : t*w+w]
-				for i, v := range src[t*ld+c0 : t*ld+c0+nc] {
+				for i, v := range src[(t-t0)*ld+c0 : (t-t0)*ld+c0+nc] {
 					d[i] = T(v)
 				}
 				clear(d[nc:])
 			}
 		case w == MR:
-			for t := range k {
-				s := src[t*ld+c0 : t*ld+c0+MR]
+			for t := t0; t < t1; t++ {
+				s := src[(t-t0)*ld+c0 : (t-t0)*ld+c0+MR]
 				d := panel[t*MR : t*MR+MR]
 				d[0], d[1], d[2], d[3], d[4], d[5] = T(s[0]), T(s[1]), T(s[2]), T(s[3]), T(s[4]), T(s[5])
 			}
 		default:
-			for t := range k {
+			for t := t0; t < t1; t++ {
 				d := panel[t*w : t*w+w]
-				for i, v := range src[t*ld+c0 : t*ld+c0+w] {
+				for i, v := range src[(t-t0)*ld+c0 : (t-t0)*ld+c0+w] {
 					d[i] = T(v)
 				}
 			}
@@ -121,6 +127,15 @@ func (p *Panels[T]) SetColumns(src []float64, ld int) {
 // SetColumns it does not clear the storage first, since every entry is
 // written.
 func PackColumns[T Float](src []float64, ld, rows, k, w int, buf []T) *Panels[T] {
+	p := UnclearedPanels(rows, k, w, buf)
+	p.SetColumns(src, ld)
+	return p
+}
+
+// UnclearedPanels is NewPanels without clearing the reused storage, for
+// callers that write every entry, padding included (SetColumnRows over
+// all depths).
+func UnclearedPanels[T Float](rows, k, w int, buf []T) *Panels[T] {
 	if w != MR && w != NR[T]() {
 		panic(fmt.Sprintf("gemm: panel width %d: want %d or %d", w, MR, NR[T]()))
 	}
@@ -133,9 +148,7 @@ func PackColumns[T Float](src []float64, ld, rows, k, w int, buf []T) *Panels[T]
 	} else {
 		buf = make([]T, size)
 	}
-	p := &Panels[T]{Rows: rows, K: k, W: w, Data: buf}
-	p.SetColumns(src, ld)
-	return p
+	return &Panels[T]{Rows: rows, K: k, W: w, Data: buf}
 }
 
 // groupA is the number of A panels multiplied against one B panel before
