@@ -23,18 +23,37 @@ func chunkDepth(k int) int {
 	return (k + n - 1) / n
 }
 
-// pairAccFor returns the two-panel kernel with a depth offset and
-// accumulation (kernel32x2aAVX512 or kernel64x2aAVX512), or nil when the
+// accKernels are the AVX-512 kernels with a depth offset and accumulation:
+// two computes the two tiles of one A panel against two B panels
+// (kernel32x2aAVX512 or kernel64x2aAVX512), four the four tiles of two A
+// panels against them (kernel32x4aAVX512, kernel64x4aAVX512), each entry
+// bitwise as two computes it.
+type accKernels[T Float] struct {
+	two  func(k int, a, b0, b1, c []T, load bool)
+	four func(k int, a0, a1, b0, b1, c []T, load bool)
+}
+
+// run computes the tiles of A panels a0 and, when a1 is not nil, a1 (each
+// kk deep) against b0 and b1 into c (two tiles per A panel).
+func (ak *accKernels[T]) run(kk int, a0, a1, b0, b1, c []T, load bool) {
+	if a1 == nil {
+		ak.two(kk, a0, b0, b1, c, load)
+		return
+	}
+	ak.four(kk, a0, a1, b0, b1, c, load)
+}
+
+// pairAccFor returns the accumulating kernels of T, or nil when the
 // AVX-512 kernels do not run.
-func pairAccFor[T Float]() func(k int, a, b0, b1, c []T, load bool) {
+func pairAccFor[T Float]() *accKernels[T] {
 	if !HasAVX512 {
 		return nil
 	}
 	var z T
 	if _, ok := any(z).(float32); ok {
-		return any(pairAcc32).(func(int, []T, []T, []T, []T, bool))
+		return any(&accKernels[float32]{pairAcc32, quadAcc32}).(*accKernels[T])
 	}
-	return any(pairAcc64).(func(int, []T, []T, []T, []T, bool))
+	return any(&accKernels[float64]{pairAcc64, quadAcc64}).(*accKernels[T])
 }
 
 // pairAcc32 sets (load false) or continues (load true) the two tiles
@@ -58,6 +77,27 @@ func pairAcc64(k int, a, b0, b1, c []float64, load bool) {
 	kernel64x2aAVX512(k, &a[0], &b0[0], &b1[0], &c[0], boolInt(load))
 }
 
+// quadAcc32 is pairAcc32 for two A panels a0 and a1: c[:2·MR·NR32] gets
+// a0's tiles, c[2·MR·NR32:] a1's.
+func quadAcc32(k int, a0, a1, b0, b1, c []float32, load bool) {
+	_ = a0[MR*k-1]
+	_ = a1[MR*k-1]
+	_ = b0[NR32*k-1]
+	_ = b1[NR32*k-1]
+	_ = c[4*MR*NR32-1]
+	kernel32x4aAVX512(k, &a0[0], &a1[0], &b0[0], &b1[0], &c[0], boolInt(load))
+}
+
+// quadAcc64 is quadAcc32 in float64.
+func quadAcc64(k int, a0, a1, b0, b1, c []float64, load bool) {
+	_ = a0[MR*k-1]
+	_ = a1[MR*k-1]
+	_ = b0[NR64*k-1]
+	_ = b1[NR64*k-1]
+	_ = c[4*MR*NR64-1]
+	kernel64x4aAVX512(k, &a0[0], &a1[0], &b0[0], &b1[0], &c[0], boolInt(load))
+}
+
 func boolInt(b bool) int {
 	if b {
 		return 1
@@ -73,7 +113,7 @@ func boolInt(b bool) int {
 // the partial sums from chunk to chunk and are written to C after the last,
 // so every entry is the same FMA chain as in one full-depth kernel call:
 // bitwise mulT's result. An odd last B panel is paired with itself.
-func mulTDeep[T Float](c []float64, ldc int, idx []int, a, b *Panels[T], p0, p1 int, kern func(k int, a, b0, b1, c []T, load bool)) {
+func mulTDeep[T Float](c []float64, ldc int, idx []int, a, b *Panels[T], p0, p1 int, kern *accKernels[T]) {
 	nr, nb, k := b.W, b.Count(), a.K
 	pairs := (nb + 1) / 2
 	pairSize := 2 * MR * nr
@@ -89,18 +129,34 @@ func mulTDeep[T Float](c []float64, ldc int, idx []int, a, b *Panels[T], p0, p1 
 				q0, q1 := 2*pr, min(2*pr+1, nb-1)
 				b0 := b.Data[q0*nr*k+k0*nr : q0*nr*k+(k0+kk)*nr]
 				b1 := b.Data[q1*nr*k+k0*nr : q1*nr*k+(k0+kk)*nr]
-				for pa := g0; pa < g1; pa++ {
+				for pa := g0; pa < g1; pa += 2 { // two A panels at a time
 					at := (pr*(g1-g0) + pa - g0) * pairSize // the group's tiles of a pair together
-					tile := tiles[at : at+pairSize]
-					ap := a.Data[pa*MR*k+k0*MR : pa*MR*k+(k0+kk)*MR]
-					kern(kk, ap, b0, b1, tile, k0 > 0)
-					if last {
-						writeTiles(c, ldc, idx, tile, q1-q0+1, nr, pa*MR, q0, a.Rows, b.Rows)
+					a0, a1 := depthSlice(a, pa, k0, kk), depthSlice(a, pa+1, k0, kk)
+					if pa+1 == g1 {
+						a1 = nil
+					}
+					kern.run(kk, a0, a1, b0, b1, tiles[at:], k0 > 0)
+					if !last {
+						continue
+					}
+					for h := pa; h < min(pa+2, g1); h++ {
+						tile := tiles[at+(h-pa)*pairSize : at+(h-pa+1)*pairSize]
+						writeTiles(c, ldc, idx, tile, q1-q0+1, nr, h*MR, q0, a.Rows, b.Rows)
 					}
 				}
 			}
 		}
 	}
+}
+
+// depthSlice returns depths [k0, k0+kk) of A panel pa of a, or nil when
+// a has no panel pa.
+func depthSlice[T Float](a *Panels[T], pa, k0, kk int) []T {
+	if pa >= a.Count() {
+		return nil
+	}
+	k := a.K
+	return a.Data[pa*MR*k+k0*MR : pa*MR*k+(k0+kk)*MR]
 }
 
 // writeTiles stores the n tiles in tile (A rows from row0, B panels from q)
@@ -155,7 +211,7 @@ func putTiles[T Float](s []T) { tilePool[T]().Put(&s) }
 // panels of a group of groupA A panels while its chunk is in L1, the tiles
 // of the group wait in a buffer, and each is added to C once after the last
 // chunk. Every K_s must be positive.
-func mulTSumDeep[T Float](c []float64, ldc int, a, b []*Panels[T], p0, p1 int, alpha float64, kern func(k int, a, b0, b1, c []T, load bool)) {
+func mulTSumDeep[T Float](c []float64, ldc int, a, b []*Panels[T], p0, p1 int, alpha float64, kern *accKernels[T]) {
 	nr, nb := b[0].W, b[0].Count()
 	rows, cols := a[0].Rows, b[0].Rows
 	pairSize := 2 * MR * nr
@@ -176,15 +232,22 @@ func mulTSumDeep[T Float](c []float64, ldc int, a, b []*Panels[T], p0, p1 int, a
 					q1 := min(q0+1, nb-1)
 					b0 := b[s].Data[q0*nr*k+k0*nr : q0*nr*k+(k0+kk)*nr]
 					b1 := b[s].Data[q1*nr*k+k0*nr : q1*nr*k+(k0+kk)*nr]
-					for pa := g0; pa < g1; pa++ {
+					for pa := g0; pa < g1; pa += 2 { // two A panels at a time
 						if min((q1+1)*nr, cols) <= pa*MR {
-							continue // the tiles lie below the diagonal
+							break // the tiles lie below the diagonal, and those of the panels after
 						}
 						at := (pr*(g1-g0) + pa - g0) * pairSize
-						tile := tiles[at : at+pairSize]
-						kern(kk, a[s].Data[pa*MR*k+k0*MR:pa*MR*k+(k0+kk)*MR], b0, b1, tile, !first)
-						if last {
-							addTiles(c, ldc, alpha, tile[:(q1-q0+1)*MR*nr], q1-q0+1, nr, pa*MR, q0, rows, cols)
+						a0, a1 := depthSlice(a[s], pa, k0, kk), depthSlice(a[s], pa+1, k0, kk)
+						if pa+1 == g1 {
+							a1 = nil
+						}
+						kern.run(kk, a0, a1, b0, b1, tiles[at:], !first)
+						if !last {
+							continue
+						}
+						for h := pa; h < min(pa+2, g1); h++ {
+							tile := tiles[at+(h-pa)*pairSize : at+(h-pa)*pairSize+(q1-q0+1)*MR*nr]
+							addTiles(c, ldc, alpha, tile, q1-q0+1, nr, h*MR, q0, rows, cols)
 						}
 					}
 				}

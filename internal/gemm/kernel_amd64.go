@@ -154,3 +154,9 @@ func kernel32x2aAVX512(k int, a, b0, b1, c *float32, load int)
 
 //go:noescape
 func kernel64x2aAVX512(k int, a, b0, b1, c *float64, load int)
+
+//go:noescape
+func kernel32x4aAVX512(k int, a0, a1, b0, b1, c *float32, load int)
+
+//go:noescape
+func kernel64x4aAVX512(k int, a0, a1, b0, b1, c *float64, load int)
