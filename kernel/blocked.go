@@ -267,9 +267,8 @@ func (km *Matrix) finish(out []float64, i int, xn, cancel float64) {
 		out[j] = d2
 	}
 	if g, ok := km.k.(Gaussian); ok {
-		for j, d2 := range out { // a static call for the common case
-			out[j] = g.FromSqDist(d2)
-		}
+		// e^(−d²/(2σ²)) as FromSqDist, eight entries at a time with AVX-512
+		expDiv(out, -(2 * g.Sigma * g.Sigma))
 		return
 	}
 	for j, d2 := range out {
@@ -307,9 +306,7 @@ func (km *Matrix) workers() int { return min(parallel.Workers(), km.blocks()) }
 // columns packs the columns of the r×c row-major matrix a (stride ld) as
 // the rows of a right operand (width NR64), reusing p's storage.
 func columns(p *gemm.Panels[float64], a []float64, ld, r, c int) *gemm.Panels[float64] {
-	p = gemm.NewPanels(c, r, gemm.NR64, dataOf(p))
-	p.SetColumns(a, ld)
-	return p
+	return gemm.PackColumns(a, ld, c, r, gemm.NR64, dataOf(p))
 }
 
 // mulBlock sets t (rows×c) = Kb·V for the block kb (rows×M) and V packed by
@@ -325,8 +322,7 @@ func (km *Matrix) mulBlock(ws *workspace, t []float64, c int, kb []float64, rows
 // tMulAddBlock adds Kbᵀ·U (M×c) to dst for the block kb (rows×M) and
 // u (rows×c, stride ldu).
 func (km *Matrix) tMulAddBlock(ws *workspace, dst *mat.Dense, kb []float64, rows int, u []float64, ldu, c int) {
-	ws.kt = gemm.NewPanels(km.m, rows, gemm.MR, dataOf(ws.kt))
-	ws.kt.SetColumns(kb, km.m)
+	ws.kt = gemm.PackColumns(kb, km.m, km.m, rows, gemm.MR, dataOf(ws.kt))
 	km.addProduct(ws, dst, ws.kt, u, ldu, rows, c)
 }
 
@@ -413,13 +409,16 @@ func (km *Matrix) NormalTo(dst, v *mat.Dense) {
 }
 
 // normalGroup is the number of row blocks whose KbᵀKb Normal adds to KᵀK
-// at once: 1 while the M×M matrix (8M² bytes) fits in the last-level
-// cache (M < normalGroupMinM), else 8, which cuts the sweeps of KᵀK through
-// memory eightfold for 8 packed blocks of 16·BlockRows·M bytes (at M =
-// 5000 on Fashion-MNIST a sweep per block of 256 rows cost half as much as
-// the multiply-adds of the block).
+// at once: 8, which cuts the sweeps of the M×M matrix eightfold for 8
+// packed blocks of 16·BlockRows·M bytes (at M = 5000 on Fashion-MNIST a
+// sweep per block of 256 rows cost half as much as the multiply-adds of
+// the block). With the AVX-512 kernels the tiles of a group are one FMA
+// chain over its rows (gemm.ParallelAddUpperSumTo), so the group costs no
+// extra additions and it pays at any M; without them each block's tiles are
+// summed separately, and the group pays only once the M×M matrix (8M²
+// bytes) no longer fits in the last-level cache (M ≥ normalGroupMinM).
 func normalGroup(m int) int {
-	if m < normalGroupMinM {
+	if m < normalGroupMinM && !gemm.HasAVX512 {
 		return 1
 	}
 	return 8
@@ -450,9 +449,9 @@ func (km *Matrix) Normal(ctx context.Context, y *mat.Dense, progress func(done, 
 		kty = mat.NewDense(m, c, nil)
 	}
 	// Blocks are processed one after another; inside a block the rows of K
-	// are evaluated in parallel and Kbᵀ is packed twice (as left and right
-	// operand). The upper triangle of Σ KbᵀKb over a group of
-	// normalGroup(m) blocks is added to g at once, in parallel in parts of
+	// are evaluated in parallel, and each worker packs its rows into Kbᵀ
+	// twice (as left and right operand). The upper triangle of Σ KbᵀKb over
+	// a group of normalGroup(m) blocks is added to g at once, in parallel in parts of
 	// equal work, so that g is swept once per group rather than per block.
 	br := km.blockRows
 	kb := make([]float64, br*m)
@@ -469,21 +468,15 @@ func (km *Matrix) Normal(ctx context.Context, y *mat.Dense, progress func(done, 
 		for b0 := r0; b0 < min(r0+group*br, km.n); b0 += br {
 			b1 := min(b0+br, km.n)
 			rows := b1 - b0
+			at, ar := gemm.UnclearedPanels(m, rows, gemm.MR, dataOf(kt[nb])), gemm.UnclearedPanels(m, rows, gemm.NR64, dataOf(kr[nb]))
+			kt[nb], kr[nb] = at, ar
 			parallel.For(rows, 2*gemm.MR, func(lo, hi int) {
+				// each worker packs the depths of its own rows, still in cache
 				sub := km.space()
 				km.rowsTo(sub, kb[lo*m:], m, b0+lo, b0+hi)
 				km.spaces.Put(sub)
-			})
-			kt[nb] = gemm.NewPanels(m, rows, gemm.MR, dataOf(kt[nb]))
-			kr[nb] = gemm.NewPanels(m, rows, gemm.NR64, dataOf(kr[nb]))
-			parallel.For(2, 1, func(lo, hi int) {
-				for q := lo; q < hi; q++ {
-					if q == 0 {
-						kt[nb].SetColumns(kb, m)
-					} else {
-						kr[nb].SetColumns(kb, m)
-					}
-				}
+				at.SetColumnRows(kb[lo*m:], m, lo, hi)
+				ar.SetColumnRows(kb[lo*m:], m, lo, hi)
 			})
 			if y != nil {
 				yraw := y.RawMatrix()

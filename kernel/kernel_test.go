@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -102,4 +103,26 @@ func TestBadParameters(t *testing.T) {
 	assert.ErrorContains(t, err, "Y row 1 column 0 is NaN")
 	_, err = Gram(Gaussian{Sigma: 1}, x, mat.NewDense(2, 3, nil))
 	assert.ErrorContains(t, err, "2 and 3 dimensions")
+}
+
+// CheckPoints finds every non-finite value, wherever it lies in a row
+// (the four partial sums and the tail), and names its row and column.
+func TestCheckPointsNonFinite(t *testing.T) {
+	for _, cols := range []int{1, 3, 4, 7, 9} {
+		for _, bad := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+			for j := range cols {
+				x := mat.NewDense(3, cols, nil)
+				for i := range 3 {
+					for c := range cols {
+						x.Set(i, c, float64(i*cols+c)-4.5)
+					}
+				}
+				require.NoError(t, CheckPoints("X", x, cols))
+				x.Set(1, j, bad)
+				err := CheckPoints("X", x, cols)
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), fmt.Sprintf("row 1 column %d is %v", j, bad))
+			}
+		}
+	}
 }

@@ -26,7 +26,17 @@
 // MulTTo and ParallelMulTTo drive a kernel over whole matrices (groups of
 // eight A panels against every B panel, so that the A group stays in L2
 // cache); ParallelAddUpperTo accumulates the upper triangle of a symmetric
-// product over blocks. Callers that consume tiles as they come (a
+// product over blocks. With AVX-512, depths beyond kcMax = 192 are cut in
+// chunks (the K-blocking of Goto and van de Geijn): a pair of B panels over
+// one chunk is 24 KiB and stays in L1 while the A panels of a group pass
+// over it, and the kernels continue each entry's FMA chain from the partial
+// tile of the previous chunk (kernel32x2aAVX512, kernel64x2aAVX512, and
+// kernel32x4aAVX512, kernel64x4aAVX512 for two A panels at once, 24
+// accumulators, each B row loaded once for twelve rows of A), so
+// that every entry is still the one dot product accumulated in order of t,
+// bitwise the full-depth kernel's. ParallelAddUpperSumTo chains the depths
+// of its pairs the same way: Σ_s A_s·B_sᵀ is, entry by entry, the dot
+// product over the joined depth. Callers that consume tiles as they come (a
 // k-nearest-neighbour heap) call the kernels on panel pairs themselves.
 // SqDist16 is the float32 squared distance of zero-padded vectors, with
 // the same AVX2 or portable choice.

@@ -165,25 +165,61 @@ func testProducts[T Float](t *testing.T) {
 }
 
 func TestSetColumnsIsTheTranspose(t *testing.T) {
+	testColumns[float64](t)
+	testColumns[float32](t)
+}
+
+// testColumns checks SetColumns and PackColumns (into a buffer full of
+// garbage, which must not survive in the padding) against SetRow of each
+// column, for full and partial last panels.
+func testColumns[T Float](t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
-	const rows, k, ld = 23, 11, 25
-	src := make([]float64, k*ld)
-	for i := range src {
-		src[i] = rng.NormFloat64()
-	}
-	for _, w := range []int{MR, NR64} {
-		got := NewPanels[float64](rows, k, w, nil)
-		got.SetColumns(src, ld)
-		want := NewPanels[float64](rows, k, w, nil)
-		col := make([]float64, k)
-		for i := 0; i < rows; i++ {
-			for t := 0; t < k; t++ {
-				col[t] = src[t*ld+i]
-			}
-			want.SetRow(i, col, nil, 1)
+	for _, dims := range [][2]int{{23, 11}, {24, 5}, {32, 3}, {1, 4}, {17, 0}} {
+		rows, k := dims[0], dims[1]
+		ld := rows + 2
+		src := make([]float64, k*ld)
+		for i := range src {
+			src[i] = rng.NormFloat64()
 		}
-		assert.Equal(t, want.Data, got.Data, "width %d", w)
+		for _, w := range []int{MR, NR[T]()} {
+			want := NewPanels[T](rows, k, w, nil)
+			col := make([]float64, k)
+			for i := 0; i < rows; i++ {
+				for t := 0; t < k; t++ {
+					col[t] = src[t*ld+i]
+				}
+				want.SetRow(i, col, nil, 1)
+			}
+			got := NewPanels[T](rows, k, w, nil)
+			got.SetColumns(src, ld)
+			assert.Equal(t, want.Data, got.Data, "SetColumns %v width %d", dims, w)
+			dirty := make([]T, len(want.Data)+3)
+			for i := range dirty {
+				dirty[i] = T(rng.NormFloat64())
+			}
+			packed := PackColumns(src, ld, rows, k, w, dirty)
+			assert.Equal(t, len(want.Data), len(packed.Data), "PackColumns %v width %d", dims, w)
+			for i := range want.Data {
+				require.Equal(t, want.Data[i], packed.Data[i], "PackColumns %v width %d entry %d", dims, w, i)
+			}
+			assert.Equal(t, [3]int{rows, k, w}, [3]int{packed.Rows, packed.K, packed.W})
+			// in two row ranges, the second one first, over garbage
+			for i := range dirty {
+				dirty[i] = T(rng.NormFloat64())
+			}
+			parts := UnclearedPanels(rows, k, w, dirty)
+			h := k / 3
+			parts.SetColumnRows(src[h*ld:], ld, h, k)
+			parts.SetColumnRows(src, ld, 0, h)
+			for i := range want.Data {
+				require.Equal(t, want.Data[i], parts.Data[i], "SetColumnRows %v width %d entry %d", dims, w, i)
+			}
+		}
 	}
+	assert.Panics(t, func() { PackColumns[T](make([]float64, 3), 3, 3, 2, 5, nil) })
+	p := NewPanels[T](3, 4, MR, nil)
+	assert.Panics(t, func() { p.SetColumnRows(make([]float64, 6), 3, 2, 5) })
+	assert.Panics(t, func() { p.SetColumnRows(make([]float64, 5), 3, 1, 3) })
 }
 
 func TestPanelsMisuse(t *testing.T) {

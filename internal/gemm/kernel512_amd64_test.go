@@ -55,7 +55,7 @@ func TestPairDriversBitwiseOnePanel(t *testing.T) {
 
 func testPairDrivers[T Float](t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
-	for _, dims := range [][3]int{{1, 1, 1}, {7, 9, 3}, {13, 40, 0}, {30, 33, 17}, {61, 50, 784}} {
+	for _, dims := range [][3]int{{1, 1, 1}, {7, 9, 3}, {13, 40, 0}, {30, 33, 17}, {61, 50, 784}, {20, 31, 193}, {49, 47, 385}, {13, 65, 1000}, {30, 30, 17}, {50, 50, 400}, {41, 41, 1}, {19, 19, 250}} {
 		m, n, k := dims[0], dims[1], dims[2]
 		a := NewPanels[T](m, k, MR, nil)
 		b := NewPanels[T](n, k, NR[T](), nil)
@@ -79,10 +79,35 @@ func testPairDrivers[T Float](t *testing.T) {
 		bb := []*Panels[T]{b, bs}
 		got = slices.Repeat([]float64{1}, m*n)
 		mulTSum(got, n, as, bb, 0, a.Count(), 0.5)
+		// the pairs' depths are one FMA chain per entry: the one pair of
+		// the joined depths on the one-panel path
 		want = slices.Repeat([]float64{1}, m*n)
-		oneTiler[T](func() { mulTSum(want, n, as, bb, 0, a.Count(), 0.5) })
+		ja, jb := []*Panels[T]{joinDepth(a, a)}, []*Panels[T]{joinDepth(b, bs)}
+		oneTiler[T](func() { mulTSum(want, n, ja, jb, 0, a.Count(), 0.5) })
 		require.Equal(t, want, got, "mulTSum %v", dims)
+		got = slices.Repeat([]float64{1}, m*n)
+		mulTSum(got, n, as[:1], bb[:1], 0, a.Count(), 0.5)
+		want = slices.Repeat([]float64{1}, m*n)
+		oneTiler[T](func() { mulTSum(want, n, as[:1], bb[:1], 0, a.Count(), 0.5) })
+		require.Equal(t, want, got, "mulTSum of one pair %v", dims)
 	}
+}
+
+// joinDepth returns the panels of the rows of p and q (same Rows and W)
+// joined: row i is p's row i followed by q's.
+func joinDepth[T Float](p, q *Panels[T]) *Panels[T] {
+	j := NewPanels[T](p.Rows, p.K+q.K, p.W, nil)
+	row := make([]float64, p.K+q.K)
+	for i := range p.Rows {
+		for t := range p.K {
+			row[t] = float64(p.Data[(i/p.W)*p.W*p.K+t*p.W+i%p.W])
+		}
+		for t := range q.K {
+			row[p.K+t] = float64(q.Data[(i/q.W)*q.W*q.K+t*q.W+i%q.W])
+		}
+		j.SetRow(i, row, nil, 1)
+	}
+	return j
 }
 
 // oneTiler runs f with the two-panel kernel switched off.

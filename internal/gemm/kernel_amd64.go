@@ -148,3 +148,15 @@ func KernelPair64(k int, a, b0, b1, c []float64) {
 	_ = c[2*MR*NR64-1]
 	kernel64x2sAVX512(k, &a[0], &b0[0], &b1[0], &c[0])
 }
+
+//go:noescape
+func kernel32x2aAVX512(k int, a, b0, b1, c *float32, load int)
+
+//go:noescape
+func kernel64x2aAVX512(k int, a, b0, b1, c *float64, load int)
+
+//go:noescape
+func kernel32x4aAVX512(k int, a0, a1, b0, b1, c *float32, load int)
+
+//go:noescape
+func kernel64x4aAVX512(k int, a0, a1, b0, b1, c *float64, load int)

@@ -38,3 +38,11 @@ func KernelPair64(k int, a, b0, b1, c []float64) {
 	Kernel64(k, a, b0, c[:MR*NR64])
 	Kernel64(k, a, b1, c[MR*NR64:])
 }
+
+func kernel32x2aAVX512(k int, a, b0, b1, c *float32, load int) { panic("gemm: no AVX-512") }
+
+func kernel64x2aAVX512(k int, a, b0, b1, c *float64, load int) { panic("gemm: no AVX-512") }
+
+func kernel32x4aAVX512(k int, a0, a1, b0, b1, c *float32, load int) { panic("gemm: no AVX-512") }
+
+func kernel64x4aAVX512(k int, a0, a1, b0, b1, c *float64, load int) { panic("gemm: no AVX-512") }

@@ -75,22 +75,80 @@ func (p *Panels[T]) SetRow(i int, row, shift []float64, scale float64) float64 {
 }
 
 // SetColumns stores the transpose of the K×Rows row-major matrix src (row
-// stride ld): row i of the panels is column i of src. It is how the
-// product SᵀS of a block S is packed.
-func (p *Panels[T]) SetColumns(src []float64, ld int) {
-	if p.K > 0 && (ld < p.Rows || len(src) < (p.K-1)*ld+p.Rows) {
-		panic(fmt.Sprintf("gemm: SetColumns of %d×%d panels from %d values with stride %d", p.Rows, p.K, len(src), ld))
+// stride ld): row i of the panels is column i of src, and the padding rows
+// of the last panel are set to zero. It is how the product SᵀS of a block S
+// is packed.
+func (p *Panels[T]) SetColumns(src []float64, ld int) { p.SetColumnRows(src, ld, 0, p.K) }
+
+// SetColumnRows is SetColumns for rows t0 … t1−1 of the K×Rows matrix
+// alone, held in src (row t at src[(t−t0)·ld:]): it sets the depths
+// [t0, t1) of every panel, so that disjoint row ranges may be packed
+// concurrently. It fills one panel after the other, reading a strip of W
+// columns of src (held in L1 from one panel to the next) and writing the
+// panel in order.
+func (p *Panels[T]) SetColumnRows(src []float64, ld, t0, t1 int) {
+	if t0 < 0 || t1 > p.K || t0 > t1 || (t1 > t0 && (ld < p.Rows || len(src) < (t1-t0-1)*ld+p.Rows)) {
+		panic(fmt.Sprintf("gemm: SetColumnRows [%d, %d) of %d×%d panels from %d values with stride %d", t0, t1, p.Rows, p.K, len(src), ld))
 	}
-	w := p.W
-	for t := 0; t < p.K; t++ {
-		row := src[t*ld : t*ld+p.Rows]
-		for q := 0; q*w < p.Rows; q++ {
-			dst := p.Data[q*w*p.K+t*w : q*w*p.K+t*w+w]
-			for i, v := range row[q*w : min((q+1)*w, p.Rows)] {
-				dst[i] = T(v)
+	w, k := p.W, p.K
+	for q := 0; q < p.Count(); q++ {
+		panel := p.Data[q*w*k : (q+1)*w*k]
+		c0 := q * w
+		switch {
+		case c0+w > p.Rows:
+			nc := p.Rows - c0
+			for t := t0; t < t1; t++ {
+				d := panel[t*w : t*w+w]
+				for i, v := range src[(t-t0)*ld+c0 : (t-t0)*ld+c0+nc] {
+					d[i] = T(v)
+				}
+				clear(d[nc:])
+			}
+		case w == MR:
+			for t := t0; t < t1; t++ {
+				s := src[(t-t0)*ld+c0 : (t-t0)*ld+c0+MR]
+				d := panel[t*MR : t*MR+MR]
+				d[0], d[1], d[2], d[3], d[4], d[5] = T(s[0]), T(s[1]), T(s[2]), T(s[3]), T(s[4]), T(s[5])
+			}
+		default:
+			for t := t0; t < t1; t++ {
+				d := panel[t*w : t*w+w]
+				for i, v := range src[(t-t0)*ld+c0 : (t-t0)*ld+c0+w] {
+					d[i] = T(v)
+				}
 			}
 		}
 	}
+}
+
+// PackColumns returns rows×k panels of width w holding the transpose of the
+// k×rows row-major matrix src (row stride ld), as SetColumns stores it, in
+// buf's storage when it is large enough: unlike NewPanels followed by
+// SetColumns it does not clear the storage first, since every entry is
+// written.
+func PackColumns[T Float](src []float64, ld, rows, k, w int, buf []T) *Panels[T] {
+	p := UnclearedPanels(rows, k, w, buf)
+	p.SetColumns(src, ld)
+	return p
+}
+
+// UnclearedPanels is NewPanels without clearing the reused storage, for
+// callers that write every entry, padding included (SetColumnRows over
+// all depths).
+func UnclearedPanels[T Float](rows, k, w int, buf []T) *Panels[T] {
+	if w != MR && w != NR[T]() {
+		panic(fmt.Sprintf("gemm: panel width %d: want %d or %d", w, MR, NR[T]()))
+	}
+	if rows < 0 || k < 0 {
+		panic(fmt.Sprintf("gemm: %d×%d panels", rows, k))
+	}
+	size := (rows + w - 1) / w * w * k
+	if cap(buf) >= size {
+		buf = buf[:size]
+	} else {
+		buf = make([]T, size)
+	}
+	return &Panels[T]{Rows: rows, K: k, W: w, Data: buf}
 }
 
 // groupA is the number of A panels multiplied against one B panel before
@@ -127,9 +185,11 @@ func ParallelAddUpperTo[T Float](c []float64, ldc int, alpha float64, a, b *Pane
 // ParallelAddUpperSumTo is ParallelAddUpperTo for the sum Σ_s A_s·B_sᵀ of
 // several pairs (the A_s with the same Rows, the B_s too; each pair with
 // its own K): each tile of C is summed over the pairs before it is added,
-// so that C is swept once per call instead of once per pair. With A_s and
-// B_s packing block s of S it accumulates SᵀS over a deep S split in
-// blocks of rows.
+// so that C is swept once per call instead of once per pair. With the
+// AVX-512 kernels the sum is one FMA chain per entry over the joined depths
+// in precision T (mulTSumDeep); otherwise each pair's tile is added in
+// float64. With A_s and B_s packing block s of S it accumulates SᵀS over a
+// deep S split in blocks of rows.
 func ParallelAddUpperSumTo[T Float](c []float64, ldc int, alpha float64, a, b []*Panels[T]) {
 	if len(a) != len(b) {
 		panic(fmt.Sprintf("gemm: %d left and %d right operands", len(a), len(b)))
@@ -155,6 +215,10 @@ func ParallelAddUpperSumTo[T Float](c []float64, ldc int, alpha float64, a, b []
 // held by A panels [p0, p1): each tile is summed over the pairs in a local
 // buffer and added to C once.
 func mulTSum[T Float](c []float64, ldc int, a, b []*Panels[T], p0, p1 int, alpha float64) {
+	if kern := pairAccFor[T](); kern != nil && p1 > p0 && (len(a) > 1 || a[0].K > kcMax) && positiveDepths(a) {
+		mulTSumDeep(c, ldc, a, b, p0, p1, alpha, kern)
+		return
+	}
 	var tile [2 * MR * NR32]T
 	var acc [2 * MR * NR32]float64
 	tl := newTiler[T]()
@@ -182,6 +246,16 @@ func mulTSum[T Float](c []float64, ldc int, a, b []*Panels[T], p0, p1 int, alpha
 			q += n
 		}
 	}
+}
+
+// positiveDepths reports whether every operand has K > 0.
+func positiveDepths[T Float](a []*Panels[T]) bool {
+	for _, p := range a {
+		if p.K == 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // addTiles adds alpha times the entries j ≥ i of the n tiles src (A rows
@@ -262,8 +336,13 @@ func (tl tiler[T]) run(n, k int, a []T, b *Panels[T], q int, tile []T) {
 }
 
 // mulT sets the rows of C held by A panels [p0, p1) to A·Bᵀ, row r of A·Bᵀ
-// written to row idx[r] of C (to row r when idx is nil).
+// written to row idx[r] of C (to row r when idx is nil). Beyond a depth of
+// kcMax the AVX-512 path cuts the depth in chunks (mulTDeep).
 func mulT[T Float](c []float64, ldc int, idx []int, a, b *Panels[T], p0, p1 int) {
+	if kern := pairAccFor[T](); kern != nil && a.K > kcMax && p1 > p0 {
+		mulTDeep(c, ldc, idx, a, b, p0, p1, kern)
+		return
+	}
 	var tile [2 * MR * NR32]T
 	tl := newTiler[T]()
 	nr, nb := b.W, b.Count()
@@ -273,22 +352,8 @@ func mulT[T Float](c []float64, ldc int, idx []int, a, b *Panels[T], p0, p1 int)
 		for q := 0; q < nb; {
 			n := tl.step(q, nb)
 			for pa := g0; pa < g1; pa++ {
-				row0 := pa * MR
 				tl.run(n, k, a.Panel(pa), b, q, tile[:])
-				for h := range n {
-					col0 := (q + h) * nr
-					ncol := min(nr, b.Rows-col0)
-					for i := 0; i < min(MR, a.Rows-row0); i++ {
-						r := row0 + i
-						if idx != nil {
-							r = idx[r]
-						}
-						dst := c[r*ldc+col0 : r*ldc+col0+ncol]
-						for j, v := range tile[(h*MR+i)*nr : (h*MR+i)*nr+ncol] {
-							dst[j] = float64(v)
-						}
-					}
-				}
+				writeTiles(c, ldc, idx, tile[:n*MR*nr], n, nr, pa*MR, q, a.Rows, b.Rows)
 			}
 			q += n
 		}
