@@ -22,8 +22,8 @@
 // (with Kᵀy) evaluate it in blocks of rows on both cores, memory
 // O(nd + M·BlockRows). Matrix evaluates radial, linear and polynomial
 // kernels from inner products ⟨x, c⟩ in float64 or, with Float32, of float32
-// copies of the points (AVX2 through github.com/viterin/vek, which falls back
-// to pure Go on other CPUs); distances below 1e-8 (float32: 1e-4) of
+// copies of the points (products on internal/gemm's micro-kernels: AVX-512 or
+// AVX2 where the CPU has them, portable Go elsewhere); distances below 1e-8 (float32: 1e-4) of
 // ‖x‖²+‖c‖² are recomputed directly from the float64 points.
 //
 // The Gaussian's exponential of a row of a block runs eight entries at a time
