@@ -26,7 +26,11 @@
 // a degree and connect nothing: Isolated lists the nodes of degree 0, and
 // Components, LargestComponent and everything built on them follow the
 // positive weights only, so a node whose edges all weigh 0 is isolated and its
-// own component, as in the Laplacian.
+// own component, as in the Laplacian. Reachable marks the nodes of the
+// components of a few sources without labelling the others: a breadth-first
+// search from all of them at once, each step top-down (the frontier's rows)
+// or bottom-up (the unseen rows, each until it meets a seen node), whichever
+// reads fewer entries (Beamer, Asanović and Patterson, SC 2012).
 //
 // Construction is by counting (Builder, which FromEdges and FromCOO use): one
 // pass over the input counts the entries of every row, a second writes each
@@ -52,7 +56,8 @@
 // chunks of C rows stored column by column, so that four rows advance in
 // lockstep with one accumulator each and no per-row loop exit. The copy is
 // built on the first product and kept (4 bytes per stored entry for a 0/1
-// graph, 12 for a weighted one, plus padding and 8 bytes per node), unless it
+// graph, 12 for a weighted one, plus padding and 8 bytes per node; built in
+// parallel, the same on any number of workers), unless it
 // would exceed SetSlicedLimit (DefaultSlicedLimit, 512 MiB): larger graphs,
 // or every graph after SetSlicedLimit(0), use the CSR kernels only, so that
 // a graph's memory is Bytes plus at most the limit. Each row

@@ -1,5 +1,7 @@
 package graph
 
+import "github.com/gssl/gssl/internal/parallel"
+
 // sellC is the chunk height C of the sliced copy: C rows advance in lockstep,
 // one accumulator each (four float64 lanes fill an AVX2 register).
 const sellC = 4
@@ -42,7 +44,10 @@ func (s *sliced) bytes() int {
 	return 8*len(s.off) + 4*len(s.rows) + 4*len(s.lens) + 4*len(s.indices) + 8*len(s.weights)
 }
 
-// newSliced builds the SELL-C-σ copy of g in O(n log σ + nnz).
+// newSliced builds the SELL-C-σ copy of g in O(n log σ + nnz), in parallel:
+// the windows are sorted, the slots filled and the chunks copied on
+// disjoint ranges (each entry written by one goroutine, the offsets summed
+// in order), so the copy is the same on any number of workers.
 func newSliced(g *CSR, sigma int) *sliced {
 	n := g.n
 	chunks := (n + sellC - 1) / sellC
@@ -52,13 +57,15 @@ func newSliced(g *CSR, sigma int) *sliced {
 		lens: make([]int32, chunks*sellC),
 	}
 	order := sortWindowsByLength(g, sigma)
-	for slot := range s.rows {
-		s.rows[slot] = -1
-		if slot < n {
-			s.rows[slot] = order[slot]
-			s.lens[slot] = int32(g.RowLen(int(order[slot])))
+	parallel.For(len(s.rows), slicedSlotGrain, func(lo, hi int) {
+		for slot := lo; slot < hi; slot++ {
+			s.rows[slot] = -1
+			if slot < n {
+				s.rows[slot] = order[slot]
+				s.lens[slot] = int32(g.RowLen(int(order[slot])))
+			}
 		}
-	}
+	})
 	for k := 0; k < chunks; k++ {
 		s.off[k+1] = s.off[k] + sellC*int(s.lens[k*sellC]) // slot 0 is the longest
 	}
@@ -66,7 +73,20 @@ func newSliced(g *CSR, sigma int) *sliced {
 	if !g.unitWeights {
 		s.weights = make([]float64, s.off[chunks])
 	}
-	for slot, row := range s.rows {
+	parallel.Balanced(s.off, minSlicedParallelWork, func(lo, hi int) {
+		s.fillChunks(g, lo, hi)
+	})
+	return s
+}
+
+// slicedSlotGrain is the least number of slots per task of newSliced.
+const slicedSlotGrain = 1 << 15
+
+// fillChunks copies the entries of the rows held by chunks [lo, hi) from
+// g, column by column of each chunk (the padding stays zero).
+func (s *sliced) fillChunks(g *CSR, lo, hi int) {
+	for slot := lo * sellC; slot < hi*sellC; slot++ {
+		row := s.rows[slot]
 		if row < 0 {
 			continue
 		}
@@ -79,37 +99,46 @@ func newSliced(g *CSR, sigma int) *sliced {
 			}
 		}
 	}
-	return s
 }
 
 // sortWindowsByLength returns the rows of g, window of sigma rows by
 // window, ordered by decreasing length and, among rows of equal length, by
 // increasing index: a stable counting sort on the length per window,
-// O(sigma + the window's longest row) each, O(n + nnz) in all.
+// O(sigma + the window's longest row) each, O(n + nnz) in all. Windows are
+// sorted in parallel, each into its own rows of the result.
 func sortWindowsByLength(g *CSR, sigma int) []int32 {
 	n := g.n
 	order := make([]int32, n)
-	var start []int
-	for lo := 0; lo < n; lo += sigma {
-		hi := min(lo+sigma, n)
-		longest := 0
-		for i := lo; i < hi; i++ {
-			longest = max(longest, g.RowLen(i))
+	windows := (n + sigma - 1) / sigma
+	parallel.For(windows, max(slicedSlotGrain/sigma, 1), func(wlo, whi int) {
+		var start []int
+		for w := wlo; w < whi; w++ {
+			start = sortWindow(g, order, w*sigma, min((w+1)*sigma, n), start)
 		}
-		start = append(start[:0], make([]int, longest+2)...)
-		for i := lo; i < hi; i++ {
-			start[longest-g.RowLen(i)+1]++ // key 0 is the longest row
-		}
-		for k := 1; k < len(start); k++ {
-			start[k] += start[k-1]
-		}
-		for i := lo; i < hi; i++ {
-			key := longest - g.RowLen(i)
-			order[lo+start[key]] = int32(i)
-			start[key]++
-		}
-	}
+	})
 	return order
+}
+
+// sortWindow writes rows [lo, hi) of g into order[lo:hi] by decreasing
+// length, stably; start is scratch, returned for reuse.
+func sortWindow(g *CSR, order []int32, lo, hi int, start []int) []int {
+	longest := 0
+	for i := lo; i < hi; i++ {
+		longest = max(longest, g.RowLen(i))
+	}
+	start = append(start[:0], make([]int, longest+2)...)
+	for i := lo; i < hi; i++ {
+		start[longest-g.RowLen(i)+1]++ // key 0 is the longest row
+	}
+	for k := 1; k < len(start); k++ {
+		start[k] += start[k-1]
+	}
+	for i := lo; i < hi; i++ {
+		key := longest - g.RowLen(i)
+		order[lo+start[key]] = int32(i)
+		start[key]++
+	}
+	return start
 }
 
 // SlicedBytes returns the memory held by the SELL-C-σ copy that vector and

@@ -1,6 +1,7 @@
 package labelprop
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/gssl/gssl/graph"
@@ -57,16 +58,19 @@ type deflation struct {
 // newDeflation returns the deflation of a solve on g for its degrees d,
 // the scaling t of the directions and B, or nil when it is off or no
 // labelled node has an edge. e is taken on the components that hold a
-// nonzero row of B (b.reached, or g.Components): D^{1/2} times their
+// nonzero row of B (b.reached, or g.Reachable): D^{1/2} times their
 // indicator is an eigenvector too, and the iterates stay zero on the other
 // components, as without deflation. d is zeroed outside them, in place.
-func newDeflation(g *graph.CSR, d, t []float64, a float64, b sparseRHS) *deflation {
+func newDeflation(g *graph.CSR, d, t []float64, a float64, b sparseRHS) (*deflation, error) {
 	if !spreadDeflate {
-		return nil
+		return nil, nil
 	}
 	reached := b.reached
 	if reached == nil {
-		reached = rhsReached(g, b)
+		var err error
+		if reached, err = rhsReached(g, b); err != nil {
+			return nil, err
+		}
 	}
 	sum := 0.0
 	for i := range d {
@@ -76,10 +80,10 @@ func newDeflation(g *graph.CSR, d, t []float64, a float64, b sparseRHS) *deflati
 		sum += d[i]
 	}
 	if !(sum > 0) || math.IsInf(sum, 1) {
-		return nil
+		return nil, nil
 	}
 	df := &deflation{d: d, norm: math.Sqrt(sum), a1: 1 - a}
-	return df.forRHS(t, b)
+	return df.forRHS(t, b), nil
 }
 
 // forRHS returns the deflation of the same graph, a and support for the
@@ -99,17 +103,12 @@ func (df *deflation) forRHS(t []float64, b sparseRHS) *deflation {
 }
 
 // rhsReached marks the nodes of g with a path to a nonzero row of b.
-func rhsReached(g *graph.CSR, b sparseRHS) []bool {
-	comp, count := g.Components()
-	has := make([]bool, count)
-	for _, v := range b.rows {
-		has[comp[v]] = true
+func rhsReached(g *graph.CSR, b sparseRHS) ([]bool, error) {
+	out, err := g.Reachable(b.rows)
+	if err != nil {
+		return nil, fmt.Errorf("labelprop: %w", err)
 	}
-	out := make([]bool, len(comp))
-	for i, k := range comp {
-		out[i] = has[k]
-	}
-	return out
+	return out, nil
 }
 
 // weight returns d_i·t_i/norm = e_i.

@@ -58,7 +58,12 @@
 // their neighbours are at most an eighth of the nodes, it computes those
 // rows of q only (nearproduct.go: the neighbours marked from the support's
 // rows), reading neither the rest of the graph nor the rest of the blocks
-// (the first 2 of the 3).
+// (the first 2 of the 3). Until a product computes every row, R, P̃ and Q
+// are zero outside B's rows and the near rows so far, and the residual,
+// restart, update and step passes visit those rows only (liverows.go;
+// zeros left out of a sum leave it unchanged, so bitwise the same
+// iterates). The nodes the solve covers (those with a path to a label)
+// come from graph.CSR.Reachable, a search from the labelled nodes.
 //
 // Solver Chebyshev is the Chebyshev semi-iteration (Y. Saad,
 // "Iterative Methods for Sparse Linear Systems", 2nd ed., SIAM 2003,

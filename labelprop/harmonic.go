@@ -108,7 +108,10 @@ func (m *Harmonic) FitIndexed(ctx context.Context, g *graph.CSR, nodes, classes 
 		return err
 	}
 	n, c := s.n, s.classes
-	reached := s.reached(g)
+	reached, err := s.reached(g)
+	if err != nil {
+		return err
+	}
 	// The unlabelled nodes in the order of the solve: L_uu is built as
 	// the subgraph they induce, numbered in this order.
 	order := make([]int, n)

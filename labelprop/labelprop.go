@@ -202,18 +202,15 @@ func newSeeds(g *graph.CSR, nodes, classes []int, numClasses int, policy Isolate
 	return s, nil
 }
 
-// reached marks the nodes whose connected component holds a labelled node.
-func (s *seeds) reached(g *graph.CSR) []bool {
-	comp, count := g.Components()
-	has := make([]bool, count)
-	for _, v := range s.nodes {
-		has[comp[v]] = true
+// reached marks the nodes whose connected component holds a labelled node
+// (graph.CSR.Reachable: a search from the labelled nodes, which newSeeds
+// has checked).
+func (s *seeds) reached(g *graph.CSR) ([]bool, error) {
+	out, err := g.Reachable(s.nodes)
+	if err != nil {
+		return nil, fmt.Errorf("labelprop: %w", err)
 	}
-	out := make([]bool, s.n)
-	for i, c := range comp {
-		out[i] = has[c]
-	}
-	return out
+	return out, nil
 }
 
 // state is what a fit learns; both estimators embed it.

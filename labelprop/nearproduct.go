@@ -78,4 +78,5 @@ func (cg *spreadingCG) nearProduct(sums bool) {
 	})
 	copy(cg.qNear, cg.near)
 	cg.qAll = false
+	cg.addLive(cg.near)
 }

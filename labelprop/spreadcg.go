@@ -102,6 +102,13 @@ type spreadingCG struct {
 	qAll         bool
 	nearProducts int
 
+	// live marks the rows where R, P̃ or Q may be nonzero, and the passes
+	// visit those only, until liveAll (liverows.go).
+	live    []uint64
+	liveAll bool
+	// liveUpdates counts the updates that visited the live rows only.
+	liveUpdates int
+
 	n, c int
 	*krylov.RowPasses
 }
@@ -217,6 +224,7 @@ func newCGPanels(g *graph.CSR, a float64, b sparseRHS, x *mat.Dense, s krylov.Se
 		cg.supp, cg.suppCount = make([]uint64, (n+63)/64), make([]int, (n+spreadRowChunk-1)/spreadRowChunk)
 		cg.near, cg.qNear = make([]uint64, (n+63)/64), make([]uint64, (n+63)/64)
 	}
+	cg.initLive()
 	for _, pn := range cg.panels {
 		lo, hi := n*pn.c0, n*(pn.c0+pn.w)
 		cg.pv = append(cg.pv, mat.NewDense(n, pn.w, cg.p[lo:hi:hi]))
@@ -248,7 +256,9 @@ func newCGPanels(g *graph.CSR, a float64, b sparseRHS, x *mat.Dense, s krylov.Se
 		cg.op = graph.Scaling{Diag: cg.u, Left: left}
 	}
 	if prev == nil {
-		cg.defl = newDeflation(g, cg.deg, cg.t, a, b)
+		if cg.defl, err = newDeflation(g, cg.deg, cg.t, a, b); err != nil {
+			return nil, err
+		}
 	} else if prev.defl != nil {
 		cg.defl = prev.defl.forRHS(cg.t, b)
 	}
@@ -281,13 +291,13 @@ func (cg *spreadingCG) product(dst []float64) []float64 {
 	case cg.sparseSupport() && cg.fewNear():
 		cg.nearProduct(dst != nil)
 	case cg.sparseSupport():
-		cg.qAll = true
+		cg.qAll, cg.liveAll = true, true
 		cg.supportProduct(dst != nil)
 	case cg.seg != nil:
-		cg.qAll = true
+		cg.qAll, cg.liveAll = true, true
 		cg.segmentProduct(dst != nil)
 	default:
-		cg.qAll = true
+		cg.qAll, cg.liveAll = true, true
 		cg.panelProduct(dst != nil)
 	}
 	if dst == nil {
@@ -407,7 +417,7 @@ func (cg *spreadingCG) markSupport(k, lo, hi int) {
 	words := cg.supp[lo/64 : (hi+63)/64] // lo is a multiple of 64: the chunk's own words
 	clear(words)
 	count := 0
-	for i := lo; i < hi; i++ {
+	mark := func(i int) {
 		for _, v := range cg.p[i*c : i*c+c] {
 			if v != 0 {
 				words[(i-lo)/64] |= 1 << (i % 64)
@@ -415,6 +425,13 @@ func (cg *spreadingCG) markSupport(k, lo, hi int) {
 				break
 			}
 		}
+	}
+	if cg.liveAll {
+		for i := lo; i < hi; i++ {
+			mark(i)
+		}
+	} else {
+		cg.eachLive(lo, hi, mark)
 	}
 	cg.suppCount[k] = count
 }
@@ -487,7 +504,16 @@ func (cg *spreadingCG) Update(rr, alpha []float64) {
 	if d != nil {
 		dst = cg.sums
 	}
+	if !cg.liveAll {
+		cg.liveUpdates++
+	}
 	cg.Run(dst, func(_, lo, hi int, acc []float64) {
+		if !cg.liveAll {
+			cg.eachLive(lo, hi, func(i int) {
+				updateRows(acc[:c], acc[c:], alpha, cg.r[i*c:i*c+c], cg.q[i*c:i*c+c], t, d, c, i, i+1)
+			})
+			return
+		}
 		for k := range cg.panels {
 			r, c0, w := cg.rows(cg.r, k, lo, hi)
 			q, _, _ := cg.rows(cg.q, k, lo, hi)
@@ -534,8 +560,6 @@ func updateRows(acc, accD, alpha, r, q, t, d []float64, w, lo, hi int) {
 
 // Step applies x ← x + α∘p and then p ← on∘(r + β∘p), on the scaled p̃.
 func (cg *spreadingCG) Step(alpha, beta, on []float64) {
-	c, t, u := cg.c, cg.t, cg.u
-	xd := cg.x.RawMatrix().Data
 	// p̃'s support grows by a neighbourhood per iteration: follow it while
 	// the product can use it.
 	track := cg.sparseSupport()
@@ -548,27 +572,20 @@ func (cg *spreadingCG) Step(alpha, beta, on []float64) {
 			kr = nil
 		}
 	}
+	if kr != nil {
+		cg.liveAll = true // the projection moves R on every row of e
+	}
 	cg.Run(nil, func(ch, lo, hi int, _ []float64) {
-		for k := range cg.panels {
-			if kr != nil {
+		switch {
+		case kr != nil:
+			for k := range cg.panels {
 				cg.stepProjected(k, lo, hi, alpha, beta, on, kr, kp)
-				continue
 			}
-			p, c0, w := cg.rows(cg.p, k, lo, hi)
-			r, _, _ := cg.rows(cg.r, k, lo, hi)
-			r = r[:len(p)]
-			alpha, beta, on := alpha[c0:c0+w], beta[c0:c0+w], on[c0:c0+w]
-			x := xd[lo*c+c0 : (hi-1)*c+c0+w]
-			i, j, o, ti, ui := lo, 0, 0, t[lo], u[lo]
-			for e, pe := range p {
-				x[o+j] += alpha[j] * (ui * pe)
-				p[e] = on[j] * (ti*r[e] + beta[j]*pe)
-				if j++; j == w {
-					j, i, o = 0, i+1, o+c
-					if i < hi {
-						ti, ui = t[i], u[i]
-					}
-				}
+		case !cg.liveAll:
+			cg.eachLive(lo, hi, func(i int) { cg.stepRows(0, i, i+1, alpha, beta, on) })
+		default:
+			for k := range cg.panels {
+				cg.stepRows(k, lo, hi, alpha, beta, on)
 			}
 		}
 		if track {
@@ -577,6 +594,29 @@ func (cg *spreadingCG) Step(alpha, beta, on []float64) {
 	})
 	if track {
 		cg.countSupport()
+	}
+}
+
+// stepRows is Step on panel k's rows [lo, hi): x ← x + α∘p, then
+// p ← on∘(r + β∘p).
+func (cg *spreadingCG) stepRows(k, lo, hi int, alpha, beta, on []float64) {
+	c, t, u := cg.c, cg.t, cg.u
+	xd := cg.x.RawMatrix().Data
+	p, c0, w := cg.rows(cg.p, k, lo, hi)
+	r, _, _ := cg.rows(cg.r, k, lo, hi)
+	r = r[:len(p)]
+	alpha, beta, on = alpha[c0:c0+w], beta[c0:c0+w], on[c0:c0+w]
+	x := xd[lo*c+c0 : (hi-1)*c+c0+w]
+	i, j, o, ti, ui := lo, 0, 0, t[lo], u[lo]
+	for e, pe := range p {
+		x[o+j] += alpha[j] * (ui * pe)
+		p[e] = on[j] * (ti*r[e] + beta[j]*pe)
+		if j++; j == w {
+			j, i, o = 0, i+1, o+c
+			if i < hi {
+				ti, ui = t[i], u[i]
+			}
+		}
 	}
 }
 
@@ -649,6 +689,7 @@ func (cg *spreadingCG) Residual(rr []float64, first bool) int {
 	cg.suppOK = false // p̃ is scratch here
 	xZero := first && !slices.ContainsFunc(cg.x.RawMatrix().Data[:cg.n*cg.c], func(v float64) bool { return v != 0 })
 	if !xZero {
+		cg.liveAll = true
 		cg.assemble()
 		cg.scaleX()
 		cg.product(nil)
@@ -659,6 +700,10 @@ func (cg *spreadingCG) Residual(rr []float64, first bool) int {
 		dst = cg.sums
 	}
 	cg.Run(dst, func(ch, lo, hi int, acc []float64) {
+		if !cg.liveAll {
+			cg.residualLive(acc, ch, lo, hi)
+			return
+		}
 		for k := range cg.panels {
 			cg.residualRows(acc, k, ch, lo, hi, xZero)
 		}
@@ -777,25 +822,34 @@ func (cg *spreadingCG) assemble() {
 	df.assembled = true
 }
 
+// restartRows sets panel k's rows [lo, hi) of p̃ to on∘(t∘r).
+func (cg *spreadingCG) restartRows(k, lo, hi int, on []float64) {
+	t := cg.t
+	p, c0, w := cg.rows(cg.p, k, lo, hi)
+	r, _, _ := cg.rows(cg.r, k, lo, hi)
+	r = r[:len(p)]
+	on = on[c0 : c0+w]
+	i, j, ti := lo, 0, t[lo]
+	for e, v := range r {
+		p[e] = on[j] * (ti * v)
+		if j++; j == w {
+			j, i = 0, i+1
+			if i < hi {
+				ti = t[i]
+			}
+		}
+	}
+}
+
 // Restart sets p̃ = on∘(t∘r), without reading p.
 func (cg *spreadingCG) Restart(on []float64) {
-	t := cg.t
 	track := cg.supp != nil
 	cg.Run(nil, func(ch, lo, hi int, _ []float64) {
-		for k := range cg.panels {
-			p, c0, w := cg.rows(cg.p, k, lo, hi)
-			r, _, _ := cg.rows(cg.r, k, lo, hi)
-			r = r[:len(p)]
-			on := on[c0 : c0+w]
-			i, j, ti := lo, 0, t[lo]
-			for e, v := range r {
-				p[e] = on[j] * (ti * v)
-				if j++; j == w {
-					j, i = 0, i+1
-					if i < hi {
-						ti = t[i]
-					}
-				}
+		if !cg.liveAll {
+			cg.eachLive(lo, hi, func(i int) { cg.restartRows(0, i, i+1, on) })
+		} else {
+			for k := range cg.panels {
+				cg.restartRows(k, lo, hi, on)
 			}
 		}
 		if track {

@@ -255,7 +255,10 @@ func (m *Spreading) FitIndexed(ctx context.Context, g *graph.CSR, nodes, classes
 			tol = DefaultTol32
 		}
 	}
-	reached := s.reached(g) // in the caller's numbering
+	reached, err := s.reached(g) // in the caller's numbering
+	if err != nil {
+		return err
+	}
 	var info Details
 	switch solver {
 	case CG:

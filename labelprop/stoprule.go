@@ -149,6 +149,7 @@ func argmaxChanged[T krylov.Float](z []T, c int, labels *[]int32) int {
 	return int(changed.Load())
 }
 
-// newBlock allocates an n×c block's storage, with huge pages requested when
-// it is large (internal/hugepage).
-func newBlock(size int) []float64 { return hugepage.Float64s(size) }
+// newBlock allocates an n×c block's storage, with huge pages requested from
+// hugepage.GatherMinBytes: the solvers' products gather rows of their
+// blocks at random, and F's storage also holds iterates.
+func newBlock(size int) []float64 { return hugepage.GatherFloat64s(size) }

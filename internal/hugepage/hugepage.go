@@ -34,6 +34,26 @@ func Float64s(n int) []float64 {
 	return s
 }
 
+// GatherMinBytes is the smallest block that GatherFloat64s advises: a
+// block that products gather rows from at random misses the second-level
+// TLB on nearly every gather once it is larger than the TLB's reach with
+// 4 KiB pages (1536 to 2048 entries, 6 to 8 MiB), even where it fits the
+// last-level cache. Label spreading's 40 MB blocks at 10 M edges (10⁶
+// nodes, 5 classes) fit in about 9 % less time with them advised (2.20 to
+// 2.58 s against 2.62 to 2.83 s, 4 interleaved rounds on a loaded 2-core
+// machine).
+const GatherMinBytes = 8 << 20
+
+// GatherFloat64s is Float64s for a block that products gather from at
+// random, advised from GatherMinBytes instead of MinBytes.
+func GatherFloat64s(n int) []float64 {
+	s := make([]float64, n)
+	if 8*n >= GatherMinBytes {
+		advise(alignedPart(bytesOf(s)))
+	}
+	return s
+}
+
 // Float32s is Float64s for float32.
 func Float32s(n int) []float32 {
 	s := make([]float32, n)

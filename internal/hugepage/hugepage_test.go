@@ -47,6 +47,25 @@ func TestFloat64sZeroedAndAdvised(t *testing.T) {
 	}
 }
 
+// TestGatherFloat64sAdvisedFromGatherMinBytes checks that GatherFloat64s
+// returns ordinary zeroed slices, advised (on Linux with transparent huge
+// pages) from GatherMinBytes, below MinBytes, and not below it.
+func TestGatherFloat64sAdvisedFromGatherMinBytes(t *testing.T) {
+	require.Less(t, GatherMinBytes, MinBytes)
+	before := advised
+	small := GatherFloat64s(GatherMinBytes/8 - 1)
+	require.Len(t, small, GatherMinBytes/8-1)
+	require.Equal(t, before, advised, "a block below GatherMinBytes was advised")
+	big := GatherFloat64s(GatherMinBytes / 8)
+	require.Len(t, big, GatherMinBytes/8)
+	for i := 0; i < len(big); i += 4096 {
+		require.Zero(t, big[i])
+	}
+	if thp, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled"); runtime.GOOS == "linux" && err == nil && !strings.Contains(string(thp), "[never]") {
+		require.Equal(t, before+1, advised, "madvise(MADV_HUGEPAGE) failed with transparent huge pages %q", thp)
+	}
+}
+
 // TestSliceOfStructs: Slice advises by the bytes of its element type: a
 // slice of 16-byte structs is advised from MinBytes/16 elements, not
 // below, and is zeroed.
