@@ -89,7 +89,7 @@
 // (Solver CG) takes the peer's iteration counts less what the deflation saves.
 //
 // The default, Auto, runs Chebyshev while F (8nc bytes) is smaller than
-// AutoCGBytes (32 MiB) and CG from there on. Once the blocks no longer fit
+// AutoCGBytes (3 MiB) and CG from there on. Once the blocks no longer fit
 // the caches, a product is a random gather from memory and costs most of
 // an iteration of either solver, so the iteration count decides; CG's
 // error in the energy norm never exceeds Chebyshev's bound, and it needs
