@@ -56,6 +56,13 @@
 // (Laplacian eigenmap, kernel PCA) have no model file format yet: they are
 // kinds of this package only (kinds.go), fitted and applied but not saved.
 //
+// A classifier's predictions are class probabilities or decision values, as
+// it declares (estimator.OutputDeclarer): gssl_kinds reports each kind's
+// "output" ("probabilities" or "decision_values") with its default
+// hyperparameters, gssl_model_info the model's own; other roles have none.
+// The Python package gives predict_proba to the first, decision_function to
+// the second.
+//
 // A hyperparameter of an interface type that model kinds implement (the
 // base classifier of confidence.Classifier, the regression of
 // krr.Classifier) holds a model, given as {"type": kind, its

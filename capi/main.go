@@ -341,7 +341,9 @@ func gssl_dataset_cora_features(ch C.int64_t, indptr, indices, data, cols *C.int
 // ---- models ----
 
 // gssl_kinds returns a result of a JSON array describing every model kind:
-// its kind, role and default hyperparameters.
+// its kind, role, default hyperparameters, whether it can be saved, and for
+// a classifier "output": "probabilities" or "decision_values", what its
+// predictions hold with the default hyperparameters.
 //
 //export gssl_kinds
 func gssl_kinds(ch C.int64_t, out *C.int64_t) C.int32_t {
@@ -389,7 +391,8 @@ func gssl_model_role(m C.int64_t) C.int32_t {
 }
 
 // gssl_model_info returns a result of a JSON object describing the model
-// (kind, role, hyperparameters, the last fit's info, class names, ids).
+// (kind, role, a classifier's output as its hyperparameters declare it,
+// hyperparameters, the last fit's info, class names, ids).
 //
 //export gssl_model_info
 func gssl_model_info(ch, m C.int64_t, out *C.int64_t) C.int32_t {

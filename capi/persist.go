@@ -146,7 +146,9 @@ type modelContext struct {
 	Data       string   `json:"data"`
 }
 
-// info describes the model as JSON: kind, role, hyperparameters, the last
+// info describes the model as JSON: kind, role, a classifier's output
+// ("probabilities" or "decision_values", as its hyperparameters declare it),
+// hyperparameters, the last
 // fit's Info, class names and the fitted nodes' ids when they are not
 // 0..n−1.
 func (e *modelEntry) info() ([]byte, error) {
@@ -159,6 +161,7 @@ func (e *modelEntry) info() ([]byte, error) {
 	out := struct {
 		Kind            string           `json:"kind"`
 		Role            string           `json:"role"`
+		Output          string           `json:"output,omitempty"`
 		Hyperparameters json.RawMessage  `json:"hyperparameters"`
 		Info            *estimator.Info  `json:"info,omitempty"`
 		ClassNames      []string         `json:"class_names,omitempty"`
@@ -166,7 +169,7 @@ func (e *modelEntry) info() ([]byte, error) {
 		IDs             []string         `json:"ids,omitempty"`
 		Eigenvalues     []float64        `json:"eigenvalues,omitempty"`
 		Calibration     *calibrationInfo `json:"calibration,omitempty"`
-	}{Kind: e.kind, Role: e.role.String(), Hyperparameters: params, ClassNames: e.classNames, Data: e.data}
+	}{Kind: e.kind, Role: e.role.String(), Output: outputName(e.m), Hyperparameters: params, ClassNames: e.classNames, Data: e.data}
 	if c, ok := e.m.(calibrated); ok {
 		if cal := c.Calibration(); cal != nil {
 			out.Calibration = &calibrationInfo{Temperature: cal.Temperature, Smoothing: cal.Smoothing, Logits: cal.Logits,

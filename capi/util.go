@@ -21,13 +21,17 @@ func idsJSON(ids *nodeids.Map) ([]byte, error) {
 }
 
 // kindsJSON describes every kind: its kind, role, default
-// hyperparameters, and whether a fitted model can be saved (a model file).
+// hyperparameters, whether a fitted model can be saved (a model file), and
+// for a classifier the output its Predict declares with the default
+// hyperparameters ("probabilities" or "decision_values";
+// estimator.OutputDeclarer).
 func kindsJSON() ([]byte, error) {
 	type kindInfo struct {
 		Kind            string          `json:"kind"`
 		Role            string          `json:"role"`
 		Hyperparameters json.RawMessage `json:"hyperparameters"`
 		Savable         bool            `json:"savable"`
+		Output          string          `json:"output,omitempty"`
 	}
 	var out []kindInfo
 	for _, k := range kindNames() {
@@ -40,7 +44,7 @@ func kindsJSON() ([]byte, error) {
 			return nil, fmt.Errorf("%s: %w", k, err)
 		}
 		_, savable := m.(estimator.Saver)
-		out = append(out, kindInfo{Kind: k, Role: roleOf(m).String(), Hyperparameters: p, Savable: savable})
+		out = append(out, kindInfo{Kind: k, Role: roleOf(m).String(), Hyperparameters: p, Savable: savable, Output: outputName(m)})
 	}
 	return json.Marshal(out)
 }
@@ -56,4 +60,13 @@ func (e *modelEntry) setContext(js []byte) error {
 	e.classNames, e.data = c.ClassNames, c.Data
 	e.mu.Unlock()
 	return nil
+}
+
+// outputName is the output m declares ("probabilities" or
+// "decision_values"), or "" when m is not a classifier.
+func outputName(m any) string {
+	if o, ok := estimator.OutputOf(m); ok {
+		return o.String()
+	}
+	return ""
 }

@@ -203,6 +203,10 @@ func (m *Classifier) Predict(ctx context.Context, q estimator.NodeQuery) (*mat.D
 	return m.cal.Probabilities(scores)
 }
 
+// Output declares that Predict returns class probabilities
+// (estimator.OutputDeclarer).
+func (m *Classifier) Output() estimator.Output { return estimator.Probabilities }
+
 // Sets returns the prediction set of each queried node, classes in
 // decreasing probability.
 func (m *Classifier) Sets(ctx context.Context, q estimator.NodeQuery) ([][]int, error) {

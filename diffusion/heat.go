@@ -242,6 +242,10 @@ func (h *HeatClassifier) Predict(ctx context.Context, q estimator.NodeQuery) (*m
 	return out, nil
 }
 
+// Output declares that Predict returns decision values, not probabilities
+// (estimator.OutputDeclarer).
+func (h *HeatClassifier) Output() estimator.Output { return estimator.DecisionValues }
+
 // Nodes returns the number of fitted nodes, 0 before Fit.
 func (h *HeatClassifier) Nodes() int {
 	if h.scores == nil {

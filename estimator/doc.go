@@ -27,10 +27,21 @@
 //
 // Labels are one vector aligned with the items, −1 for unlabelled, as
 // scikit-learn's semi-supervised estimators take them; regression targets
-// likewise, NaN for unknown. A supervised model refuses −1 and NaN. A
-// classifier's Predict returns one row per queried item and one column per
-// class: class probabilities where the model's documentation says so,
-// decision values otherwise; Argmax gives the predicted classes.
+// likewise, NaN for unknown. A supervised model refuses −1 and NaN.
+//
+// # Classifier output
+//
+// A classifier's Predict returns one row per queried item and one column
+// per class: class probabilities (each row a distribution: finite, ≥ 0,
+// summing to 1) or decision values (scores, votes or regression outputs
+// whose first maximum is the class, and nothing more), as the classifier
+// declares with its Output method (OutputDeclarer, which every classifier
+// implements: a method, since a hyperparameter may decide) and its
+// Predict's documentation says ("class probabilities"); Argmax gives the
+// predicted classes. Front ends name the rows by the declaration: the C
+// ABI reports it ("output" in gssl_kinds and in model info), Python gives
+// predict_proba to Probabilities only and decision_function to
+// DecisionValues, as scikit-learn does.
 //
 // # Rules every model follows
 //

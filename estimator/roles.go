@@ -72,8 +72,9 @@ type Regression struct {
 //
 // Fit takes one label per item, in 0..C−1, −1 for unknown (a supervised
 // model refuses −1). Predict returns one row per queried item and one
-// column per class: class probabilities for the models whose doc says so,
-// decision values otherwise; the predicted class is the row's first
+// column per class: class probabilities or decision values, as the model
+// declares with Output (OutputDeclarer, which every classifier implements)
+// and its Predict's doc says; the predicted class is the row's first
 // maximum (Argmax). Before a successful Fit or UnmarshalBinary, Predict
 // returns an error for which errors.Is(err, ErrNotFitted) holds.
 type Classifier[X, Q any] interface {

@@ -48,9 +48,10 @@ type Case[X, Q any] struct {
 	Columns int
 	// Output states what a classifier's Predict returns: Probabilities
 	// (every row a distribution) or DecisionValues. A classifier's case
-	// must state it, and it must agree with the model's documentation of
-	// Predict (which promises "class probabilities" or does not). Other
-	// roles leave it Unstated.
+	// must state it, and it must agree with the model's declaration
+	// (estimator.OutputDeclarer) and its documentation of Predict (which
+	// promises "class probabilities" or does not). Other roles leave it
+	// Unstated.
 	Output Output
 	// SumTol is how far from 1 a row of probabilities may sum (0:
 	// DefaultSumTol); a model that stores its probabilities in float32

@@ -130,6 +130,15 @@ func (m *centroid) Predict(ctx context.Context, x *mat.Dense) (*mat.Dense, error
 
 var _ estimator.PointClassifier = (*centroid)(nil)
 
+// Output declares decision values; broken "declared" declares
+// probabilities instead.
+func (m *centroid) Output() estimator.Output {
+	if m.broken == "declared" {
+		return estimator.Probabilities
+	}
+	return estimator.DecisionValues
+}
+
 func centroidCase(broken string) Case[*mat.Dense, *mat.Dense] {
 	x := mat.NewDense(6, 2, []float64{0, 0, 0, 1, 1, 0, 5, 5, 5, 6, 6, 5})
 	return Case[*mat.Dense, *mat.Dense]{
@@ -190,6 +199,15 @@ func (m *softmaxCentroid) Predict(ctx context.Context, x *mat.Dense) (*mat.Dense
 		s.Set(0, 0, -s.At(0, 0))
 	}
 	return s, nil
+}
+
+// Output declares probabilities; broken "declared" declares decision
+// values instead.
+func (m *softmaxCentroid) Output() estimator.Output {
+	if m.broken == "declared" {
+		return estimator.DecisionValues
+	}
+	return estimator.Probabilities
 }
 
 func softmaxCase(broken string) Case[*mat.Dense, *mat.Dense] {
@@ -298,6 +316,18 @@ func TestCheckFailsBadProbabilities(t *testing.T) {
 		}
 		errs := strings.Join(record(t, c.c), "\n")
 		if !strings.Contains(errs, c.want) {
+			t.Errorf("%s: Check's failures do not say %q:\n%s", c.name, c.want, errs)
+		}
+	}
+	for _, c := range []struct {
+		name string
+		c    Case[*mat.Dense, *mat.Dense]
+		want string
+	}{
+		{"decision values declared as probabilities", centroidCase("declared"), "*estimatortest.centroid declares Output probabilities, and the case states decision_values"},
+		{"probabilities declared as decision values", softmaxCase("declared"), "*estimatortest.softmaxCentroid declares Output decision_values, and the case states probabilities"},
+	} {
+		if errs := strings.Join(record(t, c.c), "\n"); !strings.Contains(errs, c.want) {
 			t.Errorf("%s: Check's failures do not say %q:\n%s", c.name, c.want, errs)
 		}
 	}

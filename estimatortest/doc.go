@@ -10,13 +10,15 @@
 //     one row per queried item (one column per class for a classifier),
 //     all finite;
 //   - a classifier's case states its Output, Probabilities or
-//     DecisionValues, as the documentation of the model's Predict does
-//     (it promises "class probabilities" or not; the doc comment is read
-//     from the package's source); for probabilities, every row predicted,
-//     of the query and of the fitted items (and of a Probabilities()
-//     method where the model has one), is a distribution: finite, ≥ 0 and
-//     summing to 1 within SumTol (DefaultSumTol = 1e-9, the model's
-//     float32 rounding where it keeps float32);
+//     DecisionValues; the model declares the same (estimator.OutputDeclarer,
+//     fitted and unfitted alike, and only a classifier declares one), and
+//     the documentation of its Predict agrees, a check that the docs stay
+//     true (it promises "class probabilities" or not; the doc comment is
+//     read from the package's source); for probabilities, every row
+//     predicted, of the query and of the fitted items (and of a
+//     Probabilities() method where the model has one), is a distribution:
+//     finite, ≥ 0 and summing to 1 within SumTol (DefaultSumTol = 1e-9,
+//     the model's float32 rounding where it keeps float32);
 //   - two fits of the same model under the same seed predict bitwise alike;
 //   - Clone copies every exported field and nothing learned;
 //   - a model written with MarshalBinary and read back with

@@ -19,28 +19,20 @@ import (
 	"github.com/gssl/gssl/modelfile"
 )
 
-// Output says what a classifier's Predict returns.
-type Output int
+// Output says what a classifier's Predict returns: the declaration of
+// package estimator, with the zero value Unstated for a case that states
+// none.
+type Output = estimator.Output
 
 const (
 	// Unstated is the zero Output: a classifier's case must state one.
-	Unstated Output = iota
+	Unstated Output = 0
 	// Probabilities: each row is a distribution over the classes.
-	Probabilities
+	Probabilities = estimator.Probabilities
 	// DecisionValues: scores, votes or outputs whose row's first maximum
 	// is the class, and nothing more.
-	DecisionValues
+	DecisionValues = estimator.DecisionValues
 )
-
-func (o Output) String() string {
-	switch o {
-	case Probabilities:
-		return "Probabilities"
-	case DecisionValues:
-		return "DecisionValues"
-	}
-	return "Unstated"
-}
 
 // DefaultSumTol is how far from 1 a row of probabilities may sum when the
 // case gives no SumTol: relative rounding of float64 normalisation, with
@@ -61,11 +53,15 @@ func checkProbabilities[X, Q any](t T, c Case[X, Q], r role[X, Q], fitted estima
 		if c.Output != Unstated {
 			t.Errorf("the case states Output %v for a %s: Output is a classifier's", c.Output, r.name)
 		}
+		if o, ok := estimator.OutputOf(fitted); ok {
+			t.Errorf("%T, a %s, declares Output %v: Output is a classifier's", fitted, r.name, o)
+		}
 		return
 	}
 	if c.Output == Unstated {
 		t.Fatalf("the case does not state Output: set Probabilities or DecisionValues, as %T's Predict documents", fitted)
 	}
+	checkDeclaredOutput(t, c, fitted)
 	doc, err := predictDoc(fitted)
 	if err != nil {
 		t.Errorf("%v", err)
@@ -105,6 +101,22 @@ func checkProbabilities[X, Q any](t T, c Case[X, Q], r role[X, Q], fitted estima
 		if err != nil {
 			t.Errorf("Probabilities(): %v", err)
 		}
+	}
+}
+
+// checkDeclaredOutput checks the Output the model declares
+// (estimator.OutputDeclarer), fitted and unfitted, against the case's.
+func checkDeclaredOutput[X, Q any](t T, c Case[X, Q], fitted estimator.Estimator) {
+	declared, ok := estimator.OutputOf(fitted)
+	if !ok {
+		t.Errorf("%T does not declare its Output: a classifier has an Output() estimator.Output method (estimator.OutputDeclarer)", fitted)
+		return
+	}
+	if declared != c.Output {
+		t.Errorf("%T declares Output %v, and the case states %v", fitted, declared, c.Output)
+	}
+	if before, _ := estimator.OutputOf(c.New()); before != declared {
+		t.Errorf("%T declares Output %v before Fit and %v after: front ends ask an unfitted model", fitted, before, declared)
 	}
 }
 

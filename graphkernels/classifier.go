@@ -177,6 +177,10 @@ func (c *WLClassifier) Predict(ctx context.Context, graphs []Graph) (*mat.Dense,
 	return c.svc.Votes(dec), nil
 }
 
+// Output declares that Predict returns decision values, not probabilities
+// (estimator.OutputDeclarer).
+func (c *WLClassifier) Output() estimator.Output { return estimator.DecisionValues }
+
 // Info reports the SMO iterations summed over the machines.
 func (c *WLClassifier) Info() estimator.Info {
 	if c.svc == nil {

@@ -83,6 +83,10 @@ func (c *Classifier) Predict(ctx context.Context, x *mat.Dense) (*mat.Dense, err
 	return c.fitted.PredictTargets(ctx, x)
 }
 
+// Output declares that Predict returns decision values, not probabilities
+// (estimator.OutputDeclarer).
+func (c *Classifier) Output() estimator.Output { return estimator.DecisionValues }
+
 // Fitted returns the fitted regression of the one-hot targets (nil before
 // Fit).
 func (c *Classifier) Fitted() MultiOutput { return c.fitted }

@@ -101,6 +101,10 @@ func (m *Spreading) Predict(ctx context.Context, q estimator.NodeQuery) (*mat.De
 	return m.state.predictQuery(ctx, "Spreading", q, m.predictOne)
 }
 
+// Output declares that Predict returns class probabilities
+// (estimator.OutputDeclarer).
+func (m *Spreading) Output() estimator.Output { return estimator.Probabilities }
+
 // Predict returns the class probabilities of the queried nodes: of the
 // fitted nodes for the zero query, or of new nodes (q.New) by the weighted
 // mean of their neighbours' fitted scores (see NewNodeDetails). q.Features
@@ -108,6 +112,10 @@ func (m *Spreading) Predict(ctx context.Context, q estimator.NodeQuery) (*mat.De
 func (m *Harmonic) Predict(ctx context.Context, q estimator.NodeQuery) (*mat.Dense, error) {
 	return m.state.predictQuery(ctx, "Harmonic", q, m.predictOne)
 }
+
+// Output declares that Predict returns class probabilities
+// (estimator.OutputDeclarer).
+func (m *Harmonic) Output() estimator.Output { return estimator.Probabilities }
 
 // NewNodeDetails predicts new nodes from their edges to fitted nodes, as
 // Predict does, with what Predict's rows leave out: each node's scores

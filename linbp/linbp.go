@@ -158,6 +158,10 @@ func (m *Propagation) Predict(ctx context.Context, q estimator.NodeQuery) (*mat.
 	return probabilities(m.fit.beliefs), nil
 }
 
+// Output declares that Predict returns class probabilities
+// (estimator.OutputDeclarer).
+func (m *Propagation) Output() estimator.Output { return estimator.Probabilities }
+
 // Beliefs returns the centred beliefs B of the fitted nodes (rows sum to
 // 0; decision values, not probabilities), nil before a fit.
 func (m *Propagation) Beliefs() *mat.Dense {

@@ -492,6 +492,10 @@ func (m *Classifier) Predict(ctx context.Context, q *mat.Dense) (*mat.Dense, err
 	return m.Probabilities(Dense{X: q})
 }
 
+// Output declares that Predict returns class probabilities
+// (estimator.OutputDeclarer).
+func (m *Classifier) Output() estimator.Output { return estimator.Probabilities }
+
 // Probabilities returns the softmax of the logits (rows×c) of a dense or
 // sparse design: Predict on any Design.
 func (m *Classifier) Probabilities(x Design) (*mat.Dense, error) {

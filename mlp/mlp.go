@@ -236,6 +236,10 @@ func (m *Classifier) Predict(ctx context.Context, x *mat.Dense) (*mat.Dense, err
 	return w.prob, nil
 }
 
+// Output declares that Predict returns class probabilities
+// (estimator.OutputDeclarer).
+func (m *Classifier) Output() estimator.Output { return estimator.Probabilities }
+
 func checkRows(what string, x *mat.Dense, labels []int) error {
 	if x == nil || x.IsEmpty() {
 		return fmt.Errorf("mlp: %s has no rows", what)

@@ -82,6 +82,10 @@ func (m *Spreading) Predict(_ context.Context, q estimator.NodeQuery) (*mat.Dens
 	return fittedOnly("Spreading", m.probs, q)
 }
 
+// Output declares that Predict returns class probabilities
+// (estimator.OutputDeclarer).
+func (m *Spreading) Output() estimator.Output { return estimator.Probabilities }
+
 // fittedOnly answers Predict for the adapters, which predict their fitted
 // nodes only.
 func fittedOnly(model string, p *mat.Dense, q estimator.NodeQuery) (*mat.Dense, error) {
@@ -223,6 +227,10 @@ func (m *STKR) Predict(_ context.Context, q estimator.NodeQuery) (*mat.Dense, er
 	toProbabilities(s)
 	return s, nil
 }
+
+// Output declares that Predict returns class probabilities
+// (estimator.OutputDeclarer).
+func (m *STKR) Output() estimator.Output { return estimator.Probabilities }
 
 // String names the model.
 func (m *STKR) String() string {

@@ -142,6 +142,10 @@ func (m *ChannelMLP) Predict(ctx context.Context, q estimator.NodeQuery) (*mat.D
 	return mat.DenseCopyOf(m.fit.prob), nil
 }
 
+// Output declares that Predict returns class probabilities
+// (estimator.OutputDeclarer).
+func (m *ChannelMLP) Output() estimator.Output { return estimator.Probabilities }
+
 func rowsOf(x *mat.Dense, idx []int) *mat.Dense {
 	_, d := x.Dims()
 	out := mat.NewDense(len(idx), d, nil)

@@ -472,6 +472,10 @@ func (m *CorrectSmooth) Predict(ctx context.Context, q estimator.NodeQuery) (*ma
 	return s, nil
 }
 
+// Output declares that Predict returns class probabilities
+// (estimator.OutputDeclarer).
+func (m *CorrectSmooth) Output() estimator.Output { return estimator.Probabilities }
+
 // toProbabilities clips the rows of s at zero and normalises them to sum 1,
 // in place; a row without a positive entry becomes one-hot at its largest
 // entry (the first on ties).

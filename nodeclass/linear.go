@@ -461,6 +461,10 @@ func (m *SGC) Predict(ctx context.Context, q estimator.NodeQuery) (*mat.Dense, e
 	return m.fit.query(ctx, "SGC.Predict", q)
 }
 
+// Output declares that Predict returns class probabilities
+// (estimator.OutputDeclarer).
+func (m *SGC) Output() estimator.Output { return estimator.Probabilities }
+
 // predictGraph returns the class probabilities of every node of a new graph
 // g with features x (the inductive setting: e.g. the fit graph with new
 // nodes and their edges appended), with the fitted weights.
@@ -592,6 +596,10 @@ func (m *APPNP) Predict(ctx context.Context, q estimator.NodeQuery) (*mat.Dense,
 	}
 	return m.fit.query(ctx, "APPNP.Predict", q)
 }
+
+// Output declares that Predict returns class probabilities
+// (estimator.OutputDeclarer).
+func (m *APPNP) Output() estimator.Output { return estimator.Probabilities }
 
 // predictGraph returns the class probabilities of every node of a new graph
 // with features x, with the fitted weights (inductive).

@@ -249,3 +249,7 @@ func (m *LINKX) Predict(ctx context.Context, q estimator.NodeQuery) (*mat.Dense,
 	}
 	return w.prob, nil
 }
+
+// Output declares that Predict returns class probabilities
+// (estimator.OutputDeclarer).
+func (m *LINKX) Output() estimator.Output { return estimator.Probabilities }

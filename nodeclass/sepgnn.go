@@ -318,6 +318,10 @@ func (m *SepGNN) Predict(ctx context.Context, q estimator.NodeQuery) (*mat.Dense
 	return m.fit.predictNodes(ctx, *q.New, q.Features)
 }
 
+// Output declares that Predict returns class probabilities
+// (estimator.OutputDeclarer).
+func (m *SepGNN) Output() estimator.Output { return estimator.Probabilities }
+
 // Features returns the number of features the model was fitted on, 0
 // before Fit.
 func (m *SepGNN) Features() int {

@@ -30,8 +30,10 @@
 //	{"kind": "labelprop.Spreading", "classes": ["A", "B"],
 //	 "predictions": [{"id": "x", "label": "B", "probabilities": [0.2, 0.8]}]}
 //
-// for classifiers (probabilities in the order of classes, or "scores":
-// a C-SVM's decision values) or with "mean" and "variance" for regression
+// for classifiers ("probabilities" in the order of classes for the models
+// whose predictions are probabilities (estimator.Probabilities), else
+// "scores": their decision values (estimator.DecisionValues), a C-SVM's one
+// per one-vs-one machine) or with "mean" and "variance" for regression
 // models. docs/serve.md has runnable examples.
 //
 // # Errors

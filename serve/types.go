@@ -69,7 +69,8 @@ type Metadata struct {
 	// Kind is the model type, e.g. "labelprop.Spreading".
 	Kind string `json:"kind"`
 	Task Task   `json:"task"`
-	// Classes are the class names, in the order of the probabilities.
+	// Classes are the class names, in the order of the probabilities (or
+	// of the scores of a classifier without probabilities).
 	Classes []string `json:"classes,omitempty"`
 	// Nodes is the number of fitted nodes; a new node's edges name them by
 	// id. 0 when the model does not predict new nodes.

@@ -109,6 +109,10 @@ func (c *Classifier) Predict(ctx context.Context, q estimator.NodeQuery) (*mat.D
 	return c.NewNodeScores(ctx, *q.New)
 }
 
+// Output declares that Predict returns decision values, not probabilities
+// (estimator.OutputDeclarer).
+func (c *Classifier) Output() estimator.Output { return estimator.DecisionValues }
+
 // Fit fits a regression on the graph kernel of x.Graph: y has one target
 // per node, NaN for unknown (FitKernel with NewGraphKernel(x.Graph)).
 func (r *Regressor) Fit(ctx context.Context, x estimator.Nodes, y []float64) error {

@@ -195,6 +195,10 @@ func (p *PointSVC) Predict(ctx context.Context, x *mat.Dense) (*mat.Dense, error
 	return p.svm.Votes(dec), nil
 }
 
+// Output declares that Predict returns decision values, not probabilities
+// (estimator.OutputDeclarer).
+func (p *PointSVC) Output() estimator.Output { return estimator.DecisionValues }
+
 // Kind returns PointSVCKind.
 func (p *PointSVC) Kind() string { return PointSVCKind }
 

@@ -131,6 +131,10 @@ func (r *KernelRidge) Predict(ctx context.Context, cross mat.Matrix) (*mat.Dense
 	return out, nil
 }
 
+// Output declares that Predict returns decision values, not probabilities
+// (estimator.OutputDeclarer).
+func (r *KernelRidge) Output() estimator.Output { return estimator.DecisionValues }
+
 // KernelRidge is a classifier on a precomputed kernel, as SVC: fitted on
 // the Gram matrix of the training items, it scores items from their kernel
 // rows to them.

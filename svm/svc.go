@@ -214,6 +214,10 @@ func (s *SVC) Predict(ctx context.Context, cross mat.Matrix) (*mat.Dense, error)
 	return s.Votes(dec), nil
 }
 
+// Output declares that Predict returns decision values, not probabilities
+// (estimator.OutputDeclarer).
+func (s *SVC) Output() estimator.Output { return estimator.DecisionValues }
+
 // SVC is a classifier on a precomputed kernel: fitted on the Gram matrix
 // of the training items, it predicts items from their kernel rows to them.
 var _ estimator.Classifier[mat.Symmetric, mat.Matrix] = (*SVC)(nil)

@@ -165,6 +165,46 @@ def _matrix(X, what="features"):
     return FeatureMatrix(X, what)
 
 
+class _ForOutput:
+    """A classifier's method that exists only for one output, as
+    scikit-learn's convention has it: ``predict_proba`` for models whose
+    predictions are class probabilities, ``decision_function`` for models
+    whose predictions are decision values (scores, votes, regression
+    outputs). For the other output the attribute is missing
+    (``hasattr`` is False) and reading it raises an AttributeError naming
+    the method to use. The output is the fitted model's (gssl_model_info's
+    "output"), before fit the kind's (gssl_kinds)."""
+
+    def __init__(self, output, fn):
+        self.output, self.fn = output, fn
+        self.__doc__ = fn.__doc__
+
+    def __set_name__(self, owner, name):
+        self.name = name
+
+    def __get__(self, obj, owner=None):
+        kind_output = getattr(owner, "_output", None)
+        output = kind_output if obj is None else obj._declared_output()
+        if output != self.output:
+            raise AttributeError(self._missing(owner if obj is None else type(obj), output))
+        return self.fn if obj is None else self.fn.__get__(obj, owner)
+
+    def _missing(self, cls, output):
+        if output == "decision_values":
+            return (f"{cls.__name__} has no {self.name}: its predictions ({cls._kind}) are decision values, not "
+                    "class probabilities; use decision_function for the scores, predict for the classes")
+        if output == "probabilities":
+            return (f"{cls.__name__} has no {self.name}: its predictions ({cls._kind}) are class probabilities; "
+                    "use predict_proba, or predict for the classes")
+        return f"{cls.__name__} has no {self.name}: the library declares no classifier output for {cls._kind}"
+
+
+def _for_output(output):
+    """Decorator: the method exists only when the model's output is
+    ``output`` ("probabilities" or "decision_values"); see _ForOutput."""
+    return lambda fn: _ForOutput(output, fn)
+
+
 class Model:
     """Base of every gssl model class: hyperparameters, persistence,
     pickling. Hyperparameters are the Go model's exported fields in
@@ -172,6 +212,7 @@ class Model:
 
     _kind = None
     _role = "none"
+    _output = None  # a classifier's: "probabilities" or "decision_values" (gssl_kinds)
     _savable = True
     _go_names = {}  # python name → Go field name
 
@@ -298,7 +339,7 @@ class Model:
         if getattr(self, "_h", None) is not None and not self._savable:
             raise TypeError(f"a fitted {type(self).__name__} cannot be pickled: {self._kind} has no model file format "
                             "(pickling goes through the model file); pickle it unfitted and fit it again")
-        state = {k: v for k, v in self.__dict__.items() if k not in ("_h", "_graph", "_keep")}
+        state = {k: v for k, v in self.__dict__.items() if k not in ("_h", "_graph", "_keep", "_fitted_output")}
         state["_model_file"] = None if getattr(self, "_h", None) is None else self.to_bytes()
         return state
 
@@ -315,6 +356,17 @@ class Model:
         if getattr(self, "_h", None) is not None and not _lib._forked:
             lib.gssl_free(self._h)
         self._h = None
+        self.__dict__.pop("_fitted_output", None)
+
+    def _declared_output(self):
+        """What the predictions hold: "probabilities" or "decision_values"
+        as the fitted model declares it (its hyperparameters may decide),
+        or, before fit, as the kind does with its defaults."""
+        if getattr(self, "_h", None) is None:
+            return self._output
+        if "_fitted_output" not in self.__dict__:
+            self._fitted_output = self.info_.get("output")
+        return self._fitted_output
 
     def __del__(self):
         try:
@@ -357,17 +409,27 @@ class NodeClassifier(Model):
         self.classes_ = np.arange(p.shape[1])
         self.n_nodes_ = p.shape[0]
 
+    @_for_output("probabilities")
     def predict_proba(self, new=None, features=None):
-        """Class probabilities (or scores, for models without
-        probabilities), one row per node: the fitted nodes, or the new
-        nodes of ``new``, a sparse matrix (new nodes × fitted nodes) of
-        their edge weights, with their ``features`` for models of
-        features."""
+        """Class probabilities, one row per node (each a distribution over
+        ``classes_``): the fitted nodes, or the new nodes of ``new``, a
+        sparse matrix (new nodes × fitted nodes) of their edge weights, with
+        their ``features`` for models of features. Only models whose
+        predictions are probabilities have it."""
+        return self._predict_call(new, features)
+
+    @_for_output("decision_values")
+    def decision_function(self, new=None, features=None):
+        """Decision values (scores, not probabilities), one row per node
+        and one column per class, of the nodes as in ``predict_proba``; the
+        largest gives the class. Only models without probabilities have
+        it."""
         return self._predict_call(new, features)
 
     def predict(self, new=None, features=None):
-        """The predicted class of each node (the first most probable)."""
-        return self.classes_[np.argmax(self.predict_proba(new, features), axis=1)]
+        """The predicted class of each node (the first of the largest
+        probabilities or decision values)."""
+        return self.classes_[np.argmax(self._predict_call(new, features), axis=1)]
 
 
 class CalibratedNodeClassifier(NodeClassifier):
@@ -490,11 +552,23 @@ class PointClassifier(Model):
         self.classes_ = np.arange(int(labels.max(initial=-1)) + 1)
         return self
 
+    @_for_output("probabilities")
     def predict_proba(self, X=None):
+        """Class probabilities of the rows of X (None: the fitted points,
+        for transductive models). Only models whose predictions are
+        probabilities have it."""
+        return self._predict_call(None, X)
+
+    @_for_output("decision_values")
+    def decision_function(self, X=None):
+        """Decision values (scores, not probabilities) of the rows of X,
+        one column per class. Only models without probabilities have
+        it."""
         return self._predict_call(None, X)
 
     def predict(self, X=None):
-        return self.classes_[np.argmax(self.predict_proba(X), axis=1)]
+        """The predicted class of each row of X."""
+        return self.classes_[np.argmax(self._predict_call(None, X), axis=1)]
 
 
 class PointRegressor(Model):
@@ -573,9 +647,21 @@ class GraphClassifier(Model):
     def _restored(self, class_names):
         self.classes_ = None
 
+    @_for_output("probabilities")
     def predict_proba(self, graphs=None, node_labels=None):
-        """Class scores of ``graphs`` (None: the fitted graphs), one row per
-        graph."""
+        """Class probabilities of ``graphs`` (None: the fitted graphs), one
+        row per graph. Only models whose predictions are probabilities have
+        it."""
+        return self._graph_scores(graphs, node_labels)
+
+    @_for_output("decision_values")
+    def decision_function(self, graphs=None, node_labels=None):
+        """Decision values (scores, not probabilities) of ``graphs`` (None:
+        the fitted graphs), one row per graph and one column per class.
+        Only models without probabilities have it."""
+        return self._graph_scores(graphs, node_labels)
+
+    def _graph_scores(self, graphs, node_labels):
         h = self._fitted_handle()
         n, hs, nl = -1, None, None
         if graphs is not None:
@@ -586,7 +672,8 @@ class GraphClassifier(Model):
         return _lib.take_result(r.value)
 
     def predict(self, graphs=None, node_labels=None):
-        p = self.predict_proba(graphs, node_labels)
+        """The predicted class of each graph."""
+        p = self._graph_scores(graphs, node_labels)
         return np.argmax(p, axis=1) if self.classes_ is None else self.classes_[np.argmax(p, axis=1)]
 
 
@@ -614,7 +701,7 @@ _BASES = {
 _KIND_BASES = {"confidence.Classifier": CalibratedNodeClassifier}
 
 
-def _make_class(kind, role, defaults, savable=True):
+def _make_class(kind, role, defaults, savable=True, output=None):
     name = NAMES.get(kind) or "".join(p[:1].upper() + p[1:] for p in re.split(r"[._]", kind))
     base = _KIND_BASES.get(kind) or _BASES.get(role, Unconverted)
     go_names = {}
@@ -633,10 +720,15 @@ def _make_class(kind, role, defaults, savable=True):
     doc = (f"The Go model {kind} (role {role}).\n\nHyperparameters (None: the library's default; "
            f"see the Go package's documentation of each field):\n\n"
            + "\n".join(f"    {p}  (Go field {go}; zero value {defaults[go]!r})" for p, go in go_names.items()))
+    if output == "probabilities":
+        doc += "\n\nIts predictions are class probabilities: predict_proba gives them, predict the classes."
+    elif output == "decision_values":
+        doc += ("\n\nIts predictions are decision values, not probabilities: decision_function gives them, "
+                "predict the classes; it has no predict_proba.")
     if not savable:
         doc += "\n\nA fitted model of this kind has no model file format: it cannot be saved or pickled."
     return type(name, (base,), {"__init__": __init__, "_kind": kind, "_role": role, "_go_names": go_names,
-                                "_savable": savable,
+                                "_savable": savable, "_output": output,
                                 "_defaults": dict(defaults),
                                 "__doc__": doc, "__module__": "gssl"})
 
@@ -649,7 +741,8 @@ def _kinds():
 
 CLASSES = {}
 for _k in _kinds():
-    CLASSES[_k["kind"]] = _make_class(_k["kind"], _k["role"], _k["hyperparameters"], _k.get("savable", True))
+    CLASSES[_k["kind"]] = _make_class(_k["kind"], _k["role"], _k["hyperparameters"], _k.get("savable", True),
+                                     _k.get("output"))
 
 
 def load(path_or_bytes):

@@ -28,6 +28,13 @@ SETTINGS = {
 }
 ROLES = {k["kind"]: k["role"] for k in _kinds()}
 SAVABLE = {k["kind"]: k["savable"] for k in _kinds()}
+OUTPUTS = {k["kind"]: k.get("output") for k in _kinds()}
+# The classifiers whose predictions are decision values, not probabilities,
+# stated here from their mathematics (regression outputs on one-hot labels,
+# diffused labels, SVM decision values, WL kernel SVM): the library's
+# declaration must agree.
+DECISION_VALUES = {"stkr.Classifier", "diffusion.HeatClassifier", "krr.Classifier", "svm.PointSVC", "svm.SVC",
+                   "svm.KernelRidge", "graphkernels.WLClassifier"}
 
 
 def data():
@@ -53,15 +60,34 @@ def small_graphs():
     return graphs, np.array(labels), node_labels
 
 
+def scores(m, *args):
+    """A classifier's predictions: predict_proba for probabilities,
+    decision_function for decision values."""
+    return (m.predict_proba if OUTPUTS[m._kind] == "probabilities" else m.decision_function)(*args)
+
+
+def check_output(m):
+    """m (a classifier) has predict_proba exactly when it declares
+    probabilities, and decision_function exactly when it declares decision
+    values; the missing one raises an AttributeError naming the other."""
+    output = OUTPUTS[m._kind]
+    assert output == ("decision_values" if m._kind in DECISION_VALUES else "probabilities"), m._kind
+    assert hasattr(m, "predict_proba") == (output == "probabilities")
+    assert hasattr(m, "decision_function") == (output == "decision_values")
+    missing, other = ("predict_proba", "decision_function") if output == "decision_values" else ("decision_function", "predict_proba")
+    with pytest.raises(AttributeError, match=f"has no {missing}: .* use {other}"):
+        getattr(m, missing)
+
+
 def out(m, role, cora, X, P):
     if role == "node_classifier":
-        return m.predict_proba()
+        return scores(m)
     if role in ("node_regressor", "node_clusterer"):
         return m.predict()
     if role == "node_transformer":
         return m.transform()
     if role == "point_classifier":
-        return m.predict_proba(P[:20])
+        return scores(m, P[:20])
     if role == "point_regressor":
         return m.predict(P[:20])
     return m.transform(P[:20])
@@ -77,10 +103,13 @@ def test_kind(kind, tmp_path):
     if role == "graph_classifier":
         graphs, labels, node_labels = small_graphs()
         m.fit(graphs, labels, node_labels=node_labels)
-        got = m.predict_proba(graphs[:10], node_labels[:10])
+        got = scores(m, graphs[:10], node_labels[:10])
         assert got.shape[0] == 10 and np.all(np.isfinite(got))
         back = pickle.loads(pickle.dumps(m))
-        np.testing.assert_array_equal(back.predict_proba(graphs[:10], node_labels[:10]), got)
+        np.testing.assert_array_equal(scores(back, graphs[:10], node_labels[:10]), got)
+        np.testing.assert_array_equal(back.predict(graphs[:10], node_labels[:10]), np.argmax(got, axis=1))
+        for model in (cls, m, back):
+            check_output(model)
         return
     if role not in ("node_classifier", "node_regressor", "node_transformer", "node_clusterer",
                     "point_classifier", "point_regressor", "point_transformer"):
@@ -102,6 +131,15 @@ def test_kind(kind, tmp_path):
     got = out(m, role, cora, X, P)
     rows = 20 if role.startswith("point") else cora.graph.n_nodes
     assert got.shape[0] == rows and np.all(np.isfinite(got))
+    classifier = role.endswith("_classifier")
+    if classifier:
+        check_output(cls)
+        check_output(m)
+        if OUTPUTS[kind] == "probabilities":
+            assert np.all(got >= 0) and np.allclose(got.sum(axis=1), 1, rtol=0, atol=1e-6), kind
+        np.testing.assert_array_equal(m.predict(*([P[:20]] if role.startswith("point") else [])), m.classes_[np.argmax(got, axis=1)])
+    else:
+        assert OUTPUTS[kind] is None, kind
     if not SAVABLE[kind]:
         # no model file format: saving and pickling a fitted model say so
         with pytest.raises(ValueError, match="cannot be saved"):
@@ -115,6 +153,9 @@ def test_kind(kind, tmp_path):
     back = gssl.load(tmp_path / "m.gssl")
     assert type(back) is cls
     np.testing.assert_array_equal(out(back, role, cora, X, P), got)
+    if classifier:
+        check_output(back)
+        check_output(pickle.loads(pickle.dumps(m)))
 
 
 def test_model_hyperparameter():
@@ -134,13 +175,13 @@ def test_model_hyperparameter():
 
     onehot = np.eye(3)[y]
     want = gram(P, X) @ np.linalg.solve(gram(X, X) + len(X) * lam * np.eye(len(X)), onehot)
-    np.testing.assert_allclose(m.predict_proba(P), want, rtol=0, atol=1e-9)
+    np.testing.assert_allclose(m.decision_function(P), want, rtol=0, atol=1e-9)
     # the model shows the nested model, and a saved one comes back with it
     assert m.info_["hyperparameters"]["Model"] == {"type": "krr.Exact", "Kernel": {"type": "kernel.Gaussian", "Sigma": sigma},
                                                    "Lambda": lam, "Precision": "float64"}
     back = gssl.load(m.to_bytes())
     assert type(back.model) is gssl.KernelRidgeRegressor and back.model.lambda_ == lam
-    np.testing.assert_array_equal(back.predict_proba(P), m.predict_proba(P))
+    np.testing.assert_array_equal(back.decision_function(P), m.decision_function(P))
     # the template is not fitted by the classifier's fit
     assert reg._h is None
     # a model of another role, or a kind that is not a model, is refused with the valid kinds
@@ -148,3 +189,40 @@ def test_model_hyperparameter():
         gssl.KernelRidgeClassifier(model=gssl.LabelSpreading()).fit(X, y)
     with pytest.raises(ValueError, match=r"Model"):
         gssl.KernelRidgeClassifier(model={"type": "krr.Exact", "Lambda": "big"}).fit(X, y)
+
+
+def test_decision_values_have_no_predict_proba(tmp_path):
+    """A classifier of decision values (krr.Classifier: kernel ridge
+    regression of the one-hot labels) has decision_function and no
+    predict_proba, as scikit-learn's SVC(probability=False): hasattr is
+    False on the class, the unfitted and fitted model, and the model read
+    back by gssl.load; its scores are not probabilities (some negative, rows
+    not summing to 1), and predict is their argmax. Label spreading is the
+    other way round, with rows that are distributions."""
+    rng = np.random.default_rng(3)
+    X, P = rng.normal(size=(60, 3)), rng.normal(size=(15, 3))
+    y = (X[:, 0] > 0).astype(int) + (X[:, 1] > 0.5).astype(int)
+    reg = gssl.KernelRidgeRegressor(kernel={"type": "kernel.Gaussian", "Sigma": 1.0}, lambda_=1e-3)
+    m = gssl.KernelRidgeClassifier(model=reg)
+    assert not hasattr(gssl.KernelRidgeClassifier, "predict_proba") and not hasattr(m, "predict_proba")
+    m.fit(X, y)
+    assert m.info_["output"] == "decision_values"
+    d = m.decision_function(P)
+    assert d.min() < 0 and np.abs(d.sum(axis=1) - 1).max() > 1e-3
+    np.testing.assert_array_equal(m.predict(P), np.argmax(d, axis=1))
+    m.save(tmp_path / "krr.gssl")
+    for model in (m, gssl.load(tmp_path / "krr.gssl"), gssl.load(m.to_bytes()), pickle.loads(pickle.dumps(m))):
+        assert not hasattr(model, "predict_proba") and hasattr(model, "decision_function")
+        with pytest.raises(AttributeError, match="KernelRidgeClassifier has no predict_proba: .* decision values, not class probabilities; use decision_function"):
+            model.predict_proba(P)
+        np.testing.assert_array_equal(model.decision_function(P), d)
+
+    cora = gssl.datasets.cora()
+    s = gssl.LabelSpreading(alpha=0.9).fit(cora.graph, cora.train_labels())
+    s.save(tmp_path / "ls.gssl")
+    for model in (s, gssl.load(tmp_path / "ls.gssl")):
+        assert hasattr(model, "predict_proba") and not hasattr(model, "decision_function")
+        with pytest.raises(AttributeError, match="use predict_proba"):
+            model.decision_function()
+        p = model.predict_proba()
+        assert p.min() >= 0 and np.allclose(p.sum(axis=1), 1, rtol=0, atol=1e-9)
