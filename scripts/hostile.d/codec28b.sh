@@ -8,19 +8,10 @@ if [ ! -d "$data/MUTAG" ]; then
 	skip "codec28b: WL model with a declared dictionary of 2^31-1 labels" "no $data/MUTAG"
 elif ! "$gssl" graphkernel --data "$data/MUTAG" --kernel wl --folds 2 --seeds 1 --save "$tmp/c-wl.gssl" >/dev/null 2>&1; then
 	skip "codec28b: WL model with a declared dictionary of 2^31-1 labels" "graphkernel --save failed"
-elif ! "${PYTHON:-/usr/bin/python3}" - "$tmp/c-wl.gssl" "$tmp/c-wl-huge.gssl" <<'PY'; then
+elif ! "${PYTHON:-/usr/bin/python3}" - "$tmp/c-wl.gssl" "$tmp/c-wl-huge.gssl" "$root/scripts/hostile.d" <<'PY'; then
 import hashlib, json, re, struct, sys
-def crc32c(b):
-    t = []
-    for i in range(256):
-        c = i
-        for _ in range(8):
-            c = (c >> 1) ^ 0x82F63B78 if c & 1 else c >> 1
-        t.append(c)
-    c = 0xFFFFFFFF
-    for x in b:
-        c = t[(c ^ x) & 0xFF] ^ (c >> 8)
-    return c ^ 0xFFFFFFFF
+sys.path.insert(0, sys.argv[3])
+from gsslfile import crc32c
 d = bytes(open(sys.argv[1], "rb").read())
 k, v, m = struct.unpack_from("<HHI", d, 32)
 desc = d[44:44 + k + v + m]

@@ -9,37 +9,7 @@ printf 'id,a,b\n0,1,0\n1,1,1\n2,0,1\n3,1,1\n4,0,0\n5,1,0\n' >"$tmp/pt-c6-feature
 if ! "$gssl" classify --edges "$tmp/pt-c6.txt" --labels "$tmp/pt-c6.csv" --features "$tmp/pt-c6-features.csv" \
 	--classifier sgc --split none --save "$tmp/pt-sgc.gssl" >/dev/null 2>&1; then
 	report "probtables: classify sgc --save" 1 "classify --save failed"
-elif ! "${PYTHON:-/usr/bin/python3}" - "$tmp/pt-sgc.gssl" "$tmp/pt-bad.gssl" <<'PY'; then
-import hashlib, struct, sys
-def crc32c(b):
-    t = []
-    for i in range(256):
-        c = i
-        for _ in range(8):
-            c = (c >> 1) ^ 0x82F63B78 if c & 1 else c >> 1
-        t.append(c)
-    c = 0xFFFFFFFF
-    for x in b:
-        c = t[(c ^ x) & 0xFF] ^ (c >> 8)
-    return c ^ 0xFFFFFFFF
-d = bytearray(open(sys.argv[1], "rb").read())
-k, v, m = struct.unpack_from("<HHI", d, 32)
-count = struct.unpack_from("<I", d, 28)[0]
-pos = 44 + k + v + m + 4
-for _ in range(count):
-    nl = struct.unpack_from("<H", d, pos)[0]
-    plen = struct.unpack_from("<Q", d, pos + 16)[0]
-    name = bytes(d[pos + 24:pos + 24 + nl]).decode()
-    end = pos + 24 + nl + plen
-    if name == "probabilities":
-        # Row 0, column 0 gains 1: the row sums to 2.
-        p = struct.unpack_from("<d", d, pos + 24 + nl)[0]
-        struct.pack_into("<d", d, pos + 24 + nl, p + 1)
-        struct.pack_into("<I", d, end, crc32c(bytes(d[pos:end])))
-    pos = end + 4
-d[-32:] = hashlib.sha256(bytes(d[:-32])).digest()
-open(sys.argv[2], "wb").write(bytes(d))
-PY
+elif ! "${PYTHON:-/usr/bin/python3}" "$root/scripts/hostile.d/gsslfile.py" "$tmp/pt-sgc.gssl" "$tmp/pt-bad.gssl" probabilities add1; then
 	skip "probtables: altered probabilities" "no Python 3"
 else
 	re='section "probabilities": row 0 sums to 2, not 1'
