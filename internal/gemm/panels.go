@@ -23,20 +23,11 @@ type Panels[T Float] struct {
 // (MR, or NR[T]() for a right operand), reusing buf's storage when it is
 // large enough.
 func NewPanels[T Float](rows, k, w int, buf []T) *Panels[T] {
-	if w != MR && w != NR[T]() {
-		panic(fmt.Sprintf("gemm: panel width %d: want %d or %d", w, MR, NR[T]()))
+	p := UnclearedPanels(rows, k, w, buf)
+	if cap(buf) >= len(p.Data) { // reused storage: fresh storage is zero already
+		clear(p.Data)
 	}
-	if rows < 0 || k < 0 {
-		panic(fmt.Sprintf("gemm: %d×%d panels", rows, k))
-	}
-	size := (rows + w - 1) / w * w * k
-	if cap(buf) >= size {
-		buf = buf[:size]
-		clear(buf)
-	} else {
-		buf = make([]T, size)
-	}
-	return &Panels[T]{Rows: rows, K: k, W: w, Data: buf}
+	return p
 }
 
 // Count returns the number of panels, ⌈Rows/W⌉.
