@@ -16,8 +16,6 @@ import (
 	"fmt"
 	"unsafe"
 
-	"gonum.org/v1/gonum/mat"
-
 	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/graphkernels"
 	"github.com/gssl/gssl/savedmodel"
@@ -926,22 +924,6 @@ func gssl_model_from_bytes(ch C.int64_t, b unsafe.Pointer, n C.int64_t, out *C.i
 		*out = C.int64_t(handles.put(e))
 		return nil
 	})
-}
-
-// denseView views (float64) or copies (float32) a rows×cols C-order matrix
-// at p; NULL gives nil.
-func denseView(p unsafe.Pointer, elemSize int32, rows, cols int64, what string) (*mat.Dense, error) {
-	if p == nil {
-		return nil, nil
-	}
-	if rows <= 0 || cols <= 0 {
-		return nil, errorf("%s: %d×%d is empty: give at least one row and one column", what, rows, cols)
-	}
-	v, _, err := float64Slice(p, rows*cols, elemSize, what)
-	if err != nil {
-		return nil, err
-	}
-	return mat.NewDense(int(rows), int(cols), v), nil
 }
 
 // guard runs f, turning a panic into an error, and records f's error on the

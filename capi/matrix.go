@@ -144,3 +144,19 @@ func denseEntry(p unsafe.Pointer, elemSize int32, rows, cols int64) (*matrixEntr
 	}
 	return matrixFromDense(p, elemSize, rows, cols)
 }
+
+// denseView views (float64) or copies (float32) a rows×cols C-order matrix
+// at p; NULL gives nil.
+func denseView(p unsafe.Pointer, elemSize int32, rows, cols int64, what string) (*mat.Dense, error) {
+	if p == nil {
+		return nil, nil
+	}
+	if rows <= 0 || cols <= 0 {
+		return nil, errorf("%s: %d×%d is empty: give at least one row and one column", what, rows, cols)
+	}
+	v, _, err := float64Slice(p, rows*cols, elemSize, what)
+	if err != nil {
+		return nil, err
+	}
+	return mat.NewDense(int(rows), int(cols), v), nil
+}
