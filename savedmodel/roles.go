@@ -23,7 +23,8 @@ import (
 //     points' dimension) and Outputs() (the classes): it answers points.
 //
 // The predicted class is the first largest score (estimator.Argmax); the
-// scores are the model's Predict row.
+// model's Predict row is the prediction's Probabilities when the model
+// declares probabilities (estimator.OutputOf), its Scores otherwise.
 type (
 	nodeClassifier interface {
 		estimator.NodeClassifier
@@ -63,14 +64,24 @@ func roleKinds() []string {
 	return out
 }
 
-// classPredictions turns a classifier's scores into predictions: the class
-// number in Label (Saved names it) and the row as Scores.
-func classPredictions(scores *mat.Dense) []serve.Prediction {
-	r, _ := scores.Dims()
-	best := estimator.Argmax(scores)
+// classPredictions turns the Predict rows of classifier m into
+// predictions: the class number in Label (Saved names it) and the row as
+// Probabilities if m declares probabilities, else as Scores.
+func classPredictions(m any, rows *mat.Dense) []serve.Prediction {
+	r, _ := rows.Dims()
+	best := estimator.Argmax(rows)
+	probs := false
+	if o, ok := estimator.OutputOf(m); ok && o == estimator.Probabilities {
+		probs = true
+	}
 	out := make([]serve.Prediction, r)
 	for i := range out {
-		out[i] = serve.Prediction{Label: strconv.Itoa(best[i]), Scores: slices.Clone(scores.RawRowView(i))}
+		out[i].Label = strconv.Itoa(best[i])
+		if row := slices.Clone(rows.RawRowView(i)); probs {
+			out[i].Probabilities = row
+		} else {
+			out[i].Scores = row
+		}
 	}
 	return out
 }
@@ -85,7 +96,7 @@ func (b nodeRoleBackend) fitted() []serve.Prediction {
 	if err != nil {
 		return nil // a model read from a file is fitted
 	}
-	return classPredictions(p)
+	return classPredictions(b.m, p)
 }
 func (b nodeRoleBackend) predictNodes(ctx context.Context, nn estimator.NewNodes) ([]serve.Prediction, error) {
 	if nn.Len() == 0 {
@@ -95,7 +106,7 @@ func (b nodeRoleBackend) predictNodes(ctx context.Context, nn estimator.NewNodes
 	if err != nil {
 		return nil, err
 	}
-	return classPredictions(p), nil
+	return classPredictions(b.m, p), nil
 }
 
 type pointRoleBackend struct{ m pointClassifier }
@@ -123,5 +134,5 @@ func (b pointRoleBackend) predictPoints(ctx context.Context, points [][]float64)
 	if err != nil {
 		return nil, err
 	}
-	return classPredictions(s), nil
+	return classPredictions(b.m, s), nil
 }
