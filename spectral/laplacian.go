@@ -419,9 +419,13 @@ func useSubspace(m Method, kind laplacian.Kind, size, need int, hasZero bool) bo
 // orthogonalisation against a basis of 30 long vectors (165 s against 396 s
 // back to back on a loaded machine). On smaller graphs the vector stays in
 // cache and the single-vector method wins (10 s against 18–20 s on 1 M
-// nodes, 10 M edges); the crossover between 1 M and 10 M nodes was not
-// measured more finely.
-const SubspaceMinNodes = 4_000_000
+// nodes, 10 M edges). Between them, on the same generator's 10-class graphs
+// (10 pairs, tolerance 1e-10, two interleaved rounds at load 7–16, 3 Dec):
+// at 2 M nodes the two take the same time (subspace 25.0 / 29.1 s, Lanczos
+// 27.7 / 25.5 s) in 1.28 GB of peak RSS against 2.22 GB, at 3 M nodes the
+// subspace iteration is 0.75× (35.8 / 35.1 s against 49.4 / 43.6 s; 1.91
+// against 3.08–3.32 GB). The threshold is that crossing.
+const SubspaceMinNodes = 2_000_000
 
 // subspaceComponent runs the subspace iteration for the need−1 largest
 // eigenvalues of S below 1 on a connected graph and returns the need
