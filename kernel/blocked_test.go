@@ -4,11 +4,14 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/gssl/gssl/internal/parallel"
 )
 
 // Tolerances of the blocked products against the dense Gram matrix times a
@@ -147,6 +150,7 @@ func TestMatrixBadInput(t *testing.T) {
 // groups of blocks, then a partial group and a short last block) against
 // the dense KᵀK and Kᵀy.
 func TestNormalGroupsOfBlocks(t *testing.T) {
+	cfg := parallel.Current()
 	defer func(v int) { normalGroupMinM = v }(normalGroupMinM)
 	normalGroupMinM = 1
 	rng := rand.New(rand.NewPCG(7, 8))
@@ -174,5 +178,25 @@ func TestNormalGroupsOfBlocks(t *testing.T) {
 		require.NoError(t, err)
 		assertClose(t, &wantG, g, tol, "%v grouped KᵀK", prec)
 		assertClose(t, &wantT, kty, tol, "%v grouped Kᵀy", prec)
+		// the same bits with any number of goroutines, and with one block
+		// shared among them by rows
+		for _, br := range []int{16, 530} {
+			km, err := NewMatrix(k, x, c, prec, br)
+			require.NoError(t, err)
+			var g1, kty1 []float64
+			for _, w := range []int{1, 2, 3} {
+				require.NoError(t, parallel.Configure(parallel.Config{Workers: w}))
+				gw, ktyw, err := km.Normal(context.Background(), u, nil)
+				require.NoError(t, parallel.Configure(cfg))
+				require.NoError(t, err)
+				assertClose(t, &wantG, gw, tol, "%v KᵀK, blocks of %d rows, %d workers", prec, br, w)
+				assertClose(t, &wantT, ktyw, tol, "%v Kᵀy, blocks of %d rows, %d workers", prec, br, w)
+				if w == 1 {
+					g1, kty1 = gw.RawSymmetric().Data, ktyw.RawMatrix().Data
+				}
+				require.True(t, slices.Equal(g1, gw.RawSymmetric().Data), "%v KᵀK, blocks of %d rows, %d workers: not the bits of one", prec, br, w)
+				require.True(t, slices.Equal(kty1, ktyw.RawMatrix().Data), "%v Kᵀy, blocks of %d rows, %d workers: not the bits of one", prec, br, w)
+			}
+		}
 	}
 }
