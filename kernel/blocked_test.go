@@ -200,3 +200,32 @@ func TestNormalGroupsOfBlocks(t *testing.T) {
 		}
 	}
 }
+
+// TestMulToColumns checks K·V and Kᵀ(K·V) against the dense products for
+// V of 1 to 30 columns (partial and several panels of V).
+func TestMulToColumns(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	x := randomPoints(rng, 300, 7)
+	c := randomPoints(rng, 23, 7)
+	k := Gaussian{Sigma: 2}
+	km, err := NewMatrix(k, x, c, Float64, 64)
+	require.NoError(t, err)
+	ref := mat.NewDense(300, 23, nil)
+	for i := 0; i < 300; i++ {
+		for j := 0; j < 23; j++ {
+			ref.Set(i, j, k.Eval(x.RawRowView(i), c.RawRowView(j)))
+		}
+	}
+	for _, cols := range []int{1, 3, 4, 5, 8, 9, 16, 17, 30} {
+		v := randomPoints(rng, 23, cols)
+		var want, wantN mat.Dense
+		want.Mul(ref, v)
+		wantN.Mul(ref.T(), &want)
+		got := mat.NewDense(300, cols, nil)
+		km.MulTo(got, v)
+		assertClose(t, &want, got, blocked64Tol, "MulTo, %d columns", cols)
+		gotN := mat.NewDense(23, cols, nil)
+		km.NormalTo(gotN, v)
+		assertClose(t, &wantN, gotN, blocked64Tol, "NormalTo, %d columns", cols)
+	}
+}
