@@ -83,12 +83,7 @@ func TestMatrixProductsAgainstDenseGram(t *testing.T) {
 			km, err := NewMatrix(k, x, c, prec, 0)
 			require.NoError(t, err)
 			// the reference: naive formulas entry by entry
-			ref := mat.NewDense(530, 37, nil)
-			for i := 0; i < 530; i++ {
-				for j := 0; j < 37; j++ {
-					ref.Set(i, j, k.Eval(x.RawRowView(i), c.RawRowView(j)))
-				}
-			}
+			ref := naiveKernel(k, x, c)
 			rows := mat.NewDense(530, 37, nil)
 			km.RowsTo(rows, 0, 530)
 			assertClose(t, ref, rows, tol, "%s %v rows", name, prec)
@@ -161,12 +156,7 @@ func TestNormalGroupsOfBlocks(t *testing.T) {
 	for _, prec := range []Precision{Float64, Float32} {
 		km, err := NewMatrix(k, x, c, prec, 16)
 		require.NoError(t, err)
-		ref := mat.NewDense(530, 41, nil)
-		for i := 0; i < 530; i++ {
-			for j := 0; j < 41; j++ {
-				ref.Set(i, j, k.Eval(x.RawRowView(i), c.RawRowView(j)))
-			}
-		}
+		ref := naiveKernel(k, x, c)
 		tol := blocked64Tol
 		if prec == Float32 {
 			tol = blocked32Tol
@@ -210,12 +200,7 @@ func TestMulToColumns(t *testing.T) {
 	k := Gaussian{Sigma: 2}
 	km, err := NewMatrix(k, x, c, Float64, 64)
 	require.NoError(t, err)
-	ref := mat.NewDense(300, 23, nil)
-	for i := 0; i < 300; i++ {
-		for j := 0; j < 23; j++ {
-			ref.Set(i, j, k.Eval(x.RawRowView(i), c.RawRowView(j)))
-		}
-	}
+	ref := naiveKernel(k, x, c)
 	for _, cols := range []int{1, 3, 4, 5, 8, 9, 16, 17, 30} {
 		v := randomPoints(rng, 23, cols)
 		var want, wantN mat.Dense
@@ -228,4 +213,16 @@ func TestMulToColumns(t *testing.T) {
 		km.NormalTo(gotN, v)
 		assertClose(t, &wantN, gotN, blocked64Tol, "NormalTo, %d columns", cols)
 	}
+}
+
+// naiveKernel is the reference K(X, C): the kernel's formula entry by
+// entry.
+func naiveKernel(k Kernel, x, c *mat.Dense) *mat.Dense {
+	n, _ := x.Dims()
+	m, _ := c.Dims()
+	d := make([]float64, n*m)
+	for e := range d {
+		d[e] = k.Eval(x.RawRowView(e/m), c.RawRowView(e%m))
+	}
+	return mat.NewDense(n, m, d)
 }
