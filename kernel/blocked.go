@@ -428,11 +428,16 @@ func normalGroup(m int) int {
 // that tests reach the grouped path with small M).
 var normalGroupMinM = 2048
 
+// normalSubRows is the number of rows of K that Normal evaluates and packs
+// at once on one goroutine: 128 rows of M = 1000 centres are 1 MB, still in
+// L2 cache when they are packed.
+const normalSubRows = 128
+
 // Normal computes, in one pass over the rows of K, the M×M matrix KᵀK and,
 // when y (n×c) is not nil, the M×c matrix Kᵀy. Memory is O(M² +
-// M·BlockRows·normalGroup(M)); time O(nMd + nM²). ctx is checked once per block;
-// progress, if not nil, is called after each block with the number of rows
-// done and n (from one goroutine at a time).
+// M·BlockRows·normalGroup(M)); time O(nMd + nM²). ctx is checked once per
+// group of blocks; progress, if not nil, is called after each group with the
+// number of rows done and n (from one goroutine at a time).
 func (km *Matrix) Normal(ctx context.Context, y *mat.Dense, progress func(done, total int)) (*mat.SymDense, *mat.Dense, error) {
 	var c int
 	if y != nil {
@@ -448,45 +453,37 @@ func (km *Matrix) Normal(ctx context.Context, y *mat.Dense, progress func(done, 
 	if y != nil {
 		kty = mat.NewDense(m, c, nil)
 	}
-	// Blocks are processed one after another; inside a block the rows of K
-	// are evaluated in parallel, and each worker packs its rows into Kbᵀ
-	// twice (as left and right operand). The upper triangle of Σ KbᵀKb over
-	// a group of normalGroup(m) blocks is added to g at once, in parallel in parts of
-	// equal work, so that g is swept once per group rather than per block.
-	br := km.blockRows
-	kb := make([]float64, br*m)
-	ws := km.space()
-	defer km.spaces.Put(ws)
-	group := normalGroup(m)
+	// The blocks of a group of normalGroup(m) are evaluated in parallel,
+	// each by one goroutine that packs its rows into Kbᵀ twice (as left and
+	// right operand) while they are in cache, and multiplies Kbᵀ by its rows
+	// of y; a group of one block is shared among the goroutines by rows. The
+	// block products are added to Kᵀy in block order, and the upper triangle
+	// of Σ KbᵀKb over the group to g at once (one FMA chain per entry), so
+	// that the result does not depend on the number of goroutines.
+	group, nb := normalGroup(m), km.blocks()
 	kt := make([]*gemm.Panels[float64], group) // Kbᵀ as left operands
 	kr := make([]*gemm.Panels[float64], group) // and as right operands
-	for r0 := 0; r0 < km.n; r0 += group * br {
+	ky := make([]*mat.Dense, group)            // Kbᵀ yb
+	for b0 := 0; b0 < nb; b0 += group {
+		r0 := b0 * km.blockRows
 		if err := ctx.Err(); err != nil {
 			return nil, nil, fmt.Errorf("kernel: Normal stopped at row %d of %d: %w", r0, km.n, err)
 		}
-		nb := 0
-		for b0 := r0; b0 < min(r0+group*br, km.n); b0 += br {
-			b1 := min(b0+br, km.n)
-			rows := b1 - b0
-			at, ar := gemm.UnclearedPanels(m, rows, gemm.MR, dataOf(kt[nb])), gemm.UnclearedPanels(m, rows, gemm.NR64, dataOf(kr[nb]))
-			kt[nb], kr[nb] = at, ar
-			parallel.For(rows, 2*gemm.MR, func(lo, hi int) {
-				// each worker packs the depths of its own rows, still in cache
-				sub := km.space()
-				km.rowsTo(sub, kb[lo*m:], m, b0+lo, b0+hi)
-				km.spaces.Put(sub)
-				at.SetColumnRows(kb[lo*m:], m, lo, hi)
-				ar.SetColumnRows(kb[lo*m:], m, lo, hi)
-			})
-			if y != nil {
-				yraw := y.RawMatrix()
-				km.addProduct(ws, kty, kt[nb], yraw.Data[b0*yraw.Stride:], yraw.Stride, rows, c)
+		nbg := min(group, nb-b0)
+		for i := range nbg {
+			rows := min(km.blockRows, km.n-(b0+i)*km.blockRows)
+			kt[i], kr[i] = gemm.UnclearedPanels(m, rows, gemm.MR, dataOf(kt[i])), gemm.UnclearedPanels(m, rows, gemm.NR64, dataOf(kr[i]))
+			if y != nil && ky[i] == nil {
+				ky[i] = mat.NewDense(m, c, nil)
 			}
-			nb++
 		}
-		gemm.ParallelAddUpperSumTo(g, m, 1, kt[:nb], kr[:nb])
+		km.evalGroup(b0, nbg, kt, kr, ky, y)
+		for i := 0; y != nil && i < nbg; i++ {
+			kty.Add(kty, ky[i])
+		}
+		gemm.ParallelAddUpperSumTo(g, m, 1, kt[:nbg], kr[:nbg])
 		if progress != nil {
-			progress(min(r0+group*br, km.n), km.n)
+			progress(min(r0+nbg*km.blockRows, km.n), km.n)
 		}
 	}
 	for j := 0; j < m; j++ {
@@ -495,4 +492,57 @@ func (km *Matrix) Normal(ctx context.Context, y *mat.Dense, progress func(done, 
 		}
 	}
 	return mat.NewSymDense(m, g), kty, nil
+}
+
+// evalGroup evaluates the nbg blocks of rows from block b0 into the
+// panels kt[i] (width MR) and kr[i] (width NR64), and, when y is not nil,
+// sets ky[i] to Kbᵀ yb: in parallel over the blocks, or over the rows of
+// a lone block.
+func (km *Matrix) evalGroup(b0, nbg int, kt, kr []*gemm.Panels[float64], ky []*mat.Dense, y *mat.Dense) {
+	if nbg > 1 || parallel.Workers() == 1 {
+		parallel.For(nbg, 1, func(lo, hi int) {
+			ws := km.space()
+			defer km.spaces.Put(ws)
+			for i := lo; i < hi; i++ {
+				r0 := (b0 + i) * km.blockRows
+				km.packRowsOfK(ws, r0, 0, kt[i].K, kt[i], kr[i])
+				km.blockTY(ws, ky[i], kt[i], y, r0)
+			}
+		})
+		return
+	}
+	r0 := b0 * km.blockRows
+	parallel.For(kt[0].K, 2*gemm.MR, func(lo, hi int) {
+		ws := km.space()
+		km.packRowsOfK(ws, r0, lo, hi, kt[0], kr[0])
+		km.spaces.Put(ws)
+	})
+	ws := km.space()
+	km.blockTY(ws, ky[0], kt[0], y, r0)
+	km.spaces.Put(ws)
+}
+
+// packRowsOfK evaluates rows r0+lo … r0+hi−1 of K, normalSubRows at a time
+// in ws.kb, and stores them as the depths [lo, hi) of at and ar.
+func (km *Matrix) packRowsOfK(ws *workspace, r0, lo, hi int, at, ar *gemm.Panels[float64]) {
+	m := km.m
+	ws.kb = resize(ws.kb, min(normalSubRows, hi-lo)*m)
+	for s0 := lo; s0 < hi; s0 += normalSubRows {
+		s1 := min(s0+normalSubRows, hi)
+		km.rowsTo(ws, ws.kb, m, r0+s0, r0+s1)
+		at.SetColumnRows(ws.kb, m, s0, s1)
+		ar.SetColumnRows(ws.kb, m, s0, s1)
+	}
+}
+
+// blockTY sets dst (M×c) to Kbᵀ yb for the block packed in kt (its depth
+// the rows r0 … of y), or does nothing when y is nil.
+func (km *Matrix) blockTY(ws *workspace, dst *mat.Dense, kt *gemm.Panels[float64], y *mat.Dense, r0 int) {
+	if y == nil {
+		return
+	}
+	_, c := y.Dims()
+	dst.Zero()
+	yraw := y.RawMatrix()
+	km.addProduct(ws, dst, kt, yraw.Data[r0*yraw.Stride:], yraw.Stride, kt.K, c)
 }

@@ -4,11 +4,14 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/gssl/gssl/internal/parallel"
 )
 
 // Tolerances of the blocked products against the dense Gram matrix times a
@@ -80,12 +83,7 @@ func TestMatrixProductsAgainstDenseGram(t *testing.T) {
 			km, err := NewMatrix(k, x, c, prec, 0)
 			require.NoError(t, err)
 			// the reference: naive formulas entry by entry
-			ref := mat.NewDense(530, 37, nil)
-			for i := 0; i < 530; i++ {
-				for j := 0; j < 37; j++ {
-					ref.Set(i, j, k.Eval(x.RawRowView(i), c.RawRowView(j)))
-				}
-			}
+			ref := naiveKernel(k, x, c)
 			rows := mat.NewDense(530, 37, nil)
 			km.RowsTo(rows, 0, 530)
 			assertClose(t, ref, rows, tol, "%s %v rows", name, prec)
@@ -147,6 +145,7 @@ func TestMatrixBadInput(t *testing.T) {
 // groups of blocks, then a partial group and a short last block) against
 // the dense KᵀK and Kᵀy.
 func TestNormalGroupsOfBlocks(t *testing.T) {
+	cfg := parallel.Current()
 	defer func(v int) { normalGroupMinM = v }(normalGroupMinM)
 	normalGroupMinM = 1
 	rng := rand.New(rand.NewPCG(7, 8))
@@ -157,12 +156,7 @@ func TestNormalGroupsOfBlocks(t *testing.T) {
 	for _, prec := range []Precision{Float64, Float32} {
 		km, err := NewMatrix(k, x, c, prec, 16)
 		require.NoError(t, err)
-		ref := mat.NewDense(530, 41, nil)
-		for i := 0; i < 530; i++ {
-			for j := 0; j < 41; j++ {
-				ref.Set(i, j, k.Eval(x.RawRowView(i), c.RawRowView(j)))
-			}
-		}
+		ref := naiveKernel(k, x, c)
 		tol := blocked64Tol
 		if prec == Float32 {
 			tol = blocked32Tol
@@ -174,5 +168,61 @@ func TestNormalGroupsOfBlocks(t *testing.T) {
 		require.NoError(t, err)
 		assertClose(t, &wantG, g, tol, "%v grouped KᵀK", prec)
 		assertClose(t, &wantT, kty, tol, "%v grouped Kᵀy", prec)
+		// the same bits with any number of goroutines, and with one block
+		// shared among them by rows
+		for _, br := range []int{16, 530} {
+			km, err := NewMatrix(k, x, c, prec, br)
+			require.NoError(t, err)
+			var g1, kty1 []float64
+			for _, w := range []int{1, 2, 3} {
+				require.NoError(t, parallel.Configure(parallel.Config{Workers: w}))
+				gw, ktyw, err := km.Normal(context.Background(), u, nil)
+				require.NoError(t, parallel.Configure(cfg))
+				require.NoError(t, err)
+				assertClose(t, &wantG, gw, tol, "%v KᵀK, blocks of %d rows, %d workers", prec, br, w)
+				assertClose(t, &wantT, ktyw, tol, "%v Kᵀy, blocks of %d rows, %d workers", prec, br, w)
+				if w == 1 {
+					g1, kty1 = gw.RawSymmetric().Data, ktyw.RawMatrix().Data
+				}
+				require.True(t, slices.Equal(g1, gw.RawSymmetric().Data), "%v KᵀK, blocks of %d rows, %d workers: not the bits of one", prec, br, w)
+				require.True(t, slices.Equal(kty1, ktyw.RawMatrix().Data), "%v Kᵀy, blocks of %d rows, %d workers: not the bits of one", prec, br, w)
+			}
+		}
 	}
+}
+
+// TestMulToColumns checks K·V and Kᵀ(K·V) against the dense products for
+// V of 1 to 30 columns (partial and several panels of V).
+func TestMulToColumns(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	x := randomPoints(rng, 300, 7)
+	c := randomPoints(rng, 23, 7)
+	k := Gaussian{Sigma: 2}
+	km, err := NewMatrix(k, x, c, Float64, 64)
+	require.NoError(t, err)
+	ref := naiveKernel(k, x, c)
+	for _, cols := range []int{1, 3, 4, 5, 8, 9, 16, 17, 30} {
+		v := randomPoints(rng, 23, cols)
+		var want, wantN mat.Dense
+		want.Mul(ref, v)
+		wantN.Mul(ref.T(), &want)
+		got := mat.NewDense(300, cols, nil)
+		km.MulTo(got, v)
+		assertClose(t, &want, got, blocked64Tol, "MulTo, %d columns", cols)
+		gotN := mat.NewDense(23, cols, nil)
+		km.NormalTo(gotN, v)
+		assertClose(t, &wantN, gotN, blocked64Tol, "NormalTo, %d columns", cols)
+	}
+}
+
+// naiveKernel is the reference K(X, C): the kernel's formula entry by
+// entry.
+func naiveKernel(k Kernel, x, c *mat.Dense) *mat.Dense {
+	n, _ := x.Dims()
+	m, _ := c.Dims()
+	d := make([]float64, n*m)
+	for e := range d {
+		d[e] = k.Eval(x.RawRowView(e/m), c.RawRowView(e%m))
+	}
+	return mat.NewDense(n, m, d)
 }

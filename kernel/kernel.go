@@ -3,6 +3,7 @@ package kernel
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -155,12 +156,8 @@ func CheckPoints(what string, x mat.Matrix, d int) error {
 		return fmt.Errorf("kernel: %s has %d columns, want %d", what, c, d)
 	}
 	if d, ok := x.(*mat.Dense); ok {
-		for i := 0; i < r; i++ {
-			row := d.RawRowView(i)
-			if finiteRow(row) {
-				continue
-			}
-			for j, v := range row {
+		if i := firstNonFiniteRow(d); i < r {
+			for j, v := range d.RawRowView(i) {
 				if v-v != 0 { // NaN or ±Inf
 					return fmt.Errorf("kernel: %s row %d column %d is %v", what, i, j, v)
 				}
@@ -176,6 +173,28 @@ func CheckPoints(what string, x mat.Matrix, d int) error {
 		}
 	}
 	return nil
+}
+
+// checkGrain is the number of rows of a chunk of firstNonFiniteRow.
+const checkGrain = 1024
+
+// firstNonFiniteRow returns the first row of x holding NaN or ±Inf, or its
+// number of rows when there is none. The rows are read in parallel chunks
+// (the check is bound by memory bandwidth: X is read once per check), and
+// the first row is the smallest found, whatever the chunks.
+func firstNonFiniteRow(x *mat.Dense) int {
+	r, _ := x.Dims()
+	first := make([]int, parallel.NumChunks(r, checkGrain))
+	parallel.Chunks(r, checkGrain, func(k, lo, hi int) {
+		first[k] = r
+		for i := lo; i < hi; i++ {
+			if !finiteRow(x.RawRowView(i)) {
+				first[k] = i
+				return
+			}
+		}
+	})
+	return slices.Min(append(first, r))
 }
 
 // finiteRow reports whether every value of row is finite: v − v is 0 for a

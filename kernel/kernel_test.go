@@ -9,6 +9,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/gssl/gssl/internal/parallel"
 )
 
 // gramTol: the blocked ‖x‖²+‖y‖²−2xᵀy form loses a few ulps of the norms
@@ -125,4 +127,25 @@ func TestCheckPointsNonFinite(t *testing.T) {
 			}
 		}
 	}
+}
+
+// CheckPoints names the first non-finite row of a long X, read in parallel
+// chunks, whatever the number of goroutines.
+func TestCheckPointsFirstOfSeveralChunks(t *testing.T) {
+	cfg := parallel.Current()
+	defer func() { require.NoError(t, parallel.Configure(cfg)) }()
+	x := mat.NewDense(5*checkGrain+3, 2, nil)
+	x.Set(4*checkGrain+1, 0, math.NaN())
+	x.Set(checkGrain+7, 1, math.Inf(-1))
+	x.Set(checkGrain+9, 0, math.Inf(1))
+	for _, w := range []int{1, 2, 3} {
+		require.NoError(t, parallel.Configure(parallel.Config{Workers: w}))
+		err := CheckPoints("X", x, 2)
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), fmt.Sprintf("row %d column 1 is -Inf", checkGrain+7), "%d workers", w)
+	}
+	x.Set(4*checkGrain+1, 0, 0)
+	x.Set(checkGrain+7, 1, 0)
+	x.Set(checkGrain+9, 0, 0)
+	require.NoError(t, CheckPoints("X", x, 2))
 }

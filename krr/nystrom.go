@@ -11,6 +11,8 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/internal/dense"
+	"github.com/gssl/gssl/internal/gemm"
+	"github.com/gssl/gssl/internal/parallel"
 	"github.com/gssl/gssl/kernel"
 )
 
@@ -115,12 +117,13 @@ func prepare(ctx context.Context, k kernel.Kernel, lambda float64, cs Centres, j
 // factor sets T = chol(K_MM + εMI), raising ε tenfold (up to maxJitter)
 // while the factorisation fails. K_MM is evaluated into T's storage (its
 // entries (i, j) and (j, i) are the same float64 operations, so it is
-// exactly symmetric), so that one M×M matrix is held.
+// exactly symmetric), so that one M×M matrix is held; its rows are
+// evaluated in parallel (each entry alone, so the split changes no bit).
 func (st *setup) factor() error {
 	m := st.m
 	for {
 		d := make([]float64, m*m)
-		st.kmm.RowsTo(mat.NewDense(m, m, d), 0, m)
+		parallel.For(m, 2*gemm.MR, func(lo, hi int) { st.kmm.RowsTo(mat.NewDense(hi-lo, m, d[lo*m:hi*m]), lo, hi) })
 		for i := 0; i < m; i++ {
 			d[i*m+i] += st.jitter * float64(m)
 		}

@@ -1,6 +1,9 @@
 package gemm
 
-import "sync"
+import (
+	"sync"
+	"unsafe"
+)
 
 // kcMax is the largest depth of one chunk of a deep product: a pair of B
 // panels over kcMax steps is 2·64·kcMax bytes = 24 KiB (float32 16-wide or
@@ -201,6 +204,19 @@ func getTiles[T Float](n int) []T {
 
 func putTiles[T Float](s []T) { tilePool[T]().Put(&s) }
 
+// groupSum is the number of A panels that pass over one chunk of a pair of
+// B panels in mulTSumDeep: 32·MR rows, so that a pair of B panels (from L3:
+// the blocks of one call of Kernel.Normal are 16·BlockRows·M bytes) is
+// loaded once per 192 rows of A; 8 panels measured 15–20 % slower on the
+// normal matrix at M = 3000 and 4000 (8 blocks of 256 rows, one core).
+const groupSum = 32
+
+// sumTileBytes bounds the tiles mulTSumDeep keeps between the chunks of a
+// group (groupSum A panels against a run of B pairs): 2 MiB, a core's L2
+// cache, reached from M ≈ 1400 in float64 (a variable so that tests reach
+// runs of one pair).
+var sumTileBytes = 2 << 20
+
 // mulTSumDeep is mulTSum (alpha·Σ_s A_s·B_sᵀ added to the entries j ≥ i of
 // the rows of C held by A panels [p0, p1)) with the AVX-512 kernels that
 // continue an FMA chain: the depths of the pairs, cut in chunks of at most
@@ -208,51 +224,65 @@ func putTiles[T Float](s []T) { tilePool[T]().Put(&s) }
 // of t in precision T, as one kernel call over the concatenated depth would
 // (bitwise: mulTSum of the one pair whose K joins the A_s and the B_s). The
 // loop order is mulTDeep's: each pair of B panels is multiplied by the
-// panels of a group of groupA A panels while its chunk is in L1, the tiles
-// of the group wait in a buffer, and each is added to C once after the last
-// chunk. Every K_s must be positive.
+// panels of a group of groupSum A panels while its chunk is in L1, the
+// tiles of the group wait in a buffer of at most sumTileBytes (the B pairs
+// are taken in runs that fit it), and each is added to C once after the
+// last chunk. Every K_s must be positive.
 func mulTSumDeep[T Float](c []float64, ldc int, a, b []*Panels[T], p0, p1 int, alpha float64, kern *accKernels[T]) {
+	nr, nb := b[0].W, b[0].Count()
+	pairSize := 2 * MR * nr
+	var z T
+	pairBlock := max(1, sumTileBytes/(groupSum*pairSize*int(unsafe.Sizeof(z))))
+	tiles := getTiles[T](min(groupSum, p1-p0) * (min(pairBlock, (nb+1)/2) + 1) * pairSize)
+	defer putTiles(tiles)
+	for g0 := p0; g0 < p1; g0 += groupSum {
+		g1 := min(g0+groupSum, p1)
+		qs := g0 * MR / nr // the first B panel that reaches the diagonal
+		pairs := (nb - qs + 1) / 2
+		for pb := 0; pb < pairs; pb += pairBlock {
+			sumPairs(c, ldc, a, b, g0, g1, qs+2*pb, min(pairBlock, pairs-pb), alpha, kern, tiles)
+		}
+	}
+}
+
+// sumPairs is mulTSumDeep for A panels [g0, g1) against the n pairs of B
+// panels from panel q: their tiles (in tiles) carry the partial sums over
+// the depths of all pairs of operands, and are added to C after the last.
+func sumPairs[T Float](c []float64, ldc int, a, b []*Panels[T], g0, g1, q, n int, alpha float64, kern *accKernels[T], tiles []T) {
 	nr, nb := b[0].W, b[0].Count()
 	rows, cols := a[0].Rows, b[0].Rows
 	pairSize := 2 * MR * nr
-	tiles := getTiles[T](min(groupA, p1-p0) * ((nb+1)/2 + 1) * pairSize)
-	defer putTiles(tiles)
-	for g0 := p0; g0 < p1; g0 += groupA {
-		g1 := min(g0+groupA, p1)
-		qs := g0 * MR / nr // the first B panel that reaches the diagonal
-		pairs := (nb - qs + 1) / 2
-		first := true
-		for s := range a {
-			k, kc := a[s].K, chunkDepth(a[s].K)
-			for k0 := 0; k0 < k; k0 += kc {
-				kk := min(kc, k-k0)
-				last := s == len(a)-1 && k0+kk == k
-				for pr := range pairs {
-					q0 := qs + 2*pr
-					q1 := min(q0+1, nb-1)
-					b0 := b[s].Data[q0*nr*k+k0*nr : q0*nr*k+(k0+kk)*nr]
-					b1 := b[s].Data[q1*nr*k+k0*nr : q1*nr*k+(k0+kk)*nr]
-					for pa := g0; pa < g1; pa += 2 { // two A panels at a time
-						if min((q1+1)*nr, cols) <= pa*MR {
-							break // the tiles lie below the diagonal, and those of the panels after
-						}
-						at := (pr*(g1-g0) + pa - g0) * pairSize
-						a0, a1 := depthSlice(a[s], pa, k0, kk), depthSlice(a[s], pa+1, k0, kk)
-						if pa+1 == g1 {
-							a1 = nil
-						}
-						kern.run(kk, a0, a1, b0, b1, tiles[at:], !first)
-						if !last {
-							continue
-						}
-						for h := pa; h < min(pa+2, g1); h++ {
-							tile := tiles[at+(h-pa)*pairSize : at+(h-pa)*pairSize+(q1-q0+1)*MR*nr]
-							addTiles(c, ldc, alpha, tile, q1-q0+1, nr, h*MR, q0, rows, cols)
-						}
+	first := true
+	for s := range a {
+		k, kc := a[s].K, chunkDepth(a[s].K)
+		for k0 := 0; k0 < k; k0 += kc {
+			kk := min(kc, k-k0)
+			last := s == len(a)-1 && k0+kk == k
+			for pr := range n {
+				q0 := q + 2*pr
+				q1 := min(q0+1, nb-1)
+				b0 := b[s].Data[q0*nr*k+k0*nr : q0*nr*k+(k0+kk)*nr]
+				b1 := b[s].Data[q1*nr*k+k0*nr : q1*nr*k+(k0+kk)*nr]
+				for pa := g0; pa < g1; pa += 2 { // two A panels at a time
+					if min((q1+1)*nr, cols) <= pa*MR {
+						break // the tiles lie below the diagonal, and those of the panels after
+					}
+					at := (pr*(g1-g0) + pa - g0) * pairSize
+					a0, a1 := depthSlice(a[s], pa, k0, kk), depthSlice(a[s], pa+1, k0, kk)
+					if pa+1 == g1 {
+						a1 = nil
+					}
+					kern.run(kk, a0, a1, b0, b1, tiles[at:], !first)
+					if !last {
+						continue
+					}
+					for h := pa; h < min(pa+2, g1); h++ {
+						tile := tiles[at+(h-pa)*pairSize : at+(h-pa)*pairSize+(q1-q0+1)*MR*nr]
+						addTiles(c, ldc, alpha, tile, q1-q0+1, nr, h*MR, q0, rows, cols)
 					}
 				}
-				first = false
 			}
+			first = false
 		}
 	}
 }

@@ -248,13 +248,25 @@ func randRow(rng *rand.Rand, k int) []float64 {
 // rows and checks that ParallelAddUpperSumTo over the blocks adds the upper
 // triangle of SᵀS, against float64 sums, and leaves the rest of C alone.
 func TestAddUpperSumIsTheBlockedGram(t *testing.T) {
+	defer func(b int) { sumTileBytes = b }(sumTileBytes)
+	for _, tb := range []int{sumTileBytes, 1} { // 1: runs of one B pair
+		sumTileBytes = tb
+		testAddUpperSum(t, tb)
+	}
+	assert.Panics(t, func() {
+		ParallelAddUpperSumTo(make([]float64, 4), 2, 1, []*Panels[float64]{NewPanels[float64](2, 1, MR, nil)}, nil)
+	})
+}
+
+func testAddUpperSum(t *testing.T, tileBytes int) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	// blocks of unequal depth, m leaving partial panels and several groups
+	// of groupSum panels, depths beyond kcMax
 	for _, sz := range []struct {
 		m      int
 		depths []int
-	}{{1, []int{3}}, {61, []int{7, 1, 20}}, {101, []int{33, 33, 5, 0, 12}}} {
-		name := fmt.Sprintf("%v", sz)
+	}{{1, []int{3}}, {61, []int{7, 1, 20}}, {101, []int{33, 33, 5, 0, 12}}, {403, []int{250, 3, 400}}} {
+		name := fmt.Sprintf("%v, tiles of %d bytes", sz, tileBytes)
 		var rows [][]float64 // the rows of S
 		var a, b []*Panels[float64]
 		for _, k := range sz.depths {
@@ -291,7 +303,4 @@ func TestAddUpperSumIsTheBlockedGram(t *testing.T) {
 			}
 		}
 	}
-	assert.Panics(t, func() {
-		ParallelAddUpperSumTo(make([]float64, 4), 2, 1, []*Panels[float64]{NewPanels[float64](2, 1, MR, nil)}, nil)
-	})
 }
