@@ -32,8 +32,8 @@ import (
 //	batches of w < c    32nw + 8n + S          the batch's x, r, p and q (n/8),
 //	                                           its scaling
 //
-// plus 32n for the float32 copy of p̃ (gather32.go) when a batch has 5 to
-// 8 columns; S is the SELL-4-σ copy of the graph (graph.CSR.SlicedCost)
+// plus 32n (64n) for the float32 copy of p̃ (gather32.go) when a batch has
+// 5 to 8 (9 to 16) columns; S is the SELL-4-σ copy of the graph (graph.CSR.SlicedCost)
 // when another batch (the last one included) or a column panel of the CG
 // blocks (spreadPanels) has at most 8 columns, or the column segments of the product
 // (graph.CSR.SegmentsBytes) when the first batch's block is split into
@@ -53,8 +53,8 @@ func batchExtra(g *graph.CSR, n, c, w int64) int64 {
 			panels := spreadPanels(int(n), int(bw), 0)
 			switch {
 			case bw == 0:
-			case usesGather32(int(bw), len(panels), false):
-				gather = 4 * gather32Width * n // p32, which every batch shares
+			case gather32Stride(int(bw), len(panels), false) > 0:
+				gather = max(gather, 4*int64(gather32Stride(int(bw), len(panels), false))*n) // p32
 			case bw <= 8 || panels[0].w <= 8: // a batch or panel of at most 8 columns
 				sliced = g.SlicedCost()
 			}

@@ -109,10 +109,11 @@ type spreadingCG struct {
 	// liveUpdates counts the updates that visited the live rows only.
 	liveUpdates int
 
-	// p32, when not nil, is p̃ in float32 with rows of gather32Width
-	// entries, which the full products gather from (gather32.go); p32ok
+	// p32, when not nil, is p̃ in float32 with rows of p32w entries
+	// (8 or 16), which the full products gather from (gather32.go); p32ok
 	// says it holds p̃ (Step and Restart round p̃ to it).
 	p32   []float32
+	p32w  int
 	p32ok bool
 
 	n, c int

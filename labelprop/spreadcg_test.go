@@ -448,14 +448,14 @@ func weightedProblem(rng *rand.Rand, n, c int) (*graph.CSR, []int, []int) {
 
 // TestSpreadingCGGather32 checks the float32 gather copy of the search
 // directions against the float64 solve, where the rounding of the
-// directions matters most (a up to 0.99, 5 and 8 classes, weighted and 0/1
+// directions matters most (a up to 0.99, 5 and 10 classes (strides 8 and 16), weighted and 0/1
 // graphs): every column's true residual, formed by the generic float64
 // operator, meets the tolerance; the labels are the float64 solve's; the
 // iterations at most one more; p̃ holds float32 values, equal to p32; and
 // the answer is bitwise the same on one goroutine and on several.
 func TestSpreadingCGGather32(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 32))
-	for _, c := range []int{5, 8} {
+	for _, c := range []int{5, 10} {
 		for _, weighted := range []bool{false, true} {
 			g, nodes, classes := unweightedProblem(rng, 9000, c)
 			if weighted {
@@ -504,7 +504,7 @@ func solveGather32(t *testing.T, g *graph.CSR, a float64, b *mat.Dense, on, seri
 		require.True(t, cg.p32ok, "after a Step")
 		for i := range n {
 			for j := range c {
-				if v := float64(cg.p32[i*gather32Width+j]); v != cg.p[i*c+j] {
+				if v := float64(cg.p32[i*cg.p32w+j]); v != cg.p[i*c+j] {
 					t.Fatalf("p̃[%d,%d] = %v is not its float32 copy %v", i, j, cg.p[i*c+j], v)
 				}
 			}
@@ -536,7 +536,7 @@ func argmaxRows(f *mat.Dense) []int {
 // one that is not rounded (splitProduct, the true residual's).
 func TestGather32Product(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 32))
-	for _, c := range []int{5, 6, 8} {
+	for _, c := range []int{5, 6, 8, 10, 16} {
 		g, nodes, classes := weightedProblem(rng, 9000, c)
 		b := oneHot(g.Nodes(), c, 0.9, nodes, classes)
 		cg, err := newSpreadingCG(g, 0.9, b, mat.NewDense(g.Nodes(), c, nil), krylov.Settings{})
