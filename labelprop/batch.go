@@ -32,9 +32,10 @@ import (
 //	batches of w < c    32nw + 8n + S          the batch's x, r, p and q (n/8),
 //	                                           its scaling
 //
-// S is the SELL-4-σ copy of the graph (graph.CSR.SlicedCost) when a batch
-// (the last one included) or a column panel of the CG blocks (spreadPanels)
-// has at most 8 columns, or the column segments of the product
+// plus 32n (64n) for the float32 copy of p̃ (gather32.go) when a batch has
+// 5 to 8 (9 to 16) columns; S is the SELL-4-σ copy of the graph (graph.CSR.SlicedCost)
+// when another batch (the last one included) or a column panel of the CG
+// blocks (spreadPanels) has at most 8 columns, or the column segments of the product
 // (graph.CSR.SegmentsBytes) when the first batch's block is split into
 // them (spreadSegments). Batching trades time for
 // memory: every batch reads the whole graph once per iteration, and it
@@ -44,16 +45,25 @@ import (
 // batchExtra is the memory of a batched CG solve of width w beyond F and
 // the 53n bytes of every fit.
 func batchExtra(g *graph.CSR, n, c, w int64) int64 {
-	sliced := int64(0)
+	sliced, gather := int64(0), int64(0)
 	if k := spreadSegments(int(n), int(min(w, c))); k > 1 && len(spreadPanels(int(n), int(min(w, c)), 0)) == 1 {
 		sliced = g.SegmentsBytes(k) // every product by the segments, which every batch shares
-	} else if last := c % w; w <= 8 || (last > 0 && last <= 8) || spreadPanels(int(n), int(min(w, c)), 0)[0].w <= 8 { // a batch or panel of at most 8 columns
-		sliced = g.SlicedCost()
+	} else {
+		for _, bw := range []int64{min(w, c), c % w} { // a batch, and the last one
+			panels := spreadPanels(int(n), int(bw), 0)
+			switch {
+			case bw == 0:
+			case gather32Stride(int(bw), len(panels), false) > 0:
+				gather = max(gather, 4*int64(gather32Stride(int(bw), len(panels), false))*n) // p32
+			case bw <= 8 || panels[0].w <= 8: // a batch or panel of at most 8 columns
+				sliced = g.SlicedCost()
+			}
+		}
 	}
 	if w >= c {
-		return 24*n*c + 8*n + n/8 + sliced
+		return 24*n*c + 8*n + n/8 + sliced + gather
 	}
-	return 32*n*w + 8*n + n/8 + sliced
+	return 32*n*w + 8*n + n/8 + sliced + gather
 }
 
 // classBatch returns the number of the c classes that CG solves at once

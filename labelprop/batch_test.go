@@ -17,6 +17,8 @@ import (
 // CSR kernels do. No column restarts here (the check is that the counters
 // agree too).
 func TestCGClassBatchesMatchOneBatch(t *testing.T) {
+	defer func(v bool) { spreadGather32 = v }(spreadGather32)
+	spreadGather32 = false // the float64 layouts compared bitwise; TestSpreadingCGGather32 checks the float32 gather copy
 	const n, m, c = 20_000, 200_000, 24
 	g, nodes, classes := heapTestGraph(t, n, m, c)
 	one := &Spreading{Alpha: 0.9, Classes: c, Solver: CG}

@@ -109,6 +109,13 @@ type spreadingCG struct {
 	// liveUpdates counts the updates that visited the live rows only.
 	liveUpdates int
 
+	// p32, when not nil, is p̃ in float32 with rows of p32w entries
+	// (8 or 16), which the full products gather from (gather32.go); p32ok
+	// says it holds p̃ (Step and Restart round p̃ to it).
+	p32   []float32
+	p32w  int
+	p32ok bool
+
 	n, c int
 	*krylov.RowPasses
 }
@@ -255,6 +262,7 @@ func newCGPanels(g *graph.CSR, a float64, b sparseRHS, x *mat.Dense, s krylov.Se
 		}
 		cg.op = graph.Scaling{Diag: cg.u, Left: left}
 	}
+	cg.initGather32(prev)
 	if prev == nil {
 		if cg.defl, err = newDeflation(g, cg.deg, cg.t, a, b); err != nil {
 			return nil, err
@@ -264,12 +272,9 @@ func newCGPanels(g *graph.CSR, a float64, b sparseRHS, x *mat.Dense, s krylov.Se
 	}
 	// The solution of a zero column of B is zero; such a column never moves
 	// again (its α stays 0).
+	xd := x.RawMatrix().Data
 	for j, nb := range cg.bnorm {
-		if nb != 0 {
-			continue
-		}
-		xd := x.RawMatrix().Data
-		for i := 0; i < n; i++ {
+		for i := 0; i < n && nb == 0; i++ {
 			xd[i*c+j] = 0
 		}
 	}
@@ -293,6 +298,12 @@ func (cg *spreadingCG) product(dst []float64) []float64 {
 	case cg.sparseSupport():
 		cg.qAll, cg.liveAll = true, true
 		cg.supportProduct(dst != nil)
+	case cg.p32 != nil && cg.p32ok:
+		cg.qAll, cg.liveAll = true, true
+		cg.gather32Product(dst != nil)
+	case cg.p32 != nil && dst == nil:
+		cg.qAll, cg.liveAll = true, true
+		cg.splitProduct()
 	case cg.seg != nil:
 		cg.qAll, cg.liveAll = true, true
 		cg.segmentProduct(dst != nil)
@@ -581,12 +592,17 @@ func (cg *spreadingCG) Step(alpha, beta, on []float64) {
 			for k := range cg.panels {
 				cg.stepProjected(k, lo, hi, alpha, beta, on, kr, kp)
 			}
+			cg.round32(lo, hi)
 		case !cg.liveAll:
-			cg.eachLive(lo, hi, func(i int) { cg.stepRows(0, i, i+1, alpha, beta, on) })
+			cg.eachLive(lo, hi, func(i int) {
+				cg.stepRows(0, i, i+1, alpha, beta, on)
+				cg.round32(i, i+1)
+			})
 		default:
 			for k := range cg.panels {
 				cg.stepRows(k, lo, hi, alpha, beta, on)
 			}
+			cg.round32(lo, hi)
 		}
 		if track {
 			cg.markSupport(ch, lo, hi)
@@ -595,6 +611,7 @@ func (cg *spreadingCG) Step(alpha, beta, on []float64) {
 	if track {
 		cg.countSupport()
 	}
+	cg.p32ok = true
 }
 
 // stepRows is Step on panel k's rows [lo, hi): x ← x + α∘p, then
@@ -732,6 +749,7 @@ func (cg *spreadingCG) Residual(rr []float64, first bool) int {
 func (cg *spreadingCG) scaleX() {
 	c, t := cg.c, cg.t
 	xd := cg.x.RawMatrix().Data
+	cg.p32ok = false
 	cg.Run(nil, func(_, lo, hi int, _ []float64) {
 		for k := range cg.panels {
 			p, c0, w := cg.rows(cg.p, k, lo, hi)
@@ -846,11 +864,15 @@ func (cg *spreadingCG) Restart(on []float64) {
 	track := cg.supp != nil
 	cg.Run(nil, func(ch, lo, hi int, _ []float64) {
 		if !cg.liveAll {
-			cg.eachLive(lo, hi, func(i int) { cg.restartRows(0, i, i+1, on) })
+			cg.eachLive(lo, hi, func(i int) {
+				cg.restartRows(0, i, i+1, on)
+				cg.round32(i, i+1)
+			})
 		} else {
 			for k := range cg.panels {
 				cg.restartRows(k, lo, hi, on)
 			}
+			cg.round32(lo, hi)
 		}
 		if track {
 			cg.markSupport(ch, lo, hi)
@@ -859,4 +881,5 @@ func (cg *spreadingCG) Restart(on []float64) {
 	if track {
 		cg.countSupport()
 	}
+	cg.p32ok = true
 }

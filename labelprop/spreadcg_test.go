@@ -3,6 +3,7 @@ package labelprop
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -140,6 +141,8 @@ func TestUnweightedSpreadingMatchesDenseLU(t *testing.T) {
 // the parallel passes, from a zero and from a nonzero initial guess; and
 // the widths spreadPanels chooses.
 func TestSpreadingCGPanels(t *testing.T) {
+	defer func(v bool) { spreadGather32 = v }(spreadGather32)
+	spreadGather32 = false // the float64 layouts compared bitwise; TestSpreadingCGGather32 checks the float32 gather copy
 	rng := rand.New(rand.NewPCG(3, 11))
 	p := randomProblem(rng, 5)
 	g, nodes, classes := unweightedProblem(rng, 9000, 7)
@@ -200,6 +203,8 @@ func TestSpreadingCGPanels(t *testing.T) {
 // from zero and from a guess, and the segment counts spreadSegments
 // chooses.
 func TestSpreadingCGSegments(t *testing.T) {
+	defer func(v bool) { spreadGather32 = v }(spreadGather32)
+	spreadGather32 = false // the float64 layouts compared bitwise; TestSpreadingCGGather32 checks the float32 gather copy
 	rng := rand.New(rand.NewPCG(5, 13))
 	p := randomProblem(rng, 5)
 	g, nodes, classes := unweightedProblem(rng, 9000, 7)
@@ -414,4 +419,163 @@ func trueRelResiduals(t *testing.T, g *graph.CSR, a float64, b, f *mat.Dense) []
 		out[j] = mat.Norm(r.ColView(j), 2) / mat.Norm(b.ColView(j), 2)
 	}
 	return out
+}
+
+// splitProductTol bounds the relative difference between the product of
+// p̃ through its float32 part and remainder (splitProduct) and the float64
+// product: h + l equals p̃ to about 2^-48 relative, and the sums add a few
+// float64 roundings.
+const splitProductTol = 1e-13
+
+// weightedProblem is unweightedProblem with weights in [0.2, 1.2).
+func weightedProblem(rng *rand.Rand, n, c int) (*graph.CSR, []int, []int) {
+	g, nodes, classes := unweightedProblem(rng, n, c)
+	var edges []graph.Edge
+	for i := range n {
+		cols, _ := g.Row(i)
+		for _, j := range cols {
+			if int(j) > i {
+				edges = append(edges, graph.Edge{U: i, V: int(j), W: 0.2 + rng.Float64()})
+			}
+		}
+	}
+	w, err := graph.FromEdges(n, edges, graph.Options{Duplicates: graph.DuplicateMax})
+	if err != nil {
+		panic(err)
+	}
+	return w, nodes, classes
+}
+
+// TestSpreadingCGGather32 checks the float32 gather copy of the search
+// directions against the float64 solve, where the rounding of the
+// directions matters most (a up to 0.99, 5 and 10 classes (strides 8 and 16), weighted and 0/1
+// graphs): every column's true residual, formed by the generic float64
+// operator, meets the tolerance; the labels are the float64 solve's; the
+// iterations at most one more; p̃ holds float32 values, equal to p32; and
+// the answer is bitwise the same on one goroutine and on several.
+func TestSpreadingCGGather32(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 32))
+	for _, c := range []int{5, 10} {
+		for _, weighted := range []bool{false, true} {
+			g, nodes, classes := unweightedProblem(rng, 9000, c)
+			if weighted {
+				g, nodes, classes = weightedProblem(rng, 9000, c)
+			}
+			require.Greater(t, g.NNZ()+c*g.Nodes(), spreadParallelWork, "the passes must run in parallel")
+			for _, a := range []float64{0.5, 0.9, 0.99} {
+				b := oneHot(g.Nodes(), c, a, nodes, classes)
+				want, wres := solveGather32(t, g, a, b, false, false)
+				var first *mat.Dense
+				for _, serial := range []bool{true, false} {
+					f, res := solveGather32(t, g, a, b, true, serial)
+					for j, r := range trueRelResiduals(t, g, a, b, f) {
+						assert.LessOrEqual(t, r, DefaultTol, "c=%d weighted=%v a=%v column %d", c, weighted, a, j)
+					}
+					assert.Equal(t, argmaxRows(want), argmaxRows(f), "c=%d weighted=%v a=%v: labels", c, weighted, a)
+					for j, it := range res.Iterations {
+						assert.LessOrEqual(t, it, wres.Iterations[j]+1, "c=%d weighted=%v a=%v column %d", c, weighted, a, j)
+					}
+					if first == nil {
+						first = f
+					} else {
+						assert.True(t, mat.Equal(first, f), "c=%d weighted=%v a=%v: serial and parallel differ", c, weighted, a)
+					}
+				}
+			}
+		}
+	}
+}
+
+// solveGather32 runs the spreading CG with the float32 gather copy on or
+// off and, when on, checks that the solve used it and that after every
+// iteration p̃ is equal to its float32 copy.
+func solveGather32(t *testing.T, g *graph.CSR, a float64, b *mat.Dense, on, serial bool) (*mat.Dense, krylov.BlockResult) {
+	defer func(v bool) { spreadGather32 = v }(spreadGather32)
+	spreadGather32 = on
+	n, c := b.Dims()
+	f := mat.NewDense(n, c, nil)
+	var cg *spreadingCG
+	checked := 0
+	check := func(int, float64) {
+		if !on {
+			return
+		}
+		checked++
+		require.True(t, cg.p32ok, "after a Step")
+		for i := range n {
+			for j := range c {
+				if v := float64(cg.p32[i*cg.p32w+j]); v != cg.p[i*c+j] {
+					t.Fatalf("p̃[%d,%d] = %v is not its float32 copy %v", i, j, cg.p[i*c+j], v)
+				}
+			}
+		}
+	}
+	cg, err := newSpreadingCG(g, a, b, f, krylov.Settings{Tol: DefaultTol, Progress: check})
+	require.NoError(t, err)
+	cg.Serial = serial
+	res, err := cg.run(context.Background())
+	require.NoError(t, err)
+	require.Equal(t, on, cg.p32 != nil)
+	require.Equal(t, on, checked > 0)
+	return f, res
+}
+
+// argmaxRows returns each row's argmax.
+func argmaxRows(f *mat.Dense) []int {
+	n, _ := f.Dims()
+	out := make([]int, n)
+	for i := range out {
+		out[i] = argmax(f.RawRowView(i))
+	}
+	return out
+}
+
+// TestGather32Product checks the products through p32 against the float64
+// product (the SELL or CSR kernels of graph, p32 off): bitwise, with the
+// same pᵀq sums, for a rounded p̃ (gather32Product); to splitProductTol for
+// one that is not rounded (splitProduct, the true residual's).
+func TestGather32Product(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 32))
+	for _, c := range []int{5, 6, 8, 10, 16} {
+		g, nodes, classes := weightedProblem(rng, 9000, c)
+		b := oneHot(g.Nodes(), c, 0.9, nodes, classes)
+		cg, err := newSpreadingCG(g, 0.9, b, mat.NewDense(g.Nodes(), c, nil), krylov.Settings{})
+		require.NoError(t, err)
+		require.NotNil(t, cg.p32)
+		cg.suppOK = false // the full products
+		for e := range cg.p {
+			cg.p[e] = rng.NormFloat64()
+		}
+		p32 := cg.p32
+		product := func(gather bool) ([]float64, []float64) {
+			cg.p32 = nil
+			if gather {
+				cg.p32 = p32
+			}
+			pap := cg.product(make([]float64, c))
+			return append([]float64(nil), cg.q...), pap
+		}
+		cg.round32(0, g.Nodes())
+		cg.p32ok = true
+		q32, pap32 := product(true)
+		q64, pap64 := product(false)
+		assert.Equal(t, q64, q32, "c=%d: gathered product of the rounded p̃", c)
+		assert.Equal(t, pap64, pap32, "c=%d: pᵀq", c)
+
+		for e := range cg.p {
+			cg.p[e] = rng.NormFloat64()
+		}
+		cg.p32ok = false
+		cg.p32 = p32
+		cg.product(nil)
+		q32 = append([]float64(nil), cg.q...)
+		q64, _ = product(false)
+		scale := 0.0
+		for _, v := range q64 {
+			scale = max(scale, math.Abs(v))
+		}
+		for e, v := range q64 {
+			require.InDelta(t, v, q32[e], splitProductTol*scale, "c=%d: split product, entry %d", c, e)
+		}
+	}
 }

@@ -1,0 +1,167 @@
+package labelprop
+
+import "github.com/gssl/gssl/internal/hugepage"
+
+// The float32 gather copy of the CG search directions. The product
+// (I − aS)p = u∘p̃ − a t'∘(W p̃) reads, for every stored entry of W, a row of
+// p̃ at a random place: it is bound by those gathers. For 5 to 8 classes a
+// float64 row of p̃ spans 40 to 64 bytes, and half of the 40-byte rows
+// straddle two cache lines; for 9 to 16 classes 72 to 128 bytes. The solve
+// then keeps beside p̃ a copy p32 in float32, each row padded to 8 entries
+// (32 bytes) or 16 (64 bytes), so that no row straddles a line and the
+// footprint is 32n or 64n bytes instead of 8nc, and the product gathers
+// from it with graph.CSR.MulBlock32StridedRowsInto (float64 products and
+// sums). No SELL-4-σ copy of the graph is built.
+//
+// For the iterates to stay exact CG iterates of some directions, p̃ itself
+// is rounded: Step and Restart round each new p̃ to float32 and store the
+// rounded value in both p̃ (as float64) and p32. The product of the
+// rounded p̃ is then exact (bitwise the float64 product of the rounded p̃,
+// the sums in the same order), and x, r and q move by the same rounded
+// direction: r stays the residual of x up to float64 rounding, as in the
+// float64 solve. Only the conjugacy of the directions is perturbed, by
+// about 2^-24 relative, which the stopping rule does not see: the final
+// true residual is formed in float64 (below) and decides, as always, and a
+// column above the tolerance restarts.
+//
+// The true residual B − (I − aS)X is not rounded: p̃ = t∘x is split into
+// its float32 part h and the float32 remainder l = fl32(p̃ − h), and
+// W p̃ = W h + W l (two gathers of p32) is exact to about 2^-48 relative —
+// a float64 residual.
+
+// gather32Width is the widest row stride, in float32 entries, of p32: 8
+// or 16 entries (32 or 64 bytes) take graph's AVX2 kernels for 8 and 16
+// float32 columns.
+const gather32Width = 16
+
+// spreadGather32 turns the float32 gather copy on (the default); the tests
+// turn it off to compare the float64 iterates.
+var spreadGather32 = true
+
+// gather32Min is the fewest columns for which the product gathers from
+// p32: below it a float64 row of p̃ (at most 32 bytes) is no larger than
+// p32's.
+const gather32Min = 5
+
+// gather32Stride returns the row stride of p32 for a solve of c columns
+// in panels, with or without column segments: 8 or 16, or 0 when the
+// product does not gather from a float32 copy of p̃.
+func gather32Stride(c, panels int, segmented bool) int {
+	switch {
+	case !spreadGather32 || c < gather32Min || c > gather32Width || panels != 1 || segmented:
+		return 0
+	case c <= 8:
+		return 8
+	}
+	return 16
+}
+
+// initGather32 allocates p32 when the solve uses it, or takes prev's (a
+// previous batch of the same solve, no narrower) cleared.
+func (cg *spreadingCG) initGather32(prev *spreadingCG) {
+	if cg.p32w = gather32Stride(cg.c, len(cg.panels), cg.seg != nil); cg.p32w == 0 {
+		return
+	}
+	if size := cg.n * cg.p32w; prev != nil && len(prev.p32) >= size {
+		cg.p32 = prev.p32[:size:size]
+		clear(cg.p32)
+		return
+	}
+	cg.p32 = hugepage.Float32s(cg.n * cg.p32w)
+}
+
+// round32 rounds rows [lo, hi) of p̃ to float32 and writes them into p32:
+// after it p̃ and p32 hold the same values. Without p32 it does nothing.
+func (cg *spreadingCG) round32(lo, hi int) {
+	if cg.p32 == nil {
+		return
+	}
+	c, w := cg.c, cg.p32w
+	for i := lo; i < hi; i++ {
+		row := cg.p[i*c : i*c+c]
+		dst := cg.p32[i*w : i*w+c]
+		for j, v := range row {
+			f := float32(v)
+			dst[j] = f
+			row[j] = float64(f)
+		}
+	}
+}
+
+// split32 writes into rows [lo, hi) of p32 the float32 part h of p̃, or
+// with rest the remainder fl32(p̃ − h), p32 holding h.
+func (cg *spreadingCG) split32(lo, hi int, rest bool) {
+	c, w := cg.c, cg.p32w
+	for i := lo; i < hi; i++ {
+		row := cg.p[i*c : i*c+c]
+		dst := cg.p32[i*w : i*w+c]
+		for j, v := range row {
+			if rest {
+				dst[j] = float32(v - float64(dst[j]))
+			} else {
+				dst[j] = float32(v)
+			}
+		}
+	}
+}
+
+// gather32Rows is the number of rows whose sums W·p32 gather32Product
+// forms at once: 64 rows of at most 16 float64 sums (8 KiB) stay in L1.
+const gather32Rows = 64
+
+// mul32Rows sets rows [lo, hi) of q to u∘p̃ + Left∘(W·p32) (the Scaling of
+// the solve, with the terms rounded as graph's kernels round them), or
+// with add adds Left∘(W·p32) to them.
+func (cg *spreadingCG) mul32Rows(lo, hi int, add bool) {
+	var s [gather32Rows * gather32Width]float64
+	c, w, diag, left := cg.c, cg.p32w, cg.op.Diag, cg.op.Left
+	for r0 := lo; r0 < hi; r0 += gather32Rows {
+		r1 := min(r0+gather32Rows, hi)
+		cg.g.MulBlock32StridedRowsInto(s[:], cg.p32, w, w, r0, r1)
+		for i := r0; i < r1; i++ {
+			q := cg.q[i*c : i*c+c]
+			si := s[(i-r0)*w:]
+			si = si[:len(q)]
+			l := left[i]
+			if add {
+				for j, v := range si {
+					q[j] += l * v
+				}
+				continue
+			}
+			d, p := diag[i], cg.p[i*c:i*c+c]
+			p = p[:len(q)]
+			for j, v := range si {
+				q[j] = float64(d*p[j]) + float64(l*v)
+			}
+		}
+	}
+}
+
+// gather32Product is product from p32, which holds p̃: one pass over the
+// rows, with the sums of addPQ.
+func (cg *spreadingCG) gather32Product(sums bool) {
+	u, c, d := cg.u, cg.c, cg.deflationDegrees()
+	var dst []float64
+	if sums {
+		dst = cg.sums
+	}
+	cg.Run(dst, func(_, lo, hi int, acc []float64) {
+		cg.mul32Rows(lo, hi, false)
+		if sums {
+			addPQ(acc[:c], acc[c:], u, d, cg.p[lo*c:hi*c], cg.q[lo*c:hi*c], c, lo, hi)
+		}
+	})
+}
+
+// splitProduct is product of a p̃ that is not rounded (the true
+// residual's t∘x) through p32: q = u∘p̃ + Left∘(W h) + Left∘(W l) for
+// p̃'s float32 part h and remainder l. It leaves p32 stale; it forms no
+// sums.
+func (cg *spreadingCG) splitProduct() {
+	for _, rest := range []bool{false, true} {
+		cg.Run(nil, func(_, lo, hi int, _ []float64) { cg.split32(lo, hi, rest) })
+		cg.Run(nil, func(_, lo, hi int, _ []float64) { cg.mul32Rows(lo, hi, rest) })
+	}
+	cg.p32ok = false
+}
