@@ -179,6 +179,11 @@ type descentState struct {
 	// tree, so that consecutive points share candidates and their
 	// coordinates are still in cache; nil means 0, 1, …, n−1.
 	order []int32
+	// leafOf[i*trees+t] is the leaf of point i in tree t: a pair that shares
+	// a leaf was compared when the lists were seeded, and comparing it again
+	// cannot change a list (lists only improve).
+	leafOf []int32
+	trees  int
 }
 
 // exactIntLimit bounds the coordinates for which float32 squared distances
@@ -526,16 +531,30 @@ func (nd *descentState) localJoins(lo, hi int, out []proposal) []proposal {
 		for x, a := range newC {
 			wa := nd.worst[a]
 			for _, b := range newC[x+1:] {
-				out = nd.propose(out, a, b, nd.d2Below(a, b, max(wa, nd.worst[b])))
+				if !nd.sharesLeaf(a, b, nd.trees) {
+					out = nd.propose(out, a, b, nd.d2Below(a, b, max(wa, nd.worst[b])))
+				}
 			}
 			for _, b := range oldC {
-				if a != b {
+				if a != b && !nd.sharesLeaf(a, b, nd.trees) {
 					out = nd.propose(out, a, b, nd.d2Below(a, b, max(wa, nd.worst[b])))
 				}
 			}
 		}
 	}
 	return out
+}
+
+// sharesLeaf reports whether points a and b share a leaf of one of the
+// first trees trees.
+func (nd *descentState) sharesLeaf(a, b int32, trees int) bool {
+	la, lb := nd.leafOf[int(a)*nd.trees:int(a)*nd.trees+trees], nd.leafOf[int(b)*nd.trees:int(b)*nd.trees+trees]
+	for t, l := range la {
+		if lb[t] == l {
+			return true
+		}
+	}
+	return false
 }
 
 func (nd *descentState) propose(out []proposal, a, b int32, d float32) []proposal {
@@ -650,6 +669,14 @@ func (nd *descentState) initTrees(ctx context.Context, seed uint64, trees, leafS
 		}
 	})
 	nd.order = fs[0].perm
+	nd.trees, nd.leafOf = trees, make([]int32, nd.n*trees)
+	for t, f := range fs {
+		for l := 1; l < len(f.leaves); l++ {
+			for _, i := range f.perm[f.leaves[l-1]:f.leaves[l]] {
+				nd.leafOf[int(i)*trees+t] = int32(l)
+			}
+		}
+	}
 	// Leaves of all trees, in tree order, as (tree, leaf) pairs.
 	type leaf struct{ t, l int }
 	var all []leaf
@@ -665,7 +692,9 @@ func (nd *descentState) initTrees(ctx context.Context, seed uint64, trees, leafS
 			for x, a := range pts {
 				wa := nd.worst[a]
 				for _, b := range pts[x+1:] {
-					out = nd.propose(out, a, b, nd.d2Below(a, b, max(wa, nd.worst[b])))
+					if !nd.sharesLeaf(a, b, lf.t) { // else compared in an earlier tree
+						out = nd.propose(out, a, b, nd.d2Below(a, b, max(wa, nd.worst[b])))
+					}
 				}
 			}
 		}
