@@ -44,11 +44,11 @@ type Descent struct {
 	Delta float64
 
 	// Trees is the number of random-projection trees whose leaves seed the
-	// lists (all pairs within a leaf are compared); 0 means 4, negative
+	// lists (all pairs within a leaf are compared); 0 means 8, negative
 	// means none (random initial lists only).
 	Trees int
 
-	// LeafSize is the largest leaf of those trees; 0 means max(32, ListSize + 1).
+	// LeafSize is the largest leaf of those trees; 0 means max(24, ListSize + 1).
 	LeafSize int
 
 	// Progress, when not nil, is called after each iteration with its number
@@ -64,7 +64,7 @@ func (s *Descent) Validate() error {
 	case !(s.Sample >= 0 && s.Sample <= 1):
 		return fmt.Errorf("knngraph: Descent.Sample = %v is invalid: it must be in (0, 1] (0 means 1)", s.Sample)
 	case s.LeafSize < 0:
-		return fmt.Errorf("knngraph: Descent.LeafSize = %d is invalid: it must be ≥ 0 (0 means max(32, ListSize + 1))", s.LeafSize)
+		return fmt.Errorf("knngraph: Descent.LeafSize = %d is invalid: it must be ≥ 0 (0 means max(24, ListSize + 1))", s.LeafSize)
 	case s.MaxIterations < 0:
 		return fmt.Errorf("knngraph: Descent.MaxIterations = %d is invalid: it must be ≥ 0 (0 means 30)", s.MaxIterations)
 	case !(s.Delta >= 0 && s.Delta < 1):
@@ -148,8 +148,8 @@ func Approximate(ctx context.Context, x *mat.Dense, k int, s *Descent) (*Neighbo
 // are longer).
 const (
 	defaultListExtra = 2
-	defaultTrees     = 4
-	defaultLeafSize  = 32
+	defaultTrees     = 8
+	defaultLeafSize  = 24
 )
 
 // descentState holds the working lists: point i's entries are at
@@ -161,6 +161,7 @@ type descentState struct {
 	pts    []float32 // points in float32, zero-padded to stride, or nil
 	sqnorm []float32 // ‖point‖² in float32 (with pts)
 	u8     []uint8   // byte-valued points, zero-padded to stride, or nil
+	prefix []uint8   // the first splitLen bytes of each point while the trees grow
 	// exactInt: every coordinate is an integer of magnitude at most 2048,
 	// so a float32 squared distance below 2²⁴ is the exact integer (see
 	// result).
@@ -655,6 +656,17 @@ func (nd *descentState) initTrees(ctx context.Context, seed uint64, trees, leafS
 		leaves []int // leaf boundaries in perm
 	}
 	fs := make([]forest, trees)
+	if nd.u8 != nil {
+		// A compact copy of the coordinates that split (splitLen of each
+		// point): the trees read it in random order, and it is small
+		// enough to stay in cache.
+		m := min(nd.stride, splitLen)
+		nd.prefix = make([]uint8, nd.n*m)
+		for i := 0; i < nd.n; i++ {
+			copy(nd.prefix[i*m:(i+1)*m], nd.u8[i*nd.stride:])
+		}
+		defer func() { nd.prefix = nil }()
+	}
 	parallel.For(trees, 1, func(lo, hi int) {
 		normal := make([]float32, nd.stride)
 		for t := lo; t < hi; t++ {
@@ -718,7 +730,7 @@ func (nd *descentState) split(rng *rand.Rand, perm []int32, offset, leafSize int
 	// Bytes: the hyperplane of the splitLen coordinates of most variance
 	// (they come first).
 	m := min(nd.stride, splitLen)
-	u8 := func(i int32) []uint8 { return nd.u8[int(i)*nd.stride : int(i)*nd.stride+m] }
+	u8 := func(i int32) []uint8 { return nd.prefix[int(i)*m : int(i+1)*m] }
 	left := func(j int32) bool {
 		return sqDistU8Below(u8(j), u8(ia), math.MaxUint32) < sqDistU8Below(u8(j), u8(ib), math.MaxUint32)
 	}
