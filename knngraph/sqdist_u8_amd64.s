@@ -9,15 +9,21 @@
 // are stored by decreasing variance, so early checks stop the most pairs).
 // The sum of the last bytes is checked like the others and then returned.
 
-// func sqDistU8AVX2(a, b *uint8, n int, bound uint32) uint32
-TEXT ·sqDistU8AVX2(SB), NOSPLIT, $0-36
-	MOVQ  a+0(FP), SI
-	MOVQ  b+8(FP), DI
-	MOVQ  n+16(FP), CX
-	MOVL  bound+24(FP), R8
+// func sqDistU8Kernel(a, b *uint8, n int, bound uint32, wide bool) uint32
+//
+// wide: AVX-512 BW and VNNI, 32 bytes per 512-bit register, VPDPWSSD
+// squares, pairs and accumulates in one instruction; else AVX2.
+TEXT ·sqDistU8Kernel(SB), NOSPLIT, $0-36
+	MOVQ a+0(FP), SI
+	MOVQ b+8(FP), DI
+	MOVQ n+16(FP), CX
+	MOVL bound+24(FP), R8
+	MOVQ $64, DX // bytes left before the next check
+	MOVBQZX wide+28(FP), R9
+	TESTQ   R9, R9
+	JNZ     v5start
 	VPXOR Y8, Y8, Y8
 	VPXOR Y9, Y9, Y9
-	MOVQ  $64, DX // bytes left before the next check
 
 a2loop:
 	CMPQ      CX, $64
@@ -64,39 +70,13 @@ a2tail: // 0 or 32 bytes left
 	VPADDD    Y2, Y9, Y9
 	XORQ      CX, CX
 
-a2check: // AX = the sum so far; return it at the end or at the bound
-	VPADDD       Y9, Y8, Y0
-	VEXTRACTI128 $1, Y0, X1
-	VPADDD       X1, X0, X0
-	VPSHUFD      $0x4e, X0, X1
-	VPADDD       X1, X0, X0
-	VPSHUFD      $0xb1, X0, X1
-	VPADDD       X1, X0, X0
-	VMOVD        X0, AX
-	TESTQ        CX, CX
-	JZ           a2done
-	CMPL         AX, R8
-	JAE          a2done
-	MOVQ         $128, DX
-	JMP          a2loop
+a2check:
+	VPADDD Y9, Y8, Y0
+	JMP    check
 
-a2done:
-	VZEROUPPER
-	MOVL AX, ret+32(FP)
-	RET
-
-// func sqDistU8VNNI(a, b *uint8, n int, bound uint32) uint32
-//
-// AVX-512 BW and VNNI: 32 bytes per 512-bit register, VPDPWSSD squares,
-// pairs and accumulates in one instruction.
-TEXT ·sqDistU8VNNI(SB), NOSPLIT, $0-36
-	MOVQ   a+0(FP), SI
-	MOVQ   b+8(FP), DI
-	MOVQ   n+16(FP), CX
-	MOVL   bound+24(FP), R8
+v5start:
 	VPXORD Z8, Z8, Z8
 	VPXORD Z9, Z9, Z9
-	MOVQ   $64, DX // bytes left before the next check
 
 v5loop:
 	CMPQ      CX, $64
@@ -125,25 +105,29 @@ v5tail: // 0 or 32 bytes left
 	VPDPWSSD  Z0, Z0, Z8
 	XORQ      CX, CX
 
-v5check: // AX = the sum so far; return it at the end or at the bound
+v5check:
 	VPADDD        Z9, Z8, Z0
 	VEXTRACTI64X4 $1, Z0, Y1
 	VPADDD        Y1, Y0, Y0
-	VEXTRACTI128  $1, Y0, X1
-	VPADDD        X1, X0, X0
-	VPSHUFD       $0x4e, X0, X1
-	VPADDD        X1, X0, X0
-	VPSHUFD       $0xb1, X0, X1
-	VPADDD        X1, X0, X0
-	VMOVD         X0, AX
-	TESTQ         CX, CX
-	JZ            v5done
-	CMPL          AX, R8
-	JAE           v5done
-	MOVQ          $128, DX
-	JMP           v5loop
 
-v5done:
+check: // AX = the sum of the lanes of Y0; return it at the end or at the bound
+	VEXTRACTI128 $1, Y0, X1
+	VPADDD       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDD       X1, X0, X0
+	VPSHUFD      $0xb1, X0, X1
+	VPADDD       X1, X0, X0
+	VMOVD        X0, AX
+	TESTQ        CX, CX
+	JZ           done
+	CMPL         AX, R8
+	JAE          done
+	MOVQ         $128, DX
+	TESTQ        R9, R9
+	JNZ          v5loop
+	JMP          a2loop
+
+done:
 	VZEROUPPER
 	MOVL AX, ret+32(FP)
 	RET

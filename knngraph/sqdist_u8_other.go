@@ -4,7 +4,7 @@ package knngraph
 
 // sqDistU8Below returns Σ_t (a_t − b_t)² exactly for byte vectors of equal
 // length, or a partial sum ≥ bound once one reaches bound at a check
-// (u8Checks).
+// (u8FirstCheck, u8CheckEvery).
 func sqDistU8Below(a, b []uint8, bound uint32) uint32 { return sqDistU8BelowGo(a, b, bound) }
 
 // hasU8VNNI and hasU8AVX2 are false off amd64 (the tests read them).
