@@ -120,16 +120,25 @@ func bruteForceAll(x *mat.Dense, k int) *Neighbors {
 	return nb
 }
 
-// TestByVariance: constant columns are left out exactly (even where the
-// variance computed from sums would round away from zero), the others come
-// by decreasing variance.
+// TestByVariance: a byte scan leaves constant columns out (min = max) and
+// orders the others by decreasing variance, ties by column; a column that is
+// not bytes leaves no byte copy.
 func TestByVariance(t *testing.T) {
 	x := mat.NewDense(5, 4, []float64{
-		1e8, 0, 5, 1,
-		1e8, 2, 5, 1,
-		1e8, 0, 5, 2,
-		1e8, 2, 5, 1,
-		1e8 + 1, 0, 5, 1,
+		255, 0, 5, 1,
+		255, 2, 5, 1,
+		255, 0, 5, 3,
+		255, 2, 5, 1,
+		254, 0, 5, 1,
 	})
-	require.Equal(t, []int{1, 3, 0}, byVariance(x.RawMatrix(), 5, 4))
+	sc := scanPoints(x.RawMatrix(), 5, 4, true)
+	require.True(t, sc.byteValued && sc.integer)
+	require.Equal(t, []int{1, 3, 0}, sc.byVariance())
+	require.Equal(t, []uint8{255, 0, 5, 1, 255, 2, 5, 1}, sc.bytes[:8])
+	x.Set(3, 2, 256)
+	sc = scanPoints(x.RawMatrix(), 5, 4, true)
+	require.True(t, !sc.byteValued && sc.integer && sc.bytes == nil)
+	x.Set(1, 1, 0.5)
+	sc = scanPoints(x.RawMatrix(), 5, 4, true)
+	require.False(t, sc.integer)
 }

@@ -40,24 +40,31 @@
 // their squared distances would overflow float64.
 //
 // Approximate runs NN-descent (Dong, Charikar & Li, WWW 2011): lists seeded
-// by the leaves of random-projection trees and completed at random, then
-// improved by local joins of each point's new and old candidates until
-// fewer than δ·N·L entries change. The candidates are drawn as pynndescent
-// (McInnes) draws them: every list entry i → j offers j to i and i to j
-// with a random priority, and each point keeps the ⌈ρ·L⌉ new and ⌈ρ·L⌉ old
-// offers of smallest priority, forward and reverse together. The joins run
-// in the leaf order of the first tree, so that consecutive points share
-// candidates still in cache. Byte-valued points (pixels) are searched on a
-// byte copy, a quarter of float32's memory traffic, with exact integer
-// distances; its columns are ordered by decreasing variance (constant ones
-// dropped), and a join abandons a distance once a partial sum reaches the
-// larger of the two lists' worst distances, which the whole sum would
-// reach too. All randomness is drawn from Descent.Seed (the candidate
-// priorities are hashes of the seed, the iteration and the list position)
-// and proposals are applied in a fixed order, so the result is the same for
-// every run and number of cores. Final lists are re-ranked by exact
-// distances (float32 distances of integer points below 2²⁴ already are). Recall measures an approximate graph against
-// the exact one (recall@K, ties at the K-th distance counted as found).
+// by the leaves of random-projection trees (all pairs within a leaf; for
+// bytes the splitting hyperplanes use the 128 coordinates of most variance)
+// and completed at random, then improved by local joins of each point's new
+// and old candidates until fewer than δ·N·L entries change. The candidates
+// are drawn as pynndescent (McInnes) draws them: every list entry i → j
+// offers j to i and i to j with a random priority, and each point keeps the
+// ⌈ρ·L⌉ new and ⌈ρ·L⌉ old offers of smallest priority, forward and reverse
+// together. A pair that shares a leaf of a tree is not compared again, in
+// a join or in a later tree: it was compared when the lists were seeded,
+// and since a list's worst distance only decreases, the comparison could
+// not change a list. The joins run in the leaf order of the first tree, so
+// that consecutive points share candidates still in cache. Byte-valued
+// points (pixels) are searched on a byte copy, a quarter of float32's memory
+// traffic, with exact integer distances (AVX-512 VNNI VPDPWSSD or AVX2
+// VPMADDWD on 16-bit differences); its columns are ordered by decreasing
+// variance (constant ones dropped), and a distance is abandoned once a
+// partial sum, checked after 64 bytes and then every 128, reaches the larger
+// of the two lists' worst distances, which the whole sum would reach too.
+// All randomness is drawn from Descent.Seed (the candidate priorities are
+// hashes of the seed, the iteration and the list position) and proposals
+// are applied in a fixed order, so the result is the same for every run and
+// number of cores. Final lists are re-ranked by exact distances (float32
+// distances of integer points below 2²⁴ already are). Recall measures an
+// approximate graph against the exact one (recall@K, ties at the K-th
+// distance counted as found).
 //
 // Query finds the K nearest graph nodes of new points.
 //

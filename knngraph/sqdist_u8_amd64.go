@@ -1,17 +1,35 @@
 package knngraph
 
-import "github.com/gssl/gssl/internal/gemm"
+import (
+	"golang.org/x/sys/cpu"
 
+	"github.com/gssl/gssl/internal/gemm"
+)
+
+// sqDistU8Kernel is the AVX-512 VNNI kernel when wide, else the AVX2 one.
+//
 //go:noescape
-func sqDistU8AVX2(a, b *uint8, n int) uint32
+func sqDistU8Kernel(a, b *uint8, n int, bound uint32, wide bool) uint32
 
-// sqDistU8 returns Σ_t (a_t − b_t)² exactly for byte vectors whose length is
-// a multiple of 32 (zero-padded points) and at most 2¹⁵ (so the int32
-// lanes cannot overflow).
-func sqDistU8(a, b []uint8) uint32 {
-	if gemm.HasAVX2 && len(a) > 0 {
-		_ = b[len(a)-1]
-		return sqDistU8AVX2(&a[0], &b[0], len(a))
+// hasU8VNNI reports whether sqDistU8Below runs the AVX-512 kernel (BW for
+// the 512-bit word lanes, VNNI for VPDPWSSD); hasU8AVX2 whether it runs the
+// AVX2 one. Tests switch them off to check the slower paths.
+var (
+	hasU8VNNI = hasU8AVX2 && cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512VNNI
+	hasU8AVX2 = gemm.HasAVX2
+)
+
+// sqDistU8Below returns Σ_t (a_t − b_t)² exactly for byte vectors whose
+// length is a multiple of 32 (zero-padded points) and at most 2¹⁵ (so the
+// int32 lanes cannot overflow), or a partial sum ≥ bound once one reaches
+// bound at a check (u8FirstCheck, u8CheckEvery).
+func sqDistU8Below(a, b []uint8, bound uint32) uint32 {
+	if len(a) == 0 {
+		return 0
 	}
-	return sqDistU8Go(a, b)
+	_ = b[len(a)-1]
+	if hasU8AVX2 {
+		return sqDistU8Kernel(&a[0], &b[0], len(a), bound, hasU8VNNI)
+	}
+	return sqDistU8BelowGo(a, b, bound)
 }

@@ -1,19 +1,63 @@
 #include "textflag.h"
 
-// func sqDistU8AVX2(a, b *uint8, n int) uint32
-//
-// Σ_t (a[t] − b[t])² for n a multiple of 32: 32 bytes per iteration are
-// widened to 16-bit lanes (VPMOVZXBW), subtracted, and squared and summed in
-// pairs into 32-bit lanes (VPMADDWD: at most 2·255² each), in two
-// accumulators.
-TEXT ·sqDistU8AVX2(SB), NOSPLIT, $0-28
-	MOVQ  n+16(FP), CX
-	VPXOR Y8, Y8, Y8
-	MOVQ  a+0(FP), SI
-	VPXOR Y9, Y9, Y9
-	MOVQ  b+8(FP), DI
+// The kernels compute Σ_t (a[t] − b[t])² of byte vectors whose length n is
+// a multiple of 32: bytes are widened to 16-bit lanes (VPMOVZXBW),
+// subtracted, and squared and summed in pairs into 32-bit lanes (VPMADDWD, or
+// VPDPWSSD which also accumulates: at most 2·255² per pair). Each takes a
+// bound and returns the partial sum as soon as it reaches the bound at a
+// check: after the first 64 bytes, then after every further 128 (the points
+// are stored by decreasing variance, so early checks stop the most pairs).
+// The sum of the last bytes is checked like the others and then returned.
 
-uloop:
+// func sqDistU8Kernel(a, b *uint8, n int, bound uint32, wide bool) uint32
+//
+// wide: AVX-512 BW and VNNI, 32 bytes per 512-bit register, VPDPWSSD
+// squares, pairs and accumulates in one instruction; else AVX2.
+TEXT ·sqDistU8Kernel(SB), NOSPLIT, $0-36
+	MOVQ a+0(FP), SI
+	MOVQ b+8(FP), DI
+	MOVQ n+16(FP), CX
+	MOVL bound+24(FP), R8
+	MOVQ $64, DX // bytes left before the next check
+	MOVBQZX wide+28(FP), R9
+	TESTQ   R9, R9
+	JNZ     v5start
+	VPXOR Y8, Y8, Y8
+	VPXOR Y9, Y9, Y9
+
+a2loop:
+	CMPQ      CX, $64
+	JB        a2tail
+	VPMOVZXBW (SI), Y0
+	VPMOVZXBW (DI), Y1
+	VPMOVZXBW 16(SI), Y2
+	VPMOVZXBW 16(DI), Y3
+	VPMOVZXBW 32(SI), Y4
+	VPMOVZXBW 32(DI), Y5
+	VPMOVZXBW 48(SI), Y6
+	VPMOVZXBW 48(DI), Y7
+	VPSUBW    Y1, Y0, Y0
+	VPSUBW    Y3, Y2, Y2
+	VPSUBW    Y5, Y4, Y4
+	VPSUBW    Y7, Y6, Y6
+	VPMADDWD  Y0, Y0, Y0
+	VPMADDWD  Y2, Y2, Y2
+	VPMADDWD  Y4, Y4, Y4
+	VPMADDWD  Y6, Y6, Y6
+	VPADDD    Y0, Y8, Y8
+	VPADDD    Y2, Y9, Y9
+	VPADDD    Y4, Y8, Y8
+	VPADDD    Y6, Y9, Y9
+	ADDQ      $64, SI
+	ADDQ      $64, DI
+	SUBQ      $64, CX
+	SUBQ      $64, DX
+	JNZ       a2loop
+	JMP       a2check
+
+a2tail: // 0 or 32 bytes left
+	TESTQ     CX, CX
+	JZ        a2check
 	VPMOVZXBW (SI), Y0
 	VPMOVZXBW (DI), Y1
 	VPMOVZXBW 16(SI), Y2
@@ -24,19 +68,66 @@ uloop:
 	VPMADDWD  Y2, Y2, Y2
 	VPADDD    Y0, Y8, Y8
 	VPADDD    Y2, Y9, Y9
-	ADDQ      $32, SI
-	ADDQ      $32, DI
-	SUBQ      $32, CX
-	JNZ       uloop
+	XORQ      CX, CX
 
-	VPADDD       Y9, Y8, Y8
-	VEXTRACTI128 $1, Y8, X1
-	VPADDD       X1, X8, X8
-	VPSHUFD      $0x4e, X8, X1
-	VPADDD       X1, X8, X8
-	VPSHUFD      $0xb1, X8, X1
-	VPADDD       X1, X8, X8
-	VMOVD        X8, AX
+a2check:
+	VPADDD Y9, Y8, Y0
+	JMP    check
+
+v5start:
+	VPXORD Z8, Z8, Z8
+	VPXORD Z9, Z9, Z9
+
+v5loop:
+	CMPQ      CX, $64
+	JB        v5tail
+	VPMOVZXBW (SI), Z0
+	VPMOVZXBW (DI), Z1
+	VPMOVZXBW 32(SI), Z2
+	VPMOVZXBW 32(DI), Z3
+	VPSUBW    Z1, Z0, Z0
+	VPSUBW    Z3, Z2, Z2
+	VPDPWSSD  Z0, Z0, Z8
+	VPDPWSSD  Z2, Z2, Z9
+	ADDQ      $64, SI
+	ADDQ      $64, DI
+	SUBQ      $64, CX
+	SUBQ      $64, DX
+	JNZ       v5loop
+	JMP       v5check
+
+v5tail: // 0 or 32 bytes left
+	TESTQ     CX, CX
+	JZ        v5check
+	VPMOVZXBW (SI), Z0
+	VPMOVZXBW (DI), Z1
+	VPSUBW    Z1, Z0, Z0
+	VPDPWSSD  Z0, Z0, Z8
+	XORQ      CX, CX
+
+v5check:
+	VPADDD        Z9, Z8, Z0
+	VEXTRACTI64X4 $1, Z0, Y1
+	VPADDD        Y1, Y0, Y0
+
+check: // AX = the sum of the lanes of Y0; return it at the end or at the bound
+	VEXTRACTI128 $1, Y0, X1
+	VPADDD       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDD       X1, X0, X0
+	VPSHUFD      $0xb1, X0, X1
+	VPADDD       X1, X0, X0
+	VMOVD        X0, AX
+	TESTQ        CX, CX
+	JZ           done
+	CMPL         AX, R8
+	JAE          done
+	MOVQ         $128, DX
+	TESTQ        R9, R9
+	JNZ          v5loop
+	JMP          a2loop
+
+done:
 	VZEROUPPER
-	MOVL         AX, ret+24(FP)
+	MOVL AX, ret+32(FP)
 	RET

@@ -2,6 +2,10 @@
 
 package knngraph
 
-// sqDistU8 returns Σ_t (a_t − b_t)² exactly for byte vectors of equal
-// length.
-func sqDistU8(a, b []uint8) uint32 { return sqDistU8Go(a, b) }
+// sqDistU8Below returns Σ_t (a_t − b_t)² exactly for byte vectors of equal
+// length, or a partial sum ≥ bound once one reaches bound at a check
+// (u8FirstCheck, u8CheckEvery).
+func sqDistU8Below(a, b []uint8, bound uint32) uint32 { return sqDistU8BelowGo(a, b, bound) }
+
+// hasU8VNNI and hasU8AVX2 are false off amd64 (the tests read them).
+var hasU8VNNI, hasU8AVX2 = false, false

@@ -1,36 +1,63 @@
 package knngraph
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 )
 
-// TestSqDistU8 checks the byte kernel (assembly where it runs) against
-// SquaredDistance of the same values in float64, on random and extreme
-// bytes.
+// TestSqDistU8 checks every byte kernel that runs here (AVX-512 VNNI, AVX2,
+// portable Go) against SquaredDistance of the same values in float64, on
+// random and extreme bytes: full sums without a bound, and with a bound a
+// result that is the full sum when that is below the bound and otherwise a
+// partial sum at least the bound and at most the full sum.
 func TestSqDistU8(t *testing.T) {
+	type kernel struct {
+		name     string
+		vnni, v2 bool
+	}
+	kernels := []kernel{{"go", false, false}}
+	if hasU8AVX2 {
+		kernels = append(kernels, kernel{"avx2", false, true})
+	}
+	if hasU8VNNI {
+		kernels = append(kernels, kernel{"vnni", true, true})
+	} else {
+		t.Log("no AVX-512 VNNI here: its kernel is not tested")
+	}
+	defer func(vnni, v2 bool) { hasU8VNNI, hasU8AVX2 = vnni, v2 }(hasU8VNNI, hasU8AVX2)
 	rng := rand.New(rand.NewPCG(1, 2))
-	for _, n := range []int{32, 64, 96, 800, 4096} {
-		for trial := 0; trial < 20; trial++ {
-			a, b := make([]uint8, n), make([]uint8, n)
-			fa, fb := make([]float64, n), make([]float64, n)
-			for i := range a {
-				switch trial {
-				case 0:
-					a[i], b[i] = 255, 0
-				case 1:
-					a[i], b[i] = 0, 255
-				default:
-					a[i], b[i] = uint8(rng.IntN(256)), uint8(rng.IntN(256))
+	for _, kn := range kernels {
+		hasU8VNNI, hasU8AVX2 = kn.vnni, kn.v2
+		for _, n := range []int{32, 64, 96, 128, 160, 192, 224, 704, 800, 4096, 1 << 15} {
+			for trial := 0; trial < 20; trial++ {
+				a, b := make([]uint8, n), make([]uint8, n)
+				fa, fb := make([]float64, n), make([]float64, n)
+				for i := range a {
+					switch trial {
+					case 0:
+						a[i], b[i] = 255, 0
+					case 1:
+						a[i], b[i] = 0, 255
+					case 2:
+						a[i], b[i] = 0, 0
+					case 3:
+						a[i], b[i] = 255, 255
+					default:
+						a[i], b[i] = uint8(rng.IntN(256)), uint8(rng.IntN(256))
+					}
+					fa[i], fb[i] = float64(a[i]), float64(b[i])
 				}
-				fa[i], fb[i] = float64(a[i]), float64(b[i])
-			}
-			want := SquaredDistance(fa, fb)
-			if got := sqDistU8(a, b); float64(got) != want {
-				t.Fatalf("n = %d, trial %d: sqDistU8 = %d, want %v", n, trial, got, want)
-			}
-			if got := sqDistU8Go(a, b); float64(got) != want {
-				t.Fatalf("n = %d, trial %d: sqDistU8Go = %d, want %v", n, trial, got, want)
+				want := SquaredDistance(fa, fb)
+				if got := sqDistU8Below(a, b, math.MaxUint32); float64(got) != want {
+					t.Fatalf("%s, n = %d, trial %d: sqDistU8Below(∞) = %d, want %v", kn.name, n, trial, got, want)
+				}
+				for _, bound := range []uint32{0, 1, uint32(want / 7), uint32(want / 2), uint32(want), uint32(want) + 1} {
+					got := sqDistU8Below(a, b, bound)
+					if float64(bound) > want && float64(got) != want || float64(got) > want || got < min(bound, uint32(want)) {
+						t.Fatalf("%s, n = %d, trial %d, bound %d: sqDistU8Below = %d, full sum %v", kn.name, n, trial, bound, got, want)
+					}
+				}
 			}
 		}
 	}

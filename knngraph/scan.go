@@ -1,0 +1,109 @@
+package knngraph
+
+import (
+	"cmp"
+	"slices"
+
+	"gonum.org/v1/gonum/blas/blas64"
+
+	"github.com/gssl/gssl/internal/parallel"
+)
+
+// pointScan is what one pass over an n×d matrix of points finds: whether
+// every coordinate is an integer of magnitude at most exactIntLimit, and
+// whether every one is a byte (0…255); then also the byte copy of the
+// points in column order and the statistics of the columns.
+type pointScan struct {
+	n, d                int
+	integer, byteValued bool
+	bytes               []uint8   // n×d, row-major, when byteValued and asked for
+	part                []float64 // per chunk: sums, sums of squares, minima and maxima of the columns
+	chunks              int
+}
+
+// scanPoints scans raw in parallel chunks of rows. A chunk stops collecting
+// statistics and bytes at its first coordinate that is not a byte, and stops
+// altogether at its first that is not a small integer, so real-valued
+// points cost little. keepBytes asks for the byte copy.
+func scanPoints(raw blas64.General, n, d int, keepBytes bool) pointScan {
+	size := max(512, (n+63)/64)
+	sc := pointScan{n: n, d: d, chunks: parallel.NumChunks(n, size)}
+	sc.part = make([]float64, 4*sc.chunks*d)
+	if keepBytes {
+		sc.bytes = make([]uint8, n*d)
+	}
+	notByte := make([]bool, sc.chunks)
+	notInt := make([]bool, sc.chunks)
+	parallel.Chunks(n, size, func(c, lo, hi int) {
+		p := sc.part[4*c*d : 4*(c+1)*d]
+		s, s2, mn, mx := p[:d], p[d:2*d], p[2*d:3*d], p[3*d:]
+		copy(mn, row(raw.Data, raw.Stride, d, lo))
+		copy(mx, mn)
+		byteValued, integer := true, true
+		for i := lo; i < hi && integer; i++ {
+			r := row(raw.Data, raw.Stride, d, i)
+			if byteValued {
+				byteValued = sc.scanRow(r, i, s, s2, mn, mx)
+			}
+			if !byteValued {
+				for _, v := range r {
+					// int64(v) is defined: |v| ≤ exactIntLimit is checked first.
+					integer = integer && v >= -exactIntLimit && v <= exactIntLimit && float64(int64(v)) == v
+				}
+			}
+		}
+		notByte[c], notInt[c] = !byteValued, !integer
+	})
+	sc.integer, sc.byteValued = !slices.Contains(notInt, true), !slices.Contains(notByte, true)
+	if !sc.byteValued {
+		sc.bytes = nil
+	}
+	return sc
+}
+
+// scanRow adds row i to a chunk's statistics and stores its bytes, and
+// reports whether every coordinate is a byte.
+func (sc *pointScan) scanRow(r []float64, i int, s, s2, mn, mx []float64) bool {
+	var dst []uint8
+	if sc.bytes != nil {
+		dst = sc.bytes[i*sc.d : (i+1)*sc.d]
+	}
+	ok := true
+	for t, v := range r {
+		// int64(v) is defined: 0 ≤ v ≤ 255 is checked first.
+		ok = ok && v >= 0 && v <= 255 && float64(int64(v)) == v
+		s[t] += v
+		s2[t] += v * v
+		mn[t], mx[t] = min(mn[t], v), max(mx[t], v)
+		if dst != nil {
+			dst[t] = uint8(v)
+		}
+	}
+	return ok
+}
+
+// byVariance returns the columns whose values are not all equal, by
+// decreasing variance (ties by column). The statistics are those of all
+// points when byteValued (every chunk scanned every row).
+func (sc *pointScan) byVariance() []int {
+	n, d, part := sc.n, sc.d, sc.part
+	variance := make([]float64, d)
+	var cols []int
+	for t := range variance {
+		var s, s2 float64
+		lo, hi := part[2*d+t], part[3*d+t]
+		for c := 0; c < sc.chunks; c++ {
+			p := part[4*c*d : 4*(c+1)*d]
+			s += p[t]
+			s2 += p[d+t]
+			lo, hi = min(lo, p[2*d+t]), max(hi, p[3*d+t])
+		}
+		mean := s / float64(n)
+		variance[t] = s2/float64(n) - mean*mean
+		if lo != hi {
+			cols = append(cols, t)
+		}
+	}
+	slices.SortStableFunc(cols, func(a, b int) int { return cmp.Compare(variance[b], variance[a]) })
+	return cols
+}
