@@ -366,22 +366,6 @@ func (ld *nodeLoad) readFast(ds *NodeDataset) (*graph.CSR, error) {
 	return g, nil
 }
 
-// report describes an integer edge list read by ReadIntEdgesParallel.
-func (ff fastFile) report(path string) TableReport {
-	rep := TableReport{Path: path, Role: "edges", Format: "integer-edge-list", Header: "none (every line is an edge)", Source: "column 1", Target: "column 2", Weight: "none (every edge weighs 1)"}
-	if ff.header != nil {
-		rep.Header = fmt.Sprintf("%q: recognised by its column names", strings.Join(ff.header, " "))
-		rep.Source, rep.Target = fmt.Sprintf("%q (column 1)", ff.header[0]), fmt.Sprintf("%q (column 2)", ff.header[1])
-	}
-	if ff.width == 3 {
-		rep.Weight = "column 3"
-		if ff.header != nil {
-			rep.Weight = fmt.Sprintf("%q (column 3)", ff.header[2])
-		}
-	}
-	return rep
-}
-
 // readTable reads an edge table or a graph format (GraphML, GML, adjacency
 // lists, edge_index arrays) whose ids are numbered by ld.b.
 func (ld *nodeLoad) readTable(ds *NodeDataset, format graphFormat) (te *tableEdges, err error) {
