@@ -465,24 +465,11 @@ func decodeTUInts(lr *lineReader, what string, capHint int) ([]int, error) {
 // decodeTUIntCols is decodeTUInts that sets *cols to the most columns of a
 // line.
 func decodeTUIntCols(lr *lineReader, what string, capHint int, cols *int) ([]int, error) {
-	out := make([]int, 0, capHint)
-	err := lr.eachLine("#", blankTrailing, func(s string) error {
+	return decodeLines(lr, "#", capHint, "no values", func(s string) (int, error) {
 		f := splitFields(s)
 		*cols = max(*cols, len(f))
-		v, err := parseInt(f[0], what)
-		if err != nil {
-			return err
-		}
-		out = append(out, v)
-		return nil
+		return parseInt(f[0], what)
 	})
-	if err != nil {
-		return nil, err
-	}
-	if len(out) == 0 {
-		return nil, lr.fileErrorf("no values")
-	}
-	return out, nil
 }
 
 // decodeTUAttributes reads n lines of comma-separated attributes into the
