@@ -103,6 +103,22 @@ type fastFile struct {
 	header []string // the header line's fields, nil without one
 }
 
+// report describes an integer edge list read by ReadIntEdgesParallel.
+func (ff fastFile) report(path string) TableReport {
+	rep := TableReport{Path: path, Role: "edges", Format: "integer-edge-list", Header: "none (every line is an edge)", Source: "column 1", Target: "column 2", Weight: "none (every edge weighs 1)"}
+	if ff.header != nil {
+		rep.Header = fmt.Sprintf("%q: recognised by its column names", strings.Join(ff.header, " "))
+		rep.Source, rep.Target = fmt.Sprintf("%q (column 1)", ff.header[0]), fmt.Sprintf("%q (column 2)", ff.header[1])
+	}
+	if ff.width == 3 {
+		rep.Weight = "column 3"
+		if ff.header != nil {
+			rep.Weight = fmt.Sprintf("%q (column 3)", ff.header[2])
+		}
+	}
+	return rep
+}
+
 // readIntEdgesParallel is ReadIntEdgesParallel, also telling the number of
 // self-loop lines and the field count.
 func readIntEdgesParallel(path string, opt graph.Options) (*graph.CSR, *nodeids.Map, fastFile, error) {

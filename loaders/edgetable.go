@@ -153,24 +153,10 @@ type edgeWalk struct {
 // the delimiter and the report of the columns used. It is the one reader
 // of ReadEdgeTable's rules, for ReadEdgeTable and for LoadNodes' two passes
 // over the file (see tableEdges).
-func walkEdgeTable(lr *lineReader, opt EdgeTableOptions, rows edgeRows) (ew edgeWalk, err error) {
-	t := newTable(lr, opt.Table, "#%")
-	var (
-		src, dst, wcol = -1, -1, -1
-		dict           bool // weights from a networkx dictionary column
-		width          int
-		widthLine      int
-		weighted       bool
-		edges          int
-		// cand holds the ids of a first row of text that HeaderAuto took
-		// as data; candSeen counts those found on later lines. A header
-		// of unknown names over text ids (character1,character2) would
-		// otherwise be an edge between two nodes that appear nowhere else.
-		cand     [2]string
-		candLine int
-	)
-	noWeight := strings.EqualFold(opt.Weight, "none")
-	rr := readRows(t)
+func walkEdgeTable(lr *lineReader, opt EdgeTableOptions, rows edgeRows) (edgeWalk, error) {
+	w := &edgeWalker{lr: lr, t: newTable(lr, opt.Table, "#%"), opt: opt, rows: rows, src: -1, dst: -1, wcol: -1,
+		noWeight: strings.EqualFold(opt.Weight, "none")}
+	rr := readRows(w.t)
 	defer rr.stop()
 	for {
 		f, line, ok, err := rr.next()
@@ -180,81 +166,137 @@ func walkEdgeTable(lr *lineReader, opt EdgeTableOptions, rows edgeRows) (ew edge
 		if !ok {
 			break
 		}
-		if width == 0 {
-			// The header and the delimiter are fixed by the first row,
-			// which the reading goroutine has handed over.
-			ew.header, ew.delim = t.header, t.delim
-			width, widthLine = len(f), line
-			if t.header != nil && len(t.header) != width {
-				return edgeWalk{}, &ParseError{Path: lr.path, Line: line, Msg: fmt.Sprintf("row has %d fields but the header names %d columns (%q)", width, len(t.header), strings.Join(t.header, string(t.delim)))}
-			}
-			if src, dst, wcol, dict, err = edgeColumns(t, opt, f, noWeight); err != nil {
-				return edgeWalk{}, err
-			}
-			for _, c := range []int{src, dst, wcol} {
-				if c >= width {
-					return edgeWalk{}, &ParseError{Path: lr.path, Line: line, Msg: fmt.Sprintf("column %d is named but the rows have %d fields", c+1, width)}
-				}
-			}
-			weighted = wcol >= 0
-			ew.report = TableReport{Path: lr.path, Role: "edges", Format: "edge-table", Header: t.headerReport(), Delimiter: delimiterName(t.delim),
-				Source: t.columnName(src), Target: t.columnName(dst), Weight: weightReport(t, wcol, dict, noWeight)}
-			if len(t.header) > 0 && src != 0 && dst != 0 && wcol != 0 && isIndexName(t.header[0]) {
-				ew.report.Ignored = []string{t.columnName(0) + ": pandas' index"}
-			}
-			if t.firstText && opt.Source == "" && opt.Target == "" {
-				cand, candLine = [2]string{f[src], f[dst]}, line
-			}
-		} else if len(f) != width {
-			// networkx's write_edgelist(data=["weight"]) writes the weight
-			// only for the edges that have one: without a header, rows of
-			// "u v" and "u v w" may mix, a missing weight being 1.
-			mixed := t.header == nil && opt.Weight == "" && !noWeight && src < 2 && dst < 2 && min(width, len(f)) == 2 && max(width, len(f)) == 3
-			if !mixed {
-				return edgeWalk{}, &ParseError{Path: lr.path, Line: line, Msg: FieldCountMessage(width, widthLine, len(f), t.header == nil)}
-			}
-			if !weighted {
-				weighted, wcol = true, 2
-				dict = strings.HasPrefix(f[2], "{")
-				ew.report.Weight = weightReport(t, wcol, dict, false) + ", on the lines that have one (1 elsewhere)"
-			}
+		if w.width == 0 {
+			err = w.first(f, line)
+		} else if len(f) != w.width {
+			err = w.otherWidth(f, line)
 		}
-		if candLine != 0 && line != candLine && (f[src] == cand[0] || f[src] == cand[1] || f[dst] == cand[0] || f[dst] == cand[1]) {
-			candLine = 0 // its ids are nodes of the graph: it was data
+		if err == nil {
+			err = w.row(f, line)
 		}
-		for k, c := range [2]int{src, dst} {
-			if f[c] == "" {
-				return edgeWalk{}, &ParseError{Path: lr.path, Line: line, Msg: fmt.Sprintf("empty node id in column %d", c+1)}
-			}
-			if err := rows.id(k, line, f[c]); err != nil {
-				return edgeWalk{}, err
-			}
-		}
-		w := 1.0
-		if weighted {
-			switch {
-			case wcol >= len(f): // a "u v" row among "u v w" rows: weight 1
-			case dict:
-				w, err = dictWeight(f[wcol])
-			default:
-				w, err = parseWeight(f[wcol])
-			}
-			if err != nil {
-				return edgeWalk{}, &ParseError{Path: lr.path, Line: line, Msg: err.Error()}
-			}
-		}
-		if err := rows.weight(w, weighted); err != nil {
+		if err != nil {
 			return edgeWalk{}, err
 		}
-		edges++
 	}
-	if edges == 0 {
-		return edgeWalk{}, lr.fileErrorf("no edges: the file has no data lines")
+	if err := w.finish(); err != nil {
+		return edgeWalk{}, err
 	}
-	if candLine != 0 && edges > 1 {
-		return edgeWalk{}, &ParseError{Path: lr.path, Line: candLine, Msg: fmt.Sprintf("%q is not a header gssl recognises, and its ids appear on no other line: if it names the columns, pass --header yes (and --source/--target to choose them); if it is an edge, pass --header no", cand[0]+string(t.delim)+cand[1])}
+	return w.ew, nil
+}
+
+// edgeWalker is the state of walkEdgeTable.
+type edgeWalker struct {
+	lr             *lineReader
+	t              *table
+	opt            EdgeTableOptions
+	rows           edgeRows
+	noWeight       bool
+	ew             edgeWalk
+	src, dst, wcol int
+	dict           bool // weights from a networkx dictionary column
+	width          int
+	widthLine      int
+	weighted       bool
+	edges          int
+	// cand holds the ids of a first row of text that HeaderAuto took as
+	// data; candLine is its line until a later line names one of them. A
+	// header of unknown names over text ids (character1,character2) would
+	// otherwise be an edge between two nodes that appear nowhere else.
+	cand     [2]string
+	candLine int
+}
+
+// first reads the first row, whose fields fix the columns.
+func (w *edgeWalker) first(f []string, line int) (err error) {
+	t, lr := w.t, w.lr
+	// The header and the delimiter are fixed by the first row, which the
+	// reading goroutine has handed over.
+	w.ew.header, w.ew.delim = t.header, t.delim
+	w.width, w.widthLine = len(f), line
+	if t.header != nil && len(t.header) != w.width {
+		return &ParseError{Path: lr.path, Line: line, Msg: fmt.Sprintf("row has %d fields but the header names %d columns (%q)", w.width, len(t.header), strings.Join(t.header, string(t.delim)))}
 	}
-	return ew, nil
+	if w.src, w.dst, w.wcol, w.dict, err = edgeColumns(t, w.opt, f, w.noWeight); err != nil {
+		return err
+	}
+	for _, c := range []int{w.src, w.dst, w.wcol} {
+		if c >= w.width {
+			return &ParseError{Path: lr.path, Line: line, Msg: fmt.Sprintf("column %d is named but the rows have %d fields", c+1, w.width)}
+		}
+	}
+	w.weighted = w.wcol >= 0
+	w.ew.report = TableReport{Path: lr.path, Role: "edges", Format: "edge-table", Header: t.headerReport(), Delimiter: delimiterName(t.delim),
+		Source: t.columnName(w.src), Target: t.columnName(w.dst), Weight: weightReport(t, w.wcol, w.dict, w.noWeight)}
+	if len(t.header) > 0 && w.src != 0 && w.dst != 0 && w.wcol != 0 && isIndexName(t.header[0]) {
+		w.ew.report.Ignored = []string{t.columnName(0) + ": pandas' index"}
+	}
+	if t.firstText && w.opt.Source == "" && w.opt.Target == "" {
+		w.cand, w.candLine = [2]string{f[w.src], f[w.dst]}, line
+	}
+	return nil
+}
+
+// otherWidth accepts a row whose field count differs from the first row's
+// only where networkx's write_edgelist(data=["weight"]) writes one: it
+// writes the weight only for the edges that have one, so without a header
+// rows of "u v" and "u v w" may mix, a missing weight being 1.
+func (w *edgeWalker) otherWidth(f []string, line int) error {
+	t := w.t
+	mixed := t.header == nil && w.opt.Weight == "" && !w.noWeight && w.src < 2 && w.dst < 2 && min(w.width, len(f)) == 2 && max(w.width, len(f)) == 3
+	if !mixed {
+		return &ParseError{Path: w.lr.path, Line: line, Msg: FieldCountMessage(w.width, w.widthLine, len(f), t.header == nil)}
+	}
+	if !w.weighted {
+		w.weighted, w.wcol = true, 2
+		w.dict = strings.HasPrefix(f[2], "{")
+		w.ew.report.Weight = weightReport(t, w.wcol, w.dict, false) + ", on the lines that have one (1 elsewhere)"
+	}
+	return nil
+}
+
+// row hands a row's ids and weight to w.rows.
+func (w *edgeWalker) row(f []string, line int) (err error) {
+	if w.candLine != 0 && line != w.candLine && (f[w.src] == w.cand[0] || f[w.src] == w.cand[1] || f[w.dst] == w.cand[0] || f[w.dst] == w.cand[1]) {
+		w.candLine = 0 // its ids are nodes of the graph: it was data
+	}
+	for k, c := range [2]int{w.src, w.dst} {
+		if f[c] == "" {
+			return &ParseError{Path: w.lr.path, Line: line, Msg: fmt.Sprintf("empty node id in column %d", c+1)}
+		}
+		if err := w.rows.id(k, line, f[c]); err != nil {
+			return err
+		}
+	}
+	wt := 1.0
+	if w.weighted {
+		switch {
+		case w.wcol >= len(f): // a "u v" row among "u v w" rows: weight 1
+		case w.dict:
+			wt, err = dictWeight(f[w.wcol])
+		default:
+			wt, err = parseWeight(f[w.wcol])
+		}
+		if err != nil {
+			return &ParseError{Path: w.lr.path, Line: line, Msg: err.Error()}
+		}
+	}
+	if err := w.rows.weight(wt, w.weighted); err != nil {
+		return err
+	}
+	w.edges++
+	return nil
+}
+
+// finish refuses a table without edges, and a first row of text taken as
+// data whose ids appear on no other line.
+func (w *edgeWalker) finish() error {
+	if w.edges == 0 {
+		return w.lr.fileErrorf("no edges: the file has no data lines")
+	}
+	if w.candLine != 0 && w.edges > 1 {
+		return &ParseError{Path: w.lr.path, Line: w.candLine, Msg: fmt.Sprintf("%q is not a header gssl recognises, and its ids appear on no other line: if it names the columns, pass --header yes (and --source/--target to choose them); if it is an edge, pass --header no", w.cand[0]+string(w.t.delim)+w.cand[1])}
+	}
+	return nil
 }
 
 // isIndexName reports whether a header field names pandas' index column.

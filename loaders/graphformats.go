@@ -44,6 +44,28 @@ func xmlLine(d *xml.Decoder) int {
 	return line
 }
 
+// graphDoc is what the GraphML and GML readers share: the file, where its
+// nodes and rows go, the report, and the weight key asked for.
+type graphDoc struct {
+	path       string
+	rows       edgeRows
+	addNode    nodeAdder
+	rep        TableReport
+	weightName string // the weight key: "weight" when none was named
+	noWeight   bool   // the key named is "none": weights are ignored
+}
+
+// newGraphDoc starts the reading of a GraphML or GML file; unweighted is
+// the report's weight when no edge has one.
+func newGraphDoc(path string, format graphFormat, weightName, unweighted string, rows edgeRows, addNode nodeAdder) graphDoc {
+	d := graphDoc{path: path, rows: rows, addNode: addNode, weightName: weightName, noWeight: strings.EqualFold(weightName, "none"),
+		rep: TableReport{Path: path, Role: "edges", Format: string(format), Weight: unweighted}}
+	if weightName == "" {
+		d.weightName = "weight"
+	}
+	return d
+}
+
 // readGraphML reads a GraphML document (graphml.graphdrawing.org) as
 // networkx's write_graphml writes it: <key> declarations, one <graph>
 // whose <node id> and <edge source target> elements give the nodes and
@@ -51,186 +73,233 @@ func xmlLine(d *xml.Decoder) int {
 // weightName ("" means "weight"; "none" ignores weights), or that key's
 // <default>. Nested graphs, hyperedges and ports are refused.
 func readGraphML(r io.Reader, path, weightName string, rows edgeRows, addNode nodeAdder) (TableReport, error) {
-	rep := TableReport{Path: path, Role: "edges", Format: string(formatGraphML), Weight: "none (no edge key named weight: every edge weighs 1)"}
-	noWeight := strings.EqualFold(weightName, "none")
-	if weightName == "" {
-		weightName = "weight"
-	}
-	d := xml.NewDecoder(r)
-	d.Strict = true
-	fail := func(format string, args ...any) error {
-		return &ParseError{Path: path, Line: xmlLine(d), Msg: fmt.Sprintf(format, args...)}
-	}
-	var (
-		weightKey string
-		weightDef = 1.0
-		inKey     string // the key whose <default> is being read
-		graphs    int
-		depth     int // graph nesting
-		inEdge    bool
-		edgeLine  int
-		edgeW     float64
-		inData    bool
-		data      strings.Builder
-		dataKey   string
-		edges     int
-		keyNames  []string
-		inDefault bool
-	)
+	g := &graphMLReader{d: xml.NewDecoder(r), weightDef: 1,
+		graphDoc: newGraphDoc(path, formatGraphML, weightName, "none (no edge key named weight: every edge weighs 1)", rows, addNode)}
+	g.d.Strict = true
 	for {
-		tok, err := d.Token()
+		tok, err := g.d.Token()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
 			var se *xml.SyntaxError
 			if errors.As(err, &se) {
-				return rep, &ParseError{Path: path, Line: se.Line, Msg: "GraphML: " + se.Msg}
+				return g.rep, &ParseError{Path: path, Line: se.Line, Msg: "GraphML: " + se.Msg}
 			}
-			return rep, &ParseError{Path: path, Line: xmlLine(d), Msg: "GraphML", Err: err}
+			return g.rep, &ParseError{Path: path, Line: xmlLine(g.d), Msg: "GraphML", Err: err}
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
-			attr := func(name string) (string, bool) {
-				for _, a := range t.Attr {
-					if a.Name.Local == name {
-						return a.Value, true
-					}
-				}
-				return "", false
-			}
-			switch t.Name.Local {
-			case "graphml":
-			case "key":
-				id, _ := attr("id")
-				name, _ := attr("attr.name")
-				target, _ := attr("for")
-				if target == "edge" || target == "all" {
-					keyNames = append(keyNames, name)
-					if !noWeight && strings.EqualFold(name, weightName) && weightKey == "" {
-						weightKey = id
-						if typ, _ := attr("attr.type"); typ != "" && typ != "double" && typ != "float" && typ != "int" && typ != "long" {
-							return rep, fail("GraphML edge key %q (attr.name %s) has attr.type %s: a weight is a number", id, name, typ)
-						}
-						inKey = id
-					}
-				}
-			case "default":
-				inDefault = inKey != ""
-				data.Reset()
-			case "graph":
-				if depth > 0 || inEdge {
-					return rep, fail("GraphML: a graph nested in a node is not supported")
-				}
-				graphs++
-				if graphs > 1 {
-					return rep, fail("GraphML: a second <graph>; give one graph per file")
-				}
-				depth++
-				if ed, _ := attr("edgedefault"); ed == "directed" {
-					rep.Note = "edgedefault directed: each edge is an arc, made undirected as --directed says"
-				}
-			case "node":
-				if depth == 0 {
-					return rep, fail("GraphML: <node> outside a <graph>")
-				}
-				id, ok := attr("id")
-				if !ok || id == "" {
-					return rep, fail("GraphML: <node> without an id")
-				}
-				if err := addNode(xmlLine(d), id); err != nil {
-					return rep, err
-				}
-			case "edge":
-				if depth == 0 {
-					return rep, fail("GraphML: <edge> outside a <graph>")
-				}
-				if inEdge {
-					return rep, fail("GraphML: an <edge> inside an <edge>")
-				}
-				s, ok1 := attr("source")
-				tg, ok2 := attr("target")
-				if !ok1 || !ok2 || s == "" || tg == "" {
-					return rep, fail("GraphML: <edge> needs a source and a target")
-				}
-				if _, ok := attr("sourceport"); ok {
-					return rep, fail("GraphML: ports are not supported")
-				}
-				edgeLine = xmlLine(d)
-				if err := rows.id(0, edgeLine, s); err != nil {
-					return rep, err
-				}
-				if err := rows.id(1, edgeLine, tg); err != nil {
-					return rep, err
-				}
-				inEdge, edgeW = true, weightDef
-				_ = edgeLine
-			case "data":
-				if inEdge {
-					k, _ := attr("key")
-					inData, dataKey = true, k
-					data.Reset()
-				}
-			case "hyperedge", "port":
-				return rep, fail("GraphML: <%s> is not supported", t.Name.Local)
-			}
+			err = g.start(t)
 		case xml.CharData:
-			if inData || inDefault {
-				if data.Len()+len(t) > 1<<10 {
-					return rep, fail("GraphML: a <data> value longer than %d bytes", 1<<10)
-				}
-				data.Write(t)
-			}
+			err = g.charData(t)
 		case xml.EndElement:
-			switch t.Name.Local {
-			case "key":
-				inKey = ""
-			case "default":
-				if inDefault {
-					w, err := parseWeight(strings.TrimSpace(data.String()))
-					if err != nil {
-						return rep, fail("GraphML default of the weight key: %v", err)
-					}
-					weightDef = w
-				}
-				inDefault = false
-			case "graph":
-				depth--
-			case "data":
-				if inData && weightKey != "" && dataKey == weightKey {
-					w, err := parseWeight(strings.TrimSpace(data.String()))
-					if err != nil {
-						return rep, fail("GraphML edge: %v", err)
-					}
-					edgeW = w
-				}
-				inData = false
-			case "edge":
-				if inEdge {
-					if err := rows.weight(edgeW, weightKey != ""); err != nil {
-						return rep, err
-					}
-					edges++
-					inEdge = false
-				}
-			}
+			err = g.end(t)
+		}
+		if err != nil {
+			return g.rep, err
 		}
 	}
-	if graphs == 0 {
-		return rep, &ParseError{Path: path, Msg: "GraphML: no <graph> element"}
+	return g.rep, g.finish()
+}
+
+// graphMLReader is the state of readGraphML.
+type graphMLReader struct {
+	graphDoc
+	d *xml.Decoder
+
+	weightKey string
+	weightDef float64
+	keyNames  []string
+	inKey     string // the key whose <default> is being read
+	inDefault bool
+	graphs    int
+	depth     int // graph nesting
+	inEdge    bool
+	edgeW     float64
+	edges     int
+	inData    bool
+	data      strings.Builder
+	dataKey   string
+}
+
+// fail returns a ParseError at the decoder's line.
+func (g *graphMLReader) fail(format string, args ...any) error {
+	return &ParseError{Path: g.path, Line: xmlLine(g.d), Msg: fmt.Sprintf(format, args...)}
+}
+
+// xmlAttr returns the value of t's attribute name.
+func xmlAttr(t xml.StartElement, name string) (string, bool) {
+	for _, a := range t.Attr {
+		if a.Name.Local == name {
+			return a.Value, true
+		}
 	}
-	if edges == 0 {
-		return rep, &ParseError{Path: path, Msg: "GraphML: the graph has no edges"}
+	return "", false
+}
+
+// start reads an element's start tag.
+func (g *graphMLReader) start(t xml.StartElement) error {
+	switch t.Name.Local {
+	case "key":
+		return g.key(t)
+	case "default":
+		g.inDefault = g.inKey != ""
+		g.data.Reset()
+	case "graph":
+		return g.graph(t)
+	case "node":
+		if g.depth == 0 {
+			return g.fail("GraphML: <node> outside a <graph>")
+		}
+		id, ok := xmlAttr(t, "id")
+		if !ok || id == "" {
+			return g.fail("GraphML: <node> without an id")
+		}
+		return g.addNode(xmlLine(g.d), id)
+	case "edge":
+		return g.edge(t)
+	case "data":
+		if g.inEdge {
+			k, _ := xmlAttr(t, "key")
+			g.inData, g.dataKey = true, k
+			g.data.Reset()
+		}
+	case "hyperedge", "port":
+		return g.fail("GraphML: <%s> is not supported", t.Name.Local)
+	}
+	return nil
+}
+
+// key reads a <key> declaration, keeping the id of the edge key named
+// weightName.
+func (g *graphMLReader) key(t xml.StartElement) error {
+	id, _ := xmlAttr(t, "id")
+	name, _ := xmlAttr(t, "attr.name")
+	target, _ := xmlAttr(t, "for")
+	if target != "edge" && target != "all" {
+		return nil
+	}
+	g.keyNames = append(g.keyNames, name)
+	if !g.noWeight && strings.EqualFold(name, g.weightName) && g.weightKey == "" {
+		g.weightKey = id
+		if typ, _ := xmlAttr(t, "attr.type"); typ != "" && typ != "double" && typ != "float" && typ != "int" && typ != "long" {
+			return g.fail("GraphML edge key %q (attr.name %s) has attr.type %s: a weight is a number", id, name, typ)
+		}
+		g.inKey = id
+	}
+	return nil
+}
+
+// graph reads the start of the <graph>, refusing a second or nested one.
+func (g *graphMLReader) graph(t xml.StartElement) error {
+	if g.depth > 0 || g.inEdge {
+		return g.fail("GraphML: a graph nested in a node is not supported")
+	}
+	g.graphs++
+	if g.graphs > 1 {
+		return g.fail("GraphML: a second <graph>; give one graph per file")
+	}
+	g.depth++
+	if ed, _ := xmlAttr(t, "edgedefault"); ed == "directed" {
+		g.rep.Note = "edgedefault directed: each edge is an arc, made undirected as --directed says"
+	}
+	return nil
+}
+
+// edge reads an <edge>'s source and target; its weight comes with its end.
+func (g *graphMLReader) edge(t xml.StartElement) error {
+	if g.depth == 0 {
+		return g.fail("GraphML: <edge> outside a <graph>")
+	}
+	if g.inEdge {
+		return g.fail("GraphML: an <edge> inside an <edge>")
+	}
+	s, ok1 := xmlAttr(t, "source")
+	tg, ok2 := xmlAttr(t, "target")
+	if !ok1 || !ok2 || s == "" || tg == "" {
+		return g.fail("GraphML: <edge> needs a source and a target")
+	}
+	if _, ok := xmlAttr(t, "sourceport"); ok {
+		return g.fail("GraphML: ports are not supported")
+	}
+	line := xmlLine(g.d)
+	if err := g.rows.id(0, line, s); err != nil {
+		return err
+	}
+	if err := g.rows.id(1, line, tg); err != nil {
+		return err
+	}
+	g.inEdge, g.edgeW = true, g.weightDef
+	return nil
+}
+
+// charData collects the text of a <data> or <default> being read.
+func (g *graphMLReader) charData(t xml.CharData) error {
+	if g.inData || g.inDefault {
+		if g.data.Len()+len(t) > 1<<10 {
+			return g.fail("GraphML: a <data> value longer than %d bytes", 1<<10)
+		}
+		g.data.Write(t)
+	}
+	return nil
+}
+
+// end reads an element's end tag.
+func (g *graphMLReader) end(t xml.EndElement) (err error) {
+	switch t.Name.Local {
+	case "key":
+		g.inKey = ""
+	case "default":
+		if g.inDefault {
+			err = g.dataWeight("GraphML default of the weight key", &g.weightDef)
+		}
+		g.inDefault = false
+	case "graph":
+		g.depth--
+	case "data":
+		if g.inData && g.weightKey != "" && g.dataKey == g.weightKey {
+			err = g.dataWeight("GraphML edge", &g.edgeW)
+		}
+		g.inData = false
+	case "edge":
+		if g.inEdge {
+			err = g.rows.weight(g.edgeW, g.weightKey != "")
+			g.edges++
+			g.inEdge = false
+		}
+	}
+	return err
+}
+
+// dataWeight parses the text of the <data> or <default> being closed as
+// the weight *w; an error starts with what.
+func (g *graphMLReader) dataWeight(what string, w *float64) error {
+	v, err := parseWeight(strings.TrimSpace(g.data.String()))
+	if err != nil {
+		return g.fail("%s: %v", what, err)
+	}
+	*w = v
+	return nil
+}
+
+// finish checks the document as a whole and completes the report.
+func (g *graphMLReader) finish() error {
+	if g.graphs == 0 {
+		return &ParseError{Path: g.path, Msg: "GraphML: no <graph> element"}
+	}
+	if g.edges == 0 {
+		return &ParseError{Path: g.path, Msg: "GraphML: the graph has no edges"}
 	}
 	switch {
-	case weightKey != "":
-		rep.Weight = fmt.Sprintf("edge key %q (attr.name %s)", weightKey, weightName)
-	case noWeight:
-		rep.Weight = "none (--weight none: every edge weighs 1)"
-	case !strings.EqualFold(weightName, "weight"):
-		return rep, &ParseError{Path: path, Msg: fmt.Sprintf("GraphML: no edge key has attr.name %q (edge keys: %s)", weightName, strings.Join(keyNames, ", "))}
+	case g.weightKey != "":
+		g.rep.Weight = fmt.Sprintf("edge key %q (attr.name %s)", g.weightKey, g.weightName)
+	case g.noWeight:
+		g.rep.Weight = "none (--weight none: every edge weighs 1)"
+	case !strings.EqualFold(g.weightName, "weight"):
+		return &ParseError{Path: g.path, Msg: fmt.Sprintf("GraphML: no edge key has attr.name %q (edge keys: %s)", g.weightName, strings.Join(g.keyNames, ", "))}
 	}
-	return rep, nil
+	return nil
 }
 
 // gmlToken is a token of a GML file: a key, a number, a string, or '['
@@ -353,187 +422,222 @@ func gmlUnescape(s string) string {
 // "weight", "none" ignores it), 1 without one. Other keys and lists are
 // skipped.
 func readGML(lr *lineReader, weightName string, rows edgeRows, addNode nodeAdder) (TableReport, error) {
-	path := lr.path
-	rep := TableReport{Path: path, Role: "edges", Format: string(formatGML), Weight: "none (no edge has a weight key: every edge weighs 1)"}
-	noWeight := strings.EqualFold(weightName, "none")
-	if weightName == "" {
-		weightName = "weight"
-	}
-	lx := &gmlLexer{lr: lr}
-	errAt := func(line int, format string, args ...any) error {
-		return &ParseError{Path: path, Line: line, Msg: "GML: " + fmt.Sprintf(format, args...)}
-	}
-	next := func() (gmlToken, error) {
-		t, ok, err := lx.next()
-		if err != nil {
-			return t, err
-		}
-		if !ok {
-			return t, &ParseError{Path: path, Line: lr.line, Msg: "GML: the file ends inside a list (a ] is missing)"}
-		}
-		return t, nil
-	}
-	// skip skips a value: a scalar or a whole list.
-	skip := func(t gmlToken) error {
-		if t.kind != '[' {
-			if t.kind == ']' || t.kind == 'k' {
-				return errAt(t.line, "want a value, got %q", t.text+string(t.kind))
-			}
-			return nil
-		}
-		depth := 1
-		for depth > 0 {
-			t, err := next()
-			if err != nil {
-				return err
-			}
-			switch t.kind {
-			case '[':
-				if depth++; depth > 64 {
-					return errAt(t.line, "lists nested more than 64 deep")
-				}
-			case ']':
-				depth--
-			}
-		}
-		return nil
-	}
-	// list reads the key-value pairs of a list whose '[' was read, calling
-	// fn with each key and its value token (a '[' value is skipped by fn).
-	list := func(fn func(key, val gmlToken) error) error {
-		for {
-			k, err := next()
-			if err != nil {
-				return err
-			}
-			if k.kind == ']' {
-				return nil
-			}
-			if k.kind != 'k' {
-				return errAt(k.line, "want a key, got %q", k.text)
-			}
-			v, err := next()
-			if err != nil {
-				return err
-			}
-			if err := fn(k, v); err != nil {
-				return err
-			}
-		}
-	}
-	names := make(map[string]string) // GML node id → the user's id (label)
-	edges, graphs := 0, 0
-	weighted := false
+	g := &gmlReader{lx: &gmlLexer{lr: lr}, names: make(map[string]string),
+		graphDoc: newGraphDoc(lr.path, formatGML, weightName, "none (no edge has a weight key: every edge weighs 1)", rows, addNode)}
 	for {
-		t, ok, err := lx.next()
+		t, ok, err := g.lx.next()
 		if err != nil {
-			return rep, err
+			return g.rep, err
 		}
 		if !ok {
 			break
 		}
-		if t.kind != 'k' {
-			return rep, errAt(t.line, "want a key such as graph, got %q", t.text+string(t.kind))
+		if err := g.topLevel(t); err != nil {
+			return g.rep, err
 		}
-		v, err := next()
+	}
+	if g.graphs == 0 {
+		return g.rep, &ParseError{Path: g.path, Msg: "GML: no graph [ … ] list"}
+	}
+	if g.edges == 0 {
+		return g.rep, &ParseError{Path: g.path, Msg: "GML: the graph has no edges"}
+	}
+	if g.weighted {
+		g.rep.Weight = fmt.Sprintf("the edges' %s key (1 where absent)", g.weightName)
+	} else if g.noWeight {
+		g.rep.Weight = "none (--weight none: every edge weighs 1)"
+	}
+	g.rep.ID = "each node's label (its id without one), as networkx's read_gml"
+	return g.rep, nil
+}
+
+// gmlReader is the state of readGML.
+type gmlReader struct {
+	graphDoc
+	lx       *gmlLexer
+	names    map[string]string // GML node id → the user's id (label)
+	edges    int
+	graphs   int
+	weighted bool
+}
+
+func (g *gmlReader) errAt(line int, format string, args ...any) error {
+	return &ParseError{Path: g.path, Line: line, Msg: "GML: " + fmt.Sprintf(format, args...)}
+}
+
+// next returns the next token, which must exist.
+func (g *gmlReader) next() (gmlToken, error) {
+	t, ok, err := g.lx.next()
+	if err != nil {
+		return t, err
+	}
+	if !ok {
+		return t, &ParseError{Path: g.path, Line: g.lx.lr.line, Msg: "GML: the file ends inside a list (a ] is missing)"}
+	}
+	return t, nil
+}
+
+// skip skips a value: a scalar or a whole list.
+func (g *gmlReader) skip(t gmlToken) error {
+	if t.kind != '[' {
+		if t.kind == ']' || t.kind == 'k' {
+			return g.errAt(t.line, "want a value, got %q", t.text+string(t.kind))
+		}
+		return nil
+	}
+	depth := 1
+	for depth > 0 {
+		t, err := g.next()
 		if err != nil {
-			return rep, err
+			return err
 		}
-		if t.text != "graph" || v.kind != '[' {
-			if err := skip(v); err != nil {
-				return rep, err
+		switch t.kind {
+		case '[':
+			if depth++; depth > 64 {
+				return g.errAt(t.line, "lists nested more than 64 deep")
 			}
-			continue
-		}
-		if graphs++; graphs > 1 {
-			return rep, errAt(t.line, "a second graph; give one graph per file")
-		}
-		if err := list(func(k, v gmlToken) error {
-			switch {
-			case k.text == "directed" && v.kind == 'n' && v.text == "1":
-				rep.Note = "directed 1: each edge is an arc, made undirected as --directed says"
-			case k.text == "node" && v.kind == '[':
-				var id, label string
-				line := k.line
-				if err := list(func(k, v gmlToken) error {
-					switch {
-					case k.text == "id" && v.kind != '[':
-						id = v.text
-					case k.text == "label" && v.kind != '[':
-						label = v.text
-					}
-					return skip(v)
-				}); err != nil {
-					return err
-				}
-				if id == "" {
-					return errAt(line, "a node without an id")
-				}
-				if _, dup := names[id]; dup {
-					return errAt(line, "node id %s is declared twice", id)
-				}
-				if label == "" {
-					label = id
-				}
-				names[id] = label
-				return addNode(line, label)
-			case k.text == "edge" && v.kind == '[':
-				var src, dst, wtext string
-				line := k.line
-				if err := list(func(k, v gmlToken) error {
-					switch {
-					case k.text == "source" && v.kind != '[':
-						src = v.text
-					case k.text == "target" && v.kind != '[':
-						dst = v.text
-					case !noWeight && strings.EqualFold(k.text, weightName) && v.kind != '[':
-						wtext = v.text
-					}
-					return skip(v)
-				}); err != nil {
-					return err
-				}
-				for k, id := range [2]string{src, dst} {
-					if id == "" {
-						return errAt(line, "an edge without a %s", [2]string{"source", "target"}[k])
-					}
-					name, ok := names[id]
-					if !ok {
-						return errAt(line, "edge names node id %s, which no node above declares", id)
-					}
-					if err := rows.id(k, line, name); err != nil {
-						return err
-					}
-				}
-				w := 1.0
-				if wtext != "" {
-					var err error
-					if w, err = parseWeight(wtext); err != nil {
-						return errAt(line, "%v", err)
-					}
-					weighted = true
-				}
-				edges++
-				return rows.weight(w, weighted)
-			}
-			return skip(v)
-		}); err != nil {
-			return rep, err
+		case ']':
+			depth--
 		}
 	}
-	if graphs == 0 {
-		return rep, &ParseError{Path: path, Msg: "GML: no graph [ … ] list"}
+	return nil
+}
+
+// list reads the key-value pairs of a list whose '[' was read, calling fn
+// with each key and its value token (a '[' value is skipped by fn).
+func (g *gmlReader) list(fn func(key, val gmlToken) error) error {
+	for {
+		k, err := g.next()
+		if err != nil {
+			return err
+		}
+		if k.kind == ']' {
+			return nil
+		}
+		if k.kind != 'k' {
+			return g.errAt(k.line, "want a key, got %q", k.text)
+		}
+		v, err := g.next()
+		if err != nil {
+			return err
+		}
+		if err := fn(k, v); err != nil {
+			return err
+		}
 	}
-	if edges == 0 {
-		return rep, &ParseError{Path: path, Msg: "GML: the graph has no edges"}
+}
+
+// topLevel reads a top-level key t and its value: the graph list is read,
+// any other value skipped.
+func (g *gmlReader) topLevel(t gmlToken) error {
+	if t.kind != 'k' {
+		return g.errAt(t.line, "want a key such as graph, got %q", t.text+string(t.kind))
 	}
-	if weighted {
-		rep.Weight = fmt.Sprintf("the edges' %s key (1 where absent)", weightName)
-	} else if noWeight {
-		rep.Weight = "none (--weight none: every edge weighs 1)"
+	v, err := g.next()
+	if err != nil {
+		return err
 	}
-	rep.ID = "each node's label (its id without one), as networkx's read_gml"
-	return rep, nil
+	if t.text != "graph" || v.kind != '[' {
+		return g.skip(v)
+	}
+	if g.graphs++; g.graphs > 1 {
+		return g.errAt(t.line, "a second graph; give one graph per file")
+	}
+	return g.list(g.graphEntry)
+}
+
+// graphEntry reads a key-value pair of the graph list.
+func (g *gmlReader) graphEntry(k, v gmlToken) error {
+	switch {
+	case k.text == "directed" && v.kind == 'n' && v.text == "1":
+		g.rep.Note = "directed 1: each edge is an arc, made undirected as --directed says"
+	case k.text == "node" && v.kind == '[':
+		return g.node(k.line)
+	case k.text == "edge" && v.kind == '[':
+		return g.edge(k.line)
+	}
+	return g.skip(v)
+}
+
+// scalars reads the pairs of a node or edge list whose '[' was read and
+// returns the last scalar value of the keys slot places (slot(key) ≥ 0 is
+// its index in the result; −1 and list values are skipped).
+func (g *gmlReader) scalars(slot func(key string) int) (v [3]string, err error) {
+	err = g.list(func(k, val gmlToken) error {
+		if i := slot(k.text); i >= 0 && val.kind != '[' {
+			v[i] = val.text
+		}
+		return g.skip(val)
+	})
+	return v, err
+}
+
+// node reads a node list whose key is on line.
+func (g *gmlReader) node(line int) error {
+	v, err := g.scalars(func(key string) int {
+		switch key {
+		case "id":
+			return 0
+		case "label":
+			return 1
+		}
+		return -1
+	})
+	if err != nil {
+		return err
+	}
+	id, label := v[0], v[1]
+	if id == "" {
+		return g.errAt(line, "a node without an id")
+	}
+	if _, dup := g.names[id]; dup {
+		return g.errAt(line, "node id %s is declared twice", id)
+	}
+	if label == "" {
+		label = id
+	}
+	g.names[id] = label
+	return g.addNode(line, label)
+}
+
+// edge reads an edge list whose key is on line.
+func (g *gmlReader) edge(line int) error {
+	v, err := g.scalars(func(key string) int {
+		switch {
+		case key == "source":
+			return 0
+		case key == "target":
+			return 1
+		case !g.noWeight && strings.EqualFold(key, g.weightName):
+			return 2
+		}
+		return -1
+	})
+	if err != nil {
+		return err
+	}
+	src, dst, wtext := v[0], v[1], v[2]
+	for k, id := range [2]string{src, dst} {
+		if id == "" {
+			return g.errAt(line, "an edge without a %s", [2]string{"source", "target"}[k])
+		}
+		name, ok := g.names[id]
+		if !ok {
+			return g.errAt(line, "edge names node id %s, which no node above declares", id)
+		}
+		if err := g.rows.id(k, line, name); err != nil {
+			return err
+		}
+	}
+	w := 1.0
+	if wtext != "" {
+		if w, err = parseWeight(wtext); err != nil {
+			return g.errAt(line, "%v", err)
+		}
+		g.weighted = true
+	}
+	g.edges++
+	return g.rows.weight(w, g.weighted)
 }
 
 // readAdjList reads networkx's adjacency lists, the fields separated by
@@ -549,79 +653,105 @@ func readAdjList(lr *lineReader, multiline bool, rows edgeRows, addNode nodeAdde
 		rep.Source, rep.Target = `the node of each "node degree" line`, "the node of each of the degree lines that follow"
 		rep.Weight = "the 'weight' of each neighbour's attribute dictionary (1 without one)"
 	}
-	t := newTable(lr, TableOptions{Header: HeaderNo, Delimiter: ' '}, "#")
-	edges, weighted := 0, false
+	a := &adjListReader{t: newTable(lr, TableOptions{Header: HeaderNo, Delimiter: ' '}, "#"), path: lr.path, rows: rows, addNode: addNode}
 	for {
-		f, line, ok, err := t.row()
+		f, line, ok, err := a.t.row()
 		if err != nil {
 			return rep, err
 		}
 		if !ok {
 			break
 		}
-		if !multiline {
-			if err := addNode(line, f[0]); err != nil {
-				return rep, err
-			}
-			for _, v := range f[1:] {
-				if err := rows.id(0, line, f[0]); err != nil {
-					return rep, err
-				}
-				if err := rows.id(1, line, v); err != nil {
-					return rep, err
-				}
-				if err := rows.weight(1, false); err != nil {
-					return rep, err
-				}
-				edges++
-			}
-			continue
+		if multiline {
+			err = a.multiLine(f, line)
+		} else {
+			err = a.line(f, line)
 		}
-		if len(f) != 2 {
-			return rep, &ParseError{Path: lr.path, Line: line, Msg: fmt.Sprintf(`multiline adjacency list: want "node degree", got %d fields`, len(f))}
-		}
-		u := f[0]
-		d, err := strconv.Atoi(f[1])
-		if err != nil || d < 0 {
-			return rep, &ParseError{Path: lr.path, Line: line, Msg: fmt.Sprintf(`multiline adjacency list: want "node degree", got degree %q`, f[1])}
-		}
-		if err := addNode(line, u); err != nil {
+		if err != nil {
 			return rep, err
 		}
-		for k := 0; k < d; k++ {
-			g, gl, ok, err := t.row()
-			if err != nil {
-				return rep, err
-			}
-			if !ok {
-				return rep, &ParseError{Path: lr.path, Line: line, Msg: fmt.Sprintf("multiline adjacency list: node %q has degree %d but the file ends after %d of its lines", u, d, k)}
-			}
-			if len(g) > 2 {
-				return rep, &ParseError{Path: lr.path, Line: gl, Msg: fmt.Sprintf(`multiline adjacency list: want "neighbour {attributes}", got %d fields`, len(g))}
-			}
-			w := 1.0
-			if len(g) == 2 {
-				if w, err = dictWeight(g[1]); err != nil {
-					return rep, &ParseError{Path: lr.path, Line: gl, Msg: err.Error()}
-				}
-				weighted = weighted || w != 1
-			}
-			if err := rows.id(0, gl, u); err != nil {
-				return rep, err
-			}
-			if err := rows.id(1, gl, g[0]); err != nil {
-				return rep, err
-			}
-			if err := rows.weight(w, weighted); err != nil {
-				return rep, err
-			}
-			edges++
-		}
 	}
-	if edges == 0 {
+	if a.edges == 0 {
 		return rep, lr.fileErrorf("adjacency list without edges")
 	}
 	return rep, nil
+}
+
+// adjListReader is the state of readAdjList.
+type adjListReader struct {
+	t        *table
+	path     string
+	rows     edgeRows
+	addNode  nodeAdder
+	edges    int
+	weighted bool
+}
+
+// edge hands over the edge (u, v) of weight w read on line.
+func (a *adjListReader) edge(line int, u, v string, w float64) error {
+	if err := a.rows.id(0, line, u); err != nil {
+		return err
+	}
+	if err := a.rows.id(1, line, v); err != nil {
+		return err
+	}
+	if err := a.rows.weight(w, a.weighted); err != nil {
+		return err
+	}
+	a.edges++
+	return nil
+}
+
+// line reads a write_adjlist line "u v1 v2 …".
+func (a *adjListReader) line(f []string, line int) error {
+	if err := a.addNode(line, f[0]); err != nil {
+		return err
+	}
+	for _, v := range f[1:] {
+		if err := a.edge(line, f[0], v, 1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// multiLine reads a write_multiline_adjlist "u d" line and the d lines
+// that follow it.
+func (a *adjListReader) multiLine(f []string, line int) error {
+	if len(f) != 2 {
+		return &ParseError{Path: a.path, Line: line, Msg: fmt.Sprintf(`multiline adjacency list: want "node degree", got %d fields`, len(f))}
+	}
+	u := f[0]
+	d, err := strconv.Atoi(f[1])
+	if err != nil || d < 0 {
+		return &ParseError{Path: a.path, Line: line, Msg: fmt.Sprintf(`multiline adjacency list: want "node degree", got degree %q`, f[1])}
+	}
+	if err := a.addNode(line, u); err != nil {
+		return err
+	}
+	for k := 0; k < d; k++ {
+		g, gl, ok, err := a.t.row()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return &ParseError{Path: a.path, Line: line, Msg: fmt.Sprintf("multiline adjacency list: node %q has degree %d but the file ends after %d of its lines", u, d, k)}
+		}
+		if len(g) > 2 {
+			return &ParseError{Path: a.path, Line: gl, Msg: fmt.Sprintf(`multiline adjacency list: want "neighbour {attributes}", got %d fields`, len(g))}
+		}
+		w := 1.0
+		if len(g) == 2 {
+			if w, err = dictWeight(g[1]); err != nil {
+				return &ParseError{Path: a.path, Line: gl, Msg: err.Error()}
+			}
+			a.weighted = a.weighted || w != 1
+		}
+		if err := a.edge(gl, u, g[0], w); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // networkxAdjHeader reports whether head starts with the comment lines

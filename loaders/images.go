@@ -164,22 +164,7 @@ func ReadInts(path string) ([]int, error) {
 }
 
 func decodeInts(lr *lineReader) ([]int, error) {
-	var out []int
-	err := lr.eachLine("#", blankTrailing, func(s string) error {
-		v, err := parseInt(s, "value")
-		if err != nil {
-			return err
-		}
-		out = append(out, v)
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	if len(out) == 0 {
-		return nil, lr.fileErrorf("no values")
-	}
-	return out, nil
+	return decodeLines(lr, "#", 0, "no values", func(s string) (int, error) { return parseInt(s, "value") })
 }
 
 // ReadFloats reads one finite number per line (angles, regression targets),
@@ -189,20 +174,5 @@ func ReadFloats(path string) ([]float64, error) {
 }
 
 func decodeFloats(lr *lineReader) ([]float64, error) {
-	var out []float64
-	err := lr.eachLine("#", blankTrailing, func(s string) error {
-		v, err := parseFinite(s, "value")
-		if err != nil {
-			return err
-		}
-		out = append(out, v)
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	if len(out) == 0 {
-		return nil, lr.fileErrorf("no values")
-	}
-	return out, nil
+	return decodeLines(lr, "#", 0, "no values", func(s string) (float64, error) { return parseFinite(s, "value") })
 }

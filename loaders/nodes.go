@@ -192,70 +192,142 @@ func (ld *nodeLoad) checkFixed(path string, line int32, id string) error {
 
 func (ld *nodeLoad) load() (_ *NodeDataset, err error) {
 	f := ld.files
-	name := strings.TrimSuffix(filepath.Base(f.Edges), filepath.Ext(f.Edges))
-	name = strings.TrimSuffix(name, filepath.Ext(name))
-	ds := &NodeDataset{Name: name}
+	ds := &NodeDataset{Name: datasetName(f.Edges)}
 	defer func() {
 		if err != nil {
 			ds.Close() // a mapped graph file
 		}
 	}()
-
-	var te *tableEdges // the edge table, read once (see tableEdges)
-	h, err := head(f.Edges)
+	edges, err := ld.readEdges(ds)
 	if err != nil {
 		return nil, err
+	}
+	vals, err := ld.readNodeFiles(ds, ld.b.Len()) // the nodes the graph file names
+	if err != nil {
+		return nil, err
+	}
+	ids, perm := ld.b.Finish()
+	if edges.fast != nil && ids.IsText() {
+		// Text ids in another file number every node by first appearance,
+		// which only the table reader sees.
+		return (&nodeLoad{files: f, noFast: true}).load()
+	}
+	ds.IDs = ids
+	n := ids.Len()
+	if ds.Graph, err = ld.graphOf(edges, ids, perm, n); err != nil {
+		return nil, err
+	}
+	if err := vals.place(ds, n, perm); err != nil {
+		return nil, err
+	}
+	return ds, nil
+}
+
+// datasetName is the name of a data set read from an edge file: its base
+// name without up to two extensions (graph.csv.gz is graph).
+func datasetName(edges string) string {
+	name := strings.TrimSuffix(filepath.Base(edges), filepath.Ext(edges))
+	return strings.TrimSuffix(name, filepath.Ext(name))
+}
+
+// loadedEdges is the graph file as read: a graph whose nodes are fixed
+// (nodeLoad.fixedG), a graph read by ReadIntEdgesParallel (fast), or an
+// edge table or graph format whose ids wait for the final numbering (te).
+type loadedEdges struct {
+	fast *graph.CSR
+	te   *tableEdges
+}
+
+// readEdges reads the graph file by its sniffed format, adding its reports
+// to ds and its nodes to ld.b.
+func (ld *nodeLoad) readEdges(ds *NodeDataset) (loadedEdges, error) {
+	f := ld.files
+	h, err := head(f.Edges)
+	if err != nil {
+		return loadedEdges{}, err
 	}
 	format, err := sniffGraph(f.Edges, h)
 	if err != nil {
-		return nil, err
+		return loadedEdges{}, err
 	}
-	isMM, isGSG := format == formatMatrixMarket, format == formatGSG
 	isZip := format == formatZip && npzIsScipy(f.Edges)
+	fixedFormat := format == formatMatrixMarket || format == formatGSG || isZip
 	var fileIDs *nodeids.Map
-	if isMM || isZip || isGSG {
-		var g *graph.CSR
-		switch {
-		case isMM:
-			g, err = ReadMatrixMarket(f.Edges, f.Graph)
-		case isZip:
-			var z *npzFile
-			if z, err = openNPZLimit(f.Edges, f.MaxMemory); err == nil {
-				var s *scipyCOO
-				if s, err = decodeScipy(z); err == nil {
-					g, err = s.graph(f.Edges, f.Graph)
-				}
-				z.close()
-			}
-		default:
-			var gf *graphfile.File
-			if gf, err = graphfile.OpenWith(f.Edges, graphfile.OpenOptions{Shared: f.MapGraph}); err == nil {
-				g, fileIDs, ds.closer = gf.Graph, gf.IDs, gf
-			}
+	if fixedFormat {
+		if fileIDs, err = ld.readFixedGraph(ds, format, isZip); err != nil {
+			return loadedEdges{}, err
 		}
-		if err != nil {
-			return nil, err
-		}
-		kind := map[bool]graphFormat{true: formatMatrixMarket, false: formatGSG}[isMM]
-		if isZip {
-			kind = "scipy-sparse"
-		}
-		rep := TableReport{Path: f.Edges, Role: "edges", Format: string(kind)}
-		if isGSG {
-			rep.Note = "read into a private copy"
-			if f.MapGraph {
-				rep.Note = "mapped read-only and shared: its pages are the page cache's"
-			}
-		}
-		ds.Reports = append(ds.Reports, rep)
-		if f.Nodes > 0 && f.Nodes != g.Nodes() {
-			return nil, fmt.Errorf("loaders: %s has %d nodes, but --nodes says %d", f.Edges, g.Nodes(), f.Nodes)
-		}
-		ld.fixed, ld.fixedG = g.Nodes(), g
 	} else if f.Nodes > 0 {
 		ld.fixed = f.Nodes
 	}
 	ld.fixedRange = fileIDs == nil || fileIDs.IsIdentity()
+	if err := ld.addFixedIDs(fileIDs); err != nil {
+		return loadedEdges{}, err
+	}
+	var edges loadedEdges
+	if !ld.noFast && format == formatEdgeTable && ld.fixed == 0 && f.Source == "" && f.Target == "" && f.Weight == "" && f.Table == (TableOptions{}) {
+		if edges.fast, err = ld.readFast(ds); err != nil {
+			return loadedEdges{}, err
+		}
+	}
+	if !fixedFormat && edges.fast == nil {
+		if edges.te, err = ld.readTable(ds, format); err != nil {
+			return loadedEdges{}, err
+		}
+	}
+	return edges, nil
+}
+
+// readFixedGraph reads a graph whose nodes are 0..n−1 or its own ids: a
+// Matrix Market file, a SciPy adjacency matrix or a gssl graph file. It
+// returns the graph file's ids (nil but for a graph file).
+func (ld *nodeLoad) readFixedGraph(ds *NodeDataset, format graphFormat, isZip bool) (fileIDs *nodeids.Map, err error) {
+	f := ld.files
+	isMM := format == formatMatrixMarket
+	var g *graph.CSR
+	switch {
+	case isMM:
+		g, err = ReadMatrixMarket(f.Edges, f.Graph)
+	case isZip:
+		var z *npzFile
+		if z, err = openNPZLimit(f.Edges, f.MaxMemory); err == nil {
+			var s *scipyCOO
+			if s, err = decodeScipy(z); err == nil {
+				g, err = s.graph(f.Edges, f.Graph)
+			}
+			z.close()
+		}
+	default:
+		var gf *graphfile.File
+		if gf, err = graphfile.OpenWith(f.Edges, graphfile.OpenOptions{Shared: f.MapGraph}); err == nil {
+			g, fileIDs, ds.closer = gf.Graph, gf.IDs, gf
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	kind := map[bool]graphFormat{true: formatMatrixMarket, false: formatGSG}[isMM]
+	if isZip {
+		kind = "scipy-sparse"
+	}
+	rep := TableReport{Path: f.Edges, Role: "edges", Format: string(kind)}
+	if !isMM && !isZip {
+		rep.Note = "read into a private copy"
+		if f.MapGraph {
+			rep.Note = "mapped read-only and shared: its pages are the page cache's"
+		}
+	}
+	ds.Reports = append(ds.Reports, rep)
+	if f.Nodes > 0 && f.Nodes != g.Nodes() {
+		return nil, fmt.Errorf("loaders: %s has %d nodes, but --nodes says %d", f.Edges, g.Nodes(), f.Nodes)
+	}
+	ld.fixed, ld.fixedG = g.Nodes(), g
+	return fileIDs, nil
+}
+
+// addFixedIDs numbers the fixed nodes first: the ids of a graph file
+// (fileIDs), or 0..fixed−1.
+func (ld *nodeLoad) addFixedIDs(fileIDs *nodeids.Map) error {
 	for i := 0; i < ld.fixed; i++ {
 		var err error
 		if fileIDs != nil && fileIDs.IsText() {
@@ -267,142 +339,158 @@ func (ld *nodeLoad) load() (_ *NodeDataset, err error) {
 			_, err = ld.b.AddInt(int64(i))
 		}
 		if err != nil {
-			return nil, err
+			return err
 		}
 	}
-	var fastG *graph.CSR // the graph read by ReadIntEdgesParallel
-	if !ld.noFast && format == formatEdgeTable && ld.fixed == 0 && f.Source == "" && f.Target == "" && f.Weight == "" && f.Table == (TableOptions{}) {
-		g, fids, ff, err := readIntEdgesParallel(f.Edges, f.Graph)
-		switch {
-		case err == nil:
-			fastG = g
-			rep := TableReport{Path: f.Edges, Role: "edges", Format: "integer-edge-list", Header: "none (every line is an edge)", Source: "column 1", Target: "column 2", Weight: "none (every edge weighs 1)"}
-			if ff.header != nil {
-				rep.Header = fmt.Sprintf("%q: recognised by its column names", strings.Join(ff.header, " "))
-				rep.Source, rep.Target = fmt.Sprintf("%q (column 1)", ff.header[0]), fmt.Sprintf("%q (column 2)", ff.header[1])
-			}
-			if ff.width == 3 {
-				rep.Weight = "column 3"
-				if ff.header != nil {
-					rep.Weight = fmt.Sprintf("%q (column 3)", ff.header[2])
-				}
-			}
-			ds.Reports = append(ds.Reports, rep)
-			for i := 0; i < fids.Len(); i++ {
-				v, _ := fids.IntID(i)
-				if _, err := ld.b.AddInt(v); err != nil {
-					return nil, err
-				}
-			}
-		case !errors.Is(err, ErrNotFast):
-			return nil, err
-		}
-	}
-	if !isMM && !isZip && !isGSG && fastG == nil {
-		if format == formatEdgeTable {
-			te, err = readTableEdges(f.Edges, EdgeTableOptions{Table: f.Table, Source: f.Source, Target: f.Target, Weight: f.Weight}, f.Graph.SelfLoops, &ld.b, ld.fixed)
-		} else {
-			te, err = ld.readGraphFormat(format)
-		}
-		if err != nil {
-			return nil, err
-		}
-		ds.Reports = append(ds.Reports, te.report)
-		if te.outLine > 0 {
-			return nil, &ParseError{Path: f.Edges, Line: te.outLine, Msg: fmt.Sprintf("node id out of range [0, %d) set by --nodes", ld.fixed)}
-		}
-	}
-	graphNodes := ld.b.Len() // the nodes the graph file names
+	return nil
+}
 
-	var labels, targets *nodeValues
-	if f.Labels != "" {
-		if labels, err = ld.readValues(f.Labels, valueColumns{ID: f.IDColumn, Value: f.LabelColumn, Names: []string{"label", "labels", "class", "y", "category", "target"}, ValueFlag: "--label-column", Role: "labels"}, true, graphNodes); err != nil {
+// readFast reads an integer edge list by ReadIntEdgesParallel; it returns
+// a nil graph when the file is not one (ErrNotFast).
+func (ld *nodeLoad) readFast(ds *NodeDataset) (*graph.CSR, error) {
+	f := ld.files
+	g, fids, ff, err := readIntEdgesParallel(f.Edges, f.Graph)
+	switch {
+	case errors.Is(err, ErrNotFast):
+		return nil, nil
+	case err != nil:
+		return nil, err
+	}
+	ds.Reports = append(ds.Reports, ff.report(f.Edges))
+	for i := 0; i < fids.Len(); i++ {
+		v, _ := fids.IntID(i)
+		if _, err := ld.b.AddInt(v); err != nil {
 			return nil, err
 		}
-		ds.Reports = append(ds.Reports, labels.Report)
-		if err := ld.checkValues(f.Labels, labels); err != nil {
+	}
+	return g, nil
+}
+
+// readTable reads an edge table or a graph format (GraphML, GML, adjacency
+// lists, edge_index arrays) whose ids are numbered by ld.b.
+func (ld *nodeLoad) readTable(ds *NodeDataset, format graphFormat) (te *tableEdges, err error) {
+	f := ld.files
+	if format == formatEdgeTable {
+		te, err = readTableEdges(f.Edges, EdgeTableOptions{Table: f.Table, Source: f.Source, Target: f.Target, Weight: f.Weight}, f.Graph.SelfLoops, &ld.b, ld.fixed)
+	} else {
+		te, err = ld.readGraphFormat(format)
+	}
+	if err != nil {
+		return nil, err
+	}
+	ds.Reports = append(ds.Reports, te.report)
+	if te.outLine > 0 {
+		return nil, &ParseError{Path: f.Edges, Line: te.outLine, Msg: fmt.Sprintf("node id out of range [0, %d) set by --nodes", ld.fixed)}
+	}
+	return te, nil
+}
+
+// graphOf builds the graph on the final numbering of the n nodes (ids,
+// perm from ld.b.Finish).
+func (ld *nodeLoad) graphOf(edges loadedEdges, ids *nodeids.Map, perm []int32, n int) (*graph.CSR, error) {
+	switch {
+	case ld.fixedG != nil:
+		return ld.fixedG, nil
+	case edges.fast != nil:
+		// The edge list's nodes come first among the provisional ones; later
+		// files may add nodes (isolated ones), which keeps their order.
+		var place []int32
+		if perm != nil {
+			place = perm[:edges.fast.Nodes()]
+		}
+		return edges.fast.Place(n, place)
+	default:
+		return edges.te.build(ids, perm, n, ld.files.Graph)
+	}
+}
+
+// nodeFiles are the labels, targets and features read before the node
+// numbering is final; each may be nil.
+type nodeFiles struct {
+	files           NodeFiles
+	labels, targets *nodeValues
+	feat            *featureRows
+}
+
+// readNodeFiles reads the labels, targets and features files that are
+// given, adding their reports to ds; graphNodes is the number of nodes the
+// graph file names.
+func (ld *nodeLoad) readNodeFiles(ds *NodeDataset, graphNodes int) (*nodeFiles, error) {
+	f := ld.files
+	nf := &nodeFiles{files: f}
+	var err error
+	if f.Labels != "" {
+		cols := valueColumns{ID: f.IDColumn, Value: f.LabelColumn, Names: []string{"label", "labels", "class", "y", "category", "target"}, ValueFlag: "--label-column", Role: "labels"}
+		if nf.labels, err = ld.readValueFile(ds, f.Labels, cols, true, graphNodes); err != nil {
 			return nil, err
 		}
 	}
 	if f.Targets != "" {
-		if targets, err = ld.readValues(f.Targets, valueColumns{ID: f.IDColumn, Value: f.TargetColumn, Names: []string{"target", "value", "y", "label"}, ValueFlag: "--target-column", Role: "targets"}, false, graphNodes); err != nil {
-			return nil, err
-		}
-		ds.Reports = append(ds.Reports, targets.Report)
-		if err := ld.checkValues(f.Targets, targets); err != nil {
+		cols := valueColumns{ID: f.IDColumn, Value: f.TargetColumn, Names: []string{"target", "value", "y", "label"}, ValueFlag: "--target-column", Role: "targets"}
+		if nf.targets, err = ld.readValueFile(ds, f.Targets, cols, false, graphNodes); err != nil {
 			return nil, err
 		}
 	}
-	var feat *featureRows
 	if f.Features != "" {
-		if feat, err = ld.readFeatures(f.Features); err != nil {
+		if nf.feat, err = ld.readFeatures(f.Features); err != nil {
 			return nil, err
 		}
-		ds.Reports = append(ds.Reports, feat.report)
+		ds.Reports = append(ds.Reports, nf.feat.report)
 	}
+	return nf, nil
+}
 
-	ids, perm := ld.b.Finish()
-	if fastG != nil && ids.IsText() {
-		// Text ids in another file number every node by first appearance,
-		// which only the table reader sees.
-		return (&nodeLoad{files: f, noFast: true}).load()
+// readValueFile reads a labels or targets file (readValues), adds its
+// report to ds and checks its ids against a fixed node set.
+func (ld *nodeLoad) readValueFile(ds *NodeDataset, path string, cols valueColumns, classes bool, graphNodes int) (*nodeValues, error) {
+	nv, err := ld.readValues(path, cols, classes, graphNodes)
+	if err != nil {
+		return nil, err
 	}
-	ds.IDs = ids
-	n := ids.Len()
+	ds.Reports = append(ds.Reports, nv.Report)
+	if err := ld.checkValues(path, nv); err != nil {
+		return nil, err
+	}
+	return nv, nil
+}
+
+// place sets the labels, targets and features of ds's n nodes, the
+// provisional node v being node perm[v] (v itself when perm is nil).
+func (nf *nodeFiles) place(ds *NodeDataset, n int, perm []int32) error {
 	at := func(prov int32) int {
 		if perm == nil {
 			return int(prov)
 		}
 		return int(perm[prov])
 	}
-	switch {
-	case ld.fixedG != nil:
-		ds.Graph = ld.fixedG
-	case fastG != nil:
-		// The edge list's nodes come first among the provisional ones; later
-		// files may add nodes (isolated ones), which keeps their order.
-		var place []int32
-		if perm != nil {
-			place = perm[:fastG.Nodes()]
-		}
-		if ds.Graph, err = fastG.Place(n, place); err != nil {
-			return nil, err
-		}
-	default:
-		if ds.Graph, err = te.build(ids, perm, n, f.Graph); err != nil {
-			return nil, err
-		}
-	}
-	if labels != nil {
-		cls, names := classesOf(labels.Values)
+	if nf.labels != nil {
+		cls, names := classesOf(nf.labels.Values)
 		ds.Labels = make([]int, n)
 		for i := range ds.Labels {
 			ds.Labels[i] = -1
 		}
-		for k, v := range labels.Nodes {
+		for k, v := range nf.labels.Nodes {
 			ds.Labels[at(v)] = cls[k]
 		}
 		ds.Classes, ds.ClassNames = len(names), names
 	}
-	if targets != nil {
+	if nf.targets != nil {
 		ds.Targets = make([]float64, n)
 		for i := range ds.Targets {
 			ds.Targets[i] = math.NaN()
 		}
-		for k, v := range targets.Nodes {
-			y, err := parseTarget(targets.Values[k])
+		for k, v := range nf.targets.Nodes {
+			y, err := parseTarget(nf.targets.Values[k])
 			if err != nil {
-				return nil, &ParseError{Path: f.Targets, Line: int(targets.Lines[k]), Msg: err.Error()}
+				return &ParseError{Path: nf.files.Targets, Line: int(nf.targets.Lines[k]), Msg: err.Error()}
 			}
 			ds.Targets[at(v)] = y
 		}
 	}
-	if feat != nil {
-		if err := feat.place(ds, n, at); err != nil {
-			return nil, err
-		}
+	if nf.feat != nil {
+		return nf.feat.place(ds, n, at)
 	}
-	return ds, nil
+	return nil
 }
 
 // readValues reads a labels (classes) or targets file: a NumPy vector for

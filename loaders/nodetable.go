@@ -46,96 +46,128 @@ func readNodeValues(path string, opt TableOptions, b *nodeids.Builder, cols valu
 
 func decodeNodeValues(lr *lineReader, opt TableOptions, b *nodeids.Builder, cols valueColumns) (*nodeValues, error) {
 	// One-column files: every line is an item, so blank lines are tracked.
-	t := newTable(lr, opt, "#")
-	nv := &nodeValues{}
-	var (
-		idCol, valCol = -1, -1
-		width         int
-		widthLine     int
-		positional    bool
-		lastLine      int
-		// seen[id] is the line that listed node id (0: none yet), indexed
-		// by the builder's provisional index: dense, 4 bytes per node.
-		seen []int32
-		// known is the number of nodes the other files named before this
-		// one, for a first row of text that may be an unknown header.
-		known = b.Len()
-	)
+	r := &nodeValuesReader{lr: lr, t: newTable(lr, opt, "#"), b: b, cols: cols, nv: &nodeValues{}, idCol: -1, valCol: -1, known: b.Len()}
 	for {
-		f, line, ok, err := t.row()
+		f, line, ok, err := r.t.row()
 		if err != nil {
 			return nil, err
 		}
 		if !ok {
 			break
 		}
-		if width == 0 {
-			width, widthLine = len(f), line
-			if t.header != nil && len(t.header) != width {
-				return nil, &ParseError{Path: lr.path, Line: line, Msg: fmt.Sprintf("row has %d fields but the header names %d columns", width, len(t.header))}
-			}
-			nv.Report = TableReport{Path: lr.path, Role: cols.Role, Format: "table", Header: t.headerReport(), Delimiter: delimiterName(t.delim)}
-			switch {
-			case width == 1 && cols.ID == "" && cols.Value == "":
-				positional = true
-				nv.Report.ID = "the line number (line i is node i)"
-				nv.Report.Label = t.columnName(0)
-			default:
-				if idCol, valCol, err = valueColumnsOf(t, cols, width); err != nil {
-					return nil, err
-				}
-				nv.Report.ID, nv.Report.Label = t.columnName(idCol), t.columnName(valCol)
-				for k := 0; k < width; k++ {
-					if k != idCol && k != valCol {
-						nv.Report.Ignored = append(nv.Report.Ignored, t.columnName(k))
-					}
-				}
-			}
-			if t.firstText && !positional && cols.ID == "" && known > 0 {
-				if _, err := b.Add(f[idCol]); err == nil && b.Len() > known {
-					return nil, &ParseError{Path: lr.path, Line: line, Msg: fmt.Sprintf("%q is not a header gssl recognises, and %q names no node of the graph: if it names the columns, pass --header yes (and --id-column/%s to choose them); if it is data, pass --header no", strings.Join(f, string(t.delim)), f[idCol], cols.ValueFlag)}
-				}
-			}
-		} else if len(f) != width && !(width == 2 && len(f) == 1 && !positional && idCol == 0) {
-			return nil, &ParseError{Path: lr.path, Line: line, Msg: fmt.Sprintf("want %d fields like line %d, got %d", width, widthLine, len(f))}
+		if r.width == 0 {
+			err = r.first(f, line)
+		} else if len(f) != r.width && !(r.width == 2 && len(f) == 1 && !r.positional && r.idCol == 0) {
+			err = &ParseError{Path: lr.path, Line: line, Msg: fmt.Sprintf("want %d fields like line %d, got %d", r.width, r.widthLine, len(f))}
 		}
-		var id int32
-		var val string
-		if positional {
-			if lastLine != 0 && line != lastLine+1 && t.blankBetween(lastLine, line) {
-				return nil, &ParseError{Path: lr.path, Line: lastLine + 1, Msg: "blank line before more data: line i of this file describes node i, so a blank line would shift the rest"}
-			}
-			if id, err = b.AddInt(int64(len(nv.Nodes))); err != nil {
-				return nil, &ParseError{Path: lr.path, Line: line, Msg: err.Error()}
-			}
-			val = f[0]
-		} else {
-			if f[idCol] == "" {
-				return nil, &ParseError{Path: lr.path, Line: line, Msg: fmt.Sprintf("empty node id in column %d", idCol+1)}
-			}
-			if id, err = b.Add(f[idCol]); err != nil {
-				return nil, &ParseError{Path: lr.path, Line: line, Msg: err.Error()}
-			}
-			if valCol < len(f) {
-				val = f[valCol]
-			}
+		if err == nil {
+			err = r.row(f, line)
 		}
-		if int(id) >= len(seen) {
-			seen = append(seen, make([]int32, b.Len()-len(seen))...)
+		if err != nil {
+			return nil, err
 		}
-		if prev := seen[id]; prev != 0 {
-			return nil, &ParseError{Path: lr.path, Line: line, Msg: fmt.Sprintf("node %q already listed on line %d", f[max(idCol, 0)], prev)}
-		}
-		seen[id] = int32(min(line, math.MaxInt32))
-		nv.Nodes = append(nv.Nodes, id)
-		nv.Values = append(nv.Values, val)
-		nv.Lines = append(nv.Lines, int32(min(line, math.MaxInt32)))
-		lastLine = line
 	}
-	if len(nv.Nodes) == 0 {
+	if len(r.nv.Nodes) == 0 {
 		return nil, lr.fileErrorf("no data lines")
 	}
-	return nv, nil
+	return r.nv, nil
+}
+
+// nodeValuesReader is the state of decodeNodeValues.
+type nodeValuesReader struct {
+	lr            *lineReader
+	t             *table
+	b             *nodeids.Builder
+	cols          valueColumns
+	nv            *nodeValues
+	idCol, valCol int
+	width         int
+	widthLine     int
+	positional    bool
+	lastLine      int
+	// seen[id] is the line that listed node id (0: none yet), indexed by
+	// the builder's provisional index: dense, 4 bytes per node.
+	seen []int32
+	// known is the number of nodes the other files named before this one,
+	// for a first row of text that may be an unknown header.
+	known int
+}
+
+// first reads the first row, whose fields fix the columns.
+func (r *nodeValuesReader) first(f []string, line int) (err error) {
+	t, cols, nv := r.t, r.cols, r.nv
+	r.width, r.widthLine = len(f), line
+	if t.header != nil && len(t.header) != r.width {
+		return &ParseError{Path: r.lr.path, Line: line, Msg: fmt.Sprintf("row has %d fields but the header names %d columns", r.width, len(t.header))}
+	}
+	nv.Report = TableReport{Path: r.lr.path, Role: cols.Role, Format: "table", Header: t.headerReport(), Delimiter: delimiterName(t.delim)}
+	switch {
+	case r.width == 1 && cols.ID == "" && cols.Value == "":
+		r.positional = true
+		nv.Report.ID = "the line number (line i is node i)"
+		nv.Report.Label = t.columnName(0)
+	default:
+		if r.idCol, r.valCol, err = valueColumnsOf(t, cols, r.width); err != nil {
+			return err
+		}
+		nv.Report.ID, nv.Report.Label = t.columnName(r.idCol), t.columnName(r.valCol)
+		for k := 0; k < r.width; k++ {
+			if k != r.idCol && k != r.valCol {
+				nv.Report.Ignored = append(nv.Report.Ignored, t.columnName(k))
+			}
+		}
+	}
+	if t.firstText && !r.positional && cols.ID == "" && r.known > 0 {
+		if _, err := r.b.Add(f[r.idCol]); err == nil && r.b.Len() > r.known {
+			return &ParseError{Path: r.lr.path, Line: line, Msg: fmt.Sprintf("%q is not a header gssl recognises, and %q names no node of the graph: if it names the columns, pass --header yes (and --id-column/%s to choose them); if it is data, pass --header no", strings.Join(f, string(t.delim)), f[r.idCol], cols.ValueFlag)}
+		}
+	}
+	return nil
+}
+
+// row adds the node and value of a row, refusing a node listed twice.
+func (r *nodeValuesReader) row(f []string, line int) error {
+	id, val, err := r.idValue(f, line)
+	if err != nil {
+		return err
+	}
+	if int(id) >= len(r.seen) {
+		r.seen = append(r.seen, make([]int32, r.b.Len()-len(r.seen))...)
+	}
+	if prev := r.seen[id]; prev != 0 {
+		return &ParseError{Path: r.lr.path, Line: line, Msg: fmt.Sprintf("node %q already listed on line %d", f[max(r.idCol, 0)], prev)}
+	}
+	r.seen[id] = int32(min(line, math.MaxInt32))
+	nv := r.nv
+	nv.Nodes = append(nv.Nodes, id)
+	nv.Values = append(nv.Values, val)
+	nv.Lines = append(nv.Lines, int32(min(line, math.MaxInt32)))
+	r.lastLine = line
+	return nil
+}
+
+// idValue returns the node (its provisional index) and the value of a row.
+func (r *nodeValuesReader) idValue(f []string, line int) (id int32, val string, err error) {
+	path := r.lr.path
+	if r.positional {
+		if r.lastLine != 0 && line != r.lastLine+1 && r.t.blankBetween(r.lastLine, line) {
+			return 0, "", &ParseError{Path: path, Line: r.lastLine + 1, Msg: "blank line before more data: line i of this file describes node i, so a blank line would shift the rest"}
+		}
+		if id, err = r.b.AddInt(int64(len(r.nv.Nodes))); err != nil {
+			return 0, "", &ParseError{Path: path, Line: line, Msg: err.Error()}
+		}
+		return id, f[0], nil
+	}
+	if f[r.idCol] == "" {
+		return 0, "", &ParseError{Path: path, Line: line, Msg: fmt.Sprintf("empty node id in column %d", r.idCol+1)}
+	}
+	if id, err = r.b.Add(f[r.idCol]); err != nil {
+		return 0, "", &ParseError{Path: path, Line: line, Msg: err.Error()}
+	}
+	if r.valCol < len(f) {
+		val = f[r.valCol]
+	}
+	return id, val, nil
 }
 
 // valueColumnsOf resolves the id and value columns of a node table of

@@ -132,38 +132,35 @@ const decodedBytesPerElement = 8
 // decodeNPYLimit is decodeNPY refusing, before it allocates, an array
 // whose decoded elements take more than limit bytes (0: no limit beyond
 // the size of the stream).
-func decodeNPYLimit(r io.Reader, size int64, path, entry string, limit int64) (arr *npyArray, err error) {
-	fail := func(format string, args ...any) (*npyArray, error) {
+func decodeNPYLimit(r io.Reader, size int64, path, entry string, limit int64) (*npyArray, error) {
+	h, err := readNPYHeader(r, size, path, entry, limit)
+	if err != nil {
+		return nil, err
+	}
+	arr := &npyArray{shape: h.shape, dtype: h.descr, kind: h.kind}
+	if h.elems == 0 {
+		if h.kind == 'f' {
+			arr.floats = []float64{}
+		} else {
+			arr.ints = []int64{}
+		}
+		return arr, nil
+	}
+	if err := decodeNPYElements(r, h, arr, path, entry); err != nil {
+		return nil, err
+	}
+	return arr, nil
+}
+
+// readNPYHeader reads the header of a .npy stream of size bytes and checks
+// it against the bytes that follow and against limit (see decodeNPYLimit).
+func readNPYHeader(r io.Reader, size int64, path, entry string, limit int64) (*npyHeader, error) {
+	fail := func(format string, args ...any) (*npyHeader, error) {
 		return nil, npyError(path, entry, format, args...)
 	}
-	var pre [12]byte
-	if size < 10 {
-		return fail("%d bytes: a .npy file starts with a header of at least 10 bytes", size)
-	}
-	if _, err := io.ReadFull(r, pre[:8]); err != nil {
-		return nil, npyWrap(path, entry, err, "reading the header")
-	}
-	if !bytes.Equal(pre[:6], npyMagic) {
-		return fail(`want the NumPy magic "\x93NUMPY" at byte 0, got %q`, pre[:6])
-	}
-	major, minor := pre[6], pre[7]
-	var hlen, plen int64
-	switch major {
-	case 1:
-		if _, err := io.ReadFull(r, pre[8:10]); err != nil {
-			return nil, npyWrap(path, entry, err, "reading the header")
-		}
-		hlen, plen = int64(binary.LittleEndian.Uint16(pre[8:10])), 10
-	case 2:
-		if size < 12 {
-			return fail("%d bytes: a version 2 .npy file starts with 12 bytes", size)
-		}
-		if _, err := io.ReadFull(r, pre[8:12]); err != nil {
-			return nil, npyWrap(path, entry, err, "reading the header")
-		}
-		hlen, plen = int64(binary.LittleEndian.Uint32(pre[8:12])), 12
-	default:
-		return fail("format version %d.%d is not supported: want 1.0 or 2.0 (version 3.0 is written only for structured arrays with non-ASCII field names)", major, minor)
+	hlen, plen, err := readNPYPreamble(r, size, path, entry)
+	if err != nil {
+		return nil, err
 	}
 	if hlen > size-plen {
 		return fail("header length %d at byte 8 exceeds the %d bytes that follow", hlen, size-plen)
@@ -186,30 +183,58 @@ func decodeNPYLimit(r io.Reader, size int64, path, entry string, limit int64) (a
 	if limit > 0 && int64(h.elems) > limit/decodedBytesPerElement {
 		return fail("array of shape %s (%d elements) takes %d bytes once decoded, more than the memory limit of %d bytes (--max-memory)", shapeString(h.shape), h.elems, int64(h.elems)*decodedBytesPerElement, limit)
 	}
-	arr = &npyArray{shape: h.shape, dtype: h.descr, kind: h.kind}
-	if h.elems == 0 {
-		if h.kind == 'f' {
-			arr.floats = []float64{}
-		} else {
-			arr.ints = []int64{}
-		}
-		return arr, nil
-	}
+	return h, nil
+}
 
+// readNPYPreamble reads the magic, the version and the header length
+// (hlen) of a .npy stream of size bytes; plen is the preamble's length.
+func readNPYPreamble(r io.Reader, size int64, path, entry string) (hlen, plen int64, err error) {
+	var pre [12]byte
+	if size < 10 {
+		return 0, 0, npyError(path, entry, "%d bytes: a .npy file starts with a header of at least 10 bytes", size)
+	}
+	if _, err := io.ReadFull(r, pre[:8]); err != nil {
+		return 0, 0, npyWrap(path, entry, err, "reading the header")
+	}
+	if !bytes.Equal(pre[:6], npyMagic) {
+		return 0, 0, npyError(path, entry, `want the NumPy magic "\x93NUMPY" at byte 0, got %q`, pre[:6])
+	}
+	major, minor := pre[6], pre[7]
+	switch major {
+	case 1:
+		if _, err := io.ReadFull(r, pre[8:10]); err != nil {
+			return 0, 0, npyWrap(path, entry, err, "reading the header")
+		}
+		return int64(binary.LittleEndian.Uint16(pre[8:10])), 10, nil
+	case 2:
+		if size < 12 {
+			return 0, 0, npyError(path, entry, "%d bytes: a version 2 .npy file starts with 12 bytes", size)
+		}
+		if _, err := io.ReadFull(r, pre[8:12]); err != nil {
+			return 0, 0, npyWrap(path, entry, err, "reading the header")
+		}
+		return int64(binary.LittleEndian.Uint32(pre[8:12])), 12, nil
+	}
+	return 0, 0, npyError(path, entry, "format version %d.%d is not supported: want 1.0 or 2.0 (version 3.0 is written only for structured arrays with non-ASCII field names)", major, minor)
+}
+
+// decodeNPYElements reads the h.elems elements that follow the header h
+// into arr, in C order.
+func decodeNPYElements(r io.Reader, h *npyHeader, arr *npyArray, path, entry string) (err error) {
 	// npyio reads the elements behind a header it is sure to parse: the
 	// checked one, written in NumPy's own form.
 	canon := canonicalNPYHeader(h)
 	rr, err := npy.NewReader(io.MultiReader(bytes.NewReader(canon), bufio.NewReaderSize(r, 64<<10)))
 	if err != nil {
-		return fail("npyio: %v", err)
+		return npyError(path, entry, "npyio: %v", err)
 	}
 	defer func() {
 		if p := recover(); p != nil {
-			arr, err = nil, npyError(path, entry, "npyio failed on %s %s: %v", h.descr, shapeString(h.shape), p)
+			err = npyError(path, entry, "npyio failed on %s %s: %v", h.descr, shapeString(h.shape), p)
 		}
 	}()
 	if err := readElements(rr, h, arr); err != nil {
-		return nil, npyWrap(path, entry, err, "reading %d elements of %s", h.elems, h.descr)
+		return npyWrap(path, entry, err, "reading %d elements of %s", h.elems, h.descr)
 	}
 	if h.fortran && len(h.shape) > 1 {
 		if arr.floats != nil {
@@ -218,7 +243,7 @@ func decodeNPYLimit(r io.Reader, size int64, path, entry string, limit int64) (a
 			arr.ints = fortranToC(arr.ints, h.shape)
 		}
 	}
-	return arr, nil
+	return nil
 }
 
 // readElements decodes the elements with npyio into arr.

@@ -146,22 +146,7 @@ func LoadOGB(dir, splitName string) (*NodeDataset, error) {
 
 // decodeOGBCounts reads one non-negative integer per line.
 func decodeOGBCounts(lr *lineReader) ([]int, error) {
-	var out []int
-	err := lr.eachLine("", blankTrailing, func(s string) error {
-		v, err := parseIndex(s, "count")
-		if err != nil {
-			return err
-		}
-		out = append(out, v)
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	if len(out) == 0 {
-		return nil, lr.fileErrorf("no count")
-	}
-	return out, nil
+	return decodeLines(lr, "", 0, "no count", func(s string) (int, error) { return parseIndex(s, "count") })
 }
 
 // ogbLabel is a label as read: its value, or unlabelled.

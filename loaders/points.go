@@ -38,108 +38,133 @@ func ReadPointTable(path, idColumn string) (*PointTable, error) {
 }
 
 func decodePointTable(lr *lineReader, idColumn string) (*PointTable, error) {
-	t := &PointTable{}
-	var (
-		data       []float64
-		cols       int // fields per row
-		idAt       = -1
-		first      = true
-		headerLine int
-		idName     string
-	)
+	p := &pointTableReader{lr: lr, t: &PointTable{}, idColumn: idColumn, idAt: -1}
 	if idColumn != "" {
-		if p, err := strconv.Atoi(idColumn); err == nil {
-			if p < 1 {
-				return nil, lr.fileErrorf("id column %d is invalid: positions start at 1", p)
+		if k, err := strconv.Atoi(idColumn); err == nil {
+			if k < 1 {
+				return nil, lr.fileErrorf("id column %d is invalid: positions start at 1", k)
 			}
-			idAt = p - 1
+			p.idAt = k - 1
 		}
 	}
+	first := true
 	err := lr.eachLine("#", blankTrailing, func(s string) error {
 		f := splitFields(s)
 		if first {
 			first = false
-			cols = len(f)
-			if idColumn != "" && idAt < 0 {
-				// A named id column needs a header.
-				for j, x := range f {
-					if x == idColumn {
-						idAt = j
-					}
-				}
-				if idAt < 0 {
-					return fmt.Errorf("no column named %q in the header %q (give the id column by name or 1-based position)", idColumn, s)
-				}
-			}
-			if idAt >= cols {
-				return fmt.Errorf("id column %d is beyond the %d columns", idAt+1, cols)
-			}
-			if idAt >= 0 && cols < 2 {
-				return fmt.Errorf("only the id column; the points need at least one value column")
-			}
-			if isHeaderExcept(f, idAt) {
-				headerLine = lr.line
-				for j, x := range f {
-					if j != idAt {
-						t.Columns = append(t.Columns, x)
-					} else {
-						idName = x
-					}
-				}
-				return nil
-			}
-			if idColumn != "" && idAt >= 0 && headerLine == 0 {
-				if _, err := strconv.Atoi(idColumn); err != nil {
-					return fmt.Errorf("the id column %q is named but the first line is not a header", idColumn)
-				}
+			if header, err := p.firstLine(f, s); header || err != nil {
+				return err
 			}
 		}
-		if len(f) != cols {
-			what := "the first line"
-			if headerLine != 0 {
-				what = fmt.Sprintf("the header on line %d", headerLine)
-			}
-			return fmt.Errorf("row has %d fields, want %d like %s", len(f), cols, what)
-		}
-		for j, x := range f {
-			if j == idAt {
-				if x == "" {
-					return fmt.Errorf("empty id in column %d", j+1)
-				}
-				t.IDs = append(t.IDs, x)
-				continue
-			}
-			v, err := parseFinite(x, "value")
-			if err != nil {
-				return fmt.Errorf("column %d: %v", j+1, err)
-			}
-			data = append(data, v)
-		}
-		t.Lines = append(t.Lines, lr.line)
-		return nil
+		return p.row(f)
 	})
 	if err != nil {
 		return nil, err
 	}
+	return p.finish()
+}
+
+// pointTableReader is the state of decodePointTable.
+type pointTableReader struct {
+	lr         *lineReader
+	t          *PointTable
+	idColumn   string
+	data       []float64
+	cols       int // fields per row
+	idAt       int // the id column, or −1
+	headerLine int
+	idName     string
+}
+
+// firstLine reads the first line, whose fields f fix the columns; it
+// reports whether the line is a header.
+func (p *pointTableReader) firstLine(f []string, s string) (header bool, err error) {
+	p.cols = len(f)
+	if p.idColumn != "" && p.idAt < 0 {
+		// A named id column needs a header.
+		for j, x := range f {
+			if x == p.idColumn {
+				p.idAt = j
+			}
+		}
+		if p.idAt < 0 {
+			return false, fmt.Errorf("no column named %q in the header %q (give the id column by name or 1-based position)", p.idColumn, s)
+		}
+	}
+	if p.idAt >= p.cols {
+		return false, fmt.Errorf("id column %d is beyond the %d columns", p.idAt+1, p.cols)
+	}
+	if p.idAt >= 0 && p.cols < 2 {
+		return false, fmt.Errorf("only the id column; the points need at least one value column")
+	}
+	if isHeaderExcept(f, p.idAt) {
+		p.headerLine = p.lr.line
+		for j, x := range f {
+			if j != p.idAt {
+				p.t.Columns = append(p.t.Columns, x)
+			} else {
+				p.idName = x
+			}
+		}
+		return true, nil
+	}
+	if p.idColumn != "" && p.idAt >= 0 {
+		if _, err := strconv.Atoi(p.idColumn); err != nil {
+			return false, fmt.Errorf("the id column %q is named but the first line is not a header", p.idColumn)
+		}
+	}
+	return false, nil
+}
+
+// row reads a data row: its id and its values.
+func (p *pointTableReader) row(f []string) error {
+	if len(f) != p.cols {
+		what := "the first line"
+		if p.headerLine != 0 {
+			what = fmt.Sprintf("the header on line %d", p.headerLine)
+		}
+		return fmt.Errorf("row has %d fields, want %d like %s", len(f), p.cols, what)
+	}
+	for j, x := range f {
+		if j == p.idAt {
+			if x == "" {
+				return fmt.Errorf("empty id in column %d", j+1)
+			}
+			p.t.IDs = append(p.t.IDs, x)
+			continue
+		}
+		v, err := parseFinite(x, "value")
+		if err != nil {
+			return fmt.Errorf("column %d: %v", j+1, err)
+		}
+		p.data = append(p.data, v)
+	}
+	p.t.Lines = append(p.t.Lines, p.lr.line)
+	return nil
+}
+
+// finish builds the matrix and the report.
+func (p *pointTableReader) finish() (*PointTable, error) {
+	t := p.t
 	n := len(t.Lines)
 	if n == 0 {
-		return nil, lr.fileErrorf("no data rows")
+		return nil, p.lr.fileErrorf("no data rows")
 	}
-	d := cols
-	if idAt >= 0 {
+	d := p.cols
+	if p.idAt >= 0 {
 		d--
 	}
-	t.X = mat.NewDense(n, d, data)
-	t.Report = TableReport{Path: lr.path, Role: "features", Format: "table", Header: "none (the first line holds numbers)",
+	t.X = mat.NewDense(n, d, p.data)
+	t.Report = TableReport{Path: p.lr.path, Role: "features", Format: "table", Header: "none (the first line holds numbers)",
 		ID: "the row number (row i is point i)", Note: fmt.Sprintf("%d feature columns", d)}
-	if headerLine != 0 {
-		t.Report.Header = fmt.Sprintf("line %d: no field but the id is a number", headerLine)
+	if p.headerLine != 0 {
+		t.Report.Header = fmt.Sprintf("line %d: no field but the id is a number", p.headerLine)
 		if d <= 8 {
 			t.Report.Note += ": " + strings.Join(t.Columns, ", ")
 		}
 	}
-	if idAt >= 0 {
-		t.Report.ID = columnRef(idAt, headerLine != 0, idName)
+	if p.idAt >= 0 {
+		t.Report.ID = columnRef(p.idAt, p.headerLine != 0, p.idName)
 	}
 	return t, nil
 }
@@ -196,94 +221,19 @@ func ReadValueColumn(path, idColumn string) (*ValueColumn, error) {
 }
 
 func decodeValueColumn(lr *lineReader, idColumn string) (*ValueColumn, error) {
-	c := &ValueColumn{}
-	idAt := -1
-	named := false
+	v := &valueColumnReader{lr: lr, c: &ValueColumn{}, idColumn: idColumn, idAt: -1, want: 1}
 	if idColumn != "" {
 		if p, err := strconv.Atoi(idColumn); err == nil {
 			if p < 1 || p > 2 {
 				return nil, lr.fileErrorf("id column %d is invalid: a value file has two columns, the id and the value", p)
 			}
-			idAt = p - 1
+			v.idAt = p - 1
 		} else {
-			named = true
+			v.named = true
 		}
+		v.want = 2
 	}
-	want := 1
-	if idColumn != "" {
-		want = 2
-	}
-	var pending []string // a possible header, decided by the next line
-	pendingLine, headerLine := 0, 0
-	row := 0
-	add := func(f []string, line int) {
-		for j, x := range f {
-			if j == idAt {
-				c.IDs = append(c.IDs, x)
-			} else {
-				c.Values = append(c.Values, missingAsEmpty(x))
-			}
-		}
-		c.Lines = append(c.Lines, line)
-	}
-	valueOf := func(f []string) string {
-		if idAt == 0 {
-			return f[1]
-		}
-		return f[0]
-	}
-	err := lr.eachLine("#", blankTrailing, func(s string) error {
-		f := splitFields(s)
-		if row == 0 && want == 2 && len(f) == 1 {
-			// The id column is in the feature file only: values alone.
-			want, idAt, named = 1, -1, false
-		}
-		if want == 1 && !strings.ContainsAny(s, ",\t") {
-			f = []string{strings.TrimSpace(s)} // a class name may hold spaces
-		}
-		if len(f) != want {
-			return fmt.Errorf("%d fields, want %d (%s)", len(f), want, map[int]string{1: "the value", 2: "the id and the value"}[want])
-		}
-		row++
-		if row == 1 {
-			if named {
-				for j, x := range f {
-					if x == idColumn {
-						idAt = j
-					}
-				}
-				if idAt < 0 {
-					return fmt.Errorf("no column named %q in the header %q", idColumn, s)
-				}
-				c.Name, headerLine = f[1-idAt], lr.line
-				return nil
-			}
-			v := valueOf(f)
-			for _, h := range valueHeaderNames {
-				if strings.EqualFold(v, h) {
-					c.Name, headerLine = v, lr.line
-					return nil
-				}
-			}
-			if !isNumber(v) && missingAsEmpty(v) != "" {
-				pending, pendingLine = f, lr.line
-				return nil
-			}
-		}
-		if pending != nil {
-			if isNumber(valueOf(f)) {
-				c.Name, headerLine = valueOf(pending), pendingLine
-			} else {
-				add(pending, pendingLine)
-			}
-			pending = nil
-		}
-		if idAt >= 0 && f[idAt] == "" {
-			return fmt.Errorf("empty id in column %d", idAt+1)
-		}
-		add(f, lr.line)
-		return nil
-	})
+	err := lr.eachLine("#", blankTrailing, v.line)
 	if pe := (*ParseError)(nil); errors.As(err, &pe) && strings.HasPrefix(pe.Msg, blankLineMsg) {
 		// pandas writes a missing value as an empty line (to_csv's na_rep
 		// is ""); say how to mark one instead.
@@ -292,26 +242,131 @@ func decodeValueColumn(lr *lineReader, idColumn string) (*ValueColumn, error) {
 	if err != nil {
 		return nil, err
 	}
-	if pending != nil {
-		add(pending, pendingLine)
+	if v.pending != nil {
+		v.add(v.pending, v.pendingLine)
 	}
-	if len(c.Values) == 0 {
+	if len(v.c.Values) == 0 {
 		return nil, lr.fileErrorf("no values")
 	}
-	c.Report = TableReport{Path: lr.path, Role: "values", Format: "table", Header: "none (the first line holds a value)",
+	v.report()
+	return v.c, nil
+}
+
+// valueColumnReader is the state of decodeValueColumn.
+type valueColumnReader struct {
+	lr          *lineReader
+	c           *ValueColumn
+	idColumn    string
+	idAt        int      // the id column, or −1
+	named       bool     // idColumn is a header name
+	want        int      // fields per line
+	pending     []string // a possible header, decided by the next line
+	pendingLine int
+	headerLine  int
+	row         int
+}
+
+// add appends the id and value of a row read on line.
+func (v *valueColumnReader) add(f []string, line int) {
+	c := v.c
+	for j, x := range f {
+		if j == v.idAt {
+			c.IDs = append(c.IDs, x)
+		} else {
+			c.Values = append(c.Values, missingAsEmpty(x))
+		}
+	}
+	c.Lines = append(c.Lines, line)
+}
+
+// valueOf returns the value field of a row.
+func (v *valueColumnReader) valueOf(f []string) string {
+	if v.idAt == 0 {
+		return f[1]
+	}
+	return f[0]
+}
+
+// line reads a line s.
+func (v *valueColumnReader) line(s string) error {
+	f := splitFields(s)
+	if v.row == 0 && v.want == 2 && len(f) == 1 {
+		// The id column is in the feature file only: values alone.
+		v.want, v.idAt, v.named = 1, -1, false
+	}
+	if v.want == 1 && !strings.ContainsAny(s, ",\t") {
+		f = []string{strings.TrimSpace(s)} // a class name may hold spaces
+	}
+	if len(f) != v.want {
+		return fmt.Errorf("%d fields, want %d (%s)", len(f), v.want, map[int]string{1: "the value", 2: "the id and the value"}[v.want])
+	}
+	v.row++
+	if v.row == 1 {
+		if header, err := v.header(f, s); header || err != nil {
+			return err
+		}
+	}
+	if v.pending != nil {
+		if isNumber(v.valueOf(f)) {
+			v.c.Name, v.headerLine = v.valueOf(v.pending), v.pendingLine
+		} else {
+			v.add(v.pending, v.pendingLine)
+		}
+		v.pending = nil
+	}
+	if v.idAt >= 0 && f[v.idAt] == "" {
+		return fmt.Errorf("empty id in column %d", v.idAt+1)
+	}
+	v.add(f, v.lr.line)
+	return nil
+}
+
+// header reads the first row f (the line s): it reports whether the row
+// is a header or may be one (pending, decided by the next line).
+func (v *valueColumnReader) header(f []string, s string) (bool, error) {
+	c := v.c
+	if v.named {
+		for j, x := range f {
+			if x == v.idColumn {
+				v.idAt = j
+			}
+		}
+		if v.idAt < 0 {
+			return false, fmt.Errorf("no column named %q in the header %q", v.idColumn, s)
+		}
+		c.Name, v.headerLine = f[1-v.idAt], v.lr.line
+		return true, nil
+	}
+	val := v.valueOf(f)
+	for _, h := range valueHeaderNames {
+		if strings.EqualFold(val, h) {
+			c.Name, v.headerLine = val, v.lr.line
+			return true, nil
+		}
+	}
+	if !isNumber(val) && missingAsEmpty(val) != "" {
+		v.pending, v.pendingLine = f, v.lr.line
+		return true, nil
+	}
+	return false, nil
+}
+
+// report describes how the file was read.
+func (v *valueColumnReader) report() {
+	c := v.c
+	c.Report = TableReport{Path: v.lr.path, Role: "values", Format: "table", Header: "none (the first line holds a value)",
 		ID: "the line's order (line i is point i)", Label: "column 1"}
 	if c.Name != "" {
-		c.Report.Header = fmt.Sprintf("line %d: %q names the value column", headerLine, c.Name)
+		c.Report.Header = fmt.Sprintf("line %d: %q names the value column", v.headerLine, c.Name)
 	}
-	if idAt >= 0 {
-		c.Report.ID, c.Report.Label = columnRef(idAt, false, ""), columnRef(1-idAt, c.Name != "", c.Name)
-		if named {
-			c.Report.ID = columnRef(idAt, true, idColumn)
+	if v.idAt >= 0 {
+		c.Report.ID, c.Report.Label = columnRef(v.idAt, false, ""), columnRef(1-v.idAt, c.Name != "", c.Name)
+		if v.named {
+			c.Report.ID = columnRef(v.idAt, true, v.idColumn)
 		}
 	} else if c.Name != "" {
 		c.Report.Label = columnRef(0, true, c.Name)
 	}
-	return c, nil
 }
 
 // missingAsEmpty maps the spellings of a missing value to "".

@@ -330,6 +330,29 @@ func (r *lineReader) fileErrorf(format string, args ...any) error {
 	return &ParseError{Path: r.path, Msg: fmt.Sprintf(format, args...)}
 }
 
+// decodeLines reads one value per line, parsed by parse: lines starting
+// with comments are skipped (none when comments is ""), blank lines may
+// only end the file, and a file without values is an error saying none.
+// capHint sizes the result.
+func decodeLines[T any](lr *lineReader, comments string, capHint int, none string, parse func(s string) (T, error)) ([]T, error) {
+	out := make([]T, 0, capHint)
+	err := lr.eachLine(comments, blankTrailing, func(s string) error {
+		v, err := parse(s)
+		if err != nil {
+			return err
+		}
+		out = append(out, v)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(out) == 0 {
+		return nil, lr.fileErrorf("%s", none)
+	}
+	return out, nil
+}
+
 // readFile opens path and hands its lines to parse.
 func readFile[T any](path string, parse func(*lineReader) (T, error)) (T, error) {
 	lr, err := openLines(path)

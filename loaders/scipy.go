@@ -44,48 +44,12 @@ type scipyCOO struct {
 
 // decodeScipy reads and checks the arrays of a save_npz archive.
 func decodeScipy(z *npzFile) (*scipyCOO, error) {
-	fail := func(format string, args ...any) (*scipyCOO, error) {
-		return nil, &ParseError{Path: z.path, Msg: fmt.Sprintf(format, args...)}
-	}
-	if !z.has("format") || !z.has("shape") || !z.has("data") {
-		return fail("not a scipy.sparse.save_npz file: want arrays format, shape and data, got %v", z.names())
-	}
-	fa, err := z.array("format")
+	s, err := decodeScipyFormat(z)
 	if err != nil {
 		return nil, err
 	}
-	if fa.kind != 'S' && fa.kind != 'U' {
-		return fail(`member "format.npy": want a string such as "csr", got a %s array`, fa.dtype)
-	}
-	s := &scipyCOO{format: fa.str}
-	switch s.format {
-	case "csr", "csc":
-		if !z.has("indices") || !z.has("indptr") {
-			return fail("format %s: want arrays indices and indptr", s.format)
-		}
-	case "coo":
-		if !z.has("row") || !z.has("col") {
-			return fail("format coo: want arrays row and col")
-		}
-	default:
-		return fail("sparse format %q is not supported: want csr, csc or coo (convert with .tocsr() before save_npz)", s.format)
-	}
-	sh, err := z.array("shape")
-	if err != nil {
+	if err := s.decodeShape(z); err != nil {
 		return nil, err
-	}
-	if sh.ints == nil || len(sh.shape) != 1 || len(sh.ints) != 2 {
-		return fail(`member "shape.npy": want two integers (rows, cols), got %s of shape %s`, sh.dtype, shapeString(sh.shape))
-	}
-	for k, d := range sh.ints {
-		if d < 0 || d >= math.MaxInt32 {
-			return fail(`member "shape.npy": size %d out of range [0, %d)`, d, math.MaxInt32)
-		}
-		if k == 0 {
-			s.rows = int(d)
-		} else {
-			s.cols = int(d)
-		}
 	}
 	data, err := z.array("data")
 	if err != nil {
@@ -95,74 +59,148 @@ func decodeScipy(z *npzFile) (*scipyCOO, error) {
 		return nil, err
 	}
 	if len(data.shape) != 1 {
-		return fail(`member "data.npy": want a 1-D array, got shape %s`, shapeString(data.shape))
+		return nil, scipyError(z, `member "data.npy": want a 1-D array, got shape %s`, shapeString(data.shape))
 	}
 	s.v = data.floatValues()
-	nnz := len(s.v)
-	index := func(name string) ([]int64, error) {
-		a, err := z.array(name)
-		if err != nil {
-			return nil, err
-		}
-		if a.ints == nil || len(a.shape) != 1 {
-			return nil, &ParseError{Path: z.path, Msg: fmt.Sprintf("member %q: want a 1-D integer array, got %s of shape %s", name+".npy", a.dtype, shapeString(a.shape))}
-		}
-		return a.ints, nil
-	}
-
 	if s.format == "coo" {
-		row, err := index("row")
-		if err != nil {
-			return nil, err
-		}
-		col, err := index("col")
-		if err != nil {
-			return nil, err
-		}
-		if len(row) != nnz || len(col) != nnz {
-			return fail("format coo: %d rows, %d cols and %d data values: want the same length", len(row), len(col), nnz)
-		}
-		if s.r, err = checkIndices(z.path, "row", row, s.rows, "rows"); err != nil {
-			return nil, err
-		}
-		if s.c, err = checkIndices(z.path, "col", col, s.cols, "columns"); err != nil {
-			return nil, err
-		}
-		if err := s.checkSlack(z.path, true, true); err != nil {
-			return nil, err
-		}
-		return s, nil
+		err = s.decodeCOO(z)
+	} else {
+		err = s.decodeCompressed(z)
 	}
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
 
-	indptr, err := index("indptr")
+// scipyError returns a ParseError for the archive z.
+func scipyError(z *npzFile, format string, args ...any) error {
+	return &ParseError{Path: z.path, Msg: fmt.Sprintf(format, args...)}
+}
+
+// decodeScipyFormat reads the format array and checks that the arrays of
+// that format are present.
+func decodeScipyFormat(z *npzFile) (*scipyCOO, error) {
+	if !z.has("format") || !z.has("shape") || !z.has("data") {
+		return nil, scipyError(z, "not a scipy.sparse.save_npz file: want arrays format, shape and data, got %v", z.names())
+	}
+	fa, err := z.array("format")
 	if err != nil {
 		return nil, err
 	}
-	indices, err := index("indices")
+	if fa.kind != 'S' && fa.kind != 'U' {
+		return nil, scipyError(z, `member "format.npy": want a string such as "csr", got a %s array`, fa.dtype)
+	}
+	s := &scipyCOO{format: fa.str}
+	switch s.format {
+	case "csr", "csc":
+		if !z.has("indices") || !z.has("indptr") {
+			return nil, scipyError(z, "format %s: want arrays indices and indptr", s.format)
+		}
+	case "coo":
+		if !z.has("row") || !z.has("col") {
+			return nil, scipyError(z, "format coo: want arrays row and col")
+		}
+	default:
+		return nil, scipyError(z, "sparse format %q is not supported: want csr, csc or coo (convert with .tocsr() before save_npz)", s.format)
+	}
+	return s, nil
+}
+
+// decodeShape reads the shape array (rows, cols).
+func (s *scipyCOO) decodeShape(z *npzFile) error {
+	sh, err := z.array("shape")
+	if err != nil {
+		return err
+	}
+	if sh.ints == nil || len(sh.shape) != 1 || len(sh.ints) != 2 {
+		return scipyError(z, `member "shape.npy": want two integers (rows, cols), got %s of shape %s`, sh.dtype, shapeString(sh.shape))
+	}
+	for k, d := range sh.ints {
+		if d < 0 || d >= math.MaxInt32 {
+			return scipyError(z, `member "shape.npy": size %d out of range [0, %d)`, d, math.MaxInt32)
+		}
+		if k == 0 {
+			s.rows = int(d)
+		} else {
+			s.cols = int(d)
+		}
+	}
+	return nil
+}
+
+// scipyIndex returns the member name of z, a 1-D integer array.
+func scipyIndex(z *npzFile, name string) ([]int64, error) {
+	a, err := z.array(name)
 	if err != nil {
 		return nil, err
+	}
+	if a.ints == nil || len(a.shape) != 1 {
+		return nil, scipyError(z, "member %q: want a 1-D integer array, got %s of shape %s", name+".npy", a.dtype, shapeString(a.shape))
+	}
+	return a.ints, nil
+}
+
+// scipyIndexPair returns the members a and b of z (scipyIndex), read in
+// that order.
+func scipyIndexPair(z *npzFile, a, b string) (x, y []int64, err error) {
+	if x, err = scipyIndex(z, a); err != nil {
+		return nil, nil, err
+	}
+	if y, err = scipyIndex(z, b); err != nil {
+		return nil, nil, err
+	}
+	return x, y, nil
+}
+
+// decodeCOO reads the row and col arrays of the coo format.
+func (s *scipyCOO) decodeCOO(z *npzFile) error {
+	nnz := len(s.v)
+	row, col, err := scipyIndexPair(z, "row", "col")
+	if err != nil {
+		return err
+	}
+	if len(row) != nnz || len(col) != nnz {
+		return scipyError(z, "format coo: %d rows, %d cols and %d data values: want the same length", len(row), len(col), nnz)
+	}
+	if s.r, err = checkIndices(z.path, "row", row, s.rows, "rows"); err != nil {
+		return err
+	}
+	if s.c, err = checkIndices(z.path, "col", col, s.cols, "columns"); err != nil {
+		return err
+	}
+	return s.checkSlack(z.path, true, true)
+}
+
+// decodeCompressed reads the indptr and indices arrays of the csr and csc
+// formats.
+func (s *scipyCOO) decodeCompressed(z *npzFile) error {
+	nnz := len(s.v)
+	indptr, indices, err := scipyIndexPair(z, "indptr", "indices")
+	if err != nil {
+		return err
 	}
 	major, minor, majorName, minorName := s.rows, s.cols, "rows", "columns"
 	if s.format == "csc" {
 		major, minor, majorName, minorName = s.cols, s.rows, "columns", "rows"
 	}
 	if len(indptr) != major+1 {
-		return fail("format %s: indptr has %d entries, want %s+1 = %d for shape (%d, %d)", s.format, len(indptr), majorName, major+1, s.rows, s.cols)
+		return scipyError(z, "format %s: indptr has %d entries, want %s+1 = %d for shape (%d, %d)", s.format, len(indptr), majorName, major+1, s.rows, s.cols)
 	}
 	if len(indices) != nnz {
-		return fail("format %s: %d indices and %d data values: want the same length", s.format, len(indices), nnz)
+		return scipyError(z, "format %s: %d indices and %d data values: want the same length", s.format, len(indices), nnz)
 	}
 	if indptr[0] != 0 || indptr[major] != int64(nnz) {
-		return fail("format %s: indptr runs from %d to %d, want 0 to nnz = %d", s.format, indptr[0], indptr[major], nnz)
+		return scipyError(z, "format %s: indptr runs from %d to %d, want 0 to nnz = %d", s.format, indptr[0], indptr[major], nnz)
 	}
 	for i := 1; i <= major; i++ {
 		if indptr[i] < indptr[i-1] {
-			return fail("format %s: indptr[%d] = %d < indptr[%d] = %d: want non-decreasing offsets", s.format, i, indptr[i], i-1, indptr[i-1])
+			return scipyError(z, "format %s: indptr[%d] = %d < indptr[%d] = %d: want non-decreasing offsets", s.format, i, indptr[i], i-1, indptr[i-1])
 		}
 	}
 	minorIdx, err := checkIndices(z.path, "indices", indices, minor, minorName)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	majorIdx := make([]int32, nnz)
 	for i := 0; i < major; i++ {
@@ -174,10 +212,7 @@ func decodeScipy(z *npzFile) (*scipyCOO, error) {
 	if s.format == "csc" {
 		s.r, s.c = minorIdx, majorIdx
 	}
-	if err := s.checkSlack(z.path, s.format == "csc", s.format == "csr"); err != nil {
-		return nil, err
-	}
-	return s, nil
+	return s.checkSlack(z.path, s.format == "csc", s.format == "csr")
 }
 
 // checkIndices checks that every index is in [0, n) and converts them.

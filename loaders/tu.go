@@ -143,28 +143,60 @@ func decodeTU(name string, src map[string]*lineReader) (*TUDataset, error) {
 			return nil, fmt.Errorf("loaders: %s: missing %s_%s.txt", name, name, suffix)
 		}
 	}
-	d := &TUDataset{Name: name}
-
-	// Graph labels: N lines.
-	glr := src[tuGraphLabel]
-	var cols tuColumns
-	labels, err := decodeTUIntCols(glr, "graph label", 0, cols.at(tuGraphLabel))
-	if err != nil {
-		return nil, err
+	tu := &tuDecoder{d: &TUDataset{Name: name}, src: src}
+	for _, step := range []func() error{tu.graphLabels, tu.indicator, tu.nodeLabels, tu.nodeAttributes, tu.adjacency, tu.edgeLabels, tu.graphs} {
+		if err := step(); err != nil {
+			return nil, err
+		}
 	}
-	N := len(labels)
+	tu.d.Reports = tu.cols.reports(src)
+	return tu.d, nil
+}
+
+// tuArc is an arc of the adjacency file: local node ids of its graph, its
+// line and its edge label.
+type tuArc struct {
+	u, v  int32
+	line  int
+	label int
+}
+
+// tuDecoder is the state of decodeTU.
+type tuDecoder struct {
+	d    *TUDataset
+	src  map[string]*lineReader
+	cols tuColumns
+	n    int     // nodes
+	gid  []int32 // 0-based graph of each node
+	// first[g] is the first node of graph g; first[N] = n.
+	first    []int
+	arcs     []tuArc
+	arcGraph []int32 // 0-based graph of each arc
+}
+
+// graphLabels reads the graph labels: N lines.
+func (tu *tuDecoder) graphLabels() error {
+	d := tu.d
+	labels, err := decodeTUIntCols(tu.src[tuGraphLabel], "graph label", 0, tu.cols.at(tuGraphLabel))
+	if err != nil {
+		return err
+	}
 	d.LabelValues = slices.Compact(slices.Sorted(slices.Values(labels)))
-	d.Graphs = make([]TUGraph, N)
+	d.Graphs = make([]TUGraph, len(labels))
 	for g, l := range labels {
 		c, _ := slices.BinarySearch(d.LabelValues, l)
 		d.Graphs[g].Label, d.Graphs[g].Class = l, c
 	}
+	return nil
+}
 
-	// Graph indicator: n lines, non-decreasing graph ids in 1..N.
-	ilr := src[tuIndicator]
-	var gid []int32 // 0-based graph of each node
-	first := make([]int, N+1)
-	err = ilr.eachLine("#", blankTrailing, func(s string) error {
+// indicator reads the graph indicator: n lines, non-decreasing graph ids
+// in 1..N.
+func (tu *tuDecoder) indicator() error {
+	ilr, glr := tu.src[tuIndicator], tu.src[tuGraphLabel]
+	N := len(tu.d.Graphs)
+	tu.first = make([]int, N+1)
+	err := ilr.eachLine("#", blankTrailing, func(s string) error {
 		g, err := parseInt(s, "graph id")
 		if err != nil {
 			return err
@@ -172,61 +204,72 @@ func decodeTU(name string, src map[string]*lineReader) (*TUDataset, error) {
 		if g < 1 || g > N {
 			return fmt.Errorf("graph id %d out of range [1, %d] (%d graph labels in %s)", g, N, N, glr.path)
 		}
-		if k := len(gid); k > 0 && int(gid[k-1]) > g-1 {
-			return fmt.Errorf("graph id %d after %d: the nodes of a graph must be contiguous and graph ids non-decreasing", g, gid[k-1]+1)
+		if k := len(tu.gid); k > 0 && int(tu.gid[k-1]) > g-1 {
+			return fmt.Errorf("graph id %d after %d: the nodes of a graph must be contiguous and graph ids non-decreasing", g, tu.gid[k-1]+1)
 		}
-		gid = append(gid, int32(g-1))
-		first[g]++
+		tu.gid = append(tu.gid, int32(g-1))
+		tu.first[g]++
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
-	n := len(gid)
-	if n == 0 {
-		return nil, ilr.fileErrorf("no nodes")
+	tu.n = len(tu.gid)
+	if tu.n == 0 {
+		return ilr.fileErrorf("no nodes")
 	}
 	for g := 0; g < N; g++ {
-		first[g+1] += first[g]
+		tu.first[g+1] += tu.first[g]
 	}
-	for g := range d.Graphs {
-		d.Graphs[g].FirstNode = first[g]
+	for g := range tu.d.Graphs {
+		tu.d.Graphs[g].FirstNode = tu.first[g]
 	}
+	return nil
+}
 
-	// Node labels: n lines; the first column is kept.
-	if lr := src[tuNodeLabel]; lr != nil {
-		nl, err := decodeTUIntCols(lr, "node label", n, cols.at(tuNodeLabel))
-		if err != nil {
-			return nil, err
-		}
-		if len(nl) != n {
-			return nil, lr.fileErrorf("%d lines, want %d: one per node, as in %s", len(nl), n, ilr.path)
-		}
-		for g := range d.Graphs {
-			d.Graphs[g].NodeLabels = nl[first[g]:first[g+1]:first[g+1]]
-		}
+// nodeLabels reads the node labels, when given: n lines; the first column
+// is kept.
+func (tu *tuDecoder) nodeLabels() error {
+	lr := tu.src[tuNodeLabel]
+	if lr == nil {
+		return nil
 	}
+	nl, err := decodeTUIntCols(lr, "node label", tu.n, tu.cols.at(tuNodeLabel))
+	if err != nil {
+		return err
+	}
+	if len(nl) != tu.n {
+		return lr.fileErrorf("%d lines, want %d: one per node, as in %s", len(nl), tu.n, tu.src[tuIndicator].path)
+	}
+	first := tu.first
+	for g := range tu.d.Graphs {
+		tu.d.Graphs[g].NodeLabels = nl[first[g]:first[g+1]:first[g+1]]
+	}
+	return nil
+}
 
-	// Node attributes: n lines of d comma-separated reals.
-	if lr := src[tuNodeAttr]; lr != nil {
-		if err := decodeTUAttributes(lr, d, first, n, ilr.path); err != nil {
-			return nil, err
-		}
-		if len(d.Graphs) > 0 && d.Graphs[0].Attributes != nil {
-			_, *cols.at(tuNodeAttr) = d.Graphs[0].Attributes.Dims()
-		}
+// nodeAttributes reads the node attributes, when given: n lines of d
+// comma-separated reals.
+func (tu *tuDecoder) nodeAttributes() error {
+	lr := tu.src[tuNodeAttr]
+	if lr == nil {
+		return nil
 	}
+	d := tu.d
+	if err := decodeTUAttributes(lr, d, tu.first, tu.n, tu.src[tuIndicator].path); err != nil {
+		return err
+	}
+	if len(d.Graphs) > 0 && d.Graphs[0].Attributes != nil {
+		_, *tu.cols.at(tuNodeAttr) = d.Graphs[0].Attributes.Dims()
+	}
+	return nil
+}
 
-	// Adjacency: m arcs "r, c" with 1-based node ids of the same graph.
-	alr := src[tuA]
-	type arc struct {
-		u, v  int32 // local ids
-		line  int
-		label int
-	}
-	var arcs []arc
-	var arcGraph []int32
-	err = alr.eachLine("#", blankTrailing, func(s string) error {
+// adjacency reads the adjacency file: m arcs "r, c" with 1-based node ids
+// of the same graph.
+func (tu *tuDecoder) adjacency() error {
+	alr, n := tu.src[tuA], tu.n
+	return alr.eachLine("#", blankTrailing, func(s string) error {
 		f := splitFields(s)
 		if len(f) != 2 {
 			return fmt.Errorf(`want "row, col", got %q`, s)
@@ -238,110 +281,130 @@ func decodeTU(name string, src map[string]*lineReader) (*TUDataset, error) {
 				return err
 			}
 			if id < 1 || id > n {
-				return fmt.Errorf("node id %d out of range [1, %d] (%d lines in %s)", id, n, n, ilr.path)
+				return fmt.Errorf("node id %d out of range [1, %d] (%d lines in %s)", id, n, n, tu.src[tuIndicator].path)
 			}
 			ids[k] = id - 1
 		}
-		gu, gv := gid[ids[0]], gid[ids[1]]
+		gu, gv := tu.gid[ids[0]], tu.gid[ids[1]]
 		if gu != gv {
 			return fmt.Errorf("arc (%d, %d) joins node %d of graph %d and node %d of graph %d", ids[0]+1, ids[1]+1, ids[0]+1, gu+1, ids[1]+1, gv+1)
 		}
-		lo := first[gu]
+		lo := tu.first[gu]
 		if ids[0] == ids[1] {
-			d.SelfLoopsDropped++
+			tu.d.SelfLoopsDropped++
 		}
-		arcs = append(arcs, arc{u: int32(ids[0] - lo), v: int32(ids[1] - lo), line: alr.line})
-		arcGraph = append(arcGraph, gu)
+		tu.arcs = append(tu.arcs, tuArc{u: int32(ids[0] - lo), v: int32(ids[1] - lo), line: alr.line})
+		tu.arcGraph = append(tu.arcGraph, gu)
 		return nil
 	})
+}
+
+// edgeLabels reads the edge labels, when given: one per arc, in the order
+// of the adjacency file.
+func (tu *tuDecoder) edgeLabels() error {
+	elr := tu.src[tuEdgeLabel]
+	if elr == nil {
+		return nil
+	}
+	el, err := decodeTUIntCols(elr, "edge label", len(tu.arcs), tu.cols.at(tuEdgeLabel))
 	if err != nil {
-		return nil, err
+		return err
 	}
-
-	// Edge labels: one per arc, in the order of the adjacency file.
-	elr := src[tuEdgeLabel]
-	if elr != nil {
-		el, err := decodeTUIntCols(elr, "edge label", len(arcs), cols.at(tuEdgeLabel))
-		if err != nil {
-			return nil, err
-		}
-		if len(el) != len(arcs) {
-			return nil, elr.fileErrorf("%d lines, want %d: one per line of %s", len(el), len(arcs), alr.path)
-		}
-		for k := range arcs {
-			arcs[k].label = el[k]
-		}
+	if len(el) != len(tu.arcs) {
+		return elr.fileErrorf("%d lines, want %d: one per line of %s", len(el), len(tu.arcs), tu.src[tuA].path)
 	}
+	for k := range tu.arcs {
+		tu.arcs[k].label = el[k]
+	}
+	return nil
+}
 
-	// Bucket the arcs by graph, sorted by (u, v) so repeats are adjacent.
+// graphs buckets the arcs by graph, sorted by (u, v) so repeats are
+// adjacent, and builds each graph and its edge labels.
+func (tu *tuDecoder) graphs() error {
+	N := len(tu.d.Graphs)
 	start := make([]int, N+1)
-	for _, g := range arcGraph {
+	for _, g := range tu.arcGraph {
 		start[g+1]++
 	}
 	for g := 0; g < N; g++ {
 		start[g+1] += start[g]
 	}
-	byGraph := make([]arc, len(arcs))
+	byGraph := make([]tuArc, len(tu.arcs))
 	next := slices.Clone(start[:N])
-	for k, a := range arcs {
-		g := arcGraph[k]
+	for k, a := range tu.arcs {
+		g := tu.arcGraph[k]
 		byGraph[next[g]] = a
 		next[g]++
 	}
-	opt := TUGraphOptions()
-	for g := range d.Graphs {
-		ga := byGraph[start[g]:start[g+1]]
-		sort.SliceStable(ga, func(i, j int) bool {
-			return ga[i].u < ga[j].u || (ga[i].u == ga[j].u && ga[i].v < ga[j].v)
-		})
-		edges := make([]graph.Edge, len(ga))
-		for k, a := range ga {
-			if k > 0 && a.u == ga[k-1].u && a.v == ga[k-1].v && a.u != a.v {
-				lo := first[g]
-				return nil, &ParseError{Path: alr.path, Line: a.line, Msg: fmt.Sprintf("arc (%d, %d) repeats line %d", int(a.u)+lo+1, int(a.v)+lo+1, ga[k-1].line)}
-			}
-			edges[k] = graph.Edge{U: int(a.u), V: int(a.v), W: 1}
+	for g := range tu.d.Graphs {
+		if err := tu.graph(g, byGraph[start[g]:start[g+1]]); err != nil {
+			return err
 		}
-		ng := first[g+1] - first[g]
-		cg, err := graph.FromEdges(ng, edges, opt)
-		if err != nil {
-			return nil, &ParseError{Path: alr.path, Msg: fmt.Sprintf("graph %d", g+1), Err: err}
+	}
+	return nil
+}
+
+// graph builds graph g from its arcs ga.
+func (tu *tuDecoder) graph(g int, ga []tuArc) error {
+	alr, lo := tu.src[tuA], tu.first[g]
+	sort.SliceStable(ga, func(i, j int) bool {
+		return ga[i].u < ga[j].u || (ga[i].u == ga[j].u && ga[i].v < ga[j].v)
+	})
+	edges := make([]graph.Edge, len(ga))
+	for k, a := range ga {
+		if k > 0 && a.u == ga[k-1].u && a.v == ga[k-1].v && a.u != a.v {
+			return &ParseError{Path: alr.path, Line: a.line, Msg: fmt.Sprintf("arc (%d, %d) repeats line %d", int(a.u)+lo+1, int(a.v)+lo+1, ga[k-1].line)}
 		}
-		d.Graphs[g].Graph = cg
-		if elr == nil {
+		edges[k] = graph.Edge{U: int(a.u), V: int(a.v), W: 1}
+	}
+	ng := tu.first[g+1] - lo
+	cg, err := graph.FromEdges(ng, edges, TUGraphOptions())
+	if err != nil {
+		return &ParseError{Path: alr.path, Msg: fmt.Sprintf("graph %d", g+1), Err: err}
+	}
+	tu.d.Graphs[g].Graph = cg
+	if tu.src[tuEdgeLabel] == nil {
+		return nil
+	}
+	rows, err := tu.edgeLabelRows(cg, ga, lo)
+	if err != nil {
+		return err
+	}
+	tu.d.Graphs[g].EdgeLabels = rows
+	return nil
+}
+
+// edgeLabelRows returns the edge labels of the arcs ga aligned with the
+// rows of cg, their graph, whose first node is lo; both directions of an
+// edge must agree.
+func (tu *tuDecoder) edgeLabelRows(cg *graph.CSR, ga []tuArc, lo int) ([][]int, error) {
+	ng := cg.Nodes()
+	offset := make([]int, ng+1)
+	for i := 0; i < ng; i++ {
+		offset[i+1] = offset[i] + cg.RowLen(i)
+	}
+	flat := make([]int, cg.NNZ())
+	setBy := make([]int, cg.NNZ()) // line that set the label, 0 if none
+	for _, a := range ga {
+		if a.u == a.v {
 			continue
 		}
-		// Edge labels aligned with the rows of cg; both directions of an
-		// edge must agree.
-		offset := make([]int, ng+1)
-		for i := 0; i < ng; i++ {
-			offset[i+1] = offset[i] + cg.RowLen(i)
-		}
-		flat := make([]int, cg.NNZ())
-		setBy := make([]int, cg.NNZ()) // line that set the label, 0 if none
-		for _, a := range ga {
-			if a.u == a.v {
-				continue
+		for _, e := range [2][2]int32{{a.u, a.v}, {a.v, a.u}} {
+			cols, _ := cg.Row(int(e[0]))
+			k, _ := slices.BinarySearch(cols, e[1])
+			p := offset[e[0]] + k
+			if setBy[p] != 0 && flat[p] != a.label {
+				return nil, &ParseError{Path: tu.src[tuEdgeLabel].path, Line: a.line, Msg: fmt.Sprintf("edge label %d of arc (%d, %d) differs from label %d on line %d for the same edge", a.label, int(a.u)+lo+1, int(a.v)+lo+1, flat[p], setBy[p])}
 			}
-			for _, e := range [2][2]int32{{a.u, a.v}, {a.v, a.u}} {
-				cols, _ := cg.Row(int(e[0]))
-				k, _ := slices.BinarySearch(cols, e[1])
-				p := offset[e[0]] + k
-				if setBy[p] != 0 && flat[p] != a.label {
-					lo := first[g]
-					return nil, &ParseError{Path: elr.path, Line: a.line, Msg: fmt.Sprintf("edge label %d of arc (%d, %d) differs from label %d on line %d for the same edge", a.label, int(a.u)+lo+1, int(a.v)+lo+1, flat[p], setBy[p])}
-				}
-				flat[p], setBy[p] = a.label, a.line
-			}
+			flat[p], setBy[p] = a.label, a.line
 		}
-		rows := make([][]int, ng)
-		for i := range rows {
-			rows[i] = flat[offset[i]:offset[i+1]:offset[i+1]]
-		}
-		d.Graphs[g].EdgeLabels = rows
 	}
-	d.Reports = cols.reports(src)
-	return d, nil
+	rows := make([][]int, ng)
+	for i := range rows {
+		rows[i] = flat[offset[i]:offset[i+1]:offset[i+1]]
+	}
+	return rows, nil
 }
 
 // tuColumns counts the columns of the label and attribute files.
@@ -402,24 +465,11 @@ func decodeTUInts(lr *lineReader, what string, capHint int) ([]int, error) {
 // decodeTUIntCols is decodeTUInts that sets *cols to the most columns of a
 // line.
 func decodeTUIntCols(lr *lineReader, what string, capHint int, cols *int) ([]int, error) {
-	out := make([]int, 0, capHint)
-	err := lr.eachLine("#", blankTrailing, func(s string) error {
+	return decodeLines(lr, "#", capHint, "no values", func(s string) (int, error) {
 		f := splitFields(s)
 		*cols = max(*cols, len(f))
-		v, err := parseInt(f[0], what)
-		if err != nil {
-			return err
-		}
-		out = append(out, v)
-		return nil
+		return parseInt(f[0], what)
 	})
-	if err != nil {
-		return nil, err
-	}
-	if len(out) == 0 {
-		return nil, lr.fileErrorf("no values")
-	}
-	return out, nil
 }
 
 // decodeTUAttributes reads n lines of comma-separated attributes into the
