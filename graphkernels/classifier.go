@@ -389,7 +389,7 @@ func (s *wlSections) dictionary(meta wlClassifierMeta) (*wlDictionary, error) {
 	}
 	for p := range s.ids {
 		lo, hi := s.offs[p], s.offs[p+1]
-		if hi < lo || s.rounds[p] < 0 || int(s.rounds[p]) >= meta.H {
+		if hi < lo || hi > int64(len(s.keys)) || s.rounds[p] < 0 || int(s.rounds[p]) >= meta.H {
 			return nil, badWLFile("signature %d (bytes %d..%d, round %d) is invalid", p, lo, hi, s.rounds[p])
 		}
 		m := d.rounds[s.rounds[p]]
@@ -417,6 +417,9 @@ func (s *wlSections) features(meta wlClassifierMeta, size int32) ([]SparseVector
 		lo, hi := toff[g], toff[g+1]
 		if hi < lo {
 			return nil, badWLFile("feature offsets decrease at graph %d", g)
+		}
+		if hi > int64(len(tidx)) {
+			return nil, badWLFile("feature offsets run past the %d stored features at graph %d", len(tidx), g)
 		}
 		v := SparseVector{Idx: tidx[lo:hi], Val: tval[lo:hi]}
 		for k, id := range v.Idx {
