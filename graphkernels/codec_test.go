@@ -43,35 +43,28 @@ func replaceSection(t *testing.T, f *modelfile.File, name string, put func(g *mo
 	t.Helper()
 	g := modelfile.New(f.Kind, f.KindVersion)
 	g.Metadata = f.Metadata
+	copiers := map[modelfile.Type]func(string){
+		modelfile.Bytes:    func(n string) { copySection(t, f.Bytes, g.PutBytes, n) },
+		modelfile.Int32s:   func(n string) { copySection(t, f.Int32s, g.PutInt32s, n) },
+		modelfile.Int64s:   func(n string) { copySection(t, f.Int64s, g.PutInt64s, n) },
+		modelfile.Float64s: func(n string) { copySection(t, f.Float64s, g.PutFloat64s, n) },
+	}
 	for _, s := range f.Sections() {
 		if s.Name == name {
 			put(g)
 			continue
 		}
-		var err error
-		switch s.Type {
-		case modelfile.Bytes:
-			var v []byte
-			v, err = f.Bytes(s.Name)
-			g.PutBytes(s.Name, v)
-		case modelfile.Int32s:
-			var v []int32
-			v, err = f.Int32s(s.Name)
-			g.PutInt32s(s.Name, v)
-		case modelfile.Int64s:
-			var v []int64
-			v, err = f.Int64s(s.Name)
-			g.PutInt64s(s.Name, v)
-		case modelfile.Float64s:
-			var v []float64
-			v, err = f.Float64s(s.Name)
-			g.PutFloat64s(s.Name, v)
-		default:
-			t.Fatalf("section %q of type %v", s.Name, s.Type)
-		}
-		require.NoError(t, err)
+		cp, ok := copiers[s.Type]
+		require.True(t, ok, "section %q of type %v", s.Name, s.Type)
+		cp(s.Name)
 	}
 	return g
+}
+
+func copySection[T any](t *testing.T, get func(string) ([]T, error), put func(string, []T), name string) {
+	v, err := get(name)
+	require.NoError(t, err)
+	put(name, v)
 }
 
 // TestWLClassifierFileOffsetsPastTheEnd: a model file whose signature or
