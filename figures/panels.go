@@ -234,12 +234,28 @@ func Embedding(title string, x, y []float64, class []int, names []string, wrong 
 	if y == nil {
 		p.X.Label.Text, p.Y.Label.Text = "point", "f₁"
 	}
-	at := func(i int) plotter.XY {
+	xs, ys := make([]float64, n), make([]float64, n)
+	for i := 0; i < n; i++ {
 		if y == nil {
-			return plotter.XY{X: float64(i), Y: x[i]}
+			xs[i], ys[i] = float64(i), x[i]
+		} else {
+			xs[i], ys[i] = x[i], y[i]
 		}
-		return plotter.XY{X: x[i], Y: y[i]}
 	}
+	if err := addClasses(p, xs, ys, class, names, wrong); err != nil {
+		return nil, err
+	}
+	embeddingAxes(p, xs, ys)
+	p.Legend.TextStyle.Font.Size = vg.Points(9)
+	p.Legend.ThumbnailWidth = vg.Points(8)
+	p.Legend.Top = true
+	return p, nil
+}
+
+// addClasses draws the points (xs[i], ys[i]) of each class, ascending, and
+// rings the wrong ones.
+func addClasses(p *plot.Plot, xs, ys []float64, class []int, names []string, wrong []bool) error {
+	n := len(xs)
 	groups := map[int]plotter.XYs{}
 	var order []int
 	var bad plotter.XYs
@@ -248,9 +264,9 @@ func Embedding(title string, x, y []float64, class []int, names []string, wrong 
 		if _, ok := groups[c]; !ok {
 			order = append(order, c)
 		}
-		groups[c] = append(groups[c], at(i))
+		groups[c] = append(groups[c], plotter.XY{X: xs[i], Y: ys[i]})
 		if wrong != nil && wrong[i] {
-			bad = append(bad, at(i))
+			bad = append(bad, plotter.XY{X: xs[i], Y: ys[i]})
 		}
 	}
 	sort.Ints(order)
@@ -261,7 +277,7 @@ func Embedding(title string, x, y []float64, class []int, names []string, wrong 
 	for _, c := range order {
 		s, err := plotter.NewScatter(groups[c])
 		if err != nil {
-			return nil, err
+			return err
 		}
 		s.GlyphStyle.Radius = radius
 		s.GlyphStyle.Shape = draw.CircleGlyph{}
@@ -278,7 +294,7 @@ func Embedding(title string, x, y []float64, class []int, names []string, wrong 
 	if len(bad) > 0 {
 		s, err := plotter.NewScatter(bad)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		s.GlyphStyle.Radius = radius + vg.Points(1.2)
 		s.GlyphStyle.Shape = draw.RingGlyph{}
@@ -286,19 +302,19 @@ func Embedding(title string, x, y []float64, class []int, names []string, wrong 
 		p.Add(s)
 		p.Legend.Add(fmt.Sprintf("wrong (%d)", len(bad)), s)
 	}
-	// Spectral coordinates often put a few nodes (the tips of long chains)
-	// far from the mass, which then collapses into a corner: the axes
-	// cover the central quantiles, and the title says how many points fall
-	// outside.
-	xs, ys := make([]float64, n), make([]float64, n)
-	for i := 0; i < n; i++ {
-		pt := at(i)
-		xs[i], ys[i] = pt.X, pt.Y
-	}
+	return nil
+}
+
+// embeddingAxes sets the axes to the central quantiles of the points when
+// a few lie far from the mass, as spectral coordinates often put the tips
+// of long chains (the mass would collapse into a corner), and says in the
+// title how many points fall outside. Room is left on the right for the
+// legend, which would hide points.
+func embeddingAxes(p *plot.Plot, xs, ys []float64) {
 	xlo, xhi := robustRange(xs)
 	ylo, yhi := robustRange(ys)
 	out := 0
-	for i := 0; i < n; i++ {
+	for i := range xs {
 		if xs[i] < xlo || xs[i] > xhi || ys[i] < ylo || ys[i] > yhi {
 			out++
 		}
@@ -306,13 +322,8 @@ func Embedding(title string, x, y []float64, class []int, names []string, wrong 
 	if out > 0 {
 		p.Title.Text += fmt.Sprintf("\n(%d outlying points beyond the axes)", out)
 	}
-	// Room on the right for the legend, which would hide points.
 	p.X.Min, p.X.Max = xlo, xhi+0.25*(xhi-xlo)
 	p.Y.Min, p.Y.Max = ylo, yhi
-	p.Legend.TextStyle.Font.Size = vg.Points(9)
-	p.Legend.ThumbnailWidth = vg.Points(8)
-	p.Legend.Top = true
-	return p, nil
 }
 
 // outlierQuantile is the share of points left out of an embedding's axes
@@ -599,85 +610,16 @@ func Curves(title, xLabel, yLabel string, logX, logYAxis bool, series ...Series)
 	drawn := 0
 	var path []plotter.XYs // the drawn curves, to find a free corner
 	for k, s := range series {
-		if len(s.X) != len(s.Y) {
-			return nil, fmt.Errorf("figures: series %q has %d x and %d y", s.Name, len(s.X), len(s.Y))
+		if err := s.check(); err != nil {
+			return nil, err
 		}
-		if s.Err != nil && len(s.Err) != len(s.Y) {
-			return nil, fmt.Errorf("figures: series %q has %d y and %d error bars", s.Name, len(s.Y), len(s.Err))
-		}
-		if s.Labels != nil && len(s.Labels) != len(s.Y) {
-			return nil, fmt.Errorf("figures: series %q has %d y and %d labels", s.Name, len(s.Y), len(s.Labels))
-		}
-		var xy plotter.XYs
-		var names []string
-		var errs plotter.YErrors
-		for i := range s.X {
-			if math.IsNaN(s.X[i]) || math.IsNaN(s.Y[i]) || logX && s.X[i] <= 0 || logYAxis && s.Y[i] <= 0 {
-				continue
-			}
-			x, y := s.X[i], s.Y[i]
-			if logX {
-				x = math.Log10(x)
-			}
-			if logYAxis {
-				y = math.Log10(y)
-			}
-			xy = append(xy, plotter.XY{X: x, Y: y})
-			if s.Labels != nil {
-				names = append(names, s.Labels[i])
-			}
-			if s.Err != nil {
-				lo, hi := s.Err[i], s.Err[i]
-				if logYAxis {
-					// The bars of y ± err in log10 units.
-					lo = y - math.Log10(s.Y[i]-math.Min(lo, 0.9*s.Y[i]))
-					hi = math.Log10(s.Y[i]+hi) - y
-				}
-				errs = append(errs, struct{ Low, High float64 }{lo, hi})
-			}
-		}
+		xy, names, errs := s.points(logX, logYAxis)
 		if len(xy) == 0 {
 			continue
 		}
 		path = append(path, xy)
-		line, pts, err := plotter.NewLinePoints(xy)
-		if err != nil {
+		if err := addSeries(p, k, s.Name, xy, names, errs); err != nil {
 			return nil, err
-		}
-		line.LineStyle.Color = paletteColor(k)
-		line.LineStyle.Width = vg.Points(1.5)
-		pts.Color = paletteColor(k)
-		pts.Shape = plotutil.Shape(k)
-		if len(xy) > 60 {
-			pts.Radius = 0
-		}
-		p.Add(line, pts)
-		if errs != nil {
-			bars, err := plotter.NewYErrorBars(struct {
-				plotter.XYer
-				plotter.YErrorer
-			}{xy, errs})
-			if err != nil {
-				return nil, err
-			}
-			bars.Color = paletteColor(k)
-			p.Add(bars)
-		}
-		if names != nil {
-			labels, err := plotter.NewLabels(plotter.XYLabels{XYs: xy, Labels: names})
-			if err != nil {
-				return nil, err
-			}
-			for i := range labels.TextStyle {
-				labels.TextStyle[i].Color = paletteColor(k)
-				labels.TextStyle[i].Font.Size = vg.Points(8)
-				labels.TextStyle[i].XAlign = draw.XLeft
-			}
-			labels.Offset = vg.Point{X: vg.Points(4), Y: vg.Points(3)}
-			p.Add(labels)
-		}
-		if s.Name != "" {
-			p.Legend.Add(s.Name, line, pts)
 		}
 		drawn++
 	}
@@ -696,6 +638,99 @@ func Curves(title, xLabel, yLabel string, logX, logYAxis bool, series ...Series)
 	p.Legend.Top, p.Legend.Left = freeCorner(path, !falling(series))
 	p.Add(plotter.NewGrid())
 	return p, nil
+}
+
+// check refuses a series whose Y, Err or Labels do not match its X.
+func (s Series) check() error {
+	if len(s.X) != len(s.Y) {
+		return fmt.Errorf("figures: series %q has %d x and %d y", s.Name, len(s.X), len(s.Y))
+	}
+	if s.Err != nil && len(s.Err) != len(s.Y) {
+		return fmt.Errorf("figures: series %q has %d y and %d error bars", s.Name, len(s.Y), len(s.Err))
+	}
+	if s.Labels != nil && len(s.Labels) != len(s.Y) {
+		return fmt.Errorf("figures: series %q has %d y and %d labels", s.Name, len(s.Y), len(s.Labels))
+	}
+	return nil
+}
+
+// points returns the series' points as drawn (log10 on a log axis, NaN and
+// non-positive values there left out), with their labels and error bars.
+func (s Series) points(logX, logYAxis bool) (plotter.XYs, []string, plotter.YErrors) {
+	var xy plotter.XYs
+	var names []string
+	var errs plotter.YErrors
+	for i := range s.X {
+		if math.IsNaN(s.X[i]) || math.IsNaN(s.Y[i]) || logX && s.X[i] <= 0 || logYAxis && s.Y[i] <= 0 {
+			continue
+		}
+		x, y := s.X[i], s.Y[i]
+		if logX {
+			x = math.Log10(x)
+		}
+		if logYAxis {
+			y = math.Log10(y)
+		}
+		xy = append(xy, plotter.XY{X: x, Y: y})
+		if s.Labels != nil {
+			names = append(names, s.Labels[i])
+		}
+		if s.Err != nil {
+			lo, hi := s.Err[i], s.Err[i]
+			if logYAxis {
+				// The bars of y ± err in log10 units.
+				lo = y - math.Log10(s.Y[i]-math.Min(lo, 0.9*s.Y[i]))
+				hi = math.Log10(s.Y[i]+hi) - y
+			}
+			errs = append(errs, struct{ Low, High float64 }{lo, hi})
+		}
+	}
+	return xy, names, errs
+}
+
+// addSeries draws series k, named name, as a line with points, its error
+// bars and labels when it has them, and adds it to the legend.
+func addSeries(p *plot.Plot, k int, name string, xy plotter.XYs, names []string, errs plotter.YErrors) error {
+	line, pts, err := plotter.NewLinePoints(xy)
+	if err != nil {
+		return err
+	}
+	line.LineStyle.Color = paletteColor(k)
+	line.LineStyle.Width = vg.Points(1.5)
+	pts.Color = paletteColor(k)
+	pts.Shape = plotutil.Shape(k)
+	if len(xy) > 60 {
+		pts.Radius = 0
+	}
+	p.Add(line, pts)
+	if errs != nil {
+		bars, err := plotter.NewYErrorBars(struct {
+			plotter.XYer
+			plotter.YErrorer
+		}{xy, errs})
+		if err != nil {
+			return err
+		}
+		bars.Color = paletteColor(k)
+		p.Add(bars)
+	}
+	if names != nil {
+		labels, err := plotter.NewLabels(plotter.XYLabels{XYs: xy, Labels: names})
+		if err != nil {
+			return err
+		}
+		for i := range labels.TextStyle {
+			labels.TextStyle[i].Color = paletteColor(k)
+			labels.TextStyle[i].Font.Size = vg.Points(8)
+			labels.TextStyle[i].XAlign = draw.XLeft
+		}
+		labels.Offset = vg.Point{X: vg.Points(4), Y: vg.Points(3)}
+		p.Add(labels)
+	}
+	if name != "" {
+		p.Legend.Add(name, line, pts)
+	}
+	return nil
 }
 
 // freeCorner returns the corner of the data area (top, left) that the

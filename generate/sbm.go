@@ -164,7 +164,20 @@ func NewSBM(cfg SBM) (*SBMGraph, error) {
 		}
 	}
 	rng.Shuffle(n, func(a, b int) { g.labels[a], g.labels[b] = g.labels[b], g.labels[a] })
-	// Degree parameters.
+	g.drawTheta(rng)
+	g.buildNodeTables()
+	if err := g.buildClassTables(); err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// drawTheta draws the degree parameters: Pareto with the configured
+// exponent (1 when it is infinite), capped so that no expected degree
+// exceeds n − 1.
+func (g *SBMGraph) drawTheta(rng *rand.Rand) {
+	cfg := g.cfg
+	n := cfg.Nodes
 	g.theta = make([]float64, n)
 	gamma := cfg.exponent()
 	var sum float64
@@ -181,7 +194,12 @@ func NewSBM(cfg SBM) (*SBMGraph, error) {
 			g.theta[i] = min(t, limit)
 		}
 	}
-	// Members of each class, ascending, and their alias tables.
+}
+
+// buildNodeTables lists the members of each class, ascending, with their
+// alias tables (∝ θ) in slots, and sets κ.
+func (g *SBMGraph) buildNodeTables() {
+	n, C := g.cfg.Nodes, len(g.sizes)
 	g.start = make([]int, C+1)
 	for c, z := range g.sizes {
 		g.start[c+1] = g.start[c] + z
@@ -217,6 +235,12 @@ func NewSBM(cfg SBM) (*SBMGraph, error) {
 			g.slots[k] = nodeSlot{prob: prob[k], self: members[k], other: members[lo+int(alias[k])]}
 		}
 	}
+}
+
+// buildClassTables builds the alias tables of the class of a within-class
+// edge (∝ κ) and of the classes of a between-class edge.
+func (g *SBMGraph) buildClassTables() error {
+	cfg, C := g.cfg, len(g.sizes)
 	intraW := append([]float64(nil), g.kappa...)
 	if cfg.NoSelfLoops {
 		// A class of one node has no edge inside it but self loops.
@@ -232,7 +256,7 @@ func NewSBM(cfg SBM) (*SBMGraph, error) {
 			positive = positive || v > 0
 		}
 		if !positive {
-			return nil, fmt.Errorf("generate: sbm: no class has two nodes, so within-class edges would all be self loops (NoSelfLoops is set and mixing=%v < 1)", cfg.Mixing)
+			return fmt.Errorf("generate: sbm: no class has two nodes, so within-class edges would all be self loops (NoSelfLoops is set and mixing=%v < 1)", cfg.Mixing)
 		}
 		g.intra = newAlias(intraW)
 	}
@@ -252,7 +276,7 @@ func NewSBM(cfg SBM) (*SBMGraph, error) {
 			g.inter = newAlias(x)
 		}
 	}
-	return g, nil
+	return nil
 }
 
 // pairWeights solves x_r(1 − x_r) = λ q_r, Σ x_r = 1, with q = κ/Σκ, so

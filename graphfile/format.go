@@ -168,64 +168,91 @@ func decodeHeader(b []byte, fileSize int64) (*Header, error) {
 	if h.Flags&^knownFlags != 0 {
 		return nil, fmt.Errorf("unknown flags %#x", h.Flags&^knownFlags)
 	}
+	if err := h.decodeCounts(b, fileSize); err != nil {
+		return nil, err
+	}
+	if err := h.decodeSections(b, fileSize); err != nil {
+		return nil, err
+	}
+	if err := h.checkLayout(); err != nil {
+		return nil, err
+	}
+	return h, nil
+}
+
+// decodeCounts reads and checks the node, entry and self-loop counts, the
+// file size, and the weight and id types.
+func (h *Header) decodeCounts(b []byte, fileSize int64) error {
 	un := [4]uint64{le.Uint64(b[24:]), le.Uint64(b[32:]), le.Uint64(b[40:]), le.Uint64(b[48:])}
 	if un[0] > math.MaxInt32 {
-		return nil, fmt.Errorf("%d nodes, at most %d", un[0], math.MaxInt32)
+		return fmt.Errorf("%d nodes, at most %d", un[0], math.MaxInt32)
 	}
 	// nnz ≤ n² and the file must hold 4 bytes per entry: both keep the
 	// arithmetic below far from overflow.
 	if un[1] > uint64(fileSize)/4 || un[1] > un[0]*un[0] {
-		return nil, fmt.Errorf("%d stored entries do not fit %d nodes in a file of %d bytes", un[1], un[0], fileSize)
+		return fmt.Errorf("%d stored entries do not fit %d nodes in a file of %d bytes", un[1], un[0], fileSize)
 	}
 	if un[2] > un[0] || un[2] > un[1] {
-		return nil, fmt.Errorf("%d self loops, more than the %d nodes or %d stored entries", un[2], un[0], un[1])
+		return fmt.Errorf("%d self loops, more than the %d nodes or %d stored entries", un[2], un[0], un[1])
 	}
 	h.Nodes, h.NNZ, h.SelfLoops = int64(un[0]), int64(un[1]), int64(un[2])
 	if un[3] != uint64(fileSize) {
-		return nil, fmt.Errorf("the header gives a file size of %d bytes, the file has %d (truncated or appended to)", un[3], fileSize)
+		return fmt.Errorf("the header gives a file size of %d bytes, the file has %d (truncated or appended to)", un[3], fileSize)
 	}
 	h.FileSize = fileSize
 	h.Weights, h.IDs = WeightType(le.Uint32(b[56:])), IDType(le.Uint32(b[60:]))
 	if h.Weights > WeightsFloat64 {
-		return nil, fmt.Errorf("unknown weight type %d", uint32(h.Weights))
+		return fmt.Errorf("unknown weight type %d", uint32(h.Weights))
 	}
 	if h.IDs > IDsText {
-		return nil, fmt.Errorf("unknown id type %d", uint32(h.IDs))
+		return fmt.Errorf("unknown id type %d", uint32(h.IDs))
 	}
 	if h.Weights == WeightsNone && !h.UnitWeights() {
-		return nil, fmt.Errorf("no weights stored but the unit-weights flag is not set")
+		return fmt.Errorf("no weights stored but the unit-weights flag is not set")
 	}
+	return nil
+}
+
+// decodeSections reads the section table, each section within the file,
+// and checks that the reserved bytes are zero.
+func (h *Header) decodeSections(b []byte, fileSize int64) error {
 	for s := range h.sections {
 		e := b[64+24*s:]
 		off, n := le.Uint64(e), le.Uint64(e[8:])
 		if off > uint64(fileSize) || n > uint64(fileSize) {
-			return nil, fmt.Errorf("section %d (%s) at %d, %d bytes, outside the %d-byte file", s, sectionNames[s], off, n, fileSize)
+			return fmt.Errorf("section %d (%s) at %d, %d bytes, outside the %d-byte file", s, sectionNames[s], off, n, fileSize)
 		}
 		h.sections[s] = section{Offset: int64(off), Length: int64(n), CRC: le.Uint32(e[16:])}
 		if le.Uint32(e[20:]) != 0 {
-			return nil, fmt.Errorf("section %d (%s): reserved field not zero", s, sectionNames[s])
+			return fmt.Errorf("section %d (%s): reserved field not zero", s, sectionNames[s])
 		}
 	}
 	for _, c := range b[208:252] {
 		if c != 0 {
-			return nil, fmt.Errorf("reserved header bytes 208..251 not zero")
+			return fmt.Errorf("reserved header bytes 208..251 not zero")
 		}
 	}
+	return nil
+}
+
+// checkLayout checks that the sections are where the counts and types put
+// them and end at the end of the file.
+func (h *Header) checkLayout() error {
 	want := layout(h.Nodes, h.NNZ, h.Weights, h.IDs, h.sections[secIDText].Length)
 	for s := range want {
 		got := h.sections[s]
 		if got.Offset != want[s].Offset || got.Length != want[s].Length {
-			return nil, fmt.Errorf("section %d (%s) at %d, %d bytes; %d nodes, %d entries, %s weights and %s ids put it at %d, %d bytes",
+			return fmt.Errorf("section %d (%s) at %d, %d bytes; %d nodes, %d entries, %s weights and %s ids put it at %d, %d bytes",
 				s, sectionNames[s], got.Offset, got.Length, h.Nodes, h.NNZ, h.Weights, h.IDs, want[s].Offset, want[s].Length)
 		}
 		if got.Length == 0 && got.CRC != 0 {
-			return nil, fmt.Errorf("section %d (%s) is empty with a checksum", s, sectionNames[s])
+			return fmt.Errorf("section %d (%s) is empty with a checksum", s, sectionNames[s])
 		}
 	}
-	if end := fileEnd(want); end != fileSize {
-		return nil, fmt.Errorf("the sections end at byte %d, the file has %d", end, fileSize)
+	if end := fileEnd(want); end != h.FileSize {
+		return fmt.Errorf("the sections end at byte %d, the file has %d", end, h.FileSize)
 	}
-	return h, nil
+	return nil
 }
 
 // layout returns the canonical offsets and lengths of the sections; text is

@@ -39,7 +39,45 @@ func WriteWith(path string, g *graph.CSR, ids *nodeids.Map, opt WriteOptions) er
 	if ids.Len() != n {
 		return fmt.Errorf("graphfile: %s: %d ids for a graph of %d nodes", path, ids.Len(), n)
 	}
-	a := g.Arrays()
+	h, text := newHeader(g, ids, opt)
+	want := layout(h.Nodes, h.NNZ, h.Weights, h.IDs, text)
+	h.FileSize = fileEnd(want)
+
+	f, err := atomicfile.Create(path)
+	if err != nil {
+		return fmt.Errorf("graphfile: %w", err)
+	}
+	defer f.Abort()
+	s := &sectionWriter{w: bufio.NewWriterSize(f, 1<<20), buf: make([]byte, 0, 1<<16), h: h}
+	s.put(make([]byte, HeaderSize)) // the header, filled in at the end
+	s.writeGraph(g.Arrays())
+	s.writeIDs(ids, n, text)
+	if err := s.w.Flush(); err != nil && s.err == nil {
+		s.err = err
+	}
+	if s.err != nil {
+		return fmt.Errorf("graphfile: %s: %w", path, s.err)
+	}
+	for sec := range want {
+		if got := h.sections[sec]; got.Offset != want[sec].Offset && want[sec].Length > 0 || got.Length != want[sec].Length {
+			panic(fmt.Sprintf("graphfile: section %d written at %d (%d bytes), layout says %d (%d bytes)", sec, got.Offset, got.Length, want[sec].Offset, want[sec].Length))
+		}
+	}
+	hb := make([]byte, HeaderSize)
+	h.encode(hb)
+	if _, err := f.WriteAt(hb, 0); err != nil {
+		return fmt.Errorf("graphfile: %s: %w", path, err)
+	}
+	return f.Commit()
+}
+
+// le is the byte order of every number in a .gsg file.
+var le = binary.LittleEndian
+
+// newHeader is the header of g and ids, without the sections, and the
+// length of the id text (text ids only).
+func newHeader(g *graph.CSR, ids *nodeids.Map, opt WriteOptions) (*Header, int64) {
+	n := g.Nodes()
 	h := &Header{Version: Version, Nodes: int64(n), NNZ: int64(g.NNZ()), SelfLoops: int64(g.SelfLoops())}
 	switch {
 	case g.UnitWeights():
@@ -61,47 +99,46 @@ func WriteWith(path string, g *graph.CSR, ids *nodeids.Map, opt WriteOptions) er
 	default:
 		h.IDs = IDsInt64
 	}
-	want := layout(h.Nodes, h.NNZ, h.Weights, h.IDs, text)
-	h.FileSize = fileEnd(want)
+	return h, text
+}
 
-	f, err := atomicfile.Create(path)
-	if err != nil {
-		return fmt.Errorf("graphfile: %w", err)
+// emit writes section sec of count items, item i appended to b by put, and
+// records it in the header (when it is not empty).
+func (s *sectionWriter) emit(sec, count int, put func(b []byte, i int) []byte) {
+	if count == 0 {
+		return
 	}
-	defer f.Abort()
-	s := &sectionWriter{w: bufio.NewWriterSize(f, 1<<20), buf: make([]byte, 0, 1<<16)}
-	s.put(make([]byte, HeaderSize)) // the header, filled in at the end
-	le := binary.LittleEndian
-	emit := func(sec, count int, put func(b []byte, i int) []byte) {
-		if count == 0 {
-			return
-		}
-		s.pad()
-		start := s.off
-		s.crc = 0
-		for i := 0; i < count; i++ {
-			s.buf = put(s.buf, i)
-			if len(s.buf) >= cap(s.buf)-16 {
-				s.flush()
-			}
-		}
-		s.flush()
-		if s.off > start {
-			h.sections[sec] = section{Offset: start, Length: s.off - start, CRC: s.crc}
+	s.pad()
+	start := s.off
+	s.crc = 0
+	for i := 0; i < count; i++ {
+		s.buf = put(s.buf, i)
+		if len(s.buf) >= cap(s.buf)-16 {
+			s.flush()
 		}
 	}
-	emit(secIndptr, n+1, func(b []byte, i int) []byte { return le.AppendUint64(b, uint64(a.Indptr[i])) })
-	emit(secIndices, len(a.Indices), func(b []byte, i int) []byte { return le.AppendUint32(b, uint32(a.Indices[i])) })
-	switch h.Weights {
+	s.flush()
+	if s.off > start {
+		s.h.sections[sec] = section{Offset: start, Length: s.off - start, CRC: s.crc}
+	}
+}
+
+// writeGraph writes the CSR sections: row pointers, column indices, weights
+// as the header says, and degrees.
+func (s *sectionWriter) writeGraph(a graph.CSRArrays) {
+	n := len(a.Indptr) - 1
+	s.emit(secIndptr, n+1, func(b []byte, i int) []byte { return le.AppendUint64(b, uint64(a.Indptr[i])) })
+	s.emit(secIndices, len(a.Indices), func(b []byte, i int) []byte { return le.AppendUint32(b, uint32(a.Indices[i])) })
+	switch s.h.Weights {
 	case WeightsFloat32:
-		emit(secWeights, len(a.Weights), func(b []byte, i int) []byte {
+		s.emit(secWeights, len(a.Weights), func(b []byte, i int) []byte {
 			return le.AppendUint32(b, math.Float32bits(float32(a.Weights[i])))
 		})
 	case WeightsFloat64:
-		emit(secWeights, len(a.Weights), func(b []byte, i int) []byte { return le.AppendUint64(b, math.Float64bits(a.Weights[i])) })
+		s.emit(secWeights, len(a.Weights), func(b []byte, i int) []byte { return le.AppendUint64(b, math.Float64bits(a.Weights[i])) })
 	}
 	degrees := a.Degrees
-	if h.Weights == WeightsFloat32 {
+	if s.h.Weights == WeightsFloat32 {
 		// The degrees are the row sums of the weights as stored.
 		degrees = make([]float64, n)
 		for i := range degrees {
@@ -112,16 +149,21 @@ func WriteWith(path string, g *graph.CSR, ids *nodeids.Map, opt WriteOptions) er
 			degrees[i] = d
 		}
 	}
-	emit(secDegrees, n, func(b []byte, i int) []byte { return le.AppendUint64(b, math.Float64bits(degrees[i])) })
-	switch h.IDs {
+	s.emit(secDegrees, n, func(b []byte, i int) []byte { return le.AppendUint64(b, math.Float64bits(degrees[i])) })
+}
+
+// writeIDs writes the id sections the header's id type needs: int64 ids,
+// or text ids' offsets and text (text bytes in all).
+func (s *sectionWriter) writeIDs(ids *nodeids.Map, n int, text int64) {
+	switch s.h.IDs {
 	case IDsInt64:
-		emit(secIDs, n, func(b []byte, i int) []byte {
+		s.emit(secIDs, n, func(b []byte, i int) []byte {
 			v, _ := ids.IntID(i)
 			return le.AppendUint64(b, uint64(v))
 		})
 	case IDsText:
 		var off uint64
-		emit(secIDs, n+1, func(b []byte, i int) []byte {
+		s.emit(secIDs, n+1, func(b []byte, i int) []byte {
 			b = le.AppendUint64(b, off)
 			if i < n {
 				off += uint64(len(ids.ID(i)))
@@ -135,31 +177,15 @@ func WriteWith(path string, g *graph.CSR, ids *nodeids.Map, opt WriteOptions) er
 			for i := 0; i < n; i++ {
 				s.put([]byte(ids.ID(i)))
 			}
-			h.sections[secIDText] = section{Offset: start, Length: s.off - start, CRC: s.crc}
+			s.h.sections[secIDText] = section{Offset: start, Length: s.off - start, CRC: s.crc}
 		}
 	}
-	if err := s.w.Flush(); err != nil && s.err == nil {
-		s.err = err
-	}
-	if s.err != nil {
-		return fmt.Errorf("graphfile: %s: %w", path, s.err)
-	}
-	for sec := range want {
-		if got := h.sections[sec]; got.Offset != want[sec].Offset && want[sec].Length > 0 || got.Length != want[sec].Length {
-			panic(fmt.Sprintf("graphfile: section %d written at %d (%d bytes), layout says %d (%d bytes)", sec, got.Offset, got.Length, want[sec].Offset, want[sec].Length))
-		}
-	}
-	hb := make([]byte, HeaderSize)
-	h.encode(hb)
-	if _, err := f.WriteAt(hb, 0); err != nil {
-		return fmt.Errorf("graphfile: %s: %w", path, err)
-	}
-	return f.Commit()
 }
 
 // sectionWriter writes sections, tracking the offset and the running
 // checksum of the current section; the first error sticks.
 type sectionWriter struct {
+	h   *Header // the sections written are recorded in it
 	w   *bufio.Writer
 	off int64
 	crc uint32

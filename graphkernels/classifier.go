@@ -284,94 +284,24 @@ func readWLClassifier(f *modelfile.File, meta wlClassifierMeta, dst *WLClassifie
 	if err := out.Validate(); err != nil {
 		return fmt.Errorf("the model file's %w", err)
 	}
-	bad := func(format string, args ...any) error {
-		return fmt.Errorf("the model file's "+format, args...)
-	}
-	il, err1 := f.Int64s("wl.initial_labels")
-	ii, err2 := f.Int32s("wl.initial_ids")
-	keys, err3 := f.Bytes("wl.keys")
-	offs, err4 := f.Int64s("wl.key_offsets")
-	rounds, err5 := f.Int32s("wl.key_rounds")
-	ids, err6 := f.Int32s("wl.key_ids")
-	toff, err7 := f.Int64s("wl.train_offsets")
-	tidx, err8 := f.Int32s("wl.train_idx")
-	tval, err9 := f.Float64s("wl.train_val")
-	svcFile, err10 := f.Nested("svm")
-	if err := errors.Join(err1, err2, err3, err4, err5, err6, err7, err8, err9, err10); err != nil {
+	sec, err := readWLSections(f)
+	if err != nil {
 		return err
 	}
-	if len(il) != meta.Initial || len(ii) != meta.Initial || len(ids) != meta.Keys || len(rounds) != meta.Keys || len(offs) != meta.Keys+1 {
-		return bad("dictionary arrays do not match its %d labels and %d signatures", meta.Initial, meta.Keys)
+	d, err := sec.dictionary(meta)
+	if err != nil {
+		return err
 	}
-	// Every id of the dictionary is a round-0 label's or a signature's,
-	// once: the size is their number (bounded by the sections).
-	if meta.Size < 1 || meta.Size != meta.Initial+meta.Keys || meta.Size > math.MaxInt32 || meta.Graphs < 1 {
-		return bad("dictionary of %d labels (%d round-0 labels and %d signatures) for %d graphs is invalid", meta.Size, meta.Initial, meta.Keys, meta.Graphs)
-	}
-	size := int32(meta.Size)
-	d := newWLDictionary(meta.H)
-	d.size = size
-	seen := make([]bool, size)
-	use := func(id int32) error {
-		if id < 0 || id >= size || seen[id] {
-			return bad("dictionary id %d is out of [0, %d) or repeated", id, size)
-		}
-		seen[id] = true
-		return nil
-	}
-	for p, l := range il {
-		if l < math.MinInt || l > math.MaxInt {
-			return bad("label %d is out of range", l)
-		}
-		if _, dup := d.initial[int(l)]; dup {
-			return bad("label %d is repeated", l)
-		}
-		if err := use(ii[p]); err != nil {
-			return err
-		}
-		d.initial[int(l)] = ii[p]
-	}
-	if offs[0] != 0 || offs[len(offs)-1] != int64(len(keys)) {
-		return bad("signature offsets do not span the %d key bytes", len(keys))
-	}
-	for p := range ids {
-		lo, hi := offs[p], offs[p+1]
-		if hi < lo || rounds[p] < 0 || int(rounds[p]) >= meta.H {
-			return bad("signature %d (bytes %d..%d, round %d) is invalid", p, lo, hi, rounds[p])
-		}
-		m := d.rounds[rounds[p]]
-		k := string(keys[lo:hi])
-		if _, dup := m[k]; dup {
-			return bad("signature %d is repeated in round %d", p, rounds[p])
-		}
-		if err := use(ids[p]); err != nil {
-			return err
-		}
-		m[k] = ids[p]
-	}
-	if len(toff) != meta.Graphs+1 || toff[0] != 0 || toff[len(toff)-1] != int64(len(tidx)) || len(tval) != len(tidx) {
-		return bad("feature arrays do not match its %d graphs", meta.Graphs)
-	}
-	train := make([]SparseVector, meta.Graphs)
-	for g := range train {
-		lo, hi := toff[g], toff[g+1]
-		if hi < lo {
-			return bad("feature offsets decrease at graph %d", g)
-		}
-		v := SparseVector{Idx: tidx[lo:hi], Val: tval[lo:hi]}
-		for k, id := range v.Idx {
-			if id < 0 || id >= size || (k > 0 && id <= v.Idx[k-1]) {
-				return bad("graph %d's feature indices are not increasing in [0, %d)", g, size)
-			}
-		}
-		train[g] = v
+	train, err := sec.features(meta, d.size)
+	if err != nil {
+		return err
 	}
 	s := &svm.SVC{}
-	if err := s.ReadModelFile(svcFile); err != nil {
+	if err := s.ReadModelFile(sec.svm); err != nil {
 		return fmt.Errorf("the model file's SVM: %w", err)
 	}
 	if s.Items() != meta.Graphs {
-		return bad("SVM was trained on %d items, the file has %d graphs", s.Items(), meta.Graphs)
+		return badWLFile("SVM was trained on %d items, the file has %d graphs", s.Items(), meta.Graphs)
 	}
 	if meta.Normalize {
 		// The counts are integers, so their sums are exact: these are the
@@ -385,6 +315,121 @@ func readWLClassifier(f *modelfile.File, meta wlClassifierMeta, dst *WLClassifie
 	out.svc, out.train = s, train
 	*dst = out
 	return nil
+}
+
+// badWLFile is an error about a WL classifier's model file.
+func badWLFile(format string, args ...any) error {
+	return fmt.Errorf("the model file's "+format, args...)
+}
+
+// wlSections are the sections of a WL classifier's model file: the
+// dictionary (round-0 labels and ids, signature keys with their offsets,
+// rounds and ids), the training graphs' features (CSR-like) and the SVM.
+type wlSections struct {
+	il, offs, toff  []int64
+	ii, rounds, ids []int32
+	tidx            []int32
+	keys            []byte
+	tval            []float64
+	svm             *modelfile.File
+}
+
+func readWLSections(f *modelfile.File) (wlSections, error) {
+	var s wlSections
+	var err [10]error
+	s.il, err[0] = f.Int64s("wl.initial_labels")
+	s.ii, err[1] = f.Int32s("wl.initial_ids")
+	s.keys, err[2] = f.Bytes("wl.keys")
+	s.offs, err[3] = f.Int64s("wl.key_offsets")
+	s.rounds, err[4] = f.Int32s("wl.key_rounds")
+	s.ids, err[5] = f.Int32s("wl.key_ids")
+	s.toff, err[6] = f.Int64s("wl.train_offsets")
+	s.tidx, err[7] = f.Int32s("wl.train_idx")
+	s.tval, err[8] = f.Float64s("wl.train_val")
+	s.svm, err[9] = f.Nested("svm")
+	return s, errors.Join(err[:]...)
+}
+
+// dictionary checks the dictionary sections against meta and builds the
+// dictionary: every id a round-0 label's or a signature's, once.
+func (s *wlSections) dictionary(meta wlClassifierMeta) (*wlDictionary, error) {
+	if len(s.il) != meta.Initial || len(s.ii) != meta.Initial || len(s.ids) != meta.Keys || len(s.rounds) != meta.Keys || len(s.offs) != meta.Keys+1 {
+		return nil, badWLFile("dictionary arrays do not match its %d labels and %d signatures", meta.Initial, meta.Keys)
+	}
+	// Every id of the dictionary is a round-0 label's or a signature's,
+	// once: the size is their number (bounded by the sections).
+	if meta.Size < 1 || meta.Size != meta.Initial+meta.Keys || meta.Size > math.MaxInt32 || meta.Graphs < 1 {
+		return nil, badWLFile("dictionary of %d labels (%d round-0 labels and %d signatures) for %d graphs is invalid", meta.Size, meta.Initial, meta.Keys, meta.Graphs)
+	}
+	size := int32(meta.Size)
+	d := newWLDictionary(meta.H)
+	d.size = size
+	seen := make([]bool, size)
+	use := func(id int32) error {
+		if id < 0 || id >= size || seen[id] {
+			return badWLFile("dictionary id %d is out of [0, %d) or repeated", id, size)
+		}
+		seen[id] = true
+		return nil
+	}
+	for p, l := range s.il {
+		if l < math.MinInt || l > math.MaxInt {
+			return nil, badWLFile("label %d is out of range", l)
+		}
+		if _, dup := d.initial[int(l)]; dup {
+			return nil, badWLFile("label %d is repeated", l)
+		}
+		if err := use(s.ii[p]); err != nil {
+			return nil, err
+		}
+		d.initial[int(l)] = s.ii[p]
+	}
+	if s.offs[0] != 0 || s.offs[len(s.offs)-1] != int64(len(s.keys)) {
+		return nil, badWLFile("signature offsets do not span the %d key bytes", len(s.keys))
+	}
+	for p := range s.ids {
+		lo, hi := s.offs[p], s.offs[p+1]
+		if hi < lo || hi > int64(len(s.keys)) || s.rounds[p] < 0 || int(s.rounds[p]) >= meta.H {
+			return nil, badWLFile("signature %d (bytes %d..%d, round %d) is invalid", p, lo, hi, s.rounds[p])
+		}
+		m := d.rounds[s.rounds[p]]
+		k := string(s.keys[lo:hi])
+		if _, dup := m[k]; dup {
+			return nil, badWLFile("signature %d is repeated in round %d", p, s.rounds[p])
+		}
+		if err := use(s.ids[p]); err != nil {
+			return nil, err
+		}
+		m[k] = s.ids[p]
+	}
+	return d, nil
+}
+
+// features checks the training graphs' feature sections against meta and
+// a dictionary of size ids, and returns the feature vectors.
+func (s *wlSections) features(meta wlClassifierMeta, size int32) ([]SparseVector, error) {
+	toff, tidx, tval := s.toff, s.tidx, s.tval
+	if len(toff) != meta.Graphs+1 || toff[0] != 0 || toff[len(toff)-1] != int64(len(tidx)) || len(tval) != len(tidx) {
+		return nil, badWLFile("feature arrays do not match its %d graphs", meta.Graphs)
+	}
+	train := make([]SparseVector, meta.Graphs)
+	for g := range train {
+		lo, hi := toff[g], toff[g+1]
+		if hi < lo {
+			return nil, badWLFile("feature offsets decrease at graph %d", g)
+		}
+		if hi > int64(len(tidx)) {
+			return nil, badWLFile("feature offsets run past the %d stored features at graph %d", len(tidx), g)
+		}
+		v := SparseVector{Idx: tidx[lo:hi], Val: tval[lo:hi]}
+		for k, id := range v.Idx {
+			if id < 0 || id >= size || (k > 0 && id <= v.Idx[k-1]) {
+				return nil, badWLFile("graph %d's feature indices are not increasing in [0, %d)", g, size)
+			}
+		}
+		train[g] = v
+	}
+	return train, nil
 }
 
 // ModelFile returns the fitted classifier as a modelfile container (kind

@@ -64,53 +64,20 @@ func (dc DenseComponents) Smallest(ctx context.Context, w *knngraph.Weights, l i
 	if limit == 0 {
 		limit = 4000
 	}
-	comp, count := w.A.Components()
-	members := make([][]int, count)
-	for i, c := range comp {
-		members[c] = append(members[c], i)
+	members, err := componentMembers(w, limit)
+	if err != nil {
+		return nil, err
 	}
-	for c, m := range members {
-		if len(m) > limit {
-			return nil, fmt.Errorf("imgp: DenseComponents: component %d has %d nodes, more than MaxComponent = %d; use a sparse eigensolver", c, len(m), limit)
-		}
-	}
+	count := len(members)
 	sqrtD := make([]float64, n)
 	for i, v := range w.D {
 		sqrtD[i] = math.Sqrt(v)
 	}
-	tri := make([]*tridiagonal, count)
-	errs := make([]error, count)
-	parallel.For(count, 1, func(lo, hi int) {
-		for c := lo; c < hi; c++ {
-			if err := ctx.Err(); err != nil {
-				errs[c] = err
-				return
-			}
-			tri[c], errs[c] = reduce(w, members[c], sqrtD)
-		}
-	})
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
-		}
+	tri, err := reduceAll(ctx, w, members, sqrtD)
+	if err != nil {
+		return nil, err
 	}
-	type pair struct {
-		lambda    float64
-		comp, idx int
-	}
-	var pairs []pair
-	for c, t := range tri {
-		for k, v := range t.values[:min(l, len(t.values))] {
-			pairs = append(pairs, pair{lambda: v, comp: c, idx: k})
-		}
-	}
-	sort.SliceStable(pairs, func(a, b int) bool {
-		if pairs[a].lambda != pairs[b].lambda {
-			return pairs[a].lambda < pairs[b].lambda
-		}
-		return pairs[a].comp < pairs[b].comp
-	})
-	pairs = pairs[:min(l, len(pairs))]
+	pairs := smallestPairs(tri, l)
 	need := make([]int, count) // eigenpairs needed from each component (its smallest)
 	for _, p := range pairs {
 		need[p.comp] = max(need[p.comp], p.idx+1)
@@ -127,23 +94,90 @@ func (dc DenseComponents) Smallest(ctx context.Context, w *knngraph.Weights, l i
 	out := &Eigenpairs{Values: make([]float64, len(pairs)), Vectors: mat.NewDense(n, len(pairs), nil)}
 	for q, p := range pairs {
 		out.Values[q] = math.Max(p.lambda, 0)
-		m := members[p.comp]
-		v := vecs[p.comp]
-		var big float64
-		for k := range m {
-			if x := v.At(k, p.idx); math.Abs(x) > math.Abs(big)+1e-12 {
-				big = x
-			}
-		}
-		sign := 1.0
-		if big < 0 {
-			sign = -1
-		}
-		for k, i := range m {
-			out.Vectors.Set(i, q, sign*v.At(k, p.idx)/sqrtD[i])
-		}
+		setEigenvector(out.Vectors, q, members[p.comp], vecs[p.comp], p.idx, sqrtD)
 	}
 	return out, nil
+}
+
+// componentMembers lists the nodes of each connected component of the
+// graph, refusing a component of more than limit nodes.
+func componentMembers(w *knngraph.Weights, limit int) ([][]int, error) {
+	comp, count := w.A.Components()
+	members := make([][]int, count)
+	for i, c := range comp {
+		members[c] = append(members[c], i)
+	}
+	for c, m := range members {
+		if len(m) > limit {
+			return nil, fmt.Errorf("imgp: DenseComponents: component %d has %d nodes, more than MaxComponent = %d; use a sparse eigensolver", c, len(m), limit)
+		}
+	}
+	return members, nil
+}
+
+// reduceAll reduces every component to tridiagonal form, in parallel.
+func reduceAll(ctx context.Context, w *knngraph.Weights, members [][]int, sqrtD []float64) ([]*tridiagonal, error) {
+	count := len(members)
+	tri := make([]*tridiagonal, count)
+	errs := make([]error, count)
+	parallel.For(count, 1, func(lo, hi int) {
+		for c := lo; c < hi; c++ {
+			if err := ctx.Err(); err != nil {
+				errs[c] = err
+				return
+			}
+			tri[c], errs[c] = reduce(w, members[c], sqrtD)
+		}
+	})
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return tri, nil
+}
+
+// componentPair is eigenvalue idx of component comp.
+type componentPair struct {
+	lambda    float64
+	comp, idx int
+}
+
+// smallestPairs returns the l smallest eigenvalues over all components
+// (fewer if there are fewer), ascending, ties in component order.
+func smallestPairs(tri []*tridiagonal, l int) []componentPair {
+	var pairs []componentPair
+	for c, t := range tri {
+		for k, v := range t.values[:min(l, len(t.values))] {
+			pairs = append(pairs, componentPair{lambda: v, comp: c, idx: k})
+		}
+	}
+	sort.SliceStable(pairs, func(a, b int) bool {
+		if pairs[a].lambda != pairs[b].lambda {
+			return pairs[a].lambda < pairs[b].lambda
+		}
+		return pairs[a].comp < pairs[b].comp
+	})
+	return pairs[:min(l, len(pairs))]
+}
+
+// setEigenvector sets column q of dst to f = D^{-1/2}u for the eigenvector u
+// in column idx of v, on the nodes m of its component, with the sign that
+// makes its entry of largest magnitude positive.
+func setEigenvector(dst *mat.Dense, q int, m []int, v *mat.Dense, idx int, sqrtD []float64) {
+	var big float64
+	for k := range m {
+		if x := v.At(k, idx); math.Abs(x) > math.Abs(big)+1e-12 {
+			big = x
+		}
+	}
+	sign := 1.0
+	if big < 0 {
+		sign = -1
+	}
+	for k, i := range m {
+		dst.Set(i, q, sign*v.At(k, idx)/sqrtD[i])
+	}
 }
 
 // reduce forms one component's L_sym densely and reduces it to tridiagonal

@@ -311,7 +311,6 @@ func (pr *gmrf) evaluate(ctx context.Context, h Hyperparameters, probes [][]floa
 		return gradient{}, err
 	}
 	n := st.p.Dim()
-	nl := float64(len(pr.labelled))
 	b := make([]float64, n)
 	for k, i := range pr.labelled {
 		b[i] = pr.y[k] / h.Noise
@@ -331,6 +330,26 @@ func (pr *gmrf) evaluate(ctx context.Context, h Hyperparameters, probes [][]floa
 	}
 	m := wqs[0]
 	out.Mean = m
+	out.Grad = pr.gradient(st, h, m, wqs[1:], wms, probes)
+	if err := ctx.Err(); err != nil {
+		return out, err
+	}
+	for _, g := range out.Grad {
+		if math.IsNaN(g) || math.IsInf(g, 0) {
+			return out, fmt.Errorf("imgp: the likelihood gradient is %v at %v", out.Grad, h)
+		}
+	}
+	return out, nil
+}
+
+// gradient is the gradient of log p(y) in the four hyperparameters (the
+// order of gradient.Grad) from the posterior mean m and the probes' solves
+// with the posterior precision Q (wqs) and with M = (1+c)D − A (wms): the
+// quadratic terms mᵀ∂P m and the residual from m, the traces from the
+// probes.
+func (pr *gmrf) gradient(st *state, h Hyperparameters, m []float64, wqs, wms, probes [][]float64) [4]float64 {
+	n := st.p.Dim()
+	nl := float64(len(pr.labelled))
 	// Quadratic terms mᵀ ∂P m.
 	tmp := make([]float64, n)
 	dc := -4 * float64(pr.nu) / (h.Kappa * h.Kappa) // dc/dlog κ = −2c
@@ -346,11 +365,34 @@ func (pr *gmrf) evaluate(ctx context.Context, h Hyperparameters, probes [][]floa
 		r := pr.y[k] - m[i]
 		resid += r * r
 	}
-	// Traces.
+	tr := pr.traces(st, h, dc, tau, wqs, wms, probes)
+	var dlogD float64
+	for i, v := range st.dD {
+		dlogD += v / st.p.D[i]
+	}
+	nu := float64(pr.nu)
+	trPA := h.Alpha * (nu*tr.mdm - (nu-1)*dlogD)
+	trPK := dc * nu * tr.md
+	trPS := -float64(n)
+	var g [4]float64
+	g[0] = -0.5 * (quadA + tr.qa - trPA)
+	g[1] = -0.5 * (quadK + tr.qk - trPK)
+	g[2] = -0.5 * (quadS + tr.qs - trPS)
+	g[3] = 0.5 * (resid/h.Noise + tr.qe/h.Noise - nl)
+	return g
+}
+
+// gmrfTraces are the probes' trace estimates in the gradient: Q⁻¹ against
+// the three derivatives of P and against the labelled nodes' selection,
+// M⁻¹ against ∂M and against D.
+type gmrfTraces struct{ qa, qk, qs, qe, mdm, md float64 }
+
+// traces averages the probes' estimates (X⁻¹z)ᵀ Y z of the traces.
+func (pr *gmrf) traces(st *state, h Hyperparameters, dc, tau float64, wqs, wms, probes [][]float64) gmrfTraces {
 	var trQA, trQK, trQS, trQE, trMdM, trMD float64
-	dz := make([]float64, n)
+	dz := make([]float64, st.p.Dim())
 	for k, z := range probes {
-		wq, wm := wqs[k+1], wms[k]
+		wq, wm := wqs[k], wms[k]
 		st.mulDP0Alpha(dz, z)
 		trQA += tau * h.Alpha * dot(wq, dz)
 		st.mulDP0Shift(dz, z)
@@ -367,28 +409,7 @@ func (pr *gmrf) evaluate(ctx context.Context, h Hyperparameters, probes [][]floa
 		}
 	}
 	np := float64(len(probes))
-	trQA, trQK, trQS, trQE, trMdM, trMD = trQA/np, trQK/np, trQS/np, trQE/np, trMdM/np, trMD/np
-	var dlogD float64
-	for i, v := range st.dD {
-		dlogD += v / st.p.D[i]
-	}
-	nu := float64(pr.nu)
-	trPA := h.Alpha * (nu*trMdM - (nu-1)*dlogD)
-	trPK := dc * nu * trMD
-	trPS := -float64(n)
-	out.Grad[0] = -0.5 * (quadA + trQA - trPA)
-	out.Grad[1] = -0.5 * (quadK + trQK - trPK)
-	out.Grad[2] = -0.5 * (quadS + trQS - trPS)
-	out.Grad[3] = 0.5 * (resid/h.Noise + trQE/h.Noise - nl)
-	if err := ctx.Err(); err != nil {
-		return out, err
-	}
-	for _, g := range out.Grad {
-		if math.IsNaN(g) || math.IsInf(g, 0) {
-			return out, fmt.Errorf("imgp: the likelihood gradient is %v at %v", out.Grad, h)
-		}
-	}
-	return out, nil
+	return gmrfTraces{trQA / np, trQK / np, trQS / np, trQE / np, trMdM / np, trMD / np}
 }
 
 func dot(a, b []float64) float64 {

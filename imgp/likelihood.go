@@ -295,30 +295,10 @@ func (o normalisedM) MulVecTo(dst, x []float64) { o.a.ScaledMulVecTo(dst, x, o.s
 func (st *state) slqLogDetRatio(ctx context.Context, s LikelihoodSettings, probe func(i int, z []float64), defl *Eigenpairs) (float64, float64, error) {
 	p := st.p
 	big := p.Dim()
-	q := p.Diagonal()
-	for i, v := range st.sel {
-		q[i] += v
-	}
-	l := make([]float64, big)
-	var offset float64 // Σ log q_i − (−N log s + Σ log D_i)
-	for i, v := range q {
-		l[i] = 1 / math.Sqrt(v)
-		offset += math.Log(v) - math.Log(p.D[i])
-	}
-	offset -= float64(big) * math.Log(p.Scale) // −N log s = N log Scale
-	var u *mat.Dense
-	if defl != nil && len(defl.Values) > 0 {
-		if r, _ := defl.Vectors.Dims(); r != big {
-			return 0, 0, fmt.Errorf("deflation eigenvectors have %d rows for %d nodes", r, big)
-		}
-		u = mat.DenseCopyOf(defl.Vectors)
-		for i := 0; i < big; i++ {
-			row := u.RawRowView(i)
-			floats.Scale(math.Sqrt(p.D[i]), row)
-		}
-		for _, lam := range defl.Values {
-			offset -= float64(p.Nu) * math.Log(p.Shift+lam)
-		}
+	l, offset := st.slqScaling()
+	u, offset, err := deflationBasis(p, defl, offset)
+	if err != nil {
+		return 0, 0, err
 	}
 	qhat := scaledOp{x: posteriorOp{st}, l: l}
 	nm := newNormalisedM(p)
@@ -369,8 +349,54 @@ func (st *state) slqLogDetRatio(ctx context.Context, s LikelihoodSettings, probe
 	if err := errors.Join(errs...); err != nil {
 		return 0, 0, err
 	}
-	mean := floats.Sum(vals) / float64(len(vals))
-	var se float64
+	mean, se := meanAndError(vals)
+	return offset + mean, se, nil
+}
+
+// slqScaling returns the Jacobi scaling l = q^{−1/2} of the posterior
+// precision's diagonal q, and the part of the log-determinant ratio it
+// and the scales of P account for: Σ log q_i − (−N log s + Σ log D_i).
+func (st *state) slqScaling() ([]float64, float64) {
+	p := st.p
+	q := p.Diagonal()
+	for i, v := range st.sel {
+		q[i] += v
+	}
+	l := make([]float64, len(q))
+	var offset float64
+	for i, v := range q {
+		l[i] = 1 / math.Sqrt(v)
+		offset += math.Log(v) - math.Log(p.D[i])
+	}
+	offset -= float64(len(q)) * math.Log(p.Scale) // −N log s = N log Scale
+	return l, offset
+}
+
+// deflationBasis returns U = D^{1/2}F of the deflation eigenpairs (nil
+// without them) and the offset less ν Σ_l log(c + λ_l), their exact part.
+func deflationBasis(p *Precision, defl *Eigenpairs, offset float64) (*mat.Dense, float64, error) {
+	if defl == nil || len(defl.Values) == 0 {
+		return nil, offset, nil
+	}
+	big := p.Dim()
+	if r, _ := defl.Vectors.Dims(); r != big {
+		return nil, offset, fmt.Errorf("deflation eigenvectors have %d rows for %d nodes", r, big)
+	}
+	u := mat.DenseCopyOf(defl.Vectors)
+	for i := 0; i < big; i++ {
+		row := u.RawRowView(i)
+		floats.Scale(math.Sqrt(p.D[i]), row)
+	}
+	for _, lam := range defl.Values {
+		offset -= float64(p.Nu) * math.Log(p.Shift+lam)
+	}
+	return u, offset, nil
+}
+
+// meanAndError returns the mean of vals and its standard error (0 for one
+// value).
+func meanAndError(vals []float64) (mean, se float64) {
+	mean = floats.Sum(vals) / float64(len(vals))
 	if len(vals) > 1 {
 		var ss float64
 		for _, v := range vals {
@@ -378,5 +404,5 @@ func (st *state) slqLogDetRatio(ctx context.Context, s LikelihoodSettings, probe
 		}
 		se = math.Sqrt(ss / float64(len(vals)-1) / float64(len(vals)))
 	}
-	return offset + mean, se, nil
+	return mean, se
 }

@@ -162,37 +162,65 @@ func putRegressor(r *Regressor, out *modelfile.File) (regressorMeta, error) {
 }
 
 func readRegressor(f *modelfile.File, meta regressorMeta, dst *Regressor) error {
+	out, err := regressorSettings(meta, dst.Progress)
+	if err != nil {
+		return err
+	}
+	fit, err := fittedFromMeta(meta)
+	if err != nil {
+		return err
+	}
+	if err := fit.readSpectrum(f, meta); err != nil {
+		return err
+	}
+	if err := fit.readTargets(f, meta); err != nil {
+		return err
+	}
+	out.fit = fit
+	*dst = out
+	return nil
+}
+
+// regressorSettings is the unfitted Regressor of a model file's settings,
+// with the caller's progress callback, validated.
+func regressorSettings(meta regressorMeta, progress func(int, Hyperparameters, [4]float64)) (Regressor, error) {
 	out := Regressor{K: meta.K, Nu: meta.Nu, Eigenpairs: meta.Eigenpairs, Initial: meta.Initial, Iterations: meta.Iterations,
 		LearningRate: meta.LearningRate, Probes: meta.Probes, Seed: meta.Seed, Tol: meta.Tol, MinNoise: meta.MinNoise,
-		Scaling: meta.Scaling, Progress: dst.Progress}
+		Scaling: meta.Scaling, Progress: progress}
 	switch meta.Distance {
 	case NearestNode.String():
 		out.Distance = NearestNode
 	case MeanNeighbour.String():
 		out.Distance = MeanNeighbour
 	default:
-		return fmt.Errorf("the model file's distance rule %q is not one this gssl knows", meta.Distance)
+		return out, fmt.Errorf("the model file's distance rule %q is not one this gssl knows", meta.Distance)
 	}
 	p, err := ParseProcedure(meta.Procedure)
 	if err != nil {
-		return fmt.Errorf("the model file's procedure: %w", err)
+		return out, fmt.Errorf("the model file's procedure: %w", err)
 	}
 	out.Procedure = p
 	if err := out.Validate(); err != nil {
-		return fmt.Errorf("the model file's settings: %w", err)
+		return out, fmt.Errorf("the model file's settings: %w", err)
 	}
+	return out, nil
+}
+
+// fittedFromMeta checks the fitted hyperparameters and sizes a model file
+// declares and returns the fitted state they make, without its sections.
+func fittedFromMeta(meta regressorMeta) (*fitted, error) {
 	if err := meta.Fitted.validate("fitted "); err != nil {
-		return fmt.Errorf("the model file's fitted hyperparameters: %w", err)
+		return nil, fmt.Errorf("the model file's fitted hyperparameters: %w", err)
 	}
 	n, d, L, nl := meta.Points, meta.Features, meta.Components, meta.Labelled
 	if n < 2 || d < 1 || L < 1 || L > n || nl < 1 || nl > n {
-		return fmt.Errorf("the model file declares %d points of %d features, %d eigenpairs and %d labelled points", n, d, L, nl)
+		return nil, fmt.Errorf("the model file declares %d points of %d features, %d eigenpairs and %d labelled points", n, d, L, nl)
 	}
 	if meta.FittedK < 1 || meta.FittedK >= n {
-		return fmt.Errorf("the model file's K = %d is invalid for %d points", meta.FittedK, n)
+		return nil, fmt.Errorf("the model file's K = %d is invalid for %d points", meta.FittedK, n)
 	}
 	if err := checkNu(meta.FittedNu); err != nil || meta.FittedNu < 1 {
-		return fmt.Errorf("the model file's ν = %d is invalid", meta.FittedNu)
+		return nil, fmt.Errorf("the model file's ν = %d is invalid", meta.FittedNu)
 	}
 	fit := &fitted{h: meta.Fitted, nu: meta.FittedNu, k: meta.FittedK, steps: meta.Steps, cgIters: meta.CGIterations,
 		scale: Scaling{Mean: meta.TargetMean, Scale: meta.TargetScale}}
@@ -200,8 +228,16 @@ func readRegressor(f *modelfile.File, meta regressorMeta, dst *Regressor) error 
 		fit.scale.Scale = 1
 	}
 	if s := fit.scale; math.IsNaN(s.Mean) || math.IsInf(s.Mean, 0) || !(s.Scale > 0) || math.IsInf(s.Scale, 0) {
-		return fmt.Errorf("the model file's target scaling %+v is invalid: the mean must be finite and the scale finite and > 0", s)
+		return nil, fmt.Errorf("the model file's target scaling %+v is invalid: the mean must be finite and the scale finite and > 0", s)
 	}
+	return fit, nil
+}
+
+// readSpectrum reads the points, the graph's degrees, the eigenpairs and
+// the posterior of the weights on them, checking each.
+func (fit *fitted) readSpectrum(f *modelfile.File, meta regressorMeta) error {
+	n, d, L := meta.Points, meta.Features, meta.Components
+	var err error
 	if fit.x, err = f.Dense("x", n, d); err != nil {
 		return err
 	}
@@ -243,6 +279,14 @@ func readRegressor(f *modelfile.File, meta regressorMeta, dst *Regressor) error 
 	if !fit.chol.Factorize(fit.sigma) {
 		return errors.New("the model file's posterior covariance is not positive definite")
 	}
+	return nil
+}
+
+// readTargets reads the node means, the labelled points and their targets,
+// and the Euclidean GP, checking each.
+func (fit *fitted) readTargets(f *modelfile.File, meta regressorMeta) error {
+	n, d, nl := meta.Points, meta.Features, meta.Labelled
+	var err error
 	if fit.gmrfMean, err = f.Float64sLen("node_mean", n); err != nil {
 		return err
 	}
@@ -266,8 +310,6 @@ func readRegressor(f *modelfile.File, meta regressorMeta, dst *Regressor) error 
 	if fit.eucl.Features() != d {
 		return fmt.Errorf("the model file's Euclidean GP has %d features, the points %d", fit.eucl.Features(), d)
 	}
-	out.fit = fit
-	*dst = out
 	return nil
 }
 

@@ -205,66 +205,12 @@ func (ch *chebyshev[T]) run(ctx context.Context, a float64, cur, prv []T) ([]T, 
 	for k := 0; ; k++ {
 		ch.pass(cur, prv, omega, gamma, zero)
 		zero = false
-		left, worst, total := 0, 0.0, 0.0
-		for j := 0; j < c; j++ {
-			total += ch.rr[j]
-			rel := 0.0
-			if s.BNorm[j] > 0 {
-				rel = math.Sqrt(ch.rr[j]) / s.BNorm[j]
-			}
-			res.Residual[j] = rel
-			if rel <= s.Tol {
-				if !converged[j] {
-					converged[j], res.Iterations[j] = true, k
-				}
-				continue
-			}
-			converged[j] = false
-			res.Iterations[j] = k
-			left++
-			worst = math.Max(worst, rel)
-		}
-		report := slices.Max(res.Residual)
-		if s.Frobenius {
-			report = 0
-			if bb > 0 {
-				report = math.Sqrt(total / bb)
-			}
-			left = 0
-			if report > s.Tol {
-				left = 1
-			}
-			for j := range res.Iterations {
-				res.Iterations[j], res.Residual[j] = k, report
-			}
-		}
+		report, worst, left := ch.measure(k, res, converged, bb)
 		if k > 0 && s.Progress != nil {
 			s.Progress(k, report)
 		}
-		if left == 0 {
-			return cur, res, nil
-		}
-		if s.Stop != nil && s.Stop(k, report, cur) {
-			return cur, res, nil
-		}
-		if err := ctx.Err(); err != nil {
-			return cur, res, fmt.Errorf("krylov: %s stopped after %d iterations: %w", s.Method, k, err)
-		}
-		if k == s.MaxIter {
-			method, resid := s.Method, report
-			if !s.Frobenius {
-				worstCol := 0
-				for j := range res.Residual {
-					if res.Residual[j] > res.Residual[worstCol] {
-						worstCol = j
-					}
-				}
-				method, resid = fmt.Sprintf("%s (column %d)", s.Method, worstCol), res.Residual[worstCol]
-			}
-			return cur, res, &NotConvergedError{Method: method, Iterations: k, Residual: resid, Tol: s.Tol}
-		}
-		if !(report < math.Inf(1)) || !(worst < math.Inf(1)) {
-			return cur, res, &BreakdownError{Method: s.Method, Iterations: k, Reason: fmt.Sprintf("relative residual %g is not finite", math.Max(report, worst))}
+		if stop, err := ch.stop(ctx, k, res, report, worst, left, cur); stop {
+			return cur, res, err
 		}
 		// prv holds Z_{k+1}; the next pass reads it as Z_k.
 		cur, prv = prv, cur
@@ -273,6 +219,84 @@ func (ch *chebyshev[T]) run(ctx context.Context, a float64, cur, prv []T) ([]T, 
 		omega, gamma = next*rho, 2*next/a
 		rho = next
 	}
+}
+
+// measure sets the residuals and iteration counts of res after k
+// iterations from the squared residual norms in rr (columns converged for
+// the first time at k get k) and returns the figure reported to Progress
+// and Stop (the largest relative residual, or the Frobenius one), the
+// largest relative residual of the columns not converged, and their count
+// (with Frobenius, 1 unless it is converged).
+func (ch *chebyshev[T]) measure(k int, res BlockResult, converged []bool, bb float64) (report, worst float64, left int) {
+	s := ch.s
+	total := 0.0
+	for j := 0; j < ch.c; j++ {
+		total += ch.rr[j]
+		rel := 0.0
+		if s.BNorm[j] > 0 {
+			rel = math.Sqrt(ch.rr[j]) / s.BNorm[j]
+		}
+		res.Residual[j] = rel
+		if rel <= s.Tol {
+			if !converged[j] {
+				converged[j], res.Iterations[j] = true, k
+			}
+			continue
+		}
+		converged[j] = false
+		res.Iterations[j] = k
+		left++
+		worst = math.Max(worst, rel)
+	}
+	report = slices.Max(res.Residual)
+	if s.Frobenius {
+		report = 0
+		if bb > 0 {
+			report = math.Sqrt(total / bb)
+		}
+		left = 0
+		if report > s.Tol {
+			left = 1
+		}
+		for j := range res.Iterations {
+			res.Iterations[j], res.Residual[j] = k, report
+		}
+	}
+	return report, worst, left
+}
+
+// stop reports whether the solve ends after k iterations, and with which
+// error: converged (left = 0) or stopped by Stop (none), cancelled, at the
+// iteration cap (not converged) or with a residual that is not finite
+// (breakdown).
+func (ch *chebyshev[T]) stop(ctx context.Context, k int, res BlockResult, report, worst float64, left int, cur []T) (bool, error) {
+	s := ch.s
+	if left == 0 {
+		return true, nil
+	}
+	if s.Stop != nil && s.Stop(k, report, cur) {
+		return true, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return true, fmt.Errorf("krylov: %s stopped after %d iterations: %w", s.Method, k, err)
+	}
+	if k == s.MaxIter {
+		method, resid := s.Method, report
+		if !s.Frobenius {
+			worstCol := 0
+			for j := range res.Residual {
+				if res.Residual[j] > res.Residual[worstCol] {
+					worstCol = j
+				}
+			}
+			method, resid = fmt.Sprintf("%s (column %d)", s.Method, worstCol), res.Residual[worstCol]
+		}
+		return true, &NotConvergedError{Method: method, Iterations: k, Residual: resid, Tol: s.Tol}
+	}
+	if !(report < math.Inf(1)) || !(worst < math.Inf(1)) {
+		return true, &BreakdownError{Method: s.Method, Iterations: k, Reason: fmt.Sprintf("relative residual %g is not finite", math.Max(report, worst))}
+	}
+	return false, nil
 }
 
 // pass computes R_k from cur (zero: cur is zero), writes

@@ -27,94 +27,130 @@ func GMRES(ctx context.Context, a linop.Operator, b, x []float64, s Settings) (R
 	if sv.zeroRHS() {
 		return sv.res, nil
 	}
+	g := newGMRES(sv, s.Restart) // a value: the state stays on the stack
+	for {
+		if end, res, err := sv.atRestart(x, g.r); end {
+			return res, err
+		}
+		if err := g.cycle(x, sv.res.Residual); err != nil {
+			return sv.fail(err)
+		}
+	}
+}
+
+// gmres is the state of one GMRES(m) solve: the Arnoldi basis v, the
+// Hessenberg matrix h (h[i][j], column j), the Givens rotations (cs, sn),
+// the rotated right-hand side g, and work vectors.
+type gmres struct {
+	sv    *solve
+	m     int
+	v, h  [][]float64
+	cs    []float64
+	sn    []float64
+	g     []float64
+	coef  []float64
+	yv    []float64
+	z, wv []float64
+	r     []float64
+}
+
+// newGMRES allocates GMRES(restart); restart 0 means 50, and at most n.
+func newGMRES(sv *solve, restart int) gmres {
 	n := sv.n
-	m := s.Restart
+	m := restart
 	if m <= 0 {
 		m = 50
 	}
 	if m > n {
 		m = n
 	}
-	v := make([][]float64, m+1)
-	for i := range v {
-		v[i] = make([]float64, n)
+	g := gmres{sv: sv, m: m, v: make([][]float64, m+1), h: make([][]float64, m+1)}
+	for i := range g.v {
+		g.v[i] = make([]float64, n)
 	}
-	h := make([][]float64, m+1) // h[i][j], column j of the Hessenberg matrix
-	for i := range h {
-		h[i] = make([]float64, m)
+	for i := range g.h {
+		g.h[i] = make([]float64, m)
 	}
-	cs := make([]float64, m)
-	sn := make([]float64, m)
-	g := make([]float64, m+1)
-	coef := make([]float64, m+1)
-	yv := make([]float64, m)
-	z := make([]float64, n)
-	wv := make([]float64, n)
-	r := make([]float64, n)
-	for {
-		rel := sv.residual(r, x)
-		sv.res.Residual = rel
-		sv.remember(x, rel)
-		if rel <= sv.tol {
-			return sv.res, nil
-		}
-		if sv.res.Iterations >= sv.max {
-			return sv.fail(nil)
-		}
-		beta := rel * sv.bnorm
-		for i := range r {
-			v[0][i] = r[i] / beta
-		}
-		for i := range g {
-			g[i] = 0
-		}
-		g[0] = beta
-		j := 0
-		for j < m && sv.res.Iterations < sv.max {
-			sv.precond(z, v[j])
-			sv.mul(wv, z)
-			before := floats.Norm(wv, 2)
-			gramSchmidt(wv, v[:j+1], coef)
-			for i := 0; i <= j; i++ {
-				h[i][j] = coef[i]
-			}
-			hn := floats.Norm(wv, 2)
-			if hn < dgks*before {
-				gramSchmidt(wv, v[:j+1], coef)
-				for i := 0; i <= j; i++ {
-					h[i][j] += coef[i]
-				}
-				hn = floats.Norm(wv, 2)
-			}
-			for i := 0; i < j; i++ {
-				t := cs[i]*h[i][j] + sn[i]*h[i+1][j]
-				h[i+1][j] = -sn[i]*h[i][j] + cs[i]*h[i+1][j]
-				h[i][j] = t
-			}
-			d := math.Hypot(h[j][j], hn)
-			if d == 0 {
-				cs[j], sn[j] = 1, 0
-			} else {
-				cs[j], sn[j] = h[j][j]/d, hn/d
-			}
-			h[j][j] = d
-			g[j+1] = -sn[j] * g[j]
-			g[j] = cs[j] * g[j]
-			j++
-			est := math.Abs(g[j]) / sv.bnorm
-			if err := sv.step(est); err != nil {
-				sv.update(x, v, h, g, yv, z, wv, j)
-				return sv.fail(err)
-			}
-			if est <= sv.tol || hn == 0 {
-				break
-			}
-			for i := range wv {
-				v[j][i] = wv[i] / hn
-			}
-		}
-		sv.update(x, v, h, g, yv, z, wv, j)
+	makeVecs(m, &g.cs, &g.sn)
+	makeVecs(m+1, &g.g, &g.coef)
+	makeVecs(m, &g.yv)
+	makeVecs(n, &g.z, &g.wv, &g.r)
+	return g
+}
+
+// cycle runs up to m Arnoldi steps from the residual in r, of relative size
+// rel, and adds the correction to x.
+func (g *gmres) cycle(x []float64, rel float64) error {
+	sv, v := g.sv, g.v
+	beta := rel * sv.bnorm
+	for i := range g.r {
+		v[0][i] = g.r[i] / beta
 	}
+	for i := range g.g {
+		g.g[i] = 0
+	}
+	g.g[0] = beta
+	j := 0
+	for j < g.m && sv.res.Iterations < sv.max {
+		hn := g.arnoldi(j)
+		g.rotate(j, hn)
+		j++
+		est := math.Abs(g.g[j]) / sv.bnorm
+		if err := sv.step(est); err != nil {
+			sv.update(x, v, g.h, g.g, g.yv, g.z, g.wv, j)
+			return err
+		}
+		if est <= sv.tol || hn == 0 {
+			break
+		}
+		for i := range g.wv {
+			v[j][i] = g.wv[i] / hn
+		}
+	}
+	sv.update(x, v, g.h, g.g, g.yv, g.z, g.wv, j)
+	return nil
+}
+
+// arnoldi computes w = A M v_j orthogonalised against v_0…v_j into wv and
+// column j of h, and returns ‖w‖, the subdiagonal entry.
+func (g *gmres) arnoldi(j int) float64 {
+	sv, v, h, wv, coef := g.sv, g.v, g.h, g.wv, g.coef
+	sv.precond(g.z, v[j])
+	sv.mul(wv, g.z)
+	before := floats.Norm(wv, 2)
+	gramSchmidt(wv, v[:j+1], coef)
+	for i := 0; i <= j; i++ {
+		h[i][j] = coef[i]
+	}
+	hn := floats.Norm(wv, 2)
+	if hn < dgks*before {
+		gramSchmidt(wv, v[:j+1], coef)
+		for i := 0; i <= j; i++ {
+			h[i][j] += coef[i]
+		}
+		hn = floats.Norm(wv, 2)
+	}
+	return hn
+}
+
+// rotate applies the previous rotations to column j of h, computes the
+// rotation that zeroes its subdiagonal entry hn, and applies it to g.
+func (g *gmres) rotate(j int, hn float64) {
+	h, cs, sn := g.h, g.cs, g.sn
+	for i := 0; i < j; i++ {
+		t := cs[i]*h[i][j] + sn[i]*h[i+1][j]
+		h[i+1][j] = -sn[i]*h[i][j] + cs[i]*h[i+1][j]
+		h[i][j] = t
+	}
+	d := math.Hypot(h[j][j], hn)
+	if d == 0 {
+		cs[j], sn[j] = 1, 0
+	} else {
+		cs[j], sn[j] = h[j][j]/d, hn/d
+	}
+	h[j][j] = d
+	g.g[j+1] = -sn[j] * g.g[j]
+	g.g[j] = cs[j] * g.g[j]
 }
 
 // dgks is the Daniel–Gragg–Kaufman–Stewart threshold 1/√2: a Gram–Schmidt

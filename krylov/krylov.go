@@ -236,6 +236,45 @@ func (sv *solve) fail(cause error) (Result, error) {
 	return sv.res, &NotConvergedError{Method: sv.method, Iterations: sv.res.Iterations, Residual: sv.res.Residual, Tol: sv.tol, X: sv.x}
 }
 
+// makeVecs allocates each of dst as a vector of length n.
+func makeVecs(n int, dst ...*[]float64) {
+	for _, d := range dst {
+		*d = make([]float64, n)
+	}
+}
+
+// atRestart checks the true residual of x, into r, before a (re)start of a
+// restarted method: end reports that the solve ends there, converged or at
+// the iteration cap, with what to return.
+func (sv *solve) atRestart(x, r []float64) (end bool, res Result, err error) {
+	if sv.done(x, r) {
+		return true, sv.res, nil
+	}
+	if sv.res.Iterations >= sv.max {
+		res, err = sv.fail(nil)
+		return true, res, err
+	}
+	return false, Result{}, nil
+}
+
+// afterCycle ends the solve after a cycle that stopped on an error, at the
+// iteration cap (not converged), or converged with a true residual within
+// the tolerance; otherwise (the recurrence's estimate was optimistic) the
+// solve restarts from the residual left in r.
+func (sv *solve) afterCycle(x, r []float64, converged bool, cause error) (end bool, res Result, err error) {
+	switch {
+	case cause != nil:
+		res, err = sv.fail(cause)
+		return true, res, err
+	case !converged:
+		res, err = sv.fail(nil)
+		return true, res, err
+	case sv.done(x, r):
+		return true, sv.res, nil
+	}
+	return false, Result{}, nil
+}
+
 // done checks the true residual of x; it returns true when x meets the
 // tolerance, and otherwise leaves r = b − Ax for a restart.
 func (sv *solve) done(x, r []float64) bool {

@@ -673,12 +673,27 @@ func (m *minresCols) restart(need, ts []int) {
 // step is one MINRES iteration of every iterating column, with one block
 // product.
 func (m *minresCols) step(ctx context.Context) {
-	n, c, act := m.n, m.c, m.act
-	k := len(act)
-	sc := m.scratch(&m.sc, k)
-	a1 := m.scratch(&m.a1, k)
+	sc, a1 := m.stepScales()
+	m.applyA(sc, a1)
+	a2 := m.alphas(sc)
+	lanes := m.nextResiduals(a2)
+	m.rotate(lanes)
+	m.updateX(sc)
+	if len(m.upd) == 0 {
+		return
+	}
+	m.endStep(ctx)
+}
+
+// stepScales returns, for the iterating columns, the scales 1/β of v and
+// the coefficients −β/β_old of r1 (from the second iteration on, as later
+// records).
+func (m *minresCols) stepScales() (sc, a1 []float64) {
+	k := len(m.act)
+	sc = m.scratch(&m.sc, k)
+	a1 = m.scratch(&m.a1, k)
 	m.later = m.later[:0]
-	for t, j := range act {
+	for t, j := range m.act {
 		cl := &m.col[j]
 		sc[t] = 1 / cl.beta
 		m.later = append(m.later[:t], cl.k >= 2) // no r1 term in the first iteration
@@ -686,17 +701,27 @@ func (m *minresCols) step(ctx context.Context) {
 			a1[t] = -cl.beta / cl.oldb
 		}
 	}
-	// v = y/β, y = M r2 (r2 itself without a preconditioner); A·v into
-	// r1's block, less (β/β_old) r1 from the second iteration on (r1 is not
-	// read again).
-	zmat := m.r2
+	return sc, a1
+}
+
+// lanczosBlock is the block v is formed from: z = M r2, or r2 itself
+// without a preconditioner.
+func (m *minresCols) lanczosBlock() *mat.Dense {
 	if m.z != nil {
-		zmat = m.z
+		return m.z
 	}
-	zm := zmat.RawMatrix()
+	return m.r2
+}
+
+// applyA forms v = y/β, y = M r2 (r2 itself without a preconditioner), and
+// puts A·v into r1's block, less (β/β_old) r1 from the second iteration on
+// (r1 is not read again).
+func (m *minresCols) applyA(sc, a1 []float64) {
+	c, act := m.c, m.act
+	k := len(act)
 	r1 := m.r1.RawMatrix().Data
 	later := m.later
-	m.op.MulColumnsRows(zmat, act, sc, func(lo, hi int, y []float64) {
+	m.op.MulColumnsRows(m.lanczosBlock(), act, sc, func(lo, hi int, y []float64) {
 		for i := lo; i < hi; i++ {
 			yr, rr := y[(i-lo)*k:(i-lo)*k+k], r1[i*c:i*c+c]
 			for t, j := range act {
@@ -709,7 +734,15 @@ func (m *minresCols) step(ctx context.Context) {
 		}
 	})
 	m.res.Products++
-	// α = vᵀy, the sums taken row after row, in floats.Dot's order.
+}
+
+// alphas sets α = vᵀy of the iterating columns, the sums taken row after
+// row, in floats.Dot's order, and returns the coefficients −α/β of r2.
+func (m *minresCols) alphas(sc []float64) []float64 {
+	n, c, act := m.n, m.c, m.act
+	k := len(act)
+	zm := m.lanczosBlock().RawMatrix()
+	r1 := m.r1.RawMatrix().Data
 	n4 := n - n%dotLanes
 	lanes := m.scratch(&m.lanes, dotLanes*k)
 	vrow := m.scratch(&m.vrow, k)
@@ -726,10 +759,18 @@ func (m *minresCols) step(ctx context.Context) {
 		cl.alfa = laneSum(lanes[t*dotLanes : (t+1)*dotLanes])
 		a2[t] = -cl.alfa / cl.beta
 	}
-	// y −= (α/β) r2 in r1's block; r1 ← r2, r2 ← y (the two blocks
-	// swapped); β = r2ᵀ M r2.
-	r2 := m.r2.RawMatrix().Data
-	clear(lanes)
+	return a2
+}
+
+// nextResiduals subtracts (α/β) r2 from y in r1's block, swaps the blocks
+// (r1 ← r2, r2 ← y), sets z = M r2 with a preconditioner, and returns the
+// lanes of the sums β² = r2ᵀ M r2.
+func (m *minresCols) nextResiduals(a2 []float64) []float64 {
+	n, c, act := m.n, m.c, m.act
+	k := len(act)
+	n4 := n - n%dotLanes
+	r1, r2 := m.r1.RawMatrix().Data, m.r2.RawMatrix().Data
+	lanes := m.scratch(&m.lanes, dotLanes*k)
 	for i := 0; i < n; i++ {
 		l := laneOf(i, n4)
 		nr, or := r1[i*c:i*c+c], r2[i*c:i*c+c]
@@ -753,9 +794,15 @@ func (m *minresCols) step(ctx context.Context) {
 			}
 		}
 	}
-	// The rotations, and which columns go on to update x.
+	return lanes
+}
+
+// rotate takes β from its lanes, applies the previous rotation and computes
+// the next one for every iterating column, and records in upd the columns
+// that go on to update x (not those that broke down).
+func (m *minresCols) rotate(lanes []float64) {
 	upd := m.upd[:0]
-	for t, j := range act {
+	for t, j := range m.act {
 		cl := &m.col[j]
 		cl.oldb = cl.beta
 		beta := laneSum(lanes[t*dotLanes : (t+1)*dotLanes])
@@ -785,8 +832,14 @@ func (m *minresCols) step(ctx context.Context) {
 		upd = append(upd, t)
 	}
 	m.upd = upd
-	// w = (v − ε w_{k−2} − δ w_{k−1})/γ into w_{k−2}'s block; x += φ w.
-	// v is the old r2's (now r1's) or the preconditioned z's kept copy.
+}
+
+// updateX sets w = (v − ε w_{k−2} − δ w_{k−1})/γ into w_{k−2}'s block and
+// x += φ w for the columns upd. v is the old r2's (now r1's) or the
+// preconditioned z's kept copy.
+func (m *minresCols) updateX(sc []float64) {
+	n, c, act, upd := m.n, m.c, m.act, m.upd
+	k := len(act)
 	wo, wn, xm := m.wo.RawMatrix().Data, m.wn.RawMatrix().Data, m.x.RawMatrix()
 	col := m.col
 	vsrc := m.r1.RawMatrix()
@@ -806,9 +859,13 @@ func (m *minresCols) step(ctx context.Context) {
 		}
 	})
 	m.wo, m.wn = m.wn, m.wo
-	if len(upd) == 0 {
-		return
-	}
+}
+
+// endStep counts the iteration of the columns upd, reports progress, and
+// moves the columns that stop (cancelled, converged by the recurrence, at
+// the iteration cap) on.
+func (m *minresCols) endStep(ctx context.Context) {
+	act, upd := m.act, m.upd
 	m.steps++
 	worst := 0.0
 	for _, t := range upd {

@@ -243,79 +243,17 @@ func formatErr(off int, section, format string, args ...any) error {
 // for the checks and their order). The returned file does not share memory
 // with data.
 func Unmarshal(data []byte) (*File, error) {
+	if err := checkHeader(data); err != nil {
+		return nil, err
+	}
+	f, pos, err := readHead(data)
+	if err != nil {
+		return nil, err
+	}
 	n := len(data)
-	if n < len(Magic) || string(data[:len(Magic)]) != Magic {
-		return nil, formatErr(0, "", "not a gssl model file (no %q magic at the start)", Magic)
-	}
-	if n < 12 {
-		return nil, formatErr(n, "", "truncated: %d bytes, the header alone has %d", n, headerSize)
-	}
-	if v := le.Uint32(data[8:]); v != FormatVersion {
-		if v > FormatVersion {
-			return nil, &Error{Offset: 8, Msg: fmt.Sprintf("format version %d is newer than this gssl (%s) reads (%d): use a newer gssl", v, BuildVersion(), FormatVersion), Err: ErrVersion}
-		}
-		return nil, formatErr(8, "", "format version %d is invalid", v)
-	}
-	if n < headerSize {
-		return nil, formatErr(n, "", "truncated: %d bytes, the header alone has %d", n, headerSize)
-	}
-	if fl := le.Uint32(data[12:]); fl != 0 {
-		return nil, formatErr(12, "", "unknown flags %#x", fl)
-	}
-	if size := le.Uint64(data[16:]); size != uint64(n) {
-		if size > uint64(n) {
-			return nil, formatErr(n, "", "truncated: the file has %d bytes, its header says %d", n, size)
-		}
-		return nil, formatErr(int(size), "", "the file has %d bytes, its header says %d: bytes after the end", n, size)
-	}
-	if want, got := le.Uint32(data[40:]), crc32.Checksum(data[:40], castagnoli); want != got {
-		return nil, formatErr(40, "", "header checksum mismatch (damaged header)")
-	}
-	if n < minSize {
-		return nil, formatErr(n, "", "%d bytes is shorter than the smallest model file (%d)", n, minSize)
-	}
 	end := n - trailerSize // where the sections stop
-	kindVersion := le.Uint32(data[24:])
-	count := le.Uint32(data[28:])
-	kl, wl, ml := int(le.Uint16(data[32:])), int(le.Uint16(data[34:])), uint64(le.Uint32(data[36:]))
-	if kindVersion == 0 {
-		return nil, formatErr(24, "", "kind version 0 is invalid")
-	}
-	if count > MaxSections {
-		return nil, formatErr(28, "", "%d sections declared, more than MaxSections = %d", count, MaxSections)
-	}
-	if kl == 0 || kl > MaxKindLen {
-		return nil, formatErr(32, "", "kind length %d is outside 1..%d", kl, MaxKindLen)
-	}
-	if wl > MaxWriterLen {
-		return nil, formatErr(34, "", "writer length %d is more than %d", wl, MaxWriterLen)
-	}
-	// Every length is checked against what remains before it is used.
-	if uint64(kl)+uint64(wl)+ml+crcSize > uint64(end-headerSize) {
-		return nil, formatErr(36, "", "kind, writer and metadata lengths (%d + %d + %d bytes) exceed the %d bytes left", kl, wl, ml, end-headerSize-crcSize)
-	}
-	pos := headerSize
-	blockEnd := pos + kl + wl + int(ml)
-	if want, got := le.Uint32(data[blockEnd:]), crc32.Checksum(data[pos:blockEnd], castagnoli); want != got {
-		return nil, formatErr(blockEnd, "", "checksum mismatch of the kind, writer and metadata (damaged)")
-	}
-	kind := string(data[pos : pos+kl])
-	if err := checkKind(kind); err != nil {
-		return nil, formatErr(pos, "", "%v", err)
-	}
-	pos += kl
-	writer := string(data[pos : pos+wl])
-	if !utf8.ValidString(writer) {
-		return nil, formatErr(pos, "", "the writer is not valid UTF-8")
-	}
-	pos += wl
-	meta := data[pos:blockEnd]
-	if err := checkMetadata(meta); err != nil {
-		return nil, formatErr(pos, "", "%v", err)
-	}
-	f := &File{Kind: kind, KindVersion: int(kindVersion), Writer: writer, Metadata: append([]byte(nil), meta...), index: make(map[string]int, count)}
-	pos = blockEnd + crcSize
-	for k := 0; k < int(count); k++ {
+	count := int(le.Uint32(data[28:]))
+	for k := 0; k < count; k++ {
 		s, next, err := readSection(data, pos, end, k)
 		if err != nil {
 			return nil, err
@@ -334,6 +272,91 @@ func Unmarshal(data []byte) (*File, error) {
 		return nil, formatErr(end, "", "SHA-256 mismatch (the file is damaged)")
 	}
 	return f, nil
+}
+
+// checkHeader checks the fixed header: magic, format version, size
+// (truncation, bytes after the end), flags and checksum, and that the file
+// is at least minSize long.
+func checkHeader(data []byte) error {
+	n := len(data)
+	if n < len(Magic) || string(data[:len(Magic)]) != Magic {
+		return formatErr(0, "", "not a gssl model file (no %q magic at the start)", Magic)
+	}
+	if n < 12 {
+		return formatErr(n, "", "truncated: %d bytes, the header alone has %d", n, headerSize)
+	}
+	if v := le.Uint32(data[8:]); v != FormatVersion {
+		if v > FormatVersion {
+			return &Error{Offset: 8, Msg: fmt.Sprintf("format version %d is newer than this gssl (%s) reads (%d): use a newer gssl", v, BuildVersion(), FormatVersion), Err: ErrVersion}
+		}
+		return formatErr(8, "", "format version %d is invalid", v)
+	}
+	if n < headerSize {
+		return formatErr(n, "", "truncated: %d bytes, the header alone has %d", n, headerSize)
+	}
+	if fl := le.Uint32(data[12:]); fl != 0 {
+		return formatErr(12, "", "unknown flags %#x", fl)
+	}
+	if size := le.Uint64(data[16:]); size != uint64(n) {
+		if size > uint64(n) {
+			return formatErr(n, "", "truncated: the file has %d bytes, its header says %d", n, size)
+		}
+		return formatErr(int(size), "", "the file has %d bytes, its header says %d: bytes after the end", n, size)
+	}
+	if want, got := le.Uint32(data[40:]), crc32.Checksum(data[:40], castagnoli); want != got {
+		return formatErr(40, "", "header checksum mismatch (damaged header)")
+	}
+	if n < minSize {
+		return formatErr(n, "", "%d bytes is shorter than the smallest model file (%d)", n, minSize)
+	}
+	return nil
+}
+
+// readHead checks the header's counts and lengths and decodes the kind,
+// writer and metadata block that follows the header, into a File without
+// sections; it returns where the sections start.
+func readHead(data []byte) (*File, int, error) {
+	end := len(data) - trailerSize
+	kindVersion := le.Uint32(data[24:])
+	count := le.Uint32(data[28:])
+	kl, wl, ml := int(le.Uint16(data[32:])), int(le.Uint16(data[34:])), uint64(le.Uint32(data[36:]))
+	if kindVersion == 0 {
+		return nil, 0, formatErr(24, "", "kind version 0 is invalid")
+	}
+	if count > MaxSections {
+		return nil, 0, formatErr(28, "", "%d sections declared, more than MaxSections = %d", count, MaxSections)
+	}
+	if kl == 0 || kl > MaxKindLen {
+		return nil, 0, formatErr(32, "", "kind length %d is outside 1..%d", kl, MaxKindLen)
+	}
+	if wl > MaxWriterLen {
+		return nil, 0, formatErr(34, "", "writer length %d is more than %d", wl, MaxWriterLen)
+	}
+	// Every length is checked against what remains before it is used.
+	if uint64(kl)+uint64(wl)+ml+crcSize > uint64(end-headerSize) {
+		return nil, 0, formatErr(36, "", "kind, writer and metadata lengths (%d + %d + %d bytes) exceed the %d bytes left", kl, wl, ml, end-headerSize-crcSize)
+	}
+	pos := headerSize
+	blockEnd := pos + kl + wl + int(ml)
+	if want, got := le.Uint32(data[blockEnd:]), crc32.Checksum(data[pos:blockEnd], castagnoli); want != got {
+		return nil, 0, formatErr(blockEnd, "", "checksum mismatch of the kind, writer and metadata (damaged)")
+	}
+	kind := string(data[pos : pos+kl])
+	if err := checkKind(kind); err != nil {
+		return nil, 0, formatErr(pos, "", "%v", err)
+	}
+	pos += kl
+	writer := string(data[pos : pos+wl])
+	if !utf8.ValidString(writer) {
+		return nil, 0, formatErr(pos, "", "the writer is not valid UTF-8")
+	}
+	pos += wl
+	meta := data[pos:blockEnd]
+	if err := checkMetadata(meta); err != nil {
+		return nil, 0, formatErr(pos, "", "%v", err)
+	}
+	f := &File{Kind: kind, KindVersion: int(kindVersion), Writer: writer, Metadata: append([]byte(nil), meta...), index: make(map[string]int, count)}
+	return f, blockEnd + crcSize, nil
 }
 
 // readSection decodes the section k starting at pos; the sections must end
@@ -370,59 +393,79 @@ func readSection(data []byte, pos, end, k int) (section, int, error) {
 		return s, 0, formatErr(body, "", "section %d: %v", k, err)
 	}
 	p := data[body+nl : stop]
+	var err error
 	switch s.typ {
 	case Bytes, Int32s, Int64s, Float64s:
-		sz := uint64(s.typ.size())
-		if count > plen/sz || count*sz != plen {
-			return s, 0, formatErr(pos+8, s.name, "%d %s elements do not fill %d payload bytes", count, s.typ, plen)
-		}
-		c := int(count)
-		switch s.typ {
-		case Bytes:
-			s.b = append([]byte(nil), p...)
-		case Int32s:
-			s.i32 = make([]int32, c)
-			for i := range s.i32 {
-				s.i32[i] = int32(le.Uint32(p[4*i:]))
-			}
-		case Int64s:
-			s.i64 = make([]int64, c)
-			for i := range s.i64 {
-				s.i64[i] = int64(le.Uint64(p[8*i:]))
-			}
-		case Float64s:
-			s.f64 = make([]float64, c)
-			for i := range s.f64 {
-				s.f64[i] = math.Float64frombits(le.Uint64(p[8*i:]))
-			}
-		}
+		err = s.decodeFixed(p, count, pos)
 	case Strings:
-		if count > plen/4 {
-			return s, 0, formatErr(pos+8, s.name, "%d strings cannot fit in %d payload bytes", count, plen)
-		}
-		s.str = make([]string, int(count))
-		q := 0
-		for i := range s.str {
-			if len(p)-q < 4 {
-				return s, 0, formatErr(body+nl+q, s.name, "string %d: its length runs past the payload", i)
-			}
-			l := uint64(le.Uint32(p[q:]))
-			q += 4
-			if l > uint64(len(p)-q) {
-				return s, 0, formatErr(body+nl+q-4, s.name, "string %d: length %d runs past the payload (%d bytes left)", i, l, len(p)-q)
-			}
-			v := p[q : q+int(l)]
-			if !utf8.Valid(v) {
-				return s, 0, formatErr(body+nl+q, s.name, "string %d is not valid UTF-8", i)
-			}
-			s.str[i] = string(v)
-			q += int(l)
-		}
-		if q != len(p) {
-			return s, 0, formatErr(body+nl+q, s.name, "%d payload bytes after the last of %d strings", len(p)-q, count)
-		}
+		err = s.decodeStrings(p, count, pos, body+nl)
 	default:
-		return s, 0, formatErr(pos+2, s.name, "unknown element type %d", uint8(s.typ))
+		err = formatErr(pos+2, s.name, "unknown element type %d", uint8(s.typ))
+	}
+	if err != nil {
+		return s, 0, err
 	}
 	return s, stop + crcSize, nil
+}
+
+// decodeFixed decodes the payload p of count fixed-size elements of the
+// section at pos.
+func (s *section) decodeFixed(p []byte, count uint64, pos int) error {
+	plen := uint64(len(p))
+	sz := uint64(s.typ.size())
+	if count > plen/sz || count*sz != plen {
+		return formatErr(pos+8, s.name, "%d %s elements do not fill %d payload bytes", count, s.typ, plen)
+	}
+	c := int(count)
+	switch s.typ {
+	case Bytes:
+		s.b = append([]byte(nil), p...)
+	case Int32s:
+		s.i32 = make([]int32, c)
+		for i := range s.i32 {
+			s.i32[i] = int32(le.Uint32(p[4*i:]))
+		}
+	case Int64s:
+		s.i64 = make([]int64, c)
+		for i := range s.i64 {
+			s.i64[i] = int64(le.Uint64(p[8*i:]))
+		}
+	case Float64s:
+		s.f64 = make([]float64, c)
+		for i := range s.f64 {
+			s.f64[i] = math.Float64frombits(le.Uint64(p[8*i:]))
+		}
+	}
+	return nil
+}
+
+// decodeStrings decodes the payload p, at offset off of the file, of count
+// length-prefixed strings of the section at pos.
+func (s *section) decodeStrings(p []byte, count uint64, pos, off int) error {
+	plen := uint64(len(p))
+	if count > plen/4 {
+		return formatErr(pos+8, s.name, "%d strings cannot fit in %d payload bytes", count, plen)
+	}
+	s.str = make([]string, int(count))
+	q := 0
+	for i := range s.str {
+		if len(p)-q < 4 {
+			return formatErr(off+q, s.name, "string %d: its length runs past the payload", i)
+		}
+		l := uint64(le.Uint32(p[q:]))
+		q += 4
+		if l > uint64(len(p)-q) {
+			return formatErr(off+q-4, s.name, "string %d: length %d runs past the payload (%d bytes left)", i, l, len(p)-q)
+		}
+		v := p[q : q+int(l)]
+		if !utf8.Valid(v) {
+			return formatErr(off+q, s.name, "string %d is not valid UTF-8", i)
+		}
+		s.str[i] = string(v)
+		q += int(l)
+	}
+	if q != len(p) {
+		return formatErr(off+q, s.name, "%d payload bytes after the last of %d strings", len(p)-q, count)
+	}
+	return nil
 }

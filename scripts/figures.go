@@ -258,20 +258,7 @@ func main() {
 	link := flag.Bool("link", false, "add a link to each figure after its section's heading, where missing")
 	format := flag.String("format", "svg", "svg, or png to look at the figures")
 	flag.Parse()
-	f, err := os.Open(*in)
-	if err != nil {
-		log.Fatal(err)
-	}
-	var lines []string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		lines = append(lines, sc.Text())
-	}
-	f.Close()
-	if err := sc.Err(); err != nil {
-		log.Fatal(err)
-	}
+	lines := readLines(*in)
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		log.Fatal(err)
 	}
@@ -291,44 +278,17 @@ func main() {
 		if *link && len(s.acc) > 0 {
 			rel := filepath.ToSlash(filepath.Join(*out, s.slug+"-accuracy.svg"))
 			ref := fmt.Sprintf("![%s: accuracy and error](%s)", decoration.Replace(s.title), rel)
-			at := s.line + inserted
-			if !strings.Contains(strings.Join(lines[at:min(at+6, len(lines))], "\n"), "("+rel+")") {
-				lines = append(lines[:at+1], append([]string{"", ref}, lines[at+1:]...)...)
-				inserted += 2
-			}
+			lines, inserted = insertLink(lines, s.line+inserted, rel, ref, inserted)
 		}
 		if len(s.bars) == 0 {
 			continue
 		}
-		names := make([]string, len(s.bars))
-		vals := make([]float64, len(s.bars))
-		for i, b := range s.bars {
-			names[i], vals[i] = b.label, b.value
-		}
-		p, err := figures.Bars(s.title+": gssl time / peer time", "ratio (below 1: gssl faster)", names, vals, 1)
-		if err != nil {
-			log.Fatalf("%s: %v", s.title, err)
-		}
-		// Room on the left for the row names.
-		longest := 0
-		for _, n := range names {
-			longest = max(longest, len([]rune(n)))
-		}
-		p.Y.Tick.Label.Font.Size = vg.Points(8)
-		fig := &figures.Figure{Panels: []*figures.Plot{p}, PanelWidth: vg.Length(5+0.06*float64(longest)) * vg.Inch, PanelHeight: vg.Length(1.2+0.28*float64(len(names))) * vg.Inch}
-		path := filepath.Join(*out, s.slug+"."+*format)
-		if err := fig.Save(path); err != nil {
-			log.Fatal(err)
-		}
-		fmt.Printf("%s: %d ratios\n", path, len(names))
+		drawRatios(s, filepath.Join(*out, s.slug+"."+*format))
 		if *link {
 			rel := filepath.ToSlash(filepath.Join(*out, s.slug+".svg"))
 			ref := fmt.Sprintf("![%s: speed against the peers](%s)", decoration.Replace(s.title), rel)
-			at := s.line + inserted
-			if !strings.Contains(strings.Join(lines[at:min(at+6, len(lines))], "\n"), "("+rel+")") { // the accuracy link may stand first
-				lines = append(lines[:at+1], append([]string{"", ref}, lines[at+1:]...)...)
-				inserted += 2
-			}
+			// the accuracy link may stand first
+			lines, inserted = insertLink(lines, s.line+inserted, rel, ref, inserted)
 		}
 	}
 	if *link && inserted > 0 {
@@ -336,6 +296,59 @@ func main() {
 			log.Fatal(err)
 		}
 	}
+}
+
+// readLines returns the lines of the file at path.
+func readLines(path string) []string {
+	f, err := os.Open(path)
+	if err != nil {
+		log.Fatal(err)
+	}
+	var lines []string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+	}
+	f.Close()
+	if err := sc.Err(); err != nil {
+		log.Fatal(err)
+	}
+	return lines
+}
+
+// insertLink inserts a blank line and ref after the heading at line at,
+// unless a link to rel stands within the six lines from the heading; it
+// returns the lines and the count of lines inserted so far.
+func insertLink(lines []string, at int, rel, ref string, inserted int) ([]string, int) {
+	if strings.Contains(strings.Join(lines[at:min(at+6, len(lines))], "\n"), "("+rel+")") {
+		return lines, inserted
+	}
+	return append(lines[:at+1], append([]string{"", ref}, lines[at+1:]...)...), inserted + 2
+}
+
+// drawRatios writes the ratio bar chart of section s to path.
+func drawRatios(s *section, path string) {
+	names := make([]string, len(s.bars))
+	vals := make([]float64, len(s.bars))
+	for i, b := range s.bars {
+		names[i], vals[i] = b.label, b.value
+	}
+	p, err := figures.Bars(s.title+": gssl time / peer time", "ratio (below 1: gssl faster)", names, vals, 1)
+	if err != nil {
+		log.Fatalf("%s: %v", s.title, err)
+	}
+	// Room on the left for the row names.
+	longest := 0
+	for _, n := range names {
+		longest = max(longest, len([]rune(n)))
+	}
+	p.Y.Tick.Label.Font.Size = vg.Points(8)
+	fig := &figures.Figure{Panels: []*figures.Plot{p}, PanelWidth: vg.Length(5+0.06*float64(longest)) * vg.Inch, PanelHeight: vg.Length(1.2+0.28*float64(len(names))) * vg.Inch}
+	if err := fig.Save(path); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("%s: %d ratios\n", path, len(names))
 }
 
 // drawBars writes one bar chart of bs to path.

@@ -81,30 +81,9 @@ func tooMany(field string, n int, what string, limit int) *httpError {
 // sizes with its node indices in range.
 // What only the model can check (ids, dimension) is left to it.
 func decodeRequest(r io.Reader, lim limits) (*Request, *httpError) {
-	maxBatch := lim.batch
-	body, err := io.ReadAll(r)
-	if err != nil {
-		var mb *http.MaxBytesError
-		if errors.As(err, &mb) {
-			return nil, tooLarge(mb)
-		}
-		return nil, badRequest("", "reading the body: %v", err)
-	}
-	if herr := checkStrictJSON(body); herr != nil {
+	w, herr := readRequest(r)
+	if herr != nil {
 		return nil, herr
-	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	var w wireRequest
-	if err := dec.Decode(&w); err != nil {
-		return nil, jsonError("", err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		var mb *http.MaxBytesError
-		if errors.As(err, &mb) {
-			return nil, tooLarge(mb)
-		}
-		return nil, badRequest("", "malformed JSON: the body must hold one JSON object and nothing after it")
 	}
 	switch {
 	case w.Nodes == nil && w.Points == nil && w.Graphs == nil:
@@ -114,68 +93,126 @@ func decodeRequest(r io.Reader, lim limits) (*Request, *httpError) {
 	case w.Graphs != nil && (w.Nodes != nil || w.Points != nil):
 		return nil, badRequest("graphs", `give one of "nodes", "points" and "graphs", not several`)
 	}
-	if w.Graphs != nil {
+	switch {
+	case w.Graphs != nil:
 		return decodeGraphs(*w.Graphs, lim)
+	case w.Nodes != nil:
+		return decodeNodes(*w.Nodes, lim.batch)
 	}
-	req := &Request{}
-	if w.Nodes != nil {
-		nodes := *w.Nodes
-		if len(nodes) == 0 {
-			return nil, badRequest("nodes", "empty batch: give at least one node")
+	return decodePoints(*w.Points, lim.batch)
+}
+
+// readRequest reads the body and decodes its top level: one JSON object,
+// strictly (checkStrictJSON, no unknown fields) and nothing after it.
+func readRequest(r io.Reader) (wireRequest, *httpError) {
+	var w wireRequest
+	body, err := io.ReadAll(r)
+	if err != nil {
+		var mb *http.MaxBytesError
+		if errors.As(err, &mb) {
+			return w, tooLarge(mb)
 		}
-		if len(nodes) > maxBatch {
-			return nil, &httpError{status: http.StatusRequestEntityTooLarge, field: "nodes", msg: fmt.Sprintf("%d nodes in one request, more than the server's limit of %d: split the batch", len(nodes), maxBatch)}
-		}
-		req.Nodes = make([]NewNode, len(nodes))
-		for i, raw := range nodes {
-			at := fmt.Sprintf("nodes[%d]", i)
-			var n wireNode
-			if herr := decodeItem(at, raw, &n); herr != nil {
-				return nil, herr
-			}
-			if n.ID == nil {
-				return nil, badRequest(at+".id", "missing: every new node needs an id")
-			}
-			out := NewNode{ID: *n.ID, Edges: make([]Edge, len(n.Edges))}
-			if n.Features != nil {
-				if len(*n.Features) == 0 {
-					return nil, badRequest(at+".features", "empty feature vector: give the node's features, or leave the field out")
-				}
-				out.Features = *n.Features
-			}
-			for k, raw := range n.Edges {
-				at := fmt.Sprintf("nodes[%d].edges[%d]", i, k)
-				var e wireEdge
-				if herr := decodeItem(at, raw, &e); herr != nil {
-					return nil, herr
-				}
-				if e.To == nil {
-					return nil, badRequest(at+".to", "missing: the id of a fitted node")
-				}
-				wt := 1.0
-				if e.Weight != nil {
-					wt = *e.Weight
-				}
-				if !(wt >= 0) || math.IsInf(wt, 0) {
-					return nil, &httpError{status: http.StatusUnprocessableEntity, field: at + ".weight", msg: fmt.Sprintf("weight %v must be finite and ≥ 0", wt)}
-				}
-				if wt > maxWeight {
-					return nil, &httpError{status: http.StatusUnprocessableEntity, field: at + ".weight", msg: fmt.Sprintf("weight %g is beyond %g, where a node's sum of weights overflows (the answer would be the class prior): scale the weights", wt, maxWeight)}
-				}
-				out.Edges[k] = Edge{To: *e.To, Weight: wt}
-			}
-			req.Nodes[i] = out
-		}
-		return req, nil
+		return w, badRequest("", "reading the body: %v", err)
 	}
-	pts := *w.Points
+	if herr := checkStrictJSON(body); herr != nil {
+		return w, herr
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&w); err != nil {
+		return w, jsonError("", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		var mb *http.MaxBytesError
+		if errors.As(err, &mb) {
+			return w, tooLarge(mb)
+		}
+		return w, badRequest("", "malformed JSON: the body must hold one JSON object and nothing after it")
+	}
+	return w, nil
+}
+
+// decodeNodes checks a batch of new nodes: at least one and at most
+// maxBatch.
+func decodeNodes(nodes []json.RawMessage, maxBatch int) (*Request, *httpError) {
+	if len(nodes) == 0 {
+		return nil, badRequest("nodes", "empty batch: give at least one node")
+	}
+	if len(nodes) > maxBatch {
+		return nil, &httpError{status: http.StatusRequestEntityTooLarge, field: "nodes", msg: fmt.Sprintf("%d nodes in one request, more than the server's limit of %d: split the batch", len(nodes), maxBatch)}
+	}
+	req := &Request{Nodes: make([]NewNode, len(nodes))}
+	for i, raw := range nodes {
+		out, herr := decodeNode(i, raw)
+		if herr != nil {
+			return nil, herr
+		}
+		req.Nodes[i] = out
+	}
+	return req, nil
+}
+
+// decodeNode checks node i of a batch: an id, features non-empty when
+// given, and its edges.
+func decodeNode(i int, raw json.RawMessage) (NewNode, *httpError) {
+	at := fmt.Sprintf("nodes[%d]", i)
+	var n wireNode
+	if herr := decodeItem(at, raw, &n); herr != nil {
+		return NewNode{}, herr
+	}
+	if n.ID == nil {
+		return NewNode{}, badRequest(at+".id", "missing: every new node needs an id")
+	}
+	out := NewNode{ID: *n.ID, Edges: make([]Edge, len(n.Edges))}
+	if n.Features != nil {
+		if len(*n.Features) == 0 {
+			return NewNode{}, badRequest(at+".features", "empty feature vector: give the node's features, or leave the field out")
+		}
+		out.Features = *n.Features
+	}
+	for k, raw := range n.Edges {
+		e, herr := decodeEdge(fmt.Sprintf("nodes[%d].edges[%d]", i, k), raw)
+		if herr != nil {
+			return NewNode{}, herr
+		}
+		out.Edges[k] = e
+	}
+	return out, nil
+}
+
+// decodeEdge checks the edge at of a new node: a target and a finite
+// weight in [0, maxWeight], 1 when absent.
+func decodeEdge(at string, raw json.RawMessage) (Edge, *httpError) {
+	var e wireEdge
+	if herr := decodeItem(at, raw, &e); herr != nil {
+		return Edge{}, herr
+	}
+	if e.To == nil {
+		return Edge{}, badRequest(at+".to", "missing: the id of a fitted node")
+	}
+	wt := 1.0
+	if e.Weight != nil {
+		wt = *e.Weight
+	}
+	if !(wt >= 0) || math.IsInf(wt, 0) {
+		return Edge{}, &httpError{status: http.StatusUnprocessableEntity, field: at + ".weight", msg: fmt.Sprintf("weight %v must be finite and ≥ 0", wt)}
+	}
+	if wt > maxWeight {
+		return Edge{}, &httpError{status: http.StatusUnprocessableEntity, field: at + ".weight", msg: fmt.Sprintf("weight %g is beyond %g, where a node's sum of weights overflows (the answer would be the class prior): scale the weights", wt, maxWeight)}
+	}
+	return Edge{To: *e.To, Weight: wt}, nil
+}
+
+// decodePoints checks a batch of points: at least one and at most
+// maxBatch, none empty.
+func decodePoints(pts []json.RawMessage, maxBatch int) (*Request, *httpError) {
 	if len(pts) == 0 {
 		return nil, badRequest("points", "empty batch: give at least one point")
 	}
 	if len(pts) > maxBatch {
 		return nil, &httpError{status: http.StatusRequestEntityTooLarge, field: "points", msg: fmt.Sprintf("%d points in one request, more than the server's limit of %d: split the batch", len(pts), maxBatch)}
 	}
-	req.Points = make([][]float64, len(pts))
+	req := &Request{Points: make([][]float64, len(pts))}
 	for i, raw := range pts {
 		at := fmt.Sprintf("points[%d]", i)
 		if herr := decodeItem(at, raw, &req.Points[i]); herr != nil {
@@ -206,41 +243,14 @@ func decodeGraphs(graphs []json.RawMessage, lim limits) (*Request, *httpError) {
 	totalNodes, totalEdges := 0, 0
 	for i, raw := range graphs {
 		at := fmt.Sprintf("graphs[%d]", i)
-		var g wireGraph
-		if herr := decodeItem(at, raw, &g); herr != nil {
+		out, edges, herr := decodeGraphSizes(at, raw, lim)
+		if herr != nil {
 			return nil, herr
-		}
-		out := Graph{}
-		if g.ID != nil {
-			out.ID = *g.ID
-		}
-		switch {
-		case g.Labels != nil:
-			out.Nodes, out.Labels = len(*g.Labels), *g.Labels
-			if out.Nodes > lim.graphNodes {
-				return nil, tooMany(at+".labels", out.Nodes, "nodes in one graph", lim.graphNodes)
-			}
-			if g.Nodes != nil && *g.Nodes != out.Nodes {
-				return nil, badRequest(at+".nodes", "%d nodes, but %d labels: give one label per node (or only the count, for unlabelled nodes)", *g.Nodes, out.Nodes)
-			}
-		case g.Nodes != nil:
-			out.Nodes = *g.Nodes
-			if out.Nodes < 0 {
-				return nil, badRequest(at+".nodes", "%d nodes: the count must be ≥ 0", out.Nodes)
-			}
-			if out.Nodes > lim.graphNodes {
-				return nil, tooMany(at+".nodes", out.Nodes, "nodes in one graph", lim.graphNodes)
-			}
-		default:
-			return nil, badRequest(at, `missing "labels" (one per node) or "nodes" (the count, every node with label 0)`)
-		}
-		if len(g.Edges) > lim.graphEdges {
-			return nil, tooMany(at+".edges", len(g.Edges), "edges in one graph", lim.graphEdges)
 		}
 		// The batch's totals, before any edge is decoded and before the
 		// model allocates anything for the batch.
 		totalNodes += out.Nodes
-		totalEdges += len(g.Edges)
+		totalEdges += len(edges)
 		if lim.batchNodes > 0 && totalNodes > lim.batchNodes {
 			herr := tooMany(at, totalNodes, "nodes in the graphs of one request up to this one", lim.batchNodes)
 			herr.msg += " in all: split the batch"
@@ -252,36 +262,80 @@ func decodeGraphs(graphs []json.RawMessage, lim limits) (*Request, *httpError) {
 			return nil, herr
 		}
 		req.Graphs[i] = out
-		wires[i] = g.Edges
+		wires[i] = edges
 	}
 	// Every graph's sizes and the batch's totals are checked before any
 	// edge is decoded: a batch past a total costs only its splitting.
 	for i, edges := range wires {
-		at := fmt.Sprintf("graphs[%d]", i)
-		out := &req.Graphs[i]
-		out.Edges = make([][2]int, len(edges))
-		for k, raw := range edges {
-			edgeAt := func() string { return fmt.Sprintf("%s.edges[%d]", at, k) } // for errors only
-			var pair []int
-			// The fast path for the common case; decodeItem names the
-			// problem of an edge that does not decode.
-			if string(raw) == "null" || json.Unmarshal(raw, &pair) != nil {
-				if herr := decodeItem(edgeAt(), raw, &pair); herr != nil {
-					return nil, herr
-				}
-			}
-			if len(pair) != 2 {
-				return nil, badRequest(edgeAt(), "%d numbers: an edge is a pair of node indices [u, v]", len(pair))
-			}
-			for _, u := range pair {
-				if u < 0 || u >= out.Nodes {
-					return nil, &httpError{status: http.StatusUnprocessableEntity, field: edgeAt(), msg: fmt.Sprintf("node index %d is out of range: the graph has %d nodes, 0..%d", u, out.Nodes, out.Nodes-1)}
-				}
-			}
-			out.Edges[k] = [2]int{pair[0], pair[1]}
+		if herr := decodeGraphEdges(fmt.Sprintf("graphs[%d]", i), &req.Graphs[i], edges); herr != nil {
+			return nil, herr
 		}
 	}
 	return req, nil
+}
+
+// decodeGraphSizes decodes the graph at, without its edges (returned
+// raw), and checks its node and edge counts against lim.
+func decodeGraphSizes(at string, raw json.RawMessage, lim limits) (Graph, []json.RawMessage, *httpError) {
+	var g wireGraph
+	if herr := decodeItem(at, raw, &g); herr != nil {
+		return Graph{}, nil, herr
+	}
+	out := Graph{}
+	if g.ID != nil {
+		out.ID = *g.ID
+	}
+	switch {
+	case g.Labels != nil:
+		out.Nodes, out.Labels = len(*g.Labels), *g.Labels
+		if out.Nodes > lim.graphNodes {
+			return Graph{}, nil, tooMany(at+".labels", out.Nodes, "nodes in one graph", lim.graphNodes)
+		}
+		if g.Nodes != nil && *g.Nodes != out.Nodes {
+			return Graph{}, nil, badRequest(at+".nodes", "%d nodes, but %d labels: give one label per node (or only the count, for unlabelled nodes)", *g.Nodes, out.Nodes)
+		}
+	case g.Nodes != nil:
+		out.Nodes = *g.Nodes
+		if out.Nodes < 0 {
+			return Graph{}, nil, badRequest(at+".nodes", "%d nodes: the count must be ≥ 0", out.Nodes)
+		}
+		if out.Nodes > lim.graphNodes {
+			return Graph{}, nil, tooMany(at+".nodes", out.Nodes, "nodes in one graph", lim.graphNodes)
+		}
+	default:
+		return Graph{}, nil, badRequest(at, `missing "labels" (one per node) or "nodes" (the count, every node with label 0)`)
+	}
+	if len(g.Edges) > lim.graphEdges {
+		return Graph{}, nil, tooMany(at+".edges", len(g.Edges), "edges in one graph", lim.graphEdges)
+	}
+	return out, g.Edges, nil
+}
+
+// decodeGraphEdges decodes the edges of the graph at into out.Edges, each
+// a pair of node indices in range.
+func decodeGraphEdges(at string, out *Graph, edges []json.RawMessage) *httpError {
+	out.Edges = make([][2]int, len(edges))
+	for k, raw := range edges {
+		edgeAt := func() string { return fmt.Sprintf("%s.edges[%d]", at, k) } // for errors only
+		var pair []int
+		// The fast path for the common case; decodeItem names the
+		// problem of an edge that does not decode.
+		if string(raw) == "null" || json.Unmarshal(raw, &pair) != nil {
+			if herr := decodeItem(edgeAt(), raw, &pair); herr != nil {
+				return herr
+			}
+		}
+		if len(pair) != 2 {
+			return badRequest(edgeAt(), "%d numbers: an edge is a pair of node indices [u, v]", len(pair))
+		}
+		for _, u := range pair {
+			if u < 0 || u >= out.Nodes {
+				return &httpError{status: http.StatusUnprocessableEntity, field: edgeAt(), msg: fmt.Sprintf("node index %d is out of range: the graph has %d nodes, 0..%d", u, out.Nodes, out.Nodes-1)}
+			}
+		}
+		out.Edges[k] = [2]int{pair[0], pair[1]}
+	}
+	return nil
 }
 
 // decodeItem decodes one item of a batch, strictly; errors name it.

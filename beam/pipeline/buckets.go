@@ -215,16 +215,48 @@ func (f *buildBucketFn) ProcessElement(b int, halves func(*halfBlock) bool, labe
 	if f.Labels && len(info.Names) == 0 {
 		return fmt.Errorf("pipeline: no node is labelled: give --labels (id,label rows; an empty label means unlabelled)")
 	}
-	type hrow struct {
-		node, nbr string
-		w         float64
-		pos       int64
+	hs, rows := collectBucket(halves, labels)
+	var out bucketNodes
+	i, j := 0, 0
+	for i < len(hs) || j < len(rows) {
+		var id string
+		switch {
+		case j == len(rows) || i < len(hs) && hs[i].node < rows[j].ID:
+			id = hs[i].node
+		default:
+			id = rows[j].ID
+		}
+		var n Node
+		n, i = mergeHalves(hs, i, id)
+		j0 := j
+		for j < len(rows) && rows[j].ID == id {
+			n.Pos = min(n.Pos, rows[j].Pos)
+			j++
+		}
+		if err := labelNode(&n, id, rows[j0:j], f.classes, f.KeepIsolatedSeeds); err != nil {
+			return err
+		}
+		out.Nodes = append(out.Nodes, idNode{ID: id, Node: n})
 	}
-	var hs []hrow
+	emit(b, out)
+	return nil
+}
+
+// halfRow is one half edge of a bucket: node's edge to nbr.
+type halfRow struct {
+	node, nbr string
+	w         float64
+	pos       int64
+}
+
+// collectBucket reads a bucket's half edges, sorted by node then
+// neighbour, and its label rows, sorted by id then position.
+func collectBucket(halves func(*halfBlock) bool, labels func(*labelBlock) bool) ([]halfRow, []Label) {
+	var hs []halfRow
 	var hb halfBlock
 	for halves(&hb) {
 		for e := range hb.Node {
-			hs = append(hs, hrow{hb.Node[e], hb.Nbr[e], hb.W[e], hb.Pos[e]})
+			hs = append(hs, halfRow{hb.Node[e], hb.Nbr[e], hb.W[e], hb.Pos[e]})
 		}
 		hb = halfBlock{}
 	}
@@ -234,7 +266,7 @@ func (f *buildBucketFn) ProcessElement(b int, halves func(*halfBlock) bool, labe
 		rows = append(rows, lb.Rows...)
 		lb = labelBlock{}
 	}
-	slices.SortFunc(hs, func(x, y hrow) int {
+	slices.SortFunc(hs, func(x, y halfRow) int {
 		if c := cmp.Compare(x.node, y.node); c != 0 {
 			return c
 		}
@@ -246,50 +278,48 @@ func (f *buildBucketFn) ProcessElement(b int, halves func(*halfBlock) bool, labe
 		}
 		return cmp.Compare(x.Pos, y.Pos)
 	})
-	var out bucketNodes
-	i, j := 0, 0
-	for i < len(hs) || j < len(rows) {
-		var id string
-		switch {
-		case j == len(rows) || i < len(hs) && hs[i].node < rows[j].ID:
-			id = hs[i].node
-		default:
-			id = rows[j].ID
+	return hs, rows
+}
+
+// mergeHalves builds node id, unlabelled, from its half edges, which start
+// at hs[i]: an edge given twice keeps the larger weight, the degree is the
+// sum in neighbour order, the position the smallest. It returns the index
+// past them.
+func mergeHalves(hs []halfRow, i int, id string) (Node, int) {
+	n := Node{Class: -1, Pos: math.MaxInt64}
+	for i < len(hs) && hs[i].node == id {
+		nbr, w := hs[i].nbr, hs[i].w
+		for ; i < len(hs) && hs[i].node == id && hs[i].nbr == nbr; i++ {
+			w = math.Max(w, hs[i].w)
+			n.Pos = min(n.Pos, hs[i].pos)
 		}
-		n := Node{Class: -1, Pos: math.MaxInt64}
-		for i < len(hs) && hs[i].node == id {
-			nbr, w := hs[i].nbr, hs[i].w
-			for ; i < len(hs) && hs[i].node == id && hs[i].nbr == nbr; i++ {
-				w = math.Max(w, hs[i].w)
-				n.Pos = min(n.Pos, hs[i].pos)
-			}
-			n.Adj = append(n.Adj, nbr)
-			n.W = append(n.W, w)
-		}
-		if n.Adj == nil {
-			n.Adj, n.W = []string{}, []float64{}
-		}
-		for _, w := range n.W {
-			n.Degree += w
-		}
-		j0 := j
-		for j < len(rows) && rows[j].ID == id {
-			n.Pos = min(n.Pos, rows[j].Pos)
-			j++
-		}
-		if mine := rows[j0:j]; len(mine) > 1 {
-			return &loaders.ParseError{Path: mine[1].Path, Line: int(mine[1].Line), Msg: fmt.Sprintf("node %q already listed on line %d", id, mine[0].Line)}
-		} else if len(mine) == 1 {
-			if v := loaders.CanonicalLabel(mine[0].Value); !loaders.Unlabelled(v) {
-				n.Class = f.classes[v]
-				if n.Degree == 0 && !f.KeepIsolatedSeeds {
-					return fmt.Errorf("labelprop: training node %s is isolated (degree 0), so its label cannot spread; pass --keep-isolated-seeds to keep it", id)
-				}
-			}
-		}
-		out.Nodes = append(out.Nodes, idNode{ID: id, Node: n})
+		n.Adj = append(n.Adj, nbr)
+		n.W = append(n.W, w)
 	}
-	emit(b, out)
+	if n.Adj == nil {
+		n.Adj, n.W = []string{}, []float64{}
+	}
+	for _, w := range n.W {
+		n.Degree += w
+	}
+	return n, i
+}
+
+// labelNode sets the class of node id from its label rows, in order of
+// position: at most one, and a labelled node not isolated unless
+// keepIsolated.
+func labelNode(n *Node, id string, rows []Label, classes map[string]int, keepIsolated bool) error {
+	if len(rows) > 1 {
+		return &loaders.ParseError{Path: rows[1].Path, Line: int(rows[1].Line), Msg: fmt.Sprintf("node %q already listed on line %d", id, rows[0].Line)}
+	}
+	if len(rows) == 1 {
+		if v := loaders.CanonicalLabel(rows[0].Value); !loaders.Unlabelled(v) {
+			n.Class = classes[v]
+			if n.Degree == 0 && !keepIsolated {
+				return fmt.Errorf("labelprop: training node %s is isolated (degree 0), so its label cannot spread; pass --keep-isolated-seeds to keep it", id)
+			}
+		}
+	}
 	return nil
 }
 

@@ -236,15 +236,9 @@ func (f *buildNodeFn) ProcessElement(id string, halves func(*half) bool, poss fu
 	}
 	if len(rows) > 1 {
 		slices.SortFunc(rows, func(a, b Label) int { return cmp.Compare(a.Pos, b.Pos) })
-		return &loaders.ParseError{Path: rows[1].Path, Line: int(rows[1].Line), Msg: fmt.Sprintf("node %q already listed on line %d", id, rows[0].Line)}
 	}
-	if len(rows) == 1 {
-		if v := loaders.CanonicalLabel(rows[0].Value); !loaders.Unlabelled(v) {
-			n.Class = f.classes[v]
-			if n.Degree == 0 && !f.KeepIsolatedSeeds {
-				return fmt.Errorf("labelprop: training node %s is isolated (degree 0), so its label cannot spread; pass --keep-isolated-seeds to keep it", id)
-			}
-		}
+	if err := labelNode(&n, id, rows, f.classes, f.KeepIsolatedSeeds); err != nil {
+		return err
 	}
 	emit(id, n)
 	return nil

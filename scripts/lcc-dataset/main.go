@@ -62,8 +62,24 @@ func run(data, splits, out string, pTest float64, seeds int) error {
 	if err := os.MkdirAll(filepath.Join(out, "splits"), 0o755); err != nil {
 		return err
 	}
+	if err := writeComponent(out, ds, lcc); err != nil {
+		return err
+	}
+	for s := 0; s < seeds; s++ {
+		if err := writeSeed(out, splits, ds, lcc, s, pTest); err != nil {
+			return err
+		}
+	}
 	g := lcc.CSR
-	err = write(filepath.Join(out, "edges.txt"), func(w *bufio.Writer) {
+	fmt.Printf("%s: largest component %d of %d nodes, %d edges, written to %s\n", ds.Name, g.Nodes(), ds.Graph.Nodes(), g.Edges(), out)
+	return nil
+}
+
+// writeComponent writes the component's edges, labels, original ids and,
+// when the data set has one, its remapped Planetoid split.
+func writeComponent(out string, ds *loaders.NodeDataset, lcc *graph.Subgraph) error {
+	g := lcc.CSR
+	err := write(filepath.Join(out, "edges.txt"), func(w *bufio.Writer) {
 		for i := 0; i < g.Nodes(); i++ {
 			cols, _ := g.Row(i)
 			for _, j := range cols {
@@ -91,44 +107,43 @@ func run(data, splits, out string, pTest float64, seeds int) error {
 		return err
 	}
 	if ds.Split != nil {
-		if err := writeSplit(filepath.Join(out, "split_planetoid.txt"), remap(*ds.Split, lcc)); err != nil {
-			return err
-		}
+		return writeSplit(filepath.Join(out, "split_planetoid.txt"), remap(*ds.Split, lcc))
 	}
-	tag := strconv.FormatFloat(pTest, 'g', -1, 64)
-	for s := 0; s < seeds; s++ {
-		sp, err := loaders.ReadSplit(filepath.Join(splits, fmt.Sprintf("random20_seed%d.txt", s)), ds.Graph.Nodes())
-		if err != nil {
-			return err
-		}
-		local := remap(*sp, lcc)
-		if err := writeSplit(filepath.Join(out, "splits", fmt.Sprintf("random20_seed%d.txt", s)), local); err != nil {
-			return err
-		}
-		part, err := protocol.NewPartition(g.Nodes(), local, pTest, uint64(s))
-		if err != nil {
-			return err
-		}
-		cut := eval.Split{Train: local.Train, Val: local.Val, Test: part.Test}
-		if err := writeSplit(filepath.Join(out, "splits", fmt.Sprintf("random20_seed%d_ptest%s.txt", s, tag)), cut); err != nil {
-			return err
-		}
-		chunks, err := protocol.TestChunks(g.Nodes(), local, pTest, uint64(s))
-		if err != nil {
-			return err
-		}
-		if err := write(filepath.Join(out, "splits", fmt.Sprintf("random20_seed%d_chunks%s.txt", s, tag)), func(w *bufio.Writer) {
-			for k, c := range chunks {
-				for _, i := range c.Test {
-					fmt.Fprintf(w, "%d %d\n", k, i)
-				}
-			}
-		}); err != nil {
-			return err
-		}
-	}
-	fmt.Printf("%s: largest component %d of %d nodes, %d edges, written to %s\n", ds.Name, g.Nodes(), ds.Graph.Nodes(), g.Edges(), out)
 	return nil
+}
+
+// writeSeed writes the saved split of seed s remapped, the same with the
+// test set cut to its p_test draw, and its test chunks.
+func writeSeed(out, splits string, ds *loaders.NodeDataset, lcc *graph.Subgraph, s int, pTest float64) error {
+	g := lcc.CSR
+	tag := strconv.FormatFloat(pTest, 'g', -1, 64)
+	sp, err := loaders.ReadSplit(filepath.Join(splits, fmt.Sprintf("random20_seed%d.txt", s)), ds.Graph.Nodes())
+	if err != nil {
+		return err
+	}
+	local := remap(*sp, lcc)
+	if err := writeSplit(filepath.Join(out, "splits", fmt.Sprintf("random20_seed%d.txt", s)), local); err != nil {
+		return err
+	}
+	part, err := protocol.NewPartition(g.Nodes(), local, pTest, uint64(s))
+	if err != nil {
+		return err
+	}
+	cut := eval.Split{Train: local.Train, Val: local.Val, Test: part.Test}
+	if err := writeSplit(filepath.Join(out, "splits", fmt.Sprintf("random20_seed%d_ptest%s.txt", s, tag)), cut); err != nil {
+		return err
+	}
+	chunks, err := protocol.TestChunks(g.Nodes(), local, pTest, uint64(s))
+	if err != nil {
+		return err
+	}
+	return write(filepath.Join(out, "splits", fmt.Sprintf("random20_seed%d_chunks%s.txt", s, tag)), func(w *bufio.Writer) {
+		for k, c := range chunks {
+			for _, i := range c.Test {
+				fmt.Fprintf(w, "%d %d\n", k, i)
+			}
+		}
+	})
 }
 
 // remap maps a split in the loaded graph's ids to the component's ids,
