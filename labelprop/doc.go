@@ -28,9 +28,9 @@
 // (spreadcg.go: the passes krylov.BlockCGWith runs, the recursion of
 // krylov.BlockCG).
 //
-// Float32 gathers (gather32.go). For 5 to 16 classes each new direction
+// Float32 gathers (gather32.go). For 9 to 16 classes each new direction
 // p̃ is rounded to float32 and kept also as a float32 copy, rows padded to
-// 8 or 16 entries (32 or 64 bytes: no row straddles a cache line), which
+// 16 entries (64 bytes: one cache line a row), which
 // the product gathers from: the
 // product is exact for the rounded direction, and x, r and q move by that
 // same direction, so r stays the residual of x in float64 and only the
@@ -169,8 +169,8 @@
 // Memory (docs/memory.md): a Chebyshev fit holds F, one more n×c block
 // (the iterates z_k and z_{k−1} = D^{1/2}-scaled X, the first in F's own
 // storage) and a few vectors — 16nc + 69n bytes beyond the graph
-// (MemoryBytes); a CG fit holds F, r, p and q, 32nc + 61n (and for 5 to 16
-// classes a float32 copy of p, 32n or 64n, above). B enters by
+// (MemoryBytes); a CG fit holds F, r, p and q, 32nc + 61n (and for 9 to 16
+// classes a float32 copy of p, 64n, above). B enters by
 // its nonzero rows only, and the product rows of widths above 8 are formed
 // per chunk of rows, not as a block. The model keeps F and the labels; the
 // class probabilities are formed from F when asked for (Probabilities, or

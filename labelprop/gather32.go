@@ -4,12 +4,11 @@ import "github.com/gssl/gssl/internal/hugepage"
 
 // The float32 gather copy of the CG search directions. The product
 // (I − aS)p = u∘p̃ − a t'∘(W p̃) reads, for every stored entry of W, a row of
-// p̃ at a random place: it is bound by those gathers. For 5 to 8 classes a
-// float64 row of p̃ spans 40 to 64 bytes, and half of the 40-byte rows
-// straddle two cache lines; for 9 to 16 classes 72 to 128 bytes. The solve
-// then keeps beside p̃ a copy p32 in float32, each row padded to 8 entries
-// (32 bytes) or 16 (64 bytes), so that no row straddles a line and the
-// footprint is 32n or 64n bytes instead of 8nc, and the product gathers
+// p̃ at a random place: it is bound by those gathers. For 9 to 16 classes a
+// float64 row of p̃ spans 72 to 128 bytes, two or more cache lines. The solve
+// then keeps beside p̃ a copy p32 in float32, each row padded to 16 entries
+// (64 bytes), so that a row is one cache line and the footprint is 64n
+// bytes instead of 8nc, and the product gathers
 // from it with graph.CSR.MulBlock32StridedRowsInto (float64 products and
 // sums). No SELL-4-σ copy of the graph is built.
 //
@@ -39,21 +38,24 @@ const gather32Width = 16
 var spreadGather32 = true
 
 // gather32Min is the fewest columns for which the product gathers from
-// p32: below it a float64 row of p̃ (at most 32 bytes) is no larger than
-// p32's.
-const gather32Min = 5
+// p32. From 9 columns a float64 row of p̃ spans two or more cache lines
+// and the copy halves the lines a gather touches: on a 1 M-node, 10-class,
+// 10 M-edge graph a product took 138 ms against 495 ms. For 5 to 8 columns
+// (40 to 64 bytes) the gain did not pay for the rounding and the copy:
+// with 8-entry rows a fit of the 5-class, 10 M-edge benchmark graph took
+// 1.25 s against 1.06 s (medians of 5 interleaved runs, quiet, 3 Dec), and
+// those widths keep the float64 product on the SELL-4-σ copy.
+const gather32Min = 9
 
 // gather32Stride returns the row stride of p32 for a solve of c columns
-// in panels, with or without column segments: 8 or 16, or 0 when the
+// in panels, with or without column segments: gather32Width, or 0 when the
 // product does not gather from a float32 copy of p̃.
 func gather32Stride(c, panels int, segmented bool) int {
 	switch {
 	case !spreadGather32 || c < gather32Min || c > gather32Width || panels != 1 || segmented:
 		return 0
-	case c <= 8:
-		return 8
 	}
-	return 16
+	return gather32Width
 }
 
 // initGather32 allocates p32 when the solve uses it, or takes prev's (a
