@@ -316,10 +316,39 @@ type index struct {
 func newIndex(x *mat.Dense, prec Precision, compact bool) *index {
 	raw := x.RawMatrix()
 	n, d := raw.Rows, raw.Cols
-	ix := &index{n: n, d: d, kd: d, raw: raw.Data, stride: raw.Stride, prec: prec, mean: make([]float64, d)}
-	// The mean by partial sums over fixed chunks of rows, added in chunk
-	// order: the same bits for every number of workers.
+	ix := &index{n: n, d: d, kd: d, raw: raw.Data, stride: raw.Stride, prec: prec}
 	size := max(512, (n+63)/64)
+	ix.mean = ix.columnMeans(size)
+	if compact && prec == Float32 && n > 0 {
+		ix.packNonConstant(raw)
+	}
+	ix.scale = 1
+	if prec == Float32 {
+		ix.scaleToUnit(size)
+	}
+	// Rounding-error bound of ‖q‖² + ‖y‖² − 2qᵀy for centred vectors in
+	// precision u, plus the float64 error of SquaredDistance itself: the
+	// classical γ_d = d·u/(1 − d·u) bound of a length-d dot product, doubled
+	// for the conversions and the final additions (Higham, Accuracy and
+	// Stability of Numerical Algorithms, 2nd ed., §3.1).
+	u := 0x1p-53
+	if prec == Float32 {
+		u = 0x1p-24
+	}
+	ix.coef = 2*float64(d+16)*u + 4*float64(d+2)*0x1p-53
+	ix.storeCentred()
+	for _, v := range ix.norms {
+		ix.maxNorm = max(ix.maxNorm, v)
+	}
+	return ix
+}
+
+// columnMeans returns the mean of each column by partial sums over fixed
+// chunks of size rows, added in chunk order: the same bits for every
+// number of workers.
+func (ix *index) columnMeans(size int) []float64 {
+	n, d := ix.n, ix.d
+	mean := make([]float64, d)
 	chunks := parallel.NumChunks(n, size)
 	part := make([]float64, chunks*d)
 	parallel.Chunks(n, size, func(c, lo, hi int) {
@@ -332,61 +361,63 @@ func newIndex(x *mat.Dense, prec Precision, compact bool) *index {
 	})
 	for c := 0; c < chunks; c++ {
 		for t, v := range part[c*d : (c+1)*d] {
-			ix.mean[t] += v
+			mean[t] += v
 		}
 	}
-	for t := range ix.mean {
-		ix.mean[t] /= float64(n)
+	for t := range mean {
+		mean[t] /= float64(n)
 	}
-	if compact && prec == Float32 && n > 0 {
-		if cols := nonConstant(raw, n, d); len(cols) < d {
-			ix.cols, ix.kd = cols, len(cols)
-			// The mean of a constant column is that constant exactly, so
-			// its centred coordinates are exactly 0 (rerank's norms).
-			first := ix.point(0)
-			for t := range ix.mean {
-				if _, found := slices.BinarySearch(cols, t); !found {
-					ix.mean[t] = first[t]
-				}
-			}
-		}
-	}
-	// Float32: scale the centred points into [−1, 1] so that neither
-	// overflow nor subnormal numbers can occur for the base points.
-	ix.scale = 1
-	if prec == Float32 {
-		top := part[:chunks] // a maximum per chunk; the order of max is immaterial
-		parallel.Chunks(n, size, func(c, lo, hi int) {
-			var m float64
-			for i := lo; i < hi; i++ {
-				for t, v := range ix.point(i) {
-					m = max(m, math.Abs(v-ix.mean[t]))
-				}
-			}
-			top[c] = m
-		})
-		var m float64
-		for _, v := range top {
-			m = max(m, v)
-		}
-		if m > 0 {
-			ix.scale = 1 / m
-		}
-	}
-	// Rounding-error bound of ‖q‖² + ‖y‖² − 2qᵀy for centred vectors in
-	// precision u, plus the float64 error of SquaredDistance itself: the
-	// classical γ_d = d·u/(1 − d·u) bound of a length-d dot product, doubled
-	// for the conversions and the final additions (Higham, Accuracy and
-	// Stability of Numerical Algorithms, 2nd ed., §3.1).
-	u := 0x1p-53
-	if prec == Float32 {
-		u = 0x1p-24
-	}
-	ix.coef = 2*float64(d+16)*u + 4*float64(d+2)*0x1p-53
+	return mean
+}
 
+// packNonConstant restricts the packed columns to those of raw (the
+// points) that are not constant, when some are.
+func (ix *index) packNonConstant(raw blas64.General) {
+	cols := nonConstant(raw, ix.n, ix.d)
+	if len(cols) == ix.d {
+		return
+	}
+	ix.cols, ix.kd = cols, len(cols)
+	// The mean of a constant column is that constant exactly, so its
+	// centred coordinates are exactly 0 (rerank's norms).
+	first := ix.point(0)
+	for t := range ix.mean {
+		if _, found := slices.BinarySearch(cols, t); !found {
+			ix.mean[t] = first[t]
+		}
+	}
+}
+
+// scaleToUnit (Float32) sets scale so that the centred points lie in
+// [−1, 1]: neither overflow nor subnormal numbers can occur for the base
+// points.
+func (ix *index) scaleToUnit(size int) {
+	top := make([]float64, parallel.NumChunks(ix.n, size)) // a maximum per chunk; the order of max is immaterial
+	parallel.Chunks(ix.n, size, func(c, lo, hi int) {
+		var m float64
+		for i := lo; i < hi; i++ {
+			for t, v := range ix.point(i) {
+				m = max(m, math.Abs(v-ix.mean[t]))
+			}
+		}
+		top[c] = m
+	})
+	var m float64
+	for _, v := range top {
+		m = max(m, v)
+	}
+	if m > 0 {
+		ix.scale = 1 / m
+	}
+}
+
+// storeCentred stores the centred (Float32: scaled and packed) points and
+// their norms.
+func (ix *index) storeCentred() {
+	n, d := ix.n, ix.d
 	norms := make([]float64, n)
 	ix.norms = norms
-	switch prec {
+	switch ix.prec {
 	case Float32:
 		ix.packed = gemm.NewPanels[float32](n, ix.kd, gemm.NR32, nil)
 		panels := ix.packed.Count()
@@ -416,10 +447,6 @@ func newIndex(x *mat.Dense, prec Precision, compact bool) *index {
 			}
 		})
 	}
-	for _, v := range norms {
-		ix.maxNorm = max(ix.maxNorm, v)
-	}
-	return ix
 }
 
 func (ix *index) point(i int) []float64 { return row(ix.raw, ix.stride, ix.d, i) }

@@ -33,8 +33,22 @@ func selfJoin(ctx context.Context, ix *index, k int, s *Settings) (*Neighbors, e
 		m = k + max(k, 16)
 	}
 	m = min(max(m, k), n-1)
-	nb := newNeighbors(n, k)
+	lists := scanBlocks(ctx, ix, m, s.Progress)
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("knngraph: exact search stopped: %w", err)
+	}
+	nb := mergeAndRerank(ix, lists, k, m)
+	if s.Progress != nil {
+		s.Progress(n, n)
+	}
+	return nb, nil
+}
 
+// scanBlocks runs the row blocks of the join on the workers, each into its
+// own candidate lists of m pairs for every point, and returns the lists of
+// the workers that ran. It stops early when ctx is done.
+func scanBlocks(ctx context.Context, ix *index, m int, progress func(done, total int)) []*candLists {
+	n := ix.n
 	const rb = queryBlock
 	items := (n + rb - 1) / rb
 	// work of item I: its rows times the points from its first row on
@@ -64,27 +78,32 @@ func selfJoin(ctx context.Context, ix *index, k int, s *Settings) (*Neighbors, e
 				}
 				rlo, rhi := I*rb, min(n, (I+1)*rb)
 				sc.scan(ix, c, rlo, rhi)
-				if s.Progress != nil {
+				if progress != nil {
 					mu.Lock()
 					doneWork += (n - rlo) * (rhi - rlo)
 					// The scan is most of the time; the points are only
 					// final after the merge, reported as the last one.
-					s.Progress(min(n-1, int(float64(n)*float64(doneWork)/float64(total))), n)
+					progress(min(n-1, int(float64(n)*float64(doneWork)/float64(total))), n)
 					mu.Unlock()
 				}
 			}
 		}
 	})
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("knngraph: exact search stopped: %w", err)
-	}
 	live := lists[:0]
 	for _, c := range lists {
 		if c != nil {
 			live = append(live, c)
 		}
 	}
+	return live
+}
 
+// mergeAndRerank merges each point's candidate lists, keeps their m
+// smallest pairs and reranks them by exact distances into the k nearest
+// (a full scan where the bound does not certify them).
+func mergeAndRerank(ix *index, live []*candLists, k, m int) *Neighbors {
+	n := ix.n
+	nb := newNeighbors(n, k)
 	var rescanned atomic.Int64
 	parallel.For(n, 64, func(lo, hi int) {
 		rs := newRerankScratch(len(live)*m, k)
@@ -112,10 +131,7 @@ func selfJoin(ctx context.Context, ix *index, k int, s *Settings) (*Neighbors, e
 		}
 	})
 	nb.Rescanned = int(rescanned.Load())
-	if s.Progress != nil {
-		s.Progress(n, n)
-	}
-	return nb, nil
+	return nb
 }
 
 // candLists holds one worker's candidate lists: for point i, a max-heap of
