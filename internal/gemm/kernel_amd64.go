@@ -20,12 +20,6 @@ func kernel32AVX512(k int, a, b, c *float32)
 func kernel64AVX512(k int, a, b, c *float64)
 
 //go:noescape
-func kernel32x2AVX512(k int, a, b, c *float32)
-
-//go:noescape
-func kernel64x2AVX512(k int, a, b, c *float64)
-
-//go:noescape
 func kernel32AVX2(k int, a, b, c *float32)
 
 //go:noescape
@@ -104,7 +98,7 @@ func kernelPair32(k int, a, b, c []float32) {
 	_ = a[MR*k-1]
 	_ = b[2*NR32*k-1]
 	_ = c[2*MR*NR32-1]
-	kernel32x2AVX512(k, &a[0], &b[0], &c[0])
+	kernel32x2aAVX512(k, &a[0], &b[0], &b[NR32*k], &c[0], 0)
 }
 
 // kernelPair64 is kernelPair32 in float64.
@@ -112,7 +106,7 @@ func kernelPair64(k int, a, b, c []float64) {
 	_ = a[MR*k-1]
 	_ = b[2*NR64*k-1]
 	_ = c[2*MR*NR64-1]
-	kernel64x2AVX512(k, &a[0], &b[0], &c[0])
+	kernel64x2aAVX512(k, &a[0], &b[0], &b[NR64*k], &c[0], 0)
 }
 
 // kernelPairFor returns the two-panel kernel of T, or nil when the
@@ -127,9 +121,6 @@ func kernelPairFor[T Float]() func(k int, a, b, c []T) {
 	}
 	return any(kernelPair64).(func(int, []T, []T, []T))
 }
-
-//go:noescape
-func kernel64x2sAVX512(k int, a, b0, b1, c *float64)
 
 // KernelPair64 sets c[:MR·NR64] to the tile of the A panel a against the B
 // panel b0 and c[MR·NR64:] to the tile against b1, both of depth k (each as
@@ -146,7 +137,7 @@ func KernelPair64(k int, a, b0, b1, c []float64) {
 	_ = b0[NR64*k-1]
 	_ = b1[NR64*k-1]
 	_ = c[2*MR*NR64-1]
-	kernel64x2sAVX512(k, &a[0], &b0[0], &b1[0], &c[0])
+	kernel64x2aAVX512(k, &a[0], &b0[0], &b1[0], &c[0], 0)
 }
 
 //go:noescape
