@@ -44,7 +44,7 @@ func BenchmarkExactDigits(b *testing.B) {
 
 // BenchmarkApproximateMNIST times NN-descent on the first n MNIST images.
 func BenchmarkApproximateMNIST(b *testing.B) {
-	for _, n := range []int{2000, 10000} {
+	for _, n := range []int{2000, 10000, 20000} {
 		x := readImages(b, "mnist", n, 784)
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
 			b.ReportAllocs()

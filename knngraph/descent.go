@@ -1,6 +1,7 @@
 package knngraph
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -76,7 +77,8 @@ func (s *Descent) Validate() error {
 // Approximate returns approximate K nearest other points of every row of x
 // by NN-descent. The distances reported are exact (SquaredDistance) and each
 // row is sorted by them, ties by index; only membership is approximate.
-// Memory is O(n·d) for a float32 copy of x plus O(n·ListSize); time is about
+// Memory is O(n·d) for a float32 copy of x (a byte copy when every
+// coordinate is a byte) plus O(n·ListSize); time is about
 // O(n·ListSize²·d) per iteration. s may be nil.
 func Approximate(ctx context.Context, x *mat.Dense, k int, s *Descent) (*Neighbors, error) {
 	if s == nil {
@@ -92,32 +94,59 @@ func Approximate(ctx context.Context, x *mat.Dense, k int, s *Descent) (*Neighbo
 	if err := checkK(k, n-1, true); err != nil {
 		return nil, err
 	}
+	return s.run(ctx, newDescentState(x, n, d, s.listSize(k, n)), k)
+}
+
+// ApproximateBytes is Approximate for points whose coordinates are bytes,
+// given as the rows of b with d bytes each (images): it returns what
+// Approximate returns for the same points in a matrix, bit for bit, without
+// converting them to float64 and back. s may be nil.
+func ApproximateBytes(ctx context.Context, b []uint8, d, k int, s *Descent) (*Neighbors, error) {
+	if s == nil {
+		s = &Descent{}
+	}
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	if d < 1 || len(b) == 0 || len(b)%d != 0 {
+		return nil, fmt.Errorf("knngraph: %d bytes do not make points of %d coordinates: need a positive multiple of d ≥ 1", len(b), d)
+	}
+	n := len(b) / d
+	if n > math.MaxInt32 {
+		return nil, fmt.Errorf("knngraph: %d points; at most %d are supported (int32 indices)", n, math.MaxInt32)
+	}
+	if err := checkK(k, n-1, true); err != nil {
+		return nil, err
+	}
+	if d > maxByteDim {
+		x := mat.NewDense(n, d, nil)
+		for i, v := range b {
+			x.RawMatrix().Data[i] = float64(v)
+		}
+		return s.run(ctx, newDescentState(x, n, d, s.listSize(k, n)), k)
+	}
+	sc := scanBytes(b, n, d)
+	return s.run(ctx, newByteState(sc, s.listSize(k, n)), k)
+}
+
+// listSize is the length of the working lists for K neighbours of n points.
+func (s *Descent) listSize(k, n int) int {
 	L := s.ListSize
 	if L == 0 {
 		L = k + defaultListExtra
 	}
-	L = min(max(L, k), n-1)
-	rho := s.Sample
-	if rho == 0 {
-		rho = 1
-	}
-	maxIter := s.MaxIterations
-	if maxIter == 0 {
-		maxIter = 30
-	}
-	delta := s.Delta
-	if delta == 0 {
-		delta = 0.001
-	}
-	trees := s.Trees
-	if trees == 0 {
-		trees = defaultTrees
-	}
-	leafSize := max(s.LeafSize, 0)
-	if leafSize == 0 {
-		leafSize = max(defaultLeafSize, L+1)
-	}
-	nd := newDescentState(x, n, d, L)
+	return min(max(L, k), n-1)
+}
+
+// run seeds the lists of nd, improves them by local joins and returns the
+// k best of each.
+func (s *Descent) run(ctx context.Context, nd *descentState, k int) (*Neighbors, error) {
+	n, L := nd.n, nd.L
+	rho := cmp.Or(s.Sample, 1)
+	maxIter := cmp.Or(s.MaxIterations, 30)
+	delta := cmp.Or(s.Delta, 0.001)
+	trees := cmp.Or(s.Trees, defaultTrees)
+	leafSize := cmp.Or(s.LeafSize, max(defaultLeafSize, L+1))
 	if err := nd.initTrees(ctx, s.Seed, trees, leafSize); err != nil {
 		return nil, fmt.Errorf("knngraph: NN-descent stopped while building trees: %w", err)
 	}
@@ -193,34 +222,18 @@ type descentState struct {
 // non-negative integers is at most the total.
 const exactIntLimit = 2048
 
+// maxByteDim is the largest dimension searched on a byte copy: the byte
+// kernels' 32-bit lanes hold sums of up to 2¹⁵ squares of bytes.
+const maxByteDim = 1 << 15
+
 func newDescentState(x *mat.Dense, n, d, L int) *descentState {
-	nd := &descentState{x: x, n: n, L: L,
-		dist: make([]float32, n*L), idx: make([]int32, n*L), isNew: make([]bool, n*L), worst: make([]float32, n), count: make([]int32, n)}
-	for i := range nd.worst {
-		nd.worst[i] = float32(math.Inf(1))
-	}
 	raw := x.RawMatrix()
-	sc := scanPoints(raw, n, d, d <= 1<<15)
-	nd.exactInt = sc.integer
+	sc := scanPoints(raw, n, d, d <= maxByteDim)
 	if sc.bytes != nil {
-		// Bytes: a quarter of the memory traffic of float32, and exact
-		// integer distances. The coordinates are stored by decreasing
-		// variance and constant ones are left out (neither changes a
-		// distance), so that a partial sum reaches a bound early (d2Below).
-		cols := sc.byVariance()
-		nd.stride = max(32, (len(cols)+31)/32*32)
-		nd.u8 = make([]uint8, n*nd.stride)
-		parallel.For(n, 1024, func(lo, hi int) {
-			for i := lo; i < hi; i++ {
-				dst := nd.u8[i*nd.stride : i*nd.stride+len(cols)]
-				src := sc.bytes[i*d : (i+1)*d]
-				for t, c := range cols {
-					dst[t] = src[c]
-				}
-			}
-		})
-		return nd
+		return newByteState(sc, L)
 	}
+	nd := newLists(n, L)
+	nd.x, nd.exactInt = x, sc.integer
 	nd.stride = (d + 15) / 16 * 16
 	nd.pts, nd.sqnorm = make([]float32, n*nd.stride), make([]float32, n)
 	zero := make([]float32, nd.stride)
@@ -233,6 +246,40 @@ func newDescentState(x *mat.Dense, n, d, L int) *descentState {
 			nd.sqnorm[i] = gemm.SqDist16(nd.pts[i*nd.stride:(i+1)*nd.stride], zero)
 		}
 	})
+	return nd
+}
+
+// newByteState stores byte-valued points (a scan with its bytes): a quarter
+// of the memory traffic of float32, and exact integer distances. The
+// coordinates are stored by decreasing variance and constant ones are left
+// out (neither changes a distance), so that a partial sum reaches a bound
+// early (d2Below).
+func newByteState(sc pointScan, L int) *descentState {
+	n, d := sc.n, sc.d
+	nd := newLists(n, L)
+	nd.exactInt = true
+	cols := sc.byVariance()
+	nd.stride = max(32, (len(cols)+31)/32*32)
+	nd.u8 = make([]uint8, n*nd.stride)
+	parallel.For(n, 1024, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			dst := nd.u8[i*nd.stride : i*nd.stride+len(cols)]
+			src := sc.bytes[i*d : (i+1)*d]
+			for t, c := range cols {
+				dst[t] = src[c]
+			}
+		}
+	})
+	return nd
+}
+
+// newLists allocates n empty lists of L entries.
+func newLists(n, L int) *descentState {
+	nd := &descentState{n: n, L: L,
+		dist: make([]float32, n*L), idx: make([]int32, n*L), isNew: make([]bool, n*L), worst: make([]float32, n), count: make([]int32, n)}
+	for i := range nd.worst {
+		nd.worst[i] = float32(math.Inf(1))
+	}
 	return nd
 }
 
@@ -617,20 +664,18 @@ func (nd *descentState) insert(a, b int32, d float32) bool {
 // float64.
 func (nd *descentState) result(k int) *Neighbors {
 	nb := newNeighbors(nd.n, k)
-	raw := nd.x.RawMatrix()
 	L := nd.L
 	const exactBelow = 1 << 24
 	parallel.For(nd.n, 256, func(lo, hi int) {
 		cd := make([]float64, L)
 		ci := make([]int32, L)
 		for i := lo; i < hi; i++ {
-			xi := row(raw.Data, raw.Stride, raw.Cols, i)
 			copy(ci, nd.idx[i*L:(i+1)*L])
 			for p, j := range ci {
 				if d := nd.dist[i*L+p]; nd.exactInt && d < exactBelow {
 					cd[p] = float64(d)
 				} else {
-					cd[p] = SquaredDistance(xi, row(raw.Data, raw.Stride, raw.Cols, int(j)))
+					cd[p] = nd.exact(int32(i), j)
 				}
 			}
 			sortPairs(cd, ci)
@@ -640,6 +685,17 @@ func (nd *descentState) result(k int) *Neighbors {
 		}
 	})
 	return nb
+}
+
+// exact returns SquaredDistance of points a and b: the exact integer
+// computed on the bytes, or on the rows of x.
+func (nd *descentState) exact(a, b int32) float64 {
+	if nd.u8 != nil {
+		s := nd.stride
+		return float64(sqDistU8Below(nd.u8[int(a)*s:int(a+1)*s], nd.u8[int(b)*s:int(b+1)*s], math.MaxUint32))
+	}
+	raw := nd.x.RawMatrix()
+	return SquaredDistance(row(raw.Data, raw.Stride, raw.Cols, int(a)), row(raw.Data, raw.Stride, raw.Cols, int(b)))
 }
 
 // initTrees seeds the lists from random-projection trees: each tree splits

@@ -91,6 +91,11 @@ func TestApproximateStorages(t *testing.T) {
 		a, b := run(1), run(4)
 		require.Equal(t, a.Index, b.Index, name)
 		require.Equal(t, a.Dist2, b.Dist2, name)
+		if name == "bytes" {
+			c := approximateBytes(t, x, k, &Descent{Seed: 9})
+			require.Equal(t, a.Index, c.Index, "ApproximateBytes")
+			require.Equal(t, a.Dist2, c.Dist2, "ApproximateBytes")
+		}
 		exact := bruteForceAll(x, k)
 		t.Logf("%s: recall %.4f", name, recall(a, exact))
 		require.GreaterOrEqual(t, recall(a, exact), 0.95, name)
@@ -141,4 +146,46 @@ func TestByVariance(t *testing.T) {
 	x.Set(1, 1, 0.5)
 	sc = scanPoints(x.RawMatrix(), 5, 4, true)
 	require.False(t, sc.integer)
+}
+
+// approximateBytes runs ApproximateBytes on the byte-valued rows of x.
+func approximateBytes(t *testing.T, x *mat.Dense, k int, s *Descent) *Neighbors {
+	t.Helper()
+	n, d := x.Dims()
+	b := make([]uint8, n*d)
+	for i := range n {
+		for j := range d {
+			b[i*d+j] = uint8(x.At(i, j))
+		}
+	}
+	nb, err := ApproximateBytes(context.Background(), b, d, k, s)
+	require.NoError(t, err)
+	return nb
+}
+
+// TestApproximateBytesMNIST: the byte entry point returns what Approximate
+// returns for the same images as float64, bit for bit, on one and on four
+// goroutines, also when the lists are seeded at random only and when the
+// images are wider than the byte kernels take (a float32 search).
+func TestApproximateBytesMNIST(t *testing.T) {
+	const n, k = 3000, 10
+	x := readImages(t, "mnist", n, 784)
+	for _, s := range []Descent{{Seed: 3}, {Seed: 4, Trees: -1}} {
+		want, err := Approximate(context.Background(), x, k, &s)
+		require.NoError(t, err)
+		for _, procs := range []int{1, 4} {
+			prev := runtime.GOMAXPROCS(procs)
+			got := approximateBytes(t, x, k, &s)
+			runtime.GOMAXPROCS(prev)
+			require.Equal(t, want.Index, got.Index, "trees %d, %d goroutines", s.Trees, procs)
+			require.Equal(t, want.Dist2, got.Dist2, "trees %d, %d goroutines", s.Trees, procs)
+		}
+	}
+	wide := mat.NewDense(40, maxByteDim+32, nil)
+	wide.Apply(func(i, j int, _ float64) float64 { return float64((i*7 + j*j) % 256) }, wide)
+	want, err := Approximate(context.Background(), wide, 3, &Descent{Seed: 5})
+	require.NoError(t, err)
+	got := approximateBytes(t, wide, 3, &Descent{Seed: 5})
+	require.Equal(t, want.Index, got.Index)
+	require.Equal(t, want.Dist2, got.Dist2)
 }

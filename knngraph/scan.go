@@ -107,3 +107,30 @@ func (sc *pointScan) byVariance() []int {
 	slices.SortStableFunc(cols, func(a, b int) int { return cmp.Compare(variance[b], variance[a]) })
 	return cols
 }
+
+// scanBytes is scanPoints for points given as bytes (n rows of d in b): the
+// same statistics, summed exactly in integers (as the float64 sums of
+// scanPoints are, all partial sums being integers below 2⁵³), with b as the
+// byte copy.
+func scanBytes(b []uint8, n, d int) pointScan {
+	size := max(512, (n+63)/64)
+	sc := pointScan{n: n, d: d, chunks: parallel.NumChunks(n, size), integer: true, byteValued: true, bytes: b}
+	sc.part = make([]float64, 4*sc.chunks*d)
+	parallel.Chunks(n, size, func(c, lo, hi int) {
+		s, s2 := make([]uint64, d), make([]uint64, d)
+		mn, mx := slices.Clone(b[lo*d:(lo+1)*d]), slices.Clone(b[lo*d:(lo+1)*d])
+		for i := lo; i < hi; i++ {
+			r := b[i*d : (i+1)*d]
+			for t, v := range r {
+				s[t] += uint64(v)
+				s2[t] += uint64(v) * uint64(v)
+				mn[t], mx[t] = min(mn[t], v), max(mx[t], v)
+			}
+		}
+		p := sc.part[4*c*d : 4*(c+1)*d]
+		for t := range d {
+			p[t], p[d+t], p[2*d+t], p[3*d+t] = float64(s[t]), float64(s2[t]), float64(mn[t]), float64(mx[t])
+		}
+	})
+	return sc
+}
