@@ -214,6 +214,13 @@ type descentState struct {
 	// cannot change a list (lists only improve).
 	leafOf []int32
 	trees  int
+	// leafKey holds the leaves' low 16 bits, four trees to a word: point
+	// i's words are leafKey[i*keyWords:(i+1)*keyWords], tree t in bits
+	// 16(t mod 4) of word t/4. When every leaf number is below 2¹⁶
+	// (leafExact), equal keys are equal leaves and leafOf is not kept.
+	leafKey   []uint64
+	keyWords  int
+	leafExact bool
 }
 
 // exactIntLimit bounds the coordinates for which float32 squared distances
@@ -498,7 +505,7 @@ func (nd *descentState) join(ctx context.Context) int {
 // goroutine that the operating system descheduled does not hold the others
 // up at a barrier.
 const (
-	joinPiece  = 64
+	joinPiece  = 16
 	applyGroup = 512
 )
 
@@ -594,8 +601,30 @@ func (nd *descentState) localJoins(lo, hi int, out []proposal) []proposal {
 }
 
 // sharesLeaf reports whether points a and b share a leaf of one of the
-// first trees trees.
+// first trees trees. It compares four trees at once: a 16-bit lane of
+// x = key_a XOR key_b is zero exactly when the keys agree, and
+// (x − 0x0001…) AND NOT x AND 0x8000… has a lane's top bit set for the
+// lowest zero lane (and maybe for lanes above it, never below), so that a
+// masked result is non-zero exactly when one of the masked lanes is zero.
 func (nd *descentState) sharesLeaf(a, b int32, trees int) bool {
+	const ones, tops = 0x0001000100010001, 0x8000800080008000
+	w := nd.keyWords
+	ka, kb := nd.leafKey[int(a)*w:int(a)*w+w], nd.leafKey[int(b)*w:int(b)*w+w]
+	for i := 0; 4*i < trees; i++ {
+		x := ka[i] ^ kb[i]
+		z := (x - ones) &^ x & tops
+		if r := trees - 4*i; r < 4 {
+			z &= 1<<(16*r) - 1
+		}
+		if z != 0 {
+			return nd.leafExact || nd.sharesLeafOf(a, b, trees)
+		}
+	}
+	return false
+}
+
+// sharesLeafOf is sharesLeaf by the full leaf numbers.
+func (nd *descentState) sharesLeafOf(a, b int32, trees int) bool {
 	la, lb := nd.leafOf[int(a)*nd.trees:int(a)*nd.trees+trees], nd.leafOf[int(b)*nd.trees:int(b)*nd.trees+trees]
 	for t, l := range la {
 		if lb[t] == l {
@@ -617,7 +646,9 @@ func (nd *descentState) propose(out []proposal, a, b int32, d float32) []proposa
 
 // insert puts b into a's list at distance d if the list is not full yet or
 // d beats its worst entry, and b is not already listed; it reports whether
-// it did.
+// it did. One scan of the list finds b, the worst entry (the first of the
+// largest distance) and the second largest distance, which with d is the
+// list's new worst.
 func (nd *descentState) insert(a, b int32, d float32) bool {
 	if d >= nd.worst[a] || a == b {
 		return false
@@ -626,32 +657,27 @@ func (nd *descentState) insert(a, b int32, d float32) bool {
 	c := int(nd.count[a])
 	idx, dist := nd.idx[lo:lo+c], nd.dist[lo:lo+c]
 	w := 0
+	var m1, m2 float32 = -1, -1 // largest and second largest distance
 	for p, j := range idx {
 		if j == b {
 			return false
 		}
-		if dist[p] > dist[w] {
-			w = p
+		if v := dist[p]; v > m1 {
+			m1, m2, w = v, m1, p
+		} else if v > m2 {
+			m2 = v
 		}
 	}
 	if c < nd.L {
 		nd.idx[lo+c], nd.dist[lo+c], nd.isNew[lo+c] = b, d, true
 		nd.count[a]++
 		if c+1 == nd.L {
-			m := d
-			for _, v := range dist {
-				m = max(m, v)
-			}
-			nd.worst[a] = m
+			nd.worst[a] = max(m1, d)
 		}
 		return true
 	}
 	idx[w], dist[w], nd.isNew[lo+w] = b, d, true
-	var m float32
-	for _, v := range dist {
-		m = max(m, v)
-	}
-	nd.worst[a] = m
+	nd.worst[a] = max(m2, d)
 	return true
 }
 
@@ -737,14 +763,7 @@ func (nd *descentState) initTrees(ctx context.Context, seed uint64, trees, leafS
 		}
 	})
 	nd.order = fs[0].perm
-	nd.trees, nd.leafOf = trees, make([]int32, nd.n*trees)
-	for t, f := range fs {
-		for l := 1; l < len(f.leaves); l++ {
-			for _, i := range f.perm[f.leaves[l-1]:f.leaves[l]] {
-				nd.leafOf[int(i)*trees+t] = int32(l)
-			}
-		}
-	}
+	nd.setLeaves(trees, func(t int) (perm []int32, leaves []int) { return fs[t].perm, fs[t].leaves })
 	// Leaves of all trees, in tree order, as (tree, leaf) pairs.
 	type leaf struct{ t, l int }
 	var all []leaf
@@ -769,6 +788,26 @@ func (nd *descentState) initTrees(ctx context.Context, seed uint64, trees, leafS
 		return out
 	})
 	return ctx.Err()
+}
+
+// setLeaves records the leaf of every point in each of the trees, whose
+// points perm are cut into leaves at the ends leaves[1:].
+func (nd *descentState) setLeaves(trees int, tree func(t int) (perm []int32, leaves []int)) {
+	nd.trees, nd.keyWords, nd.leafExact = trees, (trees+3)/4, true
+	nd.leafOf, nd.leafKey = make([]int32, nd.n*trees), make([]uint64, nd.n*nd.keyWords)
+	for t := range trees {
+		perm, leaves := tree(t)
+		nd.leafExact = nd.leafExact && len(leaves) <= 1<<16
+		for l := 1; l < len(leaves); l++ {
+			for _, i := range perm[leaves[l-1]:leaves[l]] {
+				nd.leafOf[int(i)*trees+t] = int32(l)
+				nd.leafKey[int(i)*nd.keyWords+t/4] |= uint64(uint16(l)) << (16 * (t % 4))
+			}
+		}
+	}
+	if nd.leafExact {
+		nd.leafOf = nil
+	}
 }
 
 // split partitions perm (points) recursively and appends leaf ends. A point

@@ -189,3 +189,58 @@ func TestApproximateBytesMNIST(t *testing.T) {
 	require.Equal(t, want.Index, got.Index)
 	require.Equal(t, want.Dist2, got.Dist2)
 }
+
+// TestSharesLeaf checks the four-trees-at-once comparison of leaf keys
+// against the leaf numbers compared one by one, for every prefix of the
+// trees, with leaf numbers below 2¹⁶ and beyond (where different leaves
+// share a key and the numbers decide).
+func TestSharesLeaf(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, c := range []struct{ n, trees, leaf int }{{3000, 5, 7}, {3000, 8, 3}, {70000, 6, 1}} {
+		perms, ends := make([][]int32, c.trees), make([][]int, c.trees)
+		leafOf := make([][]int, c.trees)
+		for tr := range c.trees {
+			perms[tr] = make([]int32, c.n)
+			for i, p := range rng.Perm(c.n) {
+				perms[tr][i] = int32(p)
+			}
+			leafOf[tr] = make([]int, c.n)
+			ends[tr] = []int{0}
+			for lo := 0; lo < c.n; {
+				hi := min(c.n, lo+1+rng.IntN(c.leaf))
+				for _, i := range perms[tr][lo:hi] {
+					leafOf[tr][i] = len(ends[tr])
+				}
+				ends[tr] = append(ends[tr], hi)
+				lo = hi
+			}
+		}
+		nd := newLists(c.n, 2)
+		nd.setLeaves(c.trees, func(tr int) ([]int32, []int) { return perms[tr], ends[tr] })
+		require.Equal(t, c.n < 1<<16, nd.leafExact)
+		pairs := [][2]int32{}
+		for range 20000 {
+			pairs = append(pairs, [2]int32{int32(rng.IntN(c.n)), int32(rng.IntN(c.n))})
+		}
+		for p := 0; p+1<<16 < c.n; p += 97 { // leaves 2¹⁶ apart: the same key in tree 0
+			pairs = append(pairs, [2]int32{perms[0][p], perms[0][p+1<<16]})
+		}
+		for _, i := range perms[1][:200] { // pairs that share a leaf of tree 1
+			pairs = append(pairs, [2]int32{i, perms[1][ends[1][leafOf[1][i]]-1]})
+		}
+		shared := 0
+		for _, pr := range pairs {
+			for trees := 0; trees <= c.trees; trees++ {
+				want := false
+				for tr := range trees {
+					want = want || leafOf[tr][pr[0]] == leafOf[tr][pr[1]]
+				}
+				require.Equal(t, want, nd.sharesLeaf(pr[0], pr[1], trees), "n %d, points %v, first %d trees", c.n, pr, trees)
+				if want {
+					shared++
+				}
+			}
+		}
+		require.Positive(t, shared)
+	}
+}
