@@ -140,6 +140,28 @@ func TestByVariance(t *testing.T) {
 	require.True(t, sc.byteValued && sc.integer)
 	require.Equal(t, []int{1, 3, 0}, sc.byVariance())
 	require.Equal(t, []uint8{255, 0, 5, 1, 255, 2, 5, 1}, sc.bytes[:8])
+	sb := scanBytes(sc.bytes, 5, 4)
+	require.Equal(t, []int{1, 3, 0}, sb.byVariance())
+	// Many chunks, constant columns among varying ones: the integer scan
+	// orders the columns as the float64 scan does.
+	rng := rand.New(rand.NewPCG(1, 2))
+	const n, d = 40000, 9
+	b := make([]uint8, n*d)
+	for i := range n {
+		for j := range d {
+			b[i*d+j] = uint8(rng.IntN(1 + 40*j))
+		}
+		b[i*d+4], b[i*d+7] = 9, 0
+	}
+	b[77*d+7] = 1 // column 7 is constant but for one row
+	y := mat.NewDense(n, d, nil)
+	for i, v := range b {
+		y.RawMatrix().Data[i] = float64(v)
+	}
+	sy, sb := scanPoints(y.RawMatrix(), n, d, true), scanBytes(b, n, d)
+	want := sy.byVariance()
+	require.Equal(t, []int{8, 6, 5, 3, 2, 1, 7}, want)
+	require.Equal(t, want, sb.byVariance())
 	x.Set(3, 2, 256)
 	sc = scanPoints(x.RawMatrix(), 5, 4, true)
 	require.True(t, !sc.byteValued && sc.integer && sc.bytes == nil)
