@@ -584,20 +584,61 @@ func (nd *descentState) localJoins(lo, hi int, out []proposal) []proposal {
 		newC := nd.newC[v*nd.cap : v*nd.cap+int(nd.newCn[v])]
 		oldC := nd.oldC[v*nd.cap : v*nd.cap+int(nd.oldCn[v])]
 		for x, a := range newC {
-			wa := nd.worst[a]
-			for _, b := range newC[x+1:] {
-				if !nd.sharesLeaf(a, b, nd.trees) {
-					out = nd.propose(out, a, b, nd.d2Below(a, b, max(wa, nd.worst[b])))
-				}
-			}
-			for _, b := range oldC {
-				if a != b && !nd.sharesLeaf(a, b, nd.trees) {
-					out = nd.propose(out, a, b, nd.d2Below(a, b, max(wa, nd.worst[b])))
-				}
-			}
+			out = nd.joinPairs(out, a, newC[x+1:], nd.trees)
+			out = nd.joinPairs(out, a, oldC, nd.trees)
 		}
 	}
 	return out
+}
+
+// joinPairs compares point a with each point b of bs, in order, but a
+// itself and the points that share a leaf of one of the first trees trees
+// with it, and appends the proposals that would improve a list.
+func (nd *descentState) joinPairs(out []proposal, a int32, bs []int32, trees int) []proposal {
+	wa := nd.worst[a]
+	if nd.u8 == nil || !nd.leafExact || nd.keyWords != 2 {
+		for _, b := range bs {
+			if a != b && !nd.sharesLeaf(a, b, trees) {
+				out = nd.propose(out, a, b, nd.d2Below(a, b, max(wa, nd.worst[b])))
+			}
+		}
+		return out
+	}
+	// Bytes and at most 8 trees: sharesLeaf and d2Below for a fixed a.
+	const ones = 0x0001000100010001
+	m0, m1 := laneMask(trees), laneMask(trees-4)
+	k0, k1 := nd.leafKey[2*int(a)], nd.leafKey[2*int(a)+1]
+	s := nd.stride
+	ra := nd.u8[int(a)*s : int(a+1)*s]
+	for _, b := range bs {
+		x0, x1 := k0^nd.leafKey[2*int(b)], k1^nd.leafKey[2*int(b)+1]
+		if (x0-ones)&^x0&m0|(x1-ones)&^x1&m1 != 0 || a == b {
+			continue
+		}
+		bound := max(wa, nd.worst[b])
+		ub := uint32(math.MaxUint32)
+		if bound < math.MaxUint32 {
+			ub = uint32(bound) // the ceiling: the sums are integers
+			if float32(ub) < bound {
+				ub++
+			}
+		}
+		out = nd.propose(out, a, b, float32(sqDistU8Below(ra, nd.u8[int(b)*s:int(b+1)*s], ub)))
+	}
+	return out
+}
+
+// laneMask is the top bits of the first r 16-bit lanes of a word (all four
+// for r ≥ 4, none for r ≤ 0).
+func laneMask(r int) uint64 {
+	const tops = 0x8000800080008000
+	switch {
+	case r >= 4:
+		return tops
+	case r <= 0:
+		return 0
+	}
+	return tops & (1<<(16*r) - 1)
 }
 
 // sharesLeaf reports whether points a and b share a leaf of one of the
@@ -777,12 +818,8 @@ func (nd *descentState) initTrees(ctx context.Context, seed uint64, trees, leafS
 			f := fs[lf.t]
 			pts := f.perm[f.leaves[lf.l-1]:f.leaves[lf.l]]
 			for x, a := range pts {
-				wa := nd.worst[a]
-				for _, b := range pts[x+1:] {
-					if !nd.sharesLeaf(a, b, lf.t) { // else compared in an earlier tree
-						out = nd.propose(out, a, b, nd.d2Below(a, b, max(wa, nd.worst[b])))
-					}
-				}
+				// A pair that shares a leaf of an earlier tree was compared there.
+				out = nd.joinPairs(out, a, pts[x+1:], lf.t)
 			}
 		}
 		return out
@@ -793,7 +830,7 @@ func (nd *descentState) initTrees(ctx context.Context, seed uint64, trees, leafS
 // setLeaves records the leaf of every point in each of the trees, whose
 // points perm are cut into leaves at the ends leaves[1:].
 func (nd *descentState) setLeaves(trees int, tree func(t int) (perm []int32, leaves []int)) {
-	nd.trees, nd.keyWords, nd.leafExact = trees, (trees+3)/4, true
+	nd.trees, nd.keyWords, nd.leafExact = trees, max(2, (trees+3)/4), true
 	nd.leafOf, nd.leafKey = make([]int32, nd.n*trees), make([]uint64, nd.n*nd.keyWords)
 	for t := range trees {
 		perm, leaves := tree(t)
