@@ -5,8 +5,8 @@
 // subtracted, and squared and summed in pairs into 32-bit lanes (VPMADDWD, or
 // VPDPWSSD which also accumulates: at most 2·255² per pair). Each takes a
 // bound and returns the partial sum as soon as it reaches the bound at a
-// check: after the first 64 bytes, then after every further 128 (the points
-// are stored by decreasing variance, so early checks stop the most pairs).
+// check: after the first 256 bytes, then after every further 192
+// (u8FirstCheck and u8CheckEvery in sqdist_u8.go).
 // The sum of the last bytes is checked like the others and then returned.
 
 // func sqDistU8Kernel(a, b *uint8, n int, bound uint32, wide bool) uint32
@@ -18,7 +18,7 @@ TEXT ·sqDistU8Kernel(SB), NOSPLIT, $0-36
 	MOVQ b+8(FP), DI
 	MOVQ n+16(FP), CX
 	MOVL bound+24(FP), R8
-	MOVQ $64, DX // bytes left before the next check
+	MOVQ $256, DX // bytes left before the next check (u8FirstCheck)
 	MOVBQZX wide+28(FP), R9
 	TESTQ   R9, R9
 	JNZ     v5start
@@ -122,7 +122,7 @@ check: // AX = the sum of the lanes of Y0; return it at the end or at the bound
 	JZ           done
 	CMPL         AX, R8
 	JAE          done
-	MOVQ         $128, DX
+	MOVQ         $192, DX // u8CheckEvery
 	TESTQ        R9, R9
 	JNZ          v5loop
 	JMP          a2loop

@@ -10,7 +10,8 @@ import (
 // portable Go) against SquaredDistance of the same values in float64, on
 // random and extreme bytes: full sums without a bound, and with a bound a
 // result that is the full sum when that is below the bound and otherwise a
-// partial sum at least the bound and at most the full sum.
+// partial sum at least the bound and at most the full sum, the same partial
+// sum as the portable kernel's.
 func TestSqDistU8(t *testing.T) {
 	type kernel struct {
 		name     string
@@ -56,6 +57,10 @@ func TestSqDistU8(t *testing.T) {
 					got := sqDistU8Below(a, b, bound)
 					if float64(bound) > want && float64(got) != want || float64(got) > want || got < min(bound, uint32(want)) {
 						t.Fatalf("%s, n = %d, trial %d, bound %d: sqDistU8Below = %d, full sum %v", kn.name, n, trial, bound, got, want)
+					}
+					// The kernels check at the same places (u8FirstCheck, u8CheckEvery).
+					if ref := sqDistU8BelowGo(a, b, bound); got != ref {
+						t.Fatalf("%s, n = %d, trial %d, bound %d: sqDistU8Below = %d, the portable kernel %d", kn.name, n, trial, bound, got, ref)
 					}
 				}
 			}
