@@ -791,7 +791,7 @@ func (nd *descentState) initTrees(ctx context.Context, seed uint64, trees, leafS
 		defer func() { nd.prefix = nil }()
 	}
 	parallel.For(trees, 1, func(lo, hi int) {
-		normal := make([]float32, nd.stride)
+		scratch := splitScratch{normal: make([]float32, nd.stride), weights: make([]int16, min(nd.stride, splitLen))}
 		for t := lo; t < hi; t++ {
 			rng := rand.New(rand.NewPCG(seed, 0x7270747265650000+uint64(t))) // "rptree"
 			perm := make([]int32, nd.n)
@@ -799,7 +799,7 @@ func (nd *descentState) initTrees(ctx context.Context, seed uint64, trees, leafS
 				perm[i] = int32(i)
 			}
 			leaves := []int{0}
-			nd.split(rng, perm, 0, leafSize, &leaves, normal)
+			nd.split(rng, perm, 0, leafSize, &leaves, &scratch)
 			fs[t] = forest{perm, leaves}
 		}
 	})
@@ -847,34 +847,46 @@ func (nd *descentState) setLeaves(trees int, tree func(t int) (perm []int32, lea
 	}
 }
 
+// splitScratch is the hyperplane of one split: normal for float32
+// points, weights for bytes.
+type splitScratch struct {
+	normal  []float32 // nd.stride
+	weights []int16   // the first splitLen bytes
+}
+
 // split partitions perm (points) recursively and appends leaf ends. A point
 // x goes left when it is closer to a than to b (the hyperplane half-way
 // between them). For float32 points that is u·x < (‖a‖² − ‖b‖²)/2 for
 // u = a − b, with 2u·x = ‖u‖² + ‖x‖² − ‖u − x‖² from one vectorised squared
-// distance; normal is scratch of nd.stride. Bytes compare the two
-// distances.
-func (nd *descentState) split(rng *rand.Rand, perm []int32, offset, leafSize int, leaves *[]int, normal []float32) {
+// distance. For bytes it is 2x·(b − a) < ‖b‖² − ‖a‖² on the first splitLen
+// coordinates, in integers (exactly ‖x − a‖² < ‖x − b‖² there), from one
+// vectorised dot product with 16-bit weights b − a.
+func (nd *descentState) split(rng *rand.Rand, perm []int32, offset, leafSize int, leaves *[]int, sc *splitScratch) {
 	if len(perm) <= leafSize {
 		*leaves = append(*leaves, offset+len(perm))
 		return
 	}
 	ia, ib := perm[rng.IntN(len(perm))], perm[rng.IntN(len(perm))]
-	// Bytes: the hyperplane of the splitLen coordinates of most variance
-	// (they come first).
-	m := min(nd.stride, splitLen)
-	u8 := func(i int32) []uint8 { return nd.prefix[int(i)*m : int(i+1)*m] }
-	left := func(j int32) bool {
-		return sqDistU8Below(u8(j), u8(ia), math.MaxUint32) < sqDistU8Below(u8(j), u8(ib), math.MaxUint32)
-	}
-	if nd.u8 == nil {
+	var left func(j int32) bool
+	if nd.u8 != nil {
+		m := len(sc.weights)
+		u8 := func(i int32) []uint8 { return nd.prefix[int(i)*m : int(i+1)*m] }
+		a, b := u8(ia), u8(ib)
+		var thr int32 // ‖b‖² − ‖a‖²
+		for t := range sc.weights {
+			sc.weights[t] = int16(b[t]) - int16(a[t])
+			thr += int32(b[t])*int32(b[t]) - int32(a[t])*int32(a[t])
+		}
+		left = func(j int32) bool { return 2*dotU8I16(u8(j), sc.weights) < thr }
+	} else {
 		a, b := nd.point(ia), nd.point(ib)
 		var uu float32
-		for t := range normal {
-			normal[t] = a[t] - b[t]
-			uu += normal[t] * normal[t]
+		for t := range sc.normal {
+			sc.normal[t] = a[t] - b[t]
+			uu += sc.normal[t] * sc.normal[t]
 		}
 		off := nd.sqnorm[ia] - nd.sqnorm[ib]
-		left = func(j int32) bool { return uu+nd.sqnorm[j]-gemm.SqDist16(normal, nd.point(j)) < off }
+		left = func(j int32) bool { return uu+nd.sqnorm[j]-gemm.SqDist16(sc.normal, nd.point(j)) < off }
 	}
 	lo, hi := 0, len(perm)
 	for lo < hi {
@@ -892,8 +904,8 @@ func (nd *descentState) split(rng *rand.Rand, perm []int32, offset, leafSize int
 		}
 		lo = len(perm) / 2
 	}
-	nd.split(rng, perm[:lo], offset, leafSize, leaves, normal)
-	nd.split(rng, perm[lo:], offset+lo, leafSize, leaves, normal)
+	nd.split(rng, perm[:lo], offset, leafSize, leaves, sc)
+	nd.split(rng, perm[lo:], offset+lo, leafSize, leaves, sc)
 }
 
 // splitLen is the number of byte coordinates (those of most variance) whose

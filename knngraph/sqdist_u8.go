@@ -48,3 +48,13 @@ func sqDistU8Go(a, b []uint8) uint32 {
 	}
 	return s0 + s1
 }
+
+// dotU8I16Go is the portable dotU8I16.
+func dotU8I16Go(x []uint8, w []int16) int32 {
+	w = w[:len(x)]
+	var s int32
+	for t, v := range x {
+		s += int32(v) * int32(w[t])
+	}
+	return s
+}

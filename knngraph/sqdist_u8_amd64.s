@@ -131,3 +131,56 @@ done:
 	VZEROUPPER
 	MOVL AX, ret+32(FP)
 	RET
+
+// func dotU8I16Kernel(x *uint8, w *int16, n int, wide bool) int32
+//
+// Σ_t x[t]·w[t] for n a multiple of 32: bytes widened to 16-bit lanes
+// (VPMOVZXBW) and multiplied by the weights, summed in pairs into 32-bit
+// lanes (VPMADDWD: |x·w| ≤ 255·2¹⁵ per product, so a pair cannot overflow
+// for weights of magnitude at most 2¹⁵ − 1). wide: AVX-512 BW, 32 bytes per
+// step; else AVX2, 16.
+TEXT ·dotU8I16Kernel(SB), NOSPLIT, $0-36
+	MOVQ    x+0(FP), SI
+	MOVQ    w+8(FP), DI
+	MOVQ    n+16(FP), CX
+	MOVBQZX wide+24(FP), R9
+	TESTQ   R9, R9
+	JZ      d2start
+	VPXORD  Z8, Z8, Z8
+
+d5loop:
+	VPMOVZXBW (SI), Z0
+	VPMADDWD  (DI), Z0, Z0
+	VPADDD    Z0, Z8, Z8
+	ADDQ      $32, SI
+	ADDQ      $64, DI
+	SUBQ      $32, CX
+	JNZ       d5loop
+	VEXTRACTI64X4 $1, Z8, Y1
+	VPADDD        Y1, Y8, Y0
+	JMP           dsum
+
+d2start:
+	VPXOR Y8, Y8, Y8
+
+d2loop:
+	VPMOVZXBW (SI), Y0
+	VPMADDWD  (DI), Y0, Y0
+	VPADDD    Y0, Y8, Y8
+	ADDQ      $16, SI
+	ADDQ      $32, DI
+	SUBQ      $16, CX
+	JNZ       d2loop
+	VMOVDQA   Y8, Y0
+
+dsum:
+	VEXTRACTI128 $1, Y0, X1
+	VPADDD       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDD       X1, X0, X0
+	VPSHUFD      $0xb1, X0, X1
+	VPADDD       X1, X0, X0
+	VMOVD        X0, AX
+	VZEROUPPER
+	MOVL         AX, ret+32(FP)
+	RET
