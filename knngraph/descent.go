@@ -391,17 +391,26 @@ func (nd *descentState) candidates(seed uint64, it, c int) {
 		for v := lo; v < hi; v++ {
 			nh.reset(nd.newC[v*c : (v+1)*c])
 			oh.reset(nd.oldC[v*c : (v+1)*c])
+			rev := nd.rev.adj[nd.rev.ptr[v]:nd.rev.ptr[v+1]]
 			for p := v * L; p < (v+1)*L; p++ {
 				if nd.isNew[p] {
 					nh.push(priority(seed, it, p), nd.idx[p])
-				} else {
+				}
+			}
+			for _, p := range rev {
+				if nd.isNew[p] {
+					nh.push(priority(seed, it, int(p)), p/int32(L))
+				}
+			}
+			// The old candidates are joined only with new ones: without
+			// those (most points once few lists change) they are not drawn.
+			for p := v * L; p < (v+1)*L && nh.n > 0; p++ {
+				if !nd.isNew[p] {
 					oh.push(priority(seed, it, p), nd.idx[p])
 				}
 			}
-			for _, p := range nd.rev.adj[nd.rev.ptr[v]:nd.rev.ptr[v+1]] {
-				if nd.isNew[p] {
-					nh.push(priority(seed, it, int(p)), p/int32(L))
-				} else {
+			for _, p := range rev {
+				if nh.n > 0 && !nd.isNew[p] {
 					oh.push(priority(seed, it, int(p)), p/int32(L))
 				}
 			}
@@ -607,15 +616,20 @@ func (nd *descentState) joinPairs(out []proposal, a int32, bs []int32, trees int
 	// Bytes and at most 8 trees: sharesLeaf and d2Below for a fixed a.
 	const ones = 0x0001000100010001
 	m0, m1 := laneMask(trees), laneMask(trees-4)
-	k0, k1 := nd.leafKey[2*int(a)], nd.leafKey[2*int(a)+1]
-	s := nd.stride
-	ra := nd.u8[int(a)*s : int(a+1)*s]
+	keys, worst, u8, s := nd.leafKey, nd.worst, nd.u8, nd.stride
+	k0, k1 := keys[2*int(a)], keys[2*int(a)+1]
+	ra := u8[int(a)*s : int(a+1)*s]
 	for _, b := range bs {
-		x0, x1 := k0^nd.leafKey[2*int(b)], k1^nd.leafKey[2*int(b)+1]
+		kb := keys[2*int(b) : 2*int(b)+2]
+		x0, x1 := k0^kb[0], k1^kb[1]
 		if (x0-ones)&^x0&m0|(x1-ones)&^x1&m1 != 0 || a == b {
 			continue
 		}
-		bound := max(wa, nd.worst[b])
+		wb := worst[b]
+		bound := wa // max(wa, wb) without the NaN and signed-zero cases, which distances do not have
+		if wb > bound {
+			bound = wb
+		}
 		ub := uint32(math.MaxUint32)
 		if bound < math.MaxUint32 {
 			ub = uint32(bound) // the ceiling: the sums are integers
@@ -623,7 +637,13 @@ func (nd *descentState) joinPairs(out []proposal, a int32, bs []int32, trees int
 				ub++
 			}
 		}
-		out = nd.propose(out, a, b, float32(sqDistU8Below(ra, nd.u8[int(b)*s:int(b+1)*s], ub)))
+		d := float32(sqDistU8Below(ra, u8[int(b)*s:int(b+1)*s], ub))
+		if d < wa {
+			out = append(out, proposal{a, b, d})
+		}
+		if d < wb {
+			out = append(out, proposal{b, a, d})
+		}
 	}
 	return out
 }
