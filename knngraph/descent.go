@@ -499,6 +499,15 @@ type proposal struct {
 	dist float32
 }
 
+// proposals holds proposals by the group of their owner a: group g is
+// points [g·applyGroup, (g+1)·applyGroup).
+type proposals [][]proposal
+
+func (ps proposals) add(a, b int32, d float32) {
+	g := int(a) / applyGroup
+	ps[g] = append(ps[g], proposal{a, b, d})
+}
+
 // joinChunk is the number of points whose local joins run before their
 // proposals are applied; it bounds the proposal buffers.
 const joinChunk = 1024
@@ -519,17 +528,17 @@ const (
 )
 
 // chunked runs gen on chunks of [0, items) in parallel and applies the
-// proposals after each chunk. The proposals of a chunk are ordered by piece,
-// then sorted stably by owner group, and each group's lists are changed by
-// one goroutine in that order, so the result does not depend on timing or on
-// the number of goroutines. It returns the number of list entries changed.
-func (nd *descentState) chunked(ctx context.Context, items int, gen func(lo, hi int, out []proposal) []proposal) int {
+// proposals after each chunk. Each piece of a chunk files its proposals by
+// owner group; each group's lists are then changed by one goroutine, piece
+// by piece in order, so the result does not depend on timing or on the
+// number of goroutines. It returns the number of list entries changed.
+func (nd *descentState) chunked(ctx context.Context, items int, gen func(lo, hi int, out proposals)) int {
 	workers := parallel.Workers()
 	groups := (nd.n + applyGroup - 1) / applyGroup
-	bufs := make([][]proposal, (joinChunk+joinPiece-1)/joinPiece)
-	bounds := make([]int, groups+1)
-	next := make([]int, groups)
-	var sorted []proposal
+	bufs := make([]proposals, (joinChunk+joinPiece-1)/joinPiece)
+	for p := range bufs {
+		bufs[p] = make(proposals, groups)
+	}
 	updates := 0
 	for lo := 0; lo < items && ctx.Err() == nil; lo += joinChunk {
 		hi := min(lo+joinChunk, items)
@@ -538,38 +547,24 @@ func (nd *descentState) chunked(ctx context.Context, items int, gen func(lo, hi 
 		parallel.For(workers, 1, func(wlo, whi int) {
 			for range whi - wlo {
 				for p := int(claim.Add(1)) - 1; p < pieces; p = int(claim.Add(1)) - 1 {
+					for g := range bufs[p] {
+						bufs[p][g] = bufs[p][g][:0]
+					}
 					a := lo + p*joinPiece
-					bufs[p] = gen(a, min(a+joinPiece, hi), bufs[p][:0])
+					gen(a, min(a+joinPiece, hi), bufs[p])
 				}
 			}
 		})
-		// Stable counting sort by owner group.
-		clear(bounds)
-		for _, buf := range bufs[:pieces] {
-			for _, p := range buf {
-				bounds[int(p.a)/applyGroup+1]++
-			}
-		}
-		for g := 0; g < groups; g++ {
-			bounds[g+1] += bounds[g]
-		}
-		sorted = slices.Grow(sorted[:0], bounds[groups])[:bounds[groups]]
-		copy(next, bounds[:groups])
-		for _, buf := range bufs[:pieces] {
-			for _, p := range buf {
-				g := int(p.a) / applyGroup
-				sorted[next[g]] = p
-				next[g]++
-			}
-		}
 		var claimG, changed atomic.Int64
 		parallel.For(workers, 1, func(wlo, whi int) {
 			for range whi - wlo {
 				for g := int(claimG.Add(1)) - 1; g < groups; g = int(claimG.Add(1)) - 1 {
 					c := 0
-					for _, p := range sorted[bounds[g]:bounds[g+1]] {
-						if nd.insert(p.a, p.b, p.dist) {
-							c++
+					for _, buf := range bufs[:pieces] {
+						for _, p := range buf[g] {
+							if nd.insert(p.a, p.b, p.dist) {
+								c++
+							}
 						}
 					}
 					changed.Add(int64(c))
@@ -584,7 +579,7 @@ func (nd *descentState) chunked(ctx context.Context, items int, gen func(lo, hi 
 // localJoins compares, for each point v in [lo, hi), its new candidates with
 // each other and with its old ones, and appends the proposals that would
 // improve a list as it was before this chunk.
-func (nd *descentState) localJoins(lo, hi int, out []proposal) []proposal {
+func (nd *descentState) localJoins(lo, hi int, out proposals) {
 	for pos := lo; pos < hi; pos++ {
 		v := pos
 		if nd.order != nil {
@@ -593,25 +588,24 @@ func (nd *descentState) localJoins(lo, hi int, out []proposal) []proposal {
 		newC := nd.newC[v*nd.cap : v*nd.cap+int(nd.newCn[v])]
 		oldC := nd.oldC[v*nd.cap : v*nd.cap+int(nd.oldCn[v])]
 		for x, a := range newC {
-			out = nd.joinPairs(out, a, newC[x+1:], nd.trees)
-			out = nd.joinPairs(out, a, oldC, nd.trees)
+			nd.joinPairs(out, a, newC[x+1:], nd.trees)
+			nd.joinPairs(out, a, oldC, nd.trees)
 		}
 	}
-	return out
 }
 
 // joinPairs compares point a with each point b of bs, in order, but a
 // itself and the points that share a leaf of one of the first trees trees
 // with it, and appends the proposals that would improve a list.
-func (nd *descentState) joinPairs(out []proposal, a int32, bs []int32, trees int) []proposal {
+func (nd *descentState) joinPairs(out proposals, a int32, bs []int32, trees int) {
 	wa := nd.worst[a]
 	if nd.u8 == nil || !nd.leafExact || nd.keyWords != 2 {
 		for _, b := range bs {
 			if a != b && !nd.sharesLeaf(a, b, trees) {
-				out = nd.propose(out, a, b, nd.d2Below(a, b, max(wa, nd.worst[b])))
+				nd.propose(out, a, b, nd.d2Below(a, b, max(wa, nd.worst[b])))
 			}
 		}
-		return out
+		return
 	}
 	// Bytes and at most 8 trees: sharesLeaf and d2Below for a fixed a.
 	const ones = 0x0001000100010001
@@ -639,13 +633,12 @@ func (nd *descentState) joinPairs(out []proposal, a int32, bs []int32, trees int
 		}
 		d := float32(sqDistU8Below(ra, u8[int(b)*s:int(b+1)*s], ub))
 		if d < wa {
-			out = append(out, proposal{a, b, d})
+			out.add(a, b, d)
 		}
 		if d < wb {
-			out = append(out, proposal{b, a, d})
+			out.add(b, a, d)
 		}
 	}
-	return out
 }
 
 // laneMask is the top bits of the first r 16-bit lanes of a word (all four
@@ -695,14 +688,13 @@ func (nd *descentState) sharesLeafOf(a, b int32, trees int) bool {
 	return false
 }
 
-func (nd *descentState) propose(out []proposal, a, b int32, d float32) []proposal {
+func (nd *descentState) propose(out proposals, a, b int32, d float32) {
 	if d < nd.worst[a] {
-		out = append(out, proposal{a, b, d})
+		out.add(a, b, d)
 	}
 	if d < nd.worst[b] {
-		out = append(out, proposal{b, a, d})
+		out.add(b, a, d)
 	}
-	return out
 }
 
 // insert puts b into a's list at distance d if the list is not full yet or
@@ -833,16 +825,15 @@ func (nd *descentState) initTrees(ctx context.Context, seed uint64, trees, leafS
 			all = append(all, leaf{t, l})
 		}
 	}
-	nd.chunked(ctx, len(all), func(lo, hi int, out []proposal) []proposal {
+	nd.chunked(ctx, len(all), func(lo, hi int, out proposals) {
 		for _, lf := range all[lo:hi] {
 			f := fs[lf.t]
 			pts := f.perm[f.leaves[lf.l-1]:f.leaves[lf.l]]
 			for x, a := range pts {
 				// A pair that shares a leaf of an earlier tree was compared there.
-				out = nd.joinPairs(out, a, pts[x+1:], lf.t)
+				nd.joinPairs(out, a, pts[x+1:], lf.t)
 			}
 		}
-		return out
 	})
 	return ctx.Err()
 }
