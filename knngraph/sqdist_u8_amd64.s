@@ -1,5 +1,16 @@
 #include "textflag.h"
 
+// SUMY0 sets AX to the sum of the eight 32-bit lanes of Y0 (and clobbers
+// X1).
+#define SUMY0 \
+	VEXTRACTI128 $1, Y0, X1; \
+	VPADDD       X1, X0, X0; \
+	VPSHUFD      $0x4e, X0, X1; \
+	VPADDD       X1, X0, X0; \
+	VPSHUFD      $0xb1, X0, X1; \
+	VPADDD       X1, X0, X0; \
+	VMOVD        X0, AX
+
 // The kernels compute Σ_t (a[t] − b[t])² of byte vectors whose length n is
 // a multiple of 32: bytes are widened to 16-bit lanes (VPMOVZXBW),
 // subtracted, and squared and summed in pairs into 32-bit lanes (VPMADDWD, or
@@ -111,13 +122,7 @@ v5check:
 	VPADDD        Y1, Y0, Y0
 
 check: // AX = the sum of the lanes of Y0; return it at the end or at the bound
-	VEXTRACTI128 $1, Y0, X1
-	VPADDD       X1, X0, X0
-	VPSHUFD      $0x4e, X0, X1
-	VPADDD       X1, X0, X0
-	VPSHUFD      $0xb1, X0, X1
-	VPADDD       X1, X0, X0
-	VMOVD        X0, AX
+	SUMY0
 	TESTQ        CX, CX
 	JZ           done
 	CMPL         AX, R8
@@ -174,13 +179,7 @@ d2loop:
 	VMOVDQA   Y8, Y0
 
 dsum:
-	VEXTRACTI128 $1, Y0, X1
-	VPADDD       X1, X0, X0
-	VPSHUFD      $0x4e, X0, X1
-	VPADDD       X1, X0, X0
-	VPSHUFD      $0xb1, X0, X1
-	VPADDD       X1, X0, X0
-	VMOVD        X0, AX
+	SUMY0
 	VZEROUPPER
 	MOVL         AX, ret+32(FP)
 	RET
