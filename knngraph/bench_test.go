@@ -42,14 +42,27 @@ func BenchmarkExactDigits(b *testing.B) {
 	}
 }
 
-// BenchmarkApproximateMNIST times NN-descent on the first n MNIST images.
+// BenchmarkApproximateMNIST times NN-descent on the first n MNIST images,
+// given as float64 and as bytes.
 func BenchmarkApproximateMNIST(b *testing.B) {
-	for _, n := range []int{2000, 10000} {
+	for _, n := range []int{2000, 10000, 20000} {
 		x := readImages(b, "mnist", n, 784)
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				if _, err := Approximate(context.Background(), x, 10, &Descent{Seed: 1}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		bytes := make([]uint8, len(x.RawMatrix().Data))
+		for i, v := range x.RawMatrix().Data {
+			bytes[i] = uint8(v)
+		}
+		b.Run(fmt.Sprintf("n=%d/bytes", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := ApproximateBytes(context.Background(), bytes, 784, 10, &Descent{Seed: 1}); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -1,6 +1,7 @@
 package knngraph
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -76,7 +77,8 @@ func (s *Descent) Validate() error {
 // Approximate returns approximate K nearest other points of every row of x
 // by NN-descent. The distances reported are exact (SquaredDistance) and each
 // row is sorted by them, ties by index; only membership is approximate.
-// Memory is O(n·d) for a float32 copy of x plus O(n·ListSize); time is about
+// Memory is O(n·d) for a float32 copy of x (a byte copy when every
+// coordinate is a byte) plus O(n·ListSize); time is about
 // O(n·ListSize²·d) per iteration. s may be nil.
 func Approximate(ctx context.Context, x *mat.Dense, k int, s *Descent) (*Neighbors, error) {
 	if s == nil {
@@ -92,32 +94,59 @@ func Approximate(ctx context.Context, x *mat.Dense, k int, s *Descent) (*Neighbo
 	if err := checkK(k, n-1, true); err != nil {
 		return nil, err
 	}
+	return s.run(ctx, newDescentState(x, n, d, s.listSize(k, n)), k)
+}
+
+// ApproximateBytes is Approximate for points whose coordinates are bytes,
+// given as the rows of b with d bytes each (images): it returns what
+// Approximate returns for the same points in a matrix, bit for bit, without
+// converting them to float64 and back. s may be nil.
+func ApproximateBytes(ctx context.Context, b []uint8, d, k int, s *Descent) (*Neighbors, error) {
+	if s == nil {
+		s = &Descent{}
+	}
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	if d < 1 || len(b) == 0 || len(b)%d != 0 {
+		return nil, fmt.Errorf("knngraph: %d bytes do not make points of %d coordinates: need a positive multiple of d ≥ 1", len(b), d)
+	}
+	n := len(b) / d
+	if n > math.MaxInt32 {
+		return nil, fmt.Errorf("knngraph: %d points; at most %d are supported (int32 indices)", n, math.MaxInt32)
+	}
+	if err := checkK(k, n-1, true); err != nil {
+		return nil, err
+	}
+	if d > maxByteDim {
+		x := mat.NewDense(n, d, nil)
+		for i, v := range b {
+			x.RawMatrix().Data[i] = float64(v)
+		}
+		return s.run(ctx, newDescentState(x, n, d, s.listSize(k, n)), k)
+	}
+	sc := scanBytes(b, n, d)
+	return s.run(ctx, newByteState(sc, s.listSize(k, n)), k)
+}
+
+// listSize is the length of the working lists for K neighbours of n points.
+func (s *Descent) listSize(k, n int) int {
 	L := s.ListSize
 	if L == 0 {
 		L = k + defaultListExtra
 	}
-	L = min(max(L, k), n-1)
-	rho := s.Sample
-	if rho == 0 {
-		rho = 1
-	}
-	maxIter := s.MaxIterations
-	if maxIter == 0 {
-		maxIter = 30
-	}
-	delta := s.Delta
-	if delta == 0 {
-		delta = 0.001
-	}
-	trees := s.Trees
-	if trees == 0 {
-		trees = defaultTrees
-	}
-	leafSize := max(s.LeafSize, 0)
-	if leafSize == 0 {
-		leafSize = max(defaultLeafSize, L+1)
-	}
-	nd := newDescentState(x, n, d, L)
+	return min(max(L, k), n-1)
+}
+
+// run seeds the lists of nd, improves them by local joins and returns the
+// k best of each.
+func (s *Descent) run(ctx context.Context, nd *descentState, k int) (*Neighbors, error) {
+	n, L := nd.n, nd.L
+	rho := cmp.Or(s.Sample, 1)
+	maxIter := cmp.Or(s.MaxIterations, 30)
+	delta := cmp.Or(s.Delta, 0.001)
+	trees := cmp.Or(s.Trees, defaultTrees)
+	leafSize := cmp.Or(s.LeafSize, max(defaultLeafSize, L+1))
 	if err := nd.initTrees(ctx, s.Seed, trees, leafSize); err != nil {
 		return nil, fmt.Errorf("knngraph: NN-descent stopped while building trees: %w", err)
 	}
@@ -185,6 +214,13 @@ type descentState struct {
 	// cannot change a list (lists only improve).
 	leafOf []int32
 	trees  int
+	// leafKey holds the leaves' low 16 bits, four trees to a word: point
+	// i's words are leafKey[i*keyWords:(i+1)*keyWords], tree t in bits
+	// 16(t mod 4) of word t/4. When every leaf number is below 2¹⁶
+	// (leafExact), equal keys are equal leaves and leafOf is not kept.
+	leafKey   []uint64
+	keyWords  int
+	leafExact bool
 }
 
 // exactIntLimit bounds the coordinates for which float32 squared distances
@@ -193,34 +229,18 @@ type descentState struct {
 // non-negative integers is at most the total.
 const exactIntLimit = 2048
 
+// maxByteDim is the largest dimension searched on a byte copy: the byte
+// kernels' 32-bit lanes hold sums of up to 2¹⁵ squares of bytes.
+const maxByteDim = 1 << 15
+
 func newDescentState(x *mat.Dense, n, d, L int) *descentState {
-	nd := &descentState{x: x, n: n, L: L,
-		dist: make([]float32, n*L), idx: make([]int32, n*L), isNew: make([]bool, n*L), worst: make([]float32, n), count: make([]int32, n)}
-	for i := range nd.worst {
-		nd.worst[i] = float32(math.Inf(1))
-	}
 	raw := x.RawMatrix()
-	sc := scanPoints(raw, n, d, d <= 1<<15)
-	nd.exactInt = sc.integer
+	sc := scanPoints(raw, n, d, d <= maxByteDim)
 	if sc.bytes != nil {
-		// Bytes: a quarter of the memory traffic of float32, and exact
-		// integer distances. The coordinates are stored by decreasing
-		// variance and constant ones are left out (neither changes a
-		// distance), so that a partial sum reaches a bound early (d2Below).
-		cols := sc.byVariance()
-		nd.stride = max(32, (len(cols)+31)/32*32)
-		nd.u8 = make([]uint8, n*nd.stride)
-		parallel.For(n, 1024, func(lo, hi int) {
-			for i := lo; i < hi; i++ {
-				dst := nd.u8[i*nd.stride : i*nd.stride+len(cols)]
-				src := sc.bytes[i*d : (i+1)*d]
-				for t, c := range cols {
-					dst[t] = src[c]
-				}
-			}
-		})
-		return nd
+		return newByteState(sc, L)
 	}
+	nd := newLists(n, L)
+	nd.x, nd.exactInt = x, sc.integer
 	nd.stride = (d + 15) / 16 * 16
 	nd.pts, nd.sqnorm = make([]float32, n*nd.stride), make([]float32, n)
 	zero := make([]float32, nd.stride)
@@ -233,6 +253,40 @@ func newDescentState(x *mat.Dense, n, d, L int) *descentState {
 			nd.sqnorm[i] = gemm.SqDist16(nd.pts[i*nd.stride:(i+1)*nd.stride], zero)
 		}
 	})
+	return nd
+}
+
+// newByteState stores byte-valued points (a scan with its bytes): a quarter
+// of the memory traffic of float32, and exact integer distances. The
+// coordinates are stored by decreasing variance and constant ones are left
+// out (neither changes a distance), so that a partial sum reaches a bound
+// early (d2Below).
+func newByteState(sc pointScan, L int) *descentState {
+	n, d := sc.n, sc.d
+	nd := newLists(n, L)
+	nd.exactInt = true
+	cols := sc.byVariance()
+	nd.stride = max(32, (len(cols)+31)/32*32)
+	nd.u8 = make([]uint8, n*nd.stride)
+	parallel.For(n, 1024, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			dst := nd.u8[i*nd.stride : i*nd.stride+len(cols)]
+			src := sc.bytes[i*d : (i+1)*d]
+			for t, c := range cols {
+				dst[t] = src[c]
+			}
+		}
+	})
+	return nd
+}
+
+// newLists allocates n empty lists of L entries.
+func newLists(n, L int) *descentState {
+	nd := &descentState{n: n, L: L,
+		dist: make([]float32, n*L), idx: make([]int32, n*L), isNew: make([]bool, n*L), worst: make([]float32, n), count: make([]int32, n)}
+	for i := range nd.worst {
+		nd.worst[i] = float32(math.Inf(1))
+	}
 	return nd
 }
 
@@ -337,17 +391,26 @@ func (nd *descentState) candidates(seed uint64, it, c int) {
 		for v := lo; v < hi; v++ {
 			nh.reset(nd.newC[v*c : (v+1)*c])
 			oh.reset(nd.oldC[v*c : (v+1)*c])
+			rev := nd.rev.adj[nd.rev.ptr[v]:nd.rev.ptr[v+1]]
 			for p := v * L; p < (v+1)*L; p++ {
 				if nd.isNew[p] {
 					nh.push(priority(seed, it, p), nd.idx[p])
-				} else {
+				}
+			}
+			for _, p := range rev {
+				if nd.isNew[p] {
+					nh.push(priority(seed, it, int(p)), p/int32(L))
+				}
+			}
+			// The old candidates are joined only with new ones: without
+			// those (most points once few lists change) they are not drawn.
+			for p := v * L; p < (v+1)*L && nh.n > 0; p++ {
+				if !nd.isNew[p] {
 					oh.push(priority(seed, it, p), nd.idx[p])
 				}
 			}
-			for _, p := range nd.rev.adj[nd.rev.ptr[v]:nd.rev.ptr[v+1]] {
-				if nd.isNew[p] {
-					nh.push(priority(seed, it, int(p)), p/int32(L))
-				} else {
+			for _, p := range rev {
+				if nh.n > 0 && !nd.isNew[p] {
 					oh.push(priority(seed, it, int(p)), p/int32(L))
 				}
 			}
@@ -436,6 +499,15 @@ type proposal struct {
 	dist float32
 }
 
+// proposals holds proposals by the group of their owner a: group g is
+// points [g·applyGroup, (g+1)·applyGroup).
+type proposals [][]proposal
+
+func (ps proposals) add(a, b int32, d float32) {
+	g := int(a) / applyGroup
+	ps[g] = append(ps[g], proposal{a, b, d})
+}
+
 // joinChunk is the number of points whose local joins run before their
 // proposals are applied; it bounds the proposal buffers.
 const joinChunk = 1024
@@ -451,22 +523,22 @@ func (nd *descentState) join(ctx context.Context) int {
 // goroutine that the operating system descheduled does not hold the others
 // up at a barrier.
 const (
-	joinPiece  = 64
+	joinPiece  = 16
 	applyGroup = 512
 )
 
 // chunked runs gen on chunks of [0, items) in parallel and applies the
-// proposals after each chunk. The proposals of a chunk are ordered by piece,
-// then sorted stably by owner group, and each group's lists are changed by
-// one goroutine in that order, so the result does not depend on timing or on
-// the number of goroutines. It returns the number of list entries changed.
-func (nd *descentState) chunked(ctx context.Context, items int, gen func(lo, hi int, out []proposal) []proposal) int {
+// proposals after each chunk. Each piece of a chunk files its proposals by
+// owner group; each group's lists are then changed by one goroutine, piece
+// by piece in order, so the result does not depend on timing or on the
+// number of goroutines. It returns the number of list entries changed.
+func (nd *descentState) chunked(ctx context.Context, items int, gen func(lo, hi int, out proposals)) int {
 	workers := parallel.Workers()
 	groups := (nd.n + applyGroup - 1) / applyGroup
-	bufs := make([][]proposal, (joinChunk+joinPiece-1)/joinPiece)
-	bounds := make([]int, groups+1)
-	next := make([]int, groups)
-	var sorted []proposal
+	bufs := make([]proposals, (joinChunk+joinPiece-1)/joinPiece)
+	for p := range bufs {
+		bufs[p] = make(proposals, groups)
+	}
 	updates := 0
 	for lo := 0; lo < items && ctx.Err() == nil; lo += joinChunk {
 		hi := min(lo+joinChunk, items)
@@ -475,38 +547,24 @@ func (nd *descentState) chunked(ctx context.Context, items int, gen func(lo, hi 
 		parallel.For(workers, 1, func(wlo, whi int) {
 			for range whi - wlo {
 				for p := int(claim.Add(1)) - 1; p < pieces; p = int(claim.Add(1)) - 1 {
+					for g := range bufs[p] {
+						bufs[p][g] = bufs[p][g][:0]
+					}
 					a := lo + p*joinPiece
-					bufs[p] = gen(a, min(a+joinPiece, hi), bufs[p][:0])
+					gen(a, min(a+joinPiece, hi), bufs[p])
 				}
 			}
 		})
-		// Stable counting sort by owner group.
-		clear(bounds)
-		for _, buf := range bufs[:pieces] {
-			for _, p := range buf {
-				bounds[int(p.a)/applyGroup+1]++
-			}
-		}
-		for g := 0; g < groups; g++ {
-			bounds[g+1] += bounds[g]
-		}
-		sorted = slices.Grow(sorted[:0], bounds[groups])[:bounds[groups]]
-		copy(next, bounds[:groups])
-		for _, buf := range bufs[:pieces] {
-			for _, p := range buf {
-				g := int(p.a) / applyGroup
-				sorted[next[g]] = p
-				next[g]++
-			}
-		}
 		var claimG, changed atomic.Int64
 		parallel.For(workers, 1, func(wlo, whi int) {
 			for range whi - wlo {
 				for g := int(claimG.Add(1)) - 1; g < groups; g = int(claimG.Add(1)) - 1 {
 					c := 0
-					for _, p := range sorted[bounds[g]:bounds[g+1]] {
-						if nd.insert(p.a, p.b, p.dist) {
-							c++
+					for _, buf := range bufs[:pieces] {
+						for _, p := range buf[g] {
+							if nd.insert(p.a, p.b, p.dist) {
+								c++
+							}
 						}
 					}
 					changed.Add(int64(c))
@@ -521,7 +579,7 @@ func (nd *descentState) chunked(ctx context.Context, items int, gen func(lo, hi 
 // localJoins compares, for each point v in [lo, hi), its new candidates with
 // each other and with its old ones, and appends the proposals that would
 // improve a list as it was before this chunk.
-func (nd *descentState) localJoins(lo, hi int, out []proposal) []proposal {
+func (nd *descentState) localJoins(lo, hi int, out proposals) {
 	for pos := lo; pos < hi; pos++ {
 		v := pos
 		if nd.order != nil {
@@ -530,25 +588,97 @@ func (nd *descentState) localJoins(lo, hi int, out []proposal) []proposal {
 		newC := nd.newC[v*nd.cap : v*nd.cap+int(nd.newCn[v])]
 		oldC := nd.oldC[v*nd.cap : v*nd.cap+int(nd.oldCn[v])]
 		for x, a := range newC {
-			wa := nd.worst[a]
-			for _, b := range newC[x+1:] {
-				if !nd.sharesLeaf(a, b, nd.trees) {
-					out = nd.propose(out, a, b, nd.d2Below(a, b, max(wa, nd.worst[b])))
-				}
-			}
-			for _, b := range oldC {
-				if a != b && !nd.sharesLeaf(a, b, nd.trees) {
-					out = nd.propose(out, a, b, nd.d2Below(a, b, max(wa, nd.worst[b])))
-				}
-			}
+			nd.joinPairs(out, a, newC[x+1:], nd.trees)
+			nd.joinPairs(out, a, oldC, nd.trees)
 		}
 	}
-	return out
+}
+
+// joinPairs compares point a with each point b of bs, in order, but a
+// itself and the points that share a leaf of one of the first trees trees
+// with it, and appends the proposals that would improve a list.
+func (nd *descentState) joinPairs(out proposals, a int32, bs []int32, trees int) {
+	wa := nd.worst[a]
+	if nd.u8 == nil || !nd.leafExact || nd.keyWords != 2 {
+		for _, b := range bs {
+			if a != b && !nd.sharesLeaf(a, b, trees) {
+				nd.propose(out, a, b, nd.d2Below(a, b, max(wa, nd.worst[b])))
+			}
+		}
+		return
+	}
+	// Bytes and at most 8 trees: sharesLeaf and d2Below for a fixed a.
+	const ones = 0x0001000100010001
+	m0, m1 := laneMask(trees), laneMask(trees-4)
+	keys, worst, u8, s := nd.leafKey, nd.worst, nd.u8, nd.stride
+	k0, k1 := keys[2*int(a)], keys[2*int(a)+1]
+	ra := u8[int(a)*s : int(a+1)*s]
+	for _, b := range bs {
+		kb := keys[2*int(b) : 2*int(b)+2]
+		x0, x1 := k0^kb[0], k1^kb[1]
+		if (x0-ones)&^x0&m0|(x1-ones)&^x1&m1 != 0 || a == b {
+			continue
+		}
+		wb := worst[b]
+		bound := wa // max(wa, wb) without the NaN and signed-zero cases, which distances do not have
+		if wb > bound {
+			bound = wb
+		}
+		ub := uint32(math.MaxUint32)
+		if bound < math.MaxUint32 {
+			ub = uint32(bound) // the ceiling: the sums are integers
+			if float32(ub) < bound {
+				ub++
+			}
+		}
+		d := float32(sqDistU8Below(ra, u8[int(b)*s:int(b+1)*s], ub))
+		if d < wa {
+			out.add(a, b, d)
+		}
+		if d < wb {
+			out.add(b, a, d)
+		}
+	}
+}
+
+// laneMask is the top bits of the first r 16-bit lanes of a word (all four
+// for r ≥ 4, none for r ≤ 0).
+func laneMask(r int) uint64 {
+	const tops = 0x8000800080008000
+	switch {
+	case r >= 4:
+		return tops
+	case r <= 0:
+		return 0
+	}
+	return tops & (1<<(16*r) - 1)
 }
 
 // sharesLeaf reports whether points a and b share a leaf of one of the
-// first trees trees.
+// first trees trees. It compares four trees at once: a 16-bit lane of
+// x = key_a XOR key_b is zero exactly when the keys agree, and
+// (x − 0x0001…) AND NOT x AND 0x8000… has a lane's top bit set for the
+// lowest zero lane (and maybe for lanes above it, never below), so that a
+// masked result is non-zero exactly when one of the masked lanes is zero.
 func (nd *descentState) sharesLeaf(a, b int32, trees int) bool {
+	const ones, tops = 0x0001000100010001, 0x8000800080008000
+	w := nd.keyWords
+	ka, kb := nd.leafKey[int(a)*w:int(a)*w+w], nd.leafKey[int(b)*w:int(b)*w+w]
+	for i := 0; 4*i < trees; i++ {
+		x := ka[i] ^ kb[i]
+		z := (x - ones) &^ x & tops
+		if r := trees - 4*i; r < 4 {
+			z &= 1<<(16*r) - 1
+		}
+		if z != 0 {
+			return nd.leafExact || nd.sharesLeafOf(a, b, trees)
+		}
+	}
+	return false
+}
+
+// sharesLeafOf is sharesLeaf by the full leaf numbers.
+func (nd *descentState) sharesLeafOf(a, b int32, trees int) bool {
 	la, lb := nd.leafOf[int(a)*nd.trees:int(a)*nd.trees+trees], nd.leafOf[int(b)*nd.trees:int(b)*nd.trees+trees]
 	for t, l := range la {
 		if lb[t] == l {
@@ -558,19 +688,20 @@ func (nd *descentState) sharesLeaf(a, b int32, trees int) bool {
 	return false
 }
 
-func (nd *descentState) propose(out []proposal, a, b int32, d float32) []proposal {
+func (nd *descentState) propose(out proposals, a, b int32, d float32) {
 	if d < nd.worst[a] {
-		out = append(out, proposal{a, b, d})
+		out.add(a, b, d)
 	}
 	if d < nd.worst[b] {
-		out = append(out, proposal{b, a, d})
+		out.add(b, a, d)
 	}
-	return out
 }
 
 // insert puts b into a's list at distance d if the list is not full yet or
 // d beats its worst entry, and b is not already listed; it reports whether
-// it did.
+// it did. One scan of the list finds b, the worst entry (the first of the
+// largest distance) and the second largest distance, which with d is the
+// list's new worst.
 func (nd *descentState) insert(a, b int32, d float32) bool {
 	if d >= nd.worst[a] || a == b {
 		return false
@@ -579,32 +710,27 @@ func (nd *descentState) insert(a, b int32, d float32) bool {
 	c := int(nd.count[a])
 	idx, dist := nd.idx[lo:lo+c], nd.dist[lo:lo+c]
 	w := 0
+	var m1, m2 float32 = -1, -1 // largest and second largest distance
 	for p, j := range idx {
 		if j == b {
 			return false
 		}
-		if dist[p] > dist[w] {
-			w = p
+		if v := dist[p]; v > m1 {
+			m1, m2, w = v, m1, p
+		} else if v > m2 {
+			m2 = v
 		}
 	}
 	if c < nd.L {
 		nd.idx[lo+c], nd.dist[lo+c], nd.isNew[lo+c] = b, d, true
 		nd.count[a]++
 		if c+1 == nd.L {
-			m := d
-			for _, v := range dist {
-				m = max(m, v)
-			}
-			nd.worst[a] = m
+			nd.worst[a] = max(m1, d)
 		}
 		return true
 	}
 	idx[w], dist[w], nd.isNew[lo+w] = b, d, true
-	var m float32
-	for _, v := range dist {
-		m = max(m, v)
-	}
-	nd.worst[a] = m
+	nd.worst[a] = max(m2, d)
 	return true
 }
 
@@ -617,20 +743,18 @@ func (nd *descentState) insert(a, b int32, d float32) bool {
 // float64.
 func (nd *descentState) result(k int) *Neighbors {
 	nb := newNeighbors(nd.n, k)
-	raw := nd.x.RawMatrix()
 	L := nd.L
 	const exactBelow = 1 << 24
 	parallel.For(nd.n, 256, func(lo, hi int) {
 		cd := make([]float64, L)
 		ci := make([]int32, L)
 		for i := lo; i < hi; i++ {
-			xi := row(raw.Data, raw.Stride, raw.Cols, i)
 			copy(ci, nd.idx[i*L:(i+1)*L])
 			for p, j := range ci {
 				if d := nd.dist[i*L+p]; nd.exactInt && d < exactBelow {
 					cd[p] = float64(d)
 				} else {
-					cd[p] = SquaredDistance(xi, row(raw.Data, raw.Stride, raw.Cols, int(j)))
+					cd[p] = nd.exact(int32(i), j)
 				}
 			}
 			sortPairs(cd, ci)
@@ -640,6 +764,17 @@ func (nd *descentState) result(k int) *Neighbors {
 		}
 	})
 	return nb
+}
+
+// exact returns SquaredDistance of points a and b: the exact integer
+// computed on the bytes, or on the rows of x.
+func (nd *descentState) exact(a, b int32) float64 {
+	if nd.u8 != nil {
+		s := nd.stride
+		return float64(sqDistU8Below(nd.u8[int(a)*s:int(a+1)*s], nd.u8[int(b)*s:int(b+1)*s], math.MaxUint32))
+	}
+	raw := nd.x.RawMatrix()
+	return SquaredDistance(row(raw.Data, raw.Stride, raw.Cols, int(a)), row(raw.Data, raw.Stride, raw.Cols, int(b)))
 }
 
 // initTrees seeds the lists from random-projection trees: each tree splits
@@ -668,7 +803,7 @@ func (nd *descentState) initTrees(ctx context.Context, seed uint64, trees, leafS
 		defer func() { nd.prefix = nil }()
 	}
 	parallel.For(trees, 1, func(lo, hi int) {
-		normal := make([]float32, nd.stride)
+		scratch := splitScratch{normal: make([]float32, nd.stride), weights: make([]int16, min(nd.stride, splitLen))}
 		for t := lo; t < hi; t++ {
 			rng := rand.New(rand.NewPCG(seed, 0x7270747265650000+uint64(t))) // "rptree"
 			perm := make([]int32, nd.n)
@@ -676,19 +811,12 @@ func (nd *descentState) initTrees(ctx context.Context, seed uint64, trees, leafS
 				perm[i] = int32(i)
 			}
 			leaves := []int{0}
-			nd.split(rng, perm, 0, leafSize, &leaves, normal)
+			nd.split(rng, perm, 0, leafSize, &leaves, &scratch)
 			fs[t] = forest{perm, leaves}
 		}
 	})
 	nd.order = fs[0].perm
-	nd.trees, nd.leafOf = trees, make([]int32, nd.n*trees)
-	for t, f := range fs {
-		for l := 1; l < len(f.leaves); l++ {
-			for _, i := range f.perm[f.leaves[l-1]:f.leaves[l]] {
-				nd.leafOf[int(i)*trees+t] = int32(l)
-			}
-		}
-	}
+	nd.setLeaves(trees, func(t int) (perm []int32, leaves []int) { return fs[t].perm, fs[t].leaves })
 	// Leaves of all trees, in tree order, as (tree, leaf) pairs.
 	type leaf struct{ t, l int }
 	var all []leaf
@@ -697,52 +825,79 @@ func (nd *descentState) initTrees(ctx context.Context, seed uint64, trees, leafS
 			all = append(all, leaf{t, l})
 		}
 	}
-	nd.chunked(ctx, len(all), func(lo, hi int, out []proposal) []proposal {
+	nd.chunked(ctx, len(all), func(lo, hi int, out proposals) {
 		for _, lf := range all[lo:hi] {
 			f := fs[lf.t]
 			pts := f.perm[f.leaves[lf.l-1]:f.leaves[lf.l]]
 			for x, a := range pts {
-				wa := nd.worst[a]
-				for _, b := range pts[x+1:] {
-					if !nd.sharesLeaf(a, b, lf.t) { // else compared in an earlier tree
-						out = nd.propose(out, a, b, nd.d2Below(a, b, max(wa, nd.worst[b])))
-					}
-				}
+				// A pair that shares a leaf of an earlier tree was compared there.
+				nd.joinPairs(out, a, pts[x+1:], lf.t)
 			}
 		}
-		return out
 	})
 	return ctx.Err()
+}
+
+// setLeaves records the leaf of every point in each of the trees, whose
+// points perm are cut into leaves at the ends leaves[1:].
+func (nd *descentState) setLeaves(trees int, tree func(t int) (perm []int32, leaves []int)) {
+	nd.trees, nd.keyWords, nd.leafExact = trees, max(2, (trees+3)/4), true
+	nd.leafOf, nd.leafKey = make([]int32, nd.n*trees), make([]uint64, nd.n*nd.keyWords)
+	for t := range trees {
+		perm, leaves := tree(t)
+		nd.leafExact = nd.leafExact && len(leaves) <= 1<<16
+		for l := 1; l < len(leaves); l++ {
+			for _, i := range perm[leaves[l-1]:leaves[l]] {
+				nd.leafOf[int(i)*trees+t] = int32(l)
+				nd.leafKey[int(i)*nd.keyWords+t/4] |= uint64(uint16(l)) << (16 * (t % 4))
+			}
+		}
+	}
+	if nd.leafExact {
+		nd.leafOf = nil
+	}
+}
+
+// splitScratch is the hyperplane of one split: normal for float32
+// points, weights for bytes.
+type splitScratch struct {
+	normal  []float32 // nd.stride
+	weights []int16   // the first splitLen bytes
 }
 
 // split partitions perm (points) recursively and appends leaf ends. A point
 // x goes left when it is closer to a than to b (the hyperplane half-way
 // between them). For float32 points that is u·x < (‖a‖² − ‖b‖²)/2 for
 // u = a − b, with 2u·x = ‖u‖² + ‖x‖² − ‖u − x‖² from one vectorised squared
-// distance; normal is scratch of nd.stride. Bytes compare the two
-// distances.
-func (nd *descentState) split(rng *rand.Rand, perm []int32, offset, leafSize int, leaves *[]int, normal []float32) {
+// distance. For bytes it is 2x·(b − a) < ‖b‖² − ‖a‖² on the first splitLen
+// coordinates, in integers (exactly ‖x − a‖² < ‖x − b‖² there), from one
+// vectorised dot product with 16-bit weights b − a.
+func (nd *descentState) split(rng *rand.Rand, perm []int32, offset, leafSize int, leaves *[]int, sc *splitScratch) {
 	if len(perm) <= leafSize {
 		*leaves = append(*leaves, offset+len(perm))
 		return
 	}
 	ia, ib := perm[rng.IntN(len(perm))], perm[rng.IntN(len(perm))]
-	// Bytes: the hyperplane of the splitLen coordinates of most variance
-	// (they come first).
-	m := min(nd.stride, splitLen)
-	u8 := func(i int32) []uint8 { return nd.prefix[int(i)*m : int(i+1)*m] }
-	left := func(j int32) bool {
-		return sqDistU8Below(u8(j), u8(ia), math.MaxUint32) < sqDistU8Below(u8(j), u8(ib), math.MaxUint32)
-	}
-	if nd.u8 == nil {
+	var left func(j int32) bool
+	if nd.u8 != nil {
+		m := len(sc.weights)
+		u8 := func(i int32) []uint8 { return nd.prefix[int(i)*m : int(i+1)*m] }
+		a, b := u8(ia), u8(ib)
+		var thr int32 // ‖b‖² − ‖a‖²
+		for t := range sc.weights {
+			sc.weights[t] = int16(b[t]) - int16(a[t])
+			thr += int32(b[t])*int32(b[t]) - int32(a[t])*int32(a[t])
+		}
+		left = func(j int32) bool { return 2*dotU8I16(u8(j), sc.weights) < thr }
+	} else {
 		a, b := nd.point(ia), nd.point(ib)
 		var uu float32
-		for t := range normal {
-			normal[t] = a[t] - b[t]
-			uu += normal[t] * normal[t]
+		for t := range sc.normal {
+			sc.normal[t] = a[t] - b[t]
+			uu += sc.normal[t] * sc.normal[t]
 		}
 		off := nd.sqnorm[ia] - nd.sqnorm[ib]
-		left = func(j int32) bool { return uu+nd.sqnorm[j]-gemm.SqDist16(normal, nd.point(j)) < off }
+		left = func(j int32) bool { return uu+nd.sqnorm[j]-gemm.SqDist16(sc.normal, nd.point(j)) < off }
 	}
 	lo, hi := 0, len(perm)
 	for lo < hi {
@@ -760,8 +915,8 @@ func (nd *descentState) split(rng *rand.Rand, perm []int32, offset, leafSize int
 		}
 		lo = len(perm) / 2
 	}
-	nd.split(rng, perm[:lo], offset, leafSize, leaves, normal)
-	nd.split(rng, perm[lo:], offset+lo, leafSize, leaves, normal)
+	nd.split(rng, perm[:lo], offset, leafSize, leaves, sc)
+	nd.split(rng, perm[lo:], offset+lo, leafSize, leaves, sc)
 }
 
 // splitLen is the number of byte coordinates (those of most variance) whose

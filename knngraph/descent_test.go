@@ -91,6 +91,11 @@ func TestApproximateStorages(t *testing.T) {
 		a, b := run(1), run(4)
 		require.Equal(t, a.Index, b.Index, name)
 		require.Equal(t, a.Dist2, b.Dist2, name)
+		if name == "bytes" {
+			c := approximateBytes(t, x, k, &Descent{Seed: 9})
+			require.Equal(t, a.Index, c.Index, "ApproximateBytes")
+			require.Equal(t, a.Dist2, c.Dist2, "ApproximateBytes")
+		}
 		exact := bruteForceAll(x, k)
 		t.Logf("%s: recall %.4f", name, recall(a, exact))
 		require.GreaterOrEqual(t, recall(a, exact), 0.95, name)
@@ -135,10 +140,129 @@ func TestByVariance(t *testing.T) {
 	require.True(t, sc.byteValued && sc.integer)
 	require.Equal(t, []int{1, 3, 0}, sc.byVariance())
 	require.Equal(t, []uint8{255, 0, 5, 1, 255, 2, 5, 1}, sc.bytes[:8])
+	sb := scanBytes(sc.bytes, 5, 4)
+	require.Equal(t, []int{1, 3, 0}, sb.byVariance())
+	// Many chunks, constant columns among varying ones: the integer scan
+	// orders the columns as the float64 scan does.
+	rng := rand.New(rand.NewPCG(1, 2))
+	const n, d = 40000, 9
+	b := make([]uint8, n*d)
+	for i := range n {
+		for j := range d {
+			b[i*d+j] = uint8(rng.IntN(1 + 40*j))
+		}
+		b[i*d+4], b[i*d+7] = 9, 0
+	}
+	b[77*d+7] = 1 // column 7 is constant but for one row
+	y := mat.NewDense(n, d, nil)
+	for i, v := range b {
+		y.RawMatrix().Data[i] = float64(v)
+	}
+	sy, sb := scanPoints(y.RawMatrix(), n, d, true), scanBytes(b, n, d)
+	want := sy.byVariance()
+	require.Equal(t, []int{8, 6, 5, 3, 2, 1, 7}, want)
+	require.Equal(t, want, sb.byVariance())
 	x.Set(3, 2, 256)
 	sc = scanPoints(x.RawMatrix(), 5, 4, true)
 	require.True(t, !sc.byteValued && sc.integer && sc.bytes == nil)
 	x.Set(1, 1, 0.5)
 	sc = scanPoints(x.RawMatrix(), 5, 4, true)
 	require.False(t, sc.integer)
+}
+
+// approximateBytes runs ApproximateBytes on the byte-valued rows of x.
+func approximateBytes(t *testing.T, x *mat.Dense, k int, s *Descent) *Neighbors {
+	t.Helper()
+	n, d := x.Dims()
+	b := make([]uint8, n*d)
+	for i := range n {
+		for j := range d {
+			b[i*d+j] = uint8(x.At(i, j))
+		}
+	}
+	nb, err := ApproximateBytes(context.Background(), b, d, k, s)
+	require.NoError(t, err)
+	return nb
+}
+
+// TestApproximateBytesMNIST: the byte entry point returns what Approximate
+// returns for the same images as float64, bit for bit, on one and on four
+// goroutines, also when the lists are seeded at random only and when the
+// images are wider than the byte kernels take (a float32 search).
+func TestApproximateBytesMNIST(t *testing.T) {
+	const n, k = 3000, 10
+	x := readImages(t, "mnist", n, 784)
+	for _, s := range []Descent{{Seed: 3}, {Seed: 4, Trees: -1}} {
+		want, err := Approximate(context.Background(), x, k, &s)
+		require.NoError(t, err)
+		for _, procs := range []int{1, 4} {
+			prev := runtime.GOMAXPROCS(procs)
+			got := approximateBytes(t, x, k, &s)
+			runtime.GOMAXPROCS(prev)
+			require.Equal(t, want.Index, got.Index, "trees %d, %d goroutines", s.Trees, procs)
+			require.Equal(t, want.Dist2, got.Dist2, "trees %d, %d goroutines", s.Trees, procs)
+		}
+	}
+	wide := mat.NewDense(40, maxByteDim+32, nil)
+	wide.Apply(func(i, j int, _ float64) float64 { return float64((i*7 + j*j) % 256) }, wide)
+	want, err := Approximate(context.Background(), wide, 3, &Descent{Seed: 5})
+	require.NoError(t, err)
+	got := approximateBytes(t, wide, 3, &Descent{Seed: 5})
+	require.Equal(t, want.Index, got.Index)
+	require.Equal(t, want.Dist2, got.Dist2)
+}
+
+// TestSharesLeaf checks the four-trees-at-once comparison of leaf keys
+// against the leaf numbers compared one by one, for every prefix of the
+// trees, with leaf numbers below 2¹⁶ and beyond (where different leaves
+// share a key and the numbers decide).
+func TestSharesLeaf(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, c := range []struct{ n, trees, leaf int }{{3000, 5, 7}, {3000, 8, 3}, {70000, 6, 1}} {
+		perms, ends := make([][]int32, c.trees), make([][]int, c.trees)
+		leafOf := make([][]int, c.trees)
+		for tr := range c.trees {
+			perms[tr] = make([]int32, c.n)
+			for i, p := range rng.Perm(c.n) {
+				perms[tr][i] = int32(p)
+			}
+			leafOf[tr] = make([]int, c.n)
+			ends[tr] = []int{0}
+			for lo := 0; lo < c.n; {
+				hi := min(c.n, lo+1+rng.IntN(c.leaf))
+				for _, i := range perms[tr][lo:hi] {
+					leafOf[tr][i] = len(ends[tr])
+				}
+				ends[tr] = append(ends[tr], hi)
+				lo = hi
+			}
+		}
+		nd := newLists(c.n, 2)
+		nd.setLeaves(c.trees, func(tr int) ([]int32, []int) { return perms[tr], ends[tr] })
+		require.Equal(t, c.n < 1<<16, nd.leafExact)
+		pairs := [][2]int32{}
+		for range 20000 {
+			pairs = append(pairs, [2]int32{int32(rng.IntN(c.n)), int32(rng.IntN(c.n))})
+		}
+		for p := 0; p+1<<16 < c.n; p += 97 { // leaves 2¹⁶ apart: the same key in tree 0
+			pairs = append(pairs, [2]int32{perms[0][p], perms[0][p+1<<16]})
+		}
+		for _, i := range perms[1][:200] { // pairs that share a leaf of tree 1
+			pairs = append(pairs, [2]int32{i, perms[1][ends[1][leafOf[1][i]]-1]})
+		}
+		shared := 0
+		for _, pr := range pairs {
+			for trees := 0; trees <= c.trees; trees++ {
+				want := false
+				for tr := range trees {
+					want = want || leafOf[tr][pr[0]] == leafOf[tr][pr[1]]
+				}
+				require.Equal(t, want, nd.sharesLeaf(pr[0], pr[1], trees), "n %d, points %v, first %d trees", c.n, pr, trees)
+				if want {
+					shared++
+				}
+			}
+		}
+		require.Positive(t, shared)
+	}
 }

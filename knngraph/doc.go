@@ -39,32 +39,37 @@
 // nor overflow; coordinates above 1e150 in magnitude are rejected, since
 // their squared distances would overflow float64.
 //
-// Approximate runs NN-descent (Dong, Charikar & Li, WWW 2011): lists seeded
-// by the leaves of random-projection trees (all pairs within a leaf; for
-// bytes the splitting hyperplanes use the 128 coordinates of most variance)
-// and completed at random, then improved by local joins of each point's new
-// and old candidates until fewer than δ·N·L entries change. The candidates
-// are drawn as pynndescent (McInnes) draws them: every list entry i → j
-// offers j to i and i to j with a random priority, and each point keeps the
-// ⌈ρ·L⌉ new and ⌈ρ·L⌉ old offers of smallest priority, forward and reverse
-// together. A pair that shares a leaf of a tree is not compared again, in
-// a join or in a later tree: it was compared when the lists were seeded,
-// and since a list's worst distance only decreases, the comparison could
-// not change a list. The joins run in the leaf order of the first tree, so
-// that consecutive points share candidates still in cache. Byte-valued
-// points (pixels) are searched on a byte copy, a quarter of float32's memory
-// traffic, with exact integer distances (AVX-512 VNNI VPDPWSSD or AVX2
-// VPMADDWD on 16-bit differences); its columns are ordered by decreasing
-// variance (constant ones dropped), and a distance is abandoned once a
-// partial sum, checked after 64 bytes and then every 128, reaches the larger
-// of the two lists' worst distances, which the whole sum would reach too.
-// All randomness is drawn from Descent.Seed (the candidate priorities are
-// hashes of the seed, the iteration and the list position) and proposals
-// are applied in a fixed order, so the result is the same for every run and
-// number of cores. Final lists are re-ranked by exact distances (float32
-// distances of integer points below 2²⁴ already are). Recall measures an
-// approximate graph against the exact one (recall@K, ties at the K-th
-// distance counted as found).
+// Approximate runs NN-descent (Dong, Charikar & Li, WWW 2011): lists seeded by
+// the leaves of random-projection trees (all pairs within a leaf; a point x
+// goes to the side of the nearer of two random points a and b; for bytes the
+// test is 2x·(b − a) < ‖b‖² − ‖a‖² in integers on the 128 coordinates of most
+// variance, one dot product per point) and completed at random, then improved
+// by local joins of each point's new and old candidates until fewer than δ·N·L
+// entries change. The candidates are drawn as pynndescent (McInnes) draws
+// them: every list entry i → j offers j to i and i to j with a random
+// priority, and each point keeps the ⌈ρ·L⌉ new and ⌈ρ·L⌉ old offers of
+// smallest priority, forward and reverse together (the old ones only for a
+// point that has new ones: old candidates are joined only with new ones). A
+// pair that shares a leaf of a tree is not compared again, in a join or in a
+// later tree: it was compared when the lists were seeded, and since a list's
+// worst distance only decreases, the comparison could not change a list. The
+// joins run in the leaf order of the first tree, so that consecutive points
+// share candidates still in cache. Byte-valued points (pixels) are searched on
+// a byte copy, a quarter of float32's memory traffic, with exact integer
+// distances (AVX-512 VNNI VPDPWSSD or AVX2 VPMADDWD on 16-bit differences);
+// its columns are ordered by decreasing variance (constant ones dropped), and
+// a distance is abandoned once a partial sum, checked after 256 bytes and then
+// every 192, reaches the larger of the two lists' worst distances, which the
+// whole sum would reach too. ApproximateBytes takes such points as bytes
+// (images) and returns what Approximate returns for them as float64, bit for
+// bit, without the conversion and the scan of the float64 values. All
+// randomness is drawn from Descent.Seed (the candidate priorities are hashes
+// of the seed, the iteration and the list position) and proposals are applied
+// in a fixed order, so the result is the same for every run and number of
+// cores. Final lists are re-ranked by exact distances (float32 distances of
+// integer points below 2²⁴ already are). Recall measures an approximate graph
+// against the exact one (recall@K, ties at the K-th distance counted as
+// found).
 //
 // Query finds the K nearest graph nodes of new points.
 //

@@ -61,6 +61,19 @@ func TestBadInput(t *testing.T) {
 		require.ErrorContains(t, err, "Descent.")
 	}
 
+	px := []uint8{0, 0, 1, 0, 0, 1, 1, 1}
+	for _, c := range []struct {
+		b    []uint8
+		d, k int
+		msg  string
+	}{{px, 0, 1, "8 bytes do not make points of 0 coordinates"}, {px, 3, 1, "8 bytes do not make points of 3"}, {nil, 2, 1, "0 bytes"},
+		{px, 2, 4, "k must be at most n − 1 = 3"}, {px, 2, 0, "must be at least 1"}} {
+		_, err = ApproximateBytes(ctx, c.b, c.d, c.k, nil)
+		require.ErrorContains(t, err, c.msg)
+	}
+	_, err = ApproximateBytes(ctx, px, 2, 1, &Descent{Sample: 2})
+	require.ErrorContains(t, err, "Descent.Sample")
+
 	nb, err := Exact(ctx, x, 2, nil)
 	require.NoError(t, err)
 	g, err := NewGraph(nb, Or)
@@ -92,6 +105,8 @@ func TestCancelled(t *testing.T) {
 	_, err := Exact(ctx, x, 3, nil)
 	require.True(t, errors.Is(err, context.Canceled), "%v", err)
 	_, err = Approximate(ctx, x, 3, nil)
+	require.True(t, errors.Is(err, context.Canceled), "%v", err)
+	_, err = ApproximateBytes(ctx, make([]uint8, 200), 2, 3, nil)
 	require.True(t, errors.Is(err, context.Canceled), "%v", err)
 }
 

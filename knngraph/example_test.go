@@ -76,3 +76,27 @@ func ExampleApproximate() {
 	// Output:
 	// [1 20 22 41] [1 1 1 1]
 }
+
+func ExampleApproximateBytes() {
+	// Four 2×2 images of bytes, one per row of 4 pixels: the nearest other
+	// image of each, with its squared distance in pixel units.
+	images := []uint8{
+		0, 0, 0, 0,
+		0, 0, 0, 10,
+		200, 200, 0, 0,
+		200, 210, 0, 0,
+	}
+	nb, err := knngraph.ApproximateBytes(context.Background(), images, 4, 1, &knngraph.Descent{Seed: 1})
+	if err != nil {
+		panic(err)
+	}
+	for i := 0; i < nb.N; i++ {
+		idx, d2 := nb.Row(i)
+		fmt.Println(i, idx, d2)
+	}
+	// Output:
+	// 0 [1] [100]
+	// 1 [0] [100]
+	// 2 [3] [100]
+	// 3 [2] [100]
+}

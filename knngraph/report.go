@@ -80,6 +80,9 @@ type Run struct {
 	Budget memlimit.Budget
 	// Log, when set, receives one line per finished stage.
 	Log func(format string, args ...any)
+	// Bytes, when set, are the rows of x as bytes (images), n·d of them,
+	// which NN-descent then searches without converting x (ApproximateBytes).
+	Bytes []uint8
 }
 
 // Do runs r on the rows of x and fills rep (whose source fields, Images,
@@ -135,13 +138,25 @@ func (r Run) search(ctx context.Context, x *mat.Dense, rep *Report) (*Neighbors,
 	}
 	rep.RSSReset = procstat.ResetPeakRSS()
 	cpu0, start := cputime.Seconds(), time.Now()
-	nb, err := p.Search(ctx, x)
+	nb, err := r.searchPoints(ctx, p, x)
 	rep.Seconds, rep.CPUSeconds, rep.PeakRSSMB = time.Since(start).Seconds(), cputime.Seconds()-cpu0, procstat.PeakRSSMB()
 	if err != nil {
 		return nil, err
 	}
 	rep.Rescanned = nb.Rescanned
 	return nb, nil
+}
+
+// searchPoints is p.Search of x, on r.Bytes when NN-descent is given them.
+func (r Run) searchPoints(ctx context.Context, p PointGraph, x *mat.Dense) (*Neighbors, error) {
+	if !p.Approximate || r.Bytes == nil {
+		return p.Search(ctx, x)
+	}
+	n, d := x.Dims()
+	if len(r.Bytes) != n*d {
+		return nil, fmt.Errorf("knngraph: Run.Bytes holds %d bytes, not the %d×%d points", len(r.Bytes), n, d)
+	}
+	return ApproximateBytes(ctx, r.Bytes, d, p.K, &Descent{Seed: p.Seed, Progress: p.Progress})
 }
 
 // recall measures recall@K of nb against exact neighbours, counting a

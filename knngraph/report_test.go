@@ -144,3 +144,30 @@ func TestSummaryString(t *testing.T) {
 	s := Summary{Points: 5, Features: 2, K: 2, Method: "exact", Weights: "gaussian", Bandwidth: 0.5, Rule: "or", Edges: 6, GraphBytes: 2048, DenseBytes: 120}
 	assert.Equal(t, "KNN graph of 5 points (2 features): k = 2, exact search, gaussian (σ = 0.5) weights, or rule; 6 edges, graph 2048B (linear in n·k), features 120B", s.String())
 }
+
+// TestRunBytes: NN-descent given the rows as bytes (Run.Bytes) builds the
+// graph it builds from the float64 rows, and bytes that do not match the
+// rows are refused.
+func TestRunBytes(t *testing.T) {
+	x := readImages(t, "mnist", 1500, 784)
+	opts := DefaultOptions()
+	opts.Approximate, opts.RecallSample = true, 0
+	run, err := opts.Run()
+	require.NoError(t, err)
+	var a, b Report
+	nbA, gA, err := run.Do(context.Background(), x, &a)
+	require.NoError(t, err)
+	for _, v := range x.RawMatrix().Data {
+		run.Bytes = append(run.Bytes, uint8(v))
+	}
+	nbB, gB, err := run.Do(context.Background(), x, &b)
+	require.NoError(t, err)
+	assert.Equal(t, nbA.Index, nbB.Index)
+	assert.Equal(t, nbA.Dist2, nbB.Dist2)
+	assert.Equal(t, gA.Dist2.Edges(), gB.Dist2.Edges())
+	assert.Equal(t, a.Iterations, b.Iterations)
+	assert.Positive(t, b.Iterations)
+	run.Bytes = run.Bytes[:784]
+	_, _, err = run.Do(context.Background(), x, &b)
+	assert.EqualError(t, err, "knngraph: Run.Bytes holds 784 bytes, not the 1500×784 points")
+}

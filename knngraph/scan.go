@@ -2,6 +2,7 @@ package knngraph
 
 import (
 	"cmp"
+	"math/bits"
 	"slices"
 
 	"gonum.org/v1/gonum/blas/blas64"
@@ -106,4 +107,58 @@ func (sc *pointScan) byVariance() []int {
 	}
 	slices.SortStableFunc(cols, func(a, b int) int { return cmp.Compare(variance[b], variance[a]) })
 	return cols
+}
+
+// scanBytes is scanPoints for points given as bytes (n rows of d in b): the
+// same statistics, summed exactly in integers (as the float64 sums of
+// scanPoints are, all partial sums being integers below 2⁵³), with b as the
+// byte copy. A column is constant exactly when n·Σv² = (Σv)² (equality in
+// Cauchy–Schwarz), so only sums are taken; a constant column's minimum and
+// maximum are recorded as its value and the others' as 0 and 1, which is
+// all byVariance reads of them.
+func scanBytes(b []uint8, n, d int) pointScan {
+	size := max(512, (n+63)/64)
+	sc := pointScan{n: n, d: d, chunks: parallel.NumChunks(n, size), integer: true, byteValued: true, bytes: b}
+	sc.part = make([]float64, 4*sc.chunks*d)
+	sums := make([]uint64, 2*d*sc.chunks)
+	parallel.Chunks(n, size, func(c, lo, hi int) {
+		s, s2 := sums[2*c*d:(2*c+1)*d], sums[(2*c+1)*d:(2*c+2)*d]
+		// uint32 sums of at most 2¹⁶ rows: 2¹⁶·255² < 2³²
+		s32, q32 := make([]uint32, d), make([]uint32, d)
+		for blo := lo; blo < hi; blo += 1 << 16 {
+			clear(s32)
+			clear(q32)
+			for i := blo; i < min(hi, blo+1<<16); i++ {
+				r := b[i*d : (i+1)*d]
+				s32, q32 := s32[:len(r)], q32[:len(r)]
+				for t, v := range r {
+					s32[t] += uint32(v)
+					q32[t] += uint32(v) * uint32(v)
+				}
+			}
+			for t := range d {
+				s[t] += uint64(s32[t])
+				s2[t] += uint64(q32[t])
+			}
+		}
+	})
+	for t := range d {
+		var s, s2 uint64
+		for c := range sc.chunks {
+			s += sums[2*c*d+t]
+			s2 += sums[(2*c+1)*d+t]
+		}
+		hi, lo := bits.Mul64(uint64(n), s2)
+		shi, slo := bits.Mul64(s, s)
+		varying := 0.0
+		if hi != shi || lo != slo {
+			varying = 1
+		}
+		for c := range sc.chunks {
+			p := sc.part[4*c*d : 4*(c+1)*d]
+			p[t], p[d+t] = float64(sums[2*c*d+t]), float64(sums[(2*c+1)*d+t])
+			p[2*d+t], p[3*d+t] = float64(b[t])*(1-varying), float64(b[t])*(1-varying)+varying
+		}
+	}
+	return sc
 }

@@ -33,3 +33,23 @@ func sqDistU8Below(a, b []uint8, bound uint32) uint32 {
 	}
 	return sqDistU8BelowGo(a, b, bound)
 }
+
+// dotU8I16Kernel is the AVX-512 BW kernel of dotU8I16 when wide, else the
+// AVX2 one.
+//
+//go:noescape
+func dotU8I16Kernel(x *uint8, w *int16, n int, wide bool) int32
+
+// dotU8I16 returns Σ_t x_t·w_t exactly for a length that is a multiple of
+// 32 and a sum that fits an int32 (the split's at most 128 coordinates of
+// 255·255 do).
+func dotU8I16(x []uint8, w []int16) int32 {
+	if len(x) == 0 {
+		return 0
+	}
+	_ = w[len(x)-1]
+	if hasU8AVX2 {
+		return dotU8I16Kernel(&x[0], &w[0], len(x), hasU8VNNI)
+	}
+	return dotU8I16Go(x, w)
+}

@@ -1,12 +1,23 @@
 #include "textflag.h"
 
+// SUMY0 sets AX to the sum of the eight 32-bit lanes of Y0 (and clobbers
+// X1).
+#define SUMY0 \
+	VEXTRACTI128 $1, Y0, X1; \
+	VPADDD       X1, X0, X0; \
+	VPSHUFD      $0x4e, X0, X1; \
+	VPADDD       X1, X0, X0; \
+	VPSHUFD      $0xb1, X0, X1; \
+	VPADDD       X1, X0, X0; \
+	VMOVD        X0, AX
+
 // The kernels compute Σ_t (a[t] − b[t])² of byte vectors whose length n is
 // a multiple of 32: bytes are widened to 16-bit lanes (VPMOVZXBW),
 // subtracted, and squared and summed in pairs into 32-bit lanes (VPMADDWD, or
 // VPDPWSSD which also accumulates: at most 2·255² per pair). Each takes a
 // bound and returns the partial sum as soon as it reaches the bound at a
-// check: after the first 64 bytes, then after every further 128 (the points
-// are stored by decreasing variance, so early checks stop the most pairs).
+// check: after the first 256 bytes, then after every further 192
+// (u8FirstCheck and u8CheckEvery in sqdist_u8.go).
 // The sum of the last bytes is checked like the others and then returned.
 
 // func sqDistU8Kernel(a, b *uint8, n int, bound uint32, wide bool) uint32
@@ -18,7 +29,7 @@ TEXT ·sqDistU8Kernel(SB), NOSPLIT, $0-36
 	MOVQ b+8(FP), DI
 	MOVQ n+16(FP), CX
 	MOVL bound+24(FP), R8
-	MOVQ $64, DX // bytes left before the next check
+	MOVQ $256, DX // bytes left before the next check (u8FirstCheck)
 	MOVBQZX wide+28(FP), R9
 	TESTQ   R9, R9
 	JNZ     v5start
@@ -111,18 +122,12 @@ v5check:
 	VPADDD        Y1, Y0, Y0
 
 check: // AX = the sum of the lanes of Y0; return it at the end or at the bound
-	VEXTRACTI128 $1, Y0, X1
-	VPADDD       X1, X0, X0
-	VPSHUFD      $0x4e, X0, X1
-	VPADDD       X1, X0, X0
-	VPSHUFD      $0xb1, X0, X1
-	VPADDD       X1, X0, X0
-	VMOVD        X0, AX
+	SUMY0
 	TESTQ        CX, CX
 	JZ           done
 	CMPL         AX, R8
 	JAE          done
-	MOVQ         $128, DX
+	MOVQ         $192, DX // u8CheckEvery
 	TESTQ        R9, R9
 	JNZ          v5loop
 	JMP          a2loop
@@ -130,4 +135,51 @@ check: // AX = the sum of the lanes of Y0; return it at the end or at the bound
 done:
 	VZEROUPPER
 	MOVL AX, ret+32(FP)
+	RET
+
+// func dotU8I16Kernel(x *uint8, w *int16, n int, wide bool) int32
+//
+// Σ_t x[t]·w[t] for n a multiple of 32: bytes widened to 16-bit lanes
+// (VPMOVZXBW) and multiplied by the weights, summed in pairs into 32-bit
+// lanes (VPMADDWD: |x·w| ≤ 255·2¹⁵ per product, so a pair cannot overflow
+// for weights of magnitude at most 2¹⁵ − 1). wide: AVX-512 BW, 32 bytes per
+// step; else AVX2, 16.
+TEXT ·dotU8I16Kernel(SB), NOSPLIT, $0-36
+	MOVQ    x+0(FP), SI
+	MOVQ    w+8(FP), DI
+	MOVQ    n+16(FP), CX
+	MOVBQZX wide+24(FP), R9
+	TESTQ   R9, R9
+	JZ      d2start
+	VPXORD  Z8, Z8, Z8
+
+d5loop:
+	VPMOVZXBW (SI), Z0
+	VPMADDWD  (DI), Z0, Z0
+	VPADDD    Z0, Z8, Z8
+	ADDQ      $32, SI
+	ADDQ      $64, DI
+	SUBQ      $32, CX
+	JNZ       d5loop
+	VEXTRACTI64X4 $1, Z8, Y1
+	VPADDD        Y1, Y8, Y0
+	JMP           dsum
+
+d2start:
+	VPXOR Y8, Y8, Y8
+
+d2loop:
+	VPMOVZXBW (SI), Y0
+	VPMADDWD  (DI), Y0, Y0
+	VPADDD    Y0, Y8, Y8
+	ADDQ      $16, SI
+	ADDQ      $32, DI
+	SUBQ      $16, CX
+	JNZ       d2loop
+	VMOVDQA   Y8, Y0
+
+dsum:
+	SUMY0
+	VZEROUPPER
+	MOVL         AX, ret+32(FP)
 	RET

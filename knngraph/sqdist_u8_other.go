@@ -9,3 +9,6 @@ func sqDistU8Below(a, b []uint8, bound uint32) uint32 { return sqDistU8BelowGo(a
 
 // hasU8VNNI and hasU8AVX2 are false off amd64 (the tests read them).
 var hasU8VNNI, hasU8AVX2 = false, false
+
+// dotU8I16 returns Σ_t x_t·w_t exactly for a sum that fits an int32.
+func dotU8I16(x []uint8, w []int16) int32 { return dotU8I16Go(x, w) }

@@ -10,7 +10,8 @@ import (
 // portable Go) against SquaredDistance of the same values in float64, on
 // random and extreme bytes: full sums without a bound, and with a bound a
 // result that is the full sum when that is below the bound and otherwise a
-// partial sum at least the bound and at most the full sum.
+// partial sum at least the bound and at most the full sum, the same partial
+// sum as the portable kernel's.
 func TestSqDistU8(t *testing.T) {
 	type kernel struct {
 		name     string
@@ -57,6 +58,44 @@ func TestSqDistU8(t *testing.T) {
 					if float64(bound) > want && float64(got) != want || float64(got) > want || got < min(bound, uint32(want)) {
 						t.Fatalf("%s, n = %d, trial %d, bound %d: sqDistU8Below = %d, full sum %v", kn.name, n, trial, bound, got, want)
 					}
+					// The kernels check at the same places (u8FirstCheck, u8CheckEvery).
+					if ref := sqDistU8BelowGo(a, b, bound); got != ref {
+						t.Fatalf("%s, n = %d, trial %d, bound %d: sqDistU8Below = %d, the portable kernel %d", kn.name, n, trial, bound, got, ref)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestDotU8I16 checks every dot-product kernel that runs here against the
+// sum in int64, on random bytes and weights and on the extremes whose sums
+// still fit an int32 (at most 256 coordinates of 255·(2¹⁵ − 1)).
+func TestDotU8I16(t *testing.T) {
+	defer func(vnni, v2 bool) { hasU8VNNI, hasU8AVX2 = vnni, v2 }(hasU8VNNI, hasU8AVX2)
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, kn := range []struct{ vnni, v2 bool }{{false, false}, {false, hasU8AVX2}, {hasU8VNNI, hasU8AVX2}} {
+		hasU8VNNI, hasU8AVX2 = kn.vnni, kn.v2
+		for _, n := range []int{32, 64, 96, 128, 160, 256, 736} {
+			for trial := range 20 {
+				if trial < 2 && n > 256 {
+					continue
+				}
+				x, w := make([]uint8, n), make([]int16, n)
+				var want int64
+				for i := range x {
+					switch trial {
+					case 0:
+						x[i], w[i] = 255, math.MaxInt16
+					case 1:
+						x[i], w[i] = 255, -math.MaxInt16
+					default:
+						x[i], w[i] = uint8(rng.IntN(256)), int16(rng.IntN(511)-255)
+					}
+					want += int64(x[i]) * int64(w[i])
+				}
+				if got := dotU8I16(x, w); int64(got) != want {
+					t.Fatalf("vnni %v, avx2 %v, n = %d, trial %d: dotU8I16 = %d, want %d", kn.vnni, kn.v2, n, trial, got, want)
 				}
 			}
 		}

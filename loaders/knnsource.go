@@ -33,6 +33,7 @@ type KNNPoints struct {
 	IDs        *nodeids.Map // the ids of the points of a file (nil for images)
 	Report     knngraph.Report
 	Dist2Scale float64
+	Bytes      []uint8 // the rows of X as bytes, for images (knngraph.Run.Bytes)
 }
 
 // Validate refuses a negative N and both sources at once.
@@ -80,7 +81,7 @@ func (s KNNSource) Select(p *Points, budget memlimit.Budget) (*KNNPoints, error)
 	if err := budget.Check(knngraph.PointsBytes(n, pixels), fmt.Sprintf("%d images of %d pixels", n, pixels), "give fewer images (--n)"); err != nil {
 		return nil, err
 	}
-	return &KNNPoints{X: set.Images.BytesRange(0, n), Dist2Scale: PixelScale * PixelScale,
+	return &KNNPoints{X: set.Images.BytesRange(0, n), Dist2Scale: PixelScale * PixelScale, Bytes: set.Images.Data[:n*pixels],
 		Report: knngraph.Report{Images: s.Images, Dataset: filepath.Base(filepath.Dir(set.Path)), Nodes: n, Dim: pixels}}, nil
 }
 

@@ -98,7 +98,7 @@ func runKNN(ctx context.Context, opts knnOptions, stdout, stderr io.Writer) erro
 	res, x := knnResult{in.Report}, in.X
 	res.LoadSeconds = seconds(start)
 	bar := newProgress(stderr, rowsOf(x), "knn")
-	run.Graph.Progress, run.Dist2Scale, run.Budget = searchProgress(bar, run.Graph.Approximate, stderr), in.Dist2Scale, budget
+	run.Graph.Progress, run.Dist2Scale, run.Budget, run.Bytes = searchProgress(bar, run.Graph.Approximate, stderr), in.Dist2Scale, budget, in.Bytes
 	run.Log = func(format string, a ...any) { bar.Finish(); logf(stderr, "knn: "+format, a...) }
 	nb, g, err := run.Do(ctx, x, &res.Report)
 	bar.Finish()
