@@ -23,6 +23,7 @@ func BenchmarkSpreadingFitScale(b *testing.B) {
 		nodes, classes = append(nodes, v), append(classes, k%c)
 	}
 	var it int
+	cpu0 := cpuTime()
 	for b.Loop() {
 		m := &Spreading{Alpha: 0.5}
 		if err := m.FitIndexed(context.Background(), g, nodes, classes); err != nil {
@@ -30,5 +31,6 @@ func BenchmarkSpreadingFitScale(b *testing.B) {
 		}
 		it = m.Info().Iterations
 	}
+	b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
 	b.ReportMetric(float64(it), "iterations")
 }

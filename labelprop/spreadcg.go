@@ -12,6 +12,8 @@ import (
 	"github.com/gssl/gssl/laplacian"
 )
 
+//go:generate go run gen_rows.go
+
 // spreadRowChunk is the number of rows per task of the fused CG and
 // Chebyshev passes (krylov.RowPasses).
 const spreadRowChunk = krylov.RowChunk
@@ -366,6 +368,15 @@ func (cg *spreadingCG) deflationDegrees() []float64 {
 // the entries, j cycling over the columns (per-row slicing cost more than
 // the arithmetic).
 func addPQ(acc, accD, u, d, p, q []float64, w, lo, hi int) {
+	if addPQW(acc, accD, u, d, p, q, w, lo, hi) {
+		return
+	}
+	addPQLoop(acc, accD, u, d, p, q, w, lo, hi)
+}
+
+// addPQLoop is addPQ for any width w: the reference of the generated
+// kernels (rows_gen.go).
+func addPQLoop(acc, accD, u, d, p, q []float64, w, lo, hi int) {
 	q = q[:len(p)]
 	i, j, ui := lo, 0, u[lo]
 	if d == nil {
@@ -520,8 +531,8 @@ func (cg *spreadingCG) Update(rr, alpha []float64) {
 	}
 	cg.Run(dst, func(_, lo, hi int, acc []float64) {
 		if !cg.liveAll {
-			cg.eachLive(lo, hi, func(i int) {
-				updateRows(acc[:c], acc[c:], alpha, cg.r[i*c:i*c+c], cg.q[i*c:i*c+c], t, d, c, i, i+1)
+			cg.eachLiveRun(lo, hi, func(a, b int) {
+				updateRows(acc[:c], acc[c:], alpha, cg.r[a*c:b*c], cg.q[a*c:b*c], t, d, c, a, b)
 			})
 			return
 		}
@@ -540,6 +551,15 @@ func (cg *spreadingCG) Update(rr, alpha []float64) {
 // w and adds r_ij² to acc[j], and when d is not nil d_i·t_i·r_ij to
 // accD[j].
 func updateRows(acc, accD, alpha, r, q, t, d []float64, w, lo, hi int) {
+	if updateRowsW(acc, accD, alpha, r, q, t, d, w, lo, hi) {
+		return
+	}
+	updateRowsLoop(acc, accD, alpha, r, q, t, d, w, lo, hi)
+}
+
+// updateRowsLoop is updateRows for any width w: the reference of the
+// generated kernels (rows_gen.go).
+func updateRowsLoop(acc, accD, alpha, r, q, t, d []float64, w, lo, hi int) {
 	q = q[:len(r)]
 	j := 0
 	if d == nil {
@@ -594,9 +614,9 @@ func (cg *spreadingCG) Step(alpha, beta, on []float64) {
 			}
 			cg.round32(lo, hi)
 		case !cg.liveAll:
-			cg.eachLive(lo, hi, func(i int) {
-				cg.stepRows(0, i, i+1, alpha, beta, on)
-				cg.round32(i, i+1)
+			cg.eachLiveRun(lo, hi, func(a, b int) {
+				cg.stepRows(0, a, b, alpha, beta, on)
+				cg.round32(a, b)
 			})
 		default:
 			for k := range cg.panels {
@@ -617,13 +637,22 @@ func (cg *spreadingCG) Step(alpha, beta, on []float64) {
 // stepRows is Step on panel k's rows [lo, hi): x ← x + α∘p, then
 // p ← on∘(r + β∘p).
 func (cg *spreadingCG) stepRows(k, lo, hi int, alpha, beta, on []float64) {
-	c, t, u := cg.c, cg.t, cg.u
+	c := cg.c
 	xd := cg.x.RawMatrix().Data
 	p, c0, w := cg.rows(cg.p, k, lo, hi)
 	r, _, _ := cg.rows(cg.r, k, lo, hi)
-	r = r[:len(p)]
 	alpha, beta, on = alpha[c0:c0+w], beta[c0:c0+w], on[c0:c0+w]
 	x := xd[lo*c+c0 : (hi-1)*c+c0+w]
+	if !stepRowsW(x, c, p, r, cg.t, cg.u, alpha, beta, on, w, lo, hi) {
+		stepRowsLoop(x, c, p, r, cg.t, cg.u, alpha, beta, on, w, lo, hi)
+	}
+}
+
+// stepRowsLoop is stepRows on the rows [lo, hi) of a panel of width w (x
+// with row stride c) for any w: the reference of the generated kernels
+// (rows_gen.go).
+func stepRowsLoop(x []float64, c int, p, r, t, u, alpha, beta, on []float64, w, lo, hi int) {
+	r = r[:len(p)]
 	i, j, o, ti, ui := lo, 0, 0, t[lo], u[lo]
 	for e, pe := range p {
 		x[o+j] += alpha[j] * (ui * pe)
@@ -864,9 +893,9 @@ func (cg *spreadingCG) Restart(on []float64) {
 	track := cg.supp != nil
 	cg.Run(nil, func(ch, lo, hi int, _ []float64) {
 		if !cg.liveAll {
-			cg.eachLive(lo, hi, func(i int) {
-				cg.restartRows(0, i, i+1, on)
-				cg.round32(i, i+1)
+			cg.eachLiveRun(lo, hi, func(a, b int) {
+				cg.restartRows(0, a, b, on)
+				cg.round32(a, b)
 			})
 		} else {
 			for k := range cg.panels {
