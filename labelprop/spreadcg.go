@@ -85,8 +85,8 @@ type spreadingCG struct {
 
 	// supp marks p̃'s nonzero rows (bit i%64 of supp[i/64]) and suppRows
 	// counts them, when suppOK: Restart and Step record them while they
-	// are few, and the product then skips the zero rows
-	// (graph.CSR.ScaledMulBlockRowsSupportTo, bitwise the full product).
+	// are few, and the product then reads the nonzero rows only
+	// (pushProduct, nearProduct; bitwise the full product).
 	// From labels on a few nodes, p̃ is nonzero on the seeds and their
 	// neighbourhoods only: the first products of a solve are nearly free.
 	supp      []uint64
@@ -299,7 +299,7 @@ func (cg *spreadingCG) product(dst []float64) []float64 {
 		cg.nearProduct(dst != nil)
 	case cg.sparseSupport():
 		cg.qAll, cg.liveAll = true, true
-		cg.supportProduct(dst != nil)
+		cg.pushProduct(dst != nil)
 	case cg.p32 != nil && cg.p32ok:
 		cg.qAll, cg.liveAll = true, true
 		cg.gather32Product(dst != nil)
@@ -411,25 +411,9 @@ func addPQLoop(acc, accD, u, d, p, q []float64, w, lo, hi int) {
 var spreadSupportShare = 4
 
 // sparseSupport reports whether p̃'s nonzero rows are known and few enough
-// for supportProduct.
+// for pushProduct.
 func (cg *spreadingCG) sparseSupport() bool {
 	return spreadSupportShare > 0 && cg.suppOK && cg.suppRows*spreadSupportShare <= cg.n
-}
-
-// supportProduct is product reading only p̃'s nonzero rows (cg.supp).
-func (cg *spreadingCG) supportProduct(sums bool) {
-	u, c, d := cg.u, cg.c, cg.deflationDegrees()
-	cg.supportProducts++
-	var dst []float64
-	if sums {
-		dst = cg.sums
-	}
-	cg.Run(dst, func(_, lo, hi int, acc []float64) {
-		cg.g.ScaledMulBlockRowsSupportTo(cg.qv[0], cg.pv[0], cg.op, cg.supp, lo, hi)
-		if sums {
-			addPQ(acc[:c], acc[c:], u, d, cg.p[lo*c:hi*c], cg.q[lo*c:hi*c], c, lo, hi)
-		}
-	})
 }
 
 // markSupport records which rows [lo, hi) of p̃ (row chunk k, in the
