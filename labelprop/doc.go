@@ -67,8 +67,11 @@
 // adds the same terms in the same order as the full product, and a sum
 // from +0 is unchanged by the zeros it leaves out: the iterates are
 // bitwise those of full products), at a cost in the stored entries of
-// those rows instead of a random gather per stored entry (the first 3 of
-// the 8 products of the 10 M-edge fit of BENCHMARKS.md); while those rows and
+// those rows instead of a random gather per stored entry; when those rows
+// hold more than a sixteenth of the stored entries, it pulls over every
+// row instead, in parallel, skipping the zero rows' terms
+// (graph.CSR.ScaledMulBlockRowsSupportTo; the same sums). These are the
+// first 3 of the 8 products of the 10 M-edge fit of BENCHMARKS.md; while those rows and
 // their neighbours are at most an eighth of the nodes, it computes those
 // rows of q only (nearproduct.go: the neighbours marked from the support's
 // rows), reading neither the rest of the graph nor the rest of the blocks

@@ -2,8 +2,9 @@ package labelprop
 
 import "math/bits"
 
-// pushProduct is product while p̃ has few nonzero rows (cg.supp), computed
-// from them outwards: W p̃ = Σ_j W_{·j} p̃_j over those rows j only. A pull
+// pushProduct is product while p̃ has few nonzero rows (cg.supp) holding
+// at most 1/spreadPushShare of W's stored entries, computed from them
+// outwards: W p̃ = Σ_j W_{·j} p̃_j over those rows j only. A pull
 // over the rows (graph.CSR.ScaledMulBlockRowsSupportTo) reads every stored
 // entry of W to test its column against the support; here the
 // rows of q are cleared, each support row j adds W_ij·p̃_j to row i of q
@@ -20,6 +21,7 @@ import "math/bits"
 func (cg *spreadingCG) pushProduct(sums bool) {
 	c, q := cg.c, cg.q
 	cg.supportProducts++
+	cg.pushProducts++
 	cg.Run(nil, func(_, lo, hi int, _ []float64) { clear(q[lo*c : hi*c]) })
 	unit := cg.g.UnitWeights()
 	for k, w := range cg.supp {
@@ -57,6 +59,24 @@ func (cg *spreadingCG) pushProduct(sums bool) {
 		}
 		if sums {
 			addPQ(acc[:c], acc[c:], cg.u, d, cg.p[lo*c:hi*c], q[lo*c:hi*c], c, lo, hi)
+		}
+	})
+}
+
+// supportProduct is product reading only p̃'s nonzero rows (cg.supp), by
+// rows: graph.CSR.ScaledMulBlockRowsSupportTo, in parallel, tests every
+// stored entry's column against the support.
+func (cg *spreadingCG) supportProduct(sums bool) {
+	u, c, d := cg.u, cg.c, cg.deflationDegrees()
+	cg.supportProducts++
+	var dst []float64
+	if sums {
+		dst = cg.sums
+	}
+	cg.Run(dst, func(_, lo, hi int, acc []float64) {
+		cg.g.ScaledMulBlockRowsSupportTo(cg.qv[0], cg.pv[0], cg.op, cg.supp, lo, hi)
+		if sums {
+			addPQ(acc[:c], acc[c:], u, d, cg.p[lo*c:hi*c], cg.q[lo*c:hi*c], c, lo, hi)
 		}
 	})
 }

@@ -56,20 +56,3 @@ func TestPushProductBitwise(t *testing.T) {
 		}
 	}
 }
-
-// supportProduct is product reading only p̃'s nonzero rows (cg.supp) by
-// graph.CSR.ScaledMulBlockRowsSupportTo: the reference of pushProduct.
-func (cg *spreadingCG) supportProduct(sums bool) {
-	u, c, d := cg.u, cg.c, cg.deflationDegrees()
-	cg.supportProducts++
-	var dst []float64
-	if sums {
-		dst = cg.sums
-	}
-	cg.Run(dst, func(_, lo, hi int, acc []float64) {
-		cg.g.ScaledMulBlockRowsSupportTo(cg.qv[0], cg.pv[0], cg.op, cg.supp, lo, hi)
-		if sums {
-			addPQ(acc[:c], acc[c:], u, d, cg.p[lo*c:hi*c], cg.q[lo*c:hi*c], c, lo, hi)
-		}
-	})
-}

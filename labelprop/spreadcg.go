@@ -93,8 +93,13 @@ type spreadingCG struct {
 	suppRows  int
 	suppOK    bool
 	suppCount []int // per row chunk, its nonzero rows
-	// supportProducts counts the products that skipped zero rows.
-	supportProducts int
+	// suppEntries counts the stored entries of W in the rows of the
+	// support (per row chunk in suppNNZ): the cost of a pushProduct.
+	suppEntries int
+	suppNNZ     []int
+	// supportProducts counts the products that skipped zero rows,
+	// pushProducts those of them that pushed from the support.
+	supportProducts, pushProducts int
 
 	// near marks the rows of p̃'s support and their neighbours, the rows
 	// of q a support product can make nonzero; qNear those where q may be
@@ -230,7 +235,8 @@ func newCGPanels(g *graph.CSR, a float64, b sparseRHS, x *mat.Dense, s krylov.Se
 		RowPasses: krylov.NewRowPasses(n, 2*c, g.NNZ()+n*c),
 	}
 	if len(cg.panels) == 1 {
-		cg.supp, cg.suppCount = make([]uint64, (n+63)/64), make([]int, (n+spreadRowChunk-1)/spreadRowChunk)
+		chunks := (n + spreadRowChunk - 1) / spreadRowChunk
+		cg.supp, cg.suppCount, cg.suppNNZ = make([]uint64, (n+63)/64), make([]int, chunks), make([]int, chunks)
 		cg.near, cg.qNear = make([]uint64, (n+63)/64), make([]uint64, (n+63)/64)
 	}
 	cg.initLive()
@@ -297,9 +303,12 @@ func (cg *spreadingCG) product(dst []float64) []float64 {
 	switch {
 	case cg.sparseSupport() && cg.fewNear():
 		cg.nearProduct(dst != nil)
-	case cg.sparseSupport():
+	case cg.sparseSupport() && spreadPushShare > 0 && cg.suppEntries*spreadPushShare <= cg.g.NNZ():
 		cg.qAll, cg.liveAll = true, true
 		cg.pushProduct(dst != nil)
+	case cg.sparseSupport():
+		cg.qAll, cg.liveAll = true, true
+		cg.supportProduct(dst != nil)
 	case cg.p32 != nil && cg.p32ok:
 		cg.qAll, cg.liveAll = true, true
 		cg.gather32Product(dst != nil)
@@ -410,8 +419,16 @@ func addPQLoop(acc, accD, u, d, p, q []float64, w, lo, hi int) {
 // turns the support off (tests).
 var spreadSupportShare = 4
 
+// spreadPushShare is the inverse of the largest share of W's stored
+// entries in the rows of p̃'s support for which a support product pushes
+// from those rows (pushProduct, on one goroutine, a random update of a row
+// of q per entry) rather than pull over every row (supportProduct, in
+// parallel, a sequential test per stored entry): the push pays while those
+// entries are a small share. 0 turns the push off (tests).
+var spreadPushShare = 16
+
 // sparseSupport reports whether p̃'s nonzero rows are known and few enough
-// for pushProduct.
+// for pushProduct or supportProduct.
 func (cg *spreadingCG) sparseSupport() bool {
 	return spreadSupportShare > 0 && cg.suppOK && cg.suppRows*spreadSupportShare <= cg.n
 }
@@ -422,12 +439,13 @@ func (cg *spreadingCG) markSupport(k, lo, hi int) {
 	c := cg.c
 	words := cg.supp[lo/64 : (hi+63)/64] // lo is a multiple of 64: the chunk's own words
 	clear(words)
-	count := 0
+	count, entries := 0, 0
 	mark := func(i int) {
 		for _, v := range cg.p[i*c : i*c+c] {
 			if v != 0 {
 				words[(i-lo)/64] |= 1 << (i % 64)
 				count++
+				entries += cg.g.RowLen(i)
 				break
 			}
 		}
@@ -439,15 +457,16 @@ func (cg *spreadingCG) markSupport(k, lo, hi int) {
 	} else {
 		cg.eachLive(lo, hi, mark)
 	}
-	cg.suppCount[k] = count
+	cg.suppCount[k], cg.suppNNZ[k] = count, entries
 }
 
-// countSupport sets suppRows from the chunks' counts and marks the support
-// known.
+// countSupport sets suppRows and suppEntries from the chunks' counts and
+// marks the support known.
 func (cg *spreadingCG) countSupport() {
-	cg.suppRows = 0
-	for _, v := range cg.suppCount {
+	cg.suppRows, cg.suppEntries = 0, 0
+	for k, v := range cg.suppCount {
 		cg.suppRows += v
+		cg.suppEntries += cg.suppNNZ[k]
 	}
 	cg.suppOK = true
 }
