@@ -23,6 +23,25 @@ func (cg *spreadingCG) pushProduct(sums bool) {
 	cg.supportProducts++
 	cg.pushProducts++
 	cg.Run(nil, func(_, lo, hi int, _ []float64) { clear(q[lo*c : hi*c]) })
+	cg.scatterSupport()
+	d := cg.deflationDegrees()
+	var dst []float64
+	if sums {
+		dst = cg.sums
+	}
+	cg.Run(dst, func(_, lo, hi int, acc []float64) {
+		cg.finishRows(lo, hi)
+		if sums {
+			addPQ(acc[:c], acc[c:], cg.u, d, cg.p[lo*c:hi*c], q[lo*c:hi*c], c, lo, hi)
+		}
+	})
+}
+
+// scatterSupport adds W_ij·p̃_j into row i of q for every support row j
+// (cg.supp) and its neighbours i, the rows j in increasing order, on the
+// calling goroutine: q's rows then hold the sums of W p̃ where they held +0.
+func (cg *spreadingCG) scatterSupport() {
+	c, q := cg.c, cg.q
 	unit := cg.g.UnitWeights()
 	for k, w := range cg.supp {
 		for ; w != 0; w &= w - 1 {
@@ -44,23 +63,20 @@ func (cg *spreadingCG) pushProduct(sums bool) {
 			}
 		}
 	}
-	u, left, d := cg.op.Diag, cg.op.Left, cg.deflationDegrees()
-	var dst []float64
-	if sums {
-		dst = cg.sums
+}
+
+// finishRows turns rows [lo, hi) of q, holding the sums s of W p̃, into
+// those of (I − aS)p: float64(d·p̃) + float64(l·s) with cg.op's Diag and
+// Left, as graph.CSR.ScaledMulBlockRowsTo scales its sums.
+func (cg *spreadingCG) finishRows(lo, hi int) {
+	c, u, left := cg.c, cg.op.Diag, cg.op.Left
+	for i := lo; i < hi; i++ {
+		di, li := u[i], left[i]
+		pi, qi := cg.p[i*c:i*c+c], cg.q[i*c:i*c+c]
+		for t, v := range pi {
+			qi[t] = float64(di*v) + float64(li*qi[t])
+		}
 	}
-	cg.Run(dst, func(_, lo, hi int, acc []float64) {
-		for i := lo; i < hi; i++ {
-			di, li := u[i], left[i]
-			pi, qi := cg.p[i*c:i*c+c], q[i*c:i*c+c]
-			for t, v := range pi {
-				qi[t] = float64(di*v) + float64(li*qi[t])
-			}
-		}
-		if sums {
-			addPQ(acc[:c], acc[c:], cg.u, d, cg.p[lo*c:hi*c], q[lo*c:hi*c], c, lo, hi)
-		}
-	})
 }
 
 // supportProduct is product reading only p̃'s nonzero rows (cg.supp), by
