@@ -71,11 +71,11 @@
 // hold more than a sixteenth of the stored entries, it pulls over every
 // row instead, in parallel, skipping the zero rows' terms
 // (graph.CSR.ScaledMulBlockRowsSupportTo; the same sums). These are the
-// first 3 of the 8 products of the 10 M-edge fit of BENCHMARKS.md; while those rows and
-// their neighbours are at most an eighth of the nodes, it computes those
-// rows of q only (nearproduct.go: the neighbours marked from the support's
-// rows), reading neither the rest of the graph nor the rest of the blocks
-// (the first 2 of the 3). Until a product computes every row, R, P̃ and Q
+// first 3 of the 8 products of the 10 M-edge fit of BENCHMARKS.md. While
+// those rows and their neighbours are at most an eighth of the nodes, it
+// computes those rows of q only (nearproduct.go: the neighbours marked
+// from the support's rows, the support pushed into them), reading neither
+// the rest of the graph nor the rest of the blocks (the first 2 of the 3). Until a product computes every row, R, P̃ and Q
 // are zero outside B's rows and the near rows so far, and the residual,
 // restart, update and step passes visit those rows only (liverows.go;
 // zeros left out of a sum leave it unchanged, so bitwise the same
