@@ -111,15 +111,13 @@ func (r sparseRHS) columns(lo, hi int) sparseRHS {
 	return out
 }
 
-// workBlock returns the k-th block of size entries of work, zeroed, or a
-// new block when work is nil.
+// workBlock returns the k-th block of size entries of work (zeroed by the
+// caller), or a new block when work is nil.
 func workBlock(work []float64, k, size int) []float64 {
 	if work == nil {
 		return newBlock(size)
 	}
-	b := work[k*size : (k+1)*size : (k+1)*size]
-	clear(b)
-	return b
+	return work[k*size : (k+1)*size : (k+1)*size]
 }
 
 // spreadCGBatches is spreadCG on the columns of B in batches of width
@@ -143,6 +141,9 @@ func spreadCGBatches(ctx context.Context, g *graph.CSR, a float64, b sparseRHS, 
 		w := hi - lo
 		x := mat.NewDense(n, w, xbuf[:n*w])
 		x.Copy(f.Slice(0, n, lo, hi))
+		if lo > 0 {
+			clear(work[:3*n*w]) // the previous batch's r, p and q
+		}
 		cg, err := newCGWork(g, a, b.columns(lo, hi), x, s, work[:3*n*w], prev)
 		if err != nil {
 			return info, err

@@ -61,15 +61,21 @@
 // From x_0 = 0 the first direction is B, nonzero on the labelled nodes
 // only, and each iteration widens the nonzero rows of p by one
 // neighbourhood: while they are at most a quarter of the nodes, the
-// product skips the zero rows (graph.CSR.ScaledMulBlockRowsSupportTo; a
-// sum from +0 is unchanged by adding zeros, so the iterates are bitwise
-// those of full products), one sequential pass over the graph's indices
-// instead of a random gather per stored entry (the first 3 of the 8
-// products of the 10 M-edge fit of BENCHMARKS.md); while those rows and
-// their neighbours are at most an eighth of the nodes, it computes those
-// rows of q only (nearproduct.go: the neighbours marked from the support's
-// rows), reading neither the rest of the graph nor the rest of the blocks
-// (the first 2 of the 3). Until a product computes every row, R, P̃ and Q
+// product reads those rows only, adding W_ij·p̃_j from each nonzero row j
+// into the rows i of its neighbours (pushProduct; W is symmetric, a row's
+// columns ascend and the rows j are taken in increasing order, so each sum
+// adds the same terms in the same order as the full product, and a sum
+// from +0 is unchanged by the zeros it leaves out: the iterates are
+// bitwise those of full products), at a cost in the stored entries of
+// those rows instead of a random gather per stored entry; when those rows
+// hold more than a sixteenth of the stored entries, it pulls over every
+// row instead, in parallel, skipping the zero rows' terms
+// (graph.CSR.ScaledMulBlockRowsSupportTo; the same sums). These are the
+// first 3 of the 8 products of the 10 M-edge fit of BENCHMARKS.md. While
+// those rows and their neighbours are at most an eighth of the nodes, it
+// computes those rows of q only (nearproduct.go: the neighbours marked
+// from the support's rows, the support pushed into them), reading neither
+// the rest of the graph nor the rest of the blocks (the first 2 of the 3). Until a product computes every row, R, P̃ and Q
 // are zero outside B's rows and the near rows so far, and the residual,
 // restart, update and step passes visit those rows only (liverows.go;
 // zeros left out of a sum leave it unchanged, so bitwise the same

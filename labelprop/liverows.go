@@ -55,6 +55,37 @@ func (cg *spreadingCG) eachLive(lo, hi int, f func(i int)) {
 	}
 }
 
+// eachLiveRun calls f(a, b) on every maximal run [a, b) of consecutive
+// live rows of [lo, hi), lo a multiple of 64, in increasing order: one call
+// per run, so that a pass over the live rows runs its kernel on whole runs.
+func (cg *spreadingCG) eachLiveRun(lo, hi int, f func(a, b int)) {
+	a := -1 // the start of the open run, or −1
+	for k := lo >> 6; k<<6 < hi; k++ {
+		w, base, pos := cg.live[k], k<<6, 0
+		for pos < 64 {
+			if a < 0 {
+				v := w >> pos
+				if v == 0 {
+					break
+				}
+				pos += bits.TrailingZeros64(v)
+				if base+pos >= hi {
+					return
+				}
+				a = base + pos
+			}
+			// the ones from pos: ^(w >> pos) has ones where w >> pos shifted in zeros
+			if pos += bits.TrailingZeros64(^(w >> pos)); pos < 64 {
+				f(a, min(base+pos, hi))
+				a = -1
+			}
+		}
+	}
+	if a >= 0 {
+		f(a, hi)
+	}
+}
+
 // residualLive is residualRows of an X that is zero (R = B) on the live
 // rows of [lo, hi) (row chunk ch), R being zero on the others.
 func (cg *spreadingCG) residualLive(acc []float64, ch, lo, hi int) {

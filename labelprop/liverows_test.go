@@ -70,3 +70,38 @@ func TestSpreadingCGLiveRows(t *testing.T) {
 		}
 	}
 }
+
+// TestEachLiveRun checks the runs of eachLiveRun against the live rows one
+// by one (eachLive): every live row of [lo, hi) in exactly one run, runs
+// maximal and in order, on bitmaps of scattered rows, long runs across
+// words and full words, with hi inside a word or at its end.
+func TestEachLiveRun(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 4))
+	for trial := range 200 {
+		n := 1 + rng.IntN(700)
+		cg := &spreadingCG{live: make([]uint64, (n+63)/64)}
+		for i := 0; i < n; {
+			run := 1 + rng.IntN([]int{1, 4, 100}[trial%3])
+			if rng.IntN(2) == 0 {
+				for k := i; k < min(i+run, n); k++ {
+					cg.live[k>>6] |= 1 << (k & 63)
+				}
+			}
+			i += run
+		}
+		lo := 64 * rng.IntN((n+63)/64)
+		hi := lo + 1 + rng.IntN(n-lo)
+		var want, got []int
+		cg.eachLive(lo, hi, func(i int) { want = append(want, i) })
+		last := -1
+		cg.eachLiveRun(lo, hi, func(a, b int) {
+			require.Less(t, a, b, "trial %d: empty run", trial)
+			require.Less(t, last, a, "trial %d: runs out of order or not maximal", trial)
+			for i := a; i < b; i++ {
+				got = append(got, i)
+			}
+			last = b
+		})
+		require.Equal(t, want, got, "trial %d: n %d, rows [%d, %d)", trial, n, lo, hi)
+	}
+}

@@ -40,38 +40,47 @@ func (cg *spreadingCG) fewNear() bool {
 }
 
 // nearProduct is product computing only the rows of q marked in cg.near
-// (by fewNear; the others are zero), each as the support product computes
-// it, and clearing the rows of q that an earlier product left nonzero
-// outside them. The sums read the rows of p̃'s support only (the others
-// add zeros, which leave a sum unchanged): bitwise the full product, at a
-// cost in the near rows instead of the graph and the blocks.
+// (by fewNear; the others are zero): the rows of q an earlier product left
+// nonzero and the near rows are cleared, the support's rows pushed into
+// their neighbours' (scatterSupport), and the near rows scaled
+// (finishRows), each as pushProduct computes it; the sums read the rows
+// of p̃'s support only (the others add zeros, which leave a sum
+// unchanged): bitwise the full product, at a cost in the support's stored
+// entries and the near rows instead of the graph and the blocks.
 func (cg *spreadingCG) nearProduct(sums bool) {
 	u, c, d := cg.u, cg.c, cg.deflationDegrees()
 	cg.nearProducts++
-	var dst []float64
-	if sums {
-		dst = cg.sums
-	}
-	cg.Run(dst, func(_, lo, hi int, acc []float64) {
+	cg.Run(nil, func(_, lo, hi int, _ []float64) {
 		for k := lo >> 6; k<<6 < hi; k++ { // lo is a multiple of 64
 			stale := cg.qNear[k]
 			if cg.qAll {
 				stale = ^uint64(0)
 			}
 			for w := stale | cg.near[k]; w != 0; w &= w - 1 {
+				i := k<<6 + bits.TrailingZeros64(w)
+				if i >= hi {
+					break
+				}
+				clear(cg.q[i*c : i*c+c])
+			}
+		}
+	})
+	cg.scatterSupport()
+	var dst []float64
+	if sums {
+		dst = cg.sums
+	}
+	cg.Run(dst, func(_, lo, hi int, acc []float64) {
+		for k := lo >> 6; k<<6 < hi; k++ {
+			for w := cg.near[k]; w != 0; w &= w - 1 {
 				b := bits.TrailingZeros64(w)
 				i := k<<6 + b
 				if i >= hi {
 					break
 				}
-				switch {
-				case cg.near[k]&(1<<b) == 0:
-					clear(cg.q[i*c : i*c+c])
-				default:
-					cg.g.ScaledMulBlockRowsSupportTo(cg.qv[0], cg.pv[0], cg.op, cg.supp, i, i+1)
-					if sums && cg.supp[k]&(1<<b) != 0 {
-						addPQ(acc[:c], acc[c:], u, d, cg.p[i*c:i*c+c], cg.q[i*c:i*c+c], c, i, i+1)
-					}
+				cg.finishRows(i, i+1)
+				if sums && cg.supp[k]&(1<<b) != 0 {
+					addPQ(acc[:c], acc[c:], u, d, cg.p[i*c:i*c+c], cg.q[i*c:i*c+c], c, i, i+1)
 				}
 			}
 		}

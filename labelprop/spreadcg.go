@@ -12,6 +12,8 @@ import (
 	"github.com/gssl/gssl/laplacian"
 )
 
+//go:generate go run gen_rows.go
+
 // spreadRowChunk is the number of rows per task of the fused CG and
 // Chebyshev passes (krylov.RowPasses).
 const spreadRowChunk = krylov.RowChunk
@@ -83,16 +85,21 @@ type spreadingCG struct {
 
 	// supp marks p̃'s nonzero rows (bit i%64 of supp[i/64]) and suppRows
 	// counts them, when suppOK: Restart and Step record them while they
-	// are few, and the product then skips the zero rows
-	// (graph.CSR.ScaledMulBlockRowsSupportTo, bitwise the full product).
+	// are few, and the product then reads the nonzero rows only
+	// (pushProduct, nearProduct; bitwise the full product).
 	// From labels on a few nodes, p̃ is nonzero on the seeds and their
 	// neighbourhoods only: the first products of a solve are nearly free.
 	supp      []uint64
 	suppRows  int
 	suppOK    bool
 	suppCount []int // per row chunk, its nonzero rows
-	// supportProducts counts the products that skipped zero rows.
-	supportProducts int
+	// suppEntries counts the stored entries of W in the rows of the
+	// support (per row chunk in suppNNZ): the cost of a pushProduct.
+	suppEntries int
+	suppNNZ     []int
+	// supportProducts counts the products that skipped zero rows,
+	// pushProducts those of them that pushed from the support.
+	supportProducts, pushProducts int
 
 	// near marks the rows of p̃'s support and their neighbours, the rows
 	// of q a support product can make nonzero; qNear those where q may be
@@ -228,7 +235,8 @@ func newCGPanels(g *graph.CSR, a float64, b sparseRHS, x *mat.Dense, s krylov.Se
 		RowPasses: krylov.NewRowPasses(n, 2*c, g.NNZ()+n*c),
 	}
 	if len(cg.panels) == 1 {
-		cg.supp, cg.suppCount = make([]uint64, (n+63)/64), make([]int, (n+spreadRowChunk-1)/spreadRowChunk)
+		chunks := (n + spreadRowChunk - 1) / spreadRowChunk
+		cg.supp, cg.suppCount, cg.suppNNZ = make([]uint64, (n+63)/64), make([]int, chunks), make([]int, chunks)
 		cg.near, cg.qNear = make([]uint64, (n+63)/64), make([]uint64, (n+63)/64)
 	}
 	cg.initLive()
@@ -295,6 +303,9 @@ func (cg *spreadingCG) product(dst []float64) []float64 {
 	switch {
 	case cg.sparseSupport() && cg.fewNear():
 		cg.nearProduct(dst != nil)
+	case cg.sparseSupport() && spreadPushShare > 0 && cg.suppEntries*spreadPushShare <= cg.g.NNZ():
+		cg.qAll, cg.liveAll = true, true
+		cg.pushProduct(dst != nil)
 	case cg.sparseSupport():
 		cg.qAll, cg.liveAll = true, true
 		cg.supportProduct(dst != nil)
@@ -366,6 +377,15 @@ func (cg *spreadingCG) deflationDegrees() []float64 {
 // the entries, j cycling over the columns (per-row slicing cost more than
 // the arithmetic).
 func addPQ(acc, accD, u, d, p, q []float64, w, lo, hi int) {
+	if addPQW(acc, accD, u, d, p, q, w, lo, hi) {
+		return
+	}
+	addPQLoop(acc, accD, u, d, p, q, w, lo, hi)
+}
+
+// addPQLoop is addPQ for any width w: the reference of the generated
+// kernels (rows_gen.go).
+func addPQLoop(acc, accD, u, d, p, q []float64, w, lo, hi int) {
 	q = q[:len(p)]
 	i, j, ui := lo, 0, u[lo]
 	if d == nil {
@@ -399,26 +419,18 @@ func addPQ(acc, accD, u, d, p, q []float64, w, lo, hi int) {
 // turns the support off (tests).
 var spreadSupportShare = 4
 
+// spreadPushShare is the inverse of the largest share of W's stored
+// entries in the rows of p̃'s support for which a support product pushes
+// from those rows (pushProduct, on one goroutine, a random update of a row
+// of q per entry) rather than pull over every row (supportProduct, in
+// parallel, a sequential test per stored entry): the push pays while those
+// entries are a small share. 0 turns the push off (tests).
+var spreadPushShare = 16
+
 // sparseSupport reports whether p̃'s nonzero rows are known and few enough
-// for supportProduct.
+// for pushProduct or supportProduct.
 func (cg *spreadingCG) sparseSupport() bool {
 	return spreadSupportShare > 0 && cg.suppOK && cg.suppRows*spreadSupportShare <= cg.n
-}
-
-// supportProduct is product reading only p̃'s nonzero rows (cg.supp).
-func (cg *spreadingCG) supportProduct(sums bool) {
-	u, c, d := cg.u, cg.c, cg.deflationDegrees()
-	cg.supportProducts++
-	var dst []float64
-	if sums {
-		dst = cg.sums
-	}
-	cg.Run(dst, func(_, lo, hi int, acc []float64) {
-		cg.g.ScaledMulBlockRowsSupportTo(cg.qv[0], cg.pv[0], cg.op, cg.supp, lo, hi)
-		if sums {
-			addPQ(acc[:c], acc[c:], u, d, cg.p[lo*c:hi*c], cg.q[lo*c:hi*c], c, lo, hi)
-		}
-	})
 }
 
 // markSupport records which rows [lo, hi) of p̃ (row chunk k, in the
@@ -427,12 +439,13 @@ func (cg *spreadingCG) markSupport(k, lo, hi int) {
 	c := cg.c
 	words := cg.supp[lo/64 : (hi+63)/64] // lo is a multiple of 64: the chunk's own words
 	clear(words)
-	count := 0
+	count, entries := 0, 0
 	mark := func(i int) {
 		for _, v := range cg.p[i*c : i*c+c] {
 			if v != 0 {
 				words[(i-lo)/64] |= 1 << (i % 64)
 				count++
+				entries += cg.g.RowLen(i)
 				break
 			}
 		}
@@ -444,15 +457,16 @@ func (cg *spreadingCG) markSupport(k, lo, hi int) {
 	} else {
 		cg.eachLive(lo, hi, mark)
 	}
-	cg.suppCount[k] = count
+	cg.suppCount[k], cg.suppNNZ[k] = count, entries
 }
 
-// countSupport sets suppRows from the chunks' counts and marks the support
-// known.
+// countSupport sets suppRows and suppEntries from the chunks' counts and
+// marks the support known.
 func (cg *spreadingCG) countSupport() {
-	cg.suppRows = 0
-	for _, v := range cg.suppCount {
+	cg.suppRows, cg.suppEntries = 0, 0
+	for k, v := range cg.suppCount {
 		cg.suppRows += v
+		cg.suppEntries += cg.suppNNZ[k]
 	}
 	cg.suppOK = true
 }
@@ -520,8 +534,8 @@ func (cg *spreadingCG) Update(rr, alpha []float64) {
 	}
 	cg.Run(dst, func(_, lo, hi int, acc []float64) {
 		if !cg.liveAll {
-			cg.eachLive(lo, hi, func(i int) {
-				updateRows(acc[:c], acc[c:], alpha, cg.r[i*c:i*c+c], cg.q[i*c:i*c+c], t, d, c, i, i+1)
+			cg.eachLiveRun(lo, hi, func(a, b int) {
+				updateRows(acc[:c], acc[c:], alpha, cg.r[a*c:b*c], cg.q[a*c:b*c], t, d, c, a, b)
 			})
 			return
 		}
@@ -540,6 +554,15 @@ func (cg *spreadingCG) Update(rr, alpha []float64) {
 // w and adds r_ij² to acc[j], and when d is not nil d_i·t_i·r_ij to
 // accD[j].
 func updateRows(acc, accD, alpha, r, q, t, d []float64, w, lo, hi int) {
+	if updateRowsW(acc, accD, alpha, r, q, t, d, w, lo, hi) {
+		return
+	}
+	updateRowsLoop(acc, accD, alpha, r, q, t, d, w, lo, hi)
+}
+
+// updateRowsLoop is updateRows for any width w: the reference of the
+// generated kernels (rows_gen.go).
+func updateRowsLoop(acc, accD, alpha, r, q, t, d []float64, w, lo, hi int) {
 	q = q[:len(r)]
 	j := 0
 	if d == nil {
@@ -594,9 +617,9 @@ func (cg *spreadingCG) Step(alpha, beta, on []float64) {
 			}
 			cg.round32(lo, hi)
 		case !cg.liveAll:
-			cg.eachLive(lo, hi, func(i int) {
-				cg.stepRows(0, i, i+1, alpha, beta, on)
-				cg.round32(i, i+1)
+			cg.eachLiveRun(lo, hi, func(a, b int) {
+				cg.stepRows(0, a, b, alpha, beta, on)
+				cg.round32(a, b)
 			})
 		default:
 			for k := range cg.panels {
@@ -617,13 +640,22 @@ func (cg *spreadingCG) Step(alpha, beta, on []float64) {
 // stepRows is Step on panel k's rows [lo, hi): x ← x + α∘p, then
 // p ← on∘(r + β∘p).
 func (cg *spreadingCG) stepRows(k, lo, hi int, alpha, beta, on []float64) {
-	c, t, u := cg.c, cg.t, cg.u
+	c := cg.c
 	xd := cg.x.RawMatrix().Data
 	p, c0, w := cg.rows(cg.p, k, lo, hi)
 	r, _, _ := cg.rows(cg.r, k, lo, hi)
-	r = r[:len(p)]
 	alpha, beta, on = alpha[c0:c0+w], beta[c0:c0+w], on[c0:c0+w]
 	x := xd[lo*c+c0 : (hi-1)*c+c0+w]
+	if !stepRowsW(x, c, p, r, cg.t, cg.u, alpha, beta, on, w, lo, hi) {
+		stepRowsLoop(x, c, p, r, cg.t, cg.u, alpha, beta, on, w, lo, hi)
+	}
+}
+
+// stepRowsLoop is stepRows on the rows [lo, hi) of a panel of width w (x
+// with row stride c) for any w: the reference of the generated kernels
+// (rows_gen.go).
+func stepRowsLoop(x []float64, c int, p, r, t, u, alpha, beta, on []float64, w, lo, hi int) {
+	r = r[:len(p)]
 	i, j, o, ti, ui := lo, 0, 0, t[lo], u[lo]
 	for e, pe := range p {
 		x[o+j] += alpha[j] * (ui * pe)
@@ -864,9 +896,9 @@ func (cg *spreadingCG) Restart(on []float64) {
 	track := cg.supp != nil
 	cg.Run(nil, func(ch, lo, hi int, _ []float64) {
 		if !cg.liveAll {
-			cg.eachLive(lo, hi, func(i int) {
-				cg.restartRows(0, i, i+1, on)
-				cg.round32(i, i+1)
+			cg.eachLiveRun(lo, hi, func(a, b int) {
+				cg.restartRows(0, a, b, on)
+				cg.round32(a, b)
 			})
 		} else {
 			for k := range cg.panels {

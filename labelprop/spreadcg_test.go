@@ -261,17 +261,18 @@ func TestSpreadingCGSegments(t *testing.T) {
 }
 
 // TestSpreadingCGSupport checks that the products which skip p̃'s zero rows
-// (the first iterations from a few labels), and those which compute only
-// the rows near its support (nearProduct), leave the solve bitwise the
-// same (F and every counter) as full products, with and without column
-// segments, from zero and from a guess, and that they ran.
+// (the first iterations from a few labels: pushed from the support or
+// pulled over the rows), and those which compute only the rows near its
+// support (nearProduct), leave the solve bitwise the same (F and every
+// counter) as full products, with and without column segments, from zero
+// and from a guess, and that they ran.
 func TestSpreadingCGSupport(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 17))
 	p := randomProblem(rng, 5)
 	g, nodes, classes := unweightedProblem(rng, 20000, 5)
-	defer func(share, near, bytes int) {
-		spreadSupportShare, spreadNearShare, spreadSegmentBytes = share, near, bytes
-	}(spreadSupportShare, spreadNearShare, spreadSegmentBytes)
+	defer func(share, near, bytes, push int) {
+		spreadSupportShare, spreadNearShare, spreadSegmentBytes, spreadPushShare = share, near, bytes, push
+	}(spreadSupportShare, spreadNearShare, spreadSegmentBytes, spreadPushShare)
 	for _, in := range []problem{p, {g: g, nodes: nodes[:6], classes: classes[:6], c: 5}} {
 		n := in.g.Nodes()
 		b := denseRHS(oneHot(n, in.c, 0.9, in.nodes, in.classes))
@@ -296,12 +297,15 @@ func TestSpreadingCGSupport(t *testing.T) {
 				want, wres, full := solve(0, 0)
 				require.Zero(t, full.supportProducts+full.nearProducts)
 				what := fmt.Sprintf("n=%d, segments %d B, guess %v", n, segBytes, start != nil)
-				for _, near := range []int{0, 8} {
+				for _, tc := range []struct{ near, push int }{{0, 0}, {0, 1}, {8, 0}, {8, 1}} {
+					near := tc.near
+					spreadPushShare = tc.push // 0: pull over the rows; 1: push from the support
 					f, res, cg := solve(4, near)
-					assert.True(t, mat.Equal(want, f), "%s, near share %d: F differs from the full products'", what, near)
-					assert.Equal(t, wres, res, "%s, near share %d", what, near)
+					assert.True(t, mat.Equal(want, f), "%s, near share %d, push share %d: F differs from the full products'", what, near, tc.push)
+					assert.Equal(t, wres, res, "%s, near share %d, push share %d", what, near, tc.push)
 					if start == nil && n == 20000 {
 						assert.GreaterOrEqual(t, cg.supportProducts+cg.nearProducts, 2, "few seeds on a large sparse graph: the first products skip zero rows")
+						assert.Equal(t, tc.push == 1, cg.pushProducts > 0, "push share %d", tc.push)
 						if near > 0 {
 							assert.GreaterOrEqual(t, cg.nearProducts, 1, "the first products compute the rows near the seeds only")
 						} else {

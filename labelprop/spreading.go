@@ -392,7 +392,8 @@ func normalizedAdjacency(g *graph.CSR) (*graph.CSR, error) {
 // spreadCG solves (I − aS) F = B by the fused block CG of spreadingCG, F
 // holding the initial guess; g is the graph of W.
 func spreadCG(ctx context.Context, g *graph.CSR, a float64, b sparseRHS, f *mat.Dense, s krylov.Settings) (Details, error) {
-	cg, err := newCGRHS(g, a, b, f, s)
+	// r, p and q in one allocation: huge pages from a smaller n·c (newBlock)
+	cg, err := newCGWork(g, a, b, f, s, newBlock(3*g.Nodes()*b.c), nil)
 	if err != nil {
 		return Details{}, err
 	}
