@@ -143,13 +143,20 @@ func TestMatrixBadInput(t *testing.T) {
 
 // TestNormalGroupsOfBlocks checks Normal's grouped accumulation (full
 // groups of blocks, then a partial group and a short last block) against
-// the dense KᵀK and Kᵀy.
+// the dense KᵀK and Kᵀy, with the groups of 8 (M ≥ normalGroupMinM) and,
+// where the AVX-512 kernels run, of 16 (M below it).
 func TestNormalGroupsOfBlocks(t *testing.T) {
-	cfg := parallel.Current()
 	defer func(v int) { normalGroupMinM = v }(normalGroupMinM)
-	normalGroupMinM = 1
+	for _, minM := range []int{1, 1 << 20} {
+		normalGroupMinM = minM
+		testNormalGroupsOfBlocks(t)
+	}
+}
+
+func testNormalGroupsOfBlocks(t *testing.T) {
+	cfg := parallel.Current()
 	rng := rand.New(rand.NewPCG(7, 8))
-	x := randomPoints(rng, 530, 5) // 33 blocks of 16 rows and one of 2: four full groups of 8
+	x := randomPoints(rng, 530, 5) // 33 blocks of 16 rows and one of 2: four full groups of 8, or two of 16
 	c := randomPoints(rng, 41, 5)
 	u := randomPoints(rng, 530, 2)
 	k := Gaussian{Sigma: 1.5}
