@@ -1,5 +1,7 @@
 package knngraph
 
+import "encoding/binary"
+
 // The byte kernels check a partial sum against the bound after the first
 // u8FirstCheck bytes and then after every further u8CheckEvery (multiples
 // of 64, the bytes of one step of the kernels). A check (a horizontal sum
@@ -14,6 +16,37 @@ const (
 	u8FirstCheck = 256
 	u8CheckEvery = 192
 )
+
+// u8Checks returns the ends of the sums that the byte kernels check in
+// vectors of n bytes: u8FirstCheck, then every u8CheckEvery further while
+// below n, and n.
+func u8Checks(n int) []int {
+	var c []int
+	for e := u8FirstCheck; e < n; e += u8CheckEvery {
+		c = append(c, e)
+	}
+	return append(c, n)
+}
+
+// u8Tables writes the tables of x that sqDistU8Dot reads to t, which holds
+// 8 bytes per check of u8Checks(len(x)): first U(c) = Σ_{t<c} x_t² −
+// 256·Σ_{t<c} x_t at every check c, then V(c) = Σ_{t<c} x_t², as
+// little-endian int32s (|U| ≤ 128²·c and V ≤ 255²·c fit for c ≤ 2¹⁵).
+func u8Tables(t, x []uint8) {
+	checks := u8Checks(len(x))
+	k := len(checks)
+	var sq, sum int64
+	lo := 0
+	for j, c := range checks {
+		for _, v := range x[lo:c] {
+			sq += int64(v) * int64(v)
+			sum += int64(v)
+		}
+		lo = c
+		binary.LittleEndian.PutUint32(t[4*j:], uint32(int32(sq-256*sum)))
+		binary.LittleEndian.PutUint32(t[4*(k+j):], uint32(sq))
+	}
+}
 
 // sqDistU8BelowGo is the portable sqDistU8Below, with the same checks as
 // the assembly kernels.
