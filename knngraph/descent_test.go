@@ -312,3 +312,32 @@ func TestInsert(t *testing.T) {
 		}
 	}
 }
+
+// TestReversePositions checks the reverse lists, filed by chunks in
+// parallel, against one serial pass, at several list counts and goroutines.
+func TestReversePositions(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for _, n := range []int{1, 2, 7, 100, 1001} {
+		const L = 3
+		list := make([]entry, n*L)
+		for p := range list {
+			list[p].idx = int32(rng.IntN(n))
+		}
+		want := make([][]int32, n)
+		for p, e := range list {
+			want[e.idx] = append(want[e.idx], int32(p))
+		}
+		for _, procs := range []int{1, 3} {
+			prev := runtime.GOMAXPROCS(procs)
+			r := reversePositions(n, L, list, csr{})
+			r = reversePositions(n, L, list, r) // reused memory
+			runtime.GOMAXPROCS(prev)
+			for j := range n {
+				require.Equal(t, len(want[j]), r.ptr[j+1]-r.ptr[j], "n %d, point %d", n, j)
+				if len(want[j]) > 0 {
+					require.Equal(t, want[j], r.adj[r.ptr[j]:r.ptr[j+1]], "n %d, point %d", n, j)
+				}
+			}
+		}
+	}
+}
