@@ -40,9 +40,10 @@ func sqDistU8Below(a, b []uint8, bound uint32) uint32 {
 //go:noescape
 func sqDistU8DotKernel(a, b *uint8, n int, bound uint32, ua, vb *uint8) uint32
 
-// sqDistU8Dot returns what sqDistU8Below returns for a and b, given their
-// tables ta and tb (u8Tables): with AVX-512 VNNI from one dot product
-// (sqDistU8DotKernel), else by sqDistU8Below.
+// sqDistU8Dot returns Σ_t (a_t − b_t)² as sqDistU8Below does, or a partial
+// sum ≥ bound, given the tables ta and tb of a and b (u8Tables): with
+// AVX-512 VNNI from one dot product (sqDistU8DotKernel, checked at
+// dotFirstCheck and every dotCheckEvery), else by sqDistU8Below.
 func sqDistU8Dot(a, b, ta, tb []uint8, bound uint32) uint32 {
 	if !hasU8VNNI || len(a) == 0 {
 		return sqDistU8Below(a, b, bound)

@@ -203,7 +203,8 @@ dsum:
 // The AVX-512 VNNI kernel on one dot product: with a fixed and b read as the
 // signed bytes b − 128 (b XOR 0x80), VPDPBUSD sums Σ_t a_t·(b_t − 128) four
 // products to a 32-bit lane, 64 bytes per instruction, into four
-// accumulators. At each check
+// accumulators. At each check (after dotFirstCheck bytes, then every
+// dotCheckEvery, and at the end)
 //
 //	Σ_{t<c} (a_t − b_t)² = U_a(c) + V_b(c) − 2·Σ_{t<c} a_t·(b_t − 128)
 //
@@ -217,7 +218,7 @@ TEXT ·sqDistU8DotKernel(SB), NOSPLIT, $0-52
 	MOVL         bound+24(FP), R8
 	MOVQ         ua+32(FP), R10
 	MOVQ         vb+40(FP), R11
-	MOVQ         $256, DX // bytes left before the next check (u8FirstCheck)
+	MOVQ         $512, DX // bytes left before the next check (dotFirstCheck)
 	MOVL         $0x80808080, AX
 	VPBROADCASTD AX, Z7
 	VPXORD       Z8, Z8, Z8
@@ -260,7 +261,7 @@ dcheck: // BX = U_a + V_b − 2·Σ a·(b − 128); return it at the end or at t
 	JZ            ddone
 	CMPQ          BX, R8
 	JAE           ddone
-	MOVQ          $192, DX // u8CheckEvery
+	MOVQ          $512, DX // dotCheckEvery
 	JMP           dloop
 
 ddone:
