@@ -1,6 +1,9 @@
 package knngraph
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"math"
+)
 
 // The byte kernels check a partial sum against the bound after the first
 // u8FirstCheck bytes and then after every further u8CheckEvery (multiples
@@ -43,22 +46,31 @@ func u8Checks(n int) []int {
 // u8Tables writes the tables of x that sqDistU8Dot reads to t, which holds
 // 8 bytes per check of u8Checks(len(x)): first U(c) = Σ_{t<c} x_t² −
 // 256·Σ_{t<c} x_t at every check c, then V(c) = Σ_{t<c} x_t², as
-// little-endian int32s (|U| ≤ 128²·c and V ≤ 255²·c fit for c ≤ 2¹⁵).
+// little-endian int32s (|U| ≤ 128²·c and V ≤ 255²·c fit for c ≤ 2¹⁵). Both
+// are squared distances summed by the byte kernels: V from 0 and, as
+// (x − 128)² = x² − 256x + 128², U = Σ_{t<c} (x_t − 128)² − 128²·c.
 func u8Tables(t, x []uint8) {
 	checks := u8Checks(len(x))
 	k := len(checks)
-	var sq, sum int64
+	var sq, dev int64 // Σ x², Σ (x − 128)²
 	lo := 0
 	for j, c := range checks {
-		for _, v := range x[lo:c] {
-			sq += int64(v) * int64(v)
-			sum += int64(v)
-		}
+		sq += int64(sqDistU8Below(x[lo:c], zeroRow[lo:c], math.MaxUint32))
+		dev += int64(sqDistU8Below(x[lo:c], midRow[lo:c], math.MaxUint32))
 		lo = c
-		binary.LittleEndian.PutUint32(t[4*j:], uint32(int32(sq-256*sum)))
+		binary.LittleEndian.PutUint32(t[4*j:], uint32(int32(dev-128*128*int64(c))))
 		binary.LittleEndian.PutUint32(t[4*(k+j):], uint32(sq))
 	}
 }
+
+// zeroRow and midRow are rows of 0s and of 128s for u8Tables; they are only
+// read.
+var zeroRow, midRow = [maxByteDim]uint8{}, func() (r [maxByteDim]uint8) {
+	for i := range r {
+		r[i] = 128
+	}
+	return r
+}()
 
 // sqDistU8BelowGo is the portable sqDistU8Below, with the same checks as
 // the assembly kernels.
