@@ -69,9 +69,10 @@
 //
 // with U and V stored at the head of each point's row for every check: exact
 // integers, as the sums of squared 16-bit differences (AVX2 VPMADDWD) of the
-// other kernels. Where a distance is abandoned changes no list. ApproximateBytes takes such points as bytes
-// (images) and returns what Approximate returns for them as float64, bit for
-// bit, without the conversion and the scan of the float64 values. All
+// other kernels. Where a distance is abandoned changes no list.
+// ApproximateBytes takes such points as bytes (images) and returns what
+// Approximate returns for them as float64, bit for bit, without the
+// conversion and the scan of the float64 values. All
 // randomness is drawn from Descent.Seed (the candidate priorities are hashes
 // of the seed, the iteration and the list position) and proposals are applied
 // in a fixed order, so the result is the same for every run and number of
