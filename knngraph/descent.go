@@ -550,9 +550,12 @@ func (nd *descentState) join(ctx context.Context) int {
 // Work units of the two phases of chunked: points (or leaves) per join
 // piece, and list owners per apply group. Both are claimed dynamically, so a
 // goroutine that the operating system descheduled does not hold the others
-// up at a barrier.
+// up at a barrier. A piece of 64 consecutive points shares more candidates
+// in its core's caches than one of 16: on the MNIST benchmark
+// (bench/knn-side.py, two goroutines) the search took about 6 % less CPU
+// time at the same wall time. The pieces do not change the result.
 const (
-	joinPiece  = 16
+	joinPiece  = 64
 	applyGroup = 512
 )
 
