@@ -23,10 +23,10 @@ const (
 // The dot-product kernel (sqDistU8DotKernel) checks after dotFirstCheck
 // bytes and then after every further dotCheckEvery: 64 of its bytes take one
 // instruction, so a check (a horizontal sum, a branch often mispredicted)
-// costs more than the bytes it may save. Its CPU seconds of ApproximateBytes
-// on the MNIST benchmark (20 000 images, one goroutine, min of 4 interleaved
-// runs) were 0.47–0.50 with checks every 512 or 640 bytes or only at the
-// end, against 0.53–0.55 at 256, 448, 640, ….
+// costs more than the bytes it may save: on the MNIST benchmark
+// (bench/knn-side.py's 20 000 images) ApproximateBytes took about a tenth
+// less CPU time with checks every 512 or 640 bytes, or only at the end, than
+// at 256, 448, 640, ….
 const (
 	dotFirstCheck = 512
 	dotCheckEvery = 512
