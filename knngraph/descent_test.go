@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -264,5 +265,79 @@ func TestSharesLeaf(t *testing.T) {
 			}
 		}
 		require.Positive(t, shared)
+	}
+}
+
+// TestInsert checks insert against the plain rule on lists with many equal
+// distances: b enters a list that does not name it when the list is not full
+// or d is below its largest distance, in place of the first entry at that
+// distance; the largest distance left is the list's worst.
+func TestInsert(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	const n, L = 40, 5
+	nd := newLists(n, L)
+	type ref struct {
+		idx  []int32
+		dist []float32
+	}
+	want := make([]ref, n)
+	for trial := range 20000 {
+		a, b := int32(rng.IntN(n)), int32(rng.IntN(n))
+		d := float32(rng.IntN(6)) // ties everywhere
+		got := nd.insert(a, b, d)
+		r := &want[a]
+		ok := a != b && !slices.Contains(r.idx, b)
+		if ok && len(r.idx) == L {
+			w := 0
+			for p, v := range r.dist {
+				if v > r.dist[w] {
+					w = p
+				}
+			}
+			if ok = d < r.dist[w]; ok {
+				r.idx[w], r.dist[w] = b, d
+			}
+		} else if ok {
+			r.idx, r.dist = append(r.idx, b), append(r.dist, d)
+		}
+		require.Equal(t, ok, got, "trial %d", trial)
+		c := int(nd.count[a])
+		list := nd.list[int(a)*L : int(a)*L+c]
+		for p, e := range list {
+			require.Equal(t, r.idx[p], e.idx, "trial %d", trial)
+			require.Equal(t, r.dist[p], e.dist, "trial %d", trial)
+		}
+		if c == L {
+			require.Equal(t, slices.Max(r.dist), nd.worst[a], "trial %d", trial)
+		}
+	}
+}
+
+// TestReversePositions checks the reverse lists, filed by chunks in
+// parallel, against one serial pass, at several list counts and goroutines.
+func TestReversePositions(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for _, n := range []int{1, 2, 7, 100, 1001} {
+		const L = 3
+		list := make([]entry, n*L)
+		for p := range list {
+			list[p].idx = int32(rng.IntN(n))
+		}
+		want := make([][]int32, n)
+		for p, e := range list {
+			want[e.idx] = append(want[e.idx], int32(p))
+		}
+		for _, procs := range []int{1, 3} {
+			prev := runtime.GOMAXPROCS(procs)
+			r := reversePositions(n, L, list, csr{})
+			r = reversePositions(n, L, list, r) // reused memory
+			runtime.GOMAXPROCS(prev)
+			for j := range n {
+				require.Equal(t, len(want[j]), r.ptr[j+1]-r.ptr[j], "n %d, point %d", n, j)
+				if len(want[j]) > 0 {
+					require.Equal(t, want[j], r.adj[r.ptr[j]:r.ptr[j+1]], "n %d, point %d", n, j)
+				}
+			}
+		}
 	}
 }

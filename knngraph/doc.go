@@ -56,13 +56,23 @@
 // joins run in the leaf order of the first tree, so that consecutive points
 // share candidates still in cache. Byte-valued points (pixels) are searched on
 // a byte copy, a quarter of float32's memory traffic, with exact integer
-// distances (AVX-512 VNNI VPDPWSSD or AVX2 VPMADDWD on 16-bit differences);
-// its columns are ordered by decreasing variance (constant ones dropped), and
-// a distance is abandoned once a partial sum, checked after 256 bytes and then
-// every 192, reaches the larger of the two lists' worst distances, which the
-// whole sum would reach too. ApproximateBytes takes such points as bytes
-// (images) and returns what Approximate returns for them as float64, bit for
-// bit, without the conversion and the scan of the float64 values. All
+// distances; its columns are ordered by decreasing variance (constant ones
+// dropped), and a distance is abandoned once a partial sum, checked after 256
+// bytes and then every 192, reaches the larger of the two lists' worst
+// distances, which the whole sum would reach too. With AVX-512 VNNI a partial
+// sum up to a check c (after 512 bytes, then every 512: its bytes are cheaper
+// than its checks) comes from one dot product of bytes and signed bytes
+// (VPDPBUSD, 64 bytes an instruction),
+//
+//	Σ_{t<c} (a_t − b_t)² = U_a(c) + V_b(c) − 2·Σ_{t<c} a_t·(b_t − 128),
+//	U_a(c) = Σ_{t<c} a_t² − 256·Σ_{t<c} a_t,  V_b(c) = Σ_{t<c} b_t²,
+//
+// with U and V stored at the head of each point's row for every check: exact
+// integers, as the sums of squared 16-bit differences (AVX2 VPMADDWD) of the
+// other kernels. Where a distance is abandoned changes no list.
+// ApproximateBytes takes such points as bytes (images) and returns what
+// Approximate returns for them as float64, bit for bit, without the
+// conversion and the scan of the float64 values. All
 // randomness is drawn from Descent.Seed (the candidate priorities are hashes
 // of the seed, the iteration and the list position) and proposals are applied
 // in a fixed order, so the result is the same for every run and number of

@@ -34,6 +34,25 @@ func sqDistU8Below(a, b []uint8, bound uint32) uint32 {
 	return sqDistU8BelowGo(a, b, bound)
 }
 
+// sqDistU8DotKernel is the AVX-512 VNNI kernel of sqDistU8Dot; ua and vb
+// point to a's U table and b's V table (u8Tables).
+//
+//go:noescape
+func sqDistU8DotKernel(a, b *uint8, n int, bound uint32, ua, vb *uint8) uint32
+
+// sqDistU8Dot returns Σ_t (a_t − b_t)² as sqDistU8Below does, or a partial
+// sum ≥ bound, given the tables ta and tb of a and b (u8Tables): with
+// AVX-512 VNNI from one dot product (sqDistU8DotKernel, checked at
+// dotFirstCheck and every dotCheckEvery), else by sqDistU8Below.
+func sqDistU8Dot(a, b, ta, tb []uint8, bound uint32) uint32 {
+	if !hasU8VNNI || len(a) == 0 {
+		return sqDistU8Below(a, b, bound)
+	}
+	_, _ = b[len(a)-1], ta[len(tb)-1]
+	k := len(ta) / 8
+	return sqDistU8DotKernel(&a[0], &b[0], len(a), bound, &ta[0], &tb[4*k])
+}
+
 // dotU8I16Kernel is the AVX-512 BW kernel of dotU8I16 when wide, else the
 // AVX2 one.
 //

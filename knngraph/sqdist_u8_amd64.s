@@ -183,3 +183,88 @@ dsum:
 	VZEROUPPER
 	MOVL         AX, ret+32(FP)
 	RET
+
+// DSTEP adds a·(b − 128) of the next 64 bytes to acc, going to dtail when
+// fewer are left and to dcheck at a check.
+#define DSTEP(acc) \
+	CMPQ      CX, $64; \
+	JB        dtail; \
+	VMOVDQU64 (SI), Z0; \
+	VPXORD    (DI), Z7, Z1; \
+	VPDPBUSD  Z1, Z0, acc; \
+	ADDQ      $64, SI; \
+	ADDQ      $64, DI; \
+	SUBQ      $64, CX; \
+	SUBQ      $64, DX; \
+	JZ        dcheck
+
+// func sqDistU8DotKernel(a, b *uint8, n int, bound uint32, ua, vb *uint8) uint32
+//
+// The AVX-512 VNNI kernel on one dot product: with a fixed and b read as the
+// signed bytes b − 128 (b XOR 0x80), VPDPBUSD sums Σ_t a_t·(b_t − 128) four
+// products to a 32-bit lane, 64 bytes per instruction, into four
+// accumulators. At each check (after dotFirstCheck bytes, then every
+// dotCheckEvery, and at the end)
+//
+//	Σ_{t<c} (a_t − b_t)² = U_a(c) + V_b(c) − 2·Σ_{t<c} a_t·(b_t − 128)
+//
+// with U_a(c) = Σ_{t<c} a_t² − 256·Σ_{t<c} a_t and V_b(c) = Σ_{t<c} b_t²
+// read from the tables ua and vb (one little-endian int32 per check, in
+// order), summed in 64 bits.
+TEXT ·sqDistU8DotKernel(SB), NOSPLIT, $0-52
+	MOVQ         a+0(FP), SI
+	MOVQ         b+8(FP), DI
+	MOVQ         n+16(FP), CX
+	MOVL         bound+24(FP), R8
+	MOVQ         ua+32(FP), R10
+	MOVQ         vb+40(FP), R11
+	MOVQ         $512, DX // bytes left before the next check (dotFirstCheck)
+	MOVL         $0x80808080, AX
+	VPBROADCASTD AX, Z7
+	VPXORD       Z8, Z8, Z8
+	VPXORD       Z9, Z9, Z9
+	VPXORD       Z10, Z10, Z10
+	VPXORD       Z11, Z11, Z11
+
+dloop: // four steps of 64 bytes, one accumulator each; a check may follow any
+	DSTEP(Z8)
+	DSTEP(Z9)
+	DSTEP(Z10)
+	DSTEP(Z11)
+	JMP       dloop
+
+dtail: // 0 or 32 bytes left; the upper halves are a = 0 and b − 128 = −128
+	TESTQ    CX, CX
+	JZ       dcheck
+	VMOVDQU  (SI), Y0
+	VMOVDQU  (DI), Y1
+	VPXORD   Z7, Z1, Z1
+	VPDPBUSD Z1, Z0, Z8
+	XORQ     CX, CX
+
+dcheck: // BX = U_a + V_b − 2·Σ a·(b − 128); return it at the end or at the bound
+	VPADDD        Z9, Z8, Z0
+	VPADDD        Z11, Z10, Z1
+	VPADDD        Z1, Z0, Z0
+	VEXTRACTI64X4 $1, Z0, Y1
+	VPADDD        Y1, Y0, Y0
+	SUMY0
+	MOVLQSX       AX, AX
+	MOVLQSX       (R10), BX
+	MOVLQZX       (R11), R9
+	ADDQ          R9, BX
+	SUBQ          AX, BX
+	SUBQ          AX, BX
+	ADDQ          $4, R10
+	ADDQ          $4, R11
+	TESTQ         CX, CX
+	JZ            ddone
+	CMPQ          BX, R8
+	JAE           ddone
+	MOVQ          $512, DX // dotCheckEvery
+	JMP           dloop
+
+ddone:
+	VZEROUPPER
+	MOVL BX, ret+48(FP)
+	RET

@@ -7,6 +7,9 @@ package knngraph
 // (u8FirstCheck, u8CheckEvery).
 func sqDistU8Below(a, b []uint8, bound uint32) uint32 { return sqDistU8BelowGo(a, b, bound) }
 
+// sqDistU8Dot returns sqDistU8Below(a, b, bound); the tables are not read.
+func sqDistU8Dot(a, b, _, _ []uint8, bound uint32) uint32 { return sqDistU8Below(a, b, bound) }
+
 // hasU8VNNI and hasU8AVX2 are false off amd64 (the tests read them).
 var hasU8VNNI, hasU8AVX2 = false, false
 

@@ -6,8 +6,9 @@ import (
 	"testing"
 )
 
-// TestSqDistU8 checks every byte kernel that runs here (AVX-512 VNNI, AVX2,
-// portable Go) against SquaredDistance of the same values in float64, on
+// TestSqDistU8 checks every byte kernel that runs here (AVX-512 VNNI on
+// widened differences and on one dot product with tables, AVX2, portable
+// Go) against SquaredDistance of the same values in float64, on
 // random and extreme bytes: full sums without a bound, and with a bound a
 // result that is the full sum when that is below the bound and otherwise a
 // partial sum at least the bound and at most the full sum, the same partial
@@ -30,7 +31,7 @@ func TestSqDistU8(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, kn := range kernels {
 		hasU8VNNI, hasU8AVX2 = kn.vnni, kn.v2
-		for _, n := range []int{32, 64, 96, 128, 160, 192, 224, 704, 800, 4096, 1 << 15} {
+		for _, n := range []int{32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 448, 480, 512, 544, 704, 736, 800, 1024, 1056, 4096, 1 << 15} {
 			for trial := 0; trial < 20; trial++ {
 				a, b := make([]uint8, n), make([]uint8, n)
 				fa, fb := make([]float64, n), make([]float64, n)
@@ -50,6 +51,9 @@ func TestSqDistU8(t *testing.T) {
 					fa[i], fb[i] = float64(a[i]), float64(b[i])
 				}
 				want := SquaredDistance(fa, fb)
+				ta, tb := make([]uint8, 8*len(u8Checks(n))), make([]uint8, 8*len(u8Checks(n)))
+				u8Tables(ta, a)
+				u8Tables(tb, b)
 				if got := sqDistU8Below(a, b, math.MaxUint32); float64(got) != want {
 					t.Fatalf("%s, n = %d, trial %d: sqDistU8Below(∞) = %d, want %v", kn.name, n, trial, got, want)
 				}
@@ -61,6 +65,14 @@ func TestSqDistU8(t *testing.T) {
 					// The kernels check at the same places (u8FirstCheck, u8CheckEvery).
 					if ref := sqDistU8BelowGo(a, b, bound); got != ref {
 						t.Fatalf("%s, n = %d, trial %d, bound %d: sqDistU8Below = %d, the portable kernel %d", kn.name, n, trial, bound, got, ref)
+					}
+					// The dot-product kernel checks at its own places.
+					ref := got
+					if kn.vnni {
+						ref = sqDistU8BelowAt(a, b, bound, dotFirstCheck, dotCheckEvery)
+					}
+					if dot := sqDistU8Dot(a, b, ta, tb, bound); dot != ref {
+						t.Fatalf("%s, n = %d, trial %d, bound %d: sqDistU8Dot = %d, want %d", kn.name, n, trial, bound, dot, ref)
 					}
 				}
 			}
