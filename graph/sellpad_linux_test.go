@@ -19,11 +19,11 @@ import (
 // and gives bitwise the product of the copy as built; a kernel reading
 // further ahead than the pad faults here.
 func TestSlicedPrefetchStaysInPad(t *testing.T) {
+	page := unix.Getpagesize()
 	if !hasSellAVX2 {
-		t.Skip("no AVX2: block products use the CSR kernels only")
+		t.Skipf("no AVX2: block products use the CSR kernels only (page size %d)", page)
 	}
 	rng := rand.New(rand.NewPCG(3, 29))
-	page := unix.Getpagesize()
 	for _, n := range []int{1, 5, 301, 2000} {
 		g := sellTestGraph(t, rng, n, true)
 		sl := newSliced(g, sellSigma)
