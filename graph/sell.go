@@ -37,6 +37,7 @@ type sliced struct {
 	lens    []int32   // len chunks·C: row length of each slot, decreasing within a chunk
 	indices []int32   // len off[chunks]: column of each entry, chunk-column-major
 	weights []float64 // like indices; nil for a graph with unit weights
+	sigma   int       // the sorting window, in rows
 }
 
 // chunks returns the number of chunks.
@@ -55,9 +56,10 @@ func newSliced(g *CSR, sigma int) *sliced {
 	n := g.n
 	chunks := (n + sellC - 1) / sellC
 	s := &sliced{
-		off:  make([]int, chunks+1),
-		rows: hugepage.FillSlice[int32](chunks * sellC),
-		lens: hugepage.FillSlice[int32](chunks * sellC),
+		sigma: sigma,
+		off:   make([]int, chunks+1),
+		rows:  hugepage.FillSlice[int32](chunks * sellC),
+		lens:  hugepage.FillSlice[int32](chunks * sellC),
 	}
 	order := sortWindowsByLength(g, sigma)
 	parallel.For(len(s.rows), slicedSlotGrain, func(lo, hi int) {
