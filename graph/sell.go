@@ -1,9 +1,6 @@
 package graph
 
-import (
-	"github.com/gssl/gssl/internal/hugepage"
-	"github.com/gssl/gssl/internal/parallel"
-)
+import "github.com/gssl/gssl/internal/parallel"
 
 // sellC is the chunk height C of the sliced copy: C rows advance in lockstep,
 // one accumulator each (four float64 lanes fill an AVX2 register).
@@ -58,8 +55,8 @@ func newSliced(g *CSR, sigma int) *sliced {
 	s := &sliced{
 		sigma: sigma,
 		off:   make([]int, chunks+1),
-		rows:  hugepage.FillSlice[int32](chunks * sellC),
-		lens:  hugepage.FillSlice[int32](chunks * sellC),
+		rows:  make([]int32, chunks*sellC),
+		lens:  make([]int32, chunks*sellC),
 	}
 	order := sortWindowsByLength(g, sigma)
 	parallel.For(len(s.rows), slicedSlotGrain, func(lo, hi int) {
@@ -75,9 +72,9 @@ func newSliced(g *CSR, sigma int) *sliced {
 		s.off[k+1] = s.off[k] + sellC*int(s.lens[k*sellC]) // slot 0 is the longest
 	}
 	// the kernels read the indices up to sellIndexPad entries past the end
-	s.indices = hugepage.FillSlice[int32](s.off[chunks] + sellIndexPad)[:s.off[chunks]]
+	s.indices = make([]int32, s.off[chunks]+sellIndexPad)[:s.off[chunks]]
 	if !g.unitWeights {
-		s.weights = hugepage.FillSlice[float64](s.off[chunks])
+		s.weights = make([]float64, s.off[chunks])
 	}
 	parallel.Balanced(s.off, minSlicedParallelWork, func(lo, hi int) {
 		s.fillChunks(g, lo, hi)
@@ -120,7 +117,7 @@ func (s *sliced) fillChunks(g *CSR, lo, hi int) {
 // sorted in parallel, each into its own rows of the result.
 func sortWindowsByLength(g *CSR, sigma int) []int32 {
 	n := g.n
-	order := hugepage.FillSlice[int32](n)
+	order := make([]int32, n)
 	windows := (n + sigma - 1) / sigma
 	parallel.For(windows, max(slicedSlotGrain/sigma, 1), func(wlo, whi int) {
 		var start []int

@@ -8,7 +8,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/graph"
-	"github.com/gssl/gssl/internal/hugepage"
 	"github.com/gssl/gssl/internal/parallel"
 	"github.com/gssl/gssl/krylov"
 	"github.com/gssl/gssl/laplacian"
@@ -294,7 +293,7 @@ func (cg *spreadingCG) setScalings(g *graph.CSR, a float64) error {
 		return fmt.Errorf("labelprop: %w", err)
 	}
 	cg.t, cg.u, cg.deg = deg.InvSqrtD, deg.SqrtD, deg.D
-	left := hugepage.FillSlice[float64](cg.n)
+	left := make([]float64, cg.n)
 	parallel.For(cg.n, spreadRowChunk, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			left[i] = -a * cg.t[i]

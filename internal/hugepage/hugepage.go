@@ -16,10 +16,10 @@
 // so its pages fault in as huge pages), and collapse the pages of that part
 // that are already resident (a large allocation that reuses heap memory an
 // earlier phase touched) into huge pages. GatherFloat64s (blocks gathered
-// from at random) and FillSlice (arrays written in full once allocated)
-// advise from one huge page up: a fresh slice's first writes then fault in
-// 2 MiB at a time, 512 times fewer faults than with 4 KiB pages; a block
-// from GatherFloat64s is moreover faulted in whole when it is allocated. The advice changes speed only, never
+// from at random) advises from one huge page up: a fresh block's first
+// writes then fault in 2 MiB at a time, 512 times fewer faults than with 4
+// KiB pages; up to GatherPopulateMaxBytes it is moreover faulted in whole
+// when it is allocated. The advice changes speed only, never
 // values; where it is not available (other systems, or a kernel without
 // transparent huge pages) it is a no-op and the slice is the same.
 package hugepage
@@ -53,19 +53,33 @@ func Float64s(n int) []float64 {
 // 2.0).
 const GatherMinBytes = hugeSize
 
+// GatherPopulateMaxBytes is the largest block that GatherFloat64s faults
+// in at once. Below it one system call costs less than the faults of the
+// block's first writes; above it the one thread that faults the whole
+// block in takes longer than the workers' first writes, which spread the
+// faults over them (on this kind of virtual machine a fresh huge page can
+// cost far more than zeroing it): on the planted-partition graph of 10 M
+// edges (a 40 MB and a 120 MB block) `gssl labelprop` fitted in a median
+// 0.88 s with those blocks faulted in by their first writes against 1.06
+// s with them faulted in at allocation (10 interleaved runs, load 1.7 to
+// 2.8; in the first, the graph's SELL copy also in 4 KiB pages), while at
+// 1 M edges (4 MB and 12 MB) fits took a median 0.065 s with them faulted
+// in at allocation against 0.078 s before (30 interleaved runs).
+const GatherPopulateMaxBytes = 32 << 20
+
 // GatherFloat64s is Float64s for a block that products gather from at
-// random, advised from GatherMinBytes instead of MinBytes, and from there
-// faulted in at once (MADV_POPULATE_WRITE, Linux 5.14; a no-op elsewhere):
-// the whole block in one system call rather than a fault per page at its
-// first write, the huge pages of its aligned part and 4 KiB pages for the
-// rest. A cold label spreading fit at 1 M edges (10⁵ nodes, 5 classes: a 4
-// MB and a 12 MB block) took about 20 % less CPU and 5 to 15 % less time
-// with it, and one at 10 M edges no more (BenchmarkSpreadingFitScale/cold).
+// random, advised from GatherMinBytes instead of MinBytes and, below
+// GatherPopulateMaxBytes, faulted in at once (MADV_POPULATE_WRITE, Linux
+// 5.14; a no-op elsewhere): the whole block in one system call rather than
+// a fault per page at its first write, huge pages for its aligned part and
+// 4 KiB pages for the rest.
 func GatherFloat64s(n int) []float64 {
 	s := make([]float64, n)
 	if 8*n >= GatherMinBytes {
 		advise(alignedPart(bytesOf(s)))
-		populate(pagePart(bytesOf(s)))
+		if 8*n < GatherPopulateMaxBytes {
+			populate(pagePart(bytesOf(s)))
+		}
 	}
 	return s
 }
@@ -85,27 +99,6 @@ func Float32s(n int) []float32 {
 func Slice[T any](n int) []T {
 	s := make([]T, n)
 	if b := bytesOf(s); len(b) >= MinBytes {
-		advise(alignedPart(b))
-	}
-	return s
-}
-
-// FillMinBytes is the smallest slice that FillSlice advises: from one
-// huge page up, a slice written in full once allocated takes one fault per
-// 2 MiB instead of one per 4 KiB page. The SELL-4-σ copy of graph's
-// products is such an array: built in every cold label spreading fit, its
-// 80 MB of indices at 10 M edges took about 60 ms of CPU in 4 KiB page
-// faults, and the fit about 4 % less time advised
-// (BenchmarkSpreadingFitScale/cold).
-const FillMinBytes = hugeSize
-
-// FillSlice is Slice for an array that is written in full right after it
-// is allocated (a copy being built), advised from FillMinBytes instead of
-// MinBytes: its first writes then fault in 2 MiB pages, each a fraction of
-// the cost of the 512 faults of 4 KiB pages they replace.
-func FillSlice[T any](n int) []T {
-	s := make([]T, n)
-	if b := bytesOf(s); len(b) >= FillMinBytes {
 		advise(alignedPart(b))
 	}
 	return s

@@ -87,24 +87,3 @@ func TestSliceOfStructs(t *testing.T) {
 		require.Equal(t, before+1, advised, "madvise(MADV_HUGEPAGE) failed with transparent huge pages %q", thp)
 	}
 }
-
-// TestFillSliceAdvisedFromFillMinBytes checks that FillSlice returns
-// ordinary zeroed slices, advised (on Linux with transparent huge pages)
-// from FillMinBytes, below MinBytes, and not below it; a slice of two huge
-// pages holds a whole aligned one wherever it starts.
-func TestFillSliceAdvisedFromFillMinBytes(t *testing.T) {
-	require.Less(t, FillMinBytes, MinBytes)
-	before := advised
-	small := FillSlice[int32](FillMinBytes/4 - 1)
-	require.Len(t, small, FillMinBytes/4-1)
-	require.Equal(t, before, advised, "a slice below FillMinBytes was advised")
-	big := FillSlice[int32](2 * FillMinBytes / 4)
-	require.Len(t, big, 2*FillMinBytes/4)
-	for i := 0; i < len(big); i += 4096 {
-		require.Zero(t, big[i])
-	}
-	require.NotEmpty(t, alignedPart(bytesOf(big)))
-	if thp, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled"); runtime.GOOS == "linux" && err == nil && !strings.Contains(string(thp), "[never]") {
-		require.Equal(t, before+1, advised, "madvise(MADV_HUGEPAGE) failed with transparent huge pages %q", thp)
-	}
-}

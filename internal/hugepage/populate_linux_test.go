@@ -10,9 +10,10 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// TestGatherFloat64sPopulated: a block from GatherMinBytes up is resident
-// as soon as GatherFloat64s returns it (mincore), before anything writes
-// it, and still reads zero; one populate call succeeded for it.
+// TestGatherFloat64sPopulated: a block from GatherMinBytes up to
+// GatherPopulateMaxBytes is resident as soon as GatherFloat64s returns it
+// (mincore), before anything writes it, and still reads zero; one populate
+// call succeeded for it, and none for a block of GatherPopulateMaxBytes.
 func TestGatherFloat64sPopulated(t *testing.T) {
 	probe, err := unix.Mmap(-1, 0, unix.Getpagesize(), unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS)
 	require.NoError(t, err)
@@ -34,4 +35,7 @@ func TestGatherFloat64sPopulated(t *testing.T) {
 	for i := 0; i < len(s); i += 512 {
 		require.Zero(t, s[i])
 	}
+	big := GatherFloat64s(GatherPopulateMaxBytes / 8)
+	require.Equal(t, before+1, populated, "a block of GatherPopulateMaxBytes was populated")
+	require.Len(t, big, GatherPopulateMaxBytes/8)
 }
