@@ -66,7 +66,10 @@
 // Row-range products (ScaledMulBlockRowsTo, ScaledMulBlockRowsInto) use the
 // copy for ranges aligned to its windows (RowWindow = σ rows, see
 // SlicedRows), since rows are reordered only within a window; other ranges
-// use the CSR kernels, with the same results.
+// use the CSR kernels, with the same results. The block kernels prefetch
+// the block rows of the entries 32 ahead, and a block product over whole
+// windows writes each window's rows in row order once all its sums are
+// formed, so that the scaling reads x's rows and writes dst's in sequence.
 //
 // Two row-range products serve solvers whose block is larger than the
 // caches, both bitwise ScaledMulBlockRowsTo (each row still summed in its

@@ -34,6 +34,7 @@ type sliced struct {
 	lens    []int32   // len chunks·C: row length of each slot, decreasing within a chunk
 	indices []int32   // len off[chunks]: column of each entry, chunk-column-major
 	weights []float64 // like indices; nil for a graph with unit weights
+	sigma   int       // the sorting window, in rows
 }
 
 // chunks returns the number of chunks.
@@ -41,7 +42,7 @@ func (s *sliced) chunks() int { return len(s.off) - 1 }
 
 // bytes returns the memory held by the sliced copy.
 func (s *sliced) bytes() int {
-	return 8*len(s.off) + 4*len(s.rows) + 4*len(s.lens) + 4*len(s.indices) + 8*len(s.weights)
+	return 8*len(s.off) + 4*len(s.rows) + 4*len(s.lens) + 4*cap(s.indices) + 8*len(s.weights)
 }
 
 // newSliced builds the SELL-C-σ copy of g in O(n log σ + nnz), in parallel:
@@ -52,9 +53,10 @@ func newSliced(g *CSR, sigma int) *sliced {
 	n := g.n
 	chunks := (n + sellC - 1) / sellC
 	s := &sliced{
-		off:  make([]int, chunks+1),
-		rows: make([]int32, chunks*sellC),
-		lens: make([]int32, chunks*sellC),
+		sigma: sigma,
+		off:   make([]int, chunks+1),
+		rows:  make([]int32, chunks*sellC),
+		lens:  make([]int32, chunks*sellC),
 	}
 	order := sortWindowsByLength(g, sigma)
 	parallel.For(len(s.rows), slicedSlotGrain, func(lo, hi int) {
@@ -69,7 +71,8 @@ func newSliced(g *CSR, sigma int) *sliced {
 	for k := 0; k < chunks; k++ {
 		s.off[k+1] = s.off[k] + sellC*int(s.lens[k*sellC]) // slot 0 is the longest
 	}
-	s.indices = make([]int32, s.off[chunks])
+	// the kernels read the indices up to sellIndexPad entries past the end
+	s.indices = make([]int32, s.off[chunks]+sellIndexPad)[:s.off[chunks]]
 	if !g.unitWeights {
 		s.weights = make([]float64, s.off[chunks])
 	}
@@ -78,6 +81,12 @@ func newSliced(g *CSR, sigma int) *sliced {
 	})
 	return s
 }
+
+// sellIndexPad is how many zero indices the sliced copy keeps past its
+// last entry (in the capacity of indices): the AVX2 kernels' lockstep
+// prefetches the block rows of the entries 8 steps (32 entries) ahead
+// (gen_sell.go), and so reads indices up to 31 entries past the last one.
+const sellIndexPad = 32
 
 // slicedSlotGrain is the least number of slots per task of newSliced.
 const slicedSlotGrain = 1 << 15

@@ -1,6 +1,9 @@
 package graph
 
-import "unsafe"
+import (
+	"sync"
+	"unsafe"
+)
 
 //go:generate go run gen_sell.go
 
@@ -26,14 +29,89 @@ func (s *sliced) mulBlock(dst []float64, ds int, x []float64, xs, c int, sc Scal
 	s.mulBlockAt(dst, ds, 0, x, xs, c, sc, lo, hi)
 }
 
-// mulBlockAt is mulBlock writing row i into row i−first of dst.
+// mulBlockAt is mulBlock writing row i into row i−first of dst. Chunk
+// ranges of whole windows (sellSigma rows, the rows a window's slots hold)
+// are finished window by window in row order (mulWindows) when the copy's
+// sorting windows nest in them.
 func (s *sliced) mulBlockAt(dst []float64, ds, first int, x []float64, xs, c int, sc Scaling, lo, hi int) {
+	const perWindow = sellSigma / sellC
+	if s.sigma > 0 && sellSigma%s.sigma == 0 && lo%perWindow == 0 && (hi%perWindow == 0 || hi == s.chunks()) {
+		s.mulWindows(dst, ds, first, x, xs, c, sc, lo, hi)
+		return
+	}
 	masks := blockMasks(c)
 	var sums [sellBlockBatch * sellC * 8]float64
 	for k := lo; k < hi; k += sellBlockBatch {
 		e := min(k+sellBlockBatch, hi)
 		s.blockSums(&sums, x, xs, c, sc.Right, &masks, k, e)
 		s.finishBlock(dst, ds, first, x, xs, c, sc, sums[:], s.rows[k*sellC:e*sellC])
+	}
+}
+
+// windowSums holds a window's row sums for mulWindows (64 KiB, reused).
+var windowSums = sync.Pool{New: func() any { return new([sellSigma * 8]float64) }}
+
+// mulWindows is mulBlockAt for the chunks [lo, hi) of whole windows: the
+// row sums of a window's chunks are computed first, batch by batch, and
+// its rows then finished in increasing order, so that x's and dst's rows
+// are read and written in sequence (in slot order they are at random
+// within the window: on blocks larger than the caches each row was a miss).
+// The same operations on the same sums: bitwise finishBlock's rows.
+func (s *sliced) mulWindows(dst []float64, ds, first int, x []float64, xs, c int, sc Scaling, lo, hi int) {
+	const perWindow = sellSigma / sellC
+	const batch = sellBlockBatch * sellC * 8
+	masks := blockMasks(c)
+	buf := windowSums.Get().(*[sellSigma * 8]float64)
+	defer windowSums.Put(buf)
+	var slot [sellSigma]int16
+	for w := lo; w < hi; w += perWindow {
+		we := min(w+perWindow, hi)
+		for k := w; k < we; k += sellBlockBatch {
+			o := 8 * sellC * (k - w)
+			s.blockSums((*[batch]float64)(buf[o:o+batch]), x, xs, c, sc.Right, &masks, k, min(k+sellBlockBatch, we))
+		}
+		r0 := w * sellC
+		for t, i := range s.rows[r0 : we*sellC] {
+			if i >= 0 {
+				slot[int(i)-r0] = int16(t)
+			}
+		}
+		r1 := min(we*sellC, len(s.rows)) // rows past n hold no slot
+		for r1 > r0 && s.rows[r1-1] < 0 {
+			r1--
+		}
+		finishWindow(dst, ds, first, x, xs, c, sc, buf[:], slot[:], r0, r1)
+	}
+}
+
+// finishWindow writes dst_{i−first} = Diag_i·x_i + Left_i·sums_t for the
+// rows i in [r0, r1), row i's sums at slot t = slot[i − r0], as
+// finishBlock does.
+func finishWindow(dst []float64, ds, first int, x []float64, xs, c int, sc Scaling, sums []float64, slot []int16, r0, r1 int) {
+	for i := r0; i < r1; i++ {
+		t := int(slot[i-r0])
+		acc := (*[8]float64)(sums[8*t : 8*t+8])
+		d := dst[(i-first)*ds : (i-first)*ds+c]
+		l, di := 1.0, 0.0
+		if sc.Left != nil {
+			l = sc.Left[i]
+		}
+		switch {
+		case sc.Diag != nil:
+			di = sc.Diag[i]
+			xi := x[i*xs : i*xs+len(d)]
+			for u, v := range xi {
+				d[u] = float64(di*v) + float64(l*acc[u&7])
+			}
+		case sc.Left != nil:
+			for u := range d {
+				d[u] = l * acc[u&7]
+			}
+		default:
+			for u := range d {
+				d[u] = acc[u&7]
+			}
+		}
 	}
 }
 

@@ -17,11 +17,16 @@
 // columns of the first and second halves (VMASKMOVPD), so a masked column
 // loads +0 and its sums are +0. A unit-weight graph passes four ones as
 // weights with wstep 0 (1·x = x exactly); otherwise wstep is 8 and weights is
-// the sliced weights. Without Right, w_j·x; with it, (w_j·r_c)·x.
+// the sliced weights. Without Right, w_j·x; with it, (w_j·r_c)·x. Each
+// lockstep step prefetches the block rows of the entries 8 steps (32
+// entries) ahead (PREFETCHT0 of their first and last byte), so it reads
+// indices up to 31 entries past the last: the caller keeps them readable
+// (sell.go's sellIndexPad).
 //
 // Registers: SI sums, DI x, DX xbytes, R8 right, R11 indices, R12 lens,
 // BX off, CX chunks left, R9 loop counter, R13 index pointer, R14 weight
-// pointer, AX x row offset, R10/X13 the lockstep's end; Y0–Y3 first-half and Y4–Y7 second-half
+// pointer, AX x row offset, R10 the prefetched row's offset (lockstep) and
+// R10/X13 the lockstep's end (tails); Y0–Y3 first-half and Y4–Y7 second-half
 // accumulators of slots 0–3, Y8/Y9 column masks, Y10 broadcast weight,
 // Y11/Y12 loaded x.
 
@@ -54,24 +59,44 @@ sellBlock1AVX2_chunk:
 	TESTQ R9, R9
 	JZ sellBlock1AVX2_tails
 sellBlock1AVX2_lockstep:
+	MOVLQSX 128(R13), R10
+	IMULQ DX, R10
+	PREFETCHT0 (DI)(R10*1)
+	ADDQ DX, R10
+	PREFETCHT0 -1(DI)(R10*1)
 	MOVLQSX 0(R13), AX
 	VBROADCASTSD 0(R14), Y10
 	IMULQ DX, AX
 	VMASKMOVPD (DI)(AX*1), Y8, Y11
 	VMULPD Y11, Y10, Y11
 	VADDPD Y11, Y0, Y0
+	MOVLQSX 132(R13), R10
+	IMULQ DX, R10
+	PREFETCHT0 (DI)(R10*1)
+	ADDQ DX, R10
+	PREFETCHT0 -1(DI)(R10*1)
 	MOVLQSX 4(R13), AX
 	VBROADCASTSD 8(R14), Y10
 	IMULQ DX, AX
 	VMASKMOVPD (DI)(AX*1), Y8, Y11
 	VMULPD Y11, Y10, Y11
 	VADDPD Y11, Y1, Y1
+	MOVLQSX 136(R13), R10
+	IMULQ DX, R10
+	PREFETCHT0 (DI)(R10*1)
+	ADDQ DX, R10
+	PREFETCHT0 -1(DI)(R10*1)
 	MOVLQSX 8(R13), AX
 	VBROADCASTSD 16(R14), Y10
 	IMULQ DX, AX
 	VMASKMOVPD (DI)(AX*1), Y8, Y11
 	VMULPD Y11, Y10, Y11
 	VADDPD Y11, Y2, Y2
+	MOVLQSX 140(R13), R10
+	IMULQ DX, R10
+	PREFETCHT0 (DI)(R10*1)
+	ADDQ DX, R10
+	PREFETCHT0 -1(DI)(R10*1)
 	MOVLQSX 12(R13), AX
 	VBROADCASTSD 24(R14), Y10
 	IMULQ DX, AX
@@ -193,6 +218,11 @@ sellBlock2AVX2_chunk:
 	TESTQ R9, R9
 	JZ sellBlock2AVX2_tails
 sellBlock2AVX2_lockstep:
+	MOVLQSX 128(R13), R10
+	IMULQ DX, R10
+	PREFETCHT0 (DI)(R10*1)
+	ADDQ DX, R10
+	PREFETCHT0 -1(DI)(R10*1)
 	MOVLQSX 0(R13), AX
 	VBROADCASTSD 0(R14), Y10
 	IMULQ DX, AX
@@ -202,6 +232,11 @@ sellBlock2AVX2_lockstep:
 	VMASKMOVPD 32(DI)(AX*1), Y9, Y12
 	VMULPD Y12, Y10, Y12
 	VADDPD Y12, Y4, Y4
+	MOVLQSX 132(R13), R10
+	IMULQ DX, R10
+	PREFETCHT0 (DI)(R10*1)
+	ADDQ DX, R10
+	PREFETCHT0 -1(DI)(R10*1)
 	MOVLQSX 4(R13), AX
 	VBROADCASTSD 8(R14), Y10
 	IMULQ DX, AX
@@ -211,6 +246,11 @@ sellBlock2AVX2_lockstep:
 	VMASKMOVPD 32(DI)(AX*1), Y9, Y12
 	VMULPD Y12, Y10, Y12
 	VADDPD Y12, Y5, Y5
+	MOVLQSX 136(R13), R10
+	IMULQ DX, R10
+	PREFETCHT0 (DI)(R10*1)
+	ADDQ DX, R10
+	PREFETCHT0 -1(DI)(R10*1)
 	MOVLQSX 8(R13), AX
 	VBROADCASTSD 16(R14), Y10
 	IMULQ DX, AX
@@ -220,6 +260,11 @@ sellBlock2AVX2_lockstep:
 	VMASKMOVPD 32(DI)(AX*1), Y9, Y12
 	VMULPD Y12, Y10, Y12
 	VADDPD Y12, Y6, Y6
+	MOVLQSX 140(R13), R10
+	IMULQ DX, R10
+	PREFETCHT0 (DI)(R10*1)
+	ADDQ DX, R10
+	PREFETCHT0 -1(DI)(R10*1)
 	MOVLQSX 12(R13), AX
 	VBROADCASTSD 24(R14), Y10
 	IMULQ DX, AX
@@ -353,6 +398,11 @@ sellBlockRight1AVX2_chunk:
 	TESTQ R9, R9
 	JZ sellBlockRight1AVX2_tails
 sellBlockRight1AVX2_lockstep:
+	MOVLQSX 128(R13), R10
+	IMULQ DX, R10
+	PREFETCHT0 (DI)(R10*1)
+	ADDQ DX, R10
+	PREFETCHT0 -1(DI)(R10*1)
 	MOVLQSX 0(R13), AX
 	VMOVSD 0(R14), X10
 	VMULSD (R8)(AX*8), X10, X10
@@ -361,6 +411,11 @@ sellBlockRight1AVX2_lockstep:
 	VMASKMOVPD (DI)(AX*1), Y8, Y11
 	VMULPD Y11, Y10, Y11
 	VADDPD Y11, Y0, Y0
+	MOVLQSX 132(R13), R10
+	IMULQ DX, R10
+	PREFETCHT0 (DI)(R10*1)
+	ADDQ DX, R10
+	PREFETCHT0 -1(DI)(R10*1)
 	MOVLQSX 4(R13), AX
 	VMOVSD 8(R14), X10
 	VMULSD (R8)(AX*8), X10, X10
@@ -369,6 +424,11 @@ sellBlockRight1AVX2_lockstep:
 	VMASKMOVPD (DI)(AX*1), Y8, Y11
 	VMULPD Y11, Y10, Y11
 	VADDPD Y11, Y1, Y1
+	MOVLQSX 136(R13), R10
+	IMULQ DX, R10
+	PREFETCHT0 (DI)(R10*1)
+	ADDQ DX, R10
+	PREFETCHT0 -1(DI)(R10*1)
 	MOVLQSX 8(R13), AX
 	VMOVSD 16(R14), X10
 	VMULSD (R8)(AX*8), X10, X10
@@ -377,6 +437,11 @@ sellBlockRight1AVX2_lockstep:
 	VMASKMOVPD (DI)(AX*1), Y8, Y11
 	VMULPD Y11, Y10, Y11
 	VADDPD Y11, Y2, Y2
+	MOVLQSX 140(R13), R10
+	IMULQ DX, R10
+	PREFETCHT0 (DI)(R10*1)
+	ADDQ DX, R10
+	PREFETCHT0 -1(DI)(R10*1)
 	MOVLQSX 12(R13), AX
 	VMOVSD 24(R14), X10
 	VMULSD (R8)(AX*8), X10, X10
@@ -506,6 +571,11 @@ sellBlockRight2AVX2_chunk:
 	TESTQ R9, R9
 	JZ sellBlockRight2AVX2_tails
 sellBlockRight2AVX2_lockstep:
+	MOVLQSX 128(R13), R10
+	IMULQ DX, R10
+	PREFETCHT0 (DI)(R10*1)
+	ADDQ DX, R10
+	PREFETCHT0 -1(DI)(R10*1)
 	MOVLQSX 0(R13), AX
 	VMOVSD 0(R14), X10
 	VMULSD (R8)(AX*8), X10, X10
@@ -517,6 +587,11 @@ sellBlockRight2AVX2_lockstep:
 	VMASKMOVPD 32(DI)(AX*1), Y9, Y12
 	VMULPD Y12, Y10, Y12
 	VADDPD Y12, Y4, Y4
+	MOVLQSX 132(R13), R10
+	IMULQ DX, R10
+	PREFETCHT0 (DI)(R10*1)
+	ADDQ DX, R10
+	PREFETCHT0 -1(DI)(R10*1)
 	MOVLQSX 4(R13), AX
 	VMOVSD 8(R14), X10
 	VMULSD (R8)(AX*8), X10, X10
@@ -528,6 +603,11 @@ sellBlockRight2AVX2_lockstep:
 	VMASKMOVPD 32(DI)(AX*1), Y9, Y12
 	VMULPD Y12, Y10, Y12
 	VADDPD Y12, Y5, Y5
+	MOVLQSX 136(R13), R10
+	IMULQ DX, R10
+	PREFETCHT0 (DI)(R10*1)
+	ADDQ DX, R10
+	PREFETCHT0 -1(DI)(R10*1)
 	MOVLQSX 8(R13), AX
 	VMOVSD 16(R14), X10
 	VMULSD (R8)(AX*8), X10, X10
@@ -539,6 +619,11 @@ sellBlockRight2AVX2_lockstep:
 	VMASKMOVPD 32(DI)(AX*1), Y9, Y12
 	VMULPD Y12, Y10, Y12
 	VADDPD Y12, Y6, Y6
+	MOVLQSX 140(R13), R10
+	IMULQ DX, R10
+	PREFETCHT0 (DI)(R10*1)
+	ADDQ DX, R10
+	PREFETCHT0 -1(DI)(R10*1)
 	MOVLQSX 12(R13), AX
 	VMOVSD 24(R14), X10
 	VMULSD (R8)(AX*8), X10, X10

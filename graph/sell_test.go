@@ -285,7 +285,7 @@ func TestSlicedBlockBitwiseAgainstCSRAndDense(t *testing.T) {
 		t.Skip("no AVX2: block products use the CSR kernels only")
 	}
 	rng := rand.New(rand.NewPCG(13, 17))
-	for _, n := range []int{1, 7, 300, 1001} {
+	for _, n := range []int{1, 7, 300, 1001, 2500} { // 2500: three windows of rows, the last partial
 		for _, unit := range []bool{true, false} {
 			g := sellTestGraph(t, rng, n, unit)
 			dense := g.Dense()

@@ -185,8 +185,11 @@
 // is still float64 (graph.CSR.MulBlock32RowsInto), only the stored
 // iterates are rounded, which bounds the reachable relative
 // residual near 2^-24·(1+a)/(1−a), hence DefaultTol32 = 1e-5; the labels
-// are those of the float64 solve on Cora and PubMed. Blocks of 64 MiB or
-// more are allocated with a request for transparent huge pages.
+// are those of the float64 solve on Cora and PubMed. The solvers' blocks
+// (products gather their rows at random) are allocated from 2 MiB up
+// (hugepage.GatherMinBytes) with a request for transparent huge pages and,
+// below 32 MiB, faulted in whole at once; a cold fit's CG solve knows F
+// starts at zero and forms its first residual R = B without reading it.
 //
 // Stopping: besides the residual rule, Stop = StopLabels ends the Chebyshev
 // iteration once the largest relative residual is at most LabelTol (1e-3)

@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/graph"
+	"github.com/gssl/gssl/internal/parallel"
 	"github.com/gssl/gssl/krylov"
 	"github.com/gssl/gssl/laplacian"
 )
@@ -122,6 +123,11 @@ type spreadingCG struct {
 	p32   []float32
 	p32w  int
 	p32ok bool
+
+	// zeroX says that x is zero on entry (a cold fit's fresh F): the
+	// first Residual then takes R = B without reading x, whose pages a
+	// fresh block has not yet faulted in.
+	zeroX bool
 
 	n, c int
 	*krylov.RowPasses
@@ -256,19 +262,9 @@ func newCGPanels(g *graph.CSR, a float64, b sparseRHS, x *mat.Dense, s krylov.Se
 				return nil, fmt.Errorf("labelprop: %w", err)
 			}
 		}
-		deg, err := laplacian.NewDegrees(g, laplacian.Options{Isolated: laplacian.IsolatedZero})
-		if err != nil {
-			return nil, fmt.Errorf("labelprop: %w", err)
+		if err = cg.setScalings(g, a); err != nil {
+			return nil, err
 		}
-		cg.t, cg.u, cg.deg = deg.InvSqrtD, deg.SqrtD, deg.D
-		left := make([]float64, n)
-		for i := range left {
-			left[i] = -a * cg.t[i]
-			if cg.u[i] == 0 { // isolated: a zero row of S, p̃_i = p_i
-				cg.t[i], cg.u[i] = 1, 1
-			}
-		}
-		cg.op = graph.Scaling{Diag: cg.u, Left: left}
 	}
 	cg.initGather32(prev)
 	if prev == nil {
@@ -287,6 +283,27 @@ func newCGPanels(g *graph.CSR, a float64, b sparseRHS, x *mat.Dense, s krylov.Se
 		}
 	}
 	return cg, nil
+}
+
+// setScalings sets t = d^{-1/2}, u = d^{1/2} (1 and 1 on isolated nodes,
+// whose rows of S are zero: p̃_i = p_i), the degrees and op.
+func (cg *spreadingCG) setScalings(g *graph.CSR, a float64) error {
+	deg, err := laplacian.NewDegrees(g, laplacian.Options{Isolated: laplacian.IsolatedZero})
+	if err != nil {
+		return fmt.Errorf("labelprop: %w", err)
+	}
+	cg.t, cg.u, cg.deg = deg.InvSqrtD, deg.SqrtD, deg.D
+	left := make([]float64, cg.n)
+	parallel.For(cg.n, spreadRowChunk, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			left[i] = -a * cg.t[i]
+			if cg.u[i] == 0 {
+				cg.t[i], cg.u[i] = 1, 1
+			}
+		}
+	})
+	cg.op = graph.Scaling{Diag: cg.u, Left: left}
+	return nil
 }
 
 // rows returns entries [lo, hi) of panel k's rows of a block in panel
@@ -736,7 +753,7 @@ func (cg *spreadingCG) Product(pap []float64) { cg.product(pap) }
 // that iterate's ‖P b_j‖².
 func (cg *spreadingCG) Residual(rr []float64, first bool) int {
 	cg.suppOK = false // p̃ is scratch here
-	xZero := first && !slices.ContainsFunc(cg.x.RawMatrix().Data[:cg.n*cg.c], func(v float64) bool { return v != 0 })
+	xZero := first && (cg.zeroX || !slices.ContainsFunc(cg.x.RawMatrix().Data[:cg.n*cg.c], func(v float64) bool { return v != 0 }))
 	if !xZero {
 		cg.liveAll = true
 		cg.assemble()

@@ -583,3 +583,27 @@ func TestGather32Product(t *testing.T) {
 		}
 	}
 }
+
+// TestSpreadingCGKnownZeroGuess: a solve told that its initial guess is
+// zero (a cold fit's fresh F), which takes R = B without reading X, gives
+// bitwise the F and the counters of the solve that finds X zero by
+// reading it, whole and in batches of classes.
+func TestSpreadingCGKnownZeroGuess(t *testing.T) {
+	rng := rand.New(rand.NewPCG(41, 3))
+	g, nodes, classes := unweightedProblem(rng, 3000, 5)
+	n, c := g.Nodes(), 5
+	b := denseRHS(oneHot(n, c, 0.5, nodes, classes))
+	for _, width := range []int{c, 2} {
+		var fs [2]*mat.Dense
+		var infos [2]Details
+		for k, zero := range []bool{false, true} {
+			fs[k] = mat.NewDense(n, c, nil)
+			var err error
+			infos[k], err = spreadCGBatches(context.Background(), g, 0.5, b, fs[k], krylov.Settings{Tol: DefaultTol}, width, zero)
+			require.NoError(t, err)
+		}
+		require.Equal(t, fs[0].RawMatrix().Data, fs[1].RawMatrix().Data, "width %d: F", width)
+		require.Equal(t, infos[0], infos[1], "width %d: counters", width)
+		require.Positive(t, infos[1].Products, "width %d", width)
+	}
+}

@@ -252,13 +252,7 @@ func (m *Spreading) FitIndexed(ctx context.Context, g *graph.CSR, nodes, classes
 		}
 		sg, b, sf = rn.pg, rn.toSolver(b), rn.toSolver(f)
 	}
-	tol := m.Tol
-	if tol == 0 {
-		tol = DefaultTol
-		if m.Float32 {
-			tol = DefaultTol32
-		}
-	}
+	tol := m.tolerance()
 	reached, err := s.reached(g) // in the caller's numbering
 	if err != nil {
 		return err
@@ -271,7 +265,8 @@ func (m *Spreading) FitIndexed(ctx context.Context, g *graph.CSR, nodes, classes
 		if rn != nil {
 			rhs.reached = rn.marksToSolver(reached)
 		}
-		info, err = spreadCGBatches(ctx, sg, a, rhs, sf, krylov.Settings{Tol: tol, MaxIter: m.MaxIter, Progress: m.Progress}, m.classBatch(g, c))
+		// without a warm start, F is a fresh zero block
+		info, err = spreadCGBatches(ctx, sg, a, rhs, sf, krylov.Settings{Tol: tol, MaxIter: m.MaxIter, Progress: m.Progress}, m.classBatch(g, c), m.WarmStart == nil)
 	case Chebyshev:
 		rhs := m.rhs(s, b)
 		b = nil // the solve holds the nonzero rows only
@@ -294,6 +289,18 @@ func (m *Spreading) FitIndexed(ctx context.Context, g *graph.CSR, nodes, classes
 	info.Solver = solver
 	m.state.finish(g, s, reached, f, m.ClassMassNormalization, info)
 	return err
+}
+
+// tolerance resolves Tol's zero value: DefaultTol, or DefaultTol32 with
+// Float32.
+func (m *Spreading) tolerance() float64 {
+	switch {
+	case m.Tol != 0:
+		return m.Tol
+	case m.Float32:
+		return DefaultTol32
+	}
+	return DefaultTol
 }
 
 // solverFor resolves Auto for a fit of n nodes and c classes.
@@ -390,13 +397,15 @@ func normalizedAdjacency(g *graph.CSR) (*graph.CSR, error) {
 }
 
 // spreadCG solves (I − aS) F = B by the fused block CG of spreadingCG, F
-// holding the initial guess; g is the graph of W.
-func spreadCG(ctx context.Context, g *graph.CSR, a float64, b sparseRHS, f *mat.Dense, s krylov.Settings) (Details, error) {
+// holding the initial guess (zero when zero is true, which spares the
+// solve a pass over it); g is the graph of W.
+func spreadCG(ctx context.Context, g *graph.CSR, a float64, b sparseRHS, f *mat.Dense, s krylov.Settings, zero bool) (Details, error) {
 	// r, p and q in one allocation: huge pages from a smaller n·c (newBlock)
 	cg, err := newCGWork(g, a, b, f, s, newBlock(3*g.Nodes()*b.c), nil)
 	if err != nil {
 		return Details{}, err
 	}
+	cg.zeroX = zero
 	res, err := cg.run(ctx)
 	info := blockInfo(res)
 	return info, wrapSolverError("label spreading (block CG)", info, s.Tol, err)

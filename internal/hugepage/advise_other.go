@@ -10,3 +10,9 @@ var collapsed int
 
 // advise is a no-op where madvise(MADV_HUGEPAGE) does not exist.
 func advise(b []byte) {}
+
+// populate does nothing: there is no MADV_POPULATE_WRITE.
+func populate(b []byte) {}
+
+// populated counts the ranges populated (never, here).
+var populated int
