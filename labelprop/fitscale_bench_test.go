@@ -21,7 +21,12 @@ import (
 // graph again and again (its SELL copy built once, the heap's memory
 // reused); cold, as the command, fits a graph just read, with the heap's
 // free memory returned to the system before each fit (untimed), so that
-// the fit builds the graph's copies and faults its blocks in.
+// the fit builds the graph's copies and faults its blocks in. Even cold
+// understates what fresh pages cost the command (the released memory can
+// come back without the kernel zeroing it again): judge changes to how
+// memory is allocated or advised with `gssl labelprop` itself (on 4 Dec
+// huge pages for the SELL copy looked faster here and cost the command
+// 0.36 s of page zeroing a fit at 10 M edges).
 //
 //	GSSL_LP_GRAPH=/tmp/gssl-scale/sbm-1M.gsg go test ./labelprop -run '^$' -bench SpreadingFitScale -cpuprofile cpu.out
 func BenchmarkSpreadingFitScale(b *testing.B) {
