@@ -284,7 +284,9 @@ func newByteState(sc pointScan, L int) *descentState {
 			for t, c := range cols {
 				row[t] = src[c]
 			}
-			u8Tables(tab, row)
+			if hasU8VNNI { // the tables only the dot-product kernel reads
+				u8Tables(tab, row)
+			}
 		}
 	})
 	return nd
@@ -767,7 +769,7 @@ func (nd *descentState) insert(a, b int32, d float32) bool {
 		w++
 	}
 	list[w], nd.isNew[lo+w] = entry{b, d}, true
-	nd.worst[a] = maxDist(list[w+1:], maxDist(list[:w+1], 0))
+	nd.worst[a] = maxDist(list, 0)
 	return true
 }
 

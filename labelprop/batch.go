@@ -123,10 +123,11 @@ func workBlock(work []float64, k, size int) []float64 {
 // spreadCGBatches is spreadCG on the columns of B in batches of width
 // columns, each solved in one reused work area (x, r, p and q of the batch)
 // and copied into F's columns; f holds the initial guess (zero when zero
-// is true). With width ≥ c it is spreadCG. The counters add up: Products over the batches, Iterations
-// and Residual the largest, ClassIterations per class. A batch that fails
-// stops the solve with F holding every batch solved so far and that
-// batch's last iterate; the error names its classes.
+// is true). With width ≥ c it is spreadCG. The counters add up: Products
+// over the batches, Iterations and Residual the largest, ClassIterations
+// per class. A batch that fails stops the solve with F holding every batch
+// solved so far and that batch's last iterate; the error names its
+// classes.
 func spreadCGBatches(ctx context.Context, g *graph.CSR, a float64, b sparseRHS, f *mat.Dense, s krylov.Settings, width int, zero bool) (Details, error) {
 	c := b.c
 	if width >= c {
