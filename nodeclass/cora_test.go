@@ -8,23 +8,13 @@ import (
 
 	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/eval"
-	"github.com/gssl/gssl/loaders"
 )
 
 // TestSGCCora checks SGC with its defaults (K = 2, L2 = DefaultL2) on Cora's
 // Planetoid split: Wu et al. (2019) report 81.0 % test accuracy; this fit
 // reaches 80.9 %.
 func TestSGCCora(t *testing.T) {
-	ds, err := loaders.LoadNodeDataset("../testdata/cora")
-	require.NoError(t, err)
-	require.NotNil(t, ds.Split)
-	labels := make([]int, len(ds.Labels))
-	for i := range labels {
-		labels[i] = -1
-	}
-	for _, i := range ds.Split.Train {
-		labels[i] = ds.Labels[i]
-	}
+	ds, labels, _, _ := coraTrainVal(t)
 	m := &SGC{}
 	require.NoError(t, m.Fit(context.Background(), estimator.Nodes{Graph: ds.Graph, Features: Matrix(Features{Sparse: ds.Features})}, labels))
 	p, err := m.Predict(context.Background(), estimator.FittedNodes)

@@ -149,6 +149,26 @@
 // given the edges and features of a fitted node gets that node's
 // prediction.
 //
+// # APPNP with a perceptron
+//
+// APPNPNet is APPNP as Klicpera et al. train it (§3, and PyG's
+// examples/citation/appnp.py): a one-hidden-layer perceptron on the
+// row-normalised features predicts H, and K steps of personalised
+// PageRank propagate the predictions,
+//
+//	H = M_1 ⊙ ReLU((M_0 ⊙ X̂) W_1 + b_1) W_2 + b_2,
+//	Z = Π_K H:   z ← a S̃ z + (1 − a) h, K times from z = h,
+//	P = softmax(Z),
+//
+// M_0 (on the stored entries of a sparse X̂) and M_1 inverted-dropout
+// masks. Π_K = Σ_{j<K} (1 − a)a^j S̃^j + a^K S̃^K is a polynomial in the
+// symmetric S̃, so the gradient reaches H through Π_K itself. It is
+// trained as SepGNN, with the penalty on W_1 and W_2, for a fixed number
+// of epochs keeping the epoch of least validation loss. It predicts its
+// fitted nodes only: K steps have no fixed point to solve for a new node
+// alone. gssl classify --classifier appnp-net fits it at its defaults;
+// appnp is the linear model's grid.
+//
 // # LINKX
 //
 // LINKX (Lim et al., "Large Scale Learning on Non-Homophilous Graphs: New

@@ -132,11 +132,7 @@ func (m *LINKX) Fit(ctx context.Context, x estimator.Nodes, labels []int) error 
 		return err
 	}
 	m.fit = nil
-	fitLabels, val, valLabels, err := holdOut("LINKX", labels, m.holdOut(), m.Seed)
-	if err != nil {
-		return err
-	}
-	return m.FitValidated(ctx, x, fitLabels, val, valLabels)
+	return fitHeldOut(ctx, "LINKX", m.FitValidated, x, labels, m.holdOut(), m.Seed)
 }
 
 // holdOut keeps a seeded random fraction q of the labelled nodes apart

@@ -3,6 +3,7 @@ package nodeclass
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -30,11 +31,7 @@ func TestLINKXGradient(t *testing.T) {
 	for i := range p.flat { // move the biases off 0 and the units off their kinks' symmetry
 		p.flat[i] += 0.1 * rng.NormFloat64()
 	}
-	idx := []int{0, 1, 2, 4, 7, 9}
-	y := make([]int, len(idx))
-	for k, i := range idx {
-		y[k] = truth[i]
-	}
+	idx, y := gradIdx(truth)
 	const lambda = 0.03
 	w := newLINKXWork(n, s)
 	w.drawMasks(rand.NewPCG(7, 10), 0.3)
@@ -46,18 +43,7 @@ func TestLINKXGradient(t *testing.T) {
 			nt.forward(nil)
 			return linkxLoss(p, w, idx, y, lambda)
 		}
-		for i := range p.flat {
-			v := p.flat[i]
-			p.flat[i] = v + sepGradStep
-			up := loss()
-			p.flat[i] = v - sepGradStep
-			down := loss()
-			p.flat[i] = v
-			fd := (up - down) / (2 * sepGradStep)
-			if math.Abs(fd-nt.g.flat[i]) > sepGradTol*max(1, math.Abs(fd)) {
-				t.Errorf("sparse=%v parameter %d: gradient %v, finite difference %v", f.Sparse != nil, i, nt.g.flat[i], fd)
-			}
-		}
+		checkGradient(t, fmt.Sprintf("sparse=%v", f.Sparse != nil), p.flat, nt.g.flat, loss)
 	}
 }
 

@@ -162,11 +162,7 @@ func (m *SepGNN) Fit(ctx context.Context, x estimator.Nodes, labels []int) error
 		return err
 	}
 	m.fit = nil
-	fitLabels, val, valLabels, err := holdOut("SepGNN", labels, m.holdOut(), m.Seed)
-	if err != nil {
-		return err
-	}
-	return m.FitValidated(ctx, x, fitLabels, val, valLabels)
+	return fitHeldOut(ctx, "SepGNN", m.FitValidated, x, labels, m.holdOut(), m.Seed)
 }
 
 // FitValidated fits on the labelled nodes (label ≥ 0) and stops early on

@@ -3,6 +3,7 @@ package nodeclass
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -39,11 +40,7 @@ func TestSepGNNGradient(t *testing.T) {
 	for i := range p.flat { // move γ, β and the biases off their initial values
 		p.flat[i] += 0.1 * rng.NormFloat64()
 	}
-	idx := []int{0, 1, 2, 4, 7, 9}
-	y := make([]int, len(idx))
-	for k, i := range idx {
-		y[k] = truth[i]
-	}
+	idx, y := gradIdx(truth)
 	const lambda = 0.03
 	op := newMeanOp(g)
 	w := newSepWork(n, s)
@@ -56,17 +53,36 @@ func TestSepGNNGradient(t *testing.T) {
 			sepForward(p, s, f, op, w)
 			return sepLoss(p, w, idx, y, lambda)
 		}
-		for i := range p.flat {
-			v := p.flat[i]
-			p.flat[i] = v + sepGradStep
-			up := loss()
-			p.flat[i] = v - sepGradStep
-			down := loss()
-			p.flat[i] = v
-			fd := (up - down) / (2 * sepGradStep)
-			if math.Abs(fd-gr.flat[i]) > sepGradTol*max(1, math.Abs(fd)) {
-				t.Errorf("sparse=%v parameter %d: gradient %v, finite difference %v", f.Sparse != nil, i, gr.flat[i], fd)
-			}
+		checkGradient(t, fmt.Sprintf("sparse=%v", f.Sparse != nil), p.flat, gr.flat, loss)
+	}
+}
+
+// gradIdx are the nodes the gradient tests take their loss over, with
+// their classes in truth.
+func gradIdx(truth []int) (idx, y []int) {
+	idx = []int{0, 1, 2, 4, 7, 9}
+	y = make([]int, len(idx))
+	for k, i := range idx {
+		y[k] = truth[i]
+	}
+	return idx, y
+}
+
+// checkGradient compares grad with central differences of loss in each
+// entry of flat (step sepGradStep, tolerance sepGradTol relative to
+// max(1, |difference|)).
+func checkGradient(t *testing.T, what string, flat, grad []float64, loss func() float64) {
+	t.Helper()
+	for i := range flat {
+		v := flat[i]
+		flat[i] = v + sepGradStep
+		up := loss()
+		flat[i] = v - sepGradStep
+		down := loss()
+		flat[i] = v
+		fd := (up - down) / (2 * sepGradStep)
+		if math.Abs(fd-grad[i]) > sepGradTol*max(1, math.Abs(fd)) {
+			t.Errorf("%s parameter %d: gradient %v, finite difference %v", what, i, grad[i], fd)
 		}
 	}
 }

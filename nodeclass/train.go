@@ -127,3 +127,15 @@ func crossEntropy(prob *mat.Dense, idx, y []int) float64 {
 	}
 	return loss / float64(len(idx))
 }
+
+// fitHeldOut is the Fit of the networks: fitValidated on the labels
+// without a seeded random fraction q of the labelled nodes (holdOut),
+// stopping early on those.
+func fitHeldOut(ctx context.Context, model string, fitValidated func(ctx context.Context, x estimator.Nodes, labels, val, valLabels []int) error,
+	x estimator.Nodes, labels []int, q float64, seed uint64) error {
+	fitLabels, val, valLabels, err := holdOut(model, labels, q, seed)
+	if err != nil {
+		return err
+	}
+	return fitValidated(ctx, x, fitLabels, val, valLabels)
+}

@@ -15,7 +15,7 @@ import (
 
 // NodeClassModels are the names NodeClassSearch knows ("cs" is also read
 // as correct-smooth).
-var NodeClassModels = []string{"sgc", "appnp", "correct-smooth", "auto", "stkr", "channels", "sepgnn", "linkx", "linbp"}
+var NodeClassModels = []string{"sgc", "appnp", "appnp-net", "correct-smooth", "auto", "stkr", "channels", "sepgnn", "linkx", "linbp"}
 
 // NodeClassSearch returns the search of gssl classify --model name over the
 // grids of package nodeclass: sgc and appnp (nodeclass.SGCGrid,
@@ -24,7 +24,8 @@ var NodeClassModels = []string{"sgc", "appnp", "correct-smooth", "auto", "stkr",
 // correct-smooth (Correct & Smooth over the chosen SGC model), auto (SGC
 // and APPNP, then Correct & Smooth on the chosen one), stkr (nodeclass.STKRGrid
 // over stkr.EtaGrid and stkr.BetaGrid, with the cosine feature kernel of
-// weight featureWeight ≥ 0 added to the graph kernel), channels and
+// weight featureWeight ≥ 0 added to the graph kernel), appnp-net (nodeclass.APPNPNet, the
+// paper's perceptron under K propagation steps), channels and
 // linbp (one model each). featureWeight must be 0 for every model but
 // stkr.
 func NodeClassSearch(name string, featureWeight float64, embedded bool) (eval.NodeSearch, error) {
@@ -54,6 +55,10 @@ func NodeClassSearch(name string, featureWeight float64, embedded bool) (eval.No
 		return eval.NodeSearch{Grid: sgc}, nil
 	case "appnp":
 		return eval.NodeSearch{Grid: appnp}, nil
+	case "appnp-net":
+		return eval.NodeSearch{Grid: func(int) []nodeclass.Base {
+			return []nodeclass.Base{nodeclass.FitOnce(&nodeclass.APPNPNet{Normalization: norm})}
+		}}, nil
 	case "correct-smooth", "cs":
 		return eval.NodeSearch{Grid: sgc, Refine: cs}, nil
 	case "auto":
