@@ -1,6 +1,7 @@
 package nodeclass
 
 import (
+	"math"
 	"math/rand/v2"
 
 	vec "gonum.org/v1/gonum/floats"
@@ -41,6 +42,18 @@ func newAPPNPParams(s appnpShape, flat []float64) *appnpParams {
 	p.w1, p.b1 = mat.NewDense(s.d, s.h, take(s.d*s.h)), take(s.h)
 	p.w2, p.b2 = mat.NewDense(s.h, s.c, take(s.h*s.c)), take(s.c)
 	return p
+}
+
+// initLinear draws W and b as PyTorch's nn.Linear does (the layers of
+// PyG's example): every entry uniform in ±1/√fan_in, fan_in = W's rows.
+func initLinear(w *mat.Dense, b []float64, rng *rand.Rand) {
+	r, _ := w.Dims()
+	a := 1 / math.Sqrt(float64(r))
+	for _, v := range [][]float64{w.RawMatrix().Data, b} {
+		for i := range v {
+			v[i] = a * (2*rng.Float64() - 1)
+		}
+	}
 }
 
 // weights are the entries weight decay applies to.

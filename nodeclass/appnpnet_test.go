@@ -81,8 +81,8 @@ func TestAPPNPNetGradient(t *testing.T) {
 	s := appnpShape{d: d, h: 4, c: 3}
 	rng := rand.New(rand.NewPCG(7, 9))
 	p := newAPPNPParams(s, nil)
-	glorotFill(p.w1, rng)
-	glorotFill(p.w2, rng)
+	initLinear(p.w1, p.b1, rng)
+	initLinear(p.w2, p.b2, rng)
 	for i := range p.flat { // move the biases off 0 and the units off their kinks' symmetry
 		p.flat[i] += 0.1 * rng.NormFloat64()
 	}
@@ -143,10 +143,10 @@ func coraTrainVal(t *testing.T) (*loaders.NodeDataset, []int, []int, []int) {
 
 // TestAPPNPNetCora checks the defaults (the epoch of least validation
 // loss kept) on Cora's Planetoid split, where Klicpera et al. report
-// 83.3 % and PyG's APPNP reaches 83.1 % (BENCHMARKS.md): seed 0 reaches
-// 82.7 %, seeds 0–9 range over 82.7–83.7 % (mean 83.35 %). The bound 0.82
-// is below every one of those seeds and above the linear APPNP's 81.1 %,
-// so a broken gradient or propagation fails it. A refit on one worker is
+// 83.3 % and PyG's APPNP 83.1–83.8 %: seed 0 reaches 83.4 %, seeds 0–9
+// range over 83.2–84.7 % (mean 83.7 %). The bound 0.825 is below every one
+// of those seeds and above the linear APPNP's 81.1 %; a fit without the
+// propagation's step in the gradient falls below it. A refit on one worker is
 // bitwise the same.
 func TestAPPNPNetCora(t *testing.T) {
 	if testing.Short() {
@@ -161,7 +161,7 @@ func TestAPPNPNetCora(t *testing.T) {
 	require.NoError(t, err)
 	acc, err := eval.Accuracy(estimator.Argmax(p), ds.Labels, ds.Split.Test)
 	require.NoError(t, err)
-	require.GreaterOrEqual(t, acc, 0.82)
+	require.GreaterOrEqual(t, acc, 0.825)
 	require.Equal(t, DefaultAPPNPEpochs, m.Info().Iterations)
 
 	procs := runtime.GOMAXPROCS(1)
