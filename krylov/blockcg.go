@@ -16,7 +16,7 @@ import (
 // column by column.
 type BlockResult struct {
 	Iterations []int     // iterations each column needed
-	Residual   []float64 // final true relative residual of each column
+	Residual   []float64 // final true relative residual of each column, or its bound (BlockCGBound)
 	Products   int       // block products with A, including residual checks
 }
 
@@ -89,6 +89,16 @@ type BlockCGPasses interface {
 	Step(alpha, beta, on []float64)
 }
 
+// BlockCGBound is implemented by BlockCGPasses that bound the true residual
+// of the iterate without a product: BlockCGWith then skips the final true
+// residual when every column's bound meets Tol.
+type BlockCGBound interface {
+	// ResidualBound sets bound_j to an upper bound on ‖B_j − AX_j‖₂ for
+	// the iterate the solve returns after the last Step, rounding
+	// included, or returns false when it has none.
+	ResidualBound(bound []float64) bool
+}
+
 // BlockCGWith runs block CG (see BlockCG) on the passes p for c = len(bnorm)
 // columns with ‖B_j‖ = bnorm_j: the one block CG recursion, which BlockCG
 // runs on dense blocks and callers with a fused or scaled storage of their
@@ -97,7 +107,9 @@ type BlockCGPasses interface {
 // meets Tol stop (on_j = 0); Z = M R and β = rz_new/rz; X += αP and
 // P = on∘(Z + βP). Once every column has stopped, the true residual is
 // recomputed and CG restarts from it where rounding has left a column
-// above Tol. s.Tol (0 means DefaultTol), s.MaxIter (0 means 100; BlockCG
+// above Tol; passes implementing BlockCGBound skip that product when their
+// bound of every column's true residual meets Tol, and the result's
+// Residual is then that bound over ‖B_j‖. s.Tol (0 means DefaultTol), s.MaxIter (0 means 100; BlockCG
 // passes 2n + 100) and s.Progress apply; a preconditioner is the passes'
 // business. method names the solve in errors.
 func BlockCGWith(ctx context.Context, p BlockCGPasses, bnorm []float64, s Settings, method string) (BlockResult, error) {
@@ -202,7 +214,7 @@ func (cg *cgColumns) run(ctx context.Context) (BlockResult, error) {
 			return cg.fail(err)
 		}
 		if left == 0 {
-			if cg.trueResidual(false) == 0 {
+			if cg.bounded() || cg.trueResidual(false) == 0 {
 				return cg.res, nil
 			}
 			cg.restart()
@@ -232,6 +244,27 @@ func (cg *cgColumns) trueResidual(first bool) int {
 		}
 	}
 	return left
+}
+
+// bounded reports whether the passes bound every column's true relative
+// residual by Tol (BlockCGBound), and records those bounds if so.
+func (cg *cgColumns) bounded() bool {
+	b, ok := cg.p.(BlockCGBound)
+	if !ok || !b.ResidualBound(cg.acc) {
+		return false
+	}
+	for j, nb := range cg.bnorm {
+		if nb != 0 && !(cg.acc[j] <= cg.s.Tol*nb) {
+			return false
+		}
+	}
+	for j, nb := range cg.bnorm {
+		cg.res.Residual[j] = 0
+		if nb != 0 {
+			cg.res.Residual[j] = cg.acc[j] / nb
+		}
+	}
+	return true
 }
 
 // restart sets P = on∘Z and rz from the residual just computed.

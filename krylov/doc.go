@@ -40,6 +40,9 @@
 // and, when the recurrence says it has converged, recomputes the true residual
 // with one extra product and carries on if rounding has made the two differ.
 // Results report iterations, products and the final true relative residual.
+// The one exception: BlockCGWith's passes may bound the true residual
+// without a product (BlockCGBound); when the bound meets Tol the product is
+// skipped and the bound is reported instead.
 // When the iteration cap is hit the solver returns a *NotConvergedError and
 // leaves the best iterate in x: for CG and BlockCG the last one (CG iterates
 // decrease the A-norm of the error monotonically, while their residual 2-norm

@@ -19,8 +19,8 @@ import (
 // the block's width. So solving the columns a batch at a time gives
 // each column the iterates of the one-batch solve, bitwise, with one
 // exception: when every column of a batch has met the tolerance by its
-// recursive residual, the solve recomputes the true residual and restarts
-// the columns that do not meet it; a batch reaches that check at its own
+// recursive residual, the solve bounds or recomputes the true residual
+// (resbound.go) and restarts the columns that do not meet it; a batch reaches that check at its own
 // last column, the whole block at the last of all, so a restarted column
 // may take other iterations (both answers meet the tolerance).
 //

@@ -129,6 +129,12 @@ type spreadingCG struct {
 	// fresh block has not yet faulted in.
 	zeroX bool
 
+	// gap, when not nil, bounds the true residual of a cold solve without
+	// a product (resbound.go); a is the solve's a, maxRow g's longest row.
+	gap    *residualGap
+	a      float64
+	maxRow int
+
 	n, c int
 	*krylov.RowPasses
 }
@@ -237,7 +243,7 @@ func newCGPanels(g *graph.CSR, a float64, b sparseRHS, x *mat.Dense, s krylov.Se
 		r: workBlock(work, 0, n*c), p: workBlock(work, 1, n*c), q: workBlock(work, 2, n*c),
 		panels: spreadPanels(n, c, width),
 		bnorm:  b.norms(), sums: make([]float64, 2*c), psums: make([]float64, 2*c),
-		n: n, c: c,
+		a: a, n: n, c: c,
 		RowPasses: krylov.NewRowPasses(n, 2*c, g.NNZ()+n*c),
 	}
 	if len(cg.panels) == 1 {
@@ -252,7 +258,7 @@ func newCGPanels(g *graph.CSR, a float64, b sparseRHS, x *mat.Dense, s krylov.Se
 		cg.qv = append(cg.qv, mat.NewDense(n, pn.w, cg.q[lo:hi:hi]))
 	}
 	if prev != nil {
-		cg.t, cg.u, cg.op, cg.deg = prev.t, prev.u, prev.op, prev.deg
+		cg.t, cg.u, cg.op, cg.deg, cg.maxRow = prev.t, prev.u, prev.op, prev.deg, prev.maxRow
 		if len(cg.panels) == 1 {
 			cg.seg = prev.seg
 		}
@@ -265,6 +271,7 @@ func newCGPanels(g *graph.CSR, a float64, b sparseRHS, x *mat.Dense, s krylov.Se
 		if err = cg.setScalings(g, a); err != nil {
 			return nil, err
 		}
+		cg.maxRow = longestRow(g)
 	}
 	cg.initGather32(prev)
 	if prev == nil {
@@ -562,8 +569,13 @@ func (cg *spreadingCG) Update(rr, alpha []float64) {
 			updateRows(acc[c0:c0+w], acc[c+c0:c+c0+w], alpha[c0:c0+w], r, q, t, d, w, lo, hi)
 		}
 	})
+	ss := rr
 	if d != nil {
 		cg.defl.projectRR(rr, cg.sums[:c], cg.sums[c:])
+		ss = cg.sums[:c]
+	}
+	if cg.gap != nil {
+		cg.gap.update(alpha, rr, ss)
 	}
 }
 
@@ -744,7 +756,13 @@ func (cg *spreadingCG) Precondition(rz, rr []float64) {
 }
 
 // Product sets q = (I − aS)p from the scaled p̃ and pap = pᵀq per column.
-func (cg *spreadingCG) Product(pap []float64) { cg.product(pap) }
+// With a gap bound it records the directions' norms.
+func (cg *spreadingCG) Product(pap []float64) {
+	cg.product(pap)
+	if cg.gap != nil && !cg.gap.directions(cg.sums[:cg.c]) {
+		cg.gap = nil
+	}
+}
 
 // Residual sets R = B − (I − aS)X (R = B without a product when first and
 // X is zero) and rr_j = ‖r_j‖²; it returns the products taken. Deflated,
@@ -786,6 +804,10 @@ func (cg *spreadingCG) Residual(rr []float64, first bool) int {
 				df.corr[j] = (v / df.norm) * (v / df.norm)
 			}
 		}
+	}
+	cg.gap = nil
+	if xZero && cg.p32 == nil {
+		cg.gap = newResidualGap(cg.a, cg.n, cg.maxRow, c)
 	}
 	if xZero {
 		return 0

@@ -103,7 +103,10 @@ func TestSpreadingCGMatchesBlockCG(t *testing.T) {
 				res, err := cg.run(context.Background())
 				require.NoError(t, err)
 				assert.Equal(t, wres.Iterations, res.Iterations, "%s n=%d a=%v serial=%v", in.name, n, a, serial)
-				assert.Equal(t, wres.Products, res.Products)
+				// the same products less the final true residual, which the
+				// bound of resbound.go replaces
+				assert.Equal(t, wres.Products-1, res.Products)
+				assert.NotNil(t, cg.gap, "the solve ends by the bound")
 				for j, r := range res.Residual {
 					assert.LessOrEqual(t, r, DefaultTol, "column %d", j)
 				}
@@ -365,7 +368,10 @@ func TestSpreadingCGDeflation(t *testing.T) {
 			b := oneHot(n, in.c, a, in.nodes, in.classes)
 			for j, rel := range trueRelResiduals(t, in.g, a, b, f) {
 				assert.LessOrEqual(t, rel, DefaultTol, "%s: class %d: true residual", what, j)
-				assert.InDelta(t, rel, res.Residual[j], 1e-12, "%s: class %d: reported residual", what, j)
+				// the reported residual is the bound of resbound.go, which
+				// ends these cold solves
+				assert.LessOrEqual(t, rel, res.Residual[j], "%s: class %d: reported residual", what, j)
+				assert.InDelta(t, rel, res.Residual[j], 1e-8, "%s: class %d: reported residual", what, j)
 				assert.LessOrEqual(t, res.Iterations[j], plain.Iterations[j], "%s: class %d: iterations", what, j)
 			}
 			assert.Less(t, maxAbsDiff(f, plainF), 1e-4, "%s: against the plain solve", what)
