@@ -335,6 +335,7 @@ func TestSerialRowsBitwise(t *testing.T) {
 	require.Less(t, g.Nodes(), serialRows, "the default must take the serial path")
 	require.Equal(t, SingleVector, autoMethod(g.Nodes()))
 	defer func(s int) { serialRows = s }(serialRows)
+	def := serialRows
 	run := func(procs, serial int) *Result {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 		serialRows = serial
@@ -343,7 +344,7 @@ func TestSerialRowsBitwise(t *testing.T) {
 		return r
 	}
 	want := run(2, 0)
-	for _, c := range []struct{ procs, serial int }{{8, 0}, {1, 1 << 13}, {2, 1 << 13}, {8, 1 << 13}} {
+	for _, c := range []struct{ procs, serial int }{{8, 0}, {1, def}, {2, def}, {8, def}} {
 		got := run(c.procs, c.serial)
 		require.Equal(t, want.Values, got.Values, "%+v", c)
 		require.Equal(t, want.Vectors.RawMatrix().Data, got.Vectors.RawMatrix().Data, "%+v", c)
