@@ -37,6 +37,30 @@ import (
 // the projection of the second sweep measured no faster: BENCHMARKS.md.)
 func (t *trlan) chunk() int { return max((t.n+1)/2, 1) }
 
+// serialRows is the size below which rowChunks (and rotateColMajor) run
+// the chunks one after the other on the caller: a pass over a few thousand
+// rows takes a few microseconds, no more than handing half of it to
+// another core and waiting for it, and far less when that core is busy
+// with another process: gssl cluster --lcc on Cora (2 485 nodes) took a
+// median 0.031 s instead of 0.041 s on the loaded 2-core machine (40
+// interleaved runs each). On Amazon Photo (7 487 nodes) the serial passes
+// measured slower (0.064 s against 0.060 s, 20 runs each), hence 4096. A
+// variable for the tests.
+var serialRows = 1 << 12
+
+// rowChunks is parallel.Chunks(n, size, body), serial when n < serialRows.
+// The chunks are the same either way, and so are the results, bitwise.
+func rowChunks(n, size int, body func(k, lo, hi int)) {
+	if n >= serialRows {
+		parallel.Chunks(n, size, body)
+		return
+	}
+	size = max(size, 1)
+	for k, lo := 0, 0; lo < n; k, lo = k+1, lo+size {
+		body(k, lo, min(lo+size, n))
+	}
+}
+
 // breakdownTol is the norm, relative to ‖A‖, below which a new Lanczos
 // vector is taken as zero (the Krylov space is invariant) and replaced by a
 // random direction orthogonal to the basis.
@@ -117,7 +141,7 @@ func (t *trlan) cgs2(w []float64, p int) []float64 {
 	q := p + 1 // coefficients and ‖w‖² per chunk
 	part := t.part[:nc*q]
 	// Sweep 1: c = Vᵀw and ‖w‖².
-	parallel.Chunks(t.n, size, func(k, lo, hi int) {
+	rowChunks(t.n, size, func(k, lo, hi int) {
 		projectRows(part[k*q:k*q+p], t.v[lo:], t.n, w[lo:hi])
 		var ss float64
 		for _, x := range w[lo:hi] {
@@ -136,19 +160,19 @@ func (t *trlan) cgs2(w []float64, p int) []float64 {
 	c1 := make([]float64, p)
 	copy(c1, c)
 	if ww-cc > dgks*dgks*ww {
-		parallel.Chunks(t.n, size, func(k, lo, hi int) {
+		rowChunks(t.n, size, func(k, lo, hi int) {
 			subtractRows(w[lo:hi], t.v[lo:], t.n, c1)
 		})
 		return c
 	}
 	// w ← w − V·c, then c₂ = Vᵀw on the same chunk.
-	parallel.Chunks(t.n, size, func(k, lo, hi int) {
+	rowChunks(t.n, size, func(k, lo, hi int) {
 		subtractRows(w[lo:hi], t.v[lo:], t.n, c1)
 		projectRows(part[k*p:(k+1)*p], t.v[lo:], t.n, w[lo:hi])
 	})
 	c2 := make([]float64, p)
 	sumParts(c2, part, nc, p)
-	parallel.Chunks(t.n, size, func(k, lo, hi int) {
+	rowChunks(t.n, size, func(k, lo, hi int) {
 		subtractRows(w[lo:hi], t.v[lo:], t.n, c2)
 	})
 	for i := range c {
@@ -279,7 +303,7 @@ func (t *trlan) sweepFinal(j int, w []float64) float64 {
 	nc := parallel.NumChunks(n, size)
 	p := j + 1
 	part := t.part[:nc*p]
-	parallel.Chunks(n, size, func(k, lo, hi int) {
+	rowChunks(n, size, func(k, lo, hi int) {
 		projectRows(part[k*p:(k+1)*p], t.v[lo:], n, w[lo:hi])
 	})
 	b := t.coef[:p]
@@ -287,7 +311,7 @@ func (t *trlan) sweepFinal(j int, w []float64) float64 {
 	for i, x := range b {
 		t.h[i*m+j] = x
 	}
-	parallel.Chunks(n, size, func(k, lo, hi int) {
+	rowChunks(n, size, func(k, lo, hi int) {
 		subtractRows(w[lo:hi], t.v[lo:], n, b)
 		t.part[k] = sumSquares(w[lo:hi])
 	})
@@ -307,7 +331,7 @@ func (t *trlan) sweepDelayed(j int, u, w []float64, scale, sPrev float64, hm []f
 	p := j
 	r := 2*p + 3
 	part := t.part[:nc*r]
-	parallel.Chunks(n, size, func(k, lo, hi int) {
+	rowChunks(n, size, func(k, lo, hi int) {
 		c := part[k*r : (k+1)*r]
 		projectRows2(c[:p], c[p:2*p], t.v[lo:], n, u[lo:hi], w[lo:hi])
 		var uu, uw float64
@@ -336,7 +360,7 @@ func (t *trlan) sweepDelayed(j int, u, w []float64, scale, sPrev float64, hm []f
 	}
 	gamma := (uw - ab) / s
 	t.delayedColumn(j, a, b, gamma, s, scale, sPrev, hm)
-	parallel.Chunks(n, size, func(k, lo, hi int) {
+	rowChunks(n, size, func(k, lo, hi int) {
 		uc, wc := u[lo:hi], w[lo:hi]
 		subtractRows2(uc, wc, t.v[lo:], n, a, b)
 		var ss float64
@@ -383,12 +407,12 @@ func (t *trlan) sweepLast(scale, sPrev float64) float64 {
 	u := t.col(m)
 	p := m
 	part := t.part[:nc*p]
-	parallel.Chunks(n, size, func(k, lo, hi int) {
+	rowChunks(n, size, func(k, lo, hi int) {
 		projectRows(part[k*p:(k+1)*p], t.v[lo:], n, u[lo:hi])
 	})
 	a := t.coef[:p]
 	sumParts(a, part, nc, p)
-	parallel.Chunks(n, size, func(k, lo, hi int) {
+	rowChunks(n, size, func(k, lo, hi int) {
 		subtractRows(u[lo:hi], t.v[lo:], n, a)
 		t.part[k] = sumSquares(u[lo:hi])
 	})
@@ -607,7 +631,11 @@ func rotateColMajor(dst, v []float64, n, m int, s []float64, p int) {
 	packRunsTo(bpan, s, p, 0, m, 0, p, nr)
 	rows := rotGroup * mr
 	groups := (n + rows - 1) / rows
-	parallel.For(groups, 1, func(lo, hi int) {
+	grain := 1 // each group is independent of the others: any split gives the same dst
+	if n < serialRows {
+		grain = groups // one chunk, on the caller
+	}
+	parallel.For(groups, grain, func(lo, hi int) {
 		var apan []float64 // the packed partial panel, if any
 		var tile [mr * nr]float64
 		buf := make([]float64, rows*p) // one group's rows of dst, column-major

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -11,8 +12,10 @@ import (
 
 	"github.com/gssl/gssl/graph"
 	"github.com/gssl/gssl/internal/gemm"
+	"github.com/gssl/gssl/internal/sharedtest"
 	"github.com/gssl/gssl/laplacian"
 	"github.com/gssl/gssl/linop"
+	"github.com/gssl/gssl/loaders"
 )
 
 // TestLaplacianEigsAutoAgreesWithBlock runs the automatic choice on a
@@ -315,5 +318,36 @@ func TestSingleVectorRepeatedEigenvaluesAgainstDense(t *testing.T) {
 		require.InDeltaSlice(t, want, r.Values, valueTol, "which=%v", which)
 		checkResiduals(t, op, r, solveTol*1.01)
 		checkOrthonormal(t, r.Vectors, nil, orthoTol)
+	}
+}
+
+// TestSerialRowsBitwise: on Cora's largest component (2 485 nodes, below
+// serialRows, the filtered single-vector path gssl cluster --lcc takes),
+// LaplacianEigs gives bitwise the same pairs with its row chunks run one
+// after the other on the caller (the default) as in parallel (serialRows
+// 0), under GOMAXPROCS 1, 2 and 8.
+func TestSerialRowsBitwise(t *testing.T) {
+	ds, err := loaders.LoadNodeDataset(sharedtest.Data(t, "cora"))
+	require.NoError(t, err)
+	sub, err := ds.Graph.LargestComponent()
+	require.NoError(t, err)
+	g := sub.CSR
+	require.Less(t, g.Nodes(), serialRows, "the default must take the serial path")
+	require.Equal(t, SingleVector, autoMethod(g.Nodes()))
+	defer func(s int) { serialRows = s }(serialRows)
+	def := serialRows
+	run := func(procs, serial int) *Result {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		serialRows = serial
+		r, err := LaplacianEigs(context.Background(), g, laplacian.Symmetric, laplacian.Options{}, ds.Classes, Settings{Tol: DefaultClusteringTol})
+		require.NoError(t, err)
+		return r
+	}
+	want := run(2, 0)
+	for _, c := range []struct{ procs, serial int }{{8, 0}, {1, def}, {2, def}, {8, def}} {
+		got := run(c.procs, c.serial)
+		require.Equal(t, want.Values, got.Values, "%+v", c)
+		require.Equal(t, want.Vectors.RawMatrix().Data, got.Vectors.RawMatrix().Data, "%+v", c)
+		require.Equal(t, want.MatVecs, got.MatVecs, "%+v", c)
 	}
 }

@@ -5,7 +5,6 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/gssl/gssl/internal/parallel"
 	"github.com/gssl/gssl/linop"
 )
 
@@ -127,7 +126,7 @@ func (t *trlan) apply(w, u []float64) {
 	// T_1: y₁ = σ(A − γ)u/e.
 	cur := buf[0]
 	t.a.MulVecTo(cur, u)
-	parallel.Chunks(n, size, func(_, lo, hi int) {
+	rowChunks(n, size, func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
 			cur[i] = a * (cur[i] - g*u[i])
 		}
@@ -141,7 +140,7 @@ func (t *trlan) apply(w, u []float64) {
 		}
 		t.a.MulVecTo(next, cur)
 		p, c := prev, cur
-		parallel.Chunks(n, size, func(_, lo, hi int) {
+		rowChunks(n, size, func(_, lo, hi int) {
 			for i := lo; i < hi; i++ {
 				next[i] = f * (2*a*(next[i]-g*c[i]) - p[i])
 			}
