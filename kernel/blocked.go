@@ -312,10 +312,8 @@ func columns(p *gemm.Panels[float64], a []float64, ld, r, c int) *gemm.Panels[fl
 // mulBlock sets t (rows×c) = Kb·V for the block kb (rows×M) and V packed by
 // columns (vp).
 func (km *Matrix) mulBlock(ws *workspace, t []float64, c int, kb []float64, rows int, vp *gemm.Panels[float64]) {
-	ws.a64 = gemm.NewPanels(rows, km.m, gemm.MR, dataOf(ws.a64))
-	for r := range rows {
-		ws.a64.SetRow(r, kb[r*km.m:(r+1)*km.m], nil, 1)
-	}
+	ws.a64 = gemm.UnclearedPanels(rows, km.m, gemm.MR, dataOf(ws.a64))
+	ws.a64.SetRows(kb, km.m, 0, rows)
 	gemm.MulTTo(t, c, ws.a64, vp)
 }
 
