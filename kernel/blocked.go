@@ -224,16 +224,18 @@ func (km *Matrix) rowsTo(ws *workspace, out []float64, ld, r0, r1 int) {
 	cancel := cancellation
 	if km.prec == Float32 {
 		cancel = cancellation32
-		ws.a32 = gemm.NewPanels(rows, km.d, gemm.MR, dataOf(ws.a32))
+		ws.a32 = gemm.UnclearedPanels(rows, km.d, gemm.MR, dataOf(ws.a32))
 		for r := range rows {
 			ws.xn[r] = ws.a32.SetRow(r, km.x.RawRowView(r0+r), km.shift, 1)
 		}
+		ws.a32.ClearPadding()
 		gemm.MulTTo(out, ld, ws.a32, km.c32)
 	} else {
-		ws.a64 = gemm.NewPanels(rows, km.d, gemm.MR, dataOf(ws.a64))
+		ws.a64 = gemm.UnclearedPanels(rows, km.d, gemm.MR, dataOf(ws.a64))
 		for r := range rows {
 			ws.xn[r] = ws.a64.SetRow(r, km.x.RawRowView(r0+r), km.shift, 1)
 		}
+		ws.a64.ClearPadding()
 		gemm.MulTTo(out, ld, ws.a64, km.c64)
 	}
 	for r := range rows {

@@ -92,11 +92,19 @@ func (p *Panels[T]) SetRows(src []float64, ld, r0, r1 int) {
 		r++
 	}
 	if r1 == p.Rows {
-		for i := p.Rows; i < p.Count()*w; i++ {
-			dst := p.Data[(i/w)*w*k+i%w:]
-			for t := range k {
-				dst[t*w] = 0
-			}
+		p.ClearPadding()
+	}
+}
+
+// ClearPadding sets the padding rows of the last panel (Rows … up to a
+// multiple of W) to zero: with SetRow of every row it fills panels from
+// UnclearedPanels.
+func (p *Panels[T]) ClearPadding() {
+	w, k := p.W, p.K
+	for i := p.Rows; i < p.Count()*w; i++ {
+		dst := p.Data[(i/w)*w*k+i%w:]
+		for t := range k {
+			dst[t*w] = 0
 		}
 	}
 }
