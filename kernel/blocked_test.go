@@ -141,6 +141,31 @@ func TestMatrixBadInput(t *testing.T) {
 	assert.ErrorIs(t, err, context.Canceled)
 }
 
+// TestNewCheckedMatrix checks that the matrix of points checked beforehand
+// has NewMatrix's entries bitwise, that it still validates the rest (kernel,
+// dimensions), and that it leaves the points to the caller.
+func TestNewCheckedMatrix(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 31))
+	x, c := randomPoints(rng, 40, 7), randomPoints(rng, 9, 7)
+	for _, p := range []Precision{Float64, Float32} {
+		want, err := NewMatrix(Gaussian{Sigma: 2}, x, c, p, 16)
+		require.NoError(t, err)
+		got, err := NewCheckedMatrix(Gaussian{Sigma: 2}, x, c, p, 16)
+		require.NoError(t, err)
+		kw, kg := mat.NewDense(40, 9, nil), mat.NewDense(40, 9, nil)
+		want.RowsTo(kw, 0, 40)
+		got.RowsTo(kg, 0, 40)
+		require.Equal(t, kw.RawMatrix().Data, kg.RawMatrix().Data, "%v", p)
+	}
+	_, err := NewCheckedMatrix(Gaussian{Sigma: 0}, x, c, Float64, 0)
+	assert.ErrorContains(t, err, "Gaussian sigma=0 is invalid")
+	_, err = NewCheckedMatrix(Gaussian{Sigma: 1}, x, mat.NewDense(2, 3, nil), Float64, 0)
+	assert.ErrorContains(t, err, "X has 7 columns (dimensions) but C has 3")
+	x.Set(3, 2, math.NaN())
+	_, err = NewCheckedMatrix(Gaussian{Sigma: 1}, x, c, Float64, 0)
+	assert.NoError(t, err, "the points are the caller's to check")
+}
+
 // TestNormalGroupsOfBlocks checks Normal's grouped accumulation (full
 // groups of blocks, then a partial group and a short last block) against
 // the dense KᵀK and Kᵀy, with the groups of 8 (M ≥ normalGroupMinM) and,

@@ -10,6 +10,8 @@ import (
 
 	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/internal/dense"
+	"github.com/gssl/gssl/internal/gemm"
+	"github.com/gssl/gssl/internal/parallel"
 	"github.com/gssl/gssl/kernel"
 	"github.com/gssl/gssl/krylov"
 	"github.com/gssl/gssl/linop"
@@ -174,7 +176,7 @@ func (f *Falkon) FitTargets(ctx context.Context, x, y *mat.Dense) error {
 			return fmt.Errorf("krr: %w", err)
 		}
 		kty = ky
-		normal = func(dst, v *mat.Dense) { dense.SymMulTo(dst, g, v) }
+		normal = packSym(g).mulTo
 	} else {
 		kty = mat.NewDense(m, st.c, nil)
 		st.km.TMulTo(kty, y)
@@ -292,6 +294,11 @@ func (o *bhb) MulVecTo(dst, x []float64) {
 	o.MulBlockTo(mat.NewDense(o.m, 1, dst), mat.NewDense(o.m, 1, append([]float64(nil), x...)))
 }
 
+// MulBlockTo applies BHB to the columns of u. The triangular solves, one
+// goroutine's work for FALKON's few columns, run on column groups in
+// parallel: each column is solved alone (dense.TriSolve's result for a
+// column does not depend on the others), so dst does not depend on the
+// number of goroutines.
 func (o *bhb) MulBlockTo(dst, u *mat.Dense) {
 	if isZero(u) {
 		dst.Zero()
@@ -299,22 +306,74 @@ func (o *bhb) MulBlockTo(dst, u *mat.Dense) {
 	}
 	_, c := u.Dims()
 	v := mat.DenseCopyOf(u)
-	dense.TriSolve(o.a, false, v) // A^{-1} u
-	w := mat.DenseCopyOf(v)
-	dense.TriSolve(o.t, false, w) // T^{-1} A^{-1} u
+	w := mat.NewDense(o.m, c, nil)
 	z := mat.NewDense(o.m, c, nil)
+	byColumns(c, func(q0, q1 int) {
+		vq, wq := columnsOf(v, q0, q1), columnsOf(w, q0, q1)
+		dense.TriSolve(o.a, false, vq) // A^{-1} u
+		wq.Copy(vq)
+		dense.TriSolve(o.t, false, wq) // T^{-1} A^{-1} u
+	})
 	o.normal(z, w)
-	z.Scale(1/o.n, z)
-	dense.TriSolve(o.t, true, z)
-	z.Add(z, scaled(o.lambda, v))
-	dense.TriSolve(o.a, true, z)
+	byColumns(c, func(q0, q1 int) {
+		zq := columnsOf(z, q0, q1)
+		zq.Scale(1/o.n, zq)
+		dense.TriSolve(o.t, true, zq)
+		zq.Add(zq, scaled(o.lambda, columnsOf(v, q0, q1)))
+		dense.TriSolve(o.a, true, zq)
+	})
 	dst.Copy(z)
+}
+
+// byColumns calls fn on contiguous groups [q0, q1) of c columns in
+// parallel.
+func byColumns(c int, fn func(q0, q1 int)) { parallel.For(c, 1, fn) }
+
+// columnsOf returns the view of columns [q0, q1) of a.
+func columnsOf(a *mat.Dense, q0, q1 int) *mat.Dense {
+	r, _ := a.Dims()
+	return a.Slice(0, r, q0, q1).(*mat.Dense)
 }
 
 func scaled(s float64, a *mat.Dense) *mat.Dense {
 	var out mat.Dense
 	out.Scale(s, a)
 	return &out
+}
+
+// packedSym is a symmetric M×M matrix packed once as the left operand of
+// the GEMM kernels, so that FALKON's iterations multiply by K_nMᵀK_nM
+// without repacking it (dense.SymMulTo packs G at every call, which cost
+// more than the product with FALKON's ~10 columns). Its products are
+// bitwise dense.SymMulTo's: each entry is the same dot product over a full
+// row of G.
+type packedSym struct {
+	a *gemm.Panels[float64]
+}
+
+// packSym packs g (its upper triangle) in parallel over the rows.
+func packSym(g *mat.SymDense) packedSym {
+	raw := g.RawSymmetric()
+	m := raw.N
+	a := gemm.NewPanels[float64](m, m, gemm.MR, nil)
+	parallel.For(m, 64, func(lo, hi int) {
+		row := make([]float64, m)
+		for i := lo; i < hi; i++ {
+			for j := 0; j < i; j++ {
+				row[j] = raw.Data[j*raw.Stride+i]
+			}
+			copy(row[i:], raw.Data[i*raw.Stride+i:i*raw.Stride+m])
+			a.SetRow(i, row, nil, 1)
+		}
+	})
+	return packedSym{a: a}
+}
+
+// mulTo sets dst (M×c, contiguous rows) = G·v.
+func (p packedSym) mulTo(dst, v *mat.Dense) {
+	vr, dr := v.RawMatrix(), dst.RawMatrix()
+	b := gemm.PackColumns(vr.Data, vr.Stride, vr.Cols, vr.Rows, gemm.NR64, []float64(nil))
+	gemm.ParallelMulTTo(dr.Data, dr.Stride, p.a, b)
 }
 
 func isZero(a *mat.Dense) bool {

@@ -109,7 +109,11 @@ func (e *expansion) predict(ctx context.Context, x *mat.Dense) (*mat.Dense, erro
 	if err := checkPredict(x, d); err != nil {
 		return nil, err
 	}
-	km, err := kernel.NewMatrix(e.k, x, e.centres, e.prec, e.blockRows)
+	// the centres of a model read from a file have not been checked yet
+	if err := kernel.CheckPoints("centres", e.centres, d); err != nil {
+		return nil, fmt.Errorf("krr: %w", err)
+	}
+	km, err := kernel.NewCheckedMatrix(e.k, x, e.centres, e.prec, e.blockRows)
 	if err != nil {
 		return nil, fmt.Errorf("krr: %w", err)
 	}

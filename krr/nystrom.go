@@ -99,11 +99,12 @@ func prepare(ctx context.Context, k kernel.Kernel, lambda float64, cs Centres, j
 	idx, dropped := distinctRows(x, idx)
 	m = len(idx)
 	centres := rowsOf(x, idx)
-	km, err := kernel.NewMatrix(k, x, centres, prec, blockRows)
+	// X (and so its rows, the centres) passed checkData's CheckPoints
+	km, err := kernel.NewCheckedMatrix(k, x, centres, prec, blockRows)
 	if err != nil {
 		return nil, fmt.Errorf("krr: %w", err)
 	}
-	kmm, err := kernel.NewMatrix(k, centres, centres, kernel.Float64, 0)
+	kmm, err := kernel.NewCheckedMatrix(k, centres, centres, kernel.Float64, 0)
 	if err != nil {
 		return nil, fmt.Errorf("krr: %w", err)
 	}

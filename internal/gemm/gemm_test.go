@@ -193,21 +193,14 @@ func testColumns[T Float](t *testing.T) {
 			got := NewPanels[T](rows, k, w, nil)
 			got.SetColumns(src, ld)
 			assert.Equal(t, want.Data, got.Data, "SetColumns %v width %d", dims, w)
-			dirty := make([]T, len(want.Data)+3)
-			for i := range dirty {
-				dirty[i] = T(rng.NormFloat64())
-			}
-			packed := PackColumns(src, ld, rows, k, w, dirty)
+			packed := PackColumns(src, ld, rows, k, w, garbage[T](rng, len(want.Data)+3))
 			assert.Equal(t, len(want.Data), len(packed.Data), "PackColumns %v width %d", dims, w)
 			for i := range want.Data {
 				require.Equal(t, want.Data[i], packed.Data[i], "PackColumns %v width %d entry %d", dims, w, i)
 			}
 			assert.Equal(t, [3]int{rows, k, w}, [3]int{packed.Rows, packed.K, packed.W})
 			// in two row ranges, the second one first, over garbage
-			for i := range dirty {
-				dirty[i] = T(rng.NormFloat64())
-			}
-			parts := UnclearedPanels(rows, k, w, dirty)
+			parts := UnclearedPanels(rows, k, w, garbage[T](rng, len(want.Data)+3))
 			h := k / 3
 			parts.SetColumnRows(src[h*ld:], ld, h, k)
 			parts.SetColumnRows(src, ld, 0, h)
@@ -303,4 +296,51 @@ func testAddUpperSum(t *testing.T, tileBytes int) {
 			}
 		}
 	}
+}
+
+// garbage returns n random values, storage whose former contents must not
+// survive a packing.
+func garbage[T Float](rng *rand.Rand, n int) []T {
+	g := make([]T, n)
+	for i := range g {
+		g[i] = T(rng.NormFloat64())
+	}
+	return g
+}
+
+func TestSetRowsIsSetRow(t *testing.T) {
+	testRows[float64](t)
+	testRows[float32](t)
+}
+
+// testRows checks SetRows, over storage full of garbage, in two row ranges
+// (the second one first, cut inside a panel) against SetRow of each row in
+// cleared panels, bitwise, for full and partial last panels of both widths.
+func testRows[T Float](t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 9))
+	for _, dims := range [][2]int{{23, 11}, {24, 5}, {32, 3}, {1, 4}, {7, 200}, {17, 0}} {
+		rows, k := dims[0], dims[1]
+		ld := k + 3
+		src := make([]float64, rows*ld)
+		for i := range src {
+			src[i] = rng.NormFloat64()
+		}
+		for _, w := range []int{MR, NR[T]()} {
+			want := NewPanels[T](rows, k, w, nil)
+			for i := 0; i < rows; i++ {
+				want.SetRow(i, src[i*ld:i*ld+k], nil, 1)
+			}
+			got := UnclearedPanels(rows, k, w, garbage[T](rng, len(want.Data)+3))
+			h := rows / 3
+			got.SetRows(src[h*ld:], ld, h, rows)
+			got.SetRows(src, ld, 0, h)
+			for i := range want.Data {
+				require.Equal(t, want.Data[i], got.Data[i], "SetRows %v width %d entry %d", dims, w, i)
+			}
+		}
+	}
+	p := NewPanels[T](4, 3, MR, nil)
+	assert.Panics(t, func() { p.SetRows(make([]float64, 8), 3, 0, 4) }, "src too short")
+	assert.Panics(t, func() { p.SetRows(make([]float64, 12), 2, 0, 4) }, "stride below K")
+	assert.Panics(t, func() { p.SetRows(nil, 3, 2, 5) }, "rows beyond Rows")
 }
