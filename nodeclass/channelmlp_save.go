@@ -3,7 +3,6 @@ package nodeclass
 import (
 	"fmt"
 
-	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/mlp"
 	"github.com/gssl/gssl/modelfile"
 )
@@ -52,8 +51,7 @@ var channelCodec = modelfile.Codec[ChannelMLP, channelMeta]{Kind: ChannelMLPKind
 		meta := channelMeta{Hyperparameters: channelParamsMeta{Rank: m.Rank, Hidden: p.Hidden, Dropout: p.Dropout, WeightDecay: p.WeightDecay,
 			LearningRate: p.LearningRate, Epochs: p.Epochs, Patience: p.Patience, HoldOut: p.HoldOut, Seed: p.Seed},
 			Nodes: n, Classes: c, Iterations: fit.info.Iterations}
-		f.PutDense("probabilities", fit.prob)
-		f.PutFloat64s("residual", []float64{fit.info.Residual})
+		putFittedProbabilities(f, fit.prob, fit.info)
 		return meta, nil
 	},
 	Get: readChannelMLP,
@@ -66,28 +64,11 @@ func readChannelMLP(f *modelfile.File, meta channelMeta, dst *ChannelMLP) error 
 	if err := out.Validate(); err != nil {
 		return fmt.Errorf("the model file's hyperparameters: %w", err)
 	}
-	for _, v := range []struct {
-		name string
-		v    int
-	}{{"nodes", meta.Nodes}, {"classes", meta.Classes}} {
-		if v.v < 1 || v.v > maxNetDim {
-			return fmt.Errorf("the model file declares %s = %d: it must be in [1, %d]", v.name, v.v, maxNetDim)
-		}
-	}
-	if meta.Iterations < 0 {
-		return fmt.Errorf("the model file declares %d iterations", meta.Iterations)
-	}
-	// Dense compares the section's length with nodes × classes before
-	// using it: nothing is allocated that the file does not hold.
-	prob, err := f.Distributions("probabilities", meta.Nodes, meta.Classes)
+	prob, info, err := readFittedProbabilities(f, meta.Nodes, meta.Classes, meta.Iterations)
 	if err != nil {
 		return err
 	}
-	res, err := f.Float64sLen("residual", 1)
-	if err != nil {
-		return err
-	}
-	out.fit = &channelFit{prob: prob, info: estimator.Info{Iterations: meta.Iterations, Residual: res[0]}}
+	out.fit = &channelFit{prob: prob, info: info}
 	*dst = out
 	return nil
 }

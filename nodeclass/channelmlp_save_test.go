@@ -5,11 +5,9 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
-	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/mlp"
-	"github.com/gssl/gssl/modelfile"
 )
 
 // TestChannelMLPSaveLoad: a ChannelMLP read back from its bytes predicts
@@ -27,48 +25,16 @@ func TestChannelMLPSaveLoad(t *testing.T) {
 	var back ChannelMLP
 	require.NoError(t, back.UnmarshalBinary(data))
 	require.Equal(t, m.Clone(), back.Clone(), "the hyperparameters")
-	require.Equal(t, m.String(), back.String())
-	require.Equal(t, m.Info(), back.Info())
-	require.NotZero(t, back.Info().Iterations)
-	a, err := m.Predict(ctx, estimator.FittedNodes)
-	require.NoError(t, err)
-	b, err := back.Predict(ctx, estimator.FittedNodes)
-	require.NoError(t, err)
-	require.Equal(t, a.RawMatrix().Rows, 90)
-	require.Equal(t, a.RawMatrix().Data, b.RawMatrix().Data)
+	checkFittedOnlyReadBack(t, m, &back, 90)
 
-	nn := estimator.NewNodes{Offsets: []int{0, 1}, Nodes: []int32{2}}
-	for _, q := range []estimator.NodeQuery{{New: &nn}, {New: &nn, Features: mat.NewDense(1, 6, nil)}} {
-		_, want := m.Predict(ctx, q)
-		require.ErrorContains(t, want, "fitted nodes only")
-		_, got := back.Predict(ctx, q)
-		require.EqualError(t, got, want.Error())
-	}
-
-	// A file changed as another writer could: each change is refused and
-	// leaves the model as it was.
-	for what, change := range map[string]func(meta *channelMeta){
-		"classes":    func(meta *channelMeta) { meta.Classes++ },
-		"nodes":      func(meta *channelMeta) { meta.Nodes = 1 << 40 },
-		"huge shape": func(meta *channelMeta) { meta.Nodes, meta.Classes = maxNetDim, maxNetDim },
-		"rank":       func(meta *channelMeta) { meta.Hyperparameters.Rank = -1 },
-		"iterations": func(meta *channelMeta) { meta.Iterations = -1 },
-	} {
-		f, err := m.ModelFile()
-		require.NoError(t, err)
-		var meta channelMeta
-		require.NoError(t, f.DecodeMetadata(&meta))
-		change(&meta)
-		require.NoError(t, f.SetMetadata(meta))
-		kept := back
-		require.Error(t, back.ReadModelFile(f), what)
-		require.Equal(t, kept, back, what)
-	}
-	short := modelfile.New(ChannelMLPKind, ChannelMLPVersion)
-	require.NoError(t, short.SetMetadata(channelMeta{Nodes: 90, Classes: 3}))
-	short.PutFloat64s("probabilities", make([]float64, 90*3-1))
-	short.PutFloat64s("residual", []float64{0})
-	require.ErrorContains(t, back.ReadModelFile(short), "probabilities")
+	checkTampered(t, m, &back, (*ChannelMLP).ReadModelFile, map[string]func(meta *channelMeta){
+		"probabilities":   func(meta *channelMeta) { meta.Classes++ },
+		"nodes = ":        func(meta *channelMeta) { meta.Nodes = 1 << 40 },
+		`"probabilities"`: func(meta *channelMeta) { meta.Nodes, meta.Classes = maxNetDim, maxNetDim },
+		"Rank":            func(meta *channelMeta) { meta.Hyperparameters.Rank = -1 },
+		"iterations":      func(meta *channelMeta) { meta.Iterations = -1 },
+	})
+	checkShortFile(t, ChannelMLPKind, ChannelMLPVersion, channelMeta{Nodes: 90, Classes: 3}, back.ReadModelFile)
 
 	var unfitted ChannelMLP
 	_, err = unfitted.MarshalBinary()

@@ -166,8 +166,10 @@
 // trained as SepGNN, with the penalty on W_1 and W_2, for a fixed number
 // of epochs keeping the epoch of least validation loss. It predicts its
 // fitted nodes only: K steps have no fixed point to solve for a new node
-// alone. gssl classify --classifier appnp-net fits it at its defaults;
-// appnp is the linear model's grid.
+// alone. Its model file (APPNPNetKind) keeps, as ChannelMLP's does, the
+// hyperparameters and the fitted nodes' probabilities; read back, it
+// predicts those bitwise. gssl classify --classifier appnp-net fits it at
+// its defaults; appnp is the linear model's grid.
 //
 // # LINKX
 //

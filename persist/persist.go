@@ -62,6 +62,7 @@ var registry = []kind{
 	{nodeclass.SepGNNKind, func() Model { return new(nodeclass.SepGNN) }},
 	{nodeclass.LINKXKind, func() Model { return new(nodeclass.LINKX) }},
 	{nodeclass.ChannelMLPKind, func() Model { return new(nodeclass.ChannelMLP) }},
+	{nodeclass.APPNPNetKind, func() Model { return new(nodeclass.APPNPNet) }},
 	{linbp.PropagationKind, func() Model { return new(linbp.Propagation) }},
 	{graphkernels.WLClassifierKind, func() Model { return new(graphkernels.WLClassifier) }},
 	{diffusion.HeatClassifierKind, func() Model { return new(diffusion.HeatClassifier) }},

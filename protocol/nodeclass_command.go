@@ -11,14 +11,11 @@ import (
 )
 
 // CheckSave refuses to save a classifier whose model has no file format:
-// every classifier but stkr and appnp-net saves (sgc, appnp, correct-smooth, channels,
-// sepgnn, linkx, linbp, and whichever auto chooses: one of those).
+// every classifier but stkr saves (sgc, appnp, appnp-net, correct-smooth,
+// channels, sepgnn, linkx, linbp, and whichever auto chooses: one of those).
 func (s NodeClassSpec) CheckSave() error {
-	if s.Classifier == "appnp-net" {
-		return fmt.Errorf("--save works with --classifier sgc, appnp, correct-smooth, channels, sepgnn, linkx, linbp and auto; appnp-net has no model file yet")
-	}
 	if s.Classifier == "stkr" {
-		return fmt.Errorf("--save works with --classifier sgc, appnp, correct-smooth, channels, sepgnn, linkx, linbp and auto; the STKR adapter is not saved (gssl stkr --save saves STKR)")
+		return fmt.Errorf("--save works with --classifier sgc, appnp, appnp-net, correct-smooth, channels, sepgnn, linkx, linbp and auto; the STKR adapter is not saved (gssl stkr --save saves STKR)")
 	}
 	return nil
 }

@@ -39,6 +39,7 @@ func TestDistributionTablesChecked(t *testing.T) {
 		{nodeclass.SepGNNKind, "probabilities", scaleRow1, `section "probabilities": row 1 sums to 0.43, not 1`},
 		{nodeclass.LINKXKind, "probabilities", scaleRow1, `section "probabilities": row 1 sums to 0.43, not 1`},
 		{nodeclass.ChannelMLPKind, "probabilities", negative, `section "probabilities": row 2 has -0.25 in column 1`},
+		{nodeclass.APPNPNetKind, "probabilities", scaleRow1, `section "probabilities": row 1 sums to 0.43, not 1`},
 		{labelprop.SpreadingKind, "prior", func(v []float64) { v[0] += 0.5 }, `section "prior": sums to 1.5, not 1`},
 		{labelprop.HarmonicKind, "prior", func(v []float64) { v[1] = -v[1] }, `section "prior": has -`},
 		{linbp.PropagationKind, "beliefs", func(v []float64) { v[len(v)/n] += 0.25 }, `section "beliefs": row 1 sums to 0.25, not 0`},

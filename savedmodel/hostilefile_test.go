@@ -34,7 +34,7 @@ import (
 func TestHostileFile(t *testing.T) {
 	fx := kindFixtures(t)
 	kinds := []string{labelprop.SpreadingKind, labelprop.HarmonicKind, stkr.RegressorKind, stkr.ClassifierKind, imgp.RegressorKind,
-		nodeclass.SGCKind, nodeclass.APPNPKind, nodeclass.CorrectSmoothKind, nodeclass.SepGNNKind, nodeclass.LINKXKind, nodeclass.ChannelMLPKind, linbp.PropagationKind, spectral.SpectralClusteringKind, graphkernels.WLClassifierKind,
+		nodeclass.SGCKind, nodeclass.APPNPKind, nodeclass.CorrectSmoothKind, nodeclass.SepGNNKind, nodeclass.LINKXKind, nodeclass.ChannelMLPKind, nodeclass.APPNPNetKind, linbp.PropagationKind, spectral.SpectralClusteringKind, graphkernels.WLClassifierKind,
 		svm.PointSVCKind, gp.RegressorKind, krr.ExactKind, krr.NystromKind, krr.FalkonKind, krr.RandomFeaturesKind}
 	hostile := []string{"-1", "0", "2147483647", "4611686018427387904", "-4611686018427387904", "1e300"}
 	for _, kind := range kinds {

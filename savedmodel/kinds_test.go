@@ -102,6 +102,8 @@ func kindFixtures(t *testing.T) map[string]kindFixture {
 	add(nodeclass.LINKXKind, lx, nodeCtx, lx.Fit(ctx, estimator.Nodes{Graph: ds.Graph, Features: nodeclass.Matrix(x0)}, ds.Labels))
 	ch := &nodeclass.ChannelMLP{Rank: 2, MLP: mlp.Classifier{Hidden: 4, Epochs: 5, Seed: 1}}
 	add(nodeclass.ChannelMLPKind, ch, nodeCtx, ch.Fit(ctx, estimator.Nodes{Graph: ds.Graph, Features: nodeclass.Matrix(x0)}, ds.Labels))
+	an := &nodeclass.APPNPNet{Hidden: 4, Steps: 3, Epochs: 5, Seed: 1}
+	add(nodeclass.APPNPNetKind, an, nodeCtx, an.Fit(ctx, estimator.Nodes{Graph: ds.Graph, Features: nodeclass.Matrix(x0)}, ds.Labels))
 	// Belief propagation estimates its compatibility matrix from edges
 	// between labelled nodes, which the tiny graph's four labels lack:
 	// paper_2 and paper_9 take their neighbours' classes.
@@ -209,7 +211,7 @@ func kindAnswers(t *testing.T, s *Saved) []byte {
 			}
 		}
 		a.Nodes, err = s.PredictNodes(context.Background(), nodes)
-		if k := s.Metadata().Kind; k == nodeclass.ChannelMLPKind || k == linbp.PropagationKind {
+		if k := s.Metadata().Kind; k == nodeclass.ChannelMLPKind || k == nodeclass.APPNPNetKind || k == linbp.PropagationKind {
 			// They answer for their fitted nodes only, and say so.
 			var ie *serve.InputError
 			require.ErrorAs(t, err, &ie, k)
@@ -218,7 +220,7 @@ func kindAnswers(t *testing.T, s *Saved) []byte {
 		} else {
 			require.NoError(t, err)
 		}
-		if k := s.Metadata().Kind; strings.HasPrefix(k, "nodeclass.") && k != nodeclass.ChannelMLPKind {
+		if k := s.Metadata().Kind; strings.HasPrefix(k, "nodeclass.") && k != nodeclass.ChannelMLPKind && k != nodeclass.APPNPNetKind {
 			require.Equal(t, 4, s.Metadata().NodeFeatures)
 		}
 	} else {

@@ -34,22 +34,22 @@ func nodeFeatures(b backend) int {
 }
 
 // nodeclassModel is what the backend uses of SGC, APPNP, CorrectSmooth,
-// SepGNN, LINKX, ChannelMLP and linbp.Propagation; those with Features()
-// > 0 (nodeclass's models but ChannelMLP) also predict new nodes from
-// their features and edges.
+// SepGNN, LINKX, ChannelMLP, APPNPNet and linbp.Propagation; those with
+// Features() > 0 (nodeclass's models but ChannelMLP and APPNPNet) also
+// predict new nodes from their features and edges.
 type nodeclassModel interface {
 	Kind() string
 	Predict(ctx context.Context, q estimator.NodeQuery) (*mat.Dense, error)
 }
 
 // nodeclassBackend is a node classifier of features (package nodeclass:
-// SGC, APPNP, Correct & Smooth, SepGNN, LINKX, ChannelMLP) or of the graph
+// SGC, APPNP, Correct & Smooth, SepGNN, LINKX, ChannelMLP, APPNPNet) or of the graph
 // alone (linbp.Propagation): the fitted nodes from the class
 // probabilities its Predict returns, new
 // nodes from their features and their edges to fitted nodes (the models'
 // PredictNodes). A Correct & Smooth saved without a base that predicts
-// new nodes, a ChannelMLP and a linbp.Propagation answer for their fitted
-// nodes only.
+// new nodes, a ChannelMLP, an APPNPNet and a linbp.Propagation answer for
+// their fitted nodes only.
 type nodeclassBackend struct {
 	kind string
 	m    nodeclassModel
@@ -105,6 +105,8 @@ func (b nodeclassBackend) predictNodes(context.Context, estimator.NewNodes) ([]s
 	switch b.kind {
 	case nodeclass.ChannelMLPKind:
 		why = "a new node's channels (its neighbours' features and labels) need the graph refitted"
+	case nodeclass.APPNPNetKind:
+		why = "K steps of the propagation have no rule for a node alone"
 	case linbp.PropagationKind:
 		why = "belief propagation solves for the fitted graph's nodes together"
 	default:

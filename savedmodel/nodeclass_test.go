@@ -189,7 +189,7 @@ func TestNodeclassWithoutBase(t *testing.T) {
 
 func ptrTo[T any](v T) *T { return &v }
 
-// TestFittedOnlySaved: an opened ChannelMLP or linbp.Propagation answers
+// TestFittedOnlySaved: an opened ChannelMLP, APPNPNet or linbp.Propagation answers
 // for its fitted nodes with the fitted model's Predict rows as
 // probabilities, bitwise (each row a distribution: belief propagation's
 // probabilities, not its centred beliefs), and refuses new nodes, with or
@@ -197,7 +197,7 @@ func ptrTo[T any](v T) *T { return &v }
 func TestFittedOnlySaved(t *testing.T) {
 	ctx := context.Background()
 	fx := kindFixtures(t)
-	for _, kind := range []string{nodeclass.ChannelMLPKind, linbp.PropagationKind} {
+	for _, kind := range []string{nodeclass.ChannelMLPKind, nodeclass.APPNPNetKind, linbp.PropagationKind} {
 		path := filepath.Join(t.TempDir(), "m.gssl")
 		require.NoError(t, Save(path, fx[kind].m, fx[kind].c))
 		s, err := Open(path)

@@ -121,7 +121,7 @@ func ownKinds() []string {
 	return []string{labelprop.SpreadingKind, labelprop.HarmonicKind, stkr.RegressorKind, stkr.ClassifierKind, gp.RegressorKind,
 		krr.ExactKind, krr.NystromKind, krr.FalkonKind, krr.RandomFeaturesKind, imgp.RegressorKind, svm.PointSVCKind, spectral.SpectralClusteringKind,
 		nodeclass.SGCKind, nodeclass.APPNPKind, nodeclass.CorrectSmoothKind, nodeclass.SepGNNKind, nodeclass.LINKXKind,
-		nodeclass.ChannelMLPKind, linbp.PropagationKind,
+		nodeclass.ChannelMLPKind, nodeclass.APPNPNetKind, linbp.PropagationKind,
 		graphkernels.WLClassifierKind}
 }
 
@@ -259,7 +259,7 @@ func backendOf(m persist.Model, ctx Context) (backend, error) {
 	case *svm.PointSVC:
 		return svmBackend{m: m}, nil
 	case *nodeclass.SGC, *nodeclass.APPNP, *nodeclass.CorrectSmooth, *nodeclass.SepGNN, *nodeclass.LINKX,
-		*nodeclass.ChannelMLP, *linbp.Propagation:
+		*nodeclass.ChannelMLP, *nodeclass.APPNPNet, *linbp.Propagation:
 		return newNodeclassBackend(m.(nodeclassModel))
 	case *graphkernels.WLClassifier:
 		return wlBackend{m: m}, nil

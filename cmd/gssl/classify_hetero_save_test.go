@@ -45,12 +45,14 @@ var modelKinds = map[string]string{
 	"SepGNN":       "nodeclass.SepGNN",
 	"LINKX":        "nodeclass.LINKX",
 	"LinBP":        "linbp.Propagation",
+	"appnp-net":    "nodeclass.APPNPNet",
 }
 
 // TestClassifyHeteroSaveThenPredict: gssl classify --save with
 // --classifier auto on heterophilous graphs of both kinds (whichever model
 // auto chooses), and with channels and linbp, the models auto may choose
-// that predict their fitted nodes only, saves the chosen model itself;
+// that predict their fitted nodes only, and appnp-net, which predicts its
+// fitted nodes only too, saves the chosen model itself;
 // gssl model info names its kind, gssl predict gives classify --out's
 // predicted class and probabilities (distributions, whichever model),
 // bitwise as printed, for every node --out lists, and refuses new nodes.
@@ -60,6 +62,7 @@ func TestClassifyHeteroSaveThenPredict(t *testing.T) {
 		{compatible, "auto", "class compatibility"},
 		{features, "auto", "say little"},
 		{features, "channels", ""},
+		{features, "appnp-net", ""},
 		{compatible, "linbp", ""},
 	} {
 		name := tc.classifier + " " + tc.family
