@@ -172,7 +172,8 @@ func TestCholUpperAgainstGonum(t *testing.T) {
 }
 
 // BenchmarkTriSolve times one triangular solve with FALKON's shape (M =
-// 1000, c = 10) against gonum's Trsm.
+// 1000, c = 10), packing R on the call (TriSolve) or not (PackedTri),
+// against gonum's Trsm.
 func BenchmarkTriSolve(b *testing.B) {
 	rng := rand.New(rand.NewPCG(1, 1))
 	const m, c = 1000, 10
@@ -193,6 +194,13 @@ func BenchmarkTriSolve(b *testing.B) {
 			for b.Loop() {
 				x.Copy(rhs)
 				TriSolve(r, trans, x)
+			}
+		})
+		p := PackTri(r, trans)
+		b.Run(fmt.Sprintf("packed/trans=%v", trans), func(b *testing.B) {
+			for b.Loop() {
+				x.Copy(rhs)
+				p.Solve(x)
 			}
 		})
 		b.Run(fmt.Sprintf("gonum/trans=%v", trans), func(b *testing.B) {
