@@ -235,12 +235,12 @@ func (f *Falkon) solve(ctx context.Context, st *setup, kty *mat.Dense, normal fu
 	if !ok {
 		return nil, res, nil, fmt.Sprintf("T Tᵀ/M + λI (λ=%v) is not numerically positive definite", f.Lambda)
 	}
-	op := &bhb{m: m, t: st.t, a: a, lambda: f.Lambda, n: nf, normal: normal}
+	op := &bhb{m: m, t: packTri(st.t), a: packTri(a), lambda: f.Lambda, n: nf, normal: normal}
 	// r = A^{-T} T^{-T} K_nMᵀ Y / n
 	r := mat.DenseCopyOf(kty)
 	r.Scale(1/nf, r)
-	dense.TriSolve(st.t, true, r)
-	dense.TriSolve(a, true, r)
+	op.t.solve(true, r)
+	op.a.solve(true, r)
 	beta := mat.NewDense(m, st.c, nil)
 	// Algorithm 1 runs exactly t iterations: with MaxIter = t, not reaching
 	// the tolerance is the expected outcome, and BlockCG then leaves its
@@ -251,8 +251,8 @@ func (f *Falkon) solve(ctx context.Context, st *setup, kty *mat.Dense, normal fu
 		return nil, res, err, "the preconditioned system is not numerically positive definite (" + breakdown.Reason + ")"
 	}
 	// α = T^{-1} A^{-1} β
-	dense.TriSolve(a, false, beta)
-	dense.TriSolve(st.t, false, beta)
+	op.a.solve(false, beta)
+	op.t.solve(false, beta)
 	return beta, res, err, ""
 }
 
@@ -278,7 +278,7 @@ func (f *Falkon) Info() estimator.Info {
 // BHB(u) = A^{−T} [ T^{−T} (K_nMᵀ K_nM T^{−1} A^{−1} u) / n + λ A^{−1} u ].
 type bhb struct {
 	m      int
-	t, a   *mat.TriDense
+	t, a   triFactor
 	lambda float64
 	n      float64
 	normal func(dst, v *mat.Dense) // dst = K_nMᵀ K_nM v
@@ -310,19 +310,55 @@ func (o *bhb) MulBlockTo(dst, u *mat.Dense) {
 	z := mat.NewDense(o.m, c, nil)
 	byColumns(c, func(q0, q1 int) {
 		vq, wq := columnsOf(v, q0, q1), columnsOf(w, q0, q1)
-		dense.TriSolve(o.a, false, vq) // A^{-1} u
+		o.a.solve(false, vq) // A^{-1} u
 		wq.Copy(vq)
-		dense.TriSolve(o.t, false, wq) // T^{-1} A^{-1} u
+		o.t.solve(false, wq) // T^{-1} A^{-1} u
 	})
 	o.normal(z, w)
 	byColumns(c, func(q0, q1 int) {
 		zq := columnsOf(z, q0, q1)
 		zq.Scale(1/o.n, zq)
-		dense.TriSolve(o.t, true, zq)
+		o.t.solve(true, zq)
 		zq.Add(zq, scaled(o.lambda, columnsOf(v, q0, q1)))
-		dense.TriSolve(o.a, true, zq)
+		o.a.solve(true, zq)
 	})
 	dst.Copy(z)
+}
+
+// packTriMax is the largest M for which FALKON packs its triangular factors
+// once for the CG's solves: the packed T and A, both orientations, take
+// 16·M² bytes (16 MB at M = 1000, 64 MB at 2048, 400 MB at 5000). Above
+// it the solves pack on every call, as dense.TriSolve does; the packing
+// then weighs less against the kernel products, which grow as n·M.
+const packTriMax = 2048
+
+// triFactor is an upper triangular factor of FALKON's preconditioner, with
+// its packed forms for R X = B and Rᵀ X = B when M ≤ packTriMax. Both
+// solve bitwise as dense.TriSolve.
+type triFactor struct {
+	r      *mat.TriDense
+	no, tr *dense.PackedTri
+}
+
+func packTri(r *mat.TriDense) triFactor {
+	f := triFactor{r: r}
+	if n, _ := r.Triangle(); n <= packTriMax {
+		f.no, f.tr = dense.PackTri(r, false), dense.PackTri(r, true)
+	}
+	return f
+}
+
+// solve overwrites b with op(R)^{−1} b, op(R) = R or Rᵀ (when trans).
+func (f triFactor) solve(trans bool, b *mat.Dense) {
+	p := f.no
+	if trans {
+		p = f.tr
+	}
+	if p == nil {
+		dense.TriSolve(f.r, trans, b)
+		return
+	}
+	p.Solve(b)
 }
 
 // byColumns calls fn on contiguous groups [q0, q1) of c columns in

@@ -76,8 +76,9 @@ func TestBHBColumnsIndependentOfWorkers(t *testing.T) {
 	gd, _ := problem(32, m, m)
 	var g mat.SymDense
 	g.SymOuterK(1, gd)
-	op := &bhb{m: m, t: randomUpper(rng, m), a: randomUpper(rng, m), lambda: 1e-3, n: 1000,
+	op := &bhb{m: m, t: packTri(randomUpper(rng, m)), a: packTri(randomUpper(rng, m)), lambda: 1e-3, n: 1000,
 		normal: packSym(&g).mulTo}
+	require.NotNil(t, op.t.no)
 	u, _ := problem(33, m, c)
 	require.NoError(t, parallel.Configure(parallel.Config{Workers: 1}))
 	want := mat.NewDense(m, c, nil)
@@ -88,8 +89,8 @@ func TestBHBColumnsIndependentOfWorkers(t *testing.T) {
 	}
 	// the operator against its formula in gonum
 	tinv, ainv := mat.NewDense(m, m, nil), mat.NewDense(m, m, nil)
-	require.NoError(t, tinv.Inverse(op.t))
-	require.NoError(t, ainv.Inverse(op.a))
+	require.NoError(t, tinv.Inverse(op.t.r))
+	require.NoError(t, ainv.Inverse(op.a.r))
 	var p, h, ref mat.Dense
 	p.Mul(tinv, ainv) // T^{-1}A^{-1}
 	h.Product(p.T(), &g, &p)
@@ -106,4 +107,10 @@ func TestBHBColumnsIndependentOfWorkers(t *testing.T) {
 		op.MulBlockTo(got, u)
 		require.True(t, bitsEqual(got, want), "%d workers: not bitwise the column-by-column result", w)
 	}
+	// the factors unpacked (M > packTriMax) give the same bits
+	unpacked := *op
+	unpacked.t, unpacked.a = triFactor{r: op.t.r}, triFactor{r: op.a.r}
+	got := mat.NewDense(m, c, nil)
+	unpacked.MulBlockTo(got, u)
+	require.True(t, bitsEqual(got, want), "unpacked factors: not bitwise the packed result")
 }

@@ -39,12 +39,22 @@ func TriSolve(r *mat.TriDense, trans bool, b *mat.Dense) {
 	if m == 0 || c == 0 {
 		return
 	}
+	solveSlabs(rr.Data, rr.Stride, m, trans, nil, b)
+}
+
+// solveSlabs overwrites the m×c block b with op(R)^{−1} b, cut into slabs
+// of columns solved in parallel, with the off-diagonal panels taken from
+// packed when it is not nil (packed[k] for the block of rows starting at
+// k·triBlock) or packed on the fly otherwise.
+func solveSlabs(r []float64, ldr, m int, trans bool, packed []*gemm.Panels[float64], b *mat.Dense) {
 	br := b.RawMatrix()
+	c := br.Cols
 	slabs := (c + triSlab - 1) / triSlab
 	parallel.For(slabs, 1, func(lo, hi int) {
 		for s := lo; s < hi; s++ {
 			q0, q1 := s*c/slabs, (s+1)*c/slabs
-			sv := newTriSolver(rr.Data, rr.Stride, m, br.Data[q0:], br.Stride, q1-q0)
+			sv := newTriSolver(r, ldr, m, br.Data[q0:], br.Stride, q1-q0)
+			sv.packed = packed
 			if trans {
 				sv.forward()
 			} else {
@@ -52,6 +62,70 @@ func TriSolve(r *mat.TriDense, trans bool, b *mat.Dense) {
 			}
 		}
 	})
+}
+
+// PackedTri is an upper triangular factor R with the off-diagonal blocks
+// TriSolve packs for its GEMMs packed once, for repeated solves with the
+// same R and orientation. It keeps R itself for the diagonal blocks: R must
+// not change while the PackedTri is in use. It costs about m²/2 float64
+// (4·m² bytes) beyond R.
+type PackedTri struct {
+	r      []float64
+	ldr, m int
+	trans  bool
+	panels []*gemm.Panels[float64]
+}
+
+// PackTri packs the upper triangular, non-unit R for solves with op(R) = R
+// or Rᵀ (when trans).
+func PackTri(r *mat.TriDense, trans bool) *PackedTri {
+	rr := r.RawTriangular()
+	if rr.Uplo != blas.Upper || rr.Diag != blas.NonUnit {
+		panic("dense: PackTri: R must be upper triangular with a stored diagonal")
+	}
+	m := rr.N
+	p := &PackedTri{r: rr.Data, ldr: rr.Stride, m: m, trans: trans}
+	p.panels = make([]*gemm.Panels[float64], (m+triBlock-1)/triBlock)
+	for k := range p.panels {
+		p.panels[k] = packBlock(rr.Data, rr.Stride, m, k*triBlock, trans, nil)
+	}
+	return p
+}
+
+// Solve overwrites b (M×c) with op(R)^{−1} b, bitwise as TriSolve does.
+func (p *PackedTri) Solve(b *mat.Dense) {
+	m, c := b.Dims()
+	if p.m != m {
+		panic(fmt.Sprintf("dense: PackedTri.Solve: R is %d×%d, b has %d rows", p.m, p.m, m))
+	}
+	if m == 0 || c == 0 {
+		return
+	}
+	solveSlabs(p.r, p.ldr, m, p.trans, p.panels, b)
+}
+
+// packBlock returns, in panels reusing buf, the off-diagonal part of R the
+// blocked solve subtracts from the block of rows i0 … i0+triBlock−1:
+// R[i0:i1, i1:m] for R X = B, R[0:i0, i0:i1]ᵀ for Rᵀ X = B. It returns nil
+// when there is none (the last block, or the first for Rᵀ).
+func packBlock(r []float64, ldr, m, i0 int, trans bool, buf []float64) *gemm.Panels[float64] {
+	i1 := min(i0+triBlock, m)
+	if trans {
+		if i0 == 0 {
+			return nil
+		}
+		a := gemm.NewPanels(i1-i0, i0, gemm.MR, buf)
+		a.SetColumns(r[i0:], ldr)
+		return a
+	}
+	if i1 == m {
+		return nil
+	}
+	a := gemm.NewPanels(i1-i0, m-i1, gemm.MR, buf)
+	for i := i0; i < i1; i++ {
+		a.SetRow(i-i0, r[i*ldr+i1:i*ldr+m], nil, 1)
+	}
+	return a
 }
 
 // triSolver solves for w columns of b (starting at b[0], row stride ldb)
@@ -62,6 +136,7 @@ type triSolver struct {
 	b      []float64
 	ldb, w int
 	a, x   *gemm.Panels[float64]
+	packed []*gemm.Panels[float64] // PackTri's panels, or nil
 	prod   []float64
 }
 
@@ -69,7 +144,6 @@ type triSolver struct {
 // the largest block.
 func newTriSolver(r []float64, ldr, m int, b []float64, ldb, w int) *triSolver {
 	sv := &triSolver{r: r, ldr: ldr, m: m, b: b, ldb: ldb, w: w}
-	sv.a = gemm.NewPanels[float64](min(triBlock, m), m, gemm.MR, nil)
 	sv.x = gemm.NewPanels[float64](w, m, gemm.NR64, nil)
 	sv.prod = make([]float64, triBlock*w)
 	return sv
@@ -85,13 +159,24 @@ func (sv *triSolver) subtract(i0, i1 int) {
 	}
 }
 
-func (sv *triSolver) resize(rows, depth int) {
-	sv.a = gemm.NewPanels(rows, depth, gemm.MR, dataOf(sv.a))
-	sv.x = gemm.NewPanels(sv.w, depth, gemm.NR64, dataOf(sv.x))
-	if cap(sv.prod) < rows*sv.w {
-		sv.prod = make([]float64, rows*sv.w)
+// update sets B[i0:i1] −= P · X[x0:x0+depth] for the off-diagonal panels P
+// of the block at i0 (packBlock's, or the packed ones).
+func (sv *triSolver) update(i0, i1, x0 int, trans bool) {
+	var a *gemm.Panels[float64]
+	if sv.packed != nil {
+		a = sv.packed[i0/triBlock]
+	} else {
+		if sv.a == nil {
+			sv.a = gemm.NewPanels[float64](min(triBlock, sv.m), sv.m, gemm.MR, nil)
+		}
+		sv.a = packBlock(sv.r, sv.ldr, sv.m, i0, trans, sv.a.Data)
+		a = sv.a
 	}
-	sv.prod = sv.prod[:rows*sv.w]
+	sv.x = gemm.NewPanels(sv.w, a.K, gemm.NR64, dataOf(sv.x))
+	sv.prod = sv.prod[:(i1-i0)*sv.w]
+	sv.x.SetColumns(sv.b[x0*sv.ldb:], sv.ldb)
+	gemm.MulTTo(sv.prod, sv.w, a, sv.x)
+	sv.subtract(i0, i1)
 }
 
 // backward solves R X = B, last block first.
@@ -101,13 +186,7 @@ func (sv *triSolver) backward() {
 		i1 := min(i0+triBlock, m)
 		if i1 < m {
 			// B[i0:i1] −= R[i0:i1, i1:m] · X[i1:m]
-			sv.resize(i1-i0, m-i1)
-			for i := i0; i < i1; i++ {
-				sv.a.SetRow(i-i0, sv.r[i*ldr+i1:i*ldr+m], nil, 1)
-			}
-			sv.x.SetColumns(sv.b[i1*ldb:], ldb)
-			gemm.MulTTo(sv.prod, sv.w, sv.a, sv.x)
-			sv.subtract(i0, i1)
+			sv.update(i0, i1, i1, false)
 		}
 		for i := i1 - 1; i >= i0; i-- {
 			bi := sv.b[i*ldb : i*ldb+sv.w]
@@ -133,11 +212,7 @@ func (sv *triSolver) forward() {
 		i1 := min(i0+triBlock, m)
 		if i0 > 0 {
 			// B[i0:i1] −= R[0:i0, i0:i1]ᵀ · X[0:i0]
-			sv.resize(i1-i0, i0)
-			sv.a.SetColumns(sv.r[i0:], ldr)
-			sv.x.SetColumns(sv.b, ldb)
-			gemm.MulTTo(sv.prod, sv.w, sv.a, sv.x)
-			sv.subtract(i0, i1)
+			sv.update(i0, i1, 0, true)
 		}
 		for i := i0; i < i1; i++ {
 			bi := sv.b[i*ldb : i*ldb+sv.w]

@@ -63,6 +63,41 @@ func TestTriSolveAgainstGonum(t *testing.T) {
 	}
 }
 
+// TestPackedTriMatchesTriSolve checks that the solves with the factor
+// packed once are bitwise TriSolve's, on sizes around multiples of triBlock,
+// with column counts below, at and above a slab (two slabs at 300), on a
+// strided view, twice with the same PackedTri.
+func TestPackedTriMatchesTriSolve(t *testing.T) {
+	rng := rand.New(rand.NewPCG(25, 26))
+	for _, m := range []int{1, 5, triBlock - 1, triBlock, triBlock + 1, 2*triBlock - 1, 2 * triBlock, 2*triBlock + 1, 200} {
+		r := randomUpper(rng, m)
+		for _, trans := range []bool{false, true} {
+			p := PackTri(r, trans)
+			for _, c := range []int{1, 7, 10, 300} {
+				big := mat.NewDense(m, c+3, nil)
+				for i := 0; i < m; i++ {
+					for j := 0; j < c+3; j++ {
+						big.Set(i, j, rng.NormFloat64())
+					}
+				}
+				want := mat.DenseCopyOf(big)
+				TriSolve(r, trans, want.Slice(0, m, 1, 1+c).(*mat.Dense))
+				for rep := 0; rep < 2; rep++ {
+					got := mat.DenseCopyOf(big)
+					p.Solve(got.Slice(0, m, 1, 1+c).(*mat.Dense))
+					for i := 0; i < m; i++ {
+						for j := 0; j < c+3; j++ {
+							if math.Float64bits(got.At(i, j)) != math.Float64bits(want.At(i, j)) {
+								t.Fatalf("m=%d c=%d trans=%v rep=%d: (%d,%d) is %v, TriSolve gives %v", m, c, trans, rep, i, j, got.At(i, j), want.At(i, j))
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
 func TestGramRowsAgainstGonum(t *testing.T) {
 	rng := rand.New(rand.NewPCG(23, 24))
 	for _, m := range []int{1, 7, 256, 300} {
@@ -137,7 +172,8 @@ func TestCholUpperAgainstGonum(t *testing.T) {
 }
 
 // BenchmarkTriSolve times one triangular solve with FALKON's shape (M =
-// 1000, c = 10) against gonum's Trsm.
+// 1000, c = 10), packing R on the call (TriSolve) or not (PackedTri),
+// against gonum's Trsm.
 func BenchmarkTriSolve(b *testing.B) {
 	rng := rand.New(rand.NewPCG(1, 1))
 	const m, c = 1000, 10
@@ -158,6 +194,13 @@ func BenchmarkTriSolve(b *testing.B) {
 			for b.Loop() {
 				x.Copy(rhs)
 				TriSolve(r, trans, x)
+			}
+		})
+		p := PackTri(r, trans)
+		b.Run(fmt.Sprintf("packed/trans=%v", trans), func(b *testing.B) {
+			for b.Loop() {
+				x.Copy(rhs)
+				p.Solve(x)
 			}
 		})
 		b.Run(fmt.Sprintf("gonum/trans=%v", trans), func(b *testing.B) {

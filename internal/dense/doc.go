@@ -4,8 +4,10 @@
 // solves with c ≈ 10 right-hand sides: the blocked right-looking Cholesky
 // factorisation (Golub & Van Loan, Matrix Computations, 4th ed., §4.2.9),
 // blocked triangular solves (Higham, Accuracy and Stability of Numerical
-// Algorithms, 2nd ed., §8.1), the Gram product s·R Rᵀ of a triangle and the
-// product of a symmetric matrix stored by its upper triangle with a block.
+// Algorithms, 2nd ed., §8.1), also with the factor packed once for repeated
+// solves (PackTri: FALKON's CG solves with the same two factors), the Gram
+// product s·R Rᵀ of a triangle and the product of a symmetric matrix stored
+// by its upper triangle with a block.
 // Users: package krr (FALKON, Nyström and exact kernel ridge regression) and
 // package gp (the exact GP's marginal likelihood).
 package dense
