@@ -35,6 +35,7 @@ NAMES = {
     "spectral.KernelPCA": "KernelPCA",
     "nodeclass.SGC": "SGC",
     "nodeclass.APPNP": "APPNP",
+    "nodeclass.APPNPNet": "APPNPNet",
     "nodeclass.CorrectSmooth": "CorrectAndSmooth",
     "nodeclass.SepGNN": "SepGNN",
     "nodeclass.LINKX": "LINKX",

@@ -200,3 +200,22 @@ def test_sgc_saved_from_python_predicts_the_same_in_cli(gssl_cli, tmp_path, cora
     back = gssl.load(tmp_path / "cli.gssl")
     ids, p = cli_probabilities(read_rows(tmp_path / "cli.csv"))
     np.testing.assert_array_equal(back.predict_proba()[ids], p)
+
+
+def test_appnp_net_from_python(cora):
+    # APPNP with the paper's perceptron (nodeclass.APPNPNet). Fitted from
+    # Python it holds out part of the training labels for early stopping (no
+    # validation nodes are passed), so it is checked against the labels, not
+    # bitwise against the CLI, which stops on the split's validation nodes:
+    # the linear gssl.APPNP() reaches 0.825 here, the CLI's appnp-net 0.834,
+    # this fit 0.811 (seed 3; seed 0: 0.823); without the propagation
+    # (alpha=0.01) it reaches 0.543 and fails.
+    y = cora.train_labels()
+    m = gssl.APPNPNet(seed=3).fit(cora.graph, y, features=cora.features)
+    p = m.predict_proba()
+    np.testing.assert_allclose(p.sum(axis=1), 1, rtol=1e-12)
+    test = np.asarray(cora.test)
+    acc = np.mean(p.argmax(axis=1)[test] == np.asarray(cora.labels)[test])
+    assert acc >= 0.80, f"test accuracy {acc}"
+    again = gssl.APPNPNet(seed=3).fit(cora.graph, y, features=cora.features).predict_proba()
+    np.testing.assert_array_equal(again, p)
