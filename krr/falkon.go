@@ -10,7 +10,6 @@ import (
 
 	"github.com/gssl/gssl/estimator"
 	"github.com/gssl/gssl/internal/dense"
-	"github.com/gssl/gssl/internal/gemm"
 	"github.com/gssl/gssl/internal/parallel"
 	"github.com/gssl/gssl/kernel"
 	"github.com/gssl/gssl/krylov"
@@ -176,7 +175,7 @@ func (f *Falkon) FitTargets(ctx context.Context, x, y *mat.Dense) error {
 			return fmt.Errorf("krr: %w", err)
 		}
 		kty = ky
-		normal = packSym(g).mulTo
+		normal = dense.PackSym(g).MulTo
 	} else {
 		kty = mat.NewDense(m, st.c, nil)
 		st.km.TMulTo(kty, y)
@@ -375,41 +374,6 @@ func scaled(s float64, a *mat.Dense) *mat.Dense {
 	var out mat.Dense
 	out.Scale(s, a)
 	return &out
-}
-
-// packedSym is a symmetric M×M matrix packed once as the left operand of
-// the GEMM kernels, so that FALKON's iterations multiply by K_nMᵀK_nM
-// without repacking it (dense.SymMulTo packs G at every call, which cost
-// more than the product with FALKON's ~10 columns). Its products are
-// bitwise dense.SymMulTo's: each entry is the same dot product over a full
-// row of G.
-type packedSym struct {
-	a *gemm.Panels[float64]
-}
-
-// packSym packs g (its upper triangle) in parallel over the rows.
-func packSym(g *mat.SymDense) packedSym {
-	raw := g.RawSymmetric()
-	m := raw.N
-	a := gemm.NewPanels[float64](m, m, gemm.MR, nil)
-	parallel.For(m, 64, func(lo, hi int) {
-		row := make([]float64, m)
-		for i := lo; i < hi; i++ {
-			for j := 0; j < i; j++ {
-				row[j] = raw.Data[j*raw.Stride+i]
-			}
-			copy(row[i:], raw.Data[i*raw.Stride+i:i*raw.Stride+m])
-			a.SetRow(i, row, nil, 1)
-		}
-	})
-	return packedSym{a: a}
-}
-
-// mulTo sets dst (M×c, contiguous rows) = G·v.
-func (p packedSym) mulTo(dst, v *mat.Dense) {
-	vr, dr := v.RawMatrix(), dst.RawMatrix()
-	b := gemm.PackColumns(vr.Data, vr.Stride, vr.Cols, vr.Rows, gemm.NR64, []float64(nil))
-	gemm.ParallelMulTTo(dr.Data, dr.Stride, p.a, b)
 }
 
 func isZero(a *mat.Dense) bool {

@@ -55,7 +55,7 @@ func TestPackedSymMatchesSymMulTo(t *testing.T) {
 			pts, _ := problem(uint64(m*c), m, c+1) // problem needs two columns
 			v := columnsOf(pts, 0, c)
 			got, want := mat.NewDense(m, c, nil), mat.NewDense(m, c, nil)
-			packSym(g).mulTo(got, v)
+			dense.PackSym(g).MulTo(got, v)
 			dense.SymMulTo(want, g, v)
 			require.True(t, bitsEqual(got, want), "M=%d c=%d: not bitwise SymMulTo", m, c)
 			var ref mat.Dense
@@ -77,7 +77,7 @@ func TestBHBColumnsIndependentOfWorkers(t *testing.T) {
 	var g mat.SymDense
 	g.SymOuterK(1, gd)
 	op := &bhb{m: m, t: packTri(randomUpper(rng, m)), a: packTri(randomUpper(rng, m)), lambda: 1e-3, n: 1000,
-		normal: packSym(&g).mulTo}
+		normal: dense.PackSym(&g).MulTo}
 	require.NotNil(t, op.t.no)
 	u, _ := problem(33, m, c)
 	require.NoError(t, parallel.Configure(parallel.Config{Workers: 1}))

@@ -388,7 +388,7 @@ const symRows = 8 * gemm.MR
 
 // SymMulTo sets dst (M×c) = G·v for a symmetric G (its upper triangle),
 // by GEMM on all cores; the rows of G are packed 48 at a time, so that no
-// copy of G is made.
+// copy of G is made (PackSym packs G once for repeated products).
 func SymMulTo(dst *mat.Dense, g *mat.SymDense, v *mat.Dense) {
 	gr := g.RawSymmetric()
 	m := gr.N
@@ -405,16 +405,52 @@ func SymMulTo(dst *mat.Dense, g *mat.SymDense, v *mat.Dense) {
 			i0, i1 := ch*symRows, min((ch+1)*symRows, m)
 			a = gemm.NewPanels(i1-i0, m, gemm.MR, dataOf(a))
 			for i := i0; i < i1; i++ {
-				// only the upper triangle of G is stored
-				for j := 0; j < i; j++ {
-					row[j] = gr.Data[j*gr.Stride+i]
-				}
-				copy(row[i:], gr.Data[i*gr.Stride+i:i*gr.Stride+m])
-				a.SetRow(i-i0, row, nil, 1)
+				a.SetRow(i-i0, symRowTo(row, g, i), nil, 1)
 			}
 			gemm.MulTTo(dr.Data[i0*dr.Stride:], dr.Stride, a, b)
 		}
 	})
+}
+
+// symRowTo sets row (M values) to row i of the symmetric G, of which only
+// the upper triangle is stored, and returns it.
+func symRowTo(row []float64, g *mat.SymDense, i int) []float64 {
+	gr := g.RawSymmetric()
+	for j := 0; j < i; j++ {
+		row[j] = gr.Data[j*gr.Stride+i]
+	}
+	copy(row[i:], gr.Data[i*gr.Stride+i:i*gr.Stride+gr.N])
+	return row
+}
+
+// PackedSym is a symmetric M×M matrix packed once as the left operand of
+// the GEMM kernels, for repeated products with the same G (FALKON's CG
+// iterations) without SymMulTo's packing of G at every call, which costs
+// more than the product with a few columns. It takes M² float64 beyond G
+// (SymMulTo makes no copy). Its products are bitwise SymMulTo's: each
+// entry is the same dot product over a full row of G.
+type PackedSym struct {
+	a *gemm.Panels[float64]
+}
+
+// PackSym packs G (its upper triangle) in parallel over the rows.
+func PackSym(g *mat.SymDense) *PackedSym {
+	m := g.SymmetricDim()
+	a := gemm.NewPanels[float64](m, m, gemm.MR, nil)
+	parallel.For(m, 64, func(lo, hi int) {
+		row := make([]float64, m)
+		for i := lo; i < hi; i++ {
+			a.SetRow(i, symRowTo(row, g, i), nil, 1)
+		}
+	})
+	return &PackedSym{a: a}
+}
+
+// MulTo sets dst (M×c, contiguous rows) = G·v.
+func (p *PackedSym) MulTo(dst, v *mat.Dense) {
+	vr, dr := v.RawMatrix(), dst.RawMatrix()
+	b := gemm.PackColumns(vr.Data, vr.Stride, vr.Cols, vr.Rows, gemm.NR64, []float64(nil))
+	gemm.ParallelMulTTo(dr.Data, dr.Stride, p.a, b)
 }
 
 // ColumnMeans returns the mean of each column of a over its rows.

@@ -7,7 +7,8 @@
 // Algorithms, 2nd ed., §8.1), also with the factor packed once for repeated
 // solves (PackTri: FALKON's CG solves with the same two factors), the Gram
 // product s·R Rᵀ of a triangle and the product of a symmetric matrix stored
-// by its upper triangle with a block.
+// by its upper triangle with a block (PackSym: packed once, for FALKON's
+// products with K_nMᵀK_nM).
 // Users: package krr (FALKON, Nyström and exact kernel ridge regression) and
 // package gp (the exact GP's marginal likelihood).
 package dense
