@@ -122,9 +122,7 @@ func packBlock(r []float64, ldr, m, i0 int, trans bool, buf []float64) *gemm.Pan
 		return nil
 	}
 	a := gemm.NewPanels(i1-i0, m-i1, gemm.MR, buf)
-	for i := i0; i < i1; i++ {
-		a.SetRow(i-i0, r[i*ldr+i1:i*ldr+m], nil, 1)
-	}
+	a.SetRows(r[i0*ldr+i1:], ldr, 0, i1-i0)
 	return a
 }
 
