@@ -258,3 +258,47 @@ func naiveKernel(k Kernel, x, c *mat.Dense) *mat.Dense {
 	}
 	return mat.NewDense(n, m, d)
 }
+
+// TestUpperRowsToIsRowsTo: UpperRowsTo sets every entry on and above the
+// diagonal of its rows to RowsTo's value, bitwise, and writes nothing else
+// but K's values (a sentinel left of the diagonal either stays or becomes
+// the RowsTo value), for blocks of rows that start inside and at the edge
+// of a panel, in both precisions and for each kind of kernel.
+func TestUpperRowsToIsRowsTo(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 9))
+	c := randomPoints(rng, 45, 5)
+	kernels := testKernels()
+	kernels["pairwise"] = pairwise{}
+	for name, k := range kernels {
+		for _, p := range []Precision{Float64, Float32} {
+			km, err := NewMatrix(k, c, c, p, 0)
+			require.NoError(t, err)
+			want := mat.NewDense(45, 45, nil)
+			km.RowsTo(want, 0, 45)
+			for _, r := range [][2]int{{0, 45}, {0, 7}, {7, 20}, {16, 17}, {33, 45}, {44, 45}} {
+				got := mat.NewDense(r[1]-r[0], 45, nil)
+				sentinel := -7.5
+				for i := range r[1] - r[0] {
+					for j := range 45 {
+						got.Set(i, j, sentinel)
+					}
+				}
+				km.UpperRowsTo(got, r[0], r[1])
+				for i := r[0]; i < r[1]; i++ {
+					for j := range 45 {
+						g, w := got.At(i-r[0], j), want.At(i, j)
+						if j >= i {
+							require.Equal(t, math.Float64bits(w), math.Float64bits(g), "%s %v rows %v entry (%d, %d)", name, p, r, i, j)
+						} else if g != sentinel {
+							require.Equal(t, math.Float64bits(w), math.Float64bits(g), "%s %v rows %v entry (%d, %d)", name, p, r, i, j)
+						}
+					}
+				}
+			}
+		}
+	}
+	x := randomPoints(rng, 10, 5)
+	km, err := NewMatrix(Gaussian{Sigma: 1}, x, c, Float64, 0)
+	require.NoError(t, err)
+	assert.Panics(t, func() { km.UpperRowsTo(mat.NewDense(2, 45, nil), 0, 2) }, "K is not square")
+}
