@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 
 	"gonum.org/v1/gonum/mat"
@@ -135,6 +136,24 @@ func (st *setup) factor() error {
 			return err
 		}
 	}
+}
+
+// normal returns K_nMᵀK_nM and K_nMᵀY (kernel.Matrix.Normal), then runs a
+// garbage collection. Normal's packed row blocks, 16·BlockRows·M bytes a
+// block (64 MB for its 16 blocks at M = 1000), are garbage once it
+// returns; collected at once, their memory holds the M×M matrices that
+// follow (the packed normal matrix, T Tᵀ, the factors and their panels),
+// which would otherwise take fresh pages from the system until the heap
+// reached its next collection. A fresh page costs 2–8 µs on the benchmark
+// machine, a virtual machine: in a gssl falkon run on MNIST at M = 1000
+// the fit took 11 000 page faults fewer and T Tᵀ 15 ms instead of 65, for
+// a collection of 2–3 ms (5 ms with Fashion-MNIST's 60 000 images live).
+func (st *setup) normal(ctx context.Context, y *mat.Dense) (*mat.SymDense, *mat.Dense, error) {
+	g, kty, err := st.km.Normal(ctx, y, nil)
+	if err == nil {
+		runtime.GC()
+	}
+	return g, kty, err
 }
 
 // kmmRows is the number of rows of K_MM evaluated at once by kmmUpperTo:
@@ -276,7 +295,7 @@ func (s *Nystrom) FitTargets(ctx context.Context, x, y *mat.Dense) error {
 	if err != nil {
 		return err
 	}
-	g, kty, err := st.km.Normal(ctx, y, nil)
+	g, kty, err := st.normal(ctx, y)
 	if err != nil {
 		return fmt.Errorf("krr: %w", err)
 	}
