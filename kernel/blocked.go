@@ -256,21 +256,16 @@ func (km *Matrix) rowsTo(ws *workspace, out []float64, ld, r0, r1, c0 int) {
 		return
 	}
 	ws.xn = resize(ws.xn, rows)
+	xr := km.x.RawMatrix()
 	cancel := cancellation
 	if km.prec == Float32 {
 		cancel = cancellation32
 		ws.a32 = gemm.UnclearedPanels(rows, km.d, gemm.MR, dataOf(ws.a32))
-		for r := range rows {
-			ws.xn[r] = ws.a32.SetRow(r, km.x.RawRowView(r0+r), km.shift, 1)
-		}
-		ws.a32.ClearPadding()
+		ws.a32.SetShiftedRows(xr.Data[r0*xr.Stride:], xr.Stride, 0, rows, km.shift, ws.xn)
 		gemm.MulTTo(out[c0:], ld, ws.a32, columnsFrom(km.c32, c0))
 	} else {
 		ws.a64 = gemm.UnclearedPanels(rows, km.d, gemm.MR, dataOf(ws.a64))
-		for r := range rows {
-			ws.xn[r] = ws.a64.SetRow(r, km.x.RawRowView(r0+r), km.shift, 1)
-		}
-		ws.a64.ClearPadding()
+		ws.a64.SetShiftedRows(xr.Data[r0*xr.Stride:], xr.Stride, 0, rows, km.shift, ws.xn)
 		gemm.MulTTo(out[c0:], ld, ws.a64, columnsFrom(km.c64, c0))
 	}
 	for r := range rows {
