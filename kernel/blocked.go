@@ -311,18 +311,7 @@ func (km *Matrix) finish(out []float64, i, c0 int, xn, cancel float64) {
 		}
 		return
 	}
-	xi := km.x.RawRowView(i)
-	cn := km.cn[c0:]
-	for j, v := range out {
-		s := xn + cn[j]
-		d2 := s - 2*v
-		if d2 < cancel*s {
-			// Nearly equal points: the expanded form has lost its digits
-			// to cancellation; take the difference directly.
-			d2 = sqDist(xi, km.c.RawRowView(c0+j))
-		}
-		out[j] = d2
-	}
+	km.sqDists(out, i, c0, xn, cancel)
 	if g, ok := km.k.(Gaussian); ok {
 		// e^(−d²/(2σ²)) as FromSqDist, eight entries at a time with AVX-512
 		expDiv(out, -(2 * g.Sigma * g.Sigma))
@@ -330,6 +319,42 @@ func (km *Matrix) finish(out []float64, i, c0 int, xn, cancel float64) {
 	}
 	for j, d2 := range out {
 		out[j] = km.rad.FromSqDist(d2)
+	}
+}
+
+// sqDists maps the inner products ⟨x_i − μ, c_j − μ⟩ in out (columns j
+// from c0) to squared distances ‖x_i − μ‖² + ‖c_j − μ‖² − 2⟨x_i − μ, c_j − μ⟩,
+// or the direct ‖x_i − c_j‖² where cancellation took the digits of the
+// expanded form. With AVX-512 sqDistsAVX512 does eight entries at a time,
+// bitwise as the loop, and leaves each group of eight with a nearly equal
+// pair (rare: a point that is also a centre) to it.
+func (km *Matrix) sqDists(out []float64, i, c0 int, xn, cancel float64) {
+	cn := km.cn[c0 : c0+len(out)]
+	full := 0
+	if hasExpVec {
+		full = len(out) &^ 7
+	}
+	for j := 0; j < len(out); {
+		if j < full {
+			j += sqDistsAVX512(&out[j], &cn[j], full-j, xn, cancel)
+			if j == full {
+				continue
+			}
+		}
+		end := len(out)
+		if j < full {
+			end = j + 8
+		}
+		for ; j < end; j++ {
+			s := xn + cn[j]
+			d2 := s - 2*out[j]
+			if d2 < cancel*s {
+				// Nearly equal points: the expanded form has lost its
+				// digits to cancellation; take the difference directly.
+				d2 = sqDist(km.x.RawRowView(i), km.c.RawRowView(c0+j))
+			}
+			out[j] = d2
+		}
 	}
 }
 

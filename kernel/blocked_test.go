@@ -302,3 +302,46 @@ func TestUpperRowsToIsRowsTo(t *testing.T) {
 	require.NoError(t, err)
 	assert.Panics(t, func() { km.UpperRowsTo(mat.NewDense(2, 45, nil), 0, 2) }, "K is not square")
 }
+
+// TestSqDistsVectorIsScalar: the squared distances of the AVX-512 path
+// (eight at a time, groups with a nearly equal pair left to the loop) are
+// the scalar loop's, bitwise, in rows where points equal to centres sit at
+// the start, inside and at the end of groups of eight and in the tail, in
+// both precisions and from a column offset (UpperRowsTo); a Laplacian keeps
+// the vector exp out of the comparison.
+func TestSqDistsVectorIsScalar(t *testing.T) {
+	if !hasExpVec {
+		t.Skip("no AVX-512")
+	}
+	rng := rand.New(rand.NewPCG(10, 11))
+	c := randomPoints(rng, 45, 6)
+	x := randomPoints(rng, 30, 6)
+	for i, j := range []int{0, 7, 8, 13, 31, 40, 44} {
+		x.SetRow(2*i, c.RawRowView(j))   // exactly a centre
+		x.SetRow(2*i+1, c.RawRowView(j)) // and one nearly equal to it
+		x.Set(2*i+1, 0, x.At(2*i+1, 0)+1e-9)
+	}
+	k := Laplacian{Sigma: 0.7}
+	for _, p := range []Precision{Float64, Float32} {
+		km, err := NewMatrix(k, x, c, p, 0)
+		require.NoError(t, err)
+		kc, err := NewMatrix(k, c, c, p, 0)
+		require.NoError(t, err)
+		rows := func() (*mat.Dense, *mat.Dense) {
+			a, b := mat.NewDense(30, 45, nil), mat.NewDense(20, 45, nil)
+			km.RowsTo(a, 0, 30)
+			kc.UpperRowsTo(b, 17, 37)
+			return a, b
+		}
+		vecA, vecB := rows()
+		hasExpVec = false
+		scaA, scaB := rows()
+		hasExpVec = true
+		for _, pair := range [][2]*mat.Dense{{vecA, scaA}, {vecB, scaB}} {
+			v, s := pair[0].RawMatrix().Data, pair[1].RawMatrix().Data
+			for e := range v {
+				require.Equal(t, math.Float64bits(s[e]), math.Float64bits(v[e]), "%v entry %d", p, e)
+			}
+		}
+	}
+}
