@@ -192,55 +192,94 @@ func (km *Matrix) space() *workspace {
 // RowsTo fills dst ((r1−r0)×M) with rows r0..r1−1 of K, on the calling
 // goroutine. It panics if the range or dst's shape is wrong.
 func (km *Matrix) RowsTo(dst *mat.Dense, r0, r1 int) {
-	if r0 < 0 || r1 > km.n || r0 > r1 {
-		panic(fmt.Sprintf("kernel: rows [%d, %d) outside [0, %d)", r0, r1, km.n))
+	km.checkRows(dst, r0, r1)
+	if r0 == r1 {
+		return
 	}
-	if r, c := dst.Dims(); r != r1-r0 || c != km.m {
-		panic(fmt.Sprintf("kernel: dst is %d×%d, want %d×%d", r, c, r1-r0, km.m))
+	raw := dst.RawMatrix()
+	ws := km.space()
+	km.rowsTo(ws, raw.Data, raw.Stride, r0, r1, 0)
+	km.spaces.Put(ws)
+}
+
+// UpperRowsTo is RowsTo for the entries (i, j), j ≥ i, of rows r0..r1−1,
+// for a square K such as K(C, C) that its caller reads only on and above
+// the diagonal (a Cholesky factorisation): it evaluates the columns from
+// r0 (rounded down to a panel of the packed C for the kernels evaluated
+// from inner products), so that each row of dst
+// left of its diagonal holds K's values or is left as it was. Every entry
+// it sets is RowsTo's, bitwise; about half of RowsTo's work for a whole K.
+func (km *Matrix) UpperRowsTo(dst *mat.Dense, r0, r1 int) {
+	km.checkRows(dst, r0, r1)
+	if km.n != km.m {
+		panic(fmt.Sprintf("kernel: UpperRowsTo on a %d×%d K", km.n, km.m))
 	}
 	if r0 == r1 {
 		return
 	}
 	raw := dst.RawMatrix()
 	ws := km.space()
-	km.rowsTo(ws, raw.Data, raw.Stride, r0, r1)
+	c0 := r0
+	if km.dotBased {
+		w := gemm.NR64
+		if km.prec == Float32 {
+			w = gemm.NR32
+		}
+		c0 = r0 / w * w
+	}
+	km.rowsTo(ws, raw.Data, raw.Stride, r0, r1, c0)
 	km.spaces.Put(ws)
 }
 
-// rowsTo fills rows r0..r1−1 of K into out (row stride ld).
-func (km *Matrix) rowsTo(ws *workspace, out []float64, ld, r0, r1 int) {
+func (km *Matrix) checkRows(dst *mat.Dense, r0, r1 int) {
+	if r0 < 0 || r1 > km.n || r0 > r1 {
+		panic(fmt.Sprintf("kernel: rows [%d, %d) outside [0, %d)", r0, r1, km.n))
+	}
+	if r, c := dst.Dims(); r != r1-r0 || c != km.m {
+		panic(fmt.Sprintf("kernel: dst is %d×%d, want %d×%d", r, c, r1-r0, km.m))
+	}
+}
+
+// rowsTo fills columns c0..M−1 of rows r0..r1−1 of K into out (row stride
+// ld, row r at out[(r−r0)·ld:], column j at its offset j); c0 is a multiple
+// of the panel width of the packed C.
+func (km *Matrix) rowsTo(ws *workspace, out []float64, ld, r0, r1, c0 int) {
 	rows := r1 - r0
 	if !km.dotBased {
 		for i := r0; i < r1; i++ {
 			xi := km.x.RawRowView(i)
 			row := out[(i-r0)*ld : (i-r0)*ld+km.m]
-			for j := range row {
+			for j := c0; j < km.m; j++ {
 				row[j] = km.k.Eval(xi, km.c.RawRowView(j))
 			}
 		}
 		return
 	}
 	ws.xn = resize(ws.xn, rows)
+	xr := km.x.RawMatrix()
 	cancel := cancellation
 	if km.prec == Float32 {
 		cancel = cancellation32
 		ws.a32 = gemm.UnclearedPanels(rows, km.d, gemm.MR, dataOf(ws.a32))
-		for r := range rows {
-			ws.xn[r] = ws.a32.SetRow(r, km.x.RawRowView(r0+r), km.shift, 1)
-		}
-		ws.a32.ClearPadding()
-		gemm.MulTTo(out, ld, ws.a32, km.c32)
+		ws.a32.SetShiftedRows(xr.Data[r0*xr.Stride:], xr.Stride, 0, rows, km.shift, ws.xn)
+		gemm.MulTTo(out[c0:], ld, ws.a32, columnsFrom(km.c32, c0))
 	} else {
 		ws.a64 = gemm.UnclearedPanels(rows, km.d, gemm.MR, dataOf(ws.a64))
-		for r := range rows {
-			ws.xn[r] = ws.a64.SetRow(r, km.x.RawRowView(r0+r), km.shift, 1)
-		}
-		ws.a64.ClearPadding()
-		gemm.MulTTo(out, ld, ws.a64, km.c64)
+		ws.a64.SetShiftedRows(xr.Data[r0*xr.Stride:], xr.Stride, 0, rows, km.shift, ws.xn)
+		gemm.MulTTo(out[c0:], ld, ws.a64, columnsFrom(km.c64, c0))
 	}
 	for r := range rows {
-		km.finish(out[r*ld:r*ld+km.m], r0+r, ws.xn[r], cancel)
+		km.finish(out[r*ld+c0:r*ld+km.m], r0+r, c0, ws.xn[r], cancel)
 	}
+}
+
+// columnsFrom returns the rows c0 … of the packed C (c0 a multiple of
+// the panel width), sharing its storage.
+func columnsFrom[T gemm.Float](c *gemm.Panels[T], c0 int) *gemm.Panels[T] {
+	if c0 == 0 {
+		return c
+	}
+	return &gemm.Panels[T]{Rows: c.Rows - c0, K: c.K, W: c.W, Data: c.Data[c0*c.K:]}
 }
 
 func dataOf[T gemm.Float](p *gemm.Panels[T]) []T {
@@ -257,9 +296,9 @@ func resize(s []float64, n int) []float64 {
 	return s[:n]
 }
 
-// finish maps the inner products ⟨x_i − μ, c_j − μ⟩ in out to kernel
-// values; xn is ‖x_i − μ‖².
-func (km *Matrix) finish(out []float64, i int, xn, cancel float64) {
+// finish maps the inner products ⟨x_i − μ, c_j − μ⟩ in out (columns j from
+// c0) to kernel values; xn is ‖x_i − μ‖².
+func (km *Matrix) finish(out []float64, i, c0 int, xn, cancel float64) {
 	switch k := km.k.(type) {
 	case Linear:
 		for j, v := range out {
@@ -272,17 +311,7 @@ func (km *Matrix) finish(out []float64, i int, xn, cancel float64) {
 		}
 		return
 	}
-	xi := km.x.RawRowView(i)
-	for j, v := range out {
-		s := xn + km.cn[j]
-		d2 := s - 2*v
-		if d2 < cancel*s {
-			// Nearly equal points: the expanded form has lost its digits
-			// to cancellation; take the difference directly.
-			d2 = sqDist(xi, km.c.RawRowView(j))
-		}
-		out[j] = d2
-	}
+	km.sqDists(out, i, c0, xn, cancel)
 	if g, ok := km.k.(Gaussian); ok {
 		// e^(−d²/(2σ²)) as FromSqDist, eight entries at a time with AVX-512
 		expDiv(out, -(2 * g.Sigma * g.Sigma))
@@ -290,6 +319,42 @@ func (km *Matrix) finish(out []float64, i int, xn, cancel float64) {
 	}
 	for j, d2 := range out {
 		out[j] = km.rad.FromSqDist(d2)
+	}
+}
+
+// sqDists maps the inner products ⟨x_i − μ, c_j − μ⟩ in out (columns j
+// from c0) to squared distances ‖x_i − μ‖² + ‖c_j − μ‖² − 2⟨x_i − μ, c_j − μ⟩,
+// or the direct ‖x_i − c_j‖² where cancellation took the digits of the
+// expanded form. With AVX-512 sqDistsAVX512 does eight entries at a time,
+// bitwise as the loop, and leaves each group of eight with a nearly equal
+// pair (rare: a point that is also a centre) to it.
+func (km *Matrix) sqDists(out []float64, i, c0 int, xn, cancel float64) {
+	cn := km.cn[c0 : c0+len(out)]
+	full := 0
+	if hasExpVec {
+		full = len(out) &^ 7
+	}
+	for j := 0; j < len(out); {
+		if j < full {
+			j += sqDistsAVX512(&out[j], &cn[j], full-j, xn, cancel)
+			if j == full {
+				continue
+			}
+		}
+		end := len(out)
+		if j < full {
+			end = j + 8
+		}
+		for ; j < end; j++ {
+			s := xn + cn[j]
+			d2 := s - 2*out[j]
+			if d2 < cancel*s {
+				// Nearly equal points: the expanded form has lost its
+				// digits to cancellation; take the difference directly.
+				d2 = sqDist(km.x.RawRowView(i), km.c.RawRowView(c0+j))
+			}
+			out[j] = d2
+		}
 	}
 }
 
@@ -310,7 +375,7 @@ func (km *Matrix) eachBlock(workers int, fn func(w int, ws *workspace, r0, r1 in
 			for b := w * nb / workers; b < (w+1)*nb/workers; b++ {
 				r0, r1 := b*km.blockRows, min((b+1)*km.blockRows, km.n)
 				kb := ws.kb[:(r1-r0)*km.m]
-				km.rowsTo(ws, kb, km.m, r0, r1)
+				km.rowsTo(ws, kb, km.m, r0, r1, 0)
 				fn(w, ws, r0, r1, kb)
 			}
 			km.spaces.Put(ws)
@@ -552,7 +617,7 @@ func (km *Matrix) packRowsOfK(ws *workspace, r0, lo, hi int, at, ar *gemm.Panels
 	ws.kb = resize(ws.kb, min(normalSubRows, hi-lo)*m)
 	for s0 := lo; s0 < hi; s0 += normalSubRows {
 		s1 := min(s0+normalSubRows, hi)
-		km.rowsTo(ws, ws.kb, m, r0+s0, r0+s1)
+		km.rowsTo(ws, ws.kb, m, r0+s0, r0+s1, 0)
 		at.SetColumnRows(ws.kb, m, s0, s1)
 		ar.SetColumnRows(ws.kb, m, s0, s1)
 	}

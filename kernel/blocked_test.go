@@ -258,3 +258,90 @@ func naiveKernel(k Kernel, x, c *mat.Dense) *mat.Dense {
 	}
 	return mat.NewDense(n, m, d)
 }
+
+// TestUpperRowsToIsRowsTo: UpperRowsTo sets every entry on and above the
+// diagonal of its rows to RowsTo's value, bitwise, and writes nothing else
+// but K's values (a sentinel left of the diagonal either stays or becomes
+// the RowsTo value), for blocks of rows that start inside and at the edge
+// of a panel, in both precisions and for each kind of kernel.
+func TestUpperRowsToIsRowsTo(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 9))
+	c := randomPoints(rng, 45, 5)
+	kernels := testKernels()
+	kernels["pairwise"] = pairwise{}
+	for name, k := range kernels {
+		for _, p := range []Precision{Float64, Float32} {
+			km, err := NewMatrix(k, c, c, p, 0)
+			require.NoError(t, err)
+			want := mat.NewDense(45, 45, nil)
+			km.RowsTo(want, 0, 45)
+			for _, r := range [][2]int{{0, 45}, {0, 7}, {7, 20}, {16, 17}, {33, 45}, {44, 45}} {
+				got := mat.NewDense(r[1]-r[0], 45, nil)
+				sentinel := -7.5
+				for i := range r[1] - r[0] {
+					for j := range 45 {
+						got.Set(i, j, sentinel)
+					}
+				}
+				km.UpperRowsTo(got, r[0], r[1])
+				for i := r[0]; i < r[1]; i++ {
+					for j := range 45 {
+						g, w := got.At(i-r[0], j), want.At(i, j)
+						if j >= i {
+							require.Equal(t, math.Float64bits(w), math.Float64bits(g), "%s %v rows %v entry (%d, %d)", name, p, r, i, j)
+						} else if g != sentinel {
+							require.Equal(t, math.Float64bits(w), math.Float64bits(g), "%s %v rows %v entry (%d, %d)", name, p, r, i, j)
+						}
+					}
+				}
+			}
+		}
+	}
+	x := randomPoints(rng, 10, 5)
+	km, err := NewMatrix(Gaussian{Sigma: 1}, x, c, Float64, 0)
+	require.NoError(t, err)
+	assert.Panics(t, func() { km.UpperRowsTo(mat.NewDense(2, 45, nil), 0, 2) }, "K is not square")
+}
+
+// TestSqDistsVectorIsScalar: the squared distances of the AVX-512 path
+// (eight at a time, groups with a nearly equal pair left to the loop) are
+// the scalar loop's, bitwise, in rows where points equal to centres sit at
+// the start, inside and at the end of groups of eight and in the tail, in
+// both precisions and from a column offset (UpperRowsTo); a Laplacian keeps
+// the vector exp out of the comparison.
+func TestSqDistsVectorIsScalar(t *testing.T) {
+	if !hasExpVec {
+		t.Skip("no AVX-512")
+	}
+	rng := rand.New(rand.NewPCG(10, 11))
+	c := randomPoints(rng, 45, 6)
+	x := randomPoints(rng, 30, 6)
+	for i, j := range []int{0, 7, 8, 13, 31, 40, 44} {
+		x.SetRow(2*i, c.RawRowView(j))   // exactly a centre
+		x.SetRow(2*i+1, c.RawRowView(j)) // and one nearly equal to it
+		x.Set(2*i+1, 0, x.At(2*i+1, 0)+1e-9)
+	}
+	k := Laplacian{Sigma: 0.7}
+	for _, p := range []Precision{Float64, Float32} {
+		km, err := NewMatrix(k, x, c, p, 0)
+		require.NoError(t, err)
+		kc, err := NewMatrix(k, c, c, p, 0)
+		require.NoError(t, err)
+		rows := func() (*mat.Dense, *mat.Dense) {
+			a, b := mat.NewDense(30, 45, nil), mat.NewDense(20, 45, nil)
+			km.RowsTo(a, 0, 30)
+			kc.UpperRowsTo(b, 17, 37)
+			return a, b
+		}
+		vecA, vecB := rows()
+		hasExpVec = false
+		scaA, scaB := rows()
+		hasExpVec = true
+		for _, pair := range [][2]*mat.Dense{{vecA, scaA}, {vecB, scaB}} {
+			v, s := pair[0].RawMatrix().Data, pair[1].RawMatrix().Data
+			for e := range v {
+				require.Equal(t, math.Float64bits(s[e]), math.Float64bits(v[e]), "%v entry %d", p, e)
+			}
+		}
+	}
+}

@@ -24,7 +24,11 @@
 // kernels from inner products ⟨x, c⟩ in float64 or, with Float32, of float32
 // copies of the points (products on internal/gemm's micro-kernels: AVX-512 or
 // AVX2 where the CPU has them, portable Go elsewhere); distances below 1e-8 (float32: 1e-4) of
-// ‖x‖²+‖c‖² are recomputed directly from the float64 points.
+// ‖x‖²+‖c‖² are recomputed directly from the float64 points. On AVX-512 the
+// squared distances of a row run eight at a time (a group of eight holding
+// such a pair is left to the scalar loop), bitwise the loop's. UpperRowsTo
+// evaluates only the entries on and above the diagonal of a square K(C, C),
+// all that a Cholesky factorisation reads (FALKON's K_MM).
 //
 // The Gaussian's exponential of a row of a block runs eight entries at a time
 // on CPUs with AVX-512 (expDiv): with k = round(x·log₂e) and

@@ -67,3 +67,38 @@ expDivAVX512_loop:
 expDivAVX512_done:
 	VZEROUPPER
 	RET
+
+// func sqDistsAVX512(out, cn *float64, n int, xn, cancel float64) int
+//
+// out[j] = (xn + cn[j]) − 2·out[j] for j < n, n a multiple of 8, eight lanes
+// at a time, as the scalar loop of Matrix.finish rounds it; it stops before
+// the first group of eight in which some d² < cancel·(xn + cn[j]) (left
+// unchanged, for the caller's direct distances) and returns the number of
+// entries done.
+TEXT ·sqDistsAVX512(SB), NOSPLIT, $0-48
+	MOVQ out+0(FP), SI
+	MOVQ cn+8(FP), DI
+	MOVQ n+16(FP), CX
+	VBROADCASTSD xn+24(FP), Z1
+	VBROADCASTSD cancel+32(FP), Z2
+	XORQ AX, AX
+
+sqDistsAVX512_loop:
+	CMPQ AX, CX
+	JGE  sqDistsAVX512_done
+	VMOVUPD (SI)(AX*8), Z3
+	VADDPD  (DI)(AX*8), Z1, Z4 // s = xn + cn[j]
+	VADDPD  Z3, Z3, Z5         // 2v, exact
+	VSUBPD  Z5, Z4, Z6         // d² = s − 2v
+	VMULPD  Z2, Z4, Z7         // cancel·s
+	VCMPPD  $0x11, Z7, Z6, K1  // d² < cancel·s (ordered, quiet)
+	KORTESTW K1, K1
+	JNZ     sqDistsAVX512_done
+	VMOVUPD Z6, (SI)(AX*8)
+	ADDQ    $8, AX
+	JMP     sqDistsAVX512_loop
+
+sqDistsAVX512_done:
+	MOVQ AX, ret+40(FP)
+	VZEROUPPER
+	RET

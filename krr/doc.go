@@ -34,6 +34,9 @@
 // O(nMd) per iteration) or through the M×M matrix K_nMᵀK_nM accumulated in
 // one blocked pass (time O(nMd + nM²) once, then O(M²) per iteration); both
 // keep memory O(nd + M²). Products selects; the default picks the cheaper.
+// Once K_nMᵀK_nM is formed the fit runs a garbage collection, so that the
+// M×M matrices that follow reuse the memory of its packed row blocks
+// rather than fresh pages (see setup.normal).
 // CG is krylov.BlockCG run for exactly t iterations (its
 // NotConvergedError is the expected outcome of a fixed-iteration run).
 // The dense M×M steps (the Cholesky factors, T Tᵀ, the triangular solves,

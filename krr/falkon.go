@@ -170,7 +170,7 @@ func (f *Falkon) FitTargets(ctx context.Context, x, y *mat.Dense) error {
 	var kty *mat.Dense
 	var normal func(dst, v *mat.Dense)
 	if prod == NormalMatrix {
-		g, ky, err := st.km.Normal(ctx, y, nil)
+		g, ky, err := st.normal(ctx, y)
 		if err != nil {
 			return fmt.Errorf("krr: %w", err)
 		}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gssl/gssl/estimator"
@@ -620,4 +621,37 @@ func TestOneHotHugeClassCount(t *testing.T) {
 	require.NoError(t, err)
 	r, c := y.Dims()
 	require.Equal(t, [2]int{2, 4}, [2]int{r, c})
+}
+
+// TestDistinctRowsMatchesPairwise: distinctRows keeps an index exactly
+// when its row equals (as floats: −0 = +0) no row of an earlier kept index,
+// against the pairwise comparison of all rows, on rows drawn from a few
+// values with −0 and +0 among them so that repeats are common.
+func TestDistinctRowsMatchesPairwise(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	vals := []float64{0, math.Copysign(0, -1), 1, -2.5}
+	x := mat.NewDense(200, 3, nil)
+	for i := range 200 {
+		for j := range 3 {
+			x.Set(i, j, vals[rng.IntN(len(vals))])
+		}
+	}
+	idx := rng.Perm(200)[:150]
+	var wantKept, wantDropped []int
+	for _, i := range idx {
+		dup := false
+		for _, j := range wantKept {
+			dup = dup || floats.Equal(x.RawRowView(i), x.RawRowView(j))
+		}
+		if dup {
+			wantDropped = append(wantDropped, i)
+		} else {
+			wantKept = append(wantKept, i)
+		}
+	}
+	kept, dropped := distinctRows(x, idx)
+	assert.Equal(t, wantKept, kept)
+	assert.Equal(t, wantDropped, dropped)
+	assert.NotEmpty(t, dropped)
+	assert.LessOrEqual(t, len(kept), 27, "−0 and +0 are one value: at most 3³ distinct rows")
 }

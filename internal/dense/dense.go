@@ -260,22 +260,26 @@ func Gram(r *mat.TriDense, s float64) *mat.SymDense {
 	rr := r.RawTriangular()
 	m := rr.N
 	g := make([]float64, m*m)
-	var a, b *gemm.Panels[float64]
-	row := make([]float64, gramSlab)
+	// the panels of the widest slab, reused by the others
+	depth := min(gramSlab, m)
+	abuf := gemm.NewPanels[float64](m, depth, gemm.MR, nil).Data
+	bbuf := gemm.NewPanels[float64](m, depth, gemm.NR64, nil).Data
 	for t0 := 0; t0 < m; t0 += gramSlab {
 		t1 := min(t0+gramSlab, m)
 		// rows i ≤ t1 have entries in the slab; R[i][t] = 0 for t < i
 		rows := t1
-		a = gemm.NewPanels(rows, t1-t0, gemm.MR, dataOf(a))
-		b = gemm.NewPanels(rows, t1-t0, gemm.NR64, dataOf(b))
-		for i := 0; i < rows; i++ {
-			row := row[:t1-t0]
-			clear(row)
-			lo := max(i, t0)
-			copy(row[lo-t0:], rr.Data[i*rr.Stride+lo:i*rr.Stride+t1])
-			a.SetRow(i, row, nil, 1)
-			b.SetRow(i, row, nil, 1)
-		}
+		a := gemm.NewPanels(rows, t1-t0, gemm.MR, abuf)
+		b := gemm.NewPanels(rows, t1-t0, gemm.NR64, bbuf)
+		parallel.For(rows, 64, func(lo, hi int) {
+			row := make([]float64, t1-t0)
+			for i := lo; i < hi; i++ {
+				clear(row)
+				c0 := max(i, t0)
+				copy(row[c0-t0:], rr.Data[i*rr.Stride+c0:i*rr.Stride+t1])
+				a.SetRow(i, row, nil, 1)
+				b.SetRow(i, row, nil, 1)
+			}
+		})
 		gemm.ParallelAddUpperTo(g, m, s, a, b)
 	}
 	for i := 0; i < m; i++ {

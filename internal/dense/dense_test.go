@@ -10,6 +10,8 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/gssl/gssl/internal/parallel"
 )
 
 // linalgTol: the blocked and gonum's unblocked substitutions and Gram
@@ -109,6 +111,12 @@ func TestGramRowsAgainstGonum(t *testing.T) {
 		var d mat.Dense
 		d.Sub(&want, got)
 		require.LessOrEqual(t, mat.Norm(&d, math.Inf(1)), linalgTol*mat.Norm(&want, math.Inf(1)), "m=%d", m)
+		// the rows are packed in parallel: the same bits on one worker
+		cfg := parallel.Current()
+		require.NoError(t, parallel.Configure(parallel.Config{Workers: 1}))
+		one := Gram(r, 0.25)
+		require.NoError(t, parallel.Configure(cfg))
+		require.Equal(t, one.RawSymmetric().Data, got.RawSymmetric().Data, "m=%d", m)
 	}
 }
 

@@ -344,3 +344,43 @@ func testRows[T Float](t *testing.T) {
 	assert.Panics(t, func() { p.SetRows(make([]float64, 12), 2, 0, 4) }, "stride below K")
 	assert.Panics(t, func() { p.SetRows(nil, 3, 2, 5) }, "rows beyond Rows")
 }
+
+// TestSetShiftedRowsIsSetRow: SetShiftedRows over storage full of garbage,
+// in two row ranges (the second first, cut inside a panel), stores the
+// panels and the norms of SetRow(i, row, shift, 1), bitwise, with and
+// without a shift, for both widths and both precisions.
+func TestSetShiftedRowsIsSetRow(t *testing.T) {
+	testShiftedRows[float64](t)
+	testShiftedRows[float32](t)
+}
+
+func testShiftedRows[T Float](t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, dims := range [][2]int{{23, 11}, {24, 5}, {13, 200}, {1, 4}, {6, 0}} {
+		rows, k := dims[0], dims[1]
+		ld := k + 2
+		src := randRow(rng, rows*ld)
+		for _, shift := range [][]float64{nil, randRow(rng, k)} {
+			for _, w := range []int{MR, NR[T]()} {
+				want := NewPanels[T](rows, k, w, nil)
+				wantNorms := make([]float64, rows)
+				for i := range rows {
+					wantNorms[i] = want.SetRow(i, src[i*ld:i*ld+k], shift, 1)
+				}
+				got := UnclearedPanels(rows, k, w, garbage[T](rng, len(want.Data)+5))
+				norms := make([]float64, rows)
+				h := rows/2 + 1
+				got.SetShiftedRows(src[h*ld:], ld, h, rows, shift, norms[h:])
+				got.SetShiftedRows(src, ld, 0, h, shift, norms)
+				for i := range want.Data {
+					require.Equal(t, want.Data[i], got.Data[i], "%v width %d shift %v entry %d", dims, w, shift != nil, i)
+				}
+				for i := range norms {
+					require.Equal(t, math.Float64bits(wantNorms[i]), math.Float64bits(norms[i]), "%v width %d norm %d", dims, w, i)
+				}
+			}
+		}
+	}
+	p := NewPanels[T](4, 3, MR, nil)
+	assert.Panics(t, func() { p.SetShiftedRows(make([]float64, 12), 3, 0, 4, nil, make([]float64, 3)) }, "norms too short")
+}

@@ -96,6 +96,57 @@ func (p *Panels[T]) SetRows(src []float64, ld, r0, r1 int) {
 	}
 }
 
+// SetShiftedRows stores rows r0 … r1−1 of a row-major matrix held in src
+// (row r at src[(r−r0)·ld:]) as SetRow(r, row, shift, 1) does, with the
+// squared norm of stored row r in norms[r−r0], bitwise SetRow's; when r1
+// is Rows it also sets the padding rows of the last panel to zero. Whole
+// panels of width MR are filled six source rows at a time, in the panel's
+// order (SetRow writes one value every MR).
+func (p *Panels[T]) SetShiftedRows(src []float64, ld, r0, r1 int, shift, norms []float64) {
+	if r0 < 0 || r1 > p.Rows || r0 > r1 || len(norms) < r1-r0 || (r1 > r0 && (ld < p.K || len(src) < (r1-r0-1)*ld+p.K)) {
+		panic(fmt.Sprintf("gemm: SetShiftedRows [%d, %d) of %d×%d panels from %d values with stride %d", r0, r1, p.Rows, p.K, len(src), ld))
+	}
+	k := p.K
+	if k == 0 {
+		clear(norms[:r1-r0])
+		return
+	}
+	for r := r0; r < r1; {
+		if p.W == MR && r%MR == 0 && r+MR <= r1 && shift != nil {
+			setShiftedMR(p.Data[r*k:(r+MR)*k], src[(r-r0)*ld:], ld, shift[:k], norms[r-r0:r-r0+MR])
+			r += MR
+			continue
+		}
+		norms[r-r0] = p.SetRow(r, src[(r-r0)*ld:(r-r0)*ld+k], shift, 1)
+		r++
+	}
+	if r1 == p.Rows {
+		p.ClearPadding()
+	}
+}
+
+// setShiftedMR fills the panel d (MR·k values) with the MR rows of k values
+// at src, src[ld:], … minus shift, and sets norms to their squared norms.
+func setShiftedMR[T Float](d []T, src []float64, ld int, shift, norms []float64) {
+	k := len(shift)
+	s0, s1, s2 := src[:k], src[ld:ld+k], src[2*ld:2*ld+k]
+	s3, s4, s5 := src[3*ld:3*ld+k], src[4*ld:4*ld+k], src[5*ld:5*ld+k]
+	var n0, n1, n2, n3, n4, n5 float64
+	for t, m := range shift {
+		dt := d[t*MR : t*MR+MR]
+		c0, c1, c2 := T(s0[t]-m), T(s1[t]-m), T(s2[t]-m)
+		c3, c4, c5 := T(s3[t]-m), T(s4[t]-m), T(s5[t]-m)
+		dt[0], dt[1], dt[2], dt[3], dt[4], dt[5] = c0, c1, c2, c3, c4, c5
+		n0 += float64(c0) * float64(c0)
+		n1 += float64(c1) * float64(c1)
+		n2 += float64(c2) * float64(c2)
+		n3 += float64(c3) * float64(c3)
+		n4 += float64(c4) * float64(c4)
+		n5 += float64(c5) * float64(c5)
+	}
+	norms[0], norms[1], norms[2], norms[3], norms[4], norms[5] = n0, n1, n2, n3, n4, n5
+}
+
 // ClearPadding sets the padding rows of the last panel (Rows … up to a
 // multiple of W) to zero: with SetRow of every row it fills panels from
 // UnclearedPanels.
