@@ -806,7 +806,7 @@ func (cg *spreadingCG) Residual(rr []float64, first bool) int {
 		}
 	}
 	cg.gap = nil
-	if xZero && cg.p32 == nil {
+	if xZero {
 		cg.gap = newResidualGap(cg.a, cg.n, cg.maxRow, c)
 	}
 	if xZero {
