@@ -125,29 +125,50 @@ const gather32Rows = 64
 
 // mul32Rows sets rows [lo, hi) of q to u∘p̃ + Left∘(W·p32) (the Scaling of
 // the solve, with the terms rounded as graph's kernels round them), or
-// with add adds Left∘(W·p32) to them.
-func (cg *spreadingCG) mul32Rows(lo, hi int, add bool) {
+// with add adds Left∘(W·p32) to them. With acc (2c entries) it also adds
+// addPQ's sums of those rows to acc; for rows of 8 entries the generated
+// finish32 forms them with the rows of q, while they are in registers.
+func (cg *spreadingCG) mul32Rows(lo, hi int, add bool, acc []float64) {
 	var s [gather32Rows * gather32Width]float64
 	c, w, diag, left := cg.c, cg.p32w, cg.op.Diag, cg.op.Left
+	d := cg.deflationDegrees()
+	var accD []float64
+	if acc != nil {
+		acc, accD = acc[:c], acc[c:]
+	}
 	for r0 := lo; r0 < hi; r0 += gather32Rows {
 		r1 := min(r0+gather32Rows, hi)
 		cg.g.MulBlock32StridedRowsInto(s[:], cg.p32, w, w, r0, r1)
-		for i := r0; i < r1; i++ {
-			q := cg.q[i*c : i*c+c]
-			si := s[(i-r0)*w:]
-			si = si[:len(q)]
-			l := left[i]
-			if add {
-				for j, v := range si {
-					q[j] += l * v
-				}
-				continue
-			}
-			d, p := diag[i], cg.p[i*c:i*c+c]
-			p = p[:len(q)]
+		p, q := cg.p[r0*c:r1*c], cg.q[r0*c:r1*c]
+		if !add && w == 8 && finish32W(acc, accD, q, p, s[:], diag, left, cg.u, d, c, r0, r1) {
+			continue
+		}
+		finish32Loop(q, p, s[:], diag, left, c, w, add, r0, r1)
+		if acc != nil {
+			addPQ(acc, accD, cg.u, d, p, q, c, r0, r1)
+		}
+	}
+}
+
+// finish32Loop sets the rows [lo, hi) of q (c entries each, as p) to
+// diag_i·p_i + left_i·s_i, s_i the row sums (w entries a row), or with add
+// adds left_i·s_i to them: the reference of the generated finish32W.
+func finish32Loop(q, p, s, diag, left []float64, c, w int, add bool, lo, hi int) {
+	for i := lo; i < hi; i++ {
+		qi := q[(i-lo)*c : (i-lo+1)*c]
+		si := s[(i-lo)*w:]
+		si = si[:len(qi)]
+		l := left[i]
+		if add {
 			for j, v := range si {
-				q[j] = float64(d*p[j]) + float64(l*v)
+				qi[j] += l * v
 			}
+			continue
+		}
+		d, pi := diag[i], p[(i-lo)*c:(i-lo+1)*c]
+		pi = pi[:len(qi)]
+		for j, v := range si {
+			qi[j] = float64(d*pi[j]) + float64(l*v)
 		}
 	}
 }
@@ -155,16 +176,15 @@ func (cg *spreadingCG) mul32Rows(lo, hi int, add bool) {
 // gather32Product is product from p32, which holds p̃: one pass over the
 // rows, with the sums of addPQ.
 func (cg *spreadingCG) gather32Product(sums bool) {
-	u, c, d := cg.u, cg.c, cg.deflationDegrees()
 	var dst []float64
 	if sums {
 		dst = cg.sums
 	}
 	cg.Run(dst, func(_, lo, hi int, acc []float64) {
-		cg.mul32Rows(lo, hi, false)
-		if sums {
-			addPQ(acc[:c], acc[c:], u, d, cg.p[lo*c:hi*c], cg.q[lo*c:hi*c], c, lo, hi)
+		if !sums {
+			acc = nil
 		}
+		cg.mul32Rows(lo, hi, false, acc)
 	})
 }
 
@@ -175,7 +195,7 @@ func (cg *spreadingCG) gather32Product(sums bool) {
 func (cg *spreadingCG) splitProduct() {
 	for _, rest := range []bool{false, true} {
 		cg.Run(nil, func(_, lo, hi int, _ []float64) { cg.split32(lo, hi, rest) })
-		cg.Run(nil, func(_, lo, hi int, _ []float64) { cg.mul32Rows(lo, hi, rest) })
+		cg.Run(nil, func(_, lo, hi int, _ []float64) { cg.mul32Rows(lo, hi, rest, nil) })
 	}
 	cg.p32ok = false
 }
