@@ -32,10 +32,10 @@ import (
 //	batches of w < c    32nw + 8n + S          the batch's x, r, p and q (n/8),
 //	                                           its scaling
 //
-// plus 64n for the float32 copy of p̃ (gather32.go) when a batch has 9 to
-// 16 columns; S is the SELL-4-σ copy of the graph (graph.CSR.SlicedCost)
+// plus 32n (64n) for the float32 copy of p̃ (gather32.go) when a batch has
+// 5 to 8 (9 to 16) columns; S is the SELL-4-σ copy of the graph (graph.CSR.SlicedCost)
 // when another batch (the last one included) or a column panel of the CG
-// blocks (spreadPanels) has at most 8 columns, or the column segments of the product
+// blocks (spreadPanels) has at most 4 columns (at most 8 for a panel), or the column segments of the product
 // (graph.CSR.SegmentsBytes) when the first batch's block is split into
 // them (spreadSegments). Batching trades time for
 // memory: every batch reads the whole graph once per iteration, and it

@@ -32,19 +32,20 @@
 // residual of the returned F meets tol (resbound.go: Greenbaum's analysis
 // of the residual gap written out for these passes, in the standard model
 // of floating point; about 10⁻¹²‖b‖ on the graphs of the tests), and by
-// a true residual otherwise (warm starts, the float32 gathers below, or
-// a bound above tol), from which CG restarts where a column misses tol.
+// a true residual otherwise (warm starts, or a bound above tol), from
+// which CG restarts where a column misses tol.
 // Info.Residual is the bound in the first case, the true relative
 // residual in the second.
 //
-// Float32 gathers (gather32.go). For 9 to 16 classes each new direction
+// Float32 gathers (gather32.go). For 5 to 16 classes each new direction
 // p̃ is rounded to float32 and kept also as a float32 copy, rows padded to
-// 16 entries (64 bytes: one cache line a row), which
+// 8 or 16 entries (32 or 64 bytes: no row straddles a cache line), which
 // the product gathers from: the
 // product is exact for the rounded direction, and x, r and q move by that
 // same direction, so r stays the residual of x in float64 and only the
-// conjugacy of the directions is perturbed (about 2^-24 relative). The
-// true residual that decides the stop is float64: t∘x enters the product
+// conjugacy of the directions is perturbed (about 2^-24 relative); the
+// bound of resbound.go holds for these directions as it is. A true
+// residual, when one is taken, is float64: t∘x enters the product
 // as its float32 part plus its float32 remainder, W(h + l), exact to about
 // 2^-48.
 //
@@ -184,8 +185,8 @@
 // Memory (docs/memory.md): a Chebyshev fit holds F, one more n×c block
 // (the iterates z_k and z_{k−1} = D^{1/2}-scaled X, the first in F's own
 // storage) and a few vectors — 16nc + 69n bytes beyond the graph
-// (MemoryBytes); a CG fit holds F, r, p and q, 32nc + 61n (and for 9 to 16
-// classes a float32 copy of p, 64n, above). B enters by
+// (MemoryBytes); a CG fit holds F, r, p and q, 32nc + 61n (and for 5 to 16
+// classes a float32 copy of p, 32n up to 8 classes and 64n above). B enters by
 // its nonzero rows only, and the product rows of widths above 8 are formed
 // per chunk of rows, not as a block. The model keeps F and the labels; the
 // class probabilities are formed from F when asked for (Probabilities, or

@@ -4,11 +4,12 @@ import "github.com/gssl/gssl/internal/hugepage"
 
 // The float32 gather copy of the CG search directions. The product
 // (I − aS)p = u∘p̃ − a t'∘(W p̃) reads, for every stored entry of W, a row of
-// p̃ at a random place: it is bound by those gathers. For 9 to 16 classes a
-// float64 row of p̃ spans 72 to 128 bytes, two or more cache lines. The solve
-// then keeps beside p̃ a copy p32 in float32, each row padded to 16 entries
-// (64 bytes), so that a row is one cache line and the footprint is 64n
-// bytes instead of 8nc, and the product gathers
+// p̃ at a random place: it is bound by those gathers. For 5 to 8 classes a
+// float64 row of p̃ spans 40 to 64 bytes, and half of the 40-byte rows
+// straddle two cache lines; for 9 to 16 classes 72 to 128 bytes. The solve
+// then keeps beside p̃ a copy p32 in float32, each row padded to 8 entries
+// (32 bytes) or 16 (64 bytes), so that no row straddles a line and the
+// footprint is 32n or 64n bytes instead of 8nc, and the product gathers
 // from it with graph.CSR.MulBlock32StridedRowsInto (float64 products and
 // sums). No SELL-4-σ copy of the graph is built.
 //
@@ -19,9 +20,14 @@ import "github.com/gssl/gssl/internal/hugepage"
 // the sums in the same order), and x, r and q move by the same rounded
 // direction: r stays the residual of x up to float64 rounding, as in the
 // float64 solve. Only the conjugacy of the directions is perturbed, by
-// about 2^-24 relative, which the stopping rule does not see: the final
-// true residual is formed in float64 (below) and decides, as always, and a
-// column above the tolerance restarts.
+// about 2^-24 relative, which the stopping rule does not see. A cold
+// solve ends on the bound of resbound.go, whose analysis holds as it is:
+// the direction is rounded when it is formed, before the product and x's
+// update read it, and both read the same rounded p̃ with the operations of
+// the float64 solve; it assumes nothing of the directions' conjugacy.
+// Otherwise (a warm start, or a bound above the tolerance) a final true
+// residual decides, formed in float64 (below), and a column above the
+// tolerance restarts.
 //
 // The true residual B − (I − aS)X is not rounded: p̃ = t∘x is split into
 // its float32 part h and the float32 remainder l = fl32(p̃ − h), and
@@ -38,22 +44,28 @@ const gather32Width = 16
 var spreadGather32 = true
 
 // gather32Min is the fewest columns for which the product gathers from
-// p32. From 9 columns a float64 row of p̃ spans two or more cache lines
-// and the copy halves the lines a gather touches: on a 1 M-node, 10-class,
-// 10 M-edge graph a product took 138 ms against 495 ms. For 5 to 8 columns
-// (40 to 64 bytes) the gain did not pay for the rounding and the copy:
-// with 8-entry rows a fit of the 5-class, 10 M-edge benchmark graph took
-// 1.25 s against 1.06 s (medians of 5 interleaved runs, quiet, 3 Dec), and
-// those widths keep the float64 product on the SELL-4-σ copy.
-const gather32Min = 9
+// p32: below it a float64 row of p̃ (at most 32 bytes) is no larger than
+// p32's. On 3 Dec, when a cold solve with the copy still ended on a true
+// residual (the two gathers of splitProduct), the copy made the fit of the
+// 5-class, 10 M-edge benchmark graph slower (1.25 s against 1.06 s); with
+// the bound of resbound.go it pays from 5 classes: through the command
+// (gssl labelprop --json fit_seconds, interleaved under the benchmark
+// lock, 4 Dec) 0.067 → 0.059 s at 1 M edges (15 pairs) and 1.13 → 0.82 s
+// at 10 M (8 pairs), the same 7 iterations and accuracy; a product at
+// 1 M edges gathers 32-byte rows from p32 in about 2.8 ms against 4.4 ms
+// for the SELL-4-σ product of the 40-byte rows, and no SELL copy is built.
+const gather32Min = 5
 
 // gather32Stride returns the row stride of p32 for a solve of c columns
-// in panels, with or without column segments: gather32Width, or 0 when the
-// product does not gather from a float32 copy of p̃.
+// in panels, with or without column segments: 8 up to 8 columns,
+// gather32Width above, or 0 when the product does not gather from a
+// float32 copy of p̃.
 func gather32Stride(c, panels int, segmented bool) int {
 	switch {
 	case !spreadGather32 || c < gather32Min || c > gather32Width || panels != 1 || segmented:
 		return 0
+	case c <= 8:
+		return 8
 	}
 	return gather32Width
 }
@@ -113,29 +125,50 @@ const gather32Rows = 64
 
 // mul32Rows sets rows [lo, hi) of q to u∘p̃ + Left∘(W·p32) (the Scaling of
 // the solve, with the terms rounded as graph's kernels round them), or
-// with add adds Left∘(W·p32) to them.
-func (cg *spreadingCG) mul32Rows(lo, hi int, add bool) {
+// with add adds Left∘(W·p32) to them. With acc (2c entries) it also adds
+// addPQ's sums of those rows to acc; for rows of 8 entries the generated
+// finish32 forms them with the rows of q, while they are in registers.
+func (cg *spreadingCG) mul32Rows(lo, hi int, add bool, acc []float64) {
 	var s [gather32Rows * gather32Width]float64
 	c, w, diag, left := cg.c, cg.p32w, cg.op.Diag, cg.op.Left
+	d := cg.deflationDegrees()
+	var accD []float64
+	if acc != nil {
+		acc, accD = acc[:c], acc[c:]
+	}
 	for r0 := lo; r0 < hi; r0 += gather32Rows {
 		r1 := min(r0+gather32Rows, hi)
 		cg.g.MulBlock32StridedRowsInto(s[:], cg.p32, w, w, r0, r1)
-		for i := r0; i < r1; i++ {
-			q := cg.q[i*c : i*c+c]
-			si := s[(i-r0)*w:]
-			si = si[:len(q)]
-			l := left[i]
-			if add {
-				for j, v := range si {
-					q[j] += l * v
-				}
-				continue
-			}
-			d, p := diag[i], cg.p[i*c:i*c+c]
-			p = p[:len(q)]
+		p, q := cg.p[r0*c:r1*c], cg.q[r0*c:r1*c]
+		if !add && w == 8 && finish32W(acc, accD, q, p, s[:], diag, left, cg.u, d, c, r0, r1) {
+			continue
+		}
+		finish32Loop(q, p, s[:], diag, left, c, w, add, r0, r1)
+		if acc != nil {
+			addPQ(acc, accD, cg.u, d, p, q, c, r0, r1)
+		}
+	}
+}
+
+// finish32Loop sets the rows [lo, hi) of q (c entries each, as p) to
+// diag_i·p_i + left_i·s_i, s_i the row sums (w entries a row), or with add
+// adds left_i·s_i to them: the reference of the generated finish32W.
+func finish32Loop(q, p, s, diag, left []float64, c, w int, add bool, lo, hi int) {
+	for i := lo; i < hi; i++ {
+		qi := q[(i-lo)*c : (i-lo+1)*c]
+		si := s[(i-lo)*w:]
+		si = si[:len(qi)]
+		l := left[i]
+		if add {
 			for j, v := range si {
-				q[j] = float64(d*p[j]) + float64(l*v)
+				qi[j] += l * v
 			}
+			continue
+		}
+		d, pi := diag[i], p[(i-lo)*c:(i-lo+1)*c]
+		pi = pi[:len(qi)]
+		for j, v := range si {
+			qi[j] = float64(d*pi[j]) + float64(l*v)
 		}
 	}
 }
@@ -143,16 +176,15 @@ func (cg *spreadingCG) mul32Rows(lo, hi int, add bool) {
 // gather32Product is product from p32, which holds p̃: one pass over the
 // rows, with the sums of addPQ.
 func (cg *spreadingCG) gather32Product(sums bool) {
-	u, c, d := cg.u, cg.c, cg.deflationDegrees()
 	var dst []float64
 	if sums {
 		dst = cg.sums
 	}
 	cg.Run(dst, func(_, lo, hi int, acc []float64) {
-		cg.mul32Rows(lo, hi, false)
-		if sums {
-			addPQ(acc[:c], acc[c:], u, d, cg.p[lo*c:hi*c], cg.q[lo*c:hi*c], c, lo, hi)
+		if !sums {
+			acc = nil
 		}
+		cg.mul32Rows(lo, hi, false, acc)
 	})
 }
 
@@ -163,7 +195,7 @@ func (cg *spreadingCG) gather32Product(sums bool) {
 func (cg *spreadingCG) splitProduct() {
 	for _, rest := range []bool{false, true} {
 		cg.Run(nil, func(_, lo, hi int, _ []float64) { cg.split32(lo, hi, rest) })
-		cg.Run(nil, func(_, lo, hi int, _ []float64) { cg.mul32Rows(lo, hi, rest) })
+		cg.Run(nil, func(_, lo, hi int, _ []float64) { cg.mul32Rows(lo, hi, rest, nil) })
 	}
 	cg.p32ok = false
 }

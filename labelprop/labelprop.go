@@ -330,7 +330,7 @@ func (st *state) normalise(p, scores []float64) bool {
 		if st.scale != nil {
 			v *= st.scale[k]
 		}
-		p[k] = math.Max(v, 0)
+		p[k] = clipNegative(v)
 		sum += p[k]
 	}
 	if !(sum > 0) || math.IsInf(sum, 0) {
@@ -341,6 +341,16 @@ func (st *state) normalise(p, scores []float64) bool {
 		p[k] /= sum
 	}
 	return true
+}
+
+// clipNegative returns math.Max(v, 0) (v above zero, NaN for NaN, +0
+// otherwise), inlined: setLabels calls it for every entry of F, and the
+// call to math.Max's assembly cost more than the rest of the row.
+func clipNegative(v float64) float64 {
+	if v > 0 || v != v {
+		return v
+	}
+	return 0
 }
 
 // predict turns the scores of a new node into a Prediction.

@@ -670,3 +670,20 @@ func TestProbabilityRowsAndLabels(t *testing.T) {
 		}
 	}
 }
+
+// TestClipNegative checks clipNegative against math.Max(v, 0) bit for bit
+// on the values where Max is particular (signed zeros, NaN, infinities)
+// and on random ones.
+func TestClipNegative(t *testing.T) {
+	vals := []float64{0, math.Copysign(0, -1), math.NaN(), math.Inf(1), math.Inf(-1), 1, -1, 5e-324, -5e-324, math.MaxFloat64, -math.MaxFloat64}
+	rng := rand.New(rand.NewPCG(2, 9))
+	for range 100 {
+		vals = append(vals, rng.NormFloat64())
+	}
+	for _, v := range vals {
+		want, got := math.Max(v, 0), clipNegative(v)
+		if math.Float64bits(want) != math.Float64bits(got) {
+			t.Fatalf("clipNegative(%v) = %v (bits %#x), want %v (bits %#x)", v, got, math.Float64bits(got), want, math.Float64bits(want))
+		}
+	}
+}

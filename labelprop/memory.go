@@ -21,13 +21,14 @@ import "github.com/gssl/gssl/graph"
 //	                               (c = 3 or 7: + 8nc + 8n), + S for c ≤ 8
 //	  Float32     + 0              both float32 blocks live in F's storage
 //	  StopLabels  + 4n             the labels of the last iteration
-//	CG            + 24nc + 8n + S  r, p and q (S for c ≤ 8; p̃'s float32
-//	                               copy, 64n, instead for 9 ≤ c ≤ 16; or the column
+//	CG            + 24nc + 8n + S  r, p and q (S for c ≤ 4; p̃'s float32
+//	                               copy instead for 5 ≤ c ≤ 16, 32n up to
+//	                               8 classes, 64n above; or the column
 //	                               segments, 4m + 8kn for a 0/1 graph,
 //	                               when the product runs in k of them);
 //	                               with
 //	                               MaxMemory, in class batches of w
-//	                               columns: + 32nw + 8n + S (a batch ≤ 8)
+//	                               columns: + 32nw + 8n + S (a batch ≤ 4)
 //	                               (the batch's x, r, p, q, scalings and
 //	                               degrees)
 //	FixedPoint    + 24nc + 16n + 8m + 8n

@@ -48,9 +48,14 @@ import (
 // (the terms of second order in u). At 1 M edges it is below 10⁻¹³‖b‖,
 // so the solve stops where the true residual would have stopped it. It
 // is kept only for cold solves (a warm start's first residual takes a
-// product, whose own error would start the gap) without the float32
-// gathers (whose directions are rounded in a separate pass), and the
-// solve falls back to the true residual whenever the bound misses Tol.
+// product, whose own error would start the gap), and the solve falls back
+// to the true residual whenever the bound misses Tol. With the float32
+// gathers (gather32.go) p̃ is the direction rounded to float32 when Step
+// or Restart forms it; the product reads that p̃ (its float32 copy holds
+// the same values) with the float64 kernels' operations and x's update
+// reads it too, so the analysis above applies to it unchanged: it bounds
+// the gap between x and r for whatever directions they moved by, and
+// assumes nothing of their conjugacy, which the rounding perturbs.
 type residualGap struct {
 	a, epsM, epsN float64
 	// per column: pn bounds ‖p‖ (the last product), x bounds ‖x_s‖, g the

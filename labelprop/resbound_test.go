@@ -69,7 +69,9 @@ func bigRelResiduals(g *graph.CSR, a float64, b, f *mat.Dense) []float64 {
 // the recursive residual falls below the true one: with the rounding
 // terms left out (the bound √rr alone) it fails at the tight tolerances.
 // The solve must end by the bound at the default tolerance, and by the
-// true residual when the bound cannot meet Tol.
+// true residual when the bound cannot meet Tol. From 5 classes the solves
+// run with and without the float32 gather copy of the directions
+// (gather32.go), which the bound covers as it is.
 func TestResidualBound(t *testing.T) {
 	rng := rand.New(rand.NewPCG(41, 3))
 	var cases []problem
@@ -80,39 +82,63 @@ func TestResidualBound(t *testing.T) {
 	cases = append(cases, problem{g: g, nodes: nodes, classes: classes, c: 4, isolated: -1})
 	g, nodes, classes = unweightedProblem(rng, 400, 3)
 	cases = append(cases, problem{g: g, nodes: nodes, classes: classes, c: 3, isolated: -1})
-	defer func(v bool) { spreadDeflate = v }(spreadDeflate)
-	byBound, tight := 0, 0
+	g, nodes, classes = weightedProblem(rng, 300, 5)
+	cases = append(cases, problem{g: g, nodes: nodes, classes: classes, c: 5, isolated: -1})
+	g, nodes, classes = unweightedProblem(rng, 400, 9)
+	cases = append(cases, problem{g: g, nodes: nodes, classes: classes, c: 9, isolated: -1})
+	defer func(v, w bool) { spreadDeflate, spreadGather32 = v, w }(spreadDeflate, spreadGather32)
+	var byBound, tight [2]int
 	for _, in := range cases {
-		n := in.g.Nodes()
-		for _, deflate := range []bool{false, true} {
-			spreadDeflate = deflate
-			for _, a := range []float64{0.5, 0.9, 0.99} {
-				b := oneHot(n, in.c, a, in.nodes, in.classes)
-				for _, tol := range []float64{DefaultTol, 1e-9, 1e-11, 1e-12, 1e-13, 1e-14} {
-					what := fmt.Sprintf("n=%d c=%d a=%v tol=%g deflate=%v", n, in.c, a, tol, deflate)
-					f := mat.NewDense(n, in.c, nil)
-					cg, err := newSpreadingCG(in.g, a, b, f, krylov.Settings{Tol: tol, MaxIter: 400})
-					require.NoError(t, err)
-					res, err := cg.run(context.Background())
-					if err != nil {
-						continue // not attainable: the true residual keeps the solve going
-					}
-					if cg.gap == nil {
-						assert.Less(t, tol, 1e-8, "%s: the bound must end the solve at the default tolerance", what)
-						continue
-					}
-					byBound++
-					if tol <= 1e-11 {
-						tight++
-					}
-					for j, rel := range bigRelResiduals(in.g, a, b, f) {
-						assert.LessOrEqual(t, rel, res.Residual[j], "%s: class %d: true residual above the bound", what, j)
-						assert.LessOrEqual(t, res.Residual[j], tol, "%s: class %d", what, j)
-					}
-				}
+		for _, gather := range []bool{false, true} {
+			if gather && in.c < gather32Min {
+				continue
+			}
+			spreadGather32 = gather
+			for _, deflate := range []bool{false, true} {
+				spreadDeflate = deflate
+				k := residualBoundCase(t, in, gather)
+				byBound[int(indicator(gather))] += k[0]
+				tight[int(indicator(gather))] += k[1]
 			}
 		}
 	}
-	assert.Greater(t, byBound, 0)
-	assert.Greater(t, tight, 0, "some solves must end by the bound near the attainable accuracy")
+	for k, what := range []string{"float64 directions", "float32 gathers"} {
+		assert.Greater(t, byBound[k], 0, what)
+		assert.Greater(t, tight[k], 0, "%s: some solves must end by the bound near the attainable accuracy", what)
+	}
+}
+
+// residualBoundCase runs TestResidualBound's solves of one problem (a, tol
+// over their grids; the deflation and gathers as set) and returns how many
+// ended by the bound, in all and at tol ≤ 1e-11.
+func residualBoundCase(t *testing.T, in problem, gather bool) [2]int {
+	var count [2]int
+	n := in.g.Nodes()
+	for _, a := range []float64{0.5, 0.9, 0.99} {
+		b := oneHot(n, in.c, a, in.nodes, in.classes)
+		for _, tol := range []float64{DefaultTol, 1e-9, 1e-11, 1e-12, 1e-13, 1e-14} {
+			what := fmt.Sprintf("n=%d c=%d a=%v tol=%g deflate=%v gather=%v", n, in.c, a, tol, spreadDeflate, gather)
+			f := mat.NewDense(n, in.c, nil)
+			cg, err := newSpreadingCG(in.g, a, b, f, krylov.Settings{Tol: tol, MaxIter: 400})
+			require.NoError(t, err)
+			require.Equal(t, gather, cg.p32 != nil, what)
+			res, err := cg.run(context.Background())
+			if err != nil {
+				continue // not attainable: the true residual keeps the solve going
+			}
+			if cg.gap == nil {
+				assert.Less(t, tol, 1e-8, "%s: the bound must end the solve at the default tolerance", what)
+				continue
+			}
+			count[0]++
+			if tol <= 1e-11 {
+				count[1]++
+			}
+			for j, rel := range bigRelResiduals(in.g, a, b, f) {
+				assert.LessOrEqual(t, rel, res.Residual[j], "%s: class %d: true residual above the bound", what, j)
+				assert.LessOrEqual(t, res.Residual[j], tol, "%s: class %d", what, j)
+			}
+		}
+	}
+	return count
 }

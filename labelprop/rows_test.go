@@ -50,6 +50,33 @@ func TestRowKernelsBitwise(t *testing.T) {
 			require.True(t, stepRowsW(x1, c, p1, r, tt, u, alpha, beta, on, w, lo, hi))
 			stepRowsLoop(x2, c, p2, r, tt, u, alpha, beta, on, w, lo, hi)
 			requireBitwise(t, "stepRows", w, x1, x2, p1, p2)
+
+			// stepRows32 is stepRows followed by round32
+			x1, p1 = slices.Clone(x), slices.Clone(p)
+			p32 := make([]float32, (hi-lo)*8)
+			require.True(t, stepRows32W(x1, c, p1, r, tt, u, alpha, beta, on, p32, w, lo, hi))
+			for e, v := range p2 {
+				p2[e] = float64(float32(v))
+				require.Equal(t, float32(v), p32[e/w*8+e%w], "stepRows32, w = %d, entry %d", w, e)
+			}
+			requireBitwise(t, "stepRows32", w, x1, x2, p1, p2)
+
+			s := vec((hi - lo) * 8) // the sums, 8 to a row
+			diag, left := vec(n), vec(n)
+			for _, sums := range []bool{false, true} {
+				q1, q2 := slices.Clone(q), slices.Clone(q)
+				a1, z1, a2, z2 = nil, nil, slices.Clone(acc), slices.Clone(accD)
+				if sums {
+					a1, z1 = slices.Clone(acc), slices.Clone(accD)
+				}
+				require.True(t, finish32W(a1, z1, q1, p, s, diag, left, u, dd, w, lo, hi))
+				finish32Loop(q2, p, s, diag, left, w, 8, false, lo, hi)
+				requireBitwise(t, "finish32", w, q1, q2)
+				if sums {
+					addPQLoop(a2, z2, u, dd, p, q2, w, lo, hi)
+					requireBitwise(t, "finish32's sums", w, a1, a2, z1, z2)
+				}
+			}
 		}
 	}
 	require.False(t, updateRowsW(nil, nil, nil, nil, nil, nil, nil, rowsMaxW+1, 0, 0))

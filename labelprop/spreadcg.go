@@ -647,14 +647,18 @@ func (cg *spreadingCG) Step(alpha, beta, on []float64) {
 			cg.round32(lo, hi)
 		case !cg.liveAll:
 			cg.eachLiveRun(lo, hi, func(a, b int) {
-				cg.stepRows(0, a, b, alpha, beta, on)
-				cg.round32(a, b)
+				if !cg.stepRows(0, a, b, alpha, beta, on) {
+					cg.round32(a, b)
+				}
 			})
 		default:
+			rounded := false
 			for k := range cg.panels {
-				cg.stepRows(k, lo, hi, alpha, beta, on)
+				rounded = cg.stepRows(k, lo, hi, alpha, beta, on)
 			}
-			cg.round32(lo, hi)
+			if !rounded {
+				cg.round32(lo, hi)
+			}
 		}
 		if track {
 			cg.markSupport(ch, lo, hi)
@@ -667,17 +671,22 @@ func (cg *spreadingCG) Step(alpha, beta, on []float64) {
 }
 
 // stepRows is Step on panel k's rows [lo, hi): x ← x + α∘p, then
-// p ← on∘(r + β∘p).
-func (cg *spreadingCG) stepRows(k, lo, hi int, alpha, beta, on []float64) {
+// p ← on∘(r + β∘p). It reports whether it also rounded the new p̃ into
+// p32 (round32), which it does for rows of 8 float32.
+func (cg *spreadingCG) stepRows(k, lo, hi int, alpha, beta, on []float64) bool {
 	c := cg.c
 	xd := cg.x.RawMatrix().Data
 	p, c0, w := cg.rows(cg.p, k, lo, hi)
 	r, _, _ := cg.rows(cg.r, k, lo, hi)
 	alpha, beta, on = alpha[c0:c0+w], beta[c0:c0+w], on[c0:c0+w]
 	x := xd[lo*c+c0 : (hi-1)*c+c0+w]
+	if cg.p32w == 8 && stepRows32W(x, c, p, r, cg.t, cg.u, alpha, beta, on, cg.p32[lo*8:hi*8], w, lo, hi) {
+		return true
+	}
 	if !stepRowsW(x, c, p, r, cg.t, cg.u, alpha, beta, on, w, lo, hi) {
 		stepRowsLoop(x, c, p, r, cg.t, cg.u, alpha, beta, on, w, lo, hi)
 	}
+	return false
 }
 
 // stepRowsLoop is stepRows on the rows [lo, hi) of a panel of width w (x
@@ -806,7 +815,7 @@ func (cg *spreadingCG) Residual(rr []float64, first bool) int {
 		}
 	}
 	cg.gap = nil
-	if xZero && cg.p32 == nil {
+	if xZero {
 		cg.gap = newResidualGap(cg.a, cg.n, cg.maxRow, c)
 	}
 	if xZero {

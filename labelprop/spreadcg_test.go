@@ -458,14 +458,14 @@ func weightedProblem(rng *rand.Rand, n, c int) (*graph.CSR, []int, []int) {
 
 // TestSpreadingCGGather32 checks the float32 gather copy of the search
 // directions against the float64 solve, where the rounding of the
-// directions matters most (a up to 0.99, 5 and 10 classes (strides 8 and 16), weighted and 0/1
+// directions matters most (a up to 0.99, 5, 8 and 16 classes (strides 8 and 16), weighted and 0/1
 // graphs): every column's true residual, formed by the generic float64
 // operator, meets the tolerance; the labels are the float64 solve's; the
 // iterations at most one more; p̃ holds float32 values, equal to p32; and
 // the answer is bitwise the same on one goroutine and on several.
 func TestSpreadingCGGather32(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 32))
-	for _, c := range []int{9, 16} {
+	for _, c := range []int{5, 8, 16} {
 		for _, weighted := range []bool{false, true} {
 			g, nodes, classes := unweightedProblem(rng, 9000, c)
 			if weighted {
@@ -546,7 +546,7 @@ func argmaxRows(f *mat.Dense) []int {
 // one that is not rounded (splitProduct, the true residual's).
 func TestGather32Product(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 32))
-	for _, c := range []int{9, 10, 16} {
+	for _, c := range []int{5, 6, 8, 9, 10, 16} {
 		g, nodes, classes := weightedProblem(rng, 9000, c)
 		b := oneHot(g.Nodes(), c, 0.9, nodes, classes)
 		cg, err := newSpreadingCG(g, 0.9, b, mat.NewDense(g.Nodes(), c, nil), krylov.Settings{})
