@@ -216,27 +216,40 @@ func lloyd(ctx context.Context, x *mat.Dense, cfg lloydConfig, rng *rand.Rand) (
 // seed (the first on ties), dist to the squared distance to it and second
 // to the squared distance to the next nearest (+Inf for k = 1).
 func seedCenters(x, centers *mat.Dense, dist []float64, labels []int, second []float64, rng *rand.Rand) {
-	n, d := x.Dims()
+	n, _ := x.Dims()
 	k, _ := centers.Dims()
-	raw, cr := x.RawMatrix(), centers.RawMatrix()
-	row := func(i int) []float64 { return raw.Data[i*raw.Stride : i*raw.Stride+d] }
-	center := func(c int) []float64 { return cr.Data[c*cr.Stride : c*cr.Stride+d] }
-	copy(center(0), row(rng.IntN(n)))
-	c0 := center(0)
 	for i := range dist {
-		dist[i], labels[i], second[i] = sqDist(row(i), c0), 0, math.Inf(1)
+		dist[i], labels[i], second[i] = math.Inf(1), 0, math.Inf(1)
 	}
-	for c := 1; c < k; c++ {
-		copy(center(c), row(pickSeed(dist, rng)))
-		cc := center(c)
-		for i := range dist {
-			switch dd := sqDist(row(i), cc); {
-			case dd < dist[i]:
-				dist[i], second[i], labels[i] = dd, dist[i], c
-			case dd < second[i]:
-				second[i] = dd
-			}
+	seed := rng.IntN(n)
+	for c := 0; c < k; c++ {
+		if c > 0 {
+			seed = pickSeed(dist, rng)
 		}
+		copy(centers.RawRowView(c), x.RawRowView(seed))
+		offerSeed(x, centers.RawRowView(c), c, dist, labels, second)
+	}
+}
+
+// offerSeed updates seedCenters' assignment with seed c: dist, labels and
+// second for rows nearer to it than to their nearest seed so far (the
+// first on ties), second for rows nearer to it than to their second.
+func offerSeed(x *mat.Dense, center []float64, c int, dist []float64, labels []int, second []float64) {
+	raw := x.RawMatrix()
+	xd, xs, d := raw.Data, raw.Stride, raw.Cols
+	center = center[:d]
+	labels, second = labels[:len(dist)], second[:len(dist)]
+	for i, near := range dist {
+		dd := sqDist(xd[i*xs:i*xs+d], center)
+		l := labels[i]
+		if dd < near {
+			l = c
+		}
+		labels[i] = l
+		// Branch-free: second' = min(second, max(near, dd)), dist' =
+		// min(near, dd) (the squared distances are ≥ 0, never NaN).
+		second[i] = min(second[i], max(near, dd))
+		dist[i] = min(near, dd)
 	}
 }
 
