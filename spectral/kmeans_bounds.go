@@ -45,7 +45,8 @@ var maxScanCentres = 32
 // nearest's and the second nearest's, the new l_i.
 type bounds struct {
 	upper, lower []float64 // per row
-	half, moved  []float64 // per centre
+	half, moved  []float64 // per centre; moved is the move not yet applied to the rows' bounds
+	most         float64   // max_c moved[c]
 	between      []float64 // k×k distances between the centres; nil for k > maxPairedCentres
 	old          *mat.Dense
 	slack        float64
@@ -69,7 +70,8 @@ func newBounds(n, k, d int, cfg lloydConfig) *bounds {
 }
 
 // start sets the bounds from the seeding's assignment: dist holds the
-// squared distances to the nearest seed, lower those to the next nearest.
+// squared distances to the nearest seed, lower those to the next nearest
+// (or lower bounds on them).
 func (b *bounds) start(dist []float64) {
 	for i, v := range dist {
 		b.upper[i], b.lower[i] = math.Sqrt(v), math.Sqrt(b.lower[i])
@@ -95,6 +97,8 @@ func (b *bounds) assign(x, centers *mat.Dense, labels []int, dist []float64) int
 	} else {
 		body(0, len(b.changes))
 	}
+	clear(b.moved) // applied
+	b.most = 0
 	total := 0
 	for _, c := range b.changes {
 		total += c
@@ -157,16 +161,20 @@ func (b *bounds) assignRows(x, centers *mat.Dense, labels []int, dist []float64,
 	return changed
 }
 
-// candidates returns the rows of [lo, hi) that fail Hamerly's test (their
-// nearest centre may have changed), listed in b.todo[lo:hi] without a
-// branch per row: the test's outcome is hard to predict.
+// candidates applies the centres' last move to the bounds of the rows of
+// [lo, hi) and returns those that fail Hamerly's test (their nearest centre
+// may have changed), listed in b.todo[lo:hi] without a branch per row: the
+// test's outcome is hard to predict.
 func (b *bounds) candidates(labels []int, lo, hi int) []int {
 	todo := b.todo[lo:hi]
 	upper, lower := b.upper[lo:hi], b.lower[lo:hi]
 	upper, lower = upper[:len(todo)], lower[:len(todo)]
-	half, slack := b.half, b.slack
+	half, moved, most, slack := b.half, b.moved, b.most, b.slack
+	moved = moved[:len(half)]
 	m := 0
 	for r, a := range labels[lo:hi] {
+		upper[r] += moved[a]
+		lower[r] -= most
 		// Skip when upper + slack < max(half[a], lower).
 		u := upper[r] + slack
 		keep := 0
@@ -279,16 +287,12 @@ func (b *bounds) nearest(xi []float64, cr blas64.General, a int, da float64) (in
 	return bc, best, lower
 }
 
-// move updates the bounds for the centres' move from b.old to centers.
-func (b *bounds) move(centers *mat.Dense, labels []int) {
-	var most float64
+// move records the centres' move from b.old to centers; the next assign
+// applies it to the rows' bounds (u_i grows by the move of a, l_i falls by
+// the largest move), in one pass with its test.
+func (b *bounds) move(centers *mat.Dense) {
 	for c := range b.moved {
-		b.moved[c] = math.Sqrt(sqDist(b.old.RawRowView(c), centers.RawRowView(c)))
-		most = math.Max(most, b.moved[c])
-	}
-	upper, lower := b.upper[:len(labels)], b.lower[:len(labels)]
-	for i, a := range labels {
-		upper[i] += b.moved[a]
-		lower[i] -= most
+		b.moved[c] += math.Sqrt(sqDist(b.old.RawRowView(c), centers.RawRowView(c)))
+		b.most = math.Max(b.most, b.moved[c])
 	}
 }
