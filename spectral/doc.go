@@ -164,10 +164,11 @@
 // residuals R (Davis–Kahan), so SpectralClustering asks the eigensolver
 // for residuals of 1e-6 (DefaultClusteringTol) rather than 1e-10. Lloyd's
 // assignment step skips rows by Hamerly's bounds (SDM 2010) and, in the
-// rows it scans, centres c with d(b, c) ≥ 2·d(x, b) for the nearest centre
-// b so far (Elkan, ICML 2003), with a margin far above rounding, so the
-// labels are bitwise those of computing every distance. KernelPCA takes
-// the top-d eigenvectors of S, the Gram matrix of the graph kernel
+// rows it scans when there are more than 32 clusters, centres c with
+// d(b, c) ≥ 2·d(x, b) for the nearest centre b so far (Elkan, ICML 2003),
+// with a margin far above rounding, so the labels are bitwise those of
+// computing every distance. KernelPCA takes the top-d eigenvectors of S,
+// the Gram matrix of the graph kernel
 // K(x_i, x_j) = N·W_ij/√(d_i d_j) over N (STKR, Zhai et al., ICLR 2024,
 // eq. 23), and extends them to a new node x with edge weights w_j by the
 // Nyström formula (Williams & Seeger, NIPS 2001; Bengio et al., NIPS 2003)

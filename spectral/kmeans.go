@@ -162,8 +162,9 @@ func boundSlack(x *mat.Dense) float64 {
 }
 
 // lloyd runs one k-means++ initialisation and Lloyd iterations. The
-// seeding computes every row's distance to every seed, so it makes the
-// first assignment itself; later assignment steps skip the rows whose
+// seeding finds every row's nearest seed (the k-means++ draws need the
+// distances), so it makes the first assignment itself, skipping the seeds
+// that cannot be a row's nearest; later assignment steps skip the rows whose
 // nearest centre cannot have changed and the centres that cannot be a
 // row's nearest (Hamerly's and Elkan's bounds, see bounds): the labels,
 // centres, inertia and counts are bitwise those of computing every
@@ -175,7 +176,7 @@ func lloyd(ctx context.Context, x *mat.Dense, cfg lloydConfig, rng *rand.Rand) (
 	dist := make([]float64, n)
 	labels := make([]int, n)
 	b := newBounds(n, k, d, cfg)
-	seedCenters(x, centers, dist, labels, b.lower, rng)
+	seedCenters(x, centers, dist, labels, b.lower, cfg.slack, rng)
 	b.start(dist)
 	counts := make([]int, k)
 	res := &KMeansResult{Labels: labels, Centers: centers}
@@ -198,7 +199,7 @@ func lloyd(ctx context.Context, x *mat.Dense, cfg lloydConfig, rng *rand.Rand) (
 			exactDist(x, b.old, labels, dist) // the re-seeding reads every distance
 		}
 		meansOrReseed(x, centers, counts, dist)
-		b.move(centers, labels)
+		b.move(centers)
 	}
 	if !res.Converged {
 		b.assign(x, centers, labels, dist)
@@ -214,29 +215,59 @@ func lloyd(ctx context.Context, x *mat.Dense, cfg lloydConfig, rng *rand.Rand) (
 // row's squared distance to every seed is computed on the way, so it also
 // assigns the rows as the assignment step would: labels to the nearest
 // seed (the first on ties), dist to the squared distance to it and second
-// to the squared distance to the next nearest (+Inf for k = 1).
-func seedCenters(x, centers *mat.Dense, dist []float64, labels []int, second []float64, rng *rand.Rand) {
-	n, d := x.Dims()
+// to the squared distance to the next nearest (+Inf for k = 1), or a lower
+// bound on it when offerSeed skips a distance (slack: that of bounds).
+func seedCenters(x, centers *mat.Dense, dist []float64, labels []int, second []float64, slack float64, rng *rand.Rand) {
+	n, _ := x.Dims()
 	k, _ := centers.Dims()
-	raw, cr := x.RawMatrix(), centers.RawMatrix()
-	row := func(i int) []float64 { return raw.Data[i*raw.Stride : i*raw.Stride+d] }
-	center := func(c int) []float64 { return cr.Data[c*cr.Stride : c*cr.Stride+d] }
-	copy(center(0), row(rng.IntN(n)))
-	c0 := center(0)
 	for i := range dist {
-		dist[i], labels[i], second[i] = sqDist(row(i), c0), 0, math.Inf(1)
+		dist[i], labels[i], second[i] = math.Inf(1), 0, math.Inf(1)
 	}
-	for c := 1; c < k; c++ {
-		copy(center(c), row(pickSeed(dist, rng)))
-		cc := center(c)
-		for i := range dist {
-			switch dd := sqDist(row(i), cc); {
-			case dd < dist[i]:
-				dist[i], second[i], labels[i] = dd, dist[i], c
-			case dd < second[i]:
-				second[i] = dd
+	far := make([]float64, k)
+	seed := rng.IntN(n)
+	for c := 0; c < k; c++ {
+		if c > 0 {
+			seed = pickSeed(dist, rng)
+		}
+		cc := centers.RawRowView(c)
+		copy(cc, x.RawRowView(seed))
+		for a := range far {
+			far[a] = -1 // never skip
+			if h := (math.Sqrt(sqDist(centers.RawRowView(a), cc)) - slack) / 2; a < c && h > 0 {
+				far[a] = h * h
 			}
 		}
+		offerSeed(x, cc, c, far, dist, labels, second)
+	}
+}
+
+// offerSeed updates seedCenters' assignment with seed c: dist, labels and
+// second for rows nearer to it than to their nearest seed so far (the
+// first on ties), second for rows nearer to it than to their second. A row
+// whose nearest seed a has dist < far[a] = ((d(a, c) − slack)/2)² is not
+// compared with c (Elkan's test): then d(x, c) ≥ d(a, c) − d(x, a) >
+// d(x, a) + slack, far above rounding, so the comparison would have kept
+// its label and dist, and far[a] < d(x, c)² is a lower bound for second.
+func offerSeed(x *mat.Dense, center []float64, c int, far, dist []float64, labels []int, second []float64) {
+	raw := x.RawMatrix()
+	xd, xs, d := raw.Data, raw.Stride, raw.Cols
+	center = center[:d]
+	labels, second = labels[:len(dist)], second[:len(dist)]
+	for i, near := range dist {
+		l := labels[i]
+		if t := far[l]; near < t {
+			second[i] = min(second[i], t)
+			continue
+		}
+		dd := sqDist(xd[i*xs:i*xs+d], center)
+		if dd < near {
+			l = c
+		}
+		labels[i] = l
+		// Branch-free: second' = min(second, max(near, dd)), dist' =
+		// min(near, dd) (the squared distances are ≥ 0, never NaN).
+		second[i] = min(second[i], max(near, dd))
+		dist[i] = min(near, dd)
 	}
 }
 

@@ -14,6 +14,13 @@ import (
 // above it every distance of a row's full scan is computed.
 var maxPairedCentres = 256
 
+// maxScanCentres is the largest k for which a row that fails Hamerly's test
+// is compared with every centre at once by scanRow rather than centre by
+// centre behind Elkan's test (BenchmarkLloydAssignPaths on unit rows in k
+// dimensions: the scan as fast or faster up to k = 32, Elkan's test faster
+// at 64).
+var maxScanCentres = 32
+
 // bounds are Hamerly's bounds for Lloyd's assignment step (Hamerly, "Making
 // k-means even faster", SDM 2010): per row an upper bound u_i on the
 // distance to its own centre a and a lower bound l_i on the distance to
@@ -31,27 +38,40 @@ var maxPairedCentres = 256
 // hundred iterations), so every skipped row would have kept its label, and
 // every skipped centre would have lost to the chosen one, in the plain
 // computation too: the labels are the first nearest centres, bitwise.
+// For k ≤ maxScanCentres a row that fails the test (and the test again
+// with its exact distance to a) is compared with every centre at once
+// instead (scanRow: the centres packed in blocks, the distances of a block
+// summed side by side), with no test per centre and no square root but the
+// nearest's and the second nearest's, the new l_i.
 type bounds struct {
 	upper, lower []float64 // per row
-	half, moved  []float64 // per centre
+	half, moved  []float64 // per centre; moved is the move not yet applied to the rows' bounds
+	most         float64   // max_c moved[c]
 	between      []float64 // k×k distances between the centres; nil for k > maxPairedCentres
 	old          *mat.Dense
 	slack        float64
-	parallel     bool  // split the rows over the cores
-	changes      []int // per chunk of rowGrain rows
+	packed       []float64 // the centres for scanRow (packCentres); nil for k > maxScanCentres
+	todo         []int     // per row, scratch of candidates
+	parallel     bool      // split the rows over the cores
+	changes      []int     // per chunk of rowGrain rows
 }
 
 func newBounds(n, k, d int, cfg lloydConfig) *bounds {
 	b := &bounds{upper: make([]float64, n), lower: make([]float64, n), half: make([]float64, k), moved: make([]float64, k),
 		old: mat.NewDense(k, d, nil), slack: cfg.slack, parallel: cfg.parallelRows, changes: make([]int, (n+rowGrain-1)/rowGrain)}
-	if k <= maxPairedCentres {
+	b.todo = make([]int, n)
+	switch {
+	case k <= maxScanCentres:
+		b.packed = make([]float64, (k+scanBlock-1)/scanBlock*scanBlock*d)
+	case k <= maxPairedCentres:
 		b.between = make([]float64, k*k)
 	}
 	return b
 }
 
 // start sets the bounds from the seeding's assignment: dist holds the
-// squared distances to the nearest seed, lower those to the next nearest.
+// squared distances to the nearest seed, lower those to the next nearest
+// (or lower bounds on them).
 func (b *bounds) start(dist []float64) {
 	for i, v := range dist {
 		b.upper[i], b.lower[i] = math.Sqrt(v), math.Sqrt(b.lower[i])
@@ -64,6 +84,9 @@ func (b *bounds) start(dist []float64) {
 func (b *bounds) assign(x, centers *mat.Dense, labels []int, dist []float64) int {
 	n, _ := x.Dims()
 	b.centreDistances(centers)
+	if b.packed != nil {
+		b.packCentres(centers)
+	}
 	body := func(lo, hi int) {
 		for ch := lo; ch < hi; ch++ {
 			b.changes[ch] = b.assignRows(x, centers, labels, dist, ch*rowGrain, min(n, (ch+1)*rowGrain))
@@ -74,6 +97,8 @@ func (b *bounds) assign(x, centers *mat.Dense, labels []int, dist []float64) int
 	} else {
 		body(0, len(b.changes))
 	}
+	clear(b.moved) // applied
+	b.most = 0
 	total := 0
 	for _, c := range b.changes {
 		total += c
@@ -103,15 +128,13 @@ func (b *bounds) centreDistances(centers *mat.Dense) {
 func (b *bounds) assignRows(x, centers *mat.Dense, labels []int, dist []float64, lo, hi int) int {
 	raw, cr := x.RawMatrix(), centers.RawMatrix()
 	d := raw.Cols
+	k := cr.Rows
 	changed := 0
-	for i := lo; i < hi; i++ {
+	for _, i := range b.candidates(labels, lo, hi) {
 		a := labels[i]
 		m := b.half[a]
 		if l := b.lower[i]; l > m {
 			m = l
-		}
-		if b.upper[i]+b.slack < m {
-			continue
 		}
 		xi := raw.Data[i*raw.Stride : i*raw.Stride+d]
 		da := sqDist(xi, cr.Data[a*cr.Stride:a*cr.Stride+d])
@@ -119,13 +142,121 @@ func (b *bounds) assignRows(x, centers *mat.Dense, labels []int, dist []float64,
 			b.upper[i], dist[i] = u, da
 			continue
 		}
-		bc, best, lower := b.nearest(xi, cr, a, da)
+		var (
+			bc          int
+			best, lower float64
+		)
+		if b.packed != nil {
+			var second float64
+			bc, best, second = scanRow(xi, b.packed, k)
+			lower = math.Sqrt(second)
+		} else {
+			bc, best, lower = b.nearest(xi, cr, a, da)
+		}
 		if bc != a {
 			changed++
 		}
 		labels[i], dist[i], b.upper[i], b.lower[i] = bc, best, math.Sqrt(best), lower
 	}
 	return changed
+}
+
+// candidates applies the centres' last move to the bounds of the rows of
+// [lo, hi) and returns those that fail Hamerly's test (their nearest centre
+// may have changed), listed in b.todo[lo:hi] without a branch per row: the
+// test's outcome is hard to predict.
+func (b *bounds) candidates(labels []int, lo, hi int) []int {
+	todo := b.todo[lo:hi]
+	upper, lower := b.upper[lo:hi], b.lower[lo:hi]
+	upper, lower = upper[:len(todo)], lower[:len(todo)]
+	half, moved, most, slack := b.half, b.moved, b.most, b.slack
+	moved = moved[:len(half)]
+	m := 0
+	for r, a := range labels[lo:hi] {
+		upper[r] += moved[a]
+		lower[r] -= most
+		// Skip when upper + slack < max(half[a], lower).
+		u := upper[r] + slack
+		keep := 0
+		if !(u < half[a]) {
+			keep = 1
+		}
+		if u < lower[r] {
+			keep = 0
+		}
+		todo[m] = lo + r
+		m += keep
+	}
+	return todo[:m]
+}
+
+// scanBlock is the number of centres scanRow compares a row with at once.
+const scanBlock = 8
+
+// packCentres copies the centres into b.packed in blocks of scanBlock
+// centres, coordinate-major: packed[q·scanBlock·d + j·scanBlock + r] is
+// coordinate j of centre q·scanBlock + r, NaN past the last centre (no
+// comparison with it holds).
+func (b *bounds) packCentres(centers *mat.Dense) {
+	k, d := centers.Dims()
+	for c := 0; c < len(b.packed)/d; c++ {
+		q, r := c/scanBlock, c%scanBlock
+		for j := 0; j < d; j++ {
+			v := math.NaN()
+			if c < k {
+				v = centers.At(c, j)
+			}
+			b.packed[q*scanBlock*d+j*scanBlock+r] = v
+		}
+	}
+}
+
+// scanRow returns the first nearest of the k centres packed by packCentres
+// to xi, its squared distance and the second smallest squared distance
+// (+Inf for k = 1). Each distance is summed in the order of sqDist, so it
+// is bitwise sqDist's.
+func scanRow(xi, packed []float64, k int) (int, float64, float64) {
+	d := len(xi)
+	bc, best, second := 0, math.Inf(1), math.Inf(1)
+	for c := 0; c < k; c += scanBlock {
+		p := packed[c*d : (c+scanBlock)*d]
+		var s0, s1, s2, s3, s4, s5, s6, s7 float64
+		for j, v := range xi {
+			q := p[j*scanBlock : j*scanBlock+scanBlock : j*scanBlock+scanBlock]
+			t0, t1, t2, t3 := q[0]-v, q[1]-v, q[2]-v, q[3]-v // −(v − q[r]) exactly
+			s0 += t0 * t0
+			s1 += t1 * t1
+			s2 += t2 * t2
+			s3 += t3 * t3
+			t4, t5, t6, t7 := q[4]-v, q[5]-v, q[6]-v, q[7]-v
+			s4 += t4 * t4
+			s5 += t5 * t5
+			s6 += t6 * t6
+			s7 += t7 * t7
+		}
+		bc, best, second = offer(c, s0, bc, best, second)
+		bc, best, second = offer(c+1, s1, bc, best, second)
+		bc, best, second = offer(c+2, s2, bc, best, second)
+		bc, best, second = offer(c+3, s3, bc, best, second)
+		bc, best, second = offer(c+4, s4, bc, best, second)
+		bc, best, second = offer(c+5, s5, bc, best, second)
+		bc, best, second = offer(c+6, s6, bc, best, second)
+		bc, best, second = offer(c+7, s7, bc, best, second)
+	}
+	return bc, best, second
+}
+
+// offer updates the nearest centre bc, its squared distance best and the
+// second smallest squared distance with centre c at squared distance dd
+// (ignored when NaN).
+func offer(c int, dd float64, bc int, best, second float64) (int, float64, float64) {
+	if dd < best {
+		return c, dd, best
+	}
+	if dd < second {
+		return bc, best, dd
+	}
+	return bc, best, second
 }
 
 // nearest returns the nearest centre to xi (the first on ties), its
@@ -156,16 +287,12 @@ func (b *bounds) nearest(xi []float64, cr blas64.General, a int, da float64) (in
 	return bc, best, lower
 }
 
-// move updates the bounds for the centres' move from b.old to centers.
-func (b *bounds) move(centers *mat.Dense, labels []int) {
-	var most float64
+// move records the centres' move from b.old to centers; the next assign
+// applies it to the rows' bounds (u_i grows by the move of a, l_i falls by
+// the largest move), in one pass with its test.
+func (b *bounds) move(centers *mat.Dense) {
 	for c := range b.moved {
-		b.moved[c] = math.Sqrt(sqDist(b.old.RawRowView(c), centers.RawRowView(c)))
-		most = math.Max(most, b.moved[c])
-	}
-	upper, lower := b.upper[:len(labels)], b.lower[:len(labels)]
-	for i, a := range labels {
-		upper[i] += b.moved[a]
-		lower[i] -= most
+		b.moved[c] += math.Sqrt(sqDist(b.old.RawRowView(c), centers.RawRowView(c)))
+		b.most = math.Max(b.most, b.moved[c])
 	}
 }

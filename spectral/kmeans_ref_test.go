@@ -172,9 +172,9 @@ func TestLloydBoundsBitwise(t *testing.T) {
 			k, iter int
 		}{fmt.Sprintf("crowded %d", r), blobs(40, 2, 3, 1), 15, 300})
 	}
-	defer func(m int) { maxPairedCentres = m }(maxPairedCentres)
-	for _, paired := range []int{maxPairedCentres, 0} { // with and without Elkan's test
-		maxPairedCentres = paired
+	defer setAssignPath("scan")
+	for _, path := range assignPaths {
+		setAssignPath(path)
 		for _, c := range cases {
 			for seed := uint64(0); seed < 6; seed++ {
 				for _, rows := range []bool{false, true} {
@@ -183,10 +183,29 @@ func TestLloydBoundsBitwise(t *testing.T) {
 					require.NoError(t, err)
 					want, err := lloydRef(context.Background(), c.x, c.k, c.iter, rand.New(rand.NewPCG(seed, 9)))
 					require.NoError(t, err)
-					requireSameRun(t, want, got, "%s seed %d paired %d rows %v", c.name, seed, paired, rows)
+					requireSameRun(t, want, got, "%s seed %d %s rows %v", c.name, seed, path, rows)
 				}
 			}
 		}
+	}
+}
+
+// assignPaths are the ways the assignment step compares a row that fails
+// Hamerly's test with the centres: all at once (scanRow), one by one
+// behind Elkan's test (nearest), one by one without it.
+var assignPaths = []string{"scan", "elkan", "plain"}
+
+var defaultScanCentres, defaultPairedCentres = maxScanCentres, maxPairedCentres
+
+// setAssignPath makes the assignment step take one of assignPaths for
+// every k ≥ 1 ("scan": the defaults).
+func setAssignPath(path string) {
+	maxScanCentres, maxPairedCentres = defaultScanCentres, defaultPairedCentres
+	switch path {
+	case "elkan":
+		maxScanCentres = 0
+	case "plain":
+		maxScanCentres, maxPairedCentres = 0, 0
 	}
 }
 
@@ -252,9 +271,9 @@ func TestKMeansSpectralEmbeddingsBitwise(t *testing.T) {
 // Elkan's test.
 func TestNearestAgainstBruteForce(t *testing.T) {
 	rng := rand.New(rand.NewPCG(81, 82))
-	defer func(m int) { maxPairedCentres = m }(maxPairedCentres)
-	for _, paired := range []int{maxPairedCentres, 0} {
-		maxPairedCentres = paired
+	defer setAssignPath("scan")
+	for _, path := range assignPaths[1:] {
+		setAssignPath(path)
 		for trial := 0; trial < 200; trial++ {
 			k, d := 1+rng.IntN(9), 1+rng.IntN(3)
 			centers := mat.NewDense(k, d, nil)
@@ -271,19 +290,108 @@ func TestNearestAgainstBruteForce(t *testing.T) {
 					x.Set(0, j, float64(rng.IntN(5)))
 				}
 				xi := x.RawRowView(0)
-				wantC, wantD, second := 0, math.Inf(1), math.Inf(1)
-				for c := 0; c < k; c++ {
-					if dd := sqDist(xi, centers.RawRowView(c)); dd < wantD {
-						wantC, wantD, second = c, dd, wantD
-					} else if dd < second {
-						second = dd
-					}
-				}
+				wantC, wantD, second := bruteNearest(xi, centers)
 				a := rng.IntN(k)
 				c, dd, lower := b.nearest(xi, centers.RawMatrix(), a, sqDist(xi, centers.RawRowView(a)))
-				require.Equal(t, [2]any{wantC, wantD}, [2]any{c, dd}, "trial %d start %d paired %d", trial, a, paired)
-				require.LessOrEqual(t, lower, math.Sqrt(second)+1e-12, "trial %d start %d paired %d", trial, a, paired)
+				require.Equal(t, [2]any{wantC, wantD}, [2]any{c, dd}, "trial %d start %d %s", trial, a, path)
+				require.LessOrEqual(t, lower, math.Sqrt(second)+1e-12, "trial %d start %d %s", trial, a, path)
 			}
+		}
+	}
+}
+
+// bruteNearest returns the first nearest row of centers to xi, its squared
+// distance and the second smallest squared distance (+Inf for one row),
+// comparing with every row in turn.
+func bruteNearest(xi []float64, centers *mat.Dense) (int, float64, float64) {
+	k, _ := centers.Dims()
+	near, best, second := 0, math.Inf(1), math.Inf(1)
+	for c := 0; c < k; c++ {
+		if dd := sqDist(xi, centers.RawRowView(c)); dd < best {
+			near, best, second = c, dd, best
+		} else if dd < second {
+			second = dd
+		}
+	}
+	return near, best, second
+}
+
+// TestScanRowAgainstBruteForce: scanRow on the centres as packCentres packs
+// them returns bitwise what comparing with every centre in turn does (the
+// first nearest, its squared distance, the second smallest), for k below,
+// at and above multiples of scanBlock (the padding), on integer points and
+// centres (many exact ties, duplicate centres) and on Gaussian ones.
+func TestScanRowAgainstBruteForce(t *testing.T) {
+	rng := rand.New(rand.NewPCG(91, 92))
+	for trial := 0; trial < 400; trial++ {
+		k, d := 1+rng.IntN(3*scanBlock+2), 1+rng.IntN(9)
+		integer := trial%2 == 0
+		draw := func() float64 {
+			if integer {
+				return float64(rng.IntN(4))
+			}
+			return rng.NormFloat64()
+		}
+		centers := mat.NewDense(k, d, nil)
+		for c := 0; c < k; c++ {
+			for j := 0; j < d; j++ {
+				centers.Set(c, j, draw())
+			}
+		}
+		b := newBounds(1, k, d, lloydConfig{k: k})
+		require.NotNil(t, b.packed, "k = %d", k)
+		b.packCentres(centers)
+		xi := make([]float64, d)
+		for p := 0; p < 20; p++ {
+			for j := range xi {
+				xi[j] = draw()
+			}
+			wantC, wantD, wantS := bruteNearest(xi, centers)
+			c, dd, second := scanRow(xi, b.packed, k)
+			require.Equal(t, wantC, c, "trial %d k %d d %d", trial, k, d)
+			require.Equal(t, math.Float64bits(wantD), math.Float64bits(dd), "trial %d k %d d %d", trial, k, d)
+			require.Equal(t, math.Float64bits(wantS), math.Float64bits(second), "trial %d k %d d %d", trial, k, d)
+		}
+	}
+}
+
+// BenchmarkLloydAssignPaths times three k-means restarts on 5 000 unit rows
+// in k dimensions (Gaussian blobs around k centres, rows normalised as in
+// spectral clustering) by each of assignPaths but the plain one: the scan
+// against Elkan's test, the choice maxScanCentres makes.
+func BenchmarkLloydAssignPaths(b *testing.B) {
+	for _, k := range []int{8, 16, 32, 64} {
+		rng := rand.New(rand.NewPCG(1, 2))
+		const n = 5000
+		centres := make([]float64, k*k)
+		for i := range centres {
+			centres[i] = rng.NormFloat64()
+		}
+		x := mat.NewDense(n, k, nil)
+		for i := 0; i < n; i++ {
+			g := rng.IntN(k)
+			for j := 0; j < k; j++ {
+				x.Set(i, j, centres[g*k+j]+0.5*rng.NormFloat64())
+			}
+		}
+		normalizeRows(x)
+		for _, path := range assignPaths[:2] {
+			b.Run(fmt.Sprintf("k=%d/%s", k, path), func(b *testing.B) {
+				defer setAssignPath("scan")
+				setAssignPath(path)
+				if path == "scan" {
+					maxScanCentres = k
+				}
+				cfg := lloydConfig{k: k, maxIter: DefaultKMeansMaxIter, slack: boundSlack(x)}
+				b.ReportAllocs()
+				for i := 0; i < b.N; i++ {
+					for r := 0; r < 3; r++ {
+						if _, err := lloyd(context.Background(), x, cfg, rand.New(rand.NewPCG(0, uint64(r)))); err != nil {
+							b.Fatal(err)
+						}
+					}
+				}
+			})
 		}
 	}
 }
