@@ -103,7 +103,7 @@ type trlan struct {
 	cheb          []float64 // scratch vectors of the recursion
 	// scaled is the operator as the normalised adjacency when it is one
 	// (applyScaled), else nil; unscaled, when not 0, is the norm the basis
-	// vector apply reads next has yet to be divided by (see extend).
+	// vector apply reads next has yet to be normalised by (see extend).
 	scaled   *sparseOperator
 	unscaled float64
 }
@@ -294,8 +294,9 @@ func (t *trlan) extend(j0 int) (float64, error) {
 			// applyScaled normalises w in its first pass.
 			t.unscaled = beta
 		} else {
+			inv := 1 / beta
 			for i := range w {
-				w[i] /= beta
+				w[i] *= inv
 			}
 		}
 		pending, scale, sPrev = true, beta, sj
@@ -371,14 +372,17 @@ func (t *trlan) sweepDelayed(j int, u, w []float64, scale, sPrev float64, hm []f
 	}
 	gamma := (uw - ab) / s
 	t.delayedColumn(j, a, b, gamma, s, scale, sPrev, hm)
+	inv := 1 / s
 	rowChunks(n, size, func(k, lo, hi int) {
 		uc, wc := u[lo:hi], w[lo:hi]
 		subtractRows2(uc, wc, t.v[lo:], n, a, b)
+		wc = wc[:len(uc)]
 		var ss float64
-		for i := range uc {
-			uc[i] /= s
-			wc[i] -= gamma * uc[i]
-			ss += wc[i] * wc[i]
+		for i, x := range uc {
+			x *= inv
+			y := wc[i] - gamma*x
+			uc[i], wc[i] = x, y
+			ss += y * y
 		}
 		t.part[k] = ss
 	})

@@ -177,9 +177,9 @@ func scaledOperator(a linop.Operator) *sparseOperator {
 // W·(r∘x), and the pass of the recursion that follows scales them by l and
 // forms r∘y for the next product, so the two vector passes MulVecTo adds to
 // every product (r∘x before it, l after it) are not made. The first pass
-// also divides u by t.unscaled when extend left that to it. The operations
-// and their order are those of extend, MulVecTo and apply: the same B·u,
-// bitwise.
+// also normalises u (multiplies it by 1/t.unscaled, as extend would) when
+// extend left that to it. The operations and their order are those of
+// extend, MulVecTo and apply: the same B·u, bitwise.
 func (t *trlan) applyScaled(o *sparseOperator, w, u []float64) {
 	n, size := t.n, t.chunk()
 	buf := t.chebBuffers()
@@ -196,8 +196,9 @@ func (t *trlan) applyScaled(o *sparseOperator, w, u []float64) {
 			}
 			return
 		}
+		inv := 1 / div
 		for i, x := range uc {
-			x /= div
+			x *= inv
 			uc[i], rc[i] = x, ru[i]*x
 		}
 	})

@@ -182,14 +182,14 @@ func TestApplyScaledBitwise(t *testing.T) {
 			for i := range u {
 				u[i] = rng.NormFloat64()
 			}
-			const norm = 3.7
+			norm := 3.7
 			scaled := make([]float64, n) // u·norm: extend's vector before its division
 			for i, x := range u {
 				scaled[i] = x * norm
 			}
-			wantU := make([]float64, n)
+			wantU := make([]float64, n) // as extend normalises it itself
 			for i, x := range scaled {
-				wantU[i] = x / norm
+				wantU[i] = x * (1 / norm)
 			}
 			want, got := make([]float64, n), make([]float64, n)
 			plain.apply(want, wantU)
