@@ -14,7 +14,9 @@ import (
 
 // BenchmarkSpectralClustering times gssl cluster --lcc's fit (the
 // eigensolve and the k-means restarts, clusters = classes) on the largest
-// components of Cora and Amazon Photo, and its two parts alone: the
+// components of Cora and Amazon Photo as the command pays for it, once, on a
+// graph no product has run on (a fresh copy, made with the timer stopped,
+// builds its SELL copy inside the fit), and its two parts alone: the
 // eigensolve (at DefaultClusteringTol, as the fit) and the k-means restarts.
 func BenchmarkSpectralClustering(b *testing.B) {
 	for _, name := range []string{"cora", "amazon_photo"} {
@@ -28,11 +30,21 @@ func BenchmarkSpectralClustering(b *testing.B) {
 				b.Fatal(err)
 			}
 			g := sub.CSR
+			all := make([]int, g.Nodes())
+			for i := range all {
+				all[i] = i
+			}
 			b.Run("fit", func(b *testing.B) {
 				var mv int
 				for i := 0; i < b.N; i++ {
+					b.StopTimer()
+					cold, err := g.Induced(all)
+					if err != nil {
+						b.Fatal(err)
+					}
+					b.StartTimer()
 					sc := &SpectralClustering{Clusters: ds.Classes, KMeans: KMeansSettings{Restarts: DefaultKMeansRestarts}}
-					if err := sc.Fit(context.Background(), estimator.Nodes{Graph: g}); err != nil {
+					if err := sc.Fit(context.Background(), estimator.Nodes{Graph: cold.CSR}); err != nil {
 						b.Fatal(err)
 					}
 					mv = sc.km.matVecs

@@ -544,16 +544,22 @@ func graphFilterDegree(nnz, n int) int {
 	return max(minGraphFilterDegree, min(d, maxFilterDegree))
 }
 
-// singleFilterWork is the constant of the cost model behind
-// singleFilterDegree: a filtered single-vector step costs d·(nnz/n + 1) row
-// operations per node for its products, while the orthogonalisation
-// against a basis of m vectors that the filter saves costs about m per
-// node and step whatever the density, so the degree at which more stops
-// paying grows as m/(nnz/n + 1). Fitted on PubMed (nnz/n = 4.5) and the
-// MNIST KNN graph (nnz/n = 14.8) for 10, 50 and 100 pairs (m = 30, 101,
-// 201) in the side-by-side benchmark (BENCHMARKS.md, spectral): degrees 3,
-// 11, 12 on PubMed, none, 4, 8 on MNIST.
-const singleFilterWork = 0.6
+// singleFilterWork and singleStepPasses are the constants of the cost model
+// behind singleFilterDegree: a filtered single-vector step costs
+// d·(nnz/n + 1) row operations per node for its products, while the
+// orthogonalisation that the filter saves costs about m + singleStepPasses
+// per node and step whatever the density (m basis vectors, and the step's
+// own passes over its new vectors), so the degree at which more stops
+// paying grows as (m + singleStepPasses)/(nnz/n + 1). Fitted on PubMed
+// (nnz/n = 4.5) and the MNIST KNN graph (nnz/n = 14.8) for 10, 50 and 100
+// pairs (m = 30, 101, 201) in the side-by-side benchmark (BENCHMARKS.md,
+// spectral): degrees 4, 11, 12 on PubMed, none, 4, 8 on MNIST; and on
+// Cora's largest component (nnz/n = 4.1, 7 pairs, m = 27:
+// BenchmarkSpectralClustering/cora/eigs), degree 4.
+const (
+	singleFilterWork = 0.565
+	singleStepPasses = 10
+)
 
 // Bounds of singleFilterDegree: below 3 the filter saves too little
 // orthogonalisation for its extra products (none is used); above 12 the
@@ -567,7 +573,7 @@ const (
 // single-vector method with a basis of m vectors for a graph component with
 // nnz stored entries on n nodes; 1 means no filter.
 func singleFilterDegree(nnz, n, m int) int {
-	d := int(math.Round(singleFilterWork * float64(m) / (float64(nnz)/float64(n) + 1)))
+	d := int(math.Round(singleFilterWork * float64(m+singleStepPasses) / (float64(nnz)/float64(n) + 1)))
 	if d < minSingleFilterDegree {
 		return 1
 	}

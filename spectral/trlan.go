@@ -100,7 +100,12 @@ type trlan struct {
 	tfar          float64
 	anormA        float64   // ‖A‖ estimate while Lanczos runs on B
 	tolB          float64   // convergence tolerance on B's residual estimates
-	cheb          []float64 // three scratch vectors of the recursion
+	cheb          []float64 // scratch vectors of the recursion
+	// scaled is the operator as the normalised adjacency when it is one
+	// (applyScaled), else nil; unscaled, when not 0, is the norm the basis
+	// vector apply reads next has yet to be normalised by (see extend).
+	scaled   *sparseOperator
+	unscaled float64
 }
 
 func newTrlan(ctx context.Context, a linop.Operator, k int, which Which, c config, basis int) *trlan {
@@ -111,8 +116,9 @@ func newTrlan(ctx context.Context, a linop.Operator, k int, which Which, c confi
 		rng: rand.New(rand.NewPCG(c.seed, 0x5eed1a9c21)),
 		v:   hugepage.Float64s((m + 1) * n), // columns are gathered from at random
 
-		h:    make([]float64, m*m),
-		coef: make([]float64, m+2),
+		h:      make([]float64, m*m),
+		coef:   make([]float64, m+2),
+		scaled: scaledOperator(a),
 	}
 }
 
@@ -284,8 +290,14 @@ func (t *trlan) extend(j0 int) (float64, error) {
 			pending = false
 			continue
 		}
-		for i := range w {
-			w[i] /= beta
+		if t.deg > 1 && t.scaled != nil && j+1 < m {
+			// applyScaled normalises w in its first pass.
+			t.unscaled = beta
+		} else {
+			inv := 1 / beta
+			for i := range w {
+				w[i] *= inv
+			}
 		}
 		pending, scale, sPrev = true, beta, sj
 	}
@@ -360,14 +372,17 @@ func (t *trlan) sweepDelayed(j int, u, w []float64, scale, sPrev float64, hm []f
 	}
 	gamma := (uw - ab) / s
 	t.delayedColumn(j, a, b, gamma, s, scale, sPrev, hm)
+	inv := 1 / s
 	rowChunks(n, size, func(k, lo, hi int) {
 		uc, wc := u[lo:hi], w[lo:hi]
 		subtractRows2(uc, wc, t.v[lo:], n, a, b)
+		wc = wc[:len(uc)]
 		var ss float64
-		for i := range uc {
-			uc[i] /= s
-			wc[i] -= gamma * uc[i]
-			ss += wc[i] * wc[i]
+		for i, x := range uc {
+			x *= inv
+			y := wc[i] - gamma*x
+			uc[i], wc[i] = x, y
+			ss += y * y
 		}
 		t.part[k] = ss
 	})

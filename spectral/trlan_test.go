@@ -131,8 +131,11 @@ func TestRotateColMajorAgainstNaive(t *testing.T) {
 
 func TestAutoMethod(t *testing.T) {
 	for _, c := range []struct{ nnz, n, k, deg int }{
-		{88648, 19717, 10, 3}, {88648, 19717, 50, 11}, {88648, 19717, 100, 12},
+		{88648, 19717, 10, 4}, {88648, 19717, 50, 11}, {88648, 19717, 100, 12},
 		{295048, 20000, 10, 1}, {295048, 20000, 50, 4}, {295048, 20000, 100, 8},
+		{10138, 2485, 7, 4},    // Cora's largest component, gssl cluster --lcc
+		{163788, 18333, 10, 1}, // Coauthor-CS, gssl eigs
+		{163788, 18333, 15, 3}, // Coauthor-CS, gssl cluster (15 classes)
 	} {
 		require.Equal(t, c.deg, singleFilterDegree(c.nnz, c.n, singleVectorBasis(c.n, c.k, 0)), "nnz=%d n=%d k=%d", c.nnz, c.n, c.k)
 	}

@@ -5,6 +5,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/gssl/gssl/graph"
 	"github.com/gssl/gssl/linop"
 )
 
@@ -65,7 +66,7 @@ func (t *trlan) startFilter(theta []float64, y *mat.Dense, order []int) bool {
 	t.anormA, t.anorm = t.anorm, 1
 	t.tolB = t.c.tol
 	if t.cheb == nil {
-		t.cheb = make([]float64, 3*t.n)
+		t.cheb = make([]float64, 4*t.n)
 	}
 	// Start vector: Σ_q g_q · V·y_{order[q]}, g ~ N(0, 1).
 	s := make([]float64, m)
@@ -113,15 +114,21 @@ func chebT(d int, x float64) float64 {
 // vector updates of the recursion run over the row chunks of the
 // Gram–Schmidt passes (a product of a single vector by MulVecTo measured
 // faster than the fused Chebyshev step of the block method's operators).
+// On the normalised adjacency the scalings of the products join those
+// passes (applyScaled).
 func (t *trlan) apply(w, u []float64) {
 	if t.deg <= 1 {
 		t.a.MulVecTo(w, u)
 		t.res.MatVecs++
 		return
 	}
+	if t.scaled != nil {
+		t.applyScaled(t.scaled, w, u)
+		return
+	}
 	n := t.n
 	size := t.chunk()
-	buf := [3][]float64{t.cheb[:n], t.cheb[n : 2*n], t.cheb[2*n : 3*n]}
+	buf := t.chebBuffers()
 	a, g := t.sgn/t.e, t.gamma
 	// T_1: y₁ = σ(A − γ)u/e.
 	cur := buf[0]
@@ -143,6 +150,86 @@ func (t *trlan) apply(w, u []float64) {
 		rowChunks(n, size, func(_, lo, hi int) {
 			for i := lo; i < hi; i++ {
 				next[i] = f * (2*a*(next[i]-g*c[i]) - p[i])
+			}
+		})
+		prev, cur = cur, next
+	}
+	t.res.MatVecs += t.deg
+}
+
+// chebBuffers returns the three scratch vectors of the recursion.
+func (t *trlan) chebBuffers() [3][]float64 {
+	n := t.n
+	return [3][]float64{t.cheb[:n], t.cheb[n : 2*n], t.cheb[2*n : 3*n]}
+}
+
+// scaledOperator returns a as a sparseOperator diag(l)·W·diag(r) (the
+// normalised adjacency), or nil.
+func scaledOperator(a linop.Operator) *sparseOperator {
+	if o, ok := a.(*sparseOperator); ok && o.diag == nil && o.left != nil && o.right != nil {
+		return o
+	}
+	return nil
+}
+
+// applyScaled is apply on A = diag(l)·W·diag(r) (the normalised adjacency
+// D^{-1/2} W D^{-1/2} of a sparseOperator): each product forms only the sums
+// W·(r∘x), and the pass of the recursion that follows scales them by l and
+// forms r∘y for the next product, so the two vector passes MulVecTo adds to
+// every product (r∘x before it, l after it) are not made. The first pass
+// also normalises u (multiplies it by 1/t.unscaled, as extend would) when
+// extend left that to it. The operations and their order are those of
+// extend, MulVecTo and apply: the same B·u, bitwise.
+func (t *trlan) applyScaled(o *sparseOperator, w, u []float64) {
+	n, size := t.n, t.chunk()
+	buf := t.chebBuffers()
+	rx := t.cheb[3*n : 4*n]
+	l, r := o.left, o.right
+	a, g := t.sgn/t.e, t.gamma
+	div := t.unscaled
+	t.unscaled = 0
+	rowChunks(n, size, func(_, lo, hi int) {
+		ru, uc, rc := r[lo:hi], u[lo:hi], rx[lo:hi]
+		if div == 0 {
+			for i, x := range uc {
+				rc[i] = ru[i] * x
+			}
+			return
+		}
+		inv := 1 / div
+		for i, x := range uc {
+			x *= inv
+			uc[i], rc[i] = x, ru[i]*x
+		}
+	})
+	// T_1: y₁ = σ(A − γ)u/e.
+	cur := buf[0]
+	o.g.ScaledMulVecTo(cur, rx, graph.Scaling{})
+	rowChunks(n, size, func(_, lo, hi int) {
+		c, lc, uc, ru, rc := cur[lo:hi], l[lo:hi], u[lo:hi], r[lo:hi], rx[lo:hi]
+		for i, x := range c {
+			y := a * (float64(x*lc[i]) - g*uc[i])
+			c[i], rc[i] = y, ru[i]*y
+		}
+	})
+	prev := u
+	for d := 2; d <= t.deg; d++ {
+		next, f := buf[(d-1)%3], 1.0
+		if d == t.deg {
+			// The last step writes B·u = T_d(·)u / T_d(x_far) into w.
+			next, f = w, 1/t.tfar
+		}
+		o.g.ScaledMulVecTo(next, rx, graph.Scaling{})
+		p, c, last := prev, cur, d == t.deg
+		rowChunks(n, size, func(_, lo, hi int) {
+			nx, lc, cc, pc, ru, rc := next[lo:hi], l[lo:hi], c[lo:hi], p[lo:hi], r[lo:hi], rx[lo:hi]
+			for i, x := range nx {
+				nx[i] = f * (2*a*(float64(x*lc[i])-g*cc[i]) - pc[i])
+			}
+			if !last {
+				for i, y := range nx {
+					rc[i] = ru[i] * y
+				}
 			}
 		})
 		prev, cur = cur, next

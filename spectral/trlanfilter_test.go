@@ -8,7 +8,9 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"gonum.org/v1/gonum/mat"
 
+	"github.com/gssl/gssl/graph"
 	"github.com/gssl/gssl/laplacian"
 	"github.com/gssl/gssl/linop"
 )
@@ -137,3 +139,90 @@ func TestSingleVectorFilteredDeterministic(t *testing.T) {
 		require.Equal(t, a.MatVecs, b.MatVecs)
 	}
 }
+
+// TestApplyScaledBitwise: on the normalised adjacency held by a
+// sparseOperator, the filtered single-vector method applies
+// B = T_d(σ(S − γ)/e)/T_d(x_far) with the scalings of the products joined to
+// the recursion's passes (applyScaled), and the division of extend's new
+// basis vector by its norm joined to the first of them. B·u must be bitwise
+// what the operator's own products and passes give (apply on the operator
+// as a plain linop.Operator), for a unit-weight and a weighted graph and
+// both ends, and agree with the polynomial of the dense matrix of S.
+func TestApplyScaledBitwise(t *testing.T) {
+	rng := rand.New(rand.NewPCG(41, 42))
+	weighted := randomGraph(rng, 700, 1400)
+	var e []graph.Edge
+	weighted.ForEachEdge(func(u, v int, _ float64) { e = append(e, graph.Edge{U: u, V: v, W: 1}) })
+	unit, err := graph.FromEdges(weighted.Nodes(), e, graph.Options{})
+	require.NoError(t, err)
+	for _, g := range []*graph.CSR{unit, weighted} {
+		n := g.Nodes()
+		dg, err := laplacian.NewDegrees(g, laplacian.Options{Isolated: laplacian.IsolatedZero})
+		require.NoError(t, err)
+		op, err := newSparseOperator(g, laplacian.NormalizedAdjacency, dg)
+		require.NoError(t, err)
+		dense := linop.ToDense(op)
+		for _, c := range []struct {
+			deg      int
+			sgn, cut float64
+		}{{3, 1, 0.6}, {5, -1, -0.2}, {2, 1, 0.9}} {
+			setUp := func(a linop.Operator) *trlan {
+				tr := newTrlan(context.Background(), a, 4, Largest, config{}, 0)
+				end := -c.sgn
+				tr.deg, tr.sgn = c.deg, c.sgn
+				tr.gamma, tr.e = (c.cut+end)/2, math.Abs(c.cut-end)/2
+				tr.tfar = chebT(c.deg, c.sgn*(c.sgn-tr.gamma)/tr.e)
+				tr.cheb = make([]float64, 4*n)
+				return tr
+			}
+			fused, plain := setUp(op), setUp(opaqueOperator{op})
+			require.Same(t, op, fused.scaled)
+			require.Nil(t, plain.scaled)
+			u := make([]float64, n)
+			for i := range u {
+				u[i] = rng.NormFloat64()
+			}
+			norm := 3.7
+			scaled := make([]float64, n) // u·norm: extend's vector before its division
+			for i, x := range u {
+				scaled[i] = x * norm
+			}
+			wantU := make([]float64, n) // as extend normalises it itself
+			for i, x := range scaled {
+				wantU[i] = x * (1 / norm)
+			}
+			want, got := make([]float64, n), make([]float64, n)
+			plain.apply(want, wantU)
+			fused.unscaled = norm
+			fused.apply(got, scaled)
+			require.Equal(t, wantU, scaled, "deg %d: the first pass must divide u by its norm", c.deg)
+			require.Equal(t, want, got, "deg %d sgn %v", c.deg, c.sgn)
+			require.Zero(t, fused.unscaled)
+			require.Equal(t, c.deg, fused.res.MatVecs)
+			fused.apply(got, wantU) // no division pending
+			require.Equal(t, want, got, "deg %d sgn %v", c.deg, c.sgn)
+			// The dense reference: the three-term recursion on the matrix.
+			prev, cur := mat.NewVecDense(n, append([]float64(nil), wantU...)), mat.NewVecDense(n, nil)
+			cur.MulVec(dense, prev)
+			cur.AddScaledVec(cur, -fused.gamma, prev)
+			cur.ScaleVec(c.sgn/fused.e, cur)
+			for d := 2; d <= c.deg; d++ {
+				next := mat.NewVecDense(n, nil)
+				next.MulVec(dense, cur)
+				next.AddScaledVec(next, -fused.gamma, cur)
+				next.ScaleVec(2*c.sgn/fused.e, next)
+				next.SubVec(next, prev)
+				prev, cur = cur, next
+			}
+			cur.ScaleVec(1/fused.tfar, cur)
+			// Each step adds rounding of order ε times the growing norm
+			// of the iterates (at most T_d(x_far)·‖u‖ before the scaling).
+			require.InDeltaSlice(t, cur.RawVector().Data, got, 1e-12*math.Sqrt(float64(n)), "deg %d sgn %v", c.deg, c.sgn)
+		}
+	}
+}
+
+// opaqueOperator hides the type of the operator it wraps.
+type opaqueOperator struct{ linop.Operator }
+
+func (o opaqueOperator) IsSymmetric() bool { return true }
