@@ -104,24 +104,45 @@ func KMeans(ctx context.Context, x *mat.Dense, k int, s KMeansSettings) (*KMeans
 // bestRestart runs the s.Restarts restarts and returns the one of smallest
 // inertia, the first on ties. Only the best run so far is kept besides the
 // runs in progress: n labels per restart add up on graphs of millions of
-// nodes. With cfg.parallelRows the restarts run one after the other, else
+// nodes. A restart runs in the storage of one that lost, reset, when there
+// is one (the fewer allocations, the fewer garbage collections). With cfg.parallelRows the restarts run one after the other, else
 // in parallel, claimed one at a time so that long and short runs balance.
 func bestRestart(ctx context.Context, x *mat.Dense, cfg lloydConfig, s KMeansSettings) (*KMeansResult, error) {
 	var (
-		mu    sync.Mutex
-		best  *KMeansResult
-		first = -1 // the restart of best
-		errs  = make([]error, s.Restarts)
+		mu       sync.Mutex
+		best     *KMeansResult
+		bestWork *lloydWork
+		spare    []*lloydWork // the storage of finished runs that lost
+		first    = -1         // the restart of best
+		errs     = make([]error, s.Restarts)
 	)
 	run := func(r int) {
-		res, err := lloyd(ctx, x, cfg, rand.New(rand.NewPCG(s.Seed, uint64(r))))
+		mu.Lock()
+		var w *lloydWork
+		if len(spare) > 0 {
+			w, spare = spare[len(spare)-1], spare[:len(spare)-1]
+		}
+		mu.Unlock()
+		if w == nil {
+			n, d := x.Dims()
+			w = newLloydWork(n, cfg.k, d, cfg)
+		} else {
+			w.reset(cfg)
+		}
+		res, err := lloydWith(ctx, x, cfg, rand.New(rand.NewPCG(s.Seed, uint64(r))), w)
 		mu.Lock()
 		defer mu.Unlock()
 		switch {
 		case err != nil:
 			errs[r] = err
+			spare = append(spare, w)
 		case best == nil || res.Inertia < best.Inertia || (res.Inertia == best.Inertia && r < first):
-			best, first = res, r
+			if bestWork != nil {
+				spare = append(spare, bestWork)
+			}
+			best, bestWork, first = res, w, r
+		default:
+			spare = append(spare, w)
 		}
 	}
 	if cfg.parallelRows {
@@ -171,14 +192,16 @@ func boundSlack(x *mat.Dense) float64 {
 // distance in every iteration.
 func lloyd(ctx context.Context, x *mat.Dense, cfg lloydConfig, rng *rand.Rand) (*KMeansResult, error) {
 	n, d := x.Dims()
-	k := cfg.k
-	centers := mat.NewDense(k, d, nil)
-	dist := make([]float64, n)
-	labels := make([]int, n)
-	b := newBounds(n, k, d, cfg)
+	return lloydWith(ctx, x, cfg, rng, newLloydWork(n, cfg.k, d, cfg))
+}
+
+// lloydWith is lloyd in the storage of w (new or reset for cfg), which the
+// result's labels and centres share.
+func lloydWith(ctx context.Context, x *mat.Dense, cfg lloydConfig, rng *rand.Rand, w *lloydWork) (*KMeansResult, error) {
+	n := len(w.labels)
+	centers, dist, labels, b, counts := w.centers, w.dist, w.labels, w.b, w.counts
 	seedCenters(x, centers, dist, labels, b.lower, cfg.slack, rng)
 	b.start(dist)
-	counts := make([]int, k)
 	res := &KMeansResult{Labels: labels, Centers: centers}
 	for it := 0; it < cfg.maxIter; it++ {
 		if err := ctx.Err(); err != nil {
@@ -209,6 +232,32 @@ func lloyd(ctx context.Context, x *mat.Dense, cfg lloydConfig, rng *rand.Rand) (
 		res.Inertia += v
 	}
 	return res, nil
+}
+
+// lloydWork is the storage of one k-means run: the result's labels and
+// centres, the distances, the counts and the bounds. reset makes it as
+// newLloydWork does, so that a run in reused storage is bitwise a run in
+// new storage; bestRestart reuses the storage of the runs that lost.
+type lloydWork struct {
+	centers *mat.Dense
+	dist    []float64
+	labels  []int
+	counts  []int
+	b       *bounds
+}
+
+func newLloydWork(n, k, d int, cfg lloydConfig) *lloydWork {
+	return &lloydWork{centers: mat.NewDense(k, d, nil), dist: make([]float64, n), labels: make([]int, n),
+		counts: make([]int, k), b: newBounds(n, k, d, cfg)}
+}
+
+// reset zeroes w and sets the bounds' settings from cfg, as newLloydWork.
+func (w *lloydWork) reset(cfg lloydConfig) {
+	w.centers.Zero()
+	clear(w.dist)
+	clear(w.labels)
+	clear(w.counts)
+	w.b.reset(cfg)
 }
 
 // seedCenters draws the k-means++ seeds into the rows of centers. Every

@@ -69,6 +69,21 @@ func newBounds(n, k, d int, cfg lloydConfig) *bounds {
 	return b
 }
 
+// reset makes b as newBounds does with cfg (the same n, k and d).
+func (b *bounds) reset(cfg lloydConfig) {
+	clear(b.upper)
+	clear(b.lower)
+	clear(b.half)
+	clear(b.moved)
+	b.most = 0
+	clear(b.between)
+	b.old.Zero()
+	b.slack, b.parallel = cfg.slack, cfg.parallelRows
+	clear(b.packed)
+	clear(b.todo)
+	clear(b.changes)
+}
+
 // start sets the bounds from the seeding's assignment: dist holds the
 // squared distances to the nearest seed, lower those to the next nearest
 // (or lower bounds on them).

@@ -176,6 +176,8 @@ func TestLloydBoundsBitwise(t *testing.T) {
 	for _, path := range assignPaths {
 		setAssignPath(path)
 		for _, c := range cases {
+			n, d := c.x.Dims()
+			reused := newLloydWork(n, c.k, d, lloydConfig{k: c.k}) // as bestRestart reuses a lost run's storage
 			for seed := uint64(0); seed < 6; seed++ {
 				for _, rows := range []bool{false, true} {
 					cfg := lloydConfig{k: c.k, maxIter: c.iter, slack: boundSlack(c.x), parallelRows: rows}
@@ -184,6 +186,10 @@ func TestLloydBoundsBitwise(t *testing.T) {
 					want, err := lloydRef(context.Background(), c.x, c.k, c.iter, rand.New(rand.NewPCG(seed, 9)))
 					require.NoError(t, err)
 					requireSameRun(t, want, got, "%s seed %d %s rows %v", c.name, seed, path, rows)
+					reused.reset(cfg)
+					got, err = lloydWith(context.Background(), c.x, cfg, rand.New(rand.NewPCG(seed, 9)), reused)
+					require.NoError(t, err)
+					requireSameRun(t, want, got, "%s seed %d %s rows %v, reused storage", c.name, seed, path, rows)
 				}
 			}
 		}

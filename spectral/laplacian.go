@@ -296,9 +296,13 @@ func krylovComponent(ctx context.Context, g *graph.CSR, dg *laplacian.Degrees, k
 	if kind == laplacian.Unnormalized {
 		opKind, which = laplacian.Unnormalized, Smallest
 	}
-	sdg, err := laplacian.NewDegrees(sub, laplacian.Options{Isolated: laplacian.IsolatedZero})
-	if err != nil {
-		return nil, nil, fmt.Errorf("spectral: LaplacianEigs: %w", err)
+	sdg := dg // the degrees do not depend on the policy, which refused no node of g
+	if sub != g {
+		var err error
+		sdg, err = laplacian.NewDegrees(sub, laplacian.Options{Isolated: laplacian.IsolatedZero})
+		if err != nil {
+			return nil, nil, fmt.Errorf("spectral: LaplacianEigs: %w", err)
+		}
 	}
 	op, err := newSparseOperator(sub, opKind, sdg)
 	if err != nil {

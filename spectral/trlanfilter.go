@@ -304,7 +304,8 @@ func (t *trlan) checkFiltered(rb []float64) (*Result, float64, bool) {
 		res.Vectors = &mat.Dense{}
 		return res, worst, false
 	}
-	res.Vectors = mat.NewDense(n, len(conv), nil)
+	// The product is spent: the result takes its storage.
+	res.Vectors = mat.NewDense(n, len(conv), ar.Data[:n*len(conv)])
 	for j, q := range conv {
 		res.Values[j], res.Residuals[j] = vals[q], resid[q]
 		for r := 0; r < n; r++ {
