@@ -70,54 +70,48 @@ func (p *Panels[T]) SetRow(i int, row, shift []float64, scale float64) float64 {
 // does but without the norm; when r1 is Rows it also sets the padding rows
 // of the last panel to zero, so that the panels need not be cleared first
 // (UnclearedPanels). Whole panels of width MR are filled six source rows at
-// a time, in the panel's order.
+// a time, in the panel's order. It is SetShiftedRows with no shift and no
+// norms.
 func (p *Panels[T]) SetRows(src []float64, ld, r0, r1 int) {
-	if r0 < 0 || r1 > p.Rows || r0 > r1 || (r1 > r0 && (ld < p.K || len(src) < (r1-r0-1)*ld+p.K)) {
-		panic(fmt.Sprintf("gemm: SetRows [%d, %d) of %d×%d panels from %d values with stride %d", r0, r1, p.Rows, p.K, len(src), ld))
-	}
-	w, k := p.W, p.K
-	if k == 0 {
-		return
-	}
-	for r := r0; r < r1; {
-		if w == MR && r%MR == 0 && r+MR <= r1 {
-			setPanelMR(p.Data[r*k:(r+MR)*k], src[(r-r0)*ld:], ld, k)
-			r += MR
-			continue
-		}
-		dst := p.Data[(r/w)*w*k+r%w:]
-		for t, v := range src[(r-r0)*ld : (r-r0)*ld+k] {
-			dst[t*w] = T(v)
-		}
-		r++
-	}
-	if r1 == p.Rows {
-		p.ClearPadding()
-	}
+	p.SetShiftedRows(src, ld, r0, r1, nil, nil)
 }
 
 // SetShiftedRows stores rows r0 … r1−1 of a row-major matrix held in src
-// (row r at src[(r−r0)·ld:]) as SetRow(r, row, shift, 1) does, with the
-// squared norm of stored row r in norms[r−r0], bitwise SetRow's; when r1
-// is Rows it also sets the padding rows of the last panel to zero. Whole
-// panels of width MR are filled six source rows at a time, in the panel's
-// order (SetRow writes one value every MR).
+// (row r at src[(r−r0)·ld:]) as SetRow(r, row, shift, 1) does (shift nil
+// means no shift), with the squared norm of stored row r in norms[r−r0],
+// bitwise SetRow's, unless norms is nil; when r1 is Rows it also sets the
+// padding rows of the last panel to zero. Whole panels of width MR are
+// filled six source rows at a time, in the panel's order (SetRow writes one
+// value every MR), when both shift and norms are given or neither is.
 func (p *Panels[T]) SetShiftedRows(src []float64, ld, r0, r1 int, shift, norms []float64) {
-	if r0 < 0 || r1 > p.Rows || r0 > r1 || len(norms) < r1-r0 || (r1 > r0 && (ld < p.K || len(src) < (r1-r0-1)*ld+p.K)) {
+	if r0 < 0 || r1 > p.Rows || r0 > r1 || (norms != nil && len(norms) < r1-r0) || (r1 > r0 && (ld < p.K || len(src) < (r1-r0-1)*ld+p.K)) {
 		panic(fmt.Sprintf("gemm: SetShiftedRows [%d, %d) of %d×%d panels from %d values with stride %d", r0, r1, p.Rows, p.K, len(src), ld))
 	}
 	k := p.K
 	if k == 0 {
-		clear(norms[:r1-r0])
+		if norms != nil {
+			clear(norms[:r1-r0])
+		}
 		return
 	}
 	for r := r0; r < r1; {
-		if p.W == MR && r%MR == 0 && r+MR <= r1 && shift != nil {
-			setShiftedMR(p.Data[r*k:(r+MR)*k], src[(r-r0)*ld:], ld, shift[:k], norms[r-r0:r-r0+MR])
-			r += MR
-			continue
+		if p.W == MR && r%MR == 0 && r+MR <= r1 {
+			d, s := p.Data[r*k:(r+MR)*k], src[(r-r0)*ld:]
+			switch {
+			case shift == nil && norms == nil:
+				setPanelMR(d, s, ld, k)
+				r += MR
+				continue
+			case shift != nil && norms != nil:
+				setShiftedMR(d, s, ld, shift[:k], norms[r-r0:r-r0+MR])
+				r += MR
+				continue
+			}
 		}
-		norms[r-r0] = p.SetRow(r, src[(r-r0)*ld:(r-r0)*ld+k], shift, 1)
+		n := p.SetRow(r, src[(r-r0)*ld:(r-r0)*ld+k], shift, 1)
+		if norms != nil {
+			norms[r-r0] = n
+		}
 		r++
 	}
 	if r1 == p.Rows {
