@@ -1,8 +1,9 @@
 """Label spreading in plain scipy on a node folder (edges.txt, labels.txt, split_planetoid.txt): the scale peer.
 Usage: lp_scale.py DIR ALPHA [--stream]   -> prints {"load": s, "solve": s, "acc": test accuracy} as JSON.
 Load = np.fromstring of the edge list + COO->CSR + normalisation; solve = one scipy CG per class, tol 1e-6.
-The shared ../shared/bench/peers/lp_scale.py with one change: SciPy 1.12 renamed cg's tol to rtol and 1.14
-removed tol, so the shared script fails under the peer venv's SciPy (bench/peers.lock).
+The shared ../shared/bench/peers/lp_scale.py with cg's rtol (SciPy 1.12 renamed cg's tol to rtol and 1.14
+removed tol, so the shared script fails under the peer venv's SciPy, bench/peers.lock), phase lines on stderr
+and --stream; without --stream its load and solve are the shared script's.
 
 Each phase is announced on stderr ("lp_scale.py: <seconds> s: <phase>"), so that a run stopped from outside (the
 memory watchdog of scripts/bench-scale.sh at a billion edges) says where it was.
