@@ -18,7 +18,10 @@ func csr32G4AVX2(dst *float64, x *float32, xbytes int, weights *float64, wstep i
 //go:noescape
 func csr32U8AVX512(dst *float64, x *float32, xbytes int, indptr *int, indices *int32, lo, hi, last int)
 
-// hasCSR512 reports whether csr32U8AVX512 runs (AVX-512F, its register
+//go:noescape
+func csr32W8AVX512(dst *float64, x *float32, xbytes int, weights *float64, indptr *int, indices *int32, lo, hi, last int)
+
+// hasCSR512 reports whether csr32U8AVX512 and csr32W8AVX512 run (AVX-512F, its register
 // state saved by the OS); the tests turn it off to compare the AVX2 kernel.
 var hasCSR512 = hasSellAVX2 && cpu.X86.HasAVX512F
 
@@ -30,15 +33,20 @@ var csrOne = 1.0
 // float32 block of c = 8, 12 or 16 columns with row stride xs ≥ c by the AVX2
 // kernels of csrblock_amd64.s, bitwise as block32Kernels[c], and reports
 // whether it did (false: another width, no AVX2, or an empty range). Eight
-// columns of a unit-weight graph in 32-byte aligned rows take the AVX-512
-// kernel csr32U8AVX512 where the CPU has it, bitwise the same.
+// columns in 32-byte aligned rows take the AVX-512 kernels csr32U8AVX512
+// (unit weights) and csr32W8AVX512 where the CPU has them, bitwise the same.
 func (g *CSR) mulBlock32AVX2(dst []float64, x []float32, xs, c, lo, hi int) bool {
 	if !hasSellAVX2 || hi <= lo || g.indptr[hi] == g.indptr[lo] {
 		return false
 	}
-	if c == 8 && hasCSR512 && g.unitWeights && xs%8 == 0 && uintptr(unsafe.Pointer(unsafe.SliceData(x)))%32 == 0 {
+	if c == 8 && hasCSR512 && xs%8 == 0 && uintptr(unsafe.Pointer(unsafe.SliceData(x)))%32 == 0 {
 		_ = dst[(hi-lo)*c-1]
-		csr32U8AVX512(&dst[0], unsafe.SliceData(x), 4*xs, unsafe.SliceData(g.indptr), unsafe.SliceData(g.indices), lo, hi, g.indptr[hi]-1)
+		xp, ip, ix, last := unsafe.SliceData(x), unsafe.SliceData(g.indptr), unsafe.SliceData(g.indices), g.indptr[hi]-1
+		if g.unitWeights {
+			csr32U8AVX512(&dst[0], xp, 4*xs, ip, ix, lo, hi, last)
+		} else {
+			csr32W8AVX512(&dst[0], xp, 4*xs, unsafe.SliceData(g.weights), ip, ix, lo, hi, last)
+		}
 		return true
 	}
 	var kernel func(*float64, *float32, int, *float64, int, *int, *int32, int, int, int)

@@ -412,8 +412,45 @@ csr64G4AVX2_done:
 // last).
 //
 // Registers: SI dst, DI x, DX xbytes, R8 indptr, R11 indices, CX row, R12 hi,
-// R13 last, R9 entry, R10 the row's end, AX/BX scratch; Z0 accumulator, Z1
-// widened x.
+// R13 last, R14 weights (csr32W8AVX512), R9 entry, R10 the row's end, AX/BX
+// scratch; Z0 accumulator, Z1 widened x. CSR32X8ROWS is the row loop of
+// both, MUL the weighting of the widened row (none for unit weights).
+#define CSR32X8ROWS(MUL) \
+	MOVQ (R8)(CX*8), R9; \
+row: \
+	CMPQ CX, R12; \
+	JGE done; \
+	MOVQ 8(R8)(CX*8), R10; \
+	VPXORQ Z0, Z0, Z0; \
+	CMPQ R9, R10; \
+	JGE store; \
+entry: \
+	LEAQ 32(R9), BX; \
+	CMPQ BX, R13; \
+	CMOVQGT R13, BX; \
+	MOVLQSX (R11)(BX*4), BX; \
+	IMULQ DX, BX; \
+	PREFETCHT0 (DI)(BX*1); \
+	MOVLQSX (R11)(R9*4), AX; \
+	IMULQ DX, AX; \
+	VCVTPS2PD 0(DI)(AX*1), Z1; \
+	MUL; \
+	VADDPD Z1, Z0, Z0; \
+	INCQ R9; \
+	CMPQ R9, R10; \
+	JLT entry; \
+store: \
+	VMOVUPD Z0, 0(SI); \
+	ADDQ $64, SI; \
+	INCQ CX; \
+	JMP row; \
+done: \
+	VZEROUPPER; \
+	RET
+
+// CSR32X8WEIGHT multiplies the widened row by its entry's weight.
+#define CSR32X8WEIGHT VMULPD.BCST (R14)(R9*8), Z1, Z1
+
 TEXT ·csr32U8AVX512(SB), NOSPLIT, $0-64
 	MOVQ dst+0(FP), SI
 	MOVQ x+8(FP), DI
@@ -423,33 +460,26 @@ TEXT ·csr32U8AVX512(SB), NOSPLIT, $0-64
 	MOVQ lo+40(FP), CX
 	MOVQ hi+48(FP), R12
 	MOVQ last+56(FP), R13
-	MOVQ (R8)(CX*8), R9
-csr32U8_row:
-	CMPQ CX, R12
-	JGE csr32U8_done
-	MOVQ 8(R8)(CX*8), R10
-	VPXORQ Z0, Z0, Z0
-	CMPQ R9, R10
-	JGE csr32U8_store
-csr32U8_entry:
-	LEAQ 32(R9), BX
-	CMPQ BX, R13
-	CMOVQGT R13, BX
-	MOVLQSX (R11)(BX*4), BX
-	IMULQ DX, BX
-	PREFETCHT0 (DI)(BX*1)
-	MOVLQSX (R11)(R9*4), AX
-	IMULQ DX, AX
-	VCVTPS2PD 0(DI)(AX*1), Z1
-	VADDPD Z1, Z0, Z0
-	INCQ R9
-	CMPQ R9, R10
-	JLT csr32U8_entry
-csr32U8_store:
-	VMOVUPD Z0, 0(SI)
-	ADDQ $64, SI
-	INCQ CX
-	JMP csr32U8_row
-csr32U8_done:
-	VZEROUPPER
-	RET
+	CSR32X8ROWS(NOP)
+
+// func csr32W8AVX512(dst *float64, x *float32, xbytes int, weights *float64, indptr *int, indices *int32, lo, hi, last int)
+//
+// csr32U8AVX512 for a weighted graph: each widened row multiplied by its
+// entry's weight (VMULPD with the weight broadcast from memory) before the
+// add, as csr32G2AVX2 does, so bitwise its sums. R14 holds the weights.
+// On the 1 M-edge benchmark graph with random weights, one product on one
+// core took 0.89–0.91 of csr32G2AVX2's time (medians of 150 interleaved
+// products, twice: 9.4 against 10.4 ms and 8.2 against 9.3 ms, 4 Dec
+// 17:42, load 3.6 from another helper's tests, so both twice as slow as
+// on a quiet machine).
+TEXT ·csr32W8AVX512(SB), NOSPLIT, $0-72
+	MOVQ dst+0(FP), SI
+	MOVQ x+8(FP), DI
+	MOVQ xbytes+16(FP), DX
+	MOVQ weights+24(FP), R14
+	MOVQ indptr+32(FP), R8
+	MOVQ indices+40(FP), R11
+	MOVQ lo+48(FP), CX
+	MOVQ hi+56(FP), R12
+	MOVQ last+64(FP), R13
+	CSR32X8ROWS(CSR32X8WEIGHT)
