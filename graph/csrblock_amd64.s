@@ -412,20 +412,22 @@ csr64G4AVX2_done:
 // last).
 //
 // Registers: SI dst, DI x, DX xbytes, R8 indptr, R11 indices, CX row, R12 hi,
-// R13 last, R14 weights (csr32W8AVX512), R9 entry, R10 the row's end, AX/BX
-// scratch; Z0 accumulator, Z1 widened x. CSR32X8ROWS is the row loop of
-// both, MUL the weighting of the widened row (none for unit weights).
-#define CSR32X8ROWS(MUL) \
+// R13 last, R14 weights (the weighted kernels), R9 entry, R10 the row's end,
+// AX/BX scratch; Z0 (and Z2 for 16 columns) accumulators, Z1 (Z3) widened
+// x. CSR32ROWS is the row loop of the AVX-512 kernels: ZERO clears the
+// accumulators, ADD widens, weights and adds the block row at AX, STORE
+// writes a row's sums, DIST is the prefetch distance in entries.
+#define CSR32ROWS(ZERO, ADD, STORE, DIST) \
 	MOVQ (R8)(CX*8), R9; \
 row: \
 	CMPQ CX, R12; \
 	JGE done; \
 	MOVQ 8(R8)(CX*8), R10; \
-	VPXORQ Z0, Z0, Z0; \
+	ZERO; \
 	CMPQ R9, R10; \
 	JGE store; \
 entry: \
-	LEAQ 32(R9), BX; \
+	LEAQ DIST(R9), BX; \
 	CMPQ BX, R13; \
 	CMOVQGT R13, BX; \
 	MOVLQSX (R11)(BX*4), BX; \
@@ -433,23 +435,26 @@ entry: \
 	PREFETCHT0 (DI)(BX*1); \
 	MOVLQSX (R11)(R9*4), AX; \
 	IMULQ DX, AX; \
-	VCVTPS2PD 0(DI)(AX*1), Z1; \
-	MUL; \
-	VADDPD Z1, Z0, Z0; \
+	ADD; \
 	INCQ R9; \
 	CMPQ R9, R10; \
 	JLT entry; \
 store: \
-	VMOVUPD Z0, 0(SI); \
-	ADDQ $64, SI; \
+	STORE; \
 	INCQ CX; \
 	JMP row; \
 done: \
 	VZEROUPPER; \
 	RET
 
-// CSR32X8WEIGHT multiplies the widened row by its entry's weight.
-#define CSR32X8WEIGHT VMULPD.BCST (R14)(R9*8), Z1, Z1
+#define X8ZERO VPXORQ Z0, Z0, Z0
+#define X8ADD VCVTPS2PD 0(DI)(AX*1), Z1; VADDPD Z1, Z0, Z0
+#define X8ADDW VCVTPS2PD 0(DI)(AX*1), Z1; VMULPD.BCST (R14)(R9*8), Z1, Z1; VADDPD Z1, Z0, Z0
+#define X8STORE VMOVUPD Z0, 0(SI); ADDQ $64, SI
+#define X16ZERO VPXORQ Z0, Z0, Z0; VPXORQ Z2, Z2, Z2
+#define X16ADD X8ADD; VCVTPS2PD 32(DI)(AX*1), Z3; VADDPD Z3, Z2, Z2
+#define X16ADDW X8ADDW; VCVTPS2PD 32(DI)(AX*1), Z3; VMULPD.BCST (R14)(R9*8), Z3, Z3; VADDPD Z3, Z2, Z2
+#define X16STORE VMOVUPD Z0, 0(SI); VMOVUPD Z2, 64(SI); ADDQ $128, SI
 
 TEXT ·csr32U8AVX512(SB), NOSPLIT, $0-64
 	MOVQ dst+0(FP), SI
@@ -460,7 +465,7 @@ TEXT ·csr32U8AVX512(SB), NOSPLIT, $0-64
 	MOVQ lo+40(FP), CX
 	MOVQ hi+48(FP), R12
 	MOVQ last+56(FP), R13
-	CSR32X8ROWS(NOP)
+	CSR32ROWS(X8ZERO, X8ADD, X8STORE, 32)
 
 // func csr32W8AVX512(dst *float64, x *float32, xbytes int, weights *float64, indptr *int, indices *int32, lo, hi, last int)
 //
@@ -482,4 +487,38 @@ TEXT ·csr32W8AVX512(SB), NOSPLIT, $0-72
 	MOVQ lo+48(FP), CX
 	MOVQ hi+56(FP), R12
 	MOVQ last+64(FP), R13
-	CSR32X8ROWS(CSR32X8WEIGHT)
+	CSR32ROWS(X8ZERO, X8ADDW, X8STORE, 32)
+
+// func csr32U16AVX512(dst *float64, x *float32, xbytes int, indptr *int, indices *int32, lo, hi, last int)
+// func csr32W16AVX512(dst *float64, x *float32, xbytes int, weights *float64, indptr *int, indices *int32, lo, hi, last int)
+//
+// csr32U8AVX512 and csr32W8AVX512 for 16 columns in 64-byte aligned rows
+// (two 512-bit accumulators), bitwise csr32G4AVX2's sums; the block row
+// of the entry 16 ahead is prefetched, as csr32G4AVX2 does. One product of
+// the 1 M-edge benchmark graph on one core, as a fraction of the AVX2
+// kernel's time (medians of 100 interleaved products, 4 Dec 17:49, load
+// 3.2–3.5 from other helpers): 8 columns 0.82 (3.73 against 4.57 ms) and
+// 16 columns 0.86 (8.55 against 9.90 ms) unit weights; with random weights
+// 0.88 (9.40 against 10.66 ms) and 0.89 (14.19 against 15.94 ms).
+TEXT ·csr32U16AVX512(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), SI
+	MOVQ x+8(FP), DI
+	MOVQ xbytes+16(FP), DX
+	MOVQ indptr+24(FP), R8
+	MOVQ indices+32(FP), R11
+	MOVQ lo+40(FP), CX
+	MOVQ hi+48(FP), R12
+	MOVQ last+56(FP), R13
+	CSR32ROWS(X16ZERO, X16ADD, X16STORE, 16)
+
+TEXT ·csr32W16AVX512(SB), NOSPLIT, $0-72
+	MOVQ dst+0(FP), SI
+	MOVQ x+8(FP), DI
+	MOVQ xbytes+16(FP), DX
+	MOVQ weights+24(FP), R14
+	MOVQ indptr+32(FP), R8
+	MOVQ indices+40(FP), R11
+	MOVQ lo+48(FP), CX
+	MOVQ hi+56(FP), R12
+	MOVQ last+64(FP), R13
+	CSR32ROWS(X16ZERO, X16ADDW, X16STORE, 16)
