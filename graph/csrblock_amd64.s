@@ -404,10 +404,11 @@ csr64G4AVX2_done:
 // sums (1·x = x, so its VMULPD changes nothing). The G2 kernel spends about
 // 22 micro-ops an entry (the weight's broadcast and pointer, two multiplies,
 // two halves, two prefetches); this one 13, and the product of labelprop's
-// 1 M-edge benchmark graph (2.0 M entries, 32-byte rows, 3.2 MB) is bound by
-// them, not by the gathers: on one core 3.5–3.6 ms against 5.0–5.3 ms, and
-// the G2 kernel was no faster on a block of 8-byte rows that fits in L2
-// (3.9–4.9 ms; 4 Dec, 17:22, load 1.4–1.8). A row within one cache line
+// 1 M-edge benchmark graph (2.0 M entries, 32-byte rows, 3.2 MB) is bound
+// more by them than by the gathers: on one core 3.5–3.6 ms against
+// 5.0–5.3 ms, while the G2 kernel gained at most a tenth on blocks that fit
+// in L2 (16-byte rows 4.1–5.1 ms, 8-byte rows 3.9–4.9 ms; 4 Dec, 17:20–17:22,
+// load 1.4–1.8). A row within one cache line
 // takes one prefetch (PREFETCHT0 of the row 32 entries ahead, clamped to
 // last).
 //
