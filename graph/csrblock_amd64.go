@@ -1,6 +1,10 @@
 package graph
 
-import "unsafe"
+import (
+	"unsafe"
+
+	"golang.org/x/sys/cpu"
+)
 
 //go:noescape
 func csr32G2AVX2(dst *float64, x *float32, xbytes int, weights *float64, wstep int, indptr *int, indices *int32, lo, hi, last int)
@@ -11,17 +15,51 @@ func csr32G3AVX2(dst *float64, x *float32, xbytes int, weights *float64, wstep i
 //go:noescape
 func csr32G4AVX2(dst *float64, x *float32, xbytes int, weights *float64, wstep int, indptr *int, indices *int32, lo, hi, last int)
 
+//go:noescape
+func csr32U8AVX512(dst *float64, x *float32, xbytes int, indptr *int, indices *int32, lo, hi, last int)
+
+//go:noescape
+func csr32W8AVX512(dst *float64, x *float32, xbytes int, weights *float64, indptr *int, indices *int32, lo, hi, last int)
+
+//go:noescape
+func csr32U16AVX512(dst *float64, x *float32, xbytes int, indptr *int, indices *int32, lo, hi, last int)
+
+//go:noescape
+func csr32W16AVX512(dst *float64, x *float32, xbytes int, weights *float64, indptr *int, indices *int32, lo, hi, last int)
+
+// hasCSR512 reports whether the AVX-512 kernels run (AVX-512F, its register
+// state saved by the OS); the tests turn it off to compare the AVX2 kernel.
+var hasCSR512 = hasSellAVX2 && cpu.X86.HasAVX512F
+
 // csrOne is the weight of every entry of a unit-weight graph in the
 // assembly kernels (wstep 0).
 var csrOne = 1.0
 
 // mulBlock32AVX2 computes rows [lo, hi) of W·X into dst[(i−lo)·c:] for a
 // float32 block of c = 8, 12 or 16 columns with row stride xs ≥ c by the AVX2
-// kernels of csr32_amd64.s, bitwise as block32Kernels[c], and reports
-// whether it did (false: another width, no AVX2, or an empty range).
+// kernels of csrblock_amd64.s, bitwise as block32Kernels[c], and reports
+// whether it did (false: another width, no AVX2, or an empty range). Eight
+// or sixteen columns in rows aligned to their width (32 or 64 bytes) take
+// the AVX-512 kernels csr32U8AVX512 and csr32U16AVX512 (unit weights) or
+// csr32W8AVX512 and csr32W16AVX512 where the CPU has them, bitwise the same.
 func (g *CSR) mulBlock32AVX2(dst []float64, x []float32, xs, c, lo, hi int) bool {
 	if !hasSellAVX2 || hi <= lo || g.indptr[hi] == g.indptr[lo] {
 		return false
+	}
+	if (c == 8 || c == 16) && hasCSR512 && xs%c == 0 && uintptr(unsafe.Pointer(unsafe.SliceData(x)))%uintptr(4*c) == 0 {
+		_ = dst[(hi-lo)*c-1]
+		xp, ip, ix, last := unsafe.SliceData(x), unsafe.SliceData(g.indptr), unsafe.SliceData(g.indices), g.indptr[hi]-1
+		switch {
+		case g.unitWeights && c == 8:
+			csr32U8AVX512(&dst[0], xp, 4*xs, ip, ix, lo, hi, last)
+		case g.unitWeights:
+			csr32U16AVX512(&dst[0], xp, 4*xs, ip, ix, lo, hi, last)
+		case c == 8:
+			csr32W8AVX512(&dst[0], xp, 4*xs, unsafe.SliceData(g.weights), ip, ix, lo, hi, last)
+		default:
+			csr32W16AVX512(&dst[0], xp, 4*xs, unsafe.SliceData(g.weights), ip, ix, lo, hi, last)
+		}
+		return true
 	}
 	var kernel func(*float64, *float32, int, *float64, int, *int, *int32, int, int, int)
 	switch c {

@@ -36,7 +36,8 @@ import "github.com/gssl/gssl/internal/hugepage"
 
 // gather32Width is the widest row stride, in float32 entries, of p32: 8
 // or 16 entries (32 or 64 bytes) take graph's AVX2 kernels for 8 and 16
-// float32 columns.
+// float32 columns (or its AVX-512 kernels: Go allocates a large p32
+// page-aligned).
 const gather32Width = 16
 
 // spreadGather32 turns the float32 gather copy on (the default); the tests
