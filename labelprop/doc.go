@@ -185,7 +185,7 @@
 // Memory (docs/memory.md): a Chebyshev fit holds F, one more n×c block
 // (the iterates z_k and z_{k−1} = D^{1/2}-scaled X, the first in F's own
 // storage) and a few vectors — 16nc + 69n bytes beyond the graph
-// (MemoryBytes); a CG fit holds F, r, p and q, 32nc + 61n (and for 5 to 16
+// (MemoryBytes); a CG fit holds F, r, p and q, 32nc + 53n (and for 5 to 16
 // classes a float32 copy of p, 32n up to 8 classes and 64n above). B enters by
 // its nonzero rows only, and the product rows of widths above 8 are formed
 // per chunk of rows, not as a block. The model keeps F and the labels; the
