@@ -226,16 +226,7 @@ func (m *Spreading) FitIndexed(ctx context.Context, g *graph.CSR, nodes, classes
 	}
 	a := m.alpha()
 	solver := m.solverFor(n, c)
-	// B = (1 − a)Y as an n×c block (fixed point, a renumbering); the
-	// Chebyshev and CG solvers in the caller's numbering read its nonzero
-	// rows only.
-	var b *mat.Dense
-	if solver == FixedPoint || m.Ordering == ReverseCuthillMcKee {
-		b = mat.NewDense(n, c, nil)
-		for _, v := range s.nodes {
-			b.Set(v, int(s.class[v]), 1-a)
-		}
-	}
+	b := m.rhsBlock(s, solver)
 	// F, also the solver's iterates (huge pages when large), and a CG
 	// solve's work area in one batch, allocated beside the search for the
 	// reached nodes (blocks.go)
@@ -319,6 +310,20 @@ func (m *Spreading) solverFor(n, c int) Solver {
 		return Chebyshev
 	}
 	return CG
+}
+
+// rhsBlock returns B = (1 − a)Y as an n×c block for the fixed point and a
+// renumbering, else nil: the Chebyshev and CG solvers in the caller's
+// numbering read its nonzero rows only (rhs).
+func (m *Spreading) rhsBlock(s *seeds, solver Solver) *mat.Dense {
+	if solver != FixedPoint && m.Ordering != ReverseCuthillMcKee {
+		return nil
+	}
+	b := mat.NewDense(s.n, s.classes, nil)
+	for _, v := range s.nodes {
+		b.Set(v, int(s.class[v]), 1-m.alpha())
+	}
+	return b
 }
 
 // rhs returns B = (1 − a)Y by its nonzero rows: from the seeds, or from b
