@@ -198,8 +198,10 @@
 // are those of the float64 solve on Cora and PubMed. The solvers' blocks
 // (products gather their rows at random) are allocated from 2 MiB up
 // (hugepage.GatherMinBytes) with a request for transparent huge pages and,
-// below 32 MiB, faulted in whole at once; a cold fit's CG solve knows F
-// starts at zero and forms its first residual R = B without reading it.
+// below 32 MiB, faulted in whole at once (a CG fit in one batch allocates
+// F, r, p and q on a goroutine of its own while it searches the nodes a
+// label reaches: blocks.go); a cold fit's CG solve knows F starts at zero
+// and forms its first residual R = B without reading it.
 //
 // Stopping: besides the residual rule, Stop = StopLabels ends the Chebyshev
 // iteration once the largest relative residual is at most LabelTol (1e-3)
