@@ -25,12 +25,12 @@ import (
 // may take other iterations (both answers meet the tolerance).
 //
 // Memory, with n nodes, c classes and batches of w columns, beside F (8nc)
-// and the 53n bytes of every fit (Spreading.MemoryBytes):
+// and the 53n bytes of every fit (Spreading.MemoryBytes; the degrees and
+// the scalings t, u and −a·t of spreadingCG are 32n of them):
 //
-//	one batch (w = c)   24nc + 8n + S          r, p and q (and n/8: the
+//	one batch (w = c)   24nc + S               r, p and q (and n/8: the
 //	                                           bits of p̃'s nonzero rows)
-//	batches of w < c    32nw + 8n + S          the batch's x, r, p and q (n/8),
-//	                                           its scaling
+//	batches of w < c    32nw + S               the batch's x, r, p and q (n/8)
 //
 // plus 32n (64n) for the float32 copy of p̃ (gather32.go) when a batch has
 // 5 to 8 (9 to 16) columns; S is the SELL-4-σ copy of the graph (graph.CSR.SlicedCost)
@@ -40,7 +40,7 @@ import (
 // them (spreadSegments). Batching trades time for
 // memory: every batch reads the whole graph once per iteration, and it
 // saves memory for w < 3c/4 (less when the SELL copy comes with it), down
-// to 8nc + 32n + 8n + S with F at w = 1.
+// to 8nc + 32n + S with F at w = 1.
 
 // batchExtra is the memory of a batched CG solve of width w beyond F and
 // the 53n bytes of every fit.
@@ -61,9 +61,9 @@ func batchExtra(g *graph.CSR, n, c, w int64) int64 {
 		}
 	}
 	if w >= c {
-		return 24*n*c + 8*n + n/8 + sliced + gather
+		return 24*n*c + n/8 + sliced + gather
 	}
-	return 32*n*w + 8*n + n/8 + sliced + gather
+	return 32*n*w + n/8 + sliced + gather
 }
 
 // classBatch returns the number of the c classes that CG solves at once
@@ -127,11 +127,12 @@ func workBlock(work []float64, k, size int) []float64 {
 // over the batches, Iterations and Residual the largest, ClassIterations
 // per class. A batch that fails stops the solve with F holding every batch
 // solved so far and that batch's last iterate; the error names its
-// classes.
-func spreadCGBatches(ctx context.Context, g *graph.CSR, a float64, b sparseRHS, f *mat.Dense, s krylov.Settings, width int, zero bool) (Details, error) {
+// classes. area, when not nil, is the storage of r, p and q of a solve in
+// one batch (3·n·c zeros).
+func spreadCGBatches(ctx context.Context, g *graph.CSR, a float64, b sparseRHS, f *mat.Dense, s krylov.Settings, width int, zero bool, area []float64) (Details, error) {
 	c := b.c
 	if width >= c {
-		return spreadCG(ctx, g, a, b, f, s, zero)
+		return spreadCG(ctx, g, a, b, f, s, zero, area)
 	}
 	n := g.Nodes()
 	xbuf, work := newBlock(n*width), newBlock(3*n*width)

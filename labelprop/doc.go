@@ -185,7 +185,7 @@
 // Memory (docs/memory.md): a Chebyshev fit holds F, one more n×c block
 // (the iterates z_k and z_{k−1} = D^{1/2}-scaled X, the first in F's own
 // storage) and a few vectors — 16nc + 69n bytes beyond the graph
-// (MemoryBytes); a CG fit holds F, r, p and q, 32nc + 61n (and for 5 to 16
+// (MemoryBytes); a CG fit holds F, r, p and q, 32nc + 53n (and for 5 to 16
 // classes a float32 copy of p, 32n up to 8 classes and 64n above). B enters by
 // its nonzero rows only, and the product rows of widths above 8 are formed
 // per chunk of rows, not as a block. The model keeps F and the labels; the
@@ -198,8 +198,10 @@
 // are those of the float64 solve on Cora and PubMed. The solvers' blocks
 // (products gather their rows at random) are allocated from 2 MiB up
 // (hugepage.GatherMinBytes) with a request for transparent huge pages and,
-// below 32 MiB, faulted in whole at once; a cold fit's CG solve knows F
-// starts at zero and forms its first residual R = B without reading it.
+// below 32 MiB, faulted in whole at once (a CG fit in one batch allocates
+// F, r, p and q on a goroutine of its own while it searches the nodes a
+// label reaches: blocks.go); a cold fit's CG solve knows F starts at zero
+// and forms its first residual R = B without reading it.
 //
 // Stopping: besides the residual rule, Stop = StopLabels ends the Chebyshev
 // iteration once the largest relative residual is at most LabelTol (1e-3)

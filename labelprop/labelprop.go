@@ -296,17 +296,41 @@ func (st *state) finish(g *graph.CSR, s *seeds, reached []bool, f *mat.Dense, cm
 // labelGrain is the number of rows per task of setLabels.
 const labelGrain = 16384
 
-// setLabels sets every node's label from its row of probabilities, formed
-// one row at a time, rows in parallel (each label its own row's).
+// setLabels sets every node's label, the argmax of its row of
+// probabilities (label), rows in parallel (each label its own row's).
 func (st *state) setLabels() {
 	n, c := st.scores.Dims()
 	st.labels = make([]int, n)
+	prior := argmax(st.seeds.prior)
 	parallel.For(n, labelGrain, func(lo, hi int) {
 		p := make([]float64, c)
 		for i := lo; i < hi; i++ {
-			st.labels[i] = argmax(st.probabilityRow(p, i))
+			st.labels[i] = st.label(p, i, prior)
 		}
 	})
+}
+
+// label returns argmax(probabilityRow(p, i)), prior being the prior's
+// argmax, mostly without the divisions of normalise: a probability is a
+// clipped score v_k over their sum s, and fl(v_k/s) does not decrease
+// with v_k, so the first largest score has the first largest probability
+// unless an earlier score rounds to the same quotient, which needs it
+// within a few units of roundoff of the largest (v_k ≥ (1 − 2⁻⁴⁰)·max,
+// or a largest score below 2⁻¹⁰⁰⁰, where the quotients are formed).
+func (st *state) label(p []float64, i, prior int) int {
+	if !st.reached[i] {
+		return prior
+	}
+	if sum := st.clip(p, st.scores.RawRowView(i)); !(sum > 0) || math.IsInf(sum, 0) {
+		return prior
+	}
+	best := argmax(p)
+	top := p[best]
+	if top < 0x1p-1000 || slices.ContainsFunc(p[:best], func(v float64) bool { return v >= top*(1-0x1p-40) }) {
+		st.normalise(p, st.scores.RawRowView(i))
+		return argmax(p)
+	}
+	return best
 }
 
 // probabilityRow writes node i's class probabilities into p (len c) and
@@ -325,14 +349,7 @@ func (st *state) probabilityRow(p []float64, i int) []float64 {
 // at zero (solver rounding can leave tiny negatives) and normalised to sum
 // 1; to the prior when nothing is left. It reports whether scores were used.
 func (st *state) normalise(p, scores []float64) bool {
-	var sum float64
-	for k, v := range scores {
-		if st.scale != nil {
-			v *= st.scale[k]
-		}
-		p[k] = clipNegative(v)
-		sum += p[k]
-	}
+	sum := st.clip(p, scores)
 	if !(sum > 0) || math.IsInf(sum, 0) {
 		copy(p, st.seeds.prior)
 		return false
@@ -341,6 +358,20 @@ func (st *state) normalise(p, scores []float64) bool {
 		p[k] /= sum
 	}
 	return true
+}
+
+// clip sets p to the scores scaled by the class-mass factors and clipped
+// at zero, and returns their sum.
+func (st *state) clip(p, scores []float64) float64 {
+	var sum float64
+	for k, v := range scores {
+		if st.scale != nil {
+			v *= st.scale[k]
+		}
+		p[k] = clipNegative(v)
+		sum += p[k]
+	}
+	return sum
 }
 
 // clipNegative returns math.Max(v, 0) (v above zero, NaN for NaN, +0

@@ -21,16 +21,17 @@ import "github.com/gssl/gssl/graph"
 //	                               (c = 3 or 7: + 8nc + 8n), + S for c ≤ 8
 //	  Float32     + 0              both float32 blocks live in F's storage
 //	  StopLabels  + 4n             the labels of the last iteration
-//	CG            + 24nc + 8n + S  r, p and q (S for c ≤ 4; p̃'s float32
+//	CG            + 24nc + S       r, p and q (S for c ≤ 4; p̃'s float32
 //	                               copy instead for 5 ≤ c ≤ 16, 32n up to
 //	                               8 classes, 64n above; or the column
 //	                               segments, 4m + 8kn for a 0/1 graph,
 //	                               when the product runs in k of them);
 //	                               with
 //	                               MaxMemory, in class batches of w
-//	                               columns: + 32nw + 8n + S (a batch ≤ 4)
-//	                               (the batch's x, r, p, q, scalings and
-//	                               degrees)
+//	                               columns: + 32nw + S (a batch ≤ 4)
+//	                               (the batch's x, r, p and q; the
+//	                               degrees and scalings t, u and −a·t
+//	                               are the 32n of every fit)
 //	FixedPoint    + 24nc + 16n + 8m + 8n
 //	                               B, two iterates, S's weights
 //	ReverseCuthillMcKee  + g.Bytes() + 24nc + 24n
@@ -39,7 +40,7 @@ import "github.com/gssl/gssl/graph"
 //
 // For label spreading on 10^7 nodes, 2·10^8 stored entries and 10 classes
 // (the SELL copy is not built above 8 columns): 1.6 GB + 0.7 GB in float64
-// (Chebyshev), 3.2 + 1.25 GB with CG (0.64 GB of it p̃'s float32 copy),
+// (Chebyshev), 3.2 + 1.17 GB with CG (0.64 GB of it p̃'s float32 copy),
 // 0.8 + 0.5 GB with Float32, beside the graph's 0.96 GB; on 5·10^7 nodes, 2·10^9 stored entries and 10 classes,
 // Float32 takes 4 GB + 2.65 GB beside the graph's 8.7 GB.
 func (m *Spreading) MemoryBytes(g *graph.CSR) int64 {

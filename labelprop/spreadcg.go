@@ -3,6 +3,7 @@ package labelprop
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 
 	"gonum.org/v1/gonum/mat"
@@ -10,7 +11,6 @@ import (
 	"github.com/gssl/gssl/graph"
 	"github.com/gssl/gssl/internal/parallel"
 	"github.com/gssl/gssl/krylov"
-	"github.com/gssl/gssl/laplacian"
 )
 
 //go:generate go run gen_rows.go
@@ -268,9 +268,7 @@ func newCGPanels(g *graph.CSR, a float64, b sparseRHS, x *mat.Dense, s krylov.Se
 				return nil, fmt.Errorf("labelprop: %w", err)
 			}
 		}
-		if err = cg.setScalings(g, a); err != nil {
-			return nil, err
-		}
+		cg.setScalings(g, a)
 		cg.maxRow = longestRow(g)
 	}
 	cg.initGather32(prev)
@@ -292,25 +290,29 @@ func newCGPanels(g *graph.CSR, a float64, b sparseRHS, x *mat.Dense, s krylov.Se
 	return cg, nil
 }
 
-// setScalings sets t = d^{-1/2}, u = d^{1/2} (1 and 1 on isolated nodes,
-// whose rows of S are zero: p̃_i = p_i), the degrees and op.
-func (cg *spreadingCG) setScalings(g *graph.CSR, a float64) error {
-	deg, err := laplacian.NewDegrees(g, laplacian.Options{Isolated: laplacian.IsolatedZero})
-	if err != nil {
-		return fmt.Errorf("labelprop: %w", err)
-	}
-	cg.t, cg.u, cg.deg = deg.InvSqrtD, deg.SqrtD, deg.D
-	left := make([]float64, cg.n)
-	parallel.For(cg.n, spreadRowChunk, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			left[i] = -a * cg.t[i]
-			if cg.u[i] == 0 {
-				cg.t[i], cg.u[i] = 1, 1
+// setScalings sets the degrees d, t = d^{-1/2}, u = d^{1/2} (1 and 1 on
+// isolated nodes, whose rows of S are zero: p̃_i = p_i) and op, whose Left
+// is −a·d^{-1/2} (−0 on isolated nodes): t, u and Left in one allocation,
+// formed in parallel.
+func (cg *spreadingCG) setScalings(g *graph.CSR, a float64) {
+	n := cg.n
+	cg.deg = g.Degrees()
+	s := make([]float64, 3*n)
+	t, u, left := s[:n:n], s[n:2*n:2*n], s[2*n:]
+	parallel.For(n, spreadRowChunk, func(lo, hi int) {
+		for i, d := range cg.deg[lo:hi] {
+			i += lo
+			if d == 0 {
+				t[i], u[i], left[i] = 1, 1, -a*0
+				continue
 			}
+			u[i] = math.Sqrt(d)
+			t[i] = 1 / u[i]
+			left[i] = -a * t[i]
 		}
 	})
-	cg.op = graph.Scaling{Diag: cg.u, Left: left}
-	return nil
+	cg.t, cg.u = t, u
+	cg.op = graph.Scaling{Diag: u, Left: left}
 }
 
 // rows returns entries [lo, hi) of panel k's rows of a block in panel

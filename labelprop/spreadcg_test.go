@@ -605,7 +605,7 @@ func TestSpreadingCGKnownZeroGuess(t *testing.T) {
 		for k, zero := range []bool{false, true} {
 			fs[k] = mat.NewDense(n, c, nil)
 			var err error
-			infos[k], err = spreadCGBatches(context.Background(), g, 0.5, b, fs[k], krylov.Settings{Tol: DefaultTol}, width, zero)
+			infos[k], err = spreadCGBatches(context.Background(), g, 0.5, b, fs[k], krylov.Settings{Tol: DefaultTol}, width, zero, nil)
 			require.NoError(t, err)
 		}
 		require.Equal(t, fs[0].RawMatrix().Data, fs[1].RawMatrix().Data, "width %d: F", width)

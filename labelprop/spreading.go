@@ -226,36 +226,34 @@ func (m *Spreading) FitIndexed(ctx context.Context, g *graph.CSR, nodes, classes
 	}
 	a := m.alpha()
 	solver := m.solverFor(n, c)
-	// B = (1 − a)Y as an n×c block (fixed point, a renumbering); the
-	// Chebyshev and CG solvers in the caller's numbering read its nonzero
-	// rows only.
-	var b *mat.Dense
-	if solver == FixedPoint || m.Ordering == ReverseCuthillMcKee {
-		b = mat.NewDense(n, c, nil)
-		for _, v := range s.nodes {
-			b.Set(v, int(s.class[v]), 1-a)
-		}
-	}
-	f := mat.NewDense(n, c, newBlock(n*c)) // also the solver's iterates: huge pages when large
+	b := m.rhsBlock(s, solver)
+	// F, also the solver's iterates (huge pages when large), and a CG
+	// solve's work area in one batch, allocated beside the search for the
+	// reached nodes (blocks.go)
+	blocks := startBlocks(n, c, solver == CG && m.Ordering == NaturalOrdering && m.classBatch(g, c) >= c)
 	if m.WarmStart != nil {
-		if err := warmStartGuess(m.WarmStart, a, g, s, f); err != nil {
+		if err := warmStartGuess(m.WarmStart, a, g, s, blocks.scores()); err != nil {
 			return err
 		}
 	}
 	// The solve runs on sg (the graph the solver sees), b and sf; with a
 	// renumbering they are copies in its numbering, mapped back below.
-	sg, sf := g, f
+	sg, sf := g, (*mat.Dense)(nil)
 	var rn *renumbering
 	if m.Ordering == ReverseCuthillMcKee {
 		if rn, err = renumber(g); err != nil {
 			return err
 		}
-		sg, b, sf = rn.pg, rn.toSolver(b), rn.toSolver(f)
+		sg, b, sf = rn.pg, rn.toSolver(b), rn.toSolver(blocks.scores())
 	}
 	tol := m.tolerance()
 	reached, err := s.reached(g) // in the caller's numbering
 	if err != nil {
 		return err
+	}
+	f := blocks.scores()
+	if rn == nil {
+		sf = f
 	}
 	var info Details
 	switch solver {
@@ -266,7 +264,7 @@ func (m *Spreading) FitIndexed(ctx context.Context, g *graph.CSR, nodes, classes
 			rhs.reached = rn.marksToSolver(reached)
 		}
 		// without a warm start, F is a fresh zero block
-		info, err = spreadCGBatches(ctx, sg, a, rhs, sf, krylov.Settings{Tol: tol, MaxIter: m.MaxIter, Progress: m.Progress}, m.classBatch(g, c), m.WarmStart == nil)
+		info, err = spreadCGBatches(ctx, sg, a, rhs, sf, krylov.Settings{Tol: tol, MaxIter: m.MaxIter, Progress: m.Progress}, m.classBatch(g, c), m.WarmStart == nil, blocks.workArea())
 	case Chebyshev:
 		rhs := m.rhs(s, b)
 		b = nil // the solve holds the nonzero rows only
@@ -312,6 +310,20 @@ func (m *Spreading) solverFor(n, c int) Solver {
 		return Chebyshev
 	}
 	return CG
+}
+
+// rhsBlock returns B = (1 − a)Y as an n×c block for the fixed point and a
+// renumbering, else nil: the Chebyshev and CG solvers in the caller's
+// numbering read its nonzero rows only (rhs).
+func (m *Spreading) rhsBlock(s *seeds, solver Solver) *mat.Dense {
+	if solver != FixedPoint && m.Ordering != ReverseCuthillMcKee {
+		return nil
+	}
+	b := mat.NewDense(s.n, s.classes, nil)
+	for _, v := range s.nodes {
+		b.Set(v, int(s.class[v]), 1-m.alpha())
+	}
+	return b
 }
 
 // rhs returns B = (1 − a)Y by its nonzero rows: from the seeds, or from b
@@ -398,10 +410,14 @@ func normalizedAdjacency(g *graph.CSR) (*graph.CSR, error) {
 
 // spreadCG solves (I − aS) F = B by the fused block CG of spreadingCG, F
 // holding the initial guess (zero when zero is true, which spares the
-// solve a pass over it); g is the graph of W.
-func spreadCG(ctx context.Context, g *graph.CSR, a float64, b sparseRHS, f *mat.Dense, s krylov.Settings, zero bool) (Details, error) {
-	// r, p and q in one allocation: huge pages from a smaller n·c (newBlock)
-	cg, err := newCGWork(g, a, b, f, s, newBlock(3*g.Nodes()*b.c), nil)
+// solve a pass over it); g is the graph of W. work is the storage of r, p
+// and q (3·n·c zeros), or nil for a new block.
+func spreadCG(ctx context.Context, g *graph.CSR, a float64, b sparseRHS, f *mat.Dense, s krylov.Settings, zero bool, work []float64) (Details, error) {
+	if work == nil {
+		// r, p and q in one allocation: huge pages from a smaller n·c (newBlock)
+		work = newBlock(3 * g.Nodes() * b.c)
+	}
+	cg, err := newCGWork(g, a, b, f, s, work, nil)
 	if err != nil {
 		return Details{}, err
 	}
