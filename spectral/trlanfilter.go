@@ -206,11 +206,7 @@ func (t *trlan) applyScaled(o *sparseOperator, w, u []float64) {
 	cur := buf[0]
 	o.g.ScaledMulVecTo(cur, rx, graph.Scaling{})
 	rowChunks(n, size, func(_, lo, hi int) {
-		c, lc, uc, ru, rc := cur[lo:hi], l[lo:hi], u[lo:hi], r[lo:hi], rx[lo:hi]
-		for i, x := range c {
-			y := a * (float64(x*lc[i]) - g*uc[i])
-			c[i], rc[i] = y, ru[i]*y
-		}
+		chebPass(cur[lo:hi], l[lo:hi], u[lo:hi], nil, r[lo:hi], rx[lo:hi], a, g, 1)
 	})
 	prev := u
 	for d := 2; d <= t.deg; d++ {
@@ -222,19 +218,50 @@ func (t *trlan) applyScaled(o *sparseOperator, w, u []float64) {
 		o.g.ScaledMulVecTo(next, rx, graph.Scaling{})
 		p, c, last := prev, cur, d == t.deg
 		rowChunks(n, size, func(_, lo, hi int) {
-			nx, lc, cc, pc, ru, rc := next[lo:hi], l[lo:hi], c[lo:hi], p[lo:hi], r[lo:hi], rx[lo:hi]
-			for i, x := range nx {
-				nx[i] = f * (2*a*(float64(x*lc[i])-g*cc[i]) - pc[i])
-			}
+			var rc []float64
 			if !last {
-				for i, y := range nx {
-					rc[i] = ru[i] * y
-				}
+				rc = rx[lo:hi]
 			}
+			chebPass(next[lo:hi], l[lo:hi], c[lo:hi], p[lo:hi], r[lo:hi], rc, 2*a, g, f)
 		})
 		prev, cur = cur, next
 	}
 	t.res.MatVecs += t.deg
+}
+
+// chebPass is the pass of applyScaled after a product nx = W·(r∘x): nx_i ←
+// y_i = f·(s·(nx_i·lc_i − g·cc_i) − pc_i) (without − pc_i for nil pc), each
+// operation rounded in that order, and rc_i ← ru_i·y_i unless rc is nil.
+// The entries are independent, so the AVX2 kernel's four at a time are
+// bitwise the loop's.
+func chebPass(nx, lc, cc, pc, ru, rc []float64, s, g, f float64) {
+	n := len(nx)
+	lc, cc, ru = lc[:n], cc[:n], ru[:n]
+	body := 0
+	if hasDistAVX2 {
+		body = n &^ 3
+	}
+	if body > 0 {
+		var pp, rp *float64
+		if pc != nil {
+			pp = &pc[0]
+		}
+		if rc != nil {
+			rp = &rc[0]
+		}
+		chebPassAVX2(body, &nx[0], &lc[0], &cc[0], pp, &ru[0], rp, &[3]float64{s, g, f})
+	}
+	for i := body; i < n; i++ {
+		y := s * (float64(nx[i]*lc[i]) - g*cc[i])
+		if pc != nil {
+			y -= pc[i]
+		}
+		y *= f
+		nx[i] = y
+		if rc != nil {
+			rc[i] = ru[i] * y
+		}
+	}
 }
 
 // checkFiltered computes the Ritz pairs of A on the first k basis vectors

@@ -1,0 +1,7 @@
+package spectral
+
+// chebPassAVX2 is chebPass on the AVX2 unit for the first n entries (n a
+// positive multiple of 4), k = (s, g, f); pc and rc may be nil.
+//
+//go:noescape
+func chebPassAVX2(n int, nx, lc, cc, pc, ru, rc *float64, k *[3]float64)
