@@ -189,18 +189,7 @@ func (t *trlan) applyScaled(o *sparseOperator, w, u []float64) {
 	div := t.unscaled
 	t.unscaled = 0
 	rowChunks(n, size, func(_, lo, hi int) {
-		ru, uc, rc := r[lo:hi], u[lo:hi], rx[lo:hi]
-		if div == 0 {
-			for i, x := range uc {
-				rc[i] = ru[i] * x
-			}
-			return
-		}
-		inv := 1 / div
-		for i, x := range uc {
-			x *= inv
-			uc[i], rc[i] = x, ru[i]*x
-		}
+		scaleRX(u[lo:hi], r[lo:hi], rx[lo:hi], div)
 	})
 	// T_1: y₁ = σ(A − γ)u/e.
 	cur := buf[0]
@@ -227,6 +216,33 @@ func (t *trlan) applyScaled(o *sparseOperator, w, u []float64) {
 		prev, cur = cur, next
 	}
 	t.res.MatVecs += t.deg
+}
+
+// scaleRX sets rx = r∘u, first scaling u by 1/div (rounded, then
+// multiplied) unless div is 0; on the AVX2 kernel four entries at a time,
+// bitwise the loop's.
+func scaleRX(u, r, rx []float64, div float64) {
+	n := len(u)
+	r, rx = r[:n], rx[:n]
+	inv, scale := 1.0, 0
+	if div != 0 {
+		inv, scale = 1/div, 1
+	}
+	body := 0
+	if hasDistAVX2 {
+		body = n &^ 3
+	}
+	if body > 0 {
+		scaleRXAVX2(body, &u[0], &r[0], &rx[0], inv, scale)
+	}
+	for i := body; i < n; i++ {
+		x := u[i]
+		if scale != 0 {
+			x *= inv
+			u[i] = x
+		}
+		rx[i] = r[i] * x
+	}
 }
 
 // chebPass is the pass of applyScaled after a product nx = W·(r∘x): nx_i ←

@@ -47,3 +47,35 @@ chebnext:
 chebdone:
 	VZEROUPPER
 	RET
+
+// func scaleRXAVX2(n int, u, r, rx *float64, inv float64, scale int)
+//
+// Four entries at a time (scaleRX): u ← u·inv when scale is not 0, then
+// rx ← r·u. n is a positive multiple of 4.
+TEXT ·scaleRXAVX2(SB), NOSPLIT, $0-48
+	MOVQ         n+0(FP), CX
+	MOVQ         u+8(FP), SI
+	MOVQ         r+16(FP), R8
+	MOVQ         rx+24(FP), R9
+	VBROADCASTSD inv+32(FP), Y15
+	MOVQ         scale+40(FP), DX
+	XORQ         AX, AX
+
+scaleloop:
+	CMPQ    AX, CX
+	JGE     scaledone
+	VMOVUPD (SI)(AX*8), Y0
+	TESTQ   DX, DX
+	JE      scalerx
+	VMULPD  Y15, Y0, Y0
+	VMOVUPD Y0, (SI)(AX*8)
+
+scalerx:
+	VMULPD  (R8)(AX*8), Y0, Y1
+	VMOVUPD Y1, (R9)(AX*8)
+	ADDQ    $4, AX
+	JMP     scaleloop
+
+scaledone:
+	VZEROUPPER
+	RET

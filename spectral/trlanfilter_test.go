@@ -277,3 +277,32 @@ func TestChebPassBitwise(t *testing.T) {
 		}
 	}
 }
+
+// TestScaleRXBitwise: scaleRX gives bitwise the plain loop's u·(1/div) and
+// r∘u, and leaves u alone for div = 0, for lengths around the kernel's
+// multiple of 4.
+func TestScaleRXBitwise(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for n := 1; n <= 13; n++ {
+		for _, div := range []float64{0, 3 * rng.Float64()} {
+			u, r := make([]float64, n), make([]float64, n)
+			for i := range u {
+				u[i], r[i] = rng.NormFloat64(), rng.NormFloat64()
+			}
+			wantU, wantR := append([]float64(nil), u...), make([]float64, n)
+			for i, x := range wantU {
+				if div != 0 {
+					x *= 1 / div
+					wantU[i] = x
+				}
+				wantR[i] = r[i] * x
+			}
+			rx := make([]float64, n)
+			scaleRX(u, r, rx, div)
+			for i := range u {
+				require.Equal(t, math.Float64bits(wantU[i]), math.Float64bits(u[i]), "n %d div %v entry %d", n, div, i)
+				require.Equal(t, math.Float64bits(wantR[i]), math.Float64bits(rx[i]), "n %d div %v entry %d", n, div, i)
+			}
+		}
+	}
+}
