@@ -148,6 +148,9 @@ func (b *bounds) assignRows(x, centers *mat.Dense, labels []int, dist []float64,
 	k := cr.Rows
 	changed := 0
 	direct := b.packed != nil && hasDistAVX2 // scan without the second test
+	if direct && k <= scanBlock && d > 0 {
+		return b.assignBlock(raw, labels, dist, b.candidates(labels, lo, hi))
+	}
 	for _, i := range b.candidates(labels, lo, hi) {
 		a := labels[i]
 		xi := raw.Data[i*raw.Stride : i*raw.Stride+d]
@@ -178,6 +181,21 @@ func (b *bounds) assignRows(x, centers *mat.Dense, labels []int, dist []float64,
 			changed++
 		}
 		labels[i], dist[i], b.upper[i], b.lower[i] = bc, best, math.Sqrt(best), lower
+	}
+	return changed
+}
+
+// assignBlock is assignRows on the candidate rows cand when the centres
+// fit in one block of the AVX2 scan: scanRow without its loop over blocks.
+func (b *bounds) assignBlock(raw blas64.General, labels []int, dist []float64, cand []int) int {
+	changed := 0
+	d, p := raw.Cols, &b.packed[0]
+	for _, i := range cand {
+		bc, best, second := scanBlockAVX2(d, &raw.Data[i*raw.Stride], p)
+		if bc != labels[i] {
+			changed++
+		}
+		labels[i], dist[i], b.upper[i], b.lower[i] = bc, best, math.Sqrt(best), math.Sqrt(second)
 	}
 	return changed
 }
