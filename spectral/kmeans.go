@@ -204,7 +204,8 @@ func boundSlack(x *mat.Dense) float64 {
 // lloyd runs one k-means++ initialisation and Lloyd iterations. The
 // seeding finds every row's nearest seed (the k-means++ draws need the
 // distances), so it makes the first assignment itself, skipping the seeds
-// that cannot be a row's nearest; later assignment steps skip the rows whose
+// that cannot be a row's nearest (all computed, on the AVX2 kernel, when
+// cfg.xt holds the rows transposed); later assignment steps skip the rows whose
 // nearest centre cannot have changed and the centres that cannot be a
 // row's nearest (Hamerly's and Elkan's bounds, see bounds): the labels,
 // centres, inertia and counts are bitwise those of computing every
