@@ -94,7 +94,7 @@ func KMeans(ctx context.Context, x *mat.Dense, k int, s KMeansSettings) (*KMeans
 		ctx = context.Background()
 	}
 	cfg := lloydConfig{k: k, maxIter: s.MaxIter, slack: boundSlack(x), parallelRows: s.Restarts < parallel.Workers()}
-	if hasDistAVX2 {
+	if hasAVX2 {
 		cfg.xt = transposeRows(x)
 	}
 	best, err := bestRestart(ctx, x, cfg, s)
@@ -274,7 +274,7 @@ type lloydWork struct {
 func newLloydWork(n, k, d int, cfg lloydConfig) *lloydWork {
 	w := &lloydWork{centers: mat.NewDense(k, d, nil), dist: make([]float64, n), labels: make([]int, n),
 		counts: make([]int, k), b: newBounds(n, k, d, cfg)}
-	if hasDistAVX2 && d <= 8 {
+	if hasAVX2 && d <= 8 {
 		w.acc = make([]float64, k*8)
 	}
 	return w
@@ -332,7 +332,7 @@ func seedCenters(x *mat.Dense, xt []float64, centers *mat.Dense, dist []float64,
 func seedDists(dd, xt, center []float64) {
 	n, d := len(dd), len(center)
 	body := 0
-	if hasDistAVX2 && d > 0 {
+	if hasAVX2 && d > 0 {
 		body = n &^ 7
 	}
 	if body > 0 {

@@ -2,8 +2,9 @@ package spectral
 
 import "github.com/gssl/gssl/internal/gemm"
 
-// hasDistAVX2 says whether the AVX2 distance kernels run.
-var hasDistAVX2 = gemm.HasAVX2
+// hasAVX2 says whether the AVX2 kernels of k-means and the filter passes
+// run.
+var hasAVX2 = gemm.HasAVX2
 
 // scanBlockAVX2 returns the first nearest of the scanBlock centres packed
 // at p (packCentres) to xi (d coordinates), as a lane of the block, its

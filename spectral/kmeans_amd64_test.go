@@ -6,8 +6,8 @@ import "testing"
 // with the kernels off: the portable paths (scanBlockGo, the plain cluster
 // sums, the seeding distances and filter passes in Go) give the same bits.
 func TestPortableKernels(t *testing.T) {
-	defer func(v bool) { hasDistAVX2 = v }(hasDistAVX2)
-	hasDistAVX2 = false
+	defer func(v bool) { hasAVX2 = v }(hasAVX2)
+	hasAVX2 = false
 	t.Run("lloyd", TestLloydBoundsBitwise)
 	t.Run("scan", TestScanRowAgainstBruteForce)
 	t.Run("cheb", TestChebPassBitwise)

@@ -147,7 +147,7 @@ func (b *bounds) assignRows(x, centers *mat.Dense, labels []int, dist []float64,
 	d := raw.Cols
 	k := cr.Rows
 	changed := 0
-	direct := b.packed != nil && hasDistAVX2 // scan without the second test
+	direct := b.packed != nil && hasAVX2 // scan without the second test
 	if direct && k <= scanBlock && d > 0 {
 		return b.assignBlock(raw, labels, dist, b.candidates(labels, lo, hi))
 	}
@@ -259,7 +259,7 @@ func scanRow(xi, packed []float64, k int) (int, float64, float64) {
 	bc, best, second := 0, math.Inf(1), math.Inf(1)
 	for c := 0; c < k; c += scanBlock {
 		p := packed[c*d : (c+scanBlock)*d]
-		if !hasDistAVX2 || d == 0 {
+		if !hasAVX2 || d == 0 {
 			for r, dd := range scanBlockGo(xi, p) {
 				bc, best, second = offer(c+r, dd, bc, best, second)
 			}

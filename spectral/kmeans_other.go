@@ -2,7 +2,7 @@
 
 package spectral
 
-const hasDistAVX2 = false
+const hasAVX2 = false
 
 func scanBlockAVX2(d int, xi, p *float64) (int, float64, float64) { panic("spectral: no AVX2") }
 

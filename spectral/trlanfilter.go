@@ -229,7 +229,7 @@ func scaleRX(u, r, rx []float64, div float64) {
 		inv, scale = 1/div, 1
 	}
 	body := 0
-	if hasDistAVX2 {
+	if hasAVX2 {
 		body = n &^ 3
 	}
 	if body > 0 {
@@ -254,7 +254,7 @@ func chebPass(nx, lc, cc, pc, ru, rc []float64, s, g, f float64) {
 	n := len(nx)
 	lc, cc, ru = lc[:n], cc[:n], ru[:n]
 	body := 0
-	if hasDistAVX2 {
+	if hasAVX2 {
 		body = n &^ 3
 	}
 	if body > 0 {
