@@ -94,6 +94,9 @@ func KMeans(ctx context.Context, x *mat.Dense, k int, s KMeansSettings) (*KMeans
 		ctx = context.Background()
 	}
 	cfg := lloydConfig{k: k, maxIter: s.MaxIter, slack: boundSlack(x), parallelRows: s.Restarts < parallel.Workers()}
+	if hasAVX2 {
+		cfg.xt = transposeRows(x)
+	}
 	best, err := bestRestart(ctx, x, cfg, s)
 	if err != nil {
 		return nil, fmt.Errorf("spectral: KMeans: %w", err)
@@ -165,6 +168,22 @@ type lloydConfig struct {
 	k, maxIter   int
 	slack        float64 // of the bounds (boundSlack)
 	parallelRows bool    // split the assignment step over the cores
+	// xt, when set, holds the rows transposed (transposeRows), for the
+	// seeding's distances on the AVX2 kernel (seedDists).
+	xt []float64
+}
+
+// transposeRows returns the n×d rows of x transposed: coordinate j of row
+// i at [j·n + i].
+func transposeRows(x *mat.Dense) []float64 {
+	n, d := x.Dims()
+	xt := make([]float64, n*d)
+	for i := 0; i < n; i++ {
+		for j, v := range x.RawRowView(i) {
+			xt[j*n+i] = v
+		}
+	}
+	return xt
 }
 
 // boundSlack is the margin of the bounds' tests (see bounds): 1e-9 of the
@@ -185,7 +204,8 @@ func boundSlack(x *mat.Dense) float64 {
 // lloyd runs one k-means++ initialisation and Lloyd iterations. The
 // seeding finds every row's nearest seed (the k-means++ draws need the
 // distances), so it makes the first assignment itself, skipping the seeds
-// that cannot be a row's nearest; later assignment steps skip the rows whose
+// that cannot be a row's nearest (all computed, on the AVX2 kernel, when
+// cfg.xt holds the rows transposed); later assignment steps skip the rows whose
 // nearest centre cannot have changed and the centres that cannot be a
 // row's nearest (Hamerly's and Elkan's bounds, see bounds): the labels,
 // centres, inertia and counts are bitwise those of computing every
@@ -200,7 +220,10 @@ func lloyd(ctx context.Context, x *mat.Dense, cfg lloydConfig, rng *rand.Rand) (
 func lloydWith(ctx context.Context, x *mat.Dense, cfg lloydConfig, rng *rand.Rand, w *lloydWork) (*KMeansResult, error) {
 	n := len(w.labels)
 	centers, dist, labels, b, counts := w.centers, w.dist, w.labels, w.b, w.counts
-	seedCenters(x, centers, dist, labels, b.lower, cfg.slack, rng)
+	if cfg.xt != nil && len(w.dd) != n {
+		w.dd = make([]float64, n)
+	}
+	seedCenters(x, cfg.xt, centers, dist, labels, b.lower, w.dd, cfg.slack, rng)
 	b.start(dist)
 	res := &KMeansResult{Labels: labels, Centers: centers}
 	for it := 0; it < cfg.maxIter; it++ {
@@ -217,7 +240,7 @@ func lloydWith(ctx context.Context, x *mat.Dense, cfg lloydConfig, rng *rand.Ran
 			break
 		}
 		b.old.Copy(centers)
-		sumClusters(x, centers, labels, counts)
+		w.sumClusters(x, centers, labels, counts)
 		if slices.Contains(counts, 0) {
 			exactDist(x, b.old, labels, dist) // the re-seeding reads every distance
 		}
@@ -244,11 +267,17 @@ type lloydWork struct {
 	labels  []int
 	counts  []int
 	b       *bounds
+	acc     []float64 // k×8 sums of lloydWork.sumClusters; nil off its kernel
+	dd      []float64 // per row, scratch of seedCenters with transposed rows
 }
 
 func newLloydWork(n, k, d int, cfg lloydConfig) *lloydWork {
-	return &lloydWork{centers: mat.NewDense(k, d, nil), dist: make([]float64, n), labels: make([]int, n),
+	w := &lloydWork{centers: mat.NewDense(k, d, nil), dist: make([]float64, n), labels: make([]int, n),
 		counts: make([]int, k), b: newBounds(n, k, d, cfg)}
+	if hasAVX2 && d <= 8 {
+		w.acc = make([]float64, k*8)
+	}
+	return w
 }
 
 // reset zeroes w and sets the bounds' settings from cfg, as newLloydWork.
@@ -266,7 +295,9 @@ func (w *lloydWork) reset(cfg lloydConfig) {
 // seed (the first on ties), dist to the squared distance to it and second
 // to the squared distance to the next nearest (+Inf for k = 1), or a lower
 // bound on it when offerSeed skips a distance (slack: that of bounds).
-func seedCenters(x, centers *mat.Dense, dist []float64, labels []int, second []float64, slack float64, rng *rand.Rand) {
+// With the rows transposed in xt (lloydConfig.xt), every distance is
+// computed, on the AVX2 kernel, into dd (scratch of n).
+func seedCenters(x *mat.Dense, xt []float64, centers *mat.Dense, dist []float64, labels []int, second, dd []float64, slack float64, rng *rand.Rand) {
 	n, _ := x.Dims()
 	k, _ := centers.Dims()
 	for i := range dist {
@@ -280,6 +311,11 @@ func seedCenters(x, centers *mat.Dense, dist []float64, labels []int, second []f
 		}
 		cc := centers.RawRowView(c)
 		copy(cc, x.RawRowView(seed))
+		if xt != nil {
+			seedDists(dd, xt, cc)
+			offerDists(dd, c, dist, labels, second)
+			continue
+		}
 		for a := range far {
 			far[a] = -1 // never skip
 			if h := (math.Sqrt(sqDist(centers.RawRowView(a), cc)) - slack) / 2; a < c && h > 0 {
@@ -287,6 +323,44 @@ func seedCenters(x, centers *mat.Dense, dist []float64, labels []int, second []f
 			}
 		}
 		offerSeed(x, cc, c, far, dist, labels, second)
+	}
+}
+
+// seedDists sets dd[i] to the squared distance of row i of the transposed
+// rows xt (coordinate j of row i at xt[j·n + i], n = len(dd)) to center,
+// bitwise sqDist's.
+func seedDists(dd, xt, center []float64) {
+	n, d := len(dd), len(center)
+	body := 0
+	if hasAVX2 && d > 0 {
+		body = n &^ 7
+	}
+	if body > 0 {
+		sqDistsAVX2(body, d, &xt[0], n, &center[0], &dd[0])
+	}
+	for i := body; i < n; i++ {
+		var s float64
+		for j, v := range center {
+			t := xt[j*n+i] - v
+			s += t * t
+		}
+		dd[i] = s
+	}
+}
+
+// offerDists is offerSeed with every row's squared distance to seed c
+// given in dd (none skipped).
+func offerDists(dd []float64, c int, dist []float64, labels []int, second []float64) {
+	dd, labels, second = dd[:len(dist)], labels[:len(dist)], second[:len(dist)]
+	for i, near := range dist {
+		d := dd[i]
+		l := labels[i]
+		if d < near {
+			l = c
+		}
+		labels[i] = l
+		second[i] = min(second[i], max(near, d))
+		dist[i] = min(near, d)
 	}
 }
 
@@ -353,6 +427,41 @@ func sumClusters(x, centers *mat.Dense, labels, counts []int) {
 		for j, v := range xi {
 			cc[j] += v
 		}
+	}
+}
+
+// sumClusters is the package's sumClusters, on the AVX2 kernel for rows of
+// at most 8 entries: each row is added whole to its cluster's row of w.acc
+// (8 entries a row), in the order of the rows, so each entry of a sum is
+// added as sumClusters adds it, bitwise.
+func (w *lloydWork) sumClusters(x, centers *mat.Dense, labels, counts []int) {
+	raw := x.RawMatrix()
+	n, d := raw.Rows, raw.Cols
+	if w.acc == nil || n == 0 {
+		sumClusters(x, centers, labels, counts)
+		return
+	}
+	clear(w.acc)
+	clear(counts)
+	// The kernel reads 8 entries a row: the last rows, short of them, are
+	// added here.
+	whole := 0
+	if len(raw.Data) >= 8 {
+		whole = min(n, (len(raw.Data)-8)/raw.Stride+1)
+	}
+	if whole > 0 {
+		sumRowsAVX2(whole, &raw.Data[0], raw.Stride, &labels[0], &w.acc[0], &counts[0])
+	}
+	for i := whole; i < n; i++ {
+		c := labels[i]
+		counts[c]++
+		acc := w.acc[c*8 : c*8+d]
+		for j, v := range raw.Data[i*raw.Stride : i*raw.Stride+d] {
+			acc[j] += v
+		}
+	}
+	for c := range counts {
+		copy(centers.RawRowView(c), w.acc[c*8:c*8+d])
 	}
 }
 

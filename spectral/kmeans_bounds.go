@@ -38,11 +38,13 @@ var maxScanCentres = 32
 // hundred iterations), so every skipped row would have kept its label, and
 // every skipped centre would have lost to the chosen one, in the plain
 // computation too: the labels are the first nearest centres, bitwise.
-// For k ≤ maxScanCentres a row that fails the test (and the test again
-// with its exact distance to a) is compared with every centre at once
-// instead (scanRow: the centres packed in blocks, the distances of a block
-// summed side by side), with no test per centre and no square root but the
-// nearest's and the second nearest's, the new l_i.
+// For k ≤ maxScanCentres a row that fails the test (and, without the AVX2
+// kernel, the test again with its exact distance to a) is compared with
+// every centre at once instead (scanRow: the centres packed in blocks, the
+// distances of a block summed side by side), with no test per centre and no
+// square root but the nearest's and the second nearest's, the new l_i: on
+// the kernel a block's distances and their nearest and second take a few
+// dozen instructions, less than the exact distance to a and its test.
 type bounds struct {
 	upper, lower []float64 // per row
 	half, moved  []float64 // per centre; moved is the move not yet applied to the rows' bounds
@@ -145,33 +147,55 @@ func (b *bounds) assignRows(x, centers *mat.Dense, labels []int, dist []float64,
 	d := raw.Cols
 	k := cr.Rows
 	changed := 0
+	direct := b.packed != nil && hasAVX2 // scan without the second test
+	if direct && k <= scanBlock && d > 0 {
+		return b.assignBlock(raw, labels, dist, b.candidates(labels, lo, hi))
+	}
 	for _, i := range b.candidates(labels, lo, hi) {
 		a := labels[i]
-		m := b.half[a]
-		if l := b.lower[i]; l > m {
-			m = l
-		}
 		xi := raw.Data[i*raw.Stride : i*raw.Stride+d]
-		da := sqDist(xi, cr.Data[a*cr.Stride:a*cr.Stride+d])
-		if u := math.Sqrt(da); u+b.slack < m {
-			b.upper[i], dist[i] = u, da
-			continue
-		}
 		var (
 			bc          int
 			best, lower float64
 		)
+		if !direct {
+			m := b.half[a]
+			if l := b.lower[i]; l > m {
+				m = l
+			}
+			da := sqDist(xi, cr.Data[a*cr.Stride:a*cr.Stride+d])
+			if u := math.Sqrt(da); u+b.slack < m {
+				b.upper[i], dist[i] = u, da
+				continue
+			}
+			if b.packed == nil {
+				bc, best, lower = b.nearest(xi, cr, a, da)
+			}
+		}
 		if b.packed != nil {
 			var second float64
 			bc, best, second = scanRow(xi, b.packed, k)
 			lower = math.Sqrt(second)
-		} else {
-			bc, best, lower = b.nearest(xi, cr, a, da)
 		}
 		if bc != a {
 			changed++
 		}
 		labels[i], dist[i], b.upper[i], b.lower[i] = bc, best, math.Sqrt(best), lower
+	}
+	return changed
+}
+
+// assignBlock is assignRows on the candidate rows cand when the centres
+// fit in one block of the AVX2 scan: scanRow without its loop over blocks.
+func (b *bounds) assignBlock(raw blas64.General, labels []int, dist []float64, cand []int) int {
+	changed := 0
+	d, p := raw.Cols, &b.packed[0]
+	for _, i := range cand {
+		bc, best, second := scanBlockAVX2(d, &raw.Data[i*raw.Stride], p)
+		if bc != labels[i] {
+			changed++
+		}
+		labels[i], dist[i], b.upper[i], b.lower[i] = bc, best, math.Sqrt(best), math.Sqrt(second)
 	}
 	return changed
 }
@@ -235,30 +259,42 @@ func scanRow(xi, packed []float64, k int) (int, float64, float64) {
 	bc, best, second := 0, math.Inf(1), math.Inf(1)
 	for c := 0; c < k; c += scanBlock {
 		p := packed[c*d : (c+scanBlock)*d]
-		var s0, s1, s2, s3, s4, s5, s6, s7 float64
-		for j, v := range xi {
-			q := p[j*scanBlock : j*scanBlock+scanBlock : j*scanBlock+scanBlock]
-			t0, t1, t2, t3 := q[0]-v, q[1]-v, q[2]-v, q[3]-v // −(v − q[r]) exactly
-			s0 += t0 * t0
-			s1 += t1 * t1
-			s2 += t2 * t2
-			s3 += t3 * t3
-			t4, t5, t6, t7 := q[4]-v, q[5]-v, q[6]-v, q[7]-v
-			s4 += t4 * t4
-			s5 += t5 * t5
-			s6 += t6 * t6
-			s7 += t7 * t7
+		if !hasAVX2 || d == 0 {
+			for r, dd := range scanBlockGo(xi, p) {
+				bc, best, second = offer(c+r, dd, bc, best, second)
+			}
+			continue
 		}
-		bc, best, second = offer(c, s0, bc, best, second)
-		bc, best, second = offer(c+1, s1, bc, best, second)
-		bc, best, second = offer(c+2, s2, bc, best, second)
-		bc, best, second = offer(c+3, s3, bc, best, second)
-		bc, best, second = offer(c+4, s4, bc, best, second)
-		bc, best, second = offer(c+5, s5, bc, best, second)
-		bc, best, second = offer(c+6, s6, bc, best, second)
-		bc, best, second = offer(c+7, s7, bc, best, second)
+		// The block's own nearest and second, merged as offering its
+		// centres in order would (both are ≥ its nearest).
+		r, bb, bs := scanBlockAVX2(d, &xi[0], &p[0])
+		if bb < best {
+			bc, best, second = c+r, bb, min(best, bs)
+		} else {
+			second = min(second, bb)
+		}
 	}
 	return bc, best, second
+}
+
+// scanBlockGo returns the squared distances of xi to the scanBlock centres
+// packed in p, as scanBlockAVX2.
+func scanBlockGo(xi, p []float64) [scanBlock]float64 {
+	var s0, s1, s2, s3, s4, s5, s6, s7 float64
+	for j, v := range xi {
+		q := p[j*scanBlock : j*scanBlock+scanBlock : j*scanBlock+scanBlock]
+		t0, t1, t2, t3 := q[0]-v, q[1]-v, q[2]-v, q[3]-v // −(v − q[r]) exactly
+		s0 += t0 * t0
+		s1 += t1 * t1
+		s2 += t2 * t2
+		s3 += t3 * t3
+		t4, t5, t6, t7 := q[4]-v, q[5]-v, q[6]-v, q[7]-v
+		s4 += t4 * t4
+		s5 += t5 * t5
+		s6 += t6 * t6
+		s7 += t7 * t7
+	}
+	return [scanBlock]float64{s0, s1, s2, s3, s4, s5, s6, s7}
 }
 
 // offer updates the nearest centre bc, its squared distance best and the

@@ -179,17 +179,21 @@ func TestLloydBoundsBitwise(t *testing.T) {
 			n, d := c.x.Dims()
 			reused := newLloydWork(n, c.k, d, lloydConfig{k: c.k}) // as bestRestart reuses a lost run's storage
 			for seed := uint64(0); seed < 6; seed++ {
-				for _, rows := range []bool{false, true} {
+				for variant := 0; variant < 3; variant++ {
+					rows := variant == 1
 					cfg := lloydConfig{k: c.k, maxIter: c.iter, slack: boundSlack(c.x), parallelRows: rows}
+					if variant == 2 { // the seeding on transposed rows
+						cfg.xt = transposeRows(c.x)
+					}
 					got, err := lloyd(context.Background(), c.x, cfg, rand.New(rand.NewPCG(seed, 9)))
 					require.NoError(t, err)
 					want, err := lloydRef(context.Background(), c.x, c.k, c.iter, rand.New(rand.NewPCG(seed, 9)))
 					require.NoError(t, err)
-					requireSameRun(t, want, got, "%s seed %d %s rows %v", c.name, seed, path, rows)
+					requireSameRun(t, want, got, "%s seed %d %s variant %d", c.name, seed, path, variant)
 					reused.reset(cfg)
 					got, err = lloydWith(context.Background(), c.x, cfg, rand.New(rand.NewPCG(seed, 9)), reused)
 					require.NoError(t, err)
-					requireSameRun(t, want, got, "%s seed %d %s rows %v, reused storage", c.name, seed, path, rows)
+					requireSameRun(t, want, got, "%s seed %d %s variant %d, reused storage", c.name, seed, path, variant)
 				}
 			}
 		}

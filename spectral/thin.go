@@ -5,24 +5,37 @@ import "github.com/gssl/gssl/internal/gemm"
 // This file holds the thin kernels of the single-vector Gram–Schmidt: the
 // projection c = Vᵀw and the update w −= V·c for a column-major basis V
 // restricted to a range of rows, four columns at a time (internal/gemm's
-// AVX2/FMA Dot4 and SubMul4) so that w is read once per four columns.
+// AVX2/FMA Dot4 and SubMul4) so that w is read once per four columns. The
+// last one to three columns run on the same kernels, the last of them
+// repeated to fill the four: the repeated dot products are dropped and the
+// repeated updates get a zero coefficient (c·v + 0·v = c·v exactly), so
+// every column takes the vector path.
+
+// cols4 returns the four columns i, …, i+3 of the p columns of v (ld apart,
+// L entries each), the last one repeated past column p−1.
+func cols4(v []float64, ld, L, i, p int) (v0, v1, v2, v3 []float64) {
+	col := func(c int) []float64 {
+		c = min(c, p-1)
+		return v[c*ld : c*ld+L]
+	}
+	return col(i), col(i + 1), col(i + 2), col(i + 3)
+}
+
+// coef4 returns c[i:i+4], zero past len(c).
+func coef4(c []float64, i int) [4]float64 {
+	var s [4]float64
+	copy(s[:], c[i:])
+	return s
+}
 
 // projectRows sets c[i] = Σ_r v[i·ld + r]·w[r] for i < len(c), r < len(w).
 func projectRows(c, v []float64, ld int, w []float64) {
 	L := len(w)
 	p := len(c)
-	i := 0
-	for ; i+4 <= p; i += 4 {
-		s := gemm.Dot4(v[i*ld:i*ld+L], v[(i+1)*ld:(i+1)*ld+L], v[(i+2)*ld:(i+2)*ld+L], v[(i+3)*ld:(i+3)*ld+L], w)
-		c[i], c[i+1], c[i+2], c[i+3] = s[0], s[1], s[2], s[3]
-	}
-	for ; i < p; i++ {
-		v0 := v[i*ld : i*ld+L]
-		var s0 float64
-		for r, x := range w {
-			s0 += v0[r] * x
-		}
-		c[i] = s0
+	for i := 0; i < p; i += 4 {
+		v0, v1, v2, v3 := cols4(v, ld, L, i, p)
+		s := gemm.Dot4(v0, v1, v2, v3, w)
+		copy(c[i:], s[:])
 	}
 }
 
@@ -30,16 +43,9 @@ func projectRows(c, v []float64, ld int, w []float64) {
 func subtractRows(w, v []float64, ld int, c []float64) {
 	L := len(w)
 	p := len(c)
-	i := 0
-	for ; i+4 <= p; i += 4 {
-		gemm.SubMul4(w, v[i*ld:i*ld+L], v[(i+1)*ld:(i+1)*ld+L], v[(i+2)*ld:(i+2)*ld+L], v[(i+3)*ld:(i+3)*ld+L], [4]float64{c[i], c[i+1], c[i+2], c[i+3]})
-	}
-	for ; i < p; i++ {
-		v0 := v[i*ld : i*ld+L]
-		c0 := c[i]
-		for r := range w {
-			w[r] -= c0 * v0[r]
-		}
+	for i := 0; i < p; i += 4 {
+		v0, v1, v2, v3 := cols4(v, ld, L, i, p)
+		gemm.SubMul4(w, v0, v1, v2, v3, coef4(c, i))
 	}
 }
 
@@ -49,20 +55,11 @@ func projectRows2(ca, cb, v []float64, ld int, a, b []float64) {
 	L := len(a)
 	p := len(ca)
 	b = b[:L]
-	i := 0
-	for ; i+4 <= p; i += 4 {
-		sa, sb := gemm.Dot4x2(v[i*ld:i*ld+L], v[(i+1)*ld:(i+1)*ld+L], v[(i+2)*ld:(i+2)*ld+L], v[(i+3)*ld:(i+3)*ld+L], a, b)
-		copy(ca[i:i+4], sa[:])
-		copy(cb[i:i+4], sb[:])
-	}
-	for ; i < p; i++ {
-		v0 := v[i*ld : i*ld+L]
-		var s0, s1 float64
-		for r, x := range v0 {
-			s0 += x * a[r]
-			s1 += x * b[r]
-		}
-		ca[i], cb[i] = s0, s1
+	for i := 0; i < p; i += 4 {
+		v0, v1, v2, v3 := cols4(v, ld, L, i, p)
+		sa, sb := gemm.Dot4x2(v0, v1, v2, v3, a, b)
+		copy(ca[i:p], sa[:])
+		copy(cb[i:p], sb[:])
 	}
 }
 
@@ -72,17 +69,8 @@ func subtractRows2(a, b, v []float64, ld int, ca, cb []float64) {
 	L := len(a)
 	p := len(ca)
 	b = b[:L]
-	i := 0
-	for ; i+4 <= p; i += 4 {
-		gemm.SubMul4x2(a, b, v[i*ld:i*ld+L], v[(i+1)*ld:(i+1)*ld+L], v[(i+2)*ld:(i+2)*ld+L], v[(i+3)*ld:(i+3)*ld+L],
-			[4]float64{ca[i], ca[i+1], ca[i+2], ca[i+3]}, [4]float64{cb[i], cb[i+1], cb[i+2], cb[i+3]})
-	}
-	for ; i < p; i++ {
-		v0 := v[i*ld : i*ld+L]
-		c0, c1 := ca[i], cb[i]
-		for r, x := range v0 {
-			a[r] -= c0 * x
-			b[r] -= c1 * x
-		}
+	for i := 0; i < p; i += 4 {
+		v0, v1, v2, v3 := cols4(v, ld, L, i, p)
+		gemm.SubMul4x2(a, b, v0, v1, v2, v3, coef4(ca, i), coef4(cb, i))
 	}
 }

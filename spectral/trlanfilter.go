@@ -189,28 +189,13 @@ func (t *trlan) applyScaled(o *sparseOperator, w, u []float64) {
 	div := t.unscaled
 	t.unscaled = 0
 	rowChunks(n, size, func(_, lo, hi int) {
-		ru, uc, rc := r[lo:hi], u[lo:hi], rx[lo:hi]
-		if div == 0 {
-			for i, x := range uc {
-				rc[i] = ru[i] * x
-			}
-			return
-		}
-		inv := 1 / div
-		for i, x := range uc {
-			x *= inv
-			uc[i], rc[i] = x, ru[i]*x
-		}
+		scaleRX(u[lo:hi], r[lo:hi], rx[lo:hi], div)
 	})
 	// T_1: y₁ = σ(A − γ)u/e.
 	cur := buf[0]
 	o.g.ScaledMulVecTo(cur, rx, graph.Scaling{})
 	rowChunks(n, size, func(_, lo, hi int) {
-		c, lc, uc, ru, rc := cur[lo:hi], l[lo:hi], u[lo:hi], r[lo:hi], rx[lo:hi]
-		for i, x := range c {
-			y := a * (float64(x*lc[i]) - g*uc[i])
-			c[i], rc[i] = y, ru[i]*y
-		}
+		chebPass(cur[lo:hi], l[lo:hi], u[lo:hi], nil, r[lo:hi], rx[lo:hi], a, g, 1)
 	})
 	prev := u
 	for d := 2; d <= t.deg; d++ {
@@ -222,19 +207,77 @@ func (t *trlan) applyScaled(o *sparseOperator, w, u []float64) {
 		o.g.ScaledMulVecTo(next, rx, graph.Scaling{})
 		p, c, last := prev, cur, d == t.deg
 		rowChunks(n, size, func(_, lo, hi int) {
-			nx, lc, cc, pc, ru, rc := next[lo:hi], l[lo:hi], c[lo:hi], p[lo:hi], r[lo:hi], rx[lo:hi]
-			for i, x := range nx {
-				nx[i] = f * (2*a*(float64(x*lc[i])-g*cc[i]) - pc[i])
-			}
+			var rc []float64
 			if !last {
-				for i, y := range nx {
-					rc[i] = ru[i] * y
-				}
+				rc = rx[lo:hi]
 			}
+			chebPass(next[lo:hi], l[lo:hi], c[lo:hi], p[lo:hi], r[lo:hi], rc, 2*a, g, f)
 		})
 		prev, cur = cur, next
 	}
 	t.res.MatVecs += t.deg
+}
+
+// scaleRX sets rx = r∘u, first scaling u by 1/div (rounded, then
+// multiplied) unless div is 0; on the AVX2 kernel four entries at a time,
+// bitwise the loop's.
+func scaleRX(u, r, rx []float64, div float64) {
+	n := len(u)
+	r, rx = r[:n], rx[:n]
+	inv, scale := 1.0, 0
+	if div != 0 {
+		inv, scale = 1/div, 1
+	}
+	body := 0
+	if hasAVX2 {
+		body = n &^ 3
+	}
+	if body > 0 {
+		scaleRXAVX2(body, &u[0], &r[0], &rx[0], inv, scale)
+	}
+	for i := body; i < n; i++ {
+		x := u[i]
+		if scale != 0 {
+			x *= inv
+			u[i] = x
+		}
+		rx[i] = r[i] * x
+	}
+}
+
+// chebPass is the pass of applyScaled after a product nx = W·(r∘x): nx_i ←
+// y_i = f·(s·(nx_i·lc_i − g·cc_i) − pc_i) (without − pc_i for nil pc), each
+// operation rounded in that order, and rc_i ← ru_i·y_i unless rc is nil.
+// The entries are independent, so the AVX2 kernel's four at a time are
+// bitwise the loop's.
+func chebPass(nx, lc, cc, pc, ru, rc []float64, s, g, f float64) {
+	n := len(nx)
+	lc, cc, ru = lc[:n], cc[:n], ru[:n]
+	body := 0
+	if hasAVX2 {
+		body = n &^ 3
+	}
+	if body > 0 {
+		var pp, rp *float64
+		if pc != nil {
+			pp = &pc[0]
+		}
+		if rc != nil {
+			rp = &rc[0]
+		}
+		chebPassAVX2(body, &nx[0], &lc[0], &cc[0], pp, &ru[0], rp, &[3]float64{s, g, f})
+	}
+	for i := body; i < n; i++ {
+		y := s * (float64(nx[i]*lc[i]) - g*cc[i])
+		if pc != nil {
+			y -= pc[i]
+		}
+		y *= f
+		nx[i] = y
+		if rc != nil {
+			rc[i] = ru[i] * y
+		}
+	}
 }
 
 // checkFiltered computes the Ritz pairs of A on the first k basis vectors

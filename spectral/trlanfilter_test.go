@@ -226,3 +226,83 @@ func TestApplyScaledBitwise(t *testing.T) {
 type opaqueOperator struct{ linop.Operator }
 
 func (o opaqueOperator) IsSymmetric() bool { return true }
+
+// TestChebPassBitwise: chebPass (on the AVX2 kernel where there is one)
+// gives bitwise the entries of the plain loops of the Chebyshev step it
+// replaced, y = f·(2a·(x·l − g·c) − p) and the first step's a·(x·l − g·u),
+// with and without the scaled copy r∘y, for lengths around the kernel's
+// multiple of 4.
+func TestChebPassBitwise(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	vec := func(n int) []float64 {
+		v := make([]float64, n)
+		for i := range v {
+			v[i] = rng.NormFloat64()
+		}
+		return v
+	}
+	for n := 1; n <= 13; n++ {
+		for _, first := range []bool{false, true} {
+			for _, last := range []bool{false, true} {
+				x, l, c, p, r := vec(n), vec(n), vec(n), vec(n), vec(n)
+				a, g, f := rng.NormFloat64(), rng.NormFloat64(), 1/rng.Float64()
+				want, wantR := make([]float64, n), make([]float64, n)
+				for i := range want {
+					if first {
+						want[i] = a * (float64(x[i]*l[i]) - g*c[i])
+					} else {
+						want[i] = f * (2*a*(float64(x[i]*l[i])-g*c[i]) - p[i])
+					}
+					wantR[i] = r[i] * want[i]
+				}
+				got, gotR := append([]float64(nil), x...), make([]float64, n)
+				rc := gotR
+				if last {
+					rc = nil
+				}
+				if first {
+					chebPass(got, l, c, nil, r, rc, a, g, 1)
+				} else {
+					chebPass(got, l, c, p, r, rc, 2*a, g, f)
+				}
+				for i := range want {
+					require.Equal(t, math.Float64bits(want[i]), math.Float64bits(got[i]), "n %d first %v entry %d", n, first, i)
+					if !last {
+						require.Equal(t, math.Float64bits(wantR[i]), math.Float64bits(gotR[i]), "n %d first %v entry %d", n, first, i)
+					} else {
+						require.Zero(t, gotR[i])
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestScaleRXBitwise: scaleRX gives bitwise the plain loop's u·(1/div) and
+// r∘u, and leaves u alone for div = 0, for lengths around the kernel's
+// multiple of 4.
+func TestScaleRXBitwise(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for n := 1; n <= 13; n++ {
+		for _, div := range []float64{0, 3 * rng.Float64()} {
+			u, r := make([]float64, n), make([]float64, n)
+			for i := range u {
+				u[i], r[i] = rng.NormFloat64(), rng.NormFloat64()
+			}
+			wantU, wantR := append([]float64(nil), u...), make([]float64, n)
+			for i, x := range wantU {
+				if div != 0 {
+					x *= 1 / div
+					wantU[i] = x
+				}
+				wantR[i] = r[i] * x
+			}
+			rx := make([]float64, n)
+			scaleRX(u, r, rx, div)
+			for i := range u {
+				require.Equal(t, math.Float64bits(wantU[i]), math.Float64bits(u[i]), "n %d div %v entry %d", n, div, i)
+				require.Equal(t, math.Float64bits(wantR[i]), math.Float64bits(rx[i]), "n %d div %v entry %d", n, div, i)
+			}
+		}
+	}
+}
