@@ -47,10 +47,7 @@
 // bound of resbound.go holds for these directions as it is. A true
 // residual, when one is taken, is float64: t∘x enters the product
 // as its float32 part plus its float32 remainder, W(h + l), exact to about
-// 2^-48. For 5 to 8 classes, once the directions fill the rows, Step and
-// the product read p̃ from the float32 copy alone and Step writes only it
-// (the float64 p̃ is brought up to date when another pass needs it): the
-// values are those of the float64 p̃, bitwise, in fewer bytes.
+// 2^-48.
 //
 // Deflation (deflate.go). S has the eigenvector e = D^{1/2}1/‖D^{1/2}1‖
 // with eigenvalue 1 (taken on the components that hold a label, where the

@@ -15,10 +15,7 @@ import "github.com/gssl/gssl/internal/hugepage"
 //
 // For the iterates to stay exact CG iterates of some directions, p̃ itself
 // is rounded: Step and Restart round each new p̃ to float32 and store the
-// rounded value in both p̃ (as float64) and p32 — or, for rows of 8 when
-// neither the support nor deflation's projection is followed, in p32
-// alone (stepRows32W: the float64 p̃ is then stale, p64stale, and the
-// product reads p̃ from p32 too, in finish32W). The product of the
+// rounded value in both p̃ (as float64) and p32. The product of the
 // rounded p̃ is then exact (bitwise the float64 product of the rounded p̃,
 // the sums in the same order), and x, r and q move by the same rounded
 // direction: r stays the residual of x up to float64 rounding, as in the
@@ -130,9 +127,8 @@ const gather32Rows = 64
 // mul32Rows sets rows [lo, hi) of q to u∘p̃ + Left∘(W·p32) (the Scaling of
 // the solve, with the terms rounded as graph's kernels round them), or
 // with add adds Left∘(W·p32) to them. With acc (2c entries) it also adds
-// addPQ's sums of those rows to acc; for rows of 8 entries, when p32
-// holds p̃, the generated finish32 forms them with the rows of q, while
-// they are in registers, reading p̃ from p32.
+// addPQ's sums of those rows to acc; for rows of 8 entries the generated
+// finish32 forms them with the rows of q, while they are in registers.
 func (cg *spreadingCG) mul32Rows(lo, hi int, add bool, acc []float64) {
 	var s [gather32Rows * gather32Width]float64
 	c, w, diag, left := cg.c, cg.p32w, cg.op.Diag, cg.op.Left
@@ -145,7 +141,7 @@ func (cg *spreadingCG) mul32Rows(lo, hi int, add bool, acc []float64) {
 		r1 := min(r0+gather32Rows, hi)
 		cg.g.MulBlock32StridedRowsInto(s[:], cg.p32, w, w, r0, r1)
 		p, q := cg.p[r0*c:r1*c], cg.q[r0*c:r1*c]
-		if !add && w == 8 && cg.p32ok && finish32W(acc, accD, q, cg.p32[r0*w:r1*w], s[:], diag, left, cg.u, d, c, r0, r1) {
+		if !add && w == 8 && finish32W(acc, accD, q, p, s[:], diag, left, cg.u, d, c, r0, r1) {
 			continue
 		}
 		finish32Loop(q, p, s[:], diag, left, c, w, add, r0, r1)

@@ -1,10 +1,9 @@
 //go:build ignore
 
 // gen_rows writes rows_gen.go: the row passes of the spreading CG
-// (updateRows, stepRows, addPQ; stepRows32, stepRows on the float32 copy
-// p32 of p̃ alone, fused with round32, and finish32, which turns the float32
-// gathers' sums into rows of q fused with addPQ's sums, reading p̃ from
-// p32) specialised for
+// (updateRows, stepRows, addPQ; stepRows32, stepRows fused with round32,
+// and finish32, which turns the float32 gathers' sums into rows of q fused
+// with addPQ's sums) specialised for
 // panels of 1 to rowsMaxW columns. Each handles a whole row per loop step through a fixed-size
 // array, with the column sums in local variables (registers) instead of a
 // slice in memory, whose load–add–store chain per column bounded the
@@ -38,8 +37,8 @@ const rowsMaxW = ` + fmt.Sprint(maxW) + `
 	dispatch(&b, "updateRowsW", "acc, accD, alpha, r, q, t, d []float64, w, lo, hi int", "acc, accD, alpha, r, q, t, d, lo, hi")
 	dispatch(&b, "stepRowsW", "x []float64, c int, p, r, t, u, alpha, beta, on []float64, w, lo, hi int", "x, c, p, r, t, u, alpha, beta, on, lo, hi")
 	dispatch(&b, "addPQW", "acc, accD, u, d, p, q []float64, w, lo, hi int", "acc, accD, u, d, p, q, lo, hi")
-	dispatch(&b, "finish32W", "acc, accD, q []float64, p32 []float32, s, diag, left, u, d []float64, w, lo, hi int", "acc, accD, q, p32, s, diag, left, u, d, lo, hi")
-	dispatch(&b, "stepRows32W", "x []float64, c int, r, t, u, alpha, beta, on []float64, p32 []float32, w, lo, hi int", "x, c, r, t, u, alpha, beta, on, p32, lo, hi")
+	dispatch(&b, "finish32W", "acc, accD, q, p, s, diag, left, u, d []float64, w, lo, hi int", "acc, accD, q, p, s, diag, left, u, d, lo, hi")
+	dispatch(&b, "stepRows32W", "x []float64, c int, p, r, t, u, alpha, beta, on []float64, p32 []float32, w, lo, hi int", "x, c, p, r, t, u, alpha, beta, on, p32, lo, hi")
 	for w := 1; w <= maxW; w++ {
 		update(&b, w)
 		step(&b, w, false)
@@ -117,37 +116,29 @@ func update(b *bytes.Buffer, w int) {
 	fmt.Fprintf(b, "}\n%s = %s\n%s = %s\n}\n\n", elems(w, "sa"), vars(w, "s"), elems(w, "sd"), vars(w, "z"))
 }
 
-// step writes stepRowsW<w>, or with p32 stepRows32W<w>, which reads the
-// old p̃ from the float32 rows of p32 (8 entries a row from row lo, equal
-// to p̃ bitwise), rounds each new p̃ to float32 and writes it into p32
-// only, leaving p's float64 rows as they were.
+// step writes stepRowsW<w>, or with p32 stepRows32W<w>, which also
+// rounds each new p̃ to float32 and writes it into both p and the float32
+// rows of p32 (8 entries a row from row lo): stepRows and round32 in one
+// pass.
 func step(b *bytes.Buffer, w int, p32 bool) {
 	if p32 {
-		fmt.Fprintf(b, "func stepRows32W%d(x []float64, c int, r, t, u, alpha, beta, on []float64, p32 []float32, lo, hi int) {\n", w)
+		fmt.Fprintf(b, "func stepRows32W%d(x []float64, c int, p, r, t, u, alpha, beta, on []float64, p32 []float32, lo, hi int) {\n", w)
 	} else {
 		fmt.Fprintf(b, "func stepRowsW%d(x []float64, c int, p, r, t, u, alpha, beta, on []float64, lo, hi int) {\n", w)
 	}
 	fmt.Fprintf(b, "al, be, of := (*[%d]float64)(alpha), (*[%d]float64)(beta), (*[%d]float64)(on)\n", w, w, w)
-	if !p32 {
-		fmt.Fprintf(b, "r = r[:len(p)]\n")
-	}
+	fmt.Fprintf(b, "r = r[:len(p)]\n")
 	fmt.Fprintf(b, "for i := lo; i < hi; i++ {\ne, o := (i-lo)*%d, (i-lo)*c\nti, ui := t[i], u[i]\n", w)
-	if p32 {
-		fmt.Fprintf(b, "ff := (*[%d]float32)(p32[(i-lo)*8 : (i-lo)*8+%d])\n", w, w)
-	} else {
-		b.WriteString(arr(w, "pp", "p", "e"))
-	}
+	b.WriteString(arr(w, "pp", "p", "e"))
 	b.WriteString(arr(w, "rr", "r", "e"))
 	b.WriteString(arr(w, "xx", "x", "o"))
+	if p32 {
+		fmt.Fprintf(b, "ff := (*[%d]float32)(p32[(i-lo)*8 : (i-lo)*8+%d])\n", w, w)
+	}
 	for j := 0; j < w; j++ {
+		fmt.Fprintf(b, "pe%d := pp[%d]\nxx[%d] += al[%d] * (ui * pe%d)\n", j, j, j, j, j)
 		if p32 {
-			fmt.Fprintf(b, "pe%d := float64(ff[%d])\n", j, j)
-		} else {
-			fmt.Fprintf(b, "pe%d := pp[%d]\n", j, j)
-		}
-		fmt.Fprintf(b, "xx[%d] += al[%d] * (ui * pe%d)\n", j, j, j)
-		if p32 {
-			fmt.Fprintf(b, "ff[%d] = float32(of[%d] * (ti*rr[%d] + be[%d]*pe%d))\n", j, j, j, j, j)
+			fmt.Fprintf(b, "f%d := float32(of[%d] * (ti*rr[%d] + be[%d]*pe%d))\npp[%d], ff[%d] = float64(f%d), f%d\n", j, j, j, j, j, j, j, j, j)
 		} else {
 			fmt.Fprintf(b, "pp[%d] = of[%d] * (ti*rr[%d] + be[%d]*pe%d)\n", j, j, j, j, j)
 		}
@@ -180,28 +171,28 @@ func addPQ(b *bytes.Buffer, w int) {
 }
 
 // finish32 writes finish32W<w>: q_ij = float64(diag_i·p_ij) +
-// float64(left_i·s_ij) for the rows [lo, hi) of q (w entries each), p32
-// (p̃ in float32, 8 entries a row) and s (the sums, 8 entries a row), with
-// addPQ's sums of the new q in the same expressions and order when acc is
-// not nil: p_ij = float64(p32_ij), bitwise p̃'s float64 entry.
+// float64(left_i·s_ij) for the rows [lo, hi) of p and q (w entries each)
+// and s (the sums, 8 entries a row), with addPQ's sums of the new q in the
+// same expressions and order when acc is not nil.
 func finish32(b *bytes.Buffer, w int) {
-	fmt.Fprintf(b, "func finish32W%d(acc, accD, q []float64, p32 []float32, s, diag, left, u, d []float64, lo, hi int) {\n", w)
+	fmt.Fprintf(b, "func finish32W%d(acc, accD, q, p, s, diag, left, u, d []float64, lo, hi int) {\n", w)
+	fmt.Fprintf(b, "q = q[:len(p)]\n")
 	row := func(sums, withD bool) {
 		fmt.Fprintf(b, "e, o := (i-lo)*%d, (i-lo)*8\ndi, li := diag[i], left[i]\n", w)
-		fmt.Fprintf(b, "ff := (*[%d]float32)(p32[o : o+%d])\n", w, w)
+		b.WriteString(arr(w, "pp", "p", "e"))
 		b.WriteString(arr(w, "qq", "q", "e"))
 		b.WriteString(arr(w, "ss", "s", "o"))
 		for j := 0; j < w; j++ {
-			fmt.Fprintf(b, "p%d := float64(ff[%d])\nq%d := float64(di*p%d) + float64(li*ss[%d])\nqq[%d] = q%d\n", j, j, j, j, j, j, j)
+			fmt.Fprintf(b, "q%d := float64(di*pp[%d]) + float64(li*ss[%d])\nqq[%d] = q%d\n", j, j, j, j, j)
 		}
 		if !sums {
 			return
 		}
 		b.WriteString("ui := u[i]\n")
 		for j := 0; j < w; j++ {
-			fmt.Fprintf(b, "s%d += ui * p%d * q%d\n", j, j, j)
+			fmt.Fprintf(b, "s%d += ui * pp[%d] * q%d\n", j, j, j)
 			if withD {
-				fmt.Fprintf(b, "z%d += d[i] * p%d\n", j, j)
+				fmt.Fprintf(b, "z%d += d[i] * pp[%d]\n", j, j)
 			}
 		}
 	}

@@ -85,24 +85,24 @@ func addPQW(acc, accD, u, d, p, q []float64, w, lo, hi int) bool {
 
 // finish32W runs the generated kernel for w columns and reports
 // whether there is one (w ≤ rowsMaxW).
-func finish32W(acc, accD, q []float64, p32 []float32, s, diag, left, u, d []float64, w, lo, hi int) bool {
+func finish32W(acc, accD, q, p, s, diag, left, u, d []float64, w, lo, hi int) bool {
 	switch w {
 	case 1:
-		finish32W1(acc, accD, q, p32, s, diag, left, u, d, lo, hi)
+		finish32W1(acc, accD, q, p, s, diag, left, u, d, lo, hi)
 	case 2:
-		finish32W2(acc, accD, q, p32, s, diag, left, u, d, lo, hi)
+		finish32W2(acc, accD, q, p, s, diag, left, u, d, lo, hi)
 	case 3:
-		finish32W3(acc, accD, q, p32, s, diag, left, u, d, lo, hi)
+		finish32W3(acc, accD, q, p, s, diag, left, u, d, lo, hi)
 	case 4:
-		finish32W4(acc, accD, q, p32, s, diag, left, u, d, lo, hi)
+		finish32W4(acc, accD, q, p, s, diag, left, u, d, lo, hi)
 	case 5:
-		finish32W5(acc, accD, q, p32, s, diag, left, u, d, lo, hi)
+		finish32W5(acc, accD, q, p, s, diag, left, u, d, lo, hi)
 	case 6:
-		finish32W6(acc, accD, q, p32, s, diag, left, u, d, lo, hi)
+		finish32W6(acc, accD, q, p, s, diag, left, u, d, lo, hi)
 	case 7:
-		finish32W7(acc, accD, q, p32, s, diag, left, u, d, lo, hi)
+		finish32W7(acc, accD, q, p, s, diag, left, u, d, lo, hi)
 	case 8:
-		finish32W8(acc, accD, q, p32, s, diag, left, u, d, lo, hi)
+		finish32W8(acc, accD, q, p, s, diag, left, u, d, lo, hi)
 	default:
 		return false
 	}
@@ -111,24 +111,24 @@ func finish32W(acc, accD, q []float64, p32 []float32, s, diag, left, u, d []floa
 
 // stepRows32W runs the generated kernel for w columns and reports
 // whether there is one (w ≤ rowsMaxW).
-func stepRows32W(x []float64, c int, r, t, u, alpha, beta, on []float64, p32 []float32, w, lo, hi int) bool {
+func stepRows32W(x []float64, c int, p, r, t, u, alpha, beta, on []float64, p32 []float32, w, lo, hi int) bool {
 	switch w {
 	case 1:
-		stepRows32W1(x, c, r, t, u, alpha, beta, on, p32, lo, hi)
+		stepRows32W1(x, c, p, r, t, u, alpha, beta, on, p32, lo, hi)
 	case 2:
-		stepRows32W2(x, c, r, t, u, alpha, beta, on, p32, lo, hi)
+		stepRows32W2(x, c, p, r, t, u, alpha, beta, on, p32, lo, hi)
 	case 3:
-		stepRows32W3(x, c, r, t, u, alpha, beta, on, p32, lo, hi)
+		stepRows32W3(x, c, p, r, t, u, alpha, beta, on, p32, lo, hi)
 	case 4:
-		stepRows32W4(x, c, r, t, u, alpha, beta, on, p32, lo, hi)
+		stepRows32W4(x, c, p, r, t, u, alpha, beta, on, p32, lo, hi)
 	case 5:
-		stepRows32W5(x, c, r, t, u, alpha, beta, on, p32, lo, hi)
+		stepRows32W5(x, c, p, r, t, u, alpha, beta, on, p32, lo, hi)
 	case 6:
-		stepRows32W6(x, c, r, t, u, alpha, beta, on, p32, lo, hi)
+		stepRows32W6(x, c, p, r, t, u, alpha, beta, on, p32, lo, hi)
 	case 7:
-		stepRows32W7(x, c, r, t, u, alpha, beta, on, p32, lo, hi)
+		stepRows32W7(x, c, p, r, t, u, alpha, beta, on, p32, lo, hi)
 	case 8:
-		stepRows32W8(x, c, r, t, u, alpha, beta, on, p32, lo, hi)
+		stepRows32W8(x, c, p, r, t, u, alpha, beta, on, p32, lo, hi)
 	default:
 		return false
 	}
@@ -182,17 +182,20 @@ func stepRowsW1(x []float64, c int, p, r, t, u, alpha, beta, on []float64, lo, h
 	}
 }
 
-func stepRows32W1(x []float64, c int, r, t, u, alpha, beta, on []float64, p32 []float32, lo, hi int) {
+func stepRows32W1(x []float64, c int, p, r, t, u, alpha, beta, on []float64, p32 []float32, lo, hi int) {
 	al, be, of := (*[1]float64)(alpha), (*[1]float64)(beta), (*[1]float64)(on)
+	r = r[:len(p)]
 	for i := lo; i < hi; i++ {
 		e, o := (i-lo)*1, (i-lo)*c
 		ti, ui := t[i], u[i]
-		ff := (*[1]float32)(p32[(i-lo)*8 : (i-lo)*8+1])
+		pp := (*[1]float64)(p[e : e+1])
 		rr := (*[1]float64)(r[e : e+1])
 		xx := (*[1]float64)(x[o : o+1])
-		pe0 := float64(ff[0])
+		ff := (*[1]float32)(p32[(i-lo)*8 : (i-lo)*8+1])
+		pe0 := pp[0]
 		xx[0] += al[0] * (ui * pe0)
-		ff[0] = float32(of[0] * (ti*rr[0] + be[0]*pe0))
+		f0 := float32(of[0] * (ti*rr[0] + be[0]*pe0))
+		pp[0], ff[0] = float64(f0), f0
 	}
 }
 
@@ -225,16 +228,16 @@ func addPQW1(acc, accD, u, d, p, q []float64, lo, hi int) {
 	sd[0] = z0
 }
 
-func finish32W1(acc, accD, q []float64, p32 []float32, s, diag, left, u, d []float64, lo, hi int) {
+func finish32W1(acc, accD, q, p, s, diag, left, u, d []float64, lo, hi int) {
+	q = q[:len(p)]
 	if acc == nil {
 		for i := lo; i < hi; i++ {
 			e, o := (i-lo)*1, (i-lo)*8
 			di, li := diag[i], left[i]
-			ff := (*[1]float32)(p32[o : o+1])
+			pp := (*[1]float64)(p[e : e+1])
 			qq := (*[1]float64)(q[e : e+1])
 			ss := (*[1]float64)(s[o : o+1])
-			p0 := float64(ff[0])
-			q0 := float64(di*p0) + float64(li*ss[0])
+			q0 := float64(di*pp[0]) + float64(li*ss[0])
 			qq[0] = q0
 		}
 		return
@@ -245,14 +248,13 @@ func finish32W1(acc, accD, q []float64, p32 []float32, s, diag, left, u, d []flo
 		for i := lo; i < hi; i++ {
 			e, o := (i-lo)*1, (i-lo)*8
 			di, li := diag[i], left[i]
-			ff := (*[1]float32)(p32[o : o+1])
+			pp := (*[1]float64)(p[e : e+1])
 			qq := (*[1]float64)(q[e : e+1])
 			ss := (*[1]float64)(s[o : o+1])
-			p0 := float64(ff[0])
-			q0 := float64(di*p0) + float64(li*ss[0])
+			q0 := float64(di*pp[0]) + float64(li*ss[0])
 			qq[0] = q0
 			ui := u[i]
-			s0 += ui * p0 * q0
+			s0 += ui * pp[0] * q0
 		}
 		sa[0] = s0
 		return
@@ -262,15 +264,14 @@ func finish32W1(acc, accD, q []float64, p32 []float32, s, diag, left, u, d []flo
 	for i := lo; i < hi; i++ {
 		e, o := (i-lo)*1, (i-lo)*8
 		di, li := diag[i], left[i]
-		ff := (*[1]float32)(p32[o : o+1])
+		pp := (*[1]float64)(p[e : e+1])
 		qq := (*[1]float64)(q[e : e+1])
 		ss := (*[1]float64)(s[o : o+1])
-		p0 := float64(ff[0])
-		q0 := float64(di*p0) + float64(li*ss[0])
+		q0 := float64(di*pp[0]) + float64(li*ss[0])
 		qq[0] = q0
 		ui := u[i]
-		s0 += ui * p0 * q0
-		z0 += d[i] * p0
+		s0 += ui * pp[0] * q0
+		z0 += d[i] * pp[0]
 	}
 	sa[0] = s0
 	sd[0] = z0
@@ -331,20 +332,24 @@ func stepRowsW2(x []float64, c int, p, r, t, u, alpha, beta, on []float64, lo, h
 	}
 }
 
-func stepRows32W2(x []float64, c int, r, t, u, alpha, beta, on []float64, p32 []float32, lo, hi int) {
+func stepRows32W2(x []float64, c int, p, r, t, u, alpha, beta, on []float64, p32 []float32, lo, hi int) {
 	al, be, of := (*[2]float64)(alpha), (*[2]float64)(beta), (*[2]float64)(on)
+	r = r[:len(p)]
 	for i := lo; i < hi; i++ {
 		e, o := (i-lo)*2, (i-lo)*c
 		ti, ui := t[i], u[i]
-		ff := (*[2]float32)(p32[(i-lo)*8 : (i-lo)*8+2])
+		pp := (*[2]float64)(p[e : e+2])
 		rr := (*[2]float64)(r[e : e+2])
 		xx := (*[2]float64)(x[o : o+2])
-		pe0 := float64(ff[0])
+		ff := (*[2]float32)(p32[(i-lo)*8 : (i-lo)*8+2])
+		pe0 := pp[0]
 		xx[0] += al[0] * (ui * pe0)
-		ff[0] = float32(of[0] * (ti*rr[0] + be[0]*pe0))
-		pe1 := float64(ff[1])
+		f0 := float32(of[0] * (ti*rr[0] + be[0]*pe0))
+		pp[0], ff[0] = float64(f0), f0
+		pe1 := pp[1]
 		xx[1] += al[1] * (ui * pe1)
-		ff[1] = float32(of[1] * (ti*rr[1] + be[1]*pe1))
+		f1 := float32(of[1] * (ti*rr[1] + be[1]*pe1))
+		pp[1], ff[1] = float64(f1), f1
 	}
 }
 
@@ -380,19 +385,18 @@ func addPQW2(acc, accD, u, d, p, q []float64, lo, hi int) {
 	sd[0], sd[1] = z0, z1
 }
 
-func finish32W2(acc, accD, q []float64, p32 []float32, s, diag, left, u, d []float64, lo, hi int) {
+func finish32W2(acc, accD, q, p, s, diag, left, u, d []float64, lo, hi int) {
+	q = q[:len(p)]
 	if acc == nil {
 		for i := lo; i < hi; i++ {
 			e, o := (i-lo)*2, (i-lo)*8
 			di, li := diag[i], left[i]
-			ff := (*[2]float32)(p32[o : o+2])
+			pp := (*[2]float64)(p[e : e+2])
 			qq := (*[2]float64)(q[e : e+2])
 			ss := (*[2]float64)(s[o : o+2])
-			p0 := float64(ff[0])
-			q0 := float64(di*p0) + float64(li*ss[0])
+			q0 := float64(di*pp[0]) + float64(li*ss[0])
 			qq[0] = q0
-			p1 := float64(ff[1])
-			q1 := float64(di*p1) + float64(li*ss[1])
+			q1 := float64(di*pp[1]) + float64(li*ss[1])
 			qq[1] = q1
 		}
 		return
@@ -403,18 +407,16 @@ func finish32W2(acc, accD, q []float64, p32 []float32, s, diag, left, u, d []flo
 		for i := lo; i < hi; i++ {
 			e, o := (i-lo)*2, (i-lo)*8
 			di, li := diag[i], left[i]
-			ff := (*[2]float32)(p32[o : o+2])
+			pp := (*[2]float64)(p[e : e+2])
 			qq := (*[2]float64)(q[e : e+2])
 			ss := (*[2]float64)(s[o : o+2])
-			p0 := float64(ff[0])
-			q0 := float64(di*p0) + float64(li*ss[0])
+			q0 := float64(di*pp[0]) + float64(li*ss[0])
 			qq[0] = q0
-			p1 := float64(ff[1])
-			q1 := float64(di*p1) + float64(li*ss[1])
+			q1 := float64(di*pp[1]) + float64(li*ss[1])
 			qq[1] = q1
 			ui := u[i]
-			s0 += ui * p0 * q0
-			s1 += ui * p1 * q1
+			s0 += ui * pp[0] * q0
+			s1 += ui * pp[1] * q1
 		}
 		sa[0], sa[1] = s0, s1
 		return
@@ -424,20 +426,18 @@ func finish32W2(acc, accD, q []float64, p32 []float32, s, diag, left, u, d []flo
 	for i := lo; i < hi; i++ {
 		e, o := (i-lo)*2, (i-lo)*8
 		di, li := diag[i], left[i]
-		ff := (*[2]float32)(p32[o : o+2])
+		pp := (*[2]float64)(p[e : e+2])
 		qq := (*[2]float64)(q[e : e+2])
 		ss := (*[2]float64)(s[o : o+2])
-		p0 := float64(ff[0])
-		q0 := float64(di*p0) + float64(li*ss[0])
+		q0 := float64(di*pp[0]) + float64(li*ss[0])
 		qq[0] = q0
-		p1 := float64(ff[1])
-		q1 := float64(di*p1) + float64(li*ss[1])
+		q1 := float64(di*pp[1]) + float64(li*ss[1])
 		qq[1] = q1
 		ui := u[i]
-		s0 += ui * p0 * q0
-		z0 += d[i] * p0
-		s1 += ui * p1 * q1
-		z1 += d[i] * p1
+		s0 += ui * pp[0] * q0
+		z0 += d[i] * pp[0]
+		s1 += ui * pp[1] * q1
+		z1 += d[i] * pp[1]
 	}
 	sa[0], sa[1] = s0, s1
 	sd[0], sd[1] = z0, z1
@@ -506,23 +506,28 @@ func stepRowsW3(x []float64, c int, p, r, t, u, alpha, beta, on []float64, lo, h
 	}
 }
 
-func stepRows32W3(x []float64, c int, r, t, u, alpha, beta, on []float64, p32 []float32, lo, hi int) {
+func stepRows32W3(x []float64, c int, p, r, t, u, alpha, beta, on []float64, p32 []float32, lo, hi int) {
 	al, be, of := (*[3]float64)(alpha), (*[3]float64)(beta), (*[3]float64)(on)
+	r = r[:len(p)]
 	for i := lo; i < hi; i++ {
 		e, o := (i-lo)*3, (i-lo)*c
 		ti, ui := t[i], u[i]
-		ff := (*[3]float32)(p32[(i-lo)*8 : (i-lo)*8+3])
+		pp := (*[3]float64)(p[e : e+3])
 		rr := (*[3]float64)(r[e : e+3])
 		xx := (*[3]float64)(x[o : o+3])
-		pe0 := float64(ff[0])
+		ff := (*[3]float32)(p32[(i-lo)*8 : (i-lo)*8+3])
+		pe0 := pp[0]
 		xx[0] += al[0] * (ui * pe0)
-		ff[0] = float32(of[0] * (ti*rr[0] + be[0]*pe0))
-		pe1 := float64(ff[1])
+		f0 := float32(of[0] * (ti*rr[0] + be[0]*pe0))
+		pp[0], ff[0] = float64(f0), f0
+		pe1 := pp[1]
 		xx[1] += al[1] * (ui * pe1)
-		ff[1] = float32(of[1] * (ti*rr[1] + be[1]*pe1))
-		pe2 := float64(ff[2])
+		f1 := float32(of[1] * (ti*rr[1] + be[1]*pe1))
+		pp[1], ff[1] = float64(f1), f1
+		pe2 := pp[2]
 		xx[2] += al[2] * (ui * pe2)
-		ff[2] = float32(of[2] * (ti*rr[2] + be[2]*pe2))
+		f2 := float32(of[2] * (ti*rr[2] + be[2]*pe2))
+		pp[2], ff[2] = float64(f2), f2
 	}
 }
 
@@ -561,22 +566,20 @@ func addPQW3(acc, accD, u, d, p, q []float64, lo, hi int) {
 	sd[0], sd[1], sd[2] = z0, z1, z2
 }
 
-func finish32W3(acc, accD, q []float64, p32 []float32, s, diag, left, u, d []float64, lo, hi int) {
+func finish32W3(acc, accD, q, p, s, diag, left, u, d []float64, lo, hi int) {
+	q = q[:len(p)]
 	if acc == nil {
 		for i := lo; i < hi; i++ {
 			e, o := (i-lo)*3, (i-lo)*8
 			di, li := diag[i], left[i]
-			ff := (*[3]float32)(p32[o : o+3])
+			pp := (*[3]float64)(p[e : e+3])
 			qq := (*[3]float64)(q[e : e+3])
 			ss := (*[3]float64)(s[o : o+3])
-			p0 := float64(ff[0])
-			q0 := float64(di*p0) + float64(li*ss[0])
+			q0 := float64(di*pp[0]) + float64(li*ss[0])
 			qq[0] = q0
-			p1 := float64(ff[1])
-			q1 := float64(di*p1) + float64(li*ss[1])
+			q1 := float64(di*pp[1]) + float64(li*ss[1])
 			qq[1] = q1
-			p2 := float64(ff[2])
-			q2 := float64(di*p2) + float64(li*ss[2])
+			q2 := float64(di*pp[2]) + float64(li*ss[2])
 			qq[2] = q2
 		}
 		return
@@ -587,22 +590,19 @@ func finish32W3(acc, accD, q []float64, p32 []float32, s, diag, left, u, d []flo
 		for i := lo; i < hi; i++ {
 			e, o := (i-lo)*3, (i-lo)*8
 			di, li := diag[i], left[i]
-			ff := (*[3]float32)(p32[o : o+3])
+			pp := (*[3]float64)(p[e : e+3])
 			qq := (*[3]float64)(q[e : e+3])
 			ss := (*[3]float64)(s[o : o+3])
-			p0 := float64(ff[0])
-			q0 := float64(di*p0) + float64(li*ss[0])
+			q0 := float64(di*pp[0]) + float64(li*ss[0])
 			qq[0] = q0
-			p1 := float64(ff[1])
-			q1 := float64(di*p1) + float64(li*ss[1])
+			q1 := float64(di*pp[1]) + float64(li*ss[1])
 			qq[1] = q1
-			p2 := float64(ff[2])
-			q2 := float64(di*p2) + float64(li*ss[2])
+			q2 := float64(di*pp[2]) + float64(li*ss[2])
 			qq[2] = q2
 			ui := u[i]
-			s0 += ui * p0 * q0
-			s1 += ui * p1 * q1
-			s2 += ui * p2 * q2
+			s0 += ui * pp[0] * q0
+			s1 += ui * pp[1] * q1
+			s2 += ui * pp[2] * q2
 		}
 		sa[0], sa[1], sa[2] = s0, s1, s2
 		return
@@ -612,25 +612,22 @@ func finish32W3(acc, accD, q []float64, p32 []float32, s, diag, left, u, d []flo
 	for i := lo; i < hi; i++ {
 		e, o := (i-lo)*3, (i-lo)*8
 		di, li := diag[i], left[i]
-		ff := (*[3]float32)(p32[o : o+3])
+		pp := (*[3]float64)(p[e : e+3])
 		qq := (*[3]float64)(q[e : e+3])
 		ss := (*[3]float64)(s[o : o+3])
-		p0 := float64(ff[0])
-		q0 := float64(di*p0) + float64(li*ss[0])
+		q0 := float64(di*pp[0]) + float64(li*ss[0])
 		qq[0] = q0
-		p1 := float64(ff[1])
-		q1 := float64(di*p1) + float64(li*ss[1])
+		q1 := float64(di*pp[1]) + float64(li*ss[1])
 		qq[1] = q1
-		p2 := float64(ff[2])
-		q2 := float64(di*p2) + float64(li*ss[2])
+		q2 := float64(di*pp[2]) + float64(li*ss[2])
 		qq[2] = q2
 		ui := u[i]
-		s0 += ui * p0 * q0
-		z0 += d[i] * p0
-		s1 += ui * p1 * q1
-		z1 += d[i] * p1
-		s2 += ui * p2 * q2
-		z2 += d[i] * p2
+		s0 += ui * pp[0] * q0
+		z0 += d[i] * pp[0]
+		s1 += ui * pp[1] * q1
+		z1 += d[i] * pp[1]
+		s2 += ui * pp[2] * q2
+		z2 += d[i] * pp[2]
 	}
 	sa[0], sa[1], sa[2] = s0, s1, s2
 	sd[0], sd[1], sd[2] = z0, z1, z2
@@ -707,26 +704,32 @@ func stepRowsW4(x []float64, c int, p, r, t, u, alpha, beta, on []float64, lo, h
 	}
 }
 
-func stepRows32W4(x []float64, c int, r, t, u, alpha, beta, on []float64, p32 []float32, lo, hi int) {
+func stepRows32W4(x []float64, c int, p, r, t, u, alpha, beta, on []float64, p32 []float32, lo, hi int) {
 	al, be, of := (*[4]float64)(alpha), (*[4]float64)(beta), (*[4]float64)(on)
+	r = r[:len(p)]
 	for i := lo; i < hi; i++ {
 		e, o := (i-lo)*4, (i-lo)*c
 		ti, ui := t[i], u[i]
-		ff := (*[4]float32)(p32[(i-lo)*8 : (i-lo)*8+4])
+		pp := (*[4]float64)(p[e : e+4])
 		rr := (*[4]float64)(r[e : e+4])
 		xx := (*[4]float64)(x[o : o+4])
-		pe0 := float64(ff[0])
+		ff := (*[4]float32)(p32[(i-lo)*8 : (i-lo)*8+4])
+		pe0 := pp[0]
 		xx[0] += al[0] * (ui * pe0)
-		ff[0] = float32(of[0] * (ti*rr[0] + be[0]*pe0))
-		pe1 := float64(ff[1])
+		f0 := float32(of[0] * (ti*rr[0] + be[0]*pe0))
+		pp[0], ff[0] = float64(f0), f0
+		pe1 := pp[1]
 		xx[1] += al[1] * (ui * pe1)
-		ff[1] = float32(of[1] * (ti*rr[1] + be[1]*pe1))
-		pe2 := float64(ff[2])
+		f1 := float32(of[1] * (ti*rr[1] + be[1]*pe1))
+		pp[1], ff[1] = float64(f1), f1
+		pe2 := pp[2]
 		xx[2] += al[2] * (ui * pe2)
-		ff[2] = float32(of[2] * (ti*rr[2] + be[2]*pe2))
-		pe3 := float64(ff[3])
+		f2 := float32(of[2] * (ti*rr[2] + be[2]*pe2))
+		pp[2], ff[2] = float64(f2), f2
+		pe3 := pp[3]
 		xx[3] += al[3] * (ui * pe3)
-		ff[3] = float32(of[3] * (ti*rr[3] + be[3]*pe3))
+		f3 := float32(of[3] * (ti*rr[3] + be[3]*pe3))
+		pp[3], ff[3] = float64(f3), f3
 	}
 }
 
@@ -768,25 +771,22 @@ func addPQW4(acc, accD, u, d, p, q []float64, lo, hi int) {
 	sd[0], sd[1], sd[2], sd[3] = z0, z1, z2, z3
 }
 
-func finish32W4(acc, accD, q []float64, p32 []float32, s, diag, left, u, d []float64, lo, hi int) {
+func finish32W4(acc, accD, q, p, s, diag, left, u, d []float64, lo, hi int) {
+	q = q[:len(p)]
 	if acc == nil {
 		for i := lo; i < hi; i++ {
 			e, o := (i-lo)*4, (i-lo)*8
 			di, li := diag[i], left[i]
-			ff := (*[4]float32)(p32[o : o+4])
+			pp := (*[4]float64)(p[e : e+4])
 			qq := (*[4]float64)(q[e : e+4])
 			ss := (*[4]float64)(s[o : o+4])
-			p0 := float64(ff[0])
-			q0 := float64(di*p0) + float64(li*ss[0])
+			q0 := float64(di*pp[0]) + float64(li*ss[0])
 			qq[0] = q0
-			p1 := float64(ff[1])
-			q1 := float64(di*p1) + float64(li*ss[1])
+			q1 := float64(di*pp[1]) + float64(li*ss[1])
 			qq[1] = q1
-			p2 := float64(ff[2])
-			q2 := float64(di*p2) + float64(li*ss[2])
+			q2 := float64(di*pp[2]) + float64(li*ss[2])
 			qq[2] = q2
-			p3 := float64(ff[3])
-			q3 := float64(di*p3) + float64(li*ss[3])
+			q3 := float64(di*pp[3]) + float64(li*ss[3])
 			qq[3] = q3
 		}
 		return
@@ -797,26 +797,22 @@ func finish32W4(acc, accD, q []float64, p32 []float32, s, diag, left, u, d []flo
 		for i := lo; i < hi; i++ {
 			e, o := (i-lo)*4, (i-lo)*8
 			di, li := diag[i], left[i]
-			ff := (*[4]float32)(p32[o : o+4])
+			pp := (*[4]float64)(p[e : e+4])
 			qq := (*[4]float64)(q[e : e+4])
 			ss := (*[4]float64)(s[o : o+4])
-			p0 := float64(ff[0])
-			q0 := float64(di*p0) + float64(li*ss[0])
+			q0 := float64(di*pp[0]) + float64(li*ss[0])
 			qq[0] = q0
-			p1 := float64(ff[1])
-			q1 := float64(di*p1) + float64(li*ss[1])
+			q1 := float64(di*pp[1]) + float64(li*ss[1])
 			qq[1] = q1
-			p2 := float64(ff[2])
-			q2 := float64(di*p2) + float64(li*ss[2])
+			q2 := float64(di*pp[2]) + float64(li*ss[2])
 			qq[2] = q2
-			p3 := float64(ff[3])
-			q3 := float64(di*p3) + float64(li*ss[3])
+			q3 := float64(di*pp[3]) + float64(li*ss[3])
 			qq[3] = q3
 			ui := u[i]
-			s0 += ui * p0 * q0
-			s1 += ui * p1 * q1
-			s2 += ui * p2 * q2
-			s3 += ui * p3 * q3
+			s0 += ui * pp[0] * q0
+			s1 += ui * pp[1] * q1
+			s2 += ui * pp[2] * q2
+			s3 += ui * pp[3] * q3
 		}
 		sa[0], sa[1], sa[2], sa[3] = s0, s1, s2, s3
 		return
@@ -826,30 +822,26 @@ func finish32W4(acc, accD, q []float64, p32 []float32, s, diag, left, u, d []flo
 	for i := lo; i < hi; i++ {
 		e, o := (i-lo)*4, (i-lo)*8
 		di, li := diag[i], left[i]
-		ff := (*[4]float32)(p32[o : o+4])
+		pp := (*[4]float64)(p[e : e+4])
 		qq := (*[4]float64)(q[e : e+4])
 		ss := (*[4]float64)(s[o : o+4])
-		p0 := float64(ff[0])
-		q0 := float64(di*p0) + float64(li*ss[0])
+		q0 := float64(di*pp[0]) + float64(li*ss[0])
 		qq[0] = q0
-		p1 := float64(ff[1])
-		q1 := float64(di*p1) + float64(li*ss[1])
+		q1 := float64(di*pp[1]) + float64(li*ss[1])
 		qq[1] = q1
-		p2 := float64(ff[2])
-		q2 := float64(di*p2) + float64(li*ss[2])
+		q2 := float64(di*pp[2]) + float64(li*ss[2])
 		qq[2] = q2
-		p3 := float64(ff[3])
-		q3 := float64(di*p3) + float64(li*ss[3])
+		q3 := float64(di*pp[3]) + float64(li*ss[3])
 		qq[3] = q3
 		ui := u[i]
-		s0 += ui * p0 * q0
-		z0 += d[i] * p0
-		s1 += ui * p1 * q1
-		z1 += d[i] * p1
-		s2 += ui * p2 * q2
-		z2 += d[i] * p2
-		s3 += ui * p3 * q3
-		z3 += d[i] * p3
+		s0 += ui * pp[0] * q0
+		z0 += d[i] * pp[0]
+		s1 += ui * pp[1] * q1
+		z1 += d[i] * pp[1]
+		s2 += ui * pp[2] * q2
+		z2 += d[i] * pp[2]
+		s3 += ui * pp[3] * q3
+		z3 += d[i] * pp[3]
 	}
 	sa[0], sa[1], sa[2], sa[3] = s0, s1, s2, s3
 	sd[0], sd[1], sd[2], sd[3] = z0, z1, z2, z3
@@ -934,29 +926,36 @@ func stepRowsW5(x []float64, c int, p, r, t, u, alpha, beta, on []float64, lo, h
 	}
 }
 
-func stepRows32W5(x []float64, c int, r, t, u, alpha, beta, on []float64, p32 []float32, lo, hi int) {
+func stepRows32W5(x []float64, c int, p, r, t, u, alpha, beta, on []float64, p32 []float32, lo, hi int) {
 	al, be, of := (*[5]float64)(alpha), (*[5]float64)(beta), (*[5]float64)(on)
+	r = r[:len(p)]
 	for i := lo; i < hi; i++ {
 		e, o := (i-lo)*5, (i-lo)*c
 		ti, ui := t[i], u[i]
-		ff := (*[5]float32)(p32[(i-lo)*8 : (i-lo)*8+5])
+		pp := (*[5]float64)(p[e : e+5])
 		rr := (*[5]float64)(r[e : e+5])
 		xx := (*[5]float64)(x[o : o+5])
-		pe0 := float64(ff[0])
+		ff := (*[5]float32)(p32[(i-lo)*8 : (i-lo)*8+5])
+		pe0 := pp[0]
 		xx[0] += al[0] * (ui * pe0)
-		ff[0] = float32(of[0] * (ti*rr[0] + be[0]*pe0))
-		pe1 := float64(ff[1])
+		f0 := float32(of[0] * (ti*rr[0] + be[0]*pe0))
+		pp[0], ff[0] = float64(f0), f0
+		pe1 := pp[1]
 		xx[1] += al[1] * (ui * pe1)
-		ff[1] = float32(of[1] * (ti*rr[1] + be[1]*pe1))
-		pe2 := float64(ff[2])
+		f1 := float32(of[1] * (ti*rr[1] + be[1]*pe1))
+		pp[1], ff[1] = float64(f1), f1
+		pe2 := pp[2]
 		xx[2] += al[2] * (ui * pe2)
-		ff[2] = float32(of[2] * (ti*rr[2] + be[2]*pe2))
-		pe3 := float64(ff[3])
+		f2 := float32(of[2] * (ti*rr[2] + be[2]*pe2))
+		pp[2], ff[2] = float64(f2), f2
+		pe3 := pp[3]
 		xx[3] += al[3] * (ui * pe3)
-		ff[3] = float32(of[3] * (ti*rr[3] + be[3]*pe3))
-		pe4 := float64(ff[4])
+		f3 := float32(of[3] * (ti*rr[3] + be[3]*pe3))
+		pp[3], ff[3] = float64(f3), f3
+		pe4 := pp[4]
 		xx[4] += al[4] * (ui * pe4)
-		ff[4] = float32(of[4] * (ti*rr[4] + be[4]*pe4))
+		f4 := float32(of[4] * (ti*rr[4] + be[4]*pe4))
+		pp[4], ff[4] = float64(f4), f4
 	}
 }
 
@@ -1001,28 +1000,24 @@ func addPQW5(acc, accD, u, d, p, q []float64, lo, hi int) {
 	sd[0], sd[1], sd[2], sd[3], sd[4] = z0, z1, z2, z3, z4
 }
 
-func finish32W5(acc, accD, q []float64, p32 []float32, s, diag, left, u, d []float64, lo, hi int) {
+func finish32W5(acc, accD, q, p, s, diag, left, u, d []float64, lo, hi int) {
+	q = q[:len(p)]
 	if acc == nil {
 		for i := lo; i < hi; i++ {
 			e, o := (i-lo)*5, (i-lo)*8
 			di, li := diag[i], left[i]
-			ff := (*[5]float32)(p32[o : o+5])
+			pp := (*[5]float64)(p[e : e+5])
 			qq := (*[5]float64)(q[e : e+5])
 			ss := (*[5]float64)(s[o : o+5])
-			p0 := float64(ff[0])
-			q0 := float64(di*p0) + float64(li*ss[0])
+			q0 := float64(di*pp[0]) + float64(li*ss[0])
 			qq[0] = q0
-			p1 := float64(ff[1])
-			q1 := float64(di*p1) + float64(li*ss[1])
+			q1 := float64(di*pp[1]) + float64(li*ss[1])
 			qq[1] = q1
-			p2 := float64(ff[2])
-			q2 := float64(di*p2) + float64(li*ss[2])
+			q2 := float64(di*pp[2]) + float64(li*ss[2])
 			qq[2] = q2
-			p3 := float64(ff[3])
-			q3 := float64(di*p3) + float64(li*ss[3])
+			q3 := float64(di*pp[3]) + float64(li*ss[3])
 			qq[3] = q3
-			p4 := float64(ff[4])
-			q4 := float64(di*p4) + float64(li*ss[4])
+			q4 := float64(di*pp[4]) + float64(li*ss[4])
 			qq[4] = q4
 		}
 		return
@@ -1033,30 +1028,25 @@ func finish32W5(acc, accD, q []float64, p32 []float32, s, diag, left, u, d []flo
 		for i := lo; i < hi; i++ {
 			e, o := (i-lo)*5, (i-lo)*8
 			di, li := diag[i], left[i]
-			ff := (*[5]float32)(p32[o : o+5])
+			pp := (*[5]float64)(p[e : e+5])
 			qq := (*[5]float64)(q[e : e+5])
 			ss := (*[5]float64)(s[o : o+5])
-			p0 := float64(ff[0])
-			q0 := float64(di*p0) + float64(li*ss[0])
+			q0 := float64(di*pp[0]) + float64(li*ss[0])
 			qq[0] = q0
-			p1 := float64(ff[1])
-			q1 := float64(di*p1) + float64(li*ss[1])
+			q1 := float64(di*pp[1]) + float64(li*ss[1])
 			qq[1] = q1
-			p2 := float64(ff[2])
-			q2 := float64(di*p2) + float64(li*ss[2])
+			q2 := float64(di*pp[2]) + float64(li*ss[2])
 			qq[2] = q2
-			p3 := float64(ff[3])
-			q3 := float64(di*p3) + float64(li*ss[3])
+			q3 := float64(di*pp[3]) + float64(li*ss[3])
 			qq[3] = q3
-			p4 := float64(ff[4])
-			q4 := float64(di*p4) + float64(li*ss[4])
+			q4 := float64(di*pp[4]) + float64(li*ss[4])
 			qq[4] = q4
 			ui := u[i]
-			s0 += ui * p0 * q0
-			s1 += ui * p1 * q1
-			s2 += ui * p2 * q2
-			s3 += ui * p3 * q3
-			s4 += ui * p4 * q4
+			s0 += ui * pp[0] * q0
+			s1 += ui * pp[1] * q1
+			s2 += ui * pp[2] * q2
+			s3 += ui * pp[3] * q3
+			s4 += ui * pp[4] * q4
 		}
 		sa[0], sa[1], sa[2], sa[3], sa[4] = s0, s1, s2, s3, s4
 		return
@@ -1066,35 +1056,30 @@ func finish32W5(acc, accD, q []float64, p32 []float32, s, diag, left, u, d []flo
 	for i := lo; i < hi; i++ {
 		e, o := (i-lo)*5, (i-lo)*8
 		di, li := diag[i], left[i]
-		ff := (*[5]float32)(p32[o : o+5])
+		pp := (*[5]float64)(p[e : e+5])
 		qq := (*[5]float64)(q[e : e+5])
 		ss := (*[5]float64)(s[o : o+5])
-		p0 := float64(ff[0])
-		q0 := float64(di*p0) + float64(li*ss[0])
+		q0 := float64(di*pp[0]) + float64(li*ss[0])
 		qq[0] = q0
-		p1 := float64(ff[1])
-		q1 := float64(di*p1) + float64(li*ss[1])
+		q1 := float64(di*pp[1]) + float64(li*ss[1])
 		qq[1] = q1
-		p2 := float64(ff[2])
-		q2 := float64(di*p2) + float64(li*ss[2])
+		q2 := float64(di*pp[2]) + float64(li*ss[2])
 		qq[2] = q2
-		p3 := float64(ff[3])
-		q3 := float64(di*p3) + float64(li*ss[3])
+		q3 := float64(di*pp[3]) + float64(li*ss[3])
 		qq[3] = q3
-		p4 := float64(ff[4])
-		q4 := float64(di*p4) + float64(li*ss[4])
+		q4 := float64(di*pp[4]) + float64(li*ss[4])
 		qq[4] = q4
 		ui := u[i]
-		s0 += ui * p0 * q0
-		z0 += d[i] * p0
-		s1 += ui * p1 * q1
-		z1 += d[i] * p1
-		s2 += ui * p2 * q2
-		z2 += d[i] * p2
-		s3 += ui * p3 * q3
-		z3 += d[i] * p3
-		s4 += ui * p4 * q4
-		z4 += d[i] * p4
+		s0 += ui * pp[0] * q0
+		z0 += d[i] * pp[0]
+		s1 += ui * pp[1] * q1
+		z1 += d[i] * pp[1]
+		s2 += ui * pp[2] * q2
+		z2 += d[i] * pp[2]
+		s3 += ui * pp[3] * q3
+		z3 += d[i] * pp[3]
+		s4 += ui * pp[4] * q4
+		z4 += d[i] * pp[4]
 	}
 	sa[0], sa[1], sa[2], sa[3], sa[4] = s0, s1, s2, s3, s4
 	sd[0], sd[1], sd[2], sd[3], sd[4] = z0, z1, z2, z3, z4
@@ -1187,32 +1172,40 @@ func stepRowsW6(x []float64, c int, p, r, t, u, alpha, beta, on []float64, lo, h
 	}
 }
 
-func stepRows32W6(x []float64, c int, r, t, u, alpha, beta, on []float64, p32 []float32, lo, hi int) {
+func stepRows32W6(x []float64, c int, p, r, t, u, alpha, beta, on []float64, p32 []float32, lo, hi int) {
 	al, be, of := (*[6]float64)(alpha), (*[6]float64)(beta), (*[6]float64)(on)
+	r = r[:len(p)]
 	for i := lo; i < hi; i++ {
 		e, o := (i-lo)*6, (i-lo)*c
 		ti, ui := t[i], u[i]
-		ff := (*[6]float32)(p32[(i-lo)*8 : (i-lo)*8+6])
+		pp := (*[6]float64)(p[e : e+6])
 		rr := (*[6]float64)(r[e : e+6])
 		xx := (*[6]float64)(x[o : o+6])
-		pe0 := float64(ff[0])
+		ff := (*[6]float32)(p32[(i-lo)*8 : (i-lo)*8+6])
+		pe0 := pp[0]
 		xx[0] += al[0] * (ui * pe0)
-		ff[0] = float32(of[0] * (ti*rr[0] + be[0]*pe0))
-		pe1 := float64(ff[1])
+		f0 := float32(of[0] * (ti*rr[0] + be[0]*pe0))
+		pp[0], ff[0] = float64(f0), f0
+		pe1 := pp[1]
 		xx[1] += al[1] * (ui * pe1)
-		ff[1] = float32(of[1] * (ti*rr[1] + be[1]*pe1))
-		pe2 := float64(ff[2])
+		f1 := float32(of[1] * (ti*rr[1] + be[1]*pe1))
+		pp[1], ff[1] = float64(f1), f1
+		pe2 := pp[2]
 		xx[2] += al[2] * (ui * pe2)
-		ff[2] = float32(of[2] * (ti*rr[2] + be[2]*pe2))
-		pe3 := float64(ff[3])
+		f2 := float32(of[2] * (ti*rr[2] + be[2]*pe2))
+		pp[2], ff[2] = float64(f2), f2
+		pe3 := pp[3]
 		xx[3] += al[3] * (ui * pe3)
-		ff[3] = float32(of[3] * (ti*rr[3] + be[3]*pe3))
-		pe4 := float64(ff[4])
+		f3 := float32(of[3] * (ti*rr[3] + be[3]*pe3))
+		pp[3], ff[3] = float64(f3), f3
+		pe4 := pp[4]
 		xx[4] += al[4] * (ui * pe4)
-		ff[4] = float32(of[4] * (ti*rr[4] + be[4]*pe4))
-		pe5 := float64(ff[5])
+		f4 := float32(of[4] * (ti*rr[4] + be[4]*pe4))
+		pp[4], ff[4] = float64(f4), f4
+		pe5 := pp[5]
 		xx[5] += al[5] * (ui * pe5)
-		ff[5] = float32(of[5] * (ti*rr[5] + be[5]*pe5))
+		f5 := float32(of[5] * (ti*rr[5] + be[5]*pe5))
+		pp[5], ff[5] = float64(f5), f5
 	}
 }
 
@@ -1260,31 +1253,26 @@ func addPQW6(acc, accD, u, d, p, q []float64, lo, hi int) {
 	sd[0], sd[1], sd[2], sd[3], sd[4], sd[5] = z0, z1, z2, z3, z4, z5
 }
 
-func finish32W6(acc, accD, q []float64, p32 []float32, s, diag, left, u, d []float64, lo, hi int) {
+func finish32W6(acc, accD, q, p, s, diag, left, u, d []float64, lo, hi int) {
+	q = q[:len(p)]
 	if acc == nil {
 		for i := lo; i < hi; i++ {
 			e, o := (i-lo)*6, (i-lo)*8
 			di, li := diag[i], left[i]
-			ff := (*[6]float32)(p32[o : o+6])
+			pp := (*[6]float64)(p[e : e+6])
 			qq := (*[6]float64)(q[e : e+6])
 			ss := (*[6]float64)(s[o : o+6])
-			p0 := float64(ff[0])
-			q0 := float64(di*p0) + float64(li*ss[0])
+			q0 := float64(di*pp[0]) + float64(li*ss[0])
 			qq[0] = q0
-			p1 := float64(ff[1])
-			q1 := float64(di*p1) + float64(li*ss[1])
+			q1 := float64(di*pp[1]) + float64(li*ss[1])
 			qq[1] = q1
-			p2 := float64(ff[2])
-			q2 := float64(di*p2) + float64(li*ss[2])
+			q2 := float64(di*pp[2]) + float64(li*ss[2])
 			qq[2] = q2
-			p3 := float64(ff[3])
-			q3 := float64(di*p3) + float64(li*ss[3])
+			q3 := float64(di*pp[3]) + float64(li*ss[3])
 			qq[3] = q3
-			p4 := float64(ff[4])
-			q4 := float64(di*p4) + float64(li*ss[4])
+			q4 := float64(di*pp[4]) + float64(li*ss[4])
 			qq[4] = q4
-			p5 := float64(ff[5])
-			q5 := float64(di*p5) + float64(li*ss[5])
+			q5 := float64(di*pp[5]) + float64(li*ss[5])
 			qq[5] = q5
 		}
 		return
@@ -1295,34 +1283,28 @@ func finish32W6(acc, accD, q []float64, p32 []float32, s, diag, left, u, d []flo
 		for i := lo; i < hi; i++ {
 			e, o := (i-lo)*6, (i-lo)*8
 			di, li := diag[i], left[i]
-			ff := (*[6]float32)(p32[o : o+6])
+			pp := (*[6]float64)(p[e : e+6])
 			qq := (*[6]float64)(q[e : e+6])
 			ss := (*[6]float64)(s[o : o+6])
-			p0 := float64(ff[0])
-			q0 := float64(di*p0) + float64(li*ss[0])
+			q0 := float64(di*pp[0]) + float64(li*ss[0])
 			qq[0] = q0
-			p1 := float64(ff[1])
-			q1 := float64(di*p1) + float64(li*ss[1])
+			q1 := float64(di*pp[1]) + float64(li*ss[1])
 			qq[1] = q1
-			p2 := float64(ff[2])
-			q2 := float64(di*p2) + float64(li*ss[2])
+			q2 := float64(di*pp[2]) + float64(li*ss[2])
 			qq[2] = q2
-			p3 := float64(ff[3])
-			q3 := float64(di*p3) + float64(li*ss[3])
+			q3 := float64(di*pp[3]) + float64(li*ss[3])
 			qq[3] = q3
-			p4 := float64(ff[4])
-			q4 := float64(di*p4) + float64(li*ss[4])
+			q4 := float64(di*pp[4]) + float64(li*ss[4])
 			qq[4] = q4
-			p5 := float64(ff[5])
-			q5 := float64(di*p5) + float64(li*ss[5])
+			q5 := float64(di*pp[5]) + float64(li*ss[5])
 			qq[5] = q5
 			ui := u[i]
-			s0 += ui * p0 * q0
-			s1 += ui * p1 * q1
-			s2 += ui * p2 * q2
-			s3 += ui * p3 * q3
-			s4 += ui * p4 * q4
-			s5 += ui * p5 * q5
+			s0 += ui * pp[0] * q0
+			s1 += ui * pp[1] * q1
+			s2 += ui * pp[2] * q2
+			s3 += ui * pp[3] * q3
+			s4 += ui * pp[4] * q4
+			s5 += ui * pp[5] * q5
 		}
 		sa[0], sa[1], sa[2], sa[3], sa[4], sa[5] = s0, s1, s2, s3, s4, s5
 		return
@@ -1332,40 +1314,34 @@ func finish32W6(acc, accD, q []float64, p32 []float32, s, diag, left, u, d []flo
 	for i := lo; i < hi; i++ {
 		e, o := (i-lo)*6, (i-lo)*8
 		di, li := diag[i], left[i]
-		ff := (*[6]float32)(p32[o : o+6])
+		pp := (*[6]float64)(p[e : e+6])
 		qq := (*[6]float64)(q[e : e+6])
 		ss := (*[6]float64)(s[o : o+6])
-		p0 := float64(ff[0])
-		q0 := float64(di*p0) + float64(li*ss[0])
+		q0 := float64(di*pp[0]) + float64(li*ss[0])
 		qq[0] = q0
-		p1 := float64(ff[1])
-		q1 := float64(di*p1) + float64(li*ss[1])
+		q1 := float64(di*pp[1]) + float64(li*ss[1])
 		qq[1] = q1
-		p2 := float64(ff[2])
-		q2 := float64(di*p2) + float64(li*ss[2])
+		q2 := float64(di*pp[2]) + float64(li*ss[2])
 		qq[2] = q2
-		p3 := float64(ff[3])
-		q3 := float64(di*p3) + float64(li*ss[3])
+		q3 := float64(di*pp[3]) + float64(li*ss[3])
 		qq[3] = q3
-		p4 := float64(ff[4])
-		q4 := float64(di*p4) + float64(li*ss[4])
+		q4 := float64(di*pp[4]) + float64(li*ss[4])
 		qq[4] = q4
-		p5 := float64(ff[5])
-		q5 := float64(di*p5) + float64(li*ss[5])
+		q5 := float64(di*pp[5]) + float64(li*ss[5])
 		qq[5] = q5
 		ui := u[i]
-		s0 += ui * p0 * q0
-		z0 += d[i] * p0
-		s1 += ui * p1 * q1
-		z1 += d[i] * p1
-		s2 += ui * p2 * q2
-		z2 += d[i] * p2
-		s3 += ui * p3 * q3
-		z3 += d[i] * p3
-		s4 += ui * p4 * q4
-		z4 += d[i] * p4
-		s5 += ui * p5 * q5
-		z5 += d[i] * p5
+		s0 += ui * pp[0] * q0
+		z0 += d[i] * pp[0]
+		s1 += ui * pp[1] * q1
+		z1 += d[i] * pp[1]
+		s2 += ui * pp[2] * q2
+		z2 += d[i] * pp[2]
+		s3 += ui * pp[3] * q3
+		z3 += d[i] * pp[3]
+		s4 += ui * pp[4] * q4
+		z4 += d[i] * pp[4]
+		s5 += ui * pp[5] * q5
+		z5 += d[i] * pp[5]
 	}
 	sa[0], sa[1], sa[2], sa[3], sa[4], sa[5] = s0, s1, s2, s3, s4, s5
 	sd[0], sd[1], sd[2], sd[3], sd[4], sd[5] = z0, z1, z2, z3, z4, z5
@@ -1466,35 +1442,44 @@ func stepRowsW7(x []float64, c int, p, r, t, u, alpha, beta, on []float64, lo, h
 	}
 }
 
-func stepRows32W7(x []float64, c int, r, t, u, alpha, beta, on []float64, p32 []float32, lo, hi int) {
+func stepRows32W7(x []float64, c int, p, r, t, u, alpha, beta, on []float64, p32 []float32, lo, hi int) {
 	al, be, of := (*[7]float64)(alpha), (*[7]float64)(beta), (*[7]float64)(on)
+	r = r[:len(p)]
 	for i := lo; i < hi; i++ {
 		e, o := (i-lo)*7, (i-lo)*c
 		ti, ui := t[i], u[i]
-		ff := (*[7]float32)(p32[(i-lo)*8 : (i-lo)*8+7])
+		pp := (*[7]float64)(p[e : e+7])
 		rr := (*[7]float64)(r[e : e+7])
 		xx := (*[7]float64)(x[o : o+7])
-		pe0 := float64(ff[0])
+		ff := (*[7]float32)(p32[(i-lo)*8 : (i-lo)*8+7])
+		pe0 := pp[0]
 		xx[0] += al[0] * (ui * pe0)
-		ff[0] = float32(of[0] * (ti*rr[0] + be[0]*pe0))
-		pe1 := float64(ff[1])
+		f0 := float32(of[0] * (ti*rr[0] + be[0]*pe0))
+		pp[0], ff[0] = float64(f0), f0
+		pe1 := pp[1]
 		xx[1] += al[1] * (ui * pe1)
-		ff[1] = float32(of[1] * (ti*rr[1] + be[1]*pe1))
-		pe2 := float64(ff[2])
+		f1 := float32(of[1] * (ti*rr[1] + be[1]*pe1))
+		pp[1], ff[1] = float64(f1), f1
+		pe2 := pp[2]
 		xx[2] += al[2] * (ui * pe2)
-		ff[2] = float32(of[2] * (ti*rr[2] + be[2]*pe2))
-		pe3 := float64(ff[3])
+		f2 := float32(of[2] * (ti*rr[2] + be[2]*pe2))
+		pp[2], ff[2] = float64(f2), f2
+		pe3 := pp[3]
 		xx[3] += al[3] * (ui * pe3)
-		ff[3] = float32(of[3] * (ti*rr[3] + be[3]*pe3))
-		pe4 := float64(ff[4])
+		f3 := float32(of[3] * (ti*rr[3] + be[3]*pe3))
+		pp[3], ff[3] = float64(f3), f3
+		pe4 := pp[4]
 		xx[4] += al[4] * (ui * pe4)
-		ff[4] = float32(of[4] * (ti*rr[4] + be[4]*pe4))
-		pe5 := float64(ff[5])
+		f4 := float32(of[4] * (ti*rr[4] + be[4]*pe4))
+		pp[4], ff[4] = float64(f4), f4
+		pe5 := pp[5]
 		xx[5] += al[5] * (ui * pe5)
-		ff[5] = float32(of[5] * (ti*rr[5] + be[5]*pe5))
-		pe6 := float64(ff[6])
+		f5 := float32(of[5] * (ti*rr[5] + be[5]*pe5))
+		pp[5], ff[5] = float64(f5), f5
+		pe6 := pp[6]
 		xx[6] += al[6] * (ui * pe6)
-		ff[6] = float32(of[6] * (ti*rr[6] + be[6]*pe6))
+		f6 := float32(of[6] * (ti*rr[6] + be[6]*pe6))
+		pp[6], ff[6] = float64(f6), f6
 	}
 }
 
@@ -1545,34 +1530,28 @@ func addPQW7(acc, accD, u, d, p, q []float64, lo, hi int) {
 	sd[0], sd[1], sd[2], sd[3], sd[4], sd[5], sd[6] = z0, z1, z2, z3, z4, z5, z6
 }
 
-func finish32W7(acc, accD, q []float64, p32 []float32, s, diag, left, u, d []float64, lo, hi int) {
+func finish32W7(acc, accD, q, p, s, diag, left, u, d []float64, lo, hi int) {
+	q = q[:len(p)]
 	if acc == nil {
 		for i := lo; i < hi; i++ {
 			e, o := (i-lo)*7, (i-lo)*8
 			di, li := diag[i], left[i]
-			ff := (*[7]float32)(p32[o : o+7])
+			pp := (*[7]float64)(p[e : e+7])
 			qq := (*[7]float64)(q[e : e+7])
 			ss := (*[7]float64)(s[o : o+7])
-			p0 := float64(ff[0])
-			q0 := float64(di*p0) + float64(li*ss[0])
+			q0 := float64(di*pp[0]) + float64(li*ss[0])
 			qq[0] = q0
-			p1 := float64(ff[1])
-			q1 := float64(di*p1) + float64(li*ss[1])
+			q1 := float64(di*pp[1]) + float64(li*ss[1])
 			qq[1] = q1
-			p2 := float64(ff[2])
-			q2 := float64(di*p2) + float64(li*ss[2])
+			q2 := float64(di*pp[2]) + float64(li*ss[2])
 			qq[2] = q2
-			p3 := float64(ff[3])
-			q3 := float64(di*p3) + float64(li*ss[3])
+			q3 := float64(di*pp[3]) + float64(li*ss[3])
 			qq[3] = q3
-			p4 := float64(ff[4])
-			q4 := float64(di*p4) + float64(li*ss[4])
+			q4 := float64(di*pp[4]) + float64(li*ss[4])
 			qq[4] = q4
-			p5 := float64(ff[5])
-			q5 := float64(di*p5) + float64(li*ss[5])
+			q5 := float64(di*pp[5]) + float64(li*ss[5])
 			qq[5] = q5
-			p6 := float64(ff[6])
-			q6 := float64(di*p6) + float64(li*ss[6])
+			q6 := float64(di*pp[6]) + float64(li*ss[6])
 			qq[6] = q6
 		}
 		return
@@ -1583,38 +1562,31 @@ func finish32W7(acc, accD, q []float64, p32 []float32, s, diag, left, u, d []flo
 		for i := lo; i < hi; i++ {
 			e, o := (i-lo)*7, (i-lo)*8
 			di, li := diag[i], left[i]
-			ff := (*[7]float32)(p32[o : o+7])
+			pp := (*[7]float64)(p[e : e+7])
 			qq := (*[7]float64)(q[e : e+7])
 			ss := (*[7]float64)(s[o : o+7])
-			p0 := float64(ff[0])
-			q0 := float64(di*p0) + float64(li*ss[0])
+			q0 := float64(di*pp[0]) + float64(li*ss[0])
 			qq[0] = q0
-			p1 := float64(ff[1])
-			q1 := float64(di*p1) + float64(li*ss[1])
+			q1 := float64(di*pp[1]) + float64(li*ss[1])
 			qq[1] = q1
-			p2 := float64(ff[2])
-			q2 := float64(di*p2) + float64(li*ss[2])
+			q2 := float64(di*pp[2]) + float64(li*ss[2])
 			qq[2] = q2
-			p3 := float64(ff[3])
-			q3 := float64(di*p3) + float64(li*ss[3])
+			q3 := float64(di*pp[3]) + float64(li*ss[3])
 			qq[3] = q3
-			p4 := float64(ff[4])
-			q4 := float64(di*p4) + float64(li*ss[4])
+			q4 := float64(di*pp[4]) + float64(li*ss[4])
 			qq[4] = q4
-			p5 := float64(ff[5])
-			q5 := float64(di*p5) + float64(li*ss[5])
+			q5 := float64(di*pp[5]) + float64(li*ss[5])
 			qq[5] = q5
-			p6 := float64(ff[6])
-			q6 := float64(di*p6) + float64(li*ss[6])
+			q6 := float64(di*pp[6]) + float64(li*ss[6])
 			qq[6] = q6
 			ui := u[i]
-			s0 += ui * p0 * q0
-			s1 += ui * p1 * q1
-			s2 += ui * p2 * q2
-			s3 += ui * p3 * q3
-			s4 += ui * p4 * q4
-			s5 += ui * p5 * q5
-			s6 += ui * p6 * q6
+			s0 += ui * pp[0] * q0
+			s1 += ui * pp[1] * q1
+			s2 += ui * pp[2] * q2
+			s3 += ui * pp[3] * q3
+			s4 += ui * pp[4] * q4
+			s5 += ui * pp[5] * q5
+			s6 += ui * pp[6] * q6
 		}
 		sa[0], sa[1], sa[2], sa[3], sa[4], sa[5], sa[6] = s0, s1, s2, s3, s4, s5, s6
 		return
@@ -1624,45 +1596,38 @@ func finish32W7(acc, accD, q []float64, p32 []float32, s, diag, left, u, d []flo
 	for i := lo; i < hi; i++ {
 		e, o := (i-lo)*7, (i-lo)*8
 		di, li := diag[i], left[i]
-		ff := (*[7]float32)(p32[o : o+7])
+		pp := (*[7]float64)(p[e : e+7])
 		qq := (*[7]float64)(q[e : e+7])
 		ss := (*[7]float64)(s[o : o+7])
-		p0 := float64(ff[0])
-		q0 := float64(di*p0) + float64(li*ss[0])
+		q0 := float64(di*pp[0]) + float64(li*ss[0])
 		qq[0] = q0
-		p1 := float64(ff[1])
-		q1 := float64(di*p1) + float64(li*ss[1])
+		q1 := float64(di*pp[1]) + float64(li*ss[1])
 		qq[1] = q1
-		p2 := float64(ff[2])
-		q2 := float64(di*p2) + float64(li*ss[2])
+		q2 := float64(di*pp[2]) + float64(li*ss[2])
 		qq[2] = q2
-		p3 := float64(ff[3])
-		q3 := float64(di*p3) + float64(li*ss[3])
+		q3 := float64(di*pp[3]) + float64(li*ss[3])
 		qq[3] = q3
-		p4 := float64(ff[4])
-		q4 := float64(di*p4) + float64(li*ss[4])
+		q4 := float64(di*pp[4]) + float64(li*ss[4])
 		qq[4] = q4
-		p5 := float64(ff[5])
-		q5 := float64(di*p5) + float64(li*ss[5])
+		q5 := float64(di*pp[5]) + float64(li*ss[5])
 		qq[5] = q5
-		p6 := float64(ff[6])
-		q6 := float64(di*p6) + float64(li*ss[6])
+		q6 := float64(di*pp[6]) + float64(li*ss[6])
 		qq[6] = q6
 		ui := u[i]
-		s0 += ui * p0 * q0
-		z0 += d[i] * p0
-		s1 += ui * p1 * q1
-		z1 += d[i] * p1
-		s2 += ui * p2 * q2
-		z2 += d[i] * p2
-		s3 += ui * p3 * q3
-		z3 += d[i] * p3
-		s4 += ui * p4 * q4
-		z4 += d[i] * p4
-		s5 += ui * p5 * q5
-		z5 += d[i] * p5
-		s6 += ui * p6 * q6
-		z6 += d[i] * p6
+		s0 += ui * pp[0] * q0
+		z0 += d[i] * pp[0]
+		s1 += ui * pp[1] * q1
+		z1 += d[i] * pp[1]
+		s2 += ui * pp[2] * q2
+		z2 += d[i] * pp[2]
+		s3 += ui * pp[3] * q3
+		z3 += d[i] * pp[3]
+		s4 += ui * pp[4] * q4
+		z4 += d[i] * pp[4]
+		s5 += ui * pp[5] * q5
+		z5 += d[i] * pp[5]
+		s6 += ui * pp[6] * q6
+		z6 += d[i] * pp[6]
 	}
 	sa[0], sa[1], sa[2], sa[3], sa[4], sa[5], sa[6] = s0, s1, s2, s3, s4, s5, s6
 	sd[0], sd[1], sd[2], sd[3], sd[4], sd[5], sd[6] = z0, z1, z2, z3, z4, z5, z6
@@ -1771,38 +1736,48 @@ func stepRowsW8(x []float64, c int, p, r, t, u, alpha, beta, on []float64, lo, h
 	}
 }
 
-func stepRows32W8(x []float64, c int, r, t, u, alpha, beta, on []float64, p32 []float32, lo, hi int) {
+func stepRows32W8(x []float64, c int, p, r, t, u, alpha, beta, on []float64, p32 []float32, lo, hi int) {
 	al, be, of := (*[8]float64)(alpha), (*[8]float64)(beta), (*[8]float64)(on)
+	r = r[:len(p)]
 	for i := lo; i < hi; i++ {
 		e, o := (i-lo)*8, (i-lo)*c
 		ti, ui := t[i], u[i]
-		ff := (*[8]float32)(p32[(i-lo)*8 : (i-lo)*8+8])
+		pp := (*[8]float64)(p[e : e+8])
 		rr := (*[8]float64)(r[e : e+8])
 		xx := (*[8]float64)(x[o : o+8])
-		pe0 := float64(ff[0])
+		ff := (*[8]float32)(p32[(i-lo)*8 : (i-lo)*8+8])
+		pe0 := pp[0]
 		xx[0] += al[0] * (ui * pe0)
-		ff[0] = float32(of[0] * (ti*rr[0] + be[0]*pe0))
-		pe1 := float64(ff[1])
+		f0 := float32(of[0] * (ti*rr[0] + be[0]*pe0))
+		pp[0], ff[0] = float64(f0), f0
+		pe1 := pp[1]
 		xx[1] += al[1] * (ui * pe1)
-		ff[1] = float32(of[1] * (ti*rr[1] + be[1]*pe1))
-		pe2 := float64(ff[2])
+		f1 := float32(of[1] * (ti*rr[1] + be[1]*pe1))
+		pp[1], ff[1] = float64(f1), f1
+		pe2 := pp[2]
 		xx[2] += al[2] * (ui * pe2)
-		ff[2] = float32(of[2] * (ti*rr[2] + be[2]*pe2))
-		pe3 := float64(ff[3])
+		f2 := float32(of[2] * (ti*rr[2] + be[2]*pe2))
+		pp[2], ff[2] = float64(f2), f2
+		pe3 := pp[3]
 		xx[3] += al[3] * (ui * pe3)
-		ff[3] = float32(of[3] * (ti*rr[3] + be[3]*pe3))
-		pe4 := float64(ff[4])
+		f3 := float32(of[3] * (ti*rr[3] + be[3]*pe3))
+		pp[3], ff[3] = float64(f3), f3
+		pe4 := pp[4]
 		xx[4] += al[4] * (ui * pe4)
-		ff[4] = float32(of[4] * (ti*rr[4] + be[4]*pe4))
-		pe5 := float64(ff[5])
+		f4 := float32(of[4] * (ti*rr[4] + be[4]*pe4))
+		pp[4], ff[4] = float64(f4), f4
+		pe5 := pp[5]
 		xx[5] += al[5] * (ui * pe5)
-		ff[5] = float32(of[5] * (ti*rr[5] + be[5]*pe5))
-		pe6 := float64(ff[6])
+		f5 := float32(of[5] * (ti*rr[5] + be[5]*pe5))
+		pp[5], ff[5] = float64(f5), f5
+		pe6 := pp[6]
 		xx[6] += al[6] * (ui * pe6)
-		ff[6] = float32(of[6] * (ti*rr[6] + be[6]*pe6))
-		pe7 := float64(ff[7])
+		f6 := float32(of[6] * (ti*rr[6] + be[6]*pe6))
+		pp[6], ff[6] = float64(f6), f6
+		pe7 := pp[7]
 		xx[7] += al[7] * (ui * pe7)
-		ff[7] = float32(of[7] * (ti*rr[7] + be[7]*pe7))
+		f7 := float32(of[7] * (ti*rr[7] + be[7]*pe7))
+		pp[7], ff[7] = float64(f7), f7
 	}
 }
 
@@ -1856,37 +1831,30 @@ func addPQW8(acc, accD, u, d, p, q []float64, lo, hi int) {
 	sd[0], sd[1], sd[2], sd[3], sd[4], sd[5], sd[6], sd[7] = z0, z1, z2, z3, z4, z5, z6, z7
 }
 
-func finish32W8(acc, accD, q []float64, p32 []float32, s, diag, left, u, d []float64, lo, hi int) {
+func finish32W8(acc, accD, q, p, s, diag, left, u, d []float64, lo, hi int) {
+	q = q[:len(p)]
 	if acc == nil {
 		for i := lo; i < hi; i++ {
 			e, o := (i-lo)*8, (i-lo)*8
 			di, li := diag[i], left[i]
-			ff := (*[8]float32)(p32[o : o+8])
+			pp := (*[8]float64)(p[e : e+8])
 			qq := (*[8]float64)(q[e : e+8])
 			ss := (*[8]float64)(s[o : o+8])
-			p0 := float64(ff[0])
-			q0 := float64(di*p0) + float64(li*ss[0])
+			q0 := float64(di*pp[0]) + float64(li*ss[0])
 			qq[0] = q0
-			p1 := float64(ff[1])
-			q1 := float64(di*p1) + float64(li*ss[1])
+			q1 := float64(di*pp[1]) + float64(li*ss[1])
 			qq[1] = q1
-			p2 := float64(ff[2])
-			q2 := float64(di*p2) + float64(li*ss[2])
+			q2 := float64(di*pp[2]) + float64(li*ss[2])
 			qq[2] = q2
-			p3 := float64(ff[3])
-			q3 := float64(di*p3) + float64(li*ss[3])
+			q3 := float64(di*pp[3]) + float64(li*ss[3])
 			qq[3] = q3
-			p4 := float64(ff[4])
-			q4 := float64(di*p4) + float64(li*ss[4])
+			q4 := float64(di*pp[4]) + float64(li*ss[4])
 			qq[4] = q4
-			p5 := float64(ff[5])
-			q5 := float64(di*p5) + float64(li*ss[5])
+			q5 := float64(di*pp[5]) + float64(li*ss[5])
 			qq[5] = q5
-			p6 := float64(ff[6])
-			q6 := float64(di*p6) + float64(li*ss[6])
+			q6 := float64(di*pp[6]) + float64(li*ss[6])
 			qq[6] = q6
-			p7 := float64(ff[7])
-			q7 := float64(di*p7) + float64(li*ss[7])
+			q7 := float64(di*pp[7]) + float64(li*ss[7])
 			qq[7] = q7
 		}
 		return
@@ -1897,42 +1865,34 @@ func finish32W8(acc, accD, q []float64, p32 []float32, s, diag, left, u, d []flo
 		for i := lo; i < hi; i++ {
 			e, o := (i-lo)*8, (i-lo)*8
 			di, li := diag[i], left[i]
-			ff := (*[8]float32)(p32[o : o+8])
+			pp := (*[8]float64)(p[e : e+8])
 			qq := (*[8]float64)(q[e : e+8])
 			ss := (*[8]float64)(s[o : o+8])
-			p0 := float64(ff[0])
-			q0 := float64(di*p0) + float64(li*ss[0])
+			q0 := float64(di*pp[0]) + float64(li*ss[0])
 			qq[0] = q0
-			p1 := float64(ff[1])
-			q1 := float64(di*p1) + float64(li*ss[1])
+			q1 := float64(di*pp[1]) + float64(li*ss[1])
 			qq[1] = q1
-			p2 := float64(ff[2])
-			q2 := float64(di*p2) + float64(li*ss[2])
+			q2 := float64(di*pp[2]) + float64(li*ss[2])
 			qq[2] = q2
-			p3 := float64(ff[3])
-			q3 := float64(di*p3) + float64(li*ss[3])
+			q3 := float64(di*pp[3]) + float64(li*ss[3])
 			qq[3] = q3
-			p4 := float64(ff[4])
-			q4 := float64(di*p4) + float64(li*ss[4])
+			q4 := float64(di*pp[4]) + float64(li*ss[4])
 			qq[4] = q4
-			p5 := float64(ff[5])
-			q5 := float64(di*p5) + float64(li*ss[5])
+			q5 := float64(di*pp[5]) + float64(li*ss[5])
 			qq[5] = q5
-			p6 := float64(ff[6])
-			q6 := float64(di*p6) + float64(li*ss[6])
+			q6 := float64(di*pp[6]) + float64(li*ss[6])
 			qq[6] = q6
-			p7 := float64(ff[7])
-			q7 := float64(di*p7) + float64(li*ss[7])
+			q7 := float64(di*pp[7]) + float64(li*ss[7])
 			qq[7] = q7
 			ui := u[i]
-			s0 += ui * p0 * q0
-			s1 += ui * p1 * q1
-			s2 += ui * p2 * q2
-			s3 += ui * p3 * q3
-			s4 += ui * p4 * q4
-			s5 += ui * p5 * q5
-			s6 += ui * p6 * q6
-			s7 += ui * p7 * q7
+			s0 += ui * pp[0] * q0
+			s1 += ui * pp[1] * q1
+			s2 += ui * pp[2] * q2
+			s3 += ui * pp[3] * q3
+			s4 += ui * pp[4] * q4
+			s5 += ui * pp[5] * q5
+			s6 += ui * pp[6] * q6
+			s7 += ui * pp[7] * q7
 		}
 		sa[0], sa[1], sa[2], sa[3], sa[4], sa[5], sa[6], sa[7] = s0, s1, s2, s3, s4, s5, s6, s7
 		return
@@ -1942,50 +1902,42 @@ func finish32W8(acc, accD, q []float64, p32 []float32, s, diag, left, u, d []flo
 	for i := lo; i < hi; i++ {
 		e, o := (i-lo)*8, (i-lo)*8
 		di, li := diag[i], left[i]
-		ff := (*[8]float32)(p32[o : o+8])
+		pp := (*[8]float64)(p[e : e+8])
 		qq := (*[8]float64)(q[e : e+8])
 		ss := (*[8]float64)(s[o : o+8])
-		p0 := float64(ff[0])
-		q0 := float64(di*p0) + float64(li*ss[0])
+		q0 := float64(di*pp[0]) + float64(li*ss[0])
 		qq[0] = q0
-		p1 := float64(ff[1])
-		q1 := float64(di*p1) + float64(li*ss[1])
+		q1 := float64(di*pp[1]) + float64(li*ss[1])
 		qq[1] = q1
-		p2 := float64(ff[2])
-		q2 := float64(di*p2) + float64(li*ss[2])
+		q2 := float64(di*pp[2]) + float64(li*ss[2])
 		qq[2] = q2
-		p3 := float64(ff[3])
-		q3 := float64(di*p3) + float64(li*ss[3])
+		q3 := float64(di*pp[3]) + float64(li*ss[3])
 		qq[3] = q3
-		p4 := float64(ff[4])
-		q4 := float64(di*p4) + float64(li*ss[4])
+		q4 := float64(di*pp[4]) + float64(li*ss[4])
 		qq[4] = q4
-		p5 := float64(ff[5])
-		q5 := float64(di*p5) + float64(li*ss[5])
+		q5 := float64(di*pp[5]) + float64(li*ss[5])
 		qq[5] = q5
-		p6 := float64(ff[6])
-		q6 := float64(di*p6) + float64(li*ss[6])
+		q6 := float64(di*pp[6]) + float64(li*ss[6])
 		qq[6] = q6
-		p7 := float64(ff[7])
-		q7 := float64(di*p7) + float64(li*ss[7])
+		q7 := float64(di*pp[7]) + float64(li*ss[7])
 		qq[7] = q7
 		ui := u[i]
-		s0 += ui * p0 * q0
-		z0 += d[i] * p0
-		s1 += ui * p1 * q1
-		z1 += d[i] * p1
-		s2 += ui * p2 * q2
-		z2 += d[i] * p2
-		s3 += ui * p3 * q3
-		z3 += d[i] * p3
-		s4 += ui * p4 * q4
-		z4 += d[i] * p4
-		s5 += ui * p5 * q5
-		z5 += d[i] * p5
-		s6 += ui * p6 * q6
-		z6 += d[i] * p6
-		s7 += ui * p7 * q7
-		z7 += d[i] * p7
+		s0 += ui * pp[0] * q0
+		z0 += d[i] * pp[0]
+		s1 += ui * pp[1] * q1
+		z1 += d[i] * pp[1]
+		s2 += ui * pp[2] * q2
+		z2 += d[i] * pp[2]
+		s3 += ui * pp[3] * q3
+		z3 += d[i] * pp[3]
+		s4 += ui * pp[4] * q4
+		z4 += d[i] * pp[4]
+		s5 += ui * pp[5] * q5
+		z5 += d[i] * pp[5]
+		s6 += ui * pp[6] * q6
+		z6 += d[i] * pp[6]
+		s7 += ui * pp[7] * q7
+		z7 += d[i] * pp[7]
 	}
 	sa[0], sa[1], sa[2], sa[3], sa[4], sa[5], sa[6], sa[7] = s0, s1, s2, s3, s4, s5, s6, s7
 	sd[0], sd[1], sd[2], sd[3], sd[4], sd[5], sd[6], sd[7] = z0, z1, z2, z3, z4, z5, z6, z7

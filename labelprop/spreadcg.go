@@ -123,11 +123,6 @@ type spreadingCG struct {
 	p32   []float32
 	p32w  int
 	p32ok bool
-	// p64stale says that p holds an older p̃ and only p32 holds the
-	// current one: Step's float32 pass (stepRows32W) reads and writes p32
-	// alone, which the product then reads (finish32W); fresh64 brings p
-	// up to date for the passes that read it.
-	p64stale bool
 
 	// zeroX says that x is zero on entry (a cold fit's fresh F): the
 	// first Residual then takes R = B without reading x, whose pages a
@@ -331,9 +326,6 @@ func (cg *spreadingCG) rows(v []float64, k, lo, hi int) ([]float64, int, int) {
 // product sets q = (I − aS)p from the scaled p̃ and, when dst is not nil,
 // returns pᵀAp per column in dst (deflated: that of the projected P p).
 func (cg *spreadingCG) product(dst []float64) []float64 {
-	if !cg.p32ok || cg.p32w != 8 || cg.sparseSupport() {
-		cg.fresh64() // only gather32Product's rows of 8 read p̃ from p32
-	}
 	switch {
 	case cg.sparseSupport() && cg.fewNear():
 		cg.nearProduct(dst != nil)
@@ -648,12 +640,6 @@ func (cg *spreadingCG) Step(alpha, beta, on []float64) {
 	if kr != nil {
 		cg.liveAll = true // the projection moves R on every row of e
 	}
-	// Without the projection or the support to follow, the old p̃ is read
-	// from p32 and the new one written there only (stepRows32W).
-	only32 := cg.p32ok && cg.p32w == 8 && kr == nil && !track
-	if !only32 {
-		cg.fresh64()
-	}
 	cg.Run(nil, func(ch, lo, hi int, _ []float64) {
 		switch {
 		case kr != nil:
@@ -663,14 +649,14 @@ func (cg *spreadingCG) Step(alpha, beta, on []float64) {
 			cg.round32(lo, hi)
 		case !cg.liveAll:
 			cg.eachLiveRun(lo, hi, func(a, b int) {
-				if !cg.stepRows(0, a, b, alpha, beta, on, only32) {
+				if !cg.stepRows(0, a, b, alpha, beta, on) {
 					cg.round32(a, b)
 				}
 			})
 		default:
 			rounded := false
 			for k := range cg.panels {
-				rounded = cg.stepRows(k, lo, hi, alpha, beta, on, only32)
+				rounded = cg.stepRows(k, lo, hi, alpha, beta, on)
 			}
 			if !rounded {
 				cg.round32(lo, hi)
@@ -683,38 +669,20 @@ func (cg *spreadingCG) Step(alpha, beta, on []float64) {
 	if track {
 		cg.countSupport()
 	}
-	cg.p32ok, cg.p64stale = true, only32
-}
-
-// fresh64 copies p̃ from p32 into p when p is stale (p64stale).
-func (cg *spreadingCG) fresh64() {
-	if !cg.p64stale {
-		return
-	}
-	c, w := cg.c, cg.p32w
-	cg.Run(nil, func(_, lo, hi int, _ []float64) {
-		for i := lo; i < hi; i++ {
-			row := cg.p[i*c : i*c+c]
-			for j, v := range cg.p32[i*w : i*w+c] {
-				row[j] = float64(v)
-			}
-		}
-	})
-	cg.p64stale = false
+	cg.p32ok = true
 }
 
 // stepRows is Step on panel k's rows [lo, hi): x ← x + α∘p, then
-// p ← on∘(r + β∘p). With only32 (rows of 8 float32, p32 holding p̃) it
-// reads the old p̃ from p32 and writes the new one, rounded, into p32 only,
-// and reports true; otherwise it writes p and reports false.
-func (cg *spreadingCG) stepRows(k, lo, hi int, alpha, beta, on []float64, only32 bool) bool {
+// p ← on∘(r + β∘p). It reports whether it also rounded the new p̃ into
+// p32 (round32), which it does for rows of 8 float32.
+func (cg *spreadingCG) stepRows(k, lo, hi int, alpha, beta, on []float64) bool {
 	c := cg.c
 	xd := cg.x.RawMatrix().Data
 	p, c0, w := cg.rows(cg.p, k, lo, hi)
 	r, _, _ := cg.rows(cg.r, k, lo, hi)
 	alpha, beta, on = alpha[c0:c0+w], beta[c0:c0+w], on[c0:c0+w]
 	x := xd[lo*c+c0 : (hi-1)*c+c0+w]
-	if only32 && stepRows32W(x, c, r, cg.t, cg.u, alpha, beta, on, cg.p32[lo*8:hi*8], w, lo, hi) {
+	if cg.p32w == 8 && stepRows32W(x, c, p, r, cg.t, cg.u, alpha, beta, on, cg.p32[lo*8:hi*8], w, lo, hi) {
 		return true
 	}
 	if !stepRowsW(x, c, p, r, cg.t, cg.u, alpha, beta, on, w, lo, hi) {
@@ -863,7 +831,7 @@ func (cg *spreadingCG) Residual(rr []float64, first bool) int {
 func (cg *spreadingCG) scaleX() {
 	c, t := cg.c, cg.t
 	xd := cg.x.RawMatrix().Data
-	cg.p32ok, cg.p64stale = false, false
+	cg.p32ok = false
 	cg.Run(nil, func(_, lo, hi int, _ []float64) {
 		for k := range cg.panels {
 			p, c0, w := cg.rows(cg.p, k, lo, hi)
@@ -995,5 +963,5 @@ func (cg *spreadingCG) Restart(on []float64) {
 	if track {
 		cg.countSupport()
 	}
-	cg.p32ok, cg.p64stale = true, false
+	cg.p32ok = true
 }
