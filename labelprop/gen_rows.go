@@ -96,11 +96,13 @@ func update(b *bytes.Buffer, w int) {
 	body := func(withD bool) {
 		b.WriteString(arr(w, "rr", "r", "e"))
 		b.WriteString(arr(w, "qq", "q", "e"))
+		// Column by column, each v_j stored and summed as soon as it is
+		// formed: forming all the v_j first kept them live beside the 2w
+		// sums of the deflated pass, which spilled them to the stack (the
+		// 5-column pass over 100 000 rows took 0.26 ms, 0.22 ms this way,
+		// 4 Dec). The sums are the same, term by term.
 		for j := 0; j < w; j++ {
-			fmt.Fprintf(b, "v%d := rr[%d] - al[%d]*qq[%d]\n", j, j, j, j)
-		}
-		fmt.Fprintf(b, "%s = %s\n", elems(w, "rr"), vars(w, "v"))
-		for j := 0; j < w; j++ {
+			fmt.Fprintf(b, "v%d := rr[%d] - al[%d]*qq[%d]\nrr[%d] = v%d\n", j, j, j, j, j, j)
 			fmt.Fprintf(b, "s%d += v%d * v%d\n", j, j, j)
 			if withD {
 				fmt.Fprintf(b, "z%d += ei * v%d\n", j, j)
