@@ -33,6 +33,10 @@ package labelprop
 // rowsMaxW is the widest panel with generated row passes.
 const rowsMaxW = ` + fmt.Sprint(maxW) + `
 
+// updateBlock is the number of rows of a block of the deflated
+// updateRowsW, whose second loop reads the block's rows of r again.
+const updateBlock = 64
+
 `)
 	dispatch(&b, "updateRowsW", "acc, accD, alpha, r, q, t, d []float64, w, lo, hi int", "acc, accD, alpha, r, q, t, d, lo, hi")
 	dispatch(&b, "stepRowsW", "x []float64, c int, p, r, t, u, alpha, beta, on []float64, w, lo, hi int", "x, c, p, r, t, u, alpha, beta, on, lo, hi")
@@ -88,34 +92,42 @@ func arr(w int, name, src, off string) string {
 	return fmt.Sprintf("%s := (*[%d]float64)(%s[%s : %s+%d])\n", name, w, src, off, off, w)
 }
 
+// update writes updateRowsW<w>. Deflated, it runs over blocks of
+// updateBlock rows, each in two loops: r ← r − α∘q with the sums r_ij², then
+// the sums d_i·t_i·r_ij from the block's new rows (in L1). In one loop the
+// 2w sums and the w new entries of a row did not fit the registers and
+// spilled to the stack: the 5-column pass over 100 000 rows took 0.24-0.26
+// ms, 0.16 ms in two (4 Dec). Each sum adds the same terms in the same
+// order.
 func update(b *bytes.Buffer, w int) {
 	fmt.Fprintf(b, "func updateRowsW%d(acc, accD, alpha, r, q, t, d []float64, lo, hi int) {\n", w)
 	fmt.Fprintf(b, "al := (*[%d]float64)(alpha)\nsa := (*[%d]float64)(acc)\n", w, w)
-	fmt.Fprintf(b, "%s := %s\n", vars(w, "s"), elems(w, "sa"))
 	fmt.Fprintf(b, "q = q[:len(r)]\n")
-	body := func(withD bool) {
-		b.WriteString(arr(w, "rr", "r", "e"))
-		b.WriteString(arr(w, "qq", "q", "e"))
-		// Column by column, each v_j stored and summed as soon as it is
-		// formed: forming all the v_j first kept them live beside the 2w
-		// sums of the deflated pass, which spilled them to the stack (the
-		// 5-column pass over 100 000 rows took 0.26 ms, 0.22 ms this way,
-		// 4 Dec). The sums are the same, term by term.
+	// rows updates the rows rb of r (qb of q) and adds their sums r_ij².
+	rows := func() {
+		fmt.Fprintf(b, "%s := %s\n", vars(w, "s"), elems(w, "sa"))
+		fmt.Fprintf(b, "for e := 0; e+%d <= len(rb); e += %d {\n", w, w)
+		b.WriteString(arr(w, "rr", "rb", "e"))
+		b.WriteString(arr(w, "qq", "qb", "e"))
 		for j := 0; j < w; j++ {
-			fmt.Fprintf(b, "v%d := rr[%d] - al[%d]*qq[%d]\nrr[%d] = v%d\n", j, j, j, j, j, j)
-			fmt.Fprintf(b, "s%d += v%d * v%d\n", j, j, j)
-			if withD {
-				fmt.Fprintf(b, "z%d += ei * v%d\n", j, j)
-			}
+			fmt.Fprintf(b, "v%d := rr[%d] - al[%d]*qq[%d]\nrr[%d] = v%d\ns%d += v%d * v%d\n", j, j, j, j, j, j, j, j, j)
 		}
+		fmt.Fprintf(b, "}\n%s = %s\n", elems(w, "sa"), vars(w, "s"))
 	}
-	fmt.Fprintf(b, "if d == nil {\nfor e := 0; e+%d <= len(r); e += %d {\n", w, w)
-	body(false)
-	fmt.Fprintf(b, "}\n%s = %s\nreturn\n}\n", elems(w, "sa"), vars(w, "s"))
-	fmt.Fprintf(b, "sd := (*[%d]float64)(accD)\n%s := %s\n", w, vars(w, "z"), elems(w, "sd"))
-	fmt.Fprintf(b, "for i := lo; i < hi; i++ {\ne := (i - lo) * %d\nei := d[i] * t[i]\n", w)
-	body(true)
-	fmt.Fprintf(b, "}\n%s = %s\n%s = %s\n}\n\n", elems(w, "sa"), vars(w, "s"), elems(w, "sd"), vars(w, "z"))
+	b.WriteString("if d == nil {\nrb, qb := r, q\n")
+	rows()
+	b.WriteString("return\n}\n")
+	fmt.Fprintf(b, "sd := (*[%d]float64)(accD)\n", w)
+	fmt.Fprintf(b, "for a := lo; a < hi; a += updateBlock {\nend := min(a+updateBlock, hi)\n")
+	fmt.Fprintf(b, "rb, qb := r[(a-lo)*%d:(end-lo)*%d], q[(a-lo)*%d:(end-lo)*%d]\n", w, w, w, w)
+	rows()
+	fmt.Fprintf(b, "%s := %s\n", vars(w, "z"), elems(w, "sd"))
+	fmt.Fprintf(b, "for i := a; i < end; i++ {\ne := (i - a) * %d\nei := d[i] * t[i]\n", w)
+	b.WriteString(arr(w, "rr", "rb", "e"))
+	for j := 0; j < w; j++ {
+		fmt.Fprintf(b, "z%d += ei * rr[%d]\n", j, j)
+	}
+	fmt.Fprintf(b, "}\n%s = %s\n}\n}\n\n", elems(w, "sd"), vars(w, "z"))
 }
 
 // step writes stepRowsW<w>, or with p32 stepRows32W<w>, which also
@@ -179,7 +191,7 @@ func addPQ(b *bytes.Buffer, w int) {
 func finish32(b *bytes.Buffer, w int) {
 	fmt.Fprintf(b, "func finish32W%d(acc, accD, q, p, s, diag, left, u, d []float64, lo, hi int) {\n", w)
 	fmt.Fprintf(b, "q = q[:len(p)]\n")
-	row := func(sums, withD bool) {
+	row := func(sums bool) {
 		fmt.Fprintf(b, "e, o := (i-lo)*%d, (i-lo)*8\ndi, li := diag[i], left[i]\n", w)
 		b.WriteString(arr(w, "pp", "p", "e"))
 		b.WriteString(arr(w, "qq", "q", "e"))
@@ -193,20 +205,25 @@ func finish32(b *bytes.Buffer, w int) {
 		b.WriteString("ui := u[i]\n")
 		for j := 0; j < w; j++ {
 			fmt.Fprintf(b, "s%d += ui * pp[%d] * q%d\n", j, j, j)
-			if withD {
-				fmt.Fprintf(b, "z%d += d[i] * pp[%d]\n", j, j)
-			}
 		}
 	}
 	b.WriteString("if acc == nil {\nfor i := lo; i < hi; i++ {\n")
-	row(false, false)
+	row(false)
 	b.WriteString("}\nreturn\n}\n")
 	fmt.Fprintf(b, "sa := (*[%d]float64)(acc)\n%s := %s\n", w, vars(w, "s"), elems(w, "sa"))
-	b.WriteString("if d == nil {\nfor i := lo; i < hi; i++ {\n")
-	row(true, false)
-	fmt.Fprintf(b, "}\n%s = %s\nreturn\n}\n", elems(w, "sa"), vars(w, "s"))
-	fmt.Fprintf(b, "sd := (*[%d]float64)(accD)\n%s := %s\n", w, vars(w, "z"), elems(w, "sd"))
 	b.WriteString("for i := lo; i < hi; i++ {\n")
-	row(true, true)
-	fmt.Fprintf(b, "}\n%s = %s\n%s = %s\n}\n\n", elems(w, "sa"), vars(w, "s"), elems(w, "sd"), vars(w, "z"))
+	row(true)
+	fmt.Fprintf(b, "}\n%s = %s\nif d == nil {\nreturn\n}\n", elems(w, "sa"), vars(w, "s"))
+	// Deflated, the sums d_i·p_ij take a second loop over the rows (a
+	// block of gather32Rows, in L1): with the 2w sums live in one loop
+	// the kernel spilled (the 5-column finish over 100 000 rows took
+	// 0.29 ms, 0.25 ms in two loops, 4 Dec). Each sum adds the same
+	// terms in the same order.
+	fmt.Fprintf(b, "sd := (*[%d]float64)(accD)\n%s := %s\n", w, vars(w, "z"), elems(w, "sd"))
+	fmt.Fprintf(b, "for i := lo; i < hi; i++ {\ne := (i - lo) * %d\ndi := d[i]\n", w)
+	b.WriteString(arr(w, "pp", "p", "e"))
+	for j := 0; j < w; j++ {
+		fmt.Fprintf(b, "z%d += di * pp[%d]\n", j, j)
+	}
+	fmt.Fprintf(b, "}\n%s = %s\n}\n\n", elems(w, "sd"), vars(w, "z"))
 }

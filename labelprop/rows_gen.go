@@ -5,6 +5,10 @@ package labelprop
 // rowsMaxW is the widest panel with generated row passes.
 const rowsMaxW = 8
 
+// updateBlock is the number of rows of a block of the deflated
+// updateRowsW, whose second loop reads the block's rows of r again.
+const updateBlock = 64
+
 // updateRowsW runs the generated kernel for w columns and reports
 // whether there is one (w ≤ rowsMaxW).
 func updateRowsW(acc, accD, alpha, r, q, t, d []float64, w, lo, hi int) bool {
@@ -138,12 +142,13 @@ func stepRows32W(x []float64, c int, p, r, t, u, alpha, beta, on []float64, p32 
 func updateRowsW1(acc, accD, alpha, r, q, t, d []float64, lo, hi int) {
 	al := (*[1]float64)(alpha)
 	sa := (*[1]float64)(acc)
-	s0 := sa[0]
 	q = q[:len(r)]
 	if d == nil {
-		for e := 0; e+1 <= len(r); e += 1 {
-			rr := (*[1]float64)(r[e : e+1])
-			qq := (*[1]float64)(q[e : e+1])
+		rb, qb := r, q
+		s0 := sa[0]
+		for e := 0; e+1 <= len(rb); e += 1 {
+			rr := (*[1]float64)(rb[e : e+1])
+			qq := (*[1]float64)(qb[e : e+1])
 			v0 := rr[0] - al[0]*qq[0]
 			rr[0] = v0
 			s0 += v0 * v0
@@ -152,19 +157,27 @@ func updateRowsW1(acc, accD, alpha, r, q, t, d []float64, lo, hi int) {
 		return
 	}
 	sd := (*[1]float64)(accD)
-	z0 := sd[0]
-	for i := lo; i < hi; i++ {
-		e := (i - lo) * 1
-		ei := d[i] * t[i]
-		rr := (*[1]float64)(r[e : e+1])
-		qq := (*[1]float64)(q[e : e+1])
-		v0 := rr[0] - al[0]*qq[0]
-		rr[0] = v0
-		s0 += v0 * v0
-		z0 += ei * v0
+	for a := lo; a < hi; a += updateBlock {
+		end := min(a+updateBlock, hi)
+		rb, qb := r[(a-lo)*1:(end-lo)*1], q[(a-lo)*1:(end-lo)*1]
+		s0 := sa[0]
+		for e := 0; e+1 <= len(rb); e += 1 {
+			rr := (*[1]float64)(rb[e : e+1])
+			qq := (*[1]float64)(qb[e : e+1])
+			v0 := rr[0] - al[0]*qq[0]
+			rr[0] = v0
+			s0 += v0 * v0
+		}
+		sa[0] = s0
+		z0 := sd[0]
+		for i := a; i < end; i++ {
+			e := (i - a) * 1
+			ei := d[i] * t[i]
+			rr := (*[1]float64)(rb[e : e+1])
+			z0 += ei * rr[0]
+		}
+		sd[0] = z0
 	}
-	sa[0] = s0
-	sd[0] = z0
 }
 
 func stepRowsW1(x []float64, c int, p, r, t, u, alpha, beta, on []float64, lo, hi int) {
@@ -244,23 +257,6 @@ func finish32W1(acc, accD, q, p, s, diag, left, u, d []float64, lo, hi int) {
 	}
 	sa := (*[1]float64)(acc)
 	s0 := sa[0]
-	if d == nil {
-		for i := lo; i < hi; i++ {
-			e, o := (i-lo)*1, (i-lo)*8
-			di, li := diag[i], left[i]
-			pp := (*[1]float64)(p[e : e+1])
-			qq := (*[1]float64)(q[e : e+1])
-			ss := (*[1]float64)(s[o : o+1])
-			q0 := float64(di*pp[0]) + float64(li*ss[0])
-			qq[0] = q0
-			ui := u[i]
-			s0 += ui * pp[0] * q0
-		}
-		sa[0] = s0
-		return
-	}
-	sd := (*[1]float64)(accD)
-	z0 := sd[0]
 	for i := lo; i < hi; i++ {
 		e, o := (i-lo)*1, (i-lo)*8
 		di, li := diag[i], left[i]
@@ -271,21 +267,32 @@ func finish32W1(acc, accD, q, p, s, diag, left, u, d []float64, lo, hi int) {
 		qq[0] = q0
 		ui := u[i]
 		s0 += ui * pp[0] * q0
-		z0 += d[i] * pp[0]
 	}
 	sa[0] = s0
+	if d == nil {
+		return
+	}
+	sd := (*[1]float64)(accD)
+	z0 := sd[0]
+	for i := lo; i < hi; i++ {
+		e := (i - lo) * 1
+		di := d[i]
+		pp := (*[1]float64)(p[e : e+1])
+		z0 += di * pp[0]
+	}
 	sd[0] = z0
 }
 
 func updateRowsW2(acc, accD, alpha, r, q, t, d []float64, lo, hi int) {
 	al := (*[2]float64)(alpha)
 	sa := (*[2]float64)(acc)
-	s0, s1 := sa[0], sa[1]
 	q = q[:len(r)]
 	if d == nil {
-		for e := 0; e+2 <= len(r); e += 2 {
-			rr := (*[2]float64)(r[e : e+2])
-			qq := (*[2]float64)(q[e : e+2])
+		rb, qb := r, q
+		s0, s1 := sa[0], sa[1]
+		for e := 0; e+2 <= len(rb); e += 2 {
+			rr := (*[2]float64)(rb[e : e+2])
+			qq := (*[2]float64)(qb[e : e+2])
 			v0 := rr[0] - al[0]*qq[0]
 			rr[0] = v0
 			s0 += v0 * v0
@@ -297,23 +304,31 @@ func updateRowsW2(acc, accD, alpha, r, q, t, d []float64, lo, hi int) {
 		return
 	}
 	sd := (*[2]float64)(accD)
-	z0, z1 := sd[0], sd[1]
-	for i := lo; i < hi; i++ {
-		e := (i - lo) * 2
-		ei := d[i] * t[i]
-		rr := (*[2]float64)(r[e : e+2])
-		qq := (*[2]float64)(q[e : e+2])
-		v0 := rr[0] - al[0]*qq[0]
-		rr[0] = v0
-		s0 += v0 * v0
-		z0 += ei * v0
-		v1 := rr[1] - al[1]*qq[1]
-		rr[1] = v1
-		s1 += v1 * v1
-		z1 += ei * v1
+	for a := lo; a < hi; a += updateBlock {
+		end := min(a+updateBlock, hi)
+		rb, qb := r[(a-lo)*2:(end-lo)*2], q[(a-lo)*2:(end-lo)*2]
+		s0, s1 := sa[0], sa[1]
+		for e := 0; e+2 <= len(rb); e += 2 {
+			rr := (*[2]float64)(rb[e : e+2])
+			qq := (*[2]float64)(qb[e : e+2])
+			v0 := rr[0] - al[0]*qq[0]
+			rr[0] = v0
+			s0 += v0 * v0
+			v1 := rr[1] - al[1]*qq[1]
+			rr[1] = v1
+			s1 += v1 * v1
+		}
+		sa[0], sa[1] = s0, s1
+		z0, z1 := sd[0], sd[1]
+		for i := a; i < end; i++ {
+			e := (i - a) * 2
+			ei := d[i] * t[i]
+			rr := (*[2]float64)(rb[e : e+2])
+			z0 += ei * rr[0]
+			z1 += ei * rr[1]
+		}
+		sd[0], sd[1] = z0, z1
 	}
-	sa[0], sa[1] = s0, s1
-	sd[0], sd[1] = z0, z1
 }
 
 func stepRowsW2(x []float64, c int, p, r, t, u, alpha, beta, on []float64, lo, hi int) {
@@ -405,26 +420,6 @@ func finish32W2(acc, accD, q, p, s, diag, left, u, d []float64, lo, hi int) {
 	}
 	sa := (*[2]float64)(acc)
 	s0, s1 := sa[0], sa[1]
-	if d == nil {
-		for i := lo; i < hi; i++ {
-			e, o := (i-lo)*2, (i-lo)*8
-			di, li := diag[i], left[i]
-			pp := (*[2]float64)(p[e : e+2])
-			qq := (*[2]float64)(q[e : e+2])
-			ss := (*[2]float64)(s[o : o+2])
-			q0 := float64(di*pp[0]) + float64(li*ss[0])
-			qq[0] = q0
-			q1 := float64(di*pp[1]) + float64(li*ss[1])
-			qq[1] = q1
-			ui := u[i]
-			s0 += ui * pp[0] * q0
-			s1 += ui * pp[1] * q1
-		}
-		sa[0], sa[1] = s0, s1
-		return
-	}
-	sd := (*[2]float64)(accD)
-	z0, z1 := sd[0], sd[1]
 	for i := lo; i < hi; i++ {
 		e, o := (i-lo)*2, (i-lo)*8
 		di, li := diag[i], left[i]
@@ -437,23 +432,34 @@ func finish32W2(acc, accD, q, p, s, diag, left, u, d []float64, lo, hi int) {
 		qq[1] = q1
 		ui := u[i]
 		s0 += ui * pp[0] * q0
-		z0 += d[i] * pp[0]
 		s1 += ui * pp[1] * q1
-		z1 += d[i] * pp[1]
 	}
 	sa[0], sa[1] = s0, s1
+	if d == nil {
+		return
+	}
+	sd := (*[2]float64)(accD)
+	z0, z1 := sd[0], sd[1]
+	for i := lo; i < hi; i++ {
+		e := (i - lo) * 2
+		di := d[i]
+		pp := (*[2]float64)(p[e : e+2])
+		z0 += di * pp[0]
+		z1 += di * pp[1]
+	}
 	sd[0], sd[1] = z0, z1
 }
 
 func updateRowsW3(acc, accD, alpha, r, q, t, d []float64, lo, hi int) {
 	al := (*[3]float64)(alpha)
 	sa := (*[3]float64)(acc)
-	s0, s1, s2 := sa[0], sa[1], sa[2]
 	q = q[:len(r)]
 	if d == nil {
-		for e := 0; e+3 <= len(r); e += 3 {
-			rr := (*[3]float64)(r[e : e+3])
-			qq := (*[3]float64)(q[e : e+3])
+		rb, qb := r, q
+		s0, s1, s2 := sa[0], sa[1], sa[2]
+		for e := 0; e+3 <= len(rb); e += 3 {
+			rr := (*[3]float64)(rb[e : e+3])
+			qq := (*[3]float64)(qb[e : e+3])
 			v0 := rr[0] - al[0]*qq[0]
 			rr[0] = v0
 			s0 += v0 * v0
@@ -468,27 +474,35 @@ func updateRowsW3(acc, accD, alpha, r, q, t, d []float64, lo, hi int) {
 		return
 	}
 	sd := (*[3]float64)(accD)
-	z0, z1, z2 := sd[0], sd[1], sd[2]
-	for i := lo; i < hi; i++ {
-		e := (i - lo) * 3
-		ei := d[i] * t[i]
-		rr := (*[3]float64)(r[e : e+3])
-		qq := (*[3]float64)(q[e : e+3])
-		v0 := rr[0] - al[0]*qq[0]
-		rr[0] = v0
-		s0 += v0 * v0
-		z0 += ei * v0
-		v1 := rr[1] - al[1]*qq[1]
-		rr[1] = v1
-		s1 += v1 * v1
-		z1 += ei * v1
-		v2 := rr[2] - al[2]*qq[2]
-		rr[2] = v2
-		s2 += v2 * v2
-		z2 += ei * v2
+	for a := lo; a < hi; a += updateBlock {
+		end := min(a+updateBlock, hi)
+		rb, qb := r[(a-lo)*3:(end-lo)*3], q[(a-lo)*3:(end-lo)*3]
+		s0, s1, s2 := sa[0], sa[1], sa[2]
+		for e := 0; e+3 <= len(rb); e += 3 {
+			rr := (*[3]float64)(rb[e : e+3])
+			qq := (*[3]float64)(qb[e : e+3])
+			v0 := rr[0] - al[0]*qq[0]
+			rr[0] = v0
+			s0 += v0 * v0
+			v1 := rr[1] - al[1]*qq[1]
+			rr[1] = v1
+			s1 += v1 * v1
+			v2 := rr[2] - al[2]*qq[2]
+			rr[2] = v2
+			s2 += v2 * v2
+		}
+		sa[0], sa[1], sa[2] = s0, s1, s2
+		z0, z1, z2 := sd[0], sd[1], sd[2]
+		for i := a; i < end; i++ {
+			e := (i - a) * 3
+			ei := d[i] * t[i]
+			rr := (*[3]float64)(rb[e : e+3])
+			z0 += ei * rr[0]
+			z1 += ei * rr[1]
+			z2 += ei * rr[2]
+		}
+		sd[0], sd[1], sd[2] = z0, z1, z2
 	}
-	sa[0], sa[1], sa[2] = s0, s1, s2
-	sd[0], sd[1], sd[2] = z0, z1, z2
 }
 
 func stepRowsW3(x []float64, c int, p, r, t, u, alpha, beta, on []float64, lo, hi int) {
@@ -592,29 +606,6 @@ func finish32W3(acc, accD, q, p, s, diag, left, u, d []float64, lo, hi int) {
 	}
 	sa := (*[3]float64)(acc)
 	s0, s1, s2 := sa[0], sa[1], sa[2]
-	if d == nil {
-		for i := lo; i < hi; i++ {
-			e, o := (i-lo)*3, (i-lo)*8
-			di, li := diag[i], left[i]
-			pp := (*[3]float64)(p[e : e+3])
-			qq := (*[3]float64)(q[e : e+3])
-			ss := (*[3]float64)(s[o : o+3])
-			q0 := float64(di*pp[0]) + float64(li*ss[0])
-			qq[0] = q0
-			q1 := float64(di*pp[1]) + float64(li*ss[1])
-			qq[1] = q1
-			q2 := float64(di*pp[2]) + float64(li*ss[2])
-			qq[2] = q2
-			ui := u[i]
-			s0 += ui * pp[0] * q0
-			s1 += ui * pp[1] * q1
-			s2 += ui * pp[2] * q2
-		}
-		sa[0], sa[1], sa[2] = s0, s1, s2
-		return
-	}
-	sd := (*[3]float64)(accD)
-	z0, z1, z2 := sd[0], sd[1], sd[2]
 	for i := lo; i < hi; i++ {
 		e, o := (i-lo)*3, (i-lo)*8
 		di, li := diag[i], left[i]
@@ -629,25 +620,36 @@ func finish32W3(acc, accD, q, p, s, diag, left, u, d []float64, lo, hi int) {
 		qq[2] = q2
 		ui := u[i]
 		s0 += ui * pp[0] * q0
-		z0 += d[i] * pp[0]
 		s1 += ui * pp[1] * q1
-		z1 += d[i] * pp[1]
 		s2 += ui * pp[2] * q2
-		z2 += d[i] * pp[2]
 	}
 	sa[0], sa[1], sa[2] = s0, s1, s2
+	if d == nil {
+		return
+	}
+	sd := (*[3]float64)(accD)
+	z0, z1, z2 := sd[0], sd[1], sd[2]
+	for i := lo; i < hi; i++ {
+		e := (i - lo) * 3
+		di := d[i]
+		pp := (*[3]float64)(p[e : e+3])
+		z0 += di * pp[0]
+		z1 += di * pp[1]
+		z2 += di * pp[2]
+	}
 	sd[0], sd[1], sd[2] = z0, z1, z2
 }
 
 func updateRowsW4(acc, accD, alpha, r, q, t, d []float64, lo, hi int) {
 	al := (*[4]float64)(alpha)
 	sa := (*[4]float64)(acc)
-	s0, s1, s2, s3 := sa[0], sa[1], sa[2], sa[3]
 	q = q[:len(r)]
 	if d == nil {
-		for e := 0; e+4 <= len(r); e += 4 {
-			rr := (*[4]float64)(r[e : e+4])
-			qq := (*[4]float64)(q[e : e+4])
+		rb, qb := r, q
+		s0, s1, s2, s3 := sa[0], sa[1], sa[2], sa[3]
+		for e := 0; e+4 <= len(rb); e += 4 {
+			rr := (*[4]float64)(rb[e : e+4])
+			qq := (*[4]float64)(qb[e : e+4])
 			v0 := rr[0] - al[0]*qq[0]
 			rr[0] = v0
 			s0 += v0 * v0
@@ -665,31 +667,39 @@ func updateRowsW4(acc, accD, alpha, r, q, t, d []float64, lo, hi int) {
 		return
 	}
 	sd := (*[4]float64)(accD)
-	z0, z1, z2, z3 := sd[0], sd[1], sd[2], sd[3]
-	for i := lo; i < hi; i++ {
-		e := (i - lo) * 4
-		ei := d[i] * t[i]
-		rr := (*[4]float64)(r[e : e+4])
-		qq := (*[4]float64)(q[e : e+4])
-		v0 := rr[0] - al[0]*qq[0]
-		rr[0] = v0
-		s0 += v0 * v0
-		z0 += ei * v0
-		v1 := rr[1] - al[1]*qq[1]
-		rr[1] = v1
-		s1 += v1 * v1
-		z1 += ei * v1
-		v2 := rr[2] - al[2]*qq[2]
-		rr[2] = v2
-		s2 += v2 * v2
-		z2 += ei * v2
-		v3 := rr[3] - al[3]*qq[3]
-		rr[3] = v3
-		s3 += v3 * v3
-		z3 += ei * v3
+	for a := lo; a < hi; a += updateBlock {
+		end := min(a+updateBlock, hi)
+		rb, qb := r[(a-lo)*4:(end-lo)*4], q[(a-lo)*4:(end-lo)*4]
+		s0, s1, s2, s3 := sa[0], sa[1], sa[2], sa[3]
+		for e := 0; e+4 <= len(rb); e += 4 {
+			rr := (*[4]float64)(rb[e : e+4])
+			qq := (*[4]float64)(qb[e : e+4])
+			v0 := rr[0] - al[0]*qq[0]
+			rr[0] = v0
+			s0 += v0 * v0
+			v1 := rr[1] - al[1]*qq[1]
+			rr[1] = v1
+			s1 += v1 * v1
+			v2 := rr[2] - al[2]*qq[2]
+			rr[2] = v2
+			s2 += v2 * v2
+			v3 := rr[3] - al[3]*qq[3]
+			rr[3] = v3
+			s3 += v3 * v3
+		}
+		sa[0], sa[1], sa[2], sa[3] = s0, s1, s2, s3
+		z0, z1, z2, z3 := sd[0], sd[1], sd[2], sd[3]
+		for i := a; i < end; i++ {
+			e := (i - a) * 4
+			ei := d[i] * t[i]
+			rr := (*[4]float64)(rb[e : e+4])
+			z0 += ei * rr[0]
+			z1 += ei * rr[1]
+			z2 += ei * rr[2]
+			z3 += ei * rr[3]
+		}
+		sd[0], sd[1], sd[2], sd[3] = z0, z1, z2, z3
 	}
-	sa[0], sa[1], sa[2], sa[3] = s0, s1, s2, s3
-	sd[0], sd[1], sd[2], sd[3] = z0, z1, z2, z3
 }
 
 func stepRowsW4(x []float64, c int, p, r, t, u, alpha, beta, on []float64, lo, hi int) {
@@ -805,32 +815,6 @@ func finish32W4(acc, accD, q, p, s, diag, left, u, d []float64, lo, hi int) {
 	}
 	sa := (*[4]float64)(acc)
 	s0, s1, s2, s3 := sa[0], sa[1], sa[2], sa[3]
-	if d == nil {
-		for i := lo; i < hi; i++ {
-			e, o := (i-lo)*4, (i-lo)*8
-			di, li := diag[i], left[i]
-			pp := (*[4]float64)(p[e : e+4])
-			qq := (*[4]float64)(q[e : e+4])
-			ss := (*[4]float64)(s[o : o+4])
-			q0 := float64(di*pp[0]) + float64(li*ss[0])
-			qq[0] = q0
-			q1 := float64(di*pp[1]) + float64(li*ss[1])
-			qq[1] = q1
-			q2 := float64(di*pp[2]) + float64(li*ss[2])
-			qq[2] = q2
-			q3 := float64(di*pp[3]) + float64(li*ss[3])
-			qq[3] = q3
-			ui := u[i]
-			s0 += ui * pp[0] * q0
-			s1 += ui * pp[1] * q1
-			s2 += ui * pp[2] * q2
-			s3 += ui * pp[3] * q3
-		}
-		sa[0], sa[1], sa[2], sa[3] = s0, s1, s2, s3
-		return
-	}
-	sd := (*[4]float64)(accD)
-	z0, z1, z2, z3 := sd[0], sd[1], sd[2], sd[3]
 	for i := lo; i < hi; i++ {
 		e, o := (i-lo)*4, (i-lo)*8
 		di, li := diag[i], left[i]
@@ -847,27 +831,38 @@ func finish32W4(acc, accD, q, p, s, diag, left, u, d []float64, lo, hi int) {
 		qq[3] = q3
 		ui := u[i]
 		s0 += ui * pp[0] * q0
-		z0 += d[i] * pp[0]
 		s1 += ui * pp[1] * q1
-		z1 += d[i] * pp[1]
 		s2 += ui * pp[2] * q2
-		z2 += d[i] * pp[2]
 		s3 += ui * pp[3] * q3
-		z3 += d[i] * pp[3]
 	}
 	sa[0], sa[1], sa[2], sa[3] = s0, s1, s2, s3
+	if d == nil {
+		return
+	}
+	sd := (*[4]float64)(accD)
+	z0, z1, z2, z3 := sd[0], sd[1], sd[2], sd[3]
+	for i := lo; i < hi; i++ {
+		e := (i - lo) * 4
+		di := d[i]
+		pp := (*[4]float64)(p[e : e+4])
+		z0 += di * pp[0]
+		z1 += di * pp[1]
+		z2 += di * pp[2]
+		z3 += di * pp[3]
+	}
 	sd[0], sd[1], sd[2], sd[3] = z0, z1, z2, z3
 }
 
 func updateRowsW5(acc, accD, alpha, r, q, t, d []float64, lo, hi int) {
 	al := (*[5]float64)(alpha)
 	sa := (*[5]float64)(acc)
-	s0, s1, s2, s3, s4 := sa[0], sa[1], sa[2], sa[3], sa[4]
 	q = q[:len(r)]
 	if d == nil {
-		for e := 0; e+5 <= len(r); e += 5 {
-			rr := (*[5]float64)(r[e : e+5])
-			qq := (*[5]float64)(q[e : e+5])
+		rb, qb := r, q
+		s0, s1, s2, s3, s4 := sa[0], sa[1], sa[2], sa[3], sa[4]
+		for e := 0; e+5 <= len(rb); e += 5 {
+			rr := (*[5]float64)(rb[e : e+5])
+			qq := (*[5]float64)(qb[e : e+5])
 			v0 := rr[0] - al[0]*qq[0]
 			rr[0] = v0
 			s0 += v0 * v0
@@ -888,35 +883,43 @@ func updateRowsW5(acc, accD, alpha, r, q, t, d []float64, lo, hi int) {
 		return
 	}
 	sd := (*[5]float64)(accD)
-	z0, z1, z2, z3, z4 := sd[0], sd[1], sd[2], sd[3], sd[4]
-	for i := lo; i < hi; i++ {
-		e := (i - lo) * 5
-		ei := d[i] * t[i]
-		rr := (*[5]float64)(r[e : e+5])
-		qq := (*[5]float64)(q[e : e+5])
-		v0 := rr[0] - al[0]*qq[0]
-		rr[0] = v0
-		s0 += v0 * v0
-		z0 += ei * v0
-		v1 := rr[1] - al[1]*qq[1]
-		rr[1] = v1
-		s1 += v1 * v1
-		z1 += ei * v1
-		v2 := rr[2] - al[2]*qq[2]
-		rr[2] = v2
-		s2 += v2 * v2
-		z2 += ei * v2
-		v3 := rr[3] - al[3]*qq[3]
-		rr[3] = v3
-		s3 += v3 * v3
-		z3 += ei * v3
-		v4 := rr[4] - al[4]*qq[4]
-		rr[4] = v4
-		s4 += v4 * v4
-		z4 += ei * v4
+	for a := lo; a < hi; a += updateBlock {
+		end := min(a+updateBlock, hi)
+		rb, qb := r[(a-lo)*5:(end-lo)*5], q[(a-lo)*5:(end-lo)*5]
+		s0, s1, s2, s3, s4 := sa[0], sa[1], sa[2], sa[3], sa[4]
+		for e := 0; e+5 <= len(rb); e += 5 {
+			rr := (*[5]float64)(rb[e : e+5])
+			qq := (*[5]float64)(qb[e : e+5])
+			v0 := rr[0] - al[0]*qq[0]
+			rr[0] = v0
+			s0 += v0 * v0
+			v1 := rr[1] - al[1]*qq[1]
+			rr[1] = v1
+			s1 += v1 * v1
+			v2 := rr[2] - al[2]*qq[2]
+			rr[2] = v2
+			s2 += v2 * v2
+			v3 := rr[3] - al[3]*qq[3]
+			rr[3] = v3
+			s3 += v3 * v3
+			v4 := rr[4] - al[4]*qq[4]
+			rr[4] = v4
+			s4 += v4 * v4
+		}
+		sa[0], sa[1], sa[2], sa[3], sa[4] = s0, s1, s2, s3, s4
+		z0, z1, z2, z3, z4 := sd[0], sd[1], sd[2], sd[3], sd[4]
+		for i := a; i < end; i++ {
+			e := (i - a) * 5
+			ei := d[i] * t[i]
+			rr := (*[5]float64)(rb[e : e+5])
+			z0 += ei * rr[0]
+			z1 += ei * rr[1]
+			z2 += ei * rr[2]
+			z3 += ei * rr[3]
+			z4 += ei * rr[4]
+		}
+		sd[0], sd[1], sd[2], sd[3], sd[4] = z0, z1, z2, z3, z4
 	}
-	sa[0], sa[1], sa[2], sa[3], sa[4] = s0, s1, s2, s3, s4
-	sd[0], sd[1], sd[2], sd[3], sd[4] = z0, z1, z2, z3, z4
 }
 
 func stepRowsW5(x []float64, c int, p, r, t, u, alpha, beta, on []float64, lo, hi int) {
@@ -1044,35 +1047,6 @@ func finish32W5(acc, accD, q, p, s, diag, left, u, d []float64, lo, hi int) {
 	}
 	sa := (*[5]float64)(acc)
 	s0, s1, s2, s3, s4 := sa[0], sa[1], sa[2], sa[3], sa[4]
-	if d == nil {
-		for i := lo; i < hi; i++ {
-			e, o := (i-lo)*5, (i-lo)*8
-			di, li := diag[i], left[i]
-			pp := (*[5]float64)(p[e : e+5])
-			qq := (*[5]float64)(q[e : e+5])
-			ss := (*[5]float64)(s[o : o+5])
-			q0 := float64(di*pp[0]) + float64(li*ss[0])
-			qq[0] = q0
-			q1 := float64(di*pp[1]) + float64(li*ss[1])
-			qq[1] = q1
-			q2 := float64(di*pp[2]) + float64(li*ss[2])
-			qq[2] = q2
-			q3 := float64(di*pp[3]) + float64(li*ss[3])
-			qq[3] = q3
-			q4 := float64(di*pp[4]) + float64(li*ss[4])
-			qq[4] = q4
-			ui := u[i]
-			s0 += ui * pp[0] * q0
-			s1 += ui * pp[1] * q1
-			s2 += ui * pp[2] * q2
-			s3 += ui * pp[3] * q3
-			s4 += ui * pp[4] * q4
-		}
-		sa[0], sa[1], sa[2], sa[3], sa[4] = s0, s1, s2, s3, s4
-		return
-	}
-	sd := (*[5]float64)(accD)
-	z0, z1, z2, z3, z4 := sd[0], sd[1], sd[2], sd[3], sd[4]
 	for i := lo; i < hi; i++ {
 		e, o := (i-lo)*5, (i-lo)*8
 		di, li := diag[i], left[i]
@@ -1091,29 +1065,40 @@ func finish32W5(acc, accD, q, p, s, diag, left, u, d []float64, lo, hi int) {
 		qq[4] = q4
 		ui := u[i]
 		s0 += ui * pp[0] * q0
-		z0 += d[i] * pp[0]
 		s1 += ui * pp[1] * q1
-		z1 += d[i] * pp[1]
 		s2 += ui * pp[2] * q2
-		z2 += d[i] * pp[2]
 		s3 += ui * pp[3] * q3
-		z3 += d[i] * pp[3]
 		s4 += ui * pp[4] * q4
-		z4 += d[i] * pp[4]
 	}
 	sa[0], sa[1], sa[2], sa[3], sa[4] = s0, s1, s2, s3, s4
+	if d == nil {
+		return
+	}
+	sd := (*[5]float64)(accD)
+	z0, z1, z2, z3, z4 := sd[0], sd[1], sd[2], sd[3], sd[4]
+	for i := lo; i < hi; i++ {
+		e := (i - lo) * 5
+		di := d[i]
+		pp := (*[5]float64)(p[e : e+5])
+		z0 += di * pp[0]
+		z1 += di * pp[1]
+		z2 += di * pp[2]
+		z3 += di * pp[3]
+		z4 += di * pp[4]
+	}
 	sd[0], sd[1], sd[2], sd[3], sd[4] = z0, z1, z2, z3, z4
 }
 
 func updateRowsW6(acc, accD, alpha, r, q, t, d []float64, lo, hi int) {
 	al := (*[6]float64)(alpha)
 	sa := (*[6]float64)(acc)
-	s0, s1, s2, s3, s4, s5 := sa[0], sa[1], sa[2], sa[3], sa[4], sa[5]
 	q = q[:len(r)]
 	if d == nil {
-		for e := 0; e+6 <= len(r); e += 6 {
-			rr := (*[6]float64)(r[e : e+6])
-			qq := (*[6]float64)(q[e : e+6])
+		rb, qb := r, q
+		s0, s1, s2, s3, s4, s5 := sa[0], sa[1], sa[2], sa[3], sa[4], sa[5]
+		for e := 0; e+6 <= len(rb); e += 6 {
+			rr := (*[6]float64)(rb[e : e+6])
+			qq := (*[6]float64)(qb[e : e+6])
 			v0 := rr[0] - al[0]*qq[0]
 			rr[0] = v0
 			s0 += v0 * v0
@@ -1137,39 +1122,47 @@ func updateRowsW6(acc, accD, alpha, r, q, t, d []float64, lo, hi int) {
 		return
 	}
 	sd := (*[6]float64)(accD)
-	z0, z1, z2, z3, z4, z5 := sd[0], sd[1], sd[2], sd[3], sd[4], sd[5]
-	for i := lo; i < hi; i++ {
-		e := (i - lo) * 6
-		ei := d[i] * t[i]
-		rr := (*[6]float64)(r[e : e+6])
-		qq := (*[6]float64)(q[e : e+6])
-		v0 := rr[0] - al[0]*qq[0]
-		rr[0] = v0
-		s0 += v0 * v0
-		z0 += ei * v0
-		v1 := rr[1] - al[1]*qq[1]
-		rr[1] = v1
-		s1 += v1 * v1
-		z1 += ei * v1
-		v2 := rr[2] - al[2]*qq[2]
-		rr[2] = v2
-		s2 += v2 * v2
-		z2 += ei * v2
-		v3 := rr[3] - al[3]*qq[3]
-		rr[3] = v3
-		s3 += v3 * v3
-		z3 += ei * v3
-		v4 := rr[4] - al[4]*qq[4]
-		rr[4] = v4
-		s4 += v4 * v4
-		z4 += ei * v4
-		v5 := rr[5] - al[5]*qq[5]
-		rr[5] = v5
-		s5 += v5 * v5
-		z5 += ei * v5
+	for a := lo; a < hi; a += updateBlock {
+		end := min(a+updateBlock, hi)
+		rb, qb := r[(a-lo)*6:(end-lo)*6], q[(a-lo)*6:(end-lo)*6]
+		s0, s1, s2, s3, s4, s5 := sa[0], sa[1], sa[2], sa[3], sa[4], sa[5]
+		for e := 0; e+6 <= len(rb); e += 6 {
+			rr := (*[6]float64)(rb[e : e+6])
+			qq := (*[6]float64)(qb[e : e+6])
+			v0 := rr[0] - al[0]*qq[0]
+			rr[0] = v0
+			s0 += v0 * v0
+			v1 := rr[1] - al[1]*qq[1]
+			rr[1] = v1
+			s1 += v1 * v1
+			v2 := rr[2] - al[2]*qq[2]
+			rr[2] = v2
+			s2 += v2 * v2
+			v3 := rr[3] - al[3]*qq[3]
+			rr[3] = v3
+			s3 += v3 * v3
+			v4 := rr[4] - al[4]*qq[4]
+			rr[4] = v4
+			s4 += v4 * v4
+			v5 := rr[5] - al[5]*qq[5]
+			rr[5] = v5
+			s5 += v5 * v5
+		}
+		sa[0], sa[1], sa[2], sa[3], sa[4], sa[5] = s0, s1, s2, s3, s4, s5
+		z0, z1, z2, z3, z4, z5 := sd[0], sd[1], sd[2], sd[3], sd[4], sd[5]
+		for i := a; i < end; i++ {
+			e := (i - a) * 6
+			ei := d[i] * t[i]
+			rr := (*[6]float64)(rb[e : e+6])
+			z0 += ei * rr[0]
+			z1 += ei * rr[1]
+			z2 += ei * rr[2]
+			z3 += ei * rr[3]
+			z4 += ei * rr[4]
+			z5 += ei * rr[5]
+		}
+		sd[0], sd[1], sd[2], sd[3], sd[4], sd[5] = z0, z1, z2, z3, z4, z5
 	}
-	sa[0], sa[1], sa[2], sa[3], sa[4], sa[5] = s0, s1, s2, s3, s4, s5
-	sd[0], sd[1], sd[2], sd[3], sd[4], sd[5] = z0, z1, z2, z3, z4, z5
 }
 
 func stepRowsW6(x []float64, c int, p, r, t, u, alpha, beta, on []float64, lo, hi int) {
@@ -1309,38 +1302,6 @@ func finish32W6(acc, accD, q, p, s, diag, left, u, d []float64, lo, hi int) {
 	}
 	sa := (*[6]float64)(acc)
 	s0, s1, s2, s3, s4, s5 := sa[0], sa[1], sa[2], sa[3], sa[4], sa[5]
-	if d == nil {
-		for i := lo; i < hi; i++ {
-			e, o := (i-lo)*6, (i-lo)*8
-			di, li := diag[i], left[i]
-			pp := (*[6]float64)(p[e : e+6])
-			qq := (*[6]float64)(q[e : e+6])
-			ss := (*[6]float64)(s[o : o+6])
-			q0 := float64(di*pp[0]) + float64(li*ss[0])
-			qq[0] = q0
-			q1 := float64(di*pp[1]) + float64(li*ss[1])
-			qq[1] = q1
-			q2 := float64(di*pp[2]) + float64(li*ss[2])
-			qq[2] = q2
-			q3 := float64(di*pp[3]) + float64(li*ss[3])
-			qq[3] = q3
-			q4 := float64(di*pp[4]) + float64(li*ss[4])
-			qq[4] = q4
-			q5 := float64(di*pp[5]) + float64(li*ss[5])
-			qq[5] = q5
-			ui := u[i]
-			s0 += ui * pp[0] * q0
-			s1 += ui * pp[1] * q1
-			s2 += ui * pp[2] * q2
-			s3 += ui * pp[3] * q3
-			s4 += ui * pp[4] * q4
-			s5 += ui * pp[5] * q5
-		}
-		sa[0], sa[1], sa[2], sa[3], sa[4], sa[5] = s0, s1, s2, s3, s4, s5
-		return
-	}
-	sd := (*[6]float64)(accD)
-	z0, z1, z2, z3, z4, z5 := sd[0], sd[1], sd[2], sd[3], sd[4], sd[5]
 	for i := lo; i < hi; i++ {
 		e, o := (i-lo)*6, (i-lo)*8
 		di, li := diag[i], left[i]
@@ -1361,31 +1322,42 @@ func finish32W6(acc, accD, q, p, s, diag, left, u, d []float64, lo, hi int) {
 		qq[5] = q5
 		ui := u[i]
 		s0 += ui * pp[0] * q0
-		z0 += d[i] * pp[0]
 		s1 += ui * pp[1] * q1
-		z1 += d[i] * pp[1]
 		s2 += ui * pp[2] * q2
-		z2 += d[i] * pp[2]
 		s3 += ui * pp[3] * q3
-		z3 += d[i] * pp[3]
 		s4 += ui * pp[4] * q4
-		z4 += d[i] * pp[4]
 		s5 += ui * pp[5] * q5
-		z5 += d[i] * pp[5]
 	}
 	sa[0], sa[1], sa[2], sa[3], sa[4], sa[5] = s0, s1, s2, s3, s4, s5
+	if d == nil {
+		return
+	}
+	sd := (*[6]float64)(accD)
+	z0, z1, z2, z3, z4, z5 := sd[0], sd[1], sd[2], sd[3], sd[4], sd[5]
+	for i := lo; i < hi; i++ {
+		e := (i - lo) * 6
+		di := d[i]
+		pp := (*[6]float64)(p[e : e+6])
+		z0 += di * pp[0]
+		z1 += di * pp[1]
+		z2 += di * pp[2]
+		z3 += di * pp[3]
+		z4 += di * pp[4]
+		z5 += di * pp[5]
+	}
 	sd[0], sd[1], sd[2], sd[3], sd[4], sd[5] = z0, z1, z2, z3, z4, z5
 }
 
 func updateRowsW7(acc, accD, alpha, r, q, t, d []float64, lo, hi int) {
 	al := (*[7]float64)(alpha)
 	sa := (*[7]float64)(acc)
-	s0, s1, s2, s3, s4, s5, s6 := sa[0], sa[1], sa[2], sa[3], sa[4], sa[5], sa[6]
 	q = q[:len(r)]
 	if d == nil {
-		for e := 0; e+7 <= len(r); e += 7 {
-			rr := (*[7]float64)(r[e : e+7])
-			qq := (*[7]float64)(q[e : e+7])
+		rb, qb := r, q
+		s0, s1, s2, s3, s4, s5, s6 := sa[0], sa[1], sa[2], sa[3], sa[4], sa[5], sa[6]
+		for e := 0; e+7 <= len(rb); e += 7 {
+			rr := (*[7]float64)(rb[e : e+7])
+			qq := (*[7]float64)(qb[e : e+7])
 			v0 := rr[0] - al[0]*qq[0]
 			rr[0] = v0
 			s0 += v0 * v0
@@ -1412,43 +1384,51 @@ func updateRowsW7(acc, accD, alpha, r, q, t, d []float64, lo, hi int) {
 		return
 	}
 	sd := (*[7]float64)(accD)
-	z0, z1, z2, z3, z4, z5, z6 := sd[0], sd[1], sd[2], sd[3], sd[4], sd[5], sd[6]
-	for i := lo; i < hi; i++ {
-		e := (i - lo) * 7
-		ei := d[i] * t[i]
-		rr := (*[7]float64)(r[e : e+7])
-		qq := (*[7]float64)(q[e : e+7])
-		v0 := rr[0] - al[0]*qq[0]
-		rr[0] = v0
-		s0 += v0 * v0
-		z0 += ei * v0
-		v1 := rr[1] - al[1]*qq[1]
-		rr[1] = v1
-		s1 += v1 * v1
-		z1 += ei * v1
-		v2 := rr[2] - al[2]*qq[2]
-		rr[2] = v2
-		s2 += v2 * v2
-		z2 += ei * v2
-		v3 := rr[3] - al[3]*qq[3]
-		rr[3] = v3
-		s3 += v3 * v3
-		z3 += ei * v3
-		v4 := rr[4] - al[4]*qq[4]
-		rr[4] = v4
-		s4 += v4 * v4
-		z4 += ei * v4
-		v5 := rr[5] - al[5]*qq[5]
-		rr[5] = v5
-		s5 += v5 * v5
-		z5 += ei * v5
-		v6 := rr[6] - al[6]*qq[6]
-		rr[6] = v6
-		s6 += v6 * v6
-		z6 += ei * v6
+	for a := lo; a < hi; a += updateBlock {
+		end := min(a+updateBlock, hi)
+		rb, qb := r[(a-lo)*7:(end-lo)*7], q[(a-lo)*7:(end-lo)*7]
+		s0, s1, s2, s3, s4, s5, s6 := sa[0], sa[1], sa[2], sa[3], sa[4], sa[5], sa[6]
+		for e := 0; e+7 <= len(rb); e += 7 {
+			rr := (*[7]float64)(rb[e : e+7])
+			qq := (*[7]float64)(qb[e : e+7])
+			v0 := rr[0] - al[0]*qq[0]
+			rr[0] = v0
+			s0 += v0 * v0
+			v1 := rr[1] - al[1]*qq[1]
+			rr[1] = v1
+			s1 += v1 * v1
+			v2 := rr[2] - al[2]*qq[2]
+			rr[2] = v2
+			s2 += v2 * v2
+			v3 := rr[3] - al[3]*qq[3]
+			rr[3] = v3
+			s3 += v3 * v3
+			v4 := rr[4] - al[4]*qq[4]
+			rr[4] = v4
+			s4 += v4 * v4
+			v5 := rr[5] - al[5]*qq[5]
+			rr[5] = v5
+			s5 += v5 * v5
+			v6 := rr[6] - al[6]*qq[6]
+			rr[6] = v6
+			s6 += v6 * v6
+		}
+		sa[0], sa[1], sa[2], sa[3], sa[4], sa[5], sa[6] = s0, s1, s2, s3, s4, s5, s6
+		z0, z1, z2, z3, z4, z5, z6 := sd[0], sd[1], sd[2], sd[3], sd[4], sd[5], sd[6]
+		for i := a; i < end; i++ {
+			e := (i - a) * 7
+			ei := d[i] * t[i]
+			rr := (*[7]float64)(rb[e : e+7])
+			z0 += ei * rr[0]
+			z1 += ei * rr[1]
+			z2 += ei * rr[2]
+			z3 += ei * rr[3]
+			z4 += ei * rr[4]
+			z5 += ei * rr[5]
+			z6 += ei * rr[6]
+		}
+		sd[0], sd[1], sd[2], sd[3], sd[4], sd[5], sd[6] = z0, z1, z2, z3, z4, z5, z6
 	}
-	sa[0], sa[1], sa[2], sa[3], sa[4], sa[5], sa[6] = s0, s1, s2, s3, s4, s5, s6
-	sd[0], sd[1], sd[2], sd[3], sd[4], sd[5], sd[6] = z0, z1, z2, z3, z4, z5, z6
 }
 
 func stepRowsW7(x []float64, c int, p, r, t, u, alpha, beta, on []float64, lo, hi int) {
@@ -1600,41 +1580,6 @@ func finish32W7(acc, accD, q, p, s, diag, left, u, d []float64, lo, hi int) {
 	}
 	sa := (*[7]float64)(acc)
 	s0, s1, s2, s3, s4, s5, s6 := sa[0], sa[1], sa[2], sa[3], sa[4], sa[5], sa[6]
-	if d == nil {
-		for i := lo; i < hi; i++ {
-			e, o := (i-lo)*7, (i-lo)*8
-			di, li := diag[i], left[i]
-			pp := (*[7]float64)(p[e : e+7])
-			qq := (*[7]float64)(q[e : e+7])
-			ss := (*[7]float64)(s[o : o+7])
-			q0 := float64(di*pp[0]) + float64(li*ss[0])
-			qq[0] = q0
-			q1 := float64(di*pp[1]) + float64(li*ss[1])
-			qq[1] = q1
-			q2 := float64(di*pp[2]) + float64(li*ss[2])
-			qq[2] = q2
-			q3 := float64(di*pp[3]) + float64(li*ss[3])
-			qq[3] = q3
-			q4 := float64(di*pp[4]) + float64(li*ss[4])
-			qq[4] = q4
-			q5 := float64(di*pp[5]) + float64(li*ss[5])
-			qq[5] = q5
-			q6 := float64(di*pp[6]) + float64(li*ss[6])
-			qq[6] = q6
-			ui := u[i]
-			s0 += ui * pp[0] * q0
-			s1 += ui * pp[1] * q1
-			s2 += ui * pp[2] * q2
-			s3 += ui * pp[3] * q3
-			s4 += ui * pp[4] * q4
-			s5 += ui * pp[5] * q5
-			s6 += ui * pp[6] * q6
-		}
-		sa[0], sa[1], sa[2], sa[3], sa[4], sa[5], sa[6] = s0, s1, s2, s3, s4, s5, s6
-		return
-	}
-	sd := (*[7]float64)(accD)
-	z0, z1, z2, z3, z4, z5, z6 := sd[0], sd[1], sd[2], sd[3], sd[4], sd[5], sd[6]
 	for i := lo; i < hi; i++ {
 		e, o := (i-lo)*7, (i-lo)*8
 		di, li := diag[i], left[i]
@@ -1657,33 +1602,44 @@ func finish32W7(acc, accD, q, p, s, diag, left, u, d []float64, lo, hi int) {
 		qq[6] = q6
 		ui := u[i]
 		s0 += ui * pp[0] * q0
-		z0 += d[i] * pp[0]
 		s1 += ui * pp[1] * q1
-		z1 += d[i] * pp[1]
 		s2 += ui * pp[2] * q2
-		z2 += d[i] * pp[2]
 		s3 += ui * pp[3] * q3
-		z3 += d[i] * pp[3]
 		s4 += ui * pp[4] * q4
-		z4 += d[i] * pp[4]
 		s5 += ui * pp[5] * q5
-		z5 += d[i] * pp[5]
 		s6 += ui * pp[6] * q6
-		z6 += d[i] * pp[6]
 	}
 	sa[0], sa[1], sa[2], sa[3], sa[4], sa[5], sa[6] = s0, s1, s2, s3, s4, s5, s6
+	if d == nil {
+		return
+	}
+	sd := (*[7]float64)(accD)
+	z0, z1, z2, z3, z4, z5, z6 := sd[0], sd[1], sd[2], sd[3], sd[4], sd[5], sd[6]
+	for i := lo; i < hi; i++ {
+		e := (i - lo) * 7
+		di := d[i]
+		pp := (*[7]float64)(p[e : e+7])
+		z0 += di * pp[0]
+		z1 += di * pp[1]
+		z2 += di * pp[2]
+		z3 += di * pp[3]
+		z4 += di * pp[4]
+		z5 += di * pp[5]
+		z6 += di * pp[6]
+	}
 	sd[0], sd[1], sd[2], sd[3], sd[4], sd[5], sd[6] = z0, z1, z2, z3, z4, z5, z6
 }
 
 func updateRowsW8(acc, accD, alpha, r, q, t, d []float64, lo, hi int) {
 	al := (*[8]float64)(alpha)
 	sa := (*[8]float64)(acc)
-	s0, s1, s2, s3, s4, s5, s6, s7 := sa[0], sa[1], sa[2], sa[3], sa[4], sa[5], sa[6], sa[7]
 	q = q[:len(r)]
 	if d == nil {
-		for e := 0; e+8 <= len(r); e += 8 {
-			rr := (*[8]float64)(r[e : e+8])
-			qq := (*[8]float64)(q[e : e+8])
+		rb, qb := r, q
+		s0, s1, s2, s3, s4, s5, s6, s7 := sa[0], sa[1], sa[2], sa[3], sa[4], sa[5], sa[6], sa[7]
+		for e := 0; e+8 <= len(rb); e += 8 {
+			rr := (*[8]float64)(rb[e : e+8])
+			qq := (*[8]float64)(qb[e : e+8])
 			v0 := rr[0] - al[0]*qq[0]
 			rr[0] = v0
 			s0 += v0 * v0
@@ -1713,47 +1669,55 @@ func updateRowsW8(acc, accD, alpha, r, q, t, d []float64, lo, hi int) {
 		return
 	}
 	sd := (*[8]float64)(accD)
-	z0, z1, z2, z3, z4, z5, z6, z7 := sd[0], sd[1], sd[2], sd[3], sd[4], sd[5], sd[6], sd[7]
-	for i := lo; i < hi; i++ {
-		e := (i - lo) * 8
-		ei := d[i] * t[i]
-		rr := (*[8]float64)(r[e : e+8])
-		qq := (*[8]float64)(q[e : e+8])
-		v0 := rr[0] - al[0]*qq[0]
-		rr[0] = v0
-		s0 += v0 * v0
-		z0 += ei * v0
-		v1 := rr[1] - al[1]*qq[1]
-		rr[1] = v1
-		s1 += v1 * v1
-		z1 += ei * v1
-		v2 := rr[2] - al[2]*qq[2]
-		rr[2] = v2
-		s2 += v2 * v2
-		z2 += ei * v2
-		v3 := rr[3] - al[3]*qq[3]
-		rr[3] = v3
-		s3 += v3 * v3
-		z3 += ei * v3
-		v4 := rr[4] - al[4]*qq[4]
-		rr[4] = v4
-		s4 += v4 * v4
-		z4 += ei * v4
-		v5 := rr[5] - al[5]*qq[5]
-		rr[5] = v5
-		s5 += v5 * v5
-		z5 += ei * v5
-		v6 := rr[6] - al[6]*qq[6]
-		rr[6] = v6
-		s6 += v6 * v6
-		z6 += ei * v6
-		v7 := rr[7] - al[7]*qq[7]
-		rr[7] = v7
-		s7 += v7 * v7
-		z7 += ei * v7
+	for a := lo; a < hi; a += updateBlock {
+		end := min(a+updateBlock, hi)
+		rb, qb := r[(a-lo)*8:(end-lo)*8], q[(a-lo)*8:(end-lo)*8]
+		s0, s1, s2, s3, s4, s5, s6, s7 := sa[0], sa[1], sa[2], sa[3], sa[4], sa[5], sa[6], sa[7]
+		for e := 0; e+8 <= len(rb); e += 8 {
+			rr := (*[8]float64)(rb[e : e+8])
+			qq := (*[8]float64)(qb[e : e+8])
+			v0 := rr[0] - al[0]*qq[0]
+			rr[0] = v0
+			s0 += v0 * v0
+			v1 := rr[1] - al[1]*qq[1]
+			rr[1] = v1
+			s1 += v1 * v1
+			v2 := rr[2] - al[2]*qq[2]
+			rr[2] = v2
+			s2 += v2 * v2
+			v3 := rr[3] - al[3]*qq[3]
+			rr[3] = v3
+			s3 += v3 * v3
+			v4 := rr[4] - al[4]*qq[4]
+			rr[4] = v4
+			s4 += v4 * v4
+			v5 := rr[5] - al[5]*qq[5]
+			rr[5] = v5
+			s5 += v5 * v5
+			v6 := rr[6] - al[6]*qq[6]
+			rr[6] = v6
+			s6 += v6 * v6
+			v7 := rr[7] - al[7]*qq[7]
+			rr[7] = v7
+			s7 += v7 * v7
+		}
+		sa[0], sa[1], sa[2], sa[3], sa[4], sa[5], sa[6], sa[7] = s0, s1, s2, s3, s4, s5, s6, s7
+		z0, z1, z2, z3, z4, z5, z6, z7 := sd[0], sd[1], sd[2], sd[3], sd[4], sd[5], sd[6], sd[7]
+		for i := a; i < end; i++ {
+			e := (i - a) * 8
+			ei := d[i] * t[i]
+			rr := (*[8]float64)(rb[e : e+8])
+			z0 += ei * rr[0]
+			z1 += ei * rr[1]
+			z2 += ei * rr[2]
+			z3 += ei * rr[3]
+			z4 += ei * rr[4]
+			z5 += ei * rr[5]
+			z6 += ei * rr[6]
+			z7 += ei * rr[7]
+		}
+		sd[0], sd[1], sd[2], sd[3], sd[4], sd[5], sd[6], sd[7] = z0, z1, z2, z3, z4, z5, z6, z7
 	}
-	sa[0], sa[1], sa[2], sa[3], sa[4], sa[5], sa[6], sa[7] = s0, s1, s2, s3, s4, s5, s6, s7
-	sd[0], sd[1], sd[2], sd[3], sd[4], sd[5], sd[6], sd[7] = z0, z1, z2, z3, z4, z5, z6, z7
 }
 
 func stepRowsW8(x []float64, c int, p, r, t, u, alpha, beta, on []float64, lo, hi int) {
@@ -1917,44 +1881,6 @@ func finish32W8(acc, accD, q, p, s, diag, left, u, d []float64, lo, hi int) {
 	}
 	sa := (*[8]float64)(acc)
 	s0, s1, s2, s3, s4, s5, s6, s7 := sa[0], sa[1], sa[2], sa[3], sa[4], sa[5], sa[6], sa[7]
-	if d == nil {
-		for i := lo; i < hi; i++ {
-			e, o := (i-lo)*8, (i-lo)*8
-			di, li := diag[i], left[i]
-			pp := (*[8]float64)(p[e : e+8])
-			qq := (*[8]float64)(q[e : e+8])
-			ss := (*[8]float64)(s[o : o+8])
-			q0 := float64(di*pp[0]) + float64(li*ss[0])
-			qq[0] = q0
-			q1 := float64(di*pp[1]) + float64(li*ss[1])
-			qq[1] = q1
-			q2 := float64(di*pp[2]) + float64(li*ss[2])
-			qq[2] = q2
-			q3 := float64(di*pp[3]) + float64(li*ss[3])
-			qq[3] = q3
-			q4 := float64(di*pp[4]) + float64(li*ss[4])
-			qq[4] = q4
-			q5 := float64(di*pp[5]) + float64(li*ss[5])
-			qq[5] = q5
-			q6 := float64(di*pp[6]) + float64(li*ss[6])
-			qq[6] = q6
-			q7 := float64(di*pp[7]) + float64(li*ss[7])
-			qq[7] = q7
-			ui := u[i]
-			s0 += ui * pp[0] * q0
-			s1 += ui * pp[1] * q1
-			s2 += ui * pp[2] * q2
-			s3 += ui * pp[3] * q3
-			s4 += ui * pp[4] * q4
-			s5 += ui * pp[5] * q5
-			s6 += ui * pp[6] * q6
-			s7 += ui * pp[7] * q7
-		}
-		sa[0], sa[1], sa[2], sa[3], sa[4], sa[5], sa[6], sa[7] = s0, s1, s2, s3, s4, s5, s6, s7
-		return
-	}
-	sd := (*[8]float64)(accD)
-	z0, z1, z2, z3, z4, z5, z6, z7 := sd[0], sd[1], sd[2], sd[3], sd[4], sd[5], sd[6], sd[7]
 	for i := lo; i < hi; i++ {
 		e, o := (i-lo)*8, (i-lo)*8
 		di, li := diag[i], left[i]
@@ -1979,22 +1905,32 @@ func finish32W8(acc, accD, q, p, s, diag, left, u, d []float64, lo, hi int) {
 		qq[7] = q7
 		ui := u[i]
 		s0 += ui * pp[0] * q0
-		z0 += d[i] * pp[0]
 		s1 += ui * pp[1] * q1
-		z1 += d[i] * pp[1]
 		s2 += ui * pp[2] * q2
-		z2 += d[i] * pp[2]
 		s3 += ui * pp[3] * q3
-		z3 += d[i] * pp[3]
 		s4 += ui * pp[4] * q4
-		z4 += d[i] * pp[4]
 		s5 += ui * pp[5] * q5
-		z5 += d[i] * pp[5]
 		s6 += ui * pp[6] * q6
-		z6 += d[i] * pp[6]
 		s7 += ui * pp[7] * q7
-		z7 += d[i] * pp[7]
 	}
 	sa[0], sa[1], sa[2], sa[3], sa[4], sa[5], sa[6], sa[7] = s0, s1, s2, s3, s4, s5, s6, s7
+	if d == nil {
+		return
+	}
+	sd := (*[8]float64)(accD)
+	z0, z1, z2, z3, z4, z5, z6, z7 := sd[0], sd[1], sd[2], sd[3], sd[4], sd[5], sd[6], sd[7]
+	for i := lo; i < hi; i++ {
+		e := (i - lo) * 8
+		di := d[i]
+		pp := (*[8]float64)(p[e : e+8])
+		z0 += di * pp[0]
+		z1 += di * pp[1]
+		z2 += di * pp[2]
+		z3 += di * pp[3]
+		z4 += di * pp[4]
+		z5 += di * pp[5]
+		z6 += di * pp[6]
+		z7 += di * pp[7]
+	}
 	sd[0], sd[1], sd[2], sd[3], sd[4], sd[5], sd[6], sd[7] = z0, z1, z2, z3, z4, z5, z6, z7
 }

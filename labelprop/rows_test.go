@@ -12,7 +12,8 @@ import (
 // TestRowKernelsBitwise checks the generated row passes (rows_gen.go)
 // against the generic loops they replace, bit for bit, for every width they
 // cover, with and without the deflation sums, on rows [lo, hi) not starting
-// at 0 and x wider than the panel.
+// at 0, more than one block of the deflated updateRowsW (updateBlock) and
+// x wider than the panel.
 func TestRowKernelsBitwise(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 9))
 	vec := func(n int) []float64 {
@@ -23,6 +24,7 @@ func TestRowKernelsBitwise(t *testing.T) {
 		return v
 	}
 	const lo, hi, n = 5, 77, 80
+	require.Greater(t, hi-lo, updateBlock)
 	tt, u, d := vec(n), vec(n), vec(n)
 	for w := 1; w <= rowsMaxW; w++ {
 		for _, dd := range [][]float64{nil, d} {
