@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"math/bits"
 	"unsafe"
 
 	"golang.org/x/sys/cpu"
@@ -16,16 +17,28 @@ func csr32G3AVX2(dst *float64, x *float32, xbytes int, weights *float64, wstep i
 func csr32G4AVX2(dst *float64, x *float32, xbytes int, weights *float64, wstep int, indptr *int, indices *int32, lo, hi, last int)
 
 //go:noescape
-func csr32U8AVX512(dst *float64, x *float32, xbytes int, indptr *int, indices *int32, lo, hi, last int)
+func csr32U8AVX512(dst *float64, x *float32, xshift int, indptr *int, indices *int32, lo, hi int)
 
 //go:noescape
-func csr32W8AVX512(dst *float64, x *float32, xbytes int, weights *float64, indptr *int, indices *int32, lo, hi, last int)
+func csr32U8PAVX512(dst *float64, x *float32, xshift int, indptr *int, indices *int32, lo, hi, last int)
 
 //go:noescape
-func csr32U16AVX512(dst *float64, x *float32, xbytes int, indptr *int, indices *int32, lo, hi, last int)
+func csr32W8AVX512(dst *float64, x *float32, xshift int, weights *float64, indptr *int, indices *int32, lo, hi int)
 
 //go:noescape
-func csr32W16AVX512(dst *float64, x *float32, xbytes int, weights *float64, indptr *int, indices *int32, lo, hi, last int)
+func csr32W8PAVX512(dst *float64, x *float32, xshift int, weights *float64, indptr *int, indices *int32, lo, hi, last int)
+
+//go:noescape
+func csr32U16AVX512(dst *float64, x *float32, xshift int, indptr *int, indices *int32, lo, hi int)
+
+//go:noescape
+func csr32U16PAVX512(dst *float64, x *float32, xshift int, indptr *int, indices *int32, lo, hi, last int)
+
+//go:noescape
+func csr32W16AVX512(dst *float64, x *float32, xshift int, weights *float64, indptr *int, indices *int32, lo, hi int)
+
+//go:noescape
+func csr32W16PAVX512(dst *float64, x *float32, xshift int, weights *float64, indptr *int, indices *int32, lo, hi, last int)
 
 // hasCSR512 reports whether the AVX-512 kernels run (AVX-512F, its register
 // state saved by the OS); the tests turn it off to compare the AVX2 kernel.
@@ -39,26 +52,17 @@ var csrOne = 1.0
 // float32 block of c = 8, 12 or 16 columns with row stride xs ≥ c by the AVX2
 // kernels of csrblock_amd64.s, bitwise as block32Kernels[c], and reports
 // whether it did (false: another width, no AVX2, or an empty range). Eight
-// or sixteen columns in rows aligned to their width (32 or 64 bytes) take
-// the AVX-512 kernels csr32U8AVX512 and csr32U16AVX512 (unit weights) or
-// csr32W8AVX512 and csr32W16AVX512 where the CPU has them, bitwise the same.
+// or sixteen columns in rows aligned to their width (32 or 64 bytes) and a
+// power of two bytes apart take the AVX-512 kernels (mulBlock32AVX512)
+// where the CPU has them, bitwise the same.
 func (g *CSR) mulBlock32AVX2(dst []float64, x []float32, xs, c, lo, hi int) bool {
 	if !hasSellAVX2 || hi <= lo || g.indptr[hi] == g.indptr[lo] {
 		return false
 	}
-	if (c == 8 || c == 16) && hasCSR512 && xs%c == 0 && uintptr(unsafe.Pointer(unsafe.SliceData(x)))%uintptr(4*c) == 0 {
+	if sh := bits.TrailingZeros(uint(4 * xs)); (c == 8 || c == 16) && hasCSR512 && 4*xs == 1<<sh && xs >= c &&
+		uintptr(unsafe.Pointer(unsafe.SliceData(x)))%uintptr(4*c) == 0 {
 		_ = dst[(hi-lo)*c-1]
-		xp, ip, ix, last := unsafe.SliceData(x), unsafe.SliceData(g.indptr), unsafe.SliceData(g.indices), g.indptr[hi]-1
-		switch {
-		case g.unitWeights && c == 8:
-			csr32U8AVX512(&dst[0], xp, 4*xs, ip, ix, lo, hi, last)
-		case g.unitWeights:
-			csr32U16AVX512(&dst[0], xp, 4*xs, ip, ix, lo, hi, last)
-		case c == 8:
-			csr32W8AVX512(&dst[0], xp, 4*xs, unsafe.SliceData(g.weights), ip, ix, lo, hi, last)
-		default:
-			csr32W16AVX512(&dst[0], xp, 4*xs, unsafe.SliceData(g.weights), ip, ix, lo, hi, last)
-		}
+		g.mulBlock32AVX512(&dst[0], x, sh, c, lo, hi)
 		return true
 	}
 	var kernel func(*float64, *float32, int, *float64, int, *int, *int32, int, int, int)
@@ -79,6 +83,46 @@ func (g *CSR) mulBlock32AVX2(dst []float64, x []float32, xs, c, lo, hi int) bool
 	}
 	kernel(&dst[0], unsafe.SliceData(x), 4*xs, w, wstep, unsafe.SliceData(g.indptr), unsafe.SliceData(g.indices), lo, hi, g.indptr[hi]-1)
 	return true
+}
+
+// csr32PrefetchBytes is the smallest float32 block for which the AVX-512
+// kernels prefetch the block row of the entry 16 or 32 ahead: from a
+// smaller block, which the last-level cache holds, out-of-order execution
+// overlaps the gathers' misses as well, and the prefetch's six
+// instructions an entry cost more than they save (see csrblock_amd64.s).
+// A variable so that the tests can send small blocks to either kernel.
+var csr32PrefetchBytes = 16 << 20
+
+// mulBlock32AVX512 computes rows [lo, hi) of W·X into dst for a float32
+// block of c = 8 or 16 columns whose rows are 1<<xshift bytes apart, by
+// the AVX-512 kernel of its width and weights, with the prefetch for a
+// block of csr32PrefetchBytes or more.
+func (g *CSR) mulBlock32AVX512(dst *float64, x []float32, xshift, c, lo, hi int) {
+	xp, ip, ix, w := unsafe.SliceData(x), unsafe.SliceData(g.indptr), unsafe.SliceData(g.indices), unsafe.SliceData(g.weights)
+	if 4*len(x) < csr32PrefetchBytes {
+		switch {
+		case g.unitWeights && c == 8:
+			csr32U8AVX512(dst, xp, xshift, ip, ix, lo, hi)
+		case g.unitWeights:
+			csr32U16AVX512(dst, xp, xshift, ip, ix, lo, hi)
+		case c == 8:
+			csr32W8AVX512(dst, xp, xshift, w, ip, ix, lo, hi)
+		default:
+			csr32W16AVX512(dst, xp, xshift, w, ip, ix, lo, hi)
+		}
+		return
+	}
+	last := g.indptr[hi] - 1
+	switch {
+	case g.unitWeights && c == 8:
+		csr32U8PAVX512(dst, xp, xshift, ip, ix, lo, hi, last)
+	case g.unitWeights:
+		csr32U16PAVX512(dst, xp, xshift, ip, ix, lo, hi, last)
+	case c == 8:
+		csr32W8PAVX512(dst, xp, xshift, w, ip, ix, lo, hi, last)
+	default:
+		csr32W16PAVX512(dst, xp, xshift, w, ip, ix, lo, hi, last)
+	}
 }
 
 //go:noescape

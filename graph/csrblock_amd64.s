@@ -393,9 +393,11 @@ csr64G4AVX2_done:
 
 
 // The AVX-512 row kernel of an 8-column float32 block of a unit-weight
-// graph, rows 32-byte aligned (xbytes a multiple of 32):
+// graph, rows 32-byte aligned and 1<<xshift bytes apart (xshift ≥ 5), and
+// the same with a prefetch:
 //
-//	func csr32U8AVX512(dst *float64, x *float32, xbytes int, indptr *int, indices *int32, lo, hi, last int)
+//	func csr32U8AVX512(dst *float64, x *float32, xshift int, indptr *int, indices *int32, lo, hi int)
+//	func csr32U8PAVX512(dst *float64, x *float32, xshift int, indptr *int, indices *int32, lo, hi, last int)
 //
 // dst[(i−lo)·8 : (i−lo+1)·8] = Σ_k x[col_k, :] over the row's stored entries
 // in order, as csr32G2AVX2 forms it with the weight 1: the eight columns
@@ -408,17 +410,32 @@ csr64G4AVX2_done:
 // more by them than by the gathers: on one core 3.5–3.6 ms against
 // 5.0–5.3 ms, while the G2 kernel gained at most a tenth on blocks that fit
 // in L2 (16-byte rows 4.1–5.1 ms, 8-byte rows 3.9–4.9 ms; 4 Dec, 17:20–17:22,
-// load 1.4–1.8). A row within one cache line
-// takes one prefetch (PREFETCHT0 of the row 32 entries ahead, clamped to
-// last).
+// load 1.4–1.8).
 //
-// Registers: SI dst, DI x, DX xbytes, R8 indptr, R11 indices, CX row, R12 hi,
-// R13 last, R14 weights (the weighted kernels), R9 entry, R10 the row's end,
-// AX/BX scratch; Z0 (and Z2 for 16 columns) accumulators, Z1 (Z3) widened
-// x. CSR32ROWS is the row loop of the AVX-512 kernels: ZERO clears the
-// accumulators, ADD widens, weights and adds the block row at AX, STORE
-// writes a row's sums, DIST is the prefetch distance in entries.
-#define CSR32ROWS(ZERO, ADD, STORE, DIST) \
+// The row index is scaled by a shift (SHLXQ), and the …P kernels prefetch
+// (PREFETCHT0) the block row of the entry 32 ahead (16 for 16 columns),
+// clamped to last, the range's last entry: six more instructions an entry,
+// which mulBlock32AVX512 spends only on blocks of csr32PrefetchBytes or
+// more. On the 1 M-edge graph one product on one core without them took
+// 0.65–0.67 of the time with them (1.34 against 2.03–2.09 ms, medians of
+// 200 interleaved products, twice, 4 Dec 19:45, load 1.8); another
+// accumulator (two rows summed side by side, each in its own order) was no
+// faster (0.64–0.66), so the single chain of VADDPDs is not the bound; with
+// the loop aligned to 32 bytes (PCALIGN) 0.77–0.79 against 0.83–0.89 unaligned
+// in a second harness (19:47–19:52, load 1.5–2.2). The 10 M-edge graph's
+// 32 MB block misses the caches and the prefetch pays there: without it
+// one product took 1.00–1.03 of the time with it for 8 columns and unit
+// weights (80–82 ms), 1.07 for 16, 1.13 and 1.25 with random weights
+// (19:53–19:54, 10–16 products, load 2.1–2.5).
+//
+// Registers: SI dst, DI x, R13 xshift, DX last (the …P kernels), R8 indptr,
+// R11 indices, CX row, R12 hi, R14 weights (the weighted kernels), R9
+// entry, R10 the row's end, AX/BX scratch; Z0 (and Z2 for 16 columns)
+// accumulators, Z1 (Z3) widened x. CSR32ROWS is the row loop of the
+// AVX-512 kernels: ZERO clears the accumulators, PF prefetches (NOPF, PF32
+// or PF16), ADD widens, weights and adds the block row at AX, STORE writes
+// a row's sums.
+#define CSR32ROWS(ZERO, PF, ADD, STORE) \
 	MOVQ (R8)(CX*8), R9; \
 row: \
 	CMPQ CX, R12; \
@@ -427,15 +444,11 @@ row: \
 	ZERO; \
 	CMPQ R9, R10; \
 	JGE store; \
+	PCALIGN $32; \
 entry: \
-	LEAQ DIST(R9), BX; \
-	CMPQ BX, R13; \
-	CMOVQGT R13, BX; \
-	MOVLQSX (R11)(BX*4), BX; \
-	IMULQ DX, BX; \
-	PREFETCHT0 (DI)(BX*1); \
+	PF; \
 	MOVLQSX (R11)(R9*4), AX; \
-	IMULQ DX, AX; \
+	SHLXQ R13, AX, AX; \
 	ADD; \
 	INCQ R9; \
 	CMPQ R9, R10; \
@@ -448,6 +461,9 @@ done: \
 	VZEROUPPER; \
 	RET
 
+#define NOPF
+#define PF32 LEAQ 32(R9), BX; CMPQ BX, DX; CMOVQGT DX, BX; MOVLQSX (R11)(BX*4), BX; SHLXQ R13, BX, BX; PREFETCHT0 (DI)(BX*1)
+#define PF16 LEAQ 16(R9), BX; CMPQ BX, DX; CMOVQGT DX, BX; MOVLQSX (R11)(BX*4), BX; SHLXQ R13, BX, BX; PREFETCHT0 (DI)(BX*1)
 #define X8ZERO VPXORQ Z0, Z0, Z0
 #define X8ADD VCVTPS2PD 0(DI)(AX*1), Z1; VADDPD Z1, Z0, Z0
 #define X8ADDW VCVTPS2PD 0(DI)(AX*1), Z1; VMULPD.BCST (R14)(R9*8), Z1, Z1; VADDPD Z1, Z0, Z0
@@ -457,18 +473,29 @@ done: \
 #define X16ADDW X8ADDW; VCVTPS2PD 32(DI)(AX*1), Z3; VMULPD.BCST (R14)(R9*8), Z3, Z3; VADDPD Z3, Z2, Z2
 #define X16STORE VMOVUPD Z0, 0(SI); VMOVUPD Z2, 64(SI); ADDQ $128, SI
 
-TEXT ·csr32U8AVX512(SB), NOSPLIT, $0-64
+TEXT ·csr32U8AVX512(SB), NOSPLIT, $0-56
 	MOVQ dst+0(FP), SI
 	MOVQ x+8(FP), DI
-	MOVQ xbytes+16(FP), DX
+	MOVQ xshift+16(FP), R13
 	MOVQ indptr+24(FP), R8
 	MOVQ indices+32(FP), R11
 	MOVQ lo+40(FP), CX
 	MOVQ hi+48(FP), R12
-	MOVQ last+56(FP), R13
-	CSR32ROWS(X8ZERO, X8ADD, X8STORE, 32)
+	CSR32ROWS(X8ZERO, NOPF, X8ADD, X8STORE)
 
-// func csr32W8AVX512(dst *float64, x *float32, xbytes int, weights *float64, indptr *int, indices *int32, lo, hi, last int)
+TEXT ·csr32U8PAVX512(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), SI
+	MOVQ x+8(FP), DI
+	MOVQ xshift+16(FP), R13
+	MOVQ indptr+24(FP), R8
+	MOVQ indices+32(FP), R11
+	MOVQ lo+40(FP), CX
+	MOVQ hi+48(FP), R12
+	MOVQ last+56(FP), DX
+	CSR32ROWS(X8ZERO, PF32, X8ADD, X8STORE)
+
+// func csr32W8AVX512(dst *float64, x *float32, xshift int, weights *float64, indptr *int, indices *int32, lo, hi int)
+// func csr32W8PAVX512(dst *float64, x *float32, xshift int, weights *float64, indptr *int, indices *int32, lo, hi, last int)
 //
 // csr32U8AVX512 for a weighted graph: each widened row multiplied by its
 // entry's weight (VMULPD with the weight broadcast from memory) before the
@@ -478,48 +505,86 @@ TEXT ·csr32U8AVX512(SB), NOSPLIT, $0-64
 // products, twice: 9.4 against 10.4 ms and 8.2 against 9.3 ms, 4 Dec
 // 17:42, load 3.6 from another helper's tests, so both twice as slow as
 // on a quiet machine).
-TEXT ·csr32W8AVX512(SB), NOSPLIT, $0-72
+TEXT ·csr32W8AVX512(SB), NOSPLIT, $0-64
 	MOVQ dst+0(FP), SI
 	MOVQ x+8(FP), DI
-	MOVQ xbytes+16(FP), DX
+	MOVQ xshift+16(FP), R13
 	MOVQ weights+24(FP), R14
 	MOVQ indptr+32(FP), R8
 	MOVQ indices+40(FP), R11
 	MOVQ lo+48(FP), CX
 	MOVQ hi+56(FP), R12
-	MOVQ last+64(FP), R13
-	CSR32ROWS(X8ZERO, X8ADDW, X8STORE, 32)
+	CSR32ROWS(X8ZERO, NOPF, X8ADDW, X8STORE)
 
-// func csr32U16AVX512(dst *float64, x *float32, xbytes int, indptr *int, indices *int32, lo, hi, last int)
-// func csr32W16AVX512(dst *float64, x *float32, xbytes int, weights *float64, indptr *int, indices *int32, lo, hi, last int)
-//
-// csr32U8AVX512 and csr32W8AVX512 for 16 columns in 64-byte aligned rows
-// (two 512-bit accumulators), bitwise csr32G4AVX2's sums; the block row
-// of the entry 16 ahead is prefetched, as csr32G4AVX2 does. One product of
-// the 1 M-edge benchmark graph on one core, as a fraction of the AVX2
-// kernel's time (medians of 100 interleaved products, 4 Dec 17:49, load
-// 3.2–3.5 from other helpers): 8 columns 0.82 (3.73 against 4.57 ms) and
-// 16 columns 0.86 (8.55 against 9.90 ms) unit weights; with random weights
-// 0.88 (9.40 against 10.66 ms) and 0.89 (14.19 against 15.94 ms).
-TEXT ·csr32U16AVX512(SB), NOSPLIT, $0-64
+TEXT ·csr32W8PAVX512(SB), NOSPLIT, $0-72
 	MOVQ dst+0(FP), SI
 	MOVQ x+8(FP), DI
-	MOVQ xbytes+16(FP), DX
+	MOVQ xshift+16(FP), R13
+	MOVQ weights+24(FP), R14
+	MOVQ indptr+32(FP), R8
+	MOVQ indices+40(FP), R11
+	MOVQ lo+48(FP), CX
+	MOVQ hi+56(FP), R12
+	MOVQ last+64(FP), DX
+	CSR32ROWS(X8ZERO, PF32, X8ADDW, X8STORE)
+
+// func csr32U16AVX512(dst *float64, x *float32, xshift int, indptr *int, indices *int32, lo, hi int)
+// func csr32U16PAVX512(dst *float64, x *float32, xshift int, indptr *int, indices *int32, lo, hi, last int)
+// func csr32W16AVX512(dst *float64, x *float32, xshift int, weights *float64, indptr *int, indices *int32, lo, hi int)
+// func csr32W16PAVX512(dst *float64, x *float32, xshift int, weights *float64, indptr *int, indices *int32, lo, hi, last int)
+//
+// csr32U8AVX512 and csr32W8AVX512 for 16 columns in 64-byte aligned rows
+// (two 512-bit accumulators), bitwise csr32G4AVX2's sums; the …P kernels
+// prefetch the block row of the entry 16 ahead, as csr32G4AVX2 does. One
+// product of the 1 M-edge benchmark graph on one core, as a fraction of
+// the AVX2 kernel's time (medians of 100 interleaved products, 4 Dec 17:49,
+// load 3.2–3.5 from other helpers; all four kernels then prefetched): 8
+// columns 0.82 (3.73 against 4.57 ms) and 16 columns 0.86 (8.55 against
+// 9.90 ms) unit weights; with random weights 0.88 (9.40 against 10.66 ms)
+// and 0.89 (14.19 against 15.94 ms). Without the prefetch and with the
+// shift, as a fraction of those prefetching kernels (same graph, 19:52 and
+// 19:54, load 2.2): 8 columns 0.79–0.85 and 16 columns 1.00–1.04 unit
+// weights, 0.86–1.02 and 0.80–0.91 random weights.
+TEXT ·csr32U16AVX512(SB), NOSPLIT, $0-56
+	MOVQ dst+0(FP), SI
+	MOVQ x+8(FP), DI
+	MOVQ xshift+16(FP), R13
 	MOVQ indptr+24(FP), R8
 	MOVQ indices+32(FP), R11
 	MOVQ lo+40(FP), CX
 	MOVQ hi+48(FP), R12
-	MOVQ last+56(FP), R13
-	CSR32ROWS(X16ZERO, X16ADD, X16STORE, 16)
+	CSR32ROWS(X16ZERO, NOPF, X16ADD, X16STORE)
 
-TEXT ·csr32W16AVX512(SB), NOSPLIT, $0-72
+TEXT ·csr32U16PAVX512(SB), NOSPLIT, $0-64
 	MOVQ dst+0(FP), SI
 	MOVQ x+8(FP), DI
-	MOVQ xbytes+16(FP), DX
+	MOVQ xshift+16(FP), R13
+	MOVQ indptr+24(FP), R8
+	MOVQ indices+32(FP), R11
+	MOVQ lo+40(FP), CX
+	MOVQ hi+48(FP), R12
+	MOVQ last+56(FP), DX
+	CSR32ROWS(X16ZERO, PF16, X16ADD, X16STORE)
+
+TEXT ·csr32W16AVX512(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), SI
+	MOVQ x+8(FP), DI
+	MOVQ xshift+16(FP), R13
 	MOVQ weights+24(FP), R14
 	MOVQ indptr+32(FP), R8
 	MOVQ indices+40(FP), R11
 	MOVQ lo+48(FP), CX
 	MOVQ hi+56(FP), R12
-	MOVQ last+64(FP), R13
-	CSR32ROWS(X16ZERO, X16ADDW, X16STORE, 16)
+	CSR32ROWS(X16ZERO, NOPF, X16ADDW, X16STORE)
+
+TEXT ·csr32W16PAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst+0(FP), SI
+	MOVQ x+8(FP), DI
+	MOVQ xshift+16(FP), R13
+	MOVQ weights+24(FP), R14
+	MOVQ indptr+32(FP), R8
+	MOVQ indices+40(FP), R11
+	MOVQ lo+48(FP), CX
+	MOVQ hi+56(FP), R12
+	MOVQ last+64(FP), DX
+	CSR32ROWS(X16ZERO, PF16, X16ADDW, X16STORE)
