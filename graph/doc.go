@@ -84,9 +84,10 @@
 // MulBlock32RowsInto multiplies by a block stored in float32 (half the
 // memory and gather traffic of a float64 block) with float64 products and
 // accumulators: bitwise the float64 product of the rounded block. With
-// AVX-512, eight or sixteen columns in rows aligned to their width are
-// widened, weighted and summed in one or two 512-bit registers per row,
-// with the same sums.
+// AVX-512, eight or sixteen columns in rows aligned to their width and a
+// power of two bytes apart are widened, weighted and summed in one or two
+// 512-bit registers per row, with the same sums; only blocks of 16 MiB or
+// more, which miss the caches, prefetch the rows of the entries ahead.
 //
 // Orderings. ReverseCuthillMcKee numbers the nodes so that neighbours get
 // nearby numbers (E. Cuthill and J. McKee, "Reducing the bandwidth of sparse
