@@ -674,7 +674,9 @@ func (cg *spreadingCG) Step(alpha, beta, on []float64) {
 
 // stepRows is Step on panel k's rows [lo, hi): x ← x + α∘p, then
 // p ← on∘(r + β∘p). It reports whether it also rounded the new p̃ into
-// p32 (round32), which it does for rows of 8 float32.
+// p32 (round32), which it does for rows of 8 float32: panels of 5 to 8
+// columns by the AVX-512 kernel where the CPU has it (stepRows32SIMD,
+// bitwise as the generated Go kernels).
 func (cg *spreadingCG) stepRows(k, lo, hi int, alpha, beta, on []float64) bool {
 	c := cg.c
 	xd := cg.x.RawMatrix().Data
@@ -682,8 +684,11 @@ func (cg *spreadingCG) stepRows(k, lo, hi int, alpha, beta, on []float64) bool {
 	r, _, _ := cg.rows(cg.r, k, lo, hi)
 	alpha, beta, on = alpha[c0:c0+w], beta[c0:c0+w], on[c0:c0+w]
 	x := xd[lo*c+c0 : (hi-1)*c+c0+w]
-	if cg.p32w == 8 && stepRows32W(x, c, p, r, cg.t, cg.u, alpha, beta, on, cg.p32[lo*8:hi*8], w, lo, hi) {
-		return true
+	if cg.p32w == 8 {
+		p32 := cg.p32[lo*8 : hi*8]
+		if stepRows32SIMD(x, c, p, r, cg.t, cg.u, alpha, beta, on, p32, w, lo, hi) || stepRows32W(x, c, p, r, cg.t, cg.u, alpha, beta, on, p32, w, lo, hi) {
+			return true
+		}
 	}
 	if !stepRowsW(x, c, p, r, cg.t, cg.u, alpha, beta, on, w, lo, hi) {
 		stepRowsLoop(x, c, p, r, cg.t, cg.u, alpha, beta, on, w, lo, hi)

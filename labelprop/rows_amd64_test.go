@@ -1,0 +1,130 @@
+package labelprop
+
+import (
+	"math"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"strconv"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// rowsVec returns n random entries: normal, tiny (float32 subnormal or
+// flushed), huge (float32 overflow), signed zeros and values on a float32
+// rounding tie, so that the rounding of the assembly kernels is exercised.
+func rowsVec(rng *rand.Rand, n int) []float64 {
+	v := make([]float64, n)
+	for i := range v {
+		switch rng.IntN(8) {
+		case 0:
+			v[i] = rng.NormFloat64() * 1e-42
+		case 1:
+			v[i] = rng.NormFloat64() * 1e39
+		case 2:
+			v[i] = math.Copysign(0, rng.NormFloat64())
+		case 3:
+			// 1 + half an ulp of float32: a tie
+			v[i] = float64(float32(rng.NormFloat64())) * (1 + 0x1p-24)
+		default:
+			v[i] = rng.NormFloat64()
+		}
+	}
+	return v
+}
+
+// TestRowKernelsAVX512 checks the assembly row passes against the
+// generated Go kernels, bit for bit, for w = 5..8 on row ranges of odd
+// lengths not starting at 0, with x wider than the panel.
+func TestRowKernelsAVX512(t *testing.T) {
+	if !hasRows512 {
+		t.Skip("no AVX-512")
+	}
+	rng := rand.New(rand.NewPCG(13, 5))
+	const n = 150
+	for w := 5; w <= rowsMaxW; w++ {
+		for _, rg := range [][2]int{{0, 1}, {3, 4}, {0, 2}, {2, 6}, {7, 70}, {1, 150}, {64, 129}} {
+			lo, hi := rg[0], rg[1]
+			rows := (hi - lo) * w
+			tt, u := rowsVec(rng, n), rowsVec(rng, n)
+			alpha, beta, on := rowsVec(rng, w), rowsVec(rng, w), rowsVec(rng, w)
+			on[0] = 0
+			p, r := rowsVec(rng, rows), rowsVec(rng, rows)
+			c := w + 3
+			x := rowsVec(rng, (hi-lo-1)*c+w)
+			p32 := make([]float32, (hi-lo)*8)
+			for e := range p32 {
+				p32[e] = float32(rng.NormFloat64())
+			}
+			x1, p1, f1 := slices.Clone(x), slices.Clone(p), slices.Clone(p32)
+			x2, p2, f2 := slices.Clone(x), slices.Clone(p), slices.Clone(p32)
+			require.True(t, stepRows32SIMD(x1, c, p1, r, tt, u, alpha, beta, on, f1, w, lo, hi))
+			require.True(t, stepRows32W(x2, c, p2, r, tt, u, alpha, beta, on, f2, w, lo, hi))
+			requireBitwise(t, "stepRows32", w, x1, x2, p1, p2)
+			for e := range f1 {
+				if math.Float32bits(f1[e]) != math.Float32bits(f2[e]) {
+					t.Fatalf("stepRows32 p32, w = %d, rows [%d, %d), entry %d: %v, want %v", w, lo, hi, e, f1[e], f2[e])
+				}
+			}
+		}
+	}
+	require.False(t, stepRows32SIMD(nil, 0, nil, nil, nil, nil, nil, nil, nil, nil, rowsMaxW+1, 0, 1))
+	require.False(t, stepRows32SIMD(nil, 0, nil, nil, nil, nil, nil, nil, nil, nil, 4, 0, 1))
+	require.False(t, stepRows32SIMD(nil, 0, nil, nil, nil, nil, nil, nil, nil, nil, 5, 3, 3))
+}
+
+// BenchmarkRowKernels times the row passes of a 5-column panel of 100 000
+// rows, the benchmark graphs' shape, by the Go and the assembly kernels.
+func BenchmarkRowKernels(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	n, w := benchRows, 5
+	vec := func(n int) []float64 {
+		v := make([]float64, n)
+		for i := range v {
+			v[i] = rng.NormFloat64()
+		}
+		return v
+	}
+	unit := func(n int) []float64 {
+		v := make([]float64, n)
+		for i := range v {
+			v[i] = rng.Float64() / 2
+		}
+		return v
+	}
+	// |on_j·β_j| < 1 and t_i < 1 keep p bounded (no subnormals or
+	// overflow) over the repeated steps
+	tt, u, alpha, beta, on := unit(n), unit(n), vec(w), unit(w), unit(w)
+	p, r, x := vec(n*w), vec(n*w), vec(n*w)
+	p32 := make([]float32, n*8)
+	for _, asm := range []bool{false, true} {
+		name := "go"
+		if asm {
+			name = "avx512"
+		}
+		b.Run("stepRows32/"+name, func(b *testing.B) {
+			if asm && !hasRows512 {
+				b.Skip("no AVX-512")
+			}
+			for b.Loop() {
+				if !asm || !stepRows32SIMD(x, w, p, r, tt, u, alpha, beta, on, p32, w, 0, n) {
+					stepRows32W(x, w, p, r, tt, u, alpha, beta, on, p32, w, 0, n)
+				}
+			}
+		})
+	}
+}
+
+// benchRows is the row count of BenchmarkRowKernels, GSSL_LP_ROWS if set
+// (2000 rows stay in L2).
+var benchRows = envInt("GSSL_LP_ROWS", 100000)
+
+// envInt returns the integer value of the environment variable name, or
+// def.
+func envInt(name string, def int) int {
+	if v, err := strconv.Atoi(os.Getenv(name)); err == nil {
+		return v
+	}
+	return def
+}

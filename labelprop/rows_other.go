@@ -1,0 +1,8 @@
+//go:build !amd64
+
+package labelprop
+
+// stepRows32SIMD reports that there is no assembly kernel.
+func stepRows32SIMD(x []float64, c int, p, r, t, u, alpha, beta, on []float64, p32 []float32, w, lo, hi int) bool {
+	return false
+}
