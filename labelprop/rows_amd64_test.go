@@ -34,12 +34,12 @@ func rowsVec(rng *rand.Rand, n int) []float64 {
 	return v
 }
 
-// TestRowKernelsAVX512 checks the assembly row passes against the
+// TestRowKernelsSIMD checks the assembly row passes against the
 // generated Go kernels, bit for bit, for w = 5..8 on row ranges of odd
 // lengths not starting at 0, with x wider than the panel.
-func TestRowKernelsAVX512(t *testing.T) {
-	if !hasRows512 {
-		t.Skip("no AVX-512")
+func TestRowKernelsSIMD(t *testing.T) {
+	if !hasRowsAVX2 {
+		t.Skip("no AVX2")
 	}
 	rng := rand.New(rand.NewPCG(13, 5))
 	const n = 150
@@ -67,6 +67,7 @@ func TestRowKernelsAVX512(t *testing.T) {
 					t.Fatalf("stepRows32 p32, w = %d, rows [%d, %d), entry %d: %v, want %v", w, lo, hi, e, f1[e], f2[e])
 				}
 			}
+
 		}
 	}
 	require.False(t, stepRows32SIMD(nil, 0, nil, nil, nil, nil, nil, nil, nil, nil, rowsMaxW+1, 0, 1))
@@ -101,11 +102,11 @@ func BenchmarkRowKernels(b *testing.B) {
 	for _, asm := range []bool{false, true} {
 		name := "go"
 		if asm {
-			name = "avx512"
+			name = "asm"
 		}
 		b.Run("stepRows32/"+name, func(b *testing.B) {
-			if asm && !hasRows512 {
-				b.Skip("no AVX-512")
+			if asm && !hasRowsAVX2 {
+				b.Skip("no AVX2")
 			}
 			for b.Loop() {
 				if !asm || !stepRows32SIMD(x, w, p, r, tt, u, alpha, beta, on, p32, w, 0, n) {

@@ -675,7 +675,7 @@ func (cg *spreadingCG) Step(alpha, beta, on []float64) {
 // stepRows is Step on panel k's rows [lo, hi): x ← x + α∘p, then
 // p ← on∘(r + β∘p). It reports whether it also rounded the new p̃ into
 // p32 (round32), which it does for rows of 8 float32: panels of 5 to 8
-// columns by the AVX-512 kernel where the CPU has it (stepRows32SIMD,
+// columns by the AVX2 kernels where the CPU has them (stepRows32SIMD,
 // bitwise as the generated Go kernels).
 func (cg *spreadingCG) stepRows(k, lo, hi int, alpha, beta, on []float64) bool {
 	c := cg.c
