@@ -128,7 +128,8 @@ const gather32Rows = 64
 // the solve, with the terms rounded as graph's kernels round them), or
 // with add adds Left∘(W·p32) to them. With acc (2c entries) it also adds
 // addPQ's sums of those rows to acc; for rows of 8 entries the generated
-// finish32 forms them with the rows of q, while they are in registers.
+// finish32 (or its AVX2 kernels, finish32SIMD, for panels of 5 to 8
+// columns) forms them with the rows of q, while they are in registers.
 func (cg *spreadingCG) mul32Rows(lo, hi int, add bool, acc []float64) {
 	var s [gather32Rows * gather32Width]float64
 	c, w, diag, left := cg.c, cg.p32w, cg.op.Diag, cg.op.Left
@@ -141,7 +142,8 @@ func (cg *spreadingCG) mul32Rows(lo, hi int, add bool, acc []float64) {
 		r1 := min(r0+gather32Rows, hi)
 		cg.g.MulBlock32StridedRowsInto(s[:], cg.p32, w, w, r0, r1)
 		p, q := cg.p[r0*c:r1*c], cg.q[r0*c:r1*c]
-		if !add && w == 8 && finish32W(acc, accD, q, p, s[:], diag, left, cg.u, d, c, r0, r1) {
+		if !add && w == 8 && (finish32SIMD(acc, accD, q, p, s[:], diag, left, cg.u, d, c, r0, r1) ||
+			finish32W(acc, accD, q, p, s[:], diag, left, cg.u, d, c, r0, r1)) {
 			continue
 		}
 		finish32Loop(q, p, s[:], diag, left, c, w, add, r0, r1)

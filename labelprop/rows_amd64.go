@@ -44,3 +44,48 @@ func stepRows32SIMD(x []float64, c int, p, r, t, u, alpha, beta, on []float64, p
 	}
 	return true
 }
+
+//go:noescape
+func finish32W5AVX2(acc, accD, q, p, s, diag, left, u, d *float64, n int)
+
+//go:noescape
+func finish32W6AVX2(acc, accD, q, p, s, diag, left, u, d *float64, n int)
+
+//go:noescape
+func finish32W7AVX2(acc, accD, q, p, s, diag, left, u, d *float64, n int)
+
+//go:noescape
+func finish32W8AVX2(acc, accD, q, p, s, diag, left, u, d *float64, n int)
+
+// finish32SIMD is finish32W by the AVX2 kernels of rows_amd64.s, bitwise
+// the same, and reports whether it ran (false: no AVX2, w outside 5..8 or
+// an empty range).
+func finish32SIMD(acc, accD, q, p, s, diag, left, u, d []float64, w, lo, hi int) bool {
+	if !hasRowsAVX2 || w < 5 || w > 8 || hi <= lo {
+		return false
+	}
+	n := hi - lo
+	_, _, _ = q[n*w-1], p[n*w-1], s[(n-1)*8+w-1]
+	_, _ = diag[hi-1], left[hi-1]
+	var pa, pd, pu, pz *float64
+	if acc != nil {
+		_, _ = acc[w-1], u[hi-1]
+		pa, pu = &acc[0], &u[lo]
+		if d != nil {
+			_, _ = accD[w-1], d[hi-1]
+			pd, pz = &accD[0], &d[lo]
+		}
+	}
+	qp, pp, sp, dp, lp := &q[0], &p[0], &s[0], &diag[lo], &left[lo]
+	switch w {
+	case 5:
+		finish32W5AVX2(pa, pd, qp, pp, sp, dp, lp, pu, pz, n)
+	case 6:
+		finish32W6AVX2(pa, pd, qp, pp, sp, dp, lp, pu, pz, n)
+	case 7:
+		finish32W7AVX2(pa, pd, qp, pp, sp, dp, lp, pu, pz, n)
+	default:
+		finish32W8AVX2(pa, pd, qp, pp, sp, dp, lp, pu, pz, n)
+	}
+	return true
+}

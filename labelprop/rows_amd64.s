@@ -92,6 +92,89 @@
 	VBROADCASTSD (R9), Y0 \
 	VBROADCASTSD (R10), Y1
 
+// FINQ4, FINQ2 and FINQ1 set the row's 4, 2 or 1 entries at byte offset
+// off of q to diag_i·p_ij + left_i·s_ij (s's rows of 8 have the entry at
+// the same offset), diag_i and left_i broadcast in Y0 and Y1, leaving p_ij
+// in Y2 and q_ij in Y3.
+#define FINQ4(off) \
+	VMOVUPD off(SI), Y2 \
+	VMULPD  Y2, Y0, Y3 \
+	VMULPD  off(DX), Y1, Y4 \
+	VADDPD  Y4, Y3, Y3 \
+	VMOVUPD Y3, off(DI)
+
+#define FINQ2(off) \
+	VMOVUPD off(SI), X2 \
+	VMULPD  X2, X0, X3 \
+	VMULPD  off(DX), X1, X4 \
+	VADDPD  X4, X3, X3 \
+	VMOVUPD X3, off(DI)
+
+#define FINQ1(off) \
+	VMOVSD off(SI), X2 \
+	VMULSD X2, X0, X3 \
+	VMULSD off(DX), X1, X4 \
+	VADDSD X4, X3, X3 \
+	VMOVSD X3, off(DI)
+
+// FINS4, FINS2 and FINS1 are FINQ adding (u_i·p_ij)·q_ij to the sums in
+// S, u_i broadcast in Y5.
+#define FINS4(off, S) \
+	FINQ4(off) \
+	VMULPD Y2, Y5, Y4 \
+	VMULPD Y3, Y4, Y4 \
+	VADDPD Y4, S, S
+
+#define FINS2(off, S) \
+	FINQ2(off) \
+	VMULPD X2, X5, X4 \
+	VMULPD X3, X4, X4 \
+	VADDPD X4, S, S
+
+#define FINS1(off, S) \
+	FINQ1(off) \
+	VMULSD X2, X5, X4 \
+	VMULSD X3, X4, X4 \
+	VADDSD X4, S, S
+
+// DEF4, DEF2 and DEF1 add d_i·p_ij to the sums in Z, d_i broadcast in Y0.
+#define DEF4(off, Z) \
+	VMULPD off(SI), Y0, Y4 \
+	VADDPD Y4, Z, Z
+
+#define DEF2(off, Z) \
+	VMULPD off(SI), X0, X4 \
+	VADDPD X4, Z, Z
+
+#define DEF1(off, Z) \
+	VMULSD off(SI), X0, X4 \
+	VADDSD X4, Z, Z
+
+// FINARGS loads the arguments of finish32W<w>AVX2 but d.
+#define FINARGS \
+	MOVQ acc+0(FP), AX \
+	MOVQ accD+8(FP), BX \
+	MOVQ q+16(FP), DI \
+	MOVQ p+24(FP), SI \
+	MOVQ s+32(FP), DX \
+	MOVQ diag+40(FP), R9 \
+	MOVQ left+48(FP), R10 \
+	MOVQ u+56(FP), R11 \
+	MOVQ n+72(FP), R13
+
+#define FINBCAST \
+	VBROADCASTSD (R9), Y0 \
+	VBROADCASTSD (R10), Y1
+
+// FINNEXT moves to the next row (rb bytes of p and q).
+#define FINNEXT(rb) \
+	ADDQ $rb, SI \
+	ADDQ $rb, DI \
+	ADDQ $64, DX \
+	ADDQ $8, R9 \
+	ADDQ $8, R10
+
+
 // func stepRows32W5AVX2(x *float64, xbytes int, p, r, t, u, alpha, beta, on *float64, p32 *float32, n int)
 TEXT ·stepRows32W5AVX2(SB), NOSPLIT, $0-88
 	STEPARGS
@@ -161,5 +244,228 @@ loop:
 	STEPNEXT(64)
 	DECQ R13
 	JNZ  loop
+	VZEROUPPER
+	RET
+
+// func finish32W5AVX2(acc, accD, q, p, s, diag, left, u, d *float64, n int)
+TEXT ·finish32W5AVX2(SB), NOSPLIT, $0-80
+	FINARGS
+	TESTQ AX, AX
+	JNZ   sums
+
+loopq:
+	FINBCAST
+	FINQ4(0)
+	FINQ1(32)
+	FINNEXT(40)
+	DECQ R13
+	JNZ  loopq
+	VZEROUPPER
+	RET
+
+sums:
+	VMOVUPD 0(AX), Y8
+	VMOVSD 32(AX), X9
+
+loops:
+	FINBCAST
+	VBROADCASTSD (R11), Y5
+	FINS4(0, Y8)
+	FINS1(32, X9)
+	FINNEXT(40)
+	ADDQ $8, R11
+	DECQ R13
+	JNZ  loops
+	VMOVUPD Y8, 0(AX)
+	VMOVSD X9, 32(AX)
+	MOVQ d+64(FP), R14
+	TESTQ R14, R14
+	JZ   done
+	MOVQ p+24(FP), SI
+	MOVQ n+72(FP), R13
+	VMOVUPD 0(BX), Y11
+	VMOVSD 32(BX), X12
+
+loopd:
+	VBROADCASTSD (R14), Y0
+	DEF4(0, Y11)
+	DEF1(32, X12)
+	ADDQ $40, SI
+	ADDQ $8, R14
+	DECQ R13
+	JNZ  loopd
+	VMOVUPD Y11, 0(BX)
+	VMOVSD X12, 32(BX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func finish32W6AVX2(acc, accD, q, p, s, diag, left, u, d *float64, n int)
+TEXT ·finish32W6AVX2(SB), NOSPLIT, $0-80
+	FINARGS
+	TESTQ AX, AX
+	JNZ   sums
+
+loopq:
+	FINBCAST
+	FINQ4(0)
+	FINQ2(32)
+	FINNEXT(48)
+	DECQ R13
+	JNZ  loopq
+	VZEROUPPER
+	RET
+
+sums:
+	VMOVUPD 0(AX), Y8
+	VMOVUPD 32(AX), X9
+
+loops:
+	FINBCAST
+	VBROADCASTSD (R11), Y5
+	FINS4(0, Y8)
+	FINS2(32, X9)
+	FINNEXT(48)
+	ADDQ $8, R11
+	DECQ R13
+	JNZ  loops
+	VMOVUPD Y8, 0(AX)
+	VMOVUPD X9, 32(AX)
+	MOVQ d+64(FP), R14
+	TESTQ R14, R14
+	JZ   done
+	MOVQ p+24(FP), SI
+	MOVQ n+72(FP), R13
+	VMOVUPD 0(BX), Y11
+	VMOVUPD 32(BX), X12
+
+loopd:
+	VBROADCASTSD (R14), Y0
+	DEF4(0, Y11)
+	DEF2(32, X12)
+	ADDQ $48, SI
+	ADDQ $8, R14
+	DECQ R13
+	JNZ  loopd
+	VMOVUPD Y11, 0(BX)
+	VMOVUPD X12, 32(BX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func finish32W7AVX2(acc, accD, q, p, s, diag, left, u, d *float64, n int)
+TEXT ·finish32W7AVX2(SB), NOSPLIT, $0-80
+	FINARGS
+	TESTQ AX, AX
+	JNZ   sums
+
+loopq:
+	FINBCAST
+	FINQ4(0)
+	FINQ2(32)
+	FINQ1(48)
+	FINNEXT(56)
+	DECQ R13
+	JNZ  loopq
+	VZEROUPPER
+	RET
+
+sums:
+	VMOVUPD 0(AX), Y8
+	VMOVUPD 32(AX), X9
+	VMOVSD 48(AX), X10
+
+loops:
+	FINBCAST
+	VBROADCASTSD (R11), Y5
+	FINS4(0, Y8)
+	FINS2(32, X9)
+	FINS1(48, X10)
+	FINNEXT(56)
+	ADDQ $8, R11
+	DECQ R13
+	JNZ  loops
+	VMOVUPD Y8, 0(AX)
+	VMOVUPD X9, 32(AX)
+	VMOVSD X10, 48(AX)
+	MOVQ d+64(FP), R14
+	TESTQ R14, R14
+	JZ   done
+	MOVQ p+24(FP), SI
+	MOVQ n+72(FP), R13
+	VMOVUPD 0(BX), Y11
+	VMOVUPD 32(BX), X12
+	VMOVSD 48(BX), X13
+
+loopd:
+	VBROADCASTSD (R14), Y0
+	DEF4(0, Y11)
+	DEF2(32, X12)
+	DEF1(48, X13)
+	ADDQ $56, SI
+	ADDQ $8, R14
+	DECQ R13
+	JNZ  loopd
+	VMOVUPD Y11, 0(BX)
+	VMOVUPD X12, 32(BX)
+	VMOVSD X13, 48(BX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func finish32W8AVX2(acc, accD, q, p, s, diag, left, u, d *float64, n int)
+TEXT ·finish32W8AVX2(SB), NOSPLIT, $0-80
+	FINARGS
+	TESTQ AX, AX
+	JNZ   sums
+
+loopq:
+	FINBCAST
+	FINQ4(0)
+	FINQ4(32)
+	FINNEXT(64)
+	DECQ R13
+	JNZ  loopq
+	VZEROUPPER
+	RET
+
+sums:
+	VMOVUPD 0(AX), Y8
+	VMOVUPD 32(AX), Y9
+
+loops:
+	FINBCAST
+	VBROADCASTSD (R11), Y5
+	FINS4(0, Y8)
+	FINS4(32, Y9)
+	FINNEXT(64)
+	ADDQ $8, R11
+	DECQ R13
+	JNZ  loops
+	VMOVUPD Y8, 0(AX)
+	VMOVUPD Y9, 32(AX)
+	MOVQ d+64(FP), R14
+	TESTQ R14, R14
+	JZ   done
+	MOVQ p+24(FP), SI
+	MOVQ n+72(FP), R13
+	VMOVUPD 0(BX), Y11
+	VMOVUPD 32(BX), Y12
+
+loopd:
+	VBROADCASTSD (R14), Y0
+	DEF4(0, Y11)
+	DEF4(32, Y12)
+	ADDQ $64, SI
+	ADDQ $8, R14
+	DECQ R13
+	JNZ  loopd
+	VMOVUPD Y11, 0(BX)
+	VMOVUPD Y12, 32(BX)
+
+done:
 	VZEROUPPER
 	RET

@@ -35,7 +35,8 @@ func rowsVec(rng *rand.Rand, n int) []float64 {
 }
 
 // TestRowKernelsSIMD checks the assembly row passes against the
-// generated Go kernels, bit for bit, for w = 5..8 on row ranges of odd
+// generated Go kernels (stepRows32W, and finish32W without and with its sums
+// and deflation sums), bit for bit, for w = 5..8 on row ranges of odd
 // lengths not starting at 0, with x wider than the panel.
 func TestRowKernelsSIMD(t *testing.T) {
 	if !hasRowsAVX2 {
@@ -68,11 +69,27 @@ func TestRowKernelsSIMD(t *testing.T) {
 				}
 			}
 
+			s, q := rowsVec(rng, (hi-lo)*8), rowsVec(rng, rows)
+			diag, left, d := rowsVec(rng, n), rowsVec(rng, n), rowsVec(rng, n)
+			acc, accD := rowsVec(rng, w), rowsVec(rng, w)
+			for _, sums := range []bool{false, true} {
+				for _, dd := range [][]float64{nil, d} {
+					var a1, z1, a2, z2 []float64
+					if sums {
+						a1, z1, a2, z2 = slices.Clone(acc), slices.Clone(accD), slices.Clone(acc), slices.Clone(accD)
+					}
+					q1, q2 := slices.Clone(q), slices.Clone(q)
+					require.True(t, finish32SIMD(a1, z1, q1, p, s, diag, left, u, dd, w, lo, hi))
+					require.True(t, finish32W(a2, z2, q2, p, s, diag, left, u, dd, w, lo, hi))
+					requireBitwise(t, "finish32", w, q1, q2, a1, a2, z1, z2)
+				}
+			}
 		}
 	}
 	require.False(t, stepRows32SIMD(nil, 0, nil, nil, nil, nil, nil, nil, nil, nil, rowsMaxW+1, 0, 1))
 	require.False(t, stepRows32SIMD(nil, 0, nil, nil, nil, nil, nil, nil, nil, nil, 4, 0, 1))
 	require.False(t, stepRows32SIMD(nil, 0, nil, nil, nil, nil, nil, nil, nil, nil, 5, 3, 3))
+	require.False(t, finish32SIMD(nil, nil, nil, nil, nil, nil, nil, nil, nil, 4, 0, 1))
 }
 
 // BenchmarkRowKernels times the row passes of a 5-column panel of 100 000
@@ -99,6 +116,8 @@ func BenchmarkRowKernels(b *testing.B) {
 	tt, u, alpha, beta, on := unit(n), unit(n), vec(w), unit(w), unit(w)
 	p, r, x := vec(n*w), vec(n*w), vec(n*w)
 	p32 := make([]float32, n*8)
+	q, d, acc, accD := vec(n*w), unit(n), vec(w), vec(w)
+	s := vec(gather32Rows * 8)
 	for _, asm := range []bool{false, true} {
 		name := "go"
 		if asm {
@@ -111,6 +130,22 @@ func BenchmarkRowKernels(b *testing.B) {
 			for b.Loop() {
 				if !asm || !stepRows32SIMD(x, w, p, r, tt, u, alpha, beta, on, p32, w, 0, n) {
 					stepRows32W(x, w, p, r, tt, u, alpha, beta, on, p32, w, 0, n)
+				}
+			}
+		})
+		// finish32 as mul32Rows runs it: blocks of gather32Rows rows,
+		// deflated, with the sums
+		b.Run("finish32/"+name, func(b *testing.B) {
+			if asm && !hasRowsAVX2 {
+				b.Skip("no AVX2")
+			}
+			for b.Loop() {
+				for r0 := 0; r0 < n; r0 += gather32Rows {
+					r1 := min(r0+gather32Rows, n)
+					pb, qb := p[r0*w:r1*w], q[r0*w:r1*w]
+					if !asm || !finish32SIMD(acc, accD, qb, pb, s, tt, u, u, d, w, r0, r1) {
+						finish32W(acc, accD, qb, pb, s, tt, u, u, d, w, r0, r1)
+					}
 				}
 			}
 		})

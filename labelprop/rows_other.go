@@ -6,3 +6,8 @@ package labelprop
 func stepRows32SIMD(x []float64, c int, p, r, t, u, alpha, beta, on []float64, p32 []float32, w, lo, hi int) bool {
 	return false
 }
+
+// finish32SIMD reports that there is no assembly kernel.
+func finish32SIMD(acc, accD, q, p, s, diag, left, u, d []float64, w, lo, hi int) bool {
+	return false
+}
