@@ -89,3 +89,45 @@ func finish32SIMD(acc, accD, q, p, s, diag, left, u, d []float64, w, lo, hi int)
 	}
 	return true
 }
+
+//go:noescape
+func updateRowsW5AVX2(acc, accD, alpha, r, q, t, d *float64, n int)
+
+//go:noescape
+func updateRowsW6AVX2(acc, accD, alpha, r, q, t, d *float64, n int)
+
+//go:noescape
+func updateRowsW7AVX2(acc, accD, alpha, r, q, t, d *float64, n int)
+
+//go:noescape
+func updateRowsW8AVX2(acc, accD, alpha, r, q, t, d *float64, n int)
+
+// updateRowsSIMD is updateRowsW by the AVX2 kernels of rows_amd64.s,
+// bitwise the same (the sums d_i·t_i·v_ij of the deflated kernel join the
+// first loop: each column's sum still adds its terms in the rows' order),
+// and reports whether it ran (false: no AVX2, w outside 5..8 or an empty
+// range).
+func updateRowsSIMD(acc, accD, alpha, r, q, t, d []float64, w, lo, hi int) bool {
+	if !hasRowsAVX2 || w < 5 || w > 8 || hi <= lo {
+		return false
+	}
+	n := hi - lo
+	_, _, _, _ = acc[w-1], alpha[w-1], r[n*w-1], q[n*w-1]
+	var pz, pd, pt *float64
+	if d != nil {
+		_, _, _ = accD[w-1], t[hi-1], d[hi-1]
+		pz, pd, pt = &accD[0], &d[lo], &t[lo]
+	}
+	pa, pal, pr, pq := &acc[0], &alpha[0], &r[0], &q[0]
+	switch w {
+	case 5:
+		updateRowsW5AVX2(pa, pz, pal, pr, pq, pt, pd, n)
+	case 6:
+		updateRowsW6AVX2(pa, pz, pal, pr, pq, pt, pd, n)
+	case 7:
+		updateRowsW7AVX2(pa, pz, pal, pr, pq, pt, pd, n)
+	default:
+		updateRowsW8AVX2(pa, pz, pal, pr, pq, pt, pd, n)
+	}
+	return true
+}

@@ -175,6 +175,49 @@
 	ADDQ $8, R10
 
 
+// UPD4, UPD2 and UPD1 set the row's 4, 2 or 1 entries at byte offset off
+// of r to v_ij = r_ij − alpha_j·q_ij and add v_ij·v_ij to the sums in S,
+// leaving v_ij in Y3; UPDD4, UPDD2 and UPDD1 also add e_i·v_ij to the sums
+// in Z, e_i = d_i·t_i broadcast in Y5.
+#define UPD4(off, AL, S) \
+	VMULPD  off(DX), AL, Y2 \
+	VMOVUPD off(SI), Y3 \
+	VSUBPD  Y2, Y3, Y3 \
+	VMOVUPD Y3, off(SI) \
+	VMULPD  Y3, Y3, Y4 \
+	VADDPD  Y4, S, S
+
+#define UPD2(off, AL, S) \
+	VMULPD  off(DX), AL, X2 \
+	VMOVUPD off(SI), X3 \
+	VSUBPD  X2, X3, X3 \
+	VMOVUPD X3, off(SI) \
+	VMULPD  X3, X3, X4 \
+	VADDPD  X4, S, S
+
+#define UPD1(off, AL, S) \
+	VMULSD off(DX), AL, X2 \
+	VMOVSD off(SI), X3 \
+	VSUBSD X2, X3, X3 \
+	VMOVSD X3, off(SI) \
+	VMULSD X3, X3, X4 \
+	VADDSD X4, S, S
+
+#define UPDD4(off, AL, S, Z) \
+	UPD4(off, AL, S) \
+	VMULPD Y3, Y5, Y4 \
+	VADDPD Y4, Z, Z
+
+#define UPDD2(off, AL, S, Z) \
+	UPD2(off, AL, S) \
+	VMULPD X3, X5, X4 \
+	VADDPD X4, Z, Z
+
+#define UPDD1(off, AL, S, Z) \
+	UPD1(off, AL, S) \
+	VMULSD X3, X5, X4 \
+	VADDSD X4, Z, Z
+
 // func stepRows32W5AVX2(x *float64, xbytes int, p, r, t, u, alpha, beta, on *float64, p32 *float32, n int)
 TEXT ·stepRows32W5AVX2(SB), NOSPLIT, $0-88
 	STEPARGS
@@ -467,5 +510,216 @@ loopd:
 	VMOVUPD Y12, 32(BX)
 
 done:
+	VZEROUPPER
+	RET
+
+// func updateRowsW5AVX2(acc, accD, alpha, r, q, t, d *float64, n int)
+TEXT ·updateRowsW5AVX2(SB), NOSPLIT, $0-64
+	MOVQ acc+0(FP), AX
+	MOVQ accD+8(FP), BX
+	MOVQ alpha+16(FP), CX
+	MOVQ r+24(FP), SI
+	MOVQ q+32(FP), DX
+	MOVQ t+40(FP), R10
+	MOVQ d+48(FP), R9
+	MOVQ n+56(FP), R13
+	VMOVUPD 0(CX), Y10
+	VMOVSD 32(CX), X11
+	VMOVUPD 0(AX), Y8
+	VMOVSD 32(AX), X9
+	TESTQ R9, R9
+	JNZ   defl
+
+loop:
+	UPD4(0, Y10, Y8)
+	UPD1(32, X11, X9)
+	ADDQ $40, SI
+	ADDQ $40, DX
+	DECQ R13
+	JNZ  loop
+	JMP  sums
+
+defl:
+	VMOVUPD 0(BX), Y12
+	VMOVSD 32(BX), X13
+
+loopd:
+	VMOVSD (R9), X5
+	VMULSD (R10), X5, X5 // e_i = d_i·t_i
+	VBROADCASTSD X5, Y5
+	UPDD4(0, Y10, Y8, Y12)
+	UPDD1(32, X11, X9, X13)
+	ADDQ $40, SI
+	ADDQ $40, DX
+	ADDQ $8, R9
+	ADDQ $8, R10
+	DECQ R13
+	JNZ  loopd
+	VMOVUPD Y12, 0(BX)
+	VMOVSD X13, 32(BX)
+
+sums:
+	VMOVUPD Y8, 0(AX)
+	VMOVSD X9, 32(AX)
+	VZEROUPPER
+	RET
+
+// func updateRowsW6AVX2(acc, accD, alpha, r, q, t, d *float64, n int)
+TEXT ·updateRowsW6AVX2(SB), NOSPLIT, $0-64
+	MOVQ acc+0(FP), AX
+	MOVQ accD+8(FP), BX
+	MOVQ alpha+16(FP), CX
+	MOVQ r+24(FP), SI
+	MOVQ q+32(FP), DX
+	MOVQ t+40(FP), R10
+	MOVQ d+48(FP), R9
+	MOVQ n+56(FP), R13
+	VMOVUPD 0(CX), Y10
+	VMOVUPD 32(CX), X11
+	VMOVUPD 0(AX), Y8
+	VMOVUPD 32(AX), X9
+	TESTQ R9, R9
+	JNZ   defl
+
+loop:
+	UPD4(0, Y10, Y8)
+	UPD2(32, X11, X9)
+	ADDQ $48, SI
+	ADDQ $48, DX
+	DECQ R13
+	JNZ  loop
+	JMP  sums
+
+defl:
+	VMOVUPD 0(BX), Y12
+	VMOVUPD 32(BX), X13
+
+loopd:
+	VMOVSD (R9), X5
+	VMULSD (R10), X5, X5 // e_i = d_i·t_i
+	VBROADCASTSD X5, Y5
+	UPDD4(0, Y10, Y8, Y12)
+	UPDD2(32, X11, X9, X13)
+	ADDQ $48, SI
+	ADDQ $48, DX
+	ADDQ $8, R9
+	ADDQ $8, R10
+	DECQ R13
+	JNZ  loopd
+	VMOVUPD Y12, 0(BX)
+	VMOVUPD X13, 32(BX)
+
+sums:
+	VMOVUPD Y8, 0(AX)
+	VMOVUPD X9, 32(AX)
+	VZEROUPPER
+	RET
+
+// func updateRowsW7AVX2(acc, accD, alpha, r, q, t, d *float64, n int)
+TEXT ·updateRowsW7AVX2(SB), NOSPLIT, $0-64
+	MOVQ acc+0(FP), AX
+	MOVQ accD+8(FP), BX
+	MOVQ alpha+16(FP), CX
+	MOVQ r+24(FP), SI
+	MOVQ q+32(FP), DX
+	MOVQ t+40(FP), R10
+	MOVQ d+48(FP), R9
+	MOVQ n+56(FP), R13
+	VMOVUPD 0(CX), Y10
+	VMOVUPD 32(CX), X11
+	VMOVSD 48(CX), X7
+	VMOVUPD 0(AX), Y8
+	VMOVUPD 32(AX), X9
+	VMOVSD 48(AX), X6
+	TESTQ R9, R9
+	JNZ   defl
+
+loop:
+	UPD4(0, Y10, Y8)
+	UPD2(32, X11, X9)
+	UPD1(48, X7, X6)
+	ADDQ $56, SI
+	ADDQ $56, DX
+	DECQ R13
+	JNZ  loop
+	JMP  sums
+
+defl:
+	VMOVUPD 0(BX), Y12
+	VMOVUPD 32(BX), X13
+	VMOVSD 48(BX), X14
+
+loopd:
+	VMOVSD (R9), X5
+	VMULSD (R10), X5, X5 // e_i = d_i·t_i
+	VBROADCASTSD X5, Y5
+	UPDD4(0, Y10, Y8, Y12)
+	UPDD2(32, X11, X9, X13)
+	UPDD1(48, X7, X6, X14)
+	ADDQ $56, SI
+	ADDQ $56, DX
+	ADDQ $8, R9
+	ADDQ $8, R10
+	DECQ R13
+	JNZ  loopd
+	VMOVUPD Y12, 0(BX)
+	VMOVUPD X13, 32(BX)
+	VMOVSD X14, 48(BX)
+
+sums:
+	VMOVUPD Y8, 0(AX)
+	VMOVUPD X9, 32(AX)
+	VMOVSD X6, 48(AX)
+	VZEROUPPER
+	RET
+
+// func updateRowsW8AVX2(acc, accD, alpha, r, q, t, d *float64, n int)
+TEXT ·updateRowsW8AVX2(SB), NOSPLIT, $0-64
+	MOVQ acc+0(FP), AX
+	MOVQ accD+8(FP), BX
+	MOVQ alpha+16(FP), CX
+	MOVQ r+24(FP), SI
+	MOVQ q+32(FP), DX
+	MOVQ t+40(FP), R10
+	MOVQ d+48(FP), R9
+	MOVQ n+56(FP), R13
+	VMOVUPD 0(CX), Y10
+	VMOVUPD 32(CX), Y11
+	VMOVUPD 0(AX), Y8
+	VMOVUPD 32(AX), Y9
+	TESTQ R9, R9
+	JNZ   defl
+
+loop:
+	UPD4(0, Y10, Y8)
+	UPD4(32, Y11, Y9)
+	ADDQ $64, SI
+	ADDQ $64, DX
+	DECQ R13
+	JNZ  loop
+	JMP  sums
+
+defl:
+	VMOVUPD 0(BX), Y12
+	VMOVUPD 32(BX), Y13
+
+loopd:
+	VMOVSD (R9), X5
+	VMULSD (R10), X5, X5 // e_i = d_i·t_i
+	VBROADCASTSD X5, Y5
+	UPDD4(0, Y10, Y8, Y12)
+	UPDD4(32, Y11, Y9, Y13)
+	ADDQ $64, SI
+	ADDQ $64, DX
+	ADDQ $8, R9
+	ADDQ $8, R10
+	DECQ R13
+	JNZ  loopd
+	VMOVUPD Y12, 0(BX)
+	VMOVUPD Y13, 32(BX)
+
+sums:
+	VMOVUPD Y8, 0(AX)
+	VMOVUPD Y9, 32(AX)
 	VZEROUPPER
 	RET

@@ -35,8 +35,8 @@ func rowsVec(rng *rand.Rand, n int) []float64 {
 }
 
 // TestRowKernelsSIMD checks the assembly row passes against the
-// generated Go kernels (stepRows32W, and finish32W without and with its sums
-// and deflation sums), bit for bit, for w = 5..8 on row ranges of odd
+// generated Go kernels (stepRows32W; updateRowsW and finish32W without and
+// with their deflation sums, finish32W also without its sums), bit for bit, for w = 5..8 on row ranges of odd
 // lengths not starting at 0, with x wider than the panel.
 func TestRowKernelsSIMD(t *testing.T) {
 	if !hasRowsAVX2 {
@@ -72,6 +72,13 @@ func TestRowKernelsSIMD(t *testing.T) {
 			s, q := rowsVec(rng, (hi-lo)*8), rowsVec(rng, rows)
 			diag, left, d := rowsVec(rng, n), rowsVec(rng, n), rowsVec(rng, n)
 			acc, accD := rowsVec(rng, w), rowsVec(rng, w)
+			for _, dd := range [][]float64{nil, d} {
+				a1, z1, r1 := slices.Clone(acc), slices.Clone(accD), slices.Clone(r)
+				a2, z2, r2 := slices.Clone(acc), slices.Clone(accD), slices.Clone(r)
+				require.True(t, updateRowsSIMD(a1, z1, alpha, r1, q, tt, dd, w, lo, hi))
+				require.True(t, updateRowsW(a2, z2, alpha, r2, q, tt, dd, w, lo, hi))
+				requireBitwise(t, "updateRows", w, r1, r2, a1, a2, z1, z2)
+			}
 			for _, sums := range []bool{false, true} {
 				for _, dd := range [][]float64{nil, d} {
 					var a1, z1, a2, z2 []float64
@@ -90,6 +97,7 @@ func TestRowKernelsSIMD(t *testing.T) {
 	require.False(t, stepRows32SIMD(nil, 0, nil, nil, nil, nil, nil, nil, nil, nil, 4, 0, 1))
 	require.False(t, stepRows32SIMD(nil, 0, nil, nil, nil, nil, nil, nil, nil, nil, 5, 3, 3))
 	require.False(t, finish32SIMD(nil, nil, nil, nil, nil, nil, nil, nil, nil, 4, 0, 1))
+	require.False(t, updateRowsSIMD(nil, nil, nil, nil, nil, nil, nil, 9, 0, 1))
 }
 
 // BenchmarkRowKernels times the row passes of a 5-column panel of 100 000
@@ -146,6 +154,17 @@ func BenchmarkRowKernels(b *testing.B) {
 					if !asm || !finish32SIMD(acc, accD, qb, pb, s, tt, u, u, d, w, r0, r1) {
 						finish32W(acc, accD, qb, pb, s, tt, u, u, d, w, r0, r1)
 					}
+				}
+			}
+		})
+		b.Run("updateRows/"+name, func(b *testing.B) {
+			if asm && !hasRowsAVX2 {
+				b.Skip("no AVX2")
+			}
+			small := unit(w) // keeps r bounded
+			for b.Loop() {
+				if !asm || !updateRowsSIMD(acc, accD, small, r, q, tt, d, w, 0, n) {
+					updateRowsW(acc, accD, small, r, q, tt, d, w, 0, n)
 				}
 			}
 		})

@@ -11,3 +11,8 @@ func stepRows32SIMD(x []float64, c int, p, r, t, u, alpha, beta, on []float64, p
 func finish32SIMD(acc, accD, q, p, s, diag, left, u, d []float64, w, lo, hi int) bool {
 	return false
 }
+
+// updateRowsSIMD reports that there is no assembly kernel.
+func updateRowsSIMD(acc, accD, alpha, r, q, t, d []float64, w, lo, hi int) bool {
+	return false
+}

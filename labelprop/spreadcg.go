@@ -583,9 +583,10 @@ func (cg *spreadingCG) Update(rr, alpha []float64) {
 
 // updateRows applies r ← r − α∘q to the rows [lo, hi) of a panel of width
 // w and adds r_ij² to acc[j], and when d is not nil d_i·t_i·r_ij to
-// accD[j].
+// accD[j]: by the AVX2 kernels for 5 to 8 columns where the CPU has them
+// (updateRowsSIMD), else the generated ones.
 func updateRows(acc, accD, alpha, r, q, t, d []float64, w, lo, hi int) {
-	if updateRowsW(acc, accD, alpha, r, q, t, d, w, lo, hi) {
+	if updateRowsSIMD(acc, accD, alpha, r, q, t, d, w, lo, hi) || updateRowsW(acc, accD, alpha, r, q, t, d, w, lo, hi) {
 		return
 	}
 	updateRowsLoop(acc, accD, alpha, r, q, t, d, w, lo, hi)
