@@ -72,3 +72,8 @@ func dotU8I16(x []uint8, w []int16) int32 {
 	}
 	return dotU8I16Go(x, w)
 }
+
+// prefetchLines asks for the lines cache lines from p on to be loaded.
+//
+//go:noescape
+func prefetchLines(p *uint8, lines int)

@@ -268,3 +268,19 @@ ddone:
 	VZEROUPPER
 	MOVL BX, ret+48(FP)
 	RET
+
+// func prefetchLines(p *uint8, lines int)
+TEXT ·prefetchLines(SB), NOSPLIT, $0-16
+	MOVQ p+0(FP), AX
+	MOVQ lines+8(FP), CX
+	TESTQ CX, CX
+	JLE  pfdone
+
+pfloop:
+	PREFETCHT0 (AX)
+	ADDQ       $64, AX
+	DECQ       CX
+	JNZ        pfloop
+
+pfdone:
+	RET
