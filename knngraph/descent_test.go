@@ -341,3 +341,40 @@ func TestReversePositions(t *testing.T) {
 		}
 	}
 }
+
+// TestTreeLeafJoins checks the lists that the random-projection trees seed
+// (their leaves joined in parallel, each inserting into its points' lists
+// directly) against brute force: each list holds the L smallest distances
+// to the points that share a leaf of some tree with its point, on one and
+// on two goroutines.
+func TestTreeLeafJoins(t *testing.T) {
+	const n, d, L, trees, leafSize = 1500, 784, 12, 6, 20
+	x := readImages(t, "mnist", n, d)
+	b := make([]uint8, n*d)
+	for i, v := range x.RawMatrix().Data {
+		b[i] = uint8(v)
+	}
+	for _, procs := range []int{1, 2} {
+		prev := runtime.GOMAXPROCS(procs)
+		nd := newByteState(scanBytes(b, n, d), L)
+		err := nd.initTrees(context.Background(), 9, trees, leafSize)
+		runtime.GOMAXPROCS(prev)
+		require.NoError(t, err)
+		for i := range n {
+			var want []float64
+			for j := range n {
+				if j != i && nd.sharesLeaf(int32(i), int32(j), trees) {
+					want = append(want, SquaredDistance(x.RawRowView(i), x.RawRowView(j)))
+				}
+			}
+			slices.Sort(want)
+			want = want[:min(L, len(want))]
+			var got []float64
+			for _, e := range nd.list[i*L : i*L+int(nd.count[i])] {
+				got = append(got, float64(e.dist))
+			}
+			slices.Sort(got)
+			require.Equal(t, want, got, "point %d, %d goroutines", i, procs)
+		}
+	}
+}
