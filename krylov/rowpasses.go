@@ -10,10 +10,13 @@ const RowChunk = 2048
 
 // ParallelWork is the work, in stored entries of a graph plus entries of an
 // n×c block, below which RowPasses runs on the calling goroutine: smaller
-// passes do not gain from a second core (BenchmarkSpreadingChebyshevThreshold
-// in labelprop places it; Cora, about 29 500, runs serially, PubMed, about
-// 148 000, in parallel).
-const ParallelWork = 1 << 16
+// passes do not gain from a second core, whose hand-offs cost tens of µs a
+// pass on a shared 2-vCPU machine. Cora (about 29 500) and, since
+// 2026-12-04, actor (about 91 000) and squirrel_filtered (about 105 000) run
+// serially, PubMed (about 148 000) in parallel: at 1 << 16 the gssl
+// command's label spreading fit (a = 0.9, Chebyshev) took about 1.2× as long
+// on actor and 1.4× on squirrel_filtered (medians of interleaved runs).
+const ParallelWork = 1 << 17
 
 // RowPasses runs passes over the rows of an n×c problem in fixed chunks of
 // RowChunk rows, in parallel when the problem is large enough, each chunk

@@ -116,11 +116,11 @@ func TestOrderingMatchesNatural(t *testing.T) {
 			fitBoth(t, fmt.Sprintf("%s, random problem %d", name, trial), p.g, p.nodes, p.classes, newModel)
 		}
 	}
-	// A 0/1 graph large enough for the parallel passes (nnz + n·c > 65 536).
-	g, nodes, classes := unweightedProblem(rng, 8000, 4)
+	// A 0/1 graph large enough for the parallel passes (nnz + n·c > 131 072).
+	g, nodes, classes := unweightedProblem(rng, 10000, 4)
 	require.Greater(t, g.NNZ()+4*g.Nodes(), spreadParallelWork)
 	for name, newModel := range orderingModels(4) {
-		fitBoth(t, name+", 0/1 graph of 8000 nodes", g, nodes, classes, newModel)
+		fitBoth(t, name+", 0/1 graph of 10000 nodes", g, nodes, classes, newModel)
 	}
 }
 

@@ -85,7 +85,7 @@ func TestSpreadingCGMatchesBlockCG(t *testing.T) {
 		p := randomProblem(rng, 2+trial)
 		cases = append(cases, instance{"weighted", p.g, p.nodes, p.classes, p.c})
 	}
-	g, nodes, classes := unweightedProblem(rng, 9000, 3)
+	g, nodes, classes := unweightedProblem(rng, 11000, 3)
 	require.True(t, g.UnitWeights())
 	require.Greater(t, g.NNZ()+3*g.Nodes(), spreadParallelWork, "the large case must exercise the parallel passes")
 	cases = append(cases, instance{"unweighted", g, nodes, classes, 3})

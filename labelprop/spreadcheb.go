@@ -323,8 +323,9 @@ type spreadingChebyshev struct {
 	x    *mat.Dense
 	s    krylov.Settings
 	stop *labelWatch // StopLabels, nil for StopResidual
-	// serial runs the passes on the calling goroutine (set by tests and
-	// benchmarks; the default follows spreadParallelWork).
+	// serial runs the passes, and the final x = u∘z, on the calling
+	// goroutine (set by tests and benchmarks; run also sets it when the
+	// work is below spreadParallelWork).
 	serial bool
 
 	// The float64 iterates z_k and z_{k−1}, n×c row-major: cur is x's own
@@ -445,6 +446,7 @@ func (ch *spreadingChebyshev) run(ctx context.Context) (krylov.BlockResult, erro
 	sp := &ch.sp
 	passes := krylov.NewRowPasses(sp.n, sp.c, sp.g.NNZ()+sp.n*sp.c) // one pass reads the graph and two blocks
 	passes.Serial = passes.Serial || ch.serial
+	ch.serial = passes.Serial
 	if ch.f32 {
 		z, res, err := krylov.Chebyshev(ctx, &spread32{*sp}, sp.a, ch.cur32, ch.prv32, settings[float32](sp, ch.s, ch.method(), !ch.start, passes, ch.stop))
 		ch.cur32, ch.prv32 = z, other(z, ch.cur32, ch.prv32)
@@ -456,7 +458,7 @@ func (ch *spreadingChebyshev) run(ctx context.Context) (krylov.BlockResult, erro
 	// x_k = u∘z_k into x: in place when z_k is held in x's storage, else
 	// from the other block.
 	c := sp.c
-	parallel.For(sp.n, spreadRowChunk, func(lo, hi int) {
+	ch.rows(func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			row := ch.x.RawRowView(i)[:c]
 			zi := ch.cur[i*c : i*c+c]
@@ -466,6 +468,16 @@ func (ch *spreadingChebyshev) run(ctx context.Context) (krylov.BlockResult, erro
 		}
 	})
 	return res, err
+}
+
+// rows calls body on chunks of the rows, on the calling goroutine when the
+// passes run there (a hand-off costs more than a pass of a small problem).
+func (ch *spreadingChebyshev) rows(body func(lo, hi int)) {
+	if ch.serial {
+		body(0, ch.sp.n)
+		return
+	}
+	parallel.For(ch.sp.n, spreadRowChunk, body)
 }
 
 // other returns whichever of a and b is not z.
@@ -478,12 +490,12 @@ func other[T any](z, a, b []T) []T {
 
 // finish32 writes x_k = u∘z_k into x in float64.
 func (ch *spreadingChebyshev) finish32() {
-	n, c, u := ch.sp.n, ch.sp.c, ch.sp.u
+	c, u := ch.sp.c, ch.sp.u
 	if ch.inX {
 		ch.finishInX()
 		return
 	}
-	parallel.For(n, spreadRowChunk, func(lo, hi int) {
+	ch.rows(func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			row := ch.x.RawRowView(i)[:c]
 			zi := ch.cur32[i*c : i*c+c]

@@ -107,7 +107,7 @@ func TestSpreadingChebyshevIterations(t *testing.T) {
 		p := randomProblem(rng, 2+2*trial) // c = 2 and 4: graph's kernels and the flat loop
 		cases = append(cases, instance{"weighted", p.g, p.nodes, p.classes, p.c})
 	}
-	g, nodes, classes := unweightedProblem(rng, 9000, 3)
+	g, nodes, classes := unweightedProblem(rng, 11000, 3)
 	require.Greater(t, g.NNZ()+3*g.Nodes(), spreadParallelWork, "the large case must exercise the parallel passes")
 	cases = append(cases, instance{"unweighted", g, nodes, classes, 3})
 	g5, nodes5, classes5 := unweightedProblem(rng, 9000, 5)
