@@ -14,7 +14,8 @@ ROOT=$(pwd)
 SHARED=${SHARED:-$ROOT/../shared}
 OUT=${OUT:-/tmp/imgp-bench}
 REPS=${REPS:-3}
-PY="env OMP_NUM_THREADS=2 OPENBLAS_NUM_THREADS=2 /usr/bin/python3"
+# The peer environment of bench/peers-env.sh (scikit-learn from PyPI, as in bench/); PYTHON=… chooses another.
+PY="env OMP_NUM_THREADS=2 OPENBLAS_NUM_THREADS=2 ${PYTHON:-$ROOT/.venv-peers/bin/python}"
 LOCK="flock /tmp/gssl-bench.lock"
 mkdir -p "$OUT"
 go build -o "$OUT/gssl" ./cmd/gssl

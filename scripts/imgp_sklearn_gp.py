@@ -6,7 +6,7 @@ n_restarts_optimizer=0, normalize_y=False, random_state=0), pixels / 255, target
 standardised with the training mean and std (ddof 0), test RMSE and mean Gaussian NLL with
 the predictive std from predict(return_std=True) — on each subset file given (from
 scripts/imgp_subsets.py), printing one JSON line per file (peer "sklearn-GPR-Matern52").
-Run:  OMP_NUM_THREADS=2 OPENBLAS_NUM_THREADS=2 /usr/bin/python3 scripts/imgp_sklearn_gp.py DATA_DIR SUBSET...
+Run:  OMP_NUM_THREADS=2 OPENBLAS_NUM_THREADS=2 .venv-peers/bin/python scripts/imgp_sklearn_gp.py DATA_DIR SUBSET...
 """
 import gzip
 import json
