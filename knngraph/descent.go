@@ -899,6 +899,10 @@ func (nd *descentState) initTrees(ctx context.Context, seed uint64, trees, leafS
 		}
 		parallel.For(len(f.leaves)-1, 16, func(lo, hi int) {
 			for l := lo + 1; l <= hi; l++ {
+				// A cancelled search stops within 64 leaves, not a tree.
+				if (l-lo)%64 == 0 && ctx.Err() != nil {
+					return
+				}
 				pts := f.perm[f.leaves[l-1]:f.leaves[l]]
 				nd.prefetchRows(pts)
 				for x, a := range pts {
