@@ -4,10 +4,14 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/gssl/gssl/estimator"
+	"github.com/gssl/gssl/eval"
 )
 
 // scriptedNet is a net whose validation probabilities follow a script:
@@ -73,12 +77,13 @@ func TestTrainNetPatience(t *testing.T) {
 }
 
 // TestHeterophilyGrid checks the candidates of --classifier auto on a
-// heterophilous graph: the three models, each with the patience
-// AutoPatience, the two networks with at most AutoEpochs epochs, each
-// fitted once per set of training labels.
+// heterophilous graph: the three trained models, each with the patience
+// AutoPatience, the two networks with at most AutoEpochs epochs, then SGC
+// at AutoSGCK, AutoSGCL2 and AutoSGCIter, each fitted once per set of
+// training labels.
 func TestHeterophilyGrid(t *testing.T) {
 	grid := HeterophilyGrid()
-	require.Len(t, grid, 3)
+	require.Len(t, grid, 4)
 	var kinds []string
 	for _, b := range grid {
 		m, ok := b.(*memo)
@@ -96,9 +101,50 @@ func TestHeterophilyGrid(t *testing.T) {
 			require.Equal(t, AutoPatience, v.patience())
 			require.Equal(t, AutoEpochs, v.epochs())
 			kinds = append(kinds, "linkx")
+		case *SGC:
+			require.Equal(t, AutoSGCK, v.K)
+			require.Equal(t, AutoSGCL2, v.L2)
+			require.Equal(t, AutoSGCIter, v.MaxIter)
+			kinds = append(kinds, "sgc")
 		default:
 			t.Fatalf("unexpected candidate %T", v)
 		}
 	}
-	require.Equal(t, []string{"channels", "sepgnn", "linkx"}, kinds)
+	require.Equal(t, []string{"channels", "sepgnn", "linkx", "sgc"}, kinds)
+}
+
+// TestHeterophilyGridSGC checks the SGC candidate of HeterophilyGrid
+// against SGC fitted alone with its settings: the same probabilities
+// bitwise, its L-BFGS stopped at AutoSGCIter iterations where the fit to
+// the gradient tolerance takes more, and the selection hands on the fitted
+// model itself (no memo, no second fit).
+func TestHeterophilyGridSGC(t *testing.T) {
+	ctx := context.Background()
+	// Every other node labelled at random: at the small penalty L-BFGS
+	// needs about three times the cap to reach its gradient tolerance.
+	g, xs, labels, _ := planted(t, 200, 5, 100, 11)
+	for i := range labels {
+		if i%2 == 0 {
+			labels[i] = (i * 7919 / 3) % 5
+		}
+	}
+	x := estimator.Nodes{Graph: g, Features: Matrix(Features{Sparse: xs})}
+	lone := &SGC{K: AutoSGCK, L2: AutoSGCL2, MaxIter: AutoSGCIter}
+	require.NoError(t, lone.Fit(ctx, x, labels))
+	want, err := lone.Predict(ctx, estimator.FittedNodes)
+	require.NoError(t, err)
+	require.Equal(t, AutoSGCIter, lone.Info().Iterations, "the cap binds")
+	converged := &SGC{K: AutoSGCK, L2: AutoSGCL2}
+	require.NoError(t, converged.Fit(ctx, x, labels))
+	require.Greater(t, converged.Info().Iterations, AutoSGCIter)
+	require.Equal(t, "sgc(K=3, L2=3e-05, MaxIter=50)", lone.String())
+
+	cand := HeterophilyGrid()[3]
+	sel, err := eval.ChooseNode(ctx, []Base{cand}, x, labels, nil, eval.CV{Folds: 2, Seed: 1})
+	require.NoError(t, err)
+	inner := cand.(*memo).base
+	require.Same(t, inner, sel.Best, "the chosen model is the memo's, fitted once on all the labels")
+	got, err := sel.Best.Predict(ctx, estimator.FittedNodes)
+	require.NoError(t, err)
+	require.True(t, slices.Equal(want.RawMatrix().Data, got.RawMatrix().Data), "the probabilities differ from the lone fit's")
 }

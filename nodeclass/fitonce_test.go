@@ -135,7 +135,11 @@ func TestTogether(t *testing.T) {
 		require.NoError(t, m.(validated).FitValidated(ctx, hn, hl, hval, hvalLabels))
 		alone := HeterophilyGrid()[k].(*memo).base
 		require.NoError(t, parallel.Configure(parallel.Config{Workers: 1}))
-		require.NoError(t, alone.(validated).FitValidated(ctx, hn, hl, hval, hvalLabels))
+		if v, ok := alone.(validated); ok {
+			require.NoError(t, v.FitValidated(ctx, hn, hl, hval, hvalLabels))
+		} else {
+			require.NoError(t, alone.Fit(ctx, hn, hl)) // SGC, no early stopping
+		}
 		require.NoError(t, parallel.Configure(parallel.Config{Workers: 2}))
 		p1, err := m.Predict(ctx, estimator.FittedNodes)
 		require.NoError(t, err)

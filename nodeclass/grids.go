@@ -34,13 +34,18 @@ func ScaleGrid() []float64 { return []float64{Autoscale, 1, 5} }
 // set. They share a memo of the propagated rows of the training nodes: a
 // grid propagates once per set of training nodes, every K from one
 // sequence of products (propagate.PowerRowsSeries).
-func SGCGrid(base *SGC) []Base {
+func SGCGrid(base *SGC) []Base { return sgcGrid(base, KGrid(), L2Grid()) }
+
+// sgcGrid returns clones of base over ks × l2s sharing one memo of
+// propagated designs, the fits of each K along one warm-started path of
+// the penalties l2s.
+func sgcGrid(base *SGC, ks []int, l2s []float64) []Base {
 	b := base.Clone()
-	b.cache = newDesignCache(L2Grid())
-	b.cache.ks = KGrid()
+	b.cache = newDesignCache(l2s)
+	b.cache.ks = ks
 	var out []Base
-	for _, k := range KGrid() {
-		for _, l2 := range L2Grid() {
+	for _, k := range ks {
+		for _, l2 := range l2s {
 			c := b.Clone()
 			c.K, c.L2 = k, l2
 			out = append(out, c)
@@ -226,16 +231,30 @@ const AutoEpochs = 40
 // chooses among on a heterophilous graph: the channel perceptron
 // (ChannelMLP), the ego/neighbour network (SepGNN) and the adjacency-row
 // network (LINKX), at their defaults but for the patience AutoPatience
-// and the networks' most epochs AutoEpochs, each behind FitOnce (they are
+// and the networks' most epochs AutoEpochs, fitted side by side
+// (Together), then SGC at K = AutoSGCK, L2 = AutoSGCL2 and at most
+// AutoSGCIter L-BFGS iterations; each behind FitOnce (they are
 // deterministic, so the selection's refit of the chosen one on the same
-// training labels reuses its fit).
+// training labels reuses its fit). On a tie of validation scores the
+// earlier model is chosen.
 func HeterophilyGrid() []Base {
-	return Together(
+	return append(Together(
 		&ChannelMLP{MLP: mlp.Classifier{Patience: AutoPatience}},
 		&SepGNN{Patience: AutoPatience, Epochs: AutoEpochs},
 		&LINKX{Patience: AutoPatience, Epochs: AutoEpochs},
-	)
+	), FitOnce(&SGC{K: AutoSGCK, L2: AutoSGCL2, MaxIter: AutoSGCIter}))
 }
+
+// AutoSGCK, AutoSGCL2 and AutoSGCIter are the propagation steps, penalty
+// and most L-BFGS iterations of the SGC candidate of HeterophilyGrid: K and
+// L2 SGCGrid's choices on validation over chameleon_filtered's ten
+// published splits (K = 3 on nine; L2 = 3e-5 their median), the
+// iterations the selection's time budget (the package doc).
+const (
+	AutoSGCK    = 3
+	AutoSGCL2   = 3e-5
+	AutoSGCIter = 50
+)
 
 // Together returns the bases behind FitOnce memos that are fitted
 // together: the first FitValidated of any of them fits every one whose

@@ -493,6 +493,9 @@ func info(f *linear) estimator.Info {
 
 // String names the model and its hyperparameters.
 func (m *SGC) String() string {
+	if m.MaxIter != 0 {
+		return fmt.Sprintf("sgc(K=%d, L2=%g, MaxIter=%d)", m.k(), orDefault(m.L2, DefaultL2), m.MaxIter)
+	}
 	return fmt.Sprintf("sgc(K=%d, L2=%g)", m.k(), orDefault(m.L2, DefaultL2))
 }
 

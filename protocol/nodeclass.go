@@ -179,9 +179,9 @@ func ReportNodeClass(s eval.NodeSearch, classes int, runs []eval.NodeRun) NodeCl
 // heterophilous one whose neighbours' classes are informative gets
 // linearised belief propagation beside the two feature models; otherwise
 // the feature models alone: the channel perceptron (nodeclass.ChannelMLP),
-// the trained ego/neighbour network (nodeclass.SepGNN) and the adjacency-row
-// network (nodeclass.LINKX) of nodeclass.HeterophilyGrid, chosen on the
-// validation nodes.
+// the trained ego/neighbour network (nodeclass.SepGNN), the adjacency-row
+// network (nodeclass.LINKX) and one SGC of nodeclass.HeterophilyGrid,
+// chosen on the validation nodes.
 func NodeClassAuto(g *graph.CSR, train []int, embedded bool) (eval.NodeSearch, homophily.Family, string, error) {
 	st, err := homophily.Measure(g, train)
 	if err != nil {

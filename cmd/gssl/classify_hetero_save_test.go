@@ -46,6 +46,7 @@ var modelKinds = map[string]string{
 	"LINKX":        "nodeclass.LINKX",
 	"LinBP":        "linbp.Propagation",
 	"appnp-net":    "nodeclass.APPNPNet",
+	"sgc(":         "nodeclass.SGC",
 }
 
 // TestClassifyHeteroSaveThenPredict: gssl classify --save with
@@ -74,9 +75,9 @@ func TestClassifyHeteroSaveThenPredict(t *testing.T) {
 		assert.Equal(t, saved, res["saved"], name)
 		if tc.family != "" {
 			// homophily.Advise's reason, and the grid it calls for: belief
-			// propagation and the three feature models, or those alone.
+			// propagation and the four feature models, or those alone.
 			assert.Contains(t, res["advice"], tc.family, name)
-			assert.EqualValues(t, map[string]int{"class compatibility": 4, "say little": 3}[tc.family], res["candidates"], name)
+			assert.EqualValues(t, map[string]int{"class compatibility": 5, "say little": 4}[tc.family], res["candidates"], name)
 		}
 		model, _ := res["model"].(string)
 		kind := ""
