@@ -34,18 +34,13 @@ func ScaleGrid() []float64 { return []float64{Autoscale, 1, 5} }
 // set. They share a memo of the propagated rows of the training nodes: a
 // grid propagates once per set of training nodes, every K from one
 // sequence of products (propagate.PowerRowsSeries).
-func SGCGrid(base *SGC) []Base { return sgcGrid(base, KGrid(), L2Grid()) }
-
-// sgcGrid returns clones of base over ks × l2s sharing one memo of
-// propagated designs, the fits of each K along one warm-started path of
-// the penalties l2s.
-func sgcGrid(base *SGC, ks []int, l2s []float64) []Base {
+func SGCGrid(base *SGC) []Base {
 	b := base.Clone()
-	b.cache = newDesignCache(l2s)
-	b.cache.ks = ks
+	b.cache = newDesignCache(L2Grid())
+	b.cache.ks = KGrid()
 	var out []Base
-	for _, k := range ks {
-		for _, l2 := range l2s {
+	for _, k := range KGrid() {
+		for _, l2 := range L2Grid() {
 			c := b.Clone()
 			c.K, c.L2 = k, l2
 			out = append(out, c)
