@@ -226,7 +226,8 @@
 // HeterophilyGrid is what gssl classify --classifier auto fits on a
 // graph whose training labels call for features (package homophily):
 // ChannelMLP, SepGNN and LINKX at their defaults, each stopped early on
-// the split's validation nodes, the one of best validation score kept.
+// the split's validation nodes, and one SGC (below), the one of best
+// validation score kept.
 // Each is behind a FitOnce memo; the memo's Unwrap hands on the model it
 // fitted, which eval's selection returns, so that the chosen model (not
 // its memo) is reported and saved, without a refit.
