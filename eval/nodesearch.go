@@ -24,7 +24,8 @@ type NodeSearch struct {
 	// ChooseNode's fold-major loop reuses.
 	Grid func(classes int) []estimator.NodeClassifier
 	// Refine, when set, returns the second grid, built on the chosen
-	// candidate (fitted on the training labels).
+	// candidate (fitted on the training labels); no models when it does
+	// not refine that candidate, whose choice then stands.
 	Refine func(best estimator.NodeClassifier) []estimator.NodeClassifier
 	// Metric chooses and scores (zero: accuracy).
 	Metric Metric
@@ -270,8 +271,8 @@ type NodeOutcome struct {
 	Probabilities *mat.Dense // its class scores of every node
 	// Best is the chosen model, fitted on the training labels.
 	Best estimator.NodeClassifier
-	// With NodeSearch.Refine: the model chosen from the first grid, and its
-	// accuracies.
+	// With NodeSearch.Refine, when it refined the first choice: the model
+	// chosen from the first grid, and its accuracies ("" and 0 otherwise).
 	Base              string
 	BaseVal, BaseTest float64
 }
@@ -328,8 +329,12 @@ func EvaluateNodes(ctx context.Context, s NodeSearch, x estimator.Nodes, truth [
 	if s.Refine == nil {
 		return out, nil
 	}
+	refined := s.Refine(sel.Best)
+	if len(refined) == 0 {
+		return out, nil
+	}
 	out.Base, out.BaseVal, out.BaseTest = out.Model, out.Val, out.Test
-	if sel, err = ChooseNodeBy(ctx, s.Metric, s.Refine(sel.Best), x, known, split.Val, cv); err != nil {
+	if sel, err = ChooseNodeBy(ctx, s.Metric, refined, x, known, split.Val, cv); err != nil {
 		return NodeOutcome{}, err
 	}
 	if out.Model, out.Val, out.Test, out.Probabilities, err = score(sel); err != nil {

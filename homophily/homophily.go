@@ -133,6 +133,10 @@ const (
 	// Features models rely on each node's own features, with the
 	// neighbours' kept in channels of their own.
 	Features
+	// Unknown is the family of a graph whose labels cannot say which of
+	// the others it calls for: no edge joins two labelled nodes
+	// (ErrNoEdges), so a selection has to try the families alike.
+	Unknown
 )
 
 func (f Family) String() string {
@@ -143,6 +147,8 @@ func (f Family) String() string {
 		return "compatibility"
 	case Features:
 		return "features"
+	case Unknown:
+		return "unknown"
 	}
 	return fmt.Sprintf("Family(%d)", int(f))
 }

@@ -233,11 +233,17 @@ const AutoEpochs = 40
 // training labels reuses its fit). On a tie of validation scores the
 // earlier model is chosen.
 func HeterophilyGrid() []Base {
-	return append(Together(
+	return append(HeterophilyNetworks(), FitOnce(&SGC{K: AutoSGCK, L2: AutoSGCL2, MaxIter: AutoSGCIter}))
+}
+
+// HeterophilyNetworks returns the three trained models of HeterophilyGrid
+// (ChannelMLP, SepGNN, LINKX) as it sets them, fitted together.
+func HeterophilyNetworks() []Base {
+	return Together(
 		&ChannelMLP{MLP: mlp.Classifier{Patience: AutoPatience}},
 		&SepGNN{Patience: AutoPatience, Epochs: AutoEpochs},
 		&LINKX{Patience: AutoPatience, Epochs: AutoEpochs},
-	), FitOnce(&SGC{K: AutoSGCK, L2: AutoSGCL2, MaxIter: AutoSGCIter}))
+	)
 }
 
 // AutoSGCK, AutoSGCL2 and AutoSGCIter are the propagation steps, penalty

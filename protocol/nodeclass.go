@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
@@ -111,20 +112,23 @@ type NodeClassRun struct {
 // mean and standard deviation over the seeds (nil where undefined), and
 // each run.
 type NodeClassReport struct {
-	Metric          string         `json:"metric"` // what chose the model: accuracy or auc
-	Model           string         `json:"model"`  // the first run's chosen model
-	SeedsRun        int            `json:"seeds_run"`
-	Candidates      int            `json:"candidates"`
-	ValAccuracy     any            `json:"val_accuracy"`
-	TestAccuracy    any            `json:"test_accuracy"` // null without test nodes
-	TestAccuracyStd any            `json:"test_accuracy_std"`
-	BaseModel       string         `json:"base_model,omitempty"`
-	BaseTest        float64        `json:"base_test_accuracy,omitempty"`
-	BaseTestStd     float64        `json:"base_test_accuracy_std,omitempty"`
-	ValAUC          any            `json:"val_auc,omitempty"`
-	TestAUC         any            `json:"test_auc,omitempty"`
-	TestAUCStd      any            `json:"test_auc_std,omitempty"`
-	Runs            []NodeClassRun `json:"runs"`
+	Metric          string `json:"metric"` // what chose the model: accuracy or auc
+	Model           string `json:"model"`  // the first run's chosen model
+	SeedsRun        int    `json:"seeds_run"`
+	Candidates      int    `json:"candidates"`
+	ValAccuracy     any    `json:"val_accuracy"`
+	TestAccuracy    any    `json:"test_accuracy"` // null without test nodes
+	TestAccuracyStd any    `json:"test_accuracy_std"`
+	// The base model of the first run the search refined (Correct &
+	// Smooth's), and the mean and standard deviation of the refined runs'
+	// base test accuracies.
+	BaseModel   string         `json:"base_model,omitempty"`
+	BaseTest    float64        `json:"base_test_accuracy,omitempty"`
+	BaseTestStd float64        `json:"base_test_accuracy_std,omitempty"`
+	ValAUC      any            `json:"val_auc,omitempty"`
+	TestAUC     any            `json:"test_auc,omitempty"`
+	TestAUCStd  any            `json:"test_auc_std,omitempty"`
+	Runs        []NodeClassRun `json:"runs"`
 	// Test and TestStd are the mean and standard deviation of the test
 	// accuracies (NaN without test nodes).
 	Test, TestStd float64 `json:"-"`
@@ -135,7 +139,8 @@ type NodeClassReport struct {
 func ReportNodeClass(s eval.NodeSearch, classes int, runs []eval.NodeRun) NodeClassReport {
 	r := NodeClassReport{Metric: s.Metric.String(), Model: runs[0].Model, SeedsRun: len(runs), Candidates: len(s.Grid(classes))}
 	auc := s.Metric == eval.MetricROCAUC
-	tests, vals, bt := make([]float64, len(runs)), make([]float64, len(runs)), make([]float64, len(runs))
+	tests, vals := make([]float64, len(runs)), make([]float64, len(runs))
+	var bt []float64 // the base test accuracies of the refined runs
 	aucs := make([]float64, len(runs))
 	for k, o := range runs {
 		run := NodeClassRun{Seed: o.Seed, Model: o.Model, Val: o.Val}
@@ -149,16 +154,19 @@ func ReportNodeClass(s eval.NodeSearch, classes int, runs []eval.NodeRun) NodeCl
 				run.TestAUC, aucs[k] = o.Test, o.Test
 			}
 		}
-		if s.Refine != nil {
+		if o.Base != "" {
 			run.Base, run.BaseVal, run.BaseTest = o.Base, o.BaseVal, o.BaseTest
+			if r.BaseModel == "" {
+				r.BaseModel = o.Base
+			}
+			bt = append(bt, o.BaseTest)
 		}
 		r.Runs = append(r.Runs, run)
-		vals[k], bt[k] = o.Val, o.BaseTest
+		vals[k] = o.Val
 	}
 	r.Test, r.TestStd = eval.MeanStd(tests)
 	r.TestAccuracy, r.TestAccuracyStd = number(r.Test), number(r.TestStd)
-	if s.Refine != nil {
-		r.BaseModel = r.Runs[0].Base
+	if len(bt) > 0 {
 		r.BaseTest, r.BaseTestStd = eval.MeanStd(bt)
 	}
 	v, _ := eval.MeanStd(vals)
@@ -181,9 +189,17 @@ func ReportNodeClass(s eval.NodeSearch, classes int, runs []eval.NodeRun) NodeCl
 // the feature models alone: the channel perceptron (nodeclass.ChannelMLP),
 // the trained ego/neighbour network (nodeclass.SepGNN), the adjacency-row
 // network (nodeclass.LINKX) and one SGC of nodeclass.HeterophilyGrid,
-// chosen on the validation nodes.
+// chosen on the validation nodes. When no edge joins two training nodes
+// their labels cannot say which family the graph calls for
+// (homophily.Unknown): both are searched, the smoothing models and the
+// three trained feature models of nodeclass.HeterophilyNetworks, the choice
+// refined by Correct & Smooth when it is SGC or APPNP.
 func NodeClassAuto(g *graph.CSR, train []int, embedded bool) (eval.NodeSearch, homophily.Family, string, error) {
 	st, err := homophily.Measure(g, train)
+	if errors.Is(err, homophily.ErrNoEdges) {
+		s, err := bothFamilies(embedded)
+		return s, homophily.Unknown, "no edge joins two training nodes, so their labels cannot tell homophily from heterophily: the smoothing models (SGC and APPNP, then Correct & Smooth on the chosen one) and the feature models (the channel perceptron, SepGNN, LINKX) alike, chosen on the validation nodes", err
+	}
 	if err != nil {
 		return eval.NodeSearch{}, 0, "", fmt.Errorf("protocol: --model auto measures homophily on the training labels: %w", err)
 	}
@@ -199,4 +215,28 @@ func NodeClassAuto(g *graph.CSR, train []int, embedded bool) (eval.NodeSearch, h
 	}
 	s, err := NodeClassSearch("auto", 0, embedded)
 	return s, fam, why, err
+}
+
+// bothFamilies is the search of NodeClassAuto when the training labels
+// cannot say which family the graph calls for: the candidates of the
+// smoothing search ("auto" of NodeClassSearch) and
+// nodeclass.HeterophilyNetworks together, a chosen SGC or APPNP model then
+// refined by Correct & Smooth as that search does, any other kept.
+func bothFamilies(embedded bool) (eval.NodeSearch, error) {
+	smoothing, err := NodeClassSearch("auto", 0, embedded)
+	if err != nil {
+		return eval.NodeSearch{}, err
+	}
+	return eval.NodeSearch{
+		Grid: func(c int) []nodeclass.Base {
+			return append(smoothing.Grid(c), nodeclass.HeterophilyNetworks()...)
+		},
+		Refine: func(best nodeclass.Base) []nodeclass.Base {
+			switch best.(type) {
+			case *nodeclass.SGC, *nodeclass.APPNP:
+				return smoothing.Refine(best)
+			}
+			return nil
+		},
+	}, nil
 }

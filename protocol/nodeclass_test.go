@@ -8,6 +8,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/gssl/gssl/eval"
+	"github.com/gssl/gssl/graph"
+	"github.com/gssl/gssl/homophily"
 	"github.com/gssl/gssl/nodeclass"
 	"github.com/gssl/gssl/stkr"
 )
@@ -90,4 +92,65 @@ func TestReportNodeClass(t *testing.T) {
 	r = ReportNodeClass(s, 2, runs[1:])
 	assert.Nil(t, r.TestAccuracy)
 	assert.Nil(t, r.Runs[0].Test)
+}
+
+// With no edge between two training nodes NodeClassAuto searches both
+// families: SGC's and APPNP's grids and the three trained feature models,
+// a chosen SGC or APPNP refined by Correct & Smooth, any other kept. With
+// such an edge it searches the family the labels call for.
+func TestNodeClassAutoUnknownFamily(t *testing.T) {
+	n := 12
+	var edges []graph.Edge
+	for u := 0; u < n; u++ {
+		edges = append(edges, graph.Edge{U: u, V: (u + 1) % n, W: 1})
+	}
+	g, err := graph.FromEdges(n, edges, graph.Options{})
+	require.NoError(t, err)
+	train := make([]int, n)
+	for i := range train {
+		train[i] = -1
+		if i%2 == 0 {
+			train[i] = (i / 2) % 2
+		}
+	}
+	s, fam, why, err := NodeClassAuto(g, train, false)
+	require.NoError(t, err)
+	assert.Equal(t, homophily.Unknown, fam)
+	assert.Contains(t, why, "cannot tell")
+	sgc := len(nodeclass.SGCGrid(&nodeclass.SGC{Classes: 2}))
+	appnp := len(nodeclass.APPNPGrid(&nodeclass.APPNP{Classes: 2}))
+	assert.Len(t, s.Grid(2), sgc+appnp+len(nodeclass.HeterophilyNetworks()))
+	cs := len(nodeclass.CorrectSmoothGrid(&nodeclass.SGC{}))
+	assert.Len(t, s.Refine(&nodeclass.SGC{}), cs)
+	assert.Len(t, s.Refine(&nodeclass.APPNP{}), cs)
+	for _, m := range []nodeclass.Base{&nodeclass.ChannelMLP{}, &nodeclass.SepGNN{}, &nodeclass.LINKX{}} {
+		assert.Empty(t, s.Refine(m), "%T is kept as chosen", m)
+	}
+	// Nodes 0 and 1 labelled alike and joined: a measurable, homophilous
+	// graph.
+	train[1] = train[0]
+	_, fam, _, err = NodeClassAuto(g, train, false)
+	require.NoError(t, err)
+	assert.NotEqual(t, homophily.Unknown, fam)
+}
+
+// A refining search whose Refine returns no models for a run keeps that
+// run's choice and reports no base for it; the report's base model and
+// base accuracies are those of the refined runs.
+func TestReportNodeClassUnrefinedRuns(t *testing.T) {
+	s, err := NodeClassSearch("auto", 0, false)
+	require.NoError(t, err)
+	runs := []eval.NodeRun{
+		{Seed: 1, Split: eval.Split{Test: []int{1}}, NodeOutcome: eval.NodeOutcome{Model: "LINKX", Val: 0.5, Test: 0.75, TestAccuracy: 0.75}},
+		{Seed: 2, Split: eval.Split{Test: []int{1}}, NodeOutcome: eval.NodeOutcome{Model: "cs", Val: 0.7, Test: 0.5, TestAccuracy: 0.5, Base: "sgc", BaseVal: 0.6, BaseTest: 0.25}},
+	}
+	r := ReportNodeClass(s, 2, runs)
+	assert.Equal(t, "sgc", r.BaseModel)
+	assert.Equal(t, 0.25, r.BaseTest)
+	assert.Zero(t, r.BaseTestStd)
+	assert.Empty(t, r.Runs[0].Base)
+	assert.Equal(t, "sgc", r.Runs[1].Base)
+	r = ReportNodeClass(s, 2, runs[:1])
+	assert.Empty(t, r.BaseModel)
+	assert.Zero(t, r.BaseTest)
 }

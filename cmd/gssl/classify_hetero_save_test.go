@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gssl/gssl/nodeclass"
 )
 
 // writeHeteroFolder writes a node folder of 3 classes of m nodes each that
@@ -116,4 +118,35 @@ func TestClassifyHeteroSaveThenPredict(t *testing.T) {
 		_, _, err = runRoot(t, "predict", "--model", saved, "--edges", edges)
 		assert.Error(t, err, "%s: new nodes by their edges alone", name)
 	}
+}
+
+// TestClassifyAutoNoTrainingEdge: on a graph where no edge joins two
+// training nodes (a ring labelled on every fourth node, as a few labels per
+// class leave a large sparse graph), classify --classifier auto searches
+// the smoothing and the feature models together instead of failing, says
+// why, and reports a base model exactly when Correct & Smooth refined the
+// choice.
+func TestClassifyAutoNoTrainingEdge(t *testing.T) {
+	dir := t.TempDir()
+	rng := rand.New(rand.NewPCG(3, 4))
+	n := 96
+	var edges, labels, split strings.Builder
+	for u := 0; u < n; u++ {
+		fmt.Fprintf(&edges, "%d %d\n", u, (u+1)%n)
+		fmt.Fprintln(&labels, (u/8)%3)
+		part := []string{"train", "val", "test", "test"}[u%4]
+		fmt.Fprintf(&split, "%s %d\n", part, u)
+	}
+	writeNodeFolder(t, dir, rng, edges.String(), labels.String(), n, 9, 3, 0.6, 0.1)
+	splitFile := filepath.Join(dir, "split.txt")
+	require.NoError(t, os.WriteFile(splitFile, []byte(split.String()), 0o644))
+	stdout, _, err := runRoot(t, "classify", "--data", dir, "--classifier", "auto", "--split", splitFile, "--json")
+	require.NoError(t, err)
+	res := decodeOne(t, []byte(stdout))
+	assert.Contains(t, res["advice"], "cannot tell homophily from heterophily")
+	assert.EqualValues(t, 2*len(nodeclass.KGrid())*len(nodeclass.L2Grid())+3, res["candidates"], "SGC's and APPNP's grids and the three networks")
+	model, _ := res["model"].(string)
+	_, based := res["base_model"]
+	assert.Equal(t, strings.HasPrefix(model, "correct-smooth("), based, "chose %q", model)
+	t.Logf("chose %s", model)
 }
