@@ -480,7 +480,10 @@ func (g *CSR) scaledBlockRows(dst []float64, ds int, x []float64, xs int, c int,
 	g.scaledBlockRowsAt(dst, ds, 0, x, xs, c, s, lo, hi)
 }
 
-// scaledBlockRowsAt is the CSR kernel of blockRowsAt.
+// scaledBlockRowsAt is the CSR kernel of blockRowsAt: the AVX2 kernels of
+// 8, 12 and 16 columns, the generated Go kernels of other widths up to
+// maxUnrolled, the AVX2 kernel of any width (blockRowsWide) above, and
+// blockRowsLoop without AVX2; all bitwise the same.
 func (g *CSR) scaledBlockRowsAt(dst []float64, ds, first int, x []float64, xs int, c int, s Scaling, lo, hi int) {
 	if g.blockRowsAVX2(dst, ds, first, x, xs, c, s, lo, hi) {
 		return
@@ -489,11 +492,14 @@ func (g *CSR) scaledBlockRowsAt(dst []float64, ds, first int, x []float64, xs in
 		blockKernels[c](g, dst, ds, first, x, xs, s, lo, hi)
 		return
 	}
+	if g.blockRowsWide(dst, ds, first, x, xs, c, s, lo, hi) {
+		return
+	}
 	g.blockRowsLoop(dst, ds, first, x, xs, c, s, lo, hi)
 }
 
 // blockRowsLoop is scaledBlockRowsAt for any width, with the accumulators
-// in a slice.
+// in a slice: the reference of blockRowsWide and its fallback.
 func (g *CSR) blockRowsLoop(dst []float64, ds, first int, x []float64, xs int, c int, s Scaling, lo, hi int) {
 	indptr, indices, weights := g.indptr, g.indices, g.weights
 	acc := make([]float64, c)

@@ -162,8 +162,15 @@ func (g *CSR) blockRowsAVX2(dst []float64, ds, first int, x []float64, xs, c int
 		w, wstep = unsafe.SliceData(g.weights), 8
 	}
 	kernel(&dst[(lo-first)*ds], 8*ds, unsafe.SliceData(x), 8*xs, w, wstep, unsafe.SliceData(g.indptr), unsafe.SliceData(g.indices), lo, hi, g.indptr[hi]-1)
+	finishRowsInPlace(dst, ds, first, x, xs, c, s, lo, hi)
+	return true
+}
+
+// finishRowsInPlace turns rows [lo−first, hi−first) of dst, which hold the
+// sums of the product, into Diag_i·x_i + Left_i·sum, as finishBlockRow does.
+func finishRowsInPlace(dst []float64, ds, first int, x []float64, xs, c int, s Scaling, lo, hi int) {
 	if s.Left == nil && s.Diag == nil {
-		return true
+		return
 	}
 	for i := lo; i < hi; i++ {
 		l := 1.0
@@ -182,5 +189,35 @@ func (g *CSR) blockRowsAVX2(dst []float64, ds, first int, x []float64, xs, c int
 			}
 		}
 	}
+}
+
+//go:generate go run gen_wide.go
+
+//go:noescape
+func csr64WideAVX2(dst *float64, dbytes int, x *float64, xbytes int, weights *float64, wstep int, right *float64, indptr *int, indices *int32, lo, hi, c int)
+
+// blockRowsWide computes rows [lo, hi) of the product scaled by s into rows
+// [lo−first, hi−first) of dst (row stride ds) for a block of any width c
+// with row stride xs, by the AVX2 kernel of csrwide_amd64.s (the sums, the
+// Right scaling included) and then the Left and Diag scaling of
+// finishBlockRow, bitwise as blockRowsLoop; it reports whether it did
+// (false: no AVX2 or an empty range).
+func (g *CSR) blockRowsWide(dst []float64, ds, first int, x []float64, xs, c int, s Scaling, lo, hi int) bool {
+	if !hasSellAVX2 || hi <= lo || c == 0 {
+		return false
+	}
+	_ = dst[(hi-1-first)*ds+c-1]
+	_ = x[(g.n-1)*xs+c-1]
+	w, wstep := &csrOne, 0
+	if !g.unitWeights {
+		w, wstep = unsafe.SliceData(g.weights), 8
+	}
+	var right *float64
+	if s.Right != nil {
+		_ = s.Right[g.n-1]
+		right = unsafe.SliceData(s.Right)
+	}
+	csr64WideAVX2(&dst[(lo-first)*ds], 8*ds, unsafe.SliceData(x), 8*xs, w, wstep, right, unsafe.SliceData(g.indptr), unsafe.SliceData(g.indices), lo, hi, c)
+	finishRowsInPlace(dst, ds, first, x, xs, c, s, lo, hi)
 	return true
 }

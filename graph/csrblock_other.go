@@ -9,3 +9,8 @@ func (g *CSR) mulBlock32AVX2(dst []float64, x []float32, xs, c, lo, hi int) bool
 func (g *CSR) blockRowsAVX2(dst []float64, ds, first int, x []float64, xs, c int, s Scaling, lo, hi int) bool {
 	return false
 }
+
+// blockRowsWide reports false: without the assembly kernels the Go ones run.
+func (g *CSR) blockRowsWide(dst []float64, ds, first int, x []float64, xs, c int, s Scaling, lo, hi int) bool {
+	return false
+}
