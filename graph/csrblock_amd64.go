@@ -194,7 +194,7 @@ func finishRowsInPlace(dst []float64, ds, first int, x []float64, xs, c int, s S
 //go:generate go run gen_wide.go
 
 //go:noescape
-func csr64WideAVX2(dst *float64, dbytes int, x *float64, xbytes int, weights *float64, wstep int, right *float64, indptr *int, indices *int32, lo, hi, c int)
+func csr64WideAVX2(dst *float64, dbytes int, x *float64, xbytes int, weights *float64, wstep int, right *float64, indptr *int, indices *int32, lo, hi, c, last int)
 
 // blockRowsWide computes rows [lo, hi) of the product scaled by s into rows
 // [lo−first, hi−first) of dst (row stride ds) for a block of any width c
@@ -217,7 +217,7 @@ func (g *CSR) blockRowsWide(dst []float64, ds, first int, x []float64, xs, c int
 		_ = s.Right[g.n-1]
 		right = unsafe.SliceData(s.Right)
 	}
-	csr64WideAVX2(&dst[(lo-first)*ds], 8*ds, unsafe.SliceData(x), 8*xs, w, wstep, right, unsafe.SliceData(g.indptr), unsafe.SliceData(g.indices), lo, hi, c)
+	csr64WideAVX2(&dst[(lo-first)*ds], 8*ds, unsafe.SliceData(x), 8*xs, w, wstep, right, unsafe.SliceData(g.indptr), unsafe.SliceData(g.indices), lo, hi, c, max(g.indptr[hi]-1, 0))
 	finishRowsInPlace(dst, ds, first, x, xs, c, s, lo, hi)
 	return true
 }
