@@ -11,8 +11,8 @@ import (
 	"github.com/gssl/gssl/internal/parallel"
 )
 
-// TestBlockRowsWideBitwise checks the any-width assembly kernel (where the
-// CPU runs it) against blockRowsLoop bit for bit: widths 1 to 40 and wider
+// TestBlockRowsWideBitwise checks the any-width assembly kernels, AVX2 and
+// AVX-512 (where the CPU runs them), against blockRowsLoop bit for bit: widths 1 to 40 and wider
 // ones that use every column tile and each masked tail, unit and general
 // weights, each of Left, Right and Diag alone and together, row ranges with
 // the hub row, isolated rows only and an odd stretch, written at an offset
@@ -22,6 +22,19 @@ func TestBlockRowsWideBitwise(t *testing.T) {
 	if !hasSellAVX2 {
 		t.Skip("no AVX2: blockRowsLoop is the only kernel")
 	}
+	has512 := hasCSR512
+	defer func() { hasCSR512 = has512 }()
+	for _, avx512 := range []bool{false, true} {
+		if avx512 && !has512 {
+			t.Log("no AVX-512: the AVX2 kernel only")
+			continue
+		}
+		hasCSR512 = avx512
+		blockRowsWideBitwise(t)
+	}
+}
+
+func blockRowsWideBitwise(t *testing.T) {
 	rng := rand.New(rand.NewPCG(64, 3))
 	widths := []int{48, 64, 96, 100, 130}
 	for c := 1; c <= 40; c++ {
@@ -81,7 +94,8 @@ func wideTestValues(rng *rand.Rand, m int) []float64 {
 // 238 k stored entries) with blocks of widths no special kernel has (those
 // of C&S's smoothing and APPNP's propagated rows), scaled as the normalised
 // adjacency D^−½·A·D^−½ with a diagonal term; "loop" is blockRowsLoop,
-// the Go kernel, on the same rows and goroutines.
+// the Go kernel, "avx2" and "avx512" the assembly kernels, on the same rows
+// and goroutines.
 //
 //	go test ./graph -run '^$' -bench 'BlockWide' -benchtime 200x
 func BenchmarkBlockWide(b *testing.B) {
@@ -122,14 +136,26 @@ func BenchmarkBlockWide(b *testing.B) {
 				})
 			}
 		})
-		b.Run("kernel/c="+strconv.Itoa(c), func(b *testing.B) {
-			xm, dm := x.RawMatrix(), dst.RawMatrix()
-			s := Scaling{Left: half, Diag: diag}
-			for b.Loop() {
-				parallel.Balanced(g.indptr, minParallelWork/2, func(lo, hi int) {
-					g.scaledBlockRowsAt(dm.Data, c, 0, xm.Data, c, c, s, lo, hi)
-				})
+		has512 := hasCSR512
+		for _, avx512 := range []bool{false, true} {
+			name := "avx2/c="
+			if avx512 {
+				name = "avx512/c="
 			}
-		})
+			if avx512 && !has512 {
+				continue
+			}
+			b.Run(name+strconv.Itoa(c), func(b *testing.B) {
+				defer func() { hasCSR512 = has512 }()
+				hasCSR512 = avx512
+				xm, dm := x.RawMatrix(), dst.RawMatrix()
+				s := Scaling{Left: half, Diag: diag}
+				for b.Loop() {
+					parallel.Balanced(g.indptr, minParallelWork/2, func(lo, hi int) {
+						g.scaledBlockRowsAt(dm.Data, c, 0, xm.Data, c, c, s, lo, hi)
+					})
+				}
+			})
+		}
 	}
 }

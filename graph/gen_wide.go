@@ -1,7 +1,8 @@
 //go:build ignore
 
-// gen_wide writes csrwide_amd64.s: the AVX2 kernel of the float64 block
-// product at any width (csr64WideAVX2), its column tiles unrolled.
+// gen_wide writes csrwide_amd64.s and csrwide512_amd64.s: the AVX2 and
+// AVX-512 kernels of the float64 block product at any width
+// (csr64WideAVX2, csr64WideAVX512), their column tiles unrolled.
 //
 //	go generate ./graph
 package main
@@ -90,24 +91,60 @@ wide_done:
 	RET
 `
 
+// isa is one kernel's instruction set: its vector registers (Y or Z, of
+// vbytes bytes), tiles (in registers, the widest first) and the registers
+// of the weight and the product.
+type isa struct {
+	fn     string
+	reg    string
+	vbytes int
+	tiles  []int
+	w, p   int
+}
+
+var (
+	avx2   = isa{fn: "csr64WideAVX2", reg: "Y", vbytes: 32, tiles: tiles, w: 12, p: 13}
+	avx512 = isa{fn: "csr64WideAVX512", reg: "Z", vbytes: 64, tiles: tiles512, w: 16, p: 17}
+	cur    = avx2
+)
+
+// tiles512 are the AVX-512 kernel's tiles in ZMM registers (eight columns
+// each): the widest repeats, 12 takes 96 columns in one pass, and each
+// narrower one runs at most once.
+var tiles512 = []int{16, 12, 8, 4, 2, 1}
+
 func main() {
 	if len(os.Args) > 1 {
 		fmt.Sscan(os.Args[1], &ahead)
 	}
-	var b strings.Builder
-	b.WriteString(head())
-	for i, t := range tiles {
-		next := "wide_m"
-		if i+1 < len(tiles) {
-			next = fmt.Sprintf("wide_t%d", tiles[i+1])
+	for _, k := range []struct {
+		isa  isa
+		file string
+	}{{avx2, "csrwide_amd64.s"}, {avx512, "csrwide512_amd64.s"}} {
+		cur = k.isa
+		var b strings.Builder
+		if cur.reg == "Y" {
+			b.WriteString(head())
+		} else {
+			b.WriteString(head512())
 		}
-		tile(&b, t, next, i == 0)
-	}
-	masked(&b)
-	b.WriteString(tail)
-	if err := os.WriteFile("csrwide_amd64.s", []byte(b.String()), 0o644); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
+		for i, t := range cur.tiles {
+			next := "wide_m"
+			if i+1 < len(cur.tiles) {
+				next = fmt.Sprintf("wide_t%d", cur.tiles[i+1])
+			}
+			tile(&b, t, next, i == 0)
+		}
+		if cur.reg == "Y" {
+			masked(&b)
+		} else {
+			masked512(&b)
+		}
+		b.WriteString(tail)
+		if err := os.WriteFile(k.file, []byte(b.String()), 0o644); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
 	}
 }
 
@@ -121,7 +158,7 @@ func setup(b *strings.Builder, name string, acc int) {
 	fmt.Fprintf(b, "\tMOVQ x+16(FP), DI\n")
 	fmt.Fprintf(b, "\tADDQ BX, DI\n")
 	for a := range acc {
-		fmt.Fprintf(b, "\tVXORPD Y%d, Y%d, Y%d\n", a, a, a)
+		fmt.Fprintf(b, "\tVXORPD %s%d, %s%d, %s%d\n", cur.reg, a, cur.reg, a, cur.reg, a)
 	}
 	fmt.Fprintf(b, "\tCMPQ R9, R10\n")
 	fmt.Fprintf(b, "\tJGE %s_store\n", name)
@@ -142,12 +179,12 @@ func weight(b *strings.Builder, name string, lines int) {
 		}
 	}
 	fmt.Fprintf(b, "\tMOVLQSX (R11)(R9*4), AX\n")
-	fmt.Fprintf(b, "\tVMOVSD (R14), X12\n")
+	fmt.Fprintf(b, "\tVMOVSD (R14), X%d\n", cur.w)
 	fmt.Fprintf(b, "\tTESTQ R13, R13\n")
 	fmt.Fprintf(b, "\tJZ %s_w\n", name)
-	fmt.Fprintf(b, "\tVMULSD (R13)(AX*8), X12, X12\n")
+	fmt.Fprintf(b, "\tVMULSD (R13)(AX*8), X%d, X%d\n", cur.w, cur.w)
 	fmt.Fprintf(b, "%s_w:\n", name)
-	fmt.Fprintf(b, "\tVBROADCASTSD X12, Y12\n")
+	fmt.Fprintf(b, "\tVBROADCASTSD X%d, %s%d\n", cur.w, cur.reg, cur.w)
 	fmt.Fprintf(b, "\tIMULQ DX, AX\n")
 }
 
@@ -163,20 +200,21 @@ func advance(b *strings.Builder, name string) {
 // repeats while the row has that many columns left.
 func tile(b *strings.Builder, acc int, next string, repeat bool) {
 	name := fmt.Sprintf("wide_t%d", acc)
-	bytes := 32 * acc
+	v, r := cur.vbytes, cur.reg
+	bytes := v * acc
 	fmt.Fprintf(b, "%s:\n", name)
 	fmt.Fprintf(b, "\tCMPQ R12, $%d\n", bytes)
 	fmt.Fprintf(b, "\tJLT %s\n", next)
 	setup(b, name, acc)
-	weight(b, name, (32*acc+63)/64)
+	weight(b, name, (bytes+63)/64)
 	for a := range acc {
-		fmt.Fprintf(b, "\tVMULPD %d(DI)(AX*1), Y12, Y13\n", 32*a)
-		fmt.Fprintf(b, "\tVADDPD Y13, Y%d, Y%d\n", a, a)
+		fmt.Fprintf(b, "\tVMULPD %d(DI)(AX*1), %s%d, %s%d\n", v*a, r, cur.w, r, cur.p)
+		fmt.Fprintf(b, "\tVADDPD %s%d, %s%d, %s%d\n", r, cur.p, r, a, r, a)
 	}
 	advance(b, name)
 	fmt.Fprintf(b, "%s_store:\n", name)
 	for a := range acc {
-		fmt.Fprintf(b, "\tVMOVUPD Y%d, %d(SI)(BX*1)\n", a, 32*a)
+		fmt.Fprintf(b, "\tVMOVUPD %s%d, %d(SI)(BX*1)\n", r, a, v*a)
 	}
 	fmt.Fprintf(b, "\tADDQ $%d, BX\n", bytes)
 	fmt.Fprintf(b, "\tSUBQ $%d, R12\n", bytes)
@@ -202,4 +240,50 @@ func masked(b *strings.Builder) {
 	advance(b, name)
 	fmt.Fprintf(b, "%s_store:\n", name)
 	fmt.Fprintf(b, "\tVMASKMOVPD Y0, Y14, (SI)(BX*1)\n")
+}
+
+// head512 is the AVX-512 kernel's head: its comment, mask table and setup.
+func head512() string {
+	h := head()
+	h = h[strings.Index(h, "TEXT"):]
+	h = strings.ReplaceAll(h, "csr64WideAVX2", "csr64WideAVX512")
+	var m strings.Builder
+	for r := range 8 {
+		fmt.Fprintf(&m, "DATA wideMasks512<>+%d(SB)/8, $%d\n", 8*r, (1<<r)-1)
+	}
+	m.WriteString("GLOBL wideMasks512<>(SB), RODATA|NOPTR, $64\n\n")
+	return `// Code generated by gen_wide.go; DO NOT EDIT.
+
+#include "textflag.h"
+
+// func csr64WideAVX512(dst *float64, dbytes int, x *float64, xbytes int, weights *float64, wstep int,
+//	right *float64, indptr *int, indices *int32, lo, hi, c, last int)
+//
+// csr64WideAVX2 in ZMM registers: tiles of 128, 96, 64, 32, 16 and 8
+// columns (16, 12, 8, 4, 2 and 1 ZMM accumulators, Z0–Z15) and a tile for
+// the last 1 to 7 under the mask K1 (masked-out lanes neither read nor
+// written); the weight in Z16, the product in Z17. The same products and
+// sums in the same order as csr64WideAVX2 and blockRowsLoop, bitwise.
+
+` + m.String() + h
+}
+
+// masked512 writes the tile of the last one to seven columns (R12 = 8 to
+// 56 bytes) under the mask K1 of its width.
+func masked512(b *strings.Builder) {
+	const name = "wide_m"
+	fmt.Fprintf(b, "%s:\n", name)
+	fmt.Fprintf(b, "\tTESTQ R12, R12\n")
+	fmt.Fprintf(b, "\tJZ wide_next\n")
+	fmt.Fprintf(b, "\tLEAQ wideMasks512<>(SB), AX\n")
+	fmt.Fprintf(b, "\tMOVQ (AX)(R12*1), AX\n")
+	fmt.Fprintf(b, "\tKMOVW AX, K1\n")
+	setup(b, name, 1)
+	weight(b, name, 1)
+	fmt.Fprintf(b, "\tVMOVUPD.Z (DI)(AX*1), K1, Z17\n")
+	fmt.Fprintf(b, "\tVMULPD Z17, Z16, Z17\n")
+	fmt.Fprintf(b, "\tVADDPD Z17, Z0, Z0\n")
+	advance(b, name)
+	fmt.Fprintf(b, "%s_store:\n", name)
+	fmt.Fprintf(b, "\tVMOVUPD Z0, K1, (SI)(BX*1)\n")
 }
