@@ -366,8 +366,9 @@ func (g *CSR) MulBlockTo(dst, x *mat.Dense) {
 // Right into a scratch n×c block (pooled between calls) and gathers from
 // it: one random read per stored entry instead of two (Right_j and row j of
 // x), which is most of a product's time once neither fits in cache (10 M
-// nodes: BENCHMARKS.md, The graph stack at scale). The results are bitwise those of
-// the direct product.
+// nodes: BENCHMARKS.md, The graph stack at scale). Blocks wider than
+// maxUnrolled columns on CPUs with AVX2 skip the copy (see prescales). The
+// results are bitwise those of the direct product.
 func (g *CSR) ScaledMulBlockTo(dst, x *mat.Dense, s Scaling) {
 	g.checkScaling(s)
 	xr, xc := x.Dims()
@@ -375,12 +376,21 @@ func (g *CSR) ScaledMulBlockTo(dst, x *mat.Dense, s Scaling) {
 	if xr != g.n || dr != g.n || dc != xc {
 		panic(fmt.Sprintf("graph: block dimension mismatch: graph has %d nodes, x is %d×%d, dst is %d×%d", g.n, xr, xc, dr, dc))
 	}
-	if s.Right != nil && g.unitWeights && g.n > 0 {
+	if s.Right != nil && g.unitWeights && g.n > 0 && prescales(xc) {
 		g.prescaledMulBlockTo(dst, x, s)
 		return
 	}
 	g.directMulBlockTo(dst, x, s)
 }
+
+// prescales reports whether ScaledMulBlockTo scales a block of c columns
+// by Right beforehand on a unit-weight graph. Not for c > maxUnrolled on
+// CPUs with AVX2: the kernel of those widths (blockRowsWide) reads Right_j
+// once per stored entry next to the row's c·8 bytes of x, where the copy
+// writes and reads n·c values more and adds a pass for Diag
+// (BenchmarkBlockWide, Amazon Photo's size: 0.70 of the time at c = 96 and
+// 40, 0.79 at c = 24).
+func prescales(c int) bool { return !hasSellAVX2 || c <= maxUnrolled }
 
 // prescaledMulBlockTo is ScaledMulBlockTo on a unit-weight graph with Right
 // scaling: rx = Right∘x row by row, the product of rx with Left only, then

@@ -48,20 +48,25 @@ func TestPrescaledBlockBitwise(t *testing.T) {
 			}
 		}
 		for _, s := range []Scaling{{Right: right}, {Left: left, Right: right}, {Diag: diag, Right: right}, {Diag: diag, Left: left, Right: right}} {
-			for _, c := range []int{1, 3, 5, 8, 10, 16, 17} {
+			for _, c := range []int{1, 3, 5, 8, 10, 16, 17, 40} {
 				x := mat.NewDense(n, c, nil)
 				for i := range n {
 					for j := range c {
 						x.Set(i, j, rng.NormFloat64())
 					}
 				}
-				got, want := mat.NewDense(n, c, nil), mat.NewDense(n, c, nil)
-				g.ScaledMulBlockTo(got, x, s)
+				want := mat.NewDense(n, c, nil)
 				g.directMulBlockTo(want, x, s)
-				for i := range n {
-					for j := range c {
-						if a, b := got.At(i, j), want.At(i, j); math.Float64bits(a) != math.Float64bits(b) {
-							t.Fatalf("n = %d, diag %v, left %v, c = %d: entry (%d, %d) = %v, the direct kernels give %v", n, s.Diag != nil, s.Left != nil, c, i, j, a, b)
+				// ScaledMulBlockTo, and the prescaled product itself for the
+				// widths that ScaledMulBlockTo sends to the direct kernels.
+				for _, mul := range []func(dst, x *mat.Dense, s Scaling){g.ScaledMulBlockTo, g.prescaledMulBlockTo} {
+					got := mat.NewDense(n, c, nil)
+					mul(got, x, s)
+					for i := range n {
+						for j := range c {
+							if a, b := got.At(i, j), want.At(i, j); math.Float64bits(a) != math.Float64bits(b) {
+								t.Fatalf("n = %d, diag %v, left %v, c = %d: entry (%d, %d) = %v, the direct kernels give %v", n, s.Diag != nil, s.Left != nil, c, i, j, a, b)
+							}
 						}
 					}
 				}
