@@ -356,11 +356,12 @@ func (g *CSR) MulBlockTo(dst, x *mat.Dense) {
 }
 
 // ScaledMulBlockTo is ScaledMulVecTo applied to every column of x at once,
-// reading the graph once. dst and x are n×c and must not overlap. Blocks of
-// up to 8 columns use generated row kernels (blocks_gen.go) that keep the
-// row's accumulators in registers; on CPUs with AVX2 they run four rows at
-// a time from the SELL-4-σ copy of ScaledMulVecTo (sell_block_amd64.go,
-// bitwise the same results).
+// reading the graph once. dst and x are n×c and must not overlap. The row
+// kernels keep the row's accumulators in registers: generated Go kernels of
+// up to maxUnrolled columns (blocks_gen.go), and on CPUs with AVX2 assembly
+// kernels of any width (blockRowsWide), and four rows at a time from the
+// SELL-4-σ copy of ScaledMulVecTo for blocks of up to 8 columns
+// (sell_block_amd64.go); all bitwise the same results.
 //
 // With Right scaling on a unit-weight graph it first scales the rows of x by
 // Right into a scratch n×c block (pooled between calls) and gathers from
@@ -491,18 +492,18 @@ func (g *CSR) scaledBlockRows(dst []float64, ds int, x []float64, xs int, c int,
 }
 
 // scaledBlockRowsAt is the CSR kernel of blockRowsAt: the AVX2 kernels of
-// 8, 12 and 16 columns, the generated Go kernels of other widths up to
-// maxUnrolled, the AVX2 kernel of any width (blockRowsWide) above, and
-// blockRowsLoop without AVX2; all bitwise the same.
+// 8, 12 and 16 columns, the kernel of any width (blockRowsWide) for the
+// others, and without AVX2 the generated Go kernels up to maxUnrolled
+// columns and blockRowsLoop above; all bitwise the same.
 func (g *CSR) scaledBlockRowsAt(dst []float64, ds, first int, x []float64, xs int, c int, s Scaling, lo, hi int) {
 	if g.blockRowsAVX2(dst, ds, first, x, xs, c, s, lo, hi) {
 		return
 	}
-	if c <= maxUnrolled {
-		blockKernels[c](g, dst, ds, first, x, xs, s, lo, hi)
+	if g.blockRowsWide(dst, ds, first, x, xs, c, s, lo, hi) {
 		return
 	}
-	if g.blockRowsWide(dst, ds, first, x, xs, c, s, lo, hi) {
+	if c <= maxUnrolled {
+		blockKernels[c](g, dst, ds, first, x, xs, s, lo, hi)
 		return
 	}
 	g.blockRowsLoop(dst, ds, first, x, xs, c, s, lo, hi)
