@@ -77,10 +77,7 @@ func (g *CSR) mulBlock32AVX2(dst []float64, x []float32, xs, c, lo, hi int) bool
 		return false
 	}
 	_ = dst[(hi-lo)*c-1]
-	w, wstep := &csrOne, 0
-	if !g.unitWeights {
-		w, wstep = unsafe.SliceData(g.weights), 8
-	}
+	w, wstep := g.kernelWeights()
 	kernel(&dst[0], unsafe.SliceData(x), 4*xs, w, wstep, unsafe.SliceData(g.indptr), unsafe.SliceData(g.indices), lo, hi, g.indptr[hi]-1)
 	return true
 }
@@ -157,38 +154,33 @@ func (g *CSR) blockRowsAVX2(dst []float64, ds, first int, x []float64, xs, c int
 	}
 	_ = dst[(hi-1-first)*ds+c-1]
 	_ = x[(g.n-1)*xs+c-1]
-	w, wstep := &csrOne, 0
-	if !g.unitWeights {
-		w, wstep = unsafe.SliceData(g.weights), 8
-	}
+	w, wstep := g.kernelWeights()
 	kernel(&dst[(lo-first)*ds], 8*ds, unsafe.SliceData(x), 8*xs, w, wstep, unsafe.SliceData(g.indptr), unsafe.SliceData(g.indices), lo, hi, g.indptr[hi]-1)
-	finishRowsInPlace(dst, ds, first, x, xs, c, s, lo, hi)
+	g.finishRowsInPlace(dst, ds, first, x, xs, c, s, lo, hi)
 	return true
 }
 
 // finishRowsInPlace turns rows [lo−first, hi−first) of dst, which hold the
-// sums of the product, into Diag_i·x_i + Left_i·sum, as finishBlockRow does.
-func finishRowsInPlace(dst []float64, ds, first int, x []float64, xs, c int, s Scaling, lo, hi int) {
+// sums of the product, into Diag_i·x_i + Left_i·sum by finishBlockRow,
+// in place (each entry's sum is read before its row entry is written).
+func (g *CSR) finishRowsInPlace(dst []float64, ds, first int, x []float64, xs, c int, s Scaling, lo, hi int) {
 	if s.Left == nil && s.Diag == nil {
 		return
 	}
 	for i := lo; i < hi; i++ {
-		l := 1.0
-		if s.Left != nil {
-			l = s.Left[i]
-		}
 		d := dst[(i-first)*ds : (i-first)*ds+c]
-		if s.Diag != nil {
-			di, xi := s.Diag[i], x[i*xs:i*xs+c]
-			for j, a := range d {
-				d[j] = float64(di*xi[j]) + float64(l*a)
-			}
-		} else {
-			for j, a := range d {
-				d[j] = l * a
-			}
-		}
+		g.finishBlockRow(d, x[i*xs:i*xs+c], d, s, i)
 	}
+}
+
+// kernelWeights returns the weights argument of the CSR kernels: the
+// stored weights with an 8-byte step, or one 1 with step 0 for a graph of
+// unit weights.
+func (g *CSR) kernelWeights() (w *float64, wstep int) {
+	if g.unitWeights {
+		return &csrOne, 0
+	}
+	return unsafe.SliceData(g.weights), 8
 }
 
 //go:generate go run gen_wide.go
@@ -214,10 +206,7 @@ func (g *CSR) blockRowsWide(dst []float64, ds, first int, x []float64, xs, c int
 	}
 	_ = dst[(hi-1-first)*ds+c-1]
 	_ = x[(g.n-1)*xs+c-1]
-	w, wstep := &csrOne, 0
-	if !g.unitWeights {
-		w, wstep = unsafe.SliceData(g.weights), 8
-	}
+	w, wstep := g.kernelWeights()
 	var right *float64
 	if s.Right != nil {
 		_ = s.Right[g.n-1]
@@ -228,6 +217,6 @@ func (g *CSR) blockRowsWide(dst []float64, ds, first int, x []float64, xs, c int
 		kernel = csr64WideAVX512
 	}
 	kernel(&dst[(lo-first)*ds], 8*ds, unsafe.SliceData(x), 8*xs, w, wstep, right, unsafe.SliceData(g.indptr), unsafe.SliceData(g.indices), lo, hi, c, max(g.indptr[hi]-1, 0))
-	finishRowsInPlace(dst, ds, first, x, xs, c, s, lo, hi)
+	g.finishRowsInPlace(dst, ds, first, x, xs, c, s, lo, hi)
 	return true
 }
